@@ -1,0 +1,27 @@
+// @ts-check
+import { getEnv } from "./env.js";
+
+// Validate the environment now, so a bad value fails `next build` and `next start` with a line
+// naming the variable (env.js).
+getEnv();
+
+/** @type {import("next").NextConfig} */
+const nextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // Loaded from node_modules at run time, not bundled: they carry WebAssembly and native files.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "@prisma/adapter-pg",
+    "@prisma/client",
+    "@prisma/migrate",
+    "@prisma/internals",
+    "@prisma/schema-engine-wasm",
+    "pg",
+    "ioredis",
+  ],
+  typescript: { ignoreBuildErrors: false },
+};
+
+export default nextConfig;

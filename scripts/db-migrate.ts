@@ -1,0 +1,16 @@
+/**
+ * npm run db:migrate
+ * Applies pending migrations to the configured database (DATABASE_URL, or the embedded PGlite).
+ * Offline; applying twice is a no-op. Stop `npm start` first when using PGlite: one process at a time.
+ */
+import { describeDatabase, databaseConfigFromEnv } from "../server/db/config";
+import { migrateDatabase } from "../server/db/setup";
+import { exitOnEnvError } from "./lib/cli";
+
+const config = exitOnEnvError(() => databaseConfigFromEnv());
+const applied = await migrateDatabase(config);
+console.log(
+  applied.length
+    ? `Applied ${applied.length} migration(s) to ${describeDatabase(config)}: ${applied.join(", ")}`
+    : `${describeDatabase(config)} is up to date.`,
+);
