@@ -22,6 +22,8 @@ const nextConfig = {
     "ioredis",
   ],
   typescript: { ignoreBuildErrors: false },
+  // forbidden() renders app/forbidden.tsx with a real 403 status for role checks.
+  experimental: { authInterrupts: true },
 };
 
 export default nextConfig;

@@ -12,40 +12,45 @@ import { PrismaPGlite } from "pglite-prisma-adapter";
 import type { DatabaseConfig } from "./config";
 
 export type OpenedAdapter = {
+  /** The PGlite instance, when the database is PGlite (snapshots, tests). */
+  pglite?: PGlite;
   factory: SqlMigrationAwareDriverAdapterFactory;
   /** Runs a statement outside Prisma (schema creation, health probes, test resets). */
   exec: (sql: string) => Promise<void>;
   close: () => Promise<void>;
 };
 
-export async function openAdapter(config: DatabaseConfig): Promise<OpenedAdapter> {
+export type OpenAdapterOptions = {
+  /** PGlite only: start from this dump (PGlite.dumpDataDir) instead of an empty database. */
+  pgliteSnapshot?: Blob;
+};
+
+export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOptions = {}): Promise<OpenedAdapter> {
   if (config.kind === "pglite") {
     if (config.dir !== "memory://") fs.mkdirSync(config.dir, { recursive: true });
-    const pglite = await PGlite.create(config.dir);
+    const pglite = await PGlite.create(config.dir, options.pgliteSnapshot ? { loadDataDir: options.pgliteSnapshot } : {});
     return {
       // The adapter's types come from its own copy of driver-adapter-utils (7.2); the contract is the same.
       factory: new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory,
       exec: async (sql) => {
         await pglite.exec(sql);
       },
+      pglite,
       close: () => pglite.close(),
     };
   }
   const { Pool } = await import("pg");
-  const pool = new Pool({ connectionString: config.url, max: 10 });
+  // Every connection works in the configured schema: the schema engine's SQL is unqualified and
+  // follows search_path (the adapter's `schema` option only reaches Prisma Client's queries).
+  const pool = new Pool({ connectionString: config.url, max: 10, options: `-c search_path="${config.schema}"` });
   // A dropped connection must not crash the process; the next query reports the error.
   pool.on("error", () => undefined);
   if (config.schema !== "public") await pool.query(`CREATE SCHEMA IF NOT EXISTS "${config.schema}"`);
+
   return {
     factory: new PrismaPg(pool, { schema: config.schema }),
     exec: async (sql) => {
-      const client = await pool.connect();
-      try {
-        await client.query(`SET search_path TO "${config.schema}"`);
-        await client.query(sql);
-      } finally {
-        client.release();
-      }
+      await pool.query(sql);
     },
     close: () => pool.end(),
   };

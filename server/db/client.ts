@@ -3,7 +3,7 @@
  * transaction client, so a function works alone and inside `db.$transaction(tx => …)`.
  */
 import { PrismaClient, type Prisma } from "../generated/prisma/client";
-import { openAdapter, type OpenedAdapter } from "./adapter";
+import { openAdapter, type OpenAdapterOptions, type OpenedAdapter } from "./adapter";
 import type { DatabaseConfig } from "./config";
 
 export type Db = PrismaClient | Prisma.TransactionClient;
@@ -15,8 +15,8 @@ export type Database = {
   close: () => Promise<void>;
 };
 
-export async function openDatabase(config: DatabaseConfig): Promise<Database> {
-  const adapter = await openAdapter(config);
+export async function openDatabase(config: DatabaseConfig, options: OpenAdapterOptions = {}): Promise<Database> {
+  const adapter = await openAdapter(config, options);
   const prisma = new PrismaClient({
     adapter: adapter.factory,
     // Secrets never leave the data layer unless a query asks for them by name.

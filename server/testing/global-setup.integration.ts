@@ -1,0 +1,56 @@
+/**
+ * Runs once per integration run, before any test file: prepares a migrated database.
+ * - PGlite: migrate an in-memory database and dump it; every test file starts from that dump.
+ * - PostgreSQL: create a schema of this run's own (runs never collide), migrate it, drop it at the end.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+
+import type { TestProject } from "vitest/node";
+
+import { openAdapter } from "../db/adapter";
+import { applyMigrations } from "../db/migrate";
+import { postgresConfig, snapshotPath, TEST_DATABASE_URL, TEST_DB } from "./test-database";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    testDb: { kind: "pglite"; snapshot: string } | { kind: "postgres"; schema: string };
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const runId = `${Date.now().toString(36)}_${process.pid}_${randomBytes(3).toString("hex")}`;
+  if (TEST_DB === "pglite") {
+    const adapter = await openAdapter({ kind: "pglite", dir: "memory://" });
+    await applyMigrations(adapter.factory);
+    const dump = await adapter.pglite!.dumpDataDir("gzip");
+    const file = snapshotPath(runId);
+    await fs.writeFile(file, Buffer.from(await dump.arrayBuffer()));
+    await adapter.close();
+    project.provide("testDb", { kind: "pglite", snapshot: file });
+    return async () => {
+      await fs.rm(file, { force: true });
+    };
+  }
+
+  const schema = `mh_test_${runId}`.toLowerCase();
+  let adapter;
+  try {
+    adapter = await openAdapter(postgresConfig(schema));
+  } catch (error) {
+    throw new Error(
+      `Integration tests on PostgreSQL need a server at ${TEST_DATABASE_URL} (set TEST_DATABASE_URL). ` +
+        `Install and start one: apt-get install postgresql && pg_ctlcluster 15 main start. Cause: ${String(error)}`,
+    );
+  }
+  await applyMigrations(adapter.factory);
+  await adapter.close();
+  project.provide("testDb", { kind: "postgres", schema });
+  return async () => {
+    const { Client } = await import("pg");
+    const client = new Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  };
+}

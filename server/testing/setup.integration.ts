@@ -1,0 +1,42 @@
+/**
+ * Per test file: open this run's database as the process-wide database (server/db), so route
+ * handlers and services under test use it exactly as the app does, and empty it before each test.
+ */
+import fs from "node:fs/promises";
+
+import { afterAll, beforeEach, inject } from "vitest";
+
+import { openDatabase, type Database } from "../db/client";
+import { postgresConfig } from "./test-database";
+
+const testDb = inject("testDb");
+
+const database: Database =
+  testDb.kind === "pglite"
+    ? await openDatabase(
+        { kind: "pglite", dir: "memory://" },
+        { pgliteSnapshot: new Blob([await fs.readFile(testDb.snapshot)]) },
+      )
+    : await openDatabase(postgresConfig(testDb.schema));
+
+(globalThis as unknown as { mastheadDb?: Promise<Database> }).mastheadDb = Promise.resolve(database);
+
+beforeEach(async () => {
+  await resetDatabase(database);
+});
+
+afterAll(async () => {
+  await database.close();
+});
+
+/** Empty every table but the migrations log, in one statement. */
+export async function resetDatabase(db: Database): Promise<void> {
+  const schema = db.config.kind === "postgresql" ? db.config.schema : "public";
+  const rows = await db.prisma.$queryRawUnsafe<{ tablename: string }[]>(
+    `SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> '_prisma_migrations'`,
+    schema,
+  );
+  if (rows.length === 0) return;
+  const list = rows.map((r) => `"${schema}"."${r.tablename}"`).join(", ");
+  await db.prisma.$executeRawUnsafe(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);
+}

@@ -1,0 +1,21 @@
+// Integration tests: route handlers, tRPC and services against a real database.
+// TEST_DB=pglite (default) or TEST_DB=postgres (TEST_DATABASE_URL, default the local server's
+// database `test`, in a schema of its own per run). Files run one at a time, each on a clean database.
+import path from "node:path";
+
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname), "server-only": path.resolve(import.meta.dirname, "server/testing/server-only-stub.ts") } },
+  test: {
+    include: ["**/*.int.test.ts"],
+    exclude: ["node_modules/**", ".next/**", "e2e/**"],
+    environment: "node",
+    pool: "forks",
+    fileParallelism: false,
+    globalSetup: ["server/testing/global-setup.integration.ts"],
+    setupFiles: ["server/testing/setup.integration.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
