@@ -46,7 +46,7 @@ export const envSchema = z
     /** Interface to bind; 0.0.0.0 serves every interface. */
     HOST: z.string().trim().min(1).default("0.0.0.0"),
     /** Public address of this Masthead (no trailing slash). Defaults to http://localhost:PORT. */
-    BASE_URL: zHttpUrl.optional(),
+    APP_URL: zHttpUrl.optional(),
     /** PostgreSQL connection string. Unset: the embedded PGlite database in DATA_DIR. */
     DATABASE_URL: zPostgresUrl.optional(),
     /** PostgreSQL schema to use (default "public"); also read from `?schema=` in DATABASE_URL. */
@@ -120,7 +120,7 @@ export const envSchema = z
       PGLITE_DIR:
         env.PGLITE_DIR === "memory://" ? "memory://" : path.resolve(env.PGLITE_DIR ?? path.join(dataDir, "pglite")),
       DATABASE_SCHEMA: env.DATABASE_SCHEMA ?? schemaFromUrl ?? "public",
-      BASE_URL: env.BASE_URL ?? `http://localhost:${env.PORT}`,
+      APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,
       /** True when Inngest (Cloud, self-hosted or dev server) is configured to run background work. */
       inngestEnabled: Boolean(env.INNGEST_EVENT_KEY || env.INNGEST_BASE_URL || env.INNGEST_DEV),
     };

@@ -1,0 +1,54 @@
+/**
+ * Seeding as the CLI and the start script run it: refuse in production unless allowed, migrate,
+ * seed, write DATA_DIR/demo-credentials.json. Area seeders are added to `seedAll`.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+
+import type { Env } from "../../env.js";
+import { openDatabase } from "../db/client";
+import type { DatabaseConfig } from "../db/config";
+import { applyMigrations } from "../db/migrate";
+import { demoCredentials, seedDemoPublisher, type DemoCredentials, type SeedReport } from "./demo";
+
+export class SeedRefusedError extends Error {}
+
+export function assertSeedAllowed(env: Pick<Env, "NODE_ENV" | "ALLOW_DEMO_SEED">): void {
+  if (env.NODE_ENV === "production" && !env.ALLOW_DEMO_SEED) {
+    throw new SeedRefusedError(
+      "Refusing to seed demo data with NODE_ENV=production: the demo credentials are public. " +
+        "Set ALLOW_DEMO_SEED=true to do it anyway, or create the first owner with `npm run admin:create`.",
+    );
+  }
+}
+
+export async function runSeed(
+  env: Pick<Env, "NODE_ENV" | "ALLOW_DEMO_SEED" | "DATA_DIR" | "APP_URL">,
+  config: DatabaseConfig,
+): Promise<{ credentials: DemoCredentials; report: SeedReport; credentialsFile: string }> {
+  assertSeedAllowed(env);
+  const database = await openDatabase(config);
+  try {
+    await applyMigrations(database.adapter.factory);
+    const report: SeedReport = { created: [] };
+    const accountId = await database.prisma.$transaction((tx) => seedDemoPublisher(tx, report), { timeout: 60_000 });
+    const credentials = demoCredentials(accountId, env.APP_URL);
+    await fs.mkdir(env.DATA_DIR, { recursive: true });
+    const credentialsFile = path.join(env.DATA_DIR, "demo-credentials.json");
+    await fs.writeFile(credentialsFile, JSON.stringify(credentials, null, 2) + "\n", { mode: 0o600 });
+    return { credentials, report, credentialsFile };
+  } finally {
+    await database.close();
+  }
+}
+
+export function formatCredentials(credentials: DemoCredentials): string {
+  const lines = [
+    `  Account id        ${credentials.accountId}`,
+    `  Account key       ${credentials.accountKey}   (query ?key= on client APIs)`,
+    `  X-SUBAUTH key     ${credentials.subauthKey}   (server APIs)`,
+    `  JWT shared key    ${credentials.jwtSecret}   (HS256, third-party login)`,
+    ...credentials.users.map((u) => `  ${u.roles.join(",").toLowerCase().padEnd(17)} ${u.email} / ${u.password}`),
+  ];
+  return lines.join("\n");
+}
