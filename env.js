@@ -112,13 +112,13 @@ export const envSchema = z
     }
   })
   .transform((env) => {
-    const dataDir = path.resolve(env.DATA_DIR);
+    const dataDir = path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR);
     const schemaFromUrl = env.DATABASE_URL ? new URL(env.DATABASE_URL).searchParams.get("schema") : null;
     return {
       ...env,
       DATA_DIR: dataDir,
       PGLITE_DIR:
-        env.PGLITE_DIR === "memory://" ? "memory://" : path.resolve(env.PGLITE_DIR ?? path.join(dataDir, "pglite")),
+        env.PGLITE_DIR === "memory://" ? "memory://" : path.resolve(/*turbopackIgnore: true*/ env.PGLITE_DIR ?? path.join(dataDir, "pglite")),
       DATABASE_SCHEMA: env.DATABASE_SCHEMA ?? schemaFromUrl ?? "public",
       APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,
       /** True when Inngest (Cloud, self-hosted or dev server) is configured to run background work. */

@@ -3,11 +3,10 @@
  * engine runs background work. No secrets, no connection strings with credentials.
  */
 import type { Database } from "./db/client";
-import { describeDatabase } from "./db/config";
 
 export type HealthReport = {
   status: "ok" | "unavailable";
-  database: { status: "up" | "down"; kind: "pglite" | "postgresql"; description: string; latency_ms: number | null; error?: string };
+  database: { status: "up" | "down"; kind: "pglite" | "postgresql"; latency_ms: number | null; error?: string };
   background: { engine: "inngest" | "local"; status: "configured" };
   time: string;
 };
@@ -22,15 +21,13 @@ export async function checkHealth(
   const started = performance.now();
   let database: HealthReport["database"];
   let kind: "pglite" | "postgresql" = "pglite";
-  let description = "unknown";
   try {
     const db = await withTimeout(openDb(), PROBE_TIMEOUT_MS);
     kind = db.config.kind;
-    description = describeDatabase(db.config);
     await withTimeout(db.prisma.$queryRawUnsafe("SELECT 1"), PROBE_TIMEOUT_MS);
-    database = { status: "up", kind, description, latency_ms: Math.round((performance.now() - started) * 10) / 10 };
+    database = { status: "up", kind, latency_ms: Math.round((performance.now() - started) * 10) / 10 };
   } catch (error) {
-    database = { status: "down", kind, description, latency_ms: null, error: summarise(error) };
+    database = { status: "down", kind, latency_ms: null, error: summarise(error) };
   }
   return {
     status: database.status === "up" ? "ok" : "unavailable",
@@ -59,7 +56,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /** A short reason, without connection strings (which may carry a password). */
 function summarise(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const code = typeof error === "object" && error && "code" in error ? String((error as { code: unknown }).code) : undefined;
+  const code = typeof error === "object" && error && "code" in error ? String(error.code) : undefined;
   // Prisma puts the useful part last ("Message: `Can't reach database server at …`").
   const lines = message.split("\n").map((l) => l.trim()).filter(Boolean);
   const clean = (lines.at(-1) ?? "").replace(/postgres(ql)?:\/\/\S+/g, "postgres://…").slice(0, 200);

@@ -2,14 +2,26 @@
  * Prisma Client over a driver adapter. `Db` is what domain functions take: the client itself or a
  * transaction client, so a function works alone and inside `db.$transaction(tx => …)`.
  */
-import { PrismaClient, type Prisma } from "../generated/prisma/client";
+import type { ITXClientDenyList } from "@prisma/client/runtime/client";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+
+import { PrismaClient } from "../generated/prisma/client";
 import { openAdapter, type OpenAdapterOptions, type OpenedAdapter } from "./adapter";
 import type { DatabaseConfig } from "./config";
 
-export type Db = PrismaClient | Prisma.TransactionClient;
+/** Secrets never leave the data layer unless a query asks for them by name (`omit: { x: false }`). */
+const OMIT = { adminUser: { passwordHash: true }, account: { jwtSecret: true } } as const;
+
+function createPrismaClient(adapter: SqlMigrationAwareDriverAdapterFactory) {
+  return new PrismaClient({ adapter, omit: OMIT });
+}
+
+export type AppPrismaClient = ReturnType<typeof createPrismaClient>;
+export type TransactionClient = Omit<AppPrismaClient, ITXClientDenyList>;
+export type Db = AppPrismaClient | TransactionClient;
 
 export type Database = {
-  prisma: PrismaClient;
+  prisma: AppPrismaClient;
   config: DatabaseConfig;
   adapter: OpenedAdapter;
   close: () => Promise<void>;
@@ -17,11 +29,7 @@ export type Database = {
 
 export async function openDatabase(config: DatabaseConfig, options: OpenAdapterOptions = {}): Promise<Database> {
   const adapter = await openAdapter(config, options);
-  const prisma = new PrismaClient({
-    adapter: adapter.factory,
-    // Secrets never leave the data layer unless a query asks for them by name.
-    omit: { adminUser: { passwordHash: true }, account: { jwtSecret: true } },
-  });
+  const prisma = createPrismaClient(adapter.factory);
   return {
     prisma,
     config,

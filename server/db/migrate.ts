@@ -16,6 +16,7 @@ import {
 } from "@prisma/driver-adapter-utils";
 
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
+import type * as SchemaEngineWasm from "@prisma/schema-engine-wasm";
 
 const require = createRequire(import.meta.url);
 
@@ -25,7 +26,7 @@ export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, "prisma/migrations");
 
 const NO_FILTER = { externalTables: [], externalEnums: [] };
 
-type EngineRuntime = typeof import("@prisma/schema-engine-wasm");
+type EngineRuntime = typeof SchemaEngineWasm;
 let runtime: Promise<EngineRuntime["SchemaEngine"]> | undefined;
 
 /** Instantiate the wasm module once per process (the same steps as Prisma's own loader). */
@@ -36,8 +37,8 @@ function loadEngineClass(): Promise<EngineRuntime["SchemaEngine"]> {
       SchemaEngine: EngineRuntime["SchemaEngine"];
     };
     const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
-    const module = new WebAssembly.Module(await fs.readFile(wasmPath));
-    const instance = new WebAssembly.Instance(module, { "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports });
+    const wasmModule = new WebAssembly.Module(await fs.readFile(wasmPath));
+    const instance = new WebAssembly.Instance(wasmModule, { "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports });
     bg.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
     return bg.SchemaEngine;

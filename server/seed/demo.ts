@@ -11,18 +11,23 @@ import { createApiKey, hashApiKey } from "../accounts/api-keys";
 import { hashPassword } from "../auth/password";
 import type { Db } from "../db/client";
 
+type DemoUser = { email: string; password: string; name: string; roles: AdminRole[] };
+
+const DEMO_OWNER: DemoUser = { email: "owner@demo.masthead.test", password: "masthead-demo-owner", name: "Olivia Owner", roles: ["OWNER"] };
+
 export const DEMO = {
   account: { slug: "demo", name: "The Daily Masthead (demo)", domain: "localhost" },
   accountKey: "mh_pk_demo_public_client_key_local_only",
   subauthKey: "mh_sk_demo_server_key_local_only_0000",
   jwtSecret: "masthead-demo-jwt-secret-local-development-only",
+  owner: DEMO_OWNER,
   users: [
-    { email: "owner@demo.masthead.test", password: "masthead-demo-owner", name: "Olivia Owner", roles: ["OWNER"] },
+    DEMO_OWNER,
     { email: "editor@demo.masthead.test", password: "masthead-demo-editor", name: "Eddie Editor", roles: ["EDITOR"] },
     { email: "moderator@demo.masthead.test", password: "masthead-demo-moderator", name: "Mo Moderator", roles: ["MODERATOR"] },
     { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue", name: "Rhea Revenue", roles: ["REVENUE"] },
-  ] satisfies { email: string; password: string; name: string; roles: AdminRole[] }[],
-} as const;
+  ] satisfies DemoUser[],
+};
 
 export type DemoCredentials = {
   accountId: number;
@@ -74,7 +79,7 @@ export async function seedDemoPublisher(db: Db, report: SeedReport = { created: 
 }
 
 export function demoCredentials(accountId: number, baseUrl: string): DemoCredentials {
-  const owner = DEMO.users[0];
+  const owner = DEMO.owner;
   return {
     accountId,
     accountSlug: DEMO.account.slug,
