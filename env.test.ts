@@ -1,0 +1,60 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+
+import { describe, expect, it } from "vitest";
+
+import { EnvError, parseEnv } from "./env.js";
+
+const error = (source: Record<string, string>) => {
+  try {
+    parseEnv(source);
+  } catch (e) {
+    if (e instanceof EnvError) return e.message;
+    throw e;
+  }
+  throw new Error("expected an EnvError");
+};
+
+describe("configuration (env.js)", () => {
+  it("has working defaults for a fresh clone", () => {
+    const env = parseEnv({});
+    expect(env.PORT).toBe(3000);
+    expect(env.APP_URL).toBe("http://localhost:3000");
+    expect(env.DATA_DIR).toBe(path.resolve(".data"));
+    expect(env.PGLITE_DIR).toBe(path.resolve(".data/pglite"));
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.RATE_LIMIT_STORE).toBe("memory");
+    expect(env.inngestEnabled).toBe(false);
+  });
+
+  it("treats empty strings as unset", () => {
+    expect(parseEnv({ DATABASE_URL: "", PORT: "" }).PORT).toBe(3000);
+  });
+
+  it("names the variable in one line per problem", () => {
+    expect(error({ PORT: "eighty" })).toMatch(/^Invalid configuration: PORT /);
+    expect(error({ DATABASE_URL: "mysql://x" })).toBe("Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL");
+    expect(error({ RATE_LIMIT_STORE: "redis" })).toBe("Invalid configuration: REDIS_URL is required when RATE_LIMIT_STORE=redis");
+    expect(error({ NODE_ENV: "production" })).toBe("Invalid configuration: AUTH_SECRET is required when NODE_ENV=production");
+    expect(error({ VERCEL: "1" })).toMatch(/DATABASE_URL is required on Vercel/);
+    expect(error({ AUTH_SECRET: "short" })).toBe("Invalid configuration: AUTH_SECRET must be at least 32 characters");
+    expect(error({ PORT: "0", TRUST_PROXY: "maybe" }).split("\n")).toHaveLength(2);
+  });
+
+  it("reads the schema from DATABASE_URL's ?schema= and enables Inngest when configured", () => {
+    const env = parseEnv({ DATABASE_URL: "postgres://u@h:5432/db?schema=news", INNGEST_DEV: "1" });
+    expect(env.DATABASE_SCHEMA).toBe("news");
+    expect(env.inngestEnabled).toBe(true);
+  });
+
+  it("stops `npm start` at once with that line when a value is bad", () => {
+    const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+      env: { PATH: process.env.PATH, PORT: "not-a-port", DATA_DIR: "/tmp/masthead-env-test" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim()).toMatch(/^Invalid configuration: PORT /);
+    expect(result.stdout).not.toContain("building");
+  });
+});
