@@ -10,7 +10,11 @@ import { openAdapter, type OpenAdapterOptions, type OpenedAdapter } from "./adap
 import type { DatabaseConfig } from "./config";
 
 /** Secrets never leave the data layer unless a query asks for them by name (`omit: { x: false }`). */
-const OMIT = { adminUser: { passwordHash: true }, account: { jwtSecret: true } } as const;
+const OMIT = {
+  adminUser: { passwordHash: true },
+  account: { jwtSecret: true },
+  webhookEndpoint: { secret: true, previousSecret: true },
+} as const;
 
 function createPrismaClient(adapter: SqlMigrationAwareDriverAdapterFactory) {
   return new PrismaClient({ adapter, omit: OMIT });
