@@ -84,6 +84,16 @@ export const envSchema = z
     /** Largest request body accepted, in bytes (413 beyond). */
     MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    /** Let outgoing webhooks reach loopback, private, link-local and metadata addresses (tests, local development). */
+    WEBHOOK_ALLOW_PRIVATE_URLS: zBool.default(false),
+    /** Days that webhook events, deliveries and attempts are kept (spec: 30). */
+    WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    /** Deliveries sent at once by one process (the local runner and each Inngest sweep). */
+    WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+    /** How often the local runner (no Inngest configured) looks for due work, in milliseconds. */
+    JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
+    /** "false" to not start the local runner in this process (e.g. a web-only instance). */
+    JOBS_LOCAL_RUNNER: zBool.default(true),
     /** Allow `npm run db:seed` (demo data, well-known passwords) when NODE_ENV=production. */
     ALLOW_DEMO_SEED: zBool.default(false),
     /** Set by Vercel. */

@@ -49,7 +49,7 @@ describe("configuration (env.js)", () => {
 
   it("stops `npm start` at once with that line when a value is bad", () => {
     const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
-      env: { PATH: process.env.PATH, PORT: "not-a-port", DATA_DIR: "/tmp/masthead-env-test" },
+      env: { PATH: process.env.PATH, NODE_ENV: "development", PORT: "not-a-port", DATA_DIR: "/tmp/masthead-env-test" },
       encoding: "utf8",
       timeout: 60_000,
     });

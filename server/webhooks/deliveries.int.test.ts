@@ -1,0 +1,311 @@
+import net from "node:net";
+
+import { afterEach, describe, expect, it } from "vitest";
+
+import { getDb } from "../db";
+import { fakeClock, startReceiver, type Receiver } from "../testing/webhook-receiver";
+import {
+  attemptDelivery,
+  claimDueDeliveries,
+  emitWebhookEvent,
+  purgeWebhookLogs,
+  redeliver,
+  sendTestEvent,
+  type AttemptOutcome,
+} from "./deliveries";
+import { verifyQtSignature, verifyStandardSignature } from "./signing";
+import { sendWebhookRequest } from "./transport";
+
+const receivers: Receiver[] = [];
+afterEach(async () => {
+  await Promise.all(receivers.splice(0).map((r) => r.close()));
+});
+async function receiver(...args: Parameters<typeof startReceiver>) {
+  const r = await startReceiver(...args);
+  receivers.push(r);
+  return r;
+}
+
+async function account() {
+  const db = await getDb();
+  return db.account.create({ data: { slug: `a${Math.random().toString(36).slice(2, 8)}`, name: "Gazette", jwtSecret: "x".repeat(32) } });
+}
+
+async function endpoint(accountId: number, url: string, opts: { kind?: "CONTENT" | "SUBSCRIPTION"; secret?: string | null; events?: string[] } = {}) {
+  const db = await getDb();
+  return db.webhookEndpoint.create({
+    data: {
+      accountId,
+      kind: opts.kind ?? "CONTENT",
+      url,
+      events: opts.events ?? ["story-publish"],
+      secret: opts.secret === undefined ? "whsec_test" : opts.secret,
+    },
+  });
+}
+
+const story = { story: { id: "7d2b", headline: "Council votes", sections: [{ id: 3, name: "Politics", "parent-id": 1 }] } };
+
+async function attempt(deliveryId: string, clock: () => Date, workerId = "test"): Promise<AttemptOutcome> {
+  return attemptDelivery(await getDb(), { deliveryId, workerId, clock, send: sendWebhookRequest, allowPrivate: true });
+}
+
+describe("webhook deliveries against a real receiver", () => {
+  it("sends the spec body with a signature that verifies with the secret", async () => {
+    const db = await getDb();
+    const r = await receiver();
+    const a = await account();
+    await endpoint(a.id, r.url, { secret: "whsec_test" });
+    const clock = fakeClock();
+    const { eventId, deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: clock() });
+    expect(deliveryIds).toHaveLength(1);
+
+    const outcome = await attempt(deliveryIds[0]!, clock);
+    expect(outcome).toMatchObject({ outcome: "succeeded", statusCode: 200, attempt: 1 });
+    const [req] = r.requests;
+    expect(JSON.parse(req!.body)).toEqual({ v1: { event: { id: Number(eventId), name: "story-publish", time: clock().getTime() }, data: story } });
+    expect(req!.headers["content-type"]).toBe("application/json");
+    expect(verifyQtSignature(req!.body, "whsec_test", String(req!.headers["x-qt-signature"]))).toBe(true);
+    expect(verifyStandardSignature({ id: String(req!.headers["webhook-id"]), timestamp: String(req!.headers["webhook-timestamp"]), signature: String(req!.headers["webhook-signature"]), body: req!.body, secret: "whsec_test" }, clock())).toBe(true);
+    expect(req!.headers["x-masthead-event-id"]).toBe(String(eventId));
+
+    const delivery = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryIds[0]! }, include: { attempts: true } });
+    expect(delivery.status).toBe("SUCCEEDED");
+    expect(delivery.attempts).toHaveLength(1);
+    expect(delivery.attempts[0]).toMatchObject({ statusCode: 200, succeeded: true, responseExcerpt: "ok" });
+  });
+
+  it("sends an empty X-Qt-Signature when the webhook has no secret", async () => {
+    const db = await getDb();
+    const r = await receiver();
+    const a = await account();
+    await endpoint(a.id, r.url, { secret: null });
+    const clock = fakeClock();
+    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: clock() });
+    await attempt(deliveryIds[0]!, clock);
+    expect(r.requests[0]!.headers["x-qt-signature"]).toBe("");
+    expect(r.requests[0]!.headers["webhook-signature"]).toBeUndefined();
+  });
+
+  it("only delivers to active endpoints subscribed to the event", async () => {
+    const db = await getDb();
+    const r = await receiver();
+    const a = await account();
+    await endpoint(a.id, r.url, { events: ["story-publish"] });
+    await endpoint(a.id, r.url, { events: ["story-submit"] });
+    const off = await endpoint(a.id, r.url, { events: ["story-publish"] });
+    await db.webhookEndpoint.update({ where: { id: off.id }, data: { active: false } });
+    const other = await account();
+    await endpoint(other.id, r.url, { events: ["story-publish"] });
+    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: new Date() });
+    expect(deliveryIds).toHaveLength(1);
+  });
+
+  it("writes nothing when the causing transaction rolls back (outbox)", async () => {
+    const db = await getDb();
+    const a = await account();
+    await endpoint(a.id, "http://127.0.0.1:9/hook");
+    await expect(
+      db.$transaction(async (tx) => {
+        await emitWebhookEvent(tx, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: new Date() });
+        throw new Error("the story change failed");
+      }),
+    ).rejects.toThrow("the story change failed");
+    expect(await db.webhookEvent.count()).toBe(0);
+    expect(await db.webhookDelivery.count()).toBe(0);
+  });
+
+  it("retries a receiver answering 500 twice then 200: exactly 3 attempts, 10 s apart", async () => {
+    const db = await getDb();
+    const r = await receiver((n) => ({ status: n < 2 ? 500 : 200 }));
+    const a = await account();
+    await endpoint(a.id, r.url);
+    const clock = fakeClock();
+    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: clock() });
+    const id = deliveryIds[0]!;
+
+    const first = await attempt(id, clock);
+    expect(first).toMatchObject({ outcome: "retrying", attempt: 1, statusCode: 500 });
+    expect(new Date((first as { nextAttemptAt: string }).nextAttemptAt).getTime() - clock().getTime()).toBe(10_000);
+    expect(await attempt(id, clock)).toMatchObject({ outcome: "skipped", reason: "not due" });
+    clock.advance(10_000);
+    expect(await attempt(id, clock)).toMatchObject({ outcome: "retrying", attempt: 2 });
+    clock.advance(10_000);
+    expect(await attempt(id, clock)).toMatchObject({ outcome: "succeeded", attempt: 3 });
+    clock.advance(10_000);
+    expect(await attempt(id, clock)).toMatchObject({ outcome: "skipped", reason: "already succeeded" });
+
+    expect(r.requests).toHaveLength(3);
+    const attempts = await db.webhookAttempt.findMany({ where: { deliveryId: id }, orderBy: { number: "asc" } });
+    expect(attempts.map((x) => [x.number, x.statusCode, x.succeeded])).toEqual([[1, 500, false], [2, 500, false], [3, 200, true]]);
+  });
+
+  it("gives a receiver that never answers 4 attempts, each cut at the 3 s timeout, then fails the delivery", async () => {
+    const db = await getDb();
+    const r = await receiver(() => "hang");
+    const a = await account();
+    await endpoint(a.id, r.url);
+    const clock = fakeClock();
+    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: clock() });
+    const id = deliveryIds[0]!;
+    const outcomes: AttemptOutcome[] = [];
+    for (let i = 0; i < 4; i++) {
+      outcomes.push(await attempt(id, clock));
+      clock.advance(10_000);
+    }
+    expect(outcomes.map((o) => o.outcome)).toEqual(["retrying", "retrying", "retrying", "failed"]);
+    expect(r.requests).toHaveLength(4);
+    const attempts = await db.webhookAttempt.findMany({ where: { deliveryId: id } });
+    for (const x of attempts) {
+      expect(x.statusCode).toBeNull();
+      expect(x.error).toMatch(/no response within 3000 ms/);
+      expect(x.durationMs).toBeGreaterThanOrEqual(2900);
+      expect(x.durationMs).toBeLessThan(4500);
+    }
+    expect((await db.webhookDelivery.findUniqueOrThrow({ where: { id } })).status).toBe("FAILED");
+  }, 40_000);
+
+  it("cuts a connection that never completes at the 3 s connect timeout", async () => {
+    // A TCP listener that never speaks TLS: the connection opens but never becomes usable.
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    try {
+      const result = await sendWebhookRequest({ url: `https://127.0.0.1:${port}/hook`, body: "{}", headers: {}, connectTimeoutMs: 3000, responseTimeoutMs: 3000, allowPrivate: true });
+      expect(result.statusCode).toBeNull();
+      expect(result.error).toMatch(/could not connect within 3000 ms/);
+      expect(result.durationMs).toBeGreaterThanOrEqual(2900);
+    } finally {
+      silent.close();
+    }
+  }, 10_000);
+
+  it("counts a 302 as a failure and does not follow it", async () => {
+    const db = await getDb();
+    const r = await receiver((_n, req) => (req.path === "/hook" ? { status: 302, headers: { Location: "/elsewhere" } } : { status: 200 }));
+    const a = await account();
+    await endpoint(a.id, r.url);
+    const clock = fakeClock();
+    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: clock() });
+    expect(await attempt(deliveryIds[0]!, clock)).toMatchObject({ outcome: "retrying", statusCode: 302, error: "HTTP 302" });
+    expect(r.requests.map((x) => x.path)).toEqual(["/hook"]);
+  });
+
+  it("refuses private addresses at delivery time unless allowed", async () => {
+    const db = await getDb();
+    const r = await receiver();
+    const a = await account();
+    await endpoint(a.id, r.url);
+    const clock = fakeClock();
+    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: clock() });
+    const outcome = await attemptDelivery(db, { deliveryId: deliveryIds[0]!, workerId: "t", clock, send: sendWebhookRequest, allowPrivate: false });
+    expect(outcome).toMatchObject({ outcome: "retrying", statusCode: null });
+    expect((outcome as { error: string }).error).toMatch(/private or reserved/);
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it("deactivates a subscription endpoint after 24 hours of failures", async () => {
+    const db = await getDb();
+    const r = await receiver(() => ({ status: 503 }));
+    const a = await account();
+    const ep = await endpoint(a.id, r.url, { kind: "SUBSCRIPTION", events: ["subscription.created"] });
+    const clock = fakeClock();
+    const start = clock().getTime();
+    // Events keep coming; every attempt fails. Drive each due attempt as time passes.
+    let deactivatedAt: number | null = null;
+    for (let hour = 0; hour <= 26 && deactivatedAt === null; hour++) {
+      clock.set(new Date(start + hour * 3600_000));
+      await emitWebhookEvent(db, { accountId: a.id, kind: "SUBSCRIPTION", name: "subscription.created", data: { subscription: { id: hour } }, occurredAt: clock() });
+      for (const id of await claimDueDeliveries(db, { workerId: "w", now: clock(), limit: 100 })) {
+        await attemptDelivery(db, { deliveryId: id, workerId: "w", clock, send: sendWebhookRequest, allowPrivate: true });
+      }
+      const current = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } });
+      if (!current.active) deactivatedAt = clock().getTime();
+      else if (hour < 24) expect(current.failingSince?.getTime()).toBe(start);
+    }
+    expect(deactivatedAt).toBe(start + 24 * 3600_000);
+    const disabled = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } });
+    expect(disabled.disabledReason).toBe("failing");
+    // New events no longer go to it.
+    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "SUBSCRIPTION", name: "subscription.created", data: {}, occurredAt: clock() });
+    expect(deliveryIds).toHaveLength(0);
+  }, 60_000);
+
+  it("never deactivates a subscription endpoint that succeeds in between", async () => {
+    const db = await getDb();
+    let healthy = false;
+    const r = await receiver(() => ({ status: healthy ? 200 : 500 }));
+    const a = await account();
+    const ep = await endpoint(a.id, r.url, { kind: "SUBSCRIPTION", events: ["subscription.created"] });
+    const clock = fakeClock();
+    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "SUBSCRIPTION", name: "subscription.created", data: {}, occurredAt: clock() });
+    await attemptDelivery(db, { deliveryId: deliveryIds[0]!, workerId: "w", clock, send: sendWebhookRequest, allowPrivate: true });
+    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } })).failingSince).not.toBeNull();
+    healthy = true;
+    clock.advance(10_000);
+    await attemptDelivery(db, { deliveryId: deliveryIds[0]!, workerId: "w", clock, send: sendWebhookRequest, allowPrivate: true });
+    expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } })).failingSince).toBeNull();
+  });
+
+  it("sends one attempt once when several workers race for it", async () => {
+    const db = await getDb();
+    const r = await receiver();
+    const a = await account();
+    await endpoint(a.id, r.url);
+    const clock = fakeClock();
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      ids.push(...(await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: { i }, occurredAt: clock() })).deliveryIds);
+    }
+    // Two claimers at once get disjoint sets.
+    const [x, y] = await Promise.all([
+      claimDueDeliveries(db, { workerId: "x", now: clock(), limit: 15 }),
+      claimDueDeliveries(db, { workerId: "y", now: clock(), limit: 15 }),
+    ]);
+    expect(x.filter((id) => y.includes(id))).toEqual([]);
+    expect(new Set([...x, ...y]).size).toBe(20);
+    // Every worker tries every delivery at once: only the lease holder sends.
+    const outcomes = await Promise.all(ids.flatMap((id) => ["x", "y", "z"].map((w) => attempt(id, clock, w))));
+    expect(outcomes.filter((o) => o.outcome === "succeeded")).toHaveLength(20);
+    expect(r.requests).toHaveLength(20);
+  });
+
+  it("sends a test event and redelivers a failed delivery as a new delivery", async () => {
+    const db = await getDb();
+    const r = await receiver((n) => ({ status: n === 0 ? 400 : 200 }));
+    const a = await account();
+    const ep = await endpoint(a.id, r.url);
+    const clock = fakeClock();
+    const test = await sendTestEvent(db, { accountId: a.id, endpointId: ep.id, now: clock() });
+    expect(await attempt(test.deliveryId, clock)).toMatchObject({ outcome: "retrying", statusCode: 400 });
+    await expect(redeliver(db, { accountId: a.id, deliveryId: test.deliveryId, now: clock() })).rejects.toMatchObject({ code: "CONFLICT" });
+    await db.webhookDelivery.update({ where: { id: test.deliveryId }, data: { status: "FAILED" } });
+    const other = await account();
+    await expect(redeliver(db, { accountId: other.id, deliveryId: test.deliveryId, now: clock() })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    const again = await redeliver(db, { accountId: a.id, deliveryId: test.deliveryId, now: clock() });
+    expect(await attempt(again.deliveryId, clock)).toMatchObject({ outcome: "succeeded" });
+    expect(JSON.parse(r.requests[1]!.body)).toMatchObject({ v1: { event: { name: "webhook-test" } } });
+  });
+
+  it("purges logs older than 30 days, keeping newer ones and anything pending", async () => {
+    const db = await getDb();
+    const a = await account();
+    const ep = await endpoint(a.id, "http://127.0.0.1:9/hook");
+    const now = new Date("2026-11-22T12:00:00Z");
+    const make = async (ageDays: number, status: "SUCCEEDED" | "PENDING") => {
+      const created = new Date(now.getTime() - ageDays * 86_400_000);
+      const ev = await db.webhookEvent.create({ data: { accountId: a.id, kind: "CONTENT", name: "story-publish", payload: {}, occurredAt: created, createdAt: created } });
+      const d = await db.webhookDelivery.create({ data: { eventId: ev.id, endpointId: ep.id, status, createdAt: created } });
+      await db.webhookAttempt.create({ data: { deliveryId: d.id, number: 1, startedAt: created, durationMs: 5, statusCode: 200, succeeded: true } });
+      return ev.id;
+    };
+    const old = await make(31, "SUCCEEDED");
+    const recent = await make(29, "SUCCEEDED");
+    const oldPending = await make(31, "PENDING");
+    expect(await purgeWebhookLogs(db, { now, retentionDays: 30 })).toEqual({ events: 1 });
+    const left = (await db.webhookEvent.findMany()).map((e) => e.id);
+    expect(left.sort()).toEqual([recent, oldPending].sort());
+    expect(left).not.toContain(old);
+    expect(await db.webhookAttempt.count()).toBe(2);
+  });
+});

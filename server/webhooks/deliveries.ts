@@ -1,0 +1,277 @@
+/**
+ * Outgoing webhook deliveries. Vocabulary:
+ * - event: something happened (row in webhook_events; `id` is the spec's numeric event id);
+ * - delivery: one event to one endpoint, PENDING until it SUCCEEDED or FAILED for good;
+ * - attempt: one HTTP POST of a delivery (webhook_attempts).
+ *
+ * Both engines call these functions: the Inngest functions (inngest/functions) and the local
+ * runner (server/jobs/local-runner.ts). A delivery is worked on only by whoever holds its lease
+ * (locked_by, locked_until), so two processes never send the same attempt; an expired lease (a
+ * crashed worker) is reclaimed. Every function takes the clock, so tests move time instead of
+ * sleeping.
+ */
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+import type { WebhookKind } from "../generated/prisma/client";
+import { EVENTS_BY_KIND, TEST_EVENT } from "./events.schema";
+import { webhookRequest } from "./request";
+import type { Sender } from "./transport";
+
+export type Clock = () => Date;
+
+/** Per-kind timing. Content follows the spec exactly; subscriptions keep trying for a day. */
+export const DELIVERY_POLICY: Record<WebhookKind, { connectTimeoutMs: number; responseTimeoutMs: number; retryDelaysMs: number[] }> = {
+  // Spec §8: connect 3 s, socket 3 s; 3 more attempts, 10 s apart.
+  CONTENT: { connectTimeoutMs: 3_000, responseTimeoutMs: 3_000, retryDelaysMs: [10_000, 10_000, 10_000] },
+  // Spec §8: connect 10 s, response 5 s. Retries are not specified: back off over a day, the
+  // window after which a failing endpoint is deactivated anyway.
+  SUBSCRIPTION: {
+    connectTimeoutMs: 10_000,
+    responseTimeoutMs: 5_000,
+    retryDelaysMs: [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000, 12 * 3600_000],
+  },
+};
+
+/** Subscription endpoints that have failed for this long are deactivated (spec §3, §8). */
+export const DEACTIVATE_AFTER_MS = 24 * 3600_000;
+/** How long a claim lasts: longer than the slowest attempt (connect + response timeouts). */
+export const LEASE_MS = 60_000;
+
+export function maxAttempts(kind: WebhookKind): number {
+  return DELIVERY_POLICY[kind].retryDelaysMs.length + 1;
+}
+
+/** When attempt number `failed` (1-based) failed at `at`: the next attempt's time, or null when it was the last. */
+export function nextAttemptAfter(kind: WebhookKind, failed: number, at: Date): Date | null {
+  const delay = DELIVERY_POLICY[kind].retryDelaysMs[failed - 1];
+  return delay === undefined ? null : new Date(at.getTime() + delay);
+}
+
+/** A 2xx is success; 3xx (redirects are not followed), 4xx, 5xx and no response are failures. */
+export function isSuccessStatus(status: number | null): boolean {
+  return status !== null && status >= 200 && status < 300;
+}
+
+// ─── Outbox ──────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Record an event and one pending delivery per active endpoint subscribed to it. Call it with the
+ * transaction client of the change that causes the event: both commit or neither does. After the
+ * commit, hand the returned ids to the engine (server/jobs/dispatch.ts) so delivery starts at once;
+ * if that hand-off is lost, the sweep finds the deliveries anyway.
+ */
+export async function emitWebhookEvent(
+  db: Db,
+  args: { accountId: number; kind: WebhookKind; name: string; data: unknown; occurredAt: Date },
+): Promise<{ eventId: bigint; deliveryIds: string[] }> {
+  if (!EVENTS_BY_KIND[args.kind].includes(args.name)) throw new AppError("INTERNAL", `Unknown ${args.kind} webhook event ${args.name}`);
+  const endpoints = await db.webhookEndpoint.findMany({
+    where: { accountId: args.accountId, kind: args.kind, active: true, events: { has: args.name } },
+    select: { id: true },
+  });
+  const event = await db.webhookEvent.create({
+    data: { accountId: args.accountId, kind: args.kind, name: args.name, payload: args.data as object, occurredAt: args.occurredAt },
+  });
+  const deliveryIds: string[] = [];
+  for (const endpoint of endpoints) {
+    const delivery = await db.webhookDelivery.create({ data: { eventId: event.id, endpointId: endpoint.id, nextAttemptAt: args.occurredAt } });
+    deliveryIds.push(delivery.id);
+  }
+  return { eventId: event.id, deliveryIds };
+}
+
+/** "Send test event": a webhook-test event to one endpoint, whatever it subscribes to. */
+export async function sendTestEvent(db: Db, args: { accountId: number; endpointId: string; now: Date }): Promise<{ eventId: bigint; deliveryId: string }> {
+  const endpoint = await db.webhookEndpoint.findFirst({ where: { id: args.endpointId, accountId: args.accountId } });
+  if (!endpoint) throw new AppError("NOT_FOUND", "Webhook not found.");
+  const event = await db.webhookEvent.create({
+    data: {
+      accountId: args.accountId,
+      kind: endpoint.kind,
+      name: TEST_EVENT,
+      payload: { message: "This is a test event from Masthead.", endpoint: { id: endpoint.id, url: endpoint.url } },
+      occurredAt: args.now,
+    },
+  });
+  const delivery = await db.webhookDelivery.create({ data: { eventId: event.id, endpointId: endpoint.id, nextAttemptAt: args.now } });
+  return { eventId: event.id, deliveryId: delivery.id };
+}
+
+/** A new delivery of a completed delivery's event to the same endpoint ("redeliver"). */
+export async function redeliver(db: Db, args: { accountId: number; deliveryId: string; now: Date }): Promise<{ deliveryId: string }> {
+  const original = await db.webhookDelivery.findFirst({ where: { id: args.deliveryId, endpoint: { accountId: args.accountId } } });
+  if (!original) throw new AppError("NOT_FOUND", "Delivery not found.");
+  if (original.status === "PENDING") throw new AppError("CONFLICT", "This delivery is still being attempted.");
+  const delivery = await db.webhookDelivery.create({
+    data: { eventId: original.eventId, endpointId: original.endpointId, nextAttemptAt: args.now, redeliveryOf: original.id },
+  });
+  return { deliveryId: delivery.id };
+}
+
+// ─── Claiming and attempting ─────────────────────────────────────────────────────────────────
+
+/**
+ * Lease up to `limit` due deliveries to `workerId`. `FOR UPDATE SKIP LOCKED` lets several
+ * processes claim at once without waiting on or taking each other's rows.
+ */
+export async function claimDueDeliveries(db: Db, args: { workerId: string; now: Date; limit: number; leaseMs?: number }): Promise<string[]> {
+  const until = new Date(args.now.getTime() + (args.leaseMs ?? LEASE_MS));
+  const rows = await db.$queryRawUnsafe<{ id: string }[]>(
+    `UPDATE webhook_deliveries SET locked_by = $1, locked_until = $2
+      WHERE id IN (
+        SELECT id FROM webhook_deliveries
+         WHERE status = 'pending' AND next_attempt_at <= $3 AND (locked_until IS NULL OR locked_until < $3)
+         ORDER BY next_attempt_at
+         LIMIT $4
+         FOR UPDATE SKIP LOCKED)
+      RETURNING id::text AS id`,
+    args.workerId,
+    until,
+    args.now,
+    args.limit,
+  );
+  return rows.map((r) => r.id);
+}
+
+export type AttemptOutcome =
+  | { outcome: "succeeded"; statusCode: number; attempt: number }
+  | { outcome: "retrying"; attempt: number; nextAttemptAt: string; statusCode: number | null; error: string | null }
+  | { outcome: "failed"; attempt: number; statusCode: number | null; error: string | null }
+  /** Not due, already done, or leased by another worker: nothing was sent. */
+  | { outcome: "skipped"; reason: string; nextAttemptAt?: string };
+
+/**
+ * Make the next attempt of one delivery, if it is due and nobody else holds it; record it and
+ * schedule the next one. Safe to call twice for the same delivery: only one call sends.
+ */
+export async function attemptDelivery(
+  db: Db,
+  args: { deliveryId: string; workerId: string; clock: Clock; send: Sender; allowPrivate: boolean },
+): Promise<AttemptOutcome> {
+  const now = args.clock();
+  const claimed = await db.webhookDelivery.updateMany({
+    where: {
+      id: args.deliveryId,
+      status: "PENDING",
+      nextAttemptAt: { lte: now },
+      OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }, { lockedBy: args.workerId }],
+    },
+    data: { lockedBy: args.workerId, lockedUntil: new Date(now.getTime() + LEASE_MS) },
+  });
+  if (claimed.count === 0) {
+    const current = await db.webhookDelivery.findUnique({ where: { id: args.deliveryId }, select: { status: true, nextAttemptAt: true } });
+    if (!current) return { outcome: "skipped", reason: "not found" };
+    if (current.status !== "PENDING") return { outcome: "skipped", reason: `already ${current.status.toLowerCase()}` };
+    if (current.nextAttemptAt > now) return { outcome: "skipped", reason: "not due", nextAttemptAt: current.nextAttemptAt.toISOString() };
+    return { outcome: "skipped", reason: "leased by another worker" };
+  }
+
+  const delivery = await db.webhookDelivery.findUniqueOrThrow({
+    where: { id: args.deliveryId },
+    include: { event: true, endpoint: { omit: { secret: false, previousSecret: false } } },
+  });
+  const { endpoint, event } = delivery;
+  const number = delivery.attemptCount + 1;
+
+  if (!endpoint.active) {
+    await db.webhookDelivery.update({
+      where: { id: delivery.id },
+      data: { status: "FAILED", completedAt: now, lastError: "endpoint disabled", lockedBy: null, lockedUntil: null },
+    });
+    return { outcome: "failed", attempt: delivery.attemptCount, statusCode: null, error: "endpoint disabled" };
+  }
+
+  const policy = DELIVERY_POLICY[endpoint.kind];
+  const { body, headers } = webhookRequest({ ...event, kind: event.kind }, endpoint, delivery, now);
+  const result = await args.send({
+    url: endpoint.url,
+    body,
+    headers,
+    connectTimeoutMs: policy.connectTimeoutMs,
+    responseTimeoutMs: policy.responseTimeoutMs,
+    allowPrivate: args.allowPrivate,
+  });
+  const finished = args.clock();
+  const ok = isSuccessStatus(result.statusCode);
+  const error = ok ? null : (result.error ?? `HTTP ${result.statusCode}`);
+  const next = ok ? null : nextAttemptAfter(endpoint.kind, number, finished);
+
+  await db.$transaction(async (tx) => {
+    await tx.webhookAttempt.create({
+      data: {
+        deliveryId: delivery.id,
+        number,
+        startedAt: now,
+        durationMs: result.durationMs,
+        statusCode: result.statusCode,
+        error,
+        responseExcerpt: result.excerpt,
+        succeeded: ok,
+      },
+    });
+    await tx.webhookDelivery.update({
+      where: { id: delivery.id },
+      data: {
+        attemptCount: number,
+        lastStatusCode: result.statusCode,
+        lastError: error,
+        lockedBy: null,
+        lockedUntil: null,
+        ...(ok ? { status: "SUCCEEDED", completedAt: finished } : next ? { nextAttemptAt: next } : { status: "FAILED", completedAt: finished }),
+      },
+    });
+    await recordEndpointHealth(tx, endpoint, ok, now, finished);
+  });
+
+  if (ok) return { outcome: "succeeded", statusCode: result.statusCode!, attempt: number };
+  if (next) return { outcome: "retrying", attempt: number, nextAttemptAt: next.toISOString(), statusCode: result.statusCode, error };
+  return { outcome: "failed", attempt: number, statusCode: result.statusCode, error };
+}
+
+/**
+ * Track how long an endpoint has been failing. A subscription endpoint that has had nothing but
+ * failures (4xx, 5xx, timeouts, refused connections) for 24 hours is deactivated; an admin
+ * re-enables it. Content endpoints are never deactivated automatically (the spec gives them a
+ * fixed retry budget instead).
+ */
+async function recordEndpointHealth(
+  db: Db,
+  endpoint: { id: string; kind: WebhookKind; failingSince: Date | null },
+  ok: boolean,
+  startedAt: Date,
+  finished: Date,
+): Promise<void> {
+  if (ok) {
+    if (endpoint.failingSince) await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: null } });
+    return;
+  }
+  // Read it again inside the transaction: concurrent attempts may have set it first.
+  const current = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id }, select: { failingSince: true, active: true } });
+  const since = current.failingSince ?? startedAt;
+  const deactivate = endpoint.kind === "SUBSCRIPTION" && current.active && finished.getTime() - since.getTime() >= DEACTIVATE_AFTER_MS;
+  await db.webhookEndpoint.update({
+    where: { id: endpoint.id },
+    data: {
+      failingSince: since,
+      ...(deactivate ? { active: false, disabledAt: finished, disabledReason: "failing" } : {}),
+    },
+  });
+}
+
+// ─── Retention ───────────────────────────────────────────────────────────────────────────────
+
+/** Delete events (with their deliveries and attempts) older than the retention, once nothing of them is pending. */
+export async function purgeWebhookLogs(db: Db, args: { now: Date; retentionDays: number }): Promise<{ events: number }> {
+  const cutoff = new Date(args.now.getTime() - args.retentionDays * 86_400_000);
+  const deleted = await db.webhookEvent.deleteMany({
+    where: { createdAt: { lt: cutoff }, deliveries: { none: { status: "PENDING" } } },
+  });
+  return { events: deleted.count };
+}
+
+/** Due deliveries that no worker holds: the sweep's measure of what an event hand-off missed. */
+export async function countStrandedDeliveries(db: Db, now: Date): Promise<number> {
+  return db.webhookDelivery.count({
+    where: { status: "PENDING", nextAttemptAt: { lte: now }, OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }] },
+  });
+}
