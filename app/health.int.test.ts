@@ -16,7 +16,7 @@ describe("GET /api/health", () => {
     expect(body.database.status).toBe("up");
     expect(["pglite", "postgresql"]).toContain(body.database.kind);
     expect(body.database.latency_ms).toBeGreaterThanOrEqual(0);
-    expect(body.background.engine).toBe("local");
+    expect(body.background).toEqual({ engine: "local", running: false, due_deliveries: 0 });
   });
 
   it("answers 503 when the database is unreachable, without leaking the connection string", async () => {

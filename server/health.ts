@@ -3,11 +3,12 @@
  * engine runs background work. No secrets, no connection strings with credentials.
  */
 import type { Database } from "./db/client";
+import { countStrandedDeliveries } from "./webhooks/deliveries";
 
 export type HealthReport = {
   status: "ok" | "unavailable";
   database: { status: "up" | "down"; kind: "pglite" | "postgresql"; latency_ms: number | null; error?: string };
-  background: { engine: "inngest" | "local"; status: "configured" };
+  background: { engine: "inngest" | "local"; running: boolean; due_deliveries: number | null };
   time: string;
 };
 
@@ -15,24 +16,27 @@ const PROBE_TIMEOUT_MS = 2_000;
 
 export async function checkHealth(
   openDb: () => Promise<Database>,
-  options: { inngestEnabled: boolean; now?: () => Date },
+  options: { background: { engine: "inngest" | "local"; running: boolean }; now?: () => Date },
 ): Promise<HealthReport> {
   const now = options.now ?? (() => new Date());
   const started = performance.now();
   let database: HealthReport["database"];
+  let due: number | null = null;
   let kind: "pglite" | "postgresql" = "pglite";
   try {
     const db = await withTimeout(openDb(), PROBE_TIMEOUT_MS);
     kind = db.config.kind;
     await withTimeout(db.prisma.$queryRawUnsafe("SELECT 1"), PROBE_TIMEOUT_MS);
     database = { status: "up", kind, latency_ms: Math.round((performance.now() - started) * 10) / 10 };
+    due = await withTimeout(countStrandedDeliveries(db.prisma, now()), PROBE_TIMEOUT_MS).catch(() => null);
   } catch (error) {
     database = { status: "down", kind, latency_ms: null, error: summarise(error) };
   }
   return {
     status: database.status === "up" ? "ok" : "unavailable",
     database,
-    background: { engine: options.inngestEnabled ? "inngest" : "local", status: "configured" },
+    // Deliveries due now that no worker holds: a number that keeps growing means work is stuck.
+    background: { ...options.background, due_deliveries: due },
     time: now().toISOString(),
   };
 }

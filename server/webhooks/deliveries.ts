@@ -114,13 +114,16 @@ export async function redeliver(db: Db, args: { accountId: number; deliveryId: s
  * Lease up to `limit` due deliveries to `workerId`. `FOR UPDATE SKIP LOCKED` lets several
  * processes claim at once without waiting on or taking each other's rows.
  */
-export async function claimDueDeliveries(db: Db, args: { workerId: string; now: Date; limit: number; leaseMs?: number }): Promise<string[]> {
+export async function claimDueDeliveries(
+  db: Db,
+  args: { workerId: string; now: Date; limit: number; leaseMs?: number; dueBefore?: Date },
+): Promise<string[]> {
   const until = new Date(args.now.getTime() + (args.leaseMs ?? LEASE_MS));
   const rows = await db.$queryRawUnsafe<{ id: string }[]>(
     `UPDATE webhook_deliveries SET locked_by = $1, locked_until = $2
       WHERE id IN (
         SELECT id FROM webhook_deliveries
-         WHERE status = 'pending' AND next_attempt_at <= $3 AND (locked_until IS NULL OR locked_until < $3)
+         WHERE status = 'pending' AND next_attempt_at <= $5 AND (locked_until IS NULL OR locked_until < $3)
          ORDER BY next_attempt_at
          LIMIT $4
          FOR UPDATE SKIP LOCKED)
@@ -129,6 +132,7 @@ export async function claimDueDeliveries(db: Db, args: { workerId: string; now: 
     until,
     args.now,
     args.limit,
+    args.dueBefore ?? args.now,
   );
   return rows.map((r) => r.id);
 }
@@ -274,4 +278,35 @@ export async function countStrandedDeliveries(db: Db, now: Date): Promise<number
   return db.webhookDelivery.count({
     where: { status: "PENDING", nextAttemptAt: { lte: now }, OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }] },
   });
+}
+
+// ─── Batches (the local runner and the Inngest sweep) ────────────────────────────────────────
+
+/**
+ * Claim due deliveries and make their next attempts, at most `concurrency` at a time.
+ * `overdueMs` limits it to deliveries due for at least that long (the Inngest sweep uses it to
+ * pick up only what the per-delivery functions missed).
+ */
+export async function processDueDeliveries(
+  db: Db,
+  args: { workerId: string; clock: Clock; send: Sender; allowPrivate: boolean; limit: number; concurrency: number; overdueMs?: number },
+): Promise<{ attempted: number; outcomes: Record<AttemptOutcome["outcome"], number> }> {
+  const now = args.clock();
+  const ids = await claimDueDeliveries(db, {
+    workerId: args.workerId,
+    now,
+    limit: args.limit,
+    dueBefore: new Date(now.getTime() - (args.overdueMs ?? 0)),
+  });
+  const outcomes: Record<AttemptOutcome["outcome"], number> = { succeeded: 0, retrying: 0, failed: 0, skipped: 0 };
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const deliveryId = ids[next++]!;
+      const outcome = await attemptDelivery(db, { deliveryId, workerId: args.workerId, clock: args.clock, send: args.send, allowPrivate: args.allowPrivate });
+      outcomes[outcome.outcome]++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(args.concurrency, ids.length) }, worker));
+  return { attempted: ids.length, outcomes };
 }

@@ -1,0 +1,8 @@
+/** Every Inngest function, served by app/api/inngest/route.ts. */
+import { deliverWebhook } from "./functions/deliver-webhook";
+import { purgeWebhookLogsFunction } from "./functions/purge-webhook-logs";
+import { sweepWebhooks } from "./functions/sweep-webhooks";
+
+export { inngest } from "./client";
+
+export const functions = [deliverWebhook, sweepWebhooks, purgeWebhookLogsFunction];
