@@ -65,11 +65,14 @@ export type TCreateWebhookEndpointInput = z.input<typeof ZCreateWebhookEndpointI
 export const ZUpdateWebhookEndpointInput = ZWebhookEndpointBase.partial().extend({ id: z.uuid() });
 export type TUpdateWebhookEndpointInput = z.input<typeof ZUpdateWebhookEndpointInput>;
 
-export function checkEvents(kind: TWebhookKind, events: readonly string[], ctx: z.RefinementCtx): void {
+/** One entry per event name that `kind` does not have. */
+export function unknownEventIssues(kind: TWebhookKind, events: readonly string[]): { index: number; message: string }[] {
   const known = EVENTS_BY_KIND[kind];
-  events.forEach((event, index) => {
-    if (!known.includes(event)) ctx.addIssue({ code: "custom", path: ["events", index], message: `unknown ${kind.toLowerCase()} event "${event}"` });
-  });
+  return events.flatMap((event, index) => (known.includes(event) ? [] : [{ index, message: `unknown ${kind.toLowerCase()} event "${event}"` }]));
+}
+
+function checkEvents(kind: TWebhookKind, events: readonly string[], ctx: z.RefinementCtx): void {
+  for (const { index, message } of unknownEventIssues(kind, events)) ctx.addIssue({ code: "custom", path: ["events", index], message });
 }
 
 export const ZDeliveryStatus = z.enum(["PENDING", "SUCCEEDED", "FAILED"]);

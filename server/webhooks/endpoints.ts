@@ -1,0 +1,161 @@
+/**
+ * Managing webhook endpoints (dashboard, owner only): create, edit, disable and re-enable, rotate
+ * the secret, delete, and read the delivery log. Every function is scoped to the actor's account:
+ * another account's endpoint is NOT_FOUND. Changes are written to the audit log.
+ */
+import { randomBytes } from "node:crypto";
+
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+import { assertPublicUrl } from "./url-guard";
+import {
+  unknownEventIssues,
+  ZCreateWebhookEndpointInput,
+  ZListDeliveriesInput,
+  ZUpdateWebhookEndpointInput,
+  type TCreateWebhookEndpointInput,
+  type TListDeliveriesInput,
+  type TUpdateWebhookEndpointInput,
+} from "./events.schema";
+
+export type Actor = { userId: string; accountId: number };
+
+/** How long the previous secret still signs deliveries after a rotation, so receivers can switch. */
+export const SECRET_ROTATION_OVERLAP_MS = 24 * 3600_000;
+
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(24).toString("base64url")}`;
+}
+
+/** The endpoint as the dashboard sees it: never the secret, only whether there is one. */
+function present<T extends { secret?: string | null }>(endpoint: T & { id: string }, hasSecret: boolean) {
+  const { secret: _secret, ...rest } = endpoint;
+  return { ...rest, hasSecret };
+}
+
+async function getOwnedEndpoint(db: Db, actor: Actor, id: string) {
+  const endpoint = await db.webhookEndpoint.findFirst({ where: { id, accountId: actor.accountId }, omit: { secret: false } });
+  if (!endpoint) throw new AppError("NOT_FOUND", "Webhook not found.");
+  return endpoint;
+}
+
+async function audit(db: Db, actor: Actor, action: string, endpointId: string, metadata: Record<string, unknown> = {}) {
+  await db.auditLog.create({ data: { accountId: actor.accountId, actorId: actor.userId, action, targetType: "webhook_endpoint", targetId: endpointId, metadata: metadata } });
+}
+
+export async function listWebhookEndpoints(db: Db, actor: Actor) {
+  const endpoints = await db.webhookEndpoint.findMany({
+    where: { accountId: actor.accountId },
+    orderBy: { createdAt: "desc" },
+    omit: { secret: false },
+  });
+  const stats = await db.webhookDelivery.groupBy({
+    by: ["endpointId", "status"],
+    where: { endpointId: { in: endpoints.map((e) => e.id) } },
+    _count: { _all: true },
+  });
+  return endpoints.map((endpoint) => {
+    const counts = { PENDING: 0, SUCCEEDED: 0, FAILED: 0 };
+    for (const row of stats) if (row.endpointId === endpoint.id) counts[row.status] = row._count._all;
+    return { ...present(endpoint, Boolean(endpoint.secret)), deliveryCounts: counts };
+  });
+}
+
+export async function getWebhookEndpoint(db: Db, actor: Actor, id: string) {
+  const endpoint = await getOwnedEndpoint(db, actor, id);
+  return present(endpoint, Boolean(endpoint.secret));
+}
+
+/** Returns the secret once, when one is generated. */
+export async function createWebhookEndpoint(db: Db, actor: Actor, input: TCreateWebhookEndpointInput, options: { allowPrivate: boolean }) {
+  const args = ZCreateWebhookEndpointInput.parse(input);
+  await assertPublicUrl(args.url, options.allowPrivate);
+  const secret = args.withSecret ? generateWebhookSecret() : null;
+  const endpoint = await db.webhookEndpoint.create({
+    data: { accountId: actor.accountId, kind: args.kind, url: args.url, description: args.description, events: [...new Set(args.events)], secret },
+  });
+  await audit(db, actor, "webhook.create", endpoint.id, { url: args.url, kind: args.kind, events: args.events });
+  return { endpoint: present(endpoint, Boolean(secret)), secret };
+}
+
+export async function updateWebhookEndpoint(db: Db, actor: Actor, input: TUpdateWebhookEndpointInput, options: { allowPrivate: boolean }) {
+  const args = ZUpdateWebhookEndpointInput.parse(input);
+  const current = await getOwnedEndpoint(db, actor, args.id);
+  const issues = args.events ? unknownEventIssues(current.kind, args.events) : [];
+  if (issues.length) {
+    throw new AppError("BAD_REQUEST", issues.map((i) => i.message).join("; "), { details: issues.map((i) => ({ field: `events.${i.index}`, issue: i.message })) });
+  }
+  if (args.url && args.url !== current.url) await assertPublicUrl(args.url, options.allowPrivate);
+  const endpoint = await db.webhookEndpoint.update({
+    where: { id: current.id },
+    data: {
+      ...(args.url !== undefined ? { url: args.url } : {}),
+      ...(args.description !== undefined ? { description: args.description } : {}),
+      ...(args.events !== undefined ? { events: [...new Set(args.events)] } : {}),
+    },
+    omit: { secret: false },
+  });
+  await audit(db, actor, "webhook.update", endpoint.id, { url: args.url, events: args.events, description: args.description });
+  return present(endpoint, Boolean(endpoint.secret));
+}
+
+/** Disable, or re-enable (which also forgets the failure streak that may have disabled it). */
+export async function setWebhookEndpointActive(db: Db, actor: Actor, args: { id: string; active: boolean; now: Date }) {
+  const current = await getOwnedEndpoint(db, actor, args.id);
+  const endpoint = await db.webhookEndpoint.update({
+    where: { id: current.id },
+    data: args.active
+      ? { active: true, disabledAt: null, disabledReason: null, failingSince: null }
+      : { active: false, disabledAt: args.now, disabledReason: "admin" },
+    omit: { secret: false },
+  });
+  await audit(db, actor, args.active ? "webhook.enable" : "webhook.disable", endpoint.id);
+  return present(endpoint, Boolean(endpoint.secret));
+}
+
+/**
+ * A new secret, returned once. The old one keeps signing (a second `v1` entry in
+ * webhook-signature) for SECRET_ROTATION_OVERLAP_MS; X-Qt-Signature, which has room for one
+ * signature only, uses the new secret at once.
+ */
+export async function rotateWebhookSecret(db: Db, actor: Actor, args: { id: string; now: Date }) {
+  const current = await getOwnedEndpoint(db, actor, args.id);
+  const secret = generateWebhookSecret();
+  await db.webhookEndpoint.update({
+    where: { id: current.id },
+    data: {
+      secret,
+      previousSecret: current.secret,
+      previousSecretExpiresAt: current.secret ? new Date(args.now.getTime() + SECRET_ROTATION_OVERLAP_MS) : null,
+    },
+  });
+  await audit(db, actor, "webhook.rotate_secret", current.id);
+  return { secret };
+}
+
+export async function deleteWebhookEndpoint(db: Db, actor: Actor, id: string) {
+  const current = await getOwnedEndpoint(db, actor, id);
+  await db.webhookEndpoint.delete({ where: { id: current.id } });
+  await audit(db, actor, "webhook.delete", current.id, { url: current.url });
+}
+
+/** The delivery log of one endpoint, newest first, with each delivery's attempts. */
+export async function listWebhookDeliveries(db: Db, actor: Actor, input: TListDeliveriesInput) {
+  const args = ZListDeliveriesInput.parse(input);
+  await getOwnedEndpoint(db, actor, args.endpointId);
+  const rows = await db.webhookDelivery.findMany({
+    where: { endpointId: args.endpointId, ...(args.status ? { status: args.status } : {}) },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: args.limit + 1,
+    ...(args.cursor ? { cursor: { id: args.cursor }, skip: 1 } : {}),
+    include: {
+      event: { select: { id: true, name: true, occurredAt: true, payload: true } },
+      attempts: { orderBy: { number: "asc" } },
+    },
+  });
+  const page = rows.slice(0, args.limit);
+  return {
+    deliveries: page.map((d) => ({ ...d, event: { ...d.event, id: d.event.id.toString() } })),
+    nextCursor: rows.length > args.limit ? page.at(-1)?.id : undefined,
+  };
+}
