@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 
 import type { Db } from "../db/client";
+import type { Prisma } from "../generated/prisma/client";
 import { AppError } from "../errors";
 import { assertPublicUrl } from "./url-guard";
 import {
@@ -39,7 +40,7 @@ async function getOwnedEndpoint(db: Db, actor: Actor, id: string) {
   return endpoint;
 }
 
-async function audit(db: Db, actor: Actor, action: string, endpointId: string, metadata: Record<string, unknown> = {}) {
+async function audit(db: Db, actor: Actor, action: string, endpointId: string, metadata: Prisma.InputJsonObject = {}) {
   await db.auditLog.create({ data: { accountId: actor.accountId, actorId: actor.userId, action, targetType: "webhook_endpoint", targetId: endpointId, metadata: metadata } });
 }
 
