@@ -10,6 +10,8 @@
  * crashed worker) is reclaimed. Every function takes the clock, so tests move time instead of
  * sleeping.
  */
+import { randomUUID } from "node:crypto";
+
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { WebhookKind } from "../generated/prisma/client";
@@ -144,14 +146,22 @@ export type AttemptOutcome =
   /** Not due, already done, or leased by another worker: nothing was sent. */
   | { outcome: "skipped"; reason: string; nextAttemptAt?: string };
 
+type AttemptArgs = { workerId: string; clock: Clock; send: Sender; allowPrivate: boolean };
+
+/** Deliveries with what an attempt needs: the event and the endpoint with its secrets. */
+async function loadForAttempt(db: Db, ids: string[]) {
+  return db.webhookDelivery.findMany({
+    where: { id: { in: ids } },
+    include: { event: true, endpoint: { omit: { secret: false, previousSecret: false } } },
+  });
+}
+type LoadedDelivery = Awaited<ReturnType<typeof loadForAttempt>>[number];
+
 /**
  * Make the next attempt of one delivery, if it is due and nobody else holds it; record it and
  * schedule the next one. Safe to call twice for the same delivery: only one call sends.
  */
-export async function attemptDelivery(
-  db: Db,
-  args: { deliveryId: string; workerId: string; clock: Clock; send: Sender; allowPrivate: boolean },
-): Promise<AttemptOutcome> {
+export async function attemptDelivery(db: Db, args: AttemptArgs & { deliveryId: string }): Promise<AttemptOutcome> {
   const now = args.clock();
   const claimed = await db.webhookDelivery.updateMany({
     where: {
@@ -169,24 +179,27 @@ export async function attemptDelivery(
     if (current.nextAttemptAt > now) return { outcome: "skipped", reason: "not due", nextAttemptAt: current.nextAttemptAt.toISOString() };
     return { outcome: "skipped", reason: "leased by another worker" };
   }
+  const [delivery] = await loadForAttempt(db, [args.deliveryId]);
+  if (!delivery) return { outcome: "skipped", reason: "not found" };
+  return performAttempt(db, delivery, args);
+}
 
-  const delivery = await db.webhookDelivery.findUniqueOrThrow({
-    where: { id: args.deliveryId },
-    include: { event: true, endpoint: { omit: { secret: false, previousSecret: false } } },
-  });
+/** Send one attempt of a delivery this worker holds, and record it. */
+async function performAttempt(db: Db, delivery: LoadedDelivery, args: AttemptArgs): Promise<AttemptOutcome> {
+  const now = args.clock();
   const { endpoint, event } = delivery;
   const number = delivery.attemptCount + 1;
 
   if (!endpoint.active) {
-    await db.webhookDelivery.update({
-      where: { id: delivery.id },
+    await db.webhookDelivery.updateMany({
+      where: { id: delivery.id, lockedBy: args.workerId },
       data: { status: "FAILED", completedAt: now, lastError: "endpoint disabled", lockedBy: null, lockedUntil: null },
     });
     return { outcome: "failed", attempt: delivery.attemptCount, statusCode: null, error: "endpoint disabled" };
   }
 
   const policy = DELIVERY_POLICY[endpoint.kind];
-  const { body, headers } = webhookRequest({ ...event, kind: event.kind }, endpoint, delivery, now);
+  const { body, headers } = webhookRequest(event, endpoint, delivery, now);
   const result = await args.send({
     url: endpoint.url,
     body,
@@ -199,33 +212,38 @@ export async function attemptDelivery(
   const ok = isSuccessStatus(result.statusCode);
   const error = ok ? null : (result.error ?? `HTTP ${result.statusCode}`);
   const next = ok ? null : nextAttemptAfter(endpoint.kind, number, finished);
+  const status = ok ? "succeeded" : next ? "pending" : "failed";
 
-  await db.$transaction(async (tx) => {
-    await tx.webhookAttempt.create({
-      data: {
-        deliveryId: delivery.id,
-        number,
-        startedAt: now,
-        durationMs: result.durationMs,
-        statusCode: result.statusCode,
-        error,
-        responseExcerpt: result.excerpt,
-        succeeded: ok,
-      },
-    });
-    await tx.webhookDelivery.update({
-      where: { id: delivery.id },
-      data: {
-        attemptCount: number,
-        lastStatusCode: result.statusCode,
-        lastError: error,
-        lockedBy: null,
-        lockedUntil: null,
-        ...(ok ? { status: "SUCCEEDED", completedAt: finished } : next ? { nextAttemptAt: next } : { status: "FAILED", completedAt: finished }),
-      },
-    });
-    await recordEndpointHealth(tx, endpoint, ok, now, finished);
-  });
+  // One statement records the attempt and moves the delivery, atomically, and only while this
+  // worker still holds the lease (a worker whose lease was taken over records nothing).
+  await db.$executeRawUnsafe(
+    `WITH held AS (
+       SELECT id FROM webhook_deliveries WHERE id = $1::uuid AND locked_by = $2 FOR UPDATE
+     ), attempt AS (
+       INSERT INTO webhook_attempts (id, delivery_id, number, started_at, duration_ms, status_code, error, response_excerpt, succeeded)
+       SELECT $3::uuid, id, $4, $5, $6, $7, $8, $9, $10 FROM held
+     )
+     UPDATE webhook_deliveries d
+        SET attempt_count = $4, last_status_code = $7, last_error = $8, locked_by = NULL, locked_until = NULL,
+            status = $11::webhook_delivery_status, next_attempt_at = COALESCE($12, d.next_attempt_at),
+            completed_at = $13, updated_at = $14
+       FROM held WHERE d.id = held.id`,
+    delivery.id,
+    args.workerId,
+    randomUUID(),
+    number,
+    now,
+    result.durationMs,
+    result.statusCode,
+    error,
+    result.excerpt,
+    ok,
+    status,
+    next,
+    status === "pending" ? null : finished,
+    finished,
+  );
+  if (!ok || endpoint.failingSince) await recordEndpointHealth(db, endpoint, ok, now, finished);
 
   if (ok) return { outcome: "succeeded", statusCode: result.statusCode!, attempt: number };
   if (next) return { outcome: "retrying", attempt: number, nextAttemptAt: next.toISOString(), statusCode: result.statusCode, error };
@@ -249,16 +267,12 @@ async function recordEndpointHealth(
     if (endpoint.failingSince) await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { failingSince: null } });
     return;
   }
-  // Read it again inside the transaction: concurrent attempts may have set it first.
-  const current = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id }, select: { failingSince: true, active: true } });
-  const since = current.failingSince ?? startedAt;
-  const deactivate = endpoint.kind === "SUBSCRIPTION" && current.active && finished.getTime() - since.getTime() >= DEACTIVATE_AFTER_MS;
-  await db.webhookEndpoint.update({
-    where: { id: endpoint.id },
-    data: {
-      failingSince: since,
-      ...(deactivate ? { active: false, disabledAt: finished, disabledReason: "failing" } : {}),
-    },
+  // Start the streak unless one is running (concurrent attempts may race: the earliest wins).
+  await db.webhookEndpoint.updateMany({ where: { id: endpoint.id, failingSince: null }, data: { failingSince: startedAt } });
+  if (endpoint.kind !== "SUBSCRIPTION") return;
+  await db.webhookEndpoint.updateMany({
+    where: { id: endpoint.id, active: true, failingSince: { lte: new Date(finished.getTime() - DEACTIVATE_AFTER_MS) } },
+    data: { active: false, disabledAt: finished, disabledReason: "failing" },
   });
 }
 
@@ -299,14 +313,15 @@ export async function processDueDeliveries(
     dueBefore: new Date(now.getTime() - (args.overdueMs ?? 0)),
   });
   const outcomes: Record<AttemptOutcome["outcome"], number> = { succeeded: 0, retrying: 0, failed: 0, skipped: 0 };
+  if (ids.length === 0) return { attempted: 0, outcomes };
+  const deliveries = await loadForAttempt(db, ids);
   let next = 0;
   const worker = async () => {
-    while (next < ids.length) {
-      const deliveryId = ids[next++]!;
-      const outcome = await attemptDelivery(db, { deliveryId, workerId: args.workerId, clock: args.clock, send: args.send, allowPrivate: args.allowPrivate });
+    while (next < deliveries.length) {
+      const outcome = await performAttempt(db, deliveries[next++]!, args);
       outcomes[outcome.outcome]++;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(args.concurrency, ids.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(args.concurrency, deliveries.length) }, worker));
   return { attempted: ids.length, outcomes };
 }
