@@ -50,7 +50,16 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["@/server/*", "!@/server/**/*.schema", "!@/server/trpc/root", "!@/server/errors"], message: "Components import only *.schema.ts and tRPC types from server/." }] },
+        {
+          patterns: [
+            {
+              // gitignore semantics: a file cannot be re-included once its folder is excluded, so
+              // exclude everything, re-include the folders ("**/"), then re-include the allowed files.
+              group: ["@/server/**", "!@/server/**/", "!@/server/**/*.schema", "!@/server/trpc/root", "!@/server/errors"],
+              message: "Components import only *.schema.ts and tRPC types from server/.",
+            },
+          ],
+        },
       ],
     },
   },
