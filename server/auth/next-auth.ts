@@ -1,0 +1,162 @@
+/**
+ * Dashboard sessions with next-auth v4: the Credentials provider (e-mail and password), JWT
+ * sessions in an HttpOnly cookie, and the helpers pages use to require a signed-in admin.
+ *
+ * 1. Secret      AUTH_SECRET (env.js; required in production, always passed by `npm start`).
+ * 2. Sign-in     server/auth/credentials.ts does the work (throttle, scrypt, audit entry).
+ * 3. Each request  the `jwt` callback re-reads the user (one indexed query), so disabling or
+ *                deleting a user, or changing their roles, takes effect on their next request.
+ * 4. Pages       getAdminSession() (cached per request) and requireAdmin({ roles, from }).
+ *
+ * The route app/api/auth/[...nextauth] serves next-auth's endpoints (csrf, callback/credentials,
+ * session, signout). Static routes under /api/auth/v1/* win over that catch-all.
+ */
+import { randomBytes } from "node:crypto";
+
+import { forbidden, redirect } from "next/navigation";
+import type { AuthOptions } from "next-auth";
+import { getServerSession } from "next-auth/next";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { cache } from "react";
+
+import { getEnv } from "../../env.js";
+import { recordAudit } from "../audit/audit-log";
+import { getDb } from "../db";
+import { isAppError } from "../errors";
+import { findActiveAdminUser, type AdminSession, type AdminSessionUser } from "./admin-session";
+import { authorizeAdminCredentials, clientIpFromHeaders } from "./credentials";
+import { hasAnyRole, type AdminRole } from "./roles";
+import type { SignInErrorCode } from "./sign-in.schema";
+
+declare module "next-auth" {
+  interface User {
+    accountId: number;
+    accountName: string;
+    roles: AdminRole[];
+  }
+  interface Session {
+    /** Absent when the cookie's user no longer exists or was disabled. */
+    user?: AdminSessionUser;
+  }
+}
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    accountId?: number;
+    accountName?: string;
+    roles?: AdminRole[];
+    /** Set once the user was found gone or disabled: the cookie is dead from then on. */
+    revoked?: boolean;
+  }
+}
+
+export const SIGN_IN_PATH = "/admin/sign-in";
+
+/** Admin sessions last 12 hours from sign-in. */
+const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+
+// ─── 1. Secret ───────────────────────────────────────────────────────────────────────────────
+const globalForAuth = globalThis as unknown as { mastheadEphemeralAuthSecret?: string };
+
+/**
+ * AUTH_SECRET, or, outside production when it is unset (`next dev` run by hand rather than through
+ * `npm run dev`), a random secret for this process: sessions then end when the process does.
+ * Nothing is derived from predictable values. Kept on globalThis because Next.js loads this
+ * module once per bundle (route handlers and pages), and they must agree.
+ */
+function getAuthSecret(): string {
+  const configured = getEnv().AUTH_SECRET;
+  if (configured) return configured;
+  if (!globalForAuth.mastheadEphemeralAuthSecret) {
+    globalForAuth.mastheadEphemeralAuthSecret = randomBytes(32).toString("base64url");
+    console.warn("[masthead] AUTH_SECRET is not set: admin sessions use a random secret and end when this process stops (npm run dev keeps one in DATA_DIR).");
+  }
+  return globalForAuth.mastheadEphemeralAuthSecret;
+}
+
+// ─── 2-3. next-auth ──────────────────────────────────────────────────────────────────────────
+const signInError = (code: SignInErrorCode) => new Error(code);
+
+export const authOptions: AuthOptions = {
+  secret: getAuthSecret(),
+  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+  pages: { signIn: SIGN_IN_PATH, error: SIGN_IN_PATH },
+  providers: [
+    CredentialsProvider({
+      id: "credentials",
+      name: "E-mail and password",
+      credentials: {
+        email: { label: "E-mail", type: "email" },
+        password: { label: "Password", type: "password" },
+      },
+      async authorize(credentials, req) {
+        try {
+          const ip = clientIpFromHeaders(req.headers, getEnv().TRUST_PROXY);
+          return await authorizeAdminCredentials(await getDb(), credentials, { ip });
+        } catch (error) {
+          // next-auth puts a thrown error's message in the redirect URL: only our codes go there.
+          if (isAppError(error) && error.code === "RATE_LIMITED") throw signInError("RateLimited");
+          console.error("[masthead] admin sign-in failed unexpectedly", error);
+          throw signInError("SignInUnavailable");
+        }
+      },
+    }),
+  ],
+  callbacks: {
+    async jwt({ token, user }) {
+      if (user) {
+        // Sign-in: the token names the user; the rest is refreshed from the database below on later requests.
+        return { sub: user.id, name: user.name, email: user.email, accountId: user.accountId, accountName: user.accountName, roles: user.roles };
+      }
+      if (token.revoked || !token.sub) return { revoked: true };
+      const current = await findActiveAdminUser(await getDb(), { id: token.sub });
+      if (!current) return { revoked: true };
+      return { ...token, name: current.name, email: current.email, accountId: current.accountId, accountName: current.accountName, roles: current.roles };
+    },
+    async session({ session, token }) {
+      if (token.revoked || !token.sub || token.accountId === undefined || !token.roles) return { expires: session.expires };
+      return {
+        expires: session.expires,
+        user: {
+          id: token.sub,
+          name: token.name ?? "",
+          email: token.email ?? "",
+          accountId: token.accountId,
+          accountName: token.accountName ?? "",
+          roles: token.roles,
+        },
+      };
+    },
+  },
+  events: {
+    async signOut({ token }) {
+      if (token.revoked || !token.sub || token.accountId === undefined) return;
+      try {
+        await recordAudit(await getDb(), { accountId: token.accountId, actorId: token.sub, action: "admin.sign_out", targetType: "admin_user", targetId: token.sub });
+      } catch (error) {
+        // Signing out must work even when the database does not: the cookie is cleared regardless.
+        console.error("[masthead] could not record a sign-out", error);
+      }
+    },
+  },
+};
+
+// ─── 4. Pages ────────────────────────────────────────────────────────────────────────────────
+
+/** The signed-in admin of this request, or null. Cached per request (layout and page share it). */
+export const getAdminSession = cache(async (): Promise<AdminSession | null> => {
+  const session = await getServerSession(authOptions);
+  return session?.user ? { user: session.user } : null;
+});
+
+/**
+ * For dashboard pages: the session, or a redirect to the sign-in page (which comes back to
+ * `from`) when signed out, or the 403 page (app/forbidden.tsx) when the user holds none of
+ * `roles`. OWNER passes every check; no `roles` means any admin user.
+ */
+export async function requireAdmin(options: { from: string; roles?: readonly AdminRole[] }): Promise<AdminSession> {
+  const session = await getAdminSession();
+  if (!session) redirect(`${SIGN_IN_PATH}?${new URLSearchParams({ callbackUrl: options.from }).toString()}`);
+  if (!hasAnyRole(session.user.roles, options.roles)) forbidden();
+  return session;
+}
