@@ -1,0 +1,12 @@
+/** The dashboard's tRPC router: one sub-router per area. */
+import { auditLogRouter } from "./routers/audit-log";
+import { createCallerFactory, createTRPCRouter } from "./trpc";
+
+export const appRouter = createTRPCRouter({
+  auditLog: auditLogRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/** Server-side caller, e.g. `createCaller({ db, session })` in tests. */
+export const createCaller = createCallerFactory(appRouter);

@@ -1,0 +1,146 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { TRPCError } from "@trpc/server";
+import { describe, expect, it } from "vitest";
+
+import type { AdminSession } from "../../auth/admin-session";
+import type { AdminRole } from "../../auth/roles";
+import { getDb } from "../../db";
+import { appRouter, createCaller } from "../root";
+import type { TRPCContext } from "../trpc";
+
+async function createAccountWithAdmins(slug: string) {
+  const db = await getDb();
+  const account = await db.account.create({ data: { slug, name: `The ${slug}`, jwtSecret: "x".repeat(32) } });
+  const mk = (roles: AdminRole[], who: string) =>
+    db.adminUser.create({ data: { accountId: account.id, email: `${who}@${slug}.test`, name: who, roles, passwordHash: "unused" } });
+  return { account, owner: await mk(["OWNER"], "owner"), moderator: await mk(["MODERATOR"], "moderator") };
+}
+
+function sessionOf(user: { id: string; name: string; email: string; accountId: number; roles: AdminRole[] }): AdminSession {
+  return { user: { id: user.id, name: user.name, email: user.email, accountId: user.accountId, accountName: "", roles: user.roles } };
+}
+
+async function callerFor(session: AdminSession | null) {
+  return createCaller({ db: await getDb(), session });
+}
+
+/** `count` entries one second apart, the newest at `newest`; returns their ids newest first. */
+async function recordEntries(accountId: number, actorId: string, count: number, newest = Date.parse("2026-11-22T12:00:00Z"), action = "story.update") {
+  const db = await getDb();
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const row = await db.auditLog.create({ data: { accountId, actorId, action, createdAt: new Date(newest - i * 1000), metadata: { n: i } } });
+    ids.push(row.id);
+  }
+  return ids;
+}
+
+describe("auditLog.list", () => {
+  it("shows an owner their own account's entries only, newest first, with the actor", async () => {
+    const a = await createAccountWithAdmins("alpha");
+    const b = await createAccountWithAdmins("beta");
+    const aIds = await recordEntries(a.account.id, a.owner.id, 3);
+    await recordEntries(b.account.id, b.owner.id, 4);
+
+    const page = await (await callerFor(sessionOf(a.owner))).auditLog.list({});
+    expect(page.items.map((e) => e.id)).toEqual(aIds);
+    expect(page.nextCursor).toBeNull();
+    expect(page.items[0]).toMatchObject({ action: "story.update", metadata: { n: 0 }, actor: { id: a.owner.id, name: "owner", email: "owner@alpha.test" } });
+    expect(page.items[0]!.createdAt).toBeInstanceOf(Date);
+  });
+
+  it("pages through every entry exactly once, ties on the timestamp included", async () => {
+    const { account, owner } = await createAccountWithAdmins("alpha");
+    const spread = await recordEntries(account.id, owner.id, 12);
+    // Five entries in the same millisecond, older than the rest: the cursor must tell them apart.
+    const db = await getDb();
+    const sameInstant = new Date("2026-11-22T11:00:00Z");
+    for (let i = 0; i < 5; i++) await db.auditLog.create({ data: { accountId: account.id, action: "story.update", createdAt: sameInstant } });
+
+    const caller = await callerFor(sessionOf(owner));
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const page: Awaited<ReturnType<typeof caller.auditLog.list>> = await caller.auditLog.list({ limit: 5, cursor });
+      expect(page.items.length).toBeLessThanOrEqual(5);
+      seen.push(...page.items.map((e) => e.id));
+      cursor = page.nextCursor;
+      pages += 1;
+    } while (cursor && pages < 10);
+
+    expect(pages).toBe(4); // 17 entries: 5 + 5 + 5 + 2
+    expect(seen).toHaveLength(17);
+    expect(new Set(seen).size).toBe(17);
+    expect(seen.slice(0, 12)).toEqual(spread);
+    expect(await db.auditLog.count()).toBe(17);
+  });
+
+  it("filters by action", async () => {
+    const { account, owner } = await createAccountWithAdmins("alpha");
+    await recordEntries(account.id, owner.id, 3, undefined, "story.update");
+    const signIns = await recordEntries(account.id, owner.id, 2, Date.parse("2026-11-23T00:00:00Z"), "admin.sign_in");
+    const caller = await callerFor(sessionOf(owner));
+
+    const page = await caller.auditLog.list({ action: "admin.sign_in" });
+    expect(page.items.map((e) => e.id)).toEqual(signIns);
+    expect(await caller.auditLog.actions()).toEqual([
+      { action: "admin.sign_in", count: 2 },
+      { action: "story.update", count: 3 },
+    ]);
+  });
+
+  it("refuses a moderator (FORBIDDEN) and a caller without a session (UNAUTHORIZED)", async () => {
+    const { moderator } = await createAccountWithAdmins("alpha");
+    await expect((await callerFor(sessionOf(moderator))).auditLog.list({})).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect((await callerFor(sessionOf(moderator))).auditLog.actions()).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect((await callerFor(null)).auditLog.list({})).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  });
+
+  it("rejects bad input with BAD_REQUEST: limit above 100, a malformed action, a forged cursor", async () => {
+    const { owner } = await createAccountWithAdmins("alpha");
+    const caller = await callerFor(sessionOf(owner));
+    for (const input of [{ limit: 101 }, { limit: 0 }, { action: "DROP TABLE" }]) {
+      const error = await caller.auditLog.list(input).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TRPCError);
+      expect(error).toMatchObject({ code: "BAD_REQUEST" });
+    }
+    // A cursor that decodes to nothing this listing made: the service's AppError, mapped to BAD_REQUEST.
+    await expect(caller.auditLog.list({ cursor: "bm90LWEtY3Vyc29y" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: "The cursor is not one this listing returned." });
+  });
+});
+
+describe("tRPC over HTTP (errorFormatter)", () => {
+  async function get(path: string, input: unknown, session: AdminSession | null) {
+    const db = await getDb();
+    const url = `http://localhost/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
+    const response = await fetchRequestHandler({
+      endpoint: "/api/trpc",
+      req: new Request(url),
+      router: appRouter,
+      createContext: (): TRPCContext => ({ db, session }),
+    });
+    return { status: response.status, body: (await response.json()) as { error?: { json: { message: string; data: Record<string, unknown> } } } };
+  }
+
+  it("answers with the HTTP status of the code, zod's flattened errors and { field, issue } details", async () => {
+    const { owner, moderator } = await createAccountWithAdmins("alpha");
+
+    const bad = await get("auditLog.list", { limit: 500 }, sessionOf(owner));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error?.json.message).toBe("The input is not valid.");
+    const data = bad.body.error?.json.data as { code: string; httpStatus: number; zodError: { fieldErrors: Record<string, string[]> }; appError: { code: string; details: { field: string; issue: string }[] } };
+    expect(data.code).toBe("BAD_REQUEST");
+    expect(data.httpStatus).toBe(400);
+    expect(data.zodError.fieldErrors.limit).toEqual(["must be at most 100"]);
+    expect(data.appError).toEqual({ code: "BAD_REQUEST", details: [{ field: "limit", issue: "must be at most 100" }] });
+
+    const forgedCursor = await get("auditLog.list", { cursor: "bm90LWEtY3Vyc29y" }, sessionOf(owner));
+    expect(forgedCursor.status).toBe(400);
+    expect(forgedCursor.body.error?.json.data).toMatchObject({ appError: { code: "BAD_REQUEST", details: [{ field: "cursor", issue: "is invalid" }] } });
+
+    expect((await get("auditLog.list", {}, sessionOf(moderator))).status).toBe(403);
+    expect((await get("auditLog.list", {}, null)).status).toBe(401);
+    expect((await get("auditLog.list", {}, sessionOf(owner))).status).toBe(200);
+  });
+});

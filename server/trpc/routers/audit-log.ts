@@ -1,0 +1,17 @@
+/** auditLog.* – the account's audit log, for owners. */
+import { listAuditActions, listAuditLog } from "../../audit/audit-log";
+import { ZAuditActionList, ZAuditLogPage, ZListAuditLogInput } from "../../audit/audit-log.schema";
+import { adminProcedure, createTRPCRouter } from "../trpc";
+
+const ownerProcedure = adminProcedure(["OWNER"]);
+
+export const auditLogRouter = createTRPCRouter({
+  /** One page of entries, newest first; `nextCursor` fetches the next (older) page. */
+  list: ownerProcedure
+    .input(ZListAuditLogInput)
+    .output(ZAuditLogPage)
+    .query(({ ctx, input }) => listAuditLog(ctx.db, { accountId: ctx.actor.accountId, ...input })),
+
+  /** The actions present in the log, for the filter. */
+  actions: ownerProcedure.output(ZAuditActionList).query(({ ctx }) => listAuditActions(ctx.db, { accountId: ctx.actor.accountId })),
+});
