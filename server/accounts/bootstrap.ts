@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 
 import { z } from "zod";
 
+import { recordAudit } from "../audit/audit-log";
 import { hashPassword } from "../auth/password";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
@@ -49,8 +50,6 @@ export async function createOwner(db: Db, input: TCreateOwnerInput): Promise<Cre
   const user = await db.adminUser.create({
     data: { accountId: account.id, email: args.email, name: args.name, roles: ["OWNER"], passwordHash: await hashPassword(args.password) },
   });
-  await db.auditLog.create({
-    data: { accountId: account.id, action: "admin_user.create", targetType: "admin_user", targetId: user.id, metadata: { email: args.email, roles: ["owner"], via: "cli" } },
-  });
+  await recordAudit(db, { accountId: account.id, action: "admin_user.create", targetType: "admin_user", targetId: user.id, metadata: { email: args.email, roles: ["owner"], via: "cli" } });
   return { accountId: account.id, userId: user.id, newAccount };
 }

@@ -1,9 +1,11 @@
 /** The dashboard's tRPC router: one sub-router per area. */
 import { auditLogRouter } from "./routers/audit-log";
+import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
   auditLog: auditLogRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -21,7 +21,7 @@ async function actor(): Promise<Actor> {
   const db = await getDb();
   const account = await db.account.create({ data: { slug: `e${Math.random().toString(36).slice(2, 8)}`, name: "Gazette", jwtSecret: "x".repeat(32) } });
   const user = await db.adminUser.create({ data: { accountId: account.id, email: `${account.slug}@x.test`, name: "Owner", passwordHash: "x", roles: ["OWNER"] } });
-  return { accountId: account.id, userId: user.id };
+  return { accountId: account.id, id: user.id };
 }
 const allow = { allowPrivate: true };
 

@@ -5,9 +5,11 @@
  */
 import { randomBytes } from "node:crypto";
 
+import { recordAudit } from "../audit/audit-log";
 import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { AppError } from "../errors";
+import { redeliver, sendTestEvent } from "./deliveries";
 import { assertPublicUrl } from "./url-guard";
 import {
   unknownEventIssues,
@@ -19,7 +21,8 @@ import {
   type TUpdateWebhookEndpointInput,
 } from "./events.schema";
 
-export type Actor = { userId: string; accountId: number };
+/** Who acts: the signed-in admin user (server/auth/admin-session.ts), scoped to their account. */
+export type Actor = { id: string; accountId: number };
 
 /** How long the previous secret still signs deliveries after a rotation, so receivers can switch. */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 3600_000;
@@ -29,8 +32,11 @@ export function generateWebhookSecret(): string {
 }
 
 /** The endpoint as the dashboard sees it: never the secret, only whether there is one. */
-function present<T extends { secret?: string | null }>(endpoint: T & { id: string }, hasSecret: boolean) {
-  const { secret: _secret, ...rest } = endpoint;
+function present<T extends { id: string; secret?: string | null; previousSecret?: string | null }>(
+  endpoint: T,
+  hasSecret: boolean,
+): Omit<T, "secret" | "previousSecret"> & { hasSecret: boolean } {
+  const { secret: _secret, previousSecret: _previous, ...rest } = endpoint;
   return { ...rest, hasSecret };
 }
 
@@ -41,7 +47,7 @@ async function getOwnedEndpoint(db: Db, actor: Actor, id: string) {
 }
 
 async function audit(db: Db, actor: Actor, action: string, endpointId: string, metadata: Prisma.InputJsonObject = {}) {
-  await db.auditLog.create({ data: { accountId: actor.accountId, actorId: actor.userId, action, targetType: "webhook_endpoint", targetId: endpointId, metadata: metadata } });
+  await recordAudit(db, { accountId: actor.accountId, actorId: actor.id, action, targetType: "webhook_endpoint", targetId: endpointId, metadata });
 }
 
 export async function listWebhookEndpoints(db: Db, actor: Actor) {
@@ -138,6 +144,21 @@ export async function deleteWebhookEndpoint(db: Db, actor: Actor, id: string) {
   const current = await getOwnedEndpoint(db, actor, id);
   await db.webhookEndpoint.delete({ where: { id: current.id } });
   await audit(db, actor, "webhook.delete", current.id, { url: current.url });
+}
+
+/** "Send test event": a webhook-test delivery to this endpoint. */
+export async function sendWebhookTest(db: Db, actor: Actor, args: { id: string; now: Date }) {
+  const result = await sendTestEvent(db, { accountId: actor.accountId, endpointId: args.id, now: args.now });
+  await audit(db, actor, "webhook.send_test", args.id, { delivery_id: result.deliveryId });
+  return result;
+}
+
+/** "Redeliver": the event of a completed delivery again, as a new delivery. */
+export async function redeliverWebhook(db: Db, actor: Actor, args: { deliveryId: string; now: Date }) {
+  const result = await redeliver(db, { accountId: actor.accountId, deliveryId: args.deliveryId, now: args.now });
+  const delivery = await db.webhookDelivery.findUniqueOrThrow({ where: { id: result.deliveryId }, select: { endpointId: true } });
+  await audit(db, actor, "webhook.redeliver", delivery.endpointId, { delivery_id: args.deliveryId, new_delivery_id: result.deliveryId });
+  return result;
 }
 
 /** The delivery log of one endpoint, newest first, with each delivery's attempts. */

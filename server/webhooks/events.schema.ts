@@ -84,3 +84,56 @@ export const ZListDeliveriesInput = z.object({
   limit: z.number().int().min(1).max(100).default(25),
 });
 export type TListDeliveriesInput = z.input<typeof ZListDeliveriesInput>;
+
+// ─── Dashboard views (tRPC outputs) ──────────────────────────────────────────────────────────
+
+export const ZWebhookEndpointView = z.object({
+  id: z.uuid(),
+  kind: ZWebhookKind,
+  url: z.string(),
+  description: z.string(),
+  events: z.array(z.string()),
+  hasSecret: z.boolean(),
+  active: z.boolean(),
+  disabledAt: z.date().nullable(),
+  disabledReason: z.string().nullable(),
+  failingSince: z.date().nullable(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+export type TWebhookEndpointView = z.infer<typeof ZWebhookEndpointView>;
+
+export const ZWebhookEndpointListItem = ZWebhookEndpointView.extend({
+  deliveryCounts: z.object({ PENDING: z.number().int(), SUCCEEDED: z.number().int(), FAILED: z.number().int() }),
+});
+
+/** The secret travels only in these: once, when created or rotated. */
+export const ZWebhookSecretOnce = z.object({ secret: z.string().nullable() });
+
+export const ZWebhookAttemptView = z.object({
+  number: z.number().int(),
+  startedAt: z.date(),
+  durationMs: z.number().int(),
+  statusCode: z.number().int().nullable(),
+  error: z.string().nullable(),
+  responseExcerpt: z.string().nullable(),
+  succeeded: z.boolean(),
+});
+
+export const ZWebhookDeliveryView = z.object({
+  id: z.uuid(),
+  status: ZDeliveryStatus,
+  attemptCount: z.number().int(),
+  nextAttemptAt: z.date(),
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  completedAt: z.date().nullable(),
+  redeliveryOf: z.string().nullable(),
+  createdAt: z.date(),
+  event: z.object({ id: z.string(), name: z.string(), occurredAt: z.date(), payload: z.unknown() }),
+  attempts: z.array(ZWebhookAttemptView),
+});
+
+export const ZWebhookDeliveryPage = z.object({ deliveries: z.array(ZWebhookDeliveryView), nextCursor: z.string().optional() });
+
+export const ZWebhookCatalog = z.object({ CONTENT: z.array(z.string()), SUBSCRIPTION: z.array(z.string()) });
