@@ -1,0 +1,95 @@
+/**
+ * The dashboard's areas: where each lives, who may open it, and whether it is built yet.
+ * One list feeds the side navigation (items a user's roles cannot open are hidden) and the role
+ * check of every page, so the two never disagree.
+ *
+ * Areas marked `built: false` are served by the placeholder route (../[...area]/page.tsx) until a
+ * real page replaces them: a static route such as content/stories/page.tsx wins over that catch-all.
+ */
+import { hasAnyRole, type AdminRole } from "@/server/auth/roles";
+
+export type AdminSection = { slug: string; label: string; summary: string };
+
+export type AdminArea = {
+  slug: string;
+  href: string;
+  label: string;
+  /** Who may open it (OWNER always may); undefined: every admin user. */
+  roles?: readonly AdminRole[];
+  summary: string;
+  built: boolean;
+  sections?: readonly AdminSection[];
+};
+
+export const ADMIN_AREAS = [
+  { slug: "", href: "/admin", label: "Overview", summary: "Your publication at a glance.", built: true },
+  {
+    slug: "content",
+    href: "/admin/content",
+    label: "Content",
+    roles: ["EDITOR"],
+    summary: "What the publishing content API serves: stories and everything that organises them.",
+    built: false,
+    sections: [
+      { slug: "stories", label: "Stories", summary: "Write, edit, schedule and publish stories." },
+      { slug: "collections", label: "Collections", summary: "Curated and automatic lists of stories for home pages and feeds." },
+      { slug: "authors", label: "Authors", summary: "Bylines, bios and author pages." },
+      { slug: "sections", label: "Sections", summary: "The publication's sections and their hierarchy." },
+      { slug: "tags", label: "Tags", summary: "Tags that group stories across sections." },
+      { slug: "entities", label: "Entities", summary: "People, places and organisations that stories mention." },
+    ],
+  },
+  {
+    slug: "engagement",
+    href: "/admin/engagement",
+    label: "Engagement",
+    roles: ["MODERATOR"],
+    summary: "Reader comments and their moderation.",
+    built: false,
+    sections: [
+      { slug: "comments", label: "Comments", summary: "Every comment on every story, searchable." },
+      { slug: "moderation", label: "Moderation", summary: "The queue of flagged comments: spam, toxicity, reports." },
+    ],
+  },
+  {
+    slug: "subscriptions",
+    href: "/admin/subscriptions",
+    label: "Subscriptions",
+    roles: ["REVENUE"],
+    summary: "Plans, paying readers and the paywall.",
+    built: false,
+    sections: [
+      { slug: "plans", label: "Plans", summary: "What readers can buy, at what price." },
+      { slug: "subscribers", label: "Subscribers", summary: "Readers with a subscription and its history." },
+      { slug: "coupons", label: "Coupons", summary: "Discount codes and their use." },
+      { slug: "invoices", label: "Invoices", summary: "Payments and invoices." },
+      { slug: "campaigns", label: "Campaigns", summary: "Offers shown to readers at the paywall." },
+    ],
+  },
+  { slug: "webhooks", href: "/admin/webhooks", label: "Webhooks", roles: ["OWNER"], summary: "Endpoints that receive content and subscription events, and their deliveries.", built: false },
+  { slug: "audit-log", href: "/admin/audit-log", label: "Audit log", roles: ["OWNER"], summary: "Who did what in the dashboard.", built: true },
+  { slug: "users", href: "/admin/users", label: "Users & keys", roles: ["OWNER"], summary: "Dashboard users and their roles, and the account's API keys.", built: false },
+  { slug: "settings", href: "/admin/settings", label: "Settings", roles: ["OWNER"], summary: "The publication's name, domain and defaults.", built: false },
+] as const satisfies readonly AdminArea[];
+
+type AreaSlug = (typeof ADMIN_AREAS)[number]["slug"];
+
+export function getArea(slug: AreaSlug): AdminArea {
+  return (ADMIN_AREAS as readonly AdminArea[]).find((area) => area.slug === slug)!;
+}
+
+/** The area and section a placeholder path names (["content", "stories"]), if any. */
+export function findPlaceholder(segments: readonly string[]): { area: AdminArea; section?: AdminSection } | undefined {
+  const [areaSlug, sectionSlug, ...rest] = segments;
+  if (rest.length > 0) return undefined;
+  const area = (ADMIN_AREAS as readonly AdminArea[]).find((a) => a.slug === areaSlug && a.slug !== "");
+  if (!area || area.built) return undefined;
+  if (sectionSlug === undefined) return { area };
+  const section = area.sections?.find((s) => s.slug === sectionSlug);
+  return section ? { area, section } : undefined;
+}
+
+/** Navigation items this user may open. */
+export function visibleAreas(roles: readonly AdminRole[]): AdminArea[] {
+  return (ADMIN_AREAS as readonly AdminArea[]).filter((area) => hasAnyRole(roles, area.roles));
+}

@@ -1,0 +1,105 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+
+import { PageHeader } from "@/components/admin/page-header";
+import { getDashboardOverview } from "@/server/accounts/overview";
+import { toAdminActor } from "@/server/auth/admin-session";
+import { requireAdmin } from "@/server/auth/next-auth";
+import { ADMIN_ROLES, ROLE_LABELS } from "@/server/auth/roles";
+import { getDb } from "@/server/db";
+
+import { getArea } from "./_lib/areas";
+
+export const metadata: Metadata = { title: "Overview" };
+
+const area = getArea("");
+const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
+
+export default async function OverviewPage() {
+  const { user } = await requireAdmin({ from: area.href, roles: area.roles });
+  const overview = await getDashboardOverview(await getDb(), { actor: toAdminActor(user) });
+  const { account, adminUsers, activity } = overview;
+
+  return (
+    <>
+      <PageHeader eyebrow="Overview" title={account.name} description={`Signed in as ${user.name}.`} />
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <section aria-labelledby="account-title" className="rounded-lg border border-gray-200 bg-white p-5 shadow-sm">
+          <h2 id="account-title" className="text-sm font-semibold text-gray-900">
+            Publication
+          </h2>
+          <dl className="mt-4 space-y-3 text-sm">
+            <div className="flex justify-between gap-4">
+              <dt className="text-gray-500">Name</dt>
+              <dd className="text-right font-medium text-gray-900">{account.name}</dd>
+            </div>
+            <div className="flex justify-between gap-4">
+              <dt className="text-gray-500">Account id</dt>
+              <dd className="font-mono text-gray-900">{account.id}</dd>
+            </div>
+            <div className="flex justify-between gap-4">
+              <dt className="text-gray-500">Slug</dt>
+              <dd className="font-mono text-gray-900">{account.slug}</dd>
+            </div>
+            <div className="flex justify-between gap-4">
+              <dt className="text-gray-500">Domain</dt>
+              <dd className="text-gray-900">{account.domain ?? "Not set"}</dd>
+            </div>
+            <div className="flex justify-between gap-4">
+              <dt className="text-gray-500">Created</dt>
+              <dd className="text-gray-900">{when.format(account.createdAt)} UTC</dd>
+            </div>
+          </dl>
+        </section>
+
+        <section aria-labelledby="team-title" className="rounded-lg border border-gray-200 bg-white p-5 shadow-sm">
+          <h2 id="team-title" className="text-sm font-semibold text-gray-900">
+            Dashboard users
+          </h2>
+          <p className="mt-4 text-3xl font-semibold tracking-tight text-gray-900" data-testid="active-admin-users">
+            {adminUsers.active}
+          </p>
+          <p className="text-sm text-gray-500">
+            active{adminUsers.disabled > 0 ? `, ${adminUsers.disabled} disabled` : ""}
+          </p>
+          <ul className="mt-4 space-y-1.5 text-sm">
+            {ADMIN_ROLES.map((role) => (
+              <li key={role} className="flex justify-between">
+                <span className="text-gray-600">{ROLE_LABELS[role]}</span>
+                <span className="font-medium text-gray-900">{adminUsers.byRole[role]}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <section aria-labelledby="activity-title" className="rounded-lg border border-gray-200 bg-white p-5 shadow-sm">
+          <div className="flex items-baseline justify-between gap-4">
+            <h2 id="activity-title" className="text-sm font-semibold text-gray-900">
+              {activity.scope === "account" ? "Recent activity" : "Your recent activity"}
+            </h2>
+            {activity.scope === "account" ? (
+              <Link href="/admin/audit-log" className="text-sm font-medium text-brand-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
+                Audit log
+              </Link>
+            ) : null}
+          </div>
+          {activity.entries.length === 0 ? (
+            <p className="mt-4 text-sm text-gray-500">Nothing recorded yet.</p>
+          ) : (
+            <ol className="mt-4 space-y-3">
+              {activity.entries.map((entry) => (
+                <li key={entry.id} className="text-sm">
+                  <code className="rounded bg-gray-100 px-1.5 py-0.5 font-mono text-xs text-gray-800">{entry.action}</code>
+                  <p className="mt-1 text-gray-600">
+                    {entry.actor?.name ?? "System"} · <time dateTime={entry.createdAt.toISOString()}>{when.format(entry.createdAt)} UTC</time>
+                  </p>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}
