@@ -1,0 +1,81 @@
+/**
+ * Browser and system tests (npm run test:e2e) against the built app, served the way users run it:
+ * `npx tsx scripts/start.ts` migrates, seeds the demo publisher, builds when the sources changed,
+ * and serves on port 3210 with its own embedded database in .data-e2e.
+ *
+ * The data folder is emptied in the webServer command itself, right before the server starts:
+ * Playwright starts the webServer before globalSetup runs, so a globalSetup would pull the
+ * database out from under a running server. A server that is already running (reused outside CI)
+ * keeps its data.
+ *
+ * Chromium is Debian's (/usr/bin/chromium; `apt-get install -y chromium`): Playwright's own
+ * download cannot work offline.
+ */
+import fs from "node:fs";
+
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = 3210;
+const DATA_DIR = ".data-e2e";
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+if (!fs.existsSync(CHROMIUM)) {
+  throw new Error(`Chromium is not at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`);
+}
+
+export default defineConfig({
+  testDir: "e2e",
+  testMatch: "**/*.spec.ts",
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  // Two cores build and serve the app too: one worker keeps timings predictable.
+  workers: 1,
+  timeout: 90_000,
+  expect: { timeout: 15_000 },
+  // scripts/test-all.ts names a JSON report file to count the results.
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [["list"], ["json"]] : [["list"]],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: "on-first-retry",
+    navigationTimeout: 30_000,
+    actionTimeout: 15_000,
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: CHROMIUM,
+          args: [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: `node -e "require('node:fs').rmSync('${DATA_DIR}', { recursive: true, force: true })" && npx tsx scripts/start.ts`,
+    url: `http://localhost:${PORT}/api/health`,
+    env: {
+      PORT: String(PORT),
+      DATA_DIR,
+      // Always the embedded database in DATA_DIR, never whatever DATABASE_URL the shell carries:
+      // the start script seeds demo users with public passwords.
+      DATABASE_URL: "",
+      APP_URL: `http://localhost:${PORT}`,
+    },
+    reuseExistingServer: !process.env.CI,
+    // The first start builds the app: a few minutes on 2 cores.
+    timeout: 6 * 60_000,
+    stdout: "pipe",
+    stderr: "pipe",
+  },
+});
