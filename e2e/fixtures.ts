@@ -44,7 +44,7 @@ export async function submitSignIn(page: Page, user: DemoUser): Promise<void> {
 
 export const test = base.extend<{ users: ReturnType<typeof demoUsers>; signIn: (user: DemoUser) => Promise<void> }>({
   // (`provide` is Playwright's `use`, renamed so React's hook rules do not mistake it for a hook.)
-  users: async ({ browserName: _ }, provide) => {
+  users: async ({}, provide) => {
     await provide(demoUsers());
   },
   signIn: async ({ page }, provide) => {
