@@ -71,6 +71,8 @@ export default defineConfig({
       // the start script seeds demo users with public passwords.
       DATABASE_URL: "",
       APP_URL: `http://localhost:${PORT}`,
+      // Webhook specs receive deliveries on a local port (127.0.0.1), which is refused otherwise.
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
     },
     reuseExistingServer: !process.env.CI,
     // The first start builds the app: a few minutes on 2 cores.
