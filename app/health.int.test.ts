@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { openDatabase, type Database } from "@/server/db/client";
+import type { HealthReport } from "@/server/health";
 
 import { GET } from "./api/health/route";
 
@@ -11,7 +12,7 @@ describe("GET /api/health", () => {
     const response = await GET();
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
-    const body = (await response.json()) as Record<string, any>;
+    const body = (await response.json()) as HealthReport;
     expect(body.status).toBe("ok");
     expect(body.database.status).toBe("up");
     expect(["pglite", "postgresql"]).toContain(body.database.kind);
@@ -28,7 +29,7 @@ describe("GET /api/health", () => {
       expect(response.status).toBe(503);
       const text = await response.text();
       expect(text).not.toContain("secretpass");
-      const body = JSON.parse(text) as Record<string, any>;
+      const body = JSON.parse(text) as HealthReport;
       expect(body.status).toBe("unavailable");
       expect(body.database.status).toBe("down");
       expect(body.database.error).toMatch(/reach database server|ECONNREFUSED/i);

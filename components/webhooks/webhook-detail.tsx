@@ -112,6 +112,7 @@ export function WebhookDetail({ id }: { id: string }) {
               pending={update.isPending}
               error={update.error}
               onSubmit={(values) => update.mutate({ id, url: values.url, description: values.description, events: values.events })}
+              onCancel={() => setEditing(false)}
             />
           </div>
         ) : null}

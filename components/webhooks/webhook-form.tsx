@@ -6,7 +6,7 @@ import { useId, useState } from "react";
 import { useTRPC } from "@/components/trpc/react";
 import type { TWebhookKind } from "@/server/webhooks/events.schema";
 
-import { ErrorMessage, inputClass, primaryButtonClass } from "./ui";
+import { buttonClass, ErrorMessage, inputClass, primaryButtonClass } from "./ui";
 
 export type WebhookFormValues = { kind: TWebhookKind; url: string; description: string; events: string[]; withSecret: boolean };
 
@@ -17,6 +17,7 @@ export function WebhookForm({
   pending,
   error,
   onSubmit,
+  onCancel,
 }: {
   initial?: Partial<WebhookFormValues>;
   editing?: boolean;
@@ -24,6 +25,7 @@ export function WebhookForm({
   pending: boolean;
   error: unknown;
   onSubmit: (values: WebhookFormValues) => void;
+  onCancel?: () => void;
 }) {
   const trpc = useTRPC();
   const id = useId();
@@ -127,9 +129,16 @@ export function WebhookForm({
         </label>
       ) : null}
       <ErrorMessage error={error} />
-      <button type="submit" disabled={pending} className={primaryButtonClass}>
-        {pending ? "Saving…" : submitLabel}
-      </button>
+      <div className="flex gap-2">
+        <button type="submit" disabled={pending} className={primaryButtonClass}>
+          {pending ? "Saving…" : submitLabel}
+        </button>
+        {onCancel ? (
+          <button type="button" className={buttonClass} onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+      </div>
     </form>
   );
 }

@@ -43,7 +43,16 @@ export function WebhookList() {
         {adding ? (
           <div className="border-b border-gray-200 bg-gray-50 px-4 py-4">
             <h3 className="mb-3 text-sm font-semibold text-gray-900">New webhook</h3>
-            <WebhookForm submitLabel="Add webhook" pending={create.isPending} error={create.error} onSubmit={(values) => create.mutate(values)} />
+            <WebhookForm
+              submitLabel="Add webhook"
+              pending={create.isPending}
+              error={create.error}
+              onSubmit={(values) => create.mutate(values)}
+              onCancel={() => {
+                create.reset();
+                setAdding(false);
+              }}
+            />
           </div>
         ) : null}
         {list.isPending ? (

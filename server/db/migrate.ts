@@ -98,10 +98,19 @@ export async function listMigrations(dir = MIGRATIONS_DIR): Promise<MigrationLis
  */
 export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFactory, dir = MIGRATIONS_DIR): Promise<string[]> {
   const migrationsList = await listMigrations(dir);
-  return withEngine(factory, undefined, async (engine) => {
-    const result = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
-    return result.appliedMigrationNames;
-  });
+  // The engine serialises migrations with a database-wide advisory lock and gives up after 10 s;
+  // another process migrating another schema of the same database holds it only briefly.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await withEngine(factory, undefined, async (engine) => {
+        const result = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
+        return result.appliedMigrationNames;
+      });
+    } catch (error) {
+      const lockTimeout = (error as { code?: string }).code === "P1002" && String(error).includes("advisory lock");
+      if (!lockTimeout || attempt >= 5) throw error;
+    }
+  }
 }
 
 /**
