@@ -8,6 +8,7 @@ import {
   attemptDelivery,
   claimDueDeliveries,
   emitWebhookEvent,
+  processDueDeliveries,
   purgeWebhookLogs,
   redeliver,
   sendTestEvent,
@@ -268,6 +269,28 @@ describe("webhook deliveries against a real receiver", () => {
     const outcomes = await Promise.all(ids.flatMap((id) => ["x", "y", "z"].map((w) => attempt(id, clock, w))));
     expect(outcomes.filter((o) => o.outcome === "succeeded")).toHaveLength(20);
     expect(r.requests).toHaveLength(20);
+  });
+
+  it("records a batch in one go, except deliveries whose lease another worker took meanwhile", async () => {
+    const db = await getDb();
+    const a = await account();
+    await endpoint(a.id, "http://127.0.0.1:9/hook");
+    const clock = fakeClock();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(...(await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: { i }, occurredAt: clock() })).deliveryIds);
+    const stolen = ids[2]!;
+    // A sender that, while the batch is in flight, lets another worker take over one lease.
+    const send: typeof sendWebhookRequest = async () => {
+      await db.webhookDelivery.update({ where: { id: stolen }, data: { lockedBy: "intruder" } });
+      return { statusCode: 200, error: null, excerpt: "ok", durationMs: 1 };
+    };
+    const result = await processDueDeliveries(db, { workerId: "batch", clock, send, allowPrivate: true, limit: 10, concurrency: 3 });
+    expect(result.attempted).toBe(5);
+    const rows = await db.webhookDelivery.findMany({ include: { attempts: true } });
+    for (const row of rows) {
+      if (row.id === stolen) expect(row).toMatchObject({ status: "PENDING", attemptCount: 0, lockedBy: "intruder", attempts: [] });
+      else expect(row).toMatchObject({ status: "SUCCEEDED", attemptCount: 1, lockedBy: null });
+    }
   });
 
   it("sends a test event and redelivers a failed delivery as a new delivery", async () => {

@@ -184,20 +184,27 @@ export async function attemptDelivery(db: Db, args: AttemptArgs & { deliveryId: 
   return performAttempt(db, delivery, args);
 }
 
-/** Send one attempt of a delivery this worker holds, and record it. */
-async function performAttempt(db: Db, delivery: LoadedDelivery, args: AttemptArgs): Promise<AttemptOutcome> {
+/** What one attempt did, ready to be written. */
+type AttemptRecord = {
+  delivery: LoadedDelivery;
+  attemptId: string;
+  number: number;
+  startedAt: Date;
+  finishedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  excerpt: string | null;
+  ok: boolean;
+  next: Date | null;
+  status: "succeeded" | "pending" | "failed";
+};
+
+/** Send one attempt of a delivery this worker holds (no database write). */
+async function sendAttempt(delivery: LoadedDelivery, args: AttemptArgs): Promise<AttemptRecord> {
   const now = args.clock();
   const { endpoint, event } = delivery;
   const number = delivery.attemptCount + 1;
-
-  if (!endpoint.active) {
-    await db.webhookDelivery.updateMany({
-      where: { id: delivery.id, lockedBy: args.workerId },
-      data: { status: "FAILED", completedAt: now, lastError: "endpoint disabled", lockedBy: null, lockedUntil: null },
-    });
-    return { outcome: "failed", attempt: delivery.attemptCount, statusCode: null, error: "endpoint disabled" };
-  }
-
   const policy = DELIVERY_POLICY[endpoint.kind];
   const { body, headers } = webhookRequest(event, endpoint, delivery, now);
   const result = await args.send({
@@ -208,46 +215,93 @@ async function performAttempt(db: Db, delivery: LoadedDelivery, args: AttemptArg
     responseTimeoutMs: policy.responseTimeoutMs,
     allowPrivate: args.allowPrivate,
   });
-  const finished = args.clock();
+  const finishedAt = args.clock();
   const ok = isSuccessStatus(result.statusCode);
-  const error = ok ? null : (result.error ?? `HTTP ${result.statusCode}`);
-  const next = ok ? null : nextAttemptAfter(endpoint.kind, number, finished);
-  const status = ok ? "succeeded" : next ? "pending" : "failed";
+  const next = ok ? null : nextAttemptAfter(endpoint.kind, number, finishedAt);
+  return {
+    delivery,
+    attemptId: randomUUID(),
+    number,
+    startedAt: now,
+    finishedAt,
+    durationMs: result.durationMs,
+    statusCode: result.statusCode,
+    error: ok ? null : (result.error ?? `HTTP ${result.statusCode}`),
+    excerpt: result.excerpt,
+    ok,
+    next,
+    status: ok ? "succeeded" : next ? "pending" : "failed",
+  };
+}
 
-  // One statement records the attempt and moves the delivery, atomically, and only while this
-  // worker still holds the lease (a worker whose lease was taken over records nothing).
+/**
+ * Write attempts and move their deliveries, in one statement for the whole batch, and only for
+ * deliveries this worker still holds (a worker whose lease was taken over records nothing).
+ */
+async function recordAttempts(db: Db, workerId: string, records: AttemptRecord[]): Promise<void> {
+  if (records.length === 0) return;
+  const rows = records.map((r) => ({
+    delivery_id: r.delivery.id,
+    attempt_id: r.attemptId,
+    number: r.number,
+    started_at: r.startedAt.toISOString(),
+    finished_at: r.finishedAt.toISOString(),
+    duration_ms: r.durationMs,
+    status_code: r.statusCode,
+    error: r.error,
+    excerpt: r.excerpt,
+    succeeded: r.ok,
+    status: r.status,
+    next_at: r.next?.toISOString() ?? null,
+    completed_at: r.status === "pending" ? null : r.finishedAt.toISOString(),
+  }));
   await db.$executeRawUnsafe(
-    `WITH held AS (
-       SELECT id FROM webhook_deliveries WHERE id = $1::uuid AND locked_by = $2 FOR UPDATE
+    `WITH input AS (
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
+         delivery_id uuid, attempt_id uuid, number int, started_at timestamptz, finished_at timestamptz, duration_ms int,
+         status_code int, error text, excerpt text, succeeded boolean, status text, next_at timestamptz, completed_at timestamptz)
+     ), held AS (
+       SELECT d.id FROM webhook_deliveries d JOIN input i ON i.delivery_id = d.id WHERE d.locked_by = $2 FOR UPDATE OF d
      ), attempt AS (
        INSERT INTO webhook_attempts (id, delivery_id, number, started_at, duration_ms, status_code, error, response_excerpt, succeeded)
-       SELECT $3::uuid, id, $4, $5, $6, $7, $8, $9, $10 FROM held
+       SELECT i.attempt_id, i.delivery_id, i.number, i.started_at, i.duration_ms, i.status_code, i.error, i.excerpt, i.succeeded
+         FROM input i JOIN held h ON h.id = i.delivery_id
      )
      UPDATE webhook_deliveries d
-        SET attempt_count = $4, last_status_code = $7, last_error = $8, locked_by = NULL, locked_until = NULL,
-            status = $11::webhook_delivery_status, next_attempt_at = COALESCE($12, d.next_attempt_at),
-            completed_at = $13, updated_at = $14
-       FROM held WHERE d.id = held.id`,
-    delivery.id,
-    args.workerId,
-    randomUUID(),
-    number,
-    now,
-    result.durationMs,
-    result.statusCode,
-    error,
-    result.excerpt,
-    ok,
-    status,
-    next,
-    status === "pending" ? null : finished,
-    finished,
+        SET attempt_count = i.number, last_status_code = i.status_code, last_error = i.error, locked_by = NULL, locked_until = NULL,
+            status = i.status::webhook_delivery_status, next_attempt_at = COALESCE(i.next_at, d.next_attempt_at),
+            completed_at = i.completed_at, updated_at = i.finished_at
+       FROM input i JOIN held h ON h.id = i.delivery_id
+      WHERE d.id = i.delivery_id`,
+    JSON.stringify(rows),
+    workerId,
   );
-  if (!ok || endpoint.failingSince) await recordEndpointHealth(db, endpoint, ok, now, finished);
+  for (const r of records) {
+    if (!r.ok || r.delivery.endpoint.failingSince) await recordEndpointHealth(db, r.delivery.endpoint, r.ok, r.startedAt, r.finishedAt);
+  }
+}
 
-  if (ok) return { outcome: "succeeded", statusCode: result.statusCode!, attempt: number };
-  if (next) return { outcome: "retrying", attempt: number, nextAttemptAt: next.toISOString(), statusCode: result.statusCode, error };
-  return { outcome: "failed", attempt: number, statusCode: result.statusCode, error };
+function outcomeOf(r: AttemptRecord): AttemptOutcome {
+  if (r.ok) return { outcome: "succeeded", statusCode: r.statusCode!, attempt: r.number };
+  if (r.next) return { outcome: "retrying", attempt: r.number, nextAttemptAt: r.next.toISOString(), statusCode: r.statusCode, error: r.error };
+  return { outcome: "failed", attempt: r.number, statusCode: r.statusCode, error: r.error };
+}
+
+/** A delivery whose endpoint was disabled after it was queued fails without being sent. */
+async function failForDisabledEndpoint(db: Db, delivery: LoadedDelivery, args: AttemptArgs): Promise<AttemptOutcome> {
+  await db.webhookDelivery.updateMany({
+    where: { id: delivery.id, lockedBy: args.workerId },
+    data: { status: "FAILED", completedAt: args.clock(), lastError: "endpoint disabled", lockedBy: null, lockedUntil: null },
+  });
+  return { outcome: "failed", attempt: delivery.attemptCount, statusCode: null, error: "endpoint disabled" };
+}
+
+/** Send one attempt of a delivery this worker holds, and record it. */
+async function performAttempt(db: Db, delivery: LoadedDelivery, args: AttemptArgs): Promise<AttemptOutcome> {
+  if (!delivery.endpoint.active) return failForDisabledEndpoint(db, delivery, args);
+  const record = await sendAttempt(delivery, args);
+  await recordAttempts(db, args.workerId, [record]);
+  return outcomeOf(record);
 }
 
 /**
@@ -315,13 +369,20 @@ export async function processDueDeliveries(
   const outcomes: Record<AttemptOutcome["outcome"], number> = { succeeded: 0, retrying: 0, failed: 0, skipped: 0 };
   if (ids.length === 0) return { attempted: 0, outcomes };
   const deliveries = await loadForAttempt(db, ids);
+  // Send with bounded concurrency, then record the whole batch in one statement: the database
+  // cost per delivery stays small even on PGlite, which runs queries on this thread. The leases
+  // keep every other worker away until the results are written.
+  const records: AttemptRecord[] = [];
   let next = 0;
   const worker = async () => {
     while (next < deliveries.length) {
-      const outcome = await performAttempt(db, deliveries[next++]!, args);
-      outcomes[outcome.outcome]++;
+      const delivery = deliveries[next++]!;
+      if (!delivery.endpoint.active) outcomes[(await failForDisabledEndpoint(db, delivery, args)).outcome]++;
+      else records.push(await sendAttempt(delivery, args));
     }
   };
   await Promise.all(Array.from({ length: Math.min(args.concurrency, deliveries.length) }, worker));
+  await recordAttempts(db, args.workerId, records);
+  for (const record of records) outcomes[outcomeOf(record).outcome]++;
   return { attempted: ids.length, outcomes };
 }
