@@ -15,7 +15,7 @@ import { openDatabase } from "../server/db/client";
 import { databaseConfigFromEnv } from "../server/db/config";
 import { applyMigrations } from "../server/db/migrate";
 import { AppError } from "../server/errors";
-import { exitOnEnvError } from "./lib/cli";
+import { exitOnEnvError, exitOnKnownError } from "./lib/cli";
 
 const { values } = parseArgs({
   options: { email: { type: "string" }, name: { type: "string" }, "account-name": { type: "string" }, "account-slug": { type: "string" } },
@@ -36,7 +36,7 @@ if (!password) {
   rl.close();
 }
 
-const database = await openDatabase(databaseConfigFromEnv(env));
+const database = await openDatabase(databaseConfigFromEnv(env)).catch(exitOnKnownError);
 try {
   await applyMigrations(database.adapter.factory);
   const created = await createOwner(database.prisma, {

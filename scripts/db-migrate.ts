@@ -5,10 +5,10 @@
  */
 import { describeDatabase, databaseConfigFromEnv } from "../server/db/config";
 import { migrateDatabase } from "../server/db/setup";
-import { exitOnEnvError } from "./lib/cli";
+import { exitOnEnvError, exitOnKnownError } from "./lib/cli";
 
 const config = exitOnEnvError(() => databaseConfigFromEnv());
-const applied = await migrateDatabase(config);
+const applied = await migrateDatabase(config).catch(exitOnKnownError);
 console.log(
   applied.length
     ? `Applied ${applied.length} migration(s) to ${describeDatabase(config)}: ${applied.join(", ")}`

@@ -6,7 +6,7 @@
 import { getEnv } from "../env.js";
 import { databaseConfigFromEnv, describeDatabase } from "../server/db/config";
 import { formatCredentials, runSeed, SeedRefusedError } from "../server/seed/run";
-import { exitOnEnvError } from "./lib/cli";
+import { exitOnEnvError, exitOnKnownError } from "./lib/cli";
 
 const env = exitOnEnvError(() => getEnv());
 const config = databaseConfigFromEnv(env);
@@ -23,5 +23,5 @@ try {
     console.error(error.message);
     process.exit(1);
   }
-  throw error;
+  exitOnKnownError(error);
 }

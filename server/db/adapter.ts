@@ -27,8 +27,18 @@ export type OpenAdapterOptions = {
 
 export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOptions = {}): Promise<OpenedAdapter> {
   if (config.kind === "pglite") {
-    if (config.dir !== "memory://") fs.mkdirSync(config.dir, { recursive: true });
-    const pglite = await PGlite.create(config.dir, options.pgliteSnapshot ? { loadDataDir: options.pgliteSnapshot } : {});
+    let unlock = () => undefined as void;
+    if (config.dir !== "memory://") {
+      fs.mkdirSync(config.dir, { recursive: true });
+      unlock = lockPgliteDir(config.dir);
+    }
+    let pglite: PGlite;
+    try {
+      pglite = await PGlite.create(config.dir, options.pgliteSnapshot ? { loadDataDir: options.pgliteSnapshot } : {});
+    } catch (error) {
+      unlock();
+      throw error;
+    }
     return {
       // The adapter's types come from its own copy of driver-adapter-utils (7.2); the contract is the same.
       factory: new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory,
@@ -36,7 +46,10 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
         await pglite.exec(sql);
       },
       pglite,
-      close: () => pglite.close(),
+      close: async () => {
+        await pglite.close();
+        unlock();
+      },
     };
   }
   const { Pool } = await import("pg");
@@ -54,4 +67,55 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
     },
     close: () => pool.end(),
   };
+}
+
+export class DatabaseInUseError extends Error {
+  constructor(dir: string, pid: number) {
+    super(
+      `The embedded database in ${dir} is open in another process (pid ${pid}), probably \`npm start\`. ` +
+        "PGlite allows one process at a time: stop that process first, or use PostgreSQL (DATABASE_URL).",
+    );
+    this.name = "DatabaseInUseError";
+  }
+}
+
+/**
+ * PGlite files must not be opened by two processes at once (the second would corrupt them).
+ * A lock file holds the owner's pid; a lock whose process is gone (killed, crashed) is taken over.
+ */
+function lockPgliteDir(dir: string): () => void {
+  const lockFile = `${dir}.lock`;
+  for (let tries = 0; tries < 2; tries++) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: "wx" });
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        try {
+          if (fs.readFileSync(lockFile, "utf8") === String(process.pid)) fs.rmSync(lockFile);
+        } catch {
+          // already gone
+        }
+      };
+      process.once("exit", release);
+      return release;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const owner = Number(fs.readFileSync(lockFile, "utf8"));
+      if (owner === process.pid) return () => undefined; // this process already holds it
+      if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) throw new DatabaseInUseError(dir, owner);
+      fs.rmSync(lockFile, { force: true }); // stale: its process is gone
+    }
+  }
+  throw new Error(`Could not lock ${dir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
