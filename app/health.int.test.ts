@@ -9,7 +9,7 @@ const globalForDb = globalThis as unknown as { mastheadDb?: Promise<Database> };
 
 describe("GET /api/health", () => {
   it("answers 200 with the database's and the background engine's state", async () => {
-    const response = await GET();
+    const response = await GET(new Request("http://test/api/health"), { params: Promise.resolve({}) });
     expect(response.status).toBe(200);
     expect(response.headers.get("cache-control")).toBe("no-store");
     const body = (await response.json()) as HealthReport;
@@ -25,7 +25,7 @@ describe("GET /api/health", () => {
     const unreachable = await openDatabase({ kind: "postgresql", url: "postgres://secretuser:secretpass@127.0.0.1:9/nowhere", schema: "public" });
     globalForDb.mastheadDb = Promise.resolve(unreachable);
     try {
-      const response = await GET();
+      const response = await GET(new Request("http://test/api/health"), { params: Promise.resolve({}) });
       expect(response.status).toBe(503);
       const text = await response.text();
       expect(text).not.toContain("secretpass");

@@ -1,0 +1,116 @@
+/**
+ * The spec's three ways of calling the public API (§5), as plain functions over the database:
+ *
+ * 1. Server API: header `X-SUBAUTH: <server key>` (an account's SERVER key).
+ * 2. Client API: query `key` (an account's CLIENT key) and, where a user is needed, a user JWT in
+ *    query `masthead_jwt` (aliases: `accesstype_jwt`, which existing clients send, and `svc_jwt`).
+ * 3. Publisher JWT (engagement, third-party login): the account id comes from the path; a JWT the
+ *    publisher signed with the account's shared key arrives as `jwt` (query or body). Claims `id`
+ *    and `name` are mandatory; `email` and `avatar-url` optional.
+ *
+ * JWTs: HS256 only (alg "none" and every other algorithm are refused), signed with the account's
+ * jwtSecret; `exp` and `nbf` are enforced when present, with 30 s of clock tolerance. Tokens
+ * without `exp` are accepted, as the original service did; publishers should set one.
+ * Keys are compared by their SHA-256 digest in constant time (server/accounts/api-keys.ts).
+ */
+import { errors as joseErrors, jwtVerify } from "jose";
+import { z } from "zod";
+
+import { findApiKey } from "../accounts/api-keys";
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+
+export type ApiAccount = { id: number; slug: string; name: string };
+export type ApiUser = { id: string; name: string | null; email: string | null; avatarUrl: string | null; provider: string | null };
+
+export const USER_JWT_PARAMS = ["masthead_jwt", "accesstype_jwt", "svc_jwt"] as const;
+
+const LAST_USED_EVERY_MS = 60_000;
+const lastUsedWrites = new Map<string, number>();
+
+/** Note that a key was used, at most once a minute per key (not a write per request). */
+async function touchKey(db: Db, keyId: string, now: Date) {
+  const previous = lastUsedWrites.get(keyId) ?? 0;
+  if (now.getTime() - previous < LAST_USED_EVERY_MS) return;
+  lastUsedWrites.set(keyId, now.getTime());
+  await db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: now } });
+}
+
+async function accountByKey(db: Db, key: string | null | undefined, kind: "SERVER" | "CLIENT", now: Date): Promise<ApiAccount> {
+  const what = kind === "SERVER" ? "X-SUBAUTH header" : "key parameter";
+  if (!key) throw new AppError("UNAUTHORIZED", `The ${what} is missing.`);
+  const row = await findApiKey(db, key, kind);
+  if (!row) throw new AppError("UNAUTHORIZED", `The ${what} is not a valid key.`);
+  await touchKey(db, row.id, now);
+  return { id: row.account.id, slug: row.account.slug, name: row.account.name };
+}
+
+/** Scheme 1: X-SUBAUTH. */
+export function authenticateServerKey(db: Db, headerValue: string | null, now = new Date()): Promise<ApiAccount> {
+  return accountByKey(db, headerValue?.trim(), "SERVER", now);
+}
+
+/** Scheme 2: `key`, plus the user JWT when `user` is "required" (401 without) or "optional" (null without). */
+export async function authenticateClient(
+  db: Db,
+  query: URLSearchParams,
+  options: { user: "required" | "optional" | "none"; now?: Date },
+): Promise<{ account: ApiAccount; user: ApiUser | null }> {
+  const now = options.now ?? new Date();
+  const account = await accountByKey(db, query.get("key"), "CLIENT", now);
+  if (options.user === "none") return { account, user: null };
+  const token = USER_JWT_PARAMS.map((name) => query.get(name)).find(Boolean);
+  if (!token) {
+    if (options.user === "required") throw new AppError("UNAUTHORIZED", "A user token (masthead_jwt) is required.");
+    return { account, user: null };
+  }
+  return { account, user: await verifyPublisherJwt(db, account.id, token, now) };
+}
+
+/** Scheme 3: the account from the path, the publisher-signed JWT from the request (absent: no user). */
+export async function authenticatePublisherJwt(
+  db: Db,
+  accountIdParam: string,
+  token: string | null | undefined,
+  options: { user: "required" | "optional"; now?: Date },
+): Promise<{ account: ApiAccount; user: ApiUser | null }> {
+  const accountId = Number(accountIdParam);
+  if (!Number.isInteger(accountId) || accountId <= 0) throw new AppError("NOT_FOUND", "Unknown account.");
+  const account = await db.account.findUnique({ where: { id: accountId }, select: { id: true, slug: true, name: true } });
+  if (!account) throw new AppError("NOT_FOUND", "Unknown account.");
+  if (!token) {
+    if (options.user === "required") throw new AppError("UNAUTHORIZED", "Sign in first: a jwt is required.");
+    return { account, user: null };
+  }
+  return { account, user: await verifyPublisherJwt(db, account.id, token, options.now ?? new Date(), { requireName: true }) };
+}
+
+const ZClaims = z.object({
+  id: z.union([z.string().min(1), z.number()]).transform(String),
+  name: z.string().min(1).optional(),
+  email: z.string().optional(),
+  "avatar-url": z.string().optional(),
+  provider: z.string().optional(),
+});
+
+/** Verify a publisher-signed HS256 JWT with the account's shared key and return its user. */
+export async function verifyPublisherJwt(db: Db, accountId: number, token: string, now = new Date(), options: { requireName?: boolean } = {}): Promise<ApiUser> {
+  const account = await db.account.findUnique({ where: { id: accountId }, select: { jwtSecret: true } });
+  if (!account) throw new AppError("UNAUTHORIZED", "Unknown account.");
+  let payload: unknown;
+  try {
+    ({ payload } = await jwtVerify(token, new TextEncoder().encode(account.jwtSecret), {
+      algorithms: ["HS256"],
+      clockTolerance: 30,
+      currentDate: now,
+    }));
+  } catch (error) {
+    const reason = error instanceof joseErrors.JWTExpired ? "has expired" : error instanceof joseErrors.JWTClaimValidationFailed ? "is not valid yet" : "is not valid";
+    throw new AppError("UNAUTHORIZED", `The user token ${reason}.`);
+  }
+  const claims = ZClaims.safeParse(payload);
+  if (!claims.success) throw new AppError("UNAUTHORIZED", "The user token lacks the id claim.");
+  const c = claims.data;
+  if (options.requireName && !c.name) throw new AppError("UNAUTHORIZED", "The user token lacks the name claim.");
+  return { id: c.id, name: c.name ?? null, email: c.email ?? null, avatarUrl: c["avatar-url"] ?? null, provider: c.provider ?? null };
+}

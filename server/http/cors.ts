@@ -1,0 +1,41 @@
+/**
+ * CORS for the APIs that browsers call (widgets, paywall, client API). Allowed origins come from
+ * CORS_ALLOWED_ORIGINS: "*" or a comma-separated list. An allowed Origin is reflected (with
+ * `Vary: Origin`); a disallowed one gets no CORS headers, so the browser blocks the response, and
+ * its preflight gets 403. X-SUBAUTH is never allowed: server keys do not belong in browsers.
+ */
+export const CORS_ALLOWED_HEADERS = ["Content-Type", "X-QT-AUTH", "X-Request-Id", "Authorization"];
+
+export function isOriginAllowed(origin: string, allowed: string): boolean {
+  if (allowed.trim() === "*") return true;
+  return allowed
+    .split(",")
+    .map((o) => o.trim().replace(/\/+$/, ""))
+    .filter(Boolean)
+    .includes(origin.replace(/\/+$/, ""));
+}
+
+/** Headers to add to a response for `origin` (none when there is no Origin or it is not allowed). */
+export function corsHeaders(origin: string | null, allowed: string): Record<string, string> {
+  if (!origin || !isOriginAllowed(origin, allowed)) return {};
+  return {
+    "Access-Control-Allow-Origin": origin,
+    Vary: "Origin",
+    "Access-Control-Expose-Headers": "X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset",
+  };
+}
+
+/** The answer to a preflight (OPTIONS) request. */
+export function preflightResponse(req: Request, allowed: string, methods: string[]): Response {
+  const origin = req.headers.get("origin");
+  if (!origin || !isOriginAllowed(origin, allowed)) return new Response(null, { status: 403 });
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...corsHeaders(origin, allowed),
+      "Access-Control-Allow-Methods": [...methods, "OPTIONS"].join(", "),
+      "Access-Control-Allow-Headers": CORS_ALLOWED_HEADERS.join(", "),
+      "Access-Control-Max-Age": "600",
+    },
+  });
+}

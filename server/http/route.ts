@@ -1,0 +1,260 @@
+/**
+ * The one wrapper every REST route handler goes through (docs/api-conventions.md):
+ *
+ *   export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
+ *     GET: apiRoute({ auth: "server", query: ZListQuery }, async ({ auth, query }) => json(await list(db, …))),
+ *   });
+ *
+ * In order: request id → CORS preflight → Accept (406) → authentication (401) → rate limit (429)
+ * → body: size (413), type (415), JSON (400) → zod validation of params, query, body (400) →
+ * handler → errors mapped to the one JSON shape. Every response carries X-Request-Id.
+ */
+import { randomUUID } from "node:crypto";
+
+import type { z } from "zod";
+
+import { getEnv } from "../../env.js";
+import { authenticateClient, authenticatePublisherJwt, authenticateServerKey, type ApiAccount, type ApiUser } from "../auth/api-auth";
+import { getDb } from "../db";
+import { AppError, zodIssuesToDetails, type ErrorDetail } from "../errors";
+import { checkRateLimit, rateLimitHeaders } from "../rate-limit";
+import { getRateLimitStore } from "../rate-limit/store";
+import { corsHeaders, preflightResponse } from "./cors";
+import { errorResponse, toErrorResponse } from "./errors";
+
+export type AuthScheme =
+  | "public"
+  | "server"
+  | "client"
+  | "client+user"
+  | "client+optionalUser"
+  | "publisherJwt"
+  | "publisherJwt+user";
+
+type AuthResult<A extends AuthScheme> = A extends "public"
+  ? null
+  : A extends "server"
+    ? { account: ApiAccount; user: null }
+    : A extends "client+user" | "publisherJwt+user"
+      ? { account: ApiAccount; user: ApiUser }
+      : { account: ApiAccount; user: ApiUser | null };
+
+export type BodyType = "json" | "text-json" | "form";
+
+export type RouteOptions<A extends AuthScheme, Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType> = {
+  auth: A;
+  query?: Q;
+  body?: B;
+  params?: P;
+  /** Content types accepted for the body: JSON (default), JSON sent as text/plain, form-urlencoded. */
+  bodyTypes?: BodyType[];
+  maxBodyBytes?: number;
+  rateLimit?: { name: string; limit: number; windowSeconds: number; by: "ip" | "key" | "ip+key" };
+  /** Browser-facing: answer preflights and add CORS headers. */
+  cors?: boolean;
+  /** What the endpoint answers; "json" refuses an Accept that rules JSON out (406). */
+  produces?: "json" | "any";
+  /** One line for the API reference. */
+  summary?: string;
+};
+
+export type HandlerContext<A extends AuthScheme, Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType> = {
+  req: Request;
+  url: URL;
+  requestId: string;
+  ip: string;
+  auth: AuthResult<A>;
+  query: z.output<Q>;
+  body: z.output<B>;
+  params: z.output<P>;
+};
+
+type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
+export type RouteHandler = ((req: Request, ctx: NextContext) => Promise<Response>) & { meta: RouteOptions<AuthScheme, z.ZodType, z.ZodType, z.ZodType> };
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,100}$/;
+
+export function apiRoute<A extends AuthScheme, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType>(
+  options: RouteOptions<A, Q, B, P>,
+  handler: (ctx: HandlerContext<A, Q, B, P>) => Promise<Response>,
+): RouteHandler {
+  const route = async (req: Request, ctx: NextContext): Promise<Response> => {
+    const incoming = req.headers.get("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const env = getEnv();
+    const cors = options.cors ? corsHeaders(req.headers.get("origin"), env.CORS_ALLOWED_ORIGINS) : {};
+    let extra: Record<string, string> = { ...cors };
+    try {
+      const url = new URL(req.url);
+      if ((options.produces ?? "json") === "json" && !acceptsJson(req.headers.get("accept"))) {
+        throw new AppError("NOT_ACCEPTABLE", "This endpoint answers application/json; the Accept header rules it out.");
+      }
+      const ip = clientIp(req, env.TRUST_PROXY);
+      const params = parseWith(options.params, await ctx.params, "params");
+      const db = await getDb();
+      const auth = (await authenticate(db, options.auth, req, url, params)) as AuthResult<A>;
+
+      if (options.rateLimit) {
+        const rule = options.rateLimit;
+        const key = auth?.account ? String(auth.account.id) : "anonymous";
+        const identity = rule.by === "ip" ? ip : rule.by === "key" ? key : `${key}:${ip}`;
+        const now = new Date();
+        const result = await checkRateLimit(await getRateLimitStore(), rule, identity, now);
+        extra = { ...extra, ...rateLimitHeaders(result, now) };
+        if (!result.allowed) throw new AppError("RATE_LIMITED", "Too many requests: slow down and try again later.");
+      }
+
+      const body = options.body ? parseWith(options.body, await readBody(req, options.bodyTypes ?? ["json"], options.maxBodyBytes ?? env.MAX_BODY_BYTES), "body") : undefined;
+      const query = parseWith(options.query, searchParamsToObject(url.searchParams), "query");
+
+      const response = await handler({ req, url, requestId, ip, auth, query, body, params } as HandlerContext<A, Q, B, P>);
+      response.headers.set("X-Request-Id", requestId);
+      for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);
+      return response;
+    } catch (error) {
+      return toErrorResponse(error, requestId, extra);
+    }
+  };
+  return Object.assign(route, { meta: options });
+}
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+
+/**
+ * All exports of a route file: the given handlers, a JSON 405 with `Allow` for every other
+ * method, and OPTIONS (a CORS preflight when any handler is browser-facing; otherwise the Allow list).
+ */
+export function routes(handlers: Partial<Record<Method, RouteHandler>>): Record<Method | "OPTIONS", (req: Request, ctx: NextContext) => Promise<Response>> {
+  const allowed = METHODS.filter((m) => handlers[m]);
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  const notAllowed = async () =>
+    errorResponse(new AppError("METHOD_NOT_ALLOWED", `Use ${allowed.join(" or ")} on this path.`, { headers: { Allow: allow } }), randomUUID());
+  const browserFacing = allowed.some((m) => handlers[m]!.meta.cors);
+  const result = {} as Record<Method | "OPTIONS", (req: Request, ctx: NextContext) => Promise<Response>>;
+  for (const method of METHODS) result[method] = handlers[method] ?? notAllowed;
+  result.OPTIONS = async (req) =>
+    browserFacing ? preflightResponse(req, getEnv().CORS_ALLOWED_ORIGINS, allowed) : new Response(null, { status: 204, headers: { Allow: allow } });
+  return result;
+}
+
+// ─── helpers ─────────────────────────────────────────────────────────────────────────────────
+
+function acceptsJson(accept: string | null): boolean {
+  if (!accept || !accept.trim()) return true;
+  return accept.split(",").some((part) => {
+    const [type = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    if (q && Number(q.slice(2)) === 0) return false;
+    return ["*/*", "application/*", "application/json"].includes(type.trim()) || type.trim().endsWith("+json");
+  });
+}
+
+/** The caller's IP: the first X-Forwarded-For hop behind a trusted proxy, otherwise not knowable here. */
+function clientIp(req: Request, trustProxy: boolean): string {
+  if (!trustProxy) return "untrusted";
+  const forwarded = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+  return forwarded || req.headers.get("x-real-ip")?.trim() || "unknown";
+}
+
+async function authenticate(db: Awaited<ReturnType<typeof getDb>>, scheme: AuthScheme, req: Request, url: URL, params: unknown) {
+  switch (scheme) {
+    case "public":
+      return null;
+    case "server":
+      return { account: await authenticateServerKey(db, req.headers.get("x-subauth")), user: null };
+    case "client":
+      return authenticateClient(db, url.searchParams, { user: "none" });
+    case "client+user":
+      return authenticateClient(db, url.searchParams, { user: "required" });
+    case "client+optionalUser":
+      return authenticateClient(db, url.searchParams, { user: "optional" });
+    case "publisherJwt":
+    case "publisherJwt+user": {
+      const raw = (params as { account_id?: unknown } | undefined)?.account_id;
+      const accountId = typeof raw === "string" || typeof raw === "number" ? String(raw) : "";
+      const token = url.searchParams.get("jwt") ?? (await jwtFromBody(req));
+      return authenticatePublisherJwt(db, accountId, token, { user: scheme === "publisherJwt+user" ? "required" : "optional" });
+    }
+  }
+}
+
+/** `jwt` in a JSON body, read from a clone so the body stays readable for validation. */
+async function jwtFromBody(req: Request): Promise<string | null> {
+  if (!req.body || !(req.headers.get("content-type") ?? "").includes("json")) return null;
+  try {
+    const data = (await req.clone().json()) as { jwt?: unknown };
+    return typeof data.jwt === "string" ? data.jwt : null;
+  } catch {
+    return null;
+  }
+}
+
+function parseWith<S extends z.ZodType | undefined>(schema: S, value: unknown, where: string): unknown {
+  if (!schema) return value;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details: ErrorDetail[] = zodIssuesToDetails(result.error, where);
+  throw new AppError("BAD_REQUEST", `Invalid ${where === "body" ? "request body" : where === "query" ? "query parameters" : "path"}.`, { details });
+}
+
+/** Query parameters as an object; repeated keys (ids[]=1&ids[]=2) become arrays under the bare name. */
+export function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [rawKey, value] of params) {
+    const isArray = rawKey.endsWith("[]");
+    const key = isArray ? rawKey.slice(0, -2) : rawKey;
+    const existing = out[key];
+    if (existing === undefined) out[key] = isArray ? [value] : value;
+    else out[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return out;
+}
+
+/** The body, size-limited as it streams (413), of an accepted content type (415), parsed (400). */
+export async function readBody(req: Request, types: BodyType[], maxBytes: number): Promise<unknown> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`);
+  const contentType = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const text = await readLimited(req, maxBytes);
+  if (!text.trim()) {
+    if (!contentType || types.some((t) => matchesType(t, contentType))) return {};
+  }
+  if (!types.some((t) => matchesType(t, contentType))) {
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Send the body as ${types.map(typeLabel).join(" or ")}.`);
+  }
+  if (contentType === "application/x-www-form-urlencoded") return searchParamsToObject(new URLSearchParams(text));
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AppError("BAD_REQUEST", "The body is not valid JSON.", { details: [{ field: "body", issue: "malformed JSON" }] });
+  }
+}
+
+function matchesType(type: BodyType, contentType: string): boolean {
+  if (type === "json") return contentType === "application/json" || contentType.endsWith("+json");
+  if (type === "text-json") return contentType === "text/plain";
+  return contentType === "application/x-www-form-urlencoded";
+}
+
+function typeLabel(type: BodyType): string {
+  return type === "json" ? "application/json" : type === "text-json" ? "text/plain (JSON)" : "application/x-www-form-urlencoded";
+}
+
+async function readLimited(req: Request, maxBytes: number): Promise<string> {
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}

@@ -1,0 +1,101 @@
+/**
+ * Fixed-window rate limiting, per route and per caller (IP, key, or both).
+ *
+ * Stores, chosen by RATE_LIMIT_STORE:
+ * - memory (default): one process; bounded, expired windows are dropped;
+ * - database: the rate_limit_buckets table, one atomic upsert per hit, shared by every process
+ *   using the database;
+ * - redis (REDIS_URL): an atomic INCR + PEXPIRE script, for several instances.
+ */
+import type { Db } from "../db/client";
+
+export type RateLimitRule = { name: string; limit: number; windowSeconds: number };
+export type RateLimitResult = { allowed: boolean; limit: number; remaining: number; resetAt: Date };
+
+export type RateLimitStore = {
+  /** Count one hit on `key` in its current window; returns the count so far and when the window ends. */
+  hit(key: string, windowMs: number, now: Date): Promise<{ count: number; resetAt: Date }>;
+};
+
+export async function checkRateLimit(store: RateLimitStore, rule: RateLimitRule, identity: string, now = new Date()): Promise<RateLimitResult> {
+  const { count, resetAt } = await store.hit(`${rule.name}:${identity}`, rule.windowSeconds * 1000, now);
+  return { allowed: count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetAt };
+}
+
+/** Headers for a response (IETF RateLimit fields; Retry-After when refused). */
+export function rateLimitHeaders(result: RateLimitResult, now = new Date()): Record<string, string> {
+  const resetSeconds = Math.max(0, Math.ceil((result.resetAt.getTime() - now.getTime()) / 1000));
+  return {
+    "RateLimit-Limit": String(result.limit),
+    "RateLimit-Remaining": String(result.remaining),
+    "RateLimit-Reset": String(resetSeconds),
+    ...(result.allowed ? {} : { "Retry-After": String(Math.max(1, resetSeconds)) }),
+  };
+}
+
+// ─── Stores ──────────────────────────────────────────────────────────────────────────────────
+
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  constructor(private readonly maxKeys = 50_000) {}
+
+  async hit(key: string, windowMs: number, now: Date) {
+    const t = now.getTime();
+    let window = this.windows.get(key);
+    if (!window || window.resetAt <= t) {
+      if (this.windows.size >= this.maxKeys) this.sweep(t);
+      window = { count: 0, resetAt: t + windowMs };
+      this.windows.set(key, window);
+    }
+    window.count++;
+    return { count: window.count, resetAt: new Date(window.resetAt) };
+  }
+
+  /** Drop expired windows; if that is not enough, the oldest entries (insertion order). */
+  private sweep(t: number) {
+    for (const [key, w] of this.windows) if (w.resetAt <= t) this.windows.delete(key);
+    for (const key of this.windows.keys()) {
+      if (this.windows.size < this.maxKeys) break;
+      this.windows.delete(key);
+    }
+  }
+}
+
+export class DatabaseRateLimitStore implements RateLimitStore {
+  constructor(private readonly getDb: () => Promise<Db>) {}
+
+  async hit(key: string, windowMs: number, now: Date) {
+    const db = await this.getDb();
+    const rows = await db.$queryRawUnsafe<{ count: number; reset_at: Date }[]>(
+      `INSERT INTO rate_limit_buckets (key, count, reset_at) VALUES ($1, 1, $3)
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN rate_limit_buckets.reset_at <= $2 THEN 1 ELSE rate_limit_buckets.count + 1 END,
+         reset_at = CASE WHEN rate_limit_buckets.reset_at <= $2 THEN $3 ELSE rate_limit_buckets.reset_at END
+       RETURNING count, reset_at`,
+      key,
+      now,
+      new Date(now.getTime() + windowMs),
+    );
+    const row = rows[0]!;
+    return { count: Number(row.count), resetAt: new Date(row.reset_at) };
+  }
+}
+
+type RedisLike = { eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown> };
+
+const REDIS_HIT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}`;
+
+/** Redis keeps the window with its own clock (PEXPIRE); `now` only dates the reset. */
+export class RedisRateLimitStore implements RateLimitStore {
+  constructor(private readonly redis: RedisLike, private readonly prefix = "masthead:rl:") {}
+
+  async hit(key: string, windowMs: number, now: Date) {
+    const [count, ttl] = (await this.redis.eval(REDIS_HIT, 1, this.prefix + key, windowMs)) as [number, number];
+    return { count: Number(count), resetAt: new Date(now.getTime() + Number(ttl)) };
+  }
+}
