@@ -46,6 +46,11 @@ const vitest = (id: string, config: string, env?: Record<string, string>): Step 
 const steps: Step[] = [
   { id: "typecheck", title: "Type check (tsc)", command: [bin("tsc"), "--noEmit"] },
   { id: "lint", title: "Lint (eslint)", command: [bin("eslint"), "--max-warnings", "0", "."] },
+  {
+    id: "docs",
+    title: "API reference up to date",
+    command: [process.execPath, "--conditions=react-server", "--import", "tsx", path.join(root, "scripts/docs-api.ts"), "--check"],
+  },
   { ...vitest("unit", "vitest.config.ts"), title: "Unit tests" },
   { ...vitest("int-pglite", "vitest.integration.config.ts", { TEST_DB: "pglite" }), title: "Integration tests on PGlite" },
   { ...vitest("int-postgres", "vitest.integration.config.ts", { TEST_DB: "postgres", TEST_DATABASE_URL }), title: "Integration tests on PostgreSQL" },

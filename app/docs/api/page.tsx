@@ -1,0 +1,55 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+
+import reference from "@/docs/api-reference.json";
+
+export const metadata: Metadata = { title: "API reference" };
+
+type Endpoint = { method: string; path: string; auth: string; summary: string; rateLimit?: string; cors: boolean; params?: unknown; query?: unknown; body?: unknown; bodyTypes: string[] };
+
+/** The generated API reference (docs/api-reference.json, from the request schemas themselves). */
+export default function ApiReferencePage() {
+  const endpoints = reference as Endpoint[];
+  return (
+    <main className="mx-auto max-w-4xl px-6 py-12">
+      <h1 className="text-3xl font-bold tracking-tight">API reference</h1>
+      <p className="mt-2 text-gray-600">
+        Generated from the zod schemas that validate each request. Errors, authentication, rate limits and CORS work the same everywhere:
+        see <code>docs/api-conventions.md</code>. <Link href="/" className="text-brand-700 hover:underline">Home</Link>
+      </p>
+      {endpoints.map((e) => (
+        <section key={`${e.method} ${e.path}`} className="mt-8 rounded-lg border border-gray-200 bg-white p-5 shadow-sm">
+          <h2 className="font-mono text-lg font-semibold">
+            <span className="mr-2 rounded bg-gray-100 px-2 py-0.5 text-sm">{e.method}</span>
+            {e.path}
+          </h2>
+          {e.summary ? <p className="mt-2 text-gray-700">{e.summary}</p> : null}
+          <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+            <dt className="text-gray-500">Authentication</dt>
+            <dd>{e.auth}</dd>
+            {e.rateLimit ? (
+              <>
+                <dt className="text-gray-500">Rate limit</dt>
+                <dd>{e.rateLimit}</dd>
+              </>
+            ) : null}
+            {e.bodyTypes.length ? (
+              <>
+                <dt className="text-gray-500">Body</dt>
+                <dd>{e.bodyTypes.join(", ")}</dd>
+              </>
+            ) : null}
+          </dl>
+          {(["params", "query", "body"] as const).map((part) =>
+            e[part] ? (
+              <details key={part} className="mt-3 text-sm">
+                <summary className="cursor-pointer text-gray-700">{part === "params" ? "Path parameters" : part === "query" ? "Query parameters" : "Body"}</summary>
+                <pre className="mt-2 overflow-auto rounded bg-gray-50 p-3 font-mono text-xs">{JSON.stringify(e[part], null, 2)}</pre>
+              </details>
+            ) : null,
+          )}
+        </section>
+      ))}
+    </main>
+  );
+}
