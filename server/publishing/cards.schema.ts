@@ -1,0 +1,61 @@
+/**
+ * Story cards and their story-elements, in the wire shape (kebab-case keys, spec §2.3): the
+ * dashboard validates what editors save with these, the seed builds with them, and the read API
+ * returns them as stored.
+ */
+import { z } from "zod";
+
+export const STORY_ELEMENT_TYPES = ["text", "title", "image", "youtube-video", "jsembed", "quote", "blockquote", "summary"] as const;
+
+/** Subtypes the renderers (AMP, instant articles) understand for jsembed elements. */
+export const JSEMBED_SUBTYPES = ["tweet", "location", "instagram", "facebook-post"] as const;
+
+const zImageMetadata = z
+  .object({
+    width: z.number().int().positive().optional(),
+    height: z.number().int().positive().optional(),
+    "mime-type": z.string().optional(),
+    "focus-point": z.tuple([z.number(), z.number()]).optional(),
+  })
+  .loose();
+
+export const ZStoryElement = z
+  .object({
+    id: z.uuid(),
+    type: z.enum(STORY_ELEMENT_TYPES),
+    subtype: z.string().max(50).nullable().default(null),
+    /** HTML for text elements (sanitised on save); plain text for title, quote, summary. */
+    text: z.string().max(200_000).optional(),
+    title: z.string().max(1_000).optional(),
+    description: z.string().max(5_000).optional(),
+    "image-s3-key": z.string().max(500).optional(),
+    "image-metadata": zImageMetadata.optional(),
+    "image-attribution": z.string().max(500).optional(),
+    url: z.url().max(2_000).optional(),
+    "embed-url": z.url().max(2_000).optional(),
+    "page-url": z.string().max(2_000).optional(),
+    /** youtube-video */
+    "video-id": z.string().max(50).optional(),
+    /** jsembed / tweet */
+    "tweet-id": z.string().regex(/^\d{1,30}$/).optional(),
+    "embed-js": z.string().max(100_000).optional(),
+    "family-id": z.uuid().optional(),
+    metadata: z.record(z.string(), z.unknown()).default({}),
+  })
+  .loose();
+export type TStoryElement = z.infer<typeof ZStoryElement>;
+
+export const ZCard = z.object({
+  id: z.uuid(),
+  "content-id": z.uuid().optional(),
+  status: z.string().default("draft"),
+  version: z.number().int().positive().default(1),
+  "story-elements": z.array(ZStoryElement).max(200),
+  metadata: z.record(z.string(), z.unknown()).default({}),
+  "card-added-at": z.number().int().optional(),
+  "card-updated-at": z.number().int().optional(),
+  "content-version-id": z.uuid().optional(),
+});
+export type TCard = z.infer<typeof ZCard>;
+
+export const ZCards = z.array(ZCard).max(500);
