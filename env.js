@@ -94,6 +94,19 @@ export const envSchema = z
     JOBS_POLL_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1000),
     /** "false" to not start the local runner in this process (e.g. a web-only instance). */
     JOBS_LOCAL_RUNNER: zBool.default(true),
+    /**
+     * The account (slug) that the public content API serves when the request's host names none
+     * (GET /api/v1/stories has no key: a publisher's site is its host). Unset: the only account.
+     */
+    PUBLISHING_ACCOUNT: z.string().trim().min(1).optional(),
+    /** Where uploaded images are stored. Default DATA_DIR/uploads. */
+    UPLOAD_DIR: z.string().trim().min(1).optional(),
+    /** Largest image upload, in bytes. */
+    UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+    /** Seconds that shared caches (CDNs) may keep public content responses (Cache-Control s-maxage). */
+    CONTENT_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    /** Days a member stays logged in. */
+    MEMBER_SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     /** Allow `npm run db:seed` (demo data, well-known passwords) when NODE_ENV=production. */
     ALLOW_DEMO_SEED: zBool.default(false),
     /** Set by Vercel. */
@@ -130,6 +143,7 @@ export const envSchema = z
       PGLITE_DIR:
         env.PGLITE_DIR === "memory://" ? "memory://" : path.resolve(/*turbopackIgnore: true*/ env.PGLITE_DIR ?? path.join(dataDir, "pglite")),
       DATABASE_SCHEMA: env.DATABASE_SCHEMA ?? schemaFromUrl ?? "public",
+      UPLOAD_DIR: path.resolve(/*turbopackIgnore: true*/ env.UPLOAD_DIR ?? path.join(dataDir, "uploads")),
       APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,
       /** True when Inngest (Cloud, self-hosted or dev server) is configured to run background work. */
       inngestEnabled: Boolean(env.INNGEST_EVENT_KEY || env.INNGEST_BASE_URL || env.INNGEST_DEV),

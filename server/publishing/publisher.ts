@@ -1,0 +1,120 @@
+/**
+ * Which publisher a public content request is for, and that publisher's settings.
+ *
+ * The content API (spec §4.4) carries no key: a publisher's front end calls it on its own host.
+ * So the account is found by the request's host (Account.domain, or the host of its site URL),
+ * then by PUBLISHING_ACCOUNT, then as the only account there is. Lookups are cached for a few
+ * seconds per process: they run on every public read.
+ */
+import "server-only";
+
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+
+export type Publisher = {
+  accountId: number;
+  name: string;
+  domain: string | null;
+  /** Public site, no trailing slash: story and section URLs start with it. */
+  siteUrl: string;
+  /** Image CDN host (no scheme) that *-s3-key values are appended to. */
+  cdnImage: string;
+  language: { isoCode: string; ietfCode: string; direction: string };
+  settings: Record<string, unknown>;
+  seo: Record<string, unknown>;
+  theme: Record<string, unknown>;
+  socialLinks: Record<string, unknown>;
+  layout: Record<string, unknown>;
+  ampConfig: Record<string, unknown>;
+  updatedAt: Date;
+};
+
+const TTL_MS = 5_000;
+type Cached<T> = { value: T; until: number };
+const byHost = new Map<string, Cached<number>>();
+const byId = new Map<number, Cached<Publisher>>();
+
+/** Forget cached lookups (after the dashboard changes settings, and in tests). */
+export function forgetPublisherCache(): void {
+  byHost.clear();
+  byId.clear();
+}
+
+/**
+ * The account a public request is for. `host` is the request's Host (port ignored); `fallbackSlug`
+ * is PUBLISHING_ACCOUNT. Throws NOT_FOUND when nothing matches.
+ */
+export async function resolvePublisherAccountId(db: Db, args: { host: string | null; fallbackSlug?: string; now?: number }): Promise<number> {
+  const now = args.now ?? Date.now();
+  const hostname = (args.host ?? "").toLowerCase().replace(/:\d+$/, "");
+  const key = `${hostname}|${args.fallbackSlug ?? ""}`;
+  const hit = byHost.get(key);
+  if (hit && hit.until > now) return hit.value;
+
+  let accountId: number | undefined;
+  if (hostname) {
+    const candidates = await db.account.findMany({
+      where: { OR: [{ domain: hostname }, { publisherConfig: { siteUrl: { contains: `//${hostname}` } } }] },
+      select: { id: true, domain: true, publisherConfig: { select: { siteUrl: true } } },
+      take: 5,
+    });
+    accountId = candidates.find((a) => a.domain === hostname || hostOf(a.publisherConfig?.siteUrl) === hostname)?.id;
+  }
+  if (accountId === undefined && args.fallbackSlug) {
+    accountId = (await db.account.findUnique({ where: { slug: args.fallbackSlug }, select: { id: true } }))?.id;
+  }
+  if (accountId === undefined) {
+    const only = await db.account.findMany({ select: { id: true }, take: 2, orderBy: { id: "asc" } });
+    if (only.length === 1) accountId = only[0]!.id;
+  }
+  if (accountId === undefined) {
+    throw new AppError("NOT_FOUND", "No publisher is served on this host. Set the account's domain, or PUBLISHING_ACCOUNT.");
+  }
+  byHost.set(key, { value: accountId, until: now + TTL_MS });
+  return accountId;
+}
+
+/** The publisher's settings, with defaults for whatever the dashboard has not set. */
+export async function getPublisher(db: Db, accountId: number, defaults: { appUrl: string }, now = Date.now()): Promise<Publisher> {
+  const hit = byId.get(accountId);
+  if (hit && hit.until > now) return hit.value;
+  const account = await db.account.findUnique({ where: { id: accountId }, include: { publisherConfig: true } });
+  if (!account) throw new AppError("NOT_FOUND", "Publisher not found.");
+  const config = account.publisherConfig;
+  const siteUrl = (config?.siteUrl || defaults.appUrl).replace(/\/+$/, "");
+  const publisher: Publisher = {
+    accountId: account.id,
+    name: account.name,
+    domain: account.domain,
+    siteUrl,
+    // Served by Masthead itself (GET /images/<key>) unless a CDN is configured: host and path, no scheme.
+    cdnImage: config?.cdnImage || `${new URL(defaults.appUrl).host}/images`,
+    language: {
+      isoCode: config?.languageIsoCode ?? "en",
+      ietfCode: config?.languageIetfCode ?? "en-US",
+      direction: config?.languageDirection ?? "ltr",
+    },
+    settings: asObject(config?.settings),
+    seo: asObject(config?.seo),
+    theme: asObject(config?.theme),
+    socialLinks: asObject(config?.socialLinks),
+    layout: asObject(config?.layout),
+    ampConfig: asObject(config?.ampConfig),
+    updatedAt: config?.updatedAt ?? account.updatedAt,
+  };
+  byId.set(accountId, { value: publisher, until: now + TTL_MS });
+  return publisher;
+}
+
+function hostOf(url: string | null | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).host.toLowerCase().replace(/:\d+$/, "");
+  } catch {
+    return undefined;
+  }
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
