@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 
 import type { Db } from "../db/client";
-import type { StoryStatus } from "../generated/prisma/client";
+import type { Prisma, StoryStatus } from "../generated/prisma/client";
 import type { TCard } from "../publishing/cards.schema";
 import { cardsPlainText, readTimeMinutes } from "../publishing/story-view";
 
@@ -98,7 +98,7 @@ export async function createStory(db: Db, accountId: number, overrides: TestStor
       summary: overrides.summary ?? null,
       status,
       storyTemplate: overrides.storyTemplate ?? null,
-      cards,
+      cards: cards as unknown as Prisma.InputJsonValue,
       plainText,
       readTime: readTimeMinutes(plainText),
       access: overrides.access ?? "public",
