@@ -1,0 +1,72 @@
+/**
+ * Authors as the content API reads them: the list (GET /api/v1/authors, and the bare array of
+ * GET /api/authors), one author, and an author's "collection" (their published stories, newest
+ * first, in the shape of a collection so front ends page it like any other).
+ */
+import "server-only";
+
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+import type { Prisma } from "../generated/prisma/client";
+import type { TAuthorCollectionQuery, TAuthorListQuery } from "./reference.schema";
+import { authorToWire, projectFields, STORY_INCLUDE, storyToWire, type StoryViewContext } from "./story-view";
+
+export type WireAuthor = ReturnType<typeof authorToWire>;
+
+/** One page of the account's authors, by name. */
+export async function listAuthors(db: Db, args: { accountId: number } & TAuthorListQuery) {
+  const where: Prisma.AuthorWhereInput = { accountId: args.accountId };
+  if (args.q) where.name = { contains: args.q, mode: "insensitive" };
+  const [total, rows] = await Promise.all([
+    db.author.count({ where }),
+    db.author.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], skip: args.offset, take: args.limit }),
+  ]);
+  return { limit: args.limit, offset: args.offset, total, authors: rows.map(authorToWire) };
+}
+
+export async function getAuthor(db: Db, args: { accountId: number; authorId: number }): Promise<WireAuthor> {
+  const author = await db.author.findFirst({ where: { id: args.authorId, accountId: args.accountId } });
+  if (!author) throw new AppError("NOT_FOUND", "No author with this id.");
+  return authorToWire(author);
+}
+
+/**
+ * The author's published stories, newest first, as a collection body:
+ * {id, slug, name, summary, template, automated, "total-count", items:[{id, type:"story", story}]}.
+ */
+export async function getAuthorCollection(db: Db, args: { accountId: number; authorId: number; view: StoryViewContext } & TAuthorCollectionQuery) {
+  const author = await db.author.findFirst({ where: { id: args.authorId, accountId: args.accountId } });
+  if (!author) throw new AppError("NOT_FOUND", "No author with this id.");
+  const where: Prisma.StoryWhereInput = { accountId: args.accountId, status: "PUBLISHED", authors: { some: { authorId: author.id } } };
+  const [total, stories] = await Promise.all([
+    db.story.count({ where }),
+    db.story.findMany({ where, include: STORY_INCLUDE, orderBy: [{ publishedAt: "desc" }, { id: "asc" }], skip: args.offset, take: args.limit }),
+  ]);
+  const votes = await voteTotals(db, stories.map((s) => s.id));
+  const fields = args["story-fields"] ?? args.fields;
+  return {
+    id: author.id,
+    slug: author.slug,
+    name: author.name,
+    summary: author.bio ?? "",
+    template: "author",
+    automated: true,
+    rules: { "author-ids": [author.id] },
+    metadata: {},
+    "collection-cache-keys": [`a/${args.view.publisherId}/${author.id}`],
+    "total-count": total,
+    author: authorToWire(author),
+    items: stories.map((story) => ({
+      id: story.id,
+      type: "story" as const,
+      story: projectFields(storyToWire(story, { ...args.view, votes }), fields),
+    })),
+  };
+}
+
+/** Net votes per story (sum of +1/-1), for the stories of one page. */
+export async function voteTotals(db: Db, storyIds: string[]): Promise<Map<string, number>> {
+  if (storyIds.length === 0) return new Map();
+  const rows = await db.storyVote.groupBy({ by: ["storyId"], where: { storyId: { in: storyIds } }, _sum: { magnitude: true } });
+  return new Map(rows.map((r) => [r.storyId, r._sum.magnitude ?? 0]));
+}

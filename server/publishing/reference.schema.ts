@@ -1,0 +1,120 @@
+/**
+ * Query and path parameters of the content API's reference reads (spec §4.4): authors, entities,
+ * tags, config, menu groups and custom URLs. Every value arrives as a string; these schemas turn
+ * them into numbers and lists, and reject what does not fit with 400.
+ */
+import { z } from "zod";
+
+/** Largest page any of these lists serves. */
+export const REFERENCE_MAX_LIMIT = 100;
+export const REFERENCE_DEFAULT_LIMIT = 20;
+
+const zId = z.coerce.number().int("must be an integer").min(1, "must be a positive integer").max(2_147_483_647, "is too large");
+export const zLimit = z.coerce
+  .number()
+  .int("must be an integer")
+  .min(1, "must be at least 1")
+  .max(REFERENCE_MAX_LIMIT, `must be at most ${REFERENCE_MAX_LIMIT}`)
+  .default(REFERENCE_DEFAULT_LIMIT);
+export const zOffset = z.coerce.number().int("must be an integer").min(0, "must be 0 or more").max(1_000_000, "is too large").default(0);
+const zSearchText = z.string().trim().max(200, "must be at most 200 characters");
+
+/** `fields=a,b` (or repeated): the story fields to keep. */
+const zFieldList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => (Array.isArray(value) ? value.join(",") : value).split(",").map((f) => f.trim()).filter(Boolean))
+  .pipe(z.array(z.string().max(100)).max(100, "lists at most 100 fields"));
+
+// ─── authors ─────────────────────────────────────────────────────────────────────────────────
+
+export const ZAuthorListQuery = z.object({
+  limit: zLimit,
+  offset: zOffset,
+  /** Part of the name, case-insensitive. */
+  q: zSearchText.optional(),
+});
+export type TAuthorListQuery = z.output<typeof ZAuthorListQuery>;
+
+export const ZAuthorParams = z.object({ authorId: zId });
+
+export const ZAuthorCollectionQuery = z.object({
+  limit: zLimit,
+  offset: zOffset,
+  /** Keep only these story fields (`story-fields`, as collections take it, or `fields`). */
+  "story-fields": zFieldList.optional(),
+  fields: zFieldList.optional(),
+});
+export type TAuthorCollectionQuery = z.output<typeof ZAuthorCollectionQuery>;
+
+// ─── entities ────────────────────────────────────────────────────────────────────────────────
+
+/** `ids=1,2,3` or `ids[]=1&ids[]=2`: at most 100 integer ids. */
+const zIdList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => (Array.isArray(value) ? value.join(",") : value).split(",").map((s) => s.trim()).filter(Boolean).map(Number))
+  .pipe(z.array(z.number("must list integer ids").int("must list integer ids").min(1).max(2_147_483_647)).min(1, "lists no id").max(REFERENCE_MAX_LIMIT, `lists at most ${REFERENCE_MAX_LIMIT} ids`));
+
+export const ZEntityListQuery = z.object({
+  q: zSearchText.optional(),
+  limit: zLimit,
+  offset: zOffset,
+  id: zId.optional(),
+  ids: zIdList.optional(),
+  type: z.string().trim().min(1, "must not be empty").max(100).optional(),
+});
+export type TEntityListQuery = z.output<typeof ZEntityListQuery>;
+
+export const ZEntityParams = z.object({ id: zId });
+
+/** A relation name in a relationship path: "players", "home-team". */
+const zRelationName = z
+  .string()
+  .min(1)
+  .max(100, "must be at most 100 characters")
+  .refine((s) => s !== "self", "\"self\" is reserved")
+  .refine((s) => !/^\d+$/.test(s), "must not be a number");
+
+/**
+ * The segments after /entities/<id>/: relation names, each optionally followed by the id of one
+ * of the entities it leads to, which the walk continues from ("players/7/stats").
+ */
+export const ZEntityRelationshipParams = z.object({
+  id: zId,
+  subentity: z
+    .array(z.string())
+    .min(1, "name a relation")
+    .max(10, "walks at most 10 segments")
+    .superRefine((segments, ctx) => {
+      segments.forEach((segment, index) => {
+        const isId = /^\d+$/.test(segment);
+        if (index === 0 && isId) ctx.addIssue({ code: "custom", path: [index], message: "must be a relation name" });
+        if (isId) {
+          if (!zId.safeParse(segment).success) ctx.addIssue({ code: "custom", path: [index], message: "is not a valid entity id" });
+          if (index > 0 && /^\d+$/.test(segments[index - 1]!)) ctx.addIssue({ code: "custom", path: [index], message: "must be a relation name after an id" });
+        } else {
+          const parsed = zRelationName.safeParse(segment);
+          if (!parsed.success) ctx.addIssue({ code: "custom", path: [index], message: parsed.error.issues[0]?.message ?? "is not a relation name" });
+        }
+      });
+    }),
+});
+export type TEntityRelationshipParams = z.output<typeof ZEntityRelationshipParams>;
+
+export const ZEntityCollectionsQuery = z.object({
+  limit: zLimit,
+  offset: zOffset,
+  "sort-by": z.enum(["created-at", "updated-at", "name"]).default("updated-at"),
+  order: z.enum(["asc", "desc"]).default("desc"),
+});
+export type TEntityCollectionsQuery = z.output<typeof ZEntityCollectionsQuery>;
+
+// ─── tags, custom URLs ───────────────────────────────────────────────────────────────────────
+
+export const ZTagParams = z.object({ slug: z.string().min(1).max(200, "must be at most 200 characters") });
+
+/** The decoded path of a custom URL: starts with "/", no control characters. */
+export const ZCustomUrlPath = z
+  .string()
+  .min(1, "name a path")
+  .max(2000, "must be at most 2000 characters")
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), "must not contain control characters");
