@@ -1,0 +1,470 @@
+/**
+ * Collections in the dashboard: lists of stories and collections that front ends lay out (home
+ * page, section pages, widgets). Vocabulary:
+ * - manual collection: editors choose the items and their order (CollectionItem rows);
+ * - automated collection: `rules` choose published stories (the read API evaluates them); its
+ *   items, if it had any while manual, are kept but not served, so switching back restores them;
+ * - section collection: the automated collection every section owns (rules {"section-ids":[id]},
+ *   slug "section-<slug>"), created and removed with the section (taxonomy.ts).
+ *
+ * Every function is scoped to the actor's account (another account's id is NOT_FOUND), writes
+ * the audit log, and, for every change to a collection, records the CONTENT webhook event
+ * "collection-update" in the same transaction. The returned `deliveryIds` must be handed to
+ * dispatchDeliveries (server/jobs/background.ts) after the commit; the tRPC router does it.
+ *
+ * Invariant: a collection never contains itself, directly or through nested collections (422),
+ * so readers that expand nested collections always terminate.
+ */
+import "server-only";
+
+import { recordAudit } from "../../audit/audit-log";
+import type { Db } from "../../db/client";
+import { AppError } from "../../errors";
+import type { Prisma } from "../../generated/prisma/client";
+import { emitWebhookEvent } from "../../webhooks/deliveries";
+import {
+  slugify,
+  ZCollectionRules,
+  ZCreateCollectionInput,
+  ZListCollectionsInput,
+  ZPickStoriesInput,
+  ZSetCollectionItemsInput,
+  ZUpdateCollectionInput,
+  type TCollectionRules,
+  type TCreateCollectionInput,
+  type TListCollectionsInput,
+  type TPickStoriesInput,
+  type TSetCollectionItemsInput,
+  type TUpdateCollectionInput,
+} from "./organise.schema";
+
+// ─── Shared by the editorial modules ─────────────────────────────────────────────────────────
+
+/** Who acts: the signed-in admin user (server/auth/admin-session.ts), scoped to their account. */
+export type Actor = { id: string; accountId: number };
+
+/** A change and the webhook deliveries it created, to dispatch after the commit. */
+export type WithDeliveries<T> = T & { deliveryIds: string[] };
+
+/**
+ * Run `fn` in a transaction: a new one on a client, or the caller's when `db` already is one
+ * (then the caller commits, and dispatches the deliveries after that).
+ */
+export async function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  if ("$transaction" in db) return db.$transaction((tx) => fn(tx), { timeout: 20_000 });
+  return fn(db);
+}
+
+export async function auditEditorial(
+  db: Db,
+  actor: Actor,
+  args: { action: string; targetType: string; targetId: string | number; metadata?: Prisma.InputJsonObject; now: Date },
+): Promise<void> {
+  await recordAudit(db, {
+    accountId: actor.accountId,
+    actorId: actor.id,
+    action: args.action,
+    targetType: args.targetType,
+    targetId: String(args.targetId),
+    metadata: args.metadata ?? {},
+    now: args.now,
+  });
+}
+
+/** 409 with the field named, so forms can show it next to the slug. */
+export function slugTaken(what: string, slug: string): AppError {
+  return new AppError("CONFLICT", `Another ${what} already uses the slug "${slug}".`, { details: [{ field: "slug", issue: "is already in use" }] });
+}
+
+/** The slug a name gives, or a 400 naming the field when the name has no letters or digits to make one. */
+export function slugFromName(name: string): string {
+  const slug = slugify(name);
+  if (!slug) throw new AppError("BAD_REQUEST", "Give a slug: the name has no letters or digits to make one from.", { details: [{ field: "slug", issue: "is required for this name" }] });
+  return slug;
+}
+
+/** What a soft-deleted row's slug becomes, freeing the original: never a valid slug (double hyphen). */
+export function deletedSlug(slug: string, id: number): string {
+  return `${slug}--deleted-${id}`;
+}
+
+// ─── Pure rules ──────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The first child of `collectionId` (among `childIds`) through which the collection would
+ * contain itself, given the current nesting `edges` (parent id → child ids), or null.
+ */
+export function findCollectionCycle(collectionId: number, childIds: readonly number[], edges: ReadonlyMap<number, readonly number[]>): number | null {
+  for (const child of childIds) {
+    if (child === collectionId) return child;
+    const seen = new Set<number>();
+    const stack = [child];
+    while (stack.length) {
+      const current = stack.pop()!;
+      if (current === collectionId) return child;
+      if (seen.has(current)) continue;
+      seen.add(current);
+      // (The collection's own current items are never followed: reaching it already returned.)
+      stack.push(...(edges.get(current) ?? []));
+    }
+  }
+  return null;
+}
+
+// ─── Views ───────────────────────────────────────────────────────────────────────────────────
+
+const COLLECTION_SELECT = {
+  id: true,
+  slug: true,
+  name: true,
+  summary: true,
+  template: true,
+  automated: true,
+  rules: true,
+  metadata: true,
+  createdAt: true,
+  updatedAt: true,
+  sectionOf: { select: { id: true, name: true } },
+  _count: { select: { items: true } },
+} satisfies Prisma.CollectionSelect;
+
+type CollectionRow = Prisma.CollectionGetPayload<{ select: typeof COLLECTION_SELECT }>;
+
+export type CollectionSummary = {
+  id: number;
+  slug: string;
+  name: string;
+  summary: string;
+  template: string;
+  automated: boolean;
+  rules: TCollectionRules;
+  metadata: Record<string, unknown>;
+  itemCount: number;
+  /** The section this collection belongs to (section collections only). */
+  section: { id: number; name: string } | null;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+export type CollectionItemView =
+  | { type: "story"; storyId: string; headline: string; slug: string; status: string; associatedMetadata: Record<string, unknown> }
+  | { type: "collection"; collectionId: number; name: string; slug: string; automated: boolean; associatedMetadata: Record<string, unknown> };
+
+export type CollectionDetail = CollectionSummary & { items: CollectionItemView[] };
+
+const asObject = (value: unknown): Record<string, unknown> => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+
+/** Stored rules as the schema reads them; rules stored by older code that no longer parse read as none. */
+function readRules(value: unknown): TCollectionRules {
+  const parsed = ZCollectionRules.safeParse(value);
+  return parsed.success ? parsed.data : {};
+}
+
+function toSummary(row: CollectionRow): CollectionSummary {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    summary: row.summary,
+    template: row.template,
+    automated: row.automated,
+    rules: readRules(row.rules),
+    metadata: asObject(row.metadata),
+    itemCount: row._count.items,
+    section: row.sectionOf ?? null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+async function getOwnedCollection(db: Db, actor: Actor, id: number): Promise<CollectionRow> {
+  const row = await db.collection.findFirst({ where: { id, accountId: actor.accountId, deletedAt: null }, select: COLLECTION_SELECT });
+  if (!row) throw new AppError("NOT_FOUND", "Collection not found.");
+  return row;
+}
+
+async function loadItems(db: Db, collectionId: number): Promise<CollectionItemView[]> {
+  const items = await db.collectionItem.findMany({
+    where: { collectionId },
+    orderBy: { position: "asc" },
+    select: {
+      storyId: true,
+      childCollectionId: true,
+      associatedMetadata: true,
+      story: { select: { headline: true, slug: true, status: true } },
+      childCollection: { select: { name: true, slug: true, automated: true, deletedAt: true } },
+    },
+  });
+  const views: CollectionItemView[] = [];
+  for (const item of items) {
+    const associatedMetadata = asObject(item.associatedMetadata);
+    if (item.storyId && item.story) {
+      views.push({ type: "story", storyId: item.storyId, headline: item.story.headline, slug: item.story.slug, status: item.story.status.toLowerCase(), associatedMetadata });
+    } else if (item.childCollectionId && item.childCollection && !item.childCollection.deletedAt) {
+      const child = item.childCollection;
+      views.push({ type: "collection", collectionId: item.childCollectionId, name: child.name, slug: child.slug, automated: child.automated, associatedMetadata });
+    }
+  }
+  return views;
+}
+
+// ─── Webhook ─────────────────────────────────────────────────────────────────────────────────
+
+export type CollectionChange = "create" | "update" | "items" | "delete";
+
+/**
+ * Record "collection-update" for the collection as it is now (inside the change's transaction).
+ * Data: {collection: {id, slug, name, automated, rules, items: [{type, id}]}, change, "changed-by"}.
+ */
+export async function emitCollectionUpdate(
+  tx: Db,
+  actor: Actor,
+  args: { collectionId: number; change: CollectionChange; now: Date; /** The slug it was served under, when it was just freed. */ slug?: string },
+): Promise<string[]> {
+  const collection = await tx.collection.findFirst({
+    where: { id: args.collectionId, accountId: actor.accountId },
+    select: { id: true, slug: true, name: true, automated: true, rules: true, deletedAt: true, updatedAt: true },
+  });
+  if (!collection) return [];
+  const items = await tx.collectionItem.findMany({
+    where: { collectionId: collection.id },
+    orderBy: { position: "asc" },
+    select: { storyId: true, childCollectionId: true },
+  });
+  const user = await tx.adminUser.findFirst({ where: { id: actor.id, accountId: actor.accountId }, select: { id: true, name: true, email: true } });
+  const data = {
+    collection: {
+      id: collection.id,
+      slug: args.slug ?? collection.slug,
+      name: collection.name,
+      automated: collection.automated,
+      rules: readRules(collection.rules),
+      items: items.map((item) => (item.storyId ? { type: "story", id: item.storyId } : { type: "collection", id: item.childCollectionId })),
+      "updated-at": collection.updatedAt.getTime(),
+      "deleted-at": collection.deletedAt ? collection.deletedAt.getTime() : null,
+    },
+    change: args.change,
+    "changed-by": user ? { id: user.id, name: user.name, email: user.email } : { id: actor.id, name: null, email: null },
+  };
+  const { deliveryIds } = await emitWebhookEvent(tx, { accountId: actor.accountId, kind: "CONTENT", name: "collection-update", data, occurredAt: args.now });
+  return deliveryIds;
+}
+
+// ─── Reading ─────────────────────────────────────────────────────────────────────────────────
+
+export async function listCollections(db: Db, actor: Actor, input: TListCollectionsInput = {}): Promise<{ collections: CollectionSummary[]; total: number }> {
+  const { q, automated, limit, offset } = ZListCollectionsInput.parse(input);
+  const where: Prisma.CollectionWhereInput = {
+    accountId: actor.accountId,
+    deletedAt: null,
+    ...(automated !== undefined ? { automated } : {}),
+    ...(q ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { slug: { contains: q, mode: "insensitive" } }] } : {}),
+  };
+  const [rows, total] = await Promise.all([
+    db.collection.findMany({ where, select: COLLECTION_SELECT, orderBy: [{ updatedAt: "desc" }, { id: "desc" }], take: limit, skip: offset }),
+    db.collection.count({ where }),
+  ]);
+  return { collections: rows.map(toSummary), total };
+}
+
+export async function getCollection(db: Db, actor: Actor, id: number): Promise<CollectionDetail> {
+  const row = await getOwnedCollection(db, actor, id);
+  return { ...toSummary(row), items: await loadItems(db, row.id) };
+}
+
+/** The story picker of the collection editor: newest first, matching headline or slug words. */
+export async function pickStories(db: Db, actor: Actor, input: TPickStoriesInput = {}) {
+  const { q, status, limit } = ZPickStoriesInput.parse(input);
+  const words = (q ?? "").split(/\s+/).filter(Boolean).slice(0, 8);
+  const stories = await db.story.findMany({
+    where: {
+      accountId: actor.accountId,
+      ...(status === "published" ? { status: "PUBLISHED" } : {}),
+      AND: words.map((word) => ({ OR: [{ headline: { contains: word, mode: "insensitive" } }, { slug: { contains: word, mode: "insensitive" } }] })),
+    },
+    orderBy: [{ publishedAt: { sort: "desc", nulls: "last" } }, { updatedAt: "desc" }],
+    take: limit,
+    select: { id: true, headline: true, slug: true, status: true, publishedAt: true },
+  });
+  return stories.map((s) => ({ ...s, status: s.status.toLowerCase() }));
+}
+
+// ─── Writing ─────────────────────────────────────────────────────────────────────────────────
+
+async function assertSlugFree(db: Db, actor: Actor, slug: string, exceptId?: number): Promise<void> {
+  const clash = await db.collection.findFirst({ where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  if (clash) throw slugTaken("collection", slug);
+}
+
+export async function createCollection(
+  db: Db,
+  args: { actor: Actor; input: TCreateCollectionInput; now: Date },
+): Promise<WithDeliveries<{ collection: CollectionDetail }>> {
+  const { actor, now } = args;
+  const input = ZCreateCollectionInput.parse(args.input);
+  const slug = input.slug ?? slugFromName(input.name);
+  return inTransaction(db, async (tx) => {
+    await assertSlugFree(tx, actor, slug);
+    const created = await tx.collection.create({
+      data: {
+        accountId: actor.accountId,
+        slug,
+        name: input.name,
+        summary: input.summary,
+        template: input.template,
+        metadata: input.metadata as Prisma.InputJsonObject,
+        automated: input.automated,
+        rules: input.rules,
+      },
+      select: { id: true },
+    });
+    await auditEditorial(tx, actor, { action: "collection.create", targetType: "collection", targetId: created.id, metadata: { slug, automated: input.automated }, now });
+    const deliveryIds = await emitCollectionUpdate(tx, actor, { collectionId: created.id, change: "create", now });
+    return { collection: await getCollection(tx, actor, created.id), deliveryIds };
+  });
+}
+
+export async function updateCollection(
+  db: Db,
+  args: { actor: Actor; input: TUpdateCollectionInput; now: Date },
+): Promise<WithDeliveries<{ collection: CollectionDetail }>> {
+  const { actor, now } = args;
+  const input = ZUpdateCollectionInput.parse(args.input);
+  return inTransaction(db, async (tx) => {
+    const current = await getOwnedCollection(tx, actor, input.id);
+    if (input.slug !== undefined && input.slug !== current.slug) await assertSlugFree(tx, actor, input.slug, current.id);
+    await tx.collection.update({
+      where: { id: current.id },
+      data: {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.slug !== undefined ? { slug: input.slug } : {}),
+        ...(input.summary !== undefined ? { summary: input.summary } : {}),
+        ...(input.template !== undefined ? { template: input.template } : {}),
+        ...(input.metadata !== undefined ? { metadata: input.metadata as Prisma.InputJsonObject } : {}),
+        ...(input.automated !== undefined ? { automated: input.automated } : {}),
+        ...(input.rules !== undefined ? { rules: input.rules } : {}),
+        updatedAt: now,
+      },
+    });
+    const changed = Object.keys(input).filter((key) => key !== "id");
+    await auditEditorial(tx, actor, { action: "collection.update", targetType: "collection", targetId: current.id, metadata: { fields: changed }, now });
+    const deliveryIds = await emitCollectionUpdate(tx, actor, { collectionId: current.id, change: "update", now });
+    return { collection: await getCollection(tx, actor, current.id), deliveryIds };
+  });
+}
+
+/**
+ * Replace a manual collection's items with `items`, in that order. Stories and child
+ * collections must be the account's; nesting must not make the collection contain itself.
+ */
+export async function setCollectionItems(
+  db: Db,
+  args: { actor: Actor; input: TSetCollectionItemsInput; now: Date },
+): Promise<WithDeliveries<{ collection: CollectionDetail }>> {
+  const { actor, now } = args;
+  const input = ZSetCollectionItemsInput.parse(args.input);
+  return inTransaction(db, async (tx) => {
+    const current = await getOwnedCollection(tx, actor, input.id);
+    if (current.automated) {
+      throw new AppError("UNPROCESSABLE", "This collection is automated: its rules choose its stories. Make it manual to order items by hand.");
+    }
+    const storyIds = input.items.flatMap((item) => ("storyId" in item ? [item.storyId] : []));
+    const childIds = input.items.flatMap((item) => ("collectionId" in item ? [item.collectionId] : []));
+
+    const stories = await tx.story.findMany({ where: { id: { in: storyIds }, accountId: actor.accountId }, select: { id: true } });
+    const knownStories = new Set(stories.map((s) => s.id));
+    const children = await tx.collection.findMany({ where: { id: { in: childIds }, accountId: actor.accountId, deletedAt: null }, select: { id: true } });
+    const knownChildren = new Set(children.map((c) => c.id));
+    const missing = input.items.flatMap((item, index) =>
+      "storyId" in item
+        ? knownStories.has(item.storyId)
+          ? []
+          : [{ field: `items.${index}.storyId`, issue: "no such story" }]
+        : knownChildren.has(item.collectionId) || item.collectionId === current.id
+          ? []
+          : [{ field: `items.${index}.collectionId`, issue: "no such collection" }],
+    );
+    if (missing.length) throw new AppError("NOT_FOUND", "Some items do not exist.", { details: missing });
+
+    if (childIds.length) {
+      const edges = await nestingEdges(tx, actor.accountId);
+      const culprit = findCollectionCycle(current.id, childIds, edges);
+      if (culprit !== null) {
+        const index = input.items.findIndex((item) => "collectionId" in item && item.collectionId === culprit);
+        throw new AppError(
+          "UNPROCESSABLE",
+          culprit === current.id ? "A collection cannot contain itself." : "That collection already contains this one: nesting it here would make a loop.",
+          { details: [{ field: `items.${index}.collectionId`, issue: "would make the collection contain itself" }] },
+        );
+      }
+    }
+
+    await tx.collectionItem.deleteMany({ where: { collectionId: current.id } });
+    if (input.items.length) {
+      await tx.collectionItem.createMany({
+        data: input.items.map((item, position) => ({
+          collectionId: current.id,
+          position,
+          associatedMetadata: (item.associatedMetadata ?? {}) as Prisma.InputJsonObject,
+          ...("storyId" in item ? { storyId: item.storyId } : { childCollectionId: item.collectionId }),
+        })),
+      });
+    }
+    await tx.collection.update({ where: { id: current.id }, data: { updatedAt: now } });
+    await auditEditorial(tx, actor, {
+      action: "collection.set_items",
+      targetType: "collection",
+      targetId: current.id,
+      metadata: { stories: storyIds.length, collections: childIds.length },
+      now,
+    });
+    const deliveryIds = await emitCollectionUpdate(tx, actor, { collectionId: current.id, change: "items", now });
+    return { collection: await getCollection(tx, actor, current.id), deliveryIds };
+  });
+}
+
+/** Parent → child collection ids, for the account's live collections. */
+async function nestingEdges(db: Db, accountId: number): Promise<Map<number, number[]>> {
+  const rows = await db.collectionItem.findMany({
+    where: { childCollectionId: { not: null }, collection: { accountId, deletedAt: null } },
+    select: { collectionId: true, childCollectionId: true },
+  });
+  const edges = new Map<number, number[]>();
+  for (const row of rows) edges.set(row.collectionId, [...(edges.get(row.collectionId) ?? []), row.childCollectionId!]);
+  return edges;
+}
+
+/**
+ * Soft-delete a collection: it stops being served, its slug is freed, and it is taken out of the
+ * collections that contained it (each of those changes too, and says so). A section's own
+ * collection goes with its section only (409 here).
+ */
+export async function deleteCollection(db: Db, args: { actor: Actor; id: number; now: Date }): Promise<WithDeliveries<{ deleted: true }>> {
+  const { actor, now } = args;
+  return inTransaction(db, async (tx) => {
+    const current = await getOwnedCollection(tx, actor, args.id);
+    if (current.sectionOf) {
+      throw new AppError("CONFLICT", `This is the collection of the section "${current.sectionOf.name}": it is removed with the section.`);
+    }
+    return { deleted: true as const, deliveryIds: await softDeleteCollection(tx, actor, { id: current.id, slug: current.slug, now }) };
+  });
+}
+
+/** Also used when a section goes (taxonomy.ts). */
+export async function softDeleteCollection(tx: Db, actor: Actor, args: { id: number; slug: string; now: Date }): Promise<string[]> {
+  const { now } = args;
+  const parents = await tx.collectionItem.findMany({
+    where: { childCollectionId: args.id, collection: { deletedAt: null } },
+    select: { collectionId: true },
+  });
+  await tx.collectionItem.deleteMany({ where: { childCollectionId: args.id } });
+  await tx.collection.update({ where: { id: args.id }, data: { deletedAt: now, slug: deletedSlug(args.slug, args.id) } });
+  await auditEditorial(tx, actor, { action: "collection.delete", targetType: "collection", targetId: args.id, metadata: { slug: args.slug }, now });
+  // The event names the slug it was served under.
+  const deliveryIds = await emitCollectionUpdate(tx, actor, { collectionId: args.id, change: "delete", now, slug: args.slug });
+  for (const parentId of new Set(parents.map((p) => p.collectionId))) {
+    await tx.collection.update({ where: { id: parentId }, data: { updatedAt: now } });
+    deliveryIds.push(...(await emitCollectionUpdate(tx, actor, { collectionId: parentId, change: "items", now })));
+  }
+  return deliveryIds;
+}
