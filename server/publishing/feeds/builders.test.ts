@@ -1,0 +1,181 @@
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { describe, expect, it } from "vitest";
+
+import type { TCard } from "../cards.schema";
+import type { Publisher } from "../publisher";
+import type { StoryWithRelations } from "../story-view";
+import { ampStoryHtml, AMP_BOILERPLATE } from "./amp";
+import { imageUrl, type FeedContext } from "./content";
+import { instantArticleHtml } from "./instant-articles";
+import { baseChannel, rssDocument, rssItem, storyHtml } from "./rss";
+
+const HOSTILE = `Tom & Jerry's <script>alert("x")</script> ]]> \u0001end`;
+
+const publisher: Publisher = {
+  accountId: 1,
+  name: "The <Daily> & Co",
+  domain: "news.example.com",
+  siteUrl: "https://news.example.com",
+  cdnImage: "images.example.com",
+  language: { isoCode: "en", ietfCode: "en-GB", direction: "ltr" },
+  settings: { title: "Daily & Co", description: "News <fast>", copyright: "© 2025 Daily & Co" },
+  seo: {},
+  theme: { "primary-color": "red;} body{display:none" },
+  socialLinks: {},
+  layout: {},
+  ampConfig: {},
+  updatedAt: new Date("2025-01-01T00:00:00Z"),
+};
+const ctx: FeedContext = { publisher, appUrl: "http://localhost:3000" };
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+
+function element(n: number, fields: Record<string, unknown>) {
+  return { id: uuid(100 + n), subtype: null, metadata: {}, ...fields };
+}
+
+function fakeStory(overrides: Partial<StoryWithRelations> = {}): StoryWithRelations {
+  const cards = [
+    {
+      id: uuid(1),
+      status: "draft",
+      version: 1,
+      metadata: {},
+      "story-elements": [
+        element(1, { type: "text", text: `<p style="color:red" onclick="x()">Hello <b>world</b> &amp; ${"]]>"}<script>evil()</script><iframe src="https://evil.test"></iframe><img src="https://x.test/a.png"></p>` }),
+        element(2, { type: "image", "image-s3-key": "demo/photo one.png", "image-metadata": { width: 800, height: 600 }, title: "A <caption>" }),
+        element(3, { type: "youtube-video", url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" }),
+        element(4, { type: "jsembed", subtype: "tweet", "tweet-id": "20" }),
+        element(5, { type: "text", text: `<p><img src="https://x.test/b.png" width="40" height="30" alt="b"></p>` }),
+      ],
+    },
+  ] as unknown as TCard[];
+  return {
+    id: uuid(9),
+    accountId: 1,
+    headline: HOSTILE,
+    subheadline: "Sub & head",
+    slug: "politics/a-story",
+    summary: "Summary & <more>",
+    status: "PUBLISHED",
+    cards,
+    plainText: "text",
+    heroImageS3Key: "hero/a.png",
+    heroImageMetadata: { width: 1600, height: 900 },
+    heroImageCaption: `Caption "quoted"`,
+    heroImageAttribution: "Photo: A & B",
+    canonicalUrl: null,
+    publishedAt: new Date("2025-06-03T09:39:21Z"),
+    firstPublishedAt: new Date("2025-06-03T09:39:21Z"),
+    lastPublishedAt: new Date("2025-06-03T10:00:00Z"),
+    createdAt: new Date("2025-06-01T00:00:00Z"),
+    updatedAt: new Date("2025-06-03T10:00:00Z"),
+    authors: [{ storyId: uuid(9), authorId: 1, position: 0, author: { id: 1, name: "Ann <Writer>", slug: "ann" } }],
+    sections: [{ storyId: uuid(9), sectionId: 1, position: 0, section: { id: 1, name: "Politics & Power", displayName: "Politics & Power", slug: "politics", parentId: null, domainSlug: null, collection: null } }],
+    tags: [{ storyId: uuid(9), tagId: 1, position: 0, tag: { id: 1, name: "Elections <2025>", slug: "elections" } }],
+    entities: [],
+    ...overrides,
+  } as unknown as StoryWithRelations;
+}
+
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", htmlEntities: true });
+
+describe("image URLs", () => {
+  it("puts https in front of a CDN host and the app's scheme in front of Masthead's own host", () => {
+    expect(imageUrl("images.example.com", "demo/a b.png", "http://localhost:3000")).toBe("https://images.example.com/demo/a%20b.png");
+    expect(imageUrl("localhost:3000/images", "demo/a.png", "http://localhost:3000")).toBe("http://localhost:3000/images/demo/a.png");
+    expect(imageUrl("https://cdn.test/", "/x.png", "http://localhost:3000")).toBe("https://cdn.test/x.png");
+  });
+});
+
+describe("RSS document", () => {
+  it("is valid XML with every hostile value escaped, and content:encoded round-trips", () => {
+    const story = fakeStory();
+    const html = storyHtml(story, ctx);
+    const xml = rssDocument(baseChannel(ctx, [story], "http://localhost:3000/stories.rss?a=1&b=2"), [rssItem(story, ctx, html)]);
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).not.toContain("\u0001");
+    const feed = parser.parse(xml) as { rss: { channel: Record<string, unknown> & { item: Record<string, unknown> } } };
+    const channel = feed.rss.channel;
+    expect(channel.title).toBe("Daily & Co");
+    expect(channel.description).toBe("News <fast>");
+    expect(channel.language).toBe("en-GB");
+    expect((channel["atom:link"] as Record<string, string>)["@href"]).toBe("http://localhost:3000/stories.rss?a=1&b=2");
+    const item = channel.item;
+    expect(item.title).toBe(HOSTILE.replace("\u0001", ""));
+    expect(item.guid).toEqual({ "#text": uuid(9), "@isPermaLink": "false" });
+    expect(item.pubDate).toBe("Tue, 03 Jun 2025 09:39:21 GMT");
+    expect(item["dc:creator"]).toBe("Ann <Writer>");
+    expect((item.category as { "#text": string }[]).map((c) => c["#text"] ?? c)).toEqual(["Politics & Power", "Elections <2025>"]);
+    expect(item["content:encoded"]).toBe(html);
+    expect((item["media:content"] as Record<string, string>)["@url"]).toBe("https://images.example.com/hero/a.png");
+    expect((item["media:thumbnail"] as Record<string, string>)["@url"]).toBe("https://images.example.com/hero/a.png");
+  });
+
+  it("content HTML keeps text and structure but drops scripts, iframes from text, event handlers and styles", () => {
+    const html = storyHtml(fakeStory(), ctx);
+    expect(html).toContain("Hello <b>world</b> &amp; ]]&gt;");
+    expect(html).not.toMatch(/<script|onclick|style=|evil/);
+    expect(html).toContain('src="https://images.example.com/demo/photo%20one.png"');
+    expect(html).toContain("https://www.youtube.com/embed/dQw4w9WgXcQ");
+    expect(html).toContain("https://twitter.com/i/status/20");
+  });
+});
+
+describe("instant article", () => {
+  it("is a full document with canonical link, markup version, header and op-interactive embeds", () => {
+    const doc = instantArticleHtml(fakeStory(), ctx);
+    expect(doc.startsWith("<!doctype html>\n<html")).toBe(true);
+    expect(doc).toContain('prefix="op: http://media.facebook.com/op#"');
+    expect(doc).toContain('<meta charset="utf-8">');
+    expect(doc).toContain('<link rel="canonical" href="https://news.example.com/politics/a-story">');
+    expect(doc).toContain('<meta property="op:markup_version" content="v1.0">');
+    expect(doc).toContain('<time class="op-published" datetime="2025-06-03T09:39:21.000Z">');
+    expect(doc).toContain("<address>Ann &lt;Writer&gt;</address>");
+    expect(doc).toContain(`<h1>Tom &amp; Jerry&#39;s &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; ]]&gt; end</h1>`);
+    expect(doc).toContain('<figure class="op-interactive"><iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ"');
+    expect(doc).toContain('<figure class="op-interactive"><iframe class="no-margin"><blockquote class="twitter-tweet"');
+    expect(doc).not.toMatch(/evil|onclick|style=/);
+  });
+});
+
+describe("AMP page", () => {
+  const page = ampStoryHtml(fakeStory(), ctx);
+
+  it("has the required AMP markup", () => {
+    expect(page.startsWith("<!doctype html>\n<html ⚡ lang=\"en\">\n<head>\n<meta charset=\"utf-8\">")).toBe(true);
+    expect(page).toContain('<script async src="https://cdn.ampproject.org/v0.js"></script>');
+    expect(page).toContain('<link rel="canonical" href="https://news.example.com/politics/a-story">');
+    expect(page).toContain('<meta name="viewport" content="width=device-width">');
+    expect(page).toContain(AMP_BOILERPLATE);
+    expect(page).toMatch(/<style amp-custom>[^<]*<\/style>/);
+  });
+
+  it("uses amp-img, amp-youtube and amp-twitter with their scripts, and never <img>, <iframe> or foreign scripts", () => {
+    expect(page).toContain('<amp-img src="https://images.example.com/hero/a.png" width="1600" height="900" layout="responsive"');
+    expect(page).toContain('<amp-img src="https://images.example.com/demo/photo%20one.png" width="800" height="600" layout="responsive"');
+    expect(page).toContain('<amp-img src="https://x.test/b.png" width="40" height="30" layout="responsive" alt="b"></amp-img>');
+    expect(page).not.toContain("https://x.test/a.png"); // no dimensions: dropped
+    expect(page).toContain('<amp-youtube data-videoid="dQw4w9WgXcQ" layout="responsive" width="480" height="270">');
+    expect(page).toContain('<amp-twitter data-tweetid="20"');
+    expect(page).toContain('custom-element="amp-youtube" src="https://cdn.ampproject.org/v0/amp-youtube-0.1.js"');
+    expect(page).toContain('custom-element="amp-twitter" src="https://cdn.ampproject.org/v0/amp-twitter-0.1.js"');
+    expect(page).not.toMatch(/<img[\s>]/);
+    expect(page).not.toMatch(/<iframe/);
+    expect(page).not.toMatch(/ style=|onclick|evil/);
+    const scripts = [...page.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!);
+    for (const script of scripts) expect(script).toMatch(/src="https:\/\/cdn\.ampproject\.org\/|type="application\/ld\+json"/);
+  });
+
+  it("escapes the headline everywhere and keeps a CSS-breaking theme colour out of the stylesheet", () => {
+    expect(page).toContain("<title>Tom &amp; Jerry&#39;s &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; ]]&gt; end</title>");
+    expect(page).not.toContain("display:none");
+    expect(page).toContain("\\u003cscript\\u003e"); // JSON-LD cannot close its script element
+  });
+
+  it("leaves out extension scripts that the story does not use", () => {
+    const plain = ampStoryHtml(fakeStory({ cards: [] as unknown as StoryWithRelations["cards"] }), ctx);
+    expect(plain).not.toContain("amp-youtube");
+    expect(plain).not.toContain("amp-twitter");
+  });
+});
