@@ -1,0 +1,80 @@
+/**
+ * The CONTENT webhook events of the story workflow: their `data` (spec §6: the story, its direct
+ * section, that section's parent and the section's collection) and emitting them in the
+ * transaction of the change (an outbox: no event for a change that rolled back).
+ *
+ * data = {
+ *   story,                 the full wire story (storyToWire: what the content API returns)
+ *   section,               the story's primary (first) section, or null
+ *   "parent-section",      that section's parent, or null
+ *   "section-collection",  that section's collection {id, slug, name}, or null
+ *   "changed-by",          the dashboard user who made the change {id, name}
+ *   "previous-status",     the status before ("draft", …)
+ *   status                 the status after
+ * }
+ */
+import "server-only";
+
+import type { Db } from "../../db/client";
+import type { StoryStatus } from "../../generated/prisma/client";
+import { emitWebhookEvent } from "../../webhooks/deliveries";
+import { getPublisher } from "../publisher";
+import { SECTION_SELECT, sectionToWire, STORY_INCLUDE, storyToWire, type SectionRow, type StoryViewContext, type StoryWithRelations } from "../story-view";
+import type { TContentWorkflowEvent } from "./stories.schema";
+
+export type StoryEventData = {
+  story: Record<string, unknown>;
+  section: Record<string, unknown> | null;
+  "parent-section": Record<string, unknown> | null;
+  "section-collection": { id: number; slug: string; name: string } | null;
+  "changed-by": { id: string; name: string };
+  "previous-status": string;
+  status: string;
+};
+
+/** The event's `data`, from what is already loaded. Pure. */
+export function buildStoryEventData(args: {
+  story: StoryWithRelations;
+  view: StoryViewContext;
+  parentSection: SectionRow | null;
+  changedBy: { id: string; name: string };
+  previousStatus: StoryStatus;
+}): StoryEventData {
+  const primary = args.story.sections[0]?.section ?? null;
+  return {
+    story: storyToWire(args.story, args.view),
+    section: primary ? sectionToWire(primary, args.view.siteUrl) : null,
+    "parent-section": args.parentSection ? sectionToWire(args.parentSection, args.view.siteUrl) : null,
+    "section-collection": primary?.collection ? { id: primary.collection.id, slug: primary.collection.slug, name: primary.collection.name } : null,
+    "changed-by": args.changedBy,
+    "previous-status": args.previousStatus.toLowerCase(),
+    status: args.story.status.toLowerCase(),
+  };
+}
+
+/**
+ * Load what the payload needs and record the event with its deliveries, through `db`: pass the
+ * transaction of the change. Returns the delivery ids to dispatch after the commit.
+ */
+export async function emitStoryEvent(
+  db: Db,
+  args: { accountId: number; storyId: string; name: TContentWorkflowEvent; actorId: string; previousStatus: StoryStatus; now: Date; appUrl: string },
+): Promise<{ eventId: bigint; deliveryIds: string[] }> {
+  const story = await db.story.findFirstOrThrow({ where: { id: args.storyId, accountId: args.accountId }, include: STORY_INCLUDE });
+  const primary = story.sections[0]?.section;
+  const parentSection = primary?.parentId
+    ? await db.section.findFirst({ where: { id: primary.parentId, accountId: args.accountId }, select: SECTION_SELECT })
+    : null;
+  const userIds = [args.actorId, story.ownerId, story.assigneeId].filter((id): id is string => Boolean(id));
+  const users = await db.adminUser.findMany({ where: { id: { in: userIds }, accountId: args.accountId }, select: { id: true, name: true } });
+  const userNames = new Map(users.map((u) => [u.id, u.name]));
+  const publisher = await getPublisher(db, args.accountId, { appUrl: args.appUrl });
+  const data = buildStoryEventData({
+    story,
+    view: { publisherId: args.accountId, siteUrl: publisher.siteUrl, userNames },
+    parentSection,
+    changedBy: { id: args.actorId, name: userNames.get(args.actorId) ?? "" },
+    previousStatus: args.previousStatus,
+  });
+  return emitWebhookEvent(db, { accountId: args.accountId, kind: "CONTENT", name: args.name, data, occurredAt: args.now });
+}

@@ -1,0 +1,252 @@
+/**
+ * What editors send and see when they write stories in the dashboard (tRPC `stories.*`), plus the
+ * small pure helpers the story form shares with the server (slugs, YouTube and tweet URLs).
+ * Imports zod and other schema files only: the dashboard's components import this file.
+ */
+import { z } from "zod";
+
+import { ZCards } from "../cards.schema";
+
+// ─── Vocabulary ──────────────────────────────────────────────────────────────────────────────
+
+export const STORY_STATUSES = ["DRAFT", "SUBMITTED", "APPROVED", "PUBLISHED", "RETRACTED"] as const;
+export const ZStoryStatus = z.enum(STORY_STATUSES);
+export type TStoryStatus = z.infer<typeof ZStoryStatus>;
+
+/** Workflow moves (server/publishing/editorial/workflow.ts has the table). */
+export const STORY_ACTIONS = ["submit", "approve", "reject", "publish", "retract", "back-to-draft"] as const;
+export const ZStoryAction = z.enum(STORY_ACTIONS);
+export type TStoryAction = z.infer<typeof ZStoryAction>;
+
+/** The CONTENT webhook events the story workflow emits (a subset of CONTENT_EVENTS). */
+export const STORY_WORKFLOW_EVENTS = ["story-submit", "story-approve", "story-reject", "story-publish", "story-retract", "story-update"] as const;
+export type TContentWorkflowEvent = (typeof STORY_WORKFLOW_EVENTS)[number];
+
+/** Who may read a published story: anyone, signed-in members, or subscribers. */
+export const STORY_ACCESS = ["public", "login", "subscription"] as const;
+export const ZStoryAccess = z.enum(STORY_ACCESS);
+
+/** Templates front ends commonly render; any other lower-case name is accepted too. */
+export const STORY_TEMPLATES = ["text", "photo", "video", "listicle", "live-blog", "interview", "review"] as const;
+
+// ─── Helpers shared by the form and the server ───────────────────────────────────────────────
+
+/** "Élan & Co: 5 things!" → "elan-co-5-things" (at most 120 characters, never empty unless the input has no letters or digits). */
+export function slugify(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 120)
+    .replace(/-+$/g, "");
+}
+
+/** Lower-case words joined by "-", in one or more "/"-separated parts ("politics/budget-2026"). */
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*$/;
+
+const YOUTUBE_HOSTS = new Set(["youtube.com", "www.youtube.com", "m.youtube.com", "music.youtube.com", "youtube-nocookie.com", "www.youtube-nocookie.com"]);
+const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
+
+/** The video id of a YouTube watch, share, shorts or embed URL; null for anything else. */
+export function youtubeVideoId(input: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  const host = url.hostname.toLowerCase();
+  let id: string | null | undefined = null;
+  if (host === "youtu.be") id = url.pathname.split("/")[1];
+  else if (YOUTUBE_HOSTS.has(host)) {
+    const parts = url.pathname.split("/").filter(Boolean);
+    if (parts[0] === "watch") id = url.searchParams.get("v");
+    else if (parts[0] === "embed" || parts[0] === "shorts" || parts[0] === "live" || parts[0] === "v") id = parts[1];
+  }
+  return id && YOUTUBE_ID.test(id) ? id : null;
+}
+
+/** The tweet id of a twitter.com or x.com status URL; null for anything else. */
+export function tweetIdFromUrl(input: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(input.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  const host = url.hostname.toLowerCase().replace(/^(www\.|mobile\.)/, "");
+  if (host !== "twitter.com" && host !== "x.com") return null;
+  const match = /^\/(?:[A-Za-z0-9_]{1,15}|i\/web)\/status(?:es)?\/(\d{1,30})(?:\/|$)/.exec(url.pathname);
+  return match ? match[1]! : null;
+}
+
+// ─── Inputs ──────────────────────────────────────────────────────────────────────────────────
+
+/** Empty or blank → null: the form sends "" for a cleared field. */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .nullable()
+    .transform((value) => (value ? value : null));
+
+const zId = z.number().int().positive();
+const uniqueIds = (what: string, max: number) =>
+  z
+    .array(zId)
+    .max(max, `at most ${max} ${what}`)
+    .refine((ids) => new Set(ids).size === ids.length, `the same ${what.replace(/s$/, "")} is listed twice`);
+
+export const ZHeroImage = z.object({
+  s3Key: z.string().trim().min(1, "is required").max(500),
+  caption: optionalText(1_000).optional(),
+  attribution: optionalText(500).optional(),
+  metadata: z
+    .object({
+      width: z.number().int().positive().optional(),
+      height: z.number().int().positive().optional(),
+      "mime-type": z.string().max(100).optional(),
+      "focus-point": z.tuple([z.number().int().min(0), z.number().int().min(0)]).optional(),
+    })
+    .optional(),
+});
+export type THeroImage = z.infer<typeof ZHeroImage>;
+
+export const ZStorySeo = z.object({
+  metaTitle: optionalText(200).optional(),
+  metaDescription: optionalText(500).optional(),
+  metaKeywords: z.array(z.string().trim().min(1).max(100)).max(30).optional(),
+});
+
+/** A tag the story carries: an existing one by id, or one found or created by name. */
+export const ZStoryTagRef = z.union([z.object({ id: zId }), z.object({ name: z.string().trim().min(1, "is required").max(100) })]);
+export type TStoryTagRef = z.infer<typeof ZStoryTagRef>;
+
+/** Every field an editor sets. No defaults here: an update changes only the fields it names. */
+const ZStoryFields = z.object({
+  headline: z.string().trim().min(1, "is required").max(500),
+  subheadline: optionalText(1_000),
+  /** Empty: made from the headline. Unique per publisher. */
+  slug: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(200)
+    .refine((slug) => slug === "" || SLUG_PATTERN.test(slug), "use lower-case letters, digits and single hyphens, optionally in parts separated by /"),
+  summary: optionalText(2_000),
+  /** Text elements' HTML is sanitised to a small allow-list on save. */
+  cards: ZCards,
+  /** In order; the first is the story's primary section. */
+  sectionIds: uniqueIds("sections", 20),
+  /** In order; the first is the primary author (author-id, author-name). */
+  authorIds: uniqueIds("authors", 20),
+  tags: z.array(ZStoryTagRef).max(50, "at most 50 tags"),
+  heroImage: ZHeroImage.nullable(),
+  seo: ZStorySeo,
+  access: ZStoryAccess,
+  storyTemplate: z
+    .string()
+    .trim()
+    .max(50)
+    .regex(/^([a-z0-9][a-z0-9-]*)?$/, "use lower-case letters, digits and hyphens")
+    .nullable()
+    .transform((value) => (value ? value : null)),
+  isBreakingNews: z.boolean(),
+  /** Breaking news stops showing at this time; null: until unmarked. */
+  breakingNewsExpiresAt: z.date().nullable(),
+  /** The story a breaking-news item links to (often the story itself, or a fuller one). */
+  breakingNewsLinkedStoryId: z.uuid().nullable(),
+});
+
+export const ZCreateStoryInput = ZStoryFields.partial().extend({ headline: ZStoryFields.shape.headline });
+export type TCreateStoryInput = z.input<typeof ZCreateStoryInput>;
+
+/** `version` is the one the editor loaded: if someone saved since, the update is refused (CONFLICT). */
+export const ZUpdateStoryInput = ZStoryFields.partial().extend({ id: z.uuid(), version: z.number().int().positive() });
+export type TUpdateStoryInput = z.input<typeof ZUpdateStoryInput>;
+
+export const ZTransitionStoryInput = z.object({ id: z.uuid(), version: z.number().int().positive(), action: ZStoryAction });
+export type TTransitionStoryInput = z.input<typeof ZTransitionStoryInput>;
+
+export const ZDeleteStoryInput = z.object({ id: z.uuid(), version: z.number().int().positive() });
+
+export const ZListStoriesInput = z.object({
+  status: ZStoryStatus.optional(),
+  /** Words of the headline (case-insensitive, all must appear). */
+  search: z.string().trim().max(200).optional(),
+  sectionId: zId.optional(),
+  offset: z.number().int().min(0).max(100_000).default(0),
+  limit: z.number().int().min(1).max(100).default(25),
+});
+export type TListStoriesInput = z.input<typeof ZListStoriesInput>;
+
+// ─── Views (tRPC outputs) ────────────────────────────────────────────────────────────────────
+
+export const ZStoryMove = z.object({ action: ZStoryAction, to: ZStoryStatus, label: z.string() });
+
+export const ZStoryEditorView = z.object({
+  id: z.uuid(),
+  status: ZStoryStatus,
+  version: z.number().int(),
+  storyVersionId: z.uuid(),
+  headline: z.string(),
+  subheadline: z.string().nullable(),
+  slug: z.string(),
+  summary: z.string().nullable(),
+  cards: ZCards,
+  sections: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  authors: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  tags: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
+  heroImage: z
+    .object({ s3Key: z.string(), caption: z.string().nullable(), attribution: z.string().nullable(), metadata: z.record(z.string(), z.unknown()).nullable() })
+    .nullable(),
+  seo: z.object({ metaTitle: z.string().nullable(), metaDescription: z.string().nullable(), metaKeywords: z.array(z.string()) }),
+  access: z.string(),
+  storyTemplate: z.string().nullable(),
+  isBreakingNews: z.boolean(),
+  breakingNewsExpiresAt: z.date().nullable(),
+  breakingNewsLinkedStoryId: z.string().nullable(),
+  readTime: z.number().int(),
+  publishedAt: z.date().nullable(),
+  firstPublishedAt: z.date().nullable(),
+  lastPublishedAt: z.date().nullable(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+  /** The story on the publisher's site. */
+  url: z.string(),
+  /** The workflow moves open to it now: the dashboard shows a button for each, and no other. */
+  moves: z.array(ZStoryMove),
+  canDelete: z.boolean(),
+});
+export type TStoryEditorView = z.infer<typeof ZStoryEditorView>;
+
+export const ZStoryListItem = z.object({
+  id: z.uuid(),
+  headline: z.string(),
+  slug: z.string(),
+  status: ZStoryStatus,
+  version: z.number().int(),
+  section: z.string().nullable(),
+  authors: z.array(z.string()),
+  isBreakingNews: z.boolean(),
+  updatedAt: z.date(),
+  publishedAt: z.date().nullable(),
+});
+export type TStoryListItem = z.infer<typeof ZStoryListItem>;
+
+export const ZStoryPage = z.object({ items: z.array(ZStoryListItem), total: z.number().int(), offset: z.number().int(), limit: z.number().int() });
+
+/** What a save or move did: the story as it is now, and the webhook event it emitted (if any). */
+export const ZStoryWriteResult = z.object({ story: ZStoryEditorView, event: z.string().nullable() });
+
+/** Choices for the story form. */
+export const ZStoryFormOptions = z.object({
+  sections: z.array(z.object({ id: z.number().int(), name: z.string(), parentId: z.number().int().nullable() })),
+  authors: z.array(z.object({ id: z.number().int(), name: z.string() })),
+  tags: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
+});

@@ -1,0 +1,543 @@
+/**
+ * Writing stories in the dashboard: list, read, create, edit, move through the workflow, delete
+ * drafts. Every function is scoped to the actor's account (another account's story is NOT_FOUND).
+ *
+ * Vocabulary:
+ * - version: bumped by every save and every move; callers send the version they loaded, and a
+ *   stale one is refused with CONFLICT, so two editors saving at once never overwrite each other
+ *   silently. The check is repeated in the UPDATE's WHERE, so it also holds under a race.
+ * - move: a workflow transition (./workflow.ts). A move, and a save of a published story, emit a
+ *   CONTENT webhook event (./events.ts) in the same transaction as the change and its audit entry;
+ *   the caller dispatches the returned delivery ids after the commit.
+ * - cards: stored in the wire shape; text elements' HTML is sanitised to a small allow-list, and
+ *   plain text and read time are recomputed from them on every save.
+ */
+import "server-only";
+
+import { randomUUID } from "node:crypto";
+
+import sanitizeHtml from "sanitize-html";
+
+import { recordAudit } from "../../audit/audit-log";
+import type { Db } from "../../db/client";
+import { AppError, type ErrorDetail } from "../../errors";
+import { Prisma, type StoryStatus } from "../../generated/prisma/client";
+import type { TCard } from "../cards.schema";
+import { getPublisher } from "../publisher";
+import { cardsPlainText, readTimeMinutes, STORY_INCLUDE, storyUrl, type StoryWithRelations } from "../story-view";
+import { emitStoryEvent } from "./events";
+import {
+  slugify,
+  tweetIdFromUrl,
+  youtubeVideoId,
+  ZCreateStoryInput,
+  ZListStoriesInput,
+  ZTransitionStoryInput,
+  ZUpdateStoryInput,
+  type TContentWorkflowEvent,
+  type TCreateStoryInput,
+  type TListStoriesInput,
+  type TStoryEditorView,
+  type TStoryListItem,
+  type TStoryTagRef,
+  type TTransitionStoryInput,
+  type TUpdateStoryInput,
+} from "./stories.schema";
+import { canDelete, eventForSave, movesFrom, resolveMove } from "./workflow";
+
+/** Who acts: a signed-in dashboard user, scoped to their account (roles are checked by the transport). */
+export type EditorActor = { id: string; accountId: number };
+
+/** What every write needs besides its input: who, when, and the app's URL (the site URL's fallback). */
+export type WriteContext = { actor: EditorActor; now: Date; appUrl: string };
+
+/** A save's or a move's outcome: deliveries to dispatch once the transaction has committed. */
+export type StoryWriteOutcome = { story: TStoryEditorView; event: TContentWorkflowEvent | null; deliveryIds: string[] };
+
+// ─── Sanitising and normalising cards ────────────────────────────────────────────────────────
+
+const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: ["p", "br", "strong", "em", "b", "i", "a", "ul", "ol", "li", "h2", "h3", "blockquote"],
+  allowedAttributes: { a: ["href"] },
+  allowedSchemes: ["http", "https", "mailto"],
+  allowProtocolRelative: false,
+  disallowedTagsMode: "discard",
+};
+
+/** HTML of a text element, reduced to the allow-list (p, br, strong, em, b, i, a[href], ul, ol, li, h2, h3, blockquote). */
+export function sanitizeStoryHtml(html: string): string {
+  return sanitizeHtml(html, SANITIZE_OPTIONS).trim();
+}
+
+/** Card fields that say when and in which version a card changed: left out when comparing contents. */
+const CARD_BOOKKEEPING = ["card-added-at", "card-updated-at", "version", "content-version-id", "content-id"] as const;
+
+/** The card without its bookkeeping, as JSON with sorted keys (the database does not keep key order). */
+function cardContent(card: TCard): string {
+  const copy: Record<string, unknown> = { ...card };
+  for (const key of CARD_BOOKKEEPING) delete copy[key];
+  return stableJson(copy);
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/**
+ * Cards as they are stored: text sanitised, YouTube and tweet ids derived from their URLs, and each
+ * card's version and times kept when its content did not change (bumped when it did).
+ */
+export function normalizeCards(cards: readonly TCard[], previous: readonly TCard[], now: Date): TCard[] {
+  const details: ErrorDetail[] = [];
+  const before = new Map(previous.map((card) => [card.id, card]));
+  const at = now.getTime();
+  const result = cards.map((card, c) => {
+    const elements = card["story-elements"].map((element, e) => {
+      const field = `cards.${c}.story-elements.${e}`;
+      if (element.type === "text") return { ...element, text: sanitizeStoryHtml(element.text ?? "") };
+      if (element.type === "youtube-video") {
+        const videoId = element.url ? youtubeVideoId(element.url) : (element["video-id"] ?? null);
+        if (!videoId) {
+          details.push({ field: `${field}.url`, issue: "is not a YouTube video URL" });
+          return element;
+        }
+        return { ...element, "video-id": videoId, url: `https://www.youtube.com/watch?v=${videoId}`, "embed-url": `https://www.youtube.com/embed/${videoId}` };
+      }
+      if (element.type === "jsembed" && element.subtype === "tweet") {
+        const tweetId = element.url ? tweetIdFromUrl(element.url) : (element["tweet-id"] ?? null);
+        if (!tweetId) {
+          details.push({ field: `${field}.url`, issue: "is not a tweet URL (https://x.com/<user>/status/<id>)" });
+          return element;
+        }
+        return { ...element, "tweet-id": tweetId };
+      }
+      if (element.type === "image" && !element["image-s3-key"]) details.push({ field: `${field}.image-s3-key`, issue: "is required" });
+      return element;
+    });
+    const next: TCard = { ...card, "story-elements": elements, "content-id": card["content-id"] ?? card.id };
+    const old = before.get(card.id);
+    if (old && cardContent(old) === cardContent(next)) {
+      return {
+        ...next,
+        version: old.version,
+        "card-added-at": old["card-added-at"] ?? at,
+        "card-updated-at": old["card-updated-at"] ?? at,
+        "content-version-id": old["content-version-id"] ?? randomUUID(),
+      };
+    }
+    return {
+      ...next,
+      version: old ? old.version + 1 : 1,
+      "card-added-at": old?.["card-added-at"] ?? at,
+      "card-updated-at": at,
+      "content-version-id": randomUUID(),
+    };
+  });
+  if (details.length) throw new AppError("BAD_REQUEST", "Some story elements are not valid.", { details });
+  return result;
+}
+
+// ─── Helpers ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Run `fn` in a transaction: a new one on a client, or the caller's when `db` already is one. (A
+ * transaction client has no `$connect`; it does have a `$transaction`, for savepoints, which the
+ * PGlite adapter does not support.)
+ */
+function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  return "$connect" in db ? db.$transaction((tx) => fn(tx), { timeout: 20_000 }) : fn(db);
+}
+
+function unprocessable(message: string, details: ErrorDetail[]): AppError {
+  return new AppError("UNPROCESSABLE", message, { details });
+}
+
+const staleVersion = () =>
+  new AppError("CONFLICT", "Someone else saved this story after you opened it. Reload it to see their changes, then make yours again.", {
+    details: [{ field: "version", issue: "is not the story's current version" }],
+  });
+
+async function assertIdsExist(db: Db, accountId: number, args: { sectionIds?: number[]; authorIds?: number[]; linkedStoryId?: string | null }): Promise<void> {
+  const details: ErrorDetail[] = [];
+  if (args.sectionIds?.length) {
+    const found = new Set(
+      (await db.section.findMany({ where: { accountId, id: { in: args.sectionIds }, deletedAt: null }, select: { id: true } })).map((s) => s.id),
+    );
+    args.sectionIds.forEach((id, i) => {
+      if (!found.has(id)) details.push({ field: `sectionIds.${i}`, issue: `there is no section ${id}` });
+    });
+  }
+  if (args.authorIds?.length) {
+    const found = new Set((await db.author.findMany({ where: { accountId, id: { in: args.authorIds } }, select: { id: true } })).map((a) => a.id));
+    args.authorIds.forEach((id, i) => {
+      if (!found.has(id)) details.push({ field: `authorIds.${i}`, issue: `there is no author ${id}` });
+    });
+  }
+  if (args.linkedStoryId) {
+    const linked = await db.story.findFirst({ where: { accountId, id: args.linkedStoryId }, select: { id: true } });
+    if (!linked) details.push({ field: "breakingNewsLinkedStoryId", issue: "there is no such story" });
+  }
+  if (details.length) throw unprocessable("The story refers to something that does not exist.", details);
+}
+
+/** Tag ids in order: existing tags by id, others found by name (their slug) or created. */
+async function resolveTags(db: Db, accountId: number, refs: readonly TStoryTagRef[], now: Date): Promise<number[]> {
+  const ids: number[] = [];
+  const details: ErrorDetail[] = [];
+  const byId = refs.flatMap((ref) => ("id" in ref ? [ref.id] : []));
+  const known = new Set((await db.tag.findMany({ where: { accountId, id: { in: byId } }, select: { id: true } })).map((t) => t.id));
+  for (const [i, ref] of refs.entries()) {
+    if ("id" in ref) {
+      if (known.has(ref.id)) ids.push(ref.id);
+      else details.push({ field: `tags.${i}.id`, issue: `there is no tag ${ref.id}` });
+      continue;
+    }
+    const slug = slugify(ref.name);
+    if (!slug) {
+      details.push({ field: `tags.${i}.name`, issue: "needs at least one letter or digit" });
+      continue;
+    }
+    const tag =
+      (await db.tag.findUnique({ where: { accountId_slug: { accountId, slug } }, select: { id: true } })) ??
+      (await db.tag.create({ data: { accountId, name: ref.name, slug, createdAt: now }, select: { id: true } }));
+    ids.push(tag.id);
+  }
+  if (details.length) throw unprocessable("Some tags do not exist.", details);
+  return [...new Set(ids)];
+}
+
+/** A free slug made from the headline: "the-headline", then "the-headline-2", "-3"… */
+async function generateSlug(db: Db, accountId: number, headline: string, exceptId?: string): Promise<string> {
+  const base = slugify(headline) || "story";
+  const taken = new Set(
+    (
+      await db.story.findMany({
+        where: { accountId, slug: { startsWith: base }, ...(exceptId ? { id: { not: exceptId } } : {}) },
+        select: { slug: true },
+      })
+    ).map((s) => s.slug),
+  );
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+async function assertSlugFree(db: Db, accountId: number, slug: string, exceptId?: string): Promise<void> {
+  const other = await db.story.findFirst({ where: { accountId, slug, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
+  if (other) throw new AppError("CONFLICT", `Another story already uses the slug "${slug}".`, { details: [{ field: "slug", issue: "is already used by another story" }] });
+}
+
+type StoryFields = Omit<ReturnType<typeof ZUpdateStoryInput.parse>, "id" | "version">;
+
+/** The columns a save writes (relations are written separately). */
+function scalarData(fields: StoryFields, previousSeo: unknown): Prisma.StoryUpdateManyMutationInput {
+  const data: Prisma.StoryUpdateManyMutationInput = {};
+  if (fields.headline !== undefined) data.headline = fields.headline;
+  if (fields.subheadline !== undefined) data.subheadline = fields.subheadline;
+  if (fields.summary !== undefined) data.summary = fields.summary;
+  if (fields.access !== undefined) data.access = fields.access;
+  if (fields.storyTemplate !== undefined) data.storyTemplate = fields.storyTemplate;
+  if (fields.isBreakingNews !== undefined) data.isBreakingNews = fields.isBreakingNews;
+  if (fields.breakingNewsExpiresAt !== undefined) data.breakingNewsExpiresAt = fields.breakingNewsExpiresAt;
+  if (fields.breakingNewsLinkedStoryId !== undefined) data.breakingNewsLinkedStoryId = fields.breakingNewsLinkedStoryId;
+  if (fields.heroImage !== undefined) {
+    const hero = fields.heroImage;
+    data.heroImageS3Key = hero?.s3Key ?? null;
+    data.heroImageCaption = hero?.caption ?? null;
+    data.heroImageAttribution = hero?.attribution ?? null;
+    data.heroImageMetadata = hero?.metadata ? (hero.metadata) : Prisma.DbNull;
+  }
+  if (fields.seo !== undefined) {
+    const seo: Record<string, unknown> = isObject(previousSeo) ? { ...previousSeo } : {};
+    if (fields.seo.metaTitle !== undefined) seo["meta-title"] = fields.seo.metaTitle;
+    if (fields.seo.metaDescription !== undefined) seo["meta-description"] = fields.seo.metaDescription;
+    if (fields.seo.metaKeywords !== undefined) seo["meta-keywords"] = fields.seo.metaKeywords;
+    data.seo = seo as Prisma.InputJsonObject;
+  }
+  return data;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+async function writeRelations(db: Db, storyId: string, ids: { sectionIds?: number[]; authorIds?: number[]; tagIds?: number[] }): Promise<void> {
+  if (ids.sectionIds) {
+    await db.storySection.deleteMany({ where: { storyId } });
+    await db.storySection.createMany({ data: ids.sectionIds.map((sectionId, position) => ({ storyId, sectionId, position })) });
+  }
+  if (ids.authorIds) {
+    await db.storyAuthor.deleteMany({ where: { storyId } });
+    await db.storyAuthor.createMany({ data: ids.authorIds.map((authorId, position) => ({ storyId, authorId, position })) });
+  }
+  if (ids.tagIds) {
+    await db.storyTag.deleteMany({ where: { storyId } });
+    await db.storyTag.createMany({ data: ids.tagIds.map((tagId, position) => ({ storyId, tagId, position })) });
+  }
+}
+
+// ─── Reading ─────────────────────────────────────────────────────────────────────────────────
+
+function toEditorView(story: StoryWithRelations, siteUrl: string): TStoryEditorView {
+  const seo = isObject(story.seo) ? story.seo : {};
+  const keywords = seo["meta-keywords"];
+  return {
+    id: story.id,
+    status: story.status,
+    version: story.version,
+    storyVersionId: story.storyVersionId,
+    headline: story.headline,
+    subheadline: story.subheadline,
+    slug: story.slug,
+    summary: story.summary,
+    cards: story.cards as TCard[],
+    sections: story.sections.map((s) => ({ id: s.section.id, name: s.section.name })),
+    authors: story.authors.map((a) => ({ id: a.author.id, name: a.author.name })),
+    tags: story.tags.map((t) => ({ id: t.tag.id, name: t.tag.name, slug: t.tag.slug })),
+    heroImage: story.heroImageS3Key
+      ? {
+          s3Key: story.heroImageS3Key,
+          caption: story.heroImageCaption,
+          attribution: story.heroImageAttribution,
+          metadata: isObject(story.heroImageMetadata) ? story.heroImageMetadata : null,
+        }
+      : null,
+    seo: {
+      metaTitle: typeof seo["meta-title"] === "string" ? seo["meta-title"] : null,
+      metaDescription: typeof seo["meta-description"] === "string" ? seo["meta-description"] : null,
+      metaKeywords: Array.isArray(keywords) ? keywords.filter((k): k is string => typeof k === "string") : [],
+    },
+    access: story.access,
+    storyTemplate: story.storyTemplate,
+    isBreakingNews: story.isBreakingNews,
+    breakingNewsExpiresAt: story.breakingNewsExpiresAt,
+    breakingNewsLinkedStoryId: story.breakingNewsLinkedStoryId,
+    readTime: story.readTime,
+    publishedAt: story.publishedAt,
+    firstPublishedAt: story.firstPublishedAt,
+    lastPublishedAt: story.lastPublishedAt,
+    createdAt: story.createdAt,
+    updatedAt: story.updatedAt,
+    url: storyUrl(siteUrl, story.slug),
+    moves: movesFrom(story.status).map((m) => ({ action: m.action, to: m.to, label: m.label })),
+    canDelete: canDelete(story.status),
+  };
+}
+
+/** One story as the editor sees it, with the workflow moves open to it. */
+export async function getStory(db: Db, args: { actor: EditorActor; id: string; appUrl: string }): Promise<TStoryEditorView> {
+  const story = await db.story.findFirst({ where: { id: args.id, accountId: args.actor.accountId }, include: STORY_INCLUDE });
+  if (!story) throw new AppError("NOT_FOUND", "Story not found.");
+  const publisher = await getPublisher(db, args.actor.accountId, { appUrl: args.appUrl });
+  return toEditorView(story, publisher.siteUrl);
+}
+
+/** A page of the account's stories, most recently changed first. */
+export async function listStories(
+  db: Db,
+  args: { actor: EditorActor } & TListStoriesInput,
+): Promise<{ items: TStoryListItem[]; total: number; offset: number; limit: number }> {
+  const { status, search, sectionId, offset, limit } = ZListStoriesInput.parse(args);
+  const words = (search ?? "").split(/\s+/).filter(Boolean).slice(0, 10);
+  const where: Prisma.StoryWhereInput = {
+    accountId: args.actor.accountId,
+    ...(status ? { status } : {}),
+    ...(sectionId ? { sections: { some: { sectionId } } } : {}),
+    ...(words.length ? { AND: words.map((word) => ({ headline: { contains: word, mode: "insensitive" as const } })) } : {}),
+  };
+  const [total, rows] = await Promise.all([
+    db.story.count({ where }),
+    db.story.findMany({
+      where,
+      orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+      skip: offset,
+      take: limit,
+      select: {
+        id: true,
+        headline: true,
+        slug: true,
+        status: true,
+        version: true,
+        isBreakingNews: true,
+        updatedAt: true,
+        publishedAt: true,
+        sections: { orderBy: { position: "asc" }, take: 1, select: { section: { select: { name: true } } } },
+        authors: { orderBy: { position: "asc" }, select: { author: { select: { name: true } } } },
+      },
+    }),
+  ]);
+  return {
+    items: rows.map(({ sections, authors, ...row }) => ({ ...row, section: sections[0]?.section.name ?? null, authors: authors.map((a) => a.author.name) })),
+    total,
+    offset,
+    limit,
+  };
+}
+
+/** Sections, authors and tags to choose from in the story form. */
+export async function listStoryFormOptions(db: Db, args: { actor: EditorActor }) {
+  const accountId = args.actor.accountId;
+  const [sections, authors, tags] = await Promise.all([
+    db.section.findMany({ where: { accountId, deletedAt: null }, orderBy: [{ position: "asc" }, { name: "asc" }], select: { id: true, name: true, parentId: true } }),
+    db.author.findMany({ where: { accountId }, orderBy: { name: "asc" }, select: { id: true, name: true } }),
+    db.tag.findMany({ where: { accountId }, orderBy: { name: "asc" }, take: 2_000, select: { id: true, name: true, slug: true } }),
+  ]);
+  return { sections, authors, tags };
+}
+
+// ─── Writing ─────────────────────────────────────────────────────────────────────────────────
+
+/** A new draft, owned by the actor. */
+export async function createStory(db: Db, args: WriteContext & { input: TCreateStoryInput }): Promise<StoryWriteOutcome> {
+  const fields = ZCreateStoryInput.parse(args.input);
+  const { actor, now } = args;
+  const accountId = actor.accountId;
+  const id = await inTransaction(db, async (tx) => {
+    await assertIdsExist(tx, accountId, { sectionIds: fields.sectionIds, authorIds: fields.authorIds, linkedStoryId: fields.breakingNewsLinkedStoryId });
+    const slug = fields.slug ? fields.slug : await generateSlug(tx, accountId, fields.headline);
+    if (fields.slug) await assertSlugFree(tx, accountId, slug);
+    const tagIds = fields.tags ? await resolveTags(tx, accountId, fields.tags, now) : [];
+    const cards = normalizeCards(fields.cards ?? [], [], now);
+    const plainText = cardsPlainText(cards);
+    const story = await tx.story.create({
+      data: {
+        ...(scalarData(fields, {}) as Prisma.StoryUncheckedCreateInput),
+        accountId,
+        headline: fields.headline,
+        slug,
+        status: "DRAFT",
+        cards: cards as unknown as Prisma.InputJsonArray,
+        plainText,
+        readTime: readTimeMinutes(plainText),
+        ownerId: actor.id,
+        createdAt: now,
+        updatedAt: now,
+      },
+      select: { id: true },
+    });
+    await writeRelations(tx, story.id, { sectionIds: fields.sectionIds ?? [], authorIds: fields.authorIds ?? [], tagIds });
+    await recordAudit(tx, { accountId, actorId: actor.id, action: "story.create", targetType: "story", targetId: story.id, metadata: { headline: fields.headline, slug }, now });
+    return story.id;
+  });
+  return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), event: null, deliveryIds: [] };
+}
+
+/**
+ * Save an edit. Only the fields given change. `version` must be the story's current one. Saving a
+ * published story keeps it published, marks it republished (last-published-at) and emits
+ * story-update.
+ */
+export async function updateStory(db: Db, args: WriteContext & { input: TUpdateStoryInput }): Promise<StoryWriteOutcome> {
+  const { id, version, ...fields } = ZUpdateStoryInput.parse(args.input);
+  const { actor, now } = args;
+  const accountId = actor.accountId;
+  const outcome = await inTransaction(db, async (tx) => {
+    const current = await tx.story.findFirst({ where: { id, accountId }, select: { status: true, version: true, cards: true, seo: true, headline: true, slug: true } });
+    if (!current) throw new AppError("NOT_FOUND", "Story not found.");
+    if (current.version !== version) throw staleVersion();
+    await assertIdsExist(tx, accountId, { sectionIds: fields.sectionIds, authorIds: fields.authorIds, linkedStoryId: fields.breakingNewsLinkedStoryId });
+    let slug: string | undefined;
+    if (fields.slug === "") slug = await generateSlug(tx, accountId, fields.headline ?? current.headline, id);
+    else if (fields.slug !== undefined && fields.slug !== current.slug) {
+      await assertSlugFree(tx, accountId, fields.slug, id);
+      slug = fields.slug;
+    }
+    const tagIds = fields.tags ? await resolveTags(tx, accountId, fields.tags, now) : undefined;
+    const data = scalarData(fields, current.seo);
+    if (slug !== undefined) data.slug = slug;
+    if (fields.cards) {
+      const cards = normalizeCards(fields.cards, (current.cards ?? []) as TCard[], now);
+      const plainText = cardsPlainText(cards);
+      data.cards = cards as unknown as Prisma.InputJsonArray;
+      data.plainText = plainText;
+      data.readTime = readTimeMinutes(plainText);
+    }
+    const event = eventForSave(current.status);
+    if (current.status === "PUBLISHED") data.lastPublishedAt = now;
+    const updated = await tx.story.updateMany({
+      where: { id, accountId, version },
+      data: { ...data, version: { increment: 1 }, storyVersionId: randomUUID(), updatedAt: now },
+    });
+    if (updated.count === 0) throw staleVersion();
+    await writeRelations(tx, id, { sectionIds: fields.sectionIds, authorIds: fields.authorIds, tagIds });
+    await recordAudit(tx, {
+      accountId,
+      actorId: actor.id,
+      action: "story.update",
+      targetType: "story",
+      targetId: id,
+      metadata: { version: version + 1, fields: Object.keys(fields).filter((k) => fields[k as keyof typeof fields] !== undefined) },
+      now,
+    });
+    const emitted = event
+      ? await emitStoryEvent(tx, { accountId, storyId: id, name: event, actorId: actor.id, previousStatus: current.status, now, appUrl: args.appUrl })
+      : null;
+    return { event, deliveryIds: emitted?.deliveryIds ?? [] };
+  });
+  return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), ...outcome };
+}
+
+/** Publishing stamps the times; other moves leave them as they are. */
+function timesForMove(to: StoryStatus, current: { firstPublishedAt: Date | null }, now: Date): Prisma.StoryUpdateManyMutationInput {
+  if (to !== "PUBLISHED") return {};
+  return { publishedAt: now, lastPublishedAt: now, ...(current.firstPublishedAt ? {} : { firstPublishedAt: now }) };
+}
+
+/**
+ * Move a story through the workflow (./workflow.ts). An illegal move is UNPROCESSABLE and names the
+ * current status; a stale `version` is CONFLICT. Emits the move's event.
+ */
+export async function transitionStory(db: Db, args: WriteContext & { input: TTransitionStoryInput }): Promise<StoryWriteOutcome> {
+  const { id, version, action } = ZTransitionStoryInput.parse(args.input);
+  const { actor, now } = args;
+  const accountId = actor.accountId;
+  const outcome = await inTransaction(db, async (tx) => {
+    const current = await tx.story.findFirst({ where: { id, accountId }, select: { status: true, version: true, firstPublishedAt: true, headline: true } });
+    if (!current) throw new AppError("NOT_FOUND", "Story not found.");
+    if (current.version !== version) throw staleVersion();
+    const resolved = resolveMove(current.status, action);
+    if (!resolved.ok) throw new AppError("UNPROCESSABLE", resolved.reason, { details: [{ field: "action", issue: `not possible while the story is ${current.status.toLowerCase()}` }] });
+    const { move } = resolved;
+    const updated = await tx.story.updateMany({
+      where: { id, accountId, version, status: current.status },
+      data: { status: move.to, version: { increment: 1 }, storyVersionId: randomUUID(), updatedAt: now, ...timesForMove(move.to, current, now) },
+    });
+    if (updated.count === 0) throw staleVersion();
+    await recordAudit(tx, {
+      accountId,
+      actorId: actor.id,
+      action: `story.${action}`,
+      targetType: "story",
+      targetId: id,
+      metadata: { headline: current.headline, from: current.status, to: move.to, version: version + 1 },
+      now,
+    });
+    const emitted = await emitStoryEvent(tx, { accountId, storyId: id, name: move.event, actorId: actor.id, previousStatus: current.status, now, appUrl: args.appUrl });
+    return { event: move.event, deliveryIds: emitted.deliveryIds };
+  });
+  return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), ...outcome };
+}
+
+/** Delete a draft for good. Anything else must be moved back to draft first. */
+export async function deleteStory(db: Db, args: { actor: EditorActor; id: string; version: number; now: Date }): Promise<void> {
+  const { actor, id, version, now } = args;
+  const accountId = actor.accountId;
+  await inTransaction(db, async (tx) => {
+    const current = await tx.story.findFirst({ where: { id, accountId }, select: { status: true, version: true, headline: true, slug: true } });
+    if (!current) throw new AppError("NOT_FOUND", "Story not found.");
+    if (current.version !== version) throw staleVersion();
+    if (!canDelete(current.status)) {
+      throw new AppError("UNPROCESSABLE", `Only drafts can be deleted; this story is ${current.status.toLowerCase()}.`, {
+        details: [{ field: "id", issue: `the story is ${current.status.toLowerCase()}` }],
+      });
+    }
+    const deleted = await tx.story.deleteMany({ where: { id, accountId, version, status: "DRAFT" } });
+    if (deleted.count === 0) throw staleVersion();
+    await tx.story.updateMany({ where: { accountId, breakingNewsLinkedStoryId: id }, data: { breakingNewsLinkedStoryId: null } });
+    await recordAudit(tx, { accountId, actorId: actor.id, action: "story.delete", targetType: "story", targetId: id, metadata: { headline: current.headline, slug: current.slug }, now });
+  });
+}
