@@ -1,0 +1,326 @@
+/**
+ * Query and body schemas of the story read API (spec §4.4): stories, story by slug, id and
+ * external id, related stories, search, advanced search, collections, breaking news and bulk.
+ *
+ * Query parameters arrive as strings; the same parameters inside a bulk body may be JSON numbers
+ * or arrays, so every field takes both. Rules (docs/publishing.md, "Read API"):
+ * - `limit`: a whole number ≥ 1; above the cap (100) it is silently lowered to the cap;
+ *   anything else (`abc`, `0`, `-1`, `2.5`) is a 400.
+ * - `offset`: a whole number from 0 to 10,000 (deep pages are slow and nobody reads them).
+ * - lists (`fields`, `not-story-content-ids`…): comma-separated, or the key repeated.
+ */
+import { z } from "zod";
+
+export const MAX_LIMIT = 100;
+export const DEFAULT_LIMIT = 20;
+export const MAX_OFFSET = 10_000;
+const MAX_LIST = 100;
+
+// ─── Field types ─────────────────────────────────────────────────────────────────────────────
+
+const zWhole = z.union([z.string(), z.number()]).transform((value, ctx) => {
+  const text = String(value).trim();
+  if (!/^\d{1,15}$/.test(text)) {
+    ctx.addIssue({ code: "custom", message: "Expected a whole number." });
+    return z.NEVER;
+  }
+  return Number(text);
+});
+
+/** `limit` with its default; above MAX_LIMIT it is capped, not refused. */
+export const zLimit = (fallback = DEFAULT_LIMIT) =>
+  zWhole
+    .refine((n) => n >= 1, "Must be at least 1.")
+    .transform((n) => Math.min(n, MAX_LIMIT))
+    .optional()
+    .transform((n) => n ?? fallback);
+
+export const zOffset = zWhole
+  .refine((n) => n <= MAX_OFFSET, `Must be at most ${MAX_OFFSET}.`)
+  .optional()
+  .transform((n) => n ?? 0);
+
+/** A positive integer id (section-id, author-id). */
+export const zIntId = zWhole.refine((n) => n >= 1 && n <= 2_147_483_647, "Expected a positive integer id.");
+
+/** Epoch milliseconds. */
+export const zEpochMs = zWhole.transform((n) => new Date(n)).refine((d) => !Number.isNaN(d.getTime()), "Not a valid time.");
+
+const splitList = (value: string | number | (string | number)[]) =>
+  (Array.isArray(value) ? value : [value])
+    .flatMap((v) => String(v).split(","))
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+const zRawList = z.union([z.string().max(10_000), z.number(), z.array(z.union([z.string().max(10_000), z.number()])).max(MAX_LIST)]);
+
+/** `fields=a,b,c`: top-level story keys to keep. */
+export const zFields = zRawList
+  .transform(splitList)
+  .pipe(z.array(z.string().max(100).regex(/^[A-Za-z0-9_-]+$/, "Field names are letters, digits, '-' and '_'.")).max(MAX_LIST))
+  .optional()
+  .transform((list) => (list && list.length > 0 ? list : undefined));
+
+/** Comma list of story UUIDs. */
+export const zStoryIdList = zRawList
+  .transform(splitList)
+  .pipe(z.array(z.uuid("Expected story ids (UUIDs).")).max(MAX_LIST))
+  .optional()
+  .transform((list) => list ?? []);
+
+/** Comma list of plain strings (templates). */
+const zStringList = zRawList.transform(splitList).pipe(z.array(z.string().max(200)).max(MAX_LIST));
+
+export const zBooleanish = z
+  .union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", ""])])
+  .optional()
+  .transform((v) => v === true || v === "true" || v === "1" || v === "yes");
+
+const zSlug = z.string().trim().min(1).max(300);
+
+// ─── Orders ──────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * `story-order` values. "published-at" (newest first) is the default; "top", "recent", "latest"
+ * and friends are its names in the original API's story groups. "last-updated" orders by the
+ * last (re)publication; "oldest" is published-at ascending.
+ */
+export const STORY_ORDERS = {
+  "published-at": "published",
+  top: "published",
+  stack: "published",
+  recent: "published",
+  latest: "published",
+  "latest-published": "published",
+  newest: "published",
+  "last-updated": "last-published",
+  "last-published-at": "last-published",
+  "last-published": "last-published",
+  "updated-at": "last-published",
+  oldest: "oldest",
+  "earliest-published": "oldest",
+} as const;
+export type TStoryOrder = (typeof STORY_ORDERS)[keyof typeof STORY_ORDERS];
+const ORDER_NAMES = Object.keys(STORY_ORDERS) as [keyof typeof STORY_ORDERS, ...(keyof typeof STORY_ORDERS)[]];
+
+const zStoryOrder = z.enum(ORDER_NAMES, { message: `Expected one of: ${ORDER_NAMES.join(", ")}.` }).transform((name) => STORY_ORDERS[name]);
+
+/**
+ * `story-group` (what @quintype/backend sends from `Story.getStories(client, group)`): a known
+ * order name picks that order; any other group name ("stack-12", a custom group) falls back to
+ * newest first, so existing front ends keep working.
+ */
+const zStoryGroup = z
+  .string()
+  .max(200)
+  .transform((name): TStoryOrder => (name in STORY_ORDERS ? STORY_ORDERS[name as keyof typeof STORY_ORDERS] : "published"));
+
+// ─── Endpoints ───────────────────────────────────────────────────────────────────────────────
+
+const storyFilterShape = {
+  "section-id": zIntId.optional(),
+  section: zSlug.optional(),
+  tag: zSlug.optional(),
+  template: zStringList.optional(),
+  "story-order": zStoryOrder.optional(),
+  "story-group": zStoryGroup.optional(),
+  randomize: zBooleanish,
+  "not-story-content-ids": zStoryIdList,
+  fields: zFields,
+  limit: zLimit(),
+  offset: zOffset,
+};
+
+/** GET /api/v1/stories (and bulk requests of `_type: "stories"`). */
+export const ZStoriesQuery = z.object(storyFilterShape).transform((q) => ({
+  sectionId: q["section-id"],
+  sectionSlug: q.section,
+  tagSlug: q.tag,
+  templates: q.template,
+  order: q["story-order"] ?? q["story-group"] ?? "published",
+  randomize: q.randomize,
+  excludeIds: q["not-story-content-ids"],
+  fields: q.fields,
+  limit: q.limit,
+  offset: q.offset,
+}));
+export type TStoriesQuery = z.output<typeof ZStoriesQuery>;
+
+/** GET /api/v1/stories-by-slug */
+export const ZStoryBySlugQuery = z.object({
+  slug: z.string().trim().min(1, "Give the story's slug.").max(1_000),
+  fields: zFields,
+});
+
+/** GET /api/v1/stories/{id}, …/attributes */
+export const ZStoryIdParams = z.object({ storyId: z.uuid("The story id is a UUID.") });
+export const ZFieldsQuery = z.object({ fields: zFields });
+
+/** GET /api/v1/story-by-external-id/{id} */
+export const ZExternalIdParams = z.object({ externalId: z.string().trim().min(1).max(500) });
+
+/** GET /api/v1/stories/{id}/related-stories: 5 by default. */
+export const ZRelatedQuery = z.object({
+  "section-id": zIntId.optional(),
+  fields: zFields,
+  limit: zLimit(5),
+  offset: zOffset,
+});
+
+/**
+ * Search `sort`: relevance (default when `q` is given), or published-at descending (default
+ * without `q`) or ascending. The original API's advanced-search names are accepted too.
+ */
+const SORTS = {
+  relevance: "relevance",
+  score: "relevance",
+  descending: "desc",
+  desc: "desc",
+  "latest-published": "desc",
+  newest: "desc",
+  ascending: "asc",
+  asc: "asc",
+  "earliest-published": "asc",
+  oldest: "asc",
+} as const;
+const SORT_NAMES = Object.keys(SORTS) as [keyof typeof SORTS, ...(keyof typeof SORTS)[]];
+export type TSearchSort = (typeof SORTS)[keyof typeof SORTS];
+
+/** GET /api/v1/search and /api/v1/advanced-search */
+export const ZSearchQuery = z
+  .object({
+    q: z.string().max(500).optional(),
+    author: z.string().trim().max(300).optional(),
+    "author-id": zIntId.optional(),
+    "section-id": zIntId.optional(),
+    fields: zFields,
+    limit: zLimit(),
+    offset: zOffset,
+    sort: z.enum(SORT_NAMES, { message: `Expected one of: ${SORT_NAMES.join(", ")}.` }).optional(),
+    "published-before": zEpochMs.optional(),
+    "published-after": zEpochMs.optional(),
+  })
+  .transform((q) => {
+    const text = q.q?.trim() || undefined;
+    return {
+      q: text,
+      author: q.author || undefined,
+      authorId: q["author-id"],
+      sectionId: q["section-id"],
+      fields: q.fields,
+      limit: q.limit,
+      offset: q.offset,
+      sort: q.sort ? SORTS[q.sort] : text ? "relevance" : "desc",
+      publishedBefore: q["published-before"],
+      publishedAfter: q["published-after"],
+    };
+  });
+export type TSearchQuery = z.output<typeof ZSearchQuery>;
+
+/** GET /api/v1/collections/{slug} (and bulk requests of `_type: "collection"`). */
+export const ZCollectionParams = z.object({ slug: z.string().trim().min(1).max(300) });
+const collectionShape = {
+  "item-type": z.enum(["story", "collection"], { message: "Expected story or collection." }).optional(),
+  "exclude-story-ids": zStoryIdList,
+  "story-fields": zFields,
+  fields: zFields,
+  limit: zLimit(),
+  offset: zOffset,
+};
+export const ZCollectionQuery = z.object(collectionShape).transform((q) => ({
+  itemType: q["item-type"],
+  excludeStoryIds: q["exclude-story-ids"],
+  storyFields: q["story-fields"] ?? q.fields,
+  limit: q.limit,
+  offset: q.offset,
+}));
+export type TCollectionQuery = z.output<typeof ZCollectionQuery>;
+
+/** GET /api/v1/breaking-news */
+export const ZBreakingNewsQuery = z.object({ fields: zFields, limit: zLimit() });
+
+// ─── Bulk ────────────────────────────────────────────────────────────────────────────────────
+
+export const MAX_BULK_REQUESTS = 25;
+
+const bulkCollectionShape = z.object({ _type: z.literal("collection"), slug: z.string().trim().min(1).max(300), ...collectionShape });
+const bulkStoriesShape = z.object({ _type: z.literal("stories"), ...storyFilterShape, "story-fields": zFields });
+
+/**
+ * One named request of a bulk body: `_type` "collection" (slug, limit, story-fields, item-type…)
+ * or "stories" (the parameters of GET /api/v1/stories). Without `_type` it is a stories request,
+ * as in the original client. Unknown keys are ignored.
+ */
+export const ZBulkItem = z
+  .preprocess(
+    (value) => (value && typeof value === "object" && !Array.isArray(value) && !("_type" in value) ? { ...value, _type: "stories" } : value),
+    z.discriminatedUnion("_type", [bulkCollectionShape, bulkStoriesShape], { message: 'Expected _type "collection" or "stories".' }),
+  )
+  .transform((q) =>
+    q._type === "collection"
+      ? {
+          type: "collection" as const,
+          slug: q.slug,
+          query: {
+            itemType: q["item-type"],
+            excludeStoryIds: q["exclude-story-ids"],
+            storyFields: q["story-fields"] ?? q.fields,
+            limit: q.limit,
+            offset: q.offset,
+          } satisfies TCollectionQuery,
+        }
+      : {
+          type: "stories" as const,
+          query: {
+            sectionId: q["section-id"],
+            sectionSlug: q.section,
+            tagSlug: q.tag,
+            templates: q.template,
+            order: q["story-order"] ?? q["story-group"] ?? "published",
+            randomize: q.randomize,
+            excludeIds: q["not-story-content-ids"],
+            fields: q.fields ?? q["story-fields"],
+            limit: q.limit,
+            offset: q.offset,
+          } satisfies TStoriesQuery,
+        },
+  );
+export type TBulkItem = z.output<typeof ZBulkItem>;
+
+export const ZBulkRequests = z
+  .record(z.string().min(1).max(200), ZBulkItem)
+  .refine((r) => Object.keys(r).length >= 1, "Give at least one request.")
+  .refine((r) => Object.keys(r).length <= MAX_BULK_REQUESTS, `At most ${MAX_BULK_REQUESTS} requests at once.`);
+
+/**
+ * POST /api/v1/bulk and /api/v1/bulk-request: {requests: {<name>: {...}}}. The route keeps the
+ * requests as sent (bulk-request encodes them into its GET location); server/publishing/bulk.ts
+ * validates each one with ZBulkRequests.
+ */
+export const ZBulkBody = z.object({
+  requests: z.record(z.string().min(1).max(200), z.record(z.string(), z.unknown())),
+});
+export type TBulkBody = z.output<typeof ZBulkBody>;
+
+/** GET /api/v1/bulk-request/{key} */
+export const ZBulkKeyParams = z.object({ key: z.string().min(2).max(8_000).regex(/^[A-Za-z0-9_-]+$/, "Not a bulk request key.") });
+
+// ─── Collection rules ────────────────────────────────────────────────────────────────────────
+
+const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+
+/**
+ * Rules of an automated collection (Collection.rules), evaluated over published stories: each
+ * rule given narrows the set (a story matches a rule when it has any of the listed values).
+ * Unreadable rules are ignored rather than failing the read.
+ */
+export const ZCollectionRules = z
+  .object({
+    "section-ids": lenient(z.array(z.number().int().positive()).max(MAX_LIST)),
+    "tag-slugs": lenient(z.array(z.string().min(1).max(300)).max(MAX_LIST)),
+    "author-ids": lenient(z.array(z.number().int().positive()).max(MAX_LIST)),
+    "story-templates": lenient(z.array(z.string().min(1).max(200)).max(MAX_LIST)),
+    sort: lenient(z.enum(["published-at", "last-published-at"])),
+  })
+  .catch({});
+export type TCollectionRules = z.output<typeof ZCollectionRules>;

@@ -1,0 +1,248 @@
+/**
+ * The story read side of the content API (spec §4.4): lists, one story by id, slug or external
+ * id, related stories, attributes and breaking news.
+ *
+ * Invariants:
+ * - Only PUBLISHED stories of the request's publisher are ever returned; every query here filters
+ *   on both, so drafts, submitted, approved and retracted stories are invisible (404 by id).
+ * - One page of stories is one `findMany` with its relations (no query per story), plus one
+ *   grouped query for vote totals. Relations and columns a `fields` projection does not need are
+ *   not loaded at all.
+ * - Every story goes out through storyToWire, then projectFields.
+ *
+ * Vocabulary: a "content context" is who is asking (the publisher, from the Host) and how stories
+ * are shaped for them (site URL for links, publisher-id).
+ */
+import "server-only";
+
+import { getEnv } from "../../env.js";
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+import type { Prisma } from "../generated/prisma/client";
+import type { TStoriesQuery, TStoryOrder } from "./content.schema";
+import { getPublisher, resolvePublisherAccountId } from "./publisher";
+import { projectFields, STORY_INCLUDE, storyToWire, type StoryViewContext, type StoryWithRelations, type WireStory } from "./story-view";
+
+export type ContentContext = {
+  accountId: number;
+  view: StoryViewContext;
+  now: Date;
+};
+
+/** The publisher a public request is for (by Host, then PUBLISHING_ACCOUNT, then the only account). */
+export async function resolveContentContext(db: Db, args: { host: string | null; now?: Date }): Promise<ContentContext> {
+  const env = getEnv();
+  const accountId = await resolvePublisherAccountId(db, { host: args.host, fallbackSlug: env.PUBLISHING_ACCOUNT });
+  const publisher = await getPublisher(db, accountId, { appUrl: env.APP_URL });
+  return { accountId, view: { publisherId: accountId, siteUrl: publisher.siteUrl }, now: args.now ?? new Date() };
+}
+
+/** The base filter of everything public: this publisher, published. */
+export const publishedWhere = (accountId: number): Prisma.StoryWhereInput => ({ accountId, status: "PUBLISHED" });
+
+// ─── Loading a page of stories ───────────────────────────────────────────────────────────────
+
+const RELATION_FIELDS = {
+  sections: ["sections"],
+  authors: ["authors", "author-id", "author-name"],
+  tags: ["tags"],
+  entities: ["entities", "linked-entities"],
+} as const;
+
+/** What to load for a projection: relations it names, and the cards only when asked for. */
+function loadPlan(fields: readonly string[] | undefined) {
+  const wanted = fields ? new Set(fields) : null;
+  const needs = (names: readonly string[]) => !wanted || names.some((n) => wanted.has(n));
+  const include: Prisma.StoryInclude = {};
+  for (const [relation, names] of Object.entries(RELATION_FIELDS) as [keyof typeof RELATION_FIELDS, readonly string[]][]) {
+    if (needs(names)) include[relation] = STORY_INCLUDE[relation];
+  }
+  // plain_text is only for search and feeds; cards are the biggest column, loaded when projected in.
+  const omit: Prisma.StoryOmit = { plainText: true, ...(needs(["cards"]) ? {} : { cards: true }) };
+  return { include, omit, votes: needs(["votes"]) };
+}
+
+export type StoryPageArgs = {
+  where: Prisma.StoryWhereInput;
+  orderBy?: Prisma.StoryOrderByWithRelationInput[];
+  take?: number;
+  skip?: number;
+  fields?: readonly string[];
+};
+
+/** One page of stories in wire shape, in the query's order. */
+export async function loadWireStories(db: Db, ctx: ContentContext, args: StoryPageArgs): Promise<WireStory[]> {
+  const plan = loadPlan(args.fields);
+  const rows = await db.story.findMany({ where: args.where, orderBy: args.orderBy, take: args.take, skip: args.skip, include: plan.include, omit: plan.omit });
+  return toWire(db, ctx, rows as unknown as Partial<StoryWithRelations>[], args.fields, plan.votes);
+}
+
+/** Stories by id, returned in the order of `ids` (ids that are not public are left out). */
+export async function loadWireStoriesByIds(db: Db, ctx: ContentContext, ids: readonly string[], fields?: readonly string[]): Promise<WireStory[]> {
+  if (ids.length === 0) return [];
+  const stories = await loadWireStories(db, ctx, { where: { ...publishedWhere(ctx.accountId), id: { in: [...ids] } }, fields });
+  const byId = new Map<string, WireStory>(stories.map((s) => [s.id as string, s]));
+  return ids.flatMap((id): WireStory[] => {
+    const story = byId.get(id);
+    return story ? [story] : [];
+  });
+}
+
+async function toWire(db: Db, ctx: ContentContext, rows: Partial<StoryWithRelations>[], fields: readonly string[] | undefined, withVotes: boolean): Promise<WireStory[]> {
+  const votes = withVotes && rows.length > 0 ? await voteTotals(db, rows.map((r) => r.id!)) : undefined;
+  const view = { ...ctx.view, votes };
+  return rows.map((row) => {
+    const story = { sections: [], authors: [], tags: [], entities: [], cards: [], ...row } as StoryWithRelations;
+    return projectFields(storyToWire(story, view), fields);
+  });
+}
+
+/** Net votes (sum of +1/-1) per story. */
+export async function voteTotals(db: Db, storyIds: readonly string[]): Promise<Map<string, number>> {
+  const groups = await db.storyVote.groupBy({ by: ["storyId"], where: { storyId: { in: [...storyIds] } }, _sum: { magnitude: true } });
+  return new Map(groups.map((g) => [g.storyId, g._sum.magnitude ?? 0]));
+}
+
+export function orderByFor(order: TStoryOrder): Prisma.StoryOrderByWithRelationInput[] {
+  switch (order) {
+    case "last-published":
+      return [{ lastPublishedAt: "desc" }, { id: "desc" }];
+    case "oldest":
+      return [{ publishedAt: "asc" }, { id: "asc" }];
+    case "published":
+      return [{ publishedAt: "desc" }, { id: "desc" }];
+  }
+}
+
+/** Purge keys of a response holding these stories (server/http/content-cache.ts). */
+export const storyTags = (stories: readonly WireStory[]): string[] => stories.map((s) => `s/${String(s.id)}`);
+
+// ─── Filters ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Ids of a section and its direct sub-sections, found by id or slug: a section's page lists the
+ * stories of its sub-sections too. Unknown (or deleted) sections give [], which filters out
+ * everything.
+ */
+export async function sectionFamilyIds(db: Db, accountId: number, by: { ids?: readonly number[]; slug?: string }): Promise<number[]> {
+  const match: Prisma.SectionWhereInput = by.slug !== undefined ? { slug: by.slug } : { id: { in: [...(by.ids ?? [])] } };
+  const rows = await db.section.findMany({
+    where: { accountId, deletedAt: null, OR: [match, { parent: { ...match, deletedAt: null } }] },
+    select: { id: true },
+  });
+  return rows.map((r) => r.id);
+}
+
+/** The `where` of GET /api/v1/stories for these parameters. */
+export async function storiesWhere(db: Db, accountId: number, q: Pick<TStoriesQuery, "sectionId" | "sectionSlug" | "tagSlug" | "templates" | "excludeIds">): Promise<Prisma.StoryWhereInput> {
+  const and: Prisma.StoryWhereInput[] = [publishedWhere(accountId)];
+  if (q.sectionId !== undefined) and.push({ sections: { some: { sectionId: { in: await sectionFamilyIds(db, accountId, { ids: [q.sectionId] }) } } } });
+  if (q.sectionSlug !== undefined) and.push({ sections: { some: { sectionId: { in: await sectionFamilyIds(db, accountId, { slug: q.sectionSlug }) } } } });
+  if (q.tagSlug !== undefined) and.push({ tags: { some: { tag: { accountId, slug: q.tagSlug } } } });
+  if (q.templates && q.templates.length > 0) and.push({ storyTemplate: { in: q.templates } });
+  if (q.excludeIds.length > 0) and.push({ id: { notIn: q.excludeIds } });
+  return and.length === 1 ? and[0]! : { AND: and };
+}
+
+// ─── Endpoints ───────────────────────────────────────────────────────────────────────────────
+
+/** How many of the newest matching stories `randomize` draws from. */
+const RANDOM_POOL = 200;
+
+/**
+ * GET /api/v1/stories: published stories, filtered, ordered and paged. With `randomize`, `limit`
+ * stories drawn at random from the newest RANDOM_POOL matches (offset ignored).
+ */
+export async function listStories(db: Db, ctx: ContentContext, q: TStoriesQuery): Promise<WireStory[]> {
+  const where = await storiesWhere(db, ctx.accountId, q);
+  const orderBy = orderByFor(q.order);
+  if (q.randomize) {
+    const pool = await db.story.findMany({ where, orderBy, take: Math.max(RANDOM_POOL, q.limit), select: { id: true } });
+    const ids = shuffle(pool.map((p) => p.id)).slice(0, q.limit);
+    return loadWireStoriesByIds(db, ctx, ids, q.fields);
+  }
+  return loadWireStories(db, ctx, { where, orderBy, take: q.limit, skip: q.offset, fields: q.fields });
+}
+
+function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+async function oneStory(db: Db, ctx: ContentContext, where: Prisma.StoryWhereInput, fields: readonly string[] | undefined, what: string): Promise<WireStory> {
+  const [story] = await loadWireStories(db, ctx, { where: { ...where, ...publishedWhere(ctx.accountId) }, take: 1, fields });
+  if (!story) throw new AppError("NOT_FOUND", `No published story with this ${what}.`);
+  return story;
+}
+
+/** GET /api/v1/stories/{id} */
+export function getStoryById(db: Db, ctx: ContentContext, id: string, fields?: readonly string[]): Promise<WireStory> {
+  return oneStory(db, ctx, { id }, fields, "id");
+}
+
+/** GET /api/v1/stories-by-slug: slugs may contain "/"; leading and trailing slashes are ignored. */
+export function getStoryBySlug(db: Db, ctx: ContentContext, slug: string, fields?: readonly string[]): Promise<WireStory> {
+  const clean = slug.trim().replace(/^\/+|\/+$/g, "");
+  if (!clean) throw new AppError("NOT_FOUND", "No published story with this slug.");
+  return oneStory(db, ctx, { slug: clean }, fields, "slug");
+}
+
+/** GET /api/v1/story-by-external-id/{id}: imported stories keep the id they had elsewhere. */
+export function getStoryByExternalId(db: Db, ctx: ContentContext, externalId: string, fields?: readonly string[]): Promise<WireStory> {
+  return oneStory(db, ctx, { externalId }, fields, "external id");
+}
+
+/**
+ * GET /api/v1/stories/{id}/related-stories: published stories sharing a section (the given
+ * `section-id`, or the story's own sections) or a tag with the story, newest first, without it.
+ */
+export async function listRelatedStories(
+  db: Db,
+  ctx: ContentContext,
+  storyId: string,
+  q: { sectionId?: number; fields?: readonly string[]; limit: number; offset: number },
+): Promise<WireStory[]> {
+  const story = await db.story.findFirst({
+    where: { id: storyId, ...publishedWhere(ctx.accountId) },
+    select: { sections: { select: { sectionId: true } }, tags: { select: { tagId: true } } },
+  });
+  if (!story) throw new AppError("NOT_FOUND", "No published story with this id.");
+  const sectionIds = q.sectionId !== undefined ? [q.sectionId] : story.sections.map((s) => s.sectionId);
+  const tagIds = story.tags.map((t) => t.tagId);
+  const or: Prisma.StoryWhereInput[] = [];
+  if (sectionIds.length > 0) or.push({ sections: { some: { sectionId: { in: sectionIds } } } });
+  if (tagIds.length > 0) or.push({ tags: { some: { tagId: { in: tagIds } } } });
+  if (or.length === 0) return [];
+  return loadWireStories(db, ctx, {
+    where: { ...publishedWhere(ctx.accountId), id: { not: storyId }, OR: or },
+    orderBy: orderByFor("published"),
+    take: q.limit,
+    skip: q.offset,
+    fields: q.fields,
+  });
+}
+
+/**
+ * GET /api/v1/stories/{id}/attributes: the story's attributes, kept by editors in
+ * `metadata["story-attributes"]` (e.g. {"disable-amp-for-single-story": ["true"]}).
+ */
+export async function getStoryAttributes(db: Db, ctx: ContentContext, storyId: string): Promise<{ "story-id": string; "story-attributes": Record<string, unknown> }> {
+  const story = await db.story.findFirst({ where: { id: storyId, ...publishedWhere(ctx.accountId) }, select: { id: true, metadata: true } });
+  if (!story) throw new AppError("NOT_FOUND", "No published story with this id.");
+  const metadata = story.metadata as Record<string, unknown> | null;
+  const attributes = metadata?.["story-attributes"];
+  return { "story-id": story.id, "story-attributes": attributes && typeof attributes === "object" && !Array.isArray(attributes) ? (attributes as Record<string, unknown>) : {} };
+}
+
+/** GET /api/v1/breaking-news: published breaking news whose expiry has not passed, newest first. */
+export function listBreakingNews(db: Db, ctx: ContentContext, q: { fields?: readonly string[]; limit: number }): Promise<WireStory[]> {
+  return loadWireStories(db, ctx, {
+    where: { ...publishedWhere(ctx.accountId), isBreakingNews: true, OR: [{ breakingNewsExpiresAt: null }, { breakingNewsExpiresAt: { gt: ctx.now } }] },
+    orderBy: orderByFor("published"),
+    take: q.limit,
+    fields: q.fields,
+  });
+}
