@@ -1,12 +1,14 @@
 /** The dashboard's tRPC router: one sub-router per area. */
 import { auditLogRouter } from "./routers/audit-log";
 import { contentOrganiseRouter } from "./routers/content-organise";
+import { storiesRouter } from "./routers/content-stories";
 import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
   auditLog: auditLogRouter,
   organise: contentOrganiseRouter,
+  stories: storiesRouter,
   webhooks: webhooksRouter,
 });
 

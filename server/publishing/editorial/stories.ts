@@ -249,7 +249,7 @@ function scalarData(fields: StoryFields, previousSeo: unknown): Prisma.StoryUpda
     data.heroImageS3Key = hero?.s3Key ?? null;
     data.heroImageCaption = hero?.caption ?? null;
     data.heroImageAttribution = hero?.attribution ?? null;
-    data.heroImageMetadata = hero?.metadata ? (hero.metadata) : Prisma.DbNull;
+    data.heroImageMetadata = hero?.metadata ? hero.metadata : Prisma.DbNull;
   }
   if (fields.seo !== undefined) {
     const seo: Record<string, unknown> = isObject(previousSeo) ? { ...previousSeo } : {};
