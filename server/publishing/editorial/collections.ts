@@ -17,9 +17,11 @@
  */
 import "server-only";
 
+import type { z } from "zod";
+
 import { recordAudit } from "../../audit/audit-log";
 import type { Db } from "../../db/client";
-import { AppError } from "../../errors";
+import { AppError, zodIssuesToDetails } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { emitWebhookEvent } from "../../webhooks/deliveries";
 import {
@@ -69,6 +71,13 @@ export async function auditEditorial(
     metadata: args.metadata ?? {},
     now: args.now,
   });
+}
+
+/** Validate a domain function's input: a 400 listing every bad field, as the transports would. */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new AppError("BAD_REQUEST", "The input is not valid.", { details: zodIssuesToDetails(result.error) });
+  return result.data;
 }
 
 /** 409 with the field named, so forms can show it next to the slug. */
@@ -253,7 +262,7 @@ export async function emitCollectionUpdate(
 // ─── Reading ─────────────────────────────────────────────────────────────────────────────────
 
 export async function listCollections(db: Db, actor: Actor, input: TListCollectionsInput = {}): Promise<{ collections: CollectionSummary[]; total: number }> {
-  const { q, automated, limit, offset } = ZListCollectionsInput.parse(input);
+  const { q, automated, limit, offset } = parseInput(ZListCollectionsInput, input);
   const where: Prisma.CollectionWhereInput = {
     accountId: actor.accountId,
     deletedAt: null,
@@ -274,7 +283,7 @@ export async function getCollection(db: Db, actor: Actor, id: number): Promise<C
 
 /** The story picker of the collection editor: newest first, matching headline or slug words. */
 export async function pickStories(db: Db, actor: Actor, input: TPickStoriesInput = {}) {
-  const { q, status, limit } = ZPickStoriesInput.parse(input);
+  const { q, status, limit } = parseInput(ZPickStoriesInput, input);
   const words = (q ?? "").split(/\s+/).filter(Boolean).slice(0, 8);
   const stories = await db.story.findMany({
     where: {
@@ -301,7 +310,7 @@ export async function createCollection(
   args: { actor: Actor; input: TCreateCollectionInput; now: Date },
 ): Promise<WithDeliveries<{ collection: CollectionDetail }>> {
   const { actor, now } = args;
-  const input = ZCreateCollectionInput.parse(args.input);
+  const input = parseInput(ZCreateCollectionInput, args.input);
   const slug = input.slug ?? slugFromName(input.name);
   return inTransaction(db, async (tx) => {
     await assertSlugFree(tx, actor, slug);
@@ -329,7 +338,7 @@ export async function updateCollection(
   args: { actor: Actor; input: TUpdateCollectionInput; now: Date },
 ): Promise<WithDeliveries<{ collection: CollectionDetail }>> {
   const { actor, now } = args;
-  const input = ZUpdateCollectionInput.parse(args.input);
+  const input = parseInput(ZUpdateCollectionInput, args.input);
   return inTransaction(db, async (tx) => {
     const current = await getOwnedCollection(tx, actor, input.id);
     if (input.slug !== undefined && input.slug !== current.slug) await assertSlugFree(tx, actor, input.slug, current.id);
@@ -362,7 +371,7 @@ export async function setCollectionItems(
   args: { actor: Actor; input: TSetCollectionItemsInput; now: Date },
 ): Promise<WithDeliveries<{ collection: CollectionDetail }>> {
   const { actor, now } = args;
-  const input = ZSetCollectionItemsInput.parse(args.input);
+  const input = parseInput(ZSetCollectionItemsInput, args.input);
   return inTransaction(db, async (tx) => {
     const current = await getOwnedCollection(tx, actor, input.id);
     if (current.automated) {

@@ -20,6 +20,7 @@ import {
   deletedSlug,
   emitCollectionUpdate,
   inTransaction,
+  parseInput,
   slugFromName,
   slugTaken,
   softDeleteCollection,
@@ -164,7 +165,7 @@ async function getSectionNode(db: Db, actor: Actor, id: number): Promise<Section
 /** A section and its automated section collection (rules {"section-ids":[id]}, slug "section-<slug>"). */
 export async function createSection(db: Db, args: { actor: Actor; input: TCreateSectionInput; now: Date }): Promise<WithDeliveries<{ section: SectionNode }>> {
   const { actor, now } = args;
-  const input = ZCreateSectionInput.parse(args.input);
+  const input = parseInput(ZCreateSectionInput, args.input);
   const slug = input.slug ?? slugFromName(input.name);
   return inTransaction(db, async (tx) => {
     await assertSectionSlugFree(tx, actor, slug);
@@ -203,7 +204,7 @@ export async function createSection(db: Db, args: { actor: Actor; input: TCreate
  */
 export async function updateSection(db: Db, args: { actor: Actor; input: TUpdateSectionInput; now: Date }): Promise<WithDeliveries<{ section: SectionNode }>> {
   const { actor, now } = args;
-  const input = ZUpdateSectionInput.parse(args.input);
+  const input = parseInput(ZUpdateSectionInput, args.input);
   return inTransaction(db, async (tx) => {
     const current = await getOwnedSection(tx, actor, input.id);
     if (input.slug !== undefined && input.slug !== current.slug) await assertSectionSlugFree(tx, actor, input.slug, current.id);
@@ -289,7 +290,7 @@ const authorView = ({ _count, ...author }: AuthorRow) => ({ ...author, storyCoun
 export type AuthorView = ReturnType<typeof authorView>;
 
 export async function listAuthors(db: Db, actor: Actor, input: TListInput = {}): Promise<{ authors: AuthorView[]; total: number }> {
-  const { q, limit, offset } = ZListInput.parse(input);
+  const { q, limit, offset } = parseInput(ZListInput, input);
   const where: Prisma.AuthorWhereInput = {
     accountId: actor.accountId,
     ...(q ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { slug: { contains: q, mode: "insensitive" } }, { email: { contains: q, mode: "insensitive" } }] } : {}),
@@ -321,7 +322,7 @@ async function assertOwnImage(db: Db, actor: Actor, key: string | null | undefin
 
 export async function createAuthor(db: Db, args: { actor: Actor; input: TCreateAuthorInput; now: Date }): Promise<AuthorView> {
   const { actor, now } = args;
-  const input = ZCreateAuthorInput.parse(args.input);
+  const input = parseInput(ZCreateAuthorInput, args.input);
   const slug = input.slug ?? slugFromName(input.name);
   return inTransaction(db, async (tx) => {
     await assertAuthorSlugFree(tx, actor, slug);
@@ -346,7 +347,7 @@ export async function createAuthor(db: Db, args: { actor: Actor; input: TCreateA
 
 export async function updateAuthor(db: Db, args: { actor: Actor; input: TUpdateAuthorInput; now: Date }): Promise<AuthorView> {
   const { actor, now } = args;
-  const { id, ...input } = ZUpdateAuthorInput.parse(args.input);
+  const { id, ...input } = parseInput(ZUpdateAuthorInput, args.input);
   return inTransaction(db, async (tx) => {
     const current = await getOwnedAuthor(tx, actor, id);
     if (input.slug !== undefined && input.slug !== current.slug) await assertAuthorSlugFree(tx, actor, input.slug, current.id);
@@ -380,7 +381,7 @@ const tagView = ({ _count, ...tag }: TagRow) => ({ ...tag, storyCount: _count.st
 export type TagView = ReturnType<typeof tagView>;
 
 export async function listTags(db: Db, actor: Actor, input: TListInput = {}): Promise<{ tags: TagView[]; total: number }> {
-  const { q, limit, offset } = ZListInput.parse(input);
+  const { q, limit, offset } = parseInput(ZListInput, input);
   const where: Prisma.TagWhereInput = {
     accountId: actor.accountId,
     ...(q ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { slug: { contains: q, mode: "insensitive" } }] } : {}),
@@ -405,7 +406,7 @@ async function assertTagSlugFree(db: Db, actor: Actor, slug: string, exceptId?: 
 
 export async function createTag(db: Db, args: { actor: Actor; input: TCreateTagInput; now: Date }): Promise<TagView> {
   const { actor, now } = args;
-  const input = ZCreateTagInput.parse(args.input);
+  const input = parseInput(ZCreateTagInput, args.input);
   const slug = input.slug ?? slugFromName(input.name);
   return inTransaction(db, async (tx) => {
     await assertTagSlugFree(tx, actor, slug);
@@ -418,7 +419,7 @@ export async function createTag(db: Db, args: { actor: Actor; input: TCreateTagI
 /** Rename a tag (and change its slug or description). */
 export async function updateTag(db: Db, args: { actor: Actor; input: TUpdateTagInput; now: Date }): Promise<TagView> {
   const { actor, now } = args;
-  const { id, ...input } = ZUpdateTagInput.parse(args.input);
+  const { id, ...input } = parseInput(ZUpdateTagInput, args.input);
   return inTransaction(db, async (tx) => {
     const current = await getOwnedTag(tx, actor, id);
     if (input.slug !== undefined && input.slug !== current.slug) await assertTagSlugFree(tx, actor, input.slug, current.id);
@@ -462,7 +463,7 @@ const entityView = ({ _count, metadata, ...entity }: EntityRow) => ({
 export type EntityView = ReturnType<typeof entityView>;
 
 export async function listEntities(db: Db, actor: Actor, input: TListEntitiesInput = {}): Promise<{ entities: EntityView[]; total: number; types: string[] }> {
-  const { q, type, limit, offset } = ZListEntitiesInput.parse(input);
+  const { q, type, limit, offset } = parseInput(ZListEntitiesInput, input);
   const where: Prisma.EntityWhereInput = {
     accountId: actor.accountId,
     deletedAt: null,
@@ -500,7 +501,7 @@ export async function getEntity(db: Db, actor: Actor, id: number) {
 
 export async function createEntity(db: Db, args: { actor: Actor; input: TCreateEntityInput; now: Date }): Promise<EntityView> {
   const { actor, now } = args;
-  const input = ZCreateEntityInput.parse(args.input);
+  const input = parseInput(ZCreateEntityInput, args.input);
   return inTransaction(db, async (tx) => {
     const entity = await tx.entity.create({
       data: {
@@ -521,7 +522,7 @@ export async function createEntity(db: Db, args: { actor: Actor; input: TCreateE
 
 export async function updateEntity(db: Db, args: { actor: Actor; input: TUpdateEntityInput; now: Date }): Promise<EntityView> {
   const { actor, now } = args;
-  const { id, metadata, ...input } = ZUpdateEntityInput.parse(args.input);
+  const { id, metadata, ...input } = parseInput(ZUpdateEntityInput, args.input);
   return inTransaction(db, async (tx) => {
     await getOwnedEntity(tx, actor, id);
     const entity = await tx.entity.update({
@@ -549,7 +550,7 @@ export async function deleteEntity(db: Db, args: { actor: Actor; id: number; now
 /** from —relation→ to, at `rank` (lower first). No self-links (422); the same link twice is 409. */
 export async function addEntityRelationship(db: Db, args: { actor: Actor; input: TAddRelationshipInput; now: Date }) {
   const { actor, now } = args;
-  const input = ZAddRelationshipInput.parse(args.input);
+  const input = parseInput(ZAddRelationshipInput, args.input);
   if (input.fromId === input.toId) {
     throw new AppError("UNPROCESSABLE", "An entity cannot be related to itself.", { details: [{ field: "toId", issue: "is the same entity" }] });
   }
