@@ -1,0 +1,41 @@
+/**
+ * Mail outbox: the dashboard's view of outgoing e-mails (tRPC `mail.*`). zod only, so the
+ * dashboard's client components may import it.
+ */
+import { z } from "zod";
+
+export const ZEmailStatus = z.enum(["PENDING", "SENT", "FAILED"]);
+export type TEmailStatus = z.infer<typeof ZEmailStatus>;
+
+export const OUTBOX_MAX_LIMIT = 100;
+
+export const ZListOutgoingEmailsInput = z.object({
+  /** Opaque: the `nextCursor` of the previous page. Absent for the first page. */
+  cursor: z.string().max(200).nullish(),
+  limit: z.number().int().min(1).max(OUTBOX_MAX_LIMIT, `must be at most ${OUTBOX_MAX_LIMIT}`).default(25),
+  status: ZEmailStatus.optional(),
+});
+export type TListOutgoingEmailsInput = z.input<typeof ZListOutgoingEmailsInput>;
+
+export const ZOutgoingEmailView = z.object({
+  id: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  kind: z.string(),
+  status: ZEmailStatus,
+  createdAt: z.date(),
+  sentAt: z.date().nullable(),
+});
+export type TOutgoingEmailView = z.infer<typeof ZOutgoingEmailView>;
+
+export const ZOutgoingEmailPage = z.object({
+  items: z.array(ZOutgoingEmailView),
+  /** Pass back as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: z.string().nullable(),
+  /** How the outbox is delivered in this installation ("log": written to the server log). */
+  transport: z.literal("log"),
+});
+export type TOutgoingEmailPage = z.infer<typeof ZOutgoingEmailPage>;
+
+export const ZOutgoingEmailCounts = z.object({ PENDING: z.number().int(), SENT: z.number().int(), FAILED: z.number().int() });
