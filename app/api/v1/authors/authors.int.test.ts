@@ -1,18 +1,23 @@
 import { beforeEach, describe, expect, it } from "vitest";
 
-import { GET as listBare } from "../../app/api/authors/route";
-import { GET as getOne } from "../../app/api/v1/authors/[authorId]/route";
-import { GET as getCollection } from "../../app/api/v1/authors/[authorId]/collection/route";
-import { GET as listV1, POST as postV1 } from "../../app/api/v1/authors/route";
-import { getDb } from "../db";
-import { createAuthor, createStory, createTestPublisher } from "../testing/publishing-factories";
-import { forgetPublisherCache } from "./publisher";
+import { getDb } from "@/server/db";
+import type { WireAuthor } from "@/server/publishing/authors";
+import { forgetPublisherCache } from "@/server/publishing/publisher";
+import { createAuthor, createStory, createTestPublisher } from "@/server/testing/publishing-factories";
+
+import { GET as listBare } from "../../authors/route";
+import { GET as getCollection } from "./[authorId]/collection/route";
+import { GET as getOne } from "./[authorId]/route";
+import { GET as listV1, POST as postV1 } from "./route";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 const call = (handler: Handler, path: string, params: Record<string, string | string[]> = {}, headers: Record<string, string> = {}) =>
   handler(new Request(`http://localhost${path}`, { headers: { host: "localhost", ...headers } }), { params: Promise.resolve(params) });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = async (res: Response) => (await res.json()) as any;
+const json = async <T>(res: Response) => (await res.json()) as T;
+type Page = { limit: number; offset: number; total: number; authors: WireAuthor[] };
+type ErrorBody = { error: { code: string } };
+type Item = { id: string; type: string; story: Record<string, unknown> & { authors: WireAuthor[] } };
+type AuthorCollection = { id: number; slug: string; name: string; "total-count": number; items: Item[] };
 
 beforeEach(() => forgetPublisherCache());
 
@@ -33,7 +38,7 @@ describe("GET /api/v1/authors", () => {
     const res = await call(listV1, "/api/v1/authors");
     expect(res.status).toBe(200);
     expect(res.headers.get("etag")).toBeTruthy();
-    const body = await json(res);
+    const body = await json<Page>(res);
     expect(body).toMatchObject({ limit: 20, offset: 0, total: 3 });
     expect(body.authors.map((a: { id: number }) => a.id)).toEqual([ada.id, alan.id, grace.id]);
     expect(body.authors[0]).toEqual({
@@ -47,20 +52,20 @@ describe("GET /api/v1/authors", () => {
       metadata: {},
     });
 
-    const page = await json(await call(listV1, "/api/v1/authors?limit=1&offset=1"));
+    const page = await json<Page>(await call(listV1, "/api/v1/authors?limit=1&offset=1"));
     expect(page).toMatchObject({ limit: 1, offset: 1, total: 3 });
     expect(page.authors.map((a: { name: string }) => a.name)).toEqual(["Alan Turing"]);
 
-    const found = await json(await call(listV1, "/api/v1/authors?q=HOPP"));
+    const found = await json<Page>(await call(listV1, "/api/v1/authors?q=HOPP"));
     expect(found.total).toBe(1);
-    expect(found.authors[0].id).toBe(grace.id);
+    expect(found.authors[0]?.id).toBe(grace.id);
   });
 
   it("serves each publisher its own authors, by host", async () => {
     const { stranger } = await setup();
-    const body = await json(await call(listV1, "/api/v1/authors", {}, { host: "other.test" }));
+    const body = await json<Page>(await call(listV1, "/api/v1/authors", {}, { host: "other.test" }));
     expect(body.total).toBe(1);
-    expect(body.authors[0].id).toBe(stranger.id);
+    expect(body.authors[0]?.id).toBe(stranger.id);
   });
 
   it("refuses bad paging with 400 and other methods with 405", async () => {
@@ -68,7 +73,7 @@ describe("GET /api/v1/authors", () => {
     for (const query of ["limit=0", "limit=101", "limit=abc", "offset=-1", "limit=2.5"]) {
       const res = await call(listV1, `/api/v1/authors?${query}`);
       expect(res.status, query).toBe(400);
-      expect((await json(res)).error.code).toBe("BAD_REQUEST");
+      expect((await json<ErrorBody>(res)).error.code).toBe("BAD_REQUEST");
     }
     const res = await postV1(new Request("http://localhost/api/v1/authors", { method: "POST" }), { params: Promise.resolve({}) });
     expect(res.status).toBe(405);
@@ -80,10 +85,10 @@ describe("GET /api/authors", () => {
     const { ada, alan } = await setup();
     const res = await call(listBare, "/api/authors?limit=2");
     expect(res.status).toBe(200);
-    const body = await json(res);
+    const body = await json<WireAuthor[]>(res);
     expect(Array.isArray(body)).toBe(true);
     expect(body.map((a: { id: number }) => a.id)).toEqual([ada.id, alan.id]);
-    expect(await json(await call(listBare, "/api/authors?offset=10"))).toEqual([]);
+    expect(await json<WireAuthor[]>(await call(listBare, "/api/authors?offset=10"))).toEqual([]);
     expect((await call(listBare, "/api/authors?limit=500")).status).toBe(400);
   });
 });
@@ -93,12 +98,12 @@ describe("GET /api/v1/authors/<id>", () => {
     const { ada, stranger } = await setup();
     const res = await call(getOne, `/api/v1/authors/${ada.id}`, { authorId: String(ada.id) });
     expect(res.status).toBe(200);
-    expect((await json(res)).author).toMatchObject({ id: ada.id, name: "Ada Lovelace", slug: "ada-lovelace" });
+    expect((await json<{ author: WireAuthor }>(res)).author).toMatchObject({ id: ada.id, name: "Ada Lovelace", slug: "ada-lovelace" });
 
     for (const id of ["999999", String(stranger.id)]) {
       const missing = await call(getOne, `/api/v1/authors/${id}`, { authorId: id });
       expect(missing.status).toBe(404);
-      expect((await json(missing)).error.code).toBe("NOT_FOUND");
+      expect((await json<ErrorBody>(missing)).error.code).toBe("NOT_FOUND");
     }
     for (const id of ["abc", "1.5", "-3", "0"]) {
       expect((await call(getOne, `/api/v1/authors/${id}`, { authorId: id })).status, id).toBe(400);
@@ -127,15 +132,15 @@ describe("GET /api/v1/authors/<id>/collection", () => {
 
     const res = await call(getCollection, `/api/v1/authors/${ada.id}/collection`, { authorId: String(ada.id) });
     expect(res.status).toBe(200);
-    const body = await json(res);
+    const body = await json<AuthorCollection>(res);
     expect(body).toMatchObject({ id: ada.id, slug: "ada-lovelace", name: "Ada Lovelace", "total-count": 3 });
     expect(body.items.map((i: { id: string }) => i.id)).toEqual([recent.id, middle.id, old.id]);
     expect(body.items[0]).toMatchObject({ id: recent.id, type: "story", story: { id: recent.id, headline: "Recent news", status: "published" } });
-    expect(body.items[0].story.authors.map((a: { id: number }) => a.id)).toEqual([grace.id, ada.id]);
-    expect(body.items[0].story.url).toBe("https://news.example.com/recent-news");
+    expect(body.items[0]?.story.authors.map((a: { id: number }) => a.id)).toEqual([grace.id, ada.id]);
+    expect(body.items[0]?.story.url).toBe("https://news.example.com/recent-news");
     expect(res.headers.get("surrogate-key")).toContain(`s/${recent.id}`);
 
-    const page = await json(await call(getCollection, `/api/v1/authors/${ada.id}/collection?limit=1&offset=1&story-fields=headline,slug`, { authorId: String(ada.id) }));
+    const page = await json<AuthorCollection>(await call(getCollection, `/api/v1/authors/${ada.id}/collection?limit=1&offset=1&story-fields=headline,slug`, { authorId: String(ada.id) }));
     expect(page["total-count"]).toBe(3);
     expect(page.items).toEqual([{ id: middle.id, type: "story", story: { id: middle.id, headline: "Middle news", slug: "middle-news" } }]);
   });

@@ -1,21 +1,27 @@
 import { beforeEach, describe, expect, it } from "vitest";
 
-import { GET as getRelationships } from "../../app/api/v1/entities/[id]/[...subentity]/route";
-import { GET as getWrapped } from "../../app/api/v1/entities/[id]/route";
-import { GET as listEntities } from "../../app/api/v1/entities/route";
-import { GET as getCollections } from "../../app/api/v1/entity/[id]/collections/route";
-import { GET as getBare } from "../../app/api/v1/entity/[id]/route";
-import type { Db } from "../db/client";
-import { getDb } from "../db";
-import { createAuthor, createSection, createStory, createTag, createTestPublisher } from "../testing/publishing-factories";
-import { forgetPublisherCache } from "./publisher";
+import { getDb } from "@/server/db";
+import type { Db } from "@/server/db/client";
+import type { RelationshipEntry } from "@/server/publishing/entities";
+import { forgetPublisherCache } from "@/server/publishing/publisher";
+import { createAuthor, createSection, createStory, createTag, createTestPublisher } from "@/server/testing/publishing-factories";
+
+import { GET as getCollections } from "../entity/[id]/collections/route";
+import { GET as getBare } from "../entity/[id]/route";
+import { GET as getRelationships } from "./[id]/[...subentity]/route";
+import { GET as getWrapped } from "./[id]/route";
+import { GET as listEntities } from "./route";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 const call = (handler: Handler, path: string, params: Record<string, string | string[]> = {}, headers: Record<string, string> = {}) =>
   handler(new Request(`http://localhost${path}`, { headers: { host: "localhost", ...headers } }), { params: Promise.resolve(params) });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const json = async (res: Response) => (await res.json()) as any;
-const ids = (list: { id: number }[]) => list.map((e) => e.id);
+const json = async <T>(res: Response) => (await res.json()) as T;
+type WireEntity = Record<string, unknown> & { id: number };
+type EntityList = { entities: WireEntity[]; total: number };
+type ErrorBody = { error: { code: string } };
+type Relationships = { relationships: Record<string, RelationshipEntry[]> & { self: WireEntity } };
+type CollectionList = { collections: (Record<string, unknown> & { id: number; slug: string })[]; total: number };
+const ids = (list: { id: number }[] | undefined) => (list ?? []).map((e) => e.id);
 
 beforeEach(() => forgetPublisherCache());
 
@@ -46,16 +52,16 @@ describe("GET /api/v1/entities", () => {
     const { club, ana, bo, city } = await setup();
     const res = await call(listEntities, "/api/v1/entities");
     expect(res.status).toBe(200);
-    const body = await json(res);
+    const body = await json<EntityList>(res);
     expect(body.total).toBe(4);
     expect(ids(body.entities)).toEqual([ana.id, bo.id, club.id, city.id]);
 
-    expect(ids((await json(await call(listEntities, "/api/v1/entities?type=person"))).entities)).toEqual([ana.id, bo.id]);
-    expect(ids((await json(await call(listEntities, "/api/v1/entities?q=river"))).entities)).toEqual([club.id, city.id]);
-    expect(ids((await json(await call(listEntities, `/api/v1/entities?id=${club.id}`))).entities)).toEqual([club.id]);
-    expect(ids((await json(await call(listEntities, `/api/v1/entities?ids=${city.id},${ana.id}`))).entities)).toEqual([ana.id, city.id]);
-    expect(ids((await json(await call(listEntities, `/api/v1/entities?ids[]=${city.id}&ids[]=${bo.id}`))).entities)).toEqual([bo.id, city.id]);
-    const page = await json(await call(listEntities, "/api/v1/entities?limit=2&offset=1"));
+    expect(ids((await json<EntityList>(await call(listEntities, "/api/v1/entities?type=person"))).entities)).toEqual([ana.id, bo.id]);
+    expect(ids((await json<EntityList>(await call(listEntities, "/api/v1/entities?q=river"))).entities)).toEqual([club.id, city.id]);
+    expect(ids((await json<EntityList>(await call(listEntities, `/api/v1/entities?id=${club.id}`))).entities)).toEqual([club.id]);
+    expect(ids((await json<EntityList>(await call(listEntities, `/api/v1/entities?ids=${city.id},${ana.id}`))).entities)).toEqual([ana.id, city.id]);
+    expect(ids((await json<EntityList>(await call(listEntities, `/api/v1/entities?ids[]=${city.id}&ids[]=${bo.id}`))).entities)).toEqual([bo.id, city.id]);
+    const page = await json<EntityList>(await call(listEntities, "/api/v1/entities?limit=2&offset=1"));
     expect(page.total).toBe(4);
     expect(ids(page.entities)).toEqual([bo.id, club.id]);
   });
@@ -65,7 +71,7 @@ describe("GET /api/v1/entities", () => {
     for (const query of ["limit=0", "limit=101", "offset=x", "id=abc", "ids=1,x", "ids=", "type="]) {
       const res = await call(listEntities, `/api/v1/entities?${query}`);
       expect(res.status, query).toBe(400);
-      expect((await json(res)).error.code).toBe("BAD_REQUEST");
+      expect((await json<ErrorBody>(res)).error.code).toBe("BAD_REQUEST");
     }
   });
 });
@@ -73,7 +79,7 @@ describe("GET /api/v1/entities", () => {
 describe("GET /api/v1/entities/<id> and /api/v1/entity/<id>", () => {
   it("answers {entity} and the bare entity with every wire field; metadata also at the top level", async () => {
     const { publisher, club } = await setup();
-    const wrapped = await json(await call(getWrapped, `/api/v1/entities/${club.id}`, { id: String(club.id) }));
+    const wrapped = await json<{ entity: WireEntity }>(await call(getWrapped, `/api/v1/entities/${club.id}`, { id: String(club.id) }));
     expect(wrapped.entity).toMatchObject({
       id: club.id,
       name: "Riverside FC",
@@ -90,7 +96,7 @@ describe("GET /api/v1/entities/<id> and /api/v1/entity/<id>", () => {
       description: "A club",
       metadata: { founded: 1901, description: "A club", name: "ignored" },
     });
-    const bare = await json(await call(getBare, `/api/v1/entity/${club.id}`, { id: String(club.id) }));
+    const bare = await json<WireEntity>(await call(getBare, `/api/v1/entity/${club.id}`, { id: String(club.id) }));
     expect(bare).toEqual(wrapped.entity);
   });
 
@@ -100,7 +106,7 @@ describe("GET /api/v1/entities/<id> and /api/v1/entity/<id>", () => {
       for (const id of ["999999", String(gone.id), String(foreign.id)]) {
         const res = await call(handler, `/api/v1/entities/${id}`, { id });
         expect(res.status, id).toBe(404);
-        expect((await json(res)).error.code).toBe("NOT_FOUND");
+        expect((await json<ErrorBody>(res)).error.code).toBe("NOT_FOUND");
       }
       for (const id of ["abc", "1e", "-1"]) expect((await call(handler, `/api/v1/entities/${id}`, { id })).status, id).toBe(400);
     }
@@ -112,30 +118,30 @@ describe("GET /api/v1/entities/<id>/<relation>…", () => {
     const { club, ana, bo } = await setup();
     const res = await call(getRelationships, `/api/v1/entities/${club.id}/players`, { id: String(club.id), subentity: ["players"] });
     expect(res.status).toBe(200);
-    const body = await json(res);
+    const body = await json<Relationships>(res);
     expect(body.relationships.self).toMatchObject({ id: club.id, name: "Riverside FC" });
     expect(body.relationships.players).toEqual([
       { id: ana.id, name: "Ana Striker", "entity-type": "person", rank: 1, relationship: "players" },
       { id: bo.id, name: "Bo Keeper", "entity-type": "person", rank: 2, relationship: "players" },
     ]);
-    const none = await json(await call(getRelationships, "", { id: String(club.id), subentity: ["sponsors"] }));
+    const none = await json<Relationships>(await call(getRelationships, "", { id: String(club.id), subentity: ["sponsors"] }));
     expect(none.relationships.sponsors).toEqual([]);
   });
 
   it("walks nested segments: a relation after a relation, and an id picking one entity", async () => {
     const { club, ana, bo, city } = await setup();
-    const chained = await json(await call(getRelationships, "", { id: String(club.id), subentity: ["players", "home-city"] }));
+    const chained = await json<Relationships>(await call(getRelationships, "", { id: String(club.id), subentity: ["players", "home-city"] }));
     expect(chained.relationships.self.id).toBe(club.id);
     expect(ids(chained.relationships.players)).toEqual([ana.id, bo.id]);
     expect(chained.relationships["home-city"]).toEqual([{ id: city.id, name: "Rivertown", "entity-type": "city", rank: 0, relationship: "home-city" }]);
 
-    const picked = await json(await call(getRelationships, "", { id: String(club.id), subentity: ["players", String(ana.id), "home-city"] }));
+    const picked = await json<Relationships>(await call(getRelationships, "", { id: String(club.id), subentity: ["players", String(ana.id), "home-city"] }));
     expect(picked.relationships.self.id).toBe(ana.id);
     expect(Object.keys(picked.relationships).sort()).toEqual(["home-city", "self"]);
     expect(ids(picked.relationships["home-city"])).toEqual([city.id]);
 
     // Bo is a player, but has no home city.
-    const empty = await json(await call(getRelationships, "", { id: String(club.id), subentity: ["players", String(bo.id), "home-city"] }));
+    const empty = await json<Relationships>(await call(getRelationships, "", { id: String(club.id), subentity: ["players", String(bo.id), "home-city"] }));
     expect(empty.relationships["home-city"]).toEqual([]);
   });
 
@@ -183,7 +189,7 @@ describe("GET /api/v1/entity/<id>/collections", () => {
 
     const res = await call(getCollections, `/api/v1/entity/${club.id}/collections?sort-by=created-at&order=asc`, { id: String(club.id) });
     expect(res.status).toBe(200);
-    const body = await json(res);
+    const body = await json<CollectionList>(res);
     const sportCollection = (await db.section.findUniqueOrThrow({ where: { id: sport.id } })).collectionId;
     expect(body.total).toBe(3);
     expect(body.collections.map((c: { slug: string }) => c.slug)).toEqual(["section-sport", "featured", "derby-tag"]);
@@ -191,12 +197,12 @@ describe("GET /api/v1/entity/<id>/collections", () => {
     expect(ids(body.collections)).not.toContain(mismatch.id);
     expect(body.collections[2]).toMatchObject({ id: derby.id, slug: "derby-tag", automated: true, rules: { "tag-slugs": ["derby"] }, template: "default" });
 
-    const page = await json(await call(getCollections, `/api/v1/entity/${club.id}/collections?sort-by=created-at&order=desc&limit=1&offset=1`, { id: String(club.id) }));
+    const page = await json<CollectionList>(await call(getCollections, `/api/v1/entity/${club.id}/collections?sort-by=created-at&order=desc&limit=1&offset=1`, { id: String(club.id) }));
     expect(page.total).toBe(3);
     expect(page.collections.map((c: { slug: string }) => c.slug)).toEqual(["featured"]);
 
     // Ana has no stories at all.
-    expect(await json(await call(getCollections, "", { id: String(ana.id) }))).toEqual({ collections: [], total: 0 });
+    expect(await json<CollectionList>(await call(getCollections, "", { id: String(ana.id) }))).toEqual({ collections: [], total: 0 });
   });
 
   it("404 for unknown entities, 400 for bad parameters", async () => {
