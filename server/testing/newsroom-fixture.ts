@@ -76,6 +76,27 @@ export async function seedNewsroom(db: Db, now = Date.now()) {
 
 export type Newsroom = Awaited<ReturnType<typeof seedNewsroom>>;
 
+/** home (manual): budget story, a draft, the sport section collection, the cup final, a deleted collection, politics picks. */
+export async function seedCollections(db: Db, n: Newsroom) {
+  const accountId = n.account.id;
+  const sportCollection = (await db.collection.findFirst({ where: { accountId, slug: "section-sport" } }))!;
+  const politicsPicks = await db.collection.create({ data: { accountId, slug: "politics-picks", name: "Politics picks", automated: true, rules: {}, template: "grid" } });
+  await db.section.update({ where: { id: n.sections.politics.id }, data: { collectionId: politicsPicks.id } });
+  const gone = await db.collection.create({ data: { accountId, slug: "gone", name: "Gone", deletedAt: new Date() } });
+  const home = await db.collection.create({ data: { accountId, slug: "home", name: "Home", summary: "The front page", metadata: { colour: "red" } } });
+  const items = [
+    { storyId: n.stories.budgetVote.id, associatedMetadata: { layout: "hero" } },
+    { storyId: n.unpublished[0]!.id },
+    { childCollectionId: sportCollection.id, associatedMetadata: { layout: "four-col" } },
+    { storyId: n.stories.cupFinal.id },
+    { childCollectionId: gone.id },
+    { storyId: n.unpublished[3]!.id },
+    { childCollectionId: politicsPicks.id },
+  ];
+  await db.collectionItem.createMany({ data: items.map((item, position) => ({ collectionId: home.id, position: (items.length - position) * -10, ...item })) });
+  return { home, sportCollection, politicsPicks, gone };
+}
+
 /** Members voting on a story: +1 each for `up`, -1 each for `down`. */
 export async function vote(db: Db, accountId: number, storyId: string, up: number, down: number) {
   for (let i = 0; i < up + down; i++) {
