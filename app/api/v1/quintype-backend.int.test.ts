@@ -1,0 +1,107 @@
+// The real @quintype/backend client (what publisher front ends run) against Masthead's content
+// route handlers, over real HTTP (server/testing/content-server.ts).
+import { Client, Collection, Story } from "@quintype/backend";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+
+import { getDb } from "@/server/db";
+import { startContentServer, type ContentServer } from "@/server/testing/content-server";
+import { seedCollections, seedNewsroom, type Newsroom } from "@/server/testing/newsroom-fixture";
+
+let server: ContentServer;
+
+beforeAll(async () => {
+  server = await startContentServer();
+  // The client logs every non-2xx ("Error in API …") before its 404 handling turns it into null.
+  vi.spyOn(console, "error").mockImplementation(() => undefined);
+});
+afterAll(async () => {
+  vi.restoreAllMocks();
+  await server.close();
+});
+
+async function setup(): Promise<{ n: Newsroom; client: Client }> {
+  const db = await getDb();
+  const n = await seedNewsroom(db);
+  await seedCollections(db, n);
+  return { n, client: new Client(server.baseUrl, true) };
+}
+
+describe("@quintype/backend against the content API", () => {
+  it("reads story lists, one story by slug and by id (404 → null), and related stories", async () => {
+    const { n, client } = await setup();
+    const stories = await Story.getStories(client, "top", { limit: 2 });
+    expect(stories.map((s) => s.id)).toEqual([n.stories.budgetVote.id, n.stories.pollsOpen.id]);
+    expect(stories[0]!.headline).toBe("Parliament passes the budget");
+    expect(typeof stories[0]!.id).toBe("string");
+    const bySection = await client.getStories({ "section-id": n.sections.sport.id, fields: "headline,slug" });
+    expect(bySection.stories).toEqual([{ id: n.stories.cupFinal.id, headline: "Cup final ends in a draw", slug: "sport/cup-final" }]);
+
+    const story = await Story.getStoryBySlug(client, "politics/2026/parliament-passes-the-budget");
+    expect(story).not.toBeNull();
+    expect(story!.id).toBe(n.stories.budgetVote.id);
+    expect((story!.sections as { id: number }[])[0]!.id).toBe(n.sections.politics.id);
+    expect((story!.cards as { "story-elements": unknown[] }[])[0]!["story-elements"]).toHaveLength(1);
+    expect(await Story.getStoryBySlug(client, "no-such-story")).toBeNull();
+    expect(await Story.getStoryBySlug(client, "politics/secret-budget-draft")).toBeNull();
+
+    const byId = await Story.getStoryById(client, n.stories.cupFinal.id);
+    expect(byId!.headline).toBe("Cup final ends in a draw");
+    expect(await Story.getStoryById(client, n.unpublished[0]!.id)).toBeNull();
+    expect((await Story.getStoryByExternalId(client, "legacy-42"))!.id).toBe(n.stories.cupFinal.id);
+
+    // Related: the story's first section (politics) or its tags (budget → the cup final).
+    const related = await story!.getRelatedStories(client);
+    expect(related.map((s) => s.id)).toEqual([n.stories.cupFinal.id]);
+    const raw = await client.getRelatedStories(n.stories.budgetVote.id, n.sections.elections.id, { limit: 1 });
+    expect(raw["related-stories"].map((s) => s.id)).toEqual([n.stories.pollsOpen.id]);
+    expect(await client.getStoryAttributes(n.stories.cupFinal.id)).toMatchObject({ "story-attributes": { "disable-amp-for-single-story": ["true"] } });
+  });
+
+  it("searches", async () => {
+    const { n, client } = await setup();
+    const found = await Story.getSearch(client, { q: "budget", limit: 10 });
+    expect(found.total).toBe(2);
+    expect(found.from).toBe(0);
+    expect(found.stories.map((s) => s.id)).toEqual([n.stories.budgetVote.id, n.stories.pollsOpen.id]);
+    expect(found.stories[0]!.asJson().headline).toBe("Parliament passes the budget");
+    const advanced = (await client.getAdvancedSearch({ q: "goals", fields: "headline,url", sort: "latest-published" })) as { total: number; items: { id: string }[] };
+    expect(advanced.total).toBe(1);
+    expect(advanced.items[0]!.id).toBe(n.stories.cupFinal.id);
+  });
+
+  it("loads a collection two levels deep: nested collections through POST bulk-request → 303 → GET", async () => {
+    const { n, client } = await setup();
+    const before = server.requests.length;
+    const home = await Collection.getCollectionBySlug(client, "home", {}, { depth: 2 });
+    expect(home).not.toBeNull();
+    const items = home!.items as { type: string; id: unknown; slug?: string; story?: { id: string }; items?: { type: string; story: { id: string; headline: string } }[]; automated?: boolean; "collection-cache-keys"?: string[] }[];
+    expect(items.map((i) => (i.type === "story" ? i.story!.id : i.slug))).toEqual([n.stories.budgetVote.id, "section-sport", n.stories.cupFinal.id, "politics-picks"]);
+    const sport = items[1]!;
+    expect(sport.automated).toBe(true);
+    expect(sport.items!.map((i) => i.story.id)).toEqual([n.stories.cupFinal.id]);
+    expect(sport["collection-cache-keys"]!.length).toBeGreaterThan(0);
+    expect(items[3]!.items!.map((i) => i.story.id)).toEqual([n.stories.budgetVote.id, n.stories.pollsOpen.id]);
+    // The nested stories carry the client's default story-fields, not the whole story.
+    expect(sport.items![0]!.story.headline).toBe("Cup final ends in a draw");
+    expect(Object.keys(sport.items![0]!.story)).not.toContain("cards");
+
+    const calls = server.requests.slice(before).map((r) => `${r.method} ${r.path.split("?")[0]!.replace(/\/bulk-request\/.+$/, "/bulk-request/<key>")} ${r.status}`);
+    expect(calls).toEqual(expect.arrayContaining(["GET /api/v1/collections/home 200", "POST /api/v1/bulk-request 303", "GET /api/v1/bulk-request/<key> 200"]));
+    expect(await Collection.getCollectionBySlug(client, "no-such-collection", {}, { depth: 2 })).toBeNull();
+  });
+
+  it("runs bulk requests with getInBulk", async () => {
+    const { n, client } = await setup();
+    const { results } = await client.getInBulk({
+      requests: {
+        "sport-0": { _type: "collection", slug: "section-sport", "story-fields": "headline", limit: 3 },
+        top: { _type: "stories", "story-group": "top", limit: 2, fields: "headline" },
+      },
+    });
+    expect((results["sport-0"]!.items as { story: { id: string } }[]).map((i) => i.story.id)).toEqual([n.stories.cupFinal.id]);
+    expect(results.top!.stories).toEqual([
+      { id: n.stories.budgetVote.id, headline: "Parliament passes the budget" },
+      { id: n.stories.pollsOpen.id, headline: "Polls open across the country" },
+    ]);
+  });
+});
