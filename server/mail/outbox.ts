@@ -59,26 +59,34 @@ const BATCH = 50;
 /**
  * Send every pending e-mail (oldest first). Each mail is claimed by one conditional update
  * (PENDING → SENT), so two processes running this at once never send the same mail twice; with
- * the log transport "sending" cannot fail, so the claim is the send. For the background runner:
+ * the log transport the claim is the send. A transport that throws marks the mail FAILED. For the background runner:
  * `sendPendingEmails(db, { now: new Date(), log: logMail })` on every tick.
  */
-export async function sendPendingEmails(db: Db, args: { now: Date; log: MailLog; limit?: number }): Promise<{ sent: number }> {
+export async function sendPendingEmails(db: Db, args: { now: Date; log: MailLog; limit?: number }): Promise<{ sent: number; failed: number }> {
   const limit = args.limit ?? 1000;
   let sent = 0;
-  while (sent < limit) {
-    const batch = await db.outgoingEmail.findMany({ where: { status: "PENDING" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: Math.min(BATCH, limit - sent) });
+  let failed = 0;
+  while (sent + failed < limit) {
+    const batch = await db.outgoingEmail.findMany({ where: { status: "PENDING" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: Math.min(BATCH, limit - sent - failed) });
     if (batch.length === 0) break;
     let claimedInBatch = 0;
     for (const mail of batch) {
       const { count } = await db.outgoingEmail.updateMany({ where: { id: mail.id, status: "PENDING" }, data: { status: "SENT", sentAt: args.now } });
       if (count === 0) continue; // another process took it
-      args.log(mail);
       claimedInBatch++;
-      sent++;
+      try {
+        args.log(mail);
+        sent++;
+      } catch (error) {
+        // The transport refused it: FAILED, shown in the dashboard, not retried in a loop.
+        await db.outgoingEmail.update({ where: { id: mail.id }, data: { status: "FAILED", sentAt: null } });
+        failed++;
+        appLog.error("could not send an e-mail; marked failed", { id: mail.id, kind: mail.kind, error });
+      }
     }
     if (claimedInBatch === 0 && batch.length < BATCH) break;
   }
-  return { sent };
+  return { sent, failed };
 }
 
 /**

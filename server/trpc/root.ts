@@ -2,6 +2,7 @@
 import { auditLogRouter } from "./routers/audit-log";
 import { contentOrganiseRouter } from "./routers/content-organise";
 import { storiesRouter } from "./routers/content-stories";
+import { mailRouter } from "./routers/mail";
 import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
@@ -9,6 +10,7 @@ export const appRouter = createTRPCRouter({
   auditLog: auditLogRouter,
   organise: contentOrganiseRouter,
   stories: storiesRouter,
+  mail: mailRouter,
   webhooks: webhooksRouter,
 });
 

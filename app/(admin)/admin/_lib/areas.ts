@@ -68,6 +68,7 @@ export const ADMIN_AREAS = [
   },
   { slug: "webhooks", href: "/admin/webhooks", label: "Webhooks", roles: ["OWNER"], summary: "Endpoints that receive content and subscription events, and their deliveries.", built: true },
   { slug: "audit-log", href: "/admin/audit-log", label: "Audit log", roles: ["OWNER"], summary: "Who did what in the dashboard.", built: true },
+  { slug: "mail", href: "/admin/mail", label: "Outbox", roles: ["OWNER"], summary: "E-mails sent to members (password reset links), with their status and body.", built: true },
   { slug: "users", href: "/admin/users", label: "Users & keys", roles: ["OWNER"], summary: "Dashboard users and their roles, and the account's API keys.", built: false },
   { slug: "settings", href: "/admin/settings", label: "Settings", roles: ["OWNER"], summary: "The publication's name, domain and defaults.", built: false },
 ] as const satisfies readonly AdminArea[];

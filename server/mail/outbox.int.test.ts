@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+
+import { getDb } from "../db";
+import { AppError } from "../errors";
+import { countOutgoingEmails, flushOutbox, listOutgoingEmails, queueEmail, sendPendingEmails, type MailLog } from "./outbox";
+
+async function account(slug: string) {
+  return (await getDb()).account.create({ data: { slug, name: slug, jwtSecret: "x".repeat(32) } });
+}
+
+function recorder() {
+  const sent: string[] = [];
+  const log: MailLog = (mail) => sent.push(mail.id);
+  return { sent, log };
+}
+
+describe("mail outbox", () => {
+  it("queues in the caller's transaction: a rolled-back change leaves no mail", async () => {
+    const db = await getDb();
+    const { id: accountId } = await account("tx");
+    await expect(
+      db.$transaction(async (tx) => {
+        await queueEmail(tx, { accountId, to: "a@example.com", subject: "S", text: "T", kind: "member.password_reset", now: new Date() });
+        throw new AppError("CONFLICT", "changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    expect(await db.outgoingEmail.count()).toBe(0);
+  });
+
+  it("sends each pending mail once, oldest first, to the log, and marks it SENT", async () => {
+    const db = await getDb();
+    const { id: accountId } = await account("send");
+    const t0 = Date.parse("2026-03-01T10:00:00Z");
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await queueEmail(db, { accountId, to: `r${i}@example.com`, subject: `S${i}`, text: `Body ${i}`, kind: "test", now: new Date(t0 + i * 1000) })).id);
+    const { sent, log } = recorder();
+    const now = new Date(t0 + 60_000);
+    expect(await sendPendingEmails(db, { now, log })).toEqual({ sent: 3, failed: 0 });
+    expect(sent).toEqual(ids);
+    const rows = await db.outgoingEmail.findMany();
+    expect(rows.every((r) => r.status === "SENT" && r.sentAt?.getTime() === now.getTime())).toBe(true);
+    // Nothing left: a second run sends nothing.
+    expect(await sendPendingEmails(db, { now, log })).toEqual({ sent: 0, failed: 0 });
+    expect(sent).toHaveLength(3);
+  });
+
+  it("never sends a mail twice when several senders run at once", async () => {
+    const db = await getDb();
+    const { id: accountId } = await account("race");
+    for (let i = 0; i < 60; i++) await queueEmail(db, { accountId, to: `r${i}@example.com`, subject: "S", text: "T", kind: "test", now: new Date(Date.now() + i) });
+    const { sent, log } = recorder();
+    const results = await Promise.all([0, 1, 2].map(() => sendPendingEmails(db, { now: new Date(), log })));
+    expect(results.reduce((n, r) => n + r.sent, 0)).toBe(60);
+    expect(sent).toHaveLength(60);
+    expect(new Set(sent).size).toBe(60);
+  });
+
+  it("flushOutbox sends through the given log and never throws; a refused mail is FAILED", async () => {
+    const db = await getDb();
+    const { id: accountId } = await account("flush");
+    await queueEmail(db, { accountId, to: "a@example.com", subject: "S", text: "T", kind: "test", now: new Date() });
+    const { sent, log } = recorder();
+    await flushOutbox(db, { log });
+    expect(sent).toHaveLength(1);
+    const failing: MailLog = () => {
+      throw new Error("transport down");
+    };
+    const refused = await queueEmail(db, { accountId, to: "b@example.com", subject: "S", text: "T", kind: "test", now: new Date() });
+    await expect(flushOutbox(db, { log: failing })).resolves.toBeUndefined();
+    expect(await db.outgoingEmail.findUniqueOrThrow({ where: { id: refused.id } })).toMatchObject({ status: "FAILED", sentAt: null });
+    expect(await sendPendingEmails(db, { now: new Date(), log })).toEqual({ sent: 0, failed: 0 });
+  });
+
+  it("lists an account's mail newest first, page by page, filtered by status, with counts", async () => {
+    const db = await getDb();
+    const { id: accountId } = await account("list");
+    const { id: otherId } = await account("other");
+    const t0 = Date.parse("2026-03-01T10:00:00Z");
+    const ids: string[] = [];
+    for (let i = 0; i < 7; i++) ids.push((await queueEmail(db, { accountId, to: `r${i}@example.com`, subject: `S${i}`, text: `Body ${i}`, kind: "test", now: new Date(t0 + (i < 5 ? i : 4) * 1000) })).id);
+    await queueEmail(db, { accountId: otherId, to: "x@example.com", subject: "X", text: "X", kind: "test", now: new Date(t0) });
+    await db.outgoingEmail.updateMany({ where: { id: { in: ids.slice(0, 2) } }, data: { status: "SENT", sentAt: new Date(t0) } });
+
+    const seen: string[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const page = await listOutgoingEmails(db, { accountId, limit: 3, cursor });
+      expect(page.transport).toBe("log");
+      seen.push(...page.items.map((m) => m.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(seen).toHaveLength(7);
+    expect(new Set(seen)).toEqual(new Set(ids));
+    // Newest first (the last three share a timestamp: any order among them, but before the rest).
+    expect(seen.slice(3)).toEqual([ids[3], ids[2], ids[1], ids[0]]);
+
+    const sentOnly = await listOutgoingEmails(db, { accountId, status: "SENT" });
+    expect(sentOnly.items.map((m) => m.id)).toEqual([ids[1], ids[0]]);
+    expect(sentOnly.items[0]).toMatchObject({ to: "r1@example.com", subject: "S1", text: "Body 1", kind: "test", status: "SENT" });
+    expect(await countOutgoingEmails(db, { accountId })).toEqual({ PENDING: 5, SENT: 2, FAILED: 0 });
+    await expect(listOutgoingEmails(db, { accountId, cursor: "garbage" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+});

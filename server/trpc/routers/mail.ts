@@ -1,0 +1,19 @@
+/** mail.* – the account's mail outbox (password resets…), for owners. In development it is how reset links are read. */
+import { z } from "zod";
+
+import { countOutgoingEmails, listOutgoingEmails } from "../../mail/outbox";
+import { ZListOutgoingEmailsInput, ZOutgoingEmailCounts, ZOutgoingEmailPage } from "../../mail/outbox.schema";
+import { adminProcedure, createTRPCRouter } from "../trpc";
+
+const ownerProcedure = adminProcedure(["OWNER"]);
+
+export const mailRouter = createTRPCRouter({
+  /** One page of outgoing e-mails, newest first, bodies included; `nextCursor` fetches older ones. */
+  list: ownerProcedure
+    .input(ZListOutgoingEmailsInput)
+    .output(ZOutgoingEmailPage)
+    .query(({ ctx, input }) => listOutgoingEmails(ctx.db, { accountId: ctx.actor.accountId, ...input })),
+
+  /** How many e-mails are pending, sent and failed. */
+  counts: ownerProcedure.input(z.void()).output(ZOutgoingEmailCounts).query(({ ctx }) => countOutgoingEmails(ctx.db, { accountId: ctx.actor.accountId })),
+});
