@@ -17,10 +17,11 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 
 import sanitizeHtml from "sanitize-html";
+import type { z } from "zod";
 
 import { recordAudit } from "../../audit/audit-log";
 import type { Db } from "../../db/client";
-import { AppError, type ErrorDetail } from "../../errors";
+import { AppError, zodIssuesToDetails, type ErrorDetail } from "../../errors";
 import { Prisma, type StoryStatus } from "../../generated/prisma/client";
 import type { TCard } from "../cards.schema";
 import { getPublisher } from "../publisher";
@@ -153,6 +154,13 @@ function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
   return "$connect" in db ? db.$transaction((tx) => fn(tx), { timeout: 20_000 }) : fn(db);
 }
 
+/** Parse a domain input; a bad one is BAD_REQUEST with every field listed (transports usually catch it first). */
+function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new AppError("BAD_REQUEST", "The input is not valid.", { details: zodIssuesToDetails(result.error) });
+  return result.data;
+}
+
 function unprocessable(message: string, details: ErrorDetail[]): AppError {
   return new AppError("UNPROCESSABLE", message, { details });
 }
@@ -231,7 +239,7 @@ async function assertSlugFree(db: Db, accountId: number, slug: string, exceptId?
   if (other) throw new AppError("CONFLICT", `Another story already uses the slug "${slug}".`, { details: [{ field: "slug", issue: "is already used by another story" }] });
 }
 
-type StoryFields = Omit<ReturnType<typeof ZUpdateStoryInput.parse>, "id" | "version">;
+type StoryFields = Omit<z.output<typeof ZUpdateStoryInput>, "id" | "version">;
 
 /** The columns a save writes (relations are written separately). */
 function scalarData(fields: StoryFields, previousSeo: unknown): Prisma.StoryUpdateManyMutationInput {
@@ -341,7 +349,7 @@ export async function listStories(
   db: Db,
   args: { actor: EditorActor } & TListStoriesInput,
 ): Promise<{ items: TStoryListItem[]; total: number; offset: number; limit: number }> {
-  const { status, search, sectionId, offset, limit } = ZListStoriesInput.parse(args);
+  const { status, search, sectionId, offset, limit } = parseInput(ZListStoriesInput, args);
   const words = (search ?? "").split(/\s+/).filter(Boolean).slice(0, 10);
   const where: Prisma.StoryWhereInput = {
     accountId: args.actor.accountId,
@@ -393,7 +401,7 @@ export async function listStoryFormOptions(db: Db, args: { actor: EditorActor })
 
 /** A new draft, owned by the actor. */
 export async function createStory(db: Db, args: WriteContext & { input: TCreateStoryInput }): Promise<StoryWriteOutcome> {
-  const fields = ZCreateStoryInput.parse(args.input);
+  const fields = parseInput(ZCreateStoryInput, args.input);
   const { actor, now } = args;
   const accountId = actor.accountId;
   const id = await inTransaction(db, async (tx) => {
@@ -432,7 +440,7 @@ export async function createStory(db: Db, args: WriteContext & { input: TCreateS
  * story-update.
  */
 export async function updateStory(db: Db, args: WriteContext & { input: TUpdateStoryInput }): Promise<StoryWriteOutcome> {
-  const { id, version, ...fields } = ZUpdateStoryInput.parse(args.input);
+  const { id, version, ...fields } = parseInput(ZUpdateStoryInput, args.input);
   const { actor, now } = args;
   const accountId = actor.accountId;
   const outcome = await inTransaction(db, async (tx) => {
@@ -492,7 +500,7 @@ function timesForMove(to: StoryStatus, current: { firstPublishedAt: Date | null 
  * current status; a stale `version` is CONFLICT. Emits the move's event.
  */
 export async function transitionStory(db: Db, args: WriteContext & { input: TTransitionStoryInput }): Promise<StoryWriteOutcome> {
-  const { id, version, action } = ZTransitionStoryInput.parse(args.input);
+  const { id, version, action } = parseInput(ZTransitionStoryInput, args.input);
   const { actor, now } = args;
   const accountId = actor.accountId;
   const outcome = await inTransaction(db, async (tx) => {

@@ -29,7 +29,7 @@ export const ADMIN_AREAS = [
     label: "Content",
     roles: ["EDITOR"],
     summary: "What the publishing content API serves: stories and everything that organises them.",
-    built: false,
+    built: true,
     sections: [
       { slug: "stories", label: "Stories", summary: "Write, edit, schedule and publish stories." },
       { slug: "collections", label: "Collections", summary: "Curated and automatic lists of stories for home pages and feeds." },
