@@ -1,17 +1,36 @@
 /**
- * npm run db:seed
- * Migrates, then creates the demo publisher (idempotent), prints its credentials and writes them to
- * DATA_DIR/demo-credentials.json. Refuses when NODE_ENV=production unless ALLOW_DEMO_SEED=true.
+ * npm run db:seed [-- --stories N]
+ * Migrates, then creates the demo publisher and its content (idempotent), prints its credentials and
+ * writes them to DATA_DIR/demo-credentials.json. Refuses when NODE_ENV=production unless
+ * ALLOW_DEMO_SEED=true. `--stories N` also generates published stories for benchmarks until the
+ * demo account has N of them (a second run tops up, it does not double).
  */
+import { parseArgs } from "node:util";
+
 import { getEnv } from "../env.js";
 import { databaseConfigFromEnv, describeDatabase } from "../server/db/config";
 import { formatCredentials, runSeed, SeedRefusedError } from "../server/seed/run";
 import { exitOnEnvError, exitOnKnownError } from "./lib/cli";
 
+const { values } = parseArgs({ options: { stories: { type: "string" } } });
+const stories = values.stories === undefined ? undefined : Number(values.stories);
+if (stories !== undefined && (!Number.isInteger(stories) || stories < 0 || stories > 10_000_000)) {
+  console.error("--stories takes a whole number between 0 and 10000000.");
+  process.exit(1);
+}
+
 const env = exitOnEnvError(() => getEnv());
 const config = databaseConfigFromEnv(env);
 try {
-  const { credentials, report, credentialsFile } = await runSeed(env, config);
+  const started = Date.now();
+  const { credentials, report, credentialsFile, large } = await runSeed(env, config, {
+    stories,
+    onProgress: (done, target) => process.stdout.write(`\rGenerated stories: ${done}/${target}`),
+  });
+  if (large) {
+    if (large.created > 0) process.stdout.write("\n");
+    console.log(`Generated stories: ${large.created} created, ${large.total} in all (${((Date.now() - started) / 1000).toFixed(1)} s).`);
+  }
   console.log(
     report.created.length
       ? `Seeded ${describeDatabase(config)}: ${report.created.join(", ")}.`

@@ -38,6 +38,8 @@ export type DemoCredentials = {
   admin: { email: string; password: string };
   users: { email: string; password: string; name: string; roles: AdminRole[] }[];
   baseUrl: string;
+  /** Where to look at the demo content (server/seed/demo-content.ts), when it was seeded. */
+  content?: { rss: string; instantArticles: string; ampStory: string; homeCollection: string; publishedStories: number; draftSlugs: string[] };
 };
 
 export type SeedReport = { created: string[] };

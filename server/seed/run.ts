@@ -10,6 +10,8 @@ import { openDatabase } from "../db/client";
 import type { DatabaseConfig } from "../db/config";
 import { applyMigrations } from "../db/migrate";
 import { demoCredentials, seedDemoPublisher, type DemoCredentials, type SeedReport } from "./demo";
+import { seedDemoContent } from "./demo-content";
+import { seedLargeContent, type LargeContentResult } from "./large-content";
 
 export class SeedRefusedError extends Error {}
 
@@ -23,20 +25,39 @@ export function assertSeedAllowed(env: Pick<Env, "NODE_ENV" | "ALLOW_DEMO_SEED">
 }
 
 export async function runSeed(
-  env: Pick<Env, "NODE_ENV" | "ALLOW_DEMO_SEED" | "DATA_DIR" | "APP_URL">,
+  env: Pick<Env, "NODE_ENV" | "ALLOW_DEMO_SEED" | "DATA_DIR" | "APP_URL" | "UPLOAD_DIR">,
   config: DatabaseConfig,
-): Promise<{ credentials: DemoCredentials; report: SeedReport; credentialsFile: string }> {
+  options: { stories?: number; onProgress?: (done: number, target: number) => void } = {},
+): Promise<{ credentials: DemoCredentials; report: SeedReport; credentialsFile: string; large?: LargeContentResult }> {
   assertSeedAllowed(env);
   const database = await openDatabase(config);
   try {
     await applyMigrations(database.adapter.factory);
     const report: SeedReport = { created: [] };
-    const accountId = await database.prisma.$transaction((tx) => seedDemoPublisher(tx, report), { timeout: 60_000 });
-    const credentials = demoCredentials(accountId, env.APP_URL);
+    const { accountId, content } = await database.prisma.$transaction(
+      async (tx) => {
+        const id = await seedDemoPublisher(tx, report);
+        return { accountId: id, content: await seedDemoContent(tx, { accountId: id, appUrl: env.APP_URL, uploadDir: env.UPLOAD_DIR }, report) };
+      },
+      { timeout: 120_000 },
+    );
+    // `--stories N`: generated stories for benchmarks, in batches outside the transaction.
+    const large = options.stories ? await seedLargeContent(database.prisma, { accountId, target: options.stories, onProgress: options.onProgress }) : undefined;
+    const credentials: DemoCredentials = {
+      ...demoCredentials(accountId, env.APP_URL),
+      content: {
+        rss: `${env.APP_URL}/stories.rss`,
+        instantArticles: `${env.APP_URL}/api/instant-articles.rss`,
+        ampStory: `${env.APP_URL}/api/v1/amp/story?slug=${encodeURIComponent(content.storySlugs[0]!)}`,
+        homeCollection: `${env.APP_URL}/api/v1/collections/home`,
+        publishedStories: content.storySlugs.length,
+        draftSlugs: content.draftSlugs,
+      },
+    };
     await fs.mkdir(env.DATA_DIR, { recursive: true });
     const credentialsFile = path.join(env.DATA_DIR, "demo-credentials.json");
     await fs.writeFile(credentialsFile, JSON.stringify(credentials, null, 2) + "\n", { mode: 0o600 });
-    return { credentials, report, credentialsFile };
+    return { credentials, report, credentialsFile, large };
   } finally {
     await database.close();
   }
