@@ -66,6 +66,9 @@ export type TEntityListQuery = z.output<typeof ZEntityListQuery>;
 
 export const ZEntityParams = z.object({ id: zId });
 
+/** A catch-all path parameter: Next.js gives its segments; a plain router may give "a/b". */
+export const splitPath = (value: unknown): unknown => (typeof value === "string" ? value.split("/") : value);
+
 /** A relation name in a relationship path: "players", "home-team". */
 const zRelationName = z
   .string()
@@ -78,26 +81,25 @@ const zRelationName = z
  * The segments after /entities/<id>/: relation names, each optionally followed by the id of one
  * of the entities it leads to, which the walk continues from ("players/7/stats").
  */
-export const ZEntityRelationshipParams = z.object({
-  id: zId,
-  subentity: z
-    .array(z.string())
-    .min(1, "name a relation")
-    .max(10, "walks at most 10 segments")
-    .superRefine((segments, ctx) => {
-      segments.forEach((segment, index) => {
-        const isId = /^\d+$/.test(segment);
-        if (index === 0 && isId) ctx.addIssue({ code: "custom", path: [index], message: "must be a relation name" });
-        if (isId) {
-          if (!zId.safeParse(segment).success) ctx.addIssue({ code: "custom", path: [index], message: "is not a valid entity id" });
-          if (index > 0 && /^\d+$/.test(segments[index - 1]!)) ctx.addIssue({ code: "custom", path: [index], message: "must be a relation name after an id" });
-        } else {
-          const parsed = zRelationName.safeParse(segment);
-          if (!parsed.success) ctx.addIssue({ code: "custom", path: [index], message: parsed.error.issues[0]?.message ?? "is not a relation name" });
-        }
-      });
-    }),
-});
+const zRelationshipPath = z
+  .array(z.string())
+  .min(1, "name a relation")
+  .max(10, "walks at most 10 segments")
+  .superRefine((segments, ctx) => {
+    segments.forEach((segment, index) => {
+      const isId = /^\d+$/.test(segment);
+      if (index === 0 && isId) ctx.addIssue({ code: "custom", path: [index], message: "must be a relation name" });
+      if (isId) {
+        if (!zId.safeParse(segment).success) ctx.addIssue({ code: "custom", path: [index], message: "is not a valid entity id" });
+        if (index > 0 && /^\d+$/.test(segments[index - 1]!)) ctx.addIssue({ code: "custom", path: [index], message: "must be a relation name after an id" });
+      } else {
+        const parsed = zRelationName.safeParse(segment);
+        if (!parsed.success) ctx.addIssue({ code: "custom", path: [index], message: parsed.error.issues[0]?.message ?? "is not a relation name" });
+      }
+    });
+  });
+
+export const ZEntityRelationshipParams = z.object({ id: zId, subentity: z.preprocess(splitPath, zRelationshipPath) });
 export type TEntityRelationshipParams = z.output<typeof ZEntityRelationshipParams>;
 
 export const ZEntityCollectionsQuery = z.object({

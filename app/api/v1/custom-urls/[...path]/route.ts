@@ -8,7 +8,7 @@ import { contentResponse } from "@/server/http/content-cache";
 import { apiRoute, routes } from "@/server/http/route";
 import { customUrlPath, getCustomUrlPage } from "@/server/publishing/custom-urls";
 import { resolvePublisherAccountId } from "@/server/publishing/publisher";
-import { ZCustomUrlPath } from "@/server/publishing/reference.schema";
+import { splitPath, ZCustomUrlPath } from "@/server/publishing/reference.schema";
 
 const PREFIX = "/api/v1/custom-urls/";
 
@@ -16,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   GET: apiRoute(
     {
       auth: "public",
-      params: z.object({ path: z.array(z.string()).min(1) }),
+      params: z.object({ path: z.preprocess(splitPath, z.array(z.string()).min(1)) }),
       summary: "The redirect or static page at a path of the site; the path URL-encoded as one segment (%2Fold%2Fpage).",
     },
     async ({ req, url, params }) => {
