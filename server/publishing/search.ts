@@ -4,7 +4,7 @@
  * with websearch_to_tsquery('english', q) ("quoted phrases", -exclusions, OR) and ranked with
  * ts_rank. Filters: author (slug or name), author-id, section-id, published-before/after.
  *
- * One raw query finds the page of ids and the total (window count); the stories themselves are
+ * Two raw queries, side by side, find the page of ids and the total; the stories themselves are
  * then loaded like every other list (stories.ts). Every user value is a bound parameter.
  */
 import "server-only";
@@ -16,6 +16,13 @@ import { loadWireStoriesByIds, type ContentContext } from "./stories";
 import type { WireStory } from "./story-view";
 
 export type SearchResult = { total: number; stories: WireStory[] };
+
+/**
+ * With `sort=relevance`, how many of the newest matches are ranked. Ranking reads each match's
+ * vector; a word found in every story would otherwise rank the whole archive on each request.
+ * Pages past the pool are empty; `total` still counts every match.
+ */
+export const RANK_POOL = 1_000;
 
 export async function searchStories(db: Db, ctx: ContentContext, q: TSearchQuery): Promise<SearchResult> {
   const conditions: Prisma.Sql[] = [Prisma.sql`s.account_id = ${ctx.accountId}`, Prisma.sql`s.status = 'published'`];
@@ -34,26 +41,21 @@ export async function searchStories(db: Db, ctx: ContentContext, q: TSearchQuery
       WHERE ss.story_id = s.id AND (sec.id = ${q.sectionId} OR sec.parent_id = ${q.sectionId}))`);
   }
   const where = Prisma.join(conditions, " AND ");
-  const orderBy =
-    q.sort === "relevance" && q.q
-      ? Prisma.sql`ts_rank(s.search_vector, websearch_to_tsquery('english', ${q.q})) DESC, s.published_at DESC, s.id DESC`
-      : q.sort === "asc"
-        ? Prisma.sql`s.published_at ASC, s.id ASC`
-        : Prisma.sql`s.published_at DESC, s.id DESC`;
-
-  const rows = await db.$queryRaw<{ id: string; total: bigint | number }[]>`
-    SELECT s.id::text AS id, count(*) OVER () AS total
-    FROM stories s
-    WHERE ${where}
-    ORDER BY ${orderBy}
-    LIMIT ${q.limit} OFFSET ${q.offset}`;
-
-  let total = rows[0] ? Number(rows[0].total) : 0;
-  if (rows.length === 0 && q.offset > 0) {
-    // Past the last page the window count has no row to ride on: count separately.
-    const [count] = await db.$queryRaw<{ total: bigint | number }[]>`SELECT count(*) AS total FROM stories s WHERE ${where}`;
-    total = Number(count?.total ?? 0);
-  }
+  const byRelevance = q.sort === "relevance" && q.q !== undefined;
+  const page = byRelevance
+    ? // Ranking reads every candidate's vector: rank the RANK_POOL newest matches, not all of them.
+      db.$queryRaw<{ id: string }[]>`
+        SELECT c.id::text AS id FROM (
+          SELECT s.id, s.published_at, s.search_vector FROM stories s WHERE ${where}
+          ORDER BY s.published_at DESC LIMIT ${RANK_POOL}
+        ) c
+        ORDER BY ts_rank(c.search_vector, websearch_to_tsquery('english', ${q.q})) DESC, c.published_at DESC, c.id DESC
+        LIMIT ${q.limit} OFFSET ${q.offset}`
+    : q.sort === "asc"
+      ? db.$queryRaw<{ id: string }[]>`SELECT s.id::text AS id FROM stories s WHERE ${where} ORDER BY s.published_at ASC, s.id ASC LIMIT ${q.limit} OFFSET ${q.offset}`
+      : db.$queryRaw<{ id: string }[]>`SELECT s.id::text AS id FROM stories s WHERE ${where} ORDER BY s.published_at DESC, s.id DESC LIMIT ${q.limit} OFFSET ${q.offset}`;
+  const [rows, [count]] = await Promise.all([page, db.$queryRaw<{ total: bigint | number }[]>`SELECT count(*) AS total FROM stories s WHERE ${where}`]);
+  const total = Number(count?.total ?? 0);
   const stories = await loadWireStoriesByIds(db, ctx, rows.map((r) => r.id), q.fields);
   return { total, stories };
 }
