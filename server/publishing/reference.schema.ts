@@ -5,30 +5,17 @@
  */
 import { z } from "zod";
 
-/** Largest page any of these lists serves. */
-export const REFERENCE_MAX_LIMIT = 100;
-export const REFERENCE_DEFAULT_LIMIT = 20;
+import { MAX_LIMIT, zFields, zIntId, zLimit, zOffset } from "./content.schema";
 
-const zId = z.coerce.number().int("must be an integer").min(1, "must be a positive integer").max(2_147_483_647, "is too large");
-export const zLimit = z.coerce
-  .number()
-  .int("must be an integer")
-  .min(1, "must be at least 1")
-  .max(REFERENCE_MAX_LIMIT, `must be at most ${REFERENCE_MAX_LIMIT}`)
-  .default(REFERENCE_DEFAULT_LIMIT);
-export const zOffset = z.coerce.number().int("must be an integer").min(0, "must be 0 or more").max(1_000_000, "is too large").default(0);
+// Paging, ids and field lists follow the story read API (content.schema.ts): `limit` default 20,
+// lowered to 100 above it; `offset` 0 to 10,000; ids positive integers; `fields` comma lists.
+const zId = zIntId;
 const zSearchText = z.string().trim().max(200, "must be at most 200 characters");
-
-/** `fields=a,b` (or repeated): the story fields to keep. */
-const zFieldList = z
-  .union([z.string(), z.array(z.string())])
-  .transform((value) => (Array.isArray(value) ? value.join(",") : value).split(",").map((f) => f.trim()).filter(Boolean))
-  .pipe(z.array(z.string().max(100)).max(100, "lists at most 100 fields"));
 
 // ─── authors ─────────────────────────────────────────────────────────────────────────────────
 
 export const ZAuthorListQuery = z.object({
-  limit: zLimit,
+  limit: zLimit(),
   offset: zOffset,
   /** Part of the name, case-insensitive. */
   q: zSearchText.optional(),
@@ -38,11 +25,11 @@ export type TAuthorListQuery = z.output<typeof ZAuthorListQuery>;
 export const ZAuthorParams = z.object({ authorId: zId });
 
 export const ZAuthorCollectionQuery = z.object({
-  limit: zLimit,
+  limit: zLimit(),
   offset: zOffset,
   /** Keep only these story fields (`story-fields`, as collections take it, or `fields`). */
-  "story-fields": zFieldList.optional(),
-  fields: zFieldList.optional(),
+  "story-fields": zFields,
+  fields: zFields,
 });
 export type TAuthorCollectionQuery = z.output<typeof ZAuthorCollectionQuery>;
 
@@ -52,11 +39,11 @@ export type TAuthorCollectionQuery = z.output<typeof ZAuthorCollectionQuery>;
 const zIdList = z
   .union([z.string(), z.array(z.string())])
   .transform((value) => (Array.isArray(value) ? value.join(",") : value).split(",").map((s) => s.trim()).filter(Boolean).map(Number))
-  .pipe(z.array(z.number("must list integer ids").int("must list integer ids").min(1).max(2_147_483_647)).min(1, "lists no id").max(REFERENCE_MAX_LIMIT, `lists at most ${REFERENCE_MAX_LIMIT} ids`));
+  .pipe(z.array(z.number("must list integer ids").int("must list integer ids").min(1).max(2_147_483_647)).min(1, "lists no id").max(MAX_LIMIT, `lists at most ${MAX_LIMIT} ids`));
 
 export const ZEntityListQuery = z.object({
   q: zSearchText.optional(),
-  limit: zLimit,
+  limit: zLimit(),
   offset: zOffset,
   id: zId.optional(),
   ids: zIdList.optional(),
@@ -103,7 +90,7 @@ export const ZEntityRelationshipParams = z.object({ id: zId, subentity: z.prepro
 export type TEntityRelationshipParams = z.output<typeof ZEntityRelationshipParams>;
 
 export const ZEntityCollectionsQuery = z.object({
-  limit: zLimit,
+  limit: zLimit(),
   offset: zOffset,
   "sort-by": z.enum(["created-at", "updated-at", "name"]).default("updated-at"),
   order: z.enum(["asc", "desc"]).default("desc"),

@@ -68,9 +68,10 @@ describe("GET /api/v1/authors", () => {
     expect(body.authors[0]?.id).toBe(stranger.id);
   });
 
-  it("refuses bad paging with 400 and other methods with 405", async () => {
+  it("lowers a limit above 100 to 100, refuses bad paging with 400 and other methods with 405", async () => {
     await setup();
-    for (const query of ["limit=0", "limit=101", "limit=abc", "offset=-1", "limit=2.5"]) {
+    expect((await json<Page>(await call(listV1, "/api/v1/authors?limit=101"))).limit).toBe(100);
+    for (const query of ["limit=0", "limit=abc", "offset=-1", "limit=2.5", "offset=10001"]) {
       const res = await call(listV1, `/api/v1/authors?${query}`);
       expect(res.status, query).toBe(400);
       expect((await json<ErrorBody>(res)).error.code).toBe("BAD_REQUEST");
@@ -89,7 +90,8 @@ describe("GET /api/authors", () => {
     expect(Array.isArray(body)).toBe(true);
     expect(body.map((a: { id: number }) => a.id)).toEqual([ada.id, alan.id]);
     expect(await json<WireAuthor[]>(await call(listBare, "/api/authors?offset=10"))).toEqual([]);
-    expect((await call(listBare, "/api/authors?limit=500")).status).toBe(400);
+    expect((await call(listBare, "/api/authors?limit=500")).status).toBe(200);
+    expect((await call(listBare, "/api/authors?limit=-5")).status).toBe(400);
   });
 });
 
@@ -149,6 +151,7 @@ describe("GET /api/v1/authors/<id>/collection", () => {
     await setup();
     expect((await call(getCollection, "/api/v1/authors/4242/collection", { authorId: "4242" })).status).toBe(404);
     expect((await call(getCollection, "/api/v1/authors/x/collection", { authorId: "x" })).status).toBe(400);
-    expect((await call(getCollection, "/api/v1/authors/1/collection?limit=1000", { authorId: "1" })).status).toBe(400);
+    expect((await call(getCollection, "/api/v1/authors/1/collection?limit=x", { authorId: "1" })).status).toBe(400);
+    expect((await call(getCollection, "/api/v1/authors/1/collection?fields=a;b", { authorId: "1" })).status).toBe(400);
   });
 });

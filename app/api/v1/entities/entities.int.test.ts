@@ -68,7 +68,7 @@ describe("GET /api/v1/entities", () => {
 
   it("refuses bad filters and paging with 400", async () => {
     await setup();
-    for (const query of ["limit=0", "limit=101", "offset=x", "id=abc", "ids=1,x", "ids=", "type="]) {
+    for (const query of ["limit=0", "offset=10001", "offset=x", "id=abc", "ids=1,x", "ids=", "type="]) {
       const res = await call(listEntities, `/api/v1/entities?${query}`);
       expect(res.status, query).toBe(400);
       expect((await json<ErrorBody>(res)).error.code).toBe("BAD_REQUEST");
