@@ -50,7 +50,7 @@ export async function runSeed(
         instantArticles: `${env.APP_URL}/api/instant-articles.rss`,
         ampStory: `${env.APP_URL}/api/v1/amp/story?slug=${encodeURIComponent(content.storySlugs[0]!)}`,
         homeCollection: `${env.APP_URL}/api/v1/collections/home`,
-        publishedStories: content.storySlugs.length,
+        publishedStories: content.storySlugs.length + 1,
         draftSlugs: content.draftSlugs,
       },
     };

@@ -1,0 +1,246 @@
+/**
+ * npm run bench [-- --stories 50000 --requests 3000 --connections 10 --seconds 20]
+ *
+ * Read-path benchmark of the publishing content API against the local PostgreSQL:
+ *   1. DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test?schema=mh_bench, a schema of
+ *      its own), migrated and seeded with the demo publisher plus N generated stories (reused
+ *      when they are already there: the seed tops up);
+ *   2. the app built if needed and started (scripts/start.ts, `next start`) on a free port of
+ *      127.0.0.1, under `flock /tmp/masthead-build.lock` since it may build;
+ *   3. for each scenario, a warm-up, then a fixed number of requests over C keep-alive connections
+ *      with a time cap: requests per second and latency percentiles;
+ *   4. a table with each figure and its ratio to the empty route handler (GET /api/bench/empty)
+ *      measured in the same run. The server is stopped at the end, whatever happens.
+ *
+ * It only talks to 127.0.0.1 (the database host must be local too) and is not part of npm test.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const { values } = parseArgs({
+  options: {
+    stories: { type: "string", default: "50000" },
+    requests: { type: "string", default: "3000" },
+    connections: { type: "string", default: "10" },
+    seconds: { type: "string", default: "20" },
+    warmup: { type: "string", default: "200" },
+  },
+});
+const STORIES = positive("stories", values.stories);
+const REQUESTS = positive("requests", values.requests);
+const CONNECTIONS = positive("connections", values.connections);
+const SECONDS = positive("seconds", values.seconds);
+const WARMUP = positive("warmup", values.warmup);
+const OVERALL_LIMIT_MS = 45 * 60_000; // build + seed + runs; the bench never hangs longer
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const databaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test?schema=mh_bench";
+const dbHost = new URL(databaseUrl).hostname;
+if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(dbHost)) {
+  console.error(`The bench only runs against a local database; DATABASE_URL points at ${dbHost}.`);
+  process.exit(1);
+}
+const dataDir = path.join(root, ".data-bench");
+
+function positive(name: string, raw: string | undefined): number {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`--${name} takes a positive whole number.`);
+    process.exit(1);
+  }
+  return n;
+}
+
+function log(message: string) {
+  console.log(`[bench] ${message}`);
+}
+
+let server: ChildProcess | undefined;
+function stopServer() {
+  if (server?.pid && server.exitCode === null) {
+    try {
+      process.kill(-server.pid, "SIGTERM"); // the flock, start.ts and next start: one process group
+    } catch {
+      // already gone
+    }
+  }
+}
+const overall = setTimeout(() => {
+  console.error(`[bench] still running after ${OVERALL_LIMIT_MS / 60_000} minutes: giving up.`);
+  stopServer();
+  process.exit(1);
+}, OVERALL_LIMIT_MS);
+overall.unref();
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    stopServer();
+    process.exit(130);
+  });
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: "inherit" });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+// ─── Load generator ──────────────────────────────────────────────────────────────────────────
+
+type Result = { name: string; path: string; requests: number; errors: number; statuses: Map<number, number>; seconds: number; rps: number; p50: number; p95: number; p99: number };
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** `count` requests over CONNECTIONS concurrent loops, stopping at the time cap. */
+async function load(base: string, nextPath: () => string, count: number, capMs: number) {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  let errors = 0;
+  let issued = 0;
+  const started = performance.now();
+  const deadline = started + capMs;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (issued < count && performance.now() < deadline) {
+        issued++;
+        const t0 = performance.now();
+        try {
+          const response = await fetch(base + nextPath(), { headers: { accept: "application/json" } });
+          await response.arrayBuffer();
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          if (!response.ok) errors++;
+        } catch {
+          errors++;
+        }
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { latencies, statuses, errors, seconds };
+}
+
+async function measure(base: string, name: string, paths: () => string): Promise<Result> {
+  await load(base, paths, WARMUP, 30_000);
+  const { latencies, statuses, errors, seconds } = await load(base, paths, REQUESTS, SECONDS * 1000);
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { name, path: paths(), requests: latencies.length, errors, statuses, seconds, rps: latencies.length / seconds, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
+}
+
+// ─── Main ────────────────────────────────────────────────────────────────────────────────────
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  DATA_DIR: dataDir,
+  PORT: String(port),
+  HOST: "127.0.0.1",
+  APP_URL: base,
+  PUBLISHING_ACCOUNT: "demo",
+  LOG_LEVEL: "warn",
+  JOBS_LOCAL_RUNNER: "false",
+};
+
+try {
+  log(`database: ${databaseUrl.replace(/\/\/[^@]*@/, "//…@")}`);
+  log(`seeding the demo publisher and ${STORIES} generated stories (reused when present)…`);
+  const seedStarted = Date.now();
+  await run(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/db-seed.ts", "--stories", String(STORIES)], env);
+  log(`seed ready in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
+
+  log(`starting the app on ${base} (builds first if the sources changed; waits for /tmp/masthead-build.lock)…`);
+  server = spawn("flock", ["/tmp/masthead-build.lock", process.execPath, path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "inherit", "inherit"],
+    detached: true,
+  });
+  const exited = new Promise<never>((_, reject) => server!.on("exit", (code) => reject(new Error(`the app exited (${code}) before it was ready`))));
+  await Promise.race([waitForHealth(base, 30 * 60_000), exited]);
+  exited.catch(() => undefined);
+  log("app is ready");
+
+  const slugs = Array.from({ length: 1000 }, () => `bench/story-${String(1 + Math.floor(Math.random() * STORIES)).padStart(6, "0")}`);
+  const words = ["climate", "election", "market", "football", "festival", "budget"];
+  let i = 0;
+  const scenarios: { name: string; path: () => string }[] = [
+    { name: "empty handler", path: () => "/api/bench/empty" },
+    { name: "stories list", path: () => "/api/v1/stories?limit=20" },
+    { name: "story by slug", path: () => `/api/v1/stories-by-slug?slug=${encodeURIComponent(slugs[i++ % slugs.length]!)}` },
+    { name: "search", path: () => `/api/v1/search?q=${words[i++ % words.length]}&limit=20` },
+    { name: "collection (home)", path: () => "/api/v1/collections/home" },
+  ];
+
+  const results: Result[] = [];
+  for (const scenario of scenarios) {
+    const probe = await fetch(base + scenario.path(), { headers: { accept: "application/json" } });
+    await probe.arrayBuffer();
+    if (!probe.ok) {
+      log(`${scenario.name}: ${scenario.path()} answers ${probe.status}; skipped`);
+      continue;
+    }
+    log(`${scenario.name}: ${REQUESTS} requests, ${CONNECTIONS} connections…`);
+    results.push(await measure(base, scenario.name, scenario.path));
+  }
+
+  const baseline = results.find((r) => r.name === "empty handler");
+  const rows = results.map((r) => [
+    r.name,
+    r.rps.toFixed(0),
+    baseline ? (r.rps / baseline.rps).toFixed(2) : "–",
+    r.p50.toFixed(1),
+    r.p95.toFixed(1),
+    baseline ? (r.p95 / baseline.p95).toFixed(2) : "–",
+    r.p99.toFixed(1),
+    String(r.requests),
+    r.errors ? `${r.errors} (${[...r.statuses].filter(([s]) => s >= 400).map(([s, n]) => `${s}×${n}`).join(" ")})` : "0",
+  ]);
+  const header = ["scenario", "req/s", "× empty", "p50 ms", "p95 ms", "p95 × empty", "p99 ms", "requests", "errors"];
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
+  const line = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
+  console.log(`\nPublishing read API, ${STORIES} generated stories, ${CONNECTIONS} connections, PostgreSQL at ${dbHost}:`);
+  console.log(line(header));
+  console.log(widths.map((w) => "─".repeat(w)).join("  "));
+  for (const row of rows) console.log(line(row));
+  console.log("\n× empty: requests per second as a fraction of the empty route handler in this run (aim: 0.6 or more);");
+  console.log("p95 × empty: the p95 latency as a multiple of the empty handler's.");
+} catch (error) {
+  console.error(`[bench] ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  stopServer();
+  clearTimeout(overall);
+}
+
+async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  throw new Error(`the app did not answer /api/health within ${timeoutMs / 60_000} minutes`);
+}
