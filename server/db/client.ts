@@ -12,6 +12,7 @@ import type { DatabaseConfig } from "./config";
 /** Secrets never leave the data layer unless a query asks for them by name (`omit: { x: false }`). */
 const OMIT = {
   adminUser: { passwordHash: true },
+  member: { passwordHash: true },
   account: { jwtSecret: true },
   webhookEndpoint: { secret: true, previousSecret: true },
 } as const;

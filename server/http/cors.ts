@@ -3,6 +3,9 @@
  * CORS_ALLOWED_ORIGINS: "*" or a comma-separated list. An allowed Origin is reflected (with
  * `Vary: Origin`); a disallowed one gets no CORS headers, so the browser blocks the response, and
  * its preflight gets 403. X-SUBAUTH is never allowed: server keys do not belong in browsers.
+ *
+ * Credentials (cookies) are allowed because the reflected origin is never "*": a member logged in
+ * on the publisher's site sends its session cookie, and reads X-QT-AUTH from the login response.
  */
 export const CORS_ALLOWED_HEADERS = ["Content-Type", "X-QT-AUTH", "X-Request-Id", "Authorization"];
 
@@ -20,8 +23,9 @@ export function corsHeaders(origin: string | null, allowed: string): Record<stri
   if (!origin || !isOriginAllowed(origin, allowed)) return {};
   return {
     "Access-Control-Allow-Origin": origin,
+    "Access-Control-Allow-Credentials": "true",
     Vary: "Origin",
-    "Access-Control-Expose-Headers": "X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset",
+    "Access-Control-Expose-Headers": "X-Request-Id, X-QT-AUTH, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset",
   };
 }
 

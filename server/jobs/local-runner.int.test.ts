@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { getDb } from "../db";
+import { queueEmail } from "../mail/outbox";
 import { fakeClock, startReceiver, type Receiver } from "../testing/webhook-receiver";
 import { emitWebhookEvent } from "../webhooks/deliveries";
 import { sendWebhookRequest } from "../webhooks/transport";
@@ -50,5 +51,16 @@ describe("local runner (no Inngest configured)", () => {
     runner.wake();
     for (let i = 0; i < 100 && receiver.requests.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(receiver.requests).toHaveLength(1);
+  });
+
+  it("sends mail left pending in the outbox (a lost hand-off) on its next pass", async () => {
+    const db = await getDb();
+    const account = await db.account.create({ data: { slug: `m${Date.now()}`, name: "Gazette", jwtSecret: "x".repeat(32) } });
+    await queueEmail(db, { accountId: account.id, to: "reader@example.com", subject: "Reset", text: "Link", kind: "member.password_reset", now: new Date() });
+    const runner = new LocalRunner({ getDb, send: sendWebhookRequest, allowPrivate: true, pollIntervalMs: 60_000, concurrency: 4, retentionDays: 30 });
+    await runner.tick();
+    const mail = await db.outgoingEmail.findFirstOrThrow({ where: { accountId: account.id } });
+    expect(mail.status).toBe("SENT");
+    expect(mail.sentAt).not.toBeNull();
   });
 });

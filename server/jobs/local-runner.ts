@@ -1,13 +1,14 @@
 /**
  * Background work when no Inngest is configured (the embedded default): a small poller in the
  * server process. It is not a second workflow engine: each tick calls the same domain functions
- * the Inngest functions call (processDueDeliveries, purgeWebhookLogs), and all state is in the
+ * the Inngest functions call (processDueDeliveries, sendPendingEmails, purgeWebhookLogs), and all state is in the
  * database, so a process that dies loses nothing: its leases expire and the next tick, here or in
  * another process, picks the work up.
  */
 import { randomUUID } from "node:crypto";
 
 import type { Db } from "../db/client";
+import { logMail, sendPendingEmails } from "../mail/outbox";
 import { processDueDeliveries, purgeWebhookLogs, type Clock } from "../webhooks/deliveries";
 import type { Sender } from "../webhooks/transport";
 
@@ -82,6 +83,8 @@ export class LocalRunner {
         if (attempted === 0 && !this.wakeRequested) break;
         if (this.stopped) break;
       }
+      // Mail whose send right after its commit was lost (a crash, a failing transport) goes out here.
+      await sendPendingEmails(db, { now: clock(), log: logMail });
       if (clock().getTime() - this.lastPurge >= PURGE_EVERY_MS) {
         this.lastPurge = clock().getTime();
         await purgeWebhookLogs(db, { now: clock(), retentionDays: this.options.retentionDays });
