@@ -71,7 +71,7 @@ describe("collections", () => {
     // Reordered: the new order replaces the old one.
     const reordered = await setCollectionItems(db, { actor, input: { id: created.collection.id, items: [{ storyId: first.id }, { storyId: second.id }] }, now });
     expect(reordered.collection.items.map((i) => i.type === "story" && i.storyId)).toEqual([first.id, second.id]);
-    expect((await getCollection(db, actor, created.collection.id)).itemCount).toBe(2);
+    expect((await getCollection(db, { actor, id: created.collection.id })).itemCount).toBe(2);
 
     const events = await collectionEvents();
     expect(events.map((e) => e.payload.change)).toEqual(["create", "create", "items", "items"]);
@@ -107,8 +107,8 @@ describe("collections", () => {
     await setCollectionItems(db, { actor, input: { id: b.id, items: [{ collectionId: c.id }] }, now });
     expect(await codeOf(setCollectionItems(db, { actor, input: { id: a.id, items: [{ collectionId: a.id }] }, now }))).toBe("UNPROCESSABLE");
     expect(await codeOf(setCollectionItems(db, { actor, input: { id: c.id, items: [{ collectionId: a.id }] }, now }))).toBe("UNPROCESSABLE");
-    expect((await getCollection(db, actor, c.id)).items).toEqual([]);
-    expect((await getCollection(db, actor, a.id)).items.map((i) => i.type === "collection" && i.collectionId)).toEqual([b.id]);
+    expect((await getCollection(db, { actor, id: c.id })).items).toEqual([]);
+    expect((await getCollection(db, { actor, id: a.id })).items.map((i) => i.type === "collection" && i.collectionId)).toEqual([b.id]);
   });
 
   it("keeps to the account: other accounts' collections, stories and children are NOT_FOUND", async () => {
@@ -118,13 +118,13 @@ describe("collections", () => {
     const { collection } = await createCollection(db, { actor, input: { name: "Mine" }, now });
     const { collection: theirs } = await createCollection(db, { actor: other, input: { name: "Theirs" }, now });
     const theirStory = await createStory(db, other.accountId);
-    expect(await codeOf(getCollection(db, other, collection.id))).toBe("NOT_FOUND");
+    expect(await codeOf(getCollection(db, { actor: other, id: collection.id }))).toBe("NOT_FOUND");
     expect(await codeOf(updateCollection(db, { actor: other, input: { id: collection.id, name: "x" }, now }))).toBe("NOT_FOUND");
     expect(await codeOf(deleteCollection(db, { actor: other, id: collection.id, now }))).toBe("NOT_FOUND");
     expect(await codeOf(setCollectionItems(db, { actor, input: { id: collection.id, items: [{ storyId: theirStory.id }] }, now }))).toBe("NOT_FOUND");
     expect(await codeOf(setCollectionItems(db, { actor, input: { id: collection.id, items: [{ collectionId: theirs.id }] }, now }))).toBe("NOT_FOUND");
-    expect((await listCollections(db, other)).collections.map((c) => c.name)).toEqual(["Theirs"]);
-    expect(await pickStories(db, actor, {})).toEqual([]);
+    expect((await listCollections(db, { actor: other })).collections.map((c) => c.name)).toEqual(["Theirs"]);
+    expect(await pickStories(db, { actor })).toEqual([]);
   });
 
   it("switches to automated with validated rules; automated collections take no items (422)", async () => {
@@ -153,8 +153,8 @@ describe("collections", () => {
     await setCollectionItems(db, { actor, input: { id: home.id, items: [{ collectionId: nested.id }] }, now });
     const { deliveryIds } = await deleteCollection(db, { actor, id: nested.id, now });
     expect(deliveryIds).toHaveLength(2);
-    expect((await getCollection(db, actor, home.id)).items).toEqual([]);
-    expect(await codeOf(getCollection(db, actor, nested.id))).toBe("NOT_FOUND");
+    expect((await getCollection(db, { actor, id: home.id })).items).toEqual([]);
+    expect(await codeOf(getCollection(db, { actor, id: nested.id }))).toBe("NOT_FOUND");
     const events = await collectionEvents();
     expect(events.slice(-2).map((e) => [e.payload.change, e.payload.collection.slug])).toEqual([
       ["delete", "nested"],
@@ -165,7 +165,7 @@ describe("collections", () => {
     const { section } = await createSection(db, { actor, input: { name: "Business" }, now });
     expect(await codeOf(deleteCollection(db, { actor, id: section.collection!.id, now }))).toBe("CONFLICT");
     await deleteSection(db, { actor, id: section.id, now });
-    expect(await codeOf(getCollection(db, actor, section.collection!.id))).toBe("NOT_FOUND");
+    expect(await codeOf(getCollection(db, { actor, id: section.collection!.id }))).toBe("NOT_FOUND");
   });
 
   it("picks published stories by headline words for the editor", async () => {
@@ -174,8 +174,8 @@ describe("collections", () => {
     await createStory(db, actor.accountId, { headline: "Rain stops play at Lord's", publishedAt: new Date("2026-04-01") });
     await createStory(db, actor.accountId, { headline: "Rain returns", publishedAt: new Date("2026-04-02") });
     await createStory(db, actor.accountId, { headline: "Rain draft", status: "DRAFT" });
-    expect((await pickStories(db, actor, { q: "rain" })).map((s) => s.headline)).toEqual(["Rain returns", "Rain stops play at Lord's"]);
-    expect((await pickStories(db, actor, { q: "RAIN play" })).map((s) => s.headline)).toEqual(["Rain stops play at Lord's"]);
-    expect(await pickStories(db, actor, { q: "rain", status: "any" })).toHaveLength(3);
+    expect((await pickStories(db, { actor, q: "rain" })).map((s) => s.headline)).toEqual(["Rain returns", "Rain stops play at Lord's"]);
+    expect((await pickStories(db, { actor, q: "RAIN play" })).map((s) => s.headline)).toEqual(["Rain stops play at Lord's"]);
+    expect(await pickStories(db, { actor, q: "rain", status: "any" })).toHaveLength(3);
   });
 });

@@ -261,7 +261,7 @@ export async function emitCollectionUpdate(
 
 // ─── Reading ─────────────────────────────────────────────────────────────────────────────────
 
-export async function listCollections(db: Db, actor: Actor, input: TListCollectionsInput = {}): Promise<{ collections: CollectionSummary[]; total: number }> {
+export async function listCollections(db: Db, { actor, ...input }: { actor: Actor } & TListCollectionsInput): Promise<{ collections: CollectionSummary[]; total: number }> {
   const { q, automated, limit, offset } = parseInput(ZListCollectionsInput, input);
   const where: Prisma.CollectionWhereInput = {
     accountId: actor.accountId,
@@ -276,13 +276,13 @@ export async function listCollections(db: Db, actor: Actor, input: TListCollecti
   return { collections: rows.map(toSummary), total };
 }
 
-export async function getCollection(db: Db, actor: Actor, id: number): Promise<CollectionDetail> {
+export async function getCollection(db: Db, { actor, id }: { actor: Actor; id: number }): Promise<CollectionDetail> {
   const row = await getOwnedCollection(db, actor, id);
   return { ...toSummary(row), items: await loadItems(db, row.id) };
 }
 
 /** The story picker of the collection editor: newest first, matching headline or slug words. */
-export async function pickStories(db: Db, actor: Actor, input: TPickStoriesInput = {}) {
+export async function pickStories(db: Db, { actor, ...input }: { actor: Actor } & TPickStoriesInput) {
   const { q, status, limit } = parseInput(ZPickStoriesInput, input);
   const words = (q ?? "").split(/\s+/).filter(Boolean).slice(0, 8);
   const stories = await db.story.findMany({
@@ -329,7 +329,7 @@ export async function createCollection(
     });
     await auditEditorial(tx, actor, { action: "collection.create", targetType: "collection", targetId: created.id, metadata: { slug, automated: input.automated }, now });
     const deliveryIds = await emitCollectionUpdate(tx, actor, { collectionId: created.id, change: "create", now });
-    return { collection: await getCollection(tx, actor, created.id), deliveryIds };
+    return { collection: await getCollection(tx, { actor, id: created.id }), deliveryIds };
   });
 }
 
@@ -358,7 +358,7 @@ export async function updateCollection(
     const changed = Object.keys(input).filter((key) => key !== "id");
     await auditEditorial(tx, actor, { action: "collection.update", targetType: "collection", targetId: current.id, metadata: { fields: changed }, now });
     const deliveryIds = await emitCollectionUpdate(tx, actor, { collectionId: current.id, change: "update", now });
-    return { collection: await getCollection(tx, actor, current.id), deliveryIds };
+    return { collection: await getCollection(tx, { actor, id: current.id }), deliveryIds };
   });
 }
 
@@ -428,7 +428,7 @@ export async function setCollectionItems(
       now,
     });
     const deliveryIds = await emitCollectionUpdate(tx, actor, { collectionId: current.id, change: "items", now });
-    return { collection: await getCollection(tx, actor, current.id), deliveryIds };
+    return { collection: await getCollection(tx, { actor, id: current.id }), deliveryIds };
   });
 }
 

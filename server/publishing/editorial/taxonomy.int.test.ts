@@ -57,7 +57,7 @@ describe("sections", () => {
 
     const collection = await db.collection.findUniqueOrThrow({ where: { id: world.collection!.id } });
     expect(collection).toMatchObject({ automated: true, slug: "section-world", name: "World news", rules: { "section-ids": [world.id] } });
-    expect((await listSections(db, actor)).map((s) => s.slug)).toEqual(["news", "world"]);
+    expect((await listSections(db, { actor })).map((s) => s.slug)).toEqual(["news", "world"]);
     const actions = (await db.auditLog.findMany({ orderBy: { createdAt: "asc" } })).map((e) => e.action);
     expect(actions).toEqual(["section.create", "section.create"]);
   });
@@ -99,7 +99,7 @@ describe("sections", () => {
     expect(await codeOf(deleteSection(db, { actor, id: child.id, now }))).toBe("CONFLICT");
     await db.story.delete({ where: { id: story.id } });
     await deleteSection(db, { actor, id: child.id, now });
-    expect((await listSections(db, actor)).map((s) => s.slug)).toEqual(["parent"]);
+    expect((await listSections(db, { actor })).map((s) => s.slug)).toEqual(["parent"]);
     const row = await db.section.findUniqueOrThrow({ where: { id: child.id } });
     expect(row.deletedAt).toEqual(now);
     expect((await db.collection.findUniqueOrThrow({ where: { id: child.collection!.id } })).deletedAt).toEqual(now);
@@ -116,8 +116,8 @@ describe("authors", () => {
     expect(ada).toMatchObject({ slug: "ada-lovelace", twitterHandle: "ada", bio: "Analyst.", storyCount: 0 });
     await createAuthor(db, { actor, input: { name: "Grace Hopper" }, now });
     expect(await codeOf(createAuthor(db, { actor, input: { name: "Another Ada", slug: "ada-lovelace" }, now }))).toBe("CONFLICT");
-    expect((await listAuthors(db, actor, { q: "lovel" })).authors.map((a) => a.name)).toEqual(["Ada Lovelace"]);
-    expect((await listAuthors(db, actor)).total).toBe(2);
+    expect((await listAuthors(db, { actor, q: "lovel" })).authors.map((a) => a.name)).toEqual(["Ada Lovelace"]);
+    expect((await listAuthors(db, { actor })).total).toBe(2);
 
     const updated = await updateAuthor(db, { actor, input: { id: ada.id, bio: "", twitterHandle: "countess" }, now });
     expect(updated).toMatchObject({ bio: null, twitterHandle: "countess", name: "Ada Lovelace" });
@@ -129,7 +129,7 @@ describe("authors", () => {
     const other = await editor();
     expect(await codeOf(deleteAuthor(db, { actor: other, id: ada.id, now }))).toBe("NOT_FOUND");
     await deleteAuthor(db, { actor, id: ada.id, now });
-    expect((await listAuthors(db, actor)).authors.map((a) => a.name)).toEqual(["Grace Hopper"]);
+    expect((await listAuthors(db, { actor })).authors.map((a) => a.name)).toEqual(["Grace Hopper"]);
   });
 });
 
@@ -142,7 +142,7 @@ describe("tags", () => {
     expect(await codeOf(createTag(db, { actor, input: { name: "climate change" }, now }))).toBe("CONFLICT");
     const renamed = await updateTag(db, { actor, input: { id: tag.id, name: "Climate", slug: "climate", metaDescription: "Warming." }, now });
     expect(renamed).toMatchObject({ name: "Climate", slug: "climate", metaDescription: "Warming." });
-    expect((await listTags(db, actor, { q: "clim" })).tags).toHaveLength(1);
+    expect((await listTags(db, { actor, q: "clim" })).tags).toHaveLength(1);
     const story = await createStory(db, actor.accountId, { tagIds: [tag.id] });
     expect(await deleteTag(db, { actor, id: tag.id, now })).toEqual({ deleted: true, untaggedStories: 1 });
     expect(await db.storyTag.count({ where: { storyId: story.id } })).toBe(0);
@@ -159,7 +159,7 @@ describe("entities", () => {
     const jadeja = await createEntity(db, { actor, input: { name: "Ravindra Jadeja", type: "person" }, now });
     expect(team).toMatchObject({ slug: "chennai-super-kings", metadata: { founded: 2008 } });
 
-    const listed = await listEntities(db, actor, { type: "person" });
+    const listed = await listEntities(db, { actor, type: "person" });
     expect(listed.entities.map((e) => e.name)).toEqual(["MS Dhoni", "Ravindra Jadeja"]);
     expect(listed.types).toEqual(["person", "team"]);
 
@@ -171,25 +171,25 @@ describe("entities", () => {
     const foreign = await createEntity(db, { actor: other, input: { name: "Elsewhere", type: "team" }, now });
     expect(await codeOf(addEntityRelationship(db, { actor, input: { fromId: team.id, relation: "rivals", toId: foreign.id }, now }))).toBe("NOT_FOUND");
 
-    const detail = await getEntity(db, actor, team.id);
+    const detail = await getEntity(db, { actor, id: team.id });
     expect(detail.relations.map((r) => [r.relation, r.entity.name, r.rank])).toEqual([
       ["players", "MS Dhoni", 1],
       ["players", "Ravindra Jadeja", 2],
     ]);
-    expect((await getEntity(db, actor, dhoni.id)).relatedBy.map((r) => r.entity.name)).toEqual(["Chennai Super Kings"]);
+    expect((await getEntity(db, { actor, id: dhoni.id })).relatedBy.map((r) => r.entity.name)).toEqual(["Chennai Super Kings"]);
 
     await removeEntityRelationship(db, { actor, id: captain.id, now });
     expect(await codeOf(removeEntityRelationship(db, { actor: other, id: captain.id, now }))).toBe("NOT_FOUND");
-    expect((await getEntity(db, actor, team.id)).relations).toHaveLength(1);
+    expect((await getEntity(db, { actor, id: team.id })).relations).toHaveLength(1);
 
     const renamed = await updateEntity(db, { actor, input: { id: jadeja.id, name: "Sir Jadeja", metadata: { role: "all-rounder" } }, now });
     expect(renamed).toMatchObject({ name: "Sir Jadeja", metadata: { role: "all-rounder" }, type: "person" });
     expect((await db.entity.findUniqueOrThrow({ where: { id: jadeja.id } })).lastUpdatedBy).toBe(actor.id);
 
     await deleteEntity(db, { actor, id: jadeja.id, now });
-    expect((await listEntities(db, actor, { type: "person" })).entities.map((e) => e.name)).toEqual(["MS Dhoni"]);
-    expect((await getEntity(db, actor, team.id)).relations).toHaveLength(0);
-    expect(await codeOf(getEntity(db, actor, jadeja.id))).toBe("NOT_FOUND");
+    expect((await listEntities(db, { actor, type: "person" })).entities.map((e) => e.name)).toEqual(["MS Dhoni"]);
+    expect((await getEntity(db, { actor, id: team.id })).relations).toHaveLength(0);
+    expect(await codeOf(getEntity(db, { actor, id: jadeja.id }))).toBe("NOT_FOUND");
     expect((await db.entity.findUniqueOrThrow({ where: { id: jadeja.id } })).deletedAt).toEqual(now);
   });
 });

@@ -112,7 +112,7 @@ export function wouldCreateSectionCycle(sectionId: number, parentId: number | nu
   return false;
 }
 
-export async function listSections(db: Db, actor: Actor): Promise<SectionNode[]> {
+export async function listSections(db: Db, { actor }: { actor: Actor }): Promise<SectionNode[]> {
   const rows = await db.section.findMany({
     where: { accountId: actor.accountId, deletedAt: null },
     select: {
@@ -156,8 +156,8 @@ async function assertParent(db: Db, actor: Actor, parentId: number) {
 
 const sectionCollectionSlug = (slug: string) => `section-${slug}`;
 
-async function getSectionNode(db: Db, actor: Actor, id: number): Promise<SectionNode> {
-  const node = (await listSections(db, actor)).find((s) => s.id === id);
+async function getSectionNode(db: Db, { actor, id }: { actor: Actor; id: number }): Promise<SectionNode> {
+  const node = (await listSections(db, { actor })).find((s) => s.id === id);
   if (!node) throw notFound("Section");
   return node;
 }
@@ -194,7 +194,7 @@ export async function createSection(db: Db, args: { actor: Actor; input: TCreate
     await tx.section.update({ where: { id: section.id }, data: { collectionId: collection.id } });
     await auditEditorial(tx, actor, { action: "section.create", targetType: "section", targetId: section.id, metadata: { slug, collectionId: collection.id }, now });
     const deliveryIds = await emitCollectionUpdate(tx, actor, { collectionId: collection.id, change: "create", now });
-    return { section: await getSectionNode(tx, actor, section.id), deliveryIds };
+    return { section: await getSectionNode(tx, { actor, id: section.id }), deliveryIds };
   });
 }
 
@@ -244,7 +244,7 @@ export async function updateSection(db: Db, args: { actor: Actor; input: TUpdate
     }
     const fields = Object.keys(input).filter((key) => key !== "id");
     await auditEditorial(tx, actor, { action: "section.update", targetType: "section", targetId: current.id, metadata: { fields }, now });
-    return { section: await getSectionNode(tx, actor, current.id), deliveryIds };
+    return { section: await getSectionNode(tx, { actor, id: current.id }), deliveryIds };
   });
 }
 
@@ -289,7 +289,7 @@ type AuthorRow = Prisma.AuthorGetPayload<{ select: typeof AUTHOR_SELECT }>;
 const authorView = ({ _count, ...author }: AuthorRow) => ({ ...author, storyCount: _count.stories });
 export type AuthorView = ReturnType<typeof authorView>;
 
-export async function listAuthors(db: Db, actor: Actor, input: TListInput = {}): Promise<{ authors: AuthorView[]; total: number }> {
+export async function listAuthors(db: Db, { actor, ...input }: { actor: Actor } & TListInput): Promise<{ authors: AuthorView[]; total: number }> {
   const { q, limit, offset } = parseInput(ZListInput, input);
   const where: Prisma.AuthorWhereInput = {
     accountId: actor.accountId,
@@ -380,7 +380,7 @@ type TagRow = Prisma.TagGetPayload<{ select: typeof TAG_SELECT }>;
 const tagView = ({ _count, ...tag }: TagRow) => ({ ...tag, storyCount: _count.stories });
 export type TagView = ReturnType<typeof tagView>;
 
-export async function listTags(db: Db, actor: Actor, input: TListInput = {}): Promise<{ tags: TagView[]; total: number }> {
+export async function listTags(db: Db, { actor, ...input }: { actor: Actor } & TListInput): Promise<{ tags: TagView[]; total: number }> {
   const { q, limit, offset } = parseInput(ZListInput, input);
   const where: Prisma.TagWhereInput = {
     accountId: actor.accountId,
@@ -462,7 +462,7 @@ const entityView = ({ _count, metadata, ...entity }: EntityRow) => ({
 });
 export type EntityView = ReturnType<typeof entityView>;
 
-export async function listEntities(db: Db, actor: Actor, input: TListEntitiesInput = {}): Promise<{ entities: EntityView[]; total: number; types: string[] }> {
+export async function listEntities(db: Db, { actor, ...input }: { actor: Actor } & TListEntitiesInput): Promise<{ entities: EntityView[]; total: number; types: string[] }> {
   const { q, type, limit, offset } = parseInput(ZListEntitiesInput, input);
   const where: Prisma.EntityWhereInput = {
     accountId: actor.accountId,
@@ -485,7 +485,7 @@ async function getOwnedEntity(db: Db, actor: Actor, id: number, field?: string) 
 }
 
 /** One entity with its relationships both ways (the ones it names, and the ones naming it). */
-export async function getEntity(db: Db, actor: Actor, id: number) {
+export async function getEntity(db: Db, { actor, id }: { actor: Actor; id: number }) {
   const entity = await getOwnedEntity(db, actor, id);
   const linked = { id: true, name: true, type: true, deletedAt: true } as const;
   const [relations, relatedBy] = await Promise.all([

@@ -68,7 +68,7 @@ async function dispatched<T extends object>(result: WithDeliveries<T>): Promise<
 }
 
 const sections = createTRPCRouter({
-  list: editorProcedure.query(({ ctx }) => listSections(ctx.db, ctx.actor)),
+  list: editorProcedure.query(({ ctx }) => listSections(ctx.db, { actor: ctx.actor })),
   create: editorProcedure
     .input(ZCreateSectionInput)
     .mutation(async ({ ctx, input }) => dispatched(await createSection(ctx.db, { actor: ctx.actor, input, now: new Date() }))),
@@ -81,22 +81,22 @@ const sections = createTRPCRouter({
 });
 
 const authors = createTRPCRouter({
-  list: editorProcedure.input(ZListInput.optional()).query(({ ctx, input }) => listAuthors(ctx.db, ctx.actor, input)),
+  list: editorProcedure.input(ZListInput.optional()).query(({ ctx, input }) => listAuthors(ctx.db, { actor: ctx.actor, ...input })),
   create: editorProcedure.input(ZCreateAuthorInput).mutation(({ ctx, input }) => createAuthor(ctx.db, { actor: ctx.actor, input, now: new Date() })),
   update: editorProcedure.input(ZUpdateAuthorInput).mutation(({ ctx, input }) => updateAuthor(ctx.db, { actor: ctx.actor, input, now: new Date() })),
   delete: editorProcedure.input(ZIdInput).mutation(({ ctx, input }) => deleteAuthor(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
 });
 
 const tags = createTRPCRouter({
-  list: editorProcedure.input(ZListInput.optional()).query(({ ctx, input }) => listTags(ctx.db, ctx.actor, input)),
+  list: editorProcedure.input(ZListInput.optional()).query(({ ctx, input }) => listTags(ctx.db, { actor: ctx.actor, ...input })),
   create: editorProcedure.input(ZCreateTagInput).mutation(({ ctx, input }) => createTag(ctx.db, { actor: ctx.actor, input, now: new Date() })),
   update: editorProcedure.input(ZUpdateTagInput).mutation(({ ctx, input }) => updateTag(ctx.db, { actor: ctx.actor, input, now: new Date() })),
   delete: editorProcedure.input(ZIdInput).mutation(({ ctx, input }) => deleteTag(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
 });
 
 const entities = createTRPCRouter({
-  list: editorProcedure.input(ZListEntitiesInput.optional()).query(({ ctx, input }) => listEntities(ctx.db, ctx.actor, input)),
-  get: editorProcedure.input(ZIdInput).query(({ ctx, input }) => getEntity(ctx.db, ctx.actor, input.id)),
+  list: editorProcedure.input(ZListEntitiesInput.optional()).query(({ ctx, input }) => listEntities(ctx.db, { actor: ctx.actor, ...input })),
+  get: editorProcedure.input(ZIdInput).query(({ ctx, input }) => getEntity(ctx.db, { actor: ctx.actor, id: input.id })),
   create: editorProcedure.input(ZCreateEntityInput).mutation(({ ctx, input }) => createEntity(ctx.db, { actor: ctx.actor, input, now: new Date() })),
   update: editorProcedure.input(ZUpdateEntityInput).mutation(({ ctx, input }) => updateEntity(ctx.db, { actor: ctx.actor, input, now: new Date() })),
   delete: editorProcedure.input(ZIdInput).mutation(({ ctx, input }) => deleteEntity(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
@@ -109,8 +109,8 @@ const entities = createTRPCRouter({
 });
 
 const collections = createTRPCRouter({
-  list: editorProcedure.input(ZListCollectionsInput.optional()).query(({ ctx, input }) => listCollections(ctx.db, ctx.actor, input)),
-  get: editorProcedure.input(ZIdInput).query(({ ctx, input }) => getCollection(ctx.db, ctx.actor, input.id)),
+  list: editorProcedure.input(ZListCollectionsInput.optional()).query(({ ctx, input }) => listCollections(ctx.db, { actor: ctx.actor, ...input })),
+  get: editorProcedure.input(ZIdInput).query(({ ctx, input }) => getCollection(ctx.db, { actor: ctx.actor, id: input.id })),
   create: editorProcedure
     .input(ZCreateCollectionInput)
     .mutation(async ({ ctx, input }) => dispatched(await createCollection(ctx.db, { actor: ctx.actor, input, now: new Date() }))),
@@ -124,7 +124,7 @@ const collections = createTRPCRouter({
     .input(ZIdInput)
     .mutation(async ({ ctx, input }) => dispatched(await deleteCollection(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() }))),
   /** The story picker of the collection editor. */
-  pickStories: editorProcedure.input(ZPickStoriesInput.optional()).query(({ ctx, input }) => pickStories(ctx.db, ctx.actor, input)),
+  pickStories: editorProcedure.input(ZPickStoriesInput.optional()).query(({ ctx, input }) => pickStories(ctx.db, { actor: ctx.actor, ...input })),
 });
 
 export const contentOrganiseRouter = createTRPCRouter({ sections, authors, tags, entities, collections });
