@@ -9,7 +9,8 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import type { TAuthorCollectionQuery, TAuthorListQuery } from "./reference.schema";
-import { authorToWire, projectFields, STORY_INCLUDE, storyToWire, type StoryViewContext } from "./story-view";
+import { authorToWire } from "./story-view";
+import { loadWireStories, orderByFor, publishedWhere, type ContentContext } from "./stories";
 
 export type WireAuthor = ReturnType<typeof authorToWire>;
 
@@ -33,17 +34,16 @@ export async function getAuthor(db: Db, args: { accountId: number; authorId: num
 /**
  * The author's published stories, newest first, as a collection body:
  * {id, slug, name, summary, template, automated, "total-count", items:[{id, type:"story", story}]}.
+ * Stories are loaded and shaped as every story list is (stories.ts), `story-fields` projecting them.
  */
-export async function getAuthorCollection(db: Db, args: { accountId: number; authorId: number; view: StoryViewContext } & TAuthorCollectionQuery) {
-  const author = await db.author.findFirst({ where: { id: args.authorId, accountId: args.accountId } });
+export async function getAuthorCollection(db: Db, ctx: ContentContext, args: { authorId: number } & TAuthorCollectionQuery) {
+  const author = await db.author.findFirst({ where: { id: args.authorId, accountId: ctx.accountId } });
   if (!author) throw new AppError("NOT_FOUND", "No author with this id.");
-  const where: Prisma.StoryWhereInput = { accountId: args.accountId, status: "PUBLISHED", authors: { some: { authorId: author.id } } };
+  const where: Prisma.StoryWhereInput = { ...publishedWhere(ctx.accountId), authors: { some: { authorId: author.id } } };
   const [total, stories] = await Promise.all([
     db.story.count({ where }),
-    db.story.findMany({ where, include: STORY_INCLUDE, orderBy: [{ publishedAt: "desc" }, { id: "asc" }], skip: args.offset, take: args.limit }),
+    loadWireStories(db, ctx, { where, orderBy: orderByFor("published"), skip: args.offset, take: args.limit, fields: args["story-fields"] ?? args.fields }),
   ]);
-  const votes = await voteTotals(db, stories.map((s) => s.id));
-  const fields = args["story-fields"] ?? args.fields;
   return {
     id: author.id,
     slug: author.slug,
@@ -53,20 +53,9 @@ export async function getAuthorCollection(db: Db, args: { accountId: number; aut
     automated: true,
     rules: { "author-ids": [author.id] },
     metadata: {},
-    "collection-cache-keys": [`a/${args.view.publisherId}/${author.id}`],
+    "collection-cache-keys": [`a/${ctx.view.publisherId}/${author.id}`],
     "total-count": total,
     author: authorToWire(author),
-    items: stories.map((story) => ({
-      id: story.id,
-      type: "story" as const,
-      story: projectFields(storyToWire(story, { ...args.view, votes }), fields),
-    })),
+    items: stories.map((story) => ({ id: String(story.id), type: "story" as const, story })),
   };
-}
-
-/** Net votes per story (sum of +1/-1), for the stories of one page. */
-export async function voteTotals(db: Db, storyIds: string[]): Promise<Map<string, number>> {
-  if (storyIds.length === 0) return new Map();
-  const rows = await db.storyVote.groupBy({ by: ["storyId"], where: { storyId: { in: storyIds } }, _sum: { magnitude: true } });
-  return new Map(rows.map((r) => [r.storyId, r._sum.magnitude ?? 0]));
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import { deepMerge, menuItems } from "./config-view";
 import { customUrlPath } from "./custom-urls";
-import { rulesSelectStory } from "./entities";
+import { ZCollectionRules } from "./content.schema";
+import { rulesSelectStory, sectionFamilyOf } from "./entities";
 
 const section = (id: number, slug: string, parentId: number | null = null) => ({
   id,
@@ -61,16 +62,33 @@ describe("deepMerge", () => {
 });
 
 describe("rulesSelectStory", () => {
-  const story = { sectionIds: [1, 2], tagSlugs: ["budget"], authorIds: [7], template: null };
-  it("needs every rule present to match one of its values", () => {
-    expect(rulesSelectStory({}, story)).toBe(true);
-    expect(rulesSelectStory({ "section-ids": [2, 5] }, story)).toBe(true);
-    expect(rulesSelectStory({ "section-ids": [5] }, story)).toBe(false);
-    expect(rulesSelectStory({ "section-ids": [1], "tag-slugs": ["budget"], "author-ids": [7] }, story)).toBe(true);
-    expect(rulesSelectStory({ "section-ids": [1], "author-ids": [8] }, story)).toBe(false);
-    expect(rulesSelectStory({ "story-templates": ["default"] }, story)).toBe(true);
-    expect(rulesSelectStory({ "story-templates": ["video"] }, story)).toBe(false);
-    expect(rulesSelectStory({ "section-ids": [], sort: "published-at" }, story)).toBe(true);
+  // 1 world → 2 europe (child) ; 3 sport ; 4 deleted (not listed)
+  const family = sectionFamilyOf([
+    { id: 1, parentId: null },
+    { id: 2, parentId: 1 },
+    { id: 3, parentId: null },
+  ]);
+  const story = { sectionIds: [2], tagSlugs: ["budget"], authorIds: [7], template: null };
+  const rules = (r: object) => ZCollectionRules.parse(r);
+
+  it("needs every rule present to match one of its values; sections cover direct sub-sections", () => {
+    expect(rulesSelectStory(rules({}), null, story, family)).toBe(true);
+    expect(rulesSelectStory(rules({ "section-ids": [1] }), null, story, family)).toBe(true);
+    expect(rulesSelectStory(rules({ "section-ids": [3, 4] }), null, story, family)).toBe(false);
+    expect(rulesSelectStory(rules({ "section-ids": [1], "tag-slugs": ["budget"], "author-ids": [7] }), null, story, family)).toBe(true);
+    expect(rulesSelectStory(rules({ "section-ids": [1], "author-ids": [8] }), null, story, family)).toBe(false);
+    expect(rulesSelectStory(rules({ "tag-slugs": [] }), null, story, family)).toBe(false);
+  });
+
+  it("uses the collection's own section without section-ids; a null template matches no template rule", () => {
+    expect(rulesSelectStory(rules({}), 1, story, family)).toBe(true);
+    expect(rulesSelectStory(rules({}), 3, story, family)).toBe(false);
+    expect(rulesSelectStory(rules({ "story-templates": ["default"] }), null, story, family)).toBe(false);
+    expect(rulesSelectStory(rules({ "story-templates": ["video"] }), null, { ...story, template: "video" }, family)).toBe(true);
+  });
+
+  it("ignores unreadable rules, as the collection reader does", () => {
+    expect(rulesSelectStory(rules({ "section-ids": "nope", sort: 5 }), null, story, family)).toBe(true);
   });
 });
 

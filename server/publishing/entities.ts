@@ -12,6 +12,7 @@ import "server-only";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
+import { ZCollectionRules, type TCollectionRules } from "./content.schema";
 import type { TEntityCollectionsQuery, TEntityListQuery } from "./reference.schema";
 import { ms } from "./story-view";
 
@@ -114,37 +115,50 @@ export async function getEntityRelationships(db: Db, args: { accountId: number; 
 /** How many of the entity's latest published stories are matched against automated collections. */
 const STORIES_CHECKED = 2000;
 
-type CollectionRules = { "section-ids"?: unknown; "tag-slugs"?: unknown; "author-ids"?: unknown; "story-templates"?: unknown };
-type StoryFacts = { sectionIds: number[]; tagSlugs: string[]; authorIds: number[]; template: string | null };
+export type StoryFacts = { sectionIds: number[]; tagSlugs: string[]; authorIds: number[]; template: string | null };
 
 /**
- * Does an automated collection's rules select this story? Each rule present must match (one of
- * its values is enough); a collection without rules selects every published story.
+ * Does an automated collection select this story? The same reading of the rules as the
+ * collection reader (collections.ts): each rule given must match (any listed value is enough; an
+ * empty list matches nothing); `section-ids` (or, without it, the section the collection belongs
+ * to) covers those sections and their direct sub-sections, `sectionFamily` resolves that; no rules
+ * at all select every published story.
  */
-export function rulesSelectStory(rules: unknown, story: StoryFacts): boolean {
-  const r = (rules && typeof rules === "object" && !Array.isArray(rules) ? rules : {}) as CollectionRules;
-  const list = (value: unknown) => (Array.isArray(value) && value.length > 0 ? (value as unknown[]) : undefined);
-  const sections = list(r["section-ids"]);
-  if (sections && !story.sectionIds.some((id) => sections.includes(id))) return false;
-  const tags = list(r["tag-slugs"]);
+export function rulesSelectStory(rules: TCollectionRules, ownSectionId: number | null, story: StoryFacts, sectionFamily: (ids: readonly number[]) => Set<number>): boolean {
+  const sectionIds = rules["section-ids"] ?? (ownSectionId !== null ? [ownSectionId] : undefined);
+  if (sectionIds) {
+    const family = sectionFamily(sectionIds);
+    if (!story.sectionIds.some((id) => family.has(id))) return false;
+  }
+  const tags = rules["tag-slugs"];
   if (tags && !story.tagSlugs.some((slug) => tags.includes(slug))) return false;
-  const authors = list(r["author-ids"]);
+  const authors = rules["author-ids"];
   if (authors && !story.authorIds.some((id) => authors.includes(id))) return false;
-  const templates = list(r["story-templates"]);
-  if (templates && !templates.includes(story.template ?? "default")) return false;
+  const templates = rules["story-templates"];
+  if (templates && (story.template === null || !templates.includes(story.template))) return false;
   return true;
+}
+
+/** Live sections among `ids`, plus live direct sub-sections of live ones (as sectionFamilyIds). */
+export function sectionFamilyOf(sections: readonly { id: number; parentId: number | null }[]): (ids: readonly number[]) => Set<number> {
+  const live = new Set(sections.map((s) => s.id));
+  return (ids) => {
+    const wanted = new Set(ids.filter((id) => live.has(id)));
+    return new Set(sections.filter((s) => wanted.has(s.id) || (s.parentId !== null && wanted.has(s.parentId))).map((s) => s.id));
+  };
 }
 
 /**
  * The collections the entity's published stories appear in: manual collections holding one of
  * them as an item, and automated collections whose rules select one of them (of its latest
- * STORIES_CHECKED). Deleted collections are left out.
+ * STORIES_CHECKED), rules read exactly as GET /api/v1/collections/<slug> reads them. Deleted
+ * collections are left out.
  */
 export async function getEntityCollections(db: Db, args: { accountId: number; id: number } & TEntityCollectionsQuery) {
   const entity = await findEntityRow(db, args.accountId, args.id);
   const storyWhere: Prisma.StoryWhereInput = { accountId: args.accountId, status: "PUBLISHED", entities: { some: { entityId: entity.id } } };
 
-  const [manual, stories, automated] = await Promise.all([
+  const [manual, stories, automated, sections] = await Promise.all([
     db.collectionItem.findMany({
       where: { story: storyWhere, collection: { accountId: args.accountId, deletedAt: null } },
       select: { collectionId: true },
@@ -158,10 +172,14 @@ export async function getEntityCollections(db: Db, args: { accountId: number; id
         tags: { select: { tag: { select: { slug: true } } } },
         authors: { select: { authorId: true } },
       },
-      orderBy: [{ publishedAt: "desc" }, { id: "asc" }],
+      orderBy: [{ publishedAt: "desc" }, { id: "desc" }],
       take: STORIES_CHECKED,
     }),
-    db.collection.findMany({ where: { accountId: args.accountId, deletedAt: null, automated: true }, select: { id: true, rules: true } }),
+    db.collection.findMany({
+      where: { accountId: args.accountId, deletedAt: null, automated: true },
+      select: { id: true, rules: true, sectionOf: { select: { id: true } } },
+    }),
+    db.section.findMany({ where: { accountId: args.accountId, deletedAt: null }, select: { id: true, parentId: true } }),
   ]);
 
   const ids = new Set(manual.map((m) => m.collectionId));
@@ -171,8 +189,10 @@ export async function getEntityCollections(db: Db, args: { accountId: number; id
     authorIds: s.authors.map((x) => x.authorId),
     template: s.storyTemplate,
   }));
+  const family = sectionFamilyOf(sections);
   for (const collection of automated) {
-    if (facts.some((story) => rulesSelectStory(collection.rules, story))) ids.add(collection.id);
+    const rules = ZCollectionRules.parse(collection.rules);
+    if (facts.some((story) => rulesSelectStory(rules, collection.sectionOf?.id ?? null, story, family))) ids.add(collection.id);
   }
 
   const where: Prisma.CollectionWhereInput = { id: { in: [...ids] }, accountId: args.accountId };
