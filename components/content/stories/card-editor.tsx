@@ -10,6 +10,8 @@ import { buttonClass, dangerButtonClass, inputClass } from "@/components/webhook
 import type { TCard, TStoryElement } from "@/server/publishing/cards.schema";
 import { tweetIdFromUrl, youtubeVideoId } from "@/server/publishing/editorial/stories.schema";
 
+import { ImageUpload } from "./image-upload";
+
 /** A v4 UUID, also where crypto.randomUUID is missing (pages served over plain http). */
 export function uuid(): string {
   if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
@@ -198,6 +200,14 @@ function ElementEditor({
               Caption {position}
             </label>
             <input id={field("caption")} value={element.title ?? ""} onChange={(event) => onChange({ ...element, title: event.target.value })} className={`mt-1 ${inputClass}`} />
+          </div>
+          <div className="sm:col-span-2">
+            <ImageUpload
+              label={`Upload image ${position}`}
+              onUploaded={(image) =>
+                onChange({ ...element, "image-s3-key": image.key, "image-metadata": { width: image.width, height: image.height, "mime-type": image["mime-type"] } })
+              }
+            />
           </div>
         </div>
       ) : element.type === "youtube-video" || (element.type === "jsembed" && element.subtype === "tweet") ? (

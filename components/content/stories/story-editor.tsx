@@ -22,6 +22,7 @@ import {
 } from "@/server/publishing/editorial/stories.schema";
 
 import { CardEditor, newCard } from "./card-editor";
+import { ImageUpload } from "./image-upload";
 import { StoryStatus } from "./story-status";
 
 type Named = { id: number; name: string };
@@ -39,6 +40,7 @@ type FormValues = {
   heroKey: string;
   heroCaption: string;
   heroAttribution: string;
+  heroMetadata: { width?: number; height?: number; "mime-type"?: string } | null;
   metaTitle: string;
   metaDescription: string;
   metaKeywords: string;
@@ -56,6 +58,18 @@ function toLocalInput(date: Date | null): string {
   return local.toISOString().slice(0, 16);
 }
 
+/** The hero image's stored metadata, keeping only what the form sends back. */
+function heroMetadataOf(metadata: Record<string, unknown> | null): FormValues["heroMetadata"] {
+  if (!metadata) return null;
+  const { width, height } = metadata;
+  const mime = metadata["mime-type"];
+  return {
+    ...(typeof width === "number" ? { width } : {}),
+    ...(typeof height === "number" ? { height } : {}),
+    ...(typeof mime === "string" ? { "mime-type": mime } : {}),
+  };
+}
+
 function fromStory(story: TStoryEditorView | null): FormValues {
   return {
     headline: story?.headline ?? "",
@@ -69,6 +83,7 @@ function fromStory(story: TStoryEditorView | null): FormValues {
     heroKey: story?.heroImage?.s3Key ?? "",
     heroCaption: story?.heroImage?.caption ?? "",
     heroAttribution: story?.heroImage?.attribution ?? "",
+    heroMetadata: heroMetadataOf(story?.heroImage?.metadata ?? null),
     metaTitle: story?.seo.metaTitle ?? "",
     metaDescription: story?.seo.metaDescription ?? "",
     metaKeywords: story?.seo.metaKeywords.join(", ") ?? "",
@@ -90,7 +105,9 @@ function toInput(values: FormValues): TCreateStoryInput {
     sectionIds: values.sections.map((s) => s.id),
     authorIds: values.authors.map((a) => a.id),
     tags: values.tags.map((t) => (t.id !== undefined ? { id: t.id } : { name: t.name })),
-    heroImage: values.heroKey.trim() ? { s3Key: values.heroKey, caption: values.heroCaption, attribution: values.heroAttribution } : null,
+    heroImage: values.heroKey.trim()
+      ? { s3Key: values.heroKey, caption: values.heroCaption, attribution: values.heroAttribution, ...(values.heroMetadata ? { metadata: values.heroMetadata } : {}) }
+      : null,
     seo: {
       metaTitle: values.metaTitle,
       metaDescription: values.metaDescription,
@@ -248,8 +265,14 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
 
         <Panel title="Hero image">
           <div className="grid gap-3 sm:grid-cols-3">
-            <Field id={`${id}-hero-key`} label="Hero image key" hint="The image's key in the image store.">
-              <input id={`${id}-hero-key`} maxLength={500} value={values.heroKey} onChange={(e) => set("heroKey", e.target.value)} className={`${inputClass} font-mono`} />
+            <Field id={`${id}-hero-key`} label="Hero image key" hint="The image's key in the image store; or upload one.">
+              <input
+                id={`${id}-hero-key`}
+                maxLength={500}
+                value={values.heroKey}
+                onChange={(e) => setValues((v) => ({ ...v, heroKey: e.target.value, heroMetadata: null }))}
+                className={`${inputClass} font-mono`}
+              />
             </Field>
             <Field id={`${id}-hero-caption`} label="Hero caption" optional>
               <input id={`${id}-hero-caption`} maxLength={1000} value={values.heroCaption} onChange={(e) => set("heroCaption", e.target.value)} className={inputClass} />
@@ -258,6 +281,12 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
               <input id={`${id}-hero-attribution`} maxLength={500} value={values.heroAttribution} onChange={(e) => set("heroAttribution", e.target.value)} className={inputClass} />
             </Field>
           </div>
+          <ImageUpload
+            label="Upload hero image"
+            onUploaded={(image) =>
+              setValues((v) => ({ ...v, heroKey: image.key, heroMetadata: { width: image.width, height: image.height, "mime-type": image["mime-type"] } }))
+            }
+          />
         </Panel>
 
         <Panel title="SEO">
