@@ -42,7 +42,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       if (match && match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*")) {
         return new Response(null, { status: 304, headers });
       }
-      const body = Readable.toWeb(fs.createReadStream(image.file)) as ReadableStream<Uint8Array>;
+      const body = Readable.toWeb(fs.createReadStream(/*turbopackIgnore: true*/ image.file)) as ReadableStream<Uint8Array>;
       return new Response(body, { status: 200, headers: { ...headers, "Content-Type": image.mimeType, "Content-Length": String(image.bytes) } });
     },
   ),

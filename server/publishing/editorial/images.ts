@@ -8,6 +8,9 @@
  *
  * What a file is comes from its first bytes, not from the name or type the browser declared:
  * only JPEG, PNG, WebP and GIF are kept (415 otherwise), at most `maxBytes` (413).
+ *
+ * (`turbopackIgnore` marks the file-system calls whose paths come from configuration, so the
+ * build does not trace the whole project into the server bundle.)
  */
 import "server-only";
 
@@ -50,8 +53,8 @@ export function imageKey(accountId: number, now: Date, id: string, mimeType: TIm
  */
 export function imagePath(uploadDir: string, key: string): string | null {
   if (!IMAGE_KEY_PATTERN.test(key)) return null;
-  const root = path.resolve(uploadDir);
-  const file = path.resolve(root, ...key.split("/"));
+  const root = path.resolve(/*turbopackIgnore: true*/ uploadDir);
+  const file = path.resolve(/*turbopackIgnore: true*/ root, ...key.split("/"));
   return file.startsWith(root + path.sep) ? file : null;
 }
 
@@ -84,17 +87,17 @@ export async function storeImage(
   const key = imageKey(actor.accountId, now, id, mimeType);
   const file = imagePath(args.uploadDir, key);
   if (!file) throw new AppError("INTERNAL", "Could not make a storage path for the image.");
-  await fs.mkdir(path.dirname(file), { recursive: true });
+  await fs.mkdir(/*turbopackIgnore: true*/ path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.partial`;
-  await fs.writeFile(temporary, data, { flag: "wx" });
-  await fs.rename(temporary, file);
+  await fs.writeFile(/*turbopackIgnore: true*/ temporary, data, { flag: "wx" });
+  await fs.rename(/*turbopackIgnore: true*/ temporary, file);
   try {
     await db.imageAsset.create({
       data: { id, accountId: actor.accountId, key, mimeType, bytes: data.byteLength, width: size.width ?? null, height: size.height ?? null, uploadedById: actor.id, createdAt: now },
     });
     await auditEditorial(db, actor, { action: "image.upload", targetType: "image", targetId: id, metadata: { key, bytes: data.byteLength, mimeType }, now });
   } catch (error) {
-    await fs.rm(file, { force: true });
+    await fs.rm(/*turbopackIgnore: true*/ file, { force: true });
     throw error;
   }
   return { id, key, mimeType, bytes: data.byteLength, width: size.width ?? null, height: size.height ?? null };
@@ -111,7 +114,7 @@ export async function findImageFile(db: Db, args: { uploadDir: string; key: stri
   const asset = await db.imageAsset.findUnique({ where: { key: args.key }, select: { id: true, key: true, mimeType: true, bytes: true } });
   if (!asset) return null;
   try {
-    const stat = await fs.stat(file);
+    const stat = await fs.stat(/*turbopackIgnore: true*/ file);
     if (!stat.isFile()) return null;
     return { ...asset, bytes: stat.size, file };
   } catch {
