@@ -36,6 +36,9 @@ describe("menuItems", () => {
         { "item-type": "section", "section-id": 42 },
         { "item-type": "link", title: "Shop", url: "https://shop.test/", rank: -1 },
         { "item-type": "tag", "tag-slug": "a b" },
+        { "item-type": "section", title: "World by URL", url: "/world", rank: 20 },
+        { "item-type": "section", title: "Not a section", url: "/archive/2020", rank: 21 },
+        { "item-type": "section", title: "Gone", "section-slug": "gone", url: "/gone" },
       ],
       sections,
       "https://site.test",
@@ -46,7 +49,11 @@ describe("menuItems", () => {
       ["EUROPE", "section", "https://site.test/europe", "footer"],
       ["a b", "tag", "https://site.test/topic/a%20b", "footer"],
       ["Home", "link", "https://site.test/", "footer"],
+      ["World by URL", "section", "https://site.test/world", "footer"],
+      ["Not a section", "section", "https://site.test/archive/2020", "footer"],
     ]);
+    expect(items.find((i) => i.title === "World by URL")!["section-id"]).toBe(1);
+    expect(items.find((i) => i.title === "Not a section")!["section-id"]).toBeNull();
   });
 });
 

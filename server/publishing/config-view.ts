@@ -92,8 +92,16 @@ export function menuItems(stored: unknown, sections: SectionRow[], siteUrl: stri
       data: isObject(raw.data) ? raw.data : {},
     };
     if (type === "section") {
-      const section = (typeof raw["section-id"] === "number" ? byId.get(raw["section-id"]) : undefined) ?? bySlug.get(str(raw["section-slug"]) ?? "");
-      if (!section) return;
+      const named = raw["section-id"] !== undefined || raw["section-slug"] !== undefined;
+      const section = named
+        ? ((typeof raw["section-id"] === "number" ? byId.get(raw["section-id"]) : undefined) ?? bySlug.get(str(raw["section-slug"]) ?? ""))
+        : bySlug.get(sectionSlugOfUrl(str(raw.url), site) ?? "");
+      if (!section) {
+        // A named section that is gone (or unknown) drops the item; a bare URL stays a link.
+        const url = str(raw.url);
+        if (!named && url) items.push({ ...base, title: str(raw.title) ?? "", url: url.startsWith("/") ? `${site}${url}` : url });
+        return;
+      }
       items.push({
         ...base,
         title: str(raw.title) ?? (section.displayName || section.name),
@@ -111,6 +119,22 @@ export function menuItems(stored: unknown, sections: SectionRow[], siteUrl: stri
     }
   });
   return items.sort((a, b) => a.rank - b.rank);
+}
+
+/** "/politics", "politics/" or "<site>/politics" → "politics" (one path segment only). */
+function sectionSlugOfUrl(url: string | undefined, site: string): string | undefined {
+  if (!url) return undefined;
+  const path = url.startsWith(site) ? url.slice(site.length) : url;
+  const match = /^\/?([^/?#]+)\/?$/.exec(path);
+  return match ? decodeURIComponentSafe(match[1]!) : undefined;
+}
+
+function decodeURIComponentSafe(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 function domainsOf(layout: Json): Json[] {
@@ -244,12 +268,13 @@ export async function buildAmpConfig(db: Db, publisher: Publisher): Promise<Json
     "invalid-elements-strategy": "redirect-to-web-version",
   };
   const merged = deepMerge(defaults, publisher.ampConfig);
-  // Both fonts must stay objects, whatever was stored: the AMP renderer fails without them.
-  const fonts = isObject(merged.fonts) ? merged.fonts : {};
+  // A stored font replaces the default one whole (its family with the default's stylesheet would
+  // load a font nobody uses), and both must stay objects: the AMP renderer fails without them.
+  const stored = isObject(publisher.ampConfig.fonts) ? publisher.ampConfig.fonts : {};
   merged.fonts = {
-    ...fonts,
-    primary: isObject(fonts.primary) ? fonts.primary : DEFAULT_AMP_FONTS.primary,
-    secondary: isObject(fonts.secondary) ? fonts.secondary : DEFAULT_AMP_FONTS.secondary,
+    ...(isObject(merged.fonts) ? merged.fonts : {}),
+    primary: isObject(stored.primary) ? stored.primary : DEFAULT_AMP_FONTS.primary,
+    secondary: isObject(stored.secondary) ? stored.secondary : DEFAULT_AMP_FONTS.secondary,
   };
   return merged;
 }

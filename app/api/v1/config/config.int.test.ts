@@ -236,12 +236,19 @@ describe("GET /api/v1/amp/config", () => {
     const amp = (await (await call(getAmpConfig, "/api/v1/amp/config")).json()) as AmpConfig;
     expect(amp).toMatchObject({
       colors: { primary: "#aa0000", "header-background": "#aa0000", "footer-background": "#000000", "footer-text-color": "#ffffff" },
-      fonts: { primary: { family: "Lora", url: "https://fonts.example.com/lora.css" }, secondary: { family: expect.any(String) as string } },
+      fonts: { primary: { family: "Lora", url: "https://fonts.example.com/lora.css" }, secondary: { family: expect.stringContaining("Merriweather") as string } },
       "logo-url": "https://cdn.example.com/amp-logo.png",
       menu: { enabled: false },
       "related-collection-id": "amp-related",
       "google-analytics-tracking-id": "UA-1",
       "invalid-elements-strategy": "redirect-to-web-version",
     });
+
+    // A stored font replaces the default whole: a system font needs no stylesheet.
+    await db.publisherConfig.update({ where: { accountId: publisher.id }, data: { ampConfig: { fonts: { primary: { family: "Georgia, serif" } } } } });
+    forgetPublisherCache();
+    const system = (await (await call(getAmpConfig, "/api/v1/amp/config")).json()) as AmpConfig;
+    expect(system.fonts.primary).toEqual({ family: "Georgia, serif" });
+    expect(system.fonts.secondary).toMatchObject({ url: expect.stringMatching(/^https:\/\//) as string });
   });
 });
