@@ -159,7 +159,20 @@ function seoMetadata(seo: unknown, title: string, description: string): Json[] {
   return entries;
 }
 
-export type ConfigEnv = { nodeEnv: string };
+export type ConfigEnv = { nodeEnv: string; appUrl: string };
+
+/** `cdn-image` as a URL: https, unless it is Masthead's own image server on a plain-http APP_URL. */
+function cdnName(cdnImage: string, appUrl: string): string {
+  const host = cdnImage.replace(/\/+$/, "");
+  let scheme = "https:";
+  try {
+    const app = new URL(appUrl);
+    if (host.split("/")[0] === app.host) scheme = app.protocol;
+  } catch {
+    // APP_URL is validated by env.js; keep https.
+  }
+  return `${scheme}//${host}/`;
+}
 
 /** GET /api/v1/config: everything front ends read about the publisher. */
 export async function buildPublisherConfig(db: Db, publisher: Publisher, env: ConfigEnv): Promise<Json> {
@@ -182,7 +195,7 @@ export async function buildPublisherConfig(db: Db, publisher: Publisher, env: Co
     "sketches-host": publisher.siteUrl,
     domain: publisher.domain,
     "cdn-image": publisher.cdnImage,
-    "cdn-name": `https://${publisher.cdnImage.replace(/\/+$/, "")}/`,
+    "cdn-name": cdnName(publisher.cdnImage, env.appUrl),
     "image-cdn-format": str(settings["image-cdn-format"]) ?? "thumbor",
     "polltype-host": str(settings["polltype-host"]) ?? null,
     "story-slug-format": str(settings["story-slug-format"]) ?? "{{slug}}",

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 
+import { getEnv } from "@/env.js";
 import { getDb } from "@/server/db";
 import type { MenuItem } from "@/server/publishing/config-view";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
@@ -85,6 +86,15 @@ describe("GET /api/v1/config", () => {
     ]);
     expect(config["seo-metadata"]).toEqual([{ "owner-type": "home", "owner-id": null, data: { "page-title": "The Test Gazette", title: "The Test Gazette", description: "", keywords: "" } }]);
     expect(typeof config["theme-attributes"]["cache-burst"]).toBe("number");
+  });
+
+  it("serves images from Masthead itself when no CDN is configured, with APP_URL's scheme", async () => {
+    const { db, publisher } = await setup();
+    await db.publisherConfig.update({ where: { accountId: publisher.id }, data: { cdnImage: "" } });
+    const config = (await (await call(getConfig, "/api/v1/config")).json()) as Config;
+    const app = new URL(getEnv().APP_URL);
+    expect(config["cdn-image"]).toBe(`${app.host}/images`);
+    expect(config["cdn-name"]).toBe(`${app.protocol}//${app.host}/images/`);
   });
 
   it("serves what the dashboard stored: settings, lifted keys, menu, stacks, domains, SEO, theme", async () => {

@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
     const env = getEnv();
     const accountId = await resolvePublisherAccountId(db, { host: req.headers.get("host"), fallbackSlug: env.PUBLISHING_ACCOUNT });
     const publisher = await getPublisher(db, accountId, { appUrl: env.APP_URL });
-    const config = await buildPublisherConfig(db, publisher, { nodeEnv: env.NODE_ENV });
+    const config = await buildPublisherConfig(db, publisher, { nodeEnv: env.NODE_ENV, appUrl: env.APP_URL });
     return contentResponse(req, config, { tags: ["config"] });
   }),
 });
