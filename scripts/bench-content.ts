@@ -230,10 +230,12 @@ try {
   stopServer();
   clearTimeout(overall);
 }
+// Nothing may keep the bench alive once it has printed (keep-alive sockets, a pending poll).
+process.exit();
 
 async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
+  while (Date.now() < until && server?.exitCode === null && server.signalCode === null) {
     try {
       const response = await fetch(`${url}/api/health`);
       if (response.ok) return;
