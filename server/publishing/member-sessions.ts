@@ -53,7 +53,7 @@ export function sessionTokenFromRequest(req: Request): string | null {
   return null;
 }
 
-export type AuthenticatedMember = { member: Member; sessionId: string };
+export type AuthenticatedMember = { member: Omit<Member, "passwordHash">; sessionId: string };
 
 /**
  * The member whose live session `token` is, in `accountId`; UNAUTHORIZED otherwise (no token,
