@@ -109,6 +109,10 @@ describe("editorial stories", () => {
       code: "UNPROCESSABLE",
       details: [{ field: "sectionIds.0" }],
     });
+    await expect(createStory(db, { ...ctx(), input: { headline: " ", access: "everyone" as "public" } })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      details: [{ field: "headline" }, { field: "access" }],
+    });
     expect(await db.story.count()).toBe(1);
   });
 

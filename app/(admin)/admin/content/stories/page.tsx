@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 
 import { PageHeader } from "@/components/admin/page-header";
+import { ContentTabs } from "@/components/content/organise/ui";
 import { StoryList } from "@/components/content/stories/story-list";
 import { requireAdmin } from "@/server/auth/next-auth";
 
@@ -28,6 +29,7 @@ export default async function StoriesPage() {
           </Link>
         }
       />
+      <ContentTabs current="stories" />
       <StoryList />
     </>
   );
