@@ -1,6 +1,5 @@
 // POST /api/admin/images – upload an image from the dashboard (signed-in EDITOR or OWNER; multipart field "file")
 import { getEnv } from "@/env.js";
-import { getAdminSession } from "@/server/auth/next-auth";
 import { hasAnyRole } from "@/server/auth/roles";
 import { getDb } from "@/server/db";
 import { AppError } from "@/server/errors";
@@ -21,6 +20,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       summary: "Dashboard only (admin session cookie, EDITOR role): upload an image as multipart/form-data field `file`. 201 {key, url, width, height, mime-type}.",
     },
     async ({ req }) => {
+      // Loaded on use: next-auth needs the Next.js runtime, which tools that read route files (npm run docs:api) lack.
+      const { getAdminSession } = await import("@/server/auth/next-auth");
       const session = await getAdminSession();
       if (!session) throw new AppError("UNAUTHORIZED", "Sign in to the dashboard to upload images.");
       if (!hasAnyRole(session.user.roles, ["EDITOR"])) throw new AppError("FORBIDDEN", "Your roles do not allow uploading images.");
