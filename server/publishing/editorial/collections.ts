@@ -223,7 +223,7 @@ export type CollectionChange = "create" | "update" | "items" | "delete";
 
 /**
  * Record "collection-update" for the collection as it is now (inside the change's transaction).
- * Data: {collection: {id, slug, name, automated, rules, items: [{type, id}]}, change, "changed-by"}.
+ * Data: {collection: {id, slug, name, automated, rules, items: [{type, id}]}, change, "changed-by", "purge-keys"}.
  */
 export async function emitCollectionUpdate(
   tx: Db,
@@ -241,6 +241,7 @@ export async function emitCollectionUpdate(
     select: { storyId: true, childCollectionId: true },
   });
   const user = await tx.adminUser.findFirst({ where: { id: actor.id, accountId: actor.accountId }, select: { id: true, name: true, email: true } });
+  const isSectionCollection = (await tx.section.count({ where: { collectionId: collection.id } })) > 0;
   const data = {
     collection: {
       id: collection.id,
@@ -254,6 +255,9 @@ export async function emitCollectionUpdate(
     },
     change: args.change,
     "changed-by": user ? { id: user.id, name: user.name, email: user.email } : { id: actor.id, name: null, email: null },
+    // Every response holding this collection carries its key, parents included (they list their
+    // children's keys); config lists section collections.
+    "purge-keys": [`c/${collection.id}`, ...(isSectionCollection ? ["config"] : [])],
   };
   const { deliveryIds } = await emitWebhookEvent(tx, { accountId: actor.accountId, kind: "CONTENT", name: "collection-update", data, occurredAt: args.now });
   return deliveryIds;

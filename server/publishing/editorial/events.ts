@@ -10,8 +10,15 @@
  *   "section-collection",  that section's collection {id, slug, name}, or null
  *   "changed-by",          the dashboard user who made the change {id, name}
  *   "previous-status",     the status before ("draft", …)
- *   status                 the status after
+ *   status,                the status after
+ *   "purge-keys"           the cache purge keys of every response the change can alter
  * }
+ *
+ * Purge: public responses carry purge keys (Cache-Tag / Surrogate-Key, docs/publishing.md). A
+ * story appears under its own key (by id, by slug, and in every list, collection and feed that
+ * holds it) and lists that depend on which stories are published carry "stories"; so those two
+ * keys reach every response the change can alter. A CDN purge worker subscribed to these events
+ * purges exactly them.
  */
 import "server-only";
 
@@ -30,7 +37,13 @@ export type StoryEventData = {
   "changed-by": { id: string; name: string };
   "previous-status": string;
   status: string;
+  "purge-keys": string[];
 };
+
+/** Purge keys of every public response a change to this story can alter. */
+export function storyPurgeKeys(storyId: string): string[] {
+  return [`s/${storyId}`, "stories"];
+}
 
 /** The event's `data`, from what is already loaded. Pure. */
 export function buildStoryEventData(args: {
@@ -49,6 +62,7 @@ export function buildStoryEventData(args: {
     "changed-by": args.changedBy,
     "previous-status": args.previousStatus.toLowerCase(),
     status: args.story.status.toLowerCase(),
+    "purge-keys": storyPurgeKeys(args.story.id),
   };
 }
 

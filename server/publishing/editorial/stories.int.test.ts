@@ -150,6 +150,7 @@ describe("editorial stories", () => {
     expect(data["changed-by"]).toEqual({ id: actor.id, name: "Eddie Editor" });
     expect(data["previous-status"]).toBe("approved");
     expect(data.status).toBe("published");
+    expect(data["purge-keys"]).toEqual([`s/${id}`, "stories"]);
     expect(payloadOf(events[0]!)).toMatchObject({ "previous-status": "draft", status: "submitted", story: { status: "submitted" } });
 
     const audit = await db.auditLog.findMany({ where: { accountId: account.id }, orderBy: { createdAt: "asc" } });

@@ -85,6 +85,9 @@ describe("sections", () => {
     const { section } = await updateSection(db, { actor, input: { id: b.id, slug: "bee", displayName: "Bee", parentId: a.id }, now });
     expect(section).toMatchObject({ slug: "bee", displayName: "Bee", parentId: a.id, depth: 1, collection: { slug: "section-bee" } });
     expect((await db.collection.findUniqueOrThrow({ where: { id: section.collection!.id } })).name).toBe("Bee");
+    // The rename changes config (sections list their collection), so its event names that key too.
+    const renamed = await db.webhookEvent.findMany({ where: { accountId: actor.accountId, name: "collection-update" }, orderBy: { id: "desc" }, take: 1 });
+    expect((renamed[0]?.payload as { "purge-keys"?: string[] } | undefined)?.["purge-keys"]).toEqual([`c/${section.collection!.id}`, "config"]);
     const { section: top } = await updateSection(db, { actor, input: { id: b.id, parentId: null }, now });
     expect(top.parentId).toBeNull();
   });
