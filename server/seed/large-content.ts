@@ -86,6 +86,9 @@ export async function seedLargeContent(
     args.onProgress?.(existing + created, target);
     if (from > target * 2 + batchSize) break; // cannot happen unless rows vanish under us; never loop forever
   }
+  // Fresh statistics: the planner otherwise takes the just-filled tables for empty ones (autovacuum
+  // would analyze them, minutes later) and picks plans that read every row.
+  if (created > 0) await db.$executeRawUnsafe("ANALYZE stories, story_sections, story_authors, story_tags");
   return { existing, created, total: existing + created };
 }
 

@@ -99,6 +99,29 @@ describe("GET /api/v1/search", () => {
     expect(rain.total).toBe(26);
     expect(rain.stories).toHaveLength(6);
   });
+
+  it("counts exactly up to 1,000 matches and estimates beyond, never below the exact floor", async () => {
+    const db = await getDb();
+    const n = await seedNewsroom(db);
+    const at = Date.now();
+    await db.story.createMany({
+      data: Array.from({ length: 1_050 }, (_, i) => ({
+        accountId: n.account.id,
+        headline: `Field note ${i}`,
+        slug: `harvest-${i}`,
+        status: "PUBLISHED" as const,
+        plainText: i < 1_000 ? "orchard harvest" : "orchard",
+        publishedAt: new Date(at - i * 60_000),
+        lastPublishedAt: new Date(at - i * 60_000),
+      })),
+    });
+    expect((await results("?q=harvest")).total).toBe(1_000);
+    await db.$executeRawUnsafe("ANALYZE stories");
+    const many = await results("?q=orchard&limit=3");
+    expect(many.total).toBeGreaterThan(1_000);
+    expect(many.total).toBeLessThan(5_000);
+    expect(many.stories).toHaveLength(3);
+  });
 });
 
 describe("GET /api/v1/advanced-search", () => {
