@@ -213,8 +213,6 @@ export function searchParamsToObject(params: URLSearchParams): Record<string, st
 
 /** The body, size-limited as it streams (413), of an accepted content type (415), parsed (400). */
 export async function readBody(req: Request, types: BodyType[], maxBytes: number): Promise<unknown> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`);
   const contentType = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   const text = await readLimited(req, maxBytes);
   if (!text.trim()) {
@@ -242,7 +240,17 @@ function typeLabel(type: BodyType): string {
 }
 
 async function readLimited(req: Request, maxBytes: number): Promise<string> {
-  if (!req.body) return "";
+  const bytes = await readBodyBytes(req, maxBytes, () => new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`));
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * The raw body, refused with `tooLarge()` once it is certainly over `maxBytes`: by its
+ * Content-Length, or while it streams in (a body without one is never read past the limit).
+ */
+export async function readBodyBytes(req: Request, maxBytes: number, tooLarge: () => AppError): Promise<Buffer<ArrayBuffer>> {
+  if (Number(req.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -252,9 +260,9 @@ async function readLimited(req: Request, maxBytes: number): Promise<string> {
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel();
-      throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`);
+      throw tooLarge();
     }
     chunks.push(value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }

@@ -3,7 +3,7 @@ import { getEnv } from "@/env.js";
 import { hasAnyRole } from "@/server/auth/roles";
 import { getDb } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { apiRoute, routes } from "@/server/http/route";
+import { apiRoute, readBodyBytes, routes } from "@/server/http/route";
 import { storeImage } from "@/server/publishing/editorial/images";
 import type { TUploadedImage } from "@/server/publishing/editorial/organise.schema";
 
@@ -29,7 +29,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       const env = getEnv();
       const contentType = req.headers.get("content-type") ?? "";
       if (!/^multipart\/form-data\s*;/i.test(contentType)) throw new AppError("UNSUPPORTED_MEDIA_TYPE", 'Send the image as multipart/form-data, in the field "file".');
-      const body = await readLimited(req, env.UPLOAD_MAX_BYTES, env.UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES);
+      const body = await readBodyBytes(req, env.UPLOAD_MAX_BYTES + MULTIPART_OVERHEAD_BYTES, () => new AppError("PAYLOAD_TOO_LARGE", `Images may be at most ${env.UPLOAD_MAX_BYTES} bytes.`));
 
       let form: FormData;
       try {
@@ -58,24 +58,3 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
     },
   ),
 });
-
-/** The body, refused (413) once it is certainly over the limit: by Content-Length, or while it streams in. */
-async function readLimited(req: Request, fileLimit: number, bodyLimit: number): Promise<Buffer<ArrayBuffer>> {
-  const tooLarge = () => new AppError("PAYLOAD_TOO_LARGE", `Images may be at most ${fileLimit} bytes.`);
-  if (Number(req.headers.get("content-length") ?? "0") > bodyLimit) throw tooLarge();
-  if (!req.body) return Buffer.alloc(0);
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > bodyLimit) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
