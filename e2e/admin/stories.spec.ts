@@ -124,6 +124,25 @@ test("an editor writes, submits, approves and publishes a story; the API serves 
     expect(story).toMatchObject({ "hero-image-s3-key": heroKey, "hero-image-caption": "The first tram", "hero-image-metadata": { width: 1, height: 1 } });
     expect(story.seo).toMatchObject({ "meta-title": "Trams are back" });
 
+    // ... and so do the list (newest first), search, the RSS feed and the AMP page.
+    const list = (await (await page.request.get("/api/v1/stories?limit=5&fields=headline")).json()) as { stories: { id: string }[] };
+    expect(list.stories[0]!.id).toBe(story.id);
+    const found = (await (await page.request.get(`/api/v1/search?q=${encodeURIComponent(`tram ${run}`)}&fields=headline`)).json()) as {
+      results: { total: number; stories: { id: string }[] };
+    };
+    expect(found.results.stories.map((s) => s.id)).toContain(story.id);
+    const rss = await page.request.get("/stories.rss");
+    expect(rss.headers()["content-type"]).toContain("application/rss+xml");
+    const feed = await rss.text();
+    expect(feed).toContain(`<title>${headline}</title>`);
+    expect(feed).toContain(`<guid isPermaLink="false">${String(story.id)}</guid>`);
+    const amp = await page.request.get(`/api/v1/amp/story?slug=${encodeURIComponent(slug)}`);
+    expect(amp.status()).toBe(200);
+    const ampHtml = await amp.text();
+    expect(ampHtml).toMatch(/^<!doctype html>\s*<html ⚡/i);
+    expect(ampHtml).toContain(headline);
+    expect(ampHtml).toContain("amp-boilerplate");
+
     // 5. The receiver got the three events, signed, in order, with the section data.
     await expect.poll(() => received.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
     await page.waitForTimeout(500);

@@ -29,6 +29,11 @@ declare module "@quintype/backend" {
     static getSearch(client: Client, params: Json): Promise<{ stories: StoryObject[]; total: number; from: number; size: number; term: string }>;
   }
 
+  export class Author {
+    static getAuthors(client: Client, params?: Json): Promise<Wrapped[]>;
+    static getAuthor(client: Client, id: number | string): Promise<Wrapped | null>;
+  }
+
   export class Collection {
     static getCollectionBySlug(client: Client, slug: string, params?: Json, options?: { depth?: number; defaultNestedLimit?: number; storyLimits?: Record<string, number> }): Promise<Wrapped | null>;
   }
