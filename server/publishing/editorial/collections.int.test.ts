@@ -112,6 +112,19 @@ describe("collections", () => {
     expect((await getCollection(db, { actor, id: a.id })).items.map((i) => i.type === "collection" && i.collectionId)).toEqual([b.id]);
   });
 
+  it("refuses the second of two concurrent nestings that together would make a loop (A into B, B into A)", async () => {
+    const db = await getDb();
+    const actor = await editor();
+    const { collection: a } = await createCollection(db, { actor, input: { name: "A" }, now });
+    const { collection: b } = await createCollection(db, { actor, input: { name: "B" }, now });
+    const codes = await Promise.all([
+      codeOf(setCollectionItems(db, { actor, input: { id: a.id, items: [{ collectionId: b.id }] }, now })),
+      codeOf(setCollectionItems(db, { actor, input: { id: b.id, items: [{ collectionId: a.id }] }, now })),
+    ]);
+    expect(codes.sort()).toEqual(["OK", "UNPROCESSABLE"]);
+    expect(await db.collectionItem.count({ where: { childCollectionId: { in: [a.id, b.id] } } })).toBe(1);
+  });
+
   it("keeps to the account: other accounts' collections, stories and children are NOT_FOUND", async () => {
     const db = await getDb();
     const actor = await editor();

@@ -80,6 +80,18 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.ou
   return result.data;
 }
 
+/** Advisory lock namespaces (the first key of pg_advisory_xact_lock(int, int); the account id is the second). */
+const NESTING_LOCKS = { collections: 0x4d430001, sections: 0x4d430002 } as const;
+
+/**
+ * Serialise the account's changes to one kind of nesting (collections in collections, sections
+ * under sections) until the transaction ends. The cycle checks read the whole nesting: without
+ * this, two concurrent moves that are each fine alone (A into B, B into A) both pass and close a loop.
+ */
+export async function lockNesting(tx: Db, accountId: number, kind: keyof typeof NESTING_LOCKS): Promise<void> {
+  await tx.$executeRaw`SELECT 1 FROM (SELECT pg_advisory_xact_lock(${NESTING_LOCKS[kind]}::int, ${accountId}::int)) AS locked`;
+}
+
 /** 409 with the field named, so forms can show it next to the slug. */
 export function slugTaken(what: string, slug: string): AppError {
   return new AppError("CONFLICT", `Another ${what} already uses the slug "${slug}".`, { details: [{ field: "slug", issue: "is already in use" }] });
@@ -400,6 +412,7 @@ export async function setCollectionItems(
     if (missing.length) throw new AppError("NOT_FOUND", "Some items do not exist.", { details: missing });
 
     if (childIds.length) {
+      await lockNesting(tx, actor.accountId, "collections");
       const edges = await nestingEdges(tx, actor.accountId);
       const culprit = findCollectionCycle(current.id, childIds, edges);
       if (culprit !== null) {

@@ -77,6 +77,20 @@ describe("sections", () => {
     expect(await codeOf(createSection(db, { actor, input: { name: "!!!" }, now }))).toBe("BAD_REQUEST");
   });
 
+  it("refuses the second of two concurrent moves that together would make a loop (A under B, B under A)", async () => {
+    const db = await getDb();
+    const actor = await editor();
+    const { section: a } = await createSection(db, { actor, input: { name: "A" }, now });
+    const { section: b } = await createSection(db, { actor, input: { name: "B" }, now });
+    const codes = await Promise.all([
+      codeOf(updateSection(db, { actor, input: { id: a.id, parentId: b.id }, now })),
+      codeOf(updateSection(db, { actor, input: { id: b.id, parentId: a.id }, now })),
+    ]);
+    expect(codes.sort()).toEqual(["OK", "UNPROCESSABLE"]);
+    // Both stay in the tree (a loop would drop them from it).
+    expect((await listSections(db, { actor })).map((s) => s.id).sort()).toEqual([a.id, b.id].sort());
+  });
+
   it("renames and moves a section; its collection follows the slug and name", async () => {
     const db = await getDb();
     const actor = await editor();

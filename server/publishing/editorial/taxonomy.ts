@@ -20,6 +20,7 @@ import {
   deletedSlug,
   emitCollectionUpdate,
   inTransaction,
+  lockNesting,
   parseInput,
   slugFromName,
   slugTaken,
@@ -210,6 +211,7 @@ export async function updateSection(db: Db, args: { actor: Actor; input: TUpdate
     if (input.slug !== undefined && input.slug !== current.slug) await assertSectionSlugFree(tx, actor, input.slug, current.id);
     if (input.parentId !== undefined && input.parentId !== null && input.parentId !== current.parentId) {
       await assertParent(tx, actor, input.parentId);
+      await lockNesting(tx, actor.accountId, "sections");
       const all = await tx.section.findMany({ where: { accountId: actor.accountId, deletedAt: null }, select: { id: true, parentId: true } });
       if (wouldCreateSectionCycle(current.id, input.parentId, new Map(all.map((s) => [s.id, s.parentId])))) {
         throw new AppError("UNPROCESSABLE", "A section cannot be placed under itself or one of its subsections.", {
