@@ -84,6 +84,20 @@ describe("editorial stories", () => {
     expect(audit.map((a) => a.action)).toEqual(["story.create", "story.create"]);
   });
 
+  it("gives concurrent drafts with the same headline their own slugs, and one tag for a new tag name they share", async () => {
+    const { db, ctx } = await setup();
+    const created = await Promise.all(
+      ["Alpha", "Beta", "Gamma"].map((summary) => createStory(db, { ...ctx(), input: { headline: "Same headline", summary, tags: [{ name: "Brand new" }] } })),
+    );
+    expect(created.map((c) => c.story.slug).sort()).toEqual(["same-headline", "same-headline-2", "same-headline-3"]);
+    expect(new Set(created.map((c) => c.story.tags[0]?.id)).size).toBe(1);
+    expect(await db.tag.count({ where: { slug: "brand-new" } })).toBe(1);
+    // An editor's own slug that a concurrent save took is a CONFLICT on the slug field.
+    const clashes = await Promise.allSettled([1, 2].map(() => createStory(db, { ...ctx(), input: { headline: "Mine", slug: "chosen" } })));
+    const loser = clashes.find((r) => r.status === "rejected");
+    expect(loser?.reason).toMatchObject({ code: "CONFLICT", details: [{ field: "slug" }] });
+  });
+
   it("derives YouTube and tweet ids from URLs and refuses ones it cannot read; unknown sections are UNPROCESSABLE", async () => {
     const { db, ctx } = await setup();
     const card = (elements: TCard["story-elements"]): TCard[] => [{ id: randomUUID(), status: "draft", version: 1, metadata: {}, "story-elements": elements }];

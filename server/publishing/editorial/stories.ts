@@ -154,6 +154,26 @@ function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
   return "$connect" in db ? db.$transaction((tx) => fn(tx), { timeout: 20_000 }) : fn(db);
 }
 
+/** A unique index refused a row (Prisma P2002). */
+const isUniqueClash = (error: unknown) => typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+
+/**
+ * `inTransaction`, run again (up to 3 times) when a concurrent save took a unique value between
+ * this save's checks and its writes: a slug made from the headline, a tag found or created by
+ * name. The rerun sees the committed row, so it picks the next slug or reuses the tag, and an
+ * editor's own slug becomes the CONFLICT naming the field. (Inside a caller's transaction there
+ * is nothing to rerun: the clash is the caller's.)
+ */
+async function inTransactionRetryingClashes<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await inTransaction(db, fn);
+    } catch (error) {
+      if (attempt >= 3 || !("$connect" in db) || !isUniqueClash(error)) throw error;
+    }
+  }
+}
+
 /** Parse a domain input; a bad one is BAD_REQUEST with every field listed (transports usually catch it first). */
 function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
@@ -404,7 +424,7 @@ export async function createStory(db: Db, args: WriteContext & { input: TCreateS
   const fields = parseInput(ZCreateStoryInput, args.input);
   const { actor, now } = args;
   const accountId = actor.accountId;
-  const id = await inTransaction(db, async (tx) => {
+  const id = await inTransactionRetryingClashes(db, async (tx) => {
     await assertIdsExist(tx, accountId, { sectionIds: fields.sectionIds, authorIds: fields.authorIds, linkedStoryId: fields.breakingNewsLinkedStoryId });
     const slug = fields.slug ? fields.slug : await generateSlug(tx, accountId, fields.headline);
     if (fields.slug) await assertSlugFree(tx, accountId, slug);
@@ -443,7 +463,7 @@ export async function updateStory(db: Db, args: WriteContext & { input: TUpdateS
   const { id, version, ...fields } = parseInput(ZUpdateStoryInput, args.input);
   const { actor, now } = args;
   const accountId = actor.accountId;
-  const outcome = await inTransaction(db, async (tx) => {
+  const outcome = await inTransactionRetryingClashes(db, async (tx) => {
     const current = await tx.story.findFirst({ where: { id, accountId }, select: { status: true, version: true, cards: true, seo: true, headline: true, slug: true } });
     if (!current) throw new AppError("NOT_FOUND", "Story not found.");
     if (current.version !== version) throw staleVersion();
