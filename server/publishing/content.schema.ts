@@ -18,6 +18,33 @@ const MAX_LIST = 100;
 
 // ─── Field types ─────────────────────────────────────────────────────────────────────────────
 
+/**
+ * PostgreSQL text and jsonb cannot hold U+0000: a value carrying one fails in the database (a
+ * 500). `refuseNul(schema)` refuses it first, in any string or object key of the input, as a 400
+ * naming the field. Iterative, so a deeply nested body cannot overflow the stack.
+ */
+export function refuseNul<T extends z.ZodType>(schema: T) {
+  return z
+    .unknown()
+    .superRefine((value, ctx) => {
+      const stack: { value: unknown; path: PropertyKey[] }[] = [{ value, path: [] }];
+      while (stack.length > 0) {
+        const { value: current, path } = stack.pop()!;
+        if (typeof current === "string") {
+          if (current.includes("\u0000")) ctx.addIssue({ code: "custom", path, message: "must not contain the NUL character (U+0000)" });
+        } else if (Array.isArray(current)) {
+          current.forEach((item, index) => stack.push({ value: item, path: [...path, index] }));
+        } else if (current && typeof current === "object") {
+          for (const [key, item] of Object.entries(current)) {
+            if (key.includes("\u0000")) ctx.addIssue({ code: "custom", path: [...path, key], message: "must not contain the NUL character (U+0000)" });
+            stack.push({ value: item, path: [...path, key] });
+          }
+        }
+      }
+    })
+    .pipe(schema);
+}
+
 const zWhole = z.union([z.string(), z.number()]).transform((value, ctx) => {
   const text = String(value).trim();
   if (!/^\d{1,15}$/.test(text)) {
@@ -113,7 +140,7 @@ const zStoryOrder = z.enum(ORDER_NAMES, { message: `Expected one of: ${ORDER_NAM
 const zStoryGroup = z
   .string()
   .max(200)
-  .transform((name): TStoryOrder => (name in STORY_ORDERS ? STORY_ORDERS[name as keyof typeof STORY_ORDERS] : "published"));
+  .transform((name): TStoryOrder => (Object.hasOwn(STORY_ORDERS, name) ? STORY_ORDERS[name as keyof typeof STORY_ORDERS] : "published"));
 
 // ─── Endpoints ───────────────────────────────────────────────────────────────────────────────
 
@@ -132,32 +159,36 @@ const storyFilterShape = {
 };
 
 /** GET /api/v1/stories (and bulk requests of `_type: "stories"`). */
-export const ZStoriesQuery = z.object(storyFilterShape).transform((q) => ({
-  sectionId: q["section-id"],
-  sectionSlug: q.section,
-  tagSlug: q.tag,
-  templates: q.template,
-  order: q["story-order"] ?? q["story-group"] ?? "published",
-  randomize: q.randomize,
-  excludeIds: q["not-story-content-ids"],
-  fields: q.fields,
-  limit: q.limit,
-  offset: q.offset,
-}));
+export const ZStoriesQuery = refuseNul(
+  z.object(storyFilterShape).transform((q) => ({
+    sectionId: q["section-id"],
+    sectionSlug: q.section,
+    tagSlug: q.tag,
+    templates: q.template,
+    order: q["story-order"] ?? q["story-group"] ?? "published",
+    randomize: q.randomize,
+    excludeIds: q["not-story-content-ids"],
+    fields: q.fields,
+    limit: q.limit,
+    offset: q.offset,
+  })),
+);
 export type TStoriesQuery = z.output<typeof ZStoriesQuery>;
 
 /** GET /api/v1/stories-by-slug */
-export const ZStoryBySlugQuery = z.object({
-  slug: z.string().trim().min(1, "Give the story's slug.").max(1_000),
-  fields: zFields,
-});
+export const ZStoryBySlugQuery = refuseNul(
+  z.object({
+    slug: z.string().trim().min(1, "Give the story's slug.").max(1_000),
+    fields: zFields,
+  }),
+);
 
 /** GET /api/v1/stories/{id}, …/attributes */
 export const ZStoryIdParams = z.object({ storyId: z.uuid("The story id is a UUID.") });
 export const ZFieldsQuery = z.object({ fields: zFields });
 
 /** GET /api/v1/story-by-external-id/{id} */
-export const ZExternalIdParams = z.object({ externalId: z.string().trim().min(1).max(500) });
+export const ZExternalIdParams = refuseNul(z.object({ externalId: z.string().trim().min(1).max(500) }));
 
 /** GET /api/v1/stories/{id}/related-stories: 5 by default. */
 export const ZRelatedQuery = z.object({
@@ -187,38 +218,40 @@ const SORT_NAMES = Object.keys(SORTS) as [keyof typeof SORTS, ...(keyof typeof S
 export type TSearchSort = (typeof SORTS)[keyof typeof SORTS];
 
 /** GET /api/v1/search and /api/v1/advanced-search */
-export const ZSearchQuery = z
-  .object({
-    q: z.string().max(500).optional(),
-    author: z.string().trim().max(300).optional(),
-    "author-id": zIntId.optional(),
-    "section-id": zIntId.optional(),
-    fields: zFields,
-    limit: zLimit(),
-    offset: zOffset,
-    sort: z.enum(SORT_NAMES, { message: `Expected one of: ${SORT_NAMES.join(", ")}.` }).optional(),
-    "published-before": zEpochMs.optional(),
-    "published-after": zEpochMs.optional(),
-  })
-  .transform((q) => {
-    const text = q.q?.trim() || undefined;
-    return {
-      q: text,
-      author: q.author || undefined,
-      authorId: q["author-id"],
-      sectionId: q["section-id"],
-      fields: q.fields,
-      limit: q.limit,
-      offset: q.offset,
-      sort: q.sort ? SORTS[q.sort] : text ? "relevance" : "desc",
-      publishedBefore: q["published-before"],
-      publishedAfter: q["published-after"],
-    };
-  });
+export const ZSearchQuery = refuseNul(
+  z
+    .object({
+      q: z.string().max(500).optional(),
+      author: z.string().trim().max(300).optional(),
+      "author-id": zIntId.optional(),
+      "section-id": zIntId.optional(),
+      fields: zFields,
+      limit: zLimit(),
+      offset: zOffset,
+      sort: z.enum(SORT_NAMES, { message: `Expected one of: ${SORT_NAMES.join(", ")}.` }).optional(),
+      "published-before": zEpochMs.optional(),
+      "published-after": zEpochMs.optional(),
+    })
+    .transform((q) => {
+      const text = q.q?.trim() || undefined;
+      return {
+        q: text,
+        author: q.author || undefined,
+        authorId: q["author-id"],
+        sectionId: q["section-id"],
+        fields: q.fields,
+        limit: q.limit,
+        offset: q.offset,
+        sort: q.sort ? SORTS[q.sort] : text ? "relevance" : "desc",
+        publishedBefore: q["published-before"],
+        publishedAfter: q["published-after"],
+      };
+    }),
+);
 export type TSearchQuery = z.output<typeof ZSearchQuery>;
 
 /** GET /api/v1/collections/{slug} (and bulk requests of `_type: "collection"`). */
-export const ZCollectionParams = z.object({ slug: z.string().trim().min(1).max(300) });
+export const ZCollectionParams = refuseNul(z.object({ slug: z.string().trim().min(1).max(300) }));
 const collectionShape = {
   "item-type": z.enum(["story", "collection"], { message: "Expected story or collection." }).optional(),
   "exclude-story-ids": zStoryIdList,
@@ -287,10 +320,12 @@ export const ZBulkItem = z
   );
 export type TBulkItem = z.output<typeof ZBulkItem>;
 
-export const ZBulkRequests = z
-  .record(z.string().min(1).max(200), ZBulkItem)
-  .refine((r) => Object.keys(r).length >= 1, "Give at least one request.")
-  .refine((r) => Object.keys(r).length <= MAX_BULK_REQUESTS, `At most ${MAX_BULK_REQUESTS} requests at once.`);
+export const ZBulkRequests = refuseNul(
+  z
+    .record(z.string().min(1).max(200), ZBulkItem)
+    .refine((r) => Object.keys(r).length >= 1, "Give at least one request.")
+    .refine((r) => Object.keys(r).length <= MAX_BULK_REQUESTS, `At most ${MAX_BULK_REQUESTS} requests at once.`),
+);
 
 /**
  * POST /api/v1/bulk and /api/v1/bulk-request: {requests: {<name>: {...}}}. The route keeps the

@@ -8,6 +8,8 @@
  */
 import { z } from "zod";
 
+import { refuseNul } from "./content.schema";
+
 export const MEMBER_PASSWORD_MIN = 8;
 export const MEMBER_PASSWORD_MAX = 200;
 /** Largest member metadata object, as JSON (bytes). */
@@ -39,29 +41,33 @@ const zOptionalText = (max: number) => z.string().trim().max(max, `must be at mo
  * POST /api/member and POST /api/auth/v1/signup. `name` may be left out (bridgekeeper forms often
  * send only a username): it then defaults to the username, else to the e-mail's local part.
  */
-export const ZMemberSignupInput = z.object({
-  name: zName.optional(),
-  username: zUsername.optional(),
-  email: zMemberEmail,
-  password: zMemberPassword,
-  "first-name": zOptionalText(100),
-  "last-name": zOptionalText(100),
-  /** true: create the member without starting a session (bridgekeeper's register option). */
-  "dont-login": z.boolean().optional(),
-});
+export const ZMemberSignupInput = refuseNul(
+  z.object({
+    name: zName.optional(),
+    username: zUsername.optional(),
+    email: zMemberEmail,
+    password: zMemberPassword,
+    "first-name": zOptionalText(100),
+    "last-name": zOptionalText(100),
+    /** true: create the member without starting a session (bridgekeeper's register option). */
+    "dont-login": z.boolean().optional(),
+  }),
+);
 export type TMemberSignupInput = z.output<typeof ZMemberSignupInput>;
 
 /**
  * POST /api/member/login and POST /api/auth/v1/login: the e-mail or the username, and the
  * password. Only the length of the password is checked here: login must not reveal the policy.
  */
-export const ZMemberLoginInput = z
-  .object({
-    email: z.string().trim().max(254).optional(),
-    username: z.string().trim().max(254).optional(),
-    password: z.string().min(1, "is required").max(MEMBER_PASSWORD_MAX, `must be at most ${MEMBER_PASSWORD_MAX} characters`),
-  })
-  .refine((input) => Boolean(input.email || input.username), { path: ["email"], message: "send the e-mail (or the username)" });
+export const ZMemberLoginInput = refuseNul(
+  z
+    .object({
+      email: z.string().trim().max(254).optional(),
+      username: z.string().trim().max(254).optional(),
+      password: z.string().min(1, "is required").max(MEMBER_PASSWORD_MAX, `must be at most ${MEMBER_PASSWORD_MAX} characters`),
+    })
+    .refine((input) => Boolean(input.email || input.username), { path: ["email"], message: "send the e-mail (or the username)" }),
+);
 export type TMemberLoginInput = z.output<typeof ZMemberLoginInput>;
 
 /** POST /api/member/forgot-password and POST /api/auth/v1/users/forgot-password. */
@@ -70,30 +76,34 @@ export const ZForgotPasswordInput = z.object({ email: zMemberEmail });
 const zResetToken = z.string().trim().min(1, "is required").max(200, "is not a reset token");
 
 /** POST /api/member/password/reset (and POST /api/member/password). */
-export const ZResetPasswordInput = z.object({ token: zResetToken, password: zMemberPassword });
+export const ZResetPasswordInput = refuseNul(z.object({ token: zResetToken, password: zMemberPassword }));
 
 /** POST /api/auth/v1/users/reset-password-with-token (bridgekeeper). */
-export const ZBridgekeeperResetInput = z
-  .object({ token: zResetToken, "new-password": zMemberPassword, "confirm-password": z.string().max(MEMBER_PASSWORD_MAX) })
-  .refine((input) => input["new-password"] === input["confirm-password"], { path: ["confirm-password"], message: "must match new-password" });
+export const ZBridgekeeperResetInput = refuseNul(
+  z
+    .object({ token: zResetToken, "new-password": zMemberPassword, "confirm-password": z.string().max(MEMBER_PASSWORD_MAX) })
+    .refine((input) => input["new-password"] === input["confirm-password"], { path: ["confirm-password"], message: "must match new-password" }),
+);
 
 /**
  * POST /api/member/metadata: the member's metadata object, which REPLACES the stored one (send
  * the whole object; a key left out is removed). quintype-ruby wraps it as {"metadata": {...}}; a
  * body whose only key is "metadata", holding an object, is unwrapped.
  */
-export const ZMemberMetadataInput = z
-  .record(z.string(), z.unknown())
-  .transform((body) => {
-    const keys = Object.keys(body);
-    const inner = body.metadata;
-    return keys.length === 1 && keys[0] === "metadata" && inner && typeof inner === "object" && !Array.isArray(inner)
-      ? (inner as Record<string, unknown>)
-      : body;
-  })
-  .refine((metadata) => Buffer.byteLength(JSON.stringify(metadata)) <= MEMBER_METADATA_MAX_BYTES, {
-    message: `must be at most ${MEMBER_METADATA_MAX_BYTES} bytes as JSON`,
-  });
+export const ZMemberMetadataInput = refuseNul(
+  z
+    .record(z.string(), z.unknown())
+    .transform((body) => {
+      const keys = Object.keys(body);
+      const inner = body.metadata;
+      return keys.length === 1 && keys[0] === "metadata" && inner && typeof inner === "object" && !Array.isArray(inner)
+        ? (inner as Record<string, unknown>)
+        : body;
+    })
+    .refine((metadata) => Buffer.byteLength(JSON.stringify(metadata)) <= MEMBER_METADATA_MAX_BYTES, {
+      message: `must be at most ${MEMBER_METADATA_MAX_BYTES} bytes as JSON`,
+    }),
+);
 
 /**
  * POST /api/stories/{story-id}/votes. The spec sends the magnitude as a string ("1" or "-1");

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 
-import { MAX_LIMIT, zFields, zIntId, zLimit, zOffset } from "./content.schema";
+import { MAX_LIMIT, refuseNul, zFields, zIntId, zLimit, zOffset } from "./content.schema";
 
 // Paging, ids and field lists follow the story read API (content.schema.ts): `limit` default 20,
 // lowered to 100 above it; `offset` 0 to 10,000; ids positive integers; `fields` comma lists.
@@ -14,12 +14,14 @@ const zSearchText = z.string().trim().max(200, "must be at most 200 characters")
 
 // ─── authors ─────────────────────────────────────────────────────────────────────────────────
 
-export const ZAuthorListQuery = z.object({
-  limit: zLimit(),
-  offset: zOffset,
-  /** Part of the name, case-insensitive. */
-  q: zSearchText.optional(),
-});
+export const ZAuthorListQuery = refuseNul(
+  z.object({
+    limit: zLimit(),
+    offset: zOffset,
+    /** Part of the name, case-insensitive. */
+    q: zSearchText.optional(),
+  }),
+);
 export type TAuthorListQuery = z.output<typeof ZAuthorListQuery>;
 
 export const ZAuthorParams = z.object({ authorId: zId });
@@ -41,14 +43,16 @@ const zIdList = z
   .transform((value) => (Array.isArray(value) ? value.join(",") : value).split(",").map((s) => s.trim()).filter(Boolean).map(Number))
   .pipe(z.array(z.number("must list integer ids").int("must list integer ids").min(1).max(2_147_483_647)).min(1, "lists no id").max(MAX_LIMIT, `lists at most ${MAX_LIMIT} ids`));
 
-export const ZEntityListQuery = z.object({
-  q: zSearchText.optional(),
-  limit: zLimit(),
-  offset: zOffset,
-  id: zId.optional(),
-  ids: zIdList.optional(),
-  type: z.string().trim().min(1, "must not be empty").max(100).optional(),
-});
+export const ZEntityListQuery = refuseNul(
+  z.object({
+    q: zSearchText.optional(),
+    limit: zLimit(),
+    offset: zOffset,
+    id: zId.optional(),
+    ids: zIdList.optional(),
+    type: z.string().trim().min(1, "must not be empty").max(100).optional(),
+  }),
+);
 export type TEntityListQuery = z.output<typeof ZEntityListQuery>;
 
 export const ZEntityParams = z.object({ id: zId });
@@ -86,7 +90,7 @@ const zRelationshipPath = z
     });
   });
 
-export const ZEntityRelationshipParams = z.object({ id: zId, subentity: z.preprocess(splitPath, zRelationshipPath) });
+export const ZEntityRelationshipParams = refuseNul(z.object({ id: zId, subentity: z.preprocess(splitPath, zRelationshipPath) }));
 export type TEntityRelationshipParams = z.output<typeof ZEntityRelationshipParams>;
 
 export const ZEntityCollectionsQuery = z.object({
@@ -99,7 +103,7 @@ export type TEntityCollectionsQuery = z.output<typeof ZEntityCollectionsQuery>;
 
 // ─── tags, custom URLs ───────────────────────────────────────────────────────────────────────
 
-export const ZTagParams = z.object({ slug: z.string().min(1).max(200, "must be at most 200 characters") });
+export const ZTagParams = refuseNul(z.object({ slug: z.string().min(1).max(200, "must be at most 200 characters") }));
 
 /** The decoded path of a custom URL: starts with "/", no control characters. */
 export const ZCustomUrlPath = z

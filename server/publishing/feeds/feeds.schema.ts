@@ -1,22 +1,28 @@
 /** Query parameters of the feeds (GET /stories.rss, GET /api/instant-articles.rss) and the AMP story. */
 import { z } from "zod";
 
+import { refuseNul } from "../content.schema";
+
 const zSlug = z.string().trim().min(1).max(300);
 
 export const FEED_LIMIT_DEFAULT = 20;
 export const FEED_LIMIT_MAX = 100;
 
-export const ZFeedQuery = z.object({
-  /** Only stories of this section (its slug). */
-  section: zSlug.optional(),
-  /** Only stories with this tag (its slug). */
-  tag: zSlug.optional(),
-  /** Items in the feed: default 20, at most 100. */
-  limit: z.coerce.number().int().min(1).max(FEED_LIMIT_MAX).default(FEED_LIMIT_DEFAULT),
-});
+export const ZFeedQuery = refuseNul(
+  z.object({
+    /** Only stories of this section (its slug). */
+    section: zSlug.optional(),
+    /** Only stories with this tag (its slug). */
+    tag: zSlug.optional(),
+    /** Items in the feed: default 20, at most 100. */
+    limit: z.coerce.number().int().min(1).max(FEED_LIMIT_MAX).default(FEED_LIMIT_DEFAULT),
+  }),
+);
 export type TFeedQuery = z.infer<typeof ZFeedQuery>;
 
-export const ZAmpStoryQuery = z.object({
-  /** The story's slug. */
-  slug: zSlug,
-});
+export const ZAmpStoryQuery = refuseNul(
+  z.object({
+    /** The story's slug. */
+    slug: zSlug,
+  }),
+);
