@@ -27,6 +27,10 @@ describe("ZStoriesQuery", () => {
     expect(ZStoriesQuery.parse({ "story-order": "oldest", "story-group": "top" }).order).toBe("oldest");
     expect(ZStoriesQuery.safeParse({ "story-order": "stack-17" }).success).toBe(false);
   });
+
+  it("treats a story-group named like an Object.prototype member as any other unknown group (newest first)", () => {
+    for (const group of ["constructor", "toString", "__proto__", "hasOwnProperty"]) expect(ZStoriesQuery.parse({ "story-group": group }).order, group).toBe("published");
+  });
 });
 
 describe("ZSearchQuery", () => {
