@@ -77,7 +77,27 @@ export async function auditEditorial(
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value);
   if (!result.success) throw new AppError("BAD_REQUEST", "The input is not valid.", { details: zodIssuesToDetails(result.error) });
+  assertNoNulCharacters(result.data);
   return result.data;
+}
+
+/** The fields (dotted paths) of an input whose text, or a JSON key, holds a NUL character. */
+export function nulCharacterFields(value: unknown, path = ""): string[] {
+  const at = (key: string | number) => (path ? `${path}.${key}` : String(key));
+  if (typeof value === "string") return value.includes("\u0000") ? [path || "(root)"] : [];
+  if (Array.isArray(value)) return value.flatMap((item, i) => nulCharacterFields(item, at(i)));
+  if (typeof value === "object" && value !== null && !(value instanceof Date)) {
+    return Object.entries(value).flatMap(([key, item]) => [...(key.includes("\u0000") ? [at(key)] : []), ...nulCharacterFields(item, at(key))]);
+  }
+  return [];
+}
+
+/** PostgreSQL stores no NUL character in text or JSON: refuse one as bad input (400) rather than fail the write (500). */
+export function assertNoNulCharacters(value: unknown): void {
+  const fields = nulCharacterFields(value);
+  if (fields.length) {
+    throw new AppError("BAD_REQUEST", "The input is not valid.", { details: fields.map((field) => ({ field, issue: "must not contain NUL characters" })) });
+  }
 }
 
 /** Advisory lock namespaces (the first key of pg_advisory_xact_lock(int, int); the account id is the second). */

@@ -39,7 +39,8 @@ const zOptionalText = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .transform((value) => (value === "" ? null : value))
     .nullable();
-const zId = z.number().int().positive();
+/** A row id: PostgreSQL's integer (anything larger is no id of ours, and the database would refuse it). */
+const zId = z.number().int().positive().max(2_147_483_647);
 const zJsonObject = z.record(z.string(), z.unknown());
 const zSearch = z.string().trim().max(200).optional();
 const zLimit = z.number().int().min(1).max(200).default(50);

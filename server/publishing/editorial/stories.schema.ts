@@ -95,7 +95,8 @@ const optionalText = (max: number) =>
     .nullable()
     .transform((value) => (value ? value : null));
 
-const zId = z.number().int().positive();
+/** A row id: PostgreSQL's integer (anything larger is no id of ours, and the database would refuse it). */
+const zId = z.number().int().positive().max(2_147_483_647);
 const uniqueIds = (what: string, max: number) =>
   z
     .array(zId)

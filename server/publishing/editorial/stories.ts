@@ -26,6 +26,7 @@ import { Prisma, type StoryStatus } from "../../generated/prisma/client";
 import type { TCard } from "../cards.schema";
 import { getPublisher } from "../publisher";
 import { cardsPlainText, readTimeMinutes, STORY_INCLUDE, storyUrl, type StoryWithRelations } from "../story-view";
+import { assertNoNulCharacters } from "./collections";
 import { emitStoryEvent } from "./events";
 import {
   slugify,
@@ -178,6 +179,7 @@ async function inTransactionRetryingClashes<T>(db: Db, fn: (tx: Db) => Promise<T
 function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (!result.success) throw new AppError("BAD_REQUEST", "The input is not valid.", { details: zodIssuesToDetails(result.error) });
+  assertNoNulCharacters(result.data);
   return result.data;
 }
 

@@ -80,4 +80,19 @@ describe("organise router", () => {
     expect(await failure(stranger.organise.entities.get({ id: a.id }))).toBe("NOT_FOUND");
     expect((await stranger.organise.collections.list()).collections).toEqual([]);
   });
+
+  it("answers ids beyond the database's integers and text with NUL characters with BAD_REQUEST, not a server error", async () => {
+    const { caller: editor } = await admin("alpha", ["EDITOR"]);
+    const huge = 2 ** 40;
+    expect(await failure(editor.organise.collections.get({ id: huge }))).toBe("BAD_REQUEST");
+    expect(await failure(editor.organise.sections.create({ name: "X", parentId: huge }))).toBe("BAD_REQUEST");
+    expect(await failure(editor.organise.entities.unrelate({ relationshipId: huge }))).toBe("BAD_REQUEST");
+    expect(await failure(editor.organise.collections.create({ name: "Rules", automated: true, rules: { "author-ids": [huge] } }))).toBe("BAD_REQUEST");
+    const { collection } = await editor.organise.collections.create({ name: "Front" });
+    expect(await failure(editor.organise.collections.setItems({ id: collection.id, items: [{ collectionId: huge }] }))).toBe("BAD_REQUEST");
+    expect(await failure(editor.organise.tags.create({ name: "a\u0000b" }))).toBe("BAD_REQUEST");
+    expect(await failure(editor.organise.tags.list({ q: "\u0000" }))).toBe("BAD_REQUEST");
+    expect(await failure(editor.organise.collections.create({ name: "Meta", metadata: { note: "a\u0000b" } }))).toBe("BAD_REQUEST");
+    expect(await failure(editor.organise.entities.create({ name: "E", type: "person", metadata: { "k\u0000": 1 } }))).toBe("BAD_REQUEST");
+  });
 });

@@ -104,7 +104,7 @@ const entities = createTRPCRouter({
     .input(ZAddRelationshipInput)
     .mutation(({ ctx, input }) => addEntityRelationship(ctx.db, { actor: ctx.actor, input, now: new Date() })),
   unrelate: editorProcedure
-    .input(z.object({ relationshipId: z.number().int().positive() }))
+    .input(z.object({ relationshipId: z.number().int().positive().max(2_147_483_647) }))
     .mutation(({ ctx, input }) => removeEntityRelationship(ctx.db, { actor: ctx.actor, id: input.relationshipId, now: new Date() })),
 });
 
