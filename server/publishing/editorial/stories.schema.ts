@@ -159,7 +159,11 @@ const ZStoryFields = z.object({
     .transform((value) => (value ? value : null)),
   isBreakingNews: z.boolean(),
   /** Breaking news stops showing at this time; null: until unmarked. */
-  breakingNewsExpiresAt: z.date().nullable(),
+  breakingNewsExpiresAt: z
+    .date()
+    .min(new Date("1000-01-01T00:00:00Z"), "must be a date after the year 1000")
+    .max(new Date("9999-12-31T23:59:59Z"), "must be a date before the year 10000")
+    .nullable(),
   /** The story a breaking-news item links to (often the story itself, or a fuller one). */
   breakingNewsLinkedStoryId: z.uuid().nullable(),
 });

@@ -108,7 +108,7 @@ describe("stories router", () => {
     expect(await codeOf(api.stories.delete({ id: story.id, version: 2 }))).toBe("OK");
   });
 
-  it("answers ids beyond the database's integers and text with NUL characters with BAD_REQUEST, not a server error", async () => {
+  it("answers ids beyond the database's integers, text with NUL characters and impossible dates with BAD_REQUEST, not a server error", async () => {
     const account = await publisher();
     const { api } = await caller(account.id, ["EDITOR"]);
     expect(await codeOf(api.stories.list({ sectionId: 2 ** 40 }))).toBe("BAD_REQUEST");
@@ -116,6 +116,7 @@ describe("stories router", () => {
     expect(await codeOf(api.stories.create({ headline: "x", tags: [{ id: 2 ** 40 }] }))).toBe("BAD_REQUEST");
     expect(await codeOf(api.stories.create({ headline: "nul \u0000 byte" }))).toBe("BAD_REQUEST");
     expect(await codeOf(api.stories.list({ search: "a\u0000b" }))).toBe("BAD_REQUEST");
+    expect(await codeOf(api.stories.create({ headline: "x", breakingNewsExpiresAt: new Date(-8.64e15) }))).toBe("BAD_REQUEST");
     const cards = textCards("hello");
     cards[0]!["story-elements"][0]!.text = "<p>a\u0000b</p>";
     const { story } = await api.stories.create({ headline: "Fine" });
