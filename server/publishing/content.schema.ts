@@ -24,20 +24,34 @@ const MAX_LIST = 100;
  * naming the field. Iterative, so a deeply nested body cannot overflow the stack.
  */
 export function refuseNul<T extends z.ZodType>(schema: T) {
+  type Node = { value: unknown; key: PropertyKey | null; parent: Node | null };
+  // A node keeps its parent, not its whole path: a path is built only for a value refused.
+  const pathOf = (node: Node, key?: PropertyKey): PropertyKey[] => {
+    const path = key === undefined ? [] : [key];
+    for (let at: Node | null = node; at && at.key !== null; at = at.parent) path.unshift(at.key);
+    return path;
+  };
   return z
     .unknown()
     .superRefine((value, ctx) => {
-      const stack: { value: unknown; path: PropertyKey[] }[] = [{ value, path: [] }];
-      while (stack.length > 0) {
-        const { value: current, path } = stack.pop()!;
+      let refused = 0;
+      const refuse = (path: PropertyKey[]) => {
+        refused += 1;
+        ctx.addIssue({ code: "custom", path, message: "must not contain the NUL character (U+0000)" });
+      };
+      const stack: Node[] = [{ value, key: null, parent: null }];
+      // The first few refusals are enough to show the client its mistake.
+      while (stack.length > 0 && refused < 10) {
+        const node = stack.pop()!;
+        const current = node.value;
         if (typeof current === "string") {
-          if (current.includes("\u0000")) ctx.addIssue({ code: "custom", path, message: "must not contain the NUL character (U+0000)" });
+          if (current.includes("\u0000")) refuse(pathOf(node));
         } else if (Array.isArray(current)) {
-          current.forEach((item, index) => stack.push({ value: item, path: [...path, index] }));
+          current.forEach((item, index) => stack.push({ value: item, key: index, parent: node }));
         } else if (current && typeof current === "object") {
           for (const [key, item] of Object.entries(current)) {
-            if (key.includes("\u0000")) ctx.addIssue({ code: "custom", path: [...path, key], message: "must not contain the NUL character (U+0000)" });
-            stack.push({ value: item, path: [...path, key] });
+            if (key.includes("\u0000")) refuse(pathOf(node, key));
+            stack.push({ value: item, key, parent: node });
           }
         }
       }
@@ -53,6 +67,22 @@ const zWhole = z.union([z.string(), z.number()]).transform((value, ctx) => {
   }
   return Number(text);
 });
+
+/**
+ * Whether `value` nests arrays and objects at most `levels` deep. Iterative: any depth is safe to
+ * ask about, where JSON.stringify and recursive walks overflow the stack (a 500) a few thousand
+ * levels down.
+ */
+export function nestsAtMost(value: unknown, levels: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== "object") continue;
+    if (depth >= levels) return false;
+    for (const item of Array.isArray(current) ? current : Object.values(current)) stack.push([item, depth + 1]);
+  }
+  return true;
+}
 
 /** `limit` with its default; above MAX_LIMIT it is capped, not refused. */
 export const zLimit = (fallback = DEFAULT_LIMIT) =>
@@ -333,7 +363,11 @@ export const ZBulkRequests = refuseNul(
  * validates each one with ZBulkRequests.
  */
 export const ZBulkBody = z.object({
-  requests: z.record(z.string().min(1).max(200), z.record(z.string(), z.unknown())),
+  // A request's parameters are flat (strings, numbers, lists of them); deeper nesting is refused.
+  requests: z.record(
+    z.string().min(1).max(200),
+    z.record(z.string(), z.unknown()).refine((request) => nestsAtMost(request, 4), "nests too deep: parameters are strings, numbers or lists of them"),
+  ),
 });
 export type TBulkBody = z.output<typeof ZBulkBody>;
 

@@ -8,12 +8,14 @@
  */
 import { z } from "zod";
 
-import { refuseNul } from "./content.schema";
+import { nestsAtMost, refuseNul } from "./content.schema";
 
 export const MEMBER_PASSWORD_MIN = 8;
 export const MEMBER_PASSWORD_MAX = 200;
 /** Largest member metadata object, as JSON (bytes). */
 export const MEMBER_METADATA_MAX_BYTES = 16 * 1024;
+/** Deepest nesting of objects and arrays in member metadata. */
+export const MEMBER_METADATA_MAX_DEPTH = 32;
 
 export const zMemberEmail = z
   .string()
@@ -93,6 +95,8 @@ export const ZBridgekeeperResetInput = refuseNul(
 export const ZMemberMetadataInput = refuseNul(
   z
     .record(z.string(), z.unknown())
+    // Checked first: JSON.stringify below, and the database, fail on deeper values.
+    .refine((body) => nestsAtMost(body, MEMBER_METADATA_MAX_DEPTH), { message: `must nest at most ${MEMBER_METADATA_MAX_DEPTH} levels deep`, abort: true })
     .transform((body) => {
       const keys = Object.keys(body);
       const inner = body.metadata;

@@ -449,6 +449,19 @@ describe("GET/POST /api/member/metadata", () => {
     expect(justOver.status).toBe(400);
     expect(await (await get(metadataGet, "/api/member/metadata", auth)).json()).toEqual({});
   });
+
+  it("refuses metadata nested too deep to store with 400, not 500", async () => {
+    await createTestPublisher(await getDb());
+    const { token } = await signupMember();
+    const body = `{"a":${"[".repeat(5000)}${"]".repeat(5000)}}`;
+    const res = await metadataPost(
+      new Request("http://localhost/api/member/metadata", { method: "POST", headers: { "content-type": "application/json", "X-QT-AUTH": token! }, body }),
+      NO_PARAMS,
+    );
+    expect(res.status).toBe(400);
+    expect((await json(res)).error.code).toBe("BAD_REQUEST");
+    expect(await (await get(metadataGet, "/api/member/metadata", { "X-QT-AUTH": token! })).json()).toEqual({});
+  });
 });
 
 describe("bridgekeeper aliases (/api/auth/v1)", () => {

@@ -124,4 +124,14 @@ describe("POST /api/v1/bulk-request → 303 → GET /api/v1/bulk-request/{key}",
     const get = await bulkRequestRoute.GET(new Request("http://localhost/api/v1/bulk-request"), NO_PARAMS);
     expect(get.status).toBe(405);
   });
+
+  it("refuses a request nested too deep with 400, on both routes, not 500", async () => {
+    await seedNewsroom(await getDb());
+    const body = `{"requests":{"a":{"_type":"stories","x":${"[".repeat(20_000)}${"]".repeat(20_000)}}}}`;
+    for (const handler of [bulkRoute.POST, bulkRequestRoute.POST]) {
+      const res = await post(handler, body);
+      expect(res.status).toBe(400);
+      expect((await readJson<ErrorBody>(res)).error.details?.[0]?.field).toBe("body.requests.a");
+    }
+  });
 });
