@@ -30,6 +30,8 @@ export type Publisher = {
 };
 
 const TTL_MS = 5_000;
+/** Host lookups kept at most: every Host header a client makes up is a key, so the map is bounded. */
+export const HOST_CACHE_MAX = 1_000;
 type Cached<T> = { value: T; until: number };
 const byHost = new Map<string, Cached<number>>();
 const byId = new Map<number, Cached<Publisher>>();
@@ -38,6 +40,11 @@ const byId = new Map<number, Cached<Publisher>>();
 export function forgetPublisherCache(): void {
   byHost.clear();
   byId.clear();
+}
+
+/** Entries in the caches (for tests). */
+export function publisherCacheSizes(): { hosts: number; publishers: number } {
+  return { hosts: byHost.size, publishers: byId.size };
 }
 
 /**
@@ -69,6 +76,10 @@ export async function resolvePublisherAccountId(db: Db, args: { host: string | n
   }
   if (accountId === undefined) {
     throw new AppError("NOT_FOUND", "No publisher is served on this host. Set the account's domain, or PUBLISHING_ACCOUNT.");
+  }
+  if (byHost.size >= HOST_CACHE_MAX) {
+    for (const [cachedKey, cached] of byHost) if (cached.until <= now) byHost.delete(cachedKey);
+    if (byHost.size >= HOST_CACHE_MAX) byHost.clear();
   }
   byHost.set(key, { value: accountId, until: now + TTL_MS });
   return accountId;
