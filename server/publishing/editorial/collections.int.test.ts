@@ -125,6 +125,17 @@ describe("collections", () => {
     expect(await db.collectionItem.count({ where: { childCollectionId: { in: [a.id, b.id] } } })).toBe(1);
   });
 
+  it("keeps one of two concurrent orderings of the same collection whole, never a mix of both", async () => {
+    const db = await getDb();
+    const actor = await editor();
+    const stories = await Promise.all([1, 2, 3, 4].map(() => createStory(db, actor.accountId)));
+    const { collection } = await createCollection(db, { actor, input: { name: "Front" }, now });
+    const lists = [stories.slice(0, 2), stories.slice(2)].map((pair) => pair.map((s) => s.id));
+    await Promise.all(lists.map((ids) => setCollectionItems(db, { actor, input: { id: collection.id, items: ids.map((storyId) => ({ storyId })) }, now })));
+    const items = await db.collectionItem.findMany({ where: { collectionId: collection.id }, orderBy: { position: "asc" } });
+    expect([lists[0], lists[1]]).toContainEqual(items.map((i) => i.storyId));
+  });
+
   it("keeps to the account: other accounts' collections, stories and children are NOT_FOUND", async () => {
     const db = await getDb();
     const actor = await editor();

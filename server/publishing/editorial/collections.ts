@@ -102,6 +102,8 @@ export function assertNoNulCharacters(value: unknown): void {
 
 /** Advisory lock namespaces (the first key of pg_advisory_xact_lock(int, int); the account id is the second). */
 const NESTING_LOCKS = { collections: 0x4d430001, sections: 0x4d430002 } as const;
+/** The namespace of the lock on one collection's items (the collection id is the second key). */
+const COLLECTION_ITEMS_LOCK = 0x4d430003;
 
 /**
  * Serialise the account's changes to one kind of nesting (collections in collections, sections
@@ -409,6 +411,10 @@ export async function setCollectionItems(
   const { actor, now } = args;
   const input = parseInput(ZSetCollectionItemsInput, args.input);
   return inTransaction(db, async (tx) => {
+    // Two concurrent saves of the same items must run one after the other, or the second's delete
+    // misses the first's new rows and the lists merge. (An advisory lock, not the collection's row:
+    // deleting a child collection locks item rows before its parents' rows, and so must we.)
+    await tx.$executeRaw`SELECT 1 FROM (SELECT pg_advisory_xact_lock(${COLLECTION_ITEMS_LOCK}::int, ${input.id}::int)) AS locked`;
     const current = await getOwnedCollection(tx, actor, input.id);
     if (current.automated) {
       throw new AppError("UNPROCESSABLE", "This collection is automated: its rules choose its stories. Make it manual to order items by hand.");
