@@ -14,10 +14,13 @@ import { loadWireStories, orderByFor, publishedWhere, type ContentContext } from
 
 export type WireAuthor = ReturnType<typeof authorToWire>;
 
+/** `text` as a literal for Prisma's `contains` (a LIKE pattern): %, _ and \ match only themselves. */
+export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, "\\$&");
+
 /** One page of the account's authors, by name. */
 export async function listAuthors(db: Db, args: { accountId: number } & TAuthorListQuery) {
   const where: Prisma.AuthorWhereInput = { accountId: args.accountId };
-  if (args.q) where.name = { contains: args.q, mode: "insensitive" };
+  if (args.q) where.name = { contains: likeLiteral(args.q), mode: "insensitive" };
   const [total, rows] = await Promise.all([
     db.author.count({ where }),
     db.author.findMany({ where, orderBy: [{ name: "asc" }, { id: "asc" }], skip: args.offset, take: args.limit }),

@@ -12,6 +12,7 @@ import "server-only";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
+import { likeLiteral } from "./authors";
 import { ZCollectionRules, type TCollectionRules } from "./content.schema";
 import type { TEntityCollectionsQuery, TEntityListQuery } from "./reference.schema";
 import { ms } from "./story-view";
@@ -51,7 +52,7 @@ export async function listEntities(db: Db, args: { accountId: number } & TEntity
   if (args.id !== undefined) and.push({ id: args.id });
   if (args.ids) and.push({ id: { in: args.ids } });
   if (args.type) and.push({ type: args.type });
-  if (args.q) and.push({ name: { contains: args.q, mode: "insensitive" } });
+  if (args.q) and.push({ name: { contains: likeLiteral(args.q), mode: "insensitive" } });
   const where: Prisma.EntityWhereInput = { AND: and };
   const [total, rows] = await Promise.all([
     db.entity.count({ where }),

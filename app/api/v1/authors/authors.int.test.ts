@@ -61,6 +61,17 @@ describe("GET /api/v1/authors", () => {
     expect(found.authors[0]?.id).toBe(grace.id);
   });
 
+  it("matches q literally: % and _ are characters of the name, not wildcards", async () => {
+    const { db, publisher } = await setup();
+    const percent = await createAuthor(db, publisher.id, { name: "Agent 100% Real" });
+    const underscore = await createAuthor(db, publisher.id, { name: "snake_case Sam" });
+    const byPercent = await json<Page>(await call(listV1, "/api/v1/authors?q=%25"));
+    expect(byPercent.authors.map((a) => a.id)).toEqual([percent.id]);
+    const byUnderscore = await json<Page>(await call(listV1, "/api/v1/authors?q=_"));
+    expect(byUnderscore.authors.map((a) => a.id)).toEqual([underscore.id]);
+    expect((await json<Page>(await call(listV1, "/api/v1/authors?q=%5C"))).total).toBe(0);
+  });
+
   it("serves each publisher its own authors, by host", async () => {
     const { stranger } = await setup();
     const body = await json<Page>(await call(listV1, "/api/v1/authors", {}, { host: "other.test" }));

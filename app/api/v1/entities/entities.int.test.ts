@@ -48,6 +48,14 @@ async function setup() {
 }
 
 describe("GET /api/v1/entities", () => {
+  it("matches q literally: % and _ are characters of the name, not wildcards", async () => {
+    const { db, publisher } = await setup();
+    const percent = await entity(db, publisher.id, "100% Fans", "group");
+    const underscore = await entity(db, publisher.id, "team_b", "team");
+    expect(ids((await json<EntityList>(await call(listEntities, "/api/v1/entities?q=%25"))).entities)).toEqual([percent.id]);
+    expect(ids((await json<EntityList>(await call(listEntities, "/api/v1/entities?q=_"))).entities)).toEqual([underscore.id]);
+  });
+
   it("lists live entities by name with total; filters q, type, id, ids; pages", async () => {
     const { club, ana, bo, city } = await setup();
     const res = await call(listEntities, "/api/v1/entities");
