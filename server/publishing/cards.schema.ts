@@ -19,6 +19,9 @@ const zImageMetadata = z
   })
   .loose();
 
+/** Links that front ends render as href/src: http(s) only, never javascript:, data: or vbscript:. */
+const zWebUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).max(2_000);
+
 export const ZStoryElement = z
   .object({
     id: z.uuid(),
@@ -31,8 +34,8 @@ export const ZStoryElement = z
     "image-s3-key": z.string().max(500).optional(),
     "image-metadata": zImageMetadata.optional(),
     "image-attribution": z.string().max(500).optional(),
-    url: z.url().max(2_000).optional(),
-    "embed-url": z.url().max(2_000).optional(),
+    url: zWebUrl.optional(),
+    "embed-url": zWebUrl.optional(),
     "page-url": z.string().max(2_000).optional(),
     /** youtube-video */
     "video-id": z.string().max(50).optional(),
