@@ -21,9 +21,13 @@ const MAX_LIST = 100;
 /**
  * PostgreSQL text and jsonb cannot hold U+0000: a value carrying one fails in the database (a
  * 500). `refuseNul(schema)` refuses it first, in any string or object key of the input, as a 400
- * naming the field. Iterative, so a deeply nested body cannot overflow the stack.
+ * naming the field. Iterative, so a deeply nested body cannot overflow the stack. With
+ * `unpairedSurrogates`, a lone UTF-16 surrogate ("\ud800" in JSON) is refused too: jsonb cannot
+ * store one (text columns silently turn it into U+FFFD).
  */
-export function refuseNul<T extends z.ZodType>(schema: T) {
+export function refuseNul<T extends z.ZodType>(schema: T, options: { unpairedSurrogates?: boolean } = {}) {
+  const UNPAIRED = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+  const unstorable = (text: string) => text.includes("\u0000") || (options.unpairedSurrogates === true && UNPAIRED.test(text));
   type Node = { value: unknown; key: PropertyKey | null; parent: Node | null };
   // A node keeps its parent, not its whole path: a path is built only for a value refused.
   const pathOf = (node: Node, key?: PropertyKey): PropertyKey[] => {
@@ -37,7 +41,8 @@ export function refuseNul<T extends z.ZodType>(schema: T) {
       let refused = 0;
       const refuse = (path: PropertyKey[]) => {
         refused += 1;
-        ctx.addIssue({ code: "custom", path, message: "must not contain the NUL character (U+0000)" });
+        const message = options.unpairedSurrogates ? "must not contain the NUL character (U+0000) or an unpaired surrogate" : "must not contain the NUL character (U+0000)";
+        ctx.addIssue({ code: "custom", path, message });
       };
       const stack: Node[] = [{ value, key: null, parent: null }];
       // The first few refusals are enough to show the client its mistake.
@@ -45,12 +50,12 @@ export function refuseNul<T extends z.ZodType>(schema: T) {
         const node = stack.pop()!;
         const current = node.value;
         if (typeof current === "string") {
-          if (current.includes("\u0000")) refuse(pathOf(node));
+          if (unstorable(current)) refuse(pathOf(node));
         } else if (Array.isArray(current)) {
           current.forEach((item, index) => stack.push({ value: item, key: index, parent: node }));
         } else if (current && typeof current === "object") {
           for (const [key, item] of Object.entries(current)) {
-            if (key.includes("\u0000")) refuse(pathOf(node, key));
+            if (unstorable(key)) refuse(pathOf(node, key));
             stack.push({ value: item, key, parent: node });
           }
         }

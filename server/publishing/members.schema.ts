@@ -107,6 +107,7 @@ export const ZMemberMetadataInput = refuseNul(
     .refine((metadata) => Buffer.byteLength(JSON.stringify(metadata)) <= MEMBER_METADATA_MAX_BYTES, {
       message: `must be at most ${MEMBER_METADATA_MAX_BYTES} bytes as JSON`,
     }),
+  { unpairedSurrogates: true },
 );
 
 /**

@@ -450,6 +450,21 @@ describe("GET/POST /api/member/metadata", () => {
     expect(await (await get(metadataGet, "/api/member/metadata", auth)).json()).toEqual({});
   });
 
+  it("refuses metadata holding an unpaired UTF-16 surrogate (which jsonb cannot store) with 400, not 500", async () => {
+    await createTestPublisher(await getDb());
+    const { token } = await signupMember();
+    for (const body of ['{"a":"x\\ud800"}', '{"a\\udc00":"x"}', '{"a":["\\udc00\\ud800"]}']) {
+      const res = await metadataPost(
+        new Request("http://localhost/api/member/metadata", { method: "POST", headers: { "content-type": "application/json", "X-QT-AUTH": token! }, body }),
+        NO_PARAMS,
+      );
+      expect(res.status, body).toBe(400);
+    }
+    const paired = await post(metadataPost, "/api/member/metadata", { emoji: "\u{1F600}" }, { "X-QT-AUTH": token! });
+    expect(paired.status).toBe(200);
+    expect(await paired.json()).toEqual({ emoji: "\u{1F600}" });
+  });
+
   it("refuses metadata nested too deep to store with 400, not 500", async () => {
     await createTestPublisher(await getDb());
     const { token } = await signupMember();
