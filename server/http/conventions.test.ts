@@ -14,6 +14,13 @@ describe("CORS decisions", () => {
     expect(corsHeaders("https://evil.example", "https://a.example")).toEqual({});
     expect(corsHeaders(null, "*")).toEqual({});
   });
+
+  it("sends cookies (credentials) only to origins listed by name, never under *", () => {
+    expect(corsHeaders("https://a.example", "https://a.example")["Access-Control-Allow-Credentials"]).toBe("true");
+    expect(corsHeaders("https://a.example", "*")["Access-Control-Allow-Credentials"]).toBeUndefined();
+    expect(corsHeaders("https://a.example", "*")["Access-Control-Allow-Origin"]).toBe("https://a.example");
+    expect(corsHeaders("https://a.example", "*")["Access-Control-Expose-Headers"]).toContain("X-QT-AUTH");
+  });
 });
 
 describe("memory rate limiter", () => {

@@ -4,8 +4,9 @@
  * `Vary: Origin`); a disallowed one gets no CORS headers, so the browser blocks the response, and
  * its preflight gets 403. X-SUBAUTH is never allowed: server keys do not belong in browsers.
  *
- * Credentials (cookies) are allowed because the reflected origin is never "*": a member logged in
- * on the publisher's site sends its session cookie, and reads X-QT-AUTH from the login response.
+ * Credentials (cookies) are allowed only for origins listed by name: a member logged in on the
+ * publisher's site sends its session cookie from there. Under "*" any site may read the public
+ * APIs, but never with a reader's cookies; it can still send X-QT-AUTH, and read it from a login.
  */
 export const CORS_ALLOWED_HEADERS = ["Content-Type", "X-QT-AUTH", "X-Request-Id", "Authorization"];
 
@@ -23,7 +24,7 @@ export function corsHeaders(origin: string | null, allowed: string): Record<stri
   if (!origin || !isOriginAllowed(origin, allowed)) return {};
   return {
     "Access-Control-Allow-Origin": origin,
-    "Access-Control-Allow-Credentials": "true",
+    ...(allowed.trim() === "*" ? {} : { "Access-Control-Allow-Credentials": "true" }),
     Vary: "Origin",
     "Access-Control-Expose-Headers": "X-Request-Id, X-QT-AUTH, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset",
   };

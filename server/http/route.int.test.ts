@@ -177,6 +177,19 @@ describe("apiRoute: errors, one shape, the right status", () => {
   });
 });
 
+describe("apiRoute: text the database cannot store", () => {
+  it("is a 400, not a 500, wherever a NUL character (U+0000) slips past validation", async () => {
+    const lookup = apiRoute({ auth: "public", query: z.object({ slug: z.string() }) }, async ({ query }) => {
+      const db = await getDb();
+      return Response.json({ found: Boolean(await db.tag.findFirst({ where: { slug: query.slug } })) });
+    });
+    const res = await lookup(new Request("http://t/x?slug=a%00b"), NO_PARAMS);
+    expect(res.status).toBe(400);
+    expect((await body(res)).error.code).toBe("BAD_REQUEST");
+    expect((await lookup(new Request("http://t/x?slug=ab"), NO_PARAMS)).status).toBe(200);
+  });
+});
+
 describe("apiRoute: rate limits", () => {
   it("429 with Retry-After and RateLimit headers past the limit", async () => {
     const route = apiRoute({ auth: "public", rateLimit: { name: `t${Date.now()}`, limit: 3, windowSeconds: 60, by: "ip" } }, async () => Response.json({}));
