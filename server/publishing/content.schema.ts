@@ -20,8 +20,10 @@ const MAX_LIST = 100;
 
 /**
  * PostgreSQL text and jsonb cannot hold U+0000: a value carrying one fails in the database (a
- * 500). `refuseNul(schema)` refuses it first, in any string or object key of the input, as a 400
- * naming the field. Iterative, so a deeply nested body cannot overflow the stack. With
+ * 500). `refuseNul(schema)` refuses it, in any string or object key of the parsed value, as a 400
+ * naming the field (server/errors.ts turns any that slips through into a 400 as well, without the
+ * field). It refines the schema itself rather than piping into it, so the API reference still shows
+ * the schema's shape. Iterative, so a deeply nested body cannot overflow the stack. With
  * `unpairedSurrogates`, a lone UTF-16 surrogate ("\ud800" in JSON) is refused too: jsonb cannot
  * store one (text columns silently turn it into U+FFFD).
  */
@@ -35,9 +37,7 @@ export function refuseNul<T extends z.ZodType>(schema: T, options: { unpairedSur
     for (let at: Node | null = node; at && at.key !== null; at = at.parent) path.unshift(at.key);
     return path;
   };
-  return z
-    .unknown()
-    .superRefine((value, ctx) => {
+  return schema.superRefine((value, ctx) => {
       let refused = 0;
       const refuse = (path: PropertyKey[]) => {
         refused += 1;
@@ -60,8 +60,7 @@ export function refuseNul<T extends z.ZodType>(schema: T, options: { unpairedSur
           }
         }
       }
-    })
-    .pipe(schema);
+    });
 }
 
 const zWhole = z.union([z.string(), z.number()]).transform((value, ctx) => {
