@@ -49,15 +49,20 @@ export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]
 const YOUTUBE_HOSTS = new Set(["youtube.com", "www.youtube.com", "m.youtube.com", "music.youtube.com", "youtube-nocookie.com", "www.youtube-nocookie.com"]);
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
 
-/** The video id of a YouTube watch, share, shorts or embed URL; null for anything else. */
-export function youtubeVideoId(input: string): string | null {
-  let url: URL;
+/** An http(s) URL, or null for anything else (unparseable, javascript:, data:…). */
+function parseWebUrl(input: string): URL | null {
   try {
-    url = new URL(input.trim());
+    const url = new URL(input.trim());
+    return url.protocol === "https:" || url.protocol === "http:" ? url : null;
   } catch {
     return null;
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+}
+
+/** The video id of a YouTube watch, share, shorts or embed URL; null for anything else. */
+export function youtubeVideoId(input: string): string | null {
+  const url = parseWebUrl(input);
+  if (!url) return null;
   const host = url.hostname.toLowerCase();
   let id: string | null | undefined = null;
   if (host === "youtu.be") id = url.pathname.split("/")[1];
@@ -71,13 +76,8 @@ export function youtubeVideoId(input: string): string | null {
 
 /** The tweet id of a twitter.com or x.com status URL; null for anything else. */
 export function tweetIdFromUrl(input: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(input.trim());
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  const url = parseWebUrl(input);
+  if (!url) return null;
   const host = url.hostname.toLowerCase().replace(/^(www\.|mobile\.)/, "");
   if (host !== "twitter.com" && host !== "x.com") return null;
   const match = /^\/(?:[A-Za-z0-9_]{1,15}|i\/web)\/status(?:es)?\/(\d{1,30})(?:\/|$)/.exec(url.pathname);
