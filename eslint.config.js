@@ -5,7 +5,16 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: [".next/**", "node_modules/**", "server/generated/**", ".data/**", ".data-*/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      "server/generated/**",
+      ".data/**",
+      ".data-*/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+    ],
   },
   ...nextVitals,
   {
@@ -25,7 +34,31 @@ export default tseslint.config(
     files: ["app/**", "components/**", "server/**", "inngest/**"],
     ignores: ["**/*.test.ts", "server/testing/**"],
     rules: {
-      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read configuration through getEnv() from env.js." }],
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read configuration through getEnv() from env.js." },
+      ],
+    },
+  },
+  // Logs go through the one logger (server/log.ts: JSON lines, secrets redacted), never console.
+  {
+    files: ["app/**", "components/**", "server/**", "inngest/**", "proxy.ts", "instrumentation.ts"],
+    ignores: ["server/log.ts", "**/*.test.ts", "server/testing/**", "server/seed/**"],
+    rules: { "no-console": "error" },
+  },
+  // One transaction path (server/db/transaction.ts): no $transaction anywhere else.
+  {
+    files: ["**/*.ts", "**/*.tsx"],
+    ignores: ["server/db/transaction.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "MemberExpression[property.name='$transaction']",
+          message:
+            "Use withTransaction from server/db/transaction.ts (it joins a caller's transaction and runs after-commit hooks).",
+        },
+      ],
     },
   },
   // server/ is domain logic: no HTTP framework, no UI.
@@ -37,7 +70,10 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { group: ["@/app/*", "@/components/*", "../../app/*", "../../components/*"], message: "server/ must not import app/ or components/." },
+            {
+              group: ["@/app/*", "@/components/*", "../../app/*", "../../components/*"],
+              message: "server/ must not import app/ or components/.",
+            },
             { group: ["next/*", "next"], message: "Domain code stays free of Next.js; put HTTP in server/http." },
             { group: ["@trpc/*"], message: "Services must not import tRPC; routers live in server/trpc." },
           ],
@@ -55,7 +91,13 @@ export default tseslint.config(
             {
               // gitignore semantics: a file cannot be re-included once its folder is excluded, so
               // exclude everything, re-include the folders ("**/"), then re-include the allowed files.
-              group: ["@/server/**", "!@/server/**/", "!@/server/**/*.schema", "!@/server/trpc/root", "!@/server/errors"],
+              group: [
+                "@/server/**",
+                "!@/server/**/",
+                "!@/server/**/*.schema",
+                "!@/server/trpc/root",
+                "!@/server/errors",
+              ],
               message: "Components import only *.schema.ts and tRPC types from server/.",
             },
           ],

@@ -4,6 +4,9 @@
  * read from ADMIN_PASSWORD, or asked for on the terminal. Use it in production, where the demo seed
  * is refused.
  */
+// First: on a Node.js older than package.json's engines.node, stop with one line before anything loads.
+import "./lib/require-supported-node";
+
 import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
 
@@ -18,10 +21,17 @@ import { AppError } from "../server/errors";
 import { exitOnEnvError, exitOnKnownError } from "./lib/cli";
 
 const { values } = parseArgs({
-  options: { email: { type: "string" }, name: { type: "string" }, "account-name": { type: "string" }, "account-slug": { type: "string" } },
+  options: {
+    email: { type: "string" },
+    name: { type: "string" },
+    "account-name": { type: "string" },
+    "account-slug": { type: "string" },
+  },
 });
 if (!values.email || !values.name) {
-  console.error('Usage: npm run admin:create -- --email you@paper.com --name "Your Name" [--account-name "The Gazette"]');
+  console.error(
+    'Usage: npm run admin:create -- --email you@paper.com --name "Your Name" [--account-name "The Gazette"]',
+  );
   process.exit(2);
 }
 const env = exitOnEnvError(() => getEnv());

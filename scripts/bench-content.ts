@@ -14,6 +14,9 @@
  *
  * It only talks to 127.0.0.1 (the database host must be local too) and is not part of npm test.
  */
+// First: on a Node.js older than package.json's engines.node, stop with one line before anything loads.
+import "./lib/require-supported-node";
+
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
@@ -83,7 +86,9 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: root, env, stdio: "inherit" });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} exited with ${code}`)),
+    );
   });
 }
 
@@ -101,7 +106,18 @@ function freePort(): Promise<number> {
 
 // ─── Load generator ──────────────────────────────────────────────────────────────────────────
 
-type Result = { name: string; path: string; requests: number; errors: number; statuses: Map<number, number>; seconds: number; rps: number; p50: number; p95: number; p99: number };
+type Result = {
+  name: string;
+  path: string;
+  requests: number;
+  errors: number;
+  statuses: Map<number, number>;
+  seconds: number;
+  rps: number;
+  p50: number;
+  p95: number;
+  p99: number;
+};
 
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -141,7 +157,18 @@ async function measure(base: string, name: string, paths: () => string): Promise
   await load(base, paths, WARMUP, 30_000);
   const { latencies, statuses, errors, seconds } = await load(base, paths, REQUESTS, SECONDS * 1000);
   const sorted = [...latencies].sort((a, b) => a - b);
-  return { name, path: paths(), requests: latencies.length, errors, statuses, seconds, rps: latencies.length / seconds, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
+  return {
+    name,
+    path: paths(),
+    requests: latencies.length,
+    errors,
+    statuses,
+    seconds,
+    rps: latencies.length / seconds,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+  };
 }
 
 // ─── Main ────────────────────────────────────────────────────────────────────────────────────
@@ -164,28 +191,49 @@ try {
   log(`database: ${databaseUrl.replace(/\/\/[^@]*@/, "//…@")}`);
   log(`seeding the demo publisher and ${STORIES} generated stories (reused when present)…`);
   const seedStarted = Date.now();
-  await run(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/db-seed.ts", "--stories", String(STORIES)], env);
+  await run(
+    process.execPath,
+    [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/db-seed.ts", "--stories", String(STORIES)],
+    env,
+  );
   log(`seed ready in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
 
   log(`starting the app on ${base} (builds first if the sources changed; waits for /tmp/masthead-build.lock)…`);
-  server = spawn("flock", ["/tmp/masthead-build.lock", process.execPath, path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "inherit", "inherit"],
-    detached: true,
-  });
-  const exited = new Promise<never>((_, reject) => server!.on("exit", (code) => reject(new Error(`the app exited (${code}) before it was ready`))));
+  server = spawn(
+    "flock",
+    [
+      "/tmp/masthead-build.lock",
+      process.execPath,
+      path.join(root, "node_modules/tsx/dist/cli.mjs"),
+      "scripts/start.ts",
+    ],
+    {
+      cwd: root,
+      env,
+      stdio: ["ignore", "inherit", "inherit"],
+      detached: true,
+    },
+  );
+  const exited = new Promise<never>((_, reject) =>
+    server!.on("exit", (code) => reject(new Error(`the app exited (${code}) before it was ready`))),
+  );
   await Promise.race([waitForHealth(base, 30 * 60_000), exited]);
   exited.catch(() => undefined);
   log("app is ready");
 
-  const slugs = Array.from({ length: 1000 }, () => `bench/story-${String(1 + Math.floor(Math.random() * STORIES)).padStart(6, "0")}`);
+  const slugs = Array.from(
+    { length: 1000 },
+    () => `bench/story-${String(1 + Math.floor(Math.random() * STORIES)).padStart(6, "0")}`,
+  );
   const words = ["climate", "election", "market", "football", "festival", "budget"];
   let i = 0;
   const scenarios: { name: string; path: () => string }[] = [
     { name: "empty handler", path: () => "/api/bench/empty" },
     { name: "stories list", path: () => "/api/v1/stories?limit=20" },
-    { name: "story by slug", path: () => `/api/v1/stories-by-slug?slug=${encodeURIComponent(slugs[i++ % slugs.length]!)}` },
+    {
+      name: "story by slug",
+      path: () => `/api/v1/stories-by-slug?slug=${encodeURIComponent(slugs[i++ % slugs.length]!)}`,
+    },
     { name: "search", path: () => `/api/v1/search?q=${words[i++ % words.length]}&limit=20` },
     { name: "collection (home)", path: () => "/api/v1/collections/home" },
   ];
@@ -212,16 +260,26 @@ try {
     baseline ? (r.p95 / baseline.p95).toFixed(2) : "–",
     r.p99.toFixed(1),
     String(r.requests),
-    r.errors ? `${r.errors} (${[...r.statuses].filter(([s]) => s >= 400).map(([s, n]) => `${s}×${n}`).join(" ")})` : "0",
+    r.errors
+      ? `${r.errors} (${[...r.statuses]
+          .filter(([s]) => s >= 400)
+          .map(([s, n]) => `${s}×${n}`)
+          .join(" ")})`
+      : "0",
   ]);
   const header = ["scenario", "req/s", "× empty", "p50 ms", "p95 ms", "p95 × empty", "p99 ms", "requests", "errors"];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
-  const line = (cells: string[]) => cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
-  console.log(`\nPublishing read API, ${STORIES} generated stories, ${CONNECTIONS} connections, PostgreSQL at ${dbHost}:`);
+  const line = (cells: string[]) =>
+    cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
+  console.log(
+    `\nPublishing read API, ${STORIES} generated stories, ${CONNECTIONS} connections, PostgreSQL at ${dbHost}:`,
+  );
   console.log(line(header));
   console.log(widths.map((w) => "─".repeat(w)).join("  "));
   for (const row of rows) console.log(line(row));
-  console.log("\n× empty: requests per second as a fraction of the empty route handler in this run (aim: 0.6 or more);");
+  console.log(
+    "\n× empty: requests per second as a fraction of the empty route handler in this run (aim: 0.6 or more);",
+  );
   console.log("p95 × empty: the p95 latency as a multiple of the empty handler's.");
 } catch (error) {
   console.error(`[bench] ${error instanceof Error ? error.message : String(error)}`);

@@ -2,13 +2,16 @@
  * npm run bench:webhooks [-- --events 5000 --concurrency 16]
  *
  * Queues N webhook events for one endpoint on a local receiver (127.0.0.1) and delivers them with
- * the same domain functions the engines use (processDueDeliveries: claim, sign, POST, record),
+ * the job engine both engines use (runDueJobs: claim, sign, POST, record),
  * then prints deliveries per second next to a baseline measured in the same run against the same
  * receiver: a plain loop of fetch calls with the same concurrency (no database, no signing). The
  * ratio is the figure to watch; absolute numbers depend on the machine.
  *
  * Database: DATABASE_URL (a schema of its own, dropped at the end) or an in-memory PGlite.
  */
+// First: on a Node.js older than package.json's engines.node, stop with one line before anything loads.
+import "./lib/require-supported-node";
+
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
@@ -16,10 +19,14 @@ import { parseArgs } from "node:util";
 import { openDatabase } from "../server/db/client";
 import type { DatabaseConfig } from "../server/db/config";
 import { applyMigrations } from "../server/db/migrate";
-import { emitWebhookEvent, processDueDeliveries } from "../server/webhooks/deliveries";
-import { sendWebhookRequest } from "../server/webhooks/transport";
+import { withTransaction } from "../server/db/transaction";
+import { jobDepsFromEnv } from "../server/jobs/background";
+import { runDueJobs } from "../server/jobs/engine";
+import { emitWebhookEvent } from "../server/webhooks/deliveries";
 
-const { values } = parseArgs({ options: { events: { type: "string", default: "5000" }, concurrency: { type: "string", default: "16" } } });
+const { values } = parseArgs({
+  options: { events: { type: "string", default: "5000" }, concurrency: { type: "string", default: "16" } },
+});
 const N = Number(values.events);
 const C = Number(values.concurrency);
 
@@ -38,7 +45,9 @@ const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
 
 // ─── Baseline: a plain loop of fetch calls, C at a time ──────────────────────────────────────
 async function fetchLoop(count: number): Promise<number> {
-  const body = JSON.stringify({ v1: { event: { id: 1, name: "story-publish", time: Date.now() }, data: { story: { headline: "x".repeat(200) } } } });
+  const body = JSON.stringify({
+    v1: { event: { id: 1, name: "story-publish", time: Date.now() }, data: { story: { headline: "x".repeat(200) } } },
+  });
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -61,7 +70,9 @@ const db = database.prisma;
 try {
   await applyMigrations(database.adapter.factory);
   const account = await db.account.create({ data: { slug: "bench", name: "Bench", jwtSecret: "x".repeat(32) } });
-  await db.webhookEndpoint.create({ data: { accountId: account.id, kind: "CONTENT", url, events: ["story-publish"], secret: "whsec_bench" } });
+  await db.webhookEndpoint.create({
+    data: { accountId: account.id, kind: "CONTENT", url, events: ["story-publish"], secret: "whsec_bench" },
+  });
 
   await fetchLoop(Math.min(500, N)); // warm up connections and the JIT
   const baselineMs = await fetchLoop(N);
@@ -69,9 +80,15 @@ try {
   const queueStarted = performance.now();
   const now = new Date();
   for (let i = 0; i < N; i += 500) {
-    await db.$transaction(async (tx) => {
+    await withTransaction(db, async (tx) => {
       for (let j = i; j < Math.min(i + 500, N); j++) {
-        await emitWebhookEvent(tx, { accountId: account.id, kind: "CONTENT", name: "story-publish", data: { story: { n: j, headline: "x".repeat(200) } }, occurredAt: now });
+        await emitWebhookEvent(tx, {
+          accountId: account.id,
+          kind: "CONTENT",
+          name: "story-publish",
+          data: { story: { n: j, headline: "x".repeat(200) } },
+          occurredAt: now,
+        });
       }
     });
   }
@@ -79,10 +96,8 @@ try {
 
   received = 0;
   const deliverStarted = performance.now();
-  for (;;) {
-    const { attempted } = await processDueDeliveries(db, { workerId: "bench", clock: () => new Date(), send: sendWebhookRequest, allowPrivate: true, limit: C * 8, concurrency: C });
-    if (attempted === 0) break;
-  }
+  const deps = { ...jobDepsFromEnv(), allowPrivateUrls: true, webhookConcurrency: C };
+  await runDueJobs(db, { deps, workerId: "bench", limit: C * 8, maxBatches: Number.MAX_SAFE_INTEGER });
   const deliverMs = performance.now() - deliverStarted;
   const succeeded = await db.webhookDelivery.count({ where: { status: "SUCCEEDED" } });
 
@@ -90,9 +105,13 @@ try {
   const rate = (succeeded / deliverMs) * 1000;
   console.log(`database            ${config.kind}`);
   console.log(`events              ${N} (concurrency ${C})`);
-  console.log(`queued in           ${(queueMs / 1000).toFixed(2)} s (${Math.round((N / queueMs) * 1000)} events/s, outbox writes)`);
+  console.log(
+    `queued in           ${(queueMs / 1000).toFixed(2)} s (${Math.round((N / queueMs) * 1000)} events/s, outbox writes)`,
+  );
   console.log(`baseline fetch loop ${Math.round(baselineRate)} requests/s`);
-  console.log(`masthead deliveries ${Math.round(rate)} deliveries/s (${succeeded} succeeded, receiver got ${received})`);
+  console.log(
+    `masthead deliveries ${Math.round(rate)} deliveries/s (${succeeded} succeeded, receiver got ${received})`,
+  );
   console.log(`ratio to baseline   ${(rate / baselineRate).toFixed(2)}`);
   if (succeeded !== N || received !== N) process.exitCode = 1;
 } finally {

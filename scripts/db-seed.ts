@@ -5,6 +5,9 @@
  * ALLOW_DEMO_SEED=true. `--stories N` also generates published stories for benchmarks until the
  * demo account has N of them (a second run tops up, it does not double).
  */
+// First: on a Node.js older than package.json's engines.node, stop with one line before anything loads.
+import "./lib/require-supported-node";
+
 import { parseArgs } from "node:util";
 
 import { getEnv } from "../env.js";
@@ -29,7 +32,9 @@ try {
   });
   if (large) {
     if (large.created > 0) process.stdout.write("\n");
-    console.log(`Generated stories: ${large.created} created, ${large.total} in all (${((Date.now() - started) / 1000).toFixed(1)} s).`);
+    console.log(
+      `Generated stories: ${large.created} created, ${large.total} in all (${((Date.now() - started) / 1000).toFixed(1)} s).`,
+    );
   }
   console.log(
     report.created.length

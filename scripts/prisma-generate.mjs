@@ -6,6 +6,15 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
 if (!existsSync("prisma/schema.prisma")) process.exit(0);
-const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath };
+// The Prisma CLI is a build tool (devDependencies): an install without them (npm ci --omit=dev, on
+// a machine that runs a build made elsewhere) has nothing to generate with, and needs nothing.
+if (!existsSync("node_modules/prisma/package.json")) {
+  console.log("prisma-generate: the Prisma CLI is not installed (no devDependencies); skipping client generation");
+  process.exit(0);
+}
+const env = {
+  ...process.env,
+  PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? process.execPath,
+};
 const result = spawnSync("npx", ["--no-install", "prisma", "generate"], { stdio: "inherit", env });
 process.exit(result.status ?? 1);

@@ -1,23 +1,27 @@
 /**
  * npm start (and npm run dev with --dev): the one command that runs Masthead from a fresh clone.
  *
+ *   0. On a Node.js older than package.json's engines.node, stop with one line saying so.
  *   1. Validate the configuration (env.js); a bad value stops here with a line naming it.
  *   2. Outside production, make an AUTH_SECRET if none is set and keep it in DATA_DIR.
  *   3. Apply pending migrations to the configured database (embedded PGlite by default).
  *   4. On the first run (no account yet), seed the demo publisher, unless in production.
  *   5. Build the app when the sources changed since the last build (skipped with --dev).
- *   6. Serve it (next start, or next dev) and print where the dashboard and the API are.
+ *   6. Serve it (scripts/serve.mjs: Next.js, production or dev) and print where the dashboard and the API are.
  *
  * PGlite allows one process at a time: steps 3-4 close the database before step 6 opens it.
  */
+// First: on a Node.js older than package.json's engines.node, stop with one line before anything loads.
+import "./lib/require-supported-node";
+
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
 import { parseEnv, type Env } from "../env.js";
-import { databaseConfigFromEnv, describeDatabase } from "../server/db/config";
 import { openDatabase } from "../server/db/client";
+import { databaseConfigFromEnv, describeDatabase } from "../server/db/config";
 import { applyMigrations } from "../server/db/migrate";
 import { formatCredentials, runSeed } from "../server/seed/run";
 import { exitOnEnvError } from "./lib/cli";
@@ -64,7 +68,9 @@ log(`database: ${describeDatabase(config)}`);
       log("the database has no publisher yet: create the first owner with `npm run admin:create`");
     } else {
       const { credentials, credentialsFile } = await runSeed(env, config);
-      log(`first run: seeded the demo publisher (credentials in ${credentialsFile}):\n${formatCredentials(credentials)}`);
+      log(
+        `first run: seeded the demo publisher (credentials in ${credentialsFile}):\n${formatCredentials(credentials)}`,
+      );
     }
   }
 }
@@ -94,13 +100,12 @@ if (!dev) {
 }
 
 // ─── 6. Serve ────────────────────────────────────────────────────────────────────────────────
-const args = dev
-  ? [nextBin, "dev", "-p", String(env.PORT), "-H", env.HOST]
-  : [nextBin, "start", "-p", String(env.PORT), "-H", env.HOST];
+// scripts/serve.mjs: Next.js behind node:http (methods Next.js cannot answer, graceful shutdown).
+const args = [path.join(root, "scripts/serve.mjs"), ...(dev ? ["--dev"] : [])];
 const server = spawn(process.execPath, args, {
   cwd: root,
   stdio: "inherit",
-  env: dev ? childEnv : { ...childEnv, NODE_ENV: "production" },
+  env: { ...(dev ? childEnv : { ...childEnv, NODE_ENV: "production" }), PORT: String(env.PORT), HOST: env.HOST },
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
@@ -145,7 +150,20 @@ function readIfExists(file: string): string | undefined {
 
 /** Size and modification time of every file the build reads: a change means a rebuild. */
 function sourceFingerprint(): string {
-  const roots = ["app", "components", "server", "inngest", "public", "env.js", "next.config.js", "package-lock.json", "prisma/schema.prisma", "postcss.config.mjs", "tsconfig.json", "instrumentation.ts"];
+  const roots = [
+    "app",
+    "components",
+    "server",
+    "inngest",
+    "public",
+    "env.js",
+    "next.config.js",
+    "package-lock.json",
+    "prisma/schema.prisma",
+    "postcss.config.mjs",
+    "tsconfig.json",
+    "instrumentation.ts",
+  ];
   const skip = new Set(["generated", "node_modules", ".next"]);
   const parts: string[] = [];
   const walk = (target: string) => {
