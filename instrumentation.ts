@@ -1,7 +1,13 @@
-// Runs once when the Next.js server starts: begin background work in this process when no
-// Inngest is configured (server/jobs/background.ts).
+// Runs once when the Next.js server starts: pick the engine of background work for this process
+// (server/jobs/background.ts): Inngest when configured, the local runner otherwise.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { startBackgroundWork } = await import("./server/jobs/background");
-  startBackgroundWork();
+  const { getEnv } = await import("./env.js");
+  if (getEnv().inngestEnabled) {
+    const { handJobsToInngest } = await import("./inngest/hand-off");
+    handJobsToInngest();
+  } else {
+    const { startLocalRunner } = await import("./server/jobs/background");
+    startLocalRunner();
+  }
 }

@@ -1,8 +1,21 @@
-/** Every event Masthead sends to Inngest, declared once: used as a trigger and with `.create()`. */
+/**
+ * Every event Masthead sends to Inngest, declared once: used as a trigger and with `.create()`.
+ * One per job kind of the job list (server/jobs/registry.ts): "a job of this kind was queued".
+ */
 import { eventType } from "inngest";
 import { z } from "zod";
 
-/** A webhook delivery is ready for its first attempt (or was redelivered). */
-export const webhookDeliveryRequested = eventType("masthead/webhook.delivery.requested", {
-  schema: z.object({ deliveryId: z.uuid() }),
-});
+import { JOBS } from "../server/jobs/registry";
+
+const ZJobQueued = z.object({ jobId: z.uuid() });
+
+/** The event that starts a job's run, by job name: masthead/job.<name> (e.g. masthead/job.webhook.deliver). */
+export const jobQueued = Object.fromEntries(
+  JOBS.map((definition) => [definition.name, eventType(`masthead/job.${definition.name}`, { schema: ZJobQueued })]),
+);
+
+export function jobQueuedEvent(name: string) {
+  const event = jobQueued[name];
+  if (!event) throw new Error(`No Inngest event for job ${name}`);
+  return event;
+}

@@ -1,9 +1,7 @@
-/** Every Inngest function, served by app/api/inngest/route.ts. */
-import { deliverWebhook } from "./functions/deliver-webhook";
-import { purgeWebhookLogsFunction } from "./functions/purge-webhook-logs";
-import { sendPendingEmailsFunction } from "./functions/send-pending-emails";
-import { sweepWebhooks } from "./functions/sweep-webhooks";
+/** Every Inngest function, served by app/api/inngest/route.ts: one per job kind, and the sweep. */
+import { jobFunctions } from "./functions/run-job";
+import { sweepJobs } from "./functions/sweep-jobs";
 
 export { inngest } from "./client";
 
-export const functions = [deliverWebhook, sweepWebhooks, purgeWebhookLogsFunction, sendPendingEmailsFunction];
+export const functions = [...jobFunctions, sweepJobs];

@@ -4,12 +4,11 @@
  */
 import { getEnv } from "../../env.js";
 
-export type DatabaseConfig =
-  | { kind: "pglite"; dir: string }
-  | { kind: "postgresql"; url: string; schema: string };
+export type DatabaseConfig = { kind: "pglite"; dir: string } | { kind: "postgresql"; url: string; schema: string };
 
 export function databaseConfigFromEnv(env = getEnv()): DatabaseConfig {
-  if (env.DATABASE_URL) return { kind: "postgresql", url: stripSchemaParam(env.DATABASE_URL), schema: env.DATABASE_SCHEMA };
+  if (env.DATABASE_URL)
+    return { kind: "postgresql", url: stripSchemaParam(env.DATABASE_URL), schema: env.DATABASE_SCHEMA };
   return { kind: "pglite", dir: env.PGLITE_DIR };
 }
 

@@ -44,11 +44,51 @@ describe("migrations", () => {
     expect(await applyMigrations(db.adapter.factory)).toEqual([]);
   });
 
+  it("carry the deliveries and e-mails pending before the job engine over as jobs", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "mh-migrations-"));
+    const old = await openDatabase({ kind: "pglite", dir: "memory://" });
+    try {
+      // The folder as it stood before the job engine's migration.
+      for (const name of await fs.readdir(MIGRATIONS_DIR)) {
+        if (name >= "20261122235123_jobs" && !name.endsWith(".toml")) continue;
+        await fs.cp(path.join(MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
+      }
+      await applyMigrations(old.adapter.factory, dir);
+      await old.adapter.exec(`
+        INSERT INTO accounts (id, slug, name, jwt_secret, updated_at) VALUES (7, 'old', 'Old', 'x', now());
+        INSERT INTO webhook_endpoints (id, account_id, kind, url, events, updated_at)
+          VALUES ('00000000-0000-4000-8000-000000000001', 7, 'content', 'https://hooks.example.com/', '{story-publish}', now());
+        INSERT INTO webhook_events (id, account_id, kind, name, payload, occurred_at)
+          VALUES (1, 7, 'content', 'story-publish', '{}', now());
+        INSERT INTO webhook_deliveries (id, event_id, endpoint_id, status, attempt_count, next_attempt_at, updated_at) VALUES
+          ('00000000-0000-4000-8000-00000000000a', 1, '00000000-0000-4000-8000-000000000001', 'pending', 3, '2030-01-01T00:00:00Z', now()),
+          ('00000000-0000-4000-8000-00000000000b', 1, '00000000-0000-4000-8000-000000000001', 'succeeded', 1, now(), now());
+        INSERT INTO outgoing_emails (id, account_id, "to", subject, text, kind, status) VALUES
+          ('00000000-0000-4000-8000-0000000000e1', 7, 'a@example.com', 'S', 'T', 'member.password_reset', 'pending'),
+          ('00000000-0000-4000-8000-0000000000e2', 7, 'b@example.com', 'S', 'T', 'member.password_reset', 'sent');
+      `);
+      expect(await applyMigrations(old.adapter.factory)).toContain("20261122235123_jobs");
+      const jobs = await old.prisma.job.findMany({ orderBy: { name: "asc" } });
+      expect(jobs.map((j) => [j.name, j.accountId, j.payload, j.status])).toEqual([
+        ["mail.send", 7, { emailId: "00000000-0000-4000-8000-0000000000e1" }, "PENDING"],
+        ["webhook.deliver", 7, { deliveryId: "00000000-0000-4000-8000-00000000000a" }, "PENDING"],
+      ]);
+      // The delivery stays due when it was due.
+      expect(jobs[1]!.runAt.toISOString()).toBe("2030-01-01T00:00:00.000Z");
+    } finally {
+      await old.close();
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("apply a new migration folder in order and record it", async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "mh-migrations-"));
     await fs.cp(MIGRATIONS_DIR, dir, { recursive: true });
     await fs.mkdir(path.join(dir, "99990101000000_probe"));
-    await fs.writeFile(path.join(dir, "99990101000000_probe/migration.sql"), 'CREATE TABLE "probe_table" ("id" INTEGER);\n');
+    await fs.writeFile(
+      path.join(dir, "99990101000000_probe/migration.sql"),
+      'CREATE TABLE "probe_table" ("id" INTEGER);\n',
+    );
     try {
       expect(await applyMigrations(db.adapter.factory, dir)).toEqual(["99990101000000_probe"]);
       const rows = await db.prisma.$queryRawUnsafe<{ migration_name: string }[]>(
@@ -56,7 +96,9 @@ describe("migrations", () => {
       );
       expect(rows.at(-1)?.migration_name).toBe("99990101000000_probe");
     } finally {
-      await db.adapter.exec(`DROP TABLE IF EXISTS "probe_table"; DELETE FROM _prisma_migrations WHERE migration_name = '99990101000000_probe'`);
+      await db.adapter.exec(
+        `DROP TABLE IF EXISTS "probe_table"; DELETE FROM _prisma_migrations WHERE migration_name = '99990101000000_probe'`,
+      );
       await fs.rm(dir, { recursive: true, force: true });
     }
   });

@@ -14,7 +14,6 @@ import {
   bindMigrationAwareSqlAdapterFactory,
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
-
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
 import type * as SchemaEngineWasm from "@prisma/schema-engine-wasm";
 
@@ -36,9 +35,14 @@ function loadEngineClass(): Promise<EngineRuntime["SchemaEngine"]> {
       __wbg_set_wasm: (exports: WebAssembly.Exports) => void;
       SchemaEngine: EngineRuntime["SchemaEngine"];
     };
-    const wasmPath = path.join(path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")), "schema_engine_bg.wasm");
+    const wasmPath = path.join(
+      path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg")),
+      "schema_engine_bg.wasm",
+    );
     const wasmModule = new WebAssembly.Module(await fs.readFile(wasmPath));
-    const instance = new WebAssembly.Instance(wasmModule, { "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports });
+    const instance = new WebAssembly.Instance(wasmModule, {
+      "./schema_engine_bg.js": bg as unknown as WebAssembly.ModuleImports,
+    });
     bg.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
     return bg.SchemaEngine;
@@ -96,7 +100,10 @@ export async function listMigrations(dir = MIGRATIONS_DIR): Promise<MigrationLis
  * Apply every migration that the database has not recorded yet. Applying twice is a no-op.
  * Returns the names applied by this call.
  */
-export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFactory, dir = MIGRATIONS_DIR): Promise<string[]> {
+export async function applyMigrations(
+  factory: SqlMigrationAwareDriverAdapterFactory,
+  dir = MIGRATIONS_DIR,
+): Promise<string[]> {
   const migrationsList = await listMigrations(dir);
   // The engine serialises migrations with a database-wide advisory lock and gives up after 10 s;
   // another process migrating another schema of the same database holds it only briefly.
@@ -117,7 +124,10 @@ export async function applyMigrations(factory: SqlMigrationAwareDriverAdapterFac
  * SQL that takes the database behind `factory` (which must already hold every committed
  * migration) to the schema in schema.prisma. Empty when there is no drift.
  */
-export async function diffDatabaseToSchema(factory: SqlMigrationAwareDriverAdapterFactory, schemaText?: string): Promise<string> {
+export async function diffDatabaseToSchema(
+  factory: SqlMigrationAwareDriverAdapterFactory,
+  schemaText?: string,
+): Promise<string> {
   const schema = schemaText ?? (await fs.readFile(SCHEMA_PATH, "utf8"));
   const files = [{ path: SCHEMA_PATH, content: schema }];
   return withEngine(factory, schema, async (engine, log) => {

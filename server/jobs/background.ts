@@ -1,53 +1,53 @@
 /**
- * Which engine runs background work in this process, and the hand-off after a commit.
- * - Inngest configured: deliveries are handed to Inngest as events; the sweep covers lost hand-offs.
- * - Otherwise: the local runner polls the database; a hand-off just wakes it.
+ * Which engine runs background work in this process (called once, from instrumentation.ts):
+ * - Inngest configured: nothing runs here; inngest/hand-off.ts tells Inngest about new jobs and
+ *   Inngest calls the functions served at /api/inngest.
+ * - Otherwise: the local runner polls the jobs table and is woken after each commit that queues work.
  */
 import { getEnv } from "../../env.js";
 import { getDb } from "../db";
+import { logTransport } from "../mail/transport";
 import { sendWebhookRequest } from "../webhooks/transport";
+import type { JobDeps } from "./define";
 import { LocalRunner } from "./local-runner";
+import { setJobNotifier } from "./queue";
 
-const globalForJobs = globalThis as unknown as { mastheadRunner?: LocalRunner; mastheadInngestSend?: (deliveryIds: string[]) => Promise<void> };
+const globalForJobs = globalThis as unknown as {
+  mastheadRunner?: LocalRunner;
+  /** Called by the HTTP server (scripts/serve.mjs) on shutdown, after the last request. */
+  mastheadStopBackground?: () => Promise<void>;
+};
 
-/** Start the local runner unless Inngest runs background work (called from instrumentation.ts). */
-export function startBackgroundWork(): LocalRunner | undefined {
+/** What jobs use besides the database, from the configuration. */
+export function jobDepsFromEnv(env = getEnv()): JobDeps {
+  return {
+    clock: () => new Date(),
+    sendWebhook: sendWebhookRequest,
+    mail: logTransport,
+    allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
+    webhookRetentionDays: env.WEBHOOK_RETENTION_DAYS,
+    webhookConcurrency: env.WEBHOOK_CONCURRENCY,
+    appUrl: env.APP_URL,
+  };
+}
+
+/** Start the local runner unless Inngest runs background work or JOBS_LOCAL_RUNNER=false. */
+export function startLocalRunner(): LocalRunner | undefined {
   const env = getEnv();
   if (env.inngestEnabled || !env.JOBS_LOCAL_RUNNER) return undefined;
-  globalForJobs.mastheadRunner ??= new LocalRunner({
-    getDb,
-    send: sendWebhookRequest,
-    allowPrivate: env.WEBHOOK_ALLOW_PRIVATE_URLS,
-    pollIntervalMs: env.JOBS_POLL_INTERVAL_MS,
-    concurrency: env.WEBHOOK_CONCURRENCY,
-    retentionDays: env.WEBHOOK_RETENTION_DAYS,
-    log: (message, error) => console.error(`[masthead] ${message}: ${error instanceof Error ? error.message : String(error)}`),
-  });
+  if (!globalForJobs.mastheadRunner) {
+    const runner = new LocalRunner({ getDb, deps: jobDepsFromEnv(env), pollIntervalMs: env.JOBS_POLL_INTERVAL_MS });
+    globalForJobs.mastheadRunner = runner;
+    globalForJobs.mastheadStopBackground = stopLocalRunner;
+    setJobNotifier(() => runner.wake());
+  }
   globalForJobs.mastheadRunner.start();
   return globalForJobs.mastheadRunner;
 }
 
-/** Set by the Inngest glue (inngest/dispatch.ts) so server code can hand work over without importing Inngest. */
-export function registerInngestSender(send: (deliveryIds: string[]) => Promise<void>): void {
-  globalForJobs.mastheadInngestSend = send;
-}
-
-/**
- * After the transaction that created deliveries commits: start them now. Never throws: if the
- * hand-off fails, the deliveries are in the database and the sweep (or the next poll) sends them.
- */
-export async function dispatchDeliveries(deliveryIds: string[]): Promise<void> {
-  if (deliveryIds.length === 0) return;
-  try {
-    if (getEnv().inngestEnabled) {
-      if (!globalForJobs.mastheadInngestSend) await import("../../inngest/dispatch");
-      await globalForJobs.mastheadInngestSend?.(deliveryIds);
-    } else {
-      globalForJobs.mastheadRunner?.wake();
-    }
-  } catch (error) {
-    console.error(`[masthead] could not hand ${deliveryIds.length} deliveries to the background engine; the sweep will send them: ${String(error)}`);
-  }
+/** Stop the local runner (graceful shutdown), waiting for the pass under way. */
+export async function stopLocalRunner(): Promise<void> {
+  await globalForJobs.mastheadRunner?.stop();
 }
 
 export function backgroundEngineState(): { engine: "inngest" | "local"; running: boolean } {

@@ -1,37 +1,34 @@
 /**
  * Background work when no Inngest is configured (the embedded default): a small poller in the
- * server process. It is not a second workflow engine: each tick calls the same domain functions
- * the Inngest functions call (processDueDeliveries, sendPendingEmails, purgeWebhookLogs), and all state is in the
- * database, so a process that dies loses nothing: its leases expire and the next tick, here or in
- * another process, picks the work up.
+ * server process. It is not a second workflow engine: each pass calls the job engine
+ * (./engine.ts) that Inngest's functions call too, and all state is in the database, so a process
+ * that dies loses nothing: its leases expire and the next pass, here or in another process,
+ * takes the work up. It polls every JOBS_POLL_INTERVAL_MS and is woken at once after each commit
+ * that queues a job (./queue.ts).
  */
-import { randomUUID } from "node:crypto";
-
 import type { Db } from "../db/client";
-import { logMail, sendPendingEmails } from "../mail/outbox";
-import { processDueDeliveries, purgeWebhookLogs, type Clock } from "../webhooks/deliveries";
-import type { Sender } from "../webhooks/transport";
+import { log } from "../log";
+import type { JobDeps } from "./define";
+import { ensureRecurringJobs, newWorkerId, runDueJobs } from "./engine";
 
 export type LocalRunnerOptions = {
   getDb: () => Promise<Db>;
-  send: Sender;
-  clock?: Clock;
-  allowPrivate: boolean;
+  deps: JobDeps;
   pollIntervalMs: number;
-  concurrency: number;
-  retentionDays: number;
-  log?: (message: string, error?: unknown) => void;
+  /** Jobs claimed per batch. */
+  batchSize?: number;
 };
 
-const PURGE_EVERY_MS = 3600_000;
+/** How often recurring jobs are checked for a pending run (they schedule their own next run). */
+const RECURRING_CHECK_MS = 10 * 60_000;
 
 export class LocalRunner {
-  readonly workerId = `local:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly workerId = newWorkerId("local");
   private timer: NodeJS.Timeout | undefined;
-  private running = false;
+  private running: Promise<void> | undefined;
   private stopped = true;
   private wakeRequested = false;
-  private lastPurge = 0;
+  private lastRecurringCheck = 0;
 
   constructor(private readonly options: LocalRunnerOptions) {}
 
@@ -41,10 +38,11 @@ export class LocalRunner {
     this.schedule(0);
   }
 
+  /** Stop polling and wait for the pass under way, if any. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    while (this.running) await new Promise((resolve) => setTimeout(resolve, 20));
+    await this.running;
   }
 
   /** New work was just committed: look now instead of at the next poll. */
@@ -63,37 +61,39 @@ export class LocalRunner {
     this.timer.unref?.();
   }
 
-  /** One pass: attempt everything due (in batches until none is left), purge hourly. */
+  /** One pass: run everything due, in batches, until nothing is left. */
   async tick(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    const clock = this.options.clock ?? (() => new Date());
+    if (this.running) return this.running;
+    this.running = this.pass();
+    try {
+      await this.running;
+    } finally {
+      this.running = undefined;
+      if (!this.stopped) this.schedule(this.wakeRequested ? 0 : this.options.pollIntervalMs);
+    }
+  }
+
+  private async pass(): Promise<void> {
+    const { deps } = this.options;
     try {
       const db = await this.options.getDb();
+      const now = deps.clock().getTime();
+      if (now - this.lastRecurringCheck >= RECURRING_CHECK_MS) {
+        this.lastRecurringCheck = now;
+        await ensureRecurringJobs(db, deps.clock());
+      }
       for (;;) {
         this.wakeRequested = false;
-        const { attempted } = await processDueDeliveries(db, {
+        const { claimed } = await runDueJobs(db, {
+          deps,
           workerId: this.workerId,
-          clock,
-          send: this.options.send,
-          allowPrivate: this.options.allowPrivate,
-          limit: this.options.concurrency * 4,
-          concurrency: this.options.concurrency,
+          limit: this.options.batchSize ?? 64,
+          maxBatches: 1,
         });
-        if (attempted === 0 && !this.wakeRequested) break;
-        if (this.stopped) break;
-      }
-      // Mail whose send right after its commit was lost (a crash, a failing transport) goes out here.
-      await sendPendingEmails(db, { now: clock(), log: logMail });
-      if (clock().getTime() - this.lastPurge >= PURGE_EVERY_MS) {
-        this.lastPurge = clock().getTime();
-        await purgeWebhookLogs(db, { now: clock(), retentionDays: this.options.retentionDays });
+        if ((claimed === 0 && !this.wakeRequested) || this.stopped) break;
       }
     } catch (error) {
-      this.options.log?.("background work failed; retrying at the next poll", error);
-    } finally {
-      this.running = false;
-      if (!this.stopped) this.schedule(this.wakeRequested ? 0 : this.options.pollIntervalMs);
+      log.error("background work failed; retrying at the next poll", { error });
     }
   }
 }

@@ -1,17 +1,14 @@
 import { describe, expect, it } from "vitest";
 
 import { getDb } from "../db";
+import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
-import { countOutgoingEmails, flushOutbox, listOutgoingEmails, queueEmail, sendPendingEmails, type MailLog } from "./outbox";
+import { runDueJobs } from "../jobs/engine";
+import { recordingTransport, runJobsNow, testJobDeps } from "../testing/jobs";
+import { countOutgoingEmails, listOutgoingEmails, queueEmail } from "./outbox";
 
 async function account(slug: string) {
   return (await getDb()).account.create({ data: { slug, name: slug, jwtSecret: "x".repeat(32) } });
-}
-
-function recorder() {
-  const sent: string[] = [];
-  const log: MailLog = (mail) => sent.push(mail.id);
-  return { sent, log };
 }
 
 describe("mail outbox", () => {
@@ -19,12 +16,20 @@ describe("mail outbox", () => {
     const db = await getDb();
     const { id: accountId } = await account("tx");
     await expect(
-      db.$transaction(async (tx) => {
-        await queueEmail(tx, { accountId, to: "a@example.com", subject: "S", text: "T", kind: "member.password_reset", now: new Date() });
+      withTransaction(db, async (tx) => {
+        await queueEmail(tx, {
+          accountId,
+          to: "a@example.com",
+          subject: "S",
+          text: "T",
+          kind: "member.password_reset",
+          now: new Date(),
+        });
         throw new AppError("CONFLICT", "changed my mind");
       }),
     ).rejects.toThrow("changed my mind");
     expect(await db.outgoingEmail.count()).toBe(0);
+    expect(await db.job.count()).toBe(0);
   });
 
   it("sends each pending mail once, oldest first, to the log, and marks it SENT", async () => {
@@ -32,43 +37,89 @@ describe("mail outbox", () => {
     const { id: accountId } = await account("send");
     const t0 = Date.parse("2026-03-01T10:00:00Z");
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await queueEmail(db, { accountId, to: `r${i}@example.com`, subject: `S${i}`, text: `Body ${i}`, kind: "test", now: new Date(t0 + i * 1000) })).id);
-    const { sent, log } = recorder();
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (
+          await queueEmail(db, {
+            accountId,
+            to: `r${i}@example.com`,
+            subject: `S${i}`,
+            text: `Body ${i}`,
+            kind: "test",
+            now: new Date(t0 + i * 1000),
+          })
+        ).id,
+      );
+    const mail = recordingTransport();
     const now = new Date(t0 + 60_000);
-    expect(await sendPendingEmails(db, { now, log })).toEqual({ sent: 3, failed: 0 });
-    expect(sent).toEqual(ids);
+    expect(await runJobsNow(db, testJobDeps({ mail, clock: () => now }))).toEqual({ claimed: 3 });
+    expect(mail.sent.map((m) => m.id)).toEqual(ids);
     const rows = await db.outgoingEmail.findMany();
     expect(rows.every((r) => r.status === "SENT" && r.sentAt?.getTime() === now.getTime())).toBe(true);
     // Nothing left: a second run sends nothing.
-    expect(await sendPendingEmails(db, { now, log })).toEqual({ sent: 0, failed: 0 });
-    expect(sent).toHaveLength(3);
+    expect(await runJobsNow(db, testJobDeps({ mail, clock: () => now }))).toEqual({ claimed: 0 });
+    expect(mail.sent).toHaveLength(3);
   });
 
   it("never sends a mail twice when several senders run at once", async () => {
     const db = await getDb();
     const { id: accountId } = await account("race");
-    for (let i = 0; i < 60; i++) await queueEmail(db, { accountId, to: `r${i}@example.com`, subject: "S", text: "T", kind: "test", now: new Date(Date.now() + i) });
-    const { sent, log } = recorder();
-    const results = await Promise.all([0, 1, 2].map(() => sendPendingEmails(db, { now: new Date(), log })));
-    expect(results.reduce((n, r) => n + r.sent, 0)).toBe(60);
-    expect(sent).toHaveLength(60);
-    expect(new Set(sent).size).toBe(60);
+    for (let i = 0; i < 60; i++)
+      await queueEmail(db, {
+        accountId,
+        to: `r${i}@example.com`,
+        subject: "S",
+        text: "T",
+        kind: "test",
+        now: new Date(Date.now() + i),
+      });
+    const mail = recordingTransport();
+    const results = await Promise.all(
+      ["a", "b", "c"].map((workerId) => runDueJobs(db, { deps: testJobDeps({ mail }), workerId, limit: 7 })),
+    );
+    expect(results.reduce((n, r) => n + r.claimed, 0)).toBe(60);
+    expect(mail.sent).toHaveLength(60);
+    expect(new Set(mail.sent.map((m) => m.id)).size).toBe(60);
   });
 
-  it("flushOutbox sends through the given log and never throws; a refused mail is FAILED", async () => {
+  it("retries a mail the transport refuses, with backoff, and marks it FAILED after the last attempt", async () => {
     const db = await getDb();
     const { id: accountId } = await account("flush");
-    await queueEmail(db, { accountId, to: "a@example.com", subject: "S", text: "T", kind: "test", now: new Date() });
-    const { sent, log } = recorder();
-    await flushOutbox(db, { log });
-    expect(sent).toHaveLength(1);
-    const failing: MailLog = () => {
-      throw new Error("transport down");
-    };
-    const refused = await queueEmail(db, { accountId, to: "b@example.com", subject: "S", text: "T", kind: "test", now: new Date() });
-    await expect(flushOutbox(db, { log: failing })).resolves.toBeUndefined();
-    expect(await db.outgoingEmail.findUniqueOrThrow({ where: { id: refused.id } })).toMatchObject({ status: "FAILED", sentAt: null });
-    expect(await sendPendingEmails(db, { now: new Date(), log })).toEqual({ sent: 0, failed: 0 });
+    const mail = recordingTransport();
+    let now = Date.parse("2026-03-01T10:00:00Z");
+    const deps = testJobDeps({ mail, clock: () => new Date(now) });
+    const refused = await queueEmail(db, {
+      accountId,
+      to: "b@example.com",
+      subject: "S",
+      text: "T",
+      kind: "test",
+      now: new Date(now),
+    });
+    mail.refuse("transport down");
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await runJobsNow(db, deps);
+      expect(await db.outgoingEmail.findUniqueOrThrow({ where: { id: refused.id } })).toMatchObject({
+        status: "PENDING",
+        attempts: attempt,
+        lastError: "transport down",
+      });
+      // Not again before its backoff (10 s, 20 s, 40 s…).
+      expect(await runJobsNow(db, deps)).toEqual({ claimed: 0 });
+      now += 10_000 * 2 ** (attempt - 1);
+    }
+    await runJobsNow(db, deps);
+    expect(await db.outgoingEmail.findUniqueOrThrow({ where: { id: refused.id } })).toMatchObject({
+      status: "FAILED",
+      attempts: 6,
+      sentAt: null,
+    });
+    expect(mail.sent).toHaveLength(0);
+    // A refusal that passes: the next mail goes out on the first try.
+    mail.refuse(null);
+    await queueEmail(db, { accountId, to: "a@example.com", subject: "S", text: "T", kind: "test", now: new Date(now) });
+    await runJobsNow(db, deps);
+    expect(mail.sent.map((m) => m.to)).toEqual(["a@example.com"]);
   });
 
   it("lists an account's mail newest first, page by page, filtered by status, with counts", async () => {
@@ -77,9 +128,31 @@ describe("mail outbox", () => {
     const { id: otherId } = await account("other");
     const t0 = Date.parse("2026-03-01T10:00:00Z");
     const ids: string[] = [];
-    for (let i = 0; i < 7; i++) ids.push((await queueEmail(db, { accountId, to: `r${i}@example.com`, subject: `S${i}`, text: `Body ${i}`, kind: "test", now: new Date(t0 + (i < 5 ? i : 4) * 1000) })).id);
-    await queueEmail(db, { accountId: otherId, to: "x@example.com", subject: "X", text: "X", kind: "test", now: new Date(t0) });
-    await db.outgoingEmail.updateMany({ where: { id: { in: ids.slice(0, 2) } }, data: { status: "SENT", sentAt: new Date(t0) } });
+    for (let i = 0; i < 7; i++)
+      ids.push(
+        (
+          await queueEmail(db, {
+            accountId,
+            to: `r${i}@example.com`,
+            subject: `S${i}`,
+            text: `Body ${i}`,
+            kind: "test",
+            now: new Date(t0 + (i < 5 ? i : 4) * 1000),
+          })
+        ).id,
+      );
+    await queueEmail(db, {
+      accountId: otherId,
+      to: "x@example.com",
+      subject: "X",
+      text: "X",
+      kind: "test",
+      now: new Date(t0),
+    });
+    await db.outgoingEmail.updateMany({
+      where: { id: { in: ids.slice(0, 2) } },
+      data: { status: "SENT", sentAt: new Date(t0) },
+    });
 
     const seen: string[] = [];
     let cursor: string | null | undefined;
@@ -96,8 +169,16 @@ describe("mail outbox", () => {
 
     const sentOnly = await listOutgoingEmails(db, { accountId, status: "SENT" });
     expect(sentOnly.items.map((m) => m.id)).toEqual([ids[1], ids[0]]);
-    expect(sentOnly.items[0]).toMatchObject({ to: "r1@example.com", subject: "S1", text: "Body 1", kind: "test", status: "SENT" });
+    expect(sentOnly.items[0]).toMatchObject({
+      to: "r1@example.com",
+      subject: "S1",
+      text: "Body 1",
+      kind: "test",
+      status: "SENT",
+    });
     expect(await countOutgoingEmails(db, { accountId })).toEqual({ PENDING: 5, SENT: 2, FAILED: 0 });
-    await expect(listOutgoingEmails(db, { accountId, cursor: "garbage" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(listOutgoingEmails(db, { accountId, cursor: "garbage" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
   });
 });

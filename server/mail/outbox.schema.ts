@@ -38,4 +38,8 @@ export const ZOutgoingEmailPage = z.object({
 });
 export type TOutgoingEmailPage = z.infer<typeof ZOutgoingEmailPage>;
 
-export const ZOutgoingEmailCounts = z.object({ PENDING: z.number().int(), SENT: z.number().int(), FAILED: z.number().int() });
+export const ZOutgoingEmailCounts = z.object({
+  PENDING: z.number().int(),
+  SENT: z.number().int(),
+  FAILED: z.number().int(),
+});

@@ -1,22 +1,25 @@
 /**
  * Mail outbox. An e-mail is a row of outgoing_emails, written by `queueEmail` in the transaction
  * of the change that causes it (a password reset request), so the mail exists exactly when the
- * change does. Sending happens after the commit (`flushOutbox`) and again from any background
- * runner (`sendPendingEmails`), so a mail whose hand-off was lost still goes out.
+ * change does; its "mail.send" job is queued with it, and the job engine sends it once the commit
+ * is done, retrying with backoff when the transport refuses it.
  *
- * Transport: Masthead has no SMTP client. "Sending" writes the mail to the log and marks it SENT;
- * the dashboard (Outbox) shows every mail with its body, which is how development reads password
- * reset links. A real transport would slot in where `MailLog` is called.
+ * Transport: ./transport.ts (the log by default; the dashboard's Outbox shows every mail with its
+ * body, which is how development reads password reset links).
  *
- * Vocabulary: PENDING (queued, not yet sent), SENT, FAILED (the transport refused it for good).
+ * Vocabulary: PENDING (queued, not yet sent), SENT, FAILED (every attempt failed; `lastError` says why).
  */
 import "server-only";
 
+import { z } from "zod";
+
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
-import type { OutgoingEmail, Prisma } from "../generated/prisma/client";
-import { log as appLog } from "../log";
+import type { Prisma } from "../generated/prisma/client";
+import { defineJob } from "../jobs/define";
+import { enqueueJob } from "../jobs/queue";
 import { ZListOutgoingEmailsInput, type TListOutgoingEmailsInput, type TOutgoingEmailPage } from "./outbox.schema";
+import type { OutgoingMail } from "./transport";
 
 export type QueueEmailInput = {
   accountId: number;
@@ -28,91 +31,95 @@ export type QueueEmailInput = {
   now: Date;
 };
 
-/** Queue one e-mail. Call it with the transaction client of the change that causes the mail. */
+/** Queue one e-mail, and its sending. Call it with the transaction client of the change that causes the mail. */
 export async function queueEmail(db: Db, input: QueueEmailInput): Promise<{ id: string }> {
-  return db.outgoingEmail.create({
-    data: { accountId: input.accountId, to: input.to, subject: input.subject, text: input.text, kind: input.kind, createdAt: input.now },
+  const mail = await db.outgoingEmail.create({
+    data: {
+      accountId: input.accountId,
+      to: input.to,
+      subject: input.subject,
+      text: input.text,
+      kind: input.kind,
+      createdAt: input.now,
+    },
     select: { id: true },
   });
+  await enqueueJob(db, sendMailJob, { emailId: mail.id }, { accountId: input.accountId, now: input.now });
+  return mail;
 }
 
-/** Where "sent" mail goes when there is no mail transport: one log entry per mail. */
-export type MailLog = (mail: Pick<OutgoingEmail, "id" | "accountId" | "to" | "subject" | "text" | "kind">) => void;
-
 /**
- * The default MailLog: the application log (stderr, JSON), body included. Bodies carry no secret
- * but a reset link, which in development is the point; in production configure a transport.
+ * "mail.send": hand one pending mail to the transport, then mark it SENT. A transport that throws
+ * makes the job retry (10 s, 20 s, 40 s… 6 attempts); the last failure marks the mail FAILED.
+ * A crash between the transport's acceptance and the write sends the mail again (at least once).
  */
-export const logMail: MailLog = (mail) => {
-  appLog.info("mail written to the log (no mail transport configured)", {
-    id: mail.id,
-    accountId: mail.accountId,
-    kind: mail.kind,
-    to: mail.to,
-    subject: mail.subject,
-    body: mail.text,
-  });
-};
-
-const BATCH = 50;
-
-/**
- * Send every pending e-mail (oldest first). Each mail is claimed by one conditional update
- * (PENDING → SENT), so two processes running this at once never send the same mail twice; with
- * the log transport the claim is the send. A transport that throws marks the mail FAILED. For the background runner:
- * `sendPendingEmails(db, { now: new Date(), log: logMail })` on every tick.
- */
-export async function sendPendingEmails(db: Db, args: { now: Date; log: MailLog; limit?: number }): Promise<{ sent: number; failed: number }> {
-  const limit = args.limit ?? 1000;
-  let sent = 0;
-  let failed = 0;
-  while (sent + failed < limit) {
-    const batch = await db.outgoingEmail.findMany({ where: { status: "PENDING" }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: Math.min(BATCH, limit - sent - failed) });
-    if (batch.length === 0) break;
-    let claimedInBatch = 0;
-    for (const mail of batch) {
-      const { count } = await db.outgoingEmail.updateMany({ where: { id: mail.id, status: "PENDING" }, data: { status: "SENT", sentAt: args.now } });
-      if (count === 0) continue; // another process took it
-      claimedInBatch++;
+export const sendMailJob = defineJob<{ emailId: string }, OutgoingMail>({
+  name: "mail.send",
+  kind: "external",
+  payload: z.object({ emailId: z.uuid() }),
+  maxAttempts: 6,
+  concurrency: 5,
+  async perform(db, jobs, ctx) {
+    const mails = await db.outgoingEmail.findMany({ where: { id: { in: jobs.map((j) => j.payload.emailId) } } });
+    const byId = new Map(mails.map((m) => [m.id, m]));
+    const performed = [];
+    for (const job of jobs) {
+      const mail = byId.get(job.payload.emailId);
+      if (!mail || mail.status !== "PENDING") {
+        performed.push({ job, result: { status: "done" as const } });
+        continue;
+      }
       try {
-        args.log(mail);
-        sent++;
+        await ctx.mail.send(mail);
+        performed.push({ job, result: { status: "done" as const }, data: mail });
       } catch (error) {
-        // The transport refused it: FAILED, shown in the dashboard, not retried in a loop.
-        await db.outgoingEmail.update({ where: { id: mail.id }, data: { status: "FAILED", sentAt: null } });
-        failed++;
-        appLog.error("could not send an e-mail; marked failed", { id: mail.id, kind: mail.kind, error });
+        const message = error instanceof Error ? error.message : String(error);
+        await db.outgoingEmail.updateMany({
+          where: { id: mail.id, status: "PENDING" },
+          data: { attempts: { increment: 1 }, lastError: message.slice(0, 1000) },
+        });
+        performed.push({ job, result: { status: "error" as const, error: message } });
       }
     }
-    if (claimedInBatch === 0 && batch.length < BATCH) break;
-  }
-  return { sent, failed };
-}
-
-/**
- * After the transaction that queued mail commits: send it now. Never throws: the mail is in the
- * database, and the next call (or the background runner) sends whatever this one could not.
- */
-export async function flushOutbox(db: Db, args: { now?: Date; log?: MailLog } = {}): Promise<void> {
-  try {
-    await sendPendingEmails(db, { now: args.now ?? new Date(), log: args.log ?? logMail });
-  } catch (error) {
-    appLog.error("could not send queued mail; it stays pending", { error });
-  }
-}
+    return performed;
+  },
+  async record(tx, performed, ctx) {
+    const sent = performed.flatMap((p) => (p.data ? [p.data.id] : []));
+    if (sent.length === 0) return;
+    await tx.outgoingEmail.updateMany({
+      where: { id: { in: sent }, status: "PENDING" },
+      data: { status: "SENT", sentAt: ctx.clock(), attempts: { increment: 1 }, lastError: null },
+    });
+  },
+  async onFailed(tx, job) {
+    await tx.outgoingEmail.updateMany({
+      where: { id: job.payload.emailId, status: "PENDING" },
+      data: { status: "FAILED" },
+    });
+  },
+});
 
 // ─── Dashboard ───────────────────────────────────────────────────────────────────────────────
 
 /** One page of an account's outgoing e-mails, newest first (keyset on createdAt, id). */
-export async function listOutgoingEmails(db: Db, args: { accountId: number } & TListOutgoingEmailsInput): Promise<TOutgoingEmailPage> {
+export async function listOutgoingEmails(
+  db: Db,
+  args: { accountId: number } & TListOutgoingEmailsInput,
+): Promise<TOutgoingEmailPage> {
   const { cursor, limit, status } = ZListOutgoingEmailsInput.parse(args);
   const after = cursor ? decodeCursor(cursor) : undefined;
   const where: Prisma.OutgoingEmailWhereInput = {
     accountId: args.accountId,
     ...(status ? { status } : {}),
-    ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+    ...(after
+      ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+      : {}),
   };
-  const rows = await db.outgoingEmail.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit + 1 });
+  const rows = await db.outgoingEmail.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit + 1,
+  });
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   return {
@@ -131,8 +138,15 @@ export async function listOutgoingEmails(db: Db, args: { accountId: number } & T
   };
 }
 
-export async function countOutgoingEmails(db: Db, args: { accountId: number }): Promise<Record<"PENDING" | "SENT" | "FAILED", number>> {
-  const groups = await db.outgoingEmail.groupBy({ by: ["status"], where: { accountId: args.accountId }, _count: { _all: true } });
+export async function countOutgoingEmails(
+  db: Db,
+  args: { accountId: number },
+): Promise<Record<"PENDING" | "SENT" | "FAILED", number>> {
+  const groups = await db.outgoingEmail.groupBy({
+    by: ["status"],
+    where: { accountId: args.accountId },
+    _count: { _all: true },
+  });
   const counts = { PENDING: 0, SENT: 0, FAILED: 0 };
   for (const group of groups) counts[group.status] = group._count._all;
   return counts;
@@ -146,6 +160,9 @@ function encodeCursor(row: { createdAt: Date; id: string }): string {
 
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const match = CURSOR_FORM.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  if (!match) throw new AppError("BAD_REQUEST", "The cursor is not one this listing returned.", { details: [{ field: "cursor", issue: "is invalid" }] });
+  if (!match)
+    throw new AppError("BAD_REQUEST", "The cursor is not one this listing returned.", {
+      details: [{ field: "cursor", issue: "is invalid" }],
+    });
   return { createdAt: new Date(Number(match[1])), id: match[2]! };
 }

@@ -3,17 +3,12 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { getDb } from "../db";
+import { withTransaction } from "../db/transaction";
+import type { JobDeps } from "../jobs/define";
+import { claimJobs, runDueJobs, runJobById } from "../jobs/engine";
+import { findJob, testJobDeps } from "../testing/jobs";
 import { fakeClock, startReceiver, type Receiver } from "../testing/webhook-receiver";
-import {
-  attemptDelivery,
-  claimDueDeliveries,
-  emitWebhookEvent,
-  processDueDeliveries,
-  purgeWebhookLogs,
-  redeliver,
-  sendTestEvent,
-  type AttemptOutcome,
-} from "./deliveries";
+import { emitWebhookEvent, LEASE_MS, purgeWebhookLogs, redeliver, sendTestEvent } from "./deliveries";
 import { verifyQtSignature, verifyStandardSignature } from "./signing";
 import { sendWebhookRequest } from "./transport";
 
@@ -29,10 +24,16 @@ async function receiver(...args: Parameters<typeof startReceiver>) {
 
 async function account() {
   const db = await getDb();
-  return db.account.create({ data: { slug: `a${Math.random().toString(36).slice(2, 8)}`, name: "Gazette", jwtSecret: "x".repeat(32) } });
+  return db.account.create({
+    data: { slug: `a${Math.random().toString(36).slice(2, 8)}`, name: "Gazette", jwtSecret: "x".repeat(32) },
+  });
 }
 
-async function endpoint(accountId: number, url: string, opts: { kind?: "CONTENT" | "SUBSCRIPTION"; secret?: string | null; events?: string[] } = {}) {
+async function endpoint(
+  accountId: number,
+  url: string,
+  opts: { kind?: "CONTENT" | "SUBSCRIPTION"; secret?: string | null; events?: string[] } = {},
+) {
   const db = await getDb();
   return db.webhookEndpoint.create({
     data: {
@@ -45,10 +46,38 @@ async function endpoint(accountId: number, url: string, opts: { kind?: "CONTENT"
   });
 }
 
-const story = { story: { id: "7d2b", headline: "Council votes", sections: [{ id: 3, name: "Politics", "parent-id": 1 }] } };
+const story = {
+  story: { id: "7d2b", headline: "Council votes", sections: [{ id: 3, name: "Politics", "parent-id": 1 }] },
+};
 
-async function attempt(deliveryId: string, clock: () => Date, workerId = "test"): Promise<AttemptOutcome> {
-  return attemptDelivery(await getDb(), { deliveryId, workerId, clock, send: sendWebhookRequest, allowPrivate: true });
+/** What one run of a delivery's job did, in the delivery's terms. */
+type AttemptOutcome =
+  | { outcome: "succeeded"; statusCode: number | null; attempt: number }
+  | { outcome: "retrying"; attempt: number; nextAttemptAt: string; statusCode: number | null; error: string | null }
+  | { outcome: "failed"; attempt: number; statusCode: number | null; error: string | null }
+  | { outcome: "skipped"; reason: string; nextAttemptAt?: string };
+
+/** Run the delivery's job once through the engine (as either engine would), if it is due and free. */
+async function attempt(
+  deliveryId: string,
+  clock: () => Date,
+  workerId = "test",
+  deps: Partial<JobDeps> = {},
+): Promise<AttemptOutcome> {
+  const db = await getDb();
+  const before = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+  const job = await findJob(db, "webhook.deliver", "deliveryId", deliveryId);
+  const state = await runJobById(db, { jobId: job.id, deps: testJobDeps({ clock, ...deps }), workerId });
+  const after = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+  if (after.attemptCount === before.attemptCount) {
+    if (before.status !== "PENDING") return { outcome: "skipped", reason: `already ${before.status.toLowerCase()}` };
+    if (state.state === "held") return { outcome: "skipped", reason: "leased by another worker" };
+    return { outcome: "skipped", reason: "not due", nextAttemptAt: after.nextAttemptAt.toISOString() };
+  }
+  const base = { attempt: after.attemptCount, statusCode: after.lastStatusCode };
+  if (after.status === "SUCCEEDED") return { outcome: "succeeded", ...base };
+  if (after.status === "FAILED") return { outcome: "failed", ...base, error: after.lastError };
+  return { outcome: "retrying", ...base, nextAttemptAt: after.nextAttemptAt.toISOString(), error: after.lastError };
 }
 
 describe("webhook deliveries against a real receiver", () => {
@@ -58,19 +87,41 @@ describe("webhook deliveries against a real receiver", () => {
     const a = await account();
     await endpoint(a.id, r.url, { secret: "whsec_test" });
     const clock = fakeClock();
-    const { eventId, deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: clock() });
+    const { eventId, deliveryIds } = await emitWebhookEvent(db, {
+      accountId: a.id,
+      kind: "CONTENT",
+      name: "story-publish",
+      data: story,
+      occurredAt: clock(),
+    });
     expect(deliveryIds).toHaveLength(1);
 
     const outcome = await attempt(deliveryIds[0]!, clock);
     expect(outcome).toMatchObject({ outcome: "succeeded", statusCode: 200, attempt: 1 });
     const [req] = r.requests;
-    expect(JSON.parse(req!.body)).toEqual({ v1: { event: { id: Number(eventId), name: "story-publish", time: clock().getTime() }, data: story } });
+    expect(JSON.parse(req!.body)).toEqual({
+      v1: { event: { id: Number(eventId), name: "story-publish", time: clock().getTime() }, data: story },
+    });
     expect(req!.headers["content-type"]).toBe("application/json");
     expect(verifyQtSignature(req!.body, "whsec_test", String(req!.headers["x-qt-signature"]))).toBe(true);
-    expect(verifyStandardSignature({ id: String(req!.headers["webhook-id"]), timestamp: String(req!.headers["webhook-timestamp"]), signature: String(req!.headers["webhook-signature"]), body: req!.body, secret: "whsec_test" }, clock())).toBe(true);
+    expect(
+      verifyStandardSignature(
+        {
+          id: String(req!.headers["webhook-id"]),
+          timestamp: String(req!.headers["webhook-timestamp"]),
+          signature: String(req!.headers["webhook-signature"]),
+          body: req!.body,
+          secret: "whsec_test",
+        },
+        clock(),
+      ),
+    ).toBe(true);
     expect(req!.headers["x-masthead-event-id"]).toBe(String(eventId));
 
-    const delivery = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryIds[0]! }, include: { attempts: true } });
+    const delivery = await db.webhookDelivery.findUniqueOrThrow({
+      where: { id: deliveryIds[0]! },
+      include: { attempts: true },
+    });
     expect(delivery.status).toBe("SUCCEEDED");
     expect(delivery.attempts).toHaveLength(1);
     expect(delivery.attempts[0]).toMatchObject({ statusCode: 200, succeeded: true, responseExcerpt: "ok" });
@@ -82,7 +133,13 @@ describe("webhook deliveries against a real receiver", () => {
     const a = await account();
     await endpoint(a.id, r.url, { secret: null });
     const clock = fakeClock();
-    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: clock() });
+    const { deliveryIds } = await emitWebhookEvent(db, {
+      accountId: a.id,
+      kind: "CONTENT",
+      name: "story-publish",
+      data: story,
+      occurredAt: clock(),
+    });
     await attempt(deliveryIds[0]!, clock);
     expect(r.requests[0]!.headers["x-qt-signature"]).toBe("");
     expect(r.requests[0]!.headers["webhook-signature"]).toBeUndefined();
@@ -98,7 +155,13 @@ describe("webhook deliveries against a real receiver", () => {
     await db.webhookEndpoint.update({ where: { id: off.id }, data: { active: false } });
     const other = await account();
     await endpoint(other.id, r.url, { events: ["story-publish"] });
-    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: new Date() });
+    const { deliveryIds } = await emitWebhookEvent(db, {
+      accountId: a.id,
+      kind: "CONTENT",
+      name: "story-publish",
+      data: story,
+      occurredAt: new Date(),
+    });
     expect(deliveryIds).toHaveLength(1);
   });
 
@@ -107,13 +170,20 @@ describe("webhook deliveries against a real receiver", () => {
     const a = await account();
     await endpoint(a.id, "http://127.0.0.1:9/hook");
     await expect(
-      db.$transaction(async (tx) => {
-        await emitWebhookEvent(tx, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: new Date() });
+      withTransaction(db, async (tx) => {
+        await emitWebhookEvent(tx, {
+          accountId: a.id,
+          kind: "CONTENT",
+          name: "story-publish",
+          data: story,
+          occurredAt: new Date(),
+        });
         throw new Error("the story change failed");
       }),
     ).rejects.toThrow("the story change failed");
     expect(await db.webhookEvent.count()).toBe(0);
     expect(await db.webhookDelivery.count()).toBe(0);
+    expect(await db.job.count()).toBe(0);
   });
 
   it("retries a receiver answering 500 twice then 200: exactly 3 attempts, 10 s apart", async () => {
@@ -122,7 +192,13 @@ describe("webhook deliveries against a real receiver", () => {
     const a = await account();
     await endpoint(a.id, r.url);
     const clock = fakeClock();
-    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: clock() });
+    const { deliveryIds } = await emitWebhookEvent(db, {
+      accountId: a.id,
+      kind: "CONTENT",
+      name: "story-publish",
+      data: story,
+      occurredAt: clock(),
+    });
     const id = deliveryIds[0]!;
 
     const first = await attempt(id, clock);
@@ -138,7 +214,11 @@ describe("webhook deliveries against a real receiver", () => {
 
     expect(r.requests).toHaveLength(3);
     const attempts = await db.webhookAttempt.findMany({ where: { deliveryId: id }, orderBy: { number: "asc" } });
-    expect(attempts.map((x) => [x.number, x.statusCode, x.succeeded])).toEqual([[1, 500, false], [2, 500, false], [3, 200, true]]);
+    expect(attempts.map((x) => [x.number, x.statusCode, x.succeeded])).toEqual([
+      [1, 500, false],
+      [2, 500, false],
+      [3, 200, true],
+    ]);
   });
 
   it("gives a receiver that never answers 4 attempts, each cut at the 3 s timeout, then fails the delivery", async () => {
@@ -147,7 +227,13 @@ describe("webhook deliveries against a real receiver", () => {
     const a = await account();
     await endpoint(a.id, r.url);
     const clock = fakeClock();
-    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: clock() });
+    const { deliveryIds } = await emitWebhookEvent(db, {
+      accountId: a.id,
+      kind: "CONTENT",
+      name: "story-publish",
+      data: story,
+      occurredAt: clock(),
+    });
     const id = deliveryIds[0]!;
     const outcomes: AttemptOutcome[] = [];
     for (let i = 0; i < 4; i++) {
@@ -172,7 +258,14 @@ describe("webhook deliveries against a real receiver", () => {
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const port = (silent.address() as net.AddressInfo).port;
     try {
-      const result = await sendWebhookRequest({ url: `https://127.0.0.1:${port}/hook`, body: "{}", headers: {}, connectTimeoutMs: 3000, responseTimeoutMs: 3000, allowPrivate: true });
+      const result = await sendWebhookRequest({
+        url: `https://127.0.0.1:${port}/hook`,
+        body: "{}",
+        headers: {},
+        connectTimeoutMs: 3000,
+        responseTimeoutMs: 3000,
+        allowPrivate: true,
+      });
       expect(result.statusCode).toBeNull();
       expect(result.error).toMatch(/could not connect within 3000 ms/);
       expect(result.durationMs).toBeGreaterThanOrEqual(2900);
@@ -183,12 +276,24 @@ describe("webhook deliveries against a real receiver", () => {
 
   it("counts a 302 as a failure and does not follow it", async () => {
     const db = await getDb();
-    const r = await receiver((_n, req) => (req.path === "/hook" ? { status: 302, headers: { Location: "/elsewhere" } } : { status: 200 }));
+    const r = await receiver((_n, req) =>
+      req.path === "/hook" ? { status: 302, headers: { Location: "/elsewhere" } } : { status: 200 },
+    );
     const a = await account();
     await endpoint(a.id, r.url);
     const clock = fakeClock();
-    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: clock() });
-    expect(await attempt(deliveryIds[0]!, clock)).toMatchObject({ outcome: "retrying", statusCode: 302, error: "HTTP 302" });
+    const { deliveryIds } = await emitWebhookEvent(db, {
+      accountId: a.id,
+      kind: "CONTENT",
+      name: "story-publish",
+      data: story,
+      occurredAt: clock(),
+    });
+    expect(await attempt(deliveryIds[0]!, clock)).toMatchObject({
+      outcome: "retrying",
+      statusCode: 302,
+      error: "HTTP 302",
+    });
     expect(r.requests.map((x) => x.path)).toEqual(["/hook"]);
   });
 
@@ -198,10 +303,73 @@ describe("webhook deliveries against a real receiver", () => {
     const a = await account();
     await endpoint(a.id, r.url);
     const clock = fakeClock();
-    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: story, occurredAt: clock() });
-    const outcome = await attemptDelivery(db, { deliveryId: deliveryIds[0]!, workerId: "t", clock, send: sendWebhookRequest, allowPrivate: false });
+    const { deliveryIds } = await emitWebhookEvent(db, {
+      accountId: a.id,
+      kind: "CONTENT",
+      name: "story-publish",
+      data: story,
+      occurredAt: clock(),
+    });
+    const outcome = await attempt(deliveryIds[0]!, clock, "t", { allowPrivateUrls: false });
     expect(outcome).toMatchObject({ outcome: "retrying", statusCode: null });
     expect((outcome as { error: string }).error).toMatch(/private or reserved/);
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it("refuses a delivery to a private address in IPv6 notation: nothing reaches the loopback receiver", async () => {
+    const db = await getDb();
+    const r = await receiver();
+    const a = await account();
+    // Rows written before the configuration check was fixed: the receiver on 127.0.0.1, spelled
+    // as IPv4-mapped and IPv4-compatible IPv6, and a localhost name.
+    const spellings = [
+      r.url.replace("127.0.0.1", "[::ffff:127.0.0.1]"),
+      r.url.replace("127.0.0.1", "[::ffff:7f00:1]"),
+      r.url.replace("127.0.0.1", "[::127.0.0.1]"),
+      r.url.replace("127.0.0.1", "app.localhost"),
+      r.url.replace("127.0.0.1", "2130706433"),
+    ];
+    for (const url of spellings) await endpoint(a.id, url);
+    const clock = fakeClock();
+    const { deliveryIds } = await emitWebhookEvent(db, {
+      accountId: a.id,
+      kind: "CONTENT",
+      name: "story-publish",
+      data: story,
+      occurredAt: clock(),
+    });
+    expect(deliveryIds).toHaveLength(spellings.length);
+    for (const deliveryId of deliveryIds) {
+      const outcome = await attempt(deliveryId, clock, "t", { allowPrivateUrls: false });
+      expect(outcome).toMatchObject({ outcome: "retrying", statusCode: null });
+      expect((outcome as { error: string }).error).toMatch(/private or reserved/);
+    }
+    expect(r.requests).toHaveLength(0);
+  });
+
+  it("does not send to a stored URL the parser would rewrite (CR, LF, TAB, credentials)", async () => {
+    const db = await getDb();
+    const r = await receiver();
+    const a = await account();
+    for (const url of [
+      `${r.url}\r\nX-Injected: 1`,
+      r.url.replace("/hook", "/ho\tok"),
+      r.url.replace("http://", "http://u:p@"),
+    ])
+      await endpoint(a.id, url);
+    const clock = fakeClock();
+    const { deliveryIds } = await emitWebhookEvent(db, {
+      accountId: a.id,
+      kind: "CONTENT",
+      name: "story-publish",
+      data: story,
+      occurredAt: clock(),
+    });
+    for (const deliveryId of deliveryIds) {
+      const outcome = await attempt(deliveryId, clock);
+      expect(outcome).toMatchObject({ outcome: "retrying", statusCode: null });
+      expect((outcome as { error: string }).error).toMatch(/^invalid URL/);
+    }
     expect(r.requests).toHaveLength(0);
   });
 
@@ -216,10 +384,14 @@ describe("webhook deliveries against a real receiver", () => {
     let deactivatedAt: number | null = null;
     for (let hour = 0; hour <= 26 && deactivatedAt === null; hour++) {
       clock.set(new Date(start + hour * 3600_000));
-      await emitWebhookEvent(db, { accountId: a.id, kind: "SUBSCRIPTION", name: "subscription.created", data: { subscription: { id: hour } }, occurredAt: clock() });
-      for (const id of await claimDueDeliveries(db, { workerId: "w", now: clock(), limit: 100 })) {
-        await attemptDelivery(db, { deliveryId: id, workerId: "w", clock, send: sendWebhookRequest, allowPrivate: true });
-      }
+      await emitWebhookEvent(db, {
+        accountId: a.id,
+        kind: "SUBSCRIPTION",
+        name: "subscription.created",
+        data: { subscription: { id: hour } },
+        occurredAt: clock(),
+      });
+      await runDueJobs(db, { deps: testJobDeps({ clock }), workerId: "w" });
       const current = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } });
       if (!current.active) deactivatedAt = clock().getTime();
       else if (hour < 24) expect(current.failingSince?.getTime()).toBe(start);
@@ -228,7 +400,13 @@ describe("webhook deliveries against a real receiver", () => {
     const disabled = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } });
     expect(disabled.disabledReason).toBe("failing");
     // New events no longer go to it.
-    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "SUBSCRIPTION", name: "subscription.created", data: {}, occurredAt: clock() });
+    const { deliveryIds } = await emitWebhookEvent(db, {
+      accountId: a.id,
+      kind: "SUBSCRIPTION",
+      name: "subscription.created",
+      data: {},
+      occurredAt: clock(),
+    });
     expect(deliveryIds).toHaveLength(0);
   }, 60_000);
 
@@ -239,12 +417,18 @@ describe("webhook deliveries against a real receiver", () => {
     const a = await account();
     const ep = await endpoint(a.id, r.url, { kind: "SUBSCRIPTION", events: ["subscription.created"] });
     const clock = fakeClock();
-    const { deliveryIds } = await emitWebhookEvent(db, { accountId: a.id, kind: "SUBSCRIPTION", name: "subscription.created", data: {}, occurredAt: clock() });
-    await attemptDelivery(db, { deliveryId: deliveryIds[0]!, workerId: "w", clock, send: sendWebhookRequest, allowPrivate: true });
+    const { deliveryIds } = await emitWebhookEvent(db, {
+      accountId: a.id,
+      kind: "SUBSCRIPTION",
+      name: "subscription.created",
+      data: {},
+      occurredAt: clock(),
+    });
+    await attempt(deliveryIds[0]!, clock, "w");
     expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } })).failingSince).not.toBeNull();
     healthy = true;
     clock.advance(10_000);
-    await attemptDelivery(db, { deliveryId: deliveryIds[0]!, workerId: "w", clock, send: sendWebhookRequest, allowPrivate: true });
+    await attempt(deliveryIds[0]!, clock, "w");
     expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } })).failingSince).toBeNull();
   });
 
@@ -256,16 +440,30 @@ describe("webhook deliveries against a real receiver", () => {
     const clock = fakeClock();
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
-      ids.push(...(await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: { i }, occurredAt: clock() })).deliveryIds);
+      ids.push(
+        ...(
+          await emitWebhookEvent(db, {
+            accountId: a.id,
+            kind: "CONTENT",
+            name: "story-publish",
+            data: { i },
+            occurredAt: clock(),
+          })
+        ).deliveryIds,
+      );
     }
     // Two claimers at once get disjoint sets.
-    const [x, y] = await Promise.all([
-      claimDueDeliveries(db, { workerId: "x", now: clock(), limit: 15 }),
-      claimDueDeliveries(db, { workerId: "y", now: clock(), limit: 15 }),
-    ]);
-    expect(x.filter((id) => y.includes(id))).toEqual([]);
-    expect(new Set([...x, ...y]).size).toBe(20);
-    // Every worker tries every delivery at once: only the lease holder sends.
+    const [x, y] = (
+      await Promise.all([
+        claimJobs(db, { workerId: "x", now: clock(), limit: 15 }),
+        claimJobs(db, { workerId: "y", now: clock(), limit: 15 }),
+      ])
+    ).map((rows) => rows.map((row) => row.id));
+    expect(x!.filter((id) => y!.includes(id))).toEqual([]);
+    expect(new Set([...x!, ...y!]).size).toBe(20);
+    // Those leases lapse (their workers died); every worker then tries every delivery at once:
+    // only the one that takes the lease sends.
+    clock.advance(LEASE_MS + 1);
     const outcomes = await Promise.all(ids.flatMap((id) => ["x", "y", "z"].map((w) => attempt(id, clock, w))));
     expect(outcomes.filter((o) => o.outcome === "succeeded")).toHaveLength(20);
     expect(r.requests).toHaveLength(20);
@@ -277,20 +475,42 @@ describe("webhook deliveries against a real receiver", () => {
     await endpoint(a.id, "http://127.0.0.1:9/hook");
     const clock = fakeClock();
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push(...(await emitWebhookEvent(db, { accountId: a.id, kind: "CONTENT", name: "story-publish", data: { i }, occurredAt: clock() })).deliveryIds);
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        ...(
+          await emitWebhookEvent(db, {
+            accountId: a.id,
+            kind: "CONTENT",
+            name: "story-publish",
+            data: { i },
+            occurredAt: clock(),
+          })
+        ).deliveryIds,
+      );
     const stolen = ids[2]!;
+    const stolenJob = await findJob(db, "webhook.deliver", "deliveryId", stolen);
     // A sender that, while the batch is in flight, lets another worker take over one lease.
     const send: typeof sendWebhookRequest = async () => {
-      await db.webhookDelivery.update({ where: { id: stolen }, data: { lockedBy: "intruder" } });
+      await db.job.update({ where: { id: stolenJob.id }, data: { lockedBy: "intruder" } });
       return { statusCode: 200, error: null, excerpt: "ok", durationMs: 1 };
     };
-    const result = await processDueDeliveries(db, { workerId: "batch", clock, send, allowPrivate: true, limit: 10, concurrency: 3 });
-    expect(result.attempted).toBe(5);
+    const result = await runDueJobs(db, {
+      deps: testJobDeps({ clock, sendWebhook: send, webhookConcurrency: 3 }),
+      workerId: "batch",
+      limit: 10,
+      maxBatches: 1,
+    });
+    expect(result.claimed).toBe(5);
     const rows = await db.webhookDelivery.findMany({ include: { attempts: true } });
     for (const row of rows) {
-      if (row.id === stolen) expect(row).toMatchObject({ status: "PENDING", attemptCount: 0, lockedBy: "intruder", attempts: [] });
-      else expect(row).toMatchObject({ status: "SUCCEEDED", attemptCount: 1, lockedBy: null });
+      if (row.id === stolen) expect(row).toMatchObject({ status: "PENDING", attemptCount: 0, attempts: [] });
+      else expect(row).toMatchObject({ status: "SUCCEEDED", attemptCount: 1 });
     }
+    expect(await db.job.findUniqueOrThrow({ where: { id: stolenJob.id } })).toMatchObject({
+      status: "PENDING",
+      lockedBy: "intruder",
+    });
+    expect(await db.job.count({ where: { status: "SUCCEEDED" } })).toBe(4);
   });
 
   it("sends a test event and redelivers a failed delivery as a new delivery", async () => {
@@ -301,10 +521,14 @@ describe("webhook deliveries against a real receiver", () => {
     const clock = fakeClock();
     const test = await sendTestEvent(db, { accountId: a.id, endpointId: ep.id, now: clock() });
     expect(await attempt(test.deliveryId, clock)).toMatchObject({ outcome: "retrying", statusCode: 400 });
-    await expect(redeliver(db, { accountId: a.id, deliveryId: test.deliveryId, now: clock() })).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(redeliver(db, { accountId: a.id, deliveryId: test.deliveryId, now: clock() })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
     await db.webhookDelivery.update({ where: { id: test.deliveryId }, data: { status: "FAILED" } });
     const other = await account();
-    await expect(redeliver(db, { accountId: other.id, deliveryId: test.deliveryId, now: clock() })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      redeliver(db, { accountId: other.id, deliveryId: test.deliveryId, now: clock() }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
     const again = await redeliver(db, { accountId: a.id, deliveryId: test.deliveryId, now: clock() });
     expect(await attempt(again.deliveryId, clock)).toMatchObject({ outcome: "succeeded" });
     expect(JSON.parse(r.requests[1]!.body)).toMatchObject({ v1: { event: { name: "webhook-test" } } });
@@ -317,9 +541,22 @@ describe("webhook deliveries against a real receiver", () => {
     const now = new Date("2026-11-22T12:00:00Z");
     const make = async (ageDays: number, status: "SUCCEEDED" | "PENDING") => {
       const created = new Date(now.getTime() - ageDays * 86_400_000);
-      const ev = await db.webhookEvent.create({ data: { accountId: a.id, kind: "CONTENT", name: "story-publish", payload: {}, occurredAt: created, createdAt: created } });
-      const d = await db.webhookDelivery.create({ data: { eventId: ev.id, endpointId: ep.id, status, createdAt: created } });
-      await db.webhookAttempt.create({ data: { deliveryId: d.id, number: 1, startedAt: created, durationMs: 5, statusCode: 200, succeeded: true } });
+      const ev = await db.webhookEvent.create({
+        data: {
+          accountId: a.id,
+          kind: "CONTENT",
+          name: "story-publish",
+          payload: {},
+          occurredAt: created,
+          createdAt: created,
+        },
+      });
+      const d = await db.webhookDelivery.create({
+        data: { eventId: ev.id, endpointId: ep.id, status, createdAt: created },
+      });
+      await db.webhookAttempt.create({
+        data: { deliveryId: d.id, number: 1, startedAt: created, durationMs: 5, statusCode: 200, succeeded: true },
+      });
       return ev.id;
     };
     const old = await make(31, "SUCCEEDED");

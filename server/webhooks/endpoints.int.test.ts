@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { ZodError } from "zod";
 
+import { staffActor, type Actor } from "../auth/actor";
 import { getDb } from "../db";
+import { runJobFor, testJobDeps } from "../testing/jobs";
 import { fakeClock, startReceiver } from "../testing/webhook-receiver";
-import { attemptDelivery, emitWebhookEvent } from "./deliveries";
+import { emitWebhookEvent } from "./deliveries";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -12,16 +13,24 @@ import {
   rotateWebhookSecret,
   setWebhookEndpointActive,
   updateWebhookEndpoint,
-  type Actor,
 } from "./endpoints";
 import { verifyQtSignature, verifyStandardSignature } from "./signing";
-import { sendWebhookRequest } from "./transport";
 
 async function actor(): Promise<Actor> {
   const db = await getDb();
-  const account = await db.account.create({ data: { slug: `e${Math.random().toString(36).slice(2, 8)}`, name: "Gazette", jwtSecret: "x".repeat(32) } });
-  const user = await db.adminUser.create({ data: { accountId: account.id, email: `${account.slug}@x.test`, name: "Owner", passwordHash: "x", roles: ["OWNER"] } });
-  return { accountId: account.id, id: user.id };
+  const account = await db.account.create({
+    data: { slug: `e${Math.random().toString(36).slice(2, 8)}`, name: "Gazette", jwtSecret: "x".repeat(32) },
+  });
+  const user = await db.adminUser.create({
+    data: {
+      accountId: account.id,
+      email: `${account.slug}@x.test`,
+      name: "Owner",
+      passwordHash: "x",
+      roles: ["OWNER"],
+    },
+  });
+  return staffActor(user);
 }
 const allow = { allowPrivate: true };
 
@@ -29,10 +38,14 @@ describe("webhook endpoint management", () => {
   it("creates an endpoint with a secret shown once, audited, never listed", async () => {
     const db = await getDb();
     const me = await actor();
-    const { endpoint, secret } = await createWebhookEndpoint(db, me, { kind: "CONTENT", url: "https://example.org/hook", events: ["story-publish", "story-submit"] }, allow);
+    const { endpoint, secret } = await createWebhookEndpoint(db, {
+      actor: me,
+      input: { kind: "CONTENT", url: "https://example.org/hook", events: ["story-publish", "story-submit"] },
+      ...allow,
+    });
     expect(secret).toMatch(/^whsec_/);
     expect(endpoint.hasSecret).toBe(true);
-    expect(JSON.stringify(await listWebhookEndpoints(db, me))).not.toContain(secret!);
+    expect(JSON.stringify(await listWebhookEndpoints(db, { actor: me }))).not.toContain(secret!);
     expect(await db.auditLog.count({ where: { action: "webhook.create", targetId: endpoint.id } })).toBe(1);
   });
 
@@ -40,35 +53,90 @@ describe("webhook endpoint management", () => {
     const db = await getDb();
     const me = await actor();
     const long = `https://example.org/${"a".repeat(250)}`;
-    await expect(createWebhookEndpoint(db, me, { kind: "CONTENT", url: long, events: ["story-publish"] }, allow)).rejects.toBeInstanceOf(ZodError);
-    await expect(createWebhookEndpoint(db, me, { kind: "CONTENT", url: "ftp://example.org/x", events: ["story-publish"] }, allow)).rejects.toBeInstanceOf(ZodError);
-    await expect(createWebhookEndpoint(db, me, { kind: "CONTENT", url: "https://example.org/x", events: ["subscription.created"] }, allow)).rejects.toBeInstanceOf(ZodError);
-    await expect(createWebhookEndpoint(db, me, { kind: "CONTENT", url: "http://127.0.0.1:3000/x", events: ["story-publish"] }, { allowPrivate: false })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    await expect(
+      createWebhookEndpoint(db, {
+        actor: me,
+        input: { kind: "CONTENT", url: long, events: ["story-publish"] },
+        ...allow,
+      }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(
+      createWebhookEndpoint(db, {
+        actor: me,
+        input: { kind: "CONTENT", url: "ftp://example.org/x", events: ["story-publish"] },
+        ...allow,
+      }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(
+      createWebhookEndpoint(db, {
+        actor: me,
+        input: { kind: "CONTENT", url: "https://example.org/x", events: ["subscription.created"] },
+        ...allow,
+      }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(
+      createWebhookEndpoint(db, {
+        actor: me,
+        input: { kind: "CONTENT", url: "http://127.0.0.1:3000/x", events: ["story-publish"] },
+        ...{ allowPrivate: false },
+      }),
+    ).rejects.toMatchObject({ code: "UNPROCESSABLE" });
     expect(await db.webhookEndpoint.count()).toBe(0);
-    const { endpoint } = await createWebhookEndpoint(db, me, { kind: "CONTENT", url: "https://example.org/x", events: ["story-publish"] }, allow);
-    await expect(updateWebhookEndpoint(db, me, { id: endpoint.id, events: ["nope"] }, allow)).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(updateWebhookEndpoint(db, me, { id: endpoint.id, url: "http://10.0.0.8/x" }, { allowPrivate: false })).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    const { endpoint } = await createWebhookEndpoint(db, {
+      actor: me,
+      input: { kind: "CONTENT", url: "https://example.org/x", events: ["story-publish"] },
+      ...allow,
+    });
+    await expect(
+      updateWebhookEndpoint(db, { actor: me, input: { id: endpoint.id, events: ["nope"] }, ...allow }),
+    ).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
+    await expect(
+      updateWebhookEndpoint(db, {
+        actor: me,
+        input: { id: endpoint.id, url: "http://10.0.0.8/x" },
+        ...{ allowPrivate: false },
+      }),
+    ).rejects.toMatchObject({ code: "UNPROCESSABLE" });
   });
 
   it("keeps accounts apart: another account's endpoint is not found", async () => {
     const db = await getDb();
     const me = await actor();
     const other = await actor();
-    const { endpoint } = await createWebhookEndpoint(db, me, { kind: "CONTENT", url: "https://example.org/x", events: ["story-publish"] }, allow);
-    await expect(updateWebhookEndpoint(db, other, { id: endpoint.id, description: "mine" }, allow)).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(deleteWebhookEndpoint(db, other, endpoint.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(listWebhookDeliveries(db, other, { endpointId: endpoint.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    expect(await listWebhookEndpoints(db, other)).toEqual([]);
+    const { endpoint } = await createWebhookEndpoint(db, {
+      actor: me,
+      input: { kind: "CONTENT", url: "https://example.org/x", events: ["story-publish"] },
+      ...allow,
+    });
+    await expect(
+      updateWebhookEndpoint(db, { actor: other, input: { id: endpoint.id, description: "mine" }, ...allow }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(deleteWebhookEndpoint(db, { actor: other, id: endpoint.id })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(listWebhookDeliveries(db, { actor: other, endpointId: endpoint.id })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    expect(await listWebhookEndpoints(db, { actor: other })).toEqual([]);
   });
 
   it("disables and re-enables; a re-enabled endpoint forgets its failure streak", async () => {
     const db = await getDb();
     const me = await actor();
-    const { endpoint } = await createWebhookEndpoint(db, me, { kind: "SUBSCRIPTION", url: "https://example.org/x", events: ["subscription.created"] }, allow);
-    await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { active: false, disabledReason: "failing", failingSince: new Date() } });
-    const enabled = await setWebhookEndpointActive(db, me, { id: endpoint.id, active: true, now: new Date() });
+    const { endpoint } = await createWebhookEndpoint(db, {
+      actor: me,
+      input: { kind: "SUBSCRIPTION", url: "https://example.org/x", events: ["subscription.created"] },
+      ...allow,
+    });
+    await db.webhookEndpoint.update({
+      where: { id: endpoint.id },
+      data: { active: false, disabledReason: "failing", failingSince: new Date() },
+    });
+    const enabled = await setWebhookEndpointActive(db, { actor: me, id: endpoint.id, active: true, now: new Date() });
     expect(enabled).toMatchObject({ active: true, disabledReason: null, failingSince: null });
-    const disabled = await setWebhookEndpointActive(db, me, { id: endpoint.id, active: false, now: new Date() });
+    const disabled = await setWebhookEndpointActive(db, { actor: me, id: endpoint.id, active: false, now: new Date() });
     expect(disabled).toMatchObject({ active: false, disabledReason: "admin" });
   });
 
@@ -77,15 +145,35 @@ describe("webhook endpoint management", () => {
     const me = await actor();
     const receiver = await startReceiver();
     try {
-      const { endpoint, secret: oldSecret } = await createWebhookEndpoint(db, me, { kind: "CONTENT", url: receiver.url, events: ["story-publish"] }, allow);
+      const { endpoint, secret: oldSecret } = await createWebhookEndpoint(db, {
+        actor: me,
+        input: { kind: "CONTENT", url: receiver.url, events: ["story-publish"] },
+        ...allow,
+      });
       const clock = fakeClock();
-      const { secret: newSecret } = await rotateWebhookSecret(db, me, { id: endpoint.id, now: clock() });
+      const { secret: newSecret } = await rotateWebhookSecret(db, { actor: me, id: endpoint.id, now: clock() });
       expect(newSecret).not.toBe(oldSecret);
-      const { deliveryIds } = await emitWebhookEvent(db, { accountId: me.accountId, kind: "CONTENT", name: "story-publish", data: {}, occurredAt: clock() });
-      await attemptDelivery(db, { deliveryId: deliveryIds[0]!, workerId: "t", clock, send: sendWebhookRequest, allowPrivate: true });
+      const { deliveryIds } = await emitWebhookEvent(db, {
+        accountId: me.accountId,
+        kind: "CONTENT",
+        name: "story-publish",
+        data: {},
+        occurredAt: clock(),
+      });
+      await runJobFor(db, {
+        name: "webhook.deliver",
+        field: "deliveryId",
+        value: deliveryIds[0]!,
+        deps: testJobDeps({ clock }),
+      });
       const req = receiver.requests[0]!;
       expect(verifyQtSignature(req.body, newSecret, String(req.headers["x-qt-signature"]))).toBe(true);
-      const std = { id: String(req.headers["webhook-id"]), timestamp: String(req.headers["webhook-timestamp"]), signature: String(req.headers["webhook-signature"]), body: req.body };
+      const std = {
+        id: String(req.headers["webhook-id"]),
+        timestamp: String(req.headers["webhook-timestamp"]),
+        signature: String(req.headers["webhook-signature"]),
+        body: req.body,
+      };
       expect(verifyStandardSignature({ ...std, secret: oldSecret! }, clock())).toBe(true);
       expect(verifyStandardSignature({ ...std, secret: newSecret }, clock())).toBe(true);
     } finally {
@@ -98,22 +186,42 @@ describe("webhook endpoint management", () => {
     const me = await actor();
     const receiver = await startReceiver((n) => ({ status: n % 2 ? 200 : 500 }));
     try {
-      const { endpoint } = await createWebhookEndpoint(db, me, { kind: "CONTENT", url: receiver.url, events: ["story-publish"] }, allow);
+      const { endpoint } = await createWebhookEndpoint(db, {
+        actor: me,
+        input: { kind: "CONTENT", url: receiver.url, events: ["story-publish"] },
+        ...allow,
+      });
       const clock = fakeClock();
       for (let i = 0; i < 5; i++) {
         clock.advance(1000);
-        const { deliveryIds } = await emitWebhookEvent(db, { accountId: me.accountId, kind: "CONTENT", name: "story-publish", data: { i }, occurredAt: clock() });
-        await attemptDelivery(db, { deliveryId: deliveryIds[0]!, workerId: "t", clock, send: sendWebhookRequest, allowPrivate: true });
+        const { deliveryIds } = await emitWebhookEvent(db, {
+          accountId: me.accountId,
+          kind: "CONTENT",
+          name: "story-publish",
+          data: { i },
+          occurredAt: clock(),
+        });
+        await runJobFor(db, {
+          name: "webhook.deliver",
+          field: "deliveryId",
+          value: deliveryIds[0]!,
+          deps: testJobDeps({ clock }),
+        });
       }
-      const all = await listWebhookDeliveries(db, me, { endpointId: endpoint.id, limit: 3 });
+      const all = await listWebhookDeliveries(db, { actor: me, endpointId: endpoint.id, limit: 3 });
       expect(all.deliveries).toHaveLength(3);
       expect(all.nextCursor).toBeDefined();
-      const rest = await listWebhookDeliveries(db, me, { endpointId: endpoint.id, limit: 3, cursor: all.nextCursor });
+      const rest = await listWebhookDeliveries(db, {
+        actor: me,
+        endpointId: endpoint.id,
+        limit: 3,
+        cursor: all.nextCursor,
+      });
       expect(rest.deliveries).toHaveLength(2);
       expect(rest.nextCursor).toBeUndefined();
       const ids = [...all.deliveries, ...rest.deliveries].map((d) => (d.event.payload as { i: number }).i);
       expect(ids).toEqual([4, 3, 2, 1, 0]);
-      const succeeded = await listWebhookDeliveries(db, me, { endpointId: endpoint.id, status: "SUCCEEDED" });
+      const succeeded = await listWebhookDeliveries(db, { actor: me, endpointId: endpoint.id, status: "SUCCEEDED" });
       expect(succeeded.deliveries.every((d) => d.status === "SUCCEEDED" && d.attempts.length === 1)).toBe(true);
       expect(succeeded.deliveries).toHaveLength(2);
     } finally {

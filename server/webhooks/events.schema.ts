@@ -4,6 +4,8 @@
  */
 import { z } from "zod";
 
+import { checkWebUrl, zWebUrl } from "../web-url";
+
 export const CONTENT_EVENTS = [
   "story-submit",
   "story-approve",
@@ -36,18 +38,20 @@ export const EVENTS_BY_KIND: Record<TWebhookKind, readonly string[]> = {
   SUBSCRIPTION: SUBSCRIPTION_EVENTS,
 };
 
-const zWebhookUrl = z
-  .string()
-  .trim()
-  .max(255, "must be at most 255 characters")
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === "http:" || url.protocol === "https:") && !url.username && !url.password;
-    } catch {
-      return false;
-    }
-  }, "must be an http:// or https:// URL without credentials");
+/** The longest webhook URL, as stored (the column is varchar(255)). */
+export const WEBHOOK_URL_MAX_LENGTH = 255;
+
+/**
+ * A webhook URL as it will be requested: http(s), no credentials, no whitespace or control
+ * characters (the URL parser would drop CR, LF and TAB and request another path than the one
+ * shown), normalised to `new URL(input).href` (server/web-url.ts). Whether the host is public is
+ * checked apart (url-guard.ts), since that needs DNS.
+ */
+export function checkWebhookUrl(input: string) {
+  return checkWebUrl(input, { maxLength: WEBHOOK_URL_MAX_LENGTH });
+}
+
+const zWebhookUrl = zWebUrl({ maxLength: WEBHOOK_URL_MAX_LENGTH });
 
 const ZWebhookEndpointBase = z.object({
   url: zWebhookUrl,
@@ -66,13 +70,19 @@ export const ZUpdateWebhookEndpointInput = ZWebhookEndpointBase.partial().extend
 export type TUpdateWebhookEndpointInput = z.input<typeof ZUpdateWebhookEndpointInput>;
 
 /** One entry per event name that `kind` does not have. */
-export function unknownEventIssues(kind: TWebhookKind, events: readonly string[]): { index: number; message: string }[] {
+export function unknownEventIssues(
+  kind: TWebhookKind,
+  events: readonly string[],
+): { index: number; message: string }[] {
   const known = EVENTS_BY_KIND[kind];
-  return events.flatMap((event, index) => (known.includes(event) ? [] : [{ index, message: `unknown ${kind.toLowerCase()} event "${event}"` }]));
+  return events.flatMap((event, index) =>
+    known.includes(event) ? [] : [{ index, message: `unknown ${kind.toLowerCase()} event "${event}"` }],
+  );
 }
 
 function checkEvents(kind: TWebhookKind, events: readonly string[], ctx: z.RefinementCtx): void {
-  for (const { index, message } of unknownEventIssues(kind, events)) ctx.addIssue({ code: "custom", path: ["events", index], message });
+  for (const { index, message } of unknownEventIssues(kind, events))
+    ctx.addIssue({ code: "custom", path: ["events", index], message });
 }
 
 export const ZDeliveryStatus = z.enum(["PENDING", "SUCCEEDED", "FAILED"]);
@@ -134,6 +144,9 @@ export const ZWebhookDeliveryView = z.object({
   attempts: z.array(ZWebhookAttemptView),
 });
 
-export const ZWebhookDeliveryPage = z.object({ deliveries: z.array(ZWebhookDeliveryView), nextCursor: z.string().optional() });
+export const ZWebhookDeliveryPage = z.object({
+  deliveries: z.array(ZWebhookDeliveryView),
+  nextCursor: z.string().optional(),
+});
 
 export const ZWebhookCatalog = z.object({ CONTENT: z.array(z.string()), SUBSCRIPTION: z.array(z.string()) });

@@ -4,16 +4,33 @@
 import type { TWebhookKind } from "./events.schema";
 import { qtSignature, standardSignature } from "./signing";
 
-export type WebhookEventRecord = { id: bigint | number | string; kind: TWebhookKind; name: string; payload: unknown; occurredAt: Date };
-export type EndpointSecrets = { secret: string | null; previousSecret: string | null; previousSecretExpiresAt: Date | null };
+export type WebhookEventRecord = {
+  id: bigint | number | string;
+  kind: TWebhookKind;
+  name: string;
+  payload: unknown;
+  occurredAt: Date;
+};
+export type EndpointSecrets = {
+  secret: string | null;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+};
 
 /** The body, by kind. Content: the spec's {"v1": {"event": {id, name, time}, "data"}} with time in epoch ms. */
 export function webhookBody(event: WebhookEventRecord): string {
   const id = Number(event.id);
   if (event.kind === "CONTENT") {
-    return JSON.stringify({ v1: { event: { id, name: event.name, time: event.occurredAt.getTime() }, data: event.payload } });
+    return JSON.stringify({
+      v1: { event: { id, name: event.name, time: event.occurredAt.getTime() }, data: event.payload },
+    });
   }
-  return JSON.stringify({ id, event: event.name, event_timestamp: event.occurredAt.toISOString(), data: event.payload });
+  return JSON.stringify({
+    id,
+    event: event.name,
+    event_timestamp: event.occurredAt.toISOString(),
+    data: event.payload,
+  });
 }
 
 export function webhookRequest(
@@ -25,9 +42,10 @@ export function webhookRequest(
   const body = webhookBody(event);
   const messageId = `evt_${String(event.id)}`;
   const timestamp = Math.floor(now.getTime() / 1000);
-  const secrets = [endpoint.secret, endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now ? endpoint.previousSecret : null].filter(
-    (s): s is string => Boolean(s),
-  );
+  const secrets = [
+    endpoint.secret,
+    endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now ? endpoint.previousSecret : null,
+  ].filter((s): s is string => Boolean(s));
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
     "User-Agent": "Masthead-Webhooks/1.0",

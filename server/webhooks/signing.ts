@@ -37,7 +37,9 @@ export function verifyStandardSignature(
 ): boolean {
   const ts = Number(args.timestamp);
   if (!Number.isInteger(ts) || Math.abs(now.getTime() / 1000 - ts) > toleranceSeconds) return false;
-  const expected = Buffer.from(createHmac("sha256", args.secret).update(`${args.id}.${ts}.${args.body}`).digest("base64"));
+  const expected = Buffer.from(
+    createHmac("sha256", args.secret).update(`${args.id}.${ts}.${args.body}`).digest("base64"),
+  );
   return args.signature.split(" ").some((entry) => {
     const [version, value] = entry.split(",", 2);
     if (version !== "v1" || !value) return false;

@@ -2,15 +2,17 @@
  * One webhook POST over node:http(s), with what fetch cannot give:
  * - a connect timeout separate from the response timeout (spec: 3 s + 3 s content, 10 s + 5 s subscriptions);
  * - the address check on the socket's own DNS answer (guardedLookup);
- * - no redirects (a 3xx is an answer like any other, and a failure);
+ * - no redirects (a 3xx is an answer like any other, and a failure): node:http never follows one,
+ *   so no hop can lead past the address check to a private address;
  * - at most `excerptBytes` of the response kept, and at most 64 KiB read.
  * Keep-alive agents reuse connections to the same receiver.
  */
 import http from "node:http";
 import https from "node:https";
-import net from "node:net";
+import type net from "node:net";
 
-import { BlockedAddressError, guardedLookup, isPrivateAddress } from "./url-guard";
+import { checkWebhookUrl } from "./events.schema";
+import { BlockedAddressError, guardedLookup, refusedHostWithoutDns } from "./url-guard";
 
 export type SendRequest = {
   url: string;
@@ -54,23 +56,20 @@ export const sendWebhookRequest: Sender = (request) => {
     let connectTimer: NodeJS.Timeout | undefined;
     let responseTimer: NodeJS.Timeout | undefined;
 
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return finish({ statusCode: null, error: "invalid URL", excerpt: null });
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") return finish({ statusCode: null, error: "unsupported protocol", excerpt: null });
-    // A literal IP skips DNS, so the lookup guard never sees it: check it here.
-    const literal = url.hostname.replace(/^\[|\]$/g, "");
-    if (net.isIP(literal) && !request.allowPrivate && isPrivateAddress(literal)) {
-      return finish({ statusCode: null, error: new BlockedAddressError(literal, literal).message, excerpt: null });
-    }
+    // The stored URL is requested only when it is one the endpoint schema accepts: an endpoint
+    // saved before that rule (with a CR, LF or TAB the parser would drop) is not sent elsewhere.
+    const checked = checkWebhookUrl(request.url);
+    if (!checked.ok) return finish({ statusCode: null, error: `invalid URL: ${checked.issue}`, excerpt: null });
+    const url = new URL(checked.href);
+    // A literal IP skips DNS, so the lookup guard never sees it: check it (and localhost names) here.
+    const refused = request.allowPrivate ? null : refusedHostWithoutDns(url.hostname);
+    if (refused)
+      return finish({ statusCode: null, error: new BlockedAddressError(refused, refused).message, excerpt: null });
 
     const transport = url.protocol === "https:" ? https : http;
     const req = transport.request(url, {
       method: "POST",
-      agent: agents[url.protocol],
+      agent: url.protocol === "https:" ? agents["https:"] : agents["http:"],
       lookup: guardedLookup(request.allowPrivate),
       headers: { ...request.headers, "Content-Length": String(Buffer.byteLength(request.body)) },
     });

@@ -1,0 +1,29 @@
+/**
+ * "maintenance.purge", hourly: delete what has outlived its use. Webhook events with their
+ * deliveries and attempts, and ended jobs, after WEBHOOK_RETENTION_DAYS; dashboard sessions once
+ * they have expired. In one transaction: a purge killed half-way deletes nothing, and the next
+ * run starts over.
+ */
+import { z } from "zod";
+
+import { purgeExpiredAdminSessions } from "../auth/admin-sessions";
+import { purgeWebhookLogs } from "../webhooks/deliveries";
+import { defineJob } from "./define";
+
+export const PURGE_EVERY_MS = 3600_000;
+
+export const purgeJob = defineJob<Record<string, never>>({
+  name: "maintenance.purge",
+  kind: "transactional",
+  payload: z.object({}).strict(),
+  everyMs: PURGE_EVERY_MS,
+  concurrency: 1,
+  async run(tx, _job, ctx) {
+    const now = ctx.clock();
+    const retentionDays = ctx.webhookRetentionDays;
+    await purgeWebhookLogs(tx, { now, retentionDays });
+    const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
+    await tx.job.deleteMany({ where: { status: { not: "PENDING" }, completedAt: { lt: cutoff } } });
+    await purgeExpiredAdminSessions(tx, { now });
+  },
+});

@@ -1,0 +1,23 @@
+/**
+ * The one list of background jobs. Each is a domain function with its due time in the database
+ * (server/jobs/define.ts says what a job is; docs/architecture.md how to add one). The local
+ * runner and the Inngest functions run exactly these, by name.
+ */
+import { sendMailJob } from "../mail/outbox";
+import { publishScheduledStoryJob } from "../publishing/editorial/scheduling";
+import { deliverWebhookJob } from "../webhooks/deliveries";
+import type { JobDefinition } from "./define";
+import { purgeJob } from "./maintenance";
+
+export const JOBS: readonly JobDefinition[] = [
+  deliverWebhookJob,
+  sendMailJob,
+  publishScheduledStoryJob,
+  purgeJob,
+] as JobDefinition[];
+
+const byName = new Map(JOBS.map((definition) => [definition.name, definition]));
+
+export function jobDefinition(name: string): JobDefinition | undefined {
+  return byName.get(name);
+}
