@@ -50,7 +50,11 @@ export class AppError extends Error {
   /** Extra response headers (Allow, Retry-After). */
   readonly headers?: Record<string, string>;
 
-  constructor(code: AppErrorCode, message: string, options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(
+    code: AppErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = "AppError";
     this.code = code;
@@ -79,12 +83,18 @@ export function prismaErrorToAppError(error: unknown): AppError | undefined {
   if (typeof error !== "object" || error === null || !("code" in error)) return undefined;
   const code = (error as { code?: unknown }).code;
   if (code === "P2025") return new AppError("NOT_FOUND", "Not found.", { cause: error });
-  if (code === "P2002") return new AppError("CONFLICT", "A resource with the same unique value already exists.", { cause: error });
+  if (code === "P2002")
+    return new AppError("CONFLICT", "A resource with the same unique value already exists.", { cause: error });
   // PostgreSQL refuses text it cannot store (22021: the NUL character U+0000; 22P05: an unpaired
   // surrogate in JSON): the client sent it, so it is a 400 wherever it slipped past validation.
-  const original = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } }).meta?.driverAdapterError?.cause?.originalCode;
+  const original = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } }).meta
+    ?.driverAdapterError?.cause?.originalCode;
   if (original === "22021" || original === "22P05") {
-    return new AppError("BAD_REQUEST", "The request contains a character that cannot be stored (U+0000, or an unpaired surrogate).", { cause: error });
+    return new AppError(
+      "BAD_REQUEST",
+      "The request contains a character that cannot be stored (U+0000, or an unpaired surrogate).",
+      { cause: error },
+    );
   }
   return undefined;
 }

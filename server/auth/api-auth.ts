@@ -19,9 +19,16 @@ import { z } from "zod";
 import { findApiKey } from "../accounts/api-keys";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
+import { parseWholeNumber, PG_INT_MAX } from "../http/params.schema";
 
 export type ApiAccount = { id: number; slug: string; name: string };
-export type ApiUser = { id: string; name: string | null; email: string | null; avatarUrl: string | null; provider: string | null };
+export type ApiUser = {
+  id: string;
+  name: string | null;
+  email: string | null;
+  avatarUrl: string | null;
+  provider: string | null;
+};
 
 export const USER_JWT_PARAMS = ["masthead_jwt", "accesstype_jwt", "svc_jwt"] as const;
 
@@ -36,7 +43,12 @@ async function touchKey(db: Db, keyId: string, now: Date) {
   await db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: now } });
 }
 
-async function accountByKey(db: Db, key: string | null | undefined, kind: "SERVER" | "CLIENT", now: Date): Promise<ApiAccount> {
+async function accountByKey(
+  db: Db,
+  key: string | null | undefined,
+  kind: "SERVER" | "CLIENT",
+  now: Date,
+): Promise<ApiAccount> {
   const what = kind === "SERVER" ? "X-SUBAUTH header" : "key parameter";
   if (!key) throw new AppError("UNAUTHORIZED", `The ${what} is missing.`);
   const row = await findApiKey(db, key, kind);
@@ -74,15 +86,23 @@ export async function authenticatePublisherJwt(
   token: string | null | undefined,
   options: { user: "required" | "optional"; now?: Date },
 ): Promise<{ account: ApiAccount; user: ApiUser | null }> {
-  const accountId = Number(accountIdParam);
-  if (!Number.isInteger(accountId) || accountId <= 0) throw new AppError("NOT_FOUND", "Unknown account.");
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { id: true, slug: true, name: true } });
+  // The one number rule for path parameters: "0x1", "1e0", "+1" or "01" name no account.
+  const accountId = parseWholeNumber(accountIdParam);
+  if (accountId === null || accountId < 1 || accountId > PG_INT_MAX)
+    throw new AppError("NOT_FOUND", "Unknown account.");
+  const account = await db.account.findUnique({
+    where: { id: accountId },
+    select: { id: true, slug: true, name: true },
+  });
   if (!account) throw new AppError("NOT_FOUND", "Unknown account.");
   if (!token) {
     if (options.user === "required") throw new AppError("UNAUTHORIZED", "Sign in first: a jwt is required.");
     return { account, user: null };
   }
-  return { account, user: await verifyPublisherJwt(db, account.id, token, options.now ?? new Date(), { requireName: true }) };
+  return {
+    account,
+    user: await verifyPublisherJwt(db, account.id, token, options.now ?? new Date(), { requireName: true }),
+  };
 }
 
 const ZClaims = z.object({
@@ -94,7 +114,13 @@ const ZClaims = z.object({
 });
 
 /** Verify a publisher-signed HS256 JWT with the account's shared key and return its user. */
-export async function verifyPublisherJwt(db: Db, accountId: number, token: string, now = new Date(), options: { requireName?: boolean } = {}): Promise<ApiUser> {
+export async function verifyPublisherJwt(
+  db: Db,
+  accountId: number,
+  token: string,
+  now = new Date(),
+  options: { requireName?: boolean } = {},
+): Promise<ApiUser> {
   const account = await db.account.findUnique({ where: { id: accountId }, select: { jwtSecret: true } });
   if (!account) throw new AppError("UNAUTHORIZED", "Unknown account.");
   let payload: unknown;
@@ -105,12 +131,23 @@ export async function verifyPublisherJwt(db: Db, accountId: number, token: strin
       currentDate: now,
     }));
   } catch (error) {
-    const reason = error instanceof joseErrors.JWTExpired ? "has expired" : error instanceof joseErrors.JWTClaimValidationFailed ? "is not valid yet" : "is not valid";
+    const reason =
+      error instanceof joseErrors.JWTExpired
+        ? "has expired"
+        : error instanceof joseErrors.JWTClaimValidationFailed
+          ? "is not valid yet"
+          : "is not valid";
     throw new AppError("UNAUTHORIZED", `The user token ${reason}.`);
   }
   const claims = ZClaims.safeParse(payload);
   if (!claims.success) throw new AppError("UNAUTHORIZED", "The user token lacks the id claim.");
   const c = claims.data;
   if (options.requireName && !c.name) throw new AppError("UNAUTHORIZED", "The user token lacks the name claim.");
-  return { id: c.id, name: c.name ?? null, email: c.email ?? null, avatarUrl: c["avatar-url"] ?? null, provider: c.provider ?? null };
+  return {
+    id: c.id,
+    name: c.name ?? null,
+    email: c.email ?? null,
+    avatarUrl: c["avatar-url"] ?? null,
+    provider: c.provider ?? null,
+  };
 }

@@ -2,18 +2,22 @@ import type { User } from "next-auth";
 import { beforeEach, describe, expect, it } from "vitest";
 
 import { getDb } from "../db";
-import { hashPassword } from "./password";
 import { authorizeAdminCredentials } from "./credentials";
-import { createSignInThrottle } from "./sign-in-rate-limit";
 import { authOptions } from "./next-auth";
+import { hashPassword } from "./password";
+import { createSignInThrottle } from "./sign-in-rate-limit";
 
 // A cheap scrypt cost keeps the suite quick; verification reads the cost from the stored hash.
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const PASSWORD = "correct horse battery staple";
 
-async function createAdmin(overrides: { email?: string; roles?: ("OWNER" | "EDITOR" | "MODERATOR" | "REVENUE")[]; disabled?: boolean } = {}) {
+async function createAdmin(
+  overrides: { email?: string; roles?: ("OWNER" | "EDITOR" | "MODERATOR" | "REVENUE")[]; disabled?: boolean } = {},
+) {
   const db = await getDb();
-  const account = await db.account.create({ data: { slug: `acc-${crypto.randomUUID().slice(0, 8)}`, name: "The Gazette", jwtSecret: "x".repeat(32) } });
+  const account = await db.account.create({
+    data: { slug: `acc-${crypto.randomUUID().slice(0, 8)}`, name: "The Gazette", jwtSecret: "x".repeat(32) },
+  });
   const user = await db.adminUser.create({
     data: {
       accountId: account.id,
@@ -33,13 +37,32 @@ describe("authorizeAdminCredentials", () => {
   it("signs in with the right password: returns the session user, records the sign-in, updates lastLoginAt", async () => {
     const { db, account, user } = await createAdmin();
     const now = new Date("2026-11-22T10:00:00.000Z");
-    const result = await authorizeAdminCredentials(db, { email: "  Editor@Gazette.TEST ", password: PASSWORD }, { ip: "203.0.113.7", throttle: throttle(), now: () => now });
+    const result = await authorizeAdminCredentials(
+      db,
+      { email: "  Editor@Gazette.TEST ", password: PASSWORD },
+      { ip: "203.0.113.7", throttle: throttle(), now: () => now },
+    );
 
-    expect(result).toEqual({ id: user.id, name: "Ed Itor", email: "editor@gazette.test", accountId: account.id, accountName: "The Gazette", roles: ["EDITOR"] });
+    expect(result).toEqual({
+      id: user.id,
+      name: "Ed Itor",
+      email: "editor@gazette.test",
+      accountId: account.id,
+      accountName: "The Gazette",
+      roles: ["EDITOR"],
+    });
     expect((await db.adminUser.findUniqueOrThrow({ where: { id: user.id } })).lastLoginAt).toEqual(now);
     const entries = await db.auditLog.findMany();
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ accountId: account.id, actorId: user.id, action: "admin.sign_in", targetType: "admin_user", targetId: user.id, ip: "203.0.113.7", createdAt: now });
+    expect(entries[0]).toMatchObject({
+      accountId: account.id,
+      actorId: user.id,
+      action: "admin.sign_in",
+      targetType: "admin_user",
+      targetId: user.id,
+      ip: "203.0.113.7",
+      createdAt: now,
+    });
   });
 
   it("gives the same answer (null), and records nothing, for a wrong password, an unknown e-mail and a disabled user", async () => {
@@ -47,9 +70,21 @@ describe("authorizeAdminCredentials", () => {
     await createAdmin({ email: "gone@gazette.test", disabled: true });
     const options = { ip: "203.0.113.7", throttle: throttle() };
 
-    const wrongPassword = await authorizeAdminCredentials(db, { email: "editor@gazette.test", password: "not the password" }, options);
-    const unknownUser = await authorizeAdminCredentials(db, { email: "nobody@gazette.test", password: PASSWORD }, options);
-    const disabledUser = await authorizeAdminCredentials(db, { email: "gone@gazette.test", password: PASSWORD }, options);
+    const wrongPassword = await authorizeAdminCredentials(
+      db,
+      { email: "editor@gazette.test", password: "not the password" },
+      options,
+    );
+    const unknownUser = await authorizeAdminCredentials(
+      db,
+      { email: "nobody@gazette.test", password: PASSWORD },
+      options,
+    );
+    const disabledUser = await authorizeAdminCredentials(
+      db,
+      { email: "gone@gazette.test", password: PASSWORD },
+      options,
+    );
 
     expect(wrongPassword).toBeNull();
     expect(unknownUser).toBeNull();
@@ -60,7 +95,13 @@ describe("authorizeAdminCredentials", () => {
 
   it("refuses malformed credentials without touching the database", async () => {
     const db = await getDb();
-    for (const credentials of [undefined, {}, { email: "", password: "x" }, { email: "a@b.test", password: "" }, { email: "a@b.test", password: "x".repeat(2000) }]) {
+    for (const credentials of [
+      undefined,
+      {},
+      { email: "", password: "x" },
+      { email: "a@b.test", password: "" },
+      { email: "a@b.test", password: "x".repeat(2000) },
+    ]) {
       expect(await authorizeAdminCredentials(db, credentials, { ip: null, throttle: throttle() })).toBeNull();
     }
   });
@@ -69,23 +110,53 @@ describe("authorizeAdminCredentials", () => {
     const { db } = await createAdmin();
     const limited = createSignInThrottle({ perEmailAndIp: 3, perEmail: 1000 });
     for (let i = 0; i < 3; i++) {
-      expect(await authorizeAdminCredentials(db, { email: "editor@gazette.test", password: "wrong" }, { ip: "198.51.100.1", throttle: limited })).toBeNull();
+      expect(
+        await authorizeAdminCredentials(
+          db,
+          { email: "editor@gazette.test", password: "wrong" },
+          { ip: "198.51.100.1", throttle: limited },
+        ),
+      ).toBeNull();
     }
     await expect(
-      authorizeAdminCredentials(db, { email: "editor@gazette.test", password: PASSWORD }, { ip: "198.51.100.1", throttle: limited }),
+      authorizeAdminCredentials(
+        db,
+        { email: "editor@gazette.test", password: PASSWORD },
+        { ip: "198.51.100.1", throttle: limited },
+      ),
     ).rejects.toMatchObject({ code: "RATE_LIMITED" });
     // Another address is counted apart.
-    expect(await authorizeAdminCredentials(db, { email: "editor@gazette.test", password: PASSWORD }, { ip: "198.51.100.2", throttle: limited })).not.toBeNull();
+    expect(
+      await authorizeAdminCredentials(
+        db,
+        { email: "editor@gazette.test", password: PASSWORD },
+        { ip: "198.51.100.2", throttle: limited },
+      ),
+    ).not.toBeNull();
 
-    for (let i = 0; i < 3; i++) await authorizeAdminCredentials(db, { email: "nobody@gazette.test", password: "x" }, { ip: "198.51.100.1", throttle: limited });
-    await expect(authorizeAdminCredentials(db, { email: "nobody@gazette.test", password: "x" }, { ip: "198.51.100.1", throttle: limited })).rejects.toMatchObject({
+    for (let i = 0; i < 3; i++)
+      await authorizeAdminCredentials(
+        db,
+        { email: "nobody@gazette.test", password: "x" },
+        { ip: "198.51.100.1", throttle: limited },
+      );
+    await expect(
+      authorizeAdminCredentials(
+        db,
+        { email: "nobody@gazette.test", password: "x" },
+        { ip: "198.51.100.1", throttle: limited },
+      ),
+    ).rejects.toMatchObject({
       code: "RATE_LIMITED",
     });
   });
 });
 
 describe("authOptions (next-auth wiring)", () => {
-  type Authorize = (credentials: Record<string, string> | undefined, req: { headers: Record<string, string> }) => Promise<unknown>;
+  type Authorize = (
+    credentials: Record<string, string> | undefined,
+    req: { headers: Record<string, string> },
+  ) => Promise<unknown>;
   const authorize = (authOptions.providers[0] as unknown as { options: { authorize: Authorize } }).options.authorize;
   const req = { headers: { "x-forwarded-for": "192.0.2.10" } };
 
@@ -96,7 +167,10 @@ describe("authOptions (next-auth wiring)", () => {
   it("authorizes through the Credentials provider, with the same null for every kind of failure", async () => {
     const { user } = await createAdmin();
     await createAdmin({ email: "gone@gazette.test", disabled: true });
-    expect(await authorize({ email: "editor@gazette.test", password: PASSWORD }, req)).toMatchObject({ id: user.id, roles: ["EDITOR"] });
+    expect(await authorize({ email: "editor@gazette.test", password: PASSWORD }, req)).toMatchObject({
+      id: user.id,
+      roles: ["EDITOR"],
+    });
     expect(await authorize({ email: "editor@gazette.test", password: "wrong" }, req)).toBeNull();
     expect(await authorize({ email: "nobody@gazette.test", password: PASSWORD }, req)).toBeNull();
     expect(await authorize({ email: "gone@gazette.test", password: PASSWORD }, req)).toBeNull();
@@ -124,7 +198,11 @@ describe("authOptions (next-auth wiring)", () => {
 
     await db.adminUser.update({ where: { id: user.id }, data: { roles: ["EDITOR", "MODERATOR"], name: "Edith Itor" } });
     token = await jwt({ token, user: undefined as never, account: null });
-    expect((await asSession(token)).user).toMatchObject({ id: user.id, name: "Edith Itor", roles: ["EDITOR", "MODERATOR"] });
+    expect((await asSession(token)).user).toMatchObject({
+      id: user.id,
+      name: "Edith Itor",
+      roles: ["EDITOR", "MODERATOR"],
+    });
 
     await db.adminUser.update({ where: { id: user.id }, data: { disabledAt: new Date() } });
     token = await jwt({ token, user: undefined as never, account: null });

@@ -11,10 +11,11 @@ import "server-only";
 import { recordAudit } from "../audit/audit-log";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
+import { staffActor } from "./actor";
 import type { AdminSessionUser } from "./admin-session";
 import { getDummyPasswordHash, verifyPassword } from "./password";
-import { ZAdminSignInInput } from "./sign-in.schema";
 import { getSignInThrottle, type SignInThrottle } from "./sign-in-rate-limit";
+import { ZAdminSignInInput } from "./sign-in.schema";
 
 export type AuthorizeOptions = {
   /** The client's address, for the rate limit and the audit entry. */
@@ -27,7 +28,11 @@ export type AuthorizeOptions = {
  * The admin user for these credentials, or null. Throws AppError RATE_LIMITED past the sign-in
  * limit. A success updates `lastLoginAt` and records "admin.sign_in" in the audit log.
  */
-export async function authorizeAdminCredentials(db: Db, credentials: unknown, options: AuthorizeOptions): Promise<AdminSessionUser | null> {
+export async function authorizeAdminCredentials(
+  db: Db,
+  credentials: unknown,
+  options: AuthorizeOptions,
+): Promise<AdminSessionUser | null> {
   const parsed = ZAdminSignInInput.safeParse(credentials);
   if (!parsed.success) return null;
   const { email, password } = parsed.data;
@@ -36,12 +41,23 @@ export async function authorizeAdminCredentials(db: Db, credentials: unknown, op
 
   const decision = throttle.attempt({ email, ip: options.ip }, now().getTime());
   if (!decision.allowed) {
-    throw new AppError("RATE_LIMITED", "Too many sign-in attempts.", { headers: { "Retry-After": String(decision.retryAfterSeconds) } });
+    throw new AppError("RATE_LIMITED", "Too many sign-in attempts.", {
+      headers: { "Retry-After": String(decision.retryAfterSeconds) },
+    });
   }
 
   const user = await db.adminUser.findUnique({
     where: { email },
-    select: { id: true, name: true, email: true, accountId: true, roles: true, disabledAt: true, passwordHash: true, account: { select: { name: true } } },
+    select: {
+      id: true,
+      name: true,
+      email: true,
+      accountId: true,
+      roles: true,
+      disabledAt: true,
+      passwordHash: true,
+      account: { select: { name: true } },
+    },
   });
   if (!user || user.disabledAt) {
     await verifyPassword(password, await getDummyPasswordHash());
@@ -52,8 +68,7 @@ export async function authorizeAdminCredentials(db: Db, credentials: unknown, op
   const at = now();
   await db.adminUser.update({ where: { id: user.id }, data: { lastLoginAt: at }, select: { id: true } });
   await recordAudit(db, {
-    accountId: user.accountId,
-    actorId: user.id,
+    actor: staffActor(user),
     action: "admin.sign_in",
     targetType: "admin_user",
     targetId: user.id,
@@ -62,7 +77,14 @@ export async function authorizeAdminCredentials(db: Db, credentials: unknown, op
     now: at,
   });
   throttle.succeeded({ email, ip: options.ip });
-  return { id: user.id, name: user.name, email: user.email, accountId: user.accountId, accountName: user.account.name, roles: user.roles };
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    accountId: user.accountId,
+    accountName: user.account.name,
+    roles: user.roles,
+  };
 }
 
 /**
@@ -71,7 +93,10 @@ export async function authorizeAdminCredentials(db: Db, credentials: unknown, op
  * otherwise the last one is the nearest hop we can see, which a client can forge by sending the
  * header itself: the per-e-mail limit covers that case (sign-in-rate-limit.ts).
  */
-export function clientIpFromHeaders(headers: Record<string, string | string[] | undefined> | Headers | undefined, trustProxy: boolean): string | null {
+export function clientIpFromHeaders(
+  headers: Record<string, string | string[] | undefined> | Headers | undefined,
+  trustProxy: boolean,
+): string | null {
   const read = (name: string): string | undefined => {
     if (!headers) return undefined;
     if (headers instanceof Headers) return headers.get(name) ?? undefined;

@@ -3,9 +3,12 @@
  * sessions in an HttpOnly cookie, and the helpers pages use to require a signed-in admin.
  *
  * 1. Secret      AUTH_SECRET (env.js; required in production, always passed by `npm start`).
- * 2. Sign-in     server/auth/credentials.ts does the work (throttle, scrypt, audit entry).
- * 3. Each request  the `jwt` callback re-reads the user (one indexed query), so disabling or
- *                deleting a user, or changing their roles, takes effect on their next request.
+ * 2. Sign-in     server/auth/credentials.ts does the work (throttle, scrypt, audit entry); each
+ *                sign-in gets a server-side session row (admin-sessions.ts) that the JWT names (`sid`).
+ * 3. Each request  the `jwt` callback re-reads the user and their session (one indexed query), so
+ *                signing out, disabling or deleting a user, changing their password or roles
+ *                (server/auth/staff.ts) takes effect on the next request of every copy of the
+ *                cookie, not only in the browser that signed out.
  * 4. Pages       getAdminSession() (cached per request) and requireAdmin({ roles, from }).
  *
  * The route app/api/auth/[...nextauth] serves next-auth's endpoints (csrf, callback/credentials,
@@ -13,17 +16,25 @@
  */
 import { randomBytes } from "node:crypto";
 
-import { forbidden, redirect } from "next/navigation";
 import type { AuthOptions } from "next-auth";
 import { getServerSession } from "next-auth/next";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 
 import { getEnv } from "../../env.js";
 import { recordAudit } from "../audit/audit-log";
 import { getDb } from "../db";
 import { isAppError } from "../errors";
-import { findActiveAdminUser, type AdminSession, type AdminSessionUser } from "./admin-session";
+import { log } from "../log";
+import { staffActor } from "./actor";
+import type { AdminSession, AdminSessionUser } from "./admin-session";
+import {
+  ADMIN_SESSION_MAX_AGE_SECONDS,
+  createAdminSession,
+  findActiveAdminSession,
+  revokeAdminSession,
+} from "./admin-sessions";
 import { authorizeAdminCredentials, clientIpFromHeaders } from "./credentials";
 import { hasAnyRole, type AdminRole } from "./roles";
 import type { SignInErrorCode } from "./sign-in.schema";
@@ -33,9 +44,11 @@ declare module "next-auth" {
     accountId: number;
     accountName: string;
     roles: AdminRole[];
+    /** The server-side session this sign-in opened (AdminSession.id). */
+    sessionId: string;
   }
   interface Session {
-    /** Absent when the cookie's user no longer exists or was disabled. */
+    /** Absent when the cookie's session was signed out, revoked or expired, or its user no longer exists or was disabled. */
     user?: AdminSessionUser;
   }
 }
@@ -45,15 +58,17 @@ declare module "next-auth/jwt" {
     accountId?: number;
     accountName?: string;
     roles?: AdminRole[];
-    /** Set once the user was found gone or disabled: the cookie is dead from then on. */
+    /** The server-side session (AdminSession.id): the cookie is honoured only while it is live. */
+    sid?: string;
+    /** Set once the user or the session was found gone, disabled, revoked or expired: the cookie is dead from then on. */
     revoked?: boolean;
   }
 }
 
 export const SIGN_IN_PATH = "/admin/sign-in";
 
-/** Admin sessions last 12 hours from sign-in. */
-const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
+/** Admin sessions last 12 hours from sign-in (the session row's expiry enforces it; see admin-sessions.ts). */
+const SESSION_MAX_AGE_SECONDS = ADMIN_SESSION_MAX_AGE_SECONDS;
 
 // ─── 1. Secret ───────────────────────────────────────────────────────────────────────────────
 const globalForAuth = globalThis as unknown as { mastheadEphemeralAuthSecret?: string };
@@ -69,7 +84,9 @@ function getAuthSecret(): string {
   if (configured) return configured;
   if (!globalForAuth.mastheadEphemeralAuthSecret) {
     globalForAuth.mastheadEphemeralAuthSecret = randomBytes(32).toString("base64url");
-    console.warn("[masthead] AUTH_SECRET is not set: admin sessions use a random secret and end when this process stops (npm run dev keeps one in DATA_DIR).");
+    log.warn(
+      "[masthead] AUTH_SECRET is not set: admin sessions use a random secret and end when this process stops (npm run dev keeps one in DATA_DIR).",
+    );
   }
   return globalForAuth.mastheadEphemeralAuthSecret;
 }
@@ -92,11 +109,21 @@ export const authOptions: AuthOptions = {
       async authorize(credentials, req) {
         try {
           const ip = clientIpFromHeaders(req.headers, getEnv().TRUST_PROXY);
-          return await authorizeAdminCredentials(await getDb(), credentials, { ip });
+          const db = await getDb();
+          const user = await authorizeAdminCredentials(db, credentials, { ip });
+          if (!user) return null;
+          const session = await createAdminSession(db, {
+            userId: user.id,
+            ip,
+            userAgent: headerValue(req.headers, "user-agent"),
+            now: new Date(),
+            maxAgeSeconds: SESSION_MAX_AGE_SECONDS,
+          });
+          return { ...user, sessionId: session.id };
         } catch (error) {
           // next-auth puts a thrown error's message in the redirect URL: only our codes go there.
           if (isAppError(error) && error.code === "RATE_LIMITED") throw signInError("RateLimited");
-          console.error("[masthead] admin sign-in failed unexpectedly", error);
+          log.error("admin sign-in failed unexpectedly", { error });
           throw signInError("SignInUnavailable");
         }
       },
@@ -105,16 +132,37 @@ export const authOptions: AuthOptions = {
   callbacks: {
     async jwt({ token, user }) {
       if (user) {
-        // Sign-in: the token names the user; the rest is refreshed from the database below on later requests.
-        return { sub: user.id, name: user.name, email: user.email, accountId: user.accountId, accountName: user.accountName, roles: user.roles };
+        // Sign-in: the token names the user and the session; the rest is refreshed from the database below on later requests.
+        return {
+          sub: user.id,
+          sid: user.sessionId,
+          name: user.name,
+          email: user.email,
+          accountId: user.accountId,
+          accountName: user.accountName,
+          roles: user.roles,
+        };
       }
-      if (token.revoked || !token.sub) return { revoked: true };
-      const current = await findActiveAdminUser(await getDb(), { id: token.sub });
+      // A cookie without a session id predates server-side sessions: it cannot be revoked, so it is not honoured.
+      if (token.revoked || !token.sub || !token.sid) return { revoked: true };
+      const current = await findActiveAdminSession(await getDb(), {
+        sessionId: token.sid,
+        userId: token.sub,
+        now: new Date(),
+      });
       if (!current) return { revoked: true };
-      return { ...token, name: current.name, email: current.email, accountId: current.accountId, accountName: current.accountName, roles: current.roles };
+      return {
+        ...token,
+        name: current.name,
+        email: current.email,
+        accountId: current.accountId,
+        accountName: current.accountName,
+        roles: current.roles,
+      };
     },
     async session({ session, token }) {
-      if (token.revoked || !token.sub || token.accountId === undefined || !token.roles) return { expires: session.expires };
+      if (token.revoked || !token.sub || token.accountId === undefined || !token.roles)
+        return { expires: session.expires };
       return {
         expires: session.expires,
         user: {
@@ -124,18 +172,31 @@ export const authOptions: AuthOptions = {
           accountId: token.accountId,
           accountName: token.accountName ?? "",
           roles: token.roles,
+          ...(token.sid ? { sessionId: token.sid } : {}),
         },
       };
     },
   },
   events: {
     async signOut({ token }) {
-      if (token.revoked || !token.sub || token.accountId === undefined) return;
+      if (token.revoked || !token.sub || !token.sid) return;
       try {
-        await recordAudit(await getDb(), { accountId: token.accountId, actorId: token.sub, action: "admin.sign_out", targetType: "admin_user", targetId: token.sub });
+        const db = await getDb();
+        const now = new Date();
+        // Ends the session on the server: every copy of this cookie is signed out, not only this browser's.
+        const ended = await revokeAdminSession(db, { sessionId: token.sid, userId: token.sub, now });
+        if (ended && token.accountId !== undefined) {
+          await recordAudit(db, {
+            actor: staffActor({ id: token.sub, accountId: token.accountId, roles: token.roles ?? [] }),
+            action: "admin.sign_out",
+            targetType: "admin_user",
+            targetId: token.sub,
+            now,
+          });
+        }
       } catch (error) {
-        // Signing out must work even when the database does not: the cookie is cleared regardless.
-        console.error("[masthead] could not record a sign-out", error);
+        // The cookie is cleared regardless; the session row then lives on until it expires.
+        log.error("could not end a dashboard session on sign-out", { error });
       }
     },
   },
@@ -159,4 +220,14 @@ export async function requireAdmin(options: { from: string; roles?: readonly Adm
   if (!session) redirect(`${SIGN_IN_PATH}?${new URLSearchParams({ callbackUrl: options.from }).toString()}`);
   if (!hasAnyRole(session.user.roles, options.roles)) forbidden();
   return session;
+}
+
+function headerValue(
+  headers: Record<string, string | string[] | undefined> | Headers | undefined,
+  name: string,
+): string | null {
+  if (!headers) return null;
+  if (headers instanceof Headers) return headers.get(name);
+  const value = headers[name];
+  return (Array.isArray(value) ? value.join(", ") : value) ?? null;
 }

@@ -26,7 +26,8 @@ describe("createSignInThrottle", () => {
 
   it("caps one e-mail across every IP", () => {
     const throttle = createSignInThrottle({ perEmailAndIp: 10, perEmail: 5, windowMs: 60_000 });
-    for (let i = 0; i < 5; i++) expect(throttle.attempt({ email: "a@example.com", ip: `10.0.0.${i}` }, 0).allowed).toBe(true);
+    for (let i = 0; i < 5; i++)
+      expect(throttle.attempt({ email: "a@example.com", ip: `10.0.0.${i}` }, 0).allowed).toBe(true);
     expect(throttle.attempt({ email: "a@example.com", ip: "10.0.0.99" }, 0).allowed).toBe(false);
     expect(throttle.attempt({ email: "b@example.com", ip: "10.0.0.99" }, 0).allowed).toBe(true);
   });

@@ -65,7 +65,10 @@ export function createSignInThrottle(
   options: { windowMs?: number; perEmailAndIp?: number; perEmail?: number } = {},
 ): SignInThrottle {
   const windowMs = options.windowMs ?? SIGN_IN_WINDOW_MS;
-  const byEmailAndIp = createFixedWindowLimiter({ limit: options.perEmailAndIp ?? SIGN_IN_LIMIT_PER_EMAIL_AND_IP, windowMs });
+  const byEmailAndIp = createFixedWindowLimiter({
+    limit: options.perEmailAndIp ?? SIGN_IN_LIMIT_PER_EMAIL_AND_IP,
+    windowMs,
+  });
   const byEmail = createFixedWindowLimiter({ limit: options.perEmail ?? SIGN_IN_LIMIT_PER_EMAIL, windowMs });
   const pairKey = (email: string, ip: string | null) => `${email}\n${ip ?? "unknown"}`;
   return {

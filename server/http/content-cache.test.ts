@@ -20,7 +20,9 @@ describe("content responses", () => {
       expect(res.status).toBe(304);
       expect(await res.text()).toBe("");
     }
-    expect(contentResponse(new Request("http://t/x", { headers: { "If-None-Match": '"stale"' } }), { a: 1 }).status).toBe(200);
+    expect(
+      contentResponse(new Request("http://t/x", { headers: { "If-None-Match": '"stale"' } }), { a: 1 }).status,
+    ).toBe(200);
   });
 
   it("compare ETags exactly", () => {

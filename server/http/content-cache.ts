@@ -58,6 +58,9 @@ export function contentResponse(req: Request, body: unknown, options: ContentRes
   }
   return new Response(req.method === "HEAD" ? null : text, {
     status: options.status ?? 200,
-    headers: { "Content-Type": contentType.includes("charset") ? contentType : `${contentType}; charset=utf-8`, ...headers },
+    headers: {
+      "Content-Type": contentType.includes("charset") ? contentType : `${contentType}; charset=utf-8`,
+      ...headers,
+    },
   });
 }

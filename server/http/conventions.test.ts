@@ -31,7 +31,12 @@ describe("memory rate limiter", () => {
     const results = [];
     for (let i = 0; i < 3; i++) results.push(await checkRateLimit(store, rule, "1.2.3.4", t0));
     expect(results.map((r) => r.allowed)).toEqual([true, true, false]);
-    expect(rateLimitHeaders(results[2]!, new Date(t0.getTime() + 15_000))).toEqual({ "RateLimit-Limit": "2", "RateLimit-Remaining": "0", "RateLimit-Reset": "45", "Retry-After": "45" });
+    expect(rateLimitHeaders(results[2]!, new Date(t0.getTime() + 15_000))).toEqual({
+      "RateLimit-Limit": "2",
+      "RateLimit-Remaining": "0",
+      "RateLimit-Reset": "45",
+      "Retry-After": "45",
+    });
     expect((await checkRateLimit(store, rule, "5.6.7.8", t0)).allowed).toBe(true);
     expect((await checkRateLimit(store, rule, "1.2.3.4", new Date(t0.getTime() + 60_000))).allowed).toBe(true);
   });
@@ -46,13 +51,19 @@ describe("memory rate limiter", () => {
 
 describe("query parameters", () => {
   it("turns repeated keys and key[] into arrays", () => {
-    expect(searchParamsToObject(new URLSearchParams("a=1&ids[]=x&ids[]=y&b=2&b=3"))).toEqual({ a: "1", ids: ["x", "y"], b: ["2", "3"] });
+    expect(searchParamsToObject(new URLSearchParams("a=1&ids[]=x&ids[]=y&b=2&b=3"))).toEqual({
+      a: "1",
+      ids: ["x", "y"],
+      b: ["2", "3"],
+    });
   });
 });
 
 describe("log redaction", () => {
   it("hides secret-looking keys at any depth", () => {
-    expect(redact({ user: "a", password: "p", nested: { "X-SUBAUTH": "k", jwt: "t", list: [{ apiKey: "z", ok: 1 }] } })).toEqual({
+    expect(
+      redact({ user: "a", password: "p", nested: { "X-SUBAUTH": "k", jwt: "t", list: [{ apiKey: "z", ok: 1 }] } }),
+    ).toEqual({
       user: "a",
       password: "[redacted]",
       nested: { "X-SUBAUTH": "[redacted]", jwt: "[redacted]", list: [{ apiKey: "[redacted]", ok: 1 }] },

@@ -26,7 +26,8 @@ export function corsHeaders(origin: string | null, allowed: string): Record<stri
     "Access-Control-Allow-Origin": origin,
     ...(allowed.trim() === "*" ? {} : { "Access-Control-Allow-Credentials": "true" }),
     Vary: "Origin",
-    "Access-Control-Expose-Headers": "X-Request-Id, X-QT-AUTH, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset",
+    "Access-Control-Expose-Headers":
+      "X-Request-Id, X-QT-AUTH, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset",
   };
 }
 

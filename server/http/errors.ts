@@ -6,13 +6,23 @@
  */
 import { ZodError } from "zod";
 
-import { AppError, ERROR_STATUS, isAppError, prismaErrorToAppError, zodIssuesToDetails, type AppErrorCode, type ErrorDetail } from "../errors";
+import {
+  AppError,
+  ERROR_STATUS,
+  isAppError,
+  prismaErrorToAppError,
+  zodIssuesToDetails,
+  type AppErrorCode,
+  type ErrorDetail,
+} from "../errors";
 import { log } from "../log";
 
 export type ErrorBody = { error: { code: AppErrorCode; message: string; details?: ErrorDetail[] } };
 
 export function errorResponse(error: AppError, requestId: string, extraHeaders: Record<string, string> = {}): Response {
-  const body: ErrorBody = { error: { code: error.code, message: error.message, ...(error.details?.length ? { details: error.details } : {}) } };
+  const body: ErrorBody = {
+    error: { code: error.code, message: error.message, ...(error.details?.length ? { details: error.details } : {}) },
+  };
   return Response.json(body, {
     status: ERROR_STATUS[error.code],
     headers: { "X-Request-Id": requestId, "Cache-Control": "no-store", ...extraHeaders, ...error.headers },
@@ -20,10 +30,18 @@ export function errorResponse(error: AppError, requestId: string, extraHeaders: 
 }
 
 /** Any thrown value as a response: AppError as itself, zod as 400, Prisma's known errors by code, the rest as 500. */
-export function toErrorResponse(error: unknown, requestId: string, extraHeaders: Record<string, string> = {}): Response {
+export function toErrorResponse(
+  error: unknown,
+  requestId: string,
+  extraHeaders: Record<string, string> = {},
+): Response {
   if (isAppError(error)) return errorResponse(error, requestId, extraHeaders);
   if (error instanceof ZodError) {
-    return errorResponse(new AppError("BAD_REQUEST", "The request is not valid.", { details: zodIssuesToDetails(error) }), requestId, extraHeaders);
+    return errorResponse(
+      new AppError("BAD_REQUEST", "The request is not valid.", { details: zodIssuesToDetails(error) }),
+      requestId,
+      extraHeaders,
+    );
   }
   const known = prismaErrorToAppError(error);
   if (known) return errorResponse(known, requestId, extraHeaders);

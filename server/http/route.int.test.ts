@@ -1,5 +1,5 @@
-import { SignJWT } from "jose";
 import { Redis } from "ioredis";
+import { SignJWT } from "jose";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 
@@ -14,28 +14,36 @@ const NO_PARAMS = { params: Promise.resolve({}) };
 
 async function setup() {
   const db = await getDb();
-  const account = await db.account.create({ data: { slug: `h${Math.random().toString(36).slice(2, 8)}`, name: "Gazette", jwtSecret: SECRET } });
+  const account = await db.account.create({
+    data: { slug: `h${Math.random().toString(36).slice(2, 8)}`, name: "Gazette", jwtSecret: SECRET },
+  });
   const server = await createApiKey(db, { accountId: account.id, kind: "SERVER", name: "s" });
   const client = await createApiKey(db, { accountId: account.id, kind: "CLIENT", name: "c" });
   return { db, account, serverKey: server.key, clientKey: client.key, serverKeyId: server.id };
 }
 
-const jwt = (claims: Record<string, unknown>, options: { secret?: string; exp?: string | number; alg?: string } = {}) => {
+const jwt = (
+  claims: Record<string, unknown>,
+  options: { secret?: string; exp?: string | number; alg?: string } = {},
+) => {
   const token = new SignJWT(claims).setProtectedHeader({ alg: options.alg ?? "HS256" }).setIssuedAt();
   if (options.exp !== undefined) token.setExpirationTime(options.exp);
   return token.sign(new TextEncoder().encode(options.secret ?? SECRET));
 };
 
 async function body(response: Response) {
-  return (await response.json()) as { error: { code: string; message: string; details?: { field: string; issue: string }[] } } & Record<string, unknown>;
+  return (await response.json()) as {
+    error: { code: string; message: string; details?: { field: string; issue: string }[] };
+  } & Record<string, unknown>;
 }
 
 describe("apiRoute: authentication", () => {
-  const serverRoute = apiRoute({ auth: "server" }, async ({ auth }) => Response.json({ account: auth.account.id }));
+  const serverRoute = apiRoute({ auth: "server" }, async ({ account }) => Response.json({ account: account.id }));
 
   it("takes a valid X-SUBAUTH key and refuses a missing, wrong, client or revoked one with 401", async () => {
     const { db, account, serverKey, clientKey, serverKeyId } = await setup();
-    const call = (key?: string) => serverRoute(new Request("http://t/x", { headers: key ? { "X-SUBAUTH": key } : {} }), NO_PARAMS);
+    const call = (key?: string) =>
+      serverRoute(new Request("http://t/x", { headers: key ? { "X-SUBAUTH": key } : {} }), NO_PARAMS);
     const ok = await call(serverKey);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ account: account.id });
@@ -50,12 +58,14 @@ describe("apiRoute: authentication", () => {
 
   it("takes a client key with a publisher-signed user JWT under any of its names", async () => {
     const { clientKey } = await setup();
-    const route = apiRoute({ auth: "client+user" }, async ({ auth }) => Response.json({ user: auth.user }));
+    const route = apiRoute({ auth: "client+user" }, async ({ user }) => Response.json({ user }));
     const token = await jwt({ id: 42, name: "Reader", email: "r@example.com" }, { exp: "1h" });
     for (const param of ["masthead_jwt", "accesstype_jwt", "svc_jwt"]) {
       const res = await route(new Request(`http://t/x?key=${clientKey}&${param}=${token}`), NO_PARAMS);
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ user: { id: "42", name: "Reader", email: "r@example.com", avatarUrl: null, provider: null } });
+      expect(await res.json()).toEqual({
+        user: { id: "42", name: "Reader", email: "r@example.com", avatarUrl: null, provider: null },
+      });
     }
   });
 
@@ -76,36 +86,97 @@ describe("apiRoute: authentication", () => {
       expect(res.status).toBe(401);
     }
     expect((await route(new Request(`http://t/x?key=${clientKey}`), NO_PARAMS)).status).toBe(401);
-    const optional = apiRoute({ auth: "client+optionalUser" }, async ({ auth }) => Response.json({ user: auth.user }));
-    expect(await (await optional(new Request(`http://t/x?key=${clientKey}`), NO_PARAMS)).json()).toEqual({ user: null });
-    expect((await optional(new Request(`http://t/x?key=${clientKey}&masthead_jwt=garbage`), NO_PARAMS)).status).toBe(401);
+    const optional = apiRoute({ auth: "client+optionalUser" }, async ({ user }) => Response.json({ user }));
+    expect(await (await optional(new Request(`http://t/x?key=${clientKey}`), NO_PARAMS)).json()).toEqual({
+      user: null,
+    });
+    expect((await optional(new Request(`http://t/x?key=${clientKey}&masthead_jwt=garbage`), NO_PARAMS)).status).toBe(
+      401,
+    );
   });
 
   it("reads the account from the path and the publisher JWT from the query or the body; name and id are required", async () => {
     const { account } = await setup();
-    const route = apiRoute({ auth: "publisherJwt+user", params: z.object({ account_id: z.string() }), body: z.object({ jwt: z.string().optional(), text: z.string() }) }, async ({ auth }) =>
-      Response.json({ account: auth.account.id, user: auth.user.id }),
+    const route = apiRoute(
+      {
+        auth: "publisherJwt+user",
+        params: z.object({ account_id: z.string() }),
+        body: z.object({ jwt: z.string().optional(), text: z.string() }),
+      },
+      async ({ account, user }) => Response.json({ account: account.id, user: user.id }),
     );
     const params = (id: string | number) => ({ params: Promise.resolve({ account_id: String(id) }) });
     const good = await jwt({ id: "u1", name: "Una" });
-    const inBody = await route(new Request("http://t/x", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ jwt: good, text: "hi" }) }), params(account.id));
+    const inBody = await route(
+      new Request("http://t/x", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ jwt: good, text: "hi" }),
+      }),
+      params(account.id),
+    );
     expect(inBody.status).toBe(200);
     expect(await inBody.json()).toEqual({ account: account.id, user: "u1" });
-    const inQuery = await route(new Request(`http://t/x?jwt=${good}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"text":"hi"}' }), params(account.id));
+    const inQuery = await route(
+      new Request(`http://t/x?jwt=${good}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: '{"text":"hi"}',
+      }),
+      params(account.id),
+    );
     expect(inQuery.status).toBe(200);
     const noName = await jwt({ id: "u1" });
-    expect((await route(new Request(`http://t/x?jwt=${noName}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"text":"hi"}' }), params(account.id))).status).toBe(401);
-    expect((await route(new Request("http://t/x", { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"text":"hi"}' }), params(account.id))).status).toBe(401);
-    expect((await route(new Request(`http://t/x?jwt=${good}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"text":"hi"}' }), params(999999))).status).toBe(404);
+    expect(
+      (
+        await route(
+          new Request(`http://t/x?jwt=${noName}`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: '{"text":"hi"}',
+          }),
+          params(account.id),
+        )
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await route(
+          new Request("http://t/x", {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: '{"text":"hi"}',
+          }),
+          params(account.id),
+        )
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await route(
+          new Request(`http://t/x?jwt=${good}`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: '{"text":"hi"}',
+          }),
+          params(999999),
+        )
+      ).status,
+    ).toBe(404);
   });
 });
 
 describe("apiRoute: errors, one shape, the right status", () => {
   const strict = apiRoute(
-    { auth: "public", query: z.object({ limit: z.coerce.number().int().min(1).max(100), sort: z.enum(["asc", "desc"]) }), body: z.object({ name: z.string().min(1) }) },
+    {
+      auth: "public",
+      query: z.object({ limit: z.coerce.number().int().min(1).max(100), sort: z.enum(["asc", "desc"]) }),
+      body: z.object({ name: z.string().min(1) }),
+    },
     async ({ body }) => Response.json({ hello: body.name }, { status: 201 }),
   );
-  const post = (init: RequestInit & { url?: string }) => strict(new Request(init.url ?? "http://t/x?limit=5&sort=asc", { method: "POST", ...init }), NO_PARAMS);
+  const post = (init: RequestInit & { url?: string }) =>
+    strict(new Request(init.url ?? "http://t/x?limit=5&sort=asc", { method: "POST", ...init }), NO_PARAMS);
   const json = { "Content-Type": "application/json" };
 
   it("answers 201 with X-Request-Id, and reuses a sane incoming one", async () => {
@@ -119,7 +190,10 @@ describe("apiRoute: errors, one shape, the right status", () => {
   it("400: malformed JSON, and every bad parameter listed", async () => {
     const malformed = await post({ headers: json, body: '{"name":' });
     expect(malformed.status).toBe(400);
-    expect((await body(malformed)).error).toMatchObject({ code: "BAD_REQUEST", details: [{ field: "body", issue: "malformed JSON" }] });
+    expect((await body(malformed)).error).toMatchObject({
+      code: "BAD_REQUEST",
+      details: [{ field: "body", issue: "malformed JSON" }],
+    });
     const bad = await post({ url: "http://t/x?limit=500&sort=up", headers: json, body: '{"name":"A"}' });
     expect(bad.status).toBe(400);
     expect((await body(bad)).error.details!.map((d) => d.field).sort()).toEqual(["query.limit", "query.sort"]);
@@ -129,26 +203,64 @@ describe("apiRoute: errors, one shape, the right status", () => {
 
   it("406 when Accept rules out JSON, 413 for a large body, 415 for a wrong content type", async () => {
     expect((await post({ headers: { ...json, Accept: "text/html" }, body: '{"name":"A"}' })).status).toBe(406);
-    expect((await post({ headers: { ...json, Accept: "application/json;q=0, text/html" }, body: '{"name":"A"}' })).status).toBe(406);
-    expect((await post({ headers: { ...json, Accept: "text/html, */*;q=0.1" }, body: '{"name":"A"}' })).status).toBe(201);
+    expect(
+      (await post({ headers: { ...json, Accept: "application/json;q=0, text/html" }, body: '{"name":"A"}' })).status,
+    ).toBe(406);
+    expect((await post({ headers: { ...json, Accept: "text/html, */*;q=0.1" }, body: '{"name":"A"}' })).status).toBe(
+      201,
+    );
     const big = JSON.stringify({ name: "x".repeat(2 * 1024 * 1024) });
     expect((await post({ headers: json, body: big })).status).toBe(413);
     // No Content-Length: the stream is cut at the limit.
-    const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(big)); c.close(); } });
-    expect((await strict(new Request("http://t/x?limit=5&sort=asc", { method: "POST", headers: json, body: stream, duplex: "half" } as RequestInit), NO_PARAMS)).status).toBe(413);
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(big));
+        c.close();
+      },
+    });
+    expect(
+      (
+        await strict(
+          new Request("http://t/x?limit=5&sort=asc", {
+            method: "POST",
+            headers: json,
+            body: stream,
+            duplex: "half",
+          } as RequestInit),
+          NO_PARAMS,
+        )
+      ).status,
+    ).toBe(413);
     const wrongType = await post({ headers: { "Content-Type": "text/xml" }, body: "<a/>" });
     expect(wrongType.status).toBe(415);
     expect((await body(wrongType)).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
   });
 
   it("takes JSON sent as text/plain where a route allows it (existing clients do)", async () => {
-    const route = apiRoute({ auth: "public", body: z.object({ requests: z.record(z.string(), z.unknown()) }), bodyTypes: ["json", "text-json"] }, async ({ body }) => Response.json(body));
-    const res = await route(new Request("http://t/x", { method: "POST", headers: { "Content-Type": "text/plain" }, body: '{"requests":{"a":{}}}' }), NO_PARAMS);
+    const route = apiRoute(
+      {
+        auth: "public",
+        body: z.object({ requests: z.record(z.string(), z.unknown()) }),
+        bodyTypes: ["json", "text-json"],
+      },
+      async ({ body }) => Response.json(body),
+    );
+    const res = await route(
+      new Request("http://t/x", {
+        method: "POST",
+        headers: { "Content-Type": "text/plain" },
+        body: '{"requests":{"a":{}}}',
+      }),
+      NO_PARAMS,
+    );
     expect(res.status).toBe(200);
   });
 
   it("403, 404, 409, 422 from the domain; 500 without internals", async () => {
-    const thrower = (error: unknown) => apiRoute({ auth: "public" }, async () => { throw error; });
+    const thrower = (error: unknown) =>
+      apiRoute({ auth: "public" }, async () => {
+        throw error;
+      });
     const call = (error: unknown) => thrower(error)(new Request("http://t/x"), NO_PARAMS);
     expect((await call(new AppError("FORBIDDEN", "No."))).status).toBe(403);
     expect((await call(new AppError("NOT_FOUND", "No such story."))).status).toBe(404);
@@ -192,7 +304,10 @@ describe("apiRoute: text the database cannot store", () => {
 
 describe("apiRoute: rate limits", () => {
   it("429 with Retry-After and RateLimit headers past the limit", async () => {
-    const route = apiRoute({ auth: "public", rateLimit: { name: `t${Date.now()}`, limit: 3, windowSeconds: 60, by: "ip" } }, async () => Response.json({}));
+    const route = apiRoute(
+      { auth: "public", rateLimit: { name: `t${Date.now()}`, limit: 3, windowSeconds: 60, by: "ip" } },
+      async () => Response.json({}),
+    );
     const statuses: number[] = [];
     let last: Response | undefined;
     for (let i = 0; i < 5; i++) {
@@ -212,21 +327,31 @@ describe("apiRoute: rate limits", () => {
     const now = new Date();
     const results = await Promise.all(Array.from({ length: 20 }, () => checkRateLimit(store, rule, "ip-1", now)));
     expect(results.filter((r) => r.allowed)).toHaveLength(12);
-    expect(results.map((r) => r.remaining).sort((a, b) => a - b).slice(-1)[0]).toBe(11);
+    expect(
+      results
+        .map((r) => r.remaining)
+        .sort((a, b) => a - b)
+        .slice(-1)[0],
+    ).toBe(11);
     // A new window starts afresh.
     const later = await checkRateLimit(store, rule, "ip-1", new Date(now.getTime() + 61_000));
     expect(later).toMatchObject({ allowed: true, remaining: 11 });
   });
 
   describe("the Redis store", () => {
-    const redis = new Redis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", { lazyConnect: true, maxRetriesPerRequest: 1 });
+    const redis = new Redis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379", {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+    });
     afterAll(() => redis.disconnect());
 
     it("counts exactly under parallel requests, across clients", async () => {
       try {
         await redis.connect();
       } catch (error) {
-        throw new Error(`Redis is needed at 127.0.0.1:6379 (TEST_REDIS_URL). Start it: redis-server --daemonize yes --save '' --appendonly no. (${String(error)})`);
+        throw new Error(
+          `Redis is needed at 127.0.0.1:6379 (TEST_REDIS_URL). Start it: redis-server --daemonize yes --save '' --appendonly no. (${String(error)})`,
+        );
       }
       const prefix = `masthead:test:${Date.now()}:`;
       const a = new RedisRateLimitStore(redis, prefix);
@@ -234,7 +359,9 @@ describe("apiRoute: rate limits", () => {
       try {
         const b = new RedisRateLimitStore(other, prefix);
         const rule = { name: "redis", limit: 7, windowSeconds: 5 };
-        const results = await Promise.all(Array.from({ length: 20 }, (_, i) => checkRateLimit(i % 2 ? a : b, rule, "ip-9")));
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => checkRateLimit(i % 2 ? a : b, rule, "ip-9")),
+        );
         expect(results.filter((r) => r.allowed)).toHaveLength(7);
         const ttl = await redis.pttl(`${prefix}redis:ip-9`);
         expect(ttl).toBeGreaterThan(0);
@@ -254,7 +381,13 @@ describe("apiRoute: CORS", () => {
     const res = await route(new Request("http://t/x", { headers: { Origin: "https://news.example" } }), NO_PARAMS);
     expect(res.headers.get("access-control-allow-origin")).toBe("https://news.example");
     expect(res.headers.get("vary")).toBe("Origin");
-    const preflight = await exports.OPTIONS(new Request("http://t/x", { method: "OPTIONS", headers: { Origin: "https://news.example", "Access-Control-Request-Method": "GET" } }), NO_PARAMS);
+    const preflight = await exports.OPTIONS(
+      new Request("http://t/x", {
+        method: "OPTIONS",
+        headers: { Origin: "https://news.example", "Access-Control-Request-Method": "GET" },
+      }),
+      NO_PARAMS,
+    );
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, OPTIONS");
     expect(preflight.headers.get("access-control-allow-headers")).not.toMatch(/subauth/i);

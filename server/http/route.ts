@@ -1,54 +1,98 @@
 /**
- * The one wrapper every REST route handler goes through (docs/api-conventions.md):
+ * The one wrapper every REST route handler goes through (docs/api-conventions.md). A route
+ * declares whom it serves, and the handler gets a context that already holds them:
  *
  *   export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
- *     GET: apiRoute({ auth: "server", query: ZListQuery }, async ({ auth, query }) => json(await list(db, …))),
+ *     GET: apiRoute({ auth: "publisher", query: ZListQuery }, async ({ db, publisher, query }) =>
+ *       json(await listThings(db, { accountId: publisher.accountId, ...query }))),
  *   });
  *
- * In order: request id → CORS preflight → Accept (406) → authentication (401) → rate limit (429)
- * → body: size (413), type (415), JSON (400) → zod validation of params, query, body (400) →
- * handler → errors mapped to the one JSON shape. Every response carries X-Request-Id.
+ * In order: request id → CORS preflight → Accept (406) → input guard and zod validation of params
+ * → authentication (401/403) → rate limit (429) → body: size (413), type (415), JSON (400) → input
+ * guard and zod validation of query and body (400) → handler → errors mapped to the one JSON shape.
+ * Every response carries X-Request-Id. No handler reads the Host header, a member token or a
+ * dashboard session itself (server/http/conventions.test.ts checks every route file).
  */
 import { randomUUID } from "node:crypto";
 
 import type { z } from "zod";
 
 import { getEnv } from "../../env.js";
-import { authenticateClient, authenticatePublisherJwt, authenticateServerKey, type ApiAccount, type ApiUser } from "../auth/api-auth";
-import { getDb } from "../db";
+import type { StaffActor } from "../auth/actor";
+import {
+  authenticateClient,
+  authenticatePublisherJwt,
+  authenticateServerKey,
+  type ApiAccount,
+  type ApiUser,
+} from "../auth/api-auth";
+import type { AdminRole } from "../auth/roles";
+import { getDb, type Db } from "../db";
 import { AppError, zodIssuesToDetails, type ErrorDetail } from "../errors";
+import { authenticateMember, type AuthenticatedMember } from "../members/sessions";
+import { resolvePublisher, type Publisher } from "../publishing/publisher";
 import { checkRateLimit, rateLimitHeaders } from "../rate-limit";
 import { getRateLimitStore } from "../rate-limit/store";
+import { assertSafeInput } from "../validation";
 import { corsHeaders, preflightResponse } from "./cors";
 import { errorResponse, toErrorResponse } from "./errors";
+import { memberTokenFromRequest } from "./member-session";
 
+/**
+ * Whom a route serves, and so what its handler's context holds:
+ * - "public": nobody in particular (health, the bench baseline): nothing;
+ * - "publisher": a reader on the publisher's site, found by the request's host (the content API):
+ *   `publisher`;
+ * - "member" / "member?": the same, with the member signed in (X-QT-AUTH or the session cookie),
+ *   required (401 without) or optional (null): `publisher`, `member`;
+ * - "server": an account's server key in X-SUBAUTH: `account`;
+ * - "client", "client+user", "client+optionalUser": an account's client key in `key`, and the
+ *   publisher-signed user JWT (masthead_jwt, accesstype_jwt): `account`, `user`;
+ * - "publisherJwt", "publisherJwt+user": the account in the path and a publisher-signed `jwt`:
+ *   `account`, `user`;
+ * - "admin": a dashboard session holding one of `roles` (OWNER passes): `admin`.
+ */
 export type AuthScheme =
   | "public"
+  | "publisher"
+  | "member"
+  | "member?"
   | "server"
   | "client"
   | "client+user"
   | "client+optionalUser"
   | "publisherJwt"
-  | "publisherJwt+user";
+  | "publisherJwt+user"
+  | "admin";
 
-type AuthResult<A extends AuthScheme> = A extends "public"
-  ? null
-  : A extends "server"
-    ? { account: ApiAccount; user: null }
-    : A extends "client+user" | "publisherJwt+user"
-      ? { account: ApiAccount; user: ApiUser }
-      : { account: ApiAccount; user: ApiUser | null };
+type SchemeContext = {
+  public: object;
+  publisher: { publisher: Publisher };
+  member: { publisher: Publisher; member: AuthenticatedMember };
+  "member?": { publisher: Publisher; member: AuthenticatedMember | null };
+  server: { account: ApiAccount };
+  client: { account: ApiAccount };
+  "client+user": { account: ApiAccount; user: ApiUser };
+  "client+optionalUser": { account: ApiAccount; user: ApiUser | null };
+  publisherJwt: { account: ApiAccount; user: ApiUser | null };
+  "publisherJwt+user": { account: ApiAccount; user: ApiUser };
+  admin: { admin: StaffActor };
+};
 
 export type BodyType = "json" | "text-json" | "form";
 
 export type RouteOptions<A extends AuthScheme, Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType> = {
   auth: A;
+  /** With auth "admin": the roles that may call it (OWNER always may). */
+  roles?: readonly AdminRole[];
   query?: Q;
   body?: B;
   params?: P;
   /** Content types accepted for the body: JSON (default), JSON sent as text/plain, form-urlencoded. */
   bodyTypes?: BodyType[];
   maxBodyBytes?: number;
+  /** The handler reads the body itself (multipart uploads): no body parsing here. */
+  rawBody?: boolean;
   rateLimit?: { name: string; limit: number; windowSeconds: number; by: "ip" | "key" | "ip+key" };
   /** Browser-facing: answer preflights and add CORS headers. */
   cors?: boolean;
@@ -63,21 +107,26 @@ export type HandlerContext<A extends AuthScheme, Q extends z.ZodType, B extends 
   url: URL;
   requestId: string;
   ip: string;
-  auth: AuthResult<A>;
+  db: Db;
   query: z.output<Q>;
   body: z.output<B>;
   params: z.output<P>;
-};
+} & SchemeContext[A];
 
 type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
-export type RouteHandler = ((req: Request, ctx: NextContext) => Promise<Response>) & { meta: RouteOptions<AuthScheme, z.ZodType, z.ZodType, z.ZodType> };
+export type RouteHandler = ((req: Request, ctx: NextContext) => Promise<Response>) & {
+  meta: RouteOptions<AuthScheme, z.ZodType, z.ZodType, z.ZodType>;
+};
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,100}$/;
 
-export function apiRoute<A extends AuthScheme, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType>(
-  options: RouteOptions<A, Q, B, P>,
-  handler: (ctx: HandlerContext<A, Q, B, P>) => Promise<Response>,
-): RouteHandler {
+export function apiRoute<
+  A extends AuthScheme,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  P extends z.ZodType = z.ZodType,
+>(options: RouteOptions<A, Q, B, P>, handler: (ctx: HandlerContext<A, Q, B, P>) => Promise<Response>): RouteHandler {
+  if (options.auth === "admin" && !options.roles?.length) throw new Error('apiRoute: auth "admin" needs roles');
   const route = async (req: Request, ctx: NextContext): Promise<Response> => {
     const incoming = req.headers.get("x-request-id");
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -92,11 +141,12 @@ export function apiRoute<A extends AuthScheme, Q extends z.ZodType = z.ZodType, 
       const ip = clientIp(req, env.TRUST_PROXY);
       const params = parseWith(options.params, await ctx.params, "params");
       const db = await getDb();
-      const auth = (await authenticate(db, options.auth, req, url, params)) as AuthResult<A>;
+      const who = await authenticate(db, options, req, url, params);
 
       if (options.rateLimit) {
         const rule = options.rateLimit;
-        const key = auth?.account ? String(auth.account.id) : "anonymous";
+        const accountId = who.account?.id ?? who.publisher?.accountId;
+        const key = accountId === undefined ? "anonymous" : String(accountId);
         const identity = rule.by === "ip" ? ip : rule.by === "key" ? key : `${key}:${ip}`;
         const now = new Date();
         const result = await checkRateLimit(await getRateLimitStore(), rule, identity, now);
@@ -104,10 +154,27 @@ export function apiRoute<A extends AuthScheme, Q extends z.ZodType = z.ZodType, 
         if (!result.allowed) throw new AppError("RATE_LIMITED", "Too many requests: slow down and try again later.");
       }
 
-      const body = options.body ? parseWith(options.body, await readBody(req, options.bodyTypes ?? ["json"], options.maxBodyBytes ?? env.MAX_BODY_BYTES), "body") : undefined;
+      const body =
+        options.body && !options.rawBody
+          ? parseWith(
+              options.body,
+              await readBody(req, options.bodyTypes ?? ["json"], options.maxBodyBytes ?? env.MAX_BODY_BYTES),
+              "body",
+            )
+          : undefined;
       const query = parseWith(options.query, searchParamsToObject(url.searchParams), "query");
 
-      const response = await handler({ req, url, requestId, ip, auth, query, body, params } as HandlerContext<A, Q, B, P>);
+      const response = await handler({
+        req,
+        url,
+        requestId,
+        ip,
+        db,
+        query,
+        body,
+        params,
+        ...who,
+      } as HandlerContext<A, Q, B, P>);
       response.headers.set("X-Request-Id", requestId);
       for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);
       return response;
@@ -125,16 +192,23 @@ type Method = (typeof METHODS)[number];
  * All exports of a route file: the given handlers, a JSON 405 with `Allow` for every other
  * method, and OPTIONS (a CORS preflight when any handler is browser-facing; otherwise the Allow list).
  */
-export function routes(handlers: Partial<Record<Method, RouteHandler>>): Record<Method | "OPTIONS", (req: Request, ctx: NextContext) => Promise<Response>> {
+export function routes(
+  handlers: Partial<Record<Method, RouteHandler>>,
+): Record<Method | "OPTIONS", (req: Request, ctx: NextContext) => Promise<Response>> {
   const allowed = METHODS.filter((m) => handlers[m]);
   const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
   const notAllowed = async () =>
-    errorResponse(new AppError("METHOD_NOT_ALLOWED", `Use ${allowed.join(" or ")} on this path.`, { headers: { Allow: allow } }), randomUUID());
+    errorResponse(
+      new AppError("METHOD_NOT_ALLOWED", `Use ${allowed.join(" or ")} on this path.`, { headers: { Allow: allow } }),
+      randomUUID(),
+    );
   const browserFacing = allowed.some((m) => handlers[m]!.meta.cors);
   const result = {} as Record<Method | "OPTIONS", (req: Request, ctx: NextContext) => Promise<Response>>;
   for (const method of METHODS) result[method] = handlers[method] ?? notAllowed;
   result.OPTIONS = async (req) =>
-    browserFacing ? preflightResponse(req, getEnv().CORS_ALLOWED_ORIGINS, allowed) : new Response(null, { status: 204, headers: { Allow: allow } });
+    browserFacing
+      ? preflightResponse(req, getEnv().CORS_ALLOWED_ORIGINS, allowed)
+      : new Response(null, { status: 204, headers: { Allow: allow } });
   return result;
 }
 
@@ -157,14 +231,46 @@ function clientIp(req: Request, trustProxy: boolean): string {
   return forwarded || req.headers.get("x-real-ip")?.trim() || "unknown";
 }
 
-async function authenticate(db: Awaited<ReturnType<typeof getDb>>, scheme: AuthScheme, req: Request, url: URL, params: unknown) {
+/** Everything a scheme may put in the context. */
+type Who = {
+  publisher?: Publisher;
+  member?: AuthenticatedMember | null;
+  account?: ApiAccount;
+  user?: ApiUser | null;
+  admin?: StaffActor;
+};
+
+/** Who the request is for and from, per the route's scheme (see AuthScheme). */
+async function authenticate(
+  db: Db,
+  options: { auth: AuthScheme; roles?: readonly AdminRole[] },
+  req: Request,
+  url: URL,
+  params: unknown,
+): Promise<Who> {
+  const scheme = options.auth;
   switch (scheme) {
     case "public":
-      return null;
+      return {};
+    case "publisher":
+    case "member":
+    case "member?": {
+      const publisher = await resolvePublisher(db, { host: req.headers.get("host") });
+      if (scheme === "publisher") return { publisher };
+      const token = memberTokenFromRequest(req);
+      if (!token && scheme === "member?") return { publisher, member: null };
+      const member = await authenticateMember(db, { accountId: publisher.accountId, token, now: new Date() }).catch(
+        (error: unknown) => {
+          if (scheme === "member?") return null;
+          throw error;
+        },
+      );
+      return { publisher, member };
+    }
     case "server":
-      return { account: await authenticateServerKey(db, req.headers.get("x-subauth")), user: null };
+      return { account: await authenticateServerKey(db, req.headers.get("x-subauth")) };
     case "client":
-      return authenticateClient(db, url.searchParams, { user: "none" });
+      return { account: (await authenticateClient(db, url.searchParams, { user: "none" })).account };
     case "client+user":
       return authenticateClient(db, url.searchParams, { user: "required" });
     case "client+optionalUser":
@@ -174,7 +280,15 @@ async function authenticate(db: Awaited<ReturnType<typeof getDb>>, scheme: AuthS
       const raw = (params as { account_id?: unknown } | undefined)?.account_id;
       const accountId = typeof raw === "string" || typeof raw === "number" ? String(raw) : "";
       const token = url.searchParams.get("jwt") ?? (await jwtFromBody(req));
-      return authenticatePublisherJwt(db, accountId, token, { user: scheme === "publisherJwt+user" ? "required" : "optional" });
+      return authenticatePublisherJwt(db, accountId, token, {
+        user: scheme === "publisherJwt+user" ? "required" : "optional",
+      });
+    }
+    case "admin": {
+      // Loaded on use: next-auth needs the Next.js runtime, which tools that read route files
+      // (npm run docs:api) lack.
+      const { requireAdminActor } = await import("../auth/admin-actor");
+      return { admin: await requireAdminActor(options.roles ?? []) };
     }
   }
 }
@@ -191,11 +305,16 @@ async function jwtFromBody(req: Request): Promise<string | null> {
 }
 
 function parseWith<S extends z.ZodType | undefined>(schema: S, value: unknown, where: string): unknown {
+  assertSafeInput(value, where);
   if (!schema) return value;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const details: ErrorDetail[] = zodIssuesToDetails(result.error, where);
-  throw new AppError("BAD_REQUEST", `Invalid ${where === "body" ? "request body" : where === "query" ? "query parameters" : "path"}.`, { details });
+  throw new AppError(
+    "BAD_REQUEST",
+    `Invalid ${where === "body" ? "request body" : where === "query" ? "query parameters" : "path"}.`,
+    { details },
+  );
 }
 
 /** Query parameters as an object; repeated keys (ids[]=1&ids[]=2) become arrays under the bare name. */
@@ -225,7 +344,9 @@ export async function readBody(req: Request, types: BodyType[], maxBytes: number
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new AppError("BAD_REQUEST", "The body is not valid JSON.", { details: [{ field: "body", issue: "malformed JSON" }] });
+    throw new AppError("BAD_REQUEST", "The body is not valid JSON.", {
+      details: [{ field: "body", issue: "malformed JSON" }],
+    });
   }
 }
 
@@ -236,11 +357,19 @@ function matchesType(type: BodyType, contentType: string): boolean {
 }
 
 function typeLabel(type: BodyType): string {
-  return type === "json" ? "application/json" : type === "text-json" ? "text/plain (JSON)" : "application/x-www-form-urlencoded";
+  return type === "json"
+    ? "application/json"
+    : type === "text-json"
+      ? "text/plain (JSON)"
+      : "application/x-www-form-urlencoded";
 }
 
 async function readLimited(req: Request, maxBytes: number): Promise<string> {
-  const bytes = await readBodyBytes(req, maxBytes, () => new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`));
+  const bytes = await readBodyBytes(
+    req,
+    maxBytes,
+    () => new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`),
+  );
   return new TextDecoder().decode(bytes);
 }
 
@@ -248,7 +377,11 @@ async function readLimited(req: Request, maxBytes: number): Promise<string> {
  * The raw body, refused with `tooLarge()` once it is certainly over `maxBytes`: by its
  * Content-Length, or while it streams in (a body without one is never read past the limit).
  */
-export async function readBodyBytes(req: Request, maxBytes: number, tooLarge: () => AppError): Promise<Buffer<ArrayBuffer>> {
+export async function readBodyBytes(
+  req: Request,
+  maxBytes: number,
+  tooLarge: () => AppError,
+): Promise<Buffer<ArrayBuffer>> {
   if (Number(req.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
   if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();

@@ -9,6 +9,9 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   GET: apiRoute({ auth: "public", summary: "Database and background engine status (no authentication)." }, async () => {
     const report = await checkHealth(getDatabase, { background: backgroundEngineState() });
-    return Response.json(report, { status: report.status === "ok" ? 200 : 503, headers: { "Cache-Control": "no-store" } });
+    return Response.json(report, {
+      status: report.status === "ok" ? 200 : 503,
+      headers: { "Cache-Control": "no-store" },
+    });
   }),
 });

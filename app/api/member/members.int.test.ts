@@ -5,25 +5,32 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 
-import { POST as bkForgot } from "@/app/api/auth/v1/users/forgot-password/route";
-import { GET as bkLogout } from "@/app/api/auth/v1/logout/route";
 import { POST as bkLogin } from "@/app/api/auth/v1/login/route";
+import { GET as bkLogout } from "@/app/api/auth/v1/logout/route";
+import { POST as bkSignup } from "@/app/api/auth/v1/signup/route";
+import { POST as bkForgot } from "@/app/api/auth/v1/users/forgot-password/route";
 import { GET as bkMe } from "@/app/api/auth/v1/users/me/route";
 import { POST as bkReset } from "@/app/api/auth/v1/users/reset-password-with-token/route";
-import { POST as bkSignup } from "@/app/api/auth/v1/signup/route";
 import { GET as logoutGet } from "@/app/api/logout/route";
 import { POST as forgotPassword } from "@/app/api/member/forgot-password/route";
 import { POST as login } from "@/app/api/member/login/route";
 import { GET as metadataGet, POST as metadataPost } from "@/app/api/member/metadata/route";
-import { POST as passwordAlias } from "@/app/api/member/password/route";
 import { POST as passwordReset } from "@/app/api/member/password/reset/route";
-import { OPTIONS as signupOptions, POST as signup } from "@/app/api/member/route";
+import { POST as passwordAlias } from "@/app/api/member/password/route";
+import { POST as signup, OPTIONS as signupOptions } from "@/app/api/member/route";
 import { GET as me } from "@/app/api/v1/members/me/route";
 import { verifyPassword } from "@/server/auth/password";
 import { getDb } from "@/server/db";
-import { createMemberSession, hashToken } from "@/server/publishing/member-sessions";
-import { BAD_CREDENTIALS_MESSAGE, FORGOT_PASSWORD_MESSAGE, memberToWire, PASSWORD_RESET_KIND, signupMember as createMemberFn } from "@/server/publishing/members";
-import { forgetPublisherCache } from "@/server/publishing/publisher";
+import {
+  BAD_CREDENTIALS_MESSAGE,
+  FORGOT_PASSWORD_MESSAGE,
+  memberToWire,
+  PASSWORD_RESET_KIND,
+  signUpMember,
+} from "@/server/members/members";
+import { createMemberSession, hashToken } from "@/server/members/sessions";
+import { forgetPublisherCache, resolvePublisher } from "@/server/publishing/publisher";
+import { runJobsNow } from "@/server/testing/jobs";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
 const NO_PARAMS = { params: Promise.resolve({}) };
@@ -34,7 +41,11 @@ const uniqueEmail = (prefix = "reader") => `${prefix}.${Date.now().toString(36)}
 
 function post(handler: Handler, path: string, body: unknown, headers: Record<string, string> = {}) {
   return handler(
-    new Request(`http://localhost${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) }),
+    new Request(`http://localhost${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    }),
     NO_PARAMS,
   );
 }
@@ -42,7 +53,9 @@ function get(handler: Handler, path: string, headers: Record<string, string> = {
   return handler(new Request(`http://localhost${path}`, { headers }), NO_PARAMS);
 }
 async function json(res: Response) {
-  return (await res.json()) as Record<string, unknown> & { error: { code: string; message: string; details?: { field: string; issue: string }[] } };
+  return (await res.json()) as Record<string, unknown> & {
+    error: { code: string; message: string; details?: { field: string; issue: string }[] };
+  };
 }
 const setCookies = (res: Response) => res.headers.getSetCookie();
 
@@ -53,19 +66,36 @@ async function signupViaRoute(overrides: Record<string, unknown> = {}) {
   const res = await post(signup, "/api/member", body);
   expect(res.status).toBe(201);
   const data = await json(res);
-  return { res, email: body.email, username: body.username, password: body.password, member: data.member as Record<string, unknown>, token: res.headers.get("X-QT-AUTH") };
+  return {
+    res,
+    email: body.email,
+    username: body.username,
+    password: body.password,
+    member: data.member as Record<string, unknown>,
+    token: res.headers.get("X-QT-AUTH"),
+  };
 }
 
 /** A member with a session, made by the domain functions the route uses. */
 async function signupMember() {
   const db = await getDb();
-  const accountId = (await db.account.findFirstOrThrow({ orderBy: { id: "asc" } })).id;
+  const publisher = await resolvePublisher(db, { host: "localhost" });
   const email = uniqueEmail();
   const username = `ada${seq++}`;
   const password = "correct horse battery";
-  const { member } = await createMemberFn(db, { accountId, input: { name: "Ada Reader", username, email, password }, now: new Date() });
+  const { member } = await signUpMember(db, {
+    publisher,
+    input: { name: "Ada Reader", username, email, password, "dont-login": true },
+    now: new Date(),
+  });
   const { token } = await createMemberSession(db, { memberId: member.id, now: new Date(), days: 30 });
-  return { email, username, password, member: memberToWire(member) as Record<string, unknown>, token: token as string | null };
+  return {
+    email,
+    username,
+    password,
+    member: memberToWire(member) as Record<string, unknown>,
+    token: token as string | null,
+  };
 }
 
 beforeEach(() => forgetPublisherCache());
@@ -94,7 +124,15 @@ describe("POST /api/member (sign-up)", () => {
         "updated-at",
       ].sort(),
     );
-    expect(member).toMatchObject({ name: "Ada Reader", email, "first-name": "Ada", "last-name": "Lovelace", source: "email", "publisher-id": publisher.id, metadata: {} });
+    expect(member).toMatchObject({
+      name: "Ada Reader",
+      email,
+      "first-name": "Ada",
+      "last-name": "Lovelace",
+      source: "email",
+      "publisher-id": publisher.id,
+      metadata: {},
+    });
     expect(typeof member["created-at"]).toBe("number");
     expect(JSON.stringify(member)).not.toMatch(/scrypt|password/i);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -122,7 +160,12 @@ describe("POST /api/member (sign-up)", () => {
 
   it("does not log in with dont-login, and marks cookies Secure over https", async () => {
     await createTestPublisher(await getDb());
-    const quiet = await post(signup, "/api/member", { name: "Q", email: uniqueEmail(), password: "long enough pw", "dont-login": true });
+    const quiet = await post(signup, "/api/member", {
+      name: "Q",
+      email: uniqueEmail(),
+      password: "long enough pw",
+      "dont-login": true,
+    });
     expect(quiet.status).toBe(201);
     expect(quiet.headers.get("X-QT-AUTH")).toBeNull();
     expect(setCookies(quiet)).toEqual([]);
@@ -143,10 +186,20 @@ describe("POST /api/member (sign-up)", () => {
   it("answers 409 for a taken e-mail (any case) or username, and 400 for bad input", async () => {
     await createTestPublisher(await getDb());
     const first = await signupMember();
-    const sameEmail = await post(signup, "/api/member", { name: "X", username: "someone-else", email: first.email.toUpperCase(), password: "long enough pw" });
+    const sameEmail = await post(signup, "/api/member", {
+      name: "X",
+      username: "someone-else",
+      email: first.email.toUpperCase(),
+      password: "long enough pw",
+    });
     expect(sameEmail.status).toBe(409);
     expect((await json(sameEmail)).error).toMatchObject({ code: "CONFLICT", details: [{ field: "body.email" }] });
-    const sameUsername = await post(signup, "/api/member", { name: "X", username: first.username, email: uniqueEmail(), password: "long enough pw" });
+    const sameUsername = await post(signup, "/api/member", {
+      name: "X",
+      username: first.username,
+      email: uniqueEmail(),
+      password: "long enough pw",
+    });
     expect(sameUsername.status).toBe(409);
     expect((await json(sameUsername)).error.details?.[0]?.field).toBe("body.username");
 
@@ -169,7 +222,11 @@ describe("POST /api/member (sign-up)", () => {
   it("gives one 201 and one 409 when the same e-mail signs up twice at once", async () => {
     await createTestPublisher(await getDb());
     const email = uniqueEmail();
-    const results = await Promise.all([0, 1].map(() => post(signup, "/api/member", { name: "Twin", email, password: "long enough pw", "dont-login": true })));
+    const results = await Promise.all(
+      [0, 1].map(() =>
+        post(signup, "/api/member", { name: "Twin", email, password: "long enough pw", "dont-login": true }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
     expect(await (await getDb()).member.count({ where: { email } })).toBe(1);
   });
@@ -177,8 +234,12 @@ describe("POST /api/member (sign-up)", () => {
   it("emits member-signup to subscribed content webhooks, with the member and no secret", async () => {
     const db = await getDb();
     const publisher = await createTestPublisher(db);
-    const subscribed = await db.webhookEndpoint.create({ data: { accountId: publisher.id, kind: "CONTENT", url: "https://hooks.example.com/a", events: ["member-signup"] } });
-    await db.webhookEndpoint.create({ data: { accountId: publisher.id, kind: "CONTENT", url: "https://hooks.example.com/b", events: ["story-publish"] } });
+    const subscribed = await db.webhookEndpoint.create({
+      data: { accountId: publisher.id, kind: "CONTENT", url: "https://hooks.example.com/a", events: ["member-signup"] },
+    });
+    await db.webhookEndpoint.create({
+      data: { accountId: publisher.id, kind: "CONTENT", url: "https://hooks.example.com/b", events: ["story-publish"] },
+    });
     const { member } = await signupViaRoute();
 
     const events = await db.webhookEvent.findMany({ where: { name: "member-signup" }, include: { deliveries: true } });
@@ -196,7 +257,11 @@ describe("POST /api/member/login", () => {
   it("logs in by e-mail (any case) or username, with the token in X-QT-AUTH and both cookies", async () => {
     await createTestPublisher(await getDb());
     const { email, username, password, member } = await signupMember();
-    for (const body of [{ email: email.toUpperCase(), password }, { username, password }, { username: email, password }]) {
+    for (const body of [
+      { email: email.toUpperCase(), password },
+      { username, password },
+      { username: email, password },
+    ]) {
       const res = await post(login, "/api/member/login", body);
       expect(res.status, JSON.stringify(body)).toBe(200);
       const data = await json(res);
@@ -242,7 +307,8 @@ describe("POST /api/member/login", () => {
   it("refuses the 11th attempt on one e-mail within 15 minutes with 429 and Retry-After, even with the right password", async () => {
     await createTestPublisher(await getDb());
     const { email, password } = await signupMember();
-    for (let i = 0; i < 10; i++) expect((await post(login, "/api/member/login", { email, password: "not the password" })).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await post(login, "/api/member/login", { email, password: "not the password" })).status).toBe(401);
     const limited = await post(login, "/api/member/login", { email, password });
     expect(limited.status).toBe(429);
     expect((await json(limited)).error.code).toBe("RATE_LIMITED");
@@ -259,14 +325,23 @@ describe("sessions: GET /api/v1/members/me, logout", () => {
   it("authenticates by X-QT-AUTH, qt-auth or session-cookie, and refuses a missing or bogus token with 401", async () => {
     await createTestPublisher(await getDb());
     const { token, member } = await signupMember();
-    const ways: Record<string, string>[] = [{ "X-QT-AUTH": token! }, { cookie: `qt-auth=${token}` }, { cookie: `other=1; session-cookie=${token}` }];
+    const ways: Record<string, string>[] = [
+      { "X-QT-AUTH": token! },
+      { cookie: `qt-auth=${token}` },
+      { cookie: `other=1; session-cookie=${token}` },
+    ];
     for (const headers of ways) {
       const res = await get(me, "/api/v1/members/me", headers);
       expect(res.status, JSON.stringify(headers)).toBe(200);
       expect((await json(res)).member).toEqual(expect.objectContaining({ id: member.id }));
       expect(res.headers.get("Cache-Control")).toMatch(/no-store/);
     }
-    const bad: Record<string, string>[] = [{}, { "X-QT-AUTH": "bogus" }, { "X-QT-AUTH": "x".repeat(5000) }, { cookie: "qt-auth=bogus" }];
+    const bad: Record<string, string>[] = [
+      {},
+      { "X-QT-AUTH": "bogus" },
+      { "X-QT-AUTH": "x".repeat(5000) },
+      { cookie: "qt-auth=bogus" },
+    ];
     for (const headers of bad) {
       const res = await get(me, "/api/v1/members/me", headers);
       expect(res.status).toBe(401);
@@ -280,14 +355,28 @@ describe("sessions: GET /api/v1/members/me, logout", () => {
     const db = await getDb();
     const home = await createTestPublisher(db, { domain: "home.example.com" });
     const other = await createTestPublisher(db, { domain: "other.example.com" });
-    const stranger = await db.member.create({ data: { accountId: other.id, name: "S", email: uniqueEmail(), passwordHash: "x" } });
+    const stranger = await db.member.create({
+      data: { accountId: other.id, name: "S", email: uniqueEmail(), passwordHash: "x" },
+    });
     const strangerSession = await createMemberSession(db, { memberId: stranger.id, now: new Date(), days: 30 });
-    expect((await get(me, "/api/v1/members/me", { host: "other.example.com", "X-QT-AUTH": strangerSession.token })).status).toBe(200);
-    expect((await get(me, "/api/v1/members/me", { host: "home.example.com", "X-QT-AUTH": strangerSession.token })).status).toBe(401);
+    expect(
+      (await get(me, "/api/v1/members/me", { host: "other.example.com", "X-QT-AUTH": strangerSession.token })).status,
+    ).toBe(200);
+    expect(
+      (await get(me, "/api/v1/members/me", { host: "home.example.com", "X-QT-AUTH": strangerSession.token })).status,
+    ).toBe(401);
 
-    const local = await db.member.create({ data: { accountId: home.id, name: "L", email: uniqueEmail(), passwordHash: "x" } });
-    const expired = await createMemberSession(db, { memberId: local.id, now: new Date(Date.now() - 31 * 86_400_000), days: 30 });
-    expect((await get(me, "/api/v1/members/me", { host: "home.example.com", "X-QT-AUTH": expired.token })).status).toBe(401);
+    const local = await db.member.create({
+      data: { accountId: home.id, name: "L", email: uniqueEmail(), passwordHash: "x" },
+    });
+    const expired = await createMemberSession(db, {
+      memberId: local.id,
+      now: new Date(Date.now() - 31 * 86_400_000),
+      days: 30,
+    });
+    expect((await get(me, "/api/v1/members/me", { host: "home.example.com", "X-QT-AUTH": expired.token })).status).toBe(
+      401,
+    );
   });
 
   it("GET /api/logout revokes the session and clears the cookies; so does the bridgekeeper path", async () => {
@@ -300,7 +389,9 @@ describe("sessions: GET /api/v1/members/me, logout", () => {
       expect(cleared.map((c) => c.split(";")[0])).toEqual(["qt-auth=", "session-cookie="]);
       expect(cleared.every((c) => /Max-Age=0/.test(c))).toBe(true);
       expect((await get(me, "/api/v1/members/me", { "X-QT-AUTH": token! })).status).toBe(401);
-      const session = await (await getDb()).memberSession.findUniqueOrThrow({ where: { tokenHash: hashToken(token!) } });
+      const session = await (
+        await getDb()
+      ).memberSession.findUniqueOrThrow({ where: { tokenHash: hashToken(token!) } });
       expect(session.revokedAt).toBeInstanceOf(Date);
     }
     // Without a session it is still a 204.
@@ -308,7 +399,13 @@ describe("sessions: GET /api/v1/members/me, logout", () => {
   });
 
   it("answers CORS preflights allowing X-QT-AUTH", async () => {
-    const res = await signupOptions(new Request("http://localhost/api/member", { method: "OPTIONS", headers: { origin: "https://news.example.com", "access-control-request-method": "POST" } }), NO_PARAMS);
+    const res = await signupOptions(
+      new Request("http://localhost/api/member", {
+        method: "OPTIONS",
+        headers: { origin: "https://news.example.com", "access-control-request-method": "POST" },
+      }),
+      NO_PARAMS,
+    );
     expect(res.status).toBe(204);
     expect(res.headers.get("Access-Control-Allow-Headers")).toContain("X-QT-AUTH");
   });
@@ -316,7 +413,9 @@ describe("sessions: GET /api/v1/members/me, logout", () => {
 
 describe("forgot and reset password", () => {
   async function latestResetMail(to: string) {
-    const mail = await (await getDb()).outgoingEmail.findFirstOrThrow({ where: { to }, orderBy: { createdAt: "desc" } });
+    const mail = await (
+      await getDb()
+    ).outgoingEmail.findFirstOrThrow({ where: { to }, orderBy: { createdAt: "desc" } });
     const token = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
     return { mail, token: token! };
   }
@@ -336,6 +435,8 @@ describe("forgot and reset password", () => {
     expect(await db.outgoingEmail.count()).toBe(1);
     expect(await db.passwordResetToken.count()).toBe(1);
 
+    // Sent by the job engine once the request's transaction committed.
+    await runJobsNow(db);
     const { mail, token } = await latestResetMail(email);
     expect(mail).toMatchObject({ kind: PASSWORD_RESET_KIND, status: "SENT", to: email });
     expect(mail.sentAt).toBeInstanceOf(Date);
@@ -366,8 +467,13 @@ describe("forgot and reset password", () => {
     const { token } = await latestResetMail(email);
     expect((await post(passwordReset, "/api/member/password/reset", { token, password: "short" })).status).toBe(400);
     await db.passwordResetToken.updateMany({ data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect((await post(passwordReset, "/api/member/password/reset", { token, password: "long enough pw" })).status).toBe(422);
-    expect((await post(passwordAlias, "/api/member/password", { token: "no-such-token", password: "long enough pw" })).status).toBe(422);
+    expect(
+      (await post(passwordReset, "/api/member/password/reset", { token, password: "long enough pw" })).status,
+    ).toBe(422);
+    expect(
+      (await post(passwordAlias, "/api/member/password", { token: "no-such-token", password: "long enough pw" }))
+        .status,
+    ).toBe(422);
     expect((await post(passwordReset, "/api/member/password/reset", { password: "long enough pw" })).status).toBe(400);
   });
 
@@ -377,7 +483,11 @@ describe("forgot and reset password", () => {
     const { email } = await signupMember();
     await post(forgotPassword, "/api/member/forgot-password", { email });
     const { token } = await latestResetMail(email);
-    const results = await Promise.all(["first new password", "second new password"].map((password) => post(passwordReset, "/api/member/password/reset", { token, password })));
+    const results = await Promise.all(
+      ["first new password", "second new password"].map((password) =>
+        post(passwordReset, "/api/member/password/reset", { token, password }),
+      ),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 422]);
   });
 
@@ -385,7 +495,8 @@ describe("forgot and reset password", () => {
     await createTestPublisher(await getDb());
     const { email } = await signupMember();
     for (const address of [email, uniqueEmail("nobody")]) {
-      for (let i = 0; i < 5; i++) expect((await post(forgotPassword, "/api/member/forgot-password", { email: address })).status).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect((await post(forgotPassword, "/api/member/forgot-password", { email: address })).status).toBe(200);
       const limited = await post(forgotPassword, "/api/member/forgot-password", { email: address });
       expect(limited.status).toBe(429);
       expect(limited.headers.get("Retry-After")).toBeTruthy();
@@ -400,10 +511,18 @@ describe("forgot and reset password", () => {
     expect(forgot.status).toBe(200);
     expect(await forgot.json()).toEqual({ message: FORGOT_PASSWORD_MESSAGE });
     const { token } = await latestResetMail(email);
-    const mismatch = await post(bkReset, "/api/auth/v1/users/reset-password-with-token", { token, "new-password": "long enough pw", "confirm-password": "different pw" });
+    const mismatch = await post(bkReset, "/api/auth/v1/users/reset-password-with-token", {
+      token,
+      "new-password": "long enough pw",
+      "confirm-password": "different pw",
+    });
     expect(mismatch.status).toBe(400);
     expect((await json(mismatch)).error.details?.[0]?.field).toBe("body.confirm-password");
-    const ok = await post(bkReset, "/api/auth/v1/users/reset-password-with-token", { token, "new-password": "long enough pw", "confirm-password": "long enough pw" });
+    const ok = await post(bkReset, "/api/auth/v1/users/reset-password-with-token", {
+      token,
+      "new-password": "long enough pw",
+      "confirm-password": "long enough pw",
+    });
     expect(ok.status).toBe(200);
     expect((await json(ok)).message).toEqual(expect.any(String));
     expect((await post(bkLogin, "/api/auth/v1/login", { email, password: "long enough pw" })).status).toBe(200);
@@ -413,7 +532,10 @@ describe("forgot and reset password", () => {
 describe("GET/POST /api/member/metadata", () => {
   it("answers 401 with an error message when not logged in", async () => {
     await createTestPublisher(await getDb());
-    for (const res of [await get(metadataGet, "/api/member/metadata"), await post(metadataPost, "/api/member/metadata", { a: 1 }, { "X-QT-AUTH": "bogus" })]) {
+    for (const res of [
+      await get(metadataGet, "/api/member/metadata"),
+      await post(metadataPost, "/api/member/metadata", { a: 1 }, { "X-QT-AUTH": "bogus" }),
+    ]) {
       expect(res.status).toBe(401);
       const body = await json(res);
       expect(body.error.code).toBe("UNAUTHORIZED");
@@ -433,19 +555,30 @@ describe("GET/POST /api/member/metadata", () => {
     // Replaced, not merged; the quintype-ruby wrapper is unwrapped.
     const second = await post(metadataPost, "/api/member/metadata", { metadata: { newsletter: true } }, auth);
     expect(await second.json()).toEqual({ newsletter: true });
-    expect(await (await get(metadataGet, "/api/member/metadata", { cookie: `qt-auth=${token}` })).json()).toEqual({ newsletter: true });
+    expect(await (await get(metadataGet, "/api/member/metadata", { cookie: `qt-auth=${token}` })).json()).toEqual({
+      newsletter: true,
+    });
     // And /members/me shows it.
-    expect((await json(await get(me, "/api/v1/members/me", auth))).member).toMatchObject({ email, metadata: { newsletter: true } });
+    expect((await json(await get(me, "/api/v1/members/me", auth))).member).toMatchObject({
+      email,
+      metadata: { newsletter: true },
+    });
   });
 
   it("refuses a non-object body with 400 and one over 16 KB with 413 or 400", async () => {
     await createTestPublisher(await getDb());
     const { token } = await signupMember();
     const auth = { "X-QT-AUTH": token! };
-    for (const body of [[1, 2], "text", 42, null]) expect((await post(metadataPost, "/api/member/metadata", body, auth)).status).toBe(400);
+    for (const body of [[1, 2], "text", 42, null])
+      expect((await post(metadataPost, "/api/member/metadata", body, auth)).status).toBe(400);
     const big = await post(metadataPost, "/api/member/metadata", { blob: "x".repeat(17 * 1024) }, auth);
     expect(big.status).toBe(413);
-    const justOver = await post(metadataPost, "/api/member/metadata", { metadata: { blob: "x".repeat(16 * 1024) } }, auth);
+    const justOver = await post(
+      metadataPost,
+      "/api/member/metadata",
+      { metadata: { blob: "x".repeat(16 * 1024) } },
+      auth,
+    );
     expect(justOver.status).toBe(400);
     expect(await (await get(metadataGet, "/api/member/metadata", auth)).json()).toEqual({});
   });
@@ -455,7 +588,11 @@ describe("GET/POST /api/member/metadata", () => {
     const { token } = await signupMember();
     for (const body of ['{"a":"x\\ud800"}', '{"a\\udc00":"x"}', '{"a":["\\udc00\\ud800"]}']) {
       const res = await metadataPost(
-        new Request("http://localhost/api/member/metadata", { method: "POST", headers: { "content-type": "application/json", "X-QT-AUTH": token! }, body }),
+        new Request("http://localhost/api/member/metadata", {
+          method: "POST",
+          headers: { "content-type": "application/json", "X-QT-AUTH": token! },
+          body,
+        }),
         NO_PARAMS,
       );
       expect(res.status, body).toBe(400);
@@ -470,7 +607,11 @@ describe("GET/POST /api/member/metadata", () => {
     const { token } = await signupMember();
     const body = `{"a":${"[".repeat(5000)}${"]".repeat(5000)}}`;
     const res = await metadataPost(
-      new Request("http://localhost/api/member/metadata", { method: "POST", headers: { "content-type": "application/json", "X-QT-AUTH": token! }, body }),
+      new Request("http://localhost/api/member/metadata", {
+        method: "POST",
+        headers: { "content-type": "application/json", "X-QT-AUTH": token! },
+        body,
+      }),
       NO_PARAMS,
     );
     expect(res.status).toBe(400);
@@ -483,7 +624,12 @@ describe("bridgekeeper aliases (/api/auth/v1)", () => {
   it("signup, login and users/me answer {user}; users/me without a session is a 401 naming the header", async () => {
     await createTestPublisher(await getDb());
     const email = uniqueEmail();
-    const created = await post(bkSignup, "/api/auth/v1/signup", { name: "Bridge", email, username: `bk${seq++}`, password: "long enough pw" });
+    const created = await post(bkSignup, "/api/auth/v1/signup", {
+      name: "Bridge",
+      email,
+      username: `bk${seq++}`,
+      password: "long enough pw",
+    });
     expect(created.status).toBe(201);
     const user = (await json(created)).user as Record<string, unknown>;
     expect(user).toMatchObject({ email, name: "Bridge" });
@@ -500,6 +646,8 @@ describe("bridgekeeper aliases (/api/auth/v1)", () => {
 
     const anonymous = await get(bkMe, "/api/auth/v1/users/me");
     expect(anonymous.status).toBe(401);
-    expect((await json(anonymous)).error.message).toBe("Could not find qt-auth cookie or X-QT-AUTH header, please Login.");
+    expect((await json(anonymous)).error.message).toBe(
+      "Could not find qt-auth cookie or X-QT-AUTH header, please Login.",
+    );
   });
 });

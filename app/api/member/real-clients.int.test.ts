@@ -15,7 +15,9 @@ import * as signup from "./route";
 
 // The package's typings (server/testing/quintype-backend.d.ts) leave Member out.
 const { Client } = backend;
-const { Member } = backend as unknown as { Member: { getCurrentMember(client: backend.Client, token: string): Promise<Record<string, unknown> | null> } };
+const { Member } = backend as unknown as {
+  Member: { getCurrentMember(client: backend.Client, token: string): Promise<Record<string, unknown> | null> };
+};
 
 let server: ContentServer;
 
@@ -39,7 +41,12 @@ describe("real clients of the member API", () => {
     const created = await fetch(`${server.baseUrl}/api/member`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name: "Real Client", username: `real${Date.now()}`, email, password: "correct horse battery" }),
+      body: JSON.stringify({
+        name: "Real Client",
+        username: `real${Date.now()}`,
+        email,
+        password: "correct horse battery",
+      }),
     });
     expect(created.status).toBe(201);
 
@@ -65,7 +72,9 @@ describe("real clients of the member API", () => {
     expect(await Member.getCurrentMember(client, "bogus-token")).toBeNull();
     expect(await Member.getCurrentMember(client, "")).toBeNull();
     // The raw call behind it: a bogus X-QT-AUTH is a 401 (the acceptance runner's member-anon check).
-    const anon = await fetch(`${server.baseUrl}/api/v1/members/me`, { headers: { "X-QT-AUTH": "bogus-token", accept: "application/json" } });
+    const anon = await fetch(`${server.baseUrl}/api/v1/members/me`, {
+      headers: { "X-QT-AUTH": "bogus-token", accept: "application/json" },
+    });
     expect(anon.status).toBe(401);
   });
 });

@@ -34,7 +34,9 @@ describe("@quintype/backend against the content API", () => {
     expect(stories[0]!.headline).toBe("Parliament passes the budget");
     expect(typeof stories[0]!.id).toBe("string");
     const bySection = await client.getStories({ "section-id": n.sections.sport.id, fields: "headline,slug" });
-    expect(bySection.stories).toEqual([{ id: n.stories.cupFinal.id, headline: "Cup final ends in a draw", slug: "sport/cup-final" }]);
+    expect(bySection.stories).toEqual([
+      { id: n.stories.cupFinal.id, headline: "Cup final ends in a draw", slug: "sport/cup-final" },
+    ]);
 
     const story = await Story.getStoryBySlug(client, "politics/2026/parliament-passes-the-budget");
     expect(story).not.toBeNull();
@@ -54,7 +56,9 @@ describe("@quintype/backend against the content API", () => {
     expect(related.map((s) => s.id)).toEqual([n.stories.cupFinal.id]);
     const raw = await client.getRelatedStories(n.stories.budgetVote.id, n.sections.elections.id, { limit: 1 });
     expect(raw["related-stories"].map((s) => s.id)).toEqual([n.stories.pollsOpen.id]);
-    expect(await client.getStoryAttributes(n.stories.cupFinal.id)).toMatchObject({ "story-attributes": { "disable-amp-for-single-story": ["true"] } });
+    expect(await client.getStoryAttributes(n.stories.cupFinal.id)).toMatchObject({
+      "story-attributes": { "disable-amp-for-single-story": ["true"] },
+    });
   });
 
   it("searches", async () => {
@@ -64,7 +68,11 @@ describe("@quintype/backend against the content API", () => {
     expect(found.from).toBe(0);
     expect(found.stories.map((s) => s.id)).toEqual([n.stories.budgetVote.id, n.stories.pollsOpen.id]);
     expect(found.stories[0]!.asJson().headline).toBe("Parliament passes the budget");
-    const advanced = (await client.getAdvancedSearch({ q: "goals", fields: "headline,url", sort: "latest-published" })) as { total: number; items: { id: string }[] };
+    const advanced = (await client.getAdvancedSearch({
+      q: "goals",
+      fields: "headline,url",
+      sort: "latest-published",
+    })) as { total: number; items: { id: string }[] };
     expect(advanced.total).toBe(1);
     expect(advanced.items[0]!.id).toBe(n.stories.cupFinal.id);
   });
@@ -74,8 +82,21 @@ describe("@quintype/backend against the content API", () => {
     const before = server.requests.length;
     const home = await Collection.getCollectionBySlug(client, "home", {}, { depth: 2 });
     expect(home).not.toBeNull();
-    const items = home!.items as { type: string; id: unknown; slug?: string; story?: { id: string }; items?: { type: string; story: { id: string; headline: string } }[]; automated?: boolean; "collection-cache-keys"?: string[] }[];
-    expect(items.map((i) => (i.type === "story" ? i.story!.id : i.slug))).toEqual([n.stories.budgetVote.id, "section-sport", n.stories.cupFinal.id, "politics-picks"]);
+    const items = home!.items as {
+      type: string;
+      id: unknown;
+      slug?: string;
+      story?: { id: string };
+      items?: { type: string; story: { id: string; headline: string } }[];
+      automated?: boolean;
+      "collection-cache-keys"?: string[];
+    }[];
+    expect(items.map((i) => (i.type === "story" ? i.story!.id : i.slug))).toEqual([
+      n.stories.budgetVote.id,
+      "section-sport",
+      n.stories.cupFinal.id,
+      "politics-picks",
+    ]);
     const sport = items[1]!;
     expect(sport.automated).toBe(true);
     expect(sport.items!.map((i) => i.story.id)).toEqual([n.stories.cupFinal.id]);
@@ -85,8 +106,18 @@ describe("@quintype/backend against the content API", () => {
     expect(sport.items![0]!.story.headline).toBe("Cup final ends in a draw");
     expect(Object.keys(sport.items![0]!.story)).not.toContain("cards");
 
-    const calls = server.requests.slice(before).map((r) => `${r.method} ${r.path.split("?")[0]!.replace(/\/bulk-request\/.+$/, "/bulk-request/<key>")} ${r.status}`);
-    expect(calls).toEqual(expect.arrayContaining(["GET /api/v1/collections/home 200", "POST /api/v1/bulk-request 303", "GET /api/v1/bulk-request/<key> 200"]));
+    const calls = server.requests
+      .slice(before)
+      .map(
+        (r) => `${r.method} ${r.path.split("?")[0]!.replace(/\/bulk-request\/.+$/, "/bulk-request/<key>")} ${r.status}`,
+      );
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        "GET /api/v1/collections/home 200",
+        "POST /api/v1/bulk-request 303",
+        "GET /api/v1/bulk-request/<key> 200",
+      ]),
+    );
     expect(await Collection.getCollectionBySlug(client, "no-such-collection", {}, { depth: 2 })).toBeNull();
   });
 
@@ -98,7 +129,9 @@ describe("@quintype/backend against the content API", () => {
         top: { _type: "stories", "story-group": "top", limit: 2, fields: "headline" },
       },
     });
-    expect((results["sport-0"]!.items as { story: { id: string } }[]).map((i) => i.story.id)).toEqual([n.stories.cupFinal.id]);
+    expect((results["sport-0"]!.items as { story: { id: string } }[]).map((i) => i.story.id)).toEqual([
+      n.stories.cupFinal.id,
+    ]);
     expect(results.top!.stories).toEqual([
       { id: n.stories.budgetVote.id, headline: "Parliament passes the budget" },
       { id: n.stories.pollsOpen.id, headline: "Polls open across the country" },

@@ -5,8 +5,19 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 
 import { getDb } from "@/server/db";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { CONTENT_ROUTES, startContentServer, type ContentRoute, type ContentServer } from "@/server/testing/content-server";
-import { createAuthor, createSection, createStory, createTag, createTestPublisher } from "@/server/testing/publishing-factories";
+import {
+  CONTENT_ROUTES,
+  startContentServer,
+  type ContentRoute,
+  type ContentServer,
+} from "@/server/testing/content-server";
+import {
+  createTestPublisher,
+  insertAuthor,
+  insertSection,
+  insertStory,
+  insertTag,
+} from "@/server/testing/publishing-factories";
 
 import * as authorsBare from "../authors/route";
 import * as ampConfig from "./amp/config/route";
@@ -30,14 +41,28 @@ type ReferenceApi = {
   Author: {
     getAuthors(client: backend.Client, params?: Json): Promise<Wrapped[]>;
     getAuthor(client: backend.Client, id: number | string): Promise<Wrapped | null>;
-    getAuthorCollection(client: backend.Client, id: number | string, params?: Json): Promise<(Json & { items: { type: string; story: Json }[] }) | null>;
+    getAuthorCollection(
+      client: backend.Client,
+      id: number | string,
+      params?: Json,
+    ): Promise<(Json & { items: { type: string; story: Json }[] }) | null>;
   };
-  Entity: { getEntities(client: backend.Client, params?: Json): Promise<Wrapped[]>; getEntity(client: backend.Client, id: number): Promise<EntityObject> };
+  Entity: {
+    getEntities(client: backend.Client, params?: Json): Promise<Wrapped[]>;
+    getEntity(client: backend.Client, id: number): Promise<EntityObject>;
+  };
   CustomPath: { getCustomPathData(client: backend.Client, path: string): Promise<Wrapped | undefined> };
-  MenuGroups: { getMenuGroups(client: backend.Client): Promise<{ getMenuGroup(slug: string): (Json & { items: Json[] }) | undefined }> };
+  MenuGroups: {
+    getMenuGroups(
+      client: backend.Client,
+    ): Promise<{ getMenuGroup(slug: string): (Json & { items: Json[] }) | undefined }>;
+  };
   AmpConfig: { getAmpConfig(client: backend.Client): Promise<Wrapped> };
 };
-type ConfigObject = Wrapped & { getDomainSections(domain?: string): Json[]; getHomeCollectionSlug(domain?: string): string };
+type ConfigObject = Wrapped & {
+  getDomainSections(domain?: string): Json[];
+  getHomeCollectionSlug(domain?: string): string;
+};
 type RawClient = backend.Client & { getTags(slug: string): Promise<Json>; getEntity(id: number): Promise<Json> };
 const { Author, Entity, CustomPath, MenuGroups, AmpConfig } = backend as unknown as ReferenceApi;
 
@@ -75,18 +100,41 @@ async function setup() {
   const db = await getDb();
   // The test server is reached as 127.0.0.1: make that the publisher's domain.
   const publisher = await createTestPublisher(db, { domain: "127.0.0.1" });
-  const section = await createSection(db, publisher.id, { name: "Politics", slug: "politics", withCollection: true });
-  const ada = await createAuthor(db, publisher.id, { name: "Ada Lovelace" });
-  const bob = await createAuthor(db, publisher.id, { name: "Bob Writer" });
-  const story = await createStory(db, publisher.id, { headline: "Budget passes", sectionIds: [section.id], authorIds: [ada.id] });
-  await createStory(db, publisher.id, { headline: "Draft budget", authorIds: [ada.id], status: "DRAFT" });
-  await createTag(db, publisher.id, { name: "Budget", slug: "budget" });
-  const party = await db.entity.create({ data: { accountId: publisher.id, name: "Green Party", type: "party", metadata: { colour: "green" } } });
+  const section = await insertSection(db, publisher.id, { name: "Politics", slug: "politics", withCollection: true });
+  const ada = await insertAuthor(db, publisher.id, { name: "Ada Lovelace" });
+  const bob = await insertAuthor(db, publisher.id, { name: "Bob Writer" });
+  const story = await insertStory(db, publisher.id, {
+    headline: "Budget passes",
+    sectionIds: [section.id],
+    authorIds: [ada.id],
+  });
+  await insertStory(db, publisher.id, { headline: "Draft budget", authorIds: [ada.id], status: "DRAFT" });
+  await insertTag(db, publisher.id, { name: "Budget", slug: "budget" });
+  const party = await db.entity.create({
+    data: { accountId: publisher.id, name: "Green Party", type: "party", metadata: { colour: "green" } },
+  });
   const leader = await db.entity.create({ data: { accountId: publisher.id, name: "Pat Leader", type: "person" } });
   await db.entityRelationship.create({ data: { fromEntityId: party.id, relation: "leaders", toEntityId: leader.id } });
   await db.storyEntity.create({ data: { storyId: story.id, entityId: party.id } });
-  await db.customUrl.create({ data: { accountId: publisher.id, sourcePath: "/old-budget", type: "redirect", statusCode: 301, destinationPath: "/politics/budget-passes" } });
-  return { publisher, section, ada, bob, story, party, leader, client: new backend.Client(server.baseUrl, true) as RawClient };
+  await db.customUrl.create({
+    data: {
+      accountId: publisher.id,
+      sourcePath: "/old-budget",
+      type: "redirect",
+      statusCode: 301,
+      destinationPath: "/politics/budget-passes",
+    },
+  });
+  return {
+    publisher,
+    section,
+    ada,
+    bob,
+    story,
+    party,
+    leader,
+    client: new backend.Client(server.baseUrl, true) as RawClient,
+  };
 }
 
 describe("@quintype/backend against the reference reads", () => {
@@ -120,8 +168,12 @@ describe("@quintype/backend against the reference reads", () => {
     const collections = await one.getCollections(client, { limit: 10 });
     expect(collections.map((c) => c.slug)).toEqual(["section-politics"]);
     expect(collections[0]!.id).toBe(section.collectionId);
-    const relationships = (await client.request(`/api/v1/entities/${party.id}/leaders`)) as { relationships: { leaders: Json[] } };
-    expect(relationships.relationships.leaders).toEqual([{ id: leader.id, name: "Pat Leader", "entity-type": "person", rank: 0, relationship: "leaders" }]);
+    const relationships = (await client.request(`/api/v1/entities/${party.id}/leaders`)) as {
+      relationships: { leaders: Json[] };
+    };
+    expect(relationships.relationships.leaders).toEqual([
+      { id: leader.id, name: "Pat Leader", "entity-type": "person", rank: 0, relationship: "leaders" },
+    ]);
   });
 
   it("reads tags, menu groups, the AMP config and custom URLs (404 → undefined)", async () => {
@@ -130,9 +182,15 @@ describe("@quintype/backend against the reference reads", () => {
     const groups = await MenuGroups.getMenuGroups(client);
     expect(groups.getMenuGroup("default")!.items.map((i) => i["section-id"])).toEqual([section.id]);
     const amp = await AmpConfig.getAmpConfig(client);
-    expect(amp.asJson()).toMatchObject({ fonts: { primary: { family: expect.any(String) as string }, secondary: { family: expect.any(String) as string } } });
+    expect(amp.asJson()).toMatchObject({
+      fonts: { primary: { family: expect.any(String) as string }, secondary: { family: expect.any(String) as string } },
+    });
     const page = await CustomPath.getCustomPathData(client, "/old-budget");
-    expect(page!.asJson()).toMatchObject({ type: "redirect", "status-code": 301, "destination-path": "/politics/budget-passes" });
+    expect(page!.asJson()).toMatchObject({
+      type: "redirect",
+      "status-code": 301,
+      "destination-path": "/politics/budget-passes",
+    });
     expect((await CustomPath.getCustomPathData(client, "old-budget"))!.asJson().type).toBe("redirect");
     expect(await CustomPath.getCustomPathData(client, "/nowhere")).toBeUndefined();
     expect(server.requests.some((r) => r.path === "/api/v1/custom-urls/%2Fold-budget")).toBe(true);

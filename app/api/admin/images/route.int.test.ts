@@ -10,6 +10,7 @@ import { resetEnvCache } from "@/env.js";
 import type { AdminSession } from "@/server/auth/admin-session";
 import type { AdminRole } from "@/server/auth/roles";
 import { getDb } from "@/server/db";
+import { createTestStaff } from "@/server/testing/staff";
 
 // The dashboard session comes from the next-auth cookie in the app; here the test says who is signed in.
 const session = vi.hoisted(() => ({ current: null as AdminSession | null }));
@@ -35,13 +36,24 @@ function png(width: number, height: number): Buffer {
   header[9] = 0; // greyscale
   const rows = Buffer.alloc((width + 1) * height, 0x80);
   for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0; // filter: none
-  return Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), chunk("IHDR", header), chunk("IDAT", zlib.deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from("89504e470d0a1a0a", "hex"),
+    chunk("IHDR", header),
+    chunk("IDAT", zlib.deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 function upload(bytes: Buffer, options: { name?: string; type?: string; field?: string } = {}) {
   const form = new FormData();
-  form.append(options.field ?? "file", new Blob([new Uint8Array(bytes)], { type: options.type ?? "image/png" }), options.name ?? "photo.png");
-  return POST(new Request("http://localhost/api/admin/images", { method: "POST", body: form }), { params: Promise.resolve({}) });
+  form.append(
+    options.field ?? "file",
+    new Blob([new Uint8Array(bytes)], { type: options.type ?? "image/png" }),
+    options.name ?? "photo.png",
+  );
+  return POST(new Request("http://localhost/api/admin/images", { method: "POST", body: form }), {
+    params: Promise.resolve({}),
+  });
 }
 
 const serve = (key: string, headers: Record<string, string> = {}) =>
@@ -50,11 +62,9 @@ const serve = (key: string, headers: Record<string, string> = {}) =>
 let uploadDir: string;
 
 async function signIn(roles: AdminRole[]) {
-  const db = await getDb();
-  const account = await db.account.create({ data: { slug: `pub-${roles.join("-").toLowerCase()}-${Date.now()}`, name: "Pub", jwtSecret: "x".repeat(32) } });
-  const user = await db.adminUser.create({ data: { accountId: account.id, email: `u@${account.slug}.test`, name: "U", roles, passwordHash: "x" } });
-  session.current = { user: { id: user.id, name: "U", email: user.email, accountId: account.id, accountName: "Pub", roles } };
-  return { accountId: account.id, userId: user.id };
+  const staff = await createTestStaff(await getDb(), { roles });
+  session.current = staff.session;
+  return { accountId: staff.account.id, userId: staff.user.id };
 }
 
 beforeAll(async () => {
@@ -74,7 +84,8 @@ afterAll(async () => {
 beforeEach(async () => {
   session.current = null;
   // Account ids restart with every test's fresh database: start each test with an empty folder too.
-  for (const entry of await fs.readdir(uploadDir)) await fs.rm(path.join(uploadDir, entry), { recursive: true, force: true });
+  for (const entry of await fs.readdir(uploadDir))
+    await fs.rm(path.join(uploadDir, entry), { recursive: true, force: true });
 });
 
 describe("POST /api/admin/images", () => {
@@ -83,7 +94,13 @@ describe("POST /api/admin/images", () => {
     const image = png(3, 2);
     const response = await upload(image, { name: "../../evil.exe", type: "application/octet-stream" });
     expect(response.status).toBe(201);
-    const body = (await response.json()) as { key: string; url: string; width: number; height: number; "mime-type": string };
+    const body = (await response.json()) as {
+      key: string;
+      url: string;
+      width: number;
+      height: number;
+      "mime-type": string;
+    };
     const now = new Date();
     const month = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
     expect(body.key).toMatch(new RegExp(`^${accountId}/${month}/[0-9a-f-]{36}\\.png$`));
@@ -92,7 +109,14 @@ describe("POST /api/admin/images", () => {
     expect(await fs.readFile(path.join(uploadDir, ...body.key.split("/")))).toEqual(image);
 
     const db = await getDb();
-    expect(await db.imageAsset.findUniqueOrThrow({ where: { key: body.key } })).toMatchObject({ accountId, mimeType: "image/png", bytes: image.length, width: 3, height: 2, uploadedById: userId });
+    expect(await db.imageAsset.findUniqueOrThrow({ where: { key: body.key } })).toMatchObject({
+      accountId,
+      mimeType: "image/png",
+      bytes: image.length,
+      width: 3,
+      height: 2,
+      uploadedById: userId,
+    });
     expect((await db.auditLog.findFirstOrThrow({ where: { action: "image.upload" } })).targetId).toBeTruthy();
 
     const served = await serve(body.key);
@@ -108,11 +132,15 @@ describe("POST /api/admin/images", () => {
 
   it("judges by content: a text file declared as PNG is 415; a file over UPLOAD_MAX_BYTES is 413; nothing is kept", async () => {
     await signIn(["OWNER"]);
-    const fake = await upload(Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>"), { type: "image/png" });
+    const fake = await upload(Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>"), {
+      type: "image/png",
+    });
     expect(fake.status).toBe(415);
     expect(((await fake.json()) as { error: { code: string } }).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
     // Starts like a PNG but is not one.
-    expect((await upload(Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.from("garbage")]))).status).toBe(415);
+    expect((await upload(Buffer.concat([Buffer.from("89504e470d0a1a0a", "hex"), Buffer.from("garbage")]))).status).toBe(
+      415,
+    );
 
     const big = Buffer.concat([png(1, 1), Buffer.alloc(5000)]);
     const tooBig = await upload(big);
@@ -125,7 +153,7 @@ describe("POST /api/admin/images", () => {
     expect(await fs.readdir(uploadDir)).toEqual([]);
   });
 
-  it("needs a signed-in editor (401, 403), a multipart body (415) and the field \"file\" (400)", async () => {
+  it('needs a signed-in editor (401, 403), a multipart body (415) and the field "file" (400)', async () => {
     const anonymous = await upload(png(1, 1));
     expect(anonymous.status).toBe(401);
     expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe("UNAUTHORIZED");
@@ -135,11 +163,17 @@ describe("POST /api/admin/images", () => {
     await signIn(["EDITOR"]);
     expect((await upload(png(1, 1), { field: "image" })).status).toBe(400);
     const json = await POST(
-      new Request("http://localhost/api/admin/images", { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" }),
+      new Request("http://localhost/api/admin/images", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: "{}",
+      }),
       { params: Promise.resolve({}) },
     );
     expect(json.status).toBe(415);
-    expect((await GET_UPLOAD(new Request("http://localhost/api/admin/images"), { params: Promise.resolve({}) })).status).toBe(405);
+    expect(
+      (await GET_UPLOAD(new Request("http://localhost/api/admin/images"), { params: Promise.resolve({}) })).status,
+    ).toBe(405);
   });
 });
 
@@ -159,14 +193,19 @@ describe("GET /images/<key>", () => {
       { url: "http://localhost/images/%2e%2e/%2e%2e/etc/passwd", segments: ["..", "..", "etc", "passwd"] },
       { url: "http://localhost/images/1/2024/01/x.png", segments: ["1", "..", "..", "package.json"] },
       { url: "http://localhost/images/1/2024/01/x.png", segments: ["/etc", "passwd"] },
-      { url: "http://localhost/images/1/2024/01/x.png", segments: [...key.split("/").slice(0, 2), `${key.split("/").slice(2).join("%2F")}`] },
+      {
+        url: "http://localhost/images/1/2024/01/x.png",
+        segments: [...key.split("/").slice(0, 2), `${key.split("/").slice(2).join("%2F")}`],
+      },
     ];
     for (const attempt of attempts) {
       const response = await GET(new Request(attempt.url), { params: Promise.resolve({ key: attempt.segments }) });
       expect([400, 404], attempt.segments.join("/")).toContain(response.status);
       expect(response.headers.get("content-type")).toContain("application/json");
     }
-    const decodedSlash = await GET(new Request(`http://localhost/images/${key.replaceAll("/", "%2F")}`), { params: Promise.resolve({ key: [key] }) });
+    const decodedSlash = await GET(new Request(`http://localhost/images/${key.replaceAll("/", "%2F")}`), {
+      params: Promise.resolve({ key: [key] }),
+    });
     expect(decodedSlash.status).toBe(400);
   });
 });

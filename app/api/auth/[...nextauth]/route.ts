@@ -4,6 +4,9 @@ import NextAuth from "next-auth";
 
 import { authOptions } from "@/server/auth/next-auth";
 
-const handler = NextAuth(authOptions) as (request: Request, context: { params: Promise<{ nextauth: string[] }> }) => Promise<Response>;
+const handler = NextAuth(authOptions) as (
+  request: Request,
+  context: { params: Promise<{ nextauth: string[] }> },
+) => Promise<Response>;
 
 export { handler as GET, handler as POST };

@@ -1,21 +1,31 @@
 // GET|POST /api/trpc/* – the dashboard's tRPC API (server/trpc).
+import { randomUUID } from "node:crypto";
+
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 
+import { log } from "@/server/log";
 import { appRouter } from "@/server/trpc/root";
 import { createTRPCContext } from "@/server/trpc/trpc";
 
 export const dynamic = "force-dynamic";
 
-function handler(request: Request): Promise<Response> {
-  return fetchRequestHandler({
+async function handler(request: Request): Promise<Response> {
+  // One id per request, as on every REST response: in the X-Request-Id header and in the log line
+  // of an unexpected failure, so a report from the dashboard can be found in the logs.
+  const requestId = randomUUID();
+  const response = await fetchRequestHandler({
     endpoint: "/api/trpc",
     req: request,
     router: appRouter,
     createContext: createTRPCContext,
     onError({ path, error }) {
-      if (error.code === "INTERNAL_SERVER_ERROR") console.error(`[masthead] tRPC ${path ?? "(unknown)"} failed`, error.cause ?? error);
+      if (error.code === "INTERNAL_SERVER_ERROR")
+        log.error("tRPC procedure failed", { requestId, path: path ?? "(unknown)", error: error.cause ?? error });
     },
   });
+  response.headers.set("X-Request-Id", requestId);
+  response.headers.set("Cache-Control", "no-store");
+  return response;
 }
 
 export { handler as GET, handler as POST };

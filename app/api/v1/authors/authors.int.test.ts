@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import type { WireAuthor } from "@/server/publishing/authors";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { createAuthor, createStory, createTestPublisher } from "@/server/testing/publishing-factories";
+import { createTestPublisher, insertAuthor, insertStory } from "@/server/testing/publishing-factories";
 
 import { GET as listBare } from "../../authors/route";
 import { GET as getCollection } from "./[authorId]/collection/route";
@@ -11,8 +11,15 @@ import { GET as getOne } from "./[authorId]/route";
 import { GET as listV1, POST as postV1 } from "./route";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
-const call = (handler: Handler, path: string, params: Record<string, string | string[]> = {}, headers: Record<string, string> = {}) =>
-  handler(new Request(`http://localhost${path}`, { headers: { host: "localhost", ...headers } }), { params: Promise.resolve(params) });
+const call = (
+  handler: Handler,
+  path: string,
+  params: Record<string, string | string[]> = {},
+  headers: Record<string, string> = {},
+) =>
+  handler(new Request(`http://localhost${path}`, { headers: { host: "localhost", ...headers } }), {
+    params: Promise.resolve(params),
+  });
 const json = async <T>(res: Response) => (await res.json()) as T;
 type Page = { limit: number; offset: number; total: number; authors: WireAuthor[] };
 type ErrorBody = { error: { code: string } };
@@ -25,10 +32,10 @@ async function setup() {
   const db = await getDb();
   const publisher = await createTestPublisher(db);
   const other = await createTestPublisher(db, { domain: "other.test", siteUrl: "https://other.test" });
-  const ada = await createAuthor(db, publisher.id, { name: "Ada Lovelace", bio: "Analyst" });
-  const grace = await createAuthor(db, publisher.id, { name: "Grace Hopper" });
-  const alan = await createAuthor(db, publisher.id, { name: "Alan Turing" });
-  const stranger = await createAuthor(db, other.id, { name: "Another Paper's Writer" });
+  const ada = await insertAuthor(db, publisher.id, { name: "Ada Lovelace", bio: "Analyst" });
+  const grace = await insertAuthor(db, publisher.id, { name: "Grace Hopper" });
+  const alan = await insertAuthor(db, publisher.id, { name: "Alan Turing" });
+  const stranger = await insertAuthor(db, other.id, { name: "Another Paper's Writer" });
   return { db, publisher, other, ada, grace, alan, stranger };
 }
 
@@ -63,8 +70,8 @@ describe("GET /api/v1/authors", () => {
 
   it("matches q literally: % and _ are characters of the name, not wildcards", async () => {
     const { db, publisher } = await setup();
-    const percent = await createAuthor(db, publisher.id, { name: "Agent 100% Real" });
-    const underscore = await createAuthor(db, publisher.id, { name: "snake_case Sam" });
+    const percent = await insertAuthor(db, publisher.id, { name: "Agent 100% Real" });
+    const underscore = await insertAuthor(db, publisher.id, { name: "snake_case Sam" });
     const byPercent = await json<Page>(await call(listV1, "/api/v1/authors?q=%25"));
     expect(byPercent.authors.map((a) => a.id)).toEqual([percent.id]);
     const byUnderscore = await json<Page>(await call(listV1, "/api/v1/authors?q=_"));
@@ -87,7 +94,9 @@ describe("GET /api/v1/authors", () => {
       expect(res.status, query).toBe(400);
       expect((await json<ErrorBody>(res)).error.code).toBe("BAD_REQUEST");
     }
-    const res = await postV1(new Request("http://localhost/api/v1/authors", { method: "POST" }), { params: Promise.resolve({}) });
+    const res = await postV1(new Request("http://localhost/api/v1/authors", { method: "POST" }), {
+      params: Promise.resolve({}),
+    });
     expect(res.status).toBe(405);
   });
 });
@@ -111,7 +120,11 @@ describe("GET /api/v1/authors/<id>", () => {
     const { ada, stranger } = await setup();
     const res = await call(getOne, `/api/v1/authors/${ada.id}`, { authorId: String(ada.id) });
     expect(res.status).toBe(200);
-    expect((await json<{ author: WireAuthor }>(res)).author).toMatchObject({ id: ada.id, name: "Ada Lovelace", slug: "ada-lovelace" });
+    expect((await json<{ author: WireAuthor }>(res)).author).toMatchObject({
+      id: ada.id,
+      name: "Ada Lovelace",
+      slug: "ada-lovelace",
+    });
 
     for (const id of ["999999", String(stranger.id)]) {
       const missing = await call(getOne, `/api/v1/authors/${id}`, { authorId: id });
@@ -128,7 +141,12 @@ describe("GET /api/v1/authors/<id>", () => {
     const first = await call(getOne, `/api/v1/authors/${ada.id}`, { authorId: String(ada.id) });
     const etag = first.headers.get("etag")!;
     expect(first.headers.get("cache-tag")).toBe(`a/${ada.id}`);
-    const again = await call(getOne, `/api/v1/authors/${ada.id}`, { authorId: String(ada.id) }, { "if-none-match": etag });
+    const again = await call(
+      getOne,
+      `/api/v1/authors/${ada.id}`,
+      { authorId: String(ada.id) },
+      { "if-none-match": etag },
+    );
     expect(again.status).toBe(304);
   });
 });
@@ -136,26 +154,48 @@ describe("GET /api/v1/authors/<id>", () => {
 describe("GET /api/v1/authors/<id>/collection", () => {
   it("pages the author's published stories, newest first, as collection items; drafts never appear", async () => {
     const { db, publisher, ada, grace } = await setup();
-    const old = await createStory(db, publisher.id, { headline: "Old news", authorIds: [ada.id], publishedAt: new Date("2024-01-01T00:00:00Z") });
-    const recent = await createStory(db, publisher.id, { headline: "Recent news", authorIds: [grace.id, ada.id], publishedAt: new Date("2025-06-01T00:00:00Z") });
-    const middle = await createStory(db, publisher.id, { headline: "Middle news", authorIds: [ada.id], publishedAt: new Date("2024-06-01T00:00:00Z") });
-    await createStory(db, publisher.id, { headline: "Draft", authorIds: [ada.id], status: "DRAFT" });
-    await createStory(db, publisher.id, { headline: "Retracted", authorIds: [ada.id], status: "RETRACTED" });
-    await createStory(db, publisher.id, { headline: "Not hers", authorIds: [grace.id] });
+    const old = await insertStory(db, publisher.id, {
+      headline: "Old news",
+      authorIds: [ada.id],
+      publishedAt: new Date("2024-01-01T00:00:00Z"),
+    });
+    const recent = await insertStory(db, publisher.id, {
+      headline: "Recent news",
+      authorIds: [grace.id, ada.id],
+      publishedAt: new Date("2025-06-01T00:00:00Z"),
+    });
+    const middle = await insertStory(db, publisher.id, {
+      headline: "Middle news",
+      authorIds: [ada.id],
+      publishedAt: new Date("2024-06-01T00:00:00Z"),
+    });
+    await insertStory(db, publisher.id, { headline: "Draft", authorIds: [ada.id], status: "DRAFT" });
+    await insertStory(db, publisher.id, { headline: "Retracted", authorIds: [ada.id], status: "RETRACTED" });
+    await insertStory(db, publisher.id, { headline: "Not hers", authorIds: [grace.id] });
 
     const res = await call(getCollection, `/api/v1/authors/${ada.id}/collection`, { authorId: String(ada.id) });
     expect(res.status).toBe(200);
     const body = await json<AuthorCollection>(res);
     expect(body).toMatchObject({ id: ada.id, slug: "ada-lovelace", name: "Ada Lovelace", "total-count": 3 });
     expect(body.items.map((i: { id: string }) => i.id)).toEqual([recent.id, middle.id, old.id]);
-    expect(body.items[0]).toMatchObject({ id: recent.id, type: "story", story: { id: recent.id, headline: "Recent news", status: "published" } });
+    expect(body.items[0]).toMatchObject({
+      id: recent.id,
+      type: "story",
+      story: { id: recent.id, headline: "Recent news", status: "published" },
+    });
     expect(body.items[0]?.story.authors.map((a: { id: number }) => a.id)).toEqual([grace.id, ada.id]);
     expect(body.items[0]?.story.url).toBe("https://news.example.com/recent-news");
     expect(res.headers.get("surrogate-key")).toContain(`s/${recent.id}`);
 
-    const page = await json<AuthorCollection>(await call(getCollection, `/api/v1/authors/${ada.id}/collection?limit=1&offset=1&story-fields=headline,slug`, { authorId: String(ada.id) }));
+    const page = await json<AuthorCollection>(
+      await call(getCollection, `/api/v1/authors/${ada.id}/collection?limit=1&offset=1&story-fields=headline,slug`, {
+        authorId: String(ada.id),
+      }),
+    );
     expect(page["total-count"]).toBe(3);
-    expect(page.items).toEqual([{ id: middle.id, type: "story", story: { id: middle.id, headline: "Middle news", slug: "middle-news" } }]);
+    expect(page.items).toEqual([
+      { id: middle.id, type: "story", story: { id: middle.id, headline: "Middle news", slug: "middle-news" } },
+    ]);
   });
 
   it("404 for an unknown author, 400 for bad input", async () => {

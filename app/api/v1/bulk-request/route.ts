@@ -11,7 +11,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       auth: "public",
       body: ZBulkBody,
       bodyTypes: ["json", "text-json"],
-      summary: "The body of POST /api/v1/bulk (JSON, or JSON sent as text/plain) → 303 with a relative Location /api/v1/bulk-request/<key>, whose GET answers {results}. 413 when too large for a URL.",
+      summary:
+        "The body of POST /api/v1/bulk (JSON, or JSON sent as text/plain) → 303 with a relative Location /api/v1/bulk-request/<key>, whose GET answers {results}. 413 when too large for a URL.",
     },
     async ({ body }) => {
       parseBulkRequests(body.requests);

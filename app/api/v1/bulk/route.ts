@@ -1,25 +1,24 @@
 // POST /api/v1/bulk – several named story lists and collections in one request
-import { getDb } from "@/server/db";
 import { apiRoute, routes } from "@/server/http/route";
 import { parseBulkRequests, runBulk } from "@/server/publishing/bulk";
 import { ZBulkBody } from "@/server/publishing/content.schema";
-import { resolveContentContext } from "@/server/publishing/stories";
+import { contentContext } from "@/server/publishing/stories";
 
 export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   POST: apiRoute(
     {
-      auth: "public",
+      auth: "publisher",
       body: ZBulkBody,
       bodyTypes: ["json", "text-json"],
-      summary: 'Bulk read: {requests: {<name>: {_type: "collection", slug, limit, story-fields…} | {_type: "stories", story-group, section-id, limit, fields…}}} → {results: {<name>: …}} (at most 25 requests).',
+      summary:
+        'Bulk read: {requests: {<name>: {_type: "collection", slug, limit, story-fields…} | {_type: "stories", story-group, section-id, limit, fields…}}} → {results: {<name>: …}} (at most 25 requests).',
     },
-    async ({ req, body }) => {
+    async ({ db, publisher, body }) => {
       const requests = parseBulkRequests(body.requests);
-      const db = await getDb();
-      const ctx = await resolveContentContext(db, { host: req.headers.get("host") });
-      const { results } = await runBulk(db, ctx, requests);
+      const ctx = contentContext(publisher);
+      const { results } = await runBulk(db, { ctx, requests });
       return Response.json({ results }, { headers: { "Cache-Control": "no-store" } });
     },
   ),

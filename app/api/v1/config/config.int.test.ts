@@ -4,7 +4,7 @@ import { getEnv } from "@/env.js";
 import { getDb } from "@/server/db";
 import type { MenuItem } from "@/server/publishing/config-view";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { createSection, createTestPublisher } from "@/server/testing/publishing-factories";
+import { createTestPublisher, insertSection } from "@/server/testing/publishing-factories";
 
 import { GET as getAmpConfig } from "../amp/config/route";
 import { GET as getMenuGroups } from "../menu-groups/route";
@@ -12,7 +12,9 @@ import { GET as getConfig, POST as postConfig } from "./route";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const call = (handler: Handler, path: string, headers: Record<string, string> = {}) =>
-  handler(new Request(`http://localhost${path}`, { headers: { host: "localhost", ...headers } }), { params: Promise.resolve({}) });
+  handler(new Request(`http://localhost${path}`, { headers: { host: "localhost", ...headers } }), {
+    params: Promise.resolve({}),
+  });
 type Json = Record<string, unknown>;
 type Config = Json & {
   sections: (Json & { id: number; slug: string })[];
@@ -23,20 +25,25 @@ type Config = Json & {
   "theme-attributes": Json;
 };
 type MenuGroups = { "menu-groups": Record<string, Json & { items: MenuItem[] }> };
-type AmpConfig = Json & { fonts: Record<string, Json>; colors: Json; menu: Json; "menu-groups": MenuGroups["menu-groups"] };
+type AmpConfig = Json & {
+  fonts: Record<string, Json>;
+  colors: Json;
+  menu: Json;
+  "menu-groups": MenuGroups["menu-groups"];
+};
 
 beforeEach(() => forgetPublisherCache());
 
 async function setup() {
   const db = await getDb();
   const publisher = await createTestPublisher(db, { name: "The Test Gazette" });
-  const world = await createSection(db, publisher.id, { name: "World", slug: "world", withCollection: true });
-  const europe = await createSection(db, publisher.id, { name: "Europe", slug: "europe", parentId: world.id });
-  const sport = await createSection(db, publisher.id, { name: "Sport", slug: "sport" });
+  const world = await insertSection(db, publisher.id, { name: "World", slug: "world", withCollection: true });
+  const europe = await insertSection(db, publisher.id, { name: "Europe", slug: "europe", parentId: world.id });
+  const sport = await insertSection(db, publisher.id, { name: "Sport", slug: "sport" });
   await db.section.update({ where: { id: world.id }, data: { position: 0 } });
   await db.section.update({ where: { id: europe.id }, data: { position: 1, displayName: "Europe news" } });
   await db.section.update({ where: { id: sport.id }, data: { position: 2 } });
-  const gone = await createSection(db, publisher.id, { name: "Gone", slug: "gone" });
+  const gone = await insertSection(db, publisher.id, { name: "Gone", slug: "gone" });
   await db.section.update({ where: { id: gone.id }, data: { deletedAt: new Date() } });
   await createTestPublisher(db, { domain: "other.test", name: "Other Paper" });
   return { db, publisher, world, europe, sport, gone };
@@ -61,7 +68,12 @@ describe("GET /api/v1/config", () => {
       "story-slug-format": "{{slug}}",
       env: "development",
       domains: [],
-      "publisher-settings": { title: "The Test Gazette", description: "", copyright: "© The Test Gazette", "publisher-logo": { url: null } },
+      "publisher-settings": {
+        title: "The Test Gazette",
+        description: "",
+        copyright: "© The Test Gazette",
+        "publisher-logo": { url: null },
+      },
       "social-links": {},
       language: { "iso-code": "en", "ietf-code": "en-US", direction: "ltr" },
       "public-integrations": {},
@@ -84,7 +96,13 @@ describe("GET /api/v1/config", () => {
       [europe.id, "Europe news", "section", "https://news.example.com/europe", world.id],
       [sport.id, "Sport", "section", "https://news.example.com/sport", null],
     ]);
-    expect(config["seo-metadata"]).toEqual([{ "owner-type": "home", "owner-id": null, data: { "page-title": "The Test Gazette", title: "The Test Gazette", description: "", keywords: "" } }]);
+    expect(config["seo-metadata"]).toEqual([
+      {
+        "owner-type": "home",
+        "owner-id": null,
+        data: { "page-title": "The Test Gazette", title: "The Test Gazette", description: "", keywords: "" },
+      },
+    ]);
     expect(typeof config["theme-attributes"]["cache-burst"]).toBe("number");
   });
 
@@ -127,7 +145,10 @@ describe("GET /api/v1/config", () => {
             { title: "Elections", "item-type": "tag", "tag-slug": "elections" },
           ],
           stacks: [{ heading: "Latest", "collection-id": 3 }],
-          domains: [{ slug: "sports", name: "Sports", "host-url": "https://sports.example.com", "home-collection-id": 9 }, { name: "no slug" }],
+          domains: [
+            { slug: "sports", name: "Sports", "host-url": "https://sports.example.com", "home-collection-id": 9 },
+            { name: "no slug" },
+          ],
           "no-of-visible-cards-in-a-blocked-story": 2,
         },
       },
@@ -159,7 +180,11 @@ describe("GET /api/v1/config", () => {
       ["Elections", "tag", "https://news.example.com/topic/elections", null],
     ]);
     expect(config["seo-metadata"]).toEqual([
-      { "owner-type": "home", "owner-id": null, data: { "page-title": "Gazette Online", title: "Home title", description: "News that matters", keywords: "" } },
+      {
+        "owner-type": "home",
+        "owner-id": null,
+        data: { "page-title": "Gazette Online", title: "Home title", description: "News that matters", keywords: "" },
+      },
       { "owner-type": "section", "owner-id": null, data: { description: "Sections" } },
     ]);
   });
@@ -173,7 +198,7 @@ describe("GET /api/v1/config", () => {
     expect(again.status).toBe(304);
     expect(await again.text()).toBe("");
 
-    await createSection(db, publisher.id, { name: "Opinion", slug: "opinion" });
+    await insertSection(db, publisher.id, { name: "Opinion", slug: "opinion" });
     const changed = await call(getConfig, "/api/v1/config", { "if-none-match": etag });
     expect(changed.status).toBe(200);
     expect(changed.headers.get("etag")).not.toBe(etag);
@@ -185,7 +210,13 @@ describe("GET /api/v1/config", () => {
     expect(other["publisher-name"]).toBe("Other Paper");
     expect(other.sections).toEqual([]);
     expect((await call(getConfig, "/api/v1/config", { host: "unknown.test" })).status).toBe(404);
-    expect((await postConfig(new Request("http://localhost/api/v1/config", { method: "POST" }), { params: Promise.resolve({}) })).status).toBe(405);
+    expect(
+      (
+        await postConfig(new Request("http://localhost/api/v1/config", { method: "POST" }), {
+          params: Promise.resolve({}),
+        })
+      ).status,
+    ).toBe(405);
   });
 });
 
@@ -199,13 +230,22 @@ describe("GET /api/v1/menu-groups", () => {
 
     await db.publisherConfig.update({
       where: { accountId: publisher.id },
-      data: { layout: { menu: [{ "item-type": "section", "section-id": sport.id }], "menu-groups": { footer: { name: "Footer", items: [{ title: "World", "section-slug": "world" }] } } } },
+      data: {
+        layout: {
+          menu: [{ "item-type": "section", "section-id": sport.id }],
+          "menu-groups": { footer: { name: "Footer", items: [{ title: "World", "section-slug": "world" }] } },
+        },
+      },
     });
     forgetPublisherCache();
     const stored = (await (await call(getMenuGroups, "/api/v1/menu-groups")).json()) as MenuGroups;
     expect(stored["menu-groups"].default!.items.map((i) => i["section-id"])).toEqual([sport.id]);
     expect(stored["menu-groups"].footer).toMatchObject({ slug: "footer", name: "Footer" });
-    expect(stored["menu-groups"].footer!.items[0]).toMatchObject({ "section-id": world.id, url: "https://news.example.com/world", "menu-group-slug": "footer" });
+    expect(stored["menu-groups"].footer!.items[0]).toMatchObject({
+      "section-id": world.id,
+      url: "https://news.example.com/world",
+      "menu-group-slug": "footer",
+    });
   });
 });
 
@@ -216,10 +256,20 @@ describe("GET /api/v1/amp/config", () => {
     expect(res.status).toBe(200);
     const amp = (await res.json()) as AmpConfig;
     for (const font of ["primary", "secondary"]) {
-      expect(amp.fonts[font]).toEqual({ family: expect.any(String) as string, url: expect.stringMatching(/^https:\/\//) as string });
+      expect(amp.fonts[font]).toEqual({
+        family: expect.any(String) as string,
+        url: expect.stringMatching(/^https:\/\//) as string,
+      });
     }
     expect(amp).toMatchObject({
-      colors: { primary: "#1a1a1a", secondary: "#ffffff", "header-background": "#1a1a1a", "footer-background": "#1a1a1a", "footer-text-color": "#ffffff", "section-text-color": "#1a1a1a" },
+      colors: {
+        primary: "#1a1a1a",
+        secondary: "#ffffff",
+        "header-background": "#1a1a1a",
+        "footer-background": "#1a1a1a",
+        "footer-text-color": "#ffffff",
+        "section-text-color": "#1a1a1a",
+      },
       "logo-url": null,
       menu: { enabled: true },
       "related-collection-id": null,
@@ -245,8 +295,16 @@ describe("GET /api/v1/amp/config", () => {
     });
     const amp = (await (await call(getAmpConfig, "/api/v1/amp/config")).json()) as AmpConfig;
     expect(amp).toMatchObject({
-      colors: { primary: "#aa0000", "header-background": "#aa0000", "footer-background": "#000000", "footer-text-color": "#ffffff" },
-      fonts: { primary: { family: "Lora", url: "https://fonts.example.com/lora.css" }, secondary: { family: expect.stringContaining("Merriweather") as string } },
+      colors: {
+        primary: "#aa0000",
+        "header-background": "#aa0000",
+        "footer-background": "#000000",
+        "footer-text-color": "#ffffff",
+      },
+      fonts: {
+        primary: { family: "Lora", url: "https://fonts.example.com/lora.css" },
+        secondary: { family: expect.stringContaining("Merriweather") as string },
+      },
       "logo-url": "https://cdn.example.com/amp-logo.png",
       menu: { enabled: false },
       "related-collection-id": "amp-related",
@@ -255,7 +313,10 @@ describe("GET /api/v1/amp/config", () => {
     });
 
     // A stored font replaces the default whole: a system font needs no stylesheet.
-    await db.publisherConfig.update({ where: { accountId: publisher.id }, data: { ampConfig: { fonts: { primary: { family: "Georgia, serif" } } } } });
+    await db.publisherConfig.update({
+      where: { accountId: publisher.id },
+      data: { ampConfig: { fonts: { primary: { family: "Georgia, serif" } } } },
+    });
     forgetPublisherCache();
     const system = (await (await call(getAmpConfig, "/api/v1/amp/config")).json()) as AmpConfig;
     expect(system.fonts.primary).toEqual({ family: "Georgia, serif" });

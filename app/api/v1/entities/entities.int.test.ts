@@ -4,7 +4,13 @@ import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import type { RelationshipEntry } from "@/server/publishing/entities";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { createAuthor, createSection, createStory, createTag, createTestPublisher } from "@/server/testing/publishing-factories";
+import {
+  createTestPublisher,
+  insertAuthor,
+  insertSection,
+  insertStory,
+  insertTag,
+} from "@/server/testing/publishing-factories";
 
 import { GET as getCollections } from "../entity/[id]/collections/route";
 import { GET as getBare } from "../entity/[id]/route";
@@ -13,8 +19,15 @@ import { GET as getWrapped } from "./[id]/route";
 import { GET as listEntities } from "./route";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
-const call = (handler: Handler, path: string, params: Record<string, string | string[]> = {}, headers: Record<string, string> = {}) =>
-  handler(new Request(`http://localhost${path}`, { headers: { host: "localhost", ...headers } }), { params: Promise.resolve(params) });
+const call = (
+  handler: Handler,
+  path: string,
+  params: Record<string, string | string[]> = {},
+  headers: Record<string, string> = {},
+) =>
+  handler(new Request(`http://localhost${path}`, { headers: { host: "localhost", ...headers } }), {
+    params: Promise.resolve(params),
+  });
 const json = async <T>(res: Response) => (await res.json()) as T;
 type WireEntity = Record<string, unknown> & { id: number };
 type EntityList = { entities: WireEntity[]; total: number };
@@ -25,15 +38,33 @@ const ids = (list: { id: number }[] | undefined) => (list ?? []).map((e) => e.id
 
 beforeEach(() => forgetPublisherCache());
 
-const entity = (db: Db, accountId: number, name: string, type: string, extra: { metadata?: object; deletedAt?: Date } = {}) =>
-  db.entity.create({ data: { accountId, name, type, slug: name.toLowerCase().replace(/\W+/g, "-"), metadata: extra.metadata ?? {}, deletedAt: extra.deletedAt ?? null } });
-const relate = (db: Db, from: number, relation: string, to: number, rank = 0) => db.entityRelationship.create({ data: { fromEntityId: from, relation, toEntityId: to, rank } });
+const entity = (
+  db: Db,
+  accountId: number,
+  name: string,
+  type: string,
+  extra: { metadata?: object; deletedAt?: Date } = {},
+) =>
+  db.entity.create({
+    data: {
+      accountId,
+      name,
+      type,
+      slug: name.toLowerCase().replace(/\W+/g, "-"),
+      metadata: extra.metadata ?? {},
+      deletedAt: extra.deletedAt ?? null,
+    },
+  });
+const relate = (db: Db, from: number, relation: string, to: number, rank = 0) =>
+  db.entityRelationship.create({ data: { fromEntityId: from, relation, toEntityId: to, rank } });
 
 async function setup() {
   const db = await getDb();
   const publisher = await createTestPublisher(db);
   const other = await createTestPublisher(db, { domain: "other.test", siteUrl: "https://other.test" });
-  const club = await entity(db, publisher.id, "Riverside FC", "team", { metadata: { founded: 1901, description: "A club", name: "ignored" } });
+  const club = await entity(db, publisher.id, "Riverside FC", "team", {
+    metadata: { founded: 1901, description: "A club", name: "ignored" },
+  });
   const ana = await entity(db, publisher.id, "Ana Striker", "person");
   const bo = await entity(db, publisher.id, "Bo Keeper", "person");
   const gone = await entity(db, publisher.id, "Retired Player", "person", { deletedAt: new Date() });
@@ -52,8 +83,12 @@ describe("GET /api/v1/entities", () => {
     const { db, publisher } = await setup();
     const percent = await entity(db, publisher.id, "100% Fans", "group");
     const underscore = await entity(db, publisher.id, "team_b", "team");
-    expect(ids((await json<EntityList>(await call(listEntities, "/api/v1/entities?q=%25"))).entities)).toEqual([percent.id]);
-    expect(ids((await json<EntityList>(await call(listEntities, "/api/v1/entities?q=_"))).entities)).toEqual([underscore.id]);
+    expect(ids((await json<EntityList>(await call(listEntities, "/api/v1/entities?q=%25"))).entities)).toEqual([
+      percent.id,
+    ]);
+    expect(ids((await json<EntityList>(await call(listEntities, "/api/v1/entities?q=_"))).entities)).toEqual([
+      underscore.id,
+    ]);
   });
 
   it("lists live entities by name with total; filters q, type, id, ids; pages", async () => {
@@ -64,11 +99,25 @@ describe("GET /api/v1/entities", () => {
     expect(body.total).toBe(4);
     expect(ids(body.entities)).toEqual([ana.id, bo.id, club.id, city.id]);
 
-    expect(ids((await json<EntityList>(await call(listEntities, "/api/v1/entities?type=person"))).entities)).toEqual([ana.id, bo.id]);
-    expect(ids((await json<EntityList>(await call(listEntities, "/api/v1/entities?q=river"))).entities)).toEqual([club.id, city.id]);
-    expect(ids((await json<EntityList>(await call(listEntities, `/api/v1/entities?id=${club.id}`))).entities)).toEqual([club.id]);
-    expect(ids((await json<EntityList>(await call(listEntities, `/api/v1/entities?ids=${city.id},${ana.id}`))).entities)).toEqual([ana.id, city.id]);
-    expect(ids((await json<EntityList>(await call(listEntities, `/api/v1/entities?ids[]=${city.id}&ids[]=${bo.id}`))).entities)).toEqual([bo.id, city.id]);
+    expect(ids((await json<EntityList>(await call(listEntities, "/api/v1/entities?type=person"))).entities)).toEqual([
+      ana.id,
+      bo.id,
+    ]);
+    expect(ids((await json<EntityList>(await call(listEntities, "/api/v1/entities?q=river"))).entities)).toEqual([
+      club.id,
+      city.id,
+    ]);
+    expect(ids((await json<EntityList>(await call(listEntities, `/api/v1/entities?id=${club.id}`))).entities)).toEqual([
+      club.id,
+    ]);
+    expect(
+      ids((await json<EntityList>(await call(listEntities, `/api/v1/entities?ids=${city.id},${ana.id}`))).entities),
+    ).toEqual([ana.id, city.id]);
+    expect(
+      ids(
+        (await json<EntityList>(await call(listEntities, `/api/v1/entities?ids[]=${city.id}&ids[]=${bo.id}`))).entities,
+      ),
+    ).toEqual([bo.id, city.id]);
     const page = await json<EntityList>(await call(listEntities, "/api/v1/entities?limit=2&offset=1"));
     expect(page.total).toBe(4);
     expect(ids(page.entities)).toEqual([bo.id, club.id]);
@@ -87,7 +136,9 @@ describe("GET /api/v1/entities", () => {
 describe("GET /api/v1/entities/<id> and /api/v1/entity/<id>", () => {
   it("answers {entity} and the bare entity with every wire field; metadata also at the top level", async () => {
     const { publisher, club } = await setup();
-    const wrapped = await json<{ entity: WireEntity }>(await call(getWrapped, `/api/v1/entities/${club.id}`, { id: String(club.id) }));
+    const wrapped = await json<{ entity: WireEntity }>(
+      await call(getWrapped, `/api/v1/entities/${club.id}`, { id: String(club.id) }),
+    );
     expect(wrapped.entity).toMatchObject({
       id: club.id,
       name: "Riverside FC",
@@ -116,7 +167,8 @@ describe("GET /api/v1/entities/<id> and /api/v1/entity/<id>", () => {
         expect(res.status, id).toBe(404);
         expect((await json<ErrorBody>(res)).error.code).toBe("NOT_FOUND");
       }
-      for (const id of ["abc", "1e", "-1"]) expect((await call(handler, `/api/v1/entities/${id}`, { id })).status, id).toBe(400);
+      for (const id of ["abc", "1e", "-1"])
+        expect((await call(handler, `/api/v1/entities/${id}`, { id })).status, id).toBe(400);
     }
   });
 });
@@ -124,7 +176,10 @@ describe("GET /api/v1/entities/<id> and /api/v1/entity/<id>", () => {
 describe("GET /api/v1/entities/<id>/<relation>…", () => {
   it("lists a relation by rank, without deleted entities, with self", async () => {
     const { club, ana, bo } = await setup();
-    const res = await call(getRelationships, `/api/v1/entities/${club.id}/players`, { id: String(club.id), subentity: ["players"] });
+    const res = await call(getRelationships, `/api/v1/entities/${club.id}/players`, {
+      id: String(club.id),
+      subentity: ["players"],
+    });
     expect(res.status).toBe(200);
     const body = await json<Relationships>(res);
     expect(body.relationships.self).toMatchObject({ id: club.id, name: "Riverside FC" });
@@ -132,33 +187,52 @@ describe("GET /api/v1/entities/<id>/<relation>…", () => {
       { id: ana.id, name: "Ana Striker", "entity-type": "person", rank: 1, relationship: "players" },
       { id: bo.id, name: "Bo Keeper", "entity-type": "person", rank: 2, relationship: "players" },
     ]);
-    const none = await json<Relationships>(await call(getRelationships, "", { id: String(club.id), subentity: ["sponsors"] }));
+    const none = await json<Relationships>(
+      await call(getRelationships, "", { id: String(club.id), subentity: ["sponsors"] }),
+    );
     expect(none.relationships.sponsors).toEqual([]);
   });
 
   it("walks nested segments: a relation after a relation, and an id picking one entity", async () => {
     const { club, ana, bo, city } = await setup();
-    const chained = await json<Relationships>(await call(getRelationships, "", { id: String(club.id), subentity: ["players", "home-city"] }));
+    const chained = await json<Relationships>(
+      await call(getRelationships, "", { id: String(club.id), subentity: ["players", "home-city"] }),
+    );
     expect(chained.relationships.self.id).toBe(club.id);
     expect(ids(chained.relationships.players)).toEqual([ana.id, bo.id]);
-    expect(chained.relationships["home-city"]).toEqual([{ id: city.id, name: "Rivertown", "entity-type": "city", rank: 0, relationship: "home-city" }]);
+    expect(chained.relationships["home-city"]).toEqual([
+      { id: city.id, name: "Rivertown", "entity-type": "city", rank: 0, relationship: "home-city" },
+    ]);
 
-    const picked = await json<Relationships>(await call(getRelationships, "", { id: String(club.id), subentity: ["players", String(ana.id), "home-city"] }));
+    const picked = await json<Relationships>(
+      await call(getRelationships, "", { id: String(club.id), subentity: ["players", String(ana.id), "home-city"] }),
+    );
     expect(picked.relationships.self.id).toBe(ana.id);
     expect(Object.keys(picked.relationships).sort()).toEqual(["home-city", "self"]);
     expect(ids(picked.relationships["home-city"])).toEqual([city.id]);
 
     // Bo is a player, but has no home city.
-    const empty = await json<Relationships>(await call(getRelationships, "", { id: String(club.id), subentity: ["players", String(bo.id), "home-city"] }));
+    const empty = await json<Relationships>(
+      await call(getRelationships, "", { id: String(club.id), subentity: ["players", String(bo.id), "home-city"] }),
+    );
     expect(empty.relationships["home-city"]).toEqual([]);
   });
 
   it("404 for an unknown start or an id the relation does not lead to; 400 for malformed paths", async () => {
     const { club, city, gone } = await setup();
     expect((await call(getRelationships, "", { id: "999999", subentity: ["players"] })).status).toBe(404);
-    expect((await call(getRelationships, "", { id: String(club.id), subentity: ["players", String(city.id)] })).status).toBe(404);
-    expect((await call(getRelationships, "", { id: String(club.id), subentity: ["players", String(gone.id)] })).status).toBe(404);
-    for (const subentity of [["self"], [String(city.id)], ["players", "1", "2"], Array.from({ length: 11 }, () => "players")]) {
+    expect(
+      (await call(getRelationships, "", { id: String(club.id), subentity: ["players", String(city.id)] })).status,
+    ).toBe(404);
+    expect(
+      (await call(getRelationships, "", { id: String(club.id), subentity: ["players", String(gone.id)] })).status,
+    ).toBe(404);
+    for (const subentity of [
+      ["self"],
+      [String(city.id)],
+      ["players", "1", "2"],
+      Array.from({ length: 11 }, () => "players"),
+    ]) {
       const res = await call(getRelationships, "", { id: String(club.id), subentity });
       expect(res.status, subentity.join("/")).toBe(400);
     }
@@ -169,23 +243,44 @@ describe("GET /api/v1/entities/<id>/<relation>…", () => {
 describe("GET /api/v1/entity/<id>/collections", () => {
   it("lists manual collections holding the entity's published stories and automated ones whose rules select them", async () => {
     const { db, publisher, club, ana } = await setup();
-    const sport = await createSection(db, publisher.id, { name: "Sport", withCollection: true });
-    const politics = await createSection(db, publisher.id, { name: "Politics", withCollection: true });
-    const tag = await createTag(db, publisher.id, { name: "derby" });
-    const writer = await createAuthor(db, publisher.id);
-    const published = await createStory(db, publisher.id, { sectionIds: [sport.id], tagIds: [tag.id], authorIds: [writer.id] });
-    const draft = await createStory(db, publisher.id, { sectionIds: [politics.id], status: "DRAFT" });
-    const unrelated = await createStory(db, publisher.id, { sectionIds: [politics.id] });
-    await db.storyEntity.createMany({ data: [{ storyId: published.id, entityId: club.id }, { storyId: draft.id, entityId: club.id }] });
+    const sport = await insertSection(db, publisher.id, { name: "Sport", withCollection: true });
+    const politics = await insertSection(db, publisher.id, { name: "Politics", withCollection: true });
+    const tag = await insertTag(db, publisher.id, { name: "derby" });
+    const writer = await insertAuthor(db, publisher.id);
+    const published = await insertStory(db, publisher.id, {
+      sectionIds: [sport.id],
+      tagIds: [tag.id],
+      authorIds: [writer.id],
+    });
+    const draft = await insertStory(db, publisher.id, { sectionIds: [politics.id], status: "DRAFT" });
+    const unrelated = await insertStory(db, publisher.id, { sectionIds: [politics.id] });
+    await db.storyEntity.createMany({
+      data: [
+        { storyId: published.id, entityId: club.id },
+        { storyId: draft.id, entityId: club.id },
+      ],
+    });
 
     const mk = (slug: string, data: { automated?: boolean; rules?: object; deletedAt?: Date } = {}) =>
-      db.collection.create({ data: { accountId: publisher.id, slug, name: slug, automated: data.automated ?? false, rules: data.rules ?? {}, deletedAt: data.deletedAt ?? null } });
+      db.collection.create({
+        data: {
+          accountId: publisher.id,
+          slug,
+          name: slug,
+          automated: data.automated ?? false,
+          rules: data.rules ?? {},
+          deletedAt: data.deletedAt ?? null,
+        },
+      });
     const featured = await mk("featured");
     const draftsOnly = await mk("drafts-only");
     const removed = await mk("removed", { deletedAt: new Date() });
     const unrelatedManual = await mk("unrelated");
     const derby = await mk("derby-tag", { automated: true, rules: { "tag-slugs": ["derby"] } });
-    const mismatch = await mk("sport-but-other-author", { automated: true, rules: { "section-ids": [sport.id], "author-ids": [writer.id + 1000] } });
+    const mismatch = await mk("sport-but-other-author", {
+      automated: true,
+      rules: { "section-ids": [sport.id], "author-ids": [writer.id + 1000] },
+    });
     await db.collectionItem.createMany({
       data: [
         { collectionId: featured.id, position: 0, storyId: published.id },
@@ -195,7 +290,9 @@ describe("GET /api/v1/entity/<id>/collections", () => {
       ],
     });
 
-    const res = await call(getCollections, `/api/v1/entity/${club.id}/collections?sort-by=created-at&order=asc`, { id: String(club.id) });
+    const res = await call(getCollections, `/api/v1/entity/${club.id}/collections?sort-by=created-at&order=asc`, {
+      id: String(club.id),
+    });
     expect(res.status).toBe(200);
     const body = await json<CollectionList>(res);
     const sportCollection = (await db.section.findUniqueOrThrow({ where: { id: sport.id } })).collectionId;
@@ -203,14 +300,29 @@ describe("GET /api/v1/entity/<id>/collections", () => {
     expect(body.collections.map((c: { slug: string }) => c.slug)).toEqual(["section-sport", "featured", "derby-tag"]);
     expect(ids(body.collections).sort()).toEqual([derby.id, featured.id, sportCollection].sort());
     expect(ids(body.collections)).not.toContain(mismatch.id);
-    expect(body.collections[2]).toMatchObject({ id: derby.id, slug: "derby-tag", automated: true, rules: { "tag-slugs": ["derby"] }, template: "default" });
+    expect(body.collections[2]).toMatchObject({
+      id: derby.id,
+      slug: "derby-tag",
+      automated: true,
+      rules: { "tag-slugs": ["derby"] },
+      template: "default",
+    });
 
-    const page = await json<CollectionList>(await call(getCollections, `/api/v1/entity/${club.id}/collections?sort-by=created-at&order=desc&limit=1&offset=1`, { id: String(club.id) }));
+    const page = await json<CollectionList>(
+      await call(
+        getCollections,
+        `/api/v1/entity/${club.id}/collections?sort-by=created-at&order=desc&limit=1&offset=1`,
+        { id: String(club.id) },
+      ),
+    );
     expect(page.total).toBe(3);
     expect(page.collections.map((c: { slug: string }) => c.slug)).toEqual(["featured"]);
 
     // Ana has no stories at all.
-    expect(await json<CollectionList>(await call(getCollections, "", { id: String(ana.id) }))).toEqual({ collections: [], total: 0 });
+    expect(await json<CollectionList>(await call(getCollections, "", { id: String(ana.id) }))).toEqual({
+      collections: [],
+      total: 0,
+    });
   });
 
   it("404 for unknown entities, 400 for bad parameters", async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import { NO_PARAMS, readJson, seedNewsroom } from "@/server/testing/newsroom-fixture";
-import { createStory, textCards } from "@/server/testing/publishing-factories";
+import { insertStory, textCards } from "@/server/testing/publishing-factories";
 
 import * as advancedRoute from "../advanced-search/route";
 import * as searchRoute from "./route";
@@ -34,9 +34,16 @@ describe("GET /api/v1/search", () => {
   it("understands web search syntax: phrases, exclusions, OR; stemming", async () => {
     const db = await getDb();
     const n = await seedNewsroom(db);
-    expect(ids((await results(`?q=${encodeURIComponent('"marathon debate"')}`)).stories)).toEqual([n.stories.budgetVote.id]);
-    expect(ids((await results(`?q=${encodeURIComponent("budget -voters")}`)).stories)).toEqual([n.stories.budgetVote.id]);
-    expect(ids((await results(`?q=${encodeURIComponent("goals or chamber")}&sort=descending`)).stories)).toEqual([n.stories.budgetVote.id, n.stories.cupFinal.id]);
+    expect(ids((await results(`?q=${encodeURIComponent('"marathon debate"')}`)).stories)).toEqual([
+      n.stories.budgetVote.id,
+    ]);
+    expect(ids((await results(`?q=${encodeURIComponent("budget -voters")}`)).stories)).toEqual([
+      n.stories.budgetVote.id,
+    ]);
+    expect(ids((await results(`?q=${encodeURIComponent("goals or chamber")}&sort=descending`)).stories)).toEqual([
+      n.stories.budgetVote.id,
+      n.stories.cupFinal.id,
+    ]);
     expect(ids((await results("?q=passing")).stories)).toEqual([n.stories.budgetVote.id]);
   });
 
@@ -46,15 +53,36 @@ describe("GET /api/v1/search", () => {
     const all = [n.stories.budgetVote.id, n.stories.pollsOpen.id, n.stories.cupFinal.id];
     expect(ids((await results("")).stories)).toEqual(all);
     expect(ids((await results("?sort=ascending")).stories)).toEqual([...all].reverse());
-    expect(ids((await results("?author=grace-hopper")).stories)).toEqual([n.stories.pollsOpen.id, n.stories.cupFinal.id]);
-    expect(ids((await results("?author=ada%20LOVELACE")).stories)).toEqual([n.stories.budgetVote.id, n.stories.pollsOpen.id]);
-    expect(ids((await results(`?author-id=${n.authors.ada.id}&q=budget&sort=ascending`)).stories)).toEqual([n.stories.pollsOpen.id, n.stories.budgetVote.id]);
-    expect(ids((await results(`?section-id=${n.sections.politics.id}`)).stories)).toEqual([n.stories.budgetVote.id, n.stories.pollsOpen.id]);
+    expect(ids((await results("?author=grace-hopper")).stories)).toEqual([
+      n.stories.pollsOpen.id,
+      n.stories.cupFinal.id,
+    ]);
+    expect(ids((await results("?author=ada%20LOVELACE")).stories)).toEqual([
+      n.stories.budgetVote.id,
+      n.stories.pollsOpen.id,
+    ]);
+    expect(ids((await results(`?author-id=${n.authors.ada.id}&q=budget&sort=ascending`)).stories)).toEqual([
+      n.stories.pollsOpen.id,
+      n.stories.budgetVote.id,
+    ]);
+    expect(ids((await results(`?section-id=${n.sections.politics.id}`)).stories)).toEqual([
+      n.stories.budgetVote.id,
+      n.stories.pollsOpen.id,
+    ]);
     const before = n.stories.pollsOpen.publishedAt!.getTime() + 1;
-    expect(ids((await results(`?published-before=${before}`)).stories)).toEqual([n.stories.pollsOpen.id, n.stories.cupFinal.id]);
+    expect(ids((await results(`?published-before=${before}`)).stories)).toEqual([
+      n.stories.pollsOpen.id,
+      n.stories.cupFinal.id,
+    ]);
     expect(ids((await results(`?published-after=${before}`)).stories)).toEqual([n.stories.budgetVote.id]);
     const page = await results("?limit=1&offset=1&fields=headline");
-    expect(page).toEqual({ from: 1, size: 1, total: 3, term: "", stories: [{ id: n.stories.pollsOpen.id, headline: "Polls open across the country" }] });
+    expect(page).toEqual({
+      from: 1,
+      size: 1,
+      total: 3,
+      term: "",
+      stories: [{ id: n.stories.pollsOpen.id, headline: "Polls open across the country" }],
+    });
     const past = await results("?q=budget&offset=10");
     expect(past).toMatchObject({ total: 2, stories: [] });
   });
@@ -90,8 +118,13 @@ describe("GET /api/v1/search", () => {
   it("ranks many matches on both databases", async () => {
     const db = await getDb();
     const n = await seedNewsroom(db);
-    for (let i = 0; i < 25; i++) await createStory(db, n.account.id, { headline: `Weather report ${i}`, cards: textCards("Rain again.") });
-    const headline = await createStory(db, n.account.id, { headline: "Storm warning", subheadline: "Rain and wind", cards: textCards("Storm storm storm.") });
+    for (let i = 0; i < 25; i++)
+      await insertStory(db, n.account.id, { headline: `Weather report ${i}`, cards: textCards("Rain again.") });
+    const headline = await insertStory(db, n.account.id, {
+      headline: "Storm warning",
+      subheadline: "Rain and wind",
+      cards: textCards("Storm storm storm."),
+    });
     const r = await results("?q=storm&limit=5");
     expect(r.total).toBe(1);
     expect(ids(r.stories)).toEqual([headline.id]);
@@ -129,7 +162,9 @@ describe("GET /api/v1/advanced-search", () => {
     const db = await getDb();
     const n = await seedNewsroom(db);
     const res = await advancedRoute.GET(
-      new Request(`http://localhost/api/v1/advanced-search?q=budget&fields=headline,url,published-at,cards&sort=latest-published&published-after=0`),
+      new Request(
+        `http://localhost/api/v1/advanced-search?q=budget&fields=headline,url,published-at,cards&sort=latest-published&published-after=0`,
+      ),
       NO_PARAMS,
     );
     expect(res.status).toBe(200);

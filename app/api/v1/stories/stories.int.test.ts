@@ -1,8 +1,14 @@
+import { randomUUID } from "node:crypto";
+
 import { describe, expect, it } from "vitest";
 
+import { staffActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
+import type { TCard, TStoryElement } from "@/server/publishing/cards.schema";
+import { createStory as saveStory, transitionStory } from "@/server/publishing/editorial/stories";
+import { hostileChunks, SAFE_HTML, unsafeStrings } from "@/server/testing/hostile-html";
 import { NO_PARAMS, readJson, seedNewsroom, vote, withParams, type Newsroom } from "@/server/testing/newsroom-fixture";
-import { createStory, createTestPublisher } from "@/server/testing/publishing-factories";
+import { createTestPublisher, insertStory } from "@/server/testing/publishing-factories";
 
 import * as breakingRoute from "../breaking-news/route";
 import * as bySlugRoute from "../stories-by-slug/route";
@@ -15,7 +21,8 @@ import * as storiesRoute from "./route";
 type Story = Record<string, unknown> & { id: string; headline: string };
 type ErrorBody = { error: { code: string; message: string; details?: { field: string; issue: string }[] } };
 
-const listStories = async (query = "", headers: Record<string, string> = {}) => storiesRoute.GET(new Request(`http://localhost/api/v1/stories${query}`, { headers }), NO_PARAMS);
+const listStories = async (query = "", headers: Record<string, string> = {}) =>
+  storiesRoute.GET(new Request(`http://localhost/api/v1/stories${query}`, { headers }), NO_PARAMS);
 const ids = (stories: Story[]) => stories.map((s) => s.id);
 
 function unpublishedIds(n: Newsroom) {
@@ -35,7 +42,9 @@ describe("GET /api/v1/stories", () => {
     const { stories } = await readJson<{ stories: Story[] }>(res);
     expect(ids(stories)).toEqual([n.stories.budgetVote.id, n.stories.pollsOpen.id, n.stories.cupFinal.id]);
     for (const id of unpublishedIds(n)) expect(ids(stories)).not.toContain(id);
-    expect(res.headers.get("surrogate-key")).toBe(`stories s/${n.stories.budgetVote.id} s/${n.stories.pollsOpen.id} s/${n.stories.cupFinal.id}`);
+    expect(res.headers.get("surrogate-key")).toBe(
+      `stories s/${n.stories.budgetVote.id} s/${n.stories.pollsOpen.id} s/${n.stories.cupFinal.id}`,
+    );
 
     const first = stories[0]!;
     expect(first).toMatchObject({
@@ -60,8 +69,12 @@ describe("GET /api/v1/stories", () => {
   it("pages with limit and offset and projects fields (id always kept)", async () => {
     const db = await getDb();
     const n = await seedNewsroom(db);
-    const page = await readJson<{ stories: Story[] }>(await listStories("?limit=1&offset=1&fields=headline,slug,votes"));
-    expect(page.stories).toEqual([{ id: n.stories.pollsOpen.id, headline: "Polls open across the country", slug: "polls-open", votes: 0 }]);
+    const page = await readJson<{ stories: Story[] }>(
+      await listStories("?limit=1&offset=1&fields=headline,slug,votes"),
+    );
+    expect(page.stories).toEqual([
+      { id: n.stories.pollsOpen.id, headline: "Polls open across the country", slug: "polls-open", votes: 0 },
+    ]);
     const authorOnly = await readJson<{ stories: Story[] }>(await listStories("?limit=1&fields=author-name"));
     expect(authorOnly.stories).toEqual([{ id: n.stories.budgetVote.id, "author-name": "Ada Lovelace" }]);
     const past = await readJson<{ stories: Story[] }>(await listStories("?offset=50"));
@@ -72,7 +85,10 @@ describe("GET /api/v1/stories", () => {
     const db = await getDb();
     const n = await seedNewsroom(db);
     const get = async (q: string) => ids((await readJson<{ stories: Story[] }>(await listStories(q))).stories);
-    expect(await get(`?section-id=${n.sections.politics.id}`)).toEqual([n.stories.budgetVote.id, n.stories.pollsOpen.id]);
+    expect(await get(`?section-id=${n.sections.politics.id}`)).toEqual([
+      n.stories.budgetVote.id,
+      n.stories.pollsOpen.id,
+    ]);
     expect(await get(`?section-id=${n.sections.elections.id}`)).toEqual([n.stories.pollsOpen.id]);
     expect(await get("?section=politics")).toEqual([n.stories.budgetVote.id, n.stories.pollsOpen.id]);
     expect(await get("?section=sport")).toEqual([n.stories.cupFinal.id]);
@@ -81,7 +97,9 @@ describe("GET /api/v1/stories", () => {
     expect(await get("?tag=budget")).toEqual([n.stories.budgetVote.id, n.stories.cupFinal.id]);
     expect(await get("?tag=football&section=sport")).toEqual([n.stories.cupFinal.id]);
     expect(await get("?template=live-blog")).toEqual([n.stories.pollsOpen.id]);
-    expect(await get(`?not-story-content-ids=${n.stories.budgetVote.id},${n.stories.cupFinal.id}`)).toEqual([n.stories.pollsOpen.id]);
+    expect(await get(`?not-story-content-ids=${n.stories.budgetVote.id},${n.stories.cupFinal.id}`)).toEqual([
+      n.stories.pollsOpen.id,
+    ]);
   });
 
   it("orders by story-order or story-group; unknown groups fall back to newest first", async () => {
@@ -89,7 +107,11 @@ describe("GET /api/v1/stories", () => {
     const n = await seedNewsroom(db);
     const get = async (q: string) => ids((await readJson<{ stories: Story[] }>(await listStories(q))).stories);
     const newest = [n.stories.budgetVote.id, n.stories.pollsOpen.id, n.stories.cupFinal.id];
-    expect(await get("?story-order=last-updated")).toEqual([n.stories.cupFinal.id, n.stories.budgetVote.id, n.stories.pollsOpen.id]);
+    expect(await get("?story-order=last-updated")).toEqual([
+      n.stories.cupFinal.id,
+      n.stories.budgetVote.id,
+      n.stories.pollsOpen.id,
+    ]);
     expect(await get("?story-order=oldest")).toEqual([...newest].reverse());
     expect(await get("?story-order=top")).toEqual(newest);
     expect(await get("?story-group=top")).toEqual(newest);
@@ -112,7 +134,13 @@ describe("GET /api/v1/stories", () => {
     const db = await getDb();
     const account = await createTestPublisher(db);
     await db.story.createMany({
-      data: Array.from({ length: 105 }, (_, i) => ({ accountId: account.id, headline: `S${i}`, slug: `s-${i}`, status: "PUBLISHED" as const, publishedAt: new Date(Date.now() - i * 1000) })),
+      data: Array.from({ length: 105 }, (_, i) => ({
+        accountId: account.id,
+        headline: `S${i}`,
+        slug: `s-${i}`,
+        status: "PUBLISHED" as const,
+        publishedAt: new Date(Date.now() - i * 1000),
+      })),
     });
     const { stories } = await readJson<{ stories: Story[] }>(await listStories("?limit=1000&fields=headline"));
     expect(stories).toHaveLength(100);
@@ -139,7 +167,10 @@ describe("GET /api/v1/stories", () => {
       expect(res.status, query).toBe(400);
       const body = await readJson<ErrorBody>(res);
       expect(body.error.code).toBe("BAD_REQUEST");
-      expect(body.error.details?.some((d) => d.field === field || d.field.startsWith(`${field}.`)), query).toBe(true);
+      expect(
+        body.error.details?.some((d) => d.field === field || d.field.startsWith(`${field}.`)),
+        query,
+      ).toBe(true);
     }
     expect((await listStories("", { Accept: "text/html" })).status).toBe(406);
     expect((await listStories("", { Accept: "application/json" })).status).toBe(200);
@@ -152,23 +183,34 @@ describe("GET /api/v1/stories", () => {
     const db = await getDb();
     const n = await seedNewsroom(db);
     const other = await createTestPublisher(db, { domain: "other.example.org", siteUrl: "https://other.example.org" });
-    const theirs = await createStory(db, other.id, { headline: "Elsewhere" });
+    const theirs = await insertStory(db, other.id, { headline: "Elsewhere" });
     const mine = ids((await readJson<{ stories: Story[] }>(await listStories("", { Host: "localhost:3000" }))).stories);
     expect(mine).toHaveLength(3);
     expect(mine).not.toContain(theirs.id);
     const them = await readJson<{ stories: Story[] }>(await listStories("", { Host: "other.example.org" }));
     expect(ids(them.stories)).toEqual([theirs.id]);
     expect(them.stories[0]!.url).toBe(`https://other.example.org/${theirs.slug}`);
-    const cross = await storyRoute.GET(new Request(`http://localhost/api/v1/stories/${n.stories.budgetVote.id}`, { headers: { Host: "other.example.org" } }), withParams({ storyId: n.stories.budgetVote.id }));
+    const cross = await storyRoute.GET(
+      new Request(`http://localhost/api/v1/stories/${n.stories.budgetVote.id}`, {
+        headers: { Host: "other.example.org" },
+      }),
+      withParams({ storyId: n.stories.budgetVote.id }),
+    );
     expect(cross.status).toBe(404);
   });
 });
 
 describe("one story: by slug, id and external id", () => {
   const bySlug = (slug: string, headers: Record<string, string> = {}) =>
-    bySlugRoute.GET(new Request(`http://localhost/api/v1/stories-by-slug?slug=${encodeURIComponent(slug)}`, { headers }), NO_PARAMS);
+    bySlugRoute.GET(
+      new Request(`http://localhost/api/v1/stories-by-slug?slug=${encodeURIComponent(slug)}`, { headers }),
+      NO_PARAMS,
+    );
   const byId = (id: string, headers: Record<string, string> = {}, query = "") =>
-    storyRoute.GET(new Request(`http://localhost/api/v1/stories/${id}${query}`, { headers }), withParams({ storyId: id }));
+    storyRoute.GET(
+      new Request(`http://localhost/api/v1/stories/${id}${query}`, { headers }),
+      withParams({ storyId: id }),
+    );
 
   it("finds a published story by a slug with slashes, and 404s unknown and unpublished slugs", async () => {
     const db = await getDb();
@@ -179,7 +221,13 @@ describe("one story: by slug, id and external id", () => {
     expect(story.id).toBe(n.stories.budgetVote.id);
     expect(res.headers.get("surrogate-key")).toBe(`s/${n.stories.budgetVote.id}`);
     expect((await readJson<{ story: Story }>(await bySlug("/sport/cup-final"))).story.id).toBe(n.stories.cupFinal.id);
-    for (const slug of ["nope", "politics/secret-budget-draft", "politics/secret-budget-submitted", "politics/secret-budget-approved", "politics/secret-budget-retracted"]) {
+    for (const slug of [
+      "nope",
+      "politics/secret-budget-draft",
+      "politics/secret-budget-submitted",
+      "politics/secret-budget-approved",
+      "politics/secret-budget-retracted",
+    ]) {
       const miss = await bySlug(slug);
       expect(miss.status, slug).toBe(404);
       expect((await readJson<ErrorBody>(miss)).error.code).toBe("NOT_FOUND");
@@ -218,7 +266,11 @@ describe("one story: by slug, id and external id", () => {
   it("finds a published story by external id; 404 unknown or unpublished", async () => {
     const db = await getDb();
     const n = await seedNewsroom(db);
-    const get = (id: string) => byExternalIdRoute.GET(new Request(`http://localhost/api/v1/story-by-external-id/${id}`), withParams({ externalId: id }));
+    const get = (id: string) =>
+      byExternalIdRoute.GET(
+        new Request(`http://localhost/api/v1/story-by-external-id/${id}`),
+        withParams({ externalId: id }),
+      );
     expect((await readJson<{ story: Story }>(await get("legacy-42"))).story.id).toBe(n.stories.cupFinal.id);
     expect((await get("legacy-43")).status).toBe(404);
     expect((await get("legacy-retracted")).status).toBe(404);
@@ -227,7 +279,10 @@ describe("one story: by slug, id and external id", () => {
 
 describe("GET /api/v1/stories/{id}/related-stories and /attributes", () => {
   const related = (id: string, query = "") =>
-    relatedRoute.GET(new Request(`http://localhost/api/v1/stories/${id}/related-stories${query}`), withParams({ storyId: id }));
+    relatedRoute.GET(
+      new Request(`http://localhost/api/v1/stories/${id}/related-stories${query}`),
+      withParams({ storyId: id }),
+    );
 
   it("lists published stories sharing a section or tag, newest first, without the story itself", async () => {
     const db = await getDb();
@@ -237,12 +292,16 @@ describe("GET /api/v1/stories/{id}/related-stories and /attributes", () => {
     const body = await readJson<{ "related-stories": Story[] }>(res);
     // Politics: the budget story only (polls-open is in the sub-section); tag budget: the cup final.
     expect(ids(body["related-stories"])).toEqual([n.stories.cupFinal.id]);
-    const bySection = await readJson<{ "related-stories": Story[] }>(await related(n.stories.budgetVote.id, `?section-id=${n.sections.elections.id}&fields=headline`));
+    const bySection = await readJson<{ "related-stories": Story[] }>(
+      await related(n.stories.budgetVote.id, `?section-id=${n.sections.elections.id}&fields=headline`),
+    );
     expect(bySection["related-stories"]).toEqual([
       { id: n.stories.pollsOpen.id, headline: "Polls open across the country" },
       { id: n.stories.cupFinal.id, headline: "Cup final ends in a draw" },
     ]);
-    const limited = await readJson<{ "related-stories": Story[] }>(await related(n.stories.budgetVote.id, `?section-id=${n.sections.elections.id}&limit=1&offset=1`));
+    const limited = await readJson<{ "related-stories": Story[] }>(
+      await related(n.stories.budgetVote.id, `?section-id=${n.sections.elections.id}&limit=1&offset=1`),
+    );
     expect(ids(limited["related-stories"])).toEqual([n.stories.cupFinal.id]);
     for (const story of body["related-stories"]) expect(unpublishedIds(n)).not.toContain(story.id);
   });
@@ -260,9 +319,16 @@ describe("GET /api/v1/stories/{id}/related-stories and /attributes", () => {
   it("returns a published story's attributes and 404s unpublished ones", async () => {
     const db = await getDb();
     const n = await seedNewsroom(db);
-    const get = (id: string) => attributesRoute.GET(new Request(`http://localhost/api/v1/stories/${id}/attributes`), withParams({ storyId: id }));
-    expect(await readJson(await get(n.stories.cupFinal.id))).toEqual({ "story-id": n.stories.cupFinal.id, "story-attributes": { "disable-amp-for-single-story": ["true"] } });
-    expect(await readJson(await get(n.stories.pollsOpen.id))).toEqual({ "story-id": n.stories.pollsOpen.id, "story-attributes": {} });
+    const get = (id: string) =>
+      attributesRoute.GET(new Request(`http://localhost/api/v1/stories/${id}/attributes`), withParams({ storyId: id }));
+    expect(await readJson(await get(n.stories.cupFinal.id))).toEqual({
+      "story-id": n.stories.cupFinal.id,
+      "story-attributes": { "disable-amp-for-single-story": ["true"] },
+    });
+    expect(await readJson(await get(n.stories.pollsOpen.id))).toEqual({
+      "story-id": n.stories.pollsOpen.id,
+      "story-attributes": {},
+    });
     expect((await get(n.unpublished[1]!.id)).status).toBe(404);
     expect((await get("x")).status).toBe(400);
   });
@@ -272,13 +338,111 @@ describe("GET /api/v1/breaking-news", () => {
   it("lists published, unexpired breaking news, newest first", async () => {
     const db = await getDb();
     const n = await seedNewsroom(db);
-    const expired = await createStory(db, n.account.id, { headline: "Old alarm", isBreakingNews: true, breakingNewsExpiresAt: new Date(Date.now() - 60_000) });
-    const fresh = await createStory(db, n.account.id, { headline: "Fresh alarm", isBreakingNews: true, breakingNewsExpiresAt: new Date(Date.now() + 3_600_000) });
-    const res = await breakingRoute.GET(new Request("http://localhost/api/v1/breaking-news?fields=headline"), NO_PARAMS);
+    const expired = await insertStory(db, n.account.id, {
+      headline: "Old alarm",
+      isBreakingNews: true,
+      breakingNewsExpiresAt: new Date(Date.now() - 60_000),
+    });
+    const fresh = await insertStory(db, n.account.id, {
+      headline: "Fresh alarm",
+      isBreakingNews: true,
+      breakingNewsExpiresAt: new Date(Date.now() + 3_600_000),
+    });
+    const res = await breakingRoute.GET(
+      new Request("http://localhost/api/v1/breaking-news?fields=headline"),
+      NO_PARAMS,
+    );
     expect(res.status).toBe(200);
     const { stories } = await readJson<{ stories: Story[] }>(res);
     expect(ids(stories)).toEqual([fresh.id, n.stories.cupFinal.id]);
     expect(ids(stories)).not.toContain(expired.id);
-    expect((await breakingRoute.GET(new Request("http://localhost/api/v1/breaking-news?limit=x"), NO_PARAMS)).status).toBe(400);
+    expect(
+      (await breakingRoute.GET(new Request("http://localhost/api/v1/breaking-news?limit=x"), NO_PARAMS)).status,
+    ).toBe(400);
+  });
+});
+
+describe("hostile HTML and links: saved in the dashboard, read through the API", () => {
+  it("sanitises every HTML-bearing field of every element type and of the hero image, keeping safe markup", async () => {
+    const db = await getDb();
+    const account = await createTestPublisher(db, { siteUrl: "https://news.example.com" });
+    const user = await db.adminUser.create({
+      data: { accountId: account.id, email: "ed@hostile.test", name: "Ed", roles: ["EDITOR"], passwordHash: "x" },
+    });
+    const ctx = { actor: staffActor(user), now: new Date(), appUrl: "http://localhost:3000" };
+    const element = (type: TStoryElement["type"], extra: Partial<TStoryElement>): TStoryElement => ({
+      id: randomUUID(),
+      type,
+      subtype: null,
+      metadata: {},
+      ...extra,
+    });
+    const image = () => `${account.id}/2026/01/${randomUUID()}.png`;
+    // Every field gets every snippet: the shortest limit (500, attributions) sets the chunk size.
+    for (const hostile of hostileChunks(500 - SAFE_HTML.length - 1)) {
+      const html = `${SAFE_HTML}\n${hostile}`;
+      const elements: TStoryElement[] = [
+        element("text", { text: html }),
+        element("title", { text: html }),
+        element("summary", { text: html }),
+        element("quote", { text: html, metadata: { attribution: html } }),
+        element("blockquote", { text: html, metadata: { content: html, attribution: html } }),
+        element("image", {
+          "image-s3-key": image(),
+          title: html,
+          description: html,
+          "image-attribution": html,
+          metadata: { caption: html },
+        }),
+        element("youtube-video", {
+          url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ",
+          title: html,
+          description: html,
+        }),
+        element("jsembed", {
+          subtype: "tweet",
+          url: "https://x.com/NASA/status/1790000000000000000",
+          "embed-js": Buffer.from(html).toString("base64"),
+          metadata: { provider: "twitter", content: html },
+        }),
+      ];
+      const cards = [{ id: randomUUID(), status: "draft", version: 1, metadata: {}, "story-elements": elements }];
+      const saved = await saveStory(db, {
+        ...ctx,
+        input: {
+          headline: "Hostile input",
+          cards,
+          heroImage: { s3Key: image(), caption: html, attribution: html },
+        },
+      });
+      let version = saved.story.version;
+      for (const action of ["submit", "approve", "publish"] as const)
+        version = (await transitionStory(db, { ...ctx, input: { id: saved.story.id, version, action } })).story.version;
+
+      const res = await storyRoute.GET(
+        new Request(`http://localhost/api/v1/stories/${saved.story.id}`),
+        withParams({ storyId: saved.story.id }),
+      );
+      expect(res.status).toBe(200);
+      const { story } = await readJson<{ story: Story }>(res);
+      const rendered = {
+        cards: story.cards,
+        "hero-image-caption": story["hero-image-caption"],
+        "hero-image-attribution": story["hero-image-attribution"],
+      };
+      expect(unsafeStrings(rendered), hostile).toEqual([]);
+      const returned = (story.cards as TCard[])[0]!["story-elements"];
+      expect(returned.map((e) => e.type)).toEqual(elements.map((e) => e.type));
+      for (const text of [
+        returned[0]!.text,
+        returned[3]!.text,
+        returned[4]!.metadata.content,
+        story["hero-image-caption"],
+      ]) {
+        expect(text).toContain('<a href="https://example.org/ok">ok</a>');
+        expect(text).toContain('<a href="mailto:desk@example.org">mail</a>');
+        expect(text).toContain("<strong>bold</strong>");
+      }
+    }
   });
 });

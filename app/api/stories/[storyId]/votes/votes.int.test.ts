@@ -4,10 +4,10 @@ import { randomUUID } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
-import { createMemberSession } from "@/server/publishing/member-sessions";
+import { createMemberSession } from "@/server/members/sessions";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
 import { netVotesByStory } from "@/server/publishing/votes";
-import { createStory, createTestPublisher } from "@/server/testing/publishing-factories";
+import { createTestPublisher, insertStory } from "@/server/testing/publishing-factories";
 
 import { GET, POST } from "./route";
 
@@ -16,13 +16,15 @@ let seq = 0;
 async function setup() {
   const db = await getDb();
   const publisher = await createTestPublisher(db);
-  const story = await createStory(db, publisher.id);
+  const story = await insertStory(db, publisher.id);
   return { db, publisher, story };
 }
 
 async function member(accountId: number) {
   const db = await getDb();
-  const row = await db.member.create({ data: { accountId, name: `Voter ${seq}`, email: `voter${seq++}@example.com`, passwordHash: "unused" } });
+  const row = await db.member.create({
+    data: { accountId, name: `Voter ${seq}`, email: `voter${seq++}@example.com`, passwordHash: "unused" },
+  });
   const { token } = await createMemberSession(db, { memberId: row.id, now: new Date(), days: 30 });
   return { id: row.id, token };
 }
@@ -41,7 +43,10 @@ function vote(storyId: string, magnitude: unknown, token?: string, extra: Record
 }
 
 function votes(storyId: string, headers: Record<string, string> = {}) {
-  return GET(new Request(`http://localhost/api/stories/${storyId}/votes`, { headers: { host: "localhost", ...headers } }), ctx(storyId));
+  return GET(
+    new Request(`http://localhost/api/stories/${storyId}/votes`, { headers: { host: "localhost", ...headers } }),
+    ctx(storyId),
+  );
 }
 
 async function json(res: Response) {
@@ -56,7 +61,10 @@ describe("POST /api/stories/{id}/votes", () => {
     const ada = await member(story.accountId);
     const res = await vote(story.id, "1", ada.token);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ vote: { "story-id": story.id, magnitude: 1, "member-id": ada.id }, votes: { total: 1, up: 1, down: 0 } });
+    expect(await res.json()).toEqual({
+      vote: { "story-id": story.id, magnitude: 1, "member-id": ada.id },
+      votes: { total: 1, up: 1, down: 0 },
+    });
   });
 
   it("answers 401 without a member session, and with a bogus one", async () => {
@@ -73,9 +81,9 @@ describe("POST /api/stories/{id}/votes", () => {
   it("answers 404 for a draft, a retracted story, another publisher's story and an unknown id; 400 for a malformed id", async () => {
     const { db, publisher } = await setup();
     const ada = await member(publisher.id);
-    const draft = await createStory(db, publisher.id, { status: "DRAFT" });
-    const retracted = await createStory(db, publisher.id, { status: "RETRACTED" });
-    const elsewhere = await createStory(db, (await createTestPublisher(db, { domain: "other.example.com" })).id);
+    const draft = await insertStory(db, publisher.id, { status: "DRAFT" });
+    const retracted = await insertStory(db, publisher.id, { status: "RETRACTED" });
+    const elsewhere = await insertStory(db, (await createTestPublisher(db, { domain: "other.example.com" })).id);
     for (const id of [draft.id, retracted.id, elsewhere.id, randomUUID()]) {
       const res = await vote(id, "1", ada.token);
       expect(res.status).toBe(404);
@@ -99,12 +107,16 @@ describe("POST /api/stories/{id}/votes", () => {
 
   it("keeps one vote per member: voting again changes it", async () => {
     const { db, story } = await setup();
-    const [ada, bob, cy] = [await member(story.accountId), await member(story.accountId), await member(story.accountId)];
+    const [ada, bob, cy] = [
+      await member(story.accountId),
+      await member(story.accountId),
+      await member(story.accountId),
+    ];
     await vote(story.id, "1", ada.token);
     await vote(story.id, "1", bob.token);
     await vote(story.id, "-1", cy.token);
     const changed = await vote(story.id, "-1", ada.token);
-    expect(((await json(changed)).votes as object)).toEqual({ total: -1, up: 1, down: 2 });
+    expect((await json(changed)).votes as object).toEqual({ total: -1, up: 1, down: 2 });
     expect(await db.storyVote.count({ where: { storyId: story.id } })).toBe(3);
     expect((await db.storyVote.findFirstOrThrow({ where: { memberId: ada.id } })).magnitude).toBe(-1);
     expect((await netVotesByStory(db, [story.id])).get(story.id)).toBe(-1);
@@ -120,7 +132,9 @@ describe("POST /api/stories/{id}/votes", () => {
     expect(rows).toHaveLength(1);
     expect([1, -1]).toContain(rows[0]!.magnitude);
     const after = await json(await votes(story.id, { "X-QT-AUTH": ada.token }));
-    expect(after.votes).toEqual(rows[0]!.magnitude === 1 ? { total: 1, up: 1, down: 0 } : { total: -1, up: 0, down: 1 });
+    expect(after.votes).toEqual(
+      rows[0]!.magnitude === 1 ? { total: 1, up: 1, down: 0 } : { total: -1, up: 0, down: 1 },
+    );
   });
 });
 
@@ -134,6 +148,9 @@ describe("GET /api/stories/{id}/votes", () => {
     await vote(story.id, "1", ada.token);
     await vote(story.id, "-1", bob.token);
     await vote(story.id, "1", (await member(story.accountId)).token);
-    expect(await (await votes(story.id, { "X-QT-AUTH": bob.token })).json()).toEqual({ votes: { total: 1, up: 2, down: 1 }, "my-vote": -1 });
+    expect(await (await votes(story.id, { "X-QT-AUTH": bob.token })).json()).toEqual({
+      votes: { total: 1, up: 2, down: 1 },
+      "my-vote": -1,
+    });
   });
 });

@@ -7,12 +7,13 @@ import { getDb } from "@/server/db";
 import type { TCard } from "@/server/publishing/cards.schema";
 import { AMP_BOILERPLATE } from "@/server/publishing/feeds/amp";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { createAuthor, createStory, createTestPublisher } from "@/server/testing/publishing-factories";
+import { createTestPublisher, insertAuthor, insertStory } from "@/server/testing/publishing-factories";
 
 import { GET } from "./route";
 
 const ctx = { params: Promise.resolve({}) };
-const get = (query: string, headers: Record<string, string> = {}) => GET(new Request(`http://localhost/api/v1/amp/story${query}`, { headers }), ctx);
+const get = (query: string, headers: Record<string, string> = {}) =>
+  GET(new Request(`http://localhost/api/v1/amp/story${query}`, { headers }), ctx);
 
 const element = (fields: Record<string, unknown>) => ({ id: randomUUID(), subtype: null, metadata: {}, ...fields });
 const cards = [
@@ -22,8 +23,16 @@ const cards = [
     version: 1,
     metadata: {},
     "story-elements": [
-      element({ type: "text", text: `<p style="color:red">Opening & <em>more</em><script>steal()</script><iframe src="https://evil.test"></iframe><img src="https://evil.test/x.png"></p>` }),
-      element({ type: "image", "image-s3-key": "demo/inline.png", "image-metadata": { width: 640, height: 480 }, title: "Inline" }),
+      element({
+        type: "text",
+        text: `<p style="color:red">Opening & <em>more</em><script>steal()</script><iframe src="https://evil.test"></iframe><img src="https://evil.test/x.png"></p>`,
+      }),
+      element({
+        type: "image",
+        "image-s3-key": "demo/inline.png",
+        "image-metadata": { width: 640, height: 480 },
+        title: "Inline",
+      }),
       element({ type: "youtube-video", url: "https://youtu.be/dQw4w9WgXcQ" }),
       element({ type: "jsembed", subtype: "tweet", url: "https://twitter.com/someone/status/1234567890" }),
     ],
@@ -36,8 +45,14 @@ describe("GET /api/v1/amp/story", () => {
   it("renders a published story as AMP HTML with the required markup and AMP components only", async () => {
     const db = await getDb();
     const account = await createTestPublisher(db);
-    const author = await createAuthor(db, account.id, { name: "Ann & Bo" });
-    const story = await createStory(db, account.id, { headline: `Fish & "chips" <now>`, slug: "world/fish-and-chips", cards, authorIds: [author.id], heroImageS3Key: "demo/hero.png" });
+    const author = await insertAuthor(db, account.id, { name: "Ann & Bo" });
+    const story = await insertStory(db, account.id, {
+      headline: `Fish & "chips" <now>`,
+      slug: "world/fish-and-chips",
+      cards,
+      authorIds: [author.id],
+      heroImageS3Key: "demo/hero.png",
+    });
 
     const response = await get("?slug=world/fish-and-chips");
     expect(response.status).toBe(200);
@@ -55,8 +70,12 @@ describe("GET /api/v1/amp/story", () => {
     expect(html).toContain(AMP_BOILERPLATE);
     expect(html).toContain("<style amp-custom>");
     expect(html).toContain("<h1>Fish &amp; &quot;chips&quot; &lt;now&gt;</h1>");
-    expect(html).toContain('<amp-img src="https://images.example.com/demo/hero.png" width="1200" height="675" layout="responsive"');
-    expect(html).toContain('<amp-img src="https://images.example.com/demo/inline.png" width="640" height="480" layout="responsive"');
+    expect(html).toContain(
+      '<amp-img src="https://images.example.com/demo/hero.png" width="1200" height="675" layout="responsive"',
+    );
+    expect(html).toContain(
+      '<amp-img src="https://images.example.com/demo/inline.png" width="640" height="480" layout="responsive"',
+    );
     expect(html).toContain('<amp-youtube data-videoid="dQw4w9WgXcQ"');
     expect(html).toContain('<amp-twitter data-tweetid="1234567890"');
     expect(html).not.toMatch(/<img[\s>/]/);
@@ -64,19 +83,25 @@ describe("GET /api/v1/amp/story", () => {
     expect(html).not.toMatch(/ style=|steal|evil\.test/);
     const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!);
     expect(scripts.length).toBe(4); // runtime, amp-youtube, amp-twitter, JSON-LD
-    for (const attributes of scripts) expect(attributes).toMatch(/^ async (custom-element="amp-[a-z]+" )?src="https:\/\/cdn\.ampproject\.org\/[^"]+"$|^ type="application\/ld\+json"$/);
+    for (const attributes of scripts)
+      expect(attributes).toMatch(
+        /^ async (custom-element="amp-[a-z]+" )?src="https:\/\/cdn\.ampproject\.org\/[^"]+"$|^ type="application\/ld\+json"$/,
+      );
 
     // Well-formed: with void elements closed and the doctype dropped, the page parses as XML.
-    const asXml = html.replace("<!doctype html>", "").replace(/<(meta|link)([^>]*)>/g, "<$1$2/>").replace(" ⚡", ' amp=""');
+    const asXml = html
+      .replace("<!doctype html>", "")
+      .replace(/<(meta|link)([^>]*)>/g, "<$1$2/>")
+      .replace(" ⚡", ' amp=""');
     expect(XMLValidator.validate(asXml, { allowBooleanAttributes: true })).toBe(true);
   });
 
   it("answers 404 for unknown and unpublished slugs, 400 without a slug, 304 for a matching ETag", async () => {
     const db = await getDb();
     const account = await createTestPublisher(db);
-    await createStory(db, account.id, { headline: "Draft", slug: "a-draft", status: "DRAFT" });
-    await createStory(db, account.id, { headline: "Approved", slug: "approved", status: "APPROVED" });
-    await createStory(db, account.id, { headline: "Live", slug: "live" });
+    await insertStory(db, account.id, { headline: "Draft", slug: "a-draft", status: "DRAFT" });
+    await insertStory(db, account.id, { headline: "Approved", slug: "approved", status: "APPROVED" });
+    await insertStory(db, account.id, { headline: "Live", slug: "live" });
 
     for (const slug of ["a-draft", "approved", "nope"]) {
       const response = await get(`?slug=${slug}`);

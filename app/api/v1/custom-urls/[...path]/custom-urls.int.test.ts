@@ -20,7 +20,13 @@ async function setup() {
   const publisher = await createTestPublisher(db);
   const other = await createTestPublisher(db, { domain: "other.test" });
   const redirect = await db.customUrl.create({
-    data: { accountId: publisher.id, sourcePath: "/old/page", type: "redirect", statusCode: 301, destinationPath: "/news/new-page" },
+    data: {
+      accountId: publisher.id,
+      sourcePath: "/old/page",
+      type: "redirect",
+      statusCode: 301,
+      destinationPath: "/news/new-page",
+    },
   });
   const about = await db.customUrl.create({
     data: {
@@ -33,7 +39,9 @@ async function setup() {
       metadata: { header: true, footer: false, "mime-type": "text/html" },
     },
   });
-  await db.customUrl.create({ data: { accountId: other.id, sourcePath: "/theirs", type: "redirect", destinationPath: "/x" } });
+  await db.customUrl.create({
+    data: { accountId: other.id, sourcePath: "/theirs", type: "redirect", destinationPath: "/x" },
+  });
   return { redirect, about };
 }
 
@@ -75,13 +83,20 @@ describe("GET /api/v1/custom-urls/<path>", () => {
 
   it("404 for unknown paths and other publishers' paths; 400 for broken encoding or control characters", async () => {
     await setup();
-    for (const raw of [encodeURIComponent("/nothing-here"), encodeURIComponent("/theirs"), encodeURIComponent("/old")]) {
+    for (const raw of [
+      encodeURIComponent("/nothing-here"),
+      encodeURIComponent("/theirs"),
+      encodeURIComponent("/old"),
+    ]) {
       const res = await get(raw);
       expect(res.status, raw).toBe(404);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
     }
     expect((await get(encodeURIComponent("/theirs"), { host: "other.test" })).status).toBe(200);
-    const bad = await GET(new Request("http://localhost/api/v1/custom-urls/%E0%A4%A", { headers: { host: "localhost" } }), { params: Promise.resolve({ path: ["x"] }) });
+    const bad = await GET(
+      new Request("http://localhost/api/v1/custom-urls/%E0%A4%A", { headers: { host: "localhost" } }),
+      { params: Promise.resolve({ path: ["x"] }) },
+    );
     expect(bad.status).toBe(400);
     expect((await get(encodeURIComponent("/a\u0000b"))).status).toBe(400);
     expect((await get(encodeURIComponent("/" + "a".repeat(2100)))).status).toBe(400);

@@ -1,17 +1,16 @@
 // GET /api/v1/entities/<id> – one entity: {entity}
-import { getEnv } from "@/env.js";
-import { getDb } from "@/server/db";
 import { contentResponse } from "@/server/http/content-cache";
 import { apiRoute, routes } from "@/server/http/route";
-import { getEntity } from "@/server/publishing/entities";
-import { resolvePublisherAccountId } from "@/server/publishing/publisher";
+import { getPublicEntity } from "@/server/publishing/entities";
 import { ZEntityParams } from "@/server/publishing/reference.schema";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
-  GET: apiRoute({ auth: "public", params: ZEntityParams, summary: "One entity by id, as {entity}." }, async ({ req, params }) => {
-    const db = await getDb();
-    const accountId = await resolvePublisherAccountId(db, { host: req.headers.get("host"), fallbackSlug: getEnv().PUBLISHING_ACCOUNT });
-    const entity = await getEntity(db, { accountId, id: params.id });
-    return contentResponse(req, { entity }, { tags: [`e/${params.id}`] });
-  }),
+  GET: apiRoute(
+    { auth: "publisher", params: ZEntityParams, summary: "One entity by id, as {entity}." },
+    async ({ req, db, publisher, params }) => {
+      const { accountId } = publisher;
+      const entity = await getPublicEntity(db, { accountId, id: params.id });
+      return contentResponse(req, { entity }, { tags: [`e/${params.id}`] });
+    },
+  ),
 });

@@ -2,12 +2,17 @@ import { beforeEach, describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { createTag, createTestPublisher } from "@/server/testing/publishing-factories";
+import { createTestPublisher, insertTag } from "@/server/testing/publishing-factories";
 
 import { GET } from "./route";
 
 const get = (slug: string, headers: Record<string, string> = {}) =>
-  GET(new Request(`http://localhost/api/v1/tags/${encodeURIComponent(slug)}`, { headers: { host: "localhost", ...headers } }), { params: Promise.resolve({ slug }) });
+  GET(
+    new Request(`http://localhost/api/v1/tags/${encodeURIComponent(slug)}`, {
+      headers: { host: "localhost", ...headers },
+    }),
+    { params: Promise.resolve({ slug }) },
+  );
 
 beforeEach(() => forgetPublisherCache());
 
@@ -16,14 +21,16 @@ describe("GET /api/v1/tags/<slug>", () => {
     const db = await getDb();
     const publisher = await createTestPublisher(db);
     const other = await createTestPublisher(db, { domain: "other.test" });
-    const tag = await createTag(db, publisher.id, { name: "Climate Change", slug: "climate-change" });
+    const tag = await insertTag(db, publisher.id, { name: "Climate Change", slug: "climate-change" });
     await db.tag.update({ where: { id: tag.id }, data: { metaDescription: "Warming, in depth." } });
-    await createTag(db, other.id, { name: "Elsewhere", slug: "elsewhere" });
+    await insertTag(db, other.id, { name: "Elsewhere", slug: "elsewhere" });
 
     const res = await get("climate-change");
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-tag")).toBe(`t/${tag.id}`);
-    expect(await res.json()).toEqual({ tags: [{ id: tag.id, name: "Climate Change", slug: "climate-change", "meta-description": "Warming, in depth." }] });
+    expect(await res.json()).toEqual({
+      tags: [{ id: tag.id, name: "Climate Change", slug: "climate-change", "meta-description": "Warming, in depth." }],
+    });
 
     for (const slug of ["no-such-tag", "elsewhere"]) {
       const missing = await get(slug);

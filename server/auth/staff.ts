@@ -1,0 +1,197 @@
+/**
+ * Staff management: the changes to a dashboard user that must end their sessions. Each function
+ * makes the change, revokes the sessions it invalidates (admin-sessions.ts) and records an audit
+ * entry, in one transaction, so no session outlives a committed change. The staff pages and their
+ * tRPC procedures call these; nothing else should write a password hash, roles or `disabledAt`.
+ *
+ *   changeAdminPassword  users change their own (with the current one): their other sessions end;
+ *                        an owner sets someone else's: all of that user's sessions end
+ *   setAdminRoles        owners only; the user's sessions end (but the actor's own, when it is them)
+ *   disableAdminUser     owners only; all of the user's sessions end
+ *
+ * Invariant: an account keeps at least one active (not disabled) owner. The last one can neither
+ * lose the OWNER role nor be disabled. Changes to an account's staff take a per-account advisory
+ * lock, so two owners demoting each other at once cannot both pass the check.
+ */
+import "server-only";
+
+import { recordAudit } from "../audit/audit-log";
+import type { Db } from "../db/client";
+import { withTransaction } from "../db/transaction";
+import { AppError } from "../errors";
+import type { StaffActor } from "./actor";
+import { revokeAdminSessionsOfUser } from "./admin-sessions";
+import { hashPassword, verifyPassword } from "./password";
+import { hasAnyRole, type AdminRole } from "./roles";
+import {
+  ZChangeAdminPasswordInput,
+  ZDisableAdminUserInput,
+  ZSetAdminRolesInput,
+  type TChangeAdminPasswordInput,
+  type TDisableAdminUserInput,
+  type TSetAdminRolesInput,
+} from "./staff.schema";
+
+type Common = { actor: StaffActor; now?: Date; ip?: string | null };
+
+export type StaffChangeResult = { userId: string; changed: boolean; revokedSessions: number };
+
+/**
+ * Set a user's password. Users changing their own must give the current one (UNPROCESSABLE
+ * otherwise); only an owner may set another user's. Sessions end as the header describes.
+ */
+export async function changeAdminPassword(
+  db: Db,
+  args: Common & TChangeAdminPasswordInput,
+): Promise<StaffChangeResult> {
+  const input = ZChangeAdminPasswordInput.parse(args);
+  const { actor } = args;
+  const now = args.now ?? new Date();
+  const isSelf = input.userId === actor.id;
+  if (!isSelf) assertOwner(actor);
+
+  const target = await db.adminUser.findFirst({
+    where: { id: input.userId, accountId: actor.accountId },
+    select: { id: true, passwordHash: true },
+  });
+  if (!target) throw notFound();
+  if (isSelf && !(await verifyPassword(input.currentPassword ?? "", target.passwordHash))) {
+    throw new AppError("UNPROCESSABLE", "The current password is not right.", {
+      details: [{ field: "currentPassword", issue: "is not your current password" }],
+    });
+  }
+  // Hashing is slow on purpose: do it before the transaction, which then stays short.
+  const passwordHash = await hashPassword(input.newPassword);
+
+  return withTransaction(db, async (tx) => {
+    await tx.adminUser.update({ where: { id: target.id }, data: { passwordHash }, select: { id: true } });
+    const revokedSessions = await revokeAdminSessionsOfUser(tx, {
+      userId: target.id,
+      exceptSessionId: isSelf ? actor.sessionId : undefined,
+      now,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: "admin_user.password_change",
+      targetType: "admin_user",
+      targetId: target.id,
+      metadata: { self: isSelf, revokedSessions },
+      ip: args.ip,
+      now,
+    });
+    return { userId: target.id, changed: true, revokedSessions };
+  });
+}
+
+/** Give a user exactly these roles (owners only). Unchanged roles change nothing and end no session. */
+export async function setAdminRoles(db: Db, args: Common & TSetAdminRolesInput): Promise<StaffChangeResult> {
+  const input = ZSetAdminRolesInput.parse(args);
+  const { actor } = args;
+  const now = args.now ?? new Date();
+  assertOwner(actor);
+
+  return withTransaction(db, async (tx) => {
+    await lockAccountStaff(tx, actor.accountId);
+    const target = await findStaffMember(tx, actor.accountId, input.userId);
+    if (sameRoles(target.roles, input.roles)) return { userId: target.id, changed: false, revokedSessions: 0 };
+    if (target.roles.includes("OWNER") && !input.roles.includes("OWNER") && !target.disabledAt) {
+      await assertAnotherActiveOwner(tx, actor.accountId, target.id, {
+        field: "roles",
+        message: "An account needs an owner: make another active user an owner before removing this one's Owner role.",
+      });
+    }
+    await tx.adminUser.update({ where: { id: target.id }, data: { roles: input.roles }, select: { id: true } });
+    const revokedSessions = await revokeAdminSessionsOfUser(tx, {
+      userId: target.id,
+      exceptSessionId: target.id === actor.id ? actor.sessionId : undefined,
+      now,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: "admin_user.roles_change",
+      targetType: "admin_user",
+      targetId: target.id,
+      metadata: { from: target.roles, to: input.roles, revokedSessions },
+      ip: args.ip,
+      now,
+    });
+    return { userId: target.id, changed: true, revokedSessions };
+  });
+}
+
+/** Disable a user (owners only): they cannot sign in, and every session of theirs ends. Twice is a no-op. */
+export async function disableAdminUser(db: Db, args: Common & TDisableAdminUserInput): Promise<StaffChangeResult> {
+  const input = ZDisableAdminUserInput.parse(args);
+  const { actor } = args;
+  const now = args.now ?? new Date();
+  assertOwner(actor);
+
+  return withTransaction(db, async (tx) => {
+    await lockAccountStaff(tx, actor.accountId);
+    const target = await findStaffMember(tx, actor.accountId, input.userId);
+    if (target.disabledAt) return { userId: target.id, changed: false, revokedSessions: 0 };
+    if (target.roles.includes("OWNER")) {
+      await assertAnotherActiveOwner(tx, actor.accountId, target.id, {
+        field: "userId",
+        message: "An account needs an owner: make another active user an owner before disabling this one.",
+      });
+    }
+    await tx.adminUser.update({ where: { id: target.id }, data: { disabledAt: now }, select: { id: true } });
+    const revokedSessions = await revokeAdminSessionsOfUser(tx, { userId: target.id, now });
+    await recordAudit(tx, {
+      actor,
+      action: "admin_user.disable",
+      targetType: "admin_user",
+      targetId: target.id,
+      metadata: { revokedSessions },
+      ip: args.ip,
+      now,
+    });
+    return { userId: target.id, changed: true, revokedSessions };
+  });
+}
+
+// ─── helpers ─────────────────────────────────────────────────────────────────────────────────
+
+function assertOwner(actor: StaffActor): void {
+  if (!hasAnyRole(actor.roles, ["OWNER"])) throw new AppError("FORBIDDEN", "Only an owner can manage users.");
+}
+
+const notFound = () => new AppError("NOT_FOUND", "No such user in this account.");
+
+/** A user of the actor's account; any other (another account's, or none) is NOT_FOUND. */
+async function findStaffMember(db: Db, accountId: number, userId: string) {
+  const user = await db.adminUser.findFirst({
+    where: { id: userId, accountId },
+    select: { id: true, roles: true, disabledAt: true },
+  });
+  if (!user) throw notFound();
+  return user;
+}
+
+async function assertAnotherActiveOwner(
+  db: Db,
+  accountId: number,
+  userId: string,
+  error: { field: string; message: string },
+): Promise<void> {
+  const others = await db.adminUser.count({
+    where: { accountId, id: { not: userId }, disabledAt: null, roles: { has: "OWNER" } },
+  });
+  if (others === 0) {
+    throw new AppError("UNPROCESSABLE", error.message, {
+      details: [{ field: error.field, issue: "would leave the account without an active owner" }],
+    });
+  }
+}
+
+const sameRoles = (a: readonly AdminRole[], b: readonly AdminRole[]) =>
+  a.length === b.length && a.every((role) => b.includes(role));
+
+/** Namespace of the per-account staff lock (first key of pg_advisory_xact_lock(int, int); the account id is the second). */
+const STAFF_LOCK = 0x4d410001;
+
+/** Serialise changes to an account's staff until the transaction ends (see the header's invariant). */
+async function lockAccountStaff(tx: Db, accountId: number): Promise<void> {
+  await tx.$executeRaw`SELECT 1 FROM (SELECT pg_advisory_xact_lock(${STAFF_LOCK}::int, ${accountId}::int)) AS locked`;
+}

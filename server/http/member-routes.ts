@@ -1,0 +1,111 @@
+/**
+ * The member endpoints both API flavours serve, each made once here: the content API's
+ * (/api/member..., answering {member}) and bridgekeeper's (/api/auth/v1/..., answering {user},
+ * ../shared/research/real-clients.md §5). Their route files pick the body key and the summary.
+ * Every one is `auth: "publisher"` (the reader is on the publisher's site) or "member".
+ */
+import {
+  FORGOT_PASSWORD_MESSAGE,
+  logInMember,
+  logOutMember,
+  memberToWire,
+  requestPasswordReset,
+  resetPasswordWithToken,
+  signUpMember,
+} from "../members/members";
+import {
+  ZBridgekeeperResetInput,
+  ZForgotPasswordInput,
+  ZMemberLoginInput,
+  ZMemberSignupInput,
+  ZResetPasswordInput,
+} from "../members/members.schema";
+import { countLiveSessions } from "../members/sessions";
+import { jsonWithMemberSession, loggedOutResponse, privateJson } from "./member-session";
+import { apiRoute, type RouteHandler } from "./route";
+
+/** The key the member goes under in the body: {member} (content API) or {user} (bridgekeeper). */
+export type MemberBodyKey = "member" | "user";
+
+const perIp = (name: string, limit: number) => ({ name, limit, windowSeconds: 60, by: "ip" as const });
+
+/** POST: sign up; 201 with the member, logged in (X-QT-AUTH and cookies) unless "dont-login". */
+export function signUpRoute(key: MemberBodyKey, summary: string): RouteHandler {
+  return apiRoute(
+    { auth: "publisher", body: ZMemberSignupInput, cors: true, rateLimit: perIp("member.signup", 30), summary },
+    async ({ req, db, publisher, body }) => {
+      const { member, session } = await signUpMember(db, { publisher, input: body, now: new Date() });
+      return jsonWithMemberSession(req, { [key]: memberToWire(member) }, session, { status: 201 });
+    },
+  );
+}
+
+/** POST: log in by e-mail or username; 200 with the member and a new session. */
+export function logInRoute(key: MemberBodyKey, summary: string): RouteHandler {
+  return apiRoute(
+    { auth: "publisher", body: ZMemberLoginInput, cors: true, rateLimit: perIp("member.login", 60), summary },
+    async ({ req, db, publisher, ip, body }) => {
+      const { member, session } = await logInMember(db, { publisher, input: body, ip, now: new Date() });
+      return jsonWithMemberSession(req, { [key]: memberToWire(member) }, session);
+    },
+  );
+}
+
+/** GET or POST: end the session the request carries and clear the cookies; 204 either way. */
+export function logOutRoute(summary: string): RouteHandler {
+  return apiRoute({ auth: "member?", cors: true, summary }, async ({ req, db, member }) => {
+    if (member) await logOutMember(db, { sessionId: member.sessionId, now: new Date() });
+    return loggedOutResponse(req);
+  });
+}
+
+/** POST {email}: a reset link by e-mail when the e-mail is a member's; the same answer either way. */
+export function forgotPasswordRoute(summary: string): RouteHandler {
+  return apiRoute(
+    {
+      auth: "publisher",
+      body: ZForgotPasswordInput,
+      cors: true,
+      rateLimit: perIp("member.forgot-password", 20),
+      summary,
+    },
+    async ({ db, publisher, body }) => {
+      await requestPasswordReset(db, { publisher, email: body.email, now: new Date() });
+      return privateJson({ message: FORGOT_PASSWORD_MESSAGE });
+    },
+  );
+}
+
+/** POST: a new password with a reset token; the member's other sessions end. */
+export function resetPasswordRoute(flavour: "content" | "bridgekeeper", summary: string): RouteHandler {
+  return apiRoute(
+    {
+      auth: "member?",
+      body: flavour === "content" ? ZResetPasswordInput : ZBridgekeeperResetInput,
+      cors: true,
+      rateLimit: perIp("member.password-reset", 30),
+      summary,
+    },
+    async ({ db, publisher, member, body }) => {
+      await resetPasswordWithToken(db, {
+        publisher,
+        token: body.token,
+        password: body.password,
+        // A signed-in member resetting keeps the session they are using; every other one ends.
+        keepSessionId: member?.sessionId,
+        now: new Date(),
+      });
+      return privateJson({ message: "Your password has been changed. Log in with the new password." });
+    },
+  );
+}
+
+/** GET: the signed-in member; bridgekeeper's form adds the live session count and the source. */
+export function currentMemberRoute(key: MemberBodyKey, summary: string): RouteHandler {
+  return apiRoute({ auth: "member", cors: true, summary }, async ({ db, member }) => {
+    const wire = memberToWire(member.member);
+    if (key === "member") return privateJson({ member: wire });
+    const count = await countLiveSessions(db, { memberId: member.member.id, now: new Date() });
+    return privateJson({ user: wire, "active-sessions-count": count, source: member.member.source });
+  });
+}
