@@ -9,8 +9,8 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import type { TAuthorCollectionQuery, TAuthorListQuery } from "./reference.schema";
-import { authorToWire } from "./story-view";
 import { loadWireStories, orderByFor, publishedWhere, type ContentContext } from "./stories";
+import { authorToWire } from "./story-view";
 
 export type WireAuthor = ReturnType<typeof authorToWire>;
 
@@ -18,7 +18,7 @@ export type WireAuthor = ReturnType<typeof authorToWire>;
 export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, "\\$&");
 
 /** One page of the account's authors, by name. */
-export async function listAuthors(db: Db, args: { accountId: number } & TAuthorListQuery) {
+export async function listPublicAuthors(db: Db, args: { accountId: number } & TAuthorListQuery) {
   const where: Prisma.AuthorWhereInput = { accountId: args.accountId };
   if (args.q) where.name = { contains: likeLiteral(args.q), mode: "insensitive" };
   const [total, rows] = await Promise.all([
@@ -39,13 +39,25 @@ export async function getAuthor(db: Db, args: { accountId: number; authorId: num
  * {id, slug, name, summary, template, automated, "total-count", items:[{id, type:"story", story}]}.
  * Stories are loaded and shaped as every story list is (stories.ts), `story-fields` projecting them.
  */
-export async function getAuthorCollection(db: Db, ctx: ContentContext, args: { authorId: number } & TAuthorCollectionQuery) {
+export async function getAuthorCollection(
+  db: Db,
+  { ctx, ...args }: { ctx: ContentContext; authorId: number } & TAuthorCollectionQuery,
+) {
   const author = await db.author.findFirst({ where: { id: args.authorId, accountId: ctx.accountId } });
   if (!author) throw new AppError("NOT_FOUND", "No author with this id.");
-  const where: Prisma.StoryWhereInput = { ...publishedWhere(ctx.accountId), authors: { some: { authorId: author.id } } };
+  const where: Prisma.StoryWhereInput = {
+    ...publishedWhere(ctx.accountId),
+    authors: { some: { authorId: author.id } },
+  };
   const [total, stories] = await Promise.all([
     db.story.count({ where }),
-    loadWireStories(db, ctx, { where, orderBy: orderByFor("published"), skip: args.offset, take: args.limit, fields: args["story-fields"] ?? args.fields }),
+    loadWireStories(db, ctx, {
+      where,
+      orderBy: orderByFor("published"),
+      skip: args.offset,
+      take: args.limit,
+      fields: args["story-fields"] ?? args.fields,
+    }),
   ]);
   return {
     id: author.id,

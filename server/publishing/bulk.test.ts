@@ -18,7 +18,12 @@ describe("bulk request keys", () => {
 
   it("refuse requests too big for a URL (413) and keys that are not ours (400)", () => {
     // Incompressible: random names and slugs.
-    const huge = Object.fromEntries(Array.from({ length: 25 }, () => [randomBytes(100).toString("base64url"), { _type: "collection", slug: randomBytes(210).toString("base64url") }]));
+    const huge = Object.fromEntries(
+      Array.from({ length: 25 }, () => [
+        randomBytes(100).toString("base64url"),
+        { _type: "collection", slug: randomBytes(210).toString("base64url") },
+      ]),
+    );
     let error: unknown;
     try {
       encodeBulkKey(huge);
@@ -36,7 +41,10 @@ describe("bulk request keys", () => {
       parseBulkRequests({ ok: { limit: 1 }, bad: { _type: "collection", limit: "x" } });
       expect.unreachable();
     } catch (e) {
-      expect((e as AppError).details?.map((d) => d.field).sort()).toEqual(["body.requests.bad.limit", "body.requests.bad.slug"]);
+      expect((e as AppError).details?.map((d) => d.field).sort()).toEqual([
+        "body.requests.bad.limit",
+        "body.requests.bad.slug",
+      ]);
     }
   });
 });

@@ -17,9 +17,9 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 
 import type { Db } from "../db/client";
 import { AppError, zodIssuesToDetails } from "../errors";
-import { loadCollection } from "./collections";
+import { getPublishedCollection } from "./collections";
 import { ZBulkRequests, type TBulkItem } from "./content.schema";
-import { listStories, storyTags, type ContentContext } from "./stories";
+import { listPublishedStories, storyTags, type ContentContext } from "./stories";
 
 /** Longest key of a bulk-request location (characters of base64url). */
 export const MAX_KEY_CHARS = 6_000;
@@ -31,21 +31,25 @@ export type BulkRequests = Record<string, TBulkItem>;
 /** Validate the named requests of a body (details point at `<field>.<name>.<param>`). */
 export function parseBulkRequests(raw: unknown, field = "body.requests"): BulkRequests {
   const parsed = ZBulkRequests.safeParse(raw);
-  if (!parsed.success) throw new AppError("BAD_REQUEST", "Invalid bulk requests.", { details: zodIssuesToDetails(parsed.error, field) });
+  if (!parsed.success)
+    throw new AppError("BAD_REQUEST", "Invalid bulk requests.", { details: zodIssuesToDetails(parsed.error, field) });
   return parsed.data;
 }
 
 /** Run every request; results keyed by the caller's names, plus the purge tags of all of them. */
-export async function runBulk(db: Db, ctx: ContentContext, requests: BulkRequests): Promise<{ results: Record<string, unknown>; tags: string[] }> {
+export async function runBulk(
+  db: Db,
+  { ctx, requests }: { ctx: ContentContext; requests: BulkRequests },
+): Promise<{ results: Record<string, unknown>; tags: string[] }> {
   const tags: string[] = [];
   const entries = await Promise.all(
     Object.entries(requests).map(async ([name, request]): Promise<[string, unknown]> => {
       if (request.type === "collection") {
-        const found = await loadCollection(db, ctx, request.slug, request.query);
+        const found = await getPublishedCollection(db, { ctx, slug: request.slug, query: request.query });
         if (found) tags.push(...found.tags);
         return [name, found?.collection ?? null];
       }
-      const stories = await listStories(db, ctx, request.query);
+      const stories = await listPublishedStories(db, { ctx, ...request.query });
       tags.push("stories", ...storyTags(stories));
       return [name, { stories }];
     }),
@@ -74,7 +78,10 @@ function sortKeys(value: unknown): unknown {
 export function encodeBulkKey(requests: Record<string, unknown>): string {
   const key = deflateRawSync(Buffer.from(canonicalJson(requests)), { level: 9 }).toString("base64url");
   if (key.length > MAX_KEY_CHARS) {
-    throw new AppError("PAYLOAD_TOO_LARGE", "These requests are too large to answer by GET; send them to POST /api/v1/bulk instead.");
+    throw new AppError(
+      "PAYLOAD_TOO_LARGE",
+      "These requests are too large to answer by GET; send them to POST /api/v1/bulk instead.",
+    );
   }
   return key;
 }
@@ -82,7 +89,9 @@ export function encodeBulkKey(requests: Record<string, unknown>): string {
 /** The requests a key stands for; 400 when it is not one of ours. */
 export function decodeBulkKey(key: string): unknown {
   try {
-    const json = inflateRawSync(Buffer.from(key, "base64url"), { maxOutputLength: MAX_INFLATED_BYTES }).toString("utf8");
+    const json = inflateRawSync(Buffer.from(key, "base64url"), { maxOutputLength: MAX_INFLATED_BYTES }).toString(
+      "utf8",
+    );
     return JSON.parse(json) as unknown;
   } catch {
     throw new AppError("BAD_REQUEST", "Not a bulk request key: POST the requests to /api/v1/bulk-request to get one.", {

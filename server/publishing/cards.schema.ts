@@ -1,11 +1,20 @@
 /**
  * Story cards and their story-elements, in the wire shape (kebab-case keys, spec §2.3): the
  * dashboard validates what editors save with these, the seed builds with them, and the read API
- * returns them as stored.
+ * returns them as stored: made safe on save (server/publishing/editorial/sanitize.ts).
  */
 import { z } from "zod";
 
-export const STORY_ELEMENT_TYPES = ["text", "title", "image", "youtube-video", "jsembed", "quote", "blockquote", "summary"] as const;
+export const STORY_ELEMENT_TYPES = [
+  "text",
+  "title",
+  "image",
+  "youtube-video",
+  "jsembed",
+  "quote",
+  "blockquote",
+  "summary",
+] as const;
 
 /** Subtypes the renderers (AMP, instant articles) understand for jsembed elements. */
 export const JSEMBED_SUBTYPES = ["tweet", "location", "instagram", "facebook-post"] as const;
@@ -19,7 +28,13 @@ const zImageMetadata = z
   })
   .loose();
 
-/** Links that front ends render as href/src: http(s) only, never javascript:, data: or vbscript:. */
+/**
+ * Links that front ends render as href/src: http(s) only, never javascript:, data: or vbscript:.
+ * A first check for forms; the one URL rule (server/web-url.ts: no whitespace, controls or
+ * credentials, stored normalised) is applied to these and every other link-bearing field on save
+ * (server/publishing/editorial/sanitize.ts). It is not applied here because this schema also
+ * checks the dashboard's output, which must still read stories saved before that rule.
+ */
 const zWebUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).max(2_000);
 
 export const ZStoryElement = z
@@ -27,7 +42,7 @@ export const ZStoryElement = z
     id: z.uuid(),
     type: z.enum(STORY_ELEMENT_TYPES),
     subtype: z.string().max(50).nullable().default(null),
-    /** HTML for text elements (sanitised on save); plain text for title, quote, summary. */
+    /** HTML (sanitised on save, like every other string field but ids and links). */
     text: z.string().max(200_000).optional(),
     title: z.string().max(1_000).optional(),
     description: z.string().max(5_000).optional(),
@@ -40,7 +55,10 @@ export const ZStoryElement = z
     /** youtube-video */
     "video-id": z.string().max(50).optional(),
     /** jsembed / tweet */
-    "tweet-id": z.string().regex(/^\d{1,30}$/).optional(),
+    "tweet-id": z
+      .string()
+      .regex(/^\d{1,30}$/)
+      .optional(),
     "embed-js": z.string().max(100_000).optional(),
     "family-id": z.uuid().optional(),
     metadata: z.record(z.string(), z.unknown()).default({}),

@@ -5,7 +5,7 @@
  * - Manual collections list their CollectionItem rows in position order: stories (published
  *   ones only) and nested collections (not deleted). Nested collections come back as items with
  *   their slug; the client fetches their own items through bulk.
- * - Automated collections evaluate their rules (ZCollectionRules) over the publisher's published
+ * - Automated collections evaluate their rules (ZStoredCollectionRules) over the publisher's published
  *   stories, newest first (or by last publication). A section's collection (Section.collectionId)
  *   with no section rule lists that section.
  * - `total-count` counts every item that matches (item-type and exclude-story-ids applied), not
@@ -15,8 +15,16 @@ import "server-only";
 
 import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
-import { ZCollectionRules, type TCollectionQuery, type TCollectionRules } from "./content.schema";
-import { loadWireStories, loadWireStoriesByIds, orderByFor, publishedWhere, sectionFamilyIds, storyTags, type ContentContext } from "./stories";
+import { ZStoredCollectionRules, type TCollectionQuery, type TStoredCollectionRules } from "./content.schema";
+import {
+  loadWireStories,
+  loadWireStoriesByIds,
+  orderByFor,
+  publishedWhere,
+  sectionFamilyIds,
+  storyTags,
+  type ContentContext,
+} from "./stories";
 import { ms, type WireStory } from "./story-view";
 
 export type WireCollection = Record<string, unknown>;
@@ -25,7 +33,10 @@ export type CollectionResult = { collection: WireCollection; tags: string[] };
 type CollectionRow = Prisma.CollectionGetPayload<{ include: { sectionOf: { select: { id: true } } } }>;
 
 /** The collection with its page of items, or null when the slug is unknown (or deleted). */
-export async function loadCollection(db: Db, ctx: ContentContext, slug: string, q: TCollectionQuery): Promise<CollectionResult | null> {
+export async function getPublishedCollection(
+  db: Db,
+  { ctx, slug, query: q }: { ctx: ContentContext; slug: string; query: TCollectionQuery },
+): Promise<CollectionResult | null> {
   const row = await db.collection.findUnique({
     where: { accountId_slug: { accountId: ctx.accountId, slug } },
     include: { sectionOf: { select: { id: true } } },
@@ -34,10 +45,20 @@ export async function loadCollection(db: Db, ctx: ContentContext, slug: string, 
   return row.automated ? automatedCollection(db, ctx, row, q) : manualCollection(db, ctx, row, q);
 }
 
-async function manualCollection(db: Db, ctx: ContentContext, row: CollectionRow, q: TCollectionQuery): Promise<CollectionResult> {
+async function manualCollection(
+  db: Db,
+  ctx: ContentContext,
+  row: CollectionRow,
+  q: TCollectionQuery,
+): Promise<CollectionResult> {
   const kinds: Prisma.CollectionItemWhereInput[] = [];
   if (q.itemType !== "collection") {
-    kinds.push({ story: { ...publishedWhere(ctx.accountId), ...(q.excludeStoryIds.length > 0 ? { id: { notIn: q.excludeStoryIds } } : {}) } });
+    kinds.push({
+      story: {
+        ...publishedWhere(ctx.accountId),
+        ...(q.excludeStoryIds.length > 0 ? { id: { notIn: q.excludeStoryIds } } : {}),
+      },
+    });
   }
   if (q.itemType !== "story") kinds.push({ childCollection: { accountId: ctx.accountId, deletedAt: null } });
   const where: Prisma.CollectionItemWhereInput = { collectionId: row.id, OR: kinds };
@@ -66,7 +87,16 @@ async function manualCollection(db: Db, ctx: ContentContext, row: CollectionRow,
   const wireItems = items.flatMap((item): Record<string, unknown>[] => {
     if (item.childCollection) {
       const child = item.childCollection;
-      return [{ id: child.id, type: "collection", name: child.name, slug: child.slug, template: child.template, "associated-metadata": item.associatedMetadata ?? {} }];
+      return [
+        {
+          id: child.id,
+          type: "collection",
+          name: child.name,
+          slug: child.slug,
+          template: child.template,
+          "associated-metadata": item.associatedMetadata ?? {},
+        },
+      ];
     }
     const story = item.storyId ? byId.get(item.storyId) : undefined;
     return story ? [storyItem(story, item.associatedMetadata)] : [];
@@ -78,12 +108,21 @@ async function manualCollection(db: Db, ctx: ContentContext, row: CollectionRow,
   };
 }
 
-async function automatedCollection(db: Db, ctx: ContentContext, row: CollectionRow, q: TCollectionQuery): Promise<CollectionResult> {
-  const rules: TCollectionRules = ZCollectionRules.parse(row.rules);
+async function automatedCollection(
+  db: Db,
+  ctx: ContentContext,
+  row: CollectionRow,
+  q: TCollectionQuery,
+): Promise<CollectionResult> {
+  const rules: TStoredCollectionRules = ZStoredCollectionRules.parse(row.rules);
   const sectionIds = rules["section-ids"] ?? (row.sectionOf ? [row.sectionOf.id] : undefined);
   const and: Prisma.StoryWhereInput[] = [publishedWhere(ctx.accountId)];
-  if (sectionIds) and.push({ sections: { some: { sectionId: { in: await sectionFamilyIds(db, ctx.accountId, { ids: sectionIds }) } } } });
-  if (rules["tag-slugs"]) and.push({ tags: { some: { tag: { accountId: ctx.accountId, slug: { in: rules["tag-slugs"] } } } } });
+  if (sectionIds)
+    and.push({
+      sections: { some: { sectionId: { in: await sectionFamilyIds(db, ctx.accountId, { ids: sectionIds }) } } },
+    });
+  if (rules["tag-slugs"])
+    and.push({ tags: { some: { tag: { accountId: ctx.accountId, slug: { in: rules["tag-slugs"] } } } } });
   if (rules["author-ids"]) and.push({ authors: { some: { authorId: { in: rules["author-ids"] } } } });
   if (rules["story-templates"]) and.push({ storyTemplate: { in: rules["story-templates"] } });
   if (q.excludeStoryIds.length > 0) and.push({ id: { notIn: q.excludeStoryIds } });
@@ -104,7 +143,14 @@ async function automatedCollection(db: Db, ctx: ContentContext, row: CollectionR
     }),
   ]);
   return {
-    collection: toWire(ctx, row, { sectionIds }, total, stories.map((s) => storyItem(s, {})), cacheKeys),
+    collection: toWire(
+      ctx,
+      row,
+      { sectionIds },
+      total,
+      stories.map((s) => storyItem(s, {})),
+      cacheKeys,
+    ),
     // "stories": any publication may change what an automated collection lists.
     tags: [`c/${row.id}`, "stories", ...storyTags(stories)],
   };
@@ -122,7 +168,10 @@ function toWire(
   items: Record<string, unknown>[],
   extraCacheKeys: string[] = [],
 ): WireCollection {
-  const rules = row.automated && effective.sectionIds && !ZCollectionRules.parse(row.rules)["section-ids"] ? { ...(row.rules as object), "section-ids": effective.sectionIds } : row.rules;
+  const rules =
+    row.automated && effective.sectionIds && !ZStoredCollectionRules.parse(row.rules)["section-ids"]
+      ? { ...(row.rules as object), "section-ids": effective.sectionIds }
+      : row.rules;
   return {
     id: row.id,
     slug: row.slug,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import { deepMerge, menuItems } from "./config-view";
+import { ZStoredCollectionRules } from "./content.schema";
 import { customUrlPath } from "./custom-urls";
-import { ZCollectionRules } from "./content.schema";
 import { rulesSelectStory, sectionFamilyOf } from "./entities";
 
 const section = (id: number, slug: string, parentId: number | null = null) => ({
@@ -59,12 +59,14 @@ describe("menuItems", () => {
 
 describe("deepMerge", () => {
   it("merges objects key by key and replaces everything else", () => {
-    expect(deepMerge({ a: { x: 1, y: 2 }, list: [1, 2], keep: true }, { a: { y: 3 }, list: [9], extra: null })).toEqual({
-      a: { x: 1, y: 3 },
-      list: [9],
-      keep: true,
-      extra: null,
-    });
+    expect(deepMerge({ a: { x: 1, y: 2 }, list: [1, 2], keep: true }, { a: { y: 3 }, list: [9], extra: null })).toEqual(
+      {
+        a: { x: 1, y: 3 },
+        list: [9],
+        keep: true,
+        extra: null,
+      },
+    );
   });
 });
 
@@ -76,13 +78,15 @@ describe("rulesSelectStory", () => {
     { id: 3, parentId: null },
   ]);
   const story = { sectionIds: [2], tagSlugs: ["budget"], authorIds: [7], template: null };
-  const rules = (r: object) => ZCollectionRules.parse(r);
+  const rules = (r: object) => ZStoredCollectionRules.parse(r);
 
   it("needs every rule present to match one of its values; sections cover direct sub-sections", () => {
     expect(rulesSelectStory(rules({}), null, story, family)).toBe(true);
     expect(rulesSelectStory(rules({ "section-ids": [1] }), null, story, family)).toBe(true);
     expect(rulesSelectStory(rules({ "section-ids": [3, 4] }), null, story, family)).toBe(false);
-    expect(rulesSelectStory(rules({ "section-ids": [1], "tag-slugs": ["budget"], "author-ids": [7] }), null, story, family)).toBe(true);
+    expect(
+      rulesSelectStory(rules({ "section-ids": [1], "tag-slugs": ["budget"], "author-ids": [7] }), null, story, family),
+    ).toBe(true);
     expect(rulesSelectStory(rules({ "section-ids": [1], "author-ids": [8] }), null, story, family)).toBe(false);
     expect(rulesSelectStory(rules({ "tag-slugs": [] }), null, story, family)).toBe(false);
   });
@@ -91,7 +95,9 @@ describe("rulesSelectStory", () => {
     expect(rulesSelectStory(rules({}), 1, story, family)).toBe(true);
     expect(rulesSelectStory(rules({}), 3, story, family)).toBe(false);
     expect(rulesSelectStory(rules({ "story-templates": ["default"] }), null, story, family)).toBe(false);
-    expect(rulesSelectStory(rules({ "story-templates": ["video"] }), null, { ...story, template: "video" }, family)).toBe(true);
+    expect(
+      rulesSelectStory(rules({ "story-templates": ["video"] }), null, { ...story, template: "video" }, family),
+    ).toBe(true);
   });
 
   it("ignores unreadable rules, as the collection reader does", () => {

@@ -16,21 +16,40 @@ import { SECTION_SELECT, sectionToWire, type SectionRow } from "./story-view";
 type Json = Record<string, unknown>;
 
 /** Keys of PublisherConfig.settings that are top-level config fields, not publisher-settings. */
-const LIFTED_SETTINGS = ["image-cdn-format", "polltype-host", "story-slug-format", "public-integrations", "env", "metype", "publisher-attributes"] as const;
+const LIFTED_SETTINGS = [
+  "image-cdn-format",
+  "polltype-host",
+  "story-slug-format",
+  "public-integrations",
+  "env",
+  "metype",
+  "publisher-attributes",
+] as const;
 /** Keys of PublisherConfig.layout that are served elsewhere (config domains, menu groups). */
 const LAYOUT_OWN_KEYS = ["menu", "stacks", "domains", "menu-groups"];
 
 export const DEFAULT_AMP_FONTS = {
-  primary: { family: '"Roboto", "Helvetica Neue", Arial, sans-serif', url: "https://fonts.googleapis.com/css?family=Roboto:400,700&display=swap" },
-  secondary: { family: '"Merriweather", Georgia, serif', url: "https://fonts.googleapis.com/css?family=Merriweather:400,700&display=swap" },
+  primary: {
+    family: '"Roboto", "Helvetica Neue", Arial, sans-serif',
+    url: "https://fonts.googleapis.com/css?family=Roboto:400,700&display=swap",
+  },
+  secondary: {
+    family: '"Merriweather", Georgia, serif',
+    url: "https://fonts.googleapis.com/css?family=Merriweather:400,700&display=swap",
+  },
 };
 
-const isObject = (value: unknown): value is Json => Boolean(value) && typeof value === "object" && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  Boolean(value) && typeof value === "object" && !Array.isArray(value);
 const str = (value: unknown): string | undefined => (typeof value === "string" && value.trim() ? value : undefined);
 
 /** The account's sections that are not deleted, in menu order. */
 async function loadSections(db: Db, accountId: number): Promise<SectionRow[]> {
-  return db.section.findMany({ where: { accountId, deletedAt: null }, select: SECTION_SELECT, orderBy: [{ position: "asc" }, { name: "asc" }, { id: "asc" }] });
+  return db.section.findMany({
+    where: { accountId, deletedAt: null },
+    select: SECTION_SELECT,
+    orderBy: [{ position: "asc" }, { name: "asc" }, { id: "asc" }],
+  });
 }
 
 export type MenuItem = {
@@ -77,7 +96,9 @@ export function menuItems(stored: unknown, sections: SectionRow[], siteUrl: stri
   const items: MenuItem[] = [];
   stored.forEach((raw, index) => {
     if (!isObject(raw)) return;
-    const type = str(raw["item-type"]) ?? (raw["section-id"] !== undefined || raw["section-slug"] !== undefined ? "section" : "link");
+    const type =
+      str(raw["item-type"]) ??
+      (raw["section-id"] !== undefined || raw["section-slug"] !== undefined ? "section" : "link");
     const id = typeof raw.id === "number" ? raw.id : index + 1;
     const base = {
       id,
@@ -94,12 +115,14 @@ export function menuItems(stored: unknown, sections: SectionRow[], siteUrl: stri
     if (type === "section") {
       const named = raw["section-id"] !== undefined || raw["section-slug"] !== undefined;
       const section = named
-        ? ((typeof raw["section-id"] === "number" ? byId.get(raw["section-id"]) : undefined) ?? bySlug.get(str(raw["section-slug"]) ?? ""))
+        ? ((typeof raw["section-id"] === "number" ? byId.get(raw["section-id"]) : undefined) ??
+          bySlug.get(str(raw["section-slug"]) ?? ""))
         : bySlug.get(sectionSlugOfUrl(str(raw.url), site) ?? "");
       if (!section) {
         // A named section that is gone (or unknown) drops the item; a bare URL stays a link.
         const url = str(raw.url);
-        if (!named && url) items.push({ ...base, title: str(raw.title) ?? "", url: url.startsWith("/") ? `${site}${url}` : url });
+        if (!named && url)
+          items.push({ ...base, title: str(raw.title) ?? "", url: url.startsWith("/") ? `${site}${url}` : url });
         return;
       }
       items.push({
@@ -112,10 +135,19 @@ export function menuItems(stored: unknown, sections: SectionRow[], siteUrl: stri
       });
     } else if (type === "tag") {
       const slug = str(raw["tag-slug"]);
-      items.push({ ...base, title: str(raw.title) ?? slug ?? "", "tag-slug": slug ?? null, url: str(raw.url) ?? (slug ? `${site}/topic/${encodeURIComponent(slug)}` : null) });
+      items.push({
+        ...base,
+        title: str(raw.title) ?? slug ?? "",
+        "tag-slug": slug ?? null,
+        url: str(raw.url) ?? (slug ? `${site}/topic/${encodeURIComponent(slug)}` : null),
+      });
     } else {
       const url = str(raw.url) ?? (isObject(raw.data) ? str(raw.data.link) : undefined);
-      items.push({ ...base, title: str(raw.title) ?? "", url: url ? (url.startsWith("/") ? `${site}${url}` : url) : null });
+      items.push({
+        ...base,
+        title: str(raw.title) ?? "",
+        url: url ? (url.startsWith("/") ? `${site}${url}` : url) : null,
+      });
     }
   });
   return items.sort((a, b) => a.rank - b.rank);
@@ -183,8 +215,14 @@ export async function buildPublisherConfig(db: Db, publisher: Publisher, env: Co
 
   const title = str(settings.title) ?? publisher.name;
   const description = str(settings.description) ?? "";
-  const logoUrl = str(isObject(settings["publisher-logo"]) ? settings["publisher-logo"].url : undefined) ?? str(theme.logo_url) ?? str(theme.logo) ?? null;
-  const publisherSettings: Json = Object.fromEntries(Object.entries(settings).filter(([key]) => !(LIFTED_SETTINGS as readonly string[]).includes(key)));
+  const logoUrl =
+    str(isObject(settings["publisher-logo"]) ? settings["publisher-logo"].url : undefined) ??
+    str(theme.logo_url) ??
+    str(theme.logo) ??
+    null;
+  const publisherSettings: Json = Object.fromEntries(
+    Object.entries(settings).filter(([key]) => !(LIFTED_SETTINGS as readonly string[]).includes(key)),
+  );
 
   const layoutRest = Object.fromEntries(Object.entries(layout).filter(([key]) => !LAYOUT_OWN_KEYS.includes(key)));
   const updatedAt = publisher.updatedAt.getTime();
@@ -217,7 +255,11 @@ export async function buildPublisherConfig(db: Db, publisher: Publisher, env: Co
     "seo-metadata": seoMetadata(publisher.seo, title, description),
     "theme-attributes": { ...theme, "cache-burst": theme["cache-burst"] ?? updatedAt },
     "social-links": publisher.socialLinks,
-    language: { "iso-code": publisher.language.isoCode, "ietf-code": publisher.language.ietfCode, direction: publisher.language.direction },
+    language: {
+      "iso-code": publisher.language.isoCode,
+      "ietf-code": publisher.language.ietfCode,
+      direction: publisher.language.direction,
+    },
     "public-integrations": isObject(settings["public-integrations"]) ? settings["public-integrations"] : {},
     ...(isObject(settings.metype) ? { metype: settings.metype } : {}),
     ...(isObject(settings["publisher-attributes"]) ? { "publisher-attributes": settings["publisher-attributes"] } : {}),
@@ -247,9 +289,17 @@ function menuGroupsOf(publisher: Publisher, sections: SectionRow[]): Record<stri
   let nextId = 2;
   for (const [slug, group] of Object.entries(stored)) {
     if (slug === "default" || !isObject(group)) continue;
-    groups[slug] = { id: typeof group.id === "number" ? group.id : nextId++, slug, name: str(group.name) ?? slug, items: menuItems(group.items ?? [], sections, publisher.siteUrl, slug) };
+    groups[slug] = {
+      id: typeof group.id === "number" ? group.id : nextId++,
+      slug,
+      name: str(group.name) ?? slug,
+      items: menuItems(group.items ?? [], sections, publisher.siteUrl, slug),
+    };
   }
-  return { default: { id: 1, slug: "default", name: "Default", items: menuItems(layout.menu, sections, publisher.siteUrl) }, ...groups };
+  return {
+    default: { id: 1, slug: "default", name: "Default", items: menuItems(layout.menu, sections, publisher.siteUrl) },
+    ...groups,
+  };
 }
 
 /**
@@ -261,9 +311,15 @@ export async function buildAmpConfig(db: Db, publisher: Publisher): Promise<Json
   const sections = await loadSections(db, publisher.accountId);
   const theme = publisher.theme;
   const settings = publisher.settings;
-  const primary = str(theme["primary-color"]) ?? str(isObject(theme.colors) ? theme.colors.primary : undefined) ?? "#1a1a1a";
-  const secondary = str(theme["secondary-color"]) ?? str(isObject(theme.colors) ? theme.colors.secondary : undefined) ?? "#ffffff";
-  const logoUrl = str(theme.logo_url) ?? str(theme.logo) ?? str(isObject(settings["publisher-logo"]) ? settings["publisher-logo"].url : undefined) ?? null;
+  const primary =
+    str(theme["primary-color"]) ?? str(isObject(theme.colors) ? theme.colors.primary : undefined) ?? "#1a1a1a";
+  const secondary =
+    str(theme["secondary-color"]) ?? str(isObject(theme.colors) ? theme.colors.secondary : undefined) ?? "#ffffff";
+  const logoUrl =
+    str(theme.logo_url) ??
+    str(theme.logo) ??
+    str(isObject(settings["publisher-logo"]) ? settings["publisher-logo"].url : undefined) ??
+    null;
   const defaults: Json = {
     fonts: DEFAULT_AMP_FONTS,
     colors: {

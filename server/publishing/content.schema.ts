@@ -4,73 +4,40 @@
  *
  * Query parameters arrive as strings; the same parameters inside a bulk body may be JSON numbers
  * or arrays, so every field takes both. Rules (docs/publishing.md, "Read API"):
+ * - numbers: canonical decimal digits only (server/http/params.schema.ts: no sign, spaces, leading
+ *   zeros, exponent or hex); a bulk body may give JSON numbers.
  * - `limit`: a whole number ≥ 1; above the cap (100) it is silently lowered to the cap;
- *   anything else (`abc`, `0`, `-1`, `2.5`) is a 400.
+ *   anything else (`abc`, `0`, `-1`, `2.5`, `1e1`, `0x10`, `+5`) is a 400.
  * - `offset`: a whole number from 0 to 10,000 (deep pages are slow and nobody reads them).
  * - lists (`fields`, `not-story-content-ids`…): comma-separated, or the key repeated.
  */
 import { z } from "zod";
 
+import { PG_INT_MAX, zWholeNumber } from "../http/params.schema";
+import { unsafeInputFindings } from "../validation";
+
 export const MAX_LIMIT = 100;
 export const DEFAULT_LIMIT = 20;
 export const MAX_OFFSET = 10_000;
 const MAX_LIST = 100;
+/** The farthest a JavaScript Date reaches either side of 1970. */
+const MAX_TIME_MS = 8.64e15;
 
 // ─── Field types ─────────────────────────────────────────────────────────────────────────────
 
 /**
- * PostgreSQL text and jsonb cannot hold U+0000: a value carrying one fails in the database (a
- * 500). `refuseNul(schema)` refuses it, in any string or object key of the parsed value, as a 400
- * naming the field (server/errors.ts turns any that slips through into a 400 as well, without the
- * field). It refines the schema itself rather than piping into it, so the API reference still shows
- * the schema's shape. Iterative, so a deeply nested body cannot overflow the stack. With
- * `unpairedSurrogates`, a lone UTF-16 surrogate ("\ud800" in JSON) is refused too: jsonb cannot
- * store one (text columns silently turn it into U+FFFD).
+ * The input guard (server/validation.ts: no NUL character, no unpaired surrogate, no absurd
+ * nesting) as a refinement of `schema`, for values that reach a schema without passing a
+ * transport's guard (a bulk request decoded from its key). It refines the schema itself rather
+ * than piping into it, so the API reference still shows the schema's shape.
  */
-export function refuseNul<T extends z.ZodType>(schema: T, options: { unpairedSurrogates?: boolean } = {}) {
-  const UNPAIRED = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-  const unstorable = (text: string) => text.includes("\u0000") || (options.unpairedSurrogates === true && UNPAIRED.test(text));
-  type Node = { value: unknown; key: PropertyKey | null; parent: Node | null };
-  // A node keeps its parent, not its whole path: a path is built only for a value refused.
-  const pathOf = (node: Node, key?: PropertyKey): PropertyKey[] => {
-    const path = key === undefined ? [] : [key];
-    for (let at: Node | null = node; at && at.key !== null; at = at.parent) path.unshift(at.key);
-    return path;
-  };
+export function refuseNul<T extends z.ZodType>(schema: T) {
   return schema.superRefine((value, ctx) => {
-      let refused = 0;
-      const refuse = (path: PropertyKey[]) => {
-        refused += 1;
-        const message = options.unpairedSurrogates ? "must not contain the NUL character (U+0000) or an unpaired surrogate" : "must not contain the NUL character (U+0000)";
-        ctx.addIssue({ code: "custom", path, message });
-      };
-      const stack: Node[] = [{ value, key: null, parent: null }];
-      // The first few refusals are enough to show the client its mistake.
-      while (stack.length > 0 && refused < 10) {
-        const node = stack.pop()!;
-        const current = node.value;
-        if (typeof current === "string") {
-          if (unstorable(current)) refuse(pathOf(node));
-        } else if (Array.isArray(current)) {
-          current.forEach((item, index) => stack.push({ value: item, key: index, parent: node }));
-        } else if (current && typeof current === "object") {
-          for (const [key, item] of Object.entries(current)) {
-            if (unstorable(key)) refuse(pathOf(node, key));
-            stack.push({ value: item, key, parent: node });
-          }
-        }
-      }
-    });
+    for (const finding of unsafeInputFindings(value)) {
+      ctx.addIssue({ code: "custom", path: finding.path, message: finding.issue });
+    }
+  });
 }
-
-const zWhole = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  const text = String(value).trim();
-  if (!/^\d{1,15}$/.test(text)) {
-    ctx.addIssue({ code: "custom", message: "Expected a whole number." });
-    return z.NEVER;
-  }
-  return Number(text);
-});
 
 /**
  * Whether `value` nests arrays and objects at most `levels` deep. Iterative: any depth is safe to
@@ -90,22 +57,22 @@ export function nestsAtMost(value: unknown, levels: number): boolean {
 
 /** `limit` with its default; above MAX_LIMIT it is capped, not refused. */
 export const zLimit = (fallback = DEFAULT_LIMIT) =>
-  zWhole
-    .refine((n) => n >= 1, "Must be at least 1.")
+  zWholeNumber({ min: 1 })
     .transform((n) => Math.min(n, MAX_LIMIT))
     .optional()
     .transform((n) => n ?? fallback);
 
-export const zOffset = zWhole
-  .refine((n) => n <= MAX_OFFSET, `Must be at most ${MAX_OFFSET}.`)
+export const zOffset = zWholeNumber({ max: MAX_OFFSET })
   .optional()
   .transform((n) => n ?? 0);
 
 /** A positive integer id (section-id, author-id). */
-export const zIntId = zWhole.refine((n) => n >= 1 && n <= 2_147_483_647, "Expected a positive integer id.");
+export const zIntId = zWholeNumber({ min: 1, max: PG_INT_MAX });
 
-/** Epoch milliseconds. */
-export const zEpochMs = zWhole.transform((n) => new Date(n)).refine((d) => !Number.isNaN(d.getTime()), "Not a valid time.");
+/** Epoch milliseconds; negative before 1970. */
+export const zEpochMs = zWholeNumber({ negative: true, min: -MAX_TIME_MS, max: MAX_TIME_MS }).transform(
+  (n) => new Date(n),
+);
 
 const splitList = (value: string | number | (string | number)[]) =>
   (Array.isArray(value) ? value : [value])
@@ -113,12 +80,25 @@ const splitList = (value: string | number | (string | number)[]) =>
     .map((v) => v.trim())
     .filter(Boolean);
 
-const zRawList = z.union([z.string().max(10_000), z.number(), z.array(z.union([z.string().max(10_000), z.number()])).max(MAX_LIST)]);
+const zRawList = z.union([
+  z.string().max(10_000),
+  z.number(),
+  z.array(z.union([z.string().max(10_000), z.number()])).max(MAX_LIST),
+]);
 
 /** `fields=a,b,c`: top-level story keys to keep. */
 export const zFields = zRawList
   .transform(splitList)
-  .pipe(z.array(z.string().max(100).regex(/^[A-Za-z0-9_-]+$/, "Field names are letters, digits, '-' and '_'.")).max(MAX_LIST))
+  .pipe(
+    z
+      .array(
+        z
+          .string()
+          .max(100)
+          .regex(/^[A-Za-z0-9_-]+$/, "Field names are letters, digits, '-' and '_'."),
+      )
+      .max(MAX_LIST),
+  )
   .optional()
   .transform((list) => (list && list.length > 0 ? list : undefined));
 
@@ -164,7 +144,9 @@ export const STORY_ORDERS = {
 export type TStoryOrder = (typeof STORY_ORDERS)[keyof typeof STORY_ORDERS];
 const ORDER_NAMES = Object.keys(STORY_ORDERS) as [keyof typeof STORY_ORDERS, ...(keyof typeof STORY_ORDERS)[]];
 
-const zStoryOrder = z.enum(ORDER_NAMES, { message: `Expected one of: ${ORDER_NAMES.join(", ")}.` }).transform((name) => STORY_ORDERS[name]);
+const zStoryOrder = z
+  .enum(ORDER_NAMES, { message: `Expected one of: ${ORDER_NAMES.join(", ")}.` })
+  .transform((name) => STORY_ORDERS[name]);
 
 /**
  * `story-group` (what @quintype/backend sends from `Story.getStories(client, group)`): a known
@@ -174,7 +156,9 @@ const zStoryOrder = z.enum(ORDER_NAMES, { message: `Expected one of: ${ORDER_NAM
 const zStoryGroup = z
   .string()
   .max(200)
-  .transform((name): TStoryOrder => (Object.hasOwn(STORY_ORDERS, name) ? STORY_ORDERS[name as keyof typeof STORY_ORDERS] : "published"));
+  .transform((name): TStoryOrder =>
+    Object.hasOwn(STORY_ORDERS, name) ? STORY_ORDERS[name as keyof typeof STORY_ORDERS] : "published",
+  );
 
 // ─── Endpoints ───────────────────────────────────────────────────────────────────────────────
 
@@ -310,7 +294,11 @@ export const ZBreakingNewsQuery = z.object({ fields: zFields, limit: zLimit() })
 
 export const MAX_BULK_REQUESTS = 25;
 
-const bulkCollectionShape = z.object({ _type: z.literal("collection"), slug: z.string().trim().min(1).max(300), ...collectionShape });
+const bulkCollectionShape = z.object({
+  _type: z.literal("collection"),
+  slug: z.string().trim().min(1).max(300),
+  ...collectionShape,
+});
 const bulkStoriesShape = z.object({ _type: z.literal("stories"), ...storyFilterShape, "story-fields": zFields });
 
 /**
@@ -320,8 +308,13 @@ const bulkStoriesShape = z.object({ _type: z.literal("stories"), ...storyFilterS
  */
 export const ZBulkItem = z
   .preprocess(
-    (value) => (value && typeof value === "object" && !Array.isArray(value) && !("_type" in value) ? { ...value, _type: "stories" } : value),
-    z.discriminatedUnion("_type", [bulkCollectionShape, bulkStoriesShape], { message: 'Expected _type "collection" or "stories".' }),
+    (value) =>
+      value && typeof value === "object" && !Array.isArray(value) && !("_type" in value)
+        ? { ...value, _type: "stories" }
+        : value,
+    z.discriminatedUnion("_type", [bulkCollectionShape, bulkStoriesShape], {
+      message: 'Expected _type "collection" or "stories".',
+    }),
   )
   .transform((q) =>
     q._type === "collection"
@@ -370,13 +363,21 @@ export const ZBulkBody = z.object({
   // A request's parameters are flat (strings, numbers, lists of them); deeper nesting is refused.
   requests: z.record(
     z.string().min(1).max(200),
-    z.record(z.string(), z.unknown()).refine((request) => nestsAtMost(request, 4), "nests too deep: parameters are strings, numbers or lists of them"),
+    z
+      .record(z.string(), z.unknown())
+      .refine((request) => nestsAtMost(request, 4), "nests too deep: parameters are strings, numbers or lists of them"),
   ),
 });
 export type TBulkBody = z.output<typeof ZBulkBody>;
 
 /** GET /api/v1/bulk-request/{key} */
-export const ZBulkKeyParams = z.object({ key: z.string().min(2).max(8_000).regex(/^[A-Za-z0-9_-]+$/, "Not a bulk request key.") });
+export const ZBulkKeyParams = z.object({
+  key: z
+    .string()
+    .min(2)
+    .max(8_000)
+    .regex(/^[A-Za-z0-9_-]+$/, "Not a bulk request key."),
+});
 
 // ─── Collection rules ────────────────────────────────────────────────────────────────────────
 
@@ -387,7 +388,8 @@ const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(unde
  * rule given narrows the set (a story matches a rule when it has any of the listed values).
  * Unreadable rules are ignored rather than failing the read.
  */
-export const ZCollectionRules = z
+/** Rules as stored, read leniently: a rule this version does not know, or a bad value, is dropped. */
+export const ZStoredCollectionRules = z
   .object({
     "section-ids": lenient(z.array(z.number().int().positive()).max(MAX_LIST)),
     "tag-slugs": lenient(z.array(z.string().min(1).max(300)).max(MAX_LIST)),
@@ -396,4 +398,4 @@ export const ZCollectionRules = z
     sort: lenient(z.enum(["published-at", "last-published-at"])),
   })
   .catch({});
-export type TCollectionRules = z.output<typeof ZCollectionRules>;
+export type TStoredCollectionRules = z.output<typeof ZStoredCollectionRules>;

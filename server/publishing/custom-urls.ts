@@ -17,7 +17,9 @@ export function customUrlPath(raw: string): string {
   try {
     decoded = decodeURIComponent(raw);
   } catch {
-    throw new AppError("BAD_REQUEST", "The path is not validly URL-encoded.", { details: [{ field: "params.path", issue: "invalid percent-encoding" }] });
+    throw new AppError("BAD_REQUEST", "The path is not validly URL-encoded.", {
+      details: [{ field: "params.path", issue: "invalid percent-encoding" }],
+    });
   }
   return decoded.startsWith("/") ? decoded : `/${decoded}`;
 }

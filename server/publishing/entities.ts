@@ -13,13 +13,26 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { likeLiteral } from "./authors";
-import { ZCollectionRules, type TCollectionRules } from "./content.schema";
+import { ZStoredCollectionRules, type TStoredCollectionRules } from "./content.schema";
 import type { TEntityCollectionsQuery, TEntityListQuery } from "./reference.schema";
 import { ms } from "./story-view";
 
 type EntityRow = Prisma.EntityGetPayload<object>;
 
-const CORE_KEYS = ["id", "name", "type", "slug", "entity-type-id", "publisher-id", "created-by", "last-updated-by", "created-at", "updated-at", "deleted-at", "metadata"];
+const CORE_KEYS = [
+  "id",
+  "name",
+  "type",
+  "slug",
+  "entity-type-id",
+  "publisher-id",
+  "created-by",
+  "last-updated-by",
+  "created-at",
+  "updated-at",
+  "deleted-at",
+  "metadata",
+];
 
 /**
  * The wire entity (spec §2.3). The entity's own fields (metadata: photo, description…) are
@@ -27,7 +40,10 @@ const CORE_KEYS = ["id", "name", "type", "slug", "entity-type-id", "publisher-id
  * core fields always win over a metadata key of the same name.
  */
 export function entityToWire(entity: EntityRow): Record<string, unknown> {
-  const metadata = entity.metadata && typeof entity.metadata === "object" && !Array.isArray(entity.metadata) ? (entity.metadata as Record<string, unknown>) : {};
+  const metadata =
+    entity.metadata && typeof entity.metadata === "object" && !Array.isArray(entity.metadata)
+      ? (entity.metadata as Record<string, unknown>)
+      : {};
   const extra = Object.fromEntries(Object.entries(metadata).filter(([key]) => !CORE_KEYS.includes(key)));
   return {
     ...extra,
@@ -47,7 +63,7 @@ export function entityToWire(entity: EntityRow): Record<string, unknown> {
 }
 
 /** Entities matching every given filter, by name: {entities, total}. */
-export async function listEntities(db: Db, args: { accountId: number } & TEntityListQuery) {
+export async function listPublicEntities(db: Db, args: { accountId: number } & TEntityListQuery) {
   const and: Prisma.EntityWhereInput[] = [{ accountId: args.accountId, deletedAt: null }];
   if (args.id !== undefined) and.push({ id: args.id });
   if (args.ids) and.push({ id: { in: args.ids } });
@@ -67,7 +83,7 @@ async function findEntityRow(db: Db, accountId: number, id: number): Promise<Ent
   return entity;
 }
 
-export async function getEntity(db: Db, args: { accountId: number; id: number }) {
+export async function getPublicEntity(db: Db, args: { accountId: number; id: number }) {
   return entityToWire(await findEntityRow(db, args.accountId, args.id));
 }
 
@@ -88,7 +104,8 @@ export async function getEntityRelationships(db: Db, args: { accountId: number; 
   for (const segment of args.path) {
     if (/^\d+$/.test(segment)) {
       const id = Number(segment);
-      if (!previous.some((entry) => entry.id === id)) throw new AppError("NOT_FOUND", `Entity ${id} is not reached by this relationship path.`);
+      if (!previous.some((entry) => entry.id === id))
+        throw new AppError("NOT_FOUND", `Entity ${id} is not reached by this relationship path.`);
       self = await findEntityRow(db, args.accountId, id);
       from = [self.id];
       listed = {};
@@ -105,7 +122,13 @@ export async function getEntityRelationships(db: Db, args: { accountId: number; 
     for (const row of rows) {
       if (seen.has(row.to.id)) continue;
       seen.add(row.to.id);
-      previous.push({ id: row.to.id, name: row.to.name, "entity-type": row.to.type, rank: row.rank, relationship: row.relation });
+      previous.push({
+        id: row.to.id,
+        name: row.to.name,
+        "entity-type": row.to.type,
+        rank: row.rank,
+        relationship: row.relation,
+      });
     }
     listed[segment] = previous;
     from = previous.map((entry) => entry.id);
@@ -125,7 +148,12 @@ export type StoryFacts = { sectionIds: number[]; tagSlugs: string[]; authorIds: 
  * to) covers those sections and their direct sub-sections, `sectionFamily` resolves that; no rules
  * at all select every published story.
  */
-export function rulesSelectStory(rules: TCollectionRules, ownSectionId: number | null, story: StoryFacts, sectionFamily: (ids: readonly number[]) => Set<number>): boolean {
+export function rulesSelectStory(
+  rules: TStoredCollectionRules,
+  ownSectionId: number | null,
+  story: StoryFacts,
+  sectionFamily: (ids: readonly number[]) => Set<number>,
+): boolean {
   const sectionIds = rules["section-ids"] ?? (ownSectionId !== null ? [ownSectionId] : undefined);
   if (sectionIds) {
     const family = sectionFamily(sectionIds);
@@ -141,11 +169,15 @@ export function rulesSelectStory(rules: TCollectionRules, ownSectionId: number |
 }
 
 /** Live sections among `ids`, plus live direct sub-sections of live ones (as sectionFamilyIds). */
-export function sectionFamilyOf(sections: readonly { id: number; parentId: number | null }[]): (ids: readonly number[]) => Set<number> {
+export function sectionFamilyOf(
+  sections: readonly { id: number; parentId: number | null }[],
+): (ids: readonly number[]) => Set<number> {
   const live = new Set(sections.map((s) => s.id));
   return (ids) => {
     const wanted = new Set(ids.filter((id) => live.has(id)));
-    return new Set(sections.filter((s) => wanted.has(s.id) || (s.parentId !== null && wanted.has(s.parentId))).map((s) => s.id));
+    return new Set(
+      sections.filter((s) => wanted.has(s.id) || (s.parentId !== null && wanted.has(s.parentId))).map((s) => s.id),
+    );
   };
 }
 
@@ -157,7 +189,11 @@ export function sectionFamilyOf(sections: readonly { id: number; parentId: numbe
  */
 export async function getEntityCollections(db: Db, args: { accountId: number; id: number } & TEntityCollectionsQuery) {
   const entity = await findEntityRow(db, args.accountId, args.id);
-  const storyWhere: Prisma.StoryWhereInput = { accountId: args.accountId, status: "PUBLISHED", entities: { some: { entityId: entity.id } } };
+  const storyWhere: Prisma.StoryWhereInput = {
+    accountId: args.accountId,
+    status: "PUBLISHED",
+    entities: { some: { entityId: entity.id } },
+  };
 
   const [manual, stories, automated, sections] = await Promise.all([
     db.collectionItem.findMany({
@@ -180,7 +216,10 @@ export async function getEntityCollections(db: Db, args: { accountId: number; id
       where: { accountId: args.accountId, deletedAt: null, automated: true },
       select: { id: true, rules: true, sectionOf: { select: { id: true } } },
     }),
-    db.section.findMany({ where: { accountId: args.accountId, deletedAt: null }, select: { id: true, parentId: true } }),
+    db.section.findMany({
+      where: { accountId: args.accountId, deletedAt: null },
+      select: { id: true, parentId: true },
+    }),
   ]);
 
   const ids = new Set(manual.map((m) => m.collectionId));
@@ -192,13 +231,22 @@ export async function getEntityCollections(db: Db, args: { accountId: number; id
   }));
   const family = sectionFamilyOf(sections);
   for (const collection of automated) {
-    const rules = ZCollectionRules.parse(collection.rules);
-    if (facts.some((story) => rulesSelectStory(rules, collection.sectionOf?.id ?? null, story, family))) ids.add(collection.id);
+    const rules = ZStoredCollectionRules.parse(collection.rules);
+    if (facts.some((story) => rulesSelectStory(rules, collection.sectionOf?.id ?? null, story, family)))
+      ids.add(collection.id);
   }
 
   const where: Prisma.CollectionWhereInput = { id: { in: [...ids] }, accountId: args.accountId };
   const sortKey = args["sort-by"] === "name" ? "name" : args["sort-by"] === "created-at" ? "createdAt" : "updatedAt";
-  const rows = ids.size === 0 ? [] : await db.collection.findMany({ where, orderBy: [{ [sortKey]: args.order }, { id: "asc" }], skip: args.offset, take: args.limit });
+  const rows =
+    ids.size === 0
+      ? []
+      : await db.collection.findMany({
+          where,
+          orderBy: [{ [sortKey]: args.order }, { id: "asc" }],
+          skip: args.offset,
+          take: args.limit,
+        });
   return {
     collections: rows.map((c) => ({
       id: c.id,

@@ -11,10 +11,14 @@ describe("resolvePublisherAccountId", () => {
     forgetPublisherCache();
     const publisher = await createTestPublisher(db, { slug: "the-daily" });
     for (let i = 0; i < HOST_CACHE_MAX + 200; i++) {
-      expect(await resolvePublisherAccountId(db, { host: `made-up-${i}.example`, fallbackSlug: "the-daily" })).toBe(publisher.id);
+      expect(await resolvePublisherAccountId(db, { host: `made-up-${i}.example`, fallbackSlug: "the-daily" })).toBe(
+        publisher.id,
+      );
     }
     expect(publisherCacheSizes().hosts).toBeLessThanOrEqual(HOST_CACHE_MAX);
     // Still cached and still right afterwards.
-    expect(await resolvePublisherAccountId(db, { host: "news.example.com", fallbackSlug: "the-daily" })).toBe(publisher.id);
+    expect(await resolvePublisherAccountId(db, { host: "news.example.com", fallbackSlug: "the-daily" })).toBe(
+      publisher.id,
+    );
   });
 });

@@ -8,6 +8,7 @@
  */
 import "server-only";
 
+import { getEnv } from "../../env.js";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 
@@ -51,7 +52,10 @@ export function publisherCacheSizes(): { hosts: number; publishers: number } {
  * The account a public request is for. `host` is the request's Host (port ignored); `fallbackSlug`
  * is PUBLISHING_ACCOUNT. Throws NOT_FOUND when nothing matches.
  */
-export async function resolvePublisherAccountId(db: Db, args: { host: string | null; fallbackSlug?: string; now?: number }): Promise<number> {
+export async function resolvePublisherAccountId(
+  db: Db,
+  args: { host: string | null; fallbackSlug?: string; now?: number },
+): Promise<number> {
   const now = args.now ?? Date.now();
   const hostname = (args.host ?? "").toLowerCase().replace(/:\d+$/, "");
   const key = `${hostname}|${args.fallbackSlug ?? ""}`;
@@ -75,7 +79,10 @@ export async function resolvePublisherAccountId(db: Db, args: { host: string | n
     if (only.length === 1) accountId = only[0]!.id;
   }
   if (accountId === undefined) {
-    throw new AppError("NOT_FOUND", "No publisher is served on this host. Set the account's domain, or PUBLISHING_ACCOUNT.");
+    throw new AppError(
+      "NOT_FOUND",
+      "No publisher is served on this host. Set the account's domain, or PUBLISHING_ACCOUNT.",
+    );
   }
   if (byHost.size >= HOST_CACHE_MAX) {
     for (const [cachedKey, cached] of byHost) if (cached.until <= now) byHost.delete(cachedKey);
@@ -85,8 +92,23 @@ export async function resolvePublisherAccountId(db: Db, args: { host: string | n
   return accountId;
 }
 
+/**
+ * The publisher a public request is for, with its settings: by the request's host, then
+ * PUBLISHING_ACCOUNT, then the only account (NOT_FOUND when none matches).
+ */
+export async function resolvePublisher(db: Db, args: { host: string | null }): Promise<Publisher> {
+  const env = getEnv();
+  const accountId = await resolvePublisherAccountId(db, { host: args.host, fallbackSlug: env.PUBLISHING_ACCOUNT });
+  return getPublisher(db, accountId, { appUrl: env.APP_URL });
+}
+
 /** The publisher's settings, with defaults for whatever the dashboard has not set. */
-export async function getPublisher(db: Db, accountId: number, defaults: { appUrl: string }, now = Date.now()): Promise<Publisher> {
+export async function getPublisher(
+  db: Db,
+  accountId: number,
+  defaults: { appUrl: string },
+  now = Date.now(),
+): Promise<Publisher> {
   const hit = byId.get(accountId);
   if (hit && hit.until > now) return hit.value;
   const account = await db.account.findUnique({ where: { id: accountId }, include: { publisherConfig: true } });

@@ -37,11 +37,13 @@ export type TAuthorCollectionQuery = z.output<typeof ZAuthorCollectionQuery>;
 
 // ─── entities ────────────────────────────────────────────────────────────────────────────────
 
-/** `ids=1,2,3` or `ids[]=1&ids[]=2`: at most 100 integer ids. */
+/** `ids=1,2,3` or `ids[]=1&ids[]=2`: at most 100 integer ids, each under the one number rule. */
 const zIdList = z
   .union([z.string(), z.array(z.string())])
-  .transform((value) => (Array.isArray(value) ? value.join(",") : value).split(",").map((s) => s.trim()).filter(Boolean).map(Number))
-  .pipe(z.array(z.number("must list integer ids").int("must list integer ids").min(1).max(2_147_483_647)).min(1, "lists no id").max(MAX_LIMIT, `lists at most ${MAX_LIMIT} ids`));
+  .transform((value): (string | number)[] =>
+    (Array.isArray(value) ? value.join(",") : value).split(",").filter((s) => s !== ""),
+  )
+  .pipe(z.array(zId).min(1, "lists no id").max(MAX_LIMIT, `lists at most ${MAX_LIMIT} ids`));
 
 export const ZEntityListQuery = refuseNul(
   z.object({
@@ -65,7 +67,7 @@ const zRelationName = z
   .string()
   .min(1)
   .max(100, "must be at most 100 characters")
-  .refine((s) => s !== "self", "\"self\" is reserved")
+  .refine((s) => s !== "self", '"self" is reserved')
   .refine((s) => !/^\d+$/.test(s), "must not be a number");
 
 /**
@@ -81,16 +83,25 @@ const zRelationshipPath = z
       const isId = /^\d+$/.test(segment);
       if (index === 0 && isId) ctx.addIssue({ code: "custom", path: [index], message: "must be a relation name" });
       if (isId) {
-        if (!zId.safeParse(segment).success) ctx.addIssue({ code: "custom", path: [index], message: "is not a valid entity id" });
-        if (index > 0 && /^\d+$/.test(segments[index - 1]!)) ctx.addIssue({ code: "custom", path: [index], message: "must be a relation name after an id" });
+        if (!zId.safeParse(segment).success)
+          ctx.addIssue({ code: "custom", path: [index], message: "is not a valid entity id" });
+        if (index > 0 && /^\d+$/.test(segments[index - 1]!))
+          ctx.addIssue({ code: "custom", path: [index], message: "must be a relation name after an id" });
       } else {
         const parsed = zRelationName.safeParse(segment);
-        if (!parsed.success) ctx.addIssue({ code: "custom", path: [index], message: parsed.error.issues[0]?.message ?? "is not a relation name" });
+        if (!parsed.success)
+          ctx.addIssue({
+            code: "custom",
+            path: [index],
+            message: parsed.error.issues[0]?.message ?? "is not a relation name",
+          });
       }
     });
   });
 
-export const ZEntityRelationshipParams = refuseNul(z.object({ id: zId, subentity: z.preprocess(splitPath, zRelationshipPath) }));
+export const ZEntityRelationshipParams = refuseNul(
+  z.object({ id: zId, subentity: z.preprocess(splitPath, zRelationshipPath) }),
+);
 export type TEntityRelationshipParams = z.output<typeof ZEntityRelationshipParams>;
 
 export const ZEntityCollectionsQuery = z.object({

@@ -32,13 +32,18 @@ export const EXACT_TOTAL_UP_TO = 1_000;
  */
 export const RANK_POOL = 1_000;
 
-export async function searchStories(db: Db, ctx: ContentContext, q: TSearchQuery): Promise<SearchResult> {
+export async function searchStories(
+  db: Db,
+  { ctx, ...q }: { ctx: ContentContext } & TSearchQuery,
+): Promise<SearchResult> {
   const conditions: Prisma.Sql[] = [Prisma.sql`s.account_id = ${ctx.accountId}`, Prisma.sql`s.status = 'published'`];
   if (q.q) conditions.push(Prisma.sql`s.search_vector @@ websearch_to_tsquery('english', ${q.q})`);
   if (q.publishedBefore) conditions.push(Prisma.sql`s.published_at < ${q.publishedBefore}`);
   if (q.publishedAfter) conditions.push(Prisma.sql`s.published_at > ${q.publishedAfter}`);
   if (q.authorId !== undefined) {
-    conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM story_authors sa WHERE sa.story_id = s.id AND sa.author_id = ${q.authorId})`);
+    conditions.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM story_authors sa WHERE sa.story_id = s.id AND sa.author_id = ${q.authorId})`,
+    );
   }
   if (q.author) {
     conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM story_authors sa JOIN authors a ON a.id = sa.author_id
@@ -60,19 +65,32 @@ export async function searchStories(db: Db, ctx: ContentContext, q: TSearchQuery
         ORDER BY ts_rank(c.search_vector, websearch_to_tsquery('english', ${q.q})) DESC, c.published_at DESC, c.id DESC
         LIMIT ${q.limit} OFFSET ${q.offset}`
     : q.sort === "asc"
-      ? db.$queryRaw<{ id: string }[]>`SELECT s.id::text AS id FROM stories s WHERE ${where} ORDER BY s.published_at ASC, s.id ASC LIMIT ${q.limit} OFFSET ${q.offset}`
-      : db.$queryRaw<{ id: string }[]>`SELECT s.id::text AS id FROM stories s WHERE ${where} ORDER BY s.published_at DESC, s.id DESC LIMIT ${q.limit} OFFSET ${q.offset}`;
+      ? db.$queryRaw<
+          { id: string }[]
+        >`SELECT s.id::text AS id FROM stories s WHERE ${where} ORDER BY s.published_at ASC, s.id ASC LIMIT ${q.limit} OFFSET ${q.offset}`
+      : db.$queryRaw<
+          { id: string }[]
+        >`SELECT s.id::text AS id FROM stories s WHERE ${where} ORDER BY s.published_at DESC, s.id DESC LIMIT ${q.limit} OFFSET ${q.offset}`;
   const [rows, total] = await Promise.all([page, countMatches(db, where)]);
-  const stories = await loadWireStoriesByIds(db, ctx, rows.map((r) => r.id), q.fields);
+  const stories = await loadWireStoriesByIds(
+    db,
+    ctx,
+    rows.map((r) => r.id),
+    q.fields,
+  );
   return { total, stories };
 }
 
 /** Exact up to EXACT_TOTAL_UP_TO; above, the planner's estimate (never below the exact floor). */
 async function countMatches(db: Db, where: Prisma.Sql): Promise<number> {
-  const [bounded] = await db.$queryRaw<{ n: bigint | number }[]>`SELECT count(*) AS n FROM (SELECT 1 FROM stories s WHERE ${where} LIMIT ${EXACT_TOTAL_UP_TO + 1}) m`;
+  const [bounded] = await db.$queryRaw<
+    { n: bigint | number }[]
+  >`SELECT count(*) AS n FROM (SELECT 1 FROM stories s WHERE ${where} LIMIT ${EXACT_TOTAL_UP_TO + 1}) m`;
   const exact = Number(bounded?.n ?? 0);
   if (exact <= EXACT_TOTAL_UP_TO) return exact;
-  const [plan] = await db.$queryRaw<{ "QUERY PLAN": unknown }[]>`EXPLAIN (FORMAT JSON) SELECT 1 FROM stories s WHERE ${where}`;
+  const [plan] = await db.$queryRaw<
+    { "QUERY PLAN": unknown }[]
+  >`EXPLAIN (FORMAT JSON) SELECT 1 FROM stories s WHERE ${where}`;
   const raw = plan?.["QUERY PLAN"];
   const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan?: { "Plan Rows"?: number } }[] | undefined;
   const estimate = Math.round(parsed?.[0]?.Plan?.["Plan Rows"] ?? 0);

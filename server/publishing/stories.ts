@@ -15,13 +15,20 @@
  */
 import "server-only";
 
-import { getEnv } from "../../env.js";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import type { TStoriesQuery, TStoryOrder } from "./content.schema";
-import { getPublisher, resolvePublisherAccountId } from "./publisher";
-import { projectFields, STORY_INCLUDE, storyToWire, type StoryViewContext, type StoryWithRelations, type WireStory } from "./story-view";
+import type { Publisher } from "./publisher";
+import {
+  projectFields,
+  STORY_INCLUDE,
+  storyToWire,
+  type StoryViewContext,
+  type StoryWithRelations,
+  type WireStory,
+} from "./story-view";
+import { netVotesByStory } from "./votes";
 
 export type ContentContext = {
   accountId: number;
@@ -29,12 +36,13 @@ export type ContentContext = {
   now: Date;
 };
 
-/** The publisher a public request is for (by Host, then PUBLISHING_ACCOUNT, then the only account). */
-export async function resolveContentContext(db: Db, args: { host: string | null; now?: Date }): Promise<ContentContext> {
-  const env = getEnv();
-  const accountId = await resolvePublisherAccountId(db, { host: args.host, fallbackSlug: env.PUBLISHING_ACCOUNT });
-  const publisher = await getPublisher(db, accountId, { appUrl: env.APP_URL });
-  return { accountId, view: { publisherId: accountId, siteUrl: publisher.siteUrl }, now: args.now ?? new Date() };
+/** How stories are shaped for `publisher`'s readers right now. */
+export function contentContext(publisher: Publisher, now = new Date()): ContentContext {
+  return {
+    accountId: publisher.accountId,
+    view: { publisherId: publisher.accountId, siteUrl: publisher.siteUrl },
+    now,
+  };
 }
 
 /** The base filter of everything public: this publisher, published. */
@@ -54,7 +62,10 @@ function loadPlan(fields: readonly string[] | undefined) {
   const wanted = fields ? new Set(fields) : null;
   const needs = (names: readonly string[]) => !wanted || names.some((n) => wanted.has(n));
   const include: Prisma.StoryInclude = {};
-  for (const [relation, names] of Object.entries(RELATION_FIELDS) as [keyof typeof RELATION_FIELDS, readonly string[]][]) {
+  for (const [relation, names] of Object.entries(RELATION_FIELDS) as [
+    keyof typeof RELATION_FIELDS,
+    readonly string[],
+  ][]) {
     if (needs(names)) include[relation] = STORY_INCLUDE[relation];
   }
   // plain_text is only for search and feeds; cards are the biggest column, loaded when projected in.
@@ -73,14 +84,29 @@ export type StoryPageArgs = {
 /** One page of stories in wire shape, in the query's order. */
 export async function loadWireStories(db: Db, ctx: ContentContext, args: StoryPageArgs): Promise<WireStory[]> {
   const plan = loadPlan(args.fields);
-  const rows = await db.story.findMany({ where: args.where, orderBy: args.orderBy, take: args.take, skip: args.skip, include: plan.include, omit: plan.omit });
+  const rows = await db.story.findMany({
+    where: args.where,
+    orderBy: args.orderBy,
+    take: args.take,
+    skip: args.skip,
+    include: plan.include,
+    omit: plan.omit,
+  });
   return toWire(db, ctx, rows as unknown as Partial<StoryWithRelations>[], args.fields, plan.votes);
 }
 
 /** Stories by id, returned in the order of `ids` (ids that are not public are left out). */
-export async function loadWireStoriesByIds(db: Db, ctx: ContentContext, ids: readonly string[], fields?: readonly string[]): Promise<WireStory[]> {
+export async function loadWireStoriesByIds(
+  db: Db,
+  ctx: ContentContext,
+  ids: readonly string[],
+  fields?: readonly string[],
+): Promise<WireStory[]> {
   if (ids.length === 0) return [];
-  const stories = await loadWireStories(db, ctx, { where: { ...publishedWhere(ctx.accountId), id: { in: [...ids] } }, fields });
+  const stories = await loadWireStories(db, ctx, {
+    where: { ...publishedWhere(ctx.accountId), id: { in: [...ids] } },
+    fields,
+  });
   const byId = new Map<string, WireStory>(stories.map((s) => [s.id as string, s]));
   return ids.flatMap((id): WireStory[] => {
     const story = byId.get(id);
@@ -88,19 +114,25 @@ export async function loadWireStoriesByIds(db: Db, ctx: ContentContext, ids: rea
   });
 }
 
-async function toWire(db: Db, ctx: ContentContext, rows: Partial<StoryWithRelations>[], fields: readonly string[] | undefined, withVotes: boolean): Promise<WireStory[]> {
-  const votes = withVotes && rows.length > 0 ? await voteTotals(db, rows.map((r) => r.id!)) : undefined;
+async function toWire(
+  db: Db,
+  ctx: ContentContext,
+  rows: Partial<StoryWithRelations>[],
+  fields: readonly string[] | undefined,
+  withVotes: boolean,
+): Promise<WireStory[]> {
+  const votes =
+    withVotes && rows.length > 0
+      ? await netVotesByStory(
+          db,
+          rows.map((r) => r.id!),
+        )
+      : undefined;
   const view = { ...ctx.view, votes };
   return rows.map((row) => {
     const story = { sections: [], authors: [], tags: [], entities: [], cards: [], ...row } as StoryWithRelations;
     return projectFields(storyToWire(story, view), fields);
   });
-}
-
-/** Net votes (sum of +1/-1) per story. */
-export async function voteTotals(db: Db, storyIds: readonly string[]): Promise<Map<string, number>> {
-  const groups = await db.storyVote.groupBy({ by: ["storyId"], where: { storyId: { in: [...storyIds] } }, _sum: { magnitude: true } });
-  return new Map(groups.map((g) => [g.storyId, g._sum.magnitude ?? 0]));
 }
 
 export function orderByFor(order: TStoryOrder): Prisma.StoryOrderByWithRelationInput[] {
@@ -124,8 +156,13 @@ export const storyTags = (stories: readonly WireStory[]): string[] => stories.ma
  * stories of its sub-sections too. Unknown (or deleted) sections give [], which filters out
  * everything.
  */
-export async function sectionFamilyIds(db: Db, accountId: number, by: { ids?: readonly number[]; slug?: string }): Promise<number[]> {
-  const match: Prisma.SectionWhereInput = by.slug !== undefined ? { slug: by.slug } : { id: { in: [...(by.ids ?? [])] } };
+export async function sectionFamilyIds(
+  db: Db,
+  accountId: number,
+  by: { ids?: readonly number[]; slug?: string },
+): Promise<number[]> {
+  const match: Prisma.SectionWhereInput =
+    by.slug !== undefined ? { slug: by.slug } : { id: { in: [...(by.ids ?? [])] } };
   const rows = await db.section.findMany({
     where: { accountId, deletedAt: null, OR: [match, { parent: { ...match, deletedAt: null } }] },
     select: { id: true },
@@ -134,10 +171,20 @@ export async function sectionFamilyIds(db: Db, accountId: number, by: { ids?: re
 }
 
 /** The `where` of GET /api/v1/stories for these parameters. */
-export async function storiesWhere(db: Db, accountId: number, q: Pick<TStoriesQuery, "sectionId" | "sectionSlug" | "tagSlug" | "templates" | "excludeIds">): Promise<Prisma.StoryWhereInput> {
+export async function storiesWhere(
+  db: Db,
+  accountId: number,
+  q: Pick<TStoriesQuery, "sectionId" | "sectionSlug" | "tagSlug" | "templates" | "excludeIds">,
+): Promise<Prisma.StoryWhereInput> {
   const and: Prisma.StoryWhereInput[] = [publishedWhere(accountId)];
-  if (q.sectionId !== undefined) and.push({ sections: { some: { sectionId: { in: await sectionFamilyIds(db, accountId, { ids: [q.sectionId] }) } } } });
-  if (q.sectionSlug !== undefined) and.push({ sections: { some: { sectionId: { in: await sectionFamilyIds(db, accountId, { slug: q.sectionSlug }) } } } });
+  if (q.sectionId !== undefined)
+    and.push({
+      sections: { some: { sectionId: { in: await sectionFamilyIds(db, accountId, { ids: [q.sectionId] }) } } },
+    });
+  if (q.sectionSlug !== undefined)
+    and.push({
+      sections: { some: { sectionId: { in: await sectionFamilyIds(db, accountId, { slug: q.sectionSlug }) } } },
+    });
   if (q.tagSlug !== undefined) and.push({ tags: { some: { tag: { accountId, slug: q.tagSlug } } } });
   if (q.templates && q.templates.length > 0) and.push({ storyTemplate: { in: q.templates } });
   if (q.excludeIds.length > 0) and.push({ id: { notIn: q.excludeIds } });
@@ -153,11 +200,20 @@ const RANDOM_POOL = 200;
  * GET /api/v1/stories: published stories, filtered, ordered and paged. With `randomize`, `limit`
  * stories drawn at random from the newest RANDOM_POOL matches (offset ignored).
  */
-export async function listStories(db: Db, ctx: ContentContext, q: TStoriesQuery): Promise<WireStory[]> {
+/** GET /api/v1/stories: a page of the publisher's published stories, filtered and ordered by the query. */
+export async function listPublishedStories(
+  db: Db,
+  { ctx, ...q }: { ctx: ContentContext } & TStoriesQuery,
+): Promise<WireStory[]> {
   const where = await storiesWhere(db, ctx.accountId, q);
   const orderBy = orderByFor(q.order);
   if (q.randomize) {
-    const pool = await db.story.findMany({ where, orderBy, take: Math.max(RANDOM_POOL, q.limit), select: { id: true } });
+    const pool = await db.story.findMany({
+      where,
+      orderBy,
+      take: Math.max(RANDOM_POOL, q.limit),
+      select: { id: true },
+    });
     const ids = shuffle(pool.map((p) => p.id)).slice(0, q.limit);
     return loadWireStoriesByIds(db, ctx, ids, q.fields);
   }
@@ -172,26 +228,45 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
-async function oneStory(db: Db, ctx: ContentContext, where: Prisma.StoryWhereInput, fields: readonly string[] | undefined, what: string): Promise<WireStory> {
-  const [story] = await loadWireStories(db, ctx, { where: { ...where, ...publishedWhere(ctx.accountId) }, take: 1, fields });
+async function oneStory(
+  db: Db,
+  ctx: ContentContext,
+  where: Prisma.StoryWhereInput,
+  fields: readonly string[] | undefined,
+  what: string,
+): Promise<WireStory> {
+  const [story] = await loadWireStories(db, ctx, {
+    where: { ...where, ...publishedWhere(ctx.accountId) },
+    take: 1,
+    fields,
+  });
   if (!story) throw new AppError("NOT_FOUND", `No published story with this ${what}.`);
   return story;
 }
 
 /** GET /api/v1/stories/{id} */
-export function getStoryById(db: Db, ctx: ContentContext, id: string, fields?: readonly string[]): Promise<WireStory> {
+export function getStoryById(
+  db: Db,
+  { ctx, id, fields }: { ctx: ContentContext; id: string; fields?: readonly string[] },
+): Promise<WireStory> {
   return oneStory(db, ctx, { id }, fields, "id");
 }
 
 /** GET /api/v1/stories-by-slug: slugs may contain "/"; leading and trailing slashes are ignored. */
-export function getStoryBySlug(db: Db, ctx: ContentContext, slug: string, fields?: readonly string[]): Promise<WireStory> {
+export function getStoryBySlug(
+  db: Db,
+  { ctx, slug, fields }: { ctx: ContentContext; slug: string; fields?: readonly string[] },
+): Promise<WireStory> {
   const clean = slug.trim().replace(/^\/+|\/+$/g, "");
   if (!clean) throw new AppError("NOT_FOUND", "No published story with this slug.");
   return oneStory(db, ctx, { slug: clean }, fields, "slug");
 }
 
 /** GET /api/v1/story-by-external-id/{id}: imported stories keep the id they had elsewhere. */
-export function getStoryByExternalId(db: Db, ctx: ContentContext, externalId: string, fields?: readonly string[]): Promise<WireStory> {
+export function getStoryByExternalId(
+  db: Db,
+  { ctx, externalId, fields }: { ctx: ContentContext; externalId: string; fields?: readonly string[] },
+): Promise<WireStory> {
   return oneStory(db, ctx, { externalId }, fields, "external id");
 }
 
@@ -201,9 +276,18 @@ export function getStoryByExternalId(db: Db, ctx: ContentContext, externalId: st
  */
 export async function listRelatedStories(
   db: Db,
-  ctx: ContentContext,
-  storyId: string,
-  q: { sectionId?: number; fields?: readonly string[]; limit: number; offset: number },
+  {
+    ctx,
+    storyId,
+    ...q
+  }: {
+    ctx: ContentContext;
+    storyId: string;
+    sectionId?: number;
+    fields?: readonly string[];
+    limit: number;
+    offset: number;
+  },
 ): Promise<WireStory[]> {
   const story = await db.story.findFirst({
     where: { id: storyId, ...publishedWhere(ctx.accountId) },
@@ -229,18 +313,37 @@ export async function listRelatedStories(
  * GET /api/v1/stories/{id}/attributes: the story's attributes, kept by editors in
  * `metadata["story-attributes"]` (e.g. {"disable-amp-for-single-story": ["true"]}).
  */
-export async function getStoryAttributes(db: Db, ctx: ContentContext, storyId: string): Promise<{ "story-id": string; "story-attributes": Record<string, unknown> }> {
-  const story = await db.story.findFirst({ where: { id: storyId, ...publishedWhere(ctx.accountId) }, select: { id: true, metadata: true } });
+export async function getStoryAttributes(
+  db: Db,
+  { ctx, storyId }: { ctx: ContentContext; storyId: string },
+): Promise<{ "story-id": string; "story-attributes": Record<string, unknown> }> {
+  const story = await db.story.findFirst({
+    where: { id: storyId, ...publishedWhere(ctx.accountId) },
+    select: { id: true, metadata: true },
+  });
   if (!story) throw new AppError("NOT_FOUND", "No published story with this id.");
   const metadata = story.metadata as Record<string, unknown> | null;
   const attributes = metadata?.["story-attributes"];
-  return { "story-id": story.id, "story-attributes": attributes && typeof attributes === "object" && !Array.isArray(attributes) ? (attributes as Record<string, unknown>) : {} };
+  return {
+    "story-id": story.id,
+    "story-attributes":
+      attributes && typeof attributes === "object" && !Array.isArray(attributes)
+        ? (attributes as Record<string, unknown>)
+        : {},
+  };
 }
 
 /** GET /api/v1/breaking-news: published breaking news whose expiry has not passed, newest first. */
-export function listBreakingNews(db: Db, ctx: ContentContext, q: { fields?: readonly string[]; limit: number }): Promise<WireStory[]> {
+export function listBreakingNews(
+  db: Db,
+  { ctx, ...q }: { ctx: ContentContext; fields?: readonly string[]; limit: number },
+): Promise<WireStory[]> {
   return loadWireStories(db, ctx, {
-    where: { ...publishedWhere(ctx.accountId), isBreakingNews: true, OR: [{ breakingNewsExpiresAt: null }, { breakingNewsExpiresAt: { gt: ctx.now } }] },
+    where: {
+      ...publishedWhere(ctx.accountId),
+      isBreakingNews: true,
+      OR: [{ breakingNewsExpiresAt: null }, { breakingNewsExpiresAt: { gt: ctx.now } }],
+    },
     orderBy: orderByFor("published"),
     take: q.limit,
     fields: q.fields,

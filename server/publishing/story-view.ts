@@ -57,11 +57,22 @@ export function sectionToWire(section: SectionRow, siteUrl: string): Record<stri
     "parent-id": section.parentId,
     "domain-slug": section.domainSlug,
     "section-url": `${siteUrl.replace(/\/+$/, "")}/${encodeURIComponent(section.slug)}`,
-    collection: section.collection ? { id: section.collection.id, slug: section.collection.slug, name: section.collection.name } : null,
+    collection: section.collection
+      ? { id: section.collection.id, slug: section.collection.slug, name: section.collection.name }
+      : null,
   };
 }
 
-export function authorToWire(author: { id: number; name: string; slug: string; avatarUrl: string | null; avatarS3Key: string | null; twitterHandle: string | null; bio: string | null; metadata: unknown }) {
+export function authorToWire(author: {
+  id: number;
+  name: string;
+  slug: string;
+  avatarUrl: string | null;
+  avatarS3Key: string | null;
+  twitterHandle: string | null;
+  bio: string | null;
+  metadata: unknown;
+}) {
   return {
     id: author.id,
     name: author.name,
@@ -107,7 +118,14 @@ export function storyToWire(story: StoryWithRelations, ctx: StoryViewContext): W
     "publisher-id": ctx.publisherId,
     tags: story.tags.map((t) => tagToWire(t.tag)),
     sections: story.sections.map((s) => sectionToWire(s.section, ctx.siteUrl)),
-    seo: { "meta-description": null, "meta-title": null, "meta-keywords": [], "meta-google-news-standout": false, "claim-reviews": {}, ...(story.seo as object) },
+    seo: {
+      "meta-description": null,
+      "meta-title": null,
+      "meta-keywords": [],
+      "meta-google-news-standout": false,
+      "claim-reviews": {},
+      ...(story.seo as object),
+    },
     "hero-image-s3-key": story.heroImageS3Key,
     "hero-image-metadata": story.heroImageMetadata,
     "hero-image-caption": story.heroImageCaption,
@@ -125,7 +143,12 @@ export function storyToWire(story: StoryWithRelations, ctx: StoryViewContext): W
     "is-live-blog": story.isLiveBlog,
     votes: ctx.votes?.get(story.id) ?? 0,
     comments: null,
-    entities: story.entities.map((e) => ({ id: e.entity.id, name: e.entity.name, type: e.entity.type, slug: e.entity.slug })),
+    entities: story.entities.map((e) => ({
+      id: e.entity.id,
+      name: e.entity.name,
+      type: e.entity.type,
+      slug: e.entity.slug,
+    })),
     "linked-entities": story.entities.map((e) => ({ id: e.entity.id, name: e.entity.name, type: e.entity.type })),
     autotags: [],
     alternative: story.alternative ?? {},
@@ -147,7 +170,10 @@ export function storyToWire(story: StoryWithRelations, ctx: StoryViewContext): W
  * `fields=a,b,c`: keep only the named top-level keys. `id` is always kept, so a projected story
  * can still be addressed (and cache-keyed by clients, which call `id.substr`).
  */
-export function projectFields<T extends Record<string, unknown>>(object: T, fields: readonly string[] | undefined): Partial<T> {
+export function projectFields<T extends Record<string, unknown>>(
+  object: T,
+  fields: readonly string[] | undefined,
+): Partial<T> {
   if (!fields || fields.length === 0) return object;
   const out: Record<string, unknown> = {};
   for (const key of ["id", ...fields]) if (key in object) out[key] = object[key];
@@ -173,9 +199,10 @@ export function cardsPlainText(cards: readonly TCard[]): string {
   const parts: string[] = [];
   for (const card of cards) {
     for (const element of card["story-elements"]) {
-      if (element.text) parts.push(element.type === "text" ? htmlToText(element.text) : element.text);
-      if (element.title && element.type !== "text") parts.push(element.title);
-      if (element.description) parts.push(element.description);
+      // Every one is HTML, sanitised on save (server/publishing/editorial/sanitize.ts).
+      if (element.text) parts.push(htmlToText(element.text));
+      if (element.title && element.type !== "text") parts.push(htmlToText(element.title));
+      if (element.description) parts.push(htmlToText(element.description));
     }
   }
   return parts.filter(Boolean).join("\n");

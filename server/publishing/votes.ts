@@ -7,13 +7,16 @@ import "server-only";
 
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
-import type { TVoteTotals } from "./members.schema";
+import type { TVoteTotals } from "./votes.schema";
 
 export type VoteWire = { "story-id": string; magnitude: number; "member-id": number };
 
 /** The published story `storyId` of the account, or NOT_FOUND (drafts and other accounts' stories alike). */
 async function assertPublishedStory(db: Db, accountId: number, storyId: string): Promise<void> {
-  const story = await db.story.findFirst({ where: { id: storyId, accountId, status: "PUBLISHED" }, select: { id: true } });
+  const story = await db.story.findFirst({
+    where: { id: storyId, accountId, status: "PUBLISHED" },
+    select: { id: true },
+  });
   if (!story) throw new AppError("NOT_FOUND", "Story not found.");
 }
 
@@ -44,7 +47,10 @@ export async function getStoryVotes(
   await assertPublishedStory(db, args.accountId, args.storyId);
   const [votes, mine] = await Promise.all([
     voteTotals(db, args.storyId),
-    db.storyVote.findUnique({ where: { storyId_memberId: { storyId: args.storyId, memberId: args.memberId } }, select: { magnitude: true } }),
+    db.storyVote.findUnique({
+      where: { storyId_memberId: { storyId: args.storyId, memberId: args.memberId } },
+      select: { magnitude: true },
+    }),
   ]);
   return { votes, "my-vote": mine?.magnitude ?? null };
 }
@@ -63,6 +69,10 @@ export async function voteTotals(db: Db, storyId: string): Promise<TVoteTotals> 
 /** Net votes per story, for StoryViewContext.votes (stories without votes are absent: 0). */
 export async function netVotesByStory(db: Db, storyIds: readonly string[]): Promise<Map<string, number>> {
   if (storyIds.length === 0) return new Map();
-  const groups = await db.storyVote.groupBy({ by: ["storyId"], where: { storyId: { in: [...storyIds] } }, _sum: { magnitude: true } });
+  const groups = await db.storyVote.groupBy({
+    by: ["storyId"],
+    where: { storyId: { in: [...storyIds] } },
+    _sum: { magnitude: true },
+  });
   return new Map(groups.map((g) => [g.storyId, g._sum.magnitude ?? 0]));
 }

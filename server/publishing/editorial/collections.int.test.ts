@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 
+import { staffActor, type StaffActor } from "../../auth/actor";
 import { getDb } from "../../db";
 import { isAppError, type AppErrorCode } from "../../errors";
-import { createStory, createTestPublisher } from "../../testing/publishing-factories";
+import { HOSTILE_HTML, HOSTILE_URLS, SAFE_HTML, unsafeStrings } from "../../testing/hostile-html";
+import { createTestPublisher, insertStory } from "../../testing/publishing-factories";
 import {
   createCollection,
   deleteCollection,
@@ -11,23 +13,37 @@ import {
   pickStories,
   setCollectionItems,
   updateCollection,
-  type Actor,
 } from "./collections";
 import { createSection, deleteSection } from "./taxonomy";
 
 const now = new Date("2026-05-01T10:00:00Z");
 
-async function editor(): Promise<Actor> {
+async function editor(): Promise<StaffActor> {
   const db = await getDb();
   const account = await createTestPublisher(db, { domain: null });
-  const user = await db.adminUser.create({ data: { accountId: account.id, email: `editor@${account.slug}.test`, name: "Eddie Editor", roles: ["EDITOR"], passwordHash: "x" } });
-  return { id: user.id, accountId: account.id };
+  const user = await db.adminUser.create({
+    data: {
+      accountId: account.id,
+      email: `editor@${account.slug}.test`,
+      name: "Eddie Editor",
+      roles: ["EDITOR"],
+      passwordHash: "x",
+    },
+  });
+  return staffActor(user);
 }
 
 /** A content webhook on the account, subscribed to collection-update. */
-async function subscribe(actor: Actor) {
+async function subscribe(actor: StaffActor) {
   const db = await getDb();
-  return db.webhookEndpoint.create({ data: { accountId: actor.accountId, kind: "CONTENT", url: "https://hooks.example.com/c", events: ["collection-update"] } });
+  return db.webhookEndpoint.create({
+    data: {
+      accountId: actor.accountId,
+      kind: "CONTENT",
+      url: "https://hooks.example.com/c",
+      events: ["collection-update"],
+    },
+  });
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<AppErrorCode | "OK"> {
@@ -42,8 +58,19 @@ async function codeOf(promise: Promise<unknown>): Promise<AppErrorCode | "OK"> {
 
 async function collectionEvents() {
   const db = await getDb();
-  const events = await db.webhookEvent.findMany({ where: { name: "collection-update" }, orderBy: { id: "asc" }, include: { deliveries: true } });
-  return events.map((e) => ({ payload: e.payload as { collection: Record<string, unknown>; change: string; "changed-by": Record<string, unknown> }, deliveries: e.deliveries.length }));
+  const events = await db.webhookEvent.findMany({
+    where: { name: "collection-update" },
+    orderBy: { id: "asc" },
+    include: { deliveries: true },
+  });
+  return events.map((e) => ({
+    payload: e.payload as {
+      collection: Record<string, unknown>;
+      change: string;
+      "changed-by": Record<string, unknown>;
+    },
+    deliveries: e.deliveries.length,
+  }));
 }
 
 describe("collections", () => {
@@ -51,25 +78,46 @@ describe("collections", () => {
     const db = await getDb();
     const actor = await editor();
     await subscribe(actor);
-    const first = await createStory(db, actor.accountId, { headline: "First light" });
-    const second = await createStory(db, actor.accountId, { headline: "Second wind" });
+    const first = await insertStory(db, actor.accountId, { headline: "First light" });
+    const second = await insertStory(db, actor.accountId, { headline: "Second wind" });
 
-    const created = await createCollection(db, { actor, input: { name: "Home Page", summary: "Top of the site" }, now });
+    const deliveriesBefore = await db.webhookDelivery.count();
+    const created = await createCollection(db, {
+      actor,
+      input: { name: "Home Page", summary: "Top of the site" },
+      now,
+    });
     expect(created.collection).toMatchObject({ slug: "home-page", automated: false, rules: {}, items: [] });
-    expect(created.deliveryIds).toHaveLength(1);
+    expect(await db.webhookDelivery.count()).toBe(deliveriesBefore + 1);
     const { collection: child } = await createCollection(db, { actor, input: { name: "Opinion" }, now });
+    const beforeItems = await db.webhookDelivery.count();
 
     const set = await setCollectionItems(db, {
       actor,
-      input: { id: created.collection.id, items: [{ storyId: second.id, associatedMetadata: { layout: "hero" } }, { collectionId: child.id }, { storyId: first.id }] },
+      input: {
+        id: created.collection.id,
+        items: [
+          { storyId: second.id, associatedMetadata: { layout: "hero" } },
+          { collectionId: child.id },
+          { storyId: first.id },
+        ],
+      },
       now,
     });
-    expect(set.collection.items.map((i) => (i.type === "story" ? i.headline : i.name))).toEqual(["Second wind", "Opinion", "First light"]);
+    expect(set.collection.items.map((i) => (i.type === "story" ? i.headline : i.name))).toEqual([
+      "Second wind",
+      "Opinion",
+      "First light",
+    ]);
     expect(set.collection.items[0]!.associatedMetadata).toEqual({ layout: "hero" });
-    expect(set.deliveryIds).toHaveLength(1);
+    expect(await db.webhookDelivery.count()).toBe(beforeItems + 1);
 
     // Reordered: the new order replaces the old one.
-    const reordered = await setCollectionItems(db, { actor, input: { id: created.collection.id, items: [{ storyId: first.id }, { storyId: second.id }] }, now });
+    const reordered = await setCollectionItems(db, {
+      actor,
+      input: { id: created.collection.id, items: [{ storyId: first.id }, { storyId: second.id }] },
+      now,
+    });
     expect(reordered.collection.items.map((i) => i.type === "story" && i.storyId)).toEqual([first.id, second.id]);
     expect((await getCollection(db, { actor, id: created.collection.id })).itemCount).toBe(2);
 
@@ -106,10 +154,16 @@ describe("collections", () => {
     const { collection: c } = await createCollection(db, { actor, input: { name: "C" }, now });
     await setCollectionItems(db, { actor, input: { id: a.id, items: [{ collectionId: b.id }] }, now });
     await setCollectionItems(db, { actor, input: { id: b.id, items: [{ collectionId: c.id }] }, now });
-    expect(await codeOf(setCollectionItems(db, { actor, input: { id: a.id, items: [{ collectionId: a.id }] }, now }))).toBe("UNPROCESSABLE");
-    expect(await codeOf(setCollectionItems(db, { actor, input: { id: c.id, items: [{ collectionId: a.id }] }, now }))).toBe("UNPROCESSABLE");
+    expect(
+      await codeOf(setCollectionItems(db, { actor, input: { id: a.id, items: [{ collectionId: a.id }] }, now })),
+    ).toBe("UNPROCESSABLE");
+    expect(
+      await codeOf(setCollectionItems(db, { actor, input: { id: c.id, items: [{ collectionId: a.id }] }, now })),
+    ).toBe("UNPROCESSABLE");
     expect((await getCollection(db, { actor, id: c.id })).items).toEqual([]);
-    expect((await getCollection(db, { actor, id: a.id })).items.map((i) => i.type === "collection" && i.collectionId)).toEqual([b.id]);
+    expect(
+      (await getCollection(db, { actor, id: a.id })).items.map((i) => i.type === "collection" && i.collectionId),
+    ).toEqual([b.id]);
   });
 
   it("refuses the second of two concurrent nestings that together would make a loop (A into B, B into A)", async () => {
@@ -128,11 +182,22 @@ describe("collections", () => {
   it("keeps one of two concurrent orderings of the same collection whole, never a mix of both", async () => {
     const db = await getDb();
     const actor = await editor();
-    const stories = await Promise.all([1, 2, 3, 4].map(() => createStory(db, actor.accountId)));
+    const stories = await Promise.all([1, 2, 3, 4].map(() => insertStory(db, actor.accountId)));
     const { collection } = await createCollection(db, { actor, input: { name: "Front" }, now });
     const lists = [stories.slice(0, 2), stories.slice(2)].map((pair) => pair.map((s) => s.id));
-    await Promise.all(lists.map((ids) => setCollectionItems(db, { actor, input: { id: collection.id, items: ids.map((storyId) => ({ storyId })) }, now })));
-    const items = await db.collectionItem.findMany({ where: { collectionId: collection.id }, orderBy: { position: "asc" } });
+    await Promise.all(
+      lists.map((ids) =>
+        setCollectionItems(db, {
+          actor,
+          input: { id: collection.id, items: ids.map((storyId) => ({ storyId })) },
+          now,
+        }),
+      ),
+    );
+    const items = await db.collectionItem.findMany({
+      where: { collectionId: collection.id },
+      orderBy: { position: "asc" },
+    });
     expect([lists[0], lists[1]]).toContainEqual(items.map((i) => i.storyId));
   });
 
@@ -142,12 +207,22 @@ describe("collections", () => {
     const other = await editor();
     const { collection } = await createCollection(db, { actor, input: { name: "Mine" }, now });
     const { collection: theirs } = await createCollection(db, { actor: other, input: { name: "Theirs" }, now });
-    const theirStory = await createStory(db, other.accountId);
+    const theirStory = await insertStory(db, other.accountId);
     expect(await codeOf(getCollection(db, { actor: other, id: collection.id }))).toBe("NOT_FOUND");
-    expect(await codeOf(updateCollection(db, { actor: other, input: { id: collection.id, name: "x" }, now }))).toBe("NOT_FOUND");
+    expect(await codeOf(updateCollection(db, { actor: other, input: { id: collection.id, name: "x" }, now }))).toBe(
+      "NOT_FOUND",
+    );
     expect(await codeOf(deleteCollection(db, { actor: other, id: collection.id, now }))).toBe("NOT_FOUND");
-    expect(await codeOf(setCollectionItems(db, { actor, input: { id: collection.id, items: [{ storyId: theirStory.id }] }, now }))).toBe("NOT_FOUND");
-    expect(await codeOf(setCollectionItems(db, { actor, input: { id: collection.id, items: [{ collectionId: theirs.id }] }, now }))).toBe("NOT_FOUND");
+    expect(
+      await codeOf(
+        setCollectionItems(db, { actor, input: { id: collection.id, items: [{ storyId: theirStory.id }] }, now }),
+      ),
+    ).toBe("NOT_FOUND");
+    expect(
+      await codeOf(
+        setCollectionItems(db, { actor, input: { id: collection.id, items: [{ collectionId: theirs.id }] }, now }),
+      ),
+    ).toBe("NOT_FOUND");
     expect((await listCollections(db, { actor: other })).collections.map((c) => c.name)).toEqual(["Theirs"]);
     expect(await pickStories(db, { actor })).toEqual([]);
   });
@@ -158,15 +233,36 @@ describe("collections", () => {
     const { collection } = await createCollection(db, { actor, input: { name: "Latest" }, now });
     const { collection: updated } = await updateCollection(db, {
       actor,
-      input: { id: collection.id, automated: true, rules: { "tag-slugs": ["cricket"], "author-ids": [1], sort: "last-published-at" }, template: "list", metadata: { color: "red" } },
+      input: {
+        id: collection.id,
+        automated: true,
+        rules: { "tag-slugs": ["cricket"], "author-ids": [1], sort: "last-published-at" },
+        template: "list",
+        metadata: { color: "red" },
+      },
       now,
     });
-    expect(updated).toMatchObject({ automated: true, template: "list", metadata: { color: "red" }, rules: { "tag-slugs": ["cricket"], "author-ids": [1], sort: "last-published-at" } });
-    expect(await codeOf(updateCollection(db, { actor, input: { id: collection.id, rules: { sort: "random" } as never }, now }))).toBe("BAD_REQUEST");
-    const story = await createStory(db, actor.accountId);
-    expect(await codeOf(setCollectionItems(db, { actor, input: { id: collection.id, items: [{ storyId: story.id }] }, now }))).toBe("UNPROCESSABLE");
+    expect(updated).toMatchObject({
+      automated: true,
+      template: "list",
+      metadata: { color: "red" },
+      rules: { "tag-slugs": ["cricket"], "author-ids": [1], sort: "last-published-at" },
+    });
+    expect(
+      await codeOf(
+        updateCollection(db, { actor, input: { id: collection.id, rules: { sort: "random" } as never }, now }),
+      ),
+    ).toBe("BAD_REQUEST");
+    const story = await insertStory(db, actor.accountId);
+    expect(
+      await codeOf(
+        setCollectionItems(db, { actor, input: { id: collection.id, items: [{ storyId: story.id }] }, now }),
+      ),
+    ).toBe("UNPROCESSABLE");
     expect(await codeOf(createCollection(db, { actor, input: { name: "latest" }, now }))).toBe("CONFLICT");
-    expect(await codeOf(updateCollection(db, { actor, input: { id: collection.id, slug: "Not A Slug" }, now }))).toBe("BAD_REQUEST");
+    expect(await codeOf(updateCollection(db, { actor, input: { id: collection.id, slug: "Not A Slug" }, now }))).toBe(
+      "BAD_REQUEST",
+    );
   });
 
   it("deletes softly: frees the slug, leaves its parents (which change too); a section's collection goes only with the section", async () => {
@@ -176,8 +272,9 @@ describe("collections", () => {
     const { collection: home } = await createCollection(db, { actor, input: { name: "Home" }, now });
     const { collection: nested } = await createCollection(db, { actor, input: { name: "Nested" }, now });
     await setCollectionItems(db, { actor, input: { id: home.id, items: [{ collectionId: nested.id }] }, now });
-    const { deliveryIds } = await deleteCollection(db, { actor, id: nested.id, now });
-    expect(deliveryIds).toHaveLength(2);
+    const beforeDelete = await db.webhookDelivery.count();
+    await deleteCollection(db, { actor, id: nested.id, now });
+    expect(await db.webhookDelivery.count()).toBe(beforeDelete + 2);
     expect((await getCollection(db, { actor, id: home.id })).items).toEqual([]);
     expect(await codeOf(getCollection(db, { actor, id: nested.id }))).toBe("NOT_FOUND");
     const events = await collectionEvents();
@@ -196,11 +293,78 @@ describe("collections", () => {
   it("picks published stories by headline words for the editor", async () => {
     const db = await getDb();
     const actor = await editor();
-    await createStory(db, actor.accountId, { headline: "Rain stops play at Lord's", publishedAt: new Date("2026-04-01") });
-    await createStory(db, actor.accountId, { headline: "Rain returns", publishedAt: new Date("2026-04-02") });
-    await createStory(db, actor.accountId, { headline: "Rain draft", status: "DRAFT" });
-    expect((await pickStories(db, { actor, q: "rain" })).map((s) => s.headline)).toEqual(["Rain returns", "Rain stops play at Lord's"]);
-    expect((await pickStories(db, { actor, q: "RAIN play" })).map((s) => s.headline)).toEqual(["Rain stops play at Lord's"]);
+    await insertStory(db, actor.accountId, {
+      headline: "Rain stops play at Lord's",
+      publishedAt: new Date("2026-04-01"),
+    });
+    await insertStory(db, actor.accountId, { headline: "Rain returns", publishedAt: new Date("2026-04-02") });
+    await insertStory(db, actor.accountId, { headline: "Rain draft", status: "DRAFT" });
+    expect((await pickStories(db, { actor, q: "rain" })).map((s) => s.headline)).toEqual([
+      "Rain returns",
+      "Rain stops play at Lord's",
+    ]);
+    expect((await pickStories(db, { actor, q: "RAIN play" })).map((s) => s.headline)).toEqual([
+      "Rain stops play at Lord's",
+    ]);
     expect(await pickStories(db, { actor, q: "rain", status: "any" })).toHaveLength(3);
+  });
+});
+
+describe("hostile HTML and links", () => {
+  it("sanitises HTML and refuses unsafe links in collection metadata and item metadata", async () => {
+    const db = await getDb();
+    const actor = await editor();
+    const story = await insertStory(db, actor.accountId, { headline: "Linked" });
+    const html = `${SAFE_HTML}\n${HOSTILE_HTML}`;
+    const { collection } = await createCollection(db, {
+      actor,
+      input: {
+        name: "Picks",
+        metadata: { description: html, "cover-image": { url: "https://cdn.example.com/p.png" } },
+      },
+      now,
+    });
+    const items = await setCollectionItems(db, {
+      actor,
+      input: {
+        id: collection.id,
+        items: [{ storyId: story.id, associatedMetadata: { layout: "hero", teaser: html } }],
+      },
+      now,
+    });
+    expect(unsafeStrings(await getCollection(db, { actor, id: collection.id }))).toEqual([]);
+    expect(unsafeStrings(items.collection)).toEqual([]);
+    expect(collection.metadata.description).toContain('<a href="https://example.org/ok">ok</a>');
+
+    const accepted: string[] = [];
+    for (const url of HOSTILE_URLS) {
+      const attempts: [string, () => Promise<unknown>][] = [
+        ["metadata.link", () => createCollection(db, { actor, input: { name: "X", metadata: { link: url } }, now })],
+        [
+          "metadata.cover-image.url",
+          () =>
+            updateCollection(db, { actor, input: { id: collection.id, metadata: { "cover-image": { url } } }, now }),
+        ],
+        [
+          "items.0.associatedMetadata.cta-url",
+          () =>
+            setCollectionItems(db, {
+              actor,
+              input: { id: collection.id, items: [{ storyId: story.id, associatedMetadata: { "cta-url": url } }] },
+              now,
+            }),
+        ],
+      ];
+      for (const [field, attempt] of attempts) {
+        const error = await attempt().then(
+          () => null,
+          (e: unknown) => e,
+        );
+        const refused =
+          isAppError(error) && error.code === "BAD_REQUEST" && (error.details ?? []).some((d) => d.field === field);
+        if (!refused) accepted.push(`${field} = ${JSON.stringify(url)}`);
+      }
+    }
+    expect(accepted).toEqual([]);
   });
 });

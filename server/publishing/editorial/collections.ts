@@ -9,23 +9,22 @@
  *
  * Every function is scoped to the actor's account (another account's id is NOT_FOUND), writes
  * the audit log, and, for every change to a collection, records the CONTENT webhook event
- * "collection-update" in the same transaction. The returned `deliveryIds` must be handed to
- * dispatchDeliveries (server/jobs/background.ts) after the commit; the tRPC router does it.
+ * "collection-update" in the same transaction (delivered once it commits).
  *
  * Invariant: a collection never contains itself, directly or through nested collections (422),
  * so readers that expand nested collections always terminate.
  */
 import "server-only";
 
-import type { z } from "zod";
-
 import { recordAudit } from "../../audit/audit-log";
+import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
-import { AppError, zodIssuesToDetails } from "../../errors";
+import { withTransaction } from "../../db/transaction";
+import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
+import { parseInput } from "../../validation";
 import { emitWebhookEvent } from "../../webhooks/deliveries";
 import {
-  slugify,
   ZCollectionRules,
   ZCreateCollectionInput,
   ZListCollectionsInput,
@@ -39,97 +38,8 @@ import {
   type TSetCollectionItemsInput,
   type TUpdateCollectionInput,
 } from "./organise.schema";
-
-// ─── Shared by the editorial modules ─────────────────────────────────────────────────────────
-
-/** Who acts: the signed-in admin user (server/auth/admin-session.ts), scoped to their account. */
-export type Actor = { id: string; accountId: number };
-
-/** A change and the webhook deliveries it created, to dispatch after the commit. */
-export type WithDeliveries<T> = T & { deliveryIds: string[] };
-
-/**
- * Run `fn` in a transaction: a new one on a client, or the caller's when `db` already is one
- * (then the caller commits, and dispatches the deliveries after that).
- */
-export async function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
-  if ("$transaction" in db) return db.$transaction((tx) => fn(tx), { timeout: 20_000 });
-  return fn(db);
-}
-
-export async function auditEditorial(
-  db: Db,
-  actor: Actor,
-  args: { action: string; targetType: string; targetId: string | number; metadata?: Prisma.InputJsonObject; now: Date },
-): Promise<void> {
-  await recordAudit(db, {
-    accountId: actor.accountId,
-    actorId: actor.id,
-    action: args.action,
-    targetType: args.targetType,
-    targetId: String(args.targetId),
-    metadata: args.metadata ?? {},
-    now: args.now,
-  });
-}
-
-/** Validate a domain function's input: a 400 listing every bad field, as the transports would. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new AppError("BAD_REQUEST", "The input is not valid.", { details: zodIssuesToDetails(result.error) });
-  assertNoNulCharacters(result.data);
-  return result.data;
-}
-
-/** The fields (dotted paths) of an input whose text, or a JSON key, holds a NUL character. */
-export function nulCharacterFields(value: unknown, path = ""): string[] {
-  const at = (key: string | number) => (path ? `${path}.${key}` : String(key));
-  if (typeof value === "string") return value.includes("\u0000") ? [path || "(root)"] : [];
-  if (Array.isArray(value)) return value.flatMap((item, i) => nulCharacterFields(item, at(i)));
-  if (typeof value === "object" && value !== null && !(value instanceof Date)) {
-    return Object.entries(value).flatMap(([key, item]) => [...(key.includes("\u0000") ? [at(key)] : []), ...nulCharacterFields(item, at(key))]);
-  }
-  return [];
-}
-
-/** PostgreSQL stores no NUL character in text or JSON: refuse one as bad input (400) rather than fail the write (500). */
-export function assertNoNulCharacters(value: unknown): void {
-  const fields = nulCharacterFields(value);
-  if (fields.length) {
-    throw new AppError("BAD_REQUEST", "The input is not valid.", { details: fields.map((field) => ({ field, issue: "must not contain NUL characters" })) });
-  }
-}
-
-/** Advisory lock namespaces (the first key of pg_advisory_xact_lock(int, int); the account id is the second). */
-const NESTING_LOCKS = { collections: 0x4d430001, sections: 0x4d430002 } as const;
-/** The namespace of the lock on one collection's items (the collection id is the second key). */
-const COLLECTION_ITEMS_LOCK = 0x4d430003;
-
-/**
- * Serialise the account's changes to one kind of nesting (collections in collections, sections
- * under sections) until the transaction ends. The cycle checks read the whole nesting: without
- * this, two concurrent moves that are each fine alone (A into B, B into A) both pass and close a loop.
- */
-export async function lockNesting(tx: Db, accountId: number, kind: keyof typeof NESTING_LOCKS): Promise<void> {
-  await tx.$executeRaw`SELECT 1 FROM (SELECT pg_advisory_xact_lock(${NESTING_LOCKS[kind]}::int, ${accountId}::int)) AS locked`;
-}
-
-/** 409 with the field named, so forms can show it next to the slug. */
-export function slugTaken(what: string, slug: string): AppError {
-  return new AppError("CONFLICT", `Another ${what} already uses the slug "${slug}".`, { details: [{ field: "slug", issue: "is already in use" }] });
-}
-
-/** The slug a name gives, or a 400 naming the field when the name has no letters or digits to make one. */
-export function slugFromName(name: string): string {
-  const slug = slugify(name);
-  if (!slug) throw new AppError("BAD_REQUEST", "Give a slug: the name has no letters or digits to make one from.", { details: [{ field: "slug", issue: "is required for this name" }] });
-  return slug;
-}
-
-/** What a soft-deleted row's slug becomes, freeing the original: never a valid slug (double hyphen). */
-export function deletedSlug(slug: string, id: number): string {
-  return `${slug}--deleted-${id}`;
-}
+import { cleanMetadataOrThrow } from "./sanitize";
+import { changedBy, COLLECTION_ITEMS_LOCK, deletedSlug, lockNesting, slugFromName, slugTaken } from "./shared";
 
 // ─── Pure rules ──────────────────────────────────────────────────────────────────────────────
 
@@ -137,7 +47,11 @@ export function deletedSlug(slug: string, id: number): string {
  * The first child of `collectionId` (among `childIds`) through which the collection would
  * contain itself, given the current nesting `edges` (parent id → child ids), or null.
  */
-export function findCollectionCycle(collectionId: number, childIds: readonly number[], edges: ReadonlyMap<number, readonly number[]>): number | null {
+export function findCollectionCycle(
+  collectionId: number,
+  childIds: readonly number[],
+  edges: ReadonlyMap<number, readonly number[]>,
+): number | null {
   for (const child of childIds) {
     if (child === collectionId) return child;
     const seen = new Set<number>();
@@ -190,12 +104,27 @@ export type CollectionSummary = {
 };
 
 export type CollectionItemView =
-  | { type: "story"; storyId: string; headline: string; slug: string; status: string; associatedMetadata: Record<string, unknown> }
-  | { type: "collection"; collectionId: number; name: string; slug: string; automated: boolean; associatedMetadata: Record<string, unknown> };
+  | {
+      type: "story";
+      storyId: string;
+      headline: string;
+      slug: string;
+      status: string;
+      associatedMetadata: Record<string, unknown>;
+    }
+  | {
+      type: "collection";
+      collectionId: number;
+      name: string;
+      slug: string;
+      automated: boolean;
+      associatedMetadata: Record<string, unknown>;
+    };
 
 export type CollectionDetail = CollectionSummary & { items: CollectionItemView[] };
 
-const asObject = (value: unknown): Record<string, unknown> => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
+const asObject = (value: unknown): Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /** Stored rules as the schema reads them; rules stored by older code that no longer parse read as none. */
 function readRules(value: unknown): TCollectionRules {
@@ -221,7 +150,10 @@ function toSummary(row: CollectionRow): CollectionSummary {
 }
 
 async function getOwnedCollection(db: Db, actor: Actor, id: number): Promise<CollectionRow> {
-  const row = await db.collection.findFirst({ where: { id, accountId: actor.accountId, deletedAt: null }, select: COLLECTION_SELECT });
+  const row = await db.collection.findFirst({
+    where: { id, accountId: actor.accountId, deletedAt: null },
+    select: COLLECTION_SELECT,
+  });
   if (!row) throw new AppError("NOT_FOUND", "Collection not found.");
   return row;
 }
@@ -242,10 +174,24 @@ async function loadItems(db: Db, collectionId: number): Promise<CollectionItemVi
   for (const item of items) {
     const associatedMetadata = asObject(item.associatedMetadata);
     if (item.storyId && item.story) {
-      views.push({ type: "story", storyId: item.storyId, headline: item.story.headline, slug: item.story.slug, status: item.story.status.toLowerCase(), associatedMetadata });
+      views.push({
+        type: "story",
+        storyId: item.storyId,
+        headline: item.story.headline,
+        slug: item.story.slug,
+        status: item.story.status.toLowerCase(),
+        associatedMetadata,
+      });
     } else if (item.childCollectionId && item.childCollection && !item.childCollection.deletedAt) {
       const child = item.childCollection;
-      views.push({ type: "collection", collectionId: item.childCollectionId, name: child.name, slug: child.slug, automated: child.automated, associatedMetadata });
+      views.push({
+        type: "collection",
+        collectionId: item.childCollectionId,
+        name: child.name,
+        slug: child.slug,
+        automated: child.automated,
+        associatedMetadata,
+      });
     }
   }
   return views;
@@ -261,20 +207,25 @@ export type CollectionChange = "create" | "update" | "items" | "delete";
  */
 export async function emitCollectionUpdate(
   tx: Db,
-  actor: Actor,
-  args: { collectionId: number; change: CollectionChange; now: Date; /** The slug it was served under, when it was just freed. */ slug?: string },
-): Promise<string[]> {
+  args: {
+    actor: Actor;
+    collectionId: number;
+    change: CollectionChange;
+    now: Date;
+    /** The slug it was served under, when it was just freed. */ slug?: string;
+  },
+): Promise<void> {
+  const { actor } = args;
   const collection = await tx.collection.findFirst({
     where: { id: args.collectionId, accountId: actor.accountId },
     select: { id: true, slug: true, name: true, automated: true, rules: true, deletedAt: true, updatedAt: true },
   });
-  if (!collection) return [];
+  if (!collection) return;
   const items = await tx.collectionItem.findMany({
     where: { collectionId: collection.id },
     orderBy: { position: "asc" },
     select: { storyId: true, childCollectionId: true },
   });
-  const user = await tx.adminUser.findFirst({ where: { id: actor.id, accountId: actor.accountId }, select: { id: true, name: true, email: true } });
   const isSectionCollection = (await tx.section.count({ where: { collectionId: collection.id } })) > 0;
   const data = {
     collection: {
@@ -283,32 +234,50 @@ export async function emitCollectionUpdate(
       name: collection.name,
       automated: collection.automated,
       rules: readRules(collection.rules),
-      items: items.map((item) => (item.storyId ? { type: "story", id: item.storyId } : { type: "collection", id: item.childCollectionId })),
+      items: items.map((item) =>
+        item.storyId ? { type: "story", id: item.storyId } : { type: "collection", id: item.childCollectionId },
+      ),
       "updated-at": collection.updatedAt.getTime(),
       "deleted-at": collection.deletedAt ? collection.deletedAt.getTime() : null,
     },
     change: args.change,
-    "changed-by": user ? { id: user.id, name: user.name, email: user.email } : { id: actor.id, name: null, email: null },
+    "changed-by": await changedBy(tx, actor),
     // Every response holding this collection carries its key, parents included (they list their
     // children's keys); config lists section collections.
     "purge-keys": [`c/${collection.id}`, ...(isSectionCollection ? ["config"] : [])],
   };
-  const { deliveryIds } = await emitWebhookEvent(tx, { accountId: actor.accountId, kind: "CONTENT", name: "collection-update", data, occurredAt: args.now });
-  return deliveryIds;
+  await emitWebhookEvent(tx, {
+    accountId: actor.accountId,
+    kind: "CONTENT",
+    name: "collection-update",
+    data,
+    occurredAt: args.now,
+  });
 }
 
 // ─── Reading ─────────────────────────────────────────────────────────────────────────────────
 
-export async function listCollections(db: Db, { actor, ...input }: { actor: Actor } & TListCollectionsInput): Promise<{ collections: CollectionSummary[]; total: number }> {
+export async function listCollections(
+  db: Db,
+  { actor, ...input }: { actor: Actor } & TListCollectionsInput,
+): Promise<{ collections: CollectionSummary[]; total: number }> {
   const { q, automated, limit, offset } = parseInput(ZListCollectionsInput, input);
   const where: Prisma.CollectionWhereInput = {
     accountId: actor.accountId,
     deletedAt: null,
     ...(automated !== undefined ? { automated } : {}),
-    ...(q ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { slug: { contains: q, mode: "insensitive" } }] } : {}),
+    ...(q
+      ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { slug: { contains: q, mode: "insensitive" } }] }
+      : {}),
   };
   const [rows, total] = await Promise.all([
-    db.collection.findMany({ where, select: COLLECTION_SELECT, orderBy: [{ updatedAt: "desc" }, { id: "desc" }], take: limit, skip: offset }),
+    db.collection.findMany({
+      where,
+      select: COLLECTION_SELECT,
+      orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+      take: limit,
+      skip: offset,
+    }),
     db.collection.count({ where }),
   ]);
   return { collections: rows.map(toSummary), total };
@@ -327,7 +296,9 @@ export async function pickStories(db: Db, { actor, ...input }: { actor: Actor } 
     where: {
       accountId: actor.accountId,
       ...(status === "published" ? { status: "PUBLISHED" } : {}),
-      AND: words.map((word) => ({ OR: [{ headline: { contains: word, mode: "insensitive" } }, { slug: { contains: word, mode: "insensitive" } }] })),
+      AND: words.map((word) => ({
+        OR: [{ headline: { contains: word, mode: "insensitive" } }, { slug: { contains: word, mode: "insensitive" } }],
+      })),
     },
     orderBy: [{ publishedAt: { sort: "desc", nulls: "last" } }, { updatedAt: "desc" }],
     take: limit,
@@ -339,18 +310,22 @@ export async function pickStories(db: Db, { actor, ...input }: { actor: Actor } 
 // ─── Writing ─────────────────────────────────────────────────────────────────────────────────
 
 async function assertSlugFree(db: Db, actor: Actor, slug: string, exceptId?: number): Promise<void> {
-  const clash = await db.collection.findFirst({ where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  const clash = await db.collection.findFirst({
+    where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (clash) throw slugTaken("collection", slug);
 }
 
 export async function createCollection(
   db: Db,
   args: { actor: Actor; input: TCreateCollectionInput; now: Date },
-): Promise<WithDeliveries<{ collection: CollectionDetail }>> {
+): Promise<{ collection: CollectionDetail }> {
   const { actor, now } = args;
   const input = parseInput(ZCreateCollectionInput, args.input);
+  input.metadata = cleanMetadataOrThrow(input.metadata, "metadata");
   const slug = input.slug ?? slugFromName(input.name);
-  return inTransaction(db, async (tx) => {
+  return withTransaction(db, async (tx) => {
     await assertSlugFree(tx, actor, slug);
     const created = await tx.collection.create({
       data: {
@@ -365,21 +340,30 @@ export async function createCollection(
       },
       select: { id: true },
     });
-    await auditEditorial(tx, actor, { action: "collection.create", targetType: "collection", targetId: created.id, metadata: { slug, automated: input.automated }, now });
-    const deliveryIds = await emitCollectionUpdate(tx, actor, { collectionId: created.id, change: "create", now });
-    return { collection: await getCollection(tx, { actor, id: created.id }), deliveryIds };
+    await recordAudit(tx, {
+      actor,
+      action: "collection.create",
+      targetType: "collection",
+      targetId: created.id,
+      metadata: { slug, automated: input.automated },
+      now,
+    });
+    await emitCollectionUpdate(tx, { actor, collectionId: created.id, change: "create", now });
+    return { collection: await getCollection(tx, { actor, id: created.id }) };
   });
 }
 
 export async function updateCollection(
   db: Db,
   args: { actor: Actor; input: TUpdateCollectionInput; now: Date },
-): Promise<WithDeliveries<{ collection: CollectionDetail }>> {
+): Promise<{ collection: CollectionDetail }> {
   const { actor, now } = args;
   const input = parseInput(ZUpdateCollectionInput, args.input);
-  return inTransaction(db, async (tx) => {
+  input.metadata = cleanMetadataOrThrow(input.metadata, "metadata");
+  return withTransaction(db, async (tx) => {
     const current = await getOwnedCollection(tx, actor, input.id);
-    if (input.slug !== undefined && input.slug !== current.slug) await assertSlugFree(tx, actor, input.slug, current.id);
+    if (input.slug !== undefined && input.slug !== current.slug)
+      await assertSlugFree(tx, actor, input.slug, current.id);
     await tx.collection.update({
       where: { id: current.id },
       data: {
@@ -394,9 +378,16 @@ export async function updateCollection(
       },
     });
     const changed = Object.keys(input).filter((key) => key !== "id");
-    await auditEditorial(tx, actor, { action: "collection.update", targetType: "collection", targetId: current.id, metadata: { fields: changed }, now });
-    const deliveryIds = await emitCollectionUpdate(tx, actor, { collectionId: current.id, change: "update", now });
-    return { collection: await getCollection(tx, { actor, id: current.id }), deliveryIds };
+    await recordAudit(tx, {
+      actor,
+      action: "collection.update",
+      targetType: "collection",
+      targetId: current.id,
+      metadata: { fields: changed },
+      now,
+    });
+    await emitCollectionUpdate(tx, { actor, collectionId: current.id, change: "update", now });
+    return { collection: await getCollection(tx, { actor, id: current.id }) };
   });
 }
 
@@ -407,24 +398,36 @@ export async function updateCollection(
 export async function setCollectionItems(
   db: Db,
   args: { actor: Actor; input: TSetCollectionItemsInput; now: Date },
-): Promise<WithDeliveries<{ collection: CollectionDetail }>> {
+): Promise<{ collection: CollectionDetail }> {
   const { actor, now } = args;
   const input = parseInput(ZSetCollectionItemsInput, args.input);
-  return inTransaction(db, async (tx) => {
+  input.items.forEach((item, i) => {
+    item.associatedMetadata = cleanMetadataOrThrow(item.associatedMetadata, `items.${i}.associatedMetadata`);
+  });
+  return withTransaction(db, async (tx) => {
     // Two concurrent saves of the same items must run one after the other, or the second's delete
     // misses the first's new rows and the lists merge. (An advisory lock, not the collection's row:
     // deleting a child collection locks item rows before its parents' rows, and so must we.)
     await tx.$executeRaw`SELECT 1 FROM (SELECT pg_advisory_xact_lock(${COLLECTION_ITEMS_LOCK}::int, ${input.id}::int)) AS locked`;
     const current = await getOwnedCollection(tx, actor, input.id);
     if (current.automated) {
-      throw new AppError("UNPROCESSABLE", "This collection is automated: its rules choose its stories. Make it manual to order items by hand.");
+      throw new AppError(
+        "UNPROCESSABLE",
+        "This collection is automated: its rules choose its stories. Make it manual to order items by hand.",
+      );
     }
     const storyIds = input.items.flatMap((item) => ("storyId" in item ? [item.storyId] : []));
     const childIds = input.items.flatMap((item) => ("collectionId" in item ? [item.collectionId] : []));
 
-    const stories = await tx.story.findMany({ where: { id: { in: storyIds }, accountId: actor.accountId }, select: { id: true } });
+    const stories = await tx.story.findMany({
+      where: { id: { in: storyIds }, accountId: actor.accountId },
+      select: { id: true },
+    });
     const knownStories = new Set(stories.map((s) => s.id));
-    const children = await tx.collection.findMany({ where: { id: { in: childIds }, accountId: actor.accountId, deletedAt: null }, select: { id: true } });
+    const children = await tx.collection.findMany({
+      where: { id: { in: childIds }, accountId: actor.accountId, deletedAt: null },
+      select: { id: true },
+    });
     const knownChildren = new Set(children.map((c) => c.id));
     const missing = input.items.flatMap((item, index) =>
       "storyId" in item
@@ -445,7 +448,9 @@ export async function setCollectionItems(
         const index = input.items.findIndex((item) => "collectionId" in item && item.collectionId === culprit);
         throw new AppError(
           "UNPROCESSABLE",
-          culprit === current.id ? "A collection cannot contain itself." : "That collection already contains this one: nesting it here would make a loop.",
+          culprit === current.id
+            ? "A collection cannot contain itself."
+            : "That collection already contains this one: nesting it here would make a loop.",
           { details: [{ field: `items.${index}.collectionId`, issue: "would make the collection contain itself" }] },
         );
       }
@@ -463,15 +468,16 @@ export async function setCollectionItems(
       });
     }
     await tx.collection.update({ where: { id: current.id }, data: { updatedAt: now } });
-    await auditEditorial(tx, actor, {
+    await recordAudit(tx, {
+      actor,
       action: "collection.set_items",
       targetType: "collection",
       targetId: current.id,
       metadata: { stories: storyIds.length, collections: childIds.length },
       now,
     });
-    const deliveryIds = await emitCollectionUpdate(tx, actor, { collectionId: current.id, change: "items", now });
-    return { collection: await getCollection(tx, { actor, id: current.id }), deliveryIds };
+    await emitCollectionUpdate(tx, { actor, collectionId: current.id, change: "items", now });
+    return { collection: await getCollection(tx, { actor, id: current.id }) };
   });
 }
 
@@ -491,32 +497,57 @@ async function nestingEdges(db: Db, accountId: number): Promise<Map<number, numb
  * collections that contained it (each of those changes too, and says so). A section's own
  * collection goes with its section only (409 here).
  */
-export async function deleteCollection(db: Db, args: { actor: Actor; id: number; now: Date }): Promise<WithDeliveries<{ deleted: true }>> {
+export async function deleteCollection(
+  db: Db,
+  args: { actor: Actor; id: number; now: Date },
+): Promise<{ deleted: true }> {
   const { actor, now } = args;
-  return inTransaction(db, async (tx) => {
+  return withTransaction(db, async (tx) => {
     const current = await getOwnedCollection(tx, actor, args.id);
     if (current.sectionOf) {
-      throw new AppError("CONFLICT", `This is the collection of the section "${current.sectionOf.name}": it is removed with the section.`);
+      throw new AppError(
+        "CONFLICT",
+        `This is the collection of the section "${current.sectionOf.name}": it is removed with the section.`,
+      );
     }
-    return { deleted: true as const, deliveryIds: await softDeleteCollection(tx, actor, { id: current.id, slug: current.slug, now }) };
+    await softDeleteCollection(tx, { actor, id: current.id, slug: current.slug, now });
+    return { deleted: true as const };
   });
 }
 
 /** Also used when a section goes (taxonomy.ts). */
-export async function softDeleteCollection(tx: Db, actor: Actor, args: { id: number; slug: string; now: Date }): Promise<string[]> {
-  const { now } = args;
+export async function softDeleteCollection(
+  tx: Db,
+  args: { actor: Actor; id: number; slug: string; now: Date },
+): Promise<void> {
+  const { actor, now } = args;
   const parents = await tx.collectionItem.findMany({
     where: { childCollectionId: args.id, collection: { deletedAt: null } },
     select: { collectionId: true },
   });
   await tx.collectionItem.deleteMany({ where: { childCollectionId: args.id } });
-  await tx.collection.update({ where: { id: args.id }, data: { deletedAt: now, slug: deletedSlug(args.slug, args.id) } });
-  await auditEditorial(tx, actor, { action: "collection.delete", targetType: "collection", targetId: args.id, metadata: { slug: args.slug }, now });
+  await tx.collection.update({
+    where: { id: args.id },
+    data: { deletedAt: now, slug: deletedSlug(args.slug, args.id) },
+  });
+  await recordAudit(tx, {
+    actor,
+    action: "collection.delete",
+    targetType: "collection",
+    targetId: args.id,
+    metadata: { slug: args.slug },
+    now,
+  });
   // The event names the slug it was served under.
-  const deliveryIds = await emitCollectionUpdate(tx, actor, { collectionId: args.id, change: "delete", now, slug: args.slug });
+  await emitCollectionUpdate(tx, {
+    actor,
+    collectionId: args.id,
+    change: "delete",
+    now,
+    slug: args.slug,
+  });
   for (const parentId of new Set(parents.map((p) => p.collectionId))) {
     await tx.collection.update({ where: { id: parentId }, data: { updatedAt: now } });
-    deliveryIds.push(...(await emitCollectionUpdate(tx, actor, { collectionId: parentId, change: "items", now })));
+    await emitCollectionUpdate(tx, { actor, collectionId: parentId, change: "items", now });
   }
-  return deliveryIds;
 }

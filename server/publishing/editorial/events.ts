@@ -22,11 +22,20 @@
  */
 import "server-only";
 
+import { actorUserId, type Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import type { StoryStatus } from "../../generated/prisma/client";
 import { emitWebhookEvent } from "../../webhooks/deliveries";
 import { getPublisher } from "../publisher";
-import { SECTION_SELECT, sectionToWire, STORY_INCLUDE, storyToWire, type SectionRow, type StoryViewContext, type StoryWithRelations } from "../story-view";
+import {
+  SECTION_SELECT,
+  sectionToWire,
+  STORY_INCLUDE,
+  storyToWire,
+  type SectionRow,
+  type StoryViewContext,
+  type StoryWithRelations,
+} from "../story-view";
 import type { TContentWorkflowEvent } from "./stories.schema";
 
 export type StoryEventData = {
@@ -34,7 +43,7 @@ export type StoryEventData = {
   section: Record<string, unknown> | null;
   "parent-section": Record<string, unknown> | null;
   "section-collection": { id: number; slug: string; name: string } | null;
-  "changed-by": { id: string; name: string };
+  "changed-by": { id: string | null; name: string };
   "previous-status": string;
   status: string;
   "purge-keys": string[];
@@ -50,7 +59,7 @@ export function buildStoryEventData(args: {
   story: StoryWithRelations;
   view: StoryViewContext;
   parentSection: SectionRow | null;
-  changedBy: { id: string; name: string };
+  changedBy: { id: string | null; name: string };
   previousStatus: StoryStatus;
 }): StoryEventData {
   const primary = args.story.sections[0]?.section ?? null;
@@ -58,7 +67,9 @@ export function buildStoryEventData(args: {
     story: storyToWire(args.story, args.view),
     section: primary ? sectionToWire(primary, args.view.siteUrl) : null,
     "parent-section": args.parentSection ? sectionToWire(args.parentSection, args.view.siteUrl) : null,
-    "section-collection": primary?.collection ? { id: primary.collection.id, slug: primary.collection.slug, name: primary.collection.name } : null,
+    "section-collection": primary?.collection
+      ? { id: primary.collection.id, slug: primary.collection.slug, name: primary.collection.name }
+      : null,
     "changed-by": args.changedBy,
     "previous-status": args.previousStatus.toLowerCase(),
     status: args.story.status.toLowerCase(),
@@ -68,27 +79,51 @@ export function buildStoryEventData(args: {
 
 /**
  * Load what the payload needs and record the event with its deliveries, through `db`: pass the
- * transaction of the change. Returns the delivery ids to dispatch after the commit.
+ * transaction of the change (they are delivered once it commits).
  */
 export async function emitStoryEvent(
   db: Db,
-  args: { accountId: number; storyId: string; name: TContentWorkflowEvent; actorId: string; previousStatus: StoryStatus; now: Date; appUrl: string },
-): Promise<{ eventId: bigint; deliveryIds: string[] }> {
-  const story = await db.story.findFirstOrThrow({ where: { id: args.storyId, accountId: args.accountId }, include: STORY_INCLUDE });
+  args: {
+    actor: Actor;
+    storyId: string;
+    name: TContentWorkflowEvent;
+    previousStatus: StoryStatus;
+    now: Date;
+    appUrl: string;
+  },
+): Promise<void> {
+  const { actor } = args;
+  const accountId = actor.accountId;
+  const story = await db.story.findFirstOrThrow({
+    where: { id: args.storyId, accountId: accountId },
+    include: STORY_INCLUDE,
+  });
   const primary = story.sections[0]?.section;
   const parentSection = primary?.parentId
-    ? await db.section.findFirst({ where: { id: primary.parentId, accountId: args.accountId }, select: SECTION_SELECT })
+    ? await db.section.findFirst({ where: { id: primary.parentId, accountId: accountId }, select: SECTION_SELECT })
     : null;
-  const userIds = [args.actorId, story.ownerId, story.assigneeId].filter((id): id is string => Boolean(id));
-  const users = await db.adminUser.findMany({ where: { id: { in: userIds }, accountId: args.accountId }, select: { id: true, name: true } });
+  const userIds = [actorUserId(actor), story.ownerId, story.assigneeId].filter((id): id is string => Boolean(id));
+  const users = await db.adminUser.findMany({
+    where: { id: { in: userIds }, accountId: accountId },
+    select: { id: true, name: true },
+  });
   const userNames = new Map(users.map((u) => [u.id, u.name]));
-  const publisher = await getPublisher(db, args.accountId, { appUrl: args.appUrl });
+  const publisher = await getPublisher(db, accountId, { appUrl: args.appUrl });
   const data = buildStoryEventData({
     story,
-    view: { publisherId: args.accountId, siteUrl: publisher.siteUrl, userNames },
+    view: { publisherId: accountId, siteUrl: publisher.siteUrl, userNames },
     parentSection,
-    changedBy: { id: args.actorId, name: userNames.get(args.actorId) ?? "" },
+    changedBy:
+      actor.kind === "staff"
+        ? { id: actor.id, name: userNames.get(actor.id) ?? "" }
+        : { id: null, name: `Masthead (${actor.name})` },
     previousStatus: args.previousStatus,
   });
-  return emitWebhookEvent(db, { accountId: args.accountId, kind: "CONTENT", name: args.name, data, occurredAt: args.now });
+  await emitWebhookEvent(db, {
+    accountId: accountId,
+    kind: "CONTENT",
+    name: args.name,
+    data,
+    occurredAt: args.now,
+  });
 }

@@ -20,10 +20,11 @@ import path from "node:path";
 
 import { imageSize } from "image-size";
 
+import { recordAudit } from "../../audit/audit-log";
+import { actorUserId, type Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
-import { auditEditorial, type Actor } from "./collections";
-import { IMAGE_KEY_PATTERN, IMAGE_TYPES, type TImageMimeType } from "./organise.schema";
+import { IMAGE_KEY_PATTERN, IMAGE_TYPES, type TImageMimeType, type TUploadedImage } from "./organise.schema";
 
 // ─── Pure rules ──────────────────────────────────────────────────────────────────────────────
 
@@ -60,7 +61,14 @@ export function imagePath(uploadDir: string, key: string): string | null {
 
 // ─── Storing ─────────────────────────────────────────────────────────────────────────────────
 
-export type StoredImage = { id: string; key: string; mimeType: TImageMimeType; bytes: number; width: number | null; height: number | null };
+export type StoredImage = {
+  id: string;
+  key: string;
+  mimeType: TImageMimeType;
+  bytes: number;
+  width: number | null;
+  height: number | null;
+};
 
 /**
  * Keep an uploaded image: check its size and content, write it under `uploadDir` and record it
@@ -72,15 +80,20 @@ export async function storeImage(
   args: { actor: Actor; data: Uint8Array; uploadDir: string; maxBytes: number; now: Date },
 ): Promise<StoredImage> {
   const { actor, data, now } = args;
-  if (data.byteLength > args.maxBytes) throw new AppError("PAYLOAD_TOO_LARGE", `The image is larger than ${args.maxBytes} bytes.`);
-  if (data.byteLength === 0) throw new AppError("BAD_REQUEST", "The file is empty.", { details: [{ field: "file", issue: "is empty" }] });
+  if (data.byteLength > args.maxBytes)
+    throw new AppError("PAYLOAD_TOO_LARGE", `The image is larger than ${args.maxBytes} bytes.`);
+  if (data.byteLength === 0)
+    throw new AppError("BAD_REQUEST", "The file is empty.", { details: [{ field: "file", issue: "is empty" }] });
   const mimeType = sniffImageType(data);
   if (!mimeType) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Upload a JPEG, PNG, WebP or GIF image.");
   let size: { width: number; height: number };
   try {
     size = imageSize(data);
   } catch {
-    throw new AppError("UNSUPPORTED_MEDIA_TYPE", `The file starts like a ${IMAGE_TYPES[mimeType].toUpperCase()} image but cannot be read as one.`);
+    throw new AppError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      `The file starts like a ${IMAGE_TYPES[mimeType].toUpperCase()} image but cannot be read as one.`,
+    );
   }
 
   const id = randomUUID();
@@ -93,9 +106,26 @@ export async function storeImage(
   await fs.rename(/*turbopackIgnore: true*/ temporary, file);
   try {
     await db.imageAsset.create({
-      data: { id, accountId: actor.accountId, key, mimeType, bytes: data.byteLength, width: size.width ?? null, height: size.height ?? null, uploadedById: actor.id, createdAt: now },
+      data: {
+        id,
+        accountId: actor.accountId,
+        key,
+        mimeType,
+        bytes: data.byteLength,
+        width: size.width ?? null,
+        height: size.height ?? null,
+        uploadedById: actorUserId(actor),
+        createdAt: now,
+      },
     });
-    await auditEditorial(db, actor, { action: "image.upload", targetType: "image", targetId: id, metadata: { key, bytes: data.byteLength, mimeType }, now });
+    await recordAudit(db, {
+      actor,
+      action: "image.upload",
+      targetType: "image",
+      targetId: id,
+      metadata: { key, bytes: data.byteLength, mimeType },
+      now,
+    });
   } catch (error) {
     await fs.rm(/*turbopackIgnore: true*/ file, { force: true });
     throw error;
@@ -111,7 +141,10 @@ export type ImageFile = { id: string; key: string; mimeType: string; bytes: numb
 export async function findImageFile(db: Db, args: { uploadDir: string; key: string }): Promise<ImageFile | null> {
   const file = imagePath(args.uploadDir, args.key);
   if (!file) return null;
-  const asset = await db.imageAsset.findUnique({ where: { key: args.key }, select: { id: true, key: true, mimeType: true, bytes: true } });
+  const asset = await db.imageAsset.findUnique({
+    where: { key: args.key },
+    select: { id: true, key: true, mimeType: true, bytes: true },
+  });
   if (!asset) return null;
   try {
     const stat = await fs.stat(/*turbopackIgnore: true*/ file);
@@ -120,4 +153,15 @@ export async function findImageFile(db: Db, args: { uploadDir: string; key: stri
   } catch {
     return null;
   }
+}
+
+/** An uploaded image as the upload endpoint answers it: its key, where Masthead serves it, its size and type. */
+export function uploadedImageToWire(image: StoredImage, appUrl: string): TUploadedImage {
+  return {
+    key: image.key,
+    url: new URL(`/images/${image.key}`, appUrl).toString(),
+    width: image.width,
+    height: image.height,
+    "mime-type": image.mimeType,
+  };
 }

@@ -6,20 +6,26 @@
  */
 import { z } from "zod";
 
+import { zWebUrl } from "../../web-url";
+
 // ─── Shared fields ───────────────────────────────────────────────────────────────────────────
 
 /** Lower-case words joined by single hyphens: what appears in URLs and API paths. */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-/** A slug made from a name: "Côte d'Ivoire & Co." → "cote-d-ivoire-co". Empty when nothing is left. */
-export function slugify(name: string): string {
+/**
+ * A slug made from a name or headline: "Côte d'Ivoire & Co." → "cote-d-ivoire-co", at most
+ * `maxLength` characters (100: sections, tags, authors, collections; stories take 120). Empty when
+ * nothing is left. Shared by the forms and the server.
+ */
+export function slugify(name: string, maxLength = 100): string {
   return name
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
-    .slice(0, 100)
+    .slice(0, maxLength)
     .replace(/-+$/g, "");
 }
 
@@ -73,28 +79,22 @@ export type TUpdateSectionInput = z.input<typeof ZUpdateSectionInput>;
 
 // ─── Authors ─────────────────────────────────────────────────────────────────────────────────
 
-const zHttpUrl = z
-  .string()
-  .trim()
-  .max(1000)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === "https:" || url.protocol === "http:";
-    } catch {
-      return false;
-    }
-  }, "must be an http:// or https:// URL");
+/** An avatar or other link: the one URL rule (server/web-url.ts), stored normalised. */
+const zHttpUrl = zWebUrl({ maxLength: 1000 });
 
 /** An uploaded image's key: "<accountId>/<yyyy>/<mm>/<uuid>.<ext>" (POST /api/admin/images). */
-export const IMAGE_KEY_PATTERN = /^[1-9][0-9]{0,9}\/[0-9]{4}\/[0-9]{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:jpg|png|webp|gif)$/;
+export const IMAGE_KEY_PATTERN =
+  /^[1-9][0-9]{0,9}\/[0-9]{4}\/[0-9]{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:jpg|png|webp|gif)$/;
 export const ZImageKey = z.string().regex(IMAGE_KEY_PATTERN, "must be the key of an uploaded image");
 
 const zTwitterHandle = z
   .string()
   .trim()
   .transform((value) => value.replace(/^@/, ""))
-  .refine((value) => value === "" || /^[A-Za-z0-9_]{1,15}$/.test(value), "must be a Twitter/X handle (letters, digits, _; at most 15)")
+  .refine(
+    (value) => value === "" || /^[A-Za-z0-9_]{1,15}$/.test(value),
+    "must be a Twitter/X handle (letters, digits, _; at most 15)",
+  )
   .transform((value) => (value === "" ? null : value))
   .nullable();
 

@@ -18,7 +18,9 @@ describe("slugify", () => {
 
 describe("collection rules", () => {
   it("accepts the documented rules and refuses anything else", () => {
-    expect(ZCollectionRules.parse({ "section-ids": [1, 2], "tag-slugs": ["Cricket"], sort: "last-published-at" })).toEqual({
+    expect(
+      ZCollectionRules.parse({ "section-ids": [1, 2], "tag-slugs": ["Cricket"], sort: "last-published-at" }),
+    ).toEqual({
       "section-ids": [1, 2],
       "tag-slugs": ["cricket"],
       sort: "last-published-at",
@@ -30,7 +32,10 @@ describe("collection rules", () => {
 
   it("refuses an item listed twice", () => {
     const storyId = "7b2d1c0e-8a4f-4c55-9a61-0c2f3e4d5a6b";
-    const result = ZSetCollectionItemsInput.safeParse({ id: 1, items: [{ storyId }, { collectionId: 2 }, { storyId }] });
+    const result = ZSetCollectionItemsInput.safeParse({
+      id: 1,
+      items: [{ storyId }, { collectionId: 2 }, { storyId }],
+    });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual(["items", 2]);
     expect(ZSetCollectionItemsInput.safeParse({ id: 1, items: [{ storyId, collectionId: 2 }] }).success).toBe(false);
@@ -39,7 +44,11 @@ describe("collection rules", () => {
 
 describe("author input", () => {
   it("normalises handles and clears empty fields", () => {
-    expect(ZCreateAuthorInput.parse({ name: "Ada", twitterHandle: "@ada_l", bio: " ", avatarUrl: "" })).toMatchObject({ twitterHandle: "ada_l", bio: null, avatarUrl: null });
+    expect(ZCreateAuthorInput.parse({ name: "Ada", twitterHandle: "@ada_l", bio: " ", avatarUrl: "" })).toMatchObject({
+      twitterHandle: "ada_l",
+      bio: null,
+      avatarUrl: null,
+    });
     expect(ZCreateAuthorInput.safeParse({ name: "Ada", twitterHandle: "not a handle" }).success).toBe(false);
     expect(ZCreateAuthorInput.safeParse({ name: "Ada", avatarS3Key: "../etc/passwd" }).success).toBe(false);
   });
@@ -108,7 +117,15 @@ describe("images", () => {
     const key = imageKey(12, new Date("2024-03-09T23:59:00Z"), id, "image/webp");
     expect(key).toBe(`12/2024/03/${id}.webp`);
     expect(imagePath("/srv/uploads", key)).toBe(path.join("/srv/uploads", "12", "2024", "03", `${id}.webp`));
-    for (const bad of ["../etc/passwd", `/12/2024/03/${id}.webp`, `12/2024/03/../${id}.webp`, `12%2F2024/03/${id}.webp`, `12/2024/03/${id}.svg`, "", `12\\2024\\03\\${id}.png`]) {
+    for (const bad of [
+      "../etc/passwd",
+      `/12/2024/03/${id}.webp`,
+      `12/2024/03/../${id}.webp`,
+      `12%2F2024/03/${id}.webp`,
+      `12/2024/03/${id}.svg`,
+      "",
+      `12\\2024\\03\\${id}.png`,
+    ]) {
       expect(imagePath("/srv/uploads", bad)).toBeNull();
     }
   });

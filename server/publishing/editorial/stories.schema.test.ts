@@ -1,13 +1,15 @@
 import { describe, expect, it } from "vitest";
 
-import { slugify, tweetIdFromUrl, youtubeVideoId, ZCreateStoryInput, ZUpdateStoryInput } from "./stories.schema";
+import { slugify } from "./organise.schema";
+import { STORY_SLUG_MAX, tweetIdFromUrl, youtubeVideoId, ZCreateStoryInput, ZUpdateStoryInput } from "./stories.schema";
 
 describe("slugify", () => {
   it("makes lower-case hyphenated slugs without accents", () => {
     expect(slugify("Élan & Co: 5 things!")).toBe("elan-co-5-things");
     expect(slugify("  --Hello   World--  ")).toBe("hello-world");
     expect(slugify("!!!")).toBe("");
-    expect(slugify("a".repeat(300))).toHaveLength(120);
+    expect(slugify("a".repeat(300), STORY_SLUG_MAX)).toHaveLength(120);
+    expect(slugify("a".repeat(300))).toHaveLength(100);
   });
 });
 
@@ -20,10 +22,13 @@ describe("youtubeVideoId", () => {
     ["https://m.youtube.com/watch?v=dQw4w9WgXcQ&list=x", "dQw4w9WgXcQ"],
   ])("%s → %s", (url, id) => expect(youtubeVideoId(url)).toBe(id));
 
-  it.each(["https://vimeo.com/123", "https://www.youtube.com/watch?v=short", "javascript:alert(1)", "not a url", "https://evil.example/watch?v=dQw4w9WgXcQ"])(
-    "refuses %s",
-    (url) => expect(youtubeVideoId(url)).toBeNull(),
-  );
+  it.each([
+    "https://vimeo.com/123",
+    "https://www.youtube.com/watch?v=short",
+    "javascript:alert(1)",
+    "not a url",
+    "https://evil.example/watch?v=dQw4w9WgXcQ",
+  ])("refuses %s", (url) => expect(youtubeVideoId(url)).toBeNull());
 });
 
 describe("tweetIdFromUrl", () => {
@@ -33,13 +38,19 @@ describe("tweetIdFromUrl", () => {
     ["https://mobile.twitter.com/someone/statuses/123456/photo/1", "123456"],
   ])("%s → %s", (url, id) => expect(tweetIdFromUrl(url)).toBe(id));
 
-  it.each(["https://x.com/NASA", "https://example.com/a/status/1", "ftp://x.com/a/status/1"])("refuses %s", (url) => expect(tweetIdFromUrl(url)).toBeNull());
+  it.each(["https://x.com/NASA", "https://example.com/a/status/1", "ftp://x.com/a/status/1"])("refuses %s", (url) =>
+    expect(tweetIdFromUrl(url)).toBeNull(),
+  );
 });
 
 describe("story inputs", () => {
   it("needs a headline to create; blank optional text becomes null", () => {
     expect(ZCreateStoryInput.safeParse({}).success).toBe(false);
-    expect(ZCreateStoryInput.parse({ headline: "  Hi  ", subheadline: "  ", slug: "" })).toEqual({ headline: "Hi", subheadline: null, slug: "" });
+    expect(ZCreateStoryInput.parse({ headline: "  Hi  ", subheadline: "  ", slug: "" })).toEqual({
+      headline: "Hi",
+      subheadline: null,
+      slug: "",
+    });
   });
 
   it("validates slugs, ids and access", () => {
@@ -52,7 +63,12 @@ describe("story inputs", () => {
   });
 
   it("needs the loaded version to update, and changes only the fields given", () => {
-    expect(ZUpdateStoryInput.safeParse({ id: "7b0a8f0e-8a40-4a7c-9c1a-2b8f8f1d2c3e", headline: "x" }).success).toBe(false);
-    expect(ZUpdateStoryInput.parse({ id: "7b0a8f0e-8a40-4a7c-9c1a-2b8f8f1d2c3e", version: 3 })).toEqual({ id: "7b0a8f0e-8a40-4a7c-9c1a-2b8f8f1d2c3e", version: 3 });
+    expect(ZUpdateStoryInput.safeParse({ id: "7b0a8f0e-8a40-4a7c-9c1a-2b8f8f1d2c3e", headline: "x" }).success).toBe(
+      false,
+    );
+    expect(ZUpdateStoryInput.parse({ id: "7b0a8f0e-8a40-4a7c-9c1a-2b8f8f1d2c3e", version: 3 })).toEqual({
+      id: "7b0a8f0e-8a40-4a7c-9c1a-2b8f8f1d2c3e",
+      version: 3,
+    });
   });
 });

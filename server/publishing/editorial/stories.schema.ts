@@ -19,7 +19,14 @@ export const ZStoryAction = z.enum(STORY_ACTIONS);
 export type TStoryAction = z.infer<typeof ZStoryAction>;
 
 /** The CONTENT webhook events the story workflow emits (a subset of CONTENT_EVENTS). */
-export const STORY_WORKFLOW_EVENTS = ["story-submit", "story-approve", "story-reject", "story-publish", "story-retract", "story-update"] as const;
+export const STORY_WORKFLOW_EVENTS = [
+  "story-submit",
+  "story-approve",
+  "story-reject",
+  "story-publish",
+  "story-retract",
+  "story-update",
+] as const;
 export type TContentWorkflowEvent = (typeof STORY_WORKFLOW_EVENTS)[number];
 
 /** Who may read a published story: anyone, signed-in members, or subscribers. */
@@ -31,22 +38,20 @@ export const STORY_TEMPLATES = ["text", "photo", "video", "listicle", "live-blog
 
 // ─── Helpers shared by the form and the server ───────────────────────────────────────────────
 
-/** "Élan & Co: 5 things!" → "elan-co-5-things" (at most 120 characters, never empty unless the input has no letters or digits). */
-export function slugify(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 120)
-    .replace(/-+$/g, "");
-}
+/** Stories' slugs made from headlines are at most this long. */
+export const STORY_SLUG_MAX = 120;
 
 /** Lower-case words joined by "-", in one or more "/"-separated parts ("politics/budget-2026"). */
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*$/;
+export const STORY_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*$/;
 
-const YOUTUBE_HOSTS = new Set(["youtube.com", "www.youtube.com", "m.youtube.com", "music.youtube.com", "youtube-nocookie.com", "www.youtube-nocookie.com"]);
+const YOUTUBE_HOSTS = new Set([
+  "youtube.com",
+  "www.youtube.com",
+  "m.youtube.com",
+  "music.youtube.com",
+  "youtube-nocookie.com",
+  "www.youtube-nocookie.com",
+]);
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
 
 /** An http(s) URL, or null for anything else (unparseable, javascript:, data:…). */
@@ -125,7 +130,10 @@ export const ZStorySeo = z.object({
 });
 
 /** A tag the story carries: an existing one by id, or one found or created by name. */
-export const ZStoryTagRef = z.union([z.object({ id: zId }), z.object({ name: z.string().trim().min(1, "is required").max(100) })]);
+export const ZStoryTagRef = z.union([
+  z.object({ id: zId }),
+  z.object({ name: z.string().trim().min(1, "is required").max(100) }),
+]);
 export type TStoryTagRef = z.infer<typeof ZStoryTagRef>;
 
 /** Every field an editor sets. No defaults here: an update changes only the fields it names. */
@@ -138,7 +146,10 @@ const ZStoryFields = z.object({
     .trim()
     .toLowerCase()
     .max(200)
-    .refine((slug) => slug === "" || SLUG_PATTERN.test(slug), "use lower-case letters, digits and single hyphens, optionally in parts separated by /"),
+    .refine(
+      (slug) => slug === "" || STORY_SLUG_PATTERN.test(slug),
+      "use lower-case letters, digits and single hyphens, optionally in parts separated by /",
+    ),
   summary: optionalText(2_000),
   /** Text elements' HTML is sanitised to a small allow-list on save. */
   cards: ZCards,
@@ -175,8 +186,26 @@ export type TCreateStoryInput = z.input<typeof ZCreateStoryInput>;
 export const ZUpdateStoryInput = ZStoryFields.partial().extend({ id: z.uuid(), version: z.number().int().positive() });
 export type TUpdateStoryInput = z.input<typeof ZUpdateStoryInput>;
 
-export const ZTransitionStoryInput = z.object({ id: z.uuid(), version: z.number().int().positive(), action: ZStoryAction });
+export const ZTransitionStoryInput = z.object({
+  id: z.uuid(),
+  version: z.number().int().positive(),
+  action: ZStoryAction,
+});
 export type TTransitionStoryInput = z.input<typeof ZTransitionStoryInput>;
+
+/**
+ * Schedule an approved story's publication. `publishAt` must be at least a minute ahead (and at
+ * most a year): the scheduler publishes it then, as "Publish" would.
+ */
+export const ZScheduleStoryInput = z.object({
+  id: z.uuid(),
+  version: z.number().int().positive(),
+  publishAt: z.coerce.date(),
+});
+export type TScheduleStoryInput = z.input<typeof ZScheduleStoryInput>;
+
+export const ZUnscheduleStoryInput = z.object({ id: z.uuid(), version: z.number().int().positive() });
+export type TUnscheduleStoryInput = z.input<typeof ZUnscheduleStoryInput>;
 
 export const ZDeleteStoryInput = z.object({ id: z.uuid(), version: z.number().int().positive() });
 
@@ -208,9 +237,18 @@ export const ZStoryEditorView = z.object({
   authors: z.array(z.object({ id: z.number().int(), name: z.string() })),
   tags: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
   heroImage: z
-    .object({ s3Key: z.string(), caption: z.string().nullable(), attribution: z.string().nullable(), metadata: z.record(z.string(), z.unknown()).nullable() })
+    .object({
+      s3Key: z.string(),
+      caption: z.string().nullable(),
+      attribution: z.string().nullable(),
+      metadata: z.record(z.string(), z.unknown()).nullable(),
+    })
     .nullable(),
-  seo: z.object({ metaTitle: z.string().nullable(), metaDescription: z.string().nullable(), metaKeywords: z.array(z.string()) }),
+  seo: z.object({
+    metaTitle: z.string().nullable(),
+    metaDescription: z.string().nullable(),
+    metaKeywords: z.array(z.string()),
+  }),
   access: z.string(),
   storyTemplate: z.string().nullable(),
   isBreakingNews: z.boolean(),
@@ -218,6 +256,8 @@ export const ZStoryEditorView = z.object({
   breakingNewsLinkedStoryId: z.string().nullable(),
   readTime: z.number().int(),
   publishedAt: z.date().nullable(),
+  /** When it is scheduled to be published (approved stories only), or null. */
+  publishAt: z.date().nullable(),
   firstPublishedAt: z.date().nullable(),
   lastPublishedAt: z.date().nullable(),
   createdAt: z.date(),
@@ -241,10 +281,17 @@ export const ZStoryListItem = z.object({
   isBreakingNews: z.boolean(),
   updatedAt: z.date(),
   publishedAt: z.date().nullable(),
+  /** Scheduled publication, if any. */
+  publishAt: z.date().nullable(),
 });
 export type TStoryListItem = z.infer<typeof ZStoryListItem>;
 
-export const ZStoryPage = z.object({ items: z.array(ZStoryListItem), total: z.number().int(), offset: z.number().int(), limit: z.number().int() });
+export const ZStoryPage = z.object({
+  items: z.array(ZStoryListItem),
+  total: z.number().int(),
+  offset: z.number().int(),
+  limit: z.number().int(),
+});
 
 /** What a save or move did: the story as it is now, and the webhook event it emitted (if any). */
 export const ZStoryWriteResult = z.object({ story: ZStoryEditorView, event: z.string().nullable() });

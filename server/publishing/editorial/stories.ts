@@ -9,27 +9,32 @@
  * - move: a workflow transition (./workflow.ts). A move, and a save of a published story, emit a
  *   CONTENT webhook event (./events.ts) in the same transaction as the change and its audit entry;
  *   the caller dispatches the returned delivery ids after the commit.
- * - cards: stored in the wire shape; text elements' HTML is sanitised to a small allow-list, and
- *   plain text and read time are recomputed from them on every save.
+ * - cards: stored in the wire shape; every HTML field is reduced to one allow-list and every link
+ *   checked by one URL rule (./sanitize.ts), and plain text and read time are recomputed from them
+ *   on every save.
  */
 import "server-only";
 
 import { randomUUID } from "node:crypto";
 
-import sanitizeHtml from "sanitize-html";
 import type { z } from "zod";
 
 import { recordAudit } from "../../audit/audit-log";
-import type { Db } from "../../db/client";
-import { AppError, zodIssuesToDetails, type ErrorDetail } from "../../errors";
+import { actorUserId, type Actor } from "../../auth/actor";
+import type { Db, TransactionClient } from "../../db/client";
+import { withTransaction } from "../../db/transaction";
+import { AppError, type ErrorDetail } from "../../errors";
 import { Prisma, type StoryStatus } from "../../generated/prisma/client";
+import { cancelJob } from "../../jobs/queue";
+import { parseInput } from "../../validation";
 import type { TCard } from "../cards.schema";
 import { getPublisher } from "../publisher";
 import { cardsPlainText, readTimeMinutes, STORY_INCLUDE, storyUrl, type StoryWithRelations } from "../story-view";
-import { assertNoNulCharacters } from "./collections";
 import { emitStoryEvent } from "./events";
+import { slugify } from "./organise.schema";
+import { cleanCardFields, cleanOptionalHtml, cleanStoryElement, storedCardIssues } from "./sanitize";
 import {
-  slugify,
+  STORY_SLUG_MAX,
   tweetIdFromUrl,
   youtubeVideoId,
   ZCreateStoryInput,
@@ -39,6 +44,7 @@ import {
   type TContentWorkflowEvent,
   type TCreateStoryInput,
   type TListStoriesInput,
+  type TStoryAction,
   type TStoryEditorView,
   type TStoryListItem,
   type TStoryTagRef,
@@ -47,29 +53,13 @@ import {
 } from "./stories.schema";
 import { canDelete, eventForSave, movesFrom, resolveMove } from "./workflow";
 
-/** Who acts: a signed-in dashboard user, scoped to their account (roles are checked by the transport). */
-export type EditorActor = { id: string; accountId: number };
-
 /** What every write needs besides its input: who, when, and the app's URL (the site URL's fallback). */
-export type WriteContext = { actor: EditorActor; now: Date; appUrl: string };
+export type WriteContext = { actor: Actor; now: Date; appUrl: string };
 
-/** A save's or a move's outcome: deliveries to dispatch once the transaction has committed. */
-export type StoryWriteOutcome = { story: TStoryEditorView; event: TContentWorkflowEvent | null; deliveryIds: string[] };
+/** A save's or a move's outcome: the story as saved, and the event it sent (delivered after the commit). */
+export type StoryWriteOutcome = { story: TStoryEditorView; event: TContentWorkflowEvent | null };
 
 // ─── Sanitising and normalising cards ────────────────────────────────────────────────────────
-
-const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: ["p", "br", "strong", "em", "b", "i", "a", "ul", "ol", "li", "h2", "h3", "blockquote"],
-  allowedAttributes: { a: ["href"] },
-  allowedSchemes: ["http", "https", "mailto"],
-  allowProtocolRelative: false,
-  disallowedTagsMode: "discard",
-};
-
-/** HTML of a text element, reduced to the allow-list (p, br, strong, em, b, i, a[href], ul, ol, li, h2, h3, blockquote). */
-export function sanitizeStoryHtml(html: string): string {
-  return sanitizeHtml(html, SANITIZE_OPTIONS).trim();
-}
 
 /** Card fields that say when and in which version a card changed: left out when comparing contents. */
 const CARD_BOOKKEEPING = ["card-added-at", "card-updated-at", "version", "content-version-id", "content-id"] as const;
@@ -84,31 +74,40 @@ function cardContent(card: TCard): string {
 function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
   if (isObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    const keys = Object.keys(value)
+      .filter((k) => value[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(value[k])}`).join(",")}}`;
   }
   return JSON.stringify(value) ?? "null";
 }
 
 /**
- * Cards as they are stored: text sanitised, YouTube and tweet ids derived from their URLs, and each
- * card's version and times kept when its content did not change (bumped when it did).
+ * Cards as they are stored: HTML sanitised and links checked, YouTube and tweet ids derived from
+ * their URLs, and each card's version and times kept when its content did not change (bumped when it did).
  */
 export function normalizeCards(cards: readonly TCard[], previous: readonly TCard[], now: Date): TCard[] {
   const details: ErrorDetail[] = [];
   const before = new Map(previous.map((card) => [card.id, card]));
   const at = now.getTime();
   const result = cards.map((card, c) => {
-    const elements = card["story-elements"].map((element, e) => {
+    const elements = card["story-elements"].map((raw, e) => {
       const field = `cards.${c}.story-elements.${e}`;
-      if (element.type === "text") return { ...element, text: sanitizeStoryHtml(element.text ?? "") };
+      // Every HTML field through the allow-list, every link through the URL rule (./sanitize.ts).
+      const element = cleanStoryElement(raw, field, details);
+      if (element.type === "text") return { ...element, text: (element.text ?? "").trim() };
       if (element.type === "youtube-video") {
         const videoId = element.url ? youtubeVideoId(element.url) : (element["video-id"] ?? null);
         if (!videoId) {
           details.push({ field: `${field}.url`, issue: "is not a YouTube video URL" });
           return element;
         }
-        return { ...element, "video-id": videoId, url: `https://www.youtube.com/watch?v=${videoId}`, "embed-url": `https://www.youtube.com/embed/${videoId}` };
+        return {
+          ...element,
+          "video-id": videoId,
+          url: `https://www.youtube.com/watch?v=${videoId}`,
+          "embed-url": `https://www.youtube.com/embed/${videoId}`,
+        };
       }
       if (element.type === "jsembed" && element.subtype === "tweet") {
         const tweetId = element.url ? tweetIdFromUrl(element.url) : (element["tweet-id"] ?? null);
@@ -118,10 +117,16 @@ export function normalizeCards(cards: readonly TCard[], previous: readonly TCard
         }
         return { ...element, "tweet-id": tweetId };
       }
-      if (element.type === "image" && !element["image-s3-key"]) details.push({ field: `${field}.image-s3-key`, issue: "is required" });
+      if (element.type === "image" && !element["image-s3-key"])
+        details.push({ field: `${field}.image-s3-key`, issue: "is required" });
       return element;
     });
-    const next: TCard = { ...card, "story-elements": elements, "content-id": card["content-id"] ?? card.id };
+    const next: TCard = {
+      ...card,
+      ...cleanCardFields(card, `cards.${c}`, details),
+      "story-elements": elements,
+      "content-id": card["content-id"] ?? card.id,
+    };
     const old = before.get(card.id);
     if (old && cardContent(old) === cardContent(next)) {
       return {
@@ -140,70 +145,51 @@ export function normalizeCards(cards: readonly TCard[], previous: readonly TCard
       "content-version-id": randomUUID(),
     };
   });
+  if (!details.length) details.push(...storedCardIssues(result));
   if (details.length) throw new AppError("BAD_REQUEST", "Some story elements are not valid.", { details });
   return result;
 }
 
 // ─── Helpers ─────────────────────────────────────────────────────────────────────────────────
 
-/**
- * Run `fn` in a transaction: a new one on a client, or the caller's when `db` already is one. (A
- * transaction client has no `$connect`; it does have a `$transaction`, for savepoints, which the
- * PGlite adapter does not support.)
- */
-function inTransaction<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
-  return "$connect" in db ? db.$transaction((tx) => fn(tx), { timeout: 20_000 }) : fn(db);
-}
-
-/** A unique index refused a row (Prisma P2002). */
-const isUniqueClash = (error: unknown) => typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
-
-/**
- * `inTransaction`, run again (up to 3 times) when a concurrent save took a unique value between
- * this save's checks and its writes: a slug made from the headline, a tag found or created by
- * name. The rerun sees the committed row, so it picks the next slug or reuses the tag, and an
- * editor's own slug becomes the CONFLICT naming the field. (Inside a caller's transaction there
- * is nothing to rerun: the clash is the caller's.)
- */
-async function inTransactionRetryingClashes<T>(db: Db, fn: (tx: Db) => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await inTransaction(db, fn);
-    } catch (error) {
-      if (attempt >= 3 || !("$connect" in db) || !isUniqueClash(error)) throw error;
-    }
-  }
-}
-
-/** Parse a domain input; a bad one is BAD_REQUEST with every field listed (transports usually catch it first). */
-function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw new AppError("BAD_REQUEST", "The input is not valid.", { details: zodIssuesToDetails(result.error) });
-  assertNoNulCharacters(result.data);
-  return result.data;
-}
-
 function unprocessable(message: string, details: ErrorDetail[]): AppError {
   return new AppError("UNPROCESSABLE", message, { details });
 }
 
 const staleVersion = () =>
-  new AppError("CONFLICT", "Someone else saved this story after you opened it. Reload it to see their changes, then make yours again.", {
-    details: [{ field: "version", issue: "is not the story's current version" }],
-  });
+  new AppError(
+    "CONFLICT",
+    "Someone else saved this story after you opened it. Reload it to see their changes, then make yours again.",
+    {
+      details: [{ field: "version", issue: "is not the story's current version" }],
+    },
+  );
 
-async function assertIdsExist(db: Db, accountId: number, args: { sectionIds?: number[]; authorIds?: number[]; linkedStoryId?: string | null }): Promise<void> {
+async function assertIdsExist(
+  db: Db,
+  accountId: number,
+  args: { sectionIds?: number[]; authorIds?: number[]; linkedStoryId?: string | null },
+): Promise<void> {
   const details: ErrorDetail[] = [];
   if (args.sectionIds?.length) {
     const found = new Set(
-      (await db.section.findMany({ where: { accountId, id: { in: args.sectionIds }, deletedAt: null }, select: { id: true } })).map((s) => s.id),
+      (
+        await db.section.findMany({
+          where: { accountId, id: { in: args.sectionIds }, deletedAt: null },
+          select: { id: true },
+        })
+      ).map((s) => s.id),
     );
     args.sectionIds.forEach((id, i) => {
       if (!found.has(id)) details.push({ field: `sectionIds.${i}`, issue: `there is no section ${id}` });
     });
   }
   if (args.authorIds?.length) {
-    const found = new Set((await db.author.findMany({ where: { accountId, id: { in: args.authorIds } }, select: { id: true } })).map((a) => a.id));
+    const found = new Set(
+      (await db.author.findMany({ where: { accountId, id: { in: args.authorIds } }, select: { id: true } })).map(
+        (a) => a.id,
+      ),
+    );
     args.authorIds.forEach((id, i) => {
       if (!found.has(id)) details.push({ field: `authorIds.${i}`, issue: `there is no author ${id}` });
     });
@@ -220,7 +206,9 @@ async function resolveTags(db: Db, accountId: number, refs: readonly TStoryTagRe
   const ids: number[] = [];
   const details: ErrorDetail[] = [];
   const byId = refs.flatMap((ref) => ("id" in ref ? [ref.id] : []));
-  const known = new Set((await db.tag.findMany({ where: { accountId, id: { in: byId } }, select: { id: true } })).map((t) => t.id));
+  const known = new Set(
+    (await db.tag.findMany({ where: { accountId, id: { in: byId } }, select: { id: true } })).map((t) => t.id),
+  );
   for (const [i, ref] of refs.entries()) {
     if ("id" in ref) {
       if (known.has(ref.id)) ids.push(ref.id);
@@ -243,7 +231,7 @@ async function resolveTags(db: Db, accountId: number, refs: readonly TStoryTagRe
 
 /** A free slug made from the headline: "the-headline", then "the-headline-2", "-3"… */
 async function generateSlug(db: Db, accountId: number, headline: string, exceptId?: string): Promise<string> {
-  const base = slugify(headline) || "story";
+  const base = slugify(headline, STORY_SLUG_MAX) || "story";
   const taken = new Set(
     (
       await db.story.findMany({
@@ -257,8 +245,14 @@ async function generateSlug(db: Db, accountId: number, headline: string, exceptI
 }
 
 async function assertSlugFree(db: Db, accountId: number, slug: string, exceptId?: string): Promise<void> {
-  const other = await db.story.findFirst({ where: { accountId, slug, ...(exceptId ? { id: { not: exceptId } } : {}) }, select: { id: true } });
-  if (other) throw new AppError("CONFLICT", `Another story already uses the slug "${slug}".`, { details: [{ field: "slug", issue: "is already used by another story" }] });
+  const other = await db.story.findFirst({
+    where: { accountId, slug, ...(exceptId ? { id: { not: exceptId } } : {}) },
+    select: { id: true },
+  });
+  if (other)
+    throw new AppError("CONFLICT", `Another story already uses the slug "${slug}".`, {
+      details: [{ field: "slug", issue: "is already used by another story" }],
+    });
 }
 
 type StoryFields = Omit<z.output<typeof ZUpdateStoryInput>, "id" | "version">;
@@ -277,8 +271,8 @@ function scalarData(fields: StoryFields, previousSeo: unknown): Prisma.StoryUpda
   if (fields.heroImage !== undefined) {
     const hero = fields.heroImage;
     data.heroImageS3Key = hero?.s3Key ?? null;
-    data.heroImageCaption = hero?.caption ?? null;
-    data.heroImageAttribution = hero?.attribution ?? null;
+    data.heroImageCaption = cleanOptionalHtml(hero?.caption) ?? null;
+    data.heroImageAttribution = cleanOptionalHtml(hero?.attribution) ?? null;
     data.heroImageMetadata = hero?.metadata ? hero.metadata : Prisma.DbNull;
   }
   if (fields.seo !== undefined) {
@@ -295,14 +289,22 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-async function writeRelations(db: Db, storyId: string, ids: { sectionIds?: number[]; authorIds?: number[]; tagIds?: number[] }): Promise<void> {
+async function writeRelations(
+  db: Db,
+  storyId: string,
+  ids: { sectionIds?: number[]; authorIds?: number[]; tagIds?: number[] },
+): Promise<void> {
   if (ids.sectionIds) {
     await db.storySection.deleteMany({ where: { storyId } });
-    await db.storySection.createMany({ data: ids.sectionIds.map((sectionId, position) => ({ storyId, sectionId, position })) });
+    await db.storySection.createMany({
+      data: ids.sectionIds.map((sectionId, position) => ({ storyId, sectionId, position })),
+    });
   }
   if (ids.authorIds) {
     await db.storyAuthor.deleteMany({ where: { storyId } });
-    await db.storyAuthor.createMany({ data: ids.authorIds.map((authorId, position) => ({ storyId, authorId, position })) });
+    await db.storyAuthor.createMany({
+      data: ids.authorIds.map((authorId, position) => ({ storyId, authorId, position })),
+    });
   }
   if (ids.tagIds) {
     await db.storyTag.deleteMany({ where: { storyId } });
@@ -348,6 +350,7 @@ function toEditorView(story: StoryWithRelations, siteUrl: string): TStoryEditorV
     breakingNewsLinkedStoryId: story.breakingNewsLinkedStoryId,
     readTime: story.readTime,
     publishedAt: story.publishedAt,
+    publishAt: story.publishAt,
     firstPublishedAt: story.firstPublishedAt,
     lastPublishedAt: story.lastPublishedAt,
     createdAt: story.createdAt,
@@ -359,8 +362,11 @@ function toEditorView(story: StoryWithRelations, siteUrl: string): TStoryEditorV
 }
 
 /** One story as the editor sees it, with the workflow moves open to it. */
-export async function getStory(db: Db, args: { actor: EditorActor; id: string; appUrl: string }): Promise<TStoryEditorView> {
-  const story = await db.story.findFirst({ where: { id: args.id, accountId: args.actor.accountId }, include: STORY_INCLUDE });
+export async function getStory(db: Db, args: { actor: Actor; id: string; appUrl: string }): Promise<TStoryEditorView> {
+  const story = await db.story.findFirst({
+    where: { id: args.id, accountId: args.actor.accountId },
+    include: STORY_INCLUDE,
+  });
   if (!story) throw new AppError("NOT_FOUND", "Story not found.");
   const publisher = await getPublisher(db, args.actor.accountId, { appUrl: args.appUrl });
   return toEditorView(story, publisher.siteUrl);
@@ -369,7 +375,7 @@ export async function getStory(db: Db, args: { actor: EditorActor; id: string; a
 /** A page of the account's stories, most recently changed first. */
 export async function listStories(
   db: Db,
-  args: { actor: EditorActor } & TListStoriesInput,
+  args: { actor: Actor } & TListStoriesInput,
 ): Promise<{ items: TStoryListItem[]; total: number; offset: number; limit: number }> {
   const { status, search, sectionId, offset, limit } = parseInput(ZListStoriesInput, args);
   const words = (search ?? "").split(/\s+/).filter(Boolean).slice(0, 10);
@@ -377,7 +383,9 @@ export async function listStories(
     accountId: args.actor.accountId,
     ...(status ? { status } : {}),
     ...(sectionId ? { sections: { some: { sectionId } } } : {}),
-    ...(words.length ? { AND: words.map((word) => ({ headline: { contains: word, mode: "insensitive" as const } })) } : {}),
+    ...(words.length
+      ? { AND: words.map((word) => ({ headline: { contains: word, mode: "insensitive" as const } })) }
+      : {}),
   };
   const [total, rows] = await Promise.all([
     db.story.count({ where }),
@@ -395,13 +403,18 @@ export async function listStories(
         isBreakingNews: true,
         updatedAt: true,
         publishedAt: true,
+        publishAt: true,
         sections: { orderBy: { position: "asc" }, take: 1, select: { section: { select: { name: true } } } },
         authors: { orderBy: { position: "asc" }, select: { author: { select: { name: true } } } },
       },
     }),
   ]);
   return {
-    items: rows.map(({ sections, authors, ...row }) => ({ ...row, section: sections[0]?.section.name ?? null, authors: authors.map((a) => a.author.name) })),
+    items: rows.map(({ sections, authors, ...row }) => ({
+      ...row,
+      section: sections[0]?.section.name ?? null,
+      authors: authors.map((a) => a.author.name),
+    })),
     total,
     offset,
     limit,
@@ -409,12 +422,21 @@ export async function listStories(
 }
 
 /** Sections, authors and tags to choose from in the story form. */
-export async function listStoryFormOptions(db: Db, args: { actor: EditorActor }) {
+export async function listStoryFormOptions(db: Db, args: { actor: Actor }) {
   const accountId = args.actor.accountId;
   const [sections, authors, tags] = await Promise.all([
-    db.section.findMany({ where: { accountId, deletedAt: null }, orderBy: [{ position: "asc" }, { name: "asc" }], select: { id: true, name: true, parentId: true } }),
+    db.section.findMany({
+      where: { accountId, deletedAt: null },
+      orderBy: [{ position: "asc" }, { name: "asc" }],
+      select: { id: true, name: true, parentId: true },
+    }),
     db.author.findMany({ where: { accountId }, orderBy: { name: "asc" }, select: { id: true, name: true } }),
-    db.tag.findMany({ where: { accountId }, orderBy: { name: "asc" }, take: 2_000, select: { id: true, name: true, slug: true } }),
+    db.tag.findMany({
+      where: { accountId },
+      orderBy: { name: "asc" },
+      take: 2_000,
+      select: { id: true, name: true, slug: true },
+    }),
   ]);
   return { sections, authors, tags };
 }
@@ -422,38 +444,60 @@ export async function listStoryFormOptions(db: Db, args: { actor: EditorActor })
 // ─── Writing ─────────────────────────────────────────────────────────────────────────────────
 
 /** A new draft, owned by the actor. */
-export async function createStory(db: Db, args: WriteContext & { input: TCreateStoryInput }): Promise<StoryWriteOutcome> {
+export async function createStory(
+  db: Db,
+  args: WriteContext & { input: TCreateStoryInput },
+): Promise<StoryWriteOutcome> {
   const fields = parseInput(ZCreateStoryInput, args.input);
   const { actor, now } = args;
   const accountId = actor.accountId;
-  const id = await inTransactionRetryingClashes(db, async (tx) => {
-    await assertIdsExist(tx, accountId, { sectionIds: fields.sectionIds, authorIds: fields.authorIds, linkedStoryId: fields.breakingNewsLinkedStoryId });
-    const slug = fields.slug ? fields.slug : await generateSlug(tx, accountId, fields.headline);
-    if (fields.slug) await assertSlugFree(tx, accountId, slug);
-    const tagIds = fields.tags ? await resolveTags(tx, accountId, fields.tags, now) : [];
-    const cards = normalizeCards(fields.cards ?? [], [], now);
-    const plainText = cardsPlainText(cards);
-    const story = await tx.story.create({
-      data: {
-        ...(scalarData(fields, {}) as Prisma.StoryUncheckedCreateInput),
-        accountId,
-        headline: fields.headline,
-        slug,
-        status: "DRAFT",
-        cards: cards as unknown as Prisma.InputJsonArray,
-        plainText,
-        readTime: readTimeMinutes(plainText),
-        ownerId: actor.id,
-        createdAt: now,
-        updatedAt: now,
-      },
-      select: { id: true },
-    });
-    await writeRelations(tx, story.id, { sectionIds: fields.sectionIds ?? [], authorIds: fields.authorIds ?? [], tagIds });
-    await recordAudit(tx, { accountId, actorId: actor.id, action: "story.create", targetType: "story", targetId: story.id, metadata: { headline: fields.headline, slug }, now });
-    return story.id;
-  });
-  return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), event: null, deliveryIds: [] };
+  const id = await withTransaction(
+    db,
+    async (tx) => {
+      await assertIdsExist(tx, accountId, {
+        sectionIds: fields.sectionIds,
+        authorIds: fields.authorIds,
+        linkedStoryId: fields.breakingNewsLinkedStoryId,
+      });
+      const slug = fields.slug ? fields.slug : await generateSlug(tx, accountId, fields.headline);
+      if (fields.slug) await assertSlugFree(tx, accountId, slug);
+      const tagIds = fields.tags ? await resolveTags(tx, accountId, fields.tags, now) : [];
+      const cards = normalizeCards(fields.cards ?? [], [], now);
+      const plainText = cardsPlainText(cards);
+      const story = await tx.story.create({
+        data: {
+          ...(scalarData(fields, {}) as Prisma.StoryUncheckedCreateInput),
+          accountId,
+          headline: fields.headline,
+          slug,
+          status: "DRAFT",
+          cards: cards as unknown as Prisma.InputJsonArray,
+          plainText,
+          readTime: readTimeMinutes(plainText),
+          ownerId: actorUserId(actor),
+          createdAt: now,
+          updatedAt: now,
+        },
+        select: { id: true },
+      });
+      await writeRelations(tx, story.id, {
+        sectionIds: fields.sectionIds ?? [],
+        authorIds: fields.authorIds ?? [],
+        tagIds,
+      });
+      await recordAudit(tx, {
+        actor,
+        action: "story.create",
+        targetType: "story",
+        targetId: story.id,
+        metadata: { headline: fields.headline, slug },
+        now,
+      });
+      return story.id;
+    },
+    { retryUniqueClashes: true },
+  );
+  return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), event: null };
 }
 
 /**
@@ -461,58 +505,84 @@ export async function createStory(db: Db, args: WriteContext & { input: TCreateS
  * published story keeps it published, marks it republished (last-published-at) and emits
  * story-update.
  */
-export async function updateStory(db: Db, args: WriteContext & { input: TUpdateStoryInput }): Promise<StoryWriteOutcome> {
+export async function updateStory(
+  db: Db,
+  args: WriteContext & { input: TUpdateStoryInput },
+): Promise<StoryWriteOutcome> {
   const { id, version, ...fields } = parseInput(ZUpdateStoryInput, args.input);
   const { actor, now } = args;
   const accountId = actor.accountId;
-  const outcome = await inTransactionRetryingClashes(db, async (tx) => {
-    const current = await tx.story.findFirst({ where: { id, accountId }, select: { status: true, version: true, cards: true, seo: true, headline: true, slug: true } });
-    if (!current) throw new AppError("NOT_FOUND", "Story not found.");
-    if (current.version !== version) throw staleVersion();
-    await assertIdsExist(tx, accountId, { sectionIds: fields.sectionIds, authorIds: fields.authorIds, linkedStoryId: fields.breakingNewsLinkedStoryId });
-    let slug: string | undefined;
-    if (fields.slug === "") slug = await generateSlug(tx, accountId, fields.headline ?? current.headline, id);
-    else if (fields.slug !== undefined && fields.slug !== current.slug) {
-      await assertSlugFree(tx, accountId, fields.slug, id);
-      slug = fields.slug;
-    }
-    const tagIds = fields.tags ? await resolveTags(tx, accountId, fields.tags, now) : undefined;
-    const data = scalarData(fields, current.seo);
-    if (slug !== undefined) data.slug = slug;
-    if (fields.cards) {
-      const cards = normalizeCards(fields.cards, (current.cards ?? []) as TCard[], now);
-      const plainText = cardsPlainText(cards);
-      data.cards = cards as unknown as Prisma.InputJsonArray;
-      data.plainText = plainText;
-      data.readTime = readTimeMinutes(plainText);
-    }
-    const event = eventForSave(current.status);
-    if (current.status === "PUBLISHED") data.lastPublishedAt = now;
-    const updated = await tx.story.updateMany({
-      where: { id, accountId, version },
-      data: { ...data, version: { increment: 1 }, storyVersionId: randomUUID(), updatedAt: now },
-    });
-    if (updated.count === 0) throw staleVersion();
-    await writeRelations(tx, id, { sectionIds: fields.sectionIds, authorIds: fields.authorIds, tagIds });
-    await recordAudit(tx, {
-      accountId,
-      actorId: actor.id,
-      action: "story.update",
-      targetType: "story",
-      targetId: id,
-      metadata: { version: version + 1, fields: Object.keys(fields).filter((k) => fields[k as keyof typeof fields] !== undefined) },
-      now,
-    });
-    const emitted = event
-      ? await emitStoryEvent(tx, { accountId, storyId: id, name: event, actorId: actor.id, previousStatus: current.status, now, appUrl: args.appUrl })
-      : null;
-    return { event, deliveryIds: emitted?.deliveryIds ?? [] };
-  });
+  const outcome = await withTransaction(
+    db,
+    async (tx) => {
+      const current = await tx.story.findFirst({
+        where: { id, accountId },
+        select: { status: true, version: true, cards: true, seo: true, headline: true, slug: true },
+      });
+      if (!current) throw new AppError("NOT_FOUND", "Story not found.");
+      if (current.version !== version) throw staleVersion();
+      await assertIdsExist(tx, accountId, {
+        sectionIds: fields.sectionIds,
+        authorIds: fields.authorIds,
+        linkedStoryId: fields.breakingNewsLinkedStoryId,
+      });
+      let slug: string | undefined;
+      if (fields.slug === "") slug = await generateSlug(tx, accountId, fields.headline ?? current.headline, id);
+      else if (fields.slug !== undefined && fields.slug !== current.slug) {
+        await assertSlugFree(tx, accountId, fields.slug, id);
+        slug = fields.slug;
+      }
+      const tagIds = fields.tags ? await resolveTags(tx, accountId, fields.tags, now) : undefined;
+      const data = scalarData(fields, current.seo);
+      if (slug !== undefined) data.slug = slug;
+      if (fields.cards) {
+        const cards = normalizeCards(fields.cards, (current.cards ?? []) as TCard[], now);
+        const plainText = cardsPlainText(cards);
+        data.cards = cards as unknown as Prisma.InputJsonArray;
+        data.plainText = plainText;
+        data.readTime = readTimeMinutes(plainText);
+      }
+      const event = eventForSave(current.status);
+      if (current.status === "PUBLISHED") data.lastPublishedAt = now;
+      const updated = await tx.story.updateMany({
+        where: { id, accountId, version },
+        data: { ...data, version: { increment: 1 }, storyVersionId: randomUUID(), updatedAt: now },
+      });
+      if (updated.count === 0) throw staleVersion();
+      await writeRelations(tx, id, { sectionIds: fields.sectionIds, authorIds: fields.authorIds, tagIds });
+      await recordAudit(tx, {
+        actor,
+        action: "story.update",
+        targetType: "story",
+        targetId: id,
+        metadata: {
+          version: version + 1,
+          fields: Object.keys(fields).filter((k) => fields[k as keyof typeof fields] !== undefined),
+        },
+        now,
+      });
+      if (event)
+        await emitStoryEvent(tx, {
+          storyId: id,
+          name: event,
+          actor,
+          previousStatus: current.status,
+          now,
+          appUrl: args.appUrl,
+        });
+      return { event };
+    },
+    { retryUniqueClashes: true },
+  );
   return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), ...outcome };
 }
 
 /** Publishing stamps the times; other moves leave them as they are. */
-function timesForMove(to: StoryStatus, current: { firstPublishedAt: Date | null }, now: Date): Prisma.StoryUpdateManyMutationInput {
+function timesForMove(
+  to: StoryStatus,
+  current: { firstPublishedAt: Date | null },
+  now: Date,
+): Prisma.StoryUpdateManyMutationInput {
   if (to !== "PUBLISHED") return {};
   return { publishedAt: now, lastPublishedAt: now, ...(current.firstPublishedAt ? {} : { firstPublishedAt: now }) };
 }
@@ -521,53 +591,121 @@ function timesForMove(to: StoryStatus, current: { firstPublishedAt: Date | null 
  * Move a story through the workflow (./workflow.ts). An illegal move is UNPROCESSABLE and names the
  * current status; a stale `version` is CONFLICT. Emits the move's event.
  */
-export async function transitionStory(db: Db, args: WriteContext & { input: TTransitionStoryInput }): Promise<StoryWriteOutcome> {
+export async function transitionStory(
+  db: Db,
+  args: WriteContext & { input: TTransitionStoryInput },
+): Promise<StoryWriteOutcome> {
   const { id, version, action } = parseInput(ZTransitionStoryInput, args.input);
   const { actor, now } = args;
-  const accountId = actor.accountId;
-  const outcome = await inTransaction(db, async (tx) => {
-    const current = await tx.story.findFirst({ where: { id, accountId }, select: { status: true, version: true, firstPublishedAt: true, headline: true } });
-    if (!current) throw new AppError("NOT_FOUND", "Story not found.");
-    if (current.version !== version) throw staleVersion();
-    const resolved = resolveMove(current.status, action);
-    if (!resolved.ok) throw new AppError("UNPROCESSABLE", resolved.reason, { details: [{ field: "action", issue: `not possible while the story is ${current.status.toLowerCase()}` }] });
-    const { move } = resolved;
-    const updated = await tx.story.updateMany({
-      where: { id, accountId, version, status: current.status },
-      data: { status: move.to, version: { increment: 1 }, storyVersionId: randomUUID(), updatedAt: now, ...timesForMove(move.to, current, now) },
-    });
-    if (updated.count === 0) throw staleVersion();
-    await recordAudit(tx, {
-      accountId,
-      actorId: actor.id,
-      action: `story.${action}`,
-      targetType: "story",
-      targetId: id,
-      metadata: { headline: current.headline, from: current.status, to: move.to, version: version + 1 },
-      now,
-    });
-    const emitted = await emitStoryEvent(tx, { accountId, storyId: id, name: move.event, actorId: actor.id, previousStatus: current.status, now, appUrl: args.appUrl });
-    return { event: move.event, deliveryIds: emitted.deliveryIds };
-  });
+  const outcome = await withTransaction(db, (tx) =>
+    moveStory(tx, { actor, id, version, action, now, appUrl: args.appUrl }),
+  );
   return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), ...outcome };
 }
 
+/** The key of a story's scheduled publication in the job list (server/jobs). */
+export const scheduledPublicationKey = (storyId: string) => `story.publish:${storyId}`;
+
+/**
+ * One workflow move inside the caller's transaction: the status change, its audit entry and its
+ * event. `version`: the version the caller saw (a stale one is CONFLICT), or null to move the
+ * current version (the scheduler publishing an approved story). Any move ends a scheduled
+ * publication: the story has left the state it was scheduled in.
+ */
+export async function moveStory(
+  tx: TransactionClient,
+  args: {
+    actor: Actor;
+    id: string;
+    version: number | null;
+    action: TStoryAction;
+    now: Date;
+    appUrl: string;
+  },
+): Promise<{ event: TContentWorkflowEvent }> {
+  const { actor, id, action, now } = args;
+  const accountId = actor.accountId;
+  const current = await tx.story.findFirst({
+    where: { id, accountId },
+    select: { status: true, version: true, firstPublishedAt: true, headline: true, publishAt: true },
+  });
+  if (!current) throw new AppError("NOT_FOUND", "Story not found.");
+  const version = args.version ?? current.version;
+  if (current.version !== version) throw staleVersion();
+  const resolved = resolveMove(current.status, action);
+  if (!resolved.ok)
+    throw new AppError("UNPROCESSABLE", resolved.reason, {
+      details: [{ field: "action", issue: `not possible while the story is ${current.status.toLowerCase()}` }],
+    });
+  const { move } = resolved;
+  const updated = await tx.story.updateMany({
+    where: { id, accountId, version, status: current.status },
+    data: {
+      status: move.to,
+      version: { increment: 1 },
+      storyVersionId: randomUUID(),
+      updatedAt: now,
+      publishAt: null,
+      ...timesForMove(move.to, current, now),
+    },
+  });
+  if (updated.count === 0) throw staleVersion();
+  if (current.publishAt) await cancelJob(tx, { key: scheduledPublicationKey(id), now });
+  await recordAudit(tx, {
+    actor,
+    action: `story.${action}`,
+    targetType: "story",
+    targetId: id,
+    metadata: { headline: current.headline, from: current.status, to: move.to, version: version + 1 },
+    now,
+  });
+  await emitStoryEvent(tx, {
+    storyId: id,
+    name: move.event,
+    actor,
+    previousStatus: current.status,
+    now,
+    appUrl: args.appUrl,
+  });
+  return { event: move.event };
+}
+
 /** Delete a draft for good. Anything else must be moved back to draft first. */
-export async function deleteStory(db: Db, args: { actor: EditorActor; id: string; version: number; now: Date }): Promise<void> {
+export async function deleteStory(
+  db: Db,
+  args: { actor: Actor; id: string; version: number; now: Date },
+): Promise<void> {
   const { actor, id, version, now } = args;
   const accountId = actor.accountId;
-  await inTransaction(db, async (tx) => {
-    const current = await tx.story.findFirst({ where: { id, accountId }, select: { status: true, version: true, headline: true, slug: true } });
+  await withTransaction(db, async (tx) => {
+    const current = await tx.story.findFirst({
+      where: { id, accountId },
+      select: { status: true, version: true, headline: true, slug: true },
+    });
     if (!current) throw new AppError("NOT_FOUND", "Story not found.");
     if (current.version !== version) throw staleVersion();
     if (!canDelete(current.status)) {
-      throw new AppError("UNPROCESSABLE", `Only drafts can be deleted; this story is ${current.status.toLowerCase()}.`, {
-        details: [{ field: "id", issue: `the story is ${current.status.toLowerCase()}` }],
-      });
+      throw new AppError(
+        "UNPROCESSABLE",
+        `Only drafts can be deleted; this story is ${current.status.toLowerCase()}.`,
+        {
+          details: [{ field: "id", issue: `the story is ${current.status.toLowerCase()}` }],
+        },
+      );
     }
     const deleted = await tx.story.deleteMany({ where: { id, accountId, version, status: "DRAFT" } });
     if (deleted.count === 0) throw staleVersion();
-    await tx.story.updateMany({ where: { accountId, breakingNewsLinkedStoryId: id }, data: { breakingNewsLinkedStoryId: null } });
-    await recordAudit(tx, { accountId, actorId: actor.id, action: "story.delete", targetType: "story", targetId: id, metadata: { headline: current.headline, slug: current.slug }, now });
+    await tx.story.updateMany({
+      where: { accountId, breakingNewsLinkedStoryId: id },
+      data: { breakingNewsLinkedStoryId: null },
+    });
+    await recordAudit(tx, {
+      actor,
+      action: "story.delete",
+      targetType: "story",
+      targetId: id,
+      metadata: { headline: current.headline, slug: current.slug },
+      now,
+    });
   });
 }

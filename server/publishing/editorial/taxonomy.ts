@@ -12,22 +12,14 @@
  */
 import "server-only";
 
+import { recordAudit } from "../../audit/audit-log";
+import { actorUserId, type Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
+import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
-import {
-  auditEditorial,
-  deletedSlug,
-  emitCollectionUpdate,
-  inTransaction,
-  lockNesting,
-  parseInput,
-  slugFromName,
-  slugTaken,
-  softDeleteCollection,
-  type Actor,
-  type WithDeliveries,
-} from "./collections";
+import { parseInput } from "../../validation";
+import { emitCollectionUpdate, softDeleteCollection } from "./collections";
 import {
   slugify,
   ZAddRelationshipInput,
@@ -53,6 +45,8 @@ import {
   type TUpdateSectionInput,
   type TUpdateTagInput,
 } from "./organise.schema";
+import { cleanMetadataOrThrow, cleanOptionalHtml } from "./sanitize";
+import { deletedSlug, lockNesting, slugFromName, slugTaken } from "./shared";
 
 const notFound = (what: string, field?: string) =>
   new AppError("NOT_FOUND", `${what} not found.`, field ? { details: [{ field, issue: "does not exist" }] } : {});
@@ -80,14 +74,17 @@ export type SectionNode = {
  * Sections in tree order (each parent followed by its subsections, siblings by position then
  * name) with their depth. A section whose parent is missing is shown at the top level.
  */
-export function sectionTree<T extends { id: number; parentId: number | null; name: string; position: number }>(rows: readonly T[]): (T & { depth: number })[] {
+export function sectionTree<T extends { id: number; parentId: number | null; name: string; position: number }>(
+  rows: readonly T[],
+): (T & { depth: number })[] {
   const ids = new Set(rows.map((r) => r.id));
   const children = new Map<number | null, T[]>();
   for (const row of rows) {
     const parent = row.parentId !== null && ids.has(row.parentId) ? row.parentId : null;
     children.set(parent, [...(children.get(parent) ?? []), row]);
   }
-  for (const list of children.values()) list.sort((a, b) => a.position - b.position || a.name.localeCompare(b.name) || a.id - b.id);
+  for (const list of children.values())
+    list.sort((a, b) => a.position - b.position || a.name.localeCompare(b.name) || a.id - b.id);
   const out: (T & { depth: number })[] = [];
   const visited = new Set<number>();
   const walk = (parent: number | null, depth: number) => {
@@ -103,7 +100,11 @@ export function sectionTree<T extends { id: number; parentId: number | null; nam
 }
 
 /** True when making `parentId` the parent of `sectionId` would put the section under itself. */
-export function wouldCreateSectionCycle(sectionId: number, parentId: number | null, parentOf: ReadonlyMap<number, number | null>): boolean {
+export function wouldCreateSectionCycle(
+  sectionId: number,
+  parentId: number | null,
+  parentOf: ReadonlyMap<number, number | null>,
+): boolean {
   const seen = new Set<number>();
   for (let current = parentId; current !== null && current !== undefined; current = parentOf.get(current) ?? null) {
     if (current === sectionId) return true;
@@ -146,12 +147,18 @@ async function getOwnedSection(db: Db, actor: Actor, id: number) {
 }
 
 async function assertSectionSlugFree(db: Db, actor: Actor, slug: string, exceptId?: number) {
-  const clash = await db.section.findFirst({ where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  const clash = await db.section.findFirst({
+    where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (clash) throw slugTaken("section", slug);
 }
 
 async function assertParent(db: Db, actor: Actor, parentId: number) {
-  const parent = await db.section.findFirst({ where: { id: parentId, accountId: actor.accountId, deletedAt: null }, select: { id: true } });
+  const parent = await db.section.findFirst({
+    where: { id: parentId, accountId: actor.accountId, deletedAt: null },
+    select: { id: true },
+  });
   if (!parent) throw notFound("Parent section", "parentId");
 }
 
@@ -164,21 +171,34 @@ async function getSectionNode(db: Db, { actor, id }: { actor: Actor; id: number 
 }
 
 /** A section and its automated section collection (rules {"section-ids":[id]}, slug "section-<slug>"). */
-export async function createSection(db: Db, args: { actor: Actor; input: TCreateSectionInput; now: Date }): Promise<WithDeliveries<{ section: SectionNode }>> {
+export async function createSection(
+  db: Db,
+  args: { actor: Actor; input: TCreateSectionInput; now: Date },
+): Promise<{ section: SectionNode }> {
   const { actor, now } = args;
   const input = parseInput(ZCreateSectionInput, args.input);
   const slug = input.slug ?? slugFromName(input.name);
-  return inTransaction(db, async (tx) => {
+  return withTransaction(db, async (tx) => {
     await assertSectionSlugFree(tx, actor, slug);
     if (input.parentId !== null) await assertParent(tx, actor, input.parentId);
     const collectionSlug = sectionCollectionSlug(slug);
-    const clash = await tx.collection.findFirst({ where: { accountId: actor.accountId, slug: collectionSlug }, select: { id: true } });
+    const clash = await tx.collection.findFirst({
+      where: { accountId: actor.accountId, slug: collectionSlug },
+      select: { id: true },
+    });
     if (clash) {
-      throw new AppError("CONFLICT", `A collection already uses the slug "${collectionSlug}", which this section's collection needs.`, {
-        details: [{ field: "slug", issue: `collection "${collectionSlug}" exists` }],
-      });
+      throw new AppError(
+        "CONFLICT",
+        `A collection already uses the slug "${collectionSlug}", which this section's collection needs.`,
+        {
+          details: [{ field: "slug", issue: `collection "${collectionSlug}" exists` }],
+        },
+      );
     }
-    const last = await tx.section.aggregate({ where: { accountId: actor.accountId, parentId: input.parentId }, _max: { position: true } });
+    const last = await tx.section.aggregate({
+      where: { accountId: actor.accountId, parentId: input.parentId },
+      _max: { position: true },
+    });
     const section = await tx.section.create({
       data: {
         accountId: actor.accountId,
@@ -190,12 +210,25 @@ export async function createSection(db: Db, args: { actor: Actor; input: TCreate
       },
     });
     const collection = await tx.collection.create({
-      data: { accountId: actor.accountId, slug: collectionSlug, name: section.displayName, automated: true, rules: { "section-ids": [section.id] } },
+      data: {
+        accountId: actor.accountId,
+        slug: collectionSlug,
+        name: section.displayName,
+        automated: true,
+        rules: { "section-ids": [section.id] },
+      },
     });
     await tx.section.update({ where: { id: section.id }, data: { collectionId: collection.id } });
-    await auditEditorial(tx, actor, { action: "section.create", targetType: "section", targetId: section.id, metadata: { slug, collectionId: collection.id }, now });
-    const deliveryIds = await emitCollectionUpdate(tx, actor, { collectionId: collection.id, change: "create", now });
-    return { section: await getSectionNode(tx, { actor, id: section.id }), deliveryIds };
+    await recordAudit(tx, {
+      actor,
+      action: "section.create",
+      targetType: "section",
+      targetId: section.id,
+      metadata: { slug, collectionId: collection.id },
+      now,
+    });
+    await emitCollectionUpdate(tx, { actor, collectionId: collection.id, change: "create", now });
+    return { section: await getSectionNode(tx, { actor, id: section.id }) };
   });
 }
 
@@ -203,16 +236,23 @@ export async function createSection(db: Db, args: { actor: Actor; input: TCreate
  * Rename, re-slug or move a section. Its collection follows: slug "section-<slug>" and name,
  * when they still are the ones the section gave it.
  */
-export async function updateSection(db: Db, args: { actor: Actor; input: TUpdateSectionInput; now: Date }): Promise<WithDeliveries<{ section: SectionNode }>> {
+export async function updateSection(
+  db: Db,
+  args: { actor: Actor; input: TUpdateSectionInput; now: Date },
+): Promise<{ section: SectionNode }> {
   const { actor, now } = args;
   const input = parseInput(ZUpdateSectionInput, args.input);
-  return inTransaction(db, async (tx) => {
+  return withTransaction(db, async (tx) => {
     const current = await getOwnedSection(tx, actor, input.id);
-    if (input.slug !== undefined && input.slug !== current.slug) await assertSectionSlugFree(tx, actor, input.slug, current.id);
+    if (input.slug !== undefined && input.slug !== current.slug)
+      await assertSectionSlugFree(tx, actor, input.slug, current.id);
     if (input.parentId !== undefined && input.parentId !== null && input.parentId !== current.parentId) {
       await assertParent(tx, actor, input.parentId);
       await lockNesting(tx, actor.accountId, "sections");
-      const all = await tx.section.findMany({ where: { accountId: actor.accountId, deletedAt: null }, select: { id: true, parentId: true } });
+      const all = await tx.section.findMany({
+        where: { accountId: actor.accountId, deletedAt: null },
+        select: { id: true, parentId: true },
+      });
       if (wouldCreateSectionCycle(current.id, input.parentId, new Map(all.map((s) => [s.id, s.parentId])))) {
         throw new AppError("UNPROCESSABLE", "A section cannot be placed under itself or one of its subsections.", {
           details: [{ field: "parentId", issue: "would make the section its own ancestor" }],
@@ -221,54 +261,96 @@ export async function updateSection(db: Db, args: { actor: Actor; input: TUpdate
     }
     await tx.section.update({
       where: { id: current.id },
-      data: { ...defined({ name: input.name, displayName: input.displayName, slug: input.slug, parentId: input.parentId }), updatedAt: now },
+      data: {
+        ...defined({ name: input.name, displayName: input.displayName, slug: input.slug, parentId: input.parentId }),
+        updatedAt: now,
+      },
     });
 
-    let deliveryIds: string[] = [];
-    const collection = current.collectionId ? await tx.collection.findFirst({ where: { id: current.collectionId, deletedAt: null } }) : null;
+    const collection = current.collectionId
+      ? await tx.collection.findFirst({ where: { id: current.collectionId, deletedAt: null } })
+      : null;
     if (collection) {
       const data: Prisma.CollectionUpdateInput = {};
-      if (input.slug !== undefined && input.slug !== current.slug && collection.slug === sectionCollectionSlug(current.slug)) {
+      if (
+        input.slug !== undefined &&
+        input.slug !== current.slug &&
+        collection.slug === sectionCollectionSlug(current.slug)
+      ) {
         const next = sectionCollectionSlug(input.slug);
-        const clash = await tx.collection.findFirst({ where: { accountId: actor.accountId, slug: next, NOT: { id: collection.id } }, select: { id: true } });
+        const clash = await tx.collection.findFirst({
+          where: { accountId: actor.accountId, slug: next, NOT: { id: collection.id } },
+          select: { id: true },
+        });
         if (clash) {
-          throw new AppError("CONFLICT", `A collection already uses the slug "${next}", which this section's collection needs.`, {
-            details: [{ field: "slug", issue: `collection "${next}" exists` }],
-          });
+          throw new AppError(
+            "CONFLICT",
+            `A collection already uses the slug "${next}", which this section's collection needs.`,
+            {
+              details: [{ field: "slug", issue: `collection "${next}" exists` }],
+            },
+          );
         }
         data.slug = next;
       }
-      if (input.displayName !== undefined && input.displayName !== current.displayName && collection.name === current.displayName) data.name = input.displayName;
+      if (
+        input.displayName !== undefined &&
+        input.displayName !== current.displayName &&
+        collection.name === current.displayName
+      )
+        data.name = input.displayName;
       if (Object.keys(data).length) {
         await tx.collection.update({ where: { id: collection.id }, data: { ...data, updatedAt: now } });
-        deliveryIds = await emitCollectionUpdate(tx, actor, { collectionId: collection.id, change: "update", now });
+        await emitCollectionUpdate(tx, { actor, collectionId: collection.id, change: "update", now });
       }
     }
     const fields = Object.keys(input).filter((key) => key !== "id");
-    await auditEditorial(tx, actor, { action: "section.update", targetType: "section", targetId: current.id, metadata: { fields }, now });
-    return { section: await getSectionNode(tx, { actor, id: current.id }), deliveryIds };
+    await recordAudit(tx, {
+      actor,
+      action: "section.update",
+      targetType: "section",
+      targetId: current.id,
+      metadata: { fields },
+      now,
+    });
+    return { section: await getSectionNode(tx, { actor, id: current.id }) };
   });
 }
 
 /** Soft delete; refused while stories are filed under the section or it has subsections (409). */
-export async function deleteSection(db: Db, args: { actor: Actor; id: number; now: Date }): Promise<WithDeliveries<{ deleted: true }>> {
+export async function deleteSection(db: Db, args: { actor: Actor; id: number; now: Date }): Promise<{ deleted: true }> {
   const { actor, now } = args;
-  return inTransaction(db, async (tx) => {
+  return withTransaction(db, async (tx) => {
     const current = await getOwnedSection(tx, actor, args.id);
     const stories = await tx.storySection.count({ where: { sectionId: current.id } });
     if (stories > 0) {
-      throw new AppError("CONFLICT", `${stories} ${stories === 1 ? "story is" : "stories are"} filed under this section: move ${stories === 1 ? "it" : "them"} first.`);
+      throw new AppError(
+        "CONFLICT",
+        `${stories} ${stories === 1 ? "story is" : "stories are"} filed under this section: move ${stories === 1 ? "it" : "them"} first.`,
+      );
     }
     const children = await tx.section.count({ where: { parentId: current.id, deletedAt: null } });
     if (children > 0) throw new AppError("CONFLICT", "This section has subsections: move or delete them first.");
-    await tx.section.update({ where: { id: current.id }, data: { deletedAt: now, slug: deletedSlug(current.slug, current.id) } });
-    let deliveryIds: string[] = [];
+    await tx.section.update({
+      where: { id: current.id },
+      data: { deletedAt: now, slug: deletedSlug(current.slug, current.id) },
+    });
     if (current.collectionId) {
-      const collection = await tx.collection.findFirst({ where: { id: current.collectionId, deletedAt: null }, select: { id: true, slug: true } });
-      if (collection) deliveryIds = await softDeleteCollection(tx, actor, { id: collection.id, slug: collection.slug, now });
+      const collection = await tx.collection.findFirst({
+        where: { id: current.collectionId, deletedAt: null },
+        select: { id: true, slug: true },
+      });
+      if (collection) await softDeleteCollection(tx, { actor, id: collection.id, slug: collection.slug, now });
     }
-    await auditEditorial(tx, actor, { action: "section.delete", targetType: "section", targetId: current.id, metadata: { slug: current.slug }, now });
-    return { deleted: true as const, deliveryIds };
+    await recordAudit(tx, {
+      actor,
+      action: "section.delete",
+      targetType: "section",
+      targetId: current.id,
+      metadata: { slug: current.slug },
+      now,
+    });
+    return { deleted: true as const };
   });
 }
 
@@ -291,14 +373,31 @@ type AuthorRow = Prisma.AuthorGetPayload<{ select: typeof AUTHOR_SELECT }>;
 const authorView = ({ _count, ...author }: AuthorRow) => ({ ...author, storyCount: _count.stories });
 export type AuthorView = ReturnType<typeof authorView>;
 
-export async function listAuthors(db: Db, { actor, ...input }: { actor: Actor } & TListInput): Promise<{ authors: AuthorView[]; total: number }> {
+export async function listAuthors(
+  db: Db,
+  { actor, ...input }: { actor: Actor } & TListInput,
+): Promise<{ authors: AuthorView[]; total: number }> {
   const { q, limit, offset } = parseInput(ZListInput, input);
   const where: Prisma.AuthorWhereInput = {
     accountId: actor.accountId,
-    ...(q ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { slug: { contains: q, mode: "insensitive" } }, { email: { contains: q, mode: "insensitive" } }] } : {}),
+    ...(q
+      ? {
+          OR: [
+            { name: { contains: q, mode: "insensitive" } },
+            { slug: { contains: q, mode: "insensitive" } },
+            { email: { contains: q, mode: "insensitive" } },
+          ],
+        }
+      : {}),
   };
   const [rows, total] = await Promise.all([
-    db.author.findMany({ where, select: AUTHOR_SELECT, orderBy: [{ name: "asc" }, { id: "asc" }], take: limit, skip: offset }),
+    db.author.findMany({
+      where,
+      select: AUTHOR_SELECT,
+      orderBy: [{ name: "asc" }, { id: "asc" }],
+      take: limit,
+      skip: offset,
+    }),
     db.author.count({ where }),
   ]);
   return { authors: rows.map(authorView), total };
@@ -311,7 +410,10 @@ async function getOwnedAuthor(db: Db, actor: Actor, id: number) {
 }
 
 async function assertAuthorSlugFree(db: Db, actor: Actor, slug: string, exceptId?: number) {
-  const clash = await db.author.findFirst({ where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  const clash = await db.author.findFirst({
+    where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (clash) throw slugTaken("author", slug);
 }
 
@@ -322,11 +424,15 @@ async function assertOwnImage(db: Db, actor: Actor, key: string | null | undefin
   if (!image) throw notFound("Image", field);
 }
 
-export async function createAuthor(db: Db, args: { actor: Actor; input: TCreateAuthorInput; now: Date }): Promise<AuthorView> {
+export async function createAuthor(
+  db: Db,
+  args: { actor: Actor; input: TCreateAuthorInput; now: Date },
+): Promise<AuthorView> {
   const { actor, now } = args;
   const input = parseInput(ZCreateAuthorInput, args.input);
+  input.bio = cleanOptionalHtml(input.bio);
   const slug = input.slug ?? slugFromName(input.name);
-  return inTransaction(db, async (tx) => {
+  return withTransaction(db, async (tx) => {
     await assertAuthorSlugFree(tx, actor, slug);
     await assertOwnImage(tx, actor, input.avatarS3Key, "avatarS3Key");
     const author = await tx.author.create({
@@ -342,20 +448,43 @@ export async function createAuthor(db: Db, args: { actor: Actor; input: TCreateA
       },
       select: AUTHOR_SELECT,
     });
-    await auditEditorial(tx, actor, { action: "author.create", targetType: "author", targetId: author.id, metadata: { slug }, now });
+    await recordAudit(tx, {
+      actor,
+      action: "author.create",
+      targetType: "author",
+      targetId: author.id,
+      metadata: { slug },
+      now,
+    });
     return authorView(author);
   });
 }
 
-export async function updateAuthor(db: Db, args: { actor: Actor; input: TUpdateAuthorInput; now: Date }): Promise<AuthorView> {
+export async function updateAuthor(
+  db: Db,
+  args: { actor: Actor; input: TUpdateAuthorInput; now: Date },
+): Promise<AuthorView> {
   const { actor, now } = args;
   const { id, ...input } = parseInput(ZUpdateAuthorInput, args.input);
-  return inTransaction(db, async (tx) => {
+  input.bio = cleanOptionalHtml(input.bio);
+  return withTransaction(db, async (tx) => {
     const current = await getOwnedAuthor(tx, actor, id);
-    if (input.slug !== undefined && input.slug !== current.slug) await assertAuthorSlugFree(tx, actor, input.slug, current.id);
+    if (input.slug !== undefined && input.slug !== current.slug)
+      await assertAuthorSlugFree(tx, actor, input.slug, current.id);
     await assertOwnImage(tx, actor, input.avatarS3Key, "avatarS3Key");
-    const author = await tx.author.update({ where: { id: current.id }, data: { ...defined(input), updatedAt: now }, select: AUTHOR_SELECT });
-    await auditEditorial(tx, actor, { action: "author.update", targetType: "author", targetId: id, metadata: { fields: Object.keys(defined(input)) }, now });
+    const author = await tx.author.update({
+      where: { id: current.id },
+      data: { ...defined(input), updatedAt: now },
+      select: AUTHOR_SELECT,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: "author.update",
+      targetType: "author",
+      targetId: id,
+      metadata: { fields: Object.keys(defined(input)) },
+      now,
+    });
     return authorView(author);
   });
 }
@@ -363,33 +492,61 @@ export async function updateAuthor(db: Db, args: { actor: Actor; input: TUpdateA
 /** Refused (409) while any story carries the byline. */
 export async function deleteAuthor(db: Db, args: { actor: Actor; id: number; now: Date }): Promise<{ deleted: true }> {
   const { actor, now } = args;
-  return inTransaction(db, async (tx) => {
+  return withTransaction(db, async (tx) => {
     const current = await getOwnedAuthor(tx, actor, args.id);
     const stories = await tx.storyAuthor.count({ where: { authorId: current.id } });
     if (stories > 0) {
-      throw new AppError("CONFLICT", `${stories} ${stories === 1 ? "story carries" : "stories carry"} this byline: change ${stories === 1 ? "its" : "their"} authors first.`);
+      throw new AppError(
+        "CONFLICT",
+        `${stories} ${stories === 1 ? "story carries" : "stories carry"} this byline: change ${stories === 1 ? "its" : "their"} authors first.`,
+      );
     }
     await tx.author.delete({ where: { id: current.id } });
-    await auditEditorial(tx, actor, { action: "author.delete", targetType: "author", targetId: current.id, metadata: { slug: current.slug }, now });
+    await recordAudit(tx, {
+      actor,
+      action: "author.delete",
+      targetType: "author",
+      targetId: current.id,
+      metadata: { slug: current.slug },
+      now,
+    });
     return { deleted: true as const };
   });
 }
 
 // ─── Tags ────────────────────────────────────────────────────────────────────────────────────
 
-const TAG_SELECT = { id: true, name: true, slug: true, metaDescription: true, updatedAt: true, _count: { select: { stories: true } } } satisfies Prisma.TagSelect;
+const TAG_SELECT = {
+  id: true,
+  name: true,
+  slug: true,
+  metaDescription: true,
+  updatedAt: true,
+  _count: { select: { stories: true } },
+} satisfies Prisma.TagSelect;
 type TagRow = Prisma.TagGetPayload<{ select: typeof TAG_SELECT }>;
 const tagView = ({ _count, ...tag }: TagRow) => ({ ...tag, storyCount: _count.stories });
 export type TagView = ReturnType<typeof tagView>;
 
-export async function listTags(db: Db, { actor, ...input }: { actor: Actor } & TListInput): Promise<{ tags: TagView[]; total: number }> {
+export async function listTags(
+  db: Db,
+  { actor, ...input }: { actor: Actor } & TListInput,
+): Promise<{ tags: TagView[]; total: number }> {
   const { q, limit, offset } = parseInput(ZListInput, input);
   const where: Prisma.TagWhereInput = {
     accountId: actor.accountId,
-    ...(q ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { slug: { contains: q, mode: "insensitive" } }] } : {}),
+    ...(q
+      ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { slug: { contains: q, mode: "insensitive" } }] }
+      : {}),
   };
   const [rows, total] = await Promise.all([
-    db.tag.findMany({ where, select: TAG_SELECT, orderBy: [{ name: "asc" }, { id: "asc" }], take: limit, skip: offset }),
+    db.tag.findMany({
+      where,
+      select: TAG_SELECT,
+      orderBy: [{ name: "asc" }, { id: "asc" }],
+      take: limit,
+      skip: offset,
+    }),
     db.tag.count({ where }),
   ]);
   return { tags: rows.map(tagView), total };
@@ -402,7 +559,10 @@ async function getOwnedTag(db: Db, actor: Actor, id: number) {
 }
 
 async function assertTagSlugFree(db: Db, actor: Actor, slug: string, exceptId?: number) {
-  const clash = await db.tag.findFirst({ where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) }, select: { id: true } });
+  const clash = await db.tag.findFirst({
+    where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
+    select: { id: true },
+  });
   if (clash) throw slugTaken("tag", slug);
 }
 
@@ -410,10 +570,20 @@ export async function createTag(db: Db, args: { actor: Actor; input: TCreateTagI
   const { actor, now } = args;
   const input = parseInput(ZCreateTagInput, args.input);
   const slug = input.slug ?? slugFromName(input.name);
-  return inTransaction(db, async (tx) => {
+  return withTransaction(db, async (tx) => {
     await assertTagSlugFree(tx, actor, slug);
-    const tag = await tx.tag.create({ data: { accountId: actor.accountId, name: input.name, slug, metaDescription: input.metaDescription ?? null }, select: TAG_SELECT });
-    await auditEditorial(tx, actor, { action: "tag.create", targetType: "tag", targetId: tag.id, metadata: { slug }, now });
+    const tag = await tx.tag.create({
+      data: { accountId: actor.accountId, name: input.name, slug, metaDescription: input.metaDescription ?? null },
+      select: TAG_SELECT,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: "tag.create",
+      targetType: "tag",
+      targetId: tag.id,
+      metadata: { slug },
+      now,
+    });
     return tagView(tag);
   });
 }
@@ -422,22 +592,44 @@ export async function createTag(db: Db, args: { actor: Actor; input: TCreateTagI
 export async function updateTag(db: Db, args: { actor: Actor; input: TUpdateTagInput; now: Date }): Promise<TagView> {
   const { actor, now } = args;
   const { id, ...input } = parseInput(ZUpdateTagInput, args.input);
-  return inTransaction(db, async (tx) => {
+  return withTransaction(db, async (tx) => {
     const current = await getOwnedTag(tx, actor, id);
-    if (input.slug !== undefined && input.slug !== current.slug) await assertTagSlugFree(tx, actor, input.slug, current.id);
-    const tag = await tx.tag.update({ where: { id: current.id }, data: { ...defined(input), updatedAt: now }, select: TAG_SELECT });
-    await auditEditorial(tx, actor, { action: "tag.update", targetType: "tag", targetId: id, metadata: { fields: Object.keys(defined(input)), from: current.name }, now });
+    if (input.slug !== undefined && input.slug !== current.slug)
+      await assertTagSlugFree(tx, actor, input.slug, current.id);
+    const tag = await tx.tag.update({
+      where: { id: current.id },
+      data: { ...defined(input), updatedAt: now },
+      select: TAG_SELECT,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: "tag.update",
+      targetType: "tag",
+      targetId: id,
+      metadata: { fields: Object.keys(defined(input)), from: current.name },
+      now,
+    });
     return tagView(tag);
   });
 }
 
 /** Removes the tag and takes it off every story that had it. */
-export async function deleteTag(db: Db, args: { actor: Actor; id: number; now: Date }): Promise<{ deleted: true; untaggedStories: number }> {
+export async function deleteTag(
+  db: Db,
+  args: { actor: Actor; id: number; now: Date },
+): Promise<{ deleted: true; untaggedStories: number }> {
   const { actor, now } = args;
-  return inTransaction(db, async (tx) => {
+  return withTransaction(db, async (tx) => {
     const current = await getOwnedTag(tx, actor, args.id);
     await tx.tag.delete({ where: { id: current.id } });
-    await auditEditorial(tx, actor, { action: "tag.delete", targetType: "tag", targetId: current.id, metadata: { slug: current.slug, stories: current._count.stories }, now });
+    await recordAudit(tx, {
+      actor,
+      action: "tag.delete",
+      targetType: "tag",
+      targetId: current.id,
+      metadata: { slug: current.slug, stories: current._count.stories },
+      now,
+    });
     return { deleted: true as const, untaggedStories: current._count.stories };
   });
 }
@@ -458,30 +650,52 @@ const ENTITY_SELECT = {
 type EntityRow = Prisma.EntityGetPayload<{ select: typeof ENTITY_SELECT }>;
 const entityView = ({ _count, metadata, ...entity }: EntityRow) => ({
   ...entity,
-  metadata: (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) ? metadata : {}) as Record<string, unknown>,
+  metadata: (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) ? metadata : {}) as Record<
+    string,
+    unknown
+  >,
   storyCount: _count.stories,
   relationshipCount: _count.relations,
 });
 export type EntityView = ReturnType<typeof entityView>;
 
-export async function listEntities(db: Db, { actor, ...input }: { actor: Actor } & TListEntitiesInput): Promise<{ entities: EntityView[]; total: number; types: string[] }> {
+export async function listEntities(
+  db: Db,
+  { actor, ...input }: { actor: Actor } & TListEntitiesInput,
+): Promise<{ entities: EntityView[]; total: number; types: string[] }> {
   const { q, type, limit, offset } = parseInput(ZListEntitiesInput, input);
   const where: Prisma.EntityWhereInput = {
     accountId: actor.accountId,
     deletedAt: null,
     ...(type ? { type } : {}),
-    ...(q ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { slug: { contains: q, mode: "insensitive" } }] } : {}),
+    ...(q
+      ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { slug: { contains: q, mode: "insensitive" } }] }
+      : {}),
   };
   const [rows, total, types] = await Promise.all([
-    db.entity.findMany({ where, select: ENTITY_SELECT, orderBy: [{ type: "asc" }, { name: "asc" }, { id: "asc" }], take: limit, skip: offset }),
+    db.entity.findMany({
+      where,
+      select: ENTITY_SELECT,
+      orderBy: [{ type: "asc" }, { name: "asc" }, { id: "asc" }],
+      take: limit,
+      skip: offset,
+    }),
     db.entity.count({ where }),
-    db.entity.findMany({ where: { accountId: actor.accountId, deletedAt: null }, distinct: ["type"], select: { type: true }, orderBy: { type: "asc" } }),
+    db.entity.findMany({
+      where: { accountId: actor.accountId, deletedAt: null },
+      distinct: ["type"],
+      select: { type: true },
+      orderBy: { type: "asc" },
+    }),
   ]);
   return { entities: rows.map(entityView), total, types: types.map((t) => t.type) };
 }
 
 async function getOwnedEntity(db: Db, actor: Actor, id: number, field?: string) {
-  const entity = await db.entity.findFirst({ where: { id, accountId: actor.accountId, deletedAt: null }, select: ENTITY_SELECT });
+  const entity = await db.entity.findFirst({
+    where: { id, accountId: actor.accountId, deletedAt: null },
+    select: ENTITY_SELECT,
+  });
   if (!entity) throw notFound("Entity", field);
   return entity;
 }
@@ -491,20 +705,46 @@ export async function getEntity(db: Db, { actor, id }: { actor: Actor; id: numbe
   const entity = await getOwnedEntity(db, actor, id);
   const linked = { id: true, name: true, type: true, deletedAt: true } as const;
   const [relations, relatedBy] = await Promise.all([
-    db.entityRelationship.findMany({ where: { fromEntityId: id }, orderBy: [{ relation: "asc" }, { rank: "asc" }, { id: "asc" }], select: { id: true, relation: true, rank: true, to: { select: linked } } }),
-    db.entityRelationship.findMany({ where: { toEntityId: id }, orderBy: [{ relation: "asc" }, { rank: "asc" }, { id: "asc" }], select: { id: true, relation: true, rank: true, from: { select: linked } } }),
+    db.entityRelationship.findMany({
+      where: { fromEntityId: id },
+      orderBy: [{ relation: "asc" }, { rank: "asc" }, { id: "asc" }],
+      select: { id: true, relation: true, rank: true, to: { select: linked } },
+    }),
+    db.entityRelationship.findMany({
+      where: { toEntityId: id },
+      orderBy: [{ relation: "asc" }, { rank: "asc" }, { id: "asc" }],
+      select: { id: true, relation: true, rank: true, from: { select: linked } },
+    }),
   ]);
   return {
     ...entityView(entity),
-    relations: relations.filter((r) => !r.to.deletedAt).map((r) => ({ id: r.id, relation: r.relation, rank: r.rank, entity: { id: r.to.id, name: r.to.name, type: r.to.type } })),
-    relatedBy: relatedBy.filter((r) => !r.from.deletedAt).map((r) => ({ id: r.id, relation: r.relation, rank: r.rank, entity: { id: r.from.id, name: r.from.name, type: r.from.type } })),
+    relations: relations
+      .filter((r) => !r.to.deletedAt)
+      .map((r) => ({
+        id: r.id,
+        relation: r.relation,
+        rank: r.rank,
+        entity: { id: r.to.id, name: r.to.name, type: r.to.type },
+      })),
+    relatedBy: relatedBy
+      .filter((r) => !r.from.deletedAt)
+      .map((r) => ({
+        id: r.id,
+        relation: r.relation,
+        rank: r.rank,
+        entity: { id: r.from.id, name: r.from.name, type: r.from.type },
+      })),
   };
 }
 
-export async function createEntity(db: Db, args: { actor: Actor; input: TCreateEntityInput; now: Date }): Promise<EntityView> {
+export async function createEntity(
+  db: Db,
+  args: { actor: Actor; input: TCreateEntityInput; now: Date },
+): Promise<EntityView> {
   const { actor, now } = args;
   const input = parseInput(ZCreateEntityInput, args.input);
-  return inTransaction(db, async (tx) => {
+  input.metadata = cleanMetadataOrThrow(input.metadata, "metadata");
+  return withTransaction(db, async (tx) => {
     const entity = await tx.entity.create({
       data: {
         accountId: actor.accountId,
@@ -512,28 +752,51 @@ export async function createEntity(db: Db, args: { actor: Actor; input: TCreateE
         type: input.type,
         slug: input.slug ?? (slugify(input.name) || null),
         metadata: input.metadata as Prisma.InputJsonObject,
-        createdBy: actor.id,
-        lastUpdatedBy: actor.id,
+        createdBy: actorUserId(actor),
+        lastUpdatedBy: actorUserId(actor),
       },
       select: ENTITY_SELECT,
     });
-    await auditEditorial(tx, actor, { action: "entity.create", targetType: "entity", targetId: entity.id, metadata: { type: input.type, name: input.name }, now });
+    await recordAudit(tx, {
+      actor,
+      action: "entity.create",
+      targetType: "entity",
+      targetId: entity.id,
+      metadata: { type: input.type, name: input.name },
+      now,
+    });
     return entityView(entity);
   });
 }
 
-export async function updateEntity(db: Db, args: { actor: Actor; input: TUpdateEntityInput; now: Date }): Promise<EntityView> {
+export async function updateEntity(
+  db: Db,
+  args: { actor: Actor; input: TUpdateEntityInput; now: Date },
+): Promise<EntityView> {
   const { actor, now } = args;
-  const { id, metadata, ...input } = parseInput(ZUpdateEntityInput, args.input);
-  return inTransaction(db, async (tx) => {
+  const { id, metadata: rawMetadata, ...input } = parseInput(ZUpdateEntityInput, args.input);
+  const metadata = cleanMetadataOrThrow(rawMetadata, "metadata");
+  return withTransaction(db, async (tx) => {
     await getOwnedEntity(tx, actor, id);
     const entity = await tx.entity.update({
       where: { id },
-      data: { ...defined(input), ...(metadata !== undefined ? { metadata: metadata as Prisma.InputJsonObject } : {}), lastUpdatedBy: actor.id, updatedAt: now },
+      data: {
+        ...defined(input),
+        ...(metadata !== undefined ? { metadata: metadata as Prisma.InputJsonObject } : {}),
+        lastUpdatedBy: actorUserId(actor),
+        updatedAt: now,
+      },
       select: ENTITY_SELECT,
     });
     const fields = [...Object.keys(defined(input)), ...(metadata !== undefined ? ["metadata"] : [])];
-    await auditEditorial(tx, actor, { action: "entity.update", targetType: "entity", targetId: id, metadata: { fields }, now });
+    await recordAudit(tx, {
+      actor,
+      action: "entity.update",
+      targetType: "entity",
+      targetId: id,
+      metadata: { fields },
+      now,
+    });
     return entityView(entity);
   });
 }
@@ -541,10 +804,17 @@ export async function updateEntity(db: Db, args: { actor: Actor; input: TUpdateE
 /** Soft delete: the entity disappears from listings and the API; its rows stay. */
 export async function deleteEntity(db: Db, args: { actor: Actor; id: number; now: Date }): Promise<{ deleted: true }> {
   const { actor, now } = args;
-  return inTransaction(db, async (tx) => {
+  return withTransaction(db, async (tx) => {
     const current = await getOwnedEntity(tx, actor, args.id);
-    await tx.entity.update({ where: { id: current.id }, data: { deletedAt: now, lastUpdatedBy: actor.id } });
-    await auditEditorial(tx, actor, { action: "entity.delete", targetType: "entity", targetId: current.id, metadata: { type: current.type, name: current.name }, now });
+    await tx.entity.update({ where: { id: current.id }, data: { deletedAt: now, lastUpdatedBy: actorUserId(actor) } });
+    await recordAudit(tx, {
+      actor,
+      action: "entity.delete",
+      targetType: "entity",
+      targetId: current.id,
+      metadata: { type: current.type, name: current.name },
+      now,
+    });
     return { deleted: true as const };
   });
 }
@@ -554,31 +824,58 @@ export async function addEntityRelationship(db: Db, args: { actor: Actor; input:
   const { actor, now } = args;
   const input = parseInput(ZAddRelationshipInput, args.input);
   if (input.fromId === input.toId) {
-    throw new AppError("UNPROCESSABLE", "An entity cannot be related to itself.", { details: [{ field: "toId", issue: "is the same entity" }] });
+    throw new AppError("UNPROCESSABLE", "An entity cannot be related to itself.", {
+      details: [{ field: "toId", issue: "is the same entity" }],
+    });
   }
-  return inTransaction(db, async (tx) => {
+  return withTransaction(db, async (tx) => {
     await getOwnedEntity(tx, actor, input.fromId, "fromId");
     await getOwnedEntity(tx, actor, input.toId, "toId");
-    const existing = await tx.entityRelationship.findFirst({ where: { fromEntityId: input.fromId, relation: input.relation, toEntityId: input.toId }, select: { id: true } });
+    const existing = await tx.entityRelationship.findFirst({
+      where: { fromEntityId: input.fromId, relation: input.relation, toEntityId: input.toId },
+      select: { id: true },
+    });
     if (existing) {
-      throw new AppError("CONFLICT", `These entities are already related as "${input.relation}".`, { details: [{ field: "relation", issue: "already exists" }] });
+      throw new AppError("CONFLICT", `These entities are already related as "${input.relation}".`, {
+        details: [{ field: "relation", issue: "already exists" }],
+      });
     }
     const link = await tx.entityRelationship.create({
       data: { fromEntityId: input.fromId, relation: input.relation, toEntityId: input.toId, rank: input.rank },
       select: { id: true, fromEntityId: true, relation: true, toEntityId: true, rank: true },
     });
-    await auditEditorial(tx, actor, { action: "entity.relate", targetType: "entity", targetId: input.fromId, metadata: { relation: input.relation, to: input.toId, rank: input.rank }, now });
+    await recordAudit(tx, {
+      actor,
+      action: "entity.relate",
+      targetType: "entity",
+      targetId: input.fromId,
+      metadata: { relation: input.relation, to: input.toId, rank: input.rank },
+      now,
+    });
     return link;
   });
 }
 
-export async function removeEntityRelationship(db: Db, args: { actor: Actor; id: number; now: Date }): Promise<{ deleted: true }> {
+export async function removeEntityRelationship(
+  db: Db,
+  args: { actor: Actor; id: number; now: Date },
+): Promise<{ deleted: true }> {
   const { actor, now } = args;
-  return inTransaction(db, async (tx) => {
-    const link = await tx.entityRelationship.findFirst({ where: { id: args.id, from: { accountId: actor.accountId } }, select: { id: true, fromEntityId: true, relation: true, toEntityId: true } });
+  return withTransaction(db, async (tx) => {
+    const link = await tx.entityRelationship.findFirst({
+      where: { id: args.id, from: { accountId: actor.accountId } },
+      select: { id: true, fromEntityId: true, relation: true, toEntityId: true },
+    });
     if (!link) throw notFound("Relationship");
     await tx.entityRelationship.delete({ where: { id: link.id } });
-    await auditEditorial(tx, actor, { action: "entity.unrelate", targetType: "entity", targetId: link.fromEntityId, metadata: { relation: link.relation, to: link.toEntityId }, now });
+    await recordAudit(tx, {
+      actor,
+      action: "entity.unrelate",
+      targetType: "entity",
+      targetId: link.fromEntityId,
+      metadata: { relation: link.relation, to: link.toEntityId },
+      now,
+    });
     return { deleted: true as const };
   });
 }

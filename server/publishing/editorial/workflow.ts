@@ -14,7 +14,13 @@
  */
 import type { TContentWorkflowEvent, TStoryAction, TStoryStatus } from "./stories.schema";
 
-export type WorkflowMove = { action: TStoryAction; from: TStoryStatus; to: TStoryStatus; event: TContentWorkflowEvent; label: string };
+export type WorkflowMove = {
+  action: TStoryAction;
+  from: TStoryStatus;
+  to: TStoryStatus;
+  event: TContentWorkflowEvent;
+  label: string;
+};
 
 export const WORKFLOW: readonly WorkflowMove[] = [
   { action: "submit", from: "DRAFT", to: "SUBMITTED", event: "story-submit", label: "Submit" },

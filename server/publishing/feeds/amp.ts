@@ -14,7 +14,15 @@ import type { Db } from "../../db/client";
 import type { TCard } from "../cards.schema";
 import { getPublisher } from "../publisher";
 import { storyUrl, type StoryWithRelations } from "../story-view";
-import { heroImage, loadPublishedStoryBySlug, renderCards, TEXT_HTML_OPTIONS, type ElementRenderer, type FeedContext, type ImageRef } from "./content";
+import {
+  heroImage,
+  loadPublishedStoryBySlug,
+  renderCards,
+  TEXT_HTML_OPTIONS,
+  type ElementRenderer,
+  type FeedContext,
+  type ImageRef,
+} from "./content";
 import { storyDescription } from "./rss";
 import { attrs, escapeXml } from "./xml";
 
@@ -36,22 +44,36 @@ const AMP_TEXT_OPTIONS: sanitizeHtml.IOptions = {
   allowedSchemesByTag: { "amp-img": ["https", "http"] },
   transformTags: {
     ...TEXT_HTML_OPTIONS.transformTags,
-    img: (_tagName, attribs) => ({ tagName: "amp-img", attribs: { src: attribs.src ?? "", width: attribs.width ?? "", height: attribs.height ?? "", layout: "responsive", alt: attribs.alt ?? "" } }),
+    img: (_tagName, attribs) => ({
+      tagName: "amp-img",
+      attribs: {
+        src: attribs.src ?? "",
+        width: attribs.width ?? "",
+        height: attribs.height ?? "",
+        layout: "responsive",
+        alt: attribs.alt ?? "",
+      },
+    }),
   },
   // amp-img needs a source and both dimensions; without them the image is dropped.
-  exclusiveFilter: (frame) => (frame.tag === "img" || frame.tag === "amp-img") && !(frame.attribs.src && /^\d+$/.test(frame.attribs.width ?? "") && /^\d+$/.test(frame.attribs.height ?? "")),
+  exclusiveFilter: (frame) =>
+    (frame.tag === "img" || frame.tag === "amp-img") &&
+    !(frame.attribs.src && /^\d+$/.test(frame.attribs.width ?? "") && /^\d+$/.test(frame.attribs.height ?? "")),
 };
 
 function ampImg(image: ImageRef): string {
   return `<figure><amp-img${attrs({ src: image.url, width: image.width, height: image.height, layout: "responsive", alt: image.alt })}></amp-img>${
-    image.caption || image.attribution ? `<figcaption>${escapeXml([image.caption, image.attribution].filter(Boolean).join(" · "))}</figcaption>` : ""
+    image.caption || image.attribution
+      ? `<figcaption>${escapeXml([image.caption, image.attribution].filter(Boolean).join(" · "))}</figcaption>`
+      : ""
   }</figure>`;
 }
 
 export const AMP_RENDERER: ElementRenderer = {
   textOptions: AMP_TEXT_OPTIONS,
   image: ampImg,
-  youtube: (video) => `<amp-youtube${attrs({ "data-videoid": video.id, layout: "responsive", width: 480, height: 270 })}></amp-youtube>`,
+  youtube: (video) =>
+    `<amp-youtube${attrs({ "data-videoid": video.id, layout: "responsive", width: 480, height: 270 })}></amp-youtube>`,
   tweet: (tweet) =>
     `<amp-twitter${attrs({ "data-tweetid": tweet.id, layout: "responsive", width: 375, height: 472 })}><blockquote placeholder><a${attrs({ href: tweet.url })}>${escapeXml(tweet.url)}</a></blockquote></amp-twitter>`,
 };
@@ -66,7 +88,10 @@ function safeColour(value: unknown, fallback: string): string {
  * "</script>" can close it and the page stays well-formed XML too.
  */
 function jsonLd(data: unknown): string {
-  return JSON.stringify(data).replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+  return JSON.stringify(data)
+    .replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
 }
 
 /** The AMP page of one story. */
@@ -81,7 +106,9 @@ export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext): strin
   const theme = { ...publisher.theme, ...(publisher.ampConfig.colors as Record<string, unknown> | undefined) };
   const primary = safeColour(theme["primary-color"] ?? theme.primary, "#b3261e");
   const description = storyDescription(story);
-  const extensions = (Object.keys(EXTENSIONS) as (keyof typeof EXTENSIONS)[]).filter((name) => body.includes(`<${name} `));
+  const extensions = (Object.keys(EXTENSIONS) as (keyof typeof EXTENSIONS)[]).filter((name) =>
+    body.includes(`<${name} `),
+  );
   const copyright = typeof publisher.settings.copyright === "string" ? publisher.settings.copyright : null;
   const structured = {
     "@context": "https://schema.org",
@@ -134,7 +161,10 @@ export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext): strin
 }
 
 /** GET /api/v1/amp/story?slug=…: NOT_FOUND for unknown and unpublished slugs. */
-export async function buildAmpStory(db: Db, args: { accountId: number; appUrl: string; slug: string }): Promise<{ html: string; tags: string[] }> {
+export async function buildAmpStory(
+  db: Db,
+  args: { accountId: number; appUrl: string; slug: string },
+): Promise<{ html: string; tags: string[] }> {
   const publisher = await getPublisher(db, args.accountId, { appUrl: args.appUrl });
   const story = await loadPublishedStoryBySlug(db, args.accountId, args.slug);
   return { html: ampStoryHtml(story, { publisher, appUrl: args.appUrl }), tags: [`s/${story.id}`] };

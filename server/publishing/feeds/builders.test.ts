@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { TCard } from "../cards.schema";
 import type { Publisher } from "../publisher";
 import type { StoryWithRelations } from "../story-view";
-import { ampStoryHtml, AMP_BOILERPLATE } from "./amp";
+import { AMP_BOILERPLATE, ampStoryHtml } from "./amp";
 import { imageUrl, type FeedContext } from "./content";
 import { instantArticleHtml } from "./instant-articles";
 import { baseChannel, rssDocument, rssItem, storyHtml } from "./rss";
@@ -42,8 +42,16 @@ function fakeStory(overrides: Partial<StoryWithRelations> = {}): StoryWithRelati
       version: 1,
       metadata: {},
       "story-elements": [
-        element(1, { type: "text", text: `<p style="color:red" onclick="x()">Hello <b>world</b> &amp; ${"]]>"}<script>evil()</script><iframe src="https://evil.test"></iframe><img src="https://x.test/a.png"></p>` }),
-        element(2, { type: "image", "image-s3-key": "demo/photo one.png", "image-metadata": { width: 800, height: 600 }, title: "A <caption>" }),
+        element(1, {
+          type: "text",
+          text: `<p style="color:red" onclick="x()">Hello <b>world</b> &amp; ${"]]>"}<script>evil()</script><iframe src="https://evil.test"></iframe><img src="https://x.test/a.png"></p>`,
+        }),
+        element(2, {
+          type: "image",
+          "image-s3-key": "demo/photo one.png",
+          "image-metadata": { width: 800, height: 600 },
+          title: "A <caption>",
+        }),
         element(3, { type: "youtube-video", url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" }),
         element(4, { type: "jsembed", subtype: "tweet", "tweet-id": "20" }),
         element(5, { type: "text", text: `<p><img src="https://x.test/b.png" width="40" height="30" alt="b"></p>` }),
@@ -71,7 +79,22 @@ function fakeStory(overrides: Partial<StoryWithRelations> = {}): StoryWithRelati
     createdAt: new Date("2025-06-01T00:00:00Z"),
     updatedAt: new Date("2025-06-03T10:00:00Z"),
     authors: [{ storyId: uuid(9), authorId: 1, position: 0, author: { id: 1, name: "Ann <Writer>", slug: "ann" } }],
-    sections: [{ storyId: uuid(9), sectionId: 1, position: 0, section: { id: 1, name: "Politics & Power", displayName: "Politics & Power", slug: "politics", parentId: null, domainSlug: null, collection: null } }],
+    sections: [
+      {
+        storyId: uuid(9),
+        sectionId: 1,
+        position: 0,
+        section: {
+          id: 1,
+          name: "Politics & Power",
+          displayName: "Politics & Power",
+          slug: "politics",
+          parentId: null,
+          domainSlug: null,
+          collection: null,
+        },
+      },
+    ],
     tags: [{ storyId: uuid(9), tagId: 1, position: 0, tag: { id: 1, name: "Elections <2025>", slug: "elections" } }],
     entities: [],
     ...overrides,
@@ -82,8 +105,12 @@ const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@"
 
 describe("image URLs", () => {
   it("puts https in front of a CDN host and the app's scheme in front of Masthead's own host", () => {
-    expect(imageUrl("images.example.com", "demo/a b.png", "http://localhost:3000")).toBe("https://images.example.com/demo/a%20b.png");
-    expect(imageUrl("localhost:3000/images", "demo/a.png", "http://localhost:3000")).toBe("http://localhost:3000/images/demo/a.png");
+    expect(imageUrl("images.example.com", "demo/a b.png", "http://localhost:3000")).toBe(
+      "https://images.example.com/demo/a%20b.png",
+    );
+    expect(imageUrl("localhost:3000/images", "demo/a.png", "http://localhost:3000")).toBe(
+      "http://localhost:3000/images/demo/a.png",
+    );
     expect(imageUrl("https://cdn.test/", "/x.png", "http://localhost:3000")).toBe("https://cdn.test/x.png");
   });
 });
@@ -92,7 +119,9 @@ describe("RSS document", () => {
   it("is valid XML with every hostile value escaped, and content:encoded round-trips", () => {
     const story = fakeStory();
     const html = storyHtml(story, ctx);
-    const xml = rssDocument(baseChannel(ctx, [story], "http://localhost:3000/stories.rss?a=1&b=2"), [rssItem(story, ctx, html)]);
+    const xml = rssDocument(baseChannel(ctx, [story], "http://localhost:3000/stories.rss?a=1&b=2"), [
+      rssItem(story, ctx, html),
+    ]);
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(xml).not.toContain("\u0001");
     const feed = parser.parse(xml) as { rss: { channel: Record<string, unknown> & { item: Record<string, unknown> } } };
@@ -106,7 +135,10 @@ describe("RSS document", () => {
     expect(item.guid).toEqual({ "#text": uuid(9), "@isPermaLink": "false" });
     expect(item.pubDate).toBe("Tue, 03 Jun 2025 09:39:21 GMT");
     expect(item["dc:creator"]).toBe("Ann <Writer>");
-    expect((item.category as { "#text": string }[]).map((c) => c["#text"] ?? c)).toEqual(["Politics & Power", "Elections <2025>"]);
+    expect((item.category as { "#text": string }[]).map((c) => c["#text"] ?? c)).toEqual([
+      "Politics & Power",
+      "Elections <2025>",
+    ]);
     expect(item["content:encoded"]).toBe(html);
     expect((item["media:content"] as Record<string, string>)["@url"]).toBe("https://images.example.com/hero/a.png");
     expect((item["media:thumbnail"] as Record<string, string>)["@url"]).toBe("https://images.example.com/hero/a.png");
@@ -132,7 +164,9 @@ describe("instant article", () => {
     expect(doc).toContain('<meta property="op:markup_version" content="v1.0">');
     expect(doc).toContain('<time class="op-published" datetime="2025-06-03T09:39:21.000Z">');
     expect(doc).toContain("<address>Ann &lt;Writer&gt;</address>");
-    expect(doc).toContain(`<h1>Tom &amp; Jerry&#39;s &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; ]]&gt; end</h1>`);
+    expect(doc).toContain(
+      `<h1>Tom &amp; Jerry&#39;s &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; ]]&gt; end</h1>`,
+    );
     expect(doc).toContain('<figure class="op-interactive"><iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ"');
     expect(doc).toContain('<figure class="op-interactive"><iframe class="no-margin"><blockquote class="twitter-tweet"');
     expect(doc).not.toMatch(/evil|onclick|style=/);
@@ -143,7 +177,7 @@ describe("AMP page", () => {
   const page = ampStoryHtml(fakeStory(), ctx);
 
   it("has the required AMP markup", () => {
-    expect(page.startsWith("<!doctype html>\n<html ⚡ lang=\"en\">\n<head>\n<meta charset=\"utf-8\">")).toBe(true);
+    expect(page.startsWith('<!doctype html>\n<html ⚡ lang="en">\n<head>\n<meta charset="utf-8">')).toBe(true);
     expect(page).toContain('<script async src="https://cdn.ampproject.org/v0.js"></script>');
     expect(page).toContain('<link rel="canonical" href="https://news.example.com/politics/a-story">');
     expect(page).toContain('<meta name="viewport" content="width=device-width">');
@@ -152,9 +186,15 @@ describe("AMP page", () => {
   });
 
   it("uses amp-img, amp-youtube and amp-twitter with their scripts, and never <img>, <iframe> or foreign scripts", () => {
-    expect(page).toContain('<amp-img src="https://images.example.com/hero/a.png" width="1600" height="900" layout="responsive"');
-    expect(page).toContain('<amp-img src="https://images.example.com/demo/photo%20one.png" width="800" height="600" layout="responsive"');
-    expect(page).toContain('<amp-img src="https://x.test/b.png" width="40" height="30" layout="responsive" alt="b"></amp-img>');
+    expect(page).toContain(
+      '<amp-img src="https://images.example.com/hero/a.png" width="1600" height="900" layout="responsive"',
+    );
+    expect(page).toContain(
+      '<amp-img src="https://images.example.com/demo/photo%20one.png" width="800" height="600" layout="responsive"',
+    );
+    expect(page).toContain(
+      '<amp-img src="https://x.test/b.png" width="40" height="30" layout="responsive" alt="b"></amp-img>',
+    );
     expect(page).not.toContain("https://x.test/a.png"); // no dimensions: dropped
     expect(page).toContain('<amp-youtube data-videoid="dQw4w9WgXcQ" layout="responsive" width="480" height="270">');
     expect(page).toContain('<amp-twitter data-tweetid="20"');
@@ -164,11 +204,14 @@ describe("AMP page", () => {
     expect(page).not.toMatch(/<iframe/);
     expect(page).not.toMatch(/ style=|onclick|evil/);
     const scripts = [...page.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!);
-    for (const script of scripts) expect(script).toMatch(/src="https:\/\/cdn\.ampproject\.org\/|type="application\/ld\+json"/);
+    for (const script of scripts)
+      expect(script).toMatch(/src="https:\/\/cdn\.ampproject\.org\/|type="application\/ld\+json"/);
   });
 
   it("escapes the headline everywhere and keeps a CSS-breaking theme colour out of the stylesheet", () => {
-    expect(page).toContain("<title>Tom &amp; Jerry&#39;s &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; ]]&gt; end</title>");
+    expect(page).toContain(
+      "<title>Tom &amp; Jerry&#39;s &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; ]]&gt; end</title>",
+    );
     expect(page).not.toContain("display:none");
     expect(page).toContain("\\u003cscript\\u003e"); // JSON-LD cannot close its script element
   });
@@ -177,5 +220,42 @@ describe("AMP page", () => {
     const plain = ampStoryHtml(fakeStory({ cards: [] as unknown as StoryWithRelations["cards"] }), ctx);
     expect(plain).not.toContain("amp-youtube");
     expect(plain).not.toContain("amp-twitter");
+  });
+});
+
+describe("captions and attributions, stored as sanitised HTML", () => {
+  it("become text in every feed, escaped once: no &amp;amp; and no escaped tags", () => {
+    const story = fakeStory({
+      heroImageCaption: "Fish &amp; <em>chips</em>",
+      heroImageAttribution: "Photo: A &amp; B",
+      cards: [
+        {
+          id: uuid(1),
+          status: "draft",
+          version: 1,
+          metadata: {},
+          "story-elements": [
+            element(1, {
+              type: "image",
+              "image-s3-key": "demo/one.png",
+              "image-metadata": { width: 800, height: 600 },
+              title: "Salt &amp; <b>vinegar</b>",
+              "image-attribution": "Ann &amp; <i>Bo</i>",
+            }),
+          ],
+        },
+      ] as unknown as StoryWithRelations["cards"],
+    });
+    const html = storyHtml(story, ctx);
+    for (const [name, out] of [
+      ["rss", rssItem(story, ctx, html)],
+      ["instant article", instantArticleHtml(story, ctx)],
+      ["amp", ampStoryHtml(story, ctx)],
+    ] as const) {
+      expect(out, name).not.toMatch(/&amp;amp;|&lt;\/?(em|b|i)&gt;/);
+      expect(out, name).toContain("Fish &amp; chips");
+      expect(out, name).toContain("A &amp; B");
+      expect(out, name).toContain("Ann &amp; Bo");
+    }
   });
 });

@@ -31,17 +31,31 @@ export type FeedFilter = { section?: string; tag?: string; limit: number };
  * The newest published stories, optionally of one section (its slug) or one tag (its slug).
  * An unknown section or tag slug is NOT_FOUND rather than an empty feed, so a typo shows.
  */
-export async function loadFeedStories(db: Db, accountId: number, filter: FeedFilter): Promise<{ stories: StoryWithRelations[]; section: { id: number; name: string; displayName: string; slug: string } | null; tag: { id: number; name: string; slug: string } | null }> {
+export async function loadFeedStories(
+  db: Db,
+  accountId: number,
+  filter: FeedFilter,
+): Promise<{
+  stories: StoryWithRelations[];
+  section: { id: number; name: string; displayName: string; slug: string } | null;
+  tag: { id: number; name: string; slug: string } | null;
+}> {
   const where: Prisma.StoryWhereInput = { accountId, status: "PUBLISHED" };
   let section = null;
   let tag = null;
   if (filter.section) {
-    section = await db.section.findFirst({ where: { accountId, slug: filter.section, deletedAt: null }, select: { id: true, name: true, displayName: true, slug: true } });
+    section = await db.section.findFirst({
+      where: { accountId, slug: filter.section, deletedAt: null },
+      select: { id: true, name: true, displayName: true, slug: true },
+    });
     if (!section) throw new AppError("NOT_FOUND", `No section with the slug "${filter.section}".`);
     where.sections = { some: { sectionId: section.id } };
   }
   if (filter.tag) {
-    tag = await db.tag.findFirst({ where: { accountId, slug: filter.tag }, select: { id: true, name: true, slug: true } });
+    tag = await db.tag.findFirst({
+      where: { accountId, slug: filter.tag },
+      select: { id: true, name: true, slug: true },
+    });
     if (!tag) throw new AppError("NOT_FOUND", `No tag with the slug "${filter.tag}".`);
     where.tags = { some: { tagId: tag.id } };
   }
@@ -64,7 +78,8 @@ export async function loadPublishedStoryBySlug(db: Db, accountId: number, slug: 
 /** The moment a feed last changed: its newest edit, or the publisher's settings. Stable, so ETags are too. */
 export function lastChange(stories: readonly StoryWithRelations[], publisher: Publisher): Date {
   let latest = publisher.updatedAt.getTime();
-  for (const story of stories) latest = Math.max(latest, story.updatedAt.getTime(), story.lastPublishedAt?.getTime() ?? 0);
+  for (const story of stories)
+    latest = Math.max(latest, story.updatedAt.getTime(), story.lastPublishedAt?.getTime() ?? 0);
   return new Date(latest);
 }
 
@@ -90,7 +105,14 @@ export function imageUrl(cdnImage: string, key: string, appUrl: string): string 
   return `${base}/${key.replace(/^\/+/, "").split("/").map(encodeURIComponent).join("/")}`;
 }
 
-export type ImageRef = { url: string; width: number; height: number; caption: string | null; attribution: string | null; alt: string };
+export type ImageRef = {
+  url: string;
+  width: number;
+  height: number;
+  caption: string | null;
+  attribution: string | null;
+  alt: string;
+};
 
 /** Width and height from image metadata; 16:9 at 1200 wide when unknown (AMP needs both). */
 export function imageSize(metadata: unknown): { width: number; height: number } {
@@ -106,9 +128,10 @@ export function heroImage(story: StoryWithRelations, ctx: FeedContext): ImageRef
   return {
     url: imageUrl(ctx.publisher.cdnImage, story.heroImageS3Key, ctx.appUrl),
     ...imageSize(story.heroImageMetadata),
-    caption: story.heroImageCaption,
-    attribution: story.heroImageAttribution,
-    alt: story.heroImageCaption || story.headline,
+    // Stored as sanitised HTML: the feeds show them as text, escaped once by each format.
+    caption: story.heroImageCaption ? htmlToText(story.heroImageCaption) : null,
+    attribution: story.heroImageAttribution ? htmlToText(story.heroImageAttribution) : null,
+    alt: story.heroImageCaption ? htmlToText(story.heroImageCaption) : story.headline,
   };
 }
 
@@ -125,7 +148,27 @@ export type ElementRenderer = {
 
 /** Tags and attributes a story's text may keep in every feed: structure, emphasis, links. */
 export const TEXT_HTML_OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: ["p", "br", "strong", "b", "em", "i", "u", "s", "sub", "sup", "a", "ul", "ol", "li", "blockquote", "h2", "h3", "code", "pre"],
+  allowedTags: [
+    "p",
+    "br",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "u",
+    "s",
+    "sub",
+    "sup",
+    "a",
+    "ul",
+    "ol",
+    "li",
+    "blockquote",
+    "h2",
+    "h3",
+    "code",
+    "pre",
+  ],
   allowedAttributes: { a: ["href", "title", "rel"] },
   allowedSchemes: ["http", "https", "mailto"],
   allowProtocolRelative: false,
@@ -153,7 +196,10 @@ export function youtubeId(element: TStoryElement): string | null {
   if (direct && YOUTUBE_ID.test(direct)) return direct;
   for (const candidate of [element.url, element["embed-url"]]) {
     if (!candidate) continue;
-    const match = /(?:youtu\.be\/|youtube(?:-nocookie)?\.com\/(?:embed\/|shorts\/|live\/|watch\?(?:.*&)?v=))([A-Za-z0-9_-]{6,20})/.exec(candidate);
+    const match =
+      /(?:youtu\.be\/|youtube(?:-nocookie)?\.com\/(?:embed\/|shorts\/|live\/|watch\?(?:.*&)?v=))([A-Za-z0-9_-]{6,20})/.exec(
+        candidate,
+      );
     if (match) return match[1]!;
   }
   return null;
@@ -187,7 +233,11 @@ function renderElement(element: TStoryElement, renderer: ElementRenderer, ctx: F
       return element.text ? plainParagraphs(element.text, (t) => `<p><strong>${t}</strong></p>`) : "";
     case "quote":
     case "blockquote": {
-      const body = element.text ? (/<[a-z]/i.test(element.text) ? sanitizeText(element.text, renderer.textOptions) : plainParagraphs(element.text, (t) => `<p>${t}</p>`)) : "";
+      const body = element.text
+        ? /<[a-z]/i.test(element.text)
+          ? sanitizeText(element.text, renderer.textOptions)
+          : plainParagraphs(element.text, (t) => `<p>${t}</p>`)
+        : "";
       return body ? `<blockquote>${body}</blockquote>` : "";
     }
     case "image": {
@@ -197,7 +247,7 @@ function renderElement(element: TStoryElement, renderer: ElementRenderer, ctx: F
         url: imageUrl(ctx.publisher.cdnImage, key, ctx.appUrl),
         ...imageSize(element["image-metadata"]),
         caption: element.title ? htmlToText(element.title) : null,
-        attribution: element["image-attribution"] ?? null,
+        attribution: element["image-attribution"] ? htmlToText(element["image-attribution"]) : null,
         alt: element.title ? htmlToText(element.title) : "",
       });
     }

@@ -1,6 +1,7 @@
 /** Query parameters of the feeds (GET /stories.rss, GET /api/instant-articles.rss) and the AMP story. */
 import { z } from "zod";
 
+import { zWholeNumber } from "../../http/params.schema";
 import { refuseNul } from "../content.schema";
 
 const zSlug = z.string().trim().min(1).max(300);
@@ -15,7 +16,9 @@ export const ZFeedQuery = refuseNul(
     /** Only stories with this tag (its slug). */
     tag: zSlug.optional(),
     /** Items in the feed: default 20, at most 100. */
-    limit: z.coerce.number().int().min(1).max(FEED_LIMIT_MAX).default(FEED_LIMIT_DEFAULT),
+    limit: zWholeNumber({ min: 1, max: FEED_LIMIT_MAX })
+      .optional()
+      .transform((n) => n ?? FEED_LIMIT_DEFAULT),
   }),
 );
 export type TFeedQuery = z.infer<typeof ZFeedQuery>;

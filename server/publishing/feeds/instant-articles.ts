@@ -10,7 +10,15 @@ import type { Db } from "../../db/client";
 import type { TCard } from "../cards.schema";
 import { getPublisher } from "../publisher";
 import { storyUrl, type StoryWithRelations } from "../story-view";
-import { feedCacheTags, heroImage, loadFeedStories, renderCards, TEXT_HTML_OPTIONS, type ElementRenderer, type FeedContext } from "./content";
+import {
+  feedCacheTags,
+  heroImage,
+  loadFeedStories,
+  renderCards,
+  TEXT_HTML_OPTIONS,
+  type ElementRenderer,
+  type FeedContext,
+} from "./content";
 import { baseChannel, rssDocument, rssItem, type FeedRequest } from "./rss";
 import { attrs, escapeXml } from "./xml";
 

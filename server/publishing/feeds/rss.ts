@@ -7,10 +7,20 @@
 import "server-only";
 
 import type { Db } from "../../db/client";
+import type { TCard } from "../cards.schema";
 import { getPublisher } from "../publisher";
 import { htmlToText, sectionToWire, storyUrl, type StoryWithRelations } from "../story-view";
-import { feedCacheTags, heroImage, lastChange, loadFeedStories, renderCards, TEXT_HTML_OPTIONS, type ElementRenderer, type FeedContext, type FeedFilter } from "./content";
-import type { TCard } from "../cards.schema";
+import {
+  feedCacheTags,
+  heroImage,
+  lastChange,
+  loadFeedStories,
+  renderCards,
+  TEXT_HTML_OPTIONS,
+  type ElementRenderer,
+  type FeedContext,
+  type FeedFilter,
+} from "./content";
 import { attrs, cdata, element, escapeXml, rfc822 } from "./xml";
 
 export const RSS_CONTENT_TYPE = "application/rss+xml; charset=utf-8";
@@ -22,7 +32,15 @@ const NAMESPACES = {
   "xmlns:media": "http://search.yahoo.com/mrss/",
 };
 
-export type Channel = { title: string; link: string; description: string; selfUrl: string; language: string; lastBuildDate: Date; copyright?: string | null };
+export type Channel = {
+  title: string;
+  link: string;
+  description: string;
+  selfUrl: string;
+  language: string;
+  lastBuildDate: Date;
+  copyright?: string | null;
+};
 
 /** The whole document: `items` are already-built <item> elements. */
 export function rssDocument(channel: Channel, items: readonly string[]): string {
@@ -52,11 +70,14 @@ export const HTML_RENDERER: ElementRenderer = {
   textOptions: TEXT_HTML_OPTIONS,
   image: (image) =>
     `<figure><img${attrs({ src: image.url, width: image.width, height: image.height, alt: image.alt })}/>${
-      image.caption || image.attribution ? `<figcaption>${escapeXml([image.caption, image.attribution].filter(Boolean).join(" · "))}</figcaption>` : ""
+      image.caption || image.attribution
+        ? `<figcaption>${escapeXml([image.caption, image.attribution].filter(Boolean).join(" · "))}</figcaption>`
+        : ""
     }</figure>`,
   youtube: (video) =>
     `<figure><iframe${attrs({ src: `https://www.youtube.com/embed/${video.id}`, width: 560, height: 315, frameborder: 0, allowfullscreen: "true" })}></iframe><figcaption><a${attrs({ href: video.url })}>${escapeXml(video.url)}</a></figcaption></figure>`,
-  tweet: (tweet) => `<blockquote class="twitter-tweet"><a${attrs({ href: tweet.url })}>${escapeXml(tweet.url)}</a></blockquote>`,
+  tweet: (tweet) =>
+    `<blockquote class="twitter-tweet"><a${attrs({ href: tweet.url })}>${escapeXml(tweet.url)}</a></blockquote>`,
 };
 
 /** Summary for <description>: the story's summary, or the start of its text. */
@@ -79,7 +100,11 @@ export function rssItem(story: StoryWithRelations, ctx: FeedContext, contentEnco
     element("guid", story.id, { isPermaLink: "false" }),
     element("pubDate", rfc822(published)),
     ...story.authors.map((a) => element("dc:creator", a.author.name)),
-    ...story.sections.map((s) => element("category", s.section.displayName || s.section.name, { domain: String(sectionToWire(s.section, ctx.publisher.siteUrl)["section-url"]) })),
+    ...story.sections.map((s) =>
+      element("category", s.section.displayName || s.section.name, {
+        domain: String(sectionToWire(s.section, ctx.publisher.siteUrl)["section-url"]),
+      }),
+    ),
     ...story.tags.map((t) => element("category", t.tag.name)),
     element("description", storyDescription(story)),
     `<content:encoded>${cdata(contentEncoded)}</content:encoded>`,
@@ -87,7 +112,9 @@ export function rssItem(story: StoryWithRelations, ctx: FeedContext, contentEnco
   if (hero) {
     const caption = hero.caption ? element("media:title", hero.caption, { type: "plain" }) : "";
     const credit = hero.attribution ? element("media:credit", hero.attribution) : "";
-    parts.push(`<media:content${attrs({ url: hero.url, medium: "image", width: hero.width, height: hero.height })}>${caption}${credit}</media:content>`);
+    parts.push(
+      `<media:content${attrs({ url: hero.url, medium: "image", width: hero.width, height: hero.height })}>${caption}${credit}</media:content>`,
+    );
     parts.push(`<media:thumbnail${attrs({ url: hero.url, width: hero.width, height: hero.height })}/>`);
   }
   parts.push(`</item>`);
@@ -97,7 +124,9 @@ export function rssItem(story: StoryWithRelations, ctx: FeedContext, contentEnco
 /** The HTML body of a story for content:encoded: hero image, then every card. */
 export function storyHtml(story: StoryWithRelations, ctx: FeedContext): string {
   const hero = heroImage(story, ctx);
-  return [hero ? HTML_RENDERER.image(hero) : "", renderCards(story.cards as unknown as TCard[], HTML_RENDERER, ctx)].filter(Boolean).join("\n");
+  return [hero ? HTML_RENDERER.image(hero) : "", renderCards(story.cards as unknown as TCard[], HTML_RENDERER, ctx)]
+    .filter(Boolean)
+    .join("\n");
 }
 
 export type FeedRequest = FeedFilter & { accountId: number; appUrl: string; selfUrl: string };
@@ -125,7 +154,10 @@ export function baseChannel(ctx: FeedContext, stories: readonly StoryWithRelatio
   return {
     title: text(settings.title) ?? publisher.name,
     link: publisher.siteUrl,
-    description: text(settings.description) ?? text(publisher.seo["meta-description"]) ?? `The latest stories from ${publisher.name}.`,
+    description:
+      text(settings.description) ??
+      text(publisher.seo["meta-description"]) ??
+      `The latest stories from ${publisher.name}.`,
     selfUrl,
     language: publisher.language.ietfCode,
     lastBuildDate: lastChange(stories, publisher),

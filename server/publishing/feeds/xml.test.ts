@@ -3,11 +3,17 @@ import { describe, expect, it } from "vitest";
 
 import { attrs, cdata, element, escapeXml, rfc822, stripIllegalXmlChars } from "./xml";
 
-const parse = (xml: string) => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", htmlEntities: true }).parse(xml) as Record<string, unknown>;
+const parse = (xml: string) =>
+  new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", htmlEntities: true }).parse(xml) as Record<
+    string,
+    unknown
+  >;
 
 describe("escapeXml", () => {
   it("escapes the five markup characters", () => {
-    expect(escapeXml(`<a href="x">Tom & Jerry's</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;");
+    expect(escapeXml(`<a href="x">Tom & Jerry's</a>`)).toBe(
+      "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;",
+    );
   });
 
   it("drops characters XML 1.0 forbids and keeps tabs, newlines and astral characters", () => {

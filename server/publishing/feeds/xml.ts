@@ -29,7 +29,11 @@ export function cdata(text: string): string {
 }
 
 /** An element with escaped text content; attributes with a null/undefined value are left out. */
-export function element(name: string, text: string | number | null | undefined, attributes: Record<string, string | number | null | undefined> = {}): string {
+export function element(
+  name: string,
+  text: string | number | null | undefined,
+  attributes: Record<string, string | number | null | undefined> = {},
+): string {
   return `<${name}${attrs(attributes)}>${escapeXml(text)}</${name}>`;
 }
 
