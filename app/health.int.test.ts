@@ -17,12 +17,16 @@ describe("GET /api/health", () => {
     expect(body.database.status).toBe("up");
     expect(["pglite", "postgresql"]).toContain(body.database.kind);
     expect(body.database.latency_ms).toBeGreaterThanOrEqual(0);
-    expect(body.background).toEqual({ engine: "local", running: false, due_deliveries: 0 });
+    expect(body.background).toEqual({ engine: "local", running: false, overdue_jobs: 0 });
   });
 
   it("answers 503 when the database is unreachable, without leaking the connection string", async () => {
     const real = globalForDb.mastheadDb;
-    const unreachable = await openDatabase({ kind: "postgresql", url: "postgres://secretuser:secretpass@127.0.0.1:9/nowhere", schema: "public" });
+    const unreachable = await openDatabase({
+      kind: "postgresql",
+      url: "postgres://secretuser:secretpass@127.0.0.1:9/nowhere",
+      schema: "public",
+    });
     globalForDb.mastheadDb = Promise.resolve(unreachable);
     try {
       const response = await GET(new Request("http://test/api/health"), { params: Promise.resolve({}) });

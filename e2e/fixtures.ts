@@ -1,12 +1,15 @@
 /**
  * Shared by the dashboard specs: the demo users (from the credentials file the start script's
- * seed writes, falling back to the documented demo values) and a `signIn` helper that uses the
- * real sign-in form.
+ * seed writes, falling back to the documented demo values), a `signIn` helper that uses the real
+ * sign-in form, a webhook receiver on 127.0.0.1 that each test gets fresh, tRPC calls with the
+ * page's session, and a tiny PNG to upload.
  */
 import fs from "node:fs";
 import path from "node:path";
 
-import { expect, test as base, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+
+import { startReceiver, type Receiver } from "../server/testing/webhook-receiver";
 
 export type DemoUser = { email: string; password: string };
 
@@ -14,6 +17,7 @@ const CREDENTIALS_FILE = path.resolve(import.meta.dirname, "../.data-e2e/demo-cr
 
 const FALLBACK = {
   owner: { email: "owner@demo.masthead.test", password: "masthead-demo-owner" },
+  editor: { email: "editor@demo.masthead.test", password: "masthead-demo-editor" },
   moderator: { email: "moderator@demo.masthead.test", password: "masthead-demo-moderator" },
 };
 
@@ -27,11 +31,16 @@ function readCredentials(): CredentialsFile {
   }
 }
 
-export function demoUsers(): { owner: DemoUser; moderator: DemoUser } {
+export function demoUsers(): { owner: DemoUser; editor: DemoUser; moderator: DemoUser } {
   const file = readCredentials();
   const byRole = (role: string) => file.users?.find((u) => u.roles?.length === 1 && u.roles[0] === role);
-  const pick = (user: DemoUser | undefined, fallback: DemoUser): DemoUser => (user ? { email: user.email, password: user.password } : fallback);
-  return { owner: pick(file.admin ?? byRole("OWNER"), FALLBACK.owner), moderator: pick(byRole("MODERATOR"), FALLBACK.moderator) };
+  const pick = (user: DemoUser | undefined, fallback: DemoUser): DemoUser =>
+    user ? { email: user.email, password: user.password } : fallback;
+  return {
+    owner: pick(file.admin ?? byRole("OWNER"), FALLBACK.owner),
+    editor: pick(byRole("EDITOR"), FALLBACK.editor),
+    moderator: pick(byRole("MODERATOR"), FALLBACK.moderator),
+  };
 }
 
 /** Fill and submit the sign-in form on the current page (which must be the sign-in page). */
@@ -42,7 +51,34 @@ export async function submitSignIn(page: Page, user: DemoUser): Promise<void> {
   await page.getByRole("button", { name: "Sign in" }).click();
 }
 
-export const test = base.extend<{ users: ReturnType<typeof demoUsers>; signIn: (user: DemoUser) => Promise<void> }>({
+/** One tRPC call over HTTP with the page's session cookie (superjson envelope); fails the test unless it answers 200. */
+export async function trpcCall<T>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
+  const response = await request.post(`/api/trpc/${path}`, { data: { json: input } });
+  expect(response.status(), `${path}: ${await response.text()}`).toBe(200);
+  return ((await response.json()) as { result: { data: { json: T } } }).result.data.json;
+}
+
+/** A real 1×1 PNG, as a file for setInputFiles. */
+export function pngFile(name: string) {
+  const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+  return { name, mimeType: "image/png", buffer: Buffer.from(PNG_1X1, "base64") };
+}
+
+/** What a webhook receiver got, with Masthead's headers picked out. */
+export function deliveriesTo(receiver: Receiver) {
+  return receiver.requests.map((r) => ({
+    body: r.body,
+    signature: String(r.headers["x-qt-signature"]),
+    event: String(r.headers["x-masthead-event"]),
+  }));
+}
+
+export const test = base.extend<{
+  users: ReturnType<typeof demoUsers>;
+  signIn: (user: DemoUser) => Promise<void>;
+  /** A receiver on 127.0.0.1 that answers 200 "ok" (setBehaviour to change that), closed after the test. */
+  webhookReceiver: Receiver;
+}>({
   // (`provide` is Playwright's `use`, renamed so React's hook rules do not mistake it for a hook.)
   users: async ({}, provide) => {
     await provide(demoUsers());
@@ -53,6 +89,14 @@ export const test = base.extend<{ users: ReturnType<typeof demoUsers>; signIn: (
       await submitSignIn(page, user);
       await expect(page).toHaveURL(/\/admin$/);
     });
+  },
+  webhookReceiver: async ({}, provide) => {
+    const receiver = await startReceiver();
+    try {
+      await provide(receiver);
+    } finally {
+      await receiver.close();
+    }
   },
 });
 

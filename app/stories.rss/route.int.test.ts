@@ -3,13 +3,25 @@ import { beforeEach, describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { createAuthor, createSection, createStory, createTag, createTestPublisher, textCards } from "@/server/testing/publishing-factories";
+import {
+  createTestPublisher,
+  insertAuthor,
+  insertSection,
+  insertStory,
+  insertTag,
+  textCards,
+} from "@/server/testing/publishing-factories";
 
 import { GET as instantArticles } from "../api/instant-articles.rss/route";
-import { GET as storiesRss, POST } from "./route";
+import { POST, GET as storiesRss } from "./route";
 
 type Item = Record<string, unknown> & { title: string; guid: { "#text": string }; "content:encoded": string };
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", htmlEntities: true, isArray: (name) => name === "item" || name === "category" || name === "dc:creator" });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@",
+  htmlEntities: true,
+  isArray: (name) => name === "item" || name === "category" || name === "dc:creator",
+});
 const ctx = { params: Promise.resolve({}) };
 
 async function feed(handler: typeof storiesRss, url: string, headers: Record<string, string> = {}) {
@@ -20,21 +32,26 @@ async function feed(handler: typeof storiesRss, url: string, headers: Record<str
 
 function parse(text: string) {
   expect(XMLValidator.validate(text)).toBe(true);
-  const doc = parser.parse(text) as { rss: { "@version": string; channel: Record<string, unknown> & { item?: Item[] } } };
+  const doc = parser.parse(text) as {
+    rss: { "@version": string; channel: Record<string, unknown> & { item?: Item[] } };
+  };
   return { rss: doc.rss, items: doc.rss.channel.item ?? [] };
 }
 
 async function seed() {
   const db = await getDb();
   const account = await createTestPublisher(db);
-  await db.publisherConfig.update({ where: { accountId: account.id }, data: { settings: { title: "Gazette & Co", description: "All the <news>" } } });
-  const politics = await createSection(db, account.id, { name: "Politics", slug: "politics", withCollection: true });
-  const sport = await createSection(db, account.id, { name: "Sport", slug: "sport" });
-  const author = await createAuthor(db, account.id, { name: "Ann O'Writer" });
-  const tag = await createTag(db, account.id, { name: "Elections", slug: "elections" });
+  await db.publisherConfig.update({
+    where: { accountId: account.id },
+    data: { settings: { title: "Gazette & Co", description: "All the <news>" } },
+  });
+  const politics = await insertSection(db, account.id, { name: "Politics", slug: "politics", withCollection: true });
+  const sport = await insertSection(db, account.id, { name: "Sport", slug: "sport" });
+  const author = await insertAuthor(db, account.id, { name: "Ann O'Writer" });
+  const tag = await insertTag(db, account.id, { name: "Elections", slug: "elections" });
   const day = 24 * 3600 * 1000;
   const base = Date.now() - 10 * day;
-  const older = await createStory(db, account.id, {
+  const older = await insertStory(db, account.id, {
     headline: `Tom & Jerry <b>"win"</b> \u0007 ]]> again`,
     summary: "Cats & mice",
     cards: textCards("First ]]> paragraph & more", "<script>alert(1)</script>"),
@@ -44,11 +61,33 @@ async function seed() {
     publishedAt: new Date(base + day),
     heroImageS3Key: "demo/hero one.png",
   });
-  const newer = await createStory(db, account.id, { headline: "Newest sport story", sectionIds: [sport.id], authorIds: [author.id], publishedAt: new Date(base + 3 * day) });
-  const middle = await createStory(db, account.id, { headline: "Middle politics story", sectionIds: [politics.id], publishedAt: new Date(base + 2 * day) });
-  const draft = await createStory(db, account.id, { headline: "SECRET DRAFT", status: "DRAFT", sectionIds: [politics.id], tagIds: [tag.id] });
-  const submitted = await createStory(db, account.id, { headline: "SECRET SUBMITTED", status: "SUBMITTED", sectionIds: [politics.id] });
-  const retracted = await createStory(db, account.id, { headline: "SECRET RETRACTED", status: "RETRACTED", sectionIds: [politics.id] });
+  const newer = await insertStory(db, account.id, {
+    headline: "Newest sport story",
+    sectionIds: [sport.id],
+    authorIds: [author.id],
+    publishedAt: new Date(base + 3 * day),
+  });
+  const middle = await insertStory(db, account.id, {
+    headline: "Middle politics story",
+    sectionIds: [politics.id],
+    publishedAt: new Date(base + 2 * day),
+  });
+  const draft = await insertStory(db, account.id, {
+    headline: "SECRET DRAFT",
+    status: "DRAFT",
+    sectionIds: [politics.id],
+    tagIds: [tag.id],
+  });
+  const submitted = await insertStory(db, account.id, {
+    headline: "SECRET SUBMITTED",
+    status: "SUBMITTED",
+    sectionIds: [politics.id],
+  });
+  const retracted = await insertStory(db, account.id, {
+    headline: "SECRET RETRACTED",
+    status: "RETRACTED",
+    sectionIds: [politics.id],
+  });
   return { account, politics, sport, tag, older, newer, middle, hidden: [draft, submitted, retracted] };
 }
 
@@ -82,15 +121,20 @@ describe("GET /stories.rss", () => {
     expect(old.guid).toEqual({ "#text": data.older.id, "@isPermaLink": "false" });
     expect(new Date(old.pubDate as string).getTime()).toBe(Math.floor(data.older.publishedAt!.getTime() / 1000) * 1000);
     expect(old["dc:creator"]).toEqual(["Ann O'Writer"]);
-    expect((old.category as ({ "#text": string; "@domain": string } | string)[]).map((c) => (typeof c === "string" ? c : `${c["#text"]} (${c["@domain"]})`))).toEqual([
-      "Politics (https://news.example.com/politics)",
-      "Elections",
-    ]);
+    expect(
+      (old.category as ({ "#text": string; "@domain": string } | string)[]).map((c) =>
+        typeof c === "string" ? c : `${c["#text"]} (${c["@domain"]})`,
+      ),
+    ).toEqual(["Politics (https://news.example.com/politics)", "Elections"]);
     expect(old.description).toBe("Cats & mice");
     expect(old["content:encoded"]).toContain("First ]]&gt; paragraph &amp; more");
     expect(old["content:encoded"]).not.toContain("<script");
-    expect((old["media:content"] as Record<string, string>)["@url"]).toBe("https://images.example.com/demo/hero%20one.png");
-    expect((old["media:thumbnail"] as Record<string, string>)["@url"]).toBe("https://images.example.com/demo/hero%20one.png");
+    expect((old["media:content"] as Record<string, string>)["@url"]).toBe(
+      "https://images.example.com/demo/hero%20one.png",
+    );
+    expect((old["media:thumbnail"] as Record<string, string>)["@url"]).toBe(
+      "https://images.example.com/demo/hero%20one.png",
+    );
   });
 
   it("filters by section and tag, honours limit, and 404s unknown slugs", async () => {
@@ -121,10 +165,29 @@ describe("GET /stories.rss", () => {
     expect(again.text).toBe("");
   });
 
+  it("takes limit only in canonical decimal digits, like every JSON route (no hex, exponent, sign, spaces)", async () => {
+    await seed();
+    const taken: string[] = [];
+    for (const limit of ["0x10", "1e1", "+5", "%205", "5%20", "05", "", "1.0", "-1", "9007199254740993"]) {
+      for (const [name, handler, path] of [
+        ["rss", storiesRss, "/stories.rss"],
+        ["instant-articles", instantArticles, "/api/instant-articles.rss"],
+      ] as const) {
+        const { response } = await feed(handler, `http://localhost${path}?limit=${limit}`);
+        if (response.status !== 400) taken.push(`${name} limit=${limit} → ${response.status}`);
+      }
+    }
+    expect(taken).toEqual([]);
+    expect((await feed(storiesRss, "http://localhost/stories.rss?limit=1")).response.status).toBe(200);
+    expect((await feed(instantArticles, "http://localhost/api/instant-articles.rss?limit=100")).response.status).toBe(
+      200,
+    );
+  });
+
   it("is an empty but valid feed when nothing is published", async () => {
     const db = await getDb();
     const account = await createTestPublisher(db);
-    await createStory(db, account.id, { headline: "SECRET DRAFT", status: "DRAFT" });
+    await insertStory(db, account.id, { headline: "SECRET DRAFT", status: "DRAFT" });
     const { response, text } = await feed(storiesRss, "http://localhost/stories.rss");
     expect(response.status).toBe(200);
     expect(parse(text).items).toEqual([]);

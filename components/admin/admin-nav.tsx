@@ -21,13 +21,16 @@ export function AdminNav({ items }: { items: AdminNavItem[] }) {
   const close = () => setOpen(false);
 
   return (
-    <nav aria-label="Dashboard" className="border-b border-gray-200 bg-white lg:min-h-[calc(100vh-3.5rem)] lg:w-60 lg:shrink-0 lg:border-b-0 lg:border-r">
+    <nav
+      aria-label="Dashboard"
+      className="border-b border-gray-200 bg-white lg:min-h-[calc(100vh-3.5rem)] lg:w-60 lg:shrink-0 lg:border-r lg:border-b-0"
+    >
       <button
         type="button"
         aria-expanded={open}
         aria-controls={listId}
         onClick={() => setOpen((value) => !value)}
-        className="flex w-full items-center justify-between px-4 py-3 text-sm font-medium text-gray-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-brand-600 lg:hidden"
+        className="flex w-full items-center justify-between px-4 py-3 text-sm font-medium text-gray-700 focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none focus-visible:ring-inset lg:hidden"
       >
         Menu
         <span aria-hidden="true">{open ? "▴" : "▾"}</span>
@@ -41,22 +44,24 @@ export function AdminNav({ items }: { items: AdminNavItem[] }) {
                 href={item.href}
                 onClick={close}
                 aria-current={pathname === item.href ? "page" : undefined}
-                className={`block rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 ${
+                className={`block rounded-md px-3 py-2 text-sm font-medium focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none ${
                   current ? "bg-brand-50 text-brand-700" : "text-gray-700 hover:bg-gray-100 hover:text-gray-900"
                 }`}
               >
                 {item.label}
               </Link>
               {item.children && item.children.length > 0 ? (
-                <ul className="mb-2 ml-3 mt-1 space-y-0.5 border-l border-gray-200 pl-3">
+                <ul className="mt-1 mb-2 ml-3 space-y-0.5 border-l border-gray-200 pl-3">
                   {item.children.map((child) => (
                     <li key={child.href}>
                       <Link
                         href={child.href}
                         onClick={close}
                         aria-current={pathname === child.href ? "page" : undefined}
-                        className={`block rounded-md px-2 py-1 text-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 ${
-                          isCurrent(pathname, child.href) ? "font-medium text-brand-700" : "text-gray-600 hover:text-gray-900"
+                        className={`block rounded-md px-2 py-1 text-sm focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none ${
+                          isCurrent(pathname, child.href)
+                            ? "font-medium text-brand-700"
+                            : "text-gray-600 hover:text-gray-900"
                         }`}
                       >
                         {child.label}

@@ -1,6 +1,4 @@
-import Link from "next/link";
-
-import { PageHeader } from "./page-header";
+import { Badge, LinkCards, PageHeader, TextLink } from "@/components/ui";
 
 /**
  * What an area that does not exist yet shows: its purpose and an honest "not built yet", no
@@ -20,38 +18,28 @@ export function NotBuiltYet({
   return (
     <>
       <PageHeader title={title} eyebrow={eyebrow} description={summary} />
-      <section aria-labelledby="not-built-title" className="rounded-lg border border-dashed border-gray-300 bg-white px-6 py-10 text-center">
-        <span className="inline-flex items-center rounded-full bg-amber-50 px-2.5 py-0.5 text-xs font-medium text-amber-800 ring-1 ring-inset ring-amber-200">
-          Not built yet
-        </span>
+      <section
+        aria-labelledby="not-built-title"
+        className="rounded-lg border border-dashed border-gray-300 bg-white px-6 py-10 text-center"
+      >
+        <Badge tone="amber">Not built yet</Badge>
         <h2 id="not-built-title" className="mt-3 text-base font-semibold text-gray-900">
           This part of the dashboard is not built yet
         </h2>
         <p className="mx-auto mt-2 max-w-md text-sm text-gray-600">
-          Masthead is being built area by area, and this one has not been built yet, so there is nothing to show or change here.
+          Masthead is being built area by area, and this one has not been built yet, so there is nothing to show or
+          change here.
         </p>
-        <Link href="/admin" className="mt-5 inline-block text-sm font-medium text-brand-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
+        <TextLink href="/admin" className="mt-5 inline-block text-sm">
           Back to the overview
-        </Link>
+        </TextLink>
       </section>
       {sections && sections.length > 0 ? (
         <section aria-labelledby="sections-title" className="mt-8">
-          <h2 id="sections-title" className="text-sm font-semibold text-gray-900">
+          <h2 id="sections-title" className="mb-3 text-sm font-semibold text-gray-900">
             Planned in this area
           </h2>
-          <ul className="mt-3 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
-            {sections.map((section) => (
-              <li key={section.href}>
-                <Link
-                  href={section.href}
-                  className="block h-full rounded-lg border border-gray-200 bg-white p-4 hover:border-brand-600 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600"
-                >
-                  <span className="text-sm font-medium text-gray-900">{section.label}</span>
-                  <span className="mt-1 block text-sm text-gray-600">{section.summary}</span>
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <LinkCards items={sections.map((s) => ({ href: s.href, title: s.label, description: s.summary }))} />
         </section>
       ) : null}
     </>

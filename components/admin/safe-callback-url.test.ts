@@ -10,7 +10,18 @@ describe("safeCallbackUrl", () => {
   });
 
   it("falls back to the overview for anything else", () => {
-    for (const bad of [undefined, null, "", "https://evil.example/admin", "//evil.example/admin", "/\\evil.example", "/api/trpc", "/administrator", "/admin/sign-in", "javascript:alert(1)"]) {
+    for (const bad of [
+      undefined,
+      null,
+      "",
+      "https://evil.example/admin",
+      "//evil.example/admin",
+      "/\\evil.example",
+      "/api/trpc",
+      "/administrator",
+      "/admin/sign-in",
+      "javascript:alert(1)",
+    ]) {
       expect(safeCallbackUrl(bad)).toBe("/admin");
     }
   });

@@ -1,9 +1,10 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
+import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 
+import { Alert, Button, FormField, Input } from "@/components/ui";
 import { signInErrorMessage } from "@/server/auth/sign-in.schema";
 
 function fieldValue(form: FormData, name: string): string {
@@ -47,44 +48,19 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
   return (
     <form onSubmit={handleSubmit} className="space-y-5" aria-describedby={error ? "sign-in-error" : undefined}>
       {error ? (
-        <div id="sign-in-error" role="alert" className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+        <Alert tone="error" id="sign-in-error">
           {error}
-        </div>
+        </Alert>
       ) : null}
-      <div>
-        <label htmlFor="email" className="block text-sm font-medium text-gray-800">
-          E-mail
-        </label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          autoFocus
-          className="mt-1 block w-full rounded-md border border-gray-300 px-3 py-2 text-sm shadow-sm placeholder:text-gray-400 focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30"
-        />
-      </div>
-      <div>
-        <label htmlFor="password" className="block text-sm font-medium text-gray-800">
-          Password
-        </label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          required
-          className="mt-1 block w-full rounded-md border border-gray-300 px-3 py-2 text-sm shadow-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30"
-        />
-      </div>
-      <button
-        type="submit"
-        disabled={pending}
-        className="flex w-full justify-center rounded-md bg-brand-600 px-3 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2 disabled:cursor-wait disabled:opacity-70"
-      >
-        {pending ? "Signing in…" : "Sign in"}
-      </button>
+      <FormField id="email" label="E-mail">
+        <Input name="email" type="email" autoComplete="username" required autoFocus />
+      </FormField>
+      <FormField id="password" label="Password">
+        <Input name="password" type="password" autoComplete="current-password" required />
+      </FormField>
+      <Button type="submit" variant="primary" size="lg" className="w-full" loading={pending} loadingText="Signing in…">
+        Sign in
+      </Button>
     </form>
   );
 }

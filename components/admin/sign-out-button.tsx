@@ -1,9 +1,11 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { signOut } from "next-auth/react";
+import { useRouter } from "next/navigation";
 import { useState } from "react";
+
+import { Button } from "@/components/ui";
 
 /** Ends the session (next-auth, with its CSRF token), drops every cached query, and goes to the sign-in page. */
 export function SignOutButton() {
@@ -24,13 +26,8 @@ export function SignOutButton() {
   }
 
   return (
-    <button
-      type="button"
-      onClick={handleClick}
-      disabled={pending}
-      className="shrink-0 whitespace-nowrap rounded-md border border-gray-300 bg-white px-3 py-1.5 text-sm font-medium text-gray-700 shadow-sm hover:bg-gray-50 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2 disabled:cursor-wait disabled:opacity-60"
-    >
-      {pending ? "Signing out…" : "Sign out"}
-    </button>
+    <Button onClick={handleClick} loading={pending} loadingText="Signing out…" className="shrink-0 whitespace-nowrap">
+      Sign out
+    </Button>
   );
 }

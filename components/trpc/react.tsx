@@ -1,4 +1,5 @@
 "use client";
+
 /**
  * tRPC in client components: `useTRPC()` gives query/mutation options for TanStack Query,
  * e.g. `useQuery(trpc.auditLog.actions.queryOptions())`. Provided by the dashboard layout.
@@ -38,7 +39,9 @@ function getQueryClient(): QueryClient {
 export function TRPCReactProvider({ children }: { children: ReactNode }) {
   const queryClient = getQueryClient();
   // Relative URL: queries run in the browser only (nothing is prefetched on the server yet).
-  const [trpcClient] = useState(() => createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc", transformer: superjson })] }));
+  const [trpcClient] = useState(() =>
+    createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc", transformer: superjson })] }),
+  );
   return (
     <QueryClientProvider client={queryClient}>
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>

@@ -1,16 +1,33 @@
 "use client";
+
 /**
  * One webhook: edit it, disable or re-enable it, rotate its secret, send a test event, delete it,
  * and read its delivery log (every attempt), with "Redeliver" on completed deliveries.
  */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useId, useState } from "react";
+import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  DateTime,
+  ErrorAlert,
+  FilterSelect,
+  LoadError,
+  Loading,
+  LoadMore,
+  LoadState,
+  Panel,
+  useConfirm,
+} from "@/components/ui";
 
+import { EndpointStatus } from "./endpoint-status";
+import { SecretOnce } from "./secret-once";
 import { WebhookForm } from "./webhook-form";
-import { EndpointStatus, ErrorMessage, SecretOnce, StatusBadge, buttonClass, dangerButtonClass, dateTime } from "./ui";
 
 type DeliveryStatus = "PENDING" | "SUCCEEDED" | "FAILED";
 
@@ -18,6 +35,7 @@ export function WebhookDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
+  const confirm = useConfirm();
   const endpoint = useQuery(trpc.webhooks.get.queryOptions({ id }));
   const [secret, setSecret] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
@@ -27,7 +45,14 @@ export function WebhookDetail({ id }: { id: string }) {
     await queryClient.invalidateQueries({ queryKey: trpc.webhooks.get.queryKey({ id }) });
     await queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.pathKey() });
   };
-  const update = useMutation(trpc.webhooks.update.mutationOptions({ onSuccess: async () => { setEditing(false); await refresh(); } }));
+  const update = useMutation(
+    trpc.webhooks.update.mutationOptions({
+      onSuccess: async () => {
+        setEditing(false);
+        await refresh();
+      },
+    }),
+  );
   const setActive = useMutation(trpc.webhooks.setActive.mutationOptions({ onSuccess: refresh }));
   const rotate = useMutation(trpc.webhooks.rotateSecret.mutationOptions({ onSuccess: (r) => setSecret(r.secret) }));
   const sendTest = useMutation(
@@ -40,83 +65,92 @@ export function WebhookDetail({ id }: { id: string }) {
   );
   const remove = useMutation(trpc.webhooks.delete.mutationOptions({ onSuccess: () => router.push("/admin/webhooks") }));
 
-  if (endpoint.isPending) return <p className="text-sm text-gray-500" role="status">Loading webhook…</p>;
-  if (endpoint.isError) return <p className="text-sm text-red-700" role="alert">The webhook could not be loaded: {endpoint.error.message}</p>;
+  if (endpoint.isPending) return <Loading what="webhook" className="text-sm text-gray-500" />;
+  if (endpoint.isError)
+    return <LoadError what="webhook" error={endpoint.error} onRetry={endpoint.refetch} className="text-sm" />;
   const ep = endpoint.data;
 
   return (
     <div className="space-y-6">
       {secret ? <SecretOnce secret={secret} onDone={() => setSecret(null)} /> : null}
-      <section className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm" aria-label="Webhook settings">
-        <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-          <div className="min-w-0">
-            <p className="break-all font-mono text-sm font-medium text-gray-900" data-testid="webhook-url">{ep.url}</p>
-            <p className="mt-1 text-xs text-gray-500">
-              {ep.kind === "CONTENT" ? "Content workflow" : "Subscriptions"} · {ep.hasSecret ? "signed" : "unsigned (empty X-Qt-Signature)"}
-              {ep.description ? ` · ${ep.description}` : ""}
-            </p>
-            <div className="mt-2 flex flex-wrap gap-1">
-              {ep.events.map((e) => (
-                <code key={e} className="rounded bg-gray-100 px-1.5 py-0.5 font-mono text-xs text-gray-700">{e}</code>
-              ))}
-            </div>
-            {ep.failingSince ? (
-              <p className="mt-2 text-xs text-red-700">Failing since {dateTime.format(ep.failingSince)}.</p>
-            ) : null}
+      <Panel title="Endpoint" padded actions={<EndpointStatus active={ep.active} disabledReason={ep.disabledReason} />}>
+        <div className="min-w-0">
+          <p className="font-mono text-sm font-medium break-all text-gray-900" data-testid="webhook-url">
+            {ep.url}
+          </p>
+          <p className="mt-1 text-xs text-gray-500">
+            {ep.kind === "CONTENT" ? "Content workflow" : "Subscriptions"} ·{" "}
+            {ep.hasSecret ? "signed" : "unsigned (empty X-Qt-Signature)"}
+            {ep.description ? ` · ${ep.description}` : ""}
+          </p>
+          <div className="mt-2 flex flex-wrap gap-1">
+            {ep.events.map((e) => (
+              <Code key={e}>{e}</Code>
+            ))}
           </div>
-          <EndpointStatus active={ep.active} disabledReason={ep.disabledReason} />
+          {ep.failingSince ? (
+            <p className="mt-2 text-xs text-red-700">
+              Failing since <DateTime value={ep.failingSince} />.
+            </p>
+          ) : null}
         </div>
-        <div className="mt-4 flex flex-wrap gap-2">
-          <button type="button" className={buttonClass} disabled={sendTest.isPending} onClick={() => sendTest.mutate({ id })}>
-            {sendTest.isPending ? "Sending…" : "Send test event"}
-          </button>
-          <button type="button" className={buttonClass} onClick={() => setEditing(!editing)}>
-            {editing ? "Cancel editing" : "Edit"}
-          </button>
-          <button type="button" className={buttonClass} disabled={setActive.isPending} onClick={() => setActive.mutate({ id, active: !ep.active })}>
+        <div className="flex flex-wrap gap-2">
+          <Button loading={sendTest.isPending} loadingText="Sending…" onClick={() => sendTest.mutate({ id })}>
+            Send test event
+          </Button>
+          <Button onClick={() => setEditing(!editing)}>{editing ? "Cancel editing" : "Edit"}</Button>
+          <Button loading={setActive.isPending} onClick={() => setActive.mutate({ id, active: !ep.active })}>
             {ep.active ? "Disable" : "Re-enable"}
-          </button>
-          <button
-            type="button"
-            className={buttonClass}
-            disabled={rotate.isPending}
-            onClick={() => {
-              if (window.confirm("Make a new secret? The current one keeps signing webhook-signature for 24 hours; X-Qt-Signature switches now.")) rotate.mutate({ id });
+          </Button>
+          <Button
+            loading={rotate.isPending}
+            onClick={async () => {
+              const ok = await confirm({
+                title: ep.hasSecret ? "Rotate the signing secret?" : "Add a signing secret?",
+                body: "The current secret keeps signing webhook-signature for 24 hours; X-Qt-Signature switches now.",
+                confirmLabel: ep.hasSecret ? "Rotate secret" : "Add a secret",
+                tone: "primary",
+              });
+              if (ok) rotate.mutate({ id });
             }}
           >
             {ep.hasSecret ? "Rotate secret" : "Add a secret"}
-          </button>
-          <button
-            type="button"
-            className={dangerButtonClass}
-            disabled={remove.isPending}
-            onClick={() => {
-              if (window.confirm("Delete this webhook and its delivery log?")) remove.mutate({ id });
+          </Button>
+          <Button
+            variant="danger"
+            loading={remove.isPending}
+            onClick={async () => {
+              const ok = await confirm({
+                title: "Delete this webhook?",
+                body: "Its delivery log is deleted with it. Receivers get nothing more.",
+                confirmLabel: "Delete",
+              });
+              if (ok) remove.mutate({ id });
             }}
           >
             Delete
-          </button>
+          </Button>
         </div>
-        {notice ? <p className="mt-3 text-sm text-green-800" role="status">{notice}</p> : null}
+        {notice ? <Alert tone="success">{notice}</Alert> : null}
         {[sendTest.error, setActive.error, rotate.error, remove.error].filter(Boolean).map((error, i) => (
-          <div key={i} className="mt-3">
-            <ErrorMessage error={error} />
-          </div>
+          <ErrorAlert key={i} error={error} />
         ))}
         {editing ? (
-          <div className="mt-4 border-t border-gray-200 pt-4">
+          <div className="border-t border-gray-200 pt-4">
             <WebhookForm
               editing
               initial={{ kind: ep.kind, url: ep.url, description: ep.description, events: ep.events }}
               submitLabel="Save changes"
               pending={update.isPending}
               error={update.error}
-              onSubmit={(values) => update.mutate({ id, url: values.url, description: values.description, events: values.events })}
+              onSubmit={(values) =>
+                update.mutate({ id, url: values.url, description: values.description, events: values.events })
+              }
               onCancel={() => setEditing(false)}
             />
           </div>
         ) : null}
-      </section>
+      </Panel>
       <DeliveryLog endpointId={id} />
     </div>
   );
@@ -125,7 +159,6 @@ export function WebhookDetail({ id }: { id: string }) {
 function DeliveryLog({ endpointId }: { endpointId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const filterId = useId();
   const [status, setStatus] = useState<DeliveryStatus | "">("");
   const log = useInfiniteQuery(
     trpc.webhooks.deliveries.infiniteQueryOptions(
@@ -133,60 +166,64 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
       {
         getNextPageParam: (page) => page.nextCursor,
         // Keep watching while something is still being attempted.
-        refetchInterval: (query) => (query.state.data?.pages.some((p) => p.deliveries.some((d) => d.status === "PENDING")) ? 2000 : false),
+        refetchInterval: (query) =>
+          query.state.data?.pages.some((p) => p.deliveries.some((d) => d.status === "PENDING")) ? 2000 : false,
       },
     ),
   );
   const redeliver = useMutation(
-    trpc.webhooks.redeliver.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.pathKey() }) }),
+    trpc.webhooks.redeliver.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.pathKey() }),
+    }),
   );
   const deliveries = log.data?.pages.flatMap((p) => p.deliveries) ?? [];
 
   return (
-    <section className="rounded-lg border border-gray-200 bg-white shadow-sm" aria-labelledby={`${filterId}-title`}>
-      <div className="flex flex-col gap-3 border-b border-gray-200 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
-        <h2 id={`${filterId}-title`} className="text-sm font-semibold text-gray-900">Delivery log</h2>
-        <div className="flex items-center gap-2">
-          <label htmlFor={filterId} className="text-sm text-gray-700">Status</label>
-          <select
-            id={filterId}
-            value={status}
-            onChange={(event) => setStatus(event.target.value as DeliveryStatus | "")}
-            className="rounded-md border border-gray-300 bg-white py-1.5 pl-2 pr-8 text-sm focus:border-brand-600 focus:outline-none focus:ring-2 focus:ring-brand-600/30"
-          >
-            <option value="">All</option>
-            <option value="PENDING">Pending</option>
-            <option value="SUCCEEDED">Succeeded</option>
-            <option value="FAILED">Failed</option>
-          </select>
-        </div>
-      </div>
-      <ErrorMessage error={redeliver.error} />
-      {log.isPending ? (
-        <p className="px-4 py-10 text-center text-sm text-gray-500" role="status">Loading deliveries…</p>
-      ) : log.isError ? (
-        <p className="px-4 py-10 text-center text-sm text-red-700" role="alert">The log could not be loaded: {log.error.message}</p>
-      ) : deliveries.length === 0 ? (
-        <p className="px-4 py-10 text-center text-sm text-gray-500">{status ? "No deliveries with this status." : "No deliveries yet. Send a test event to try the endpoint."}</p>
-      ) : (
+    <Panel
+      title="Delivery log"
+      actions={
+        <FilterSelect
+          label="Status"
+          value={status}
+          onChange={(event) => setStatus(event.target.value as DeliveryStatus | "")}
+          placeholder="All"
+          options={[
+            { value: "PENDING", label: "Pending" },
+            { value: "SUCCEEDED", label: "Succeeded" },
+            { value: "FAILED", label: "Failed" },
+          ]}
+        />
+      }
+    >
+      <ErrorAlert error={redeliver.error} className="mx-4 mt-3" />
+      <LoadState
+        query={log}
+        what="log"
+        empty={deliveries.length === 0}
+        emptyText={
+          status ? "No deliveries with this status." : "No deliveries yet. Send a test event to try the endpoint."
+        }
+      />
+      {deliveries.length ? (
         <ul className="divide-y divide-gray-100" data-testid="delivery-log">
           {deliveries.map((d) => (
             <li key={d.id} className="px-4 py-3" data-testid="delivery" data-status={d.status}>
               <details>
                 <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 text-sm">
-                  <StatusBadge tone={d.status === "SUCCEEDED" ? "green" : d.status === "FAILED" ? "red" : "blue"}>{d.status.toLowerCase()}</StatusBadge>
+                  <Badge tone={d.status === "SUCCEEDED" ? "green" : d.status === "FAILED" ? "red" : "blue"}>
+                    {d.status.toLowerCase()}
+                  </Badge>
                   <code className="font-mono text-xs text-gray-800">{d.event.name}</code>
                   <span className="text-xs text-gray-500">event {d.event.id}</span>
-                  <time className="text-xs text-gray-500" dateTime={d.createdAt.toISOString()}>{dateTime.format(d.createdAt)}</time>
+                  <DateTime value={d.createdAt} className="text-xs text-gray-500" />
                   <span className="text-xs text-gray-500">
                     {d.attemptCount} attempt{d.attemptCount === 1 ? "" : "s"}
                     {d.lastStatusCode ? ` · HTTP ${d.lastStatusCode}` : d.lastError ? ` · ${d.lastError}` : ""}
                   </span>
                   {d.redeliveryOf ? <span className="text-xs text-gray-500">redelivery</span> : null}
                   {d.status !== "PENDING" ? (
-                    <button
-                      type="button"
-                      className={`${buttonClass} ml-auto`}
+                    <Button
+                      className="ml-auto"
                       disabled={redeliver.isPending}
                       onClick={(event) => {
                         event.preventDefault();
@@ -194,39 +231,42 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
                       }}
                     >
                       Redeliver
-                    </button>
+                    </Button>
                   ) : (
-                    <span className="ml-auto text-xs text-gray-500">next attempt {dateTime.format(d.nextAttemptAt)}</span>
+                    <span className="ml-auto text-xs text-gray-500">
+                      next attempt <DateTime value={d.nextAttemptAt} />
+                    </span>
                   )}
                 </summary>
                 <ol className="mt-3 space-y-2 border-l-2 border-gray-200 pl-4 text-xs">
                   {d.attempts.map((a) => (
                     <li key={a.number}>
                       <p className="text-gray-700">
-                        <span className="font-medium">Attempt {a.number}</span> · {dateTime.format(a.startedAt)} · {a.durationMs} ms ·{" "}
+                        <span className="font-medium">Attempt {a.number}</span> · <DateTime value={a.startedAt} /> ·{" "}
+                        {a.durationMs} ms ·{" "}
                         {a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? "no response")}
                         {a.succeeded ? " · delivered" : ""}
                       </p>
-                      {a.responseExcerpt ? <pre className="mt-1 max-h-32 overflow-auto rounded bg-gray-50 p-2 font-mono text-[11px] text-gray-700">{a.responseExcerpt}</pre> : null}
+                      {a.responseExcerpt ? (
+                        <pre className="mt-1 max-h-32 overflow-auto rounded bg-gray-50 p-2 font-mono text-[11px] text-gray-700">
+                          {a.responseExcerpt}
+                        </pre>
+                      ) : null}
                     </li>
                   ))}
                 </ol>
                 <details className="mt-2 text-xs">
                   <summary className="cursor-pointer text-gray-600">Payload</summary>
-                  <pre className="mt-1 max-h-64 overflow-auto rounded bg-gray-50 p-2 font-mono text-[11px] text-gray-700">{JSON.stringify(d.event.payload, null, 2)}</pre>
+                  <pre className="mt-1 max-h-64 overflow-auto rounded bg-gray-50 p-2 font-mono text-[11px] text-gray-700">
+                    {JSON.stringify(d.event.payload, null, 2)}
+                  </pre>
                 </details>
               </details>
             </li>
           ))}
         </ul>
-      )}
-      {log.hasNextPage ? (
-        <div className="border-t border-gray-200 px-4 py-3 text-center">
-          <button type="button" className={buttonClass} onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
-            {log.isFetchingNextPage ? "Loading…" : "Load more"}
-          </button>
-        </div>
       ) : null}
-    </section>
+      <LoadMore query={log} />
+    </Panel>
   );
 }

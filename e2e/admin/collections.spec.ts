@@ -6,33 +6,30 @@
  */
 import type { APIRequestContext } from "@playwright/test";
 
-import { expect, test } from "../fixtures";
-
-const EDITOR = { email: "editor@demo.masthead.test", password: "masthead-demo-editor" };
-/** A real 1×1 PNG. */
-const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
-
-/** One tRPC call over HTTP with the page's session cookie (superjson envelope). */
-async function trpc<T>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
-  const response = await request.post(`/api/trpc/${path}`, { data: { json: input } });
-  expect(response.status(), `${path}: ${await response.text()}`).toBe(200);
-  return ((await response.json()) as { result: { data: { json: T } } }).result.data.json;
-}
+import { expect, pngFile, test, trpcCall } from "../fixtures";
 
 type Written = { story: { id: string; version: number; status: string } };
 
 async function publishedStory(request: APIRequestContext, headline: string): Promise<string> {
-  let { story } = await trpc<Written>(request, "stories.create", { headline });
+  let { story } = await trpcCall<Written>(request, "stories.create", { headline });
   for (const action of ["submit", "approve", "publish"]) {
-    ({ story } = await trpc<Written>(request, "stories.transition", { id: story.id, version: story.version, action }));
+    ({ story } = await trpcCall<Written>(request, "stories.transition", {
+      id: story.id,
+      version: story.version,
+      action,
+    }));
   }
   expect(story.status.toLowerCase()).toBe("published");
   return story.id;
 }
 
-test("an editor creates a section, an author, a tag and a manual collection, and orders its stories", async ({ page, signIn }) => {
+test("an editor creates a section, an author, a tag and a manual collection, and orders its stories", async ({
+  page,
+  signIn,
+  users,
+}) => {
   const run = Date.now().toString(36);
-  await signIn(EDITOR);
+  await signIn(users.editor);
   const alpha = `Harbour reopens ${run}`;
   const beta = `Ferry timetable ${run}`;
   await publishedStory(page.request, alpha);
@@ -62,7 +59,7 @@ test("an editor creates a section, an author, a tag and a manual collection, and
   await page.getByLabel("Twitter handle").fill("@marinaquay");
   await page.getByLabel("Bio").fill("Covers the docks.");
   // The avatar is uploaded (POST /api/admin/images with the session cookie) and served from /images/<key>.
-  await page.getByLabel("Avatar image").setInputFiles({ name: "avatar.png", mimeType: "image/png", buffer: Buffer.from(PNG_1X1, "base64") });
+  await page.getByLabel("Avatar image").setInputFiles(pngFile("avatar.png"));
   const preview = page.locator('img[src^="/images/"]');
   await expect(preview).toHaveCount(1);
   const src = (await preview.getAttribute("src"))!;

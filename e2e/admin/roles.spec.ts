@@ -22,6 +22,8 @@ test("a moderator sees only their areas and gets a 403 page on the audit log", a
   await expect(page.getByRole("link", { name: "Back to the overview" })).toHaveAttribute("href", "/admin");
 
   // The API behind the page refuses too.
-  const api = await page.request.get(`/api/trpc/auditLog.list?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`);
+  const api = await page.request.get(
+    `/api/trpc/auditLog.list?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`,
+  );
   expect(api.status()).toBe(403);
 });

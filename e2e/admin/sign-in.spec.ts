@@ -6,7 +6,10 @@ import { expect, submitSignIn, test } from "../fixtures";
 // Next.js keeps an empty role="alert" route announcer on every page: look for ours by its text.
 const signInAlert = (page: Page) => page.getByRole("alert").filter({ hasText: /\S/ });
 
-test("an owner signs in, sees the dashboard, finds the sign-in in the audit log, and signs out", async ({ page, users }) => {
+test("an owner signs in, sees the dashboard, finds the sign-in in the audit log, and signs out", async ({
+  page,
+  users,
+}) => {
   await page.goto("/admin");
   await expect(page).toHaveURL(/\/admin\/sign-in\?callbackUrl=%2Fadmin$/);
   await submitSignIn(page, users.owner);
@@ -19,7 +22,16 @@ test("an owner signs in, sees the dashboard, finds the sign-in in the audit log,
   await expect(header.getByRole("button", { name: "Sign out" })).toBeVisible();
 
   const nav = page.getByRole("navigation", { name: "Dashboard" });
-  for (const item of ["Overview", "Content", "Engagement", "Subscriptions", "Webhooks", "Audit log", "Users & keys", "Settings"]) {
+  for (const item of [
+    "Overview",
+    "Content",
+    "Engagement",
+    "Subscriptions",
+    "Webhooks",
+    "Audit log",
+    "Users & keys",
+    "Settings",
+  ]) {
     await expect(nav.getByRole("link", { name: item, exact: true })).toBeVisible();
   }
   await expect(nav.getByRole("link", { name: "Stories", exact: true })).toBeVisible();

@@ -4,10 +4,12 @@
  * The integration tests run the same client against the route handlers on controlled data; this
  * proves the deployed routing (paths, the bulk-request 303, encodings) serves it too.
  */
-import { Author, Client, Collection, Story } from "@quintype/backend";
 import { expect, test } from "@playwright/test";
+import { Author, Client, Collection, Story } from "@quintype/backend";
 
-test("@quintype/backend reads config, stories, a collection two levels deep, search and authors from the running app", async ({ baseURL }) => {
+test("@quintype/backend reads config, stories, a collection two levels deep, search and authors from the running app", async ({
+  baseURL,
+}) => {
   const client = new Client(baseURL!, true);
   const quiet = console.error;
   // The client logs every non-2xx ("Error in API …") before turning a 404 into null.
@@ -28,7 +30,12 @@ test("@quintype/backend reads config, stories, a collection two levels deep, sea
     expect((await Story.getStoryById(client, String(first.id)))?.headline).toBe(first.headline);
 
     // Depth 2: the home collection's child collections come through POST /api/v1/bulk-request → 303 → GET.
-    const home = (await Collection.getCollectionBySlug(client, "home", { "item-type": "collection" }, { depth: 2 })) as {
+    const home = (await Collection.getCollectionBySlug(
+      client,
+      "home",
+      { "item-type": "collection" },
+      { depth: 2 },
+    )) as {
       items: { type: string; slug?: string; items?: unknown[] }[];
     } | null;
     expect(home).not.toBeNull();

@@ -5,12 +5,16 @@ import type { ReactNode } from "react";
 import { AdminNav, type AdminNavItem } from "@/components/admin/admin-nav";
 import { SignOutButton } from "@/components/admin/sign-out-button";
 import { TRPCReactProvider } from "@/components/trpc/react";
+import { ConfirmProvider } from "@/components/ui";
 import { getAdminSession } from "@/server/auth/next-auth";
 import { ROLE_LABELS } from "@/server/auth/roles";
 
 import { visibleAreas } from "./_lib/areas";
 
-export const metadata: Metadata = { title: { default: "Dashboard", template: "%s · Masthead" }, robots: { index: false } };
+export const metadata: Metadata = {
+  title: { default: "Dashboard", template: "%s · Masthead" },
+  robots: { index: false },
+};
 
 /**
  * The dashboard's frame. It does not guard anything itself: every page calls requireAdmin() with
@@ -29,38 +33,43 @@ export default async function AdminLayout({ children }: { children: ReactNode })
 
   return (
     <TRPCReactProvider>
-      <div className="min-h-screen">
-        <header className="sticky top-0 z-10 border-b border-gray-200 bg-white">
-          <div className="flex h-14 items-center justify-between gap-4 px-4 sm:px-6">
-            <div className="flex min-w-0 items-center gap-3">
-              <Link href="/admin" className="rounded text-lg font-bold tracking-tight text-gray-900 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
-                Masthead
-              </Link>
-              <span aria-hidden="true" className="text-gray-300">
-                /
-              </span>
-              <span className="truncate text-sm font-medium text-gray-700" data-testid="account-name">
-                {user.accountName}
-              </span>
-            </div>
-            <div className="flex items-center gap-4">
-              <div className="hidden text-right sm:block" data-testid="signed-in-user">
-                <p className="text-sm font-medium text-gray-900">{user.name}</p>
-                <p className="text-xs text-gray-500">
-                  {user.email} · {user.roles.map((role) => ROLE_LABELS[role]).join(", ")}
-                </p>
+      <ConfirmProvider>
+        <div className="min-h-screen">
+          <header className="sticky top-0 z-10 border-b border-gray-200 bg-white">
+            <div className="flex h-14 items-center justify-between gap-4 px-4 sm:px-6">
+              <div className="flex min-w-0 items-center gap-3">
+                <Link
+                  href="/admin"
+                  className="rounded text-lg font-bold tracking-tight text-gray-900 focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none"
+                >
+                  Masthead
+                </Link>
+                <span aria-hidden="true" className="text-gray-300">
+                  /
+                </span>
+                <span className="truncate text-sm font-medium text-gray-700" data-testid="account-name">
+                  {user.accountName}
+                </span>
               </div>
-              <SignOutButton />
+              <div className="flex items-center gap-4">
+                <div className="hidden text-right sm:block" data-testid="signed-in-user">
+                  <p className="text-sm font-medium text-gray-900">{user.name}</p>
+                  <p className="text-xs text-gray-500">
+                    {user.email} · {user.roles.map((role) => ROLE_LABELS[role]).join(", ")}
+                  </p>
+                </div>
+                <SignOutButton />
+              </div>
             </div>
+          </header>
+          <div className="flex flex-col lg:flex-row">
+            <AdminNav items={items} />
+            <main id="main" className="min-w-0 flex-1 px-4 py-8 sm:px-6 lg:px-10">
+              <div className="mx-auto max-w-6xl">{children}</div>
+            </main>
           </div>
-        </header>
-        <div className="flex flex-col lg:flex-row">
-          <AdminNav items={items} />
-          <main id="main" className="min-w-0 flex-1 px-4 py-8 sm:px-6 lg:px-10">
-            <div className="mx-auto max-w-6xl">{children}</div>
-          </main>
         </div>
-      </div>
+      </ConfirmProvider>
     </TRPCReactProvider>
   );
 }

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 
-import { PageHeader } from "@/components/admin/page-header";
+import { Card, Code, PageHeader, TextLink } from "@/components/ui";
 import { getDashboardOverview } from "@/server/accounts/overview";
-import { toAdminActor } from "@/server/auth/admin-session";
+import { staffActor } from "@/server/auth/actor";
 import { requireAdmin } from "@/server/auth/next-auth";
 import { ADMIN_ROLES, ROLE_LABELS } from "@/server/auth/roles";
 import { getDb } from "@/server/db";
@@ -17,7 +16,7 @@ const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: 
 
 export default async function OverviewPage() {
   const { user } = await requireAdmin({ from: area.href, roles: area.roles });
-  const overview = await getDashboardOverview(await getDb(), { actor: toAdminActor(user) });
+  const overview = await getDashboardOverview(await getDb(), { actor: staffActor(user) });
   const { account, adminUsers, activity } = overview;
 
   return (
@@ -25,10 +24,7 @@ export default async function OverviewPage() {
       <PageHeader eyebrow="Overview" title={account.name} description={`Signed in as ${user.name}.`} />
 
       <div className="grid gap-6 lg:grid-cols-3">
-        <section aria-labelledby="account-title" className="rounded-lg border border-gray-200 bg-white p-5 shadow-sm">
-          <h2 id="account-title" className="text-sm font-semibold text-gray-900">
-            Publication
-          </h2>
+        <Card title="Publication">
           <dl className="mt-4 space-y-3 text-sm">
             <div className="flex justify-between gap-4">
               <dt className="text-gray-500">Name</dt>
@@ -51,12 +47,9 @@ export default async function OverviewPage() {
               <dd className="text-gray-900">{when.format(account.createdAt)} UTC</dd>
             </div>
           </dl>
-        </section>
+        </Card>
 
-        <section aria-labelledby="team-title" className="rounded-lg border border-gray-200 bg-white p-5 shadow-sm">
-          <h2 id="team-title" className="text-sm font-semibold text-gray-900">
-            Dashboard users
-          </h2>
+        <Card title="Dashboard users">
           <p className="mt-4 text-3xl font-semibold tracking-tight text-gray-900" data-testid="active-admin-users">
             {adminUsers.active}
           </p>
@@ -71,34 +64,34 @@ export default async function OverviewPage() {
               </li>
             ))}
           </ul>
-        </section>
+        </Card>
 
-        <section aria-labelledby="activity-title" className="rounded-lg border border-gray-200 bg-white p-5 shadow-sm">
-          <div className="flex items-baseline justify-between gap-4">
-            <h2 id="activity-title" className="text-sm font-semibold text-gray-900">
-              {activity.scope === "account" ? "Recent activity" : "Your recent activity"}
-            </h2>
-            {activity.scope === "account" ? (
-              <Link href="/admin/audit-log" className="text-sm font-medium text-brand-700 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-brand-600">
+        <Card
+          title={activity.scope === "account" ? "Recent activity" : "Your recent activity"}
+          actions={
+            activity.scope === "account" ? (
+              <TextLink href="/admin/audit-log" className="text-sm">
                 Audit log
-              </Link>
-            ) : null}
-          </div>
+              </TextLink>
+            ) : null
+          }
+        >
           {activity.entries.length === 0 ? (
             <p className="mt-4 text-sm text-gray-500">Nothing recorded yet.</p>
           ) : (
             <ol className="mt-4 space-y-3">
               {activity.entries.map((entry) => (
                 <li key={entry.id} className="text-sm">
-                  <code className="rounded bg-gray-100 px-1.5 py-0.5 font-mono text-xs text-gray-800">{entry.action}</code>
+                  <Code>{entry.action}</Code>
                   <p className="mt-1 text-gray-600">
-                    {entry.actor?.name ?? "System"} · <time dateTime={entry.createdAt.toISOString()}>{when.format(entry.createdAt)} UTC</time>
+                    {entry.actor?.name ?? "System"} ·{" "}
+                    <time dateTime={entry.createdAt.toISOString()}>{when.format(entry.createdAt)} UTC</time>
                   </p>
                 </li>
               ))}
             </ol>
           )}
-        </section>
+        </Card>
       </div>
     </>
   );

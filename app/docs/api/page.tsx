@@ -5,7 +5,18 @@ import reference from "@/docs/api-reference.json";
 
 export const metadata: Metadata = { title: "API reference" };
 
-type Endpoint = { method: string; path: string; auth: string; summary: string; rateLimit?: string; cors: boolean; params?: unknown; query?: unknown; body?: unknown; bodyTypes: string[] };
+type Endpoint = {
+  method: string;
+  path: string;
+  auth: string;
+  summary: string;
+  rateLimit?: string;
+  cors: boolean;
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+  bodyTypes: string[];
+};
 
 /** The generated API reference (docs/api-reference.json, from the request schemas themselves). */
 export default function ApiReferencePage() {
@@ -14,11 +25,17 @@ export default function ApiReferencePage() {
     <main className="mx-auto max-w-4xl px-6 py-12">
       <h1 className="text-3xl font-bold tracking-tight">API reference</h1>
       <p className="mt-2 text-gray-600">
-        Generated from the zod schemas that validate each request. Errors, authentication, rate limits and CORS work the same everywhere:
-        see <code>docs/api-conventions.md</code>. <Link href="/" className="text-brand-700 hover:underline">Home</Link>
+        Generated from the zod schemas that validate each request. Errors, authentication, rate limits and CORS work the
+        same everywhere: see <code>docs/api-conventions.md</code>.{" "}
+        <Link href="/" className="text-brand-700 hover:underline">
+          Home
+        </Link>
       </p>
       {endpoints.map((e) => (
-        <section key={`${e.method} ${e.path}`} className="mt-8 rounded-lg border border-gray-200 bg-white p-5 shadow-sm">
+        <section
+          key={`${e.method} ${e.path}`}
+          className="mt-8 rounded-lg border border-gray-200 bg-white p-5 shadow-sm"
+        >
           <h2 className="font-mono text-lg font-semibold">
             <span className="mr-2 rounded bg-gray-100 px-2 py-0.5 text-sm">{e.method}</span>
             {e.path}
@@ -43,8 +60,12 @@ export default function ApiReferencePage() {
           {(["params", "query", "body"] as const).map((part) =>
             e[part] ? (
               <details key={part} className="mt-3 text-sm">
-                <summary className="cursor-pointer text-gray-700">{part === "params" ? "Path parameters" : part === "query" ? "Query parameters" : "Body"}</summary>
-                <pre className="mt-2 overflow-auto rounded bg-gray-50 p-3 font-mono text-xs">{JSON.stringify(e[part], null, 2)}</pre>
+                <summary className="cursor-pointer text-gray-700">
+                  {part === "params" ? "Path parameters" : part === "query" ? "Query parameters" : "Body"}
+                </summary>
+                <pre className="mt-2 overflow-auto rounded bg-gray-50 p-3 font-mono text-xs">
+                  {JSON.stringify(e[part], null, 2)}
+                </pre>
               </details>
             ) : null,
           )}

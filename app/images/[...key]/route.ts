@@ -5,8 +5,8 @@ import { Readable } from "node:stream";
 import { z } from "zod";
 
 import { getEnv } from "@/env.js";
-import { getDb } from "@/server/db";
 import { AppError } from "@/server/errors";
+import { matchesEtag } from "@/server/http/content-cache";
 import { apiRoute, routes } from "@/server/http/route";
 import { findImageFile } from "@/server/publishing/editorial/images";
 
@@ -21,14 +21,20 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       auth: "public",
       produces: "any",
       params: z.object({ key: z.array(z.string()).min(1).max(8) }),
-      summary: "An uploaded image by its key (<account>/<yyyy>/<mm>/<uuid>.<ext>), with a long immutable Cache-Control and an ETag.",
+      summary:
+        "An uploaded image by its key (<account>/<yyyy>/<mm>/<uuid>.<ext>), with a long immutable Cache-Control and an ETag.",
     },
-    async ({ req, url, params }) => {
+    async ({ req, db, url, params }) => {
       // Keys never need escaping: anything encoded ("%2F", "%2e%2e") or dotted is an attempt to leave the folder.
-      if (url.pathname.includes("%") || !params.key.every((segment) => SEGMENT.test(segment) && !segment.includes(".."))) {
-        throw new AppError("BAD_REQUEST", "That is not an image key.", { details: [{ field: "params.key", issue: "is not an image key" }] });
+      if (
+        url.pathname.includes("%") ||
+        !params.key.every((segment) => SEGMENT.test(segment) && !segment.includes(".."))
+      ) {
+        throw new AppError("BAD_REQUEST", "That is not an image key.", {
+          details: [{ field: "params.key", issue: "is not an image key" }],
+        });
       }
-      const image = await findImageFile(await getDb(), { uploadDir: getEnv().UPLOAD_DIR, key: params.key.join("/") });
+      const image = await findImageFile(db, { uploadDir: getEnv().UPLOAD_DIR, key: params.key.join("/") });
       if (!image) throw new AppError("NOT_FOUND", "No image has this key.");
 
       const etag = `"${image.id}"`;
@@ -38,12 +44,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
         "X-Content-Type-Options": "nosniff",
         "Content-Security-Policy": "default-src 'none'; sandbox",
       };
-      const match = req.headers.get("if-none-match");
-      if (match && match.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag || tag.trim() === "*")) {
-        return new Response(null, { status: 304, headers });
-      }
-      const body = Readable.toWeb(fs.createReadStream(/*turbopackIgnore: true*/ image.file)) as ReadableStream<Uint8Array>;
-      return new Response(body, { status: 200, headers: { ...headers, "Content-Type": image.mimeType, "Content-Length": String(image.bytes) } });
+      if (matchesEtag(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+      const body = Readable.toWeb(
+        fs.createReadStream(/*turbopackIgnore: true*/ image.file),
+      ) as ReadableStream<Uint8Array>;
+      return new Response(body, {
+        status: 200,
+        headers: { ...headers, "Content-Type": image.mimeType, "Content-Length": String(image.bytes) },
+      });
     },
   ),
 });

@@ -1,177 +1,105 @@
 "use client";
+
 /** Sections: the tree, and the form to add or edit one (name, display name, slug, parent). */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { crud, defineManager } from "@/components/manager/config";
+import { ResourceManager } from "@/components/manager/resource-manager";
+import { ZCreateSectionInput, ZUpdateSectionInput } from "@/server/publishing/editorial/organise.schema";
 
-import { useTRPC } from "@/components/trpc/react";
-import { slugify } from "@/server/publishing/editorial/organise.schema";
+import { NameCell, slugColumn, slugField, storiesColumn } from "./fields";
 
-import { buttonClass, dangerButtonClass, ErrorMessage, Field, fieldErrors, inputClass, LoadState, Panel, primaryButtonClass, StatusBadge } from "./ui";
+type SectionValues = { name: string; displayName: string; slug: string; parentId: string };
 
-type SectionValues = { name: string; displayName: string; slug: string; parentId: number | null };
-type SectionRow = { id: number; name: string; displayName: string; slug: string; parentId: number | null; depth: number; storyCount: number; collection: { id: number; slug: string } | null };
+const sections = defineManager({
+  procedures: (trpc) => crud(trpc.organise.sections),
+  listInput: () => undefined,
+  rows: (data) => ({ rows: data }),
+}).with<SectionValues>({
+  noun: { one: "section", many: "sections" },
+  search: false,
+  rowId: (section) => section.id,
+  rowLabel: (section) => section.displayName,
+  columns: [
+    {
+      header: "Name",
+      cell: (section) => (
+        <span className="flex" style={{ paddingLeft: `${section.depth * 1.5}rem` }}>
+          {section.depth ? (
+            <span aria-hidden="true" className="mr-1 text-gray-400">
+              ↳
+            </span>
+          ) : null}
+          <NameCell
+            name={section.displayName}
+            detail={section.displayName !== section.name ? `Name: ${section.name}` : undefined}
+          />
+        </span>
+      ),
+    },
+    slugColumn("/"),
+    {
+      header: "Collection",
+      className: "font-mono text-xs whitespace-nowrap text-gray-600",
+      cell: (section) => section.collection?.slug ?? "none",
+    },
+    storiesColumn,
+  ],
+  fields: [
+    { name: "name", kind: "text", label: "Name", required: true, maxLength: 200 },
+    {
+      name: "displayName",
+      kind: "text",
+      label: "Display name",
+      hint: "Shown to readers; the name when empty.",
+      maxLength: 200,
+    },
+    slugField(),
+    {
+      name: "parentId",
+      kind: "select",
+      label: "Parent section",
+      emptyLabel: "None (top level)",
+      // Not itself: the server refuses other loops (a section under its own subsection).
+      options: ({ rows, editing }) =>
+        rows
+          .filter((s) => s.id !== editing?.id)
+          .map((s) => ({ value: s.id, label: `${"— ".repeat(s.depth)}${s.displayName}` })),
+    },
+  ],
+  emptyValues: () => ({ name: "", displayName: "", slug: "", parentId: "" }),
+  create: {
+    schema: ZCreateSectionInput,
+    toInput: (values) => ({
+      name: values.name,
+      displayName: values.displayName || undefined,
+      slug: values.slug || undefined,
+      parentId: values.parentId ? Number(values.parentId) : null,
+    }),
+  },
+  update: {
+    schema: ZUpdateSectionInput,
+    toValues: (section) => ({
+      name: section.name,
+      displayName: section.displayName,
+      slug: section.slug,
+      parentId: section.parentId === null ? "" : String(section.parentId),
+    }),
+    toInput: (values, section) => ({
+      id: section.id,
+      name: values.name,
+      displayName: values.displayName || values.name,
+      slug: values.slug || undefined,
+      parentId: values.parentId ? Number(values.parentId) : null,
+    }),
+  },
+  remove: {
+    toInput: (section) => ({ id: section.id }),
+    confirm: (section) => ({
+      title: `Delete the section "${section.displayName}"?`,
+      body: section.collection ? `Its collection, ${section.collection.slug}, is deleted with it.` : undefined,
+    }),
+  },
+});
 
 export function SectionManager() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const list = useQuery(trpc.organise.sections.list.queryOptions());
-  const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<number | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.organise.sections.list.queryKey() });
-  const create = useMutation(trpc.organise.sections.create.mutationOptions({ onSuccess: async () => (setAdding(false), await refresh()) }));
-  const update = useMutation(trpc.organise.sections.update.mutationOptions({ onSuccess: async () => (setEditing(null), await refresh()) }));
-  const remove = useMutation(trpc.organise.sections.delete.mutationOptions({ onSuccess: refresh }));
-  const sections = list.data ?? [];
-
-  return (
-    <Panel
-      title="Sections"
-      titleId="sections-title"
-      actions={
-        !adding ? (
-          <button type="button" className={buttonClass} onClick={() => setAdding(true)}>
-            Add section
-          </button>
-        ) : null
-      }
-    >
-      {adding ? (
-        <div className="border-b border-gray-200 bg-gray-50 px-4 py-4">
-          <h3 className="mb-3 text-sm font-semibold text-gray-900">New section</h3>
-          <SectionForm
-            sections={sections}
-            submitLabel="Create section"
-            pending={create.isPending}
-            error={create.error}
-            onSubmit={(v) => create.mutate({ name: v.name, displayName: v.displayName || undefined, slug: v.slug || undefined, parentId: v.parentId })}
-            onCancel={() => (create.reset(), setAdding(false))}
-          />
-        </div>
-      ) : null}
-      {remove.error ? (
-        <div className="px-4 pt-3">
-          <ErrorMessage error={remove.error} />
-        </div>
-      ) : null}
-      <LoadState pending={list.isPending} error={list.error} empty={sections.length === 0} what="sections" />
-      {sections.length ? (
-        <ul className="divide-y divide-gray-100">
-          {sections.map((section: SectionRow) => (
-            <li key={section.id} className="px-4 py-3" data-testid="section-row">
-              {editing === section.id ? (
-                <SectionForm
-                  sections={sections.filter((s) => s.id !== section.id)}
-                  initial={{ name: section.name, displayName: section.displayName, slug: section.slug, parentId: section.parentId }}
-                  submitLabel="Save section"
-                  pending={update.isPending}
-                  error={update.error}
-                  onSubmit={(v) => update.mutate({ id: section.id, name: v.name, displayName: v.displayName || v.name, slug: v.slug || undefined, parentId: v.parentId })}
-                  onCancel={() => (update.reset(), setEditing(null))}
-                />
-              ) : (
-                <div className="flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
-                  <div className="min-w-0" style={{ paddingLeft: `${section.depth * 1.5}rem` }}>
-                    <p className="text-sm font-medium text-gray-900">
-                      {section.depth ? <span className="mr-1 text-gray-400">↳</span> : null}
-                      {section.displayName}
-                      {section.displayName !== section.name ? <span className="ml-1 text-gray-500">({section.name})</span> : null}
-                    </p>
-                    <p className="mt-0.5 font-mono text-xs text-gray-500">
-                      /{section.slug} · collection {section.collection?.slug ?? "none"}
-                    </p>
-                  </div>
-                  <div className="flex shrink-0 items-center gap-2">
-                    <StatusBadge tone="gray">
-                      {section.storyCount} stor{section.storyCount === 1 ? "y" : "ies"}
-                    </StatusBadge>
-                    <button type="button" className={buttonClass} onClick={() => (update.reset(), setEditing(section.id))}>
-                      Edit
-                    </button>
-                    <button
-                      type="button"
-                      className={dangerButtonClass}
-                      disabled={remove.isPending}
-                      onClick={() => {
-                        if (window.confirm(`Delete the section "${section.displayName}"?`)) remove.mutate({ id: section.id });
-                      }}
-                    >
-                      Delete
-                    </button>
-                  </div>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      ) : null}
-    </Panel>
-  );
-}
-
-function SectionForm({
-  sections,
-  initial,
-  submitLabel,
-  pending,
-  error,
-  onSubmit,
-  onCancel,
-}: {
-  sections: SectionRow[];
-  initial?: SectionValues;
-  submitLabel: string;
-  pending: boolean;
-  error: unknown;
-  onSubmit: (values: SectionValues) => void;
-  onCancel: () => void;
-}) {
-  const id = useId();
-  const [values, setValues] = useState<SectionValues>(initial ?? { name: "", displayName: "", slug: "", parentId: null });
-  const errors = fieldErrors(error);
-  return (
-    <form
-      className="space-y-4"
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSubmit(values);
-      }}
-    >
-      <div className="grid gap-4 sm:grid-cols-2">
-        <Field id={`${id}-name`} label="Name" error={errors.name}>
-          <input id={`${id}-name`} required maxLength={200} value={values.name} onChange={(e) => setValues({ ...values, name: e.target.value })} className={inputClass} />
-        </Field>
-        <Field id={`${id}-display`} label="Display name" hint="Shown to readers; the name when empty." error={errors.displayName}>
-          <input id={`${id}-display`} maxLength={200} value={values.displayName} onChange={(e) => setValues({ ...values, displayName: e.target.value })} className={inputClass} />
-        </Field>
-        <Field id={`${id}-slug`} label="Slug" hint={`Unique. Empty: ${slugify(values.name) || "made from the name"}.`} error={errors.slug}>
-          <input id={`${id}-slug`} maxLength={100} value={values.slug} onChange={(e) => setValues({ ...values, slug: e.target.value })} className={`${inputClass} font-mono`} />
-        </Field>
-        <Field id={`${id}-parent`} label="Parent section" error={errors.parentId}>
-          <select
-            id={`${id}-parent`}
-            value={values.parentId ?? ""}
-            onChange={(e) => setValues({ ...values, parentId: e.target.value ? Number(e.target.value) : null })}
-            className={inputClass}
-          >
-            <option value="">None (top level)</option>
-            {sections.map((s) => (
-              <option key={s.id} value={s.id}>
-                {"— ".repeat(s.depth)}
-                {s.displayName}
-              </option>
-            ))}
-          </select>
-        </Field>
-      </div>
-      <ErrorMessage error={error} />
-      <div className="flex gap-2">
-        <button type="submit" disabled={pending} className={primaryButtonClass}>
-          {pending ? "Saving…" : submitLabel}
-        </button>
-        <button type="button" className={buttonClass} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
-  );
+  return <ResourceManager config={sections} />;
 }

@@ -1,4 +1,5 @@
 "use client";
+
 /**
  * The story's cards and their elements: add, remove and reorder both. Element kinds: text (HTML,
  * sanitised by the server to a small allow-list), image (key and caption), YouTube (URL) and tweet
@@ -6,11 +7,10 @@
  */
 import { useId } from "react";
 
-import { buttonClass, dangerButtonClass, inputClass } from "@/components/webhooks/ui";
+import { imageMetadata, ImageUploadButton } from "@/components/content/image-upload";
+import { Button, Input, Textarea } from "@/components/ui";
 import type { TCard, TStoryElement } from "@/server/publishing/cards.schema";
 import { tweetIdFromUrl, youtubeVideoId } from "@/server/publishing/editorial/stories.schema";
-
-import { ImageUpload } from "./image-upload";
 
 /** A v4 UUID, also where crypto.randomUUID is missing (pages served over plain http). */
 export function uuid(): string {
@@ -58,33 +58,39 @@ function kindOf(element: TStoryElement): string {
   return element.subtype ? `${element.type} (${element.subtype})` : element.type;
 }
 
-const smallButton = `${buttonClass} px-2 py-1 text-xs`;
-
 export function CardEditor({ cards, onChange }: { cards: TCard[]; onChange: (cards: TCard[]) => void }) {
   const setCard = (index: number, card: TCard) => onChange(cards.map((c, i) => (i === index ? card : c)));
   return (
     <div className="space-y-4" data-testid="card-editor">
-      {cards.length === 0 ? <p className="text-sm text-gray-500">No cards yet. A story is told in cards; each holds one or more elements.</p> : null}
+      {cards.length === 0 ? (
+        <p className="text-sm text-gray-500">
+          No cards yet. A story is told in cards; each holds one or more elements.
+        </p>
+      ) : null}
       {cards.map((card, index) => (
         <fieldset key={card.id} className="rounded-md border border-gray-200 bg-gray-50 p-3" data-testid="card">
           <div className="mb-2 flex items-center justify-between">
-            <legend className="text-xs font-semibold uppercase tracking-wide text-gray-600">Card {index + 1}</legend>
+            <legend className="text-xs font-semibold tracking-wide text-gray-600 uppercase">Card {index + 1}</legend>
             <div className="flex gap-1">
-              <button type="button" className={smallButton} disabled={index === 0} onClick={() => onChange(move(cards, index, index - 1))} aria-label={`Move card ${index + 1} up`}>
+              <Button
+                size="sm"
+                disabled={index === 0}
+                onClick={() => onChange(move(cards, index, index - 1))}
+                aria-label={`Move card ${index + 1} up`}
+              >
                 ↑
-              </button>
-              <button
-                type="button"
-                className={smallButton}
+              </Button>
+              <Button
+                size="sm"
                 disabled={index === cards.length - 1}
                 onClick={() => onChange(move(cards, index, index + 1))}
                 aria-label={`Move card ${index + 1} down`}
               >
                 ↓
-              </button>
-              <button type="button" className={`${dangerButtonClass} px-2 py-1 text-xs`} onClick={() => onChange(cards.filter((_, i) => i !== index))}>
+              </Button>
+              <Button variant="danger" size="sm" onClick={() => onChange(cards.filter((_, i) => i !== index))}>
                 Remove card
-              </button>
+              </Button>
             </div>
           </div>
           <div className="space-y-3">
@@ -95,13 +101,27 @@ export function CardEditor({ cards, onChange }: { cards: TCard[]; onChange: (car
                 position={`${index + 1}.${e + 1}`}
                 isFirst={e === 0}
                 isLast={e === card["story-elements"].length - 1}
-                onChange={(next) => setCard(index, { ...card, "story-elements": card["story-elements"].map((x, i) => (i === e ? next : x)) })}
-                onMove={(delta) => setCard(index, { ...card, "story-elements": move(card["story-elements"], e, e + delta) })}
-                onRemove={() => setCard(index, { ...card, "story-elements": card["story-elements"].filter((_, i) => i !== e) })}
+                onChange={(next) =>
+                  setCard(index, {
+                    ...card,
+                    "story-elements": card["story-elements"].map((x, i) => (i === e ? next : x)),
+                  })
+                }
+                onMove={(delta) =>
+                  setCard(index, { ...card, "story-elements": move(card["story-elements"], e, e + delta) })
+                }
+                onRemove={() =>
+                  setCard(index, { ...card, "story-elements": card["story-elements"].filter((_, i) => i !== e) })
+                }
               />
             ))}
           </div>
-          <AddElement label={`Add to card ${index + 1}:`} onAdd={(kind) => setCard(index, { ...card, "story-elements": [...card["story-elements"], newElement(kind)] })} />
+          <AddElement
+            label={`Add to card ${index + 1}:`}
+            onAdd={(kind) =>
+              setCard(index, { ...card, "story-elements": [...card["story-elements"], newElement(kind)] })
+            }
+          />
         </fieldset>
       ))}
       <AddElement label="New card with:" onAdd={(kind) => onChange([...cards, newCard(kind)])} testId="add-card" />
@@ -120,9 +140,9 @@ function AddElement({ label, onAdd, testId }: { label: string; onAdd: (kind: Ele
     <div className="mt-3 flex flex-wrap items-center gap-2 text-xs text-gray-600" data-testid={testId}>
       <span>{label}</span>
       {kinds.map(([kind, name]) => (
-        <button key={kind} type="button" className={smallButton} onClick={() => onAdd(kind)}>
+        <Button key={kind} size="sm" onClick={() => onAdd(kind)}>
           + {name}
-        </button>
+        </Button>
       ))}
     </div>
   );
@@ -155,15 +175,15 @@ function ElementEditor({
           {position} · {kind}
         </span>
         <div className="flex gap-1">
-          <button type="button" className={smallButton} disabled={isFirst} onClick={() => onMove(-1)} aria-label={`Move element ${position} up`}>
+          <Button size="sm" disabled={isFirst} onClick={() => onMove(-1)} aria-label={`Move element ${position} up`}>
             ↑
-          </button>
-          <button type="button" className={smallButton} disabled={isLast} onClick={() => onMove(1)} aria-label={`Move element ${position} down`}>
+          </Button>
+          <Button size="sm" disabled={isLast} onClick={() => onMove(1)} aria-label={`Move element ${position} down`}>
             ↓
-          </button>
-          <button type="button" className={smallButton} onClick={onRemove} aria-label={`Remove element ${position}`}>
+          </Button>
+          <Button size="sm" onClick={onRemove} aria-label={`Remove element ${position}`}>
             Remove
-          </button>
+          </Button>
         </div>
       </div>
       {element.type === "text" ? (
@@ -171,15 +191,17 @@ function ElementEditor({
           <label htmlFor={field("text")} className="sr-only">
             Text {position}
           </label>
-          <textarea
+          <Textarea
             id={field("text")}
             rows={5}
             value={element.text ?? ""}
             onChange={(event) => onChange({ ...element, text: event.target.value })}
             placeholder="<p>Write a paragraph…</p>"
-            className={`${inputClass} font-mono`}
+            className="font-mono"
           />
-          <p className="mt-1 text-xs text-gray-500">HTML: p, br, strong, em, a href, ul, ol, li, h2, h3, blockquote. Anything else is removed on save.</p>
+          <p className="mt-1 text-xs text-gray-500">
+            HTML: p, br, strong, em, a href, ul, ol, li, h2, h3, blockquote. Anything else is removed on save.
+          </p>
         </>
       ) : element.type === "image" ? (
         <div className="grid gap-2 sm:grid-cols-2">
@@ -187,25 +209,30 @@ function ElementEditor({
             <label htmlFor={field("key")} className="block text-xs font-medium text-gray-700">
               Image key {position}
             </label>
-            <input
+            <Input
               id={field("key")}
               value={element["image-s3-key"] ?? ""}
               onChange={(event) => onChange({ ...element, "image-s3-key": event.target.value })}
               placeholder="2026/03/photo.jpg"
-              className={`mt-1 ${inputClass} font-mono`}
+              className="mt-1 font-mono"
             />
           </div>
           <div>
             <label htmlFor={field("caption")} className="block text-xs font-medium text-gray-700">
               Caption {position}
             </label>
-            <input id={field("caption")} value={element.title ?? ""} onChange={(event) => onChange({ ...element, title: event.target.value })} className={`mt-1 ${inputClass}`} />
+            <Input
+              id={field("caption")}
+              value={element.title ?? ""}
+              onChange={(event) => onChange({ ...element, title: event.target.value })}
+              className="mt-1"
+            />
           </div>
           <div className="sm:col-span-2">
-            <ImageUpload
+            <ImageUploadButton
               label={`Upload image ${position}`}
               onUploaded={(image) =>
-                onChange({ ...element, "image-s3-key": image.key, "image-metadata": { width: image.width, height: image.height, "mime-type": image["mime-type"] } })
+                onChange({ ...element, "image-s3-key": image.key, "image-metadata": imageMetadata(image) })
               }
             />
           </div>
@@ -219,7 +246,15 @@ function ElementEditor({
   );
 }
 
-function UrlElement({ element, position, onChange }: { element: TStoryElement; position: string; onChange: (element: TStoryElement) => void }) {
+function UrlElement({
+  element,
+  position,
+  onChange,
+}: {
+  element: TStoryElement;
+  position: string;
+  onChange: (element: TStoryElement) => void;
+}) {
   const id = useId();
   const isVideo = element.type === "youtube-video";
   const url = element.url ?? "";
@@ -229,17 +264,21 @@ function UrlElement({ element, position, onChange }: { element: TStoryElement; p
       <label htmlFor={id} className="block text-xs font-medium text-gray-700">
         {isVideo ? "YouTube URL" : "Tweet URL"} {position}
       </label>
-      <input
+      <Input
         id={id}
         type="url"
         value={url}
         // An empty field is sent as no URL, so the server reports it as missing rather than malformed.
         onChange={(event) => onChange({ ...element, url: event.target.value || undefined })}
         placeholder={isVideo ? "https://www.youtube.com/watch?v=…" : "https://x.com/<user>/status/<id>"}
-        className={`mt-1 ${inputClass} font-mono`}
+        className="mt-1 font-mono"
       />
       <p className={`mt-1 text-xs ${url && !derived ? "text-red-700" : "text-gray-500"}`}>
-        {!url ? "Paste the link." : derived ? `${isVideo ? "Video" : "Tweet"} id: ${derived}` : `Not a ${isVideo ? "YouTube video" : "tweet"} link.`}
+        {!url
+          ? "Paste the link."
+          : derived
+            ? `${isVideo ? "Video" : "Tweet"} id: ${derived}`
+            : `Not a ${isVideo ? "YouTube video" : "tweet"} link.`}
       </p>
     </div>
   );

@@ -1,4 +1,5 @@
 "use client";
+
 /**
  * Write or edit one story, and move it through the workflow. Saves send the version the editor
  * loaded: if someone else saved in between, the server refuses (CONFLICT) and the editor is asked
@@ -6,12 +7,30 @@
  * form's changes are saved.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { TRPCClientError } from "@trpc/client";
 import { useRouter } from "next/navigation";
-import { useId, useState, type ReactNode } from "react";
+import { useState } from "react";
 
+import { imageMetadata, ImageUploadButton } from "@/components/content/image-upload";
 import { useTRPC } from "@/components/trpc/react";
-import { buttonClass, dangerButtonClass, dateTime, ErrorMessage, inputClass, primaryButtonClass } from "@/components/webhooks/ui";
+import {
+  Alert,
+  Button,
+  Checkbox,
+  DateTime,
+  ErrorAlert,
+  errorCode,
+  errorDetails,
+  FormField,
+  Input,
+  LoadError,
+  Loading,
+  Panel,
+  Select,
+  serverErrors,
+  Textarea,
+  useConfirm,
+  type ButtonVariant,
+} from "@/components/ui";
 import type { TCard } from "@/server/publishing/cards.schema";
 import {
   STORY_ACCESS,
@@ -22,7 +41,7 @@ import {
 } from "@/server/publishing/editorial/stories.schema";
 
 import { CardEditor, newCard } from "./card-editor";
-import { ImageUpload } from "./image-upload";
+import { SchedulePublication } from "./schedule-publication";
 import { StoryStatus } from "./story-status";
 
 type Named = { id: number; name: string };
@@ -87,7 +106,9 @@ function fromStory(story: TStoryEditorView | null): FormValues {
     metaTitle: story?.seo.metaTitle ?? "",
     metaDescription: story?.seo.metaDescription ?? "",
     metaKeywords: story?.seo.metaKeywords.join(", ") ?? "",
-    access: (STORY_ACCESS as readonly string[]).includes(story?.access ?? "") ? (story!.access as FormValues["access"]) : "public",
+    access: (STORY_ACCESS as readonly string[]).includes(story?.access ?? "")
+      ? (story!.access as FormValues["access"])
+      : "public",
     storyTemplate: story?.storyTemplate ?? "",
     isBreakingNews: story?.isBreakingNews ?? false,
     breakingNewsExpiresAt: toLocalInput(story?.breakingNewsExpiresAt ?? null),
@@ -106,7 +127,12 @@ function toInput(values: FormValues): TCreateStoryInput {
     authorIds: values.authors.map((a) => a.id),
     tags: values.tags.map((t) => (t.id !== undefined ? { id: t.id } : { name: t.name })),
     heroImage: values.heroKey.trim()
-      ? { s3Key: values.heroKey, caption: values.heroCaption, attribution: values.heroAttribution, ...(values.heroMetadata ? { metadata: values.heroMetadata } : {}) }
+      ? {
+          s3Key: values.heroKey,
+          caption: values.heroCaption,
+          attribution: values.heroAttribution,
+          ...(values.heroMetadata ? { metadata: values.heroMetadata } : {}),
+        }
       : null,
     seo: {
       metaTitle: values.metaTitle,
@@ -125,10 +151,26 @@ function toInput(values: FormValues): TCreateStoryInput {
 }
 
 function isStale(error: unknown): boolean {
-  if (!(error instanceof TRPCClientError)) return false;
-  const data = error.data as { appError?: { code?: string; details?: { field: string }[] } | null } | undefined;
-  return data?.appError?.code === "CONFLICT" && Boolean(data.appError.details?.some((d) => d.field === "version"));
+  return errorCode(error) === "CONFLICT" && errorDetails(error).some((d) => d.field === "version");
 }
+
+/** The workflow moves forward in the brand colour, retracting in red. */
+function moveVariant(action: TStoryAction): ButtonVariant {
+  if (action === "publish" || action === "approve" || action === "submit") return "primary";
+  return action === "retract" ? "danger" : "secondary";
+}
+
+/** The form's fields the server's `{ field, issue }` details can name; the rest show in the alert. */
+const FIELDS = [
+  "headline",
+  "subheadline",
+  "slug",
+  "summary",
+  "access",
+  "storyTemplate",
+  "breakingNewsExpiresAt",
+  "breakingNewsLinkedStoryId",
+] as const;
 
 export function StoryEditor({ id }: { id?: string }) {
   const trpc = useTRPC();
@@ -136,18 +178,8 @@ export function StoryEditor({ id }: { id?: string }) {
   // Bumped by "Reload": the form starts over from the version just loaded.
   const [generation, setGeneration] = useState(0);
   if (!id) return <StoryForm story={null} />;
-  if (story.isPending)
-    return (
-      <p className="py-10 text-center text-sm text-gray-500" role="status">
-        Loading the story…
-      </p>
-    );
-  if (story.isError)
-    return (
-      <p className="py-10 text-center text-sm text-red-700" role="alert">
-        The story could not be loaded: {story.error.message}
-      </p>
-    );
+  if (story.isPending) return <Loading what="the story" />;
+  if (story.isError) return <LoadError what="story" error={story.error} onRetry={story.refetch} />;
   return (
     <StoryForm
       key={`${story.data.id}:${generation}`}
@@ -163,7 +195,7 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const id = useId();
+  const confirm = useConfirm();
   const options = useQuery(trpc.stories.options.queryOptions());
   const [baseline, setBaseline] = useState(() => fromStory(story));
   const [values, setValues] = useState(baseline);
@@ -193,12 +225,17 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
   );
   const update = useMutation(
     trpc.stories.update.mutationOptions({
-      onSuccess: (result) => settle(result.story, result.event ? `Saved. ${result.event} sent to the subscribed webhooks.` : "Saved."),
+      onSuccess: (result) =>
+        settle(result.story, result.event ? `Saved. ${result.event} sent to the subscribed webhooks.` : "Saved."),
     }),
   );
   const transition = useMutation(
     trpc.stories.transition.mutationOptions({
-      onSuccess: (result) => settle(result.story, `${result.story.status.charAt(0)}${result.story.status.slice(1).toLowerCase()}. ${result.event} sent to the subscribed webhooks.`),
+      onSuccess: (result) =>
+        settle(
+          result.story,
+          `${result.story.status.charAt(0)}${result.story.status.slice(1).toLowerCase()}. ${result.event} sent to the subscribed webhooks.`,
+        ),
     }),
   );
   const remove = useMutation(
@@ -211,6 +248,7 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
   );
   const pending = create.isPending || update.isPending || transition.isPending || remove.isPending;
   const error = create.error ?? update.error ?? transition.error ?? remove.error;
+  const errors = serverErrors(error, FIELDS);
   const resetErrors = () => {
     create.reset();
     update.reset();
@@ -224,8 +262,26 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
     if (current) update.mutate({ id: current.id, version: current.version, ...toInput(values) });
     else create.mutate(toInput(values));
   };
-  const move = (action: TStoryAction) => {
+  const move = async (action: TStoryAction) => {
     if (!current) return;
+    // Publishing and retracting change what readers see at once: ask first, as Delete does.
+    if (action === "publish" || action === "retract") {
+      const ok = await confirm(
+        action === "publish"
+          ? {
+              title: "Publish this story now?",
+              body: "Readers, the API, the feeds and the subscribed webhooks get it at once.",
+              confirmLabel: "Publish",
+              tone: "primary",
+            }
+          : {
+              title: "Retract this story?",
+              body: "It disappears from the site, the API and the feeds at once.",
+              confirmLabel: "Retract",
+            },
+      );
+      if (!ok) return;
+    }
     resetErrors();
     setNotice(null);
     transition.mutate({ id: current.id, version: current.version, action });
@@ -244,66 +300,86 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
       }}
     >
       <div className="space-y-6">
-        <Panel title="Story">
-          <Field id={`${id}-headline`} label="Headline">
-            <input id={`${id}-headline`} required maxLength={500} value={values.headline} onChange={(e) => set("headline", e.target.value)} className={inputClass} />
-          </Field>
-          <Field id={`${id}-subheadline`} label="Subheadline" optional>
-            <input id={`${id}-subheadline`} maxLength={1000} value={values.subheadline} onChange={(e) => set("subheadline", e.target.value)} className={inputClass} />
-          </Field>
-          <Field id={`${id}-slug`} label="Slug" hint="Lower-case words and hyphens; left empty, it is made from the headline. Unique across the publication.">
-            <input id={`${id}-slug`} maxLength={200} value={values.slug} onChange={(e) => set("slug", e.target.value)} className={`${inputClass} font-mono`} />
-          </Field>
-          <Field id={`${id}-summary`} label="Summary" optional>
-            <textarea id={`${id}-summary`} rows={2} maxLength={2000} value={values.summary} onChange={(e) => set("summary", e.target.value)} className={inputClass} />
-          </Field>
+        <Panel title="Story" padded>
+          <FormField error={errors.fields.headline} label="Headline">
+            <Input required maxLength={500} value={values.headline} onChange={(e) => set("headline", e.target.value)} />
+          </FormField>
+          <FormField error={errors.fields.subheadline} label="Subheadline" optional>
+            <Input maxLength={1000} value={values.subheadline} onChange={(e) => set("subheadline", e.target.value)} />
+          </FormField>
+          <FormField
+            error={errors.fields.slug}
+            label="Slug"
+            hint="Lower-case words and hyphens; left empty, it is made from the headline. Unique across the publication."
+          >
+            <Input
+              maxLength={200}
+              value={values.slug}
+              onChange={(e) => set("slug", e.target.value)}
+              className="font-mono"
+            />
+          </FormField>
+          <FormField error={errors.fields.summary} label="Summary" optional>
+            <Textarea
+              rows={2}
+              maxLength={2000}
+              value={values.summary}
+              onChange={(e) => set("summary", e.target.value)}
+            />
+          </FormField>
         </Panel>
 
-        <Panel title="Cards">
+        <Panel title="Cards" padded>
           <CardEditor cards={values.cards} onChange={(cards) => set("cards", cards)} />
         </Panel>
 
-        <Panel title="Hero image">
+        <Panel title="Hero image" padded>
           <div className="grid gap-3 sm:grid-cols-3">
-            <Field id={`${id}-hero-key`} label="Hero image key" hint="The image's key in the image store; or upload one.">
-              <input
-                id={`${id}-hero-key`}
+            <FormField label="Hero image key" hint="The image's key in the image store; or upload one.">
+              <Input
                 maxLength={500}
                 value={values.heroKey}
                 onChange={(e) => setValues((v) => ({ ...v, heroKey: e.target.value, heroMetadata: null }))}
-                className={`${inputClass} font-mono`}
+                className="font-mono"
               />
-            </Field>
-            <Field id={`${id}-hero-caption`} label="Hero caption" optional>
-              <input id={`${id}-hero-caption`} maxLength={1000} value={values.heroCaption} onChange={(e) => set("heroCaption", e.target.value)} className={inputClass} />
-            </Field>
-            <Field id={`${id}-hero-attribution`} label="Hero attribution" optional>
-              <input id={`${id}-hero-attribution`} maxLength={500} value={values.heroAttribution} onChange={(e) => set("heroAttribution", e.target.value)} className={inputClass} />
-            </Field>
+            </FormField>
+            <FormField label="Hero caption" optional>
+              <Input maxLength={1000} value={values.heroCaption} onChange={(e) => set("heroCaption", e.target.value)} />
+            </FormField>
+            <FormField label="Hero attribution" optional>
+              <Input
+                maxLength={500}
+                value={values.heroAttribution}
+                onChange={(e) => set("heroAttribution", e.target.value)}
+              />
+            </FormField>
           </div>
-          <ImageUpload
+          <ImageUploadButton
             label="Upload hero image"
-            onUploaded={(image) =>
-              setValues((v) => ({ ...v, heroKey: image.key, heroMetadata: { width: image.width, height: image.height, "mime-type": image["mime-type"] } }))
-            }
+            onUploaded={(image) => setValues((v) => ({ ...v, heroKey: image.key, heroMetadata: imageMetadata(image) }))}
           />
         </Panel>
 
-        <Panel title="SEO">
-          <Field id={`${id}-meta-title`} label="Meta title" optional>
-            <input id={`${id}-meta-title`} maxLength={200} value={values.metaTitle} onChange={(e) => set("metaTitle", e.target.value)} className={inputClass} />
-          </Field>
-          <Field id={`${id}-meta-description`} label="Meta description" optional>
-            <textarea id={`${id}-meta-description`} rows={2} maxLength={500} value={values.metaDescription} onChange={(e) => set("metaDescription", e.target.value)} className={inputClass} />
-          </Field>
-          <Field id={`${id}-meta-keywords`} label="Meta keywords" hint="Separated by commas.">
-            <input id={`${id}-meta-keywords`} value={values.metaKeywords} onChange={(e) => set("metaKeywords", e.target.value)} className={inputClass} />
-          </Field>
+        <Panel title="SEO" padded>
+          <FormField label="Meta title" optional>
+            <Input maxLength={200} value={values.metaTitle} onChange={(e) => set("metaTitle", e.target.value)} />
+          </FormField>
+          <FormField label="Meta description" optional>
+            <Textarea
+              rows={2}
+              maxLength={500}
+              value={values.metaDescription}
+              onChange={(e) => set("metaDescription", e.target.value)}
+            />
+          </FormField>
+          <FormField label="Meta keywords" hint="Separated by commas.">
+            <Input value={values.metaKeywords} onChange={(e) => set("metaKeywords", e.target.value)} />
+          </FormField>
         </Panel>
       </div>
 
       <div className="space-y-6">
-        <Panel title="Workflow">
+        <Panel title="Workflow" padded>
           {current ? (
             <div className="space-y-3 text-sm">
               <div className="flex items-center justify-between">
@@ -312,72 +388,100 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
                   Version {current.version}
                 </span>
               </div>
-              {current.publishedAt ? <p className="text-xs text-gray-500">Published {dateTime.format(current.publishedAt)}</p> : null}
+              {current.publishedAt ? (
+                <p className="text-xs text-gray-500">
+                  Published <DateTime value={current.publishedAt} />
+                </p>
+              ) : null}
               {current.status === "PUBLISHED" ? (
-                <a href={current.url} className="block truncate text-xs text-brand-700 hover:underline" target="_blank" rel="noreferrer">
+                <a
+                  href={current.url}
+                  className="block truncate text-xs text-brand-700 hover:underline"
+                  target="_blank"
+                  rel="noreferrer"
+                >
                   {current.url}
                 </a>
               ) : null}
               <div className="flex flex-wrap gap-2">
                 {current.moves.map((m) => (
-                  <button
+                  <Button
                     key={`${m.action}-${m.to}`}
-                    type="button"
+                    variant={moveVariant(m.action)}
                     disabled={pending || dirty}
-                    onClick={() => move(m.action)}
-                    className={m.action === "publish" || m.action === "approve" || m.action === "submit" ? primaryButtonClass : m.action === "retract" ? dangerButtonClass : buttonClass}
+                    onClick={() => void move(m.action)}
                   >
                     {m.label}
-                  </button>
+                  </Button>
                 ))}
               </div>
-              {dirty && current.moves.length ? <p className="text-xs text-amber-800">Save your changes before moving the story.</p> : null}
+              {current.status === "APPROVED" ? (
+                <SchedulePublication story={current} disabled={pending || dirty} onChanged={settle} />
+              ) : null}
+              {dirty && current.moves.length ? (
+                <p className="text-xs text-amber-800">Save your changes before moving the story.</p>
+              ) : null}
               {current.canDelete ? (
-                <button
-                  type="button"
+                <Button
+                  variant="danger"
+                  className="w-full"
                   disabled={pending}
-                  className={`${dangerButtonClass} w-full`}
-                  onClick={() => {
-                    if (window.confirm("Delete this draft for good?")) {
-                      resetErrors();
-                      remove.mutate({ id: current.id, version: current.version });
-                    }
+                  onClick={async () => {
+                    const ok = await confirm({
+                      title: "Delete this draft for good?",
+                      body: "It cannot be brought back.",
+                      confirmLabel: "Delete draft",
+                    });
+                    if (!ok) return;
+                    resetErrors();
+                    remove.mutate({ id: current.id, version: current.version });
                   }}
                 >
                   Delete draft
-                </button>
+                </Button>
               ) : null}
             </div>
           ) : (
-            <p className="text-sm text-gray-600">A new story starts as a draft. Save it, then submit it for approval.</p>
+            <p className="text-sm text-gray-600">
+              A new story starts as a draft. Save it, then submit it for approval.
+            </p>
           )}
         </Panel>
 
         <div className="space-y-2">
           {notice ? (
-            <p role="status" className="rounded-md border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800" data-testid="story-notice">
+            <Alert tone="success" data-testid="story-notice">
               {notice}
-            </p>
+            </Alert>
           ) : null}
           {isStale(error) ? (
-            <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900" data-testid="story-stale">
+            <Alert tone="warning" data-testid="story-stale">
               <p className="font-medium">Someone else changed this story after you opened it.</p>
-              <p className="mt-1">Reload it to see their version; your unsaved changes here will be lost, so copy anything you need first.</p>
+              <p className="mt-1">
+                Reload it to see their version; your unsaved changes here will be lost, so copy anything you need first.
+              </p>
               {onReload ? (
-                <button type="button" className={`${buttonClass} mt-2`} onClick={onReload}>
+                <Button className="mt-2" onClick={onReload}>
                   Reload the story
-                </button>
+                </Button>
               ) : null}
-            </div>
+            </Alert>
           ) : (
-            <ErrorMessage error={error} />
+            <ErrorAlert errors={errors} />
           )}
-          <button type="submit" disabled={pending || (Boolean(current) && !dirty)} className={`${primaryButtonClass} w-full`}>
-            {pending ? "Saving…" : current ? (dirty ? "Save changes" : "Saved") : "Create draft"}
-          </button>
+          <Button
+            type="submit"
+            variant="primary"
+            className="w-full"
+            loading={pending}
+            loadingText="Saving…"
+            disabled={Boolean(current) && !dirty}
+          >
+            {current ? (dirty ? "Save changes" : "Saved") : "Create draft"}
+          </Button>
         </div>
 
-        <Panel title="Sections">
+        <Panel title="Sections" padded>
           <OrderedPicker
             label="Add a section"
             testId="sections"
@@ -387,81 +491,70 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
             firstNote="primary"
           />
         </Panel>
-        <Panel title="Authors">
-          <OrderedPicker label="Add an author" testId="authors" chosen={values.authors} choices={authors} onChange={(chosen) => set("authors", chosen)} firstNote="byline" />
+        <Panel title="Authors" padded>
+          <OrderedPicker
+            label="Add an author"
+            testId="authors"
+            chosen={values.authors}
+            choices={authors}
+            onChange={(chosen) => set("authors", chosen)}
+            firstNote="byline"
+          />
         </Panel>
-        <Panel title="Tags">
+        <Panel title="Tags" padded>
           <TagPicker chosen={values.tags} choices={tags} onChange={(chosen) => set("tags", chosen)} />
         </Panel>
 
-        <Panel title="Publishing">
-          <Field id={`${id}-access`} label="Access">
-            <select id={`${id}-access`} value={values.access} onChange={(e) => set("access", e.target.value as FormValues["access"])} className={inputClass}>
+        <Panel title="Publishing" padded>
+          <FormField error={errors.fields.access} label="Access">
+            <Select value={values.access} onChange={(e) => set("access", e.target.value as FormValues["access"])}>
               <option value="public">Public: anyone</option>
               <option value="login">Login: signed-in members</option>
               <option value="subscription">Subscription: subscribers</option>
-            </select>
-          </Field>
-          <Field id={`${id}-template`} label="Story template">
-            <select id={`${id}-template`} value={values.storyTemplate} onChange={(e) => set("storyTemplate", e.target.value)} className={inputClass}>
+            </Select>
+          </FormField>
+          <FormField error={errors.fields.storyTemplate} label="Story template">
+            <Select value={values.storyTemplate} onChange={(e) => set("storyTemplate", e.target.value)}>
               <option value="">Default</option>
               {[...new Set([...STORY_TEMPLATES, ...(values.storyTemplate ? [values.storyTemplate] : [])])].map((t) => (
                 <option key={t} value={t}>
                   {t}
                 </option>
               ))}
-            </select>
-          </Field>
-          <label className="flex items-center gap-2 text-sm text-gray-700">
-            <input type="checkbox" checked={values.isBreakingNews} onChange={(e) => set("isBreakingNews", e.target.checked)} className="rounded text-brand-600 focus:ring-brand-600" />
-            Breaking news
-          </label>
+            </Select>
+          </FormField>
+          <Checkbox
+            label="Breaking news"
+            checked={values.isBreakingNews}
+            onChange={(e) => set("isBreakingNews", e.target.checked)}
+          />
           {values.isBreakingNews ? (
             <>
-              <Field id={`${id}-bn-expires`} label="Breaking news until" optional>
-                <input
-                  id={`${id}-bn-expires`}
+              <FormField error={errors.fields.breakingNewsExpiresAt} label="Breaking news until" optional>
+                <Input
                   type="datetime-local"
                   value={values.breakingNewsExpiresAt}
                   onChange={(e) => set("breakingNewsExpiresAt", e.target.value)}
-                  className={inputClass}
                 />
-              </Field>
-              <Field id={`${id}-bn-linked`} label="Linked story id" optional hint="The story the breaking-news item links to (for example this one, or a fuller story).">
-                <input
-                  id={`${id}-bn-linked`}
+              </FormField>
+              <FormField
+                error={errors.fields.breakingNewsLinkedStoryId}
+                label="Linked story id"
+                optional
+                hint="The story the breaking-news item links to (for example this one, or a fuller story)."
+              >
+                <Input
                   value={values.breakingNewsLinkedStoryId}
                   onChange={(e) => set("breakingNewsLinkedStoryId", e.target.value)}
                   placeholder={current?.id ?? "story id"}
-                  className={`${inputClass} font-mono text-xs`}
+                  className="font-mono text-xs"
                 />
-              </Field>
+              </FormField>
             </>
           ) : null}
         </Panel>
       </div>
     </form>
-  );
-}
-
-function Panel({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <section className="rounded-lg border border-gray-200 bg-white shadow-sm">
-      <h2 className="border-b border-gray-200 px-4 py-3 text-sm font-semibold text-gray-900">{title}</h2>
-      <div className="space-y-4 px-4 py-4">{children}</div>
-    </section>
-  );
-}
-
-function Field({ id, label, optional, hint, children }: { id: string; label: string; optional?: boolean; hint?: string; children: ReactNode }) {
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium text-gray-900">
-        {label} {optional ? <span className="font-normal text-gray-500">(optional)</span> : null}
-      </label>
-      <div className="mt-1">{children}</div>
-      {hint ? <p className="mt-1 text-xs text-gray-500">{hint}</p> : null}
-    </div>
   );
 }
 
@@ -481,7 +574,6 @@ function OrderedPicker({
   onChange: (chosen: Named[]) => void;
   firstNote: string;
 }) {
-  const id = useId();
   const open = choices.filter((c) => !chosen.some((x) => x.id === c.id));
   const swap = (i: number, j: number) => {
     const copy = [...chosen];
@@ -499,42 +591,44 @@ function OrderedPicker({
               {i === 0 ? <span className="ml-1 text-xs text-gray-500">({firstNote})</span> : null}
             </span>
             <span className="flex shrink-0 gap-1">
-              <button type="button" className={`${buttonClass} px-1.5 py-0.5 text-xs`} disabled={i === 0} onClick={() => swap(i, i - 1)} aria-label={`Move ${item.name} up`}>
+              <Button size="xs" disabled={i === 0} onClick={() => swap(i, i - 1)} aria-label={`Move ${item.name} up`}>
                 ↑
-              </button>
-              <button type="button" className={`${buttonClass} px-1.5 py-0.5 text-xs`} onClick={() => onChange(chosen.filter((x) => x.id !== item.id))} aria-label={`Remove ${item.name}`}>
+              </Button>
+              <Button
+                size="xs"
+                onClick={() => onChange(chosen.filter((x) => x.id !== item.id))}
+                aria-label={`Remove ${item.name}`}
+              >
                 ×
-              </button>
+              </Button>
             </span>
           </li>
         ))}
       </ol>
-      <label htmlFor={id} className="sr-only">
-        {label}
-      </label>
-      <select
-        id={id}
+      <Select
+        aria-label={label}
         value=""
         onChange={(e) => {
           const picked = open.find((c) => String(c.id) === e.target.value);
           if (picked) onChange([...chosen, { id: picked.id, name: picked.name }]);
         }}
-        className={inputClass}
-      >
-        <option value="">{label}…</option>
-        {open.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.name}
-          </option>
-        ))}
-      </select>
+        placeholder={`${label}…`}
+        options={open.map((c) => ({ value: c.id, label: c.name }))}
+      />
     </div>
   );
 }
 
 /** Existing tags from a list, or new ones by name (created when the story is saved). */
-function TagPicker({ chosen, choices, onChange }: { chosen: TagChoice[]; choices: { id: number; name: string }[]; onChange: (chosen: TagChoice[]) => void }) {
-  const id = useId();
+function TagPicker({
+  chosen,
+  choices,
+  onChange,
+}: {
+  chosen: TagChoice[];
+  choices: { id: number; name: string }[];
+  onChange: (chosen: TagChoice[]) => void;
+}) {
   const [name, setName] = useState("");
   const open = choices.filter((c) => !chosen.some((x) => x.id === c.id));
   const addByName = () => {
@@ -549,40 +643,36 @@ function TagPicker({ chosen, choices, onChange }: { chosen: TagChoice[]; choices
     <div className="space-y-2" data-testid="tags">
       <ul className="flex flex-wrap gap-1">
         {chosen.map((tag) => (
-          <li key={tag.id ?? `new:${tag.name}`} className="inline-flex items-center gap-1 rounded-full bg-gray-100 px-2 py-0.5 text-xs text-gray-800">
+          <li
+            key={tag.id ?? `new:${tag.name}`}
+            className="inline-flex items-center gap-1 rounded-full bg-gray-100 px-2 py-0.5 text-xs text-gray-800"
+          >
             {tag.name}
             {tag.id === undefined ? <span className="text-gray-500">(new)</span> : null}
-            <button type="button" onClick={() => onChange(chosen.filter((x) => x !== tag))} aria-label={`Remove tag ${tag.name}`} className="text-gray-500 hover:text-gray-900">
+            <Button
+              variant="ghost"
+              size="xs"
+              onClick={() => onChange(chosen.filter((x) => x !== tag))}
+              aria-label={`Remove tag ${tag.name}`}
+            >
               ×
-            </button>
+            </Button>
           </li>
         ))}
       </ul>
-      <label htmlFor={`${id}-pick`} className="sr-only">
-        Add an existing tag
-      </label>
-      <select
-        id={`${id}-pick`}
+      <Select
+        aria-label="Add an existing tag"
         value=""
         onChange={(e) => {
           const picked = open.find((c) => String(c.id) === e.target.value);
           if (picked) onChange([...chosen, { id: picked.id, name: picked.name }]);
         }}
-        className={inputClass}
-      >
-        <option value="">Add an existing tag…</option>
-        {open.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.name}
-          </option>
-        ))}
-      </select>
+        placeholder="Add an existing tag…"
+        options={open.map((c) => ({ value: c.id, label: c.name }))}
+      />
       <div className="flex gap-2">
-        <label htmlFor={`${id}-new`} className="sr-only">
-          New tag
-        </label>
-        <input
-          id={`${id}-new`}
+        <Input
+          aria-label="New tag"
           value={name}
           maxLength={100}
           placeholder="New tag"
@@ -593,11 +683,8 @@ function TagPicker({ chosen, choices, onChange }: { chosen: TagChoice[]; choices
               addByName();
             }
           }}
-          className={inputClass}
         />
-        <button type="button" className={buttonClass} onClick={addByName}>
-          Add tag
-        </button>
+        <Button onClick={addByName}>Add tag</Button>
       </div>
     </div>
   );

@@ -1,6 +1,7 @@
 "use client";
+
 /** A story's workflow status as a coloured badge. */
-import { StatusBadge } from "@/components/webhooks/ui";
+import { Badge } from "@/components/ui";
 import type { TStoryStatus } from "@/server/publishing/editorial/stories.schema";
 
 const TONE = { DRAFT: "gray", SUBMITTED: "amber", APPROVED: "blue", PUBLISHED: "green", RETRACTED: "red" } as const;
@@ -15,7 +16,7 @@ export const STATUS_LABEL: Record<TStoryStatus, string> = {
 export function StoryStatus({ status }: { status: TStoryStatus }) {
   return (
     <span data-testid="story-status" data-status={status}>
-      <StatusBadge tone={TONE[status]}>{STATUS_LABEL[status]}</StatusBadge>
+      <Badge tone={TONE[status]}>{STATUS_LABEL[status]}</Badge>
     </span>
   );
 }

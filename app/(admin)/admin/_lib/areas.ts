@@ -32,7 +32,11 @@ export const ADMIN_AREAS = [
     built: true,
     sections: [
       { slug: "stories", label: "Stories", summary: "Write, edit, schedule and publish stories." },
-      { slug: "collections", label: "Collections", summary: "Curated and automatic lists of stories for home pages and feeds." },
+      {
+        slug: "collections",
+        label: "Collections",
+        summary: "Curated and automatic lists of stories for home pages and feeds.",
+      },
       { slug: "authors", label: "Authors", summary: "Bylines, bios and author pages." },
       { slug: "sections", label: "Sections", summary: "The publication's sections and their hierarchy." },
       { slug: "tags", label: "Tags", summary: "Tags that group stories across sections." },
@@ -66,14 +70,49 @@ export const ADMIN_AREAS = [
       { slug: "campaigns", label: "Campaigns", summary: "Offers shown to readers at the paywall." },
     ],
   },
-  { slug: "webhooks", href: "/admin/webhooks", label: "Webhooks", roles: ["OWNER"], summary: "Endpoints that receive content and subscription events, and their deliveries.", built: true },
-  { slug: "audit-log", href: "/admin/audit-log", label: "Audit log", roles: ["OWNER"], summary: "Who did what in the dashboard.", built: true },
-  { slug: "mail", href: "/admin/mail", label: "Outbox", roles: ["OWNER"], summary: "E-mails sent to members (password reset links), with their status and body.", built: true },
-  { slug: "users", href: "/admin/users", label: "Users & keys", roles: ["OWNER"], summary: "Dashboard users and their roles, and the account's API keys.", built: false },
-  { slug: "settings", href: "/admin/settings", label: "Settings", roles: ["OWNER"], summary: "The publication's name, domain and defaults.", built: false },
+  {
+    slug: "webhooks",
+    href: "/admin/webhooks",
+    label: "Webhooks",
+    roles: ["OWNER"],
+    summary: "Endpoints that receive content and subscription events, and their deliveries.",
+    built: true,
+  },
+  {
+    slug: "audit-log",
+    href: "/admin/audit-log",
+    label: "Audit log",
+    roles: ["OWNER"],
+    summary: "Who did what in the dashboard.",
+    built: true,
+  },
+  {
+    slug: "mail",
+    href: "/admin/mail",
+    label: "Outbox",
+    roles: ["OWNER"],
+    summary: "E-mails sent to members (password reset links), with their status and body.",
+    built: true,
+  },
+  {
+    slug: "users",
+    href: "/admin/users",
+    label: "Users & keys",
+    roles: ["OWNER"],
+    summary: "Dashboard users and their roles, and the account's API keys.",
+    built: false,
+  },
+  {
+    slug: "settings",
+    href: "/admin/settings",
+    label: "Settings",
+    roles: ["OWNER"],
+    summary: "The publication's name, domain and defaults.",
+    built: false,
+  },
 ] as const satisfies readonly AdminArea[];
 
-type AreaSlug = (typeof ADMIN_AREAS)[number]["slug"];
+export type AreaSlug = (typeof ADMIN_AREAS)[number]["slug"];
 
 export function getArea(slug: AreaSlug): AdminArea {
   return (ADMIN_AREAS as readonly AdminArea[]).find((area) => area.slug === slug)!;

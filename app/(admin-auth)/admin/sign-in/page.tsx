@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 
 import { safeCallbackUrl } from "@/components/admin/safe-callback-url";
 import { SignInForm } from "@/components/admin/sign-in-form";
+import { Card } from "@/components/ui";
 import { getAdminSession } from "@/server/auth/next-auth";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -21,12 +22,14 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
         <div className="text-center">
           <p className="text-2xl font-bold tracking-tight text-gray-900">Masthead</p>
           <h1 className="mt-6 text-lg font-semibold text-gray-900">Sign in to the dashboard</h1>
-          <p className="mt-1 text-sm text-gray-600">For your publication&apos;s editors, moderators and revenue staff.</p>
+          <p className="mt-1 text-sm text-gray-600">
+            For your publication&apos;s editors, moderators and revenue staff.
+          </p>
         </div>
-        <div className="mt-8 rounded-lg border border-gray-200 bg-white p-6 shadow-sm">
+        <Card className="mt-8 p-6">
           {/* `error` arrives here only when next-auth redirected a form posted without JavaScript. */}
           <SignInForm callbackUrl={callbackUrl} initialError={first(params.error)} />
-        </div>
+        </Card>
       </div>
     </main>
   );

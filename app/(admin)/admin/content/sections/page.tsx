@@ -1,23 +1,19 @@
 import type { Metadata } from "next";
 
-import { PageHeader } from "@/components/admin/page-header";
 import { SectionManager } from "@/components/content/organise/section-manager";
-import { ContentTabs } from "@/components/content/organise/ui";
-import { requireAdmin } from "@/server/auth/next-auth";
 
-import { getArea } from "../../_lib/areas";
+import { ContentPage } from "../../_lib/admin-page";
 
 export const metadata: Metadata = { title: "Sections" };
 
-const area = getArea("content");
-
-export default async function SectionsPage() {
-  await requireAdmin({ from: `${area.href}/sections`, roles: area.roles });
+export default function SectionsPage() {
   return (
-    <>
-      <PageHeader eyebrow="Content" title="Sections" description="The publication's sections and their hierarchy. Each section has an automated collection of its stories (section-<slug>) that front ends use for section pages." />
-      <ContentTabs current="sections" />
+    <ContentPage
+      section="sections"
+      title="Sections"
+      description="The publication's sections and their hierarchy. Each section has an automated collection of its stories (section-<slug>) that front ends use for section pages."
+    >
       <SectionManager />
-    </>
+    </ContentPage>
   );
 }

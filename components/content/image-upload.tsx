@@ -1,0 +1,113 @@
+"use client";
+
+/**
+ * Image uploads (POST /api/admin/images, the session cookie authenticates): a hook that sends a
+ * file and hands back the stored image, a button that opens the file picker, and a field that
+ * keeps an image key with a preview and "Remove" (an author's avatar).
+ */
+import { useId, useState } from "react";
+
+import { Button, buttonClasses, useFieldControl } from "@/components/ui";
+import type { TUploadedImage } from "@/server/publishing/editorial/organise.schema";
+
+const ACCEPT = "image/jpeg,image/png,image/webp,image/gif";
+
+export function useImageUpload(onUploaded: (image: TUploadedImage) => void) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function upload(file: File) {
+    setBusy(true);
+    setError(null);
+    try {
+      const body = new FormData();
+      body.append("file", file);
+      const response = await fetch("/api/admin/images", { method: "POST", body });
+      const json = (await response.json().catch(() => null)) as
+        (TUploadedImage & { error?: { message?: string } }) | null;
+      if (!response.ok || !json?.key) setError(json?.error?.message ?? `The upload failed (HTTP ${response.status}).`);
+      else onUploaded(json);
+    } catch {
+      setError("The upload failed: the server could not be reached.");
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, error, upload };
+}
+
+/**
+ * A button-looking label over a hidden file input: picking a file uploads it. The input keeps the
+ * focus ring visible on the label. Labelled by `label`, or by a FormField around it.
+ */
+export function ImageUploadButton({
+  label,
+  onUploaded,
+  size = "sm",
+}: {
+  label: string;
+  onUploaded: (image: TUploadedImage) => void;
+  size?: "sm" | "md";
+}) {
+  const field = useFieldControl();
+  const generated = useId();
+  const id = field?.id ?? generated;
+  const { busy, error, upload } = useImageUpload(onUploaded);
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <label
+        htmlFor={id}
+        className={buttonClasses({
+          size,
+          className: "cursor-pointer has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-600",
+        })}
+      >
+        {busy ? "Uploading…" : label}
+        <input
+          id={id}
+          type="file"
+          accept={ACCEPT}
+          className="sr-only"
+          disabled={busy}
+          aria-describedby={field?.describedBy}
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = "";
+            if (file) void upload(file);
+          }}
+        />
+      </label>
+      {error ? (
+        <span role="alert" className="text-xs text-red-700">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** An image key with its preview, an upload button and "Remove". */
+export function ImageField({ value, onChange }: { value: string; onChange: (key: string) => void }) {
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      {value ? (
+        // eslint-disable-next-line @next/next/no-img-element -- an uploaded file, served by /images
+        <img src={`/images/${value}`} alt="" className="h-10 w-10 rounded object-cover ring-1 ring-gray-200" />
+      ) : null}
+      <ImageUploadButton label={value ? "Replace image" : "Upload image"} onUploaded={(image) => onChange(image.key)} />
+      {value ? (
+        <Button size="sm" onClick={() => onChange("")}>
+          Remove
+        </Button>
+      ) : null}
+    </div>
+  );
+}
+
+/** An upload's size and type as stories keep them (a size the server could not read is left out). */
+export function imageMetadata(image: TUploadedImage): { width?: number; height?: number; "mime-type": string } {
+  return {
+    ...(image.width !== null ? { width: image.width } : {}),
+    ...(image.height !== null ? { height: image.height } : {}),
+    "mime-type": image["mime-type"],
+  };
+}

@@ -1,0 +1,173 @@
+"use client";
+
+/**
+ * The add/edit form of a ResourceManager, drawn from the kind's field specs. Before it submits, it
+ * runs the kind's own checks and the procedure's zod schema (the one the server parses with), so
+ * most problems show at once, next to their field; what the server still refuses (a slug in use)
+ * lands there too.
+ */
+import { useMutation } from "@tanstack/react-query";
+import type { DecorateMutationProcedure, ResolverDef } from "@trpc/tanstack-react-query";
+import { useState } from "react";
+import type { ZodType } from "zod";
+
+import {
+  Button,
+  ErrorAlert,
+  Fieldset,
+  FormActions,
+  FormField,
+  Input,
+  RadioChoices,
+  Select,
+  serverErrors,
+  Textarea,
+  type FieldIssue,
+  type ServerErrors,
+} from "@/components/ui";
+
+import type { FieldSpec, FormContext, FormValues } from "./config";
+
+/** The first problem of each field, from a zod schema's issues (keyed by the first path segment). */
+function schemaProblems(schema: ZodType, input: unknown): Record<string, string> {
+  const result = schema.safeParse(input);
+  const out: Record<string, string> = {};
+  if (!result.success) for (const issue of result.error.issues) out[String(issue.path[0] ?? "")] ??= issue.message;
+  return out;
+}
+
+export function ResourceForm<Row, Values extends FormValues, TDef extends ResolverDef>({
+  procedure,
+  fields,
+  initial,
+  context,
+  validate,
+  schema,
+  toInput,
+  submitLabel,
+  onSaved,
+  onCancel,
+}: {
+  /** The mutation the form submits to (create or update). */
+  procedure: DecorateMutationProcedure<TDef>;
+  fields: readonly FieldSpec<Row, Values>[];
+  initial: Values;
+  context: Omit<FormContext<Row, Values>, "values">;
+  validate?: (values: Values) => Partial<Record<string, string>>;
+  schema: ZodType;
+  toInput: (values: Values) => TDef["input"];
+  submitLabel: string;
+  onSaved: (output: TDef["output"]) => Promise<unknown>;
+  onCancel: () => void;
+}) {
+  const mutation = useMutation(procedure.mutationOptions({ onSuccess: onSaved }));
+  const [values, setValues] = useState<Values>(initial);
+  const [problems, setProblems] = useState<ServerErrors<string> | null>(null);
+  const names = fields.map((f) => f.name);
+  const errors = problems ?? serverErrors(mutation.error, names);
+  const full: FormContext<Row, Values> = { ...context, values };
+  const set = (name: keyof Values & string, value: string) => setValues((v) => ({ ...v, [name]: value }));
+  const shown = fields.filter((f) => !f.only || f.only === (context.editing ? "update" : "create"));
+
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const own = validate?.(values) ?? {};
+        const found = Object.keys(own).length ? own : schemaProblems(schema, toInput(values));
+        if (Object.keys(found).length) {
+          const fieldsFound: Partial<Record<string, string>> = {};
+          const others: FieldIssue[] = [];
+          for (const [field, issue = ""] of Object.entries(found)) {
+            if (names.includes(field)) fieldsFound[field] = issue;
+            else others.push({ field, issue });
+          }
+          setProblems({ message: "Please correct the highlighted fields.", fields: fieldsFound, others });
+          return;
+        }
+        setProblems(null);
+        mutation.mutate(toInput(values));
+      }}
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        {shown.map((field) => {
+          const hint = typeof field.hint === "function" ? field.hint(full) : field.hint;
+          const error = errors.fields[field.name];
+          const value = values[field.name] ?? "";
+          const className = field.wide ? "sm:col-span-2" : undefined;
+          if (field.kind === "radio") {
+            return (
+              <Fieldset key={field.name} legend={field.label} className={className}>
+                <RadioChoices
+                  name={field.name}
+                  value={value}
+                  options={field.options}
+                  onChange={(next) => set(field.name, next)}
+                />
+              </Fieldset>
+            );
+          }
+          return (
+            <FormField
+              key={field.name}
+              label={field.label}
+              hint={hint}
+              error={error}
+              optional={field.optional}
+              className={className}
+            >
+              {field.kind === "text" || field.kind === "textarea" ? (
+                <TextControl field={field} value={value} onChange={(next) => set(field.name, next)} />
+              ) : field.kind === "select" ? (
+                <Select
+                  value={value}
+                  placeholder={field.emptyLabel}
+                  options={field.options(full)}
+                  onChange={(e) => set(field.name, e.target.value)}
+                />
+              ) : (
+                field.render({ value, onChange: (next) => set(field.name, next) })
+              )}
+            </FormField>
+          );
+        })}
+      </div>
+      <ErrorAlert errors={errors} />
+      <FormActions>
+        <Button type="submit" variant="primary" loading={mutation.isPending} loadingText="Saving…">
+          {submitLabel}
+        </Button>
+        <Button onClick={onCancel}>Cancel</Button>
+      </FormActions>
+    </form>
+  );
+}
+
+/** A text field's input, or its textarea. */
+function TextControl<Row, Values extends FormValues>({
+  field,
+  value,
+  onChange,
+}: {
+  field: Extract<FieldSpec<Row, Values>, { kind: "text" | "textarea" }>;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const props = {
+    required: field.required,
+    maxLength: field.maxLength,
+    value,
+    className: field.mono ? "font-mono" : undefined,
+  };
+  return field.kind === "text" ? (
+    <Input
+      {...props}
+      type={field.type ?? "text"}
+      placeholder={field.placeholder}
+      onChange={(e) => onChange(e.target.value)}
+    />
+  ) : (
+    <Textarea {...props} rows={field.rows ?? 3} onChange={(e) => onChange(e.target.value)} />
+  );
+}

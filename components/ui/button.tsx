@@ -1,0 +1,94 @@
+/**
+ * Buttons, and links that look like them. Variants: `primary` (the one main action of a form or
+ * page), `secondary` (everything else), `danger` (deletes and other moves that lose data), `ghost`
+ * (a bare icon, e.g. the × on a chip). Sizes:
+ * `md` (forms, toolbars), `sm` (inside dense rows and cards), `xs` (icon-sized arrows in lists).
+ * `loading` disables the button, marks it busy and shows `loadingText` (e.g. "Saving…").
+ */
+import Link from "next/link";
+import type { ComponentProps, ReactNode } from "react";
+
+import { cx } from "./cx";
+
+export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
+export type ButtonSize = "xs" | "sm" | "md" | "lg";
+
+const BASE =
+  "inline-flex items-center justify-center gap-1.5 rounded-md whitespace-nowrap focus-visible:ring-2 focus-visible:ring-offset-2 focus-visible:outline-none disabled:cursor-not-allowed disabled:opacity-60 aria-busy:cursor-wait";
+const VARIANTS: Record<ButtonVariant, string> = {
+  primary: "bg-brand-600 font-semibold text-white shadow-sm hover:bg-brand-700 focus-visible:ring-brand-600",
+  secondary:
+    "border border-gray-300 bg-white font-medium text-gray-700 shadow-sm hover:bg-gray-50 focus-visible:ring-brand-600",
+  danger:
+    "border border-red-300 bg-white font-medium text-red-700 shadow-sm hover:bg-red-50 focus-visible:ring-red-600",
+  ghost: "font-medium text-gray-500 hover:text-gray-900 focus-visible:ring-brand-600",
+};
+const SIZES: Record<ButtonSize, string> = {
+  xs: "px-1.5 py-0.5 text-xs",
+  sm: "px-2 py-1 text-xs",
+  md: "px-3 py-1.5 text-sm",
+  lg: "px-3 py-2 text-sm",
+};
+
+/** The classes of a button, for the rare element that must look like one (a file input's label). */
+export function buttonClasses({
+  variant = "secondary",
+  size = "md",
+  className,
+}: { variant?: ButtonVariant; size?: ButtonSize; className?: string } = {}): string {
+  return cx(BASE, VARIANTS[variant], SIZES[size], className);
+}
+
+export type ButtonProps = Omit<ComponentProps<"button">, "type"> & {
+  /** Defaults to "button": a submit button says so. */
+  type?: "button" | "submit" | "reset";
+  variant?: ButtonVariant;
+  size?: ButtonSize;
+  loading?: boolean;
+  /** Shown instead of the children while `loading`. */
+  loadingText?: ReactNode;
+};
+
+export function Button({
+  type = "button",
+  variant,
+  size,
+  loading = false,
+  loadingText,
+  disabled,
+  className,
+  children,
+  ...props
+}: ButtonProps) {
+  return (
+    <button
+      type={type}
+      disabled={disabled || loading}
+      aria-busy={loading || undefined}
+      className={buttonClasses({ variant, size, className })}
+      {...props}
+    >
+      {loading ? <Spinner /> : null}
+      {loading && loadingText !== undefined ? loadingText : children}
+    </button>
+  );
+}
+
+/** A link styled as a button (navigation that is the page's main action, e.g. "New story"). */
+export function ButtonLink({
+  variant,
+  size,
+  className,
+  ...props
+}: ComponentProps<typeof Link> & { variant?: ButtonVariant; size?: ButtonSize }) {
+  return <Link className={buttonClasses({ variant, size, className })} {...props} />;
+}
+
+function Spinner() {
+  return (
+    <span
+      aria-hidden="true"
+      className="size-3 shrink-0 animate-spin rounded-full border-2 border-current border-r-transparent"
+    />
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * The dashboard's UI kit. Screens build from these instead of class strings of their own, so the
+ * look (Tailwind, the brand colours of app/globals.css) and the accessibility (labels, roles, focus)
+ * live in one place.
+ */
+export { Alert, ErrorAlert, type AlertTone } from "./alert";
+export { Badge, Code, CountBadge, type BadgeTone } from "./badge";
+export { Button, ButtonLink, buttonClasses, type ButtonProps, type ButtonSize, type ButtonVariant } from "./button";
+export { Checkbox, Fieldset, Radio, RadioChoices } from "./choice";
+export { ConfirmDialog, ConfirmProvider, useConfirm, type ConfirmOptions } from "./confirm";
+export { cx } from "./cx";
+export { DateTime, dateTimeFormat } from "./date-time";
+export { Dialog } from "./dialog";
+export { EmptyState } from "./empty-state";
+export { FormActions, FormField, useFieldControl } from "./form-field";
+export { FilterSelect, Input, SearchInput, Select, Textarea, type SelectOption } from "./input";
+export { LinkCard, LinkCards, TextLink, textLinkClasses } from "./link";
+export { LoadError, Loading, LoadMore, LoadState } from "./load-state";
+export { PageHeader } from "./page-header";
+export { Card, Panel, PanelFooter, PanelSection } from "./panel";
+export {
+  errorCode,
+  errorDetails,
+  fieldProblems,
+  serverErrors,
+  type FieldIssue,
+  type ServerErrors,
+} from "./server-errors";
+export { TabNav } from "./tab-nav";
+export { Table, type Column } from "./table";

@@ -1,0 +1,38 @@
+/** An inline link in the brand colour (to another page of the dashboard, or out). */
+import Link from "next/link";
+import type { ComponentProps } from "react";
+
+import { cx } from "./cx";
+
+export const textLinkClasses =
+  "rounded-sm font-medium text-brand-700 hover:underline focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none";
+
+export function TextLink({ className, ...props }: ComponentProps<typeof Link>) {
+  return <Link className={cx(textLinkClasses, className)} {...props} />;
+}
+
+/** A card that is one link: a title and a line about where it goes (an area's sections). */
+export function LinkCard({ href, title, description }: { href: string; title: string; description: string }) {
+  return (
+    <Link
+      href={href}
+      className="block h-full rounded-lg border border-gray-200 bg-white p-4 shadow-sm hover:border-brand-600 focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none"
+    >
+      <span className="text-sm font-semibold text-gray-900">{title}</span>
+      <span className="mt-1 block text-sm text-gray-600">{description}</span>
+    </Link>
+  );
+}
+
+/** A grid of link cards. */
+export function LinkCards({ items }: { items: readonly { href: string; title: string; description: string }[] }) {
+  return (
+    <ul className="grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
+      {items.map((item) => (
+        <li key={item.href}>
+          <LinkCard {...item} />
+        </li>
+      ))}
+    </ul>
+  );
+}

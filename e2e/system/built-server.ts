@@ -1,0 +1,75 @@
+/**
+ * For the system specs that kill the server: the built app started as `npm start` serves it
+ * (scripts/serve.mjs), on the local PostgreSQL in a schema of its own (the spec writes to the
+ * database from its own process while the server runs, which PGlite's one-process rule would not
+ * allow), with the local job runner polling fast.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+import { openDatabase, type Database } from "../../server/db/client";
+import { applyMigrations } from "../../server/db/migrate";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+export const DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** A migrated schema of its own; `drop()` removes it. */
+export async function openSchema(schema: string): Promise<Database & { drop: () => Promise<void> }> {
+  const database = await openDatabase({ kind: "postgresql", url: DATABASE_URL, schema });
+  await applyMigrations(database.adapter.factory);
+  return Object.assign(database, {
+    drop: async () => {
+      await database.prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await database.close();
+    },
+  });
+}
+
+export type BuiltServer = { process: ChildProcess; url: string; kill: () => Promise<void> };
+
+/** Start the built app on `port` against `schema`, and wait until it answers /api/health. */
+export async function startBuiltServer(args: { port: number; schema: string }): Promise<BuiltServer> {
+  const child = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(args.port),
+      HOST: "127.0.0.1",
+      DATABASE_URL,
+      DATABASE_SCHEMA: args.schema,
+      AUTH_SECRET: "crash-test-secret-crash-test-secret-0000",
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      JOBS_POLL_INTERVAL_MS: "200",
+      LOG_LEVEL: "silent",
+      INNGEST_EVENT_KEY: "",
+      INNGEST_BASE_URL: "",
+      INNGEST_DEV: "",
+    },
+    stdio: "ignore",
+  });
+  const url = `http://127.0.0.1:${args.port}`;
+  const server: BuiltServer = {
+    process: child,
+    url,
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+    },
+  };
+  await waitFor(async () => ((await fetch(`${url}/api/health`)).ok ? true : undefined), 60_000, "the server");
+  return server;
+}
+
+/** Poll `probe` until it returns a value (not undefined), or fail after `timeoutMs`. */
+export async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

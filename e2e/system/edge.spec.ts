@@ -1,0 +1,77 @@
+/**
+ * What the running server answers before any route: the API's JSON error shape, never Next.js's
+ * 500 or HTML page, for methods nobody serves, undecodable paths, paths with no endpoint, and
+ * requests Node's HTTP parser refuses (scripts/serve.mjs, proxy.ts, app/api/[...path]).
+ */
+import net from "node:net";
+
+import { expect, test } from "@playwright/test";
+
+type ErrorBody = { error: { code: string; message: string; details?: { field: string; issue: string }[] } };
+
+/** A raw HTTP exchange, for what fetch will not send (TRACE, CONNECT, TRACK, broken headers). */
+async function raw(baseURL: string, request: string): Promise<{ status: number; headers: string; body: string }> {
+  const { hostname, port } = new URL(baseURL);
+  const socket = net.connect(Number(port), hostname);
+  const chunks: Buffer[] = [];
+  await new Promise<void>((resolve, reject) => {
+    socket.on("connect", () => socket.write(request));
+    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.on("end", resolve);
+    socket.on("close", () => resolve());
+    socket.on("error", reject);
+  });
+  const text = Buffer.concat(chunks).toString("utf8");
+  const [head = "", body = ""] = text.split("\r\n\r\n");
+  return { status: Number(head.split(" ")[1]), headers: head, body };
+}
+
+test("methods nobody serves are a JSON 405 with Allow, on the API and elsewhere", async ({ baseURL }) => {
+  for (const method of ["TRACE", "TRACK", "CONNECT", "PROPFIND"]) {
+    for (const path of ["/api/v1/stories", "/admin"]) {
+      const res = await raw(baseURL!, `${method} ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`);
+      expect({ method, path, status: res.status }).toEqual({ method, path, status: 405 });
+      expect(res.headers).toMatch(/content-type: application\/json/i);
+      expect(res.headers).toMatch(/allow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS/i);
+      expect((JSON.parse(res.body) as ErrorBody).error.code).toBe("METHOD_NOT_ALLOWED");
+    }
+  }
+});
+
+test("requests the HTTP parser refuses get the JSON shape too", async ({ baseURL }) => {
+  const broken = await raw(baseURL!, "GET /api/v1/stories HTTP/1.1\r\nHost: localhost\r\nNo colon here\r\n\r\n");
+  expect(broken.status).toBe(400);
+  expect((JSON.parse(broken.body) as ErrorBody).error.code).toBe("BAD_REQUEST");
+  const huge = await raw(
+    baseURL!,
+    `GET /api/v1/stories HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`,
+  );
+  expect(huge.status).toBe(431);
+  expect(huge.headers).toMatch(/content-type: application\/json/i);
+});
+
+test("an undecodable path is a JSON 400 naming the path", async ({ request }) => {
+  for (const path of ["/api/v1/stories/%E0%A4%A", "/api/v1/tags/%", "/api/v1/collections/%zz", "/api/member/%C0"]) {
+    const res = await request.get(path);
+    expect({ path, status: res.status() }).toEqual({ path, status: 400 });
+    expect(res.headers()["content-type"]).toContain("application/json");
+    expect(res.headers()["x-request-id"]).toBeTruthy();
+    expect(((await res.json()) as ErrorBody).error.details).toEqual([
+      { field: "path", issue: "malformed percent-encoding" },
+    ]);
+  }
+});
+
+test("an /api/ path with no endpoint is a JSON 404 for every method; so is /api/inngest without Inngest", async ({
+  request,
+}) => {
+  for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"] as const) {
+    for (const path of ["/api/nothing-here", "/api/v1/stories/not/a/route", "/api/inngest"]) {
+      if (path === "/api/inngest" && (method === "PATCH" || method === "DELETE")) continue;
+      const res = await request.fetch(path, { method, headers: { Accept: "text/html" } });
+      expect({ method, path, status: res.status() }).toEqual({ method, path, status: 404 });
+      expect(res.headers()["content-type"]).toContain("application/json");
+      expect(((await res.json()) as ErrorBody).error.code).toBe("NOT_FOUND");
+    }
+  }
+});
