@@ -9,6 +9,7 @@
  * This is the only file that reads `process.env` (lint enforces it outside scripts and tests).
  */
 import path from "node:path";
+
 import { z } from "zod";
 
 /** "true"/"false"/"1"/"0"/"yes"/"no", case-insensitive. */
@@ -82,7 +83,12 @@ export const envSchema = z
     /** Origins allowed to call the browser-facing APIs: "*" or a comma-separated list. */
     CORS_ALLOWED_ORIGINS: z.string().trim().min(1).default("*"),
     /** Largest request body accepted, in bytes (413 beyond). */
-    MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(1024 * 1024),
+    MAX_BODY_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(50 * 1024 * 1024)
+      .default(1024 * 1024),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
     /** Let outgoing webhooks reach loopback, private, link-local and metadata addresses (tests, local development). */
     WEBHOOK_ALLOW_PRIVATE_URLS: zBool.default(false),
@@ -102,7 +108,12 @@ export const envSchema = z
     /** Where uploaded images are stored. Default DATA_DIR/uploads. */
     UPLOAD_DIR: z.string().trim().min(1).optional(),
     /** Largest image upload, in bytes. */
-    UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+    UPLOAD_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(100 * 1024 * 1024)
+      .default(10 * 1024 * 1024),
     /** Seconds that shared caches (CDNs) may keep public content responses (Cache-Control s-maxage). */
     CONTENT_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     /** Days a member stays logged in. */
@@ -141,7 +152,9 @@ export const envSchema = z
       ...env,
       DATA_DIR: dataDir,
       PGLITE_DIR:
-        env.PGLITE_DIR === "memory://" ? "memory://" : path.resolve(/*turbopackIgnore: true*/ env.PGLITE_DIR ?? path.join(dataDir, "pglite")),
+        env.PGLITE_DIR === "memory://"
+          ? "memory://"
+          : path.resolve(/*turbopackIgnore: true*/ env.PGLITE_DIR ?? path.join(dataDir, "pglite")),
       DATABASE_SCHEMA: env.DATABASE_SCHEMA ?? schemaFromUrl ?? "public",
       UPLOAD_DIR: path.resolve(/*turbopackIgnore: true*/ env.UPLOAD_DIR ?? path.join(dataDir, "uploads")),
       APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,

@@ -33,9 +33,15 @@ describe("configuration (env.js)", () => {
 
   it("names the variable in one line per problem", () => {
     expect(error({ PORT: "eighty" })).toMatch(/^Invalid configuration: PORT /);
-    expect(error({ DATABASE_URL: "mysql://x" })).toBe("Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL");
-    expect(error({ RATE_LIMIT_STORE: "redis" })).toBe("Invalid configuration: REDIS_URL is required when RATE_LIMIT_STORE=redis");
-    expect(error({ NODE_ENV: "production" })).toBe("Invalid configuration: AUTH_SECRET is required when NODE_ENV=production");
+    expect(error({ DATABASE_URL: "mysql://x" })).toBe(
+      "Invalid configuration: DATABASE_URL must be a postgres:// or postgresql:// URL",
+    );
+    expect(error({ RATE_LIMIT_STORE: "redis" })).toBe(
+      "Invalid configuration: REDIS_URL is required when RATE_LIMIT_STORE=redis",
+    );
+    expect(error({ NODE_ENV: "production" })).toBe(
+      "Invalid configuration: AUTH_SECRET is required when NODE_ENV=production",
+    );
     expect(error({ VERCEL: "1" })).toMatch(/DATABASE_URL is required on Vercel/);
     expect(error({ AUTH_SECRET: "short" })).toBe("Invalid configuration: AUTH_SECRET must be at least 32 characters");
     expect(error({ PORT: "0", TRUST_PROXY: "maybe" }).split("\n")).toHaveLength(2);

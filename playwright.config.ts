@@ -1,7 +1,7 @@
 /**
  * Browser and system tests (npm run test:e2e) against the built app, served the way users run it:
  * `npx tsx scripts/start.ts` migrates, seeds the demo publisher, builds when the sources changed,
- * and serves on port 3210 with its own embedded database in .data-e2e.
+ * and serves on port 3210 (E2E_PORT) with its own embedded database in .data-e2e.
  *
  * The data folder is emptied in the webServer command itself, right before the server starts:
  * Playwright starts the webServer before globalSetup runs, so a globalSetup would pull the
@@ -15,12 +15,15 @@ import fs from "node:fs";
 
 import { defineConfig, devices } from "@playwright/test";
 
-const PORT = 3210;
+/** E2E_PORT lets two checkouts run their browser tests side by side; system specs use the ports after it. */
+const PORT = Number(process.env.E2E_PORT ?? 3210);
 const DATA_DIR = ".data-e2e";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 if (!fs.existsSync(CHROMIUM)) {
-  throw new Error(`Chromium is not at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`);
+  throw new Error(
+    `Chromium is not at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`,
+  );
 }
 
 export default defineConfig({

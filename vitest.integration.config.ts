@@ -6,7 +6,12 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname), "server-only": path.resolve(import.meta.dirname, "server/testing/server-only-stub.ts") } },
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      "server-only": path.resolve(import.meta.dirname, "server/testing/server-only-stub.ts"),
+    },
+  },
   test: {
     include: ["**/*.int.test.ts"],
     exclude: ["node_modules/**", ".next/**", "e2e/**"],

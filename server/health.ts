@@ -3,12 +3,12 @@
  * engine runs background work. No secrets, no connection strings with credentials.
  */
 import type { Database } from "./db/client";
-import { countStrandedDeliveries } from "./webhooks/deliveries";
+import { countOverdueJobs } from "./jobs/engine";
 
 export type HealthReport = {
   status: "ok" | "unavailable";
   database: { status: "up" | "down"; kind: "pglite" | "postgresql"; latency_ms: number | null; error?: string };
-  background: { engine: "inngest" | "local"; running: boolean; due_deliveries: number | null };
+  background: { engine: "inngest" | "local"; running: boolean; overdue_jobs: number | null };
   time: string;
 };
 
@@ -28,15 +28,16 @@ export async function checkHealth(
     kind = db.config.kind;
     await withTimeout(db.prisma.$queryRawUnsafe("SELECT 1"), PROBE_TIMEOUT_MS);
     database = { status: "up", kind, latency_ms: Math.round((performance.now() - started) * 10) / 10 };
-    due = await withTimeout(countStrandedDeliveries(db.prisma, now()), PROBE_TIMEOUT_MS).catch(() => null);
+    due = await withTimeout(countOverdueJobs(db.prisma, { now: now() }), PROBE_TIMEOUT_MS).catch(() => null);
   } catch (error) {
     database = { status: "down", kind, latency_ms: null, error: summarise(error) };
   }
   return {
     status: database.status === "up" ? "ok" : "unavailable",
     database,
-    // Deliveries due now that no worker holds: a number that keeps growing means work is stuck.
-    background: { ...options.background, due_deliveries: due },
+    // Jobs overdue by more than a minute that no worker holds: a number that keeps growing means
+    // background work is stuck.
+    background: { ...options.background, overdue_jobs: due },
     time: now().toISOString(),
   };
 }
@@ -62,7 +63,10 @@ function summarise(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = typeof error === "object" && error && "code" in error ? String(error.code) : undefined;
   // Prisma puts the useful part last ("Message: `Can't reach database server at …`").
-  const lines = message.split("\n").map((l) => l.trim()).filter(Boolean);
+  const lines = message
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const clean = (lines.at(-1) ?? "").replace(/postgres(ql)?:\/\/\S+/g, "postgres://…").slice(0, 200);
   return code ? `${code}: ${clean}` : clean;
 }

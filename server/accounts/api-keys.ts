@@ -6,8 +6,8 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
-import type { ApiKeyKind } from "../generated/prisma/client";
 import type { Db } from "../db/client";
+import type { ApiKeyKind } from "../generated/prisma/client";
 
 const PREFIX: Record<ApiKeyKind, string> = { CLIENT: "mh_pk_", SERVER: "mh_sk_" };
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

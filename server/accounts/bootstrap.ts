@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 
 import { recordAudit } from "../audit/audit-log";
+import { systemActor } from "../auth/actor";
 import { hashPassword } from "../auth/password";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
@@ -48,8 +49,20 @@ export async function createOwner(db: Db, input: TCreateOwnerInput): Promise<Cre
     newAccount = { clientKey: client.key, serverKey: server.key, jwtSecret };
   }
   const user = await db.adminUser.create({
-    data: { accountId: account.id, email: args.email, name: args.name, roles: ["OWNER"], passwordHash: await hashPassword(args.password) },
+    data: {
+      accountId: account.id,
+      email: args.email,
+      name: args.name,
+      roles: ["OWNER"],
+      passwordHash: await hashPassword(args.password),
+    },
   });
-  await recordAudit(db, { accountId: account.id, action: "admin_user.create", targetType: "admin_user", targetId: user.id, metadata: { email: args.email, roles: ["owner"], via: "cli" } });
+  await recordAudit(db, {
+    actor: systemActor(account.id, "admin:create"),
+    action: "admin_user.create",
+    targetType: "admin_user",
+    targetId: user.id,
+    metadata: { email: args.email, roles: ["owner"], via: "cli" },
+  });
   return { accountId: account.id, userId: user.id, newAccount };
 }

@@ -7,7 +7,7 @@ import "server-only";
 
 import { listAuditLog } from "../audit/audit-log";
 import type { TAuditLogEntry } from "../audit/audit-log.schema";
-import type { AdminActor } from "../auth/admin-session";
+import type { StaffActor } from "../auth/actor";
 import { ADMIN_ROLES, hasAnyRole, type AdminRole } from "../auth/roles";
 import type { Db } from "../db/client";
 
@@ -17,14 +17,24 @@ export type DashboardOverview = {
   activity: { scope: "account" | "own"; entries: TAuditLogEntry[] };
 };
 
-export async function getDashboardOverview(db: Db, args: { actor: AdminActor; activityLimit?: number }): Promise<DashboardOverview> {
+export async function getDashboardOverview(
+  db: Db,
+  args: { actor: StaffActor; activityLimit?: number },
+): Promise<DashboardOverview> {
   const { actor } = args;
   const isOwner = hasAnyRole(actor.roles, ["OWNER"]);
   const [account, users, activity] = await Promise.all([
-    db.account.findUniqueOrThrow({ where: { id: actor.accountId }, select: { id: true, name: true, slug: true, domain: true, createdAt: true } }),
+    db.account.findUniqueOrThrow({
+      where: { id: actor.accountId },
+      select: { id: true, name: true, slug: true, domain: true, createdAt: true },
+    }),
     // An account has a handful of dashboard users: counting in memory is simpler than one query per role.
     db.adminUser.findMany({ where: { accountId: actor.accountId }, select: { roles: true, disabledAt: true } }),
-    listAuditLog(db, { accountId: actor.accountId, limit: args.activityLimit ?? 5, ...(isOwner ? {} : { actorId: actor.id }) }),
+    listAuditLog(db, {
+      accountId: actor.accountId,
+      limit: args.activityLimit ?? 5,
+      ...(isOwner ? {} : { actorId: actor.id }),
+    }),
   ]);
   const byRole = Object.fromEntries(ADMIN_ROLES.map((role) => [role, 0])) as Record<AdminRole, number>;
   let active = 0;

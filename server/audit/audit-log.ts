@@ -7,19 +7,25 @@
  */
 import "server-only";
 
+import { actorUserId, type Actor } from "../auth/actor";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
-import { ZListAuditLogInput, type TAuditActionList, type TAuditLogEntry, type TAuditLogPage, type TListAuditLogInput } from "./audit-log.schema";
+import {
+  ZListAuditLogInput,
+  type TAuditActionList,
+  type TAuditLogEntry,
+  type TAuditLogPage,
+  type TListAuditLogInput,
+} from "./audit-log.schema";
 
 export type RecordAuditInput = {
-  accountId: number;
-  /** The admin user who acted; null/absent for the system. */
-  actorId?: string | null;
+  /** Who acted (server/auth/actor.ts): the entry is the actor's account's; the system has no user. */
+  actor: Actor;
   /** Dotted verb, e.g. "admin.sign_in". */
   action: string;
   targetType?: string;
-  targetId?: string;
+  targetId?: string | number;
   /** Small, and never secrets. */
   metadata?: Prisma.InputJsonObject;
   ip?: string | null;
@@ -28,14 +34,15 @@ export type RecordAuditInput = {
 
 /** Append one entry. */
 export async function recordAudit(db: Db, input: RecordAuditInput): Promise<{ id: string }> {
+  const { actor } = input;
   return db.auditLog.create({
     data: {
-      accountId: input.accountId,
-      actorId: input.actorId ?? null,
+      accountId: actor.accountId,
+      actorId: actorUserId(actor),
       action: input.action,
       targetType: input.targetType ?? null,
-      targetId: input.targetId ?? null,
-      metadata: input.metadata ?? {},
+      targetId: input.targetId === undefined ? null : String(input.targetId),
+      metadata: actor.kind === "system" ? { ...input.metadata, system: actor.name } : (input.metadata ?? {}),
       ip: input.ip ?? null,
       ...(input.now ? { createdAt: input.now } : {}),
     },
@@ -104,7 +111,9 @@ const CURSOR_FORM = /^(\d{1,15})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const match = CURSOR_FORM.exec(Buffer.from(cursor, "base64url").toString("utf8"));
   if (!match) {
-    throw new AppError("BAD_REQUEST", "The cursor is not one this listing returned.", { details: [{ field: "cursor", issue: "is invalid" }] });
+    throw new AppError("BAD_REQUEST", "The cursor is not one this listing returned.", {
+      details: [{ field: "cursor", issue: "is invalid" }],
+    });
   }
   return { createdAt: new Date(Number(match[1])), id: match[2]! };
 }

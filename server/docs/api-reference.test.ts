@@ -11,7 +11,9 @@ import { collectEndpoints, renderMarkdown, routePath } from "./api-reference";
 describe("API reference generation", () => {
   it("derives paths from route files, dropping route groups", () => {
     expect(routePath("/app", "/app/api/v1/stories/[story-id]/route.ts")).toBe("/api/v1/stories/{story-id}");
-    expect(routePath("/app", "/app/(site)/api/v1/entities/[id]/[...subentity]/route.ts")).toBe("/api/v1/entities/{id}/{subentity+}");
+    expect(routePath("/app", "/app/(site)/api/v1/entities/[id]/[...subentity]/route.ts")).toBe(
+      "/api/v1/entities/{id}/{subentity+}",
+    );
   });
 
   it("documents each method from the zod schemas that validate it", async () => {
@@ -30,9 +32,17 @@ describe("API reference generation", () => {
     );
     const docs = await collectEndpoints(dir, async () => ({ GET, POST: async () => new Response() }));
     expect(docs).toHaveLength(1);
-    expect(docs[0]).toMatchObject({ method: "GET", path: "/api/v1/things", summary: "List things.", rateLimit: "60 per 60 s per key" });
+    expect(docs[0]).toMatchObject({
+      method: "GET",
+      path: "/api/v1/things",
+      summary: "List things.",
+      rateLimit: "60 per 60 s per key",
+    });
     expect(docs[0]!.auth).toMatch(/masthead_jwt/);
-    expect(docs[0]!.query).toMatchObject({ type: "object", properties: { limit: { default: 20, maximum: 100 }, q: { type: "string" } } });
+    expect(docs[0]!.query).toMatchObject({
+      type: "object",
+      properties: { limit: { default: 20, maximum: 100 }, q: { type: "string" } },
+    });
     expect(renderMarkdown(docs)).toContain("## GET /api/v1/things");
   });
 });

@@ -9,7 +9,7 @@ import path from "node:path";
 
 import { z } from "zod";
 
-import type { RouteHandler } from "../http/route";
+import type { AuthScheme, RouteHandler } from "../http/route";
 
 export type EndpointDoc = {
   method: string;
@@ -24,8 +24,12 @@ export type EndpointDoc = {
   bodyTypes: string[];
 };
 
-const AUTH_LABEL: Record<string, string> = {
+const AUTH_LABEL: Record<AuthScheme, string> = {
   public: "none",
+  publisher: "none (the publisher is the one whose domain the request is on)",
+  member: "signed-in member: X-QT-AUTH header, or the qt-auth / session-cookie cookie (401 without)",
+  "member?": "optional signed-in member: X-QT-AUTH header, or the qt-auth / session-cookie cookie",
+  admin: "dashboard session (next-auth cookie)",
   server: "X-SUBAUTH header (server key)",
   client: "key query parameter (client key)",
   "client+user": "key query parameter + masthead_jwt user token (required)",
@@ -37,7 +41,9 @@ const AUTH_LABEL: Record<string, string> = {
 /** app/api/v1/stories/[story-id]/route.ts → /api/v1/stories/{story-id}; route groups are dropped. */
 export function routePath(appDir: string, file: string): string {
   const rel = path.relative(appDir, path.dirname(file)).split(path.sep);
-  const parts = rel.filter((p) => p && !/^\(.*\)$/.test(p)).map((p) => p.replace(/^\[\.\.\.(.+)\]$/, "{$1+}").replace(/^\[(.+)\]$/, "{$1}"));
+  const parts = rel
+    .filter((p) => p && !/^\(.*\)$/.test(p))
+    .map((p) => p.replace(/^\[\.\.\.(.+)\]$/, "{$1+}").replace(/^\[(.+)\]$/, "{$1}"));
   return "/" + parts.join("/");
 }
 
@@ -47,16 +53,21 @@ export function findRouteFiles(appDir: string): string[] {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name === "route.ts" && fs.readFileSync(full, "utf8").includes("apiRoute(")) out.push(full);
+      else if (entry.name === "route.ts" && /\}\s*=\s*routes\(|apiRoute\(/.test(fs.readFileSync(full, "utf8")))
+        out.push(full);
     }
   };
   walk(appDir);
   return out.sort();
 }
 
-const schema = (s: z.ZodType | undefined) => (s ? z.toJSONSchema(s, { io: "input", unrepresentable: "any" }) : undefined);
+const schema = (s: z.ZodType | undefined) =>
+  s ? z.toJSONSchema(s, { io: "input", unrepresentable: "any" }) : undefined;
 
-export async function collectEndpoints(appDir: string, load: (file: string) => Promise<Record<string, unknown>>): Promise<EndpointDoc[]> {
+export async function collectEndpoints(
+  appDir: string,
+  load: (file: string) => Promise<Record<string, unknown>>,
+): Promise<EndpointDoc[]> {
   const docs: EndpointDoc[] = [];
   for (const file of findRouteFiles(appDir)) {
     const mod = await load(file);
@@ -67,9 +78,14 @@ export async function collectEndpoints(appDir: string, load: (file: string) => P
       docs.push({
         method,
         path: routePath(appDir, file),
-        auth: AUTH_LABEL[meta.auth] ?? meta.auth,
+        auth:
+          meta.auth === "admin"
+            ? `${AUTH_LABEL.admin}, role ${(meta.roles ?? []).join(" or ")} (or OWNER)`
+            : AUTH_LABEL[meta.auth],
         summary: meta.summary ?? "",
-        ...(meta.rateLimit ? { rateLimit: `${meta.rateLimit.limit} per ${meta.rateLimit.windowSeconds} s per ${meta.rateLimit.by}` } : {}),
+        ...(meta.rateLimit
+          ? { rateLimit: `${meta.rateLimit.limit} per ${meta.rateLimit.windowSeconds} s per ${meta.rateLimit.by}` }
+          : {}),
         cors: Boolean(meta.cors),
         params: schema(meta.params),
         query: schema(meta.query),
@@ -97,7 +113,11 @@ export function renderMarkdown(docs: EndpointDoc[]): string {
     if (d.cors) lines.push("- Browser-facing (CORS)");
     if (d.bodyTypes.length) lines.push(`- Body: ${d.bodyTypes.join(", ")}`);
     lines.push("");
-    for (const [label, s] of [["Path parameters", d.params], ["Query parameters", d.query], ["Body", d.body]] as const) {
+    for (const [label, s] of [
+      ["Path parameters", d.params],
+      ["Query parameters", d.query],
+      ["Body", d.body],
+    ] as const) {
       if (s) lines.push(`${label}:`, "", "```json", JSON.stringify(s, null, 2), "```", "");
     }
   }

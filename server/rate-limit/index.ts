@@ -17,7 +17,12 @@ export type RateLimitStore = {
   hit(key: string, windowMs: number, now: Date): Promise<{ count: number; resetAt: Date }>;
 };
 
-export async function checkRateLimit(store: RateLimitStore, rule: RateLimitRule, identity: string, now = new Date()): Promise<RateLimitResult> {
+export async function checkRateLimit(
+  store: RateLimitStore,
+  rule: RateLimitRule,
+  identity: string,
+  now = new Date(),
+): Promise<RateLimitResult> {
   const { count, resetAt } = await store.hit(`${rule.name}:${identity}`, rule.windowSeconds * 1000, now);
   return { allowed: count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetAt };
 }
@@ -92,7 +97,10 @@ return {count, ttl}`;
 
 /** Redis keeps the window with its own clock (PEXPIRE); `now` only dates the reset. */
 export class RedisRateLimitStore implements RateLimitStore {
-  constructor(private readonly redis: RedisLike, private readonly prefix = "masthead:rl:") {}
+  constructor(
+    private readonly redis: RedisLike,
+    private readonly prefix = "masthead:rl:",
+  ) {}
 
   async hit(key: string, windowMs: number, now: Date) {
     const [count, ttl] = (await this.redis.eval(REDIS_HIT, 1, this.prefix + key, windowMs)) as [number, number];

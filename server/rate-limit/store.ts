@@ -1,7 +1,7 @@
 /** The process's rate-limit store, from RATE_LIMIT_STORE (see ./index.ts). */
+import { DatabaseRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from ".";
 import { getEnv } from "../../env.js";
 import { getDb } from "../db";
-import { DatabaseRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore, type RateLimitStore } from ".";
 
 const globalForRateLimit = globalThis as unknown as { mastheadRateLimitStore?: Promise<RateLimitStore> };
 

@@ -9,8 +9,8 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../db";
 import { ZCards } from "../publishing/cards.schema";
 import { IMAGE_KEY_PATTERN } from "../publishing/editorial/organise.schema";
-import { buildStoriesRss } from "../publishing/feeds/rss";
 import { buildAmpStory } from "../publishing/feeds/amp";
+import { buildStoriesRss } from "../publishing/feeds/rss";
 import { forgetPublisherCache } from "../publishing/publisher";
 import { cardsPlainText, readTimeMinutes } from "../publishing/story-view";
 import { seedDemoPublisher } from "./demo";
@@ -46,7 +46,11 @@ async function counts(db: Awaited<ReturnType<typeof getDb>>) {
     collections: await db.collection.count(),
     items: await db.collectionItem.count(),
     images: await db.imageAsset.count(),
-    links: (await db.storySection.count()) + (await db.storyAuthor.count()) + (await db.storyTag.count()) + (await db.storyEntity.count()),
+    links:
+      (await db.storySection.count()) +
+      (await db.storyAuthor.count()) +
+      (await db.storyTag.count()) +
+      (await db.storyEntity.count()),
     config: await db.publisherConfig.count(),
   };
 }
@@ -55,7 +59,9 @@ describe("demo content", () => {
   it("creates the documented publisher content", async () => {
     const { db, accountId, summary, report } = await seed();
     expect(report.created).toHaveLength(1);
-    expect(report.created[0]).toMatch(/^demo content \(publisher config, 14 images, 7 sections, 10 collections, 6 authors, 12 tags, 9 entities, 3 relationships, 39 stories\)$/);
+    expect(report.created[0]).toMatch(
+      /^demo content \(publisher config, 14 images, 7 sections, 10 collections, 6 authors, 12 tags, 9 entities, 3 relationships, 39 stories\)$/,
+    );
 
     const config = await db.publisherConfig.findUniqueOrThrow({ where: { accountId } });
     expect(config.siteUrl).toBe(appUrl);
@@ -66,28 +72,40 @@ describe("demo content", () => {
     expect(sections).toHaveLength(7);
     expect(sections.filter((s) => s.parentId !== null).map((s) => s.slug)).toEqual(["football"]);
     for (const section of sections) {
-      expect(section.collection).toMatchObject({ slug: `section-${section.slug}`, automated: true, rules: { "section-ids": [section.id] } });
+      expect(section.collection).toMatchObject({
+        slug: `section-${section.slug}`,
+        automated: true,
+        rules: { "section-ids": [section.id] },
+      });
     }
 
     const authors = await db.author.findMany({ where: { accountId } });
     expect(authors.length).toBeGreaterThanOrEqual(5);
     for (const author of authors) expect(author.bio).toBeTruthy();
     expect(await db.tag.count({ where: { accountId } })).toBeGreaterThanOrEqual(10);
-    const team = await db.entity.findFirstOrThrow({ where: { accountId, type: "team" }, include: { relations: { include: { to: true } } } });
+    const team = await db.entity.findFirstOrThrow({
+      where: { accountId, type: "team" },
+      include: { relations: { include: { to: true } } },
+    });
     expect(team.relations.map((r) => [r.relation, r.to.name])).toEqual([
       ["players", "Chidi Okoro"],
       ["players", "Erik Lindqvist"],
       ["players", "Luc Moreau"],
     ]);
 
-    const published = await db.story.findMany({ where: { accountId, status: "PUBLISHED" }, include: { sections: true, authors: true, tags: true, entities: true } });
+    const published = await db.story.findMany({
+      where: { accountId, status: "PUBLISHED" },
+      include: { sections: true, authors: true, tags: true, entities: true },
+    });
     expect(published.length).toBe(DEMO_STORIES.length + 1);
     expect(published.length).toBeGreaterThanOrEqual(30);
     expect(await db.story.count({ where: { accountId, status: "DRAFT" } })).toBe(2);
     const types = new Set<string>();
     for (const story of published) {
       const cards = ZCards.parse(story.cards);
-      for (const card of cards) for (const element of card["story-elements"]) types.add(element.type === "jsembed" ? `jsembed/${element.subtype}` : element.type);
+      for (const card of cards)
+        for (const element of card["story-elements"])
+          types.add(element.type === "jsembed" ? `jsembed/${element.subtype}` : element.type);
       expect(story.plainText).toBe(cardsPlainText(cards));
       expect(story.readTime).toBe(readTimeMinutes(story.plainText));
       expect(story.heroImageS3Key).toMatch(IMAGE_KEY_PATTERN);
@@ -106,12 +124,19 @@ describe("demo content", () => {
     expect(breaking[0]!.slug).toBe(summary.breakingSlug);
     expect(breaking[0]!.breakingNewsExpiresAt!.getTime()).toBeGreaterThan(NOW.getTime() + 2 * 24 * 3600 * 1000);
 
-    const home = await db.collection.findUniqueOrThrow({ where: { accountId_slug: { accountId, slug: "home" } }, include: { items: { orderBy: { position: "asc" } } } });
+    const home = await db.collection.findUniqueOrThrow({
+      where: { accountId_slug: { accountId, slug: "home" } },
+      include: { items: { orderBy: { position: "asc" } } },
+    });
     expect(home.automated).toBe(false);
     expect(home.items.filter((i) => i.storyId).length).toBeGreaterThan(0);
     expect(home.items.filter((i) => i.childCollectionId).length).toBe(6);
-    expect(await db.collection.findUnique({ where: { accountId_slug: { accountId, slug: "editors-picks" } } })).toMatchObject({ automated: false });
-    expect(await db.collection.findUnique({ where: { accountId_slug: { accountId, slug: "technology-and-business" } } })).toMatchObject({ automated: true });
+    expect(
+      await db.collection.findUnique({ where: { accountId_slug: { accountId, slug: "editors-picks" } } }),
+    ).toMatchObject({ automated: false });
+    expect(
+      await db.collection.findUnique({ where: { accountId_slug: { accountId, slug: "technology-and-business" } } }),
+    ).toMatchObject({ automated: true });
     // Drafts are in no collection.
     const draftIds = (await db.story.findMany({ where: { status: "DRAFT" }, select: { id: true } })).map((s) => s.id);
     expect(await db.collectionItem.count({ where: { storyId: { in: draftIds } } })).toBe(0);
@@ -132,7 +157,10 @@ describe("demo content", () => {
 
   it("changes nothing when run twice, keeping dashboard edits", async () => {
     const { db, accountId } = await seed();
-    await db.story.updateMany({ where: { accountId, slug: { startsWith: "politics/" } }, data: { headline: "Edited in the dashboard" } });
+    await db.story.updateMany({
+      where: { accountId, slug: { startsWith: "politics/" } },
+      data: { headline: "Edited in the dashboard" },
+    });
     const before = await counts(db);
     const edited = await db.story.count({ where: { headline: "Edited in the dashboard" } });
     const report = { created: [] as string[] };
@@ -168,11 +196,17 @@ describe("large content", () => {
     const sample = await db.story.findFirstOrThrow({ where: generated });
     expect(sample.plainText.split(" ").length).toBeGreaterThan(60);
     expect(ZCards.parse(sample.cards)[0]!["story-elements"]).toHaveLength(2);
-    const hits = await db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM stories WHERE slug LIKE 'bench/%' AND search_vector @@ plainto_tsquery('english', 'climate')`);
+    const hits = await db.$queryRawUnsafe<{ n: bigint }[]>(
+      `SELECT count(*) AS n FROM stories WHERE slug LIKE 'bench/%' AND search_vector @@ plainto_tsquery('english', 'climate')`,
+    );
     expect(Number(hits[0]!.n)).toBeGreaterThan(10);
 
     expect(await seedLargeContent(db, { accountId, target: 120 })).toEqual({ existing: 120, created: 0, total: 120 });
-    expect(await seedLargeContent(db, { accountId, target: 150, batchSize: 40 })).toEqual({ existing: 120, created: 30, total: 150 });
+    expect(await seedLargeContent(db, { accountId, target: 150, batchSize: 40 })).toEqual({
+      existing: 120,
+      created: 30,
+      total: 150,
+    });
     expect(await db.story.count({ where: generated })).toBe(150);
   });
 });

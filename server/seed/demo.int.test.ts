@@ -14,23 +14,43 @@ describe("demo seed", () => {
     expect(report.created.length).toBe(2 + 1 + DEMO.users.length);
     expect((await findApiKey(db, DEMO.subauthKey, "SERVER"))?.accountId).toBe(accountId);
     expect((await findApiKey(db, DEMO.accountKey, "CLIENT"))?.accountId).toBe(accountId);
-    const owner = await db.adminUser.findUniqueOrThrow({ where: { email: DEMO.owner.email }, omit: { passwordHash: false } });
+    const owner = await db.adminUser.findUniqueOrThrow({
+      where: { email: DEMO.owner.email },
+      omit: { passwordHash: false },
+    });
     expect(owner.roles).toEqual(["OWNER"]);
     expect(await verifyPassword(DEMO.owner.password, owner.passwordHash)).toBe(true);
     const credentials = demoCredentials(accountId, "http://localhost:3000");
-    expect(credentials).toMatchObject({ accountId, accountKey: DEMO.accountKey, subauthKey: DEMO.subauthKey, jwtSecret: DEMO.jwtSecret, admin: { email: DEMO.owner.email, password: DEMO.owner.password }, baseUrl: "http://localhost:3000" });
+    expect(credentials).toMatchObject({
+      accountId,
+      accountKey: DEMO.accountKey,
+      subauthKey: DEMO.subauthKey,
+      jwtSecret: DEMO.jwtSecret,
+      admin: { email: DEMO.owner.email, password: DEMO.owner.password },
+      baseUrl: "http://localhost:3000",
+    });
   });
 
   it("changes nothing when run twice, keeping what the dashboard changed", async () => {
     const db = await getDb();
     await seedDemoPublisher(db);
     await db.adminUser.update({ where: { email: DEMO.owner.email }, data: { name: "Renamed in the dashboard" } });
-    const before = { accounts: await db.account.count(), keys: await db.apiKey.count(), users: await db.adminUser.count() };
+    const before = {
+      accounts: await db.account.count(),
+      keys: await db.apiKey.count(),
+      users: await db.adminUser.count(),
+    };
     const report = { created: [] as string[] };
     await seedDemoPublisher(db, report);
     expect(report.created).toEqual([]);
-    expect({ accounts: await db.account.count(), keys: await db.apiKey.count(), users: await db.adminUser.count() }).toEqual(before);
-    expect((await db.adminUser.findUniqueOrThrow({ where: { email: DEMO.owner.email } })).name).toBe("Renamed in the dashboard");
+    expect({
+      accounts: await db.account.count(),
+      keys: await db.apiKey.count(),
+      users: await db.adminUser.count(),
+    }).toEqual(before);
+    expect((await db.adminUser.findUniqueOrThrow({ where: { email: DEMO.owner.email } })).name).toBe(
+      "Renamed in the dashboard",
+    );
   });
 
   it("is refused in production unless explicitly allowed", () => {

@@ -6,14 +6,19 @@
  * These credentials are public (README). Never run this against production data: the seed
  * script refuses when NODE_ENV=production unless ALLOW_DEMO_SEED=true.
  */
-import type { AdminRole } from "../generated/prisma/client";
 import { createApiKey, hashApiKey } from "../accounts/api-keys";
 import { hashPassword } from "../auth/password";
 import type { Db } from "../db/client";
+import type { AdminRole } from "../generated/prisma/client";
 
 type DemoUser = { email: string; password: string; name: string; roles: AdminRole[] };
 
-const DEMO_OWNER: DemoUser = { email: "owner@demo.masthead.test", password: "masthead-demo-owner", name: "Olivia Owner", roles: ["OWNER"] };
+const DEMO_OWNER: DemoUser = {
+  email: "owner@demo.masthead.test",
+  password: "masthead-demo-owner",
+  name: "Olivia Owner",
+  roles: ["OWNER"],
+};
 
 export const DEMO = {
   account: { slug: "demo", name: "The Daily Masthead (demo)", domain: "localhost" },
@@ -24,8 +29,18 @@ export const DEMO = {
   users: [
     DEMO_OWNER,
     { email: "editor@demo.masthead.test", password: "masthead-demo-editor", name: "Eddie Editor", roles: ["EDITOR"] },
-    { email: "moderator@demo.masthead.test", password: "masthead-demo-moderator", name: "Mo Moderator", roles: ["MODERATOR"] },
-    { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue", name: "Rhea Revenue", roles: ["REVENUE"] },
+    {
+      email: "moderator@demo.masthead.test",
+      password: "masthead-demo-moderator",
+      name: "Mo Moderator",
+      roles: ["MODERATOR"],
+    },
+    {
+      email: "revenue@demo.masthead.test",
+      password: "masthead-demo-revenue",
+      name: "Rhea Revenue",
+      roles: ["REVENUE"],
+    },
   ] satisfies DemoUser[],
 };
 
@@ -39,7 +54,14 @@ export type DemoCredentials = {
   users: { email: string; password: string; name: string; roles: AdminRole[] }[];
   baseUrl: string;
   /** Where to look at the demo content (server/seed/demo-content.ts), when it was seeded. */
-  content?: { rss: string; instantArticles: string; ampStory: string; homeCollection: string; publishedStories: number; draftSlugs: string[] };
+  content?: {
+    rss: string;
+    instantArticles: string;
+    ampStory: string;
+    homeCollection: string;
+    publishedStories: number;
+    draftSlugs: string[];
+  };
 };
 
 export type SeedReport = { created: string[] };

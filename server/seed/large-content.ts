@@ -14,8 +14,38 @@ import type { Db } from "../db/client";
 
 export const LARGE_SLUG_PREFIX = "bench/story-";
 
-const SUBJECTS = ["Council", "Ministers", "Researchers", "Investors", "Farmers", "Students", "Doctors", "Engineers", "Voters", "Artists", "Fans", "Regulators", "Startups", "Unions", "Scientists", "Mayors"];
-const VERBS = ["back", "reject", "debate", "question", "welcome", "delay", "fund", "launch", "review", "challenge", "approve", "study"];
+const SUBJECTS = [
+  "Council",
+  "Ministers",
+  "Researchers",
+  "Investors",
+  "Farmers",
+  "Students",
+  "Doctors",
+  "Engineers",
+  "Voters",
+  "Artists",
+  "Fans",
+  "Regulators",
+  "Startups",
+  "Unions",
+  "Scientists",
+  "Mayors",
+];
+const VERBS = [
+  "back",
+  "reject",
+  "debate",
+  "question",
+  "welcome",
+  "delay",
+  "fund",
+  "launch",
+  "review",
+  "challenge",
+  "approve",
+  "study",
+];
 const OBJECTS = [
   "new climate plan",
   "election reform",
@@ -62,7 +92,13 @@ export type LargeContentResult = { existing: number; created: number; total: num
  */
 export async function seedLargeContent(
   db: Db,
-  args: { accountId: number; target: number; now?: Date; batchSize?: number; onProgress?: (done: number, target: number) => void },
+  args: {
+    accountId: number;
+    target: number;
+    now?: Date;
+    batchSize?: number;
+    onProgress?: (done: number, target: number) => void;
+  },
 ): Promise<LargeContentResult> {
   const { accountId, target } = args;
   const now = args.now ?? new Date();
@@ -70,17 +106,26 @@ export async function seedLargeContent(
   const existing = await db.story.count({ where: { accountId, slug: { startsWith: LARGE_SLUG_PREFIX } } });
   if (existing >= target) return { existing, created: 0, total: existing };
 
-  const sections = (await db.section.findMany({ where: { accountId, deletedAt: null }, select: { id: true }, orderBy: { id: "asc" } })).map((s) => s.id);
-  const authors = (await db.author.findMany({ where: { accountId }, select: { id: true }, orderBy: { id: "asc" } })).map((a) => a.id);
-  const tags = (await db.tag.findMany({ where: { accountId }, select: { id: true }, orderBy: { id: "asc" } })).map((t) => t.id);
-  if (sections.length === 0 || authors.length === 0) throw new Error("Generating stories needs at least one section and one author: run the demo seed first.");
+  const sections = (
+    await db.section.findMany({ where: { accountId, deletedAt: null }, select: { id: true }, orderBy: { id: "asc" } })
+  ).map((s) => s.id);
+  const authors = (
+    await db.author.findMany({ where: { accountId }, select: { id: true }, orderBy: { id: "asc" } })
+  ).map((a) => a.id);
+  const tags = (await db.tag.findMany({ where: { accountId }, select: { id: true }, orderBy: { id: "asc" } })).map(
+    (t) => t.id,
+  );
+  if (sections.length === 0 || authors.length === 0)
+    throw new Error("Generating stories needs at least one section and one author: run the demo seed first.");
 
   // Numbers are taken in order; gaps (stories deleted since) are filled first.
   let created = 0;
   let from = 1;
   while (existing + created < target) {
     const to = from + batchSize - 1;
-    const rows = await db.$queryRawUnsafe<{ inserted: bigint | number }[]>(insertBatchSql({ accountId, from, to, now, sections, authors, tags, limit: target - existing - created }));
+    const rows = await db.$queryRawUnsafe<{ inserted: bigint | number }[]>(
+      insertBatchSql({ accountId, from, to, now, sections, authors, tags, limit: target - existing - created }),
+    );
     created += Number(rows[0]?.inserted ?? 0);
     from = to + 1;
     args.onProgress?.(existing + created, target);
@@ -96,7 +141,16 @@ export async function seedLargeContent(
  * One statement: insert stories numbered from..to that do not exist yet (at most `limit`), then
  * their primary section, author and (when there are tags) two tags, from the returned rows.
  */
-function insertBatchSql(a: { accountId: number; from: number; to: number; now: Date; sections: number[]; authors: number[]; tags: number[]; limit: number }): string {
+function insertBatchSql(a: {
+  accountId: number;
+  from: number;
+  to: number;
+  now: Date;
+  sections: number[];
+  authors: number[];
+  tags: number[];
+  limit: number;
+}): string {
   const subjects = array(SUBJECTS);
   const verbs = array(VERBS);
   const objects = array(OBJECTS);

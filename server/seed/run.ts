@@ -9,6 +9,7 @@ import type { Env } from "../../env.js";
 import { openDatabase } from "../db/client";
 import type { DatabaseConfig } from "../db/config";
 import { applyMigrations } from "../db/migrate";
+import { withTransaction } from "../db/transaction";
 import { demoCredentials, seedDemoPublisher, type DemoCredentials, type SeedReport } from "./demo";
 import { seedDemoContent } from "./demo-content";
 import { seedLargeContent, type LargeContentResult } from "./large-content";
@@ -34,15 +35,21 @@ export async function runSeed(
   try {
     await applyMigrations(database.adapter.factory);
     const report: SeedReport = { created: [] };
-    const { accountId, content } = await database.prisma.$transaction(
+    const { accountId, content } = await withTransaction(
+      database.prisma,
       async (tx) => {
         const id = await seedDemoPublisher(tx, report);
-        return { accountId: id, content: await seedDemoContent(tx, { accountId: id, appUrl: env.APP_URL, uploadDir: env.UPLOAD_DIR }, report) };
+        return {
+          accountId: id,
+          content: await seedDemoContent(tx, { accountId: id, appUrl: env.APP_URL, uploadDir: env.UPLOAD_DIR }, report),
+        };
       },
       { timeout: 120_000 },
     );
     // `--stories N`: generated stories for benchmarks, in batches outside the transaction.
-    const large = options.stories ? await seedLargeContent(database.prisma, { accountId, target: options.stories, onProgress: options.onProgress }) : undefined;
+    const large = options.stories
+      ? await seedLargeContent(database.prisma, { accountId, target: options.stories, onProgress: options.onProgress })
+      : undefined;
     const credentials: DemoCredentials = {
       ...demoCredentials(accountId, env.APP_URL),
       content: {

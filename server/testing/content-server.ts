@@ -25,7 +25,10 @@ import * as story from "@/app/api/v1/stories/[storyId]/route";
 import * as stories from "@/app/api/v1/stories/route";
 import * as storyByExternalId from "@/app/api/v1/story-by-external-id/[externalId]/route";
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
+type Handler = (
+  req: Request,
+  ctx: { params: Promise<Record<string, string | string[] | undefined>> },
+) => Promise<Response>;
 export type RouteModule = Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", Handler>>;
 export type ContentRoute = { pattern: RegExp; module: RouteModule };
 
@@ -47,7 +50,12 @@ export const CONTENT_ROUTES: ContentRoute[] = [
   { pattern: /^\/api\/v1\/breaking-news$/, module: breakingNews },
 ];
 
-export type ContentServer = { baseUrl: string; server: Server; requests: { method: string; path: string; status: number }[]; close: () => Promise<void> };
+export type ContentServer = {
+  baseUrl: string;
+  server: Server;
+  requests: { method: string; path: string; status: number }[];
+  close: () => Promise<void>;
+};
 
 /** Listen on 127.0.0.1 on a free port; every request is logged in `requests` (method, path, status). */
 export async function startContentServer(routes: ContentRoute[] = CONTENT_ROUTES): Promise<ContentServer> {
@@ -85,7 +93,10 @@ async function dispatch(routes: ContentRoute[], incoming: IncomingMessage, outgo
     response = await handler(await toRequest(incoming, url, method), { params: Promise.resolve(params) });
     break;
   }
-  response ??= Response.json({ error: { code: "NOT_FOUND", message: "No such route in the test server." } }, { status: 404 });
+  response ??= Response.json(
+    { error: { code: "NOT_FOUND", message: "No such route in the test server." } },
+    { status: 404 },
+  );
   outgoing.statusCode = response.status;
   response.headers.forEach((value, name) => outgoing.setHeader(name, value));
   outgoing.end(method === "HEAD" ? undefined : Buffer.from(await response.arrayBuffer()));

@@ -13,7 +13,10 @@ import { cardsPlainText, readTimeMinutes } from "../publishing/story-view";
 let counter = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${(counter++).toString(36)}`;
 
-export async function createTestPublisher(db: Db, overrides: { slug?: string; name?: string; domain?: string | null; siteUrl?: string } = {}) {
+export async function createTestPublisher(
+  db: Db,
+  overrides: { slug?: string; name?: string; domain?: string | null; siteUrl?: string } = {},
+) {
   const account = await db.account.create({
     data: {
       slug: overrides.slug ?? unique("pub"),
@@ -23,15 +26,25 @@ export async function createTestPublisher(db: Db, overrides: { slug?: string; na
     },
   });
   await db.publisherConfig.create({
-    data: { accountId: account.id, siteUrl: overrides.siteUrl ?? "https://news.example.com", cdnImage: "images.example.com" },
+    data: {
+      accountId: account.id,
+      siteUrl: overrides.siteUrl ?? "https://news.example.com",
+      cdnImage: "images.example.com",
+    },
   });
   return account;
 }
 
-export async function createSection(db: Db, accountId: number, overrides: { name?: string; slug?: string; parentId?: number | null; withCollection?: boolean } = {}) {
+export async function insertSection(
+  db: Db,
+  accountId: number,
+  overrides: { name?: string; slug?: string; parentId?: number | null; withCollection?: boolean } = {},
+) {
   const name = overrides.name ?? unique("Section");
   const slug = overrides.slug ?? name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
-  const section = await db.section.create({ data: { accountId, name, displayName: name, slug, parentId: overrides.parentId ?? null } });
+  const section = await db.section.create({
+    data: { accountId, name, displayName: name, slug, parentId: overrides.parentId ?? null },
+  });
   if (overrides.withCollection) {
     const collection = await db.collection.create({
       data: { accountId, slug: `section-${slug}`, name, automated: true, rules: { "section-ids": [section.id] } },
@@ -41,14 +54,27 @@ export async function createSection(db: Db, accountId: number, overrides: { name
   return section;
 }
 
-export async function createAuthor(db: Db, accountId: number, overrides: { name?: string; slug?: string; bio?: string } = {}) {
+export async function insertAuthor(
+  db: Db,
+  accountId: number,
+  overrides: { name?: string; slug?: string; bio?: string } = {},
+) {
   const name = overrides.name ?? unique("Author");
-  return db.author.create({ data: { accountId, name, slug: overrides.slug ?? name.toLowerCase().replace(/[^a-z0-9]+/g, "-"), bio: overrides.bio ?? null } });
+  return db.author.create({
+    data: {
+      accountId,
+      name,
+      slug: overrides.slug ?? name.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
+      bio: overrides.bio ?? null,
+    },
+  });
 }
 
-export async function createTag(db: Db, accountId: number, overrides: { name?: string; slug?: string } = {}) {
+export async function insertTag(db: Db, accountId: number, overrides: { name?: string; slug?: string } = {}) {
   const name = overrides.name ?? unique("tag");
-  return db.tag.create({ data: { accountId, name, slug: overrides.slug ?? name.toLowerCase().replace(/[^a-z0-9]+/g, "-") } });
+  return db.tag.create({
+    data: { accountId, name, slug: overrides.slug ?? name.toLowerCase().replace(/[^a-z0-9]+/g, "-") },
+  });
 }
 
 /** One card with one text element per paragraph. */
@@ -59,7 +85,13 @@ export function textCards(...paragraphs: string[]): TCard[] {
       status: "draft",
       version: 1,
       metadata: {},
-      "story-elements": paragraphs.map((p) => ({ id: randomUUID(), type: "text" as const, subtype: null, text: `<p>${p}</p>`, metadata: {} })),
+      "story-elements": paragraphs.map((p) => ({
+        id: randomUUID(),
+        type: "text" as const,
+        subtype: null,
+        text: `<p>${p}</p>`,
+        metadata: {},
+      })),
     },
   ];
 }
@@ -83,7 +115,7 @@ export type TestStoryOverrides = {
 };
 
 /** A story, published by default (published-at now, or `publishedAt`). */
-export async function createStory(db: Db, accountId: number, overrides: TestStoryOverrides = {}) {
+export async function insertStory(db: Db, accountId: number, overrides: TestStoryOverrides = {}) {
   const headline = overrides.headline ?? unique("Headline");
   const cards = overrides.cards ?? textCards(`Body of ${headline}.`);
   const plainText = cardsPlainText(cards);

@@ -3,7 +3,10 @@
 declare module "@quintype/backend" {
   type Json = Record<string, unknown>;
   type Wrapped = Json & { asJson(): Json };
-  type StoryObject = Wrapped & { getRelatedStories(client: Client, params?: Json): Promise<StoryObject[]>; getStoryAttributes(client: Client): Promise<Json> };
+  type StoryObject = Wrapped & {
+    getRelatedStories(client: Client, params?: Json): Promise<StoryObject[]>;
+    getStoryAttributes(client: Client): Promise<Json>;
+  };
 
   export class Client {
     constructor(baseUrl: string, temporaryClient?: boolean);
@@ -11,9 +14,15 @@ declare module "@quintype/backend" {
     getStoryBySlug(slug: string, params?: Json): Promise<{ story?: Json }>;
     getStoryById(id: string): Promise<{ story?: Json }>;
     getStoryByExternalId(id: string): Promise<{ story?: Json }>;
-    getRelatedStories(storyId: string, sectionId?: number | string | null, params?: Json): Promise<{ "related-stories": Json[] }>;
+    getRelatedStories(
+      storyId: string,
+      sectionId?: number | string | null,
+      params?: Json,
+    ): Promise<{ "related-stories": Json[] }>;
     getStoryAttributes(storyId: string): Promise<Json>;
-    getSearch(params?: Json): Promise<{ results: { from: number; size: number; total: number; stories: Json[]; term: string } }>;
+    getSearch(
+      params?: Json,
+    ): Promise<{ results: { from: number; size: number; total: number; stories: Json[]; term: string } }>;
     getAdvancedSearch(params?: Json): Promise<Json>;
     getCollectionBySlug(slug: string, params?: Json): Promise<Json | null>;
     getInBulk(requests: { requests: Record<string, Json> }): Promise<{ results: Record<string, Json | null> }>;
@@ -26,7 +35,10 @@ declare module "@quintype/backend" {
     static getStoryBySlug(client: Client, slug: string, params?: Json): Promise<StoryObject | null>;
     static getStoryById(client: Client, id: string): Promise<StoryObject | null>;
     static getStoryByExternalId(client: Client, id: string): Promise<StoryObject | null>;
-    static getSearch(client: Client, params: Json): Promise<{ stories: StoryObject[]; total: number; from: number; size: number; term: string }>;
+    static getSearch(
+      client: Client,
+      params: Json,
+    ): Promise<{ stories: StoryObject[]; total: number; from: number; size: number; term: string }>;
   }
 
   export class Author {
@@ -35,6 +47,11 @@ declare module "@quintype/backend" {
   }
 
   export class Collection {
-    static getCollectionBySlug(client: Client, slug: string, params?: Json, options?: { depth?: number; defaultNestedLimit?: number; storyLimits?: Record<string, number> }): Promise<Wrapped | null>;
+    static getCollectionBySlug(
+      client: Client,
+      slug: string,
+      params?: Json,
+      options?: { depth?: number; defaultNestedLimit?: number; storyLimits?: Record<string, number> },
+    ): Promise<Wrapped | null>;
   }
 }

@@ -8,7 +8,8 @@ import path from "node:path";
 import type { DatabaseConfig } from "../db/config";
 
 export const TEST_DB = (process.env.TEST_DB ?? "pglite") as "pglite" | "postgres";
-if (TEST_DB !== "pglite" && TEST_DB !== "postgres") throw new Error(`TEST_DB must be pglite or postgres, not ${String(TEST_DB)}`);
+if (TEST_DB !== "pglite" && TEST_DB !== "postgres")
+  throw new Error(`TEST_DB must be pglite or postgres, not ${String(TEST_DB)}`);
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 

@@ -5,13 +5,31 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type ReceivedRequest = { method: string; path: string; headers: http.IncomingHttpHeaders; body: string; at: number };
+export type ReceivedRequest = {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+};
 /** What to do with the n-th request (0-based): answer with a status, redirect, or never answer. */
-export type Behaviour = (n: number, request: ReceivedRequest) => { status: number; body?: string; headers?: Record<string, string> } | "hang";
+export type Behaviour = (
+  n: number,
+  request: ReceivedRequest,
+) => { status: number; body?: string; headers?: Record<string, string> } | "hang";
 
-export type Receiver = { url: string; port: number; requests: ReceivedRequest[]; setBehaviour: (b: Behaviour) => void; close: () => Promise<void> };
+export type Receiver = {
+  url: string;
+  port: number;
+  requests: ReceivedRequest[];
+  setBehaviour: (b: Behaviour) => void;
+  close: () => Promise<void>;
+};
 
-export async function startReceiver(behaviour: Behaviour = () => ({ status: 200, body: "ok" }), port = 0): Promise<Receiver> {
+export async function startReceiver(
+  behaviour: Behaviour = () => ({ status: 200, body: "ok" }),
+  port = 0,
+): Promise<Receiver> {
   let current = behaviour;
   const requests: ReceivedRequest[] = [];
   const hanging = new Set<http.ServerResponse>();
@@ -19,7 +37,13 @@ export async function startReceiver(behaviour: Behaviour = () => ({ status: 200,
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const received: ReceivedRequest = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
+      const received: ReceivedRequest = {
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      };
       const n = requests.length;
       requests.push(received);
       const answer = current(n, received);

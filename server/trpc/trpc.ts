@@ -12,11 +12,20 @@ import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import superjson from "superjson";
 import { z, ZodError } from "zod";
 
-import { toAdminActor, type AdminSession } from "../auth/admin-session";
+import { staffActor } from "../auth/actor";
+import type { AdminSession } from "../auth/admin-session";
 import { getAdminSession } from "../auth/next-auth";
 import { hasAnyRole, type AdminRole } from "../auth/roles";
 import { getDb, type Db } from "../db";
-import { isAppError, prismaErrorToAppError, zodIssuesToDetails, type AppError, type AppErrorCode, type ErrorDetail } from "../errors";
+import {
+  isAppError,
+  prismaErrorToAppError,
+  zodIssuesToDetails,
+  type AppError,
+  type AppErrorCode,
+  type ErrorDetail,
+} from "../errors";
+import { assertSafeInput } from "../validation";
 
 // ─── 1. Context ──────────────────────────────────────────────────────────────────────────────
 export type TRPCContext = { db: Db; session: AdminSession | null };
@@ -56,6 +65,8 @@ export type AppErrorData = { code: AppErrorCode; details?: ErrorDetail[] };
 
 const t = initTRPC.context<TRPCContext>().create({
   transformer: superjson,
+  // Never a stack trace in a response, whatever NODE_ENV says (tRPC adds one in development).
+  isDev: false,
   errorFormatter({ shape, error }) {
     const app = appErrorOf(error);
     const zodError = error.code === "BAD_REQUEST" && error.cause instanceof ZodError ? error.cause : undefined;
@@ -92,22 +103,29 @@ const mapAppErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/** The input guard REST routes run too (server/validation.ts): before any schema sees the input. */
+const guardInput = t.middleware(async ({ getRawInput, next }) => {
+  assertSafeInput(await getRawInput());
+  return next();
+});
+
 // ─── 3. Procedures ───────────────────────────────────────────────────────────────────────────
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /** No session needed. */
-export const publicProcedure = t.procedure.use(mapAppErrors);
+export const publicProcedure = t.procedure.use(mapAppErrors).use(guardInput);
 
 /** Any signed-in admin user; adds `ctx.actor` (id, accountId, roles) for services. */
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
-  return next({ ctx: { session: ctx.session, actor: toAdminActor(ctx.session.user) } });
+  return next({ ctx: { session: ctx.session, actor: staffActor(ctx.session.user) } });
 });
 
 /** A signed-in admin user holding one of `roles` (OWNER passes every check). */
 export const adminProcedure = (roles: readonly AdminRole[]) =>
   protectedProcedure.use(({ ctx, next }) => {
-    if (!hasAnyRole(ctx.actor.roles, roles)) throw new TRPCError({ code: "FORBIDDEN", message: "Your roles do not allow this." });
+    if (!hasAnyRole(ctx.actor.roles, roles))
+      throw new TRPCError({ code: "FORBIDDEN", message: "Your roles do not allow this." });
     return next();
   });

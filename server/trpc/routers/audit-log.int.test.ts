@@ -1,35 +1,33 @@
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { TRPCError } from "@trpc/server";
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { describe, expect, it } from "vitest";
 
 import type { AdminSession } from "../../auth/admin-session";
-import type { AdminRole } from "../../auth/roles";
 import { getDb } from "../../db";
-import { appRouter, createCaller } from "../root";
+import { createAnonymousCaller, createTestTeam } from "../../testing/staff";
+import { appRouter } from "../root";
 import type { TRPCContext } from "../trpc";
 
+/** An account with an owner and a moderator. */
 async function createAccountWithAdmins(slug: string) {
-  const db = await getDb();
-  const account = await db.account.create({ data: { slug, name: `The ${slug}`, jwtSecret: "x".repeat(32) } });
-  const mk = (roles: AdminRole[], who: string) =>
-    db.adminUser.create({ data: { accountId: account.id, email: `${who}@${slug}.test`, name: who, roles, passwordHash: "unused" } });
-  return { account, owner: await mk(["OWNER"], "owner"), moderator: await mk(["MODERATOR"], "moderator") };
-}
-
-function sessionOf(user: { id: string; name: string; email: string; accountId: number; roles: AdminRole[] }): AdminSession {
-  return { user: { id: user.id, name: user.name, email: user.email, accountId: user.accountId, accountName: "", roles: user.roles } };
-}
-
-async function callerFor(session: AdminSession | null) {
-  return createCaller({ db: await getDb(), session });
+  const team = await createTestTeam(await getDb(), slug, { owner: ["OWNER"], moderator: ["MODERATOR"] });
+  return { account: team.owner.account, ...team };
 }
 
 /** `count` entries one second apart, the newest at `newest`; returns their ids newest first. */
-async function recordEntries(accountId: number, actorId: string, count: number, newest = Date.parse("2026-11-22T12:00:00Z"), action = "story.update") {
+async function recordEntries(
+  accountId: number,
+  actorId: string,
+  count: number,
+  newest = Date.parse("2026-11-22T12:00:00Z"),
+  action = "story.update",
+) {
   const db = await getDb();
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const row = await db.auditLog.create({ data: { accountId, actorId, action, createdAt: new Date(newest - i * 1000), metadata: { n: i } } });
+    const row = await db.auditLog.create({
+      data: { accountId, actorId, action, createdAt: new Date(newest - i * 1000), metadata: { n: i } },
+    });
     ids.push(row.id);
   }
   return ids;
@@ -39,25 +37,30 @@ describe("auditLog.list", () => {
   it("shows an owner their own account's entries only, newest first, with the actor", async () => {
     const a = await createAccountWithAdmins("alpha");
     const b = await createAccountWithAdmins("beta");
-    const aIds = await recordEntries(a.account.id, a.owner.id, 3);
-    await recordEntries(b.account.id, b.owner.id, 4);
+    const aIds = await recordEntries(a.account.id, a.owner.user.id, 3);
+    await recordEntries(b.account.id, b.owner.user.id, 4);
 
-    const page = await (await callerFor(sessionOf(a.owner))).auditLog.list({});
+    const page = await a.owner.caller.auditLog.list({});
     expect(page.items.map((e) => e.id)).toEqual(aIds);
     expect(page.nextCursor).toBeNull();
-    expect(page.items[0]).toMatchObject({ action: "story.update", metadata: { n: 0 }, actor: { id: a.owner.id, name: "owner", email: "owner@alpha.test" } });
+    expect(page.items[0]).toMatchObject({
+      action: "story.update",
+      metadata: { n: 0 },
+      actor: { id: a.owner.user.id, name: "owner", email: "owner@alpha.test" },
+    });
     expect(page.items[0]!.createdAt).toBeInstanceOf(Date);
   });
 
   it("pages through every entry exactly once, ties on the timestamp included", async () => {
     const { account, owner } = await createAccountWithAdmins("alpha");
-    const spread = await recordEntries(account.id, owner.id, 12);
+    const spread = await recordEntries(account.id, owner.user.id, 12);
     // Five entries in the same millisecond, older than the rest: the cursor must tell them apart.
     const db = await getDb();
     const sameInstant = new Date("2026-11-22T11:00:00Z");
-    for (let i = 0; i < 5; i++) await db.auditLog.create({ data: { accountId: account.id, action: "story.update", createdAt: sameInstant } });
+    for (let i = 0; i < 5; i++)
+      await db.auditLog.create({ data: { accountId: account.id, action: "story.update", createdAt: sameInstant } });
 
-    const caller = await callerFor(sessionOf(owner));
+    const caller = owner.caller;
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
@@ -78,9 +81,15 @@ describe("auditLog.list", () => {
 
   it("filters by action", async () => {
     const { account, owner } = await createAccountWithAdmins("alpha");
-    await recordEntries(account.id, owner.id, 3, undefined, "story.update");
-    const signIns = await recordEntries(account.id, owner.id, 2, Date.parse("2026-11-23T00:00:00Z"), "admin.sign_in");
-    const caller = await callerFor(sessionOf(owner));
+    await recordEntries(account.id, owner.user.id, 3, undefined, "story.update");
+    const signIns = await recordEntries(
+      account.id,
+      owner.user.id,
+      2,
+      Date.parse("2026-11-23T00:00:00Z"),
+      "admin.sign_in",
+    );
+    const caller = owner.caller;
 
     const page = await caller.auditLog.list({ action: "admin.sign_in" });
     expect(page.items.map((e) => e.id)).toEqual(signIns);
@@ -92,21 +101,30 @@ describe("auditLog.list", () => {
 
   it("refuses a moderator (FORBIDDEN) and a caller without a session (UNAUTHORIZED)", async () => {
     const { moderator } = await createAccountWithAdmins("alpha");
-    await expect((await callerFor(sessionOf(moderator))).auditLog.list({})).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect((await callerFor(sessionOf(moderator))).auditLog.actions()).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect((await callerFor(null)).auditLog.list({})).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    await expect(moderator.caller.auditLog.list({})).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    await expect(moderator.caller.auditLog.actions()).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    await expect(createAnonymousCaller(await getDb()).auditLog.list({})).rejects.toMatchObject({
+      code: "UNAUTHORIZED",
+    });
   });
 
   it("rejects bad input with BAD_REQUEST: limit above 100, a malformed action, a forged cursor", async () => {
     const { owner } = await createAccountWithAdmins("alpha");
-    const caller = await callerFor(sessionOf(owner));
+    const caller = owner.caller;
     for (const input of [{ limit: 101 }, { limit: 0 }, { action: "DROP TABLE" }]) {
       const error = await caller.auditLog.list(input).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TRPCError);
       expect(error).toMatchObject({ code: "BAD_REQUEST" });
     }
     // A cursor that decodes to nothing this listing made: the service's AppError, mapped to BAD_REQUEST.
-    await expect(caller.auditLog.list({ cursor: "bm90LWEtY3Vyc29y" })).rejects.toMatchObject({ code: "BAD_REQUEST", message: "The cursor is not one this listing returned." });
+    await expect(caller.auditLog.list({ cursor: "bm90LWEtY3Vyc29y" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: "The cursor is not one this listing returned.",
+    });
   });
 });
 
@@ -120,27 +138,37 @@ describe("tRPC over HTTP (errorFormatter)", () => {
       router: appRouter,
       createContext: (): TRPCContext => ({ db, session }),
     });
-    return { status: response.status, body: (await response.json()) as { error?: { json: { message: string; data: Record<string, unknown> } } } };
+    return {
+      status: response.status,
+      body: (await response.json()) as { error?: { json: { message: string; data: Record<string, unknown> } } },
+    };
   }
 
   it("answers with the HTTP status of the code, zod's flattened errors and { field, issue } details", async () => {
     const { owner, moderator } = await createAccountWithAdmins("alpha");
 
-    const bad = await get("auditLog.list", { limit: 500 }, sessionOf(owner));
+    const bad = await get("auditLog.list", { limit: 500 }, owner.session);
     expect(bad.status).toBe(400);
     expect(bad.body.error?.json.message).toBe("The input is not valid.");
-    const data = bad.body.error?.json.data as { code: string; httpStatus: number; zodError: { fieldErrors: Record<string, string[]> }; appError: { code: string; details: { field: string; issue: string }[] } };
+    const data = bad.body.error?.json.data as {
+      code: string;
+      httpStatus: number;
+      zodError: { fieldErrors: Record<string, string[]> };
+      appError: { code: string; details: { field: string; issue: string }[] };
+    };
     expect(data.code).toBe("BAD_REQUEST");
     expect(data.httpStatus).toBe(400);
     expect(data.zodError.fieldErrors.limit).toEqual(["must be at most 100"]);
     expect(data.appError).toEqual({ code: "BAD_REQUEST", details: [{ field: "limit", issue: "must be at most 100" }] });
 
-    const forgedCursor = await get("auditLog.list", { cursor: "bm90LWEtY3Vyc29y" }, sessionOf(owner));
+    const forgedCursor = await get("auditLog.list", { cursor: "bm90LWEtY3Vyc29y" }, owner.session);
     expect(forgedCursor.status).toBe(400);
-    expect(forgedCursor.body.error?.json.data).toMatchObject({ appError: { code: "BAD_REQUEST", details: [{ field: "cursor", issue: "is invalid" }] } });
+    expect(forgedCursor.body.error?.json.data).toMatchObject({
+      appError: { code: "BAD_REQUEST", details: [{ field: "cursor", issue: "is invalid" }] },
+    });
 
-    expect((await get("auditLog.list", {}, sessionOf(moderator))).status).toBe(403);
+    expect((await get("auditLog.list", {}, moderator.session)).status).toBe(403);
     expect((await get("auditLog.list", {}, null)).status).toBe(401);
-    expect((await get("auditLog.list", {}, sessionOf(owner))).status).toBe(200);
+    expect((await get("auditLog.list", {}, owner.session)).status).toBe(200);
   });
 });

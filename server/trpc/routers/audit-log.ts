@@ -13,5 +13,7 @@ export const auditLogRouter = createTRPCRouter({
     .query(({ ctx, input }) => listAuditLog(ctx.db, { accountId: ctx.actor.accountId, ...input })),
 
   /** The actions present in the log, for the filter. */
-  actions: ownerProcedure.output(ZAuditActionList).query(({ ctx }) => listAuditActions(ctx.db, { accountId: ctx.actor.accountId })),
+  actions: ownerProcedure
+    .output(ZAuditActionList)
+    .query(({ ctx }) => listAuditActions(ctx.db, { accountId: ctx.actor.accountId })),
 });

@@ -1,29 +1,17 @@
-import { TRPCError } from "@trpc/server";
 import { describe, expect, it } from "vitest";
 
-import type { AdminSession } from "../../auth/admin-session";
 import type { AdminRole } from "../../auth/roles";
 import { getDb } from "../../db";
-import { createStory } from "../../testing/publishing-factories";
-import { createCaller } from "../root";
+import { insertStory } from "../../testing/publishing-factories";
+import { createAnonymousCaller, createTestStaff, trpcCodeOf } from "../../testing/staff";
 
+/** An admin user with `roles` on the account `slug` (shared by calls with the same slug). */
 async function admin(slug: string, roles: AdminRole[]) {
-  const db = await getDb();
-  const account = await db.account.upsert({ where: { slug }, update: {}, create: { slug, name: slug, jwtSecret: "x".repeat(32) } });
-  const user = await db.adminUser.create({ data: { accountId: account.id, email: `${roles.join("-")}@${slug}.test`, name: "U", roles, passwordHash: "x" } });
-  const session: AdminSession = { user: { id: user.id, name: user.name, email: user.email, accountId: account.id, accountName: slug, roles } };
-  return { caller: createCaller({ db, session }), accountId: account.id };
+  const { caller, account } = await createTestStaff(await getDb(), { account: slug, roles });
+  return { caller, accountId: account.id };
 }
 
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof TRPCError) return error.code;
-    throw error;
-  }
-  return "OK";
-}
+const failure = trpcCodeOf;
 
 describe("organise router", () => {
   it("lets an editor organise: section, author, tag, entity, and a manual collection ordered by hand", async () => {
@@ -37,16 +25,25 @@ describe("organise router", () => {
     expect([author.slug, tag.slug, entity.type]).toEqual(["nellie-bly", "elections", "organisation"]);
 
     const db = await getDb();
-    const one = await createStory(db, accountId, { headline: "Vote counted", sectionIds: [section.section.id] });
-    const two = await createStory(db, accountId, { headline: "Vote recounted" });
+    const one = await insertStory(db, accountId, { headline: "Vote counted", sectionIds: [section.section.id] });
+    const two = await insertStory(db, accountId, { headline: "Vote recounted" });
     const picked = await editor.organise.collections.pickStories({ q: "vote" });
     expect(picked.map((s) => s.id).sort()).toEqual([one.id, two.id].sort());
 
     const { collection } = await editor.organise.collections.create({ name: "Front page" });
-    await editor.organise.collections.setItems({ id: collection.id, items: [{ storyId: one.id }, { storyId: two.id }] });
-    await editor.organise.collections.setItems({ id: collection.id, items: [{ storyId: two.id }, { storyId: one.id }] });
+    await editor.organise.collections.setItems({
+      id: collection.id,
+      items: [{ storyId: one.id }, { storyId: two.id }],
+    });
+    await editor.organise.collections.setItems({
+      id: collection.id,
+      items: [{ storyId: two.id }, { storyId: one.id }],
+    });
     const saved = await editor.organise.collections.get({ id: collection.id });
-    expect(saved.items.map((i) => (i.type === "story" ? i.headline : null))).toEqual(["Vote recounted", "Vote counted"]);
+    expect(saved.items.map((i) => (i.type === "story" ? i.headline : null))).toEqual([
+      "Vote recounted",
+      "Vote counted",
+    ]);
     expect((await editor.organise.collections.list()).total).toBe(2);
     expect((await editor.organise.sections.list()).map((s) => s.slug)).toEqual(["politics"]);
     expect(await failure(editor.organise.sections.delete({ id: section.section.id }))).toBe("CONFLICT");
@@ -60,7 +57,7 @@ describe("organise router", () => {
     const { caller: moderator } = await admin("alpha", ["MODERATOR"]);
     expect(await failure(moderator.organise.sections.list())).toBe("FORBIDDEN");
     expect(await failure(moderator.organise.collections.create({ name: "x" }))).toBe("FORBIDDEN");
-    const anonymous = createCaller({ db: await getDb(), session: null });
+    const anonymous = createAnonymousCaller(await getDb());
     expect(await failure(anonymous.organise.tags.list())).toBe("UNAUTHORIZED");
   });
 
@@ -68,14 +65,24 @@ describe("organise router", () => {
     const { caller: editor } = await admin("alpha", ["EDITOR"]);
     const { caller: stranger } = await admin("beta", ["EDITOR"]);
     expect(await failure(editor.organise.tags.create({ name: "" }))).toBe("BAD_REQUEST");
-    expect(await failure(editor.organise.collections.create({ name: "x", rules: { "section-ids": ["1"] } as never }))).toBe("BAD_REQUEST");
-    expect(await failure(editor.organise.collections.setItems({ id: 1, items: [{ storyId: "not-a-uuid" }] }))).toBe("BAD_REQUEST");
+    expect(
+      await failure(editor.organise.collections.create({ name: "x", rules: { "section-ids": ["1"] } as never })),
+    ).toBe("BAD_REQUEST");
+    expect(await failure(editor.organise.collections.setItems({ id: 1, items: [{ storyId: "not-a-uuid" }] }))).toBe(
+      "BAD_REQUEST",
+    );
     await editor.organise.authors.create({ name: "Same" });
     expect(await failure(editor.organise.authors.create({ name: "Same" }))).toBe("CONFLICT");
     const { collection } = await editor.organise.collections.create({ name: "Loop" });
-    expect(await failure(editor.organise.collections.setItems({ id: collection.id, items: [{ collectionId: collection.id }] }))).toBe("UNPROCESSABLE_CONTENT");
+    expect(
+      await failure(
+        editor.organise.collections.setItems({ id: collection.id, items: [{ collectionId: collection.id }] }),
+      ),
+    ).toBe("UNPROCESSABLE_CONTENT");
     const a = await editor.organise.entities.create({ name: "A", type: "thing" });
-    expect(await failure(editor.organise.entities.relate({ fromId: a.id, relation: "self", toId: a.id }))).toBe("UNPROCESSABLE_CONTENT");
+    expect(await failure(editor.organise.entities.relate({ fromId: a.id, relation: "self", toId: a.id }))).toBe(
+      "UNPROCESSABLE_CONTENT",
+    );
     expect(await failure(stranger.organise.collections.get({ id: collection.id }))).toBe("NOT_FOUND");
     expect(await failure(stranger.organise.entities.get({ id: a.id }))).toBe("NOT_FOUND");
     expect((await stranger.organise.collections.list()).collections).toEqual([]);
@@ -87,12 +94,22 @@ describe("organise router", () => {
     expect(await failure(editor.organise.collections.get({ id: huge }))).toBe("BAD_REQUEST");
     expect(await failure(editor.organise.sections.create({ name: "X", parentId: huge }))).toBe("BAD_REQUEST");
     expect(await failure(editor.organise.entities.unrelate({ relationshipId: huge }))).toBe("BAD_REQUEST");
-    expect(await failure(editor.organise.collections.create({ name: "Rules", automated: true, rules: { "author-ids": [huge] } }))).toBe("BAD_REQUEST");
+    expect(
+      await failure(
+        editor.organise.collections.create({ name: "Rules", automated: true, rules: { "author-ids": [huge] } }),
+      ),
+    ).toBe("BAD_REQUEST");
     const { collection } = await editor.organise.collections.create({ name: "Front" });
-    expect(await failure(editor.organise.collections.setItems({ id: collection.id, items: [{ collectionId: huge }] }))).toBe("BAD_REQUEST");
+    expect(
+      await failure(editor.organise.collections.setItems({ id: collection.id, items: [{ collectionId: huge }] })),
+    ).toBe("BAD_REQUEST");
     expect(await failure(editor.organise.tags.create({ name: "a\u0000b" }))).toBe("BAD_REQUEST");
     expect(await failure(editor.organise.tags.list({ q: "\u0000" }))).toBe("BAD_REQUEST");
-    expect(await failure(editor.organise.collections.create({ name: "Meta", metadata: { note: "a\u0000b" } }))).toBe("BAD_REQUEST");
-    expect(await failure(editor.organise.entities.create({ name: "E", type: "person", metadata: { "k\u0000": 1 } }))).toBe("BAD_REQUEST");
+    expect(await failure(editor.organise.collections.create({ name: "Meta", metadata: { note: "a\u0000b" } }))).toBe(
+      "BAD_REQUEST",
+    );
+    expect(
+      await failure(editor.organise.entities.create({ name: "E", type: "person", metadata: { "k\u0000": 1 } })),
+    ).toBe("BAD_REQUEST");
   });
 });

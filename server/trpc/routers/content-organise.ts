@@ -5,7 +5,6 @@
  */
 import { z } from "zod";
 
-import { dispatchDeliveries } from "../../jobs/background";
 import {
   createCollection,
   deleteCollection,
@@ -14,7 +13,6 @@ import {
   pickStories,
   setCollectionItems,
   updateCollection,
-  type WithDeliveries,
 } from "../../publishing/editorial/collections";
 import {
   ZAddRelationshipInput,
@@ -60,71 +58,96 @@ import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const editorProcedure = adminProcedure(["EDITOR"]);
 
-/** Start the deliveries a committed change created, and answer without them. */
-async function dispatched<T extends object>(result: WithDeliveries<T>): Promise<T> {
-  const { deliveryIds, ...rest } = result;
-  await dispatchDeliveries(deliveryIds);
-  return rest as unknown as T;
-}
-
 const sections = createTRPCRouter({
   list: editorProcedure.query(({ ctx }) => listSections(ctx.db, { actor: ctx.actor })),
   create: editorProcedure
     .input(ZCreateSectionInput)
-    .mutation(async ({ ctx, input }) => dispatched(await createSection(ctx.db, { actor: ctx.actor, input, now: new Date() }))),
+    .mutation(({ ctx, input }) => createSection(ctx.db, { actor: ctx.actor, input, now: new Date() })),
   update: editorProcedure
     .input(ZUpdateSectionInput)
-    .mutation(async ({ ctx, input }) => dispatched(await updateSection(ctx.db, { actor: ctx.actor, input, now: new Date() }))),
+    .mutation(({ ctx, input }) => updateSection(ctx.db, { actor: ctx.actor, input, now: new Date() })),
   delete: editorProcedure
     .input(ZIdInput)
-    .mutation(async ({ ctx, input }) => dispatched(await deleteSection(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() }))),
+    .mutation(({ ctx, input }) => deleteSection(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
 });
 
 const authors = createTRPCRouter({
-  list: editorProcedure.input(ZListInput.optional()).query(({ ctx, input }) => listAuthors(ctx.db, { actor: ctx.actor, ...input })),
-  create: editorProcedure.input(ZCreateAuthorInput).mutation(({ ctx, input }) => createAuthor(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  update: editorProcedure.input(ZUpdateAuthorInput).mutation(({ ctx, input }) => updateAuthor(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  delete: editorProcedure.input(ZIdInput).mutation(({ ctx, input }) => deleteAuthor(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
+  list: editorProcedure
+    .input(ZListInput.optional())
+    .query(({ ctx, input }) => listAuthors(ctx.db, { actor: ctx.actor, ...input })),
+  create: editorProcedure
+    .input(ZCreateAuthorInput)
+    .mutation(({ ctx, input }) => createAuthor(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+  update: editorProcedure
+    .input(ZUpdateAuthorInput)
+    .mutation(({ ctx, input }) => updateAuthor(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+  delete: editorProcedure
+    .input(ZIdInput)
+    .mutation(({ ctx, input }) => deleteAuthor(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
 });
 
 const tags = createTRPCRouter({
-  list: editorProcedure.input(ZListInput.optional()).query(({ ctx, input }) => listTags(ctx.db, { actor: ctx.actor, ...input })),
-  create: editorProcedure.input(ZCreateTagInput).mutation(({ ctx, input }) => createTag(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  update: editorProcedure.input(ZUpdateTagInput).mutation(({ ctx, input }) => updateTag(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  delete: editorProcedure.input(ZIdInput).mutation(({ ctx, input }) => deleteTag(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
+  list: editorProcedure
+    .input(ZListInput.optional())
+    .query(({ ctx, input }) => listTags(ctx.db, { actor: ctx.actor, ...input })),
+  create: editorProcedure
+    .input(ZCreateTagInput)
+    .mutation(({ ctx, input }) => createTag(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+  update: editorProcedure
+    .input(ZUpdateTagInput)
+    .mutation(({ ctx, input }) => updateTag(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+  delete: editorProcedure
+    .input(ZIdInput)
+    .mutation(({ ctx, input }) => deleteTag(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
 });
 
 const entities = createTRPCRouter({
-  list: editorProcedure.input(ZListEntitiesInput.optional()).query(({ ctx, input }) => listEntities(ctx.db, { actor: ctx.actor, ...input })),
+  list: editorProcedure
+    .input(ZListEntitiesInput.optional())
+    .query(({ ctx, input }) => listEntities(ctx.db, { actor: ctx.actor, ...input })),
   get: editorProcedure.input(ZIdInput).query(({ ctx, input }) => getEntity(ctx.db, { actor: ctx.actor, id: input.id })),
-  create: editorProcedure.input(ZCreateEntityInput).mutation(({ ctx, input }) => createEntity(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  update: editorProcedure.input(ZUpdateEntityInput).mutation(({ ctx, input }) => updateEntity(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  delete: editorProcedure.input(ZIdInput).mutation(({ ctx, input }) => deleteEntity(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
+  create: editorProcedure
+    .input(ZCreateEntityInput)
+    .mutation(({ ctx, input }) => createEntity(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+  update: editorProcedure
+    .input(ZUpdateEntityInput)
+    .mutation(({ ctx, input }) => updateEntity(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+  delete: editorProcedure
+    .input(ZIdInput)
+    .mutation(({ ctx, input }) => deleteEntity(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
   relate: editorProcedure
     .input(ZAddRelationshipInput)
     .mutation(({ ctx, input }) => addEntityRelationship(ctx.db, { actor: ctx.actor, input, now: new Date() })),
   unrelate: editorProcedure
     .input(z.object({ relationshipId: z.number().int().positive().max(2_147_483_647) }))
-    .mutation(({ ctx, input }) => removeEntityRelationship(ctx.db, { actor: ctx.actor, id: input.relationshipId, now: new Date() })),
+    .mutation(({ ctx, input }) =>
+      removeEntityRelationship(ctx.db, { actor: ctx.actor, id: input.relationshipId, now: new Date() }),
+    ),
 });
 
 const collections = createTRPCRouter({
-  list: editorProcedure.input(ZListCollectionsInput.optional()).query(({ ctx, input }) => listCollections(ctx.db, { actor: ctx.actor, ...input })),
-  get: editorProcedure.input(ZIdInput).query(({ ctx, input }) => getCollection(ctx.db, { actor: ctx.actor, id: input.id })),
+  list: editorProcedure
+    .input(ZListCollectionsInput.optional())
+    .query(({ ctx, input }) => listCollections(ctx.db, { actor: ctx.actor, ...input })),
+  get: editorProcedure
+    .input(ZIdInput)
+    .query(({ ctx, input }) => getCollection(ctx.db, { actor: ctx.actor, id: input.id })),
   create: editorProcedure
     .input(ZCreateCollectionInput)
-    .mutation(async ({ ctx, input }) => dispatched(await createCollection(ctx.db, { actor: ctx.actor, input, now: new Date() }))),
+    .mutation(({ ctx, input }) => createCollection(ctx.db, { actor: ctx.actor, input, now: new Date() })),
   update: editorProcedure
     .input(ZUpdateCollectionInput)
-    .mutation(async ({ ctx, input }) => dispatched(await updateCollection(ctx.db, { actor: ctx.actor, input, now: new Date() }))),
+    .mutation(({ ctx, input }) => updateCollection(ctx.db, { actor: ctx.actor, input, now: new Date() })),
   setItems: editorProcedure
     .input(ZSetCollectionItemsInput)
-    .mutation(async ({ ctx, input }) => dispatched(await setCollectionItems(ctx.db, { actor: ctx.actor, input, now: new Date() }))),
+    .mutation(({ ctx, input }) => setCollectionItems(ctx.db, { actor: ctx.actor, input, now: new Date() })),
   delete: editorProcedure
     .input(ZIdInput)
-    .mutation(async ({ ctx, input }) => dispatched(await deleteCollection(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() }))),
+    .mutation(({ ctx, input }) => deleteCollection(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
   /** The story picker of the collection editor. */
-  pickStories: editorProcedure.input(ZPickStoriesInput.optional()).query(({ ctx, input }) => pickStories(ctx.db, { actor: ctx.actor, ...input })),
+  pickStories: editorProcedure
+    .input(ZPickStoriesInput.optional())
+    .query(({ ctx, input }) => pickStories(ctx.db, { actor: ctx.actor, ...input })),
 });
 
 export const contentOrganiseRouter = createTRPCRouter({ sections, authors, tags, entities, collections });

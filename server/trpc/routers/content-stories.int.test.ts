@@ -1,16 +1,13 @@
-import { TRPCError } from "@trpc/server";
 import { beforeEach, describe, expect, it } from "vitest";
 
-import type { AdminSession } from "../../auth/admin-session";
 import type { AdminRole } from "../../auth/roles";
 import { getDb } from "../../db";
 import { forgetPublisherCache } from "../../publishing/publisher";
-import { createSection, createTestPublisher, textCards } from "../../testing/publishing-factories";
+import { runJobsNow, testJobDeps } from "../../testing/jobs";
+import { createTestPublisher, insertSection, textCards } from "../../testing/publishing-factories";
+import { createAnonymousCaller, createTestStaff, trpcCodeOf } from "../../testing/staff";
 import { fakeClock, startReceiver } from "../../testing/webhook-receiver";
-import { processDueDeliveries } from "../../webhooks/deliveries";
 import { verifyQtSignature } from "../../webhooks/signing";
-import { sendWebhookRequest } from "../../webhooks/transport";
-import { createCaller } from "../root";
 
 beforeEach(() => forgetPublisherCache());
 
@@ -18,33 +15,33 @@ async function publisher() {
   return createTestPublisher(await getDb(), { siteUrl: "https://news.example.com" });
 }
 
-async function caller(accountId: number, roles: AdminRole[], name = "User") {
-  const db = await getDb();
-  const user = await db.adminUser.create({ data: { accountId, email: `${roles.join("-")}-${Math.random().toString(36).slice(2)}@t.test`, name, roles, passwordHash: "x" } });
-  const session: AdminSession = { user: { id: user.id, name, email: user.email, accountId, accountName: "Gazette", roles } };
-  return { api: createCaller({ db, session }), user };
+/** An admin user with `roles` on the account, and a caller acting as them. */
+async function caller(accountId: number, roles: AdminRole[], name?: string) {
+  const { caller: api, user } = await createTestStaff(await getDb(), { account: accountId, roles, name });
+  return { api, user };
 }
 
-async function codeOf(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof TRPCError) return error.code;
-    throw error;
-  }
-  return "OK";
-}
+const codeOf = trpcCodeOf;
 
 describe("stories router", () => {
   it("lets an editor write, submit, approve and publish; a subscribed webhook receives signed events with the section data", async () => {
     const account = await publisher();
     const db = await getDb();
-    const parent = await createSection(db, account.id, { name: "News", slug: "news" });
-    const section = await createSection(db, account.id, { name: "City", slug: "city", parentId: parent.id, withCollection: true });
+    const parent = await insertSection(db, account.id, { name: "News", slug: "news" });
+    const section = await insertSection(db, account.id, {
+      name: "City",
+      slug: "city",
+      parentId: parent.id,
+      withCollection: true,
+    });
     const receiver = await startReceiver();
     try {
       const { api: owner } = await caller(account.id, ["OWNER"], "Olive Owner");
-      const { secret } = await owner.webhooks.create({ kind: "CONTENT", url: receiver.url, events: ["story-submit", "story-approve", "story-publish"] });
+      const { secret } = await owner.webhooks.create({
+        kind: "CONTENT",
+        url: receiver.url,
+        events: ["story-submit", "story-approve", "story-publish"],
+      });
       const { api: editor, user } = await caller(account.id, ["EDITOR"], "Eddie Editor");
 
       const options = await editor.stories.options();
@@ -60,7 +57,11 @@ describe("stories router", () => {
         access: "public",
         heroImage: { s3Key: "2026/03/tram.jpg", caption: "The first tram", attribution: "Photo: A. Lens" },
       });
-      expect(created.story).toMatchObject({ status: "DRAFT", slug: "tram-line-opens", heroImage: { s3Key: "2026/03/tram.jpg", caption: "The first tram" } });
+      expect(created.story).toMatchObject({
+        status: "DRAFT",
+        slug: "tram-line-opens",
+        heroImage: { s3Key: "2026/03/tram.jpg", caption: "The first tram" },
+      });
       const { id } = created.story;
       let version = created.story.version;
       for (const action of ["submit", "approve", "publish"] as const) {
@@ -72,16 +73,23 @@ describe("stories router", () => {
       expect((await editor.stories.list({ status: "PUBLISHED" })).items.map((s) => s.id)).toEqual([id]);
 
       const clock = fakeClock(new Date(Date.now() + 1000));
-      await processDueDeliveries(db, { workerId: "t", clock, send: sendWebhookRequest, allowPrivate: true, limit: 10, concurrency: 1 });
+      await runJobsNow(db, testJobDeps({ clock }));
       expect(receiver.requests).toHaveLength(3);
       const bodies = receiver.requests.map((r) => {
         expect(verifyQtSignature(r.body, secret!, String(r.headers["x-qt-signature"]))).toBe(true);
-        return JSON.parse(r.body) as { v1: { event: { id: number; name: string; time: number }; data: Record<string, Record<string, unknown>> } };
+        return JSON.parse(r.body) as {
+          v1: { event: { id: number; name: string; time: number }; data: Record<string, Record<string, unknown>> };
+        };
       });
       expect(bodies.map((b) => b.v1.event.name).sort()).toEqual(["story-approve", "story-publish", "story-submit"]);
       const publish = bodies.find((b) => b.v1.event.name === "story-publish")!.v1;
       expect(typeof publish.event.id).toBe("number");
-      expect(publish.data.story).toMatchObject({ id, status: "published", slug: "tram-line-opens", "hero-image-s3-key": "2026/03/tram.jpg" });
+      expect(publish.data.story).toMatchObject({
+        id,
+        status: "published",
+        slug: "tram-line-opens",
+        "hero-image-s3-key": "2026/03/tram.jpg",
+      });
       expect(publish.data.section).toMatchObject({ id: section.id, slug: "city" });
       expect(publish.data["parent-section"]).toMatchObject({ id: parent.id, slug: "news" });
       expect(publish.data["section-collection"]).toMatchObject({ id: section.collectionId, slug: "section-city" });
@@ -99,12 +107,16 @@ describe("stories router", () => {
     expect(await codeOf(api.stories.update({ id: story.id, version: 1, slug: "two" }))).toBe("CONFLICT");
     await api.stories.update({ id: story.id, version: 1, headline: "One, again" });
     expect(await codeOf(api.stories.update({ id: story.id, version: 1, headline: "Stale" }))).toBe("CONFLICT");
-    expect(await codeOf(api.stories.transition({ id: story.id, version: 2, action: "publish" }))).toBe("UNPROCESSABLE_CONTENT");
+    expect(await codeOf(api.stories.transition({ id: story.id, version: 2, action: "publish" }))).toBe(
+      "UNPROCESSABLE_CONTENT",
+    );
     expect(await codeOf(api.stories.create({ headline: "" }))).toBe("BAD_REQUEST");
     expect(await codeOf(api.stories.create({ headline: "x", access: "everyone" as "public" }))).toBe("BAD_REQUEST");
     expect(await codeOf(api.stories.get({ id: "not-a-uuid" }))).toBe("BAD_REQUEST");
     expect(await codeOf(api.stories.get({ id: "7b0a8f0e-8a40-4a7c-9c1a-2b8f8f1d2c3e" }))).toBe("NOT_FOUND");
-    await expect(api.stories.transition({ id: story.id, version: 2, action: "retract" })).rejects.toThrow(/A draft story cannot be moved/);
+    await expect(api.stories.transition({ id: story.id, version: 2, action: "retract" })).rejects.toThrow(
+      /A draft story cannot be moved/,
+    );
     expect(await codeOf(api.stories.delete({ id: story.id, version: 2 }))).toBe("OK");
   });
 
@@ -116,11 +128,16 @@ describe("stories router", () => {
     expect(await codeOf(api.stories.create({ headline: "x", tags: [{ id: 2 ** 40 }] }))).toBe("BAD_REQUEST");
     expect(await codeOf(api.stories.create({ headline: "nul \u0000 byte" }))).toBe("BAD_REQUEST");
     expect(await codeOf(api.stories.list({ search: "a\u0000b" }))).toBe("BAD_REQUEST");
-    expect(await codeOf(api.stories.create({ headline: "x", breakingNewsExpiresAt: new Date(-8.64e15) }))).toBe("BAD_REQUEST");
+    expect(await codeOf(api.stories.create({ headline: "x", breakingNewsExpiresAt: new Date(-8.64e15) }))).toBe(
+      "BAD_REQUEST",
+    );
     const cards = textCards("hello");
     cards[0]!["story-elements"][0]!.text = "<p>a\u0000b</p>";
     const { story } = await api.stories.create({ headline: "Fine" });
-    await expect(api.stories.update({ id: story.id, version: 1, cards })).rejects.toMatchObject({ code: "BAD_REQUEST", cause: { details: [{ field: "cards.0.story-elements.0.text" }] } });
+    await expect(api.stories.update({ id: story.id, version: 1, cards })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      cause: { details: [{ field: "cards.0.story-elements.0.text" }] },
+    });
   });
 
   it("is for editors (and owners): a moderator gets FORBIDDEN, nobody signed in UNAUTHORIZED", async () => {
@@ -131,9 +148,11 @@ describe("stories router", () => {
     const { story } = await owner.stories.create({ headline: "Owner's story" });
     expect(await codeOf(moderator.stories.list({}))).toBe("FORBIDDEN");
     expect(await codeOf(moderator.stories.create({ headline: "No" }))).toBe("FORBIDDEN");
-    expect(await codeOf(moderator.stories.transition({ id: story.id, version: 1, action: "submit" }))).toBe("FORBIDDEN");
+    expect(await codeOf(moderator.stories.transition({ id: story.id, version: 1, action: "submit" }))).toBe(
+      "FORBIDDEN",
+    );
     expect(await codeOf(revenue.stories.options())).toBe("FORBIDDEN");
-    const anonymous = createCaller({ db: await getDb(), session: null });
+    const anonymous = createAnonymousCaller(await getDb());
     expect(await codeOf(anonymous.stories.get({ id: story.id }))).toBe("UNAUTHORIZED");
     expect((await (await getDb()).story.findUniqueOrThrow({ where: { id: story.id } })).status).toBe("DRAFT");
   });

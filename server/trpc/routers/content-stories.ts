@@ -1,34 +1,37 @@
 /**
  * stories.* – writing stories and moving them through the workflow, for editors (OWNER passes).
- * Moves, and saves of published stories, emit CONTENT webhook events: their deliveries are handed
- * to the background engine after the commit.
+ * Moves, and saves of published stories, emit CONTENT webhook events (delivered after the commit).
  */
 import { z } from "zod";
 
 import { getEnv } from "../../../env.js";
-import { dispatchDeliveries } from "../../jobs/background";
-import { createStory, deleteStory, getStory, listStories, listStoryFormOptions, transitionStory, updateStory, type StoryWriteOutcome } from "../../publishing/editorial/stories";
+import { cancelStoryPublication, scheduleStoryPublication } from "../../publishing/editorial/scheduling";
+import {
+  createStory,
+  deleteStory,
+  getStory,
+  listStories,
+  listStoryFormOptions,
+  transitionStory,
+  updateStory,
+} from "../../publishing/editorial/stories";
 import {
   ZCreateStoryInput,
   ZDeleteStoryInput,
   ZListStoriesInput,
+  ZScheduleStoryInput,
   ZStoryEditorView,
   ZStoryFormOptions,
   ZStoryPage,
   ZStoryWriteResult,
   ZTransitionStoryInput,
+  ZUnscheduleStoryInput,
   ZUpdateStoryInput,
 } from "../../publishing/editorial/stories.schema";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const editorProcedure = adminProcedure(["EDITOR"]);
 const appUrl = () => getEnv().APP_URL;
-
-/** After the commit: start the deliveries, answer with the story and the event name. */
-async function dispatched(outcome: StoryWriteOutcome) {
-  await dispatchDeliveries(outcome.deliveryIds);
-  return { story: outcome.story, event: outcome.event };
-}
 
 export const storiesRouter = createTRPCRouter({
   list: editorProcedure
@@ -42,22 +45,42 @@ export const storiesRouter = createTRPCRouter({
     .query(({ ctx, input }) => getStory(ctx.db, { actor: ctx.actor, id: input.id, appUrl: appUrl() })),
 
   /** Sections, authors and tags for the story form. */
-  options: editorProcedure.output(ZStoryFormOptions).query(({ ctx }) => listStoryFormOptions(ctx.db, { actor: ctx.actor })),
+  options: editorProcedure
+    .output(ZStoryFormOptions)
+    .query(({ ctx }) => listStoryFormOptions(ctx.db, { actor: ctx.actor })),
 
   create: editorProcedure
     .input(ZCreateStoryInput)
     .output(ZStoryWriteResult)
-    .mutation(async ({ ctx, input }) => dispatched(await createStory(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() }))),
+    .mutation(({ ctx, input }) => createStory(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() })),
 
   update: editorProcedure
     .input(ZUpdateStoryInput)
     .output(ZStoryWriteResult)
-    .mutation(async ({ ctx, input }) => dispatched(await updateStory(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() }))),
+    .mutation(({ ctx, input }) => updateStory(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() })),
 
   transition: editorProcedure
     .input(ZTransitionStoryInput)
     .output(ZStoryWriteResult)
-    .mutation(async ({ ctx, input }) => dispatched(await transitionStory(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() }))),
+    .mutation(({ ctx, input }) =>
+      transitionStory(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() }),
+    ),
+
+  /** Publish an approved story at a time (the scheduler publishes it then, as Publish would). */
+  schedule: editorProcedure
+    .input(ZScheduleStoryInput)
+    .output(ZStoryWriteResult)
+    .mutation(({ ctx, input }) =>
+      scheduleStoryPublication(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() }),
+    ),
+
+  /** Call a scheduled publication off; the story stays approved. */
+  unschedule: editorProcedure
+    .input(ZUnscheduleStoryInput)
+    .output(ZStoryWriteResult)
+    .mutation(({ ctx, input }) =>
+      cancelStoryPublication(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() }),
+    ),
 
   delete: editorProcedure
     .input(ZDeleteStoryInput)

@@ -15,5 +15,8 @@ export const mailRouter = createTRPCRouter({
     .query(({ ctx, input }) => listOutgoingEmails(ctx.db, { accountId: ctx.actor.accountId, ...input })),
 
   /** How many e-mails are pending, sent and failed. */
-  counts: ownerProcedure.input(z.void()).output(ZOutgoingEmailCounts).query(({ ctx }) => countOutgoingEmails(ctx.db, { accountId: ctx.actor.accountId })),
+  counts: ownerProcedure
+    .input(z.void())
+    .output(ZOutgoingEmailCounts)
+    .query(({ ctx }) => countOutgoingEmails(ctx.db, { accountId: ctx.actor.accountId })),
 });

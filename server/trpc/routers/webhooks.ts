@@ -2,7 +2,6 @@
 import { z } from "zod";
 
 import { getEnv } from "../../../env.js";
-import { dispatchDeliveries } from "../../jobs/background";
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -34,39 +33,46 @@ const allowPrivate = () => ({ allowPrivate: getEnv().WEBHOOK_ALLOW_PRIVATE_URLS 
 
 export const webhooksRouter = createTRPCRouter({
   /** Event names per kind, for the form. */
-  catalog: ownerProcedure.output(ZWebhookCatalog).query(() => ({ CONTENT: [...EVENTS_BY_KIND.CONTENT], SUBSCRIPTION: [...EVENTS_BY_KIND.SUBSCRIPTION] })),
+  catalog: ownerProcedure
+    .output(ZWebhookCatalog)
+    .query(() => ({ CONTENT: [...EVENTS_BY_KIND.CONTENT], SUBSCRIPTION: [...EVENTS_BY_KIND.SUBSCRIPTION] })),
 
-  list: ownerProcedure.output(z.array(ZWebhookEndpointListItem)).query(({ ctx }) => listWebhookEndpoints(ctx.db, ctx.actor)),
+  list: ownerProcedure
+    .output(z.array(ZWebhookEndpointListItem))
+    .query(({ ctx }) => listWebhookEndpoints(ctx.db, { actor: ctx.actor })),
 
-  get: ownerProcedure.input(ZId).output(ZWebhookEndpointView).query(({ ctx, input }) => getWebhookEndpoint(ctx.db, ctx.actor, input.id)),
+  get: ownerProcedure
+    .input(ZId)
+    .output(ZWebhookEndpointView)
+    .query(({ ctx, input }) => getWebhookEndpoint(ctx.db, { actor: ctx.actor, id: input.id })),
 
   /** Returns the generated secret once. */
   create: ownerProcedure
     .input(ZCreateWebhookEndpointInput)
     .output(z.object({ endpoint: ZWebhookEndpointView }).extend(ZWebhookSecretOnce.shape))
-    .mutation(({ ctx, input }) => createWebhookEndpoint(ctx.db, ctx.actor, input, allowPrivate())),
+    .mutation(({ ctx, input }) => createWebhookEndpoint(ctx.db, { actor: ctx.actor, input, ...allowPrivate() })),
 
   update: ownerProcedure
     .input(ZUpdateWebhookEndpointInput)
     .output(ZWebhookEndpointView)
-    .mutation(({ ctx, input }) => updateWebhookEndpoint(ctx.db, ctx.actor, input, allowPrivate())),
+    .mutation(({ ctx, input }) => updateWebhookEndpoint(ctx.db, { actor: ctx.actor, input, ...allowPrivate() })),
 
   setActive: ownerProcedure
     .input(ZId.extend({ active: z.boolean() }))
     .output(ZWebhookEndpointView)
-    .mutation(({ ctx, input }) => setWebhookEndpointActive(ctx.db, ctx.actor, { ...input, now: new Date() })),
+    .mutation(({ ctx, input }) => setWebhookEndpointActive(ctx.db, { actor: ctx.actor, ...input, now: new Date() })),
 
   /** Returns the new secret once; the old one keeps signing for a day. */
   rotateSecret: ownerProcedure
     .input(ZId)
     .output(ZWebhookSecretOnce)
-    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.db, ctx.actor, { id: input.id, now: new Date() })),
+    .mutation(({ ctx, input }) => rotateWebhookSecret(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
 
   delete: ownerProcedure
     .input(ZId)
     .output(z.object({ deleted: z.literal(true) }))
     .mutation(async ({ ctx, input }) => {
-      await deleteWebhookEndpoint(ctx.db, ctx.actor, input.id);
+      await deleteWebhookEndpoint(ctx.db, { actor: ctx.actor, id: input.id });
       return { deleted: true as const };
     }),
 
@@ -74,22 +80,19 @@ export const webhooksRouter = createTRPCRouter({
     .input(ZId)
     .output(z.object({ deliveryId: z.uuid() }))
     .mutation(async ({ ctx, input }) => {
-      const { deliveryId } = await sendWebhookTest(ctx.db, ctx.actor, { id: input.id, now: new Date() });
-      await dispatchDeliveries([deliveryId]);
+      const { deliveryId } = await sendWebhookTest(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() });
       return { deliveryId };
     }),
 
   deliveries: ownerProcedure
     .input(ZListDeliveriesInput)
     .output(ZWebhookDeliveryPage)
-    .query(({ ctx, input }) => listWebhookDeliveries(ctx.db, ctx.actor, input)),
+    .query(({ ctx, input }) => listWebhookDeliveries(ctx.db, { actor: ctx.actor, ...input })),
 
   redeliver: ownerProcedure
     .input(z.object({ deliveryId: z.uuid() }))
     .output(z.object({ deliveryId: z.uuid() }))
     .mutation(async ({ ctx, input }) => {
-      const result = await redeliverWebhook(ctx.db, ctx.actor, { deliveryId: input.deliveryId, now: new Date() });
-      await dispatchDeliveries([result.deliveryId]);
-      return result;
+      return redeliverWebhook(ctx.db, { actor: ctx.actor, deliveryId: input.deliveryId, now: new Date() });
     }),
 });
