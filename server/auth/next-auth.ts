@@ -98,6 +98,19 @@ export const authOptions: AuthOptions = {
   secret: getAuthSecret(),
   session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
   pages: { signIn: SIGN_IN_PATH, error: SIGN_IN_PATH },
+  // next-auth's own messages go through the logger, one line each. A cookie that does not decrypt
+  // (forged, or from another secret) is the client's doing, not a server error with a stack trace.
+  logger: {
+    error(code, metadata) {
+      const message = metadata instanceof Error ? metadata.message : (metadata as { message?: string })?.message;
+      if (code === "JWT_SESSION_ERROR") log.warn("dashboard session cookie rejected", { code, message });
+      else log.error("next-auth error", { code, message });
+    },
+    warn(code) {
+      log.warn("next-auth warning", { code });
+    },
+    debug() {},
+  },
   providers: [
     CredentialsProvider({
       id: "credentials",
