@@ -58,6 +58,24 @@ export async function trpcCall<T>(request: APIRequestContext, path: string, inpu
   return ((await response.json()) as { result: { data: { json: T } } }).result.data.json;
 }
 
+/** The page itself does not scroll sideways: whatever is wide scrolls inside its own box. */
+export async function expectNoHorizontalPageScroll(page: Page, what = page.url()): Promise<void> {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth, `${what} is ${scrollWidth} px wide in a ${clientWidth} px window`).toBeLessThanOrEqual(
+    clientWidth,
+  );
+}
+
+/** One tRPC query over HTTP (GET) with the page's session cookie; fails the test unless it answers 200. */
+export async function trpcQuery<T>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
+  const response = await request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`);
+  expect(response.status(), `${path}: ${await response.text()}`).toBe(200);
+  return ((await response.json()) as { result: { data: { json: T } } }).result.data.json;
+}
+
 /** A real 1×1 PNG, as a file for setInputFiles. */
 export function pngFile(name: string) {
   const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";

@@ -43,3 +43,23 @@ export function Code({ children, className }: { children: ReactNode; className?:
     </code>
   );
 }
+
+/**
+ * Preformatted text that may be wider or taller than its box (a payload, a response, a schema):
+ * it scrolls inside the box, and the box takes the keyboard focus so that it can be scrolled
+ * without a mouse.
+ */
+export function CodeBlock({ children, label, className }: { children: ReactNode; label: string; className?: string }) {
+  return (
+    <pre
+      tabIndex={0}
+      aria-label={label}
+      className={cx(
+        "overflow-auto rounded bg-gray-50 p-2 font-mono text-[11px] text-gray-700 focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none",
+        className,
+      )}
+    >
+      {children}
+    </pre>
+  );
+}

@@ -4,7 +4,7 @@
  * live in one place.
  */
 export { Alert, ErrorAlert, type AlertTone } from "./alert";
-export { Badge, Code, CountBadge, type BadgeTone } from "./badge";
+export { Badge, Code, CodeBlock, CountBadge, type BadgeTone } from "./badge";
 export { Button, ButtonLink, buttonClasses, type ButtonProps, type ButtonSize, type ButtonVariant } from "./button";
 export { Checkbox, Fieldset, Radio, RadioChoices } from "./choice";
 export { ConfirmDialog, ConfirmProvider, useConfirm, type ConfirmOptions } from "./confirm";

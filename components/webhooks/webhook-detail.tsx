@@ -6,7 +6,7 @@
  */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import {
@@ -14,6 +14,7 @@ import {
   Badge,
   Button,
   Code,
+  CodeBlock,
   DateTime,
   ErrorAlert,
   FilterSelect,
@@ -95,7 +96,13 @@ export function WebhookDetail({ id }: { id: string }) {
           ) : null}
         </div>
         <div className="flex flex-wrap gap-2">
-          <Button loading={sendTest.isPending} loadingText="Sending…" onClick={() => sendTest.mutate({ id })}>
+          <Button
+            loading={sendTest.isPending}
+            loadingText="Sending…"
+            disabled={!ep.active}
+            title={ep.active ? undefined : "Re-enable the webhook to send to it."}
+            onClick={() => sendTest.mutate({ id })}
+          >
             Send test event
           </Button>
           <Button onClick={() => setEditing(!editing)}>{editing ? "Cancel editing" : "Edit"}</Button>
@@ -131,6 +138,9 @@ export function WebhookDetail({ id }: { id: string }) {
             Delete
           </Button>
         </div>
+        {!ep.active ? (
+          <p className="text-xs text-gray-600">Disabled: nothing is sent to it, not even a test event.</p>
+        ) : null}
         {notice ? <Alert tone="success">{notice}</Alert> : null}
         {[sendTest.error, setActive.error, rotate.error, remove.error].filter(Boolean).map((error, i) => (
           <ErrorAlert key={i} error={error} />
@@ -151,12 +161,12 @@ export function WebhookDetail({ id }: { id: string }) {
           </div>
         ) : null}
       </Panel>
-      <DeliveryLog endpointId={id} />
+      <DeliveryLog endpointId={id} active={ep.active} />
     </div>
   );
 }
 
-function DeliveryLog({ endpointId }: { endpointId: string }) {
+function DeliveryLog({ endpointId, active }: { endpointId: string; active: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<DeliveryStatus | "">("");
@@ -177,6 +187,12 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
     }),
   );
   const deliveries = log.data?.pages.flatMap((p) => p.deliveries) ?? [];
+  // The endpoint's own state ("Failing since…") follows from its deliveries: when one of them
+  // changes (an attempt succeeded or failed), read the endpoint again instead of waiting for a reload.
+  const outcomes = deliveries.map((d) => `${d.id}:${d.status}:${d.attemptCount}`).join(",");
+  useEffect(() => {
+    if (outcomes) void queryClient.invalidateQueries({ queryKey: trpc.webhooks.get.queryKey({ id: endpointId }) });
+  }, [outcomes, endpointId, queryClient, trpc]);
 
   return (
     <Panel
@@ -207,8 +223,9 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
       {deliveries.length ? (
         <ul className="divide-y divide-gray-100" data-testid="delivery-log">
           {deliveries.map((d) => (
-            <li key={d.id} className="px-4 py-3" data-testid="delivery" data-status={d.status}>
-              <details>
+            <li key={d.id} className="flex items-start gap-3 px-4 py-3" data-testid="delivery" data-status={d.status}>
+              {/* The summary holds text only: a button inside it would be an interactive element inside another. */}
+              <details className="min-w-0 flex-1">
                 <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 text-sm">
                   <Badge tone={d.status === "SUCCEEDED" ? "green" : d.status === "FAILED" ? "red" : "blue"}>
                     {d.status.toLowerCase()}
@@ -221,22 +238,11 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
                     {d.lastStatusCode ? ` · HTTP ${d.lastStatusCode}` : d.lastError ? ` · ${d.lastError}` : ""}
                   </span>
                   {d.redeliveryOf ? <span className="text-xs text-gray-500">redelivery</span> : null}
-                  {d.status !== "PENDING" ? (
-                    <Button
-                      className="ml-auto"
-                      disabled={redeliver.isPending}
-                      onClick={(event) => {
-                        event.preventDefault();
-                        redeliver.mutate({ deliveryId: d.id });
-                      }}
-                    >
-                      Redeliver
-                    </Button>
-                  ) : (
-                    <span className="ml-auto text-xs text-gray-500">
+                  {d.status === "PENDING" ? (
+                    <span className="text-xs text-gray-500">
                       next attempt <DateTime value={d.nextAttemptAt} />
                     </span>
-                  )}
+                  ) : null}
                 </summary>
                 <ol className="mt-3 space-y-2 border-l-2 border-gray-200 pl-4 text-xs">
                   {d.attempts.map((a) => (
@@ -248,20 +254,29 @@ function DeliveryLog({ endpointId }: { endpointId: string }) {
                         {a.succeeded ? " · delivered" : ""}
                       </p>
                       {a.responseExcerpt ? (
-                        <pre className="mt-1 max-h-32 overflow-auto rounded bg-gray-50 p-2 font-mono text-[11px] text-gray-700">
+                        <CodeBlock label={`Response to attempt ${a.number}`} className="mt-1 max-h-32">
                           {a.responseExcerpt}
-                        </pre>
+                        </CodeBlock>
                       ) : null}
                     </li>
                   ))}
                 </ol>
                 <details className="mt-2 text-xs">
                   <summary className="cursor-pointer text-gray-600">Payload</summary>
-                  <pre className="mt-1 max-h-64 overflow-auto rounded bg-gray-50 p-2 font-mono text-[11px] text-gray-700">
+                  <CodeBlock label={`Payload of event ${d.event.id}`} className="mt-1 max-h-64">
                     {JSON.stringify(d.event.payload, null, 2)}
-                  </pre>
+                  </CodeBlock>
                 </details>
               </details>
+              {d.status !== "PENDING" ? (
+                <Button
+                  className="shrink-0"
+                  disabled={redeliver.isPending || !active}
+                  onClick={() => redeliver.mutate({ deliveryId: d.id })}
+                >
+                  Redeliver
+                </Button>
+              ) : null}
             </li>
           ))}
         </ul>

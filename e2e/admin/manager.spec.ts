@@ -3,27 +3,16 @@
  * and on a phone: add (in a dialog, checked against the schema before sending), search, edit
  * (Escape closes the dialog and gives the focus back), delete after the confirm dialog (Cancel
  * first keeps the row). On the phone the page never scrolls sideways: tables scroll inside their
- * own region. Last, every dashboard page fits a 390 px screen.
+ * own region. (Every dashboard page at 390 px: every-page.spec.ts.)
  */
 import type { Page, TestInfo } from "@playwright/test";
 
-import { expect, pngFile, test } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, pngFile, test } from "../fixtures";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
-
-/** The page itself does not scroll sideways: whatever is wide scrolls inside its own box. */
-async function expectNoHorizontalPageScroll(page: Page) {
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    clientWidth: document.documentElement.clientWidth,
-  }));
-  expect(scrollWidth, `the page is ${scrollWidth} px wide in a ${clientWidth} px window`).toBeLessThanOrEqual(
-    clientWidth,
-  );
-}
 
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
@@ -185,39 +174,3 @@ for (const viewport of VIEWPORTS) {
     });
   });
 }
-
-test.describe("on a phone (390 px)", () => {
-  test.use({ viewport: { width: 390, height: 844 } });
-
-  test("every dashboard page fits without scrolling the page sideways", async ({ page, signIn, users }, testInfo) => {
-    await signIn(users.owner);
-    const paths = [
-      "/admin",
-      "/admin/content",
-      "/admin/content/stories",
-      "/admin/content/stories/new",
-      "/admin/content/collections",
-      "/admin/content/sections",
-      "/admin/content/authors",
-      "/admin/content/tags",
-      "/admin/content/entities",
-      "/admin/webhooks",
-      "/admin/audit-log",
-      "/admin/mail",
-    ];
-    for (const path of paths) {
-      await page.goto(path);
-      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-      await expect(page.getByRole("status").filter({ hasText: /^Loading/ })).toHaveCount(0);
-      await expectNoHorizontalPageScroll(page);
-      await screenshot(page, testInfo, path.slice(1).replaceAll("/", "-"));
-    }
-    // A collection's editor, and a webhook's page.
-    await page.goto("/admin/content/collections");
-    await page.getByRole("table").getByRole("link").first().click();
-    await expect(page.getByRole("heading", { name: "Edit collection" })).toBeVisible();
-    await expect(page.getByRole("status").filter({ hasText: /^Loading/ })).toHaveCount(0);
-    await expectNoHorizontalPageScroll(page);
-    await screenshot(page, testInfo, "admin-content-collection");
-  });
-});

@@ -94,6 +94,8 @@ test("an editor writes, submits, approves and publishes a story; the API serves 
   ] as const) {
     await page.getByRole("button", { name: button, exact: true }).click();
     await expect(page.getByTestId("story-status")).toHaveAttribute("data-status", status);
+    // The notice says how many webhooks the event went to (the owner's endpoint at least).
+    await expect(page.getByText(new RegExp(`story-${button.toLowerCase()} sent to \\d+ webhooks?\\.`))).toBeVisible();
   }
   // An approved story can be scheduled, and the schedule called off.
   // A time beyond the year ahead an editor may schedule is refused next to the field.
@@ -191,4 +193,24 @@ test("an editor writes, submits, approves and publishes a story; the API serves 
   expect(published.data["changed-by"]).toMatchObject({ name: expect.any(String) });
   expect(published.data).toMatchObject({ "previous-status": "approved", status: "published" });
   expect(byName.get("story-submit")!.data).toMatchObject({ "previous-status": "draft", status: "submitted" });
+});
+
+test("a story element the server refuses is named by its card and element, next to it", async ({
+  page,
+  signIn,
+  users,
+}) => {
+  await signIn(users.editor);
+  await page.goto("/admin/content/stories/new");
+  await page.getByLabel("Headline", { exact: true }).fill(`Refused element ${Date.now().toString(36)}`);
+  await page.getByTestId("add-card").getByRole("button", { name: "+ YouTube" }).click();
+  await page.getByLabel("YouTube URL 2.1").fill("javascript:alert(1)");
+  await page.getByRole("button", { name: "Create draft" }).click();
+
+  const element = page.getByTestId("card").nth(1).getByTestId("story-element");
+  await expect(element.getByTestId("card-issue")).toContainText("URL:");
+  await expect(page.getByRole("alert").filter({ hasText: "Please correct the highlighted fields." })).toBeVisible();
+  // No internal path anywhere on the page.
+  await expect(page.getByText(/story-elements|cards\.\d/)).toHaveCount(0);
+  await expect(page).toHaveURL(/\/stories\/new$/);
 });

@@ -3,7 +3,7 @@
  * its attempt, and redelivers it. The server's local runner does the sending.
  */
 import { verifyQtSignature } from "../../server/webhooks/signing";
-import { deliveriesTo, expect, test } from "../fixtures";
+import { deliveriesTo, expect, test, trpcCall } from "../fixtures";
 
 test("an owner adds a webhook, sends a test event, sees it delivered and redelivers it", async ({
   page,
@@ -63,4 +63,39 @@ test("an owner adds a webhook, sends a test event, sees it delivered and redeliv
   // It is in the audit log too.
   await page.goto("/admin/audit-log");
   await expect(page.getByRole("cell").filter({ hasText: "webhook.redeliver" }).first()).toBeVisible();
+});
+
+test("the endpoint's state follows its deliveries without a reload, and a disabled endpoint is sent nothing", async ({
+  page,
+  signIn,
+  users,
+  webhookReceiver,
+}) => {
+  let failing = true;
+  webhookReceiver.setBehaviour(() => ({ status: failing ? 503 : 200, body: failing ? "down" : "ok" }));
+  await signIn(users.owner);
+  const { endpoint } = await trpcCall<{ endpoint: { id: string } }>(page.request, "webhooks.create", {
+    kind: "CONTENT",
+    url: webhookReceiver.url,
+    description: "Flaky receiver",
+    events: ["story-publish"],
+  });
+  await page.goto(`/admin/webhooks/${endpoint.id}`);
+  await expect(page.getByTestId("webhook-url")).toHaveText(webhookReceiver.url);
+
+  // The first attempt fails: the endpoint says so as soon as the log shows it.
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect(page.getByTestId("delivery").first()).toContainText("HTTP 503", { timeout: 20_000 });
+  await expect(page.getByText(/^Failing since/)).toBeVisible();
+
+  // The receiver recovers: the next delivery succeeds and the warning goes, with no reload.
+  failing = false;
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect(page.getByTestId("delivery").first()).toHaveAttribute("data-status", "SUCCEEDED", { timeout: 20_000 });
+  await expect(page.getByText(/^Failing since/)).toHaveCount(0);
+
+  // Disabled: nothing can be sent to it, and the page says why.
+  await page.getByRole("button", { name: "Disable" }).click();
+  await expect(page.getByText("Disabled: nothing is sent to it, not even a test event.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send test event" })).toBeDisabled();
 });

@@ -532,6 +532,17 @@ describe("webhook deliveries against a real receiver", () => {
     const again = await redeliver(db, { accountId: a.id, deliveryId: test.deliveryId, now: clock() });
     expect(await attempt(again.deliveryId, clock)).toMatchObject({ outcome: "succeeded" });
     expect(JSON.parse(r.requests[1]!.body)).toMatchObject({ v1: { event: { name: "webhook-test" } } });
+
+    // A disabled endpoint is sent neither a test event nor a redelivery, and nothing is queued.
+    await db.webhookEndpoint.update({ where: { id: ep.id }, data: { active: false } });
+    const before = { deliveries: await db.webhookDelivery.count(), events: await db.webhookEvent.count() };
+    await expect(sendTestEvent(db, { accountId: a.id, endpointId: ep.id, now: clock() })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
+    await expect(redeliver(db, { accountId: a.id, deliveryId: again.deliveryId, now: clock() })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
+    expect({ deliveries: await db.webhookDelivery.count(), events: await db.webhookEvent.count() }).toEqual(before);
   });
 
   it("purges logs older than 30 days, keeping newer ones and anything pending", async () => {

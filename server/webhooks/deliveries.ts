@@ -117,6 +117,7 @@ export async function sendTestEvent(
 ): Promise<{ eventId: bigint; deliveryId: string }> {
   const endpoint = await db.webhookEndpoint.findFirst({ where: { id: args.endpointId, accountId: args.accountId } });
   if (!endpoint) throw new AppError("NOT_FOUND", "Webhook not found.");
+  refuseDisabled(endpoint);
   const event = await db.webhookEvent.create({
     data: {
       accountId: args.accountId,
@@ -133,6 +134,15 @@ export async function sendTestEvent(
   return { eventId: event.id, deliveryId: delivery.id };
 }
 
+/** A disabled endpoint is sent nothing, so nothing is queued for it (it would only fail). */
+function refuseDisabled(endpoint: { active: boolean }): void {
+  if (!endpoint.active) {
+    throw new AppError("CONFLICT", "This webhook is disabled: re-enable it before sending to it.", {
+      details: [{ field: "id", issue: "the webhook is disabled" }],
+    });
+  }
+}
+
 /** A new delivery of a completed delivery's event to the same endpoint ("redeliver"). */
 export async function redeliver(
   db: Db,
@@ -140,9 +150,11 @@ export async function redeliver(
 ): Promise<{ deliveryId: string }> {
   const original = await db.webhookDelivery.findFirst({
     where: { id: args.deliveryId, endpoint: { accountId: args.accountId } },
+    include: { endpoint: { select: { active: true } } },
   });
   if (!original) throw new AppError("NOT_FOUND", "Delivery not found.");
   if (original.status === "PENDING") throw new AppError("CONFLICT", "This delivery is still being attempted.");
+  refuseDisabled(original.endpoint);
   const delivery = await db.webhookDelivery.create({
     data: {
       eventId: original.eventId,

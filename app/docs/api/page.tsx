@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { CodeBlock, TextLink } from "@/components/ui";
 
 import reference from "@/docs/api-reference.json";
 
@@ -22,26 +22,24 @@ type Endpoint = {
 export default function ApiReferencePage() {
   const endpoints = reference as Endpoint[];
   return (
-    <main className="mx-auto max-w-4xl px-6 py-12">
+    <main className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight">API reference</h1>
       <p className="mt-2 text-gray-600">
         Generated from the zod schemas that validate each request. Errors, authentication, rate limits and CORS work the
         same everywhere: see <code>docs/api-conventions.md</code>.{" "}
-        <Link href="/" className="text-brand-700 hover:underline">
-          Home
-        </Link>
+        <TextLink href="/">Home</TextLink>
       </p>
       {endpoints.map((e) => (
         <section
           key={`${e.method} ${e.path}`}
           className="mt-8 rounded-lg border border-gray-200 bg-white p-5 shadow-sm"
         >
-          <h2 className="font-mono text-lg font-semibold">
+          <h2 className="font-mono text-lg font-semibold [overflow-wrap:anywhere]">
             <span className="mr-2 rounded bg-gray-100 px-2 py-0.5 text-sm">{e.method}</span>
             {e.path}
           </h2>
           {e.summary ? <p className="mt-2 text-gray-700">{e.summary}</p> : null}
-          <dl className="mt-3 grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+          <dl className="mt-3 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm [overflow-wrap:anywhere]">
             <dt className="text-gray-500">Authentication</dt>
             <dd>{e.auth}</dd>
             {e.rateLimit ? (
@@ -63,9 +61,9 @@ export default function ApiReferencePage() {
                 <summary className="cursor-pointer text-gray-700">
                   {part === "params" ? "Path parameters" : part === "query" ? "Query parameters" : "Body"}
                 </summary>
-                <pre className="mt-2 overflow-auto rounded bg-gray-50 p-3 font-mono text-xs">
+                <CodeBlock label={`${e.method} ${e.path}: ${part}`} className="mt-2 p-3 text-xs">
                   {JSON.stringify(e[part], null, 2)}
-                </pre>
+                </CodeBlock>
               </details>
             ) : null,
           )}

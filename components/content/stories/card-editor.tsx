@@ -58,10 +58,32 @@ function kindOf(element: TStoryElement): string {
   return element.subtype ? `${element.type} (${element.subtype})` : element.type;
 }
 
-export function CardEditor({ cards, onChange }: { cards: TCard[]; onChange: (cards: TCard[]) => void }) {
+/** The server's problems with the cards, shown where they are: under a card ("2"), an element ("2.1") or all ("" ). */
+function Issues({ issues }: { issues: string[] | undefined }) {
+  if (!issues?.length) return null;
+  return (
+    <ul className="mb-2 space-y-0.5 text-xs text-red-700" data-testid="card-issue">
+      {issues.map((issue) => (
+        <li key={issue}>{issue}</li>
+      ))}
+    </ul>
+  );
+}
+
+export function CardEditor({
+  cards,
+  issues = new Map(),
+  onChange,
+}: {
+  cards: TCard[];
+  /** Problems by position ("" all cards, "2" card 2, "2.1" its first element): see card-issues.ts. */
+  issues?: ReadonlyMap<string, string[]>;
+  onChange: (cards: TCard[]) => void;
+}) {
   const setCard = (index: number, card: TCard) => onChange(cards.map((c, i) => (i === index ? card : c)));
   return (
     <div className="space-y-4" data-testid="card-editor">
+      <Issues issues={issues.get("")} />
       {cards.length === 0 ? (
         <p className="text-sm text-gray-500">
           No cards yet. A story is told in cards; each holds one or more elements.
@@ -93,11 +115,13 @@ export function CardEditor({ cards, onChange }: { cards: TCard[]; onChange: (car
               </Button>
             </div>
           </div>
+          <Issues issues={issues.get(String(index + 1))} />
           <div className="space-y-3">
             {card["story-elements"].map((element, e) => (
               <ElementEditor
                 key={element.id}
                 element={element}
+                issues={issues.get(`${index + 1}.${e + 1}`)}
                 position={`${index + 1}.${e + 1}`}
                 isFirst={e === 0}
                 isLast={e === card["story-elements"].length - 1}
@@ -150,6 +174,7 @@ function AddElement({ label, onAdd, testId }: { label: string; onAdd: (kind: Ele
 
 function ElementEditor({
   element,
+  issues,
   position,
   isFirst,
   isLast,
@@ -158,6 +183,7 @@ function ElementEditor({
   onRemove,
 }: {
   element: TStoryElement;
+  issues: string[] | undefined;
   position: string;
   isFirst: boolean;
   isLast: boolean;
@@ -169,7 +195,11 @@ function ElementEditor({
   const kind = kindOf(element);
   const field = (name: string) => `${id}-${name}`;
   return (
-    <div className="rounded border border-gray-200 bg-white p-3" data-testid="story-element" data-type={element.type}>
+    <div
+      className={`rounded border bg-white p-3 ${issues?.length ? "border-red-400" : "border-gray-200"}`}
+      data-testid="story-element"
+      data-type={element.type}
+    >
       <div className="mb-2 flex items-center justify-between">
         <span className="text-xs font-medium text-gray-700">
           {position} · {kind}
@@ -186,6 +216,7 @@ function ElementEditor({
           </Button>
         </div>
       </div>
+      <Issues issues={issues} />
       {element.type === "text" ? (
         <>
           <label htmlFor={field("text")} className="sr-only">

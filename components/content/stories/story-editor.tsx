@@ -41,6 +41,7 @@ import {
 } from "@/server/publishing/editorial/stories.schema";
 
 import { CardEditor, newCard } from "./card-editor";
+import { splitCardIssues } from "./card-issues";
 import { SchedulePublication } from "./schedule-publication";
 import { StoryStatus } from "./story-status";
 
@@ -225,8 +226,7 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
   );
   const update = useMutation(
     trpc.stories.update.mutationOptions({
-      onSuccess: (result) =>
-        settle(result.story, result.event ? `Saved. ${result.event} sent to the subscribed webhooks.` : "Saved."),
+      onSuccess: (result) => settle(result.story, `Saved.${eventNotice(result)}`),
     }),
   );
   const transition = useMutation(
@@ -234,7 +234,7 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
       onSuccess: (result) =>
         settle(
           result.story,
-          `${result.story.status.charAt(0)}${result.story.status.slice(1).toLowerCase()}. ${result.event} sent to the subscribed webhooks.`,
+          `${result.story.status.charAt(0)}${result.story.status.slice(1).toLowerCase()}.${eventNotice(result)}`,
         ),
     }),
   );
@@ -248,7 +248,14 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
   );
   const pending = create.isPending || update.isPending || transition.isPending || remove.isPending;
   const error = create.error ?? update.error ?? transition.error ?? remove.error;
-  const errors = serverErrors(error, FIELDS);
+  const allErrors = serverErrors(error, FIELDS);
+  // Problems inside the cards show next to their card or element; the alert then only points at them.
+  const cardIssues = splitCardIssues(allErrors.others);
+  const errors = {
+    ...allErrors,
+    others: cardIssues.others,
+    fields: cardIssues.byPosition.size ? { ...allErrors.fields, cards: "see the cards" } : allErrors.fields,
+  };
   const resetErrors = () => {
     create.reset();
     update.reset();
@@ -330,7 +337,7 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
         </Panel>
 
         <Panel title="Cards" padded>
-          <CardEditor cards={values.cards} onChange={(cards) => set("cards", cards)} />
+          <CardEditor cards={values.cards} issues={cardIssues.byPosition} onChange={(cards) => set("cards", cards)} />
         </Panel>
 
         <Panel title="Hero image" padded>
@@ -688,4 +695,11 @@ function TagPicker({
       </div>
     </div>
   );
+}
+
+/** What a write told the webhooks, as the notice after it says it (nothing when it sent no event). */
+function eventNotice({ event, notified }: { event: string | null; notified: number }): string {
+  if (!event) return "";
+  if (notified === 0) return ` No webhook subscribes to ${event}.`;
+  return ` ${event} sent to ${notified === 1 ? "1 webhook" : `${notified} webhooks`}.`;
 }

@@ -79,7 +79,8 @@ export function buildStoryEventData(args: {
 
 /**
  * Load what the payload needs and record the event with its deliveries, through `db`: pass the
- * transaction of the change (they are delivered once it commits).
+ * transaction of the change (they are delivered once it commits). Returns how many webhooks
+ * subscribe to it (the deliveries queued).
  */
 export async function emitStoryEvent(
   db: Db,
@@ -91,7 +92,7 @@ export async function emitStoryEvent(
     now: Date;
     appUrl: string;
   },
-): Promise<void> {
+): Promise<number> {
   const { actor } = args;
   const accountId = actor.accountId;
   const story = await db.story.findFirstOrThrow({
@@ -119,11 +120,12 @@ export async function emitStoryEvent(
         : { id: null, name: `Masthead (${actor.name})` },
     previousStatus: args.previousStatus,
   });
-  await emitWebhookEvent(db, {
+  const { deliveryIds } = await emitWebhookEvent(db, {
     accountId: accountId,
     kind: "CONTENT",
     name: args.name,
     data,
     occurredAt: args.now,
   });
+  return deliveryIds.length;
 }

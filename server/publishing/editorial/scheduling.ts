@@ -114,7 +114,7 @@ export async function scheduleStoryPublication(
       now,
     });
   });
-  return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), event: null };
+  return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), event: null, notified: 0 };
 }
 
 /** Call off a scheduled publication: the story stays approved. */
@@ -150,5 +150,5 @@ export async function cancelStoryPublication(
       now,
     });
   });
-  return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), event: null };
+  return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), event: null, notified: 0 };
 }

@@ -326,6 +326,7 @@ describe("editorial stories", () => {
     const beforeSubmit = await db.webhookDelivery.count();
     const submitted = await transitionStory(db, { ...ctx(1), input: { id, version: 1, action: "submit" } });
     expect(submitted.event).toBe("story-submit");
+    expect(submitted.notified).toBe(1);
     expect(await db.webhookDelivery.count()).toBe(beforeSubmit + 1);
     expect(submitted.story).toMatchObject({ status: "SUBMITTED", version: 2 });
     expect(submitted.story.storyVersionId).not.toBe(created.story.storyVersionId);
@@ -500,7 +501,7 @@ describe("editorial stories", () => {
       ...ctx(1),
       input: { id: story.id, version: 1, cards: textCards(long), seo: { metaTitle: "T", metaKeywords: ["a", "b"] } },
     });
-    expect(saved.event).toBeNull();
+    expect(saved).toMatchObject({ event: null, notified: 0 });
     expect(saved.story.readTime).toBe(5);
     expect(saved.story.storyVersionId).not.toBe(story.storyVersionId);
     expect(saved.story.seo).toEqual({ metaTitle: "T", metaDescription: null, metaKeywords: ["a", "b"] });
@@ -525,7 +526,19 @@ describe("editorial stories", () => {
       input: { id: story.id, version: v, headline: "Saved, corrected" },
     });
     expect(edit.event).toBe("story-update");
+    expect(edit.notified).toBe(1);
     expect(await db.webhookDelivery.count()).toBe(beforeEdit + 1);
+    // Each save's audit entry names the fields it changed, and only those: the cards sent back
+    // unchanged with a new summary are not a change of the cards.
+    const audits = await db.auditLog.findMany({
+      where: { action: "story.update", targetId: story.id },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(audits.map((a) => (a.metadata as { fields: string[] }).fields)).toEqual([
+      ["cards", "seo"],
+      ["summary"],
+      ["headline"],
+    ]);
     expect(edit.story).toMatchObject({
       status: "PUBLISHED",
       publishedAt: at(3),

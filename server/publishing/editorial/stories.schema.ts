@@ -294,7 +294,12 @@ export const ZStoryPage = z.object({
 });
 
 /** What a save or move did: the story as it is now, and the webhook event it emitted (if any). */
-export const ZStoryWriteResult = z.object({ story: ZStoryEditorView, event: z.string().nullable() });
+export const ZStoryWriteResult = z.object({
+  story: ZStoryEditorView,
+  event: z.string().nullable(),
+  /** How many webhooks the event was queued for (0 when none subscribes to it). */
+  notified: z.number().int().nonnegative(),
+});
 
 /** Choices for the story form. */
 export const ZStoryFormOptions = z.object({

@@ -27,6 +27,7 @@ import { AppError, type ErrorDetail } from "../../errors";
 import { Prisma, type StoryStatus } from "../../generated/prisma/client";
 import { cancelJob } from "../../jobs/queue";
 import { parseInput } from "../../validation";
+import { canonicalJson } from "../bulk";
 import type { TCard } from "../cards.schema";
 import { getPublisher } from "../publisher";
 import { cardsPlainText, readTimeMinutes, STORY_INCLUDE, storyUrl, type StoryWithRelations } from "../story-view";
@@ -56,8 +57,11 @@ import { canDelete, eventForSave, movesFrom, resolveMove } from "./workflow";
 /** What every write needs besides its input: who, when, and the app's URL (the site URL's fallback). */
 export type WriteContext = { actor: Actor; now: Date; appUrl: string };
 
-/** A save's or a move's outcome: the story as saved, and the event it sent (delivered after the commit). */
-export type StoryWriteOutcome = { story: TStoryEditorView; event: TContentWorkflowEvent | null };
+/**
+ * A save's or a move's outcome: the story as saved, the event it sent (delivered after the commit)
+ * and to how many webhooks (0 when none subscribes to it).
+ */
+export type StoryWriteOutcome = { story: TStoryEditorView; event: TContentWorkflowEvent | null; notified: number };
 
 // ─── Sanitising and normalising cards ────────────────────────────────────────────────────────
 
@@ -497,7 +501,7 @@ export async function createStory(
     },
     { retryUniqueClashes: true },
   );
-  return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), event: null };
+  return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), event: null, notified: 0 };
 }
 
 /**
@@ -517,7 +521,11 @@ export async function updateStory(
     async (tx) => {
       const current = await tx.story.findFirst({
         where: { id, accountId },
-        select: { status: true, version: true, cards: true, seo: true, headline: true, slug: true },
+        include: {
+          sections: { select: { sectionId: true }, orderBy: { position: "asc" } },
+          authors: { select: { authorId: true }, orderBy: { position: "asc" } },
+          tags: { select: { tagId: true }, orderBy: { position: "asc" } },
+        },
       });
       if (!current) throw new AppError("NOT_FOUND", "Story not found.");
       if (current.version !== version) throw staleVersion();
@@ -557,24 +565,64 @@ export async function updateStory(
         targetId: id,
         metadata: {
           version: version + 1,
-          fields: Object.keys(fields).filter((k) => fields[k as keyof typeof fields] !== undefined),
+          fields: changedStoryFields(
+            {
+              ...current,
+              sectionIds: current.sections.map((r) => r.sectionId),
+              authorIds: current.authors.map((r) => r.authorId),
+              tagIds: current.tags.map((r) => r.tagId),
+            },
+            { ...data, sectionIds: fields.sectionIds, authorIds: fields.authorIds, tagIds },
+          ),
         },
         now,
       });
-      if (event)
-        await emitStoryEvent(tx, {
-          storyId: id,
-          name: event,
-          actor,
-          previousStatus: current.status,
-          now,
-          appUrl: args.appUrl,
-        });
-      return { event };
+      const notified = event
+        ? await emitStoryEvent(tx, {
+            storyId: id,
+            name: event,
+            actor,
+            previousStatus: current.status,
+            now,
+            appUrl: args.appUrl,
+          })
+        : 0;
+      return { event, notified };
     },
     { retryUniqueClashes: true },
   );
   return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), ...outcome };
+}
+
+/** Columns named as the editor knows them (the hero image is one field; text and read time follow the cards). */
+const EDITOR_FIELD: Record<string, string> = {
+  heroImageS3Key: "heroImage",
+  heroImageCaption: "heroImage",
+  heroImageAttribution: "heroImage",
+  heroImageMetadata: "heroImage",
+  plainText: "cards",
+  readTime: "cards",
+  tagIds: "tags",
+};
+
+/** What every save of a published story stamps itself: not an editor's change. */
+const STAMPED_BY_SAVE = new Set(["lastPublishedAt"]);
+
+/**
+ * The fields a save really changes, for its audit entry: what is written (`after`, undefined for
+ * what the save leaves alone) compared with the story as it was. Relations compare in order
+ * (the first section is the primary one).
+ */
+function changedStoryFields(before: Record<string, unknown>, after: Record<string, unknown>): string[] {
+  const comparable = (value: unknown) =>
+    canonicalJson(
+      value === Prisma.DbNull || value === undefined ? null : value instanceof Date ? value.toISOString() : value,
+    );
+  const changed = Object.keys(after).filter(
+    (key) =>
+      after[key] !== undefined && !STAMPED_BY_SAVE.has(key) && comparable(before[key]) !== comparable(after[key]),
+  );
+  return [...new Set(changed.map((key) => EDITOR_FIELD[key] ?? key))].sort();
 }
 
 /** Publishing stamps the times; other moves leave them as they are. */
@@ -622,7 +670,7 @@ export async function moveStory(
     now: Date;
     appUrl: string;
   },
-): Promise<{ event: TContentWorkflowEvent }> {
+): Promise<{ event: TContentWorkflowEvent; notified: number }> {
   const { actor, id, action, now } = args;
   const accountId = actor.accountId;
   const current = await tx.story.findFirst({
@@ -659,7 +707,7 @@ export async function moveStory(
     metadata: { headline: current.headline, from: current.status, to: move.to, version: version + 1 },
     now,
   });
-  await emitStoryEvent(tx, {
+  const notified = await emitStoryEvent(tx, {
     storyId: id,
     name: move.event,
     actor,
@@ -667,7 +715,7 @@ export async function moveStory(
     now,
     appUrl: args.appUrl,
   });
-  return { event: move.event };
+  return { event: move.event, notified };
 }
 
 /** Delete a draft for good. Anything else must be moved back to draft first. */

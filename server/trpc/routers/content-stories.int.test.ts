@@ -66,7 +66,7 @@ describe("stories router", () => {
       let version = created.story.version;
       for (const action of ["submit", "approve", "publish"] as const) {
         const moved = await editor.stories.transition({ id, version, action });
-        expect(moved.event).toBe(`story-${action}`);
+        expect(moved).toMatchObject({ event: `story-${action}`, notified: 1 });
         version = moved.story.version;
       }
       expect((await editor.stories.get({ id })).status).toBe("PUBLISHED");
