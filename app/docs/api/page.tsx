@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { CodeBlock, TextLink } from "@/components/ui";
 
+import { CodeBlock, TextLink } from "@/components/ui";
 import reference from "@/docs/api-reference.json";
 
 export const metadata: Metadata = { title: "API reference" };
@@ -26,8 +26,7 @@ export default function ApiReferencePage() {
       <h1 className="text-3xl font-bold tracking-tight">API reference</h1>
       <p className="mt-2 text-gray-600">
         Generated from the zod schemas that validate each request. Errors, authentication, rate limits and CORS work the
-        same everywhere: see <code>docs/api-conventions.md</code>.{" "}
-        <TextLink href="/">Home</TextLink>
+        same everywhere: see <code>docs/api-conventions.md</code>. <TextLink href="/">Home</TextLink>
       </p>
       {endpoints.map((e) => (
         <section
