@@ -90,6 +90,8 @@ export const envSchema = z
       .max(50 * 1024 * 1024)
       .default(1024 * 1024),
     LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    /** Bearer token for GET /api/metrics (Prometheus). Unset: the metrics route is not served. */
+    METRICS_TOKEN: z.string().trim().min(24, "must be at least 24 characters").optional(),
     /** Let outgoing webhooks reach loopback, private, link-local and metadata addresses (tests, local development). */
     WEBHOOK_ALLOW_PRIVATE_URLS: zBool.default(false),
     /** Days that webhook events, deliveries and attempts are kept (spec: 30). */

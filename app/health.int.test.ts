@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 
+import { resetEnvCache } from "@/env.js";
 import { openDatabase, type Database } from "@/server/db/client";
 import type { HealthReport } from "@/server/health";
 
@@ -41,5 +42,39 @@ describe("GET /api/health", () => {
       globalForDb.mastheadDb = real;
       await unreachable.close();
     }
+  });
+
+  describe("with rate limits in Redis", () => {
+    const globalStore = globalThis as unknown as { mastheadRateLimitStore?: Promise<{ probe?(): Promise<void> }> };
+    const useRedis = (url: string) => {
+      process.env.RATE_LIMIT_STORE = "redis";
+      process.env.REDIS_URL = url;
+      delete globalStore.mastheadRateLimitStore;
+      resetEnvCache();
+    };
+    afterEach(() => {
+      delete process.env.RATE_LIMIT_STORE;
+      delete process.env.REDIS_URL;
+      delete globalStore.mastheadRateLimitStore;
+      resetEnvCache();
+    });
+
+    it("reports Redis up next to the database", async () => {
+      useRedis(process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379");
+      const response = await GET(new Request("http://test/api/health"), { params: Promise.resolve({}) });
+      const body = (await response.json()) as HealthReport;
+      expect(response.status).toBe(200);
+      expect(body.redis).toMatchObject({ status: "up" });
+    });
+
+    it("answers 503 naming Redis when it is down, the database still up, without the URL's password", async () => {
+      useRedis("redis://:hunter2secret@127.0.0.1:9");
+      const response = await GET(new Request("http://test/api/health"), { params: Promise.resolve({}) });
+      expect(response.status).toBe(503);
+      const text = await response.text();
+      expect(text).not.toContain("hunter2secret");
+      const body = JSON.parse(text) as HealthReport;
+      expect(body).toMatchObject({ status: "unavailable", database: { status: "up" }, redis: { status: "down" } });
+    });
   });
 });

@@ -5,11 +5,13 @@
 //
 // - Methods no route serves (TRACE, TRACK, CONNECT…): Next.js fails on them before any of our code
 //   runs (a 500: the Fetch API refuses to build such a Request), so they are answered here: 405.
-// - SIGTERM / SIGINT: stop accepting connections, let requests in flight finish (at most
-//   SHUTDOWN_GRACE_MS), then stop background work (its pass finishes and its leases are freed)
-//   and exit.
+// - SIGTERM: /api/health turns 503 "stopping" and new connections are still served for
+//   SHUTDOWN_DRAIN_MS (default 5 s; load balancers stop sending meanwhile); then, as on SIGINT: stop
+//   accepting connections, let requests in flight finish (at most SHUTDOWN_GRACE_MS), stop
+//   background work (its pass finishes and its leases are freed) and exit 0.
 import { randomUUID } from "node:crypto";
 import http from "node:http";
+import net from "node:net";
 
 import next from "next";
 
@@ -17,6 +19,9 @@ const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";
 const SHUTDOWN_GRACE_MS = 25_000;
+const QUIET_MS = 500;
+/** After SIGTERM, how long new connections are still accepted (and answered "Connection: close"). */
+const SHUTDOWN_DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 5_000);
 /** The methods Masthead serves; server/http/edge.ts answers the same list for /api/ in proxy.ts. */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
@@ -80,11 +85,29 @@ server.listen(port, hostname);
 async function shutdown(signal) {
   if (stopping) return;
   stopping = true;
+  // GET /api/health answers 503 "stopping" from now on (app/api/health/route.ts).
+  globalThis.mastheadStopping = true;
+  if (signal === "SIGTERM" && SHUTDOWN_DRAIN_MS > 0) {
+    // Keep accepting while load balancers see the failing health check and stop sending: a
+    // connection still arriving when the listener closes would be reset by the kernel.
+    process.stdout.write(`[masthead] ${signal}: health says stopping; draining for ${SHUTDOWN_DRAIN_MS} ms\n`);
+    await new Promise((resolve) => setTimeout(resolve, SHUTDOWN_DRAIN_MS));
+  }
   process.stdout.write(`[masthead] ${signal}: finishing ${inFlight} request(s) in flight, then stopping\n`);
-  server.close();
-  server.closeIdleConnections();
+  // Stop listening, and only that: http.Server#close would also drop the connections accepted
+  // whose request has not been read yet (their clients would see a reset). Responses from now on
+  // carry "Connection: close", so keep-alive connections end after their answer.
+  net.Server.prototype.close.call(server);
+  // Wait until nothing has been in flight for QUIET_MS in a row (a connection accepted just before
+  // the close may still be sending its request), at most SHUTDOWN_GRACE_MS; then drop what is left
+  // (idle keep-alive connections).
   const deadline = Date.now() + SHUTDOWN_GRACE_MS;
-  while (inFlight > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    if (inFlight > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= QUIET_MS) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
   server.closeAllConnections();
   // Background work in this process (set by instrumentation.ts through server/jobs/background.ts).
   const stopBackground = globalThis.mastheadStopBackground;

@@ -1,13 +1,18 @@
 /**
- * The platform's health, for load balancers and operators: is the database answering, and which
- * engine runs background work. No secrets, no connection strings with credentials.
+ * The platform's health, for load balancers and operators: is each dependency answering (the
+ * database; Redis when rate limits live there), and which engine runs background work. Any
+ * dependency down makes the whole "unavailable" (503), and the report says which one. No secrets,
+ * no connection strings with credentials.
  */
 import type { Database } from "./db/client";
 import { countOverdueJobs } from "./jobs/engine";
 
 export type HealthReport = {
-  status: "ok" | "unavailable";
+  /** "stopping": the process got SIGTERM and drains (scripts/serve.mjs); a load balancer should stop sending. */
+  status: "ok" | "unavailable" | "stopping";
   database: { status: "up" | "down"; kind: "pglite" | "postgresql"; latency_ms: number | null; error?: string };
+  /** Only when RATE_LIMIT_STORE=redis: the shared rate limits of several instances live there. */
+  redis?: { status: "up" | "down"; latency_ms: number | null; error?: string };
   background: { engine: "inngest" | "local"; running: boolean; overdue_jobs: number | null };
   time: string;
 };
@@ -16,7 +21,14 @@ const PROBE_TIMEOUT_MS = 2_000;
 
 export async function checkHealth(
   openDb: () => Promise<Database>,
-  options: { background: { engine: "inngest" | "local"; running: boolean }; now?: () => Date },
+  options: {
+    background: { engine: "inngest" | "local"; running: boolean };
+    /** One round trip to Redis, when the platform uses it. */
+    probeRedis?: () => Promise<void>;
+    /** The process is shutting down. */
+    stopping?: boolean;
+    now?: () => Date;
+  },
 ): Promise<HealthReport> {
   const now = options.now ?? (() => new Date());
   const started = performance.now();
@@ -32,9 +44,20 @@ export async function checkHealth(
   } catch (error) {
     database = { status: "down", kind, latency_ms: null, error: summarise(error) };
   }
+  let redis: HealthReport["redis"];
+  if (options.probeRedis) {
+    const probeStarted = performance.now();
+    try {
+      await withTimeout(options.probeRedis(), PROBE_TIMEOUT_MS);
+      redis = { status: "up", latency_ms: Math.round((performance.now() - probeStarted) * 10) / 10 };
+    } catch (error) {
+      redis = { status: "down", latency_ms: null, error: summarise(error) };
+    }
+  }
   return {
-    status: database.status === "up" ? "ok" : "unavailable",
+    status: options.stopping ? "stopping" : database.status === "up" && redis?.status !== "down" ? "ok" : "unavailable",
     database,
+    ...(redis ? { redis } : {}),
     // Jobs overdue by more than a minute that no worker holds: a number that keeps growing means
     // background work is stuck.
     background: { ...options.background, overdue_jobs: due },
@@ -67,6 +90,9 @@ function summarise(error: unknown): string {
     .split("\n")
     .map((l) => l.trim())
     .filter(Boolean);
-  const clean = (lines.at(-1) ?? "").replace(/postgres(ql)?:\/\/\S+/g, "postgres://…").slice(0, 200);
+  const clean = (lines.at(-1) ?? "")
+    .replace(/postgres(ql)?:\/\/\S+/g, "postgres://…")
+    .replace(/rediss?:\/\/\S+/g, "redis://…")
+    .slice(0, 200);
   return code ? `${code}: ${clean}` : clean;
 }

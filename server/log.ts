@@ -1,8 +1,12 @@
 /**
- * Structured JSON logs, one line per entry, on stderr. Values under secret-looking keys are
- * replaced before anything is written, so a logged request or error never carries a key,
- * password, token or cookie. LOG_LEVEL=silent prints nothing.
+ * Structured JSON logs, one line per entry, on stderr, written by pino: `time` (ISO), `level`
+ * ("info"…), `message`, `pid`, `hostname` (which instance), then the entry's fields (a request's
+ * `requestId` among them). Values under secret-looking keys are replaced before anything is
+ * written, so a logged request or error never carries a key, password, token or cookie.
+ * LOG_LEVEL=silent prints nothing. `npx pino-pretty` reads these lines for humans.
  */
+import pino from "pino";
+
 import { getEnv } from "../env.js";
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
@@ -23,11 +27,26 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
+// Synchronous writes to stderr: an entry written just before the process dies is not lost.
+// The level is checked per entry (LOG_LEVEL is read from the environment, which tests change).
+const globalLogger = globalThis as typeof globalThis & { mastheadPino?: pino.Logger };
+function logger(): pino.Logger {
+  globalLogger.mastheadPino ??= pino(
+    {
+      level: "debug",
+      messageKey: "message",
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    pino.destination({ fd: 2, sync: true }),
+  );
+  return globalLogger.mastheadPino;
+}
+
 function write(level: Level, message: string, fields?: Record<string, unknown>) {
   const threshold = LEVELS[getEnv().LOG_LEVEL];
   if (LEVELS[level] < threshold) return;
-  const entry = { time: new Date().toISOString(), level, message, ...(fields ? (redact(fields) as object) : {}) };
-  process.stderr.write(JSON.stringify(entry) + "\n");
+  logger()[level]((fields ? redact(fields) : {}) as object, message);
 }
 
 export const log = {

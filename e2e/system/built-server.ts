@@ -41,6 +41,7 @@ export async function startBuiltServer(args: { port: number; schema: string }): 
       AUTH_SECRET: "crash-test-secret-crash-test-secret-0000",
       WEBHOOK_ALLOW_PRIVATE_URLS: "true",
       JOBS_POLL_INTERVAL_MS: "200",
+      SHUTDOWN_DRAIN_MS: "1500",
       LOG_LEVEL: "silent",
       INNGEST_EVENT_KEY: "",
       INNGEST_BASE_URL: "",

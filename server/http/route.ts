@@ -13,7 +13,7 @@
  * Every response carries X-Request-Id. No handler reads the Host header, a member token or a
  * dashboard session itself (server/http/conventions.test.ts checks every route file).
  */
-import { randomUUID } from "node:crypto";
+import { randomUUID, timingSafeEqual } from "node:crypto";
 
 import type { z } from "zod";
 
@@ -30,6 +30,7 @@ import type { AdminRole } from "../auth/roles";
 import { getDb, type Db } from "../db";
 import { AppError, zodIssuesToDetails, type ErrorDetail } from "../errors";
 import { authenticateMember, type AuthenticatedMember } from "../members/sessions";
+import { recordRequest, routeTemplate } from "../metrics";
 import { resolvePublisher, type Publisher } from "../publishing/publisher";
 import { checkRateLimit, rateLimitHeaders } from "../rate-limit";
 import { getRateLimitStore } from "../rate-limit/store";
@@ -50,7 +51,9 @@ import { memberTokenFromRequest } from "./member-session";
  *   publisher-signed user JWT (masthead_jwt, accesstype_jwt): `account`, `user`;
  * - "publisherJwt", "publisherJwt+user": the account in the path and a publisher-signed `jwt`:
  *   `account`, `user`;
- * - "admin": a dashboard session holding one of `roles` (OWNER passes): `admin`.
+ * - "admin": a dashboard session holding one of `roles` (OWNER passes): `admin`;
+ * - "operator": the operator's METRICS_TOKEN as a bearer token (metrics); the route is not served
+ *   (404) while METRICS_TOKEN is unset: nothing.
  */
 export type AuthScheme =
   | "public"
@@ -63,7 +66,8 @@ export type AuthScheme =
   | "client+optionalUser"
   | "publisherJwt"
   | "publisherJwt+user"
-  | "admin";
+  | "admin"
+  | "operator";
 
 type SchemeContext = {
   public: object;
@@ -77,6 +81,7 @@ type SchemeContext = {
   publisherJwt: { account: ApiAccount; user: ApiUser | null };
   "publisherJwt+user": { account: ApiAccount; user: ApiUser };
   admin: { admin: StaffActor };
+  operator: object;
 };
 
 export type BodyType = "json" | "text-json" | "form";
@@ -128,6 +133,18 @@ export function apiRoute<
 >(options: RouteOptions<A, Q, B, P>, handler: (ctx: HandlerContext<A, Q, B, P>) => Promise<Response>): RouteHandler {
   if (options.auth === "admin" && !options.roles?.length) throw new Error('apiRoute: auth "admin" needs roles');
   const route = async (req: Request, ctx: NextContext): Promise<Response> => {
+    const started = performance.now();
+    const response = await answer(req, ctx);
+    const params = await Promise.resolve(ctx?.params).catch(() => undefined);
+    recordRequest({
+      method: req.method,
+      route: routeTemplate(new URL(req.url).pathname, params),
+      status: response.status,
+      seconds: (performance.now() - started) / 1000,
+    });
+    return response;
+  };
+  const answer = async (req: Request, ctx: NextContext): Promise<Response> => {
     const incoming = req.headers.get("x-request-id");
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const env = getEnv();
@@ -284,12 +301,27 @@ async function authenticate(
         user: scheme === "publisherJwt+user" ? "required" : "optional",
       });
     }
+    case "operator":
+      requireOperatorToken(req.headers.get("authorization"), getEnv().METRICS_TOKEN);
+      return {};
     case "admin": {
       // Loaded on use: next-auth needs the Next.js runtime, which tools that read route files
       // (npm run docs:api) lack.
       const { requireAdminActor } = await import("../auth/admin-actor");
       return { admin: await requireAdminActor(options.roles ?? []) };
     }
+  }
+}
+
+/** "Bearer <METRICS_TOKEN>", compared in constant time; without a configured token the route does not exist. */
+function requireOperatorToken(authorization: string | null, token: string | undefined): void {
+  if (!token) throw new AppError("NOT_FOUND", "Not found.");
+  const given = Buffer.from(/^Bearer (.+)$/i.exec(authorization ?? "")?.[1] ?? "");
+  const expected = Buffer.from(token);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new AppError("UNAUTHORIZED", "Send the operator's token: Authorization: Bearer <METRICS_TOKEN>.", {
+      headers: { "WWW-Authenticate": 'Bearer realm="masthead-metrics"' },
+    });
   }
 }
 

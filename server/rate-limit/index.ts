@@ -15,6 +15,8 @@ export type RateLimitResult = { allowed: boolean; limit: number; remaining: numb
 export type RateLimitStore = {
   /** Count one hit on `key` in its current window; returns the count so far and when the window ends. */
   hit(key: string, windowMs: number, now: Date): Promise<{ count: number; resetAt: Date }>;
+  /** For a store on another server (Redis): one round trip, which throws when it is down (health). */
+  probe?(): Promise<void>;
 };
 
 export async function checkRateLimit(
@@ -105,5 +107,9 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(key: string, windowMs: number, now: Date) {
     const [count, ttl] = (await this.redis.eval(REDIS_HIT, 1, this.prefix + key, windowMs)) as [number, number];
     return { count: Number(count), resetAt: new Date(now.getTime() + Number(ttl)) };
+  }
+
+  async probe() {
+    await this.redis.eval("return 1", 0);
   }
 }

@@ -1,17 +1,33 @@
-// GET /api/health – 200 when the database answers, 503 when it does not.
+// GET /api/health – 200 when every dependency answers (the database; Redis when rate limits live there); 503 naming
+// the one that does not, or "stopping" while the process drains after SIGTERM.
+import { getEnv } from "@/env.js";
 import { getDatabase } from "@/server/db";
 import { checkHealth } from "@/server/health";
 import { apiRoute, routes } from "@/server/http/route";
 import { backgroundEngineState } from "@/server/jobs/background";
+import { getRateLimitStore } from "@/server/rate-limit/store";
 
 export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
-  GET: apiRoute({ auth: "public", summary: "Database and background engine status (no authentication)." }, async () => {
-    const report = await checkHealth(getDatabase, { background: backgroundEngineState() });
-    return Response.json(report, {
-      status: report.status === "ok" ? 200 : 503,
-      headers: { "Cache-Control": "no-store" },
-    });
-  }),
+  GET: apiRoute(
+    {
+      auth: "public",
+      summary:
+        "Each dependency's status (database; Redis when rate limits live there) and the background engine's: 200 when all answer, 503 naming the one that does not.",
+    },
+    async () => {
+      const store = getEnv().RATE_LIMIT_STORE === "redis" ? await getRateLimitStore() : null;
+      const report = await checkHealth(getDatabase, {
+        background: backgroundEngineState(),
+        probeRedis: store?.probe ? () => store.probe!() : undefined,
+        // Set by scripts/serve.mjs when SIGTERM comes: load balancers stop sending while it drains.
+        stopping: (globalThis as { mastheadStopping?: boolean }).mastheadStopping === true,
+      });
+      return Response.json(report, {
+        status: report.status === "ok" ? 200 : 503,
+        headers: { "Cache-Control": "no-store" },
+      });
+    },
+  ),
 });
