@@ -46,7 +46,7 @@ import {
   type TUpdateTagInput,
 } from "./organise.schema";
 import { cleanMetadataOrThrow, cleanOptionalHtml } from "./sanitize";
-import { deletedSlug, lockNesting, slugFromName, slugTaken } from "./shared";
+import { deletedSlug, lockNesting, lockRows, slugFromName, slugTaken } from "./shared";
 
 const notFound = (what: string, field?: string) =>
   new AppError("NOT_FOUND", `${what} not found.`, field ? { details: [{ field, issue: "does not exist" }] } : {});
@@ -154,12 +154,10 @@ async function assertSectionSlugFree(db: Db, actor: Actor, slug: string, exceptI
   if (clash) throw slugTaken("section", slug);
 }
 
+/** The parent exists, and stays until the transaction ends (a delete of it waits, then sees the subsection). */
 async function assertParent(db: Db, actor: Actor, parentId: number) {
-  const parent = await db.section.findFirst({
-    where: { id: parentId, accountId: actor.accountId, deletedAt: null },
-    select: { id: true },
-  });
-  if (!parent) throw notFound("Parent section", "parentId");
+  const found = await lockRows(db, "sections", { accountId: actor.accountId, ids: [parentId], mode: "share" });
+  if (!found.has(parentId)) throw notFound("Parent section", "parentId");
 }
 
 const sectionCollectionSlug = (slug: string) => `section-${slug}`;
@@ -247,8 +245,10 @@ export async function updateSection(
     if (input.slug !== undefined && input.slug !== current.slug)
       await assertSectionSlugFree(tx, actor, input.slug, current.id);
     if (input.parentId !== undefined && input.parentId !== null && input.parentId !== current.parentId) {
-      await assertParent(tx, actor, input.parentId);
+      // The nesting lock before the parent's row: two moves (A under B, B under A) would otherwise
+      // each hold one row and wait for the other (a deadlock).
       await lockNesting(tx, actor.accountId, "sections");
+      await assertParent(tx, actor, input.parentId);
       const all = await tx.section.findMany({
         where: { accountId: actor.accountId, deletedAt: null },
         select: { id: true, parentId: true },
@@ -321,6 +321,9 @@ export async function updateSection(
 export async function deleteSection(db: Db, args: { actor: Actor; id: number; now: Date }): Promise<{ deleted: true }> {
   const { actor, now } = args;
   return withTransaction(db, async (tx) => {
+    // Locked before counting what uses it (./shared.ts lockRows): a story being filed under it
+    // meanwhile is counted (409) or finds it gone; a second delete finds it gone (404).
+    await lockRows(tx, "sections", { accountId: actor.accountId, ids: [args.id], mode: "update" });
     const current = await getOwnedSection(tx, actor, args.id);
     const stories = await tx.storySection.count({ where: { sectionId: current.id } });
     if (stories > 0) {
@@ -493,6 +496,8 @@ export async function updateAuthor(
 export async function deleteAuthor(db: Db, args: { actor: Actor; id: number; now: Date }): Promise<{ deleted: true }> {
   const { actor, now } = args;
   return withTransaction(db, async (tx) => {
+    // Locked before counting bylines, like sections (./shared.ts lockRows).
+    await lockRows(tx, "authors", { accountId: actor.accountId, ids: [args.id], mode: "update" });
     const current = await getOwnedAuthor(tx, actor, args.id);
     const stories = await tx.storyAuthor.count({ where: { authorId: current.id } });
     if (stories > 0) {
@@ -620,6 +625,8 @@ export async function deleteTag(
 ): Promise<{ deleted: true; untaggedStories: number }> {
   const { actor, now } = args;
   return withTransaction(db, async (tx) => {
+    // Locked first: of two deletes the second waits, then finds it gone (404) (./shared.ts lockRows).
+    await lockRows(tx, "tags", { accountId: actor.accountId, ids: [args.id], mode: "update" });
     const current = await getOwnedTag(tx, actor, args.id);
     await tx.tag.delete({ where: { id: current.id } });
     await recordAudit(tx, {
@@ -805,6 +812,8 @@ export async function updateEntity(
 export async function deleteEntity(db: Db, args: { actor: Actor; id: number; now: Date }): Promise<{ deleted: true }> {
   const { actor, now } = args;
   return withTransaction(db, async (tx) => {
+    // Locked first: of two deletes the second waits, then finds it gone (404) (./shared.ts lockRows).
+    await lockRows(tx, "entities", { accountId: actor.accountId, ids: [args.id], mode: "update" });
     const current = await getOwnedEntity(tx, actor, args.id);
     await tx.entity.update({ where: { id: current.id }, data: { deletedAt: now, lastUpdatedBy: actorUserId(actor) } });
     await recordAudit(tx, {
