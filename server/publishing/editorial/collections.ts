@@ -24,6 +24,7 @@ import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
 import { emitWebhookEvent } from "../../webhooks/deliveries";
+import { assertImageRefsAllowed, collectImageRefs } from "./image-refs";
 import {
   ZCollectionRules,
   ZCreateCollectionInput,
@@ -335,6 +336,10 @@ export async function createCollection(
   const slug = input.slug ?? slugFromName(input.name);
   return withTransaction(db, async (tx) => {
     await assertSlugFree(tx, actor, slug);
+    await assertImageRefsAllowed(tx, {
+      accountId: actor.accountId,
+      refs: collectImageRefs(input.metadata, "metadata"),
+    });
     const created = await tx.collection.create({
       data: {
         accountId: actor.accountId,
@@ -372,6 +377,11 @@ export async function updateCollection(
     const current = await getOwnedCollection(tx, actor, input.id);
     if (input.slug !== undefined && input.slug !== current.slug)
       await assertSlugFree(tx, actor, input.slug, current.id);
+    await assertImageRefsAllowed(tx, {
+      accountId: actor.accountId,
+      refs: collectImageRefs(input.metadata, "metadata"),
+      keep: collectImageRefs(current.metadata, "metadata").map((ref) => ref.key),
+    });
     await tx.collection.update({
       where: { id: current.id },
       data: {
@@ -448,6 +458,12 @@ export async function setCollectionItems(
           : [{ field: `items.${index}.collectionId`, issue: "no such collection" }],
     );
     if (missing.length) throw new AppError("NOT_FOUND", "Some items do not exist.", { details: missing });
+    await assertImageRefsAllowed(tx, {
+      accountId: actor.accountId,
+      refs: input.items.flatMap((item, i) =>
+        collectImageRefs(item.associatedMetadata, `items.${i}.associatedMetadata`),
+      ),
+    });
 
     if (childIds.length) {
       const edges = await nestingEdges(tx, actor.accountId);

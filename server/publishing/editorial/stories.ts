@@ -31,6 +31,7 @@ import type { TCard } from "../cards.schema";
 import { getPublisher } from "../publisher";
 import { cardsPlainText, readTimeMinutes, STORY_INCLUDE, storyUrl, type StoryWithRelations } from "../story-view";
 import { emitStoryEvent } from "./events";
+import { assertImageRefsAllowed, collectImageRefs, type ImageRef } from "./image-refs";
 import { slugify } from "./organise.schema";
 import { cleanCardFields, cleanOptionalHtml, cleanStoryElement, storedCardIssues } from "./sanitize";
 import { lockRows } from "./shared";
@@ -220,6 +221,14 @@ async function resolveTags(db: Db, accountId: number, refs: readonly TStoryTagRe
   }
   if (details.length) throw unprocessable("Some tags do not exist.", details);
   return [...new Set(ids)];
+}
+
+/** The image keys a save sets: the hero image's, and every `…s3-key` in the cards (./image-refs.ts). */
+function storyImageRefs(fields: { heroImage?: { s3Key: string } | null; cards?: unknown }): ImageRef[] {
+  return [
+    ...(fields.heroImage?.s3Key ? [{ field: "heroImage.s3Key", key: fields.heroImage.s3Key }] : []),
+    ...(fields.cards ? collectImageRefs(fields.cards, "cards") : []),
+  ];
 }
 
 /** A free slug made from the headline: "the-headline", then "the-headline-2", "-3"… */
@@ -456,6 +465,7 @@ export async function createStory(
       if (fields.slug) await assertSlugFree(tx, accountId, slug);
       const tagIds = fields.tags ? await resolveTags(tx, accountId, fields.tags, now) : [];
       const cards = normalizeCards(fields.cards ?? [], [], now);
+      await assertImageRefsAllowed(tx, { accountId, refs: storyImageRefs({ heroImage: fields.heroImage, cards }) });
       const plainText = cardsPlainText(cards);
       const story = await tx.story.create({
         data: {
@@ -510,7 +520,15 @@ export async function updateStory(
     async (tx) => {
       const current = await tx.story.findFirst({
         where: { id, accountId },
-        select: { status: true, version: true, cards: true, seo: true, headline: true, slug: true },
+        select: {
+          status: true,
+          version: true,
+          cards: true,
+          seo: true,
+          headline: true,
+          slug: true,
+          heroImageS3Key: true,
+        },
       });
       if (!current) throw new AppError("NOT_FOUND", "Story not found.");
       if (current.version !== version) throw staleVersion();
@@ -535,6 +553,16 @@ export async function updateStory(
         data.plainText = plainText;
         data.readTime = readTimeMinutes(plainText);
       }
+      // Images the story already shows stay allowed; new ones must be the account's (./image-refs.ts).
+      const keep = [
+        ...(current.heroImageS3Key ? [current.heroImageS3Key] : []),
+        ...collectImageRefs(current.cards, "cards").map((ref) => ref.key),
+      ];
+      await assertImageRefsAllowed(tx, {
+        accountId,
+        refs: storyImageRefs({ heroImage: fields.heroImage, cards: fields.cards }),
+        keep,
+      });
       const event = eventForSave(current.status);
       if (current.status === "PUBLISHED") data.lastPublishedAt = now;
       const updated = await tx.story.updateMany({

@@ -20,6 +20,7 @@ import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
 import { emitCollectionUpdate, softDeleteCollection } from "./collections";
+import { assertImageRefsAllowed, collectImageRefs } from "./image-refs";
 import {
   slugify,
   ZAddRelationshipInput,
@@ -420,13 +421,6 @@ async function assertAuthorSlugFree(db: Db, actor: Actor, slug: string, exceptId
   if (clash) throw slugTaken("author", slug);
 }
 
-/** An avatar key must name an image this account uploaded. */
-async function assertOwnImage(db: Db, actor: Actor, key: string | null | undefined, field: string) {
-  if (!key) return;
-  const image = await db.imageAsset.findFirst({ where: { key, accountId: actor.accountId }, select: { id: true } });
-  if (!image) throw notFound("Image", field);
-}
-
 export async function createAuthor(
   db: Db,
   args: { actor: Actor; input: TCreateAuthorInput; now: Date },
@@ -437,7 +431,10 @@ export async function createAuthor(
   const slug = input.slug ?? slugFromName(input.name);
   return withTransaction(db, async (tx) => {
     await assertAuthorSlugFree(tx, actor, slug);
-    await assertOwnImage(tx, actor, input.avatarS3Key, "avatarS3Key");
+    await assertImageRefsAllowed(tx, {
+      accountId: actor.accountId,
+      refs: input.avatarS3Key ? [{ field: "avatarS3Key", key: input.avatarS3Key }] : [],
+    });
     const author = await tx.author.create({
       data: {
         accountId: actor.accountId,
@@ -474,7 +471,11 @@ export async function updateAuthor(
     const current = await getOwnedAuthor(tx, actor, id);
     if (input.slug !== undefined && input.slug !== current.slug)
       await assertAuthorSlugFree(tx, actor, input.slug, current.id);
-    await assertOwnImage(tx, actor, input.avatarS3Key, "avatarS3Key");
+    await assertImageRefsAllowed(tx, {
+      accountId: actor.accountId,
+      refs: input.avatarS3Key ? [{ field: "avatarS3Key", key: input.avatarS3Key }] : [],
+      keep: current.avatarS3Key ? [current.avatarS3Key] : [],
+    });
     const author = await tx.author.update({
       where: { id: current.id },
       data: { ...defined(input), updatedAt: now },
@@ -752,6 +753,10 @@ export async function createEntity(
   const input = parseInput(ZCreateEntityInput, args.input);
   input.metadata = cleanMetadataOrThrow(input.metadata, "metadata");
   return withTransaction(db, async (tx) => {
+    await assertImageRefsAllowed(tx, {
+      accountId: actor.accountId,
+      refs: collectImageRefs(input.metadata, "metadata"),
+    });
     const entity = await tx.entity.create({
       data: {
         accountId: actor.accountId,
@@ -784,7 +789,12 @@ export async function updateEntity(
   const { id, metadata: rawMetadata, ...input } = parseInput(ZUpdateEntityInput, args.input);
   const metadata = cleanMetadataOrThrow(rawMetadata, "metadata");
   return withTransaction(db, async (tx) => {
-    await getOwnedEntity(tx, actor, id);
+    const current = await getOwnedEntity(tx, actor, id);
+    await assertImageRefsAllowed(tx, {
+      accountId: actor.accountId,
+      refs: collectImageRefs(metadata, "metadata"),
+      keep: collectImageRefs(current.metadata, "metadata").map((ref) => ref.key),
+    });
     const entity = await tx.entity.update({
       where: { id },
       data: {
