@@ -48,6 +48,7 @@ import {
 } from "./organise.schema";
 import { cleanMetadataOrThrow, cleanOptionalHtml } from "./sanitize";
 import { deletedSlug, lockNesting, lockRows, slugFromName, slugTaken } from "./shared";
+import { emitTaxonomyEvent, publishedStoryIdsOf } from "./taxonomy-events";
 
 const notFound = (what: string, field?: string) =>
   new AppError("NOT_FOUND", `${what} not found.`, field ? { details: [{ field, issue: "does not exist" }] } : {});
@@ -162,6 +163,33 @@ async function assertParent(db: Db, actor: Actor, parentId: number) {
 }
 
 const sectionCollectionSlug = (slug: string) => `section-${slug}`;
+
+/** A section in its webhook event (./taxonomy-events.ts), read through the change's transaction. */
+async function sectionEventItem(db: Db, id: number) {
+  const row = await db.section.findUniqueOrThrow({
+    where: { id },
+    select: {
+      id: true,
+      name: true,
+      displayName: true,
+      slug: true,
+      parentId: true,
+      collectionId: true,
+      deletedAt: true,
+      updatedAt: true,
+    },
+  });
+  return {
+    id: row.id,
+    name: row.name,
+    "display-name": row.displayName,
+    slug: row.slug,
+    "parent-id": row.parentId,
+    "collection-id": row.collectionId,
+    "updated-at": row.updatedAt.getTime(),
+    "deleted-at": row.deletedAt ? row.deletedAt.getTime() : null,
+  };
+}
 
 async function getSectionNode(db: Db, { actor, id }: { actor: Actor; id: number }): Promise<SectionNode> {
   const node = (await listSections(db, { actor })).find((s) => s.id === id);
@@ -305,6 +333,16 @@ export async function updateSection(
         await emitCollectionUpdate(tx, { actor, collectionId: collection.id, change: "update", now });
       }
     }
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "section",
+      change: "update",
+      item: await sectionEventItem(tx, current.id),
+      previous: { name: current.name, slug: current.slug },
+      storyIds: await publishedStoryIdsOf(tx, "section", current.id),
+      collectionId: current.collectionId,
+      now,
+    });
     const fields = Object.keys(input).filter((key) => key !== "id");
     await recordAudit(tx, {
       actor,
@@ -354,6 +392,16 @@ export async function deleteSection(db: Db, args: { actor: Actor; id: number; no
       metadata: { slug: current.slug },
       now,
     });
+    // No story is filed under it (refused above): its own keys, config and its collection.
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "section",
+      change: "delete",
+      item: { ...(await sectionEventItem(tx, current.id)), slug: current.slug },
+      storyIds: [],
+      collectionId: current.collectionId,
+      now,
+    });
     return { deleted: true as const };
   });
 }
@@ -374,6 +422,16 @@ const AUTHOR_SELECT = {
 } satisfies Prisma.AuthorSelect;
 
 type AuthorRow = Prisma.AuthorGetPayload<{ select: typeof AUTHOR_SELECT }>;
+/** An author in its webhook event (./taxonomy-events.ts): the content API's fields. */
+const authorEventItem = (author: AuthorRow) => ({
+  id: author.id,
+  name: author.name,
+  slug: author.slug,
+  "avatar-url": author.avatarUrl,
+  "avatar-s3-key": author.avatarS3Key,
+  "twitter-handle": author.twitterHandle,
+  bio: author.bio,
+});
 const authorView = ({ _count, ...author }: AuthorRow) => ({ ...author, storyCount: _count.stories });
 export type AuthorView = ReturnType<typeof authorView>;
 
@@ -481,6 +539,15 @@ export async function updateAuthor(
       data: { ...defined(input), updatedAt: now },
       select: AUTHOR_SELECT,
     });
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "author",
+      change: "update",
+      item: authorEventItem(author),
+      previous: { name: current.name, slug: current.slug },
+      storyIds: await publishedStoryIdsOf(tx, "author", current.id),
+      now,
+    });
     await recordAudit(tx, {
       actor,
       action: "author.update",
@@ -508,6 +575,15 @@ export async function deleteAuthor(db: Db, args: { actor: Actor; id: number; now
       );
     }
     await tx.author.delete({ where: { id: current.id } });
+    // No story carries the byline (refused above): the author's own responses and lists.
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "author",
+      change: "delete",
+      item: { ...authorEventItem(current), "deleted-at": now.getTime() },
+      storyIds: [],
+      now,
+    });
     await recordAudit(tx, {
       actor,
       action: "author.delete",
@@ -531,6 +607,13 @@ const TAG_SELECT = {
   _count: { select: { stories: true } },
 } satisfies Prisma.TagSelect;
 type TagRow = Prisma.TagGetPayload<{ select: typeof TAG_SELECT }>;
+/** A tag in its webhook event (./taxonomy-events.ts): the content API's fields. */
+const tagEventItem = (tag: TagRow) => ({
+  id: tag.id,
+  name: tag.name,
+  slug: tag.slug,
+  "meta-description": tag.metaDescription,
+});
 const tagView = ({ _count, ...tag }: TagRow) => ({ ...tag, storyCount: _count.stories });
 export type TagView = ReturnType<typeof tagView>;
 
@@ -607,6 +690,15 @@ export async function updateTag(db: Db, args: { actor: Actor; input: TUpdateTagI
       data: { ...defined(input), updatedAt: now },
       select: TAG_SELECT,
     });
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "tag",
+      change: "update",
+      item: tagEventItem(tag),
+      previous: { name: current.name, slug: current.slug },
+      storyIds: await publishedStoryIdsOf(tx, "tag", id),
+      now,
+    });
     await recordAudit(tx, {
       actor,
       action: "tag.update",
@@ -629,7 +721,17 @@ export async function deleteTag(
     // Locked first: of two deletes the second waits, then finds it gone (404) (./shared.ts lockRows).
     await lockRows(tx, "tags", { accountId: actor.accountId, ids: [args.id], mode: "update" });
     const current = await getOwnedTag(tx, actor, args.id);
+    // The stories it is taken off, read before the delete does that.
+    const storyIds = await publishedStoryIdsOf(tx, "tag", current.id);
     await tx.tag.delete({ where: { id: current.id } });
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "tag",
+      change: "delete",
+      item: { ...tagEventItem(current), "deleted-at": now.getTime() },
+      storyIds,
+      now,
+    });
     await recordAudit(tx, {
       actor,
       action: "tag.delete",
@@ -656,6 +758,16 @@ const ENTITY_SELECT = {
   _count: { select: { stories: true, relations: true } },
 } satisfies Prisma.EntitySelect;
 type EntityRow = Prisma.EntityGetPayload<{ select: typeof ENTITY_SELECT }>;
+/** An entity in its webhook event (./taxonomy-events.ts). */
+const entityEventItem = (entity: EntityRow, deletedAt: Date | null) => ({
+  id: entity.id,
+  name: entity.name,
+  type: entity.type,
+  slug: entity.slug,
+  metadata: entity.metadata ?? {},
+  "updated-at": entity.updatedAt.getTime(),
+  "deleted-at": deletedAt ? deletedAt.getTime() : null,
+});
 const entityView = ({ _count, metadata, ...entity }: EntityRow) => ({
   ...entity,
   metadata: (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) ? metadata : {}) as Record<
@@ -806,6 +918,15 @@ export async function updateEntity(
       select: ENTITY_SELECT,
     });
     const fields = [...Object.keys(defined(input)), ...(metadata !== undefined ? ["metadata"] : [])];
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "entity",
+      change: "update",
+      item: entityEventItem(entity, null),
+      previous: { name: current.name, slug: current.slug },
+      storyIds: await publishedStoryIdsOf(tx, "entity", id),
+      now,
+    });
     await recordAudit(tx, {
       actor,
       action: "entity.update",
@@ -826,6 +947,14 @@ export async function deleteEntity(db: Db, args: { actor: Actor; id: number; now
     await lockRows(tx, "entities", { accountId: actor.accountId, ids: [args.id], mode: "update" });
     const current = await getOwnedEntity(tx, actor, args.id);
     await tx.entity.update({ where: { id: current.id }, data: { deletedAt: now, lastUpdatedBy: actorUserId(actor) } });
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "entity",
+      change: "delete",
+      item: entityEventItem(current, now),
+      storyIds: await publishedStoryIdsOf(tx, "entity", current.id),
+      now,
+    });
     await recordAudit(tx, {
       actor,
       action: "entity.delete",
