@@ -46,6 +46,11 @@ test("@quintype/backend reads config, stories, a collection two levels deep, sea
     const search = await Story.getSearch(client, { q: String(first.headline).split(" ")[0], limit: 3 });
     expect(search.stories.length).toBeGreaterThan(0);
 
+    // The AMP page: the client asks for JSON, and gets the page inside a JSON object.
+    const amp = (await client.getAmpStoryBySlug(String(first.slug))) as Record<string, unknown>;
+    expect(amp).toMatchObject({ id: first.id, slug: first.slug, headline: first.headline });
+    expect(String(amp["amp-html"])).toMatch(/^<!doctype html>/);
+
     const authors = await Author.getAuthors(client, { limit: 3 });
     expect(authors.length).toBeGreaterThan(0);
     expect(authors[0]!.name).toEqual(expect.any(String));

@@ -25,6 +25,8 @@ const LIFTED_SETTINGS = [
   "metype",
   "publisher-attributes",
 ] as const;
+/** Keys of PublisherConfig.settings that are Masthead's own and never served (editorial/image-refs.ts). */
+const PRIVATE_SETTINGS = ["external-image-hosts"];
 /** Keys of PublisherConfig.layout that are served elsewhere (config domains, menu groups). */
 const LAYOUT_OWN_KEYS = ["menu", "stacks", "domains", "menu-groups"];
 
@@ -221,7 +223,9 @@ export async function buildPublisherConfig(db: Db, publisher: Publisher, env: Co
     str(theme.logo) ??
     null;
   const publisherSettings: Json = Object.fromEntries(
-    Object.entries(settings).filter(([key]) => !(LIFTED_SETTINGS as readonly string[]).includes(key)),
+    Object.entries(settings).filter(
+      ([key]) => !(LIFTED_SETTINGS as readonly string[]).includes(key) && !PRIVATE_SETTINGS.includes(key),
+    ),
   );
 
   const layoutRest = Object.fromEntries(Object.entries(layout).filter(([key]) => !LAYOUT_OWN_KEYS.includes(key)));

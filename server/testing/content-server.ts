@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 
 import * as advancedSearch from "@/app/api/v1/advanced-search/route";
+import * as ampStory from "@/app/api/v1/amp/story/route";
 import * as breakingNews from "@/app/api/v1/breaking-news/route";
 import * as bulkRequestKey from "@/app/api/v1/bulk-request/[key]/route";
 import * as bulkRequest from "@/app/api/v1/bulk-request/route";
@@ -48,6 +49,7 @@ export const CONTENT_ROUTES: ContentRoute[] = [
   { pattern: /^\/api\/v1\/bulk-request\/(?<key>[^/]+)$/, module: bulkRequestKey },
   { pattern: /^\/api\/v1\/collections\/(?<slug>[^/]+)$/, module: collection },
   { pattern: /^\/api\/v1\/breaking-news$/, module: breakingNews },
+  { pattern: /^\/api\/v1\/amp\/story$/, module: ampStory },
 ];
 
 export type ContentServer = {

@@ -35,6 +35,24 @@ export async function createTestPublisher(
   return account;
 }
 
+/**
+ * An uploaded image's row (no file): what makes a key usable in stories, authors and collections
+ * (server/publishing/editorial/image-refs.ts). A fresh upload-shaped key unless one is given.
+ */
+export async function insertImageAsset(db: Db, accountId: number, key?: string) {
+  const image = await db.imageAsset.create({
+    data: {
+      accountId,
+      key: key ?? `${accountId}/2026/01/${randomUUID()}.png`,
+      mimeType: "image/png",
+      bytes: 100,
+      width: 10,
+      height: 10,
+    },
+  });
+  return image.key;
+}
+
 export async function insertSection(
   db: Db,
   accountId: number,

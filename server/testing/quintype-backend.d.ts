@@ -27,6 +27,8 @@ declare module "@quintype/backend" {
     getCollectionBySlug(slug: string, params?: Json): Promise<Json | null>;
     getInBulk(requests: { requests: Record<string, Json> }): Promise<{ results: Record<string, Json | null> }>;
     getConfig(): Promise<Wrapped>;
+    /** GET /api/v1/amp/story?slug= with `Accept: application/json` (request's json: true). */
+    getAmpStoryBySlug(slug: string): Promise<unknown>;
     request(path: string, opts?: Json): Promise<unknown>;
   }
 

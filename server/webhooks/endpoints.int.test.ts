@@ -1,3 +1,6 @@
+import { createHmac } from "node:crypto";
+
+import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 
 import { staffActor, type Actor } from "../auth/actor";
@@ -176,6 +179,108 @@ describe("webhook endpoint management", () => {
       };
       expect(verifyStandardSignature({ ...std, secret: oldSecret! }, clock())).toBe(true);
       expect(verifyStandardSignature({ ...std, secret: newSecret }, clock())).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("gives Standard Webhooks secrets: a real delivery verifies with the standardwebhooks package", async () => {
+    const db = await getDb();
+    const me = await actor();
+    const receiver = await startReceiver();
+    try {
+      const { endpoint, secret } = await createWebhookEndpoint(db, {
+        actor: me,
+        input: { kind: "CONTENT", url: receiver.url, events: ["story-publish"] },
+        ...allow,
+      });
+      // whsec_ + standard base64 of 32 random bytes.
+      expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(Buffer.from(secret!.slice(6), "base64")).toHaveLength(32);
+      // The package checks the timestamp against the real clock: deliver "now".
+      const clock = fakeClock(new Date());
+      const deliver = async (name: string) => {
+        const { deliveryIds } = await emitWebhookEvent(db, {
+          accountId: me.accountId,
+          kind: "CONTENT",
+          name,
+          data: { story: { headline: "Ünïcode & <tags>" } },
+          occurredAt: clock(),
+        });
+        await runJobFor(db, {
+          name: "webhook.deliver",
+          field: "deliveryId",
+          value: deliveryIds[0]!,
+          deps: testJobDeps({ clock }),
+        });
+        return receiver.requests.at(-1)!;
+      };
+      const req = await deliver("story-publish");
+      const headers = req.headers as Record<string, string>;
+      expect(new Webhook(secret!).verify(req.body, headers)).toMatchObject({
+        v1: { event: { name: "story-publish" } },
+      });
+      expect(() => new Webhook(secret!).verify(req.body.replace("Ünïcode", "Unicode"), headers)).toThrow();
+      const other = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
+      expect(() => new Webhook(other).verify(req.body, headers)).toThrow();
+      // X-Qt-Signature stays the spec's: hex HMAC of the body keyed with the secret as shown.
+      expect(headers["x-qt-signature"]).toBe(createHmac("sha256", secret!).update(req.body).digest("hex"));
+
+      // After a rotation both secrets verify with the package during the overlap.
+      const { secret: rotated } = await rotateWebhookSecret(db, { actor: me, id: endpoint.id, now: clock() });
+      const next = await deliver("story-publish");
+      const nextHeaders = next.headers as Record<string, string>;
+      expect(() => new Webhook(secret!).verify(next.body, nextHeaders)).not.toThrow();
+      expect(() => new Webhook(rotated).verify(next.body, nextHeaders)).not.toThrow();
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("keeps secrets generated before Standard Webhooks keys working for their receivers", async () => {
+    const db = await getDb();
+    const me = await actor();
+    const receiver = await startReceiver();
+    try {
+      // The old generator: whsec_ + base64url of 24 bytes; this one holds "-" and "_".
+      const legacy = `whsec_${Buffer.from("fb7f3ef8b4ff0e1d2f3c4b5a69788796a5b4c3d2e1f00f1e", "hex").toString("base64url")}`;
+      expect(legacy).toMatch(/^whsec_[A-Za-z0-9_-]{32}$/);
+      expect(legacy).toMatch(/[-_]/);
+      await db.webhookEndpoint.create({
+        data: {
+          accountId: me.accountId,
+          kind: "CONTENT",
+          url: receiver.url,
+          events: ["story-publish"],
+          secret: legacy,
+        },
+      });
+      const clock = fakeClock(new Date());
+      const { deliveryIds } = await emitWebhookEvent(db, {
+        accountId: me.accountId,
+        kind: "CONTENT",
+        name: "story-publish",
+        data: {},
+        occurredAt: clock(),
+      });
+      await runJobFor(db, {
+        name: "webhook.deliver",
+        field: "deliveryId",
+        value: deliveryIds[0]!,
+        deps: testJobDeps({ clock }),
+      });
+      const req = receiver.requests[0]!;
+      const headers = req.headers as Record<string, string>;
+      // What receivers were told before: both headers keyed with the secret string.
+      expect(headers["x-qt-signature"]).toBe(createHmac("sha256", legacy).update(req.body).digest("hex"));
+      const byHand = createHmac("sha256", legacy)
+        .update(`${headers["webhook-id"]}.${headers["webhook-timestamp"]}.${req.body}`)
+        .digest("base64");
+      expect(headers["webhook-signature"]!.split(" ")).toContain(`v1,${byHand}`);
+      // And the package, given the same secret in the standard base64 alphabet.
+      const standard = `whsec_${legacy.slice(6).replaceAll("-", "+").replaceAll("_", "/")}`;
+      expect(() => new Webhook(standard).verify(req.body, headers)).not.toThrow();
+      expect(() => new Webhook(legacy).verify(req.body, headers)).toThrow(); // not base64: the package refuses it
     } finally {
       await receiver.close();
     }

@@ -27,8 +27,13 @@ import { assertPublicUrl } from "./url-guard";
 /** How long the previous secret still signs deliveries after a rotation, so receivers can switch. */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 3600_000;
 
+/**
+ * A new secret as Standard Webhooks defines it: `whsec_` + standard base64 of 32 random bytes, so
+ * `new Webhook(secret)` of any Standard Webhooks library verifies `webhook-signature` unchanged
+ * (./signing.ts; older secrets keep working there too).
+ */
 export function generateWebhookSecret(): string {
-  return `whsec_${randomBytes(24).toString("base64url")}`;
+  return `whsec_${randomBytes(32).toString("base64")}`;
 }
 
 /** The endpoint as the dashboard sees it: never the secret, only whether there is one. */

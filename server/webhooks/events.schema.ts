@@ -14,6 +14,10 @@ export const CONTENT_EVENTS = [
   "story-retract",
   "story-update",
   "collection-update",
+  "section-update",
+  "tag-update",
+  "author-update",
+  "entity-update",
   "member-signup",
 ] as const;
 

@@ -3,7 +3,7 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import { webhookRequest } from "./request";
-import { qtSignature, verifyQtSignature, verifyStandardSignature } from "./signing";
+import { qtSignature, standardSigningKeys, verifyQtSignature, verifyStandardSignature } from "./signing";
 
 const event = {
   id: 42n,
@@ -85,6 +85,16 @@ describe("webhook signing", () => {
     expect(verifyStandardSignature({ ...base, secret: "new" }, now)).toBe(true);
     const after = webhookRequest(event, rotating, { id: "d1" }, new Date(now.getTime() + 7200_000));
     expect(after.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
+  });
+
+  it("keys webhook-signature with a whsec_ secret's decoded bytes; legacy secrets with the string too", () => {
+    const bytes = Buffer.alloc(32, 0xfb);
+    expect(standardSigningKeys(`whsec_${bytes.toString("base64")}`)).toEqual([bytes]);
+    const old = Buffer.alloc(24, 0xfb);
+    const legacy = `whsec_${old.toString("base64url")}`;
+    expect(standardSigningKeys(legacy)).toEqual([Buffer.from(legacy), old]);
+    expect(standardSigningKeys("s3cret")).toEqual([Buffer.from("s3cret")]);
+    expect(standardSigningKeys("whsec_not base64!")).toEqual([Buffer.from("whsec_not base64!")]);
   });
 
   it("uses the subscription body shape for subscription events", () => {

@@ -137,4 +137,18 @@ describe("@quintype/backend against the content API", () => {
       { id: n.stories.pollsOpen.id, headline: "Polls open across the country" },
     ]);
   });
+
+  it("gets a story's AMP page as JSON with getAmpStoryBySlug (it sends Accept: application/json)", async () => {
+    const { n, client } = await setup();
+    const amp = (await client.getAmpStoryBySlug("politics/2026/parliament-passes-the-budget")) as Record<
+      string,
+      unknown
+    >;
+    expect(amp).toMatchObject({
+      id: n.stories.budgetVote.id,
+      slug: "politics/2026/parliament-passes-the-budget",
+      headline: "Parliament passes the budget",
+    });
+    expect(String(amp["amp-html"])).toMatch(/^<!doctype html>\n<html ⚡ lang="[a-z-]+">/);
+  });
 });

@@ -24,6 +24,7 @@ import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
 import { emitWebhookEvent } from "../../webhooks/deliveries";
+import { assertImageRefsAllowed, collectImageRefs } from "./image-refs";
 import {
   ZCollectionRules,
   ZCreateCollectionInput,
@@ -39,7 +40,15 @@ import {
   type TUpdateCollectionInput,
 } from "./organise.schema";
 import { cleanMetadataOrThrow } from "./sanitize";
-import { changedBy, COLLECTION_ITEMS_LOCK, deletedSlug, lockNesting, slugFromName, slugTaken } from "./shared";
+import {
+  changedBy,
+  COLLECTION_ITEMS_LOCK,
+  deletedSlug,
+  lockNesting,
+  lockRows,
+  slugFromName,
+  slugTaken,
+} from "./shared";
 
 // ─── Pure rules ──────────────────────────────────────────────────────────────────────────────
 
@@ -327,6 +336,10 @@ export async function createCollection(
   const slug = input.slug ?? slugFromName(input.name);
   return withTransaction(db, async (tx) => {
     await assertSlugFree(tx, actor, slug);
+    await assertImageRefsAllowed(tx, {
+      accountId: actor.accountId,
+      refs: collectImageRefs(input.metadata, "metadata"),
+    });
     const created = await tx.collection.create({
       data: {
         accountId: actor.accountId,
@@ -364,6 +377,11 @@ export async function updateCollection(
     const current = await getOwnedCollection(tx, actor, input.id);
     if (input.slug !== undefined && input.slug !== current.slug)
       await assertSlugFree(tx, actor, input.slug, current.id);
+    await assertImageRefsAllowed(tx, {
+      accountId: actor.accountId,
+      refs: collectImageRefs(input.metadata, "metadata"),
+      keep: collectImageRefs(current.metadata, "metadata").map((ref) => ref.key),
+    });
     await tx.collection.update({
       where: { id: current.id },
       data: {
@@ -419,16 +437,17 @@ export async function setCollectionItems(
     const storyIds = input.items.flatMap((item) => ("storyId" in item ? [item.storyId] : []));
     const childIds = input.items.flatMap((item) => ("collectionId" in item ? [item.collectionId] : []));
 
-    const stories = await tx.story.findMany({
-      where: { id: { in: storyIds }, accountId: actor.accountId },
-      select: { id: true },
+    // Nesting changes one at a time, taken before the child collections' rows: two saves nesting A
+    // in B and B in A would otherwise each hold one row and wait for the other (a deadlock).
+    if (childIds.length) await lockNesting(tx, actor.accountId, "collections");
+    // Locked FOR SHARE until the commit (./shared.ts lockRows): a story or collection deleted
+    // meanwhile is "no such story/collection" here, or its delete waits and then removes the item.
+    const knownStories = await lockRows(tx, "stories", { accountId: actor.accountId, ids: storyIds, mode: "share" });
+    const knownChildren = await lockRows(tx, "collections", {
+      accountId: actor.accountId,
+      ids: childIds.filter((id) => id !== current.id),
+      mode: "share",
     });
-    const knownStories = new Set(stories.map((s) => s.id));
-    const children = await tx.collection.findMany({
-      where: { id: { in: childIds }, accountId: actor.accountId, deletedAt: null },
-      select: { id: true },
-    });
-    const knownChildren = new Set(children.map((c) => c.id));
     const missing = input.items.flatMap((item, index) =>
       "storyId" in item
         ? knownStories.has(item.storyId)
@@ -439,9 +458,14 @@ export async function setCollectionItems(
           : [{ field: `items.${index}.collectionId`, issue: "no such collection" }],
     );
     if (missing.length) throw new AppError("NOT_FOUND", "Some items do not exist.", { details: missing });
+    await assertImageRefsAllowed(tx, {
+      accountId: actor.accountId,
+      refs: input.items.flatMap((item, i) =>
+        collectImageRefs(item.associatedMetadata, `items.${i}.associatedMetadata`),
+      ),
+    });
 
     if (childIds.length) {
-      await lockNesting(tx, actor.accountId, "collections");
       const edges = await nestingEdges(tx, actor.accountId);
       const culprit = findCollectionCycle(current.id, childIds, edges);
       if (culprit !== null) {
@@ -503,6 +527,8 @@ export async function deleteCollection(
 ): Promise<{ deleted: true }> {
   const { actor, now } = args;
   return withTransaction(db, async (tx) => {
+    // Locked first: of two deletes the second waits, then finds it gone (404).
+    await lockRows(tx, "collections", { accountId: actor.accountId, ids: [args.id], mode: "update" });
     const current = await getOwnedCollection(tx, actor, args.id);
     if (current.sectionOf) {
       throw new AppError(
@@ -521,15 +547,17 @@ export async function softDeleteCollection(
   args: { actor: Actor; id: number; slug: string; now: Date },
 ): Promise<void> {
   const { actor, now } = args;
+  // Only a live collection is deleted (a concurrent delete that got there first leaves nothing to do).
+  const deleted = await tx.collection.updateMany({
+    where: { id: args.id, accountId: actor.accountId, deletedAt: null },
+    data: { deletedAt: now, slug: deletedSlug(args.slug, args.id) },
+  });
+  if (deleted.count === 0) throw new AppError("NOT_FOUND", "Collection not found.");
   const parents = await tx.collectionItem.findMany({
     where: { childCollectionId: args.id, collection: { deletedAt: null } },
     select: { collectionId: true },
   });
   await tx.collectionItem.deleteMany({ where: { childCollectionId: args.id } });
-  await tx.collection.update({
-    where: { id: args.id },
-    data: { deletedAt: now, slug: deletedSlug(args.slug, args.id) },
-  });
   await recordAudit(tx, {
     actor,
     action: "collection.delete",

@@ -87,6 +87,19 @@ export const IMAGE_KEY_PATTERN =
   /^[1-9][0-9]{0,9}\/[0-9]{4}\/[0-9]{2}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(?:jpg|png|webp|gif)$/;
 export const ZImageKey = z.string().regex(IMAGE_KEY_PATTERN, "must be the key of an uploaded image");
 
+/**
+ * Where an image field may point: an uploaded image's key, or an http(s) URL (allowed only on the
+ * hosts the account lists: server/publishing/editorial/image-refs.ts checks both on save).
+ */
+export const ZImageRef = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine(
+    (value) => IMAGE_KEY_PATTERN.test(value) || /^https?:\/\//i.test(value),
+    "must be the key of an uploaded image, or an image URL",
+  );
+
 const zTwitterHandle = z
   .string()
   .trim()
@@ -113,7 +126,7 @@ export const ZCreateAuthorInput = z.object({
     .nullable()
     .optional(),
   avatarS3Key: z
-    .union([z.literal(""), ZImageKey])
+    .union([z.literal(""), ZImageRef])
     .transform((value) => (value === "" ? null : value))
     .nullable()
     .optional(),

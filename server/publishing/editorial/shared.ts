@@ -23,6 +23,50 @@ export async function lockNesting(tx: Db, accountId: number, kind: keyof typeof 
   await tx.$executeRaw`SELECT 1 FROM (SELECT pg_advisory_xact_lock(${NESTING_LOCKS[kind]}::int, ${accountId}::int)) AS locked`;
 }
 
+/**
+ * Rows the editorial writes lock, with the type of their id and whether they are deleted softly
+ * (`deleted_at`). Table names come from this list only, never from input.
+ */
+const LOCKABLE = {
+  stories: { id: "uuid", soft: false },
+  sections: { id: "int", soft: true },
+  authors: { id: "int", soft: false },
+  tags: { id: "int", soft: false },
+  collections: { id: "int", soft: true },
+  entities: { id: "int", soft: true },
+} as const;
+export type LockableTable = keyof typeof LOCKABLE;
+
+/**
+ * Lock the account's rows of `table` with these ids until the transaction ends, and return the ids
+ * that still exist (and are not soft-deleted). How concurrent writes meet without a 500:
+ *
+ * - a delete takes its row `"update"` (FOR UPDATE) before it checks anything. A second delete of
+ *   the same row waits, then finds it gone (PostgreSQL re-reads a locked row: a deleted row or a
+ *   `deleted_at` set meanwhile drops out) and answers NOT_FOUND;
+ * - a write that makes rows refer to others (filing a story under a section, adding a story to a
+ *   collection) takes them `"share"` (FOR SHARE) while checking they exist. Against a delete, one
+ *   waits for the other: the delete then sees the new reference (409 "in use", or it cascades), or
+ *   the write sees the row gone (its "does not exist" error) instead of a foreign-key failure.
+ *
+ * FOR SHARE, not FOR KEY SHARE: a soft delete only updates the row, which KEY SHARE would let through.
+ */
+export async function lockRows<T extends LockableTable>(
+  tx: Db,
+  table: T,
+  args: { accountId: number; ids: readonly (T extends "stories" ? string : number)[]; mode: "update" | "share" },
+): Promise<Set<T extends "stories" ? string : number>> {
+  if (args.ids.length === 0) return new Set();
+  const { id, soft } = LOCKABLE[table];
+  const rows = await tx.$queryRawUnsafe<{ id: string | number }[]>(
+    `SELECT id FROM ${table} WHERE account_id = $1 AND id = ANY($2::${id}[])${soft ? " AND deleted_at IS NULL" : ""}
+     ORDER BY id FOR ${args.mode === "update" ? "UPDATE" : "SHARE"}`,
+    args.accountId,
+    [...new Set(args.ids)],
+  );
+  return new Set(rows.map((row) => row.id as T extends "stories" ? string : number));
+}
+
 /** 409 with the field named, so forms can show it next to the slug. */
 export function slugTaken(what: string, slug: string): AppError {
   return new AppError("CONFLICT", `Another ${what} already uses the slug "${slug}".`, {

@@ -32,8 +32,10 @@ import type { TCard } from "../cards.schema";
 import { getPublisher } from "../publisher";
 import { cardsPlainText, readTimeMinutes, STORY_INCLUDE, storyUrl, type StoryWithRelations } from "../story-view";
 import { emitStoryEvent } from "./events";
+import { assertImageRefsAllowed, collectImageRefs, type ImageRef } from "./image-refs";
 import { slugify } from "./organise.schema";
 import { cleanCardFields, cleanOptionalHtml, cleanStoryElement, storedCardIssues } from "./sanitize";
+import { lockRows } from "./shared";
 import {
   STORY_SLUG_MAX,
   tweetIdFromUrl,
@@ -175,25 +177,16 @@ async function assertIdsExist(
   args: { sectionIds?: number[]; authorIds?: number[]; linkedStoryId?: string | null },
 ): Promise<void> {
   const details: ErrorDetail[] = [];
+  // Locked FOR SHARE until the save commits (./shared.ts lockRows): a section or author deleted
+  // meanwhile is either seen gone here, or waits and then sees the story filed under it.
   if (args.sectionIds?.length) {
-    const found = new Set(
-      (
-        await db.section.findMany({
-          where: { accountId, id: { in: args.sectionIds }, deletedAt: null },
-          select: { id: true },
-        })
-      ).map((s) => s.id),
-    );
+    const found = await lockRows(db, "sections", { accountId, ids: args.sectionIds, mode: "share" });
     args.sectionIds.forEach((id, i) => {
       if (!found.has(id)) details.push({ field: `sectionIds.${i}`, issue: `there is no section ${id}` });
     });
   }
   if (args.authorIds?.length) {
-    const found = new Set(
-      (await db.author.findMany({ where: { accountId, id: { in: args.authorIds } }, select: { id: true } })).map(
-        (a) => a.id,
-      ),
-    );
+    const found = await lockRows(db, "authors", { accountId, ids: args.authorIds, mode: "share" });
     args.authorIds.forEach((id, i) => {
       if (!found.has(id)) details.push({ field: `authorIds.${i}`, issue: `there is no author ${id}` });
     });
@@ -210,9 +203,8 @@ async function resolveTags(db: Db, accountId: number, refs: readonly TStoryTagRe
   const ids: number[] = [];
   const details: ErrorDetail[] = [];
   const byId = refs.flatMap((ref) => ("id" in ref ? [ref.id] : []));
-  const known = new Set(
-    (await db.tag.findMany({ where: { accountId, id: { in: byId } }, select: { id: true } })).map((t) => t.id),
-  );
+  // Locked like sections (assertIdsExist): a tag deleted meanwhile is missing here, not a foreign-key error later.
+  const known = await lockRows(db, "tags", { accountId, ids: byId, mode: "share" });
   for (const [i, ref] of refs.entries()) {
     if ("id" in ref) {
       if (known.has(ref.id)) ids.push(ref.id);
@@ -224,13 +216,23 @@ async function resolveTags(db: Db, accountId: number, refs: readonly TStoryTagRe
       details.push({ field: `tags.${i}.name`, issue: "needs at least one letter or digit" });
       continue;
     }
+    const [existing] = await db.$queryRaw<{ id: number }[]>`
+      SELECT id FROM tags WHERE account_id = ${accountId} AND slug = ${slug} FOR SHARE`;
     const tag =
-      (await db.tag.findUnique({ where: { accountId_slug: { accountId, slug } }, select: { id: true } })) ??
+      existing ??
       (await db.tag.create({ data: { accountId, name: ref.name, slug, createdAt: now }, select: { id: true } }));
     ids.push(tag.id);
   }
   if (details.length) throw unprocessable("Some tags do not exist.", details);
   return [...new Set(ids)];
+}
+
+/** The image keys a save sets: the hero image's, and every `…s3-key` in the cards (./image-refs.ts). */
+function storyImageRefs(fields: { heroImage?: { s3Key: string } | null; cards?: unknown }): ImageRef[] {
+  return [
+    ...(fields.heroImage?.s3Key ? [{ field: "heroImage.s3Key", key: fields.heroImage.s3Key }] : []),
+    ...(fields.cards ? collectImageRefs(fields.cards, "cards") : []),
+  ];
 }
 
 /** A free slug made from the headline: "the-headline", then "the-headline-2", "-3"… */
@@ -467,6 +469,7 @@ export async function createStory(
       if (fields.slug) await assertSlugFree(tx, accountId, slug);
       const tagIds = fields.tags ? await resolveTags(tx, accountId, fields.tags, now) : [];
       const cards = normalizeCards(fields.cards ?? [], [], now);
+      await assertImageRefsAllowed(tx, { accountId, refs: storyImageRefs({ heroImage: fields.heroImage, cards }) });
       const plainText = cardsPlainText(cards);
       const story = await tx.story.create({
         data: {
@@ -550,6 +553,16 @@ export async function updateStory(
         data.plainText = plainText;
         data.readTime = readTimeMinutes(plainText);
       }
+      // Images the story already shows stay allowed; new ones must be the account's (./image-refs.ts).
+      const keep = [
+        ...(current.heroImageS3Key ? [current.heroImageS3Key] : []),
+        ...collectImageRefs(current.cards, "cards").map((ref) => ref.key),
+      ];
+      await assertImageRefsAllowed(tx, {
+        accountId,
+        refs: storyImageRefs({ heroImage: fields.heroImage, cards: fields.cards }),
+        keep,
+      });
       const event = eventForSave(current.status);
       if (current.status === "PUBLISHED") data.lastPublishedAt = now;
       const updated = await tx.story.updateMany({
@@ -726,10 +739,15 @@ export async function deleteStory(
   const { actor, id, version, now } = args;
   const accountId = actor.accountId;
   await withTransaction(db, async (tx) => {
-    const current = await tx.story.findFirst({
-      where: { id, accountId },
-      select: { status: true, version: true, headline: true, slug: true },
-    });
+    // Locked first: of two deletes of the same story the second waits, then finds it gone (404);
+    // a collection adding it meanwhile either finds it gone or is cascaded (./shared.ts lockRows).
+    const locked = await lockRows(tx, "stories", { accountId, ids: [id], mode: "update" });
+    const current = locked.has(id)
+      ? await tx.story.findFirst({
+          where: { id, accountId },
+          select: { status: true, version: true, headline: true, slug: true },
+        })
+      : null;
     if (!current) throw new AppError("NOT_FOUND", "Story not found.");
     if (current.version !== version) throw staleVersion();
     if (!canDelete(current.status)) {

@@ -210,7 +210,7 @@ describe("authors", () => {
           now,
         }),
       ),
-    ).toBe("NOT_FOUND");
+    ).toBe("BAD_REQUEST"); // not an upload of this account (image-refs.ts)
 
     const story = await insertStory(db, actor.accountId, { authorIds: [ada.id] });
     expect(await codeOf(deleteAuthor(db, { actor, id: ada.id, now }))).toBe("CONFLICT");

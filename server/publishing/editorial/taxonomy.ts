@@ -20,6 +20,7 @@ import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
 import { emitCollectionUpdate, softDeleteCollection } from "./collections";
+import { assertImageRefsAllowed, collectImageRefs } from "./image-refs";
 import {
   slugify,
   ZAddRelationshipInput,
@@ -46,7 +47,8 @@ import {
   type TUpdateTagInput,
 } from "./organise.schema";
 import { cleanMetadataOrThrow, cleanOptionalHtml } from "./sanitize";
-import { deletedSlug, lockNesting, slugFromName, slugTaken } from "./shared";
+import { deletedSlug, lockNesting, lockRows, slugFromName, slugTaken } from "./shared";
+import { emitTaxonomyEvent, publishedStoryIdsOf } from "./taxonomy-events";
 
 const notFound = (what: string, field?: string) =>
   new AppError("NOT_FOUND", `${what} not found.`, field ? { details: [{ field, issue: "does not exist" }] } : {});
@@ -154,15 +156,40 @@ async function assertSectionSlugFree(db: Db, actor: Actor, slug: string, exceptI
   if (clash) throw slugTaken("section", slug);
 }
 
+/** The parent exists, and stays until the transaction ends (a delete of it waits, then sees the subsection). */
 async function assertParent(db: Db, actor: Actor, parentId: number) {
-  const parent = await db.section.findFirst({
-    where: { id: parentId, accountId: actor.accountId, deletedAt: null },
-    select: { id: true },
-  });
-  if (!parent) throw notFound("Parent section", "parentId");
+  const found = await lockRows(db, "sections", { accountId: actor.accountId, ids: [parentId], mode: "share" });
+  if (!found.has(parentId)) throw notFound("Parent section", "parentId");
 }
 
 const sectionCollectionSlug = (slug: string) => `section-${slug}`;
+
+/** A section in its webhook event (./taxonomy-events.ts), read through the change's transaction. */
+async function sectionEventItem(db: Db, id: number) {
+  const row = await db.section.findUniqueOrThrow({
+    where: { id },
+    select: {
+      id: true,
+      name: true,
+      displayName: true,
+      slug: true,
+      parentId: true,
+      collectionId: true,
+      deletedAt: true,
+      updatedAt: true,
+    },
+  });
+  return {
+    id: row.id,
+    name: row.name,
+    "display-name": row.displayName,
+    slug: row.slug,
+    "parent-id": row.parentId,
+    "collection-id": row.collectionId,
+    "updated-at": row.updatedAt.getTime(),
+    "deleted-at": row.deletedAt ? row.deletedAt.getTime() : null,
+  };
+}
 
 async function getSectionNode(db: Db, { actor, id }: { actor: Actor; id: number }): Promise<SectionNode> {
   const node = (await listSections(db, { actor })).find((s) => s.id === id);
@@ -247,8 +274,10 @@ export async function updateSection(
     if (input.slug !== undefined && input.slug !== current.slug)
       await assertSectionSlugFree(tx, actor, input.slug, current.id);
     if (input.parentId !== undefined && input.parentId !== null && input.parentId !== current.parentId) {
-      await assertParent(tx, actor, input.parentId);
+      // The nesting lock before the parent's row: two moves (A under B, B under A) would otherwise
+      // each hold one row and wait for the other (a deadlock).
       await lockNesting(tx, actor.accountId, "sections");
+      await assertParent(tx, actor, input.parentId);
       const all = await tx.section.findMany({
         where: { accountId: actor.accountId, deletedAt: null },
         select: { id: true, parentId: true },
@@ -304,6 +333,16 @@ export async function updateSection(
         await emitCollectionUpdate(tx, { actor, collectionId: collection.id, change: "update", now });
       }
     }
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "section",
+      change: "update",
+      item: await sectionEventItem(tx, current.id),
+      previous: { name: current.name, slug: current.slug },
+      storyIds: await publishedStoryIdsOf(tx, "section", current.id),
+      collectionId: current.collectionId,
+      now,
+    });
     const fields = Object.keys(input).filter((key) => key !== "id");
     await recordAudit(tx, {
       actor,
@@ -321,6 +360,9 @@ export async function updateSection(
 export async function deleteSection(db: Db, args: { actor: Actor; id: number; now: Date }): Promise<{ deleted: true }> {
   const { actor, now } = args;
   return withTransaction(db, async (tx) => {
+    // Locked before counting what uses it (./shared.ts lockRows): a story being filed under it
+    // meanwhile is counted (409) or finds it gone; a second delete finds it gone (404).
+    await lockRows(tx, "sections", { accountId: actor.accountId, ids: [args.id], mode: "update" });
     const current = await getOwnedSection(tx, actor, args.id);
     const stories = await tx.storySection.count({ where: { sectionId: current.id } });
     if (stories > 0) {
@@ -350,6 +392,16 @@ export async function deleteSection(db: Db, args: { actor: Actor; id: number; no
       metadata: { slug: current.slug },
       now,
     });
+    // No story is filed under it (refused above): its own keys, config and its collection.
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "section",
+      change: "delete",
+      item: { ...(await sectionEventItem(tx, current.id)), slug: current.slug },
+      storyIds: [],
+      collectionId: current.collectionId,
+      now,
+    });
     return { deleted: true as const };
   });
 }
@@ -370,6 +422,16 @@ const AUTHOR_SELECT = {
 } satisfies Prisma.AuthorSelect;
 
 type AuthorRow = Prisma.AuthorGetPayload<{ select: typeof AUTHOR_SELECT }>;
+/** An author in its webhook event (./taxonomy-events.ts): the content API's fields. */
+const authorEventItem = (author: AuthorRow) => ({
+  id: author.id,
+  name: author.name,
+  slug: author.slug,
+  "avatar-url": author.avatarUrl,
+  "avatar-s3-key": author.avatarS3Key,
+  "twitter-handle": author.twitterHandle,
+  bio: author.bio,
+});
 const authorView = ({ _count, ...author }: AuthorRow) => ({ ...author, storyCount: _count.stories });
 export type AuthorView = ReturnType<typeof authorView>;
 
@@ -417,13 +479,6 @@ async function assertAuthorSlugFree(db: Db, actor: Actor, slug: string, exceptId
   if (clash) throw slugTaken("author", slug);
 }
 
-/** An avatar key must name an image this account uploaded. */
-async function assertOwnImage(db: Db, actor: Actor, key: string | null | undefined, field: string) {
-  if (!key) return;
-  const image = await db.imageAsset.findFirst({ where: { key, accountId: actor.accountId }, select: { id: true } });
-  if (!image) throw notFound("Image", field);
-}
-
 export async function createAuthor(
   db: Db,
   args: { actor: Actor; input: TCreateAuthorInput; now: Date },
@@ -434,7 +489,10 @@ export async function createAuthor(
   const slug = input.slug ?? slugFromName(input.name);
   return withTransaction(db, async (tx) => {
     await assertAuthorSlugFree(tx, actor, slug);
-    await assertOwnImage(tx, actor, input.avatarS3Key, "avatarS3Key");
+    await assertImageRefsAllowed(tx, {
+      accountId: actor.accountId,
+      refs: input.avatarS3Key ? [{ field: "avatarS3Key", key: input.avatarS3Key }] : [],
+    });
     const author = await tx.author.create({
       data: {
         accountId: actor.accountId,
@@ -471,11 +529,24 @@ export async function updateAuthor(
     const current = await getOwnedAuthor(tx, actor, id);
     if (input.slug !== undefined && input.slug !== current.slug)
       await assertAuthorSlugFree(tx, actor, input.slug, current.id);
-    await assertOwnImage(tx, actor, input.avatarS3Key, "avatarS3Key");
+    await assertImageRefsAllowed(tx, {
+      accountId: actor.accountId,
+      refs: input.avatarS3Key ? [{ field: "avatarS3Key", key: input.avatarS3Key }] : [],
+      keep: current.avatarS3Key ? [current.avatarS3Key] : [],
+    });
     const author = await tx.author.update({
       where: { id: current.id },
       data: { ...defined(input), updatedAt: now },
       select: AUTHOR_SELECT,
+    });
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "author",
+      change: "update",
+      item: authorEventItem(author),
+      previous: { name: current.name, slug: current.slug },
+      storyIds: await publishedStoryIdsOf(tx, "author", current.id),
+      now,
     });
     await recordAudit(tx, {
       actor,
@@ -493,6 +564,8 @@ export async function updateAuthor(
 export async function deleteAuthor(db: Db, args: { actor: Actor; id: number; now: Date }): Promise<{ deleted: true }> {
   const { actor, now } = args;
   return withTransaction(db, async (tx) => {
+    // Locked before counting bylines, like sections (./shared.ts lockRows).
+    await lockRows(tx, "authors", { accountId: actor.accountId, ids: [args.id], mode: "update" });
     const current = await getOwnedAuthor(tx, actor, args.id);
     const stories = await tx.storyAuthor.count({ where: { authorId: current.id } });
     if (stories > 0) {
@@ -502,6 +575,15 @@ export async function deleteAuthor(db: Db, args: { actor: Actor; id: number; now
       );
     }
     await tx.author.delete({ where: { id: current.id } });
+    // No story carries the byline (refused above): the author's own responses and lists.
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "author",
+      change: "delete",
+      item: { ...authorEventItem(current), "deleted-at": now.getTime() },
+      storyIds: [],
+      now,
+    });
     await recordAudit(tx, {
       actor,
       action: "author.delete",
@@ -525,6 +607,13 @@ const TAG_SELECT = {
   _count: { select: { stories: true } },
 } satisfies Prisma.TagSelect;
 type TagRow = Prisma.TagGetPayload<{ select: typeof TAG_SELECT }>;
+/** A tag in its webhook event (./taxonomy-events.ts): the content API's fields. */
+const tagEventItem = (tag: TagRow) => ({
+  id: tag.id,
+  name: tag.name,
+  slug: tag.slug,
+  "meta-description": tag.metaDescription,
+});
 const tagView = ({ _count, ...tag }: TagRow) => ({ ...tag, storyCount: _count.stories });
 export type TagView = ReturnType<typeof tagView>;
 
@@ -601,6 +690,15 @@ export async function updateTag(db: Db, args: { actor: Actor; input: TUpdateTagI
       data: { ...defined(input), updatedAt: now },
       select: TAG_SELECT,
     });
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "tag",
+      change: "update",
+      item: tagEventItem(tag),
+      previous: { name: current.name, slug: current.slug },
+      storyIds: await publishedStoryIdsOf(tx, "tag", id),
+      now,
+    });
     await recordAudit(tx, {
       actor,
       action: "tag.update",
@@ -620,8 +718,20 @@ export async function deleteTag(
 ): Promise<{ deleted: true; untaggedStories: number }> {
   const { actor, now } = args;
   return withTransaction(db, async (tx) => {
+    // Locked first: of two deletes the second waits, then finds it gone (404) (./shared.ts lockRows).
+    await lockRows(tx, "tags", { accountId: actor.accountId, ids: [args.id], mode: "update" });
     const current = await getOwnedTag(tx, actor, args.id);
+    // The stories it is taken off, read before the delete does that.
+    const storyIds = await publishedStoryIdsOf(tx, "tag", current.id);
     await tx.tag.delete({ where: { id: current.id } });
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "tag",
+      change: "delete",
+      item: { ...tagEventItem(current), "deleted-at": now.getTime() },
+      storyIds,
+      now,
+    });
     await recordAudit(tx, {
       actor,
       action: "tag.delete",
@@ -648,6 +758,16 @@ const ENTITY_SELECT = {
   _count: { select: { stories: true, relations: true } },
 } satisfies Prisma.EntitySelect;
 type EntityRow = Prisma.EntityGetPayload<{ select: typeof ENTITY_SELECT }>;
+/** An entity in its webhook event (./taxonomy-events.ts). */
+const entityEventItem = (entity: EntityRow, deletedAt: Date | null) => ({
+  id: entity.id,
+  name: entity.name,
+  type: entity.type,
+  slug: entity.slug,
+  metadata: entity.metadata ?? {},
+  "updated-at": entity.updatedAt.getTime(),
+  "deleted-at": deletedAt ? deletedAt.getTime() : null,
+});
 const entityView = ({ _count, metadata, ...entity }: EntityRow) => ({
   ...entity,
   metadata: (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) ? metadata : {}) as Record<
@@ -745,6 +865,10 @@ export async function createEntity(
   const input = parseInput(ZCreateEntityInput, args.input);
   input.metadata = cleanMetadataOrThrow(input.metadata, "metadata");
   return withTransaction(db, async (tx) => {
+    await assertImageRefsAllowed(tx, {
+      accountId: actor.accountId,
+      refs: collectImageRefs(input.metadata, "metadata"),
+    });
     const entity = await tx.entity.create({
       data: {
         accountId: actor.accountId,
@@ -777,7 +901,12 @@ export async function updateEntity(
   const { id, metadata: rawMetadata, ...input } = parseInput(ZUpdateEntityInput, args.input);
   const metadata = cleanMetadataOrThrow(rawMetadata, "metadata");
   return withTransaction(db, async (tx) => {
-    await getOwnedEntity(tx, actor, id);
+    const current = await getOwnedEntity(tx, actor, id);
+    await assertImageRefsAllowed(tx, {
+      accountId: actor.accountId,
+      refs: collectImageRefs(metadata, "metadata"),
+      keep: collectImageRefs(current.metadata, "metadata").map((ref) => ref.key),
+    });
     const entity = await tx.entity.update({
       where: { id },
       data: {
@@ -789,6 +918,15 @@ export async function updateEntity(
       select: ENTITY_SELECT,
     });
     const fields = [...Object.keys(defined(input)), ...(metadata !== undefined ? ["metadata"] : [])];
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "entity",
+      change: "update",
+      item: entityEventItem(entity, null),
+      previous: { name: current.name, slug: current.slug },
+      storyIds: await publishedStoryIdsOf(tx, "entity", id),
+      now,
+    });
     await recordAudit(tx, {
       actor,
       action: "entity.update",
@@ -805,8 +943,18 @@ export async function updateEntity(
 export async function deleteEntity(db: Db, args: { actor: Actor; id: number; now: Date }): Promise<{ deleted: true }> {
   const { actor, now } = args;
   return withTransaction(db, async (tx) => {
+    // Locked first: of two deletes the second waits, then finds it gone (404) (./shared.ts lockRows).
+    await lockRows(tx, "entities", { accountId: actor.accountId, ids: [args.id], mode: "update" });
     const current = await getOwnedEntity(tx, actor, args.id);
     await tx.entity.update({ where: { id: current.id }, data: { deletedAt: now, lastUpdatedBy: actorUserId(actor) } });
+    await emitTaxonomyEvent(tx, {
+      actor,
+      kind: "entity",
+      change: "delete",
+      item: entityEventItem(current, now),
+      storyIds: await publishedStoryIdsOf(tx, "entity", current.id),
+      now,
+    });
     await recordAudit(tx, {
       actor,
       action: "entity.delete",

@@ -160,12 +160,43 @@ export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext): strin
     .join("\n");
 }
 
+/**
+ * The story's identifiers that go with its AMP page when a client asks for JSON (GET
+ * /api/v1/amp/story with `Accept: application/json`), kebab-case like the rest of the content API.
+ */
+export type AmpStoryIdentifiers = {
+  id: string;
+  "story-content-id": string;
+  slug: string;
+  headline: string;
+  /** The story on the publisher's site. */
+  url: string;
+  /** What the AMP page links as canonical: the story's canonical URL, else `url`. */
+  "canonical-url": string;
+  "published-at": number | null;
+  "last-published-at": number | null;
+};
+
 /** GET /api/v1/amp/story?slug=…: NOT_FOUND for unknown and unpublished slugs. */
 export async function buildAmpStory(
   db: Db,
   args: { accountId: number; appUrl: string; slug: string },
-): Promise<{ html: string; tags: string[] }> {
+): Promise<{ html: string; tags: string[]; story: AmpStoryIdentifiers }> {
   const publisher = await getPublisher(db, args.accountId, { appUrl: args.appUrl });
   const story = await loadPublishedStoryBySlug(db, args.accountId, args.slug);
-  return { html: ampStoryHtml(story, { publisher, appUrl: args.appUrl }), tags: [`s/${story.id}`] };
+  const url = storyUrl(publisher.siteUrl, story.slug);
+  return {
+    html: ampStoryHtml(story, { publisher, appUrl: args.appUrl }),
+    tags: [`s/${story.id}`],
+    story: {
+      id: story.id,
+      "story-content-id": story.id,
+      slug: story.slug,
+      headline: story.headline,
+      url,
+      "canonical-url": story.canonicalUrl || url,
+      "published-at": story.publishedAt?.getTime() ?? null,
+      "last-published-at": story.lastPublishedAt?.getTime() ?? null,
+    },
+  };
 }

@@ -4,7 +4,7 @@ import type { AdminRole } from "../../auth/roles";
 import { getDb } from "../../db";
 import { forgetPublisherCache } from "../../publishing/publisher";
 import { runJobsNow, testJobDeps } from "../../testing/jobs";
-import { createTestPublisher, insertSection, textCards } from "../../testing/publishing-factories";
+import { createTestPublisher, insertImageAsset, insertSection, textCards } from "../../testing/publishing-factories";
 import { createAnonymousCaller, createTestStaff, trpcCodeOf } from "../../testing/staff";
 import { fakeClock, startReceiver } from "../../testing/webhook-receiver";
 import { verifyQtSignature } from "../../webhooks/signing";
@@ -34,6 +34,7 @@ describe("stories router", () => {
       parentId: parent.id,
       withCollection: true,
     });
+    const tram = await insertImageAsset(db, account.id);
     const receiver = await startReceiver();
     try {
       const { api: owner } = await caller(account.id, ["OWNER"], "Olive Owner");
@@ -55,12 +56,12 @@ describe("stories router", () => {
         cards: textCards("The first tram left at six."),
         tags: [{ name: "Transport" }],
         access: "public",
-        heroImage: { s3Key: "2026/03/tram.jpg", caption: "The first tram", attribution: "Photo: A. Lens" },
+        heroImage: { s3Key: tram, caption: "The first tram", attribution: "Photo: A. Lens" },
       });
       expect(created.story).toMatchObject({
         status: "DRAFT",
         slug: "tram-line-opens",
-        heroImage: { s3Key: "2026/03/tram.jpg", caption: "The first tram" },
+        heroImage: { s3Key: tram, caption: "The first tram" },
       });
       const { id } = created.story;
       let version = created.story.version;
@@ -88,7 +89,7 @@ describe("stories router", () => {
         id,
         status: "published",
         slug: "tram-line-opens",
-        "hero-image-s3-key": "2026/03/tram.jpg",
+        "hero-image-s3-key": tram,
       });
       expect(publish.data.section).toMatchObject({ id: section.id, slug: "city" });
       expect(publish.data["parent-section"]).toMatchObject({ id: parent.id, slug: "news" });

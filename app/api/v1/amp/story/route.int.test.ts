@@ -117,4 +117,61 @@ describe("GET /api/v1/amp/story", () => {
     const again = await get("?slug=live", { "if-none-match": first.headers.get("etag")! });
     expect(again.status).toBe(304);
   });
+
+  it("answers JSON holding the page and the story's identifiers when Accept prefers JSON; HTML otherwise", async () => {
+    const db = await getDb();
+    const account = await createTestPublisher(db);
+    const story = await insertStory(db, account.id, { headline: "Tram line opens", slug: "city/tram", cards });
+    const html = await (await get("?slug=city/tram")).text();
+
+    for (const accept of ["application/json", "application/json, text/plain, */*", "text/html;q=0.5, application/*"]) {
+      const response = await get("?slug=city/tram", { accept });
+      expect(response.status, accept).toBe(200);
+      expect(response.headers.get("content-type"), accept).toBe("application/json; charset=utf-8");
+      expect(response.headers.get("vary"), accept).toBe("Accept, Accept-Encoding");
+      expect(response.headers.get("cache-tag"), accept).toContain(`s/${story.id}`);
+      const body = (await response.json()) as Record<string, unknown>;
+      expect(body).toEqual({
+        id: story.id,
+        "story-content-id": story.id,
+        slug: "city/tram",
+        headline: "Tram line opens",
+        url: "https://news.example.com/city/tram",
+        "canonical-url": "https://news.example.com/city/tram",
+        "published-at": expect.any(Number) as number,
+        "last-published-at": expect.any(Number) as number,
+        "amp-html": html,
+      });
+    }
+
+    // A browser, no Accept, */*, or JSON at a lower quality: the page itself.
+    for (const accept of [
+      "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+      "*/*",
+      "application/json;q=0.4, text/html",
+      "application/json;q=0, */*",
+      null,
+    ]) {
+      const response = await get("?slug=city/tram", accept === null ? {} : { accept });
+      expect(response.status, String(accept)).toBe(200);
+      expect(response.headers.get("content-type"), String(accept)).toBe("text/html; charset=utf-8");
+      expect(response.headers.get("vary"), String(accept)).toBe("Accept, Accept-Encoding");
+      expect(await response.text()).toBe(html);
+    }
+
+    // The two representations have different ETags, so a cached one is never revalidated as the other.
+    const jsonResponse = await get("?slug=city/tram", { accept: "application/json" });
+    const htmlEtag = (await get("?slug=city/tram")).headers.get("etag");
+    expect(jsonResponse.headers.get("etag")).not.toBe(htmlEtag);
+    const revalidated = await get("?slug=city/tram", {
+      accept: "application/json",
+      "if-none-match": jsonResponse.headers.get("etag")!,
+    });
+    expect(revalidated.status).toBe(304);
+
+    // Errors stay JSON either way.
+    const missing = await get("?slug=nope", { accept: "application/json" });
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
+  });
 });
