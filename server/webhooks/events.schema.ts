@@ -14,6 +14,7 @@ export const CONTENT_EVENTS = [
   "story-retract",
   "story-update",
   "collection-update",
+  "config-update",
   "member-signup",
 ] as const;
 
