@@ -6,6 +6,9 @@ import { z } from "zod";
 
 import { ADMIN_ROLES } from "./roles";
 
+// The staff forms (components/) read the roles from here: components import only schema files.
+export { ADMIN_ROLES, ROLE_LABELS, type AdminRole } from "./roles";
+
 /** A new dashboard password: the same rule as the first owner's (npm run admin:create). */
 export const ZAdminPassword = z
   .string()

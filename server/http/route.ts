@@ -37,6 +37,7 @@ import { assertSafeInput } from "../validation";
 import { corsHeaders, preflightResponse } from "./cors";
 import { errorResponse, toErrorResponse } from "./errors";
 import { memberTokenFromRequest } from "./member-session";
+import { requestIdFrom } from "./request-id";
 
 /**
  * Whom a route serves, and so what its handler's context holds:
@@ -118,8 +119,6 @@ export type RouteHandler = ((req: Request, ctx: NextContext) => Promise<Response
   meta: RouteOptions<AuthScheme, z.ZodType, z.ZodType, z.ZodType>;
 };
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{8,100}$/;
-
 export function apiRoute<
   A extends AuthScheme,
   Q extends z.ZodType = z.ZodType,
@@ -128,8 +127,7 @@ export function apiRoute<
 >(options: RouteOptions<A, Q, B, P>, handler: (ctx: HandlerContext<A, Q, B, P>) => Promise<Response>): RouteHandler {
   if (options.auth === "admin" && !options.roles?.length) throw new Error('apiRoute: auth "admin" needs roles');
   const route = async (req: Request, ctx: NextContext): Promise<Response> => {
-    const incoming = req.headers.get("x-request-id");
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdFrom(req.headers.get("x-request-id")) ?? randomUUID();
     const env = getEnv();
     const cors = options.cors ? corsHeaders(req.headers.get("origin"), env.CORS_ALLOWED_ORIGINS) : {};
     let extra: Record<string, string> = { ...cors };
