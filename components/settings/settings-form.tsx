@@ -34,21 +34,32 @@ const FIELDS = ["name", "siteUrl", "siteDomains", "cdnImage", "logoUrl", "seo", 
 export function SettingsForm() {
   const trpc = useTRPC();
   const query = useQuery(trpc.settings.get.queryOptions());
+  // Kept here: a save remounts the editor with the saved values (its key is their update time).
+  const [saved, setSaved] = useState<string[] | null>(null);
   return (
     <div className="space-y-6">
       <LoadState query={query} what="settings" />
-      {query.data ? <Editor key={query.data.updatedAt?.getTime() ?? 0} view={query.data} /> : null}
+      {query.data ? (
+        <Editor key={query.data.updatedAt?.getTime() ?? 0} view={query.data} saved={saved} setSaved={setSaved} />
+      ) : null}
     </div>
   );
 }
 
-function Editor({ view }: { view: TPublisherSettingsView }) {
+function Editor({
+  view,
+  saved,
+  setSaved,
+}: {
+  view: TPublisherSettingsView;
+  saved: string[] | null;
+  setSaved: (changed: string[] | null) => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const sections = useQuery(trpc.organise.sections.list.queryOptions());
   const [values, setValues] = useState<Settings>(view.settings);
   const [domainsText, setDomainsText] = useState(view.settings.siteDomains.join("\n"));
-  const [saved, setSaved] = useState<string[] | null>(null);
   const update = useMutation(
     trpc.settings.update.mutationOptions({
       onSuccess: async (result) => {
