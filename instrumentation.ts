@@ -11,3 +11,27 @@ export async function register() {
     startLocalRunner();
   }
 }
+
+/**
+ * A page, route or action that failed on the server: one log line with the request's id (given by
+ * proxy.ts) and Next.js's error digest, the reference the dashboard's error page shows
+ * (app/(admin)/admin/error.tsx), so a reported reference leads to the error.
+ */
+export async function onRequestError(
+  error: unknown,
+  request: { path: string; method: string; headers: Record<string, string | string[] | undefined> },
+  context: { routerKind: string; routePath: string; routeType: string },
+) {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { log } = await import("./server/log");
+  const requestId = request.headers["x-request-id"];
+  log.error("page render failed", {
+    requestId: Array.isArray(requestId) ? requestId[0] : requestId,
+    digest: (error as { digest?: unknown } | null)?.digest,
+    method: request.method,
+    path: request.path.slice(0, 500),
+    route: context.routePath,
+    routeType: context.routeType,
+    error,
+  });
+}

@@ -4,7 +4,7 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 
-import { Alert, Button, FormField, Input } from "@/components/ui";
+import { Alert, Button, FormField, Input, TextLink } from "@/components/ui";
 import { signInErrorMessage } from "@/server/auth/sign-in.schema";
 
 function fieldValue(form: FormData, name: string): string {
@@ -61,6 +61,9 @@ export function SignInForm({ callbackUrl, initialError }: { callbackUrl: string;
       <Button type="submit" variant="primary" size="lg" className="w-full" loading={pending} loadingText="Signing in…">
         Sign in
       </Button>
+      <p className="text-center text-sm">
+        <TextLink href="/admin/forgot-password">Forgot password?</TextLink>
+      </p>
     </form>
   );
 }

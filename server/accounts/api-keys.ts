@@ -3,11 +3,16 @@
  * (a unique index), then compare digests in constant time.
  *
  * Forms: client keys "mh_pk_<32 base62>", server (X-SUBAUTH) keys "mh_sk_<32 base62>".
+ *
+ * Rotation (the dashboard, owners): a new key of the same kind and name is made and shown once;
+ * the old one gets `expiresAt` = now + API_KEY_ROTATION_GRACE_HOURS and keeps working until then,
+ * so clients move to the new key without downtime (api-key-admin.ts). A key past its expiry is
+ * refused like a revoked one.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 import type { Db } from "../db/client";
-import type { ApiKeyKind } from "../generated/prisma/client";
+import type { ApiKey, ApiKeyKind } from "../generated/prisma/client";
 
 const PREFIX: Record<ApiKeyKind, string> = { CLIENT: "mh_pk_", SERVER: "mh_sk_" };
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -41,11 +46,16 @@ export async function createApiKey(
  * The live key row matching `presented` of `kind`, with its account, or null. The digest is looked
  * up by index and compared again in constant time.
  */
-export async function findApiKey(db: Db, presented: string, kind: ApiKeyKind) {
+export async function findApiKey(db: Db, presented: string, kind: ApiKeyKind, now = new Date()) {
   if (!presented || presented.length > 200) return null;
   const digest = hashApiKey(presented);
   const row = await db.apiKey.findUnique({ where: { hash: digest }, include: { account: true } });
-  if (!row || row.kind !== kind || row.revokedAt) return null;
+  if (!row || row.kind !== kind || !isApiKeyLive(row, now)) return null;
   const same = timingSafeEqual(Buffer.from(row.hash, "hex"), Buffer.from(digest, "hex"));
   return same ? row : null;
+}
+
+/** A key works while it is neither revoked nor past its expiry (the end of a rotation's grace). */
+export function isApiKeyLive(key: Pick<ApiKey, "revokedAt" | "expiresAt">, now: Date): boolean {
+  return !key.revokedAt && (!key.expiresAt || key.expiresAt.getTime() > now.getTime());
 }

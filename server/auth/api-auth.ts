@@ -51,7 +51,7 @@ async function accountByKey(
 ): Promise<ApiAccount> {
   const what = kind === "SERVER" ? "X-SUBAUTH header" : "key parameter";
   if (!key) throw new AppError("UNAUTHORIZED", `The ${what} is missing.`);
-  const row = await findApiKey(db, key, kind);
+  const row = await findApiKey(db, key, kind, now);
   if (!row) throw new AppError("UNAUTHORIZED", `The ${what} is not a valid key.`);
   await touchKey(db, row.id, now);
   return { id: row.account.id, slug: row.account.slug, name: row.account.name };

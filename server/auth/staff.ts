@@ -7,7 +7,11 @@
  *   changeAdminPassword  users change their own (with the current one): their other sessions end;
  *                        an owner sets someone else's: all of that user's sessions end
  *   setAdminRoles        owners only; the user's sessions end (but the actor's own, when it is them)
- *   disableAdminUser     owners only; all of the user's sessions end
+ *   disableAdminUser     owners only; all of the user's sessions end (this is how someone is
+ *                        removed: their name stays on what they did, they can no longer sign in)
+ *   enableAdminUser      owners only; a disabled user may sign in again
+ *   createAdminUser      owners only; with a password, or invited by e-mail to choose one
+ *   listStaff            owners only; the account's users for the Users page
  *
  * Invariant: an account keeps at least one active (not disabled) owner. The last one can neither
  * lose the OWNER role nor be disabled. Changes to an account's staff take a per-account advisory
@@ -15,21 +19,29 @@
  */
 import "server-only";
 
+import { randomBytes } from "node:crypto";
+
 import { recordAudit } from "../audit/audit-log";
 import type { Db } from "../db/client";
-import { withTransaction } from "../db/transaction";
+import { isUniqueClash, withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { StaffActor } from "./actor";
 import { revokeAdminSessionsOfUser } from "./admin-sessions";
 import { hashPassword, verifyPassword } from "./password";
 import { hasAnyRole, type AdminRole } from "./roles";
+import { issueAdminInvitation } from "./staff-passwords";
 import {
   ZChangeAdminPasswordInput,
+  ZCreateAdminUserInput,
   ZDisableAdminUserInput,
+  ZEnableAdminUserInput,
   ZSetAdminRolesInput,
   type TChangeAdminPasswordInput,
+  type TCreateAdminUserInput,
   type TDisableAdminUserInput,
+  type TEnableAdminUserInput,
   type TSetAdminRolesInput,
+  type TStaffMemberView,
 } from "./staff.schema";
 
 type Common = { actor: StaffActor; now?: Date; ip?: string | null };
@@ -149,6 +161,133 @@ export async function disableAdminUser(db: Db, args: Common & TDisableAdminUserI
     });
     return { userId: target.id, changed: true, revokedSessions };
   });
+}
+
+/** Let a disabled user sign in again (owners only). Enabling an active user is a no-op. */
+export async function enableAdminUser(db: Db, args: Common & TEnableAdminUserInput): Promise<StaffChangeResult> {
+  const input = ZEnableAdminUserInput.parse(args);
+  const { actor } = args;
+  const now = args.now ?? new Date();
+  assertOwner(actor);
+  return withTransaction(db, async (tx) => {
+    const target = await findStaffMember(tx, actor.accountId, input.userId);
+    if (!target.disabledAt) return { userId: target.id, changed: false, revokedSessions: 0 };
+    await tx.adminUser.update({ where: { id: target.id }, data: { disabledAt: null }, select: { id: true } });
+    await recordAudit(tx, {
+      actor,
+      action: "admin_user.enable",
+      targetType: "admin_user",
+      targetId: target.id,
+      ip: args.ip,
+      now,
+    });
+    return { userId: target.id, changed: true, revokedSessions: 0 };
+  });
+}
+
+/**
+ * Add a user to the actor's account (owners only). With `password` they can sign in at once;
+ * without, an invitation e-mail (mail outbox) carries a link to choose one. CONFLICT when the
+ * e-mail already has a dashboard account (e-mails are unique across the instance).
+ */
+export async function createAdminUser(
+  db: Db,
+  args: Common & TCreateAdminUserInput & { appUrl: string },
+): Promise<{ user: TStaffMemberView; invited: boolean }> {
+  const input = ZCreateAdminUserInput.parse(args);
+  const { actor } = args;
+  const now = args.now ?? new Date();
+  assertOwner(actor);
+  // An invited user gets a password nobody knows until they choose theirs.
+  const passwordHash = await hashPassword(input.password ?? randomBytes(32).toString("base64url"));
+  try {
+    return await withTransaction(db, async (tx) => {
+      const account = await tx.account.findUniqueOrThrow({ where: { id: actor.accountId }, select: { name: true } });
+      const user = await tx.adminUser.create({
+        data: {
+          accountId: actor.accountId,
+          name: input.name,
+          email: input.email,
+          roles: input.roles,
+          passwordHash,
+          createdAt: now,
+        },
+        select: STAFF_SELECT,
+      });
+      const invited = input.password === undefined;
+      if (invited) await issueAdminInvitation(tx, { user, accountName: account.name, appUrl: args.appUrl, now });
+      await recordAudit(tx, {
+        actor,
+        action: "admin_user.create",
+        targetType: "admin_user",
+        targetId: user.id,
+        metadata: { roles: input.roles, invited },
+        ip: args.ip,
+        now,
+      });
+      return { user: toStaffView({ ...user, resetTokens: invited ? [{ id: "invite" }] : [] }), invited };
+    });
+  } catch (error) {
+    if (isUniqueClash(error)) {
+      throw new AppError("CONFLICT", "This e-mail already has a dashboard account.", {
+        details: [{ field: "email", issue: "already has a dashboard account" }],
+      });
+    }
+    throw error;
+  }
+}
+
+/** The account's users (owners only): active ones first by name, then disabled ones. */
+export async function listStaff(db: Db, args: { actor: StaffActor; now?: Date }): Promise<TStaffMemberView[]> {
+  assertOwner(args.actor);
+  const now = args.now ?? new Date();
+  const users = await db.adminUser.findMany({
+    where: { accountId: args.actor.accountId },
+    select: {
+      ...STAFF_SELECT,
+      resetTokens: {
+        where: { purpose: "invite", usedAt: null, expiresAt: { gt: now } },
+        select: { id: true },
+        take: 1,
+      },
+    },
+    orderBy: [{ name: "asc" }, { email: "asc" }],
+  });
+  const views = users.map(toStaffView);
+  return [...views.filter((u) => !u.disabledAt), ...views.filter((u) => u.disabledAt)];
+}
+
+const STAFF_SELECT = {
+  id: true,
+  accountId: true,
+  name: true,
+  email: true,
+  roles: true,
+  disabledAt: true,
+  lastLoginAt: true,
+  createdAt: true,
+} as const;
+
+function toStaffView(user: {
+  id: string;
+  name: string;
+  email: string;
+  roles: AdminRole[];
+  disabledAt: Date | null;
+  lastLoginAt: Date | null;
+  createdAt: Date;
+  resetTokens: { id: string }[];
+}): TStaffMemberView {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    roles: user.roles,
+    disabledAt: user.disabledAt,
+    lastLoginAt: user.lastLoginAt,
+    createdAt: user.createdAt,
+    invitePending: user.lastLoginAt === null && user.resetTokens.length > 0,
+  };
 }
 
 // ─── helpers ─────────────────────────────────────────────────────────────────────────────────

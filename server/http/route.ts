@@ -38,6 +38,7 @@ import { assertSafeInput } from "../validation";
 import { corsHeaders, preflightResponse } from "./cors";
 import { errorResponse, toErrorResponse } from "./errors";
 import { memberTokenFromRequest } from "./member-session";
+import { requestIdFrom } from "./request-id";
 
 /**
  * Whom a route serves, and so what its handler's context holds:
@@ -123,8 +124,6 @@ export type RouteHandler = ((req: Request, ctx: NextContext) => Promise<Response
   meta: RouteOptions<AuthScheme, z.ZodType, z.ZodType, z.ZodType>;
 };
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{8,100}$/;
-
 export function apiRoute<
   A extends AuthScheme,
   Q extends z.ZodType = z.ZodType,
@@ -145,8 +144,7 @@ export function apiRoute<
     return response;
   };
   const answer = async (req: Request, ctx: NextContext): Promise<Response> => {
-    const incoming = req.headers.get("x-request-id");
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdFrom(req.headers.get("x-request-id")) ?? randomUUID();
     const env = getEnv();
     const cors = options.cors ? corsHeaders(req.headers.get("origin"), env.CORS_ALLOWED_ORIGINS) : {};
     let extra: Record<string, string> = { ...cors };

@@ -2,7 +2,8 @@
  * Which publisher a public content request is for, and that publisher's settings.
  *
  * The content API (spec §4.4) carries no key: a publisher's front end calls it on its own host.
- * So the account is found by the request's host (Account.domain, or the host of its site URL),
+ * So the account is found by the request's host (Account.domain, the host of its site URL, or one
+ * of the publication's domains set in Settings),
  * then by PUBLISHING_ACCOUNT, then as the only account there is. Lookups are cached for a few
  * seconds per process: they run on every public read.
  */
@@ -18,6 +19,14 @@ export type Publisher = {
   domain: string | null;
   /** Public site, no trailing slash: story and section URLs start with it. */
   siteUrl: string;
+  /**
+   * Whether siteUrl is a front end of the publisher's own, set in Settings. False while it is
+   * unset or Masthead's own APP_URL (the default), which serves no story or reset-password pages:
+   * the dashboard then shows no "view" link and says to set it.
+   */
+  siteUrlSet: boolean;
+  /** Hosts of the publication (lower case): the site URL's, the account's domain and Settings' domains. */
+  publicationHosts: string[];
   /** Image CDN host (no scheme) that *-s3-key values are appended to. */
   cdnImage: string;
   language: { isoCode: string; ietfCode: string; direction: string };
@@ -65,11 +74,22 @@ export async function resolvePublisherAccountId(
   let accountId: number | undefined;
   if (hostname) {
     const candidates = await db.account.findMany({
-      where: { OR: [{ domain: hostname }, { publisherConfig: { siteUrl: { contains: `//${hostname}` } } }] },
-      select: { id: true, domain: true, publisherConfig: { select: { siteUrl: true } } },
+      where: {
+        OR: [
+          { domain: hostname },
+          { publisherConfig: { siteUrl: { contains: `//${hostname}` } } },
+          { publisherConfig: { siteDomains: { has: hostname } } },
+        ],
+      },
+      select: { id: true, domain: true, publisherConfig: { select: { siteUrl: true, siteDomains: true } } },
       take: 5,
     });
-    accountId = candidates.find((a) => a.domain === hostname || hostOf(a.publisherConfig?.siteUrl) === hostname)?.id;
+    accountId = candidates.find(
+      (a) =>
+        a.domain === hostname ||
+        hostOf(a.publisherConfig?.siteUrl) === hostname ||
+        a.publisherConfig?.siteDomains.includes(hostname),
+    )?.id;
   }
   if (accountId === undefined && args.fallbackSlug) {
     accountId = (await db.account.findUnique({ where: { slug: args.fallbackSlug }, select: { id: true } }))?.id;
@@ -115,11 +135,20 @@ export async function getPublisher(
   if (!account) throw new AppError("NOT_FOUND", "Publisher not found.");
   const config = account.publisherConfig;
   const siteUrl = (config?.siteUrl || defaults.appUrl).replace(/\/+$/, "");
+  const siteHost = hostOf(siteUrl);
   const publisher: Publisher = {
     accountId: account.id,
     name: account.name,
     domain: account.domain,
     siteUrl,
+    siteUrlSet: Boolean(config?.siteUrl) && originOf(siteUrl) !== originOf(defaults.appUrl),
+    publicationHosts: [
+      ...new Set(
+        [siteHost, account.domain?.toLowerCase(), ...(config?.siteDomains ?? [])].filter((h): h is string =>
+          Boolean(h),
+        ),
+      ),
+    ],
     // Served by Masthead itself (GET /images/<key>) unless a CDN is configured: host and path, no scheme.
     cdnImage: config?.cdnImage || `${new URL(defaults.appUrl).host}/images`,
     language: {
@@ -146,6 +175,23 @@ function hostOf(url: string | null | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a page URL is on the publication (its host is one of `publicationHosts`): engagement
+ * accepts comment pages only there. Ports and the case of the host are ignored.
+ */
+export function isPublicationUrl(publisher: Pick<Publisher, "publicationHosts">, pageUrl: string): boolean {
+  const host = hostOf(pageUrl);
+  return host !== undefined && publisher.publicationHosts.includes(host);
 }
 
 function asObject(value: unknown): Record<string, unknown> {

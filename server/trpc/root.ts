@@ -3,6 +3,8 @@ import { auditLogRouter } from "./routers/audit-log";
 import { contentOrganiseRouter } from "./routers/content-organise";
 import { storiesRouter } from "./routers/content-stories";
 import { mailRouter } from "./routers/mail";
+import { settingsRouter } from "./routers/settings";
+import { staffRouter } from "./routers/staff";
 import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
@@ -11,6 +13,8 @@ export const appRouter = createTRPCRouter({
   organise: contentOrganiseRouter,
   stories: storiesRouter,
   mail: mailRouter,
+  settings: settingsRouter,
+  staff: staffRouter,
   webhooks: webhooksRouter,
 });
 

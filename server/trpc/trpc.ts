@@ -28,11 +28,16 @@ import {
 import { assertSafeInput } from "../validation";
 
 // ─── 1. Context ──────────────────────────────────────────────────────────────────────────────
-export type TRPCContext = { db: Db; session: AdminSession | null };
+export type TRPCContext = {
+  db: Db;
+  session: AdminSession | null;
+  /** The HTTP request's id (X-Request-Id): errors carry it as `data.requestId` for the dashboard's error page. */
+  requestId?: string;
+};
 
 /** For the HTTP handler (app/api/trpc). Tests build the context themselves and use createCaller. */
-export async function createTRPCContext(): Promise<TRPCContext> {
-  return { db: await getDb(), session: await getAdminSession() };
+export async function createTRPCContext(options: { requestId?: string } = {}): Promise<TRPCContext> {
+  return { db: await getDb(), session: await getAdminSession(), requestId: options.requestId };
 }
 
 // ─── 2. Errors ───────────────────────────────────────────────────────────────────────────────
@@ -67,7 +72,7 @@ const t = initTRPC.context<TRPCContext>().create({
   transformer: superjson,
   // Never a stack trace in a response, whatever NODE_ENV says (tRPC adds one in development).
   isDev: false,
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, ctx }) {
     const app = appErrorOf(error);
     const zodError = error.code === "BAD_REQUEST" && error.cause instanceof ZodError ? error.cause : undefined;
     let message = shape.message;
@@ -87,6 +92,7 @@ const t = initTRPC.context<TRPCContext>().create({
         httpStatus: app ? app.status : shape.data.httpStatus,
         appError,
         zodError: zodError ? z.flattenError(zodError) : null,
+        requestId: ctx?.requestId ?? null,
       },
     };
   },

@@ -18,6 +18,7 @@ export const CONTENT_EVENTS = [
   "tag-update",
   "author-update",
   "entity-update",
+  "config-update",
   "member-signup",
 ] as const;
 

@@ -400,15 +400,20 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
                   Published <DateTime value={current.publishedAt} />
                 </p>
               ) : null}
-              {current.status === "PUBLISHED" ? (
+              {current.status === "PUBLISHED" && current.url ? (
                 <a
                   href={current.url}
                   className="block truncate text-xs text-brand-700 hover:underline"
                   target="_blank"
                   rel="noreferrer"
+                  data-testid="story-view-link"
                 >
                   {current.url}
                 </a>
+              ) : current.status === "PUBLISHED" ? (
+                <p className="text-xs text-gray-500" data-testid="story-view-missing">
+                  No link to the story yet: an owner sets the site&apos;s public URL in Settings.
+                </p>
               ) : null}
               <div className="flex flex-wrap gap-2">
                 {current.moves.map((m) => (

@@ -263,7 +263,8 @@ export const ZStoryEditorView = z.object({
   createdAt: z.date(),
   updatedAt: z.date(),
   /** The story on the publisher's site. */
-  url: z.string(),
+  /** The story's page on the publication's site, `<site URL>/<slug>`; null until Settings has the site URL. */
+  url: z.string().nullable(),
   /** The workflow moves open to it now: the dashboard shows a button for each, and no other. */
   moves: z.array(ZStoryMove),
   canDelete: z.boolean(),

@@ -320,7 +320,8 @@ async function writeRelations(
 
 // ─── Reading ─────────────────────────────────────────────────────────────────────────────────
 
-function toEditorView(story: StoryWithRelations, siteUrl: string): TStoryEditorView {
+/** `siteUrl` is null while the publication has no site URL of its own (Settings): no page to link to. */
+function toEditorView(story: StoryWithRelations, siteUrl: string | null): TStoryEditorView {
   const seo = isObject(story.seo) ? story.seo : {};
   const keywords = seo["meta-keywords"];
   return {
@@ -361,7 +362,7 @@ function toEditorView(story: StoryWithRelations, siteUrl: string): TStoryEditorV
     lastPublishedAt: story.lastPublishedAt,
     createdAt: story.createdAt,
     updatedAt: story.updatedAt,
-    url: storyUrl(siteUrl, story.slug),
+    url: siteUrl ? storyUrl(siteUrl, story.slug) : null,
     moves: movesFrom(story.status).map((m) => ({ action: m.action, to: m.to, label: m.label })),
     canDelete: canDelete(story.status),
   };
@@ -375,7 +376,7 @@ export async function getStory(db: Db, args: { actor: Actor; id: string; appUrl:
   });
   if (!story) throw new AppError("NOT_FOUND", "Story not found.");
   const publisher = await getPublisher(db, args.actor.accountId, { appUrl: args.appUrl });
-  return toEditorView(story, publisher.siteUrl);
+  return toEditorView(story, publisher.siteUrlSet ? publisher.siteUrl : null);
 }
 
 /** A page of the account's stories, most recently changed first. */

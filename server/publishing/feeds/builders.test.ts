@@ -16,6 +16,8 @@ const publisher: Publisher = {
   name: "The <Daily> & Co",
   domain: "news.example.com",
   siteUrl: "https://news.example.com",
+  siteUrlSet: true,
+  publicationHosts: ["news.example.com"],
   cdnImage: "images.example.com",
   language: { isoCode: "en", ietfCode: "en-GB", direction: "ltr" },
   settings: { title: "Daily & Co", description: "News <fast>", copyright: "© 2025 Daily & Co" },

@@ -100,15 +100,15 @@ export const ADMIN_AREAS = [
     label: "Users & keys",
     roles: ["OWNER"],
     summary: "Dashboard users and their roles, and the account's API keys.",
-    built: false,
+    built: true,
   },
   {
     slug: "settings",
     href: "/admin/settings",
     label: "Settings",
     roles: ["OWNER"],
-    summary: "The publication's name, domain and defaults.",
-    built: false,
+    summary: "The publication's name, site URL and domains, images, logo, menu, SEO defaults and language.",
+    built: true,
   },
 ] as const satisfies readonly AdminArea[];
 

@@ -1,0 +1,182 @@
+"use client";
+
+/**
+ * The two signed-out password pages of the dashboard: "Forgot password?" (asks for a link by
+ * e-mail; the answer is the same for every e-mail) and the page the link opens (choose a new
+ * password). They post to the REST routes /api/admin/password/{forgot,reset}.
+ */
+import { useState, type FormEvent } from "react";
+
+import { Alert, Button, FormField, Input, TextLink } from "@/components/ui";
+
+type ApiError = { error?: { message?: string; details?: { field: string; issue: string }[] } };
+
+async function post(
+  path: string,
+  body: unknown,
+): Promise<{ ok: true; message: string } | { ok: false; error: string; fields: Record<string, string> }> {
+  try {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json().catch(() => ({}))) as ApiError & { message?: string };
+    if (response.ok) return { ok: true, message: json.message ?? "Done." };
+    const fields: Record<string, string> = {};
+    for (const detail of json.error?.details ?? []) fields[detail.field.replace(/^body\./, "")] ??= detail.issue;
+    const requestId = response.headers.get("x-request-id");
+    const message = json.error?.message ?? "Something went wrong. Try again.";
+    return {
+      ok: false,
+      error: response.status >= 500 && requestId ? `${message} (request id ${requestId})` : message,
+      fields,
+    };
+  } catch {
+    return { ok: false, error: "The server could not be reached. Check your connection and try again.", fields: {} };
+  }
+}
+
+export function ForgotPasswordForm() {
+  const [email, setEmail] = useState("");
+  const [pending, setPending] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    const result = await post("/api/admin/password/forgot", { email });
+    setPending(false);
+    if (result.ok) setDone(result.message);
+    else setError(result.error);
+  }
+
+  if (done) {
+    return (
+      <div className="space-y-4">
+        <Alert tone="success" data-testid="forgot-password-done">
+          {done}
+        </Alert>
+        <TextLink href="/admin/sign-in" className="text-sm">
+          Back to sign in
+        </TextLink>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={submit} className="space-y-5">
+      {error ? <Alert tone="error">{error}</Alert> : null}
+      <FormField id="email" label="E-mail" hint="The address you sign in with.">
+        <Input
+          name="email"
+          type="email"
+          autoComplete="username"
+          required
+          autoFocus
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+      </FormField>
+      <Button type="submit" variant="primary" size="lg" className="w-full" loading={pending} loadingText="Sending…">
+        Send me a link
+      </Button>
+      <p className="text-center text-sm">
+        <TextLink href="/admin/sign-in">Back to sign in</TextLink>
+      </p>
+    </form>
+  );
+}
+
+export function ResetPasswordForm({ token }: { token: string }) {
+  const [password, setPassword] = useState("");
+  const [confirm, setConfirm] = useState("");
+  const [pending, setPending] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [fields, setFields] = useState<Record<string, string>>({});
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (password !== confirm) {
+      setFields({ confirm: "does not match the new password" });
+      setError("The two passwords differ.");
+      return;
+    }
+    setPending(true);
+    setError(null);
+    setFields({});
+    const result = await post("/api/admin/password/reset", { token, password });
+    setPending(false);
+    if (result.ok) setDone(result.message);
+    else {
+      setError(result.error);
+      setFields(result.fields);
+    }
+  }
+
+  if (!token) {
+    return (
+      <div className="space-y-4">
+        <Alert tone="error">This page needs the link from your e-mail. Ask for a new one.</Alert>
+        <TextLink href="/admin/forgot-password" className="text-sm">
+          Ask for a new link
+        </TextLink>
+      </div>
+    );
+  }
+  if (done) {
+    return (
+      <div className="space-y-4">
+        <Alert tone="success" data-testid="reset-password-done">
+          {done}
+        </Alert>
+        <TextLink href="/admin/sign-in" className="text-sm">
+          Sign in
+        </TextLink>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={submit} className="space-y-5">
+      {error ? (
+        <Alert tone="error">
+          {error}
+          {fields.token ? (
+            <>
+              {" "}
+              <TextLink href="/admin/forgot-password">Ask for a new link</TextLink>.
+            </>
+          ) : null}
+        </Alert>
+      ) : null}
+      <FormField id="new-password" label="New password" hint="At least 12 characters." error={fields.password}>
+        <Input
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={12}
+          maxLength={200}
+          autoFocus
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+      </FormField>
+      <FormField id="confirm-password" label="Repeat the new password" error={fields.confirm}>
+        <Input
+          name="confirm"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={confirm}
+          onChange={(event) => setConfirm(event.target.value)}
+        />
+      </FormField>
+      <Button type="submit" variant="primary" size="lg" className="w-full" loading={pending} loadingText="Saving…">
+        Set password
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,137 @@
+"use client";
+
+/**
+ * The account's API keys: each by its prefix (never the key), with its use and state; rotating
+ * one shows the new key once and keeps the old one working for the grace period.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+
+import { useTRPC } from "@/components/trpc/react";
+import { Alert, Badge, Button, Code, DateTime, ErrorAlert, LoadState, Panel, useConfirm } from "@/components/ui";
+import { API_KEY_ROTATION_GRACE_HOURS, type TApiKeyView, type TRotatedApiKey } from "@/server/accounts/api-keys.schema";
+
+const KIND_LABELS = { CLIENT: "Client key (key parameter)", SERVER: "Server key (X-SUBAUTH)" } as const;
+
+function KeyState({ apiKey }: { apiKey: TApiKeyView }) {
+  if (apiKey.revokedAt) return <Badge tone="red">Revoked</Badge>;
+  if (apiKey.expiresAt && !apiKey.live) return <Badge tone="gray">Expired</Badge>;
+  if (apiKey.expiresAt)
+    return (
+      <Badge tone="amber">
+        Rotated: works until <DateTime value={apiKey.expiresAt} />
+      </Badge>
+    );
+  return <Badge tone="green">Active</Badge>;
+}
+
+export function ApiKeysPanel() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const confirm = useConfirm();
+  const list = useQuery(trpc.staff.apiKeys.list.queryOptions());
+  const [rotated, setRotated] = useState<TRotatedApiKey | null>(null);
+  const [copied, setCopied] = useState(false);
+  const rotate = useMutation(
+    trpc.staff.apiKeys.rotate.mutationOptions({
+      onSuccess: async (result) => {
+        setRotated(result);
+        setCopied(false);
+        await queryClient.invalidateQueries({ queryKey: trpc.staff.apiKeys.list.queryKey() });
+      },
+    }),
+  );
+
+  async function onRotate(key: TApiKeyView) {
+    const ok = await confirm({
+      title: `Rotate ${key.prefix}…?`,
+      body: `A new key replaces it. The old one keeps working for ${API_KEY_ROTATION_GRACE_HOURS} hours, so you can move your clients to the new one, then stops.`,
+      confirmLabel: "Rotate key",
+      tone: "primary",
+    });
+    if (ok) rotate.mutate({ keyId: key.id });
+  }
+
+  return (
+    <Panel title="API keys" titleId="api-keys-title">
+      {rotated ? (
+        <div className="px-4 pt-3">
+          <Alert tone="warning" role="status" data-testid="new-key-once">
+            <p className="font-semibold">Copy the new key now: it will not be shown again.</p>
+            <div className="mt-2 flex flex-wrap items-center gap-2">
+              <code
+                className="rounded bg-white px-2 py-1 font-mono text-xs break-all text-gray-900 ring-1 ring-amber-200"
+                data-testid="new-key-value"
+              >
+                {rotated.key}
+              </code>
+              <Button
+                onClick={() => {
+                  void navigator.clipboard?.writeText(rotated.key).then(() => setCopied(true));
+                }}
+              >
+                {copied ? "Copied" : "Copy"}
+              </Button>
+              <Button onClick={() => setRotated(null)}>Done</Button>
+            </div>
+            <p className="mt-2">
+              The old key {rotated.previous.prefix}… works until{" "}
+              {rotated.previous.expiresAt ? <DateTime value={rotated.previous.expiresAt} /> : "now"}.
+            </p>
+          </Alert>
+        </div>
+      ) : null}
+      {rotate.error ? (
+        <div className="px-4 pt-3">
+          <ErrorAlert error={rotate.error} />
+        </div>
+      ) : null}
+      <LoadState
+        query={list}
+        what="API keys"
+        empty={list.data?.length === 0}
+        emptyText="This account has no API keys. `npm run admin:create` makes the first ones."
+      />
+      {list.data?.length ? (
+        <ul className="divide-y divide-gray-100" aria-labelledby="api-keys-title">
+          {list.data.map((key) => (
+            <li
+              key={key.id}
+              className="flex flex-col gap-2 px-4 py-3 md:flex-row md:items-center md:justify-between"
+              data-testid="api-key-row"
+            >
+              <div className="min-w-0">
+                <p className="text-sm text-gray-900">
+                  <Code>{key.prefix}…</Code> <span className="break-words">{key.name}</span>
+                </p>
+                <p className="mt-0.5 text-xs text-gray-500">
+                  {KIND_LABELS[key.kind]} · created <DateTime value={key.createdAt} /> ·{" "}
+                  {key.lastUsedAt ? (
+                    <>
+                      last used <DateTime value={key.lastUsedAt} />
+                    </>
+                  ) : (
+                    "never used"
+                  )}
+                </p>
+                <div className="mt-1 text-xs">
+                  <KeyState apiKey={key} />
+                </div>
+              </div>
+              {key.live && !key.expiresAt ? (
+                <Button
+                  size="sm"
+                  onClick={() => void onRotate(key)}
+                  loading={rotate.isPending && rotate.variables?.keyId === key.id}
+                  aria-label={`Rotate key ${key.prefix}`}
+                >
+                  Rotate
+                </Button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Panel>
+  );
+}

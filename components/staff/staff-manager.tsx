@@ -1,0 +1,359 @@
+"use client";
+
+/**
+ * The Users & keys page's users: the list, adding or inviting someone, and per user: roles,
+ * disable/enable, a password reset e-mail. The last active owner is kept by the server, whose
+ * message is shown as is.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+
+import { useTRPC } from "@/components/trpc/react";
+import {
+  Alert,
+  Badge,
+  Button,
+  Checkbox,
+  DateTime,
+  Dialog,
+  ErrorAlert,
+  Fieldset,
+  FormActions,
+  FormField,
+  Input,
+  LoadState,
+  Panel,
+  PanelSection,
+  RadioChoices,
+  serverErrors,
+  useConfirm,
+} from "@/components/ui";
+import { ADMIN_ROLES, ROLE_LABELS, type AdminRole, type TStaffMemberView } from "@/server/auth/staff.schema";
+
+const ROLE_HINTS: Record<AdminRole, string> = {
+  OWNER: "everything: users, keys, settings, webhooks",
+  EDITOR: "stories and what organises them",
+  MODERATOR: "comments",
+  REVENUE: "plans and subscriptions",
+};
+
+function RoleChoices({
+  roles,
+  onChange,
+  error,
+  legend,
+}: {
+  roles: AdminRole[];
+  onChange: (roles: AdminRole[]) => void;
+  error?: string;
+  legend: string;
+}) {
+  return (
+    <Fieldset legend={legend} error={error}>
+      <div className="grid gap-2 sm:grid-cols-2">
+        {ADMIN_ROLES.map((role) => (
+          <Checkbox
+            key={role}
+            label={
+              <span>
+                {ROLE_LABELS[role]} <span className="text-gray-500">({ROLE_HINTS[role]})</span>
+              </span>
+            }
+            checked={roles.includes(role)}
+            onChange={(e) => onChange(e.target.checked ? [...roles, role] : roles.filter((r) => r !== role))}
+          />
+        ))}
+      </div>
+    </Fieldset>
+  );
+}
+
+export function StaffManager({ currentUserId }: { currentUserId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const confirm = useConfirm();
+  const list = useQuery(trpc.staff.list.queryOptions());
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<TStaffMemberView | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.staff.list.queryKey() });
+
+  const disable = useMutation(trpc.staff.disable.mutationOptions({ onSuccess: refresh }));
+  const enable = useMutation(trpc.staff.enable.mutationOptions({ onSuccess: refresh }));
+  const reset = useMutation(trpc.staff.sendPasswordReset.mutationOptions());
+  const actionError = disable.error ?? enable.error ?? reset.error;
+
+  async function onDisable(user: TStaffMemberView) {
+    setNotice(null);
+    const ok = await confirm({
+      title: `Disable ${user.name}?`,
+      body: "They are signed out everywhere at once and can no longer sign in. What they did keeps their name. You can enable them again.",
+      confirmLabel: "Disable",
+    });
+    if (!ok) return;
+    enable.reset();
+    reset.reset();
+    disable.mutate({ userId: user.id }, { onSuccess: () => setNotice(`${user.name} is disabled.`) });
+  }
+
+  async function onReset(user: TStaffMemberView) {
+    setNotice(null);
+    const ok = await confirm({
+      title: `E-mail ${user.name} a password reset link?`,
+      body: `A link to choose a new password goes to ${user.email}, valid for one hour. Their password stays until they use it.`,
+      confirmLabel: "Send link",
+      tone: "primary",
+    });
+    if (!ok) return;
+    disable.reset();
+    enable.reset();
+    reset.mutate(
+      { userId: user.id },
+      { onSuccess: () => setNotice(`A password reset link is on its way to ${user.email} (see Outbox).`) },
+    );
+  }
+
+  return (
+    <Panel
+      title="Users"
+      titleId="users-title"
+      actions={!adding ? <Button onClick={() => setAdding(true)}>Add user</Button> : null}
+    >
+      {adding ? (
+        <PanelSection title="New user">
+          <AddUserForm
+            onDone={(message) => {
+              setAdding(false);
+              setNotice(message);
+              void refresh();
+            }}
+            onCancel={() => setAdding(false)}
+          />
+        </PanelSection>
+      ) : null}
+      {notice ? (
+        <div className="px-4 pt-3">
+          <Alert tone="success" data-testid="staff-notice">
+            {notice}
+          </Alert>
+        </div>
+      ) : null}
+      {actionError ? (
+        <div className="px-4 pt-3">
+          <ErrorAlert error={actionError} />
+        </div>
+      ) : null}
+      <LoadState query={list} what="users" empty={list.data?.length === 0} emptyText="No users." />
+      {list.data?.length ? (
+        <ul className="divide-y divide-gray-100" aria-labelledby="users-title">
+          {list.data.map((user) => (
+            <li
+              key={user.id}
+              className="flex flex-col gap-3 px-4 py-3 md:flex-row md:items-center md:justify-between"
+              data-testid="staff-row"
+            >
+              <div className="min-w-0">
+                <p className="font-medium break-words text-gray-900">
+                  {user.name}
+                  {user.id === currentUserId ? <span className="text-gray-500"> (you)</span> : null}
+                </p>
+                <p className="text-sm break-all text-gray-600">{user.email}</p>
+                <div className="mt-1 flex flex-wrap items-center gap-1.5 text-xs">
+                  {user.roles.map((role) => (
+                    <Badge key={role} tone={role === "OWNER" ? "blue" : "gray"}>
+                      {ROLE_LABELS[role]}
+                    </Badge>
+                  ))}
+                  {user.disabledAt ? <Badge tone="red">Disabled</Badge> : null}
+                  {user.invitePending ? <Badge tone="amber">Invited</Badge> : null}
+                  <span className="text-gray-500">
+                    {user.lastLoginAt ? (
+                      <>
+                        Last sign-in <DateTime value={user.lastLoginAt} />
+                      </>
+                    ) : (
+                      "Never signed in"
+                    )}
+                  </span>
+                </div>
+              </div>
+              <div className="flex shrink-0 flex-wrap gap-2">
+                <Button size="sm" onClick={() => setEditing(user)} aria-label={`Change roles of ${user.name}`}>
+                  Roles
+                </Button>
+                {user.disabledAt ? (
+                  <Button
+                    size="sm"
+                    onClick={() =>
+                      enable.mutate(
+                        { userId: user.id },
+                        { onSuccess: () => setNotice(`${user.name} may sign in again.`) },
+                      )
+                    }
+                    aria-label={`Enable ${user.name}`}
+                  >
+                    Enable
+                  </Button>
+                ) : (
+                  <>
+                    <Button
+                      size="sm"
+                      onClick={() => void onReset(user)}
+                      aria-label={`Send ${user.name} a password reset`}
+                    >
+                      Reset password
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="danger"
+                      onClick={() => void onDisable(user)}
+                      aria-label={`Disable ${user.name}`}
+                    >
+                      Disable
+                    </Button>
+                  </>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {editing ? (
+        <RolesDialog
+          user={editing}
+          onClose={() => setEditing(null)}
+          onSaved={(message) => {
+            setEditing(null);
+            setNotice(message);
+            void refresh();
+          }}
+        />
+      ) : null}
+    </Panel>
+  );
+}
+
+function AddUserForm({ onDone, onCancel }: { onDone: (message: string) => void; onCancel: () => void }) {
+  const trpc = useTRPC();
+  const [name, setName] = useState("");
+  const [email, setEmail] = useState("");
+  const [roles, setRoles] = useState<AdminRole[]>(["EDITOR"]);
+  const [how, setHow] = useState<"invite" | "password">("invite");
+  const [password, setPassword] = useState("");
+  const create = useMutation(
+    trpc.staff.create.mutationOptions({
+      onSuccess: (result) =>
+        onDone(
+          result.invited
+            ? `${result.user.name} is added; an invitation to choose a password is on its way to ${result.user.email}.`
+            : `${result.user.name} is added and can sign in with the password you gave.`,
+        ),
+    }),
+  );
+  const errors = serverErrors(create.error, ["name", "email", "roles", "password"]);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    create.mutate({ name, email, roles, password: how === "password" ? password : undefined });
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-4" aria-label="New user">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label="Name" error={errors.fields.name}>
+          <Input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+        </FormField>
+        <FormField label="E-mail" error={errors.fields.email}>
+          <Input
+            type="email"
+            required
+            maxLength={254}
+            autoComplete="off"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </FormField>
+      </div>
+      <RoleChoices legend="Roles" roles={roles} onChange={setRoles} error={errors.fields.roles} />
+      <Fieldset legend="Password">
+        <RadioChoices
+          name="how"
+          value={how}
+          options={[
+            { value: "invite", label: "E-mail an invitation (they choose it)" },
+            { value: "password", label: "Set one now" },
+          ]}
+          onChange={setHow}
+        />
+      </Fieldset>
+      {how === "password" ? (
+        <FormField
+          label="Initial password"
+          hint="At least 12 characters. Tell them how to change it."
+          error={errors.fields.password}
+        >
+          <Input
+            type="password"
+            required
+            minLength={12}
+            maxLength={200}
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </FormField>
+      ) : null}
+      <ErrorAlert errors={errors} />
+      <FormActions>
+        <Button type="submit" variant="primary" loading={create.isPending} loadingText="Adding…">
+          {how === "invite" ? "Add and invite" : "Add user"}
+        </Button>
+        <Button onClick={onCancel}>Cancel</Button>
+      </FormActions>
+    </form>
+  );
+}
+
+function RolesDialog({
+  user,
+  onClose,
+  onSaved,
+}: {
+  user: TStaffMemberView;
+  onClose: () => void;
+  onSaved: (message: string) => void;
+}) {
+  const trpc = useTRPC();
+  const [roles, setRoles] = useState<AdminRole[]>(user.roles);
+  const save = useMutation(
+    trpc.staff.setRoles.mutationOptions({
+      onSuccess: (result) =>
+        onSaved(
+          result.changed
+            ? `${user.name}'s roles are changed; they were signed out everywhere (${result.revokedSessions} session${result.revokedSessions === 1 ? "" : "s"}).`
+            : "Nothing changed.",
+        ),
+    }),
+  );
+  const errors = serverErrors(save.error, ["roles"]);
+  return (
+    <Dialog open onClose={onClose} title={`Roles of ${user.name}`} description="A change signs them out everywhere.">
+      <form
+        className="space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          save.mutate({ userId: user.id, roles });
+        }}
+      >
+        <RoleChoices legend="Roles" roles={roles} onChange={setRoles} error={errors.fields.roles} />
+        <ErrorAlert errors={errors} />
+        <FormActions>
+          <Button type="submit" variant="primary" loading={save.isPending} loadingText="Saving…">
+            Save roles
+          </Button>
+          <Button onClick={onClose}>Cancel</Button>
+        </FormActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+
+import { GET as getConfig } from "@/app/api/v1/config/route";
+import { getEnv } from "@/env.js";
+
+import { getDb } from "../../db";
+import { forgetPublisherCache, getPublisher, isPublicationUrl } from "../../publishing/publisher";
+import { insertSection } from "../../testing/publishing-factories";
+import { createTestTeam, trpcCodeOf } from "../../testing/staff";
+
+const SETTINGS = {
+  name: "The Alpha Times",
+  siteUrl: "https://www.alpha.example/",
+  siteDomains: ["Alpha.example", "m.alpha.example", "www.alpha.example", "alpha.example"],
+  cdnImage: "https://images.alpha.example/",
+  logoUrl: "https://images.alpha.example/logo.png",
+  seo: { title: "Alpha Times: news", description: "What happens in Alpha", keywords: "alpha, news" },
+  language: { isoCode: "fr", ietfCode: "fr-FR", direction: "ltr" as const },
+  menu: null,
+};
+
+async function config(host: string) {
+  forgetPublisherCache();
+  const response = await getConfig(new Request(`http://${host}/api/v1/config`, { headers: { host } }), {
+    params: Promise.resolve({}),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+describe("settings router", () => {
+  it("saves what GET /api/v1/config serves, audits it and records config-update with its purge keys", async () => {
+    const db = await getDb();
+    const { owner } = await createTestTeam(db, "alpha", { owner: ["OWNER"] });
+    const section = await insertSection(db, owner.account.id, { name: "Politics", slug: "politics" });
+    await db.webhookEndpoint.create({
+      data: { accountId: owner.account.id, kind: "CONTENT", url: "https://hooks.example/x", events: ["config-update"] },
+    });
+
+    const before = await owner.caller.settings.get();
+    expect(before.siteUrlSet).toBe(false);
+    expect(before.appUrl).toBe(getEnv().APP_URL.replace(/\/+$/, ""));
+
+    const saved = await owner.caller.settings.update({
+      ...SETTINGS,
+      menu: [
+        { title: "Politics", type: "section", sectionId: section.id },
+        { title: "Elections", type: "tag", tagSlug: "elections" },
+        { title: "About", type: "link", url: "/about" },
+      ],
+    });
+    expect(saved.changed.sort()).toEqual(
+      ["cdnImage", "language", "logoUrl", "menu", "name", "seo", "siteDomains", "siteUrl"].sort(),
+    );
+    expect(saved.view.siteUrlSet).toBe(true);
+    expect(saved.view.settings).toMatchObject({
+      siteUrl: "https://www.alpha.example",
+      siteDomains: ["alpha.example", "m.alpha.example"],
+      cdnImage: "images.alpha.example",
+    });
+
+    const served = await config("m.alpha.example");
+    expect(served).toMatchObject({
+      "publisher-name": "The Alpha Times",
+      "sketches-host": "https://www.alpha.example",
+      "cdn-image": "images.alpha.example",
+      language: { "iso-code": "fr", "ietf-code": "fr-FR", direction: "ltr" },
+      "publisher-settings": { "publisher-logo": { url: "https://images.alpha.example/logo.png" } },
+    });
+    expect((served["seo-metadata"] as { data: unknown }[])[0]).toMatchObject({
+      "owner-type": "home",
+      data: { title: "Alpha Times: news", description: "What happens in Alpha", keywords: "alpha, news" },
+    });
+    const menu = (served.layout as { menu: { title: string; url: string }[] }).menu;
+    expect(menu.map((m) => [m.title, m.url])).toEqual([
+      ["Politics", "https://www.alpha.example/politics"],
+      ["Elections", "https://www.alpha.example/topic/elections"],
+      ["About", "https://www.alpha.example/about"],
+    ]);
+
+    const publisher = await getPublisher(db, owner.account.id, { appUrl: getEnv().APP_URL });
+    expect(isPublicationUrl(publisher, "https://m.alpha.example/2026/story")).toBe(true);
+    expect(isPublicationUrl(publisher, "https://evil.example/alpha.example")).toBe(false);
+
+    const audit = await db.auditLog.findFirstOrThrow({ where: { action: "settings.update" } });
+    expect(audit.metadata).toMatchObject({ siteUrl: { to: "https://www.alpha.example" } });
+    const event = await db.webhookEvent.findFirstOrThrow({ where: { name: "config-update" } });
+    expect(event.payload).toMatchObject({ "purge-keys": ["config"], "purge-all": true });
+    expect(await db.webhookDelivery.count({ where: { eventId: event.id } })).toBe(1);
+
+    // The same again changes nothing and records nothing; back to the sections menu is a change.
+    expect((await owner.caller.settings.update({ ...SETTINGS, menu: saved.view.settings.menu })).changed).toEqual([]);
+    const menuOnly = await owner.caller.settings.update({ ...SETTINGS });
+    expect(menuOnly.changed).toEqual(["menu"]);
+    expect(await db.webhookEvent.count({ where: { name: "config-update" } })).toBe(2);
+    const last = await db.webhookEvent.findFirstOrThrow({ where: { name: "config-update" }, orderBy: { id: "desc" } });
+    expect(last.payload).toMatchObject({ "purge-all": false });
+  });
+
+  it("refuses bad input with 4xx and keeps non-owners out", async () => {
+    const db = await getDb();
+    const { owner, editor } = await createTestTeam(db, "beta", { owner: ["OWNER"], editor: ["EDITOR"] });
+    const bad = [
+      { siteUrl: "ftp://x.example" },
+      { siteUrl: "https://x.example/?q=1" },
+      { siteUrl: "javascript:alert(1)" },
+      { siteDomains: ["not a host"] },
+      { cdnImage: "images.example.com/<x>" },
+      { logoUrl: "data:image/png;base64,AAAA" },
+      { language: { isoCode: "english", ietfCode: "en-US", direction: "ltr" as const } },
+      { menu: [{ title: "X", type: "link" as const, url: "//evil.example" }] },
+      { menu: [{ title: "X", type: "section" as const }] },
+      { name: "" },
+    ];
+    for (const patch of bad)
+      expect(await trpcCodeOf(owner.caller.settings.update({ ...SETTINGS, ...patch })), JSON.stringify(patch)).toBe(
+        "BAD_REQUEST",
+      );
+    expect(
+      await trpcCodeOf(
+        owner.caller.settings.update({ ...SETTINGS, menu: [{ title: "Gone", type: "section", sectionId: 999_999 }] }),
+      ),
+    ).toBe("UNPROCESSABLE_CONTENT");
+    expect(await trpcCodeOf(editor.caller.settings.get())).toBe("FORBIDDEN");
+    expect(await trpcCodeOf(editor.caller.settings.update(SETTINGS))).toBe("FORBIDDEN");
+  });
+});

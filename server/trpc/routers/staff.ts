@@ -1,0 +1,70 @@
+/**
+ * staff.* – the Users & keys page, for owners: dashboard users (add or invite, roles, disable,
+ * enable, password reset e-mail) and the account's API keys (listed by prefix, rotated).
+ */
+import { z } from "zod";
+
+import { getEnv } from "../../../env.js";
+import { listApiKeys, rotateApiKey } from "../../accounts/api-key-admin";
+import { ZApiKeyView, ZRotateApiKeyInput, ZRotatedApiKey } from "../../accounts/api-keys.schema";
+import { createAdminUser, disableAdminUser, enableAdminUser, listStaff, setAdminRoles } from "../../auth/staff";
+import { sendAdminPasswordReset } from "../../auth/staff-passwords";
+import {
+  ZCreateAdminUserInput,
+  ZDisableAdminUserInput,
+  ZEnableAdminUserInput,
+  ZSendAdminPasswordResetInput,
+  ZSetAdminRolesInput,
+  ZStaffChangeResult,
+  ZStaffMemberView,
+} from "../../auth/staff.schema";
+import { adminProcedure, createTRPCRouter } from "../trpc";
+
+const ownerProcedure = adminProcedure(["OWNER"]);
+const appUrl = () => getEnv().APP_URL;
+
+export const staffRouter = createTRPCRouter({
+  list: ownerProcedure
+    .input(z.void())
+    .output(z.array(ZStaffMemberView))
+    .query(({ ctx }) => listStaff(ctx.db, { actor: ctx.actor })),
+
+  create: ownerProcedure
+    .input(ZCreateAdminUserInput)
+    .output(z.object({ user: ZStaffMemberView, invited: z.boolean() }))
+    .mutation(({ ctx, input }) => createAdminUser(ctx.db, { actor: ctx.actor, ...input, appUrl: appUrl() })),
+
+  setRoles: ownerProcedure
+    .input(ZSetAdminRolesInput)
+    .output(ZStaffChangeResult)
+    .mutation(({ ctx, input }) => setAdminRoles(ctx.db, { actor: ctx.actor, ...input })),
+
+  disable: ownerProcedure
+    .input(ZDisableAdminUserInput)
+    .output(ZStaffChangeResult)
+    .mutation(({ ctx, input }) => disableAdminUser(ctx.db, { actor: ctx.actor, ...input })),
+
+  enable: ownerProcedure
+    .input(ZEnableAdminUserInput)
+    .output(ZStaffChangeResult)
+    .mutation(({ ctx, input }) => enableAdminUser(ctx.db, { actor: ctx.actor, ...input })),
+
+  /** E-mail the user a link to choose a new password (through the outbox). */
+  sendPasswordReset: ownerProcedure
+    .input(ZSendAdminPasswordResetInput)
+    .output(z.object({ userId: z.uuid(), expiresAt: z.date() }))
+    .mutation(({ ctx, input }) => sendAdminPasswordReset(ctx.db, { actor: ctx.actor, ...input, appUrl: appUrl() })),
+
+  apiKeys: createTRPCRouter({
+    list: ownerProcedure
+      .input(z.void())
+      .output(z.array(ZApiKeyView))
+      .query(({ ctx }) => listApiKeys(ctx.db, { actor: ctx.actor })),
+
+    /** A new key, shown this once; the old one works for the grace period. */
+    rotate: ownerProcedure
+      .input(ZRotateApiKeyInput)
+      .output(ZRotatedApiKey)
+      .mutation(({ ctx, input }) => rotateApiKey(ctx.db, { actor: ctx.actor, ...input })),
+  }),
+});
