@@ -11,8 +11,6 @@
  * The SMTP password is in SMTP_URL only: it is never logged, never put in an error kept on the
  * mail (`lastError`, shown on the Outbox page) and never described (`describeMailTransport`).
  */
-import "server-only";
-
 import nodemailer from "nodemailer";
 
 import type { Env } from "../../env.js";
