@@ -39,6 +39,27 @@ const zHttpUrl = z
   .refine((v) => /^https?:\/\/[^/]+/.test(v), "must be an http:// or https:// URL")
   .transform((v) => v.replace(/\/+$/, ""));
 
+const zSmtpUrl = z
+  .string()
+  .trim()
+  .refine((v) => {
+    try {
+      const url = new URL(v);
+      return (url.protocol === "smtp:" || url.protocol === "smtps:") && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, "must be an smtp:// or smtps:// URL with a host, e.g. smtp://user:password@smtp.example.com:587");
+
+/** "address@example.com" or "Name <address@example.com>". */
+const zMailFrom = z
+  .string()
+  .trim()
+  .refine(
+    (v) => /^[^\s<>@]+@[^\s<>@]+$/.test(v) || /^[^<>]*<[^\s<>@]+@[^\s<>@]+>$/.test(v),
+    'must be an e-mail address or "Name <address@example.com>"',
+  );
+
 export const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
@@ -116,6 +137,32 @@ export const envSchema = z
       .min(1024)
       .max(100 * 1024 * 1024)
       .default(10 * 1024 * 1024),
+    /**
+     * S3-compatible bucket (AWS S3, Cloudflare R2, MinIO) for uploaded images. Unset: images are
+     * stored on the local disk under UPLOAD_DIR.
+     */
+    S3_BUCKET: z.string().trim().min(1).optional(),
+    /** The S3 API's address (R2, MinIO). Unset: AWS S3 for S3_REGION. */
+    S3_ENDPOINT: zHttpUrl.optional(),
+    /** Region of the bucket ("auto" for R2). */
+    S3_REGION: z.string().trim().min(1).default("us-east-1"),
+    /** Access key; unset (with S3_SECRET_ACCESS_KEY) to use the SDK's own chain (IAM role, AWS_* variables). */
+    S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().trim().min(1).optional(),
+    /** Address objects as <endpoint>/<bucket>/<key> instead of <bucket>.<endpoint>/<key> (MinIO). */
+    S3_FORCE_PATH_STYLE: zBool.default(false),
+    /**
+     * Public address images are served from (a CDN or a public bucket URL), the key appended; used in
+     * the image URLs the API gives. Unset: Masthead serves them at APP_URL/images/<key>.
+     */
+    IMAGE_PUBLIC_BASE_URL: zHttpUrl.optional(),
+    /**
+     * SMTP server the outbox sends mail through, e.g. smtp://user:password@smtp.example.com:587
+     * (STARTTLS when offered) or smtps://…:465 (TLS from the start). Unset: mail is written to the log.
+     */
+    SMTP_URL: zSmtpUrl.optional(),
+    /** Sender of outgoing mail: "address@example.com" or "Name <address@example.com>"; required with SMTP_URL. */
+    MAIL_FROM: zMailFrom.optional(),
     /** Seconds that shared caches (CDNs) may keep public content responses (Cache-Control s-maxage). */
     CONTENT_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     /** Days a member stays logged in. */
@@ -139,6 +186,25 @@ export const envSchema = z
         message: "is required on Vercel (the embedded database needs a writable disk)",
       });
     }
+    if (env.SMTP_URL && !env.MAIL_FROM) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["MAIL_FROM"],
+        message: "is required with SMTP_URL (the sender of every mail)",
+      });
+    }
+    if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.S3_ACCESS_KEY_ID ? "S3_SECRET_ACCESS_KEY" : "S3_ACCESS_KEY_ID"],
+        message: "is required with the other S3 key (set both, or neither to use the SDK's credential chain)",
+      });
+    }
+    if (!env.S3_BUCKET) {
+      for (const name of /** @type {const} */ (["S3_ENDPOINT", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"])) {
+        if (env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is set but S3_BUCKET is not" });
+      }
+    }
     if (env.NODE_ENV === "production" && env.INNGEST_EVENT_KEY && !env.INNGEST_SIGNING_KEY) {
       ctx.addIssue({
         code: "custom",
@@ -160,6 +226,10 @@ export const envSchema = z
       DATABASE_SCHEMA: env.DATABASE_SCHEMA ?? schemaFromUrl ?? "public",
       UPLOAD_DIR: path.resolve(/*turbopackIgnore: true*/ env.UPLOAD_DIR ?? path.join(dataDir, "uploads")),
       APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,
+      /** Where uploaded images live: "s3" with S3_BUCKET, else "disk" (UPLOAD_DIR). */
+      imageStorage: /** @type {"s3" | "disk"} */ (env.S3_BUCKET ? "s3" : "disk"),
+      /** How the outbox sends mail: "smtp" with SMTP_URL, else "log". */
+      mailTransport: /** @type {"smtp" | "log"} */ (env.SMTP_URL ? "smtp" : "log"),
       /** True when Inngest (Cloud, self-hosted or dev server) is configured to run background work. */
       inngestEnabled: Boolean(env.INNGEST_EVENT_KEY || env.INNGEST_BASE_URL || env.INNGEST_DEV),
     };

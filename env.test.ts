@@ -53,6 +53,40 @@ describe("configuration (env.js)", () => {
     expect(env.inngestEnabled).toBe(true);
   });
 
+  it("chooses the mail transport and image storage, and checks their variables", () => {
+    expect(parseEnv({})).toMatchObject({ mailTransport: "log", imageStorage: "disk" });
+    const env = parseEnv({
+      SMTP_URL: "smtp://mailer:pw@smtp.example.com:587",
+      MAIL_FROM: "The Gazette <news@gazette.test>",
+      S3_BUCKET: "images",
+      S3_ENDPOINT: "http://127.0.0.1:9000/",
+      S3_FORCE_PATH_STYLE: "true",
+      IMAGE_PUBLIC_BASE_URL: "https://cdn.gazette.test/img/",
+    });
+    expect(env).toMatchObject({
+      mailTransport: "smtp",
+      imageStorage: "s3",
+      S3_ENDPOINT: "http://127.0.0.1:9000",
+      S3_REGION: "us-east-1",
+      S3_FORCE_PATH_STYLE: true,
+      IMAGE_PUBLIC_BASE_URL: "https://cdn.gazette.test/img",
+    });
+    expect(error({ SMTP_URL: "smtp://mailer:pw@smtp.example.com" })).toBe(
+      "Invalid configuration: MAIL_FROM is required with SMTP_URL (the sender of every mail)",
+    );
+    // The message names the variable, never its value (an SMTP URL carries the password).
+    const bad = error({ SMTP_URL: "http://mailer:hunter22@smtp.example.com", MAIL_FROM: "news@gazette.test" });
+    expect(bad).toMatch(/^Invalid configuration: SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(bad).not.toContain("hunter22");
+    expect(error({ SMTP_URL: "smtp://h", MAIL_FROM: "not an address" })).toMatch(/^Invalid configuration: MAIL_FROM /);
+    expect(error({ S3_ENDPOINT: "http://127.0.0.1:9000" })).toBe(
+      "Invalid configuration: S3_ENDPOINT is set but S3_BUCKET is not",
+    );
+    expect(error({ S3_BUCKET: "b", S3_ACCESS_KEY_ID: "id" })).toMatch(
+      /^Invalid configuration: S3_SECRET_ACCESS_KEY is required with the other S3 key/,
+    );
+  });
+
   it("stops `npm start` at once with that line when a value is bad", () => {
     const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
       env: { PATH: process.env.PATH, NODE_ENV: "development", PORT: "not-a-port", DATA_DIR: "/tmp/masthead-env-test" },

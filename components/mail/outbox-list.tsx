@@ -6,12 +6,14 @@ import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import { Alert, Badge, DateTime, FilterSelect, LoadMore, LoadState, Panel } from "@/components/ui";
-import type { TEmailStatus, TOutgoingEmailView } from "@/server/mail/outbox.schema";
+import type { TEmailStatus, TOutgoingEmailPage, TOutgoingEmailView } from "@/server/mail/outbox.schema";
 
 const PAGE_SIZE = 25;
 
 const STATUS_LABEL: Record<TEmailStatus, string> = { PENDING: "Pending", SENT: "Sent", FAILED: "Failed" };
 const STATUS_TONE = { PENDING: "amber", SENT: "green", FAILED: "red" } as const;
+
+type TransportName = TOutgoingEmailPage["transport"]["name"];
 
 export function OutboxList() {
   const trpc = useTRPC();
@@ -25,13 +27,11 @@ export function OutboxList() {
     ),
   );
   const emails = mail.data?.pages.flatMap((page) => page.items) ?? [];
+  const transport = mail.data?.pages[0]?.transport;
 
   return (
     <div className="space-y-6">
-      <Alert tone="info" role="note">
-        No mail server is configured: e-mails are written to the server log and marked sent. Their bodies are shown
-        here, so in development you can open a password reset link from this page.
-      </Alert>
+      {transport ? <TransportNote transport={transport} /> : null}
 
       <Panel
         title="Outgoing e-mails"
@@ -61,7 +61,7 @@ export function OutboxList() {
         {emails.length ? (
           <ul className="divide-y divide-gray-100">
             {emails.map((email) => (
-              <OutboxRow key={email.id} email={email} />
+              <OutboxRow key={email.id} email={email} transport={transport?.name} />
             ))}
           </ul>
         ) : null}
@@ -71,7 +71,31 @@ export function OutboxList() {
   );
 }
 
-function OutboxRow({ email }: { email: TOutgoingEmailView }) {
+/** How this installation delivers mail (the transport's name and, for SMTP, where: never credentials). */
+function TransportNote({ transport }: { transport: TOutgoingEmailPage["transport"] }) {
+  if (transport.name === "smtp")
+    return (
+      <Alert tone="info" role="note">
+        <span data-testid="outbox-transport">
+          Transport: <strong>SMTP</strong>
+          {transport.detail ? <> · {transport.detail}</> : null}
+        </span>
+        . A mail the server refuses for now is retried with backoff (6 attempts); one it rejects for good (a 5xx reply)
+        fails at once with the server&apos;s answer.
+      </Alert>
+    );
+  return (
+    <Alert tone="info" role="note">
+      <span data-testid="outbox-transport">
+        Transport: <strong>log</strong>
+      </span>
+      . No mail server is configured (SMTP_URL): e-mails are written to the server log and marked sent. Their bodies are
+      shown here, so in development you can open a password reset link from this page.
+    </Alert>
+  );
+}
+
+function OutboxRow({ email, transport }: { email: TOutgoingEmailView; transport: TransportName | undefined }) {
   return (
     <li className="px-4 py-3" data-testid="outbox-email">
       <details className="group">
@@ -84,6 +108,9 @@ function OutboxRow({ email }: { email: TOutgoingEmailView }) {
             </span>
           </span>
           <Badge tone={STATUS_TONE[email.status]}>{STATUS_LABEL[email.status]}</Badge>
+          <span className="w-24 shrink-0 text-xs text-gray-500">
+            {email.attempts === 1 ? "1 attempt" : `${email.attempts} attempts`}
+          </span>
           <span aria-hidden className="text-xs text-gray-400 group-open:rotate-90">
             ▶
           </span>
@@ -92,12 +119,22 @@ function OutboxRow({ email }: { email: TOutgoingEmailView }) {
           <p className="mb-2 text-xs text-gray-500">
             {email.sentAt ? (
               <>
-                Sent <DateTime value={email.sentAt} /> (written to the server log)
+                Sent <DateTime value={email.sentAt} />{" "}
+                {transport === "smtp" ? "(accepted by the SMTP server)" : "(written to the server log)"}
               </>
+            ) : email.status === "FAILED" ? (
+              `Not sent: failed after ${email.attempts === 1 ? "1 attempt" : `${email.attempts} attempts`}.`
+            ) : email.attempts > 0 ? (
+              "Not sent yet: it will be tried again."
             ) : (
               "Not sent yet."
             )}
           </p>
+          {email.lastError ? (
+            <p className="mb-2 text-xs text-red-700" data-testid="outbox-last-error">
+              Last error: <code className="font-mono break-words">{email.lastError}</code>
+            </p>
+          ) : null}
           <pre className="font-mono text-xs break-words whitespace-pre-wrap text-gray-800">{email.text}</pre>
         </div>
       </details>

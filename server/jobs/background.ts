@@ -6,7 +6,7 @@
  */
 import { getEnv } from "../../env.js";
 import { getDb } from "../db";
-import { logTransport } from "../mail/transport";
+import { mailTransportFromEnv } from "../mail/transport";
 import { sendWebhookRequest } from "../webhooks/transport";
 import type { JobDeps } from "./define";
 import { LocalRunner } from "./local-runner";
@@ -23,7 +23,7 @@ export function jobDepsFromEnv(env = getEnv()): JobDeps {
   return {
     clock: () => new Date(),
     sendWebhook: sendWebhookRequest,
-    mail: logTransport,
+    mail: mailTransportFromEnv(env),
     allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
     webhookRetentionDays: env.WEBHOOK_RETENTION_DAYS,
     webhookConcurrency: env.WEBHOOK_CONCURRENCY,

@@ -70,8 +70,15 @@ export type TransactionalJob<P> = JobDefinitionBase<P> & {
   run(tx: TransactionClient, job: HeldJob<P>, ctx: JobContext): Promise<JobResult | void>;
 };
 
+/**
+ * One job's outside work failed: retried with the definition's backoff, or failed at once when
+ * `permanent` (the other side refused for good, e.g. an SMTP 5xx for the recipient: retrying
+ * would only ask the same question again).
+ */
+export type PerformError = { status: "error"; error: string; permanent?: boolean };
+
 /** One job's outside work: its result, and what `record` needs to write it down. */
-export type Performed<P, D> = { job: HeldJob<P>; result: JobResult | { status: "error"; error: string }; data?: D };
+export type Performed<P, D> = { job: HeldJob<P>; result: JobResult | PerformError; data?: D };
 
 export type ExternalJob<P, D> = JobDefinitionBase<P> & {
   kind: "external";

@@ -12,7 +12,8 @@
  *   completion is written only while the worker still holds the job;
  * - nothing is lost when a process dies: the lease expires and another worker claims the job;
  * - a transactional job's effect commits with its completion, so it happens exactly once;
- * - a job that keeps failing is retried with backoff, then FAILED (`onFailed` records why).
+ * - a job that keeps failing is retried with backoff, then FAILED (`onFailed` records why); an
+ *   external job whose other side refused for good (`permanent`) is FAILED at once.
  */
 import { randomUUID } from "node:crypto";
 
@@ -137,10 +138,13 @@ export async function ensureRecurringJobs(db: Db, now: Date): Promise<void> {
   }
 }
 
+type Failure = { job: HeldJob<unknown>; error: string; permanent?: boolean };
+
 /** A run threw, or its worker cannot use the result: retry with backoff, or fail it for good. */
-function failureOf(definition: JobDefinition, job: HeldJob<unknown>, error: string, now: Date): Finish {
+function failureOf(definition: JobDefinition, failure: Failure, now: Date): Finish {
+  const { job, error } = failure;
   const max = definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-  if (job.attempts >= max) return { id: job.id, status: "failed", runAt: null, error };
+  if (failure.permanent || job.attempts >= max) return { id: job.id, status: "failed", runAt: null, error };
   const backoff = (definition.backoffMs ?? defaultBackoffMs)(job.attempts);
   return { id: job.id, status: "pending", runAt: new Date(now.getTime() + backoff), error };
 }
@@ -153,18 +157,19 @@ function finishOf(job: HeldJob<unknown>, result: JobResult | void): Finish {
 }
 
 /** Record failures (outside the failed run's transaction, which rolled back), and onFailed for the last ones. */
-async function recordFailures(
-  db: Db,
-  definition: JobDefinition,
-  failed: { job: HeldJob<unknown>; error: string }[],
-  ctx: JobContext,
-): Promise<void> {
+async function recordFailures(db: Db, definition: JobDefinition, failed: Failure[], ctx: JobContext): Promise<void> {
   if (failed.length === 0) return;
   const now = ctx.clock();
-  for (const { job, error } of failed)
-    log.warn("job attempt failed", { job: job.id, name: job.name, attempt: job.attempts, error });
+  for (const { job, error, permanent } of failed)
+    log.warn("job attempt failed", {
+      job: job.id,
+      name: job.name,
+      attempt: job.attempts,
+      error,
+      ...(permanent ? { permanent: true } : {}),
+    });
   await withTransaction(db, async (tx) => {
-    const finishes = failed.map((f) => failureOf(definition, f.job, f.error, now));
+    const finishes = failed.map((f) => failureOf(definition, f, now));
     const held = await finishJobs(tx, ctx.workerId, now, finishes);
     for (const f of failed) {
       const finish = finishes.find((x) => x.id === f.job.id);
@@ -240,7 +245,9 @@ async function runExternal(
     return;
   }
   const ok = performed.filter((p) => p.result.status !== "error");
-  const errors = performed.flatMap((p) => (p.result.status === "error" ? [{ job: p.job, error: p.result.error }] : []));
+  const errors = performed.flatMap((p) =>
+    p.result.status === "error" ? [{ job: p.job, error: p.result.error, permanent: p.result.permanent }] : [],
+  );
   if (ok.length) {
     await withTransaction(db, async (tx) => {
       const mine = await tx.$queryRawUnsafe<{ id: string }[]>(

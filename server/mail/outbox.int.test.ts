@@ -158,7 +158,7 @@ describe("mail outbox", () => {
     let cursor: string | null | undefined;
     do {
       const page = await listOutgoingEmails(db, { accountId, limit: 3, cursor });
-      expect(page.transport).toBe("log");
+      expect(page.transport).toEqual({ name: "log", detail: null });
       seen.push(...page.items.map((m) => m.id));
       cursor = page.nextCursor;
     } while (cursor);

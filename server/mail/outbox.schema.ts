@@ -26,6 +26,10 @@ export const ZOutgoingEmailView = z.object({
   status: ZEmailStatus,
   createdAt: z.date(),
   sentAt: z.date().nullable(),
+  /** Attempts made to hand it to the transport (a SENT mail counts the one that worked). */
+  attempts: z.number().int(),
+  /** Why the last attempt failed (kept while PENDING, the reason when FAILED); null once SENT. */
+  lastError: z.string().nullable(),
 });
 export type TOutgoingEmailView = z.infer<typeof ZOutgoingEmailView>;
 
@@ -33,8 +37,11 @@ export const ZOutgoingEmailPage = z.object({
   items: z.array(ZOutgoingEmailView),
   /** Pass back as `cursor` for the next (older) page; null on the last page. */
   nextCursor: z.string().nullable(),
-  /** How the outbox is delivered in this installation ("log": written to the server log). */
-  transport: z.literal("log"),
+  /**
+   * How the outbox is delivered in this installation: "log" (written to the server log) or "smtp"
+   * with `detail` saying where (host, port, sender; never credentials).
+   */
+  transport: z.object({ name: z.enum(["log", "smtp"]), detail: z.string().nullable() }),
 });
 export type TOutgoingEmailPage = z.infer<typeof ZOutgoingEmailPage>;
 

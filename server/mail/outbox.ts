@@ -4,8 +4,8 @@
  * change does; its "mail.send" job is queued with it, and the job engine sends it once the commit
  * is done, retrying with backoff when the transport refuses it.
  *
- * Transport: ./transport.ts (the log by default; the dashboard's Outbox shows every mail with its
- * body, which is how development reads password reset links).
+ * Transport: ./transport.ts (SMTP with SMTP_URL; else the log, and the dashboard's Outbox, which
+ * shows every mail with its body, is how development reads password reset links).
  *
  * Vocabulary: PENDING (queued, not yet sent), SENT, FAILED (every attempt failed; `lastError` says why).
  */
@@ -19,7 +19,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { defineJob } from "../jobs/define";
 import { enqueueJob } from "../jobs/queue";
 import { ZListOutgoingEmailsInput, type TListOutgoingEmailsInput, type TOutgoingEmailPage } from "./outbox.schema";
-import type { OutgoingMail } from "./transport";
+import { PermanentMailError, type OutgoingMail } from "./transport";
 
 export type QueueEmailInput = {
   accountId: number;
@@ -51,6 +51,9 @@ export async function queueEmail(db: Db, input: QueueEmailInput): Promise<{ id: 
 /**
  * "mail.send": hand one pending mail to the transport, then mark it SENT. A transport that throws
  * makes the job retry (10 s, 20 s, 40 s… 6 attempts); the last failure marks the mail FAILED.
+ * A `PermanentMailError` (the SMTP server refused the recipient or the message with a 5xx) marks
+ * it FAILED at once: the server said not to ask again, and retrying would only delay the answer.
+ * Every attempt counts in `attempts` and leaves its error in `lastError`.
  * A crash between the transport's acceptance and the write sends the mail again (at least once).
  */
 export const sendMailJob = defineJob<{ emailId: string }, OutgoingMail>({
@@ -78,7 +81,8 @@ export const sendMailJob = defineJob<{ emailId: string }, OutgoingMail>({
           where: { id: mail.id, status: "PENDING" },
           data: { attempts: { increment: 1 }, lastError: message.slice(0, 1000) },
         });
-        performed.push({ job, result: { status: "error" as const, error: message } });
+        const permanent = error instanceof PermanentMailError;
+        performed.push({ job, result: { status: "error" as const, error: message, permanent } });
       }
     }
     return performed;
@@ -104,7 +108,7 @@ export const sendMailJob = defineJob<{ emailId: string }, OutgoingMail>({
 /** One page of an account's outgoing e-mails, newest first (keyset on createdAt, id). */
 export async function listOutgoingEmails(
   db: Db,
-  args: { accountId: number } & TListOutgoingEmailsInput,
+  args: { accountId: number; transport?: TOutgoingEmailPage["transport"] } & TListOutgoingEmailsInput,
 ): Promise<TOutgoingEmailPage> {
   const { cursor, limit, status } = ZListOutgoingEmailsInput.parse(args);
   const after = cursor ? decodeCursor(cursor) : undefined;
@@ -132,9 +136,11 @@ export async function listOutgoingEmails(
       status: row.status,
       createdAt: row.createdAt,
       sentAt: row.sentAt,
+      attempts: row.attempts,
+      lastError: row.lastError,
     })),
     nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
-    transport: "log",
+    transport: args.transport ?? { name: "log", detail: null },
   };
 }
 

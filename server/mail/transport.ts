@@ -1,10 +1,19 @@
 /**
  * Where mail goes. The outbox (./outbox.ts) hands each message to a transport from its
- * "mail.send" job; a transport that throws makes the job retry with backoff.
+ * "mail.send" job; a transport that throws makes the job retry with backoff, and one that throws
+ * a `PermanentMailError` fails the mail at once (retrying cannot change the answer).
  *
- * The only transport today writes each mail to the application log ("log"): in development the
- * Outbox page of the dashboard is where reset links are read. An SMTP transport slots in here.
+ * Two transports, chosen by the configuration (`mailTransportFromEnv`):
+ * - "log" (default, development): each mail is written to the application log; the dashboard's
+ *   Outbox page shows the bodies, which is where reset links are read;
+ * - "smtp" (SMTP_URL, MAIL_FROM): nodemailer hands each mail to an SMTP server.
+ *
+ * The SMTP password is in SMTP_URL only: it is never logged, never put in an error kept on the
+ * mail (`lastError`, shown on the Outbox page) and never described (`describeMailTransport`).
  */
+import nodemailer from "nodemailer";
+
+import type { Env } from "../../env.js";
 import { log } from "../log";
 
 export type OutgoingMail = { id: string; accountId: number; to: string; subject: string; text: string; kind: string };
@@ -29,3 +38,122 @@ export const logTransport: MailTransport = {
     });
   },
 };
+
+// ─── SMTP ────────────────────────────────────────────────────────────────────────────────────
+
+/** The server refused this mail for good: the job fails it now instead of retrying. */
+export class PermanentMailError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PermanentMailError";
+  }
+}
+
+type SmtpError = Error & { code?: string; responseCode?: number; command?: string };
+
+/**
+ * Whether an SMTP failure is about this message and final, so retrying is pointless.
+ *
+ * RFC 5321 (4.2.1): a 5yz reply is a permanent negative completion, the client "SHOULD NOT repeat
+ * the exact request"; 4yz replies (greylisting, a full mailbox, a busy server) are transient. So a
+ * 5xx answer to the envelope or the message (MAIL FROM, RCPT TO, DATA: nodemailer's EENVELOPE and
+ * EMESSAGE) fails the mail at once, and so does an address nodemailer itself refuses before
+ * sending (no reply code: it will be refused the same way every time).
+ *
+ * Everything else is retried: connection failures, timeouts, 4xx replies, and authentication
+ * failures even with a 535. A wrong password or a server that is down concerns every mail, not
+ * this one: the operator fixes the configuration and the mail goes out on a later attempt.
+ */
+export function isPermanentSmtpFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const { code, responseCode, command } = error as SmtpError;
+  if (code !== "EENVELOPE" && code !== "EMESSAGE") return false;
+  if (typeof responseCode === "number") return responseCode >= 500 && responseCode < 600;
+  return command === "API";
+}
+
+export type SmtpConfig = { url: string; from: string };
+
+/** Where SMTP mail goes, without credentials: "smtp.example.com:587 (STARTTLS), from news@example.com". */
+export function describeSmtp(config: SmtpConfig): string {
+  const url = new URL(config.url);
+  const secure = url.protocol === "smtps:";
+  const port = url.port || (secure ? "465" : "587");
+  return `${url.hostname}:${port} (${secure ? "TLS" : "STARTTLS when offered"}), from ${config.from}`;
+}
+
+/** A message that may carry the password or the URL, with both taken out. */
+function withoutSecrets(message: string, url: URL): string {
+  let text = message;
+  for (const secret of [url.password, decodeURIComponent(url.password)]) {
+    if (secret.length >= 3) text = text.split(secret).join("[redacted]");
+  }
+  return text;
+}
+
+/** The domain of the sender, for Message-IDs. */
+function senderDomain(from: string): string {
+  const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
+  return address.slice(address.lastIndexOf("@") + 1) || "masthead.invalid";
+}
+
+/**
+ * Mail through an SMTP server (nodemailer). One connection per mail (a mail is one job attempt;
+ * the engine runs a few at once). Each message has the Message-ID `<outbox id@sender domain>`:
+ * a mail sent again after a crash between the server's acceptance and the outbox's write keeps
+ * the same id, so receiving systems can tell the copies apart.
+ */
+export function smtpTransport(config: SmtpConfig): MailTransport {
+  const url = new URL(config.url);
+  const secure = url.protocol === "smtps:";
+  const transporter = nodemailer.createTransport({
+    host: url.hostname,
+    port: Number(url.port) || (secure ? 465 : 587),
+    secure,
+    auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
+    // Well inside the job's 60-second lease: a hung server fails the attempt, which is retried.
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+    // nodemailer logs nothing unless asked; keep it that way (its debug output includes AUTH lines).
+    logger: false,
+    debug: false,
+  });
+  const domain = senderDomain(config.from);
+  return {
+    name: "smtp",
+    async send(mail) {
+      try {
+        await transporter.sendMail({
+          from: config.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          messageId: `<${mail.id}@${domain}>`,
+          headers: { "X-Masthead-Kind": mail.kind },
+        });
+      } catch (error) {
+        const message = withoutSecrets(error instanceof Error ? error.message : String(error), url);
+        if (isPermanentSmtpFailure(error)) throw new PermanentMailError(message);
+        throw new Error(message);
+      }
+    },
+  };
+}
+
+// ─── From the configuration ──────────────────────────────────────────────────────────────────
+
+type MailEnv = Pick<Env, "SMTP_URL" | "MAIL_FROM">;
+
+/** The transport the configuration names: SMTP with SMTP_URL (env.js requires MAIL_FROM with it), else the log. */
+export function mailTransportFromEnv(env: MailEnv): MailTransport {
+  if (env.SMTP_URL && env.MAIL_FROM) return smtpTransport({ url: env.SMTP_URL, from: env.MAIL_FROM });
+  return logTransport;
+}
+
+/** What the Outbox page says about delivery: the transport's name and, for SMTP, where (no credentials). */
+export function describeMailTransport(env: MailEnv): { name: "log" | "smtp"; detail: string | null } {
+  if (env.SMTP_URL && env.MAIL_FROM)
+    return { name: "smtp", detail: describeSmtp({ url: env.SMTP_URL, from: env.MAIL_FROM }) };
+  return { name: "log", detail: null };
+}

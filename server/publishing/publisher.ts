@@ -149,8 +149,9 @@ export async function getPublisher(
         ),
       ),
     ],
-    // Served by Masthead itself (GET /images/<key>) unless a CDN is configured: host and path, no scheme.
-    cdnImage: config?.cdnImage || `${new URL(defaults.appUrl).host}/images`,
+    // Host and path, no scheme: the publisher's CDN when set, else IMAGE_PUBLIC_BASE_URL (a public
+    // bucket or CDN in front of the image storage), else Masthead itself (GET /images/<key>).
+    cdnImage: config?.cdnImage || defaultCdnImage(defaults.appUrl, getEnv().IMAGE_PUBLIC_BASE_URL),
     language: {
       isoCode: config?.languageIsoCode ?? "en",
       ietfCode: config?.languageIetfCode ?? "en-US",
@@ -196,4 +197,10 @@ export function isPublicationUrl(publisher: Pick<Publisher, "publicationHosts">,
 
 function asObject(value: unknown): Record<string, unknown> {
   return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/** `cdn-image` when the publisher set none: IMAGE_PUBLIC_BASE_URL's host and path, else `<APP_URL host>/images`. */
+export function defaultCdnImage(appUrl: string, imagePublicBaseUrl: string | undefined): string {
+  if (imagePublicBaseUrl) return imagePublicBaseUrl.replace(/^https?:\/\//, "").replace(/\/+$/, "");
+  return `${new URL(appUrl).host}/images`;
 }

@@ -11,21 +11,21 @@
  * - collections: "home" (manual: stories, then the section collections as children),
  *   "editors-picks" (manual) and "technology-and-business" (automated by rules).
  *
- * Hero and inline images are real PNG files drawn in code and written under UPLOAD_DIR with
- * ImageAsset rows, keyed like uploads, so GET /images/<key> serves them.
+ * Hero and inline images are real PNG files drawn in code and put in the image storage (UPLOAD_DIR,
+ * or the S3 bucket when configured) with ImageAsset rows, keyed like uploads, so GET /images/<key>
+ * serves them.
  *
  * Idempotent: every row is looked up by its slug (or key) first and only created when missing, so a
  * second run changes nothing, and edits made in the dashboard survive.
  */
 import { createHash, randomUUID } from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
 import { deflateSync } from "node:zlib";
 
 import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import type { TCard, TStoryElement } from "../publishing/cards.schema";
 import { cardsPlainText, readTimeMinutes } from "../publishing/story-view";
+import { diskImageStorage, type ImageStorage } from "../storage/image-storage";
 import type { SeedReport } from "./demo";
 
 // ─── The corpus ──────────────────────────────────────────────────────────────────────────────
@@ -696,7 +696,7 @@ async function ensureImage(
   db: Db,
   args: {
     accountId: number;
-    uploadDir: string;
+    images: ImageStorage;
     name: string;
     colours: [string, string];
     bands: number;
@@ -704,19 +704,15 @@ async function ensureImage(
   },
 ): Promise<DemoImage> {
   const key = demoImageKey(args.accountId, args.name);
-  const file = path.join(args.uploadDir, ...key.split("/"));
-  const exists = await fs.stat(file).then(
-    (s) => s.isFile(),
-    () => false,
-  );
+  const existing = await args.images.get(key);
   let bytes: number;
-  if (!exists) {
+  if (!existing) {
     const png = gradientPng(IMAGE_SIZE.width, IMAGE_SIZE.height, args.colours[0], args.colours[1], args.bands);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, png);
+    await args.images.put(key, png, { contentType: "image/png" });
     bytes = png.length;
   } else {
-    bytes = (await fs.stat(file)).size;
+    bytes = existing.size;
+    await existing.body.cancel();
   }
   const asset = await db.imageAsset.findUnique({ where: { key }, select: { id: true } });
   if (!asset) {
@@ -737,7 +733,14 @@ async function ensureImage(
 
 // ─── The seed ────────────────────────────────────────────────────────────────────────────────
 
-export type DemoContentOptions = { accountId: number; appUrl: string; uploadDir: string; now?: Date };
+export type DemoContentOptions = {
+  accountId: number;
+  appUrl: string;
+  uploadDir: string;
+  /** Where the images go (S3 when configured); default: the disk under `uploadDir`. */
+  images?: ImageStorage;
+  now?: Date;
+};
 export type DemoContentSummary = {
   storySlugs: string[];
   draftSlugs: string[];
@@ -824,12 +827,13 @@ async function seedContent(db: Db, options: DemoContentOptions, report: SeedRepo
   }
 
   // Images: one hero and one inline picture per section.
-  const images = new Map<string, { hero: DemoImage; inline: DemoImage }>();
+  const images = options.images ?? diskImageStorage(options.uploadDir);
+  const demoImages = new Map<string, { hero: DemoImage; inline: DemoImage }>();
   for (const [i, section] of DEMO_SECTIONS.entries()) {
-    images.set(section.slug, {
+    demoImages.set(section.slug, {
       hero: await ensureImage(db, {
         accountId,
-        uploadDir: options.uploadDir,
+        images,
         name: `${section.slug}-hero`,
         colours: section.colours,
         bands: 3 + i,
@@ -837,7 +841,7 @@ async function seedContent(db: Db, options: DemoContentOptions, report: SeedRepo
       }),
       inline: await ensureImage(db, {
         accountId,
-        uploadDir: options.uploadDir,
+        images,
         name: `${section.slug}-inline`,
         colours: [section.colours[1], section.colours[0]],
         bands: 9 + i,
@@ -958,7 +962,7 @@ async function seedContent(db: Db, options: DemoContentOptions, report: SeedRepo
       select: { id: true },
     });
     if (existing) return { id: existing.id, slug };
-    const sectionImages = images.get(spec.section)!;
+    const sectionImages = demoImages.get(spec.section)!;
     const at = (extra.publishedAt ?? now).getTime();
     const cards = demoCards(spec, index, sectionImages, at);
     const plainText = cardsPlainText(cards);

@@ -10,6 +10,7 @@ import { openDatabase } from "../db/client";
 import type { DatabaseConfig } from "../db/config";
 import { applyMigrations } from "../db/migrate";
 import { withTransaction } from "../db/transaction";
+import { imageStorageFromEnv } from "../storage/image-storage";
 import { demoCredentials, seedDemoPublisher, type DemoCredentials, type SeedReport } from "./demo";
 import { seedDemoContent } from "./demo-content";
 import { seedLargeContent, type LargeContentResult } from "./large-content";
@@ -26,7 +27,8 @@ export function assertSeedAllowed(env: Pick<Env, "NODE_ENV" | "ALLOW_DEMO_SEED">
 }
 
 export async function runSeed(
-  env: Pick<Env, "NODE_ENV" | "ALLOW_DEMO_SEED" | "DATA_DIR" | "APP_URL" | "UPLOAD_DIR">,
+  env: Pick<Env, "NODE_ENV" | "ALLOW_DEMO_SEED" | "DATA_DIR" | "APP_URL" | "UPLOAD_DIR"> &
+    Parameters<typeof imageStorageFromEnv>[0],
   config: DatabaseConfig,
   options: { stories?: number; onProgress?: (done: number, target: number) => void } = {},
 ): Promise<{ credentials: DemoCredentials; report: SeedReport; credentialsFile: string; large?: LargeContentResult }> {
@@ -41,7 +43,11 @@ export async function runSeed(
         const id = await seedDemoPublisher(tx, report);
         return {
           accountId: id,
-          content: await seedDemoContent(tx, { accountId: id, appUrl: env.APP_URL, uploadDir: env.UPLOAD_DIR }, report),
+          content: await seedDemoContent(
+            tx,
+            { accountId: id, appUrl: env.APP_URL, uploadDir: env.UPLOAD_DIR, images: imageStorageFromEnv(env) },
+            report,
+          ),
         };
       },
       { timeout: 120_000 },

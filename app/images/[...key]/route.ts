@@ -1,14 +1,12 @@
-// GET /images/<key> – an uploaded image (public, cached for good: keys never change content)
-import fs from "node:fs";
-import { Readable } from "node:stream";
-
+// GET /images/<key> – an uploaded image from the image storage, disk or S3 (public, cached for good: keys never change content)
 import { z } from "zod";
 
 import { getEnv } from "@/env.js";
 import { AppError } from "@/server/errors";
 import { matchesEtag } from "@/server/http/content-cache";
 import { apiRoute, routes } from "@/server/http/route";
-import { findImageFile } from "@/server/publishing/editorial/images";
+import { findImage } from "@/server/publishing/editorial/images";
+import { imageStorageFromEnv } from "@/server/storage/image-storage";
 
 export const dynamic = "force-dynamic";
 
@@ -34,7 +32,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
           details: [{ field: "params.key", issue: "is not an image key" }],
         });
       }
-      const image = await findImageFile(db, { uploadDir: getEnv().UPLOAD_DIR, key: params.key.join("/") });
+      // Only recorded keys are served (a file or object placed in the storage by hand is not).
+      const image = await findImage(db, { key: params.key.join("/") });
       if (!image) throw new AppError("NOT_FOUND", "No image has this key.");
 
       const etag = `"${image.id}"`;
@@ -44,13 +43,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
         "X-Content-Type-Options": "nosniff",
         "Content-Security-Policy": "default-src 'none'; sandbox",
       };
+      // A key's bytes never change, so a matching ETag needs no trip to the storage.
       if (matchesEtag(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
-      const body = Readable.toWeb(
-        fs.createReadStream(/*turbopackIgnore: true*/ image.file),
-      ) as ReadableStream<Uint8Array>;
-      return new Response(body, {
+      const object = await imageStorageFromEnv(getEnv()).get(image.key);
+      if (!object) throw new AppError("NOT_FOUND", "No image has this key.");
+      return new Response(object.body, {
         status: 200,
-        headers: { ...headers, "Content-Type": image.mimeType, "Content-Length": String(image.bytes) },
+        headers: { ...headers, "Content-Type": image.mimeType, "Content-Length": String(object.size) },
       });
     },
   ),

@@ -1,10 +1,12 @@
 /**
- * Uploaded images, stored on the local disk under UPLOAD_DIR (the caller passes it in).
+ * Uploaded images: the record (ImageAsset) in the database, the bytes in an ImageStorage
+ * (server/storage/image-storage.ts: the local disk under UPLOAD_DIR, or an S3-compatible bucket;
+ * the caller passes it in).
  *
- * The key, "<accountId>/<yyyy>/<mm>/<uuid>.<ext>", is the file's path under UPLOAD_DIR and the
- * spec's *-s3-key (hero-image-s3-key, avatar-s3-key): front ends append it to the publisher's
- * image CDN host, and GET /images/<key> serves it. Files are never overwritten (a new upload
- * gets a new uuid), which is what lets the serving route cache them forever.
+ * The key, "<accountId>/<yyyy>/<mm>/<uuid>.<ext>", is the storage key (the file's path under
+ * UPLOAD_DIR, or the object key) and the spec's *-s3-key (hero-image-s3-key, avatar-s3-key): front
+ * ends append it to the publisher's image CDN host, and GET /images/<key> serves it. Keys are never
+ * reused (a new upload gets a new uuid), which is what lets the serving route cache them forever.
  *
  * What a file is comes from its first bytes, not from the name or type the browser declared:
  * only JPEG, PNG, WebP and GIF are kept (415 otherwise), at most `maxBytes` (413).
@@ -15,7 +17,6 @@
 import "server-only";
 
 import { randomUUID } from "node:crypto";
-import fs from "node:fs/promises";
 import path from "node:path";
 
 import { imageSize } from "image-size";
@@ -23,7 +24,10 @@ import { imageSize } from "image-size";
 import { recordAudit } from "../../audit/audit-log";
 import { actorUserId, type Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
+import { afterCommit, isTransaction, withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
+import { log } from "../../log";
+import { publicImageUrl, type ImageStorage } from "../../storage/image-storage";
 import { IMAGE_KEY_PATTERN, IMAGE_TYPES, type TImageMimeType, type TUploadedImage } from "./organise.schema";
 
 // ─── Pure rules ──────────────────────────────────────────────────────────────────────────────
@@ -71,13 +75,13 @@ export type StoredImage = {
 };
 
 /**
- * Keep an uploaded image: check its size and content, write it under `uploadDir` and record it
- * (ImageAsset). The file is written to a temporary name and renamed, so a half-written file is
- * never served; if recording fails, the file is removed.
+ * Keep an uploaded image: check its size and content, put it in `storage` and record it
+ * (ImageAsset). The bytes are stored first, so a recorded image always has them; if recording
+ * fails, they are removed.
  */
 export async function storeImage(
   db: Db,
-  args: { actor: Actor; data: Uint8Array; uploadDir: string; maxBytes: number; now: Date },
+  args: { actor: Actor; data: Uint8Array; storage: ImageStorage; maxBytes: number; now: Date },
 ): Promise<StoredImage> {
   const { actor, data, now } = args;
   if (data.byteLength > args.maxBytes)
@@ -98,12 +102,7 @@ export async function storeImage(
 
   const id = randomUUID();
   const key = imageKey(actor.accountId, now, id, mimeType);
-  const file = imagePath(args.uploadDir, key);
-  if (!file) throw new AppError("INTERNAL", "Could not make a storage path for the image.");
-  await fs.mkdir(/*turbopackIgnore: true*/ path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.partial`;
-  await fs.writeFile(/*turbopackIgnore: true*/ temporary, data, { flag: "wx" });
-  await fs.rename(/*turbopackIgnore: true*/ temporary, file);
+  await args.storage.put(key, data, { contentType: mimeType });
   try {
     await db.imageAsset.create({
       data: {
@@ -127,7 +126,9 @@ export async function storeImage(
       now,
     });
   } catch (error) {
-    await fs.rm(/*turbopackIgnore: true*/ file, { force: true });
+    await args.storage
+      .delete(key)
+      .catch((cleanup: unknown) => log.warn("could not remove an unrecorded image", { key, error: cleanup }));
     throw error;
   }
   return { id, key, mimeType, bytes: data.byteLength, width: size.width ?? null, height: size.height ?? null };
@@ -135,33 +136,68 @@ export async function storeImage(
 
 // ─── Serving ─────────────────────────────────────────────────────────────────────────────────
 
-export type ImageFile = { id: string; key: string; mimeType: string; bytes: number; file: string };
+export type ImageObject = { id: string; key: string; mimeType: string; bytes: number };
 
-/** The recorded image a key names and its file, or null (unknown key, or the file is gone). */
-export async function findImageFile(db: Db, args: { uploadDir: string; key: string }): Promise<ImageFile | null> {
-  const file = imagePath(args.uploadDir, args.key);
-  if (!file) return null;
-  const asset = await db.imageAsset.findUnique({
+/** The recorded image a key names, or null (not a key, or no image has it). */
+export async function findImage(db: Db, args: { key: string }): Promise<ImageObject | null> {
+  if (!IMAGE_KEY_PATTERN.test(args.key)) return null;
+  return db.imageAsset.findUnique({
     where: { key: args.key },
     select: { id: true, key: true, mimeType: true, bytes: true },
   });
-  if (!asset) return null;
-  try {
-    const stat = await fs.stat(/*turbopackIgnore: true*/ file);
-    if (!stat.isFile()) return null;
-    return { ...asset, bytes: stat.size, file };
-  } catch {
-    return null;
-  }
 }
 
-/** An uploaded image as the upload endpoint answers it: its key, where Masthead serves it, its size and type. */
-export function uploadedImageToWire(image: StoredImage, appUrl: string): TUploadedImage {
+/** An uploaded image as the upload endpoint answers it: its key, where it is read (IMAGE_PUBLIC_BASE_URL or Masthead's /images), its size and type. */
+export function uploadedImageToWire(
+  image: StoredImage,
+  env: { APP_URL: string; IMAGE_PUBLIC_BASE_URL?: string | undefined },
+): TUploadedImage {
   return {
     key: image.key,
-    url: new URL(`/images/${image.key}`, appUrl).toString(),
+    url: publicImageUrl(image.key, env),
     width: image.width,
     height: image.height,
     "mime-type": image.mimeType,
   };
+}
+
+// ─── Deleting ────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Delete one of the account's images: its record and audit entry in one transaction, then its
+ * bytes once that has committed (a rolled-back caller keeps them). NOT_FOUND for a key the
+ * account has no image under. Stories, authors and front ends that still name the key get a 404
+ * from then on. Bytes that cannot be removed are logged and left behind: nothing serves them,
+ * since only recorded keys are served.
+ */
+export async function deleteImage(
+  db: Db,
+  args: { actor: Actor; key: string; storage: ImageStorage; now: Date },
+): Promise<void> {
+  const { actor, key, now } = args;
+  if (!IMAGE_KEY_PATTERN.test(key)) throw new AppError("NOT_FOUND", "No image has this key.");
+  await withTransaction(db, async (tx) => {
+    const asset = await tx.imageAsset.findFirst({
+      where: { key, accountId: actor.accountId },
+      select: { id: true, bytes: true, mimeType: true },
+    });
+    if (!asset) throw new AppError("NOT_FOUND", "No image has this key.");
+    await tx.imageAsset.delete({ where: { id: asset.id } });
+    await recordAudit(tx, {
+      actor,
+      action: "image.delete",
+      targetType: "image",
+      targetId: asset.id,
+      metadata: { key, bytes: asset.bytes, mimeType: asset.mimeType },
+      now,
+    });
+  });
+  const removeBytes = () =>
+    args.storage
+      .delete(key)
+      .catch((error: unknown) =>
+        log.warn("could not remove a deleted image's bytes", { key, storage: args.storage.name, error }),
+      );
+  if (isTransaction(db)) afterCommit(db, removeBytes);
+  else await removeBytes();
 }

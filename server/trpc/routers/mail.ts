@@ -1,8 +1,10 @@
 /** mail.* – the account's mail outbox (password resets…), for owners. In development it is how reset links are read. */
 import { z } from "zod";
 
+import { getEnv } from "../../../env.js";
 import { countOutgoingEmails, listOutgoingEmails } from "../../mail/outbox";
 import { ZListOutgoingEmailsInput, ZOutgoingEmailCounts, ZOutgoingEmailPage } from "../../mail/outbox.schema";
+import { describeMailTransport } from "../../mail/transport";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const ownerProcedure = adminProcedure(["OWNER"]);
@@ -12,7 +14,13 @@ export const mailRouter = createTRPCRouter({
   list: ownerProcedure
     .input(ZListOutgoingEmailsInput)
     .output(ZOutgoingEmailPage)
-    .query(({ ctx, input }) => listOutgoingEmails(ctx.db, { accountId: ctx.actor.accountId, ...input })),
+    .query(({ ctx, input }) =>
+      listOutgoingEmails(ctx.db, {
+        accountId: ctx.actor.accountId,
+        transport: describeMailTransport(getEnv()),
+        ...input,
+      }),
+    ),
 
   /** How many e-mails are pending, sent and failed. */
   counts: ownerProcedure

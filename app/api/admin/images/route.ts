@@ -1,9 +1,14 @@
 // POST /api/admin/images – upload an image from the dashboard (signed-in EDITOR or OWNER; multipart field "file")
+// DELETE /api/admin/images?key=<key> – delete one of the account's images (EDITOR or OWNER)
+import { z } from "zod";
+
 import { getEnv } from "@/env.js";
 import { readUploadedFile } from "@/server/http/multipart";
-import { created } from "@/server/http/respond";
+import { created, noContent } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { storeImage, uploadedImageToWire } from "@/server/publishing/editorial/images";
+import { deleteImage, storeImage, uploadedImageToWire } from "@/server/publishing/editorial/images";
+import { ZImageKey } from "@/server/publishing/editorial/organise.schema";
+import { imageStorageFromEnv } from "@/server/storage/image-storage";
 
 export const dynamic = "force-dynamic";
 
@@ -22,11 +27,24 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       const stored = await storeImage(db, {
         actor: admin,
         data,
-        uploadDir: env.UPLOAD_DIR,
+        storage: imageStorageFromEnv(env),
         maxBytes: env.UPLOAD_MAX_BYTES,
         now: new Date(),
       });
-      return created(uploadedImageToWire(stored, env.APP_URL), { headers: { "Cache-Control": "no-store" } });
+      return created(uploadedImageToWire(stored, env), { headers: { "Cache-Control": "no-store" } });
+    },
+  ),
+  DELETE: apiRoute(
+    {
+      auth: "admin",
+      roles: ["EDITOR"],
+      query: z.object({ key: ZImageKey }),
+      summary:
+        "Delete one of the account's images by its key: 204; its record goes, then its bytes (disk or bucket), and GET /images/<key> is 404 from then on.",
+    },
+    async ({ db, admin, query }) => {
+      await deleteImage(db, { actor: admin, key: query.key, storage: imageStorageFromEnv(getEnv()), now: new Date() });
+      return noContent();
     },
   ),
 });

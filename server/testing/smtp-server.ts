@@ -1,0 +1,76 @@
+/**
+ * A real SMTP server on 127.0.0.1 for mail tests (the `smtp-server` package): requires the given
+ * login, records every message it accepts (envelope and raw RFC 5322 text) and answers RCPT TO as
+ * the test says, recipient by recipient.
+ */
+import type { AddressInfo } from "node:net";
+
+import { SMTPServer } from "smtp-server";
+
+export type ReceivedMessage = { from: string; to: string[]; raw: string };
+
+/** How to answer RCPT TO for `address` the n-th time (0-based) it is offered: accept, or an SMTP error. */
+export type RcptBehaviour = (address: string, n: number) => "accept" | { code: number; message: string };
+
+export type TestSmtpServer = {
+  port: number;
+  received: ReceivedMessage[];
+  /** Failed logins, by the user name given. */
+  authFailures: string[];
+  setRcptBehaviour: (b: RcptBehaviour) => void;
+  close: () => Promise<void>;
+};
+
+export async function startSmtpServer(login: { user: string; pass: string }): Promise<TestSmtpServer> {
+  const received: ReceivedMessage[] = [];
+  const authFailures: string[] = [];
+  const offered = new Map<string, number>();
+  let behaviour: RcptBehaviour = () => "accept";
+
+  const server = new SMTPServer({
+    // Plain text on loopback: no STARTTLS (its self-signed certificate would be refused), and
+    // AUTH allowed without TLS so the test can check the login.
+    disabledCommands: ["STARTTLS"],
+    allowInsecureAuth: true,
+    authMethods: ["PLAIN", "LOGIN"],
+    logger: false,
+    onAuth(auth, _session, callback) {
+      if (auth.username === login.user && auth.password === login.pass) return callback(null, { user: auth.username });
+      authFailures.push(auth.username ?? "");
+      return callback(Object.assign(new Error("Authentication credentials invalid"), { responseCode: 535 }));
+    },
+    onRcptTo(address, _session, callback) {
+      const n = offered.get(address.address) ?? 0;
+      offered.set(address.address, n + 1);
+      const answer = behaviour(address.address, n);
+      if (answer === "accept") return callback();
+      return callback(Object.assign(new Error(answer.message), { responseCode: answer.code }));
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString("utf8"),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    port,
+    received,
+    authFailures,
+    setRcptBehaviour: (b) => {
+      behaviour = b;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
