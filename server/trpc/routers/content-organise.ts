@@ -5,6 +5,8 @@
  */
 import { z } from "zod";
 
+import type { StaffActor } from "../../auth/actor";
+import type { Db } from "../../db/client";
 import {
   createCollection,
   deleteCollection,
@@ -58,66 +60,64 @@ import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const editorProcedure = adminProcedure(["EDITOR"]);
 
+type Editor = { actor: StaffActor };
+
+/** A read of one row by id. */
+function getQuery<R>(get: (db: Db, args: Editor & { id: number }) => Promise<R>) {
+  return editorProcedure.input(ZIdInput).query(({ ctx, input }) => get(ctx.db, { actor: ctx.actor, id: input.id }));
+}
+
+/** A write (create, update …): the service gets the editor, the parsed input and the time of the request. */
+function writeMutation<S extends z.ZodType, R>(
+  schema: S,
+  write: (db: Db, args: Editor & { input: z.output<S>; now: Date }) => Promise<R>,
+) {
+  return editorProcedure
+    .input(schema)
+    .mutation(({ ctx, input }) => write(ctx.db, { actor: ctx.actor, input: input as z.output<S>, now: new Date() }));
+}
+
+/** A delete by id. */
+function deleteMutation<R>(remove: (db: Db, args: Editor & { id: number; now: Date }) => Promise<R>) {
+  return editorProcedure
+    .input(ZIdInput)
+    .mutation(({ ctx, input }) => remove(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() }));
+}
+
 const sections = createTRPCRouter({
   list: editorProcedure.query(({ ctx }) => listSections(ctx.db, { actor: ctx.actor })),
-  create: editorProcedure
-    .input(ZCreateSectionInput)
-    .mutation(({ ctx, input }) => createSection(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  update: editorProcedure
-    .input(ZUpdateSectionInput)
-    .mutation(({ ctx, input }) => updateSection(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  delete: editorProcedure
-    .input(ZIdInput)
-    .mutation(({ ctx, input }) => deleteSection(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
+  create: writeMutation(ZCreateSectionInput, createSection),
+  update: writeMutation(ZUpdateSectionInput, updateSection),
+  delete: deleteMutation(deleteSection),
 });
 
 const authors = createTRPCRouter({
   list: editorProcedure
     .input(ZListInput.optional())
     .query(({ ctx, input }) => listAuthors(ctx.db, { actor: ctx.actor, ...input })),
-  create: editorProcedure
-    .input(ZCreateAuthorInput)
-    .mutation(({ ctx, input }) => createAuthor(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  update: editorProcedure
-    .input(ZUpdateAuthorInput)
-    .mutation(({ ctx, input }) => updateAuthor(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  delete: editorProcedure
-    .input(ZIdInput)
-    .mutation(({ ctx, input }) => deleteAuthor(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
+  create: writeMutation(ZCreateAuthorInput, createAuthor),
+  update: writeMutation(ZUpdateAuthorInput, updateAuthor),
+  delete: deleteMutation(deleteAuthor),
 });
 
 const tags = createTRPCRouter({
   list: editorProcedure
     .input(ZListInput.optional())
     .query(({ ctx, input }) => listTags(ctx.db, { actor: ctx.actor, ...input })),
-  create: editorProcedure
-    .input(ZCreateTagInput)
-    .mutation(({ ctx, input }) => createTag(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  update: editorProcedure
-    .input(ZUpdateTagInput)
-    .mutation(({ ctx, input }) => updateTag(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  delete: editorProcedure
-    .input(ZIdInput)
-    .mutation(({ ctx, input }) => deleteTag(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
+  create: writeMutation(ZCreateTagInput, createTag),
+  update: writeMutation(ZUpdateTagInput, updateTag),
+  delete: deleteMutation(deleteTag),
 });
 
 const entities = createTRPCRouter({
   list: editorProcedure
     .input(ZListEntitiesInput.optional())
     .query(({ ctx, input }) => listEntities(ctx.db, { actor: ctx.actor, ...input })),
-  get: editorProcedure.input(ZIdInput).query(({ ctx, input }) => getEntity(ctx.db, { actor: ctx.actor, id: input.id })),
-  create: editorProcedure
-    .input(ZCreateEntityInput)
-    .mutation(({ ctx, input }) => createEntity(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  update: editorProcedure
-    .input(ZUpdateEntityInput)
-    .mutation(({ ctx, input }) => updateEntity(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  delete: editorProcedure
-    .input(ZIdInput)
-    .mutation(({ ctx, input }) => deleteEntity(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
-  relate: editorProcedure
-    .input(ZAddRelationshipInput)
-    .mutation(({ ctx, input }) => addEntityRelationship(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+  get: getQuery(getEntity),
+  create: writeMutation(ZCreateEntityInput, createEntity),
+  update: writeMutation(ZUpdateEntityInput, updateEntity),
+  delete: deleteMutation(deleteEntity),
+  relate: writeMutation(ZAddRelationshipInput, addEntityRelationship),
   unrelate: editorProcedure
     .input(z.object({ relationshipId: z.number().int().positive().max(2_147_483_647) }))
     .mutation(({ ctx, input }) =>
@@ -129,21 +129,11 @@ const collections = createTRPCRouter({
   list: editorProcedure
     .input(ZListCollectionsInput.optional())
     .query(({ ctx, input }) => listCollections(ctx.db, { actor: ctx.actor, ...input })),
-  get: editorProcedure
-    .input(ZIdInput)
-    .query(({ ctx, input }) => getCollection(ctx.db, { actor: ctx.actor, id: input.id })),
-  create: editorProcedure
-    .input(ZCreateCollectionInput)
-    .mutation(({ ctx, input }) => createCollection(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  update: editorProcedure
-    .input(ZUpdateCollectionInput)
-    .mutation(({ ctx, input }) => updateCollection(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  setItems: editorProcedure
-    .input(ZSetCollectionItemsInput)
-    .mutation(({ ctx, input }) => setCollectionItems(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  delete: editorProcedure
-    .input(ZIdInput)
-    .mutation(({ ctx, input }) => deleteCollection(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
+  get: getQuery(getCollection),
+  create: writeMutation(ZCreateCollectionInput, createCollection),
+  update: writeMutation(ZUpdateCollectionInput, updateCollection),
+  setItems: writeMutation(ZSetCollectionItemsInput, setCollectionItems),
+  delete: deleteMutation(deleteCollection),
   /** The story picker of the collection editor. */
   pickStories: editorProcedure
     .input(ZPickStoriesInput.optional())
