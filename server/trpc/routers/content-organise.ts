@@ -7,55 +7,9 @@ import { z } from "zod";
 
 import type { StaffActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
-import {
-  createCollection,
-  deleteCollection,
-  getCollection,
-  listCollections,
-  pickStories,
-  setCollectionItems,
-  updateCollection,
-} from "../../publishing/editorial/collections";
-import {
-  ZAddRelationshipInput,
-  ZCreateAuthorInput,
-  ZCreateCollectionInput,
-  ZCreateEntityInput,
-  ZCreateSectionInput,
-  ZCreateTagInput,
-  ZIdInput,
-  ZListCollectionsInput,
-  ZListEntitiesInput,
-  ZListInput,
-  ZPickStoriesInput,
-  ZSetCollectionItemsInput,
-  ZUpdateAuthorInput,
-  ZUpdateCollectionInput,
-  ZUpdateEntityInput,
-  ZUpdateSectionInput,
-  ZUpdateTagInput,
-} from "../../publishing/editorial/organise.schema";
-import {
-  addEntityRelationship,
-  createAuthor,
-  createEntity,
-  createSection,
-  createTag,
-  deleteAuthor,
-  deleteEntity,
-  deleteSection,
-  deleteTag,
-  getEntity,
-  listAuthors,
-  listEntities,
-  listSections,
-  listTags,
-  removeEntityRelationship,
-  updateAuthor,
-  updateEntity,
-  updateSection,
-  updateTag,
-} from "../../publishing/editorial/taxonomy";
+import * as collections from "../../publishing/editorial/collections";
+import * as organise from "../../publishing/editorial/organise.schema";
+import * as taxonomy from "../../publishing/editorial/taxonomy";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const editorProcedure = adminProcedure(["EDITOR"]);
@@ -64,7 +18,9 @@ type Editor = { actor: StaffActor };
 
 /** A read of one row by id. */
 function getQuery<R>(get: (db: Db, args: Editor & { id: number }) => Promise<R>) {
-  return editorProcedure.input(ZIdInput).query(({ ctx, input }) => get(ctx.db, { actor: ctx.actor, id: input.id }));
+  return editorProcedure
+    .input(organise.ZIdInput)
+    .query(({ ctx, input }) => get(ctx.db, { actor: ctx.actor, id: input.id }));
 }
 
 /** A write (create, update …): the service gets the editor, the parsed input and the time of the request. */
@@ -80,64 +36,70 @@ function writeMutation<S extends z.ZodType, R>(
 /** A delete by id. */
 function deleteMutation<R>(remove: (db: Db, args: Editor & { id: number; now: Date }) => Promise<R>) {
   return editorProcedure
-    .input(ZIdInput)
+    .input(organise.ZIdInput)
     .mutation(({ ctx, input }) => remove(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() }));
 }
 
 const sections = createTRPCRouter({
-  list: editorProcedure.query(({ ctx }) => listSections(ctx.db, { actor: ctx.actor })),
-  create: writeMutation(ZCreateSectionInput, createSection),
-  update: writeMutation(ZUpdateSectionInput, updateSection),
-  delete: deleteMutation(deleteSection),
+  list: editorProcedure.query(({ ctx }) => taxonomy.listSections(ctx.db, { actor: ctx.actor })),
+  create: writeMutation(organise.ZCreateSectionInput, taxonomy.createSection),
+  update: writeMutation(organise.ZUpdateSectionInput, taxonomy.updateSection),
+  delete: deleteMutation(taxonomy.deleteSection),
 });
 
 const authors = createTRPCRouter({
   list: editorProcedure
-    .input(ZListInput.optional())
-    .query(({ ctx, input }) => listAuthors(ctx.db, { actor: ctx.actor, ...input })),
-  create: writeMutation(ZCreateAuthorInput, createAuthor),
-  update: writeMutation(ZUpdateAuthorInput, updateAuthor),
-  delete: deleteMutation(deleteAuthor),
+    .input(organise.ZListInput.optional())
+    .query(({ ctx, input }) => taxonomy.listAuthors(ctx.db, { actor: ctx.actor, ...input })),
+  create: writeMutation(organise.ZCreateAuthorInput, taxonomy.createAuthor),
+  update: writeMutation(organise.ZUpdateAuthorInput, taxonomy.updateAuthor),
+  delete: deleteMutation(taxonomy.deleteAuthor),
 });
 
 const tags = createTRPCRouter({
   list: editorProcedure
-    .input(ZListInput.optional())
-    .query(({ ctx, input }) => listTags(ctx.db, { actor: ctx.actor, ...input })),
-  create: writeMutation(ZCreateTagInput, createTag),
-  update: writeMutation(ZUpdateTagInput, updateTag),
-  delete: deleteMutation(deleteTag),
+    .input(organise.ZListInput.optional())
+    .query(({ ctx, input }) => taxonomy.listTags(ctx.db, { actor: ctx.actor, ...input })),
+  create: writeMutation(organise.ZCreateTagInput, taxonomy.createTag),
+  update: writeMutation(organise.ZUpdateTagInput, taxonomy.updateTag),
+  delete: deleteMutation(taxonomy.deleteTag),
 });
 
 const entities = createTRPCRouter({
   list: editorProcedure
-    .input(ZListEntitiesInput.optional())
-    .query(({ ctx, input }) => listEntities(ctx.db, { actor: ctx.actor, ...input })),
-  get: getQuery(getEntity),
-  create: writeMutation(ZCreateEntityInput, createEntity),
-  update: writeMutation(ZUpdateEntityInput, updateEntity),
-  delete: deleteMutation(deleteEntity),
-  relate: writeMutation(ZAddRelationshipInput, addEntityRelationship),
+    .input(organise.ZListEntitiesInput.optional())
+    .query(({ ctx, input }) => taxonomy.listEntities(ctx.db, { actor: ctx.actor, ...input })),
+  get: getQuery(taxonomy.getEntity),
+  create: writeMutation(organise.ZCreateEntityInput, taxonomy.createEntity),
+  update: writeMutation(organise.ZUpdateEntityInput, taxonomy.updateEntity),
+  delete: deleteMutation(taxonomy.deleteEntity),
+  relate: writeMutation(organise.ZAddRelationshipInput, taxonomy.addEntityRelationship),
   unrelate: editorProcedure
     .input(z.object({ relationshipId: z.number().int().positive().max(2_147_483_647) }))
     .mutation(({ ctx, input }) =>
-      removeEntityRelationship(ctx.db, { actor: ctx.actor, id: input.relationshipId, now: new Date() }),
+      taxonomy.removeEntityRelationship(ctx.db, { actor: ctx.actor, id: input.relationshipId, now: new Date() }),
     ),
 });
 
-const collections = createTRPCRouter({
+const collectionsRouter = createTRPCRouter({
   list: editorProcedure
-    .input(ZListCollectionsInput.optional())
-    .query(({ ctx, input }) => listCollections(ctx.db, { actor: ctx.actor, ...input })),
-  get: getQuery(getCollection),
-  create: writeMutation(ZCreateCollectionInput, createCollection),
-  update: writeMutation(ZUpdateCollectionInput, updateCollection),
-  setItems: writeMutation(ZSetCollectionItemsInput, setCollectionItems),
-  delete: deleteMutation(deleteCollection),
+    .input(organise.ZListCollectionsInput.optional())
+    .query(({ ctx, input }) => collections.listCollections(ctx.db, { actor: ctx.actor, ...input })),
+  get: getQuery(collections.getCollection),
+  create: writeMutation(organise.ZCreateCollectionInput, collections.createCollection),
+  update: writeMutation(organise.ZUpdateCollectionInput, collections.updateCollection),
+  setItems: writeMutation(organise.ZSetCollectionItemsInput, collections.setCollectionItems),
+  delete: deleteMutation(collections.deleteCollection),
   /** The story picker of the collection editor. */
   pickStories: editorProcedure
-    .input(ZPickStoriesInput.optional())
-    .query(({ ctx, input }) => pickStories(ctx.db, { actor: ctx.actor, ...input })),
+    .input(organise.ZPickStoriesInput.optional())
+    .query(({ ctx, input }) => collections.pickStories(ctx.db, { actor: ctx.actor, ...input })),
 });
 
-export const contentOrganiseRouter = createTRPCRouter({ sections, authors, tags, entities, collections });
+export const contentOrganiseRouter = createTRPCRouter({
+  sections,
+  authors,
+  tags,
+  entities,
+  collections: collectionsRouter,
+});
