@@ -39,7 +39,7 @@ import {
   type TUpdateCollectionInput,
 } from "./organise.schema";
 import { cleanMetadataOrThrow } from "./sanitize";
-import { changedBy, COLLECTION_ITEMS_LOCK, deletedSlug, lockNesting, slugFromName, slugTaken } from "./shared";
+import { assertSlugFree, changedBy, COLLECTION_ITEMS_LOCK, deletedSlug, lockNesting, slugFromName } from "./shared";
 
 // ─── Pure rules ──────────────────────────────────────────────────────────────────────────────
 
@@ -309,14 +309,6 @@ export async function pickStories(db: Db, { actor, ...input }: { actor: Actor } 
 
 // ─── Writing ─────────────────────────────────────────────────────────────────────────────────
 
-async function assertSlugFree(db: Db, actor: Actor, slug: string, exceptId?: number): Promise<void> {
-  const clash = await db.collection.findFirst({
-    where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
-    select: { id: true },
-  });
-  if (clash) throw slugTaken("collection", slug);
-}
-
 export async function createCollection(
   db: Db,
   args: { actor: Actor; input: TCreateCollectionInput; now: Date },
@@ -326,7 +318,7 @@ export async function createCollection(
   input.metadata = cleanMetadataOrThrow(input.metadata, "metadata");
   const slug = input.slug ?? slugFromName(input.name);
   return withTransaction(db, async (tx) => {
-    await assertSlugFree(tx, actor, slug);
+    await assertSlugFree(tx, "collection", { actor, slug });
     const created = await tx.collection.create({
       data: {
         accountId: actor.accountId,
@@ -363,7 +355,7 @@ export async function updateCollection(
   return withTransaction(db, async (tx) => {
     const current = await getOwnedCollection(tx, actor, input.id);
     if (input.slug !== undefined && input.slug !== current.slug)
-      await assertSlugFree(tx, actor, input.slug, current.id);
+      await assertSlugFree(tx, "collection", { actor, slug: input.slug, exceptId: current.id });
     await tx.collection.update({
       where: { id: current.id },
       data: {

@@ -46,7 +46,7 @@ import {
   type TUpdateTagInput,
 } from "./organise.schema";
 import { cleanMetadataOrThrow, cleanOptionalHtml } from "./sanitize";
-import { deletedSlug, lockNesting, slugFromName, slugTaken } from "./shared";
+import { assertSlugFree, deletedSlug, lockNesting, slugFromName } from "./shared";
 
 const notFound = (what: string, field?: string) =>
   new AppError("NOT_FOUND", `${what} not found.`, field ? { details: [{ field, issue: "does not exist" }] } : {});
@@ -146,14 +146,6 @@ async function getOwnedSection(db: Db, actor: Actor, id: number) {
   return section;
 }
 
-async function assertSectionSlugFree(db: Db, actor: Actor, slug: string, exceptId?: number) {
-  const clash = await db.section.findFirst({
-    where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
-    select: { id: true },
-  });
-  if (clash) throw slugTaken("section", slug);
-}
-
 async function assertParent(db: Db, actor: Actor, parentId: number) {
   const parent = await db.section.findFirst({
     where: { id: parentId, accountId: actor.accountId, deletedAt: null },
@@ -179,7 +171,7 @@ export async function createSection(
   const input = parseInput(ZCreateSectionInput, args.input);
   const slug = input.slug ?? slugFromName(input.name);
   return withTransaction(db, async (tx) => {
-    await assertSectionSlugFree(tx, actor, slug);
+    await assertSlugFree(tx, "section", { actor, slug });
     if (input.parentId !== null) await assertParent(tx, actor, input.parentId);
     const collectionSlug = sectionCollectionSlug(slug);
     const clash = await tx.collection.findFirst({
@@ -245,7 +237,7 @@ export async function updateSection(
   return withTransaction(db, async (tx) => {
     const current = await getOwnedSection(tx, actor, input.id);
     if (input.slug !== undefined && input.slug !== current.slug)
-      await assertSectionSlugFree(tx, actor, input.slug, current.id);
+      await assertSlugFree(tx, "section", { actor, slug: input.slug, exceptId: current.id });
     if (input.parentId !== undefined && input.parentId !== null && input.parentId !== current.parentId) {
       await assertParent(tx, actor, input.parentId);
       await lockNesting(tx, actor.accountId, "sections");
@@ -409,14 +401,6 @@ async function getOwnedAuthor(db: Db, actor: Actor, id: number) {
   return author;
 }
 
-async function assertAuthorSlugFree(db: Db, actor: Actor, slug: string, exceptId?: number) {
-  const clash = await db.author.findFirst({
-    where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
-    select: { id: true },
-  });
-  if (clash) throw slugTaken("author", slug);
-}
-
 /** An avatar key must name an image this account uploaded. */
 async function assertOwnImage(db: Db, actor: Actor, key: string | null | undefined, field: string) {
   if (!key) return;
@@ -433,7 +417,7 @@ export async function createAuthor(
   input.bio = cleanOptionalHtml(input.bio);
   const slug = input.slug ?? slugFromName(input.name);
   return withTransaction(db, async (tx) => {
-    await assertAuthorSlugFree(tx, actor, slug);
+    await assertSlugFree(tx, "author", { actor, slug });
     await assertOwnImage(tx, actor, input.avatarS3Key, "avatarS3Key");
     const author = await tx.author.create({
       data: {
@@ -470,7 +454,7 @@ export async function updateAuthor(
   return withTransaction(db, async (tx) => {
     const current = await getOwnedAuthor(tx, actor, id);
     if (input.slug !== undefined && input.slug !== current.slug)
-      await assertAuthorSlugFree(tx, actor, input.slug, current.id);
+      await assertSlugFree(tx, "author", { actor, slug: input.slug, exceptId: current.id });
     await assertOwnImage(tx, actor, input.avatarS3Key, "avatarS3Key");
     const author = await tx.author.update({
       where: { id: current.id },
@@ -558,20 +542,12 @@ async function getOwnedTag(db: Db, actor: Actor, id: number) {
   return tag;
 }
 
-async function assertTagSlugFree(db: Db, actor: Actor, slug: string, exceptId?: number) {
-  const clash = await db.tag.findFirst({
-    where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
-    select: { id: true },
-  });
-  if (clash) throw slugTaken("tag", slug);
-}
-
 export async function createTag(db: Db, args: { actor: Actor; input: TCreateTagInput; now: Date }): Promise<TagView> {
   const { actor, now } = args;
   const input = parseInput(ZCreateTagInput, args.input);
   const slug = input.slug ?? slugFromName(input.name);
   return withTransaction(db, async (tx) => {
-    await assertTagSlugFree(tx, actor, slug);
+    await assertSlugFree(tx, "tag", { actor, slug });
     const tag = await tx.tag.create({
       data: { accountId: actor.accountId, name: input.name, slug, metaDescription: input.metaDescription ?? null },
       select: TAG_SELECT,
@@ -595,7 +571,7 @@ export async function updateTag(db: Db, args: { actor: Actor; input: TUpdateTagI
   return withTransaction(db, async (tx) => {
     const current = await getOwnedTag(tx, actor, id);
     if (input.slug !== undefined && input.slug !== current.slug)
-      await assertTagSlugFree(tx, actor, input.slug, current.id);
+      await assertSlugFree(tx, "tag", { actor, slug: input.slug, exceptId: current.id });
     const tag = await tx.tag.update({
       where: { id: current.id },
       data: { ...defined(input), updatedAt: now },
