@@ -58,6 +58,15 @@ async function createAdmin(
   });
 }
 
+/** A new account with an owner and one more user (an editor unless `roles` says otherwise). */
+async function ownerAndUser(roles: AdminRole[] = ["EDITOR"]) {
+  const db = await getDb();
+  const account = await createAccount();
+  const owner = await createAdmin(account.id, { roles: ["OWNER"] });
+  const editor = await createAdmin(account.id, { roles });
+  return { db, owner, editor };
+}
+
 /** Sign in through next-auth's Credentials provider and jwt callback: the token the cookie would carry. */
 async function signIn(email: string, password = PASSWORD): Promise<JWT> {
   const user = await authorize(
@@ -192,10 +201,7 @@ describe("changeAdminPassword", () => {
   });
 
   it("an owner setting another user's password ends every session of that user", async () => {
-    const db = await getDb();
-    const account = await createAccount();
-    const owner = await createAdmin(account.id, { roles: ["OWNER"] });
-    const editor = await createAdmin(account.id);
+    const { db, owner, editor } = await ownerAndUser();
     const first = await signIn(editor.email);
     const second = await signIn(editor.email);
     const ownersOwn = await signIn(owner.email);
@@ -250,10 +256,7 @@ describe("changeAdminPassword", () => {
 
 describe("setAdminRoles", () => {
   it("changing a user's roles ends their sessions and records from → to", async () => {
-    const db = await getDb();
-    const account = await createAccount();
-    const owner = await createAdmin(account.id, { roles: ["OWNER"] });
-    const editor = await createAdmin(account.id, { roles: ["EDITOR"] });
+    const { db, owner, editor } = await ownerAndUser(["EDITOR"]);
     const token = await signIn(editor.email);
 
     const result = await setAdminRoles(db, {
@@ -277,10 +280,7 @@ describe("setAdminRoles", () => {
   });
 
   it("the same roles again change nothing and end no session", async () => {
-    const db = await getDb();
-    const account = await createAccount();
-    const owner = await createAdmin(account.id, { roles: ["OWNER"] });
-    const editor = await createAdmin(account.id, { roles: ["EDITOR", "REVENUE"] });
+    const { db, owner, editor } = await ownerAndUser(["EDITOR", "REVENUE"]);
     const token = await signIn(editor.email);
     const result = await setAdminRoles(db, { actor: actorOf(owner), userId: editor.id, roles: ["REVENUE", "EDITOR"] });
     expect(result).toEqual({ userId: editor.id, changed: false, revokedSessions: 0 });
@@ -310,10 +310,7 @@ describe("setAdminRoles", () => {
   });
 
   it("only owners change roles, only in their own account", async () => {
-    const db = await getDb();
-    const account = await createAccount();
-    const owner = await createAdmin(account.id, { roles: ["OWNER"] });
-    const editor = await createAdmin(account.id, { roles: ["EDITOR"] });
+    const { db, owner, editor } = await ownerAndUser(["EDITOR"]);
     const outsider = await createAdmin((await createAccount()).id, { roles: ["EDITOR"] });
     await expect(
       setAdminRoles(db, { actor: actorOf(editor), userId: editor.id, roles: ["OWNER"] }),
@@ -346,10 +343,7 @@ describe("setAdminRoles", () => {
 
 describe("disableAdminUser", () => {
   it("ends every session of the user, who can no longer sign in; twice is a no-op", async () => {
-    const db = await getDb();
-    const account = await createAccount();
-    const owner = await createAdmin(account.id, { roles: ["OWNER"] });
-    const editor = await createAdmin(account.id);
+    const { db, owner, editor } = await ownerAndUser();
     const first = await signIn(editor.email);
     const second = await signIn(editor.email);
     const now = new Date();
@@ -375,10 +369,7 @@ describe("disableAdminUser", () => {
   });
 
   it("the last active owner cannot be disabled, by themselves or anyone; non-owners disable no one", async () => {
-    const db = await getDb();
-    const account = await createAccount();
-    const owner = await createAdmin(account.id, { roles: ["OWNER"] });
-    const editor = await createAdmin(account.id);
+    const { db, owner, editor } = await ownerAndUser();
     const token = await signIn(owner.email);
 
     await expect(disableAdminUser(db, { actor: actorOf(owner), userId: owner.id })).rejects.toMatchObject({
@@ -390,7 +381,7 @@ describe("disableAdminUser", () => {
     });
     expect(await isSignedIn(token)).toBe(true);
 
-    const second = await createAdmin(account.id, { roles: ["OWNER"] });
+    const second = await createAdmin(editor.accountId, { roles: ["OWNER"] });
     await disableAdminUser(db, { actor: actorOf(second), userId: owner.id });
     expect(await isSignedIn(token)).toBe(false);
   });

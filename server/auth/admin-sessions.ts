@@ -13,6 +13,7 @@
 import "server-only";
 
 import type { Db } from "../db/client";
+import type { Prisma } from "../generated/prisma/client";
 import type { AdminSessionUser } from "./admin-session";
 
 /** A session lasts this long from sign-in, however active it is (the cookie's maxAge is the same). */
@@ -23,6 +24,31 @@ const LAST_SEEN_RESOLUTION_MS = 5 * 60 * 1000;
 
 /** Longest user agent kept (they are free text sent by the client). */
 const USER_AGENT_MAX = 512;
+
+/** What a dashboard session reads of its user: who they are, and whether they may still sign in. */
+export const SESSION_USER_SELECT = {
+  id: true,
+  name: true,
+  email: true,
+  accountId: true,
+  roles: true,
+  disabledAt: true,
+  account: { select: { name: true } },
+} satisfies Prisma.AdminUserSelect;
+
+/** The signed-in user as the dashboard sees them. */
+export function toSessionUser(
+  user: Prisma.AdminUserGetPayload<{ select: typeof SESSION_USER_SELECT }>,
+): AdminSessionUser {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    accountId: user.accountId,
+    accountName: user.account.name,
+    roles: user.roles,
+  };
+}
 
 /** Record a new sign-in; its id goes into the session cookie. */
 export async function createAdminSession(
@@ -55,37 +81,13 @@ export async function findActiveAdminSession(
   if (!UUID.test(args.sessionId) || !UUID.test(args.userId)) return null;
   const session = await db.adminSession.findUnique({
     where: { id: args.sessionId },
-    select: {
-      userId: true,
-      expiresAt: true,
-      revokedAt: true,
-      lastSeenAt: true,
-      user: {
-        select: {
-          id: true,
-          name: true,
-          email: true,
-          accountId: true,
-          roles: true,
-          disabledAt: true,
-          account: { select: { name: true } },
-        },
-      },
-    },
+    select: { userId: true, expiresAt: true, revokedAt: true, lastSeenAt: true, user: { select: SESSION_USER_SELECT } },
   });
   if (!session || session.userId !== args.userId || !isLive(session, args.now) || session.user.disabledAt) return null;
   if (!session.lastSeenAt || args.now.getTime() - session.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
     await db.adminSession.updateMany({ where: { id: args.sessionId }, data: { lastSeenAt: args.now } });
   }
-  const { user } = session;
-  return {
-    id: user.id,
-    name: user.name,
-    email: user.email,
-    accountId: user.accountId,
-    accountName: user.account.name,
-    roles: user.roles,
-  };
+  return toSessionUser(session.user);
 }
 
 /** End one session (sign-out). True when it was live until now; `userId`, when given, must own it. */

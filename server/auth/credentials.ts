@@ -13,6 +13,7 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { staffActor } from "./actor";
 import type { AdminSessionUser } from "./admin-session";
+import { SESSION_USER_SELECT, toSessionUser } from "./admin-sessions";
 import { getDummyPasswordHash, verifyPassword } from "./password";
 import { getSignInThrottle, type SignInThrottle } from "./sign-in-rate-limit";
 import { ZAdminSignInInput } from "./sign-in.schema";
@@ -48,16 +49,7 @@ export async function authorizeAdminCredentials(
 
   const user = await db.adminUser.findUnique({
     where: { email },
-    select: {
-      id: true,
-      name: true,
-      email: true,
-      accountId: true,
-      roles: true,
-      disabledAt: true,
-      passwordHash: true,
-      account: { select: { name: true } },
-    },
+    select: { ...SESSION_USER_SELECT, passwordHash: true },
   });
   if (!user || user.disabledAt) {
     await verifyPassword(password, await getDummyPasswordHash());
@@ -77,14 +69,7 @@ export async function authorizeAdminCredentials(
     now: at,
   });
   throttle.succeeded({ email, ip: options.ip });
-  return {
-    id: user.id,
-    name: user.name,
-    email: user.email,
-    accountId: user.accountId,
-    accountName: user.account.name,
-    roles: user.roles,
-  };
+  return toSessionUser(user);
 }
 
 /**

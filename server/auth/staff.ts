@@ -21,7 +21,7 @@ import "server-only";
 
 import { randomBytes } from "node:crypto";
 
-import { recordAudit } from "../audit/audit-log";
+import { recordAudit, type RecordAuditInput } from "../audit/audit-log";
 import type { Db } from "../db/client";
 import { isUniqueClash, withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
@@ -98,16 +98,10 @@ export async function changeAdminPassword(
 /** Give a user exactly these roles (owners only). Unchanged roles change nothing and end no session. */
 export async function setAdminRoles(db: Db, args: Common & TSetAdminRolesInput): Promise<StaffChangeResult> {
   const input = ZSetAdminRolesInput.parse(args);
-  const { actor } = args;
-  const now = args.now ?? new Date();
-  assertOwner(actor);
-
-  return withTransaction(db, async (tx) => {
-    await lockAccountStaff(tx, actor.accountId);
-    const target = await findStaffMember(tx, actor.accountId, input.userId);
-    if (sameRoles(target.roles, input.roles)) return { userId: target.id, changed: false, revokedSessions: 0 };
+  return changeByOwner(db, args, input.userId, async (tx, target, now) => {
+    if (sameRoles(target.roles, input.roles)) return null;
     if (target.roles.includes("OWNER") && !input.roles.includes("OWNER") && !target.disabledAt) {
-      await assertAnotherActiveOwner(tx, actor.accountId, target.id, {
+      await assertAnotherActiveOwner(tx, args.actor.accountId, target.id, {
         field: "roles",
         message: "An account needs an owner: make another active user an owner before removing this one's Owner role.",
       });
@@ -115,50 +109,62 @@ export async function setAdminRoles(db: Db, args: Common & TSetAdminRolesInput):
     await tx.adminUser.update({ where: { id: target.id }, data: { roles: input.roles }, select: { id: true } });
     const revokedSessions = await revokeAdminSessionsOfUser(tx, {
       userId: target.id,
-      exceptSessionId: target.id === actor.id ? actor.sessionId : undefined,
+      exceptSessionId: target.id === args.actor.id ? args.actor.sessionId : undefined,
       now,
     });
-    await recordAudit(tx, {
-      actor,
+    return {
       action: "admin_user.roles_change",
-      targetType: "admin_user",
-      targetId: target.id,
+      revokedSessions,
       metadata: { from: target.roles, to: input.roles, revokedSessions },
-      ip: args.ip,
-      now,
-    });
-    return { userId: target.id, changed: true, revokedSessions };
+    };
   });
 }
 
 /** Disable a user (owners only): they cannot sign in, and every session of theirs ends. Twice is a no-op. */
 export async function disableAdminUser(db: Db, args: Common & TDisableAdminUserInput): Promise<StaffChangeResult> {
   const input = ZDisableAdminUserInput.parse(args);
-  const { actor } = args;
-  const now = args.now ?? new Date();
-  assertOwner(actor);
-
-  return withTransaction(db, async (tx) => {
-    await lockAccountStaff(tx, actor.accountId);
-    const target = await findStaffMember(tx, actor.accountId, input.userId);
-    if (target.disabledAt) return { userId: target.id, changed: false, revokedSessions: 0 };
+  return changeByOwner(db, args, input.userId, async (tx, target, now) => {
+    if (target.disabledAt) return null;
     if (target.roles.includes("OWNER")) {
-      await assertAnotherActiveOwner(tx, actor.accountId, target.id, {
+      await assertAnotherActiveOwner(tx, args.actor.accountId, target.id, {
         field: "userId",
         message: "An account needs an owner: make another active user an owner before disabling this one.",
       });
     }
     await tx.adminUser.update({ where: { id: target.id }, data: { disabledAt: now }, select: { id: true } });
     const revokedSessions = await revokeAdminSessionsOfUser(tx, { userId: target.id, now });
-    await recordAudit(tx, {
-      actor,
-      action: "admin_user.disable",
-      targetType: "admin_user",
-      targetId: target.id,
-      metadata: { revokedSessions },
-      ip: args.ip,
-      now,
-    });
+    return { action: "admin_user.disable", revokedSessions, metadata: { revokedSessions } };
+  });
+}
+
+type StaffMember = Awaited<ReturnType<typeof findStaffMember>>;
+
+/**
+ * An owner's change to a user of their account, in one transaction under the account's staff
+ * lock. `change` returns null when there is nothing to change (nothing is written), or makes the
+ * change, ends the sessions it invalidates and says what to record in the audit log.
+ */
+async function changeByOwner(
+  db: Db,
+  args: Common,
+  userId: string,
+  change: (
+    tx: Db,
+    target: StaffMember,
+    now: Date,
+  ) => Promise<(Pick<RecordAuditInput, "action" | "metadata"> & { revokedSessions: number }) | null>,
+): Promise<StaffChangeResult> {
+  const { actor } = args;
+  const now = args.now ?? new Date();
+  assertOwner(actor);
+
+  return withTransaction(db, async (tx) => {
+    await lockAccountStaff(tx, actor.accountId);
+    const target = await findStaffMember(tx, actor.accountId, userId);
+    const changed = await change(tx, target, now);
+    if (!changed) return { userId: target.id, changed: false, revokedSessions: 0 };
+    const { action, revokedSessions, metadata } = changed;
+    await recordAudit(tx, { actor, action, targetType: "admin_user", targetId: target.id, metadata, ip: args.ip, now });
     return { userId: target.id, changed: true, revokedSessions };
   });
 }

@@ -6,12 +6,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { getDb } from ".";
-import { staffActor } from "../auth/actor";
+import type { StaffActor } from "../auth/actor";
 import { setJobNotifier, type QueuedJob } from "../jobs/queue";
 import { createCollection } from "../publishing/editorial/collections";
 import { createStory, transitionStory } from "../publishing/editorial/stories";
 import { createTag } from "../publishing/editorial/taxonomy";
 import { createTestPublisher } from "../testing/publishing-factories";
+import { insertEditor } from "../testing/staff";
+import type { Db } from "./client";
 import { afterCommit, withTransaction } from "./transaction";
 
 afterEach(() => setJobNotifier(undefined));
@@ -19,33 +21,35 @@ afterEach(() => setJobNotifier(undefined));
 async function editor() {
   const db = await getDb();
   const account = await createTestPublisher(db, { siteUrl: "https://news.example.com" });
-  const user = await db.adminUser.create({
-    data: { accountId: account.id, email: `e@${account.slug}.test`, name: "Ed", roles: ["EDITOR"], passwordHash: "x" },
-  });
   await db.webhookEndpoint.create({
     data: { accountId: account.id, kind: "CONTENT", url: "http://127.0.0.1:9/hook", events: ["story-submit"] },
   });
-  return { db, actor: staffActor(user) };
+  return { db, actor: await insertEditor(db, account.id) };
+}
+
+/** An editor's draft story, and the hand-offs the engine is told of from then on. */
+async function draftWatchingHandOffs(headline: string) {
+  const { db, actor } = await editor();
+  const told: QueuedJob[][] = [];
+  setJobNotifier((jobs) => void told.push(jobs));
+  const { story } = await createStory(db, { actor, input: { headline }, now, appUrl: "http://x" });
+  told.length = 0;
+  return { db, actor, story, told };
+}
+
+function submit(db: Db, actor: StaffActor, storyId: string) {
+  return transitionStory(db, { actor, input: { id: storyId, version: 1, action: "submit" }, now, appUrl: "http://x" });
 }
 
 const now = new Date("2026-06-01T09:00:00Z");
 
 describe("a write inside a caller's transaction", () => {
   it("joins it: a tag, a collection and a story move made in one transaction commit together", async () => {
-    const { db, actor } = await editor();
-    const told: QueuedJob[][] = [];
-    setJobNotifier((jobs) => void told.push(jobs));
-    const { story } = await createStory(db, { actor, input: { headline: "Joined" }, now, appUrl: "http://x" });
-    told.length = 0;
+    const { db, actor, story, told } = await draftWatchingHandOffs("Joined");
     await withTransaction(db, async (tx) => {
       await createTag(tx, { actor, input: { name: "Inside" }, now });
       await createCollection(tx, { actor, input: { name: "Inside too" }, now });
-      await transitionStory(tx, {
-        actor,
-        input: { id: story.id, version: 1, action: "submit" },
-        now,
-        appUrl: "http://x",
-      });
+      await submit(tx, actor, story.id);
       // Not committed: nobody has been told. (Reading through `db` here would wait for this
       // transaction on PGlite, which has one connection.)
       expect(told).toHaveLength(0);
@@ -58,20 +62,11 @@ describe("a write inside a caller's transaction", () => {
   });
 
   it("rolls back with it: nothing written, nothing told", async () => {
-    const { db, actor } = await editor();
-    const told: QueuedJob[][] = [];
-    setJobNotifier((jobs) => void told.push(jobs));
-    const { story } = await createStory(db, { actor, input: { headline: "Undone" }, now, appUrl: "http://x" });
-    told.length = 0;
+    const { db, actor, story, told } = await draftWatchingHandOffs("Undone");
     await expect(
       withTransaction(db, async (tx) => {
         await createTag(tx, { actor, input: { name: "Gone" }, now });
-        await transitionStory(tx, {
-          actor,
-          input: { id: story.id, version: 1, action: "submit" },
-          now,
-          appUrl: "http://x",
-        });
+        await submit(tx, actor, story.id);
         throw new Error("the caller changed its mind");
       }),
     ).rejects.toThrow("the caller changed its mind");

@@ -106,6 +106,16 @@ describe("apiRoute: authentication", () => {
       async ({ account, user }) => Response.json({ account: account.id, user: user.id }),
     );
     const params = (id: string | number) => ({ params: Promise.resolve({ account_id: String(id) }) });
+    /** POST {"text":"hi"} with the JWT (if any) in the query, to the account given. */
+    const postWithQueryJwt = (token: string | null, accountId: string | number) =>
+      route(
+        new Request(token === null ? "http://t/x" : `http://t/x?jwt=${token}`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: '{"text":"hi"}',
+        }),
+        params(accountId),
+      );
     const good = await jwt({ id: "u1", name: "Una" });
     const inBody = await route(
       new Request("http://t/x", {
@@ -117,52 +127,12 @@ describe("apiRoute: authentication", () => {
     );
     expect(inBody.status).toBe(200);
     expect(await inBody.json()).toEqual({ account: account.id, user: "u1" });
-    const inQuery = await route(
-      new Request(`http://t/x?jwt=${good}`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: '{"text":"hi"}',
-      }),
-      params(account.id),
-    );
+    const inQuery = await postWithQueryJwt(good, account.id);
     expect(inQuery.status).toBe(200);
     const noName = await jwt({ id: "u1" });
-    expect(
-      (
-        await route(
-          new Request(`http://t/x?jwt=${noName}`, {
-            method: "POST",
-            headers: { "Content-Type": "application/json" },
-            body: '{"text":"hi"}',
-          }),
-          params(account.id),
-        )
-      ).status,
-    ).toBe(401);
-    expect(
-      (
-        await route(
-          new Request("http://t/x", {
-            method: "POST",
-            headers: { "Content-Type": "application/json" },
-            body: '{"text":"hi"}',
-          }),
-          params(account.id),
-        )
-      ).status,
-    ).toBe(401);
-    expect(
-      (
-        await route(
-          new Request(`http://t/x?jwt=${good}`, {
-            method: "POST",
-            headers: { "Content-Type": "application/json" },
-            body: '{"text":"hi"}',
-          }),
-          params(999999),
-        )
-      ).status,
-    ).toBe(404);
+    expect((await postWithQueryJwt(noName, account.id)).status).toBe(401);
+    expect((await postWithQueryJwt(null, account.id)).status).toBe(401);
+    expect((await postWithQueryJwt(good, 999999)).status).toBe(404);
   });
 });
 

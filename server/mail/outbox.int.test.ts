@@ -11,6 +11,24 @@ async function account(slug: string) {
   return (await getDb()).account.create({ data: { slug, name: slug, jwtSecret: "x".repeat(32) } });
 }
 
+/** `count` test mails to r0@, r1@ … in that order, mail i queued at `at(i)`: their ids. */
+async function queueNumbered(accountId: number, count: number, at: (i: number) => Date) {
+  const db = await getDb();
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const { id } = await queueEmail(db, {
+      accountId,
+      to: `r${i}@example.com`,
+      subject: `S${i}`,
+      text: `Body ${i}`,
+      kind: "test",
+      now: at(i),
+    });
+    ids.push(id);
+  }
+  return ids;
+}
+
 describe("mail outbox", () => {
   it("queues in the caller's transaction: a rolled-back change leaves no mail", async () => {
     const db = await getDb();
@@ -36,20 +54,7 @@ describe("mail outbox", () => {
     const db = await getDb();
     const { id: accountId } = await account("send");
     const t0 = Date.parse("2026-03-01T10:00:00Z");
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++)
-      ids.push(
-        (
-          await queueEmail(db, {
-            accountId,
-            to: `r${i}@example.com`,
-            subject: `S${i}`,
-            text: `Body ${i}`,
-            kind: "test",
-            now: new Date(t0 + i * 1000),
-          })
-        ).id,
-      );
+    const ids = await queueNumbered(accountId, 3, (i) => new Date(t0 + i * 1000));
     const mail = recordingTransport();
     const now = new Date(t0 + 60_000);
     expect(await runJobsNow(db, testJobDeps({ mail, clock: () => now }))).toEqual({ claimed: 3 });
@@ -127,20 +132,7 @@ describe("mail outbox", () => {
     const { id: accountId } = await account("list");
     const { id: otherId } = await account("other");
     const t0 = Date.parse("2026-03-01T10:00:00Z");
-    const ids: string[] = [];
-    for (let i = 0; i < 7; i++)
-      ids.push(
-        (
-          await queueEmail(db, {
-            accountId,
-            to: `r${i}@example.com`,
-            subject: `S${i}`,
-            text: `Body ${i}`,
-            kind: "test",
-            now: new Date(t0 + (i < 5 ? i : 4) * 1000),
-          })
-        ).id,
-      );
+    const ids = await queueNumbered(accountId, 7, (i) => new Date(t0 + (i < 5 ? i : 4) * 1000));
     await queueEmail(db, {
       accountId: otherId,
       to: "x@example.com",

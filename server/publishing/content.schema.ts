@@ -176,9 +176,11 @@ const storyFilterShape = {
   offset: zOffset,
 };
 
-/** GET /api/v1/stories (and bulk requests of `_type: "stories"`). */
-export const ZStoriesQuery = refuseNul(
-  z.object(storyFilterShape).transform((q) => ({
+const zStoryFilter = z.object(storyFilterShape);
+
+/** A story filter in its wire names as the stories query services take (`fields`: the ones to answer). */
+function toStoriesQuery(q: z.output<typeof zStoryFilter>, fields = q.fields) {
+  return {
     sectionId: q["section-id"],
     sectionSlug: q.section,
     tagSlug: q.tag,
@@ -186,11 +188,14 @@ export const ZStoriesQuery = refuseNul(
     order: q["story-order"] ?? q["story-group"] ?? "published",
     randomize: q.randomize,
     excludeIds: q["not-story-content-ids"],
-    fields: q.fields,
+    fields,
     limit: q.limit,
     offset: q.offset,
-  })),
-);
+  };
+}
+
+/** GET /api/v1/stories (and bulk requests of `_type: "stories"`). */
+export const ZStoriesQuery = refuseNul(zStoryFilter.transform((q) => toStoriesQuery(q)));
 export type TStoriesQuery = z.output<typeof ZStoriesQuery>;
 
 /** GET /api/v1/stories-by-slug */
@@ -331,18 +336,7 @@ export const ZBulkItem = z
         }
       : {
           type: "stories" as const,
-          query: {
-            sectionId: q["section-id"],
-            sectionSlug: q.section,
-            tagSlug: q.tag,
-            templates: q.template,
-            order: q["story-order"] ?? q["story-group"] ?? "published",
-            randomize: q.randomize,
-            excludeIds: q["not-story-content-ids"],
-            fields: q.fields ?? q["story-fields"],
-            limit: q.limit,
-            offset: q.offset,
-          } satisfies TStoriesQuery,
+          query: toStoriesQuery(q, q.fields ?? q["story-fields"]) satisfies TStoriesQuery,
         },
   );
 export type TBulkItem = z.output<typeof ZBulkItem>;

@@ -2,6 +2,11 @@ import { describe, expect, it } from "vitest";
 
 import { cardsPlainText, htmlToText, projectFields, readTimeMinutes, storyUrl } from "./story-view";
 
+/** A story of one draft card holding these elements. */
+const oneCard = <E>(elements: E[]) => [
+  { id: "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a01", status: "draft", version: 1, metadata: {}, "story-elements": elements },
+];
+
 describe("story view helpers", () => {
   it("turns HTML into text, decoding entities and dropping scripts", () => {
     expect(htmlToText("<p>Fish &amp; <b>chips</b></p><script>alert(1)</script><p>&lt;3&nbsp;you</p>")).toBe(
@@ -10,38 +15,30 @@ describe("story view helpers", () => {
   });
 
   it("collects the readable text of cards in order", () => {
-    const cards = [
+    const cards = oneCard([
       {
-        id: "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a01",
-        status: "draft",
-        version: 1,
+        id: "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a02",
+        type: "text" as const,
+        subtype: null,
+        text: "<p>First words.</p>",
         metadata: {},
-        "story-elements": [
-          {
-            id: "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a02",
-            type: "text" as const,
-            subtype: null,
-            text: "<p>First words.</p>",
-            metadata: {},
-          },
-          {
-            id: "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a03",
-            type: "image" as const,
-            subtype: null,
-            title: "A caption",
-            "image-s3-key": "a.jpg",
-            metadata: {},
-          },
-          {
-            id: "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a04",
-            type: "quote" as const,
-            subtype: null,
-            text: "Said so.",
-            metadata: {},
-          },
-        ],
       },
-    ];
+      {
+        id: "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a03",
+        type: "image" as const,
+        subtype: null,
+        title: "A caption",
+        "image-s3-key": "a.jpg",
+        metadata: {},
+      },
+      {
+        id: "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a04",
+        type: "quote" as const,
+        subtype: null,
+        text: "Said so.",
+        metadata: {},
+      },
+    ]);
     expect(cardsPlainText(cards)).toBe("First words.\nA caption\nSaid so.");
   });
 
@@ -52,20 +49,12 @@ describe("story view helpers", () => {
       metadata: {},
       ...fields,
     });
-    const cards = [
-      {
-        id: "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a01",
-        status: "draft",
-        version: 1,
-        metadata: {},
-        "story-elements": [
-          element(1, { type: "quote", text: "<p>Fish &amp; <em>chips</em></p>" }),
-          element(2, { type: "title", text: "Q&amp;A" }),
-          element(3, { type: "image", title: "A <b>caption</b>", "image-s3-key": "a.jpg" }),
-          element(4, { type: "youtube-video", description: "Tom &amp; Jerry" }),
-        ],
-      },
-    ] as unknown as Parameters<typeof cardsPlainText>[0];
+    const cards = oneCard([
+      element(1, { type: "quote", text: "<p>Fish &amp; <em>chips</em></p>" }),
+      element(2, { type: "title", text: "Q&amp;A" }),
+      element(3, { type: "image", title: "A <b>caption</b>", "image-s3-key": "a.jpg" }),
+      element(4, { type: "youtube-video", description: "Tom &amp; Jerry" }),
+    ]) as unknown as Parameters<typeof cardsPlainText>[0];
     expect(cardsPlainText(cards)).toBe("Fish & chips\nQ&A\nA caption\nTom & Jerry");
   });
 

@@ -6,6 +6,7 @@
  *   const other = await createTestStaff(db, { account: account.id, roles: ["MODERATOR"] });
  *   expect(await trpcCodeOf(other.caller.organise.sections.list())).toBe("FORBIDDEN");
  */
+import { staffActor, type StaffActor } from "../auth/actor";
 import type { AdminSession } from "../auth/admin-session";
 import type { AdminRole } from "../auth/roles";
 import type { Db } from "../db/client";
@@ -93,4 +94,21 @@ export async function createTestTeam<K extends string>(
       email: `${key}@${slug}.test`,
     });
   return team;
+}
+
+/**
+ * An editor (role EDITOR) on an existing account, as the actor services take: for service tests
+ * that need no session or caller.
+ */
+export async function insertEditor(db: Db, accountId: number, options: { name?: string } = {}): Promise<StaffActor> {
+  const user = await db.adminUser.create({
+    data: {
+      accountId,
+      email: `editor@account-${accountId}-${unique()}.test`,
+      name: options.name ?? "Eddie Editor",
+      roles: ["EDITOR"],
+      passwordHash: "unused",
+    },
+  });
+  return staffActor(user);
 }

@@ -3,6 +3,7 @@ import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { getDb } from "../db";
+import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import type { JobDeps } from "../jobs/define";
 import { claimJobs, runDueJobs, runJobById } from "../jobs/engine";
@@ -50,6 +51,16 @@ const story = {
   story: { id: "7d2b", headline: "Council votes", sections: [{ id: 3, name: "Politics", "parent-id": 1 }] },
 };
 
+/** A story-publish event on the account (data: the story above unless given), through the outbox. */
+function emitStoryPublish(db: Db, accountId: number, occurredAt: Date, data: unknown = story) {
+  return emitWebhookEvent(db, { accountId, kind: "CONTENT", name: "story-publish", data, occurredAt });
+}
+
+/** A subscription.created event on the account. */
+function emitSubscriptionCreated(db: Db, accountId: number, occurredAt: Date, data: unknown = {}) {
+  return emitWebhookEvent(db, { accountId, kind: "SUBSCRIPTION", name: "subscription.created", data, occurredAt });
+}
+
 /** What one run of a delivery's job did, in the delivery's terms. */
 type AttemptOutcome =
   | { outcome: "succeeded"; statusCode: number | null; attempt: number }
@@ -80,6 +91,12 @@ async function attempt(
   return { outcome: "retrying", ...base, nextAttemptAt: after.nextAttemptAt.toISOString(), error: after.lastError };
 }
 
+/** The attempt sent nothing (the URL was refused before sending) and the delivery will be retried. */
+function expectNotSent(outcome: AttemptOutcome, error: RegExp) {
+  expect(outcome).toMatchObject({ outcome: "retrying", statusCode: null });
+  expect((outcome as { error: string }).error).toMatch(error);
+}
+
 describe("webhook deliveries against a real receiver", () => {
   it("sends the spec body with a signature that verifies with the secret", async () => {
     const db = await getDb();
@@ -87,13 +104,7 @@ describe("webhook deliveries against a real receiver", () => {
     const a = await account();
     await endpoint(a.id, r.url, { secret: "whsec_test" });
     const clock = fakeClock();
-    const { eventId, deliveryIds } = await emitWebhookEvent(db, {
-      accountId: a.id,
-      kind: "CONTENT",
-      name: "story-publish",
-      data: story,
-      occurredAt: clock(),
-    });
+    const { eventId, deliveryIds } = await emitStoryPublish(db, a.id, clock());
     expect(deliveryIds).toHaveLength(1);
 
     const outcome = await attempt(deliveryIds[0]!, clock);
@@ -133,13 +144,7 @@ describe("webhook deliveries against a real receiver", () => {
     const a = await account();
     await endpoint(a.id, r.url, { secret: null });
     const clock = fakeClock();
-    const { deliveryIds } = await emitWebhookEvent(db, {
-      accountId: a.id,
-      kind: "CONTENT",
-      name: "story-publish",
-      data: story,
-      occurredAt: clock(),
-    });
+    const { deliveryIds } = await emitStoryPublish(db, a.id, clock());
     await attempt(deliveryIds[0]!, clock);
     expect(r.requests[0]!.headers["x-qt-signature"]).toBe("");
     expect(r.requests[0]!.headers["webhook-signature"]).toBeUndefined();
@@ -155,13 +160,7 @@ describe("webhook deliveries against a real receiver", () => {
     await db.webhookEndpoint.update({ where: { id: off.id }, data: { active: false } });
     const other = await account();
     await endpoint(other.id, r.url, { events: ["story-publish"] });
-    const { deliveryIds } = await emitWebhookEvent(db, {
-      accountId: a.id,
-      kind: "CONTENT",
-      name: "story-publish",
-      data: story,
-      occurredAt: new Date(),
-    });
+    const { deliveryIds } = await emitStoryPublish(db, a.id, new Date());
     expect(deliveryIds).toHaveLength(1);
   });
 
@@ -171,13 +170,7 @@ describe("webhook deliveries against a real receiver", () => {
     await endpoint(a.id, "http://127.0.0.1:9/hook");
     await expect(
       withTransaction(db, async (tx) => {
-        await emitWebhookEvent(tx, {
-          accountId: a.id,
-          kind: "CONTENT",
-          name: "story-publish",
-          data: story,
-          occurredAt: new Date(),
-        });
+        await emitStoryPublish(tx, a.id, new Date());
         throw new Error("the story change failed");
       }),
     ).rejects.toThrow("the story change failed");
@@ -192,13 +185,7 @@ describe("webhook deliveries against a real receiver", () => {
     const a = await account();
     await endpoint(a.id, r.url);
     const clock = fakeClock();
-    const { deliveryIds } = await emitWebhookEvent(db, {
-      accountId: a.id,
-      kind: "CONTENT",
-      name: "story-publish",
-      data: story,
-      occurredAt: clock(),
-    });
+    const { deliveryIds } = await emitStoryPublish(db, a.id, clock());
     const id = deliveryIds[0]!;
 
     const first = await attempt(id, clock);
@@ -227,13 +214,7 @@ describe("webhook deliveries against a real receiver", () => {
     const a = await account();
     await endpoint(a.id, r.url);
     const clock = fakeClock();
-    const { deliveryIds } = await emitWebhookEvent(db, {
-      accountId: a.id,
-      kind: "CONTENT",
-      name: "story-publish",
-      data: story,
-      occurredAt: clock(),
-    });
+    const { deliveryIds } = await emitStoryPublish(db, a.id, clock());
     const id = deliveryIds[0]!;
     const outcomes: AttemptOutcome[] = [];
     for (let i = 0; i < 4; i++) {
@@ -282,13 +263,7 @@ describe("webhook deliveries against a real receiver", () => {
     const a = await account();
     await endpoint(a.id, r.url);
     const clock = fakeClock();
-    const { deliveryIds } = await emitWebhookEvent(db, {
-      accountId: a.id,
-      kind: "CONTENT",
-      name: "story-publish",
-      data: story,
-      occurredAt: clock(),
-    });
+    const { deliveryIds } = await emitStoryPublish(db, a.id, clock());
     expect(await attempt(deliveryIds[0]!, clock)).toMatchObject({
       outcome: "retrying",
       statusCode: 302,
@@ -303,16 +278,9 @@ describe("webhook deliveries against a real receiver", () => {
     const a = await account();
     await endpoint(a.id, r.url);
     const clock = fakeClock();
-    const { deliveryIds } = await emitWebhookEvent(db, {
-      accountId: a.id,
-      kind: "CONTENT",
-      name: "story-publish",
-      data: story,
-      occurredAt: clock(),
-    });
+    const { deliveryIds } = await emitStoryPublish(db, a.id, clock());
     const outcome = await attempt(deliveryIds[0]!, clock, "t", { allowPrivateUrls: false });
-    expect(outcome).toMatchObject({ outcome: "retrying", statusCode: null });
-    expect((outcome as { error: string }).error).toMatch(/private or reserved/);
+    expectNotSent(outcome, /private or reserved/);
     expect(r.requests).toHaveLength(0);
   });
 
@@ -331,18 +299,11 @@ describe("webhook deliveries against a real receiver", () => {
     ];
     for (const url of spellings) await endpoint(a.id, url);
     const clock = fakeClock();
-    const { deliveryIds } = await emitWebhookEvent(db, {
-      accountId: a.id,
-      kind: "CONTENT",
-      name: "story-publish",
-      data: story,
-      occurredAt: clock(),
-    });
+    const { deliveryIds } = await emitStoryPublish(db, a.id, clock());
     expect(deliveryIds).toHaveLength(spellings.length);
     for (const deliveryId of deliveryIds) {
       const outcome = await attempt(deliveryId, clock, "t", { allowPrivateUrls: false });
-      expect(outcome).toMatchObject({ outcome: "retrying", statusCode: null });
-      expect((outcome as { error: string }).error).toMatch(/private or reserved/);
+      expectNotSent(outcome, /private or reserved/);
     }
     expect(r.requests).toHaveLength(0);
   });
@@ -358,17 +319,10 @@ describe("webhook deliveries against a real receiver", () => {
     ])
       await endpoint(a.id, url);
     const clock = fakeClock();
-    const { deliveryIds } = await emitWebhookEvent(db, {
-      accountId: a.id,
-      kind: "CONTENT",
-      name: "story-publish",
-      data: story,
-      occurredAt: clock(),
-    });
+    const { deliveryIds } = await emitStoryPublish(db, a.id, clock());
     for (const deliveryId of deliveryIds) {
       const outcome = await attempt(deliveryId, clock);
-      expect(outcome).toMatchObject({ outcome: "retrying", statusCode: null });
-      expect((outcome as { error: string }).error).toMatch(/^invalid URL/);
+      expectNotSent(outcome, /^invalid URL/);
     }
     expect(r.requests).toHaveLength(0);
   });
@@ -384,13 +338,7 @@ describe("webhook deliveries against a real receiver", () => {
     let deactivatedAt: number | null = null;
     for (let hour = 0; hour <= 26 && deactivatedAt === null; hour++) {
       clock.set(new Date(start + hour * 3600_000));
-      await emitWebhookEvent(db, {
-        accountId: a.id,
-        kind: "SUBSCRIPTION",
-        name: "subscription.created",
-        data: { subscription: { id: hour } },
-        occurredAt: clock(),
-      });
+      await emitSubscriptionCreated(db, a.id, clock(), { subscription: { id: hour } });
       await runDueJobs(db, { deps: testJobDeps({ clock }), workerId: "w" });
       const current = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } });
       if (!current.active) deactivatedAt = clock().getTime();
@@ -400,13 +348,7 @@ describe("webhook deliveries against a real receiver", () => {
     const disabled = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } });
     expect(disabled.disabledReason).toBe("failing");
     // New events no longer go to it.
-    const { deliveryIds } = await emitWebhookEvent(db, {
-      accountId: a.id,
-      kind: "SUBSCRIPTION",
-      name: "subscription.created",
-      data: {},
-      occurredAt: clock(),
-    });
+    const { deliveryIds } = await emitSubscriptionCreated(db, a.id, clock());
     expect(deliveryIds).toHaveLength(0);
   }, 60_000);
 
@@ -417,13 +359,7 @@ describe("webhook deliveries against a real receiver", () => {
     const a = await account();
     const ep = await endpoint(a.id, r.url, { kind: "SUBSCRIPTION", events: ["subscription.created"] });
     const clock = fakeClock();
-    const { deliveryIds } = await emitWebhookEvent(db, {
-      accountId: a.id,
-      kind: "SUBSCRIPTION",
-      name: "subscription.created",
-      data: {},
-      occurredAt: clock(),
-    });
+    const { deliveryIds } = await emitSubscriptionCreated(db, a.id, clock());
     await attempt(deliveryIds[0]!, clock, "w");
     expect((await db.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } })).failingSince).not.toBeNull();
     healthy = true;
@@ -440,17 +376,7 @@ describe("webhook deliveries against a real receiver", () => {
     const clock = fakeClock();
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
-      ids.push(
-        ...(
-          await emitWebhookEvent(db, {
-            accountId: a.id,
-            kind: "CONTENT",
-            name: "story-publish",
-            data: { i },
-            occurredAt: clock(),
-          })
-        ).deliveryIds,
-      );
+      ids.push(...(await emitStoryPublish(db, a.id, clock(), { i })).deliveryIds);
     }
     // Two claimers at once get disjoint sets.
     const [x, y] = (
@@ -475,18 +401,7 @@ describe("webhook deliveries against a real receiver", () => {
     await endpoint(a.id, "http://127.0.0.1:9/hook");
     const clock = fakeClock();
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++)
-      ids.push(
-        ...(
-          await emitWebhookEvent(db, {
-            accountId: a.id,
-            kind: "CONTENT",
-            name: "story-publish",
-            data: { i },
-            occurredAt: clock(),
-          })
-        ).deliveryIds,
-      );
+    for (let i = 0; i < 5; i++) ids.push(...(await emitStoryPublish(db, a.id, clock(), { i })).deliveryIds);
     const stolen = ids[2]!;
     const stolenJob = await findJob(db, "webhook.deliver", "deliveryId", stolen);
     // A sender that, while the batch is in flight, lets another worker take over one lease.

@@ -37,6 +37,24 @@ async function actor(): Promise<Actor> {
 }
 const allow = { allowPrivate: true };
 
+/** A story-publish event on the actor's account, its (one) delivery attempted at once. */
+async function publishAndDeliver(me: Actor, data: object, clock: () => Date) {
+  const db = await getDb();
+  const { deliveryIds } = await emitWebhookEvent(db, {
+    accountId: me.accountId,
+    kind: "CONTENT",
+    name: "story-publish",
+    data,
+    occurredAt: clock(),
+  });
+  await runJobFor(db, {
+    name: "webhook.deliver",
+    field: "deliveryId",
+    value: deliveryIds[0]!,
+    deps: testJobDeps({ clock }),
+  });
+}
+
 describe("webhook endpoint management", () => {
   it("creates an endpoint with a secret shown once, audited, never listed", async () => {
     const db = await getDb();
@@ -55,35 +73,18 @@ describe("webhook endpoint management", () => {
   it("validates the URL (length, scheme, private addresses) and the events", async () => {
     const db = await getDb();
     const me = await actor();
-    const long = `https://example.org/${"a".repeat(250)}`;
-    await expect(
-      createWebhookEndpoint(db, {
-        actor: me,
-        input: { kind: "CONTENT", url: long, events: ["story-publish"] },
-        ...allow,
-      }),
-    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(
-      createWebhookEndpoint(db, {
-        actor: me,
-        input: { kind: "CONTENT", url: "ftp://example.org/x", events: ["story-publish"] },
-        ...allow,
-      }),
-    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(
-      createWebhookEndpoint(db, {
-        actor: me,
-        input: { kind: "CONTENT", url: "https://example.org/x", events: ["subscription.created"] },
-        ...allow,
-      }),
-    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    await expect(
-      createWebhookEndpoint(db, {
-        actor: me,
-        input: { kind: "CONTENT", url: "http://127.0.0.1:3000/x", events: ["story-publish"] },
-        ...{ allowPrivate: false },
-      }),
-    ).rejects.toMatchObject({ code: "UNPROCESSABLE" });
+    const refused: [url: string, events: string[], allowPrivate: boolean, code: string][] = [
+      [`https://example.org/${"a".repeat(250)}`, ["story-publish"], true, "BAD_REQUEST"],
+      ["ftp://example.org/x", ["story-publish"], true, "BAD_REQUEST"],
+      ["https://example.org/x", ["subscription.created"], true, "BAD_REQUEST"],
+      ["http://127.0.0.1:3000/x", ["story-publish"], false, "UNPROCESSABLE"],
+    ];
+    for (const [url, events, allowPrivate, code] of refused) {
+      await expect(
+        createWebhookEndpoint(db, { actor: me, input: { kind: "CONTENT", url, events }, allowPrivate }),
+        url,
+      ).rejects.toMatchObject({ code });
+    }
     expect(await db.webhookEndpoint.count()).toBe(0);
     const { endpoint } = await createWebhookEndpoint(db, {
       actor: me,
@@ -156,19 +157,7 @@ describe("webhook endpoint management", () => {
       const clock = fakeClock();
       const { secret: newSecret } = await rotateWebhookSecret(db, { actor: me, id: endpoint.id, now: clock() });
       expect(newSecret).not.toBe(oldSecret);
-      const { deliveryIds } = await emitWebhookEvent(db, {
-        accountId: me.accountId,
-        kind: "CONTENT",
-        name: "story-publish",
-        data: {},
-        occurredAt: clock(),
-      });
-      await runJobFor(db, {
-        name: "webhook.deliver",
-        field: "deliveryId",
-        value: deliveryIds[0]!,
-        deps: testJobDeps({ clock }),
-      });
+      await publishAndDeliver(me, {}, clock);
       const req = receiver.requests[0]!;
       expect(verifyQtSignature(req.body, newSecret, String(req.headers["x-qt-signature"]))).toBe(true);
       const std = {
@@ -299,19 +288,7 @@ describe("webhook endpoint management", () => {
       const clock = fakeClock();
       for (let i = 0; i < 5; i++) {
         clock.advance(1000);
-        const { deliveryIds } = await emitWebhookEvent(db, {
-          accountId: me.accountId,
-          kind: "CONTENT",
-          name: "story-publish",
-          data: { i },
-          occurredAt: clock(),
-        });
-        await runJobFor(db, {
-          name: "webhook.deliver",
-          field: "deliveryId",
-          value: deliveryIds[0]!,
-          deps: testJobDeps({ clock }),
-        });
+        await publishAndDeliver(me, { i }, clock);
       }
       const all = await listWebhookDeliveries(db, { actor: me, endpointId: endpoint.id, limit: 3 });
       expect(all.deliveries).toHaveLength(3);

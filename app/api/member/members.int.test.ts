@@ -40,11 +40,15 @@ let seq = 0;
 const uniqueEmail = (prefix = "reader") => `${prefix}.${Date.now().toString(36)}.${seq++}@example.com`;
 
 function post(handler: Handler, path: string, body: unknown, headers: Record<string, string> = {}) {
+  return postRaw(handler, path, JSON.stringify(body), headers);
+}
+/** POST a body exactly as given (JSON text that JSON.stringify would not write). */
+function postRaw(handler: Handler, path: string, body: string, headers: Record<string, string> = {}) {
   return handler(
     new Request(`http://localhost${path}`, {
       method: "POST",
       headers: { "content-type": "application/json", ...headers },
-      body: JSON.stringify(body),
+      body,
     }),
     NO_PARAMS,
   );
@@ -587,14 +591,7 @@ describe("GET/POST /api/member/metadata", () => {
     await createTestPublisher(await getDb());
     const { token } = await signupMember();
     for (const body of ['{"a":"x\\ud800"}', '{"a\\udc00":"x"}', '{"a":["\\udc00\\ud800"]}']) {
-      const res = await metadataPost(
-        new Request("http://localhost/api/member/metadata", {
-          method: "POST",
-          headers: { "content-type": "application/json", "X-QT-AUTH": token! },
-          body,
-        }),
-        NO_PARAMS,
-      );
+      const res = await postRaw(metadataPost, "/api/member/metadata", body, { "X-QT-AUTH": token! });
       expect(res.status, body).toBe(400);
     }
     const paired = await post(metadataPost, "/api/member/metadata", { emoji: "\u{1F600}" }, { "X-QT-AUTH": token! });
@@ -606,14 +603,7 @@ describe("GET/POST /api/member/metadata", () => {
     await createTestPublisher(await getDb());
     const { token } = await signupMember();
     const body = `{"a":${"[".repeat(5000)}${"]".repeat(5000)}}`;
-    const res = await metadataPost(
-      new Request("http://localhost/api/member/metadata", {
-        method: "POST",
-        headers: { "content-type": "application/json", "X-QT-AUTH": token! },
-        body,
-      }),
-      NO_PARAMS,
-    );
+    const res = await postRaw(metadataPost, "/api/member/metadata", body, { "X-QT-AUTH": token! });
     expect(res.status).toBe(400);
     expect((await json(res)).error.code).toBe("BAD_REQUEST");
     expect(await (await get(metadataGet, "/api/member/metadata", { "X-QT-AUTH": token! })).json()).toEqual({});

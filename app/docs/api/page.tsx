@@ -2,25 +2,13 @@ import type { Metadata } from "next";
 
 import { CodeBlock, TextLink } from "@/components/ui";
 import reference from "@/docs/api-reference.json";
+import type { EndpointDoc } from "@/server/docs/api-reference";
 
 export const metadata: Metadata = { title: "API reference" };
 
-type Endpoint = {
-  method: string;
-  path: string;
-  auth: string;
-  summary: string;
-  rateLimit?: string;
-  cors: boolean;
-  params?: unknown;
-  query?: unknown;
-  body?: unknown;
-  bodyTypes: string[];
-};
-
 /** The generated API reference (docs/api-reference.json, from the request schemas themselves). */
 export default function ApiReferencePage() {
-  const endpoints = reference as Endpoint[];
+  const endpoints = reference as EndpointDoc[];
   return (
     <main className="mx-auto max-w-4xl px-4 py-12 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight">API reference</h1>

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 
-import { staffActor, type StaffActor } from "../../auth/actor";
+import type { StaffActor } from "../../auth/actor";
 import { getDb } from "../../db";
-import { isAppError, type AppErrorCode } from "../../errors";
+import { isAppError } from "../../errors";
+import { appErrorCodeOf as codeOf } from "../../testing/app-errors";
 import { HOSTILE_HTML, HOSTILE_URLS, SAFE_HTML, unsafeStrings } from "../../testing/hostile-html";
 import { createTestPublisher, insertStory } from "../../testing/publishing-factories";
+import { insertEditor } from "../../testing/staff";
 import {
   createCollection,
   deleteCollection,
@@ -21,16 +23,7 @@ const now = new Date("2026-05-01T10:00:00Z");
 async function editor(): Promise<StaffActor> {
   const db = await getDb();
   const account = await createTestPublisher(db, { domain: null });
-  const user = await db.adminUser.create({
-    data: {
-      accountId: account.id,
-      email: `editor@${account.slug}.test`,
-      name: "Eddie Editor",
-      roles: ["EDITOR"],
-      passwordHash: "x",
-    },
-  });
-  return staffActor(user);
+  return insertEditor(db, account.id);
 }
 
 /** A content webhook on the account, subscribed to collection-update. */
@@ -44,16 +37,6 @@ async function subscribe(actor: StaffActor) {
       events: ["collection-update"],
     },
   });
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<AppErrorCode | "OK"> {
-  try {
-    await promise;
-    return "OK";
-  } catch (error) {
-    if (isAppError(error)) return error.code;
-    throw error;
-  }
 }
 
 async function collectionEvents() {

@@ -41,13 +41,13 @@ import {
 } from "./organise.schema";
 import { cleanMetadataOrThrow } from "./sanitize";
 import {
+  assertSlugFree,
   changedBy,
   COLLECTION_ITEMS_LOCK,
   deletedSlug,
   lockNesting,
   lockRows,
   slugFromName,
-  slugTaken,
 } from "./shared";
 
 // ─── Pure rules ──────────────────────────────────────────────────────────────────────────────
@@ -318,14 +318,6 @@ export async function pickStories(db: Db, { actor, ...input }: { actor: Actor } 
 
 // ─── Writing ─────────────────────────────────────────────────────────────────────────────────
 
-async function assertSlugFree(db: Db, actor: Actor, slug: string, exceptId?: number): Promise<void> {
-  const clash = await db.collection.findFirst({
-    where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
-    select: { id: true },
-  });
-  if (clash) throw slugTaken("collection", slug);
-}
-
 export async function createCollection(
   db: Db,
   args: { actor: Actor; input: TCreateCollectionInput; now: Date },
@@ -335,7 +327,7 @@ export async function createCollection(
   input.metadata = cleanMetadataOrThrow(input.metadata, "metadata");
   const slug = input.slug ?? slugFromName(input.name);
   return withTransaction(db, async (tx) => {
-    await assertSlugFree(tx, actor, slug);
+    await assertSlugFree(tx, "collection", { actor, slug });
     await assertImageRefsAllowed(tx, {
       accountId: actor.accountId,
       refs: collectImageRefs(input.metadata, "metadata"),
@@ -376,7 +368,7 @@ export async function updateCollection(
   return withTransaction(db, async (tx) => {
     const current = await getOwnedCollection(tx, actor, input.id);
     if (input.slug !== undefined && input.slug !== current.slug)
-      await assertSlugFree(tx, actor, input.slug, current.id);
+      await assertSlugFree(tx, "collection", { actor, slug: input.slug, exceptId: current.id });
     await assertImageRefsAllowed(tx, {
       accountId: actor.accountId,
       refs: collectImageRefs(input.metadata, "metadata"),

@@ -5,12 +5,12 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 
-import { staffActor } from "../../auth/actor";
 import { getDb } from "../../db";
-import { AppError } from "../../errors";
 import { runDueJobs } from "../../jobs/engine";
+import { appErrorCodeOf as codeOf } from "../../testing/app-errors";
 import { runJobsNow, testJobDeps } from "../../testing/jobs";
 import { createTestPublisher } from "../../testing/publishing-factories";
+import { insertEditor } from "../../testing/staff";
 import { ZStoriesQuery } from "../content.schema";
 import { forgetPublisherCache, resolvePublisher } from "../publisher";
 import { contentContext, listPublishedStories } from "../stories";
@@ -27,34 +27,15 @@ beforeEach(() => forgetPublisherCache());
 async function approvedStory(headline = "Budget day") {
   const db = await getDb();
   const account = await createTestPublisher(db, { siteUrl: "https://news.example.com" });
-  const user = await db.adminUser.create({
-    data: {
-      accountId: account.id,
-      email: `ed@${account.slug}.test`,
-      name: "Eddie",
-      roles: ["EDITOR"],
-      passwordHash: "x",
-    },
-  });
   await db.webhookEndpoint.create({
     data: { accountId: account.id, kind: "CONTENT", url: "http://127.0.0.1:9/hook", events: ["story-publish"] },
   });
-  const actor = staffActor(user);
+  const actor = await insertEditor(db, account.id);
   const ctx = (minutes = 0) => ({ actor, now: at(minutes), appUrl: APP_URL });
   const { story } = await createStory(db, { ...ctx(), input: { headline } });
   await transitionStory(db, { ...ctx(), input: { id: story.id, version: 1, action: "submit" } });
   await transitionStory(db, { ...ctx(), input: { id: story.id, version: 2, action: "approve" } });
   return { db, account, actor, ctx, id: story.id };
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error.code;
-    throw error;
-  }
-  return "OK";
 }
 
 describe("scheduled publishing", () => {

@@ -74,6 +74,31 @@ export function slugTaken(what: string, slug: string): AppError {
   });
 }
 
+type SlugWhere = { accountId: number; slug: string; NOT?: { id: number } };
+
+/** Each kind of row with a slug unique per account, and how to find one by slug. */
+const FIND_BY_SLUG = {
+  section: (db: Db, where: SlugWhere) => db.section.findFirst({ where, select: { id: true } }),
+  author: (db: Db, where: SlugWhere) => db.author.findFirst({ where, select: { id: true } }),
+  tag: (db: Db, where: SlugWhere) => db.tag.findFirst({ where, select: { id: true } }),
+  collection: (db: Db, where: SlugWhere) => db.collection.findFirst({ where, select: { id: true } }),
+};
+
+/** 409 (slugTaken) when another row of this kind in the actor's account, not `exceptId`, has the slug. */
+export async function assertSlugFree(
+  db: Db,
+  kind: keyof typeof FIND_BY_SLUG,
+  args: { actor: Actor; slug: string; exceptId?: number },
+): Promise<void> {
+  const { actor, slug, exceptId } = args;
+  const clash = await FIND_BY_SLUG[kind](db, {
+    accountId: actor.accountId,
+    slug,
+    ...(exceptId ? { NOT: { id: exceptId } } : {}),
+  });
+  if (clash) throw slugTaken(kind, slug);
+}
+
 /** The slug a name gives, or a 400 naming the field when the name has no letters or digits to make one. */
 export function slugFromName(name: string): string {
   const slug = slugify(name);

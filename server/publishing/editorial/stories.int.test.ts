@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 
 import { beforeEach, describe, expect, it } from "vitest";
 
-import { staffActor } from "../../auth/actor";
 import { getDb } from "../../db";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
+import { appErrorCodeOf as codeOf } from "../../testing/app-errors";
 import { HOSTILE_URLS } from "../../testing/hostile-html";
 import {
   createTestPublisher,
@@ -14,6 +14,7 @@ import {
   insertTag,
   textCards,
 } from "../../testing/publishing-factories";
+import { insertEditor } from "../../testing/staff";
 import type { TCard } from "../cards.schema";
 import { forgetPublisherCache } from "../publisher";
 import { createStory, deleteStory, getStory, listStories, transitionStory, updateStory } from "./stories";
@@ -28,16 +29,7 @@ beforeEach(() => forgetPublisherCache());
 async function setup() {
   const db = await getDb();
   const account = await createTestPublisher(db, { siteUrl: "https://news.example.com" });
-  const user = await db.adminUser.create({
-    data: {
-      accountId: account.id,
-      email: `ed-${randomUUID()}@t.test`,
-      name: "Eddie Editor",
-      roles: ["EDITOR"],
-      passwordHash: "x",
-    },
-  });
-  const actor = staffActor(user);
+  const actor = await insertEditor(db, account.id);
   return { db, account, actor, ctx: (minutes = 0) => ({ actor, now: at(minutes), appUrl: APP_URL }) };
 }
 
@@ -53,16 +45,6 @@ async function subscribe(accountId: number) {
       secret: "whsec_test",
     },
   });
-}
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof AppError) return error.code;
-    throw error;
-  }
-  return "OK";
 }
 
 function payloadOf(event: { payload: unknown }) {

@@ -47,7 +47,7 @@ import {
   type TUpdateTagInput,
 } from "./organise.schema";
 import { cleanMetadataOrThrow, cleanOptionalHtml } from "./sanitize";
-import { deletedSlug, lockNesting, lockRows, slugFromName, slugTaken } from "./shared";
+import { assertSlugFree, deletedSlug, lockNesting, lockRows, slugFromName } from "./shared";
 import { emitTaxonomyEvent, publishedStoryIdsOf } from "./taxonomy-events";
 
 const notFound = (what: string, field?: string) =>
@@ -148,14 +148,6 @@ async function getOwnedSection(db: Db, actor: Actor, id: number) {
   return section;
 }
 
-async function assertSectionSlugFree(db: Db, actor: Actor, slug: string, exceptId?: number) {
-  const clash = await db.section.findFirst({
-    where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
-    select: { id: true },
-  });
-  if (clash) throw slugTaken("section", slug);
-}
-
 /** The parent exists, and stays until the transaction ends (a delete of it waits, then sees the subsection). */
 async function assertParent(db: Db, actor: Actor, parentId: number) {
   const found = await lockRows(db, "sections", { accountId: actor.accountId, ids: [parentId], mode: "share" });
@@ -206,7 +198,7 @@ export async function createSection(
   const input = parseInput(ZCreateSectionInput, args.input);
   const slug = input.slug ?? slugFromName(input.name);
   return withTransaction(db, async (tx) => {
-    await assertSectionSlugFree(tx, actor, slug);
+    await assertSlugFree(tx, "section", { actor, slug });
     if (input.parentId !== null) await assertParent(tx, actor, input.parentId);
     const collectionSlug = sectionCollectionSlug(slug);
     const clash = await tx.collection.findFirst({
@@ -272,7 +264,7 @@ export async function updateSection(
   return withTransaction(db, async (tx) => {
     const current = await getOwnedSection(tx, actor, input.id);
     if (input.slug !== undefined && input.slug !== current.slug)
-      await assertSectionSlugFree(tx, actor, input.slug, current.id);
+      await assertSlugFree(tx, "section", { actor, slug: input.slug, exceptId: current.id });
     if (input.parentId !== undefined && input.parentId !== null && input.parentId !== current.parentId) {
       // The nesting lock before the parent's row: two moves (A under B, B under A) would otherwise
       // each hold one row and wait for the other (a deadlock).
@@ -471,14 +463,6 @@ async function getOwnedAuthor(db: Db, actor: Actor, id: number) {
   return author;
 }
 
-async function assertAuthorSlugFree(db: Db, actor: Actor, slug: string, exceptId?: number) {
-  const clash = await db.author.findFirst({
-    where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
-    select: { id: true },
-  });
-  if (clash) throw slugTaken("author", slug);
-}
-
 export async function createAuthor(
   db: Db,
   args: { actor: Actor; input: TCreateAuthorInput; now: Date },
@@ -488,7 +472,7 @@ export async function createAuthor(
   input.bio = cleanOptionalHtml(input.bio);
   const slug = input.slug ?? slugFromName(input.name);
   return withTransaction(db, async (tx) => {
-    await assertAuthorSlugFree(tx, actor, slug);
+    await assertSlugFree(tx, "author", { actor, slug });
     await assertImageRefsAllowed(tx, {
       accountId: actor.accountId,
       refs: input.avatarS3Key ? [{ field: "avatarS3Key", key: input.avatarS3Key }] : [],
@@ -528,7 +512,7 @@ export async function updateAuthor(
   return withTransaction(db, async (tx) => {
     const current = await getOwnedAuthor(tx, actor, id);
     if (input.slug !== undefined && input.slug !== current.slug)
-      await assertAuthorSlugFree(tx, actor, input.slug, current.id);
+      await assertSlugFree(tx, "author", { actor, slug: input.slug, exceptId: current.id });
     await assertImageRefsAllowed(tx, {
       accountId: actor.accountId,
       refs: input.avatarS3Key ? [{ field: "avatarS3Key", key: input.avatarS3Key }] : [],
@@ -647,20 +631,12 @@ async function getOwnedTag(db: Db, actor: Actor, id: number) {
   return tag;
 }
 
-async function assertTagSlugFree(db: Db, actor: Actor, slug: string, exceptId?: number) {
-  const clash = await db.tag.findFirst({
-    where: { accountId: actor.accountId, slug, ...(exceptId ? { NOT: { id: exceptId } } : {}) },
-    select: { id: true },
-  });
-  if (clash) throw slugTaken("tag", slug);
-}
-
 export async function createTag(db: Db, args: { actor: Actor; input: TCreateTagInput; now: Date }): Promise<TagView> {
   const { actor, now } = args;
   const input = parseInput(ZCreateTagInput, args.input);
   const slug = input.slug ?? slugFromName(input.name);
   return withTransaction(db, async (tx) => {
-    await assertTagSlugFree(tx, actor, slug);
+    await assertSlugFree(tx, "tag", { actor, slug });
     const tag = await tx.tag.create({
       data: { accountId: actor.accountId, name: input.name, slug, metaDescription: input.metaDescription ?? null },
       select: TAG_SELECT,
@@ -684,7 +660,7 @@ export async function updateTag(db: Db, args: { actor: Actor; input: TUpdateTagI
   return withTransaction(db, async (tx) => {
     const current = await getOwnedTag(tx, actor, id);
     if (input.slug !== undefined && input.slug !== current.slug)
-      await assertTagSlugFree(tx, actor, input.slug, current.id);
+      await assertSlugFree(tx, "tag", { actor, slug: input.slug, exceptId: current.id });
     const tag = await tx.tag.update({
       where: { id: current.id },
       data: { ...defined(input), updatedAt: now },

@@ -36,30 +36,27 @@ function element(n: number, fields: Record<string, unknown>) {
   return { id: uuid(100 + n), subtype: null, metadata: {}, ...fields };
 }
 
+/** One draft card holding these elements, as a story's cards. */
+function oneCard(elements: ReturnType<typeof element>[]): TCard[] {
+  return [{ id: uuid(1), status: "draft", version: 1, metadata: {}, "story-elements": elements }] as unknown as TCard[];
+}
+
 function fakeStory(overrides: Partial<StoryWithRelations> = {}): StoryWithRelations {
-  const cards = [
-    {
-      id: uuid(1),
-      status: "draft",
-      version: 1,
-      metadata: {},
-      "story-elements": [
-        element(1, {
-          type: "text",
-          text: `<p style="color:red" onclick="x()">Hello <b>world</b> &amp; ${"]]>"}<script>evil()</script><iframe src="https://evil.test"></iframe><img src="https://x.test/a.png"></p>`,
-        }),
-        element(2, {
-          type: "image",
-          "image-s3-key": "demo/photo one.png",
-          "image-metadata": { width: 800, height: 600 },
-          title: "A <caption>",
-        }),
-        element(3, { type: "youtube-video", url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" }),
-        element(4, { type: "jsembed", subtype: "tweet", "tweet-id": "20" }),
-        element(5, { type: "text", text: `<p><img src="https://x.test/b.png" width="40" height="30" alt="b"></p>` }),
-      ],
-    },
-  ] as unknown as TCard[];
+  const cards = oneCard([
+    element(1, {
+      type: "text",
+      text: `<p style="color:red" onclick="x()">Hello <b>world</b> &amp; ${"]]>"}<script>evil()</script><iframe src="https://evil.test"></iframe><img src="https://x.test/a.png"></p>`,
+    }),
+    element(2, {
+      type: "image",
+      "image-s3-key": "demo/photo one.png",
+      "image-metadata": { width: 800, height: 600 },
+      title: "A <caption>",
+    }),
+    element(3, { type: "youtube-video", url: "https://www.youtube.com/watch?v=dQw4w9WgXcQ" }),
+    element(4, { type: "jsembed", subtype: "tweet", "tweet-id": "20" }),
+    element(5, { type: "text", text: `<p><img src="https://x.test/b.png" width="40" height="30" alt="b"></p>` }),
+  ]);
   return {
     id: uuid(9),
     accountId: 1,
@@ -230,23 +227,15 @@ describe("captions and attributions, stored as sanitised HTML", () => {
     const story = fakeStory({
       heroImageCaption: "Fish &amp; <em>chips</em>",
       heroImageAttribution: "Photo: A &amp; B",
-      cards: [
-        {
-          id: uuid(1),
-          status: "draft",
-          version: 1,
-          metadata: {},
-          "story-elements": [
-            element(1, {
-              type: "image",
-              "image-s3-key": "demo/one.png",
-              "image-metadata": { width: 800, height: 600 },
-              title: "Salt &amp; <b>vinegar</b>",
-              "image-attribution": "Ann &amp; <i>Bo</i>",
-            }),
-          ],
-        },
-      ] as unknown as StoryWithRelations["cards"],
+      cards: oneCard([
+        element(1, {
+          type: "image",
+          "image-s3-key": "demo/one.png",
+          "image-metadata": { width: 800, height: 600 },
+          title: "Salt &amp; <b>vinegar</b>",
+          "image-attribution": "Ann &amp; <i>Bo</i>",
+        }),
+      ]) as unknown as StoryWithRelations["cards"],
     });
     const html = storyHtml(story, ctx);
     for (const [name, out] of [

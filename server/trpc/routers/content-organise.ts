@@ -5,149 +5,101 @@
  */
 import { z } from "zod";
 
-import {
-  createCollection,
-  deleteCollection,
-  getCollection,
-  listCollections,
-  pickStories,
-  setCollectionItems,
-  updateCollection,
-} from "../../publishing/editorial/collections";
-import {
-  ZAddRelationshipInput,
-  ZCreateAuthorInput,
-  ZCreateCollectionInput,
-  ZCreateEntityInput,
-  ZCreateSectionInput,
-  ZCreateTagInput,
-  ZIdInput,
-  ZListCollectionsInput,
-  ZListEntitiesInput,
-  ZListInput,
-  ZPickStoriesInput,
-  ZSetCollectionItemsInput,
-  ZUpdateAuthorInput,
-  ZUpdateCollectionInput,
-  ZUpdateEntityInput,
-  ZUpdateSectionInput,
-  ZUpdateTagInput,
-} from "../../publishing/editorial/organise.schema";
-import {
-  addEntityRelationship,
-  createAuthor,
-  createEntity,
-  createSection,
-  createTag,
-  deleteAuthor,
-  deleteEntity,
-  deleteSection,
-  deleteTag,
-  getEntity,
-  listAuthors,
-  listEntities,
-  listSections,
-  listTags,
-  removeEntityRelationship,
-  updateAuthor,
-  updateEntity,
-  updateSection,
-  updateTag,
-} from "../../publishing/editorial/taxonomy";
+import type { StaffActor } from "../../auth/actor";
+import type { Db } from "../../db/client";
+import * as collections from "../../publishing/editorial/collections";
+import * as organise from "../../publishing/editorial/organise.schema";
+import * as taxonomy from "../../publishing/editorial/taxonomy";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const editorProcedure = adminProcedure(["EDITOR"]);
 
+type Editor = { actor: StaffActor };
+
+/** A read of one row by id. */
+function getQuery<R>(get: (db: Db, args: Editor & { id: number }) => Promise<R>) {
+  return editorProcedure
+    .input(organise.ZIdInput)
+    .query(({ ctx, input }) => get(ctx.db, { actor: ctx.actor, id: input.id }));
+}
+
+/** A write (create, update …): the service gets the editor, the parsed input and the time of the request. */
+function writeMutation<S extends z.ZodType, R>(
+  schema: S,
+  write: (db: Db, args: Editor & { input: z.output<S>; now: Date }) => Promise<R>,
+) {
+  return editorProcedure
+    .input(schema)
+    .mutation(({ ctx, input }) => write(ctx.db, { actor: ctx.actor, input: input as z.output<S>, now: new Date() }));
+}
+
+/** A delete by id. */
+function deleteMutation<R>(remove: (db: Db, args: Editor & { id: number; now: Date }) => Promise<R>) {
+  return editorProcedure
+    .input(organise.ZIdInput)
+    .mutation(({ ctx, input }) => remove(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() }));
+}
+
 const sections = createTRPCRouter({
-  list: editorProcedure.query(({ ctx }) => listSections(ctx.db, { actor: ctx.actor })),
-  create: editorProcedure
-    .input(ZCreateSectionInput)
-    .mutation(({ ctx, input }) => createSection(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  update: editorProcedure
-    .input(ZUpdateSectionInput)
-    .mutation(({ ctx, input }) => updateSection(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  delete: editorProcedure
-    .input(ZIdInput)
-    .mutation(({ ctx, input }) => deleteSection(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
+  list: editorProcedure.query(({ ctx }) => taxonomy.listSections(ctx.db, { actor: ctx.actor })),
+  create: writeMutation(organise.ZCreateSectionInput, taxonomy.createSection),
+  update: writeMutation(organise.ZUpdateSectionInput, taxonomy.updateSection),
+  delete: deleteMutation(taxonomy.deleteSection),
 });
 
 const authors = createTRPCRouter({
   list: editorProcedure
-    .input(ZListInput.optional())
-    .query(({ ctx, input }) => listAuthors(ctx.db, { actor: ctx.actor, ...input })),
-  create: editorProcedure
-    .input(ZCreateAuthorInput)
-    .mutation(({ ctx, input }) => createAuthor(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  update: editorProcedure
-    .input(ZUpdateAuthorInput)
-    .mutation(({ ctx, input }) => updateAuthor(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  delete: editorProcedure
-    .input(ZIdInput)
-    .mutation(({ ctx, input }) => deleteAuthor(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
+    .input(organise.ZListInput.optional())
+    .query(({ ctx, input }) => taxonomy.listAuthors(ctx.db, { actor: ctx.actor, ...input })),
+  create: writeMutation(organise.ZCreateAuthorInput, taxonomy.createAuthor),
+  update: writeMutation(organise.ZUpdateAuthorInput, taxonomy.updateAuthor),
+  delete: deleteMutation(taxonomy.deleteAuthor),
 });
 
 const tags = createTRPCRouter({
   list: editorProcedure
-    .input(ZListInput.optional())
-    .query(({ ctx, input }) => listTags(ctx.db, { actor: ctx.actor, ...input })),
-  create: editorProcedure
-    .input(ZCreateTagInput)
-    .mutation(({ ctx, input }) => createTag(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  update: editorProcedure
-    .input(ZUpdateTagInput)
-    .mutation(({ ctx, input }) => updateTag(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  delete: editorProcedure
-    .input(ZIdInput)
-    .mutation(({ ctx, input }) => deleteTag(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
+    .input(organise.ZListInput.optional())
+    .query(({ ctx, input }) => taxonomy.listTags(ctx.db, { actor: ctx.actor, ...input })),
+  create: writeMutation(organise.ZCreateTagInput, taxonomy.createTag),
+  update: writeMutation(organise.ZUpdateTagInput, taxonomy.updateTag),
+  delete: deleteMutation(taxonomy.deleteTag),
 });
 
 const entities = createTRPCRouter({
   list: editorProcedure
-    .input(ZListEntitiesInput.optional())
-    .query(({ ctx, input }) => listEntities(ctx.db, { actor: ctx.actor, ...input })),
-  get: editorProcedure.input(ZIdInput).query(({ ctx, input }) => getEntity(ctx.db, { actor: ctx.actor, id: input.id })),
-  create: editorProcedure
-    .input(ZCreateEntityInput)
-    .mutation(({ ctx, input }) => createEntity(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  update: editorProcedure
-    .input(ZUpdateEntityInput)
-    .mutation(({ ctx, input }) => updateEntity(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  delete: editorProcedure
-    .input(ZIdInput)
-    .mutation(({ ctx, input }) => deleteEntity(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
-  relate: editorProcedure
-    .input(ZAddRelationshipInput)
-    .mutation(({ ctx, input }) => addEntityRelationship(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+    .input(organise.ZListEntitiesInput.optional())
+    .query(({ ctx, input }) => taxonomy.listEntities(ctx.db, { actor: ctx.actor, ...input })),
+  get: getQuery(taxonomy.getEntity),
+  create: writeMutation(organise.ZCreateEntityInput, taxonomy.createEntity),
+  update: writeMutation(organise.ZUpdateEntityInput, taxonomy.updateEntity),
+  delete: deleteMutation(taxonomy.deleteEntity),
+  relate: writeMutation(organise.ZAddRelationshipInput, taxonomy.addEntityRelationship),
   unrelate: editorProcedure
     .input(z.object({ relationshipId: z.number().int().positive().max(2_147_483_647) }))
     .mutation(({ ctx, input }) =>
-      removeEntityRelationship(ctx.db, { actor: ctx.actor, id: input.relationshipId, now: new Date() }),
+      taxonomy.removeEntityRelationship(ctx.db, { actor: ctx.actor, id: input.relationshipId, now: new Date() }),
     ),
 });
 
-const collections = createTRPCRouter({
+const collectionsRouter = createTRPCRouter({
   list: editorProcedure
-    .input(ZListCollectionsInput.optional())
-    .query(({ ctx, input }) => listCollections(ctx.db, { actor: ctx.actor, ...input })),
-  get: editorProcedure
-    .input(ZIdInput)
-    .query(({ ctx, input }) => getCollection(ctx.db, { actor: ctx.actor, id: input.id })),
-  create: editorProcedure
-    .input(ZCreateCollectionInput)
-    .mutation(({ ctx, input }) => createCollection(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  update: editorProcedure
-    .input(ZUpdateCollectionInput)
-    .mutation(({ ctx, input }) => updateCollection(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  setItems: editorProcedure
-    .input(ZSetCollectionItemsInput)
-    .mutation(({ ctx, input }) => setCollectionItems(ctx.db, { actor: ctx.actor, input, now: new Date() })),
-  delete: editorProcedure
-    .input(ZIdInput)
-    .mutation(({ ctx, input }) => deleteCollection(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() })),
+    .input(organise.ZListCollectionsInput.optional())
+    .query(({ ctx, input }) => collections.listCollections(ctx.db, { actor: ctx.actor, ...input })),
+  get: getQuery(collections.getCollection),
+  create: writeMutation(organise.ZCreateCollectionInput, collections.createCollection),
+  update: writeMutation(organise.ZUpdateCollectionInput, collections.updateCollection),
+  setItems: writeMutation(organise.ZSetCollectionItemsInput, collections.setCollectionItems),
+  delete: deleteMutation(collections.deleteCollection),
   /** The story picker of the collection editor. */
   pickStories: editorProcedure
-    .input(ZPickStoriesInput.optional())
-    .query(({ ctx, input }) => pickStories(ctx.db, { actor: ctx.actor, ...input })),
+    .input(organise.ZPickStoriesInput.optional())
+    .query(({ ctx, input }) => collections.pickStories(ctx.db, { actor: ctx.actor, ...input })),
 });
 
-export const contentOrganiseRouter = createTRPCRouter({ sections, authors, tags, entities, collections });
+export const contentOrganiseRouter = createTRPCRouter({
+  sections,
+  authors,
+  tags,
+  entities,
+  collections: collectionsRouter,
+});

@@ -5,6 +5,8 @@
 import { z } from "zod";
 
 import { getEnv } from "../../../env.js";
+import type { StaffActor } from "../../auth/actor";
+import type { Db } from "../../db/client";
 import { cancelStoryPublication, scheduleStoryPublication } from "../../publishing/editorial/scheduling";
 import {
   createStory,
@@ -33,6 +35,25 @@ import { adminProcedure, createTRPCRouter } from "../trpc";
 const editorProcedure = adminProcedure(["EDITOR"]);
 const appUrl = () => getEnv().APP_URL;
 
+/**
+ * A write to a story: the service gets the editor, the parsed input, the time of the request and
+ * the app's URL (for the story's links in webhook events); the answer is the written story.
+ */
+function storyWrite<S extends z.ZodType>(
+  schema: S,
+  write: (
+    db: Db,
+    args: { actor: StaffActor; input: z.output<S>; now: Date; appUrl: string },
+  ) => Promise<z.input<typeof ZStoryWriteResult>>,
+) {
+  return editorProcedure
+    .input(schema)
+    .output(ZStoryWriteResult)
+    .mutation(({ ctx, input }) =>
+      write(ctx.db, { actor: ctx.actor, input: input as z.output<S>, now: new Date(), appUrl: appUrl() }),
+    );
+}
+
 export const storiesRouter = createTRPCRouter({
   list: editorProcedure
     .input(ZListStoriesInput)
@@ -49,38 +70,15 @@ export const storiesRouter = createTRPCRouter({
     .output(ZStoryFormOptions)
     .query(({ ctx }) => listStoryFormOptions(ctx.db, { actor: ctx.actor })),
 
-  create: editorProcedure
-    .input(ZCreateStoryInput)
-    .output(ZStoryWriteResult)
-    .mutation(({ ctx, input }) => createStory(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() })),
-
-  update: editorProcedure
-    .input(ZUpdateStoryInput)
-    .output(ZStoryWriteResult)
-    .mutation(({ ctx, input }) => updateStory(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() })),
-
-  transition: editorProcedure
-    .input(ZTransitionStoryInput)
-    .output(ZStoryWriteResult)
-    .mutation(({ ctx, input }) =>
-      transitionStory(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() }),
-    ),
+  create: storyWrite(ZCreateStoryInput, createStory),
+  update: storyWrite(ZUpdateStoryInput, updateStory),
+  transition: storyWrite(ZTransitionStoryInput, transitionStory),
 
   /** Publish an approved story at a time (the scheduler publishes it then, as Publish would). */
-  schedule: editorProcedure
-    .input(ZScheduleStoryInput)
-    .output(ZStoryWriteResult)
-    .mutation(({ ctx, input }) =>
-      scheduleStoryPublication(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() }),
-    ),
+  schedule: storyWrite(ZScheduleStoryInput, scheduleStoryPublication),
 
   /** Call a scheduled publication off; the story stays approved. */
-  unschedule: editorProcedure
-    .input(ZUnscheduleStoryInput)
-    .output(ZStoryWriteResult)
-    .mutation(({ ctx, input }) =>
-      cancelStoryPublication(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() }),
-    ),
+  unschedule: storyWrite(ZUnscheduleStoryInput, cancelStoryPublication),
 
   delete: editorProcedure
     .input(ZDeleteStoryInput)

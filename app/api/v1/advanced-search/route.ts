@@ -1,28 +1,25 @@
 // GET /api/v1/advanced-search – the search engine of /api/v1/search, answered as {total, items}
-import { contentResponse } from "@/server/http/content-cache";
-import { apiRoute, routes } from "@/server/http/route";
+import { contentRoute } from "@/server/http/content-routes";
+import { routes } from "@/server/http/route";
 import { ZSearchQuery } from "@/server/publishing/content.schema";
 import { searchStories } from "@/server/publishing/search";
-import { contentContext, storyTags } from "@/server/publishing/stories";
+import { storyTags } from "@/server/publishing/stories";
 
 export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
-  GET: apiRoute(
+  GET: contentRoute(
     {
-      auth: "publisher",
       query: ZSearchQuery,
       summary:
         "Search published stories (same parameters as /api/v1/search; sort also latest-published, earliest-published) → {total, from, size, items}.",
     },
-    async ({ req, db, publisher, query }) => {
-      const ctx = contentContext(publisher);
+    async ({ db, ctx, query }) => {
       const { total, stories } = await searchStories(db, { ctx, ...query });
-      return contentResponse(
-        req,
-        { total, from: query.offset, size: query.limit, items: stories },
-        { tags: ["stories", ...storyTags(stories)] },
-      );
+      return {
+        body: { total, from: query.offset, size: query.limit, items: stories },
+        tags: ["stories", ...storyTags(stories)],
+      };
     },
   ),
 });

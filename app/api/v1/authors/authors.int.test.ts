@@ -4,23 +4,13 @@ import { getDb } from "@/server/db";
 import type { WireAuthor } from "@/server/publishing/authors";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
 import { createTestPublisher, insertAuthor, insertStory } from "@/server/testing/publishing-factories";
+import { callGet as call, readJson as json } from "@/server/testing/route-calls";
 
 import { GET as listBare } from "../../authors/route";
 import { GET as getCollection } from "./[authorId]/collection/route";
 import { GET as getOne } from "./[authorId]/route";
 import { GET as listV1, POST as postV1 } from "./route";
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
-const call = (
-  handler: Handler,
-  path: string,
-  params: Record<string, string | string[]> = {},
-  headers: Record<string, string> = {},
-) =>
-  handler(new Request(`http://localhost${path}`, { headers: { host: "localhost", ...headers } }), {
-    params: Promise.resolve(params),
-  });
-const json = async <T>(res: Response) => (await res.json()) as T;
 type Page = { limit: number; offset: number; total: number; authors: WireAuthor[] };
 type ErrorBody = { error: { code: string } };
 type Item = { id: string; type: string; story: Record<string, unknown> & { authors: WireAuthor[] } };

@@ -1,22 +1,20 @@
 // GET /api/v1/breaking-news – published breaking news that has not expired, newest first
-import { contentResponse } from "@/server/http/content-cache";
-import { apiRoute, routes } from "@/server/http/route";
+import { contentRoute } from "@/server/http/content-routes";
+import { routes } from "@/server/http/route";
 import { ZBreakingNewsQuery } from "@/server/publishing/content.schema";
-import { contentContext, listBreakingNews, storyTags } from "@/server/publishing/stories";
+import { listBreakingNews, storyTags } from "@/server/publishing/stories";
 
 export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
-  GET: apiRoute(
+  GET: contentRoute(
     {
-      auth: "publisher",
       query: ZBreakingNewsQuery,
       summary: "Breaking news: published stories marked breaking whose expiry has not passed, newest first: {stories}.",
     },
-    async ({ req, db, publisher, query }) => {
-      const ctx = contentContext(publisher);
+    async ({ db, ctx, query }) => {
       const stories = await listBreakingNews(db, { ctx, ...query });
-      return contentResponse(req, { stories }, { tags: ["stories", ...storyTags(stories)] });
+      return { body: { stories }, tags: ["stories", ...storyTags(stories)] };
     },
   ),
 });

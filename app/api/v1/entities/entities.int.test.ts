@@ -11,6 +11,7 @@ import {
   insertStory,
   insertTag,
 } from "@/server/testing/publishing-factories";
+import { callGet as call, readJson as json } from "@/server/testing/route-calls";
 
 import { GET as getCollections } from "../entity/[id]/collections/route";
 import { GET as getBare } from "../entity/[id]/route";
@@ -18,17 +19,6 @@ import { GET as getRelationships } from "./[id]/[...subentity]/route";
 import { GET as getWrapped } from "./[id]/route";
 import { GET as listEntities } from "./route";
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
-const call = (
-  handler: Handler,
-  path: string,
-  params: Record<string, string | string[]> = {},
-  headers: Record<string, string> = {},
-) =>
-  handler(new Request(`http://localhost${path}`, { headers: { host: "localhost", ...headers } }), {
-    params: Promise.resolve(params),
-  });
-const json = async <T>(res: Response) => (await res.json()) as T;
 type WireEntity = Record<string, unknown> & { id: number };
 type EntityList = { entities: WireEntity[]; total: number };
 type ErrorBody = { error: { code: string } };

@@ -1,8 +1,8 @@
 // GET /api/v1/amp/story?slug=… – a published story as an AMP HTML page, or as JSON holding that page
 import { getEnv } from "@/env.js";
-import { contentResponse } from "@/server/http/content-cache";
+import { contentRoute } from "@/server/http/content-routes";
 import { preferredMediaType } from "@/server/http/negotiate";
-import { apiRoute, routes } from "@/server/http/route";
+import { routes } from "@/server/http/route";
 import { buildAmpStory } from "@/server/publishing/feeds/amp";
 import { ZAmpStoryQuery } from "@/server/publishing/feeds/feeds.schema";
 
@@ -10,22 +10,23 @@ import { ZAmpStoryQuery } from "@/server/publishing/feeds/feeds.schema";
 const VARY = "Accept, Accept-Encoding";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
-  GET: apiRoute(
+  GET: contentRoute(
     {
-      auth: "publisher",
       query: ZAmpStoryQuery,
       produces: "any",
       summary:
         'A published story as a valid AMP HTML page (404 for unknown or unpublished slugs). When Accept prefers application/json (q-values honoured), JSON instead: {id, "story-content-id", slug, headline, url, "canonical-url", "published-at", "last-published-at", "amp-html"}, "amp-html" being the same page. Vary: Accept.',
     },
-    async ({ req, db, publisher, query }) => {
-      const env = getEnv();
-      const { accountId } = publisher;
-      const { html, tags, story } = await buildAmpStory(db, { accountId, appUrl: env.APP_URL, slug: query.slug });
+    async ({ req, db, ctx, query }) => {
+      const { html, tags, story } = await buildAmpStory(db, {
+        accountId: ctx.accountId,
+        appUrl: getEnv().APP_URL,
+        slug: query.slug,
+      });
       const headers = { Vary: VARY };
       if (preferredMediaType(req.headers.get("accept"), ["text/html", "application/json"]) === "application/json")
-        return contentResponse(req, { ...story, "amp-html": html }, { tags, headers });
-      return contentResponse(req, html, { contentType: "text/html; charset=utf-8", tags, headers });
+        return { body: { ...story, "amp-html": html }, tags, headers };
+      return { body: html, contentType: "text/html; charset=utf-8", tags, headers };
     },
   ),
 });

@@ -2,22 +2,21 @@
 import { z } from "zod";
 
 import { AppError } from "@/server/errors";
-import { contentResponse } from "@/server/http/content-cache";
-import { apiRoute, routes } from "@/server/http/route";
+import { contentRoute } from "@/server/http/content-routes";
+import { routes } from "@/server/http/route";
 import { customUrlPath, getCustomUrlPage } from "@/server/publishing/custom-urls";
 import { splitPath, ZCustomUrlPath } from "@/server/publishing/reference.schema";
 
 const PREFIX = "/api/v1/custom-urls/";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
-  GET: apiRoute(
+  GET: contentRoute(
     {
-      auth: "publisher",
       params: z.object({ path: z.preprocess(splitPath, z.array(z.string()).min(1)) }),
       summary:
         "The redirect or static page at a path of the site; the path URL-encoded as one segment (%2Fold%2Fpage).",
     },
-    async ({ req, db, publisher, url, params }) => {
+    async ({ db, ctx, url, params }) => {
       // The raw path keeps "%2F" as the client sent it; decode it once ourselves.
       const raw = url.pathname.startsWith(PREFIX)
         ? url.pathname.slice(PREFIX.length)
@@ -28,9 +27,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
           details: parsed.error.issues.map((i) => ({ field: "params.path", issue: i.message })),
         });
       }
-      const { accountId } = publisher;
-      const body = await getCustomUrlPage(db, { accountId, path: parsed.data });
-      return contentResponse(req, body, { tags: ["custom-urls", `sp/${body.page.id}`] });
+      const body = await getCustomUrlPage(db, { accountId: ctx.accountId, path: parsed.data });
+      return { body, tags: ["custom-urls", `sp/${body.page.id}`] };
     },
   ),
 });

@@ -1,16 +1,15 @@
 // GET /api/v1/entities/<id> – one entity: {entity}
-import { contentResponse } from "@/server/http/content-cache";
-import { apiRoute, routes } from "@/server/http/route";
+import { contentRoute } from "@/server/http/content-routes";
+import { routes } from "@/server/http/route";
 import { getPublicEntity } from "@/server/publishing/entities";
 import { ZEntityParams } from "@/server/publishing/reference.schema";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
-  GET: apiRoute(
-    { auth: "publisher", params: ZEntityParams, summary: "One entity by id, as {entity}." },
-    async ({ req, db, publisher, params }) => {
-      const { accountId } = publisher;
-      const entity = await getPublicEntity(db, { accountId, id: params.id });
-      return contentResponse(req, { entity }, { tags: [`e/${params.id}`] });
+  GET: contentRoute(
+    { params: ZEntityParams, summary: "One entity by id, as {entity}." },
+    async ({ db, ctx, params }) => {
+      const entity = await getPublicEntity(db, { accountId: ctx.accountId, id: params.id });
+      return { body: { entity }, tags: [`e/${params.id}`] };
     },
   ),
 });
