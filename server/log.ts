@@ -27,7 +27,8 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
-// Synchronous writes to stderr: an entry written just before the process dies is not lost.
+// Written through process.stderr (synchronous for files, terminals and pipes on Linux: an entry
+// written just before the process dies is not lost), so whatever captures process.stderr sees it.
 // The level is checked per entry (LOG_LEVEL is read from the environment, which tests change).
 const globalLogger = globalThis as typeof globalThis & { mastheadPino?: pino.Logger };
 function logger(): pino.Logger {
@@ -38,7 +39,7 @@ function logger(): pino.Logger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },
-    pino.destination({ fd: 2, sync: true }),
+    process.stderr,
   );
   return globalLogger.mastheadPino;
 }

@@ -8,7 +8,7 @@ import type { TCard, TStoryElement } from "@/server/publishing/cards.schema";
 import { createStory as saveStory, transitionStory } from "@/server/publishing/editorial/stories";
 import { hostileChunks, SAFE_HTML, unsafeStrings } from "@/server/testing/hostile-html";
 import { NO_PARAMS, readJson, seedNewsroom, vote, withParams, type Newsroom } from "@/server/testing/newsroom-fixture";
-import { createTestPublisher, insertStory } from "@/server/testing/publishing-factories";
+import { createTestPublisher, insertImageAsset, insertStory } from "@/server/testing/publishing-factories";
 
 import * as breakingRoute from "../breaking-news/route";
 import * as bySlugRoute from "../stories-by-slug/route";
@@ -377,7 +377,8 @@ describe("hostile HTML and links: saved in the dashboard, read through the API",
       metadata: {},
       ...extra,
     });
-    const image = () => `${account.id}/2026/01/${randomUUID()}.png`;
+    // Image keys must be the account's own uploads.
+    const [elementImage, heroImage] = [await insertImageAsset(db, account.id), await insertImageAsset(db, account.id)];
     // Every field gets every snippet: the shortest limit (500, attributions) sets the chunk size.
     for (const hostile of hostileChunks(500 - SAFE_HTML.length - 1)) {
       const html = `${SAFE_HTML}\n${hostile}`;
@@ -388,7 +389,7 @@ describe("hostile HTML and links: saved in the dashboard, read through the API",
         element("quote", { text: html, metadata: { attribution: html } }),
         element("blockquote", { text: html, metadata: { content: html, attribution: html } }),
         element("image", {
-          "image-s3-key": image(),
+          "image-s3-key": elementImage,
           title: html,
           description: html,
           "image-attribution": html,
@@ -412,7 +413,7 @@ describe("hostile HTML and links: saved in the dashboard, read through the API",
         input: {
           headline: "Hostile input",
           cards,
-          heroImage: { s3Key: image(), caption: html, attribution: html },
+          heroImage: { s3Key: heroImage, caption: html, attribution: html },
         },
       });
       let version = saved.story.version;
