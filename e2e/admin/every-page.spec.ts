@@ -30,6 +30,9 @@ const PAGES: ((ids: Ids) => string)[] = [
   (ids) => `/admin/webhooks/${ids.endpoint}`,
   () => "/admin/audit-log",
   () => "/admin/mail",
+  () => "/admin/settings",
+  () => "/admin/users",
+  () => "/admin/no-such-page",
   () => "/docs/api",
 ];
 
@@ -104,8 +107,14 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
-test("the sign-in page has no serious accessibility violation", async ({ page }) => {
-  await page.goto("/admin/sign-in");
-  await expect(page.getByRole("heading", { name: "Sign in to the dashboard" })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+test("the pages before signing in have no serious accessibility violation", async ({ page }) => {
+  for (const [path, heading] of [
+    ["/admin/sign-in", "Sign in to the dashboard"],
+    ["/admin/forgot-password", /password/i],
+    ["/admin/reset-password?token=not-a-real-token", /password/i],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
+    expect(await seriousViolations(page), path).toEqual([]);
+  }
 });
