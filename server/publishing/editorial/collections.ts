@@ -47,6 +47,7 @@ import {
   deletedSlug,
   lockNesting,
   lockRows,
+  searchWhere,
   slugFromName,
 } from "./shared";
 
@@ -275,9 +276,7 @@ export async function listCollections(
     accountId: actor.accountId,
     deletedAt: null,
     ...(automated !== undefined ? { automated } : {}),
-    ...(q
-      ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { slug: { contains: q, mode: "insensitive" } }] }
-      : {}),
+    ...searchWhere(q, ["name", "slug"]),
   };
   const [rows, total] = await Promise.all([
     db.collection.findMany({
