@@ -26,5 +26,6 @@ export {
   type FieldIssue,
   type ServerErrors,
 } from "./server-errors";
+export { StatusMessage } from "./status-message";
 export { TabNav } from "./tab-nav";
 export { Table, type Column } from "./table";
