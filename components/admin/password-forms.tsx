@@ -5,7 +5,7 @@
  * e-mail; the answer is the same for every e-mail) and the page the link opens (choose a new
  * password). They post to the REST routes /api/admin/password/{forgot,reset}.
  */
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 
 import { Alert, Button, FormField, Input, TextLink } from "@/components/ui";
 
@@ -37,6 +37,32 @@ async function post(
   }
 }
 
+/** What a page shows instead of its form (done, or no token): the message, and where to go next. */
+function Outcome({
+  tone,
+  testId,
+  href,
+  link,
+  children,
+}: {
+  tone: "success" | "error";
+  testId?: string;
+  href: string;
+  link: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="space-y-4">
+      <Alert tone={tone} data-testid={testId}>
+        {children}
+      </Alert>
+      <TextLink href={href} className="text-sm">
+        {link}
+      </TextLink>
+    </div>
+  );
+}
+
 export function ForgotPasswordForm() {
   const [email, setEmail] = useState("");
   const [pending, setPending] = useState(false);
@@ -55,14 +81,9 @@ export function ForgotPasswordForm() {
 
   if (done) {
     return (
-      <div className="space-y-4">
-        <Alert tone="success" data-testid="forgot-password-done">
-          {done}
-        </Alert>
-        <TextLink href="/admin/sign-in" className="text-sm">
-          Back to sign in
-        </TextLink>
-      </div>
+      <Outcome tone="success" testId="forgot-password-done" href="/admin/sign-in" link="Back to sign in">
+        {done}
+      </Outcome>
     );
   }
   return (
@@ -118,24 +139,16 @@ export function ResetPasswordForm({ token }: { token: string }) {
 
   if (!token) {
     return (
-      <div className="space-y-4">
-        <Alert tone="error">This page needs the link from your e-mail. Ask for a new one.</Alert>
-        <TextLink href="/admin/forgot-password" className="text-sm">
-          Ask for a new link
-        </TextLink>
-      </div>
+      <Outcome tone="error" href="/admin/forgot-password" link="Ask for a new link">
+        This page needs the link from your e-mail. Ask for a new one.
+      </Outcome>
     );
   }
   if (done) {
     return (
-      <div className="space-y-4">
-        <Alert tone="success" data-testid="reset-password-done">
-          {done}
-        </Alert>
-        <TextLink href="/admin/sign-in" className="text-sm">
-          Sign in
-        </TextLink>
-      </div>
+      <Outcome tone="success" testId="reset-password-done" href="/admin/sign-in" link="Sign in">
+        {done}
+      </Outcome>
     );
   }
   return (
