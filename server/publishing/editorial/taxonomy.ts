@@ -64,10 +64,15 @@ function defined<T extends Record<string, unknown>>(object: T): Partial<T> {
  */
 async function recordTaxonomyChange(
   tx: Db,
-  args: Parameters<typeof emitTaxonomyEvent>[1] & { audit: { targetId: number; metadata: Prisma.InputJsonObject } },
+  args: Omit<Parameters<typeof emitTaxonomyEvent>[1], "storyIds"> & {
+    /** By default the published stories that carry the item now; given when the change takes it off them. */
+    storyIds?: readonly string[];
+    audit: { targetId: number; metadata: Prisma.InputJsonObject };
+  },
 ): Promise<void> {
   const { audit, ...event } = args;
-  await emitTaxonomyEvent(tx, event);
+  const storyIds = event.storyIds ?? (await publishedStoryIdsOf(tx, event.kind, event.item.id));
+  await emitTaxonomyEvent(tx, { ...event, storyIds });
   await recordAudit(tx, {
     actor: event.actor,
     action: `${event.kind}.${event.change}`,
@@ -352,7 +357,6 @@ export async function updateSection(
       change: "update",
       item: await sectionEventItem(tx, current.id),
       previous: { name: current.name, slug: current.slug },
-      storyIds: await publishedStoryIdsOf(tx, "section", current.id),
       collectionId: current.collectionId,
       now,
       audit: { targetId: current.id, metadata: { fields } },
@@ -527,7 +531,6 @@ export async function updateAuthor(
       change: "update",
       item: authorEventItem(author),
       previous: { name: current.name, slug: current.slug },
-      storyIds: await publishedStoryIdsOf(tx, "author", current.id),
       now,
       audit: { targetId: id, metadata: { fields: Object.keys(defined(input)) } },
     });
@@ -654,7 +657,6 @@ export async function updateTag(db: Db, args: { actor: Actor; input: TUpdateTagI
       change: "update",
       item: tagEventItem(tag),
       previous: { name: current.name, slug: current.slug },
-      storyIds: await publishedStoryIdsOf(tx, "tag", id),
       now,
       audit: { targetId: id, metadata: { fields: Object.keys(defined(input)), from: current.name } },
     });
@@ -866,7 +868,6 @@ export async function updateEntity(
       change: "update",
       item: entityEventItem(entity, null),
       previous: { name: current.name, slug: current.slug },
-      storyIds: await publishedStoryIdsOf(tx, "entity", id),
       now,
       audit: { targetId: id, metadata: { fields } },
     });
@@ -887,7 +888,6 @@ export async function deleteEntity(db: Db, args: { actor: Actor; id: number; now
       kind: "entity",
       change: "delete",
       item: entityEventItem(current, now),
-      storyIds: await publishedStoryIdsOf(tx, "entity", current.id),
       now,
       audit: { targetId: current.id, metadata: { type: current.type, name: current.name } },
     });
