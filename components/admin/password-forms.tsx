@@ -37,6 +37,38 @@ async function post(
   }
 }
 
+/**
+ * A form's post to one of the routes: `pending` while it runs, then the answer's message (`done`)
+ * or its error and the problems it names by field.
+ */
+function usePost(path: string) {
+  const [pending, setPending] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [fields, setFields] = useState<Record<string, string>>({});
+
+  async function send(body: unknown) {
+    setPending(true);
+    setError(null);
+    setFields({});
+    const result = await post(path, body);
+    setPending(false);
+    if (result.ok) setDone(result.message);
+    else {
+      setError(result.error);
+      setFields(result.fields);
+    }
+  }
+
+  /** Refuse to send, with the problems found in the form itself. */
+  function refuse(message: string, problems: Record<string, string>) {
+    setFields(problems);
+    setError(message);
+  }
+
+  return { pending, done, error, fields, send, refuse };
+}
+
 /** What a page shows instead of its form (done, or no token): the message, and where to go next. */
 function Outcome({
   tone,
@@ -65,18 +97,11 @@ function Outcome({
 
 export function ForgotPasswordForm() {
   const [email, setEmail] = useState("");
-  const [pending, setPending] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { pending, done, error, send } = usePost("/api/admin/password/forgot");
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setPending(true);
-    setError(null);
-    const result = await post("/api/admin/password/forgot", { email });
-    setPending(false);
-    if (result.ok) setDone(result.message);
-    else setError(result.error);
+    await send({ email });
   }
 
   if (done) {
@@ -113,28 +138,15 @@ export function ForgotPasswordForm() {
 export function ResetPasswordForm({ token }: { token: string }) {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
-  const [pending, setPending] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [fields, setFields] = useState<Record<string, string>>({});
+  const { pending, done, error, fields, send, refuse } = usePost("/api/admin/password/reset");
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (password !== confirm) {
-      setFields({ confirm: "does not match the new password" });
-      setError("The two passwords differ.");
+      refuse("The two passwords differ.", { confirm: "does not match the new password" });
       return;
     }
-    setPending(true);
-    setError(null);
-    setFields({});
-    const result = await post("/api/admin/password/reset", { token, password });
-    setPending(false);
-    if (result.ok) setDone(result.message);
-    else {
-      setError(result.error);
-      setFields(result.fields);
-    }
+    await send({ token, password });
   }
 
   if (!token) {
