@@ -19,6 +19,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
+import { tagToWire } from "../story-view";
 import { emitCollectionUpdate, softDeleteCollection } from "./collections";
 import { assertImageRefsAllowed, collectImageRefs } from "./image-refs";
 import {
@@ -578,13 +579,6 @@ const TAG_SELECT = {
   _count: { select: { stories: true } },
 } satisfies Prisma.TagSelect;
 type TagRow = Prisma.TagGetPayload<{ select: typeof TAG_SELECT }>;
-/** A tag in its webhook event (./taxonomy-events.ts): the content API's fields. */
-const tagEventItem = (tag: TagRow) => ({
-  id: tag.id,
-  name: tag.name,
-  slug: tag.slug,
-  "meta-description": tag.metaDescription,
-});
 const tagView = ({ _count, ...tag }: TagRow) => ({ ...tag, storyCount: _count.stories });
 export type TagView = ReturnType<typeof tagView>;
 
@@ -655,7 +649,7 @@ export async function updateTag(db: Db, args: { actor: Actor; input: TUpdateTagI
       actor,
       kind: "tag",
       change: "update",
-      item: tagEventItem(tag),
+      item: tagToWire(tag), // the content API's fields (../story-view.ts)
       previous: { name: current.name, slug: current.slug },
       now,
       audit: { targetId: id, metadata: { fields: Object.keys(defined(input)), from: current.name } },
@@ -681,7 +675,7 @@ export async function deleteTag(
       actor,
       kind: "tag",
       change: "delete",
-      item: { ...tagEventItem(current), "deleted-at": now.getTime() },
+      item: { ...tagToWire(current), "deleted-at": now.getTime() },
       storyIds,
       now,
       audit: { targetId: current.id, metadata: { slug: current.slug, stories: current._count.stories } },
