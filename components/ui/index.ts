@@ -26,6 +26,7 @@ export {
   type FieldIssue,
   type ServerErrors,
 } from "./server-errors";
+export { ShownOnce } from "./shown-once";
 export { StatusMessage } from "./status-message";
 export { TabNav } from "./tab-nav";
 export { Table, type Column } from "./table";
