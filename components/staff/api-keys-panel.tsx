@@ -8,7 +8,18 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Badge, Button, Code, DateTime, ErrorAlert, LoadState, Panel, ShownOnce, useConfirm } from "@/components/ui";
+import {
+  Badge,
+  Button,
+  Code,
+  DateTime,
+  ErrorAlert,
+  LoadState,
+  Panel,
+  PanelList,
+  ShownOnce,
+  useConfirm,
+} from "@/components/ui";
 import { API_KEY_ROTATION_GRACE_HOURS, type TApiKeyView, type TRotatedApiKey } from "@/server/accounts/api-keys.schema";
 
 const KIND_LABELS = { CLIENT: "Client key (key parameter)", SERVER: "Server key (X-SUBAUTH)" } as const;
@@ -80,13 +91,9 @@ export function ApiKeysPanel() {
         emptyText="This account has no API keys. `npm run admin:create` makes the first ones."
       />
       {list.data?.length ? (
-        <ul className="divide-y divide-gray-100" aria-labelledby="api-keys-title">
-          {list.data.map((key) => (
-            <li
-              key={key.id}
-              className="flex flex-col gap-2 px-4 py-3 md:flex-row md:items-center md:justify-between"
-              data-testid="api-key-row"
-            >
+        <PanelList items={list.data} itemKey={(key) => key.id} labelledBy="api-keys-title" rowTestId="api-key-row">
+          {(key) => (
+            <>
               <div className="min-w-0">
                 <p className="text-sm text-gray-900">
                   <Code>{key.prefix}…</Code> <span className="break-words">{key.name}</span>
@@ -115,9 +122,9 @@ export function ApiKeysPanel() {
                   Rotate
                 </Button>
               ) : null}
-            </li>
-          ))}
-        </ul>
+            </>
+          )}
+        </PanelList>
       ) : null}
     </Panel>
   );
