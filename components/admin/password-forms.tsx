@@ -5,7 +5,7 @@
  * e-mail; the answer is the same for every e-mail) and the page the link opens (choose a new
  * password). They post to the REST routes /api/admin/password/{forgot,reset}.
  */
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 
 import { Alert, Button, FormField, Input, TextLink } from "@/components/ui";
 
@@ -37,32 +37,78 @@ async function post(
   }
 }
 
-export function ForgotPasswordForm() {
-  const [email, setEmail] = useState("");
+/**
+ * A form's post to one of the routes: `pending` while it runs, then the answer's message (`done`)
+ * or its error and the problems it names by field.
+ */
+function usePost(path: string) {
   const [pending, setPending] = useState(false);
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [fields, setFields] = useState<Record<string, string>>({});
+
+  async function send(body: unknown) {
+    setPending(true);
+    setError(null);
+    setFields({});
+    const result = await post(path, body);
+    setPending(false);
+    if (result.ok) setDone(result.message);
+    else {
+      setError(result.error);
+      setFields(result.fields);
+    }
+  }
+
+  /** Refuse to send, with the problems found in the form itself. */
+  function refuse(message: string, problems: Record<string, string>) {
+    setFields(problems);
+    setError(message);
+  }
+
+  return { pending, done, error, fields, send, refuse };
+}
+
+/** What a page shows instead of its form (done, or no token): the message, and where to go next. */
+function Outcome({
+  tone,
+  testId,
+  href,
+  link,
+  children,
+}: {
+  tone: "success" | "error";
+  testId?: string;
+  href: string;
+  link: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="space-y-4">
+      <Alert tone={tone} data-testid={testId}>
+        {children}
+      </Alert>
+      <TextLink href={href} className="text-sm">
+        {link}
+      </TextLink>
+    </div>
+  );
+}
+
+export function ForgotPasswordForm() {
+  const [email, setEmail] = useState("");
+  const { pending, done, error, send } = usePost("/api/admin/password/forgot");
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setPending(true);
-    setError(null);
-    const result = await post("/api/admin/password/forgot", { email });
-    setPending(false);
-    if (result.ok) setDone(result.message);
-    else setError(result.error);
+    await send({ email });
   }
 
   if (done) {
     return (
-      <div className="space-y-4">
-        <Alert tone="success" data-testid="forgot-password-done">
-          {done}
-        </Alert>
-        <TextLink href="/admin/sign-in" className="text-sm">
-          Back to sign in
-        </TextLink>
-      </div>
+      <Outcome tone="success" testId="forgot-password-done" href="/admin/sign-in" link="Back to sign in">
+        {done}
+      </Outcome>
     );
   }
   return (
@@ -92,50 +138,29 @@ export function ForgotPasswordForm() {
 export function ResetPasswordForm({ token }: { token: string }) {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
-  const [pending, setPending] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [fields, setFields] = useState<Record<string, string>>({});
+  const { pending, done, error, fields, send, refuse } = usePost("/api/admin/password/reset");
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (password !== confirm) {
-      setFields({ confirm: "does not match the new password" });
-      setError("The two passwords differ.");
+      refuse("The two passwords differ.", { confirm: "does not match the new password" });
       return;
     }
-    setPending(true);
-    setError(null);
-    setFields({});
-    const result = await post("/api/admin/password/reset", { token, password });
-    setPending(false);
-    if (result.ok) setDone(result.message);
-    else {
-      setError(result.error);
-      setFields(result.fields);
-    }
+    await send({ token, password });
   }
 
   if (!token) {
     return (
-      <div className="space-y-4">
-        <Alert tone="error">This page needs the link from your e-mail. Ask for a new one.</Alert>
-        <TextLink href="/admin/forgot-password" className="text-sm">
-          Ask for a new link
-        </TextLink>
-      </div>
+      <Outcome tone="error" href="/admin/forgot-password" link="Ask for a new link">
+        This page needs the link from your e-mail. Ask for a new one.
+      </Outcome>
     );
   }
   if (done) {
     return (
-      <div className="space-y-4">
-        <Alert tone="success" data-testid="reset-password-done">
-          {done}
-        </Alert>
-        <TextLink href="/admin/sign-in" className="text-sm">
-          Sign in
-        </TextLink>
-      </div>
+      <Outcome tone="success" testId="reset-password-done" href="/admin/sign-in" link="Sign in">
+        {done}
+      </Outcome>
     );
   }
   return (

@@ -8,7 +8,18 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Alert, Badge, Button, Code, DateTime, ErrorAlert, LoadState, Panel, useConfirm } from "@/components/ui";
+import {
+  Badge,
+  Button,
+  Code,
+  DateTime,
+  ErrorAlert,
+  LoadState,
+  Panel,
+  PanelList,
+  ShownOnce,
+  useConfirm,
+} from "@/components/ui";
 import { API_KEY_ROTATION_GRACE_HOURS, type TApiKeyView, type TRotatedApiKey } from "@/server/accounts/api-keys.schema";
 
 const KIND_LABELS = { CLIENT: "Client key (key parameter)", SERVER: "Server key (X-SUBAUTH)" } as const;
@@ -31,12 +42,10 @@ export function ApiKeysPanel() {
   const confirm = useConfirm();
   const list = useQuery(trpc.staff.apiKeys.list.queryOptions());
   const [rotated, setRotated] = useState<TRotatedApiKey | null>(null);
-  const [copied, setCopied] = useState(false);
   const rotate = useMutation(
     trpc.staff.apiKeys.rotate.mutationOptions({
       onSuccess: async (result) => {
         setRotated(result);
-        setCopied(false);
         await queryClient.invalidateQueries({ queryKey: trpc.staff.apiKeys.list.queryKey() });
       },
     }),
@@ -56,29 +65,18 @@ export function ApiKeysPanel() {
     <Panel title="API keys" titleId="api-keys-title">
       {rotated ? (
         <div className="px-4 pt-3">
-          <Alert tone="warning" role="status" data-testid="new-key-once">
-            <p className="font-semibold">Copy the new key now: it will not be shown again.</p>
-            <div className="mt-2 flex flex-wrap items-center gap-2">
-              <code
-                className="rounded bg-white px-2 py-1 font-mono text-xs break-all text-gray-900 ring-1 ring-amber-200"
-                data-testid="new-key-value"
-              >
-                {rotated.key}
-              </code>
-              <Button
-                onClick={() => {
-                  void navigator.clipboard?.writeText(rotated.key).then(() => setCopied(true));
-                }}
-              >
-                {copied ? "Copied" : "Copy"}
-              </Button>
-              <Button onClick={() => setRotated(null)}>Done</Button>
-            </div>
-            <p className="mt-2">
-              The old key {rotated.previous.prefix}… works until{" "}
-              {rotated.previous.expiresAt ? <DateTime value={rotated.previous.expiresAt} /> : "now"}.
-            </p>
-          </Alert>
+          {/* Keyed by the key: a second rotation shows its key with a fresh Copy button. */}
+          <ShownOnce
+            key={rotated.key}
+            title="Copy the new key now: it will not be shown again."
+            value={rotated.key}
+            onDone={() => setRotated(null)}
+            testId="new-key-once"
+            valueTestId="new-key-value"
+          >
+            The old key {rotated.previous.prefix}… works until{" "}
+            {rotated.previous.expiresAt ? <DateTime value={rotated.previous.expiresAt} /> : "now"}.
+          </ShownOnce>
         </div>
       ) : null}
       {rotate.error ? (
@@ -93,13 +91,9 @@ export function ApiKeysPanel() {
         emptyText="This account has no API keys. `npm run admin:create` makes the first ones."
       />
       {list.data?.length ? (
-        <ul className="divide-y divide-gray-100" aria-labelledby="api-keys-title">
-          {list.data.map((key) => (
-            <li
-              key={key.id}
-              className="flex flex-col gap-2 px-4 py-3 md:flex-row md:items-center md:justify-between"
-              data-testid="api-key-row"
-            >
+        <PanelList items={list.data} itemKey={(key) => key.id} labelledBy="api-keys-title" rowTestId="api-key-row">
+          {(key) => (
+            <>
               <div className="min-w-0">
                 <p className="text-sm text-gray-900">
                   <Code>{key.prefix}…</Code> <span className="break-words">{key.name}</span>
@@ -128,9 +122,9 @@ export function ApiKeysPanel() {
                   Rotate
                 </Button>
               ) : null}
-            </li>
-          ))}
-        </ul>
+            </>
+          )}
+        </PanelList>
       ) : null}
     </Panel>
   );

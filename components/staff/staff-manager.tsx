@@ -23,6 +23,7 @@ import {
   Input,
   LoadState,
   Panel,
+  PanelList,
   PanelSection,
   RadioChoices,
   serverErrors,
@@ -145,13 +146,9 @@ export function StaffManager({ currentUserId }: { currentUserId: string }) {
       ) : null}
       <LoadState query={list} what="users" empty={list.data?.length === 0} emptyText="No users." />
       {list.data?.length ? (
-        <ul className="divide-y divide-gray-100" aria-labelledby="users-title">
-          {list.data.map((user) => (
-            <li
-              key={user.id}
-              className="flex flex-col gap-3 px-4 py-3 md:flex-row md:items-center md:justify-between"
-              data-testid="staff-row"
-            >
+        <PanelList items={list.data} itemKey={(user) => user.id} labelledBy="users-title" rowTestId="staff-row" wide>
+          {(user) => (
+            <>
               <div className="min-w-0">
                 <p className="font-medium break-words text-gray-900">
                   {user.name}
@@ -214,9 +211,9 @@ export function StaffManager({ currentUserId }: { currentUserId: string }) {
                   </>
                 )}
               </div>
-            </li>
-          ))}
-        </ul>
+            </>
+          )}
+        </PanelList>
       ) : null}
       {editing ? (
         <RolesDialog

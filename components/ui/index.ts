@@ -17,7 +17,7 @@ export { FilterSelect, Input, SearchInput, Select, Textarea, type SelectOption }
 export { LinkCard, LinkCards, TextLink, textLinkClasses } from "./link";
 export { LoadError, Loading, LoadMore, LoadState } from "./load-state";
 export { PageHeader } from "./page-header";
-export { Card, Panel, PanelFooter, PanelSection } from "./panel";
+export { Card, Panel, PanelFooter, PanelList, PanelSection } from "./panel";
 export {
   errorCode,
   errorDetails,
@@ -26,5 +26,7 @@ export {
   type FieldIssue,
   type ServerErrors,
 } from "./server-errors";
+export { ShownOnce } from "./shown-once";
+export { StatusMessage } from "./status-message";
 export { TabNav } from "./tab-nav";
 export { Table, type Column } from "./table";

@@ -53,6 +53,45 @@ export function PanelSection({ title, children }: { title?: ReactNode; children:
   );
 }
 
+/**
+ * A panel's list, edge to edge, one row per item: what the row renders (its details, then its
+ * actions) stacks on a phone and sits side by side, actions on the right, from `md` up.
+ */
+export function PanelList<T>({
+  items,
+  itemKey,
+  labelledBy,
+  rowTestId,
+  wide = false,
+  children,
+}: {
+  items: readonly T[];
+  itemKey: (item: T) => string | number;
+  /** The id of the panel's title (Panel titleId). */
+  labelledBy: string;
+  rowTestId?: string;
+  /** More room between the details and the actions when they stack. */
+  wide?: boolean;
+  children: (item: T) => ReactNode;
+}) {
+  return (
+    <ul className="divide-y divide-gray-100" aria-labelledby={labelledBy}>
+      {items.map((item) => (
+        <li
+          key={itemKey(item)}
+          className={cx(
+            "flex flex-col px-4 py-3 md:flex-row md:items-center md:justify-between",
+            wide ? "gap-3" : "gap-2",
+          )}
+          data-testid={rowTestId}
+        >
+          {children(item)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** The row at the bottom of a panel: "Load more", paging. */
 export function PanelFooter({ children, className }: { children: ReactNode; className?: string }) {
   return <div className={cx("border-t border-gray-200 px-4 py-3 text-sm text-gray-600", className)}>{children}</div>;

@@ -7,8 +7,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 
+import { test } from "@playwright/test";
+import pg from "pg";
+
 import { openDatabase, type Database } from "../../server/db/client";
 import { applyMigrations } from "../../server/db/migrate";
+import { insertStory } from "../../server/testing/publishing-factories";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 export const DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -23,6 +27,52 @@ export async function openSchema(schema: string): Promise<Database & { drop: () 
       await database.close();
     },
   });
+}
+
+/** The spec's own schema (openSchema), opened before its tests and dropped after them: call the result in a test. */
+export function specSchema(schema: string): () => Database {
+  let database: Awaited<ReturnType<typeof openSchema>> | undefined;
+  test.beforeAll(async () => {
+    database = await openSchema(schema);
+  });
+  test.afterAll(async () => {
+    await database?.drop();
+  });
+  return () => {
+    if (!database) throw new Error(`schema ${schema} is not open`);
+    return database;
+  };
+}
+
+/**
+ * A job the server will be running, held up half-way: an approved story scheduled for now with
+ * its story.publish job (as scheduleStoryPublication leaves them; written directly, since
+ * Playwright cannot load the dashboard's server-only modules), and `blocker`, a connection holding
+ * the story's row FOR UPDATE in an open transaction, so that the job's transaction waits on it.
+ * The caller ends `blocker` (COMMIT or ROLLBACK, then `end()`).
+ */
+export async function holdScheduledStoryJob(
+  db: Database["prisma"],
+  args: { schema: string; accountId: number; headline: string },
+) {
+  const publishAt = new Date();
+  const story = await insertStory(db, args.accountId, { headline: args.headline, status: "APPROVED" });
+  await db.story.update({ where: { id: story.id }, data: { publishAt } });
+  const job = await db.job.create({
+    data: {
+      name: "story.publish",
+      key: `story.publish:${story.id}`,
+      accountId: args.accountId,
+      payload: { storyId: story.id, publishAt: publishAt.toISOString() },
+      runAt: publishAt,
+    },
+  });
+  const blocker = new pg.Client({ connectionString: DATABASE_URL });
+  await blocker.connect();
+  await blocker.query(`SET search_path TO "${args.schema}"`);
+  await blocker.query("BEGIN");
+  await blocker.query("SELECT id FROM stories WHERE id = $1 FOR UPDATE", [story.id]);
+  return { story, job, blocker };
 }
 
 export type BuiltServer = { process: ChildProcess; url: string; kill: () => Promise<void> };

@@ -9,23 +9,15 @@ import http from "node:http";
 import net from "node:net";
 
 import { expect, test } from "@playwright/test";
-import pg from "pg";
 
-import { insertStory } from "../../server/testing/publishing-factories";
-import { DATABASE_URL, openSchema, startBuiltServer, waitFor } from "./built-server";
+import { holdScheduledStoryJob, specSchema, startBuiltServer, waitFor } from "./built-server";
 
 const SCHEMA = `mh_shutdown_${process.pid}`;
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 23;
 
 test.setTimeout(180_000);
 
-let database: Awaited<ReturnType<typeof openSchema>>;
-test.beforeAll(async () => {
-  database = await openSchema(SCHEMA);
-});
-test.afterAll(async () => {
-  await database.drop();
-});
+const database = specSchema(SCHEMA);
 
 /**
  * One GET of /api/health on a connection of its own: "ok" (200), "stopping" (503 while draining),
@@ -50,27 +42,15 @@ function probe(url: string): Promise<string> {
 }
 
 test("SIGTERM finishes the requests and the job in flight, refuses new connections, then exits 0", async () => {
-  const db = database.prisma;
+  const db = database().prisma;
   const account = await db.account.create({ data: { slug: "shutdown", name: "Shutdown", jwtSecret: "x".repeat(32) } });
   // A job the server will be running when the signal comes: a scheduled publication held up on a
   // row lock this test takes (as in job-crash.spec.ts).
-  const publishAt = new Date();
-  const story = await insertStory(db, account.id, { headline: "Published through a shutdown", status: "APPROVED" });
-  await db.story.update({ where: { id: story.id }, data: { publishAt } });
-  const job = await db.job.create({
-    data: {
-      name: "story.publish",
-      key: `story.publish:${story.id}`,
-      accountId: account.id,
-      payload: { storyId: story.id, publishAt: publishAt.toISOString() },
-      runAt: publishAt,
-    },
+  const { story, job, blocker } = await holdScheduledStoryJob(db, {
+    schema: SCHEMA,
+    accountId: account.id,
+    headline: "Published through a shutdown",
   });
-  const blocker = new pg.Client({ connectionString: DATABASE_URL });
-  await blocker.connect();
-  await blocker.query(`SET search_path TO "${SCHEMA}"`);
-  await blocker.query("BEGIN");
-  await blocker.query("SELECT id FROM stories WHERE id = $1 FOR UPDATE", [story.id]);
 
   const server = await startBuiltServer({ port: PORT, schema: SCHEMA });
   const exited = new Promise<number | null>((resolve) => server.process.once("exit", (code) => resolve(code)));

@@ -5,10 +5,8 @@
  * publishes the story exactly once: one status change, one story-publish event, one audit entry.
  */
 import { expect, test } from "@playwright/test";
-import pg from "pg";
 
-import { insertStory } from "../../server/testing/publishing-factories";
-import { DATABASE_URL, openSchema, startBuiltServer, waitFor, type BuiltServer } from "./built-server";
+import { holdScheduledStoryJob, specSchema, startBuiltServer, waitFor, type BuiltServer } from "./built-server";
 
 const SCHEMA = `mh_jobcrash_${process.pid}`;
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 22;
@@ -16,42 +14,22 @@ const PORT = Number(process.env.E2E_PORT ?? 3210) + 22;
 test.describe.configure({ mode: "serial" });
 test.setTimeout(180_000);
 
-let database: Awaited<ReturnType<typeof openSchema>>;
-test.beforeAll(async () => {
-  database = await openSchema(SCHEMA);
-});
-test.afterAll(async () => {
-  await database.drop();
-});
+const database = specSchema(SCHEMA);
 
 test("a scheduled publication killed mid-transaction publishes exactly once after the restart", async () => {
-  const db = database.prisma;
+  const db = database().prisma;
   const account = await db.account.create({ data: { slug: "jobcrash", name: "Crash", jwtSecret: "x".repeat(32) } });
   await db.webhookEndpoint.create({
     data: { accountId: account.id, kind: "CONTENT", url: "http://127.0.0.1:9/hook", events: ["story-publish"] },
   });
-  // An approved story scheduled for now, as scheduleStoryPublication leaves it (the scheduling
-  // service is tested on its own; this test's subject is the job under a crash). Written
-  // directly: Playwright cannot load the dashboard's server-only modules.
-  const publishAt = new Date();
-  const story = await insertStory(db, account.id, { headline: "Scheduled through a crash", status: "APPROVED" });
-  await db.story.update({ where: { id: story.id }, data: { publishAt } });
-  await db.job.create({
-    data: {
-      name: "story.publish",
-      key: `story.publish:${story.id}`,
-      accountId: account.id,
-      payload: { storyId: story.id, publishAt: publishAt.toISOString() },
-      runAt: publishAt,
-    },
+  // An approved story scheduled for now with its job (the scheduling service is tested on its own;
+  // this test's subject is the job under a crash), and the story's row held: the job's transaction
+  // will wait on it in the middle of publishing.
+  const { story, blocker } = await holdScheduledStoryJob(db, {
+    schema: SCHEMA,
+    accountId: account.id,
+    headline: "Scheduled through a crash",
   });
-
-  // Hold the story's row: the job's transaction will wait on it in the middle of publishing.
-  const blocker = new pg.Client({ connectionString: DATABASE_URL });
-  await blocker.connect();
-  await blocker.query(`SET search_path TO "${SCHEMA}"`);
-  await blocker.query("BEGIN");
-  await blocker.query("SELECT id FROM stories WHERE id = $1 FOR UPDATE", [story.id]);
 
   let server: BuiltServer = await startBuiltServer({ port: PORT, schema: SCHEMA });
   try {

@@ -9,7 +9,7 @@ import { expect, test } from "@playwright/test";
 
 import { startReceiver } from "../../server/testing/webhook-receiver";
 import { emitWebhookEvent } from "../../server/webhooks/deliveries";
-import { openSchema, startBuiltServer, waitFor, type BuiltServer } from "./built-server";
+import { specSchema, startBuiltServer, waitFor, type BuiltServer } from "./built-server";
 
 const SCHEMA = `mh_crash_${process.pid}`;
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 21;
@@ -18,16 +18,10 @@ const EVENTS = 20;
 test.describe.configure({ mode: "serial" });
 test.setTimeout(180_000);
 
-let database: Awaited<ReturnType<typeof openSchema>>;
-test.beforeAll(async () => {
-  database = await openSchema(SCHEMA);
-});
-test.afterAll(async () => {
-  await database.drop();
-});
+const database = specSchema(SCHEMA);
 
 test("deliveries survive a SIGKILL in the middle of their retries, none sent twice", async () => {
-  const db = database.prisma;
+  const db = database().prisma;
   // A port that refuses connections now and will have a receiver later.
   const probe = await startReceiver();
   const receiverPort = probe.port;

@@ -19,6 +19,7 @@ import { recordAudit } from "../audit/audit-log";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
+import type { Prisma } from "../generated/prisma/client";
 import { queueEmail } from "../mail/outbox";
 import { hashToken, newToken } from "../members/sessions";
 import { checkRateLimit, rateLimitHeaders } from "../rate-limit";
@@ -53,6 +54,16 @@ export function adminResetLink(appUrl: string, token: string): string {
 }
 
 type Purpose = "reset" | "invite";
+
+/** What a reset link needs of its user (issueLink), and whether they may have one (disabledAt). */
+const LINK_USER_SELECT = {
+  id: true,
+  name: true,
+  email: true,
+  accountId: true,
+  disabledAt: true,
+  account: { select: { name: true } },
+} satisfies Prisma.AdminUserSelect;
 
 /** Write a token and its e-mail, in `tx` (the caller's transaction). Returns nothing secret. */
 async function issueLink(
@@ -126,14 +137,7 @@ export async function requestAdminPasswordReset(
   if (!email) return;
   const user = await db.adminUser.findUnique({
     where: { email },
-    select: {
-      id: true,
-      name: true,
-      email: true,
-      accountId: true,
-      disabledAt: true,
-      account: { select: { name: true } },
-    },
+    select: LINK_USER_SELECT,
   });
   // A disabled user cannot sign in: a link would only tell them they still have an account.
   if (!user || user.disabledAt) return;
@@ -161,14 +165,7 @@ export async function sendAdminPasswordReset(
   if (!hasAnyRole(actor.roles, ["OWNER"])) throw new AppError("FORBIDDEN", "Only an owner can manage users.");
   const user = await db.adminUser.findFirst({
     where: { id: userId, accountId: actor.accountId },
-    select: {
-      id: true,
-      name: true,
-      email: true,
-      accountId: true,
-      disabledAt: true,
-      account: { select: { name: true } },
-    },
+    select: LINK_USER_SELECT,
   });
   if (!user) throw new AppError("NOT_FOUND", "No such user in this account.");
   if (user.disabledAt) {

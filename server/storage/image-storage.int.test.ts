@@ -4,13 +4,13 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 import { getEnv, resetEnvCache } from "@/env.js";
 import type { AdminSession } from "@/server/auth/admin-session";
 import { getDb } from "@/server/db";
+import { testPng } from "@/server/testing/png";
 import { startS3Server, type TestS3Server } from "@/server/testing/s3-server";
 import { createTestStaff } from "@/server/testing/staff";
 
@@ -23,27 +23,7 @@ const { POST, DELETE } = await import("@/app/api/admin/images/route");
 const { GET } = await import("@/app/images/[...key]/route");
 
 /** A real 2×2 greyscale PNG. */
-function png(shade: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(2, 0);
-  header.writeUInt32BE(2, 4);
-  header[8] = 8;
-  const rows = Buffer.from([0, shade, shade, 0, shade, shade]);
-  return Buffer.concat([
-    Buffer.from("89504e470d0a1a0a", "hex"),
-    chunk("IHDR", header),
-    chunk("IDAT", zlib.deflateSync(rows)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
+const png = (shade: number): Buffer => testPng(2, 2, shade);
 
 const ENV_KEYS = [
   "UPLOAD_DIR",

@@ -188,23 +188,11 @@ describe("webhook endpoint management", () => {
       expect(Buffer.from(secret!.slice(6), "base64")).toHaveLength(32);
       // The package checks the timestamp against the real clock: deliver "now".
       const clock = fakeClock(new Date());
-      const deliver = async (name: string) => {
-        const { deliveryIds } = await emitWebhookEvent(db, {
-          accountId: me.accountId,
-          kind: "CONTENT",
-          name,
-          data: { story: { headline: "Ünïcode & <tags>" } },
-          occurredAt: clock(),
-        });
-        await runJobFor(db, {
-          name: "webhook.deliver",
-          field: "deliveryId",
-          value: deliveryIds[0]!,
-          deps: testJobDeps({ clock }),
-        });
+      const deliver = async () => {
+        await publishAndDeliver(me, { story: { headline: "Ünïcode & <tags>" } }, clock);
         return receiver.requests.at(-1)!;
       };
-      const req = await deliver("story-publish");
+      const req = await deliver();
       const headers = req.headers as Record<string, string>;
       expect(new Webhook(secret!).verify(req.body, headers)).toMatchObject({
         v1: { event: { name: "story-publish" } },
@@ -217,7 +205,7 @@ describe("webhook endpoint management", () => {
 
       // After a rotation both secrets verify with the package during the overlap.
       const { secret: rotated } = await rotateWebhookSecret(db, { actor: me, id: endpoint.id, now: clock() });
-      const next = await deliver("story-publish");
+      const next = await deliver();
       const nextHeaders = next.headers as Record<string, string>;
       expect(() => new Webhook(secret!).verify(next.body, nextHeaders)).not.toThrow();
       expect(() => new Webhook(rotated).verify(next.body, nextHeaders)).not.toThrow();
@@ -245,19 +233,7 @@ describe("webhook endpoint management", () => {
         },
       });
       const clock = fakeClock(new Date());
-      const { deliveryIds } = await emitWebhookEvent(db, {
-        accountId: me.accountId,
-        kind: "CONTENT",
-        name: "story-publish",
-        data: {},
-        occurredAt: clock(),
-      });
-      await runJobFor(db, {
-        name: "webhook.deliver",
-        field: "deliveryId",
-        value: deliveryIds[0]!,
-        deps: testJobDeps({ clock }),
-      });
+      await publishAndDeliver(me, {}, clock);
       const req = receiver.requests[0]!;
       const headers = req.headers as Record<string, string>;
       // What receivers were told before: both headers keyed with the secret string.

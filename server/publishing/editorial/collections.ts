@@ -47,6 +47,7 @@ import {
   deletedSlug,
   lockNesting,
   lockRows,
+  searchWhere,
   slugFromName,
 } from "./shared";
 
@@ -210,6 +211,31 @@ async function loadItems(db: Db, collectionId: number): Promise<CollectionItemVi
 
 export type CollectionChange = "create" | "update" | "items" | "delete";
 
+/** The audit action of each change to a collection. */
+const COLLECTION_AUDIT_ACTIONS = {
+  create: "collection.create",
+  update: "collection.update",
+  items: "collection.set_items",
+  delete: "collection.delete",
+} as const satisfies Record<CollectionChange, string>;
+
+/** A change to a collection made here: its audit entry (with `audit` as metadata), then its event. */
+async function recordCollectionChange(
+  tx: Db,
+  args: Parameters<typeof emitCollectionUpdate>[1] & { audit: Prisma.InputJsonObject },
+): Promise<void> {
+  const { audit, ...event } = args;
+  await recordAudit(tx, {
+    actor: event.actor,
+    action: COLLECTION_AUDIT_ACTIONS[event.change],
+    targetType: "collection",
+    targetId: event.collectionId,
+    metadata: audit,
+    now: event.now,
+  });
+  await emitCollectionUpdate(tx, event);
+}
+
 /**
  * Record "collection-update" for the collection as it is now (inside the change's transaction).
  * Data: {collection: {id, slug, name, automated, rules, items: [{type, id}]}, change, "changed-by", "purge-keys"}.
@@ -275,9 +301,7 @@ export async function listCollections(
     accountId: actor.accountId,
     deletedAt: null,
     ...(automated !== undefined ? { automated } : {}),
-    ...(q
-      ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { slug: { contains: q, mode: "insensitive" } }] }
-      : {}),
+    ...searchWhere(q, ["name", "slug"]),
   };
   const [rows, total] = await Promise.all([
     db.collection.findMany({
@@ -345,15 +369,13 @@ export async function createCollection(
       },
       select: { id: true },
     });
-    await recordAudit(tx, {
+    await recordCollectionChange(tx, {
       actor,
-      action: "collection.create",
-      targetType: "collection",
-      targetId: created.id,
-      metadata: { slug, automated: input.automated },
+      collectionId: created.id,
+      change: "create",
       now,
+      audit: { slug, automated: input.automated },
     });
-    await emitCollectionUpdate(tx, { actor, collectionId: created.id, change: "create", now });
     return { collection: await getCollection(tx, { actor, id: created.id }) };
   });
 }
@@ -388,15 +410,13 @@ export async function updateCollection(
       },
     });
     const changed = Object.keys(input).filter((key) => key !== "id");
-    await recordAudit(tx, {
+    await recordCollectionChange(tx, {
       actor,
-      action: "collection.update",
-      targetType: "collection",
-      targetId: current.id,
-      metadata: { fields: changed },
+      collectionId: current.id,
+      change: "update",
       now,
+      audit: { fields: changed },
     });
-    await emitCollectionUpdate(tx, { actor, collectionId: current.id, change: "update", now });
     return { collection: await getCollection(tx, { actor, id: current.id }) };
   });
 }
@@ -484,15 +504,13 @@ export async function setCollectionItems(
       });
     }
     await tx.collection.update({ where: { id: current.id }, data: { updatedAt: now } });
-    await recordAudit(tx, {
+    await recordCollectionChange(tx, {
       actor,
-      action: "collection.set_items",
-      targetType: "collection",
-      targetId: current.id,
-      metadata: { stories: storyIds.length, collections: childIds.length },
+      collectionId: current.id,
+      change: "items",
       now,
+      audit: { stories: storyIds.length, collections: childIds.length },
     });
-    await emitCollectionUpdate(tx, { actor, collectionId: current.id, change: "items", now });
     return { collection: await getCollection(tx, { actor, id: current.id }) };
   });
 }
@@ -550,21 +568,14 @@ export async function softDeleteCollection(
     select: { collectionId: true },
   });
   await tx.collectionItem.deleteMany({ where: { childCollectionId: args.id } });
-  await recordAudit(tx, {
-    actor,
-    action: "collection.delete",
-    targetType: "collection",
-    targetId: args.id,
-    metadata: { slug: args.slug },
-    now,
-  });
   // The event names the slug it was served under.
-  await emitCollectionUpdate(tx, {
+  await recordCollectionChange(tx, {
     actor,
     collectionId: args.id,
     change: "delete",
     now,
     slug: args.slug,
+    audit: { slug: args.slug },
   });
   for (const parentId of new Set(parents.map((p) => p.collectionId))) {
     await tx.collection.update({ where: { id: parentId }, data: { updatedAt: now } });

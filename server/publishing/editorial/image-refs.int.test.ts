@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 
 import { beforeEach, describe, expect, it } from "vitest";
 
-import { staffActor } from "../../auth/actor";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { createTestPublisher, insertImageAsset, insertStory } from "../../testing/publishing-factories";
+import { insertEditor } from "../../testing/staff";
 import type { TCard } from "../cards.schema";
 import { forgetPublisherCache } from "../publisher";
 import { createCollection, setCollectionItems, updateCollection } from "./collections";
@@ -20,16 +20,7 @@ beforeEach(() => forgetPublisherCache());
 async function editor() {
   const db = await getDb();
   const account = await createTestPublisher(db);
-  const user = await db.adminUser.create({
-    data: {
-      accountId: account.id,
-      email: `ed-${randomUUID()}@t.test`,
-      name: "Ed",
-      roles: ["EDITOR"],
-      passwordHash: "x",
-    },
-  });
-  const actor = staffActor(user);
+  const actor = await insertEditor(db, account.id, { name: "Ed" });
   return { db, account, actor, ctx: { actor, now, appUrl: APP_URL } };
 }
 

@@ -99,6 +99,18 @@ export async function assertSlugFree(
   if (clash) throw slugTaken(kind, slug);
 }
 
+type Contains = { contains: string; mode: "insensitive" };
+
+/** A list's search: `q` in any of `fields`, ignoring case; no condition without a `q`. */
+export function searchWhere<F extends string>(
+  q: string | undefined,
+  fields: readonly F[],
+): { OR?: { [K in F]?: Contains }[] } {
+  return q
+    ? { OR: fields.map((field) => ({ [field]: { contains: q, mode: "insensitive" } }) as { [K in F]?: Contains }) }
+    : {};
+}
+
 /** The slug a name gives, or a 400 naming the field when the name has no letters or digits to make one. */
 export function slugFromName(name: string): string {
   const slug = slugify(name);

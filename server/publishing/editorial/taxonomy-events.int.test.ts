@@ -1,11 +1,9 @@
-import { randomUUID } from "node:crypto";
-
 import { describe, expect, it } from "vitest";
 
-import { staffActor } from "../../auth/actor";
 import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { createTestPublisher, insertStory } from "../../testing/publishing-factories";
+import { insertEditor } from "../../testing/staff";
 import {
   createAuthor,
   createEntity,
@@ -26,15 +24,7 @@ const now = new Date("2026-03-01T10:00:00.000Z");
 async function setup() {
   const db = await getDb();
   const account = await createTestPublisher(db);
-  const user = await db.adminUser.create({
-    data: {
-      accountId: account.id,
-      email: `ed-${randomUUID()}@t.test`,
-      name: "Ed",
-      roles: ["EDITOR"],
-      passwordHash: "x",
-    },
-  });
+  const actor = await insertEditor(db, account.id, { name: "Ed" });
   // A subscribed endpoint: events are recorded with one delivery each.
   await db.webhookEndpoint.create({
     data: {
@@ -44,7 +34,7 @@ async function setup() {
       events: ["section-update", "tag-update", "author-update", "entity-update"],
     },
   });
-  return { db, accountId: account.id, actor: staffActor(user) };
+  return { db, accountId: account.id, actor };
 }
 
 type Payload = Record<string, unknown> & { change: string; "purge-keys": string[]; previous: unknown };

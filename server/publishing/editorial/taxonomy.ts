@@ -19,6 +19,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
+import { tagToWire } from "../story-view";
 import { emitCollectionUpdate, softDeleteCollection } from "./collections";
 import { assertImageRefsAllowed, collectImageRefs } from "./image-refs";
 import {
@@ -47,7 +48,7 @@ import {
   type TUpdateTagInput,
 } from "./organise.schema";
 import { cleanMetadataOrThrow, cleanOptionalHtml } from "./sanitize";
-import { assertSlugFree, deletedSlug, lockNesting, lockRows, slugFromName } from "./shared";
+import { assertSlugFree, deletedSlug, lockNesting, lockRows, searchWhere, slugFromName } from "./shared";
 import { emitTaxonomyEvent, publishedStoryIdsOf } from "./taxonomy-events";
 
 const notFound = (what: string, field?: string) =>
@@ -56,6 +57,31 @@ const notFound = (what: string, field?: string) =>
 /** Drop the keys whose value is undefined (a partial update's untouched fields). */
 function defined<T extends Record<string, unknown>>(object: T): Partial<T> {
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * A section, author, tag or entity changed: its webhook event (./taxonomy-events.ts), then its
+ * audit entry ("<kind>.<change>"), both through the change's transaction.
+ */
+async function recordTaxonomyChange(
+  tx: Db,
+  args: Omit<Parameters<typeof emitTaxonomyEvent>[1], "storyIds"> & {
+    /** By default the published stories that carry the item now; given when the change takes it off them. */
+    storyIds?: readonly string[];
+    audit: { targetId: number; metadata: Prisma.InputJsonObject };
+  },
+): Promise<void> {
+  const { audit, ...event } = args;
+  const storyIds = event.storyIds ?? (await publishedStoryIdsOf(tx, event.kind, event.item.id));
+  await emitTaxonomyEvent(tx, { ...event, storyIds });
+  await recordAudit(tx, {
+    actor: event.actor,
+    action: `${event.kind}.${event.change}`,
+    targetType: event.kind,
+    targetId: audit.targetId,
+    metadata: audit.metadata,
+    now: event.now,
+  });
 }
 
 // ─── Sections ────────────────────────────────────────────────────────────────────────────────
@@ -325,24 +351,16 @@ export async function updateSection(
         await emitCollectionUpdate(tx, { actor, collectionId: collection.id, change: "update", now });
       }
     }
-    await emitTaxonomyEvent(tx, {
+    const fields = Object.keys(input).filter((key) => key !== "id");
+    await recordTaxonomyChange(tx, {
       actor,
       kind: "section",
       change: "update",
       item: await sectionEventItem(tx, current.id),
       previous: { name: current.name, slug: current.slug },
-      storyIds: await publishedStoryIdsOf(tx, "section", current.id),
       collectionId: current.collectionId,
       now,
-    });
-    const fields = Object.keys(input).filter((key) => key !== "id");
-    await recordAudit(tx, {
-      actor,
-      action: "section.update",
-      targetType: "section",
-      targetId: current.id,
-      metadata: { fields },
-      now,
+      audit: { targetId: current.id, metadata: { fields } },
     });
     return { section: await getSectionNode(tx, { actor, id: current.id }) };
   });
@@ -376,16 +394,8 @@ export async function deleteSection(db: Db, args: { actor: Actor; id: number; no
       });
       if (collection) await softDeleteCollection(tx, { actor, id: collection.id, slug: collection.slug, now });
     }
-    await recordAudit(tx, {
-      actor,
-      action: "section.delete",
-      targetType: "section",
-      targetId: current.id,
-      metadata: { slug: current.slug },
-      now,
-    });
     // No story is filed under it (refused above): its own keys, config and its collection.
-    await emitTaxonomyEvent(tx, {
+    await recordTaxonomyChange(tx, {
       actor,
       kind: "section",
       change: "delete",
@@ -393,6 +403,7 @@ export async function deleteSection(db: Db, args: { actor: Actor; id: number; no
       storyIds: [],
       collectionId: current.collectionId,
       now,
+      audit: { targetId: current.id, metadata: { slug: current.slug } },
     });
     return { deleted: true as const };
   });
@@ -434,15 +445,7 @@ export async function listAuthors(
   const { q, limit, offset } = parseInput(ZListInput, input);
   const where: Prisma.AuthorWhereInput = {
     accountId: actor.accountId,
-    ...(q
-      ? {
-          OR: [
-            { name: { contains: q, mode: "insensitive" } },
-            { slug: { contains: q, mode: "insensitive" } },
-            { email: { contains: q, mode: "insensitive" } },
-          ],
-        }
-      : {}),
+    ...searchWhere(q, ["name", "slug", "email"]),
   };
   const [rows, total] = await Promise.all([
     db.author.findMany({
@@ -523,22 +526,14 @@ export async function updateAuthor(
       data: { ...defined(input), updatedAt: now },
       select: AUTHOR_SELECT,
     });
-    await emitTaxonomyEvent(tx, {
+    await recordTaxonomyChange(tx, {
       actor,
       kind: "author",
       change: "update",
       item: authorEventItem(author),
       previous: { name: current.name, slug: current.slug },
-      storyIds: await publishedStoryIdsOf(tx, "author", current.id),
       now,
-    });
-    await recordAudit(tx, {
-      actor,
-      action: "author.update",
-      targetType: "author",
-      targetId: id,
-      metadata: { fields: Object.keys(defined(input)) },
-      now,
+      audit: { targetId: id, metadata: { fields: Object.keys(defined(input)) } },
     });
     return authorView(author);
   });
@@ -560,21 +555,14 @@ export async function deleteAuthor(db: Db, args: { actor: Actor; id: number; now
     }
     await tx.author.delete({ where: { id: current.id } });
     // No story carries the byline (refused above): the author's own responses and lists.
-    await emitTaxonomyEvent(tx, {
+    await recordTaxonomyChange(tx, {
       actor,
       kind: "author",
       change: "delete",
       item: { ...authorEventItem(current), "deleted-at": now.getTime() },
       storyIds: [],
       now,
-    });
-    await recordAudit(tx, {
-      actor,
-      action: "author.delete",
-      targetType: "author",
-      targetId: current.id,
-      metadata: { slug: current.slug },
-      now,
+      audit: { targetId: current.id, metadata: { slug: current.slug } },
     });
     return { deleted: true as const };
   });
@@ -591,13 +579,6 @@ const TAG_SELECT = {
   _count: { select: { stories: true } },
 } satisfies Prisma.TagSelect;
 type TagRow = Prisma.TagGetPayload<{ select: typeof TAG_SELECT }>;
-/** A tag in its webhook event (./taxonomy-events.ts): the content API's fields. */
-const tagEventItem = (tag: TagRow) => ({
-  id: tag.id,
-  name: tag.name,
-  slug: tag.slug,
-  "meta-description": tag.metaDescription,
-});
 const tagView = ({ _count, ...tag }: TagRow) => ({ ...tag, storyCount: _count.stories });
 export type TagView = ReturnType<typeof tagView>;
 
@@ -608,9 +589,7 @@ export async function listTags(
   const { q, limit, offset } = parseInput(ZListInput, input);
   const where: Prisma.TagWhereInput = {
     accountId: actor.accountId,
-    ...(q
-      ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { slug: { contains: q, mode: "insensitive" } }] }
-      : {}),
+    ...searchWhere(q, ["name", "slug"]),
   };
   const [rows, total] = await Promise.all([
     db.tag.findMany({
@@ -666,22 +645,14 @@ export async function updateTag(db: Db, args: { actor: Actor; input: TUpdateTagI
       data: { ...defined(input), updatedAt: now },
       select: TAG_SELECT,
     });
-    await emitTaxonomyEvent(tx, {
+    await recordTaxonomyChange(tx, {
       actor,
       kind: "tag",
       change: "update",
-      item: tagEventItem(tag),
+      item: tagToWire(tag), // the content API's fields (../story-view.ts)
       previous: { name: current.name, slug: current.slug },
-      storyIds: await publishedStoryIdsOf(tx, "tag", id),
       now,
-    });
-    await recordAudit(tx, {
-      actor,
-      action: "tag.update",
-      targetType: "tag",
-      targetId: id,
-      metadata: { fields: Object.keys(defined(input)), from: current.name },
-      now,
+      audit: { targetId: id, metadata: { fields: Object.keys(defined(input)), from: current.name } },
     });
     return tagView(tag);
   });
@@ -700,21 +671,14 @@ export async function deleteTag(
     // The stories it is taken off, read before the delete does that.
     const storyIds = await publishedStoryIdsOf(tx, "tag", current.id);
     await tx.tag.delete({ where: { id: current.id } });
-    await emitTaxonomyEvent(tx, {
+    await recordTaxonomyChange(tx, {
       actor,
       kind: "tag",
       change: "delete",
-      item: { ...tagEventItem(current), "deleted-at": now.getTime() },
+      item: { ...tagToWire(current), "deleted-at": now.getTime() },
       storyIds,
       now,
-    });
-    await recordAudit(tx, {
-      actor,
-      action: "tag.delete",
-      targetType: "tag",
-      targetId: current.id,
-      metadata: { slug: current.slug, stories: current._count.stories },
-      now,
+      audit: { targetId: current.id, metadata: { slug: current.slug, stories: current._count.stories } },
     });
     return { deleted: true as const, untaggedStories: current._count.stories };
   });
@@ -764,9 +728,7 @@ export async function listEntities(
     accountId: actor.accountId,
     deletedAt: null,
     ...(type ? { type } : {}),
-    ...(q
-      ? { OR: [{ name: { contains: q, mode: "insensitive" } }, { slug: { contains: q, mode: "insensitive" } }] }
-      : {}),
+    ...searchWhere(q, ["name", "slug"]),
   };
   const [rows, total, types] = await Promise.all([
     db.entity.findMany({
@@ -894,22 +856,14 @@ export async function updateEntity(
       select: ENTITY_SELECT,
     });
     const fields = [...Object.keys(defined(input)), ...(metadata !== undefined ? ["metadata"] : [])];
-    await emitTaxonomyEvent(tx, {
+    await recordTaxonomyChange(tx, {
       actor,
       kind: "entity",
       change: "update",
       item: entityEventItem(entity, null),
       previous: { name: current.name, slug: current.slug },
-      storyIds: await publishedStoryIdsOf(tx, "entity", id),
       now,
-    });
-    await recordAudit(tx, {
-      actor,
-      action: "entity.update",
-      targetType: "entity",
-      targetId: id,
-      metadata: { fields },
-      now,
+      audit: { targetId: id, metadata: { fields } },
     });
     return entityView(entity);
   });
@@ -923,21 +877,13 @@ export async function deleteEntity(db: Db, args: { actor: Actor; id: number; now
     await lockRows(tx, "entities", { accountId: actor.accountId, ids: [args.id], mode: "update" });
     const current = await getOwnedEntity(tx, actor, args.id);
     await tx.entity.update({ where: { id: current.id }, data: { deletedAt: now, lastUpdatedBy: actorUserId(actor) } });
-    await emitTaxonomyEvent(tx, {
+    await recordTaxonomyChange(tx, {
       actor,
       kind: "entity",
       change: "delete",
       item: entityEventItem(current, now),
-      storyIds: await publishedStoryIdsOf(tx, "entity", current.id),
       now,
-    });
-    await recordAudit(tx, {
-      actor,
-      action: "entity.delete",
-      targetType: "entity",
-      targetId: current.id,
-      metadata: { type: current.type, name: current.name },
-      now,
+      audit: { targetId: current.id, metadata: { type: current.type, name: current.name } },
     });
     return { deleted: true as const };
   });

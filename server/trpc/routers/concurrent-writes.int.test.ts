@@ -19,15 +19,15 @@ async function editor() {
 
 const sorted = (codes: string[]) => [...codes].sort();
 
+/** The same call sent twice at once: the two outcomes (trpcCodeOf). */
+const twice = (call: () => Promise<unknown>) => Promise.all([trpcCodeOf(call()), trpcCodeOf(call())]);
+
 describe("concurrent deletes and the writes they meet", () => {
   it("two deletes of the same draft: one succeeds, the other is NOT_FOUND", async () => {
     const { caller } = await editor();
     for (let round = 0; round < ROUNDS; round++) {
       const { story } = await caller.stories.create({ headline: `Draft ${round}` });
-      const codes = await Promise.all([
-        trpcCodeOf(caller.stories.delete({ id: story.id, version: story.version })),
-        trpcCodeOf(caller.stories.delete({ id: story.id, version: story.version })),
-      ]);
+      const codes = await twice(() => caller.stories.delete({ id: story.id, version: story.version }));
       expect(sorted(codes), `round ${round}`).toEqual(["NOT_FOUND", "OK"]);
     }
     const db = await getDb();
@@ -44,26 +44,11 @@ describe("concurrent deletes and the writes they meet", () => {
       const author = await caller.organise.authors.create({ name: `Author ${round}` });
       const entity = await caller.organise.entities.create({ name: `Entity ${round}`, type: "person" });
       const pairs = await Promise.all([
-        Promise.all([
-          trpcCodeOf(caller.organise.collections.delete({ id: collection.id })),
-          trpcCodeOf(caller.organise.collections.delete({ id: collection.id })),
-        ]),
-        Promise.all([
-          trpcCodeOf(caller.organise.tags.delete({ id: tag.id })),
-          trpcCodeOf(caller.organise.tags.delete({ id: tag.id })),
-        ]),
-        Promise.all([
-          trpcCodeOf(caller.organise.sections.delete({ id: section.id })),
-          trpcCodeOf(caller.organise.sections.delete({ id: section.id })),
-        ]),
-        Promise.all([
-          trpcCodeOf(caller.organise.authors.delete({ id: author.id })),
-          trpcCodeOf(caller.organise.authors.delete({ id: author.id })),
-        ]),
-        Promise.all([
-          trpcCodeOf(caller.organise.entities.delete({ id: entity.id })),
-          trpcCodeOf(caller.organise.entities.delete({ id: entity.id })),
-        ]),
+        twice(() => caller.organise.collections.delete({ id: collection.id })),
+        twice(() => caller.organise.tags.delete({ id: tag.id })),
+        twice(() => caller.organise.sections.delete({ id: section.id })),
+        twice(() => caller.organise.authors.delete({ id: author.id })),
+        twice(() => caller.organise.entities.delete({ id: entity.id })),
       ]);
       for (const [i, codes] of pairs.entries())
         expect(sorted(codes), `round ${round}, pair ${i}`).toEqual(["NOT_FOUND", "OK"]);

@@ -2,7 +2,6 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
@@ -10,6 +9,7 @@ import { resetEnvCache } from "@/env.js";
 import type { AdminSession } from "@/server/auth/admin-session";
 import type { AdminRole } from "@/server/auth/roles";
 import { getDb } from "@/server/db";
+import { testPng } from "@/server/testing/png";
 import { createTestStaff } from "@/server/testing/staff";
 
 // The dashboard session comes from the next-auth cookie in the app; here the test says who is signed in.
@@ -20,29 +20,7 @@ const { POST, GET: GET_UPLOAD } = await import("./route");
 const { GET } = await import("../../../images/[...key]/route");
 
 /** A real PNG, width × height, grey pixels. */
-function png(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 0; // greyscale
-  const rows = Buffer.alloc((width + 1) * height, 0x80);
-  for (let y = 0; y < height; y++) rows[y * (width + 1)] = 0; // filter: none
-  return Buffer.concat([
-    Buffer.from("89504e470d0a1a0a", "hex"),
-    chunk("IHDR", header),
-    chunk("IDAT", zlib.deflateSync(rows)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
+const png = (width: number, height: number): Buffer => testPng(width, height);
 
 function upload(bytes: Buffer, options: { name?: string; type?: string; field?: string } = {}) {
   const form = new FormData();
