@@ -14,7 +14,7 @@ export async function register() {
 
 /**
  * A page, route or action that failed on the server: one log line with the request's id (given by
- * proxy.ts) and Next.js's error digest, the reference the dashboard's error page shows
+ * scripts/serve.mjs) and Next.js's error digest, the reference the dashboard's error page shows
  * (app/(admin)/admin/error.tsx), so a reported reference leads to the error.
  */
 export async function onRequestError(

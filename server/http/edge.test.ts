@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 
-import { edgeRefusal } from "./edge";
+import { edgeRefusal, requestIdFrom } from "./edge.js";
 
 describe("edge refusals", () => {
-  it("refuses methods no route serves with 405 and the Allow list", () => {
+  it("refuses methods no route serves with 405 and the Allow list, on every path", () => {
     for (const method of ["TRACE", "CONNECT", "PROPFIND", "track", "FOO"]) {
-      const error = edgeRefusal(method, "/api/v1/stories");
-      expect(error?.code).toBe("METHOD_NOT_ALLOWED");
-      expect(error?.headers?.Allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+      for (const path of ["/api/v1/stories", "/admin"]) {
+        const refusal = edgeRefusal(method, path);
+        expect(refusal?.status).toBe(405);
+        expect(refusal?.code).toBe("METHOD_NOT_ALLOWED");
+        expect(refusal?.headers?.Allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+      }
     }
     for (const method of ["GET", "head", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"])
       expect(edgeRefusal(method, "/api/v1/stories")).toBeNull();
@@ -17,20 +20,23 @@ describe("edge refusals", () => {
     for (const path of [
       "/api/v1/stories/%E0%A4%A",
       "/api/v1/tags/%",
-      "/api/v1/tags/%zz",
+      "/api/v1/tags/%zz?x=1",
       "/api/v1/custom-urls/%C0%AF",
       "/images/%ED%A0%80",
       "/admin/content/stories/%E0%A4%A",
     ]) {
-      const error = edgeRefusal("GET", path);
-      expect(error?.code).toBe("BAD_REQUEST");
-      expect(error?.details).toEqual([{ field: "path", issue: "malformed percent-encoding" }]);
+      const refusal = edgeRefusal("GET", path);
+      expect(refusal?.status).toBe(400);
+      expect(refusal?.details).toEqual([{ field: "path", issue: "malformed percent-encoding" }]);
     }
-    for (const path of ["/api/v1/custom-urls/%2Fold%2Fpage", "/api/v1/tags/caf%C3%A9", "/api/v1/stories"])
+    // A bad encoding in the query is the route's to judge (a 400 naming the parameter).
+    for (const path of ["/api/v1/custom-urls/%2Fold%2Fpage", "/api/v1/tags/caf%C3%A9", "/api/v1/stories?q=%zz"])
       expect(edgeRefusal("GET", path)).toBeNull();
   });
 
-  it("leaves the methods of pages outside /api/ to the framework", () => {
-    expect(edgeRefusal("PROPFIND", "/admin")).toBeNull();
+  it("keeps a sane client request id and refuses anything else", () => {
+    expect(requestIdFrom("req-12345678")).toBe("req-12345678");
+    for (const bad of [undefined, null, "short", "has space 123456", "x".repeat(101), ["req-12345678"]])
+      expect(requestIdFrom(bad)).toBeUndefined();
   });
 });

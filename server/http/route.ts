@@ -36,9 +36,9 @@ import { checkRateLimit, rateLimitHeaders } from "../rate-limit";
 import { getRateLimitStore } from "../rate-limit/store";
 import { assertSafeInput } from "../validation";
 import { corsHeaders, preflightResponse } from "./cors";
+import { requestIdFrom } from "./edge.js";
 import { errorResponse, toErrorResponse } from "./errors";
 import { memberTokenFromRequest } from "./member-session";
-import { requestIdFrom } from "./request-id";
 
 /**
  * Whom a route serves, and so what its handler's context holds:

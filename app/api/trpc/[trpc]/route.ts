@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 
-import { requestIdFrom } from "@/server/http/request-id";
+import { requestIdFrom } from "@/server/http/edge.js";
 import { log } from "@/server/log";
 import { appRouter } from "@/server/trpc/root";
 import { createTRPCContext } from "@/server/trpc/trpc";
@@ -13,7 +13,7 @@ export const dynamic = "force-dynamic";
 async function handler(request: Request): Promise<Response> {
   // One id per request, as on every REST response: in the X-Request-Id header and in the log line
   // of an unexpected failure, so a report from the dashboard can be found in the logs.
-  // proxy.ts has given it one; a direct call (tests) gets one here.
+  // scripts/serve.mjs has given it one; a direct call (tests) gets one here.
   const requestId = requestIdFrom(request.headers.get("x-request-id")) ?? randomUUID();
   const response = await fetchRequestHandler({
     endpoint: "/api/trpc",
