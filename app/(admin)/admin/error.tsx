@@ -10,7 +10,8 @@
  * Never the error's message: in production it is Next's placeholder, and it may hold internals.
  */
 import { TRPCClientError } from "@trpc/client";
-import { useEffect, useRef } from "react";
+import { useRouter } from "next/navigation";
+import { startTransition, useEffect, useRef } from "react";
 
 import { Button, ButtonLink, Code } from "@/components/ui";
 
@@ -24,6 +25,13 @@ export default function AdminError({ error, reset }: { error: Error & { digest?:
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   const requestId = requestIdOf(error);
+  const router = useRouter();
+  // A failure on the server is only retried by asking the server again: refresh, then re-render.
+  const retry = () =>
+    startTransition(() => {
+      router.refresh();
+      reset();
+    });
 
   return (
     <div className="py-12 text-center" role="alert" data-testid="admin-error">
@@ -49,7 +57,7 @@ export default function AdminError({ error, reset }: { error: Error & { digest?:
         )}
       </p>
       <div className="mt-6 flex flex-wrap justify-center gap-3">
-        <Button variant="primary" size="lg" onClick={reset}>
+        <Button variant="primary" size="lg" onClick={retry}>
           Try again
         </Button>
         <ButtonLink href="/admin" size="lg">
