@@ -5,6 +5,7 @@
 import type { ReactNode } from "react";
 
 import { cx } from "./cx";
+import { ErrorReference } from "./load-state";
 import { serverErrors, type ServerErrors } from "./server-errors";
 
 export type AlertTone = "error" | "warning" | "success" | "info";
@@ -68,6 +69,7 @@ export function ErrorAlert({
   return (
     <Alert tone="error" className={className}>
       <p>{sentence}</p>
+      <ErrorReference error={error} />
       {others.length ? (
         <ul className="mt-1 list-disc pl-5">
           {others.map((d) => (

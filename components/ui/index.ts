@@ -15,12 +15,13 @@ export { EmptyState } from "./empty-state";
 export { FormActions, FormField, useFieldControl } from "./form-field";
 export { FilterSelect, Input, SearchInput, Select, Textarea, type SelectOption } from "./input";
 export { LinkCard, LinkCards, TextLink, textLinkClasses } from "./link";
-export { LoadError, Loading, LoadMore, LoadState } from "./load-state";
+export { ErrorReference, LoadError, Loading, LoadMore, LoadState } from "./load-state";
 export { PageHeader } from "./page-header";
 export { Card, Panel, PanelFooter, PanelList, PanelSection } from "./panel";
 export {
   errorCode,
   errorDetails,
+  errorReference,
   fieldProblems,
   serverErrors,
   type FieldIssue,

@@ -12,6 +12,7 @@ import type { ReactNode } from "react";
 import { Button } from "./button";
 import { EmptyState } from "./empty-state";
 import { PanelFooter } from "./panel";
+import { errorReference } from "./server-errors";
 
 type QueryLike = {
   isPending: boolean;
@@ -43,6 +44,7 @@ export function LoadError({
       <p className="text-red-700">
         The {what} could not be loaded: {error.message}
       </p>
+      <ErrorReference error={error} />
       {onRetry ? (
         <Button className="mt-3" onClick={() => void onRetry()}>
           Try again
@@ -83,5 +85,16 @@ export function LoadMore({
         Load more
       </Button>
     </PanelFooter>
+  );
+}
+
+/** "Reference <id>" under a failure on the server's side, for a report that finds it in the log. */
+export function ErrorReference({ error }: { error: unknown }) {
+  const reference = errorReference(error);
+  if (!reference) return null;
+  return (
+    <p className="mt-1 text-xs break-all text-gray-600" data-testid="error-reference">
+      Reference <code className="font-mono">{reference}</code>
+    </p>
   );
 }

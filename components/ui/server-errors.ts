@@ -31,6 +31,17 @@ export function errorDetails(error: unknown): FieldIssue[] {
   return (error.data as ErrorData | undefined)?.appError?.details ?? [];
 }
 
+/**
+ * For a failure on the server's side (5xx): the id of the request that failed (X-Request-Id), which
+ * finds it in the server's log. Client mistakes (4xx) have none: the message says what to fix.
+ */
+export function errorReference(error: unknown): string | undefined {
+  if (!(error instanceof TRPCClientError)) return undefined;
+  const data = error.data as { requestId?: unknown; httpStatus?: unknown } | undefined;
+  const status = typeof data?.httpStatus === "number" ? data.httpStatus : 500;
+  return status >= 500 && typeof data?.requestId === "string" ? data.requestId : undefined;
+}
+
 /** The error's application code (CONFLICT, NOT_FOUND …), when the server gave one. */
 export function errorCode(error: unknown): string | undefined {
   if (!(error instanceof TRPCClientError)) return undefined;

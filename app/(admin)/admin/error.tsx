@@ -9,22 +9,15 @@
  *   together with the request id of the page request ("page render failed").
  * Never the error's message: in production it is Next's placeholder, and it may hold internals.
  */
-import { TRPCClientError } from "@trpc/client";
 import { useRouter } from "next/navigation";
 import { startTransition, useEffect, useRef } from "react";
 
-import { Button, ButtonLink, Code } from "@/components/ui";
-
-function requestIdOf(error: unknown): string | undefined {
-  if (!(error instanceof TRPCClientError)) return undefined;
-  const data = error.data as { requestId?: unknown } | undefined;
-  return typeof data?.requestId === "string" ? data.requestId : undefined;
-}
+import { Button, ButtonLink, Code, errorReference } from "@/components/ui";
 
 export default function AdminError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  const requestId = requestIdOf(error);
+  const requestId = errorReference(error);
   const router = useRouter();
   // A failure on the server is only retried by asking the server again: refresh, then re-render.
   const retry = () =>
