@@ -19,7 +19,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
-import { tagToWire } from "../story-view";
+import { authorToWire, tagToWire } from "../story-view";
 import { emitCollectionUpdate, softDeleteCollection } from "./collections";
 import { assertImageRefsAllowed, collectImageRefs } from "./image-refs";
 import {
@@ -425,16 +425,14 @@ const AUTHOR_SELECT = {
 } satisfies Prisma.AuthorSelect;
 
 type AuthorRow = Prisma.AuthorGetPayload<{ select: typeof AUTHOR_SELECT }>;
-/** An author in its webhook event (./taxonomy-events.ts): the content API's fields. */
-const authorEventItem = (author: AuthorRow) => ({
-  id: author.id,
-  name: author.name,
-  slug: author.slug,
-  "avatar-url": author.avatarUrl,
-  "avatar-s3-key": author.avatarS3Key,
-  "twitter-handle": author.twitterHandle,
-  bio: author.bio,
-});
+/**
+ * An author in its webhook event (./taxonomy-events.ts): the content API's fields (../story-view.ts),
+ * without its metadata, which the editor's row does not load.
+ */
+const authorEventItem = (author: AuthorRow) => {
+  const { metadata: _metadata, ...item } = authorToWire({ ...author, metadata: null });
+  return item;
+};
 const authorView = ({ _count, ...author }: AuthorRow) => ({ ...author, storyCount: _count.stories });
 export type AuthorView = ReturnType<typeof authorView>;
 
