@@ -1,6 +1,6 @@
 import type { User } from "next-auth";
 import type { JWT } from "next-auth/jwt";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { getDb } from "../db";
 import { staffActor, type StaffActor } from "./actor";
@@ -95,10 +95,6 @@ const isSignedIn = async (token: JWT) => (await nextRequest(token)).user !== und
 
 const actorOf = (user: { id: string; accountId: number; roles: AdminRole[] }, sessionId?: string): StaffActor =>
   staffActor({ ...user, sessionId });
-
-beforeEach(() => {
-  (globalThis as { mastheadSignInThrottle?: unknown }).mastheadSignInThrottle = undefined;
-});
 
 describe("dashboard sessions through next-auth", () => {
   it("records each sign-in as a session row (who, from where, until when) that the cookie names", async () => {

@@ -1,7 +1,8 @@
 import type { User } from "next-auth";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { getDb } from "../db";
+import { MemoryRateLimitStore } from "../rate-limit";
 import { authorizeAdminCredentials } from "./credentials";
 import { authOptions } from "./next-auth";
 import { hashPassword } from "./password";
@@ -31,7 +32,12 @@ async function createAdmin(
   return { db, account, user };
 }
 
-const throttle = () => createSignInThrottle({ perEmailAndIp: 1000, perEmail: 1000 });
+/** A throttle on a store of its own (a fresh process's memory). */
+function ownThrottle(options: { perEmailAndIp: number; perEmail: number }) {
+  const store = new MemoryRateLimitStore();
+  return createSignInThrottle(async () => store, options);
+}
+const throttle = () => ownThrottle({ perEmailAndIp: 1000, perEmail: 1000 });
 
 describe("authorizeAdminCredentials", () => {
   it("signs in with the right password: returns the session user, records the sign-in, updates lastLoginAt", async () => {
@@ -108,7 +114,7 @@ describe("authorizeAdminCredentials", () => {
 
   it("rate-limits attempts per e-mail and IP, known e-mail or not, right password or not", async () => {
     const { db } = await createAdmin();
-    const limited = createSignInThrottle({ perEmailAndIp: 3, perEmail: 1000 });
+    const limited = ownThrottle({ perEmailAndIp: 3, perEmail: 1000 });
     for (let i = 0; i < 3; i++) {
       expect(
         await authorizeAdminCredentials(
@@ -159,10 +165,6 @@ describe("authOptions (next-auth wiring)", () => {
   ) => Promise<unknown>;
   const authorize = (authOptions.providers[0] as unknown as { options: { authorize: Authorize } }).options.authorize;
   const req = { headers: { "x-forwarded-for": "192.0.2.10" } };
-
-  beforeEach(() => {
-    (globalThis as { mastheadSignInThrottle?: unknown }).mastheadSignInThrottle = undefined;
-  });
 
   it("authorizes through the Credentials provider, with the same null for every kind of failure", async () => {
     const { user } = await createAdmin();

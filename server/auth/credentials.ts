@@ -40,7 +40,7 @@ export async function authorizeAdminCredentials(
   const now = options.now ?? (() => new Date());
   const throttle = options.throttle ?? getSignInThrottle();
 
-  const decision = throttle.attempt({ email, ip: options.ip }, now().getTime());
+  const decision = await throttle.attempt({ email, ip: options.ip }, now());
   if (!decision.allowed) {
     throw new AppError("RATE_LIMITED", "Too many sign-in attempts.", {
       headers: { "Retry-After": String(decision.retryAfterSeconds) },
@@ -68,7 +68,7 @@ export async function authorizeAdminCredentials(
     ip: options.ip,
     now: at,
   });
-  throttle.succeeded({ email, ip: options.ip });
+  await throttle.succeeded({ email, ip: options.ip });
   return toSessionUser(user);
 }
 

@@ -1,9 +1,6 @@
 /**
- * Throttling of dashboard sign-in attempts, in this process's memory.
- *
- * A tiny fixed-window counter kept local to sign-in on purpose: the general rate limiter
- * (server/rate-limit, with database and Redis stores) did not exist when this was written. When
- * it lands, sign-in should move onto it so several processes share the counts.
+ * Throttling of dashboard sign-in attempts, on the platform's rate-limit store (server/rate-limit:
+ * memory for one process, the database or Redis when several instances must share the counts).
  *
  * Two limits, both counting every attempt (right or wrong, known e-mail or not, so the limit
  * reveals nothing about which e-mails exist):
@@ -16,40 +13,10 @@
  */
 import "server-only";
 
+import { checkRateLimit, resetRateLimit, type RateLimitRule, type RateLimitStore } from "../rate-limit";
+import { getRateLimitStore } from "../rate-limit/store";
+
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
-
-type Window = { count: number; resetAt: number };
-
-export type FixedWindowLimiter = {
-  /** Count one hit on `key` and say whether it is within the limit. */
-  hit: (key: string, now?: number) => RateLimitDecision;
-  reset: (key: string) => void;
-};
-
-/** Entries beyond this are pruned of expired windows, so memory stays bounded under a flood. */
-const PRUNE_ABOVE = 10_000;
-
-export function createFixedWindowLimiter(options: { limit: number; windowMs: number }): FixedWindowLimiter {
-  const windows = new Map<string, Window>();
-  return {
-    hit(key, now = Date.now()) {
-      let window = windows.get(key);
-      if (!window || window.resetAt <= now) {
-        if (windows.size >= PRUNE_ABOVE) {
-          for (const [k, w] of windows) if (w.resetAt <= now) windows.delete(k);
-        }
-        window = { count: 0, resetAt: now + options.windowMs };
-        windows.set(key, window);
-      }
-      window.count += 1;
-      if (window.count <= options.limit) return { allowed: true };
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.resetAt - now) / 1000)) };
-    },
-    reset(key) {
-      windows.delete(key);
-    },
-  };
-}
 
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 export const SIGN_IN_LIMIT_PER_EMAIL_AND_IP = 10;
@@ -57,36 +24,47 @@ export const SIGN_IN_LIMIT_PER_EMAIL = 100;
 
 export type SignInThrottle = {
   /** Count an attempt; a refusal carries when to try again. */
-  attempt: (args: { email: string; ip: string | null }, now?: number) => RateLimitDecision;
-  succeeded: (args: { email: string; ip: string | null }) => void;
+  attempt: (args: { email: string; ip: string | null }, now?: Date) => Promise<RateLimitDecision>;
+  succeeded: (args: { email: string; ip: string | null }) => Promise<void>;
 };
 
 export function createSignInThrottle(
+  getStore: () => Promise<RateLimitStore>,
   options: { windowMs?: number; perEmailAndIp?: number; perEmail?: number } = {},
 ): SignInThrottle {
-  const windowMs = options.windowMs ?? SIGN_IN_WINDOW_MS;
-  const byEmailAndIp = createFixedWindowLimiter({
+  const windowSeconds = Math.ceil((options.windowMs ?? SIGN_IN_WINDOW_MS) / 1000);
+  const byEmailAndIp: RateLimitRule = {
+    name: "admin.sign-in",
     limit: options.perEmailAndIp ?? SIGN_IN_LIMIT_PER_EMAIL_AND_IP,
-    windowMs,
-  });
-  const byEmail = createFixedWindowLimiter({ limit: options.perEmail ?? SIGN_IN_LIMIT_PER_EMAIL, windowMs });
-  const pairKey = (email: string, ip: string | null) => `${email}\n${ip ?? "unknown"}`;
+    windowSeconds,
+  };
+  const byEmail: RateLimitRule = {
+    name: "admin.sign-in-any-ip",
+    limit: options.perEmail ?? SIGN_IN_LIMIT_PER_EMAIL,
+    windowSeconds,
+  };
+  const pair = (email: string, ip: string | null) => `${email}\n${ip ?? "unknown"}`;
+  const decide = async (rule: RateLimitRule, identity: string, now: Date): Promise<RateLimitDecision> => {
+    const result = await checkRateLimit(await getStore(), rule, identity, now);
+    if (result.allowed) return { allowed: true };
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((result.resetAt.getTime() - now.getTime()) / 1000)),
+    };
+  };
   return {
-    attempt({ email, ip }, now) {
-      const pair = byEmailAndIp.hit(pairKey(email, ip), now);
-      if (!pair.allowed) return pair;
-      return byEmail.hit(email, now);
+    async attempt({ email, ip }, now = new Date()) {
+      const first = await decide(byEmailAndIp, pair(email, ip), now);
+      if (!first.allowed) return first;
+      return decide(byEmail, email, now);
     },
-    succeeded({ email, ip }) {
-      byEmailAndIp.reset(pairKey(email, ip));
+    async succeeded({ email, ip }) {
+      await resetRateLimit(await getStore(), byEmailAndIp, pair(email, ip));
     },
   };
 }
 
-const globalForThrottle = globalThis as unknown as { mastheadSignInThrottle?: SignInThrottle };
-
-/** The process's sign-in throttle (on globalThis: Next.js may load this module more than once). */
+/** The sign-in throttle on this process's rate-limit store (RATE_LIMIT_STORE). */
 export function getSignInThrottle(): SignInThrottle {
-  globalForThrottle.mastheadSignInThrottle ??= createSignInThrottle();
-  return globalForThrottle.mastheadSignInThrottle;
+  return createSignInThrottle(getRateLimitStore);
 }

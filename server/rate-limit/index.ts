@@ -15,6 +15,8 @@ export type RateLimitResult = { allowed: boolean; limit: number; remaining: numb
 export type RateLimitStore = {
   /** Count one hit on `key` in its current window; returns the count so far and when the window ends. */
   hit(key: string, windowMs: number, now: Date): Promise<{ count: number; resetAt: Date }>;
+  /** Forget `key`'s window (a successful sign-in clears its failures). */
+  reset(key: string): Promise<void>;
   /** For a store on another server (Redis): one round trip, which throws when it is down (health). */
   probe?(): Promise<void>;
 };
@@ -27,6 +29,11 @@ export async function checkRateLimit(
 ): Promise<RateLimitResult> {
   const { count, resetAt } = await store.hit(`${rule.name}:${identity}`, rule.windowSeconds * 1000, now);
   return { allowed: count <= rule.limit, limit: rule.limit, remaining: Math.max(0, rule.limit - count), resetAt };
+}
+
+/** Forget what `rule` counted for `identity`. */
+export async function resetRateLimit(store: RateLimitStore, rule: RateLimitRule, identity: string): Promise<void> {
+  await store.reset(`${rule.name}:${identity}`);
 }
 
 /** Headers for a response (IETF RateLimit fields; Retry-After when refused). */
@@ -58,6 +65,10 @@ export class MemoryRateLimitStore implements RateLimitStore {
     return { count: window.count, resetAt: new Date(window.resetAt) };
   }
 
+  async reset(key: string) {
+    this.windows.delete(key);
+  }
+
   /** Drop expired windows; if that is not enough, the oldest entries (insertion order). */
   private sweep(t: number) {
     for (const [key, w] of this.windows) if (w.resetAt <= t) this.windows.delete(key);
@@ -86,9 +97,17 @@ export class DatabaseRateLimitStore implements RateLimitStore {
     const row = rows[0]!;
     return { count: Number(row.count), resetAt: new Date(row.reset_at) };
   }
+
+  async reset(key: string) {
+    const db = await this.getDb();
+    await db.$executeRawUnsafe("DELETE FROM rate_limit_buckets WHERE key = $1", key);
+  }
 }
 
-type RedisLike = { eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown> };
+type RedisLike = {
+  eval(script: string, numKeys: number, ...args: (string | number)[]): Promise<unknown>;
+  del(key: string): Promise<unknown>;
+};
 
 const REDIS_HIT = `
 local count = redis.call('INCR', KEYS[1])
@@ -107,6 +126,10 @@ export class RedisRateLimitStore implements RateLimitStore {
   async hit(key: string, windowMs: number, now: Date) {
     const [count, ttl] = (await this.redis.eval(REDIS_HIT, 1, this.prefix + key, windowMs)) as [number, number];
     return { count: Number(count), resetAt: new Date(now.getTime() + Number(ttl)) };
+  }
+
+  async reset(key: string) {
+    await this.redis.del(this.prefix + key);
   }
 
   async probe() {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createApiKey, findApiKey } from "../../accounts/api-keys";
 import { createAdminSession, findActiveAdminSession } from "../../auth/admin-sessions";
 import { authorizeAdminCredentials } from "../../auth/credentials";
-import { createSignInThrottle } from "../../auth/sign-in-rate-limit";
+import { getSignInThrottle } from "../../auth/sign-in-rate-limit";
 import { ADMIN_FORGOT_PASSWORD_LIMIT, requestAdminPasswordReset, resetAdminPassword } from "../../auth/staff-passwords";
 import { getDb } from "../../db";
 import { createAnonymousCaller, createTestTeam, trpcCodeOf } from "../../testing/staff";
@@ -46,7 +46,7 @@ describe("staff router", () => {
     const signedIn = await authorizeAdminCredentials(
       db,
       { email: "rita@example.com", password: "a long enough password" },
-      { ip: "1.2.3.4", throttle: createSignInThrottle() },
+      { ip: "1.2.3.4", throttle: getSignInThrottle() },
     );
     expect(signedIn?.id).toBe(added.user.id);
 
@@ -80,7 +80,7 @@ describe("staff router", () => {
       await authorizeAdminCredentials(
         db,
         { email: "rita@example.com", password: "a long enough password" },
-        { ip: "1.2.3.4", throttle: createSignInThrottle() },
+        { ip: "1.2.3.4", throttle: getSignInThrottle() },
       ),
     ).toBeNull();
     expect(await caller.staff.enable({ userId: added.user.id })).toMatchObject({ changed: true });
@@ -162,7 +162,7 @@ describe("staff router", () => {
       await authorizeAdminCredentials(
         db,
         { email: "editor@gamma.test", password: "brand new password" },
-        { ip: null, throttle: createSignInThrottle() },
+        { ip: null, throttle: getSignInThrottle() },
       ),
     ).not.toBeNull();
 
