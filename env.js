@@ -77,6 +77,11 @@ export const envSchema = z
       .trim()
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier")
       .optional(),
+    /**
+     * PostgreSQL connection for the cache listener (LISTEN), when DATABASE_URL goes through a pooler
+     * in transaction mode (PgBouncer), where LISTEN does not work. Default: DATABASE_URL.
+     */
+    CACHE_LISTEN_URL: zPostgresUrl.optional(),
     /** Folder for the embedded database, uploads and generated demo credentials. */
     DATA_DIR: z.string().trim().min(1).default(".data"),
     /** Where PGlite keeps its files. Default DATA_DIR/pglite; "memory://" keeps it in memory (tests). */

@@ -1,8 +1,11 @@
-// Runs once when the Next.js server starts: pick the engine of background work for this process
+// Runs once when the Next.js server starts: start hearing about changes other instances commit
+// (server/cache/start.ts), and pick the engine of background work for this process
 // (server/jobs/background.ts): Inngest when configured, the local runner otherwise.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getEnv } = await import("./env.js");
+  const { startCacheInvalidation } = await import("./server/cache/start");
+  startCacheInvalidation();
   if (getEnv().inngestEnabled) {
     const { handJobsToInngest } = await import("./inngest/hand-off");
     handJobsToInngest();

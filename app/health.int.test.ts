@@ -19,6 +19,8 @@ describe("GET /api/health", () => {
     expect(["pglite", "postgresql"]).toContain(body.database.kind);
     expect(body.database.latency_ms).toBeGreaterThanOrEqual(0);
     expect(body.background).toEqual({ engine: "local", running: false, overdue_jobs: 0 });
+    // The test process is the only one writing its database (server/testing/setup.integration.ts).
+    expect(body.cache_invalidation).toBe("local");
   });
 
   it("answers 503 when the database is unreachable, without leaking the connection string", async () => {

@@ -14,6 +14,12 @@ export type HealthReport = {
   /** Only when RATE_LIMIT_STORE=redis: the shared rate limits of several instances live there. */
   redis?: { status: "up" | "down"; latency_ms: number | null; error?: string };
   background: { engine: "inngest" | "local"; running: boolean; overdue_jobs: number | null };
+  /**
+   * How this process hears about changes other instances commit (server/cache): "local" (PGlite,
+   * one process), "listening" (PostgreSQL LISTEN) or "off" (listener down, or serverless): caches
+   * are bypassed then, so reads stay right but cost more; not a reason to fail the health check.
+   */
+  cache_invalidation: "local" | "listening" | "off";
   time: string;
 };
 
@@ -23,6 +29,7 @@ export async function checkHealth(
   openDb: () => Promise<Database>,
   options: {
     background: { engine: "inngest" | "local"; running: boolean };
+    cacheInvalidation: HealthReport["cache_invalidation"];
     /** One round trip to Redis, when the platform uses it. */
     probeRedis?: () => Promise<void>;
     /** The process is shutting down. */
@@ -61,6 +68,7 @@ export async function checkHealth(
     // Jobs overdue by more than a minute that no worker holds: a number that keeps growing means
     // background work is stuck.
     background: { ...options.background, overdue_jobs: due },
+    cache_invalidation: options.cacheInvalidation,
     time: now().toISOString(),
   };
 }

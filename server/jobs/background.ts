@@ -6,17 +6,14 @@
  */
 import { getEnv } from "../../env.js";
 import { getDb } from "../db";
+import { onStop } from "../lifecycle";
 import { mailTransportFromEnv } from "../mail/transport";
 import { sendWebhookRequest } from "../webhooks/transport";
 import type { JobDeps } from "./define";
 import { LocalRunner } from "./local-runner";
 import { setJobNotifier } from "./queue";
 
-const globalForJobs = globalThis as unknown as {
-  mastheadRunner?: LocalRunner;
-  /** Called by the HTTP server (scripts/serve.mjs) on shutdown, after the last request. */
-  mastheadStopBackground?: () => Promise<void>;
-};
+const globalForJobs = globalThis as unknown as { mastheadRunner?: LocalRunner };
 
 /** What jobs use besides the database, from the configuration. */
 export function jobDepsFromEnv(env = getEnv()): JobDeps {
@@ -38,7 +35,7 @@ export function startLocalRunner(): LocalRunner | undefined {
   if (!globalForJobs.mastheadRunner) {
     const runner = new LocalRunner({ getDb, deps: jobDepsFromEnv(env), pollIntervalMs: env.JOBS_POLL_INTERVAL_MS });
     globalForJobs.mastheadRunner = runner;
-    globalForJobs.mastheadStopBackground = stopLocalRunner;
+    onStop(stopLocalRunner);
     setJobNotifier(() => runner.wake());
   }
   globalForJobs.mastheadRunner.start();

@@ -4,12 +4,14 @@
  * The content API (spec §4.4) carries no key: a publisher's front end calls it on its own host.
  * So the account is found by the request's host (Account.domain, the host of its site URL, or one
  * of the publication's domains set in Settings),
- * then by PUBLISHING_ACCOUNT, then as the only account there is. Lookups are cached for a few
- * seconds per process: they run on every public read.
+ * then by PUBLISHING_ACCOUNT, then as the only account there is. Lookups are cached in the process
+ * (they run on every public read) until a settings change commits on any instance
+ * (server/cache/process-cache.ts).
  */
 import "server-only";
 
 import { getEnv } from "../../env.js";
+import { ProcessCache } from "../cache/process-cache";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 
@@ -42,11 +44,12 @@ export type Publisher = {
 const TTL_MS = 5_000;
 /** Host lookups kept at most: every Host header a client makes up is a key, so the map is bounded. */
 export const HOST_CACHE_MAX = 1_000;
-type Cached<T> = { value: T; until: number };
-const byHost = new Map<string, Cached<number>>();
-const byId = new Map<number, Cached<Publisher>>();
+// Dropped on every instance when settings change (invalidateCaches(tx, "publisher")); the TTL is
+// a backstop for changes made outside Masthead (SQL by hand).
+const byHost = new ProcessCache<string, number>("publisher", { ttlMs: TTL_MS, maxEntries: HOST_CACHE_MAX });
+const byId = new ProcessCache<number, Publisher>("publisher", { ttlMs: TTL_MS, maxEntries: HOST_CACHE_MAX });
 
-/** Forget cached lookups (after the dashboard changes settings, and in tests). */
+/** Forget cached lookups in this process (tests). */
 export function forgetPublisherCache(): void {
   byHost.clear();
   byId.clear();
@@ -68,8 +71,8 @@ export async function resolvePublisherAccountId(
   const now = args.now ?? Date.now();
   const hostname = (args.host ?? "").toLowerCase().replace(/:\d+$/, "");
   const key = `${hostname}|${args.fallbackSlug ?? ""}`;
-  const hit = byHost.get(key);
-  if (hit && hit.until > now) return hit.value;
+  const hit = byHost.get(key, now);
+  if (hit !== undefined) return hit;
 
   let accountId: number | undefined;
   if (hostname) {
@@ -104,11 +107,7 @@ export async function resolvePublisherAccountId(
       "No publisher is served on this host. Set the account's domain, or PUBLISHING_ACCOUNT.",
     );
   }
-  if (byHost.size >= HOST_CACHE_MAX) {
-    for (const [cachedKey, cached] of byHost) if (cached.until <= now) byHost.delete(cachedKey);
-    if (byHost.size >= HOST_CACHE_MAX) byHost.clear();
-  }
-  byHost.set(key, { value: accountId, until: now + TTL_MS });
+  byHost.set(key, accountId, now);
   return accountId;
 }
 
@@ -129,8 +128,8 @@ export async function getPublisher(
   defaults: { appUrl: string },
   now = Date.now(),
 ): Promise<Publisher> {
-  const hit = byId.get(accountId);
-  if (hit && hit.until > now) return hit.value;
+  const hit = byId.get(accountId, now);
+  if (hit) return hit;
   const account = await db.account.findUnique({ where: { id: accountId }, include: { publisherConfig: true } });
   if (!account) throw new AppError("NOT_FOUND", "Publisher not found.");
   const config = account.publisherConfig;
@@ -165,7 +164,7 @@ export async function getPublisher(
     ampConfig: asObject(config?.ampConfig),
     updatedAt: config?.updatedAt ?? account.updatedAt,
   };
-  byId.set(accountId, { value: publisher, until: now + TTL_MS });
+  byId.set(accountId, publisher, now);
   return publisher;
 }
 

@@ -20,13 +20,13 @@ import "server-only";
 import { recordAudit } from "../audit/audit-log";
 import type { StaffActor } from "../auth/actor";
 import { hasAnyRole } from "../auth/roles";
+import { invalidateCaches } from "../cache/process-cache";
 import type { Db } from "../db/client";
-import { afterCommit, withTransaction } from "../db/transaction";
+import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { emitWebhookEvent } from "../webhooks/deliveries";
 import { changedBy } from "./editorial/shared";
-import { forgetPublisherCache } from "./publisher";
 import {
   ZPublisherSettingsInput,
   type TPublisherSettings,
@@ -266,7 +266,7 @@ export async function updatePublisherSettings(
       },
       occurredAt: now,
     });
-    afterCommit(tx, () => forgetPublisherCache());
+    await invalidateCaches(tx, "publisher");
     return { changed, view: toView(await load(tx, actor.accountId), args) };
   });
 }

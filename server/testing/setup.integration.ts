@@ -6,6 +6,7 @@ import fs from "node:fs/promises";
 
 import { afterAll, beforeEach, inject } from "vitest";
 
+import { clearAllCaches, setCacheMode } from "../cache/process-cache";
 import { openDatabase, type Database } from "../db/client";
 import { postgresConfig } from "./test-database";
 
@@ -20,9 +21,16 @@ const database: Database =
     : await openDatabase(postgresConfig(testDb.schema));
 
 (globalThis as unknown as { mastheadDb?: Promise<Database> }).mastheadDb = Promise.resolve(database);
+// The test process is the only one writing to its database, as a PGlite server is: its caches
+// hear about every change it commits.
+setCacheMode("local");
 
 beforeEach(async () => {
   await resetDatabase(database);
+  clearAllCaches();
+  // Rate-limit counts in memory (RATE_LIMIT_STORE=memory) start again with each test, as the
+  // database's do.
+  (globalThis as { mastheadRateLimitStore?: unknown }).mastheadRateLimitStore = undefined;
 });
 
 afterAll(async () => {

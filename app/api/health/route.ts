@@ -1,6 +1,7 @@
 // GET /api/health – 200 when every dependency answers (the database; Redis when rate limits live there); 503 naming
 // the one that does not, or "stopping" while the process drains after SIGTERM.
 import { getEnv } from "@/env.js";
+import { cacheState } from "@/server/cache/process-cache";
 import { getDatabase } from "@/server/db";
 import { checkHealth } from "@/server/health";
 import { apiRoute, routes } from "@/server/http/route";
@@ -20,6 +21,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       const store = getEnv().RATE_LIMIT_STORE === "redis" ? await getRateLimitStore() : null;
       const report = await checkHealth(getDatabase, {
         background: backgroundEngineState(),
+        cacheInvalidation: cacheState().mode,
         probeRedis: store?.probe ? () => store.probe!() : undefined,
         // Set by scripts/serve.mjs when SIGTERM comes: load balancers stop sending while it drains.
         stopping: (globalThis as { mastheadStopping?: boolean }).mastheadStopping === true,

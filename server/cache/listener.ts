@@ -1,0 +1,95 @@
+/**
+ * The PostgreSQL listener that keeps this process's caches true to what other instances commit
+ * (./process-cache.ts): one connection of its own, `LISTEN` on the deployment's channel, and on
+ * each notification from another instance, the topics it names cleared.
+ *
+ * While the connection is down, caches are off (every read goes to the database) and it
+ * reconnects with backoff; once it listens again every cache starts empty, since notifications
+ * sent in between are lost. Behind a pooler in transaction mode (PgBouncer), LISTEN does not
+ * work: point CACHE_LISTEN_URL at the database directly (docs/operations.md).
+ */
+import pg from "pg";
+
+import { log } from "../log";
+import { cacheState, clearAllCaches, clearCaches, setCacheMode, topicsToClear } from "./process-cache";
+
+export type CacheListener = { stop: () => Promise<void>; connected: () => boolean };
+
+const MAX_BACKOFF_MS = 30_000;
+
+export function startCacheListener(args: { url: string; channel: string }): CacheListener {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let connected = false;
+  let failures = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const lost = (error?: Error) => {
+    if (connected || failures === 0)
+      log.warn("cache invalidation: the listener lost PostgreSQL; caches are off until it is back", {
+        error: error?.message,
+      });
+    connected = false;
+    setCacheMode("off");
+    const dead = client;
+    client = undefined;
+    dead?.removeAllListeners();
+    dead?.on("error", () => undefined);
+    void dead?.end().catch(() => undefined);
+    if (stopped) return;
+    failures++;
+    timer = setTimeout(() => void connect(), Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(failures - 1, 6)));
+    timer.unref();
+  };
+
+  const connect = async () => {
+    if (stopped) return;
+    const next = new pg.Client({
+      connectionString: args.url,
+      application_name: `masthead-cache-listener:${cacheState().instanceId}`,
+    });
+    client = next;
+    next.on("error", lost);
+    next.on("end", () => {
+      if (client === next) lost();
+    });
+    next.on("notification", (message) => {
+      if (message.channel !== args.channel) return;
+      const topics = topicsToClear(message.payload, cacheState().instanceId);
+      if (topics.length) clearCaches(topics);
+    });
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${pg.escapeIdentifier(args.channel)}`);
+      if (client !== next || stopped) return;
+      // Whatever was announced while nobody listened is lost: start from empty caches.
+      clearAllCaches();
+      setCacheMode("listening");
+      if (failures > 0) log.info("cache invalidation: the listener is back; caches are on");
+      failures = 0;
+      connected = true;
+    } catch (error) {
+      if (client === next) lost(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+
+  setCacheMode("off");
+  void connect();
+
+  return {
+    connected: () => connected,
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      const last = client;
+      client = undefined;
+      connected = false;
+      setCacheMode("off");
+      if (last) {
+        last.removeAllListeners();
+        last.on("error", () => undefined);
+        await last.end().catch(() => undefined);
+      }
+    },
+  };
+}

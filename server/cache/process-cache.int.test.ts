@@ -1,0 +1,123 @@
+/**
+ * Process caches and their invalidation (./process-cache.ts, ./listener.ts): cleared when the
+ * change commits (not before, not on a rollback), off while nothing would tell this process about
+ * changes, and, on PostgreSQL, cleared by what another instance commits (a second connection
+ * stands for it) with the listener coming back after its connection is killed.
+ */
+import pg from "pg";
+import { afterEach, describe, expect, it } from "vitest";
+
+import { getDatabase, getDb } from "../db";
+import { withTransaction } from "../db/transaction";
+import { TEST_DATABASE_URL } from "../testing/test-database";
+import { startCacheListener, type CacheListener } from "./listener";
+import { cacheChannel, cacheState, invalidateCaches, ProcessCache, setCacheMode } from "./process-cache";
+
+const cache = new ProcessCache<string, number>("publisher", { ttlMs: 60_000, maxEntries: 3 });
+
+afterEach(() => setCacheMode("local"));
+
+describe("process caches", () => {
+  it("keep entries for their TTL, bounded in size", () => {
+    cache.set("a", 1, 1_000);
+    expect(cache.get("a", 1_500)).toBe(1);
+    expect(cache.get("a", 61_001)).toBeUndefined();
+    for (const key of ["a", "b", "c", "d", "e"]) cache.set(key, 1, 2_000);
+    expect(cache.size).toBeLessThanOrEqual(3);
+    expect(cache.get("e", 2_000)).toBe(1);
+  });
+
+  it("are cleared once the transaction that invalidates them commits, and not on a rollback", async () => {
+    const db = await getDb();
+    cache.set("host", 7);
+    await expect(
+      withTransaction(db, async (tx) => {
+        await invalidateCaches(tx, "publisher");
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(cache.get("host")).toBe(7);
+
+    await withTransaction(db, async (tx) => {
+      await invalidateCaches(tx, "publisher");
+      // Still there until the commit: a read in between would refill from the old rows.
+      expect(cache.get("host")).toBe(7);
+    });
+    expect(cache.get("host")).toBeUndefined();
+  });
+
+  it("answer nothing while nothing tells this process about changes", () => {
+    cache.set("host", 7);
+    setCacheMode("off");
+    expect(cache.get("host")).toBeUndefined();
+    cache.set("host", 8);
+    setCacheMode("local");
+    expect(cache.get("host")).toBeUndefined();
+  });
+});
+
+describe.runIf(process.env.TEST_DB === "postgres")("the PostgreSQL listener", () => {
+  let listener: CacheListener | undefined;
+  afterEach(async () => {
+    await listener?.stop();
+    listener = undefined;
+  });
+
+  async function listen() {
+    const database = await getDatabase();
+    if (database.config.kind !== "postgresql") throw new Error("PostgreSQL only");
+    const channel = cacheChannel(database.config.schema);
+    listener = startCacheListener({ url: TEST_DATABASE_URL, channel });
+    await expect.poll(() => cacheState().mode, { timeout: 10_000 }).toBe("listening");
+    return { channel, schema: database.config.schema };
+  }
+
+  /** Another instance: its own connection, committing a change that invalidates "publisher". */
+  async function otherInstance(schema: string, commit: boolean) {
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(`SET search_path TO ${pg.escapeIdentifier(schema)}`);
+      await client.query("BEGIN");
+      await client.query(`SELECT pg_notify(left('masthead_cache_' || current_schema(), 63), $1)`, [
+        JSON.stringify({ instance: "another-instance", topics: ["publisher"] }),
+      ]);
+      await client.query(commit ? "COMMIT" : "ROLLBACK");
+    } finally {
+      await client.end();
+    }
+  }
+
+  it("clears what another instance's commit changed, and nothing on its rollback", async () => {
+    const { schema } = await listen();
+    cache.set("host", 7);
+    await otherInstance(schema, false);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(cache.get("host")).toBe(7);
+
+    await otherInstance(schema, true);
+    await expect.poll(() => cache.get("host"), { timeout: 5_000 }).toBeUndefined();
+  });
+
+  it("turns caches off when its connection dies, and on again (empty) once it is back", async () => {
+    await listen();
+    cache.set("host", 7);
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      const { rowCount } = await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+        [`masthead-cache-listener:${cacheState().instanceId}`],
+      );
+      expect(rowCount).toBe(1);
+    } finally {
+      await admin.end();
+    }
+    await expect.poll(() => cacheState().mode, { timeout: 5_000 }).toBe("off");
+    expect(cache.get("host")).toBeUndefined();
+    await expect.poll(() => cacheState().mode, { timeout: 10_000 }).toBe("listening");
+    expect(cache.get("host")).toBeUndefined();
+    cache.set("host", 9);
+    expect(cache.get("host")).toBe(9);
+  });
+});

@@ -1,0 +1,146 @@
+/**
+ * In-process caches that every instance drops when a change commits anywhere.
+ *
+ * A cache here is a bounded map with a time-to-live, registered under a topic ("publisher"; later
+ * issues add theirs). A service that changes what a topic caches calls, inside its transaction:
+ *
+ *   await invalidateCaches(tx, "publisher");
+ *
+ * which does two things, both tied to the commit:
+ * - `pg_notify` on the deployment's channel: PostgreSQL delivers a notification only when (and if)
+ *   the transaction commits, to every instance listening (./listener.ts), which clears the topic;
+ * - `afterCommit`: this process clears the topic itself, at once.
+ *
+ * A cache answers only while this process is sure to hear about changes: on the embedded PGlite
+ * (one process holds the database) or while the PostgreSQL listener is connected. Without a
+ * listener (it lost its connection, a script, a serverless function) every `get` misses and the
+ * reads go to the database: slower, never stale. The TTL is a backstop, not the mechanism.
+ *
+ * State lives on globalThis: Next.js loads a module once per bundle (instrumentation, each route),
+ * and the listener started in one must clear the caches the others fill.
+ */
+import { randomUUID } from "node:crypto";
+
+import type { Db } from "../db/client";
+import { afterCommit } from "../db/transaction";
+
+/** What the processes cache, by what changes it. */
+export const CACHE_TOPICS = ["publisher"] as const;
+export type CacheTopic = (typeof CACHE_TOPICS)[number];
+
+type Registry = {
+  caches: Map<CacheTopic, Set<ProcessCache<unknown, unknown>>>;
+  /** "local": one process holds the database (PGlite); "listening": the PostgreSQL listener is up; "off": nothing tells this process about changes. */
+  mode: "local" | "listening" | "off";
+  /** This process, in notifications: a process ignores its own (it cleared at commit already). */
+  instanceId: string;
+};
+
+const globalForCaches = globalThis as unknown as { mastheadCaches?: Registry };
+
+function registry(): Registry {
+  globalForCaches.mastheadCaches ??= {
+    caches: new Map(),
+    mode: "off",
+    instanceId: `${process.pid}-${randomUUID().slice(0, 8)}`,
+  };
+  return globalForCaches.mastheadCaches;
+}
+
+/**
+ * The notification channel of a database schema: one per deployment, so that two deployments (or
+ * test runs) sharing a PostgreSQL server in different schemas do not clear each other's caches.
+ * The same rule as CHANNEL_SQL (an identifier: at most 63 bytes).
+ */
+export function cacheChannel(schema: string): string {
+  return `masthead_cache_${schema}`.slice(0, 63);
+}
+const CHANNEL_SQL = "left('masthead_cache_' || current_schema(), 63)";
+
+/** Say whether caches may answer (called at start, and by the listener as it connects and drops). */
+export function setCacheMode(mode: Registry["mode"]): void {
+  const state = registry();
+  if (mode !== state.mode) clearAllCaches();
+  state.mode = mode;
+}
+
+export function cacheState(): { mode: Registry["mode"]; instanceId: string } {
+  const { mode, instanceId } = registry();
+  return { mode, instanceId };
+}
+
+export class ProcessCache<K, V> {
+  private readonly entries = new Map<K, { value: V; until: number }>();
+
+  constructor(
+    readonly topic: CacheTopic,
+    private readonly options: { ttlMs: number; maxEntries: number },
+  ) {
+    const state = registry();
+    const set = state.caches.get(topic) ?? new Set();
+    set.add(this);
+    state.caches.set(topic, set);
+  }
+
+  get(key: K, now = Date.now()): V | undefined {
+    if (registry().mode === "off") return undefined;
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.until > now) return hit.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  set(key: K, value: V, now = Date.now()): void {
+    if (registry().mode === "off") return;
+    if (this.entries.size >= this.options.maxEntries) {
+      for (const [cachedKey, cached] of this.entries) if (cached.until <= now) this.entries.delete(cachedKey);
+      // Every key a client makes up (a Host header) is an entry: past the bound, start again.
+      if (this.entries.size >= this.options.maxEntries) this.entries.clear();
+    }
+    this.entries.set(key, { value, until: now + this.options.ttlMs });
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** Drop every entry of `topics` in this process. */
+export function clearCaches(topics: readonly CacheTopic[]): void {
+  const { caches } = registry();
+  for (const topic of topics) for (const cache of caches.get(topic) ?? []) cache.clear();
+}
+
+/** Drop every entry of every cache in this process (the listener reconnected: it may have missed changes). */
+export function clearAllCaches(): void {
+  for (const set of registry().caches.values()) for (const cache of set) cache.clear();
+}
+
+export type CacheNotice = { instance: string; topics: CacheTopic[] };
+
+/**
+ * Announce that `topics` changed in `db`'s transaction: every instance clears them once it
+ * commits (nothing happens on a rollback).
+ */
+export async function invalidateCaches(db: Db, ...topics: CacheTopic[]): Promise<void> {
+  const state = registry();
+  const notice: CacheNotice = { instance: state.instanceId, topics };
+  await db.$executeRawUnsafe(`SELECT pg_notify(${CHANNEL_SQL}, $1)`, JSON.stringify(notice));
+  afterCommit(db, () => clearCaches(topics));
+}
+
+/** What a notification asks of this process: the topics to clear, or nothing (its own, or not ours). */
+export function topicsToClear(payload: string | undefined, instanceId: string): CacheTopic[] {
+  try {
+    const notice = JSON.parse(payload ?? "") as Partial<CacheNotice>;
+    if (notice.instance === instanceId || !Array.isArray(notice.topics)) return [];
+    return notice.topics.filter((topic): topic is CacheTopic => (CACHE_TOPICS as readonly unknown[]).includes(topic));
+  } catch {
+    return [];
+  }
+}

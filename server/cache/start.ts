@@ -1,0 +1,27 @@
+/**
+ * How this process hears about changes other processes commit (called once, from
+ * instrumentation.ts): see ./process-cache.ts.
+ * - PGlite: one process holds the database; what it commits, it clears itself.
+ * - PostgreSQL on a server: a listener connection (./listener.ts).
+ * - PostgreSQL on Vercel: no connection outlives a request there, so caches stay off.
+ */
+import { getEnv } from "../../env.js";
+import { databaseConfigFromEnv } from "../db/config";
+import { onStop } from "../lifecycle";
+import { startCacheListener, type CacheListener } from "./listener";
+import { cacheChannel, setCacheMode } from "./process-cache";
+
+const globalForListener = globalThis as unknown as { mastheadCacheListener?: CacheListener };
+
+export function startCacheInvalidation(env = getEnv()): void {
+  const config = databaseConfigFromEnv(env);
+  if (config.kind === "pglite") return setCacheMode("local");
+  if (env.VERCEL) return setCacheMode("off");
+  if (globalForListener.mastheadCacheListener) return;
+  const listener = startCacheListener({
+    url: env.CACHE_LISTEN_URL ?? config.url,
+    channel: cacheChannel(config.schema),
+  });
+  globalForListener.mastheadCacheListener = listener;
+  onStop(listener.stop);
+}
