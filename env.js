@@ -184,12 +184,25 @@ export const envSchema = z
     if (env.RATE_LIMIT_STORE === "redis" && !env.REDIS_URL) {
       ctx.addIssue({ code: "custom", path: ["REDIS_URL"], message: "is required when RATE_LIMIT_STORE=redis" });
     }
-    if (env.VERCEL && !env.DATABASE_URL) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["DATABASE_URL"],
-        message: "is required on Vercel (the embedded database needs a writable disk)",
-      });
+    if (env.VERCEL) {
+      // Serverless functions keep no disk, no process and no memory between requests: what needs
+      // them is refused here, one line each (docs/operations.md, "On Vercel").
+      const refuse = (/** @type {string} */ name, /** @type {string} */ message) =>
+        ctx.addIssue({ code: "custom", path: [name], message });
+      if (!env.DATABASE_URL)
+        refuse("DATABASE_URL", "is required on Vercel (the embedded database needs a lasting disk)");
+      if (!env.S3_BUCKET)
+        refuse(
+          "S3_BUCKET",
+          "is required on Vercel (uploaded images need object storage: functions have no lasting disk)",
+        );
+      if (!env.INNGEST_EVENT_KEY && !env.INNGEST_BASE_URL)
+        refuse(
+          "INNGEST_EVENT_KEY",
+          "(or INNGEST_BASE_URL) is required on Vercel (background work runs on Inngest: no process stays up to run it)",
+        );
+      if (env.RATE_LIMIT_STORE === "memory")
+        refuse("RATE_LIMIT_STORE", "must be redis or database on Vercel (each function instance has its own memory)");
     }
     if (env.SMTP_URL && !env.MAIL_FROM) {
       ctx.addIssue({

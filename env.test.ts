@@ -42,9 +42,28 @@ describe("configuration (env.js)", () => {
     expect(error({ NODE_ENV: "production" })).toBe(
       "Invalid configuration: AUTH_SECRET is required when NODE_ENV=production",
     );
-    expect(error({ VERCEL: "1" })).toMatch(/DATABASE_URL is required on Vercel/);
     expect(error({ AUTH_SECRET: "short" })).toBe("Invalid configuration: AUTH_SECRET must be at least 32 characters");
     expect(error({ PORT: "0", TRUST_PROXY: "maybe" }).split("\n")).toHaveLength(2);
+  });
+
+  it("refuses on Vercel what cannot work there, one line each, and takes a serverless setup", () => {
+    expect(error({ VERCEL: "1", AUTH_SECRET: "s".repeat(32) }).split("\n")).toEqual([
+      "Invalid configuration: DATABASE_URL is required on Vercel (the embedded database needs a lasting disk)",
+      "Invalid configuration: S3_BUCKET is required on Vercel (uploaded images need object storage: functions have no lasting disk)",
+      "Invalid configuration: INNGEST_EVENT_KEY (or INNGEST_BASE_URL) is required on Vercel (background work runs on Inngest: no process stays up to run it)",
+      "Invalid configuration: RATE_LIMIT_STORE must be redis or database on Vercel (each function instance has its own memory)",
+    ]);
+    const serverless = {
+      VERCEL: "1",
+      DATABASE_URL: "postgres://u:p@db.example:5432/news",
+      S3_BUCKET: "images",
+      INNGEST_EVENT_KEY: "key",
+      INNGEST_SIGNING_KEY: "signkey-prod-x",
+      RATE_LIMIT_STORE: "redis",
+      REDIS_URL: "rediss://cache.example:6379",
+    };
+    expect(parseEnv(serverless)).toMatchObject({ imageStorage: "s3", inngestEnabled: true });
+    expect(parseEnv({ ...serverless, RATE_LIMIT_STORE: "database" }).RATE_LIMIT_STORE).toBe("database");
   });
 
   it("reads the schema from DATABASE_URL's ?schema= and enables Inngest when configured", () => {
