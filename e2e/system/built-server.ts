@@ -78,7 +78,12 @@ export async function holdScheduledStoryJob(
 export type BuiltServer = { process: ChildProcess; url: string; kill: () => Promise<void> };
 
 /** Start the built app on `port` against `schema`, and wait until it answers /api/health. */
-export async function startBuiltServer(args: { port: number; schema: string }): Promise<BuiltServer> {
+export async function startBuiltServer(args: {
+  port: number;
+  schema: string;
+  /** More settings (or overrides) for this server. */
+  env?: Record<string, string>;
+}): Promise<BuiltServer> {
   const child = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], {
     cwd: ROOT,
     env: {
@@ -96,6 +101,7 @@ export async function startBuiltServer(args: { port: number; schema: string }): 
       INNGEST_EVENT_KEY: "",
       INNGEST_BASE_URL: "",
       INNGEST_DEV: "",
+      ...args.env,
     },
     stdio: "ignore",
   });
