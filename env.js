@@ -78,6 +78,11 @@ export const envSchema = z
       .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier")
       .optional(),
     /**
+     * Connections each process opens to PostgreSQL at most. Default 10 on a server, 2 on Vercel,
+     * where every function instance has a pool of its own (put a pooler in front: docs/operations.md).
+     */
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).optional(),
+    /**
      * PostgreSQL connection for the cache listener (LISTEN), when DATABASE_URL goes through a pooler
      * in transaction mode (PgBouncer), where LISTEN does not work. Default: DATABASE_URL.
      */
@@ -242,6 +247,7 @@ export const envSchema = z
           ? "memory://"
           : path.resolve(/*turbopackIgnore: true*/ env.PGLITE_DIR ?? path.join(dataDir, "pglite")),
       DATABASE_SCHEMA: env.DATABASE_SCHEMA ?? schemaFromUrl ?? "public",
+      DATABASE_POOL_MAX: env.DATABASE_POOL_MAX ?? (env.VERCEL ? 2 : 10),
       UPLOAD_DIR: path.resolve(/*turbopackIgnore: true*/ env.UPLOAD_DIR ?? path.join(dataDir, "uploads")),
       APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,
       /** Where uploaded images live: "s3" with S3_BUCKET, else "disk" (UPLOAD_DIR). */

@@ -55,7 +55,11 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
   const { Pool } = await import("pg");
   // Every connection works in the configured schema: the schema engine's SQL is unqualified and
   // follows search_path (the adapter's `schema` option only reaches Prisma Client's queries).
-  const pool = new Pool({ connectionString: config.url, max: 10, options: `-c search_path="${config.schema}"` });
+  const pool = new Pool({
+    connectionString: config.url,
+    max: config.poolMax ?? 10,
+    options: `-c search_path="${config.schema}"`,
+  });
   // A dropped connection must not crash the process; the next query reports the error.
   pool.on("error", () => undefined);
   if (config.schema !== "public") await pool.query(`CREATE SCHEMA IF NOT EXISTS "${config.schema}"`);

@@ -4,11 +4,19 @@
  */
 import { getEnv } from "../../env.js";
 
-export type DatabaseConfig = { kind: "pglite"; dir: string } | { kind: "postgresql"; url: string; schema: string };
+export type DatabaseConfig =
+  | { kind: "pglite"; dir: string }
+  /** `poolMax`: connections this process opens at most (default 10). */
+  | { kind: "postgresql"; url: string; schema: string; poolMax?: number };
 
 export function databaseConfigFromEnv(env = getEnv()): DatabaseConfig {
   if (env.DATABASE_URL)
-    return { kind: "postgresql", url: stripSchemaParam(env.DATABASE_URL), schema: env.DATABASE_SCHEMA };
+    return {
+      kind: "postgresql",
+      url: stripSchemaParam(env.DATABASE_URL),
+      schema: env.DATABASE_SCHEMA,
+      poolMax: env.DATABASE_POOL_MAX,
+    };
   return { kind: "pglite", dir: env.PGLITE_DIR };
 }
 
