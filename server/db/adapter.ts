@@ -82,8 +82,9 @@ export class DatabaseInUseError extends Error {
 /**
  * PGlite files must not be opened by two processes at once (the second would corrupt them).
  * A lock file holds the owner's pid; a lock whose process is gone (killed, crashed) is taken over.
+ * Returns the release function. Also used by the restore (server/db/backup.ts), which replaces the folder.
  */
-function lockPgliteDir(dir: string): () => void {
+export function lockPgliteDir(dir: string): () => void {
   const lockFile = `${dir}.lock`;
   for (let tries = 0; tries < 2; tries++) {
     try {
