@@ -93,6 +93,7 @@ export function lockPgliteDir(dir: string): () => void {
       const release = () => {
         if (released) return;
         released = true;
+        process.off("exit", release);
         try {
           if (fs.readFileSync(lockFile, "utf8") === String(process.pid)) fs.rmSync(lockFile);
         } catch {
