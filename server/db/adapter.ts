@@ -40,8 +40,7 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
       throw error;
     }
     return {
-      // The adapter's types come from its own copy of driver-adapter-utils (7.2); the contract is the same.
-      factory: new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory,
+      factory: awaitMigrationScripts(pglite, new PrismaPGlite(pglite)),
       exec: async (sql) => {
         await pglite.exec(sql);
       },
@@ -67,6 +66,30 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * pglite-prisma-adapter (0.7.2) starts a migration's script without awaiting it: the schema engine
+ * records the migration as applied at once, and a failing script becomes an unhandled rejection
+ * that kills the process, its changes rolled back but the migration recorded as finished. Here the
+ * script is awaited and its error reaches the engine, which records the migration as failed.
+ */
+function awaitMigrationScripts(pglite: PGlite, adapterFactory: PrismaPGlite): SqlMigrationAwareDriverAdapterFactory {
+  // The adapter's types come from its own copy of driver-adapter-utils (7.2); the contract is the same.
+  const factory = adapterFactory as unknown as SqlMigrationAwareDriverAdapterFactory;
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    adapter.executeScript = async (script) => {
+      try {
+        await pglite.exec(script); // one simple query: PostgreSQL runs it as one transaction
+      } catch (error) {
+        (adapter as unknown as { onError: (error: unknown) => never }).onError(error); // as a DriverAdapterError
+      }
+    };
+    return adapter;
+  };
+  return factory;
 }
 
 export class DatabaseInUseError extends Error {
