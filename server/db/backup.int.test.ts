@@ -210,6 +210,13 @@ describe.runIf(testDb.kind === "postgres")("backups of PostgreSQL (pg_dump, pg_r
     );
     await sql(`DELETE FROM _prisma_migrations WHERE id = 'future'`);
 
+    // What a migration that failed half-way leaves behind.
+    await sql(`CREATE TABLE "probe_half_done" ("id" INTEGER)`);
+    await expect(restoreDatabase(config, file, { env, force: true })).rejects.toThrow(
+      /tables the backup does not \(probe_half_done\).*DROP SCHEMA/,
+    );
+    await sql(`DROP TABLE "probe_half_done"`);
+
     await expect(restoreDatabase(inSchema(schemas.old), file, { env })).rejects.toThrow(
       new RegExp(`backup of the schema "${schemas.main}"`),
     );

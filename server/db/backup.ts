@@ -219,9 +219,18 @@ async function restorePostgres(
         `first (DROP SCHEMA "${config.schema}" CASCADE), then run the restore again.`,
     );
   }
-  if (target.tables > 0 && !options.force) {
+  const backupTables = new Set(backup.tables);
+  const extra = target.tables.filter((table) => !backupTables.has(table));
+  if (extra.length > 0) {
     throw new BackupError(
-      `${describeDatabase(config)} already holds ${target.tables} tables. Restoring replaces them with the ` +
+      `${describeDatabase(config)} holds tables the backup does not (${extra.join(", ")}), which would stop ` +
+        "the restore from replacing the schema (a migration that failed half-way leaves such tables). Restore " +
+        `into an empty schema: drop it first (DROP SCHEMA "${config.schema}" CASCADE), then run the restore again.`,
+    );
+  }
+  if (target.tables.length > 0 && !options.force) {
+    throw new BackupError(
+      `${describeDatabase(config)} already holds ${target.tables.length} tables. Restoring replaces them with the ` +
         "backup's: run again with --force.",
     );
   }
@@ -281,8 +290,11 @@ async function backupKind(file: string): Promise<DatabaseConfig["kind"]> {
   throw new BackupError(`${file} is not a backup made by npm run db:backup.`);
 }
 
-/** The schema a pg_dump archive holds and the migrations recorded in it, read with pg_restore. */
-async function readPostgresBackup(file: string, env: ToolEnv): Promise<{ schema: string; migrations: string[] }> {
+/** The schema a pg_dump archive holds, its tables and the migrations recorded in it, read with pg_restore. */
+async function readPostgresBackup(
+  file: string,
+  env: ToolEnv,
+): Promise<{ schema: string; tables: string[]; migrations: string[] }> {
   const script = await runTool("pg_restore", ["--data-only", "--table=_prisma_migrations", "--file=-", file], { env });
   const lines = script.split("\n");
   const start = lines.findIndex((line) => /^COPY \S+\._prisma_migrations \(.*\) FROM stdin;$/.test(line));
@@ -300,7 +312,12 @@ async function readPostgresBackup(file: string, env: ToolEnv): Promise<{ schema:
     if (values[at("finished_at")] !== "\\N" && values[at("rolled_back_at")] === "\\N")
       migrations.push(values[at("migration_name")]!);
   }
-  return { schema, migrations: migrations.sort() };
+  // The archive's table of contents: "<id>; <oid> <oid> TABLE <schema> <name> <owner>".
+  const contents = await runTool("pg_restore", ["--list", file], { env });
+  const tables = [...contents.matchAll(/^\d+; \d+ \d+ TABLE (\S+) (\S+) /gm)]
+    .filter((match) => match[1] === schema)
+    .map((match) => match[2]!);
+  return { schema, tables, migrations: migrations.sort() };
 }
 
 async function pgliteMigrations(pglite: PGlite): Promise<string[]> {
@@ -315,15 +332,15 @@ async function pgliteMigrations(pglite: PGlite): Promise<string[]> {
   return rows.rows.map((row) => row.migration_name);
 }
 
-/** How many tables the configured schema holds, and the migrations recorded there (without creating it). */
+/** The tables the configured schema holds, and the migrations recorded there (without creating it). */
 async function inspectPostgresSchema(config: Extract<DatabaseConfig, { kind: "postgresql" }>) {
   const { Client } = await import("pg");
   const client = new Client({ connectionString: config.url });
   client.on("error", () => undefined);
   await client.connect();
   try {
-    const tables = await client.query<{ count: string }>(
-      "SELECT count(*)::text AS count FROM pg_tables WHERE schemaname = $1",
+    const tables = await client.query<{ tablename: string }>(
+      "SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename",
       [config.schema],
     );
     const log = await client.query<{ found: string | null }>("SELECT to_regclass($1)::text AS found", [
@@ -337,7 +354,7 @@ async function inspectPostgresSchema(config: Extract<DatabaseConfig, { kind: "po
           )
         ).rows.map((row) => row.migration_name)
       : [];
-    return { tables: Number(tables.rows[0]?.count ?? 0), migrations };
+    return { tables: tables.rows.map((row) => row.tablename), migrations };
   } finally {
     await client.end();
   }
