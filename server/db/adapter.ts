@@ -40,8 +40,7 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
       throw error;
     }
     return {
-      // The adapter's types come from its own copy of driver-adapter-utils (7.2); the contract is the same.
-      factory: new PrismaPGlite(pglite) as unknown as SqlMigrationAwareDriverAdapterFactory,
+      factory: awaitMigrationScripts(pglite, new PrismaPGlite(pglite)),
       exec: async (sql) => {
         await pglite.exec(sql);
       },
@@ -73,6 +72,30 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
   };
 }
 
+/**
+ * pglite-prisma-adapter (0.7.2) starts a migration's script without awaiting it: the schema engine
+ * records the migration as applied at once, and a failing script becomes an unhandled rejection
+ * that kills the process, its changes rolled back but the migration recorded as finished. Here the
+ * script is awaited and its error reaches the engine, which records the migration as failed.
+ */
+function awaitMigrationScripts(pglite: PGlite, adapterFactory: PrismaPGlite): SqlMigrationAwareDriverAdapterFactory {
+  // The adapter's types come from its own copy of driver-adapter-utils (7.2); the contract is the same.
+  const factory = adapterFactory as unknown as SqlMigrationAwareDriverAdapterFactory;
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    adapter.executeScript = async (script) => {
+      try {
+        await pglite.exec(script); // one simple query: PostgreSQL runs it as one transaction
+      } catch (error) {
+        (adapter as unknown as { onError: (error: unknown) => never }).onError(error); // as a DriverAdapterError
+      }
+    };
+    return adapter;
+  };
+  return factory;
+}
+
 export class DatabaseInUseError extends Error {
   constructor(dir: string, pid: number) {
     super(
@@ -86,8 +109,9 @@ export class DatabaseInUseError extends Error {
 /**
  * PGlite files must not be opened by two processes at once (the second would corrupt them).
  * A lock file holds the owner's pid; a lock whose process is gone (killed, crashed) is taken over.
+ * Returns the release function. Also used by the restore (server/db/backup.ts), which replaces the folder.
  */
-function lockPgliteDir(dir: string): () => void {
+export function lockPgliteDir(dir: string): () => void {
   const lockFile = `${dir}.lock`;
   for (let tries = 0; tries < 2; tries++) {
     try {
@@ -96,6 +120,7 @@ function lockPgliteDir(dir: string): () => void {
       const release = () => {
         if (released) return;
         released = true;
+        process.off("exit", release);
         try {
           if (fs.readFileSync(lockFile, "utf8") === String(process.pid)) fs.rmSync(lockFile);
         } catch {

@@ -102,4 +102,42 @@ describe("migrations", () => {
       await fs.rm(dir, { recursive: true, force: true });
     }
   });
+
+  it("record a migration that fails as failed, and apply nothing more until its record is cleared", async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "mh-migrations-"));
+    await fs.cp(MIGRATIONS_DIR, dir, { recursive: true });
+    const name = "99990101000000_failing";
+    await fs.mkdir(path.join(dir, name));
+    const file = path.join(dir, name, "migration.sql");
+    await fs.writeFile(file, 'CREATE TABLE "probe_failing" ("id" INTEGER);\nSELECT 1/0;\n');
+    const probeExists = async () =>
+      (await db.prisma.$queryRawUnsafe<{ t: string | null }[]>(`SELECT to_regclass('probe_failing')::text AS t`))[0]!
+        .t !== null;
+    try {
+      await expect(applyMigrations(db.adapter.factory, dir)).rejects.toThrow(/division by zero/);
+      const [record] = await db.prisma.$queryRawUnsafe<{ finished_at: Date | null; logs: string | null }[]>(
+        `SELECT finished_at, logs FROM _prisma_migrations WHERE migration_name = $1`,
+        name,
+      );
+      expect(record?.finished_at).toBeNull();
+      expect(record?.logs).toMatch(/division by zero/);
+      // PGlite runs the script as one statement list, in one transaction; PostgreSQL (the pg
+      // adapter) runs its statements one by one, and those before the failure stay applied.
+      expect(await probeExists()).toBe(!onPglite);
+
+      await expect(applyMigrations(db.adapter.factory, dir)).rejects.toThrow(/failed migrations/);
+
+      // The fix: undo what it left, correct it, clear its record, run again.
+      await db.adapter.exec(`DROP TABLE IF EXISTS "probe_failing"`);
+      await fs.writeFile(file, 'CREATE TABLE "probe_failing" ("id" INTEGER);\n');
+      await db.adapter.exec(`DELETE FROM _prisma_migrations WHERE migration_name = '${name}' AND finished_at IS NULL`);
+      expect(await applyMigrations(db.adapter.factory, dir)).toEqual([name]);
+      expect(await probeExists()).toBe(true);
+    } finally {
+      await db.adapter.exec(
+        `DROP TABLE IF EXISTS "probe_failing"; DELETE FROM _prisma_migrations WHERE migration_name = '${name}'`,
+      );
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
 });
