@@ -10,6 +10,7 @@ import path from "node:path";
 import { test } from "@playwright/test";
 import pg from "pg";
 
+import { hashPassword } from "../../server/auth/password";
 import { openDatabase, type Database } from "../../server/db/client";
 import { applyMigrations } from "../../server/db/migrate";
 import { insertStory } from "../../server/testing/publishing-factories";
@@ -45,16 +46,11 @@ export function specSchema(schema: string): () => Database {
 }
 
 /**
- * A job the server will be running, held up half-way: an approved story scheduled for now with
- * its story.publish job (as scheduleStoryPublication leaves them; written directly, since
- * Playwright cannot load the dashboard's server-only modules), and `blocker`, a connection holding
- * the story's row FOR UPDATE in an open transaction, so that the job's transaction waits on it.
- * The caller ends `blocker` (COMMIT or ROLLBACK, then `end()`).
+ * An approved story scheduled for now with its story.publish job, as scheduleStoryPublication
+ * leaves them (written directly, since Playwright cannot load the dashboard's server-only
+ * modules): a server's job runner publishes it as soon as it claims the job.
  */
-export async function holdScheduledStoryJob(
-  db: Database["prisma"],
-  args: { schema: string; accountId: number; headline: string },
-) {
+export async function insertStoryDueNow(db: Database["prisma"], args: { accountId: number; headline: string }) {
   const publishAt = new Date();
   const story = await insertStory(db, args.accountId, { headline: args.headline, status: "APPROVED" });
   await db.story.update({ where: { id: story.id }, data: { publishAt } });
@@ -67,6 +63,37 @@ export async function holdScheduledStoryJob(
       runAt: publishAt,
     },
   });
+  return { story, job };
+}
+
+/** An account with one owner who signs in with `owner`'s password (hashed as the dashboard does). */
+export async function insertAccountWithOwner(
+  db: Database["prisma"],
+  args: { slug: string; owner: { email: string; password: string } },
+) {
+  const account = await db.account.create({ data: { slug: args.slug, name: args.slug, jwtSecret: "x".repeat(32) } });
+  await db.adminUser.create({
+    data: {
+      accountId: account.id,
+      email: args.owner.email,
+      name: "Owner",
+      roles: ["OWNER"],
+      passwordHash: await hashPassword(args.owner.password),
+    },
+  });
+  return account;
+}
+
+/**
+ * A job the server will be running, held up half-way: a story due now (insertStoryDueNow) and
+ * `blocker`, a connection holding the story's row FOR UPDATE in an open transaction, so that the
+ * job's transaction waits on it. The caller ends `blocker` (COMMIT or ROLLBACK, then `end()`).
+ */
+export async function holdScheduledStoryJob(
+  db: Database["prisma"],
+  args: { schema: string; accountId: number; headline: string },
+) {
+  const { story, job } = await insertStoryDueNow(db, args);
   const blocker = new pg.Client({ connectionString: DATABASE_URL });
   await blocker.connect();
   await blocker.query(`SET search_path TO "${args.schema}"`);

@@ -11,11 +11,17 @@ import { randomInt } from "node:crypto";
 
 import { expect, test } from "@playwright/test";
 
-import { hashPassword } from "../../server/auth/password";
 import { insertStory } from "../../server/testing/publishing-factories";
 import { startReceiver } from "../../server/testing/webhook-receiver";
 import { submitSignIn } from "../fixtures";
-import { specSchema, startBuiltServer, waitFor, type BuiltServer } from "./built-server";
+import {
+  insertAccountWithOwner,
+  insertStoryDueNow,
+  specSchema,
+  startBuiltServer,
+  waitFor,
+  type BuiltServer,
+} from "./built-server";
 
 const SCHEMA = `mh_instances_${process.pid}`;
 const PORT_A = Number(process.env.E2E_PORT ?? 3210) + 25;
@@ -30,38 +36,16 @@ const database = specSchema(SCHEMA);
 
 test("two instances share rate limits, caches and jobs", async ({ page }) => {
   const db = database().prisma;
-  const account = await db.account.create({
-    data: { slug: "instances", name: "Instances", jwtSecret: "x".repeat(32) },
-  });
-  await db.adminUser.create({
-    data: {
-      accountId: account.id,
-      email: OWNER.email,
-      name: "Owner",
-      roles: ["OWNER"],
-      passwordHash: await hashPassword(OWNER.password),
-    },
-  });
+  const account = await insertAccountWithOwner(db, { slug: "instances", owner: OWNER });
   const receiver = await startReceiver();
   await db.webhookEndpoint.create({
     data: { accountId: account.id, kind: "CONTENT", url: receiver.url, events: ["story-publish"] },
   });
   const published = await insertStory(db, account.id, { headline: "Already out", status: "PUBLISHED" });
   // Publications due now, waiting for whichever instance claims them first.
-  const publishAt = new Date();
   const scheduled: { id: string; headline: string }[] = [];
   for (let i = 0; i < SCHEDULED; i++) {
-    const story = await insertStory(db, account.id, { headline: `Scheduled ${i}`, status: "APPROVED" });
-    await db.story.update({ where: { id: story.id }, data: { publishAt } });
-    await db.job.create({
-      data: {
-        name: "story.publish",
-        key: `story.publish:${story.id}`,
-        accountId: account.id,
-        payload: { storyId: story.id, publishAt: publishAt.toISOString() },
-        runAt: publishAt,
-      },
-    });
+    const { story } = await insertStoryDueNow(db, { accountId: account.id, headline: `Scheduled ${i}` });
     scheduled.push(story);
   }
 

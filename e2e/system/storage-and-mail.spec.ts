@@ -7,11 +7,10 @@
 import { GetObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { expect, test } from "@playwright/test";
 
-import { hashPassword } from "../../server/auth/password";
 import { startS3Server, type TestS3Server } from "../../server/testing/s3-server";
 import { startSmtpServer, type TestSmtpServer } from "../../server/testing/smtp-server";
 import { pngFile, submitSignIn } from "../fixtures";
-import { specSchema, startBuiltServer, waitFor, type BuiltServer } from "./built-server";
+import { insertAccountWithOwner, specSchema, startBuiltServer, waitFor, type BuiltServer } from "./built-server";
 
 const SCHEMA = `mh_storage_mail_${process.pid}`;
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 27;
@@ -26,17 +25,7 @@ let smtp: TestSmtpServer;
 let server: BuiltServer | undefined;
 
 test.beforeAll(async () => {
-  const db = database().prisma;
-  const account = await db.account.create({ data: { slug: "storage", name: "Storage", jwtSecret: "x".repeat(32) } });
-  await db.adminUser.create({
-    data: {
-      accountId: account.id,
-      email: OWNER.email,
-      name: "Owner",
-      roles: ["OWNER"],
-      passwordHash: await hashPassword(OWNER.password),
-    },
-  });
+  await insertAccountWithOwner(database().prisma, { slug: "storage", owner: OWNER });
   s3 = await startS3Server();
   smtp = await startSmtpServer(SMTP_LOGIN);
   server = await startBuiltServer({
