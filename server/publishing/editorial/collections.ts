@@ -41,9 +41,11 @@ import {
 } from "./organise.schema";
 import { cleanMetadataOrThrow } from "./sanitize";
 import {
+  assertSlugChangeFree,
   assertSlugFree,
   changedBy,
   COLLECTION_ITEMS_LOCK,
+  defined,
   deletedSlug,
   lockNesting,
   lockRows,
@@ -389,8 +391,7 @@ export async function updateCollection(
   input.metadata = cleanMetadataOrThrow(input.metadata, "metadata");
   return withTransaction(db, async (tx) => {
     const current = await getOwnedCollection(tx, actor, input.id);
-    if (input.slug !== undefined && input.slug !== current.slug)
-      await assertSlugFree(tx, "collection", { actor, slug: input.slug, exceptId: current.id });
+    await assertSlugChangeFree(tx, "collection", { actor, slug: input.slug, current });
     await assertImageRefsAllowed(tx, {
       accountId: actor.accountId,
       refs: collectImageRefs(input.metadata, "metadata"),
@@ -399,13 +400,15 @@ export async function updateCollection(
     await tx.collection.update({
       where: { id: current.id },
       data: {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.slug !== undefined ? { slug: input.slug } : {}),
-        ...(input.summary !== undefined ? { summary: input.summary } : {}),
-        ...(input.template !== undefined ? { template: input.template } : {}),
-        ...(input.metadata !== undefined ? { metadata: input.metadata as Prisma.InputJsonObject } : {}),
-        ...(input.automated !== undefined ? { automated: input.automated } : {}),
-        ...(input.rules !== undefined ? { rules: input.rules } : {}),
+        ...defined({
+          name: input.name,
+          slug: input.slug,
+          summary: input.summary,
+          template: input.template,
+          metadata: input.metadata as Prisma.InputJsonObject | undefined,
+          automated: input.automated,
+          rules: input.rules,
+        }),
         updatedAt: now,
       },
     });
