@@ -24,6 +24,7 @@ import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
 import { emitWebhookEvent } from "../../webhooks/deliveries";
+import { collectionHead } from "../collections";
 import { assertImageRefsAllowed, collectImageRefs } from "./image-refs";
 import {
   ZCollectionRules,
@@ -146,12 +147,7 @@ function readRules(value: unknown): TCollectionRules {
 
 function toSummary(row: CollectionRow): CollectionSummary {
   return {
-    id: row.id,
-    slug: row.slug,
-    name: row.name,
-    summary: row.summary,
-    template: row.template,
-    automated: row.automated,
+    ...collectionHead(row),
     rules: readRules(row.rules),
     metadata: asObject(row.metadata),
     itemCount: row._count.items,
