@@ -1,17 +1,13 @@
 // Integration tests: route handlers, tRPC and services against a real database.
 // TEST_DB=pglite (default) or TEST_DB=postgres (TEST_DATABASE_URL, default the local server's
 // database `test`, in a schema of its own per run). Files run one at a time, each on a clean database.
-import path from "node:path";
-
 import { defineConfig } from "vitest/config";
 
+import unit from "./vitest.config";
+
 export default defineConfig({
-  resolve: {
-    alias: {
-      "@": path.resolve(import.meta.dirname),
-      "server-only": path.resolve(import.meta.dirname, "server/testing/server-only-stub.ts"),
-    },
-  },
+  // The same imports as the unit tests ("@/…", the server-only stub).
+  resolve: unit.resolve,
   test: {
     include: ["**/*.int.test.ts"],
     exclude: ["node_modules/**", ".next/**", "e2e/**"],

@@ -44,15 +44,14 @@ function metrics(): Metrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  new client.Gauge({
-    name: "masthead_jobs",
-    help: "Background jobs by name and state: pending, overdue (due over a minute ago and held by nobody), failed_24h.",
-    labelNames: ["name", "state"] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      if (!scrapeDb) return;
-      const db = await scrapeDb();
+  databaseGauge(
+    registry,
+    {
+      name: "masthead_jobs",
+      help: "Background jobs by name and state: pending, overdue (due over a minute ago and held by nobody), failed_24h.",
+      labelNames: ["name", "state"] as const,
+    },
+    async (gauge, db) => {
       const now = new Date();
       const rows = await db.$queryRawUnsafe<{ name: string; state: string; n: bigint }[]>(
         `SELECT name, 'pending' AS state, count(*) AS n FROM jobs WHERE status = 'pending' GROUP BY name
@@ -66,41 +65,59 @@ function metrics(): Metrics {
         now,
         new Date(now.getTime() - 86_400_000),
       );
-      for (const row of rows) this.set({ name: row.name, state: row.state }, Number(row.n));
+      for (const row of rows) gauge.set({ name: row.name, state: row.state }, Number(row.n));
     },
-  });
-  new client.Gauge({
-    name: "masthead_webhook_deliveries",
-    help: "Webhook deliveries in the log (kept WEBHOOK_RETENTION_DAYS), by status.",
-    labelNames: ["status"] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      if (!scrapeDb) return;
-      const db = await scrapeDb();
+  );
+  databaseGauge(
+    registry,
+    {
+      name: "masthead_webhook_deliveries",
+      help: "Webhook deliveries in the log (kept WEBHOOK_RETENTION_DAYS), by status.",
+      labelNames: ["status"] as const,
+    },
+    async (gauge, db) => {
       const rows = await db.webhookDelivery.groupBy({ by: ["status"], _count: { _all: true } });
       for (const status of ["PENDING", "SUCCEEDED", "FAILED"] as const) {
         const row = rows.find((r) => r.status === status);
-        this.set({ status: status.toLowerCase() }, row?._count._all ?? 0);
+        gauge.set({ status: status.toLowerCase() }, row?._count._all ?? 0);
       }
     },
-  });
+  );
+  databaseGauge(
+    registry,
+    {
+      name: "masthead_webhook_attempts",
+      help: "Webhook delivery attempts in the log, by outcome (succeeded, failed).",
+      labelNames: ["outcome"] as const,
+    },
+    async (gauge, db) => {
+      const rows = await db.webhookAttempt.groupBy({ by: ["succeeded"], _count: { _all: true } });
+      gauge.set({ outcome: "succeeded" }, rows.find((r) => r.succeeded)?._count._all ?? 0);
+      gauge.set({ outcome: "failed" }, rows.find((r) => !r.succeeded)?._count._all ?? 0);
+    },
+  );
+  globalMetrics.mastheadMetrics = { registry, requests, duration };
+  return globalMetrics.mastheadMetrics;
+}
+
+/**
+ * A gauge read from the database at each scrape (no series until the metrics route has set the
+ * database): `read` sets its values afresh each time.
+ */
+function databaseGauge<L extends string>(
+  registry: client.Registry,
+  options: { name: string; help: string; labelNames: readonly L[] },
+  read: (gauge: client.Gauge<L>, db: Db) => Promise<void>,
+): void {
   new client.Gauge({
-    name: "masthead_webhook_attempts",
-    help: "Webhook delivery attempts in the log, by outcome (succeeded, failed).",
-    labelNames: ["outcome"] as const,
+    ...options,
     registers: [registry],
     async collect() {
       this.reset();
       if (!scrapeDb) return;
-      const db = await scrapeDb();
-      const rows = await db.webhookAttempt.groupBy({ by: ["succeeded"], _count: { _all: true } });
-      this.set({ outcome: "succeeded" }, rows.find((r) => r.succeeded)?._count._all ?? 0);
-      this.set({ outcome: "failed" }, rows.find((r) => !r.succeeded)?._count._all ?? 0);
+      await read(this, await scrapeDb());
     },
   });
-  globalMetrics.mastheadMetrics = { registry, requests, duration };
-  return globalMetrics.mastheadMetrics;
 }
 
 /**

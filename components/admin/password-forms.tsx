@@ -38,12 +38,13 @@ async function post(
 }
 
 /**
- * A form's post to one of the routes: `pending` while it runs, then the answer's message (`done`)
- * or its error and the problems it names by field.
+ * A form's post to one of the routes: `pending` while it runs, then the answer's message, shown
+ * instead of the form with a link to sign in (`sent`, `done` saying where), or its error and the
+ * problems it names by field.
  */
-function usePost(path: string) {
+function usePost(path: string, done: { testId: string; link: string }) {
   const [pending, setPending] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [fields, setFields] = useState<Record<string, string>>({});
 
@@ -53,7 +54,7 @@ function usePost(path: string) {
     setFields({});
     const result = await post(path, body);
     setPending(false);
-    if (result.ok) setDone(result.message);
+    if (result.ok) setMessage(result.message);
     else {
       setError(result.error);
       setFields(result.fields);
@@ -66,7 +67,20 @@ function usePost(path: string) {
     setError(message);
   }
 
-  return { pending, done, error, fields, send, refuse };
+  /** The form's submit handler: it sends what `body` gives (nothing when it gives undefined, having refused). */
+  const submitWith = (body: () => unknown) => async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const value = body();
+    if (value !== undefined) await send(value);
+  };
+
+  const sent = message ? (
+    <Outcome tone="success" testId={done.testId} href="/admin/sign-in" link={done.link}>
+      {message}
+    </Outcome>
+  ) : null;
+
+  return { pending, sent, error, fields, submitWith, refuse };
 }
 
 /** What a page shows instead of its form (done, or no token): the message, and where to go next. */
@@ -97,20 +111,13 @@ function Outcome({
 
 export function ForgotPasswordForm() {
   const [email, setEmail] = useState("");
-  const { pending, done, error, send } = usePost("/api/admin/password/forgot");
+  const { pending, sent, error, submitWith } = usePost("/api/admin/password/forgot", {
+    testId: "forgot-password-done",
+    link: "Back to sign in",
+  });
+  const submit = submitWith(() => ({ email }));
 
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    await send({ email });
-  }
-
-  if (done) {
-    return (
-      <Outcome tone="success" testId="forgot-password-done" href="/admin/sign-in" link="Back to sign in">
-        {done}
-      </Outcome>
-    );
-  }
+  if (sent) return sent;
   return (
     <form onSubmit={submit} className="space-y-5">
       {error ? <Alert tone="error">{error}</Alert> : null}
@@ -138,16 +145,15 @@ export function ForgotPasswordForm() {
 export function ResetPasswordForm({ token }: { token: string }) {
   const [password, setPassword] = useState("");
   const [confirm, setConfirm] = useState("");
-  const { pending, done, error, fields, send, refuse } = usePost("/api/admin/password/reset");
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (password !== confirm) {
-      refuse("The two passwords differ.", { confirm: "does not match the new password" });
-      return;
-    }
-    await send({ token, password });
-  }
+  const { pending, sent, error, fields, submitWith, refuse } = usePost("/api/admin/password/reset", {
+    testId: "reset-password-done",
+    link: "Sign in",
+  });
+  const submit = submitWith(() => {
+    if (password === confirm) return { token, password };
+    refuse("The two passwords differ.", { confirm: "does not match the new password" });
+    return undefined;
+  });
 
   if (!token) {
     return (
@@ -156,13 +162,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
       </Outcome>
     );
   }
-  if (done) {
-    return (
-      <Outcome tone="success" testId="reset-password-done" href="/admin/sign-in" link="Sign in">
-        {done}
-      </Outcome>
-    );
-  }
+  if (sent) return sent;
   return (
     <form onSubmit={submit} className="space-y-5">
       {error ? (

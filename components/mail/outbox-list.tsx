@@ -5,7 +5,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Alert, Badge, DateTime, FilterSelect, LoadMore, LoadState, Panel } from "@/components/ui";
+import { Alert, Badge, DateTime, LoadMore, LoadState, Panel, StatusFilter } from "@/components/ui";
 import type { TEmailStatus, TOutgoingEmailPage, TOutgoingEmailView } from "@/server/mail/outbox.schema";
 
 const PAGE_SIZE = 25;
@@ -35,18 +35,7 @@ export function OutboxList() {
 
       <Panel
         title="Outgoing e-mails"
-        actions={
-          <FilterSelect
-            label="Status"
-            value={status}
-            onChange={(event) => setStatus(event.target.value as TEmailStatus | "")}
-            placeholder="All"
-            options={(Object.keys(STATUS_LABEL) as TEmailStatus[]).map((s) => ({
-              value: s,
-              label: `${STATUS_LABEL[s]}${counts.data ? ` (${counts.data[s]})` : ""}`,
-            }))}
-          />
-        }
+        actions={<StatusFilter value={status} onChange={setStatus} labels={STATUS_LABEL} counts={counts.data} />}
       >
         <LoadState
           query={mail}

@@ -90,3 +90,29 @@ export function FilterSelect({ label, id, ...props }: ComponentProps<typeof Sele
     </span>
   );
 }
+
+/** A "Status" filter above a list: All, or one status by its label (with its count, given `counts`). */
+export function StatusFilter<S extends string>({
+  value,
+  onChange,
+  labels,
+  counts,
+}: {
+  value: S | "";
+  onChange: (status: S | "") => void;
+  labels: Record<S, string>;
+  counts?: Record<S, number>;
+}) {
+  return (
+    <FilterSelect
+      label="Status"
+      value={value}
+      onChange={(event) => onChange(event.target.value as S | "")}
+      placeholder="All"
+      options={(Object.keys(labels) as S[]).map((s) => ({
+        value: s,
+        label: `${labels[s]}${counts ? ` (${counts[s]})` : ""}`,
+      }))}
+    />
+  );
+}

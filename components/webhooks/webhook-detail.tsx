@@ -17,12 +17,12 @@ import {
   CodeBlock,
   DateTime,
   ErrorAlert,
-  FilterSelect,
   LoadError,
   Loading,
   LoadMore,
   LoadState,
   Panel,
+  StatusFilter,
   useConfirm,
 } from "@/components/ui";
 
@@ -31,6 +31,11 @@ import { SecretOnce } from "./secret-once";
 import { WebhookForm } from "./webhook-form";
 
 type DeliveryStatus = "PENDING" | "SUCCEEDED" | "FAILED";
+const DELIVERY_STATUS_LABEL: Record<DeliveryStatus, string> = {
+  PENDING: "Pending",
+  SUCCEEDED: "Succeeded",
+  FAILED: "Failed",
+};
 
 export function WebhookDetail({ id }: { id: string }) {
   const trpc = useTRPC();
@@ -197,19 +202,7 @@ function DeliveryLog({ endpointId, active }: { endpointId: string; active: boole
   return (
     <Panel
       title="Delivery log"
-      actions={
-        <FilterSelect
-          label="Status"
-          value={status}
-          onChange={(event) => setStatus(event.target.value as DeliveryStatus | "")}
-          placeholder="All"
-          options={[
-            { value: "PENDING", label: "Pending" },
-            { value: "SUCCEEDED", label: "Succeeded" },
-            { value: "FAILED", label: "Failed" },
-          ]}
-        />
-      }
+      actions={<StatusFilter value={status} onChange={setStatus} labels={DELIVERY_STATUS_LABEL} />}
     >
       <ErrorAlert error={redeliver.error} className="mx-4 mt-3" />
       <LoadState

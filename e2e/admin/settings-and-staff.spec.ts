@@ -6,7 +6,7 @@
  */
 import type { Page } from "@playwright/test";
 
-import { expect, test } from "../fixtures";
+import { expect, submitSignIn, test } from "../fixtures";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 900 };
@@ -14,6 +14,13 @@ const DESKTOP = { width: 1280, height: 900 };
 async function expectNoHorizontalScroll(page: Page) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, "the page scrolls sideways").toBeLessThanOrEqual(0);
+}
+
+/** On the reset page: the new password, twice, and "Set password". */
+async function setNewPassword(page: Page, password: string) {
+  await page.getByLabel("New password", { exact: true }).fill(password);
+  await page.getByLabel("Repeat the new password").fill(password);
+  await page.getByRole("button", { name: "Set password" }).click();
 }
 
 /** The newest outbox mail's reset link (the Outbox page shows bodies). */
@@ -142,21 +149,15 @@ test("an owner invites a user who sets a password, changes roles, disables them;
   await guest.setViewportSize(PHONE);
   await guest.goto(link);
   await expect(guest.getByRole("heading", { name: "Choose your password" })).toBeVisible();
-  await guest.getByLabel("New password", { exact: true }).fill("casey's long password");
-  await guest.getByLabel("Repeat the new password").fill("casey's long password");
-  await guest.getByRole("button", { name: "Set password" }).click();
+  await setNewPassword(guest, "casey's long password");
   await expect(guest.getByTestId("reset-password-done")).toBeVisible();
   await expectNoHorizontalScroll(guest);
   await guest.getByRole("link", { name: "Sign in" }).click();
-  await guest.getByLabel("E-mail").fill(email);
-  await guest.getByLabel("Password").fill("casey's long password");
-  await guest.getByRole("button", { name: "Sign in" }).click();
+  await submitSignIn(guest, { email, password: "casey's long password" });
   await expect(guest).toHaveURL(/\/admin$/);
   // The same link does not work twice.
   await guest.goto(link);
-  await guest.getByLabel("New password", { exact: true }).fill("another long password");
-  await guest.getByLabel("Repeat the new password").fill("another long password");
-  await guest.getByRole("button", { name: "Set password" }).click();
+  await setNewPassword(guest, "another long password");
   await expect(guest.getByRole("alert").filter({ hasText: "invalid, expired or already used" })).toBeVisible();
 
   // Roles: moderator → editor (their session ends).
@@ -251,9 +252,7 @@ test("forgot password: the same answer for any e-mail, a link for a real user, a
 
   // The reset page refuses a made-up token with a clear message.
   await page.goto("/admin/reset-password?token=made-up");
-  await page.getByLabel("New password", { exact: true }).fill("a brand new password");
-  await page.getByLabel("Repeat the new password").fill("a brand new password");
-  await page.getByRole("button", { name: "Set password" }).click();
+  await setNewPassword(page, "a brand new password");
   await expect(page.getByRole("alert").filter({ hasText: "invalid, expired or already used" })).toBeVisible();
 
   // The owner sees the mail in the Outbox; its link is the dashboard's reset page.

@@ -4,6 +4,8 @@
  */
 import { z } from "zod";
 
+import { zCursorPage, zCursorPaging } from "../cursor-page.schema";
+
 /** Dotted verbs such as "admin.sign_in" or "api_key.create". */
 export const ZAuditAction = z
   .string()
@@ -12,12 +14,8 @@ export const ZAuditAction = z
   .max(100, "must be at most 100 characters")
   .regex(/^[a-z0-9_]+(\.[a-z0-9_]+)*$/, "must be a dotted action such as admin.sign_in");
 
-export const AUDIT_LOG_MAX_LIMIT = 100;
-
 export const ZListAuditLogInput = z.object({
-  /** Opaque: the `nextCursor` of the previous page. Absent for the first page. */
-  cursor: z.string().max(200).nullish(),
-  limit: z.number().int().min(1).max(AUDIT_LOG_MAX_LIMIT, `must be at most ${AUDIT_LOG_MAX_LIMIT}`).default(25),
+  ...zCursorPaging,
   /** Only entries with exactly this action. */
   action: ZAuditAction.optional(),
 });
@@ -36,11 +34,7 @@ export const ZAuditLogEntry = z.object({
 });
 export type TAuditLogEntry = z.infer<typeof ZAuditLogEntry>;
 
-export const ZAuditLogPage = z.object({
-  items: z.array(ZAuditLogEntry),
-  /** Pass back as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: z.string().nullable(),
-});
+export const ZAuditLogPage = zCursorPage(ZAuditLogEntry);
 export type TAuditLogPage = z.infer<typeof ZAuditLogPage>;
 
 export const ZAuditActionList = z.array(z.object({ action: z.string(), count: z.number().int() }));

@@ -5,18 +5,20 @@
  * `load` gets the content context (`ctx`: the account, how stories are shaped, now) and returns
  * the body with the purge keys of what it contains.
  *
- *   GET: contentRoute({ query: ZStoriesQuery, summary }, async ({ db, ctx, query }) => {
- *     const stories = await listPublishedStories(db, { ctx, ...query });
- *     return { body: { stories }, tags: ["stories", ...storyTags(stories)] };
- *   }),
+ *   GET: contentRoute({ query: ZStoriesQuery, summary }, async ({ db, ctx, query }) =>
+ *     storiesAnswer(await listPublishedStories(db, { ctx, ...query })),
+ *   ),
  */
 import type { z } from "zod";
 
 import { getEnv } from "../../env.js";
 import type { Db } from "../db/client";
+import { ZSearchQuery, type TSearchQuery } from "../publishing/content.schema";
 import { ZFeedQuery, type TFeedQuery } from "../publishing/feeds/feeds.schema";
 import { RSS_CONTENT_TYPE } from "../publishing/feeds/rss";
-import { contentContext, type ContentContext } from "../publishing/stories";
+import { searchStories, type SearchResult } from "../publishing/search";
+import { contentContext, storyTags, type ContentContext } from "../publishing/stories";
+import type { WireStory } from "../publishing/story-view";
 import { contentResponse, type ContentResponseOptions } from "./content-cache";
 import { apiRoute, type HandlerContext, type RouteHandler, type RouteOptions } from "./route";
 
@@ -36,6 +38,32 @@ export function contentRoute<Q extends z.ZodType = z.ZodType, P extends z.ZodTyp
   return apiRoute({ ...options, auth: "publisher" }, async (args) => {
     const { body, ...caching } = await load({ ...args, ctx: contentContext(args.publisher) });
     return contentResponse(args.req, body, caching);
+  });
+}
+
+/** A list of published stories as {stories}: purged with any story change ("stories") and by each story. */
+export const storiesAnswer = (stories: readonly WireStory[]): ContentAnswer => ({
+  body: { stories },
+  tags: ["stories", ...storyTags(stories)],
+});
+
+/** One published story as {story}, purged by its id (by default the story's own). */
+export const storyAnswer = (story: WireStory, id = String(story.id)): ContentAnswer => ({
+  body: { story },
+  tags: [`s/${id}`],
+});
+
+/**
+ * A GET that searches published stories (ZSearchQuery, ../publishing/search.ts): `shape` lays out
+ * the body from what was found; purged like a list of stories.
+ */
+export function searchRoute(
+  summary: string,
+  shape: (found: SearchResult, query: TSearchQuery) => unknown,
+): RouteHandler {
+  return contentRoute({ query: ZSearchQuery, summary }, async ({ db, ctx, query }) => {
+    const found = await searchStories(db, { ctx, ...query });
+    return { body: shape(found, query), tags: ["stories", ...storyTags(found.stories)] };
   });
 }
 

@@ -4,15 +4,13 @@
  */
 import { z } from "zod";
 
+import { zCursorPage, zCursorPaging } from "../cursor-page.schema";
+
 export const ZEmailStatus = z.enum(["PENDING", "SENT", "FAILED"]);
 export type TEmailStatus = z.infer<typeof ZEmailStatus>;
 
-export const OUTBOX_MAX_LIMIT = 100;
-
 export const ZListOutgoingEmailsInput = z.object({
-  /** Opaque: the `nextCursor` of the previous page. Absent for the first page. */
-  cursor: z.string().max(200).nullish(),
-  limit: z.number().int().min(1).max(OUTBOX_MAX_LIMIT, `must be at most ${OUTBOX_MAX_LIMIT}`).default(25),
+  ...zCursorPaging,
   status: ZEmailStatus.optional(),
 });
 export type TListOutgoingEmailsInput = z.input<typeof ZListOutgoingEmailsInput>;
@@ -33,10 +31,7 @@ export const ZOutgoingEmailView = z.object({
 });
 export type TOutgoingEmailView = z.infer<typeof ZOutgoingEmailView>;
 
-export const ZOutgoingEmailPage = z.object({
-  items: z.array(ZOutgoingEmailView),
-  /** Pass back as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: z.string().nullable(),
+export const ZOutgoingEmailPage = zCursorPage(ZOutgoingEmailView).extend({
   /**
    * How the outbox is delivered in this installation: "log" (written to the server log) or "smtp"
    * with `detail` saying where (host, port, sender; never credentials).

@@ -14,7 +14,7 @@
 import "server-only";
 
 import type { Db } from "../db/client";
-import type { Prisma } from "../generated/prisma/client";
+import type { Collection, Prisma } from "../generated/prisma/client";
 import { ZStoredCollectionRules, type TCollectionQuery, type TStoredCollectionRules } from "./content.schema";
 import {
   loadWireStories,
@@ -31,6 +31,15 @@ export type WireCollection = Record<string, unknown>;
 export type CollectionResult = { collection: WireCollection; tags: string[] };
 
 type CollectionRow = Prisma.CollectionGetPayload<{ include: { sectionOf: { select: { id: true } } } }>;
+
+/**
+ * The fields every view of a collection begins with, in this order (the content API's answers keep
+ * it): here, in /api/v1/entity/{id}/collections and in the dashboard's collection summaries.
+ */
+export function collectionHead(row: Pick<Collection, "id" | "slug" | "name" | "summary" | "template" | "automated">) {
+  const { id, slug, name, summary, template, automated } = row;
+  return { id, slug, name, summary, template, automated };
+}
 
 /** The collection with its page of items, or null when the slug is unknown (or deleted). */
 export async function getPublishedCollection(
@@ -173,12 +182,7 @@ function toWire(
       ? { ...(row.rules as object), "section-ids": effective.sectionIds }
       : row.rules;
   return {
-    id: row.id,
-    slug: row.slug,
-    name: row.name,
-    summary: row.summary,
-    template: row.template,
-    automated: row.automated,
+    ...collectionHead(row),
     rules: rules ?? {},
     "total-count": total,
     items,

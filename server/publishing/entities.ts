@@ -13,6 +13,7 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { likeLiteral } from "./authors";
+import { collectionHead } from "./collections";
 import { ZStoredCollectionRules, type TStoredCollectionRules } from "./content.schema";
 import type { TEntityCollectionsQuery, TEntityListQuery } from "./reference.schema";
 import { ms } from "./story-view";
@@ -249,12 +250,7 @@ export async function getEntityCollections(db: Db, args: { accountId: number; id
         });
   return {
     collections: rows.map((c) => ({
-      id: c.id,
-      slug: c.slug,
-      name: c.name,
-      summary: c.summary,
-      template: c.template,
-      automated: c.automated,
+      ...collectionHead(c),
       rules: c.rules ?? {},
       metadata: c.metadata ?? {},
       "created-at": ms(c.createdAt),

@@ -12,6 +12,7 @@ import { initTRPC, TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
 import superjson from "superjson";
 import { z, ZodError } from "zod";
 
+import { getEnv } from "../../env.js";
 import { staffActor } from "../auth/actor";
 import type { AdminSession } from "../auth/admin-session";
 import { getAdminSession } from "../auth/next-auth";
@@ -135,3 +136,12 @@ export const adminProcedure = (roles: readonly AdminRole[]) =>
       throw new TRPCError({ code: "FORBIDDEN", message: "Your roles do not allow this." });
     return next();
   });
+
+/** Owners: users and keys, settings, webhooks, the audit log and the outbox. */
+export const ownerProcedure = adminProcedure(["OWNER"]);
+
+/** Editors (and owners): stories and what organises them. */
+export const editorProcedure = adminProcedure(["EDITOR"]);
+
+/** The app's own URL, for the links that procedures write (invitations, reset e-mails, story URLs). */
+export const appUrl = () => getEnv().APP_URL;

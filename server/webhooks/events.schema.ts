@@ -6,13 +6,18 @@ import { z } from "zod";
 
 import { checkWebUrl, zWebUrl } from "../web-url";
 
-export const CONTENT_EVENTS = [
+/** The CONTENT events of a story's workflow (server/publishing/editorial/workflow.ts). */
+export const STORY_WORKFLOW_EVENTS = [
   "story-submit",
   "story-approve",
   "story-reject",
   "story-publish",
   "story-retract",
   "story-update",
+] as const;
+
+export const CONTENT_EVENTS = [
+  ...STORY_WORKFLOW_EVENTS,
   "collection-update",
   "section-update",
   "tag-update",

@@ -71,6 +71,9 @@ type FormValues = {
   breakingNewsLinkedStoryId: string;
 };
 
+/** The fields a text control edits as it is. */
+type TextField = { [K in keyof FormValues]: string extends FormValues[K] ? K : never }[keyof FormValues];
+
 /** A Date as the value of a datetime-local input (local time, minutes). */
 function toLocalInput(date: Date | null): string {
   if (!date) return "";
@@ -204,6 +207,11 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
   const [notice, setNotice] = useState<string | null>(null);
   const dirty = JSON.stringify(values) !== JSON.stringify(baseline);
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  /** The value and onChange of a control bound to one of the form's text fields. */
+  const text = (key: TextField) => ({
+    value: values[key],
+    onChange: (e: { target: { value: string } }) => set(key, e.target.value),
+  });
 
   const settle = async (next: TStoryEditorView, message: string | null) => {
     const fresh = fromStory(next);
@@ -309,30 +317,20 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
       <div className="space-y-6">
         <Panel title="Story" padded>
           <FormField error={errors.fields.headline} label="Headline">
-            <Input required maxLength={500} value={values.headline} onChange={(e) => set("headline", e.target.value)} />
+            <Input required maxLength={500} {...text("headline")} />
           </FormField>
           <FormField error={errors.fields.subheadline} label="Subheadline" optional>
-            <Input maxLength={1000} value={values.subheadline} onChange={(e) => set("subheadline", e.target.value)} />
+            <Input maxLength={1000} {...text("subheadline")} />
           </FormField>
           <FormField
             error={errors.fields.slug}
             label="Slug"
             hint="Lower-case words and hyphens; left empty, it is made from the headline. Unique across the publication."
           >
-            <Input
-              maxLength={200}
-              value={values.slug}
-              onChange={(e) => set("slug", e.target.value)}
-              className="font-mono"
-            />
+            <Input maxLength={200} {...text("slug")} className="font-mono" />
           </FormField>
           <FormField error={errors.fields.summary} label="Summary" optional>
-            <Textarea
-              rows={2}
-              maxLength={2000}
-              value={values.summary}
-              onChange={(e) => set("summary", e.target.value)}
-            />
+            <Textarea rows={2} maxLength={2000} {...text("summary")} />
           </FormField>
         </Panel>
 
@@ -351,14 +349,10 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
               />
             </FormField>
             <FormField label="Hero caption" optional>
-              <Input maxLength={1000} value={values.heroCaption} onChange={(e) => set("heroCaption", e.target.value)} />
+              <Input maxLength={1000} {...text("heroCaption")} />
             </FormField>
             <FormField label="Hero attribution" optional>
-              <Input
-                maxLength={500}
-                value={values.heroAttribution}
-                onChange={(e) => set("heroAttribution", e.target.value)}
-              />
+              <Input maxLength={500} {...text("heroAttribution")} />
             </FormField>
           </div>
           <ImageUploadButton
@@ -369,18 +363,13 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
 
         <Panel title="SEO" padded>
           <FormField label="Meta title" optional>
-            <Input maxLength={200} value={values.metaTitle} onChange={(e) => set("metaTitle", e.target.value)} />
+            <Input maxLength={200} {...text("metaTitle")} />
           </FormField>
           <FormField label="Meta description" optional>
-            <Textarea
-              rows={2}
-              maxLength={500}
-              value={values.metaDescription}
-              onChange={(e) => set("metaDescription", e.target.value)}
-            />
+            <Textarea rows={2} maxLength={500} {...text("metaDescription")} />
           </FormField>
           <FormField label="Meta keywords" hint="Separated by commas.">
-            <Input value={values.metaKeywords} onChange={(e) => set("metaKeywords", e.target.value)} />
+            <Input {...text("metaKeywords")} />
           </FormField>
         </Panel>
       </div>
@@ -493,26 +482,21 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
           </Button>
         </div>
 
-        <Panel title="Sections" padded>
-          <OrderedPicker
-            label="Add a section"
-            testId="sections"
-            chosen={values.sections}
-            choices={sections}
-            onChange={(chosen) => set("sections", chosen)}
-            firstNote="primary"
-          />
-        </Panel>
-        <Panel title="Authors" padded>
-          <OrderedPicker
-            label="Add an author"
-            testId="authors"
-            chosen={values.authors}
-            choices={authors}
-            onChange={(chosen) => set("authors", chosen)}
-            firstNote="byline"
-          />
-        </Panel>
+        {(
+          [
+            { field: "sections", title: "Sections", label: "Add a section", choices: sections, firstNote: "primary" },
+            { field: "authors", title: "Authors", label: "Add an author", choices: authors, firstNote: "byline" },
+          ] as const
+        ).map(({ field, title, ...picker }) => (
+          <Panel key={field} title={title} padded>
+            <OrderedPicker
+              {...picker}
+              testId={field}
+              chosen={values[field]}
+              onChange={(chosen) => set(field, chosen)}
+            />
+          </Panel>
+        ))}
         <Panel title="Tags" padded>
           <TagPicker chosen={values.tags} choices={tags} onChange={(chosen) => set("tags", chosen)} />
         </Panel>
@@ -526,7 +510,7 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
             </Select>
           </FormField>
           <FormField error={errors.fields.storyTemplate} label="Story template">
-            <Select value={values.storyTemplate} onChange={(e) => set("storyTemplate", e.target.value)}>
+            <Select {...text("storyTemplate")}>
               <option value="">Default</option>
               {[...new Set([...STORY_TEMPLATES, ...(values.storyTemplate ? [values.storyTemplate] : [])])].map((t) => (
                 <option key={t} value={t}>
@@ -543,11 +527,7 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
           {values.isBreakingNews ? (
             <>
               <FormField error={errors.fields.breakingNewsExpiresAt} label="Breaking news until" optional>
-                <Input
-                  type="datetime-local"
-                  value={values.breakingNewsExpiresAt}
-                  onChange={(e) => set("breakingNewsExpiresAt", e.target.value)}
-                />
+                <Input type="datetime-local" {...text("breakingNewsExpiresAt")} />
               </FormField>
               <FormField
                 error={errors.fields.breakingNewsLinkedStoryId}
@@ -556,8 +536,7 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
                 hint="The story the breaking-news item links to (for example this one, or a fuller story)."
               >
                 <Input
-                  value={values.breakingNewsLinkedStoryId}
-                  onChange={(e) => set("breakingNewsLinkedStoryId", e.target.value)}
+                  {...text("breakingNewsLinkedStoryId")}
                   placeholder={current?.id ?? "story id"}
                   className="font-mono text-xs"
                 />
@@ -617,17 +596,24 @@ function OrderedPicker({
           </li>
         ))}
       </ol>
-      <Select
-        aria-label={label}
-        value=""
-        onChange={(e) => {
-          const picked = open.find((c) => String(c.id) === e.target.value);
-          if (picked) onChange([...chosen, { id: picked.id, name: picked.name }]);
-        }}
-        placeholder={`${label}…`}
-        options={open.map((c) => ({ value: c.id, label: c.name }))}
-      />
+      <AddChoice label={label} open={open} onPick={(picked) => onChange([...chosen, picked])} />
     </div>
+  );
+}
+
+/** A select of the `open` choices that adds the one picked (its placeholder: the label, and "…"). */
+function AddChoice({ label, open, onPick }: { label: string; open: Named[]; onPick: (picked: Named) => void }) {
+  return (
+    <Select
+      aria-label={label}
+      value=""
+      onChange={(e) => {
+        const picked = open.find((c) => String(c.id) === e.target.value);
+        if (picked) onPick({ id: picked.id, name: picked.name });
+      }}
+      placeholder={`${label}…`}
+      options={open.map((c) => ({ value: c.id, label: c.name }))}
+    />
   );
 }
 
@@ -672,16 +658,7 @@ function TagPicker({
           </li>
         ))}
       </ul>
-      <Select
-        aria-label="Add an existing tag"
-        value=""
-        onChange={(e) => {
-          const picked = open.find((c) => String(c.id) === e.target.value);
-          if (picked) onChange([...chosen, { id: picked.id, name: picked.name }]);
-        }}
-        placeholder="Add an existing tag…"
-        options={open.map((c) => ({ value: c.id, label: c.name }))}
-      />
+      <AddChoice label="Add an existing tag" open={open} onPick={(picked) => onChange([...chosen, picked])} />
       <div className="flex gap-2">
         <Input
           aria-label="New tag"

@@ -24,6 +24,7 @@ import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
 import { emitWebhookEvent } from "../../webhooks/deliveries";
+import { collectionHead } from "../collections";
 import { assertImageRefsAllowed, collectImageRefs } from "./image-refs";
 import {
   ZCollectionRules,
@@ -41,9 +42,11 @@ import {
 } from "./organise.schema";
 import { cleanMetadataOrThrow } from "./sanitize";
 import {
+  assertSlugChangeFree,
   assertSlugFree,
   changedBy,
   COLLECTION_ITEMS_LOCK,
+  defined,
   deletedSlug,
   lockNesting,
   lockRows,
@@ -144,12 +147,7 @@ function readRules(value: unknown): TCollectionRules {
 
 function toSummary(row: CollectionRow): CollectionSummary {
   return {
-    id: row.id,
-    slug: row.slug,
-    name: row.name,
-    summary: row.summary,
-    template: row.template,
-    automated: row.automated,
+    ...collectionHead(row),
     rules: readRules(row.rules),
     metadata: asObject(row.metadata),
     itemCount: row._count.items,
@@ -389,8 +387,7 @@ export async function updateCollection(
   input.metadata = cleanMetadataOrThrow(input.metadata, "metadata");
   return withTransaction(db, async (tx) => {
     const current = await getOwnedCollection(tx, actor, input.id);
-    if (input.slug !== undefined && input.slug !== current.slug)
-      await assertSlugFree(tx, "collection", { actor, slug: input.slug, exceptId: current.id });
+    await assertSlugChangeFree(tx, "collection", { actor, slug: input.slug, current });
     await assertImageRefsAllowed(tx, {
       accountId: actor.accountId,
       refs: collectImageRefs(input.metadata, "metadata"),
@@ -399,13 +396,15 @@ export async function updateCollection(
     await tx.collection.update({
       where: { id: current.id },
       data: {
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.slug !== undefined ? { slug: input.slug } : {}),
-        ...(input.summary !== undefined ? { summary: input.summary } : {}),
-        ...(input.template !== undefined ? { template: input.template } : {}),
-        ...(input.metadata !== undefined ? { metadata: input.metadata as Prisma.InputJsonObject } : {}),
-        ...(input.automated !== undefined ? { automated: input.automated } : {}),
-        ...(input.rules !== undefined ? { rules: input.rules } : {}),
+        ...defined({
+          name: input.name,
+          slug: input.slug,
+          summary: input.summary,
+          template: input.template,
+          metadata: input.metadata as Prisma.InputJsonObject | undefined,
+          automated: input.automated,
+          rules: input.rules,
+        }),
         updatedAt: now,
       },
     });

@@ -99,6 +99,22 @@ export async function assertSlugFree(
   if (clash) throw slugTaken(kind, slug);
 }
 
+/** A change to a row's slug (given, and not the one it has): 409 when another row of this kind has it. */
+export async function assertSlugChangeFree(
+  db: Db,
+  kind: keyof typeof FIND_BY_SLUG,
+  args: { actor: Actor; slug: string | undefined; current: { id: number; slug: string } },
+): Promise<void> {
+  const { actor, slug, current } = args;
+  if (slug !== undefined && slug !== current.slug)
+    await assertSlugFree(db, kind, { actor, slug, exceptId: current.id });
+}
+
+/** Drop the keys whose value is undefined (a partial update's untouched fields). */
+export function defined<T extends Record<string, unknown>>(object: T): Partial<T> {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
 type Contains = { contains: string; mode: "insensitive" };
 
 /** A list's search: `q` in any of `fields`, ignoring case; no condition without a `q`. */

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 
+import type { STORY_WORKFLOW_EVENTS } from "../../webhooks/events.schema";
 import { ZCards } from "../cards.schema";
 
 // ─── Vocabulary ──────────────────────────────────────────────────────────────────────────────
@@ -18,15 +19,7 @@ export const STORY_ACTIONS = ["submit", "approve", "reject", "publish", "retract
 export const ZStoryAction = z.enum(STORY_ACTIONS);
 export type TStoryAction = z.infer<typeof ZStoryAction>;
 
-/** The CONTENT webhook events the story workflow emits (a subset of CONTENT_EVENTS). */
-export const STORY_WORKFLOW_EVENTS = [
-  "story-submit",
-  "story-approve",
-  "story-reject",
-  "story-publish",
-  "story-retract",
-  "story-update",
-] as const;
+/** The CONTENT webhook events the story workflow emits (declared in server/webhooks/events.schema.ts). */
 export type TContentWorkflowEvent = (typeof STORY_WORKFLOW_EVENTS)[number];
 
 /** Who may read a published story: anyone, signed-in members, or subscribers. */

@@ -48,16 +48,20 @@ import {
   type TUpdateTagInput,
 } from "./organise.schema";
 import { cleanMetadataOrThrow, cleanOptionalHtml } from "./sanitize";
-import { assertSlugFree, deletedSlug, lockNesting, lockRows, searchWhere, slugFromName } from "./shared";
+import {
+  assertSlugChangeFree,
+  assertSlugFree,
+  defined,
+  deletedSlug,
+  lockNesting,
+  lockRows,
+  searchWhere,
+  slugFromName,
+} from "./shared";
 import { emitTaxonomyEvent, publishedStoryIdsOf } from "./taxonomy-events";
 
 const notFound = (what: string, field?: string) =>
   new AppError("NOT_FOUND", `${what} not found.`, field ? { details: [{ field, issue: "does not exist" }] } : {});
-
-/** Drop the keys whose value is undefined (a partial update's untouched fields). */
-function defined<T extends Record<string, unknown>>(object: T): Partial<T> {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
 
 /**
  * A section, author, tag or entity changed: its webhook event (./taxonomy-events.ts), then its
@@ -74,14 +78,23 @@ async function recordTaxonomyChange(
   const { audit, ...event } = args;
   const storyIds = event.storyIds ?? (await publishedStoryIdsOf(tx, event.kind, event.item.id));
   await emitTaxonomyEvent(tx, { ...event, storyIds });
-  await recordAudit(tx, {
-    actor: event.actor,
-    action: `${event.kind}.${event.change}`,
-    targetType: event.kind,
-    targetId: audit.targetId,
-    metadata: audit.metadata,
-    now: event.now,
-  });
+  await auditTaxonomy(tx, { actor: event.actor, kind: event.kind, change: event.change, ...audit, now: event.now });
+}
+
+/** The audit entry of a change to a section, author, tag or entity: "<kind>.<change>" on that kind. */
+async function auditTaxonomy(
+  tx: Db,
+  args: {
+    actor: Actor;
+    kind: Parameters<typeof emitTaxonomyEvent>[1]["kind"];
+    change: string;
+    targetId: number;
+    metadata: Prisma.InputJsonObject;
+    now: Date;
+  },
+): Promise<void> {
+  const { kind, change, ...entry } = args;
+  await recordAudit(tx, { ...entry, action: `${kind}.${change}`, targetType: kind });
 }
 
 // ─── Sections ────────────────────────────────────────────────────────────────────────────────
@@ -264,10 +277,10 @@ export async function createSection(
       },
     });
     await tx.section.update({ where: { id: section.id }, data: { collectionId: collection.id } });
-    await recordAudit(tx, {
+    await auditTaxonomy(tx, {
       actor,
-      action: "section.create",
-      targetType: "section",
+      kind: "section",
+      change: "create",
       targetId: section.id,
       metadata: { slug, collectionId: collection.id },
       now,
@@ -289,8 +302,7 @@ export async function updateSection(
   const input = parseInput(ZUpdateSectionInput, args.input);
   return withTransaction(db, async (tx) => {
     const current = await getOwnedSection(tx, actor, input.id);
-    if (input.slug !== undefined && input.slug !== current.slug)
-      await assertSlugFree(tx, "section", { actor, slug: input.slug, exceptId: current.id });
+    await assertSlugChangeFree(tx, "section", { actor, slug: input.slug, current });
     if (input.parentId !== undefined && input.parentId !== null && input.parentId !== current.parentId) {
       // The nesting lock before the parent's row: two moves (A under B, B under A) would otherwise
       // each hold one row and wait for the other (a deadlock).
@@ -491,14 +503,7 @@ export async function createAuthor(
       },
       select: AUTHOR_SELECT,
     });
-    await recordAudit(tx, {
-      actor,
-      action: "author.create",
-      targetType: "author",
-      targetId: author.id,
-      metadata: { slug },
-      now,
-    });
+    await auditTaxonomy(tx, { actor, kind: "author", change: "create", targetId: author.id, metadata: { slug }, now });
     return authorView(author);
   });
 }
@@ -512,8 +517,7 @@ export async function updateAuthor(
   input.bio = cleanOptionalHtml(input.bio);
   return withTransaction(db, async (tx) => {
     const current = await getOwnedAuthor(tx, actor, id);
-    if (input.slug !== undefined && input.slug !== current.slug)
-      await assertSlugFree(tx, "author", { actor, slug: input.slug, exceptId: current.id });
+    await assertSlugChangeFree(tx, "author", { actor, slug: input.slug, current });
     await assertImageRefsAllowed(tx, {
       accountId: actor.accountId,
       refs: input.avatarS3Key ? [{ field: "avatarS3Key", key: input.avatarS3Key }] : [],
@@ -618,14 +622,7 @@ export async function createTag(db: Db, args: { actor: Actor; input: TCreateTagI
       data: { accountId: actor.accountId, name: input.name, slug, metaDescription: input.metaDescription ?? null },
       select: TAG_SELECT,
     });
-    await recordAudit(tx, {
-      actor,
-      action: "tag.create",
-      targetType: "tag",
-      targetId: tag.id,
-      metadata: { slug },
-      now,
-    });
+    await auditTaxonomy(tx, { actor, kind: "tag", change: "create", targetId: tag.id, metadata: { slug }, now });
     return tagView(tag);
   });
 }
@@ -636,8 +633,7 @@ export async function updateTag(db: Db, args: { actor: Actor; input: TUpdateTagI
   const { id, ...input } = parseInput(ZUpdateTagInput, args.input);
   return withTransaction(db, async (tx) => {
     const current = await getOwnedTag(tx, actor, id);
-    if (input.slug !== undefined && input.slug !== current.slug)
-      await assertSlugFree(tx, "tag", { actor, slug: input.slug, exceptId: current.id });
+    await assertSlugChangeFree(tx, "tag", { actor, slug: input.slug, current });
     const tag = await tx.tag.update({
       where: { id: current.id },
       data: { ...defined(input), updatedAt: now },
@@ -756,40 +752,41 @@ async function getOwnedEntity(db: Db, actor: Actor, id: number, field?: string) 
   return entity;
 }
 
+/**
+ * Relationships as an entity sees them, each with the entity at its other end (`end`); those whose
+ * other end is deleted are left out.
+ */
+function linksTo<R extends { id: number; relation: string; rank: number }>(
+  rows: readonly R[],
+  end: (row: R) => { id: number; name: string; type: string; deletedAt: Date | null },
+) {
+  return rows.flatMap((row) => {
+    const { id, name, type, deletedAt } = end(row);
+    return deletedAt ? [] : [{ id: row.id, relation: row.relation, rank: row.rank, entity: { id, name, type } }];
+  });
+}
+
 /** One entity with its relationships both ways (the ones it names, and the ones naming it). */
 export async function getEntity(db: Db, { actor, id }: { actor: Actor; id: number }) {
   const entity = await getOwnedEntity(db, actor, id);
-  const linked = { id: true, name: true, type: true, deletedAt: true } as const;
+  const linked = { select: { id: true, name: true, type: true, deletedAt: true } } as const;
+  const orderBy = [{ relation: "asc" as const }, { rank: "asc" as const }, { id: "asc" as const }];
   const [relations, relatedBy] = await Promise.all([
     db.entityRelationship.findMany({
       where: { fromEntityId: id },
-      orderBy: [{ relation: "asc" }, { rank: "asc" }, { id: "asc" }],
-      select: { id: true, relation: true, rank: true, to: { select: linked } },
+      orderBy,
+      select: { id: true, relation: true, rank: true, to: linked },
     }),
     db.entityRelationship.findMany({
       where: { toEntityId: id },
-      orderBy: [{ relation: "asc" }, { rank: "asc" }, { id: "asc" }],
-      select: { id: true, relation: true, rank: true, from: { select: linked } },
+      orderBy,
+      select: { id: true, relation: true, rank: true, from: linked },
     }),
   ]);
   return {
     ...entityView(entity),
-    relations: relations
-      .filter((r) => !r.to.deletedAt)
-      .map((r) => ({
-        id: r.id,
-        relation: r.relation,
-        rank: r.rank,
-        entity: { id: r.to.id, name: r.to.name, type: r.to.type },
-      })),
-    relatedBy: relatedBy
-      .filter((r) => !r.from.deletedAt)
-      .map((r) => ({
-        id: r.id,
-        relation: r.relation,
-        rank: r.rank,
-        entity: { id: r.from.id, name: r.from.name, type: r.from.type },
-      })),
+    relations: linksTo(relations, (r) => r.to),
+    relatedBy: linksTo(relatedBy, (r) => r.from),
   };
 }
 
@@ -817,10 +814,10 @@ export async function createEntity(
       },
       select: ENTITY_SELECT,
     });
-    await recordAudit(tx, {
+    await auditTaxonomy(tx, {
       actor,
-      action: "entity.create",
-      targetType: "entity",
+      kind: "entity",
+      change: "create",
       targetId: entity.id,
       metadata: { type: input.type, name: input.name },
       now,
@@ -912,10 +909,10 @@ export async function addEntityRelationship(db: Db, args: { actor: Actor; input:
       data: { fromEntityId: input.fromId, relation: input.relation, toEntityId: input.toId, rank: input.rank },
       select: { id: true, fromEntityId: true, relation: true, toEntityId: true, rank: true },
     });
-    await recordAudit(tx, {
+    await auditTaxonomy(tx, {
       actor,
-      action: "entity.relate",
-      targetType: "entity",
+      kind: "entity",
+      change: "relate",
       targetId: input.fromId,
       metadata: { relation: input.relation, to: input.toId, rank: input.rank },
       now,
@@ -936,10 +933,10 @@ export async function removeEntityRelationship(
     });
     if (!link) throw notFound("Relationship");
     await tx.entityRelationship.delete({ where: { id: link.id } });
-    await recordAudit(tx, {
+    await auditTaxonomy(tx, {
       actor,
-      action: "entity.unrelate",
-      targetType: "entity",
+      kind: "entity",
+      change: "unrelate",
       targetId: link.fromEntityId,
       metadata: { relation: link.relation, to: link.toEntityId },
       now,

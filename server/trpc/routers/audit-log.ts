@@ -1,9 +1,7 @@
 /** auditLog.* – the account's audit log, for owners. */
 import { listAuditActions, listAuditLog } from "../../audit/audit-log";
 import { ZAuditActionList, ZAuditLogPage, ZListAuditLogInput } from "../../audit/audit-log.schema";
-import { adminProcedure, createTRPCRouter } from "../trpc";
-
-const ownerProcedure = adminProcedure(["OWNER"]);
+import { createTRPCRouter, ownerProcedure } from "../trpc";
 
 export const auditLogRouter = createTRPCRouter({
   /** One page of entries, newest first; `nextCursor` fetches the next (older) page. */

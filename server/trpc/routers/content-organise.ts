@@ -10,9 +10,7 @@ import type { Db } from "../../db/client";
 import * as collections from "../../publishing/editorial/collections";
 import * as organise from "../../publishing/editorial/organise.schema";
 import * as taxonomy from "../../publishing/editorial/taxonomy";
-import { adminProcedure, createTRPCRouter } from "../trpc";
-
-const editorProcedure = adminProcedure(["EDITOR"]);
+import { createTRPCRouter, editorProcedure } from "../trpc";
 
 type Editor = { actor: StaffActor };
 
@@ -21,6 +19,17 @@ function getQuery<R>(get: (db: Db, args: Editor & { id: number }) => Promise<R>)
   return editorProcedure
     .input(organise.ZIdInput)
     .query(({ ctx, input }) => get(ctx.db, { actor: ctx.actor, id: input.id }));
+}
+
+/** What a list's service gets: the editor, and whichever filters were given. */
+type ListArgs<S extends z.ZodType> = Editor & Partial<z.output<S>>;
+
+/** A read of a list (or a search), its filters optional. */
+function listQuery<S extends z.ZodType, R>(schema: S, list: (db: Db, args: ListArgs<S>) => Promise<R>) {
+  return editorProcedure.input(schema.optional()).query(({ ctx, input }) => {
+    const filters = input as Partial<z.output<S>> | undefined;
+    return list(ctx.db, { actor: ctx.actor, ...filters } as ListArgs<S>);
+  });
 }
 
 /** A write (create, update …): the service gets the editor, the parsed input and the time of the request. */
@@ -48,27 +57,21 @@ const sections = createTRPCRouter({
 });
 
 const authors = createTRPCRouter({
-  list: editorProcedure
-    .input(organise.ZListInput.optional())
-    .query(({ ctx, input }) => taxonomy.listAuthors(ctx.db, { actor: ctx.actor, ...input })),
+  list: listQuery(organise.ZListInput, taxonomy.listAuthors),
   create: writeMutation(organise.ZCreateAuthorInput, taxonomy.createAuthor),
   update: writeMutation(organise.ZUpdateAuthorInput, taxonomy.updateAuthor),
   delete: deleteMutation(taxonomy.deleteAuthor),
 });
 
 const tags = createTRPCRouter({
-  list: editorProcedure
-    .input(organise.ZListInput.optional())
-    .query(({ ctx, input }) => taxonomy.listTags(ctx.db, { actor: ctx.actor, ...input })),
+  list: listQuery(organise.ZListInput, taxonomy.listTags),
   create: writeMutation(organise.ZCreateTagInput, taxonomy.createTag),
   update: writeMutation(organise.ZUpdateTagInput, taxonomy.updateTag),
   delete: deleteMutation(taxonomy.deleteTag),
 });
 
 const entities = createTRPCRouter({
-  list: editorProcedure
-    .input(organise.ZListEntitiesInput.optional())
-    .query(({ ctx, input }) => taxonomy.listEntities(ctx.db, { actor: ctx.actor, ...input })),
+  list: listQuery(organise.ZListEntitiesInput, taxonomy.listEntities),
   get: getQuery(taxonomy.getEntity),
   create: writeMutation(organise.ZCreateEntityInput, taxonomy.createEntity),
   update: writeMutation(organise.ZUpdateEntityInput, taxonomy.updateEntity),
@@ -82,18 +85,14 @@ const entities = createTRPCRouter({
 });
 
 const collectionsRouter = createTRPCRouter({
-  list: editorProcedure
-    .input(organise.ZListCollectionsInput.optional())
-    .query(({ ctx, input }) => collections.listCollections(ctx.db, { actor: ctx.actor, ...input })),
+  list: listQuery(organise.ZListCollectionsInput, collections.listCollections),
   get: getQuery(collections.getCollection),
   create: writeMutation(organise.ZCreateCollectionInput, collections.createCollection),
   update: writeMutation(organise.ZUpdateCollectionInput, collections.updateCollection),
   setItems: writeMutation(organise.ZSetCollectionItemsInput, collections.setCollectionItems),
   delete: deleteMutation(collections.deleteCollection),
   /** The story picker of the collection editor. */
-  pickStories: editorProcedure
-    .input(organise.ZPickStoriesInput.optional())
-    .query(({ ctx, input }) => collections.pickStories(ctx.db, { actor: ctx.actor, ...input })),
+  pickStories: listQuery(organise.ZPickStoriesInput, collections.pickStories),
 });
 
 export const contentOrganiseRouter = createTRPCRouter({

@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 
-import { getEnv } from "../../../env.js";
 import type { StaffActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { cancelStoryPublication, scheduleStoryPublication } from "../../publishing/editorial/scheduling";
@@ -30,10 +29,7 @@ import {
   ZUnscheduleStoryInput,
   ZUpdateStoryInput,
 } from "../../publishing/editorial/stories.schema";
-import { adminProcedure, createTRPCRouter } from "../trpc";
-
-const editorProcedure = adminProcedure(["EDITOR"]);
-const appUrl = () => getEnv().APP_URL;
+import { appUrl, createTRPCRouter, editorProcedure } from "../trpc";
 
 /**
  * A write to a story: the service gets the editor, the parsed input, the time of the request and

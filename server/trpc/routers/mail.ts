@@ -5,9 +5,7 @@ import { getEnv } from "../../../env.js";
 import { countOutgoingEmails, listOutgoingEmails } from "../../mail/outbox";
 import { ZListOutgoingEmailsInput, ZOutgoingEmailCounts, ZOutgoingEmailPage } from "../../mail/outbox.schema";
 import { describeMailTransport } from "../../mail/transport";
-import { adminProcedure, createTRPCRouter } from "../trpc";
-
-const ownerProcedure = adminProcedure(["OWNER"]);
+import { createTRPCRouter, ownerProcedure } from "../trpc";
 
 export const mailRouter = createTRPCRouter({
   /** One page of outgoing e-mails, newest first, bodies included; `nextCursor` fetches older ones. */

@@ -1,17 +1,13 @@
 /** settings.* – the publication's settings (what GET /api/v1/config serves), for owners. */
 import { z } from "zod";
 
-import { getEnv } from "../../../env.js";
 import { getPublisherSettings, updatePublisherSettings } from "../../publishing/settings";
 import {
   ZPublisherSettingsInput,
   ZPublisherSettingsView,
   ZUpdatePublisherSettingsResult,
 } from "../../publishing/settings.schema";
-import { adminProcedure, createTRPCRouter } from "../trpc";
-
-const ownerProcedure = adminProcedure(["OWNER"]);
-const appUrl = () => getEnv().APP_URL;
+import { appUrl, createTRPCRouter, ownerProcedure } from "../trpc";
 
 export const settingsRouter = createTRPCRouter({
   get: ownerProcedure

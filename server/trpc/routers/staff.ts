@@ -4,7 +4,6 @@
  */
 import { z } from "zod";
 
-import { getEnv } from "../../../env.js";
 import { listApiKeys, rotateApiKey } from "../../accounts/api-key-admin";
 import { ZApiKeyView, ZRotateApiKeyInput, ZRotatedApiKey } from "../../accounts/api-keys.schema";
 import { createAdminUser, disableAdminUser, enableAdminUser, listStaff, setAdminRoles } from "../../auth/staff";
@@ -18,10 +17,7 @@ import {
   ZStaffChangeResult,
   ZStaffMemberView,
 } from "../../auth/staff.schema";
-import { adminProcedure, createTRPCRouter } from "../trpc";
-
-const ownerProcedure = adminProcedure(["OWNER"]);
-const appUrl = () => getEnv().APP_URL;
+import { appUrl, createTRPCRouter, ownerProcedure } from "../trpc";
 
 export const staffRouter = createTRPCRouter({
   list: ownerProcedure

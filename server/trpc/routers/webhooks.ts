@@ -25,9 +25,8 @@ import {
   ZWebhookEndpointView,
   ZWebhookSecretOnce,
 } from "../../webhooks/events.schema";
-import { adminProcedure, createTRPCRouter } from "../trpc";
+import { createTRPCRouter, ownerProcedure } from "../trpc";
 
-const ownerProcedure = adminProcedure(["OWNER"]);
 const ZId = z.object({ id: z.uuid() });
 const allowPrivate = () => ({ allowPrivate: getEnv().WEBHOOK_ALLOW_PRIVATE_URLS });
 

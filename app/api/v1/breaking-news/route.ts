@@ -1,8 +1,8 @@
 // GET /api/v1/breaking-news – published breaking news that has not expired, newest first
-import { contentRoute } from "@/server/http/content-routes";
+import { contentRoute, storiesAnswer } from "@/server/http/content-routes";
 import { routes } from "@/server/http/route";
 import { ZBreakingNewsQuery } from "@/server/publishing/content.schema";
-import { listBreakingNews, storyTags } from "@/server/publishing/stories";
+import { listBreakingNews } from "@/server/publishing/stories";
 
 export const dynamic = "force-dynamic";
 
@@ -12,9 +12,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       query: ZBreakingNewsQuery,
       summary: "Breaking news: published stories marked breaking whose expiry has not passed, newest first: {stories}.",
     },
-    async ({ db, ctx, query }) => {
-      const stories = await listBreakingNews(db, { ctx, ...query });
-      return { body: { stories }, tags: ["stories", ...storyTags(stories)] };
-    },
+    async ({ db, ctx, query }) => storiesAnswer(await listBreakingNews(db, { ctx, ...query })),
   ),
 });

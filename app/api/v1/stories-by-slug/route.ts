@@ -1,5 +1,5 @@
 // GET /api/v1/stories-by-slug – one published story by its slug (slugs may contain "/")
-import { contentRoute } from "@/server/http/content-routes";
+import { contentRoute, storyAnswer } from "@/server/http/content-routes";
 import { routes } from "@/server/http/route";
 import { ZStoryBySlugQuery } from "@/server/publishing/content.schema";
 import { getStoryBySlug } from "@/server/publishing/stories";
@@ -12,9 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       query: ZStoryBySlugQuery,
       summary: "One published story by slug: {story}; 404 when no published story has it.",
     },
-    async ({ db, ctx, query }) => {
-      const story = await getStoryBySlug(db, { ctx, slug: query.slug, fields: query.fields });
-      return { body: { story }, tags: [`s/${String(story.id)}`] };
-    },
+    async ({ db, ctx, query }) =>
+      storyAnswer(await getStoryBySlug(db, { ctx, slug: query.slug, fields: query.fields })),
   ),
 });

@@ -1,5 +1,5 @@
 // GET /api/v1/stories/{story-id} – one published story by its UUID
-import { contentRoute } from "@/server/http/content-routes";
+import { contentRoute, storyAnswer } from "@/server/http/content-routes";
 import { routes } from "@/server/http/route";
 import { ZFieldsQuery, ZStoryIdParams } from "@/server/publishing/content.schema";
 import { getStoryById } from "@/server/publishing/stories";
@@ -13,9 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       query: ZFieldsQuery,
       summary: "One published story by id: {story}; 400 for a non-UUID, 404 when not published.",
     },
-    async ({ db, ctx, params, query }) => {
-      const story = await getStoryById(db, { ctx, id: params.storyId, fields: query.fields });
-      return { body: { story }, tags: [`s/${params.storyId}`] };
-    },
+    async ({ db, ctx, params, query }) =>
+      storyAnswer(await getStoryById(db, { ctx, id: params.storyId, fields: query.fields }), params.storyId),
   ),
 });

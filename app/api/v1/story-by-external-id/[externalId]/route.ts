@@ -1,5 +1,5 @@
 // GET /api/v1/story-by-external-id/{external-id} – one published story by the id it was imported with
-import { contentRoute } from "@/server/http/content-routes";
+import { contentRoute, storyAnswer } from "@/server/http/content-routes";
 import { routes } from "@/server/http/route";
 import { ZExternalIdParams, ZFieldsQuery } from "@/server/publishing/content.schema";
 import { getStoryByExternalId } from "@/server/publishing/stories";
@@ -13,9 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       query: ZFieldsQuery,
       summary: "One published story by its external id: {story}; 404 when unknown.",
     },
-    async ({ db, ctx, params, query }) => {
-      const story = await getStoryByExternalId(db, { ctx, externalId: params.externalId, fields: query.fields });
-      return { body: { story }, tags: [`s/${String(story.id)}`] };
-    },
+    async ({ db, ctx, params, query }) =>
+      storyAnswer(await getStoryByExternalId(db, { ctx, externalId: params.externalId, fields: query.fields })),
   ),
 });
