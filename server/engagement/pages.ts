@@ -19,8 +19,17 @@
  * parameters (TRACKING_PARAMS, utm_* and every other name in it, any case), the remaining query
  * parameters sorted by name (then value, stable) and re-encoded as a form. The path is kept as is:
  * paths are case-sensitive and "/a" and "/a/" may be different pages.
+ *
+ * **Pages** are rows (account, normalised URL). A write (the first comment) creates the page, and
+ * only for a URL on the publication's hosts (Publisher.publicationHosts: the site URL's host, the
+ * account's domain, the domains of Settings); reads of an unknown page create nothing.
  */
+import "server-only";
+
+import type { Db } from "../db/client";
 import { AppError } from "../errors";
+import type { Page } from "../generated/prisma/client";
+import { isPublicationUrl, type Publisher } from "../publishing/publisher";
 
 /** Longest page id taken (characters of base64): a 2,048-character URL encoded twice fits. */
 export const PAGE_ID_MAX_LENGTH = 8_192;
@@ -144,4 +153,28 @@ export function normalizePageUrl(url: string, field: string): string {
   if (normalized.length > PAGE_URL_MAX_LENGTH)
     throw bad(field, `the URL is longer than ${PAGE_URL_MAX_LENGTH} characters`);
   return normalized;
+}
+
+/** The account's page at a normalised URL, or null (nothing is created). */
+export function findPage(db: Db, accountId: number, url: string): Promise<Page | null> {
+  return db.page.findUnique({ where: { accountId_url: { accountId, url } } });
+}
+
+/**
+ * The account's page at a normalised URL, created on first use. FORBIDDEN when the URL is not on
+ * the publication's hosts. Call it in a transaction run with retryUniqueClashes: two first
+ * comments at once both insert, the unique index (account, url) keeps one and the other reruns.
+ */
+export async function findOrCreatePage(db: Db, publisher: Publisher, url: string, now: Date): Promise<Page> {
+  const existing = await findPage(db, publisher.accountId, url);
+  if (existing) return existing;
+  if (!isPublicationUrl(publisher, url)) {
+    throw new AppError(
+      "FORBIDDEN",
+      `Comments are taken only on the publication's own pages (${publisher.publicationHosts.join(", ") || "no host is set"}); ` +
+        "add this host to the publication's domains in Settings.",
+      { details: [{ field: "params.encoded_url", issue: "is not on one of the publication's hosts" }] },
+    );
+  }
+  return db.page.create({ data: { accountId: publisher.accountId, url, createdAt: now } });
 }

@@ -95,3 +95,18 @@ export async function jwtIdsOfMembers(db: Db, memberIds: readonly number[]): Pro
   });
   return new Map(rows.map((r) => [r.memberId, r.externalId]));
 }
+
+/** The member behind a publisher-JWT user, or null when that user was never seen (nothing is created). */
+export async function findJwtMember(db: Db, args: { accountId: number; userId: string }): Promise<MemberRecord | null> {
+  const identity = await db.memberIdentity.findUnique({
+    where: {
+      accountId_provider_externalId: {
+        accountId: args.accountId,
+        provider: PUBLISHER_JWT_PROVIDER,
+        externalId: args.userId,
+      },
+    },
+    include: { member: true },
+  });
+  return identity?.member ?? null;
+}
