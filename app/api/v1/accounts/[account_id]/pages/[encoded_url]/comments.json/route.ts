@@ -1,0 +1,52 @@
+// GET /api/v1/accounts/{account_id}/pages/{b64 url}/comments.json – a page's comments, replies nested
+// POST /api/v1/accounts/{account_id}/pages/{b64 url}/comments.json – comment (or reply) as the jwt's reader
+import { createComment, listComments } from "@/server/engagement/comments";
+import {
+  COMMENT_LIMITS,
+  ZCreateCommentBody,
+  ZListCommentsQuery,
+  ZPageParams,
+} from "@/server/engagement/comments.schema";
+import { json } from "@/server/http/respond";
+import { apiRoute, routes } from "@/server/http/route";
+
+export const dynamic = "force-dynamic";
+
+const NO_STORE = { headers: { "Cache-Control": "no-store" } };
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
+  GET: apiRoute(
+    {
+      auth: "publisherJwt",
+      params: ZPageParams,
+      query: ZListCommentsQuery,
+      cors: true,
+      summary:
+        "The page's comments: {total_count, comments, total_parent_comments_count}; top-level comments paged (parent_comments_limit, default 20, at most 100; parent_comments_offset) and sorted (sort_order newest|oldest|most_reacted, desc = newest, asc = oldest), each with its replies in `replies` (child_comments_sort_order). An unknown page is empty.",
+    },
+    async ({ db, account, params, query }) =>
+      json(await listComments(db, { accountId: account.id, encodedUrl: params.encoded_url, query }), NO_STORE),
+  ),
+  POST: apiRoute(
+    {
+      auth: "publisherJwt",
+      params: ZPageParams,
+      body: ZCreateCommentBody,
+      maxBodyBytes: COMMENT_LIMITS.maxBodyBytes,
+      cors: true,
+      rateLimit: { name: "engagement.comment.create", limit: 30, windowSeconds: 60, by: "ip" },
+      summary:
+        "Comment as the jwt's reader (401 without): {comment: {body: {ops}, parent_comment_id?}, confidential?, jwt} → 201 {total_count, comment, total_parent_comments_count}. The same body again within 10 s answers the first comment. The first comment on a URL of the publication creates its page (403 for other hosts). At most 50 ops and 10,000 characters (413).",
+    },
+    async ({ db, account, user, params, body }) => {
+      const { response } = await createComment(db, {
+        account,
+        user,
+        encodedUrl: params.encoded_url,
+        input: body,
+        now: new Date(),
+      });
+      return json(response, { status: 201, ...NO_STORE });
+    },
+  ),
+});

@@ -1,0 +1,24 @@
+// GET /api/v1/accounts/{account_id}/pages?page_ids=<b64>,<b64>… – comment counts of pages (spec §4.1)
+import { z } from "zod";
+
+import { pageCommentCounts } from "@/server/engagement/comments";
+import { ZPageCountsQuery } from "@/server/engagement/comments.schema";
+import { json } from "@/server/http/respond";
+import { apiRoute, routes } from "@/server/http/route";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
+  GET: apiRoute(
+    {
+      auth: "publisherJwt",
+      params: z.object({ account_id: z.string() }),
+      query: ZPageCountsQuery,
+      cors: true,
+      summary:
+        "Visible comments per page: [{url, comments_count}] in the order of page_ids (comma-separated base64 page URLs, at most 100; unknown pages count 0).",
+    },
+    async ({ db, account, query }) =>
+      json(await pageCommentCounts(db, { accountId: account.id, pageIds: query.page_ids })),
+  ),
+});

@@ -1,0 +1,453 @@
+/**
+ * Comments on pages (spec §2.1, §3, §4.1; docs/engagement.md).
+ *
+ * - A comment is written by a signed-in reader (a publisher-signed JWT → one member of the
+ *   account: server/members/identities.ts). Guests (captcha) are not served yet: 401.
+ * - The first comment on a URL of the publication creates its page (server/engagement/pages.ts).
+ * - Bodies are ops validated as data (comments.schema.ts), capped by COMMENT_LIMITS (413); the
+ *   stored text ends with a newline; images must be served by Masthead (APP_URL/images/… or the
+ *   account's image CDN).
+ * - Idempotent create: the same reader posting the same body (and parent) on the same page within
+ *   DUPLICATE_WINDOW_MS gets the first comment back. The reader's member row is locked (FOR UPDATE)
+ *   for the check and the insert, so two identical posts at once make one comment.
+ * - Replies nest one level: the parent is a top-level comment of the same page and account.
+ * - Visible comments are published, not spam, not deleted and not hidden; the counts count them.
+ *   Lists show a hidden or deleted top-level comment only when it has visible replies, as a
+ *   placeholder (empty ops, no mentions, flags set).
+ * - Edit and hide: the author only (403); a comment of another page or account is 404.
+ */
+import "server-only";
+
+import { createHash } from "node:crypto";
+
+import { getEnv } from "../../env.js";
+import type { ApiAccount, ApiUser } from "../auth/api-auth";
+import type { Db } from "../db/client";
+import { withTransaction } from "../db/transaction";
+import { AppError } from "../errors";
+import type { Comment, Member, Page, Prisma } from "../generated/prisma/client";
+import { findJwtMember, findOrCreateJwtMember, jwtIdsOfMembers } from "../members/identities";
+import { getPublisher, type Publisher } from "../publishing/publisher";
+import {
+  COMMENT_LIMITS,
+  type TCommentAuthor,
+  type TCommentList,
+  type TCommentMention,
+  type TCommentOp,
+  type TCommentWire,
+  type TCreateCommentBody,
+  type TListCommentsQuery,
+  type TSortOrder,
+} from "./comments.schema";
+import { decodePageId, findOrCreatePage, findPage } from "./pages";
+
+/** A repeated post (same reader, page, parent and body) within this window returns the first comment. */
+export const DUPLICATE_WINDOW_MS = 10_000;
+
+const PAGE_FIELD = "params.encoded_url";
+
+/** What the counts and lists count. */
+const VISIBLE = {
+  isPublished: true,
+  isSpam: false,
+  deletedAt: null,
+  hiddenAt: null,
+} satisfies Prisma.CommentWhereInput;
+
+// ─── bodies ──────────────────────────────────────────────────────────────────────────────────
+
+/** Whether an image URL is one Masthead serves for the account: APP_URL/images/… or its image CDN. */
+export function isMastheadImageUrl(url: string, publisher: Pick<Publisher, "cdnImage">, appUrl: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return false;
+  if (parsed.username || parsed.password) return false;
+  if (parsed.origin === new URL(appUrl).origin && parsed.pathname.startsWith("/images/")) return true;
+  const cdn = publisher.cdnImage.replace(/^https?:\/\//, "").replace(/\/+$/, "");
+  return Boolean(cdn) && `${parsed.host}${parsed.pathname}`.startsWith(`${cdn}/`);
+}
+
+/**
+ * The ops as stored: checked against the limits (413) and the image rule (400), and ending with
+ * a newline (a last text op gains one, otherwise a {insert: "\n"} op is added).
+ */
+export function prepareOps(ops: TCommentOp[], publisher: Pick<Publisher, "cdnImage">, appUrl: string): TCommentOp[] {
+  if (ops.length > COMMENT_LIMITS.maxOps) {
+    throw new AppError("PAYLOAD_TOO_LARGE", `A comment has at most ${COMMENT_LIMITS.maxOps} ops.`, {
+      details: [{ field: "body.comment.body.ops", issue: `more than ${COMMENT_LIMITS.maxOps} ops` }],
+    });
+  }
+  let textLength = 0;
+  let substance = false;
+  ops.forEach((op, index) => {
+    if (typeof op.insert === "string") {
+      textLength += op.insert.length;
+      if (op.insert.trim()) substance = true;
+    } else if ("image" in op.insert) {
+      substance = true;
+      if (!isMastheadImageUrl(op.insert.image, publisher, appUrl)) {
+        throw new AppError("BAD_REQUEST", "Images in comments must be uploaded to Masthead first.", {
+          details: [{ field: `body.comment.body.ops.${index}.insert.image`, issue: "is not an image Masthead serves" }],
+        });
+      }
+    } else {
+      substance = true;
+    }
+  });
+  if (textLength > COMMENT_LIMITS.maxTextLength) {
+    throw new AppError(
+      "PAYLOAD_TOO_LARGE",
+      `A comment has at most ${COMMENT_LIMITS.maxTextLength} characters of text.`,
+      {
+        details: [{ field: "body.comment.body.ops", issue: `more than ${COMMENT_LIMITS.maxTextLength} characters` }],
+      },
+    );
+  }
+  if (!substance) {
+    throw new AppError("BAD_REQUEST", "The comment is empty.", {
+      details: [{ field: "body.comment.body.ops", issue: "holds no text, mention or image" }],
+    });
+  }
+  const out = ops.map((op) => structuredClone(op));
+  const last = out[out.length - 1]!;
+  if (!("attributes" in last) && typeof last.insert === "string") {
+    if (!last.insert.endsWith("\n")) out[out.length - 1] = { insert: `${last.insert}\n` };
+  } else {
+    out.push({ insert: "\n" });
+  }
+  return out;
+}
+
+function digestOf(ops: TCommentOp[], parentId: number | null): string {
+  return createHash("sha256").update(JSON.stringify({ ops, parentId })).digest("hex");
+}
+
+function mentionsOf(ops: TCommentOp[]): TCommentMention[] {
+  const seen = new Map<string, TCommentMention>();
+  for (const op of ops) {
+    if ("attributes" in op && "mention" in op.attributes) {
+      const m = op.attributes.mention;
+      if (!seen.has(m.id)) seen.set(m.id, { id: m.id, name: m.name, slug: m.slug });
+    }
+  }
+  return [...seen.values()];
+}
+
+// ─── wire ────────────────────────────────────────────────────────────────────────────────────
+
+type WireOptions = { placeholders?: boolean };
+
+function authorWire(member: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio">): TCommentAuthor {
+  return {
+    id: member.id,
+    name: member.name,
+    avatar: member.avatarUrl,
+    slug: member.username ?? `reader-${member.id}`,
+    guest: false,
+    bio: member.bio ?? "",
+    accounts: [],
+  };
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** Comments of one page as the API answers them, in the order given (one query per related thing). */
+async function toWire(
+  db: Db,
+  page: Page,
+  comments: (Comment & { author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio"> })[],
+  options: WireOptions = {},
+): Promise<TCommentWire[]> {
+  if (comments.length === 0) return [];
+  const ids = comments.map((c) => c.id);
+  const [reactionGroups, realmCount, jwtIds] = await Promise.all([
+    db.commentReaction.groupBy({
+      by: ["commentId", "reactionId"],
+      where: { commentId: { in: ids } },
+      _count: { _all: true },
+    }),
+    db.comment.count({ where: { accountId: page.accountId, ...VISIBLE } }),
+    jwtIdsOfMembers(
+      db,
+      comments.map((c) => c.authorId),
+    ),
+  ]);
+  const reactions = new Map<number, Record<string, number>>();
+  for (const g of reactionGroups) {
+    const map = reactions.get(g.commentId) ?? {};
+    map[g.reactionId] = g._count._all;
+    reactions.set(g.commentId, map);
+  }
+  return comments.map((c) => {
+    const placeholder = options.placeholders === true && (c.hiddenAt !== null || c.deletedAt !== null);
+    const ops = placeholder ? [] : ((c.body as { ops?: TCommentOp[] }).ops ?? []);
+    const jwtId = jwtIds.get(c.authorId);
+    return {
+      id: c.id,
+      comment_realm_id: c.accountId,
+      page_id: c.pageId,
+      body: { ops },
+      created_at: c.createdAt.toISOString(),
+      parent_comment_id: c.parentCommentId,
+      author_id: c.authorId,
+      hidden_by_id: c.hiddenById,
+      hidden_at: iso(c.hiddenAt),
+      deleted_by_id: c.deletedById,
+      deleted_at: iso(c.deletedAt),
+      reactions: reactions.get(c.id) ?? {},
+      edited_at: iso(c.editedAt),
+      is_spam: c.isSpam,
+      is_published: c.isPublished,
+      toxicity: c.toxicity,
+      page_url: page.url,
+      hero_image_url: page.heroImageUrl,
+      headline: page.headline,
+      hidden: c.hiddenAt !== null,
+      deleted: c.deletedAt !== null,
+      realm_comment_count: realmCount,
+      is_page_author: jwtId !== undefined && page.authorIds.includes(jwtId),
+      author: c.confidential || (placeholder && c.deletedAt !== null) ? null : authorWire(c.author),
+      mentions: mentionsOf(ops),
+    };
+  });
+}
+
+async function pageCounts(db: Db, pageId: number) {
+  const [total, parents] = await Promise.all([
+    db.comment.count({ where: { pageId, ...VISIBLE } }),
+    db.comment.count({ where: { pageId, parentCommentId: null, ...VISIBLE } }),
+  ]);
+  return { total_count: total, total_parent_comments_count: parents };
+}
+
+// ─── services ────────────────────────────────────────────────────────────────────────────────
+
+function requireUser(user: ApiUser | null): ApiUser {
+  // Guest commenting (captcha_response, mobile) is a later part: a user JWT is needed for now.
+  if (!user)
+    throw new AppError("UNAUTHORIZED", "Sign in first: commenting needs a jwt (guest comments are not taken).");
+  return user;
+}
+
+function publisherOf(db: Db, accountId: number): Promise<Publisher> {
+  return getPublisher(db, accountId, { appUrl: getEnv().APP_URL });
+}
+
+/**
+ * Post a comment (or a reply) as the JWT's reader; the page is created on first use.
+ * `created` is false when a duplicate within DUPLICATE_WINDOW_MS was answered instead.
+ */
+export async function createComment(
+  db: Db,
+  args: {
+    account: ApiAccount;
+    user: ApiUser | null;
+    encodedUrl: string;
+    input: TCreateCommentBody;
+    now: Date;
+  },
+): Promise<{
+  created: boolean;
+  response: { total_count: number; comment: TCommentWire; total_parent_comments_count: number };
+}> {
+  const user = requireUser(args.user);
+  const { account, input, now } = args;
+  const url = decodePageId(args.encodedUrl, PAGE_FIELD);
+  const publisher = await publisherOf(db, account.id);
+  const ops = prepareOps(input.comment.body.ops, publisher, getEnv().APP_URL);
+  const parentId = input.comment.parent_comment_id ?? null;
+  const digest = digestOf(ops, parentId);
+  const member = await findOrCreateJwtMember(db, { accountId: account.id, user, now });
+
+  const { comment, page, created } = await withTransaction(
+    db,
+    async (tx) => {
+      const page = await findOrCreatePage(tx, publisher, url, now);
+      if (parentId !== null) {
+        const parent = await tx.comment.findFirst({
+          where: { id: parentId, accountId: account.id, pageId: page.id, deletedAt: null },
+          select: { parentCommentId: true },
+        });
+        if (!parent) {
+          throw new AppError("NOT_FOUND", "The comment replied to is not on this page.", {
+            details: [{ field: "body.comment.parent_comment_id", issue: "is not a comment of this page" }],
+          });
+        }
+        if (parent.parentCommentId !== null) {
+          throw new AppError("BAD_REQUEST", "Replies nest one level: reply to the top-level comment.", {
+            details: [{ field: "body.comment.parent_comment_id", issue: "is a reply itself" }],
+          });
+        }
+      }
+      // One writer per reader at a time: the duplicate check and the insert cannot interleave.
+      await tx.$queryRaw`SELECT id FROM members WHERE id = ${member.id} FOR UPDATE`;
+      const duplicate = await tx.comment.findFirst({
+        where: {
+          authorId: member.id,
+          pageId: page.id,
+          parentCommentId: parentId,
+          bodyDigest: digest,
+          deletedAt: null,
+          createdAt: { gte: new Date(now.getTime() - DUPLICATE_WINDOW_MS) },
+        },
+        orderBy: { id: "asc" },
+        include: { author: true },
+      });
+      if (duplicate) return { comment: duplicate, page, created: false };
+      const comment = await tx.comment.create({
+        data: {
+          accountId: account.id,
+          pageId: page.id,
+          parentCommentId: parentId,
+          authorId: member.id,
+          body: { ops },
+          bodyDigest: digest,
+          confidential: input.confidential ?? false,
+          createdAt: now,
+        },
+        include: { author: true },
+      });
+      return { comment, page, created: true };
+    },
+    { retryUniqueClashes: true },
+  );
+  const [wire] = await toWire(db, page, [comment]);
+  return { created, response: { ...(await pageCounts(db, page.id)), comment: wire! } };
+}
+
+const ORDER: Record<TSortOrder, Prisma.CommentOrderByWithRelationInput[]> = {
+  newest: [{ createdAt: "desc" }, { id: "desc" }],
+  oldest: [{ createdAt: "asc" }, { id: "asc" }],
+  most_reacted: [{ reactions: { _count: "desc" } }, { createdAt: "desc" }, { id: "desc" }],
+};
+
+/** A page's comments: top-level ones paged and sorted, each with its visible replies under `replies`. */
+export async function listComments(
+  db: Db,
+  args: { accountId: number; encodedUrl: string; query: TListCommentsQuery },
+): Promise<TCommentList> {
+  const url = decodePageId(args.encodedUrl, PAGE_FIELD);
+  const page = await findPage(db, args.accountId, url);
+  if (!page) return { total_count: 0, comments: [], total_parent_comments_count: 0 };
+  const { query } = args;
+  const listedParent: Prisma.CommentWhereInput = {
+    pageId: page.id,
+    parentCommentId: null,
+    isPublished: true,
+    isSpam: false,
+    OR: [{ deletedAt: null, hiddenAt: null }, { replies: { some: VISIBLE } }],
+  };
+  const [total, parentsCount, parents] = await Promise.all([
+    db.comment.count({ where: { pageId: page.id, ...VISIBLE } }),
+    db.comment.count({ where: listedParent }),
+    query.parent_comments_limit === 0
+      ? Promise.resolve([])
+      : db.comment.findMany({
+          where: listedParent,
+          orderBy: ORDER[query.sort_order],
+          skip: query.parent_comments_offset,
+          take: query.parent_comments_limit,
+          include: { author: true },
+        }),
+  ]);
+  const replies = parents.length
+    ? await db.comment.findMany({
+        where: { parentCommentId: { in: parents.map((p) => p.id) }, ...VISIBLE },
+        orderBy: ORDER[query.child_comments_sort_order],
+        include: { author: true },
+      })
+    : [];
+  const wires = await toWire(db, page, [...parents, ...replies], { placeholders: true });
+  const byId = new Map(wires.map((w) => [w.id, w]));
+  const comments = parents.map((p) => ({ ...byId.get(p.id)!, replies: [] as TCommentWire[] }));
+  const tops = new Map(comments.map((c) => [c.id, c]));
+  for (const r of replies) tops.get(r.parentCommentId!)?.replies.push(byId.get(r.id)!);
+  return { total_count: total, comments, total_parent_comments_count: parentsCount };
+}
+
+/** The comment `commentId` of the page `encodedUrl` names in the account, for its author to change. */
+async function authorsComment(
+  db: Db,
+  args: { accountId: number; user: ApiUser | null; encodedUrl: string; commentId: number },
+) {
+  const user = requireUser(args.user);
+  const url = decodePageId(args.encodedUrl, PAGE_FIELD);
+  const page = await findPage(db, args.accountId, url);
+  const comment = page
+    ? await db.comment.findFirst({
+        where: { id: args.commentId, accountId: args.accountId, pageId: page.id, deletedAt: null },
+        include: { author: true },
+      })
+    : null;
+  if (!page || !comment) throw new AppError("NOT_FOUND", "Comment not found on this page.");
+  const member = await findJwtMember(db, { accountId: args.accountId, userId: user.id });
+  if (!member || member.id !== comment.authorId) {
+    throw new AppError("FORBIDDEN", "Only the comment's author may change it.");
+  }
+  return { page, comment };
+}
+
+/** Replace a comment's body (the author only); edited_at is set. */
+export async function editComment(
+  db: Db,
+  args: {
+    accountId: number;
+    user: ApiUser | null;
+    encodedUrl: string;
+    commentId: number;
+    ops: TCommentOp[];
+    now: Date;
+  },
+): Promise<{ comment: TCommentWire }> {
+  const { page, comment } = await authorsComment(db, args);
+  const ops = prepareOps(args.ops, await publisherOf(db, args.accountId), getEnv().APP_URL);
+  const updated = await db.comment.update({
+    where: { id: comment.id },
+    data: {
+      body: { ops },
+      bodyDigest: digestOf(ops, comment.parentCommentId),
+      editedAt: args.now,
+    },
+    include: { author: true },
+  });
+  const [wire] = await toWire(db, page, [updated]);
+  return { comment: wire! };
+}
+
+/** Hide a comment (the author only); hiding again changes nothing. */
+export async function hideComment(
+  db: Db,
+  args: { accountId: number; user: ApiUser | null; encodedUrl: string; commentId: number; now: Date },
+): Promise<{ comment: TCommentWire }> {
+  const { page, comment } = await authorsComment(db, args);
+  const hidden = comment.hiddenAt
+    ? comment
+    : await db.comment.update({
+        where: { id: comment.id },
+        data: { hiddenAt: args.now, hiddenById: comment.authorId },
+        include: { author: true },
+      });
+  const [wire] = await toWire(db, page, [hidden]);
+  return { comment: wire! };
+}
+
+/**
+ * Visible comments per page id, in the order asked (unknown pages: 0). `+` may arrive as a space
+ * (btoa ids put unencoded in a query string), so spaces are read as `+`.
+ */
+export async function pageCommentCounts(
+  db: Db,
+  args: { accountId: number; pageIds: string[] },
+): Promise<{ url: string; comments_count: number }[]> {
+  const urls = args.pageIds.map((id, index) => decodePageId(id.replace(/ /g, "+"), `query.page_ids.${index}`));
+  const pages = await db.page.findMany({
+    where: { accountId: args.accountId, url: { in: [...new Set(urls)] } },
+    select: { url: true, _count: { select: { comments: { where: VISIBLE } } } },
+  });
+  const counts = new Map(pages.map((p) => [p.url, p._count.comments]));
+  return urls.map((url) => ({ url, comments_count: counts.get(url) ?? 0 }));
+}

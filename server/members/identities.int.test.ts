@@ -1,0 +1,80 @@
+/** Publisher-JWT readers map to one member per (account, id), also when first seen twice at once. */
+import { describe, expect, it } from "vitest";
+
+import type { ApiUser } from "@/server/auth/api-auth";
+import { verifyPassword } from "@/server/auth/password";
+import { getDb } from "@/server/db";
+import { createTestPublisher } from "@/server/testing/publishing-factories";
+
+import { findOrCreateJwtMember, jwtIdsOfMembers } from "./identities";
+
+const user = (over: Partial<ApiUser> = {}): ApiUser => ({
+  id: "reader-42",
+  name: "Ada",
+  email: "Ada@Example.com",
+  avatarUrl: "https://cdn.example.com/ada.png",
+  provider: null,
+  ...over,
+});
+
+describe("findOrCreateJwtMember", () => {
+  it("creates the member once, then finds it and follows the claims", async () => {
+    const db = await getDb();
+    const account = await createTestPublisher(db);
+    const now = new Date();
+    const first = await findOrCreateJwtMember(db, { accountId: account.id, user: user(), now });
+    expect(first).toMatchObject({
+      accountId: account.id,
+      name: "Ada",
+      avatarUrl: "https://cdn.example.com/ada.png",
+      communicationEmail: "ada@example.com",
+      source: "publisher",
+    });
+    expect(first.email).toMatch(/^jwt-[0-9a-f-]+@identities\.invalid$/);
+    const again = await findOrCreateJwtMember(db, {
+      accountId: account.id,
+      user: user({ name: "Ada L.", avatarUrl: null, email: null }),
+      now,
+    });
+    expect(again.id).toBe(first.id);
+    expect(again).toMatchObject({ name: "Ada L.", avatarUrl: null, communicationEmail: null });
+    expect(await db.member.count()).toBe(1);
+    expect(await db.memberIdentity.findMany({ select: { provider: true, externalId: true, email: true } })).toEqual([
+      { provider: "publisher", externalId: "reader-42", email: null },
+    ]);
+    expect(await jwtIdsOfMembers(db, [first.id, first.id + 999])).toEqual(new Map([[first.id, "reader-42"]]));
+  });
+
+  it("cannot sign in with a password", async () => {
+    const db = await getDb();
+    const account = await createTestPublisher(db);
+    const member = await findOrCreateJwtMember(db, { accountId: account.id, user: user(), now: new Date() });
+    const row = await db.member.findUniqueOrThrow({ where: { id: member.id }, omit: { passwordHash: false } });
+    expect(await verifyPassword("", row.passwordHash)).toBe(false);
+  });
+
+  it("keeps accounts apart, and takes no e-mail from a password member", async () => {
+    const db = await getDb();
+    const a = await createTestPublisher(db);
+    const b = await createTestPublisher(db);
+    await db.member.create({ data: { accountId: a.id, name: "Ada", email: "ada@example.com", passwordHash: "x" } });
+    const inA = await findOrCreateJwtMember(db, { accountId: a.id, user: user(), now: new Date() });
+    const inB = await findOrCreateJwtMember(db, { accountId: b.id, user: user(), now: new Date() });
+    expect(inA.id).not.toBe(inB.id);
+    expect(inA.email).not.toBe("ada@example.com");
+    expect(await db.member.count()).toBe(3);
+  });
+
+  it("makes one member when the same reader is first seen by several requests at once", async () => {
+    const db = await getDb();
+    const account = await createTestPublisher(db);
+    const members = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        findOrCreateJwtMember(db, { accountId: account.id, user: user(), now: new Date() }),
+      ),
+    );
+    expect(new Set(members.map((m) => m.id)).size).toBe(1);
+    expect(await db.member.count()).toBe(1);
+    expect(await db.memberIdentity.count()).toBe(1);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * Readers known by an outside identity (docs/engagement.md, "Who comments"): a publisher-signed
+ * JWT names a reader by its `id` claim; Masthead keeps ONE member per person and account, linked
+ * to that identity through a MemberIdentity row (account, provider, external id) → member.
+ *
+ * - Found or created in one transaction. Two first requests of the same reader at once both try
+ *   to create; the unique index (account, provider, external id) lets one commit, the other's
+ *   whole transaction (its member too) rolls back and is rerun, and finds the winner's row. So
+ *   there is never a second member for the same (account, provider, id).
+ * - Name and avatar follow the latest claims (updated only when they changed); the claimed e-mail
+ *   is kept on the identity and as the member's communication e-mail. It is not the member's
+ *   sign-in e-mail: a JWT claim is not proof of owning an address, and taking it as one would
+ *   let a claim take over (or block) a password member with that address. The member's sign-in
+ *   e-mail is a reserved, undeliverable placeholder (RFC 2606 `.invalid`) with a random part,
+ *   and its password hash is unusable, so such a member cannot sign in with a password.
+ */
+import "server-only";
+
+import { randomUUID } from "node:crypto";
+
+import type { ApiUser } from "../auth/api-auth";
+import type { Db } from "../db/client";
+import { withTransaction } from "../db/transaction";
+import type { MemberRecord } from "./members";
+
+/** The provider of identities that come from a publisher-signed JWT. */
+export const PUBLISHER_JWT_PROVIDER = "publisher";
+
+/** Stored in place of a password hash: verifyPassword answers false for it. */
+const NO_PASSWORD = "!no-password";
+
+/** Longest name, avatar URL and e-mail kept from claims (longer ones are cut). */
+const MAX_CLAIM_LENGTH = { name: 200, avatar: 2048, email: 254 };
+
+const cut = (value: string | null | undefined, max: number) => (value ? value.trim().slice(0, max) || null : null);
+
+/**
+ * The member behind a publisher-JWT user of the account, created on first sight (with its
+ * identity), with name, avatar and e-mail brought up to date from the claims.
+ */
+export async function findOrCreateJwtMember(
+  db: Db,
+  args: { accountId: number; user: ApiUser; now: Date },
+): Promise<MemberRecord> {
+  const { accountId, user, now } = args;
+  const name = cut(user.name, MAX_CLAIM_LENGTH.name) ?? "Reader";
+  const avatarUrl = cut(user.avatarUrl, MAX_CLAIM_LENGTH.avatar);
+  const email = cut(user.email, MAX_CLAIM_LENGTH.email)?.toLowerCase() ?? null;
+  const key = { accountId, provider: PUBLISHER_JWT_PROVIDER, externalId: user.id };
+  return withTransaction(
+    db,
+    async (tx) => {
+      const identity = await tx.memberIdentity.findUnique({
+        where: { accountId_provider_externalId: key },
+        include: { member: true },
+      });
+      if (identity) {
+        const member = identity.member;
+        if (identity.email !== email) {
+          await tx.memberIdentity.update({ where: { id: identity.id }, data: { email } });
+        }
+        if (member.name !== name || member.avatarUrl !== avatarUrl || member.communicationEmail !== email) {
+          return tx.member.update({
+            where: { id: member.id },
+            data: { name, avatarUrl, communicationEmail: email },
+          });
+        }
+        return member;
+      }
+      const member = await tx.member.create({
+        data: {
+          accountId,
+          name,
+          avatarUrl,
+          communicationEmail: email,
+          email: `jwt-${randomUUID()}@identities.invalid`,
+          passwordHash: NO_PASSWORD,
+          source: PUBLISHER_JWT_PROVIDER,
+          createdAt: now,
+        },
+      });
+      await tx.memberIdentity.create({ data: { ...key, memberId: member.id, email, createdAt: now } });
+      return member;
+    },
+    { retryUniqueClashes: true },
+  );
+}
+
+/** The publisher-JWT ids of members (members without one are absent). */
+export async function jwtIdsOfMembers(db: Db, memberIds: readonly number[]): Promise<Map<number, string>> {
+  if (memberIds.length === 0) return new Map();
+  const rows = await db.memberIdentity.findMany({
+    where: { memberId: { in: [...new Set(memberIds)] }, provider: PUBLISHER_JWT_PROVIDER },
+    select: { memberId: true, externalId: true },
+  });
+  return new Map(rows.map((r) => [r.memberId, r.externalId]));
+}
+
+/** The member behind a publisher-JWT user, or null when that user was never seen (nothing is created). */
+export async function findJwtMember(db: Db, args: { accountId: number; userId: string }): Promise<MemberRecord | null> {
+  const identity = await db.memberIdentity.findUnique({
+    where: {
+      accountId_provider_externalId: {
+        accountId: args.accountId,
+        provider: PUBLISHER_JWT_PROVIDER,
+        externalId: args.userId,
+      },
+    },
+    include: { member: true },
+  });
+  return identity?.member ?? null;
+}
