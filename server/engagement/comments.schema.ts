@@ -47,11 +47,21 @@ const zHttpUrl = z
   .max(2048)
   .refine((s) => noControls(s) && !/\s/.test(s) && isHttpUrl(s), "must be an absolute http(s) URL");
 
+/**
+ * What a mention may point at: a slug, a path or an http(s) URL, never another scheme
+ * (`javascript:`, `data:`…), since a widget renders it as a link.
+ */
+const zMentionRef = (minLength?: number) =>
+  (minLength ? zShort(200).min(minLength) : zShort(200)).refine(
+    (s) => noControls(s) && !/\s/.test(s) && (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(s) || isHttpUrl(s)),
+    "must be a slug, a path or an http(s) URL",
+  );
+
 export const ZTextOp = z.strictObject({ insert: zText.min(1) });
 export const ZLinkOp = z.strictObject({ attributes: z.strictObject({ link: zHttpUrl }), insert: zText.min(1) });
 export const ZMention = z.strictObject({
   name: zShort(200).min(1),
-  slug: zShort(200).min(1),
+  slug: zMentionRef(1),
   avatar: z.union([zHttpUrl, z.literal(""), z.null()]).optional(),
   id: z.union([zShort(100).min(1), z.number().int()]).transform(String),
   target: zShort(20)
@@ -60,10 +70,10 @@ export const ZMention = z.strictObject({
   class: zShort(100)
     .regex(/^[A-Za-z0-9_ -]*$/, "must be class names")
     .optional(),
-  "end-point": zShort(200).optional(),
+  "end-point": zMentionRef().optional(),
 });
 export const ZMentionOp = z.strictObject({
-  attributes: z.strictObject({ mention: ZMention, link: zShort(200) }),
+  attributes: z.strictObject({ mention: ZMention, link: zMentionRef() }),
   insert: z.strictObject({ mentions: z.literal(true) }),
 });
 export const ZImageOp = z.strictObject({ insert: z.strictObject({ image: zHttpUrl }) });

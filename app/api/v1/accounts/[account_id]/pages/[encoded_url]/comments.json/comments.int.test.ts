@@ -131,6 +131,25 @@ describe("POST comments.json", () => {
       [{ insert: { image: "javascript:alert(1)" } }],
       [{ attributes: { link: "javascript:alert(1)" }, insert: "click" }],
       [{ attributes: { link: "data:text/html,<script>alert(1)</script>" }, insert: "click" }],
+      // A mention is rendered as a link too: its slug, link and end-point take no other scheme.
+      [
+        {
+          attributes: { mention: { name: "Bo", slug: "javascript:alert(1)", id: "7" }, link: "bo" },
+          insert: { mentions: true },
+        },
+      ],
+      [
+        {
+          attributes: { mention: { name: "Bo", slug: "bo", id: "7" }, link: "javascript:alert(1)" },
+          insert: { mentions: true },
+        },
+      ],
+      [
+        {
+          attributes: { mention: { name: "Bo", slug: "bo", id: "7", "end-point": "data:text/html,x" }, link: "bo" },
+          insert: { mentions: true },
+        },
+      ],
       [{ insert: "bell\u0007" }],
       [{ insert: "nul\u0000" }],
       [{ insert: "   " }],
