@@ -141,7 +141,7 @@ function mentionsOf(ops: TCommentOp[]): TCommentMention[] {
 
 type WireOptions = { placeholders?: boolean };
 
-function authorWire(member: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio">): TCommentAuthor {
+export function authorWire(member: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio">): TCommentAuthor {
   return {
     id: member.id,
     name: member.name,
