@@ -113,6 +113,37 @@ const ZClaims = z.object({
   provider: z.string().optional(),
 });
 
+/**
+ * The claims of a token the publisher signed with the account's shared key (HS256 only, `exp` and
+ * `nbf` enforced when present, 30 s of tolerance); UNAUTHORIZED naming `what` otherwise.
+ */
+export async function verifyAccountSignedToken(
+  db: Db,
+  accountId: number,
+  token: string,
+  now = new Date(),
+  what = "user token",
+): Promise<unknown> {
+  const account = await db.account.findUnique({ where: { id: accountId }, select: { jwtSecret: true } });
+  if (!account) throw new AppError("UNAUTHORIZED", "Unknown account.");
+  try {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(account.jwtSecret), {
+      algorithms: ["HS256"],
+      clockTolerance: 30,
+      currentDate: now,
+    });
+    return payload;
+  } catch (error) {
+    const reason =
+      error instanceof joseErrors.JWTExpired
+        ? "has expired"
+        : error instanceof joseErrors.JWTClaimValidationFailed
+          ? "is not valid yet"
+          : "is not valid";
+    throw new AppError("UNAUTHORIZED", `The ${what} ${reason}.`);
+  }
+}
+
 /** Verify a publisher-signed HS256 JWT with the account's shared key and return its user. */
 export async function verifyPublisherJwt(
   db: Db,
@@ -121,24 +152,7 @@ export async function verifyPublisherJwt(
   now = new Date(),
   options: { requireName?: boolean } = {},
 ): Promise<ApiUser> {
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { jwtSecret: true } });
-  if (!account) throw new AppError("UNAUTHORIZED", "Unknown account.");
-  let payload: unknown;
-  try {
-    ({ payload } = await jwtVerify(token, new TextEncoder().encode(account.jwtSecret), {
-      algorithms: ["HS256"],
-      clockTolerance: 30,
-      currentDate: now,
-    }));
-  } catch (error) {
-    const reason =
-      error instanceof joseErrors.JWTExpired
-        ? "has expired"
-        : error instanceof joseErrors.JWTClaimValidationFailed
-          ? "is not valid yet"
-          : "is not valid";
-    throw new AppError("UNAUTHORIZED", `The user token ${reason}.`);
-  }
+  const payload = await verifyAccountSignedToken(db, accountId, token, now);
   const claims = ZClaims.safeParse(payload);
   if (!claims.success) throw new AppError("UNAUTHORIZED", "The user token lacks the id claim.");
   const c = claims.data;

@@ -47,7 +47,7 @@ export const DUPLICATE_WINDOW_MS = 10_000;
 const PAGE_FIELD = "params.encoded_url";
 
 /** What the counts and lists count. */
-const VISIBLE = {
+export const VISIBLE = {
   isPublished: true,
   isSpam: false,
   deletedAt: null,
@@ -141,7 +141,7 @@ function mentionsOf(ops: TCommentOp[]): TCommentMention[] {
 
 type WireOptions = { placeholders?: boolean };
 
-function authorWire(member: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio">): TCommentAuthor {
+export function authorWire(member: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio">): TCommentAuthor {
   return {
     id: member.id,
     name: member.name,
@@ -156,7 +156,7 @@ function authorWire(member: Pick<Member, "id" | "name" | "avatarUrl" | "username
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** Comments of one page as the API answers them, in the order given (one query per related thing). */
-async function toWire(
+export async function toWire(
   db: Db,
   page: Page,
   comments: (Comment & { author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio"> })[],
