@@ -40,6 +40,14 @@ describe("scoreToxicity", () => {
     expect(scoreToxicity("you idiot")).toEqual({ toxicity: 77.3, reasons: ["toxicity.insult", "toxicity.aimed"] });
   });
 
+  it("gives the examples of docs/engagement.md", () => {
+    expect(scoreToxicity("idiots everywhere").toxicity).toBe(35);
+    expect(scoreToxicity("you idiot").toxicity).toBe(77.3);
+    expect(scoreToxicity("this is fucking brilliant").toxicity).toBe(45);
+    expect(scoreToxicity("fuck you").toxicity).toBe(80.8);
+    expect(scoreToxicity("kys").toxicity).toBe(90);
+  });
+
   it("reads leetspeak and stretched letters, and counts a repeated word once", () => {
     expect(scoreToxicity("f4ck").toxicity).toBe(45);
     expect(scoreToxicity("fuuuuuck fuck FUCK").toxicity).toBe(45);

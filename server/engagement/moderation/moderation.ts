@@ -10,9 +10,10 @@
  *    those. It is published otherwise.
  */
 import type { TCommentOp } from "../comments.schema";
-import { bannedWordAction, type BannedWord } from "./banned-words";
+import { bannedWordAction } from "./banned-words";
 import { URL_IN_TEXT } from "./lexicon-scorer";
 import type { CommentScore, ScorerInput, ScorerReader } from "./scorer";
+import type { TModerationSettings } from "./settings.schema";
 
 /**
  * A reader is new while their first comment in the account is less than `days` old, or while they
@@ -48,12 +49,11 @@ export function contentOf(ops: readonly TCommentOp[]): Omit<ScorerInput, "reader
   return { text, links: [...links], mentions, images };
 }
 
-export type ModerationSettingsView = {
-  mode: "post_moderation" | "pre_moderation";
-  toxicityThreshold: number;
-  bannedWords: BannedWord[];
-  holdLinksFromNewReaders: boolean;
-};
+/** The settings the decision uses (settings.schema.ts). */
+export type ModerationSettingsView = Pick<
+  TModerationSettings,
+  "mode" | "toxicityThreshold" | "bannedWords" | "holdLinksFromNewReaders"
+>;
 
 export type ModerationDecision =
   { reject: true } | { reject: false; isPublished: boolean; isSpam: boolean; toxicity: number; reasons: string[] };
