@@ -11,7 +11,12 @@
  *   DUPLICATE_WINDOW_MS gets the first comment back. The reader's member row is locked (FOR UPDATE)
  *   for the check and the insert, so two identical posts at once make one comment.
  * - Replies nest one level: the parent is a top-level comment of the same page and account.
- * - Visible comments are published, not spam, not deleted and not hidden; the counts count them.
+ * - Moderation (moderation/, docs/engagement.md "Moderation"): every create and edit is scored
+ *   (toxicity, is_spam) and checked against the account's settings: a banned "reject" word is 400,
+ *   anything that must wait is stored with is_published false. The author gets it back in the
+ *   create answer; nobody else sees or counts it.
+ * - Visible comments are published, not spam, not deleted and not hidden, and replies of a
+ *   published, not spam comment; the counts count them.
  *   Lists show a hidden or deleted top-level comment only when it has visible replies, as a
  *   placeholder (empty ops, no mentions, flags set).
  * - Edit and hide: the author only (403); a comment of another page or account is 404.
@@ -39,6 +44,9 @@ import {
   type TListCommentsQuery,
   type TSortOrder,
 } from "./comments.schema";
+import { contentOf, decideModeration, isNewReader } from "./moderation/moderation";
+import { scoreComment } from "./moderation/registry";
+import { moderationSettingsOf } from "./moderation/settings";
 import { decodePageId, findOrCreatePage, findPage } from "./pages";
 
 /** A repeated post (same reader, page, parent and body) within this window returns the first comment. */
@@ -46,12 +54,13 @@ export const DUPLICATE_WINDOW_MS = 10_000;
 
 const PAGE_FIELD = "params.encoded_url";
 
-/** What the counts and lists count. */
+/** What the counts and lists count (a reply of a held or spam comment is not listed, so not counted). */
 export const VISIBLE = {
   isPublished: true,
   isSpam: false,
   deletedAt: null,
   hiddenAt: null,
+  OR: [{ parentCommentId: null }, { parent: { isPublished: true, isSpam: false } }],
 } satisfies Prisma.CommentWhereInput;
 
 // ─── bodies ──────────────────────────────────────────────────────────────────────────────────
@@ -224,6 +233,48 @@ async function pageCounts(db: Db, pageId: number) {
   return { total_count: total, total_parent_comments_count: parents };
 }
 
+// ─── moderation ──────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The moderation columns of a comment being written, or 400 for a banned "reject" word. Scored
+ * before the transaction: a plugged-in scorer may take a while, and must not hold the reader's lock.
+ */
+async function moderate(
+  db: Db,
+  args: { accountId: number; memberId: number; ops: TCommentOp[]; now: Date; field: string; editing?: number },
+): Promise<Pick<Prisma.CommentUncheckedCreateInput, "isPublished" | "isSpam" | "toxicity" | "moderationReasons">> {
+  const others: Prisma.CommentWhereInput = {
+    accountId: args.accountId,
+    authorId: args.memberId,
+    ...(args.editing !== undefined ? { id: { not: args.editing } } : {}),
+  };
+  const [settings, first, publishedComments] = await Promise.all([
+    moderationSettingsOf(db, args.accountId),
+    db.comment.findFirst({ where: others, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
+    db.comment.count({ where: { ...others, isPublished: true, isSpam: false, deletedAt: null } }),
+  ]);
+  const history = { firstCommentAt: first?.createdAt ?? null, publishedComments };
+  const reader = { ...history, isNew: isNewReader(history, args.now) };
+  const content = contentOf(args.ops);
+  const score = await scoreComment({ ...content, reader });
+  const decision = decideModeration({ content, reader, score, settings });
+  if (decision.reject) {
+    throw new AppError(
+      "BAD_REQUEST",
+      "This comment cannot be posted: it contains language this publication does not accept.",
+      {
+        details: [{ field: args.field, issue: "contains language this publication does not accept" }],
+      },
+    );
+  }
+  return {
+    isPublished: decision.isPublished,
+    isSpam: decision.isSpam,
+    toxicity: decision.toxicity,
+    moderationReasons: decision.reasons,
+  };
+}
+
 // ─── services ────────────────────────────────────────────────────────────────────────────────
 
 function requireUser(user: ApiUser | null): ApiUser {
@@ -262,14 +313,29 @@ export async function createComment(
   const parentId = input.comment.parent_comment_id ?? null;
   const digest = digestOf(ops, parentId);
   const member = await findOrCreateJwtMember(db, { accountId: account.id, user, now });
+  const moderation = await moderate(db, {
+    accountId: account.id,
+    memberId: member.id,
+    ops,
+    now,
+    field: "body.comment.body.ops",
+  });
 
   const { comment, page, created } = await withTransaction(
     db,
     async (tx) => {
       const page = await findOrCreatePage(tx, publisher, url, now);
       if (parentId !== null) {
+        // A held or spam comment is not listed: it takes no replies.
         const parent = await tx.comment.findFirst({
-          where: { id: parentId, accountId: account.id, pageId: page.id, deletedAt: null },
+          where: {
+            id: parentId,
+            accountId: account.id,
+            pageId: page.id,
+            deletedAt: null,
+            isPublished: true,
+            isSpam: false,
+          },
           select: { parentCommentId: true },
         });
         if (!parent) {
@@ -307,6 +373,7 @@ export async function createComment(
           body: { ops },
           bodyDigest: digest,
           confidential: input.confidential ?? false,
+          ...moderation,
           createdAt: now,
         },
         include: { author: true },
@@ -391,7 +458,10 @@ async function authorsComment(
   return { page, comment };
 }
 
-/** Replace a comment's body (the author only); edited_at is set. */
+/**
+ * Replace a comment's body (the author only); edited_at is set. The new body is moderated as a new
+ * comment would be: a clean edit of a held comment publishes it, an edit that must wait unpublishes it.
+ */
 export async function editComment(
   db: Db,
   args: {
@@ -405,11 +475,20 @@ export async function editComment(
 ): Promise<{ comment: TCommentWire }> {
   const { page, comment } = await authorsComment(db, args);
   const ops = prepareOps(args.ops, await publisherOf(db, args.accountId), getEnv().APP_URL);
+  const moderation = await moderate(db, {
+    accountId: args.accountId,
+    memberId: comment.authorId,
+    ops,
+    now: args.now,
+    field: "body.comment.ops",
+    editing: comment.id,
+  });
   const updated = await db.comment.update({
     where: { id: comment.id },
     data: {
       body: { ops },
       bodyDigest: digestOf(ops, comment.parentCommentId),
+      ...moderation,
       editedAt: args.now,
     },
     include: { author: true },

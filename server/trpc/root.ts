@@ -3,6 +3,7 @@ import { auditLogRouter } from "./routers/audit-log";
 import { contentOrganiseRouter } from "./routers/content-organise";
 import { storiesRouter } from "./routers/content-stories";
 import { mailRouter } from "./routers/mail";
+import { moderationRouter } from "./routers/moderation";
 import { settingsRouter } from "./routers/settings";
 import { staffRouter } from "./routers/staff";
 import { webhooksRouter } from "./routers/webhooks";
@@ -13,6 +14,7 @@ export const appRouter = createTRPCRouter({
   organise: contentOrganiseRouter,
   stories: storiesRouter,
   mail: mailRouter,
+  moderation: moderationRouter,
   settings: settingsRouter,
   staff: staffRouter,
   webhooks: webhooksRouter,

@@ -1,0 +1,41 @@
+/**
+ * An account's banned words (docs/engagement.md, "Moderation settings"): each word or phrase is
+ * "reject" (the comment is refused, 400) or "hold" (it waits for a moderator).
+ *
+ * A word matches as a whole word or phrase, after the same normalisation of the text and of the
+ * word: Unicode compatibility form (NFKC), accents removed, lower case, the usual leetspeak digits
+ * and signs read as letters (0→o, 1→i, 3→e, 4→a, 5→s, 7→t, @→a, $→s), every run of one letter
+ * reduced to one letter ("baaad" → "bad"), and anything that is not a letter or a digit read as a
+ * space. So "Sp4mmy Brand" matches "spammy brand", and "cunt" does not match "Scunthorpe".
+ */
+export type BannedWordAction = "reject" | "hold";
+export type BannedWord = { word: string; action: BannedWordAction };
+
+const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", $: "s" };
+
+/** The form text and words are compared in; words that normalise to nothing cannot match. */
+export function normaliseForBannedWords(text: string): string {
+  const folded = text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .replace(/[013457@$]/g, (c) => LEET[c]!)
+    .replace(/[^\p{L}\p{N}]+/gu, " ")
+    .replace(/(\p{L})\1+/gu, "$1")
+    .trim();
+  return folded ? ` ${folded} ` : "";
+}
+
+/** The strictest action among the banned words the text contains: "reject", "hold" or null. */
+export function bannedWordAction(text: string, words: readonly BannedWord[]): BannedWordAction | null {
+  if (words.length === 0) return null;
+  const haystack = normaliseForBannedWords(text);
+  let found: BannedWordAction | null = null;
+  for (const { word, action } of words) {
+    const needle = normaliseForBannedWords(word);
+    if (!needle || !haystack.includes(needle)) continue;
+    if (action === "reject") return "reject";
+    found = "hold";
+  }
+  return found;
+}

@@ -1,0 +1,114 @@
+/**
+ * An account's comment moderation settings (docs/engagement.md, "Moderation"): read by every
+ * comment create and edit, read and changed by owners and moderators in the dashboard.
+ *
+ * An account without a row has MODERATION_DEFAULTS. An update changes the fields it names, in one
+ * transaction with an audit entry "comment_moderation.update" naming the fields that changed (and,
+ * for banned words, how many there were and are: never the words). An update that changes nothing
+ * writes nothing.
+ */
+import "server-only";
+
+import { recordAudit } from "../../audit/audit-log";
+import type { StaffActor } from "../../auth/actor";
+import { hasAnyRole } from "../../auth/roles";
+import type { Db } from "../../db/client";
+import { withTransaction } from "../../db/transaction";
+import { AppError } from "../../errors";
+import type { CommentModerationSettings } from "../../generated/prisma/client";
+import { parseInput } from "../../validation";
+import {
+  MODERATION_DEFAULTS,
+  ZBannedWords,
+  ZUpdateModerationSettingsInput,
+  type TModerationSettings,
+  type TModerationSettingsView,
+  type TUpdateModerationSettingsInput,
+} from "./settings.schema";
+
+const MODE_TO_DB = { post_moderation: "POST_MODERATION", pre_moderation: "PRE_MODERATION" } as const;
+
+function viewOf(row: CommentModerationSettings | null): TModerationSettingsView {
+  if (!row) return { ...MODERATION_DEFAULTS, bannedWords: [], updatedAt: null };
+  // Stored words were validated when saved; anything unreadable is left out rather than failing every comment.
+  const words = ZBannedWords.safeParse(row.bannedWords);
+  return {
+    mode: row.mode === "PRE_MODERATION" ? "pre_moderation" : "post_moderation",
+    toxicityThreshold: row.toxicityThreshold,
+    bannedWords: words.success ? words.data : [],
+    holdLinksFromNewReaders: row.holdLinksFromNewReaders,
+    guestCommentsAllowed: row.guestCommentsAllowed,
+    confidentialCommentsAllowed: row.confidentialCommentsAllowed,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** The settings comments are moderated with (no role check: the comment services use it). */
+export async function moderationSettingsOf(db: Db, accountId: number): Promise<TModerationSettingsView> {
+  return viewOf(await db.commentModerationSettings.findUnique({ where: { accountId } }));
+}
+
+function requireModerator(actor: StaffActor) {
+  if (!hasAnyRole(actor.roles, ["MODERATOR"])) {
+    throw new AppError("FORBIDDEN", "Only owners and moderators can see or change comment moderation.");
+  }
+}
+
+/** The actor's account's settings (owners and moderators). */
+export async function getModerationSettings(db: Db, args: { actor: StaffActor }): Promise<TModerationSettingsView> {
+  requireModerator(args.actor);
+  return moderationSettingsOf(db, args.actor.accountId);
+}
+
+/** Change the fields given; answers the fields that changed and the settings after. */
+export async function updateModerationSettings(
+  db: Db,
+  args: { actor: StaffActor; input: TUpdateModerationSettingsInput; now: Date; ip?: string | null },
+): Promise<{ changed: string[]; settings: TModerationSettingsView }> {
+  const { actor, now } = args;
+  requireModerator(actor);
+  const input = parseInput(ZUpdateModerationSettingsInput, args.input);
+  return withTransaction(db, async (tx) => {
+    // Two moderators saving at once: the second waits and compares with what the first saved.
+    await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${actor.accountId} FOR UPDATE`;
+    const before = await moderationSettingsOf(tx, actor.accountId);
+    const next: TModerationSettings = { ...before, ...input };
+    const changed = (Object.keys(input) as (keyof TModerationSettings)[]).filter(
+      (key) => JSON.stringify(before[key]) !== JSON.stringify(next[key]),
+    );
+    if (changed.length === 0) return { changed, settings: before };
+    const data = {
+      mode: MODE_TO_DB[next.mode],
+      toxicityThreshold: next.toxicityThreshold,
+      bannedWords: next.bannedWords,
+      holdLinksFromNewReaders: next.holdLinksFromNewReaders,
+      guestCommentsAllowed: next.guestCommentsAllowed,
+      confidentialCommentsAllowed: next.confidentialCommentsAllowed,
+      updatedAt: now,
+    };
+    const row = await tx.commentModerationSettings.upsert({
+      where: { accountId: actor.accountId },
+      create: { accountId: actor.accountId, ...data },
+      update: data,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: "comment_moderation.update",
+      targetType: "comment_moderation_settings",
+      targetId: actor.accountId,
+      metadata: {
+        changed,
+        ...(changed.includes("mode") ? { mode: { from: before.mode, to: next.mode } } : {}),
+        ...(changed.includes("toxicityThreshold")
+          ? { toxicityThreshold: { from: before.toxicityThreshold, to: next.toxicityThreshold } }
+          : {}),
+        ...(changed.includes("bannedWords")
+          ? { bannedWords: { from: before.bannedWords.length, to: next.bannedWords.length } }
+          : {}),
+      },
+      ip: args.ip,
+      now,
+    });
+    return { changed, settings: viewOf(row) };
+  });
+}
