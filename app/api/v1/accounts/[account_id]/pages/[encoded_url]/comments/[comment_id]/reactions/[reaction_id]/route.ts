@@ -9,50 +9,38 @@ export const dynamic = "force-dynamic";
 
 const RATE_LIMIT = { name: "engagement.reaction", limit: 120, windowSeconds: 60, by: "ip" } as const;
 
+/** Both methods: the same scheme, inputs and answer; `change` gives or takes back the reaction. */
+const reactionRoute = (change: typeof addReaction, summary: string) =>
+  apiRoute(
+    {
+      auth: "publisherJwt+user",
+      params: ZReactionParams,
+      body: ZReactionBody,
+      cors: true,
+      rateLimit: RATE_LIMIT,
+      summary,
+    },
+    async ({ db, account, user, params }) =>
+      json(
+        await change(db, {
+          accountId: account.id,
+          user,
+          encodedUrl: params.encoded_url,
+          commentId: params.comment_id,
+          reactionId: params.reaction_id,
+          now: new Date(),
+        }),
+        { headers: { "Cache-Control": "no-store" } },
+      ),
+  );
+
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
-  POST: apiRoute(
-    {
-      auth: "publisherJwt+user",
-      params: ZReactionParams,
-      body: ZReactionBody,
-      cors: true,
-      rateLimit: RATE_LIMIT,
-      summary: `Give the reader's reaction (${REACTION_IDS.join(", ")}) to a visible comment: {jwt} → {comment} with the counts in reactions; again: unchanged (one per reader, comment and reaction). 401 without jwt, 404 for a comment not visible on this page of this account.`,
-    },
-    async ({ db, account, user, params }) =>
-      json(
-        await addReaction(db, {
-          accountId: account.id,
-          user,
-          encodedUrl: params.encoded_url,
-          commentId: params.comment_id,
-          reactionId: params.reaction_id,
-          now: new Date(),
-        }),
-        { headers: { "Cache-Control": "no-store" } },
-      ),
+  POST: reactionRoute(
+    addReaction,
+    `Give the reader's reaction (${REACTION_IDS.join(", ")}) to a visible comment: {jwt} → {comment} with the counts in reactions; again: unchanged (one per reader, comment and reaction). 401 without jwt, 404 for a comment not visible on this page of this account.`,
   ),
-  DELETE: apiRoute(
-    {
-      auth: "publisherJwt+user",
-      params: ZReactionParams,
-      body: ZReactionBody,
-      cors: true,
-      rateLimit: RATE_LIMIT,
-      summary:
-        "Take back the reader's reaction: jwt in the query (or the body) → {comment}; without that reaction: unchanged, 200. 401 without jwt, 404 for a comment not visible on this page of this account.",
-    },
-    async ({ db, account, user, params }) =>
-      json(
-        await removeReaction(db, {
-          accountId: account.id,
-          user,
-          encodedUrl: params.encoded_url,
-          commentId: params.comment_id,
-          reactionId: params.reaction_id,
-          now: new Date(),
-        }),
-        { headers: { "Cache-Control": "no-store" } },
-      ),
+  DELETE: reactionRoute(
+    removeReaction,
+    "Take back the reader's reaction: jwt in the query (or the body) → {comment}; without that reaction: unchanged, 200. 401 without jwt, 404 for a comment not visible on this page of this account.",
   ),
 });
