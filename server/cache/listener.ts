@@ -11,7 +11,7 @@
 import pg from "pg";
 
 import { log } from "../log";
-import { cacheState, clearAllCaches, clearCaches, setCacheMode, topicsToClear } from "./process-cache";
+import { cacheState, clearCaches, setCacheMode, topicsToClear } from "./process-cache";
 
 export type CacheListener = { stop: () => Promise<void>; connected: () => boolean };
 
@@ -24,6 +24,14 @@ export function startCacheListener(args: { url: string; channel: string }): Cach
   let failures = 0;
   let timer: NodeJS.Timeout | undefined;
 
+  /** Close a connection that is no longer this listener's, deaf to whatever it still emits. */
+  const retire = (old: pg.Client | undefined) => {
+    if (!old) return Promise.resolve();
+    old.removeAllListeners();
+    old.on("error", () => undefined);
+    return old.end().catch(() => undefined);
+  };
+
   const lost = (error?: Error) => {
     if (connected || failures === 0)
       log.warn("cache invalidation: the listener lost PostgreSQL; caches are off until it is back", {
@@ -31,11 +39,8 @@ export function startCacheListener(args: { url: string; channel: string }): Cach
       });
     connected = false;
     setCacheMode("off");
-    const dead = client;
+    void retire(client);
     client = undefined;
-    dead?.removeAllListeners();
-    dead?.on("error", () => undefined);
-    void dead?.end().catch(() => undefined);
     if (stopped) return;
     failures++;
     timer = setTimeout(() => void connect(), Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(failures - 1, 6)));
@@ -49,7 +54,9 @@ export function startCacheListener(args: { url: string; channel: string }): Cach
       application_name: `masthead-cache-listener:${cacheState().instanceId}`,
     });
     client = next;
-    next.on("error", lost);
+    next.on("error", (error) => {
+      if (client === next) lost(error);
+    });
     next.on("end", () => {
       if (client === next) lost();
     });
@@ -62,8 +69,7 @@ export function startCacheListener(args: { url: string; channel: string }): Cach
       await next.connect();
       await next.query(`LISTEN ${pg.escapeIdentifier(args.channel)}`);
       if (client !== next || stopped) return;
-      // Whatever was announced while nobody listened is lost: start from empty caches.
-      clearAllCaches();
+      // Caches were off (and empty) while nobody listened: what was announced then is lost.
       setCacheMode("listening");
       if (failures > 0) log.info("cache invalidation: the listener is back; caches are on");
       failures = 0;
@@ -85,11 +91,7 @@ export function startCacheListener(args: { url: string; channel: string }): Cach
       client = undefined;
       connected = false;
       setCacheMode("off");
-      if (last) {
-        last.removeAllListeners();
-        last.on("error", () => undefined);
-        await last.end().catch(() => undefined);
-      }
+      await retire(last);
     },
   };
 }
