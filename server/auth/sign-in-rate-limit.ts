@@ -13,7 +13,13 @@
  */
 import "server-only";
 
-import { checkRateLimit, resetRateLimit, type RateLimitRule, type RateLimitStore } from "../rate-limit";
+import {
+  checkRateLimit,
+  resetRateLimit,
+  retryAfterSeconds,
+  type RateLimitRule,
+  type RateLimitStore,
+} from "../rate-limit";
 import { getRateLimitStore } from "../rate-limit/store";
 
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -46,11 +52,7 @@ export function createSignInThrottle(
   const pair = (email: string, ip: string | null) => `${email}\n${ip ?? "unknown"}`;
   const decide = async (rule: RateLimitRule, identity: string, now: Date): Promise<RateLimitDecision> => {
     const result = await checkRateLimit(await getStore(), rule, identity, now);
-    if (result.allowed) return { allowed: true };
-    return {
-      allowed: false,
-      retryAfterSeconds: Math.max(1, Math.ceil((result.resetAt.getTime() - now.getTime()) / 1000)),
-    };
+    return result.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: retryAfterSeconds(result, now) };
   };
   return {
     async attempt({ email, ip }, now = new Date()) {

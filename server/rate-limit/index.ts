@@ -36,14 +36,23 @@ export async function resetRateLimit(store: RateLimitStore, rule: RateLimitRule,
   await store.reset(`${rule.name}:${identity}`);
 }
 
+/** Whole seconds until `result`'s window ends (0 once it has). */
+function secondsUntilReset(result: RateLimitResult, now: Date): number {
+  return Math.max(0, Math.ceil((result.resetAt.getTime() - now.getTime()) / 1000));
+}
+
+/** When a refused caller may try again: whole seconds, at least 1 (the Retry-After value). */
+export function retryAfterSeconds(result: RateLimitResult, now = new Date()): number {
+  return Math.max(1, secondsUntilReset(result, now));
+}
+
 /** Headers for a response (IETF RateLimit fields; Retry-After when refused). */
 export function rateLimitHeaders(result: RateLimitResult, now = new Date()): Record<string, string> {
-  const resetSeconds = Math.max(0, Math.ceil((result.resetAt.getTime() - now.getTime()) / 1000));
   return {
     "RateLimit-Limit": String(result.limit),
     "RateLimit-Remaining": String(result.remaining),
-    "RateLimit-Reset": String(resetSeconds),
-    ...(result.allowed ? {} : { "Retry-After": String(Math.max(1, resetSeconds)) }),
+    "RateLimit-Reset": String(secondsUntilReset(result, now)),
+    ...(result.allowed ? {} : { "Retry-After": String(retryAfterSeconds(result, now)) }),
   };
 }
 
