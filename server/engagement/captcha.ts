@@ -11,11 +11,11 @@
  * - Challenge: PBKDF2/SHA-256, CAPTCHA.cost iterations per try, the solution a random counter
  *   between CAPTCHA.counterMin and counterMax (deterministic mode: the prefix is that counter's
  *   key, so the work is the counter's value, not luck). Measured on one busy server core: 0.5 s
- *   for 1,869 tries, 1.6 s for 3,914; a phone's WebCrypto in the widget's workers should take 1 to
- *   4 s. It expires after
- *   CAPTCHA.ttlSeconds and names the account it was issued for (in its signed `data`).
+ *   for 1,869 tries, 1.6 s for 3,914 (Chromium's WebCrypto: 0.77 s for 3,500); a phone, 3 to 5
+ *   times slower a core, some 2 to 4 s on one thread, about 1 s in the widget's workers. It expires after CAPTCHA.ttlSeconds and names the account it was issued for (in its
+ *   signed `data`).
  * - Verification (`verifyCaptcha`), all cheap for the server (two HMACs, no key derivation): the
- *   payload's shape (400), the signature (403), the account, the expiry, the solution (the
+ *   payload's shape (400), the expiry, the signature (403), the account, the solution (the
  *   derived key's own HMAC, `keySignature`). Single use (`consumeCaptcha`): the digest of the
  *   challenge's signature is inserted into used_captchas, whose primary key lets exactly one
  *   request through, also when two arrive at once; the row is kept until the challenge expires
