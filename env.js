@@ -93,6 +93,12 @@ export const envSchema = z
     PGLITE_DIR: z.string().trim().min(1).optional(),
     /** Signs admin sessions (next-auth). At least 32 characters. Required in production. */
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    /**
+     * Signs the proof-of-work captcha challenges of guest commenting (docs/engagement.md). At least
+     * 32 characters. Unset: derived from AUTH_SECRET (required in production); outside production
+     * without either, a fixed development key.
+     */
+    CAPTCHA_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     /** Inngest Cloud event key. With it (or INNGEST_BASE_URL / INNGEST_DEV) Inngest runs background work. */
     INNGEST_EVENT_KEY: z.string().trim().min(1).optional(),
     /** Inngest signing key; required with INNGEST_EVENT_KEY in production. */

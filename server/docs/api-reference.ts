@@ -85,7 +85,12 @@ export async function collectEndpoints(
             : AUTH_LABEL[meta.auth],
         summary: meta.summary ?? "",
         ...(meta.rateLimit
-          ? { rateLimit: `${meta.rateLimit.limit} per ${meta.rateLimit.windowSeconds} s per ${meta.rateLimit.by}` }
+          ? {
+              rateLimit: [meta.rateLimit]
+                .flat()
+                .map((rule) => `${rule.limit} per ${rule.windowSeconds} s per ${rule.by}`)
+                .join("; "),
+            }
           : {}),
         cors: Boolean(meta.cors),
         params: schema(meta.params),

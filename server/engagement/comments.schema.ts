@@ -92,12 +92,26 @@ const zFlag = z
   .transform((v) => v === true || v === "true")
   .optional();
 
+/**
+ * A guest's name (guest commenting): 1 to 50 letters, digits, spaces, apostrophes, hyphens and
+ * underscores, so it can carry no link or address; trimmed.
+ */
+export const ZGuestName = z
+  .string()
+  .trim()
+  .min(1, "must not be empty")
+  .max(50, "must be at most 50 characters")
+  .regex(/^[\p{L}\p{M}\p{N}' ’_-]+$/u, "may hold only letters, digits, spaces, apostrophes, hyphens and underscores");
+
 /** POST .../pages/<b64>/comments.json */
 export const ZCreateCommentBody = z.object({
   comment: z.object({
     body: z.object({
       ops: ZCommentOps,
+      /** Guests: the solved captcha (server/engagement/captcha.ts). */
       captcha_response: z.string().max(4096).optional(),
+      /** Guests: the name shown with the comment ("Guest" without one). */
+      guest_name: ZGuestName.optional(),
     }),
     parent_comment_id: z.union([zWholeNumber({ min: 1, max: PG_INT_MAX }), z.null()]).optional(),
   }),

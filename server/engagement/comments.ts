@@ -2,7 +2,8 @@
  * Comments on pages (spec §2.1, §3, §4.1; docs/engagement.md).
  *
  * - A comment is written by a signed-in reader (a publisher-signed JWT → one member of the
- *   account: server/members/identities.ts). Guests (captcha) are not served yet: 401.
+ *   account: server/members/identities.ts), or by a guest with a solved captcha where the account
+ *   allows guests; who may write, and confidential comments' rules, are guests.ts's (commenterFor).
  * - The first comment on a URL of the publication creates its page (server/engagement/pages.ts).
  * - Bodies are ops validated as data (comments.schema.ts), capped by COMMENT_LIMITS (413); the
  *   stored text ends with a newline; images must be served by Masthead (APP_URL/images/… or the
@@ -31,8 +32,9 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { Comment, Member, Page, Prisma } from "../generated/prisma/client";
-import { findJwtMember, findOrCreateJwtMember, jwtIdsOfMembers } from "../members/identities";
+import { findJwtMember, jwtIdsOfMembers } from "../members/identities";
 import { getPublisher, type Publisher } from "../publishing/publisher";
+import { consumeCaptcha } from "./captcha";
 import {
   COMMENT_LIMITS,
   type TCommentAuthor,
@@ -44,6 +46,7 @@ import {
   type TListCommentsQuery,
   type TSortOrder,
 } from "./comments.schema";
+import { commenterColumns, commenterFor, guestAuthorWire } from "./guests";
 import { contentOf, decideModeration, isNewReader } from "./moderation/moderation";
 import { scoreComment } from "./moderation/registry";
 import { moderationSettingsOf } from "./moderation/settings";
@@ -65,8 +68,16 @@ export const VISIBLE = {
 
 // ─── bodies ──────────────────────────────────────────────────────────────────────────────────
 
-/** Whether an image URL is one Masthead serves for the account: APP_URL/images/… or its image CDN. */
-export function isMastheadImageUrl(url: string, publisher: Pick<Publisher, "cdnImage">, appUrl: string): boolean {
+/**
+ * Whether an image URL is one Masthead serves for the account: APP_URL/images/…, its image CDN,
+ * or IMAGE_PUBLIC_BASE_URL/… (where uploads are read when it is set: storage/image-storage.ts).
+ */
+export function isMastheadImageUrl(
+  url: string,
+  publisher: Pick<Publisher, "cdnImage">,
+  appUrl: string,
+  imageBaseUrl: string | undefined = getEnv().IMAGE_PUBLIC_BASE_URL,
+): boolean {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -76,6 +87,7 @@ export function isMastheadImageUrl(url: string, publisher: Pick<Publisher, "cdnI
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return false;
   if (parsed.username || parsed.password) return false;
   if (parsed.origin === new URL(appUrl).origin && parsed.pathname.startsWith("/images/")) return true;
+  if (imageBaseUrl && `${parsed.origin}${parsed.pathname}`.startsWith(`${imageBaseUrl}/`)) return true;
   const cdn = publisher.cdnImage.replace(/^https?:\/\//, "").replace(/\/+$/, "");
   return Boolean(cdn) && `${parsed.host}${parsed.pathname}`.startsWith(`${cdn}/`);
 }
@@ -219,7 +231,12 @@ export async function toWire(
       deleted: c.deletedAt !== null,
       realm_comment_count: realmCount,
       is_page_author: jwtId !== undefined && page.authorIds.includes(jwtId),
-      author: c.confidential || (placeholder && c.deletedAt !== null) ? null : authorWire(c.author),
+      author:
+        c.confidential || (placeholder && c.deletedAt !== null)
+          ? null
+          : c.guest
+            ? guestAuthorWire(c, c.author)
+            : authorWire(c.author),
       mentions: mentionsOf(ops),
     };
   });
@@ -241,7 +258,16 @@ async function pageCounts(db: Db, pageId: number) {
  */
 async function moderate(
   db: Db,
-  args: { accountId: number; memberId: number; ops: TCommentOp[]; now: Date; field: string; editing?: number },
+  args: {
+    accountId: number;
+    memberId: number;
+    ops: TCommentOp[];
+    now: Date;
+    field: string;
+    editing?: number;
+    /** A guest is always a new reader (guests.ts). */
+    guest?: boolean;
+  },
 ): Promise<Pick<Prisma.CommentUncheckedCreateInput, "isPublished" | "isSpam" | "toxicity" | "moderationReasons">> {
   const others: Prisma.CommentWhereInput = {
     accountId: args.accountId,
@@ -254,7 +280,7 @@ async function moderate(
     db.comment.count({ where: { ...others, isPublished: true, isSpam: false, deletedAt: null } }),
   ]);
   const history = { firstCommentAt: first?.createdAt ?? null, publishedComments };
-  const reader = { ...history, isNew: isNewReader(history, args.now) };
+  const reader = { ...history, isNew: args.guest === true || isNewReader(history, args.now) };
   const content = contentOf(args.ops);
   const score = await scoreComment({ ...content, reader });
   const decision = decideModeration({ content, reader, score, settings });
@@ -289,7 +315,8 @@ function publisherOf(db: Db, accountId: number): Promise<Publisher> {
 }
 
 /**
- * Post a comment (or a reply) as the JWT's reader; the page is created on first use.
+ * Post a comment (or a reply) as the JWT's reader, or as a guest (guests.ts); the page is created
+ * on first use.
  * `created` is false when a duplicate within DUPLICATE_WINDOW_MS was answered instead.
  */
 export async function createComment(
@@ -305,20 +332,23 @@ export async function createComment(
   created: boolean;
   response: { total_count: number; comment: TCommentWire; total_parent_comments_count: number };
 }> {
-  const user = requireUser(args.user);
   const { account, input, now } = args;
   const url = decodePageId(args.encodedUrl, PAGE_FIELD);
   const publisher = await publisherOf(db, account.id);
   const ops = prepareOps(input.comment.body.ops, publisher, getEnv().APP_URL);
   const parentId = input.comment.parent_comment_id ?? null;
   const digest = digestOf(ops, parentId);
-  const member = await findOrCreateJwtMember(db, { accountId: account.id, user, now });
+  // Guest and confidential rules, the captcha checked (guests.ts).
+  const commenter = await commenterFor(db, { accountId: account.id, user: args.user, input, now });
+  const { member, guest } = commenter;
   const moderation = await moderate(db, {
     accountId: account.id,
     memberId: member.id,
-    ops,
+    // A guest's name is moderated with the text.
+    ops: guest?.name ? [{ insert: `${guest.name}\n` }, ...ops] : ops,
     now,
     field: "body.comment.body.ops",
+    guest: guest !== null,
   });
 
   const { comment, page, created } = await withTransaction(
@@ -349,6 +379,8 @@ export async function createComment(
           });
         }
       }
+      // A guest's captcha is used up with the comment (403 when used before; a rollback frees it).
+      if (guest) await consumeCaptcha(tx, guest.captcha, now);
       // One writer per reader at a time: the duplicate check and the insert cannot interleave.
       await tx.$queryRaw`SELECT id FROM members WHERE id = ${member.id} FOR UPDATE`;
       const duplicate = await tx.comment.findFirst({
@@ -363,7 +395,8 @@ export async function createComment(
         orderBy: { id: "asc" },
         include: { author: true },
       });
-      if (duplicate) return { comment: duplicate, page, created: false };
+      // Guests share one member: each solved captcha makes its own comment, never a duplicate.
+      if (duplicate && !guest) return { comment: duplicate, page, created: false };
       const comment = await tx.comment.create({
         data: {
           accountId: account.id,
@@ -373,6 +406,7 @@ export async function createComment(
           body: { ops },
           bodyDigest: digest,
           confidential: input.confidential ?? false,
+          ...commenterColumns(commenter, input),
           ...moderation,
           createdAt: now,
         },

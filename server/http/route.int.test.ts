@@ -3,6 +3,7 @@ import { SignJWT } from "jose";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 
+import { resetEnvCache } from "../../env.js";
 import { createApiKey } from "../accounts/api-keys";
 import { getDb } from "../db";
 import { AppError } from "../errors";
@@ -289,6 +290,53 @@ describe("apiRoute: rate limits", () => {
     expect(last!.headers.get("ratelimit-limit")).toBe("3");
     expect(last!.headers.get("ratelimit-remaining")).toBe("0");
     expect((await body(last!)).error.code).toBe("RATE_LIMITED");
+  });
+
+  it("counts per signed-in reader and per guest IP, on the database store, each rule apart", async () => {
+    const { db, account } = await setup();
+    process.env.RATE_LIMIT_STORE = "database";
+    resetEnvCache();
+    (globalThis as { mastheadRateLimitStore?: unknown }).mastheadRateLimitStore = undefined;
+    try {
+      const name = `r${Date.now()}`;
+      const route = apiRoute(
+        {
+          auth: "publisherJwt",
+          params: z.object({ account_id: z.string() }),
+          rateLimit: [
+            { name, limit: 10, windowSeconds: 60, by: "ip" },
+            { name: `${name}.reader`, limit: 2, windowSeconds: 60, by: "reader" },
+            { name: `${name}.guest`, limit: 1, windowSeconds: 60, by: "guest" },
+          ],
+        },
+        async () => Response.json({}),
+      );
+      const as = (token: string | null) =>
+        route(new Request(token ? `http://t/x?jwt=${token}` : "http://t/x"), {
+          params: Promise.resolve({ account_id: String(account.id) }),
+        });
+      const ada = await jwt({ id: "ada", name: "Ada" });
+      const bo = await jwt({ id: "bo", name: "Bo" });
+      const statuses = [];
+      for (const token of [ada, ada, ada, bo, null, null, bo, bo]) statuses.push((await as(token)).status);
+      expect(statuses).toEqual([200, 200, 429, 200, 200, 429, 200, 429]);
+      const refused = await as(ada);
+      expect(refused.headers.get("ratelimit-limit")).toBe("2");
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+      const keys = (await db.rateLimitBucket.findMany({ where: { key: { startsWith: name } } })).map((b) => b.key);
+      expect(keys.sort()).toEqual(
+        [
+          name + ":untrusted",
+          `${name}.guest:untrusted`,
+          `${name}.reader:${account.id}:user:ada`,
+          `${name}.reader:${account.id}:user:bo`,
+        ].sort(),
+      );
+    } finally {
+      delete process.env.RATE_LIMIT_STORE;
+      resetEnvCache();
+      (globalThis as { mastheadRateLimitStore?: unknown }).mastheadRateLimitStore = undefined;
+    }
   });
 
   it("the database store counts exactly under 20 parallel requests", async () => {

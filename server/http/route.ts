@@ -32,7 +32,7 @@ import { AppError, zodIssuesToDetails, type ErrorDetail } from "../errors";
 import { authenticateMember, type AuthenticatedMember } from "../members/sessions";
 import { recordRequest, routeTemplate } from "../metrics";
 import { resolvePublisher, type Publisher } from "../publishing/publisher";
-import { checkRateLimit, rateLimitHeaders } from "../rate-limit";
+import { checkRateLimit, rateLimitHeaders, type RateLimitResult } from "../rate-limit";
 import { getRateLimitStore } from "../rate-limit/store";
 import { assertSafeInput } from "../validation";
 import { corsHeaders, preflightResponse } from "./cors";
@@ -87,6 +87,40 @@ type SchemeContext = {
 
 export type BodyType = "json" | "text-json" | "form";
 
+/**
+ * What a rate-limit rule counts by:
+ * - "ip": the caller's IP; "key": the account (its key, or the publisher); "ip+key": both;
+ * - "reader": the signed-in reader (the user of a publisher-signed JWT, or a member session),
+ *   per account; requests without one are not counted by this rule;
+ * - "guest": the IP, counting only requests without a signed-in reader (guests get a tighter
+ *   limit than the route's "ip" rule).
+ */
+export type RateLimitBy = "ip" | "key" | "ip+key" | "reader" | "guest";
+export type RouteRateLimit = { name: string; limit: number; windowSeconds: number; by: RateLimitBy };
+
+/**
+ * The identity a rule counts a request under, or null when the rule does not apply to it
+ * ("reader" without a reader, "guest" with one).
+ */
+export function rateLimitIdentity(
+  by: RateLimitBy,
+  request: { ip: string; accountId: number | undefined; reader: string | null },
+): string | null {
+  const key = request.accountId === undefined ? "anonymous" : String(request.accountId);
+  switch (by) {
+    case "ip":
+      return request.ip;
+    case "key":
+      return key;
+    case "ip+key":
+      return `${key}:${request.ip}`;
+    case "reader":
+      return request.reader === null ? null : `${key}:${request.reader}`;
+    case "guest":
+      return request.reader === null ? request.ip : null;
+  }
+}
+
 export type RouteOptions<A extends AuthScheme, Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType> = {
   auth: A;
   /** With auth "admin": the roles that may call it (OWNER always may). */
@@ -99,7 +133,8 @@ export type RouteOptions<A extends AuthScheme, Q extends z.ZodType, B extends z.
   maxBodyBytes?: number;
   /** The handler reads the body itself (multipart uploads): no body parsing here. */
   rawBody?: boolean;
-  rateLimit?: { name: string; limit: number; windowSeconds: number; by: "ip" | "key" | "ip+key" };
+  /** One rule or several (each counted; the request is refused when any is over): see RouteRateLimit. */
+  rateLimit?: RouteRateLimit | readonly RouteRateLimit[];
   /** Browser-facing: answer preflights and add CORS headers. */
   cors?: boolean;
   /** What the endpoint answers; "json" refuses an Accept that rules JSON out (406). */
@@ -159,14 +194,17 @@ export function apiRoute<
       const who = await authenticate(db, options, req, url, params);
 
       if (options.rateLimit) {
-        const rule = options.rateLimit;
-        const accountId = who.account?.id ?? who.publisher?.accountId;
-        const key = accountId === undefined ? "anonymous" : String(accountId);
-        const identity = rule.by === "ip" ? ip : rule.by === "key" ? key : `${key}:${ip}`;
-        const now = new Date();
-        const result = await checkRateLimit(await getRateLimitStore(), rule, identity, now);
-        extra = { ...extra, ...rateLimitHeaders(result, now) };
-        if (!result.allowed) throw new AppError("RATE_LIMITED", "Too many requests: slow down and try again later.");
+        const result = await checkRules([options.rateLimit].flat(), {
+          ip,
+          accountId: who.account?.id ?? who.publisher?.accountId,
+          reader: readerOf(who),
+        });
+        if (result) {
+          extra = { ...extra, ...rateLimitHeaders(result.result, result.now) };
+          if (!result.result.allowed) {
+            throw new AppError("RATE_LIMITED", "Too many requests: slow down and try again later.");
+          }
+        }
       }
 
       const body =
@@ -254,6 +292,39 @@ type Who = {
   user?: ApiUser | null;
   admin?: StaffActor;
 };
+
+/** The signed-in reader of a request, as a rate-limit identity: the JWT's user or the member. */
+function readerOf(who: Who): string | null {
+  if (who.user) return `user:${who.user.id}`;
+  if (who.member) return `member:${who.member.member.id}`;
+  return null;
+}
+
+/**
+ * Count the request on every rule that applies to it; the answer's headers come from the rule
+ * that refused it (the one that frees up last), or else from the one closest to its limit.
+ */
+async function checkRules(
+  rules: readonly RouteRateLimit[],
+  request: { ip: string; accountId: number | undefined; reader: string | null },
+): Promise<{ result: RateLimitResult; now: Date } | null> {
+  const now = new Date();
+  const store = await getRateLimitStore();
+  let shown: RateLimitResult | null = null;
+  for (const rule of rules) {
+    const identity = rateLimitIdentity(rule.by, request);
+    if (identity === null) continue;
+    const result = await checkRateLimit(store, rule, identity, now);
+    if (
+      !shown ||
+      (!result.allowed && (shown.allowed || result.resetAt > shown.resetAt)) ||
+      (result.allowed && shown.allowed && result.remaining < shown.remaining)
+    ) {
+      shown = result;
+    }
+  }
+  return shown ? { result: shown, now } : null;
+}
 
 /** Who the request is for and from, per the route's scheme (see AuthScheme). */
 async function authenticate(

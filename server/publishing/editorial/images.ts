@@ -74,56 +74,71 @@ export type StoredImage = {
   height: number | null;
 };
 
+/** What an upload is, from its bytes: its type (magic bytes) and size in pixels. */
+export type InspectedImage = { mimeType: TImageMimeType; width: number | null; height: number | null };
+
 /**
- * Keep an uploaded image: check its size and content, put it in `storage` and record it
- * (ImageAsset). The bytes are stored first, so a recorded image always has them; if recording
- * fails, they are removed.
+ * Check an upload's size (413 over `maxBytes`, 400 empty) and content: a JPEG, PNG, WebP or GIF
+ * by its first bytes, readable as one (415 otherwise). Nothing else (SVG, HTML) is ever kept.
  */
-export async function storeImage(
-  db: Db,
-  args: { actor: Actor; data: Uint8Array; storage: ImageStorage; maxBytes: number; now: Date },
-): Promise<StoredImage> {
-  const { actor, data, now } = args;
-  if (data.byteLength > args.maxBytes)
-    throw new AppError("PAYLOAD_TOO_LARGE", `The image is larger than ${args.maxBytes} bytes.`);
+export function inspectImage(data: Uint8Array, maxBytes: number): InspectedImage {
+  if (data.byteLength > maxBytes)
+    throw new AppError("PAYLOAD_TOO_LARGE", `The image is larger than ${maxBytes} bytes.`);
   if (data.byteLength === 0)
     throw new AppError("BAD_REQUEST", "The file is empty.", { details: [{ field: "file", issue: "is empty" }] });
   const mimeType = sniffImageType(data);
   if (!mimeType) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Upload a JPEG, PNG, WebP or GIF image.");
-  let size: { width: number; height: number };
   try {
-    size = imageSize(data);
+    const size = imageSize(data);
+    return { mimeType, width: size.width ?? null, height: size.height ?? null };
   } catch {
     throw new AppError(
       "UNSUPPORTED_MEDIA_TYPE",
       `The file starts like a ${IMAGE_TYPES[mimeType].toUpperCase()} image but cannot be read as one.`,
     );
   }
+}
 
+/**
+ * Keep an inspected image: put its bytes in `storage` under a new key, then record it
+ * (ImageAsset, and whatever `record` adds in the same transaction). The bytes are stored first,
+ * so a recorded image always has them; if recording fails, they are removed.
+ */
+export async function keepImage(
+  db: Db,
+  args: {
+    accountId: number;
+    data: Uint8Array;
+    image: InspectedImage;
+    storage: ImageStorage;
+    now: Date;
+    uploadedBy: { staffId: string | null } | { memberId: number };
+    record?: (tx: Db, stored: StoredImage) => Promise<unknown>;
+  },
+): Promise<StoredImage> {
+  const { data, image, now } = args;
   const id = randomUUID();
-  const key = imageKey(actor.accountId, now, id, mimeType);
-  await args.storage.put(key, data, { contentType: mimeType });
+  const key = imageKey(args.accountId, now, id, image.mimeType);
+  const stored: StoredImage = { id, key, bytes: data.byteLength, ...image };
+  await args.storage.put(key, data, { contentType: image.mimeType });
   try {
-    await db.imageAsset.create({
-      data: {
-        id,
-        accountId: actor.accountId,
-        key,
-        mimeType,
-        bytes: data.byteLength,
-        width: size.width ?? null,
-        height: size.height ?? null,
-        uploadedById: actorUserId(actor),
-        createdAt: now,
-      },
-    });
-    await recordAudit(db, {
-      actor,
-      action: "image.upload",
-      targetType: "image",
-      targetId: id,
-      metadata: { key, bytes: data.byteLength, mimeType },
-      now,
+    await withTransaction(db, async (tx) => {
+      await tx.imageAsset.create({
+        data: {
+          id,
+          accountId: args.accountId,
+          key,
+          mimeType: image.mimeType,
+          bytes: data.byteLength,
+          width: image.width,
+          height: image.height,
+          ...("memberId" in args.uploadedBy
+            ? { uploadedByMemberId: args.uploadedBy.memberId }
+            : { uploadedById: args.uploadedBy.staffId }),
+          createdAt: now,
+        },
+      });
+      await args.record?.(tx, stored);
     });
   } catch (error) {
     await args.storage
@@ -131,7 +146,33 @@ export async function storeImage(
       .catch((cleanup: unknown) => log.warn("could not remove an unrecorded image", { key, error: cleanup }));
     throw error;
   }
-  return { id, key, mimeType, bytes: data.byteLength, width: size.width ?? null, height: size.height ?? null };
+  return stored;
+}
+
+/** Keep a staff (or system) upload: inspected, stored, recorded and audited ("image.upload"). */
+export async function storeImage(
+  db: Db,
+  args: { actor: Actor; data: Uint8Array; storage: ImageStorage; maxBytes: number; now: Date },
+): Promise<StoredImage> {
+  const { actor, data, now } = args;
+  const image = inspectImage(data, args.maxBytes);
+  return keepImage(db, {
+    accountId: actor.accountId,
+    data,
+    image,
+    storage: args.storage,
+    now,
+    uploadedBy: { staffId: actorUserId(actor) },
+    record: (tx, stored) =>
+      recordAudit(tx, {
+        actor,
+        action: "image.upload",
+        targetType: "image",
+        targetId: stored.id,
+        metadata: { key: stored.key, bytes: data.byteLength, mimeType: image.mimeType },
+        now,
+      }),
+  });
 }
 
 // ─── Serving ─────────────────────────────────────────────────────────────────────────────────

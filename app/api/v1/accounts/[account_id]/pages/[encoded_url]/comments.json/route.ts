@@ -7,6 +7,7 @@ import {
   ZListCommentsQuery,
   ZPageParams,
 } from "@/server/engagement/comments.schema";
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 
@@ -34,9 +35,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       body: ZCreateCommentBody,
       maxBodyBytes: COMMENT_LIMITS.maxBodyBytes,
       cors: true,
-      rateLimit: { name: "engagement.comment.create", limit: 30, windowSeconds: 60, by: "ip" },
+      rateLimit: ENGAGEMENT_RATE_LIMITS.commentCreate,
       summary:
-        "Comment as the jwt's reader (401 without): {comment: {body: {ops}, parent_comment_id?}, confidential?, jwt} → 201 {total_count, comment, total_parent_comments_count}. The same body again within 10 s answers the first comment. The first comment on a URL of the publication creates its page (403 for other hosts). At most 50 ops and 10,000 characters (413).",
+        "Comment as the jwt's reader, or as a guest without jwt with a solved captcha (comment.body.captcha_response from GET captcha/challenge, comment.body.guest_name optional) where the publication takes guests (401 without either, 403 guests not allowed or the captcha forged, expired or used): {comment: {body: {ops, captcha_response?, guest_name?}, parent_comment_id?}, confidential?, jwt?, mobile?} → 201 {total_count, comment, total_parent_comments_count}. confidential: signed-in readers only, where allowed (403); author null. The same body again within 10 s answers the first comment (signed-in readers). The first comment on a URL of the publication creates its page (403 for other hosts). At most 50 ops and 10,000 characters (413).",
     },
     async ({ db, account, user, params, body }) => {
       const { response } = await createComment(db, {

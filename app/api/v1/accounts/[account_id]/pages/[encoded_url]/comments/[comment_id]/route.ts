@@ -1,6 +1,7 @@
 // PUT /api/v1/accounts/{account_id}/pages/{b64 url}/comments/{comment_id} – the author edits a comment
 import { editComment } from "@/server/engagement/comments";
 import { COMMENT_LIMITS, ZCommentParams, ZEditCommentBody } from "@/server/engagement/comments.schema";
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 
@@ -14,7 +15,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       body: ZEditCommentBody,
       maxBodyBytes: COMMENT_LIMITS.maxBodyBytes,
       cors: true,
-      rateLimit: { name: "engagement.comment.edit", limit: 60, windowSeconds: 60, by: "ip" },
+      rateLimit: ENGAGEMENT_RATE_LIMITS.commentEdit,
       summary:
         "Replace the comment's ops as its author: {comment: {ops}, jwt} → {comment} with edited_at; 401 without jwt, 403 for another reader, 404 for a comment not on this page of this account.",
     },

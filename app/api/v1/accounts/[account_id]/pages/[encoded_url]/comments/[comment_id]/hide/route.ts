@@ -1,6 +1,7 @@
 // POST /api/v1/accounts/{account_id}/pages/{b64 url}/comments/{comment_id}/hide – the author hides a comment
 import { hideComment } from "@/server/engagement/comments";
 import { ZCommentParams, ZHideCommentBody } from "@/server/engagement/comments.schema";
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 
@@ -13,7 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       params: ZCommentParams,
       body: ZHideCommentBody,
       cors: true,
-      rateLimit: { name: "engagement.comment.hide", limit: 60, windowSeconds: 60, by: "ip" },
+      rateLimit: ENGAGEMENT_RATE_LIMITS.commentHide,
       summary:
         "Hide the comment as its author: {jwt} → {comment} with hidden, hidden_at, hidden_by_id; again: unchanged. 401 without jwt, 403 for another reader, 404 for a comment not on this page of this account.",
     },

@@ -1,13 +1,12 @@
 // POST, DELETE /api/v1/accounts/{account_id}/pages/{b64 url}/comments/{comment_id}/reactions/{reaction_id}
 // – the signed-in reader gives or takes back a reaction
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
 import { addReaction, removeReaction } from "@/server/engagement/reactions";
 import { REACTION_IDS, ZReactionBody, ZReactionParams } from "@/server/engagement/reactions.schema";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 
 export const dynamic = "force-dynamic";
-
-const RATE_LIMIT = { name: "engagement.reaction", limit: 120, windowSeconds: 60, by: "ip" } as const;
 
 /** Both methods: the same scheme, inputs and answer; `change` gives or takes back the reaction. */
 const reactionRoute = (change: typeof addReaction, summary: string) =>
@@ -17,7 +16,7 @@ const reactionRoute = (change: typeof addReaction, summary: string) =>
       params: ZReactionParams,
       body: ZReactionBody,
       cors: true,
-      rateLimit: RATE_LIMIT,
+      rateLimit: ENGAGEMENT_RATE_LIMITS.reaction,
       summary,
     },
     async ({ db, account, user, params }) =>
