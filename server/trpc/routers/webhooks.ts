@@ -34,7 +34,11 @@ export const webhooksRouter = createTRPCRouter({
   /** Event names per kind, for the form. */
   catalog: ownerProcedure
     .output(ZWebhookCatalog)
-    .query(() => ({ CONTENT: [...EVENTS_BY_KIND.CONTENT], SUBSCRIPTION: [...EVENTS_BY_KIND.SUBSCRIPTION] })),
+    .query(() => ({
+      CONTENT: [...EVENTS_BY_KIND.CONTENT],
+      SUBSCRIPTION: [...EVENTS_BY_KIND.SUBSCRIPTION],
+      ENGAGEMENT: [...EVENTS_BY_KIND.ENGAGEMENT],
+    })),
 
   list: ownerProcedure
     .output(z.array(ZWebhookEndpointListItem))
