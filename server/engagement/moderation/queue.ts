@@ -43,7 +43,6 @@ import {
   type TQueuePage,
   type TQueueTab,
   type TReaderHistory,
-  type TReportReason,
 } from "./queue.schema";
 import { moderationSettingsOf } from "./settings";
 
