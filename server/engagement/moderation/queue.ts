@@ -131,7 +131,7 @@ async function toItems(db: Db, accountId: number, comments: QueueComment[], now:
     const groups = reportGroups.filter((g) => g.commentId === c.id);
     return {
       id: c.id,
-      ops: ((c.body as { ops?: TCommentOp[] }).ops ?? []),
+      ops: (c.body as { ops?: TCommentOp[] }).ops ?? [],
       page: { id: c.page.id, url: c.page.url, headline: c.page.headline },
       parentCommentId: c.parentCommentId,
       author: {
