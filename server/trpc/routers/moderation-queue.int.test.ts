@@ -12,8 +12,10 @@ import type { Db } from "../../db/client";
 import { createComment, editComment, hideComment, listComments, pageCommentCounts } from "../../engagement/comments";
 import { addReaction } from "../../engagement/reactions";
 import { pageId } from "../../testing/engagement";
+import { runJobsNow, testJobDeps } from "../../testing/jobs";
 import { createTestPublisher } from "../../testing/publishing-factories";
 import { createTestStaff, trpcCodeOf } from "../../testing/staff";
+import { fakeClock, startReceiver } from "../../testing/webhook-receiver";
 
 const URL_A = "https://news.example.com/politics/a-story";
 const B64 = pageId(URL_A);
@@ -421,5 +423,45 @@ describe("engagement webhooks", () => {
       },
     });
     expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id } })).toBe(1);
+  });
+
+  it("lets an owner subscribe to engagement events in the dashboard, and delivers a moderator's approval", async () => {
+    const { db, account, owner, moderator } = await setup();
+    expect((await owner.caller.webhooks.catalog()).ENGAGEMENT).toEqual([
+      "comment.created",
+      "comment.published",
+      "comment.deleted",
+      "comment.reported",
+    ]);
+    expect(
+      await trpcCodeOf(
+        owner.caller.webhooks.create({ kind: "ENGAGEMENT", url: "https://example.org/h", events: ["story-publish"] }),
+      ),
+    ).toBe("BAD_REQUEST");
+    const receiver = await startReceiver();
+    try {
+      const { endpoint } = await owner.caller.webhooks.create({
+        kind: "ENGAGEMENT",
+        url: receiver.url,
+        events: ["comment.published"],
+      });
+      expect(endpoint.kind).toBe("ENGAGEMENT");
+      const held = await post(db, account.id, BO, "you idiot");
+      await moderator.caller.moderation.act({ commentId: held.id, action: "approve" });
+      await moderator.caller.moderation.act({ commentId: held.id, action: "approve" });
+      await runJobsNow(db, testJobDeps({ clock: fakeClock(new Date(Date.now() + 1000)) }));
+      expect(receiver.requests).toHaveLength(1);
+      const request = receiver.requests[0]!;
+      expect(request.headers["x-masthead-event"]).toBe("comment.published");
+      expect(JSON.parse(request.body)).toMatchObject({
+        event: "comment.published",
+        data: {
+          comment: { id: held.id, is_published: true, moderation_state: "approved" },
+          moderator_id: moderator.user.id,
+        },
+      });
+    } finally {
+      await receiver.close();
+    }
   });
 });
