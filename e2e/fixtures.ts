@@ -21,7 +21,12 @@ const FALLBACK = {
   moderator: { email: "moderator@demo.masthead.test", password: "masthead-demo-moderator" },
 };
 
-type CredentialsFile = { admin?: DemoUser; users?: (DemoUser & { roles?: string[] })[] };
+type CredentialsFile = {
+  admin?: DemoUser;
+  users?: (DemoUser & { roles?: string[] })[];
+  accountId?: number;
+  jwtSecret?: string;
+};
 
 function readCredentials(): CredentialsFile {
   try {
@@ -41,6 +46,14 @@ export function demoUsers(): { owner: DemoUser; editor: DemoUser; moderator: Dem
     editor: pick(byRole("EDITOR"), FALLBACK.editor),
     moderator: pick(byRole("MODERATOR"), FALLBACK.moderator),
   };
+}
+
+/** The demo account's id and the shared key its publisher signs reader JWTs with (the seed's credentials file). */
+export function demoAccount(): { accountId: number; jwtSecret: string } {
+  const file = readCredentials();
+  if (!file.accountId || !file.jwtSecret)
+    throw new Error(`No demo account in ${CREDENTIALS_FILE}: start the server first.`);
+  return { accountId: file.accountId, jwtSecret: file.jwtSecret };
 }
 
 /** Fill and submit the sign-in form on the current page (which must be the sign-in page). */

@@ -25,6 +25,7 @@ import {
   StatusFilter,
   useConfirm,
 } from "@/components/ui";
+import { WEBHOOK_KIND_LABELS } from "@/server/webhooks/events.schema";
 
 import { EndpointStatus } from "./endpoint-status";
 import { SecretOnce } from "./secret-once";
@@ -85,8 +86,7 @@ export function WebhookDetail({ id }: { id: string }) {
             {ep.url}
           </p>
           <p className="mt-1 text-xs text-gray-500">
-            {ep.kind === "CONTENT" ? "Content workflow" : "Subscriptions"} ·{" "}
-            {ep.hasSecret ? "signed" : "unsigned (empty X-Qt-Signature)"}
+            {WEBHOOK_KIND_LABELS[ep.kind]} · {ep.hasSecret ? "signed" : "unsigned (empty X-Qt-Signature)"}
             {ep.description ? ` · ${ep.description}` : ""}
           </p>
           <div className="mt-2 flex flex-wrap gap-1">

@@ -29,6 +29,7 @@ export type WebhookFormValues = {
 const KINDS = [
   { value: "CONTENT", label: "Content workflow" },
   { value: "SUBSCRIPTION", label: "Subscriptions" },
+  { value: "ENGAGEMENT", label: "Comments (engagement)" },
 ] as const;
 
 export function WebhookForm({

@@ -6,6 +6,7 @@ import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import { Badge, Button, LoadState, Panel, PanelSection, TextLink } from "@/components/ui";
+import { WEBHOOK_KIND_LABELS } from "@/server/webhooks/events.schema";
 
 import { EndpointStatus } from "./endpoint-status";
 import { SecretOnce } from "./secret-once";
@@ -68,8 +69,8 @@ export function WebhookList() {
                     {endpoint.url}
                   </TextLink>
                   <p className="mt-0.5 text-xs text-gray-500">
-                    {endpoint.kind === "CONTENT" ? "Content workflow" : "Subscriptions"} · {endpoint.events.length}{" "}
-                    event{endpoint.events.length === 1 ? "" : "s"}
+                    {WEBHOOK_KIND_LABELS[endpoint.kind]} · {endpoint.events.length} event
+                    {endpoint.events.length === 1 ? "" : "s"}
                     {endpoint.description ? ` · ${endpoint.description}` : ""}
                   </p>
                 </div>

@@ -14,7 +14,7 @@ test("a moderator sees only their areas and gets a 403 page on the audit log", a
 
   await nav.getByRole("link", { name: "Moderation", exact: true }).click();
   await expect(page).toHaveURL(/\/admin\/engagement\/moderation$/);
-  await expect(page.getByRole("heading", { name: "This part of the dashboard is not built yet" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Moderation queue", level: 1 })).toBeVisible();
 
   const response = await page.goto("/admin/audit-log");
   expect(response?.status()).toBe(403);

@@ -21,6 +21,9 @@
  *   Lists show a hidden or deleted top-level comment only when it has visible replies, as a
  *   placeholder (empty ops, no mentions, flags set).
  * - Edit and hide: the author only (403); a comment of another page or account is 404.
+ * - Moderators (moderation/queue.ts): a banned reader's create, edit and hide are 403
+ *   (moderation/bans.ts); an edit keeps a moderator's decision (moderation/decisions.ts afterEdit);
+ *   a create emits comment.created (events.ts) in its transaction.
  */
 import "server-only";
 
@@ -46,7 +49,10 @@ import {
   type TListCommentsQuery,
   type TSortOrder,
 } from "./comments.schema";
+import { emitCommentEvent } from "./events";
 import { commenterColumns, commenterFor, guestAuthorWire } from "./guests";
+import { assertNotBanned } from "./moderation/bans";
+import { afterEdit } from "./moderation/decisions";
 import { contentOf, decideModeration, isNewReader } from "./moderation/moderation";
 import { scoreComment } from "./moderation/registry";
 import { moderationSettingsOf } from "./moderation/settings";
@@ -341,6 +347,8 @@ export async function createComment(
   // Guest and confidential rules, the captcha checked (guests.ts).
   const commenter = await commenterFor(db, { accountId: account.id, user: args.user, input, now });
   const { member, guest } = commenter;
+  // moderation: bans (a signed-in reader's; the guest member stands for every guest, so is never banned)
+  if (!guest) await assertNotBanned(db, { accountId: account.id, memberId: member.id, now });
   const moderation = await moderate(db, {
     accountId: account.id,
     memberId: member.id,
@@ -412,6 +420,8 @@ export async function createComment(
         },
         include: { author: true },
       });
+      // moderation: the engagement webhook, once per comment (a duplicate returned above emits none).
+      await emitCommentEvent(tx, { name: "comment.created", comment, page, occurredAt: now });
       return { comment, page, created: true };
     },
     { retryUniqueClashes: true },
@@ -473,7 +483,7 @@ export async function listComments(
 /** The comment `commentId` of the page `encodedUrl` names in the account, for its author to change. */
 async function authorsComment(
   db: Db,
-  args: { accountId: number; user: ApiUser | null; encodedUrl: string; commentId: number },
+  args: { accountId: number; user: ApiUser | null; encodedUrl: string; commentId: number; now: Date },
 ) {
   const user = requireUser(args.user);
   const url = decodePageId(args.encodedUrl, PAGE_FIELD);
@@ -489,6 +499,7 @@ async function authorsComment(
   if (!member || member.id !== comment.authorId) {
     throw new AppError("FORBIDDEN", "Only the comment's author may change it.");
   }
+  await assertNotBanned(db, { accountId: args.accountId, memberId: member.id, now: args.now }); // moderation: bans
   return { page, comment };
 }
 
@@ -517,15 +528,26 @@ export async function editComment(
     field: "body.comment.ops",
     editing: comment.id,
   });
-  const updated = await db.comment.update({
-    where: { id: comment.id },
-    data: {
-      body: { ops },
-      bodyDigest: digestOf(ops, comment.parentCommentId),
-      ...moderation,
-      editedAt: args.now,
-    },
-    include: { author: true },
+  // moderation: a moderator's decision survives the edit (decisions.ts afterEdit); the row is
+  // locked so a moderator acting at the same moment is applied before or after, never lost.
+  const updated = await withTransaction(db, async (tx) => {
+    await tx.$queryRaw`SELECT id FROM comments WHERE id = ${comment.id} FOR UPDATE`;
+    const current = await tx.comment.findUniqueOrThrow({ where: { id: comment.id } });
+    if (current.deletedAt) throw new AppError("NOT_FOUND", "Comment not found on this page.");
+    return tx.comment.update({
+      where: { id: comment.id },
+      data: {
+        body: { ops },
+        bodyDigest: digestOf(ops, comment.parentCommentId),
+        ...moderation,
+        ...afterEdit(current.moderationState, {
+          isPublished: moderation.isPublished ?? true,
+          isSpam: moderation.isSpam ?? false,
+        }),
+        editedAt: args.now,
+      },
+      include: { author: true },
+    });
   });
   const [wire] = await toWire(db, page, [updated]);
   return { comment: wire! };

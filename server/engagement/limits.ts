@@ -31,6 +31,8 @@ export const ENGAGEMENT_RATE_LIMITS = {
   /** Adds and removals together. */
   reaction: perIpAndReader("engagement.reaction", 120, 60),
   pageMetadata: perIpAndReader("engagement.page_metadata", 60, 30),
+  /** Readers' reports of comments. */
+  report: perIpAndReader("engagement.report", 30, 20),
   /** Comment images: per 10 minutes. */
   upload: perIpAndReader("engagement.upload", 20, 10, 600),
   /** Captcha challenges (guests fetch one per comment). */

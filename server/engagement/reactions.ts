@@ -9,6 +9,7 @@
  * - A comment of another page or account, or one that is not visible (hidden, deleted, spam,
  *   unpublished) is NOT_FOUND: readers cannot see it, so they cannot react to it.
  * - The answer is the comment as the other endpoints give it, `reactions` counting per id.
+ * - A banned reader (moderation/bans.ts) is 403, for adding and removing alike.
  */
 import "server-only";
 
@@ -18,6 +19,7 @@ import { AppError } from "../errors";
 import { findJwtMember, findOrCreateJwtMember } from "../members/identities";
 import { toWire, VISIBLE } from "./comments";
 import type { TCommentWire } from "./comments.schema";
+import { assertNotBanned } from "./moderation/bans";
 import { decodePageId, findPage } from "./pages";
 import type { TReactionId } from "./reactions.schema";
 
@@ -54,6 +56,7 @@ async function answer(db: Db, page: Awaited<ReturnType<typeof visibleComment>>["
 export async function addReaction(db: Db, args: ReactionArgs): Promise<{ comment: TCommentWire }> {
   const { page, commentId } = await visibleComment(db, args);
   const member = await findOrCreateJwtMember(db, { accountId: args.accountId, user: args.user, now: args.now });
+  await assertNotBanned(db, { accountId: args.accountId, memberId: member.id, now: args.now });
   await db.commentReaction.createMany({
     data: [{ commentId, memberId: member.id, reactionId: args.reactionId, createdAt: args.now }],
     skipDuplicates: true,
@@ -66,6 +69,7 @@ export async function removeReaction(db: Db, args: ReactionArgs): Promise<{ comm
   const { page, commentId } = await visibleComment(db, args);
   const member = await findJwtMember(db, { accountId: args.accountId, userId: args.user.id });
   if (member) {
+    await assertNotBanned(db, { accountId: args.accountId, memberId: member.id, now: args.now });
     await db.commentReaction.deleteMany({ where: { commentId, memberId: member.id, reactionId: args.reactionId } });
   }
   return answer(db, page, commentId);

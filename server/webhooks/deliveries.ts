@@ -38,6 +38,13 @@ export const DELIVERY_POLICY: Record<
     responseTimeoutMs: 5_000,
     retryDelaysMs: [10_000, 60_000, 5 * 60_000, 30 * 60_000, 2 * 3600_000, 6 * 3600_000, 12 * 3600_000],
   },
+  // Comment events (not in the spec): the content timeouts, and retries over about an hour, since
+  // a comment's news goes stale; the endpoint is not deactivated for failing.
+  ENGAGEMENT: {
+    connectTimeoutMs: 3_000,
+    responseTimeoutMs: 5_000,
+    retryDelaysMs: [10_000, 60_000, 5 * 60_000, 15 * 60_000, 45 * 60_000],
+  },
 };
 
 /** Subscription endpoints that have failed for this long are deactivated (spec §3, §8). */

@@ -37,15 +37,35 @@ export const SUBSCRIPTION_EVENTS = [
   "subscriber.created",
 ] as const;
 
+/**
+ * The ENGAGEMENT events of comments (server/engagement; payloads in docs/webhooks.md): a reader's
+ * comment was created, a moderator published or deleted one, a reader reported one.
+ */
+export const ENGAGEMENT_EVENTS = [
+  "comment.created",
+  "comment.published",
+  "comment.deleted",
+  "comment.reported",
+] as const;
+export type TEngagementEvent = (typeof ENGAGEMENT_EVENTS)[number];
+
 /** Sent by "send test event"; every endpoint receives it whatever it subscribes to. */
 export const TEST_EVENT = "webhook-test";
 
-export const ZWebhookKind = z.enum(["CONTENT", "SUBSCRIPTION"]);
+export const ZWebhookKind = z.enum(["CONTENT", "SUBSCRIPTION", "ENGAGEMENT"]);
 export type TWebhookKind = z.infer<typeof ZWebhookKind>;
 
 export const EVENTS_BY_KIND: Record<TWebhookKind, readonly string[]> = {
   CONTENT: CONTENT_EVENTS,
   SUBSCRIPTION: SUBSCRIPTION_EVENTS,
+  ENGAGEMENT: ENGAGEMENT_EVENTS,
+};
+
+/** How the dashboard names each kind. */
+export const WEBHOOK_KIND_LABELS: Record<TWebhookKind, string> = {
+  CONTENT: "Content workflow",
+  SUBSCRIPTION: "Subscriptions",
+  ENGAGEMENT: "Comments (engagement)",
 };
 
 /** The longest webhook URL, as stored (the column is varchar(255)). */
@@ -159,4 +179,8 @@ export const ZWebhookDeliveryPage = z.object({
   nextCursor: z.string().optional(),
 });
 
-export const ZWebhookCatalog = z.object({ CONTENT: z.array(z.string()), SUBSCRIPTION: z.array(z.string()) });
+export const ZWebhookCatalog = z.object({
+  CONTENT: z.array(z.string()),
+  SUBSCRIPTION: z.array(z.string()),
+  ENGAGEMENT: z.array(z.string()),
+});

@@ -11,12 +11,11 @@ import "server-only";
 
 import { recordAudit } from "../../audit/audit-log";
 import type { StaffActor } from "../../auth/actor";
-import { hasAnyRole } from "../../auth/roles";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
-import { AppError } from "../../errors";
 import type { CommentModerationSettings } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
+import { requireModerator } from "./moderator";
 import {
   MODERATION_DEFAULTS,
   ZBannedWords,
@@ -46,12 +45,6 @@ function viewOf(row: CommentModerationSettings | null): TModerationSettingsView 
 /** The settings comments are moderated with (no role check: the comment services use it). */
 export async function moderationSettingsOf(db: Db, accountId: number): Promise<TModerationSettingsView> {
   return viewOf(await db.commentModerationSettings.findUnique({ where: { accountId } }));
-}
-
-function requireModerator(actor: StaffActor) {
-  if (!hasAnyRole(actor.roles, ["MODERATOR"])) {
-    throw new AppError("FORBIDDEN", "Only owners and moderators can see or change comment moderation.");
-  }
 }
 
 /** The actor's account's settings (owners and moderators). */

@@ -1,6 +1,28 @@
-/** moderation.* – comment moderation settings (owners and moderators). The queue is a later part. */
+/**
+ * moderation.* – comment moderation for owners and moderators: the settings, the queue, actions
+ * on comments, bans and a reader's history (docs/engagement.md "Moderation").
+ */
 import { z } from "zod";
 
+import { banReader, liftBan } from "../../engagement/moderation/bans";
+import {
+  listModerationQueue,
+  moderateComment,
+  moderationQueueCounts,
+  readerHistory,
+} from "../../engagement/moderation/queue";
+import {
+  ZBanInput,
+  ZBanView,
+  ZCommentActionInput,
+  ZCommentActionResult,
+  ZLiftBanInput,
+  ZQueueCounts,
+  ZQueueInput,
+  ZQueuePage,
+  ZReaderHistory,
+  ZReaderHistoryInput,
+} from "../../engagement/moderation/queue.schema";
 import { getModerationSettings, updateModerationSettings } from "../../engagement/moderation/settings";
 import {
   ZModerationSettingsView,
@@ -22,4 +44,38 @@ export const moderationRouter = createTRPCRouter({
     .input(ZUpdateModerationSettingsInput)
     .output(ZUpdateModerationSettingsResult)
     .mutation(({ ctx, input }) => updateModerationSettings(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+
+  /** One page of a tab of the queue (pending, reported, spam, toxic). */
+  queue: moderatorProcedure
+    .input(ZQueueInput)
+    .output(ZQueuePage)
+    .query(({ ctx, input }) => listModerationQueue(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+
+  /** How many comments each tab holds. */
+  counts: moderatorProcedure
+    .input(z.void())
+    .output(ZQueueCounts)
+    .query(({ ctx }) => moderationQueueCounts(ctx.db, { actor: ctx.actor })),
+
+  /** Approve, reject, delete, mark spam or not spam; 409 when already decided otherwise. */
+  act: moderatorProcedure
+    .input(ZCommentActionInput)
+    .output(ZCommentActionResult)
+    .mutation(({ ctx, input }) => moderateComment(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+
+  ban: moderatorProcedure
+    .input(ZBanInput)
+    .output(ZBanView)
+    .mutation(({ ctx, input }) => banReader(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+
+  liftBan: moderatorProcedure
+    .input(ZLiftBanInput)
+    .output(z.object({ lifted: z.boolean() }))
+    .mutation(({ ctx, input }) => liftBan(ctx.db, { actor: ctx.actor, memberId: input.memberId, now: new Date() })),
+
+  /** A reader's comments with their states, the reports against them and their bans. */
+  history: moderatorProcedure
+    .input(ZReaderHistoryInput)
+    .output(ZReaderHistory)
+    .query(({ ctx, input }) => readerHistory(ctx.db, { actor: ctx.actor, memberId: input.memberId, now: new Date() })),
 });

@@ -32,9 +32,11 @@ const allowPrivate = () => ({ allowPrivate: getEnv().WEBHOOK_ALLOW_PRIVATE_URLS 
 
 export const webhooksRouter = createTRPCRouter({
   /** Event names per kind, for the form. */
-  catalog: ownerProcedure
-    .output(ZWebhookCatalog)
-    .query(() => ({ CONTENT: [...EVENTS_BY_KIND.CONTENT], SUBSCRIPTION: [...EVENTS_BY_KIND.SUBSCRIPTION] })),
+  catalog: ownerProcedure.output(ZWebhookCatalog).query(() => ({
+    CONTENT: [...EVENTS_BY_KIND.CONTENT],
+    SUBSCRIPTION: [...EVENTS_BY_KIND.SUBSCRIPTION],
+    ENGAGEMENT: [...EVENTS_BY_KIND.ENGAGEMENT],
+  })),
 
   list: ownerProcedure
     .output(z.array(ZWebhookEndpointListItem))

@@ -49,10 +49,18 @@ export const ADMIN_AREAS = [
     label: "Engagement",
     roles: ["MODERATOR"],
     summary: "Reader comments and their moderation.",
-    built: false,
+    built: true,
     sections: [
-      { slug: "comments", label: "Comments", summary: "Every comment on every story, searchable." },
-      { slug: "moderation", label: "Moderation", summary: "The queue of flagged comments: spam, toxicity, reports." },
+      {
+        slug: "moderation",
+        label: "Moderation",
+        summary: "The queue of held and flagged comments: pending, reported, spam, toxic; bans and readers' history.",
+      },
+      {
+        slug: "settings",
+        label: "Moderation settings",
+        summary: "Pre- or post-moderation, the toxicity threshold, banned words, links from new readers.",
+      },
     ],
   },
   {

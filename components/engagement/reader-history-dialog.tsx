@@ -1,0 +1,142 @@
+"use client";
+
+/** A reader's history (moderation.history): their comments with states, reports against them, bans; lift a ban. */
+import { useMutation, useQuery } from "@tanstack/react-query";
+
+import { useTRPC } from "@/components/trpc/react";
+import { Badge, Button, DateTime, Dialog, ErrorAlert, LoadState } from "@/components/ui";
+import { REPORT_REASON_LABELS } from "@/server/engagement/moderation/queue.schema";
+
+import { CommentBody } from "./comment-body";
+
+export function ReaderHistoryDialog({
+  memberId,
+  onClose,
+  onChanged,
+}: {
+  memberId: number | null;
+  onClose: () => void;
+  onChanged: () => void;
+}) {
+  return (
+    <Dialog open={memberId !== null} onClose={onClose} title="Reader's history" size="lg">
+      {memberId !== null ? <History memberId={memberId} onChanged={onChanged} /> : null}
+    </Dialog>
+  );
+}
+
+function History({ memberId, onChanged }: { memberId: number; onChanged: () => void }) {
+  const trpc = useTRPC();
+  const history = useQuery(trpc.moderation.history.queryOptions({ memberId }));
+  const lift = useMutation(
+    trpc.moderation.liftBan.mutationOptions({
+      onSuccess: async () => {
+        await history.refetch();
+        onChanged();
+      },
+    }),
+  );
+  const data = history.data;
+  return (
+    <div className="space-y-5 text-sm">
+      <LoadState query={history} what="history" />
+      {data ? (
+        <>
+          <section aria-label="Reader">
+            <p className="font-semibold text-gray-900">
+              {data.reader.name} <span className="font-normal text-gray-600">(reader {data.reader.memberId})</span>
+            </p>
+            <p className="text-gray-700">
+              {data.reader.publishedComments} published comment{data.reader.publishedComments === 1 ? "" : "s"}
+              {data.reader.firstCommentAt ? (
+                <>
+                  , first on <DateTime value={data.reader.firstCommentAt} />
+                </>
+              ) : null}
+              {data.reader.isNew ? " · new reader" : ""}
+            </p>
+            {data.activeBan ? (
+              <div className="mt-2 flex flex-wrap items-center gap-2">
+                <Badge tone="red">
+                  Banned {data.activeBan.expiresAt ? `until ${data.activeBan.expiresAt.toLocaleString()}` : "for good"}
+                </Badge>
+                <Button
+                  size="sm"
+                  onClick={() => lift.mutate({ memberId })}
+                  loading={lift.isPending}
+                  loadingText="Lifting…"
+                >
+                  Lift the ban
+                </Button>
+              </div>
+            ) : null}
+            <ErrorAlert error={lift.error} />
+          </section>
+
+          <section aria-labelledby="history-comments">
+            <h3 id="history-comments" className="mb-2 font-semibold text-gray-900">
+              Comments ({data.comments.length})
+            </h3>
+            <ul className="divide-y divide-gray-200 rounded border border-gray-200">
+              {data.comments.map((c) => (
+                <li key={c.id} className="space-y-1 px-3 py-2">
+                  <div className="flex flex-wrap gap-1 text-xs text-gray-600">
+                    <span>#{c.id}</span> · <DateTime value={c.createdAt} /> ·{" "}
+                    <Badge tone={c.deleted ? "red" : c.isPublished ? "green" : "gray"}>
+                      {c.deleted ? "deleted" : c.isPublished ? "published" : "unpublished"}
+                    </Badge>
+                    <Badge tone="gray">{c.state}</Badge>
+                    {c.isSpam ? <Badge tone="amber">spam</Badge> : null}
+                    {c.reportCount ? <Badge tone="amber">{c.reportCount} reports</Badge> : null}
+                  </div>
+                  <CommentBody ops={c.ops} />
+                </li>
+              ))}
+            </ul>
+          </section>
+
+          <section aria-labelledby="history-reports">
+            <h3 id="history-reports" className="mb-2 font-semibold text-gray-900">
+              Reports against this reader ({data.reportsAgainst.length})
+            </h3>
+            {data.reportsAgainst.length ? (
+              <ul className="list-inside list-disc text-gray-700">
+                {data.reportsAgainst.map((r, i) => (
+                  <li key={i} className="break-words">
+                    Comment #{r.commentId}: {REPORT_REASON_LABELS[r.reason]}
+                    {r.note ? ` – ${r.note}` : ""} (<DateTime value={r.createdAt} />)
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="text-gray-600">None.</p>
+            )}
+          </section>
+
+          <section aria-labelledby="history-bans">
+            <h3 id="history-bans" className="mb-2 font-semibold text-gray-900">
+              Bans ({data.bans.length})
+            </h3>
+            {data.bans.length ? (
+              <ul className="list-inside list-disc text-gray-700">
+                {data.bans.map((b) => (
+                  <li key={b.id} className="break-words">
+                    {b.reason} · {b.expiresAt ? `until ${b.expiresAt.toLocaleString()}` : "for good"}
+                    {b.createdBy ? ` · by ${b.createdBy}` : ""}
+                    {b.liftedAt
+                      ? ` · lifted${b.liftedBy ? ` by ${b.liftedBy}` : ""}`
+                      : b.active
+                        ? " · active"
+                        : " · ended"}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="text-gray-600">None.</p>
+            )}
+          </section>
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,147 @@
+/**
+ * Bans (docs/engagement.md "Bans"): a moderator bars a reader (the one member record, however
+ * they sign in) from commenting in the account, for a number of days or for good, with a reason.
+ *
+ * - A ban is active while it is not lifted and its `expiresAt` is null or still to come: bans
+ *   expire by time, nothing has to run.
+ * - A banned reader's create, edit, hide, reaction and report calls are 403 with a message that
+ *   says until when (assertNotBanned, called by those services).
+ * - At most one active ban per reader: banning locks the member row; banning a banned reader
+ *   replaces the active ban (the old one is lifted by the new one, both audited). Lifting a ban
+ *   that is not there changes nothing.
+ */
+import "server-only";
+
+import { recordAudit } from "../../audit/audit-log";
+import type { StaffActor } from "../../auth/actor";
+import type { Db } from "../../db/client";
+import { withTransaction } from "../../db/transaction";
+import { AppError } from "../../errors";
+import type { CommentBan, Prisma } from "../../generated/prisma/client";
+import { parseInput } from "../../validation";
+import { requireModerator } from "./moderator";
+import { ZBanInput, ZLiftBanInput, type TBanInput, type TBanView } from "./queue.schema";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Bans in force at `now`. */
+export function activeBanWhere(now: Date): Prisma.CommentBanWhereInput {
+  return { liftedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] };
+}
+
+/** The reader's ban in force at `now`, if any (the one ending last). */
+export async function activeBanOf(
+  db: Db,
+  args: { accountId: number; memberId: number; now: Date },
+): Promise<CommentBan | null> {
+  const bans = await db.commentBan.findMany({
+    where: { accountId: args.accountId, memberId: args.memberId, ...activeBanWhere(args.now) },
+  });
+  if (bans.length === 0) return null;
+  return (
+    bans.find((b) => b.expiresAt === null) ?? bans.sort((a, b) => b.expiresAt!.getTime() - a.expiresAt!.getTime())[0]!
+  );
+}
+
+/** 403 for a banned reader, saying until when. */
+export async function assertNotBanned(db: Db, args: { accountId: number; memberId: number; now: Date }): Promise<void> {
+  const ban = await activeBanOf(db, args);
+  if (!ban) return;
+  throw new AppError(
+    "FORBIDDEN",
+    ban.expiresAt
+      ? `You are banned from commenting here until ${ban.expiresAt.toISOString()}.`
+      : "You are banned from commenting here.",
+    { details: [{ field: "jwt", issue: ban.expiresAt ? `banned until ${ban.expiresAt.toISOString()}` : "banned" }] },
+  );
+}
+
+export function banView(ban: CommentBan, now: Date, names: Map<string, string> = new Map()): TBanView {
+  return {
+    id: ban.id,
+    reason: ban.reason,
+    expiresAt: ban.expiresAt,
+    createdAt: ban.createdAt,
+    createdBy: names.get(ban.createdById) ?? null,
+    liftedAt: ban.liftedAt,
+    liftedBy: ban.liftedById ? (names.get(ban.liftedById) ?? null) : null,
+    active: ban.liftedAt === null && (ban.expiresAt === null || ban.expiresAt > now),
+  };
+}
+
+async function lockReader(db: Db, accountId: number, memberId: number): Promise<void> {
+  const rows = await db.$queryRaw<{ id: number }[]>`
+    SELECT id FROM members WHERE id = ${memberId} AND account_id = ${accountId} FOR UPDATE`;
+  if (rows.length === 0) throw new AppError("NOT_FOUND", "Reader not found.");
+}
+
+/** Ban a reader of the actor's account for `durationDays` (null: for good). */
+export async function banReader(
+  db: Db,
+  args: { actor: StaffActor; input: TBanInput; now: Date; ip?: string | null },
+): Promise<TBanView> {
+  const { actor, now } = args;
+  requireModerator(actor);
+  const input = parseInput(ZBanInput, args.input);
+  return withTransaction(db, async (tx) => {
+    await lockReader(tx, actor.accountId, input.memberId);
+    const replaced = await tx.commentBan.updateMany({
+      where: { accountId: actor.accountId, memberId: input.memberId, ...activeBanWhere(now) },
+      data: { liftedAt: now, liftedById: actor.id },
+    });
+    const expiresAt = input.durationDays === null ? null : new Date(now.getTime() + input.durationDays * DAY_MS);
+    const ban = await tx.commentBan.create({
+      data: {
+        accountId: actor.accountId,
+        memberId: input.memberId,
+        reason: input.reason,
+        expiresAt,
+        createdById: actor.id,
+        createdAt: now,
+      },
+    });
+    await recordAudit(tx, {
+      actor,
+      action: "comment_ban.create",
+      targetType: "member",
+      targetId: input.memberId,
+      metadata: {
+        banId: ban.id,
+        durationDays: input.durationDays,
+        expiresAt: expiresAt?.toISOString() ?? null,
+        replaced: replaced.count,
+      },
+      ip: args.ip,
+      now,
+    });
+    return banView(ban, now);
+  });
+}
+
+/** Lift the reader's active ban; without one, nothing changes (`lifted: false`). */
+export async function liftBan(
+  db: Db,
+  args: { actor: StaffActor; memberId: number; now: Date; ip?: string | null },
+): Promise<{ lifted: boolean }> {
+  const { actor, now } = args;
+  requireModerator(actor);
+  const { memberId } = parseInput(ZLiftBanInput, { memberId: args.memberId });
+  return withTransaction(db, async (tx) => {
+    await lockReader(tx, actor.accountId, memberId);
+    const lifted = await tx.commentBan.updateMany({
+      where: { accountId: actor.accountId, memberId, ...activeBanWhere(now) },
+      data: { liftedAt: now, liftedById: actor.id },
+    });
+    if (lifted.count === 0) return { lifted: false };
+    await recordAudit(tx, {
+      actor,
+      action: "comment_ban.lift",
+      targetType: "member",
+      targetId: memberId,
+      metadata: { bans: lifted.count },
+      ip: args.ip,
+      now,
+    });
+    return { lifted: true };
+  });
+}
