@@ -67,7 +67,7 @@ for (const viewport of VIEWPORTS) {
   test.describe(`on a ${viewport.name} (${viewport.width} px)`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
-    test(`a ${viewport.role} reviews a reader's submission`, async ({ page, signIn, users }) => {
+    test(`the ${viewport.role} reviews a reader's submission`, async ({ page, signIn, users }) => {
       const run = `${viewport.name}-${Date.now()}`;
       const jwt = await readerJwt(demo().jwtSecret, `e2e-reader-${run}`, "Rita Reader");
       const text = `<script>window.__ugc = 1</script><b>Flooded underpass</b> on Main Street (${run})`;

@@ -13,7 +13,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       params: ZFeedParams,
       query: ZFeedQuery,
       cors: true,
-      rateLimit: { name: "engagement.feed", limit: 120, windowSeconds: 60, by: "ip" },
       summary:
         "The account's recent visible comments, newest first: {items: [{comment, page: {id, url, headline, hero_image_url}}], next_cursor}; comment as in the comments API. limit 1 to 50 (default 20); cursor: the previous answer's next_cursor (opaque; null on the last page); page: only this page's comments (a page id, base64 of the URL).",
     },

@@ -13,7 +13,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       params: ZFeedParams,
       query: ZMyFeedQuery,
       cors: true,
-      rateLimit: { name: "engagement.feed.me", limit: 120, windowSeconds: 60, by: "ip" },
       summary:
         "The jwt's reader's activity (401 without a jwt), newest first: {items: [{type: own_comment|reply|mention, held, comment, page: {id, url, headline, hero_image_url}}], next_cursor}. own_comment: the reader's comments, held ones too (held true, is_published false); reply: others' visible replies to them; mention: others' visible comments whose mention op's id is the reader's member id. limit 1 to 50 (default 20); cursor: the previous answer's next_cursor.",
     },

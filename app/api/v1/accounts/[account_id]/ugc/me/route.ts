@@ -13,7 +13,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       params: ZUgcParams,
       query: ZMyUgcQuery,
       cors: true,
-      rateLimit: { name: "engagement.ugc.me", limit: 120, windowSeconds: 60, by: "ip" },
       summary:
         "The jwt's reader's submissions (401 without), newest first: {items: [submission], next_cursor}; status pending|approved|rejected (filter with status). limit 1 to 50 (default 20); cursor: the previous answer's next_cursor.",
     },
