@@ -30,6 +30,14 @@ export const ZMyFeedQuery = z.object({
   jwt: z.string().optional(),
   limit: zLimit.default(FEED_LIMIT.default),
   cursor: zCursor.optional(),
+  /**
+   * An ISO 8601 time (the `created_at` of the newest item the widget showed): the answer's
+   * `unread_count` counts replies and mentions newer than it.
+   */
+  since: z.iso
+    .datetime({ offset: true })
+    .transform((s) => new Date(s))
+    .optional(),
 });
 export type TMyFeedQuery = z.output<typeof ZMyFeedQuery>;
 
@@ -53,4 +61,9 @@ export type TFeed<T = TFeedItem> = {
   items: T[];
   /** Pass as `cursor` for the next (older) page; null on the last page. */
   next_cursor: string | null;
+};
+
+export type TMyFeed = TFeed<TMyFeedItem> & {
+  /** With `since`: replies and mentions newer than it (at most 50); null without. */
+  unread_count: number | null;
 };

@@ -25,8 +25,19 @@ import { AppError } from "../errors";
 import { Prisma, type Page } from "../generated/prisma/client";
 import { findJwtMember } from "../members/identities";
 import { toWire, VISIBLE } from "./comments";
-import type { TFeed, TFeedItem, TFeedItemType, TFeedPage, TFeedQuery, TMyFeedItem, TMyFeedQuery } from "./feed.schema";
+import type {
+  TFeed,
+  TFeedItem,
+  TFeedItemType,
+  TFeedPage,
+  TFeedQuery,
+  TMyFeed,
+  TMyFeedQuery,
+} from "./feed.schema";
 import { decodePageId, findPage } from "./pages";
+
+/** `unread_count` counts up to this many (a widget shows "50+"). */
+export const UNREAD_MAX = 50;
 
 // ─── cursors ─────────────────────────────────────────────────────────────────────────────────
 // "f1.<created_at ms>.<id>" in base64url: opaque to clients, checked when it comes back.
@@ -119,6 +130,28 @@ export async function accountFeed(db: Db, args: { accountId: number; query: TFee
 
 type Candidate = { id: number; created_at: Date; type: TFeedItemType };
 
+/** Others' visible comments, as the reader's feed lists them (comments.ts VISIBLE, checked again with it below). */
+const VISIBLE_SQL = Prisma.sql`c.is_published AND NOT c.is_spam AND c.deleted_at IS NULL AND c.hidden_at IS NULL`;
+
+/** Visible replies by others to the reader's published comments. */
+function repliesSql(accountId: number, memberId: number, filter: Prisma.Sql) {
+  return Prisma.sql`SELECT c.id, c.created_at, 'reply' AS type
+       FROM comments p JOIN comments c ON c.parent_comment_id = p.id
+      WHERE p.author_id = ${memberId} AND p.account_id = ${accountId} AND p.is_published AND NOT p.is_spam
+        AND c.author_id <> ${memberId} AND ${VISIBLE_SQL} ${filter}`;
+}
+
+/** Visible comments by others mentioning the reader (not replies to the reader's comments: those are replies). */
+function mentionsSql(accountId: number, memberId: number, filter: Prisma.Sql) {
+  const mention = JSON.stringify({ ops: [{ attributes: { mention: { id: String(memberId) } } }] });
+  return Prisma.sql`SELECT c.id, c.created_at, 'mention' AS type
+       FROM comments c LEFT JOIN comments p ON p.id = c.parent_comment_id
+      WHERE c.account_id = ${accountId} AND c.body @> ${mention}::jsonb
+        AND c.author_id <> ${memberId} AND ${VISIBLE_SQL}
+        AND (c.parent_comment_id IS NULL OR (p.is_published AND NOT p.is_spam AND p.author_id <> ${memberId}))
+        ${filter}`;
+}
+
 /**
  * The ids of the reader's feed items after `after`, newest first: three index-backed branches
  * (own comments, replies to them, mentions), each cut at `take`, merged and cut again.
@@ -126,43 +159,47 @@ type Candidate = { id: number; created_at: Date; type: TFeedItemType };
 function candidates(db: Db, args: { accountId: number; memberId: number; after: Position | null; take: number }) {
   const { accountId, memberId, after, take } = args;
   const before = after ? Prisma.sql`AND (c.created_at, c.id) < (${after.createdAt}, ${after.id})` : Prisma.empty;
-  const mention = JSON.stringify({ ops: [{ attributes: { mention: { id: String(memberId) } } }] });
-  // Visible as comments.ts VISIBLE says (checked again with it below).
-  const visible = Prisma.sql`c.is_published AND NOT c.is_spam AND c.deleted_at IS NULL AND c.hidden_at IS NULL`;
+  const newest = Prisma.sql`ORDER BY c.created_at DESC, c.id DESC LIMIT ${take}`;
   return db.$queryRaw<Candidate[]>`
     (SELECT c.id, c.created_at, 'own_comment' AS type
        FROM comments c
       WHERE c.author_id = ${memberId} AND c.account_id = ${accountId}
         AND c.deleted_at IS NULL AND c.hidden_at IS NULL ${before}
-      ORDER BY c.created_at DESC, c.id DESC LIMIT ${take})
+      ${newest})
     UNION ALL
-    (SELECT c.id, c.created_at, 'reply' AS type
-       FROM comments p JOIN comments c ON c.parent_comment_id = p.id
-      WHERE p.author_id = ${memberId} AND p.account_id = ${accountId} AND p.is_published AND NOT p.is_spam
-        AND c.author_id <> ${memberId} AND ${visible} ${before}
-      ORDER BY c.created_at DESC, c.id DESC LIMIT ${take})
+    (${repliesSql(accountId, memberId, before)} ${newest})
     UNION ALL
-    (SELECT c.id, c.created_at, 'mention' AS type
-       FROM comments c LEFT JOIN comments p ON p.id = c.parent_comment_id
-      WHERE c.account_id = ${accountId} AND c.body @> ${mention}::jsonb
-        AND c.author_id <> ${memberId} AND ${visible}
-        AND (c.parent_comment_id IS NULL OR (p.is_published AND NOT p.is_spam AND p.author_id <> ${memberId}))
-        ${before}
-      ORDER BY c.created_at DESC, c.id DESC LIMIT ${take})
+    (${mentionsSql(accountId, memberId, before)} ${newest})
     ORDER BY created_at DESC, id DESC LIMIT ${take}`;
+}
+
+/** Replies and mentions newer than `since` (the reader's own comments are not news to them), at most UNREAD_MAX. */
+async function unreadCount(db: Db, args: { accountId: number; memberId: number; since: Date }): Promise<number> {
+  const { accountId, memberId, since } = args;
+  const newer = Prisma.sql`AND c.created_at > ${since}`;
+  const [row] = await db.$queryRaw<{ n: number }[]>`
+    SELECT count(*)::int AS n FROM (
+      (${repliesSql(accountId, memberId, newer)} LIMIT ${UNREAD_MAX})
+      UNION ALL
+      (${mentionsSql(accountId, memberId, newer)} LIMIT ${UNREAD_MAX})
+    ) AS news`;
+  return Math.min(row?.n ?? 0, UNREAD_MAX);
 }
 
 /** The signed-in reader's own comments, replies to them and mentions of them, newest first. */
 export async function readerFeed(
   db: Db,
   args: { accountId: number; user: ApiUser; query: TMyFeedQuery },
-): Promise<TFeed<TMyFeedItem>> {
+): Promise<TMyFeed> {
   const { query } = args;
   const after = query.cursor ? decodeFeedCursor(query.cursor) : null;
   // A reader never seen has no activity; reading creates nothing.
   const member = await findJwtMember(db, { accountId: args.accountId, userId: args.user.id });
-  if (!member) return { items: [], next_cursor: null };
-  const found = await candidates(db, { accountId: args.accountId, memberId: member.id, after, take: query.limit + 1 });
+  if (!member) return { items: [], next_cursor: null, unread_count: query.since ? 0 : null };
+  const [found, unread] = await Promise.all([
+    candidates(db, { accountId: args.accountId, memberId: member.id, after, take: query.limit + 1 }),
+    query.since ? unreadCount(db, { accountId: args.accountId, memberId: member.id, since: query.since }) : null,
+  ]);
   const shown = found.slice(0, query.limit);
   const others = shown.filter((c) => c.type !== "own_comment").map((c) => c.id);
   const [rows, stillVisible] = await Promise.all([
@@ -190,5 +227,6 @@ export async function readerFeed(
       found.length > query.limit && last
         ? encodeFeedCursor({ createdAt: new Date(last.created_at), id: last.id })
         : null,
+    unread_count: unread,
   };
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import type { TCommentList, TCommentWire } from "@/server/engagement/comments.schema";
-import type { TFeed, TFeedItem, TMyFeedItem } from "@/server/engagement/feed.schema";
+import type { TFeed, TFeedItem, TMyFeed, TMyFeedItem } from "@/server/engagement/feed.schema";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
@@ -61,11 +61,11 @@ async function feed(id: string, query = ""): Promise<TFeed> {
   return (await res.json()) as TFeed;
 }
 
-async function mine(id: string, reader: { id: string; name: string }, query = ""): Promise<TFeed<TMyFeedItem>> {
+async function mine(id: string, reader: { id: string; name: string }, query = ""): Promise<TMyFeed> {
   const jwt = await readerJwt(reader);
   const res = await call(MINE, "GET", `/x?jwt=${jwt}${query}`, { account_id: id });
   expect(res.status, JSON.stringify(await res.clone().json())).toBe(200);
-  return (await res.json()) as TFeed<TMyFeedItem>;
+  return (await res.json()) as TMyFeed;
 }
 
 const ids = (items: TFeedItem[]) => items.map((i) => i.comment.id);
@@ -219,6 +219,13 @@ describe("GET /feed/me", () => {
     expect(ada.items[1]!.page.url).toBe(URL_B);
     expect(ada.items[1]!.comment.mentions).toEqual([{ id: String(adaMember), name: "Ada", slug: "ada" }]);
     expect(ada.next_cursor).toBeNull();
+    // unread_count: replies and mentions newer than `since` (never the reader's own comments).
+    expect(ada.unread_count).toBeNull();
+    expect((await mine(id, ADA, "&since=2000-01-01T00:00:00.000Z")).unread_count).toBe(3);
+    expect((await mine(id, ADA, "&since=2999-01-01T00:00:00Z")).unread_count).toBe(0);
+    expect((await mine(id, BO, "&since=2000-01-01T00:00:00Z")).unread_count).toBe(1);
+    const badSince = await call(MINE, "GET", `/x?jwt=${await readerJwt(ADA)}&since=yesterday`, { account_id: id });
+    expect(badSince.status).toBe(400);
 
     // Bo sees his own comments, Ada's reply to his… none, and the mention by Cy; never Ada's held one.
     const bo = await mine(id, BO);

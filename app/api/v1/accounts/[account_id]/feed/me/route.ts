@@ -14,7 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       query: ZMyFeedQuery,
       cors: true,
       summary:
-        "The jwt's reader's activity (401 without a jwt), newest first: {items: [{type: own_comment|reply|mention, held, comment, page: {id, url, headline, hero_image_url}}], next_cursor}. own_comment: the reader's comments, held ones too (held true, is_published false); reply: others' visible replies to them; mention: others' visible comments whose mention op's id is the reader's member id. limit 1 to 50 (default 20); cursor: the previous answer's next_cursor.",
+        "The jwt's reader's activity (401 without a jwt), newest first: {items: [{type: own_comment|reply|mention, held, comment, page: {id, url, headline, hero_image_url}}], next_cursor}. own_comment: the reader's comments, held ones too (held true, is_published false); reply: others' visible replies to them; mention: others' visible comments whose mention op's id is the reader's member id. limit 1 to 50 (default 20); cursor: the previous answer's next_cursor; since (ISO 8601 time): unread_count counts replies and mentions newer than it (at most 50; null without since).",
     },
     async ({ db, account, user, query }) =>
       json(await readerFeed(db, { accountId: account.id, user, query }), {
