@@ -25,15 +25,7 @@ import { AppError } from "../errors";
 import { Prisma, type Page } from "../generated/prisma/client";
 import { findJwtMember } from "../members/identities";
 import { toWire, VISIBLE } from "./comments";
-import type {
-  TFeed,
-  TFeedItem,
-  TFeedItemType,
-  TFeedPage,
-  TFeedQuery,
-  TMyFeed,
-  TMyFeedQuery,
-} from "./feed.schema";
+import type { TFeed, TFeedItem, TFeedItemType, TFeedPage, TFeedQuery, TMyFeed, TMyFeedQuery } from "./feed.schema";
 import { decodePageId, findPage } from "./pages";
 
 /** `unread_count` counts up to this many (a widget shows "50+"). */
@@ -94,7 +86,8 @@ export async function accountFeed(db: Db, args: { accountId: number; query: TFee
   const after = query.cursor ? decodeFeedCursor(query.cursor) : null;
   let pageId: number | undefined;
   if (query.page !== undefined) {
-    const page = await findPage(db, args.accountId, decodePageId(query.page, "query.page"));
+    // A `+` of a btoa id put in a query string unencoded arrives as a space (as in the counts' page_ids).
+    const page = await findPage(db, args.accountId, decodePageId(query.page.replace(/ /g, "+"), "query.page"));
     if (!page) return { items: [], next_cursor: null };
     pageId = page.id;
   }

@@ -120,6 +120,12 @@ describe("GET /feed", () => {
 
     // Only one page's, by its page id; an unknown page is empty.
     expect(ids((await feed(id, `?page=${encodeURIComponent(pageId(URL_B))}`)).items)).toEqual([onB.id]);
+    // A btoa id with a `+`, sent unencoded (the `+` arrives as a space), names the same page.
+    const plusUrl = "https://news.example.com/sport/b-story?q=>>>";
+    const plusId = btoa(plusUrl);
+    expect(plusId).toContain("+");
+    const onPlus = await post(id, BO, text("On the plus page"), { url: plusUrl });
+    expect(ids((await feed(id, `?page=${plusId}`)).items)).toEqual([onPlus.id]);
     expect((await feed(id, `?page=${encodeURIComponent(pageId("https://news.example.com/none"))}`)).items).toEqual([]);
   });
 
