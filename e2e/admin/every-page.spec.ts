@@ -33,6 +33,7 @@ const PAGES: ((ids: Ids) => string)[] = [
   (ids) => `/admin/webhooks/${ids.endpoint}`,
   () => "/admin/audit-log",
   () => "/admin/mail",
+  () => "/admin/ugc",
   () => "/admin/settings",
   () => "/admin/users",
   () => "/admin/no-such-page",

@@ -182,10 +182,13 @@ export function authorWire(member: Pick<Member, "id" | "name" | "avatarUrl" | "u
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-/** Comments of one page as the API answers them, in the order given (one query per related thing). */
+/**
+ * Comments as the API answers them, in the order given (one query per related thing): of one
+ * page, or of several (the activity feed) with their pages by id.
+ */
 export async function toWire(
   db: Db,
-  page: Page,
+  pages: Page | ReadonlyMap<number, Page>,
   comments: (Comment & { author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio"> })[],
   options: WireOptions = {},
 ): Promise<TCommentWire[]> {
@@ -197,7 +200,7 @@ export async function toWire(
       where: { commentId: { in: ids } },
       _count: { _all: true },
     }),
-    db.comment.count({ where: { accountId: page.accountId, ...VISIBLE } }),
+    db.comment.count({ where: { accountId: comments[0]!.accountId, ...VISIBLE } }),
     jwtIdsOfMembers(
       db,
       comments.map((c) => c.authorId),
@@ -210,6 +213,7 @@ export async function toWire(
     reactions.set(g.commentId, map);
   }
   return comments.map((c) => {
+    const page = "accountId" in pages ? pages : pages.get(c.pageId)!;
     const placeholder = options.placeholders === true && (c.hiddenAt !== null || c.deletedAt !== null);
     const ops = placeholder ? [] : ((c.body as { ops?: TCommentOp[] }).ops ?? []);
     const jwtId = jwtIds.get(c.authorId);

@@ -64,6 +64,14 @@ export const ADMIN_AREAS = [
     ],
   },
   {
+    slug: "ugc",
+    href: "/admin/ugc",
+    label: "Reader submissions",
+    roles: ["MODERATOR", "EDITOR"],
+    summary: "Contributions readers send through the UGC form: review, approve or reject them.",
+    built: true,
+  },
+  {
     slug: "subscriptions",
     href: "/admin/subscriptions",
     label: "Subscriptions",
