@@ -392,7 +392,10 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
     });
     expect((await browse(authorizeUrl(s), s.cookie)).status).toBe(400);
     const actions = (
-      await s.db.auditLog.findMany({ where: { targetType: "oauth_client", accountId: s.publisher.accountId }, orderBy: { createdAt: "asc" } })
+      await s.db.auditLog.findMany({
+        where: { targetType: "oauth_client", accountId: s.publisher.accountId },
+        orderBy: { createdAt: "asc" },
+      })
     ).map((e) => e.action);
     expect(actions).toEqual(["oauth_client.create", "oauth_client.rotate_secret", "oauth_client.update"]);
   });

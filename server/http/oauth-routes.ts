@@ -107,7 +107,7 @@ async function readTokenRequest(req: Request): Promise<TTokenRequest> {
   if (!body || typeof body !== "object" || Array.isArray(body)) {
     throw new OAuthError("invalid_request", "The body must be form parameters or a JSON object.");
   }
-  return body as TTokenRequest;
+  return body;
 }
 
 /** client_id:client_secret from `Authorization: Basic`, each form-urlencoded (RFC 6749 §2.3.1). */
