@@ -18,7 +18,12 @@ import {
   type AuthorizeOutcome,
   type BasicCredentials,
 } from "../oauth/provider";
-import { ZAuthorizeQuery, ZInternalExchangeQuery, type TTokenRequest } from "../oauth/provider.schema";
+import {
+  ZAuthorizeQuery,
+  ZInternalExchangeQuery,
+  ZTokenRequestReference,
+  type TTokenRequest,
+} from "../oauth/provider.schema";
 import { isSecureRequest, sessionCookies } from "./member-session";
 import { apiRoute, readBody, type RouteHandler } from "./route";
 
@@ -68,6 +73,8 @@ export function tokenRoute(options: { format: "opaque" | "jwt"; summary: string 
     {
       auth: "public",
       rawBody: true,
+      // Shown in the API reference only: rawBody leaves the checking to the provider (RFC errors).
+      body: ZTokenRequestReference,
       bodyTypes: ["form", "json"],
       rateLimit: perIp("oauth.token", 60),
       summary: options.summary,

@@ -36,6 +36,16 @@ export type TTokenRequest = {
   code_verifier?: unknown;
 };
 
+/** The token request as the API reference shows it (the provider checks it, answering RFC 6749 errors). */
+export const ZTokenRequestReference = z.object({
+  grant_type: z.literal("authorization_code"),
+  code: z.string(),
+  redirect_uri: z.string(),
+  client_id: z.string().optional().describe("or HTTP Basic"),
+  client_secret: z.string().optional().describe("or HTTP Basic"),
+  code_verifier: z.string().optional().describe("required when the code has a PKCE challenge"),
+});
+
 /** GET /api/auth/v1/oauth/token: the auth component's internal exchange. */
 export const ZInternalExchangeQuery = z.object({
   code: z.string().min(1, "is required").max(200),
