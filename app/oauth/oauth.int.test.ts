@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as bkAuthorizeGet } from "@/app/api/auth/v1/oauth/authorize/route";
 import { GET as autoSsoGet } from "@/app/api/auth/v1/oauth/auto-sso/authorize/route";
 import { GET as bkTokenGet, POST as bkTokenPost } from "@/app/api/auth/v1/oauth/token/route";
+import { GET as widgetCurrentUser } from "@/app/api/v1/accounts/[account_id]/current_user/route";
 import { GET as currentUserGet } from "@/app/api/v1/current_user.json/route";
 import { GET as authorizeGet } from "@/app/oauth/authorize/route";
 import { POST as tokenPost } from "@/app/oauth/token/route";
@@ -464,7 +465,19 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
     );
     expect(protectedHeader).toMatchObject({ alg: "HS256", typ: "at+jwt" });
     expect(payload).toMatchObject({ sub: String(s.member.id), name: "Ada Reader", client_id: s.client.clientId });
-    expect(payload.id).toBeUndefined();
+    // The same token is a login JWT for the comment API, naming this same member (one reader, one record).
+    expect(payload.id).toBe(`masthead:${s.member.id}`);
+    const widget = await widgetCurrentUser(
+      new Request(`${SITE}/api/v1/accounts/${s.publisher.accountId}/current_user?jwt=${token.access_token}`, {
+        headers: { host: "a.example.com" },
+      }),
+      { params: Promise.resolve({ account_id: String(s.publisher.accountId) }) },
+    );
+    expect(await widget.json()).toMatchObject({
+      signed_in: true,
+      current_user: { id: s.member.id, name: "Ada Reader" },
+    });
+    expect(await s.db.member.count({ where: { accountId: s.publisher.accountId } })).toBe(1);
     const me = await serve(`${SITE}/api/v1/current_user.json`, {
       headers: { authorization: `Bearer ${token.access_token}` },
     });
@@ -490,6 +503,42 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
     // The new session is the same reader.
     const withNewSession = await getCode({ ...s, cookie: cookie.split(";")[0]! });
     expect(withNewSession.get("code")).toBeTruthy();
+  });
+
+  it("the JWT carries no id when masthead:<member id> already names another member", async () => {
+    const s = await setup();
+    const other = await signUpMember(s.db, {
+      publisher: s.publisher,
+      input: { name: "Someone else", email: `else.${Date.now()}@example.com`, password: "correct horse battery" },
+      now: new Date(),
+    });
+    await s.db.memberIdentity.create({
+      data: {
+        accountId: s.publisher.accountId,
+        provider: "publisher",
+        externalId: `masthead:${s.member.id}`,
+        memberId: other.member.id,
+      },
+    });
+    const code = (await getCode(s)).get("code")!;
+    const res = await tokenForm(
+      {
+        grant_type: "authorization_code",
+        client_id: s.client.clientId,
+        client_secret: s.clientSecret,
+        code,
+        redirect_uri: REDIRECT,
+      },
+      {},
+      "/api/auth/v1/oauth/token",
+    );
+    const { access_token } = (await res.json()) as { access_token: string };
+    const { payload } = await jwtVerify(
+      access_token,
+      new TextEncoder().encode("publisher-shared-secret-for-tests-0001"),
+    );
+    expect(payload).toMatchObject({ sub: String(s.member.id) });
+    expect(payload.id).toBeUndefined();
   });
 
   it("current_user.json: 401 without or with a bad token; both ways at once is 400", async () => {

@@ -108,7 +108,10 @@ export function OAuthClientList() {
                     <p className="mt-0.5 text-xs break-all text-gray-600">
                       Client id <Code>{client.clientId}</Code>
                     </p>
-                    <ul className="mt-1 space-y-0.5 text-xs text-gray-600" aria-label="Redirect URIs">
+                    <ul
+                      className="mt-1 space-y-0.5 text-xs text-gray-600"
+                      aria-label={`Redirect URIs of ${client.name}`}
+                    >
                       {client.redirectUris.map((uri) => (
                         <li key={uri} className="font-mono break-all">
                           {uri}

@@ -29,6 +29,8 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { OAuthClient } from "../generated/prisma/client";
+import { log } from "../log";
+import { PUBLISHER_JWT_PROVIDER } from "../members/identities";
 import type { MemberRecord } from "../members/members";
 import { createMemberSession, hashToken, newToken, type MemberSession } from "../members/sessions";
 import { isPublicationUrl, type Publisher } from "../publishing/publisher";
@@ -252,7 +254,15 @@ export async function exchangeAuthorizationCode(
     if (count === 0) return null;
     const id = randomUUID();
     const accessToken =
-      args.format === "jwt" ? await signAccessJwt(tx, { id, client, member: row.member, now }) : newToken();
+      args.format === "jwt"
+        ? await signAccessJwt(tx, {
+            id,
+            client,
+            member: row.member,
+            identity: await linkJwtIdentity(tx, { accountId: client.accountId, member: row.member, now }),
+            now,
+          })
+        : newToken();
     await tx.oAuthAccessToken.create({
       data: {
         id,
@@ -334,26 +344,56 @@ function assertPkce(challenge: string | null, verifier: string | undefined): voi
   }
 }
 
+/** The publisher-JWT id that names a member itself (reserved: publishers' own ids must not start with it). */
+export const memberJwtId = (memberId: number) => `masthead:${memberId}`;
+
+/**
+ * Link the member to the publisher-JWT id `masthead:<member id>` (a member_identities row of
+ * provider "publisher", created once; an existing row is kept), so the JWT access token below,
+ * passed as `jwt` to the comment API, is this same member (docs/engagement.md "One reader, three
+ * ways in"). Null when that id already names another member (a publisher signed it itself): the
+ * token then carries no `id` and works only as an access token.
+ */
+async function linkJwtIdentity(
+  db: Db,
+  args: { accountId: number; member: MemberRecord; now: Date },
+): Promise<string | null> {
+  const externalId = memberJwtId(args.member.id);
+  const key = { accountId: args.accountId, provider: PUBLISHER_JWT_PROVIDER, externalId };
+  await db.memberIdentity.createMany({
+    data: [{ ...key, memberId: args.member.id, email: args.member.communicationEmail, createdAt: args.now }],
+    skipDuplicates: true,
+  });
+  const identity = await db.memberIdentity.findUniqueOrThrow({ where: { accountId_provider_externalId: key } });
+  if (identity.memberId === args.member.id) return externalId;
+  log.warn("oauth.jwt_identity_taken", { accountId: args.accountId, memberId: args.member.id });
+  return null;
+}
+
 /**
  * The auth component's access token: an HS256 JWT signed with the account's shared key (the one
  * the publisher already signs third-party login JWTs with), so the publisher's back end verifies
- * it offline. `sub` is the member id. It has no `id` claim, so it is never taken as a
- * publisher-signed login JWT (those need one).
+ * it offline. `sub` is the member id; `id` (`masthead:<member id>`), `name`, `avatar-url` and
+ * `email` are the claims of a publisher-signed login JWT, so the comment API takes it as `jwt`
+ * and finds this member through the identity linked above.
  */
 async function signAccessJwt(
   db: Db,
-  args: { id: string; client: ClientRow; member: MemberRecord; now: Date },
+  args: { id: string; client: ClientRow; member: MemberRecord; identity: string | null; now: Date },
 ): Promise<string> {
   const account = await db.account.findUniqueOrThrow({
     where: { id: args.client.accountId },
     select: { jwtSecret: true },
   });
   const iat = Math.floor(args.now.getTime() / 1000);
+  const { member } = args;
   return new SignJWT({
     client_id: args.client.clientId,
-    name: args.member.name,
-    avatar: args.member.avatarUrl,
-    slug: args.member.username,
+    ...(args.identity ? { id: args.identity } : {}),
+    name: member.name,
+    ...(member.avatarUrl ? { "avatar-url": member.avatarUrl } : {}),
+    ...(member.communicationEmail ? { email: member.communicationEmail } : {}),
+    slug: member.username,
   })
     .setProtectedHeader({ alg: "HS256", typ: "at+jwt" })
     .setIssuer(getEnv().APP_URL)
