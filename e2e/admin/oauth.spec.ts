@@ -28,12 +28,12 @@ for (const { name, viewport } of [
     await expect(page.getByRole("heading", { name: "OAuth clients", level: 1 })).toBeVisible();
     await page.getByRole("button", { name: "Register client" }).click();
     const appName = `Reader app ${name} ${Date.now()}`;
-    await page.getByLabel("Name").fill(appName);
+    await page.getByLabel("Name", { exact: true }).fill(appName);
     // A bad URI is refused next to its field, before anything is sent.
-    await page.getByLabel("Redirect URIs").fill("http://app.example.test/cb");
+    await page.getByLabel("Redirect URIs", { exact: true }).fill("http://app.example.test/cb");
     await page.getByRole("button", { name: "Register client" }).last().click();
     await expect(page.getByTestId("field-error")).toContainText("Line 1: must use https");
-    await page.getByLabel("Redirect URIs").fill(REDIRECT);
+    await page.getByLabel("Redirect URIs", { exact: true }).fill(REDIRECT);
     await page.getByRole("button", { name: "Register client" }).last().click();
 
     const secret = (await page.getByTestId("secret-value").textContent())!.trim();

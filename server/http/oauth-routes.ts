@@ -24,7 +24,7 @@ import {
   ZTokenRequestReference,
   type TTokenRequest,
 } from "../oauth/provider.schema";
-import { isSecureRequest, sessionCookies } from "./member-session";
+import { withSessionCookies } from "./member-session";
 import { apiRoute, readBody, type RouteHandler } from "./route";
 
 const perIp = (name: string, limit: number) => ({ name, limit, windowSeconds: 60, by: "ip" as const });
@@ -154,15 +154,7 @@ export function internalExchangeRoute(summary: string): RouteHandler {
         codeVerifier: query.code_verifier,
         now,
       });
-      const response = goTo(location, false);
-      for (const value of sessionCookies(session.token, {
-        expiresAt: session.expiresAt,
-        now,
-        secure: isSecureRequest(req),
-      })) {
-        response.headers.append("Set-Cookie", value);
-      }
-      return response;
+      return withSessionCookies(req, goTo(location, false), session, now);
     },
   );
 }

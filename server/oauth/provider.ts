@@ -66,8 +66,7 @@ export async function authorize(
   args: { publisher: Publisher; query: TAuthorizeQuery; memberId: number | null; autoSso: boolean; now: Date },
 ): Promise<AuthorizeOutcome> {
   const { query, publisher } = args;
-  const client = await findAuthorizeClient(db, publisher.accountId, query);
-  const redirectUri = query.redirect_uri!;
+  const { client, redirectUri } = await findAuthorizeClient(db, publisher.accountId, query);
   const back = (params: Record<string, string | undefined>): AuthorizeOutcome => ({
     kind: "redirect",
     location: withParams(redirectUri, { ...params, state: query.state }),
@@ -114,7 +113,12 @@ export async function authorize(
   return back({ code, callback_uri: query.callback_uri });
 }
 
-async function findAuthorizeClient(db: Db, accountId: number, query: TAuthorizeQuery): Promise<ClientRow> {
+/** The client and its registered redirect_uri the query names; BAD_REQUEST (not redirected) otherwise. */
+async function findAuthorizeClient(
+  db: Db,
+  accountId: number,
+  query: TAuthorizeQuery,
+): Promise<{ client: ClientRow; redirectUri: string }> {
   const client = query.client_id
     ? await db.oAuthClient.findFirst({ where: { clientId: query.client_id, accountId, revokedAt: null } })
     : null;
@@ -130,7 +134,7 @@ async function findAuthorizeClient(db: Db, accountId: number, query: TAuthorizeQ
       details: [{ field: "query.redirect_uri", issue: query.redirect_uri ? "is not registered" : "is required" }],
     });
   }
-  return client;
+  return { client, redirectUri: query.redirect_uri };
 }
 
 /** The scope to store: null when none was asked, false when one is unknown. */
