@@ -91,7 +91,9 @@ for (const { name, viewport } of [
       await readerPage.getByLabel("E-mail").fill(email);
       await readerPage.getByLabel("Password").fill("wrong password");
       await readerPage.getByRole("button", { name: "Sign in" }).click();
-      await expect(readerPage.getByRole("alert")).toContainText("The e-mail or password is incorrect.");
+      await expect(
+        readerPage.getByRole("alert").filter({ hasText: "The e-mail or password is incorrect." }),
+      ).toBeVisible();
       await expectNoHorizontalPageScroll(readerPage);
       await readerPage.getByLabel("Password").fill("correct horse battery");
       await readerPage.getByRole("button", { name: "Sign in" }).click();
