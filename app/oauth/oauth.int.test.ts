@@ -17,6 +17,7 @@ import { GET as authorizeGet } from "@/app/oauth/authorize/route";
 import { POST as tokenPost } from "@/app/oauth/token/route";
 import { staffActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
+import { LocalRunner } from "@/server/jobs/local-runner";
 import { signUpMember } from "@/server/members/members";
 import {
   createOAuthClient,
@@ -26,8 +27,10 @@ import {
 } from "@/server/oauth/clients";
 import { AUTHORIZATION_CODE_TTL_MS } from "@/server/oauth/provider";
 import { resolvePublisher } from "@/server/publishing/publisher";
+import { testJobDeps } from "@/server/testing/jobs";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff } from "@/server/testing/staff";
+import { fakeClock } from "@/server/testing/webhook-receiver";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const ROUTES: Record<string, Partial<Record<string, Handler>>> = {
@@ -539,6 +542,27 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
     );
     expect(payload).toMatchObject({ sub: String(s.member.id) });
     expect(payload.id).toBeUndefined();
+  });
+
+  it("the hourly purge deletes expired tokens, and codes once their tokens have expired", async () => {
+    const s = await setup();
+    const code = (await getCode(s)).get("code")!;
+    await tokenForm({
+      grant_type: "authorization_code",
+      client_id: s.client.clientId,
+      client_secret: s.clientSecret,
+      code,
+      redirect_uri: REDIRECT,
+    });
+    await getCode(s); // a code never exchanged
+    // The hourly job, as the local runner schedules and runs it.
+    const clock = fakeClock(new Date(Date.now() + 3600_000));
+    const runner = new LocalRunner({ getDb, deps: testJobDeps({ clock }), pollIntervalMs: 60_000 });
+    await runner.tick();
+    expect([await s.db.oAuthAccessToken.count(), await s.db.oAuthAuthorizationCode.count()]).toEqual([1, 2]);
+    clock.advance(3 * 3600_000);
+    await runner.tick();
+    expect([await s.db.oAuthAccessToken.count(), await s.db.oAuthAuthorizationCode.count()]).toEqual([0, 0]);
   });
 
   it("current_user.json: 401 without or with a bad token; both ways at once is 400", async () => {

@@ -1,12 +1,13 @@
 /**
  * "maintenance.purge", hourly: delete what has outlived its use. Webhook events with their
- * deliveries and attempts, and ended jobs, after WEBHOOK_RETENTION_DAYS; dashboard sessions once
- * they have expired. In one transaction: a purge killed half-way deletes nothing, and the next
+ * deliveries and attempts, and ended jobs, after WEBHOOK_RETENTION_DAYS; dashboard sessions and
+ * OAuth access tokens once they have expired (OAuth codes once their tokens have). In one transaction: a purge killed half-way deletes nothing, and the next
  * run starts over.
  */
 import { z } from "zod";
 
 import { purgeExpiredAdminSessions } from "../auth/admin-sessions";
+import { purgeExpiredOAuthGrants } from "../oauth/provider";
 import { purgeWebhookLogs } from "../webhooks/deliveries";
 import { defineJob } from "./define";
 
@@ -25,5 +26,6 @@ export const purgeJob = defineJob<Record<string, never>>({
     const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
     await tx.job.deleteMany({ where: { status: { not: "PENDING" }, completedAt: { lt: cutoff } } });
     await purgeExpiredAdminSessions(tx, { now });
+    await purgeExpiredOAuthGrants(tx, { now });
   },
 });

@@ -481,3 +481,16 @@ export async function authenticateAccessToken(
   }
   return { member: row.member, clientId: row.client.clientId, accountId: row.client.accountId };
 }
+
+// ─── 5. Purge ───────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Delete expired access tokens, and codes once every token they could have given has expired
+ * too (a code is kept that long so that presenting it again still revokes its tokens). Run by
+ * the hourly "maintenance.purge" job.
+ */
+export async function purgeExpiredOAuthGrants(db: Db, args: { now: Date }): Promise<void> {
+  await db.oAuthAccessToken.deleteMany({ where: { expiresAt: { lt: args.now } } });
+  const codeCutoff = new Date(args.now.getTime() - ACCESS_TOKEN_TTL_SECONDS * 1000);
+  await db.oAuthAuthorizationCode.deleteMany({ where: { expiresAt: { lt: codeCutoff } } });
+}
