@@ -7,7 +7,15 @@ test("a moderator sees only their areas and gets a 403 page on the audit log", a
   const nav = page.getByRole("navigation", { name: "Dashboard" });
   await expect(nav.getByRole("link", { name: "Overview", exact: true })).toBeVisible();
   await expect(nav.getByRole("link", { name: "Engagement", exact: true })).toBeVisible();
-  for (const hidden of ["Audit log", "Users & keys", "Settings", "Webhooks", "Content", "Subscriptions"]) {
+  for (const hidden of [
+    "Audit log",
+    "OAuth clients",
+    "Users & keys",
+    "Settings",
+    "Webhooks",
+    "Content",
+    "Subscriptions",
+  ]) {
     await expect(nav.getByRole("link", { name: hidden, exact: true })).toHaveCount(0);
   }
   await expect(page.getByRole("heading", { name: "Your recent activity" })).toBeVisible();

@@ -104,6 +104,10 @@ async function send(
   });
 }
 
+/** The OAuth token endpoint answers RFC 6749 §5.2's error shape (docs/api-conventions.md, "Errors"). */
+const RFC6749_ERROR_PATHS = new Set(["/api/auth/v1/oauth/token"]);
+const RFC6749_ERRORS = ["invalid_request", "invalid_client", "invalid_grant", "unsupported_grant_type"];
+
 async function expectSafe(res: APIResponse, what: string): Promise<void> {
   const status = res.status();
   expect(status, `${what} → ${status}`).toBeLessThan(500);
@@ -111,8 +115,16 @@ async function expectSafe(res: APIResponse, what: string): Promise<void> {
     expect(res.headers()["content-type"] ?? "", `${what}: JSON error`).toContain("application/json");
     expect(res.headers()["x-request-id"], `${what}: request id`).toBeTruthy();
     const text = await res.text();
-    const body = JSON.parse(text) as { error?: { code?: string; message?: string } };
-    expect(body.error?.code, `${what}: error code`).toBeTruthy();
+    const body = JSON.parse(text) as {
+      error?: string | { code?: string; message?: string };
+      error_description?: string;
+    };
+    if (typeof body.error === "string" && RFC6749_ERROR_PATHS.has(new URL(res.url()).pathname)) {
+      expect(RFC6749_ERRORS, `${what}: RFC 6749 error code`).toContain(body.error);
+      expect(body.error_description, `${what}: error_description`).toBeTruthy();
+    } else {
+      expect(typeof body.error === "object" && body.error?.code, `${what}: error code`).toBeTruthy();
+    }
     expect(text, `${what}: no stack trace`).not.toMatch(/\n\s+at |node_modules|\.ts:\d+/);
   }
 }

@@ -15,6 +15,7 @@ const OMIT = {
   member: { passwordHash: true },
   account: { jwtSecret: true },
   webhookEndpoint: { secret: true, previousSecret: true },
+  oAuthClient: { secretHash: true },
 } as const;
 
 function createPrismaClient(adapter: SqlMigrationAwareDriverAdapterFactory) {

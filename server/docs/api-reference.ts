@@ -36,6 +36,7 @@ const AUTH_LABEL: Record<AuthScheme, string> = {
   "client+optionalUser": "key query parameter + masthead_jwt user token (optional)",
   publisherJwt: "account in the path + publisher-signed jwt (optional)",
   "publisherJwt+user": "account in the path + publisher-signed jwt (required)",
+  oauth: "OAuth access token: Authorization: Bearer <token> or the access_token query parameter (401 without)",
   operator: "Authorization: Bearer <METRICS_TOKEN> (the route is not served while METRICS_TOKEN is unset)",
 };
 

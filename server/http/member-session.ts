@@ -97,7 +97,16 @@ export function jsonWithMemberSession(
   const response = privateJson(body, options.status ?? 200);
   if (!session) return response;
   response.headers.set(SESSION_HEADER, session.token);
-  const now = options.now ?? new Date();
+  return withSessionCookies(req, response, session, options.now);
+}
+
+/** `response` with the session's cookies set (Secure when the request came over https). */
+export function withSessionCookies(
+  req: Request,
+  response: Response,
+  session: MemberSession,
+  now = new Date(),
+): Response {
   for (const value of sessionCookies(session.token, {
     expiresAt: session.expiresAt,
     now,

@@ -31,6 +31,7 @@ import { getDb, type Db } from "../db";
 import { AppError, zodIssuesToDetails, type ErrorDetail } from "../errors";
 import { authenticateMember, type AuthenticatedMember } from "../members/sessions";
 import { recordRequest, routeTemplate } from "../metrics";
+import { authenticateAccessToken } from "../oauth/provider";
 import { resolvePublisher, type Publisher } from "../publishing/publisher";
 import { checkRateLimit, rateLimitHeaders, type RateLimitResult } from "../rate-limit";
 import { getRateLimitStore } from "../rate-limit/store";
@@ -53,6 +54,8 @@ import { memberTokenFromRequest } from "./member-session";
  * - "publisherJwt", "publisherJwt+user": the account in the path and a publisher-signed `jwt`:
  *   `account`, `user`;
  * - "admin": a dashboard session holding one of `roles` (OWNER passes): `admin`;
+ * - "oauth": an OAuth access token (server/oauth/provider.ts) as `Authorization: Bearer` or the
+ *   `access_token` query parameter (not both, RFC 6750 §2): `oauth` (the member, the client);
  * - "operator": the operator's METRICS_TOKEN as a bearer token (metrics); the route is not served
  *   (404) while METRICS_TOKEN is unset: nothing.
  */
@@ -68,7 +71,11 @@ export type AuthScheme =
   | "publisherJwt"
   | "publisherJwt+user"
   | "admin"
+  | "oauth"
   | "operator";
+
+/** Who an OAuth access token speaks for. */
+export type OAuthBearer = Awaited<ReturnType<typeof authenticateAccessToken>>;
 
 type SchemeContext = {
   public: object;
@@ -82,6 +89,7 @@ type SchemeContext = {
   publisherJwt: { account: ApiAccount; user: ApiUser | null };
   "publisherJwt+user": { account: ApiAccount; user: ApiUser };
   admin: { admin: StaffActor };
+  oauth: { oauth: OAuthBearer };
   operator: object;
 };
 
@@ -291,6 +299,7 @@ type Who = {
   account?: ApiAccount;
   user?: ApiUser | null;
   admin?: StaffActor;
+  oauth?: OAuthBearer;
 };
 
 /** The signed-in reader of a request, as a rate-limit identity: the JWT's user or the member. */
@@ -370,6 +379,10 @@ async function authenticate(
         user: scheme === "publisherJwt+user" ? "required" : "optional",
       });
     }
+    case "oauth":
+      return {
+        oauth: await authenticateAccessToken(db, { token: bearerToken(req, url), now: new Date() }),
+      };
     case "operator":
       requireOperatorToken(req.headers.get("authorization"), getEnv().METRICS_TOKEN);
       return {};
@@ -392,6 +405,19 @@ function requireOperatorToken(authorization: string | null, token: string | unde
       headers: { "WWW-Authenticate": 'Bearer realm="masthead-metrics"' },
     });
   }
+}
+
+/** An OAuth access token from `Authorization: Bearer` or `access_token` (RFC 6750 §2.1, §2.3), not both. */
+function bearerToken(req: Request, url: URL): string | null {
+  const header = req.headers.get("authorization");
+  const fromHeader = header ? (/^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header)?.[1] ?? "") : null;
+  const fromQuery = url.searchParams.get("access_token");
+  if (fromHeader !== null && fromQuery !== null) {
+    throw new AppError("BAD_REQUEST", "Send the access token one way: the Authorization header or access_token.", {
+      details: [{ field: "query.access_token", issue: "is also in the Authorization header" }],
+    });
+  }
+  return fromHeader ?? fromQuery;
 }
 
 /** `jwt` in a JSON body, read from a clone so the body stays readable for validation. */

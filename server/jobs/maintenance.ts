@@ -1,13 +1,15 @@
 /**
  * "maintenance.purge", hourly: delete what has outlived its use. Webhook events with their
- * deliveries and attempts, and ended jobs, after WEBHOOK_RETENTION_DAYS; dashboard sessions once
- * they have expired; used captchas once their challenges have expired. In one transaction: a
- * purge killed half-way deletes nothing, and the next run starts over.
+ * deliveries and attempts, and ended jobs, after WEBHOOK_RETENTION_DAYS; dashboard sessions and
+ * OAuth access tokens once they have expired (OAuth codes once their tokens have); used captchas
+ * once their challenges have expired. In one transaction: a purge killed half-way deletes nothing,
+ * and the next run starts over.
  */
 import { z } from "zod";
 
 import { purgeExpiredAdminSessions } from "../auth/admin-sessions";
 import { purgeUsedCaptchas } from "../engagement/captcha";
+import { purgeExpiredOAuthGrants } from "../oauth/provider";
 import { purgeWebhookLogs } from "../webhooks/deliveries";
 import { defineJob } from "./define";
 
@@ -27,5 +29,6 @@ export const purgeJob = defineJob<Record<string, never>>({
     await tx.job.deleteMany({ where: { status: { not: "PENDING" }, completedAt: { lt: cutoff } } });
     await purgeExpiredAdminSessions(tx, { now });
     await purgeUsedCaptchas(tx, { now });
+    await purgeExpiredOAuthGrants(tx, { now });
   },
 });

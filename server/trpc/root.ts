@@ -4,6 +4,7 @@ import { contentOrganiseRouter } from "./routers/content-organise";
 import { storiesRouter } from "./routers/content-stories";
 import { mailRouter } from "./routers/mail";
 import { moderationRouter } from "./routers/moderation";
+import { oauthClientsRouter } from "./routers/oauth-clients";
 import { settingsRouter } from "./routers/settings";
 import { staffRouter } from "./routers/staff";
 import { ugcRouter } from "./routers/ugc";
@@ -16,6 +17,7 @@ export const appRouter = createTRPCRouter({
   stories: storiesRouter,
   mail: mailRouter,
   moderation: moderationRouter,
+  oauthClients: oauthClientsRouter,
   settings: settingsRouter,
   staff: staffRouter,
   ugc: ugcRouter,

@@ -95,6 +95,14 @@ export const ADMIN_AREAS = [
     built: true,
   },
   {
+    slug: "oauth-clients",
+    href: "/admin/oauth-clients",
+    label: "OAuth clients",
+    roles: ["OWNER"],
+    summary: "Applications that sign readers in through Masthead (OAuth 2.0): their ids, secrets and redirect URIs.",
+    built: true,
+  },
+  {
     slug: "audit-log",
     href: "/admin/audit-log",
     label: "Audit log",

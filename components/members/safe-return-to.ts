@@ -1,0 +1,21 @@
+/**
+ * Where a reader goes after signing in on the member pages: only a path on this same site (the
+ * OAuth authorize URL that sent them, usually). Anything else, an absolute URL, `//host`, a
+ * backslash trick or the login pages themselves, becomes "/", so a crafted `return_to` cannot
+ * turn the login page into an open redirect.
+ */
+export const DEFAULT_RETURN_TO = "/";
+const BASE = "http://masthead.invalid";
+
+export function safeReturnTo(value: string | null | undefined): string {
+  if (!value || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return DEFAULT_RETURN_TO;
+  let url: URL;
+  try {
+    url = new URL(value, BASE);
+  } catch {
+    return DEFAULT_RETURN_TO;
+  }
+  if (url.origin !== BASE) return DEFAULT_RETURN_TO;
+  if (url.pathname === "/member/login" || url.pathname === "/member/signup") return DEFAULT_RETURN_TO;
+  return url.pathname + url.search + url.hash;
+}

@@ -1,0 +1,201 @@
+"use client";
+
+/**
+ * The account's OAuth clients: register one (its secret shown once), edit its name and redirect
+ * URIs, rotate its secret (shown once; the old one stops at once), revoke it for good.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+
+import { useTRPC } from "@/components/trpc/react";
+import {
+  Badge,
+  Button,
+  Code,
+  DateTime,
+  ErrorAlert,
+  LoadState,
+  Panel,
+  PanelSection,
+  serverErrors,
+  ShownOnce,
+  useConfirm,
+} from "@/components/ui";
+
+import { OAuthClientForm } from "./oauth-client-form";
+
+type Secret = { clientId: string; clientSecret: string; rotated: boolean };
+
+export function OAuthClientList() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const confirm = useConfirm();
+  const list = useQuery(trpc.oauthClients.list.queryOptions());
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const [secret, setSecret] = useState<Secret | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.oauthClients.list.queryKey() });
+
+  const create = useMutation(
+    trpc.oauthClients.create.mutationOptions({
+      onSuccess: async (result) => {
+        setAdding(false);
+        setSecret({ clientId: result.client.clientId, clientSecret: result.clientSecret, rotated: false });
+        await refresh();
+      },
+    }),
+  );
+  const update = useMutation(
+    trpc.oauthClients.update.mutationOptions({
+      onSuccess: async () => {
+        setEditing(null);
+        await refresh();
+      },
+    }),
+  );
+  const rotate = useMutation(trpc.oauthClients.rotateSecret.mutationOptions({ onSuccess: refresh }));
+  const revoke = useMutation(trpc.oauthClients.revoke.mutationOptions({ onSuccess: refresh }));
+
+  return (
+    <div className="space-y-6">
+      {secret ? (
+        <ShownOnce
+          title="Copy the client secret now: it will not be shown again."
+          value={secret.clientSecret}
+          onDone={() => setSecret(null)}
+          testId="secret-once"
+          valueTestId="secret-value"
+        >
+          {secret.rotated ? "The previous secret no longer works. " : ""}The application sends it with its client id{" "}
+          <code className="font-mono text-xs">{secret.clientId}</code> to POST /oauth/token. See docs/engagement.md,
+          &quot;OAuth 2.0&quot;.
+        </ShownOnce>
+      ) : null}
+      <ErrorAlert errors={serverErrors(rotate.error ?? revoke.error)} />
+
+      <Panel
+        title="Clients"
+        titleId="oauth-clients-title"
+        actions={!adding ? <Button onClick={() => setAdding(true)}>Register client</Button> : null}
+      >
+        {adding ? (
+          <PanelSection title="New client">
+            <OAuthClientForm
+              submitLabel="Register client"
+              pending={create.isPending}
+              error={create.error}
+              onSubmit={(values) => create.mutate(values)}
+              onCancel={() => {
+                create.reset();
+                setAdding(false);
+              }}
+            />
+          </PanelSection>
+        ) : null}
+        <LoadState
+          query={list}
+          what="OAuth clients"
+          empty={list.data?.length === 0}
+          emptyText="No OAuth clients yet. Register one for each application that signs readers in through Masthead."
+        />
+        {list.data?.length ? (
+          <ul className="divide-y divide-gray-100">
+            {list.data.map((client) => (
+              <li key={client.id} className="space-y-2 px-4 py-3" data-testid="oauth-client">
+                <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
+                  <div className="min-w-0">
+                    <p className="font-medium text-gray-900">{client.name}</p>
+                    <p className="mt-0.5 text-xs break-all text-gray-600">
+                      Client id <Code>{client.clientId}</Code>
+                    </p>
+                    <ul
+                      className="mt-1 space-y-0.5 text-xs text-gray-600"
+                      aria-label={`Redirect URIs of ${client.name}`}
+                    >
+                      {client.redirectUris.map((uri) => (
+                        <li key={uri} className="font-mono break-all">
+                          {uri}
+                        </li>
+                      ))}
+                    </ul>
+                    <p className="mt-1 text-xs text-gray-500">
+                      Registered <DateTime value={client.createdAt} />
+                      {client.secretRotatedAt ? (
+                        <>
+                          {" "}
+                          · secret rotated <DateTime value={client.secretRotatedAt} />
+                        </>
+                      ) : null}
+                    </p>
+                  </div>
+                  <div className="flex shrink-0 flex-wrap items-center gap-2">
+                    {client.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}
+                    {!client.revokedAt ? (
+                      <>
+                        <Button size="sm" onClick={() => setEditing(editing === client.id ? null : client.id)}>
+                          Edit
+                        </Button>
+                        <Button
+                          size="sm"
+                          loading={rotate.isPending && rotate.variables?.id === client.id}
+                          onClick={() => {
+                            void (async () => {
+                              const ok = await confirm({
+                                title: `Rotate the secret of ${client.name}?`,
+                                body: "The current secret stops working at once; the application needs the new one.",
+                                confirmLabel: "Rotate secret",
+                                tone: "primary",
+                              });
+                              if (!ok) return;
+                              const result = await rotate.mutateAsync({ id: client.id });
+                              setSecret({
+                                clientId: client.clientId,
+                                clientSecret: result.clientSecret,
+                                rotated: true,
+                              });
+                            })().catch(() => undefined);
+                          }}
+                        >
+                          Rotate secret
+                        </Button>
+                        <Button
+                          size="sm"
+                          variant="danger"
+                          onClick={() => {
+                            void (async () => {
+                              const ok = await confirm({
+                                title: `Revoke ${client.name}?`,
+                                body: "Readers can no longer sign in to it, and every access token it holds stops working. This cannot be undone.",
+                                confirmLabel: "Revoke",
+                              });
+                              if (ok) await revoke.mutateAsync({ id: client.id });
+                            })().catch(() => undefined);
+                          }}
+                        >
+                          Revoke
+                        </Button>
+                      </>
+                    ) : null}
+                  </div>
+                </div>
+                {editing === client.id ? (
+                  <OAuthClientForm
+                    initial={client}
+                    submitLabel="Save"
+                    pending={update.isPending}
+                    error={update.error}
+                    onSubmit={(values) => update.mutate({ id: client.id, ...values })}
+                    onCancel={() => {
+                      update.reset();
+                      setEditing(null);
+                    }}
+                  />
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </Panel>
+    </div>
+  );
+}
