@@ -33,6 +33,7 @@ import { AppError } from "../errors";
 import type { Comment, Member, Page, Prisma } from "../generated/prisma/client";
 import { findJwtMember, findOrCreateJwtMember, jwtIdsOfMembers } from "../members/identities";
 import { getPublisher, type Publisher } from "../publishing/publisher";
+import { listedParentIds, realmCommentCount, visibleCommentStats } from "./comment-queries";
 import {
   COMMENT_LIMITS,
   type TCommentAuthor,
@@ -150,6 +151,9 @@ function mentionsOf(ops: TCommentOp[]): TCommentMention[] {
 
 type WireOptions = { placeholders?: boolean };
 
+/** The member fields a comment's author is answered with (authorWire): the rest is not read. */
+const AUTHOR_FIELDS = { id: true, name: true, avatarUrl: true, username: true, bio: true } as const;
+
 export function authorWire(member: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio">): TCommentAuthor {
   return {
     id: member.id,
@@ -179,7 +183,7 @@ export async function toWire(
       where: { commentId: { in: ids } },
       _count: { _all: true },
     }),
-    db.comment.count({ where: { accountId: page.accountId, ...VISIBLE } }),
+    realmCommentCount(db, page.accountId),
     jwtIdsOfMembers(
       db,
       comments.map((c) => c.authorId),
@@ -225,12 +229,9 @@ export async function toWire(
   });
 }
 
-async function pageCounts(db: Db, pageId: number) {
-  const [total, parents] = await Promise.all([
-    db.comment.count({ where: { pageId, ...VISIBLE } }),
-    db.comment.count({ where: { pageId, parentCommentId: null, ...VISIBLE } }),
-  ]);
-  return { total_count: total, total_parent_comments_count: parents };
+async function pageCounts(db: Db, page: Pick<Page, "id" | "accountId">) {
+  const stats = (await visibleCommentStats(db, page.accountId, [page.id])).get(page.id);
+  return { total_count: stats?.total ?? 0, total_parent_comments_count: stats?.parents ?? 0 };
 }
 
 // ─── moderation ──────────────────────────────────────────────────────────────────────────────
@@ -383,7 +384,7 @@ export async function createComment(
     { retryUniqueClashes: true },
   );
   const [wire] = await toWire(db, page, [comment]);
-  return { created, response: { ...(await pageCounts(db, page.id)), comment: wire! } };
+  return { created, response: { ...(await pageCounts(db, page)), comment: wire! } };
 }
 
 const ORDER: Record<TSortOrder, Prisma.CommentOrderByWithRelationInput[]> = {
@@ -401,33 +402,40 @@ export async function listComments(
   const page = await findPage(db, args.accountId, url);
   if (!page) return { total_count: 0, comments: [], total_parent_comments_count: 0 };
   const { query } = args;
-  const listedParent: Prisma.CommentWhereInput = {
-    pageId: page.id,
-    parentCommentId: null,
-    isPublished: true,
-    isSpam: false,
-    OR: [{ deletedAt: null, hiddenAt: null }, { replies: { some: VISIBLE } }],
-  };
-  const [total, parentsCount, parents] = await Promise.all([
-    db.comment.count({ where: { pageId: page.id, ...VISIBLE } }),
-    db.comment.count({ where: listedParent }),
+  // The counts and the ids of the listed top-level comments at once (comment-queries.ts: a
+  // listed comment is published and not spam, and placeholders are hidden or deleted ones with
+  // visible replies), then those comments with their authors and visible replies in one statement.
+  const [stats, ids] = await Promise.all([
+    visibleCommentStats(db, page.accountId, [page.id]).then((m) => m.get(page.id)),
     query.parent_comments_limit === 0
       ? Promise.resolve([])
-      : db.comment.findMany({
-          where: listedParent,
-          orderBy: ORDER[query.sort_order],
-          skip: query.parent_comments_offset,
-          take: query.parent_comments_limit,
-          include: { author: true },
+      : listedParentIds(db, {
+          accountId: page.accountId,
+          pageId: page.id,
+          sort: query.sort_order,
+          offset: query.parent_comments_offset,
+          limit: query.parent_comments_limit,
         }),
   ]);
-  const replies = parents.length
+  const rows = ids.length
     ? await db.comment.findMany({
-        where: { parentCommentId: { in: parents.map((p) => p.id) }, ...VISIBLE },
-        orderBy: ORDER[query.child_comments_sort_order],
-        include: { author: true },
+        where: { id: { in: ids } },
+        include: {
+          author: { select: AUTHOR_FIELDS },
+          // The parent is listed (published, not spam): a reply's own flags make it visible.
+          replies: {
+            where: { isPublished: true, isSpam: false, deletedAt: null, hiddenAt: null },
+            orderBy: ORDER[query.child_comments_sort_order],
+            include: { author: { select: AUTHOR_FIELDS } },
+          },
+        },
       })
     : [];
+  const found = new Map(rows.map((r) => [r.id, r]));
+  const parents = ids.flatMap((id) => found.get(id) ?? []);
+  const total = stats?.total ?? 0;
+  const parentsCount = (stats?.parents ?? 0) + (stats?.placeholders ?? 0);
+  const replies = parents.flatMap((p) => p.replies);
   const wires = await toWire(db, page, [...parents, ...replies], { placeholders: true });
   const byId = new Map(wires.map((w) => [w.id, w]));
   const comments = parents.map((p) => ({ ...byId.get(p.id)!, replies: [] as TCommentWire[] }));
@@ -525,8 +533,13 @@ export async function pageCommentCounts(
   const urls = args.pageIds.map((id, index) => decodePageId(id.replace(/ /g, "+"), `query.page_ids.${index}`));
   const pages = await db.page.findMany({
     where: { accountId: args.accountId, url: { in: [...new Set(urls)] } },
-    select: { url: true, _count: { select: { comments: { where: VISIBLE } } } },
+    select: { id: true, url: true },
   });
-  const counts = new Map(pages.map((p) => [p.url, p._count.comments]));
+  const stats = await visibleCommentStats(
+    db,
+    args.accountId,
+    pages.map((p) => p.id),
+  );
+  const counts = new Map(pages.map((p) => [p.url, stats.get(p.id)?.total ?? 0]));
   return urls.map((url) => ({ url, comments_count: counts.get(url) ?? 0 }));
 }
