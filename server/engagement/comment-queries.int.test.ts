@@ -11,7 +11,7 @@ import type { Db } from "@/server/db/client";
 import type { Prisma } from "@/server/generated/prisma/client";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
-import { listedParentIds, realmCommentCount, visibleCommentStats } from "./comment-queries";
+import { listedParentIds, realmCommentCount, visibleCommentsByUrl, visibleCommentStats } from "./comment-queries";
 import { VISIBLE } from "./comments";
 import type { TSortOrder } from "./comments.schema";
 
@@ -164,6 +164,17 @@ describe("comment-queries", () => {
       expect(got, `page ${page.id}`).toEqual({ total, parents, placeholders: listed - parents });
       placeholders += listed - parents;
     }
+    // By URL (the counts endpoint): the same totals; unknown and other accounts' URLs are absent.
+    const byUrl = await visibleCommentsByUrl(db, account.id, [
+      ...pages.map((p) => p.url),
+      pages[0]!.url,
+      "https://localhost/unknown",
+      other.pages[0]!.url,
+    ]);
+    expect(byUrl).toEqual(
+      new Map([...stats].map(([pageId, s]) => [pages.find((p) => p.id === pageId)!.url, s.total] as const)),
+    );
+    expect(await visibleCommentsByUrl(db, account.id, [])).toEqual(new Map());
     // The generated data has what the SQL must get right.
     expect(placeholders).toBeGreaterThan(0);
     for (const parent of [{ isPublished: false, isSpam: false }, { isSpam: true }]) {

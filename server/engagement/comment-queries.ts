@@ -130,3 +130,25 @@ export async function listedParentIds(
     ORDER BY ${order} LIMIT ${args.limit} OFFSET ${args.offset}`;
   return rows.map((r) => Number(r.id));
 }
+
+/**
+ * Visible comments of the account's pages at these normalised URLs, by URL (pages that do not
+ * exist or have none are absent): the counts endpoint's one statement.
+ */
+export async function visibleCommentsByUrl(
+  db: Db,
+  accountId: number,
+  urls: readonly string[],
+): Promise<Map<string, number>> {
+  if (urls.length === 0) return new Map();
+  const rows = await db.$queryRaw<{ url: string; total: number }[]>`
+    SELECT pg.url,
+           (count(c.id) - (
+             SELECT COALESCE(sum(${visibleReplies("p")}), 0) FROM comments p
+             WHERE p.account_id = ${accountId} AND p.page_id = pg.id AND (NOT p.is_published OR p.is_spam)))::int AS total
+    FROM pages pg
+    JOIN comments c ON c.account_id = ${accountId} AND c.page_id = pg.id AND ${FLAGS("c")}
+    WHERE pg.account_id = ${accountId} AND pg.url IN (${Prisma.join([...new Set(urls)])})
+    GROUP BY pg.id, pg.url`;
+  return new Map(rows.map((r) => [r.url, Number(r.total)]));
+}

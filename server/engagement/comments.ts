@@ -33,7 +33,7 @@ import { AppError } from "../errors";
 import type { Comment, Member, Page, Prisma } from "../generated/prisma/client";
 import { findJwtMember, findOrCreateJwtMember, jwtIdsOfMembers } from "../members/identities";
 import { getPublisher, type Publisher } from "../publishing/publisher";
-import { listedParentIds, realmCommentCount, visibleCommentStats } from "./comment-queries";
+import { listedParentIds, realmCommentCount, visibleCommentsByUrl, visibleCommentStats } from "./comment-queries";
 import {
   COMMENT_LIMITS,
   type TCommentAuthor,
@@ -237,6 +237,25 @@ async function pageCounts(db: Db, page: Pick<Page, "id" | "accountId">) {
 // ─── moderation ──────────────────────────────────────────────────────────────────────────────
 
 /**
+ * The reader's first comment time and number of published comments (published, not spam, not
+ * deleted) in the account, the comment being edited left out: one statement.
+ */
+async function readerHistory(
+  db: Db,
+  args: { accountId: number; memberId: number; editing?: number },
+): Promise<{ firstCommentAt: Date | null; publishedComments: number }> {
+  const [row] = await db.$queryRaw<{ first: Date | null; published: number }[]>`
+    SELECT min(created_at) AS first,
+           (count(*) FILTER (WHERE is_published AND NOT is_spam AND deleted_at IS NULL))::int AS published
+    FROM comments
+    WHERE account_id = ${args.accountId} AND author_id = ${args.memberId} AND id <> ${args.editing ?? 0}`;
+  return {
+    firstCommentAt: row?.first ? new Date(row.first) : null,
+    publishedComments: Number(row?.published ?? 0),
+  };
+}
+
+/**
  * The moderation columns of a comment being written, or 400 for a banned "reject" word. Scored
  * before the transaction: a plugged-in scorer may take a while, and must not hold the reader's lock.
  */
@@ -244,17 +263,7 @@ async function moderate(
   db: Db,
   args: { accountId: number; memberId: number; ops: TCommentOp[]; now: Date; field: string; editing?: number },
 ): Promise<Pick<Prisma.CommentUncheckedCreateInput, "isPublished" | "isSpam" | "toxicity" | "moderationReasons">> {
-  const others: Prisma.CommentWhereInput = {
-    accountId: args.accountId,
-    authorId: args.memberId,
-    ...(args.editing !== undefined ? { id: { not: args.editing } } : {}),
-  };
-  const [settings, first, publishedComments] = await Promise.all([
-    moderationSettingsOf(db, args.accountId),
-    db.comment.findFirst({ where: others, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
-    db.comment.count({ where: { ...others, isPublished: true, isSpam: false, deletedAt: null } }),
-  ]);
-  const history = { firstCommentAt: first?.createdAt ?? null, publishedComments };
+  const [settings, history] = await Promise.all([moderationSettingsOf(db, args.accountId), readerHistory(db, args)]);
   const reader = { ...history, isNew: isNewReader(history, args.now) };
   const content = contentOf(args.ops);
   const score = await scoreComment({ ...content, reader });
@@ -362,7 +371,7 @@ export async function createComment(
           createdAt: { gte: new Date(now.getTime() - DUPLICATE_WINDOW_MS) },
         },
         orderBy: { id: "asc" },
-        include: { author: true },
+        include: { author: { select: AUTHOR_FIELDS } },
       });
       if (duplicate) return { comment: duplicate, page, created: false };
       const comment = await tx.comment.create({
@@ -377,14 +386,14 @@ export async function createComment(
           ...moderation,
           createdAt: now,
         },
-        include: { author: true },
+        include: { author: { select: AUTHOR_FIELDS } },
       });
       return { comment, page, created: true };
     },
     { retryUniqueClashes: true },
   );
-  const [wire] = await toWire(db, page, [comment]);
-  return { created, response: { ...(await pageCounts(db, page)), comment: wire! } };
+  const [[wire], counts] = await Promise.all([toWire(db, page, [comment]), pageCounts(db, page)]);
+  return { created, response: { ...counts, comment: wire! } };
 }
 
 const ORDER: Record<TSortOrder, Prisma.CommentOrderByWithRelationInput[]> = {
@@ -531,15 +540,6 @@ export async function pageCommentCounts(
   args: { accountId: number; pageIds: string[] },
 ): Promise<{ url: string; comments_count: number }[]> {
   const urls = args.pageIds.map((id, index) => decodePageId(id.replace(/ /g, "+"), `query.page_ids.${index}`));
-  const pages = await db.page.findMany({
-    where: { accountId: args.accountId, url: { in: [...new Set(urls)] } },
-    select: { id: true, url: true },
-  });
-  const stats = await visibleCommentStats(
-    db,
-    args.accountId,
-    pages.map((p) => p.id),
-  );
-  const counts = new Map(pages.map((p) => [p.url, stats.get(p.id)?.total ?? 0]));
+  const counts = await visibleCommentsByUrl(db, args.accountId, urls);
   return urls.map((url) => ({ url, comments_count: counts.get(url) ?? 0 }));
 }
