@@ -13,7 +13,8 @@
  *   3. for each scenario, a warm-up, then a fixed number of requests over C keep-alive connections
  *      with a time cap: requests per second and latency percentiles;
  *   4. a table with each figure and its ratio to the empty route handler (GET /api/bench/empty)
- *      measured in the same run. The server is stopped at the end, whatever happens.
+ *      measured in the same run, first and again just before each scenario ("× next empty").
+ *      The server is stopped at the end, whatever happens.
  *
  * The comment create scenario posts as 1,000 readers (a publisher-signed JWT each), each from an
  * address of its own (TRUST_PROXY=true and X-Forwarded-For, as behind a load balancer), with a
@@ -264,6 +265,10 @@ try {
   ];
 
   const results: Result[] = [];
+  // The empty handler measured again just before each scenario: on a shared machine the load
+  // changes over the minutes of a run, and the ratio to this neighbour follows it.
+  const neighbours = new Map<string, Result>();
+  const emptyCall = scenarios[0]!.call;
   for (const scenario of scenarios) {
     const first = scenario.call();
     const probe = await fetch(base + first.path, first.init ?? { headers: { accept: "application/json" } });
@@ -272,6 +277,7 @@ try {
       log(`${scenario.name}: ${first.path} answers ${probe.status}; skipped`);
       continue;
     }
+    if (results.length > 0) neighbours.set(scenario.name, await measure(base, "empty handler", emptyCall));
     log(`${scenario.name}: ${REQUESTS} requests, ${CONNECTIONS} connections…`);
     results.push(await measure(base, scenario.name, scenario.call));
   }
@@ -281,6 +287,7 @@ try {
     r.name,
     r.rps.toFixed(0),
     baseline ? (r.rps / baseline.rps).toFixed(2) : "–",
+    (r.rps / (neighbours.get(r.name) ?? r).rps).toFixed(2),
     r.p50.toFixed(1),
     r.p95.toFixed(1),
     baseline ? (r.p95 / baseline.p95).toFixed(2) : "–",
@@ -293,7 +300,18 @@ try {
           .join(" ")})`
       : "0",
   ]);
-  const header = ["scenario", "req/s", "× empty", "p50 ms", "p95 ms", "p95 × empty", "p99 ms", "requests", "errors"];
+  const header = [
+    "scenario",
+    "req/s",
+    "× empty",
+    "× next empty",
+    "p50 ms",
+    "p95 ms",
+    "p95 × empty",
+    "p99 ms",
+    "requests",
+    "errors",
+  ];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
   const line = (cells: string[]) =>
     cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
@@ -306,6 +324,7 @@ try {
   for (const row of rows) console.log(line(row));
   console.log("\n× empty: requests per second as a fraction of the empty route handler in this run (aim: 0.6 or more;");
   console.log("0.3 or more for comment create, which scores and writes);");
+  console.log("× next empty: the same ratio to the empty handler measured again just before the scenario;");
   console.log("p95 × empty: the p95 latency as a multiple of the empty handler's.");
 } catch (error) {
   console.error(`[bench] ${error instanceof Error ? error.message : String(error)}`);
@@ -337,6 +356,7 @@ async function engagementScenarios(): Promise<{ name: string; call: () => Call }
   const key = new TextEncoder().encode(jwtSecret);
   const writers = await Promise.all(
     seeded.writerIds.map(async (id, n) => ({
+      // The name the seed gave the writer (server/seed/large-engagement.ts): a returning reader.
       jwt: await new SignJWT({ id, name: `Writer ${n + 1}` })
         .setProtectedHeader({ alg: "HS256" })
         .setIssuedAt()

@@ -114,13 +114,15 @@ export async function seedLargeEngagement(
       db,
       async (tx) => {
         // Readers and writers: a member and its publisher identity each.
-        for (const [prefix, count, width] of [
-          [B.readerPrefix, B.readers, 6],
-          [B.writerPrefix, B.writers, 4],
+        // A writer's name is the one its benchmark JWT claims ("Writer N"): a returning reader.
+        const readerName = `${array(FIRST)}[1 + n % ${FIRST.length}] || ' ' || ${array(LAST)}[1 + (n / ${FIRST.length}) % ${LAST.length}]`;
+        for (const [prefix, count, width, name] of [
+          [B.readerPrefix, B.readers, 6, readerName],
+          [B.writerPrefix, B.writers, 4, `'Writer ' || n`],
         ] as const) {
           await tx.$executeRawUnsafe(`
             INSERT INTO members (account_id, name, email, password_hash, source, created_at, updated_at)
-            SELECT ${accountId}, ${array(FIRST)}[1 + n % ${FIRST.length}] || ' ' || ${array(LAST)}[1 + (n / ${FIRST.length}) % ${LAST.length}],
+            SELECT ${accountId}, ${name},
                    ${lit(prefix)} || lpad(n::text, ${width}, '0') || '@identities.invalid', '!no-password', 'publisher',
                    ${nowSql} - INTERVAL '90 days', ${nowSql}
             FROM generate_series(1, ${count}) AS n
