@@ -171,9 +171,8 @@ describe("comment-queries", () => {
       "https://localhost/unknown",
       other.pages[0]!.url,
     ]);
-    expect(byUrl).toEqual(
-      new Map([...stats].map(([pageId, s]) => [pages.find((p) => p.id === pageId)!.url, s.total] as const)),
-    );
+    expect(byUrl).toEqual(new Map(pages.map((p) => [p.url, stats.get(p.id)?.total ?? 0] as const)));
+
     expect(await visibleCommentsByUrl(db, account.id, [])).toEqual(new Map());
     // The generated data has what the SQL must get right.
     expect(placeholders).toBeGreaterThan(0);
