@@ -71,28 +71,34 @@ const LINES = [
 export const REACTION_IDS = ["like", "love", "haha", "wow", "sad", "angry"] as const;
 
 /** The page URLs of the engagement benchmark on `host`. */
-export function engagementBenchUrls(host: string): { bigPage: string; countPages: string[] } {
+export function engagementBenchUrls(
+  host: string,
+  countPages: number = ENGAGEMENT_BENCH.countPages,
+): { bigPage: string; countPages: string[] } {
   const base = `https://${host}${ENGAGEMENT_BENCH.pathPrefix}`;
   return {
     bigPage: `${base}big`,
-    countPages: Array.from(
-      { length: ENGAGEMENT_BENCH.countPages },
-      (_, i) => `${base}page-${String(i + 1).padStart(4, "0")}`,
-    ),
+    countPages: Array.from({ length: countPages }, (_, i) => `${base}page-${String(i + 1).padStart(4, "0")}`),
   };
 }
 
 /** Make sure the account has the benchmark's readers, pages, comments and reactions (see above). */
 export async function seedLargeEngagement(
   db: Db,
-  args: { accountId: number; appUrl: string; now?: Date },
+  args: {
+    accountId: number;
+    appUrl: string;
+    now?: Date;
+    /** Smaller sizes (tests); the benchmark uses ENGAGEMENT_BENCH's. */
+    sizes?: Partial<Record<"readers" | "writers" | "bigPageTopLevel" | "bigPageReplies" | "countPages", number>>;
+  },
 ): Promise<LargeEngagementResult> {
   const { accountId } = args;
   const now = args.now ?? new Date();
   const account = await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { domain: true } });
   const host = (account.domain || new URL(args.appUrl).hostname).toLowerCase();
-  const { bigPage, countPages } = engagementBenchUrls(host);
-  const B = ENGAGEMENT_BENCH;
+  const B = { ...ENGAGEMENT_BENCH, ...args.sizes };
+  const { bigPage, countPages } = engagementBenchUrls(host, B.countPages);
   const writerIds = Array.from({ length: B.writers }, (_, i) => `${B.writerPrefix}${String(i + 1).padStart(4, "0")}`);
   const nowSql = `TIMESTAMPTZ ${lit(now.toISOString())}`;
   const body = (text: string) =>
