@@ -38,6 +38,7 @@ import type { Comment, Member, Page, Prisma } from "../generated/prisma/client";
 import { findJwtMember, jwtIdsOfMembers } from "../members/identities";
 import { getPublisher, type Publisher } from "../publishing/publisher";
 import { consumeCaptcha } from "./captcha";
+import { listedParentIds, realmCommentCount, visibleCommentsByUrl, visibleCommentStats } from "./comment-queries";
 import {
   COMMENT_LIMITS,
   type TCommentAuthor,
@@ -168,6 +169,9 @@ function mentionsOf(ops: TCommentOp[]): TCommentMention[] {
 
 type WireOptions = { placeholders?: boolean };
 
+/** The member fields a comment's author is answered with (authorWire): the rest is not read. */
+const AUTHOR_FIELDS = { id: true, name: true, avatarUrl: true, username: true, bio: true } as const;
+
 export function authorWire(member: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio">): TCommentAuthor {
   return {
     id: member.id,
@@ -200,7 +204,7 @@ export async function toWire(
       where: { commentId: { in: ids } },
       _count: { _all: true },
     }),
-    db.comment.count({ where: { accountId: comments[0]!.accountId, ...VISIBLE } }),
+    realmCommentCount(db, comments[0]!.accountId),
     jwtIdsOfMembers(
       db,
       comments.map((c) => c.authorId),
@@ -252,15 +256,31 @@ export async function toWire(
   });
 }
 
-async function pageCounts(db: Db, pageId: number) {
-  const [total, parents] = await Promise.all([
-    db.comment.count({ where: { pageId, ...VISIBLE } }),
-    db.comment.count({ where: { pageId, parentCommentId: null, ...VISIBLE } }),
-  ]);
-  return { total_count: total, total_parent_comments_count: parents };
+async function pageCounts(db: Db, page: Pick<Page, "id" | "accountId">) {
+  const stats = (await visibleCommentStats(db, page.accountId, [page.id])).get(page.id);
+  return { total_count: stats?.total ?? 0, total_parent_comments_count: stats?.parents ?? 0 };
 }
 
 // ─── moderation ──────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The reader's first comment time and number of published comments (published, not spam, not
+ * deleted) in the account, the comment being edited left out: one statement.
+ */
+async function readerHistory(
+  db: Db,
+  args: { accountId: number; memberId: number; editing?: number },
+): Promise<{ firstCommentAt: Date | null; publishedComments: number }> {
+  const [row] = await db.$queryRaw<{ first: Date | null; published: number }[]>`
+    SELECT min(created_at) AS first,
+           (count(*) FILTER (WHERE is_published AND NOT is_spam AND deleted_at IS NULL))::int AS published
+    FROM comments
+    WHERE account_id = ${args.accountId} AND author_id = ${args.memberId} AND id <> ${args.editing ?? 0}`;
+  return {
+    firstCommentAt: row?.first ? new Date(row.first) : null,
+    publishedComments: Number(row?.published ?? 0),
+  };
+}
 
 /**
  * The moderation columns of a comment being written, or 400 for a banned "reject" word. Scored
@@ -279,17 +299,7 @@ async function moderate(
     guest?: boolean;
   },
 ): Promise<Pick<Prisma.CommentUncheckedCreateInput, "isPublished" | "isSpam" | "toxicity" | "moderationReasons">> {
-  const others: Prisma.CommentWhereInput = {
-    accountId: args.accountId,
-    authorId: args.memberId,
-    ...(args.editing !== undefined ? { id: { not: args.editing } } : {}),
-  };
-  const [settings, first, publishedComments] = await Promise.all([
-    moderationSettingsOf(db, args.accountId),
-    db.comment.findFirst({ where: others, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
-    db.comment.count({ where: { ...others, isPublished: true, isSpam: false, deletedAt: null } }),
-  ]);
-  const history = { firstCommentAt: first?.createdAt ?? null, publishedComments };
+  const [settings, history] = await Promise.all([moderationSettingsOf(db, args.accountId), readerHistory(db, args)]);
   const reader = { ...history, isNew: args.guest === true || isNewReader(history, args.now) };
   const content = contentOf(args.ops);
   const score = await scoreComment({ ...content, reader });
@@ -405,7 +415,7 @@ export async function createComment(
           createdAt: { gte: new Date(now.getTime() - DUPLICATE_WINDOW_MS) },
         },
         orderBy: { id: "asc" },
-        include: { author: true },
+        include: { author: { select: AUTHOR_FIELDS } },
       });
       // Guests share one member: each solved captcha makes its own comment, never a duplicate.
       if (duplicate && !guest) return { comment: duplicate, page, created: false };
@@ -422,7 +432,7 @@ export async function createComment(
           ...moderation,
           createdAt: now,
         },
-        include: { author: true },
+        include: { author: { select: AUTHOR_FIELDS } },
       });
       // moderation: the engagement webhook, once per comment (a duplicate returned above emits none).
       await emitCommentEvent(tx, { name: "comment.created", comment, page, occurredAt: now });
@@ -430,8 +440,8 @@ export async function createComment(
     },
     { retryUniqueClashes: true },
   );
-  const [wire] = await toWire(db, page, [comment]);
-  return { created, response: { ...(await pageCounts(db, page.id)), comment: wire! } };
+  const [[wire], counts] = await Promise.all([toWire(db, page, [comment]), pageCounts(db, page)]);
+  return { created, response: { ...counts, comment: wire! } };
 }
 
 const ORDER: Record<TSortOrder, Prisma.CommentOrderByWithRelationInput[]> = {
@@ -449,33 +459,40 @@ export async function listComments(
   const page = await findPage(db, args.accountId, url);
   if (!page) return { total_count: 0, comments: [], total_parent_comments_count: 0 };
   const { query } = args;
-  const listedParent: Prisma.CommentWhereInput = {
-    pageId: page.id,
-    parentCommentId: null,
-    isPublished: true,
-    isSpam: false,
-    OR: [{ deletedAt: null, hiddenAt: null }, { replies: { some: VISIBLE } }],
-  };
-  const [total, parentsCount, parents] = await Promise.all([
-    db.comment.count({ where: { pageId: page.id, ...VISIBLE } }),
-    db.comment.count({ where: listedParent }),
+  // The counts and the ids of the listed top-level comments at once (comment-queries.ts: a
+  // listed comment is published and not spam, and placeholders are hidden or deleted ones with
+  // visible replies), then those comments with their authors and visible replies in one statement.
+  const [stats, ids] = await Promise.all([
+    visibleCommentStats(db, page.accountId, [page.id]).then((m) => m.get(page.id)),
     query.parent_comments_limit === 0
       ? Promise.resolve([])
-      : db.comment.findMany({
-          where: listedParent,
-          orderBy: ORDER[query.sort_order],
-          skip: query.parent_comments_offset,
-          take: query.parent_comments_limit,
-          include: { author: true },
+      : listedParentIds(db, {
+          accountId: page.accountId,
+          pageId: page.id,
+          sort: query.sort_order,
+          offset: query.parent_comments_offset,
+          limit: query.parent_comments_limit,
         }),
   ]);
-  const replies = parents.length
+  const rows = ids.length
     ? await db.comment.findMany({
-        where: { parentCommentId: { in: parents.map((p) => p.id) }, ...VISIBLE },
-        orderBy: ORDER[query.child_comments_sort_order],
-        include: { author: true },
+        where: { id: { in: ids } },
+        include: {
+          author: { select: AUTHOR_FIELDS },
+          // The parent is listed (published, not spam): a reply's own flags make it visible.
+          replies: {
+            where: { isPublished: true, isSpam: false, deletedAt: null, hiddenAt: null },
+            orderBy: ORDER[query.child_comments_sort_order],
+            include: { author: { select: AUTHOR_FIELDS } },
+          },
+        },
       })
     : [];
+  const found = new Map(rows.map((r) => [r.id, r]));
+  const parents = ids.flatMap((id) => found.get(id) ?? []);
+  const total = stats?.total ?? 0;
+  const parentsCount = (stats?.parents ?? 0) + (stats?.placeholders ?? 0);
+  const replies = parents.flatMap((p) => p.replies);
   const wires = await toWire(db, page, [...parents, ...replies], { placeholders: true });
   const byId = new Map(wires.map((w) => [w.id, w]));
   const comments = parents.map((p) => ({ ...byId.get(p.id)!, replies: [] as TCommentWire[] }));
@@ -583,10 +600,6 @@ export async function pageCommentCounts(
   args: { accountId: number; pageIds: string[] },
 ): Promise<{ url: string; comments_count: number }[]> {
   const urls = args.pageIds.map((id, index) => decodePageId(id.replace(/ /g, "+"), `query.page_ids.${index}`));
-  const pages = await db.page.findMany({
-    where: { accountId: args.accountId, url: { in: [...new Set(urls)] } },
-    select: { url: true, _count: { select: { comments: { where: VISIBLE } } } },
-  });
-  const counts = new Map(pages.map((p) => [p.url, p._count.comments]));
+  const counts = await visibleCommentsByUrl(db, args.accountId, urls);
   return urls.map((url) => ({ url, comments_count: counts.get(url) ?? 0 }));
 }

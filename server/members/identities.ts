@@ -3,7 +3,8 @@
  * JWT names a reader by its `id` claim; Masthead keeps ONE member per person and account, linked
  * to that identity through a MemberIdentity row (account, provider, external id) → member.
  *
- * - Found or created in one transaction. Two first requests of the same reader at once both try
+ * - A known reader whose claims did not change is one read, without a transaction. Otherwise it is
+ *   found or created in one transaction. Two first requests of the same reader at once both try
  *   to create; the unique index (account, provider, external id) lets one commit, the other's
  *   whole transaction (its member too) rolls back and is rerun, and finds the winner's row. So
  *   there is never a second member for the same (account, provider, id).
@@ -47,6 +48,20 @@ export async function findOrCreateJwtMember(
   const avatarUrl = cut(user.avatarUrl, MAX_CLAIM_LENGTH.avatar);
   const email = cut(user.email, MAX_CLAIM_LENGTH.email)?.toLowerCase() ?? null;
   const key = { accountId, provider: PUBLISHER_JWT_PROVIDER, externalId: user.id };
+  // A returning reader whose claims did not change (the usual case) is read without a transaction.
+  const known = await db.memberIdentity.findUnique({
+    where: { accountId_provider_externalId: key },
+    include: { member: true },
+  });
+  if (
+    known &&
+    known.email === email &&
+    known.member.name === name &&
+    known.member.avatarUrl === avatarUrl &&
+    known.member.communicationEmail === email
+  ) {
+    return known.member;
+  }
   return withTransaction(
     db,
     async (tx) => {

@@ -14,6 +14,7 @@ import { imageStorageFromEnv } from "../storage/image-storage";
 import { demoCredentials, seedDemoPublisher, type DemoCredentials, type SeedReport } from "./demo";
 import { seedDemoContent } from "./demo-content";
 import { seedLargeContent, type LargeContentResult } from "./large-content";
+import { seedLargeEngagement, type LargeEngagementResult } from "./large-engagement";
 
 export class SeedRefusedError extends Error {}
 
@@ -30,8 +31,14 @@ export async function runSeed(
   env: Pick<Env, "NODE_ENV" | "ALLOW_DEMO_SEED" | "DATA_DIR" | "APP_URL" | "UPLOAD_DIR"> &
     Parameters<typeof imageStorageFromEnv>[0],
   config: DatabaseConfig,
-  options: { stories?: number; onProgress?: (done: number, target: number) => void } = {},
-): Promise<{ credentials: DemoCredentials; report: SeedReport; credentialsFile: string; large?: LargeContentResult }> {
+  options: { stories?: number; engagement?: boolean; onProgress?: (done: number, target: number) => void } = {},
+): Promise<{
+  credentials: DemoCredentials;
+  report: SeedReport;
+  credentialsFile: string;
+  large?: LargeContentResult;
+  engagement?: LargeEngagementResult;
+}> {
   assertSeedAllowed(env);
   const database = await openDatabase(config);
   try {
@@ -56,6 +63,10 @@ export async function runSeed(
     const large = options.stories
       ? await seedLargeContent(database.prisma, { accountId, target: options.stories, onProgress: options.onProgress })
       : undefined;
+    // `--engagement`: readers, pages, comments and reactions for the engagement benchmarks.
+    const engagement = options.engagement
+      ? await seedLargeEngagement(database.prisma, { accountId, appUrl: env.APP_URL })
+      : undefined;
     const credentials: DemoCredentials = {
       ...demoCredentials(accountId, env.APP_URL),
       content: {
@@ -70,7 +81,13 @@ export async function runSeed(
     await fs.mkdir(env.DATA_DIR, { recursive: true });
     const credentialsFile = path.join(env.DATA_DIR, "demo-credentials.json");
     await fs.writeFile(credentialsFile, JSON.stringify(credentials, null, 2) + "\n", { mode: 0o600 });
-    return { credentials, report, credentialsFile, large };
+    if (engagement) {
+      // What the benchmark needs to call the engagement API (the page URLs, the writers' JWT ids).
+      await fs.writeFile(path.join(env.DATA_DIR, "bench-engagement.json"), JSON.stringify(engagement, null, 2) + "\n", {
+        mode: 0o600,
+      });
+    }
+    return { credentials, report, credentialsFile, large, engagement };
   } finally {
     await database.close();
   }
