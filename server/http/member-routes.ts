@@ -4,6 +4,7 @@
  * ../shared/research/real-clients.md §5). Their route files pick the body key and the summary.
  * Every one is `auth: "publisher"` (the reader is on the publisher's site) or "member".
  */
+import { getEnv } from "../../env.js";
 import {
   FORGOT_PASSWORD_MESSAGE,
   logInMember,
@@ -21,6 +22,8 @@ import {
   ZResetPasswordInput,
 } from "../members/members.schema";
 import { countLiveSessions } from "../members/sessions";
+import { logInWithProvider } from "../members/social-login";
+import { ZSocialLoginInput, ZSocialLoginParams } from "../members/social-login.schema";
 import { jsonWithMemberSession, loggedOutResponse, privateJson } from "./member-session";
 import { apiRoute, type RouteHandler } from "./route";
 
@@ -108,4 +111,36 @@ export function currentMemberRoute(key: MemberBodyKey, summary: string): RouteHa
     const count = await countLiveSessions(db, { memberId: member.member.id, now: new Date() });
     return privateJson({ user: wire, "active-sessions-count": count, source: member.member.source });
   });
+}
+
+/**
+ * POST /api/login/<provider>: log in with a social or OpenID Connect token. Answers the member
+ * under both keys, since both real clients read it: quintype-ruby `member`, bridgekeeper `user`.
+ */
+export function socialLoginRoute(summary: string): RouteHandler {
+  return apiRoute(
+    {
+      auth: "publisher",
+      params: ZSocialLoginParams,
+      body: ZSocialLoginInput,
+      cors: true,
+      rateLimit: perIp("member.social-login", 60),
+      summary,
+    },
+    async ({ req, db, publisher, params, body }) => {
+      const env = getEnv();
+      const { member, session } = await logInWithProvider(db, {
+        publisher,
+        providerName: params.provider,
+        token: body.token,
+        nonce: body.nonce,
+        setSession: body["set-session"] === true,
+        sessionDays: env.MEMBER_SESSION_DAYS,
+        allowPrivate: env.SOCIAL_LOGIN_ALLOW_PRIVATE_URLS,
+        now: new Date(),
+      });
+      const wire = memberToWire(member);
+      return jsonWithMemberSession(req, { member: wire, user: wire }, session);
+    },
+  );
 }
