@@ -56,6 +56,8 @@ export function memberToWire(member: MemberRecord): TMemberWire {
     "first-name": member.firstName,
     "last-name": member.lastName,
     email: member.email,
+    "email-verified": member.emailVerified,
+    "phone-number": member.phoneNumber,
     "communication-email": member.communicationEmail,
     bio: member.bio,
     "avatar-url": member.avatarUrl,

@@ -41,11 +41,29 @@ const zBaseUrl = z
   }, "must be an http(s) URL without query, fragment or credentials")
   .transform((value) => value.replace(/\/+$/, ""));
 
+const zToken = z.string().trim().min(1, "is required").max(8192, "is too long");
+
 /** POST /api/login/<provider>: bridgekeeper's createSession sends {token, "set-session": true}. */
 export const ZSocialLoginInput = refuseNul(
   z.object({
-    /** An ID token (a JWT), or an access token (Facebook; OIDC providers with introspection). */
-    token: z.string().trim().min(1, "is required").max(8192, "is too long"),
+    /**
+     * The provider's token: a string (an ID token when it is a JWT, else an access token), or
+     * what bridgekeeper's Google and Facebook wrappers send, {"access-token": "…"} (or
+     * {"id-token": "…"}).
+     */
+    token: z.union([
+      zToken.transform((value) => ({ value, kind: "auto" as const })),
+      z
+        .object({ "access-token": zToken.optional(), "id-token": zToken.optional() })
+        .refine((t) => Boolean(t["access-token"]) !== Boolean(t["id-token"]), {
+          message: 'send one of "access-token" and "id-token"',
+        })
+        .transform((t) =>
+          t["id-token"]
+            ? { value: t["id-token"], kind: "id" as const }
+            : { value: t["access-token"]!, kind: "access" as const },
+        ),
+    ]),
     /** true: start a member session (X-QT-AUTH and cookies), as /api/auth/v1/login does. */
     "set-session": z.boolean().optional(),
     /** The nonce the page put in its authentication request; the ID token must carry it. */

@@ -36,7 +36,13 @@ import {
   type TLoginProviderView,
   type TSaveLoginProviderInput,
 } from "./social-login.schema";
-import { verifyProviderToken, type SocialProfile } from "./social-tokens";
+import {
+  GOOGLE_ISSUER,
+  GOOGLE_TOKENINFO_URL,
+  verifyProviderToken,
+  type ProviderToken,
+  type SocialProfile,
+} from "./social-tokens";
 
 /** Stored in place of a password hash: verifyPassword answers false for it (as identities.ts). */
 const NO_PASSWORD = "!no-password";
@@ -55,7 +61,7 @@ export async function logInWithProvider(
   args: {
     publisher: Publisher;
     providerName: string;
-    token: string;
+    token: ProviderToken;
     nonce?: string;
     setSession: boolean;
     sessionDays: number;
@@ -80,6 +86,7 @@ export async function logInWithProvider(
       issuer: provider.issuer,
       clientIds: provider.clientIds,
       clientSecret: provider.clientSecret,
+      tokeninfoUrl: provider.issuer === GOOGLE_ISSUER ? GOOGLE_TOKENINFO_URL : undefined,
     },
     { token: args.token, nonce: args.nonce, allowPrivate: args.allowPrivate },
   );

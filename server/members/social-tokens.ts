@@ -46,7 +46,18 @@ export type ProviderConfig = {
   issuer: string;
   clientIds: string[];
   clientSecret: string | null;
+  /**
+   * Google's tokeninfo endpoint (GOOGLE_TOKENINFO_URL for the issuer https://accounts.google.com):
+   * how a Google access token is checked, since Google offers no RFC 7662 introspection.
+   */
+  tokeninfoUrl?: string;
 };
+
+/** The token as the client sent it: `kind` "auto" is decided by its shape (a JWT is an ID token). */
+export type ProviderToken = { value: string; kind: "auto" | "id" | "access" };
+
+export const GOOGLE_ISSUER = "https://accounts.google.com";
+export const GOOGLE_TOKENINFO_URL = "https://oauth2.googleapis.com/tokeninfo";
 
 const ASYMMETRIC_ALGORITHMS = [
   "RS256",
@@ -71,12 +82,15 @@ const unreachable = (provider: string) =>
 /** Verify `token` with the provider; UNAUTHORIZED when it does not hold. */
 export async function verifyProviderToken(
   provider: ProviderConfig,
-  args: { token: string; nonce?: string; allowPrivate: boolean },
+  args: { token: ProviderToken; nonce?: string; allowPrivate: boolean },
 ): Promise<SocialProfile> {
   const fetch = guardedFetch({ allowPrivate: args.allowPrivate });
-  if (provider.kind === "facebook") return verifyFacebookToken(provider, args.token, fetch);
-  if (looksLikeJwt(args.token)) return verifyIdToken(provider, args, fetch);
-  return verifyAccessToken(provider, args.token, fetch, args.allowPrivate);
+  const token = args.token.value;
+  if (provider.kind === "facebook") return verifyFacebookToken(provider, token, fetch);
+  const isIdToken = args.token.kind === "id" || (args.token.kind === "auto" && looksLikeJwt(token));
+  if (isIdToken) return verifyIdToken(provider, { ...args, token }, fetch);
+  if (provider.tokeninfoUrl) return verifyGoogleAccessToken(provider, token, provider.tokeninfoUrl, fetch);
+  return verifyAccessToken(provider, token, fetch, args.allowPrivate);
 }
 
 function looksLikeJwt(token: string): boolean {
@@ -150,7 +164,7 @@ function keySet(jwksUri: string, fetch: GuardedFetch, allowPrivate: boolean) {
 
 /** Google's ID tokens may say "accounts.google.com" without the scheme (its documentation allows both). */
 function acceptedIssuers(issuer: string): string[] {
-  return issuer === "https://accounts.google.com" ? [issuer, "accounts.google.com"] : [issuer];
+  return issuer === GOOGLE_ISSUER ? [issuer, "accounts.google.com"] : [issuer];
 }
 
 async function verifyIdToken(
@@ -213,6 +227,26 @@ async function verifyAccessToken(
   if (userinfo.status !== 200 || !userinfo.body) throw unreachable(provider.name);
   if (typeof info.sub === "string" && userinfo.body.sub !== info.sub) throw badToken();
   return profileFromClaims(userinfo.body);
+}
+
+/**
+ * A Google access token (what bridgekeeper's withGoogleLogin sends): tokeninfo says for which
+ * client it was issued (`aud`/`azp`, one of ours), for whom (`sub`) and until when (`exp`).
+ */
+async function verifyGoogleAccessToken(
+  provider: ProviderConfig,
+  token: string,
+  tokeninfoUrl: string,
+  fetch: GuardedFetch,
+): Promise<SocialProfile> {
+  const info = await getJson(fetch, `${tokeninfoUrl}?${new URLSearchParams({ access_token: token })}`, provider.name);
+  if (info.status >= 500) throw unreachable(provider.name);
+  const body = info.body;
+  if (info.status !== 200 || !body) throw badToken();
+  const clients = [body.aud, body.azp].filter((v): v is string => typeof v === "string");
+  const exp = Number(body.exp);
+  if (!clients.some((c) => provider.clientIds.includes(c)) || !(exp * 1000 > Date.now())) throw badToken();
+  return profileFromClaims(body);
 }
 
 function profileFromClaims(claims: Record<string, unknown>): SocialProfile {

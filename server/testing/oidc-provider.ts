@@ -96,6 +96,19 @@ export async function startTestOidcProvider(): Promise<TestOidcProvider> {
           const { expiresIn: _e, aud: _a, nonce: _n, azp: _z, iss: _i, ...claims } = found.claims;
           return send(200, claims);
         }
+        case "/tokeninfo": {
+          // Google's tokeninfo for access tokens: aud/azp, sub, exp (a string), email_verified as "true".
+          const found = accessTokens.get(url.searchParams.get("access_token") ?? "");
+          if (!found) return send(400, { error: "invalid_token" });
+          const { claims } = found;
+          return send(200, {
+            aud: found.clientId,
+            azp: found.clientId,
+            sub: claims.sub,
+            exp: String(Math.floor(Date.now() / 1000) + (claims.expiresIn ?? 600)),
+            ...(claims.email ? { email: claims.email, email_verified: String(claims.email_verified ?? false) } : {}),
+          });
+        }
         case "/debug_token": {
           const [app] = (url.searchParams.get("access_token") ?? "").split("|");
           const user = facebookTokens.get(url.searchParams.get("input_token") ?? "");

@@ -9,7 +9,7 @@ import { verifyPassword } from "@/server/auth/password";
 import { getDb } from "@/server/db";
 import { signUpMember } from "@/server/members/members";
 import { logInWithProvider } from "@/server/members/social-login";
-import { forgetProviderCaches } from "@/server/members/social-tokens";
+import { forgetProviderCaches, verifyProviderToken } from "@/server/members/social-tokens";
 import { forgetPublisherCache, resolvePublisher } from "@/server/publishing/publisher";
 import { startTestOidcProvider, type TestOidcProvider } from "@/server/testing/oidc-provider";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
@@ -190,7 +190,16 @@ describe("POST /api/login/<provider> with an OpenID Connect ID token", () => {
   it("answers 404 for an unknown provider, 422 for google/facebook/apple not configured, 400 for a bad body", async () => {
     expect((await login("myspace", { token: "x" })).status).toBe(404);
     expect((await login("apple", { token: "x" })).status).toBe(422);
-    for (const body of [{}, { token: "" }, { token: 5 }, { token: "x", "set-session": "yes" }, "{not json"]) {
+    for (const body of [
+      {},
+      { token: "" },
+      { token: 5 },
+      { token: {} },
+      { token: { "access-token": "a", "id-token": "b" } },
+      { token: { "access-token": "" } },
+      { token: "x", "set-session": "yes" },
+      "{not json",
+    ]) {
       const res = await login("google", body);
       expect(res.status).toBe(400);
     }
@@ -238,7 +247,8 @@ describe("access tokens", () => {
     });
     const id = String(Date.now());
     const token = op.facebookToken({ id, name: "Fay Book", email, appId: "1234" });
-    const res = await login("facebook", { token, "set-session": true });
+    // bridgekeeper's withFacebookLogin sends {"access-token": …}.
+    const res = await login("facebook", { token: { "access-token": token }, "set-session": true });
     expect(res.status).toBe(200);
     const body = await read(res);
     expect(body.member).toMatchObject({ name: "Fay Book", source: "facebook", "communication-email": email });
@@ -253,6 +263,36 @@ describe("access tokens", () => {
   });
 });
 
+describe("Google access tokens (tokeninfo)", () => {
+  it("accepts a token issued to one of our client ids, refuses another client's, an expired or unknown one", async () => {
+    const provider = {
+      name: "google",
+      kind: "oidc" as const,
+      issuer: op.issuer,
+      clientIds: [op.clientId],
+      clientSecret: null,
+      tokeninfoUrl: `${op.issuer}/tokeninfo`,
+    };
+    const check = (value: string) =>
+      verifyProviderToken(provider, { token: { value, kind: "access" }, allowPrivate: true });
+    const email = `${unique("ti")}@example.com`;
+    await expect(check(op.accessToken({ sub: "g-1", email, email_verified: true, name: "Tia" }))).resolves.toEqual({
+      subject: "g-1",
+      email,
+      emailVerified: true,
+      name: null,
+      avatarUrl: null,
+    });
+    for (const token of [
+      op.accessToken({ sub: "g-2" }, "another-client"),
+      op.accessToken({ sub: "g-3", expiresIn: -10 }),
+      "unknown-token",
+    ]) {
+      await expect(check(token)).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+    }
+  });
+});
+
 describe("outgoing calls", () => {
   it("refuse private addresses unless the operator allows them (503, nothing created)", async () => {
     const db = await getDb();
@@ -260,7 +300,7 @@ describe("outgoing calls", () => {
     const call = logInWithProvider(db, {
       publisher,
       providerName: "google",
-      token: await op.idToken({ sub: "private" }),
+      token: { value: await op.idToken({ sub: "private" }), kind: "auto" },
       setSession: false,
       sessionDays: 1,
       allowPrivate: false,

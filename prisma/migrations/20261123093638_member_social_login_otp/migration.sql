@@ -1,5 +1,6 @@
 -- AlterTable
-ALTER TABLE "members" ADD COLUMN     "email_verified" BOOLEAN NOT NULL DEFAULT false;
+ALTER TABLE "members" ADD COLUMN     "email_verified" BOOLEAN NOT NULL DEFAULT false,
+ADD COLUMN     "phone_number" TEXT;
 
 -- CreateTable
 CREATE TABLE "login_providers" (
