@@ -23,8 +23,9 @@ import { isUniqueClash, withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import { queueEmail } from "../mail/outbox";
 import type { Publisher } from "../publishing/publisher";
-import { checkRateLimit, rateLimitHeaders, type RateLimitRule } from "../rate-limit";
-import { getRateLimitStore } from "../rate-limit/store";
+import type { RateLimitRule } from "../rate-limit";
+import { assertWithinRateLimits } from "../rate-limit/assert";
+import { isPlaceholderEmail } from "./identities";
 import type { TUpdateProfileInput, TUpdateWithOtpInput } from "./member-account.schema";
 import type { MemberRecord } from "./members";
 import { hashToken, newToken, revokeMemberSessions } from "./sessions";
@@ -48,23 +49,17 @@ export const VERIFICATION_SENT_MESSAGE =
   "If this e-mail belongs to an account that is not verified yet, we have sent a verification link.";
 export const BAD_VERIFY_LINK_MESSAGE = "This verification link is invalid, expired or already used.";
 
-const PLACEHOLDER_EMAIL = /@identities\.invalid$/;
-
 const hashOtp = (id: string, code: string) => createHash("sha256").update(`${id}:${code}`, "utf8").digest();
 
 async function throttleSend(args: { accountId: number; email: string; ip: string; now: Date }): Promise<void> {
-  const store = await getRateLimitStore();
-  for (const [rule, identity] of [
-    [SEND_LIMITS.perIp, `${args.accountId}:${args.ip}`],
-    [SEND_LIMITS.perEmail, `${args.accountId}:${args.email}`],
-  ] as const) {
-    const result = await checkRateLimit(store, rule, identity, args.now);
-    if (!result.allowed) {
-      throw new AppError("RATE_LIMITED", "Too many codes or links asked for. Try again later.", {
-        headers: rateLimitHeaders(result, args.now),
-      });
-    }
-  }
+  await assertWithinRateLimits(
+    [
+      [SEND_LIMITS.perIp, `${args.accountId}:${args.ip}`],
+      [SEND_LIMITS.perEmail, `${args.accountId}:${args.email}`],
+    ],
+    "Too many codes or links asked for. Try again later.",
+    args.now,
+  );
 }
 
 // ─── One-time codes ──────────────────────────────────────────────────────────────────────────
@@ -88,7 +83,7 @@ export async function sendOtp(
     });
   }
   await throttleSend({ accountId, email, ip: args.ip, now });
-  if (PLACEHOLDER_EMAIL.test(email)) return;
+  if (isPlaceholderEmail(email)) return;
   const holder = await db.member.findUnique({
     where: { accountId_email: { accountId, email } },
     select: { id: true, name: true },

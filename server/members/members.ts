@@ -24,8 +24,7 @@ import { AppError } from "../errors";
 import type { Member, Prisma } from "../generated/prisma/client";
 import { queueEmail } from "../mail/outbox";
 import type { Publisher } from "../publishing/publisher";
-import { checkRateLimit, rateLimitHeaders } from "../rate-limit";
-import { getRateLimitStore } from "../rate-limit/store";
+import { assertWithinRateLimits } from "../rate-limit/assert";
 import { emitWebhookEvent } from "../webhooks/deliveries";
 import type { TMemberLoginInput, TMemberSignupInput, TMemberWire } from "./members.schema";
 import {
@@ -168,19 +167,15 @@ export const LOGIN_LIMITS = {
 };
 
 async function throttleLogin(args: { accountId: number; identifier: string; ip: string; now: Date }): Promise<void> {
-  const store = await getRateLimitStore();
   const who = `${args.accountId}:${args.identifier.trim().toLowerCase()}`;
-  for (const [rule, identity] of [
-    [LOGIN_LIMITS.perEmailAndIp, `${who}:${args.ip}`],
-    [LOGIN_LIMITS.perEmail, who],
-  ] as const) {
-    const result = await checkRateLimit(store, rule, identity, args.now);
-    if (!result.allowed) {
-      throw new AppError("RATE_LIMITED", "Too many login attempts for this account. Try again later.", {
-        headers: rateLimitHeaders(result, args.now),
-      });
-    }
-  }
+  await assertWithinRateLimits(
+    [
+      [LOGIN_LIMITS.perEmailAndIp, `${who}:${args.ip}`],
+      [LOGIN_LIMITS.perEmail, who],
+    ],
+    "Too many login attempts for this account. Try again later.",
+    args.now,
+  );
 }
 
 /**
@@ -230,12 +225,11 @@ export async function requestPasswordReset(
   const { publisher, now } = args;
   const accountId = publisher.accountId;
   const email = args.email.trim().toLowerCase();
-  const limit = await checkRateLimit(await getRateLimitStore(), FORGOT_PASSWORD_LIMIT, `${accountId}:${email}`, now);
-  if (!limit.allowed) {
-    throw new AppError("RATE_LIMITED", "Too many password reset requests for this e-mail. Try again later.", {
-      headers: rateLimitHeaders(limit, now),
-    });
-  }
+  await assertWithinRateLimits(
+    [[FORGOT_PASSWORD_LIMIT, `${accountId}:${email}`]],
+    "Too many password reset requests for this e-mail. Try again later.",
+    now,
+  );
   const member = await db.member.findFirst({
     where: { accountId, email },
     select: { id: true, name: true, email: true },

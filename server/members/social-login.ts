@@ -18,8 +18,6 @@
  */
 import "server-only";
 
-import { randomUUID } from "node:crypto";
-
 import { recordAudit } from "../audit/audit-log";
 import type { StaffActor } from "../auth/actor";
 import type { Db } from "../db/client";
@@ -28,6 +26,7 @@ import { AppError } from "../errors";
 import type { LoginProvider } from "../generated/prisma/client";
 import type { Publisher } from "../publishing/publisher";
 import { emitWebhookEvent } from "../webhooks/deliveries";
+import { cut, NO_PASSWORD, placeholderEmail } from "./identities";
 import { memberToWire, type MemberRecord } from "./members";
 import { createMemberSession, revokeMemberSessions, type MemberSession } from "./sessions";
 import {
@@ -44,12 +43,7 @@ import {
   type SocialProfile,
 } from "./social-tokens";
 
-/** Stored in place of a password hash: verifyPassword answers false for it (as identities.ts). */
-const NO_PASSWORD = "!no-password";
-
-const cut = (value: string | null, max: number) => (value ? value.trim().slice(0, max) || null : null);
-
-export type SocialLoginResult = { member: MemberRecord; session: MemberSession | null; created: boolean };
+export type SocialLoginResult = { member: MemberRecord; session: MemberSession | null };
 
 /**
  * Log in with `token` from the account's provider `providerName`. NOT_FOUND for a name the
@@ -90,17 +84,17 @@ export async function logInWithProvider(
     },
     { token: args.token, nonce: args.nonce, allowPrivate: args.allowPrivate },
   );
-  const { member, created } = await findOrLinkMember(db, { accountId, provider: provider.name, profile, now });
+  const member = await findOrLinkMember(db, { accountId, provider: provider.name, profile, now });
   const session = args.setSession
     ? await createMemberSession(db, { memberId: member.id, now, days: args.sessionDays })
     : null;
-  return { member, session, created };
+  return { member, session };
 }
 
 async function findOrLinkMember(
   db: Db,
   args: { accountId: number; provider: string; profile: SocialProfile; now: Date },
-): Promise<{ member: MemberRecord; created: boolean }> {
+): Promise<MemberRecord> {
   const { accountId, provider, profile, now } = args;
   const email = cut(profile.email, 254)?.toLowerCase() ?? null;
   const verifiedEmail = profile.emailVerified ? email : null;
@@ -116,12 +110,9 @@ async function findOrLinkMember(
         if (identity.email !== email) await tx.memberIdentity.update({ where: { id: identity.id }, data: { email } });
         // The provider now vouches for the member's own sign-in address.
         if (verifiedEmail && identity.member.email === verifiedEmail && !identity.member.emailVerified) {
-          return {
-            member: await tx.member.update({ where: { id: identity.member.id }, data: { emailVerified: true } }),
-            created: false,
-          };
+          return tx.member.update({ where: { id: identity.member.id }, data: { emailVerified: true } });
         }
-        return { member: identity.member, created: false };
+        return identity.member;
       }
 
       const existing = verifiedEmail
@@ -138,7 +129,7 @@ async function findOrLinkMember(
           await revokeMemberSessions(tx, { memberId: existing.id, now });
         }
         await tx.memberIdentity.create({ data: { ...key, memberId: existing.id, email, createdAt: now } });
-        return { member, created: false };
+        return member;
       }
 
       const member = await tx.member.create({
@@ -146,7 +137,7 @@ async function findOrLinkMember(
           accountId,
           name: cut(profile.name, 200) ?? "Reader",
           avatarUrl: cut(profile.avatarUrl, 2048),
-          email: verifiedEmail ?? `${provider}-${randomUUID()}@identities.invalid`,
+          email: verifiedEmail ?? placeholderEmail(provider),
           emailVerified: Boolean(verifiedEmail),
           communicationEmail: email,
           passwordHash: NO_PASSWORD,
@@ -162,7 +153,7 @@ async function findOrLinkMember(
         data: { member: memberToWire(member) },
         occurredAt: now,
       });
-      return { member, created: true };
+      return member;
     },
     { retryUniqueClashes: true },
   );
