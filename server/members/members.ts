@@ -110,19 +110,24 @@ export async function signUpMember(
           createdAt: now,
         },
       });
-      await emitWebhookEvent(tx, {
-        accountId,
-        kind: "CONTENT",
-        name: "member-signup",
-        data: { member: memberToWire(member) },
-        occurredAt: now,
-      });
+      await emitMemberSignup(tx, member, now);
       return { member, session: input["dont-login"] ? null : await newSession(tx, member.id, now) };
     });
   } catch (error) {
     if (isUniqueClash(error)) throw takenError(error);
     throw error;
   }
+}
+
+/** The CONTENT webhook event "member-signup", in the transaction that created `member`. */
+export async function emitMemberSignup(tx: Db, member: MemberRecord, now: Date): Promise<void> {
+  await emitWebhookEvent(tx, {
+    accountId: member.accountId,
+    kind: "CONTENT",
+    name: "member-signup",
+    data: { member: memberToWire(member) },
+    occurredAt: now,
+  });
 }
 
 async function assertAvailable(db: Db, accountId: number, email: string, username: string | undefined): Promise<void> {

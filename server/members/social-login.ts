@@ -25,9 +25,8 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { LoginProvider } from "../generated/prisma/client";
 import type { Publisher } from "../publishing/publisher";
-import { emitWebhookEvent } from "../webhooks/deliveries";
 import { cut, NO_PASSWORD, placeholderEmail } from "./identities";
-import { memberToWire, type MemberRecord } from "./members";
+import { emitMemberSignup, type MemberRecord } from "./members";
 import { createMemberSession, revokeMemberSessions, type MemberSession } from "./sessions";
 import {
   WELL_KNOWN_PROVIDERS,
@@ -146,13 +145,7 @@ async function findOrLinkMember(
         },
       });
       await tx.memberIdentity.create({ data: { ...key, memberId: member.id, email, createdAt: now } });
-      await emitWebhookEvent(tx, {
-        accountId,
-        kind: "CONTENT",
-        name: "member-signup",
-        data: { member: memberToWire(member) },
-        occurredAt: now,
-      });
+      await emitMemberSignup(tx, member, now);
       return member;
     },
     { retryUniqueClashes: true },

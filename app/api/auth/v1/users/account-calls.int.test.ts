@@ -12,6 +12,7 @@ import { OTP_MAIL_KIND, OTP_SENT_MESSAGE, VERIFY_MAIL_KIND } from "@/server/memb
 import { signUpMember } from "@/server/members/members";
 import { createMemberSession } from "@/server/members/sessions";
 import { forgetPublisherCache, resolvePublisher } from "@/server/publishing/publisher";
+import { lastOtpCode } from "@/server/testing/member-mail";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
 import { GET as me } from "./me/route";
@@ -54,16 +55,7 @@ async function member(overrides: { email?: string } = {}) {
   return { member, email, token };
 }
 
-/** The code in the latest code mail to `to`. */
-async function lastCode(to: string): Promise<string> {
-  const mail = await (
-    await getDb()
-  ).outgoingEmail.findFirstOrThrow({
-    where: { to, kind: OTP_MAIL_KIND },
-    orderBy: { createdAt: "desc" },
-  });
-  return /\b(\d{6})\b/.exec(mail.text)![1]!;
-}
+const lastCode = async (to: string) => lastOtpCode(await getDb(), to);
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
 
 beforeEach(async () => {

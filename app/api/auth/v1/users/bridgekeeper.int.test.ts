@@ -9,9 +9,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import * as socialLogin from "@/app/api/login/[provider]/route";
 import { getDb } from "@/server/db";
-import { OTP_MAIL_KIND, VERIFY_MAIL_KIND } from "@/server/members/member-account";
+import { VERIFY_MAIL_KIND } from "@/server/members/member-account";
 import { forgetProviderCaches } from "@/server/members/social-tokens";
 import { startContentServer, type ContentServer } from "@/server/testing/content-server";
+import { lastOtpCode } from "@/server/testing/member-mail";
 import { startTestOidcProvider, type TestOidcProvider } from "@/server/testing/oidc-provider";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff } from "@/server/testing/staff";
@@ -72,15 +73,7 @@ beforeEach(async () => {
   await createTestPublisher(await getDb(), { domain: "127.0.0.1", siteUrl: "http://127.0.0.1" });
 });
 
-async function lastCode(to: string): Promise<string> {
-  const mail = await (
-    await getDb()
-  ).outgoingEmail.findFirstOrThrow({
-    where: { to, kind: OTP_MAIL_KIND },
-    orderBy: { createdAt: "desc" },
-  });
-  return /\b(\d{6})\b/.exec(mail.text)![1]!;
-}
+const lastCode = async (to: string) => lastOtpCode(await getDb(), to);
 
 describe("@quintype/bridgekeeper-js 2.8.2 against Masthead", () => {
   it("register, sendOtp, updateWithOtp, updateUserProfile, currentUser, resetPassword, sendVerificationLink", async () => {
