@@ -131,6 +131,11 @@ export const envSchema = z
     METRICS_TOKEN: z.string().trim().min(24, "must be at least 24 characters").optional(),
     /** Let outgoing webhooks reach loopback, private, link-local and metadata addresses (tests, local development). */
     WEBHOOK_ALLOW_PRIVATE_URLS: zBool.default(false),
+    /**
+     * Let social-login calls (OpenID discovery, keys, userinfo, the Graph API) reach loopback and
+     * private addresses: for a login provider on the local network, and for tests.
+     */
+    SOCIAL_LOGIN_ALLOW_PRIVATE_URLS: zBool.default(false),
     /** Days that webhook events, deliveries and attempts are kept (spec: 30). */
     WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     /** Deliveries sent at once by one process (the local runner and each Inngest sweep). */

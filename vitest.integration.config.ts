@@ -16,8 +16,8 @@ export default defineConfig({
     fileParallelism: false,
     globalSetup: ["server/testing/global-setup.integration.ts"],
     setupFiles: ["server/testing/setup.integration.ts"],
-    // Test receivers listen on 127.0.0.1, which webhooks refuse unless an operator allows it.
-    env: { WEBHOOK_ALLOW_PRIVATE_URLS: "true", LOG_LEVEL: "silent" },
+    // Test receivers (and login providers) listen on 127.0.0.1, which is refused unless an operator allows it.
+    env: { WEBHOOK_ALLOW_PRIVATE_URLS: "true", SOCIAL_LOGIN_ALLOW_PRIVATE_URLS: "true", LOG_LEVEL: "silent" },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -4,6 +4,25 @@
  * ../shared/research/real-clients.md §5). Their route files pick the body key and the summary.
  * Every one is `auth: "publisher"` (the reader is on the publisher's site) or "member".
  */
+import { getEnv } from "../../env.js";
+import {
+  OTP_SENT_MESSAGE,
+  resetPasswordWithOtp,
+  sendOtp,
+  sendVerificationLink,
+  updateMemberProfile,
+  updateWithOtp,
+  VERIFICATION_SENT_MESSAGE,
+  verifyEmail,
+} from "../members/member-account";
+import {
+  ZResetPasswordWithOtpInput,
+  ZSendOtpInput,
+  ZSendVerificationLinkInput,
+  ZUpdateProfileInput,
+  ZUpdateWithOtpInput,
+  ZVerifyEmailQuery,
+} from "../members/member-account.schema";
 import {
   FORGOT_PASSWORD_MESSAGE,
   logInMember,
@@ -21,6 +40,8 @@ import {
   ZResetPasswordInput,
 } from "../members/members.schema";
 import { countLiveSessions } from "../members/sessions";
+import { logInWithProvider } from "../members/social-login";
+import { ZSocialLoginInput, ZSocialLoginParams } from "../members/social-login.schema";
 import { jsonWithMemberSession, loggedOutResponse, privateJson } from "./member-session";
 import { apiRoute, type RouteHandler } from "./route";
 
@@ -108,4 +129,132 @@ export function currentMemberRoute(key: MemberBodyKey, summary: string): RouteHa
     const count = await countLiveSessions(db, { memberId: member.member.id, now: new Date() });
     return privateJson({ user: wire, "active-sessions-count": count, source: member.member.source });
   });
+}
+
+/**
+ * POST /api/login/<provider>: log in with a social or OpenID Connect token. Answers the member
+ * under both keys, since both real clients read it: quintype-ruby `member`, bridgekeeper `user`.
+ */
+export function socialLoginRoute(summary: string): RouteHandler {
+  return apiRoute(
+    {
+      auth: "publisher",
+      params: ZSocialLoginParams,
+      body: ZSocialLoginInput,
+      cors: true,
+      rateLimit: perIp("member.social-login", 60),
+      summary,
+    },
+    async ({ req, db, publisher, params, body }) => {
+      const env = getEnv();
+      const { member, session } = await logInWithProvider(db, {
+        publisher,
+        providerName: params.provider,
+        token: body.token,
+        nonce: body.nonce,
+        setSession: body["set-session"] === true,
+        sessionDays: env.MEMBER_SESSION_DAYS,
+        allowPrivate: env.SOCIAL_LOGIN_ALLOW_PRIVATE_URLS,
+        now: new Date(),
+      });
+      const wire = memberToWire(member);
+      return jsonWithMemberSession(req, { member: wire, user: wire }, session);
+    },
+  );
+}
+
+// ─── bridgekeeper's account calls (server/members/member-account.ts) ────────────────────────
+
+/** POST send-otp: a 6-digit code by e-mail; the same answer whether or not one was sent. */
+export function sendOtpRoute(summary: string): RouteHandler {
+  return apiRoute(
+    { auth: "member?", body: ZSendOtpInput, cors: true, rateLimit: perIp("member.send-otp", 20), summary },
+    async ({ db, publisher, member, ip, body }) => {
+      await sendOtp(db, { publisher, member: member?.member ?? null, email: body.email, ip, now: new Date() });
+      return privateJson({ message: OTP_SENT_MESSAGE });
+    },
+  );
+}
+
+/** POST update-with-otp {otp, user}: change e-mail, phone number or name; answers {user}. */
+export function updateWithOtpRoute(summary: string): RouteHandler {
+  return apiRoute(
+    { auth: "member", body: ZUpdateWithOtpInput, cors: true, rateLimit: perIp("member.update-with-otp", 30), summary },
+    async ({ db, member, body }) => {
+      const updated = await updateWithOtp(db, { member: member.member, input: body, now: new Date() });
+      return privateJson({ user: memberToWire(updated) });
+    },
+  );
+}
+
+/** POST profile: the signed-in member's name, avatar, bio…; answers {user}. */
+export function profileRoute(summary: string): RouteHandler {
+  return apiRoute(
+    { auth: "member", body: ZUpdateProfileInput, cors: true, rateLimit: perIp("member.profile", 60), summary },
+    async ({ db, member, body }) => {
+      const updated = await updateMemberProfile(db, { member: member.member, input: body });
+      return privateJson({ user: memberToWire(updated) });
+    },
+  );
+}
+
+/** POST reset-password {email, otp, "new-password"}: answers {message}; the other sessions end. */
+export function resetPasswordWithOtpRoute(summary: string): RouteHandler {
+  return apiRoute(
+    {
+      auth: "member?",
+      body: ZResetPasswordWithOtpInput,
+      cors: true,
+      rateLimit: perIp("member.password-reset", 30),
+      summary,
+    },
+    async ({ db, publisher, member, body }) => {
+      await resetPasswordWithOtp(db, {
+        publisher,
+        email: body.email,
+        otp: body.otp,
+        password: body["new-password"],
+        keepSessionId: member?.member.email === body.email ? member.sessionId : undefined,
+        now: new Date(),
+      });
+      return privateJson({ message: "Your password has been changed. Log in with the new password." });
+    },
+  );
+}
+
+/** POST send-verification-link {email, "redirect-url"}: the same answer whether or not one was sent. */
+export function sendVerificationLinkRoute(summary: string): RouteHandler {
+  return apiRoute(
+    {
+      auth: "publisher",
+      body: ZSendVerificationLinkInput,
+      cors: true,
+      rateLimit: perIp("member.send-verification-link", 20),
+      summary,
+    },
+    async ({ db, publisher, ip, body }) => {
+      await sendVerificationLink(db, {
+        publisher,
+        email: body.email,
+        redirectUrl: body["redirect-url"],
+        ip,
+        now: new Date(),
+      });
+      return privateJson({ message: VERIFICATION_SENT_MESSAGE });
+    },
+  );
+}
+
+/** GET verify-email?token=: marks the e-mail verified; 303 to the redirect given, else {message}. */
+export function verifyEmailRoute(summary: string): RouteHandler {
+  return apiRoute(
+    { auth: "publisher", query: ZVerifyEmailQuery, rateLimit: perIp("member.verify-email", 60), summary },
+    async ({ db, publisher, query }) => {
+      const { redirectUrl } = await verifyEmail(db, { publisher, token: query.token, now: new Date() });
+      if (redirectUrl) {
+        return new Response(null, { status: 303, headers: { Location: redirectUrl, "Cache-Control": "no-store" } });
+      }
+      return privateJson({ message: "Your e-mail address is verified." });
+    },
+  );
 }

@@ -28,12 +28,18 @@ import type { MemberRecord } from "./members";
 export const PUBLISHER_JWT_PROVIDER = "publisher";
 
 /** Stored in place of a password hash: verifyPassword answers false for it. */
-const NO_PASSWORD = "!no-password";
+export const NO_PASSWORD = "!no-password";
 
 /** Longest name, avatar URL and e-mail kept from claims (longer ones are cut). */
 const MAX_CLAIM_LENGTH = { name: 200, avatar: 2048, email: 254 };
 
-const cut = (value: string | null | undefined, max: number) => (value ? value.trim().slice(0, max) || null : null);
+/** A claim trimmed and cut to `max` characters; null when empty. */
+export const cut = (value: string | null | undefined, max: number) =>
+  value ? value.trim().slice(0, max) || null : null;
+
+/** A reserved, undeliverable sign-in e-mail (RFC 2606 `.invalid`) for a member known only by an identity. */
+export const placeholderEmail = (prefix: string) => `${prefix}-${randomUUID()}@identities.invalid`;
+export const isPlaceholderEmail = (email: string) => email.endsWith("@identities.invalid");
 
 /**
  * The member behind a publisher-JWT user of the account, created on first sight (with its
@@ -88,7 +94,7 @@ export async function findOrCreateJwtMember(
           name,
           avatarUrl,
           communicationEmail: email,
-          email: `jwt-${randomUUID()}@identities.invalid`,
+          email: placeholderEmail("jwt"),
           passwordHash: NO_PASSWORD,
           source: PUBLISHER_JWT_PROVIDER,
           createdAt: now,

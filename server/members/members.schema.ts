@@ -135,6 +135,8 @@ export const ZMemberWire = z.object({
   "first-name": z.string().nullable(),
   "last-name": z.string().nullable(),
   email: z.string(),
+  "email-verified": z.boolean(),
+  "phone-number": z.string().nullable(),
   "communication-email": z.string().nullable(),
   bio: z.string().nullable(),
   "avatar-url": z.string().nullable(),

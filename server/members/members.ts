@@ -24,8 +24,7 @@ import { AppError } from "../errors";
 import type { Member, Prisma } from "../generated/prisma/client";
 import { queueEmail } from "../mail/outbox";
 import type { Publisher } from "../publishing/publisher";
-import { checkRateLimit, rateLimitHeaders } from "../rate-limit";
-import { getRateLimitStore } from "../rate-limit/store";
+import { assertWithinRateLimits } from "../rate-limit/assert";
 import { emitWebhookEvent } from "../webhooks/deliveries";
 import type { TMemberLoginInput, TMemberSignupInput, TMemberWire } from "./members.schema";
 import {
@@ -56,6 +55,8 @@ export function memberToWire(member: MemberRecord): TMemberWire {
     "first-name": member.firstName,
     "last-name": member.lastName,
     email: member.email,
+    "email-verified": member.emailVerified,
+    "phone-number": member.phoneNumber,
     "communication-email": member.communicationEmail,
     bio: member.bio,
     "avatar-url": member.avatarUrl,
@@ -109,19 +110,24 @@ export async function signUpMember(
           createdAt: now,
         },
       });
-      await emitWebhookEvent(tx, {
-        accountId,
-        kind: "CONTENT",
-        name: "member-signup",
-        data: { member: memberToWire(member) },
-        occurredAt: now,
-      });
+      await emitMemberSignup(tx, member, now);
       return { member, session: input["dont-login"] ? null : await newSession(tx, member.id, now) };
     });
   } catch (error) {
     if (isUniqueClash(error)) throw takenError(error);
     throw error;
   }
+}
+
+/** The CONTENT webhook event "member-signup", in the transaction that created `member`. */
+export async function emitMemberSignup(tx: Db, member: MemberRecord, now: Date): Promise<void> {
+  await emitWebhookEvent(tx, {
+    accountId: member.accountId,
+    kind: "CONTENT",
+    name: "member-signup",
+    data: { member: memberToWire(member) },
+    occurredAt: now,
+  });
 }
 
 async function assertAvailable(db: Db, accountId: number, email: string, username: string | undefined): Promise<void> {
@@ -166,19 +172,15 @@ export const LOGIN_LIMITS = {
 };
 
 async function throttleLogin(args: { accountId: number; identifier: string; ip: string; now: Date }): Promise<void> {
-  const store = await getRateLimitStore();
   const who = `${args.accountId}:${args.identifier.trim().toLowerCase()}`;
-  for (const [rule, identity] of [
-    [LOGIN_LIMITS.perEmailAndIp, `${who}:${args.ip}`],
-    [LOGIN_LIMITS.perEmail, who],
-  ] as const) {
-    const result = await checkRateLimit(store, rule, identity, args.now);
-    if (!result.allowed) {
-      throw new AppError("RATE_LIMITED", "Too many login attempts for this account. Try again later.", {
-        headers: rateLimitHeaders(result, args.now),
-      });
-    }
-  }
+  await assertWithinRateLimits(
+    [
+      [LOGIN_LIMITS.perEmailAndIp, `${who}:${args.ip}`],
+      [LOGIN_LIMITS.perEmail, who],
+    ],
+    "Too many login attempts for this account. Try again later.",
+    args.now,
+  );
 }
 
 /**
@@ -228,12 +230,11 @@ export async function requestPasswordReset(
   const { publisher, now } = args;
   const accountId = publisher.accountId;
   const email = args.email.trim().toLowerCase();
-  const limit = await checkRateLimit(await getRateLimitStore(), FORGOT_PASSWORD_LIMIT, `${accountId}:${email}`, now);
-  if (!limit.allowed) {
-    throw new AppError("RATE_LIMITED", "Too many password reset requests for this e-mail. Try again later.", {
-      headers: rateLimitHeaders(limit, now),
-    });
-  }
+  await assertWithinRateLimits(
+    [[FORGOT_PASSWORD_LIMIT, `${accountId}:${email}`]],
+    "Too many password reset requests for this e-mail. Try again later.",
+    now,
+  );
   const member = await db.member.findFirst({
     where: { accountId, email },
     select: { id: true, name: true, email: true },

@@ -2,6 +2,7 @@
 import { auditLogRouter } from "./routers/audit-log";
 import { contentOrganiseRouter } from "./routers/content-organise";
 import { storiesRouter } from "./routers/content-stories";
+import { loginProvidersRouter } from "./routers/login-providers";
 import { mailRouter } from "./routers/mail";
 import { moderationRouter } from "./routers/moderation";
 import { oauthClientsRouter } from "./routers/oauth-clients";
@@ -15,6 +16,7 @@ export const appRouter = createTRPCRouter({
   auditLog: auditLogRouter,
   organise: contentOrganiseRouter,
   stories: storiesRouter,
+  loginProviders: loginProvidersRouter,
   mail: mailRouter,
   moderation: moderationRouter,
   oauthClients: oauthClientsRouter,

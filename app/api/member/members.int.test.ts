@@ -116,6 +116,8 @@ describe("POST /api/member (sign-up)", () => {
         "first-name",
         "last-name",
         "email",
+        "email-verified",
+        "phone-number",
         "communication-email",
         "bio",
         "avatar-url",

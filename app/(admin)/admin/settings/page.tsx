@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 
+import { LoginProviders } from "@/components/settings/login-providers";
 import { SettingsForm } from "@/components/settings/settings-form";
 
 import { AdminPage } from "../_lib/admin-page";
@@ -13,7 +14,10 @@ export default function SettingsPage() {
       title="Settings"
       description="What front ends load from GET /api/v1/config: the site's address and domains, images, logo, menu, SEO defaults and language. Every change is in the audit log and sends the config-update webhook event."
     >
-      <SettingsForm />
+      <div className="space-y-6">
+        <SettingsForm />
+        <LoginProviders />
+      </div>
     </AdminPage>
   );
 }
