@@ -161,3 +161,9 @@ export const ZClientQuery = z.object({
   accesstype_jwt: z.string().optional(),
   svc_jwt: z.string().optional(),
 });
+
+/** The dashboard's search (tRPC subscribers.search). */
+export const ZSearchSubscribersInput = z.object({
+  q: z.string().max(200).default(""),
+  limit: z.number().int().min(1).max(100).default(25),
+});

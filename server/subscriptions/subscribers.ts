@@ -314,3 +314,46 @@ export async function loadSubscriber(db: Db, accountId: number, memberId: number
   if (!member) return null;
   return subscriberToWire(member, await listSubscriberIdentities(db, member), member.subscriberProfile);
 }
+
+// ─── The dashboard ───────────────────────────────────────────────────────────────────────────
+
+/**
+ * The account's subscribers (its members) whose e-mail, communication e-mail, name or an identity
+ * value contains `q` (case-insensitive), most recent first, in the Subscriber shape; an empty `q`
+ * lists the most recent. For the REVENUE dashboard's Subscribers page.
+ */
+export async function searchSubscribers(
+  db: Db,
+  args: { accountId: number; q: string; limit: number },
+): Promise<TSubscriberWire[]> {
+  const q = args.q.trim();
+  const contains = { contains: q, mode: "insensitive" as const };
+  const members = await db.member.findMany({
+    where: {
+      accountId: args.accountId,
+      ...(q
+        ? {
+            OR: [
+              { email: contains },
+              { communicationEmail: contains },
+              { name: contains },
+              { identities: { some: { externalId: contains } } },
+            ],
+          }
+        : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: args.limit,
+    include: { subscriberProfile: true, identities: { orderBy: { id: "asc" } } },
+  });
+  return members.map((m) =>
+    subscriberToWire(
+      m,
+      [
+        ...(isPlaceholderEmail(m.email) ? [] : [{ provider: EMAIL_PROVIDER, value: m.email }]),
+        ...m.identities.map((i) => ({ provider: i.provider, value: i.externalId })),
+      ],
+      m.subscriberProfile,
+    ),
+  );
+}
