@@ -30,6 +30,7 @@ const PAGES: ((ids: Ids) => string)[] = [
   (ids) => `/admin/webhooks/${ids.endpoint}`,
   () => "/admin/audit-log",
   () => "/admin/mail",
+  () => "/admin/subscriptions/subscribers",
   () => "/admin/settings",
   () => "/admin/users",
   () => "/admin/no-such-page",
