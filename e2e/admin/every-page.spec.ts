@@ -34,6 +34,7 @@ const PAGES: ((ids: Ids) => string)[] = [
   () => "/admin/audit-log",
   () => "/admin/mail",
   () => "/admin/ugc",
+  () => "/admin/subscriptions/subscribers",
   () => "/admin/settings",
   () => "/admin/users",
   () => "/admin/no-such-page",

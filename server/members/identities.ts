@@ -14,6 +14,14 @@
  *   let a claim take over (or block) a password member with that address. The member's sign-in
  *   e-mail is a reserved, undeliverable placeholder (RFC 2606 `.invalid`) with a random part,
  *   and its password hash is unusable, so such a member cannot sign in with a password.
+ * - The same `id` is the same reader in engagement (comments) and in the subscriptions client API
+ *   (`accesstype_jwt`): both are signed with the account's one shared key, so they name one
+ *   user-id space, the identity (publisher, id). A `provider` claim (the WordPress plugin sends
+ *   "wordpress") is taken, where a caller asks for it (`linkProviderClaim`), as a second name of
+ *   that reader: the identity (<provider>, id) is linked to the same member, so the publisher's
+ *   back end finds it as /api/v1/subscribers/wordpress/<id>/…, and a subscriber the back end
+ *   created first at (wordpress, id) IS the reader when the JWT arrives. Such a name held by
+ *   another member is left to it (never moved, never an error).
  */
 import "server-only";
 
@@ -30,6 +38,29 @@ export const PUBLISHER_JWT_PROVIDER = "publisher";
 /** Stored in place of a password hash: verifyPassword answers false for it. */
 export const NO_PASSWORD = "!no-password";
 
+/** The domain of the placeholder sign-in e-mails of members who have none (RFC 2606 `.invalid`). */
+const PLACEHOLDER_EMAIL_DOMAIN = "@identities.invalid";
+
+/** A reserved, undeliverable sign-in e-mail for a member known only by outside identities. */
+export function placeholderEmail(prefix: string): string {
+  return `${prefix}-${randomUUID()}${PLACEHOLDER_EMAIL_DOMAIN}`;
+}
+
+/** Whether a member's sign-in e-mail is such a placeholder (so it names no address). */
+export function isPlaceholderEmail(email: string): boolean {
+  return email.endsWith(PLACEHOLDER_EMAIL_DOMAIN);
+}
+
+/** Providers whose names a `provider` claim may not take (they mean something else here). */
+const RESERVED_CLAIM_PROVIDERS = new Set([PUBLISHER_JWT_PROVIDER, "email", "phone"]);
+
+/** The second name a `provider` claim gives a JWT reader, or null (absent, reserved or malformed). */
+export function claimAliasProvider(user: Pick<ApiUser, "provider">): string | null {
+  const provider = user.provider?.trim().toLowerCase();
+  if (!provider || !/^[a-z][a-z0-9_-]{1,31}$/.test(provider) || RESERVED_CLAIM_PROVIDERS.has(provider)) return null;
+  return provider;
+}
+
 /** Longest name, avatar URL and e-mail kept from claims (longer ones are cut). */
 const MAX_CLAIM_LENGTH = { name: 200, avatar: 2048, email: 254 };
 
@@ -37,19 +68,16 @@ const MAX_CLAIM_LENGTH = { name: 200, avatar: 2048, email: 254 };
 export const cut = (value: string | null | undefined, max: number) =>
   value ? value.trim().slice(0, max) || null : null;
 
-/** A reserved, undeliverable sign-in e-mail (RFC 2606 `.invalid`) for a member known only by an identity. */
-export const placeholderEmail = (prefix: string) => `${prefix}-${randomUUID()}@identities.invalid`;
-export const isPlaceholderEmail = (email: string) => email.endsWith("@identities.invalid");
-
 /**
  * The member behind a publisher-JWT user of the account, created on first sight (with its
  * identity), with name, avatar and e-mail brought up to date from the claims.
  */
 export async function findOrCreateJwtMember(
   db: Db,
-  args: { accountId: number; user: ApiUser; now: Date },
+  args: { accountId: number; user: ApiUser; now: Date; linkProviderClaim?: boolean },
 ): Promise<MemberRecord> {
   const { accountId, user, now } = args;
+  const alias = args.linkProviderClaim ? claimAliasProvider(user) : null;
   const name = cut(user.name, MAX_CLAIM_LENGTH.name) ?? "Reader";
   const avatarUrl = cut(user.avatarUrl, MAX_CLAIM_LENGTH.avatar);
   const email = cut(user.email, MAX_CLAIM_LENGTH.email)?.toLowerCase() ?? null;
@@ -71,10 +99,24 @@ export async function findOrCreateJwtMember(
   return withTransaction(
     db,
     async (tx) => {
-      const identity = await tx.memberIdentity.findUnique({
+      let identity = await tx.memberIdentity.findUnique({
         where: { accountId_provider_externalId: key },
         include: { member: true },
       });
+      const aliasKey = alias ? { accountId, provider: alias, externalId: user.id } : null;
+      const aliasIdentity = aliasKey
+        ? await tx.memberIdentity.findUnique({ where: { accountId_provider_externalId: aliasKey } })
+        : null;
+      if (!identity && aliasIdentity) {
+        // Known first by its other name (the back end created the subscriber): the same reader.
+        identity = await tx.memberIdentity.create({
+          data: { ...key, memberId: aliasIdentity.memberId, email, createdAt: now },
+          include: { member: true },
+        });
+      }
+      if (identity && aliasKey && !aliasIdentity) {
+        await tx.memberIdentity.create({ data: { ...aliasKey, memberId: identity.memberId, email, createdAt: now } });
+      }
       if (identity) {
         const member = identity.member;
         if (identity.email !== email) {
@@ -101,6 +143,8 @@ export async function findOrCreateJwtMember(
         },
       });
       await tx.memberIdentity.create({ data: { ...key, memberId: member.id, email, createdAt: now } });
+      if (aliasKey)
+        await tx.memberIdentity.create({ data: { ...aliasKey, memberId: member.id, email, createdAt: now } });
       return member;
     },
     { retryUniqueClashes: true },

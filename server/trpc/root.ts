@@ -8,6 +8,7 @@ import { moderationRouter } from "./routers/moderation";
 import { oauthClientsRouter } from "./routers/oauth-clients";
 import { settingsRouter } from "./routers/settings";
 import { staffRouter } from "./routers/staff";
+import { subscribersRouter } from "./routers/subscribers";
 import { ugcRouter } from "./routers/ugc";
 import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
@@ -22,6 +23,7 @@ export const appRouter = createTRPCRouter({
   oauthClients: oauthClientsRouter,
   settings: settingsRouter,
   staff: staffRouter,
+  subscribers: subscribersRouter,
   ugc: ugcRouter,
   webhooks: webhooksRouter,
 });

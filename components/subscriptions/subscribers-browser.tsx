@@ -1,0 +1,127 @@
+"use client";
+
+/** Revenue staff's view of subscribers (tRPC subscribers.search/get): search by e-mail, name or identity, open one. */
+import { useQuery } from "@tanstack/react-query";
+import { useDeferredValue, useState } from "react";
+
+import { useTRPC } from "@/components/trpc/react";
+import { Badge, Button, Code, DateTime, LoadState, Panel, SearchInput } from "@/components/ui";
+import type { TSubscriberWire } from "@/server/subscriptions/subscribers.schema";
+
+const emailOf = (s: TSubscriberWire) => s.subscriber_identities.find((i) => i.provider === "email")?.value ?? null;
+
+export function SubscribersBrowser() {
+  const trpc = useTRPC();
+  const [q, setQ] = useState("");
+  const deferred = useDeferredValue(q);
+  const [selected, setSelected] = useState<number | null>(null);
+  const results = useQuery(trpc.subscribers.search.queryOptions({ q: deferred, limit: 25 }));
+  const rows = results.data ?? [];
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-2">
+      <Panel
+        title="Subscribers"
+        actions={
+          <SearchInput
+            aria-label="Search subscribers"
+            placeholder="E-mail, name or identity"
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+            compact
+          />
+        }
+      >
+        <LoadState
+          query={results}
+          what="subscribers"
+          empty={rows.length === 0}
+          emptyText={deferred ? `No subscriber matches “${deferred}”.` : "No subscribers yet."}
+        />
+        {rows.length ? (
+          <ul className="divide-y divide-gray-100" data-testid="subscriber-results">
+            {rows.map((s) => (
+              <li key={s.id}>
+                <button
+                  type="button"
+                  onClick={() => setSelected(s.id)}
+                  aria-current={selected === s.id ? "true" : undefined}
+                  className="flex w-full flex-wrap items-baseline justify-between gap-2 px-4 py-3 text-left hover:bg-gray-50 aria-[current=true]:bg-indigo-50"
+                >
+                  <span className="min-w-0">
+                    <span className="block truncate font-medium text-gray-900">{s.name ?? "Unnamed"}</span>
+                    <span className="block truncate text-sm text-gray-600">
+                      {emailOf(s) ??
+                        `${s.subscriber_identities.length} identit${s.subscriber_identities.length === 1 ? "y" : "ies"}`}
+                    </span>
+                  </span>
+                  <DateTime value={new Date(s.created_at)} className="text-xs text-gray-500" />
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </Panel>
+      {selected ? <SubscriberDetail id={selected} onClose={() => setSelected(null)} /> : null}
+    </div>
+  );
+}
+
+function SubscriberDetail({ id, onClose }: { id: number; onClose: () => void }) {
+  const trpc = useTRPC();
+  const subscriber = useQuery(trpc.subscribers.get.queryOptions({ id }));
+  const s = subscriber.data;
+  return (
+    <Panel
+      title={s ? (s.name ?? "Unnamed subscriber") : "Subscriber"}
+      data-testid="subscriber-detail"
+      actions={
+        <Button variant="secondary" size="sm" onClick={onClose}>
+          Close
+        </Button>
+      }
+      padded
+    >
+      <LoadState query={subscriber} what="subscriber" />
+      {s ? (
+        <div className="space-y-5 text-sm">
+          <p className="text-gray-600">
+            Subscriber #{s.id} · since <DateTime value={new Date(s.created_at)} />
+          </p>
+          <section>
+            <h3 className="mb-2 font-medium text-gray-900">Identities</h3>
+            {s.subscriber_identities.length ? (
+              <ul className="space-y-1" data-testid="subscriber-identities">
+                {s.subscriber_identities.map((i) => (
+                  <li key={`${i.provider}/${i.value}`} className="flex flex-wrap items-center gap-2">
+                    <Badge tone="gray">{i.provider}</Badge>
+                    <span className="break-all">{i.value}</span>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="text-gray-600">No identities.</p>
+            )}
+          </section>
+          <section>
+            <h3 className="mb-2 font-medium text-gray-900">Metadata</h3>
+            {s.metadata ? (
+              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1" data-testid="subscriber-metadata">
+                <dt className="text-gray-600">Address</dt>
+                <dd className="break-words">
+                  {s.metadata.address ? Object.values(s.metadata.address).join(", ") : "—"}
+                </dd>
+                <dt className="text-gray-600">Phone</dt>
+                <dd>{s.metadata.phone_number ?? "—"}</dd>
+                <dt className="text-gray-600">Other</dt>
+                <dd className="min-w-0">{s.metadata.other ? <Code>{JSON.stringify(s.metadata.other)}</Code> : "—"}</dd>
+              </dl>
+            ) : (
+              <p className="text-gray-600">No metadata set.</p>
+            )}
+          </section>
+        </div>
+      ) : null}
+    </Panel>
+  );
+}

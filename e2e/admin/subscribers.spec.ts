@@ -1,0 +1,53 @@
+/**
+ * Revenue staff find a subscriber the publisher's back end registered through the server API
+ * (X-SUBAUTH, the demo server key), and see its identities, at desktop and phone sizes.
+ */
+import { expect, expectNoHorizontalPageScroll, test } from "../fixtures";
+
+const SERVER_KEY = "mh_sk_demo_server_key_local_only_0000";
+
+const VIEWPORTS = [
+  { name: "desktop", width: 1280, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`on a ${viewport.name} (${viewport.width} px)`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test("a subscriber added by the server API is found by e-mail and by identity", async ({
+      page,
+      request,
+      signIn,
+      users,
+    }) => {
+      const tag = `${viewport.name}-${Date.now()}`;
+      const email = `e2e-${tag}@example.com`;
+      const res = await request.post(
+        `/api/v1/subscribers/email/${encodeURIComponent(email)}/subscriber_identities.json`,
+        {
+          headers: { "X-SUBAUTH": SERVER_KEY },
+          data: { subscriber_identity: { provider: "platform", value: `plat-${tag}` } },
+        },
+      );
+      expect(res.status(), await res.text()).toBe(200);
+
+      await signIn(users.owner);
+      await page.goto("/admin/subscriptions/subscribers");
+      await expect(page.getByRole("heading", { name: "Subscribers", level: 1 })).toBeVisible();
+      await page.getByLabel("Search subscribers").fill(`plat-${tag}`);
+      const results = page.getByTestId("subscriber-results");
+      await expect(results.getByRole("button")).toHaveCount(1);
+      await expect(results).toContainText(email);
+      await results.getByRole("button").click();
+      const detail = page.getByTestId("subscriber-identities");
+      await expect(detail).toContainText(email);
+      await expect(detail).toContainText(`plat-${tag}`);
+      await expect(page.getByTestId("subscriber-detail")).toContainText("No metadata set.");
+      await expectNoHorizontalPageScroll(page);
+
+      await page.getByLabel("Search subscribers").fill(`nobody-${tag}`);
+      await expect(page.getByText(`No subscriber matches`)).toBeVisible();
+    });
+  });
+}

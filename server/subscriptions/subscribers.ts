@@ -1,0 +1,359 @@
+/**
+ * Subscribers (spec §2.2, §4.2 subscriber_identities, §4.3 members/me/metadata): a subscriber IS
+ * the account's member, one person one record (docs/subscriptions.md, "Subscribers and
+ * identities"). No person table of its own:
+ *
+ * - the `email` identity of a subscriber is its member's sign-in e-mail (members.email, lower-
+ *   cased, unique per account). So an e-mail the server API names and a password member with that
+ *   e-mail are the same record, and the unique index makes "one e-mail, one subscriber" hold under
+ *   concurrency. A member known only by outside identities has a placeholder sign-in e-mail
+ *   (server/members/identities.ts) and so no e-mail identity until one is added;
+ * - every other identity (phone, platform, social, blog_cms, auth_provider, "publisher" for the
+ *   publisher-JWT id, "wordpress"…) is a member_identities row (account, provider, value);
+ * - what only a subscriber has (metadata) is in subscriber_profiles, keyed by the member.
+ *
+ * A subscriber created here (POST identities at an unknown identity) is a member without a
+ * usable password. When it was created at an e-mail, that e-mail is its sign-in e-mail: the
+ * person claims the record by a password reset (which proves owning the address); signing up again
+ * with it is refused as taken. A JWT claim never sets a sign-in e-mail (identities.ts).
+ */
+import "server-only";
+
+import type { Db, TransactionClient } from "../db/client";
+import { isUniqueClash, withTransaction } from "../db/transaction";
+import { AppError } from "../errors";
+import type { Prisma } from "../generated/prisma/client";
+import { isPlaceholderEmail, NO_PASSWORD, placeholderEmail } from "../members/identities";
+import type { MemberRecord } from "../members/members";
+import {
+  ADDRESS_KEYS,
+  normaliseIdentityValue,
+  type TAddress,
+  type TSubscriberIdentity,
+  type TSubscriberMetadata,
+  type TSubscriberMetadataInput,
+  type TSubscriberWire,
+} from "./subscribers.schema";
+
+export const EMAIL_PROVIDER = "email";
+export const TAKEN_IDENTITY_MESSAGE = "This identity belongs to another subscriber of the account.";
+
+export type IdentityRef = { provider: string; identity: string };
+
+/** The member at one identity of the account, or null. */
+async function memberAt(db: Db, accountId: number, ref: IdentityRef): Promise<MemberRecord | null> {
+  const value = normaliseIdentityValue(ref.provider, ref.identity);
+  if (ref.provider === EMAIL_PROVIDER) {
+    return db.member.findUnique({ where: { accountId_email: { accountId, email: value } } });
+  }
+  const row = await db.memberIdentity.findUnique({
+    where: { accountId_provider_externalId: { accountId, provider: ref.provider, externalId: value } },
+    include: { member: true },
+  });
+  return row?.member ?? null;
+}
+
+/** A new member known only by `ref` (see the module comment for what it can do). */
+async function createSubscriberAt(tx: TransactionClient, accountId: number, ref: IdentityRef, now: Date) {
+  const value = normaliseIdentityValue(ref.provider, ref.identity);
+  const isEmail = ref.provider === EMAIL_PROVIDER;
+  const member = await tx.member.create({
+    data: {
+      accountId,
+      name: isEmail ? value.split("@")[0]! : "Subscriber",
+      email: isEmail ? value : placeholderEmail("sub"),
+      communicationEmail: isEmail ? value : null,
+      passwordHash: NO_PASSWORD,
+      source: "subscriptions",
+      createdAt: now,
+    },
+  });
+  if (!isEmail) {
+    await tx.memberIdentity.create({
+      data: { accountId, provider: ref.provider, externalId: value, memberId: member.id, createdAt: now },
+    });
+  }
+  return member;
+}
+
+/**
+ * The subscriber (member) at `provider`/`identity` of the account; when none is there, the one at
+ * `alternate_provider`/`alternate_identity` (§4); when none is there either: created at the
+ * primary identity with `create`, else null. Inputs must be validated (subscribers.schema.ts).
+ * Safe under concurrency: two first calls with `create` make one member (the unique indexes
+ * decide, the loser's transaction reruns and finds the winner's).
+ */
+export async function resolveSubscriber(
+  db: Db,
+  args: {
+    accountId: number;
+    provider: string;
+    identity: string;
+    alternate_provider?: string | null;
+    alternate_identity?: string | null;
+    create?: boolean;
+    now?: Date;
+  },
+): Promise<MemberRecord | null> {
+  const primary = { provider: args.provider, identity: args.identity };
+  const alternate =
+    args.alternate_provider && args.alternate_identity
+      ? { provider: args.alternate_provider, identity: args.alternate_identity }
+      : null;
+  const find = async (tx: Db) =>
+    (await memberAt(tx, args.accountId, primary)) ?? (alternate ? await memberAt(tx, args.accountId, alternate) : null);
+  if (!args.create) return find(db);
+  return withTransaction(
+    db,
+    async (tx) => (await find(tx)) ?? createSubscriberAt(tx, args.accountId, primary, args.now ?? new Date()),
+    { retryUniqueClashes: true },
+  );
+}
+
+/** The subscriber's identities: its e-mail (when it has a real one), then its other identities in order. */
+export async function listSubscriberIdentities(
+  db: Db,
+  member: Pick<MemberRecord, "id" | "email">,
+): Promise<TSubscriberIdentity[]> {
+  const rows = await db.memberIdentity.findMany({
+    where: { memberId: member.id },
+    orderBy: { id: "asc" },
+    select: { provider: true, externalId: true },
+  });
+  return [
+    ...(isPlaceholderEmail(member.email) ? [] : [{ provider: EMAIL_PROVIDER, value: member.email }]),
+    ...rows.map((r) => ({ provider: r.provider, value: r.externalId })),
+  ];
+}
+
+/** Add one identity to a subscriber, in the caller's transaction (see addSubscriberIdentity). */
+async function addIdentityIn(tx: TransactionClient, member: MemberRecord, ref: IdentityRef, now: Date) {
+  const value = normaliseIdentityValue(ref.provider, ref.identity);
+  const holder = await memberAt(tx, member.accountId, ref);
+  if (holder) {
+    if (holder.id === member.id) return;
+    throw new AppError("CONFLICT", TAKEN_IDENTITY_MESSAGE, {
+      details: [{ field: "body.subscriber_identity", issue: "is held by another subscriber" }],
+    });
+  }
+  if (ref.provider === EMAIL_PROVIDER) {
+    // The e-mail identity is the sign-in e-mail: one per subscriber, never replaced here.
+    if (!isPlaceholderEmail(member.email)) {
+      throw new AppError("CONFLICT", "This subscriber already has an e-mail identity; a subscriber has one.", {
+        details: [{ field: "body.subscriber_identity.value", issue: "the subscriber's e-mail is another one" }],
+      });
+    }
+    await tx.member.update({
+      where: { id: member.id },
+      data: { email: value, communicationEmail: member.communicationEmail ?? value },
+    });
+    return;
+  }
+  await tx.memberIdentity.create({
+    data: {
+      accountId: member.accountId,
+      provider: ref.provider,
+      externalId: value,
+      memberId: member.id,
+      createdAt: now,
+    },
+  });
+}
+
+/**
+ * POST subscriber_identities: the subscriber at the path's identity (or the alternate one),
+ * created there when there is none, gets the identity `add`. Idempotent (adding one it has changes
+ * nothing); CONFLICT when another subscriber of the account holds it, also when two requests
+ * race for it (the unique index decides; the loser's transaction reruns and sees the holder).
+ * Answers the subscriber's identities.
+ */
+export async function addSubscriberIdentity(
+  db: Db,
+  args: {
+    accountId: number;
+    at: IdentityRef;
+    alternate?: IdentityRef | null;
+    add: { provider: string; value: string };
+    now: Date;
+  },
+): Promise<TSubscriberIdentity[]> {
+  try {
+    const member = await withTransaction(
+      db,
+      async (tx) => {
+        const subscriber = (await resolveSubscriber(tx, {
+          accountId: args.accountId,
+          ...args.at,
+          alternate_provider: args.alternate?.provider,
+          alternate_identity: args.alternate?.identity,
+          create: true,
+          now: args.now,
+        }))!;
+        await addIdentityIn(tx, subscriber, { provider: args.add.provider, identity: args.add.value }, args.now);
+        return subscriber;
+      },
+      { retryUniqueClashes: true },
+    );
+    const fresh = await db.member.findUniqueOrThrow({ where: { id: member.id } });
+    return listSubscriberIdentities(db, fresh);
+  } catch (error) {
+    // Still clashing after the reruns: someone holds it.
+    if (isUniqueClash(error)) throw new AppError("CONFLICT", TAKEN_IDENTITY_MESSAGE);
+    throw error;
+  }
+}
+
+// ─── Metadata ────────────────────────────────────────────────────────────────────────────────
+
+const EMPTY_METADATA: TSubscriberMetadata = { address: null, phone_number: null, other: null };
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+/** Stored metadata as the wire shape: the three parts, absent ones null. */
+export function metadataToWire(stored: unknown): TSubscriberMetadata {
+  const o = asRecord(stored);
+  if (!o) return { ...EMPTY_METADATA };
+  return {
+    address: asRecord(o.address) ?? null,
+    phone_number: typeof o.phone_number === "string" ? o.phone_number : null,
+    other: asRecord(o.other),
+  };
+}
+
+/** An address with only the six kept keys, empty values dropped; null when nothing is left. */
+function cleanAddress(address: TSubscriberMetadataInput["address"]): TAddress | null {
+  if (!address) return null;
+  const kept: TAddress = {};
+  for (const key of ADDRESS_KEYS) {
+    const v = address[key]?.trim();
+    if (v) kept[key] = v;
+  }
+  return Object.keys(kept).length ? kept : null;
+}
+
+/** The subscriber's metadata (the three parts null when never set). */
+export async function getSubscriberMetadata(db: Db, memberId: number): Promise<TSubscriberMetadata> {
+  const profile = await db.subscriberProfile.findUnique({ where: { memberId }, select: { metadata: true } });
+  return metadataToWire(profile?.metadata);
+}
+
+/**
+ * Set the subscriber's metadata. "merge" (POST): each part sent replaces that part, parts not
+ * sent are kept, a part sent as null is cleared. "replace" (PUT): the parts sent are the whole
+ * metadata, the others are cleared. Concurrent first writes make one profile row.
+ */
+export async function setSubscriberMetadata(
+  db: Db,
+  args: { memberId: number; input: TSubscriberMetadataInput; mode: "merge" | "replace" },
+): Promise<TSubscriberMetadata> {
+  const { input } = args;
+  return withTransaction(
+    db,
+    async (tx) => {
+      const current =
+        args.mode === "merge"
+          ? metadataToWire(
+              (
+                await tx.subscriberProfile.findUnique({
+                  where: { memberId: args.memberId },
+                  select: { metadata: true },
+                })
+              )?.metadata,
+            )
+          : { ...EMPTY_METADATA };
+      const next: TSubscriberMetadata = {
+        address: input.address === undefined ? current.address : cleanAddress(input.address),
+        phone_number: input.phone_number === undefined ? current.phone_number : input.phone_number,
+        other: input.other === undefined ? current.other : input.other,
+      };
+      const metadata = next as unknown as Prisma.InputJsonObject;
+      await tx.subscriberProfile.upsert({
+        where: { memberId: args.memberId },
+        create: { memberId: args.memberId, metadata },
+        update: { metadata },
+      });
+      return next;
+    },
+    { retryUniqueClashes: true },
+  );
+}
+
+// ─── The Subscriber shape ────────────────────────────────────────────────────────────────────
+
+/**
+ * A member as the spec's Subscriber (§2.2). `cumulative_end_timestamps` are null until
+ * subscriptions exist; metadata is null when never set.
+ */
+export function subscriberToWire(
+  member: Pick<MemberRecord, "id" | "name" | "createdAt" | "updatedAt">,
+  identities: TSubscriberIdentity[],
+  profile: { metadata: unknown } | null,
+): TSubscriberWire {
+  return {
+    id: member.id,
+    name: member.name || null,
+    created_at: member.createdAt.toISOString(),
+    updated_at: member.updatedAt.toISOString(),
+    metadata: profile ? metadataToWire(profile.metadata) : null,
+    cumulative_end_timestamps: {
+      standard_subscriptions_cumulative_end_timestamp: null,
+      campaign_subscriptions_cumulative_end_timestamp: null,
+    },
+    subscriber_identities: identities,
+  };
+}
+
+/** One subscriber of the account in the Subscriber shape, or null (another account's: null). */
+export async function loadSubscriber(db: Db, accountId: number, memberId: number): Promise<TSubscriberWire | null> {
+  const member = await db.member.findFirst({
+    where: { id: memberId, accountId },
+    include: { subscriberProfile: true },
+  });
+  if (!member) return null;
+  return subscriberToWire(member, await listSubscriberIdentities(db, member), member.subscriberProfile);
+}
+
+// ─── The dashboard ───────────────────────────────────────────────────────────────────────────
+
+/**
+ * The account's subscribers (its members) whose e-mail, communication e-mail, name or an identity
+ * value contains `q` (case-insensitive), most recent first, in the Subscriber shape; an empty `q`
+ * lists the most recent. For the REVENUE dashboard's Subscribers page.
+ */
+export async function searchSubscribers(
+  db: Db,
+  args: { accountId: number; q: string; limit: number },
+): Promise<TSubscriberWire[]> {
+  const q = args.q.trim();
+  const contains = { contains: q, mode: "insensitive" as const };
+  const members = await db.member.findMany({
+    where: {
+      accountId: args.accountId,
+      ...(q
+        ? {
+            OR: [
+              { email: contains },
+              { communicationEmail: contains },
+              { name: contains },
+              { identities: { some: { externalId: contains } } },
+            ],
+          }
+        : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: args.limit,
+    include: { subscriberProfile: true, identities: { orderBy: { id: "asc" } } },
+  });
+  return members.map((m) =>
+    subscriberToWire(
+      m,
+      [
+        ...(isPlaceholderEmail(m.email) ? [] : [{ provider: EMAIL_PROVIDER, value: m.email }]),
+        ...m.identities.map((i) => ({ provider: i.provider, value: i.externalId })),
+      ],
+      m.subscriberProfile,
+    ),
+  );
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+
+import { getDb } from "../../db";
+import { addSubscriberIdentity, setSubscriberMetadata } from "../../subscriptions/subscribers";
+import { createTestTeam, trpcCodeOf } from "../../testing/staff";
+
+describe("subscribers router", () => {
+  it("searches by e-mail, name or identity and opens one, for revenue staff of the account only", async () => {
+    const db = await getDb();
+    const { revenue, editor } = await createTestTeam(db, "subs", { revenue: ["REVENUE"], editor: ["EDITOR"] });
+    const other = await createTestTeam(db, "subs-other", { revenue: ["REVENUE"] });
+    const accountId = revenue.account.id;
+    await addSubscriberIdentity(db, {
+      accountId,
+      at: { provider: "email", identity: "ada@example.com" },
+      add: { provider: "platform", value: "plat-123" },
+      now: new Date(),
+    });
+    await addSubscriberIdentity(db, {
+      accountId,
+      at: { provider: "email", identity: "bo@example.com" },
+      add: { provider: "phone", value: "+14155550123" },
+      now: new Date(),
+    });
+    const byEmail = await revenue.caller.subscribers.search({ q: "ADA@" });
+    expect(byEmail.map((s) => s.subscriber_identities[0]?.value)).toEqual(["ada@example.com"]);
+    const byIdentity = await revenue.caller.subscribers.search({ q: "plat-12" });
+    expect(byIdentity).toHaveLength(1);
+    expect((await revenue.caller.subscribers.search({})).length).toBeGreaterThanOrEqual(2);
+    await setSubscriberMetadata(db, {
+      memberId: byIdentity[0]!.id,
+      input: { phone_number: "+919876543210" },
+      mode: "merge",
+    });
+    const one = await revenue.caller.subscribers.get({ id: byIdentity[0]!.id });
+    expect(one.metadata?.phone_number).toBe("+919876543210");
+    expect(one.subscriber_identities).toEqual([
+      { provider: "email", value: "ada@example.com" },
+      { provider: "platform", value: "plat-123" },
+    ]);
+    expect(await trpcCodeOf(other.revenue.caller.subscribers.get({ id: one.id }))).toBe("NOT_FOUND");
+    expect(await other.revenue.caller.subscribers.search({ q: "ada@" })).toEqual([]);
+    expect(await trpcCodeOf(editor.caller.subscribers.search({ q: "" }))).toBe("FORBIDDEN");
+  });
+});

@@ -1,0 +1,27 @@
+/** subscribers.* – the account's subscribers (its members) with identities and metadata, for revenue staff. */
+import { z } from "zod";
+
+import { AppError } from "../../errors";
+import { loadSubscriber, searchSubscribers } from "../../subscriptions/subscribers";
+import { ZSearchSubscribersInput, ZSubscriberWire } from "../../subscriptions/subscribers.schema";
+import { adminProcedure, createTRPCRouter } from "../trpc";
+
+const revenueProcedure = adminProcedure(["REVENUE"]);
+
+export const subscribersRouter = createTRPCRouter({
+  /** Subscribers whose e-mail, name or an identity contains `q`, newest first. */
+  search: revenueProcedure
+    .input(ZSearchSubscribersInput)
+    .output(z.array(ZSubscriberWire))
+    .query(({ ctx, input }) => searchSubscribers(ctx.db, { accountId: ctx.actor.accountId, ...input })),
+
+  /** One subscriber of the account (NOT_FOUND for another account's). */
+  get: revenueProcedure
+    .input(z.object({ id: z.number().int().min(1).max(2147483647) }))
+    .output(ZSubscriberWire)
+    .query(async ({ ctx, input }) => {
+      const subscriber = await loadSubscriber(ctx.db, ctx.actor.accountId, input.id);
+      if (!subscriber) throw new AppError("NOT_FOUND", "No such subscriber.");
+      return subscriber;
+    }),
+});
