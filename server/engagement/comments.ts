@@ -54,9 +54,7 @@ import { emitCommentEvent } from "./events";
 import { commenterColumns, commenterFor, guestAuthorWire } from "./guests";
 import { assertNotBanned } from "./moderation/bans";
 import { afterEdit } from "./moderation/decisions";
-import { contentOf, decideModeration, isNewReader } from "./moderation/moderation";
-import { scoreComment } from "./moderation/registry";
-import { moderationSettingsOf } from "./moderation/settings";
+import { moderateWriting } from "./moderation/writing";
 import { decodePageId, findOrCreatePage, findPage } from "./pages";
 
 /** A repeated post (same reader, page, parent and body) within this window returns the first comment. */
@@ -263,29 +261,7 @@ async function pageCounts(db: Db, page: Pick<Page, "id" | "accountId">) {
 
 // ─── moderation ──────────────────────────────────────────────────────────────────────────────
 
-/**
- * The reader's first comment time and number of published comments (published, not spam, not
- * deleted) in the account, the comment being edited left out: one statement.
- */
-async function readerHistory(
-  db: Db,
-  args: { accountId: number; memberId: number; editing?: number },
-): Promise<{ firstCommentAt: Date | null; publishedComments: number }> {
-  const [row] = await db.$queryRaw<{ first: Date | null; published: number }[]>`
-    SELECT min(created_at) AS first,
-           (count(*) FILTER (WHERE is_published AND NOT is_spam AND deleted_at IS NULL))::int AS published
-    FROM comments
-    WHERE account_id = ${args.accountId} AND author_id = ${args.memberId} AND id <> ${args.editing ?? 0}`;
-  return {
-    firstCommentAt: row?.first ? new Date(row.first) : null,
-    publishedComments: Number(row?.published ?? 0),
-  };
-}
-
-/**
- * The moderation columns of a comment being written, or 400 for a banned "reject" word. Scored
- * before the transaction: a plugged-in scorer may take a while, and must not hold the reader's lock.
- */
+/** The moderation columns of a comment being written, or 400 for a banned "reject" word (writing.ts). */
 async function moderate(
   db: Db,
   args: {
@@ -295,24 +271,10 @@ async function moderate(
     now: Date;
     field: string;
     editing?: number;
-    /** A guest is always a new reader (guests.ts). */
     guest?: boolean;
   },
 ): Promise<Pick<Prisma.CommentUncheckedCreateInput, "isPublished" | "isSpam" | "toxicity" | "moderationReasons">> {
-  const [settings, history] = await Promise.all([moderationSettingsOf(db, args.accountId), readerHistory(db, args)]);
-  const reader = { ...history, isNew: args.guest === true || isNewReader(history, args.now) };
-  const content = contentOf(args.ops);
-  const score = await scoreComment({ ...content, reader });
-  const decision = decideModeration({ content, reader, score, settings });
-  if (decision.reject) {
-    throw new AppError(
-      "BAD_REQUEST",
-      "This comment cannot be posted: it contains language this publication does not accept.",
-      {
-        details: [{ field: args.field, issue: "contains language this publication does not accept" }],
-      },
-    );
-  }
+  const decision = await moderateWriting(db, { ...args, refusal: "This comment cannot be posted" });
   return {
     isPublished: decision.isPublished,
     isSpam: decision.isSpam,
@@ -324,9 +286,8 @@ async function moderate(
 // ─── services ────────────────────────────────────────────────────────────────────────────────
 
 function requireUser(user: ApiUser | null): ApiUser {
-  // Guest commenting (captcha_response, mobile) is a later part: a user JWT is needed for now.
-  if (!user)
-    throw new AppError("UNAUTHORIZED", "Sign in first: commenting needs a jwt (guest comments are not taken).");
+  // Only a signed-in reader changes a comment (guests cannot edit or hide: guests.ts).
+  if (!user) throw new AppError("UNAUTHORIZED", "Sign in first: changing a comment needs a jwt.");
   return user;
 }
 

@@ -27,7 +27,7 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { Comment, Member } from "../generated/prisma/client";
-import { findOrCreateJwtMember } from "../members/identities";
+import { findOrCreateJwtMember, NO_PASSWORD } from "../members/identities";
 import type { MemberRecord } from "../members/members";
 import { captchaSecrets, verifyCaptcha, type VerifiedCaptcha } from "./captcha";
 import type { TCommentAuthor, TCreateCommentBody } from "./comments.schema";
@@ -37,9 +37,6 @@ import { moderationSettingsOf } from "./moderation/settings";
 export const GUEST_PROVIDER = "guest";
 /** The name shown for a guest who gave none. */
 export const GUEST_DEFAULT_NAME = "Guest";
-
-/** Stored in place of a password hash: verifyPassword answers false for it. */
-const NO_PASSWORD = "!no-password";
 
 /** The account's guest member (one per account), created on first use; race-safe like JWT members. */
 export async function guestMember(db: Db, args: { accountId: number; now: Date }): Promise<MemberRecord> {

@@ -32,9 +32,7 @@ import { isMastheadImageUrl } from "./comments";
 import type { TCommentOp } from "./comments.schema";
 import { decodeFeedCursor, encodeFeedCursor } from "./feed";
 import type { TFeed } from "./feed.schema";
-import { contentOf, decideModeration, isNewReader } from "./moderation/moderation";
-import { scoreComment } from "./moderation/registry";
-import { moderationSettingsOf } from "./moderation/settings";
+import { moderateWriting } from "./moderation/writing";
 import {
   UGC_DUPLICATE_WINDOW_MS,
   UGC_LIMITS,
@@ -85,24 +83,11 @@ function opsOf(input: TCreateUgcBody["submission"]): TCommentOp[] {
 }
 
 async function moderate(db: Db, args: { accountId: number; memberId: number; ops: TCommentOp[]; now: Date }) {
-  const mine = { accountId: args.accountId, authorId: args.memberId };
-  const [settings, first, publishedComments] = await Promise.all([
-    moderationSettingsOf(db, args.accountId),
-    db.comment.findFirst({ where: mine, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
-    db.comment.count({ where: { ...mine, isPublished: true, isSpam: false, deletedAt: null } }),
-  ]);
-  const history = { firstCommentAt: first?.createdAt ?? null, publishedComments };
-  const reader = { ...history, isNew: isNewReader(history, args.now) };
-  const content = contentOf(args.ops);
-  const score = await scoreComment({ ...content, reader });
-  const decision = decideModeration({ content, reader, score, settings });
-  if (decision.reject) {
-    throw new AppError(
-      "BAD_REQUEST",
-      "This submission cannot be sent: it contains language this publication does not accept.",
-      { details: [{ field: `${FIELD}.text`, issue: "contains language this publication does not accept" }] },
-    );
-  }
+  const decision = await moderateWriting(db, {
+    ...args,
+    field: `${FIELD}.text`,
+    refusal: "This submission cannot be sent",
+  });
   return { toxicity: decision.toxicity, isSpam: decision.isSpam, moderationReasons: decision.reasons };
 }
 
