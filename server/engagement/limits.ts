@@ -31,6 +31,8 @@ export const ENGAGEMENT_RATE_LIMITS = {
   /** Adds and removals together. */
   reaction: perIpAndReader("engagement.reaction", 120, 60),
   pageMetadata: perIpAndReader("engagement.page_metadata", 60, 30),
+  /** UGC submissions. */
+  ugcCreate: perIpAndReader("engagement.ugc.create", 20, 10),
   /** Readers' reports of comments. */
   report: perIpAndReader("engagement.report", 30, 20),
   /** Comment images: per 10 minutes. */
