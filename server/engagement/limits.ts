@@ -32,7 +32,7 @@ export const ENGAGEMENT_RATE_LIMITS = {
   reaction: perIpAndReader("engagement.reaction", 120, 60),
   pageMetadata: perIpAndReader("engagement.page_metadata", 60, 30),
   /** UGC submissions. */
-  ugcCreate: perIpAndReader("engagement.ugc.create", 20, 10),
+  ugcCreate: perIpAndReader("engagement.ugc.create", 30, 20),
   /** Readers' reports of comments. */
   report: perIpAndReader("engagement.report", 30, 20),
   /** Comment images: per 10 minutes. */

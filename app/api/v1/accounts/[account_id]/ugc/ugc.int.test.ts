@@ -53,8 +53,8 @@ describe("POST /ugc", () => {
       images: ["https://images.example.com/ugc/queue.jpg"],
     });
     expect(res.status, JSON.stringify(await res.clone().json())).toBe(201);
-    // The rule closest to its limit is shown: the reader's (10 a minute), not the IP's (20).
-    expect(res.headers.get("ratelimit-limit")).toBe("10");
+    // The rule closest to its limit is shown: the reader's (20 a minute), not the IP's (30).
+    expect(res.headers.get("ratelimit-limit")).toBe("20");
     const { submission } = (await res.json()) as Answer;
     expect(submission).toEqual({
       id: expect.any(Number) as number,
