@@ -34,6 +34,7 @@ const AUTH_LABEL: Record<AuthScheme, string> = {
   client: "key query parameter (client key)",
   "client+user": "key query parameter + masthead_jwt user token (required)",
   "client+optionalUser": "key query parameter + masthead_jwt user token (optional)",
+  serverOrClient: "X-SUBAUTH server key, or the key query parameter (client key)",
   publisherJwt: "account in the path + publisher-signed jwt (optional)",
   "publisherJwt+user": "account in the path + publisher-signed jwt (required)",
   operator: "Authorization: Bearer <METRICS_TOKEN> (the route is not served while METRICS_TOKEN is unset)",

@@ -6,6 +6,7 @@ import { mailRouter } from "./routers/mail";
 import { moderationRouter } from "./routers/moderation";
 import { settingsRouter } from "./routers/settings";
 import { staffRouter } from "./routers/staff";
+import { subscriptionsRouter } from "./routers/subscriptions";
 import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
 
@@ -17,6 +18,7 @@ export const appRouter = createTRPCRouter({
   moderation: moderationRouter,
   settings: settingsRouter,
   staff: staffRouter,
+  subscriptions: subscriptionsRouter,
   webhooks: webhooksRouter,
 });
 
