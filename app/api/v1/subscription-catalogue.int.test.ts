@@ -4,6 +4,7 @@ import { createApiKey } from "@/server/accounts/api-keys";
 import { staffActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
+import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
 import { createAsset } from "@/server/subscriptions/assets";
 import { createCoupon, updateCoupon } from "@/server/subscriptions/coupons";
 import { createGroup, deleteGroup, updateGroup } from "@/server/subscriptions/groups";
@@ -511,5 +512,30 @@ describe("catalogue rules and audit", () => {
     expect(
       await trpcCodeOf(c.caller.subscriptions.plans.create(monthly(c.standard.id, { durationUnit: "lifetime" }))),
     ).toBe("UNPROCESSABLE_CONTENT");
+  });
+});
+
+describe("the demo catalogue", () => {
+  it("is served by the listings, and a second seed creates nothing", async () => {
+    const db = await getDb();
+    const p = await publisher(db);
+    const report = { created: [] as string[] };
+    await seedDemoCatalogue(db, { accountId: p.account.id }, report);
+    await seedDemoCatalogue(db, { accountId: p.account.id }, report);
+    expect(report.created).toHaveLength(1);
+    const groups = await readJson<Group[]>(
+      await callGet(GROUPS_BY_KEY, withKey("/api/v1/subscription_groups", p.clientKey)),
+    );
+    expect(groups.map((g) => [g.name, g.subscription_plans.map((x) => [x.title, x.price_cents])])).toEqual([
+      [
+        "Digital access",
+        [
+          ["Monthly", 900],
+          ["Yearly", 9000],
+        ],
+      ],
+    ]);
+    expect(await db.coupon.count({ where: { accountId: p.account.id, code: "WELCOME20" } })).toBe(1);
+    expect(await db.taxRule.count({ where: { accountId: p.account.id } })).toBe(1);
   });
 });
