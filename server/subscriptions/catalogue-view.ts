@@ -3,7 +3,7 @@
  * their plans and assets, campaign groups' extra fields, and pay-per-asset pricing plans.
  */
 import type { Prisma } from "../generated/prisma/client";
-import { centsToDecimal, percentageString } from "./money";
+import { centsToDecimal, percentageString } from "./money.schema";
 
 export const GROUP_INCLUDE = {
   assets: { include: { asset: true }, orderBy: [{ position: "asc" }, { assetId: "asc" }] },

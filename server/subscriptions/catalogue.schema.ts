@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 
-import { MAX_CENTS, ZCents, ZCurrency } from "./money";
+import { MAX_CENTS, ZCents, ZCurrency } from "./money.schema";
 
 export const SUBSCRIPTION_TYPES = ["standard", "individual", "campaign", "group_access", "dynamic_asset"] as const;
 export const DURATION_UNITS = ["weeks", "months", "years", "lifetime"] as const;

@@ -189,3 +189,16 @@ export async function deletePlan(db: Db, args: { actor: Actor; input: { id: numb
     return { id };
   });
 }
+
+/** Every live plan of the account with its group's name, for the dashboard's list. */
+export async function listPlansForAdmin(db: Db, args: { actor: Actor }) {
+  const plans = await db.subscriptionPlan.findMany({
+    where: { accountId: args.actor.accountId, deletedAt: null, group: { deletedAt: null } },
+    include: {
+      group: { select: { name: true } },
+      assets: { include: { asset: true }, orderBy: [{ position: "asc" }, { assetId: "asc" }] },
+    },
+    orderBy: [{ groupId: "asc" }, { id: "asc" }],
+  });
+  return { plans: plans.map((p) => ({ ...planToWire(p), group_name: p.group.name })) };
+}

@@ -26,7 +26,7 @@ import {
   listGroupsForAdmin,
   updateGroup,
 } from "../../subscriptions/groups";
-import { createPlan, deletePlan, setPlanEnabled, updatePlan } from "../../subscriptions/plans";
+import { createPlan, deletePlan, listPlansForAdmin, setPlanEnabled, updatePlan } from "../../subscriptions/plans";
 import {
   createPricingPlan,
   deletePricingPlan,
@@ -56,6 +56,7 @@ export const subscriptionsRouter = createTRPCRouter({
       .mutation(({ ctx, input }) => deleteGroup(ctx.db, { actor: ctx.actor, input, now: now() })),
   }),
   plans: createTRPCRouter({
+    list: revenue.input(z.void()).query(({ ctx }) => listPlansForAdmin(ctx.db, { actor: ctx.actor })),
     create: revenue
       .input(ZCreatePlanInput)
       .mutation(({ ctx, input }) => createPlan(ctx.db, { actor: ctx.actor, input, now: now() })),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { centsToDecimal, decimalToCents, MAX_CENTS, minorUnits, percentageString, ZCurrency } from "./money";
+import { centsToDecimal, decimalToCents, MAX_CENTS, minorUnits, percentageString, ZCurrency } from "./money.schema";
 
 describe("money", () => {
   it("turns decimal text into cents by its digits, never through a float", () => {
