@@ -537,5 +537,14 @@ describe("the demo catalogue", () => {
     ]);
     expect(await db.coupon.count({ where: { accountId: p.account.id, code: "WELCOME20" } })).toBe(1);
     expect(await db.taxRule.count({ where: { accountId: p.account.id } })).toBe(1);
+    // The seeded rows keep the services' rules: updating each through its service passes them.
+    for (const plan of await db.subscriptionPlan.findMany({ where: { accountId: p.account.id } }))
+      expect(await appErrorCodeOf(updatePlan(db, { actor: p.actor, input: { id: plan.id, title: plan.title } }))).toBe(
+        "OK",
+      );
+    for (const group of await db.subscriptionGroup.findMany({ where: { accountId: p.account.id } }))
+      expect(await appErrorCodeOf(updateGroup(db, { actor: p.actor, input: { id: group.id, name: group.name } }))).toBe(
+        "OK",
+      );
   });
 });
