@@ -33,6 +33,9 @@ const options = (values: readonly string[]) => values.map((v) => ({ value: v, la
 const amountProblem = (amount: string, currency: string) =>
   decimalToCents(amount, currency || "USD") === null ? "Enter an amount such as 9.99" : undefined;
 const cents = (amount: string, currency: string) => decimalToCents(amount, currency || "USD") ?? -1;
+/** Only the fields with a problem (the form treats every key as one). */
+const problems = (found: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(found).filter(([, issue]) => issue !== undefined)) as Record<string, string>;
 const orNull = (text: string) => (text.trim() ? text.trim() : null);
 
 // ─── Groups ─────────────────────────────────────────────────────────────────────────────────
@@ -90,7 +93,7 @@ const groups = defineManager({
     currency: "",
     target: "",
   }),
-  validate: (v) => (v.target.trim() ? { target: amountProblem(v.target, v.currency) } : {}),
+  validate: (v) => problems({ target: v.target.trim() ? amountProblem(v.target, v.currency) : undefined }),
   create: {
     schema: ZCreateGroupInput,
     toInput: (v) => ({
@@ -220,11 +223,12 @@ const plans = defineManager({
     enabled: "yes",
     userLimit: "",
   }),
-  validate: (v) => ({
-    price: amountProblem(v.price, v.priceCurrency),
-    durationLength: /^\d{1,4}$/.test(v.durationLength) ? undefined : "Enter a whole number",
-    userLimit: v.userLimit === "" || /^\d{1,6}$/.test(v.userLimit) ? undefined : "Enter a whole number",
-  }),
+  validate: (v) =>
+    problems({
+      price: amountProblem(v.price, v.priceCurrency),
+      durationLength: /^\d{1,4}$/.test(v.durationLength) ? undefined : "Enter a whole number",
+      userLimit: v.userLimit === "" || /^\d{1,6}$/.test(v.userLimit) ? undefined : "Enter a whole number",
+    }),
   create: {
     schema: ZCreatePlanInput,
     toInput: (v) => ({
@@ -324,12 +328,13 @@ const coupons = defineManager({
     validUntil: "",
     maxRedemptions: "",
   }),
-  validate: (v) => ({
-    percentOff: /^\d{1,3}$/.test(v.percentOff) ? undefined : "Enter a whole number from 1 to 100",
-    validFrom: /^\d{4}-\d{2}-\d{2}$/.test(v.validFrom) ? undefined : "Enter a date as YYYY-MM-DD",
-    validUntil: !v.validUntil || /^\d{4}-\d{2}-\d{2}$/.test(v.validUntil) ? undefined : "Enter a date as YYYY-MM-DD",
-    maxRedemptions: !v.maxRedemptions || /^\d{1,8}$/.test(v.maxRedemptions) ? undefined : "Enter a whole number",
-  }),
+  validate: (v) =>
+    problems({
+      percentOff: /^\d{1,3}$/.test(v.percentOff) ? undefined : "Enter a whole number from 1 to 100",
+      validFrom: /^\d{4}-\d{2}-\d{2}$/.test(v.validFrom) ? undefined : "Enter a date as YYYY-MM-DD",
+      validUntil: !v.validUntil || /^\d{4}-\d{2}-\d{2}$/.test(v.validUntil) ? undefined : "Enter a date as YYYY-MM-DD",
+      maxRedemptions: !v.maxRedemptions || /^\d{1,8}$/.test(v.maxRedemptions) ? undefined : "Enter a whole number",
+    }),
   create: {
     schema: ZCreateCouponInput,
     toInput: (v) => ({
