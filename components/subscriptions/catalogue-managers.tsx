@@ -396,9 +396,9 @@ const taxes = defineManager({
   emptyValues: () => ({ name: "", rate: "", country: "", region: "", inclusive: "no" }),
   validate: (v) => {
     const bp = percentToBasisPoints(v.rate);
-    return {
+    return problems({
       rate: bp === null || bp > 10_000 ? "Enter a percentage from 0 to 100 with at most 2 decimals" : undefined,
-    };
+    });
   },
   create: {
     schema: ZCreateTaxRuleInput,
