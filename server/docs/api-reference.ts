@@ -34,6 +34,7 @@ const AUTH_LABEL: Record<AuthScheme, string> = {
   client: "key query parameter (client key)",
   "client+user": "key query parameter + masthead_jwt user token (required)",
   "client+optionalUser": "key query parameter + masthead_jwt user token (optional)",
+  serverOrClient: "X-SUBAUTH server key, or the key query parameter (client key)",
   publisherJwt: "account in the path + publisher-signed jwt (optional)",
   "publisherJwt+user": "account in the path + publisher-signed jwt (required)",
   oauth: "OAuth access token: Authorization: Bearer <token> or the access_token query parameter (401 without)",

@@ -49,6 +49,8 @@ import { memberTokenFromRequest } from "./member-session";
  * - "member" / "member?": the same, with the member signed in (X-QT-AUTH or the session cookie),
  *   required (401 without) or optional (null): `publisher`, `member`;
  * - "server": an account's server key in X-SUBAUTH: `account`;
+ * - "serverOrClient": the server key when X-SUBAUTH is sent, otherwise the client key in `key`
+ *   (catalogue listings that back ends and browsers both call by one path): `account`;
  * - "client", "client+user", "client+optionalUser": an account's client key in `key`, and the
  *   publisher-signed user JWT (masthead_jwt, accesstype_jwt): `account`, `user`;
  * - "publisherJwt", "publisherJwt+user": the account in the path and a publisher-signed `jwt`:
@@ -65,6 +67,7 @@ export type AuthScheme =
   | "member"
   | "member?"
   | "server"
+  | "serverOrClient"
   | "client"
   | "client+user"
   | "client+optionalUser"
@@ -83,6 +86,7 @@ type SchemeContext = {
   member: { publisher: Publisher; member: AuthenticatedMember };
   "member?": { publisher: Publisher; member: AuthenticatedMember | null };
   server: { account: ApiAccount };
+  serverOrClient: { account: ApiAccount };
   client: { account: ApiAccount };
   "client+user": { account: ApiAccount; user: ApiUser };
   "client+optionalUser": { account: ApiAccount; user: ApiUser | null };
@@ -364,6 +368,10 @@ async function authenticate(
     }
     case "server":
       return { account: await authenticateServerKey(db, req.headers.get("x-subauth")) };
+    case "serverOrClient":
+      if (req.headers.has("x-subauth"))
+        return { account: await authenticateServerKey(db, req.headers.get("x-subauth")) };
+      return { account: (await authenticateClient(db, url.searchParams, { user: "none" })).account };
     case "client":
       return { account: (await authenticateClient(db, url.searchParams, { user: "none" })).account };
     case "client+user":

@@ -12,6 +12,7 @@ import { applyMigrations } from "../db/migrate";
 import { withTransaction } from "../db/transaction";
 import { imageStorageFromEnv } from "../storage/image-storage";
 import { demoCredentials, seedDemoPublisher, type DemoCredentials, type SeedReport } from "./demo";
+import { seedDemoCatalogue } from "./demo-catalogue";
 import { seedDemoContent } from "./demo-content";
 import { seedLargeContent, type LargeContentResult } from "./large-content";
 import { seedLargeEngagement, type LargeEngagementResult } from "./large-engagement";
@@ -48,6 +49,7 @@ export async function runSeed(
       database.prisma,
       async (tx) => {
         const id = await seedDemoPublisher(tx, report);
+        await seedDemoCatalogue(tx, { accountId: id }, report);
         return {
           accountId: id,
           content: await seedDemoContent(

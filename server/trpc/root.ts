@@ -9,6 +9,7 @@ import { oauthClientsRouter } from "./routers/oauth-clients";
 import { settingsRouter } from "./routers/settings";
 import { staffRouter } from "./routers/staff";
 import { subscribersRouter } from "./routers/subscribers";
+import { subscriptionsRouter } from "./routers/subscriptions";
 import { ugcRouter } from "./routers/ugc";
 import { webhooksRouter } from "./routers/webhooks";
 import { createCallerFactory, createTRPCRouter } from "./trpc";
@@ -24,6 +25,7 @@ export const appRouter = createTRPCRouter({
   settings: settingsRouter,
   staff: staffRouter,
   subscribers: subscribersRouter,
+  subscriptions: subscriptionsRouter,
   ugc: ugcRouter,
   webhooks: webhooksRouter,
 });

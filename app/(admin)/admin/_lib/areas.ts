@@ -79,11 +79,12 @@ export const ADMIN_AREAS = [
     summary: "Plans, paying readers and the paywall.",
     built: false,
     sections: [
-      { slug: "plans", label: "Plans", summary: "What readers can buy, at what price." },
+      { slug: "plans", label: "Plans", summary: "What readers can buy, at what price: groups and their plans." },
       { slug: "subscribers", label: "Subscribers", summary: "Readers with a subscription and its history." },
       { slug: "coupons", label: "Coupons", summary: "Discount codes and their use." },
       { slug: "invoices", label: "Invoices", summary: "Payments and invoices." },
       { slug: "campaigns", label: "Campaigns", summary: "Offers shown to readers at the paywall." },
+      { slug: "taxes", label: "Tax rules", summary: "Taxes charged on sales, by country and region." },
     ],
   },
   {

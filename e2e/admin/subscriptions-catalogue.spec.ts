@@ -1,0 +1,65 @@
+/**
+ * The subscriptions catalogue in the dashboard: a revenue user creates a group and a plan (price
+ * typed as a decimal), and the plan is listed at once by the client API
+ * (GET /api/v1/subscription_groups?key=) in cents. On a desktop and on a 390 px phone.
+ */
+import { expect, expectNoHorizontalPageScroll, test } from "../fixtures";
+
+const VIEWPORTS = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
+const DEMO_CLIENT_KEY = "mh_pk_demo_public_client_key_local_only";
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`on a ${viewport.name} (${viewport.width} px)`, () => {
+    test.use({ viewport: { width: viewport.width, height: viewport.height } });
+
+    test("a revenue user creates a group and a plan, and readers' listing shows it", async ({
+      page,
+      signIn,
+    }, testInfo) => {
+      const run = `${viewport.name}${Date.now().toString(36)}`;
+      await signIn(REVENUE);
+      await page.goto("/admin/subscriptions/plans");
+      await expect(page.getByRole("heading", { name: "Plans", level: 1 })).toBeVisible();
+      await expectNoHorizontalPageScroll(page);
+
+      await page.getByRole("button", { name: "Add group" }).click();
+      const newGroup = page.getByRole("dialog", { name: "New group" });
+      await newGroup.getByLabel("Name").fill(`Print ${run}`);
+      await newGroup.getByRole("button", { name: "Create group" }).click();
+      await expect(newGroup).toBeHidden();
+      await expect(page.getByTestId("group-row").filter({ hasText: `Print ${run}` })).toBeVisible();
+
+      await page.getByRole("button", { name: "Add plan" }).click();
+      const newPlan = page.getByRole("dialog", { name: "New plan" });
+      await newPlan.getByLabel("Title").fill(`Weekend ${run}`);
+      await newPlan.getByLabel("Group", { exact: true }).selectOption({ label: `Print ${run}` });
+      // A float-looking amount is refused before sending; 12.29 is kept exactly as 1229 cents.
+      await newPlan.getByLabel("Price", { exact: true }).fill("12.295");
+      await newPlan.getByRole("button", { name: "Create plan" }).click();
+      await expect(newPlan.getByTestId("field-error")).toHaveText("Enter an amount such as 9.99");
+      await newPlan.getByLabel("Price", { exact: true }).fill("12.29");
+      await newPlan.getByLabel("Currency").fill("EUR");
+      if (viewport.name === "phone") await expectNoHorizontalPageScroll(page);
+      await newPlan.getByRole("button", { name: "Create plan" }).click();
+      await expect(newPlan).toBeHidden();
+      await expect(page.getByTestId("plan-row").filter({ hasText: `Weekend ${run}` })).toContainText("12.29 EUR");
+      await page.screenshot({ path: testInfo.outputPath("plans.png"), fullPage: true });
+
+      const response = await page.request.get(`/api/v1/subscription_groups?key=${DEMO_CLIENT_KEY}`);
+      expect(response.status()).toBe(200);
+      const groups = (await response.json()) as {
+        name: string;
+        subscription_plans: { title: string; price_cents: number; price_currency: string }[];
+      }[];
+      const group = groups.find((g) => g.name === `Print ${run}`);
+      expect(group?.subscription_plans).toEqual([
+        expect.objectContaining({ title: `Weekend ${run}`, price_cents: 1229, price_currency: "EUR" }),
+      ]);
+    });
+  });
+}

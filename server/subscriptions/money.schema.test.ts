@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+
+import { centsToDecimal, decimalToCents, MAX_CENTS, minorUnits, percentageString, ZCurrency } from "./money.schema";
+
+describe("money", () => {
+  it("turns decimal text into cents by its digits, never through a float", () => {
+    expect(decimalToCents("12.5", "EUR")).toBe(1250);
+    expect(decimalToCents("12.50", "eur")).toBe(1250);
+    expect(decimalToCents("0.1", "USD")).toBe(10);
+    expect(decimalToCents("0.29", "USD")).toBe(29); // 0.29 * 100 is 28.999999999999996 as a float
+    expect(decimalToCents("1.005", "USD")).toBeNull(); // more decimals than the currency has
+    expect(decimalToCents(" 7 ", "INR")).toBe(700);
+    expect(decimalToCents("7.", "INR")).toBe(700);
+    expect(decimalToCents("1000", "JPY")).toBe(1000);
+    expect(decimalToCents("1000.5", "JPY")).toBeNull();
+    expect(decimalToCents("1.234", "KWD")).toBe(1234);
+  });
+
+  it("refuses what is not an amount", () => {
+    for (const bad of ["", "-1", "1,000.00", "1e3", "abc", ".5", "12.5.1", "NaN", "Infinity"]) {
+      expect(decimalToCents(bad, "EUR"), bad).toBeNull();
+    }
+    expect(decimalToCents(String(MAX_CENTS / 100 + 1), "EUR")).toBeNull();
+  });
+
+  it("prints cents as a decimal string", () => {
+    expect(centsToDecimal(1250, "EUR")).toBe("12.50");
+    expect(centsToDecimal(5, "EUR")).toBe("0.05");
+    expect(centsToDecimal(0, "EUR")).toBe("0.00");
+    expect(centsToDecimal(1000, "JPY")).toBe("1000");
+    expect(centsToDecimal(1234, "KWD")).toBe("1.234");
+    expect(centsToDecimal(-250, "USD")).toBe("-2.50");
+    expect(() => centsToDecimal(1.5, "USD")).toThrow();
+  });
+
+  it("round-trips", () => {
+    for (const cents of [0, 1, 99, 100, 123456, MAX_CENTS])
+      expect(decimalToCents(centsToDecimal(cents, "EUR"), "EUR")).toBe(cents);
+  });
+
+  it("knows minor units and currency codes", () => {
+    expect(minorUnits("usd")).toBe(2);
+    expect(minorUnits("JPY")).toBe(0);
+    expect(ZCurrency.parse(" inr ")).toBe("INR");
+    expect(ZCurrency.safeParse("EURO").success).toBe(false);
+  });
+
+  it("gives a floored two-decimal percentage", () => {
+    expect(percentageString(375, 1000)).toBe("37.50");
+    expect(percentageString(1, 3)).toBe("33.33");
+    expect(percentageString(5, 0)).toBe("0.00");
+    expect(percentageString(2000, 1000)).toBe("200.00");
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * Money in the subscriptions area: integer minor units ("cents") and an ISO 4217 currency code,
+ * never a floating-point number. The dashboard's forms take a decimal amount ("12.50") and this
+ * module turns it into cents by reading the digits, and back: no float ever holds money.
+ *
+ * Minor units: 2 for most currencies, 0 for the few without a minor unit (JPY, KRW…), 3 for the
+ * few with three (BHD, KWD…), as ISO 4217 lists them. "Cents" in a field name means minor units.
+ */
+import { z } from "zod";
+
+const ZERO_DECIMAL = new Set([
+  "BIF",
+  "CLP",
+  "DJF",
+  "GNF",
+  "ISK",
+  "JPY",
+  "KMF",
+  "KRW",
+  "PYG",
+  "RWF",
+  "UGX",
+  "VND",
+  "VUV",
+  "XAF",
+  "XOF",
+  "XPF",
+]);
+const THREE_DECIMAL = new Set(["BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"]);
+
+/** The largest amount kept: fits a PostgreSQL integer column. */
+export const MAX_CENTS = 2_147_483_647;
+
+/** An ISO 4217 code, upper-case. */
+export const ZCurrency = z
+  .string()
+  .trim()
+  .transform((s) => s.toUpperCase())
+  .pipe(z.string().regex(/^[A-Z]{3}$/, "must be a three-letter ISO 4217 currency code"));
+
+/** A non-negative whole number of minor units. */
+export const ZCents = z.number().int("must be a whole number of cents").min(0, "must not be negative").max(MAX_CENTS);
+
+/** How many digits the currency's minor unit has. */
+export function minorUnits(currency: string): number {
+  const code = currency.toUpperCase();
+  if (ZERO_DECIMAL.has(code)) return 0;
+  if (THREE_DECIMAL.has(code)) return 3;
+  return 2;
+}
+
+/**
+ * "12.5" EUR → 1250; "1,000.00"? refused: only digits and one dot. More decimals than the currency
+ * has are refused, not rounded. Returns null when the text is not such an amount.
+ */
+export function decimalToCents(text: string, currency: string): number | null {
+  const digits = minorUnits(currency);
+  const match = /^(\d{1,12})(?:\.(\d*))?$/.exec(text.trim());
+  if (!match) return null;
+  const whole = match[1]!;
+  const fraction = match[2] ?? "";
+  if (fraction.length > digits) return null;
+  const cents = BigInt(whole) * 10n ** BigInt(digits) + BigInt(fraction.padEnd(digits, "0") || "0");
+  if (cents > BigInt(MAX_CENTS)) return null;
+  return Number(cents);
+}
+
+/** 1250 EUR → "12.50"; 1000 JPY → "1000". */
+export function centsToDecimal(cents: number, currency: string): string {
+  if (!Number.isSafeInteger(cents)) throw new Error("centsToDecimal: cents must be an integer");
+  const digits = minorUnits(currency);
+  const sign = cents < 0 ? "-" : "";
+  const abs = String(Math.abs(cents));
+  if (digits === 0) return sign + abs;
+  const padded = abs.padStart(digits + 1, "0");
+  return `${sign}${padded.slice(0, -digits)}.${padded.slice(-digits)}`;
+}
+
+/** part / whole as a percentage with two decimals, floored ("37.50"); "0.00" when whole is 0. */
+export function percentageString(part: number, whole: number): string {
+  if (whole <= 0) return "0.00";
+  const basisPoints = (BigInt(part) * 10000n) / BigInt(whole);
+  return centsToDecimal(Number(basisPoints), "EUR");
+}
+
+/** A form's decimal amount, checked and turned into cents for `currency` (read from the same object). */
+export function zDecimalAmount(currency: () => string) {
+  return z.string().transform((text, ctx) => {
+    const cents = decimalToCents(text, currency());
+    if (cents === null) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be an amount such as 12.50 (at most ${minorUnits(currency())} decimals)`,
+      });
+      return z.NEVER;
+    }
+    return cents;
+  });
+}
