@@ -82,11 +82,14 @@ export async function findOrCreateJwtMember(
   const avatarUrl = cut(user.avatarUrl, MAX_CLAIM_LENGTH.avatar);
   const email = cut(user.email, MAX_CLAIM_LENGTH.email)?.toLowerCase() ?? null;
   const key = { accountId, provider: PUBLISHER_JWT_PROVIDER, externalId: user.id };
-  // A returning reader whose claims did not change (the usual case) is read without a transaction.
-  const known = await db.memberIdentity.findUnique({
-    where: { accountId_provider_externalId: key },
-    include: { member: true },
-  });
+  // A returning reader whose claims did not change (the usual case) is read without a transaction;
+  // a provider claim to link (the client API's) takes the transaction below, which links it.
+  const known = alias
+    ? null
+    : await db.memberIdentity.findUnique({
+        where: { accountId_provider_externalId: key },
+        include: { member: true },
+      });
   if (
     known &&
     known.email === email &&
