@@ -51,3 +51,9 @@ export function sent<T extends object>(patch: T): Partial<T> {
 }
 
 export const toEnum = (value: string) => value.toUpperCase();
+
+/** The audit change of an update: "enable" or "disable" when only `enabled` was sent, else "update". */
+export function updateChange(changes: { enabled?: boolean }): "enable" | "disable" | "update" {
+  if (Object.keys(changes).length !== 1 || changes.enabled === undefined) return "update";
+  return changes.enabled ? "enable" : "disable";
+}

@@ -16,7 +16,7 @@ import { AppError } from "../errors";
 import type { DiscountType, Prisma } from "../generated/prisma/client";
 import { parseInput } from "../validation";
 import { assertNoProblems, couponProblems } from "./catalogue-rules";
-import { auditCatalogue, notFound, sent, toEnum } from "./catalogue-shared";
+import { auditCatalogue, notFound, sent, toEnum, updateChange } from "./catalogue-shared";
 import {
   ZCreateCouponInput,
   ZIdInput,
@@ -125,12 +125,7 @@ export async function updateCoupon(db: Db, args: { actor: Actor; input: TUpdateC
     const data: Prisma.CouponUpdateInput = { ...rest };
     if (discountType) data.discountType = toEnum(discountType) as DiscountType;
     const coupon = await tx.coupon.update({ where: { id }, data });
-    const change =
-      Object.keys(changes).length === 1 && changes.enabled !== undefined
-        ? changes.enabled
-          ? "enable"
-          : "disable"
-        : "update";
+    const change = updateChange(changes);
     await auditCatalogue(tx, {
       actor: args.actor,
       kind: "coupon",

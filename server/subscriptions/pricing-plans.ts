@@ -10,7 +10,7 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import type { DurationUnit, PricingAssetType, Prisma } from "../generated/prisma/client";
 import { parseInput } from "../validation";
-import { auditCatalogue, notFound, sent, toEnum } from "./catalogue-shared";
+import { auditCatalogue, notFound, sent, toEnum, updateChange } from "./catalogue-shared";
 import { pricingPlanToWire } from "./catalogue-view";
 import {
   ZCreatePricingPlanInput,
@@ -69,12 +69,7 @@ export async function updatePricingPlan(db: Db, args: { actor: Actor; input: TUp
       throw notFound("Pricing plan");
     const changes = sent(patch);
     const plan = await tx.pricingPlan.update({ where: { id }, data: columns(changes) });
-    const change =
-      Object.keys(changes).length === 1 && changes.enabled !== undefined
-        ? changes.enabled
-          ? "enable"
-          : "disable"
-        : "update";
+    const change = updateChange(changes);
     await auditCatalogue(tx, {
       actor: args.actor,
       kind: "pricing_plan",

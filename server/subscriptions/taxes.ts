@@ -11,7 +11,7 @@ import { withTransaction } from "../db/transaction";
 import type { Prisma } from "../generated/prisma/client";
 import { parseInput } from "../validation";
 import { assertNoProblems, taxRuleProblems } from "./catalogue-rules";
-import { auditCatalogue, notFound, sent } from "./catalogue-shared";
+import { auditCatalogue, notFound, sent, updateChange } from "./catalogue-shared";
 import {
   ZCreateTaxRuleInput,
   ZIdInput,
@@ -65,12 +65,7 @@ export async function updateTaxRule(db: Db, args: { actor: Actor; input: TUpdate
     const changes = sent(patch);
     assertNoProblems(taxRuleProblems({ ...taxRuleToAdmin(current), ...changes }), "tax rule");
     const rule = await tx.taxRule.update({ where: { id }, data: changes });
-    const change =
-      Object.keys(changes).length === 1 && changes.enabled !== undefined
-        ? changes.enabled
-          ? "enable"
-          : "disable"
-        : "update";
+    const change = updateChange(changes);
     await auditCatalogue(tx, {
       actor: args.actor,
       kind: "tax_rule",
