@@ -264,15 +264,7 @@ async function pageCounts(db: Db, page: Pick<Page, "id" | "accountId">) {
 /** The moderation columns of a comment being written, or 400 for a banned "reject" word (writing.ts). */
 async function moderate(
   db: Db,
-  args: {
-    accountId: number;
-    memberId: number;
-    ops: TCommentOp[];
-    now: Date;
-    field: string;
-    editing?: number;
-    guest?: boolean;
-  },
+  args: Omit<Parameters<typeof moderateWriting>[1], "refusal">,
 ): Promise<Pick<Prisma.CommentUncheckedCreateInput, "isPublished" | "isSpam" | "toxicity" | "moderationReasons">> {
   const decision = await moderateWriting(db, { ...args, refusal: "This comment cannot be posted" });
   return {
