@@ -99,6 +99,12 @@ export const envSchema = z
      * without either, a fixed development key.
      */
     CAPTCHA_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    /**
+     * Encrypts secrets kept in the database (payment-gateway credentials): AES-256-GCM under a key
+     * derived from this (HKDF-SHA-256). At least 32 characters. Unset: derived from AUTH_SECRET.
+     * Changing it makes stored secrets unreadable: re-enter them (docs/operations.md).
+     */
+    ENCRYPTION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     /** Inngest Cloud event key. With it (or INNGEST_BASE_URL / INNGEST_DEV) Inngest runs background work. */
     INNGEST_EVENT_KEY: z.string().trim().min(1).optional(),
     /** Inngest signing key; required with INNGEST_EVENT_KEY in production. */
@@ -136,6 +142,16 @@ export const envSchema = z
      * private addresses: for a login provider on the local network, and for tests.
      */
     SOCIAL_LOGIN_ALLOW_PRIVATE_URLS: zBool.default(false),
+    /**
+     * Razorpay's API (docs/subscriptions.md, "Payment adapters"). Changed only to point the adapter
+     * at a stand-in of Razorpay's API (tests, local development).
+     */
+    RAZORPAY_API_BASE_URL: zHttpUrl.default("https://api.razorpay.com"),
+    /**
+     * Let calls to payment gateways' APIs reach loopback and private addresses: for a stand-in of a
+     * gateway on the local network, and for tests. Never needed for the real gateways.
+     */
+    PAYMENT_GATEWAY_ALLOW_PRIVATE_URLS: zBool.default(false),
     /** Days that webhook events, deliveries and attempts are kept (spec: 30). */
     WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     /** Deliveries sent at once by one process (the local runner and each Inngest sweep). */
@@ -190,6 +206,13 @@ export const envSchema = z
     MEMBER_SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     /** Allow `npm run db:seed` (demo data, well-known passwords) when NODE_ENV=production. */
     ALLOW_DEMO_SEED: zBool.default(false),
+    /**
+     * The demo publisher's test tools (docs/subscriptions.md "Demo paywalled story"): the demo
+     * page's reader sign-in (a JWT minted for a typed-in e-mail) and the `demo_test` payment
+     * gateway, both for the demo account only. Off unless set; `npm start` turns it on when the
+     * shell's NODE_ENV is not production (the served app itself always runs with production).
+     */
+    DEMO_TOOLS: zBool.default(false),
     /** Set by Vercel. */
     VERCEL: z.string().optional(),
   })

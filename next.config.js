@@ -20,6 +20,8 @@ const nextConfig = {
     "@prisma/schema-engine-wasm",
     "pg",
     "ioredis",
+    // Reads its standard fonts (AFM files) from its own directory at run time.
+    "pdfkit",
   ],
   typescript: { ignoreBuildErrors: false },
   // forbidden() renders app/forbidden.tsx with a real 403 status for role checks.

@@ -21,6 +21,9 @@
  * distinct body every time: the per-IP limit (30 a minute) and the 10 s duplicate window then
  * apply as they would to real readers and refuse nothing.
  *
+ * The access scenarios (the web access check and AMP's amp-access, for subscription stories, by
+ * subscribers and metered anonymous readers) use what `--access` seeds (server/seed/large-access.ts).
+ *
  * It only talks to 127.0.0.1 (the database host must be local too) and is not part of npm test.
  */
 // First: on a Node.js older than package.json's engines.node, stop with one line before anything loads.
@@ -217,6 +220,7 @@ try {
       "--stories",
       String(STORIES),
       "--engagement",
+      "--access",
     ],
     env,
   );
@@ -262,6 +266,7 @@ try {
     { name: "search", call: () => get(`/api/v1/search?q=${words[i++ % words.length]}&limit=20`) },
     { name: "collection (home)", call: () => get("/api/v1/collections/home") },
     ...(await engagementScenarios()),
+    ...(await accessScenarios()),
   ];
 
   const results: Result[] = [];
@@ -402,6 +407,60 @@ async function engagementScenarios(): Promise<{ name: string; call: () => Call }
               jwt: writer.jwt,
             }),
           },
+        };
+      },
+    },
+  ];
+}
+
+/**
+ * The access scenarios (server/seed/large-access.ts: DATA_DIR/bench-access.json): the web access
+ * check and AMP's authorization for subscription stories, as the paywall asks them on each page
+ * view. "access decision": one in two calls by a subscriber (its publisher-signed JWT), the others
+ * by an anonymous reader with a meter history; "amp-access": anonymous AMP readers. Neither
+ * counts (AMP counts on pingback), so every run measures the same data.
+ */
+async function accessScenarios(): Promise<{ name: string; call: () => Call }[]> {
+  const seeded = JSON.parse(fs.readFileSync(path.join(dataDir, "bench-access.json"), "utf8")) as {
+    storyIds: string[];
+    subscriberIds: string[];
+    anonymousIds: string[];
+  };
+  const { jwtSecret, accountKey } = JSON.parse(
+    fs.readFileSync(path.join(dataDir, "demo-credentials.json"), "utf8"),
+  ) as { jwtSecret: string; accountKey: string };
+  if (seeded.storyIds.length === 0) return [];
+  const key = new TextEncoder().encode(jwtSecret);
+  const jwts = await Promise.all(
+    seeded.subscriberIds
+      .slice(0, 200)
+      .map((id) =>
+        new SignJWT({ id, name: id })
+          .setProtectedHeader({ alg: "HS256" })
+          .setIssuedAt()
+          .setExpirationTime("2h")
+          .sign(key),
+      ),
+  );
+  let a = 0;
+  let m = 0;
+  const story = (n: number) => seeded.storyIds[(n * 13) % seeded.storyIds.length]!;
+  const anon = (n: number) => seeded.anonymousIds[(n * 7) % seeded.anonymousIds.length]!;
+  return [
+    {
+      name: "access decision",
+      call: () => {
+        const n = a++;
+        const base = `/api/access/v1/stories/${story(n)}/access?key=${accountKey}`;
+        return { path: n % 2 ? `${base}&accesstype_jwt=${jwts[n % jwts.length]}` : `${base}&readerId=${anon(n)}` };
+      },
+    },
+    {
+      name: "amp-access",
+      call: () => {
+        const n = m++;
+        return {
+          path: `/api/access/v1/stories/${story(n)}/amp-access?key=${accountKey}&accesstype_integration_id=1&readerId=${anon(n)}`,
         };
       },
     },

@@ -5,7 +5,9 @@
  * ALLOW_DEMO_SEED=true. `--stories N` also generates published stories for benchmarks until the
  * demo account has N of them (a second run tops up, it does not double). `--engagement` adds the
  * engagement benchmark's readers, pages, comments and reactions (server/seed/large-engagement.ts)
- * and writes DATA_DIR/bench-engagement.json.
+ * and writes DATA_DIR/bench-engagement.json. `--access` adds the access benchmark's subscription
+ * stories, subscribers and meter history (server/seed/large-access.ts) and writes
+ * DATA_DIR/bench-access.json.
  */
 // First: on a Node.js older than package.json's engines.node, stop with one line before anything loads.
 import "./lib/require-supported-node";
@@ -17,7 +19,9 @@ import { databaseConfigFromEnv, describeDatabase } from "../server/db/config";
 import { formatCredentials, runSeed, SeedRefusedError } from "../server/seed/run";
 import { exitOnEnvError, exitOnKnownError } from "./lib/cli";
 
-const { values } = parseArgs({ options: { stories: { type: "string" }, engagement: { type: "boolean" } } });
+const { values } = parseArgs({
+  options: { stories: { type: "string" }, engagement: { type: "boolean" }, access: { type: "boolean" } },
+});
 const stories = values.stories === undefined ? undefined : Number(values.stories);
 if (stories !== undefined && (!Number.isInteger(stories) || stories < 0 || stories > 10_000_000)) {
   console.error("--stories takes a whole number between 0 and 10000000.");
@@ -28,9 +32,10 @@ const env = exitOnEnvError(() => getEnv());
 const config = databaseConfigFromEnv(env);
 try {
   const started = Date.now();
-  const { credentials, report, credentialsFile, large, engagement } = await runSeed(env, config, {
+  const { credentials, report, credentialsFile, large, engagement, access } = await runSeed(env, config, {
     stories,
     engagement: values.engagement === true,
+    access: values.access === true,
     onProgress: (done, target) => process.stdout.write(`\rGenerated stories: ${done}/${target}`),
   });
   if (large) {
@@ -44,6 +49,11 @@ try {
       engagement.created
         ? `Engagement benchmark data: ${engagement.bigPageComments} comments on ${engagement.bigPage} and ${engagement.countPages.length} other pages.`
         : `Engagement benchmark data already there (${engagement.bigPageComments} comments on the big page; ${engagement.removed} comments of earlier runs removed).`,
+    );
+  }
+  if (access) {
+    console.log(
+      `Access benchmark data: ${access.storyIds.length} subscription stories listed, ${access.subscriberIds.length} subscribers, ${access.anonymousIds.length} metered anonymous readers.`,
     );
   }
   console.log(

@@ -82,6 +82,10 @@ const childEnv: NodeJS.ProcessEnv = {
   NEXTAUTH_SECRET: env.AUTH_SECRET,
   NEXTAUTH_URL: process.env.NEXTAUTH_URL ?? env.APP_URL,
   NEXT_TELEMETRY_DISABLED: "1",
+  // The demo publisher's test tools (the paywall demo's reader sign-in, the demo_test gateway):
+  // on outside production unless the shell says otherwise. The served app runs with
+  // NODE_ENV=production either way, so it cannot tell by itself.
+  DEMO_TOOLS: process.env.DEMO_TOOLS ?? (env.NODE_ENV === "production" ? "false" : "true"),
 };
 
 if (!dev) {
@@ -122,6 +126,7 @@ async function announceWhenReady() {
         log(`  dashboard   ${env.APP_URL}/admin`);
         log(`  API         ${env.APP_URL}/api  (reference: ${env.APP_URL}/docs/api)`);
         log(`  health      ${env.APP_URL}/api/health`);
+        log(`  widgets     ${env.APP_URL}/demo/article  (the demo article page)`);
         return;
       }
     } catch {
@@ -154,6 +159,7 @@ function sourceFingerprint(): string {
     "app",
     "components",
     "server",
+    "sdk",
     "inngest",
     "public",
     "env.js",

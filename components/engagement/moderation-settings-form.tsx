@@ -23,6 +23,7 @@ import {
   RadioChoices,
   Select,
   serverErrors,
+  WholeNumberInput,
 } from "@/components/ui";
 import {
   BANNED_WORDS_MAX,
@@ -128,14 +129,9 @@ function Editor({
           hint="Comments scoring at least this (1 to 100) wait for a moderator. The default is 70."
           error={error("toxicityThreshold")}
         >
-          <Input
-            type="number"
-            inputMode="numeric"
+          <WholeNumberInput
             min={1}
             max={100}
-            step={1}
-            fit
-            className="w-28"
             value={draft.toxicityThreshold}
             onChange={(e) => set({ toxicityThreshold: e.target.value })}
           />

@@ -43,13 +43,15 @@ type FieldBase<Row, Values extends FormValues> = {
   wide?: boolean;
   /** Shown only when adding, or only when editing. */
   only?: "create" | "update";
+  /** Shown only while this holds for the form's values (a fixed coupon's amount); hidden values are kept. */
+  when?: (values: Values) => boolean;
 };
 
 export type FieldSpec<Row, Values extends FormValues> = FieldBase<Row, Values> &
   (
     | {
         kind: "text";
-        type?: "text" | "email" | "url";
+        type?: "text" | "email" | "url" | "date";
         required?: boolean;
         maxLength?: number;
         placeholder?: string;
@@ -64,9 +66,17 @@ export type FieldSpec<Row, Values extends FormValues> = FieldBase<Row, Values> &
       }
     | { kind: "radio"; options: readonly { value: string; label: string }[] }
     | {
+        /** Several of a list (assets, plans): the value is the chosen options' values joined by commas. */
+        kind: "checkboxes";
+        /** A hook (it may query): the options, called while the field is on screen. */
+        useOptions: (context: FormContext<Row, Values>) => readonly SelectOption[];
+        /** Shown instead of the boxes when there is nothing to choose. */
+        emptyText?: string;
+      }
+    | {
         /** Any control; inside the field, it takes its id from useFieldControl(). */
         kind: "custom";
-        render: (props: { value: string; onChange: (value: string) => void }) => ReactNode;
+        render: (props: { value: string; onChange: (value: string) => void; values: Values }) => ReactNode;
       }
   );
 
@@ -189,6 +199,14 @@ export function crud<
 }): Procedures<TList, TCreate, TUpdate, TDelete> {
   return { list: router.list, create: router.create, update: router.update, delete: router.delete };
 }
+
+/** A checkboxes field's value as numbers ("3,5" → [3, 5]). */
+export const idsOf = (value: string): number[] =>
+  value
+    .split(",")
+    .filter(Boolean)
+    .map(Number)
+    .filter((n) => Number.isSafeInteger(n) && n > 0);
 
 /** The usual list input: the search text as `q`, up to 200 rows (ZListInput's limit). */
 export const searchInput = ({ search }: { search: string }) => ({ q: search || undefined, limit: 200 });

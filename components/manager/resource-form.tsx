@@ -8,11 +8,12 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import type { DecorateMutationProcedure, ResolverDef } from "@trpc/tanstack-react-query";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import type { ZodType } from "zod";
 
 import {
   Button,
+  Checkbox,
   ErrorAlert,
   Fieldset,
   FormActions,
@@ -63,11 +64,14 @@ export function ResourceForm<Row, Values extends FormValues, TDef extends Resolv
   const mutation = useMutation(procedure.mutationOptions({ onSuccess: onSaved }));
   const [values, setValues] = useState<Values>(initial);
   const [problems, setProblems] = useState<ServerErrors<string> | null>(null);
-  const names = fields.map((f) => f.name);
-  const errors = problems ?? serverErrors(mutation.error, names);
   const full: FormContext<Row, Values> = { ...context, values };
   const set = (name: keyof Values & string, value: string) => setValues((v) => ({ ...v, [name]: value }));
-  const shown = fields.filter((f) => !f.only || f.only === (context.editing ? "update" : "create"));
+  const shown = fields.filter(
+    (f) => (!f.only || f.only === (context.editing ? "update" : "create")) && (!f.when || f.when(values)),
+  );
+  // Problems of fields not on screen go to the alert, never silently nowhere.
+  const names = shown.map((f) => f.name);
+  const errors = problems ?? serverErrors(mutation.error, names);
 
   return (
     <form
@@ -90,15 +94,30 @@ export function ResourceForm<Row, Values extends FormValues, TDef extends Resolv
         mutation.mutate(toInput(values));
       }}
     >
-      <div className="grid gap-4 sm:grid-cols-2">
+      {/* minmax(0, 1fr) columns and min-w-0 fields: a long value (a headline) cannot widen the form past a phone. */}
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         {shown.map((field) => {
           const hint = typeof field.hint === "function" ? field.hint(full) : field.hint;
           const error = errors.fields[field.name];
           const value = values[field.name] ?? "";
-          const className = field.wide ? "sm:col-span-2" : undefined;
+          const className = field.wide ? "min-w-0 sm:col-span-2" : "min-w-0";
+          if (field.kind === "checkboxes") {
+            return (
+              <CheckboxesField
+                key={field.name}
+                field={field}
+                context={full}
+                value={value}
+                error={error}
+                hint={hint}
+                className={className}
+                onChange={(next) => set(field.name, next)}
+              />
+            );
+          }
           if (field.kind === "radio") {
             return (
-              <Fieldset key={field.name} legend={field.label} className={className}>
+              <Fieldset key={field.name} legend={field.label} error={error} className={className}>
                 <RadioChoices
                   name={field.name}
                   value={value}
@@ -127,7 +146,7 @@ export function ResourceForm<Row, Values extends FormValues, TDef extends Resolv
                   onChange={(e) => set(field.name, e.target.value)}
                 />
               ) : (
-                field.render({ value, onChange: (next) => set(field.name, next) })
+                field.render({ value, values, onChange: (next) => set(field.name, next) })
               )}
             </FormField>
           );
@@ -169,5 +188,52 @@ function TextControl<Row, Values extends FormValues>({
     />
   ) : (
     <Textarea {...props} rows={field.rows ?? 3} onChange={(e) => onChange(e.target.value)} />
+  );
+}
+
+/** Several choices under one legend; the value is the chosen options' values joined by commas. */
+function CheckboxesField<Row, Values extends FormValues>({
+  field,
+  context,
+  value,
+  error,
+  hint,
+  className,
+  onChange,
+}: {
+  field: Extract<FieldSpec<Row, Values>, { kind: "checkboxes" }>;
+  context: FormContext<Row, Values>;
+  value: string;
+  error?: string;
+  hint?: ReactNode;
+  className?: string;
+  onChange: (value: string) => void;
+}) {
+  const choices = field.useOptions(context);
+  const chosen = new Set(value.split(",").filter(Boolean));
+  const toggle = (option: string, on: boolean) => {
+    const next = new Set(chosen);
+    if (on) next.add(option);
+    else next.delete(option);
+    onChange([...next].join(","));
+  };
+  return (
+    <Fieldset legend={field.label} error={error} className={className}>
+      {choices.length ? (
+        <div className="flex max-h-40 flex-col gap-2 overflow-y-auto">
+          {choices.map((option) => (
+            <Checkbox
+              key={option.value}
+              label={option.label}
+              checked={chosen.has(String(option.value))}
+              onChange={(e) => toggle(String(option.value), e.target.checked)}
+            />
+          ))}
+        </div>
+      ) : (
+        <p className="text-sm text-gray-500">{field.emptyText ?? "Nothing to choose yet."}</p>
+      )}
+      {hint && !error ? <p className="mt-1 text-xs text-gray-500">{hint}</p> : null}
+    </Fieldset>
   );
 }

@@ -7,7 +7,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 
-import { defineManager, type FormValues } from "@/components/manager/config";
+import { crud, defineManager, idsOf, type FormValues } from "@/components/manager/config";
 import { ResourceManager } from "@/components/manager/resource-manager";
 import { useTRPC } from "@/components/trpc/react";
 import { Select } from "@/components/ui";
@@ -18,25 +18,28 @@ import {
   ZCreateGroupInput,
   ZCreatePlanInput,
   ZCreateTaxRuleInput,
+  ZUpdateCouponInput,
   ZUpdateGroupInput,
   ZUpdatePlanInput,
   ZUpdateTaxRuleInput,
 } from "@/server/subscriptions/catalogue.schema";
 import { centsToDecimal, decimalToCents } from "@/server/subscriptions/money.schema";
 
-const listAll = () => undefined;
-const yesNo = [
-  { value: "yes", label: "Yes" },
-  { value: "no", label: "No" },
-] as const;
-const options = (values: readonly string[]) => values.map((v) => ({ value: v, label: v.replace("_", " ") }));
-const amountProblem = (amount: string, currency: string) =>
-  decimalToCents(amount, currency || "USD") === null ? "Enter an amount such as 9.99" : undefined;
-const cents = (amount: string, currency: string) => decimalToCents(amount, currency || "USD") ?? -1;
-/** Only the fields with a problem (the form treats every key as one). */
-const problems = (found: Record<string, string | undefined>) =>
-  Object.fromEntries(Object.entries(found).filter(([, issue]) => issue !== undefined)) as Record<string, string>;
-const orNull = (text: string) => (text.trim() ? text.trim() : null);
+import {
+  amountProblem,
+  cents,
+  dateProblem,
+  joinIds,
+  listAll,
+  options,
+  orNull,
+  problems,
+  useAssetOptions,
+  useGroupOptions,
+  usePlanOptions,
+  wholeProblem,
+  yesNo,
+} from "./form-helpers";
 
 // ─── Groups ─────────────────────────────────────────────────────────────────────────────────
 
@@ -45,21 +48,21 @@ type GroupValues = FormValues & {
   description: string;
   subscriptionType: string;
   public: string;
+  prorationEnabled: string;
   currency: string;
-  target: string;
+  /** The campaign's target as a decimal amount; sent as cents. */
+  targetAmountCents: string;
+  assetIds: string;
 };
 
 const groups = defineManager({
-  procedures: (trpc) => ({
-    list: trpc.subscriptions.groups.list,
-    create: trpc.subscriptions.groups.create,
-    update: trpc.subscriptions.groups.update,
-    delete: trpc.subscriptions.groups.delete,
-  }),
+  procedures: (trpc) => crud(trpc.subscriptions.groups),
   listInput: listAll,
   rows: (data) => ({ rows: data }),
 }).with<GroupValues>({
   noun: { one: "group", many: "subscription groups" },
+  // The list procedures take no search: a search box would filter nothing.
+  search: false,
   title: "Subscription groups",
   rowId: (g) => g.id,
   rowLabel: (g) => g.name,
@@ -74,6 +77,13 @@ const groups = defineManager({
     { name: "name", kind: "text", label: "Name", required: true, maxLength: 200 },
     { name: "subscriptionType", kind: "select", label: "Type", options: () => options(SUBSCRIPTION_TYPES) },
     { name: "public", kind: "radio", label: "Listed publicly", options: yesNo },
+    {
+      name: "prorationEnabled",
+      kind: "radio",
+      label: "Prorate plan switches",
+      options: yesNo,
+      hint: "Yes: a switch between one-time plans applies at once, the unused days credited. No: every switch waits for the end of the period paid for.",
+    },
     { name: "description", kind: "textarea", label: "Description", wide: true, maxLength: 5000 },
     {
       name: "currency",
@@ -83,17 +93,36 @@ const groups = defineManager({
       maxLength: 3,
       hint: "Campaigns only, e.g. USD",
     },
-    { name: "target", kind: "text", label: "Campaign target", optional: true, hint: "Campaigns only, e.g. 50000.00" },
+    {
+      name: "targetAmountCents",
+      kind: "text",
+      label: "Campaign target",
+      optional: true,
+      hint: "Campaigns only, e.g. 50000.00",
+    },
+    {
+      name: "assetIds",
+      kind: "checkboxes",
+      label: "Assets it grants",
+      wide: true,
+      useOptions: useAssetOptions,
+      emptyText: "No assets yet: add them under Subscriptions → Assets.",
+    },
   ],
   emptyValues: () => ({
     name: "",
     description: "",
     subscriptionType: "standard",
     public: "yes",
+    prorationEnabled: "yes",
     currency: "",
-    target: "",
+    targetAmountCents: "",
+    assetIds: "",
   }),
-  validate: (v) => problems({ target: v.target.trim() ? amountProblem(v.target, v.currency) : undefined }),
+  validate: (v) =>
+    problems({
+      targetAmountCents: v.targetAmountCents.trim() ? amountProblem(v.targetAmountCents, v.currency) : undefined,
+    }),
   create: {
     schema: ZCreateGroupInput,
     toInput: (v) => ({
@@ -101,8 +130,10 @@ const groups = defineManager({
       description: v.description,
       subscriptionType: v.subscriptionType as (typeof SUBSCRIPTION_TYPES)[number],
       public: v.public === "yes",
+      prorationEnabled: v.prorationEnabled === "yes",
       currency: orNull(v.currency),
-      targetAmountCents: v.target.trim() ? cents(v.target, v.currency) : null,
+      targetAmountCents: v.targetAmountCents.trim() ? cents(v.targetAmountCents, v.currency) : null,
+      assetIds: idsOf(v.assetIds),
     }),
   },
   update: {
@@ -112,11 +143,13 @@ const groups = defineManager({
       description: g.description,
       subscriptionType: g.subscription_type,
       public: g.public ? "yes" : "no",
+      prorationEnabled: g.proration_enabled ? "yes" : "no",
       currency: "currency" in g && typeof g.currency === "string" ? g.currency : "",
-      target:
+      targetAmountCents:
         "target_amount_cents" in g && typeof g.target_amount_cents === "number"
           ? centsToDecimal(g.target_amount_cents, String(g.currency ?? "USD"))
           : "",
+      assetIds: joinIds(g.assets),
     }),
     toInput: (v, g) => ({
       id: g.id,
@@ -124,8 +157,10 @@ const groups = defineManager({
       description: v.description,
       subscriptionType: v.subscriptionType as (typeof SUBSCRIPTION_TYPES)[number],
       public: v.public === "yes",
+      prorationEnabled: v.prorationEnabled === "yes",
       currency: orNull(v.currency),
-      targetAmountCents: v.target.trim() ? cents(v.target, v.currency) : null,
+      targetAmountCents: v.targetAmountCents.trim() ? cents(v.targetAmountCents, v.currency) : null,
+      assetIds: idsOf(v.assetIds),
     }),
   },
   remove: {
@@ -157,25 +192,26 @@ type PlanValues = FormValues & {
   description: string;
   durationLength: string;
   durationUnit: string;
-  price: string;
+  /** A decimal amount; sent as cents. */
+  priceCents: string;
   priceCurrency: string;
   recurring: string;
   enabled: string;
   userLimit: string;
+  assetIds: string;
+  additionalAssetIds: string;
+  displayAssetIds: string;
 };
 
 const plans = defineManager({
-  procedures: (trpc) => ({
-    list: trpc.subscriptions.plans.list,
-    create: trpc.subscriptions.plans.create,
-    update: trpc.subscriptions.plans.update,
-    delete: trpc.subscriptions.plans.delete,
-  }),
+  procedures: (trpc) => crud(trpc.subscriptions.plans),
   listInput: listAll,
   rows: (data) => ({ rows: data.plans }),
 }).with<PlanValues>({
   alsoInvalidate: (trpc) => [trpc.subscriptions.groups.list],
   noun: { one: "plan", many: "plans" },
+  // The list procedures take no search: a search box would filter nothing.
+  search: false,
   title: "Plans",
   rowId: (p) => p.id,
   rowLabel: (p) => p.title,
@@ -202,7 +238,7 @@ const plans = defineManager({
       only: "create",
       render: ({ value, onChange }) => <GroupSelect value={value} onChange={onChange} />,
     },
-    { name: "price", kind: "text", label: "Price", required: true, hint: "An amount such as 9.99" },
+    { name: "priceCents", kind: "text", label: "Price", required: true, hint: "An amount such as 9.99" },
     { name: "priceCurrency", kind: "text", label: "Currency", required: true, maxLength: 3 },
     { name: "durationLength", kind: "text", label: "Duration", required: true, maxLength: 4 },
     { name: "durationUnit", kind: "select", label: "Unit", options: () => options(DURATION_UNITS) },
@@ -210,6 +246,29 @@ const plans = defineManager({
     { name: "enabled", kind: "radio", label: "On sale", options: yesNo },
     { name: "userLimit", kind: "text", label: "Members (group access)", optional: true, maxLength: 6 },
     { name: "description", kind: "textarea", label: "Description", wide: true, maxLength: 5000 },
+    {
+      name: "assetIds",
+      kind: "checkboxes",
+      label: "Assets it grants",
+      hint: "Besides its group's assets.",
+      useOptions: useAssetOptions,
+      emptyText: "No assets yet.",
+    },
+    {
+      name: "additionalAssetIds",
+      kind: "checkboxes",
+      label: "Additional assets",
+      useOptions: useAssetOptions,
+      emptyText: "No assets yet.",
+    },
+    {
+      name: "displayAssetIds",
+      kind: "checkboxes",
+      label: "Display assets",
+      hint: "Shown on the paywall; grant nothing.",
+      useOptions: useAssetOptions,
+      emptyText: "No assets yet.",
+    },
   ],
   emptyValues: () => ({
     groupId: "",
@@ -217,17 +276,20 @@ const plans = defineManager({
     description: "",
     durationLength: "1",
     durationUnit: "months",
-    price: "",
+    priceCents: "",
     priceCurrency: "USD",
     recurring: "no",
     enabled: "yes",
     userLimit: "",
+    assetIds: "",
+    additionalAssetIds: "",
+    displayAssetIds: "",
   }),
   validate: (v) =>
     problems({
-      price: amountProblem(v.price, v.priceCurrency),
-      durationLength: /^\d{1,4}$/.test(v.durationLength) ? undefined : "Enter a whole number",
-      userLimit: v.userLimit === "" || /^\d{1,6}$/.test(v.userLimit) ? undefined : "Enter a whole number",
+      priceCents: amountProblem(v.priceCents, v.priceCurrency),
+      durationLength: wholeProblem(v.durationLength, 4),
+      userLimit: v.userLimit === "" ? undefined : wholeProblem(v.userLimit, 6),
     }),
   create: {
     schema: ZCreatePlanInput,
@@ -237,11 +299,14 @@ const plans = defineManager({
       description: v.description,
       durationLength: Number(v.durationLength),
       durationUnit: v.durationUnit as (typeof DURATION_UNITS)[number],
-      priceCents: cents(v.price, v.priceCurrency),
+      priceCents: cents(v.priceCents, v.priceCurrency),
       priceCurrency: v.priceCurrency,
       recurring: v.recurring === "yes",
       enabled: v.enabled === "yes",
       userLimit: v.userLimit ? Number(v.userLimit) : null,
+      assetIds: idsOf(v.assetIds),
+      additionalAssetIds: idsOf(v.additionalAssetIds),
+      displayAssetIds: idsOf(v.displayAssetIds),
     }),
   },
   update: {
@@ -252,11 +317,14 @@ const plans = defineManager({
       description: p.description,
       durationLength: String(p.duration_length),
       durationUnit: p.duration_unit,
-      price: centsToDecimal(p.price_cents, p.price_currency),
+      priceCents: centsToDecimal(p.price_cents, p.price_currency),
       priceCurrency: p.price_currency,
       recurring: p.recurring ? "yes" : "no",
       enabled: p.enabled ? "yes" : "no",
       userLimit: p.user_limit === null ? "" : String(p.user_limit),
+      assetIds: joinIds(p.assets),
+      additionalAssetIds: joinIds(p.additional_assets),
+      displayAssetIds: joinIds(p.display_assets),
     }),
     toInput: (v, p) => ({
       id: p.id,
@@ -264,11 +332,14 @@ const plans = defineManager({
       description: v.description,
       durationLength: Number(v.durationLength),
       durationUnit: v.durationUnit as (typeof DURATION_UNITS)[number],
-      priceCents: cents(v.price, v.priceCurrency),
+      priceCents: cents(v.priceCents, v.priceCurrency),
       priceCurrency: v.priceCurrency,
       recurring: v.recurring === "yes",
       enabled: v.enabled === "yes",
       userLimit: v.userLimit ? Number(v.userLimit) : null,
+      assetIds: idsOf(v.assetIds),
+      additionalAssetIds: idsOf(v.additionalAssetIds),
+      displayAssetIds: idsOf(v.displayAssetIds),
     }),
   },
   remove: {
@@ -282,70 +353,201 @@ const plans = defineManager({
 type CouponValues = FormValues & {
   code: string;
   title: string;
+  discountType: string;
   percentOff: string;
+  /** A decimal amount in amountCurrency; sent as cents. */
+  amountOffCents: string;
+  amountCurrency: string;
   validFrom: string;
   validUntil: string;
   maxRedemptions: string;
+  maxRedemptionsPerSubscriber: string;
+  planIds: string;
+  groupIds: string;
+  enabled: string;
 };
 
+type CouponRow = { discountType: "percent" | "fixed"; percentOff: number | null; amountOffCents: number | null };
+const isFixed = (v: { discountType: string }) => v.discountType === "fixed";
+const discountOf = (c: CouponRow & { amountCurrency: string | null }) =>
+  c.discountType === "percent"
+    ? `${c.percentOff} %`
+    : `${centsToDecimal(c.amountOffCents ?? 0, c.amountCurrency ?? "USD")} ${c.amountCurrency}`;
+/** A date field's day as the start of that day in UTC ("2026-12-01" → "2026-12-01T00:00:00Z"). */
+const dayStart = (day: string) => `${day}T00:00:00Z`;
+
+/** The coupon's fields as the procedures take them (create and update alike). */
+function couponFields(v: CouponValues) {
+  const fixed = isFixed(v);
+  return {
+    title: v.title,
+    discountType: fixed ? ("fixed" as const) : ("percent" as const),
+    percentOff: fixed ? null : Number(v.percentOff),
+    amountOffCents: fixed ? cents(v.amountOffCents, v.amountCurrency) : null,
+    amountCurrency: fixed ? orNull(v.amountCurrency) : null,
+    validFrom: dayStart(v.validFrom),
+    validUntil: v.validUntil ? dayStart(v.validUntil) : null,
+    maxRedemptions: v.maxRedemptions ? Number(v.maxRedemptions) : null,
+    maxRedemptionsPerSubscriber: v.maxRedemptionsPerSubscriber ? Number(v.maxRedemptionsPerSubscriber) : null,
+    planIds: idsOf(v.planIds),
+    groupIds: idsOf(v.groupIds),
+    enabled: v.enabled === "yes",
+  };
+}
+
 const coupons = defineManager({
-  procedures: (trpc) => ({
-    list: trpc.subscriptions.coupons.list,
-    create: trpc.subscriptions.coupons.create,
-    delete: trpc.subscriptions.coupons.delete,
-  }),
+  procedures: (trpc) => crud(trpc.subscriptions.coupons),
   listInput: listAll,
   rows: (data) => ({ rows: data }),
 }).with<CouponValues>({
   noun: { one: "coupon", many: "coupons" },
+  // The list procedures take no search: a search box would filter nothing.
+  search: false,
   rowId: (c) => c.id,
   rowLabel: (c) => c.code,
   columns: [
     { header: "Code", cell: (c) => c.code },
-    {
-      header: "Discount",
-      cell: (c) =>
-        c.discountType === "percent"
-          ? `${c.percentOff} %`
-          : `${centsToDecimal(c.amountOffCents ?? 0, c.amountCurrency ?? "USD")} ${c.amountCurrency}`,
-    },
+    { header: "Discount", cell: discountOf },
     { header: "Valid", cell: (c) => `${c.validFrom.slice(0, 10)} – ${c.validUntil?.slice(0, 10) ?? "…"}` },
-    { header: "Used", cell: (c) => `${c.redemptionsCount}${c.maxRedemptions ? ` / ${c.maxRedemptions}` : ""}` },
+    {
+      header: "Redeemed",
+      cell: (c) => `${c.redemptionsCount}${c.maxRedemptions ? ` of ${c.maxRedemptions}` : ""}`,
+    },
+    {
+      header: "For",
+      cell: (c) =>
+        c.planIds.length || c.groupIds.length
+          ? [
+              c.planIds.length ? `${c.planIds.length} plan${c.planIds.length > 1 ? "s" : ""}` : "",
+              c.groupIds.length ? `${c.groupIds.length} group${c.groupIds.length > 1 ? "s" : ""}` : "",
+            ]
+              .filter(Boolean)
+              .join(", ")
+          : "Every plan",
+    },
+    { header: "Status", cell: (c) => (c.enabled ? "On" : "Off") },
   ],
   fields: [
-    { name: "code", kind: "text", label: "Code", required: true, maxLength: 32, mono: true },
+    { name: "code", kind: "text", label: "Code", required: true, maxLength: 32, mono: true, only: "create" },
     { name: "title", kind: "text", label: "Title", maxLength: 200, optional: true },
-    { name: "percentOff", kind: "text", label: "Percent off", required: true, maxLength: 3, hint: "1 to 100" },
+    {
+      name: "discountType",
+      kind: "radio",
+      label: "Discount",
+      options: [
+        { value: "percent", label: "A percentage" },
+        { value: "fixed", label: "A fixed amount" },
+      ],
+    },
+    {
+      name: "percentOff",
+      kind: "text",
+      label: "Percent off",
+      required: true,
+      maxLength: 3,
+      hint: "1 to 100",
+      when: (v) => !isFixed(v),
+    },
+    {
+      name: "amountOffCents",
+      kind: "text",
+      label: "Amount off",
+      required: true,
+      hint: "An amount such as 5.00",
+      when: isFixed,
+    },
+    {
+      name: "amountCurrency",
+      kind: "text",
+      label: "Currency",
+      required: true,
+      maxLength: 3,
+      hint: "e.g. USD",
+      when: isFixed,
+    },
+    { name: "validFrom", kind: "text", type: "date", label: "Valid from", required: true, placeholder: "YYYY-MM-DD" },
+    {
+      name: "validUntil",
+      kind: "text",
+      type: "date",
+      label: "Valid until",
+      optional: true,
+      placeholder: "YYYY-MM-DD",
+      hint: "Not valid from this day on",
+    },
     { name: "maxRedemptions", kind: "text", label: "Uses in all", optional: true, maxLength: 8 },
-    { name: "validFrom", kind: "text", label: "Valid from", required: true, placeholder: "YYYY-MM-DD" },
-    { name: "validUntil", kind: "text", label: "Valid until", optional: true, placeholder: "YYYY-MM-DD" },
+    { name: "maxRedemptionsPerSubscriber", kind: "text", label: "Uses per subscriber", optional: true, maxLength: 4 },
+    { name: "enabled", kind: "radio", label: "Can be redeemed", options: yesNo },
+    {
+      name: "planIds",
+      kind: "checkboxes",
+      label: "Only for these plans",
+      hint: "None chosen here or below: every plan.",
+      useOptions: usePlanOptions,
+      emptyText: "No plans yet.",
+    },
+    {
+      name: "groupIds",
+      kind: "checkboxes",
+      label: "Only for these groups",
+      useOptions: useGroupOptions,
+      emptyText: "No groups yet.",
+    },
   ],
   emptyValues: () => ({
     code: "",
     title: "",
+    discountType: "percent",
     percentOff: "10",
+    amountOffCents: "",
+    amountCurrency: "USD",
     validFrom: new Date().toISOString().slice(0, 10),
     validUntil: "",
     maxRedemptions: "",
+    maxRedemptionsPerSubscriber: "",
+    planIds: "",
+    groupIds: "",
+    enabled: "yes",
   }),
   validate: (v) =>
     problems({
-      percentOff: /^\d{1,3}$/.test(v.percentOff) ? undefined : "Enter a whole number from 1 to 100",
-      validFrom: /^\d{4}-\d{2}-\d{2}$/.test(v.validFrom) ? undefined : "Enter a date as YYYY-MM-DD",
-      validUntil: !v.validUntil || /^\d{4}-\d{2}-\d{2}$/.test(v.validUntil) ? undefined : "Enter a date as YYYY-MM-DD",
-      maxRedemptions: !v.maxRedemptions || /^\d{1,8}$/.test(v.maxRedemptions) ? undefined : "Enter a whole number",
+      percentOff: isFixed(v) ? undefined : wholeProblem(v.percentOff, 3, "Enter a whole number from 1 to 100"),
+      amountOffCents: isFixed(v) ? amountProblem(v.amountOffCents, v.amountCurrency) : undefined,
+      validFrom: dateProblem(v.validFrom),
+      validUntil: v.validUntil ? dateProblem(v.validUntil) : undefined,
+      maxRedemptions: v.maxRedemptions ? wholeProblem(v.maxRedemptions, 8) : undefined,
+      maxRedemptionsPerSubscriber: v.maxRedemptionsPerSubscriber
+        ? wholeProblem(v.maxRedemptionsPerSubscriber, 4)
+        : undefined,
     }),
   create: {
     schema: ZCreateCouponInput,
-    toInput: (v) => ({
-      code: v.code,
-      title: v.title,
-      discountType: "percent" as const,
-      percentOff: Number(v.percentOff),
-      validFrom: `${v.validFrom}T00:00:00Z`,
-      validUntil: v.validUntil ? `${v.validUntil}T00:00:00Z` : null,
-      maxRedemptions: v.maxRedemptions ? Number(v.maxRedemptions) : null,
+    toInput: (v) => ({ code: v.code, ...couponFields(v) }),
+  },
+  update: {
+    schema: ZUpdateCouponInput,
+    toValues: (c) => ({
+      code: c.code,
+      title: c.title,
+      discountType: c.discountType,
+      percentOff: c.percentOff === null ? "" : String(c.percentOff),
+      amountOffCents: c.amountOffCents === null ? "" : centsToDecimal(c.amountOffCents, c.amountCurrency ?? "USD"),
+      amountCurrency: c.amountCurrency ?? "USD",
+      validFrom: c.validFrom.slice(0, 10),
+      validUntil: c.validUntil?.slice(0, 10) ?? "",
+      maxRedemptions: c.maxRedemptions === null ? "" : String(c.maxRedemptions),
+      maxRedemptionsPerSubscriber: c.maxRedemptionsPerSubscriber === null ? "" : String(c.maxRedemptionsPerSubscriber),
+      planIds: c.planIds.join(","),
+      groupIds: c.groupIds.join(","),
+      enabled: c.enabled ? "yes" : "no",
     }),
+    toInput: (v, c) => {
+      const fields = couponFields(v);
+      // An unchanged day keeps the stored instant (a coupon made through the API may start mid-day).
+      if (v.validFrom === c.validFrom.slice(0, 10)) fields.validFrom = c.validFrom;
+      if (c.validUntil && v.validUntil === c.validUntil.slice(0, 10)) fields.validUntil = c.validUntil;
+      return { id: c.id, ...fields };
+    },
   },
   remove: {
     toInput: (c) => ({ id: c.id }),
@@ -360,16 +562,13 @@ type TaxValues = FormValues & { name: string; rate: string; country: string; reg
 const percentToBasisPoints = (text: string) => decimalToCents(text, "USD");
 
 const taxes = defineManager({
-  procedures: (trpc) => ({
-    list: trpc.subscriptions.taxRules.list,
-    create: trpc.subscriptions.taxRules.create,
-    update: trpc.subscriptions.taxRules.update,
-    delete: trpc.subscriptions.taxRules.delete,
-  }),
+  procedures: (trpc) => crud(trpc.subscriptions.taxRules),
   listInput: listAll,
   rows: (data) => ({ rows: data }),
 }).with<TaxValues>({
   noun: { one: "tax rule", many: "tax rules" },
+  // The list procedures take no search: a search box would filter nothing.
+  search: false,
   rowId: (t) => t.id,
   rowLabel: (t) => t.name,
   rowTestId: "tax-row",

@@ -1,12 +1,20 @@
 "use client";
 
-/** Revenue staff's view of subscribers (tRPC subscribers.search/get): search by e-mail, name or identity, open one. */
+/**
+ * Revenue staff's view of subscribers (tRPC subscribers.search/get): one search box finds a
+ * subscriber by any identity (e-mail, phone, `provider:identity`, member id, a subscription's
+ * external id, name); open one for their identities, subscriptions (cancel, extend), payments
+ * (refund) and the subscription webhooks sent about them.
+ */
 import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import { Badge, Button, Code, DateTime, LoadState, Panel, SearchInput } from "@/components/ui";
 import type { TSubscriberWire } from "@/server/subscriptions/subscribers.schema";
+
+import { SubscriberActivity } from "./subscriber-activity";
+import { SubscriberSubscriptions, SubscriptionDetail } from "./subscriptions-browser";
 
 const emailOf = (s: TSubscriberWire) => s.subscriber_identities.find((i) => i.provider === "email")?.value ?? null;
 
@@ -25,7 +33,7 @@ export function SubscribersBrowser() {
         actions={
           <SearchInput
             aria-label="Search subscribers"
-            placeholder="E-mail, name or identity"
+            placeholder="E-mail, phone, provider:id, member id…"
             value={q}
             onChange={(e) => setQ(e.target.value)}
             compact
@@ -62,7 +70,7 @@ export function SubscribersBrowser() {
           </ul>
         ) : null}
       </Panel>
-      {selected ? <SubscriberDetail id={selected} onClose={() => setSelected(null)} /> : null}
+      {selected ? <SubscriberDetail key={selected} id={selected} onClose={() => setSelected(null)} /> : null}
     </div>
   );
 }
@@ -70,6 +78,7 @@ export function SubscribersBrowser() {
 function SubscriberDetail({ id, onClose }: { id: number; onClose: () => void }) {
   const trpc = useTRPC();
   const subscriber = useQuery(trpc.subscribers.get.queryOptions({ id }));
+  const [openSubscription, setOpenSubscription] = useState<number | null>(null);
   const s = subscriber.data;
   return (
     <Panel
@@ -120,6 +129,15 @@ function SubscriberDetail({ id, onClose }: { id: number; onClose: () => void }) 
               <p className="text-gray-600">No metadata set.</p>
             )}
           </section>
+          <SubscriberSubscriptions memberId={s.id} onOpen={setOpenSubscription} />
+          {openSubscription ? (
+            <SubscriptionDetail
+              key={openSubscription}
+              id={openSubscription}
+              onClose={() => setOpenSubscription(null)}
+            />
+          ) : null}
+          <SubscriberActivity memberId={s.id} />
         </div>
       ) : null}
     </Panel>

@@ -13,7 +13,16 @@ export { DateTime, dateTimeFormat } from "./date-time";
 export { Dialog } from "./dialog";
 export { EmptyState } from "./empty-state";
 export { FormActions, FormField, useFieldControl } from "./form-field";
-export { FilterSelect, Input, SearchInput, Select, StatusFilter, Textarea, type SelectOption } from "./input";
+export {
+  FilterSelect,
+  Input,
+  SearchInput,
+  Select,
+  StatusFilter,
+  Textarea,
+  WholeNumberInput,
+  type SelectOption,
+} from "./input";
 export { LinkCard, LinkCards, TextLink, textLinkClasses } from "./link";
 export { ErrorReference, LoadError, Loading, LoadMore, LoadState } from "./load-state";
 export { PageHeader } from "./page-header";

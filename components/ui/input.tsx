@@ -41,6 +41,18 @@ export function Input({ compact, fit, className, ...props }: ComponentProps<"inp
   return <input {...props} {...control} className={controlClasses({ compact, fit }, className)} />;
 }
 
+/**
+ * A whole number between `min` and `max`: the numeric keypad on a phone, steps of one, as wide as
+ * its width class (w-28 unless given). The value stays the text typed; the form's zod schema
+ * decides whether it is a number in range.
+ */
+export function WholeNumberInput({
+  className = "w-28",
+  ...props
+}: Omit<ComponentProps<"input">, "type" | "inputMode" | "step"> & { min: number; max: number } & Compact) {
+  return <Input type="number" inputMode="numeric" step={1} fit className={className} {...props} />;
+}
+
 /** A search box: type=search, the usual placeholder; give it an aria-label. */
 export function SearchInput({ placeholder = "Search…", ...props }: ComponentProps<"input"> & Compact) {
   return <Input type="search" placeholder={placeholder} {...props} />;

@@ -7,6 +7,7 @@ import "server-only";
 import { recordAudit } from "../audit/audit-log";
 import type { StaffActor } from "../auth/actor";
 import { hasAnyRole } from "../auth/roles";
+import { invalidateCaches } from "../cache/process-cache";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
@@ -78,6 +79,8 @@ export async function rotateApiKey(
       data: { expiresAt },
     });
     if (count === 0) throw new AppError("CONFLICT", "This key is being rotated by someone else. Reload the page.");
+    // Instances keep found keys in memory (server/auth/api-auth.ts): they learn the new expiry.
+    await invalidateCaches(tx, "api-keys");
     const key = generateApiKey(old.kind);
     const created = await tx.apiKey.create({
       data: {

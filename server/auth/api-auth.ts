@@ -16,7 +16,8 @@
 import { errors as joseErrors, jwtVerify } from "jose";
 import { z } from "zod";
 
-import { findApiKey } from "../accounts/api-keys";
+import { findApiKey, hashApiKey } from "../accounts/api-keys";
+import { ProcessCache } from "../cache/process-cache";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { parseWholeNumber, PG_INT_MAX } from "../http/params.schema";
@@ -43,33 +44,64 @@ async function touchKey(db: Db, keyId: string, now: Date) {
   await db.apiKey.update({ where: { id: keyId }, data: { lastUsedAt: now } });
 }
 
+/**
+ * Keys found, by their SHA-256 digest, and accounts' JWT secrets, kept in the process for the
+ * routes asked on every page view (the paywall's access check: `cached: true`); other routes look
+ * their key up each time. Only keys that were found are kept (a new key is looked up at once); a
+ * key's expiry is checked on every use, and a rotation drops the topic on every instance
+ * (invalidateCaches(tx, "api-keys")). The TTL bounds a revocation made outside Masthead (SQL by
+ * hand): up to KEY_CACHE_TTL_MS on those routes. A JWT secret never changes once made.
+ */
+const KEY_CACHE_TTL_MS = 10_000;
+type CachedKey = { keyId: string; kind: "SERVER" | "CLIENT"; expiresAt: number | null; account: ApiAccount };
+const keysByDigest = new ProcessCache<string, CachedKey>("api-keys", { ttlMs: KEY_CACHE_TTL_MS, maxEntries: 10_000 });
+const jwtSecrets = new ProcessCache<number, string>("api-keys", { ttlMs: KEY_CACHE_TTL_MS, maxEntries: 10_000 });
+
 async function accountByKey(
   db: Db,
   key: string | null | undefined,
   kind: "SERVER" | "CLIENT",
   now: Date,
+  cached = false,
 ): Promise<ApiAccount> {
   const what = kind === "SERVER" ? "X-SUBAUTH header" : "key parameter";
   if (!key) throw new AppError("UNAUTHORIZED", `The ${what} is missing.`);
+  const digest = !cached || key.length > 200 ? null : hashApiKey(key);
+  const hit = digest ? keysByDigest.get(digest, now.getTime()) : undefined;
+  if (hit && hit.kind === kind && (hit.expiresAt === null || hit.expiresAt > now.getTime())) {
+    await touchKey(db, hit.keyId, now);
+    return hit.account;
+  }
   const row = await findApiKey(db, key, kind, now);
   if (!row) throw new AppError("UNAUTHORIZED", `The ${what} is not a valid key.`);
   await touchKey(db, row.id, now);
-  return { id: row.account.id, slug: row.account.slug, name: row.account.name };
+  const account = { id: row.account.id, slug: row.account.slug, name: row.account.name };
+  keysByDigest.set(
+    row.hash,
+    { keyId: row.id, kind, expiresAt: row.expiresAt?.getTime() ?? null, account },
+    now.getTime(),
+  );
+  return account;
 }
 
-/** Scheme 1: X-SUBAUTH. */
-export function authenticateServerKey(db: Db, headerValue: string | null, now = new Date()): Promise<ApiAccount> {
-  return accountByKey(db, headerValue?.trim(), "SERVER", now);
+/** Scheme 1: X-SUBAUTH (`cached`: the key may come from the process cache, see above). */
+export function authenticateServerKey(
+  db: Db,
+  headerValue: string | null,
+  now = new Date(),
+  options: { cached?: boolean } = {},
+): Promise<ApiAccount> {
+  return accountByKey(db, headerValue?.trim(), "SERVER", now, options.cached);
 }
 
 /** Scheme 2: `key`, plus the user JWT when `user` is "required" (401 without) or "optional" (null without). */
 export async function authenticateClient(
   db: Db,
   query: URLSearchParams,
-  options: { user: "required" | "optional" | "none"; now?: Date },
+  options: { user: "required" | "optional" | "none"; now?: Date; cached?: boolean },
 ): Promise<{ account: ApiAccount; user: ApiUser | null }> {
   const now = options.now ?? new Date();
-  const account = await accountByKey(db, query.get("key"), "CLIENT", now);
+  const account = await accountByKey(db, query.get("key"), "CLIENT", now, options.cached);
   if (options.user === "none") return { account, user: null };
   const token = USER_JWT_PARAMS.map((name) => query.get(name)).find(Boolean);
   if (!token) {
@@ -124,10 +156,15 @@ export async function verifyAccountSignedToken(
   now = new Date(),
   what = "user token",
 ): Promise<unknown> {
-  const account = await db.account.findUnique({ where: { id: accountId }, select: { jwtSecret: true } });
-  if (!account) throw new AppError("UNAUTHORIZED", "Unknown account.");
+  let secret = jwtSecrets.get(accountId, now.getTime());
+  if (secret === undefined) {
+    const account = await db.account.findUnique({ where: { id: accountId }, select: { jwtSecret: true } });
+    if (!account) throw new AppError("UNAUTHORIZED", "Unknown account.");
+    secret = account.jwtSecret;
+    jwtSecrets.set(accountId, secret, now.getTime());
+  }
   try {
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(account.jwtSecret), {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
       algorithms: ["HS256"],
       clockTolerance: 30,
       currentDate: now,

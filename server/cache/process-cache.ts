@@ -24,8 +24,11 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client";
 import { afterCommit } from "../db/transaction";
 
-/** What the processes cache, by what changes it. */
-export const CACHE_TOPICS = ["publisher"] as const;
+/**
+ * What the processes cache, by what changes it: "publisher" (settings), "api-keys" (an account's
+ * keys and JWT secret: rotation), "meter" (an account's paywall meter settings).
+ */
+export const CACHE_TOPICS = ["publisher", "api-keys", "meter"] as const;
 export type CacheTopic = (typeof CACHE_TOPICS)[number];
 
 type Registry = {

@@ -35,6 +35,8 @@ const AUTH_LABEL: Record<AuthScheme, string> = {
   "client+user": "key query parameter + masthead_jwt user token (required)",
   "client+optionalUser": "key query parameter + masthead_jwt user token (optional)",
   serverOrClient: "X-SUBAUTH server key, or the key query parameter (client key)",
+  "serverOrClient+optionalUser":
+    "X-SUBAUTH server key, or the key query parameter (client key); + masthead_jwt / accesstype_jwt / svc_jwt user token (optional)",
   publisherJwt: "account in the path + publisher-signed jwt (optional)",
   "publisherJwt+user": "account in the path + publisher-signed jwt (required)",
   oauth: "OAuth access token: Authorization: Bearer <token> or the access_token query parameter (401 without)",

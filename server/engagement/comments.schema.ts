@@ -208,6 +208,11 @@ export type TCommentWire = {
   is_page_author: boolean;
   author: TCommentAuthor | null;
   mentions: TCommentMention[];
+  /**
+   * The reaction ids the signed-in reader gave to this comment: present when the request named a
+   * reader (a jwt on the list, the reader of a reaction call), absent otherwise.
+   */
+  my_reactions?: string[];
   /** In lists: the replies of a top-level comment. */
   replies?: TCommentWire[];
 };

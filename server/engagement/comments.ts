@@ -165,7 +165,11 @@ function mentionsOf(ops: TCommentOp[]): TCommentMention[] {
 
 // ─── wire ────────────────────────────────────────────────────────────────────────────────────
 
-type WireOptions = { placeholders?: boolean };
+type WireOptions = {
+  placeholders?: boolean;
+  /** The signed-in reader the answer is for: each comment gets `my_reactions`, theirs. */
+  viewerMemberId?: number | null;
+};
 
 /** The member fields a comment's author is answered with (authorWire): the rest is not read. */
 const AUTHOR_FIELDS = { id: true, name: true, avatarUrl: true, username: true, bio: true } as const;
@@ -196,7 +200,8 @@ export async function toWire(
 ): Promise<TCommentWire[]> {
   if (comments.length === 0) return [];
   const ids = comments.map((c) => c.id);
-  const [reactionGroups, realmCount, jwtIds] = await Promise.all([
+  const viewer = options.viewerMemberId ?? null;
+  const [reactionGroups, realmCount, jwtIds, viewerReactions] = await Promise.all([
     db.commentReaction.groupBy({
       by: ["commentId", "reactionId"],
       where: { commentId: { in: ids } },
@@ -207,6 +212,12 @@ export async function toWire(
       db,
       comments.map((c) => c.authorId),
     ),
+    viewer === null
+      ? Promise.resolve([])
+      : db.commentReaction.findMany({
+          where: { commentId: { in: ids }, memberId: viewer },
+          select: { commentId: true, reactionId: true },
+        }),
   ]);
   const reactions = new Map<number, Record<string, number>>();
   for (const g of reactionGroups) {
@@ -214,6 +225,8 @@ export async function toWire(
     map[g.reactionId] = g._count._all;
     reactions.set(g.commentId, map);
   }
+  const mine = new Map<number, string[]>();
+  for (const r of viewerReactions) mine.set(r.commentId, [...(mine.get(r.commentId) ?? []), r.reactionId]);
   return comments.map((c) => {
     const page = "accountId" in pages ? pages : pages.get(c.pageId)!;
     const placeholder = options.placeholders === true && (c.hiddenAt !== null || c.deletedAt !== null);
@@ -250,6 +263,7 @@ export async function toWire(
             ? guestAuthorWire(c, c.author)
             : authorWire(c.author),
       mentions: mentionsOf(ops),
+      ...(viewer === null ? {} : { my_reactions: mine.get(c.id) ?? [] }),
     };
   });
 }
@@ -406,10 +420,13 @@ const ORDER: Record<TSortOrder, Prisma.CommentOrderByWithRelationInput[]> = {
 /** A page's comments: top-level ones paged and sorted, each with its visible replies under `replies`. */
 export async function listComments(
   db: Db,
-  args: { accountId: number; encodedUrl: string; query: TListCommentsQuery },
+  args: { accountId: number; encodedUrl: string; query: TListCommentsQuery; viewer?: ApiUser | null },
 ): Promise<TCommentList> {
   const url = decodePageId(args.encodedUrl, PAGE_FIELD);
-  const page = await findPage(db, args.accountId, url);
+  const [page, viewer] = await Promise.all([
+    findPage(db, args.accountId, url),
+    args.viewer ? findJwtMember(db, { accountId: args.accountId, userId: args.viewer.id }) : null,
+  ]);
   if (!page) return { total_count: 0, comments: [], total_parent_comments_count: 0 };
   const { query } = args;
   // The counts and the ids of the listed top-level comments at once (comment-queries.ts: a
@@ -446,7 +463,11 @@ export async function listComments(
   const total = stats?.total ?? 0;
   const parentsCount = (stats?.parents ?? 0) + (stats?.placeholders ?? 0);
   const replies = parents.flatMap((p) => p.replies);
-  const wires = await toWire(db, page, [...parents, ...replies], { placeholders: true });
+  const wires = await toWire(db, page, [...parents, ...replies], {
+    placeholders: true,
+    // A reader with a jwt who never did anything here is no member yet: nothing is theirs.
+    viewerMemberId: args.viewer ? (viewer?.id ?? 0) : null,
+  });
   const byId = new Map(wires.map((w) => [w.id, w]));
   const comments = parents.map((p) => ({ ...byId.get(p.id)!, replies: [] as TCommentWire[] }));
   const tops = new Map(comments.map((c) => [c.id, c]));

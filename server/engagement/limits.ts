@@ -28,7 +28,7 @@ export const ENGAGEMENT_RATE_LIMITS = {
   ],
   commentEdit: perIpAndReader("engagement.comment.edit", 60, 30),
   commentHide: perIpAndReader("engagement.comment.hide", 60, 30),
-  /** Adds and removals together. */
+  /** Adds and removals together, on comments and on pages. */
   reaction: perIpAndReader("engagement.reaction", 120, 60),
   pageMetadata: perIpAndReader("engagement.page_metadata", 60, 30),
   /** UGC submissions. */

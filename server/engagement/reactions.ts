@@ -8,7 +8,8 @@
  * - Removing a reaction the reader does not have changes nothing (200): DELETE is idempotent.
  * - A comment of another page or account, or one that is not visible (hidden, deleted, spam,
  *   unpublished) is NOT_FOUND: readers cannot see it, so they cannot react to it.
- * - The answer is the comment as the other endpoints give it, `reactions` counting per id.
+ * - The answer is the comment as the other endpoints give it, `reactions` counting per id, with
+ *   `my_reactions`, the reader's own.
  * - A banned reader (moderation/bans.ts) is 403, for adding and removing alike.
  */
 import "server-only";
@@ -46,9 +47,15 @@ async function visibleComment(db: Db, args: { accountId: number; encodedUrl: str
   return { page, commentId: comment.id };
 }
 
-async function answer(db: Db, page: Awaited<ReturnType<typeof visibleComment>>["page"], commentId: number) {
+async function answer(
+  db: Db,
+  page: Awaited<ReturnType<typeof visibleComment>>["page"],
+  commentId: number,
+  memberId: number | null,
+) {
   const comment = await db.comment.findUniqueOrThrow({ where: { id: commentId }, include: { author: true } });
-  const [wire] = await toWire(db, page, [comment]);
+  // my_reactions: the reader's own, so a client shows what it just gave or took back.
+  const [wire] = await toWire(db, page, [comment], { viewerMemberId: memberId ?? 0 });
   return { comment: wire! };
 }
 
@@ -61,7 +68,7 @@ export async function addReaction(db: Db, args: ReactionArgs): Promise<{ comment
     data: [{ commentId, memberId: member.id, reactionId: args.reactionId, createdAt: args.now }],
     skipDuplicates: true,
   });
-  return answer(db, page, commentId);
+  return answer(db, page, commentId, member.id);
 }
 
 /** Take the reader's reaction back; without one, nothing changes. */
@@ -72,5 +79,5 @@ export async function removeReaction(db: Db, args: ReactionArgs): Promise<{ comm
     await assertNotBanned(db, { accountId: args.accountId, memberId: member.id, now: args.now });
     await db.commentReaction.deleteMany({ where: { commentId, memberId: member.id, reactionId: args.reactionId } });
   }
-  return answer(db, page, commentId);
+  return answer(db, page, commentId, member?.id ?? null);
 }

@@ -12,15 +12,19 @@
 import type { z } from "zod";
 
 import { getEnv } from "../../env.js";
+import { authenticateClient } from "../auth/api-auth";
 import type { Db } from "../db/client";
+import { AppError } from "../errors";
 import { ZSearchQuery, type TSearchQuery } from "../publishing/content.schema";
 import { ZFeedQuery, type TFeedQuery } from "../publishing/feeds/feeds.schema";
 import { RSS_CONTENT_TYPE } from "../publishing/feeds/rss";
 import { searchStories, type SearchResult } from "../publishing/search";
 import { contentContext, storyTags, type ContentContext } from "../publishing/stories";
 import type { WireStory } from "../publishing/story-view";
+import { decideAccess, recordPingback, toAccessGrant } from "../subscriptions/access";
+import { ZAccessQuery } from "../subscriptions/access.schema";
 import { contentResponse, type ContentResponseOptions } from "./content-cache";
-import { apiRoute, type HandlerContext, type RouteHandler, type RouteOptions } from "./route";
+import { apiRoute, searchParamsToObject, type HandlerContext, type RouteHandler, type RouteOptions } from "./route";
 
 /** What a content route answers: the body (an object, or a document as text) and how to cache it. */
 export type ContentAnswer = { body: unknown } & ContentResponseOptions;
@@ -52,6 +56,62 @@ export const storyAnswer = (story: WireStory, id = String(story.id)): ContentAns
   body: { story },
   tags: [`s/${id}`],
 });
+
+/**
+ * One story, gated by the access decision when the front end asks for it (docs/subscriptions.md,
+ * "402 on story reads"): with `check-access=true`, the request names the reader like the web
+ * access check does (`key`: the account's client key; `accesstype_jwt` / `svc_jwt` /
+ * `masthead_jwt`; `readerId`; `disable-meter`; `count=true` to count a metered read). Granted:
+ * the story as usual, with the grant in `access` and private caching (the answer is the
+ * reader's). Denied: 402 `{error: {code: "PAYMENT_REQUIRED", message}, access: <grant>}` and no
+ * story. Without `check-access` nothing changes: the public, cacheable story.
+ */
+export async function gatedStoryAnswer(
+  args: { db: Db; url: URL; ctx: ContentContext },
+  story: WireStory,
+  id = String(story.id),
+): Promise<ContentAnswer> {
+  const flag = args.url.searchParams.get("check-access");
+  if (flag !== "true" && flag !== "1") return storyAnswer(story, id);
+  const { db, url, ctx } = args;
+  const { account, user } = await authenticateClient(db, url.searchParams, { user: "optional", cached: true });
+  if (account.id !== ctx.accountId)
+    throw new AppError("UNAUTHORIZED", "The key parameter is not this publication's key.");
+  const query = ZAccessQuery.extend({ count: ZAccessQuery.shape["disable-meter"] }).safeParse(
+    searchParamsToObject(url.searchParams),
+  );
+  if (!query.success) {
+    throw new AppError("BAD_REQUEST", "Invalid query parameters.", {
+      details: query.error.issues.map((i) => ({ field: `query.${i.path.join(".")}`, issue: i.message })),
+    });
+  }
+  const common = {
+    accountId: ctx.accountId,
+    storyId: String(story.id),
+    disableMeter: query.data["disable-meter"],
+    now: new Date(),
+  };
+  const decision = query.data.count
+    ? await recordPingback(db, { ...common, user, readerId: query.data.readerId })
+    : await decideAccess(db, {
+        ...common,
+        reader: { memberId: null, jwtUserId: user?.id ?? null, readerId: query.data.readerId, loggedIn: Boolean(user) },
+        meter: "check",
+      });
+  const access = toAccessGrant(decision);
+  const headers = { "Cache-Control": "private, no-store" };
+  if (!access.granted) {
+    return {
+      body: {
+        error: { code: "PAYMENT_REQUIRED", message: "This story is for subscribers: the reader has no access to it." },
+        access,
+      },
+      status: 402,
+      headers,
+    };
+  }
+  return { body: { story, access }, tags: [`s/${id}`], headers };
+}
 
 /**
  * A GET that searches published stories (ZSearchQuery, ../publishing/search.ts): `shape` lays out

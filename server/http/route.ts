@@ -23,6 +23,8 @@ import {
   authenticateClient,
   authenticatePublisherJwt,
   authenticateServerKey,
+  USER_JWT_PARAMS,
+  verifyPublisherJwt,
   type ApiAccount,
   type ApiUser,
 } from "../auth/api-auth";
@@ -51,6 +53,8 @@ import { memberTokenFromRequest } from "./member-session";
  * - "server": an account's server key in X-SUBAUTH: `account`;
  * - "serverOrClient": the server key when X-SUBAUTH is sent, otherwise the client key in `key`
  *   (catalogue listings that back ends and browsers both call by one path): `account`;
+ * - "serverOrClient+optionalUser": the same, with the publisher-signed user JWT when one is sent
+ *   (AMP's paywall calls: spec §5 "X-SUBAUTH, query key, optional svc_jwt"): `account`, `user`;
  * - "client", "client+user", "client+optionalUser": an account's client key in `key`, and the
  *   publisher-signed user JWT (masthead_jwt, accesstype_jwt): `account`, `user`;
  * - "publisherJwt", "publisherJwt+user": the account in the path and a publisher-signed `jwt`:
@@ -68,6 +72,7 @@ export type AuthScheme =
   | "member?"
   | "server"
   | "serverOrClient"
+  | "serverOrClient+optionalUser"
   | "client"
   | "client+user"
   | "client+optionalUser"
@@ -87,6 +92,7 @@ type SchemeContext = {
   "member?": { publisher: Publisher; member: AuthenticatedMember | null };
   server: { account: ApiAccount };
   serverOrClient: { account: ApiAccount };
+  "serverOrClient+optionalUser": { account: ApiAccount; user: ApiUser | null };
   client: { account: ApiAccount };
   "client+user": { account: ApiAccount; user: ApiUser };
   "client+optionalUser": { account: ApiAccount; user: ApiUser | null };
@@ -241,7 +247,11 @@ export function apiRoute<
         ...who,
       } as HandlerContext<A, Q, B, P>);
       response.headers.set("X-Request-Id", requestId);
-      for (const [name, value] of Object.entries(extra)) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(extra)) {
+        // A handler may expose headers of its own (AMP's CORS): both lists are exposed.
+        const own = name === "Access-Control-Expose-Headers" ? response.headers.get(name) : null;
+        response.headers.set(name, own ? `${value}, ${own}` : value);
+      }
       return response;
     } catch (error) {
       return toErrorResponse(error, requestId, extra);
@@ -372,6 +382,13 @@ async function authenticate(
       if (req.headers.has("x-subauth"))
         return { account: await authenticateServerKey(db, req.headers.get("x-subauth")) };
       return { account: (await authenticateClient(db, url.searchParams, { user: "none" })).account };
+    case "serverOrClient+optionalUser":
+      // Asked on every page view (the paywall): the key may come from the process cache.
+      if (req.headers.has("x-subauth")) {
+        const account = await authenticateServerKey(db, req.headers.get("x-subauth"), new Date(), { cached: true });
+        return { account, user: await optionalUserOf(db, account.id, url.searchParams) };
+      }
+      return authenticateClient(db, url.searchParams, { user: "optional", cached: true });
     case "client":
       return { account: (await authenticateClient(db, url.searchParams, { user: "none" })).account };
     case "client+user":
@@ -401,6 +418,12 @@ async function authenticate(
       return { admin: await requireAdminActor(options.roles ?? []) };
     }
   }
+}
+
+/** The user JWT of the query (masthead_jwt, accesstype_jwt, svc_jwt) verified for the account, or null without one. */
+async function optionalUserOf(db: Db, accountId: number, query: URLSearchParams): Promise<ApiUser | null> {
+  const token = USER_JWT_PARAMS.map((name) => query.get(name)).find(Boolean);
+  return token ? verifyPublisherJwt(db, accountId, token) : null;
 }
 
 /** "Bearer <METRICS_TOKEN>", compared in constant time; without a configured token the route does not exist. */

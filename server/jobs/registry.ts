@@ -5,6 +5,10 @@
  */
 import { sendMailJob } from "../mail/outbox";
 import { publishScheduledStoryJob } from "../publishing/editorial/scheduling";
+import { subscriptionLifecycleJob, subscriptionLifecycleSweepJob } from "../subscriptions/lifecycle";
+import { gatewayAbsenceJob, gatewayEventJob } from "../subscriptions/payments/gateway-events";
+import { switchPlanJob } from "../subscriptions/plan-switch";
+import { trialRefundJob } from "../subscriptions/trial-refund";
 import { deliverWebhookJob } from "../webhooks/deliveries";
 import type { JobDefinition } from "./define";
 import { purgeJob } from "./maintenance";
@@ -14,6 +18,12 @@ export const JOBS: readonly JobDefinition[] = [
   sendMailJob,
   publishScheduledStoryJob,
   purgeJob,
+  gatewayEventJob,
+  gatewayAbsenceJob,
+  subscriptionLifecycleJob,
+  subscriptionLifecycleSweepJob,
+  switchPlanJob,
+  trialRefundJob,
 ] as JobDefinition[];
 
 const byName = new Map(JOBS.map((definition) => [definition.name, definition]));

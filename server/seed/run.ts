@@ -14,6 +14,8 @@ import { imageStorageFromEnv } from "../storage/image-storage";
 import { demoCredentials, seedDemoPublisher, type DemoCredentials, type SeedReport } from "./demo";
 import { seedDemoCatalogue } from "./demo-catalogue";
 import { seedDemoContent } from "./demo-content";
+import { seedDemoPaywall } from "./demo-paywall";
+import { seedLargeAccess, type LargeAccessResult } from "./large-access";
 import { seedLargeContent, type LargeContentResult } from "./large-content";
 import { seedLargeEngagement, type LargeEngagementResult } from "./large-engagement";
 
@@ -32,13 +34,19 @@ export async function runSeed(
   env: Pick<Env, "NODE_ENV" | "ALLOW_DEMO_SEED" | "DATA_DIR" | "APP_URL" | "UPLOAD_DIR"> &
     Parameters<typeof imageStorageFromEnv>[0],
   config: DatabaseConfig,
-  options: { stories?: number; engagement?: boolean; onProgress?: (done: number, target: number) => void } = {},
+  options: {
+    stories?: number;
+    engagement?: boolean;
+    access?: boolean;
+    onProgress?: (done: number, target: number) => void;
+  } = {},
 ): Promise<{
   credentials: DemoCredentials;
   report: SeedReport;
   credentialsFile: string;
   large?: LargeContentResult;
   engagement?: LargeEngagementResult;
+  access?: LargeAccessResult;
 }> {
   assertSeedAllowed(env);
   const database = await openDatabase(config);
@@ -50,14 +58,13 @@ export async function runSeed(
       async (tx) => {
         const id = await seedDemoPublisher(tx, report);
         await seedDemoCatalogue(tx, { accountId: id }, report);
-        return {
-          accountId: id,
-          content: await seedDemoContent(
-            tx,
-            { accountId: id, appUrl: env.APP_URL, uploadDir: env.UPLOAD_DIR, images: imageStorageFromEnv(env) },
-            report,
-          ),
-        };
+        const content = await seedDemoContent(
+          tx,
+          { accountId: id, appUrl: env.APP_URL, uploadDir: env.UPLOAD_DIR, images: imageStorageFromEnv(env) },
+          report,
+        );
+        await seedDemoPaywall(tx, { accountId: id }, report);
+        return { accountId: id, content };
       },
       { timeout: 120_000 },
     );
@@ -69,6 +76,8 @@ export async function runSeed(
     const engagement = options.engagement
       ? await seedLargeEngagement(database.prisma, { accountId, appUrl: env.APP_URL })
       : undefined;
+    // `--access`: subscription stories, subscribers and meter history for the access benchmarks.
+    const access = options.access ? await seedLargeAccess(database.prisma, { accountId }) : undefined;
     const credentials: DemoCredentials = {
       ...demoCredentials(accountId, env.APP_URL),
       content: {
@@ -89,7 +98,10 @@ export async function runSeed(
         mode: 0o600,
       });
     }
-    return { credentials, report, credentialsFile, large, engagement };
+    if (access) {
+      await fs.writeFile(path.join(env.DATA_DIR, "bench-access.json"), JSON.stringify(access) + "\n", { mode: 0o600 });
+    }
+    return { credentials, report, credentialsFile, large, engagement, access };
   } finally {
     await database.close();
   }

@@ -78,6 +78,7 @@ export function groupToWire(group: GroupRow, options: { livePlansOnly: boolean }
     description: group.description,
     subscription_type: lower(group.subscriptionType),
     public: group.public,
+    proration_enabled: group.prorationEnabled,
     preferred_identity_provider: group.preferredIdentityProvider,
     metadata_fields: group.metadataFields,
     assets: assetsOf(group.assets, "ASSETS"),

@@ -55,6 +55,8 @@ export const ZGroupFields = z.object({
   description: ZDescription.default(""),
   subscriptionType: z.enum(SUBSCRIPTION_TYPES).default("standard"),
   public: z.boolean().default(true),
+  /** Plan switches within the group: prorated and applied at once, or scheduled for the period end (plan-switch.ts). */
+  prorationEnabled: z.boolean().default(true),
   preferredIdentityProvider: z.string().trim().min(1).max(50).nullable().default(null),
   metadataFields: z
     .array(
@@ -148,6 +150,17 @@ export const ZCreatePricingPlanInput = ZPricingPlanFields;
 export type TCreatePricingPlanInput = z.input<typeof ZCreatePricingPlanInput>;
 export const ZUpdatePricingPlanInput = z.object({ id: ZId, ...patchShape(ZPricingPlanFields.shape) });
 export type TUpdatePricingPlanInput = z.input<typeof ZUpdatePricingPlanInput>;
+
+/**
+ * The dashboard's picker of what a pricing plan prices: stories (by headline or slug words) or
+ * collections (by name or slug), or the ones named by `ids` (to label those already chosen).
+ */
+export const ZSearchPricingAssetsInput = z.object({
+  assetType: z.enum(PRICING_ASSET_TYPES),
+  q: z.string().trim().max(200).optional(),
+  ids: z.array(z.string().trim().min(1).max(100)).max(500).optional(),
+});
+export type TSearchPricingAssetsInput = z.input<typeof ZSearchPricingAssetsInput>;
 
 // ─── Coupons ────────────────────────────────────────────────────────────────────────────────
 

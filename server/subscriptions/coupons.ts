@@ -3,7 +3,7 @@
  * redemptions name it), a percent (1-100) or fixed discount (cents in a currency), validity
  * dates, limits in total and per subscriber, and the plans or groups it applies to (none: all).
  *
- * Uses are counted by checkout (not built yet): `redemptionsCount` is raised by one conditional
+ * Uses are counted by checkout (checkout.ts): `redemptionsCount` is raised by one conditional
  * UPDATE (WHERE redemptions_count < max_redemptions) in the checkout's transaction together with
  * a coupon_redemptions row, so concurrent checkouts cannot pass the limit.
  */

@@ -15,9 +15,11 @@ import { pricingPlanToWire } from "./catalogue-view";
 import {
   ZCreatePricingPlanInput,
   ZIdInput,
+  ZSearchPricingAssetsInput,
   ZUpdatePricingPlanInput,
   type TCreatePricingPlanInput,
   type TPricingPlansQuery,
+  type TSearchPricingAssetsInput,
   type TUpdatePricingPlanInput,
 } from "./catalogue.schema";
 
@@ -92,6 +94,70 @@ export async function deletePricingPlan(db: Db, args: { actor: Actor; input: { i
     await auditCatalogue(tx, { actor: args.actor, kind: "pricing_plan", change: "delete", targetId: id, now });
     return { id };
   });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SERIAL = /^[1-9]\d{0,9}$/;
+const PICKER_LIMIT = 20;
+
+/**
+ * What the dashboard's pricing-plan form picks from (REVENUE staff, who cannot open the content
+ * area): the account's stories (any status, by headline or slug words, newest first) or live
+ * collections (by name or slug), 20 at most; or, with `ids`, exactly those of them that exist, to
+ * label the ones a plan already names. Ids of the wrong shape (not a UUID for a story, not a
+ * serial for a collection) match nothing rather than failing the query.
+ */
+export async function searchPricingAssets(db: Db, args: { actor: Actor; input: TSearchPricingAssetsInput }) {
+  const { assetType, q, ids } = parseInput(ZSearchPricingAssetsInput, args.input);
+  const accountId = args.actor.accountId;
+  const words = (q ?? "").split(/\s+/).filter(Boolean).slice(0, 8);
+  if (assetType === "story") {
+    const wanted = ids?.filter((id) => UUID.test(id));
+    if (ids && !wanted?.length) return { assets: [] };
+    const stories = await db.story.findMany({
+      where: {
+        accountId,
+        ...(wanted ? { id: { in: wanted } } : {}),
+        AND: words.map((word) => ({
+          OR: [
+            { headline: { contains: word, mode: "insensitive" as const } },
+            { slug: { contains: word, mode: "insensitive" as const } },
+          ],
+        })),
+      },
+      orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
+      take: wanted ? wanted.length : PICKER_LIMIT,
+      select: { id: true, headline: true, slug: true, status: true },
+    });
+    return {
+      assets: stories.map((s) => ({ id: s.id, title: s.headline, detail: `${s.slug} · ${s.status.toLowerCase()}` })),
+    };
+  }
+  const wanted = ids?.filter((id) => SERIAL.test(id) && Number(id) <= 2_147_483_647).map(Number);
+  if (ids && !wanted?.length) return { assets: [] };
+  const collections = await db.collection.findMany({
+    where: {
+      accountId,
+      deletedAt: null,
+      ...(wanted ? { id: { in: wanted } } : {}),
+      AND: words.map((word) => ({
+        OR: [
+          { name: { contains: word, mode: "insensitive" as const } },
+          { slug: { contains: word, mode: "insensitive" as const } },
+        ],
+      })),
+    },
+    orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
+    take: wanted ? wanted.length : PICKER_LIMIT,
+    select: { id: true, name: true, slug: true, automated: true },
+  });
+  return {
+    assets: collections.map((c) => ({
+      id: String(c.id),
+      title: c.name,
+      detail: `${c.slug} · ${c.automated ? "automatic" : "manual"}`,
+    })),
+  };
 }
 
 /**

@@ -45,22 +45,31 @@ export const ZSubscriberPathParams = z
     if (issue) ctx.addIssue({ code: "custom", path: ["identity"], message: issue });
   });
 
-/** The optional second identity, tried when no subscriber is at the first (§4). */
-export const ZAlternateIdentity = z
-  .object({ alternate_provider: ZProvider.optional(), alternate_identity: z.string().optional() })
-  .superRefine((o, ctx) => {
-    if (!o.alternate_provider && !o.alternate_identity) return;
-    if (!o.alternate_provider || !o.alternate_identity) {
-      ctx.addIssue({
-        code: "custom",
-        path: [o.alternate_provider ? "alternate_identity" : "alternate_provider"],
-        message: "alternate_provider and alternate_identity go together",
-      });
-      return;
-    }
-    const issue = identityValueIssue(o.alternate_provider, o.alternate_identity);
-    if (issue) ctx.addIssue({ code: "custom", path: ["alternate_identity"], message: issue });
-  });
+/** The optional second identity, tried when no subscriber is at the first (§4): its fields… */
+export const ALTERNATE_IDENTITY_FIELDS = {
+  alternate_provider: ZProvider.optional(),
+  alternate_identity: z.string().max(MAX_IDENTITY_LENGTH).optional(),
+};
+
+/** …and their rule: both or neither, and the identity valid for its provider. */
+export function refineAlternateIdentity(
+  o: { alternate_provider?: string; alternate_identity?: string },
+  ctx: z.RefinementCtx,
+): void {
+  if (!o.alternate_provider && !o.alternate_identity) return;
+  if (!o.alternate_provider || !o.alternate_identity) {
+    ctx.addIssue({
+      code: "custom",
+      path: [o.alternate_provider ? "alternate_identity" : "alternate_provider"],
+      message: "alternate_provider and alternate_identity go together",
+    });
+    return;
+  }
+  const issue = identityValueIssue(o.alternate_provider, o.alternate_identity);
+  if (issue) ctx.addIssue({ code: "custom", path: ["alternate_identity"], message: issue });
+}
+
+export const ZAlternateIdentity = z.object(ALTERNATE_IDENTITY_FIELDS).superRefine(refineAlternateIdentity);
 export type TAlternateIdentity = z.output<typeof ZAlternateIdentity>;
 
 export const ZAddIdentityBody = z

@@ -34,6 +34,7 @@ import {
   type TSubscriberMetadataInput,
   type TSubscriberWire,
 } from "./subscribers.schema";
+import { ACCESS_GRANTING_STATUSES, cumulativeEnd, cumulativeKind } from "./subscription-state";
 
 export const EMAIL_PROVIDER = "email";
 export const TAKEN_IDENTITY_MESSAGE = "This identity belongs to another subscriber of the account.";
@@ -83,18 +84,28 @@ async function createSubscriberAt(tx: TransactionClient, accountId: number, ref:
  * Safe under concurrency: two first calls with `create` make one member (the unique indexes
  * decide, the loser's transaction reruns and finds the winner's).
  */
-export async function resolveSubscriber(
+export async function resolveSubscriber(db: Db, args: ResolveSubscriberArgs): Promise<MemberRecord | null> {
+  return (await resolveSubscriberCreated(db, args))?.member ?? null;
+}
+
+export type ResolveSubscriberArgs = {
+  accountId: number;
+  provider: string;
+  identity: string;
+  alternate_provider?: string | null;
+  alternate_identity?: string | null;
+  create?: boolean;
+  now?: Date;
+};
+
+/**
+ * resolveSubscriber, also telling whether the subscriber was created by this call (checkout
+ * emits subscriber.created then). Null only without `create`.
+ */
+export async function resolveSubscriberCreated(
   db: Db,
-  args: {
-    accountId: number;
-    provider: string;
-    identity: string;
-    alternate_provider?: string | null;
-    alternate_identity?: string | null;
-    create?: boolean;
-    now?: Date;
-  },
-): Promise<MemberRecord | null> {
+  args: ResolveSubscriberArgs,
+): Promise<{ member: MemberRecord; created: boolean } | null> {
   const primary = { provider: args.provider, identity: args.identity };
   const alternate =
     args.alternate_provider && args.alternate_identity
@@ -102,10 +113,55 @@ export async function resolveSubscriber(
       : null;
   const find = async (tx: Db) =>
     (await memberAt(tx, args.accountId, primary)) ?? (alternate ? await memberAt(tx, args.accountId, alternate) : null);
-  if (!args.create) return find(db);
+  if (!args.create) {
+    const member = await find(db);
+    return member ? { member, created: false } : null;
+  }
   return withTransaction(
     db,
-    async (tx) => (await find(tx)) ?? createSubscriberAt(tx, args.accountId, primary, args.now ?? new Date()),
+    async (tx) => {
+      const found = await find(tx);
+      if (found) return { member: found, created: false };
+      return { member: await createSubscriberAt(tx, args.accountId, primary, args.now ?? new Date()), created: true };
+    },
+    { retryUniqueClashes: true },
+  );
+}
+
+/**
+ * Guest checkout (spec §4.3): the one subscriber of an e-mail and/or an E.164 phone number, both
+ * attached to it. The member holding either is taken and given the other; none: a new one at the
+ * e-mail (or the phone). When the two belong to two different members, or the phone's member has
+ * another e-mail, it is a CONFLICT (409): merging two readers is not something a guest may cause.
+ * Runs in the caller's transaction when given one.
+ */
+export async function resolveGuestSubscriber(
+  db: Db,
+  args: { accountId: number; email: string | null; phone: string | null; now: Date },
+): Promise<{ member: MemberRecord; created: boolean }> {
+  const email = args.email ? normaliseIdentityValue(EMAIL_PROVIDER, args.email) : null;
+  const phone = args.phone ? normaliseIdentityValue("phone", args.phone) : null;
+  if (!email && !phone) throw new AppError("BAD_REQUEST", "emailAddress or phoneNumber is required.");
+  return withTransaction(
+    db,
+    async (tx) => {
+      const byEmail = email ? await memberAt(tx, args.accountId, { provider: EMAIL_PROVIDER, identity: email }) : null;
+      const byPhone = phone ? await memberAt(tx, args.accountId, { provider: "phone", identity: phone }) : null;
+      if (byEmail && byPhone && byEmail.id !== byPhone.id)
+        throw new AppError("CONFLICT", "The e-mail address and the phone number belong to two different subscribers.", {
+          details: [{ field: "body.phoneNumber", issue: "belongs to another subscriber than emailAddress" }],
+        });
+      const found = byEmail ?? byPhone;
+      if (found) {
+        if (email && !byEmail) await addIdentityIn(tx, found, { provider: EMAIL_PROVIDER, identity: email }, args.now);
+        if (phone && !byPhone) await addIdentityIn(tx, found, { provider: "phone", identity: phone }, args.now);
+        return { member: await tx.member.findUniqueOrThrow({ where: { id: found.id } }), created: false };
+      }
+      const first = email ? { provider: EMAIL_PROVIDER, identity: email } : { provider: "phone", identity: phone! };
+      const member = await createSubscriberAt(tx, args.accountId, first, args.now);
+      if (email && phone) await addIdentityIn(tx, member, { provider: "phone", identity: phone }, args.now);
+      return { member, created: true };
+    },
     { retryUniqueClashes: true },
   );
 }
@@ -282,14 +338,66 @@ export async function setSubscriberMetadata(
 
 // ─── The Subscriber shape ────────────────────────────────────────────────────────────────────
 
+export type CumulativeEnds = { standard: Date | null; campaign: Date | null };
+const NO_CUMULATIVE: CumulativeEnds = { standard: null, campaign: null };
+
 /**
- * A member as the spec's Subscriber (§2.2). `cumulative_end_timestamps` are null until
- * subscriptions exist; metadata is null when never set.
+ * The cumulative end timestamps of each member (spec §2.2; subscription-state.ts `cumulativeEnd`),
+ * in one query over their subscriptions that may still grant access. Members without any: both null.
+ */
+export async function loadCumulativeEnds(
+  db: Db,
+  args: { accountId: number; memberIds: readonly number[]; now: Date },
+): Promise<Map<number, CumulativeEnds>> {
+  const result = new Map<number, CumulativeEnds>();
+  const ids = [...new Set(args.memberIds)];
+  if (!ids.length) return result;
+  const rows = await db.subscription.findMany({
+    where: {
+      accountId: args.accountId,
+      memberId: { in: ids },
+      deletedAt: null,
+      status: { in: [...ACCESS_GRANTING_STATUSES] },
+      OR: [{ endTimestamp: null }, { endTimestamp: { gt: args.now } }, { graceEndsAt: { gt: args.now } }],
+    },
+    select: {
+      memberId: true,
+      subscriptionType: true,
+      status: true,
+      startTimestamp: true,
+      endTimestamp: true,
+      cancelledAt: true,
+      trialEndsAt: true,
+      graceEndsAt: true,
+      recurring: true,
+      deletedAt: true,
+    },
+  });
+  for (const id of ids) {
+    const mine = rows.filter((r) => r.memberId === id);
+    result.set(id, {
+      standard: cumulativeEnd(
+        mine.filter((r) => cumulativeKind(r.subscriptionType) === "standard"),
+        args.now,
+      ),
+      campaign: cumulativeEnd(
+        mine.filter((r) => cumulativeKind(r.subscriptionType) === "campaign"),
+        args.now,
+      ),
+    });
+  }
+  return result;
+}
+
+/**
+ * A member as the spec's Subscriber (§2.2). `cumulative` comes from loadCumulativeEnds (null
+ * ends without it); metadata is null when never set.
  */
 export function subscriberToWire(
   member: Pick<MemberRecord, "id" | "name" | "createdAt" | "updatedAt">,
   identities: TSubscriberIdentity[],
   profile: { metadata: unknown } | null,
+  cumulative: CumulativeEnds = NO_CUMULATIVE,
 ): TSubscriberWire {
   return {
     id: member.id,
@@ -298,24 +406,68 @@ export function subscriberToWire(
     updated_at: member.updatedAt.toISOString(),
     metadata: profile ? metadataToWire(profile.metadata) : null,
     cumulative_end_timestamps: {
-      standard_subscriptions_cumulative_end_timestamp: null,
-      campaign_subscriptions_cumulative_end_timestamp: null,
+      standard_subscriptions_cumulative_end_timestamp: cumulative.standard?.toISOString() ?? null,
+      campaign_subscriptions_cumulative_end_timestamp: cumulative.campaign?.toISOString() ?? null,
     },
     subscriber_identities: identities,
   };
 }
 
 /** One subscriber of the account in the Subscriber shape, or null (another account's: null). */
-export async function loadSubscriber(db: Db, accountId: number, memberId: number): Promise<TSubscriberWire | null> {
+export async function loadSubscriber(
+  db: Db,
+  accountId: number,
+  memberId: number,
+  now: Date = new Date(),
+): Promise<TSubscriberWire | null> {
   const member = await db.member.findFirst({
     where: { id: memberId, accountId },
     include: { subscriberProfile: true },
   });
   if (!member) return null;
-  return subscriberToWire(member, await listSubscriberIdentities(db, member), member.subscriberProfile);
+  const cumulative = await loadCumulativeEnds(db, { accountId, memberIds: [member.id], now });
+  return subscriberToWire(
+    member,
+    await listSubscriberIdentities(db, member),
+    member.subscriberProfile,
+    cumulative.get(member.id),
+  );
 }
 
 // ─── The dashboard ───────────────────────────────────────────────────────────────────────────
+
+const MAX_MEMBER_ID = 2_147_483_647;
+
+/**
+ * What one search box matches (the revenue dashboard's lookup): e-mail, communication e-mail,
+ * name, phone number or any identity value containing `q`; exactly, a member id (`123` or `#123`),
+ * `provider:identity` (e.g. `phone:+14155550123`, `publisher:abc`, `email:ada@example.com`) and
+ * the external id of one of their subscriptions.
+ */
+function lookupConditions(q: string) {
+  const contains = { contains: q, mode: "insensitive" as const };
+  const or: Prisma.MemberWhereInput[] = [
+    { email: contains },
+    { communicationEmail: contains },
+    { name: contains },
+    { phoneNumber: contains },
+    { identities: { some: { externalId: contains } } },
+    { subscriptions: { some: { externalId: q } } },
+  ];
+  const id = /^#?(\d{1,10})$/.exec(q);
+  if (id && Number(id[1]) <= MAX_MEMBER_ID) or.push({ id: Number(id[1]) });
+  const pair = /^([a-z][a-z0-9_-]{0,49}):(.+)$/i.exec(q);
+  if (pair) {
+    const provider = pair[1]!.toLowerCase();
+    const value = pair[2]!.trim();
+    or.push(
+      provider === EMAIL_PROVIDER
+        ? { email: value.toLowerCase() }
+        : { identities: { some: { provider, externalId: value } } },
+    );
+  }
+  return or;
+}
 
 /**
  * The account's subscribers (its members) whose e-mail, communication e-mail, name or an identity
@@ -327,24 +479,19 @@ export async function searchSubscribers(
   args: { accountId: number; q: string; limit: number },
 ): Promise<TSubscriberWire[]> {
   const q = args.q.trim();
-  const contains = { contains: q, mode: "insensitive" as const };
   const members = await db.member.findMany({
     where: {
       accountId: args.accountId,
-      ...(q
-        ? {
-            OR: [
-              { email: contains },
-              { communicationEmail: contains },
-              { name: contains },
-              { identities: { some: { externalId: contains } } },
-            ],
-          }
-        : {}),
+      ...(q ? { OR: lookupConditions(q) } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: args.limit,
     include: { subscriberProfile: true, identities: { orderBy: { id: "asc" } } },
+  });
+  const cumulative = await loadCumulativeEnds(db, {
+    accountId: args.accountId,
+    memberIds: members.map((m) => m.id),
+    now: new Date(),
   });
   return members.map((m) =>
     subscriberToWire(
@@ -354,6 +501,7 @@ export async function searchSubscribers(
         ...m.identities.map((i) => ({ provider: i.provider, value: i.externalId })),
       ],
       m.subscriberProfile,
+      cumulative.get(m.id),
     ),
   );
 }

@@ -1,6 +1,6 @@
 /**
  * Tax rules: a name, a rate in basis points (1800 = 18 %), where it applies (a country, a region
- * of it, or everywhere) and whether plan prices include it. Checkout (not built yet) applies the
+ * of it, or everywhere) and whether plan prices include it. Checkout (checkout.ts) applies the
  * enabled rules matching the subscriber's address.
  */
 import "server-only";

@@ -2,12 +2,17 @@
 import { auditLogRouter } from "./routers/audit-log";
 import { contentOrganiseRouter } from "./routers/content-organise";
 import { storiesRouter } from "./routers/content-stories";
+import { invoicesRouter } from "./routers/invoices";
 import { loginProvidersRouter } from "./routers/login-providers";
 import { mailRouter } from "./routers/mail";
 import { moderationRouter } from "./routers/moderation";
 import { oauthClientsRouter } from "./routers/oauth-clients";
+import { paymentGatewaysRouter } from "./routers/payment-gateways";
+import { paywallMeterRouter } from "./routers/paywall-meter";
+import { revenueRouter } from "./routers/revenue";
 import { settingsRouter } from "./routers/settings";
 import { staffRouter } from "./routers/staff";
+import { subscriberSubscriptionsRouter } from "./routers/subscriber-subscriptions";
 import { subscribersRouter } from "./routers/subscribers";
 import { subscriptionsRouter } from "./routers/subscriptions";
 import { ugcRouter } from "./routers/ugc";
@@ -18,13 +23,18 @@ export const appRouter = createTRPCRouter({
   auditLog: auditLogRouter,
   organise: contentOrganiseRouter,
   stories: storiesRouter,
+  invoices: invoicesRouter,
   loginProviders: loginProvidersRouter,
   mail: mailRouter,
   moderation: moderationRouter,
   oauthClients: oauthClientsRouter,
+  paywallMeter: paywallMeterRouter,
+  paymentGateways: paymentGatewaysRouter,
+  revenue: revenueRouter,
   settings: settingsRouter,
   staff: staffRouter,
   subscribers: subscribersRouter,
+  subscriberSubscriptions: subscriberSubscriptionsRouter,
   subscriptions: subscriptionsRouter,
   ugc: ugcRouter,
   webhooks: webhooksRouter,

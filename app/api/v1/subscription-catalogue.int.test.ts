@@ -390,6 +390,27 @@ describe("catalogue rules and audit", () => {
     ).toBe("OK");
   });
 
+  it("groups: proration of plan switches is on by default and is turned off and on again", async () => {
+    const db = await getDb();
+    const c = await catalogue(db);
+    const made = await createGroup(db, { actor: c.actor, input: { name: "Prorated" } });
+    expect(made.proration_enabled).toBe(true);
+    const off = await updateGroup(db, { actor: c.actor, input: { id: made.id, prorationEnabled: false } });
+    expect(off.proration_enabled).toBe(false);
+    expect((await db.subscriptionGroup.findUniqueOrThrow({ where: { id: made.id } })).prorationEnabled).toBe(false);
+    // Another change leaves it as it is; a non-boolean is refused.
+    expect((await updateGroup(db, { actor: c.actor, input: { id: made.id, name: "Renamed" } })).proration_enabled).toBe(
+      false,
+    );
+    expect(
+      await appErrorCodeOf(
+        updateGroup(db, { actor: c.actor, input: { id: made.id, prorationEnabled: "no" as unknown as boolean } }),
+      ),
+    ).toBe("BAD_REQUEST");
+    const on = await createGroup(db, { actor: c.actor, input: { name: "Scheduled", prorationEnabled: false } });
+    expect(on.proration_enabled).toBe(false);
+  });
+
   it("coupons: percent 1-100, fixed with a currency, dates in order, code unique per account", async () => {
     const db = await getDb();
     const c = await catalogue(db);

@@ -10,6 +10,7 @@ import {
   ZCreatePricingPlanInput,
   ZCreateTaxRuleInput,
   ZIdInput,
+  ZSearchPricingAssetsInput,
   ZSetEnabledInput,
   ZUpdateAssetInput,
   ZUpdateCouponInput,
@@ -31,6 +32,7 @@ import {
   createPricingPlan,
   deletePricingPlan,
   listPricingPlansForAdmin,
+  searchPricingAssets,
   updatePricingPlan,
 } from "../../subscriptions/pricing-plans";
 import { createTaxRule, deleteTaxRule, listTaxRules, updateTaxRule } from "../../subscriptions/taxes";
@@ -84,6 +86,10 @@ export const subscriptionsRouter = createTRPCRouter({
   }),
   pricingPlans: createTRPCRouter({
     list: revenue.input(z.void()).query(({ ctx }) => listPricingPlansForAdmin(ctx.db, { actor: ctx.actor })),
+    /** The form's story or collection picker (REVENUE staff cannot use the content area's). */
+    searchAssets: revenue
+      .input(ZSearchPricingAssetsInput)
+      .query(({ ctx, input }) => searchPricingAssets(ctx.db, { actor: ctx.actor, input })),
     create: revenue
       .input(ZCreatePricingPlanInput)
       .mutation(({ ctx, input }) => createPricingPlan(ctx.db, { actor: ctx.actor, input, now: now() })),

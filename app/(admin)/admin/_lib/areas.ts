@@ -77,14 +77,50 @@ export const ADMIN_AREAS = [
     label: "Subscriptions",
     roles: ["REVENUE"],
     summary: "Plans, paying readers and the paywall.",
-    built: false,
+    built: true,
     sections: [
       { slug: "plans", label: "Plans", summary: "What readers can buy, at what price: groups and their plans." },
-      { slug: "subscribers", label: "Subscribers", summary: "Readers with a subscription and its history." },
-      { slug: "coupons", label: "Coupons", summary: "Discount codes and their use." },
+      {
+        slug: "reports",
+        label: "Reports",
+        summary: "Active, new and churned subscriptions, revenue per currency and the meter's conversion, per day.",
+      },
+      {
+        slug: "subscribers",
+        label: "Subscribers",
+        summary: "Find a reader by any identity: their subscriptions, payments (refunds) and webhooks.",
+      },
+      {
+        slug: "subscriptions",
+        // Not "Subscriptions": the area's own link has that name, and two links of one name in
+        // one navigation cannot be told apart by a screen reader (or a test).
+        label: "All subscriptions",
+        summary: "Every subscription: find, cancel at period end, extend, give one.",
+      },
+      {
+        slug: "campaigns",
+        label: "Campaigns",
+        summary: "Contributions towards a target, and how much each campaign has collected.",
+      },
+      {
+        slug: "assets",
+        label: "Assets",
+        summary: "What subscriptions grant: the site, static areas, stories by access level.",
+      },
+      {
+        slug: "pricing-plans",
+        label: "Pay per story",
+        summary: "Prices of single stories and collections, for a time or for good.",
+      },
+      { slug: "coupons", label: "Coupons", summary: "Percent or fixed discount codes, their limits and use." },
       { slug: "invoices", label: "Invoices", summary: "Payments and invoices." },
-      { slug: "campaigns", label: "Campaigns", summary: "Offers shown to readers at the paywall." },
       { slug: "taxes", label: "Tax rules", summary: "Taxes charged on sales, by country and region." },
+      { slug: "meter", label: "Paywall meter", summary: "Free stories per period before the paywall." },
+      {
+        slug: "gateways",
+        label: "Payment gateways",
+        summary: "Razorpay keys and the webhook URL readers' payments are confirmed through.",
+      },
     ],
   },
   {

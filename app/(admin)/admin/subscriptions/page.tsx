@@ -1,13 +1,15 @@
 import type { Metadata } from "next";
 
+import { RevenueHeadlines } from "@/components/subscriptions/revenue-charts";
+
 import { AreaIndex } from "../_lib/area-index";
 
 export const metadata: Metadata = { title: "Subscriptions" };
 
 /**
- * The subscriptions area's index: plans, subscribers, coupons and tax rules are built; invoices
- * and campaigns still lead to their "not built yet" pages (the area stays `built: false` for them).
+ * The subscriptions area's index: a card per section (every one is built), with this month's
+ * headline numbers above them (revenue.headlines).
  */
 export default function SubscriptionsPage() {
-  return <AreaIndex area="subscriptions" />;
+  return <AreaIndex area="subscriptions" lead={<RevenueHeadlines />} />;
 }

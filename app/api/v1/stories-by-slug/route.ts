@@ -1,5 +1,5 @@
 // GET /api/v1/stories-by-slug – one published story by its slug (slugs may contain "/")
-import { contentRoute, storyAnswer } from "@/server/http/content-routes";
+import { contentRoute, gatedStoryAnswer } from "@/server/http/content-routes";
 import { routes } from "@/server/http/route";
 import { ZStoryBySlugQuery } from "@/server/publishing/content.schema";
 import { getStoryBySlug } from "@/server/publishing/stories";
@@ -10,9 +10,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   GET: contentRoute(
     {
       query: ZStoryBySlugQuery,
-      summary: "One published story by slug: {story}; 404 when no published story has it.",
+      summary:
+        "One published story by slug: {story}; 404 when no published story has it. With check-access=true&key=<client key> (and the reader's accesstype_jwt, readerId, disable-meter, count): {story, access} when the reader may read it, else 402 {error: PAYMENT_REQUIRED, access} without the story.",
     },
-    async ({ db, ctx, query }) =>
-      storyAnswer(await getStoryBySlug(db, { ctx, slug: query.slug, fields: query.fields })),
+    async ({ db, ctx, url, query }) =>
+      gatedStoryAnswer({ db, url, ctx }, await getStoryBySlug(db, { ctx, slug: query.slug, fields: query.fields })),
   ),
 });

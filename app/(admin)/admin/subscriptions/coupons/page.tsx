@@ -13,7 +13,7 @@ export default function CouponsPage() {
       path="/admin/subscriptions/coupons"
       eyebrow="Subscriptions"
       title="Coupons"
-      description="Percent-off discount codes with validity dates and a limit on uses. Codes are case-insensitive and never reused."
+      description="Discount codes, percent or a fixed amount, with validity dates, limits on uses and the plans or groups they are for. Codes are case-insensitive and never reused."
     >
       <CouponManager />
     </AdminPage>

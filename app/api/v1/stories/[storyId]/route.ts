@@ -1,5 +1,5 @@
 // GET /api/v1/stories/{story-id} – one published story by its UUID
-import { contentRoute, storyAnswer } from "@/server/http/content-routes";
+import { contentRoute, gatedStoryAnswer } from "@/server/http/content-routes";
 import { routes } from "@/server/http/route";
 import { ZFieldsQuery, ZStoryIdParams } from "@/server/publishing/content.schema";
 import { getStoryById } from "@/server/publishing/stories";
@@ -11,9 +11,14 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
     {
       params: ZStoryIdParams,
       query: ZFieldsQuery,
-      summary: "One published story by id: {story}; 400 for a non-UUID, 404 when not published.",
+      summary:
+        "One published story by id: {story}; 400 for a non-UUID, 404 when not published. With check-access=true&key=<client key> (and the reader's accesstype_jwt, readerId, disable-meter, count): {story, access} when the reader may read it, else 402 {error: PAYMENT_REQUIRED, access} without the story.",
     },
-    async ({ db, ctx, params, query }) =>
-      storyAnswer(await getStoryById(db, { ctx, id: params.storyId, fields: query.fields }), params.storyId),
+    async ({ db, ctx, url, params, query }) =>
+      gatedStoryAnswer(
+        { db, url, ctx },
+        await getStoryById(db, { ctx, id: params.storyId, fields: query.fields }),
+        params.storyId,
+      ),
   ),
 });

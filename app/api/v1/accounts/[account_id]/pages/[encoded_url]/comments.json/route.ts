@@ -23,10 +23,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       query: ZListCommentsQuery,
       cors: true,
       summary:
-        "The page's comments: {total_count, comments, total_parent_comments_count}; top-level comments paged (parent_comments_limit, default 20, at most 100; parent_comments_offset) and sorted (sort_order newest|oldest|most_reacted, desc = newest, asc = oldest), each with its replies in `replies` (child_comments_sort_order). An unknown page is empty.",
+        "The page's comments: {total_count, comments, total_parent_comments_count}; top-level comments paged (parent_comments_limit, default 20, at most 100; parent_comments_offset) and sorted (sort_order newest|oldest|most_reacted, desc = newest, asc = oldest), each with its replies in `replies` (child_comments_sort_order). With a jwt, each comment also has my_reactions (the reader's reaction ids). An unknown page is empty.",
     },
-    async ({ db, account, params, query }) =>
-      json(await listComments(db, { accountId: account.id, encodedUrl: params.encoded_url, query }), NO_STORE),
+    async ({ db, account, user, params, query }) =>
+      json(
+        await listComments(db, { accountId: account.id, encodedUrl: params.encoded_url, query, viewer: user }),
+        NO_STORE,
+      ),
   ),
   POST: apiRoute(
     {

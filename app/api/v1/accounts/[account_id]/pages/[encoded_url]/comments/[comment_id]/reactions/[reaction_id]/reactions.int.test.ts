@@ -115,6 +115,28 @@ describe("POST reactions/{reaction_id}", () => {
   });
 });
 
+describe("my_reactions", () => {
+  it("tells the reader their own reactions: in the answers to their reaction calls and in the list with their jwt", async () => {
+    const { id, jwt, comment } = await setup();
+    const other = await readerJwt({ id: "reader-2", name: "Cy" });
+    const given = ((await (await add(id, B64, comment.id, "love", { jwt })).json()) as Answer).comment;
+    expect(given.my_reactions).toEqual(["love"]);
+    await add(id, B64, comment.id, "haha", { jwt });
+    const byOther = ((await (await add(id, B64, comment.id, "love", { jwt: other })).json()) as Answer).comment;
+    expect(byOther).toMatchObject({ reactions: { love: 2, haha: 1 }, my_reactions: ["love"] });
+    const list = async (query: string) =>
+      ((await (await call(LIST, "GET", `/x${query}`, { account_id: id, encoded_url: B64 })).json()) as TCommentList)
+        .comments[0]!;
+    expect((await list(`?jwt=${jwt}`)).my_reactions?.sort()).toEqual(["haha", "love"]);
+    expect((await list(`?jwt=${other}`)).my_reactions).toEqual(["love"]);
+    // A reader never seen has none; without a jwt the field is not there.
+    expect((await list(`?jwt=${await readerJwt({ id: "new", name: "N" })}`)).my_reactions).toEqual([]);
+    expect(await list("")).not.toHaveProperty("my_reactions");
+    const taken = ((await (await remove(id, B64, comment.id, "love", jwt)).json()) as Answer).comment;
+    expect(taken.my_reactions).toEqual(["haha"]);
+  });
+});
+
 describe("DELETE reactions/{reaction_id}", () => {
   it("takes the reader's reaction back; without one, answers 200 and changes nothing", async () => {
     const { db, id, jwt, comment } = await setup();

@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+
+import { InvoicesList } from "@/components/subscriptions/invoices-list";
+
+import { AdminPage } from "../../_lib/admin-page";
+
+export const metadata: Metadata = { title: "Invoices" };
+
+export default function InvoicesPage() {
+  return (
+    <AdminPage
+      area="subscriptions"
+      path="/admin/subscriptions/invoices"
+      title="Invoices"
+      description="One invoice per captured payment, numbered in sequence: download it as a PDF or open its printable page."
+    >
+      <InvoicesList />
+    </AdminPage>
+  );
+}

@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+
+import { RevenueCharts } from "@/components/subscriptions/revenue-charts";
+
+import { AdminPage } from "../../_lib/admin-page";
+
+export const metadata: Metadata = { title: "Reports" };
+
+export default function RevenueReportsPage() {
+  return (
+    <AdminPage
+      area="subscriptions"
+      path="/admin/subscriptions/reports"
+      eyebrow="Subscriptions"
+      title="Reports"
+      description="Subscriptions, revenue and the paywall meter's conversion per UTC day, for a range of up to 366 days."
+    >
+      <RevenueCharts />
+    </AdminPage>
+  );
+}

@@ -1,0 +1,38 @@
+// POST /api/access/v1/members/me/subscriptions/{id}/switch_plan/preview – the terms of a plan switch (client API)
+import {
+  PRIVATE_NO_STORE,
+  READER_SUBSCRIPTION_ROUTE,
+  READER_WRITE_LIMIT,
+  readerMemberId,
+} from "@/server/http/reader-subscription-routes";
+import { json } from "@/server/http/respond";
+import { apiRoute, routes } from "@/server/http/route";
+import { previewPlanSwitch } from "@/server/subscriptions/plan-switch";
+import { ZSwitchPreviewBody } from "@/server/subscriptions/subscription-actions.schema";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
+  POST: apiRoute(
+    {
+      ...READER_SUBSCRIPTION_ROUTE,
+      body: ZSwitchPreviewBody,
+      maxBodyBytes: 4_096,
+      rateLimit: READER_WRITE_LIMIT,
+      summary:
+        "{subscription_plan_id, switch_type (upgrade|crossgrade|downgrade)} → {subscription, attempt_token, chargeable_amount_cents (one-time plans: the prorated charge, target price − unused credit, or the full price when proration is off; null for recurring), external_reference_id, switch {applies: now|scheduled, applies_at, …}}. 422 when switch_type is not what the prices make it, the target has no price in the subscription's currency, is not an enabled plan of its group, or the subscription is not active; 404 for another reader's id.",
+    },
+    async ({ db, account, user, params, body }) => {
+      const memberId = await readerMemberId(db, account.id, user);
+      const preview = await previewPlanSwitch(db, {
+        accountId: account.id,
+        memberId,
+        subscriptionId: params.subscription_id,
+        targetPlanId: body.subscription_plan_id,
+        switchType: body.switch_type,
+        now: new Date(),
+      });
+      return json(preview, PRIVATE_NO_STORE);
+    },
+  ),
+});

@@ -1,0 +1,40 @@
+// POST /api/access/v1/members/me/subscriptions/{id}/switch_plan – switch plans, now or at period end (client API)
+import {
+  PRIVATE_NO_STORE,
+  READER_SUBSCRIPTION_ROUTE,
+  READER_WRITE_LIMIT,
+  readerMemberId,
+} from "@/server/http/reader-subscription-routes";
+import { json } from "@/server/http/respond";
+import { apiRoute, routes } from "@/server/http/route";
+import { applyPlanSwitch } from "@/server/subscriptions/plan-switch";
+import { ZSwitchBody } from "@/server/subscriptions/subscription-actions.schema";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
+  POST: apiRoute(
+    {
+      ...READER_SUBSCRIPTION_ROUTE,
+      body: ZSwitchBody,
+      maxBodyBytes: 8_192,
+      rateLimit: READER_WRITE_LIMIT,
+      summary:
+        '{attempt_token (from the preview), payment_token (when the switch is paid), the gateway\'s signature fields} → {subscription, attempt_token, message}: switched now ("Subscription plan switched."), or, when proration is off or the plan is recurring, scheduled for the period end (the message says so; GET …/subscriptions/<id> shows scheduled_switch). The same token again answers the subscription as it is. 422 for a token of another subscription, expired, or a payment refused.',
+    },
+    async ({ db, account, user, params, body }) => {
+      const memberId = await readerMemberId(db, account.id, user);
+      const { attempt_token, payment_token, ...extra } = body;
+      const result = await applyPlanSwitch(db, {
+        accountId: account.id,
+        memberId,
+        subscriptionId: params.subscription_id,
+        attemptToken: attempt_token,
+        paymentToken: payment_token ?? null,
+        extra,
+        now: new Date(),
+      });
+      return json(result, PRIVATE_NO_STORE);
+    },
+  ),
+});

@@ -1,0 +1,45 @@
+// POST /api/v1/payment_gateways/{provider}/webhooks/{account_id} – a payment gateway's webhook for one account (signed by the gateway)
+import { z } from "zod";
+
+import { AppError } from "@/server/errors";
+import { PG_INT_MAX, zWholeNumber } from "@/server/http/params.schema";
+import { json } from "@/server/http/respond";
+import { apiRoute, readBodyBytes, routes } from "@/server/http/route";
+import { receiveGatewayWebhook } from "@/server/subscriptions/payments/gateway-events";
+
+export const dynamic = "force-dynamic";
+
+/** Razorpay's event bodies are a few kB; anything far larger is not a gateway's. */
+const MAX_WEBHOOK_BYTES = 256 * 1024;
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
+  POST: apiRoute(
+    {
+      auth: "public",
+      params: z.object({
+        provider: z.string().regex(/^[a-z][a-z0-9_]{1,31}$/, "names no payment gateway"),
+        account_id: zWholeNumber({ min: 1, max: PG_INT_MAX }),
+      }),
+      rawBody: true,
+      produces: "any",
+      rateLimit: { name: "payment_gateways.webhook", limit: 3000, windowSeconds: 60, by: "ip" },
+      summary:
+        "A payment gateway's webhook (paste this URL into the gateway's dashboard; Razorpay: provider razorpay). The raw body must carry the gateway's signature (Razorpay: X-Razorpay-Signature, HMAC-SHA256 under the account's webhook secret) → 401 otherwise, nothing stored. Stored once per gateway event id (X-Razorpay-Event-Id): a repeated delivery answers 200 {status: \"duplicate\"} and changes nothing. Then processed as a job: payment.authorized / payment.captured settle the pending subscription of the order (activated once captured). 404 for an account without this gateway.",
+    },
+    async ({ req, db, params }) => {
+      const bytes = await readBodyBytes(
+        req,
+        MAX_WEBHOOK_BYTES,
+        () => new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_WEBHOOK_BYTES} bytes.`),
+      );
+      const receipt = await receiveGatewayWebhook(db, {
+        provider: params.provider,
+        accountId: params.account_id,
+        headers: req.headers,
+        rawBody: bytes.toString("utf8"),
+        now: new Date(),
+      });
+      return json({ status: receipt.status, event_id: receipt.eventId }, { headers: { "Cache-Control": "no-store" } });
+    },
+  ),
+});

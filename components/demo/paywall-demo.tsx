@@ -1,0 +1,381 @@
+"use client";
+
+/**
+ * The demo paywall's browser half (docs/subscriptions.md "Demo paywalled story"), written the
+ * way a publisher's page would use the AccessType SDK:
+ *   1. load /frontend/v2/accesstype.js?key=<account key>; setUser with the demo reader's JWT;
+ *   2. isAssetAccessible({id, type: "story"}); granted → fetch the rest of the story from the
+ *      content API's gated read (check-access=true), then, for a METERING grant, pingback (counts
+ *      the free read); denied → the paywall with the "Digital access" plans;
+ *   3. subscribe: getPaymentOptions().demo_test.proceed(paymentObject) = preview, the test
+ *      gateway's "payment" (this page's dialog; no money moves), create; then check again.
+ * The demo reader "signs in" with an e-mail: /api/demo/reader-jwt mints a JWT for it (demo account
+ * only, only with DEMO_TOOLS on).
+ */
+import { useCallback, useEffect, useRef, useState } from "react";
+
+import type {
+  AccessGrant,
+  AccessTypeApi,
+  GatewayPayment,
+  SubscriptionGroup,
+  SubscriptionPlan,
+} from "@/sdk/accesstype/types";
+
+type Props = { storyId: string; accountKey: string; demoTools: boolean };
+type Reader = { email: string; jwt: string; expiresAt: string };
+type View =
+  | { kind: "loading" }
+  | { kind: "granted"; grant: AccessGrant; paragraphs: string[] }
+  | { kind: "denied"; grant: AccessGrant | null }
+  | { kind: "error"; message: string };
+type Payment = {
+  planTitle: string;
+  amount: string;
+  resolve: (p: GatewayPayment) => void;
+  reject: (e: unknown) => void;
+};
+
+const READER_KEY = "masthead_demo_reader";
+
+function loadSdk(accountKey: string): Promise<AccessTypeApi> {
+  if (window.AccessType) return Promise.resolve(window.AccessType);
+  return new Promise((resolve, reject) => {
+    const done = () => (window.AccessType ? resolve(window.AccessType) : reject(new Error("AccessType did not load.")));
+    let script = document.getElementById("AccessTypeScript") as HTMLScriptElement | null;
+    if (!script) {
+      script = document.createElement("script");
+      script.id = "AccessTypeScript";
+      script.dataset.accesstypeScript = "1";
+      script.src = `/frontend/v2/accesstype.js?key=${encodeURIComponent(accountKey)}`;
+      script.async = true;
+      document.head.appendChild(script);
+    }
+    script.addEventListener("load", done, { once: true });
+    script.addEventListener("error", () => reject(new Error("The SDK script could not be loaded.")), { once: true });
+  });
+}
+
+function savedReader(): Reader | null {
+  try {
+    const reader = JSON.parse(sessionStorage.getItem(READER_KEY) ?? "null") as Reader | null;
+    return reader && new Date(reader.expiresAt).getTime() > Date.now() + 60_000 ? reader : null;
+  } catch {
+    return null;
+  }
+}
+
+function money(cents: number, currency: string): string {
+  return new Intl.NumberFormat("en", { style: "currency", currency }).format(cents / 100);
+}
+
+function message(error: unknown): string {
+  const e = error as { error?: { message?: string }; message?: string };
+  return e?.error?.message ?? e?.message ?? "Something went wrong.";
+}
+
+function storyParagraphs(story: unknown): string[] {
+  const out: string[] = [];
+  const cards = (story as { cards?: unknown[] })?.cards ?? [];
+  for (const card of cards)
+    for (const element of ((card as { "story-elements"?: unknown[] })["story-elements"] ?? []) as {
+      type?: string;
+      text?: string;
+    }[])
+      if (element.type === "text" && element.text) {
+        const text = new DOMParser().parseFromString(element.text, "text/html").body.textContent?.trim();
+        if (text) out.push(text);
+      }
+  return out.slice(1); // the first paragraph is already on the page
+}
+
+export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
+  const [sdk, setSdk] = useState<AccessTypeApi | null>(null);
+  const [reader, setReader] = useState<Reader | null>(null);
+  const [view, setView] = useState<View>({ kind: "loading" });
+  const [plans, setPlans] = useState<SubscriptionPlan[]>([]);
+  const [email, setEmail] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [payment, setPayment] = useState<Payment | null>(null);
+  const payRef = useRef<HTMLButtonElement>(null);
+  // Only the latest check may count a read or show its answer (a sign-in starts a new one while
+  // the anonymous one may still be in flight; the SDK's user is one for the page).
+  const checkSeq = useRef(0);
+
+  useEffect(() => {
+    loadSdk(accountKey).then(
+      (api) => {
+        setReader(savedReader());
+        setSdk(api);
+      },
+      (error: unknown) => setView({ kind: "error", message: message(error) }),
+    );
+  }, [accountKey]);
+
+  const check = useCallback(
+    async (api: AccessTypeApi, who: Reader | null) => {
+      const seq = ++checkSeq.current;
+      const stale = () => seq !== checkSeq.current;
+      await api.setUser(who ? { accesstypeJwt: who.jwt, emailAddress: who.email } : { isLoggedIn: false });
+      const asset = { id: storyId, type: "story" };
+      const grant = await api.isAssetAccessible(asset, false);
+      if (stale()) return;
+      if (!grant.granted) {
+        setView({ kind: "denied", grant });
+        return;
+      }
+      // The rest of the story, from the content API's gated read: 402 unless this reader may read it.
+      const query = new URLSearchParams({ "check-access": "true", key: accountKey, readerId: api.getReaderId() });
+      if (who) query.set("accesstype_jwt", who.jwt);
+      const response = await fetch(`/api/v1/stories/${encodeURIComponent(storyId)}?${query.toString()}`, {
+        headers: { Accept: "application/json" },
+      });
+      if (stale()) return;
+      if (response.status === 402) {
+        setView({ kind: "denied", grant });
+        return;
+      }
+      if (!response.ok) throw new Error(`The story could not be loaded (HTTP ${response.status}).`);
+      const body = (await response.json()) as { story?: unknown };
+      // A metered read is counted once the story is shown (the AccessType component does the same).
+      if (stale()) return;
+      if (grant.grantReason === "METERING") await api.pingbackAssetAccess(asset, grant);
+      if (stale()) return;
+      setView({ kind: "granted", grant, paragraphs: storyParagraphs(body.story) });
+    },
+    [accountKey, storyId],
+  );
+
+  useEffect(() => {
+    if (!sdk) return;
+    // check() sets state only after its first await (the SDK's answer): an external system's callback.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    check(sdk, reader).catch((error: unknown) => setView({ kind: "error", message: message(error) }));
+  }, [sdk, reader, check]);
+
+  useEffect(() => {
+    if (!sdk || view.kind !== "denied" || plans.length) return;
+    sdk
+      .getPlans()
+      .then((groups: SubscriptionGroup[]) =>
+        setPlans(groups.find((g) => g.name === "Digital access")?.subscription_plans ?? []),
+      )
+      .catch((error: unknown) => setNotice(message(error)));
+  }, [sdk, view.kind, plans.length]);
+
+  useEffect(() => {
+    if (payment) payRef.current?.focus();
+  }, [payment]);
+
+  async function signIn(event: React.FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setNotice(null);
+    try {
+      const response = await fetch(`/api/demo/reader-jwt?key=${encodeURIComponent(accountKey)}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({ email }),
+      });
+      const body = (await response.json()) as {
+        accesstype_jwt?: string;
+        expires_at?: string;
+        error?: { message: string };
+      };
+      if (!response.ok || !body.accesstype_jwt) throw new Error(body.error?.message ?? "Signing in failed.");
+      const next = { email: email.trim().toLowerCase(), jwt: body.accesstype_jwt, expiresAt: body.expires_at! };
+      sessionStorage.setItem(READER_KEY, JSON.stringify(next));
+      setView({ kind: "loading" });
+      setReader(next);
+    } catch (error) {
+      setNotice(message(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function signOut() {
+    sessionStorage.removeItem(READER_KEY);
+    setView({ kind: "loading" });
+    setReader(null);
+  }
+
+  async function subscribe(plan: SubscriptionPlan) {
+    if (!sdk) return;
+    setBusy(true);
+    setNotice(null);
+    try {
+      // The test gateway's browser step: this page's dialog stands in for a gateway's widget.
+      sdk.registerGateway("demo_test", ({ preview }) => {
+        const order = preview.external_reference_id ?? "";
+        const attempt = order.replace(/^demo_order_/, "");
+        const cents = preview.subscription.payment_amount_cents ?? plan.price_cents;
+        const currency = preview.subscription.payment_amount_currency ?? plan.price_currency;
+        return new Promise<GatewayPayment>((resolve, reject) =>
+          setPayment({
+            planTitle: plan.title,
+            amount: money(cents, currency),
+            resolve: () => resolve({ payment_token: `demo_pay_${attempt}` }),
+            reject,
+          }),
+        );
+      });
+      const options = await sdk.getPaymentOptions();
+      await options.demo_test!.proceed({
+        type: "standard",
+        plan: {
+          id: plan.id,
+          title: plan.title,
+          description: plan.description,
+          price_cents: plan.price_cents,
+          price_currency: plan.price_currency,
+          duration_length: plan.duration_length,
+          duration_unit: plan.duration_unit,
+        },
+        payment: { payment_type: "demo_test" },
+      });
+      setNotice("Subscribed. Welcome aboard!");
+      setView({ kind: "loading" });
+      await check(sdk, reader);
+    } catch (error) {
+      setNotice(message(error));
+    } finally {
+      setPayment(null);
+      setBusy(false);
+    }
+  }
+
+  const grant = view.kind === "granted" || view.kind === "denied" ? view.grant : null;
+  return (
+    <div data-testid="paywall-demo" data-access={view.kind} data-grant-reason={grant?.grantReason ?? ""}>
+      <section aria-label="Demo reader" className="mb-6 rounded-md border border-gray-200 bg-gray-100 p-4 text-sm">
+        {reader ? (
+          <p>
+            Signed in as <strong>{reader.email}</strong> (demo reader).{" "}
+            <button type="button" onClick={signOut} className="text-brand-700 underline">
+              Sign out
+            </button>
+          </p>
+        ) : demoTools ? (
+          <form onSubmit={signIn} className="flex flex-wrap items-end gap-2">
+            <label className="flex flex-col">
+              <span className="font-medium">Demo reader e-mail</span>
+              <input
+                type="email"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                className="mt-1 rounded border border-gray-400 bg-white px-2 py-1"
+              />
+            </label>
+            <button type="submit" disabled={busy} className="rounded bg-brand-700 px-3 py-1.5 font-semibold text-white">
+              Sign in
+            </button>
+            <span className="w-full text-gray-700">
+              Test tool: signs a reader JWT for any e-mail, on the demo publisher only.
+            </span>
+          </form>
+        ) : (
+          <p>Reading as a guest. (The demo tools, sign-in and the test gateway, are off on this server.)</p>
+        )}
+      </section>
+
+      {view.kind === "loading" ? <p className="text-gray-700">Checking your access…</p> : null}
+      {view.kind === "error" ? <p role="alert">{view.message}</p> : null}
+
+      {view.kind === "granted" ? (
+        <>
+          <p className="rounded-md bg-green-50 p-3 text-sm text-green-900" role="status">
+            {view.grant.grantReason === "METERING"
+              ? view.grant.data.isLast
+                ? "This is your last free story this month."
+                : `Free story. ${view.grant.data.numberRemaining ?? 0} free stories left this month.`
+              : view.grant.grantReason === "SUBSCRIBER"
+                ? "Thanks for subscribing: you have full access."
+                : `Access: ${view.grant.grantReason}`}
+          </p>
+          <div data-testid="story-rest" className="space-y-4">
+            {view.paragraphs.map((p, i) => (
+              <p key={i}>{p}</p>
+            ))}
+          </div>
+        </>
+      ) : null}
+
+      {view.kind === "denied" ? (
+        <section aria-labelledby="paywall-title" className="rounded-lg border-2 border-brand-700 bg-white p-5">
+          <h2 id="paywall-title" className="text-xl font-bold">
+            Subscribe to keep reading
+          </h2>
+          <p className="mt-1 text-gray-700">
+            You have read your free stories this month. Digital access: every story on every device.
+          </p>
+          <ul className="mt-4 space-y-3">
+            {plans.map((plan) => (
+              <li key={plan.id} className="flex flex-wrap items-center justify-between gap-2">
+                <span>
+                  <strong>{plan.title}</strong> · {money(plan.price_cents, plan.price_currency)} per{" "}
+                  {plan.duration_length > 1 ? `${plan.duration_length} ` : ""}
+                  {plan.duration_unit.replace(/s$/, "")}
+                </span>
+                <button
+                  type="button"
+                  disabled={busy || !reader}
+                  onClick={() => void subscribe(plan)}
+                  className="rounded bg-brand-700 px-3 py-1.5 font-semibold text-white disabled:opacity-50"
+                >
+                  Subscribe: {plan.title}
+                </button>
+              </li>
+            ))}
+          </ul>
+          {!reader ? <p className="mt-3 text-sm text-gray-700">Sign in above to subscribe.</p> : null}
+        </section>
+      ) : null}
+
+      {notice ? (
+        <p className="mt-4 text-sm" role="status">
+          {notice}
+        </p>
+      ) : null}
+
+      {payment ? (
+        <div
+          role="dialog"
+          aria-modal="true"
+          aria-labelledby="test-payment-title"
+          className="fixed inset-0 z-10 flex items-center justify-center bg-black/40 p-4"
+        >
+          <div className="w-full max-w-sm rounded-lg bg-white p-5 shadow-lg">
+            <h2 id="test-payment-title" className="text-lg font-bold">
+              Test payment
+            </h2>
+            <p className="mt-2 text-sm text-gray-700">
+              {payment.planTitle}: {payment.amount}. The demo&apos;s test gateway: no card, no money moves.
+            </p>
+            <div className="mt-4 flex gap-2">
+              <button
+                ref={payRef}
+                type="button"
+                onClick={() => payment.resolve({})}
+                className="rounded bg-brand-700 px-3 py-1.5 font-semibold text-white"
+              >
+                Pay (test)
+              </button>
+              <button
+                type="button"
+                onClick={() =>
+                  payment.reject({ status: 0, error: { code: "PAYMENT_CANCELLED", message: "Payment cancelled." } })
+                }
+                className="rounded border border-gray-400 px-3 py-1.5"
+              >
+                Cancel
+              </button>
+            </div>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

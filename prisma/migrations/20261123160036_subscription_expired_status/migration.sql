@@ -1,0 +1,2 @@
+-- AlterEnum
+ALTER TYPE "subscription_status" ADD VALUE 'expired';

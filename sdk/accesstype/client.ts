@@ -1,0 +1,416 @@
+import type {
+  AccessGrant,
+  AccessTypeApi,
+  AccessTypeConfig,
+  AccessTypeError,
+  AccessTypeUser,
+  AssetRef,
+  GatewayHandler,
+  GatewayPayment,
+  PaymentObject,
+  PaymentOption,
+  PreviewResult,
+  SubscriptionRequest,
+} from "./types";
+
+/**
+ * The AccessType browser SDK as a factory with its browser dependencies passed in (fetch, storage,
+ * script loading), so the request building and the flows are unit-tested in Node
+ * (client.test.ts). index.ts wires it to the real browser and defines `window.AccessType`.
+ *
+ * Every call goes to the Masthead API named by `baseUrl` with the account's client `key`; calls
+ * for a reader add `accesstype_jwt` (the publisher-signed JWT given to `setUser`). Guests (a
+ * `setUser` with an e-mail or phone but no JWT) check out through `subscription-without-login`.
+ * Every promise rejects with `{status, error: {code, message, details?}}`.
+ */
+/* eslint-disable @typescript-eslint/only-throw-error --
+   the SDK's documented contract: promises reject with the plain `{status, error}` object. */
+export type { GatewayHandler, GatewayPayment } from "./types";
+
+export const SDK_VERSION = "1.0.0";
+
+export type FetchLike = (
+  url: string,
+  init?: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    keepalive?: boolean;
+    credentials?: string;
+  },
+) => Promise<{ status: number; ok: boolean; text(): Promise<string> }>;
+
+export type StorageLike = { getItem(key: string): string | null; setItem(key: string, value: string): void };
+
+export type Deps = {
+  fetch: FetchLike;
+  storage?: StorageLike | null;
+  randomId: () => string;
+  /** Gateways with a browser step (razorpay in the browser build); more through registerGateway. */
+  gateways?: Record<string, GatewayHandler>;
+};
+
+export type UserState = {
+  jwt: string | null;
+  email: string | null;
+  phone: string | null;
+  loggedIn: boolean;
+};
+
+export type ApiRequest = { method: string; url: string; headers: Record<string, string>; body?: string };
+
+const READER_ID_KEY = "masthead_reader_id";
+
+/** Reject with the SDK's error shape. */
+export function sdkError(status: number, code: string, message: string): AccessTypeError {
+  return { status, error: { code, message } };
+}
+
+/**
+ * Build one API request: `path` under baseUrl, `key` first, then the other query parameters
+ * (null/undefined/"" left out), JSON bodies as application/json unless `textBody` (text/plain:
+ * no CORS preflight, what a pingback beacon sends).
+ */
+export function buildRequest(
+  config: { baseUrl: string; key: string },
+  method: string,
+  path: string,
+  query: Record<string, string | number | boolean | null | undefined> = {},
+  body?: unknown,
+  textBody = false,
+): ApiRequest {
+  const url = new URL(path, config.baseUrl.replace(/\/?$/, "/"));
+  url.searchParams.set("key", config.key);
+  for (const [name, value] of Object.entries(query))
+    if (value !== null && value !== undefined && value !== "") url.searchParams.set(name, String(value));
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (body === undefined) return { method, url: url.toString(), headers };
+  headers["Content-Type"] = textBody ? "text/plain;charset=UTF-8" : "application/json";
+  return { method, url: url.toString(), headers, body: JSON.stringify(body) };
+}
+
+/** The API's answer as data, or the SDK's rejection for a non-2xx answer or no answer at all. */
+export async function send(fetchImpl: FetchLike, request: ApiRequest, keepalive = false): Promise<unknown> {
+  let response: Awaited<ReturnType<FetchLike>>;
+  try {
+    response = await fetchImpl(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      credentials: "omit",
+      ...(keepalive ? { keepalive: true } : {}),
+    });
+  } catch (error) {
+    throw sdkError(0, "NETWORK_ERROR", error instanceof Error ? error.message : "The request failed.");
+  }
+  const text = await response.text();
+  let data: unknown = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (response.ok) return data;
+  const error = (data as { error?: AccessTypeError["error"] } | null)?.error;
+  throw {
+    status: response.status,
+    error:
+      error && typeof error === "object" && typeof error.message === "string"
+        ? error
+        : { code: `HTTP_${response.status}`, message: text.slice(0, 200) || `HTTP ${response.status}` },
+  } satisfies AccessTypeError;
+}
+
+/** Turn setUser's argument into the SDK's reader state. */
+export function userState(user: AccessTypeUser | null | undefined): UserState {
+  if (!user || ("isLoggedIn" in user && user.isLoggedIn === false))
+    return { jwt: null, email: null, phone: null, loggedIn: false };
+  const u = user;
+  const jwt = u.accesstypeJwt || null;
+  return { jwt, email: u.emailAddress || null, phone: u.mobileNumber || null, loggedIn: jwt !== null };
+}
+
+/** The preview/create body the client API takes from the React component's payment object. */
+export function requestFromPaymentObject(paymentObject: PaymentObject, paymentType: string): SubscriptionRequest {
+  const plan = paymentObject.plan;
+  // The amount is sent when the payment object names one (the React component does); otherwise
+  // the preview computes it (a trial's authorization amount, a coupon, tax) and the create sends
+  // the preview's frozen amount back.
+  const amount = paymentObject.payment?.amount_cents;
+  const request: SubscriptionRequest = {
+    subscription_plan_id: plan.id,
+    subscription_type: paymentObject.type === "dynamic_asset" ? "dynamic_asset" : paymentObject.type || "standard",
+    payment: {
+      payment_type: paymentObject.payment?.payment_type || paymentType,
+      ...(typeof amount === "number" ? { amount_cents: amount } : {}),
+      amount_currency: paymentObject.payment?.amount_currency || plan.price_currency,
+    },
+  };
+  if (paymentObject.coupon_code) request.coupon_code = paymentObject.coupon_code;
+  if (paymentObject.metadata) request.metadata = paymentObject.metadata;
+  if (paymentObject.recipient_subscriber) request.recipient_subscriber = paymentObject.recipient_subscriber;
+  if (paymentObject.type === "dynamic_asset" && paymentObject.assets?.length) {
+    request.dynamic_assets = paymentObject.assets.map((a) => ({ id: String(a.id) }));
+    request.type = "dynamic_assets";
+  }
+  return request;
+}
+
+/**
+ * Callbacks queued before the script loaded (`(window.accesstypeq = window.accesstypeq || []).push(fn)`)
+ * run now, in order; later pushes run at once. A callback that throws does not stop the others.
+ */
+export function drainQueue<T>(
+  queued: unknown,
+  api: T,
+  onError: (error: unknown) => void = () => {},
+): { push(callback: (api: T) => void): number } {
+  const run = (callback: unknown) => {
+    if (typeof callback !== "function") return;
+    try {
+      (callback as (api: T) => void)(api);
+    } catch (error) {
+      onError(error);
+    }
+  };
+  if (Array.isArray(queued)) for (const callback of queued) run(callback);
+  let count = 0;
+  return {
+    push(callback) {
+      run(callback);
+      return ++count;
+    },
+  };
+}
+
+/** The `AccessType` object. `config.key` and `config.baseUrl` must be set before the first call. */
+export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessTypeApi {
+  const config = { key: initial.key ?? "", baseUrl: initial.baseUrl ?? "", env: initial.env ?? "" };
+  let user: UserState = userState(null);
+  const gateways: Record<string, GatewayHandler> = { ...deps.gateways };
+  let memoryReaderId: string | null = null;
+
+  const ready = () => {
+    if (!config.key) throw sdkError(0, "NOT_CONFIGURED", "AccessType has no account key: load the script with ?key=.");
+    if (!config.baseUrl) throw sdkError(0, "NOT_CONFIGURED", "AccessType has no base URL.");
+    return config;
+  };
+  const call = async (
+    method: string,
+    path: string,
+    query: Record<string, string | number | boolean | null | undefined> = {},
+    body?: unknown,
+  ) => send(deps.fetch, buildRequest(ready(), method, path, query, body));
+  const me = () => ({ accesstype_jwt: user.jwt });
+  const needsReader = () => {
+    if (!user.jwt)
+      throw sdkError(401, "UNAUTHORIZED", "No reader: call AccessType.setUser with an accesstypeJwt first.");
+  };
+  const readerId = () => {
+    if (memoryReaderId) return memoryReaderId;
+    let id: string | null = null;
+    try {
+      id = deps.storage?.getItem(READER_ID_KEY) ?? null;
+    } catch {
+      id = null;
+    }
+    if (!id || !/^[A-Za-z0-9_.-]{8,128}$/.test(id)) {
+      id = deps.randomId();
+      try {
+        deps.storage?.setItem(READER_ID_KEY, id);
+      } catch {
+        // Storage refused (private mode): this page view keeps the id in memory.
+      }
+    }
+    memoryReaderId = id;
+    return id;
+  };
+  const guestBody = () => ({
+    ...(user.email ? { emailAddress: user.email } : {}),
+    ...(user.phone ? { phoneNumber: user.phone } : {}),
+  });
+  const checkoutPath = () => {
+    if (user.jwt) return "/api/access/v1/members/me/subscriptions";
+    if (user.email || user.phone) return "/api/access/v1/subscription-without-login";
+    throw sdkError(
+      401,
+      "UNAUTHORIZED",
+      "Call AccessType.setUser with an accesstypeJwt, an emailAddress or a mobileNumber first.",
+    );
+  };
+  const storyPath = (asset: AssetRef, what: string) => {
+    if (!asset || asset.id === undefined || asset.id === null || String(asset.id) === "")
+      throw sdkError(400, "BAD_REQUEST", "The asset needs an id.");
+    return `/api/access/v1/stories/${encodeURIComponent(String(asset.id))}/${what}`;
+  };
+
+  const api = {
+    version: SDK_VERSION,
+    init(next: AccessTypeConfig) {
+      if (next.key !== undefined) config.key = next.key;
+      if (next.baseUrl !== undefined) config.baseUrl = next.baseUrl;
+      if (next.env !== undefined) config.env = next.env;
+      return api;
+    },
+    async setUser(next: AccessTypeUser) {
+      user = userState(next);
+      return true;
+    },
+    getReaderId: readerId,
+    registerGateway(name: string, handler: GatewayHandler) {
+      gateways[name] = handler;
+    },
+
+    async getPlans() {
+      const data = (await call("GET", "/api/v1/subscription_groups.json")) as { subscription_groups?: unknown[] };
+      return (data?.subscription_groups ?? []) as never;
+    },
+    async getCampaigns() {
+      const data = (await call("GET", "/api/v1/campaigns.json")) as { subscription_groups?: unknown[] };
+      return (data?.subscription_groups ?? []) as never;
+    },
+    async getAssetPlans(asset: AssetRef) {
+      const type = asset?.type || "story";
+      const data = (await call("GET", `/api/v1/asset/${encodeURIComponent(type)}/pricing_plans.json`, {
+        id: asset?.id,
+      })) as { pricing_plans?: unknown[] };
+      return (data?.pricing_plans ?? []) as never;
+    },
+    async validateCoupon(args: { subscriptionPlanId: number; couponCode: string; currency?: string }) {
+      return (await call(
+        "POST",
+        "/api/access/v1/coupons/validate",
+        {},
+        {
+          subscription_plan_id: args.subscriptionPlanId,
+          coupon_code: args.couponCode,
+          ...(args.currency ? { currency: args.currency } : {}),
+        },
+      )) as never;
+    },
+
+    async preview(request: SubscriptionRequest) {
+      const path = checkoutPath();
+      return (await call("POST", `${path}/preview`, me(), { ...guestBody(), subscription: request })) as never;
+    },
+    async create(request: SubscriptionRequest & { attempt_token: string }) {
+      const path = checkoutPath();
+      const { attempt_token, ...subscription } = request;
+      const data = (await call("POST", path, me(), { ...guestBody(), subscription, attempt_token })) as {
+        subscription?: unknown;
+      };
+      return (data?.subscription ?? data) as never;
+    },
+    async getPaymentOptions() {
+      let listed: Record<string, Record<string, unknown>> = {};
+      try {
+        const data = (await call("GET", "/api/access/v1/payment_options")) as {
+          payment_options?: Record<string, Record<string, unknown>>;
+        };
+        listed = data?.payment_options ?? {};
+      } catch (error) {
+        // No gateway configured (or none reachable) is an empty list, not a failure.
+        if ((error as AccessTypeError).status !== 404) throw error;
+      }
+      const options: Record<string, PaymentOption> = {};
+      const names = new Set([...Object.keys(listed), ...Object.keys(gateways)]);
+      for (const name of names) {
+        const option = listed[name] ?? {};
+        options[name] = { ...option, proceed: (paymentObject: PaymentObject) => proceed(name, option, paymentObject) };
+      }
+      return options;
+    },
+
+    async getSubscriptions() {
+      // No reader has no subscriptions (the server answers [] too): no request.
+      if (!user.jwt) return [] as never;
+      const data = (await call("GET", "/api/access/v1/members/me/subscriptions", me())) as
+        unknown[] | { subscriptions?: unknown[] };
+      return (Array.isArray(data) ? data : (data?.subscriptions ?? [])) as never;
+    },
+    async getSubscription(id: number) {
+      needsReader();
+      const data = (await call(
+        "GET",
+        `/api/access/v1/members/me/subscriptions/${encodeURIComponent(String(id))}`,
+        me(),
+      )) as {
+        subscription?: unknown;
+      };
+      return (data?.subscription ?? data) as never;
+    },
+    async getSubscriptionWithSwitchablePlans(id: number) {
+      needsReader();
+      const data = (await call(
+        "GET",
+        `/api/access/v1/members/me/subscriptions/${encodeURIComponent(String(id))}`,
+        me(),
+      )) as Record<string, unknown>;
+      const { subscription, ...rest } = data ?? {};
+      return { ...(subscription as object), ...rest } as never;
+    },
+    async cancelSubscription(id: number) {
+      needsReader();
+      return ((await call(
+        "PUT",
+        `/api/access/v1/members/me/subscriptions/${encodeURIComponent(String(id))}/cancel`,
+        me(),
+      )) ?? {}) as never;
+    },
+
+    async isAssetAccessible(asset: AssetRef, disableMetering?: boolean) {
+      return (await call("GET", storyPath(asset, "access"), {
+        ...me(),
+        readerId: readerId(),
+        "disable-meter": disableMetering ? "true" : null,
+      })) as AccessGrant;
+    },
+    async pingbackAssetAccess(asset: AssetRef, accessData: AccessGrant) {
+      const request = buildRequest(
+        ready(),
+        "POST",
+        storyPath(asset, "pingback"),
+        { ...me(), readerId: readerId() },
+        accessData,
+        true,
+      );
+      // keepalive: the count survives the reader leaving the page right after (as sendBeacon would).
+      return ((await send(deps.fetch, request, true)) ?? {}) as never;
+    },
+
+    async getSubscriberMetadata() {
+      return (await call("GET", "/api/access/v1/members/me/metadata", me())) as never;
+    },
+    async setSubscriberMetadata(metadata: object) {
+      needsReader();
+      await call("POST", "/api/access/v1/members/me/metadata", me(), metadata);
+      return true;
+    },
+  };
+
+  async function proceed(name: string, option: Record<string, unknown>, paymentObject: PaymentObject) {
+    if (!paymentObject?.plan?.id) throw sdkError(400, "BAD_REQUEST", "The payment object needs plan.id.");
+    const request = requestFromPaymentObject(paymentObject, name);
+    const preview = (await api.preview(request)) as PreviewResult;
+    const handler = gateways[name];
+    const paid: GatewayPayment = handler
+      ? await handler({ preview, paymentObject, option, user, config: { env: config.env } })
+      : { payment_token: paymentObject.payment?.payment_token ?? null };
+    const frozen = preview.subscription ?? ({} as PreviewResult["subscription"]);
+    const subscription = await api.create({
+      ...request,
+      payment: {
+        ...request.payment,
+        ...(typeof frozen.payment_amount_cents === "number" ? { amount_cents: frozen.payment_amount_cents } : {}),
+        ...(frozen.payment_amount_currency ? { amount_currency: frozen.payment_amount_currency } : {}),
+        ...paid,
+      },
+      attempt_token: preview.attempt_token,
+    });
+    return { subscription, preview };
+  }
+
+  return api;
+}

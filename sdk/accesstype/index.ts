@@ -1,0 +1,55 @@
+/**
+ * The browser entry of the AccessType SDK, bundled by scripts/build-sdk.ts into the script
+ * Masthead serves at /frontend/v2/accesstype.js?key=<account key> and /sdk/masthead-access.js.
+ *
+ * Configuration comes from the script tag itself: `key` and `env` from its `src` query (or
+ * `data-key` / `data-env` attributes), the API base from its origin (or `data-base-url`);
+ * `AccessType.init({key, baseUrl})` overrides them. Defines `window.AccessType` and runs the
+ * callbacks queued in `window.accesstypeq`; no other globals.
+ */
+import { createAccessType, drainQueue } from "./client";
+import { razorpayGateway } from "./razorpay";
+import type { AccessTypeConfig } from "./types";
+
+function scriptConfig(): AccessTypeConfig {
+  const script = (document.currentScript ??
+    document.querySelector(
+      "script#AccessTypeScript, script[data-accesstype-script], script[src*='accesstype.js'], script[src*='masthead-access.js']",
+    )) as HTMLScriptElement | null;
+  if (!script?.src) return {};
+  const src = new URL(script.src, location.href);
+  return {
+    key: src.searchParams.get("key") ?? script.dataset.key ?? undefined,
+    env: src.searchParams.get("env") ?? script.dataset.env ?? undefined,
+    baseUrl: script.dataset.baseUrl ?? src.origin,
+  };
+}
+
+function randomId(): string {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+if (!window.AccessType || typeof window.AccessType.setUser !== "function") {
+  const api = createAccessType(scriptConfig(), {
+    fetch: (url, init) => fetch(url, init as RequestInit),
+    storage: storage(),
+    randomId,
+    gateways: { razorpay: razorpayGateway },
+  });
+  window.AccessType = api;
+  window.accesstypeq = drainQueue(window.accesstypeq, api, (error) =>
+    console.error("accesstypeq callback failed", error),
+  );
+  document.dispatchEvent(new CustomEvent("accesstype:ready"));
+}

@@ -1,0 +1,215 @@
+/**
+ * The public types of Masthead's browser SDK (`window.AccessType`), served as
+ * `/frontend/v2/accesstype.d.ts`. Type declarations only: this file is the .d.ts as written.
+ *
+ * Wire objects (subscriptions, groups, plans) are snake_case, exactly as the REST API answers
+ * them (docs/subscriptions.md); the SDK passes them through unchanged.
+ */
+
+/** Every rejection of an SDK promise: the HTTP status (0: no answer) and the API's error object. */
+export type AccessTypeError = {
+  status: number;
+  error: { code: string; message: string; details?: { field: string; issue: string }[] };
+};
+
+/** `setUser`: a signed-in reader (the publisher's JWT) or a guest (e-mail and/or E.164 phone). */
+export type AccessTypeUser =
+  | { accesstypeJwt?: string | null; emailAddress?: string | null; mobileNumber?: string | null; isLoggedIn?: true }
+  | { isLoggedIn: false };
+
+/** `type` is "story" (or "collection" for pay-per-asset plans). */
+export type AssetRef = { id: string; type: string };
+
+/** The access grant object (also the AMP entitlement and the pingback body). */
+export type AccessGrant = {
+  granted: boolean;
+  grantReason: string | null;
+  data: { numberRemaining: number | null; isLoggedIn: boolean; isLast: boolean; [key: string]: unknown };
+  [key: string]: unknown;
+};
+
+export type Money = { amount_cents: number; amount_currency: string };
+
+export type SubscriptionPlan = {
+  id: number;
+  title: string;
+  description: string | null;
+  price_cents: number;
+  price_currency: string;
+  prices: Record<string, { amount_cents: number }>;
+  duration_length: number;
+  duration_unit: string;
+  recurring: boolean;
+  supported_payment_providers: string[];
+  [key: string]: unknown;
+};
+
+export type SubscriptionGroup = {
+  id: number;
+  name: string;
+  description: string | null;
+  subscription_type: string;
+  subscription_plans: SubscriptionPlan[];
+  [key: string]: unknown;
+};
+
+export type PricingPlan = {
+  id: number;
+  price_cents: number;
+  price_currency: string;
+  duration_length: number;
+  duration_unit: string;
+  [key: string]: unknown;
+};
+
+export type Subscription = {
+  id: number | null;
+  subscription_plan_id: number;
+  status: string;
+  active: boolean;
+  payment_type: string | null;
+  payment_amount_cents: number | null;
+  payment_amount_currency: string | null;
+  start_timestamp: string | null;
+  end_timestamp: string | null;
+  [key: string]: unknown;
+};
+
+export type CouponValidation = {
+  valid: boolean;
+  discount_detail: Record<string, unknown>;
+  price_cents: number;
+  discounted_price_cents: number;
+  price_currency: string;
+  [key: string]: unknown;
+};
+
+export type SubscriberMetadata = {
+  address: Record<string, string | null> | null;
+  phone_number: string | null;
+  other: Record<string, unknown> | null;
+};
+
+/** The body of a preview (spec §4.3); `create` adds `attempt_token` and `payment.payment_token`. */
+export type SubscriptionRequest = {
+  subscription_plan_id: number;
+  subscription_type?: string;
+  payment: { payment_type: string; amount_cents?: number; amount_currency?: string; [key: string]: unknown };
+  coupon_code?: string | null;
+  metadata?: Record<string, unknown>;
+  notes?: string;
+  dynamic_assets?: { id: string }[];
+  type?: string;
+  recipient_subscriber?: Record<string, unknown>;
+  [key: string]: unknown;
+};
+
+export type PreviewResult = {
+  subscription: Subscription;
+  attempt_token: string;
+  external_reference_id: string | null;
+  [key: string]: unknown;
+};
+
+/** The payment object the AccessType React component builds and hands to `proceed`. */
+export type PaymentObject = {
+  type?: string;
+  plan: {
+    id: number;
+    title?: string;
+    description?: string | null;
+    price_cents: number;
+    price_currency: string;
+    duration_length?: number;
+    duration_unit?: string;
+    discounted_price_cents?: number | null;
+  };
+  metadata?: Record<string, unknown>;
+  coupon_code?: string | null;
+  payment?: { payment_type?: string; amount_cents?: number; amount_currency?: string; payment_token?: string };
+  assets?: { id: string; title?: string; slug?: string }[];
+  recipient_subscriber?: Record<string, unknown>;
+  options?: { urls?: { cancel_url?: string; return_url?: string; success_url?: string } };
+};
+
+/** What `proceed` resolves to once the subscription is created. */
+export type ProceedResult = { subscription: Subscription; preview: PreviewResult };
+
+export type PaymentOption = {
+  app_key?: string;
+  environment?: string;
+  payment_types?: string[];
+  /** Preview, let the reader pay in the gateway's widget, then create. */
+  proceed(paymentObject: PaymentObject): Promise<ProceedResult>;
+  [key: string]: unknown;
+};
+
+/** What a gateway's browser step returns: fields merged into `payment` of the create. */
+export type GatewayPayment = { payment_token?: string | null; [key: string]: unknown };
+
+/** A gateway's browser step (registerGateway): let the reader pay for the previewed order. */
+export type GatewayHandler = (args: {
+  preview: PreviewResult;
+  paymentObject: PaymentObject;
+  /** What payment_options lists for this gateway (app_key, environment…), or {}. */
+  option: Record<string, unknown>;
+  user: { jwt: string | null; email: string | null; phone: string | null; loggedIn: boolean };
+  config: { env: string };
+}) => Promise<GatewayPayment>;
+
+export type SwitchablePlans = Subscription & {
+  upgrade_plan_details?: unknown[];
+  downgrade_plan_details?: unknown[];
+  crossgrade_plan_details?: unknown[];
+};
+
+export type AccessTypeConfig = {
+  /** The account's client key (read from the script's `?key=` or `data-key` otherwise). */
+  key?: string;
+  /** Where the Masthead API is (the script's own origin otherwise). */
+  baseUrl?: string;
+  /** "sandbox" makes gateway widgets run in their test mode where they have one. */
+  env?: string;
+};
+
+export interface AccessTypeApi {
+  readonly version: string;
+  init(config: AccessTypeConfig): AccessTypeApi;
+  setUser(user: AccessTypeUser): Promise<boolean>;
+  /** The anonymous reader id the meter counts this browser by (kept in localStorage). */
+  getReaderId(): string;
+
+  getPlans(): Promise<SubscriptionGroup[]>;
+  getCampaigns(): Promise<SubscriptionGroup[]>;
+  getAssetPlans(asset: AssetRef): Promise<PricingPlan[]>;
+  validateCoupon(args: {
+    subscriptionPlanId: number;
+    couponCode: string;
+    currency?: string;
+  }): Promise<CouponValidation>;
+
+  preview(request: SubscriptionRequest): Promise<PreviewResult>;
+  create(request: SubscriptionRequest & { attempt_token: string }): Promise<Subscription>;
+  /** Add (or replace) a gateway's browser step; getPaymentOptions then offers it too. */
+  registerGateway(name: string, handler: GatewayHandler): void;
+  getPaymentOptions(amountCents?: number | null, ...rest: unknown[]): Promise<Record<string, PaymentOption>>;
+
+  getSubscriptions(): Promise<Subscription[]>;
+  getSubscription(id: number): Promise<Subscription>;
+  getSubscriptionWithSwitchablePlans(id: number, action?: string): Promise<SwitchablePlans>;
+  cancelSubscription(id: number): Promise<Record<string, unknown>>;
+
+  isAssetAccessible(asset: AssetRef, disableMetering?: boolean): Promise<AccessGrant>;
+  pingbackAssetAccess(asset: AssetRef, accessData: AccessGrant): Promise<Record<string, unknown>>;
+
+  getSubscriberMetadata(): Promise<SubscriberMetadata>;
+  setSubscriberMetadata(metadata: Partial<SubscriberMetadata>): Promise<boolean>;
+}
+
+declare global {
+  interface Window {
+    AccessType?: AccessTypeApi;
+    /** Callbacks pushed before the script loaded; run with AccessType once it is ready. */
+    accesstypeq?: ((api: AccessTypeApi) => void)[] | { push(callback: (api: AccessTypeApi) => void): void };
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The route handlers of the access decision (docs/subscriptions.md, "Access and metering"), made
+ * once here for the route files under app/api/access/v1/stories/[storyId]/: the web check
+ * (`access`), AMP's authorization (`amp-access`) and both pingbacks (`amp-pingback`, `pingback`).
+ * Each answers the access grant object (pingbacks: `{}`), never cached by anyone (it is the
+ * reader's), with AMP's CORS headers when AMP calls (./amp-cors.ts).
+ */
+import { getEnv } from "../../env.js";
+import type { ApiAccount } from "../auth/api-auth";
+import type { Db } from "../db/client";
+import { AppError, isAppError } from "../errors";
+import { getPublisher } from "../publishing/publisher";
+import { decideAccess, recordPingback, toAccessGrant } from "../subscriptions/access";
+import {
+  PINGBACK_MAX_BODY_BYTES,
+  ZAccessParams,
+  ZAccessQuery,
+  ZMeterObject,
+  ZWebAccessQuery,
+} from "../subscriptions/access.schema";
+import { ampCorsHeaders } from "./amp-cors";
+import { json } from "./respond";
+import { apiRoute } from "./route";
+
+const NO_STORE = { "Cache-Control": "private, no-store" };
+
+/** AMP's CORS headers for this account's publication (publisher settings come from the process cache). */
+async function ampHeaders(db: Db, req: Request, account: ApiAccount, sourceOrigin: string | undefined) {
+  if (sourceOrigin === undefined && req.headers.get("amp-same-origin") !== "true") return {};
+  const publisher = await getPublisher(db, account.id, { appUrl: getEnv().APP_URL });
+  return ampCorsHeaders(req, sourceOrigin, publisher);
+}
+
+/** Run `fn`, adding `headers` to its answer or to the error it throws (AMP must be able to read both). */
+async function withHeaders(headers: Record<string, string>, fn: () => Promise<Response>): Promise<Response> {
+  try {
+    const response = await fn();
+    for (const [name, value] of Object.entries({ ...NO_STORE, ...headers })) response.headers.set(name, value);
+    return response;
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    throw new AppError(error.code, error.message, {
+      details: error.details,
+      headers: { ...error.headers, ...NO_STORE, ...headers },
+      cause: error,
+    });
+  }
+}
+
+const GRANT_SHAPE =
+  "{granted, grantReason (FREE, LOGGED_IN, SUBSCRIBER, ASSET, METERING; null when denied), data: {numberRemaining, isLoggedIn, isLast}}";
+
+/** GET …/amp-access (AMP) and GET …/access (web; `count=true` counts a metered read at once). */
+export function accessCheckRoute(kind: "amp" | "web") {
+  return apiRoute(
+    {
+      auth: "serverOrClient+optionalUser",
+      params: ZAccessParams,
+      query: kind === "web" ? ZWebAccessQuery : ZAccessQuery,
+      cors: true,
+      summary:
+        kind === "amp"
+          ? `AMP's authorization (amp-access / amp-subscriptions): may the reader (readerId, optional JWT) read the story? → ${GRANT_SHAPE}. Never counts (AMP counts on pingback). disable-meter=true: only subscribers. AMP CORS (__amp_source_origin) for the publication's origins and AMP caches. 404 for an unknown story.`
+          : `The web's isAssetAccessible: ${GRANT_SHAPE}. count=true counts a METERING read on the reader's meter in the same call (otherwise send the pingback). 404 for an unknown story.`,
+    },
+    async ({ db, req, account, user, params, query }) => {
+      const headers = await ampHeaders(db, req, account, query.__amp_source_origin);
+      return withHeaders(headers, async () => {
+        const count = "count" in query && query.count === true;
+        const args = {
+          accountId: account.id,
+          storyId: params.storyId,
+          disableMeter: query["disable-meter"],
+          now: new Date(),
+        };
+        const decision = count
+          ? await recordPingback(db, { ...args, user, readerId: query.readerId })
+          : await decideAccess(db, {
+              ...args,
+              reader: {
+                memberId: null,
+                jwtUserId: user?.id ?? null,
+                readerId: query.readerId,
+                loggedIn: Boolean(user),
+              },
+              meter: "check",
+            });
+        return json(toAccessGrant(decision));
+      });
+    },
+  );
+}
+
+/** POST …/amp-pingback (AMP) and POST …/pingback (web, sendBeacon): text/plain or JSON body → {}. */
+export function pingbackRoute(kind: "amp" | "web") {
+  return apiRoute(
+    {
+      auth: "serverOrClient+optionalUser",
+      params: ZAccessParams,
+      query: ZAccessQuery,
+      body: ZMeterObject,
+      bodyTypes: ["text-json", "json"],
+      maxBodyBytes: PINGBACK_MAX_BODY_BYTES,
+      cors: true,
+      summary: `${kind === "amp" ? "AMP's pingback" : "The web's pingback (navigator.sendBeacon)"}: the body is the meter object (text/plain or JSON; not JSON: 400). The read is decided again and counted on the reader's meter when it is METERING: once per story and period, repeated pingbacks change nothing. → {}. 404 for an unknown story.`,
+    },
+    async ({ db, req, account, user, params, query }) => {
+      const headers = await ampHeaders(db, req, account, query.__amp_source_origin);
+      return withHeaders(headers, async () => {
+        await recordPingback(db, {
+          accountId: account.id,
+          storyId: params.storyId,
+          user,
+          readerId: query.readerId,
+          disableMeter: query["disable-meter"],
+          now: new Date(),
+        });
+        return json({});
+      });
+    },
+  );
+}

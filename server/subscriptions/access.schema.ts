@@ -1,0 +1,79 @@
+/**
+ * Wire shapes of the access decision's endpoints (docs/subscriptions.md, "Access and metering"):
+ * the query the web check, AMP's authorization and both pingbacks take, the pingback body (the
+ * spec's meter object) and the meter settings of the dashboard.
+ */
+import { z } from "zod";
+
+const zFlag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+/** Path: the story's id (its story-content-id). Any text: an unknown or malformed id is a 404. */
+export const ZAccessParams = z.object({ storyId: z.string().min(1).max(100) });
+
+/**
+ * ?key= (client key; or X-SUBAUTH), the reader's JWT (accesstype_jwt, svc_jwt, masthead_jwt),
+ * readerId (AMP's READER_ID, the web's reader cookie), disable-meter (hard paywall), and what
+ * AMP adds (accesstype_integration_id, accepted and not used; __amp_source_origin).
+ */
+export const ZAccessQuery = z.object({
+  key: z.string().optional(),
+  masthead_jwt: z.string().optional(),
+  accesstype_jwt: z.string().optional(),
+  svc_jwt: z.string().optional(),
+  readerId: z
+    .string()
+    .trim()
+    .max(200, "readerId is at most 200 characters")
+    .regex(/^[\x21-\x7e]*$/, "readerId is printable ASCII without spaces")
+    .optional()
+    .transform((v) => v || null),
+  "disable-meter": zFlag,
+  accesstype_integration_id: z.string().max(100).optional(),
+  __amp_source_origin: z.string().max(500).optional(),
+});
+export type TAccessQuery = z.output<typeof ZAccessQuery>;
+
+/** The web check: the same, plus count=true to count a metered read in the same call. */
+export const ZWebAccessQuery = ZAccessQuery.extend({ count: zFlag });
+
+/**
+ * The pingback body, sent as text/plain (AMP, sendBeacon) or JSON: the meter object AMP or the
+ * SDK got from the check. It is read for its shape only: what is counted is decided again here.
+ */
+export const ZMeterObject = z
+  .object({
+    granted: z.boolean().optional(),
+    grantReason: z.string().max(50).nullable().optional(),
+    data: z
+      .object({
+        numberRemaining: z.number().nullable().optional(),
+        isLoggedIn: z.boolean().optional(),
+        isLast: z.boolean().optional(),
+      })
+      .passthrough()
+      .nullable()
+      .optional(),
+  })
+  .passthrough();
+
+export const PINGBACK_MAX_BODY_BYTES = 4096;
+
+/** The dashboard's "Paywall meter" settings. */
+export const ZMeterSettingsInput = z.object({
+  enabled: z.boolean(),
+  freeStories: z.number().int().min(0).max(1000),
+  periodLength: z.number().int().min(1).max(366),
+  periodUnit: z.enum(["days", "weeks", "months", "years"]),
+  meterAnonymous: z.boolean(),
+});
+export type TMeterSettingsInput = z.infer<typeof ZMeterSettingsInput>;
+
+export const ZMeterSettingsView = ZMeterSettingsInput.extend({
+  /** False: no settings saved yet (metering is off; the values are the defaults a save would keep). */
+  configured: z.boolean(),
+  updatedAt: z.string().nullable(),
+});
+export type TMeterSettingsView = z.infer<typeof ZMeterSettingsView>;

@@ -1,0 +1,401 @@
+/**
+ * The access decision: may this reader read this story, and why (docs/subscriptions.md, "Access
+ * and metering"). One function, `decideAccess`, answers the web check (`…/access`, the browser
+ * SDK's isAssetAccessible), AMP's authorization (`…/amp-access`), both pingbacks and the 402 of
+ * the content API. It is asked on every page view, so a check is one SQL statement and no
+ * transaction: the story's access settings, the reader's member, the reader's access-granting
+ * subscriptions with the assets they grant, and the reader's meter for the period. The key and
+ * the account's meter settings come from the process caches.
+ *
+ * Grant reasons (`grantReason`, what AMP templates read):
+ * - FREE: a public story (access "public", or none set).
+ * - LOGGED_IN: a "login" story and a logged-in reader.
+ * - SUBSCRIBER: a "subscription" story and an access-granting subscription of the reader (its
+ *   own, or a group_access subscription it is a member of) whose assets cover the story (see
+ *   `assetsCoverStory`).
+ * - ASSET: pay per asset: a dynamic_asset subscription whose dynamic_assets name the story, or a
+ *   collection holding it.
+ * - METERING: a free read within the account's meter.
+ * Denials (`granted: false`, `grantReason: null`; the reason in `why`, never on the wire):
+ * login_required, hard_paywall (disable-meter: only subscribers), meter_off (no meter, or
+ * disabled), anonymous_not_metered, no_reader (nobody to count a read for), meter_exhausted.
+ */
+import "server-only";
+
+import type { ApiUser } from "../auth/api-auth";
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+import { findOrCreateJwtMember } from "../members/identities";
+import { countMeteredRead, getMeterRules, meterPeriodStart, meterReaderKey, type MeterRules } from "./meter";
+
+export type GrantReason = "FREE" | "LOGGED_IN" | "SUBSCRIBER" | "ASSET" | "METERING";
+export type DenialReason =
+  "login_required" | "hard_paywall" | "meter_off" | "anonymous_not_metered" | "no_reader" | "meter_exhausted";
+
+/** The answer AMP and the browser SDK read (the spec's access grant object, meter object). */
+export type AccessGrant = {
+  granted: boolean;
+  grantReason: GrantReason | null;
+  data: {
+    /** Free stories left in the period after this read; null when the reader is not metered. */
+    numberRemaining: number | null;
+    isLoggedIn: boolean;
+    /** This read uses the reader's last free story of the period. */
+    isLast: boolean;
+  };
+};
+
+export type AccessDecision = AccessGrant & {
+  /** Why, for logs and tests: a grant's detail ("subscription:12", "meter:counted") or a DenialReason. */
+  why: string;
+};
+
+export type AccessReader = {
+  /** The reader's member, when the caller knows it (a member session, or the pingback that created it). */
+  memberId: number | null;
+  /** The publisher-JWT user id (`id` claim), when the reader sent a JWT: its member is looked up. */
+  jwtUserId?: string | null;
+  /** The anonymous reader id (AMP's READER_ID, the web's reader cookie). */
+  readerId: string | null;
+};
+
+export type StoryAccess = { access: string; accessLevelValue: number | null; collectionIds: number[] };
+
+export type GrantingSubscription = {
+  id: number;
+  type: string;
+  /** [{id, type}] for pay per asset. */
+  dynamicAssets: unknown;
+  /** What the plan (assets, additional assets) and the group (assets) grant. */
+  assets: { type: string; metadata: unknown }[];
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// ─── Pure rules ──────────────────────────────────────────────────────────────────────────────
+
+/** "public", "login" or "subscription"; anything else is treated as "subscription" (closed, not open). */
+export function storyAccessKind(access: string | null | undefined): "public" | "login" | "subscription" {
+  const value = (access ?? "").trim().toLowerCase();
+  if (value === "" || value === "public") return "public";
+  if (value === "login") return "login";
+  return "subscription";
+}
+
+function accessLevelOf(metadata: unknown): number | null {
+  if (!metadata || typeof metadata !== "object") return null;
+  const raw = (metadata as Record<string, unknown>).access_level;
+  const n = typeof raw === "string" && raw.trim() !== "" ? Number(raw) : raw;
+  return typeof n === "number" && Number.isFinite(n) ? n : null;
+}
+
+/**
+ * Whether a subscription's assets cover a story:
+ * - a `site` asset covers every story;
+ * - a `story` asset with `metadata.access_level` L covers stories whose access-level-value is
+ *   unset or at most L; a `story` asset without a level covers every story;
+ * - a `static` asset (an e-paper, a PDF, a page that is not a story) covers no story;
+ * - a subscription granting no asset at all (neither its plan nor its group names one) covers
+ *   every story: a publisher selling "digital access" without modelling assets means the site.
+ *   Campaign subscriptions (contributions) are the exception: without assets they grant nothing.
+ */
+export function assetsCoverStory(sub: Pick<GrantingSubscription, "type" | "assets">, story: StoryAccess): boolean {
+  if (sub.assets.length === 0) return sub.type !== "campaign" && sub.type !== "dynamic_asset";
+  return sub.assets.some((asset) => {
+    if (asset.type === "site") return true;
+    if (asset.type !== "story") return false;
+    const level = accessLevelOf(asset.metadata);
+    return level === null || story.accessLevelValue === null || story.accessLevelValue <= level;
+  });
+}
+
+/** Whether a pay-per-asset subscription's dynamic_assets name the story or a collection holding it. */
+export function dynamicAssetsCoverStory(dynamicAssets: unknown, storyId: string, story: StoryAccess): boolean {
+  if (!Array.isArray(dynamicAssets)) return false;
+  return dynamicAssets.some((item) => {
+    if (!item || typeof item !== "object") return false;
+    const { id, type } = item as { id?: unknown; type?: unknown };
+    const kind = typeof type === "string" ? type.toLowerCase() : "story";
+    if (kind === "collection") return story.collectionIds.includes(Number(id));
+    return String(id).toLowerCase() === storyId.toLowerCase();
+  });
+}
+
+type MeterState = {
+  rules: MeterRules | null;
+  readerKey: string | null;
+  loggedIn: boolean;
+  /** Stories counted in the period, and whether this one is among them. */
+  views: number;
+  counted: boolean;
+};
+
+/**
+ * The decision from what was loaded (no IO). With the meter, `numberRemaining` is what is left
+ * after this read; a story already counted in the period is read again for free.
+ */
+export function decideFromState(args: {
+  storyId: string;
+  story: StoryAccess;
+  subscriptions: GrantingSubscription[];
+  meter: MeterState;
+  disableMeter: boolean;
+}): AccessDecision {
+  const { story, meter } = args;
+  const metered = meterApplies(meter);
+  const remainingNow = metered ? Math.max(0, meter.rules!.freeStories - meter.views) : null;
+  const grant = (grantReason: GrantReason, why: string, numberRemaining = remainingNow, isLast = false) => ({
+    granted: true,
+    grantReason,
+    data: { numberRemaining, isLoggedIn: meter.loggedIn, isLast },
+    why,
+  });
+  const deny = (why: DenialReason): AccessDecision => ({
+    granted: false,
+    grantReason: null,
+    data: { numberRemaining: remainingNow, isLoggedIn: meter.loggedIn, isLast: false },
+    why,
+  });
+
+  const kind = storyAccessKind(story.access);
+  if (kind === "public") return grant("FREE", "free_story");
+  if (kind === "login") return meter.loggedIn ? grant("LOGGED_IN", "logged_in") : deny("login_required");
+
+  for (const sub of args.subscriptions) {
+    if (sub.type === "dynamic_asset") {
+      if (dynamicAssetsCoverStory(sub.dynamicAssets, args.storyId, story)) return grant("ASSET", `asset:${sub.id}`);
+    } else if (assetsCoverStory(sub, story)) {
+      return grant("SUBSCRIBER", `subscription:${sub.id}`);
+    }
+  }
+  if (args.disableMeter) return deny("hard_paywall");
+  if (!meter.rules || !meter.rules.enabled) return deny("meter_off");
+  if (!meter.loggedIn && !meter.rules.meterAnonymous) return deny("anonymous_not_metered");
+  if (meter.loggedIn && meter.readerKey === null) {
+    // A logged-in reader never seen: nothing counted yet (the pingback creates the member).
+    return meter.rules.freeStories > 0
+      ? grant("METERING", "meter:new", meter.rules.freeStories - 1, meter.rules.freeStories === 1)
+      : deny("meter_exhausted");
+  }
+  if (meter.readerKey === null) return deny("no_reader");
+  if (meter.counted) return grant("METERING", "meter:already_counted", remainingNow, false);
+  if (remainingNow! > 0) return grant("METERING", "meter:new", remainingNow! - 1, remainingNow === 1);
+  return deny("meter_exhausted");
+}
+
+function meterApplies(meter: MeterState): boolean {
+  if (!meter.rules || !meter.rules.enabled) return false;
+  if (!meter.loggedIn && !meter.rules.meterAnonymous) return false;
+  return meter.loggedIn || meter.readerKey !== null;
+}
+
+// ─── Loading ─────────────────────────────────────────────────────────────────────────────────
+
+type Row = {
+  story: { access: string; level: number | null } | null;
+  member_id: number | null;
+  subscriptions: { id: number; type: string; dynamic_assets: unknown; assets: { type: string; metadata: unknown }[] }[];
+  views: number;
+  counted: boolean;
+  collections: number[] | null;
+};
+
+/**
+ * One statement: the published story of the account; the reader's member (by id, or by the JWT
+ * user's `publisher` identity); that member's access-granting subscriptions (its own, through the
+ * index on subscriber_id, and the group_access ones it is a member of) with their plan's and
+ * group's granted assets; the meter's count for the period; the collections holding the story.
+ * The rule of "access-granting" is subscription-state.ts's accessGrantingWhere, in SQL.
+ */
+const DECISION_SQL = `
+WITH st AS (
+  SELECT s.id, s.access, s.access_level_value
+  FROM stories s
+  WHERE s.id = $1::uuid AND s.account_id = $2::int AND s.status = 'published'
+),
+mem AS (
+  SELECT m.id FROM members m WHERE $3::int IS NOT NULL AND m.id = $3::int AND m.account_id = $2::int
+  UNION ALL
+  SELECT mi.member_id FROM member_identities mi
+  WHERE $3::int IS NULL AND $4::text IS NOT NULL
+    AND mi.account_id = $2::int AND mi.provider = 'publisher' AND mi.external_id = $4::text
+  LIMIT 1
+),
+rk AS (
+  SELECT CASE WHEN $7::boolean THEN (SELECT 'm:' || mem.id FROM mem) ELSE $8::text END AS key
+),
+subs AS (
+  SELECT sub.* FROM subscriptions sub WHERE sub.subscriber_id = (SELECT id FROM mem)
+  UNION
+  SELECT sub.* FROM subscription_members sm JOIN subscriptions sub ON sub.id = sm.subscription_id
+  WHERE sm.member_id = (SELECT id FROM mem)
+)
+SELECT
+  (SELECT json_build_object('access', st.access, 'level', st.access_level_value) FROM st) AS story,
+  (SELECT id FROM mem) AS member_id,
+  COALESCE((
+    SELECT json_agg(json_build_object(
+      'id', g.id,
+      'type', g.subscription_type,
+      'dynamic_assets', g.dynamic_assets,
+      'assets', COALESCE((
+        SELECT json_agg(json_build_object('type', a.type, 'metadata', a.metadata))
+        FROM subscription_assets a
+        WHERE a.id IN (
+          SELECT pa.asset_id FROM subscription_plan_assets pa
+          WHERE pa.subscription_plan_id = g.subscription_plan_id AND pa.role IN ('assets', 'additional_assets')
+          UNION
+          SELECT ga.asset_id FROM subscription_group_assets ga
+          WHERE ga.subscription_group_id = g.subscription_group_id AND ga.role = 'assets'
+        )
+      ), '[]'::json)
+    ) ORDER BY g.id)
+    FROM subs g
+    WHERE EXISTS (SELECT 1 FROM st)
+      AND g.account_id = $2::int AND g.deleted_at IS NULL
+      AND g.status IN ('active', 'cancelled')
+      AND g.start_timestamp <= $5::timestamptz
+      AND (g.end_timestamp IS NULL OR g.end_timestamp > $5::timestamptz OR g.grace_ends_at > $5::timestamptz)
+  ), '[]'::json) AS subscriptions,
+  (SELECT count(*)::int FROM meter_views mv
+   WHERE $6::timestamptz IS NOT NULL AND mv.account_id = $2::int
+     AND mv.reader_key = (SELECT key FROM rk) AND mv.period_start = $6::timestamptz) AS views,
+  EXISTS (SELECT 1 FROM meter_views mv
+   WHERE $6::timestamptz IS NOT NULL AND mv.account_id = $2::int
+     AND mv.reader_key = (SELECT key FROM rk) AND mv.period_start = $6::timestamptz
+     AND mv.story_id = $9::text) AS counted,
+  (SELECT array_agg(ci.collection_id) FROM collection_items ci
+   WHERE ci.story_id = $1::uuid AND EXISTS (SELECT 1 FROM st)) AS collections
+`;
+
+function parseJson<T>(value: unknown): T {
+  return (typeof value === "string" ? JSON.parse(value) : value) as T;
+}
+
+/**
+ * May this reader read this story, and why. `meter: "check"` never writes (the page view's
+ * question, AMP's authorization); `meter: "count"` counts the read on the reader's meter when the
+ * answer is METERING (pingbacks, and the web check when the front end asks it to count). Unknown
+ * stories, another account's and unpublished ones are NOT_FOUND.
+ */
+export async function decideAccess(
+  db: Db,
+  args: {
+    accountId: number;
+    storyId: string;
+    reader: AccessReader & { loggedIn?: boolean };
+    disableMeter: boolean;
+    now: Date;
+    meter: "check" | "count";
+  },
+): Promise<AccessDecision> {
+  if (!UUID.test(args.storyId)) throw new AppError("NOT_FOUND", "No published story with this id.");
+  const storyId = args.storyId.toLowerCase();
+  const loggedIn = args.reader.loggedIn ?? (args.reader.memberId !== null || Boolean(args.reader.jwtUserId));
+  const rules = await getMeterRules(db, args.accountId, args.now.getTime());
+  const periodStart = rules ? meterPeriodStart(args.now, rules.periodLength, rules.periodUnit) : null;
+  const anonymousKey = meterReaderKey({ memberId: null, loggedIn: false, readerId: args.reader.readerId });
+
+  const [row] = await db.$queryRawUnsafe<Row[]>(
+    DECISION_SQL,
+    storyId,
+    args.accountId,
+    args.reader.memberId,
+    args.reader.memberId === null ? (args.reader.jwtUserId ?? null) : null,
+    args.now,
+    periodStart,
+    loggedIn,
+    anonymousKey,
+    storyId,
+  );
+  const story = row ? parseJson<Row["story"]>(row.story) : null;
+  if (!row || !story) throw new AppError("NOT_FOUND", "No published story with this id.");
+  const memberId = row.member_id === null ? null : Number(row.member_id);
+  const storyAccess: StoryAccess = {
+    access: story.access,
+    accessLevelValue: story.level === null ? null : Number(story.level),
+    collectionIds: (row.collections ?? []).map(Number),
+  };
+  const subscriptions = parseJson<Row["subscriptions"]>(row.subscriptions).map((s) => ({
+    id: Number(s.id),
+    type: s.type,
+    dynamicAssets: s.dynamic_assets,
+    assets: s.assets ?? [],
+  }));
+  const readerKey = loggedIn ? (memberId === null ? null : `m:${memberId}`) : anonymousKey;
+  const decision = decideFromState({
+    storyId,
+    story: storyAccess,
+    subscriptions,
+    meter: { rules, readerKey, loggedIn, views: Number(row.views ?? 0), counted: Boolean(row.counted) },
+    disableMeter: args.disableMeter,
+  });
+  if (args.meter === "check" || decision.grantReason !== "METERING" || decision.why !== "meter:new") return decision;
+
+  // Counting: the reader needs a key now (the route creates a JWT reader's member first).
+  if (readerKey === null || !rules || !periodStart) return decision;
+  const counted = await countMeteredRead(db, {
+    accountId: args.accountId,
+    readerKey,
+    periodStart,
+    storyId,
+    freeStories: rules.freeStories,
+    now: args.now,
+  });
+  if (counted === "exhausted") {
+    return {
+      granted: false,
+      grantReason: null,
+      data: { ...decision.data, numberRemaining: 0, isLast: false },
+      why: "meter_exhausted",
+    };
+  }
+  return { ...decision, why: counted === "counted" ? "meter:counted" : "meter:already_counted" };
+}
+
+/** The wire answer (the access grant object): `why` stays inside. */
+export function toAccessGrant(decision: AccessDecision): AccessGrant {
+  return { granted: decision.granted, grantReason: decision.grantReason, data: { ...decision.data } };
+}
+
+/**
+ * A pingback (AMP's amp-pingback, the web's sendBeacon): the read is decided again here, never
+ * taken from the body, and counted on the reader's meter when it is a METERING read. A logged-in
+ * reader never seen gets its member now (the one meter it keeps across devices). Repeated and
+ * parallel pingbacks count a story once.
+ */
+export async function recordPingback(
+  db: Db,
+  args: {
+    accountId: number;
+    storyId: string;
+    user: ApiUser | null;
+    readerId: string | null;
+    disableMeter: boolean;
+    now: Date;
+  },
+): Promise<AccessDecision> {
+  const reader = {
+    memberId: null,
+    jwtUserId: args.user?.id ?? null,
+    readerId: args.readerId,
+    loggedIn: Boolean(args.user),
+  };
+  const first = await decideAccess(db, { ...args, reader, meter: "check" });
+  if (first.grantReason !== "METERING" || first.why !== "meter:new") return first;
+  let memberId: number | null = null;
+  if (args.user) {
+    const member = await findOrCreateJwtMember(db, {
+      accountId: args.accountId,
+      user: args.user,
+      now: args.now,
+      linkProviderClaim: true,
+    });
+    memberId = member.id;
+  }
+  return decideAccess(db, {
+    ...args,
+    reader: { memberId, jwtUserId: null, readerId: args.readerId, loggedIn: Boolean(args.user) },
+    meter: "count",
+  });
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+
+import { invoiceFigures, invoiceToWire } from "./invoice-figures";
+
+const gst = { name: "GST", rate_basis_points: 1800, amount_cents: 0, inclusive: false, country: "IN", region: null };
+
+describe("invoiceFigures", () => {
+  it("shows checkout's terms when the charge is what they make a period cost", () => {
+    const f = invoiceFigures({
+      amountCents: 590,
+      planAmountCents: 1000,
+      discountDetail: {
+        code: "HALF",
+        discount_type: "percent",
+        title: "Half",
+        value: 50,
+        discounted_price_cents: 500,
+        price_cents: 1000,
+        price_currency: "USD",
+      },
+      taxDetail: [{ ...gst, amount_cents: 90 }],
+    });
+    expect(f).toEqual({
+      basePriceCents: 1000,
+      discountCents: 500,
+      couponCode: "HALF",
+      discountPercentage: 50,
+      netCents: 500,
+      taxLines: [{ name: "GST", rate_basis_points: 1800, amount_cents: 90, inclusive: false }],
+      roundOffCents: 0,
+      amountCents: 590,
+    });
+  });
+
+  it("splits inclusive taxes out of the price, the last line taking the rounding remainder", () => {
+    const f = invoiceFigures({
+      amountCents: 1000,
+      planAmountCents: 1000,
+      discountDetail: {},
+      taxDetail: [
+        { ...gst, name: "CGST", rate_basis_points: 900, inclusive: true },
+        { ...gst, name: "SGST", rate_basis_points: 900, inclusive: true },
+      ],
+    });
+    expect(f.netCents).toBe(847);
+    expect(f.taxLines.map((l) => l.amount_cents)).toEqual([76, 77]);
+    expect(f.netCents + 76 + 77 + f.roundOffCents).toBe(1000);
+    expect(f.roundOffCents).toBe(0);
+    expect(f).toMatchObject({ basePriceCents: 1000, discountCents: 0, couponCode: null, discountPercentage: null });
+  });
+
+  it("takes a charge of another amount as it is: no discount, the frozen rates counted inside it", () => {
+    const contribution = invoiceFigures({ amountCents: 2500, planAmountCents: 500, discountDetail: {}, taxDetail: [] });
+    expect(contribution).toMatchObject({ basePriceCents: 2500, discountCents: 0, netCents: 2500, taxLines: [] });
+    const other = invoiceFigures({
+      amountCents: 1180,
+      planAmountCents: 900,
+      discountDetail: {},
+      taxDetail: [{ ...gst, amount_cents: 162 }],
+    });
+    expect(other.netCents).toBe(1000);
+    expect(other.taxLines).toEqual([{ name: "GST", rate_basis_points: 1800, amount_cents: 180, inclusive: true }]);
+    expect(other.roundOffCents).toBe(0);
+  });
+});
+
+describe("invoiceToWire", () => {
+  it("writes decimals in the currency's minor units, {} without a discount, and names taxes uniquely", () => {
+    const wire = invoiceToWire({
+      id: 7,
+      sequenceNumber: 3,
+      currency: "JPY",
+      basePriceCents: 1000,
+      discountCents: 0,
+      couponCode: null,
+      discountPercentage: null,
+      netCents: 1000,
+      taxLines: [
+        { name: "VAT", rate_basis_points: 1000, amount_cents: 100, inclusive: false },
+        { name: "VAT", rate_basis_points: 250, amount_cents: 25, inclusive: false },
+      ],
+      roundOffCents: 0,
+      amountCents: 1125,
+      externalPaymentId: "pay_1",
+      subscriptionId: 4,
+      createdAt: new Date("2026-11-23T10:00:00Z"),
+    });
+    expect(wire).toMatchObject({
+      sequenced_invoice_number: 3,
+      base_price: "1000",
+      amount_after_discount_before_tax: "1000",
+      discount_details: {},
+      invoice_taxes: {
+        VAT: { percentage: 10, amount: "100", currency: "JPY" },
+        "VAT (2)": { percentage: 2.5, amount: "25", currency: "JPY" },
+      },
+      round_off: "0",
+      created_at: "2026-11-23T10:00:00.000Z",
+    });
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * An invoice's figures (interface-spec §2.2 Invoice), as pure functions: no IO, unit-tested in
+ * invoice-figures.test.ts. Every amount is an integer number of minor units ("cents") of the
+ * payment's currency.
+ *
+ * Vocabulary:
+ * - base price: what a period of the plan costs before discount, as checkout priced it (prices
+ *   may include inclusive taxes);
+ * - net: the taxable amount, after discount and without any tax
+ *   (`amount_after_discount_before_tax`);
+ * - taxes: one line per tax rule checkout froze in the subscription's `tax_detail`;
+ * - round off: amount − (net + taxes), what rounding left between the terms and the charge.
+ */
+import { centsToDecimal } from "./money.schema";
+import { computeTax, type DiscountDetail, type TaxLine } from "./pricing";
+
+export type InvoiceTaxLine = { name: string; rate_basis_points: number; amount_cents: number; inclusive: boolean };
+
+export type InvoiceFigures = {
+  basePriceCents: number;
+  discountCents: number;
+  couponCode: string | null;
+  /** A percent coupon's value; null for a fixed amount off, or no coupon. */
+  discountPercentage: number | null;
+  netCents: number;
+  taxLines: InvoiceTaxLine[];
+  roundOffCents: number;
+  amountCents: number;
+};
+
+/** What the subscription froze at checkout, and what this payment charged. */
+export type InvoiceTerms = {
+  amountCents: number;
+  /** The plan's price of a period in the payment's currency (the subscription's plan copy). */
+  planAmountCents: number;
+  /** The subscription's `discount_detail` ({} without a coupon). */
+  discountDetail: DiscountDetail | Record<string, unknown>;
+  /** The subscription's `tax_detail` lines. */
+  taxDetail: unknown;
+};
+
+const isTaxLine = (v: unknown): v is TaxLine =>
+  !!v &&
+  typeof v === "object" &&
+  typeof (v as TaxLine).name === "string" &&
+  Number.isSafeInteger((v as TaxLine).rate_basis_points) &&
+  typeof (v as TaxLine).inclusive === "boolean";
+
+const cents = (v: unknown): number | null => (Number.isSafeInteger(v) && (v as number) >= 0 ? (v as number) : null);
+
+/**
+ * The figures of an invoice for a charge of `amountCents` under the subscription's frozen terms.
+ *
+ * When the charge is what the terms make a period cost (price − discount + exclusive tax: a
+ * checkout's payment, a renewal at the same terms), the invoice shows those terms: the base price,
+ * the coupon's discount, and the tax lines recomputed with pricing.ts's `computeTax` from the
+ * frozen rules (the same lines checkout stored). Otherwise (a campaign contribution above the plan's
+ * price, a gateway charge of another amount) the charge is taken as it is: no discount, and the
+ * frozen tax rules counted inside it, as inclusive taxes are (so the lines add up to the charge).
+ */
+export function invoiceFigures(terms: InvoiceTerms): InvoiceFigures {
+  const rules = (Array.isArray(terms.taxDetail) ? terms.taxDetail : []).filter(isTaxLine).map((l, i) => ({
+    id: i,
+    name: l.name,
+    rateBasisPoints: l.rate_basis_points,
+    country: null,
+    region: null,
+    inclusive: l.inclusive,
+    enabled: true,
+    deletedAt: null,
+  }));
+  const detail = terms.discountDetail as Record<string, unknown>;
+  const price = cents(detail.price_cents) ?? terms.planAmountCents;
+  const discounted = Math.min(cents(detail.discounted_price_cents) ?? price, price);
+  const coupon = typeof detail.code === "string" ? detail.code : null;
+
+  const asPriced = computeTax(discounted, rules);
+  const matches = asPriced.totalCents === terms.amountCents;
+  const tax = matches
+    ? asPriced
+    : computeTax(
+        terms.amountCents,
+        rules.map((r) => ({ ...r, inclusive: true })),
+      );
+  const taxLines = tax.lines.map((l) => ({
+    name: l.name,
+    rate_basis_points: l.rate_basis_points,
+    amount_cents: l.amount_cents,
+    inclusive: l.inclusive,
+  }));
+  const taxes = taxLines.reduce((sum, l) => sum + l.amount_cents, 0);
+  return {
+    basePriceCents: matches ? price : terms.amountCents,
+    discountCents: matches ? price - discounted : 0,
+    couponCode: matches ? coupon : null,
+    discountPercentage:
+      matches && coupon && detail.discount_type === "percent" && Number.isSafeInteger(detail.value)
+        ? (detail.value as number)
+        : null,
+    netCents: tax.netCents,
+    taxLines,
+    roundOffCents: terms.amountCents - tax.netCents - taxes,
+    amountCents: terms.amountCents,
+  };
+}
+
+/** What the wire and the documents need of an invoice row. */
+export type InvoiceRecord = {
+  id: number;
+  sequenceNumber: number;
+  currency: string;
+  basePriceCents: number;
+  discountCents: number;
+  couponCode: string | null;
+  discountPercentage: number | null;
+  netCents: number;
+  taxLines: unknown;
+  roundOffCents: number;
+  amountCents: number;
+  externalPaymentId: string | null;
+  subscriptionId: number;
+  createdAt: Date;
+};
+
+export function invoiceTaxLines(record: Pick<InvoiceRecord, "taxLines">): InvoiceTaxLine[] {
+  return (Array.isArray(record.taxLines) ? record.taxLines : []).filter(
+    (l): l is InvoiceTaxLine => isTaxLine(l) && Number.isSafeInteger((l as InvoiceTaxLine).amount_cents),
+  );
+}
+
+/** A rate in basis points as the spec's percentage number: 1800 → 18, 1250 → 12.5. */
+export const basisPointsToPercentage = (bp: number) => bp / 100;
+
+/**
+ * Spec §2.2 Invoice. Amounts the spec types as strings are decimals in the currency's minor units
+ * ("118.00"; JPY "118"); `discount_details` is {} without a discount, as the Discount detail is;
+ * `invoice_taxes` maps each tax's name (a second line of one name gets " (2)") to
+ * {percentage, amount, currency}.
+ */
+export function invoiceToWire(record: InvoiceRecord) {
+  const money = (c: number) => centsToDecimal(c, record.currency);
+  const taxes: Record<string, { percentage: number; amount: string; currency: string }> = {};
+  for (const line of invoiceTaxLines(record)) {
+    let name = line.name;
+    for (let n = 2; name in taxes; n++) name = `${line.name} (${n})`;
+    taxes[name] = {
+      percentage: basisPointsToPercentage(line.rate_basis_points),
+      amount: money(line.amount_cents),
+      currency: record.currency,
+    };
+  }
+  return {
+    id: record.id,
+    sequenced_invoice_number: record.sequenceNumber,
+    subscription_id: record.subscriptionId,
+    base_price: money(record.basePriceCents),
+    amount_cents: record.amountCents,
+    amount_currency: record.currency,
+    amount_after_discount_before_tax: money(record.netCents),
+    discount_details:
+      record.discountCents > 0 || record.couponCode
+        ? {
+            code: record.couponCode,
+            discount_percentage: record.discountPercentage,
+            discount_amount: money(record.discountCents),
+          }
+        : {},
+    invoice_taxes: taxes,
+    round_off: money(record.roundOffCents),
+    external_payment_id: record.externalPaymentId,
+    downloadable: true,
+    created_at: record.createdAt.toISOString(),
+  };
+}
+
+export type TInvoiceWire = ReturnType<typeof invoiceToWire>;

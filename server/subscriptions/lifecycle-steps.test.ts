@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+
+import { nextLifecycleStep, type LifecycleState } from "./lifecycle-steps";
+
+const at = (iso: string) => new Date(iso);
+const base: LifecycleState = {
+  status: "ACTIVE",
+  deletedAt: null,
+  recurring: true,
+  endTimestamp: at("2026-02-01T00:00:00Z"),
+  cancelledAt: null,
+  nextPaymentDueDate: at("2026-02-01T00:00:00Z"),
+  graceEndsAt: null,
+  renewalReminderSentAt: null,
+};
+const step = (s: Partial<LifecycleState>, now: string, chargeable = true) =>
+  nextLifecycleStep({ ...base, ...s }, at(now), { chargeable });
+const show = (r: ReturnType<typeof step>) => (r ? [r.kind, r.at.toISOString()] : null);
+
+describe("nextLifecycleStep", () => {
+  it("reminds 7 days before the payment, once per period, then charges at the due date", () => {
+    expect(show(step({}, "2026-01-10T00:00:00Z"))).toEqual(["remind", "2026-01-25T00:00:00.000Z"]);
+    expect(show(step({ renewalReminderSentAt: at("2026-01-25T00:00:00Z") }, "2026-01-26T00:00:00Z"))).toEqual([
+      "charge",
+      "2026-02-01T00:00:00.000Z",
+    ]);
+    // A reminder of the previous period does not count for this one.
+    expect(show(step({ renewalReminderSentAt: at("2025-12-25T00:00:00Z") }, "2026-01-26T00:00:00Z"))?.[0]).toBe(
+      "remind",
+    );
+    // Too late to remind (the payment is due): the charge, not a reminder.
+    expect(show(step({}, "2026-02-01T00:00:00Z"))).toEqual(["charge", "2026-02-01T00:00:00.000Z"]);
+  });
+
+  it("charges at the trial's end, before the period's end", () => {
+    const trial = { nextPaymentDueDate: at("2026-01-08T00:00:00Z"), endTimestamp: at("2026-02-08T00:00:00Z") };
+    expect(show(step({ ...trial, renewalReminderSentAt: at("2026-01-01T00:00:00Z") }, "2026-01-02T00:00:00Z"))).toEqual(
+      ["charge", "2026-01-08T00:00:00.000Z"],
+    );
+  });
+
+  it("enters the grace period at the end when nobody charges (gateway-driven or manual)", () => {
+    expect(show(step({ renewalReminderSentAt: at("2026-01-25T00:00:00Z") }, "2026-01-26T00:00:00Z", false))).toEqual([
+      "enter_grace",
+      "2026-02-01T00:00:00.000Z",
+    ]);
+  });
+
+  it("expires at the grace period's end, and cancelled or one-time subscriptions at their end", () => {
+    expect(show(step({ graceEndsAt: at("2026-02-08T00:00:00Z") }, "2026-02-02T00:00:00Z"))).toEqual([
+      "expire",
+      "2026-02-08T00:00:00.000Z",
+    ]);
+    expect(
+      show(step({ status: "CANCELLED", cancelledAt: at("2026-01-05T00:00:00Z") }, "2026-01-26T00:00:00Z")),
+    ).toEqual(["expire", "2026-02-01T00:00:00.000Z"]);
+    expect(show(step({ recurring: false, nextPaymentDueDate: null }, "2026-01-10T00:00:00Z"))).toEqual([
+      "remind",
+      "2026-01-25T00:00:00.000Z",
+    ]);
+    expect(
+      show(
+        step(
+          { recurring: false, nextPaymentDueDate: null, renewalReminderSentAt: at("2026-01-25T00:00:00Z") },
+          "2026-01-26T00:00:00Z",
+        ),
+      ),
+    ).toEqual(["expire", "2026-02-01T00:00:00.000Z"]);
+  });
+
+  it("has nothing to do for expired, failed, pending, deleted or endless subscriptions", () => {
+    for (const s of [
+      { status: "EXPIRED" as const },
+      { status: "FAILED" as const },
+      { status: "PENDING" as const },
+      { deletedAt: at("2026-01-01T00:00:00Z") },
+      { endTimestamp: null, nextPaymentDueDate: null },
+    ])
+      expect(step(s, "2026-01-10T00:00:00Z")).toBeNull();
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * What the subscription lifecycle (issue 16, ./lifecycle.ts) does next, and when: a pure function
+ * of a subscription's stored state and the time, so the job that runs a step, the sweep that
+ * finds forgotten ones and the tests all agree. docs/subscriptions.md "Lifecycle".
+ */
+import type { SubscriptionStatus } from "../generated/prisma/enums";
+
+export const DAY_MS = 86_400_000;
+/** How long a recurring subscription whose period was not paid keeps access (a documented default). */
+export const GRACE_PERIOD_DAYS = 7;
+/** How many days before the next payment (recurring) or the end (one-time) the reminder e-mail goes. */
+export const RENEWAL_REMINDER_DAYS = 7;
+
+export type LifecycleState = {
+  status: SubscriptionStatus;
+  deletedAt: Date | null;
+  recurring: boolean;
+  endTimestamp: Date | null;
+  cancelledAt: Date | null;
+  nextPaymentDueDate: Date | null;
+  graceEndsAt: Date | null;
+  renewalReminderSentAt: Date | null;
+};
+
+export type LifecycleStepKind =
+  /** Send the renewal reminder of this period (once: renewal_reminder_sent_date). */
+  | "remind"
+  /** Charge the period due at next_payment_due_date through the adapter (first charge at trial end). */
+  | "charge"
+  /** The paid period ended without a payment: the grace period starts (recurring, not cancelled). */
+  | "enter_grace"
+  /** The end (or the grace period's end) passed: status expired. */
+  | "expire";
+
+export type LifecycleStep = { kind: LifecycleStepKind; at: Date };
+
+/** Step order when two are due at the same instant: a reminder, then the charge, then the end. */
+const ORDER: Record<LifecycleStepKind, number> = { remind: 0, charge: 1, enter_grace: 2, expire: 3 };
+
+/** When the reminder of the current period is due: before the next payment (recurring) or the end. */
+export function reminderTarget(s: LifecycleState): Date | null {
+  return s.recurring ? (s.nextPaymentDueDate ?? s.endTimestamp) : s.endTimestamp;
+}
+
+/**
+ * The subscription's next lifecycle step (due now or later), or null when nothing is ever due
+ * again (expired, failed, pending its payment, deleted, or no end). `chargeable`: its adapter
+ * charges periods itself (chargeRecurring); otherwise the gateway's webhook (or nobody) pays them.
+ */
+export function nextLifecycleStep(s: LifecycleState, now: Date, opts: { chargeable: boolean }): LifecycleStep | null {
+  if (s.deletedAt || (s.status !== "ACTIVE" && s.status !== "CANCELLED")) return null;
+  const live = s.status === "ACTIVE" && s.cancelledAt === null;
+  const steps: LifecycleStep[] = [];
+  if (s.graceEndsAt !== null && s.status === "ACTIVE") {
+    steps.push({ kind: "expire", at: s.graceEndsAt });
+  } else {
+    if (s.recurring && live && opts.chargeable && s.nextPaymentDueDate)
+      steps.push({ kind: "charge", at: s.nextPaymentDueDate });
+    if (s.endTimestamp) steps.push({ kind: s.recurring && live ? "enter_grace" : "expire", at: s.endTimestamp });
+    const target = reminderTarget(s);
+    if (live && target && now.getTime() < target.getTime()) {
+      const at = new Date(target.getTime() - RENEWAL_REMINDER_DAYS * DAY_MS);
+      const sent = s.renewalReminderSentAt !== null && s.renewalReminderSentAt.getTime() >= at.getTime();
+      if (!sent) steps.push({ kind: "remind", at });
+    }
+  }
+  steps.sort((a, b) => a.at.getTime() - b.at.getTime() || ORDER[a.kind] - ORDER[b.kind]);
+  return steps[0] ?? null;
+}

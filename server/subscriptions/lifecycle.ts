@@ -1,0 +1,368 @@
+/**
+ * The subscription lifecycle (issue 16; docs/subscriptions.md "Lifecycle"): what happens to a
+ * subscription as time passes, run as background jobs on the job engine (server/jobs).
+ *
+ * - "subscription.lifecycle" (one job per subscription and due time, key
+ *   `subscription.lifecycle:<id>@<due ISO>`, so a step is never queued twice): locks the
+ *   subscription, rechecks its state, runs every step due by the clock (./lifecycle-steps.ts:
+ *   reminder, charge, grace period, expiry) with its webhook events, and queues the next step, all
+ *   in the job's transaction: a process that dies mid-step rolls it back and the job runs again,
+ *   so each step happens exactly once.
+ * - "subscription.lifecycle_sweep" (every 5 minutes): queues the step of every subscription that
+ *   is due and has none pending (subscriptions checkout created, or whose job failed for good).
+ *
+ * Every captured recurring charge becomes a Payment row through `recordCharge`, here only.
+ */
+import "server-only";
+
+import { z } from "zod";
+
+import type { Db, TransactionClient } from "../db/client";
+import type { Prisma, Subscription } from "../generated/prisma/client";
+import { defineJob } from "../jobs/define";
+import { enqueueJob, enqueueJobs } from "../jobs/queue";
+import { log } from "../log";
+import { queueEmail } from "../mail/outbox";
+import { issueInvoiceForPayment } from "./invoices";
+import {
+  DAY_MS,
+  GRACE_PERIOD_DAYS,
+  nextLifecycleStep,
+  RENEWAL_REMINDER_DAYS,
+  type LifecycleStep,
+} from "./lifecycle-steps";
+import { PaymentAdapterError, type PaymentAdapter } from "./payments/adapter";
+import { gatewayCredentialsFor } from "./payments/credentials";
+import { paymentAdapterFor } from "./payments/registry";
+import { applyDueScheduledSwitch } from "./plan-switch";
+import { addDuration } from "./subscription-state";
+import { emitSubscriptionEvent } from "./subscription-view";
+
+/** Steps run in one job at most (a subscription years behind catches up over several runs). */
+const MAX_STEPS_PER_RUN = 48;
+
+function chargeable(adapter: PaymentAdapter | null): boolean {
+  return adapter !== null && "chargeRecurring" in adapter && adapter.chargeRecurring !== undefined;
+}
+
+function stepOf(sub: Subscription, now: Date): LifecycleStep | null {
+  return nextLifecycleStep(sub, now, { chargeable: chargeable(paymentAdapterFor(sub.paymentType)) });
+}
+
+export function lifecycleJobKey(subscriptionId: number, at: Date): string {
+  return `subscription.lifecycle:${subscriptionId}@${at.toISOString()}`;
+}
+
+/**
+ * Queue the subscription's next lifecycle step, if it has one, in `db`'s transaction. Idempotent
+ * (keyed by subscription and due time). Call it after any change to a subscription's timing
+ * (checkout, renewal, cancel); the sweep finds the ones nobody queued.
+ */
+export async function scheduleSubscriptionLifecycle(
+  db: Db,
+  args: { subscriptionId: number; now: Date },
+): Promise<LifecycleStep | null> {
+  const sub = await db.subscription.findUnique({ where: { id: args.subscriptionId } });
+  if (!sub) return null;
+  const step = stepOf(sub, args.now);
+  if (step) await enqueueStep(db, sub, step, args.now);
+  return step;
+}
+
+async function enqueueStep(db: Db, sub: { id: number; accountId: number }, step: LifecycleStep, now: Date) {
+  await enqueueJob(
+    db,
+    subscriptionLifecycleJob,
+    { subscriptionId: sub.id },
+    { key: lifecycleJobKey(sub.id, step.at), runAt: step.at, accountId: sub.accountId, now },
+  );
+}
+
+// ─── Payments ────────────────────────────────────────────────────────────────────────────────
+
+export type RecordChargeInput = {
+  subscription: Pick<Subscription, "id" | "accountId" | "paymentType" | "attemptId">;
+  amountCents: number;
+  currency: string;
+  /** The gateway's payment id (null for charges without one, e.g. sponsored). */
+  externalPaymentId: string | null;
+  externalOrderId?: string | null;
+  /** The period this charge pays for. */
+  periodStart: Date;
+  periodEnd: Date | null;
+  /** "lifecycle" (we charged) or "gateway" (the gateway's recurring webhook). */
+  source: "lifecycle" | "gateway";
+  details?: Record<string, unknown>;
+  now: Date;
+};
+
+/**
+ * THE one place a captured recurring charge becomes a Payment row, and its invoice. Returns
+ * null when this gateway payment is already recorded (a repeated webhook, a retried charge):
+ * the caller then changes nothing else.
+ */
+export async function recordCharge(tx: TransactionClient, input: RecordChargeInput): Promise<{ id: number } | null> {
+  const payment = await insertCharge(tx, input);
+  // Every captured charge is invoiced, in the transaction that records it (invoices.ts).
+  if (payment) await issueInvoiceForPayment(tx, payment.id, { now: input.now });
+  return payment;
+}
+
+async function insertCharge(tx: TransactionClient, input: RecordChargeInput): Promise<{ id: number } | null> {
+  const { subscription } = input;
+  if (input.externalPaymentId) {
+    const [row] = await tx.$queryRawUnsafe<{ id: number }[]>(
+      `INSERT INTO payments (account_id, subscription_id, attempt_id, payment_type, external_payment_id, external_order_id,
+                             amount_cents, currency, status, details, created_at, updated_at)
+       VALUES ($1, $2, $3::uuid, $4, $5, $6, $7, $8, 'captured', $9::jsonb, $10::timestamptz, $10::timestamptz)
+       ON CONFLICT (account_id, payment_type, external_payment_id) DO NOTHING
+       RETURNING id`,
+      subscription.accountId,
+      subscription.id,
+      subscription.attemptId,
+      subscription.paymentType,
+      input.externalPaymentId,
+      input.externalOrderId ?? null,
+      input.amountCents,
+      input.currency,
+      JSON.stringify(chargeDetails(input)),
+      input.now.toISOString(),
+    );
+    return row ?? null;
+  }
+  return tx.payment.create({
+    data: {
+      accountId: subscription.accountId,
+      subscriptionId: subscription.id,
+      attemptId: subscription.attemptId,
+      paymentType: subscription.paymentType,
+      externalOrderId: input.externalOrderId ?? null,
+      amountCents: input.amountCents,
+      currency: input.currency,
+      status: "CAPTURED",
+      details: chargeDetails(input),
+      createdAt: input.now,
+    },
+    select: { id: true },
+  });
+}
+
+function chargeDetails(input: RecordChargeInput): Prisma.InputJsonObject {
+  return {
+    recurring_charge: {
+      source: input.source,
+      period_start: input.periodStart.toISOString(),
+      period_end: input.periodEnd?.toISOString() ?? null,
+    },
+    ...(input.details ? { gateway: input.details as Prisma.InputJsonObject } : {}),
+  };
+}
+
+// ─── Steps ───────────────────────────────────────────────────────────────────────────────────
+
+type StepContext = { tx: TransactionClient; now: Date };
+
+async function emit(ctx: StepContext, sub: Subscription, name: Parameters<typeof emitSubscriptionEvent>[1]["name"]) {
+  await emitSubscriptionEvent(ctx.tx, { accountId: sub.accountId, name, subscriptionId: sub.id, occurredAt: ctx.now });
+}
+
+async function remind(ctx: StepContext, sub: Subscription): Promise<void> {
+  await ctx.tx.subscription.update({ where: { id: sub.id }, data: { renewalReminderSentAt: ctx.now } });
+  const member = await ctx.tx.member.findUnique({
+    where: { id: sub.memberId },
+    select: { email: true, communicationEmail: true, name: true },
+  });
+  const to = member?.communicationEmail ?? member?.email ?? null;
+  if (!to) return;
+  const target = sub.recurring ? (sub.nextPaymentDueDate ?? sub.endTimestamp) : sub.endTimestamp;
+  const day = target ? target.toISOString().slice(0, 10) : "soon";
+  const amount = `${(sub.paymentAmountCents / 100).toFixed(2)} ${sub.paymentAmountCurrency}`;
+  await queueEmail(ctx.tx, {
+    accountId: sub.accountId,
+    to,
+    kind: "subscription.renewal_reminder",
+    now: ctx.now,
+    subject: sub.recurring
+      ? `Your ${sub.planName} subscription renews on ${day}`
+      : `Your ${sub.planName} subscription ends on ${day}`,
+    text: sub.recurring
+      ? `Hello${member?.name ? ` ${member.name}` : ""},\n\nyour ${sub.planName} subscription renews on ${day} UTC: ${amount} will be charged then. Nothing to do if you wish to keep it.\n`
+      : `Hello${member?.name ? ` ${member.name}` : ""},\n\nyour ${sub.planName} subscription ends on ${day} UTC. Renew it to keep reading.\n`,
+  });
+}
+
+async function enterGrace(ctx: StepContext, sub: Subscription, paidThrough: Date, reason: string): Promise<void> {
+  await ctx.tx.subscription.update({
+    where: { id: sub.id },
+    data: {
+      endTimestamp: paidThrough,
+      graceEndsAt: new Date(paidThrough.getTime() + GRACE_PERIOD_DAYS * DAY_MS),
+    },
+  });
+  log.info("subscription entered its grace period", { subscription: sub.id, reason });
+  await emit(ctx, sub, "subscription.grace_period_entered");
+}
+
+async function expire(ctx: StepContext, sub: Subscription): Promise<void> {
+  await ctx.tx.subscription.update({ where: { id: sub.id }, data: { status: "EXPIRED", nextPaymentDueDate: null } });
+  await emit(ctx, sub, "subscription.expired");
+}
+
+/**
+ * Charge the period due at next_payment_due_date. The adapter call happens inside the job's
+ * transaction with an idempotency key of the period: a crash after the gateway charged and before
+ * the commit repeats the call, and the gateway answers the same payment (recordCharge then finds
+ * nothing new to write). An unreachable gateway throws: the job retries with backoff.
+ */
+async function charge(ctx: StepContext, sub: Subscription): Promise<void> {
+  const due = sub.nextPaymentDueDate!;
+  const adapter = paymentAdapterFor(sub.paymentType)!;
+  const creds = adapter.provider
+    ? await gatewayCredentialsFor(ctx.tx, sub.accountId, adapter.provider, { includeDisabled: false })
+    : null;
+  const periodEnd = addDuration(due, sub.durationLength, sub.durationUnit);
+  const idempotencyKey = `sub:${sub.id}:${due.toISOString()}`;
+  let result;
+  try {
+    result = await adapter.chargeRecurring!(creds, {
+      accountId: sub.accountId,
+      subscriptionId: sub.id,
+      idempotencyKey,
+      amountCents: sub.paymentAmountCents,
+      currency: sub.paymentAmountCurrency,
+      paymentToken: sub.paymentToken,
+      periodStart: due,
+      periodEnd,
+    });
+  } catch (error) {
+    if (error instanceof PaymentAdapterError && error.kind !== "unavailable")
+      result = { status: "failed" as const, reason: error.message };
+    else throw error;
+  }
+  if (result.status === "failed") {
+    const paidThrough = sub.endTimestamp && sub.endTimestamp < due ? sub.endTimestamp : due;
+    await enterGrace(ctx, sub, paidThrough, result.reason);
+    return;
+  }
+  await recordCharge(ctx.tx, {
+    subscription: sub,
+    amountCents: sub.paymentAmountCents,
+    currency: sub.paymentAmountCurrency,
+    externalPaymentId: result.externalPaymentId,
+    periodStart: due,
+    periodEnd,
+    source: "lifecycle",
+    details: result.details,
+    now: ctx.now,
+  });
+  const end =
+    periodEnd === null || sub.endTimestamp === null
+      ? null
+      : new Date(Math.max(periodEnd.getTime(), sub.endTimestamp.getTime()));
+  await ctx.tx.subscription.update({
+    where: { id: sub.id },
+    data: { endTimestamp: end, nextPaymentDueDate: end, graceEndsAt: null },
+  });
+  await emit(ctx, sub, "subscription.renewed");
+}
+
+/**
+ * Run every lifecycle step of one subscription that is due at `now`, then queue the next one.
+ * The caller's transaction must be the job's (or any that can roll everything back together).
+ * Returns the steps run, in order.
+ */
+export async function advanceSubscription(
+  tx: TransactionClient,
+  args: { subscriptionId: number; now: Date },
+): Promise<LifecycleStep[]> {
+  const ctx: StepContext = { tx, now: args.now };
+  await tx.$queryRawUnsafe(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, args.subscriptionId);
+  // A plan switch scheduled for the period end comes first: the charge is then the new plan's,
+  // and a prepaid one-time switch starts its new period rather than expiring (plan-switch.ts).
+  await applyDueScheduledSwitch(tx, { subscriptionId: args.subscriptionId, now: args.now });
+  const ran: LifecycleStep[] = [];
+  for (let i = 0; i < MAX_STEPS_PER_RUN; i++) {
+    const sub = await tx.subscription.findUnique({ where: { id: args.subscriptionId } });
+    if (!sub) return ran;
+    const step = stepOf(sub, args.now);
+    if (!step) return ran;
+    if (step.at.getTime() > args.now.getTime()) {
+      await enqueueStep(tx, sub, step, args.now);
+      return ran;
+    }
+    if (step.kind === "remind") await remind(ctx, sub);
+    else if (step.kind === "charge") await charge(ctx, sub);
+    else if (step.kind === "enter_grace") await enterGrace(ctx, sub, sub.endTimestamp!, "The period ended unpaid.");
+    else await expire(ctx, sub);
+    ran.push(step);
+  }
+  // Still behind after MAX_STEPS_PER_RUN: continue in a fresh job at once.
+  const sub = await tx.subscription.findUnique({ where: { id: args.subscriptionId } });
+  const step = sub ? stepOf(sub, args.now) : null;
+  if (sub && step)
+    await enqueueStep(tx, sub, { ...step, at: new Date(Math.max(step.at.getTime(), args.now.getTime())) }, args.now);
+  return ran;
+}
+
+// ─── Jobs ────────────────────────────────────────────────────────────────────────────────────
+
+export const subscriptionLifecycleJob = defineJob<{ subscriptionId: number }>({
+  name: "subscription.lifecycle",
+  kind: "transactional",
+  payload: z.object({ subscriptionId: z.number().int().positive() }),
+  maxAttempts: 8,
+  /** Longer than a step with a gateway call (whose timeout is far shorter); a dead worker's step restarts after it. */
+  leaseMs: 30_000,
+  async run(tx, job, ctx) {
+    await advanceSubscription(tx, { subscriptionId: job.payload.subscriptionId, now: ctx.clock() });
+  },
+});
+
+/** Subscriptions examined per sweep. */
+const SWEEP_LIMIT = 500;
+
+/**
+ * Queue the due step of every subscription that may have one and has no lifecycle job pending
+ * (its step is keyed: one already queued is kept). Returns how many were queued.
+ */
+export async function sweepSubscriptionLifecycle(db: Db, now: Date): Promise<number> {
+  const horizon = new Date(now.getTime() + RENEWAL_REMINDER_DAYS * DAY_MS);
+  const rows = await db.$queryRawUnsafe<{ id: number }[]>(
+    `SELECT s.id FROM subscriptions s
+      WHERE s.deleted_at IS NULL AND s.status IN ('active', 'cancelled')
+        AND (s.grace_ends_at <= $1 OR s.next_payment_due_date <= $2 OR s.end_timestamp <= $2)
+        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.status = 'pending' AND j.key LIKE 'subscription.lifecycle:' || s.id || '@%')
+      ORDER BY s.id
+      LIMIT ${SWEEP_LIMIT}`,
+    now,
+    horizon,
+  );
+  if (rows.length === 0) return 0;
+  const subs = await db.subscription.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
+  const items = subs.flatMap((sub) => {
+    const step = stepOf(sub, now);
+    if (!step) return [];
+    return [
+      {
+        payload: { subscriptionId: sub.id },
+        key: lifecycleJobKey(sub.id, step.at),
+        runAt: step.at,
+        accountId: sub.accountId,
+        now,
+      },
+    ];
+  });
+  await enqueueJobs(db, subscriptionLifecycleJob, items);
+  return items.length;
+}
+
+export const subscriptionLifecycleSweepJob = defineJob<Record<string, never>>({
+  name: "subscription.lifecycle_sweep",
+  kind: "transactional",
+  payload: z.object({}).strict(),
+  everyMs: 5 * 60_000,
+  concurrency: 1,
+  async run(tx, _job, ctx) {
+    await sweepSubscriptionLifecycle(tx, ctx.clock());
+  },
+});

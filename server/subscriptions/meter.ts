@@ -1,0 +1,96 @@
+/**
+ * The paywall meter (docs/subscriptions.md, "Access and metering"): how many free stories a
+ * reader gets per calendar period (UTC), per account. Pure rules here (periods, reader keys,
+ * what is left) plus the account's settings, kept in the process (topic "meter", dropped on every
+ * instance when staff change them), and the one write: counting a metered read.
+ */
+import "server-only";
+
+import { ProcessCache } from "../cache/process-cache";
+import type { Db } from "../db/client";
+import { withTransaction } from "../db/transaction";
+import type { DurationUnit } from "../generated/prisma/enums";
+
+export { meterPeriodStart, meterReaderKey } from "./meter-period";
+
+export type MeterRules = {
+  enabled: boolean;
+  freeStories: number;
+  periodLength: number;
+  periodUnit: DurationUnit;
+  meterAnonymous: boolean;
+};
+
+// ─── The account's settings ──────────────────────────────────────────────────────────────────
+
+const SETTINGS_TTL_MS = 30_000;
+const settingsCache = new ProcessCache<number, MeterRules | null>("meter", {
+  ttlMs: SETTINGS_TTL_MS,
+  maxEntries: 10_000,
+});
+
+/** The account's meter, or null when it has none (no row: metering is off). Cached in the process. */
+export async function getMeterRules(db: Db, accountId: number, now = Date.now()): Promise<MeterRules | null> {
+  const hit = settingsCache.get(accountId, now);
+  if (hit !== undefined) return hit;
+  const row = await db.meterSettings.findUnique({ where: { accountId } });
+  const rules: MeterRules | null = row
+    ? {
+        enabled: row.enabled,
+        freeStories: row.freeStories,
+        periodLength: row.periodLength,
+        periodUnit: row.periodUnit,
+        meterAnonymous: row.meterAnonymous,
+      }
+    : null;
+  settingsCache.set(accountId, rules, now);
+  return rules;
+}
+
+/** Forget cached settings in this process (tests). */
+export function forgetMeterCache(): void {
+  settingsCache.clear();
+}
+
+// ─── Counting ────────────────────────────────────────────────────────────────────────────────
+
+/** First key of pg_advisory_xact_lock(int, int) for a reader's meter (the second: a hash of account and reader). */
+const METER_LOCK = 0x4d_45_54; // "MET"
+
+/**
+ * Count `storyId` on the reader's meter for the period, unless it is counted already (a repeated
+ * or parallel pingback: the unique index absorbs it) or the reader has no free story left. The
+ * reader's meter is locked for the transaction, so parallel pingbacks of different stories cannot
+ * pass the limit together. "counted": this call counted it; "already": it was; "exhausted": no
+ * free story left, nothing counted.
+ */
+export async function countMeteredRead(
+  db: Db,
+  args: { accountId: number; readerKey: string; periodStart: Date; storyId: string; freeStories: number; now: Date },
+): Promise<"counted" | "already" | "exhausted"> {
+  return withTransaction(db, async (tx) => {
+    await tx.$executeRaw`SELECT 1 FROM (SELECT pg_advisory_xact_lock(${METER_LOCK}::int, hashtext(${`${args.accountId}:${args.readerKey}`}::text))) AS locked`;
+    const inserted = await tx.$queryRaw<{ id: number }[]>`
+      INSERT INTO meter_views (account_id, reader_key, period_start, story_id, created_at)
+      SELECT ${args.accountId}::int, ${args.readerKey}::text, ${args.periodStart}::timestamptz, ${args.storyId}::text, ${args.now}::timestamptz
+      WHERE (
+        SELECT count(*) FROM meter_views
+        WHERE account_id = ${args.accountId}::int AND reader_key = ${args.readerKey}::text AND period_start = ${args.periodStart}::timestamptz
+      ) < ${args.freeStories}::int
+      ON CONFLICT (account_id, reader_key, period_start, story_id) DO NOTHING
+      RETURNING id`;
+    if (inserted.length > 0) return "counted";
+    const existing = await tx.meterView.findUnique({
+      where: {
+        accountId_readerKey_periodStart_storyId: {
+          accountId: args.accountId,
+          readerKey: args.readerKey,
+          periodStart: args.periodStart,
+          storyId: args.storyId,
+        },
+      },
+      select: { id: true },
+    });
+    return existing ? "already" : "exhausted";
+  });
+}

@@ -1,0 +1,186 @@
+/**
+ * The payment-adapter contract (interface-spec §5 "Payment adapter", §6 "Payment-gateway
+ * webhooks"), as TypeScript. Checkout never talks to a gateway itself: it asks the adapter named
+ * by the request's `payment_type` (registry.ts). Every method receives the account's gateway
+ * credentials (decrypted for the call only, never logged) and the environment.
+ *
+ * Lifecycle of one paid checkout:
+ *   preview  → preparePayment(): e.g. create the gateway's order; its id is the preview's
+ *              `external_reference_id`, frozen in the attempt.
+ *   (the reader pays in the gateway's own widget)
+ *   create   → verifyPayment(): prove that `payment_token` is a payment of exactly the attempt's
+ *              amount and currency for that order. CAPTURED makes the subscription active,
+ *              AUTHORIZED/PENDING leaves it pending (a gateway webhook confirms it later, issue 16),
+ *              FAILED refuses the create (422).
+ *   webhook  → webhookRequestAuthorized(), webhookEventTypeMapping(), webhookEventDetails(), …
+ */
+import type { GatewayJobName } from "./jobs";
+
+export type GatewayEnvironment = "live" | "sandbox";
+
+/** Spec §5: app_key, secret, enabled, webhook_secret, and the environment. */
+export type GatewayCredentials = {
+  app_key: string;
+  secret: string;
+  enabled: boolean;
+  webhook_secret: string | null;
+  environment: GatewayEnvironment;
+};
+
+/** What checkout knows when it asks for a payment (all money in integer minor units). */
+export type PaymentIntent = {
+  accountId: number;
+  /** The attempt (preview) id: a stable idempotency key / receipt for the gateway. */
+  attemptId: string;
+  amountCents: number;
+  currency: string;
+  recurring: boolean;
+  /** `metadata` carries gateway mappings a publisher configures (e.g. `razorpay_plan_id` for recurring plans). */
+  plan: { id: number | null; title: string; metadata?: Record<string, unknown> | null };
+  subscriber: { id: number | null; name: string | null; email: string | null; phone: string | null };
+};
+
+export type PreparedPayment = {
+  /** The gateway's order / subscription id; the preview's `external_reference_id`. */
+  externalReferenceId: string | null;
+  /** Anything the browser's gateway widget needs (never a secret). */
+  clientOptions?: Record<string, unknown>;
+};
+
+export type PaymentProof = {
+  /** payment.payment_token from the create: the gateway's payment id. */
+  paymentToken: string | null;
+  /** The order frozen in the attempt at preview. */
+  externalReferenceId: string | null;
+  /** Other fields the client sent in `payment` (e.g. a gateway signature). */
+  extra: Record<string, unknown>;
+};
+
+export type VerifiedPayment = {
+  status: "captured" | "authorized" | "pending" | "failed";
+  /** The gateway's payment id as recorded (unique per account and payment_type). */
+  externalPaymentId: string | null;
+  externalOrderId: string | null;
+  /** Why, when failed (shown to the client in the 422). */
+  reason?: string;
+  /** Stored on the payment row; never a secret. */
+  details?: Record<string, unknown>;
+};
+
+/** A refund staff asked for (refunds.ts): part or all of a captured payment, in its currency. */
+export type RefundRequest = {
+  accountId: number;
+  /** Our payment_refunds row id: a stable receipt / idempotency key for the gateway. */
+  refundId: number;
+  paymentType: string;
+  externalPaymentId: string | null;
+  /** The whole payment, and the part to give back now (integer minor units, > 0). */
+  paymentAmountCents: number;
+  amountCents: number;
+  currency: string;
+  reason: string | null;
+};
+
+export type RefundResult = {
+  /** The gateway's refund id (null for adapters that move no money). */
+  externalRefundId: string | null;
+  /** Stored on the refund row; never a secret. */
+  details?: Record<string, unknown>;
+};
+
+/** A received gateway webhook, as the route hands it over: the raw body is what was signed. */
+export type GatewayRequest = { headers: Headers; rawBody: string };
+
+/** Spec §6 webhook_event_details: what the service stores and acts on. */
+export type GatewayEventDetails = {
+  /** The gateway's event id (deduplication key); falls back to a digest of the body. */
+  eventId: string;
+  /** The gateway's event name, a key of webhookEventTypeMapping(). */
+  event: string;
+  externalPaymentId: string | null;
+  externalOrderId: string | null;
+  externalSubscriptionId: string | null;
+  amountCents: number | null;
+  currency: string | null;
+  /** Notes the gateway echoes back (e.g. our attempt id). */
+  notes: Record<string, unknown>;
+  /** The gateway's status of the payment or subscription in the event (spec §6 `status`). */
+  status?: string | null;
+  /** The payment belongs to a gateway subscription (a recurring charge, not a one-time order). */
+  recurring?: boolean;
+  /** Spec §6 optional fields. */
+  email?: string | null;
+  contact?: string | null;
+  feeCents?: number | null;
+  feeCurrency?: string | null;
+};
+
+/** One recurring charge the lifecycle asks for (issue 16): a period of a subscription, in integer cents. */
+export type RecurringCharge = {
+  accountId: number;
+  subscriptionId: number;
+  /** Stable for this period ("sub:<id>:<period start ISO>"): a repeated call (a retry after a crash) must not charge twice. */
+  idempotencyKey: string;
+  amountCents: number;
+  currency: string;
+  /** The gateway's reference kept on the subscription (its payment token / gateway subscription id). */
+  paymentToken: string | null;
+  periodStart: Date;
+  periodEnd: Date | null;
+};
+
+export type RecurringChargeResult =
+  | { status: "captured"; externalPaymentId: string | null; details?: Record<string, unknown> }
+  | { status: "failed"; reason: string };
+
+export interface PaymentAdapter {
+  /** The payment_type value(s) it answers: "manual", "sponsored", "razorpay", "razorpay_recurring". */
+  readonly paymentTypes: readonly string[];
+  /** The provider name credentials are stored under (null: needs none, e.g. manual). */
+  readonly provider: string | null;
+  /**
+   * Whether a create with this payment type is a payment at all. Manual and sponsored are not:
+   * the subscription is active at once (sponsored) or as the server API says (manual).
+   */
+  readonly takesPayment: boolean;
+  /** Who may use it: "server" (X-SUBAUTH only), or "any" (the client API and guests too). */
+  readonly callers: "server" | "any";
+
+  preparePayment(creds: GatewayCredentials | null, intent: PaymentIntent): Promise<PreparedPayment>;
+  verifyPayment(creds: GatewayCredentials | null, intent: PaymentIntent, proof: PaymentProof): Promise<VerifiedPayment>;
+
+  /** Spec §6 webhook_request_authorized?: false stops processing. Constant-time comparisons. */
+  webhookRequestAuthorized(creds: GatewayCredentials, request: GatewayRequest): boolean;
+  /** Spec §6 webhook_event_type_mapping: gateway event name → job. */
+  webhookEventTypeMapping(): Readonly<Record<string, GatewayJobName>>;
+  /** Spec §6 webhook_event_details; throws a PaymentAdapterError on a body it cannot read. */
+  webhookEventDetails(request: GatewayRequest): GatewayEventDetails;
+  /** Spec §6: a payment event with no subscription: cancel the gateway subscription and refund. */
+  beforeExitOnSubscriptionAbsence?(creds: GatewayCredentials, details: GatewayEventDetails): Promise<void>;
+  /**
+   * Charge one period of a recurring subscription (issue 16 lifecycle), for gateways where the
+   * service initiates the charge. Absent: the gateway charges by itself (Razorpay subscriptions)
+   * and says so with a recurring_subscription_charged webhook, or nobody charges (manual).
+   * Must be idempotent on `charge.idempotencyKey`: the same key answers the same payment.
+   */
+  chargeRecurring?(creds: GatewayCredentials | null, charge: RecurringCharge): Promise<RecurringChargeResult>;
+  /**
+   * Give back `amountCents` of a captured payment (issue 16, the revenue dashboard). Throws a
+   * PaymentAdapterError when the gateway refuses ("declined") or cannot be reached
+   * ("unavailable"); the caller then releases what it reserved. Adapters without it cannot refund.
+   */
+  refund?(creds: GatewayCredentials | null, request: RefundRequest): Promise<RefundResult>;
+  /** Spec §6 renewal: the gateway subscription's current end. */
+  renewal?(creds: GatewayCredentials, details: GatewayEventDetails): Promise<{ endTimestamp: Date | null }>;
+}
+
+/** A gateway said no, or could not be reached: checkout answers 422 (or 502) with `message`. */
+export class PaymentAdapterError extends Error {
+  constructor(
+    message: string,
+    readonly kind: "declined" | "unavailable" | "invalid" = "declined",
+  ) {
+    super(message);
+    this.name = "PaymentAdapterError";
+  }
+}

@@ -1,0 +1,10 @@
+/** The jobs a gateway event maps to (interface-spec §6). Their processing is issue 16's. */
+export const GATEWAY_JOB_NAMES = [
+  /** Creates the subscription from the event details when a completed payment has none. */
+  "one_time_subscription_charged",
+  /** Extends end_timestamp. */
+  "recurring_subscription_charged",
+  /** Cancels the subscription. */
+  "recurring_subscription_cancelled",
+] as const;
+export type GatewayJobName = (typeof GATEWAY_JOB_NAMES)[number];

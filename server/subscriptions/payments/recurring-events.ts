@@ -1,0 +1,183 @@
+/**
+ * The recurring gateway events (interface-spec §6 jobs recurring_subscription_charged and
+ * recurring_subscription_cancelled; issue 16), run by "payment_gateway.event" (gateway-events.ts)
+ * in its transaction. A gateway that charges its subscriptions by itself (Razorpay) tells us each
+ * charge here; the lifecycle (../lifecycle.ts) only expires or starts the grace period when none came.
+ *
+ * Order-independent and idempotent:
+ * - a charge is known by the gateway's payment id (payments are unique per account, payment type
+ *   and id): the same payment twice, in one event or two, is recorded and counted once;
+ * - each new charge adds one period to end_timestamp, whatever the order the periods arrive in
+ *   (period 3 before period 2 ends at the same end as 2 then 3);
+ * - a cancellation is a state, not a toggle: cancelled before or after a charge, the subscription
+ *   ends cancelled, with the charged periods counted.
+ */
+import "server-only";
+
+import type { TransactionClient } from "../../db/client";
+import type { Prisma } from "../../generated/prisma/client";
+import { recordCharge, scheduleSubscriptionLifecycle } from "../lifecycle";
+import { addDuration } from "../subscription-state";
+import { emitSubscriptionEvent } from "../subscription-view";
+import type { GatewayEventDetails, PaymentAdapter } from "./adapter";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type RecurringOutcome = { status: "processed" | "ignored" | "failed"; reason: string | null };
+
+/** The subscription a recurring event is about: by the payment, the gateway subscription, or the attempt. */
+async function findSubscriptionId(
+  tx: TransactionClient,
+  args: { accountId: number; adapter: PaymentAdapter; details: GatewayEventDetails },
+): Promise<number | null> {
+  const { accountId, details } = args;
+  const paymentTypes = [...args.adapter.paymentTypes];
+  const refs = [details.externalSubscriptionId, details.externalOrderId].filter((r): r is string => Boolean(r));
+  const paymentOr: Prisma.PaymentWhereInput[] = [
+    ...(details.externalPaymentId ? [{ externalPaymentId: details.externalPaymentId }] : []),
+    ...(refs.length ? [{ externalOrderId: { in: refs } }] : []),
+  ];
+  if (paymentOr.length) {
+    const payment = await tx.payment.findFirst({
+      where: { accountId, paymentType: { in: paymentTypes }, subscriptionId: { not: null }, OR: paymentOr },
+      orderBy: { id: "asc" },
+      select: { subscriptionId: true },
+    });
+    if (payment?.subscriptionId) return payment.subscriptionId;
+  }
+  const subOr: Prisma.SubscriptionWhereInput[] = [
+    ...(refs.length ? [{ paymentToken: { in: refs } }, { attempt: { externalReferenceId: { in: refs } } }] : []),
+    ...(typeof details.notes.attempt_id === "string" && UUID.test(details.notes.attempt_id)
+      ? [{ attemptId: details.notes.attempt_id }]
+      : []),
+  ];
+  if (!subOr.length) return null;
+  const sub = await tx.subscription.findFirst({
+    where: { accountId, paymentType: { in: paymentTypes }, OR: subOr },
+    select: { id: true },
+  });
+  return sub?.id ?? null;
+}
+
+async function lockSubscription(tx: TransactionClient, id: number) {
+  await tx.$queryRawUnsafe(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, id);
+  return tx.subscription.findUniqueOrThrow({ where: { id } });
+}
+
+/** recurring_subscription_charged: record the payment once and add one period (activating a pending subscription). */
+export async function settleRecurringCharge(
+  tx: TransactionClient,
+  args: { accountId: number; adapter: PaymentAdapter; details: GatewayEventDetails; now: Date },
+): Promise<RecurringOutcome> {
+  const { accountId, details, now } = args;
+  if (!details.externalPaymentId) return { status: "ignored", reason: "The event names no payment." };
+  const subscriptionId = await findSubscriptionId(tx, args);
+  if (subscriptionId === null)
+    return { status: "ignored", reason: "No subscription of ours has this gateway subscription." };
+  const sub = await lockSubscription(tx, subscriptionId);
+  if (
+    details.amountCents !== null &&
+    (details.amountCents !== sub.paymentAmountCents ||
+      (details.currency ?? "").toUpperCase() !== sub.paymentAmountCurrency.toUpperCase())
+  )
+    return {
+      status: "failed",
+      reason: `The charge (${details.amountCents} ${details.currency ?? "?"}) differs from the subscription's (${sub.paymentAmountCents} ${sub.paymentAmountCurrency}).`,
+    };
+  const known = await tx.payment.findFirst({
+    where: { accountId, paymentType: sub.paymentType, externalPaymentId: details.externalPaymentId },
+    select: { id: true, status: true },
+  });
+  if (known && known.status === "CAPTURED") return { status: "processed", reason: "This payment is already recorded." };
+
+  if (sub.status === "PENDING") {
+    // The first charge of a subscription checkout left pending: it pays the period checkout set.
+    const pending =
+      known ?? (await tx.payment.findFirst({ where: { subscriptionId: sub.id, status: { not: "CAPTURED" } } }));
+    if (pending)
+      await tx.payment.update({
+        where: { id: pending.id },
+        data: { status: "CAPTURED", externalPaymentId: details.externalPaymentId },
+      });
+    else
+      await recordCharge(tx, {
+        subscription: sub,
+        amountCents: sub.paymentAmountCents,
+        currency: sub.paymentAmountCurrency,
+        externalPaymentId: details.externalPaymentId,
+        externalOrderId: details.externalSubscriptionId,
+        periodStart: sub.startTimestamp,
+        periodEnd: sub.endTimestamp,
+        source: "gateway",
+        details: { event: details.event, status: details.status ?? null },
+        now,
+      });
+    await tx.subscription.update({ where: { id: sub.id }, data: { status: "ACTIVE" } });
+    await emitSubscriptionEvent(tx, {
+      accountId,
+      name: "subscription.activated",
+      subscriptionId: sub.id,
+      occurredAt: now,
+    });
+    await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now });
+    return { status: "processed", reason: null };
+  }
+
+  const periodStart = sub.endTimestamp ?? now;
+  const periodEnd = sub.endTimestamp ? addDuration(sub.endTimestamp, sub.durationLength, sub.durationUnit) : null;
+  const recorded = await recordCharge(tx, {
+    subscription: sub,
+    amountCents: sub.paymentAmountCents,
+    currency: sub.paymentAmountCurrency,
+    externalPaymentId: details.externalPaymentId,
+    externalOrderId: details.externalSubscriptionId,
+    periodStart,
+    periodEnd,
+    source: "gateway",
+    details: { event: details.event, status: details.status ?? null },
+    now,
+  });
+  if (!recorded) return { status: "processed", reason: "This payment is already recorded." };
+  if (sub.status === "EXPIRED" || sub.status === "FAILED")
+    return {
+      status: "processed",
+      reason: `Payment recorded; the subscription is ${sub.status.toLowerCase()} and was not extended.`,
+    };
+  const live = sub.status === "ACTIVE" && sub.cancelledAt === null;
+  await tx.subscription.update({
+    where: { id: sub.id },
+    data: { endTimestamp: periodEnd, graceEndsAt: null, nextPaymentDueDate: live ? periodEnd : null },
+  });
+  await emitSubscriptionEvent(tx, { accountId, name: "subscription.renewed", subscriptionId: sub.id, occurredAt: now });
+  await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now });
+  return { status: "processed", reason: null };
+}
+
+/** recurring_subscription_cancelled: the gateway stopped charging (cancelled or halted): cancel, once. */
+export async function settleRecurringCancel(
+  tx: TransactionClient,
+  args: { accountId: number; adapter: PaymentAdapter; details: GatewayEventDetails; now: Date },
+): Promise<RecurringOutcome> {
+  const { accountId, now } = args;
+  const subscriptionId = await findSubscriptionId(tx, args);
+  if (subscriptionId === null)
+    return { status: "ignored", reason: "No subscription of ours has this gateway subscription." };
+  const sub = await lockSubscription(tx, subscriptionId);
+  if (sub.cancelledAt !== null || sub.status === "CANCELLED")
+    return { status: "processed", reason: "The subscription was already cancelled." };
+  if (sub.status !== "ACTIVE" && sub.status !== "PENDING")
+    return { status: "ignored", reason: `The subscription is ${sub.status.toLowerCase()}: nothing to cancel.` };
+  // A pending subscription was never paid: cancelled, it must not start granting access (FAILED).
+  await tx.subscription.update({
+    where: { id: sub.id },
+    data: { status: sub.status === "PENDING" ? "FAILED" : "CANCELLED", cancelledAt: now, nextPaymentDueDate: null },
+  });
+  await emitSubscriptionEvent(tx, {
+    accountId,
+    name: "subscription.cancelled",
+    subscriptionId: sub.id,
+    occurredAt: now,
+  });
+  await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now });
+  return { status: "processed", reason: null };
+}

@@ -1,0 +1,200 @@
+/**
+ * The revenue dashboard's reports (issue 16), aggregated in SQL, per UTC day of a range of at
+ * most 366 days (revenue.schema.ts). Definitions (docs/dashboard.md "Revenue"):
+ *
+ * - A subscription *counts* when it is not deleted and its status grants access (active, or
+ *   cancelled at period end). Its access ends at `end_timestamp`, or at `grace_ends_at` when an
+ *   active one is in a grace period past it; no end: never.
+ * - **Active on a day**: counting subscriptions started before the end of the day (or now, for
+ *   today) whose access has not ended by then.
+ * - **New on a day**: counting subscriptions whose start falls on the day.
+ * - **Churned on a day**: counting subscriptions whose access ended on the day (and before now),
+ *   so active(d) = active(d-1) + new(d) - churned(d).
+ * - **Revenue**: captured payments (status captured or refunded) by the UTC day they were made,
+ *   per currency, in integer cents; refunds (succeeded) by the day they were made, per currency;
+ *   net = captured - refunded.
+ * - **Meter conversion**: a reader *hit the paywall* on the day their free_stories-th metered read
+ *   of a meter period was counted (meter_views, the account's current free limit). They
+ *   *converted* when they are a logged-in reader ("m:<member id>") whose member started a
+ *   counting subscription at or after that moment (up to the end of the range). Anonymous readers
+ *   ("r:<reader id>") cannot be followed to a subscription: they count as hits, never as conversions.
+ */
+import "server-only";
+
+import type { Db } from "../db/client";
+import { parseInput } from "../validation";
+import { rangeBounds, ZReportRangeInput, type TReportRangeInput } from "./revenue.schema";
+
+export type DayCount = { day: string; count: number };
+export type SubscriptionsReport = {
+  days: { day: string; active: number; new: number; churned: number }[];
+  totals: { new: number; churned: number; active_at_end: number };
+};
+export type RevenueReport = {
+  currencies: string[];
+  days: { day: string; currency: string; captured_cents: number; refunded_cents: number; net_cents: number }[];
+  totals: { currency: string; captured_cents: number; refunded_cents: number; net_cents: number }[];
+};
+export type ConversionReport = {
+  free_stories: number | null;
+  days: { day: string; hit_paywall: number; converted: number }[];
+  totals: { hit_paywall: number; converted: number; rate: number | null };
+};
+
+const num = (v: unknown) => (typeof v === "bigint" ? Number(v) : typeof v === "number" ? v : Number(v ?? 0));
+const dayOf = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
+
+export async function subscriptionsReport(
+  db: Db,
+  args: { accountId: number; range: TReportRangeInput; now: Date },
+): Promise<SubscriptionsReport> {
+  const range = parseInput(ZReportRangeInput, args.range);
+  const { start, end, days } = rangeBounds(range);
+  const now = args.now;
+  const rows = await db.$queryRaw<{ day: Date; active: bigint; new: bigint; churned: bigint }[]>`
+    WITH days AS (
+      SELECT d AS day_start, d + interval '1 day' AS day_end
+      FROM generate_series(${start}::timestamptz, ${end}::timestamptz - interval '1 day', interval '1 day') AS d
+    ),
+    subs AS (
+      SELECT start_timestamp AS started,
+        CASE WHEN status = 'active' AND grace_ends_at IS NOT NULL AND end_timestamp IS NOT NULL
+               AND grace_ends_at > end_timestamp THEN grace_ends_at ELSE end_timestamp END AS ends
+      FROM subscriptions
+      WHERE account_id = ${args.accountId} AND deleted_at IS NULL AND status IN ('active', 'cancelled')
+        AND start_timestamp < ${end}::timestamptz
+        AND (end_timestamp IS NULL OR end_timestamp >= ${start}::timestamptz
+             OR (grace_ends_at IS NOT NULL AND grace_ends_at >= ${start}::timestamptz))
+    )
+    SELECT days.day_start AS day,
+      (SELECT COUNT(*) FROM subs WHERE subs.started < LEAST(days.day_end, ${now}::timestamptz)
+         AND (subs.ends IS NULL OR subs.ends >= LEAST(days.day_end, ${now}::timestamptz))) AS active,
+      (SELECT COUNT(*) FROM subs WHERE subs.started >= days.day_start AND subs.started < days.day_end) AS new,
+      (SELECT COUNT(*) FROM subs WHERE subs.ends >= days.day_start AND subs.ends < days.day_end
+         AND subs.ends <= ${now}::timestamptz) AS churned
+    FROM days ORDER BY days.day_start`;
+  const byDay = new Map(rows.map((r) => [dayOf(r.day), r]));
+  const out = days.map((day) => {
+    const r = byDay.get(day);
+    return { day, active: num(r?.active), new: num(r?.new), churned: num(r?.churned) };
+  });
+  return {
+    days: out,
+    totals: {
+      new: out.reduce((a, d) => a + d.new, 0),
+      churned: out.reduce((a, d) => a + d.churned, 0),
+      active_at_end: out.at(-1)?.active ?? 0,
+    },
+  };
+}
+
+export async function revenueReport(
+  db: Db,
+  args: { accountId: number; range: TReportRangeInput },
+): Promise<RevenueReport> {
+  const range = parseInput(ZReportRangeInput, args.range);
+  const { start, end } = rangeBounds(range);
+  const rows = await db.$queryRaw<{ day: string; currency: string; captured: bigint; refunded: bigint }[]>`
+    WITH captured AS (
+      SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, currency, SUM(amount_cents) AS cents
+      FROM payments
+      WHERE account_id = ${args.accountId} AND status IN ('captured', 'refunded')
+        AND created_at >= ${start}::timestamptz AND created_at < ${end}::timestamptz
+      GROUP BY 1, 2
+    ),
+    refunded AS (
+      SELECT to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, p.currency, SUM(r.amount_cents) AS cents
+      FROM payment_refunds r JOIN payments p ON p.id = r.payment_id
+      WHERE r.account_id = ${args.accountId} AND r.status = 'succeeded'
+        AND r.created_at >= ${start}::timestamptz AND r.created_at < ${end}::timestamptz
+      GROUP BY 1, 2
+    )
+    SELECT COALESCE(c.day, r.day) AS day, COALESCE(c.currency, r.currency) AS currency,
+      COALESCE(c.cents, 0) AS captured, COALESCE(r.cents, 0) AS refunded
+    FROM captured c FULL OUTER JOIN refunded r ON r.day = c.day AND r.currency = c.currency
+    ORDER BY 1, 2`;
+  const days = rows.map((r) => {
+    const captured = num(r.captured);
+    const refunded = num(r.refunded);
+    return {
+      day: dayOf(r.day),
+      currency: r.currency,
+      captured_cents: captured,
+      refunded_cents: refunded,
+      net_cents: captured - refunded,
+    };
+  });
+  const totals = new Map<
+    string,
+    { currency: string; captured_cents: number; refunded_cents: number; net_cents: number }
+  >();
+  for (const d of days) {
+    const t = totals.get(d.currency) ?? { currency: d.currency, captured_cents: 0, refunded_cents: 0, net_cents: 0 };
+    t.captured_cents += d.captured_cents;
+    t.refunded_cents += d.refunded_cents;
+    t.net_cents += d.net_cents;
+    totals.set(d.currency, t);
+  }
+  const currencies = [...totals.keys()].sort();
+  return { currencies, days, totals: currencies.map((c) => totals.get(c)!) };
+}
+
+export async function conversionReport(
+  db: Db,
+  args: { accountId: number; range: TReportRangeInput },
+): Promise<ConversionReport> {
+  const range = parseInput(ZReportRangeInput, args.range);
+  const { start, end, days } = rangeBounds(range);
+  const settings = await db.meterSettings.findUnique({ where: { accountId: args.accountId } });
+  const empty = days.map((day) => ({ day, hit_paywall: 0, converted: 0 }));
+  if (!settings) return { free_stories: null, days: empty, totals: { hit_paywall: 0, converted: 0, rate: null } };
+  const rows = await db.$queryRaw<{ day: string; hits: bigint; converted: bigint }[]>`
+    WITH ranked AS (
+      SELECT reader_key, created_at,
+        ROW_NUMBER() OVER (PARTITION BY reader_key, period_start ORDER BY created_at, id) AS n
+      FROM meter_views
+      WHERE account_id = ${args.accountId} AND created_at < ${end}::timestamptz
+    ),
+    hits AS (
+      SELECT reader_key, created_at AS hit_at FROM ranked
+      WHERE n = ${settings.freeStories} AND created_at >= ${start}::timestamptz
+    )
+    SELECT to_char(h.hit_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, COUNT(*) AS hits,
+      COUNT(*) FILTER (WHERE h.reader_key LIKE 'm:%' AND EXISTS (
+        SELECT 1 FROM subscriptions s
+        WHERE s.account_id = ${args.accountId} AND s.deleted_at IS NULL AND s.status IN ('active', 'cancelled')
+          AND s.subscriber_id::text = substr(h.reader_key, 3)
+          AND s.created_at >= h.hit_at AND s.created_at < ${end}::timestamptz)) AS converted
+    FROM hits h GROUP BY 1 ORDER BY 1`;
+  const byDay = new Map(rows.map((r) => [dayOf(r.day), r]));
+  const out = days.map((day) => {
+    const r = byDay.get(day);
+    return { day, hit_paywall: num(r?.hits), converted: num(r?.converted) };
+  });
+  const hit = out.reduce((a, d) => a + d.hit_paywall, 0);
+  const converted = out.reduce((a, d) => a + d.converted, 0);
+  return {
+    free_stories: settings.freeStories,
+    days: out,
+    totals: { hit_paywall: hit, converted, rate: hit === 0 ? null : converted / hit },
+  };
+}
+
+/** The overview's headline numbers: active now, and this UTC month's new, churned, revenue and conversion. */
+export async function revenueHeadlines(db: Db, args: { accountId: number; now: Date }) {
+  const today = args.now.toISOString().slice(0, 10);
+  const range = { from: `${today.slice(0, 7)}-01`, to: today };
+  const [subs, revenue, conversion] = await Promise.all([
+    subscriptionsReport(db, { accountId: args.accountId, range, now: args.now }),
+    revenueReport(db, { accountId: args.accountId, range }),
+    conversionReport(db, { accountId: args.accountId, range }),
+  ]);
+  return {
+    month: range.from.slice(0, 7),
+    active: subs.totals.active_at_end,
+    new_this_month: subs.totals.new,
+    churned_this_month: subs.totals.churned,
+    revenue_this_month: revenue.totals,
+    conversion_this_month: conversion.totals,
+  };
+}

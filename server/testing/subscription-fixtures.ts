@@ -1,0 +1,122 @@
+/**
+ * Subscriptions for tests, written as checkout writes them (server/subscriptions, issue 14): the
+ * plan copy filled from the plan, start now (or given) and end from addDuration, the status a
+ * checkout leaves (active for manual/sponsored, pending for a paid one awaiting its payment).
+ * Plain rows: no webhook event, no audit entry (checkout's own tests cover those).
+ */
+import type { Db } from "../db/client";
+import type { Prisma } from "../generated/prisma/client";
+import type { DurationUnit, SubscriptionStatus, SubscriptionType } from "../generated/prisma/enums";
+import { addDuration } from "../subscriptions/subscription-state";
+
+export async function insertTestGroup(
+  db: Db,
+  accountId: number,
+  overrides: { name?: string; subscriptionType?: SubscriptionType; public?: boolean } = {},
+) {
+  return db.subscriptionGroup.create({
+    data: {
+      accountId,
+      name: overrides.name ?? "Digital access",
+      description: "Every story, every device",
+      subscriptionType: overrides.subscriptionType ?? "STANDARD",
+      public: overrides.public ?? true,
+      ...(overrides.subscriptionType === "CAMPAIGN" ? { currency: "USD", targetAmountCents: 1_000_000 } : {}),
+    },
+  });
+}
+
+export async function insertTestPlan(
+  db: Db,
+  group: { id: number; accountId: number },
+  overrides: {
+    title?: string;
+    durationLength?: number;
+    durationUnit?: DurationUnit;
+    priceCents?: number;
+    priceCurrency?: string;
+    prices?: Record<string, { amount_cents: number }>;
+    recurring?: boolean;
+    enabled?: boolean;
+  } = {},
+) {
+  const priceCents = overrides.priceCents ?? 900;
+  const priceCurrency = overrides.priceCurrency ?? "USD";
+  return db.subscriptionPlan.create({
+    data: {
+      accountId: group.accountId,
+      groupId: group.id,
+      title: overrides.title ?? "Monthly",
+      description: "Billed once",
+      durationLength: overrides.durationLength ?? 1,
+      durationUnit: overrides.durationUnit ?? "MONTHS",
+      priceCents,
+      priceCurrency,
+      prices: overrides.prices ?? { [priceCurrency]: { amount_cents: priceCents } },
+      recurring: overrides.recurring ?? false,
+      supportedPaymentProviders: ["manual"],
+      enabled: overrides.enabled ?? true,
+    },
+  });
+}
+
+export type TestSubscriptionOverrides = {
+  status?: SubscriptionStatus;
+  start?: Date;
+  /** Replaces the end addDuration gives (null: no end). */
+  end?: Date | null;
+  paymentType?: string;
+  metadata?: Prisma.InputJsonObject;
+  notes?: string | null;
+  gifterMemberId?: number | null;
+  cancelledAt?: Date | null;
+  deletedAt?: Date | null;
+  createdAt?: Date;
+  /** Copied from the plan unless given. */
+  recurring?: boolean;
+};
+
+/** A subscription of `memberId` to `planId`, as checkout writes it. */
+export async function insertTestSubscription(
+  db: Db,
+  args: { accountId: number; memberId: number; planId: number } & TestSubscriptionOverrides,
+) {
+  const plan = await db.subscriptionPlan.findUniqueOrThrow({ where: { id: args.planId }, include: { group: true } });
+  const start = args.start ?? new Date();
+  const end = args.end !== undefined ? args.end : addDuration(start, plan.durationLength, plan.durationUnit);
+  const recurring = args.recurring ?? plan.recurring;
+  const paymentType = args.paymentType ?? "manual";
+  return db.subscription.create({
+    data: {
+      accountId: args.accountId,
+      memberId: args.memberId,
+      subscriptionType: plan.group.subscriptionType,
+      planId: plan.id,
+      groupId: plan.groupId,
+      preferredIdentity: undefined,
+      createdBy: "server_api",
+      gifterMemberId: args.gifterMemberId ?? null,
+      status: args.status ?? "ACTIVE",
+      startTimestamp: start,
+      endTimestamp: end,
+      cancelledAt: args.cancelledAt ?? null,
+      nextPaymentDueDate: recurring ? end : null,
+      planName: plan.title,
+      planDescription: plan.description,
+      groupName: plan.group.name,
+      groupDescription: plan.group.description,
+      durationLength: plan.durationLength,
+      durationUnit: plan.durationUnit,
+      planAmountCents: plan.priceCents,
+      planAmountCurrency: plan.priceCurrency,
+      recurring,
+      paymentType,
+      paymentAmountCents: paymentType === "sponsored" ? 0 : plan.priceCents,
+      paymentAmountCurrency: plan.priceCurrency,
+      metadata: args.metadata ?? {},
+      notes: args.notes ?? null,
+      deletedAt: args.deletedAt ?? null,
+      ...(args.createdAt ? { createdAt: args.createdAt } : {}),
+    },
+  });
+}

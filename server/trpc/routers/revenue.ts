@@ -1,0 +1,45 @@
+/**
+ * revenue.* – the revenue dashboard (issue 16; REVENUE, OWNER passes): a subscriber's payments and
+ * webhooks, refunds (audited `payment.refund`), and the reports aggregated in SQL (reports.ts).
+ */
+import { refundPayment } from "../../subscriptions/refunds";
+import { conversionReport, revenueHeadlines, revenueReport, subscriptionsReport } from "../../subscriptions/reports";
+import { ZRefundPaymentInput, ZReportRangeInput, ZSubscriberDetailInput } from "../../subscriptions/revenue.schema";
+import { getSubscriberActivity } from "../../subscriptions/subscriber-activity";
+import { adminProcedure, createTRPCRouter } from "../trpc";
+
+const revenue = adminProcedure(["REVENUE"]);
+
+export const revenueRouter = createTRPCRouter({
+  /** One subscriber's payments (with refunds) and the subscription webhooks about them. */
+  subscriberActivity: revenue
+    .input(ZSubscriberDetailInput)
+    .query(({ ctx, input }) =>
+      getSubscriberActivity(ctx.db, { accountId: ctx.actor.accountId, memberId: input.memberId }),
+    ),
+
+  /** Refund part (amountCents) or the rest of a captured payment through its adapter. */
+  refund: revenue
+    .input(ZRefundPaymentInput)
+    .mutation(({ ctx, input }) => refundPayment(ctx.db, { actor: ctx.actor, input })),
+
+  /** Active, new and churned subscriptions per UTC day. */
+  subscriptionsReport: revenue
+    .input(ZReportRangeInput)
+    .query(({ ctx, input }) =>
+      subscriptionsReport(ctx.db, { accountId: ctx.actor.accountId, range: input, now: new Date() }),
+    ),
+
+  /** Captured, refunded and net revenue per UTC day and currency (integer cents). */
+  revenueReport: revenue
+    .input(ZReportRangeInput)
+    .query(({ ctx, input }) => revenueReport(ctx.db, { accountId: ctx.actor.accountId, range: input })),
+
+  /** Readers who hit the paywall (the meter's free limit) and of them, who subscribed after. */
+  conversionReport: revenue
+    .input(ZReportRangeInput)
+    .query(({ ctx, input }) => conversionReport(ctx.db, { accountId: ctx.actor.accountId, range: input })),
+
+  /** The overview's headline numbers for this UTC month. */
+  headlines: revenue.query(({ ctx }) => revenueHeadlines(ctx.db, { accountId: ctx.actor.accountId, now: new Date() })),
+});

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+
+import { getDb } from "../../db";
+import { resolveSubscriber } from "../../subscriptions/subscribers";
+import { createTestTeam, trpcCodeOf } from "../../testing/staff";
+import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../../testing/subscription-fixtures";
+
+describe("subscriberSubscriptions router", () => {
+  it("lists, filters and pages the account's subscriptions for revenue staff only", async () => {
+    const db = await getDb();
+    const { revenue, editor } = await createTestTeam(db, "subl", { revenue: ["REVENUE"], editor: ["EDITOR"] });
+    const other = await createTestTeam(db, "subl-other", { revenue: ["REVENUE"] });
+    const accountId = revenue.account.id;
+    const group = await insertTestGroup(db, accountId);
+    const monthly = await insertTestPlan(db, group);
+    const yearly = await insertTestPlan(db, group, { title: "Yearly", durationUnit: "YEARS", priceCents: 9000 });
+    const ada = (await resolveSubscriber(db, {
+      accountId,
+      provider: "email",
+      identity: "ada@example.com",
+      create: true,
+    }))!;
+    const bo = (await resolveSubscriber(db, { accountId, provider: "phone", identity: "+14155550123", create: true }))!;
+    const made = [];
+    for (let i = 0; i < 3; i++) {
+      made.push(await insertTestSubscription(db, { accountId, memberId: ada.id, planId: monthly.id }));
+    }
+    const bos = await insertTestSubscription(db, { accountId, memberId: bo.id, planId: yearly.id, status: "PENDING" });
+
+    const first = await revenue.caller.subscriberSubscriptions.list({ limit: 2 });
+    expect(first.items.map((s) => s.id)).toEqual([bos.id, made[2]!.id]);
+    const second = await revenue.caller.subscriberSubscriptions.list({ limit: 2, cursor: first.nextCursor });
+    expect(second.items.map((s) => s.id)).toEqual([made[1]!.id, made[0]!.id]);
+    expect(second.nextCursor).toBeNull();
+    expect((await revenue.caller.subscriberSubscriptions.list({ q: "ADA@" })).items).toHaveLength(3);
+    expect((await revenue.caller.subscriberSubscriptions.list({ q: "555012" })).items.map((s) => s.id)).toEqual([
+      bos.id,
+    ]);
+    expect((await revenue.caller.subscriberSubscriptions.list({ status: "pending" })).items).toHaveLength(1);
+    expect((await revenue.caller.subscriberSubscriptions.list({ planId: yearly.id })).items).toHaveLength(1);
+    expect((await revenue.caller.subscriberSubscriptions.list({ memberId: ada.id })).items).toHaveLength(3);
+    expect(await trpcCodeOf(revenue.caller.subscriberSubscriptions.list({ cursor: "bogus" }))).toBe("BAD_REQUEST");
+    expect((await other.revenue.caller.subscriberSubscriptions.list({})).items).toEqual([]);
+    expect(await trpcCodeOf(editor.caller.subscriberSubscriptions.list({}))).toBe("FORBIDDEN");
+    expect(await trpcCodeOf(other.revenue.caller.subscriberSubscriptions.get({ id: bos.id }))).toBe("NOT_FOUND");
+    expect(await trpcCodeOf(other.revenue.caller.subscriberSubscriptions.cancel({ id: bos.id }))).toBe("NOT_FOUND");
+  });
+
+  it("cancels and extends with the staff user in the audit timeline, and gives a complimentary subscription", async () => {
+    const db = await getDb();
+    const { revenue } = await createTestTeam(db, "suba", { revenue: ["REVENUE"] });
+    const accountId = revenue.account.id;
+    const group = await insertTestGroup(db, accountId);
+    const plan = await insertTestPlan(db, group);
+    const disabled = await insertTestPlan(db, group, { title: "Old", enabled: false });
+
+    const given = await revenue.caller.subscriberSubscriptions.grant({ email: "Cy@Example.com", planId: plan.id });
+    expect(given).toMatchObject({
+      status: "active",
+      active: true,
+      payment_type: "manual",
+      payment_amount_cents: 0,
+      created_by: "dashboard",
+      recurring: false,
+      plan_name: "Monthly",
+      subscriber: { subscriber_identities: [{ provider: "email", value: "cy@example.com" }] },
+    });
+    for (const name of ["subscription.created", "subscription.activated", "subscriber.created"]) {
+      expect(await db.webhookEvent.count({ where: { accountId, name } }), name).toBe(1);
+    }
+    // A second gift to the same reader: no second subscriber.created.
+    await revenue.caller.subscriberSubscriptions.grant({ email: "cy@example.com", planId: plan.id });
+    expect(await db.webhookEvent.count({ where: { accountId, name: "subscriber.created" } })).toBe(1);
+    expect(
+      await trpcCodeOf(revenue.caller.subscriberSubscriptions.grant({ email: "cy@example.com", planId: disabled.id })),
+    ).toBe("UNPROCESSABLE_CONTENT");
+
+    const to = new Date(Date.now() + 400 * 86_400_000).toISOString().slice(0, 10);
+    const extended = await revenue.caller.subscriberSubscriptions.extend({ id: given.id, extendTo: to });
+    expect(extended.end_timestamp).toBe(`${to}T23:59:59.999Z`);
+    const cancelled = await revenue.caller.subscriberSubscriptions.cancel({ id: given.id });
+    expect(cancelled).toMatchObject({ status: "cancelled", active: true });
+    expect(
+      await trpcCodeOf(revenue.caller.subscriberSubscriptions.extend({ id: given.id, extendTo: "indefinitely" })),
+    ).toBe("UNPROCESSABLE_CONTENT");
+
+    const detail = await revenue.caller.subscriberSubscriptions.get({ id: given.id });
+    expect(detail.timeline.map((e) => e.action)).toEqual([
+      "subscription.create",
+      "subscription.grant",
+      "subscription.extend",
+      "subscription.cancel",
+    ]);
+    expect(detail.timeline[3]!.by).toBe(revenue.user.name);
+    expect(detail.payments).toEqual([]);
+    const audit = await db.auditLog.findFirstOrThrow({ where: { accountId, action: "subscription.cancel" } });
+    expect(audit.actorId).toBe(revenue.user.id);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * Comment bodies in the widgets: the composer's text to the API's ops and back (mentions, links,
+ * images; docs/engagement.md "Bodies"), and page ids. Pure functions, unit-tested.
+ */
+type Obj = Record<string, unknown>;
+export type Op = { insert: unknown; attributes?: Obj };
+export type Mention = { id: string; name: string; slug: string; avatar: string | null };
+
+const URL_IN_TEXT = /https?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)\]]/g;
+
+export function isHttp(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** A page id: URL-safe base64 of encodeURIComponent(url) (docs/engagement.md, "Pages and their ids"). */
+export function pageId(url: string): string {
+  return btoa(encodeURIComponent(url)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/**
+ * The text of the composer as ops: `@Name` of a chosen reader becomes a mention op, http(s) URLs
+ * link ops, the rest text; then the images.
+ */
+export function textToOps(text: string, mentions: Mention[], images: string[]): Op[] {
+  const ops: Op[] = [];
+  const pushText = (s: string) => {
+    let last = 0;
+    for (const match of s.matchAll(URL_IN_TEXT)) {
+      if (match.index > last) ops.push({ insert: s.slice(last, match.index) });
+      ops.push({ attributes: { link: match[0] }, insert: match[0] });
+      last = match.index + match[0].length;
+    }
+    if (last < s.length) ops.push({ insert: s.slice(last) });
+  };
+  const names = mentions.filter((m) => text.includes("@" + m.name)).sort((a, b) => b.name.length - a.name.length);
+  let rest = text.trim() ? text.replace(/\s+$/, "") : "";
+  while (rest) {
+    let best: { index: number; m: Mention } | null = null;
+    for (const m of names) {
+      const index = rest.indexOf("@" + m.name);
+      if (index >= 0 && (!best || index < best.index)) best = { index, m };
+    }
+    if (!best) {
+      pushText(rest);
+      break;
+    }
+    if (best.index) pushText(rest.slice(0, best.index));
+    const m = best.m;
+    ops.push({
+      attributes: {
+        mention: {
+          name: m.name,
+          slug: m.slug,
+          avatar: m.avatar && isHttp(m.avatar) ? m.avatar : "",
+          id: m.id,
+          target: "_blank",
+          class: "mention",
+        },
+        link: m.slug,
+      },
+      insert: { mentions: true },
+    });
+    rest = rest.slice(best.index + m.name.length + 1);
+  }
+  for (const src of images) ops.push({ insert: { image: src } });
+  return ops;
+}
+
+/** The reverse, for editing: mentions back to `@Name` (kept in `mentions`), images to `images`. */
+export function opsToText(ops: Op[], mentions: Mention[], images: string[]): string {
+  let text = "";
+  for (const op of ops) {
+    if (typeof op.insert === "string") text += op.insert;
+    else if (op.insert && typeof op.insert === "object") {
+      const insert = op.insert as Obj;
+      const m = op.attributes && (op.attributes.mention as Obj | undefined);
+      if (insert.mentions && m) {
+        const mention = {
+          id: String(m.id),
+          name: String(m.name),
+          slug: String(m.slug),
+          avatar: typeof m.avatar === "string" ? m.avatar : null,
+        };
+        mentions.push(mention);
+        text += "@" + mention.name;
+      } else if (typeof insert.image === "string") images.push(insert.image);
+    }
+  }
+  return text.replace(/\n$/, "");
+}
+
+/** Whether white text on a `#rgb`/`#rrggbb` colour falls under a 4.5:1 contrast (other colours: false). */
+export function whiteIsTooLight(color: string): boolean {
+  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color.trim());
+  if (!m) return false;
+  const hex = m[1]!.length === 3 ? m[1]!.replace(/./g, "$&$&") : m[1]!;
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const v = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+  return 1.05 / (luminance + 0.05) < 4.5;
+}
