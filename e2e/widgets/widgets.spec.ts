@@ -207,12 +207,14 @@ test.describe("widgets on a publisher's page", () => {
     await expect(reply).toBeVisible();
     await expect(reply.locator(".mention")).toHaveText(`@${ben.name}`);
 
-    // A reaction.
+    // A reaction, while a new comment is half written: the thread re-renders and keeps the draft.
+    await box.fill(`half a thought ${run}`);
     await benComment.locator(":scope > .actions").getByRole("button", { name: "Like, 0" }).click();
     await expect(benComment.locator(":scope > .actions").getByRole("button", { name: "Like, 1" })).toHaveAttribute(
       "aria-pressed",
       "true",
     );
+    await expect(box).toHaveValue(`half a thought ${run}`);
 
     // An edit.
     await adaComment.getByRole("button", { name: "Edit" }).click();
@@ -379,15 +381,18 @@ test.describe("widgets on a publisher's page", () => {
     const name = `Uma ${run}`;
     await signInReader(reader, await readerJwt(jwtSecret, `uma-${run}`, name), name);
 
-    // Contribution: the topic from the attributes, then changed by updateUGCTopic.
+    // Contribution: the topic from the attributes, then changed by updateUGCTopic while the reader
+    // types (the re-render keeps what they typed).
     const ugc = reader.frameLocator("#ugc iframe");
     await expect(ugc.getByText("Topic: tag: trains")).toBeVisible();
+    const ugcText = ugc.getByRole("textbox", { name: "What would you like to tell us?" });
+    await ugcText.fill(`The 3 am bus was full ${run}`);
     await reader.evaluate(() => {
       const t = (window as unknown as { talktype: Record<string, (a?: unknown) => void> }).talktype;
       t.updateUGCTopic!({ topicType: "tag", topicValue: "night-buses" });
     });
     await expect(ugc.getByText("Topic: tag: night-buses")).toBeVisible();
-    await ugc.getByRole("textbox", { name: "What would you like to tell us?" }).fill(`The 3 am bus was full ${run}`);
+    await expect(ugcText).toHaveValue(`The 3 am bus was full ${run}`);
     await ugc.getByRole("button", { name: "Send" }).click();
     await expect(ugc.getByText("Thank you: the newsroom will review it.")).toBeVisible();
     await expect(ugc.getByRole("list", { name: "Your contributions" })).toContainText("waiting for review");

@@ -198,6 +198,9 @@ function start(): void {
     let totalParents = 0;
     let heldNotice = false;
     const own: Comment[] = []; // the reader's held comments, shown to them alone
+    // The new comment being written survives the thread's re-renders (a reaction, a sort, the
+    // sign-in answer), and is cleared once it is posted.
+    const draft: { text: string; mentions: Mention[]; images: string[] } = { text: "", mentions: [], images: [] };
     const live = h("div", { class: "sr-only", "aria-live": "polite" });
 
     async function load(reset: boolean): Promise<void> {
@@ -299,9 +302,13 @@ function start(): void {
         maxlength: "5000",
         rows: "3",
       }) as HTMLTextAreaElement;
-      const mentions: Mention[] = [];
-      const images: string[] = [];
-      if (editing) {
+      const isDraft = !editing && !parent;
+      const mentions: Mention[] = isDraft ? draft.mentions : [];
+      const images: string[] = isDraft ? draft.images : [];
+      if (isDraft) {
+        area.value = draft.text;
+        area.addEventListener("input", () => (draft.text = area.value));
+      } else if (editing) {
         area.value = opsToText(editing.body.ops, mentions, images);
       } else if (
         replyTo &&
@@ -424,6 +431,11 @@ function start(): void {
             if (window.matchMedia("(pointer: coarse)").matches) payload.mobile = true;
           }
           const created = await api<{ comment: Comment }>("POST", pagePath + "/comments.json", payload);
+          if (isDraft) {
+            draft.text = "";
+            draft.mentions.length = 0;
+            draft.images.length = 0;
+          }
           heldNotice = !created.comment.is_published;
           if (heldNotice) own.push(created.comment);
           live.textContent = heldNotice ? t("held") : "";
@@ -857,6 +869,9 @@ function start(): void {
     let topicType = config.topicType;
     let topicValue = config.topicValue;
     let sent = false;
+    // What the reader has typed survives a re-render (the sign-in answer or a new topic arriving
+    // while they type), and is cleared once the contribution is sent.
+    const draft = { title: "", text: "", links: "" };
     onTopic = (type, value) => {
       topicType = type;
       topicValue = value;
@@ -897,6 +912,14 @@ function start(): void {
       }) as HTMLTextAreaElement;
       const status = h("span", { class: "grow", "aria-live": "polite" });
       const submit = h("button", { class: "btn", type: "submit" }, t("ugcSend"));
+      title.value = draft.title;
+      text.value = draft.text;
+      links.value = draft.links;
+      form.addEventListener("input", () => {
+        draft.title = title.value;
+        draft.text = text.value;
+        draft.links = links.value;
+      });
       form.append(title, text, links, h("div", { class: "row" }, status, submit));
       form.addEventListener("submit", (event) => {
         event.preventDefault();
@@ -912,6 +935,7 @@ function start(): void {
         api("POST", base + "/ugc", { jwt, submission })
           .then(() => {
             sent = true;
+            draft.title = draft.text = draft.links = "";
             return mineList();
           })
           .catch((error: unknown) => {
