@@ -202,6 +202,12 @@ export const envSchema = z
     MAIL_FROM: zMailFrom.optional(),
     /** Seconds that shared caches (CDNs) may keep public content responses (Cache-Control s-maxage). */
     CONTENT_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+    /**
+     * Megabytes of built public responses (content reads, comment lists and counts) each process
+     * keeps in memory, dropped by the events that change them (docs/architecture.md "Response
+     * cache"); 0 turns the cache off.
+     */
+    RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
     /** Days a member stays logged in. */
     MEMBER_SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     /** Allow `npm run db:seed` (demo data, well-known passwords) when NODE_ENV=production. */

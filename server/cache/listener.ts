@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL listener that keeps this process's caches true to what other instances commit
  * (./process-cache.ts): one connection of its own, `LISTEN` on the deployment's channel, and on
- * each notification from another instance, the topics it names cleared.
+ * each notification from another instance, the topics it names cleared and the built responses
+ * it names dropped (./response-cache.ts).
  *
  * While the connection is down, caches are off (every read goes to the database) and it
  * reconnects with backoff; once it listens again every cache starts empty, since notifications
@@ -11,7 +12,8 @@
 import pg from "pg";
 
 import { log } from "../log";
-import { cacheState, clearCaches, setCacheMode, topicsToClear } from "./process-cache";
+import { cacheState, clearCaches, readNotice, setCacheMode } from "./process-cache";
+import { applyPurges } from "./response-cache";
 
 export type CacheListener = { stop: () => Promise<void>; connected: () => boolean };
 
@@ -62,8 +64,9 @@ export function startCacheListener(args: { url: string; channel: string }): Cach
     });
     next.on("notification", (message) => {
       if (message.channel !== args.channel) return;
-      const topics = topicsToClear(message.payload, cacheState().instanceId);
+      const { topics, purges } = readNotice(message.payload, cacheState().instanceId);
       if (topics.length) clearCaches(topics);
+      if (purges.length) applyPurges(purges);
     });
     try {
       await next.connect();

@@ -29,10 +29,14 @@ import { afterCommit } from "../db/transaction";
  * keys and JWT secret: rotation), "meter" (an account's paywall meter settings).
  */
 export const CACHE_TOPICS = ["publisher", "api-keys", "meter"] as const;
+// Built responses are not a topic: they are dropped by purge keys (./response-cache.ts).
 export type CacheTopic = (typeof CACHE_TOPICS)[number];
 
+/** Anything a change can empty: a ProcessCache, or the response cache (registered under "*"). */
+export type Clearable = { clear(): void };
+
 type Registry = {
-  caches: Map<CacheTopic, Set<ProcessCache<unknown, unknown>>>;
+  caches: Map<CacheTopic | "*", Set<Clearable>>;
   /** "local": one process holds the database (PGlite); "listening": the PostgreSQL listener is up; "off": nothing tells this process about changes. */
   mode: "local" | "listening" | "off";
   /** This process, in notifications: a process ignores its own (it cleared at commit already). */
@@ -79,14 +83,11 @@ export class ProcessCache<K, V> {
     readonly topic: CacheTopic,
     private readonly options: { ttlMs: number; maxEntries: number },
   ) {
-    const state = registry();
-    const set = state.caches.get(topic) ?? new Set();
-    set.add(this);
-    state.caches.set(topic, set);
+    registerCache(topic, this);
   }
 
   get(key: K, now = Date.now()): V | undefined {
-    if (registry().mode === "off") return undefined;
+    if (!cachesAnswer()) return undefined;
     const hit = this.entries.get(key);
     if (!hit) return undefined;
     if (hit.until > now) return hit.value;
@@ -95,7 +96,7 @@ export class ProcessCache<K, V> {
   }
 
   set(key: K, value: V, now = Date.now()): void {
-    if (registry().mode === "off") return;
+    if (!cachesAnswer()) return;
     if (this.entries.size >= this.options.maxEntries) {
       for (const [cachedKey, cached] of this.entries) if (cached.until <= now) this.entries.delete(cachedKey);
       // Every key a client makes up (a Host header) is an entry: past the bound, start again.
@@ -113,6 +114,19 @@ export class ProcessCache<K, V> {
   }
 }
 
+/** Register a cache to be cleared with `topic` ("*": only when every cache is). */
+export function registerCache(topic: CacheTopic | "*", cache: Clearable): void {
+  const state = registry();
+  const set = state.caches.get(topic) ?? new Set();
+  set.add(cache);
+  state.caches.set(topic, set);
+}
+
+/** May caches answer now (something tells this process about every change)? */
+export function cachesAnswer(): boolean {
+  return registry().mode !== "off";
+}
+
 /** Drop every entry of `topics` in this process. */
 export function clearCaches(topics: readonly CacheTopic[]): void {
   const { caches } = registry();
@@ -124,26 +138,68 @@ export function clearAllCaches(): void {
   for (const set of registry().caches.values()) for (const cache of set) cache.clear();
 }
 
-export type CacheNotice = { instance: string; topics: CacheTopic[] };
+/**
+ * A notification: `topics` to clear, and `purges`: built responses to drop, by account and purge
+ * key (`tags: null`: all of the account's).
+ */
+export type CacheNotice = { instance: string; topics: CacheTopic[]; purges?: ResponsePurge[] };
+export type ResponsePurge = { account: number; tags: string[] | null };
 
 /**
  * Announce that `topics` changed in `db`'s transaction: every instance clears them once it
  * commits (nothing happens on a rollback).
  */
 export async function invalidateCaches(db: Db, ...topics: CacheTopic[]): Promise<void> {
-  const state = registry();
-  const notice: CacheNotice = { instance: state.instanceId, topics };
-  await db.$executeRawUnsafe(`SELECT pg_notify(${CHANNEL_SQL}, $1)`, JSON.stringify(notice));
-  afterCommit(db, () => clearCaches(topics));
+  await notify(db, { topics, purges: [] }, () => clearCaches(topics));
 }
 
-/** What a notification asks of this process: the topics to clear, or nothing (its own, or not ours). */
-export function topicsToClear(payload: string | undefined, instanceId: string): CacheTopic[] {
+/** PostgreSQL refuses a notification payload of 8,000 bytes or more. */
+const MAX_PAYLOAD = 7_000;
+
+/**
+ * Announce a change in `db`'s transaction: each instance runs what the notice asks once it commits
+ * (this one through `local`, the others through their listener). A notice too long for
+ * pg_notify drops all of each account's responses instead of naming keys.
+ */
+export async function notify(
+  db: Db,
+  change: { topics: CacheTopic[]; purges: ResponsePurge[] },
+  local: () => void,
+): Promise<void> {
+  let notice: CacheNotice = { instance: registry().instanceId, ...change };
+  if (JSON.stringify(notice).length > MAX_PAYLOAD) {
+    const accounts = [...new Set(change.purges.map((p) => p.account))];
+    notice = { ...notice, purges: accounts.map((account) => ({ account, tags: null })) };
+  }
+  await db.$executeRawUnsafe(`SELECT pg_notify(${CHANNEL_SQL}, $1)`, JSON.stringify(notice));
+  afterCommit(db, local);
+}
+
+/**
+ * What a notification asks of this process: the topics to clear and the responses to drop, or
+ * nothing (its own, or not ours).
+ */
+export function readNotice(
+  payload: string | undefined,
+  instanceId: string,
+): { topics: CacheTopic[]; purges: ResponsePurge[] } {
+  const nothing = { topics: [], purges: [] };
   try {
     const notice = JSON.parse(payload ?? "") as Partial<CacheNotice>;
-    if (notice.instance === instanceId || !Array.isArray(notice.topics)) return [];
-    return notice.topics.filter((topic): topic is CacheTopic => (CACHE_TOPICS as readonly unknown[]).includes(topic));
+    if (!notice || notice.instance === instanceId) return nothing;
+    const topics = Array.isArray(notice.topics)
+      ? notice.topics.filter((topic): topic is CacheTopic => (CACHE_TOPICS as readonly unknown[]).includes(topic))
+      : [];
+    const purges = Array.isArray(notice.purges)
+      ? notice.purges.filter(
+          (p): p is ResponsePurge =>
+            Boolean(p) &&
+            Number.isInteger(p.account) &&
+            (p.tags === null || (Array.isArray(p.tags) && p.tags.every((t) => typeof t === "string"))),
+        )
+      : [];
+    return { topics, purges };
   } catch {
-    return [];
+    return nothing;
   }
 }

@@ -5,11 +5,13 @@
  * - `Cache-Control`: browsers revalidate every time (max-age=0); shared caches keep the response
  *   CONTENT_CACHE_SECONDS and may serve it stale for a while when Masthead is down;
  * - `Cache-Tag` / `Surrogate-Key`: what the response contains (s/<story-id>, c/<collection-id>…),
- *   so a CDN in front can purge exactly the responses a change touches.
+ *   so a CDN in front can purge exactly the responses a change touches, and Masthead drops its own
+ *   copy by the same keys (`cachedRead`, ../cache/response-cache.ts).
  */
 import { createHash } from "node:crypto";
 
 import { getEnv } from "../../env.js";
+import { responseCache, type CachedResponse } from "../cache/response-cache";
 
 export type ContentResponseOptions = {
   /** Content type; JSON by default. */
@@ -36,31 +38,96 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
   });
 }
 
-/** A cacheable public response: 304 when the client already holds this exact body. */
-export function contentResponse(req: Request, body: unknown, options: ContentResponseOptions = {}): Response {
+/** A built public answer: what the response cache keeps (../cache/response-cache.ts). */
+export function buildContentResponse(body: unknown, options: ContentResponseOptions = {}): CachedResponse {
   const contentType = options.contentType ?? "application/json";
   const text = typeof body === "string" ? body : JSON.stringify(body);
-  const etag = etagOf(text);
   const sMaxAge = options.sMaxAge ?? getEnv().CONTENT_CACHE_SECONDS;
   const headers: Record<string, string> = {
-    ETag: etag,
     "Cache-Control": `public, max-age=0, s-maxage=${sMaxAge}, stale-while-revalidate=${sMaxAge}, stale-if-error=86400`,
     Vary: "Accept-Encoding",
     ...options.headers,
   };
-  if (options.tags && options.tags.length > 0) {
-    const tags = [...new Set(options.tags)].slice(0, 200).join(" ");
-    headers["Cache-Tag"] = tags.replaceAll(" ", ",");
-    headers["Surrogate-Key"] = tags;
+  const tags = options.tags ? [...new Set(options.tags)] : [];
+  if (tags.length > 0) {
+    const shown = tags.slice(0, 200).join(" ");
+    headers["Cache-Tag"] = shown.replaceAll(" ", ",");
+    headers["Surrogate-Key"] = shown;
   }
-  if ((req.method === "GET" || req.method === "HEAD") && matchesEtag(req.headers.get("if-none-match"), etag)) {
+  return {
+    body: text,
+    contentType: contentType.includes("charset") ? contentType : `${contentType}; charset=utf-8`,
+    etag: etagOf(text),
+    tags,
+    headers,
+  };
+}
+
+/** The Response of a built answer: 304 when the client already holds this exact body. */
+export function respondWith(
+  req: Request,
+  built: CachedResponse,
+  status = 200,
+  extra: Record<string, string> = {},
+): Response {
+  const headers = { ETag: built.etag, ...built.headers, ...extra };
+  if ((req.method === "GET" || req.method === "HEAD") && matchesEtag(req.headers.get("if-none-match"), built.etag)) {
     return new Response(null, { status: 304, headers });
   }
-  return new Response(req.method === "HEAD" ? null : text, {
-    status: options.status ?? 200,
-    headers: {
-      "Content-Type": contentType.includes("charset") ? contentType : `${contentType}; charset=utf-8`,
-      ...headers,
-    },
+  return new Response(req.method === "HEAD" ? null : built.body, {
+    status,
+    headers: { "Content-Type": built.contentType, ...headers },
   });
+}
+
+/** A cacheable public response: 304 when the client already holds this exact body. */
+export function contentResponse(req: Request, body: unknown, options: ContentResponseOptions = {}): Response {
+  return respondWith(req, buildContentResponse(body, options), options.status ?? 200);
+}
+
+/** What a cached read answers: the body and how to send and keep it. */
+export type CacheableAnswer = { body: unknown } & ContentResponseOptions & {
+    /** Keep it in the response cache at most this long (an expiry the answer knows of). */
+    cacheTtlMs?: number;
+  };
+
+/**
+ * A public read served through the response cache (../cache/response-cache.ts): the same
+ * request of the same account is answered from memory until an event purges one of the answer's
+ * keys. `build` runs on a miss. Not kept: answers other than 200, private ones (a Cache-Control
+ * naming private or no-store), and answers with no purge key (nothing would ever drop them).
+ * Never answered from memory: `bypass` requests (the caller's: a reader-specific read) and a
+ * request saying `Cache-Control: no-cache` (or `Pragma: no-cache`), which is built afresh and
+ * refreshes what is kept. `X-Cache` says which: HIT, MISS or BYPASS.
+ */
+export async function cachedRead(
+  req: Request,
+  url: URL,
+  account: number,
+  build: () => Promise<CacheableAnswer>,
+  options: { bypass?: boolean } = {},
+): Promise<Response> {
+  const cache = responseCache();
+  const key = `${account} ${url.pathname}${url.search}`;
+  const fresh = options.bypass || asksForFresh(req);
+  if (!fresh) {
+    const hit = cache.get(key);
+    if (hit) return respondWith(req, hit, 200, { "X-Cache": "HIT" });
+  }
+  const generation = cache.generation(account);
+  const { body, cacheTtlMs, ...answer } = await build();
+  const built = buildContentResponse(body, answer);
+  const status = answer.status ?? 200;
+  const keep =
+    status === 200 && built.tags.length > 0 && !/\b(private|no-store)\b/i.test(built.headers["Cache-Control"] ?? "");
+  if (keep && !options.bypass) cache.set(key, account, generation, built, { ttlMs: cacheTtlMs });
+  return respondWith(req, built, status, { "X-Cache": options.bypass || !keep ? "BYPASS" : "MISS" });
+}
+
+function asksForFresh(req: Request): boolean {
+  const control = req.headers.get("cache-control");
+  return (
+    (control !== null && /\bno-cache\b/i.test(control)) ||
+    (req.headers.get("pragma") ?? "").toLowerCase() === "no-cache"
+  );
 }

@@ -1,7 +1,8 @@
 /**
  * The GET handlers of the public content API, made here once: they serve the publisher's readers
  * (auth "publisher", the publisher found by the Host) and answer a cacheable contentResponse
- * (ETag, 304, Cache-Tag purge keys). A route file gives its schemas, its summary and what to load;
+ * (ETag, 304, Cache-Tag purge keys), kept in the response cache until an event purges one of its
+ * keys (`cachedRead`). A route file gives its schemas, its summary and what to load;
  * `load` gets the content context (`ctx`: the account, how stories are shaped, now) and returns
  * the body with the purge keys of what it contains.
  *
@@ -23,11 +24,11 @@ import { contentContext, storyTags, type ContentContext } from "../publishing/st
 import type { WireStory } from "../publishing/story-view";
 import { decideAccess, recordPingback, toAccessGrant } from "../subscriptions/access";
 import { ZAccessQuery } from "../subscriptions/access.schema";
-import { contentResponse, type ContentResponseOptions } from "./content-cache";
+import { cachedRead, type CacheableAnswer } from "./content-cache";
 import { apiRoute, searchParamsToObject, type HandlerContext, type RouteHandler, type RouteOptions } from "./route";
 
 /** What a content route answers: the body (an object, or a document as text) and how to cache it. */
-export type ContentAnswer = { body: unknown } & ContentResponseOptions;
+export type ContentAnswer = CacheableAnswer;
 
 type ContentRouteOptions<Q extends z.ZodType, P extends z.ZodType> = Omit<
   RouteOptions<"publisher", Q, z.ZodType, P>,
@@ -40,8 +41,11 @@ export function contentRoute<Q extends z.ZodType = z.ZodType, P extends z.ZodTyp
   load: (args: HandlerContext<"publisher", Q, z.ZodType, P> & { ctx: ContentContext }) => Promise<ContentAnswer>,
 ): RouteHandler {
   return apiRoute({ ...options, auth: "publisher" }, async (args) => {
-    const { body, ...caching } = await load({ ...args, ctx: contentContext(args.publisher) });
-    return contentResponse(args.req, body, caching);
+    const ctx = contentContext(args.publisher);
+    // A read that names its reader (check-access) is theirs alone: built every time, never kept.
+    return cachedRead(args.req, args.url, ctx.accountId, () => load({ ...args, ctx }), {
+      bypass: args.url.searchParams.has("check-access"),
+    });
   });
 }
 

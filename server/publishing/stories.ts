@@ -333,6 +333,19 @@ export async function getStoryAttributes(
   };
 }
 
+/**
+ * When the answer of breaking news next changes by itself: the first expiry still to come (null:
+ * none). The response cache keeps the answer no longer than that.
+ */
+export async function nextBreakingNewsExpiry(db: Db, ctx: ContentContext): Promise<Date | null> {
+  const next = await db.story.findFirst({
+    where: { ...publishedWhere(ctx.accountId), isBreakingNews: true, breakingNewsExpiresAt: { gt: ctx.now } },
+    orderBy: { breakingNewsExpiresAt: "asc" },
+    select: { breakingNewsExpiresAt: true },
+  });
+  return next?.breakingNewsExpiresAt ?? null;
+}
+
 /** GET /api/v1/breaking-news: published breaking news whose expiry has not passed, newest first. */
 export function listBreakingNews(
   db: Db,

@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 
 import { z } from "zod";
 
+import { purgeResponses } from "../cache/response-cache";
 import type { Db, TransactionClient } from "../db/client";
 import { AppError } from "../errors";
 import type { WebhookKind } from "../generated/prisma/client";
@@ -104,6 +105,7 @@ export async function emitWebhookEvent(
       occurredAt: args.occurredAt,
     },
   });
+  await purgeAnnouncedResponses(db, args.accountId, args.data);
   const deliveries = endpoints.map((endpoint) => ({
     id: randomUUID(),
     eventId: event.id,
@@ -115,6 +117,23 @@ export async function emitWebhookEvent(
     await queueDeliveries(db, deliveries, args.accountId, args.occurredAt);
   }
   return { eventId: event.id, deliveryIds: deliveries.map((d) => d.id) };
+}
+
+/**
+ * An event that announces purge keys (content events: "purge-keys", and "purge-all" when every
+ * response changes) drops the same responses from every instance's response cache, at the commit
+ * of the change: the CDN and Masthead's own cache are purged by one list.
+ */
+async function purgeAnnouncedResponses(db: Db, accountId: number, data: unknown): Promise<void> {
+  if (!data || typeof data !== "object") return;
+  const { "purge-keys": keys, "purge-all": all } = data as { "purge-keys"?: unknown; "purge-all"?: unknown };
+  if (all === true) return purgeResponses(db, accountId, null);
+  if (Array.isArray(keys))
+    await purgeResponses(
+      db,
+      accountId,
+      keys.filter((k): k is string => typeof k === "string"),
+    );
 }
 
 /** "Send test event": a webhook-test event to one endpoint, whatever it subscribes to. */

@@ -2,7 +2,7 @@
 import { contentRoute, storiesAnswer } from "@/server/http/content-routes";
 import { routes } from "@/server/http/route";
 import { ZBreakingNewsQuery } from "@/server/publishing/content.schema";
-import { listBreakingNews } from "@/server/publishing/stories";
+import { listBreakingNews, nextBreakingNewsExpiry } from "@/server/publishing/stories";
 
 export const dynamic = "force-dynamic";
 
@@ -12,6 +12,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       query: ZBreakingNewsQuery,
       summary: "Breaking news: published stories marked breaking whose expiry has not passed, newest first: {stories}.",
     },
-    async ({ db, ctx, query }) => storiesAnswer(await listBreakingNews(db, { ctx, ...query })),
+    async ({ db, ctx, query }) => {
+      const [stories, expiry] = await Promise.all([
+        listBreakingNews(db, { ctx, ...query }),
+        nextBreakingNewsExpiry(db, ctx),
+      ]);
+      // Kept until the first expiry takes a story off the list (or an event changes it first).
+      return { ...storiesAnswer(stories), cacheTtlMs: expiry ? expiry.getTime() - ctx.now.getTime() : undefined };
+    },
   ),
 });

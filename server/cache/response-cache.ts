@@ -1,0 +1,188 @@
+/**
+ * Built public responses, kept in each process and dropped by the purge keys they carry
+ * (docs/architecture.md "Response cache").
+ *
+ * A public read (a story, a list, a collection, config, a feed, a page's comments, comment counts)
+ * is built once per version: the answer's body, content type, ETag and purge keys are kept under
+ * the request (account, path and query); the next identical request is answered from memory, with
+ * the same ETag and 304. The purge keys are the ones the response already sends to CDNs
+ * (`Cache-Tag`: `s/<story-id>`, `stories`, `c/<collection-id>`, `config`, `page/<page-id>`…), and the
+ * change that alters a response drops it by the same keys, in the change's transaction:
+ *
+ *   await purgeResponses(tx, accountId, ["s/<id>", "stories"]);   // or null: all of the account's
+ *
+ * which, like invalidateCaches, clears this process once the transaction commits and tells every
+ * other instance through the deployment's notification channel (nothing on a rollback). Content
+ * events do it for every change they announce (webhooks/deliveries.ts: their "purge-keys" and
+ * "purge-all"), so the CDN and this cache are purged by one list of keys.
+ *
+ * Never stale, by construction:
+ * - it answers only while this process hears about every change (./process-cache.ts modes);
+ * - a response built while a purge of its account committed is not kept: each account has a
+ *   generation, read before the build and compared when storing (a build that read the old rows
+ *   and finished after the purge would otherwise outlive it);
+ * - entries also expire (a backstop, and the answer may ask for less: breaking news lives until
+ *   its first expiry).
+ *
+ * Bounded in memory: at most RESPONSE_CACHE_MB of bodies, least recently used dropped first.
+ */
+import { getEnv } from "../../env.js";
+import type { Db } from "../db/client";
+import { cachesAnswer, notify, registerCache, type ResponsePurge } from "./process-cache";
+
+export type CachedResponse = {
+  body: string;
+  contentType: string;
+  etag: string;
+  /** Purge keys (Cache-Tag). */
+  tags: readonly string[];
+  /** Other headers of the answer (Cache-Control, Vary…), as built. */
+  headers: Record<string, string>;
+};
+
+type Entry = CachedResponse & { account: number; bytes: number; until: number };
+
+/** The backstop lifetime of an entry: purges drop it long before, when its content changes. */
+export const RESPONSE_TTL_MS = 10 * 60_000;
+/** A body larger than this is not kept (it would push out hundreds of others). */
+const MAX_ENTRY_BYTES = 2 * 1024 * 1024;
+
+export class ResponseCache {
+  /** Insertion order is recency: a hit moves its entry to the end. */
+  private readonly entries = new Map<string, Entry>();
+  /** "<account> <tag>" → keys of the entries carrying it. */
+  private readonly byTag = new Map<string, Set<string>>();
+  /** Bumped by every purge of an account (see the header). */
+  private readonly generations = new Map<number, number>();
+  private bytes = 0;
+  hits = 0;
+  misses = 0;
+
+  constructor(private readonly maxBytes: () => number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get usedBytes(): number {
+    return this.bytes;
+  }
+
+  generation(account: number): number {
+    return this.generations.get(account) ?? 0;
+  }
+
+  get(key: string, now = Date.now()): CachedResponse | undefined {
+    if (!cachesAnswer() || this.maxBytes() === 0) return undefined;
+    const entry = this.entries.get(key);
+    if (!entry || entry.until <= now) {
+      if (entry) this.remove(key);
+      this.misses++;
+      return undefined;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.hits++;
+    return entry;
+  }
+
+  /**
+   * Keep `response` under `key`, unless `account` was purged since `generation` was read (before
+   * the response was built) or caches may not answer.
+   */
+  set(
+    key: string,
+    account: number,
+    generation: number,
+    response: CachedResponse,
+    options: { ttlMs?: number; now?: number } = {},
+  ): void {
+    const max = this.maxBytes();
+    if (!cachesAnswer() || max === 0 || this.generation(account) !== generation) return;
+    const bytes = response.body.length * 2 + key.length * 2 + 512;
+    if (bytes > Math.min(MAX_ENTRY_BYTES, max)) return;
+    const now = options.now ?? Date.now();
+    this.remove(key);
+    const entry: Entry = {
+      ...response,
+      account,
+      bytes,
+      until: now + Math.min(options.ttlMs ?? RESPONSE_TTL_MS, RESPONSE_TTL_MS),
+    };
+    this.entries.set(key, entry);
+    this.bytes += bytes;
+    for (const tag of new Set(entry.tags)) {
+      const id = `${account} ${tag}`;
+      const keys = this.byTag.get(id) ?? new Set();
+      keys.add(key);
+      this.byTag.set(id, keys);
+    }
+    for (const [oldest] of this.entries) {
+      if (this.bytes <= max) break;
+      this.remove(oldest);
+    }
+  }
+
+  /** Drop the account's entries carrying any of `tags` (null: every entry of the account). */
+  purge({ account, tags }: ResponsePurge): void {
+    this.generations.set(account, this.generation(account) + 1);
+    if (tags === null) {
+      for (const [key, entry] of this.entries) if (entry.account === account) this.remove(key);
+      return;
+    }
+    for (const tag of tags) {
+      const keys = this.byTag.get(`${account} ${tag}`);
+      if (keys) for (const key of [...keys]) this.remove(key);
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.byTag.clear();
+    this.bytes = 0;
+    // Builds under way when everything was dropped (the listener reconnected) are not kept either.
+    for (const account of this.generations.keys()) this.generations.set(account, this.generation(account) + 1);
+  }
+
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+    for (const tag of entry.tags) {
+      const id = `${entry.account} ${tag}`;
+      const keys = this.byTag.get(id);
+      if (!keys) continue;
+      keys.delete(key);
+      if (keys.size === 0) this.byTag.delete(id);
+    }
+  }
+}
+
+const globalForResponses = globalThis as unknown as { mastheadResponses?: ResponseCache };
+
+/** This process's response cache (on globalThis: one for every bundle Next.js loads). */
+export function responseCache(): ResponseCache {
+  if (!globalForResponses.mastheadResponses) {
+    const cache = new ResponseCache(() => getEnv().RESPONSE_CACHE_MB * 1024 * 1024);
+    registerCache("*", cache);
+    globalForResponses.mastheadResponses = cache;
+  }
+  return globalForResponses.mastheadResponses;
+}
+
+/** Apply purges in this process (the listener's notices, and this process's own at commit). */
+export function applyPurges(purges: readonly ResponsePurge[]): void {
+  const cache = responseCache();
+  for (const purge of purges) cache.purge(purge);
+}
+
+/**
+ * Drop the account's responses carrying any of `tags` (null: all of them) once `db`'s
+ * transaction commits, in every instance.
+ */
+export async function purgeResponses(db: Db, account: number, tags: readonly string[] | null): Promise<void> {
+  if (tags !== null && tags.length === 0) return;
+  const purges: ResponsePurge[] = [{ account, tags: tags === null ? null : [...new Set(tags)] }];
+  await notify(db, { topics: [], purges }, () => applyPurges(purges));
+}
