@@ -17,7 +17,15 @@ export default defineConfig({
     globalSetup: ["server/testing/global-setup.integration.ts"],
     setupFiles: ["server/testing/setup.integration.ts"],
     // Test receivers (and login providers) listen on 127.0.0.1, which is refused unless an operator allows it.
-    env: { WEBHOOK_ALLOW_PRIVATE_URLS: "true", SOCIAL_LOGIN_ALLOW_PRIVATE_URLS: "true", LOG_LEVEL: "silent" },
+    // The response cache is off (RESPONSE_CACHE_MB=0): tests write their fixtures straight into the
+    // database, past the services whose events purge it. The tests about it turn it on
+    // (server/testing/response-cache.ts).
+    env: {
+      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+      SOCIAL_LOGIN_ALLOW_PRIVATE_URLS: "true",
+      LOG_LEVEL: "silent",
+      RESPONSE_CACHE_MB: "0",
+    },
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

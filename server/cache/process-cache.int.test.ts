@@ -9,9 +9,11 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { getDatabase, getDb } from "../db";
 import { withTransaction } from "../db/transaction";
+import { useResponseCache } from "../testing/response-cache";
 import { TEST_DATABASE_URL } from "../testing/test-database";
 import { startCacheListener, type CacheListener } from "./listener";
 import { cacheChannel, cacheState, invalidateCaches, ProcessCache, setCacheMode } from "./process-cache";
+import { responseCache } from "./response-cache";
 
 const cache = new ProcessCache<string, number>("publisher", { ttlMs: 60_000, maxEntries: 3 });
 
@@ -57,6 +59,7 @@ describe("process caches", () => {
 });
 
 describe.runIf(process.env.TEST_DB === "postgres")("the PostgreSQL listener", () => {
+  useResponseCache();
   let listener: CacheListener | undefined;
   afterEach(async () => {
     await listener?.stop();
@@ -73,14 +76,14 @@ describe.runIf(process.env.TEST_DB === "postgres")("the PostgreSQL listener", ()
   }
 
   /** Another instance: its own connection, committing a change that invalidates "publisher". */
-  async function otherInstance(schema: string, commit: boolean) {
+  async function otherInstance(schema: string, commit: boolean, notice: object = { topics: ["publisher"] }) {
     const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await client.connect();
     try {
       await client.query(`SET search_path TO ${pg.escapeIdentifier(schema)}`);
       await client.query("BEGIN");
       await client.query(`SELECT pg_notify(left('masthead_cache_' || current_schema(), 63), $1)`, [
-        JSON.stringify({ instance: "another-instance", topics: ["publisher"] }),
+        JSON.stringify({ instance: "another-instance", ...notice }),
       ]);
       await client.query(commit ? "COMMIT" : "ROLLBACK");
     } finally {
@@ -97,6 +100,32 @@ describe.runIf(process.env.TEST_DB === "postgres")("the PostgreSQL listener", ()
 
     await otherInstance(schema, true);
     await expect.poll(() => cache.get("host"), { timeout: 5_000 }).toBeUndefined();
+  });
+
+  it("drops the built responses another instance's commit purges, by key and by account", async () => {
+    const { schema } = await listen();
+    const responses = responseCache();
+    const built = (body: string, tags: string[]) => ({
+      body,
+      contentType: "text/plain",
+      etag: body,
+      tags,
+      headers: {},
+    });
+    responses.set("7 /a", 7, responses.generation(7), built("a", ["s/1", "stories"]));
+    responses.set("7 /b", 7, responses.generation(7), built("b", ["config"]));
+    responses.set("8 /a", 8, responses.generation(8), built("a", ["stories"]));
+    await otherInstance(schema, false, { topics: [], purges: [{ account: 7, tags: ["stories"] }] });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(responses.get("7 /a")?.body).toBe("a");
+
+    await otherInstance(schema, true, { topics: [], purges: [{ account: 7, tags: ["stories"] }] });
+    await expect.poll(() => responses.get("7 /a"), { timeout: 5_000 }).toBeUndefined();
+    expect(responses.get("7 /b")?.body).toBe("b");
+    expect(responses.get("8 /a")?.body).toBe("a");
+    await otherInstance(schema, true, { topics: [], purges: [{ account: 8, tags: null }] });
+    await expect.poll(() => responses.get("8 /a"), { timeout: 5_000 }).toBeUndefined();
+    expect(responses.get("7 /b")?.body).toBe("b");
   });
 
   it("turns caches off when its connection dies, and on again (empty) once it is back", async () => {

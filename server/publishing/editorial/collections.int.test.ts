@@ -123,7 +123,7 @@ describe("collections", () => {
       },
       change: "items",
       "changed-by": { id: actor.id, name: "Eddie Editor", email: expect.stringContaining("editor@") as unknown },
-      "purge-keys": [`c/${created.collection.id}`],
+      "purge-keys": [`c/${created.collection.id}`, "collections"],
     });
     const actions = (await db.auditLog.findMany({ orderBy: { createdAt: "asc" } })).map((e) => e.action);
     expect(actions).toEqual(["collection.create", "collection.create", "collection.set_items", "collection.set_items"]);

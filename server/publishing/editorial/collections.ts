@@ -277,7 +277,8 @@ export async function emitCollectionUpdate(
     "changed-by": await changedBy(tx, actor),
     // Every response holding this collection carries its key, parents included (they list their
     // children's keys); config lists section collections.
-    "purge-keys": [`c/${collection.id}`, ...(isSectionCollection ? ["config"] : [])],
+    // "collections": the answers that list collections by what they hold (an entity's collections).
+    "purge-keys": [`c/${collection.id}`, "collections", ...(isSectionCollection ? ["config"] : [])],
   };
   await emitWebhookEvent(tx, {
     accountId: actor.accountId,

@@ -21,6 +21,7 @@ import type { z } from "zod";
 
 import { recordAudit } from "../../audit/audit-log";
 import { actorUserId, type Actor } from "../../auth/actor";
+import { purgeResponses } from "../../cache/response-cache";
 import type { Db, TransactionClient } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError, type ErrorDetail } from "../../errors";
@@ -762,10 +763,20 @@ export async function deleteStory(
     }
     const deleted = await tx.story.deleteMany({ where: { id, accountId, version, status: "DRAFT" } });
     if (deleted.count === 0) throw staleVersion();
+    const linking = await tx.story.findMany({
+      where: { accountId, breakingNewsLinkedStoryId: id, status: "PUBLISHED" },
+      select: { id: true },
+    });
     await tx.story.updateMany({
       where: { accountId, breakingNewsLinkedStoryId: id },
       data: { breakingNewsLinkedStoryId: null },
     });
+    // Published breaking news linking to the draft lose the link: their responses change.
+    await purgeResponses(
+      tx,
+      accountId,
+      linking.map((story) => `s/${story.id}`),
+    );
     await recordAudit(tx, {
       actor,
       action: "story.delete",

@@ -14,6 +14,7 @@ import "server-only";
 
 import { recordAudit } from "../../audit/audit-log";
 import { actorUserId, type Actor } from "../../auth/actor";
+import { purgeResponses } from "../../cache/response-cache";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
@@ -58,7 +59,7 @@ import {
   searchWhere,
   slugFromName,
 } from "./shared";
-import { emitTaxonomyEvent, publishedStoryIdsOf } from "./taxonomy-events";
+import { emitTaxonomyEvent, publishedStoryIdsOf, taxonomyPurgeKeys } from "./taxonomy-events";
 
 const notFound = (what: string, field?: string) =>
   new AppError("NOT_FOUND", `${what} not found.`, field ? { details: [{ field, issue: "does not exist" }] } : {});
@@ -95,6 +96,14 @@ async function auditTaxonomy(
 ): Promise<void> {
   const { kind, change, ...entry } = args;
   await recordAudit(tx, { ...entry, action: `${kind}.${change}`, targetType: kind });
+  // Every change of the item, creations and entity relations included (which announce no event),
+  // drops the responses that list or show it from the response cache; updates and deletes also
+  // purge its stories through their event.
+  const related = typeof args.metadata.to === "number" ? [`e/${args.metadata.to}`] : [];
+  await purgeResponses(tx, args.actor.accountId, [
+    ...taxonomyPurgeKeys(kind, { id: args.targetId, storyIds: [] }),
+    ...related,
+  ]);
 }
 
 // ─── Sections ────────────────────────────────────────────────────────────────────────────────

@@ -14,7 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
     },
     async ({ db, ctx, params, query }) => {
       const body = await getEntityCollections(db, { accountId: ctx.accountId, id: params.id, ...query });
-      return { body, tags: [`e/${params.id}`, ...body.collections.map((c) => `c/${c.id}`)] };
+      return { body, tags: [`e/${params.id}`, "collections", "stories", ...body.collections.map((c) => `c/${c.id}`)] };
     },
   ),
 });

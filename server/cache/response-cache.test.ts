@@ -1,0 +1,97 @@
+/**
+ * The response cache's own rules (./response-cache.ts): purges by key and by account, the
+ * generation that keeps a build which raced a purge out, the byte bound (least recently used out
+ * first), lifetimes, and answering nothing while caches are off.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { setCacheMode } from "./process-cache";
+import { RESPONSE_TTL_MS, ResponseCache, type CachedResponse } from "./response-cache";
+
+const answer = (body: string, tags: string[]): CachedResponse => ({
+  body,
+  contentType: "application/json; charset=utf-8",
+  etag: `W/"${body}"`,
+  tags,
+  headers: {},
+});
+
+beforeEach(() => setCacheMode("local"));
+afterEach(() => setCacheMode("off"));
+
+describe("ResponseCache", () => {
+  it("drops the entries carrying a purged key, of that account only", () => {
+    const cache = new ResponseCache(() => 1_000_000);
+    cache.set("1 /a", 1, cache.generation(1), answer("a", ["s/1", "stories"]));
+    cache.set("1 /b", 1, cache.generation(1), answer("b", ["s/2"]));
+    cache.set("2 /a", 2, cache.generation(2), answer("a2", ["s/1", "stories"]));
+    cache.purge({ account: 1, tags: ["stories"] });
+    expect(cache.get("1 /a")).toBeUndefined();
+    expect(cache.get("1 /b")?.body).toBe("b");
+    expect(cache.get("2 /a")?.body).toBe("a2");
+    cache.purge({ account: 2, tags: null });
+    expect(cache.get("2 /a")).toBeUndefined();
+    expect(cache.get("1 /b")?.body).toBe("b");
+  });
+
+  it("does not keep a response built before a purge of its account that committed meanwhile", () => {
+    const cache = new ResponseCache(() => 1_000_000);
+    const before = cache.generation(1);
+    // The build read the old rows; the change committed and purged while it ran.
+    cache.purge({ account: 1, tags: ["s/9"] });
+    cache.set("1 /a", 1, before, answer("old", ["s/1"]));
+    expect(cache.get("1 /a")).toBeUndefined();
+    // Another account's purge does not hold this one's builds back.
+    const now = cache.generation(1);
+    cache.purge({ account: 2, tags: null });
+    cache.set("1 /a", 1, now, answer("new", ["s/1"]));
+    expect(cache.get("1 /a")?.body).toBe("new");
+    // Clearing everything (the listener reconnected) counts as a purge of every account seen.
+    const beforeClear = cache.generation(1);
+    cache.clear();
+    cache.set("1 /b", 1, beforeClear, answer("b", ["s/2"]));
+    expect(cache.get("1 /b")).toBeUndefined();
+  });
+
+  it("stays under its byte bound, dropping the least recently used first, and forgets purged tags", () => {
+    const body = "x".repeat(1_000);
+    // Each entry counts about 2,500 bytes: four fit in 10,100.
+    const cache = new ResponseCache(() => 10_100);
+    for (const key of ["a", "b", "c", "d"]) cache.set(key, 1, 0, answer(body, [`k/${key}`]));
+    expect(cache.size).toBe(4);
+    expect(cache.get("a")).toBeDefined(); // a is now the most recent
+    cache.set("e", 1, 0, answer(body, ["k/e"]));
+    expect(cache.usedBytes).toBeLessThanOrEqual(10_100);
+    expect(cache.get("b")).toBeUndefined();
+    expect(cache.get("a")).toBeDefined();
+    expect(cache.get("e")).toBeDefined();
+    // Too large for the bound: not kept at all.
+    cache.set("big", 1, 0, answer("y".repeat(20_000), ["k/big"]));
+    expect(cache.get("big")).toBeUndefined();
+    // A replaced entry's old key no longer drops it.
+    cache.set("a", 1, 0, answer(body, ["k/other"]));
+    cache.purge({ account: 1, tags: ["k/a"] });
+    expect(cache.get("a")).toBeDefined();
+  });
+
+  it("expires entries after their lifetime, the shorter of the answer's and the backstop", () => {
+    const cache = new ResponseCache(() => 1_000_000);
+    cache.set("short", 1, 0, answer("s", ["k"]), { ttlMs: 1_000, now: 0 });
+    cache.set("long", 1, 0, answer("l", ["k"]), { ttlMs: 10 * RESPONSE_TTL_MS, now: 0 });
+    expect(cache.get("short", 999)?.body).toBe("s");
+    expect(cache.get("short", 1_000)).toBeUndefined();
+    expect(cache.get("long", RESPONSE_TTL_MS - 1)?.body).toBe("l");
+    expect(cache.get("long", RESPONSE_TTL_MS)).toBeUndefined();
+  });
+
+  it("answers and keeps nothing while caches are off, or with a bound of 0", () => {
+    const cache = new ResponseCache(() => 1_000_000);
+    setCacheMode("off");
+    cache.set("a", 1, 0, answer("a", ["k"]));
+    setCacheMode("local");
+    expect(cache.get("a")).toBeUndefined();
+    const none = new ResponseCache(() => 0);
+    none.set("a", 1, 0, answer("a", ["k"]));
+    expect(none.get("a")).toBeUndefined();
+  });
+});
