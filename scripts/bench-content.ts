@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --stories 50000 --requests 3000 --connections 10 --seconds 20]
+ * npm run bench [-- --stories 50000 --requests 3000 --connections 10 --seconds 20 --instances 1]
  *
  * Benchmark of the publishing content API (reads) and the engagement API (comment counts, a
  * comment list, comment create) against the local PostgreSQL:
@@ -13,8 +13,16 @@
  *   3. for each scenario, a warm-up, then a fixed number of requests over C keep-alive connections
  *      with a time cap: requests per second and latency percentiles;
  *   4. a table with each figure and its ratio to the empty route handler (GET /api/bench/empty)
- *      measured in the same run, first and again just before each scenario ("× next empty").
+ *      measured in the same run, first and again just before each scenario ("× next empty"), and
+ *      the resident memory of the app's processes after each scenario.
  *      The server is stopped at the end, whatever happens.
+ *
+ * Content reads and the engagement reads are measured twice: as readers send them (served by the
+ * response cache once built, server/cache/response-cache.ts), and ", uncached": the same requests
+ * with `Cache-Control: no-cache`, which builds every answer afresh.
+ *
+ * `--instances 2` starts two instances on the same database (the first builds, under the lock)
+ * and sends each request to the next one in turn, as a load balancer would.
  *
  * The comment create scenario posts as 1,000 readers (a publisher-signed JWT each), each from an
  * address of its own (TRUST_PROXY=true and X-Forwarded-For, as behind a load balancer), with a
@@ -44,6 +52,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "10" },
     seconds: { type: "string", default: "20" },
     warmup: { type: "string", default: "200" },
+    instances: { type: "string", default: "1" },
   },
 });
 const STORIES = positive("stories", values.stories);
@@ -51,6 +60,7 @@ const REQUESTS = positive("requests", values.requests);
 const CONNECTIONS = positive("connections", values.connections);
 const SECONDS = positive("seconds", values.seconds);
 const WARMUP = positive("warmup", values.warmup);
+const INSTANCES = positive("instances", values.instances);
 const OVERALL_LIMIT_MS = 45 * 60_000; // build + seed + runs; the bench never hangs longer
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -75,15 +85,36 @@ function log(message: string) {
   console.log(`[bench] ${message}`);
 }
 
-let server: ChildProcess | undefined;
+const servers: ChildProcess[] = [];
 function stopServer() {
-  if (server?.pid && server.exitCode === null) {
-    try {
-      process.kill(-server.pid, "SIGTERM"); // the flock, start.ts and next start: one process group
-    } catch {
-      // already gone
+  for (const server of servers) {
+    if (server.pid && server.exitCode === null) {
+      try {
+        process.kill(-server.pid, "SIGTERM"); // the flock, start.ts and next start: one process group
+      } catch {
+        // already gone
+      }
     }
   }
+}
+
+/** Resident memory of every process of the app's instances (their process groups), in MB. */
+function residentMegabytes(): number {
+  let kb = 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      // Fields after the command's closing parenthesis: state ppid pgrp …
+      const pgrp = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+      if (!servers.some((server) => server.pid === pgrp)) continue;
+      const rss = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${entry}/status`, "utf8"));
+      if (rss) kb += Number(rss[1]);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return kb / 1024;
 }
 const overall = setTimeout(() => {
   console.error(`[bench] still running after ${OVERALL_LIMIT_MS / 60_000} minutes: giving up.`);
@@ -126,6 +157,8 @@ type Call = { path: string; init?: RequestInit };
 
 type Result = {
   name: string;
+  /** Resident memory of the app's processes after the scenario, MB. */
+  rssMb: number;
   path: string;
   requests: number;
   errors: number;
@@ -142,8 +175,11 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** `count` requests over CONNECTIONS concurrent loops, stopping at the time cap. */
-async function load(base: string, nextCall: () => Call, count: number, capMs: number) {
+/**
+ * `count` requests over CONNECTIONS concurrent loops, stopping at the time cap; with several
+ * instances, each request goes to the next one in turn (as a round-robin load balancer would).
+ */
+async function load(bases: readonly string[], nextCall: () => Call, count: number, capMs: number) {
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   let errors = 0;
@@ -153,6 +189,7 @@ async function load(base: string, nextCall: () => Call, count: number, capMs: nu
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (issued < count && performance.now() < deadline) {
+        const base = bases[issued % bases.length]!;
         issued++;
         const call = nextCall();
         const t0 = performance.now();
@@ -172,12 +209,13 @@ async function load(base: string, nextCall: () => Call, count: number, capMs: nu
   return { latencies, statuses, errors, seconds };
 }
 
-async function measure(base: string, name: string, calls: () => Call): Promise<Result> {
-  await load(base, calls, WARMUP, 30_000);
-  const { latencies, statuses, errors, seconds } = await load(base, calls, REQUESTS, SECONDS * 1000);
+async function measure(bases: readonly string[], name: string, calls: () => Call): Promise<Result> {
+  await load(bases, calls, WARMUP, 30_000);
+  const { latencies, statuses, errors, seconds } = await load(bases, calls, REQUESTS, SECONDS * 1000);
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     name,
+    rssMb: residentMegabytes(),
     path: calls().path,
     requests: latencies.length,
     errors,
@@ -192,21 +230,47 @@ async function measure(base: string, name: string, calls: () => Call): Promise<R
 
 // ─── Main ────────────────────────────────────────────────────────────────────────────────────
 
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const env: NodeJS.ProcessEnv = {
+const ports = await Promise.all(Array.from({ length: INSTANCES }, () => freePort()));
+const bases = ports.map((port) => `http://127.0.0.1:${port}`);
+const base = bases[0]!;
+const envFor = (port: number): NodeJS.ProcessEnv => ({
   ...process.env,
   DATABASE_URL: databaseUrl,
   DATA_DIR: dataDir,
   PORT: String(port),
   HOST: "127.0.0.1",
-  APP_URL: base,
+  APP_URL: `http://127.0.0.1:${port}`,
   PUBLISHING_ACCOUNT: "demo",
   LOG_LEVEL: "warn",
   JOBS_LOCAL_RUNNER: "false",
   // The comment writers come from addresses of their own (X-Forwarded-For), as behind a proxy.
   TRUST_PROXY: "true",
-};
+});
+const env = envFor(ports[0]!);
+
+/** Start one instance: the first under the build lock (it may build), the others once it is up. */
+async function startInstance(port: number, first: boolean): Promise<void> {
+  const tsx = [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"];
+  const child = first
+    ? spawn("flock", ["/tmp/masthead-build.lock", process.execPath, ...tsx], {
+        cwd: root,
+        env: envFor(port),
+        stdio: ["ignore", "inherit", "inherit"],
+        detached: true,
+      })
+    : spawn(process.execPath, tsx, {
+        cwd: root,
+        env: envFor(port),
+        stdio: ["ignore", "inherit", "inherit"],
+        detached: true,
+      });
+  servers.push(child);
+  const exited = new Promise<never>((_, reject) =>
+    child.on("exit", (code) => reject(new Error(`the app on port ${port} exited (${code}) before it was ready`))),
+  );
+  await Promise.race([waitForHealth(child, `http://127.0.0.1:${port}`, 30 * 60_000), exited]);
+  exited.catch(() => undefined);
+}
 
 try {
   log(`database: ${databaseUrl.replace(/\/\/[^@]*@/, "//…@")}`);
@@ -227,45 +291,73 @@ try {
   log(`seed ready in ${((Date.now() - seedStarted) / 1000).toFixed(1)} s`);
 
   log(`starting the app on ${base} (builds first if the sources changed; waits for /tmp/masthead-build.lock)…`);
-  server = spawn(
-    "flock",
-    [
-      "/tmp/masthead-build.lock",
-      process.execPath,
-      path.join(root, "node_modules/tsx/dist/cli.mjs"),
-      "scripts/start.ts",
-    ],
-    {
-      cwd: root,
-      env,
-      stdio: ["ignore", "inherit", "inherit"],
-      detached: true,
-    },
-  );
-  const exited = new Promise<never>((_, reject) =>
-    server!.on("exit", (code) => reject(new Error(`the app exited (${code}) before it was ready`))),
-  );
-  await Promise.race([waitForHealth(base, 30 * 60_000), exited]);
-  exited.catch(() => undefined);
-  log("app is ready");
+  await startInstance(ports[0]!, true);
+  for (const port of ports.slice(1)) {
+    log(`starting another instance on http://127.0.0.1:${port}…`);
+    await startInstance(port, false);
+  }
+  log(INSTANCES > 1 ? `${INSTANCES} instances are ready; requests go to each in turn` : "app is ready");
 
   const slugs = Array.from(
     { length: 1000 },
     () => `bench/story-${String(1 + Math.floor(Math.random() * STORIES)).padStart(6, "0")}`,
   );
+  // Story ids for related stories: looked up once, by slug.
+  const storyIds: string[] = [];
+  for (const slug of slugs.slice(0, 100)) {
+    const response = await fetch(`${base}/api/v1/stories-by-slug?slug=${encodeURIComponent(slug)}&fields=id`);
+    if (response.ok) storyIds.push(((await response.json()) as { story: { id: string } }).story.id);
+  }
+  // A bulk request as front pages make it: the home collection and two story lists in one GET.
+  const bulk = await fetch(`${base}/api/v1/bulk-request`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      requests: {
+        home: { _type: "collection", slug: "home", limit: 10 },
+        latest: { _type: "stories", limit: 10 },
+        more: { _type: "stories", limit: 5, offset: 10 },
+      },
+    }),
+  });
+  const bulkPath = bulk.headers.get("location") ?? "/api/v1/bulk-request/none";
   const words = ["climate", "election", "market", "football", "festival", "budget"];
   let i = 0;
   const get = (path: string): Call => ({ path });
-  const scenarios: { name: string; call: () => Call }[] = [
-    { name: "empty handler", call: () => get("/api/bench/empty") },
+  /** The same request, asking to be built afresh (Cache-Control: no-cache): the uncached path. */
+  const uncached = (call: Call): Call => ({
+    path: call.path,
+    init: { ...call.init, headers: { accept: "application/json", ...call.init?.headers, "cache-control": "no-cache" } },
+  });
+  const content: { name: string; call: () => Call }[] = [
     { name: "stories list", call: () => get("/api/v1/stories?limit=20") },
     {
       name: "story by slug",
       call: () => get(`/api/v1/stories-by-slug?slug=${encodeURIComponent(slugs[i++ % slugs.length]!)}`),
     },
-    { name: "search", call: () => get(`/api/v1/search?q=${words[i++ % words.length]}&limit=20`) },
     { name: "collection (home)", call: () => get("/api/v1/collections/home") },
-    ...(await engagementScenarios()),
+    { name: "bulk request", call: () => get(bulkPath) },
+    ...(storyIds.length
+      ? [
+          {
+            name: "related stories",
+            call: () => get(`/api/v1/stories/${storyIds[i++ % storyIds.length]}/related-stories`),
+          },
+        ]
+      : []),
+    { name: "config", call: () => get("/api/v1/config") },
+    { name: "search", call: () => get(`/api/v1/search?q=${words[i++ % words.length]}&limit=20`) },
+  ];
+  const engagement = await engagementScenarios();
+  const scenarios: { name: string; call: () => Call }[] = [
+    { name: "empty handler", call: () => get("/api/bench/empty") },
+    ...content,
+    ...content.map((scenario) => ({ name: `${scenario.name}, uncached`, call: () => uncached(scenario.call()) })),
+    ...engagement,
+    ...engagement
+      .filter((scenario) => scenario.name !== "comment create")
+      .map((scenario) => ({ name: `${scenario.name}, uncached`, call: () => uncached(scenario.call()) })),
     ...(await accessScenarios()),
   ];
 
@@ -282,9 +374,9 @@ try {
       log(`${scenario.name}: ${first.path} answers ${probe.status}; skipped`);
       continue;
     }
-    if (results.length > 0) neighbours.set(scenario.name, await measure(base, "empty handler", emptyCall));
+    if (results.length > 0) neighbours.set(scenario.name, await measure(bases, "empty handler", emptyCall));
     log(`${scenario.name}: ${REQUESTS} requests, ${CONNECTIONS} connections…`);
-    results.push(await measure(base, scenario.name, scenario.call));
+    results.push(await measure(bases, scenario.name, scenario.call));
   }
 
   const baseline = results.find((r) => r.name === "empty handler");
@@ -298,6 +390,7 @@ try {
     baseline ? (r.p95 / baseline.p95).toFixed(2) : "–",
     r.p99.toFixed(1),
     String(r.requests),
+    r.rssMb.toFixed(0),
     r.errors
       ? `${r.errors} (${[...r.statuses]
           .filter(([s]) => s >= 400)
@@ -315,22 +408,28 @@ try {
     "p95 × empty",
     "p99 ms",
     "requests",
+    "RSS MB",
     "errors",
   ];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
   const line = (cells: string[]) =>
     cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
   console.log(
-    `\nPublishing read API (${STORIES} generated stories) and engagement API (a page of 2,000 comments, ` +
-      `1,000 more pages), ${CONNECTIONS} connections, PostgreSQL at ${dbHost}:`,
+    `\nPublishing read API (${STORIES} generated stories), engagement API (a page of 2,000 comments, ` +
+      `1,000 more pages) and access checks, ${CONNECTIONS} connections, ` +
+      `${INSTANCES === 1 ? "one instance" : `${INSTANCES} instances`}, PostgreSQL at ${dbHost}:`,
   );
   console.log(line(header));
   console.log(widths.map((w) => "─".repeat(w)).join("  "));
   for (const row of rows) console.log(line(row));
-  console.log("\n× empty: requests per second as a fraction of the empty route handler in this run (aim: 0.6 or more;");
-  console.log("0.3 or more for comment create, which scores and writes);");
+  console.log("\n× empty: requests per second as a fraction of the empty route handler in this run (aims: 0.8 for");
+  console.log(
+    "content reads, comment counts and the comment list, 0.9 for the access checks, 0.3 for comment create);",
+  );
   console.log("× next empty: the same ratio to the empty handler measured again just before the scenario;");
-  console.log("p95 × empty: the p95 latency as a multiple of the empty handler's.");
+  console.log("p95 × empty: the p95 latency as a multiple of the empty handler's;");
+  console.log("', uncached': the same requests with Cache-Control: no-cache, built afresh every time;");
+  console.log("RSS MB: resident memory of the app's processes after the scenario (flat from first to last).");
 } catch (error) {
   console.error(`[bench] ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
@@ -467,9 +566,9 @@ async function accessScenarios(): Promise<{ name: string; call: () => Call }[]> 
   ];
 }
 
-async function waitForHealth(url: string, timeoutMs: number): Promise<void> {
+async function waitForHealth(server: ChildProcess, url: string, timeoutMs: number): Promise<void> {
   const until = Date.now() + timeoutMs;
-  while (Date.now() < until && server?.exitCode === null && server.signalCode === null) {
+  while (Date.now() < until && server.exitCode === null && server.signalCode === null) {
     try {
       const response = await fetch(`${url}/api/health`);
       if (response.ok) return;

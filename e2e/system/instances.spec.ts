@@ -4,6 +4,8 @@
  * - a rate limit counts the requests of both (RATE_LIMIT_STORE=redis);
  * - a settings change saved in the dashboard of one is what the other serves at once, although it
  *   had the publisher cached (server/cache: pg_notify on commit, a listener on each instance);
+ * - so is a story saved on one, although the other had the list that shows it in its response
+ *   cache (server/cache/response-cache.ts);
  * - due jobs are claimed once: scheduled publications waiting when both start are published once
  *   each, and each webhook delivery they cause reaches its receiver once.
  */
@@ -138,6 +140,33 @@ test("two instances share rate limits, caches and jobs", async ({ page }) => {
       const started = Date.now();
       expect((await configOf(b))["sketches-host"]).toBe("https://www.instances.example");
       expect(await storyUrlOn(b)).toMatch(/^https:\/\/www\.instances\.example\//);
+      expect(Date.now() - started).toBeLessThan(3_000);
+    });
+
+    await test.step("responses: a story saved on A is what B serves at once, though B had the answer in memory", async () => {
+      const listOn = async (server: BuiltServer) => {
+        const response = await fetch(`${server.url}/api/v1/stories?limit=50`);
+        return { cache: response.headers.get("x-cache"), body: await response.text() };
+      };
+      await listOn(b);
+      expect((await listOn(b)).cache).toBe("HIT");
+      // The owner signed in on A (previous step) saves the published story through A's dashboard API.
+      const trpc = async <T>(path: string, input: unknown) => {
+        const response = await page.request.post(`${a.url}/api/trpc/${path}`, { data: { json: input } });
+        expect(response.status(), await response.text()).toBe(200);
+        return ((await response.json()) as { result: { data: { json: T } } }).result.data.json;
+      };
+      const { story } = await trpc<{ story: { version: number } }>("stories.get", { id: published.id });
+      await trpc("stories.update", { id: published.id, version: story.version, headline: "Already out, updated" });
+      const started = Date.now();
+      await waitFor(
+        async () => {
+          const list = await listOn(b);
+          return list.body.includes("Already out, updated") ? list : undefined;
+        },
+        3_000,
+        "B's list to show the saved headline",
+      );
       expect(Date.now() - started).toBeLessThan(3_000);
     });
   } finally {
