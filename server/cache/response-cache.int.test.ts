@@ -8,6 +8,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 
+import * as ampStoryRoute from "@/app/api/v1/amp/story/route";
 import * as authorsRoute from "@/app/api/v1/authors/route";
 import * as breakingRoute from "@/app/api/v1/breaking-news/route";
 import * as collectionRoute from "@/app/api/v1/collections/[slug]/route";
@@ -18,6 +19,7 @@ import * as entityCollectionsRoute from "@/app/api/v1/entity/[id]/collections/ro
 import * as bySlugRoute from "@/app/api/v1/stories-by-slug/route";
 import * as storyRoute from "@/app/api/v1/stories/[storyId]/route";
 import * as storiesRoute from "@/app/api/v1/stories/route";
+import * as rssRoute from "@/app/stories.rss/route";
 
 import { staffActor, type StaffActor } from "../auth/actor";
 import { getDb } from "../db";
@@ -159,6 +161,24 @@ describe("the response cache on content reads", () => {
     expect((await callGet(storyRoute.GET, `/api/v1/stories/${first.id}`, { storyId: first.id })).status).toBe(404);
     const list = await rebuilt(storiesRoute.GET, "/api/v1/stories", "Second out");
     expect(list).not.toContain("First out");
+  });
+
+  it("a story published drops the RSS feed; a settings change drops the AMP page", async () => {
+    const { db, actor, owner } = await newsroom();
+    await publishedStory(db, actor, { headline: "In the feed", slug: "in-the-feed" });
+    expect(await warm(rssRoute.GET, "/stories.rss")).toContain("In the feed");
+    await publishedStory(db, actor, { headline: "Fresh in the feed" });
+    await rebuilt(rssRoute.GET, "/stories.rss", "Fresh in the feed");
+
+    const amp = "/api/v1/amp/story?slug=in-the-feed";
+    expect(await warm(ampStoryRoute.GET, amp)).toContain('lang="en"');
+    const { settings } = await getPublisherSettings(db, { actor: owner, appUrl: APP_URL });
+    await updatePublisherSettings(db, {
+      actor: owner,
+      appUrl: APP_URL,
+      input: { ...settings, language: { isoCode: "fr", ietfCode: "fr-FR", direction: "ltr" } },
+    });
+    await rebuilt(ampStoryRoute.GET, amp, 'lang="fr"');
   });
 
   it("a vote drops the story's answers (their votes changed)", async () => {

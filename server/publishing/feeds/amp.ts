@@ -187,7 +187,8 @@ export async function buildAmpStory(
   const url = storyUrl(publisher.siteUrl, story.slug);
   return {
     html: ampStoryHtml(story, { publisher, appUrl: args.appUrl }),
-    tags: [`s/${story.id}`],
+    // "config": the page shows the publication (its name, logo, menu), which settings change.
+    tags: [`s/${story.id}`, "config"],
     story: {
       id: story.id,
       "story-content-id": story.id,

@@ -85,7 +85,8 @@ export function lastChange(stories: readonly StoryWithRelations[], publisher: Pu
 
 /** Purge keys of a feed response (server/http/content-cache.ts): every story it shows. */
 export function feedCacheTags(kind: string, stories: readonly { id: string }[]): string[] {
-  return [kind, ...stories.map((s) => `s/${s.id}`)];
+  // "stories": a story published or retracted changes which ones the feed lists.
+  return [kind, "stories", ...stories.map((s) => `s/${s.id}`)];
 }
 
 // ─── Images ──────────────────────────────────────────────────────────────────────────────────
