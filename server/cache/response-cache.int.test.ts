@@ -172,6 +172,17 @@ describe("the response cache on content reads", () => {
 
     const amp = "/api/v1/amp/story?slug=in-the-feed";
     expect(await warm(ampStoryRoute.GET, amp)).toContain('lang="en"');
+    // One URL, two representations (Vary: Accept): each kept for the Accept that asked for it.
+    const json = { accept: "application/json" };
+    const first = await callGet(ampStoryRoute.GET, amp, {}, json);
+    expect(first.headers.get("content-type")).toContain("application/json");
+    expect(first.headers.get("x-cache")).toBe("MISS");
+    const again = await callGet(ampStoryRoute.GET, amp, {}, json);
+    expect(again.headers.get("x-cache")).toBe("HIT");
+    expect((await again.json()) as object).toHaveProperty("amp-html");
+    const html = await callGet(ampStoryRoute.GET, amp);
+    expect(html.headers.get("x-cache")).toBe("HIT");
+    expect(html.headers.get("content-type")).toContain("text/html");
     const { settings } = await getPublisherSettings(db, { actor: owner, appUrl: APP_URL });
     await updatePublisherSettings(db, {
       actor: owner,

@@ -98,7 +98,8 @@ export type CacheableAnswer = { body: unknown } & ContentResponseOptions & {
  * naming private or no-store), and answers with no purge key (nothing would ever drop them).
  * Never answered from memory: `bypass` requests (the caller's: a reader-specific read) and a
  * request saying `Cache-Control: no-cache` (or `Pragma: no-cache`), which is built afresh and
- * refreshes what is kept. `X-Cache` says which: HIT, MISS or BYPASS.
+ * refreshes what is kept. An answer with `Vary` (other than Accept-Encoding) is kept per value of
+ * those request headers. `X-Cache` says which: HIT, MISS or BYPASS.
  */
 export async function cachedRead(
   req: Request,
@@ -108,7 +109,8 @@ export async function cachedRead(
   options: { bypass?: boolean } = {},
 ): Promise<Response> {
   const cache = responseCache();
-  const key = `${account} ${url.pathname}${url.search}`;
+  const path = `${account} ${url.pathname}${url.search}`;
+  const key = path + variant(req, varyByPath.get(path));
   const fresh = options.bypass || asksForFresh(req);
   if (!fresh) {
     const hit = cache.get(key);
@@ -120,8 +122,26 @@ export async function cachedRead(
   const status = answer.status ?? 200;
   const keep =
     status === 200 && built.tags.length > 0 && !/\b(private|no-store)\b/i.test(built.headers["Cache-Control"] ?? "");
-  if (keep && !options.bypass) cache.set(key, account, generation, built, { ttlMs: cacheTtlMs });
+  if (keep && !options.bypass) {
+    // An answer that varies by a request header (Vary: Accept) is kept per value of it.
+    const vary = (built.headers.Vary ?? "")
+      .split(",")
+      .map((name) => name.trim().toLowerCase())
+      .filter((name) => name && name !== "accept-encoding");
+    if (vary.length) {
+      if (varyByPath.size >= 10_000) varyByPath.clear();
+      varyByPath.set(path, vary);
+    }
+    cache.set(path + variant(req, vary), account, generation, built, { ttlMs: cacheTtlMs });
+  }
   return respondWith(req, built, status, { "X-Cache": options.bypass || !keep ? "BYPASS" : "MISS" });
+}
+
+/** The request headers each path's answers vary by (their Vary header), learnt from their builds. */
+const varyByPath = new Map<string, string[]>();
+
+function variant(req: Request, vary: readonly string[] | undefined): string {
+  return vary?.length ? vary.map((name) => `\n${name}: ${req.headers.get(name) ?? ""}`).join("") : "";
 }
 
 function asksForFresh(req: Request): boolean {
