@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { getDatabase, getDb } from "../db";
 import { withTransaction } from "../db/transaction";
-import { useResponseCache } from "../testing/response-cache";
+import { enableResponseCache } from "../testing/response-cache";
 import { TEST_DATABASE_URL } from "../testing/test-database";
 import { startCacheListener, type CacheListener } from "./listener";
 import { cacheChannel, cacheState, invalidateCaches, ProcessCache, setCacheMode } from "./process-cache";
@@ -59,7 +59,7 @@ describe("process caches", () => {
 });
 
 describe.runIf(process.env.TEST_DB === "postgres")("the PostgreSQL listener", () => {
-  useResponseCache();
+  enableResponseCache();
   let listener: CacheListener | undefined;
   afterEach(async () => {
     await listener?.stop();

@@ -2,13 +2,13 @@
  * Integration tests run with the response cache off (vitest.integration.config.ts: fixtures are
  * written past the services that purge it). A test file about it turns it on for its tests:
  *
- *   useResponseCache();
+ *   enableResponseCache();
  */
 import { afterAll, beforeAll } from "vitest";
 
 import { resetEnvCache } from "../../env.js";
 
-export function useResponseCache(megabytes = 64): void {
+export function enableResponseCache(megabytes = 64): void {
   let before: string | undefined;
   beforeAll(() => {
     before = process.env.RESPONSE_CACHE_MB;

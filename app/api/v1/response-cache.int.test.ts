@@ -20,14 +20,14 @@ import * as bySlugRoute from "@/app/api/v1/stories-by-slug/route";
 import * as storyRoute from "@/app/api/v1/stories/[storyId]/route";
 import * as storiesRoute from "@/app/api/v1/stories/route";
 import * as rssRoute from "@/app/stories.rss/route";
-
-import { staffActor, type StaffActor } from "../auth/actor";
-import { getDb } from "../db";
-import type { Db } from "../db/client";
-import { withTransaction } from "../db/transaction";
-import { createCollection, setCollectionItems } from "../publishing/editorial/collections";
-import { createStory, deleteStory, transitionStory, updateStory } from "../publishing/editorial/stories";
-import type { TCreateStoryInput } from "../publishing/editorial/stories.schema";
+import { staffActor, type StaffActor } from "@/server/auth/actor";
+import { purgeResponses, responseCache } from "@/server/cache/response-cache";
+import { getDb } from "@/server/db";
+import type { Db } from "@/server/db/client";
+import { withTransaction } from "@/server/db/transaction";
+import { createCollection, setCollectionItems } from "@/server/publishing/editorial/collections";
+import { createStory, deleteStory, transitionStory, updateStory } from "@/server/publishing/editorial/stories";
+import type { TCreateStoryInput } from "@/server/publishing/editorial/stories.schema";
 import {
   addEntityRelationship,
   createAuthor,
@@ -38,17 +38,16 @@ import {
   updateEntity,
   updateSection,
   updateTag,
-} from "../publishing/editorial/taxonomy";
-import { forgetPublisherCache } from "../publishing/publisher";
-import { getPublisherSettings, updatePublisherSettings } from "../publishing/settings";
-import { castVote } from "../publishing/votes";
-import { createTestPublisher } from "../testing/publishing-factories";
-import { useResponseCache } from "../testing/response-cache";
-import { callGet, type RouteHandlerFn } from "../testing/route-calls";
-import { insertEditor } from "../testing/staff";
-import { purgeResponses, responseCache } from "./response-cache";
+} from "@/server/publishing/editorial/taxonomy";
+import { forgetPublisherCache } from "@/server/publishing/publisher";
+import { getPublisherSettings, updatePublisherSettings } from "@/server/publishing/settings";
+import { castVote } from "@/server/publishing/votes";
+import { createTestPublisher } from "@/server/testing/publishing-factories";
+import { enableResponseCache } from "@/server/testing/response-cache";
+import { callGet, type RouteHandlerFn } from "@/server/testing/route-calls";
+import { insertEditor } from "@/server/testing/staff";
 
-useResponseCache();
+enableResponseCache();
 
 const APP_URL = "http://localhost:3000";
 const now = () => new Date();
