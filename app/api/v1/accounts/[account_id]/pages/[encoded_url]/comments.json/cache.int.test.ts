@@ -5,10 +5,13 @@
  * and the next read is built again (MISS) and shows it. A rollback purges nothing. A reader's
  * my_reactions are laid over the kept answer, the same JSON as a list built for that reader.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { resetEnvCache } from "@/env.js";
-import { getDb } from "@/server/db";
+import { startCacheListener, type CacheListener } from "@/server/cache/listener";
+import { cacheChannel, cacheState, setCacheMode } from "@/server/cache/process-cache";
+import { getDatabase, getDb } from "@/server/db";
 import { withTransaction } from "@/server/db/transaction";
 import { listComments } from "@/server/engagement/comments";
 import { purgeComments } from "@/server/engagement/comments-cache";
@@ -19,6 +22,7 @@ import { updateMemberProfile } from "@/server/members/member-account";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff } from "@/server/testing/staff";
+import { TEST_DATABASE_URL } from "@/server/testing/test-database";
 
 import { GET as COUNTS } from "../../route";
 import { POST as HIDE } from "../comments/[comment_id]/hide/route";
@@ -376,5 +380,54 @@ describe("a reader's list (jwt)", () => {
         }),
       ),
     );
+  });
+});
+
+describe.runIf(process.env.TEST_DB === "postgres")("another instance's write", () => {
+  let listener: CacheListener | undefined;
+  afterEach(async () => {
+    await listener?.stop();
+    listener = undefined;
+    setCacheMode("local");
+  });
+
+  it("drops the kept lists and counts when it commits (a second connection stands for it), not on its rollback", async () => {
+    const database = await getDatabase();
+    if (database.config.kind !== "postgresql") throw new Error("PostgreSQL only");
+    const { schema } = database.config;
+    listener = startCacheListener({ url: TEST_DATABASE_URL, channel: cacheChannel(schema) });
+    await expect.poll(() => cacheState().mode, { timeout: 10_000 }).toBe("listening");
+    const { account, id, first } = await setup();
+    await fill(id);
+
+    /** What another instance's moderator deleting the comment sends: the row and the purge notice. */
+    const otherInstance = async (commit: boolean) => {
+      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query(`SET search_path TO ${pg.escapeIdentifier(schema)}`);
+        await client.query("BEGIN");
+        await client.query("UPDATE comments SET deleted_at = now() WHERE id = $1", [first.id]);
+        await client.query(`SELECT pg_notify(left('masthead_cache_' || current_schema(), 63), $1)`, [
+          JSON.stringify({
+            instance: "another-instance",
+            topics: [],
+            purges: [{ account: account.id, tags: ["comments"] }],
+          }),
+        ]);
+        await client.query(commit ? "COMMIT" : "ROLLBACK");
+      } finally {
+        await client.end();
+      }
+    };
+
+    await otherInstance(false);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await list(id)).cache).toBe("HIT");
+    expect((await counts(id)).cache).toBe("HIT");
+
+    await otherInstance(true);
+    await expect.poll(async () => (await list(id)).body.comments.length, { timeout: 5_000 }).toBe(0);
+    expect((await counts(id)).count).toBe(0);
   });
 });
