@@ -39,6 +39,7 @@ import { findJwtMember, jwtIdsOfMembers } from "../members/identities";
 import { getPublisher, type Publisher } from "../publishing/publisher";
 import { consumeCaptcha } from "./captcha";
 import { listedParentIds, realmCommentCount, visibleCommentsByUrl, visibleCommentStats } from "./comment-queries";
+import { purgeComments } from "./comments-cache";
 import {
   COMMENT_LIMITS,
   type TCommentAuthor,
@@ -163,6 +164,30 @@ function mentionsOf(ops: TCommentOp[]): TCommentMention[] {
   return [...seen.values()];
 }
 
+// ─── response cache ──────────────────────────────────────────────────────────────────────────
+
+/**
+ * A cached anonymous comment list (listComments without a viewer, as JSON) as `viewer` gets it:
+ * every comment and reply with `my_reactions`, exactly as listComments answers with that viewer.
+ */
+export async function withMyReactions(
+  db: Db,
+  args: { accountId: number; viewer: ApiUser; body: string },
+): Promise<string> {
+  const list = JSON.parse(args.body) as TCommentList;
+  if (list.comments.length === 0) return args.body;
+  const ids = [...list.comments.map((c) => c.id), ...list.comments.flatMap((c) => (c.replies ?? []).map((r) => r.id))];
+  // A reader with a jwt who never did anything here is no member yet: nothing is theirs.
+  const member = await findJwtMember(db, { accountId: args.accountId, userId: args.viewer.id });
+  const mine = member ? await reactionsOfMember(db, ids, member.id) : new Map<number, string[]>();
+  const comments = list.comments.map(({ replies, ...comment }) => ({
+    ...comment,
+    my_reactions: mine.get(comment.id) ?? [],
+    replies: (replies ?? []).map((reply) => ({ ...reply, my_reactions: mine.get(reply.id) ?? [] })),
+  }));
+  return JSON.stringify({ ...list, comments });
+}
+
 // ─── wire ────────────────────────────────────────────────────────────────────────────────────
 
 type WireOptions = {
@@ -212,12 +237,7 @@ export async function toWire(
       db,
       comments.map((c) => c.authorId),
     ),
-    viewer === null
-      ? Promise.resolve([])
-      : db.commentReaction.findMany({
-          where: { commentId: { in: ids }, memberId: viewer },
-          select: { commentId: true, reactionId: true },
-        }),
+    viewer === null ? Promise.resolve(new Map<number, string[]>()) : reactionsOfMember(db, ids, viewer),
   ]);
   const reactions = new Map<number, Record<string, number>>();
   for (const g of reactionGroups) {
@@ -225,8 +245,7 @@ export async function toWire(
     map[g.reactionId] = g._count._all;
     reactions.set(g.commentId, map);
   }
-  const mine = new Map<number, string[]>();
-  for (const r of viewerReactions) mine.set(r.commentId, [...(mine.get(r.commentId) ?? []), r.reactionId]);
+  const mine = viewerReactions;
   return comments.map((c) => {
     const page = "accountId" in pages ? pages : pages.get(c.pageId)!;
     const placeholder = options.placeholders === true && (c.hiddenAt !== null || c.deletedAt !== null);
@@ -266,6 +285,18 @@ export async function toWire(
       ...(viewer === null ? {} : { my_reactions: mine.get(c.id) ?? [] }),
     };
   });
+}
+
+/** The reaction ids `memberId` gave to each of the comments `ids` (my_reactions), in the order given. */
+async function reactionsOfMember(db: Db, ids: readonly number[], memberId: number): Promise<Map<number, string[]>> {
+  const rows = await db.commentReaction.findMany({
+    where: { commentId: { in: [...ids] }, memberId },
+    select: { commentId: true, reactionId: true },
+    orderBy: { id: "asc" },
+  });
+  const mine = new Map<number, string[]>();
+  for (const r of rows) mine.set(r.commentId, [...(mine.get(r.commentId) ?? []), r.reactionId]);
+  return mine;
 }
 
 async function pageCounts(db: Db, page: Pick<Page, "id" | "accountId">) {
@@ -403,6 +434,7 @@ export async function createComment(
       });
       // moderation: the engagement webhook, once per comment (a duplicate returned above emits none).
       await emitCommentEvent(tx, { name: "comment.created", comment, page, occurredAt: now });
+      await purgeComments(tx, account.id);
       return { comment, page, created: true };
     },
     { retryUniqueClashes: true },
@@ -529,6 +561,7 @@ export async function editComment(
     await tx.$queryRaw`SELECT id FROM comments WHERE id = ${comment.id} FOR UPDATE`;
     const current = await tx.comment.findUniqueOrThrow({ where: { id: comment.id } });
     if (current.deletedAt) throw new AppError("NOT_FOUND", "Comment not found on this page.");
+    await purgeComments(tx, args.accountId);
     return tx.comment.update({
       where: { id: comment.id },
       data: {
@@ -556,10 +589,14 @@ export async function hideComment(
   const { page, comment } = await authorsComment(db, args);
   const hidden = comment.hiddenAt
     ? comment
-    : await db.comment.update({
-        where: { id: comment.id },
-        data: { hiddenAt: args.now, hiddenById: comment.authorId },
-        include: { author: true },
+    : await withTransaction(db, async (tx) => {
+        const row = await tx.comment.update({
+          where: { id: comment.id },
+          data: { hiddenAt: args.now, hiddenById: comment.authorId },
+          include: { author: true },
+        });
+        await purgeComments(tx, args.accountId);
+        return row;
       });
   const [wire] = await toWire(db, page, [hidden]);
   return { comment: wire! };

@@ -16,9 +16,11 @@ import "server-only";
 
 import type { ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
+import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import { findJwtMember, findOrCreateJwtMember } from "../members/identities";
 import { toWire, VISIBLE } from "./comments";
+import { purgeComments } from "./comments-cache";
 import type { TCommentWire } from "./comments.schema";
 import { assertNotBanned } from "./moderation/bans";
 import { decodePageId, findPage } from "./pages";
@@ -64,9 +66,12 @@ export async function addReaction(db: Db, args: ReactionArgs): Promise<{ comment
   const { page, commentId } = await visibleComment(db, args);
   const member = await findOrCreateJwtMember(db, { accountId: args.accountId, user: args.user, now: args.now });
   await assertNotBanned(db, { accountId: args.accountId, memberId: member.id, now: args.now });
-  await db.commentReaction.createMany({
-    data: [{ commentId, memberId: member.id, reactionId: args.reactionId, createdAt: args.now }],
-    skipDuplicates: true,
+  await withTransaction(db, async (tx) => {
+    const added = await tx.commentReaction.createMany({
+      data: [{ commentId, memberId: member.id, reactionId: args.reactionId, createdAt: args.now }],
+      skipDuplicates: true,
+    });
+    if (added.count > 0) await purgeComments(tx, args.accountId);
   });
   return answer(db, page, commentId, member.id);
 }
@@ -77,7 +82,12 @@ export async function removeReaction(db: Db, args: ReactionArgs): Promise<{ comm
   const member = await findJwtMember(db, { accountId: args.accountId, userId: args.user.id });
   if (member) {
     await assertNotBanned(db, { accountId: args.accountId, memberId: member.id, now: args.now });
-    await db.commentReaction.deleteMany({ where: { commentId, memberId: member.id, reactionId: args.reactionId } });
+    await withTransaction(db, async (tx) => {
+      const removed = await tx.commentReaction.deleteMany({
+        where: { commentId, memberId: member.id, reactionId: args.reactionId },
+      });
+      if (removed.count > 0) await purgeComments(tx, args.accountId);
+    });
   }
   return answer(db, page, commentId, member?.id ?? null);
 }

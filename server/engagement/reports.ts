@@ -19,6 +19,7 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import { findOrCreateJwtMember } from "../members/identities";
 import { VISIBLE } from "./comments";
+import { purgeComments } from "./comments-cache";
 import { emitCommentEvent } from "./events";
 import { assertNotBanned } from "./moderation/bans";
 import { decodePageId, findPage } from "./pages";
@@ -78,6 +79,8 @@ export async function reportComment(
             },
           })
         : counted;
+      // A held comment leaves the lists and the counts.
+      if (hold) await purgeComments(tx, accountId);
       await emitCommentEvent(tx, {
         name: "comment.reported",
         comment,

@@ -106,15 +106,21 @@ export async function cachedRead(
   url: URL,
   account: number,
   build: () => Promise<CacheableAnswer>,
-  options: { bypass?: boolean } = {},
+  options: CachedReadOptions = {},
 ): Promise<Response> {
   const cache = responseCache();
-  const path = `${account} ${url.pathname}${url.search}`;
+  const path = `${account} ${url.pathname}${keptSearch(url, options.ignoreParams)}`;
   const key = path + variant(req, varyByPath.get(path));
   const fresh = options.bypass || asksForFresh(req);
+  const send = async (built: CachedResponse, status: number, state: "HIT" | "MISS" | "BYPASS") => {
+    const sent = status === 200 && options.personalize ? await options.personalize(built) : built;
+    const headers: Record<string, string> = { "X-Cache": state };
+    if (options.cacheControl) headers["Cache-Control"] = options.cacheControl;
+    return respondWith(req, sent, status, headers);
+  };
   if (!fresh) {
     const hit = cache.get(key);
-    if (hit) return respondWith(req, hit, 200, { "X-Cache": "HIT" });
+    if (hit) return send(hit, 200, "HIT");
   }
   const generation = cache.generation(account);
   const { body, cacheTtlMs, ...answer } = await build();
@@ -134,7 +140,41 @@ export async function cachedRead(
     }
     cache.set(path + variant(req, vary), account, generation, built, { ttlMs: cacheTtlMs });
   }
-  return respondWith(req, built, status, { "X-Cache": options.bypass || !keep ? "BYPASS" : "MISS" });
+  return send(built, status, options.bypass || !keep ? "BYPASS" : "MISS");
+}
+
+export type CachedReadOptions = {
+  /** Built every time and never kept (a reader-specific read). */
+  bypass?: boolean;
+  /**
+   * Query parameters that do not change the answer, left out of the key (a reader's `jwt`, when
+   * `personalize` adds what is theirs).
+   */
+  ignoreParams?: readonly string[];
+  /**
+   * The Cache-Control sent instead of the answer's (which still decides whether it is kept): an
+   * answer kept and purged here but never by browsers or CDNs, e.g. "no-store".
+   */
+  cacheControl?: string;
+  /**
+   * The response sent from the kept (or just built) 200 answer: the same public answer with the
+   * requester's own fields laid over it (its ETag made again). What is kept stays public.
+   */
+  personalize?: (built: CachedResponse) => Promise<CachedResponse>;
+};
+
+/** A kept answer with another body (a reader's fields laid over it): the same headers, a new ETag. */
+export function withBody(built: CachedResponse, body: string): CachedResponse {
+  return { ...built, body, etag: etagOf(body) };
+}
+
+/** The query of the key: as sent, less `ignore`d parameters. */
+function keptSearch(url: URL, ignore: readonly string[] = []): string {
+  if (!ignore.some((name) => url.searchParams.has(name))) return url.search;
+  const search = new URLSearchParams(url.search);
+  for (const name of ignore) search.delete(name);
+  const query = search.toString();
+  return query ? `?${query}` : "";
 }
 
 /** The request headers each path's answers vary by (their Vary header), learnt from their builds. */

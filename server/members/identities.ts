@@ -30,6 +30,7 @@ import { randomUUID } from "node:crypto";
 import type { ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
+import { purgeComments } from "../engagement/comments-cache";
 import type { MemberRecord } from "./members";
 
 /** The provider of identities that come from a publisher-signed JWT. */
@@ -116,6 +117,8 @@ export async function findOrCreateJwtMember(
           data: { ...key, memberId: aliasIdentity.memberId, email, createdAt: now },
           include: { member: true },
         });
+        // Its comments now have a publisher-JWT id (is_page_author).
+        await purgeComments(tx, accountId);
       }
       if (identity && aliasKey && !aliasIdentity) {
         await tx.memberIdentity.create({ data: { ...aliasKey, memberId: identity.memberId, email, createdAt: now } });
@@ -126,6 +129,8 @@ export async function findOrCreateJwtMember(
           await tx.memberIdentity.update({ where: { id: identity.id }, data: { email } });
         }
         if (member.name !== name || member.avatarUrl !== avatarUrl || member.communicationEmail !== email) {
+          // Comments show the author's name and avatar.
+          if (member.name !== name || member.avatarUrl !== avatarUrl) await purgeComments(tx, accountId);
           return tx.member.update({
             where: { id: member.id },
             data: { name, avatarUrl, communicationEmail: email },

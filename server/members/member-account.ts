@@ -20,6 +20,7 @@ import { createHash, randomInt, randomUUID, timingSafeEqual } from "node:crypto"
 import { hashPassword } from "../auth/password";
 import type { Db } from "../db/client";
 import { isUniqueClash, withTransaction } from "../db/transaction";
+import { purgeComments } from "../engagement/comments-cache";
 import { AppError } from "../errors";
 import { queueEmail } from "../mail/outbox";
 import type { Publisher } from "../publishing/publisher";
@@ -168,7 +169,7 @@ export async function updateWithOtp(
   }
   await consumeOtp(db, { accountId: member.accountId, email: newEmail ?? member.email, code: input.otp, now });
   try {
-    return await db.member.update({
+    const updated = await db.member.update({
       where: { id: member.id },
       data: {
         // The code went to the address: the member holds it.
@@ -178,6 +179,9 @@ export async function updateWithOtp(
         ...(input.user.name ? { name: input.user.name } : {}),
       },
     });
+    // Comments show their author's name.
+    if (input.user.name && input.user.name !== member.name) await purgeComments(db, member.accountId);
+    return updated;
   } catch (error) {
     if (isUniqueClash(error)) throw emailTaken();
     throw error;
@@ -225,7 +229,7 @@ export async function updateMemberProfile(
       details: [{ field: "body.email", issue: "cannot be changed here" }],
     });
   }
-  return db.member.update({
+  const updated = await db.member.update({
     where: { id: member.id },
     data: {
       ...(input.name !== undefined ? { name: input.name } : {}),
@@ -238,6 +242,11 @@ export async function updateMemberProfile(
       ...(input["communication-email"] !== undefined ? { communicationEmail: input["communication-email"] } : {}),
     },
   });
+  // Comments show their author's name, bio and avatar.
+  if (updated.name !== member.name || updated.bio !== member.bio || updated.avatarUrl !== member.avatarUrl) {
+    await purgeComments(db, member.accountId);
+  }
+  return updated;
 }
 
 // ─── Verification links ──────────────────────────────────────────────────────────────────────

@@ -21,9 +21,10 @@ import "server-only";
 
 import type { Db, TransactionClient } from "../db/client";
 import { isUniqueClash, withTransaction } from "../db/transaction";
+import { purgeComments } from "../engagement/comments-cache";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
-import { isPlaceholderEmail, NO_PASSWORD, placeholderEmail } from "../members/identities";
+import { isPlaceholderEmail, NO_PASSWORD, placeholderEmail, PUBLISHER_JWT_PROVIDER } from "../members/identities";
 import type { MemberRecord } from "../members/members";
 import {
   ADDRESS_KEYS,
@@ -214,6 +215,8 @@ async function addIdentityIn(tx: TransactionClient, member: MemberRecord, ref: I
       createdAt: now,
     },
   });
+  // A publisher-JWT id: the member's comments may now be the page author's (is_page_author).
+  if (ref.provider === PUBLISHER_JWT_PROVIDER) await purgeComments(tx, member.accountId);
 }
 
 /**

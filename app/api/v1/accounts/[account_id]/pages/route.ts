@@ -2,8 +2,9 @@
 import { z } from "zod";
 
 import { pageCommentCounts } from "@/server/engagement/comments";
+import { COMMENTS_PURGE_KEY } from "@/server/engagement/comments-cache";
 import { ZPageCountsQuery } from "@/server/engagement/comments.schema";
-import { json } from "@/server/http/respond";
+import { cachedRead } from "@/server/http/content-cache";
 import { apiRoute, routes } from "@/server/http/route";
 
 export const dynamic = "force-dynamic";
@@ -18,7 +19,17 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       summary:
         "Visible comments per page: [{url, comments_count}] in the order of page_ids (comma-separated base64 page URLs, at most 100; unknown pages count 0).",
     },
-    async ({ db, account, query }) =>
-      json(await pageCommentCounts(db, { accountId: account.id, pageIds: query.page_ids })),
+    // Kept in the response cache until a write purges the account's "comments" key (a jwt changes nothing).
+    async ({ db, req, url, account, query }) =>
+      cachedRead(
+        req,
+        new URL(`/api/v1/accounts/${account.id}/pages${url.search}`, url),
+        account.id,
+        async () => ({
+          body: await pageCommentCounts(db, { accountId: account.id, pageIds: query.page_ids }),
+          tags: [COMMENTS_PURGE_KEY],
+        }),
+        { ignoreParams: ["jwt"], cacheControl: "no-store" },
+      ),
   ),
 });

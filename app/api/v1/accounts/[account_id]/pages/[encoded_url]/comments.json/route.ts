@@ -1,6 +1,7 @@
 // GET /api/v1/accounts/{account_id}/pages/{b64 url}/comments.json – a page's comments, replies nested
 // POST /api/v1/accounts/{account_id}/pages/{b64 url}/comments.json – comment (or reply) as the jwt's reader
-import { createComment, listComments } from "@/server/engagement/comments";
+import { createComment, listComments, withMyReactions } from "@/server/engagement/comments";
+import { COMMENTS_PURGE_KEY } from "@/server/engagement/comments-cache";
 import {
   COMMENT_LIMITS,
   ZCreateCommentBody,
@@ -8,6 +9,7 @@ import {
   ZPageParams,
 } from "@/server/engagement/comments.schema";
 import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
+import { cachedRead, withBody } from "@/server/http/content-cache";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 
@@ -25,10 +27,29 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       summary:
         "The page's comments: {total_count, comments, total_parent_comments_count}; top-level comments paged (parent_comments_limit, default 20, at most 100; parent_comments_offset) and sorted (sort_order newest|oldest|most_reacted, desc = newest, asc = oldest), each with its replies in `replies` (child_comments_sort_order). With a jwt, each comment also has my_reactions (the reader's reaction ids). An unknown page is empty.",
     },
-    async ({ db, account, user, params, query }) =>
-      json(
-        await listComments(db, { accountId: account.id, encodedUrl: params.encoded_url, query, viewer: user }),
-        NO_STORE,
+    // Kept in the response cache, anonymous, until a write purges the account's "comments" key;
+    // a reader's my_reactions are laid over the kept answer (withMyReactions), never kept.
+    async ({ db, req, url, account, user, params, query }) =>
+      cachedRead(
+        req,
+        // Keyed by the page the params name, however the path spelled it.
+        new URL(
+          `/api/v1/accounts/${account.id}/pages/${encodeURIComponent(params.encoded_url)}/comments.json${url.search}`,
+          url,
+        ),
+        account.id,
+        async () => ({
+          body: await listComments(db, { accountId: account.id, encodedUrl: params.encoded_url, query }),
+          tags: [COMMENTS_PURGE_KEY],
+        }),
+        {
+          ignoreParams: ["jwt"],
+          cacheControl: "no-store",
+          personalize: user
+            ? async (built) =>
+                withBody(built, await withMyReactions(db, { accountId: account.id, viewer: user, body: built.body }))
+            : undefined,
+        },
       ),
   ),
   POST: apiRoute(
