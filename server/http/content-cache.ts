@@ -9,6 +9,7 @@
  *   copy by the same keys (`cachedRead`, ../cache/response-cache.ts).
  */
 import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
 
 import { getEnv } from "../../env.js";
 import { responseCache, type CachedResponse } from "../cache/response-cache";
@@ -74,11 +75,31 @@ export function respondWith(
   if ((req.method === "GET" || req.method === "HEAD") && matchesEtag(req.headers.get("if-none-match"), built.etag)) {
     return new Response(null, { status: 304, headers });
   }
+  if (built.gzip && acceptsGzip(req.headers.get("accept-encoding"))) {
+    return new Response(req.method === "HEAD" ? null : built.gzip, {
+      status,
+      headers: { "Content-Type": built.contentType, ...headers, "Content-Encoding": "gzip" },
+    });
+  }
   return new Response(req.method === "HEAD" ? null : built.body, {
     status,
     headers: { "Content-Type": built.contentType, ...headers },
   });
 }
+
+/** Does an Accept-Encoding header take gzip (not refused with q=0)? */
+export function acceptsGzip(acceptEncoding: string | null): boolean {
+  if (!acceptEncoding) return false;
+  return acceptEncoding.split(",").some((part) => {
+    const [coding = "", ...params] = part.trim().toLowerCase().split(";");
+    if (coding.trim() !== "gzip" && coding.trim() !== "x-gzip") return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return !q || Number(q.slice(2)) > 0;
+  });
+}
+
+/** Bodies under this are sent as they are (what the server's own compression skips too). */
+const GZIP_FROM_BYTES = 1024;
 
 /** A cacheable public response: 304 when the client already holds this exact body. */
 export function contentResponse(req: Request, body: unknown, options: ContentResponseOptions = {}): Response {
@@ -138,6 +159,7 @@ export async function cachedRead(
       if (varyByPath.size >= 10_000) varyByPath.clear();
       varyByPath.set(path, vary);
     }
+    if (Buffer.byteLength(built.body) >= GZIP_FROM_BYTES) built.gzip = new Uint8Array(gzipSync(built.body));
     cache.set(path + variant(req, vary), account, generation, built, { ttlMs: cacheTtlMs });
   }
   return send(built, status, options.bypass || !keep ? "BYPASS" : "MISS");
@@ -165,7 +187,8 @@ export type CachedReadOptions = {
 
 /** A kept answer with another body (a reader's fields laid over it): the same headers, a new ETag. */
 export function withBody(built: CachedResponse, body: string): CachedResponse {
-  return { ...built, body, etag: etagOf(body) };
+  // The kept gzip copy is of the public body: this one is compressed, if at all, by the server.
+  return { ...built, body, etag: etagOf(body), gzip: undefined };
 }
 
 /** The query of the key: as sent, less `ignore`d parameters. */

@@ -6,6 +6,8 @@
  * collections; settings; breaking news expiring), and nothing on a rollback. PGlite and
  * PostgreSQL. The engagement reads have theirs next to their routes.
  */
+import { gunzipSync } from "node:zlib";
+
 import { beforeEach, describe, expect, it } from "vitest";
 
 import * as ampStoryRoute from "@/app/api/v1/amp/story/route";
@@ -117,6 +119,12 @@ describe("the response cache on content reads", () => {
     const notModified = await callGet(storiesRoute.GET, "/api/v1/stories", {}, { "if-none-match": etag });
     expect(notModified.status).toBe(304);
     expect(notModified.headers.get("x-cache")).toBe("HIT");
+    // Compressed once: a client that takes gzip gets the kept gzip copy of the same body.
+    const gzipped = await callGet(storiesRoute.GET, "/api/v1/stories", {}, { "accept-encoding": "br, gzip" });
+    expect(gzipped.headers.get("content-encoding")).toBe("gzip");
+    expect(gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString()).toBe(await hit.text());
+    const refused = await callGet(storiesRoute.GET, "/api/v1/stories", {}, { "accept-encoding": "gzip;q=0" });
+    expect(refused.headers.get("content-encoding")).toBeNull();
     const fresh = await callGet(storiesRoute.GET, "/api/v1/stories", {}, { "cache-control": "no-cache" });
     expect(fresh.headers.get("x-cache")).toBe("MISS");
     // Another query is another entry.
