@@ -18,7 +18,13 @@ import net from "node:net";
 
 import next from "next";
 
-import { edgeRefusal, requestIdFrom, SERVED_METHODS } from "../server/http/edge.js";
+import {
+  edgeRefusal,
+  passEncodedBodies,
+  requestIdFrom,
+  SERVED_METHODS,
+  setPassesEncodedBodies,
+} from "../server/http/edge.js";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
@@ -29,6 +35,8 @@ const QUIET_MS = 500;
 const SHUTDOWN_DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 5_000);
 const METHODS = new Set(SERVED_METHODS);
 
+// Cached answers may come gzipped already: this server makes their encoding the header (edge.js).
+setPassesEncodedBodies(true);
 const app = next({ dev, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
@@ -85,6 +93,7 @@ const server = http.createServer((req, res) => {
   inFlight++;
   res.on("close", () => inFlight--);
   if (stopping) res.setHeader("Connection", "close");
+  passEncodedBodies(res);
   void handle(req, res);
 });
 

@@ -13,6 +13,7 @@ import { gzipSync } from "node:zlib";
 
 import { getEnv } from "../../env.js";
 import { responseCache, type CachedResponse } from "../cache/response-cache";
+import { ENCODED_HEADER, passesEncodedBodies } from "./edge.js";
 
 export type ContentResponseOptions = {
   /** Content type; JSON by default. */
@@ -75,10 +76,11 @@ export function respondWith(
   if ((req.method === "GET" || req.method === "HEAD") && matchesEtag(req.headers.get("if-none-match"), built.etag)) {
     return new Response(null, { status: 304, headers });
   }
-  if (built.gzip && acceptsGzip(req.headers.get("accept-encoding"))) {
+  if (built.gzip && passesEncodedBodies() && acceptsGzip(req.headers.get("accept-encoding"))) {
+    // Next.js drops Content-Encoding: the server in front makes this header it (edge.js).
     return new Response(req.method === "HEAD" ? null : built.gzip, {
       status,
-      headers: { "Content-Type": built.contentType, ...headers, "Content-Encoding": "gzip" },
+      headers: { "Content-Type": built.contentType, ...headers, [ENCODED_HEADER]: "gzip" },
     });
   }
   return new Response(req.method === "HEAD" ? null : built.body, {

@@ -55,3 +55,40 @@ export function edgeRefusal(method, rawUrl) {
   }
   return null;
 }
+
+/**
+ * Bodies the response cache keeps compressed (server/http/content-cache.ts) are sent as they are.
+ * Next.js drops `Content-Encoding` from a route handler's response (and would gzip the body again),
+ * so the route names the encoding in this header instead, and `passEncodedBodies` (installed by
+ * serve.mjs on each response, before Next.js's own compression looks at it) makes it the
+ * `Content-Encoding`: that compression leaves an encoded body alone. Routes only do this when
+ * `passesEncodedBodies()` says this server is in front (not in tests, not on Vercel).
+ */
+export const ENCODED_HEADER = "x-masthead-content-encoding";
+
+const globalForEdge = /** @type {{ mastheadPassesEncodedBodies?: boolean }} */ (globalThis);
+
+/** Is serve.mjs in front of this process, passing encoded bodies on? */
+export function passesEncodedBodies() {
+  return globalForEdge.mastheadPassesEncodedBodies === true;
+}
+
+/**
+ * Say so (serve.mjs, at start; tests, to try it). Process-wide: Next.js's bundles share globalThis.
+ * @param {boolean} on
+ */
+export function setPassesEncodedBodies(on) {
+  globalForEdge.mastheadPassesEncodedBodies = on;
+}
+
+/**
+ * @param {import("node:http").ServerResponse} res
+ */
+export function passEncodedBodies(res) {
+  const set = res.setHeader.bind(res);
+  const append = res.appendHeader.bind(res);
+  /** @param {string} name */
+  const encoded = (name) => name.toLowerCase() === ENCODED_HEADER;
+  res.setHeader = (name, value) => (encoded(name) ? set("Content-Encoding", value) : set(name, value));
+  res.appendHeader = (name, value) => (encoded(name) ? set("Content-Encoding", value) : append(name, value));
+}
