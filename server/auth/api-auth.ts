@@ -53,6 +53,7 @@ async function touchKey(db: Db, keyId: string, now: Date) {
  * hand): up to KEY_CACHE_TTL_MS on those routes. A JWT secret never changes once made.
  */
 const KEY_CACHE_TTL_MS = 10_000;
+const accountsById = new ProcessCache<number, ApiAccount>("publisher", { ttlMs: 60_000, maxEntries: 10_000 });
 type CachedKey = { keyId: string; kind: "SERVER" | "CLIENT"; expiresAt: number | null; account: ApiAccount };
 const keysByDigest = new ProcessCache<string, CachedKey>("api-keys", { ttlMs: KEY_CACHE_TTL_MS, maxEntries: 10_000 });
 const jwtSecrets = new ProcessCache<number, string>("api-keys", { ttlMs: KEY_CACHE_TTL_MS, maxEntries: 10_000 });
@@ -122,11 +123,18 @@ export async function authenticatePublisherJwt(
   const accountId = parseWholeNumber(accountIdParam);
   if (accountId === null || accountId < 1 || accountId > PG_INT_MAX)
     throw new AppError("NOT_FOUND", "Unknown account.");
-  const account = await db.account.findUnique({
-    where: { id: accountId },
-    select: { id: true, slug: true, name: true },
-  });
-  if (!account) throw new AppError("NOT_FOUND", "Unknown account.");
+  // Asked on every engagement read: the account comes from a process cache (dropped with the
+  // "publisher" topic, which the settings change that renames an account invalidates).
+  let account = accountsById.get(accountId);
+  if (!account) {
+    const found = await db.account.findUnique({
+      where: { id: accountId },
+      select: { id: true, slug: true, name: true },
+    });
+    if (!found) throw new AppError("NOT_FOUND", "Unknown account.");
+    account = found;
+    accountsById.set(accountId, found);
+  }
   if (!token) {
     if (options.user === "required") throw new AppError("UNAUTHORIZED", "Sign in first: a jwt is required.");
     return { account, user: null };
