@@ -136,6 +136,7 @@ describe("sections", () => {
     });
     expect((renamed[0]?.payload as { "purge-keys"?: string[] } | undefined)?.["purge-keys"]).toEqual([
       `c/${section.collection!.id}`,
+      "collections",
       "config",
     ]);
     const { section: top } = await updateSection(db, { actor, input: { id: b.id, parentId: null }, now });
