@@ -83,25 +83,29 @@ async function recordTaxonomyChange(
 }
 
 /** The audit entry of a change to a section, author, tag or entity: "<kind>.<change>" on that kind. */
-async function auditTaxonomy(
-  tx: Db,
-  args: {
-    actor: Actor;
-    kind: Parameters<typeof emitTaxonomyEvent>[1]["kind"];
-    change: string;
-    targetId: number;
-    metadata: Prisma.InputJsonObject;
-    now: Date;
-  },
-): Promise<void> {
+type TaxonomyAudit = {
+  actor: Actor;
+  kind: Parameters<typeof emitTaxonomyEvent>[1]["kind"];
+  change: string;
+  targetId: number;
+  metadata: Prisma.InputJsonObject;
+  now: Date;
+};
+
+async function auditTaxonomy(tx: Db, args: TaxonomyAudit): Promise<void> {
   const { kind, change, ...entry } = args;
   await recordAudit(tx, { ...entry, action: `${kind}.${change}`, targetType: kind });
-  // Every change of the item, creations and entity relations included (which announce no event),
-  // drops the responses that list or show it from the response cache; updates and deletes also
-  // purge its stories through their event.
+}
+
+/**
+ * A change that announces no event (a creation, an entity relation): its audit entry, and the
+ * purge of the responses that list or show the item (an event purges what it announces itself).
+ */
+async function recordQuietTaxonomyChange(tx: Db, args: TaxonomyAudit): Promise<void> {
+  await auditTaxonomy(tx, args);
   const related = typeof args.metadata.to === "number" ? [`e/${args.metadata.to}`] : [];
   await purgeResponses(tx, args.actor.accountId, [
-    ...taxonomyPurgeKeys(kind, { id: args.targetId, storyIds: [] }),
+    ...taxonomyPurgeKeys(args.kind, { id: args.targetId, storyIds: [] }),
     ...related,
   ]);
 }
@@ -286,7 +290,7 @@ export async function createSection(
       },
     });
     await tx.section.update({ where: { id: section.id }, data: { collectionId: collection.id } });
-    await auditTaxonomy(tx, {
+    await recordQuietTaxonomyChange(tx, {
       actor,
       kind: "section",
       change: "create",
@@ -512,7 +516,14 @@ export async function createAuthor(
       },
       select: AUTHOR_SELECT,
     });
-    await auditTaxonomy(tx, { actor, kind: "author", change: "create", targetId: author.id, metadata: { slug }, now });
+    await recordQuietTaxonomyChange(tx, {
+      actor,
+      kind: "author",
+      change: "create",
+      targetId: author.id,
+      metadata: { slug },
+      now,
+    });
     return authorView(author);
   });
 }
@@ -631,7 +642,14 @@ export async function createTag(db: Db, args: { actor: Actor; input: TCreateTagI
       data: { accountId: actor.accountId, name: input.name, slug, metaDescription: input.metaDescription ?? null },
       select: TAG_SELECT,
     });
-    await auditTaxonomy(tx, { actor, kind: "tag", change: "create", targetId: tag.id, metadata: { slug }, now });
+    await recordQuietTaxonomyChange(tx, {
+      actor,
+      kind: "tag",
+      change: "create",
+      targetId: tag.id,
+      metadata: { slug },
+      now,
+    });
     return tagView(tag);
   });
 }
@@ -823,7 +841,7 @@ export async function createEntity(
       },
       select: ENTITY_SELECT,
     });
-    await auditTaxonomy(tx, {
+    await recordQuietTaxonomyChange(tx, {
       actor,
       kind: "entity",
       change: "create",
@@ -918,7 +936,7 @@ export async function addEntityRelationship(db: Db, args: { actor: Actor; input:
       data: { fromEntityId: input.fromId, relation: input.relation, toEntityId: input.toId, rank: input.rank },
       select: { id: true, fromEntityId: true, relation: true, toEntityId: true, rank: true },
     });
-    await auditTaxonomy(tx, {
+    await recordQuietTaxonomyChange(tx, {
       actor,
       kind: "entity",
       change: "relate",
@@ -942,7 +960,7 @@ export async function removeEntityRelationship(
     });
     if (!link) throw notFound("Relationship");
     await tx.entityRelationship.delete({ where: { id: link.id } });
-    await auditTaxonomy(tx, {
+    await recordQuietTaxonomyChange(tx, {
       actor,
       kind: "entity",
       change: "unrelate",
