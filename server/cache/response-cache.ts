@@ -61,8 +61,6 @@ export class ResponseCache {
   /** Bumped by every purge of an account (see the header). */
   private readonly generations = new Map<number, number>();
   private bytes = 0;
-  hits = 0;
-  misses = 0;
 
   constructor(private readonly maxBytes: () => number) {}
 
@@ -83,12 +81,10 @@ export class ResponseCache {
     const entry = this.entries.get(key);
     if (!entry || entry.until <= now) {
       if (entry) this.remove(key);
-      this.misses++;
       return undefined;
     }
     this.entries.delete(key);
     this.entries.set(key, entry);
-    this.hits++;
     return entry;
   }
 
