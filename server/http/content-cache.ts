@@ -14,6 +14,7 @@ import { gzipSync } from "node:zlib";
 import { getEnv } from "../../env.js";
 import { responseCache, type CachedResponse } from "../cache/response-cache";
 import { ENCODED_HEADER, passesEncodedBodies } from "./edge.js";
+import { acceptsGzip } from "./negotiate";
 
 export type ContentResponseOptions = {
   /** Content type; JSON by default. */
@@ -86,17 +87,6 @@ export function respondWith(
   return new Response(req.method === "HEAD" ? null : built.body, {
     status,
     headers: { "Content-Type": built.contentType, ...headers },
-  });
-}
-
-/** Does an Accept-Encoding header take gzip (not refused with q=0)? */
-export function acceptsGzip(acceptEncoding: string | null): boolean {
-  if (!acceptEncoding) return false;
-  return acceptEncoding.split(",").some((part) => {
-    const [coding = "", ...params] = part.trim().toLowerCase().split(";");
-    if (coding.trim() !== "gzip" && coding.trim() !== "x-gzip") return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    return !q || Number(q.slice(2)) > 0;
   });
 }
 

@@ -15,15 +15,31 @@ function parseAccept(accept: string): Range[] {
     const [mediaRange = "", ...params] = part.split(";");
     const [type, subtype] = mediaRange.trim().toLowerCase().split("/");
     if (!type || !subtype) return [];
-    let q = 1;
-    for (const param of params) {
-      const [name, value] = param.split("=").map((s) => s.trim().toLowerCase());
-      if (name === "q") {
-        // RFC 9110 qvalue: 0 to 1 with at most three decimals; anything else is ignored as malformed.
-        q = value && /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value) ? Number(value) : NaN;
-      }
-    }
+    const q = qualityOf(params);
     return Number.isNaN(q) ? [] : [{ type, subtype, q, index }];
+  });
+}
+
+/** The q parameter among a list element's parameters: 1 without one, NaN when malformed. */
+function qualityOf(params: readonly string[]): number {
+  let q = 1;
+  for (const param of params) {
+    const [name, value] = param.split("=").map((s) => s.trim().toLowerCase());
+    if (name === "q") {
+      // RFC 9110 qvalue: 0 to 1 with at most three decimals; anything else is ignored as malformed.
+      q = value && /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value) ? Number(value) : NaN;
+    }
+  }
+  return q;
+}
+
+/** Does an `Accept-Encoding` header name gzip (or x-gzip) without refusing it (q=0)? */
+export function acceptsGzip(acceptEncoding: string | null): boolean {
+  if (!acceptEncoding) return false;
+  return acceptEncoding.split(",").some((part) => {
+    const [coding = "", ...params] = part.split(";");
+    const name = coding.trim().toLowerCase();
+    return (name === "gzip" || name === "x-gzip") && qualityOf(params) > 0;
   });
 }
 
