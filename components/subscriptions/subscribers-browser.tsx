@@ -10,7 +10,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Badge, Button, Code, DateTime, LoadState, Panel, SearchInput } from "@/components/ui";
+import { Badge, Button, Code, DateTime, LoadState, Panel, SearchInput, SelectableList } from "@/components/ui";
 import type { TSubscriberWire } from "@/server/subscriptions/subscribers.schema";
 
 import { SubscriberActivity } from "./subscriber-activity";
@@ -46,29 +46,19 @@ export function SubscribersBrowser() {
           empty={rows.length === 0}
           emptyText={deferred ? `No subscriber matches “${deferred}”.` : "No subscribers yet."}
         />
-        {rows.length ? (
-          <ul className="divide-y divide-gray-100" data-testid="subscriber-results">
-            {rows.map((s) => (
-              <li key={s.id}>
-                <button
-                  type="button"
-                  onClick={() => setSelected(s.id)}
-                  aria-current={selected === s.id ? "true" : undefined}
-                  className="flex w-full flex-wrap items-baseline justify-between gap-2 px-4 py-3 text-left hover:bg-gray-50 aria-[current=true]:bg-indigo-50"
-                >
-                  <span className="min-w-0">
-                    <span className="block truncate font-medium text-gray-900">{s.name ?? "Unnamed"}</span>
-                    <span className="block truncate text-sm text-gray-600">
-                      {emailOf(s) ??
-                        `${s.subscriber_identities.length} identit${s.subscriber_identities.length === 1 ? "y" : "ies"}`}
-                    </span>
-                  </span>
-                  <DateTime value={new Date(s.created_at)} className="text-xs text-gray-500" />
-                </button>
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <SelectableList
+          items={rows}
+          selected={selected}
+          onSelect={setSelected}
+          testId="subscriber-results"
+          row={(s) => ({
+            title: s.name ?? "Unnamed",
+            detail:
+              emailOf(s) ??
+              `${s.subscriber_identities.length} identit${s.subscriber_identities.length === 1 ? "y" : "ies"}`,
+            aside: <DateTime value={new Date(s.created_at)} className="text-xs text-gray-500" />,
+          })}
+        />
       </Panel>
       {selected ? <SubscriberDetail key={selected} id={selected} onClose={() => setSelected(null)} /> : null}
     </div>

@@ -28,6 +28,7 @@ import {
   Panel,
   SearchInput,
   Select,
+  SelectableList,
   StatusFilter,
   useConfirm,
   type BadgeTone,
@@ -158,35 +159,24 @@ export function SubscriptionsBrowser() {
             empty={rows.length === 0}
             emptyText={filtered ? "No subscription matches these filters." : "No subscriptions yet."}
           />
-          {rows.length ? (
-            <ul className="divide-y divide-gray-100" data-testid="subscription-results">
-              {rows.map((s) => (
-                <li key={s.id}>
-                  <button
-                    type="button"
-                    onClick={() => setSelected(s.id)}
-                    aria-current={selected === s.id ? "true" : undefined}
-                    className="flex w-full flex-wrap items-baseline justify-between gap-2 px-4 py-3 text-left hover:bg-gray-50 aria-[current=true]:bg-indigo-50"
-                  >
-                    <span className="min-w-0">
-                      <span className="block truncate font-medium text-gray-900">
-                        {s.subscriber.name ?? "Unnamed"} · {s.plan_name}
-                      </span>
-                      <span className="block truncate text-sm text-gray-600">
-                        {emailOf(s) ?? `Subscriber #${s.subscriber_id}`} · #{s.id}
-                      </span>
-                    </span>
-                    <span className="flex flex-col items-end gap-1 text-xs text-gray-500">
-                      <StatusBadge s={s} />
-                      <span>
-                        ends <EndOf s={s} />
-                      </span>
-                    </span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          ) : null}
+          <SelectableList
+            items={rows}
+            selected={selected}
+            onSelect={setSelected}
+            testId="subscription-results"
+            row={(s) => ({
+              title: `${s.subscriber.name ?? "Unnamed"} · ${s.plan_name}`,
+              detail: `${emailOf(s) ?? `Subscriber #${s.subscriber_id}`} · #${s.id}`,
+              aside: (
+                <span className="flex flex-col items-end gap-1 text-xs text-gray-500">
+                  <StatusBadge s={s} />
+                  <span>
+                    ends <EndOf s={s} />
+                  </span>
+                </span>
+              ),
+            })}
+          />
           <LoadMore query={list} />
         </Panel>
         {selected ? <SubscriptionDetail id={selected} onClose={() => setSelected(null)} /> : null}

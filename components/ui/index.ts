@@ -36,6 +36,7 @@ export {
   type FieldIssue,
   type ServerErrors,
 } from "./server-errors";
+export { SelectableList } from "./selectable-list";
 export { ShownOnce } from "./shown-once";
 export { StatusMessage } from "./status-message";
 export { TabNav } from "./tab-nav";
