@@ -49,7 +49,9 @@ export function ModerationSettingsForm() {
     <div className="space-y-6">
       <LoadState query={query} what="moderation settings" />
       {query.data ? (
-        <Editor key={query.data.updatedAt?.getTime() ?? 0} view={query.data} saved={saved} setSaved={setSaved} />
+        // Mounted once: remounting on each refetch (keyed by updatedAt) threw away what a moderator
+        // typed between a save and the refetch that followed it.
+        <Editor view={query.data} saved={saved} setSaved={setSaved} />
       ) : null}
     </div>
   );
