@@ -1,8 +1,8 @@
 /**
  * Story search (GET /api/v1/search, /api/v1/advanced-search): PostgreSQL full-text search over
  * the generated `stories.search_vector` (headline A, subheadline B, text C; GIN index), matched
- * with websearch_to_tsquery('english', q) ("quoted phrases", -exclusions, OR) and ranked with
- * ts_rank. Filters: author (slug or name), author-id, section-id, published-before/after.
+ * with websearch_to_tsquery('english', q) ("quoted phrases", -exclusions, OR) and ranked by
+ * relevance with freshness over a candidate pool of the newest matches (RANK_POOL). Filters: author (slug or name), author-id, section-id, published-before/after.
  *
  * Two raw queries, side by side, find the page of ids and the total; the stories themselves are
  * then loaded like every other list (stories.ts). Every user value is a bound parameter.
@@ -21,16 +21,30 @@ export type SearchResult = { total: number; stories: WireStory[] };
  * Matches are counted exactly up to this many; beyond, `total` is PostgreSQL's estimate of the
  * match count (from the table's statistics), as Elasticsearch counts up to track_total_hits. An
  * exact count of a word found in half the archive reads every match's vector: 100 ms at 50,000
- * stories, on every request.
+ * stories, on every request; counting to 500 reads at most 500 (about 2 ms).
  */
-export const EXACT_TOTAL_UP_TO = 1_000;
+export const EXACT_TOTAL_UP_TO = 500;
 
 /**
- * With `sort=relevance`, how many of the newest matches are ranked. Ranking reads each match's
- * vector; a word found in every story would otherwise rank the whole archive on each request.
- * Pages past the pool are empty; `total` still counts every match.
+ * With `sort=relevance`, the candidate set: the newest RANK_POOL matches, which the
+ * (account, status, published_at) index hands over newest first, stopping as soon as it has them.
+ * They are ranked by relevance with freshness (RANKING); the matches past the pool follow, newest
+ * first, so every match can still be paged to. Ranking reads each candidate's vector: a word found
+ * in every story would otherwise rank the whole archive on each request.
  */
-export const RANK_POOL = 1_000;
+export const RANK_POOL = 200;
+
+/** Days after which freshness halves a candidate's text rank. */
+export const FRESHNESS_HALF_LIFE_DAYS = 30;
+
+/**
+ * Relevance with freshness: ts_rank (a match in the headline weighs 1, the subheadline 0.4, the
+ * text 0.2) halved for every FRESHNESS_HALF_LIFE_DAYS since publication; ties newest first.
+ */
+const RANKING = (q: string) => Prisma.sql`
+  ts_rank(c.search_vector, websearch_to_tsquery('english', ${q}))
+    * power(0.5, GREATEST(extract(epoch FROM (now() - c.published_at)), 0) / ${FRESHNESS_HALF_LIFE_DAYS * 86_400}) DESC,
+  c.published_at DESC, c.id DESC`;
 
 export async function searchStories(
   db: Db,
@@ -55,23 +69,33 @@ export async function searchStories(
   }
   const where = Prisma.join(conditions, " AND ");
   const byRelevance = q.sort === "relevance" && q.q !== undefined;
-  const page = byRelevance
-    ? // Ranking reads every candidate's vector: rank the RANK_POOL newest matches, not all of them.
-      db.$queryRaw<{ id: string }[]>`
-        SELECT c.id::text AS id FROM (
-          SELECT s.id, s.published_at, s.search_vector FROM stories s WHERE ${where}
-          ORDER BY s.published_at DESC LIMIT ${RANK_POOL}
-        ) c
-        ORDER BY ts_rank(c.search_vector, websearch_to_tsquery('english', ${q.q})) DESC, c.published_at DESC, c.id DESC
-        LIMIT ${q.limit} OFFSET ${q.offset}`
-    : q.sort === "asc"
-      ? db.$queryRaw<
-          { id: string }[]
-        >`SELECT s.id::text AS id FROM stories s WHERE ${where} ORDER BY s.published_at ASC, s.id ASC LIMIT ${q.limit} OFFSET ${q.offset}`
-      : db.$queryRaw<
-          { id: string }[]
-        >`SELECT s.id::text AS id FROM stories s WHERE ${where} ORDER BY s.published_at DESC, s.id DESC LIMIT ${q.limit} OFFSET ${q.offset}`;
-  const [rows, total] = await Promise.all([page, countMatches(db, where)]);
+  const newest = (limit: number, offset: number) =>
+    db.$queryRaw<{ id: string }[]>`SELECT s.id::text AS id FROM stories s WHERE ${where}
+      ORDER BY s.published_at DESC, s.id DESC LIMIT ${limit} OFFSET ${offset}`;
+  const page = async (): Promise<{ id: string }[]> => {
+    if (!byRelevance) {
+      if (q.sort !== "asc") return newest(q.limit, q.offset);
+      return db.$queryRaw<{ id: string }[]>`SELECT s.id::text AS id FROM stories s WHERE ${where}
+        ORDER BY s.published_at ASC, s.id ASC LIMIT ${q.limit} OFFSET ${q.offset}`;
+    }
+    // The ranked pool first, then the matches past it, newest first (the pool is the newest
+    // RANK_POOL matches in this same order, so the two never overlap or leave a gap).
+    const ranked =
+      q.offset < RANK_POOL
+        ? await db.$queryRaw<{ id: string }[]>`
+            SELECT c.id::text AS id FROM (
+              SELECT s.id, s.published_at, s.search_vector FROM stories s WHERE ${where}
+              ORDER BY s.published_at DESC, s.id DESC LIMIT ${RANK_POOL}
+            ) c
+            ORDER BY ${RANKING(q.q!)}
+            LIMIT ${Math.min(q.limit, RANK_POOL - q.offset)} OFFSET ${q.offset}`
+        : [];
+    const rest = q.limit - ranked.length;
+    // A short ranked page means the pool held every match: nothing lies past it.
+    if (rest === 0 || (q.offset < RANK_POOL && ranked.length < Math.min(q.limit, RANK_POOL - q.offset))) return ranked;
+    return [...ranked, ...(await newest(rest, Math.max(q.offset, RANK_POOL)))];
+  };
+  const [rows, total] = await Promise.all([page(), countMatches(db, where)]);
   const stories = await loadWireStoriesByIds(
     db,
     ctx,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
+import { EXACT_TOTAL_UP_TO, RANK_POOL } from "@/server/publishing/search";
 import { NO_PARAMS, readJson, seedNewsroom } from "@/server/testing/newsroom-fixture";
 import { insertStory, textCards } from "@/server/testing/publishing-factories";
 
@@ -133,27 +134,79 @@ describe("GET /api/v1/search", () => {
     expect(rain.stories).toHaveLength(6);
   });
 
-  it("counts exactly up to 1,000 matches and estimates beyond, never below the exact floor", async () => {
+  it("counts exactly up to EXACT_TOTAL_UP_TO matches and estimates beyond, never below the exact floor", async () => {
     const db = await getDb();
     const n = await seedNewsroom(db);
     const at = Date.now();
     await db.story.createMany({
-      data: Array.from({ length: 1_050 }, (_, i) => ({
+      data: Array.from({ length: EXACT_TOTAL_UP_TO + 50 }, (_, i) => ({
         accountId: n.account.id,
         headline: `Field note ${i}`,
         slug: `harvest-${i}`,
         status: "PUBLISHED" as const,
-        plainText: i < 1_000 ? "orchard harvest" : "orchard",
+        plainText: i < EXACT_TOTAL_UP_TO ? "orchard harvest" : "orchard",
         publishedAt: new Date(at - i * 60_000),
         lastPublishedAt: new Date(at - i * 60_000),
       })),
     });
-    expect((await results("?q=harvest")).total).toBe(1_000);
+    expect((await results("?q=harvest")).total).toBe(EXACT_TOTAL_UP_TO);
     await db.$executeRawUnsafe("ANALYZE stories");
     const many = await results("?q=orchard&limit=3");
-    expect(many.total).toBeGreaterThan(1_000);
-    expect(many.total).toBeLessThan(5_000);
+    expect(many.total).toBeGreaterThan(EXACT_TOTAL_UP_TO);
+    expect(many.total).toBeLessThan(EXACT_TOTAL_UP_TO * 5);
     expect(many.stories).toHaveLength(3);
+  });
+
+  it("ranks the newest RANK_POOL matches by relevance with freshness, then pages on through the older ones newest first", async () => {
+    const db = await getDb();
+    const n = await seedNewsroom(db);
+    const day = 86_400_000;
+    const at = Date.now() - 60_000;
+    const count = RANK_POOL + 30;
+    // Story i is i hours old. Every fifth says "orchard" in its headline, the rest in the text only.
+    await db.story.createMany({
+      data: Array.from({ length: count }, (_, i) => ({
+        accountId: n.account.id,
+        headline: i % 5 === 0 ? `Orchard diary ${i}` : `Field note ${i}`,
+        slug: `orchard-${i}`,
+        status: "PUBLISHED" as const,
+        plainText: "orchard",
+        publishedAt: new Date(at - i * 3_600_000),
+        lastPublishedAt: new Date(at - i * 3_600_000),
+      })),
+    });
+    const slugOf = new Map(
+      (await db.story.findMany({ where: { accountId: n.account.id } })).map((s) => [s.id, s.slug]),
+    );
+    const index = (id: string) => Number(slugOf.get(id)!.replace("orchard-", ""));
+    const seen: number[] = [];
+    for (let offset = 0; offset < count + 20; offset += 40) {
+      const page = await results(`?q=orchard&limit=40&offset=${offset}`);
+      seen.push(...page.stories.map((s) => index(s.id)));
+    }
+    // Every match once, none lost at the pool's edge.
+    expect(seen).toHaveLength(count);
+    expect(new Set(seen).size).toBe(count);
+    const pool = seen.slice(0, RANK_POOL);
+    const rest = seen.slice(RANK_POOL);
+    expect(new Set(pool)).toEqual(new Set(Array.from({ length: RANK_POOL }, (_, i) => i)));
+    // Headline matches first, newest first among them: within the pool, a headline match weighs
+    // five times a text match, and freshness halves a rank only every 30 days.
+    const headlines = Array.from({ length: RANK_POOL / 5 }, (_, k) => k * 5);
+    expect(pool.slice(0, headlines.length)).toEqual(headlines);
+    // Past the pool: the older matches, newest first.
+    expect(rest).toEqual(Array.from({ length: count - RANK_POOL }, (_, i) => RANK_POOL + i));
+    // Freshness: a stronger match of three months ago ranks below a weaker one of today, and above
+    // it when both are of today.
+    const strong = await insertStory(db, n.account.id, {
+      headline: "Quince, quince and quince",
+      cards: textCards("Quince quince quince."),
+      publishedAt: new Date(at - 90 * day),
+    });
+    const weak = await insertStory(db, n.account.id, { headline: "Market report", cards: textCards("Quince.") });
+    expect(ids((await results("?q=quince")).stories)).toEqual([weak.id, strong.id]);
+    await db.story.update({ where: { id: strong.id }, data: { publishedAt: new Date(at - 60_000) } });
+    expect(ids((await results("?q=quince")).stories)).toEqual([strong.id, weak.id]);
   });
 });
 
