@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 
+import { EditorOverview } from "@/components/content/stories/editor-overview";
 import { Card, Code, PageHeader, TextLink } from "@/components/ui";
 import { getDashboardOverview } from "@/server/accounts/overview";
 import { staffActor } from "@/server/auth/actor";
 import { requireAdmin } from "@/server/auth/next-auth";
-import { ADMIN_ROLES, ROLE_LABELS } from "@/server/auth/roles";
+import { ADMIN_ROLES, hasAnyRole, ROLE_LABELS } from "@/server/auth/roles";
 import { getDb } from "@/server/db";
 
 import { getArea } from "./_lib/areas";
@@ -22,6 +23,13 @@ export default async function OverviewPage() {
   return (
     <>
       <PageHeader eyebrow="Overview" title={account.name} description={`Signed in as ${user.name}.`} />
+
+      {/* Staff who edit content see the newsroom first (stories awaiting approval, scheduled…). */}
+      {hasAnyRole(user.roles, ["EDITOR"]) ? (
+        <div className="mb-8">
+          <EditorOverview />
+        </div>
+      ) : null}
 
       <div className="grid gap-6 lg:grid-cols-3">
         <Card title="Publication">

@@ -515,6 +515,53 @@ export async function setCollectionItems(
   });
 }
 
+/**
+ * Add stories to the end of a manual collection (the stories list's bulk "Add to a collection"),
+ * keeping its items. Stories already in it stay where they are; ids that are not the account's
+ * stories are left out. One change to the collection (one audit entry, one event), under the
+ * same lock as setCollectionItems. Returns which ids were added and which were already there.
+ */
+export async function appendStoriesToCollection(
+  db: Db,
+  args: { actor: Actor; collectionId: number; storyIds: readonly string[]; now: Date },
+): Promise<{ added: string[]; alreadyIn: string[] }> {
+  const { actor, collectionId, now } = args;
+  return withTransaction(db, async (tx) => {
+    await tx.$executeRaw`SELECT 1 FROM (SELECT pg_advisory_xact_lock(${COLLECTION_ITEMS_LOCK}::int, ${collectionId}::int)) AS locked`;
+    const current = await getOwnedCollection(tx, actor, collectionId);
+    if (current.automated) {
+      throw new AppError(
+        "UNPROCESSABLE",
+        "This collection is automated: its rules choose its stories. Make it manual to add stories by hand.",
+      );
+    }
+    const known = await lockRows(tx, "stories", { accountId: actor.accountId, ids: [...args.storyIds], mode: "share" });
+    const existing = await tx.collectionItem.findMany({
+      where: { collectionId: current.id, storyId: { not: null } },
+      select: { storyId: true },
+    });
+    const inside = new Set(existing.map((item) => item.storyId));
+    const wanted = args.storyIds.filter((id) => known.has(id));
+    const added = wanted.filter((id) => !inside.has(id));
+    const alreadyIn = wanted.filter((id) => inside.has(id));
+    if (!added.length) return { added, alreadyIn };
+    const last = await tx.collectionItem.aggregate({ where: { collectionId: current.id }, _max: { position: true } });
+    const start = (last._max.position ?? -1) + 1;
+    await tx.collectionItem.createMany({
+      data: added.map((storyId, i) => ({ collectionId: current.id, position: start + i, storyId })),
+    });
+    await tx.collection.update({ where: { id: current.id }, data: { updatedAt: now } });
+    await recordCollectionChange(tx, {
+      actor,
+      collectionId: current.id,
+      change: "items",
+      now,
+      audit: { added: added.length },
+    });
+    return { added, alreadyIn };
+  });
+}
+
 /** Parent → child collection ids, for the account's live collections. */
 async function nestingEdges(db: Db, accountId: number): Promise<Map<number, number[]>> {
   const rows = await db.collectionItem.findMany({

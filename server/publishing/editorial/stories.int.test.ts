@@ -17,8 +17,9 @@ import {
 import { insertEditor } from "../../testing/staff";
 import type { TCard } from "../cards.schema";
 import { forgetPublisherCache } from "../publisher";
-import { createStory, deleteStory, getStory, listStories, transitionStory, updateStory } from "./stories";
+import { createStory, deleteStory, getStory, transitionStory, updateStory } from "./stories";
 import { STORY_ACTIONS, STORY_STATUSES, type TStoryAction, type TStoryStatus } from "./stories.schema";
+import { listStories } from "./story-finding";
 
 const APP_URL = "http://localhost:3000";
 const T0 = new Date("2026-03-01T10:00:00.000Z");

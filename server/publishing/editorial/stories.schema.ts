@@ -202,15 +202,7 @@ export type TUnscheduleStoryInput = z.input<typeof ZUnscheduleStoryInput>;
 
 export const ZDeleteStoryInput = z.object({ id: z.uuid(), version: z.number().int().positive() });
 
-export const ZListStoriesInput = z.object({
-  status: ZStoryStatus.optional(),
-  /** Words of the headline (case-insensitive, all must appear). */
-  search: z.string().trim().max(200).optional(),
-  sectionId: zId.optional(),
-  offset: z.number().int().min(0).max(100_000).default(0),
-  limit: z.number().int().min(1).max(100).default(25),
-});
-export type TListStoriesInput = z.input<typeof ZListStoriesInput>;
+// The list's input (search, filters, sort, paging) is in ./story-finding.schema.ts.
 
 // ─── Views (tRPC outputs) ────────────────────────────────────────────────────────────────────
 

@@ -42,15 +42,12 @@ import {
   tweetIdFromUrl,
   youtubeVideoId,
   ZCreateStoryInput,
-  ZListStoriesInput,
   ZTransitionStoryInput,
   ZUpdateStoryInput,
   type TContentWorkflowEvent,
   type TCreateStoryInput,
-  type TListStoriesInput,
   type TStoryAction,
   type TStoryEditorView,
-  type TStoryListItem,
   type TStoryTagRef,
   type TTransitionStoryInput,
   type TUpdateStoryInput,
@@ -380,54 +377,7 @@ export async function getStory(db: Db, args: { actor: Actor; id: string; appUrl:
   return toEditorView(story, publisher.siteUrlSet ? publisher.siteUrl : null);
 }
 
-/** A page of the account's stories, most recently changed first. */
-export async function listStories(
-  db: Db,
-  args: { actor: Actor } & TListStoriesInput,
-): Promise<{ items: TStoryListItem[]; total: number; offset: number; limit: number }> {
-  const { status, search, sectionId, offset, limit } = parseInput(ZListStoriesInput, args);
-  const words = (search ?? "").split(/\s+/).filter(Boolean).slice(0, 10);
-  const where: Prisma.StoryWhereInput = {
-    accountId: args.actor.accountId,
-    ...(status ? { status } : {}),
-    ...(sectionId ? { sections: { some: { sectionId } } } : {}),
-    ...(words.length
-      ? { AND: words.map((word) => ({ headline: { contains: word, mode: "insensitive" as const } })) }
-      : {}),
-  };
-  const [total, rows] = await Promise.all([
-    db.story.count({ where }),
-    db.story.findMany({
-      where,
-      orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-      skip: offset,
-      take: limit,
-      select: {
-        id: true,
-        headline: true,
-        slug: true,
-        status: true,
-        version: true,
-        isBreakingNews: true,
-        updatedAt: true,
-        publishedAt: true,
-        publishAt: true,
-        sections: { orderBy: { position: "asc" }, take: 1, select: { section: { select: { name: true } } } },
-        authors: { orderBy: { position: "asc" }, select: { author: { select: { name: true } } } },
-      },
-    }),
-  ]);
-  return {
-    items: rows.map(({ sections, authors, ...row }) => ({
-      ...row,
-      section: sections[0]?.section.name ?? null,
-      authors: authors.map((a) => a.author.name),
-    })),
-    total,
-    offset,
-    limit,
-  };
-}
+// The stories list (search, filters, sort, paging) and bulk actions: ./story-finding.ts.
 
 /** Sections, authors and tags to choose from in the story form. */
 export async function listStoryFormOptions(db: Db, args: { actor: Actor }) {

@@ -11,7 +11,6 @@ import {
   createStory,
   deleteStory,
   getStory,
-  listStories,
   listStoryFormOptions,
   transitionStory,
   updateStory,
@@ -19,7 +18,6 @@ import {
 import {
   ZCreateStoryInput,
   ZDeleteStoryInput,
-  ZListStoriesInput,
   ZScheduleStoryInput,
   ZStoryEditorView,
   ZStoryFormOptions,
@@ -29,6 +27,19 @@ import {
   ZUnscheduleStoryInput,
   ZUpdateStoryInput,
 } from "../../publishing/editorial/stories.schema";
+import {
+  bulkStories,
+  getDailyActivity,
+  getEditorOverview,
+  listStories,
+} from "../../publishing/editorial/story-finding";
+import {
+  ZBulkStoriesInput,
+  ZBulkStoriesResult,
+  ZDailyActivity,
+  ZEditorOverview,
+  ZListStoriesInput,
+} from "../../publishing/editorial/story-finding.schema";
 import { appUrl, createTRPCRouter, editorProcedure } from "../trpc";
 
 /**
@@ -55,6 +66,25 @@ export const storiesRouter = createTRPCRouter({
     .input(ZListStoriesInput)
     .output(ZStoryPage)
     .query(({ ctx, input }) => listStories(ctx.db, { actor: ctx.actor, ...input })),
+
+  /**
+   * One action on up to 100 stories (submit, publish, retract, add to a collection, delete drafts),
+   * each through the single-story service: per-story results, ok or refused with the reason.
+   */
+  bulk: editorProcedure
+    .input(ZBulkStoriesInput)
+    .output(ZBulkStoriesResult)
+    .mutation(({ ctx, input }) => bulkStories(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() })),
+
+  /** The overview's cards: awaiting approval, scheduled, published today (UTC), my drafts. */
+  overview: editorProcedure
+    .output(ZEditorOverview)
+    .query(({ ctx }) => getEditorOverview(ctx.db, { actor: ctx.actor, now: new Date() })),
+
+  /** Stories first published and votes cast per UTC day, the last 30 days. */
+  activity: editorProcedure
+    .output(ZDailyActivity)
+    .query(({ ctx }) => getDailyActivity(ctx.db, { actor: ctx.actor, now: new Date() })),
 
   get: editorProcedure
     .input(z.object({ id: z.uuid() }))

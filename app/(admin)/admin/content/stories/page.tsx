@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
 
 import { StoryList } from "@/components/content/stories/story-list";
 import { ButtonLink } from "@/components/ui";
@@ -19,7 +20,10 @@ export default function StoriesPage() {
         </ButtonLink>
       }
     >
-      <StoryList />
+      {/* The list reads its filters from the URL (useSearchParams). */}
+      <Suspense>
+        <StoryList />
+      </Suspense>
     </ContentPage>
   );
 }
