@@ -63,10 +63,10 @@ async function editorOf(name = "Eddie Editor") {
   const account = await createTestPublisher(db, { siteUrl: "https://news.example.com" });
   const staff = await createTestStaff(db, { account: account.id, roles: ["EDITOR"], name });
   session.current = staff.session;
-  return { db, account, ...staff, api: staff.caller };
+  return { db, account, user: staff.user, api: staff.caller };
 }
 
-/** A real JPEG, width × height, with an EXIF orientation (6: turn 90° clockwise) and GPS-like metadata. */
+/** A real JPEG, width × height, with an EXIF orientation (6: turn 90° clockwise) as a camera writes it. */
 const jpeg = (width: number, height: number) =>
   sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } })
     .jpeg()
@@ -177,7 +177,7 @@ describe("media.*", () => {
       subtype: null,
       "image-s3-key": inline,
       metadata: {},
-    } as (typeof cards)[0]["story-elements"][0]);
+    });
     const story = await api.stories.create({
       headline: "Tram line opens",
       cards,
