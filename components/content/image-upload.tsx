@@ -71,6 +71,7 @@ export function ImageUploadButton({
   return (
     <div className="flex flex-wrap items-center gap-2">
       <label
+        id={`${id}-label`}
         htmlFor={id}
         className={buttonClasses({
           size,
@@ -94,7 +95,7 @@ export function ImageUploadButton({
       </label>
       {library ? (
         <>
-          <Button size={size} onClick={() => setPicking(true)} aria-label={`Choose from library: ${label}`}>
+          <Button size={size} onClick={() => setPicking(true)} aria-describedby={`${id}-label`}>
             Choose from library
           </Button>
           <MediaPickerDialog
