@@ -23,7 +23,7 @@ for (const viewport of VIEWPORTS) {
 
     // 1. Two uploads through a story's hero image: the first is replaced by the second before saving.
     await page.goto("/admin/content/stories/new");
-    await page.getByLabel("Headline").fill(`Media story one ${run}`);
+    await page.getByLabel("Headline", { exact: true }).fill(`Media story one ${run}`);
     const heroKey = page.getByLabel("Hero image key");
     await page.getByLabel("Upload hero image").setInputFiles(pngFile(`bus-${run}.png`));
     await expect(heroKey).not.toHaveValue("");
@@ -32,7 +32,7 @@ for (const viewport of VIEWPORTS) {
     await expect(heroKey).not.toHaveValue(busKey);
     const tramKey = await heroKey.inputValue();
     await page.getByRole("button", { name: "Create draft" }).click();
-    await expect(page).toHaveURL(/\/admin\/content\/stories\/[0-9a-f-]{36}$/);
+    await expect(page).toHaveURL(/\/admin\/content\/stories\/[0-9a-f-]{36}$/, { timeout: 60_000 });
 
     // 2. Both are in the library, with thumbnails (WebP made by the server).
     await page.goto("/admin/content/media");
@@ -60,7 +60,7 @@ for (const viewport of VIEWPORTS) {
 
     // 4. Another story chooses it from the library by keyboard; its alt text comes with it.
     await page.goto("/admin/content/stories/new");
-    await page.getByLabel("Headline").fill(`Media story two ${run}`);
+    await page.getByLabel("Headline", { exact: true }).fill(`Media story two ${run}`);
     const hero = page.getByRole("region", { name: "Hero image" });
     await hero.getByRole("button", { name: "Choose from library" }).click();
     const dialog = page.getByRole("dialog", { name: "Choose from library" });
@@ -76,7 +76,7 @@ for (const viewport of VIEWPORTS) {
     await expect(heroKey).toHaveValue(tramKey);
     await expect(hero.getByTestId("chosen-image-alt")).toContainText(`A red tram at dawn ${run}`);
     await page.getByRole("button", { name: "Create draft" }).click();
-    await expect(page).toHaveURL(/\/admin\/content\/stories\/[0-9a-f-]{36}$/);
+    await expect(page).toHaveURL(/\/admin\/content\/stories\/[0-9a-f-]{36}$/, { timeout: 60_000 });
 
     // 5. Unused finds the bus only; deleting it asks first, then it is gone.
     await page.goto("/admin/content/media");

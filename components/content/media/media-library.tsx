@@ -69,7 +69,7 @@ function MediaDetails({ imageKey, onDeleted }: { imageKey: string; onDeleted: ()
         {image.isPending ? <p className="text-sm text-gray-600">Loading…</p> : null}
       </Panel>
     );
-  return <Details key={image.data.alt} image={image.data} onDeleted={onDeleted} />;
+  return <Details image={image.data} onDeleted={onDeleted} />;
 }
 
 function Details({ image, onDeleted }: { image: TMediaItem; onDeleted: () => void }) {
@@ -79,7 +79,14 @@ function Details({ image, onDeleted }: { image: TMediaItem; onDeleted: () => voi
   const [alt, setAlt] = useState(image.alt);
   const [copied, setCopied] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.media.pathKey() });
-  const save = useMutation(trpc.media.updateAlt.mutationOptions({ onSuccess: refresh }));
+  const save = useMutation(
+    trpc.media.updateAlt.mutationOptions({
+      onSuccess: async (saved) => {
+        setAlt(saved.alt); // as stored: cleaned to plain text
+        await refresh();
+      },
+    }),
+  );
   const remove = useMutation(
     trpc.media.delete.mutationOptions({
       onSuccess: async () => {

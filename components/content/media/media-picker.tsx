@@ -5,7 +5,7 @@
  * keyboard), where picking an image hands it back as an upload would (key, address, size, type)
  * with the alt text kept with it.
  */
-import { useState } from "react";
+import { useSyncExternalStore } from "react";
 import { createPortal } from "react-dom";
 
 import { Dialog } from "@/components/ui";
@@ -27,6 +27,10 @@ export function chosenImage(item: TMediaItem): TUploadedImage & { alt?: string }
   };
 }
 
+const noSubscription = () => () => {};
+const browserSnapshot = () => true;
+const serverSnapshot = () => false;
+
 export function MediaPickerDialog({
   open,
   onClose,
@@ -36,11 +40,11 @@ export function MediaPickerDialog({
   onClose: () => void;
   onChosen: (image: TUploadedImage & { alt?: string }) => void;
 }) {
-  // Rendered into <body> from the first opening on: upload buttons sit inside editors' forms, and
-  // the dialog's search must not submit them (nor its keys reach their handlers).
-  const [opened, setOpened] = useState(false);
-  if (open && !opened) setOpened(true);
-  if (!opened) return null;
+  // Rendered into <body> (once in the browser): upload buttons sit inside editors' forms, and the
+  // dialog's search must not submit them (nor its keys reach their handlers). Mounted closed, then
+  // opened, as the Dialog expects.
+  const inBrowser = useSyncExternalStore(noSubscription, browserSnapshot, serverSnapshot);
+  if (!inBrowser) return null;
   return createPortal(
     <Dialog
       open={open}
