@@ -1,4 +1,4 @@
-/** Tabs between the content screens (stories, collections, sections, authors, tags, entities). */
+/** Tabs between the content screens (stories, collections, sections, authors, tags, entities, media). */
 import { TabNav } from "@/components/ui";
 
 const CONTENT_SECTIONS = [
@@ -8,6 +8,7 @@ const CONTENT_SECTIONS = [
   { key: "authors", label: "Authors" },
   { key: "tags", label: "Tags" },
   { key: "entities", label: "Entities" },
+  { key: "media", label: "Media" },
 ] as const;
 
 export function ContentTabs({ current }: { current: (typeof CONTENT_SECTIONS)[number]["key"] }) {

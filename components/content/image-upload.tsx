@@ -2,13 +2,21 @@
 
 /**
  * Image uploads (POST /api/admin/images, the session cookie authenticates): a hook that sends a
- * file and hands back the stored image, a button that opens the file picker, and a field that
- * keeps an image key with a preview and "Remove" (an author's avatar).
+ * file and hands back the stored image, a button that opens the file picker (with "Choose from
+ * library" beside it: an image uploaded before, from the media library), and a field that keeps an
+ * image key with a preview and "Remove" (an author's avatar).
  */
 import { useId, useState } from "react";
 
+import { MediaPickerDialog } from "@/components/content/media/media-picker";
 import { Button, buttonClasses, useFieldControl } from "@/components/ui";
 import type { TUploadedImage } from "@/server/publishing/editorial/organise.schema";
+
+/**
+ * What an upload button hands back: the stored image, and for one chosen from the library the
+ * alt text kept with it (`alt`, absent for a fresh upload or when it has none).
+ */
+export type TChosenImage = TUploadedImage & { alt?: string };
 
 const ACCEPT = "image/jpeg,image/png,image/webp,image/gif";
 
@@ -43,18 +51,27 @@ export function ImageUploadButton({
   label,
   onUploaded,
   size = "sm",
+  library = true,
 }: {
   label: string;
-  onUploaded: (image: TUploadedImage) => void;
+  onUploaded: (image: TChosenImage) => void;
   size?: "sm" | "md";
+  /** Offer "Choose from library" beside the upload (default). */
+  library?: boolean;
 }) {
   const field = useFieldControl();
   const generated = useId();
   const id = field?.id ?? generated;
-  const { busy, error, upload } = useImageUpload(onUploaded);
+  const [picking, setPicking] = useState(false);
+  const [chosen, setChosen] = useState<TChosenImage | null>(null);
+  const { busy, error, upload } = useImageUpload((image) => {
+    setChosen(null);
+    onUploaded(image);
+  });
   return (
     <div className="flex flex-wrap items-center gap-2">
       <label
+        id={`${id}-label`}
         htmlFor={id}
         className={buttonClasses({
           size,
@@ -76,6 +93,29 @@ export function ImageUploadButton({
           }}
         />
       </label>
+      {library ? (
+        <>
+          <Button size={size} onClick={() => setPicking(true)} aria-describedby={`${id}-label`}>
+            Choose from library
+          </Button>
+          <MediaPickerDialog
+            open={picking}
+            onClose={() => setPicking(false)}
+            onChosen={(image) => {
+              setPicking(false);
+              setChosen(image);
+              onUploaded(image);
+            }}
+          />
+        </>
+      ) : null}
+      {chosen ? (
+        <span role="status" className="text-xs text-gray-600" data-testid="chosen-image-alt">
+          {chosen.alt
+            ? `Chosen from the library; its alt text: “${chosen.alt}”`
+            : "Chosen from the library (no alt text)."}
+        </span>
+      ) : null}
       {error ? (
         <span role="alert" className="text-xs text-red-700">
           {error}
@@ -104,7 +144,7 @@ export function ImageField({ value, onChange }: { value: string; onChange: (key:
 }
 
 /** An upload's size and type as stories keep them (a size the server could not read is left out). */
-export function imageMetadata(image: TUploadedImage): { width?: number; height?: number; "mime-type": string } {
+export function imageMetadata(image: TChosenImage): { width?: number; height?: number; "mime-type": string } {
   return {
     ...(image.width !== null ? { width: image.width } : {}),
     ...(image.height !== null ? { height: image.height } : {}),

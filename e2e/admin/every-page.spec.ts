@@ -26,6 +26,7 @@ const PAGES: ((ids: Ids) => string)[] = [
   () => "/admin/content/authors",
   () => "/admin/content/tags",
   () => "/admin/content/entities",
+  () => "/admin/content/media",
   () => "/admin/engagement",
   () => "/admin/engagement/moderation",
   () => "/admin/engagement/settings",

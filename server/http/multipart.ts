@@ -9,6 +9,14 @@ import { readBodyBytes } from "./route";
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 export async function readUploadedFile(req: Request, args: { field: string; maxBytes: number }): Promise<Uint8Array> {
+  return (await readUploadedFileWithName(req, args)).data;
+}
+
+/** As readUploadedFile, with the file's name as the browser sent it ("" when none). */
+export async function readUploadedFileWithName(
+  req: Request,
+  args: { field: string; maxBytes: number },
+): Promise<{ data: Uint8Array; name: string }> {
   const contentType = req.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*;/i.test(contentType))
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Send the file as multipart/form-data, in the field "${args.field}".`);
@@ -30,5 +38,5 @@ export async function readUploadedFile(req: Request, args: { field: string; maxB
     throw new AppError("BAD_REQUEST", `Attach the file in the field "${args.field}".`, {
       details: [{ field: `body.${args.field}`, issue: "is required (a file)" }],
     });
-  return new Uint8Array(await file.arrayBuffer());
+  return { data: new Uint8Array(await file.arrayBuffer()), name: file.name ?? "" };
 }

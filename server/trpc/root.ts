@@ -5,6 +5,7 @@ import { storiesRouter } from "./routers/content-stories";
 import { invoicesRouter } from "./routers/invoices";
 import { loginProvidersRouter } from "./routers/login-providers";
 import { mailRouter } from "./routers/mail";
+import { mediaRouter } from "./routers/media";
 import { moderationRouter } from "./routers/moderation";
 import { oauthClientsRouter } from "./routers/oauth-clients";
 import { paymentGatewaysRouter } from "./routers/payment-gateways";
@@ -26,6 +27,7 @@ export const appRouter = createTRPCRouter({
   invoices: invoicesRouter,
   loginProviders: loginProvidersRouter,
   mail: mailRouter,
+  media: mediaRouter,
   moderation: moderationRouter,
   oauthClients: oauthClientsRouter,
   paywallMeter: paywallMeterRouter,

@@ -5,7 +5,7 @@ import { getEnv } from "@/env.js";
 import { AppError } from "@/server/errors";
 import { matchesEtag } from "@/server/http/content-cache";
 import { apiRoute, routes } from "@/server/http/route";
-import { findImage } from "@/server/publishing/editorial/images";
+import { findServedImage } from "@/server/publishing/editorial/images";
 import { imageStorageFromEnv } from "@/server/storage/image-storage";
 
 export const dynamic = "force-dynamic";
@@ -20,7 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       produces: "any",
       params: z.object({ key: z.array(z.string()).min(1).max(8) }),
       summary:
-        "An uploaded image by its key (<account>/<yyyy>/<mm>/<uuid>.<ext>), with a long immutable Cache-Control and an ETag.",
+        "An uploaded image by its key (<account>/<yyyy>/<mm>/<uuid>.<ext>), or its thumbnail (<key>.thumb.webp: 320 px WebP), with a long immutable Cache-Control and an ETag.",
     },
     async ({ req, db, url, params }) => {
       // Keys never need escaping: anything encoded ("%2F", "%2e%2e") or dotted is an attempt to leave the folder.
@@ -32,8 +32,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
           details: [{ field: "params.key", issue: "is not an image key" }],
         });
       }
-      // Only recorded keys are served (a file or object placed in the storage by hand is not).
-      const image = await findImage(db, { key: params.key.join("/") });
+      // Only recorded keys are served (a file or object placed in the storage by hand is not), and
+      // a recorded image's thumbnail ("<key>.thumb.webp").
+      const image = await findServedImage(db, { key: params.key.join("/") });
       if (!image) throw new AppError("NOT_FOUND", "No image has this key.");
 
       const etag = `"${image.id}"`;

@@ -28,7 +28,9 @@ import { afterCommit, isTransaction, withTransaction } from "../../db/transactio
 import { AppError } from "../../errors";
 import { log } from "../../log";
 import { publicImageUrl, type ImageStorage } from "../../storage/image-storage";
+import { cleanFileName } from "./media.schema";
 import { IMAGE_KEY_PATTERN, IMAGE_TYPES, type TImageMimeType, type TUploadedImage } from "./organise.schema";
+import { makeThumbnail, originalKeyOfThumbnail, thumbnailKey, withinThumbnailPixelLimit } from "./thumbnails";
 
 // ─── Pure rules ──────────────────────────────────────────────────────────────────────────────
 
@@ -72,6 +74,8 @@ export type StoredImage = {
   bytes: number;
   width: number | null;
   height: number | null;
+  /** The thumbnail's key ("<key>.thumb.webp"), or null when none was made. */
+  thumbKey?: string | null;
 };
 
 /** What an upload is, from its bytes: its type (magic bytes) and size in pixels. */
@@ -114,13 +118,18 @@ export async function keepImage(
     now: Date;
     uploadedBy: { staffId: string | null } | { memberId: number };
     record?: (tx: Db, stored: StoredImage) => Promise<unknown>;
+    /** Make a thumbnail next to it (staff uploads: the media library shows them). */
+    thumbnail?: boolean;
+    /** The file's name as the browser sent it (cleaned here). */
+    fileName?: string;
   },
 ): Promise<StoredImage> {
   const { data, image, now } = args;
   const id = randomUUID();
   const key = imageKey(args.accountId, now, id, image.mimeType);
-  const stored: StoredImage = { id, key, bytes: data.byteLength, ...image };
   await args.storage.put(key, data, { contentType: image.mimeType });
+  const thumb = args.thumbnail ? await storeThumbnail(args.storage, key, data, image) : null;
+  const stored: StoredImage = { id, key, bytes: data.byteLength, ...image, thumbKey: thumb?.key ?? null };
   try {
     await withTransaction(db, async (tx) => {
       await tx.imageAsset.create({
@@ -132,6 +141,8 @@ export async function keepImage(
           bytes: data.byteLength,
           width: image.width,
           height: image.height,
+          fileName: cleanFileName(args.fileName ?? ""),
+          ...(thumb ? (thumb.key ? { thumbKey: thumb.key, thumbBytes: thumb.bytes } : { thumbFailedAt: now }) : {}),
           ...("memberId" in args.uploadedBy
             ? { uploadedByMemberId: args.uploadedBy.memberId }
             : { uploadedById: args.uploadedBy.staffId }),
@@ -141,18 +152,53 @@ export async function keepImage(
       await args.record?.(tx, stored);
     });
   } catch (error) {
-    await args.storage
-      .delete(key)
-      .catch((cleanup: unknown) => log.warn("could not remove an unrecorded image", { key, error: cleanup }));
+    for (const leftover of [key, ...(thumb?.key ? [thumb.key] : [])])
+      await args.storage
+        .delete(leftover)
+        .catch((cleanup: unknown) =>
+          log.warn("could not remove an unrecorded image", { key: leftover, error: cleanup }),
+        );
     throw error;
   }
   return stored;
 }
 
+/**
+ * Make and store an image's thumbnail ("<key>.thumb.webp"): its key and size, or `{ key: null }`
+ * when sharp could not make one (corrupt, too many pixels) or storing it failed. Never throws:
+ * the original is kept either way, and the library falls back to it.
+ */
+export async function storeThumbnail(
+  storage: ImageStorage,
+  key: string,
+  data: Uint8Array,
+  image: { width: number | null; height: number | null },
+): Promise<{ key: string | null; bytes: number }> {
+  if (!withinThumbnailPixelLimit(image.width, image.height)) return { key: null, bytes: 0 };
+  const thumb = await makeThumbnail(data);
+  if (!thumb) return { key: null, bytes: 0 };
+  const thumbKey = thumbnailKey(key);
+  try {
+    await storage.put(thumbKey, thumb.data, { contentType: "image/webp" });
+    return { key: thumbKey, bytes: thumb.data.byteLength };
+  } catch (error) {
+    log.warn("could not store a thumbnail", { key: thumbKey, storage: storage.name, error });
+    return { key: null, bytes: 0 };
+  }
+}
+
 /** Keep a staff (or system) upload: inspected, stored, recorded and audited ("image.upload"). */
 export async function storeImage(
   db: Db,
-  args: { actor: Actor; data: Uint8Array; storage: ImageStorage; maxBytes: number; now: Date },
+  args: {
+    actor: Actor;
+    data: Uint8Array;
+    storage: ImageStorage;
+    maxBytes: number;
+    now: Date;
+    /** The file's name as the browser sent it. */
+    fileName?: string;
+  },
 ): Promise<StoredImage> {
   const { actor, data, now } = args;
   const image = inspectImage(data, args.maxBytes);
@@ -162,6 +208,8 @@ export async function storeImage(
     image,
     storage: args.storage,
     now,
+    thumbnail: true,
+    fileName: args.fileName,
     uploadedBy: { staffId: actorUserId(actor) },
     record: (tx, stored) =>
       recordAudit(tx, {
@@ -202,27 +250,52 @@ export function uploadedImageToWire(
   };
 }
 
+/**
+ * What GET /images/<key> serves for a key: a recorded original, or the thumbnail a recorded
+ * original has ("<key>.thumb.webp", as WebP). Null for anything else.
+ */
+export async function findServedImage(db: Db, args: { key: string }): Promise<ImageObject | null> {
+  const original = originalKeyOfThumbnail(args.key);
+  if (!original) return findImage(db, args);
+  const asset = await db.imageAsset.findUnique({
+    where: { key: original },
+    select: { id: true, thumbKey: true, thumbBytes: true },
+  });
+  if (!asset?.thumbKey || asset.thumbKey !== args.key) return null;
+  return { id: `${asset.id}.thumb`, key: asset.thumbKey, mimeType: "image/webp", bytes: asset.thumbBytes ?? 0 };
+}
+
 // ─── Deleting ────────────────────────────────────────────────────────────────────────────────
 
 /**
  * Delete one of the account's images: its record and audit entry in one transaction, then its
  * bytes once that has committed (a rolled-back caller keeps them). NOT_FOUND for a key the
  * account has no image under. Stories, authors and front ends that still name the key get a 404
- * from then on. Bytes that cannot be removed are logged and left behind: nothing serves them,
+ * from then on. Its thumbnail's bytes go with it. Bytes that cannot be removed are logged and left behind: nothing serves them,
  * since only recorded keys are served.
  */
 export async function deleteImage(
   db: Db,
-  args: { actor: Actor; key: string; storage: ImageStorage; now: Date },
+  args: {
+    actor: Actor;
+    key: string;
+    storage: ImageStorage;
+    now: Date;
+    /** Runs in the transaction before the row goes; throwing refuses the delete (the library: "still used"). */
+    check?: (tx: Db) => Promise<void>;
+  },
 ): Promise<void> {
   const { actor, key, now } = args;
   if (!IMAGE_KEY_PATTERN.test(key)) throw new AppError("NOT_FOUND", "No image has this key.");
+  let thumbKey: string | null = null;
   await withTransaction(db, async (tx) => {
     const asset = await tx.imageAsset.findFirst({
       where: { key, accountId: actor.accountId },
-      select: { id: true, bytes: true, mimeType: true },
+      select: { id: true, bytes: true, mimeType: true, thumbKey: true },
     });
     if (!asset) throw new AppError("NOT_FOUND", "No image has this key.");
+    thumbKey = asset.thumbKey;
+    await args.check?.(tx);
     await tx.imageAsset.delete({ where: { id: asset.id } });
     await recordAudit(tx, {
       actor,
@@ -233,12 +306,14 @@ export async function deleteImage(
       now,
     });
   });
-  const removeBytes = () =>
-    args.storage
-      .delete(key)
-      .catch((error: unknown) =>
-        log.warn("could not remove a deleted image's bytes", { key, storage: args.storage.name, error }),
-      );
+  const removeBytes = async () => {
+    for (const gone of [key, ...(thumbKey ? [thumbKey] : [])])
+      await args.storage
+        .delete(gone)
+        .catch((error: unknown) =>
+          log.warn("could not remove a deleted image's bytes", { key: gone, storage: args.storage.name, error }),
+        );
+  };
   if (isTransaction(db)) afterCommit(db, removeBytes);
   else await removeBytes();
 }

@@ -41,6 +41,11 @@ export const ADMIN_AREAS = [
       { slug: "sections", label: "Sections", summary: "The publication's sections and their hierarchy." },
       { slug: "tags", label: "Tags", summary: "Tags that group stories across sections." },
       { slug: "entities", label: "Entities", summary: "People, places and organisations that stories mention." },
+      {
+        slug: "media",
+        label: "Media",
+        summary: "Uploaded images: thumbnails, alt text, where each is used, and unused uploads.",
+      },
     ],
   },
   {

@@ -3,7 +3,7 @@
 import { z } from "zod";
 
 import { getEnv } from "@/env.js";
-import { readUploadedFile } from "@/server/http/multipart";
+import { readUploadedFileWithName } from "@/server/http/multipart";
 import { created, noContent } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 import { deleteImage, storeImage, uploadedImageToWire } from "@/server/publishing/editorial/images";
@@ -19,17 +19,18 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       roles: ["EDITOR"],
       rawBody: true,
       summary:
-        "Upload an image as multipart/form-data field `file` (JPEG, PNG, WebP or GIF, at most UPLOAD_MAX_BYTES): 201 {key, url, width, height, mime-type}.",
+        "Upload an image as multipart/form-data field `file` (JPEG, PNG, WebP or GIF, at most UPLOAD_MAX_BYTES): 201 {key, url, width, height, mime-type}. A thumbnail (<key>.thumb.webp) is made next to it.",
     },
     async ({ req, db, admin }) => {
       const env = getEnv();
-      const data = await readUploadedFile(req, { field: "file", maxBytes: env.UPLOAD_MAX_BYTES });
+      const { data, name } = await readUploadedFileWithName(req, { field: "file", maxBytes: env.UPLOAD_MAX_BYTES });
       const stored = await storeImage(db, {
         actor: admin,
         data,
         storage: imageStorageFromEnv(env),
         maxBytes: env.UPLOAD_MAX_BYTES,
         now: new Date(),
+        fileName: name,
       });
       return created(uploadedImageToWire(stored, env), { headers: { "Cache-Control": "no-store" } });
     },
