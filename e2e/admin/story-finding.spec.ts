@@ -7,6 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
 import { expect, expectNoHorizontalPageScroll, test, trpcCall } from "../fixtures";
@@ -42,6 +43,14 @@ async function createStory(page: Page, input: Record<string, unknown>, moves: st
 }
 
 const rows = (page: Page) => page.getByTestId("story-row");
+
+/** axe-core's serious and critical findings (WCAG 2.1 A and AA), one line each. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} – ${v.help}`));
+}
 
 async function clearFilters(page: Page) {
   await page.getByRole("button", { name: "Clear filters" }).click();
@@ -137,14 +146,16 @@ for (const viewport of VIEWPORTS) {
       await toolbar.getByRole("button", { name: "Publish" }).click();
       await expect(page.getByTestId("bulk-outcome")).toContainText("2 published, 1 refused: not approved (submitted)");
       await expect(page.getByTestId("bulk-outcome")).toContainText(`Waiting ${run}: not approved (submitted)`);
-      await expect(rows(page).filter({ hasText: `Ready one ${run}` }).getByTestId("story-status")).toHaveAttribute(
-        "data-status",
-        "PUBLISHED",
-      );
-      await expect(rows(page).filter({ hasText: `Ready two ${run}` }).getByTestId("story-status")).toHaveAttribute(
-        "data-status",
-        "PUBLISHED",
-      );
+      await expect(
+        rows(page)
+          .filter({ hasText: `Ready one ${run}` })
+          .getByTestId("story-status"),
+      ).toHaveAttribute("data-status", "PUBLISHED");
+      await expect(
+        rows(page)
+          .filter({ hasText: `Ready two ${run}` })
+          .getByTestId("story-status"),
+      ).toHaveAttribute("data-status", "PUBLISHED");
 
       await page.getByRole("checkbox", { name: `Choose “Harbour draft ${run}”` }).check();
       await toolbar.getByRole("button", { name: "Delete drafts" }).click();
@@ -154,6 +165,10 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByTestId("bulk-outcome")).toContainText("1 deleted");
       await expect(rows(page)).toHaveCount(3);
       await expectNoHorizontalPageScroll(page);
+      // With rows chosen, the toolbar and the outcome showing.
+      await page.getByRole("checkbox", { name: "Choose all on this page" }).check();
+      await expect(toolbar).toContainText("3 chosen");
+      expect(await seriousViolations(page)).toEqual([]);
 
       // The overview: what awaits approval (linking into the list), and the activity chart.
       await page.goto("/admin");
@@ -166,6 +181,7 @@ for (const viewport of VIEWPORTS) {
       await expect(chart.getByRole("table")).toHaveCount(1);
       await expect(chart.getByRole("row")).toHaveCount(31);
       await expectNoHorizontalPageScroll(page);
+      expect(await seriousViolations(page)).toEqual([]);
       await page.getByRole("link", { name: "Awaiting approval: all in Stories" }).click();
       await expect(page).toHaveURL(/status=submitted/);
       await expect(page.getByRole("combobox", { name: "Status", exact: true })).toHaveValue("SUBMITTED");

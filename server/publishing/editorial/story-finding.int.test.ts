@@ -125,6 +125,15 @@ describe("bulk actions", () => {
     await move(ctx(5), ready2.story, "submit", "approve");
     const theirs = await insertStory(db, (await createTestPublisher(db)).id, { status: "APPROVED" });
     const nobody = randomUUID();
+    await db.webhookEndpoint.create({
+      data: {
+        accountId: account.id,
+        kind: "CONTENT",
+        url: "http://127.0.0.1:9/hook",
+        events: ["story-publish", "story-retract"],
+        secret: "whsec_test",
+      },
+    });
 
     const result = await bulkStories(db, {
       ...ctx(10),
@@ -149,6 +158,11 @@ describe("bulk actions", () => {
     expect((await db.story.findUniqueOrThrow({ where: { id: theirs.id } })).status).toBe("APPROVED");
     // Each move audited as the single-story move is.
     expect(await db.auditLog.count({ where: { accountId: account.id, action: "story.publish" } })).toBe(2);
+    // …and sends its webhook event, one per story moved.
+    const events = await db.webhookEvent.findMany({ where: { accountId: account.id, name: "story-publish" } });
+    expect(events.map((e) => (e.payload as { story: { id: string } }).story.id).sort()).toEqual(
+      [ready1.story.id, ready2.story.id].sort(),
+    );
 
     // Retract, then delete: only drafts go.
     const retract = await bulkStories(db, { ...ctx(11), input: { action: "retract", ids: [ready1.story.id] } });
