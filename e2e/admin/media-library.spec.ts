@@ -4,7 +4,18 @@
  * when the image is chosen from the library (by keyboard) in another story; "Unused" finds the
  * image nothing uses, and it can be deleted (after a confirmation), while the used one cannot.
  */
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+
 import { expect, pngFile, test } from "../fixtures";
+
+/** axe-core's serious and critical findings (WCAG 2.1 A and AA) on the page as it is now. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} – ${v.help}`));
+}
 
 const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 900 },
@@ -57,6 +68,7 @@ for (const viewport of VIEWPORTS) {
     await details.getByLabel("Alt text").fill(`A red tram at dawn ${run}`);
     await details.getByRole("button", { name: "Save alt text" }).click();
     await expect(details.getByRole("status")).toHaveText("Saved.");
+    expect(await seriousViolations(page)).toEqual([]);
 
     // 4. Another story chooses it from the library by keyboard; its alt text comes with it.
     await page.goto("/admin/content/stories/new");
@@ -68,6 +80,7 @@ for (const viewport of VIEWPORTS) {
     await page.keyboard.type(`tram-${run}`);
     const tiles = dialog.getByTestId("media-grid").getByRole("button");
     await expect(tiles).toHaveCount(1);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.keyboard.press("Tab"); // the "Show" filter
     await page.keyboard.press("Tab"); // the grid's one tab stop
     await expect(tiles.first()).toBeFocused();
