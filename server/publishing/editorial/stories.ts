@@ -36,6 +36,7 @@ import { emitStoryEvent } from "./events";
 import { assertImageRefsAllowed, collectImageRefs, type ImageRef } from "./image-refs";
 import { slugify } from "./organise.schema";
 import { cleanCardFields, cleanOptionalHtml, cleanStoryElement, storedCardIssues } from "./sanitize";
+import { checkElement } from "./story-elements";
 import { lockRows } from "./shared";
 import {
   STORY_SLUG_MAX,
@@ -126,7 +127,8 @@ export function normalizeCards(cards: readonly TCard[], previous: readonly TCard
       }
       if (element.type === "image" && !element["image-s3-key"])
         details.push({ field: `${field}.image-s3-key`, issue: "is required" });
-      return element;
+      // Quotes, big facts, galleries, files and other embeds (./story-elements.ts).
+      return checkElement(element, field, details);
     });
     const next: TCard = {
       ...card,
