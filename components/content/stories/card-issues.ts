@@ -19,7 +19,6 @@ const FIELD_LABELS: Record<string, string> = {
   "file-name": "File name",
   "embed-js": "Embed code",
   subtype: "Kind",
-  metadata: "Details",
 };
 
 /** "cards.1.story-elements.0.url" → position "2.1", label "URL"; "cards.1" → "2"; "cards" → "" (all the cards). */
