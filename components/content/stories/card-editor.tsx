@@ -71,12 +71,13 @@ function Issues({ issues }: { issues: string[] | undefined }) {
 /** Announcements for screen readers, by position ("Card 2 moved to position 3 of 4"). */
 function announcements(ids: string[], noun: string): Announcements {
   const at = (id: string | number | undefined) => ids.indexOf(String(id)) + 1;
+  const Noun = noun[0]!.toUpperCase() + noun.slice(1);
   return {
     onDragStart: ({ active }) => `Picked up ${noun} ${at(active.id)} of ${ids.length}.`,
     onDragOver: ({ active, over }) =>
-      over ? `${noun} ${at(active.id)} is over position ${at(over.id)} of ${ids.length}.` : `${noun} is not over a place.`,
+      over ? `${Noun} ${at(active.id)} is over position ${at(over.id)} of ${ids.length}.` : `${Noun} is not over a place.`,
     onDragEnd: ({ active, over }) =>
-      over ? `${noun} ${at(active.id)} dropped at position ${at(over.id)} of ${ids.length}.` : `${noun} dropped.`,
+      over ? `${Noun} ${at(active.id)} dropped at position ${at(over.id)} of ${ids.length}.` : `${Noun} dropped.`,
     onDragCancel: ({ active }) => `Moving ${noun} ${at(active.id)} cancelled.`,
   };
 }
@@ -120,11 +121,19 @@ function SortableList({
 }
 
 /** An item of a SortableList: `children` gets the drag handle to place. */
-function SortableItem({ id, children }: { id: string; children: (handle: ReactNode, dragging: boolean) => ReactNode }) {
+function SortableItem({
+  id,
+  label,
+  children,
+}: {
+  id: string;
+  /** The drag handle's name ("Drag card 2"). */
+  label: string;
+  children: (handle: ReactNode, dragging: boolean) => ReactNode;
+}) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id,
   });
-  const label = (attributes as { "aria-label"?: string })["aria-label"];
   return (
     <div
       ref={setNodeRef}
@@ -146,7 +155,7 @@ function DragHandle({
   listeners,
 }: {
   ref: (element: HTMLElement | null) => void;
-  label: string | undefined;
+  label: string;
   attributes: object;
   listeners: object | undefined;
 }) {
@@ -188,7 +197,7 @@ export function CardEditor({
       <SortableList ids={cards.map((c) => c.id)} noun="card" onMove={(from, to) => onChange(move(cards, from, to))}>
         <div className="space-y-4">
           {cards.map((card, index) => (
-            <SortableItem key={card.id} id={card.id}>
+            <SortableItem key={card.id} id={card.id} label={`Drag card ${index + 1}`}>
               {(handle) => (
                 <CardBox
                   card={card}
@@ -264,7 +273,7 @@ function CardBox({
       >
         <div className="space-y-3">
           {elements.map((element, e) => (
-            <SortableItem key={element.id} id={element.id}>
+            <SortableItem key={element.id} id={element.id} label={`Drag element ${n}.${e + 1}`}>
               {(elementHandle) => (
                 <ElementEditor
                   element={element}
@@ -538,7 +547,7 @@ function FocusPoint({ element, position, onChange, small }: EditorProps & { smal
   const id = useId();
   return (
     <div className="flex flex-wrap items-end gap-3">
-      <div className={`relative inline-block ${small ? "max-w-40" : "max-w-xs"}`}>
+      <div className={`relative ${small ? "w-40" : "w-full max-w-xs"}`}>
         {/* eslint-disable-next-line @next/next/no-img-element -- an uploaded image at its own URL */}
         <img
           ref={image}

@@ -204,21 +204,26 @@ function LinkForm({ editor, onClose }: { editor: Editor; onClose: () => void }) 
     onClose();
     editor.commands.focus();
   };
+  const apply = () => {
+    const href = linkHrefFromInput(input);
+    if (!href) {
+      setError("Use a web address (https://…) or an email address.");
+      return;
+    }
+    const chain = editor.chain().focus().extendMarkRange("link");
+    if (editor.state.selection.empty && !editor.isActive("link"))
+      chain.insertContent({ type: "text", text: input.trim(), marks: [{ type: "link", attrs: { href } }] }).run();
+    else chain.setLink({ href }).run();
+    done();
+  };
+  // Not a <form>: the editor sits inside the story's form, and forms do not nest.
   return (
-    <form
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        const href = linkHrefFromInput(input);
-        if (!href) {
-          setError("Use a web address (https://…) or an email address.");
-          return;
+    <div
+      onKeyDown={(event) => {
+        if (event.key === "Enter" && event.target instanceof HTMLInputElement) {
+          event.preventDefault();
+          apply();
         }
-        const chain = editor.chain().focus().extendMarkRange("link");
-        if (editor.state.selection.empty && !editor.isActive("link"))
-          chain.insertContent({ type: "text", text: input.trim(), marks: [{ type: "link", attrs: { href } }] }).run();
-        else chain.setLink({ href }).run();
-        done();
       }}
     >
       <FormField label="Address" id={id} error={error} hint="https://… or an email address">
@@ -234,7 +239,7 @@ function LinkForm({ editor, onClose }: { editor: Editor; onClose: () => void }) 
         />
       </FormField>
       <FormActions>
-        <Button type="submit" variant="primary">
+        <Button variant="primary" onClick={apply}>
           Apply
         </Button>
         {current ? (
@@ -249,6 +254,6 @@ function LinkForm({ editor, onClose }: { editor: Editor; onClose: () => void }) 
         ) : null}
         <Button onClick={onClose}>Cancel</Button>
       </FormActions>
-    </form>
+    </div>
   );
 }
