@@ -98,7 +98,7 @@ test("an editor writes rich text, a quote and a gallery, reorders cards by keybo
 
   // 5. Save, publish, read through the content API.
   await page.getByRole("button", { name: "Create draft" }).click();
-  await expect(page).toHaveURL(/\/admin\/content\/stories\/[0-9a-f-]{36}$/);
+  await expect(page).toHaveURL(/\/admin\/content\/stories\/[0-9a-f-]{36}$/, { timeout: 60_000 });
   const id = page.url().split("/").pop()!;
   let { version } = await trpcQuery<{ version: number }>(page.request, "stories.get", { id });
   for (const action of ["submit", "approve", "publish"])

@@ -126,6 +126,12 @@ describe("the editor's schema", () => {
       "<blockquote><p>a\u00a0b<br />c</p></blockquote>",
     ],
     ["an empty document", doc(p()), ""],
+    [
+      "a list followed by the editor's trailing empty paragraph",
+      doc({ type: "bulletList", content: [{ type: "listItem", content: [p(text("x"))] }] }, p(), p()),
+      "<ul><li><p>x</p></li></ul>",
+    ],
+    ["an empty paragraph between two", doc(p(text("a")), p(), p(text("b"))), "<p>a</p><p></p><p>b</p>"],
   ];
 
   it.each(docs)("serialises %s exactly as the server keeps it", (_, json, expected) => {

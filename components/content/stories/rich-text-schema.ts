@@ -63,13 +63,17 @@ export function linkHrefFromInput(input: string): string | null {
 }
 
 /**
- * The editor's HTML in the form the server stores it: an empty document is "" (not "<p></p>"), and
+ * The editor's HTML in the form the server stores it: empty paragraphs at the end go (the one the
+ * editor keeps after a list or quote so the caret can leave it; an empty document is ""), and
  * non-breaking spaces are characters and line breaks `<br />`, as the sanitiser (sanitize-html)
  * writes them: it decodes entities and re-encodes only &, < and >.
  */
 export function normaliseEditorHtml(html: string): string {
-  const out = html.replace(/&nbsp;/g, "\u00a0").replace(/<br>/g, "<br />").trim();
-  return /^(?:<p>(?:\s|<br \/>)*<\/p>)*$/.test(out) ? "" : out;
+  return html
+    .replace(/&nbsp;/g, "\u00a0")
+    .replace(/<br>/g, "<br />")
+    .replace(/(?:<p>(?:\s|<br \/>)*<\/p>)+$/, "")
+    .trim();
 }
 
 // ─── Paste from Word and Google Docs ─────────────────────────────────────────────────────────
