@@ -4,6 +4,8 @@
  * uploaded images, cards reordered by keyboard (the drag handle: Space, arrow, Space); then the
  * content API serves exactly the HTML the editor showed, in the order the editor left.
  */
+import AxeBuilder from "@axe-core/playwright";
+
 import { expect, expectNoHorizontalPageScroll, pngFile, test, trpcCall, trpcQuery } from "../fixtures";
 
 type Element = { type: string; subtype: string | null; text?: string; metadata: Record<string, unknown> } & Record<
@@ -126,4 +128,30 @@ test("an editor writes rich text, a quote and a gallery, reorders cards by keybo
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByLabel("Text 2.1")).toBeVisible();
   await expectNoHorizontalPageScroll(page);
+});
+
+test("every element type can be added, fits a phone and has no serious accessibility violation", async ({
+  page,
+  signIn,
+  users,
+}) => {
+  await signIn(users.owner);
+  await page.goto("/admin/content/stories/new");
+  await expect(page.getByLabel("Text 1.1")).toBeVisible(); // hydrated: the editor mounts on the client
+  const kinds = ["Title", "Summary", "Quote", "Blockquote", "Big fact", "Image", "Gallery", "YouTube", "Tweet", "Embed", "File"];
+  for (const kind of kinds) await page.getByTestId("add-card").getByRole("button", { name: `+ ${kind}`, exact: true }).click();
+  await expect(page.getByTestId("card")).toHaveCount(kinds.length + 1);
+  await page.getByLabel("Upload image 7.1").setInputFiles(pngFile("one.png"));
+  await expect(page.getByTestId("focus-image")).toHaveCount(1);
+  await page.getByLabel("Add image to gallery 8.1").setInputFiles(pngFile("two.png"));
+  await expect(page.getByTestId("gallery-image")).toHaveCount(1);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectNoHorizontalPageScroll(page, `the story editor at ${width} px`);
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+    const serious = results.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} – ${v.help}`));
+    expect(serious, serious.join("\n")).toEqual([]);
+  }
 });
