@@ -45,7 +45,10 @@ test("an editor writes rich text, a quote and a gallery, reorders cards by keybo
   await dialog.getByLabel("Address").fill("example.org/more");
   await page.keyboard.press("Enter");
   await expect(dialog).toBeHidden();
-  await expect(text.getByRole("link", { name: "example.org/more" })).toHaveAttribute("href", "https://example.org/more");
+  await expect(text.getByRole("link", { name: "example.org/more" })).toHaveAttribute(
+    "href",
+    "https://example.org/more",
+  );
   await page.keyboard.press("Enter");
   await page.getByRole("button", { name: "Heading (Ctrl+Alt+2)" }).click();
   await page.keyboard.type("Section");
@@ -75,7 +78,10 @@ test("an editor writes rich text, a quote and a gallery, reorders cards by keybo
   await page.getByLabel("Alt text 2.1.1").fill("A boat");
   await page.getByLabel("Alt text 2.1.2").fill("Sandbags");
   // Focus point: a click on the preview sets it, in the image's pixels (1×1 here).
-  await gallery.getByTestId("focus-image").first().click({ position: { x: 1, y: 1 } });
+  await gallery
+    .getByTestId("focus-image")
+    .first()
+    .click({ position: { x: 1, y: 1 } });
   await expect(gallery.getByRole("spinbutton", { name: "x" }).first()).toHaveValue("0");
 
   // 4. Reorder by keyboard: the gallery's card moves above the text's.
@@ -120,7 +126,10 @@ test("an editor writes rich text, a quote and a gallery, reorders cards by keybo
   expect(images[0]!["image-metadata"]).toMatchObject({ "focus-point": [0, 0] });
   expect(second!["story-elements"].map((e) => e.type)).toEqual(["text", "quote"]);
   expect(second!["story-elements"][0]!.text).toBe(expectedHtml);
-  expect(second!["story-elements"][1]).toMatchObject({ text: "We were ready.", metadata: { attribution: "The mayor" } });
+  expect(second!["story-elements"][1]).toMatchObject({
+    text: "We were ready.",
+    metadata: { attribution: "The mayor" },
+  });
 
   // 6. The editor shows what was stored, and fits a phone.
   await page.reload();
@@ -138,8 +147,24 @@ test("every element type can be added, fits a phone and has no serious accessibi
   await signIn(users.owner);
   await page.goto("/admin/content/stories/new");
   await expect(page.getByLabel("Text 1.1")).toBeVisible(); // hydrated: the editor mounts on the client
-  const kinds = ["Title", "Summary", "Quote", "Blockquote", "Big fact", "Image", "Gallery", "YouTube", "Tweet", "Embed", "File"];
-  for (const kind of kinds) await page.getByTestId("add-card").getByRole("button", { name: `+ ${kind}`, exact: true }).click();
+  const kinds = [
+    "Title",
+    "Summary",
+    "Quote",
+    "Blockquote",
+    "Big fact",
+    "Image",
+    "Gallery",
+    "YouTube",
+    "Tweet",
+    "Embed",
+    "File",
+  ];
+  for (const kind of kinds)
+    await page
+      .getByTestId("add-card")
+      .getByRole("button", { name: `+ ${kind}`, exact: true })
+      .click();
   await expect(page.getByTestId("card")).toHaveCount(kinds.length + 1);
   await page.getByLabel("Upload image 7.1").setInputFiles(pngFile("one.png"));
   await expect(page.getByTestId("focus-image")).toHaveCount(1);

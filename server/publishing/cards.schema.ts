@@ -5,6 +5,9 @@
  */
 import { z } from "zod";
 
+/** The one URL rule (server/web-url.ts), for the dashboard's rich-text editor's links. */
+export { checkWebUrl } from "../web-url";
+
 export const STORY_ELEMENT_TYPES = [
   "text",
   "title",

@@ -26,7 +26,7 @@ import {
   verticalListSortingStrategy,
 } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import { useId, useRef, type ReactNode } from "react";
+import { useId, useState, type ReactNode } from "react";
 
 import { imageMetadata, ImageUploadButton } from "@/components/content/image-upload";
 import { Button, FormField, Input, Select, Textarea } from "@/components/ui";
@@ -75,7 +75,9 @@ function announcements(ids: string[], noun: string): Announcements {
   return {
     onDragStart: ({ active }) => `Picked up ${noun} ${at(active.id)} of ${ids.length}.`,
     onDragOver: ({ active, over }) =>
-      over ? `${Noun} ${at(active.id)} is over position ${at(over.id)} of ${ids.length}.` : `${Noun} is not over a place.`,
+      over
+        ? `${Noun} ${at(active.id)} is over position ${at(over.id)} of ${ids.length}.`
+        : `${Noun} is not over a place.`,
     onDragEnd: ({ active, over }) =>
       over ? `${Noun} ${at(active.id)} dropped at position ${at(over.id)} of ${ids.length}.` : `${Noun} dropped.`,
     onDragCancel: ({ active }) => `Moving ${noun} ${at(active.id)} cancelled.`,
@@ -370,8 +372,8 @@ function ElementEditor({
 
 function ElementFields(props: EditorProps) {
   const { element, position, onChange } = props;
-  const metadata = element.metadata as Record<string, unknown>;
-  const meta = (key: string) => (typeof metadata[key] === "string" ? (metadata[key] as string) : "");
+  const metadata = element.metadata;
+  const meta = (key: string) => (typeof metadata[key] === "string" ? metadata[key] : "");
   const setMeta = (key: string, value: string) => onChange({ ...element, metadata: { ...metadata, [key]: value } });
   switch (element.type) {
     case "text":
@@ -469,7 +471,7 @@ function PlainField({
 /** An uploaded image into an image element: key, size, type, and the alt text if the upload has one. */
 function withUpload(element: TStoryElement, image: TUploadedImage): TStoryElement {
   const alt = (image as { alt?: string }).alt;
-  const metadata = element.metadata as Record<string, unknown>;
+  const metadata = element.metadata;
   return {
     ...element,
     "image-s3-key": image.key,
@@ -479,7 +481,7 @@ function withUpload(element: TStoryElement, image: TUploadedImage): TStoryElemen
 }
 
 function ImageFields({ element, position, onChange, compact }: EditorProps & { compact?: boolean }) {
-  const metadata = element.metadata as Record<string, unknown>;
+  const metadata = element.metadata;
   const key = element["image-s3-key"] ?? "";
   return (
     <div className="grid gap-2 sm:grid-cols-2">
@@ -530,12 +532,10 @@ function ImageFields({ element, position, onChange, compact }: EditorProps & { c
 
 /** The preview: a click sets the focus point (in the image's pixels); two number fields do it by keyboard. */
 function FocusPoint({ element, position, onChange, small }: EditorProps & { small?: boolean }) {
-  const image = useRef<HTMLImageElement>(null);
+  const [loaded, setLoaded] = useState<{ width: number; height: number } | null>(null);
   const meta = (element["image-metadata"] ?? {}) as { width?: number; height?: number; "focus-point"?: number[] };
-  const natural = () => ({
-    width: meta.width ?? image.current?.naturalWidth ?? 0,
-    height: meta.height ?? image.current?.naturalHeight ?? 0,
-  });
+  // The stored size (from the upload), else the preview's own once it has loaded.
+  const natural = () => ({ width: meta.width ?? loaded?.width ?? 0, height: meta.height ?? loaded?.height ?? 0 });
   const point = meta["focus-point"];
   const set = (next: [number, number] | undefined) => {
     const copy = { ...meta } as Record<string, unknown>;
@@ -550,7 +550,9 @@ function FocusPoint({ element, position, onChange, small }: EditorProps & { smal
       <div className={`relative ${small ? "w-40" : "w-full max-w-xs"}`}>
         {/* eslint-disable-next-line @next/next/no-img-element -- an uploaded image at its own URL */}
         <img
-          ref={image}
+          onLoad={(event) =>
+            setLoaded({ width: event.currentTarget.naturalWidth, height: event.currentTarget.naturalHeight })
+          }
           src={`/images/${element["image-s3-key"]}`}
           alt={htmlToPlain((element.metadata as { alt?: string }).alt ?? "")}
           className="block h-auto w-full cursor-crosshair rounded ring-1 ring-gray-200"
@@ -699,7 +701,10 @@ function EmbedFields({ element, position, onChange }: EditorProps) {
   return (
     <div className="grid gap-2">
       <FormField label={`Kind of embed ${position}`}>
-        <Select value={element.subtype ?? ""} onChange={(event) => onChange({ ...element, subtype: event.target.value })}>
+        <Select
+          value={element.subtype ?? ""}
+          onChange={(event) => onChange({ ...element, subtype: event.target.value })}
+        >
           {known ? null : <option value={element.subtype ?? ""}>{element.subtype ?? "(none)"}</option>}
           {EMBED_SUBTYPES.map(([value, label]) => (
             <option key={value} value={value}>
@@ -737,7 +742,7 @@ function EmbedFields({ element, position, onChange }: EditorProps) {
 
 function FileFields({ element, position, onChange }: EditorProps) {
   const record = element as Record<string, unknown>;
-  const text = (key: string) => (typeof record[key] === "string" ? (record[key] as string) : "");
+  const text = (key: string) => (typeof record[key] === "string" ? record[key] : "");
   return (
     <div className="grid gap-2 sm:grid-cols-2">
       <FormField label={`File link ${position}`} hint="Where the file is (https://…): files are not uploaded here.">

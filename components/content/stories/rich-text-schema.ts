@@ -12,7 +12,7 @@
 import type { AnyExtension } from "@tiptap/core";
 import StarterKit from "@tiptap/starter-kit";
 
-import { checkWebUrl } from "@/server/web-url";
+import { checkWebUrl } from "@/server/publishing/cards.schema";
 
 /** The TipTap extensions of the editor: StarterKit without everything the allow-list lacks. */
 export function richTextExtensions(): AnyExtension[] {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { ZStoryElement } from "@/server/publishing/cards.schema";
+// eslint-disable-next-line no-restricted-imports -- the test holds the editor to the server's sanitiser
 import { cleanStoryElement } from "@/server/publishing/editorial/sanitize";
 
 import {

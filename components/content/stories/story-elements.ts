@@ -130,7 +130,15 @@ export function move<T>(items: readonly T[], from: number, to: number): T[] {
 
 // ─── Plain text in HTML fields ───────────────────────────────────────────────────────────────
 
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", apos: "'", nbsp: "\u00a0" };
+const ENTITIES: Record<string, string> = {
+  amp: "&",
+  lt: "<",
+  gt: ">",
+  quot: '"',
+  "#39": "'",
+  apos: "'",
+  nbsp: "\u00a0",
+};
 
 /**
  * Captions, attributions, titles and quotes are HTML fields stored sanitised ("a &amp; b"); the

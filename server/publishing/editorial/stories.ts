@@ -36,7 +36,6 @@ import { emitStoryEvent } from "./events";
 import { assertImageRefsAllowed, collectImageRefs, type ImageRef } from "./image-refs";
 import { slugify } from "./organise.schema";
 import { cleanCardFields, cleanOptionalHtml, cleanStoryElement, storedCardIssues } from "./sanitize";
-import { checkElement } from "./story-elements";
 import { lockRows } from "./shared";
 import {
   STORY_SLUG_MAX,
@@ -56,6 +55,7 @@ import {
   type TTransitionStoryInput,
   type TUpdateStoryInput,
 } from "./stories.schema";
+import { checkElement } from "./story-elements";
 import { canDelete, eventForSave, movesFrom, resolveMove } from "./workflow";
 
 /** What every write needs besides its input: who, when, and the app's URL (the site URL's fallback). */

@@ -5,8 +5,12 @@ import type { TStoryElement } from "../cards.schema";
 import { checkElement } from "./story-elements";
 
 const ID = "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a01";
-const el = (fields: Partial<TStoryElement> & { type: TStoryElement["type"] }): TStoryElement =>
-  ({ id: ID, subtype: null, metadata: {}, ...fields }) as TStoryElement;
+const el = (fields: Partial<TStoryElement> & { type: TStoryElement["type"] }): TStoryElement => ({
+  id: ID,
+  subtype: null,
+  metadata: {},
+  ...fields,
+});
 
 function check(element: TStoryElement) {
   const details: ErrorDetail[] = [];
@@ -56,13 +60,15 @@ describe("checkElement", () => {
     const { out, issues } = check(el({ type: "file", "file-url": "https://example.org/docs/Annual%20report.pdf" }));
     expect(issues).toEqual([]);
     expect(out["file-name"]).toBe("Annual report.pdf");
-    expect(check(el({ type: "file", "file-url": "https://example.org/x", "file-name": " Report " })).out["file-name"]).toBe(
-      "Report",
-    );
+    expect(
+      check(el({ type: "file", "file-url": "https://example.org/x", "file-name": " Report " })).out["file-name"],
+    ).toBe("Report");
   });
 
   it("requires a known subtype and a link or embed code of other embeds", () => {
-    expect(check(el({ type: "jsembed", subtype: "instagram", url: "https://www.instagram.com/p/abc/" })).issues).toEqual([]);
+    expect(
+      check(el({ type: "jsembed", subtype: "instagram", url: "https://www.instagram.com/p/abc/" })).issues,
+    ).toEqual([]);
     expect(check(el({ type: "jsembed", subtype: "facebook-post", "embed-js": "PGI+eDwvYj4=" })).issues).toEqual([]);
     expect(check(el({ type: "jsembed", subtype: "instagram" })).issues).toEqual([
       "cards.0.story-elements.0.url: give the post's link or its embed code",

@@ -30,7 +30,8 @@ describe("every story element type, written in the dashboard and read through th
       await insertImageAsset(db, account.id),
       await insertImageAsset(db, account.id),
     ];
-    const instagramCode = '<blockquote class="instagram-media"><a href="https://www.instagram.com/p/abc/">Post</a></blockquote>';
+    const instagramCode =
+      '<blockquote class="instagram-media"><a href="https://www.instagram.com/p/abc/">Post</a></blockquote>';
     const saved: TStoryElement[] = [
       element("title", { text: "Floods &amp; the city" }),
       element("summary", { text: "What happened, in short." }),
@@ -38,7 +39,10 @@ describe("every story element type, written in the dashboard and read through th
         text: '<h2>Morning</h2><p><strong>Rain</strong> and <em>wind</em>: <a href="https://example.org/">more</a></p><ul><li><p>one</p></li></ul><ol><li><p>two</p></li></ol><blockquote><p>said</p></blockquote><h3>Later</h3><p>a<br />b</p>',
       }),
       element("quote", { text: "We were ready.", metadata: { attribution: "The mayor" } }),
-      element("blockquote", { text: "Water rose by a metre.", metadata: { content: "", attribution: "The river authority" } }),
+      element("blockquote", {
+        text: "Water rose by a metre.",
+        metadata: { content: "", attribution: "The river authority" },
+      }),
       element("bigfact", { text: "1.2 m", metadata: { content: "", attribution: "Gauge at the bridge" } }),
       element("image", {
         "image-s3-key": one,
@@ -61,7 +65,11 @@ describe("every story element type, written in the dashboard and read through th
         url: "https://www.instagram.com/p/abc/",
         "embed-js": Buffer.from(instagramCode).toString("base64"),
       }),
-      element("file", { subtype: "attachment", "file-url": "https://example.org/docs/flood%20plan.pdf", "file-name": "" }),
+      element("file", {
+        subtype: "attachment",
+        "file-url": "https://example.org/docs/flood%20plan.pdf",
+        "file-name": "",
+      }),
     ];
     const cards: TCard[] = [
       { id: randomUUID(), status: "draft", version: 1, metadata: {}, "story-elements": saved.slice(0, 6) },
@@ -106,15 +114,20 @@ describe("every story element type, written in the dashboard and read through th
       { id: randomUUID(), status: "draft", version: 1, metadata: {}, "story-elements": elements },
     ];
     for (const [bad, field] of [
-      [element("composite", { subtype: "image-gallery", "story-elements": [] }), "cards.0.story-elements.0.story-elements"],
+      [
+        element("composite", { subtype: "image-gallery", "story-elements": [] }),
+        "cards.0.story-elements.0.story-elements",
+      ],
       [element("file", { subtype: "attachment" }), "cards.0.story-elements.0.file-url"],
       [element("jsembed", { subtype: "instagram" }), "cards.0.story-elements.0.url"],
       [element("bigfact", { text: "" }), "cards.0.story-elements.0.text"],
     ] as const) {
-      await expect(editor.stories.create({ headline: "Bad", cards: card([bad]) })).rejects.toMatchObject({
-        code: "BAD_REQUEST",
-        cause: { details: expect.arrayContaining([expect.objectContaining({ field })]) },
-      });
+      const error = (await editor.stories.create({ headline: "Bad", cards: card([bad]) }).then(
+        () => null,
+        (e: unknown) => e,
+      )) as { code?: string; cause?: { details?: { field: string }[] } } | null;
+      expect(error?.code).toBe("BAD_REQUEST");
+      expect((error?.cause?.details ?? []).map((d) => d.field)).toContain(field);
     }
     expect(await db.story.count({ where: { accountId: account.id } })).toBe(0);
   });
