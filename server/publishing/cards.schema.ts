@@ -71,7 +71,8 @@ const ZStoryElementFields = z
     "embed-js": z.string().max(100_000).optional(),
     "family-id": z.uuid().optional(),
     /** file: the file's link, name and MIME type. */
-    "file-url": zWebUrl.optional(),
+    // Checked on save by the one URL rule (as page-url): zod's url() would silently drop CR/LF.
+    "file-url": z.string().max(2_000).optional(),
     "file-name": z.string().max(500).optional(),
     "content-type": z.string().max(200).optional(),
     /**
