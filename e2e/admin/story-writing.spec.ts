@@ -139,7 +139,7 @@ test("an editor writes rich text, a quote and a gallery, reorders cards by keybo
   await expectNoHorizontalPageScroll(page);
 });
 
-test("every element type can be added, fits a phone and has no serious accessibility violation", async ({
+test("paste from Google Docs is cleaned; every element type can be added, fits a phone and has no serious accessibility violation", async ({
   page,
   signIn,
   users,
@@ -147,6 +147,26 @@ test("every element type can be added, fits a phone and has no serious accessibi
   await signIn(users.owner);
   await page.goto("/admin/content/stories/new");
   await expect(page.getByLabel("Text 1.1")).toBeVisible(); // hydrated: the editor mounts on the client
+
+  // Paste from Google Docs: its bold-looking wrapper does not make the text bold, a bold span does.
+  const text = page.getByLabel("Text 1.1");
+  await text.click();
+  await text.evaluate((editor) => {
+    const data = new DataTransfer();
+    data.setData(
+      "text/html",
+      '<meta charset="utf-8"><b style="font-weight:normal;" id="docs-internal-guid-1234abcd-7fff-0000-0000-000000000000">' +
+        '<h1 dir="ltr"><span style="font-size:20pt;font-weight:400">Pasted title</span></h1>' +
+        '<p dir="ltr"><span style="font-weight:400">Plain and </span><span style="font-weight:700">bold</span>' +
+        '<span style="font-style:italic;font-weight:400"> and italic</span><span style="color:red"><script>x</script></span></p></b>',
+    );
+    data.setData("text/plain", "Pasted title\nPlain and bold and italic");
+    editor.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }));
+  });
+  await expect(text.locator("h2")).toHaveText("Pasted title");
+  await expect(text.locator("strong")).toHaveText(["bold"]);
+  await expect(text.locator("em")).toHaveText([" and italic"]);
+  await expect(text.locator("p").first()).toHaveText("Plain and bold and italic");
   const kinds = [
     "Title",
     "Summary",
