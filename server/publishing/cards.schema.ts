@@ -5,6 +5,9 @@
  */
 import { z } from "zod";
 
+/** The one URL rule (server/web-url.ts), for the dashboard's rich-text editor's links. */
+export { checkWebUrl } from "../web-url";
+
 export const STORY_ELEMENT_TYPES = [
   "text",
   "title",
@@ -14,10 +17,16 @@ export const STORY_ELEMENT_TYPES = [
   "quote",
   "blockquote",
   "summary",
+  "bigfact",
+  "composite",
+  "file",
 ] as const;
 
 /** Subtypes the renderers (AMP, instant articles) understand for jsembed elements. */
 export const JSEMBED_SUBTYPES = ["tweet", "location", "instagram", "facebook-post"] as const;
+
+/** Subtypes of composite elements (a composite holds story-elements of its own). */
+export const COMPOSITE_SUBTYPES = ["image-gallery"] as const;
 
 const zImageMetadata = z
   .object({
@@ -37,7 +46,7 @@ const zImageMetadata = z
  */
 const zWebUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" }).max(2_000);
 
-export const ZStoryElement = z
+const ZStoryElementFields = z
   .object({
     id: z.uuid(),
     type: z.enum(STORY_ELEMENT_TYPES),
@@ -61,9 +70,23 @@ export const ZStoryElement = z
       .optional(),
     "embed-js": z.string().max(100_000).optional(),
     "family-id": z.uuid().optional(),
+    /** file: the file's link, name and MIME type. */
+    // Checked on save by the one URL rule (as page-url): zod's url() would silently drop CR/LF.
+    "file-url": z.string().max(2_000).optional(),
+    "file-name": z.string().max(500).optional(),
+    "content-type": z.string().max(200).optional(),
+    /**
+     * bigfact and blockquote: `content` (the text, also in `text`) and `attribution`; quote:
+     * `attribution`; image: `alt`. HTML, like every string here.
+     */
     metadata: z.record(z.string(), z.unknown()).default({}),
   })
   .loose();
+
+export const ZStoryElement = ZStoryElementFields.extend({
+  /** composite (subtype image-gallery): the elements it holds, images for a gallery. */
+  "story-elements": z.array(ZStoryElementFields).max(100).optional(),
+});
 export type TStoryElement = z.infer<typeof ZStoryElement>;
 
 export const ZCard = z.object({

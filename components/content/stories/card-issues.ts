@@ -15,6 +15,10 @@ const FIELD_LABELS: Record<string, string> = {
   "image-s3-key": "Image key",
   "image-metadata": "Image",
   "story-elements": "Elements",
+  "file-url": "File link",
+  "file-name": "File name",
+  "embed-js": "Embed code",
+  subtype: "Kind",
 };
 
 /** "cards.1.story-elements.0.url" → position "2.1", label "URL"; "cards.1" → "2"; "cards" → "" (all the cards). */

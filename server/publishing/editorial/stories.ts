@@ -52,6 +52,7 @@ import {
   type TTransitionStoryInput,
   type TUpdateStoryInput,
 } from "./stories.schema";
+import { checkElement } from "./story-elements";
 import { canDelete, eventForSave, movesFrom, resolveMove } from "./workflow";
 
 /** What every write needs besides its input: who, when, and the app's URL (the site URL's fallback). */
@@ -123,7 +124,8 @@ export function normalizeCards(cards: readonly TCard[], previous: readonly TCard
       }
       if (element.type === "image" && !element["image-s3-key"])
         details.push({ field: `${field}.image-s3-key`, issue: "is required" });
-      return element;
+      // Quotes, big facts, galleries, files and other embeds (./story-elements.ts).
+      return checkElement(element, field, details);
     });
     const next: TCard = {
       ...card,

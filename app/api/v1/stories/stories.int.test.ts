@@ -406,6 +406,14 @@ describe("hostile HTML and links: saved in the dashboard, read through the API",
           "embed-js": Buffer.from(html).toString("base64"),
           metadata: { provider: "twitter", content: html },
         }),
+        // Issue 18's element types: a big fact, a gallery (HTML inside its images), a file, an embed.
+        element("bigfact", { text: html, metadata: { attribution: html } }),
+        element("composite", {
+          subtype: "image-gallery",
+          "story-elements": [element("image", { "image-s3-key": elementImage, title: html, metadata: { alt: html } })],
+        }),
+        element("file", { subtype: "attachment", "file-url": "https://example.org/f.pdf", "file-name": html }),
+        element("jsembed", { subtype: "instagram", "embed-js": Buffer.from(html).toString("base64") }),
       ];
       const cards = [{ id: randomUUID(), status: "draft", version: 1, metadata: {}, "story-elements": elements }];
       const saved = await saveStory(db, {

@@ -1,0 +1,259 @@
+"use client";
+
+/**
+ * The rich-text editor of text elements (TipTap 3 on ProseMirror): paragraphs, bold, italic,
+ * links, bullet and numbered lists, headings (h2, h3) and quotes, nothing else, so what it writes
+ * is exactly what the server keeps after sanitising (./rich-text-schema.ts, unit-tested against
+ * server/publishing/editorial/sanitize.ts). Paste from Word and Google Docs is cleaned first.
+ *
+ * Keyboard: Ctrl/⌘+B bold, +I italic, +K link, +Alt+2/3 headings, +Shift+8 bullets, +Shift+7
+ * numbers, +Shift+B quote; the toolbar's buttons say whether they are on (aria-pressed).
+ */
+import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+
+import { Button, Dialog, FormActions, FormField, Input } from "@/components/ui";
+
+import { cleanPastedHtml, linkHrefFromInput, normaliseEditorHtml, richTextExtensions } from "./rich-text-schema";
+
+export function RichTextEditor({
+  value,
+  onChange,
+  label,
+}: {
+  /** Sanitised HTML (as the API serves it). */
+  value: string;
+  onChange: (html: string) => void;
+  /** The editable area's accessible name ("Text 1.1"). */
+  label: string;
+}) {
+  const [linkOpen, setLinkOpen] = useState(false);
+  const onChangeRef = useRef(onChange);
+  const lastEmitted = useRef(value);
+  useEffect(() => {
+    onChangeRef.current = onChange;
+  }, [onChange]);
+
+  const editor = useEditor({
+    extensions: richTextExtensions(),
+    content: value,
+    immediatelyRender: false,
+    editorProps: {
+      attributes: {
+        "aria-label": label,
+        "aria-multiline": "true",
+        role: "textbox",
+        class:
+          "rich-text min-h-32 rounded-b-md border border-gray-300 bg-white px-3 py-2 text-sm focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none",
+        "data-testid": "rich-text",
+      },
+      transformPastedHTML: cleanPastedHtml,
+      handleKeyDown: (_view, event) => {
+        if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "k") {
+          event.preventDefault();
+          setLinkOpen(true);
+          return true;
+        }
+        return false;
+      },
+    },
+    onUpdate: ({ editor: current }) => {
+      const html = normaliseEditorHtml(current.getHTML());
+      if (html === lastEmitted.current) return;
+      lastEmitted.current = html;
+      onChangeRef.current(html);
+    },
+  });
+
+  // A new value from outside (a reload, a restored revision): shown, without moving the caret otherwise.
+  useEffect(() => {
+    if (!editor || value === lastEmitted.current) return;
+    lastEmitted.current = value;
+    editor.commands.setContent(value, { emitUpdate: false });
+  }, [editor, value]);
+
+  return (
+    <div data-testid="rich-text-editor">
+      <Toolbar editor={editor} onLink={() => setLinkOpen(true)} />
+      <EditorContent editor={editor} />
+      {editor ? <LinkDialog editor={editor} open={linkOpen} onClose={() => setLinkOpen(false)} /> : null}
+    </div>
+  );
+}
+
+function Toolbar({ editor, onLink }: { editor: Editor | null; onLink: () => void }) {
+  const state = useEditorState({
+    editor,
+    selector: ({ editor: e }) =>
+      e
+        ? {
+            bold: e.isActive("bold"),
+            italic: e.isActive("italic"),
+            link: e.isActive("link"),
+            h2: e.isActive("heading", { level: 2 }),
+            h3: e.isActive("heading", { level: 3 }),
+            bullets: e.isActive("bulletList"),
+            numbers: e.isActive("orderedList"),
+            quote: e.isActive("blockquote"),
+          }
+        : null,
+  });
+  const run = (command: (e: Editor) => void) => () => {
+    if (editor) command(editor);
+  };
+  return (
+    <div
+      role="toolbar"
+      aria-label="Formatting"
+      className="flex flex-wrap gap-1 rounded-t-md border border-b-0 border-gray-300 bg-gray-50 p-1"
+    >
+      <Tool pressed={state?.bold} label="Bold (Ctrl+B)" onClick={run((e) => e.chain().focus().toggleBold().run())}>
+        <strong>B</strong>
+      </Tool>
+      <Tool
+        pressed={state?.italic}
+        label="Italic (Ctrl+I)"
+        onClick={run((e) => e.chain().focus().toggleItalic().run())}
+      >
+        <em>I</em>
+      </Tool>
+      <Tool pressed={state?.link} label="Link (Ctrl+K)" onClick={onLink}>
+        Link
+      </Tool>
+      <Tool
+        pressed={state?.h2}
+        label="Heading (Ctrl+Alt+2)"
+        onClick={run((e) => e.chain().focus().toggleHeading({ level: 2 }).run())}
+      >
+        H2
+      </Tool>
+      <Tool
+        pressed={state?.h3}
+        label="Subheading (Ctrl+Alt+3)"
+        onClick={run((e) => e.chain().focus().toggleHeading({ level: 3 }).run())}
+      >
+        H3
+      </Tool>
+      <Tool
+        pressed={state?.bullets}
+        label="Bulleted list (Ctrl+Shift+8)"
+        onClick={run((e) => e.chain().focus().toggleBulletList().run())}
+      >
+        • List
+      </Tool>
+      <Tool
+        pressed={state?.numbers}
+        label="Numbered list (Ctrl+Shift+7)"
+        onClick={run((e) => e.chain().focus().toggleOrderedList().run())}
+      >
+        1. List
+      </Tool>
+      <Tool
+        pressed={state?.quote}
+        label="Quote (Ctrl+Shift+B)"
+        onClick={run((e) => e.chain().focus().toggleBlockquote().run())}
+      >
+        “ Quote
+      </Tool>
+    </div>
+  );
+}
+
+function Tool({
+  pressed,
+  label,
+  onClick,
+  children,
+}: {
+  pressed: boolean | undefined;
+  label: string;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      aria-pressed={pressed ?? false}
+      aria-label={label}
+      title={label}
+      // Keep the editor's selection: the click must not move the focus before the command runs.
+      onMouseDown={(event) => event.preventDefault()}
+      onClick={onClick}
+      className="min-h-8 min-w-8 rounded px-2 text-xs text-gray-700 hover:bg-gray-200 focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none aria-pressed:bg-gray-800 aria-pressed:text-white"
+    >
+      {children}
+    </button>
+  );
+}
+
+/** Add, change or remove the link on the selection: http(s) and mailto only, as the server keeps. */
+function LinkDialog({ editor, open, onClose }: { editor: Editor; open: boolean; onClose: () => void }) {
+  return (
+    <Dialog open={open} onClose={onClose} title="Link" size="sm">
+      <LinkForm editor={editor} onClose={onClose} />
+    </Dialog>
+  );
+}
+
+function LinkForm({ editor, onClose }: { editor: Editor; onClose: () => void }) {
+  const current = (editor.getAttributes("link") as { href?: string }).href ?? "";
+  const [input, setInput] = useState(current);
+  const [error, setError] = useState<string | undefined>();
+  const id = useId();
+  const done = () => {
+    onClose();
+    editor.commands.focus();
+  };
+  const apply = () => {
+    const href = linkHrefFromInput(input);
+    if (!href) {
+      setError("Use a web address (https://…) or an email address.");
+      return;
+    }
+    const chain = editor.chain().focus().extendMarkRange("link");
+    if (editor.state.selection.empty && !editor.isActive("link"))
+      chain.insertContent({ type: "text", text: input.trim(), marks: [{ type: "link", attrs: { href } }] }).run();
+    else chain.setLink({ href }).run();
+    done();
+  };
+  // Not a <form>: the editor sits inside the story's form, and forms do not nest.
+  return (
+    <div
+      onKeyDown={(event) => {
+        if (event.key === "Enter" && event.target instanceof HTMLInputElement) {
+          event.preventDefault();
+          apply();
+        }
+      }}
+    >
+      <FormField label="Address" id={id} error={error} hint="https://… or an email address">
+        <Input
+          data-autofocus
+          value={input}
+          onChange={(event) => {
+            setInput(event.target.value);
+            setError(undefined);
+          }}
+          inputMode="url"
+          autoComplete="off"
+        />
+      </FormField>
+      <FormActions>
+        <Button variant="primary" onClick={apply}>
+          Apply
+        </Button>
+        {current ? (
+          <Button
+            onClick={() => {
+              editor.chain().focus().extendMarkRange("link").unsetLink().run();
+              done();
+            }}
+          >
+            Remove link
+          </Button>
+        ) : null}
+        <Button onClick={onClose}>Cancel</Button>
+      </FormActions>
+    </div>
+  );
+}
