@@ -250,3 +250,53 @@ describe("captions and attributions, stored as sanitised HTML", () => {
     }
   });
 });
+
+describe("the editor's element types in every feed", () => {
+  it("renders big facts, attributed quotes, galleries, image alt text and files; a file with an unsafe link is left out", () => {
+    const story = fakeStory({
+      cards: oneCard([
+        element(1, {
+          type: "bigfact",
+          text: "",
+          metadata: { content: "42%", attribution: "Office for &amp; Statistics" },
+        }),
+        element(2, { type: "blockquote", text: "To be or not", metadata: { attribution: "Hamlet" } }),
+        element(3, {
+          type: "composite",
+          subtype: "image-gallery",
+          "story-elements": [
+            element(31, {
+              type: "image",
+              "image-s3-key": "demo/g1.png",
+              title: "First",
+              metadata: { alt: "A red door" },
+            }),
+            element(32, { type: "image", "image-s3-key": "demo/g2.png", title: "Second" }),
+          ],
+        }),
+        element(4, {
+          type: "file",
+          "file-url": "https://files.example.com/report.pdf",
+          "file-name": "Report &lt;2026&gt;",
+        }),
+        element(5, { type: "file", "file-url": "javascript:alert(1)", "file-name": "Bad" }),
+      ]) as unknown as StoryWithRelations["cards"],
+    });
+    const html = storyHtml(story, ctx);
+    for (const [name, out] of [
+      ["rss", html],
+      ["instant article", instantArticleHtml(story, ctx)],
+      ["amp", ampStoryHtml(story, ctx)],
+    ] as const) {
+      expect(out, name).toContain("<strong>42%</strong>");
+      expect(out, name).toContain("Office for &amp; Statistics");
+      expect(out, name).toMatch(/<blockquote><p>To be or not<\/p><p>— Hamlet<\/p><\/blockquote>/);
+      expect(out, name).toContain("demo/g1.png");
+      expect(out, name).toContain("demo/g2.png");
+      expect(out, name).toContain('alt="A red door"');
+      expect(out, name).toContain('<a href="https://files.example.com/report.pdf">Report &lt;2026&gt;</a>');
+      expect(out, name).not.toContain("javascript:");
+      expect(out, name).not.toContain(">Bad<");
+    }
+  });
+});

@@ -13,9 +13,11 @@ import sanitizeHtml from "sanitize-html";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
+import { checkWebUrl } from "../../web-url";
 import type { TCard, TStoryElement } from "../cards.schema";
 import type { Publisher } from "../publisher";
 import { htmlToText, STORY_INCLUDE, type StoryWithRelations } from "../story-view";
+import { escapeXml } from "./xml";
 
 export type FeedContext = {
   publisher: Publisher;
@@ -224,6 +226,12 @@ export function renderCards(cards: readonly TCard[], renderer: ElementRenderer, 
   return out.filter(Boolean).join("\n");
 }
 
+/** A string of an element's metadata (stored as sanitised HTML) as plain text, or "". */
+function metadataText(element: TStoryElement, key: string): string {
+  const value = element.metadata?.[key];
+  return typeof value === "string" ? htmlToText(value) : "";
+}
+
 function renderElement(element: TStoryElement, renderer: ElementRenderer, ctx: FeedContext): string {
   switch (element.type) {
     case "text":
@@ -233,24 +241,43 @@ function renderElement(element: TStoryElement, renderer: ElementRenderer, ctx: F
     case "summary":
       return element.text ? plainParagraphs(element.text, (t) => `<p><strong>${t}</strong></p>`) : "";
     case "quote":
-    case "blockquote": {
-      const body = element.text
-        ? /<[a-z]/i.test(element.text)
-          ? sanitizeText(element.text, renderer.textOptions)
-          : plainParagraphs(element.text, (t) => `<p>${t}</p>`)
+    case "blockquote":
+    case "bigfact": {
+      const text = element.text || metadataText(element, "content");
+      const body = text
+        ? /<[a-z]/i.test(text)
+          ? sanitizeText(text, renderer.textOptions)
+          : plainParagraphs(text, (t) => (element.type === "bigfact" ? `<p><strong>${t}</strong></p>` : `<p>${t}</p>`))
         : "";
-      return body ? `<blockquote>${body}</blockquote>` : "";
+      if (!body) return "";
+      const attribution = metadataText(element, "attribution");
+      const cite = attribution ? `<p>— ${escapeXml(attribution)}</p>` : "";
+      return element.type === "bigfact" ? `${body}${cite}` : `<blockquote>${body}${cite}</blockquote>`;
     }
     case "image": {
       const key = element["image-s3-key"];
       if (!key) return "";
+      const caption = element.title ? htmlToText(element.title) : null;
       return renderer.image({
         url: imageUrl(ctx.publisher.cdnImage, key, ctx.appUrl),
         ...imageSize(element["image-metadata"]),
-        caption: element.title ? htmlToText(element.title) : null,
+        caption,
         attribution: element["image-attribution"] ? htmlToText(element["image-attribution"]) : null,
-        alt: element.title ? htmlToText(element.title) : "",
+        alt: metadataText(element, "alt") || caption || "",
       });
+    }
+    case "composite":
+      // An image gallery: its images, one after the other (feeds have no gallery markup in common).
+      return (element["story-elements"] ?? [])
+        .filter((inner) => inner.type === "image")
+        .map((inner) => renderElement(inner, renderer, ctx))
+        .filter(Boolean)
+        .join("\n");
+    case "file": {
+      const url = element["file-url"];
+      if (!url || !checkWebUrl(url).ok) return "";
+      const name = element["file-name"] ? htmlToText(element["file-name"]) : url;
+      return `<p><a href="${escapeXml(url)}">${escapeXml(name)}</a></p>`;
     }
     case "youtube-video": {
       const id = youtubeId(element);
