@@ -321,4 +321,6 @@ export const ZStoryFormOptions = z.object({
   sections: z.array(z.object({ id: z.number().int(), name: z.string(), parentId: z.number().int().nullable() })),
   authors: z.array(z.object({ id: z.number().int(), name: z.string() })),
   tags: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
+  /** The publication's site URL (for the search-result preview); null until Settings has one. */
+  siteUrl: z.string().nullable(),
 });

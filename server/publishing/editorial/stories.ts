@@ -452,9 +452,9 @@ export async function listStories(
 }
 
 /** Sections, authors and tags to choose from in the story form. */
-export async function listStoryFormOptions(db: Db, args: { actor: Actor }) {
+export async function listStoryFormOptions(db: Db, args: { actor: Actor; appUrl: string }) {
   const accountId = args.actor.accountId;
-  const [sections, authors, tags] = await Promise.all([
+  const [sections, authors, tags, publisher] = await Promise.all([
     db.section.findMany({
       where: { accountId, deletedAt: null },
       orderBy: [{ position: "asc" }, { name: "asc" }],
@@ -467,8 +467,9 @@ export async function listStoryFormOptions(db: Db, args: { actor: Actor }) {
       take: 2_000,
       select: { id: true, name: true, slug: true },
     }),
+    getPublisher(db, accountId, { appUrl: args.appUrl }),
   ]);
-  return { sections, authors, tags };
+  return { sections, authors, tags, siteUrl: publisher.siteUrlSet ? publisher.siteUrl : null };
 }
 
 /** The account's live entities whose name contains every word of `search`, by name. */

@@ -79,7 +79,7 @@ export const storiesRouter = createTRPCRouter({
   /** Sections, authors and tags for the story form. */
   options: editorProcedure
     .output(ZStoryFormOptions)
-    .query(({ ctx }) => listStoryFormOptions(ctx.db, { actor: ctx.actor })),
+    .query(({ ctx }) => listStoryFormOptions(ctx.db, { actor: ctx.actor, appUrl: appUrl() })),
 
   /** The account's entities whose name contains the words typed, for the story's entity picker. */
   entities: editorProcedure
