@@ -9,10 +9,10 @@
 import { useState } from "react";
 
 import { Alert, Button, Radio } from "@/components/ui";
-import { wordDiff } from "@/server/publishing/editorial/word-diff";
 
 import { WordDiff } from "./field-diff";
 import { changedGroups, takeGroups, type FieldGroupKey, type FormValues } from "./story-form";
+import { wordDiff } from "./word-diff";
 
 export function ConflictView({
   mine,

@@ -13,7 +13,13 @@ import { Button, SearchInput } from "@/components/ui";
 
 import type { EntityChoice } from "./story-form";
 
-export function EntityPicker({ chosen, onChange }: { chosen: EntityChoice[]; onChange: (next: EntityChoice[]) => void }) {
+export function EntityPicker({
+  chosen,
+  onChange,
+}: {
+  chosen: EntityChoice[];
+  onChange: (next: EntityChoice[]) => void;
+}) {
   const trpc = useTRPC();
   const [text, setText] = useState("");
   const [search, setSearch] = useState("");

@@ -5,9 +5,8 @@
  * field with a word-level diff: removed words struck through in red, added ones underlined in
  * green. Used by the revision history and by the two-editors view.
  */
-import { wordDiff, type DiffPart } from "@/server/publishing/editorial/word-diff";
-
 import { changedGroups, type FormValues } from "./story-form";
+import { wordDiff, type DiffPart } from "./word-diff";
 
 export function WordDiff({ parts }: { parts: readonly DiffPart[] }) {
   return (

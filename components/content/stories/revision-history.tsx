@@ -96,11 +96,7 @@ export function RevisionHistory({
           <LoadError what="revision" error={revision.error} onRetry={revision.refetch} />
         ) : (
           <div className="space-y-4">
-            <FieldDiff
-              before={formValuesOf(revision.data.snapshot, () => [])}
-              after={current}
-              testId="revision-diff"
-            />
+            <FieldDiff before={formValuesOf(revision.data.snapshot, () => [])} after={current} testId="revision-diff" />
             {restoreDisabled ? <p className="text-sm text-amber-800">{restoreDisabled}</p> : null}
             <div className="flex justify-end gap-2">
               <Button onClick={() => setOpen(null)}>Close</Button>

@@ -10,7 +10,8 @@ import {
   type TCreateStoryInput,
   type TStoryEditorView,
 } from "@/server/publishing/editorial/stories.schema";
-import { htmlToDiffText } from "@/server/publishing/editorial/word-diff";
+
+import { htmlToDiffText } from "./word-diff";
 
 export type Named = { id: number; name: string };
 export type TagChoice = { id: number; name: string } | { id?: undefined; name: string };
@@ -270,7 +271,10 @@ export function truncate(text: string, max: number): string {
 }
 
 /** What a search engine would show for the story: title, URL and description. */
-export function searchResult(values: FormValues, siteUrl: string | null): { title: string; url: string; description: string } {
+export function searchResult(
+  values: FormValues,
+  siteUrl: string | null,
+): { title: string; url: string; description: string } {
   const title = truncate(values.metaTitle || values.headline || "Untitled story", SEO_TITLE_MAX);
   const slug = values.slug || "(made from the headline)";
   const url = `${(siteUrl ?? "https://your-site.example").replace(/\/+$/, "")}/${slug}`;
