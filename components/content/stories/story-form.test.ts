@@ -66,7 +66,7 @@ describe("story form values", () => {
     });
     const b = {
       ...a,
-      cards: [card("<p>Body</p>", { version: 5, "content-version-id": "x" } as Partial<TCard>)],
+      cards: [card("<p>Body</p>", { version: 5, "content-version-id": "x" })],
       entities: [...a.entities].reverse(),
     };
     expect(changedGroups(a, b)).toEqual([]);
