@@ -5,7 +5,20 @@
  * opens the draft; Publish asks first, naming the story. And two editors on one story: the second
  * sees both texts side by side and keeps theirs without losing the first's.
  */
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+
 import { expect, expectNoHorizontalPageScroll, submitSignIn, test, trpcCall, trpcQuery } from "../fixtures";
+
+/** axe-core's serious and critical WCAG 2.1 A/AA violations on the page as it is now (dialogs included). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} – ${v.help}`));
+}
 
 type Story = { id: string; version: number; entities: { id: number; name: string }[] };
 
@@ -72,6 +85,7 @@ test("a draft autosaves, survives a reload, keeps a history with diff and restor
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByTestId("diff-summary").locator("ins")).toContainText(`Second summary ${run}`);
   await expect(dialog.getByTestId("diff-entities")).toContainText(entity.name);
+  expect(await seriousViolations(page)).toEqual([]);
   await dialog.getByRole("button", { name: "Restore this version" }).click();
   await expect(page.getByRole("dialog").filter({ hasText: "Restore version 1?" })).toBeVisible();
   await page
@@ -152,6 +166,10 @@ test("two editors on one story: the second sees both texts side by side and keep
   await expect(bob.getByLabel("Summary")).toHaveValue(`Bob wrote that ${run}`);
   await bob.waitForTimeout(4_000);
   await expect(conflict).toBeVisible();
+  expect(await seriousViolations(bob)).toEqual([]);
+  await bob.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalPageScroll(bob, "the editor showing a conflict");
+  await bob.setViewportSize({ width: 1280, height: 900 });
 
   await conflict.getByRole("button", { name: "Keep mine" }).click();
   await expect(conflict).toHaveCount(0);
