@@ -120,7 +120,7 @@ test("an editor writes, submits, approves and publishes a story; the API serves 
   await expect(page.getByTestId("story-status")).toHaveAttribute("data-status", "APPROVED");
   // Publish asks first; saying no leaves the story as it was.
   await page.getByRole("button", { name: "Publish", exact: true }).click();
-  await expect(page.getByRole("dialog")).toContainText("Publish this story now?");
+  await expect(page.getByRole("dialog")).toContainText(`Publish "${headline}" now?`);
   await page.getByRole("dialog").getByRole("button", { name: "Cancel", exact: true }).click();
   await expect(page.getByTestId("story-status")).toHaveAttribute("data-status", "APPROVED");
   await page.getByRole("button", { name: "Publish", exact: true }).click();

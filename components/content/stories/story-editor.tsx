@@ -1,14 +1,25 @@
 "use client";
 
 /**
- * Write or edit one story, and move it through the workflow. Saves send the version the editor
- * loaded: if someone else saved in between, the server refuses (CONFLICT) and the editor is asked
- * to reload. Workflow buttons show only the moves the server says are open, and wait until the
- * form's changes are saved.
+ * Write or edit one story, and move it through the workflow.
+ *
+ * - Saving: saves send the version the editor loaded. A draft saves itself AUTOSAVE_DELAY_MS after
+ *   the typing stops (stories in any other state save only with Save: autosave never changes what
+ *   readers see); the status line says "Saved", "Saving…", "Unsaved changes" or "Offline — will
+ *   save when back online". What is typed while a save is under way is kept (./story-form.ts rebase).
+ * - Two editors: when a save meets a newer version (CONFLICT), the newer one is fetched and shown
+ *   next to this editor's text, field by field (./conflict-view.tsx); nothing typed is thrown away,
+ *   and autosave waits until the editor chooses.
+ * - Leaving with unsaved changes asks first: the browser's own prompt for reloads and other sites,
+ *   a confirm dialog for links inside the dashboard.
+ * - History (./revision-history.tsx), a private preview link, entities and the SEO preview.
+ * Workflow buttons show only the moves the server says are open, and wait until the form's
+ * changes are saved; Publish and Retract ask first, naming the story.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { TRPCClientError } from "@trpc/client";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 
 import { imageMetadata, ImageUploadButton } from "@/components/content/image-upload";
 import { useTRPC } from "@/components/trpc/react";
@@ -31,131 +42,39 @@ import {
   useConfirm,
   type ButtonVariant,
 } from "@/components/ui";
-import type { TCard } from "@/server/publishing/cards.schema";
 import {
-  STORY_ACCESS,
   STORY_TEMPLATES,
-  type TCreateStoryInput,
   type TStoryAction,
   type TStoryEditorView,
 } from "@/server/publishing/editorial/stories.schema";
 
 import { CardEditor, newCard } from "./card-editor";
 import { splitCardIssues } from "./card-issues";
+import { ConflictView } from "./conflict-view";
+import { EntityPicker } from "./entity-picker";
+import { RevisionHistory } from "./revision-history";
 import { SchedulePublication } from "./schedule-publication";
+import { SeoPanel } from "./seo-panel";
+import { formValuesOf, rebase, toInput, type FormValues, type Named, type TagChoice } from "./story-form";
 import { StoryStatus } from "./story-status";
 
-type Named = { id: number; name: string };
-type TagChoice = { id: number; name: string } | { id?: undefined; name: string };
-
-type FormValues = {
-  headline: string;
-  subheadline: string;
-  slug: string;
-  summary: string;
-  cards: TCard[];
-  sections: Named[];
-  authors: Named[];
-  tags: TagChoice[];
-  heroKey: string;
-  heroCaption: string;
-  heroAttribution: string;
-  heroMetadata: { width?: number; height?: number; "mime-type"?: string } | null;
-  metaTitle: string;
-  metaDescription: string;
-  metaKeywords: string;
-  access: (typeof STORY_ACCESS)[number];
-  storyTemplate: string;
-  isBreakingNews: boolean;
-  breakingNewsExpiresAt: string;
-  breakingNewsLinkedStoryId: string;
-};
+/** A draft saves itself this long after the last change. */
+export const AUTOSAVE_DELAY_MS = 3_000;
 
 /** The fields a text control edits as it is. */
 type TextField = { [K in keyof FormValues]: string extends FormValues[K] ? K : never }[keyof FormValues];
 
-/** A Date as the value of a datetime-local input (local time, minutes). */
-function toLocalInput(date: Date | null): string {
-  if (!date) return "";
-  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
-  return local.toISOString().slice(0, 16);
-}
-
-/** The hero image's stored metadata, keeping only what the form sends back. */
-function heroMetadataOf(metadata: Record<string, unknown> | null): FormValues["heroMetadata"] {
-  if (!metadata) return null;
-  const { width, height } = metadata;
-  const mime = metadata["mime-type"];
-  return {
-    ...(typeof width === "number" ? { width } : {}),
-    ...(typeof height === "number" ? { height } : {}),
-    ...(typeof mime === "string" ? { "mime-type": mime } : {}),
-  };
-}
-
-function fromStory(story: TStoryEditorView | null): FormValues {
-  return {
-    headline: story?.headline ?? "",
-    subheadline: story?.subheadline ?? "",
-    slug: story?.slug ?? "",
-    summary: story?.summary ?? "",
-    cards: story?.cards ?? [newCard("text")],
-    sections: story?.sections ?? [],
-    authors: story?.authors ?? [],
-    tags: story?.tags.map((t) => ({ id: t.id, name: t.name })) ?? [],
-    heroKey: story?.heroImage?.s3Key ?? "",
-    heroCaption: story?.heroImage?.caption ?? "",
-    heroAttribution: story?.heroImage?.attribution ?? "",
-    heroMetadata: heroMetadataOf(story?.heroImage?.metadata ?? null),
-    metaTitle: story?.seo.metaTitle ?? "",
-    metaDescription: story?.seo.metaDescription ?? "",
-    metaKeywords: story?.seo.metaKeywords.join(", ") ?? "",
-    access: (STORY_ACCESS as readonly string[]).includes(story?.access ?? "")
-      ? (story!.access as FormValues["access"])
-      : "public",
-    storyTemplate: story?.storyTemplate ?? "",
-    isBreakingNews: story?.isBreakingNews ?? false,
-    breakingNewsExpiresAt: toLocalInput(story?.breakingNewsExpiresAt ?? null),
-    breakingNewsLinkedStoryId: story?.breakingNewsLinkedStoryId ?? "",
-  };
-}
-
-function toInput(values: FormValues): TCreateStoryInput {
-  return {
-    headline: values.headline,
-    subheadline: values.subheadline,
-    slug: values.slug,
-    summary: values.summary,
-    cards: values.cards,
-    sectionIds: values.sections.map((s) => s.id),
-    authorIds: values.authors.map((a) => a.id),
-    tags: values.tags.map((t) => (t.id !== undefined ? { id: t.id } : { name: t.name })),
-    heroImage: values.heroKey.trim()
-      ? {
-          s3Key: values.heroKey,
-          caption: values.heroCaption,
-          attribution: values.heroAttribution,
-          ...(values.heroMetadata ? { metadata: values.heroMetadata } : {}),
-        }
-      : null,
-    seo: {
-      metaTitle: values.metaTitle,
-      metaDescription: values.metaDescription,
-      metaKeywords: values.metaKeywords
-        .split(",")
-        .map((k) => k.trim())
-        .filter(Boolean),
-    },
-    access: values.access,
-    storyTemplate: values.storyTemplate,
-    isBreakingNews: values.isBreakingNews,
-    breakingNewsExpiresAt: values.breakingNewsExpiresAt ? new Date(values.breakingNewsExpiresAt) : null,
-    breakingNewsLinkedStoryId: values.breakingNewsLinkedStoryId.trim() || null,
-  };
-}
+const emptyCards = () => [newCard("text")];
+const valuesOf = (story: TStoryEditorView | null) => formValuesOf(story, emptyCards);
 
 function isStale(error: unknown): boolean {
   return errorCode(error) === "CONFLICT" && errorDetails(error).some((d) => d.field === "version");
+}
+
+/** The request never reached the server (or its answer never came back): the network is down. */
+function isNetworkError(error: unknown): boolean {
+  if (typeof navigator !== "undefined" && !navigator.onLine) return true;
+  return error instanceof TRPCClientError && !error.data;
 }
 
 /** The workflow moves forward in the brand colour, retracting in red. */
@@ -176,36 +95,62 @@ const FIELDS = [
   "breakingNewsLinkedStoryId",
 ] as const;
 
+type SaveState = "saved" | "saving" | "unsaved" | "offline" | "conflict" | "new";
+
+const SAVE_STATE_TEXT: Record<SaveState, string> = {
+  saved: "Saved",
+  saving: "Saving…",
+  unsaved: "Unsaved changes",
+  offline: "Offline — will save when back online",
+  conflict: "Not saved: someone else saved a newer version",
+  new: "Not created yet",
+};
+
 export function StoryEditor({ id }: { id?: string }) {
   const trpc = useTRPC();
   const story = useQuery({ ...trpc.stories.get.queryOptions({ id: id ?? "" }), enabled: Boolean(id) });
-  // Bumped by "Reload": the form starts over from the version just loaded.
-  const [generation, setGeneration] = useState(0);
   if (!id) return <StoryForm story={null} />;
   if (story.isPending) return <Loading what="the story" />;
   if (story.isError) return <LoadError what="story" error={story.error} onRetry={story.refetch} />;
-  return (
-    <StoryForm
-      key={`${story.data.id}:${generation}`}
-      story={story.data}
-      onReload={() => {
-        void story.refetch().then(() => setGeneration((g) => g + 1));
-      }}
-    />
-  );
+  return <StoryForm key={story.data.id} story={story.data} />;
 }
 
-function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onReload?: () => void }) {
+/** Whether the browser says it is online (true during server rendering). */
+function useOnline(): boolean {
+  const [online, setOnline] = useState(() => (typeof navigator === "undefined" ? true : navigator.onLine));
+  useEffect(() => {
+    const on = () => setOnline(true);
+    const off = () => setOnline(false);
+    window.addEventListener("online", on);
+    window.addEventListener("offline", off);
+    return () => {
+      window.removeEventListener("online", on);
+      window.removeEventListener("offline", off);
+    };
+  }, []);
+  return online;
+}
+
+function StoryForm({ story }: { story: TStoryEditorView | null }) {
   const trpc = useTRPC();
   const router = useRouter();
   const queryClient = useQueryClient();
   const confirm = useConfirm();
   const options = useQuery(trpc.stories.options.queryOptions());
-  const [baseline, setBaseline] = useState(() => fromStory(story));
+  const [baseline, setBaseline] = useState(() => valuesOf(story));
   const [values, setValues] = useState(baseline);
   const [current, setCurrent] = useState(story);
   const [notice, setNotice] = useState<string | null>(null);
+  /** The newer version a save met, while this editor chooses what to keep. */
+  const [conflict, setConflict] = useState<TStoryEditorView | null>(null);
+  const [unreachable, setUnreachable] = useState(false);
+  const online = useOnline();
   const dirty = JSON.stringify(values) !== JSON.stringify(baseline);
+  // What the latest render holds, for saves that finish after the editor kept typing.
+  const valuesRef = useRef(values);
+  useEffect(() => {
+    valuesRef.current = values;
+  }, [values]);
   const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
   /** The value and onChange of a control bound to one of the form's text fields. */
   const text = (key: TextField) => ({
@@ -213,14 +158,20 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
     onChange: (e: { target: { value: string } }) => set(key, e.target.value),
   });
 
+  const publish = async (next: TStoryEditorView) => {
+    queryClient.setQueryData(trpc.stories.get.queryKey({ id: next.id }), next);
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: trpc.stories.list.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.stories.revisions.queryKey() }),
+    ]);
+  };
   const settle = async (next: TStoryEditorView, message: string | null) => {
-    const fresh = fromStory(next);
+    const fresh = valuesOf(next);
     setCurrent(next);
     setBaseline(fresh);
     setValues(fresh);
     setNotice(message);
-    queryClient.setQueryData(trpc.stories.get.queryKey({ id: next.id }), next);
-    await queryClient.invalidateQueries({ queryKey: trpc.stories.list.queryKey() });
+    await publish(next);
   };
 
   const create = useMutation(
@@ -232,11 +183,9 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
       },
     }),
   );
-  const update = useMutation(
-    trpc.stories.update.mutationOptions({
-      onSuccess: (result) => settle(result.story, `Saved.${eventNotice(result)}`),
-    }),
-  );
+  const update = useMutation(trpc.stories.update.mutationOptions());
+  const restore = useMutation(trpc.stories.restoreRevision.mutationOptions());
+  const preview = useMutation(trpc.stories.previewLink.mutationOptions());
   const transition = useMutation(
     trpc.stories.transition.mutationOptions({
       onSuccess: (result) =>
@@ -254,8 +203,9 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
       },
     }),
   );
-  const pending = create.isPending || update.isPending || transition.isPending || remove.isPending;
-  const error = create.error ?? update.error ?? transition.error ?? remove.error;
+  const saving = create.isPending || update.isPending || restore.isPending;
+  const pending = saving || transition.isPending || remove.isPending;
+  const error = create.error ?? update.error ?? restore.error ?? transition.error ?? remove.error;
   const allErrors = serverErrors(error, FIELDS);
   // Problems inside the cards show next to their card or element; the alert then only points at them.
   const cardIssues = splitCardIssues(allErrors.others);
@@ -267,16 +217,123 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
   const resetErrors = () => {
     create.reset();
     update.reset();
+    restore.reset();
     transition.reset();
     remove.reset();
   };
 
-  const save = () => {
+  /** Save `sent` on top of `base` (its version); the editor may go on typing meanwhile. */
+  const saveOnto = async (base: TStoryEditorView, sent: FormValues, kind: "save" | "autosave") => {
     resetErrors();
-    setNotice(null);
-    if (current) update.mutate({ id: current.id, version: current.version, ...toInput(values) });
-    else create.mutate(toInput(values));
+    if (kind === "save") setNotice(null);
+    try {
+      const result = await update.mutateAsync({ id: base.id, version: base.version, saveKind: kind, ...toInput(sent) });
+      setUnreachable(false);
+      const saved = valuesOf(result.story);
+      setCurrent(result.story);
+      setBaseline(saved);
+      setValues(rebase(saved, sent, valuesRef.current));
+      setNotice(kind === "save" ? `Saved.${eventNotice(result)}` : null);
+      await publish(result.story);
+    } catch (caught) {
+      if (isStale(caught)) {
+        // Fetch the newer version and show it next to this editor's text; keep every word typed.
+        const theirs = await queryClient.fetchQuery({
+          ...trpc.stories.get.queryOptions({ id: base.id }),
+          staleTime: 0,
+        });
+        setConflict(theirs);
+        update.reset();
+      } else if (isNetworkError(caught)) {
+        setUnreachable(true);
+        update.reset();
+      }
+    }
   };
+  const save = (kind: "save" | "autosave") => {
+    if (current) void saveOnto(current, valuesRef.current, kind);
+    else if (kind === "save") {
+      resetErrors();
+      setNotice(null);
+      create.mutate(toInput(valuesRef.current));
+    }
+  };
+
+  // Autosave: drafts only, never while a conflict waits for a choice, and not while offline.
+  const autosaves = Boolean(current && current.status === "DRAFT" && !conflict);
+  const saveRef = useRef(save);
+  const busyRef = useRef(pending);
+  useEffect(() => {
+    saveRef.current = save;
+    busyRef.current = pending;
+  });
+  useEffect(() => {
+    if (!autosaves || !dirty || !online) return;
+    const timer = setTimeout(() => {
+      if (!busyRef.current) saveRef.current("autosave");
+    }, AUTOSAVE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [values, autosaves, dirty, online]);
+  // Back online: what could not be saved goes now (the autosave above, for drafts).
+  useEffect(() => {
+    const back = () => setUnreachable(false);
+    window.addEventListener("online", back);
+    return () => window.removeEventListener("online", back);
+  }, []);
+
+  // Leaving with unsaved changes: the browser asks on reload, close and other sites…
+  const unsaved = dirty || saving;
+  useEffect(() => {
+    if (!unsaved) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [unsaved]);
+  // …and a link inside the dashboard asks here first.
+  useEffect(() => {
+    if (!unsaved) return;
+    const onClick = (event: MouseEvent) => {
+      if (event.defaultPrevented || event.button !== 0) return;
+      if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      const anchor = event.target instanceof Element ? event.target.closest("a[href]") : null;
+      if (!(anchor instanceof HTMLAnchorElement) || anchor.target === "_blank" || anchor.hasAttribute("download"))
+        return;
+      const url = new URL(anchor.href, window.location.href);
+      if (url.origin !== window.location.origin) return;
+      if (url.pathname === window.location.pathname && url.search === window.location.search) return;
+      event.preventDefault();
+      event.stopPropagation();
+      void confirm({
+        title: "Leave without saving?",
+        body: "This story has changes that are not saved yet. Leave and they are lost; Cancel to stay and save them.",
+        confirmLabel: "Leave",
+      }).then((ok) => {
+        if (ok) router.push(`${url.pathname}${url.search}${url.hash}`);
+      });
+    };
+    document.addEventListener("click", onClick, true);
+    return () => document.removeEventListener("click", onClick, true);
+  }, [unsaved, confirm, router]);
+
+  const resolveConflict = (merged: FormValues | null) => {
+    const theirs = conflict;
+    if (!theirs) return;
+    setConflict(null);
+    if (!merged) {
+      void settle(theirs, `Loaded version ${theirs.version}.`);
+      return;
+    }
+    // Theirs becomes the version this form is based on; the chosen text is saved on top of it.
+    setCurrent(theirs);
+    setBaseline(valuesOf(theirs));
+    setValues(merged);
+    valuesRef.current = merged;
+    void saveOnto(theirs, merged, "save");
+  };
+
   const move = async (action: TStoryAction) => {
     if (!current) return;
     // Publishing and retracting change what readers see at once: ask first, as Delete does.
@@ -284,13 +341,13 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
       const ok = await confirm(
         action === "publish"
           ? {
-              title: "Publish this story now?",
+              title: `Publish "${current.headline}" now?`,
               body: "Readers, the API, the feeds and the subscribed webhooks get it at once.",
               confirmLabel: "Publish",
               tone: "primary",
             }
           : {
-              title: "Retract this story?",
+              title: `Retract "${current.headline}"?`,
               body: "It disappears from the site, the API and the feeds at once.",
               confirmLabel: "Retract",
             },
@@ -302,19 +359,54 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
     transition.mutate({ id: current.id, version: current.version, action });
   };
 
+  const openPreview = async () => {
+    if (!current) return;
+    // Opened now, while the click still counts as the editor's: a tab opened after the request is blocked.
+    const tab = window.open("", "_blank");
+    try {
+      const link = await preview.mutateAsync({ storyId: current.id });
+      if (tab) {
+        tab.opener = null;
+        tab.location.href = link.url;
+      }
+    } catch {
+      tab?.close();
+    }
+  };
+
   const sections = options.data?.sections ?? [];
   const authors = options.data?.authors ?? [];
   const tags = options.data?.tags ?? [];
+  const saveState: SaveState = !current
+    ? "new"
+    : conflict
+      ? "conflict"
+      : saving
+        ? "saving"
+        : dirty && (unreachable || !online)
+          ? "offline"
+          : dirty
+            ? "unsaved"
+            : "saved";
 
   return (
     <form
       className="grid gap-6 lg:grid-cols-[1fr_20rem]"
       onSubmit={(event) => {
         event.preventDefault();
-        save();
+        save("save");
       }}
     >
-      <div className="space-y-6">
+      <div className="min-w-0 space-y-6">
+        {conflict ? (
+          <ConflictView
+            mine={values}
+            theirs={valuesOf(conflict)}
+            theirVersion={conflict.version}
+            busy={saving}
+            onResolve={resolveConflict}
+          />
+        ) : null}
         <Panel title="Story" padded>
           <FormField error={errors.fields.headline} label="Headline">
             <Input required maxLength={500} {...text("headline")} />
@@ -362,19 +454,15 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
         </Panel>
 
         <Panel title="SEO" padded>
-          <FormField label="Meta title" optional>
-            <Input maxLength={200} {...text("metaTitle")} />
-          </FormField>
-          <FormField label="Meta description" optional>
-            <Textarea rows={2} maxLength={500} {...text("metaDescription")} />
-          </FormField>
-          <FormField label="Meta keywords" hint="Separated by commas.">
-            <Input {...text("metaKeywords")} />
-          </FormField>
+          <SeoPanel
+            values={values}
+            siteUrl={options.data?.siteUrl ?? null}
+            onChange={(key, value) => set(key, value)}
+          />
         </Panel>
       </div>
 
-      <div className="space-y-6">
+      <div className="min-w-0 space-y-6">
         <Panel title="Workflow" padded>
           {current ? (
             <div className="space-y-3 text-sm">
@@ -409,7 +497,7 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
                   <Button
                     key={`${m.action}-${m.to}`}
                     variant={moveVariant(m.action)}
-                    disabled={pending || dirty}
+                    disabled={pending || dirty || Boolean(conflict)}
                     onClick={() => void move(m.action)}
                   >
                     {m.label}
@@ -422,6 +510,25 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
               {dirty && current.moves.length ? (
                 <p className="text-xs text-amber-800">Save your changes before moving the story.</p>
               ) : null}
+              <div className="space-y-1 border-t border-gray-100 pt-3">
+                <Button className="w-full" loading={preview.isPending} onClick={() => void openPreview()}>
+                  Preview
+                </Button>
+                {preview.data ? (
+                  <p className="text-xs text-gray-600" data-testid="preview-links">
+                    Private link, until <DateTime value={preview.data.expiresAt} />:{" "}
+                    <a className="text-brand-700 underline" href={preview.data.url} target="_blank" rel="noreferrer">
+                      article
+                    </a>{" "}
+                    ·{" "}
+                    <a className="text-brand-700 underline" href={preview.data.ampUrl} target="_blank" rel="noreferrer">
+                      AMP
+                    </a>
+                  </p>
+                ) : null}
+                {preview.isError ? <ErrorAlert errors={serverErrors(preview.error)} /> : null}
+                {dirty ? <p className="text-xs text-gray-500">The preview shows the last saved version.</p> : null}
+              </div>
               {current.canDelete ? (
                 <Button
                   variant="danger"
@@ -429,7 +536,7 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
                   disabled={pending}
                   onClick={async () => {
                     const ok = await confirm({
-                      title: "Delete this draft for good?",
+                      title: `Delete the draft "${current.headline}" for good?`,
                       body: "It cannot be brought back.",
                       confirmLabel: "Delete draft",
                     });
@@ -444,39 +551,41 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
             </div>
           ) : (
             <p className="text-sm text-gray-600">
-              A new story starts as a draft. Save it, then submit it for approval.
+              A new story starts as a draft. Create it, then it saves itself as you write; submit it for approval.
             </p>
           )}
         </Panel>
 
         <div className="space-y-2">
+          <p
+            role="status"
+            aria-live="polite"
+            data-testid="save-status"
+            data-state={saveState}
+            className={
+              saveState === "saved"
+                ? "text-sm text-green-800"
+                : saveState === "offline" || saveState === "conflict"
+                  ? "text-sm font-medium text-amber-800"
+                  : "text-sm text-gray-700"
+            }
+          >
+            {SAVE_STATE_TEXT[saveState]}
+            {current && current.status !== "DRAFT" && dirty ? " (only drafts save themselves: use Save)" : ""}
+          </p>
           {notice ? (
             <Alert tone="success" data-testid="story-notice">
               {notice}
             </Alert>
           ) : null}
-          {isStale(error) ? (
-            <Alert tone="warning" data-testid="story-stale">
-              <p className="font-medium">Someone else changed this story after you opened it.</p>
-              <p className="mt-1">
-                Reload it to see their version; your unsaved changes here will be lost, so copy anything you need first.
-              </p>
-              {onReload ? (
-                <Button className="mt-2" onClick={onReload}>
-                  Reload the story
-                </Button>
-              ) : null}
-            </Alert>
-          ) : (
-            <ErrorAlert errors={errors} />
-          )}
+          <ErrorAlert errors={errors} />
           <Button
             type="submit"
             variant="primary"
             className="w-full"
-            loading={pending}
+            loading={saving}
             loadingText="Saving…"
-            disabled={Boolean(current) && !dirty}
+            disabled={(Boolean(current) && !dirty) || Boolean(conflict)}
           >
             {current ? (dirty ? "Save changes" : "Saved") : "Create draft"}
           </Button>
@@ -499,6 +608,9 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
         ))}
         <Panel title="Tags" padded>
           <TagPicker chosen={values.tags} choices={tags} onChange={(chosen) => set("tags", chosen)} />
+        </Panel>
+        <Panel title="Entities" padded>
+          <EntityPicker chosen={values.entities} onChange={(chosen) => set("entities", chosen)} />
         </Panel>
 
         <Panel title="Publishing" padded>
@@ -544,6 +656,25 @@ function StoryForm({ story, onReload }: { story: TStoryEditorView | null; onRelo
             </>
           ) : null}
         </Panel>
+
+        {current ? (
+          <Panel title="History" padded>
+            <RevisionHistory
+              storyId={current.id}
+              currentVersion={current.version}
+              current={baseline}
+              restoreDisabled={dirty ? "Save or undo your changes first: restoring replaces the form." : null}
+              onRestore={async (revisionId, version) => {
+                resetErrors();
+                setNotice(null);
+                const result = await restore
+                  .mutateAsync({ storyId: current.id, revisionId, version })
+                  .catch(() => null);
+                if (result) await settle(result.story, `Restored as version ${result.story.version}.`);
+              }}
+            />
+          </Panel>
+        ) : null}
       </div>
     </form>
   );

@@ -151,6 +151,8 @@ const ZStoryFields = z.object({
   /** In order; the first is the primary author (author-id, author-name). */
   authorIds: uniqueIds("authors", 20),
   tags: z.array(ZStoryTagRef).max(50, "at most 50 tags"),
+  /** The account's entities the story is about (people, teams…); served as `entities` by the content API. */
+  entityIds: uniqueIds("entities", 50),
   heroImage: ZHeroImage.nullable(),
   seo: ZStorySeo,
   access: ZStoryAccess,
@@ -175,8 +177,19 @@ const ZStoryFields = z.object({
 export const ZCreateStoryInput = ZStoryFields.partial().extend({ headline: ZStoryFields.shape.headline });
 export type TCreateStoryInput = z.input<typeof ZCreateStoryInput>;
 
-/** `version` is the one the editor loaded: if someone saved since, the update is refused (CONFLICT). */
-export const ZUpdateStoryInput = ZStoryFields.partial().extend({ id: z.uuid(), version: z.number().int().positive() });
+/** How a save came about: the editor's Save button, or the autosave of a draft (revisions.ts). */
+export const STORY_SAVE_KINDS = ["save", "autosave"] as const;
+
+/**
+ * `version` is the one the editor loaded: if someone saved since, the update is refused (CONFLICT).
+ * `saveKind` "autosave" is for drafts only (a published story changes for readers only on an
+ * explicit save); it defaults to "save".
+ */
+export const ZUpdateStoryInput = ZStoryFields.partial().extend({
+  id: z.uuid(),
+  version: z.number().int().positive(),
+  saveKind: z.enum(STORY_SAVE_KINDS).optional(),
+});
 export type TUpdateStoryInput = z.input<typeof ZUpdateStoryInput>;
 
 export const ZTransitionStoryInput = z.object({
@@ -221,6 +234,7 @@ export const ZStoryEditorView = z.object({
   sections: z.array(z.object({ id: z.number().int(), name: z.string() })),
   authors: z.array(z.object({ id: z.number().int(), name: z.string() })),
   tags: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
+  entities: z.array(z.object({ id: z.number().int(), name: z.string(), type: z.string() })),
   heroImage: z
     .object({
       s3Key: z.string(),
@@ -287,9 +301,18 @@ export const ZStoryWriteResult = z.object({
   notified: z.number().int().nonnegative(),
 });
 
+/** Search the account's entities by name, for the story form's entity picker. */
+export const ZStoryEntitySearchInput = z.object({
+  search: z.string().trim().max(200).default(""),
+  limit: z.number().int().min(1).max(50).default(20),
+});
+export const ZStoryEntityChoices = z.array(z.object({ id: z.number().int(), name: z.string(), type: z.string() }));
+
 /** Choices for the story form. */
 export const ZStoryFormOptions = z.object({
   sections: z.array(z.object({ id: z.number().int(), name: z.string(), parentId: z.number().int().nullable() })),
   authors: z.array(z.object({ id: z.number().int(), name: z.string() })),
   tags: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
+  /** The publication's site URL (for the search-result preview); null until Settings has one. */
+  siteUrl: z.string().nullable(),
 });

@@ -35,6 +35,8 @@ import { cardsPlainText, readTimeMinutes, STORY_INCLUDE, storyUrl, type StoryWit
 import { emitStoryEvent } from "./events";
 import { assertImageRefsAllowed, collectImageRefs, type ImageRef } from "./image-refs";
 import { slugify } from "./organise.schema";
+import { recordRevision, revisionForRestore } from "./revisions";
+import { ZRestoreRevisionInput, type TRestoreRevisionInput, type TRevisionKind } from "./revisions.schema";
 import { cleanCardFields, cleanOptionalHtml, cleanStoryElement, storedCardIssues } from "./sanitize";
 import { lockRows } from "./shared";
 import {
@@ -42,6 +44,7 @@ import {
   tweetIdFromUrl,
   youtubeVideoId,
   ZCreateStoryInput,
+  ZStoryEntitySearchInput,
   ZTransitionStoryInput,
   ZUpdateStoryInput,
   type TContentWorkflowEvent,
@@ -174,7 +177,7 @@ const staleVersion = () =>
 async function assertIdsExist(
   db: Db,
   accountId: number,
-  args: { sectionIds?: number[]; authorIds?: number[]; linkedStoryId?: string | null },
+  args: { sectionIds?: number[]; authorIds?: number[]; entityIds?: number[]; linkedStoryId?: string | null },
 ): Promise<void> {
   const details: ErrorDetail[] = [];
   // Locked FOR SHARE until the save commits (./shared.ts lockRows): a section or author deleted
@@ -189,6 +192,12 @@ async function assertIdsExist(
     const found = await lockRows(db, "authors", { accountId, ids: args.authorIds, mode: "share" });
     args.authorIds.forEach((id, i) => {
       if (!found.has(id)) details.push({ field: `authorIds.${i}`, issue: `there is no author ${id}` });
+    });
+  }
+  if (args.entityIds?.length) {
+    const found = await lockRows(db, "entities", { accountId, ids: args.entityIds, mode: "share" });
+    args.entityIds.forEach((id, i) => {
+      if (!found.has(id)) details.push({ field: `entityIds.${i}`, issue: `there is no entity ${id}` });
     });
   }
   if (args.linkedStoryId) {
@@ -298,7 +307,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 async function writeRelations(
   db: Db,
   storyId: string,
-  ids: { sectionIds?: number[]; authorIds?: number[]; tagIds?: number[] },
+  ids: { sectionIds?: number[]; authorIds?: number[]; tagIds?: number[]; entityIds?: number[] },
 ): Promise<void> {
   if (ids.sectionIds) {
     await db.storySection.deleteMany({ where: { storyId } });
@@ -315,6 +324,10 @@ async function writeRelations(
   if (ids.tagIds) {
     await db.storyTag.deleteMany({ where: { storyId } });
     await db.storyTag.createMany({ data: ids.tagIds.map((tagId, position) => ({ storyId, tagId, position })) });
+  }
+  if (ids.entityIds) {
+    await db.storyEntity.deleteMany({ where: { storyId } });
+    await db.storyEntity.createMany({ data: ids.entityIds.map((entityId) => ({ storyId, entityId })) });
   }
 }
 
@@ -337,6 +350,9 @@ function toEditorView(story: StoryWithRelations, siteUrl: string | null): TStory
     sections: story.sections.map((s) => ({ id: s.section.id, name: s.section.name })),
     authors: story.authors.map((a) => ({ id: a.author.id, name: a.author.name })),
     tags: story.tags.map((t) => ({ id: t.tag.id, name: t.tag.name, slug: t.tag.slug })),
+    entities: story.entities
+      .map((e) => ({ id: e.entity.id, name: e.entity.name, type: e.entity.type }))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id),
     heroImage: story.heroImageS3Key
       ? {
           s3Key: story.heroImageS3Key,
@@ -368,6 +384,12 @@ function toEditorView(story: StoryWithRelations, siteUrl: string | null): TStory
   };
 }
 
+/** The story as the editor sees it, inside a write's transaction (for its revision; no site URL needed). */
+async function loadEditorView(tx: Db, id: string): Promise<TStoryEditorView> {
+  const story = await tx.story.findUniqueOrThrow({ where: { id }, include: STORY_INCLUDE });
+  return toEditorView(story, null);
+}
+
 /** One story as the editor sees it, with the workflow moves open to it. */
 export async function getStory(db: Db, args: { actor: Actor; id: string; appUrl: string }): Promise<TStoryEditorView> {
   const story = await db.story.findFirst({
@@ -382,9 +404,9 @@ export async function getStory(db: Db, args: { actor: Actor; id: string; appUrl:
 // The stories list (search, filters, sort, paging) and bulk actions: ./story-finding.ts.
 
 /** Sections, authors and tags to choose from in the story form. */
-export async function listStoryFormOptions(db: Db, args: { actor: Actor }) {
+export async function listStoryFormOptions(db: Db, args: { actor: Actor; appUrl: string }) {
   const accountId = args.actor.accountId;
-  const [sections, authors, tags] = await Promise.all([
+  const [sections, authors, tags, publisher] = await Promise.all([
     db.section.findMany({
       where: { accountId, deletedAt: null },
       orderBy: [{ position: "asc" }, { name: "asc" }],
@@ -397,8 +419,30 @@ export async function listStoryFormOptions(db: Db, args: { actor: Actor }) {
       take: 2_000,
       select: { id: true, name: true, slug: true },
     }),
+    getPublisher(db, accountId, { appUrl: args.appUrl }),
   ]);
-  return { sections, authors, tags };
+  return { sections, authors, tags, siteUrl: publisher.siteUrlSet ? publisher.siteUrl : null };
+}
+
+/** The account's live entities whose name contains every word of `search`, by name. */
+export async function searchStoryEntities(
+  db: Db,
+  args: { actor: Actor; search?: string; limit?: number },
+): Promise<{ id: number; name: string; type: string }[]> {
+  const { search, limit } = parseInput(ZStoryEntitySearchInput, { search: args.search, limit: args.limit });
+  const words = search.split(/\s+/).filter(Boolean).slice(0, 10);
+  return db.entity.findMany({
+    where: {
+      accountId: args.actor.accountId,
+      deletedAt: null,
+      ...(words.length
+        ? { AND: words.map((word) => ({ name: { contains: word, mode: "insensitive" as const } })) }
+        : {}),
+    },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    take: limit,
+    select: { id: true, name: true, type: true },
+  });
 }
 
 // ─── Writing ─────────────────────────────────────────────────────────────────────────────────
@@ -417,6 +461,7 @@ export async function createStory(
       await assertIdsExist(tx, accountId, {
         sectionIds: fields.sectionIds,
         authorIds: fields.authorIds,
+        entityIds: fields.entityIds,
         linkedStoryId: fields.breakingNewsLinkedStoryId,
       });
       const slug = fields.slug ? fields.slug : await generateSlug(tx, accountId, fields.headline);
@@ -445,6 +490,7 @@ export async function createStory(
         sectionIds: fields.sectionIds ?? [],
         authorIds: fields.authorIds ?? [],
         tagIds,
+        entityIds: fields.entityIds ?? [],
       });
       await recordAudit(tx, {
         actor,
@@ -452,6 +498,13 @@ export async function createStory(
         targetType: "story",
         targetId: story.id,
         metadata: { headline: fields.headline, slug },
+        now,
+      });
+      await recordRevision(tx, {
+        actor,
+        storyId: story.id,
+        kind: "save",
+        view: await loadEditorView(tx, story.id),
         now,
       });
       return story.id;
@@ -470,8 +523,17 @@ export async function updateStory(
   db: Db,
   args: WriteContext & { input: TUpdateStoryInput },
 ): Promise<StoryWriteOutcome> {
-  const { id, version, ...fields } = parseInput(ZUpdateStoryInput, args.input);
-  const { actor, now } = args;
+  const { saveKind, ...input } = parseInput(ZUpdateStoryInput, args.input);
+  return saveStory(db, { ...args, input, kind: saveKind ?? "save" });
+}
+
+/** An update's write, recording a revision of `kind` in its transaction. */
+async function saveStory(
+  db: Db,
+  args: WriteContext & { input: z.output<typeof ZUpdateStoryInput>; kind: TRevisionKind },
+): Promise<StoryWriteOutcome> {
+  const { id, version, saveKind: _ignored, ...fields } = args.input;
+  const { actor, now, kind } = args;
   const accountId = actor.accountId;
   const outcome = await withTransaction(
     db,
@@ -482,13 +544,20 @@ export async function updateStory(
           sections: { select: { sectionId: true }, orderBy: { position: "asc" } },
           authors: { select: { authorId: true }, orderBy: { position: "asc" } },
           tags: { select: { tagId: true }, orderBy: { position: "asc" } },
+          entities: { select: { entityId: true } },
         },
       });
       if (!current) throw new AppError("NOT_FOUND", "Story not found.");
       if (current.version !== version) throw staleVersion();
+      // Autosave never changes what readers see: only drafts save themselves.
+      if (kind === "autosave" && current.status !== "DRAFT")
+        throw new AppError("UNPROCESSABLE", "Only drafts are saved automatically; save this story with Save.", {
+          details: [{ field: "saveKind", issue: `the story is ${current.status.toLowerCase()}` }],
+        });
       await assertIdsExist(tx, accountId, {
         sectionIds: fields.sectionIds,
         authorIds: fields.authorIds,
+        entityIds: fields.entityIds,
         linkedStoryId: fields.breakingNewsLinkedStoryId,
       });
       let slug: string | undefined;
@@ -524,7 +593,12 @@ export async function updateStory(
         data: { ...data, version: { increment: 1 }, storyVersionId: randomUUID(), updatedAt: now },
       });
       if (updated.count === 0) throw staleVersion();
-      await writeRelations(tx, id, { sectionIds: fields.sectionIds, authorIds: fields.authorIds, tagIds });
+      await writeRelations(tx, id, {
+        sectionIds: fields.sectionIds,
+        authorIds: fields.authorIds,
+        tagIds,
+        entityIds: fields.entityIds,
+      });
       await recordAudit(tx, {
         actor,
         action: "story.update",
@@ -538,12 +612,21 @@ export async function updateStory(
               sectionIds: current.sections.map((r) => r.sectionId),
               authorIds: current.authors.map((r) => r.authorId),
               tagIds: current.tags.map((r) => r.tagId),
+              entityIds: current.entities.map((r) => r.entityId).sort((a, b) => a - b),
             },
-            { ...data, sectionIds: fields.sectionIds, authorIds: fields.authorIds, tagIds },
+            {
+              ...data,
+              sectionIds: fields.sectionIds,
+              authorIds: fields.authorIds,
+              tagIds,
+              entityIds: fields.entityIds ? [...fields.entityIds].sort((a, b) => a - b) : undefined,
+            },
           ),
+          ...(kind === "save" ? {} : { kind }),
         },
         now,
       });
+      await recordRevision(tx, { actor, storyId: id, kind, view: await loadEditorView(tx, id), now });
       const notified = event
         ? await emitStoryEvent(tx, {
             storyId: id,
@@ -570,6 +653,7 @@ const EDITOR_FIELD: Record<string, string> = {
   plainText: "cards",
   readTime: "cards",
   tagIds: "tags",
+  entityIds: "entities",
 };
 
 /** What every save of a published story stamps itself: not an editor's change. */
@@ -738,4 +822,19 @@ export async function deleteStory(
       now,
     });
   });
+}
+
+/**
+ * Write a revision's content as a new save on top of the story's current version (`version`, which
+ * must be current: CONFLICT otherwise), recorded as a revision of kind "restore". Sections,
+ * authors and entities deleted since are left out; a deleted tag comes back by name.
+ */
+export async function restoreRevision(
+  db: Db,
+  args: WriteContext & { input: TRestoreRevisionInput },
+): Promise<StoryWriteOutcome> {
+  const { storyId, revisionId, version } = parseInput(ZRestoreRevisionInput, args.input);
+  const fields = await revisionForRestore(db, { actor: args.actor, storyId, revisionId });
+  const input = parseInput(ZUpdateStoryInput, { id: storyId, version, ...fields });
+  return saveStory(db, { ...args, input, kind: "restore" });
 }

@@ -6,12 +6,25 @@ import { z } from "zod";
 
 import type { StaffActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
+import { createPreviewLink } from "../../publishing/editorial/preview";
+import { getRevision, listRevisions } from "../../publishing/editorial/revisions";
+import {
+  ZPreviewLink,
+  ZPreviewLinkInput,
+  ZRestoreRevisionInput,
+  ZRevisionInput,
+  ZRevisionListInput,
+  ZRevisionPage,
+  ZRevisionView,
+} from "../../publishing/editorial/revisions.schema";
 import { cancelStoryPublication, scheduleStoryPublication } from "../../publishing/editorial/scheduling";
 import {
   createStory,
   deleteStory,
   getStory,
   listStoryFormOptions,
+  restoreRevision,
+  searchStoryEntities,
   transitionStory,
   updateStory,
 } from "../../publishing/editorial/stories";
@@ -20,6 +33,8 @@ import {
   ZDeleteStoryInput,
   ZScheduleStoryInput,
   ZStoryEditorView,
+  ZStoryEntityChoices,
+  ZStoryEntitySearchInput,
   ZStoryFormOptions,
   ZStoryPage,
   ZStoryWriteResult,
@@ -94,7 +109,36 @@ export const storiesRouter = createTRPCRouter({
   /** Sections, authors and tags for the story form. */
   options: editorProcedure
     .output(ZStoryFormOptions)
-    .query(({ ctx }) => listStoryFormOptions(ctx.db, { actor: ctx.actor })),
+    .query(({ ctx }) => listStoryFormOptions(ctx.db, { actor: ctx.actor, appUrl: appUrl() })),
+
+  /** The account's entities whose name contains the words typed, for the story's entity picker. */
+  entities: editorProcedure
+    .input(ZStoryEntitySearchInput)
+    .output(ZStoryEntityChoices)
+    .query(({ ctx, input }) => searchStoryEntities(ctx.db, { actor: ctx.actor, ...input })),
+
+  /** The story's revisions, newest first (one per save; an editor's autosaves within 10 minutes share one). */
+  revisions: editorProcedure
+    .input(ZRevisionListInput)
+    .output(ZRevisionPage)
+    .query(({ ctx, input }) => listRevisions(ctx.db, { actor: ctx.actor, ...input })),
+
+  /** One revision with everything it saved. */
+  revision: editorProcedure
+    .input(ZRevisionInput)
+    .output(ZRevisionView)
+    .query(({ ctx, input }) => getRevision(ctx.db, { actor: ctx.actor, ...input })),
+
+  /** Save a revision's content on top of the current version (which the caller must have: CONFLICT otherwise). */
+  restoreRevision: storyWrite(ZRestoreRevisionInput, restoreRevision),
+
+  /** A private link to the story's current saved state (plain and AMP), working for 24 hours. */
+  previewLink: editorProcedure
+    .input(ZPreviewLinkInput)
+    .output(ZPreviewLink)
+    .mutation(({ ctx, input }) =>
+      createPreviewLink(ctx.db, { actor: ctx.actor, storyId: input.storyId, now: new Date(), appUrl: appUrl() }),
+    ),
 
   create: storyWrite(ZCreateStoryInput, createStory),
   update: storyWrite(ZUpdateStoryInput, updateStory),

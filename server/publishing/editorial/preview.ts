@@ -1,0 +1,124 @@
+/**
+ * Private previews of a story as readers will see it, whatever its status: a plain article view
+ * (GET /preview/<token>) and the AMP page (GET /preview/<token>/amp), both rendered from the
+ * story's current saved state by the functions the published story goes through (the feeds' HTML
+ * renderer; ampStoryHtml). The token (./preview-token.ts) is the only key: no sign-in, so a
+ * colleague or a source can check a draft. Answers are never cached and never indexed.
+ */
+import "server-only";
+
+import type { Actor } from "../../auth/actor";
+import type { Db } from "../../db/client";
+import { AppError } from "../../errors";
+import { parseInput } from "../../validation";
+import type { TCard } from "../cards.schema";
+import { ampStoryHtml } from "../feeds/amp";
+import { heroImage, renderCards, type FeedContext } from "../feeds/content";
+import { HTML_RENDERER } from "../feeds/rss";
+import { escapeXml } from "../feeds/xml";
+import { getPublisher } from "../publisher";
+import { STORY_INCLUDE, type StoryWithRelations } from "../story-view";
+import { signPreviewToken, verifyPreviewToken } from "./preview-token";
+import { PREVIEW_TTL_MS, ZPreviewLinkInput } from "./revisions.schema";
+
+/** A preview link for one of the actor's stories, working for PREVIEW_TTL_MS from `now`. */
+export async function createPreviewLink(
+  db: Db,
+  args: { actor: Actor; storyId: string; now: Date; appUrl: string },
+): Promise<{ url: string; ampUrl: string; expiresAt: Date }> {
+  const { storyId } = parseInput(ZPreviewLinkInput, { storyId: args.storyId });
+  const story = await db.story.findFirst({
+    where: { id: storyId, accountId: args.actor.accountId },
+    select: { id: true },
+  });
+  if (!story) throw new AppError("NOT_FOUND", "Story not found.");
+  const expiresAt = new Date(args.now.getTime() + PREVIEW_TTL_MS);
+  const token = signPreviewToken(story.id, expiresAt);
+  const base = `${args.appUrl.replace(/\/+$/, "")}/preview/${token}`;
+  return { url: base, ampUrl: `${base}/amp`, expiresAt };
+}
+
+/** Headers of every preview answer, good or bad: private, uncached, unindexed. */
+export const PREVIEW_HEADERS: Record<string, string> = {
+  "Cache-Control": "private, no-store, max-age=0",
+  "X-Robots-Tag": "noindex, nofollow, noarchive",
+  "Referrer-Policy": "no-referrer",
+};
+
+/** The plain view runs no script at all; images and YouTube frames from anywhere over https. */
+const ARTICLE_CSP =
+  "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; frame-src https://www.youtube.com; base-uri 'none'; form-action 'none'";
+
+export type PreviewAnswer = { status: number; contentType: string; html: string; headers: Record<string, string> };
+
+function page(status: number, title: string, message: string): PreviewAnswer {
+  return {
+    status,
+    contentType: "text/html; charset=utf-8",
+    headers: { ...PREVIEW_HEADERS, "Content-Security-Policy": ARTICLE_CSP },
+    html: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex, nofollow"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeXml(title)}</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem"><h1>${escapeXml(title)}</h1><p>${escapeXml(message)}</p></body></html>`,
+  };
+}
+
+/** The draft as a plain article: a banner saying it is a preview, then the story as readers get it. */
+export function articlePreviewHtml(story: StoryWithRelations, ctx: FeedContext, expiresAt: Date): string {
+  const hero = heroImage(story, ctx);
+  const byline = story.authors.map((a) => a.author.name).join(", ");
+  const body = renderCards(story.cards as unknown as TCard[], HTML_RENDERER, ctx);
+  return [
+    `<!doctype html><html lang="en"><head><meta charset="utf-8">`,
+    `<meta name="robots" content="noindex, nofollow">`,
+    `<meta name="viewport" content="width=device-width, initial-scale=1">`,
+    `<title>${escapeXml(`Preview: ${story.headline}`)}</title>`,
+    `<style>body{font-family:Georgia,serif;line-height:1.6;max-width:42rem;margin:0 auto;padding:1rem;color:#111}img,iframe{max-width:100%;height:auto}.preview-banner{font-family:system-ui,sans-serif;font-size:.875rem;background:#fef3c7;border:1px solid #f59e0b;padding:.5rem .75rem;border-radius:.25rem}figcaption{font-size:.875rem;color:#555}</style>`,
+    `</head><body>`,
+    `<p class="preview-banner" data-testid="preview-banner">Preview of a ${escapeXml(story.status.toLowerCase())} story (version ${story.version}) of ${escapeXml(ctx.publisher.name)}: not public. This link stops working at ${escapeXml(expiresAt.toISOString().replace("T", " ").slice(0, 16))} UTC.</p>`,
+    `<article>`,
+    `<h1>${escapeXml(story.headline)}</h1>`,
+    story.subheadline ? `<p class="subheadline"><em>${escapeXml(story.subheadline)}</em></p>` : "",
+    byline ? `<p class="byline">By ${escapeXml(byline)}</p>` : "",
+    hero ? HTML_RENDERER.image(hero) : "",
+    body,
+    `</article></body></html>`,
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
+/**
+ * The answer to GET /preview/<token>[/amp] at `now`: 404 for a malformed or forged token (or a
+ * story deleted since), 410 for an expired one, else the story's current saved state.
+ */
+export async function renderPreview(
+  db: Db,
+  args: { token: string; format: "article" | "amp"; now: Date; appUrl: string },
+): Promise<PreviewAnswer> {
+  const check = verifyPreviewToken(args.token, args.now);
+  if (!check.ok) {
+    return check.reason === "expired"
+      ? page(410, "This preview link has expired", "Ask the editor for a new link: preview links work for 24 hours.")
+      : page(404, "No such preview", "This preview link is not valid. Check that it was copied completely.");
+  }
+  const story = await db.story.findUnique({ where: { id: check.storyId }, include: STORY_INCLUDE });
+  if (!story) return page(404, "No such preview", "The story of this preview link no longer exists.");
+  const publisher = await getPublisher(db, story.accountId, { appUrl: args.appUrl });
+  const ctx: FeedContext = { publisher, appUrl: args.appUrl };
+  if (args.format === "amp") {
+    return {
+      status: 200,
+      contentType: "text/html; charset=utf-8",
+      headers: PREVIEW_HEADERS,
+      // AMP wants the charset first in <head>: the robots tag goes right after it.
+      html: ampStoryHtml(story, ctx).replace(
+        '<meta charset="utf-8">',
+        '<meta charset="utf-8">\n<meta name="robots" content="noindex, nofollow">',
+      ),
+    };
+  }
+  return {
+    status: 200,
+    contentType: "text/html; charset=utf-8",
+    headers: { ...PREVIEW_HEADERS, "Content-Security-Policy": ARTICLE_CSP },
+    html: articlePreviewHtml(story, ctx, check.expiresAt),
+  };
+}
