@@ -400,6 +400,7 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
       <div className="min-w-0 space-y-6">
         {conflict ? (
           <ConflictView
+            base={baseline}
             mine={values}
             theirs={valuesOf(conflict)}
             theirVersion={conflict.version}

@@ -5,6 +5,7 @@ import type { TCard } from "@/server/publishing/cards.schema";
 import {
   cardsText,
   changedGroups,
+  changedOnlyByThem,
   formValuesOf,
   rebase,
   searchResult,
@@ -79,6 +80,20 @@ describe("story form values", () => {
     const theirs = values({ headline: "Theirs", summary: "their summary", heroKey: "k2", heroCaption: "theirs" });
     const merged = takeGroups(mine, theirs, ["summary", "hero"]);
     expect(merged).toMatchObject({ headline: "Mine", summary: "their summary", heroKey: "k2", heroCaption: "theirs" });
+  });
+
+  it("finds the fields only the other editor changed, so keeping mine does not undo their work", () => {
+    const base = values({ headline: "Base", summary: "base summary" });
+    const theirs = { ...base, summary: "their summary" };
+    const mine = { ...base, headline: "My headline" };
+    expect(changedOnlyByThem(base, mine, theirs)).toEqual(["summary"]);
+    // Both changed the summary: it is a real conflict, and mine is the default.
+    expect(changedOnlyByThem(base, { ...mine, summary: "my summary" }, theirs)).toEqual([]);
+    // Keeping mine with their summary: both editors' work survives.
+    expect(takeGroups(mine, theirs, changedOnlyByThem(base, mine, theirs))).toMatchObject({
+      headline: "My headline",
+      summary: "their summary",
+    });
   });
 
   it("rebases typing done during a save onto the saved state", () => {

@@ -245,6 +245,17 @@ export function takeGroups(base: FormValues, from: FormValues, take: readonly Fi
 }
 
 /**
+ * A three-way look at a conflict: of the groups where `theirs` and `mine` differ, the ones only
+ * they changed since `base` (the version this editor started from). Keeping "mine" for those
+ * would undo their work with text this editor never touched, so they default to theirs.
+ */
+export function changedOnlyByThem(base: FormValues, mine: FormValues, theirs: FormValues): FieldGroupKey[] {
+  return changedGroups(theirs, mine)
+    .filter((group) => sameGroup(group, base, mine))
+    .map((group) => group.key);
+}
+
+/**
  * After a save of `sent` came back as `saved` while the editor kept typing (`now`): the saved
  * state, with the groups the editor changed since `sent` kept as they are now.
  */
