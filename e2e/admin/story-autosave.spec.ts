@@ -116,6 +116,17 @@ test("a draft autosaves, survives a reload, keeps a history with diff and restor
   expect(forged.status()).toBe(404);
   await tab.close();
 
+  // Offline: the change waits, and saves itself once the browser is back online.
+  await context.setOffline(true);
+  await page.getByLabel("Summary").fill(`Offline summary ${run}`);
+  await expect(status).toHaveText("Offline — will save when back online");
+  await page.waitForTimeout(4_000);
+  await expect(status).toHaveText("Offline — will save when back online");
+  await context.setOffline(false);
+  await expect(status).toHaveText("Saved", { timeout: 15_000 });
+  const afterOffline = await trpcQuery<{ summary: string | null }>(page.request, "stories.get", { id: story.id });
+  expect(afterOffline.summary).toBe(`Offline summary ${run}`);
+
   // Publish asks first, naming the story; saying no changes nothing.
   for (const move of ["Submit", "Approve"]) {
     await page.getByRole("button", { name: move, exact: true }).click();

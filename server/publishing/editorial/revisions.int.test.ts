@@ -198,11 +198,14 @@ describe("story revisions", () => {
       [2, "save", "Edited"],
       [1, "save", "Original"],
     ]);
-    const audit = await db.auditLog.findFirst({
-      where: { targetId: id, action: "story.update" },
-      orderBy: { id: "desc" },
-    });
-    expect(audit?.metadata).toMatchObject({ kind: "restore", version: 3 });
+    const audits = await db.auditLog.findMany({ where: { targetId: id, action: "story.update" } });
+    const kinds = audits
+      .map((a) => a.metadata as { kind?: string; version: number })
+      .sort((a, b) => a.version - b.version);
+    expect(kinds.map((m) => [m.version, m.kind])).toEqual([
+      [2, undefined],
+      [3, "restore"],
+    ]);
   });
 
   it("keeps other accounts out: their story's revisions are NOT_FOUND", async () => {
