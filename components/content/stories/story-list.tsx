@@ -54,11 +54,22 @@ export function StoryList() {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
-  const state = useMemo(() => listStateFromParams(params), [params]);
+  // The list's place lives in the URL; a copy here answers a click at once (the URL follows a
+  // moment later), so a control shows its new value at once and a second change made before
+  // the URL caught up builds on the first instead of replacing it. Any change of the URL (our own
+  // write coming back, Back, a link) sets the copy.
+  const urlQuery = params.toString();
+  const [state, setLocalState] = useState(() => listStateFromParams(params));
+  const [seenQuery, setSeenQuery] = useState(urlQuery);
+  if (seenQuery !== urlQuery) {
+    setSeenQuery(urlQuery);
+    setLocalState(listStateFromParams(params));
+  }
 
   /** Write the state to the URL (replacing the entry: Back leaves the list, not the last filter). */
   const setState = (patch: Partial<StoryListState>) => {
     const next = { ...state, page: 1, ...patch };
+    setLocalState(next);
     const query = listStateToParams(next);
     router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
   };
