@@ -61,7 +61,7 @@ describe("route files", () => {
       // Every method goes through routes() (405 for the others), every handler through apiRoute.
       expect(source, `${file} must export its handlers with routes(…)`).toMatch(/\}\s*=\s*routes\(/);
       expect(source, `${file} must build handlers with apiRoute or a factory of server/http`).toMatch(
-        /apiRoute\(|from "@\/server\/http\/(member-routes|staff-password-routes|content-routes|oauth-routes|subscription-routes|checkout-routes|access-routes|static-asset)"/,
+        /apiRoute\(|from "@\/server\/http\/([a-z-]+-routes|static-asset)"/,
       );
       for (const [pattern, what] of BY_HAND) {
         expect(pattern.test(source), `${file} ${what}`).toBe(false);

@@ -9,6 +9,7 @@
 import { z } from "zod";
 
 import { ZCards } from "../cards.schema";
+import { ZStoryHeroImageView, ZStorySeoView } from "./stories.schema";
 
 export const REVISION_KINDS = ["save", "autosave", "restore"] as const;
 export const ZRevisionKind = z.enum(REVISION_KINDS);
@@ -29,19 +30,8 @@ export const ZRevisionSnapshot = z.object({
   authors: z.array(ZNamed),
   tags: z.array(ZNamed),
   entities: z.array(ZNamed.extend({ type: z.string() })),
-  heroImage: z
-    .object({
-      s3Key: z.string(),
-      caption: z.string().nullable(),
-      attribution: z.string().nullable(),
-      metadata: z.record(z.string(), z.unknown()).nullable(),
-    })
-    .nullable(),
-  seo: z.object({
-    metaTitle: z.string().nullable(),
-    metaDescription: z.string().nullable(),
-    metaKeywords: z.array(z.string()),
-  }),
+  heroImage: ZStoryHeroImageView.nullable(),
+  seo: ZStorySeoView,
   access: z.string(),
   storyTemplate: z.string().nullable(),
   isBreakingNews: z.boolean(),

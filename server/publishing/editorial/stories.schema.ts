@@ -221,6 +221,19 @@ export const ZDeleteStoryInput = z.object({ id: z.uuid(), version: z.number().in
 
 export const ZStoryMove = z.object({ action: ZStoryAction, to: ZStoryStatus, label: z.string() });
 
+/** The hero image and the SEO fields as the editor shows them (also in revisions' snapshots). */
+export const ZStoryHeroImageView = z.object({
+  s3Key: z.string(),
+  caption: z.string().nullable(),
+  attribution: z.string().nullable(),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+});
+export const ZStorySeoView = z.object({
+  metaTitle: z.string().nullable(),
+  metaDescription: z.string().nullable(),
+  metaKeywords: z.array(z.string()),
+});
+
 export const ZStoryEditorView = z.object({
   id: z.uuid(),
   status: ZStoryStatus,
@@ -235,19 +248,8 @@ export const ZStoryEditorView = z.object({
   authors: z.array(z.object({ id: z.number().int(), name: z.string() })),
   tags: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
   entities: z.array(z.object({ id: z.number().int(), name: z.string(), type: z.string() })),
-  heroImage: z
-    .object({
-      s3Key: z.string(),
-      caption: z.string().nullable(),
-      attribution: z.string().nullable(),
-      metadata: z.record(z.string(), z.unknown()).nullable(),
-    })
-    .nullable(),
-  seo: z.object({
-    metaTitle: z.string().nullable(),
-    metaDescription: z.string().nullable(),
-    metaKeywords: z.array(z.string()),
-  }),
+  heroImage: ZStoryHeroImageView.nullable(),
+  seo: ZStorySeoView,
   access: z.string(),
   storyTemplate: z.string().nullable(),
   isBreakingNews: z.boolean(),
