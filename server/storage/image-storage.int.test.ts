@@ -11,6 +11,7 @@ import { getEnv, resetEnvCache } from "@/env.js";
 import type { AdminSession } from "@/server/auth/admin-session";
 import { getDb } from "@/server/db";
 import { testPng } from "@/server/testing/png";
+import { insertStory } from "@/server/testing/publishing-factories";
 import { startS3Server, type TestS3Server } from "@/server/testing/s3-server";
 import { createTestStaff } from "@/server/testing/staff";
 
@@ -166,6 +167,16 @@ describe.each(backends)("image storage: $name", (backend) => {
     session.current = other.session;
     expect((await remove(body.key)).status).toBe(404);
     session.current = staff.session;
+
+    // While a story shows it, it stays (409 naming the story); once it does not, it goes.
+    const db0 = await getDb();
+    const story = await insertStory(db0, staff.account.id, { headline: "Pier at dusk" });
+    await db0.story.update({ where: { id: story.id }, data: { heroImageS3Key: body.key } });
+    const used = await remove(body.key);
+    expect(used.status).toBe(409);
+    expect(JSON.stringify(await used.json())).toContain("Pier at dusk");
+    expect((await serve(body.key)).status).toBe(200);
+    await db0.story.update({ where: { id: story.id }, data: { heroImageS3Key: null } });
 
     expect((await remove(body.key)).status).toBe(204);
     expect((await serve(body.key)).status).toBe(404);

@@ -6,7 +6,8 @@ import { getEnv } from "@/env.js";
 import { readUploadedFileWithName } from "@/server/http/multipart";
 import { created, noContent } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { deleteImage, storeImage, uploadedImageToWire } from "@/server/publishing/editorial/images";
+import { storeImage, uploadedImageToWire } from "@/server/publishing/editorial/images";
+import { deleteMedia } from "@/server/publishing/editorial/media-library";
 import { ZImageKey } from "@/server/publishing/editorial/organise.schema";
 import { imageStorageFromEnv } from "@/server/storage/image-storage";
 
@@ -41,10 +42,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       roles: ["EDITOR"],
       query: z.object({ key: ZImageKey }),
       summary:
-        "Delete one of the account's images by its key: 204; its record goes, then its bytes (disk or bucket), and GET /images/<key> is 404 from then on.",
+        "Delete one of the account's uploads by its key: 204; its record goes, then its bytes and thumbnail (disk or bucket), and GET /images/<key> is 404 from then on. 409 naming where it is used while a story, author, collection, entity or the config still shows it.",
     },
     async ({ db, admin, query }) => {
-      await deleteImage(db, { actor: admin, key: query.key, storage: imageStorageFromEnv(getEnv()), now: new Date() });
+      await deleteMedia(db, { actor: admin, key: query.key, storage: imageStorageFromEnv(getEnv()), now: new Date() });
       return noContent();
     },
   ),
