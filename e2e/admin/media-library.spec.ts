@@ -112,3 +112,24 @@ for (const viewport of VIEWPORTS) {
     expect(width).toBeLessThanOrEqual(viewport.width);
   });
 }
+
+test("an author's avatar can be chosen from the library, from inside the author dialog", async ({
+  page,
+  users,
+  signIn,
+}) => {
+  await signIn(users.owner);
+  await page.goto("/admin/content/authors");
+  await page.getByRole("button", { name: "Add author" }).click();
+  const create = page.getByRole("dialog", { name: "New author" });
+  await create.getByRole("button", { name: "Choose from library" }).click();
+  const picker = page.getByRole("dialog", { name: "Choose from library" });
+  const first = picker.getByTestId("media-grid").getByRole("button").first();
+  await expect(first).toBeVisible();
+  const key = (await first.getAttribute("data-key"))!;
+  await first.focus();
+  await page.keyboard.press("Enter");
+  await expect(picker).toBeHidden();
+  await expect(create).toBeVisible();
+  await expect(create.locator(`img[src="/images/${key}"]`)).toHaveCount(1);
+});
