@@ -10,7 +10,7 @@ import { createPortal } from "react-dom";
 
 import { Dialog } from "@/components/ui";
 import type { TMediaItem } from "@/server/publishing/editorial/media.schema";
-import type { TUploadedImage } from "@/server/publishing/editorial/organise.schema";
+import { IMAGE_TYPES, type TImageMimeType, type TUploadedImage } from "@/server/publishing/editorial/organise.schema";
 
 import { MediaFilters, MediaGrid, MediaPager, useMediaQuery } from "./media-browser";
 
@@ -22,7 +22,8 @@ export function chosenImage(item: TMediaItem): TUploadedImage & { alt?: string }
     url: item.url,
     width: item.width,
     height: item.height,
-    "mime-type": mime === "image/png" || mime === "image/webp" || mime === "image/gif" ? mime : "image/jpeg",
+    // The library holds only the accepted upload types (IMAGE_TYPES, sniffed at upload).
+    "mime-type": Object.hasOwn(IMAGE_TYPES, mime) ? (mime as TImageMimeType) : "image/jpeg",
     ...(item.alt ? { alt: item.alt } : {}),
   };
 }
