@@ -8,6 +8,7 @@ import { afterAll, beforeEach, inject } from "vitest";
 
 import { clearAllCaches, setCacheMode } from "../cache/process-cache";
 import { openDatabase, type Database } from "../db/client";
+import { resetDatabase } from "./reset-database";
 import { postgresConfig } from "./test-database";
 
 const testDb = inject("testDb");
@@ -36,15 +37,3 @@ beforeEach(async () => {
 afterAll(async () => {
   await database.close();
 });
-
-/** Empty every table but the migrations log, in one statement. */
-export async function resetDatabase(db: Database): Promise<void> {
-  const schema = db.config.kind === "postgresql" ? db.config.schema : "public";
-  const rows = await db.prisma.$queryRawUnsafe<{ tablename: string }[]>(
-    `SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> '_prisma_migrations'`,
-    schema,
-  );
-  if (rows.length === 0) return;
-  const list = rows.map((r) => `"${schema}"."${r.tablename}"`).join(", ");
-  await db.prisma.$executeRawUnsafe(`TRUNCATE ${list} RESTART IDENTITY CASCADE`);
-}
