@@ -23,6 +23,7 @@ export {
   WholeNumberInput,
   type SelectOption,
 } from "./input";
+export { useLeaveGuard } from "./leave-guard";
 export { LinkCard, LinkCards, TextLink, textLinkClasses } from "./link";
 export { ErrorReference, LoadError, Loading, LoadMore, LoadState } from "./load-state";
 export { PageHeader } from "./page-header";

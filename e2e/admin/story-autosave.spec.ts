@@ -1,6 +1,7 @@
 /**
  * The story editor as a writing tool: a draft saves itself a few seconds after typing stops and
- * says so; reloading shows what was saved; leaving with unsaved changes asks first; the history
+ * says so; reloading shows what was saved; leaving with unsaved changes asks first (links, Back and
+ * Forward); the history
  * lists the saves, shows a diff and restores; entities and the SEO preview; a private preview link
  * opens the draft; Publish asks first, naming the story. And two editors on one story: the second
  * sees both texts side by side and keeps theirs without losing the first's.
@@ -77,12 +78,22 @@ test("a draft autosaves, survives a reload, keeps a history with diff and restor
   await expect(page.getByTestId("seo-preview-description")).toContainText(`Second summary ${run}`);
   await expect(status).toHaveText("Saved", { timeout: 15_000 });
 
-  // The history: the first save, with its diff to now, restored on top.
+  // The history: an autosave shows what it changed from the save before it.
   const history = page.getByTestId("revision-list");
   await expect(history.getByRole("button", { name: /Version 1 · Saved/ })).toBeVisible();
-  await expect(history.getByRole("button", { name: /Autosaved/ }).first()).toBeVisible();
-  await history.getByRole("button", { name: /Version 1 · Saved/ }).click();
+  await history
+    .getByRole("button", { name: /Autosaved/ })
+    .first()
+    .click();
   const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("radio", { name: /What this save changed \(from version 1\)/ })).toBeChecked();
+  await expect(dialog.getByTestId("diff-summary").locator("ins")).toContainText(`Second summary ${run}`);
+  await dialog.getByRole("button", { name: "Close" }).click();
+
+  // The first save: nothing before it; against the current version, everything since; restored on top.
+  await history.getByRole("button", { name: /Version 1 · Saved/ }).click();
+  await expect(dialog.getByTestId("revision-diff")).toContainText("first recorded save");
+  await dialog.getByRole("radio", { name: /From this version to the current one/ }).check();
   await expect(dialog.getByTestId("diff-summary").locator("ins")).toContainText(`Second summary ${run}`);
   await expect(dialog.getByTestId("diff-entities")).toContainText(entity.name);
   expect(await seriousViolations(page)).toEqual([]);
@@ -137,6 +148,61 @@ test("a draft autosaves, survives a reload, keeps a history with diff and restor
   await expect(page.getByRole("dialog")).toContainText(`Publish "${headline}" now?`);
   await page.getByRole("dialog").getByRole("button", { name: "Cancel", exact: true }).click();
   await expect(page.getByTestId("story-status")).toHaveAttribute("data-status", "APPROVED");
+});
+
+test("Back and Forward with unsaved changes ask first; Cancel stays with the text, Leave goes", async ({
+  page,
+  signIn,
+  users,
+}) => {
+  const run = Date.now().toString(36);
+  await signIn(users.editor);
+  // A published story: it saves only when asked, so its changes stay unsaved as long as the test needs.
+  const headline = `Guarded ${run}`;
+  let { story } = await trpcCall<{ story: Story }>(page.request, "stories.create", { headline });
+  for (const action of ["submit", "approve", "publish"])
+    ({ story } = await trpcCall<{ story: Story }>(page.request, "stories.transition", {
+      id: story.id,
+      version: story.version,
+      action,
+    }));
+  const list = `/admin/content/stories?q=${encodeURIComponent(headline)}`;
+  await page.goto(list);
+  await page.getByTestId("story-row").getByRole("link", { name: headline }).click();
+  await expect(page).toHaveURL(new RegExp(`/stories/${story.id}$`));
+
+  const summary = page.getByLabel("Summary");
+  await summary.fill(`Not saved yet ${run}`);
+  await expect(page.getByTestId("save-status")).toHaveText("Unsaved changes");
+  const leave = page.getByRole("dialog").filter({ hasText: "Leave without saving?" });
+
+  // Back: asked; Cancel keeps the page and the text.
+  await page.goBack({ timeout: 3_000 }).catch(() => null);
+  await expect(leave).toBeVisible();
+  await leave.getByRole("button", { name: "Cancel" }).click();
+  await expect(page).toHaveURL(new RegExp(`/stories/${story.id}$`));
+  await expect(summary).toHaveValue(`Not saved yet ${run}`);
+
+  // Back again: Leave goes back to the list.
+  await page.goBack({ timeout: 3_000 }).catch(() => null);
+  await leave.getByRole("button", { name: "Leave" }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/content/stories\\?q=`));
+  await expect(page.getByTestId("story-row")).toContainText(headline);
+
+  // Forward into the editor, change, Forward/Back out of it: asked again.
+  await page.goForward();
+  await expect(page).toHaveURL(new RegExp(`/stories/${story.id}$`));
+  await summary.fill(`Changed again ${run}`);
+  await page.goBack({ timeout: 3_000 }).catch(() => null);
+  await expect(leave).toBeVisible();
+  await leave.getByRole("button", { name: "Cancel" }).click();
+  await expect(summary).toHaveValue(`Changed again ${run}`);
+  // Saved: Back goes without a question.
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByTestId("save-status")).toHaveText("Saved");
+  await page.goBack();
+  await expect(page).toHaveURL(new RegExp(`/admin/content/stories\\?q=`));
+  await expect(leave).toBeHidden();
 });
 
 test("two editors on one story: the second sees both texts side by side and keeps theirs; nothing is lost", async ({

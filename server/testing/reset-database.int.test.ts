@@ -19,7 +19,9 @@ test("the reset empties the tables a test wrote to, and ids start again at 1", a
   expect(await prisma.account.count()).toBe(0);
   const again = await prisma.account.create({ data: { slug: "c", name: "C", jwtSecret: "s" } });
   expect(again.id).toBe(1);
-  const section = await prisma.section.create({ data: { accountId: again.id, name: "News", displayName: "News", slug: "news" } });
+  const section = await prisma.section.create({
+    data: { accountId: again.id, name: "News", displayName: "News", slug: "news" },
+  });
   expect(section.id).toBe(1);
 });
 

@@ -2,14 +2,24 @@
 
 /**
  * The story's revision history, newest first: one line per save (an editor's autosaves within ten
- * minutes share one). Opening a revision shows, field by field, how the current version differs
- * from it; "Restore" saves the revision's content as a new version on top of the current one.
+ * minutes share one). Opening a revision shows, field by field, what that save changed (against the
+ * save before it), or how the current version differs from it; "Restore" saves the revision's
+ * content as a new version on top of the current one.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Button, DateTime, Dialog, LoadError, Loading, SelectableList, useConfirm } from "@/components/ui";
+import {
+  Button,
+  DateTime,
+  Dialog,
+  LoadError,
+  Loading,
+  RadioChoices,
+  SelectableList,
+  useConfirm,
+} from "@/components/ui";
 import type { TRevisionKind } from "@/server/publishing/editorial/revisions.schema";
 
 import { FieldDiff } from "./field-diff";
@@ -17,6 +27,7 @@ import { formValuesOf, type FormValues } from "./story-form";
 
 const KIND_LABEL: Record<TRevisionKind, string> = { save: "Saved", autosave: "Autosaved", restore: "Restored" };
 const PAGE = 10;
+type Compare = "previous" | "current";
 
 export function RevisionHistory({
   storyId,
@@ -37,6 +48,7 @@ export function RevisionHistory({
   const confirm = useConfirm();
   const [open, setOpen] = useState<number | null>(null);
   const [offset, setOffset] = useState(0);
+  const [compare, setCompare] = useState<Compare>("previous");
   const list = useQuery({
     ...trpc.stories.revisions.queryOptions({ storyId, offset, limit: PAGE }),
     placeholderData: keepPreviousData,
@@ -84,8 +96,7 @@ export function RevisionHistory({
         description={
           picked ? (
             <>
-              By {picked.savedBy ?? "someone no longer on the staff"}, <DateTime value={picked.updatedAt} />. Below:
-              what changed from this revision to the current version ({currentVersion}).
+              By {picked.savedBy ?? "someone no longer on the staff"}, <DateTime value={picked.updatedAt} />.
             </>
           ) : null
         }
@@ -96,7 +107,41 @@ export function RevisionHistory({
           <LoadError what="revision" error={revision.error} onRetry={revision.refetch} />
         ) : (
           <div className="space-y-4">
-            <FieldDiff before={formValuesOf(revision.data.snapshot, () => [])} after={current} testId="revision-diff" />
+            <fieldset>
+              <legend className="mb-1 text-sm font-medium text-gray-800">Show</legend>
+              <RadioChoices<Compare>
+                value={compare}
+                onChange={setCompare}
+                options={[
+                  {
+                    value: "previous",
+                    label: revision.data.previous
+                      ? `What this save changed (from version ${revision.data.previous.version})`
+                      : "What this save changed (the first save)",
+                  },
+                  { value: "current", label: `From this version to the current one (${currentVersion})` },
+                ]}
+              />
+            </fieldset>
+            {compare === "previous" ? (
+              revision.data.previous ? (
+                <FieldDiff
+                  before={formValuesOf(revision.data.previous.snapshot, () => [])}
+                  after={formValuesOf(revision.data.snapshot, () => [])}
+                  testId="revision-diff"
+                />
+              ) : (
+                <p className="text-sm text-gray-600" data-testid="revision-diff">
+                  The story&apos;s first recorded save: nothing before it to compare with.
+                </p>
+              )
+            ) : (
+              <FieldDiff
+                before={formValuesOf(revision.data.snapshot, () => [])}
+                after={current}
+                testId="revision-diff"
+              />
+            )}
             {restoreDisabled ? <p className="text-sm text-amber-800">{restoreDisabled}</p> : null}
             <div className="flex justify-end gap-2">
               <Button onClick={() => setOpen(null)}>Close</Button>

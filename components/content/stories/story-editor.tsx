@@ -10,8 +10,8 @@
  * - Two editors: when a save meets a newer version (CONFLICT), the newer one is fetched and shown
  *   next to this editor's text, field by field (./conflict-view.tsx); nothing typed is thrown away,
  *   and autosave waits until the editor chooses.
- * - Leaving with unsaved changes asks first: the browser's own prompt for reloads and other sites,
- *   a confirm dialog for links inside the dashboard.
+ * - Leaving with unsaved changes asks first (components/ui/leave-guard.ts): the browser's own prompt
+ *   for reloads and other sites, a confirm dialog for links inside the dashboard and for Back/Forward.
  * - History (./revision-history.tsx), a private preview link, entities and the SEO preview.
  * Workflow buttons show only the moves the server says are open, and wait until the form's
  * changes are saved; Publish and Retract ask first, naming the story.
@@ -40,6 +40,7 @@ import {
   serverErrors,
   Textarea,
   useConfirm,
+  useLeaveGuard,
   type ButtonVariant,
 } from "@/components/ui";
 import {
@@ -281,42 +282,12 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
     return () => window.removeEventListener("online", back);
   }, []);
 
-  // Leaving with unsaved changes: the browser asks on reload, close and other sites…
+  // Leaving with unsaved changes asks first: reload and close, links, Back and Forward.
   const unsaved = dirty || saving;
-  useEffect(() => {
-    if (!unsaved) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      event.returnValue = "";
-    };
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [unsaved]);
-  // …and a link inside the dashboard asks here first.
-  useEffect(() => {
-    if (!unsaved) return;
-    const onClick = (event: MouseEvent) => {
-      if (event.defaultPrevented || event.button !== 0) return;
-      if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-      const anchor = event.target instanceof Element ? event.target.closest("a[href]") : null;
-      if (!(anchor instanceof HTMLAnchorElement) || anchor.target === "_blank" || anchor.hasAttribute("download"))
-        return;
-      const url = new URL(anchor.href, window.location.href);
-      if (url.origin !== window.location.origin) return;
-      if (url.pathname === window.location.pathname && url.search === window.location.search) return;
-      event.preventDefault();
-      event.stopPropagation();
-      void confirm({
-        title: "Leave without saving?",
-        body: "This story has changes that are not saved yet. Leave and they are lost; Cancel to stay and save them.",
-        confirmLabel: "Leave",
-      }).then((ok) => {
-        if (ok) router.push(`${url.pathname}${url.search}${url.hash}`);
-      });
-    };
-    document.addEventListener("click", onClick, true);
-    return () => document.removeEventListener("click", onClick, true);
-  }, [unsaved, confirm, router]);
+  useLeaveGuard(unsaved, {
+    title: "Leave without saving?",
+    body: "This story has changes that are not saved yet. Leave and they are lost; Cancel to stay and save them.",
+  });
 
   const resolveConflict = (merged: FormValues | null) => {
     const theirs = conflict;

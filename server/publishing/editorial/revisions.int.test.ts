@@ -60,6 +60,10 @@ describe("story revisions", () => {
     // The snapshot is the story as saved: its cards are the stored (sanitised, versioned) ones.
     const story = await db.story.findUniqueOrThrow({ where: { id } });
     expect(latest.snapshot.cards).toEqual(story.cards);
+    // With the save before it, to show what this save changed; the first save has none.
+    expect(latest.previous).toMatchObject({ version: 1, snapshot: { headline: "First", summary: null } });
+    const first = await getRevision(db, { actor, storyId: id, revisionId: page.items[1]!.id });
+    expect(first.previous).toBeNull();
   });
 
   it("coalesces one editor's consecutive autosaves within ten minutes; a save, another editor or time starts a new one", async () => {

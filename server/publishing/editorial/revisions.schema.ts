@@ -76,7 +76,11 @@ export const ZRevisionPage = z.object({
   limit: z.number().int(),
 });
 
-export const ZRevisionView = ZRevisionListItem.extend({ snapshot: ZRevisionSnapshot });
+export const ZRevisionView = ZRevisionListItem.extend({
+  snapshot: ZRevisionSnapshot,
+  /** The save before this one (what this save changed), or null for the story's first revision. */
+  previous: z.object({ version: z.number().int(), snapshot: ZRevisionSnapshot }).nullable(),
+});
 export type TRevisionView = z.infer<typeof ZRevisionView>;
 
 // ─── Preview links ───────────────────────────────────────────────────────────────────────────

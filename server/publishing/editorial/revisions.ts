@@ -158,7 +158,7 @@ export async function listRevisions(
   return { items: rows.map((row) => toItem(row, names)), total, offset, limit };
 }
 
-/** One revision with its snapshot. */
+/** One revision with its snapshot, and the one before it (to show what this save changed). */
 export async function getRevision(
   db: Db,
   args: { actor: Actor; storyId: string; revisionId: number },
@@ -167,8 +167,19 @@ export async function getRevision(
   const accountId = args.actor.accountId;
   const row = await db.storyRevision.findFirst({ where: { id: revisionId, storyId, accountId }, select: LIST_SELECT });
   if (!row) throw new AppError("NOT_FOUND", "Revision not found.");
-  const names = await staffNames(db, accountId, [row.staffUserId]);
-  return { ...toItem(row, names), snapshot: parseSnapshot(row) };
+  const [names, previous] = await Promise.all([
+    staffNames(db, accountId, [row.staffUserId]),
+    db.storyRevision.findFirst({
+      where: { storyId, accountId, version: { lt: row.version } },
+      orderBy: { version: "desc" },
+      select: LIST_SELECT,
+    }),
+  ]);
+  return {
+    ...toItem(row, names),
+    snapshot: parseSnapshot(row),
+    previous: previous ? { version: previous.version, snapshot: parseSnapshot(previous) } : null,
+  };
 }
 
 /**
