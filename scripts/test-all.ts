@@ -1,7 +1,13 @@
 /**
  * npm test: every check the project has, in one command (CI runs exactly this).
  *
- *   typecheck → lint → unit → integration on PGlite → integration on PostgreSQL → Playwright
+ *   1. type check, lint, formatting, API reference, unit tests   (side by side)
+ *   2. integration tests on PGlite and on PostgreSQL             (side by side)
+ *   3. Playwright
+ *
+ * Each test process is mostly one core's work (integration files run one at a time on one
+ * database), so the steps of a phase share the machine's cores; side by side, a step's output is
+ * printed whole when it ends.
  *
  * Prerequisites come first (scripts/lib/test-prerequisites.ts): PostgreSQL, Redis and Chromium
  * are installed, started and given the test database when this machine lacks them, one line each;
@@ -16,7 +22,7 @@
 // First: on a Node.js older than package.json's engines.node, stop with one line before anything loads.
 import "./lib/require-supported-node";
 
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -41,6 +47,8 @@ type Step = {
   parse?: (file: string) => Counts;
   /** A test runner: takes the command line's test files and filters. */
   runner?: boolean;
+  /** Steps of one phase run side by side (each one process, mostly on one core); phases in order. */
+  phase: number;
 };
 
 const vitestCounts = (file: string): Counts => {
@@ -62,8 +70,9 @@ const playwrightCounts = (file: string): Counts => {
   };
   return { passed: data.stats.expected + data.stats.flaky, failed: data.stats.unexpected, skipped: data.stats.skipped };
 };
-const vitest = (id: string, config: string, env?: Record<string, string>): Step => ({
+const vitest = (id: string, config: string, phase: number, env?: Record<string, string>): Step => ({
   id,
+  phase,
   title: "",
   command: [
     bin("vitest"),
@@ -81,9 +90,14 @@ const vitest = (id: string, config: string, env?: Record<string, string>): Step 
 });
 
 const steps: Step[] = [
-  { id: "typecheck", title: "Type check (tsc)", command: [bin("tsc"), "--noEmit"] },
-  { id: "lint", title: "Lint (eslint)", command: [bin("eslint"), "--max-warnings", "0", "."] },
-  { id: "format", title: "Formatting (prettier)", command: [bin("prettier"), "--check", "--log-level", "warn", "."] },
+  { id: "typecheck", title: "Type check (tsc)", command: [bin("tsc"), "--noEmit"], phase: 1 },
+  { id: "lint", title: "Lint (eslint)", command: [bin("eslint"), "--max-warnings", "0", "."], phase: 1 },
+  {
+    id: "format",
+    title: "Formatting (prettier)",
+    command: [bin("prettier"), "--check", "--log-level", "warn", "."],
+    phase: 1,
+  },
   {
     id: "docs",
     title: "API reference up to date",
@@ -95,14 +109,15 @@ const steps: Step[] = [
       path.join(root, "scripts/docs-api.ts"),
       "--check",
     ],
+    phase: 1,
   },
-  { ...vitest("unit", "vitest.config.ts"), title: "Unit tests" },
+  { ...vitest("unit", "vitest.config.ts", 1), title: "Unit tests" },
   {
-    ...vitest("int-pglite", "vitest.integration.config.ts", { TEST_DB: "pglite" }),
+    ...vitest("int-pglite", "vitest.integration.config.ts", 2, { TEST_DB: "pglite" }),
     title: "Integration tests on PGlite",
   },
   {
-    ...vitest("int-postgres", "vitest.integration.config.ts", { TEST_DB: "postgres", TEST_DATABASE_URL }),
+    ...vitest("int-postgres", "vitest.integration.config.ts", 2, { TEST_DB: "postgres", TEST_DATABASE_URL }),
     title: "Integration tests on PostgreSQL",
   },
   {
@@ -113,6 +128,7 @@ const steps: Step[] = [
     report: path.join(reportDir, "e2e.json"),
     parse: playwrightCounts,
     runner: true,
+    phase: 3,
   },
 ];
 
@@ -141,26 +157,49 @@ if (!(await ensureTestPrerequisites(prerequisites))) {
 }
 
 // ─── Run ─────────────────────────────────────────────────────────────────────────────────────
-const results: { step: Step; ok: boolean; seconds: number; counts?: Counts }[] = [];
-for (const step of selected) {
-  console.log(`\n━━━ ${step.title} ━━━`);
+type Result = { step: Step; ok: boolean; seconds: number; counts?: Counts };
+
+/**
+ * One step as a child process. Alone in its phase it writes to this terminal as it goes; next to
+ * others its output goes to a file and is printed whole when it ends, so steps never interleave.
+ */
+function runStep(step: Step, alone: boolean): Promise<Result> {
   const started = Date.now();
   const command = step.runner ? [...step.command, ...filters] : step.command;
-  const result = spawnSync(command[0]!, command.slice(1), {
+  if (alone) console.log(`\n━━━ ${step.title} ━━━`);
+  const logFile = path.join(reportDir, `${step.id}.log`);
+  const out = alone ? "inherit" : fs.openSync(logFile, "w");
+  const child = spawn(command[0]!, command.slice(1), {
     cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, ...step.env },
+    stdio: ["ignore", out, out],
+    env: { ...process.env, ...step.env, ...(alone ? {} : { FORCE_COLOR: process.env.FORCE_COLOR ?? "1" }) },
   });
-  const ok = result.status === 0;
-  let counts: Counts | undefined;
-  if (step.report && step.parse && fs.existsSync(step.report)) {
-    try {
-      counts = step.parse(step.report);
-    } catch {
-      counts = undefined;
-    }
-  }
-  results.push({ step, ok, seconds: (Date.now() - started) / 1000, counts });
+  return new Promise((resolve) => {
+    child.on("error", (error) => console.error(`${step.title}: ${error.message}`));
+    child.on("close", (code) => {
+      if (typeof out === "number") {
+        fs.closeSync(out);
+        console.log(`\n━━━ ${step.title} ━━━`);
+        process.stdout.write(fs.readFileSync(logFile));
+      }
+      let counts: Counts | undefined;
+      if (step.report && step.parse && fs.existsSync(step.report)) {
+        try {
+          counts = step.parse(step.report);
+        } catch {
+          counts = undefined;
+        }
+      }
+      resolve({ step, ok: code === 0, seconds: (Date.now() - started) / 1000, counts });
+    });
+  });
+}
+
+const results: Result[] = [];
+for (const phase of [...new Set(selected.map((s) => s.phase))]) {
+  const together = selected.filter((s) => s.phase === phase);
+  if (together.length > 1) console.log(`\n(side by side: ${together.map((s) => s.id).join(", ")})`);
+  results.push(...(await Promise.all(together.map((step) => runStep(step, together.length === 1)))));
 }
 
 console.log("\n━━━ Summary ━━━");

@@ -88,7 +88,8 @@ test("a draft autosaves, survives a reload, keeps a history with diff and restor
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByRole("radio", { name: /What this save changed \(from version 1\)/ })).toBeChecked();
   await expect(dialog.getByTestId("diff-summary").locator("ins")).toContainText(`Second summary ${run}`);
-  await dialog.getByRole("button", { name: "Close" }).click();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
 
   // The first save: nothing before it; against the current version, everything since; restored on top.
   await history.getByRole("button", { name: /Version 1 · Saved/ }).click();
@@ -173,7 +174,7 @@ test("Back and Forward with unsaved changes ask first; Cancel stays with the tex
 
   const summary = page.getByLabel("Summary");
   await summary.fill(`Not saved yet ${run}`);
-  await expect(page.getByTestId("save-status")).toHaveText("Unsaved changes");
+  await expect(page.getByTestId("save-status")).toHaveText(/^Unsaved changes/);
   const leave = page.getByRole("dialog").filter({ hasText: "Leave without saving?" });
 
   // Back: asked; Cancel keeps the page and the text.
