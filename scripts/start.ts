@@ -9,6 +9,9 @@
  *   5. Build the app when the sources changed since the last build (skipped with --dev).
  *   6. Serve it (scripts/serve.mjs: Next.js, production or dev) and print where the dashboard and the API are.
  *
+ * With --build-only: steps 1, 2 and 5, then exit (npm test builds while its checks run, so that
+ * the Playwright step finds the build up to date).
+ *
  * PGlite allows one process at a time: steps 3-4 close the database before step 6 opens it.
  */
 // First: on a Node.js older than package.json's engines.node, stop with one line before anything loads.
@@ -27,6 +30,7 @@ import { formatCredentials, runSeed } from "../server/seed/run";
 import { exitOnEnvError } from "./lib/cli";
 
 const dev = process.argv.includes("--dev");
+const buildOnly = process.argv.includes("--build-only");
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const nextBin = path.join(root, "node_modules/next/dist/bin/next");
 
@@ -50,7 +54,7 @@ const config = databaseConfigFromEnv(env);
 log(`database: ${describeDatabase(config)}`);
 
 // ─── 3-4. Migrate, and seed on the first run ──────────────────────────────────────────────────
-{
+if (!buildOnly) {
   const database = await openDatabase(config).catch((error: unknown) => {
     console.error(`[masthead] cannot open the database (${describeDatabase(config)}): ${String(error)}`);
     process.exit(1);
@@ -102,6 +106,7 @@ if (!dev) {
     fs.writeFileSync(stampFile, stamp);
   }
 }
+if (buildOnly) process.exit(0);
 
 // ─── 6. Serve ────────────────────────────────────────────────────────────────────────────────
 // scripts/serve.mjs: Next.js behind node:http (methods Next.js cannot answer, graceful shutdown).

@@ -1,13 +1,13 @@
 /**
  * npm test: every check the project has, in one command (CI runs exactly this).
  *
- *   1. type check, lint, formatting, API reference, unit tests   (side by side)
- *   2. integration tests on PGlite and on PostgreSQL             (side by side)
- *   3. Playwright
+ *   1. type check, lint, formatting, API reference, unit tests, the app's build   (side by side)
+ *   2. integration tests on PGlite and on PostgreSQL, Playwright                (side by side)
  *
  * Each test process is mostly one core's work (integration files run one at a time on one
- * database), so the steps of a phase share the machine's cores; side by side, a step's output is
- * printed whole when it ends.
+ * database; the browser tests one at a time, mostly waiting on the app and the browser), so the
+ * steps of a phase share the machine's cores: about 25 minutes on 2 cores, against 50 one after
+ * another. Side by side, a step's output is printed whole when it ends.
  *
  * Prerequisites come first (scripts/lib/test-prerequisites.ts): PostgreSQL, Redis and Chromium
  * are installed, started and given the test database when this machine lacks them, one line each;
@@ -121,6 +121,12 @@ const steps: Step[] = [
     title: "Integration tests on PostgreSQL",
   },
   {
+    id: "build",
+    title: "Build the app (for the browser tests)",
+    command: [process.execPath, "--import", "tsx", path.join(root, "scripts/start.ts"), "--build-only"],
+    phase: 1,
+  },
+  {
     id: "e2e",
     title: "Browser tests (Playwright, Chromium)",
     command: [bin("playwright"), "test"],
@@ -128,7 +134,7 @@ const steps: Step[] = [
     report: path.join(reportDir, "e2e.json"),
     parse: playwrightCounts,
     runner: true,
-    phase: 3,
+    phase: 2,
   },
 ];
 
@@ -139,7 +145,10 @@ const arg = (name: string) =>
     ?.split(",");
 const only = arg("only");
 const skip = arg("skip") ?? [];
-const selected = steps.filter((s) => (!only || only.includes(s.id)) && !skip.includes(s.id));
+const selected = steps
+  .filter((s) => (!only || only.includes(s.id)) && !skip.includes(s.id))
+  // The build is for the browser tests: not without them (and they build for themselves when run alone).
+  .filter((s, _, chosen) => s.id !== "build" || chosen.some((c) => c.id === "e2e"));
 /** Arguments that are not flags: test files or filters, passed to the selected test runners. */
 const filters = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 

@@ -15,7 +15,7 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://po
 
 /** Where the global setup leaves the migrated PGlite snapshot for the workers. */
 export function snapshotPath(runId: string): string {
-  return path.join(os.tmpdir(), `masthead-int-${runId}.tar.gz`);
+  return path.join(os.tmpdir(), `masthead-int-${runId}.tar`);
 }
 
 export function postgresConfig(schema: string): DatabaseConfig {

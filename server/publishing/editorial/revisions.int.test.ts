@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { getDb } from "../../db";
 import { appErrorCodeOf as codeOf } from "../../testing/app-errors";
+import { editorialSetup, testClock } from "../../testing/editorial-fixture";
 import {
   createTestPublisher,
   insertAuthor,
@@ -14,17 +14,11 @@ import { STORY_INCLUDE, storyToWire } from "../story-view";
 import { getRevision, listRevisions } from "./revisions";
 import { createStory, restoreRevision, transitionStory, updateStory } from "./stories";
 
-const APP_URL = "http://localhost:3000";
-const T0 = new Date("2026-03-01T10:00:00.000Z");
-const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+const at = testClock("2026-03-01T10:00:00.000Z");
 
 async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db, { siteUrl: "https://news.example.com" });
-  const actor = await insertEditor(db, account.id, { name: "Ada" });
-  const other = await insertEditor(db, account.id, { name: "Bob" });
-  const ctx = (minutes = 0, who = actor) => ({ actor: who, now: at(minutes), appUrl: APP_URL });
-  return { db, account, actor, other, ctx };
+  const { editors, ...rest } = await editorialSetup(at, [{ name: "Ada" }, { name: "Bob" }]);
+  return { ...rest, other: editors[1]! };
 }
 
 describe("story revisions", () => {
@@ -241,7 +235,7 @@ describe("story entities", () => {
     const ada = await mk("Ada Lovelace", "person");
     const club = await mk("Lovelace Rovers", "team");
     const gone = await db.entity.create({
-      data: { accountId: account.id, name: "Gone", type: "person", deletedAt: T0 },
+      data: { accountId: account.id, name: "Gone", type: "person", deletedAt: at(0) },
     });
     const foreign = await mk("Elsewhere", "person", (await createTestPublisher(db)).id);
     const { story } = await createStory(db, { ...ctx(), input: { headline: "Profile", entityIds: [club.id, ada.id] } });

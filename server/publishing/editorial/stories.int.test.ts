@@ -6,33 +6,21 @@ import { getDb } from "../../db";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { appErrorCodeOf as codeOf } from "../../testing/app-errors";
+import { EDITORIAL_APP_URL, editorialSetup, testClock } from "../../testing/editorial-fixture";
 import { HOSTILE_URLS } from "../../testing/hostile-html";
-import {
-  createTestPublisher,
-  insertAuthor,
-  insertSection,
-  insertTag,
-  textCards,
-} from "../../testing/publishing-factories";
-import { insertEditor } from "../../testing/staff";
+import { insertAuthor, insertSection, insertTag, textCards } from "../../testing/publishing-factories";
 import type { TCard } from "../cards.schema";
 import { forgetPublisherCache } from "../publisher";
 import { createStory, deleteStory, getStory, transitionStory, updateStory } from "./stories";
 import { STORY_ACTIONS, STORY_STATUSES, type TStoryAction, type TStoryStatus } from "./stories.schema";
 import { listStories } from "./story-finding";
 
-const APP_URL = "http://localhost:3000";
-const T0 = new Date("2026-03-01T10:00:00.000Z");
-const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+const APP_URL = EDITORIAL_APP_URL;
+const at = testClock("2026-03-01T10:00:00.000Z");
 
 beforeEach(() => forgetPublisherCache());
 
-async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db, { siteUrl: "https://news.example.com" });
-  const actor = await insertEditor(db, account.id);
-  return { db, account, actor, ctx: (minutes = 0) => ({ actor, now: at(minutes), appUrl: APP_URL }) };
-}
+const setup = () => editorialSetup(at);
 
 /** An active CONTENT endpoint subscribed to every story event. */
 async function subscribe(accountId: number) {

@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 
 import { getDb } from "../../db";
 import { insertMember } from "../../testing/access-fixtures";
+import { EDITORIAL_APP_URL, editorialSetup, testClock } from "../../testing/editorial-fixture";
 import {
   createTestPublisher,
   insertAuthor,
@@ -19,18 +20,12 @@ import { createStory, transitionStory } from "./stories";
 import { bulkStories, getDailyActivity, getEditorOverview, listStories } from "./story-finding";
 import { summarizeBulk } from "./story-finding.schema";
 
-const APP_URL = "http://localhost:3000";
-const T0 = new Date("2026-03-10T10:00:00.000Z");
-const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+const APP_URL = EDITORIAL_APP_URL;
+const at = testClock("2026-03-10T10:00:00.000Z");
 
 beforeEach(() => forgetPublisherCache());
 
-async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db, { siteUrl: "https://news.example.com" });
-  const actor = await insertEditor(db, account.id);
-  return { db, account, actor, ctx: (minutes = 0) => ({ actor, now: at(minutes), appUrl: APP_URL }) };
-}
+const setup = () => editorialSetup(at);
 
 /** Move a story along the workflow, one action after another. */
 async function move(
