@@ -7,7 +7,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
-import { expect, pngFile, test } from "../fixtures";
+import { expect, pngFile, test, trpcQuery } from "../fixtures";
 
 /** axe-core's serious and critical findings (WCAG 2.1 A and AA) on the page as it is now. */
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -88,8 +88,14 @@ for (const viewport of VIEWPORTS) {
     await expect(dialog).toBeHidden();
     await expect(heroKey).toHaveValue(tramKey);
     await expect(hero.getByTestId("chosen-image-alt")).toContainText(`A red tram at dawn ${run}`);
+    // …and is saved with the story as the hero image's alt text, which the editor can change.
+    await expect(hero.getByLabel("Hero alt text")).toHaveValue(`A red tram at dawn ${run}`);
     await page.getByRole("button", { name: "Create draft" }).click();
     await expect(page).toHaveURL(/\/admin\/content\/stories\/[0-9a-f-]{36}$/, { timeout: 60_000 });
+    const saved = await trpcQuery<{ heroImage: { metadata: { alt?: string } } | null }>(page.request, "stories.get", {
+      id: page.url().split("/").pop()!,
+    });
+    expect(saved.heroImage?.metadata.alt).toBe(`A red tram at dawn ${run}`);
 
     // 5. Unused finds the bus only; deleting it asks first, then it is gone.
     await page.goto("/admin/content/media");

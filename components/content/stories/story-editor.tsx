@@ -421,8 +421,33 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
           </div>
           <ImageUploadButton
             label="Upload hero image"
-            onUploaded={(image) => setValues((v) => ({ ...v, heroKey: image.key, heroMetadata: imageMetadata(image) }))}
+            onUploaded={(image) =>
+              setValues((v) => ({
+                ...v,
+                heroKey: image.key,
+                // A library image brings the alt text kept with it; the editor can change it here.
+                heroMetadata: { ...imageMetadata(image), ...(image.alt ? { alt: image.alt } : {}) },
+              }))
+            }
           />
+          <FormField
+            label="Hero alt text"
+            optional
+            hint="What the image shows, for readers who cannot see it. Feeds fall back to the caption, then the headline."
+          >
+            <Input
+              maxLength={1000}
+              value={values.heroMetadata?.alt ?? ""}
+              disabled={!values.heroKey}
+              onChange={(e) => {
+                const alt = e.target.value;
+                setValues((v) => {
+                  const { alt: _old, ...rest } = v.heroMetadata ?? {};
+                  return { ...v, heroMetadata: alt ? { ...rest, alt } : Object.keys(rest).length ? rest : null };
+                });
+              }}
+            />
+          </FormField>
         </Panel>
 
         <Panel title="SEO" padded>

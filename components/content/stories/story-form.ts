@@ -30,7 +30,7 @@ export type FormValues = {
   heroKey: string;
   heroCaption: string;
   heroAttribution: string;
-  heroMetadata: { width?: number; height?: number; "mime-type"?: string } | null;
+  heroMetadata: { width?: number; height?: number; "mime-type"?: string; alt?: string } | null;
   metaTitle: string;
   metaDescription: string;
   metaKeywords: string;
@@ -58,10 +58,12 @@ function heroMetadataOf(metadata: Record<string, unknown> | null | undefined): F
   if (!metadata) return null;
   const { width, height } = metadata;
   const mime = metadata["mime-type"];
+  const alt = metadata.alt;
   return {
     ...(typeof width === "number" ? { width } : {}),
     ...(typeof height === "number" ? { height } : {}),
     ...(typeof mime === "string" ? { "mime-type": mime } : {}),
+    ...(typeof alt === "string" && alt ? { alt } : {}),
   };
 }
 

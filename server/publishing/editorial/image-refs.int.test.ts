@@ -80,6 +80,29 @@ describe("image keys editors may use", () => {
       ),
     ).toEqual({ code: "BAD_REQUEST", fields: ["heroImage.s3Key"] });
     expect((await db.story.findUniqueOrThrow({ where: { id: story.id } })).heroImageS3Key).toBe(own);
+
+    // The hero image's alt text is kept as plain text: markup is taken out once, at save.
+    const { story: withAlt } = await updateStory(db, {
+      ...ctx,
+      input: {
+        id: story.id,
+        version: story.version,
+        heroImage: { s3Key: own, metadata: { width: 10, alt: `Gulls <img src=x onerror=alert(1)>at <b>dawn</b>` } },
+      },
+    });
+    expect(withAlt.heroImage?.metadata).toEqual({ width: 10, alt: "Gulls at dawn" });
+    expect(
+      await outcome(
+        updateStory(db, {
+          ...ctx,
+          input: {
+            id: story.id,
+            version: withAlt.version,
+            heroImage: { s3Key: own, metadata: { alt: "x".repeat(5000) } },
+          },
+        }),
+      ),
+    ).toEqual({ code: "BAD_REQUEST", fields: ["heroImage.metadata.alt"] });
   });
 
   it("accepts external image URLs only on the hosts the account allows", async () => {

@@ -7,6 +7,7 @@ import { z } from "zod";
 
 import type { STORY_WORKFLOW_EVENTS } from "../../webhooks/events.schema";
 import { ZCards } from "../cards.schema";
+import { ZAltText } from "./media.schema";
 
 // ─── Vocabulary ──────────────────────────────────────────────────────────────────────────────
 
@@ -111,6 +112,8 @@ export const ZHeroImage = z.object({
       height: z.number().int().positive().optional(),
       "mime-type": z.string().max(100).optional(),
       "focus-point": z.tuple([z.number().int().min(0), z.number().int().min(0)]).optional(),
+      /** The hero image's alternative text, as plain text (an image element keeps its own in metadata.alt too). */
+      alt: ZAltText.optional(),
     })
     .optional(),
 });

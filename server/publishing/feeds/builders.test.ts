@@ -251,6 +251,20 @@ describe("captions and attributions, stored as sanitised HTML", () => {
   });
 });
 
+describe("the hero image's alt text", () => {
+  it("is the alt saved with it, else the caption, else the headline", () => {
+    const hero = (overrides: Partial<StoryWithRelations>) =>
+      ampStoryHtml(fakeStory(overrides), ctx).match(
+        /<amp-img src="https:\/\/images\.example\.com\/hero\/a\.png"[^>]*>/,
+      )![0];
+    expect(hero({ heroImageMetadata: { width: 1600, height: 900, alt: `Gulls & "terns" at dawn` } })).toContain(
+      'alt="Gulls &amp; &quot;terns&quot; at dawn"',
+    );
+    expect(hero({ heroImageCaption: "The harbour" })).toContain('alt="The harbour"');
+    expect(hero({ heroImageCaption: null, headline: "Storm warning" })).toContain('alt="Storm warning"');
+  });
+});
+
 describe("the editor's element types in every feed", () => {
   it("renders big facts, attributed quotes, galleries, image alt text and files; a file with an unsafe link is left out", () => {
     const story = fakeStory({

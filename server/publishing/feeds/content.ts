@@ -126,6 +126,11 @@ export function imageSize(metadata: unknown): { width: number; height: number } 
   return { width: 1200, height: 675 };
 }
 
+function heroAlt(metadata: unknown): string | null {
+  const alt = metadata && typeof metadata === "object" ? (metadata as { alt?: unknown }).alt : undefined;
+  return typeof alt === "string" && alt.trim() ? alt : null;
+}
+
 export function heroImage(story: StoryWithRelations, ctx: FeedContext): ImageRef | null {
   if (!story.heroImageS3Key) return null;
   return {
@@ -134,7 +139,10 @@ export function heroImage(story: StoryWithRelations, ctx: FeedContext): ImageRef
     // Stored as sanitised HTML: the feeds show them as text, escaped once by each format.
     caption: story.heroImageCaption ? htmlToText(story.heroImageCaption) : null,
     attribution: story.heroImageAttribution ? htmlToText(story.heroImageAttribution) : null,
-    alt: story.heroImageCaption ? htmlToText(story.heroImageCaption) : story.headline,
+    // The alt text saved with the hero image (plain text), else the caption, else the headline.
+    alt:
+      heroAlt(story.heroImageMetadata) ??
+      (story.heroImageCaption ? htmlToText(story.heroImageCaption) : story.headline),
   };
 }
 
