@@ -56,7 +56,8 @@ export function testZip(entries: Record<string, string>, options: { dataDescript
   return Buffer.concat([...locals, directory, end]);
 }
 
-const CONTENT_TYPES_XML = '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>';
+const CONTENT_TYPES_XML =
+  '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>';
 
 /** The skeleton of an Office Open XML document of that kind (the parts the sniffer looks for). */
 export function testOffice(kind: "docx" | "xlsx" | "pptx"): Buffer {

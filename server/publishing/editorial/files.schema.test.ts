@@ -33,7 +33,10 @@ describe("sniffFileType", () => {
     expect(sniffFileType(localsOnly, "a.docx")).toBe(
       "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
     );
-    const streamed = testZip({ "[Content_Types].xml": "<Types/>", "xl/workbook.xml": "<x/>" }, { dataDescriptor: true });
+    const streamed = testZip(
+      { "[Content_Types].xml": "<Types/>", "xl/workbook.xml": "<x/>" },
+      { dataDescriptor: true },
+    );
     expect(sniffFileType(streamed, "a.xlsx")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
     const streamedLocalsOnly = streamed.subarray(0, streamed.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])));
     expect(zipEntryNames(streamedLocalsOnly)).toEqual(["[Content_Types].xml"]);
@@ -45,7 +48,9 @@ describe("sniffFileType", () => {
     expect(sniffFileType(testZip({ "word/document.xml": "<x/>" }), "a.docx")).toBeNull();
     expect(sniffFileType(testZip({ "[Content_Types].xml": "<Types/>", "other/x.xml": "<x/>" }), "a.docx")).toBeNull();
     // A folder name appearing only in the data, not as an entry, does not count.
-    expect(sniffFileType(testZip({ "[Content_Types].xml": "<Types/>", "notes.txt": "word/ xl/ ppt/" }), "a.docx")).toBeNull();
+    expect(
+      sniffFileType(testZip({ "[Content_Types].xml": "<Types/>", "notes.txt": "word/ xl/ ppt/" }), "a.docx"),
+    ).toBeNull();
     expect(sniffFileType(Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]), "broken.docx")).toBeNull();
   });
 

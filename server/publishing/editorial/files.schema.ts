@@ -177,9 +177,6 @@ export function downloadName(fileName: string, extension: TFileExtension): strin
  */
 export function attachmentDisposition(name: string): string {
   const fallback = name.replace(/[^\x20-\x7e]|["\\%;]/g, "_");
-  const encoded = encodeURIComponent(name).replace(
-    /['()*]/g,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

@@ -182,7 +182,12 @@ export async function deleteFile(
           .slice(0, 3)
           .map((story) => `“${story.headline}”`)
           .join(", ")}${stories.length > 3 ? "…" : ""}: take it out of there first.`,
-        { details: stories.map((story) => ({ field: "key", issue: `is used by story "${story.headline}" (${story.id})` })) },
+        {
+          details: stories.map((story) => ({
+            field: "key",
+            issue: `is used by story "${story.headline}" (${story.id})`,
+          })),
+        },
       );
     await tx.fileAsset.delete({ where: { id: file.id } });
     await recordAudit(tx, {

@@ -23,7 +23,10 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
     },
     async ({ req, db, admin }) => {
       const env = getEnv();
-      const { data, name } = await readUploadedFileWithName(req, { field: "file", maxBytes: env.FILE_UPLOAD_MAX_BYTES });
+      const { data, name } = await readUploadedFileWithName(req, {
+        field: "file",
+        maxBytes: env.FILE_UPLOAD_MAX_BYTES,
+      });
       const stored = await storeFile(db, {
         actor: admin,
         data,
