@@ -1,13 +1,13 @@
 /**
  * A story's file element with an uploaded document, at desktop and phone sizes: an editor adds a
  * file element, uploads a small PDF (made here) with the keyboard-usable button, sees its name and
- * size, saves; the content API serves the element with the file's link, which downloads as a PDF
+ * size, saves and publishes; the content API serves the element with the file's link, which downloads as a PDF
  * in a sandbox. No serious accessibility violation on the way.
  */
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
-import { expect, test } from "../fixtures";
+import { expect, test, trpcCall, trpcQuery } from "../fixtures";
 
 /** axe-core's serious and critical findings (WCAG 2.1 A and AA) on the page as it is now. */
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -73,9 +73,10 @@ for (const viewport of VIEWPORTS) {
     await expect(page.getByLabel("File link 2.1")).toHaveValue("");
 
     const pdf = pdfBytes(`Budget ${run}`);
+    expect(pdf.length).toBeLessThan(1024); // so its size reads in bytes
     await upload.setInputFiles({ name: `Budget ${run}.pdf`, mimeType: "application/pdf", buffer: pdf });
     const status = page.getByTestId("file-upload-status");
-    await expect(status).toHaveText(`Uploaded “Budget ${run}.pdf” (${(pdf.length / 1024).toFixed(1)} KB).`);
+    await expect(status).toHaveText(`Uploaded “Budget ${run}.pdf” (${pdf.length} B).`);
     await expect(page.getByLabel("File link 2.1")).toHaveValue(
       /\/files\/\d+\/files\/\d{4}\/\d{2}\/[0-9a-f-]{36}\.pdf$/,
     );
@@ -87,6 +88,12 @@ for (const viewport of VIEWPORTS) {
     await expect(page).toHaveURL(/\/admin\/content\/stories\/[0-9a-f-]{36}$/, { timeout: 60_000 });
     const id = page.url().split("/").pop()!;
 
+    // Published, so the content API serves it.
+    let { version } = await trpcQuery<{ version: number }>(page.request, "stories.get", { id });
+    for (const action of ["submit", "approve", "publish"])
+      ({
+        story: { version },
+      } = await trpcCall<{ story: { version: number } }>(page.request, "stories.transition", { id, version, action }));
     const response = await page.request.get(`/api/v1/stories/${id}`);
     expect(response.status()).toBe(200);
     const { story } = (await response.json()) as { story: { cards: { "story-elements": Element[] }[] } };
