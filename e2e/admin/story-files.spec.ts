@@ -7,6 +7,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
+import { testPdf } from "../../server/testing/documents";
 import { expect, test, trpcCall, trpcQuery } from "../fixtures";
 
 /** axe-core's serious and critical findings (WCAG 2.1 A and AA) on the page as it is now. */
@@ -15,29 +16,6 @@ async function seriousViolations(page: Page): Promise<string[]> {
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} – ${v.help}`));
-}
-
-/** A small, complete one-page PDF. */
-function pdfBytes(text: string): Buffer {
-  const stream = `BT /F1 24 Tf 72 720 Td (${text}) Tj ET`;
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  ];
-  let body = "%PDF-1.4\n";
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(body.length);
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const at of offsets) body += `${String(at).padStart(10, "0")} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, "latin1");
 }
 
 type Element = { type: string; subtype: string | null } & Record<string, unknown>;
@@ -72,7 +50,7 @@ for (const viewport of VIEWPORTS) {
     await expect(page.getByRole("alert").filter({ hasText: "Upload a PDF, Word" })).toBeVisible();
     await expect(page.getByLabel("File link 2.1")).toHaveValue("");
 
-    const pdf = pdfBytes(`Budget ${run}`);
+    const pdf = testPdf(`Budget ${run}`);
     expect(pdf.length).toBeLessThan(1024); // so its size reads in bytes
     await upload.setInputFiles({ name: `Budget ${run}.pdf`, mimeType: "application/pdf", buffer: pdf });
     const status = page.getByTestId("file-upload-status");

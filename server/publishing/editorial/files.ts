@@ -134,7 +134,7 @@ export async function findFile(db: Db, args: { key: string }): Promise<FileObjec
     select: { id: true, key: true, fileName: true, mimeType: true, bytes: true },
   });
   // Only types this module accepts are ever recorded; anything else is not served.
-  if (!file || !(file.mimeType in FILE_TYPES)) return null;
+  if (!file || !Object.hasOwn(FILE_TYPES, file.mimeType)) return null;
   return { ...file, mimeType: file.mimeType as TFileMimeType };
 }
 
