@@ -174,6 +174,13 @@ export const envSchema = z
       .min(1024)
       .max(100 * 1024 * 1024)
       .default(10 * 1024 * 1024),
+    /** Largest document upload for a story's file element (PDF, Office, text, CSV), in bytes. */
+    FILE_UPLOAD_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(200 * 1024 * 1024)
+      .default(20 * 1024 * 1024),
     /**
      * S3-compatible bucket (AWS S3, Cloudflare R2, MinIO) for uploaded images. Unset: images are
      * stored on the local disk under UPLOAD_DIR.

@@ -7,7 +7,10 @@
  *
  * Which images exist is the database's business (ImageAsset): storage only keeps bytes by key.
  * Keys are made by server/publishing/editorial/images.ts ("<accountId>/<yyyy>/<mm>/<uuid>.<ext>")
- * and never reused, so a key's bytes never change.
+ * and never reused, so a key's bytes never change. Stories' documents (FileAsset,
+ * server/publishing/editorial/files.ts) share the storage under "<accountId>/files/<yyyy>/<mm>/…":
+ * the "files" segment never matches an image key (IMAGE_KEY_PATTERN) nor the reverse
+ * (FILE_KEY_PATTERN), and each route serves only the keys its own table records.
  *
  * The S3 secret key is passed to the SDK and nowhere else: not logged, not in errors we make.
  * (`turbopackIgnore` marks the file-system calls whose paths come from configuration, so the
@@ -49,6 +52,12 @@ const CONTENT_TYPES: Record<string, string> = {
   png: "image/png",
   webp: "image/webp",
   gif: "image/gif",
+  pdf: "application/pdf",
+  docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  pptx: "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+  txt: "text/plain",
+  csv: "text/csv",
 };
 
 /** The content type a key's extension names (disk keeps no metadata besides the name). */

@@ -6,8 +6,9 @@
  * Every element type the read API serves is edited here, in its wire shape
  * (./story-elements.ts): text (rich text, ./rich-text.tsx), title, summary, quote, blockquote and
  * big fact (with attribution), image (caption, attribution, alt text, focus point), gallery,
- * YouTube, tweet, other embeds (Instagram, Facebook, map: a link or embed code) and file (a link
- * and a name: there is no file upload). The server checks and sanitises all of it on save.
+ * YouTube, tweet, other embeds (Instagram, Facebook, map: a link or embed code) and file (an
+ * uploaded document, ../file-upload.tsx, or a link to one kept elsewhere, and its name). The
+ * server checks and sanitises all of it on save.
  */
 import {
   closestCenter,
@@ -28,6 +29,7 @@ import {
 import { CSS } from "@dnd-kit/utilities";
 import { useId, useState, type ReactNode } from "react";
 
+import { FileUploadButton } from "@/components/content/file-upload";
 import { imageMetadata, ImageUploadButton } from "@/components/content/image-upload";
 import { Button, FormField, Input, Select, Textarea } from "@/components/ui";
 import type { TCard, TStoryElement } from "@/server/publishing/cards.schema";
@@ -745,11 +747,30 @@ function FileFields({ element, position, onChange }: EditorProps) {
   const text = (key: string) => (typeof record[key] === "string" ? record[key] : "");
   return (
     <div className="grid gap-2 sm:grid-cols-2">
-      <FormField label={`File link ${position}`} hint="Where the file is (https://…): files are not uploaded here.">
+      <div className="sm:col-span-2">
+        <FileUploadButton
+          label={`${text("file-url") ? "Replace" : "Upload"} file ${position}`}
+          onUploaded={(file) =>
+            onChange({
+              ...element,
+              "file-url": file.url,
+              "file-name": plainToHtml(file["file-name"]),
+              "content-type": file["content-type"],
+            })
+          }
+        />
+      </div>
+      <FormField
+        label={`File link ${position}`}
+        hint="Filled in by the upload; or the link of a file kept elsewhere (https://…)."
+      >
         <Input
           type="url"
           value={text("file-url")}
-          onChange={(event) => onChange({ ...element, "file-url": event.target.value || undefined })}
+          // A link typed by hand is no longer the uploaded file: its type is unknown.
+          onChange={(event) =>
+            onChange({ ...element, "file-url": event.target.value || undefined, "content-type": undefined })
+          }
           className="font-mono"
         />
       </FormField>

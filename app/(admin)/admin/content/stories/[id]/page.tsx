@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 
+import { FileUploadLimit } from "@/components/content/file-upload";
 import { StoryEditor } from "@/components/content/stories/story-editor";
+import { getEnv } from "@/env.js";
 
 import { AdminPage, isUuid } from "../../../_lib/admin-page";
 
@@ -17,7 +19,9 @@ export default async function StoryPage({ params }: { params: Promise<{ id: stri
       title="Edit story"
       back={{ href: "/admin/content/stories", label: "All stories" }}
     >
-      <StoryEditor id={id} />
+      <FileUploadLimit maxBytes={getEnv().FILE_UPLOAD_MAX_BYTES}>
+        <StoryEditor id={id} />
+      </FileUploadLimit>
     </AdminPage>
   );
 }

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 
+import { FileUploadLimit } from "@/components/content/file-upload";
 import { StoryEditor } from "@/components/content/stories/story-editor";
+import { getEnv } from "@/env.js";
 
 import { AdminPage } from "../../../_lib/admin-page";
 
@@ -15,7 +17,9 @@ export default function NewStoryPage() {
       title="New story"
       back={{ href: "/admin/content/stories", label: "All stories" }}
     >
-      <StoryEditor />
+      <FileUploadLimit maxBytes={getEnv().FILE_UPLOAD_MAX_BYTES}>
+        <StoryEditor />
+      </FileUploadLimit>
     </AdminPage>
   );
 }
