@@ -14,11 +14,37 @@ import { postgresConfig, snapshotPath, TEST_DATABASE_URL, TEST_DB } from "./test
 
 declare module "vitest" {
   export interface ProvidedContext {
-    testDb: { kind: "pglite"; snapshot: string } | { kind: "postgres"; schema: string };
+    testDb: TestDb;
   }
 }
 
+type TestDb = { kind: "pglite"; snapshot: string } | { kind: "postgres"; schema: string };
+type Prepared = { testDb: TestDb; teardown: () => Promise<void> };
+
+/**
+ * Each project of the integration config (vitest.integration.config.ts) calls this; the database
+ * is prepared once for all of them (Prisma's migration engine must not run twice at once in one
+ * process) and removed when the last project's teardown runs.
+ */
+// On globalThis: each project loads this file as a module of its own.
+const shared = globalThis as { mastheadTestDbSetup?: { prepared: Promise<Prepared>; users: number } };
+
 export default async function setup(project: TestProject) {
+  shared.mastheadTestDbSetup ??= { prepared: prepare(), users: 0 };
+  const state = shared.mastheadTestDbSetup;
+  state.users += 1;
+  const { testDb, teardown } = await state.prepared;
+  project.provide("testDb", testDb);
+  return async () => {
+    state.users -= 1;
+    if (state.users === 0) {
+      shared.mastheadTestDbSetup = undefined;
+      await teardown();
+    }
+  };
+}
+
+async function prepare(): Promise<Prepared> {
   const runId = `${Date.now().toString(36)}_${process.pid}_${randomBytes(3).toString("hex")}`;
   if (TEST_DB === "pglite") {
     const adapter = await openAdapter({ kind: "pglite", dir: "memory://" });
@@ -28,9 +54,11 @@ export default async function setup(project: TestProject) {
     const file = snapshotPath(runId);
     await fs.writeFile(file, Buffer.from(await dump.arrayBuffer()));
     await adapter.close();
-    project.provide("testDb", { kind: "pglite", snapshot: file });
-    return async () => {
-      await fs.rm(file, { force: true });
+    return {
+      testDb: { kind: "pglite", snapshot: file },
+      teardown: async () => {
+        await fs.rm(file, { force: true });
+      },
     };
   }
 
@@ -46,12 +74,14 @@ export default async function setup(project: TestProject) {
   }
   await applyMigrations(adapter.factory);
   await adapter.close();
-  project.provide("testDb", { kind: "postgres", schema });
-  return async () => {
-    const { Client } = await import("pg");
-    const client = new Client({ connectionString: TEST_DATABASE_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+  return {
+    testDb: { kind: "postgres", schema },
+    teardown: async () => {
+      const { Client } = await import("pg");
+      const client = new Client({ connectionString: TEST_DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    },
   };
 }
