@@ -9,8 +9,8 @@
  *   5. Build the app when the sources changed since the last build (skipped with --dev).
  *   6. Serve it (scripts/serve.mjs: Next.js, production or dev) and print where the dashboard and the API are.
  *
- * With --build-only: steps 1, 2 and 5, then exit (npm test builds while its checks run, so that
- * the Playwright step finds the build up to date).
+ * With --build-only: steps 1, 2 and 5 (without regenerating the Prisma client), then exit: npm
+ * test builds while its checks run, so that the Playwright step finds the build up to date.
  *
  * PGlite allows one process at a time: steps 3-4 close the database before step 6 opens it.
  */
@@ -100,7 +100,9 @@ if (!dev) {
     log("build is up to date");
   } else {
     log("building the app (first start, or the sources changed); this takes a few minutes on 2 cores…");
-    run(process.execPath, [path.join(root, "scripts/prisma-generate.mjs")]);
+    // Not with --build-only (npm test): the install generated the client, and the type check and
+    // lint running beside this build would read it half rewritten.
+    if (!buildOnly) run(process.execPath, [path.join(root, "scripts/prisma-generate.mjs")]);
     // NODE_ENV must be production for `next build`; the rest of the environment is the user's.
     run(process.execPath, [nextBin, "build"], { ...childEnv, NODE_ENV: "production" });
     fs.writeFileSync(stampFile, stamp);
