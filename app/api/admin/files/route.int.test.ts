@@ -1,11 +1,9 @@
 // POST and DELETE /api/admin/files, GET /files/<key>: real multipart requests, real files, both databases.
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { resetEnvCache } from "@/env.js";
 import type { AdminSession } from "@/server/auth/admin-session";
 import type { AdminRole } from "@/server/auth/roles";
 import { getDb } from "@/server/db";
@@ -14,6 +12,7 @@ import { testOffice, testPdf, testZip } from "@/server/testing/documents";
 import { testPng } from "@/server/testing/png";
 import { insertStory } from "@/server/testing/publishing-factories";
 import { createTestStaff } from "@/server/testing/staff";
+import { withUploadDir } from "@/server/testing/upload-dir";
 
 // The dashboard session comes from the next-auth cookie in the app; here the test says who is signed in.
 const session = vi.hoisted(() => ({ current: null as AdminSession | null }));
@@ -47,7 +46,10 @@ const serve = (key: string, headers: Record<string, string> = {}) =>
 const errorOf = async (response: Response) =>
   ((await response.json()) as { error: { code: string; message: string; details?: { issue: string }[] } }).error;
 
-let uploadDir: string;
+const uploads = withUploadDir("masthead-files-", {
+  FILE_UPLOAD_MAX_BYTES: String(MAX),
+  APP_URL: "https://news.example.test",
+});
 
 async function signIn(roles: AdminRole[], account?: number) {
   const staff = await createTestStaff(await getDb(), { roles, account });
@@ -78,26 +80,8 @@ function fileCards(url: string): TCard[] {
   ] as unknown as TCard[];
 }
 
-beforeAll(async () => {
-  uploadDir = await fs.mkdtemp(path.join(os.tmpdir(), "masthead-files-"));
-  process.env.UPLOAD_DIR = uploadDir;
-  process.env.FILE_UPLOAD_MAX_BYTES = String(MAX);
-  process.env.APP_URL = "https://news.example.test";
-  resetEnvCache();
-});
-
-afterAll(async () => {
-  delete process.env.UPLOAD_DIR;
-  delete process.env.FILE_UPLOAD_MAX_BYTES;
-  delete process.env.APP_URL;
-  resetEnvCache();
-  await fs.rm(uploadDir, { recursive: true, force: true });
-});
-
 beforeEach(async () => {
   session.current = null;
-  for (const entry of await fs.readdir(uploadDir))
-    await fs.rm(path.join(uploadDir, entry), { recursive: true, force: true });
 });
 
 describe("POST /api/admin/files", () => {
@@ -138,7 +122,7 @@ describe("POST /api/admin/files", () => {
       expect(body.key).toMatch(new RegExp(`^${accountId}/files/${month}/[0-9a-f-]{36}\\.${item.ext}$`));
       expect(body).toMatchObject({ "file-name": item.name, "content-type": item.type, bytes: item.bytes.length });
       expect(body.url).toBe(`https://news.example.test/files/${body.key}`);
-      expect(await fs.readFile(path.join(uploadDir, ...body.key.split("/")))).toEqual(item.bytes);
+      expect(await fs.readFile(path.join(uploads.dir, ...body.key.split("/")))).toEqual(item.bytes);
       expect(await db.fileAsset.findUniqueOrThrow({ where: { key: body.key } })).toMatchObject({
         accountId,
         fileName: item.name,
@@ -193,7 +177,7 @@ describe("POST /api/admin/files", () => {
     const db = await getDb();
     expect(await db.fileAsset.count()).toBe(0);
     expect(await db.auditLog.count({ where: { action: "file.upload" } })).toBe(0);
-    expect(await fs.readdir(uploadDir)).toEqual([]);
+    expect(await fs.readdir(uploads.dir)).toEqual([]);
   });
 
   it('needs a signed-in editor or owner (401 anonymous or reader, 403 other roles), multipart (415) and the field "file" (400)', async () => {
@@ -259,8 +243,8 @@ describe("GET /files/<key>", () => {
     expect((await serve(key.replace(/[0-9a-f]{8}-/, "00000000-"))).status).toBe(404);
     expect((await serve(`${accountId}/2026/01/0f8fad5b-d9cb-469f-a165-70867728950e.png`)).status).toBe(404);
     const unrecorded = `${accountId}/files/2026/01/0f8fad5b-d9cb-469f-a165-70867728950e.pdf`;
-    await fs.mkdir(path.join(uploadDir, `${accountId}/files/2026/01`), { recursive: true });
-    await fs.writeFile(path.join(uploadDir, ...unrecorded.split("/")), testPdf());
+    await fs.mkdir(path.join(uploads.dir, `${accountId}/files/2026/01`), { recursive: true });
+    await fs.writeFile(path.join(uploads.dir, ...unrecorded.split("/")), testPdf());
     expect((await serve(unrecorded)).status).toBe(404);
 
     const attempts: { url: string; segments: string[] }[] = [
@@ -302,7 +286,7 @@ describe("DELETE /api/admin/files", () => {
     expect(deleted.status).toBe(204);
     expect(await db.fileAsset.count()).toBe(0);
     expect((await serve(uploaded.key)).status).toBe(404);
-    await expect(fs.stat(path.join(uploadDir, ...uploaded.key.split("/")))).rejects.toThrow();
+    await expect(fs.stat(path.join(uploads.dir, ...uploaded.key.split("/")))).rejects.toThrow();
     expect(await db.auditLog.findFirstOrThrow({ where: { action: "file.delete" } })).toMatchObject({
       targetType: "file",
       actorId: userId,

@@ -2,19 +2,18 @@
 // thumbnails in a temporary UPLOAD_DIR, served by GET /images/<key>.thumb.webp; media.* lists,
 // finds uses, edits alt text and deletes only unused images, each account its own.
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 
 import sharp from "sharp";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { resetEnvCache } from "@/env.js";
 import type { AdminSession } from "@/server/auth/admin-session";
 import { getDb } from "@/server/db";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
 import { testPng } from "@/server/testing/png";
 import { createTestPublisher, insertImageAsset, textCards } from "@/server/testing/publishing-factories";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
+import { withUploadDir } from "@/server/testing/upload-dir";
 
 const session = vi.hoisted(() => ({ current: null as AdminSession | null }));
 vi.mock("@/server/auth/next-auth", () => ({ getAdminSession: () => Promise.resolve(session.current) }));
@@ -22,27 +21,11 @@ vi.mock("@/server/auth/next-auth", () => ({ getAdminSession: () => Promise.resol
 const { POST } = await import("./route");
 const { GET } = await import("../../../images/[...key]/route");
 
-let uploadDir: string;
-
-beforeAll(async () => {
-  uploadDir = await fs.mkdtemp(path.join(os.tmpdir(), "masthead-media-"));
-  process.env.UPLOAD_DIR = uploadDir;
-  process.env.UPLOAD_MAX_BYTES = String(2 * 1024 * 1024);
-  resetEnvCache();
-});
-
-afterAll(async () => {
-  delete process.env.UPLOAD_DIR;
-  delete process.env.UPLOAD_MAX_BYTES;
-  resetEnvCache();
-  await fs.rm(uploadDir, { recursive: true, force: true });
-});
+const uploads = withUploadDir("masthead-media-", { UPLOAD_MAX_BYTES: String(2 * 1024 * 1024) });
 
 beforeEach(async () => {
   forgetPublisherCache();
   session.current = null;
-  for (const entry of await fs.readdir(uploadDir))
-    await fs.rm(path.join(uploadDir, entry), { recursive: true, force: true });
 });
 
 async function upload(bytes: Uint8Array, name = "photo.png", type = "image/png") {
@@ -81,7 +64,7 @@ describe("thumbnails on upload", () => {
     const asset = await db.imageAsset.findUniqueOrThrow({ where: { key: body.key } });
     expect(asset.thumbKey).toBe(`${body.key}.thumb.webp`);
     expect(asset.fileName).toBe("red.jpg");
-    const file = await fs.readFile(path.join(uploadDir, ...asset.thumbKey!.split("/")));
+    const file = await fs.readFile(path.join(uploads.dir, ...asset.thumbKey!.split("/")));
     expect(asset.thumbBytes).toBe(file.byteLength);
     const meta = await sharp(file).metadata();
     expect(meta.format).toBe("webp");
@@ -107,7 +90,7 @@ describe("thumbnails on upload", () => {
     const { db } = await editorOf();
     const { body } = await upload(testPng(40, 30));
     const asset = await db.imageAsset.findUniqueOrThrow({ where: { key: body.key } });
-    const meta = await sharp(path.join(uploadDir, ...asset.thumbKey!.split("/"))).metadata();
+    const meta = await sharp(path.join(uploads.dir, ...asset.thumbKey!.split("/"))).metadata();
     expect([meta.width, meta.height]).toEqual([40, 30]);
   });
 
@@ -146,13 +129,13 @@ describe("thumbnails on upload", () => {
     const { body } = await upload(testPng(600, 300));
     const asset = await db.imageAsset.findUniqueOrThrow({ where: { key: body.key } });
     // As an upload from before thumbnails: no thumbnail recorded or stored.
-    await fs.rm(path.join(uploadDir, ...asset.thumbKey!.split("/")));
+    await fs.rm(path.join(uploads.dir, ...asset.thumbKey!.split("/")));
     await db.imageAsset.update({ where: { id: asset.id }, data: { thumbKey: null, thumbBytes: null } });
     const missingBytes = await insertImageAsset(db, account.id); // a row whose bytes are gone
     const page = await api.media.list({});
     expect(page.items.find((item) => item.key === body.key)).toMatchObject({ hasThumbnail: true });
     expect(page.items.find((item) => item.key === missingBytes)).toMatchObject({ hasThumbnail: false });
-    const thumb = await sharp(path.join(uploadDir, ...`${body.key}.thumb.webp`.split("/"))).metadata();
+    const thumb = await sharp(path.join(uploads.dir, ...`${body.key}.thumb.webp`.split("/"))).metadata();
     expect(thumb.width).toBe(320);
   });
 });
@@ -218,15 +201,15 @@ describe("media.*", () => {
     expect((await api.media.get({ key: spare })).usedIn).toMatchObject([{ kind: "author", label: "Ann Author" }]);
     expect(await trpcCodeOf(api.media.delete({ key: spare }))).toBe("CONFLICT");
     expect(await trpcCodeOf(api.media.delete({ key: hero }))).toBe("CONFLICT");
-    expect(await fsExists(path.join(uploadDir, ...hero.split("/")))).toBe(true);
+    expect(await fsExists(path.join(uploads.dir, ...hero.split("/")))).toBe(true);
 
     // Taken out of the story, the hero is unused and can go: row, bytes, thumbnail, audited.
     await api.stories.update({ id: story.story.id, version: story.story.version, heroImage: null });
     expect((await api.media.list({ filter: "unused" })).items.map((item) => item.key)).toEqual([hero]);
     await api.media.delete({ key: hero });
     expect(await db.imageAsset.findUnique({ where: { key: hero } })).toBeNull();
-    expect(await fsExists(path.join(uploadDir, ...hero.split("/")))).toBe(false);
-    expect(await fsExists(path.join(uploadDir, ...`${hero}.thumb.webp`.split("/")))).toBe(false);
+    expect(await fsExists(path.join(uploads.dir, ...hero.split("/")))).toBe(false);
+    expect(await fsExists(path.join(uploads.dir, ...`${hero}.thumb.webp`.split("/")))).toBe(false);
     expect((await serve(`${hero}.thumb.webp`)).status).toBe(404);
     const audit = await db.auditLog.findFirst({ where: { action: "image.delete", actorId: user.id } });
     expect(audit?.metadata).toMatchObject({ key: hero });

@@ -1,16 +1,15 @@
 // POST /api/admin/images and GET /images/<key>: real multipart requests, real files, both databases.
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 
-import { resetEnvCache } from "@/env.js";
 import type { AdminSession } from "@/server/auth/admin-session";
 import type { AdminRole } from "@/server/auth/roles";
 import { getDb } from "@/server/db";
 import { testPng } from "@/server/testing/png";
 import { createTestStaff } from "@/server/testing/staff";
+import { withUploadDir } from "@/server/testing/upload-dir";
 
 // The dashboard session comes from the next-auth cookie in the app; here the test says who is signed in.
 const session = vi.hoisted(() => ({ current: null as AdminSession | null }));
@@ -37,7 +36,7 @@ function upload(bytes: Buffer, options: { name?: string; type?: string; field?: 
 const serve = (key: string, headers: Record<string, string> = {}) =>
   GET(new Request(`http://localhost/images/${key}`, { headers }), { params: Promise.resolve({ key: key.split("/") }) });
 
-let uploadDir: string;
+const uploads = withUploadDir("masthead-uploads-", { UPLOAD_MAX_BYTES: "4096" });
 
 async function signIn(roles: AdminRole[]) {
   const staff = await createTestStaff(await getDb(), { roles });
@@ -45,25 +44,8 @@ async function signIn(roles: AdminRole[]) {
   return { accountId: staff.account.id, userId: staff.user.id };
 }
 
-beforeAll(async () => {
-  uploadDir = await fs.mkdtemp(path.join(os.tmpdir(), "masthead-uploads-"));
-  process.env.UPLOAD_DIR = uploadDir;
-  process.env.UPLOAD_MAX_BYTES = "4096";
-  resetEnvCache();
-});
-
-afterAll(async () => {
-  delete process.env.UPLOAD_DIR;
-  delete process.env.UPLOAD_MAX_BYTES;
-  resetEnvCache();
-  await fs.rm(uploadDir, { recursive: true, force: true });
-});
-
 beforeEach(async () => {
   session.current = null;
-  // Account ids restart with every test's fresh database: start each test with an empty folder too.
-  for (const entry of await fs.readdir(uploadDir))
-    await fs.rm(path.join(uploadDir, entry), { recursive: true, force: true });
 });
 
 describe("POST /api/admin/images", () => {
@@ -84,7 +66,7 @@ describe("POST /api/admin/images", () => {
     expect(body.key).toMatch(new RegExp(`^${accountId}/${month}/[0-9a-f-]{36}\\.png$`));
     expect(body).toMatchObject({ width: 3, height: 2, "mime-type": "image/png" });
     expect(body.url).toMatch(new RegExp(`/images/${body.key}$`));
-    expect(await fs.readFile(path.join(uploadDir, ...body.key.split("/")))).toEqual(image);
+    expect(await fs.readFile(path.join(uploads.dir, ...body.key.split("/")))).toEqual(image);
 
     const db = await getDb();
     expect(await db.imageAsset.findUniqueOrThrow({ where: { key: body.key } })).toMatchObject({
@@ -128,7 +110,7 @@ describe("POST /api/admin/images", () => {
     expect((await upload(Buffer.alloc(200_000))).status).toBe(413);
 
     expect(await (await getDb()).imageAsset.count()).toBe(0);
-    expect(await fs.readdir(uploadDir)).toEqual([]);
+    expect(await fs.readdir(uploads.dir)).toEqual([]);
   });
 
   it('needs a signed-in editor (401, 403), a multipart body (415) and the field "file" (400)', async () => {
@@ -163,7 +145,7 @@ describe("GET /images/<key>", () => {
     expect((await serve("1/2024/01/not-a-key.png")).status).toBe(404);
 
     // A file in the folder that no upload recorded is not served either.
-    await fs.writeFile(path.join(uploadDir, "secret.png"), "x");
+    await fs.writeFile(path.join(uploads.dir, "secret.png"), "x");
     expect((await serve("secret.png")).status).toBe(404);
 
     const attempts: { url: string; segments: string[] }[] = [

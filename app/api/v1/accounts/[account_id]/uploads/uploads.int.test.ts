@@ -1,17 +1,16 @@
 // POST /api/v1/accounts/{id}/uploads: readers' comment images, real multipart requests and files, both databases.
 import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { getEnv, resetEnvCache } from "@/env.js";
+import { getEnv } from "@/env.js";
 import { getDb } from "@/server/db";
 import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
 import { READER_UPLOAD } from "@/server/engagement/uploads";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
 import { testPng } from "@/server/testing/png";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
+import { withUploadDir } from "@/server/testing/upload-dir";
 
 import { GET as SERVE } from "../../../../../images/[...key]/route";
 import { POST as COMMENT } from "../pages/[encoded_url]/comments.json/route";
@@ -19,25 +18,7 @@ import { POST } from "./route";
 
 type ErrorBody = { error: { code: string; message: string } };
 
-let uploadDir: string;
-
-beforeAll(async () => {
-  uploadDir = await fs.mkdtemp(path.join(os.tmpdir(), "masthead-reader-uploads-"));
-  process.env.UPLOAD_DIR = uploadDir;
-  resetEnvCache();
-});
-
-afterAll(async () => {
-  delete process.env.UPLOAD_DIR;
-  resetEnvCache();
-  await fs.rm(uploadDir, { recursive: true, force: true });
-});
-
-beforeEach(async () => {
-  // Account ids restart with every test's fresh database: start each test with an empty folder too.
-  for (const entry of await fs.readdir(uploadDir))
-    await fs.rm(path.join(uploadDir, entry), { recursive: true, force: true });
-});
+const uploads = withUploadDir("masthead-reader-uploads-");
 
 async function setup() {
   const db = await getDb();
@@ -120,7 +101,7 @@ describe("POST /api/v1/accounts/{id}/uploads", () => {
 
     expect((await upload(id, testPng(2, 2))).status).toBe(401);
     expect(await db.imageAsset.count()).toBe(0);
-    expect(await fs.readdir(uploadDir)).toEqual([]);
+    expect(await fs.readdir(uploads.dir)).toEqual([]);
   });
 
   it("limits uploads per reader (429 with Retry-After)", async () => {
