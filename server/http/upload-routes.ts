@@ -43,9 +43,8 @@ export function uploadRoute(options: {
         url.pathname.includes("%") ||
         !params.key.every((segment) => SEGMENT.test(segment) && !segment.includes(".."))
       ) {
-        throw new AppError("BAD_REQUEST", `That is not ${what === "image" ? "an" : "a"} ${what} key.`, {
-          details: [{ field: "params.key", issue: `is not ${what === "image" ? "an" : "a"} ${what} key` }],
-        });
+        const notAKey = `is not ${what === "image" ? "an" : "a"} ${what} key`;
+        throw new AppError("BAD_REQUEST", `That ${notAKey}.`, { details: [{ field: "params.key", issue: notAKey }] });
       }
       const upload = await options.find(db, params.key.join("/"));
       if (!upload) throw new AppError("NOT_FOUND", `No ${what} has this key.`);

@@ -24,6 +24,7 @@ import { Readable } from "node:stream";
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 
 import type { Env } from "../../env.js";
+import { log } from "../log";
 
 /** An object's bytes as a stream, with what serving it needs. */
 export type StoredObject = { body: ReadableStream<Uint8Array>; size: number; contentType: string };
@@ -41,6 +42,28 @@ export type ImageStorage = {
 
 /** Storage keys: relative, "/"-separated, each segment plain (no "..", no encodings, no separators). */
 const KEY_FORM = /^[A-Za-z0-9][A-Za-z0-9.-]{0,99}(?:\/[A-Za-z0-9][A-Za-z0-9.-]{0,99}){0,7}$/;
+
+/**
+ * Record bytes just stored: run `record` (the database write), and when it fails remove `keys`
+ * (the bytes and anything stored beside them) so no unrecorded object stays behind, then rethrow.
+ * Bytes go in first, so a recorded upload always has them.
+ */
+export async function recordOrRemove<T>(storage: ImageStorage, keys: string[], record: () => Promise<T>): Promise<T> {
+  try {
+    return await record();
+  } catch (error) {
+    for (const key of keys)
+      await storage
+        .delete(key)
+        .catch((cleanup: unknown) => log.warn("could not remove an unrecorded upload", { key, error: cleanup }));
+    throw error;
+  }
+}
+
+/** The "<yyyy>/<mm>" part of an upload's key, the month in UTC. */
+export function uploadMonth(now: Date): string {
+  return `${String(now.getUTCFullYear()).padStart(4, "0")}/${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
+}
 
 export function assertStorageKey(key: string): void {
   if (!KEY_FORM.test(key) || key.split("/").some((segment) => segment.includes("..")))

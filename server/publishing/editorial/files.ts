@@ -18,7 +18,7 @@ import type { Db } from "../../db/client";
 import { afterCommit, isTransaction, withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { log } from "../../log";
-import type { ImageStorage } from "../../storage/image-storage";
+import { recordOrRemove, uploadMonth, type ImageStorage } from "../../storage/image-storage";
 import {
   ACCEPTED_FILES_LABEL,
   FILE_KEY_PATTERN,
@@ -31,9 +31,7 @@ import { cleanFileName } from "./media.schema";
 
 /** "<accountId>/files/<yyyy>/<mm>/<uuid>.<ext>", the month in UTC. */
 export function fileKey(accountId: number, now: Date, id: string, mimeType: TFileMimeType): string {
-  const yyyy = String(now.getUTCFullYear()).padStart(4, "0");
-  const mm = String(now.getUTCMonth() + 1).padStart(2, "0");
-  return `${accountId}/files/${yyyy}/${mm}/${id}.${FILE_TYPES[mimeType]}`;
+  return `${accountId}/files/${uploadMonth(now)}/${id}.${FILE_TYPES[mimeType]}`;
 }
 
 /** Check an upload's size (413 over `maxBytes`, 400 empty) and content (415 unless an accepted type). */
@@ -74,8 +72,8 @@ export async function storeFile(
   const key = fileKey(actor.accountId, now, id, mimeType);
   const fileName = cleanFileName(args.fileName);
   await args.storage.put(key, data, { contentType: mimeType });
-  try {
-    await withTransaction(db, async (tx) => {
+  await recordOrRemove(args.storage, [key], () =>
+    withTransaction(db, async (tx) => {
       await tx.fileAsset.create({
         data: {
           id,
@@ -96,13 +94,8 @@ export async function storeFile(
         metadata: { key, bytes: data.byteLength, mimeType, fileName },
         now,
       });
-    });
-  } catch (error) {
-    await args.storage
-      .delete(key)
-      .catch((cleanup: unknown) => log.warn("could not remove an unrecorded file", { key, error: cleanup }));
-    throw error;
-  }
+    }),
+  );
   return { id, key, fileName, mimeType, bytes: data.byteLength };
 }
 

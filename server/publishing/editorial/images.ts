@@ -27,7 +27,7 @@ import type { Db } from "../../db/client";
 import { afterCommit, isTransaction, withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { log } from "../../log";
-import { publicImageUrl, type ImageStorage } from "../../storage/image-storage";
+import { publicImageUrl, recordOrRemove, uploadMonth, type ImageStorage } from "../../storage/image-storage";
 import { cleanFileName } from "./media.schema";
 import { IMAGE_KEY_PATTERN, IMAGE_TYPES, type TImageMimeType, type TUploadedImage } from "./organise.schema";
 import { makeThumbnail, originalKeyOfThumbnail, thumbnailKey, withinThumbnailPixelLimit } from "./thumbnails";
@@ -49,9 +49,7 @@ export function sniffImageType(bytes: Uint8Array): TImageMimeType | null {
 
 /** "<accountId>/<yyyy>/<mm>/<uuid>.<ext>", the month in UTC. */
 export function imageKey(accountId: number, now: Date, id: string, mimeType: TImageMimeType): string {
-  const yyyy = String(now.getUTCFullYear()).padStart(4, "0");
-  const mm = String(now.getUTCMonth() + 1).padStart(2, "0");
-  return `${accountId}/${yyyy}/${mm}/${id}.${IMAGE_TYPES[mimeType]}`;
+  return `${accountId}/${uploadMonth(now)}/${id}.${IMAGE_TYPES[mimeType]}`;
 }
 
 /**
@@ -130,8 +128,8 @@ export async function keepImage(
   await args.storage.put(key, data, { contentType: image.mimeType });
   const thumb = args.thumbnail ? await storeThumbnail(args.storage, key, data, image) : null;
   const stored: StoredImage = { id, key, bytes: data.byteLength, ...image, thumbKey: thumb?.key ?? null };
-  try {
-    await withTransaction(db, async (tx) => {
+  await recordOrRemove(args.storage, [key, ...(thumb?.key ? [thumb.key] : [])], () =>
+    withTransaction(db, async (tx) => {
       await tx.imageAsset.create({
         data: {
           id,
@@ -150,16 +148,8 @@ export async function keepImage(
         },
       });
       await args.record?.(tx, stored);
-    });
-  } catch (error) {
-    for (const leftover of [key, ...(thumb?.key ? [thumb.key] : [])])
-      await args.storage
-        .delete(leftover)
-        .catch((cleanup: unknown) =>
-          log.warn("could not remove an unrecorded image", { key: leftover, error: cleanup }),
-        );
-    throw error;
-  }
+    }),
+  );
   return stored;
 }
 
