@@ -12,8 +12,8 @@
 import pg from "pg";
 
 import { log } from "../log";
-import { cacheState, clearCaches, readNotice, setCacheMode } from "./process-cache";
-import { applyPurges } from "./response-cache";
+import { cacheState, setCacheMode } from "./process-cache";
+import { applyNotice } from "./response-cache";
 
 export type CacheListener = { stop: () => Promise<void>; connected: () => boolean };
 
@@ -63,10 +63,7 @@ export function startCacheListener(args: { url: string; channel: string }): Cach
       if (client === next) lost();
     });
     next.on("notification", (message) => {
-      if (message.channel !== args.channel) return;
-      const { topics, purges } = readNotice(message.payload, cacheState().instanceId);
-      if (topics.length) clearCaches(topics);
-      if (purges.length) applyPurges(purges);
+      if (message.channel === args.channel) applyNotice(message.payload);
     });
     try {
       await next.connect();

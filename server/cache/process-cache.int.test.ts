@@ -112,9 +112,9 @@ describe.runIf(process.env.TEST_DB === "postgres")("the PostgreSQL listener", ()
       tags,
       headers: {},
     });
-    responses.set("7 /a", 7, responses.generation(7), built("a", ["s/1", "stories"]));
-    responses.set("7 /b", 7, responses.generation(7), built("b", ["config"]));
-    responses.set("8 /a", 8, responses.generation(8), built("a", ["stories"]));
+    responses.set("7 /a", 7, responses.generation(), built("a", ["s/1", "stories"]));
+    responses.set("7 /b", 7, responses.generation(), built("b", ["config"]));
+    responses.set("8 /a", 8, responses.generation(), built("a", ["stories"]));
     await otherInstance(schema, false, { topics: [], purges: [{ account: 7, tags: ["stories"] }] });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(responses.get("7 /a")?.body).toBe("a");

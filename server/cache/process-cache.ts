@@ -26,9 +26,11 @@ import { afterCommit } from "../db/transaction";
 
 /**
  * What the processes cache, by what changes it: "publisher" (settings), "api-keys" (an account's
- * keys and JWT secret: rotation), "meter" (an account's paywall meter settings).
+ * keys and JWT secret: rotation), "meter" (an account's paywall meter settings), "access" (readers'
+ * access-granting subscriptions: announced by the database's own triggers on every write to them,
+ * migration 20261124100000_access_change_notices).
  */
-export const CACHE_TOPICS = ["publisher", "api-keys", "meter"] as const;
+export const CACHE_TOPICS = ["publisher", "api-keys", "meter", "access"] as const;
 // Built responses are not a topic: they are dropped by purge keys (./response-cache.ts).
 export type CacheTopic = (typeof CACHE_TOPICS)[number];
 

@@ -22,9 +22,9 @@ afterEach(() => setCacheMode("off"));
 describe("ResponseCache", () => {
   it("drops the entries carrying a purged key, of that account only", () => {
     const cache = new ResponseCache(() => 1_000_000);
-    cache.set("1 /a", 1, cache.generation(1), answer("a", ["s/1", "stories"]));
-    cache.set("1 /b", 1, cache.generation(1), answer("b", ["s/2"]));
-    cache.set("2 /a", 2, cache.generation(2), answer("a2", ["s/1", "stories"]));
+    cache.set("1 /a", 1, cache.generation(), answer("a", ["s/1", "stories"]));
+    cache.set("1 /b", 1, cache.generation(), answer("b", ["s/2"]));
+    cache.set("2 /a", 2, cache.generation(), answer("a2", ["s/1", "stories"]));
     cache.purge({ account: 1, tags: ["stories"] });
     expect(cache.get("1 /a")).toBeUndefined();
     expect(cache.get("1 /b")?.body).toBe("b");
@@ -34,23 +34,42 @@ describe("ResponseCache", () => {
     expect(cache.get("1 /b")?.body).toBe("b");
   });
 
-  it("does not keep a response built before a purge of its account that committed meanwhile", () => {
+  it("does not keep a response built before a purge of one of its keys (or its account) that committed meanwhile", () => {
     const cache = new ResponseCache(() => 1_000_000);
-    const before = cache.generation(1);
-    // The build read the old rows; the change committed and purged while it ran.
-    cache.purge({ account: 1, tags: ["s/9"] });
+    // The build read the old rows; the change committed and purged one of its keys while it ran.
+    let before = cache.generation();
+    cache.purge({ account: 1, tags: ["s/1"] });
+    cache.set("1 /a", 1, before, answer("old", ["s/1", "stories"]));
+    expect(cache.get("1 /a")).toBeUndefined();
+    // A purge of the whole account meanwhile holds it back too.
+    before = cache.generation();
+    cache.purge({ account: 1, tags: null });
     cache.set("1 /a", 1, before, answer("old", ["s/1"]));
     expect(cache.get("1 /a")).toBeUndefined();
-    // Another account's purge does not hold this one's builds back.
-    const now = cache.generation(1);
+    // Purges of keys the answer does not carry (another story, a reader's meter), or of another
+    // account, do not.
+    before = cache.generation();
+    cache.purge({ account: 1, tags: ["s/9", "meter/a:1"] });
     cache.purge({ account: 2, tags: null });
-    cache.set("1 /a", 1, now, answer("new", ["s/1"]));
+    cache.set("1 /a", 1, before, answer("new", ["s/1"]));
     expect(cache.get("1 /a")?.body).toBe("new");
-    // Clearing everything (the listener reconnected) counts as a purge of every account seen.
-    const beforeClear = cache.generation(1);
+    // Clearing everything (the listener reconnected) holds back every build under way.
+    const beforeClear = cache.generation();
     cache.clear();
     cache.set("1 /b", 1, beforeClear, answer("b", ["s/2"]));
     expect(cache.get("1 /b")).toBeUndefined();
+  });
+
+  it("forgets old purge records past its bound, holding back only the builds that began before", () => {
+    const cache = new ResponseCache(() => 1_000_000);
+    const before = cache.generation();
+    for (let n = 0; n <= 50_000; n++) cache.purge({ account: 1, tags: [`meter/${n}`] });
+    // The records were forgotten: a build that began before them cannot be told safe.
+    cache.set("1 /a", 1, before, answer("old", ["s/1"]));
+    expect(cache.get("1 /a")).toBeUndefined();
+    const after = cache.generation();
+    cache.set("1 /a", 1, after, answer("new", ["s/1"]));
+    expect(cache.get("1 /a")?.body).toBe("new");
   });
 
   it("stays under its byte bound, dropping the least recently used first, and forgets purged tags", () => {

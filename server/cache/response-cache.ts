@@ -18,9 +18,11 @@
  *
  * Never stale, by construction:
  * - it answers only while this process hears about every change (./process-cache.ts modes);
- * - a response built while a purge of its account committed is not kept: each account has a
- *   generation, read before the build and compared when storing (a build that read the old rows
- *   and finished after the purge would otherwise outlive it);
+ * - a response built while a purge of one of its keys committed is not kept: every purge takes the
+ *   next number of a sequence, read before the build and compared, when storing, with the last
+ *   purge of each of the answer's keys and of its account as a whole (a build that read the old
+ *   rows and finished after the purge would otherwise outlive it); purges of other keys (a
+ *   reader's meter, a comment elsewhere) do not hold it back;
  * - entries also expire (a backstop, and the answer may ask for less: breaking news lives until
  *   its first expiry).
  *
@@ -32,7 +34,15 @@
  */
 import { getEnv } from "../../env.js";
 import type { Db } from "../db/client";
-import { cachesAnswer, notify, registerCache, type ResponsePurge } from "./process-cache";
+import {
+  cachesAnswer,
+  cacheState,
+  clearCaches,
+  notify,
+  readNotice,
+  registerCache,
+  type ResponsePurge,
+} from "./process-cache";
 
 export type CachedResponse = {
   body: string;
@@ -58,8 +68,12 @@ export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
   /** "<account> <tag>" → keys of the entries carrying it. */
   private readonly byTag = new Map<string, Set<string>>();
-  /** Bumped by every purge of an account (see the header). */
-  private readonly generations = new Map<number, number>();
+  /** Numbers every purge (see the header): what `generation` answers. */
+  private sequence = 0;
+  /** "<account> <tag>" (or "<account> *" for all of its entries) → the number of its last purge. */
+  private readonly purgedAt = new Map<string, number>();
+  /** Builds that started before this number are not kept (the purge record above was forgotten). */
+  private floor = 0;
   private bytes = 0;
 
   constructor(private readonly maxBytes: () => number) {}
@@ -72,8 +86,16 @@ export class ResponseCache {
     return this.bytes;
   }
 
-  generation(account: number): number {
-    return this.generations.get(account) ?? 0;
+  /** The purge sequence's number now: read it before a build, give it to `set` after. */
+  generation(): number {
+    return this.sequence;
+  }
+
+  /** Was `account` purged, wholly or by one of `tags`, after `generation` was read? */
+  private purgedSince(account: number, tags: readonly string[], generation: number): boolean {
+    if (generation < this.floor) return true;
+    if ((this.purgedAt.get(`${account} *`) ?? 0) > generation) return true;
+    return tags.some((tag) => (this.purgedAt.get(`${account} ${tag}`) ?? 0) > generation);
   }
 
   get(key: string, now = Date.now()): CachedResponse | undefined {
@@ -89,8 +111,8 @@ export class ResponseCache {
   }
 
   /**
-   * Keep `response` under `key`, unless `account` was purged since `generation` was read (before
-   * the response was built) or caches may not answer.
+   * Keep `response` under `key`, unless one of its keys (or its whole account) was purged since
+   * `generation` was read (before the response was built) or caches may not answer.
    */
   set(
     key: string,
@@ -100,7 +122,7 @@ export class ResponseCache {
     options: { ttlMs?: number; now?: number } = {},
   ): void {
     const max = this.maxBytes();
-    if (!cachesAnswer() || max === 0 || this.generation(account) !== generation) return;
+    if (!cachesAnswer() || max === 0 || this.purgedSince(account, response.tags, generation)) return;
     const bytes = response.body.length * 2 + (response.gzip?.byteLength ?? 0) + key.length * 2 + 512;
     if (bytes > Math.min(MAX_ENTRY_BYTES, max)) return;
     const now = options.now ?? Date.now();
@@ -127,7 +149,13 @@ export class ResponseCache {
 
   /** Drop the account's entries carrying any of `tags` (null: every entry of the account). */
   purge({ account, tags }: ResponsePurge): void {
-    this.generations.set(account, this.generation(account) + 1);
+    const number = ++this.sequence;
+    for (const tag of tags ?? ["*"]) this.purgedAt.set(`${account} ${tag}`, number);
+    // Bounded: past 50,000 purged keys (a reader's meter is one each), start again from here.
+    if (this.purgedAt.size > 50_000) {
+      this.purgedAt.clear();
+      this.floor = number;
+    }
     if (tags === null) {
       for (const [key, entry] of this.entries) if (entry.account === account) this.remove(key);
       return;
@@ -143,7 +171,8 @@ export class ResponseCache {
     this.byTag.clear();
     this.bytes = 0;
     // Builds under way when everything was dropped (the listener reconnected) are not kept either.
-    for (const account of this.generations.keys()) this.generations.set(account, this.generation(account) + 1);
+    this.floor = ++this.sequence;
+    this.purgedAt.clear();
   }
 
   private remove(key: string): void {
@@ -180,6 +209,18 @@ export function applyPurges(purges: readonly ResponsePurge[]): void {
 }
 
 /**
+ * What a notification on the deployment's channel asks of this process, done: the topics it names
+ * cleared and the responses it names dropped (nothing for this process's own notices, done at
+ * commit). Heard by the PostgreSQL listener (./listener.ts) and, on PGlite, by the database itself
+ * (../db/client.ts): the database's triggers announce some changes too ("access").
+ */
+export function applyNotice(payload: string | undefined): void {
+  const { topics, purges } = readNotice(payload, cacheState().instanceId);
+  if (topics.length) clearCaches(topics);
+  if (purges.length) applyPurges(purges);
+}
+
+/**
  * Drop the account's responses carrying any of `tags` (null: all of them) once `db`'s
  * transaction commits, in every instance.
  */
@@ -188,3 +229,26 @@ export async function purgeResponses(db: Db, account: number, tags: readonly str
   const purges: ResponsePurge[] = [{ account, tags: tags === null ? null : [...new Set(tags)] }];
   await notify(db, { topics: [], purges }, () => applyPurges(purges));
 }
+
+/**
+ * A value built from the database and kept beside the responses, by the same purge keys and the
+ * same rules (an access check's story settings, a reader's meter): `build` runs on a miss and says
+ * which keys drop its value; null is not kept. Values are kept as JSON, so what `build` returns
+ * must survive JSON (no Dates, no Maps).
+ */
+export async function keptValue<T>(
+  account: number,
+  key: string,
+  build: () => Promise<{ value: T; tags: readonly string[] } | null>,
+): Promise<T | null> {
+  const cache = responseCache();
+  const kept = cache.get(key);
+  if (kept) return JSON.parse(kept.body) as T;
+  const generation = cache.generation();
+  const built = await build();
+  if (!built) return null;
+  const body = JSON.stringify(built.value);
+  cache.set(key, account, generation, { body, contentType: KEPT_VALUE_TYPE, etag: "", tags: built.tags, headers: {} });
+  return built.value;
+}
+const KEPT_VALUE_TYPE = "application/vnd.masthead.kept-value+json";

@@ -40,7 +40,7 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
       throw error;
     }
     return {
-      factory: awaitMigrationScripts(pglite, new PrismaPGlite(pglite)),
+      factory: wholeMigrationScripts(new PrismaPGlite(pglite), (script) => pglite.exec(script)),
       exec: async (sql) => {
         await pglite.exec(sql);
       },
@@ -64,7 +64,7 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
   if (config.schema !== "public") await pool.query(`CREATE SCHEMA IF NOT EXISTS "${config.schema}"`);
 
   return {
-    factory: new PrismaPg(pool, { schema: config.schema }),
+    factory: wholeMigrationScripts(new PrismaPg(pool, { schema: config.schema }), (script) => pool.query(script)),
     exec: async (sql) => {
       await pool.query(sql);
     },
@@ -73,20 +73,26 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
 }
 
 /**
- * pglite-prisma-adapter (0.7.2) starts a migration's script without awaiting it: the schema engine
- * records the migration as applied at once, and a failing script becomes an unhandled rejection
- * that kills the process, its changes rolled back but the migration recorded as finished. Here the
- * script is awaited and its error reaches the engine, which records the migration as failed.
+ * A migration's script is sent as one simple query, which PostgreSQL (and PGlite) runs as one
+ * transaction: all of it or nothing, and statements with semicolons of their own (a function's
+ * body, migration 20261124100000_access_change_notices) arrive whole. The adapters do otherwise:
+ * `@prisma/adapter-pg` splits the script at every ";" and runs the pieces one by one, and
+ * pglite-prisma-adapter (0.7.2) starts the script without awaiting it (the schema engine would
+ * record a failing migration as finished). Here the script is awaited and its error reaches the
+ * engine, which records the migration as failed.
  */
-function awaitMigrationScripts(pglite: PGlite, adapterFactory: PrismaPGlite): SqlMigrationAwareDriverAdapterFactory {
-  // The adapter's types come from its own copy of driver-adapter-utils (7.2); the contract is the same.
+function wholeMigrationScripts(
+  adapterFactory: PrismaPg | PrismaPGlite,
+  exec: (script: string) => Promise<unknown>,
+): SqlMigrationAwareDriverAdapterFactory {
+  // The adapters' types come from their own copies of driver-adapter-utils; the contract is the same.
   const factory = adapterFactory as unknown as SqlMigrationAwareDriverAdapterFactory;
   const connect = factory.connect.bind(factory);
   factory.connect = async () => {
     const adapter = await connect();
     adapter.executeScript = async (script) => {
       try {
-        await pglite.exec(script); // one simple query: PostgreSQL runs it as one transaction
+        await exec(script);
       } catch (error) {
         (adapter as unknown as { onError: (error: unknown) => never }).onError(error); // as a DriverAdapterError
       }

@@ -135,7 +135,7 @@ export async function cachedRead(
     const hit = cache.get(key);
     if (hit) return send(hit, 200, "HIT");
   }
-  const generation = cache.generation(account);
+  const generation = cache.generation();
   const { body, cacheTtlMs, ...answer } = await build();
   const built = buildContentResponse(body, answer);
   const status = answer.status ?? 200;
