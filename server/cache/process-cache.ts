@@ -80,6 +80,8 @@ export function cacheState(): { mode: Registry["mode"]; instanceId: string } {
 
 export class ProcessCache<K, V> {
   private readonly entries = new Map<K, { value: V; until: number }>();
+  /** How many times this cache was cleared: read before loading a value, given to `set`. */
+  private clears = 0;
 
   constructor(
     readonly topic: CacheTopic,
@@ -97,8 +99,16 @@ export class ProcessCache<K, V> {
     return undefined;
   }
 
-  set(key: K, value: V, now = Date.now()): void {
-    if (!cachesAnswer()) return;
+  get epoch(): number {
+    return this.clears;
+  }
+
+  /**
+   * Keep `value` under `key`. With `since` (the `epoch` read before the value was loaded from the
+   * database): not if the cache was cleared meanwhile, since the value may predate that change.
+   */
+  set(key: K, value: V, now = Date.now(), since?: number): void {
+    if (!cachesAnswer() || (since !== undefined && since !== this.clears)) return;
     if (this.entries.size >= this.options.maxEntries) {
       for (const [cachedKey, cached] of this.entries) if (cached.until <= now) this.entries.delete(cachedKey);
       // Every key a client makes up (a Host header) is an entry: past the bound, start again.
@@ -109,6 +119,7 @@ export class ProcessCache<K, V> {
 
   clear(): void {
     this.entries.clear();
+    this.clears++;
   }
 
   get size(): number {

@@ -22,11 +22,21 @@
  */
 import "server-only";
 
+import { getEnv } from "../../env.js";
 import type { ApiUser } from "../auth/api-auth";
+import { ProcessCache } from "../cache/process-cache";
+import { keptValue } from "../cache/response-cache";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { findOrCreateJwtMember } from "../members/identities";
-import { countMeteredRead, getMeterRules, meterPeriodStart, meterReaderKey, type MeterRules } from "./meter";
+import {
+  countMeteredRead,
+  getMeterRules,
+  meterPeriodStart,
+  meterPurgeKey,
+  meterReaderKey,
+  type MeterRules,
+} from "./meter";
 
 export type GrantReason = "FREE" | "LOGGED_IN" | "SUBSCRIBER" | "ASSET" | "METERING";
 export type DenialReason =
@@ -190,39 +200,70 @@ function meterApplies(meter: MeterState): boolean {
 }
 
 // ─── Loading ─────────────────────────────────────────────────────────────────────────────────
+//
+// A check is asked on every page view, so what it reads is kept in each instance's memory, by the
+// changes that alter it, and read from the database only on a miss (docs/subscriptions.md "Speed"):
+// - the story's access settings and the collections holding it: kept with the responses
+//   (keptValue), dropped by the story's purge key (`s/<id>`, every change of the story announces
+//   it) and by any collection change ("collections");
+// - the reader's member and access-granting subscriptions with the assets they grant: a process
+//   cache of topic "access", cleared in every instance by the database's triggers on every write
+//   to subscriptions, their members, identities and assets (migration access_change_notices); the
+//   subscriptions' time windows are kept and applied at each check, so time passing needs no event;
+// - the reader's meter for the period: kept with the responses, dropped by `meter/<reader key>`,
+//   which counting a read purges (./meter.ts).
+// With the response cache off (RESPONSE_CACHE_MB=0) or while nothing tells this process about
+// changes, every check reads the database.
 
-type Row = {
-  story: { access: string; level: number | null } | null;
-  member_id: number | null;
-  subscriptions: { id: number; type: string; dynamic_assets: unknown; assets: { type: string; metadata: unknown }[] }[];
-  views: number;
-  counted: boolean;
-  collections: number[] | null;
+const STORY_SQL = `
+SELECT s.access, s.access_level_value AS level,
+  (SELECT array_agg(ci.collection_id) FROM collection_items ci WHERE ci.story_id = s.id) AS collections
+FROM stories s
+WHERE s.id = $1::uuid AND s.account_id = $2::int AND s.status = 'published'`;
+
+/** The published story's access settings, or null (unknown, another account's, unpublished). */
+function loadStoryAccess(db: Db, accountId: number, storyId: string): Promise<StoryAccess | null> {
+  return keptValue(accountId, `${accountId} access:story:${storyId}`, async () => {
+    const [row] = await db.$queryRawUnsafe<{ access: string; level: unknown; collections: unknown[] | null }[]>(
+      STORY_SQL,
+      storyId,
+      accountId,
+    );
+    if (!row) return null;
+    return {
+      value: {
+        access: row.access,
+        accessLevelValue: row.level === null ? null : Number(row.level),
+        collectionIds: (row.collections ?? []).map(Number),
+      },
+      tags: [`s/${storyId}`, "collections"],
+    };
+  });
+}
+
+/** A subscription that grants access during [start, end or grace end). Times in epoch ms. */
+type CandidateSubscription = GrantingSubscription & {
+  start: number | null;
+  end: number | null;
+  graceEnds: number | null;
 };
+type ReaderState = { memberId: number | null; subscriptions: CandidateSubscription[] };
 
 /**
- * One statement: the published story of the account; the reader's member (by id, or by the JWT
- * user's `publisher` identity); that member's access-granting subscriptions (its own, through the
- * index on subscriber_id, and the group_access ones it is a member of) with their plan's and
- * group's granted assets; the meter's count for the period; the collections holding the story.
- * The rule of "access-granting" is subscription-state.ts's accessGrantingWhere, in SQL.
+ * The reader's member (by id, or by the JWT user's `publisher` identity) and that member's active
+ * or cancelled subscriptions (its own, through the index on subscriber_id, and the group_access
+ * ones it is a member of) with their plan's and group's granted assets and their time windows.
+ * The rule of "access-granting" is subscription-state.ts's accessGrantingWhere: its status part
+ * here, its time part in `grantsAt`.
  */
-const DECISION_SQL = `
-WITH st AS (
-  SELECT s.id, s.access, s.access_level_value
-  FROM stories s
-  WHERE s.id = $1::uuid AND s.account_id = $2::int AND s.status = 'published'
-),
-mem AS (
-  SELECT m.id FROM members m WHERE $3::int IS NOT NULL AND m.id = $3::int AND m.account_id = $2::int
+const READER_SQL = `
+WITH mem AS (
+  SELECT m.id FROM members m WHERE $2::int IS NOT NULL AND m.id = $2::int AND m.account_id = $1::int
   UNION ALL
   SELECT mi.member_id FROM member_identities mi
-  WHERE $3::int IS NULL AND $4::text IS NOT NULL
-    AND mi.account_id = $2::int AND mi.provider = 'publisher' AND mi.external_id = $4::text
+  WHERE $2::int IS NULL AND $3::text IS NOT NULL
+    AND mi.account_id = $1::int AND mi.provider = 'publisher' AND mi.external_id = $3::text
   LIMIT 1
-),
-rk AS (
-  SELECT CASE WHEN $7::boolean THEN (SELECT 'm:' || mem.id FROM mem) ELSE $8::text END AS key
 ),
 subs AS (
   SELECT sub.* FROM subscriptions sub WHERE sub.subscriber_id = (SELECT id FROM mem)
@@ -231,13 +272,15 @@ subs AS (
   WHERE sm.member_id = (SELECT id FROM mem)
 )
 SELECT
-  (SELECT json_build_object('access', st.access, 'level', st.access_level_value) FROM st) AS story,
   (SELECT id FROM mem) AS member_id,
   COALESCE((
     SELECT json_agg(json_build_object(
       'id', g.id,
       'type', g.subscription_type,
       'dynamic_assets', g.dynamic_assets,
+      'start', g.start_timestamp,
+      'end', g.end_timestamp,
+      'grace', g.grace_ends_at,
       'assets', COALESCE((
         SELECT json_agg(json_build_object('type', a.type, 'metadata', a.metadata))
         FROM subscription_assets a
@@ -251,25 +294,88 @@ SELECT
       ), '[]'::json)
     ) ORDER BY g.id)
     FROM subs g
-    WHERE EXISTS (SELECT 1 FROM st)
-      AND g.account_id = $2::int AND g.deleted_at IS NULL
-      AND g.status IN ('active', 'cancelled')
-      AND g.start_timestamp <= $5::timestamptz
-      AND (g.end_timestamp IS NULL OR g.end_timestamp > $5::timestamptz OR g.grace_ends_at > $5::timestamptz)
-  ), '[]'::json) AS subscriptions,
-  (SELECT count(*)::int FROM meter_views mv
-   WHERE $6::timestamptz IS NOT NULL AND mv.account_id = $2::int
-     AND mv.reader_key = (SELECT key FROM rk) AND mv.period_start = $6::timestamptz) AS views,
-  EXISTS (SELECT 1 FROM meter_views mv
-   WHERE $6::timestamptz IS NOT NULL AND mv.account_id = $2::int
-     AND mv.reader_key = (SELECT key FROM rk) AND mv.period_start = $6::timestamptz
-     AND mv.story_id = $9::text) AS counted,
-  (SELECT array_agg(ci.collection_id) FROM collection_items ci
-   WHERE ci.story_id = $1::uuid AND EXISTS (SELECT 1 FROM st)) AS collections
+    WHERE g.account_id = $1::int AND g.deleted_at IS NULL AND g.status IN ('active', 'cancelled')
+  ), '[]'::json) AS subscriptions
 `;
+
+const readerStates = new ProcessCache<string, ReaderState>("access", { ttlMs: 10 * 60_000, maxEntries: 100_000 });
 
 function parseJson<T>(value: unknown): T {
   return (typeof value === "string" ? JSON.parse(value) : value) as T;
+}
+
+const epochMs = (value: string | null): number | null => (value === null ? null : new Date(value).getTime());
+
+async function loadReaderState(
+  db: Db,
+  accountId: number,
+  memberId: number | null,
+  jwtUserId: string | null,
+): Promise<ReaderState> {
+  if (memberId === null && !jwtUserId) return { memberId: null, subscriptions: [] };
+  const key = memberId !== null ? `${accountId} m:${memberId}` : `${accountId} j:${jwtUserId}`;
+  const kept = responseCacheOn() ? readerStates.get(key) : undefined;
+  if (kept) return kept;
+  const epoch = readerStates.epoch;
+  const [row] = await db.$queryRawUnsafe<{ member_id: unknown; subscriptions: unknown }[]>(
+    READER_SQL,
+    accountId,
+    memberId,
+    memberId === null ? jwtUserId : null,
+  );
+  type Raw = {
+    id: unknown;
+    type: string;
+    dynamic_assets: unknown;
+    start: string | null;
+    end: string | null;
+    grace: string | null;
+    assets: GrantingSubscription["assets"] | null;
+  };
+  const state: ReaderState = {
+    memberId: row?.member_id === null || row?.member_id === undefined ? null : Number(row.member_id),
+    subscriptions: parseJson<Raw[]>(row?.subscriptions ?? "[]").map((s) => ({
+      id: Number(s.id),
+      type: s.type,
+      dynamicAssets: s.dynamic_assets,
+      assets: s.assets ?? [],
+      start: epochMs(s.start),
+      end: epochMs(s.end),
+      graceEnds: epochMs(s.grace),
+    })),
+  };
+  // The triggers' notice clears the cache at the write's commit: a state read before that commit
+  // and stored after the notice would outlive it, so a load that saw a clear meanwhile keeps nothing.
+  if (responseCacheOn()) readerStates.set(key, state, Date.now(), epoch);
+  return state;
+}
+
+/** Whether a subscription grants at `now` (the time part of accessGrantingWhere). */
+function grantsAt(sub: CandidateSubscription, now: number): boolean {
+  if (sub.start === null || sub.start > now) return false;
+  return sub.end === null || sub.end > now || (sub.graceEnds !== null && sub.graceEnds > now);
+}
+
+/** The stories counted on the reader's meter in the period (at most the free stories, or a few more). */
+async function loadMeterViews(db: Db, accountId: number, readerKey: string, periodStart: Date): Promise<string[]> {
+  const views = await keptValue(
+    accountId,
+    `${accountId} access:meter:${readerKey}:${periodStart.toISOString()}`,
+    async () => {
+      const rows = await db.$queryRawUnsafe<{ story_id: string }[]>(
+        `SELECT story_id FROM meter_views WHERE account_id = $1::int AND reader_key = $2::text AND period_start = $3::timestamptz`,
+        accountId,
+        readerKey,
+        periodStart,
+      );
+      return { value: rows.map((r) => r.story_id), tags: [meterPurgeKey(readerKey)] };
+    },
+  );
+  return views ?? [];
+}
+
+function responseCacheOn(): boolean {
+  return getEnv().RESPONSE_CACHE_MB > 0;
 }
 
 /**
@@ -295,39 +401,30 @@ export async function decideAccess(
   const rules = await getMeterRules(db, args.accountId, args.now.getTime());
   const periodStart = rules ? meterPeriodStart(args.now, rules.periodLength, rules.periodUnit) : null;
   const anonymousKey = meterReaderKey({ memberId: null, loggedIn: false, readerId: args.reader.readerId });
+  const meterOn = Boolean(rules?.enabled && periodStart);
+  const jwtUserId = args.reader.memberId === null ? (args.reader.jwtUserId ?? null) : null;
 
-  const [row] = await db.$queryRawUnsafe<Row[]>(
-    DECISION_SQL,
-    storyId,
-    args.accountId,
-    args.reader.memberId,
-    args.reader.memberId === null ? (args.reader.jwtUserId ?? null) : null,
-    args.now,
-    periodStart,
-    loggedIn,
-    anonymousKey,
-    storyId,
-  );
-  const story = row ? parseJson<Row["story"]>(row.story) : null;
-  if (!row || !story) throw new AppError("NOT_FOUND", "No published story with this id.");
-  const memberId = row.member_id === null ? null : Number(row.member_id);
-  const storyAccess: StoryAccess = {
-    access: story.access,
-    accessLevelValue: story.level === null ? null : Number(story.level),
-    collectionIds: (row.collections ?? []).map(Number),
-  };
-  const subscriptions = parseJson<Row["subscriptions"]>(row.subscriptions).map((s) => ({
-    id: Number(s.id),
-    type: s.type,
-    dynamicAssets: s.dynamic_assets,
-    assets: s.assets ?? [],
-  }));
+  const [storyAccess, reader, anonymousViews] = await Promise.all([
+    loadStoryAccess(db, args.accountId, storyId),
+    loadReaderState(db, args.accountId, args.reader.memberId, jwtUserId),
+    meterOn && !loggedIn && anonymousKey !== null
+      ? loadMeterViews(db, args.accountId, anonymousKey, periodStart!)
+      : Promise.resolve([]),
+  ]);
+  if (!storyAccess) throw new AppError("NOT_FOUND", "No published story with this id.");
+  const memberId = reader.memberId;
   const readerKey = loggedIn ? (memberId === null ? null : `m:${memberId}`) : anonymousKey;
+  const views =
+    loggedIn && meterOn && readerKey !== null
+      ? await loadMeterViews(db, args.accountId, readerKey, periodStart!)
+      : anonymousViews;
+  const now = args.now.getTime();
+  const subscriptions = reader.subscriptions.filter((sub) => grantsAt(sub, now));
   const decision = decideFromState({
     storyId,
     story: storyAccess,
     subscriptions,
-    meter: { rules, readerKey, loggedIn, views: Number(row.views ?? 0), counted: Boolean(row.counted) },
+    meter: { rules, readerKey, loggedIn, views: views.length, counted: views.includes(storyId) },
     disableMeter: args.disableMeter,
   });
   if (args.meter === "check" || decision.grantReason !== "METERING" || decision.why !== "meter:new") return decision;

@@ -7,6 +7,7 @@
 import "server-only";
 
 import { ProcessCache } from "../cache/process-cache";
+import { purgeResponses } from "../cache/response-cache";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import type { DurationUnit } from "../generated/prisma/enums";
@@ -54,6 +55,11 @@ export function forgetMeterCache(): void {
 
 // ─── Counting ────────────────────────────────────────────────────────────────────────────────
 
+/** The purge key of a reader's meter, as access checks keep it (./access.ts). */
+export function meterPurgeKey(readerKey: string): string {
+  return `meter/${readerKey}`;
+}
+
 /** First key of pg_advisory_xact_lock(int, int) for a reader's meter (the second: a hash of account and reader). */
 const METER_LOCK = 0x4d_45_54; // "MET"
 
@@ -79,7 +85,11 @@ export async function countMeteredRead(
       ) < ${args.freeStories}::int
       ON CONFLICT (account_id, reader_key, period_start, story_id) DO NOTHING
       RETURNING id`;
-    if (inserted.length > 0) return "counted";
+    if (inserted.length > 0) {
+      // The reader's meter as access checks keep it (./access.ts) is dropped in every instance at commit.
+      await purgeResponses(tx, args.accountId, [meterPurgeKey(args.readerKey)]);
+      return "counted";
+    }
     const existing = await tx.meterView.findUnique({
       where: {
         accountId_readerKey_periodStart_storyId: {

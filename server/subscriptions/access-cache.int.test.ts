@@ -1,0 +1,308 @@
+/**
+ * What access checks keep in memory (./access.ts "Loading"), and every change that must drop it:
+ * one test per kind of change. A check answered from memory reads nothing from the database (the
+ * tests count its queries); after each change the next check sees it. On PostgreSQL the database's
+ * triggers reach this process through the cache listener, as they reach every instance (a second
+ * connection writing stands for another instance); on PGlite the database itself tells it.
+ */
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { staffActor } from "../auth/actor";
+import { startCacheListener, type CacheListener } from "../cache/listener";
+import { cacheChannel, cacheState, setCacheMode } from "../cache/process-cache";
+import { getDatabase, getDb } from "../db";
+import type { Db } from "../db/client";
+import { createCollection, setCollectionItems } from "../publishing/editorial/collections";
+import { createStory, transitionStory, updateStory } from "../publishing/editorial/stories";
+import { insertMember, insertPlanWithAssets, insertSubscription, setMeter } from "../testing/access-fixtures";
+import { createTestPublisher } from "../testing/publishing-factories";
+import { enableResponseCache } from "../testing/response-cache";
+import { insertEditor } from "../testing/staff";
+import { TEST_DATABASE_URL } from "../testing/test-database";
+import { decideAccess, recordPingback } from "./access";
+
+const onPostgres = process.env.TEST_DB === "postgres";
+const APP_URL = "http://localhost:3000";
+
+enableResponseCache();
+let listener: CacheListener | undefined;
+beforeAll(async () => {
+  if (!onPostgres) return;
+  const database = await getDatabase();
+  if (database.config.kind !== "postgresql") throw new Error("PostgreSQL expected");
+  listener = startCacheListener({ url: TEST_DATABASE_URL, channel: cacheChannel(database.config.schema) });
+  for (let waited = 0; cacheState().mode !== "listening"; waited += 50) {
+    if (waited > 10_000) throw new Error("the cache listener did not connect");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+});
+afterAll(async () => {
+  await listener?.stop();
+  setCacheMode("local");
+});
+
+/** `db`, counting the SQL statements access checks send (they use $queryRawUnsafe). */
+function counting(db: Db) {
+  let queries = 0;
+  const counted = new Proxy(db, {
+    get(target, property, receiver) {
+      if (property !== "$queryRawUnsafe") return Reflect.get(target, property, receiver) as unknown;
+      return (...args: Parameters<Db["$queryRawUnsafe"]>) => {
+        queries++;
+        return target.$queryRawUnsafe(...args);
+      };
+    },
+  });
+  return { db: counted, queries: () => queries };
+}
+
+async function newsroom() {
+  const db = await getDb();
+  const account = await createTestPublisher(db);
+  const actor = await insertEditor(db, account.id);
+  const ctx = { actor, appUrl: APP_URL };
+  /** A story published through the workflow, with `access`. */
+  const publish = async (access: "subscription" | "public") => {
+    const { story } = await createStory(db, { ...ctx, now: new Date(), input: { headline: `Story ${access}` } });
+    let version = 1;
+    await updateStory(db, { ...ctx, now: new Date(), input: { id: story.id, version: version++, access } });
+    for (const action of ["submit", "approve", "publish"] as const)
+      await transitionStory(db, { ...ctx, now: new Date(), input: { id: story.id, version: version++, action } });
+    return { id: story.id, version };
+  };
+  const counter = counting(db);
+  /** The member's check of `storyId` (no meter), through the counting client. */
+  const check = (storyId: string, memberId: number | null, reader: { jwtUserId?: string; readerId?: string } = {}) =>
+    decideAccess(counter.db, {
+      accountId: account.id,
+      storyId,
+      reader: { memberId, jwtUserId: reader.jwtUserId ?? null, readerId: reader.readerId ?? null },
+      disableMeter: memberId !== null || Boolean(reader.jwtUserId),
+      now: new Date(),
+      meter: "check",
+    });
+  /** The check is answered from memory now: a second one sends no statement. */
+  const expectKept = async (storyId: string, memberId: number | null, reader = {}) => {
+    const first = await check(storyId, memberId, reader);
+    const before = counter.queries();
+    expect(await check(storyId, memberId, reader)).toEqual(first);
+    expect(counter.queries(), "answered from memory").toBe(before);
+    return first;
+  };
+  /** The next check sees a change: at once on PGlite, once the listener hears it on PostgreSQL. */
+  const eventually = async (storyId: string, memberId: number | null, granted: boolean, reader = {}) =>
+    expect.poll(async () => (await check(storyId, memberId, reader)).granted, { timeout: 5_000 }).toBe(granted);
+  return { db, account, actor: staffActor(actor), ctx, publish, check, expectKept, eventually };
+}
+
+describe("access checks kept in memory", () => {
+  it("a story's access changed, or the story retracted, drops its kept settings (its purge key)", async () => {
+    const { db, account, ctx, publish, expectKept, check } = await newsroom();
+    const story = await publish("subscription");
+    const member = await insertMember(db, account.id);
+    expect((await expectKept(story.id, member.id)).granted).toBe(false);
+    // Written behind the services' back, nothing announces it: memory still answers.
+    await db.story.update({ where: { id: story.id }, data: { accessLevelValue: 3 } });
+    expect((await check(story.id, member.id)).granted).toBe(false);
+
+    await updateStory(db, {
+      ...ctx,
+      now: new Date(),
+      input: { id: story.id, version: story.version, access: "public" },
+    });
+    expect(await expectKept(story.id, member.id)).toMatchObject({ granted: true, grantReason: "FREE" });
+    await transitionStory(db, {
+      ...ctx,
+      now: new Date(),
+      input: { id: story.id, version: story.version + 1, action: "retract" },
+    });
+    await expect(check(story.id, member.id)).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("a collection's items changed drops the kept collections of its stories (pay per collection)", async () => {
+    const { db, account, actor, publish, expectKept, check } = await newsroom();
+    const story = await publish("subscription");
+    const { collection } = await createCollection(db, { actor, input: { name: "Budget" }, now: new Date() });
+    const member = await insertMember(db, account.id);
+    await insertSubscription(db, {
+      accountId: account.id,
+      memberId: member.id,
+      type: "DYNAMIC_ASSET",
+      dynamicAssets: [{ id: collection.id, type: "collection" }],
+    });
+    await expectKept(story.id, member.id);
+    await setCollectionItems(db, {
+      actor,
+      input: { id: collection.id, items: [{ storyId: story.id }] },
+      now: new Date(),
+    });
+    expect(await check(story.id, member.id)).toMatchObject({ granted: true, grantReason: "ASSET" });
+  });
+
+  it("a subscription created, cancelled and ended, deleted: every write to it drops the readers' kept subscriptions", async () => {
+    const { db, account, publish, expectKept, eventually } = await newsroom();
+    const story = await publish("subscription");
+    const member = await insertMember(db, account.id);
+    const plan = await insertPlanWithAssets(db, account.id, { groupAssets: [{ type: "SITE" }] });
+    expect((await expectKept(story.id, member.id)).granted).toBe(false);
+
+    const sub = await insertSubscription(db, {
+      accountId: account.id,
+      memberId: member.id,
+      planId: plan.plan.id,
+      groupId: plan.group.id,
+    });
+    await eventually(story.id, member.id, true);
+    await expectKept(story.id, member.id);
+    await db.subscription.update({
+      where: { id: sub.id },
+      data: { status: "CANCELLED", endTimestamp: new Date(Date.now() - 1000) },
+    });
+    await eventually(story.id, member.id, false);
+    await db.subscription.update({ where: { id: sub.id }, data: { endTimestamp: null } });
+    await eventually(story.id, member.id, true);
+    await expectKept(story.id, member.id);
+    await db.subscription.update({ where: { id: sub.id }, data: { deletedAt: new Date() } });
+    await eventually(story.id, member.id, false);
+  });
+
+  it("time passing ends a kept subscription's access with no event (its window is kept, not its verdict)", async () => {
+    const { db, account, publish, expectKept, check } = await newsroom();
+    const story = await publish("subscription");
+    const member = await insertMember(db, account.id);
+    const plan = await insertPlanWithAssets(db, account.id, { groupAssets: [{ type: "SITE" }] });
+    await insertSubscription(db, {
+      accountId: account.id,
+      memberId: member.id,
+      planId: plan.plan.id,
+      groupId: plan.group.id,
+      end: new Date(Date.now() + 1500),
+    });
+    await expect.poll(async () => (await check(story.id, member.id)).granted, { timeout: 5_000 }).toBe(true);
+    await expectKept(story.id, member.id);
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    expect((await check(story.id, member.id)).granted).toBe(false);
+  });
+
+  it("a member added to or removed from a group_access subscription", async () => {
+    const { db, account, publish, expectKept, eventually } = await newsroom();
+    const story = await publish("subscription");
+    const plan = await insertPlanWithAssets(db, account.id, { type: "GROUP_ACCESS", groupAssets: [{ type: "SITE" }] });
+    const owner = await insertMember(db, account.id);
+    const member = await insertMember(db, account.id);
+    const sub = await insertSubscription(db, {
+      accountId: account.id,
+      memberId: owner.id,
+      planId: plan.plan.id,
+      groupId: plan.group.id,
+      type: "GROUP_ACCESS",
+    });
+    await eventually(story.id, member.id, false);
+    await expectKept(story.id, member.id);
+    await db.subscriptionMember.create({ data: { subscriptionId: sub.id, memberId: member.id } });
+    await eventually(story.id, member.id, true);
+    await expectKept(story.id, member.id);
+    await db.subscriptionMember.deleteMany({ where: { subscriptionId: sub.id } });
+    await eventually(story.id, member.id, false);
+  });
+
+  it("the assets a plan grants changed", async () => {
+    const { db, account, publish, expectKept, eventually } = await newsroom();
+    const story = await publish("subscription");
+    const member = await insertMember(db, account.id);
+    const plan = await insertPlanWithAssets(db, account.id, { planAssets: [{ type: "STATIC" }] });
+    await insertSubscription(db, {
+      accountId: account.id,
+      memberId: member.id,
+      planId: plan.plan.id,
+      groupId: plan.group.id,
+    });
+    await eventually(story.id, member.id, false);
+    await expectKept(story.id, member.id);
+    const [asset] = await db.subscriptionAsset.findMany({ where: { accountId: account.id, type: "STATIC" } });
+    await db.subscriptionAsset.update({ where: { id: asset!.id }, data: { type: "SITE" } });
+    await eventually(story.id, member.id, true);
+  });
+
+  it("a publisher-JWT reader linked to a member with a subscription (a new identity)", async () => {
+    const { db, account, publish, expectKept, eventually } = await newsroom();
+    const story = await publish("subscription");
+    const member = await insertMember(db, account.id);
+    const plan = await insertPlanWithAssets(db, account.id, { groupAssets: [{ type: "SITE" }] });
+    await insertSubscription(db, {
+      accountId: account.id,
+      memberId: member.id,
+      planId: plan.plan.id,
+      groupId: plan.group.id,
+    });
+    const jwt = { jwtUserId: "jwt-reader-1" };
+    await eventually(story.id, null, false, jwt);
+    await expectKept(story.id, null, jwt);
+    await db.memberIdentity.create({
+      data: { accountId: account.id, memberId: member.id, provider: "publisher", externalId: "jwt-reader-1" },
+    });
+    await eventually(story.id, null, true, jwt);
+  });
+
+  it("a metered read counted drops that reader's kept meter, and only theirs", async () => {
+    const { db, account, publish, check } = await newsroom();
+    await setMeter(db, account.id, { freeStories: 2 });
+    const [a, b] = [await publish("subscription"), await publish("subscription")];
+    const anon = { readerId: "amp-reader-1" };
+    const other = { readerId: "amp-reader-2" };
+    expect((await check(a.id, null, anon)).data.numberRemaining).toBe(1);
+    expect((await check(a.id, null, other)).data.numberRemaining).toBe(1);
+    const pingback = (storyId: string, readerId: string) =>
+      recordPingback(db, {
+        accountId: account.id,
+        storyId,
+        user: null,
+        readerId,
+        disableMeter: false,
+        now: new Date(),
+      });
+    await pingback(a.id, "amp-reader-1");
+    expect(await check(a.id, null, anon)).toMatchObject({ granted: true, data: { numberRemaining: 1 } });
+    expect(await check(b.id, null, anon)).toMatchObject({ granted: true, data: { numberRemaining: 0, isLast: true } });
+    await pingback(b.id, "amp-reader-1");
+    expect(await check(a.id, null, { readerId: "amp-reader-3" })).toMatchObject({ data: { numberRemaining: 1 } });
+    const third = await publish("subscription");
+    expect(await check(third.id, null, anon)).toMatchObject({ granted: false });
+  });
+
+  it.runIf(onPostgres)(
+    "another instance's write reaches this one through the listener; its rollback does not",
+    async () => {
+      const { db, account, publish, expectKept, eventually } = await newsroom();
+      const story = await publish("subscription");
+      const member = await insertMember(db, account.id);
+      const plan = await insertPlanWithAssets(db, account.id, { groupAssets: [{ type: "SITE" }] });
+      const sub = await insertSubscription(db, {
+        accountId: account.id,
+        memberId: member.id,
+        planId: plan.plan.id,
+        groupId: plan.group.id,
+      });
+      await eventually(story.id, member.id, true);
+      await expectKept(story.id, member.id);
+      const database = await getDatabase();
+      const schema = database.config.kind === "postgresql" ? database.config.schema : "public";
+      const other = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await other.connect();
+      try {
+        await other.query(`SET search_path TO ${pg.escapeIdentifier(schema)}`);
+        const end = "UPDATE subscriptions SET deleted_at = now() WHERE id = $1";
+        await other.query("BEGIN");
+        await other.query(end, [sub.id]);
+        await other.query("ROLLBACK");
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect((await expectKept(story.id, member.id)).granted).toBe(true);
+        await other.query(end, [sub.id]);
+        await eventually(story.id, member.id, false);
+      } finally {
+        await other.end();
+      }
+    },
+  );
+});
