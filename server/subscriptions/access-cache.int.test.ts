@@ -93,7 +93,23 @@ async function newsroom() {
   /** The next check sees a change: at once on PGlite, once the listener hears it on PostgreSQL. */
   const eventually = async (storyId: string, memberId: number | null, granted: boolean, reader = {}) =>
     expect.poll(async () => (await check(storyId, memberId, reader)).granted, { timeout: 5_000 }).toBe(granted);
-  return { db, account, actor: staffActor(actor), ctx, publish, check, expectKept, eventually };
+  /** A member with a subscription to a plan granting `assets` (the whole site unless told), and the subscription's fields. */
+  const subscriber = async (
+    subscription: Partial<Parameters<typeof insertSubscription>[1]> = {},
+    assets: Parameters<typeof insertPlanWithAssets>[2] = { groupAssets: [{ type: "SITE" }] },
+  ) => {
+    const member = await insertMember(db, account.id);
+    const plan = await insertPlanWithAssets(db, account.id, assets);
+    const sub = await insertSubscription(db, {
+      accountId: account.id,
+      memberId: member.id,
+      planId: plan.plan.id,
+      groupId: plan.group.id,
+      ...subscription,
+    });
+    return { member, plan, sub };
+  };
+  return { db, account, actor: staffActor(actor), ctx, publish, check, expectKept, eventually, subscriber };
 }
 
 describe("access checks kept in memory", () => {
@@ -168,17 +184,9 @@ describe("access checks kept in memory", () => {
   });
 
   it("time passing ends a kept subscription's access with no event (its window is kept, not its verdict)", async () => {
-    const { db, account, publish, expectKept, check } = await newsroom();
+    const { publish, expectKept, check, subscriber } = await newsroom();
     const story = await publish("subscription");
-    const member = await insertMember(db, account.id);
-    const plan = await insertPlanWithAssets(db, account.id, { groupAssets: [{ type: "SITE" }] });
-    await insertSubscription(db, {
-      accountId: account.id,
-      memberId: member.id,
-      planId: plan.plan.id,
-      groupId: plan.group.id,
-      end: new Date(Date.now() + 1500),
-    });
+    const { member } = await subscriber({ end: new Date(Date.now() + 1500) });
     await expect.poll(async () => (await check(story.id, member.id)).granted, { timeout: 5_000 }).toBe(true);
     await expectKept(story.id, member.id);
     await new Promise((resolve) => setTimeout(resolve, 1600));
@@ -208,16 +216,9 @@ describe("access checks kept in memory", () => {
   });
 
   it("the assets a plan grants changed", async () => {
-    const { db, account, publish, expectKept, eventually } = await newsroom();
+    const { db, account, publish, expectKept, eventually, subscriber } = await newsroom();
     const story = await publish("subscription");
-    const member = await insertMember(db, account.id);
-    const plan = await insertPlanWithAssets(db, account.id, { planAssets: [{ type: "STATIC" }] });
-    await insertSubscription(db, {
-      accountId: account.id,
-      memberId: member.id,
-      planId: plan.plan.id,
-      groupId: plan.group.id,
-    });
+    const { member } = await subscriber({}, { planAssets: [{ type: "STATIC" }] });
     await eventually(story.id, member.id, false);
     await expectKept(story.id, member.id);
     const [asset] = await db.subscriptionAsset.findMany({ where: { accountId: account.id, type: "STATIC" } });
@@ -226,16 +227,9 @@ describe("access checks kept in memory", () => {
   });
 
   it("a publisher-JWT reader linked to a member with a subscription (a new identity)", async () => {
-    const { db, account, publish, expectKept, eventually } = await newsroom();
+    const { db, account, publish, expectKept, eventually, subscriber } = await newsroom();
     const story = await publish("subscription");
-    const member = await insertMember(db, account.id);
-    const plan = await insertPlanWithAssets(db, account.id, { groupAssets: [{ type: "SITE" }] });
-    await insertSubscription(db, {
-      accountId: account.id,
-      memberId: member.id,
-      planId: plan.plan.id,
-      groupId: plan.group.id,
-    });
+    const { member } = await subscriber();
     const jwt = { jwtUserId: "jwt-reader-1" };
     await eventually(story.id, null, false, jwt);
     await expectKept(story.id, null, jwt);
