@@ -1,5 +1,5 @@
 /**
- * npm run bench [-- --stories 50000 --requests 3000 --connections 10 --seconds 20 --instances 1]
+ * npm run bench [-- --stories 50000 --requests 3000 --connections 10 --seconds 20 --instances 1 --only access,amp]
  *
  * Benchmark of the publishing content API (reads) and the engagement API (comment counts, a
  * comment list, comment create) against the local PostgreSQL:
@@ -53,6 +53,7 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "20" },
     warmup: { type: "string", default: "200" },
     instances: { type: "string", default: "1" },
+    only: { type: "string", default: "" },
   },
 });
 const STORIES = positive("stories", values.stories);
@@ -61,6 +62,11 @@ const CONNECTIONS = positive("connections", values.connections);
 const SECONDS = positive("seconds", values.seconds);
 const WARMUP = positive("warmup", values.warmup);
 const INSTANCES = positive("instances", values.instances);
+/** `--only a,b`: the scenarios whose names contain one of these (the empty handler always runs). */
+const ONLY = values.only
+  .split(",")
+  .map((part) => part.trim().toLowerCase())
+  .filter(Boolean);
 const OVERALL_LIMIT_MS = 45 * 60_000; // build + seed + runs; the bench never hangs longer
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -350,7 +356,7 @@ try {
     { name: "search", call: () => get(`/api/v1/search?q=${words[i++ % words.length]}&limit=20`) },
   ];
   const engagement = await engagementScenarios();
-  const scenarios: { name: string; call: () => Call }[] = [
+  const all: { name: string; call: () => Call }[] = [
     { name: "empty handler", call: () => get("/api/bench/empty") },
     ...content,
     ...content.map((scenario) => ({ name: `${scenario.name}, uncached`, call: () => uncached(scenario.call()) })),
@@ -360,6 +366,9 @@ try {
       .map((scenario) => ({ name: `${scenario.name}, uncached`, call: () => uncached(scenario.call()) })),
     ...(await accessScenarios()),
   ];
+  const scenarios = all.filter(
+    (scenario, n) => n === 0 || ONLY.length === 0 || ONLY.some((part) => scenario.name.toLowerCase().includes(part)),
+  );
 
   const results: Result[] = [];
   // The empty handler measured again just before each scenario: on a shared machine the load

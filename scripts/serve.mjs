@@ -8,6 +8,8 @@
 //   So are paths whose percent-encoding does not decode (400), and every request gets its id
 //   (X-Request-Id): server/http/edge.js. (A Next.js proxy could do this too, but it runs on every
 //   request at a cost the read API's benchmark shows: about a third of its throughput.)
+// - A long query string on the comment counts path is carried past Next.js's router in a header
+//   (edge.js carryLongQuery: the router parses a query string six times before the route runs).
 // - SIGTERM: /api/health turns 503 "stopping" and new connections are still served for
 //   SHUTDOWN_DRAIN_MS (default 5 s; load balancers stop sending meanwhile); then, as on SIGINT: stop
 //   accepting connections, let requests in flight finish (at most SHUTDOWN_GRACE_MS), stop
@@ -19,6 +21,8 @@ import net from "node:net";
 import next from "next";
 
 import {
+  CARRIED_QUERY_HEADER,
+  carryLongQuery,
   edgeRefusal,
   passEncodedBodies,
   requestIdFrom,
@@ -89,6 +93,13 @@ const server = http.createServer((req, res) => {
     });
     res.end(body);
     return;
+  }
+  // A long query of a path that takes one (comment counts) goes past Next.js's router in a header (edge.js).
+  delete req.headers[CARRIED_QUERY_HEADER];
+  const carried = carryLongQuery(req.url ?? "/");
+  if (carried) {
+    req.url = carried.url;
+    req.headers[CARRIED_QUERY_HEADER] = carried.header;
   }
   inFlight++;
   res.on("close", () => inFlight--);

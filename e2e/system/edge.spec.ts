@@ -7,6 +7,8 @@ import net from "node:net";
 
 import { expect, test } from "@playwright/test";
 
+import { demoAccount } from "../fixtures";
+
 type ErrorBody = { error: { code: string; message: string; details?: { field: string; issue: string }[] } };
 
 /** A raw HTTP exchange, for what fetch will not send (TRACE, CONNECT, TRACK, broken headers). */
@@ -74,4 +76,26 @@ test("an /api/ path with no endpoint is a JSON 404 for every method; so is /api/
       expect(((await res.json()) as ErrorBody).error.code).toBe("NOT_FOUND");
     }
   }
+});
+
+test("the comment counts of 100 pages (a 7 kB query, carried past the router) answer every page, in order", async ({
+  request,
+}) => {
+  const { accountId } = demoAccount();
+  const urls = Array.from({ length: 100 }, (_, n) => `https://news.example.com/2026/11/a-story-about-buses-${n}`);
+  const ids = urls.map((url) => Buffer.from(encodeURIComponent(url)).toString("base64"));
+  const path = `/api/v1/accounts/${accountId}/pages?page_ids=${encodeURIComponent(ids.join(","))}`;
+  expect(path.length).toBeGreaterThan(7000);
+  const res = await request.get(path);
+  expect(res.status()).toBe(200);
+  const counts = (await res.json()) as { url: string; comments_count: number }[];
+  expect(counts.map((c) => c.url)).toEqual(urls);
+  // A client cannot hand a route a query of its own in the carrying header: it is dropped.
+  const forged = await request.get(`/api/v1/accounts/${accountId}/pages?page_ids=${ids[0]}`, {
+    headers: { "x-masthead-carried-query": `not-the-nonce page_ids=${ids[1]}` },
+  });
+  expect(((await forged.json()) as { url: string }[]).map((c) => c.url)).toEqual([urls[0]]);
+  // A bad id among them is a 400 naming its place.
+  const bad = await request.get(`${path}${encodeURIComponent(",%%%")}`);
+  expect(bad.status()).toBe(400);
 });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 
-import { getDb } from "../db";
-import { authenticatePublisherJwt } from "./api-auth";
+import { SignJWT } from "jose";
+
+import { invalidateCaches } from "../cache/process-cache";
+import { getDb, type Db } from "../db";
+import { withTransaction } from "../db/transaction";
+import { authenticatePublisherJwt, verifyPublisherJwt } from "./api-auth";
 
 describe("authenticatePublisherJwt: the account id from the path", () => {
   it("takes the id only in canonical decimal digits and within the id range", async () => {
@@ -31,5 +35,53 @@ describe("authenticatePublisherJwt: the account id from the path", () => {
       if (outcome !== "NOT_FOUND") outcomes.push(`${JSON.stringify(spelling)}: ${outcome}`);
     }
     expect(outcomes).toEqual([]);
+  });
+});
+
+describe("verifyPublisherJwt: tokens verified once are remembered", () => {
+  async function account(db: Db) {
+    return db.account.create({
+      data: { slug: `v${Math.random().toString(36).slice(2, 8)}`, name: "Gazette", jwtSecret: "s".repeat(32) },
+    });
+  }
+  const sign = (secret: string, claims: Record<string, unknown>, exp: number) =>
+    new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).setExpirationTime(exp).sign(new TextEncoder().encode(secret));
+  const code = (promise: Promise<unknown>) =>
+    promise.then(
+      () => "ok",
+      (error: unknown) => `${(error as { code?: string }).code}: ${(error as Error).message}`,
+    );
+
+  it("answers a remembered token until its exp (30 s of tolerance), then refuses it as expired", async () => {
+    const db = await getDb();
+    const { id } = await account(db);
+    const now = new Date("2026-11-24T10:00:00Z");
+    const exp = now.getTime() / 1000 + 60;
+    const token = await sign("s".repeat(32), { id: "r1", name: "Ann" }, exp);
+    expect((await verifyPublisherJwt(db, id, token, now)).id).toBe("r1");
+    expect((await verifyPublisherJwt(db, id, token, new Date(now.getTime() + 89_000))).name).toBe("Ann");
+    expect(await code(verifyPublisherJwt(db, id, token, new Date(now.getTime() + 91_000)))).toBe(
+      "UNAUTHORIZED: The user token has expired.",
+    );
+  });
+
+  it("verifies again under another secret, and never takes a token that differs from the one verified", async () => {
+    const db = await getDb();
+    const { id } = await account(db);
+    const now = new Date();
+    const exp = Math.floor(now.getTime() / 1000) + 600;
+    const token = await sign("s".repeat(32), { id: "r2", name: "Ben" }, exp);
+    expect((await verifyPublisherJwt(db, id, token, now)).id).toBe("r2");
+    // The same claims under another key, and the kept token's signature altered: refused.
+    const forged = await sign("f".repeat(32), { id: "r2", name: "Ben" }, exp);
+    expect(await code(verifyPublisherJwt(db, id, forged, now))).toBe("UNAUTHORIZED: The user token is not valid.");
+    const tampered = `${token.slice(0, -2)}${token.endsWith("AA") ? "BB" : "AA"}`;
+    expect(await code(verifyPublisherJwt(db, id, tampered, now))).toBe("UNAUTHORIZED: The user token is not valid.");
+    // The account's secret changes (as a rotation does, announced to the caches): the kept token no longer passes.
+    await withTransaction(db, async (tx) => {
+      await tx.account.update({ where: { id }, data: { jwtSecret: "n".repeat(32) } });
+      await invalidateCaches(tx, "api-keys");
+    });
+    expect(await code(verifyPublisherJwt(db, id, token, now))).toBe("UNAUTHORIZED: The user token is not valid.");
   });
 });

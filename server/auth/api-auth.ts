@@ -13,7 +13,7 @@
  * without `exp` are accepted, as the original service did; publishers should set one.
  * Keys are compared by their SHA-256 digest in constant time (server/accounts/api-keys.ts).
  */
-import { errors as joseErrors, jwtVerify } from "jose";
+import { errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
 import { z } from "zod";
 
 import { findApiKey, hashApiKey } from "../accounts/api-keys";
@@ -153,6 +153,43 @@ const ZClaims = z.object({
   provider: z.string().optional(),
 });
 
+const JWT_CLOCK_TOLERANCE_S = 30;
+
+/**
+ * Tokens verified already, with their claims: a reader sends the same token on every page view
+ * (the paywall's access check, comment reads and writes), and verifying its signature again costs
+ * more than the rest of an access check. Only a token that passed jwtVerify is kept, with the
+ * account's secret it passed under (another secret: verified afresh). A kept token is answered
+ * until its `exp` (with the same tolerance); its `nbf` had passed when it was verified. Bounded:
+ * the oldest is dropped first; long tokens are not kept.
+ */
+class VerifiedTokens {
+  private readonly entries = new Map<string, { secret: string; payload: Readonly<JWTPayload> }>();
+
+  constructor(private readonly options: { maxEntries: number; maxTokenLength: number }) {}
+
+  recall(accountId: number, token: string, secret: string, now: Date): Readonly<JWTPayload> | undefined {
+    const key = `${accountId} ${token}`;
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    const { exp } = hit.payload;
+    if (hit.secret === secret && (exp === undefined || exp > now.getTime() / 1000 - JWT_CLOCK_TOLERANCE_S)) {
+      return hit.payload;
+    }
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  keep(accountId: number, token: string, secret: string, payload: JWTPayload): Readonly<JWTPayload> {
+    const kept = Object.freeze(payload);
+    if (token.length > this.options.maxTokenLength) return kept;
+    if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(`${accountId} ${token}`, { secret, payload: kept });
+    return kept;
+  }
+}
+const verifiedTokens = new VerifiedTokens({ maxEntries: 20_000, maxTokenLength: 4096 });
+
 /**
  * The claims of a token the publisher signed with the account's shared key (HS256 only, `exp` and
  * `nbf` enforced when present, 30 s of tolerance); UNAUTHORIZED naming `what` otherwise.
@@ -171,13 +208,15 @@ export async function verifyAccountSignedToken(
     secret = account.jwtSecret;
     jwtSecrets.set(accountId, secret, now.getTime());
   }
+  const remembered = verifiedTokens.recall(accountId, token, secret, now);
+  if (remembered) return remembered;
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
       algorithms: ["HS256"],
-      clockTolerance: 30,
+      clockTolerance: JWT_CLOCK_TOLERANCE_S,
       currentDate: now,
     });
-    return payload;
+    return verifiedTokens.keep(accountId, token, secret, payload);
   } catch (error) {
     const reason =
       error instanceof joseErrors.JWTExpired

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { edgeRefusal, requestIdFrom } from "./edge.js";
+import { carriedQuery, carryLongQuery, edgeRefusal, requestIdFrom } from "./edge.js";
 
 describe("edge refusals", () => {
   it("refuses methods no route serves with 405 and the Allow list, on every path", () => {
@@ -38,5 +38,35 @@ describe("edge refusals", () => {
     expect(requestIdFrom("req-12345678")).toBe("req-12345678");
     for (const bad of [undefined, null, "short", "has space 123456", "x".repeat(101), ["req-12345678"]])
       expect(requestIdFrom(bad)).toBeUndefined();
+  });
+});
+
+describe("long queries carried past the router", () => {
+  const ids = Array.from({ length: 100 }, (_, n) => `aHR0cHMlM0ElMkYlMkZleGFtcGxlLmNvbSUyRiR7${n}%3D`).join("%2C");
+  const counts = `/api/v1/accounts/7/pages?page_ids=${ids}`;
+
+  it("carries a long query of the counts path in the header, which gives it back to this process only", () => {
+    const carried = carryLongQuery(counts);
+    expect(carried?.url).toBe("/api/v1/accounts/7/pages");
+    const url = new URL(`http://app.test${carried!.url}`);
+    const query = carriedQuery(carried!.header);
+    expect(query).toBe(`page_ids=${ids}`);
+    url.search = query!;
+    expect(url.searchParams.get("page_ids")?.split(",")).toHaveLength(100);
+    // Another nonce (a client sending the header itself), no nonce, no header: nothing is believed.
+    const [nonce] = carried!.header.split(" ");
+    expect(carriedQuery(`${nonce!.replace(/^./, (c) => (c === "a" ? "b" : "a"))} page_ids=forged`)).toBeNull();
+    expect(carriedQuery("page_ids=forged")).toBeNull();
+    expect(carriedQuery(` page_ids=forged`)).toBeNull();
+    expect(carriedQuery(null)).toBeNull();
+  });
+
+  it("leaves short queries, other paths and queries that cannot be a header value where they are", () => {
+    expect(carryLongQuery("/api/v1/accounts/7/pages?page_ids=abc")).toBeNull();
+    expect(carryLongQuery(`/api/v1/accounts/7/pages/${"x".repeat(10)}/comments.json?${"a=1&".repeat(400)}`)).toBeNull();
+    expect(carryLongQuery(`/api/trpc/stories.list?input=${"x".repeat(5000)}`)).toBeNull();
+    expect(carryLongQuery(`/api/v1/accounts/7/pages?page_ids=${"é".repeat(2000)}`)).toBeNull();
+    expect(carryLongQuery(`/api/v1/accounts/7/pages?page_ids=${"x y".repeat(2000)}`)).toBeNull();
+    expect(carryLongQuery("/api/v1/accounts/7/pages")).toBeNull();
   });
 });

@@ -39,7 +39,7 @@ import { checkRateLimit, rateLimitHeaders, type RateLimitResult } from "../rate-
 import { getRateLimitStore } from "../rate-limit/store";
 import { assertSafeInput } from "../validation";
 import { corsHeaders, preflightResponse } from "./cors";
-import { requestIdFrom } from "./edge.js";
+import { CARRIED_QUERY_HEADER, carriedQuery, requestIdFrom } from "./edge.js";
 import { errorResponse, toErrorResponse } from "./errors";
 import { memberTokenFromRequest } from "./member-session";
 
@@ -202,7 +202,7 @@ export function apiRoute<
     const cors = options.cors ? corsHeaders(req.headers.get("origin"), env.CORS_ALLOWED_ORIGINS) : {};
     let extra: Record<string, string> = { ...cors };
     try {
-      const url = new URL(req.url);
+      const url = requestUrl(req);
       if ((options.produces ?? "json") === "json" && !acceptsJson(req.headers.get("accept"))) {
         throw new AppError("NOT_ACCEPTABLE", "This endpoint answers application/json; the Accept header rules it out.");
       }
@@ -297,6 +297,14 @@ function acceptsJson(accept: string | null): boolean {
     if (q && Number(q.slice(2)) === 0) return false;
     return ["*/*", "application/*", "application/json"].includes(type.trim()) || type.trim().endsWith("+json");
   });
+}
+
+/** The request's URL, with its query put back when serve.mjs carried a long one past the router (edge.js). */
+export function requestUrl(req: Request): URL {
+  const url = new URL(req.url);
+  const carried = carriedQuery(req.headers.get(CARRIED_QUERY_HEADER));
+  if (carried !== null) url.search = carried;
+  return url;
 }
 
 /** The caller's IP: the first X-Forwarded-For hop behind a trusted proxy, otherwise not knowable here. */
