@@ -1,6 +1,5 @@
-import { describe, expect, it } from "vitest";
-
 import { SignJWT } from "jose";
+import { describe, expect, it } from "vitest";
 
 import { invalidateCaches } from "../cache/process-cache";
 import { getDb, type Db } from "../db";
@@ -45,7 +44,10 @@ describe("verifyPublisherJwt: tokens verified once are remembered", () => {
     });
   }
   const sign = (secret: string, claims: Record<string, unknown>, exp: number) =>
-    new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).setExpirationTime(exp).sign(new TextEncoder().encode(secret));
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: "HS256" })
+      .setExpirationTime(exp)
+      .sign(new TextEncoder().encode(secret));
   const code = (promise: Promise<unknown>) =>
     promise.then(
       () => "ok",

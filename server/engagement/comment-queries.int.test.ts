@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
-import type { Prisma } from "@/server/generated/prisma/client";
+import type { Page, Prisma } from "@/server/generated/prisma/client";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
 import { listedParentIds, realmCommentCount, visibleCommentsByUrl, visibleCommentStats } from "./comment-queries";
@@ -139,43 +139,44 @@ const PRISMA_ORDER: Record<TSortOrder, Prisma.CommentOrderByWithRelationInput[]>
   most_reacted: [{ reactions: { _count: "desc" } }, { createdAt: "desc" }, { id: "desc" }],
 };
 
+/** The realm count, each page's stats and counts by URL are VISIBLE's, counted afresh with Prisma. */
+async function expectCountsAsVisible(db: Db, accountId: number, pages: Page[], otherAccountsPage: Page) {
+  expect(await realmCommentCount(db, accountId)).toBe(await db.comment.count({ where: { accountId, ...VISIBLE } }));
+  // Another account's page id asked with this account counts nothing.
+  const stats = await visibleCommentStats(db, accountId, [...pages.map((p) => p.id), otherAccountsPage.id]);
+  expect(stats.has(otherAccountsPage.id)).toBe(false);
+  let placeholders = 0;
+  for (const page of pages) {
+    const total = await db.comment.count({ where: { pageId: page.id, ...VISIBLE } });
+    const parents = await db.comment.count({ where: { pageId: page.id, parentCommentId: null, ...VISIBLE } });
+    const listed = await db.comment.count({ where: listedParent(page.id) });
+    const got = stats.get(page.id) ?? { total: 0, parents: 0, placeholders: 0 };
+    expect(got, `page ${page.id}`).toEqual({ total, parents, placeholders: listed - parents });
+    placeholders += listed - parents;
+  }
+  expect(placeholders).toBeGreaterThan(0);
+  // By URL (the counts endpoint): the same totals; unknown and other accounts' URLs are absent.
+  const byUrl = await visibleCommentsByUrl(db, accountId, [
+    ...pages.map((p) => p.url),
+    pages[0]!.url,
+    "https://localhost/unknown",
+    otherAccountsPage.url,
+  ]);
+  expect(byUrl).toEqual(new Map(pages.map((p) => [p.url, stats.get(p.id)?.total ?? 0] as const)));
+}
+
 describe("comment-queries", () => {
   it("counts visible comments of the realm and of each page as VISIBLE does", async () => {
     const db = await getDb();
     const { account, pages } = await generate(db, 11, 5);
     const other = await generate(db, 12, 2);
 
-    expect(await realmCommentCount(db, account.id)).toBe(
-      await db.comment.count({ where: { accountId: account.id, ...VISIBLE } }),
-    );
+    await expectCountsAsVisible(db, account.id, pages, other.pages[0]!);
     expect(await realmCommentCount(db, other.account.id)).toBe(
       await db.comment.count({ where: { accountId: other.account.id, ...VISIBLE } }),
     );
-    // Another account's page id asked with this account counts nothing.
-    const ids = [...pages.map((p) => p.id), other.pages[0]!.id];
-    const stats = await visibleCommentStats(db, account.id, ids);
-    expect(stats.has(other.pages[0]!.id)).toBe(false);
-    let placeholders = 0;
-    for (const page of pages) {
-      const total = await db.comment.count({ where: { pageId: page.id, ...VISIBLE } });
-      const parents = await db.comment.count({ where: { pageId: page.id, parentCommentId: null, ...VISIBLE } });
-      const listed = await db.comment.count({ where: listedParent(page.id) });
-      const got = stats.get(page.id) ?? { total: 0, parents: 0, placeholders: 0 };
-      expect(got, `page ${page.id}`).toEqual({ total, parents, placeholders: listed - parents });
-      placeholders += listed - parents;
-    }
-    // By URL (the counts endpoint): the same totals; unknown and other accounts' URLs are absent.
-    const byUrl = await visibleCommentsByUrl(db, account.id, [
-      ...pages.map((p) => p.url),
-      pages[0]!.url,
-      "https://localhost/unknown",
-      other.pages[0]!.url,
-    ]);
-    expect(byUrl).toEqual(new Map(pages.map((p) => [p.url, stats.get(p.id)?.total ?? 0] as const)));
-
     expect(await visibleCommentsByUrl(db, account.id, [])).toEqual(new Map());
     // The generated data has what the SQL must get right.
-    expect(placeholders).toBeGreaterThan(0);
     for (const parent of [{ isPublished: false, isSpam: false }, { isSpam: true }]) {
       expect(
         await db.comment.count({
@@ -191,6 +192,70 @@ describe("comment-queries", () => {
       ).toBeGreaterThan(0);
     }
     expect(await visibleCommentStats(db, account.id, [])).toEqual(new Map());
+  });
+
+  it("keeps its counts (comment_counts, written by the database's triggers) through every kind of write", async () => {
+    const db = await getDb();
+    const { account, pages } = await generate(db, 31, 4);
+    const other = await generate(db, 32, 1);
+    const [first, second, third, fourth] = pages as [Page, Page, Page, Page];
+    const tops = (pageId: number) =>
+      db.comment.findMany({ where: { pageId, parentCommentId: null }, orderBy: { id: "asc" }, select: { id: true } });
+    const [a, b, c] = (await tops(first.id)) as [{ id: number }, { id: number }, { id: number }];
+    const now = new Date("2026-11-24T09:00:00Z");
+    // One comment at a time: hidden, shown again, deleted; a parent held and spammed (its replies with it).
+    await db.comment.update({ where: { id: a.id }, data: { hiddenAt: now } });
+    await db.comment.update({ where: { id: a.id }, data: { hiddenAt: null } });
+    await db.comment.update({ where: { id: b.id }, data: { deletedAt: now } });
+    await db.comment.update({ where: { id: c.id }, data: { isPublished: false } });
+    await db.comment.update({ where: { id: a.id }, data: { isSpam: true } });
+    // Many rows of several pages in one statement, both ways; an edit that changes no flag.
+    await db.comment.updateMany({ where: { pageId: { in: [second.id, third.id] } }, data: { isPublished: true } });
+    await db.comment.updateMany({ where: { pageId: second.id, parentCommentId: null }, data: { isSpam: true } });
+    await db.comment.updateMany({ where: { pageId: third.id }, data: { body: { ops: [{ insert: "edited\n" }] } } });
+    // A comment moved to another page; rows deleted, and a page deleted with its comments (cascade).
+    const moved = (await tops(third.id))[0]!;
+    await db.comment.updateMany({ where: { parentCommentId: moved.id }, data: { pageId: fourth.id } });
+    await db.comment.update({ where: { id: moved.id }, data: { pageId: fourth.id } });
+    await db.comment.deleteMany({ where: { pageId: third.id, parentCommentId: { not: null } } });
+    await db.page.delete({ where: { id: second.id } });
+    // Several rows inserted at once; a write rolled back counts nothing.
+    const author = await db.member.findFirstOrThrow({ where: { accountId: account.id } });
+    await db.comment.createMany({
+      data: [first, fourth, first].map((page, i) => ({
+        accountId: account.id,
+        pageId: page.id,
+        authorId: author.id,
+        body: { ops: [{ insert: `many ${i}\n` }] },
+        bodyDigest: `many-${i}`,
+        ...(i === 2 ? { isPublished: false } : {}),
+      })),
+    });
+    await db
+      .$transaction(async (tx) => {
+        await tx.comment.updateMany({ where: { pageId: fourth.id }, data: { deletedAt: now } });
+        throw new Error("rolled back");
+      })
+      .catch(() => undefined);
+    // Twenty comments at once, on two pages.
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        db.comment.create({
+          data: {
+            accountId: account.id,
+            pageId: (i % 2 ? first : fourth).id,
+            parentCommentId: i % 4 === 1 ? a.id : null,
+            authorId: author.id,
+            body: { ops: [{ insert: `at once ${i}\n` }] },
+            bodyDigest: `at-once-${i}`,
+          },
+        }),
+      ),
+    );
+    await expectCountsAsVisible(db, account.id, [first, third, fourth], other.pages[0]!);
+    expect(await realmCommentCount(db, other.account.id)).toBe(
+      await db.comment.count({ where: { accountId: other.account.id, ...VISIBLE } }),
+    );
   });
 
   it("lists the page's top-level comments in the order, offset and limit Prisma gives", async () => {

@@ -194,6 +194,11 @@ type WireOptions = {
   placeholders?: boolean;
   /** The signed-in reader the answer is for: each comment gets `my_reactions`, theirs. */
   viewerMemberId?: number | null;
+  /**
+   * The comments were just created by one author (the create answer): they have no reactions yet,
+   * and the author's publisher-JWT id is this (null for a guest), so neither is read.
+   */
+  justCreatedBy?: { jwtId: string | null };
 };
 
 /** The member fields a comment's author is answered with (authorWire): the rest is not read. */
@@ -226,17 +231,22 @@ export async function toWire(
   if (comments.length === 0) return [];
   const ids = comments.map((c) => c.id);
   const viewer = options.viewerMemberId ?? null;
+  const created = options.justCreatedBy;
   const [reactionGroups, realmCount, jwtIds, viewerReactions] = await Promise.all([
-    db.commentReaction.groupBy({
-      by: ["commentId", "reactionId"],
-      where: { commentId: { in: ids } },
-      _count: { _all: true },
-    }),
+    created
+      ? []
+      : db.commentReaction.groupBy({
+          by: ["commentId", "reactionId"],
+          where: { commentId: { in: ids } },
+          _count: { _all: true },
+        }),
     realmCommentCount(db, comments[0]!.accountId),
-    jwtIdsOfMembers(
-      db,
-      comments.map((c) => c.authorId),
-    ),
+    created
+      ? new Map(created.jwtId === null ? [] : comments.map((c) => [c.authorId, created.jwtId!] as const))
+      : jwtIdsOfMembers(
+          db,
+          comments.map((c) => c.authorId),
+        ),
     viewer === null ? Promise.resolve(new Map<number, string[]>()) : reactionsOfMember(db, ids, viewer),
   ]);
   const reactions = new Map<number, Record<string, number>>();
@@ -401,7 +411,9 @@ export async function createComment(
       }
       // A guest's captcha is used up with the comment (403 when used before; a rollback frees it).
       if (guest) await consumeCaptcha(tx, guest.captcha, now);
-      // One writer per reader at a time: the duplicate check and the insert cannot interleave.
+      // One writer per reader at a time: the duplicate check and the insert cannot interleave. (The
+      // check is a statement of its own, after the lock: under READ COMMITTED it then sees the
+      // comment of a writer the lock waited for, which a subquery of the locking statement does not.)
       await tx.$queryRaw`SELECT id FROM members WHERE id = ${member.id} FOR UPDATE`;
       const duplicate = await tx.comment.findFirst({
         where: {
@@ -417,7 +429,7 @@ export async function createComment(
       });
       // Guests share one member: each solved captcha makes its own comment, never a duplicate.
       if (duplicate && !guest) return { comment: duplicate, page, created: false };
-      const comment = await tx.comment.create({
+      const row = await tx.comment.create({
         data: {
           accountId: account.id,
           pageId: page.id,
@@ -430,8 +442,8 @@ export async function createComment(
           ...moderation,
           createdAt: now,
         },
-        include: { author: { select: AUTHOR_FIELDS } },
       });
+      const comment = { ...row, author: member };
       // moderation: the engagement webhook, once per comment (a duplicate returned above emits none).
       await emitCommentEvent(tx, { name: "comment.created", comment, page, occurredAt: now });
       await purgeComments(tx, account.id);
@@ -439,7 +451,10 @@ export async function createComment(
     },
     { retryUniqueClashes: true },
   );
-  const [[wire], counts] = await Promise.all([toWire(db, page, [comment]), pageCounts(db, page)]);
+  const [[wire], counts] = await Promise.all([
+    toWire(db, page, [comment], created ? { justCreatedBy: { jwtId: guest ? null : (args.user?.id ?? null) } } : {}),
+    pageCounts(db, page),
+  ]);
   return { created, response: { ...counts, comment: wire! } };
 }
 
