@@ -11,7 +11,13 @@ import type { Db } from "@/server/db/client";
 import type { Page, Prisma } from "@/server/generated/prisma/client";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
-import { listedParentIds, realmCommentCount, visibleCommentsByUrl, visibleCommentStats } from "./comment-queries";
+import {
+  listedParentIds,
+  pageAndRealmCounts,
+  realmCommentCount,
+  visibleCommentsByUrl,
+  visibleCommentStats,
+} from "./comment-queries";
 import { VISIBLE } from "./comments";
 import type { TSortOrder } from "./comments.schema";
 
@@ -141,7 +147,8 @@ const PRISMA_ORDER: Record<TSortOrder, Prisma.CommentOrderByWithRelationInput[]>
 
 /** The realm count, each page's stats and counts by URL are VISIBLE's, counted afresh with Prisma. */
 async function expectCountsAsVisible(db: Db, accountId: number, pages: Page[], otherAccountsPage: Page) {
-  expect(await realmCommentCount(db, accountId)).toBe(await db.comment.count({ where: { accountId, ...VISIBLE } }));
+  const realm = await db.comment.count({ where: { accountId, ...VISIBLE } });
+  expect(await realmCommentCount(db, accountId)).toBe(realm);
   // Another account's page id asked with this account counts nothing.
   const stats = await visibleCommentStats(db, accountId, [...pages.map((p) => p.id), otherAccountsPage.id]);
   expect(stats.has(otherAccountsPage.id)).toBe(false);
@@ -152,6 +159,8 @@ async function expectCountsAsVisible(db: Db, accountId: number, pages: Page[], o
     const listed = await db.comment.count({ where: listedParent(page.id) });
     const got = stats.get(page.id) ?? { total: 0, parents: 0, placeholders: 0 };
     expect(got, `page ${page.id}`).toEqual({ total, parents, placeholders: listed - parents });
+    // Both at once (a create's answer); a page without visible comments has no stats.
+    expect(await pageAndRealmCounts(db, accountId, page.id)).toEqual({ stats: stats.get(page.id), realm });
     placeholders += listed - parents;
   }
   expect(placeholders).toBeGreaterThan(0);

@@ -58,7 +58,21 @@ export async function visibleCommentStats(
   pageIds: readonly number[],
 ): Promise<Map<number, PageCommentStats>> {
   if (pageIds.length === 0) return new Map();
-  const rows = await db.$queryRaw<{ page_id: number; total: number; parents: number; placeholders: number }[]>`
+  const rows = await db.$queryRaw<StatsRow[]>`${statsSql(accountId, pageIds)}`;
+  return new Map(rows.map((r) => [Number(r.page_id), statsOf(r)]));
+}
+
+type StatsRow = { page_id: number; total: number; parents: number; placeholders: number };
+
+const statsOf = (r: Omit<StatsRow, "page_id">): PageCommentStats => ({
+  total: Number(r.total),
+  parents: Number(r.parents),
+  placeholders: Number(r.placeholders),
+});
+
+/** The statement of visibleCommentStats: a row per page that has visible comments. */
+function statsSql(accountId: number, pageIds: readonly number[]): Prisma.Sql {
+  return Prisma.sql`
     SELECT v.page_id,
            (v.own_visible - (
              SELECT COALESCE(sum(${visibleReplies("p")}), 0) FROM comments p
@@ -71,20 +85,31 @@ export async function visibleCommentStats(
     FROM comment_counts v
     WHERE v.account_id = ${accountId} AND v.page_id IN (${Prisma.join([...new Set(pageIds)])})
       AND v.own_visible > 0`;
-  return new Map(
-    rows.map((r) => [
-      Number(r.page_id),
-      { total: Number(r.total), parents: Number(r.parents), placeholders: Number(r.placeholders) },
-    ]),
-  );
+}
+
+/** The realm count of realmCommentCount, as a scalar expression. */
+function realmSql(accountId: number): Prisma.Sql {
+  return Prisma.sql`
+    ((SELECT COALESCE(sum(own_visible), 0) FROM comment_counts WHERE account_id = ${accountId} AND page_id < 0)
+     - (SELECT COALESCE(sum(${visibleReplies("p")}), 0) FROM comments p
+        WHERE p.account_id = ${accountId} AND (NOT p.is_published OR p.is_spam)))::int`;
+}
+
+/** One page's stats (undefined without visible comments) and the realm count, in one statement (a create's answer). */
+export async function pageAndRealmCounts(
+  db: Db,
+  accountId: number,
+  pageId: number,
+): Promise<{ stats: PageCommentStats | undefined; realm: number }> {
+  const [row] = await db.$queryRaw<(Omit<StatsRow, "page_id"> & { page_id: number | null; realm: number })[]>`
+    SELECT ${realmSql(accountId)} AS realm, s.page_id, s.total, s.parents, s.placeholders
+    FROM (SELECT 1) AS one LEFT JOIN (${statsSql(accountId, [pageId])}) AS s ON true`;
+  return { stats: row?.page_id == null ? undefined : statsOf(row), realm: Number(row?.realm ?? 0) };
 }
 
 /** Visible comments of the account (the comment realm): realm_comment_count. */
 export async function realmCommentCount(db: Db, accountId: number): Promise<number> {
-  const [row] = await db.$queryRaw<{ count: number }[]>`
-    SELECT ((SELECT COALESCE(sum(own_visible), 0) FROM comment_counts WHERE account_id = ${accountId} AND page_id < 0)
-          - (SELECT COALESCE(sum(${visibleReplies("p")}), 0) FROM comments p
-             WHERE p.account_id = ${accountId} AND (NOT p.is_published OR p.is_spam)))::int AS count`;
+  const [row] = await db.$queryRaw<{ count: number }[]>`SELECT ${realmSql(accountId)} AS count`;
   return Number(row?.count ?? 0);
 }
 

@@ -38,7 +38,14 @@ import type { Comment, Member, Page, Prisma } from "../generated/prisma/client";
 import { findJwtMember, jwtIdsOfMembers } from "../members/identities";
 import { getPublisher, type Publisher } from "../publishing/publisher";
 import { consumeCaptcha } from "./captcha";
-import { listedParentIds, realmCommentCount, visibleCommentsByUrl, visibleCommentStats } from "./comment-queries";
+import {
+  listedParentIds,
+  pageAndRealmCounts,
+  realmCommentCount,
+  visibleCommentsByUrl,
+  visibleCommentStats,
+  type PageCommentStats,
+} from "./comment-queries";
 import { purgeComments } from "./comments-cache";
 import {
   COMMENT_LIMITS,
@@ -199,6 +206,8 @@ type WireOptions = {
    * and the author's publisher-JWT id is this (null for a guest), so neither is read.
    */
   justCreatedBy?: { jwtId: string | null };
+  /** The realm count, when the caller has it already. */
+  realmCount?: number;
 };
 
 /** The member fields a comment's author is answered with (authorWire): the rest is not read. */
@@ -240,7 +249,7 @@ export async function toWire(
           where: { commentId: { in: ids } },
           _count: { _all: true },
         }),
-    realmCommentCount(db, comments[0]!.accountId),
+    options.realmCount ?? realmCommentCount(db, comments[0]!.accountId),
     created
       ? new Map(created.jwtId === null ? [] : comments.map((c) => [c.authorId, created.jwtId!] as const))
       : jwtIdsOfMembers(
@@ -309,8 +318,7 @@ async function reactionsOfMember(db: Db, ids: readonly number[], memberId: numbe
   return mine;
 }
 
-async function pageCounts(db: Db, page: Pick<Page, "id" | "accountId">) {
-  const stats = (await visibleCommentStats(db, page.accountId, [page.id])).get(page.id);
+function countsOf(stats: PageCommentStats | undefined) {
   return { total_count: stats?.total ?? 0, total_parent_comments_count: stats?.parents ?? 0 };
 }
 
@@ -451,11 +459,12 @@ export async function createComment(
     },
     { retryUniqueClashes: true },
   );
-  const [[wire], counts] = await Promise.all([
-    toWire(db, page, [comment], created ? { justCreatedBy: { jwtId: guest ? null : (args.user?.id ?? null) } } : {}),
-    pageCounts(db, page),
-  ]);
-  return { created, response: { ...counts, comment: wire! } };
+  const { stats, realm } = await pageAndRealmCounts(db, page.accountId, page.id);
+  const [wire] = await toWire(db, page, [comment], {
+    realmCount: realm,
+    ...(created ? { justCreatedBy: { jwtId: guest ? null : (args.user?.id ?? null) } } : {}),
+  });
+  return { created, response: { ...countsOf(stats), comment: wire! } };
 }
 
 const ORDER: Record<TSortOrder, Prisma.CommentOrderByWithRelationInput[]> = {
