@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
+import { withTransaction } from "@/server/db/transaction";
 import type { Page, Prisma } from "@/server/generated/prisma/client";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
@@ -240,12 +241,10 @@ describe("comment-queries", () => {
         ...(i === 2 ? { isPublished: false } : {}),
       })),
     });
-    await db
-      .$transaction(async (tx) => {
-        await tx.comment.updateMany({ where: { pageId: fourth.id }, data: { deletedAt: now } });
-        throw new Error("rolled back");
-      })
-      .catch(() => undefined);
+    await withTransaction(db, async (tx) => {
+      await tx.comment.updateMany({ where: { pageId: fourth.id }, data: { deletedAt: now } });
+      throw new Error("rolled back");
+    }).catch(() => undefined);
     // Twenty comments at once, on two pages.
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
