@@ -62,7 +62,7 @@ const CONNECTIONS = positive("connections", values.connections);
 const SECONDS = positive("seconds", values.seconds);
 const WARMUP = positive("warmup", values.warmup);
 const INSTANCES = positive("instances", values.instances);
-/** `--only a,b`: the scenarios whose names contain one of these (the empty handler always runs). */
+/** `--only a,b`: the scenarios whose names contain one of these (the two empty baselines always run). */
 const ONLY = values.only
   .split(",")
   .map((part) => part.trim().toLowerCase())
@@ -358,6 +358,8 @@ try {
   const engagement = await engagementScenarios();
   const all: { name: string; call: () => Call }[] = [
     { name: "empty handler", call: () => get("/api/bench/empty") },
+    // What every API route costs before its own work: a dynamic path through apiRoute, answering {}.
+    { name: "empty apiRoute, dynamic path", call: () => get(`/api/bench/empty/${i++ % 1000}`) },
     ...content,
     ...content.map((scenario) => ({ name: `${scenario.name}, uncached`, call: () => uncached(scenario.call()) })),
     ...engagement,
@@ -367,7 +369,7 @@ try {
     ...(await accessScenarios()),
   ];
   const scenarios = all.filter(
-    (scenario, n) => n === 0 || ONLY.length === 0 || ONLY.some((part) => scenario.name.toLowerCase().includes(part)),
+    (scenario, n) => n <= 1 || ONLY.length === 0 || ONLY.some((part) => scenario.name.toLowerCase().includes(part)),
   );
 
   const results: Result[] = [];
@@ -436,6 +438,7 @@ try {
     "content reads, comment counts and the comment list, 0.9 for the access checks, 0.3 for comment create);",
   );
   console.log("× next empty: the same ratio to the empty handler measured again just before the scenario;");
+  console.log("empty apiRoute, dynamic path: what every API route costs before its own work (a second baseline);");
   console.log("p95 × empty: the p95 latency as a multiple of the empty handler's;");
   console.log("', uncached': the same requests with Cache-Control: no-cache, built afresh every time;");
   console.log("RSS MB: resident memory of the app's processes after the scenario (flat from first to last).");
