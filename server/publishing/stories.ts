@@ -271,8 +271,21 @@ export function getStoryByExternalId(
 }
 
 /**
+ * How many of the account's newest published stories listRelatedStories reads first. Stories
+ * sharing a section or a tag are usually many and recent, and among them the newest are found by
+ * walking the `published_at` index and testing each story's sections and tags (a few index
+ * probes each). Asked as one query, PostgreSQL builds a hash of every story of the section instead
+ * (142,863 of a million stories: 70 ms against 1.2 ms).
+ */
+export const RELATED_WALK = 5_000;
+
+/**
  * GET /api/v1/stories/{id}/related-stories: published stories sharing a section (the given
  * `section-id`, or the story's own sections) or a tag with the story, newest first, without it.
+ *
+ * First among the `walk` newest published stories: when that finds offset + limit of them, they
+ * are the newest overall (the walk is in the list's order), so the answer is exact. A rarer
+ * section or tag (fewer matches in the walk) is asked of the whole archive.
  */
 export async function listRelatedStories(
   db: Db,
@@ -287,6 +300,7 @@ export async function listRelatedStories(
     fields?: readonly string[];
     limit: number;
     offset: number;
+    walk?: number;
   },
 ): Promise<WireStory[]> {
   const story = await db.story.findFirst({
@@ -300,6 +314,29 @@ export async function listRelatedStories(
   if (sectionIds.length > 0) or.push({ sections: { some: { sectionId: { in: sectionIds } } } });
   if (tagIds.length > 0) or.push({ tags: { some: { tagId: { in: tagIds } } } });
   if (or.length === 0) return [];
+  const take = q.offset + q.limit;
+  const walk = q.walk ?? RELATED_WALK;
+  if (take <= walk) {
+    const newest = await db.$queryRaw<{ id: string }[]>`
+      SELECT r.id::text AS id FROM (
+        SELECT s.id, s.published_at FROM stories s
+        WHERE s.account_id = ${ctx.accountId} AND s.status = 'published'
+        ORDER BY s.published_at DESC, s.id DESC LIMIT ${walk}
+      ) AS r
+      WHERE r.id <> ${storyId}::uuid
+        AND (EXISTS (SELECT 1 FROM story_sections x WHERE x.story_id = r.id AND x.section_id = ANY(${sectionIds}::int[]) OFFSET 0)
+          OR EXISTS (SELECT 1 FROM story_tags x WHERE x.story_id = r.id AND x.tag_id = ANY(${tagIds}::int[]) OFFSET 0))
+      ORDER BY r.published_at DESC, r.id DESC LIMIT ${take}`;
+    // (OFFSET 0 keeps each test a probe per story: without it PostgreSQL hashes the whole section.)
+    if (newest.length === take) {
+      return loadWireStoriesByIds(
+        db,
+        ctx,
+        newest.slice(q.offset).map((r) => r.id),
+        q.fields,
+      );
+    }
+  }
   return loadWireStories(db, ctx, {
     where: { ...publishedWhere(ctx.accountId), id: { not: storyId }, OR: or },
     orderBy: orderByFor("published"),

@@ -6,9 +6,16 @@ import { staffActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import type { TCard, TStoryElement } from "@/server/publishing/cards.schema";
 import { createStory as saveStory, transitionStory } from "@/server/publishing/editorial/stories";
+import { listRelatedStories } from "@/server/publishing/stories";
 import { hostileChunks, SAFE_HTML, unsafeStrings } from "@/server/testing/hostile-html";
 import { NO_PARAMS, readJson, seedNewsroom, vote, withParams, type Newsroom } from "@/server/testing/newsroom-fixture";
-import { createTestPublisher, insertImageAsset, insertStory } from "@/server/testing/publishing-factories";
+import {
+  createTestPublisher,
+  insertImageAsset,
+  insertSection,
+  insertStory,
+  insertTag,
+} from "@/server/testing/publishing-factories";
 
 import * as breakingRoute from "../breaking-news/route";
 import * as bySlugRoute from "../stories-by-slug/route";
@@ -304,6 +311,59 @@ describe("GET /api/v1/stories/{id}/related-stories and /attributes", () => {
     );
     expect(ids(limited["related-stories"])).toEqual([n.stories.cupFinal.id]);
     for (const story of body["related-stories"]) expect(unpublishedIds(n)).not.toContain(story.id);
+  });
+
+  it("answers the same newest stories from the walk of the newest stories as from the whole archive", async () => {
+    const db = await getDb();
+    const account = await createTestPublisher(db);
+    const [common, other] = [await insertSection(db, account.id), await insertSection(db, account.id)];
+    const rare = await insertTag(db, account.id);
+    const at = (minutes: number) => new Date(Date.UTC(2026, 10, 24, 8, minutes));
+    // 30 stories a minute apart: every other in the common section, every seventh with the rare tag,
+    // two at the same minute (the order falls back to the id), one unpublished.
+    const stories = [];
+    for (let m = 0; m < 30; m++) {
+      stories.push(
+        await insertStory(db, account.id, {
+          publishedAt: at(m === 24 ? 22 : m),
+          sectionIds: m % 2 === 0 ? [common.id] : [other.id],
+          tagIds: m % 7 === 0 ? [rare.id] : [],
+          status: m === 26 ? "DRAFT" : "PUBLISHED",
+        }),
+      );
+    }
+    const ctx = {
+      accountId: account.id,
+      view: { publisherId: account.id, siteUrl: "https://localhost" },
+      now: new Date(),
+    };
+    const target = stories[14]!; // common section, the rare tag
+    for (const [offset, limit] of [
+      [0, 5],
+      [3, 4],
+      [0, 20],
+      [12, 5],
+    ] as const) {
+      // walk 0: the whole archive at once (the query the walk stands in for).
+      const whole = await listRelatedStories(db, { ctx, storyId: target.id, offset, limit, walk: 0 });
+      for (const walk of [1, 6, 12, 30, 5_000]) {
+        const got = await listRelatedStories(db, { ctx, storyId: target.id, offset, limit, walk });
+        expect({ offset, limit, walk, ids: got.map((s) => s.id) }).toEqual({
+          offset,
+          limit,
+          walk,
+          ids: whole.map((s) => s.id),
+        });
+      }
+      expect(whole.length).toBe(Math.min(limit, Math.max(0, 15 - offset)));
+    }
+    // The rare tag alone (a section with no other story): found past any walk too.
+    const lone = await insertSection(db, account.id);
+    const tagged = await insertStory(db, account.id, { publishedAt: at(40), sectionIds: [lone.id], tagIds: [rare.id] });
+    const byTag = await listRelatedStories(db, { ctx, storyId: tagged.id, offset: 0, limit: 10, walk: 3 });
+    expect(byTag.map((s) => s.id)).toEqual(
+      [stories[28]!, stories[21]!, stories[14]!, stories[7]!, stories[0]!].map((s) => s.id),
+    );
   });
 
   it("404s an unknown or unpublished story and 400s bad parameters", async () => {
