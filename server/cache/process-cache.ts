@@ -59,12 +59,13 @@ function registry(): Registry {
 /**
  * The notification channel of a database schema: one per deployment, so that two deployments (or
  * test runs) sharing a PostgreSQL server in different schemas do not clear each other's caches.
- * The same rule as CHANNEL_SQL (an identifier: at most 63 bytes).
+ * The same rule as CACHE_CHANNEL_SQL (an identifier: at most 63 bytes).
  */
 export function cacheChannel(schema: string): string {
   return `masthead_cache_${schema}`.slice(0, 63);
 }
-const CHANNEL_SQL = "left('masthead_cache_' || current_schema(), 63)";
+/** The channel of the connection's own schema, as an SQL expression (notices, and PGlite's own listening). */
+export const CACHE_CHANNEL_SQL = "left('masthead_cache_' || current_schema(), 63)";
 
 /** Say whether caches may answer (called at start, and by the listener as it connects and drops). */
 export function setCacheMode(mode: Registry["mode"]): void {
@@ -184,7 +185,7 @@ export async function notify(
     const accounts = [...new Set(change.purges.map((p) => p.account))];
     notice = { ...notice, purges: accounts.map((account) => ({ account, tags: null })) };
   }
-  await db.$executeRawUnsafe(`SELECT pg_notify(${CHANNEL_SQL}, $1)`, JSON.stringify(notice));
+  await db.$executeRawUnsafe(`SELECT pg_notify(${CACHE_CHANNEL_SQL}, $1)`, JSON.stringify(notice));
   afterCommit(db, local);
 }
 

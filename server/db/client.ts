@@ -5,6 +5,7 @@
 import type { ITXClientDenyList } from "@prisma/client/runtime/client";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 
+import { CACHE_CHANNEL_SQL } from "../cache/process-cache";
 import { applyNotice } from "../cache/response-cache";
 import { PrismaClient } from "../generated/prisma/client";
 import { openAdapter, type OpenAdapterOptions, type OpenedAdapter } from "./adapter";
@@ -40,9 +41,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenAdapterO
   if (adapter.pglite) {
     // One process holds a PGlite database: it hears the database's own notifications (triggers
     // announce some changes: ../cache/response-cache.ts applyNotice) as a listener would on PostgreSQL.
-    const { rows } = await adapter.pglite.query<{ channel: string }>(
-      "SELECT left('masthead_cache_' || current_schema(), 63) AS channel",
-    );
+    const { rows } = await adapter.pglite.query<{ channel: string }>(`SELECT ${CACHE_CHANNEL_SQL} AS channel`);
     await adapter.pglite.listen(rows[0]!.channel, applyNotice);
   }
   return {
