@@ -28,9 +28,10 @@ import { afterCommit } from "../db/transaction";
  * What the processes cache, by what changes it: "publisher" (settings), "api-keys" (an account's
  * keys and JWT secret: rotation), "meter" (an account's paywall meter settings), "access" (readers'
  * access-granting subscriptions: announced by the database's own triggers on every write to them,
- * migration 20261124100000_access_change_notices).
+ * migration 20261124100000_access_change_notices), "webhook-endpoints" (the endpoints events are
+ * sent to: announced by the database's trigger, migration comment_and_webhook_endpoint_notices).
  */
-export const CACHE_TOPICS = ["publisher", "api-keys", "meter", "access"] as const;
+export const CACHE_TOPICS = ["publisher", "api-keys", "meter", "access", "webhook-endpoints"] as const;
 // Built responses are not a topic: they are dropped by purge keys (./response-cache.ts).
 export type CacheTopic = (typeof CACHE_TOPICS)[number];
 
@@ -165,6 +166,15 @@ export type ResponsePurge = { account: number; tags: string[] | null };
  */
 export async function invalidateCaches(db: Db, ...topics: CacheTopic[]): Promise<void> {
   await notify(db, { topics, purges: [] }, () => clearCaches(topics));
+}
+
+/**
+ * `topics` changed in `db`'s transaction and the database's own triggers announce it to every
+ * instance: this process clears them once it commits, at once rather than when the notice comes
+ * back to it (what it has just written, it reads). No statement of its own.
+ */
+export function clearCachesAtCommit(db: Db, ...topics: CacheTopic[]): void {
+  afterCommit(db, () => clearCaches(topics));
 }
 
 /** PostgreSQL refuses a notification payload of 8,000 bytes or more. */

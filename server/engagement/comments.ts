@@ -46,7 +46,7 @@ import {
   visibleCommentStats,
   type PageCommentStats,
 } from "./comment-queries";
-import { purgeComments } from "./comments-cache";
+import { commentsWritten } from "./comments-cache";
 import {
   COMMENT_LIMITS,
   type TCommentAuthor,
@@ -377,8 +377,6 @@ export async function createComment(
   // Guest and confidential rules, the captcha checked (guests.ts).
   const commenter = await commenterFor(db, { accountId: account.id, user: args.user, input, now });
   const { member, guest } = commenter;
-  // moderation: bans (a signed-in reader's; the guest member stands for every guest, so is never banned)
-  if (!guest) await assertNotBanned(db, { accountId: account.id, memberId: member.id, now });
   const moderation = await moderate(db, {
     accountId: account.id,
     memberId: member.id,
@@ -387,6 +385,8 @@ export async function createComment(
     now,
     field: "body.comment.body.ops",
     guest: guest !== null,
+    // moderation: bans (a signed-in reader's; the guest member stands for every guest, so is never banned)
+    refuseBanned: !guest,
   });
 
   const { comment, page, created } = await withTransaction(
@@ -454,7 +454,7 @@ export async function createComment(
       const comment = { ...row, author: member };
       // moderation: the engagement webhook, once per comment (a duplicate returned above emits none).
       await emitCommentEvent(tx, { name: "comment.created", comment, page, occurredAt: now });
-      await purgeComments(tx, account.id);
+      commentsWritten(tx, account.id);
       return { comment, page, created: true };
     },
     { retryUniqueClashes: true },
@@ -585,7 +585,7 @@ export async function editComment(
     await tx.$queryRaw`SELECT id FROM comments WHERE id = ${comment.id} FOR UPDATE`;
     const current = await tx.comment.findUniqueOrThrow({ where: { id: comment.id } });
     if (current.deletedAt) throw new AppError("NOT_FOUND", "Comment not found on this page.");
-    await purgeComments(tx, args.accountId);
+    commentsWritten(tx, args.accountId);
     return tx.comment.update({
       where: { id: comment.id },
       data: {
@@ -619,7 +619,7 @@ export async function hideComment(
           data: { hiddenAt: args.now, hiddenById: comment.authorId },
           include: { author: true },
         });
-        await purgeComments(tx, args.accountId);
+        commentsWritten(tx, args.accountId);
         return row;
       });
   const [wire] = await toWire(db, page, [hidden]);

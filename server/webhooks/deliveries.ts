@@ -15,6 +15,7 @@ import { randomUUID } from "node:crypto";
 
 import { z } from "zod";
 
+import { clearCachesAtCommit, ProcessCache } from "../cache/process-cache";
 import { purgeResponses } from "../cache/response-cache";
 import type { Db, TransactionClient } from "../db/client";
 import { AppError } from "../errors";
@@ -82,6 +83,32 @@ async function queueDeliveries(db: Db, deliveries: { id: string }[], accountId: 
 }
 
 /**
+ * Each account's active endpoints of a kind, with the events they take, kept in every instance's
+ * memory: events are emitted inside the writes of readers (a comment) and staff, and the endpoints
+ * seldom change. The database announces every write to them (cache topic "webhook-endpoints",
+ * migration comment_and_webhook_endpoint_notices); while nothing tells this process about changes,
+ * every emit reads them.
+ */
+const activeEndpoints = new ProcessCache<string, { id: string; events: string[] }[]>("webhook-endpoints", {
+  ttlMs: 10 * 60_000,
+  maxEntries: 10_000,
+});
+
+async function activeEndpointsOf(db: Db, accountId: number, kind: WebhookKind) {
+  const key = `${accountId} ${kind}`;
+  const kept = activeEndpoints.get(key);
+  if (kept) return kept;
+  const epoch = activeEndpoints.epoch;
+  const endpoints = await db.webhookEndpoint.findMany({
+    where: { accountId, kind, active: true },
+    select: { id: true, events: true },
+    orderBy: { createdAt: "asc" },
+  });
+  activeEndpoints.set(key, endpoints, Date.now(), epoch);
+  return endpoints;
+}
+
+/**
  * Record an event and one pending delivery per active endpoint subscribed to it. Call it with the
  * transaction client of the change that causes the event: both commit or neither does, and the
  * job engine is woken once the commit is done (server/jobs/queue.ts). Nothing to do afterwards.
@@ -92,10 +119,9 @@ export async function emitWebhookEvent(
 ): Promise<{ eventId: bigint; deliveryIds: string[] }> {
   if (!EVENTS_BY_KIND[args.kind].includes(args.name))
     throw new AppError("INTERNAL", `Unknown ${args.kind} webhook event ${args.name}`);
-  const endpoints = await db.webhookEndpoint.findMany({
-    where: { accountId: args.accountId, kind: args.kind, active: true, events: { has: args.name } },
-    select: { id: true },
-  });
+  const endpoints = (await activeEndpointsOf(db, args.accountId, args.kind)).filter((e) =>
+    e.events.includes(args.name),
+  );
   const event = await db.webhookEvent.create({
     data: {
       accountId: args.accountId,
@@ -388,10 +414,12 @@ async function recordEndpointHealth(
     data: { failingSince: startedAt },
   });
   if (endpoint.kind !== "SUBSCRIPTION") return;
-  await db.webhookEndpoint.updateMany({
+  const deactivated = await db.webhookEndpoint.updateMany({
     where: { id: endpoint.id, active: true, failingSince: { lte: new Date(finished.getTime() - DEACTIVATE_AFTER_MS) } },
     data: { active: false, disabledAt: finished, disabledReason: "failing" },
   });
+  // New events no longer go to it: forgotten here at once (the database's trigger tells the other instances).
+  if (deactivated.count > 0) clearCachesAtCommit(db, "webhook-endpoints");
 }
 
 // ─── Retention ───────────────────────────────────────────────────────────────────────────────

@@ -17,7 +17,7 @@ import type { StaffActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
-import type { CommentBan, Prisma } from "../../generated/prisma/client";
+import { Prisma, type CommentBan } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
 import { requireModerator } from "./moderator";
 import { ZBanInput, ZLiftBanInput, type TBanInput, type TBanView } from "./queue.schema";
@@ -43,17 +43,35 @@ export async function activeBanOf(
   );
 }
 
+/**
+ * Whether the reader is banned at `now`, and until when (null: for good), as one SQL expression
+ * (activeBanWhere's rule) for statements that read more than the ban (writing.ts): a JSON
+ * object `{"until": ...}`, or NULL when no ban is in force.
+ */
+export function activeBanSql(args: { accountId: number; memberId: number; now: Date }): Prisma.Sql {
+  return Prisma.sql`(
+    SELECT json_build_object('until', CASE WHEN bool_or(b.expires_at IS NULL) THEN NULL ELSE max(b.expires_at) END)
+    FROM comment_bans b
+    WHERE b.account_id = ${args.accountId} AND b.member_id = ${args.memberId} AND b.lifted_at IS NULL
+      AND (b.expires_at IS NULL OR b.expires_at > ${args.now})
+    HAVING count(*) > 0)`;
+}
+
+/** 403 for a banned reader, saying until when (null: for good). */
+export function bannedError(expiresAt: Date | null): AppError {
+  return new AppError(
+    "FORBIDDEN",
+    expiresAt
+      ? `You are banned from commenting here until ${expiresAt.toISOString()}.`
+      : "You are banned from commenting here.",
+    { details: [{ field: "jwt", issue: expiresAt ? `banned until ${expiresAt.toISOString()}` : "banned" }] },
+  );
+}
+
 /** 403 for a banned reader, saying until when. */
 export async function assertNotBanned(db: Db, args: { accountId: number; memberId: number; now: Date }): Promise<void> {
   const ban = await activeBanOf(db, args);
-  if (!ban) return;
-  throw new AppError(
-    "FORBIDDEN",
-    ban.expiresAt
-      ? `You are banned from commenting here until ${ban.expiresAt.toISOString()}.`
-      : "You are banned from commenting here.",
-    { details: [{ field: "jwt", issue: ban.expiresAt ? `banned until ${ban.expiresAt.toISOString()}` : "banned" }] },
-  );
+  if (ban) throw bannedError(ban.expiresAt);
 }
 
 export function banView(ban: CommentBan, now: Date, names: Map<string, string> = new Map()): TBanView {

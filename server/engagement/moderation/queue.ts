@@ -26,7 +26,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import type { Comment, Member, Page, Prisma } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
-import { purgeComments } from "../comments-cache";
+import { commentsWritten } from "../comments-cache";
 import type { TCommentOp } from "../comments.schema";
 import { emitCommentEvent } from "../events";
 import { activeBanOf, activeBanWhere, banView } from "./bans";
@@ -263,7 +263,7 @@ export async function moderateComment(
       },
       include: INCLUDE,
     });
-    await purgeComments(tx, actor.accountId);
+    commentsWritten(tx, actor.accountId);
     await recordAudit(tx, {
       actor,
       action: `comment.${input.action}`,

@@ -8,6 +8,8 @@ import "server-only";
 
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
+import { Prisma } from "../../generated/prisma/client";
+import { activeBanSql, bannedError } from "./bans";
 import type { TCommentOp } from "../comments.schema";
 import { contentOf, decideModeration, isNewReader } from "./moderation";
 import { scoreComment } from "./registry";
@@ -15,20 +17,23 @@ import { moderationSettingsOf } from "./settings";
 
 /**
  * The reader's first comment time and number of published comments (published, not spam, not
- * deleted) in the account, the comment being edited left out: one statement.
+ * deleted) in the account, the comment being edited left out, and with `bans` the ban in force
+ * (bans.ts): one statement.
  */
 async function readerHistory(
   db: Db,
-  args: { accountId: number; memberId: number; editing?: number },
-): Promise<{ firstCommentAt: Date | null; publishedComments: number }> {
-  const [row] = await db.$queryRaw<{ first: Date | null; published: number }[]>`
+  args: { accountId: number; memberId: number; now: Date; editing?: number; bans?: boolean },
+): Promise<{ firstCommentAt: Date | null; publishedComments: number; ban: { until: string | null } | null }> {
+  const [row] = await db.$queryRaw<{ first: Date | null; published: number; ban: unknown }[]>`
     SELECT min(created_at) AS first,
-           (count(*) FILTER (WHERE is_published AND NOT is_spam AND deleted_at IS NULL))::int AS published
+           (count(*) FILTER (WHERE is_published AND NOT is_spam AND deleted_at IS NULL))::int AS published,
+           ${args.bans ? activeBanSql(args) : Prisma.sql`NULL::json`} AS ban
     FROM comments
     WHERE account_id = ${args.accountId} AND author_id = ${args.memberId} AND id <> ${args.editing ?? 0}`;
   return {
     firstCommentAt: row?.first ? new Date(row.first) : null,
     publishedComments: Number(row?.published ?? 0),
+    ban: typeof row?.ban === "string" ? JSON.parse(row.ban) : ((row?.ban as { until: string | null } | null) ?? null),
   };
 }
 
@@ -48,9 +53,15 @@ export async function moderateWriting(
     editing?: number;
     /** A guest is always a new reader (guests.ts). */
     guest?: boolean;
+    /** 403 for a banned reader (bans.ts), read with the history: one statement fewer than assertNotBanned. */
+    refuseBanned?: boolean;
   },
 ): Promise<{ isPublished: boolean; isSpam: boolean; toxicity: number; reasons: string[] }> {
-  const [settings, history] = await Promise.all([moderationSettingsOf(db, args.accountId), readerHistory(db, args)]);
+  const [settings, { ban, ...history }] = await Promise.all([
+    moderationSettingsOf(db, args.accountId),
+    readerHistory(db, { ...args, bans: args.refuseBanned }),
+  ]);
+  if (ban) throw bannedError(ban.until === null ? null : new Date(ban.until));
   const reader = { ...history, isNew: args.guest === true || isNewReader(history, args.now) };
   const content = contentOf(args.ops);
   const score = await scoreComment({ ...content, reader });
