@@ -14,6 +14,7 @@ import { startCacheListener, type CacheListener } from "../cache/listener";
 import { cacheChannel, cacheState, setCacheMode } from "../cache/process-cache";
 import { getDatabase, getDb } from "../db";
 import type { Db } from "../db/client";
+import { withTransaction } from "../db/transaction";
 import { TEST_DATABASE_URL } from "../testing/test-database";
 import { emitWebhookEvent } from "./deliveries";
 import {
@@ -159,14 +160,12 @@ describe("the endpoints events are sent to", () => {
       const sql = "UPDATE webhook_endpoints SET active = false WHERE id = $1::uuid";
       if (!onPostgres) {
         // PGlite: one process holds the database; a transaction of its own stands for the other writer.
-        await db
-          .$transaction(async (tx) => {
-            await tx.$executeRawUnsafe(sql, endpoint.id);
-            if (!commit) throw new Error("rolled back");
-          })
-          .catch((error: unknown) => {
-            if (commit) throw error;
-          });
+        await withTransaction(db, async (tx) => {
+          await tx.$executeRawUnsafe(sql, endpoint.id);
+          if (!commit) throw new Error("rolled back");
+        }).catch((error: unknown) => {
+          if (commit) throw error;
+        });
         return;
       }
       const { schema } = (await getDatabase()).config as { schema: string };

@@ -9,8 +9,8 @@ import "server-only";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
-import { activeBanSql, bannedError } from "./bans";
 import type { TCommentOp } from "../comments.schema";
+import { activeBanSql, bannedError } from "./bans";
 import { contentOf, decideModeration, isNewReader } from "./moderation";
 import { scoreComment } from "./registry";
 import { moderationSettingsOf } from "./settings";
@@ -33,7 +33,7 @@ async function readerHistory(
   return {
     firstCommentAt: row?.first ? new Date(row.first) : null,
     publishedComments: Number(row?.published ?? 0),
-    ban: typeof row?.ban === "string" ? JSON.parse(row.ban) : ((row?.ban as { until: string | null } | null) ?? null),
+    ban: ((typeof row?.ban === "string" ? JSON.parse(row.ban) : row?.ban) ?? null) as { until: string | null } | null,
   };
 }
 
