@@ -29,9 +29,10 @@ import { afterCommit } from "../db/transaction";
  * keys and JWT secret: rotation), "meter" (an account's paywall meter settings), "access" (readers'
  * access-granting subscriptions: announced by the database's own triggers on every write to them,
  * migration 20261124100000_access_change_notices), "webhook-endpoints" (the endpoints events are
- * sent to: announced by the database's trigger, migration comment_and_webhook_endpoint_notices).
+ * sent to: announced by the database's trigger, migration comment_and_webhook_endpoint_notices),
+ * "moderation" (an account's comment moderation settings).
  */
-export const CACHE_TOPICS = ["publisher", "api-keys", "meter", "access", "webhook-endpoints"] as const;
+export const CACHE_TOPICS = ["publisher", "api-keys", "meter", "access", "webhook-endpoints", "moderation"] as const;
 // Built responses are not a topic: they are dropped by purge keys (./response-cache.ts).
 export type CacheTopic = (typeof CACHE_TOPICS)[number];
 

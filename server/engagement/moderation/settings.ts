@@ -11,6 +11,7 @@ import "server-only";
 
 import { recordAudit } from "../../audit/audit-log";
 import type { StaffActor } from "../../auth/actor";
+import { invalidateCaches, ProcessCache } from "../../cache/process-cache";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import type { CommentModerationSettings } from "../../generated/prisma/client";
@@ -42,15 +43,34 @@ function viewOf(row: CommentModerationSettings | null): TModerationSettingsView 
   };
 }
 
+async function readModerationSettings(db: Db, accountId: number): Promise<TModerationSettingsView> {
+  return viewOf(await db.commentModerationSettings.findUnique({ where: { accountId } }));
+}
+
+/**
+ * Every comment create and edit reads the settings: each instance keeps them in memory, dropped in
+ * every instance when an update commits (cache topic "moderation"; only updateModerationSettings
+ * writes them). While nothing tells this process about changes, they are read every time.
+ */
+const keptSettings = new ProcessCache<number, TModerationSettingsView>("moderation", {
+  ttlMs: 10 * 60_000,
+  maxEntries: 10_000,
+});
+
 /** The settings comments are moderated with (no role check: the comment services use it). */
 export async function moderationSettingsOf(db: Db, accountId: number): Promise<TModerationSettingsView> {
-  return viewOf(await db.commentModerationSettings.findUnique({ where: { accountId } }));
+  const kept = keptSettings.get(accountId);
+  if (kept) return kept;
+  const epoch = keptSettings.epoch;
+  const settings = await readModerationSettings(db, accountId);
+  keptSettings.set(accountId, settings, Date.now(), epoch);
+  return settings;
 }
 
 /** The actor's account's settings (owners and moderators). */
 export async function getModerationSettings(db: Db, args: { actor: StaffActor }): Promise<TModerationSettingsView> {
   requireModerator(args.actor);
-  return moderationSettingsOf(db, args.actor.accountId);
+  return readModerationSettings(db, args.actor.accountId);
 }
 
 /** Change the fields given; answers the fields that changed and the settings after. */
@@ -64,7 +84,7 @@ export async function updateModerationSettings(
   return withTransaction(db, async (tx) => {
     // Two moderators saving at once: the second waits and compares with what the first saved.
     await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${actor.accountId} FOR UPDATE`;
-    const before = await moderationSettingsOf(tx, actor.accountId);
+    const before = await readModerationSettings(tx, actor.accountId);
     const next: TModerationSettings = { ...before, ...input };
     const changed = (Object.keys(input) as (keyof TModerationSettings)[]).filter(
       (key) => JSON.stringify(before[key]) !== JSON.stringify(next[key]),
@@ -84,6 +104,7 @@ export async function updateModerationSettings(
       create: { accountId: actor.accountId, ...data },
       update: data,
     });
+    await invalidateCaches(tx, "moderation");
     await recordAudit(tx, {
       actor,
       action: "comment_moderation.update",

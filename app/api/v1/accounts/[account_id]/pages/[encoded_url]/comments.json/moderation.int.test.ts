@@ -10,6 +10,7 @@ import type { TCommentList, TCommentWire } from "@/server/engagement/comments.sc
 import { setCommentScorer } from "@/server/engagement/moderation/registry";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
+import { createTestStaff } from "@/server/testing/staff";
 
 import { GET as COUNTS } from "../../route";
 import { PUT } from "../comments/[comment_id]/route";
@@ -168,9 +169,9 @@ describe("moderation on create", () => {
     const later = await post(id, [{ insert: "Figures here: https://ons.example.gov/more" }]);
     expect(((await later.json()) as Created).comment.is_published).toBe(true);
 
-    await db.commentModerationSettings.create({
-      data: { accountId: Number(id), holdLinksFromNewReaders: false },
-    });
+    // A moderator allows links from new readers in the dashboard: the next comment is moderated so.
+    const { caller } = await createTestStaff(db, { roles: ["MODERATOR"], account: Number(id) });
+    await caller.moderation.updateSettings({ holdLinksFromNewReaders: false });
     const allowed = await post(id, link, { id: "reader-cy", name: "Cy" });
     expect(((await allowed.json()) as Created).comment.is_published).toBe(true);
   });
