@@ -83,6 +83,13 @@ export const envSchema = z
      */
     DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).optional(),
     /**
+     * Named prepared statements on PostgreSQL (server/db/statement-names.ts): each statement
+     * parsed and planned once per connection. Turn off behind a pooler in transaction mode that
+     * cannot keep them (PgBouncer before 1.21, or without max_prepared_statements). Default: on,
+     * except on Vercel, where a pooler usually stands in front.
+     */
+    DATABASE_PREPARED_STATEMENTS: zBool.optional(),
+    /**
      * PostgreSQL connection for the cache listener (LISTEN), when DATABASE_URL goes through a pooler
      * in transaction mode (PgBouncer), where LISTEN does not work. Default: DATABASE_URL.
      */
@@ -295,6 +302,7 @@ export const envSchema = z
           : path.resolve(/*turbopackIgnore: true*/ env.PGLITE_DIR ?? path.join(dataDir, "pglite")),
       DATABASE_SCHEMA: env.DATABASE_SCHEMA ?? schemaFromUrl ?? "public",
       DATABASE_POOL_MAX: env.DATABASE_POOL_MAX ?? (env.VERCEL ? 2 : 10),
+      DATABASE_PREPARED_STATEMENTS: env.DATABASE_PREPARED_STATEMENTS ?? !env.VERCEL,
       UPLOAD_DIR: path.resolve(/*turbopackIgnore: true*/ env.UPLOAD_DIR ?? path.join(dataDir, "uploads")),
       APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,
       /** Where uploaded images live: "s3" with S3_BUCKET, else "disk" (UPLOAD_DIR). */

@@ -10,6 +10,7 @@ import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapt
 import { PrismaPGlite } from "pglite-prisma-adapter";
 
 import type { DatabaseConfig } from "./config";
+import { statementNames } from "./statement-names";
 
 export type OpenedAdapter = {
   /** The PGlite instance, when the database is PGlite (snapshots, tests). */
@@ -64,7 +65,13 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
   if (config.schema !== "public") await pool.query(`CREATE SCHEMA IF NOT EXISTS "${config.schema}"`);
 
   return {
-    factory: wholeMigrationScripts(new PrismaPg(pool, { schema: config.schema }), (script) => pool.query(script)),
+    factory: wholeMigrationScripts(
+      new PrismaPg(pool, {
+        schema: config.schema,
+        ...(config.preparedStatements === false ? {} : { statementNameGenerator: statementNames().nameOf }),
+      }),
+      (script) => pool.query(script),
+    ),
     exec: async (sql) => {
       await pool.query(sql);
     },

@@ -6,8 +6,11 @@ import { getEnv } from "../../env.js";
 
 export type DatabaseConfig =
   | { kind: "pglite"; dir: string }
-  /** `poolMax`: connections this process opens at most (default 10). */
-  | { kind: "postgresql"; url: string; schema: string; poolMax?: number };
+  /**
+   * `poolMax`: connections this process opens at most (default 10); `preparedStatements`: false
+   * sends every statement unnamed (./statement-names.ts).
+   */
+  | { kind: "postgresql"; url: string; schema: string; poolMax?: number; preparedStatements?: boolean };
 
 export function databaseConfigFromEnv(env = getEnv()): DatabaseConfig {
   if (env.DATABASE_URL)
@@ -16,6 +19,7 @@ export function databaseConfigFromEnv(env = getEnv()): DatabaseConfig {
       url: stripSchemaParam(env.DATABASE_URL),
       schema: env.DATABASE_SCHEMA,
       poolMax: env.DATABASE_POOL_MAX,
+      preparedStatements: env.DATABASE_PREPARED_STATEMENTS,
     };
   return { kind: "pglite", dir: env.PGLITE_DIR };
 }
