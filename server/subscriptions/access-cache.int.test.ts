@@ -9,13 +9,12 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { staffActor } from "../auth/actor";
-import { startCacheListener, type CacheListener } from "../cache/listener";
-import { cacheChannel, cacheState, setCacheMode } from "../cache/process-cache";
 import { getDatabase, getDb } from "../db";
 import type { Db } from "../db/client";
 import { createCollection, setCollectionItems } from "../publishing/editorial/collections";
 import { createStory, transitionStory, updateStory } from "../publishing/editorial/stories";
 import { insertMember, insertPlanWithAssets, insertSubscription, setMeter } from "../testing/access-fixtures";
+import { startTestCacheListener, stopTestCacheListener } from "../testing/cache-listener";
 import { createTestPublisher } from "../testing/publishing-factories";
 import { enableResponseCache } from "../testing/response-cache";
 import { insertEditor } from "../testing/staff";
@@ -26,21 +25,8 @@ const onPostgres = process.env.TEST_DB === "postgres";
 const APP_URL = "http://localhost:3000";
 
 enableResponseCache();
-let listener: CacheListener | undefined;
-beforeAll(async () => {
-  if (!onPostgres) return;
-  const database = await getDatabase();
-  if (database.config.kind !== "postgresql") throw new Error("PostgreSQL expected");
-  listener = startCacheListener({ url: TEST_DATABASE_URL, channel: cacheChannel(database.config.schema) });
-  for (let waited = 0; cacheState().mode !== "listening"; waited += 50) {
-    if (waited > 10_000) throw new Error("the cache listener did not connect");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-});
-afterAll(async () => {
-  await listener?.stop();
-  setCacheMode("local");
-});
+beforeAll(startTestCacheListener);
+afterAll(stopTestCacheListener);
 
 /** `db`, counting the SQL statements access checks send (they use $queryRawUnsafe). */
 function counting(db: Db) {

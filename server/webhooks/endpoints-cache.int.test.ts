@@ -10,11 +10,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { staffActor, type Actor } from "../auth/actor";
-import { startCacheListener, type CacheListener } from "../cache/listener";
-import { cacheChannel, cacheState, setCacheMode } from "../cache/process-cache";
 import { getDatabase, getDb } from "../db";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
+import { startTestCacheListener, stopTestCacheListener } from "../testing/cache-listener";
+import { createTestStaff } from "../testing/staff";
 import { TEST_DATABASE_URL } from "../testing/test-database";
 import { emitWebhookEvent } from "./deliveries";
 import {
@@ -25,38 +25,12 @@ import {
 } from "./endpoints";
 
 const onPostgres = process.env.TEST_DB === "postgres";
-let listener: CacheListener | undefined;
 
-beforeAll(async () => {
-  if (!onPostgres) return setCacheMode("local");
-  const database = await getDatabase();
-  if (database.config.kind !== "postgresql") throw new Error("PostgreSQL expected");
-  listener = startCacheListener({ url: TEST_DATABASE_URL, channel: cacheChannel(database.config.schema) });
-  for (let waited = 0; cacheState().mode !== "listening"; waited += 50) {
-    if (waited > 10_000) throw new Error("the cache listener did not connect");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-});
-afterAll(async () => {
-  await listener?.stop();
-  setCacheMode("local");
-});
+beforeAll(startTestCacheListener);
+afterAll(stopTestCacheListener);
 
 async function owner(): Promise<Actor> {
-  const db = await getDb();
-  const account = await db.account.create({
-    data: { slug: `w${Math.random().toString(36).slice(2, 8)}`, name: "Gazette", jwtSecret: "x".repeat(32) },
-  });
-  const user = await db.adminUser.create({
-    data: {
-      accountId: account.id,
-      email: `${account.slug}@x.test`,
-      name: "Owner",
-      passwordHash: "x",
-      roles: ["OWNER"],
-    },
-  });
-  return staffActor(user);
+  return staffActor((await createTestStaff(await getDb(), { roles: ["OWNER"] })).user);
 }
 
 /** `db`, counting the reads of webhook endpoints. */
