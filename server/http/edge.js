@@ -7,6 +7,7 @@
  * This is done in node:http rather than in a Next.js proxy (middleware): a proxy runs on every
  * request and cost the read API about a third of its throughput (npm run bench, same run).
  */
+import { timingSafeEqual } from "node:crypto";
 
 /** The methods Masthead serves; anything else is a JSON 405 with this list as Allow. */
 export const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -141,18 +142,10 @@ export function carriedQuery(header) {
   const nonce = globalForQuery.mastheadCarriedQueryNonce;
   if (!header || !nonce) return null;
   const space = header.indexOf(" ");
-  if (space < 0 || !sameText(header.slice(0, space), nonce)) return null;
+  if (space < 0) return null;
+  // Compared in constant time, as every secret is (the nonce is ASCII: a UUID).
+  const given = Buffer.from(header.slice(0, space));
+  const expected = Buffer.from(nonce);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   return header.slice(space + 1);
-}
-
-/**
- * Two strings compared in time that does not depend on where they differ.
- * @param {string} a
- * @param {string} b
- */
-function sameText(a, b) {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
-  return difference === 0;
 }
