@@ -48,6 +48,26 @@ describe("process caches", () => {
     expect(cache.get("host")).toBeUndefined();
   });
 
+  it("load a value once and keep it, but not one read while the cache was cleared", async () => {
+    let reads = 0;
+    const read = () => Promise.resolve(++reads);
+    expect(await cache.load("loaded", read)).toBe(1);
+    expect(await cache.load("loaded", read)).toBe(1);
+    expect(reads).toBe(1);
+    cache.clear();
+    // A change clears the cache while the value is being read: that value may predate it.
+    expect(
+      await cache.load("loaded", async () => {
+        const value = await read();
+        cache.clear();
+        return value;
+      }),
+    ).toBe(2);
+    expect(cache.get("loaded")).toBeUndefined();
+    expect(await cache.load("loaded", read)).toBe(3);
+    expect(await cache.load("loaded", read)).toBe(3);
+  });
+
   it("answer nothing while nothing tells this process about changes", () => {
     cache.set("host", 7);
     setCacheMode("off");

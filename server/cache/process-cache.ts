@@ -120,6 +120,19 @@ export class ProcessCache<K, V> {
     this.entries.set(key, { value, until: now + this.options.ttlMs });
   }
 
+  /**
+   * The value under `key`, or `read`'s, kept unless the cache was cleared while it was read (it
+   * may predate that change: `set` with `since`).
+   */
+  async load(key: K, read: () => Promise<V>): Promise<V> {
+    const kept = this.get(key);
+    if (kept !== undefined) return kept;
+    const since = this.clears;
+    const value = await read();
+    this.set(key, value, Date.now(), since);
+    return value;
+  }
+
   clear(): void {
     this.entries.clear();
     this.clears++;

@@ -94,18 +94,14 @@ const activeEndpoints = new ProcessCache<string, { id: string; events: string[] 
   maxEntries: 10_000,
 });
 
-async function activeEndpointsOf(db: Db, accountId: number, kind: WebhookKind) {
-  const key = `${accountId} ${kind}`;
-  const kept = activeEndpoints.get(key);
-  if (kept) return kept;
-  const epoch = activeEndpoints.epoch;
-  const endpoints = await db.webhookEndpoint.findMany({
-    where: { accountId, kind, active: true },
-    select: { id: true, events: true },
-    orderBy: { createdAt: "asc" },
-  });
-  activeEndpoints.set(key, endpoints, Date.now(), epoch);
-  return endpoints;
+function activeEndpointsOf(db: Db, accountId: number, kind: WebhookKind) {
+  return activeEndpoints.load(`${accountId} ${kind}`, () =>
+    db.webhookEndpoint.findMany({
+      where: { accountId, kind, active: true },
+      select: { id: true, events: true },
+      orderBy: { createdAt: "asc" },
+    }),
+  );
 }
 
 /**

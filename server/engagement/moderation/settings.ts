@@ -58,13 +58,8 @@ const keptSettings = new ProcessCache<number, TModerationSettingsView>("moderati
 });
 
 /** The settings comments are moderated with (no role check: the comment services use it). */
-export async function moderationSettingsOf(db: Db, accountId: number): Promise<TModerationSettingsView> {
-  const kept = keptSettings.get(accountId);
-  if (kept) return kept;
-  const epoch = keptSettings.epoch;
-  const settings = await readModerationSettings(db, accountId);
-  keptSettings.set(accountId, settings, Date.now(), epoch);
-  return settings;
+export function moderationSettingsOf(db: Db, accountId: number): Promise<TModerationSettingsView> {
+  return keptSettings.load(accountId, () => readModerationSettings(db, accountId));
 }
 
 /** The actor's account's settings (owners and moderators). */
