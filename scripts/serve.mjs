@@ -24,10 +24,10 @@ import {
   CARRIED_QUERY_HEADER,
   carryLongQuery,
   edgeRefusal,
-  passEncodedBodies,
+  passBodyHeaders,
   requestIdFrom,
   SERVED_METHODS,
-  setPassesEncodedBodies,
+  setPassesBodyHeaders,
 } from "../server/http/edge.js";
 
 const dev = process.argv.includes("--dev");
@@ -39,8 +39,8 @@ const QUIET_MS = 500;
 const SHUTDOWN_DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 5_000);
 const METHODS = new Set(SERVED_METHODS);
 
-// Cached answers may come gzipped already: this server makes their encoding the header (edge.js).
-setPassesEncodedBodies(true);
+// Routes name what Next.js drops (a cached gzip body's encoding, a body's length): this server makes them the headers (edge.js).
+setPassesBodyHeaders(true);
 const app = next({ dev, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
@@ -104,7 +104,7 @@ const server = http.createServer((req, res) => {
   inFlight++;
   res.on("close", () => inFlight--);
   if (stopping) res.setHeader("Connection", "close");
-  passEncodedBodies(res);
+  passBodyHeaders(res);
   void handle(req, res);
 });
 

@@ -99,3 +99,25 @@ test("the comment counts of 100 pages (a 7 kB query, carried past the router) an
   const bad = await request.get(`${path}${encodeURIComponent(",%%%")}`);
   expect(bad.status()).toBe(400);
 });
+
+test("small JSON answers go as they are, framed by their length; larger ones are still compressed", async ({
+  baseURL,
+}) => {
+  const { accountId } = demoAccount();
+  const small = await raw(
+    baseURL!,
+    `GET /api/v1/accounts/${accountId}/pages?page_ids=%%% HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n`,
+  );
+  expect(small.status).toBe(400);
+  expect(small.headers).not.toMatch(/content-encoding/i);
+  expect(small.headers).not.toMatch(/x-masthead-content-length/i);
+  const length = Number(/content-length: (\d+)/i.exec(small.headers)?.[1]);
+  expect(Buffer.byteLength(small.body)).toBe(length);
+  expect((JSON.parse(small.body) as ErrorBody).error.code).toBe("BAD_REQUEST");
+  const large = await raw(
+    baseURL!,
+    `GET /api/v1/stories?limit=20 HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n`,
+  );
+  expect(large.status).toBe(200);
+  expect(large.headers).toMatch(/content-encoding: gzip/i);
+});

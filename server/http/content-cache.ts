@@ -13,7 +13,7 @@ import { gzipSync } from "node:zlib";
 
 import { getEnv } from "../../env.js";
 import { responseCache, type CachedResponse } from "../cache/response-cache";
-import { ENCODED_HEADER, passesEncodedBodies } from "./edge.js";
+import { ENCODED_HEADER, LENGTH_HEADER, passesBodyHeaders } from "./edge.js";
 import { acceptsGzip } from "./negotiate";
 
 export type ContentResponseOptions = {
@@ -77,16 +77,26 @@ export function respondWith(
   if ((req.method === "GET" || req.method === "HEAD") && matchesEtag(req.headers.get("if-none-match"), built.etag)) {
     return new Response(null, { status: 304, headers });
   }
-  if (built.gzip && passesEncodedBodies() && acceptsGzip(req.headers.get("accept-encoding"))) {
-    // Next.js drops Content-Encoding: the server in front makes this header it (edge.js).
+  const passed = passesBodyHeaders();
+  if (built.gzip && passed && acceptsGzip(req.headers.get("accept-encoding"))) {
+    // Next.js drops Content-Encoding and Content-Length: the server in front makes these headers them (edge.js).
     return new Response(req.method === "HEAD" ? null : built.gzip, {
       status,
-      headers: { "Content-Type": built.contentType, ...headers, [ENCODED_HEADER]: "gzip" },
+      headers: {
+        "Content-Type": built.contentType,
+        ...headers,
+        [ENCODED_HEADER]: "gzip",
+        [LENGTH_HEADER]: String(built.gzip.byteLength),
+      },
     });
   }
   return new Response(req.method === "HEAD" ? null : built.body, {
     status,
-    headers: { "Content-Type": built.contentType, ...headers },
+    headers: {
+      "Content-Type": built.contentType,
+      ...headers,
+      ...(passed ? { [LENGTH_HEADER]: String(Buffer.byteLength(built.body)) } : {}),
+    },
   });
 }
 

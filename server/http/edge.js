@@ -58,40 +58,53 @@ export function edgeRefusal(method, rawUrl) {
 }
 
 /**
- * Bodies the response cache keeps compressed (server/http/content-cache.ts) are sent as they are.
- * Next.js drops `Content-Encoding` from a route handler's response (and would gzip the body again),
- * so the route names the encoding in this header instead, and `passEncodedBodies` (installed by
- * serve.mjs on each response, before Next.js's own compression looks at it) makes it the
- * `Content-Encoding`: that compression leaves an encoded body alone. Routes only do this when
- * `passesEncodedBodies()` says this server is in front (not in tests, not on Vercel).
+ * What a route knows about its body that Next.js will not pass on, named in headers of its own that
+ * `passBodyHeaders` (installed by serve.mjs on each response, before Next.js's own compression looks
+ * at it) makes the real ones. Routes only name them when `passesBodyHeaders()` says this server is
+ * in front (not in tests, not on Vercel).
+ * - ENCODED_HEADER: bodies the response cache keeps compressed (server/http/content-cache.ts) are
+ *   sent as they are. Next.js drops `Content-Encoding` from a route handler's response (and would
+ *   gzip the body again); as `Content-Encoding`, that compression leaves an encoded body alone.
+ * - LENGTH_HEADER: the body's exact length in bytes. Next.js drops `Content-Length` too, and then
+ *   gzips every answer, however small, in chunks: about 0.2 ms of CPU for a 60-byte access grant
+ *   that gzip makes longer (a CPU profile under `npm run bench`). As `Content-Length`, a body under
+ *   that compression's threshold (1 kB) is sent as it is, framed by its length; a longer one is still
+ *   compressed (the compression then drops the length).
  */
 export const ENCODED_HEADER = "x-masthead-content-encoding";
+export const LENGTH_HEADER = "x-masthead-content-length";
 
-const globalForEdge = /** @type {{ mastheadPassesEncodedBodies?: boolean }} */ (globalThis);
+const globalForEdge = /** @type {{ mastheadPassesBodyHeaders?: boolean }} */ (globalThis);
 
-/** Is serve.mjs in front of this process, passing encoded bodies on? */
-export function passesEncodedBodies() {
-  return globalForEdge.mastheadPassesEncodedBodies === true;
+/** Is serve.mjs in front of this process, passing these headers on? */
+export function passesBodyHeaders() {
+  return globalForEdge.mastheadPassesBodyHeaders === true;
 }
 
 /**
  * Say so (serve.mjs, at start; tests, to try it). Process-wide: Next.js's bundles share globalThis.
  * @param {boolean} on
  */
-export function setPassesEncodedBodies(on) {
-  globalForEdge.mastheadPassesEncodedBodies = on;
+export function setPassesBodyHeaders(on) {
+  globalForEdge.mastheadPassesBodyHeaders = on;
 }
+
+/** @type {Record<string, string>} */
+const PASSED = { [ENCODED_HEADER]: "Content-Encoding", [LENGTH_HEADER]: "Content-Length" };
 
 /**
  * @param {import("node:http").ServerResponse} res
  */
-export function passEncodedBodies(res) {
+export function passBodyHeaders(res) {
   const set = res.setHeader.bind(res);
   const append = res.appendHeader.bind(res);
   /** @param {string} name */
-  const encoded = (name) => name.toLowerCase() === ENCODED_HEADER;
-  res.setHeader = (name, value) => (encoded(name) ? set("Content-Encoding", value) : set(name, value));
-  res.appendHeader = (name, value) => (encoded(name) ? set("Content-Encoding", value) : append(name, value));
+  const passed = (name) => PASSED[name.toLowerCase()];
+  res.setHeader = (name, value) => set(passed(name) ?? name, value);
+  res.appendHeader = (name, value) => {
+    const real = passed(name);
+    return real ? set(real, value) : append(name, value);
+  };
 }
 
 /**

@@ -1,6 +1,20 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { gunzipSync, gzipSync } from "node:zlib";
+
 import { describe, expect, it } from "vitest";
 
-import { carriedQuery, carryLongQuery, edgeRefusal, requestIdFrom } from "./edge.js";
+import {
+  carriedQuery,
+  carryLongQuery,
+  edgeRefusal,
+  ENCODED_HEADER,
+  LENGTH_HEADER,
+  passBodyHeaders,
+  requestIdFrom,
+  setPassesBodyHeaders,
+} from "./edge.js";
+import { json } from "./respond";
 
 describe("edge refusals", () => {
   it("refuses methods no route serves with 405 and the Allow list, on every path", () => {
@@ -68,5 +82,80 @@ describe("long queries carried past the router", () => {
     expect(carryLongQuery(`/api/v1/accounts/7/pages?page_ids=${"é".repeat(2000)}`)).toBeNull();
     expect(carryLongQuery(`/api/v1/accounts/7/pages?page_ids=${"x y".repeat(2000)}`)).toBeNull();
     expect(carryLongQuery("/api/v1/accounts/7/pages")).toBeNull();
+  });
+});
+
+describe("body headers passed by the server in front", () => {
+  /** A server as serve.mjs makes it (passBodyHeaders first), whose handler writes as Next.js does: appendHeader, then the body. */
+  async function exchange(write: (res: http.ServerResponse) => void, method = "GET") {
+    const server = http.createServer((req, res) => {
+      passBodyHeaders(res);
+      write(res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      return await new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const req = http.request({ port, host: "127.0.0.1", method, headers: { "accept-encoding": "gzip" } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    } finally {
+      server.close();
+    }
+  }
+
+  it("makes the route's length the Content-Length and its encoding the Content-Encoding, and sends neither of its own", async () => {
+    const body = JSON.stringify({ granted: true, note: "café" });
+    const sized = await exchange((res) => {
+      res.appendHeader("content-type", "application/json");
+      res.appendHeader(LENGTH_HEADER, String(Buffer.byteLength(body)));
+      res.end(body);
+    });
+    expect(sized.headers["content-length"]).toBe(String(Buffer.byteLength(body)));
+    expect(sized.headers["transfer-encoding"]).toBeUndefined();
+    expect(sized.headers[LENGTH_HEADER]).toBeUndefined();
+    expect(sized.body.toString()).toBe(body);
+
+    const gzipped = gzipSync(body);
+    const encoded = await exchange((res) => {
+      res.setHeader(ENCODED_HEADER, "gzip");
+      res.setHeader(LENGTH_HEADER, String(gzipped.byteLength));
+      res.end(gzipped);
+    });
+    expect(encoded.headers["content-encoding"]).toBe("gzip");
+    expect(encoded.headers[ENCODED_HEADER]).toBeUndefined();
+    expect(gunzipSync(encoded.body).toString()).toBe(body);
+
+    // Other headers are appended as they were.
+    const other = await exchange((res) => {
+      res.appendHeader("vary", "Origin");
+      res.appendHeader("vary", "Accept-Encoding");
+      res.end("{}");
+    });
+    expect(other.headers.vary).toBe("Origin, Accept-Encoding");
+  });
+
+  it("json() names the exact byte length only when such a server is in front", async () => {
+    const data = { headline: "Tram line opens", by: "Zoë" };
+    try {
+      setPassesBodyHeaders(true);
+      const res = json(data, { status: 201, headers: { "Cache-Control": "no-store" } });
+      expect(res.status).toBe(201);
+      expect(res.headers.get("content-type")).toBe("application/json");
+      expect(res.headers.get("cache-control")).toBe("no-store");
+      const text = await res.text();
+      expect(JSON.parse(text)).toEqual(data);
+      expect(res.headers.get(LENGTH_HEADER)).toBe(String(Buffer.byteLength(text)));
+      expect(Buffer.byteLength(text)).toBeGreaterThan(text.length);
+      setPassesBodyHeaders(false);
+      expect(json(data).headers.get(LENGTH_HEADER)).toBeNull();
+    } finally {
+      setPassesBodyHeaders(false);
+    }
   });
 });

@@ -16,6 +16,7 @@ import {
   type ErrorDetail,
 } from "../errors";
 import { log } from "../log";
+import { json } from "./respond";
 
 export type ErrorBody = { error: { code: AppErrorCode; message: string; details?: ErrorDetail[] } };
 
@@ -23,7 +24,7 @@ export function errorResponse(error: AppError, requestId: string, extraHeaders: 
   const body: ErrorBody = {
     error: { code: error.code, message: error.message, ...(error.details?.length ? { details: error.details } : {}) },
   };
-  return Response.json(body, {
+  return json(body, {
     status: ERROR_STATUS[error.code],
     headers: { "X-Request-Id": requestId, "Cache-Control": "no-store", ...extraHeaders, ...error.headers },
   });

@@ -6,6 +6,7 @@
  * comes back in either.
  */
 import type { MemberSession } from "../members/sessions";
+import { json } from "./respond";
 
 export const SESSION_HEADER = "X-QT-AUTH";
 export const SESSION_COOKIES = ["qt-auth", "session-cookie"] as const;
@@ -84,7 +85,7 @@ function decodeURIComponentSafe(value: string): string {
 
 /** JSON that no cache may keep (member data). */
 export function privateJson(body: unknown, status = 200): Response {
-  return Response.json(body, { status, headers: { "Cache-Control": "private, no-store" } });
+  return json(body, { status, headers: { "Cache-Control": "private, no-store" } });
 }
 
 /** `body` as private JSON, with a new session's token in X-QT-AUTH and in the cookies (none: just the JSON). */

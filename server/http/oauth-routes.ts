@@ -25,6 +25,7 @@ import {
   type TTokenRequest,
 } from "../oauth/provider.schema";
 import { withSessionCookies } from "./member-session";
+import { json } from "./respond";
 import { apiRoute, readBody, type RouteHandler } from "./route";
 
 const perIp = (name: string, limit: number) => ({ name, limit, windowSeconds: 60, by: "ip" as const });
@@ -63,7 +64,7 @@ function locationOf(outcome: AuthorizeOutcome, url: URL): string {
 }
 
 function goTo(location: string, asJson: boolean): Response {
-  if (asJson) return Response.json({ redirect_uri: location }, { headers: NO_STORE });
+  if (asJson) return json({ redirect_uri: location }, { headers: NO_STORE });
   return new Response(null, { status: 302, headers: { Location: location, ...NO_STORE } });
 }
 
@@ -88,10 +89,10 @@ export function tokenRoute(options: { format: "opaque" | "jwt"; summary: string 
           format: options.format,
           now: new Date(),
         });
-        return Response.json(token, { headers: NO_STORE });
+        return json(token, { headers: NO_STORE });
       } catch (error) {
         if (error instanceof OAuthError) {
-          return Response.json(
+          return json(
             { error: error.error, error_description: error.description },
             { status: error.status, headers: { ...NO_STORE, ...error.headers } },
           );

@@ -4,6 +4,7 @@ import { getEnv } from "@/env.js";
 import { cacheState } from "@/server/cache/process-cache";
 import { getDatabase } from "@/server/db";
 import { checkHealth } from "@/server/health";
+import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 import { backgroundEngineState } from "@/server/jobs/background";
 import { getRateLimitStore } from "@/server/rate-limit/store";
@@ -26,7 +27,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
         // Set by scripts/serve.mjs when SIGTERM comes: load balancers stop sending while it drains.
         stopping: (globalThis as { mastheadStopping?: boolean }).mastheadStopping === true,
       });
-      return Response.json(report, {
+      return json(report, {
         status: report.status === "ok" ? 200 : 503,
         headers: { "Cache-Control": "no-store" },
       });

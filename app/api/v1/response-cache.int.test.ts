@@ -27,7 +27,7 @@ import { purgeResponses, responseCache } from "@/server/cache/response-cache";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { withTransaction } from "@/server/db/transaction";
-import { ENCODED_HEADER, setPassesEncodedBodies } from "@/server/http/edge.js";
+import { ENCODED_HEADER, LENGTH_HEADER, setPassesBodyHeaders } from "@/server/http/edge.js";
 import { createCollection, setCollectionItems } from "@/server/publishing/editorial/collections";
 import { createStory, deleteStory, transitionStory, updateStory } from "@/server/publishing/editorial/stories";
 import type { TCreateStoryInput } from "@/server/publishing/editorial/stories.schema";
@@ -122,17 +122,22 @@ describe("the response cache on content reads", () => {
     expect(notModified.headers.get("x-cache")).toBe("HIT");
     // Compressed once: a client that takes gzip gets the kept gzip copy of the same body, its
     // encoding named for the server in front (scripts/serve.mjs makes it Content-Encoding).
-    setPassesEncodedBodies(true);
+    setPassesBodyHeaders(true);
     const gzipped = await callGet(storiesRoute.GET, "/api/v1/stories", {}, { "accept-encoding": "br, gzip" });
     expect(gzipped.headers.get(ENCODED_HEADER)).toBe("gzip");
     const hitBody = await hit.text();
-    expect(gunzipSync(Buffer.from(await gzipped.arrayBuffer())).toString()).toBe(hitBody);
+    const gzippedBody = Buffer.from(await gzipped.arrayBuffer());
+    expect(gunzipSync(gzippedBody).toString()).toBe(hitBody);
+    // Its exact length too (Next.js drops Content-Length; that server makes this header it).
+    expect(gzipped.headers.get(LENGTH_HEADER)).toBe(String(gzippedBody.byteLength));
     const refused = await callGet(storiesRoute.GET, "/api/v1/stories", {}, { "accept-encoding": "gzip;q=0" });
     expect(refused.headers.get(ENCODED_HEADER)).toBeNull();
+    expect(refused.headers.get(LENGTH_HEADER)).toBe(String(Buffer.byteLength(hitBody)));
     // Without that server (tests, Vercel) the body is sent as it is, for the platform to compress.
-    setPassesEncodedBodies(false);
+    setPassesBodyHeaders(false);
     const plain = await callGet(storiesRoute.GET, "/api/v1/stories", {}, { "accept-encoding": "gzip" });
     expect(plain.headers.get(ENCODED_HEADER)).toBeNull();
+    expect(plain.headers.get(LENGTH_HEADER)).toBeNull();
     expect(await plain.text()).toBe(hitBody);
     const fresh = await callGet(storiesRoute.GET, "/api/v1/stories", {}, { "cache-control": "no-cache" });
     expect(fresh.headers.get("x-cache")).toBe("MISS");

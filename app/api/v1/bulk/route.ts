@@ -1,4 +1,5 @@
 // POST /api/v1/bulk – several named story lists and collections in one request
+import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 import { parseBulkRequests, runBulk } from "@/server/publishing/bulk";
 import { ZBulkBody } from "@/server/publishing/content.schema";
@@ -19,7 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       const requests = parseBulkRequests(body.requests);
       const ctx = contentContext(publisher);
       const { results } = await runBulk(db, { ctx, requests });
-      return Response.json({ results }, { headers: { "Cache-Control": "no-store" } });
+      return json({ results }, { headers: { "Cache-Control": "no-store" } });
     },
   ),
 });
