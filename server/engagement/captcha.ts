@@ -16,8 +16,8 @@
  *   signed `data`).
  * - Verification (`verifyCaptcha`), all cheap for the server (two HMACs, no key derivation): the
  *   payload's shape (400), the expiry, the signature (403), the account, the solution (the
- *   derived key's own HMAC, `keySignature`). Single use (`consumeCaptcha`): the digest of the
- *   challenge's signature is inserted into used_captchas, whose primary key lets exactly one
+ *   derived key's own HMAC, `keySignature`). Single use (the comment's own statement,
+ *   ./comment-write.ts): the digest of the challenge's signature is inserted into used_captchas, whose primary key lets exactly one
  *   request through, also when two arrive at once; the row is kept until the challenge expires
  *   (maintenance.purge deletes it after).
  * - Keys: two HMAC secrets derived (HKDF-SHA-256) from CAPTCHA_SECRET, or from AUTH_SECRET when it
@@ -132,8 +132,8 @@ const refused = (message: string, issue: string) =>
 
 /**
  * Check a `captcha_response` for the account: 400 when it is not an ALTCHA payload; 403 when it
- * is forged, of another account, expired or wrong. Does not use it up: `consumeCaptcha` does,
- * in the transaction of what it pays for.
+ * is forged, of another account, expired or wrong. Does not use it up: the statement that writes
+ * what it pays for does (./comment-write.ts), so a comment that is not written frees it.
  */
 export async function verifyCaptcha(args: {
   accountId: number;
@@ -173,12 +173,9 @@ export async function verifyCaptcha(args: {
  * Use a verified captcha up, in the caller's transaction (so a rolled-back comment leaves it
  * usable): 403 when it was used before. The primary key decides between two requests at once.
  */
-export async function consumeCaptcha(db: Db, captcha: VerifiedCaptcha, now: Date): Promise<void> {
-  const inserted = await db.$executeRaw`
-    INSERT INTO used_captchas (digest, expires_at, created_at)
-    VALUES (${captcha.digest}, ${captcha.expiresAt}, ${now})
-    ON CONFLICT (digest) DO NOTHING`;
-  if (inserted === 0) throw refused("This captcha was used already: solve a new challenge.", "was used already");
+/** A captcha solution used before (the comment's statement uses it up: ./comment-write.ts). */
+export function captchaUsedError(): AppError {
+  return refused("This captcha was used already: solve a new challenge.", "was used already");
 }
 
 /** Forget used captchas whose challenges have expired (maintenance.purge). */

@@ -8,9 +8,10 @@
  * - Bodies are ops validated as data (comments.schema.ts), capped by COMMENT_LIMITS (413); the
  *   stored text ends with a newline; images must be served by Masthead (APP_URL/images/… or the
  *   account's image CDN).
- * - Idempotent create: the same reader posting the same body (and parent) on the same page within
- *   DUPLICATE_WINDOW_MS gets the first comment back. The reader's member row is locked (FOR UPDATE)
- *   for the check and the insert, so two identical posts at once make one comment.
+ * - Idempotent create: the same reader posting the same body (and parent) on the same page as their
+ *   last comment, within DUPLICATE_WINDOW_MS, gets that comment back. The reader's claim, the
+ *   comment and its event are one statement (comment-write.ts), so two identical posts at once make
+ *   one comment.
  * - Replies nest one level: the parent is a top-level comment of the same page and account.
  * - Moderation (moderation/, docs/engagement.md "Moderation"): every create and edit is scored
  *   (toxicity, is_spam) and checked against the account's settings: a banned "reject" word is 400,
@@ -23,7 +24,7 @@
  * - Edit and hide: the author only (403); a comment of another page or account is 404.
  * - Moderators (moderation/queue.ts): a banned reader's create, edit and hide are 403
  *   (moderation/bans.ts); an edit keeps a moderator's decision (moderation/decisions.ts afterEdit);
- *   a create emits comment.created (events.ts) in its transaction.
+ *   a create emits comment.created (events.ts) in its own statement (comment-write.ts).
  */
 import "server-only";
 
@@ -37,7 +38,6 @@ import { AppError } from "../errors";
 import type { Comment, Member, Page, Prisma } from "../generated/prisma/client";
 import { findJwtMember, jwtIdsOfMembers } from "../members/identities";
 import { getPublisher, type Publisher } from "../publishing/publisher";
-import { consumeCaptcha } from "./captcha";
 import {
   listedParentIds,
   pageAndRealmCounts,
@@ -46,6 +46,7 @@ import {
   visibleCommentStats,
   type PageCommentStats,
 } from "./comment-queries";
+import { writeComment } from "./comment-write";
 import { commentsWritten } from "./comments-cache";
 import {
   COMMENT_LIMITS,
@@ -328,7 +329,7 @@ function countsOf(stats: PageCommentStats | undefined) {
 async function moderate(
   db: Db,
   args: Omit<Parameters<typeof moderateWriting>[1], "refusal">,
-): Promise<Pick<Prisma.CommentUncheckedCreateInput, "isPublished" | "isSpam" | "toxicity" | "moderationReasons">> {
+): Promise<Pick<Comment, "isPublished" | "isSpam" | "toxicity" | "moderationReasons">> {
   const decision = await moderateWriting(db, { ...args, refusal: "This comment cannot be posted" });
   return {
     isPublished: decision.isPublished,
@@ -348,6 +349,32 @@ function requireUser(user: ApiUser | null): ApiUser {
 
 function publisherOf(db: Db, accountId: number): Promise<Publisher> {
   return getPublisher(db, accountId, { appUrl: getEnv().APP_URL });
+}
+
+/** A reply's parent: a listed top-level comment of the same page (404, or 400 for a reply itself). */
+async function assertRepliable(db: Db, args: { accountId: number; pageId: number; parentId: number }): Promise<void> {
+  // A held or spam comment is not listed: it takes no replies.
+  const parent = await db.comment.findFirst({
+    where: {
+      id: args.parentId,
+      accountId: args.accountId,
+      pageId: args.pageId,
+      deletedAt: null,
+      isPublished: true,
+      isSpam: false,
+    },
+    select: { parentCommentId: true },
+  });
+  if (!parent) {
+    throw new AppError("NOT_FOUND", "The comment replied to is not on this page.", {
+      details: [{ field: "body.comment.parent_comment_id", issue: "is not a comment of this page" }],
+    });
+  }
+  if (parent.parentCommentId !== null) {
+    throw new AppError("BAD_REQUEST", "Replies nest one level: reply to the top-level comment.", {
+      details: [{ field: "body.comment.parent_comment_id", issue: "is a reply itself" }],
+    });
+  }
 }
 
 /**
@@ -389,76 +416,51 @@ export async function createComment(
     refuseBanned: !guest,
   });
 
-  const { comment, page, created } = await withTransaction(
-    db,
-    async (tx) => {
-      const page = await findOrCreatePage(tx, publisher, url, now);
-      if (parentId !== null) {
-        // A held or spam comment is not listed: it takes no replies.
-        const parent = await tx.comment.findFirst({
-          where: {
-            id: parentId,
-            accountId: account.id,
-            pageId: page.id,
-            deletedAt: null,
-            isPublished: true,
-            isSpam: false,
-          },
-          select: { parentCommentId: true },
-        });
-        if (!parent) {
-          throw new AppError("NOT_FOUND", "The comment replied to is not on this page.", {
-            details: [{ field: "body.comment.parent_comment_id", issue: "is not a comment of this page" }],
-          });
-        }
-        if (parent.parentCommentId !== null) {
-          throw new AppError("BAD_REQUEST", "Replies nest one level: reply to the top-level comment.", {
-            details: [{ field: "body.comment.parent_comment_id", issue: "is a reply itself" }],
-          });
-        }
-      }
-      // A guest's captcha is used up with the comment (403 when used before; a rollback frees it).
-      if (guest) await consumeCaptcha(tx, guest.captcha, now);
-      // One writer per reader at a time: the duplicate check and the insert cannot interleave. (The
-      // check is a statement of its own, after the lock: under READ COMMITTED it then sees the
-      // comment of a writer the lock waited for, which a subquery of the locking statement does not.)
-      await tx.$queryRaw`SELECT id FROM members WHERE id = ${member.id} FOR UPDATE`;
-      const duplicate = await tx.comment.findFirst({
-        where: {
-          authorId: member.id,
-          pageId: page.id,
-          parentCommentId: parentId,
-          bodyDigest: digest,
-          deletedAt: null,
-          createdAt: { gte: new Date(now.getTime() - DUPLICATE_WINDOW_MS) },
-        },
-        orderBy: { id: "asc" },
-        include: { author: { select: AUTHOR_FIELDS } },
-      });
-      // Guests share one member: each solved captcha makes its own comment, never a duplicate.
-      if (duplicate && !guest) return { comment: duplicate, page, created: false };
-      const row = await tx.comment.create({
-        data: {
-          accountId: account.id,
-          pageId: page.id,
-          parentCommentId: parentId,
-          authorId: member.id,
-          body: { ops },
-          bodyDigest: digest,
-          confidential: input.confidential ?? false,
-          ...commenterColumns(commenter, input),
-          ...moderation,
-          createdAt: now,
-        },
-      });
-      const comment = { ...row, author: member };
-      // moderation: the engagement webhook, once per comment (a duplicate returned above emits none).
-      await emitCommentEvent(tx, { name: "comment.created", comment, page, occurredAt: now });
-      commentsWritten(tx, account.id);
-      return { comment, page, created: true };
-    },
-    { retryUniqueClashes: true },
-  );
+  const page = await findOrCreatePage(db, publisher, url, now);
+  if (parentId !== null) await assertRepliable(db, { accountId: account.id, pageId: page.id, parentId });
+  const draft: Comment = {
+    id: 0,
+    accountId: account.id,
+    pageId: page.id,
+    parentCommentId: parentId,
+    authorId: member.id,
+    body: { ops },
+    bodyDigest: digest,
+    confidential: input.confidential ?? false,
+    ...commenterColumns(commenter, input),
+    ...moderation,
+    hiddenById: null,
+    hiddenAt: null,
+    deletedById: null,
+    deletedAt: null,
+    editedAt: null,
+    moderationState: "UNDECIDED",
+    decidedById: null,
+    decidedAt: null,
+    openReports: 0,
+    createdAt: now,
+  };
+  // One statement: the reader's claim, the comment and its comment.created event (comment-write.ts).
+  const written = await writeComment(db, {
+    comment: draft,
+    page,
+    captcha: guest?.captcha ?? null,
+    repeatsSince: new Date(now.getTime() - DUPLICATE_WINDOW_MS),
+  });
+  let comment: Comment & { author: Pick<Member, keyof typeof AUTHOR_FIELDS> };
+  const created = "id" in written;
+  if (created) {
+    comment = { ...draft, id: written.id, author: member };
+    commentsWritten(db, account.id);
+  } else {
+    const first = await db.comment.findUnique({
+      where: { id: written.repeatOf },
+      include: { author: { select: AUTHOR_FIELDS } },
+    });
+    // The statement saw it, not deleted, a moment ago: only a delete since then leaves nothing.
+    if (!first) throw new AppError("CONFLICT", "The comment this repeats was deleted meanwhile: send it again.");
+    comment = first;
+  }
   const { stats, realm } = await pageAndRealmCounts(db, page.accountId, page.id);
   const [wire] = await toWire(db, page, [comment], {
     realmCount: realm,

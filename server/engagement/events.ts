@@ -34,6 +34,15 @@ export function commentEventData(comment: Comment, page: Pick<Page, "url" | "hea
   };
 }
 
+/** An engagement event's `data`: the comment, and what else the event names (a report's reason…). */
+export function commentEventPayload(
+  comment: Comment,
+  page: Pick<Page, "url" | "headline">,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return { comment: commentEventData(comment, page), ...extra };
+}
+
 /** Emit one engagement event about `comment`, inside the caller's transaction. */
 export async function emitCommentEvent(
   tx: Db,
@@ -49,7 +58,7 @@ export async function emitCommentEvent(
     accountId: args.comment.accountId,
     kind: "ENGAGEMENT",
     name: args.name,
-    data: { comment: commentEventData(args.comment, args.page), ...args.extra },
+    data: commentEventPayload(args.comment, args.page, args.extra),
     occurredAt: args.occurredAt,
   });
 }

@@ -162,8 +162,9 @@ export function findPage(db: Db, accountId: number, url: string): Promise<Page |
 
 /**
  * The account's page at a normalised URL, created on first use. FORBIDDEN when the URL is not on
- * the publication's hosts. Call it in a transaction run with retryUniqueClashes: two first
- * comments at once both insert, the unique index (account, url) keeps one and the other reruns.
+ * the publication's hosts. Safe under concurrency, in a transaction or not: two first comments at
+ * once both insert, the unique index (account, url) keeps one (the other's insert does nothing,
+ * once the first committed) and both read that one.
  */
 export async function findOrCreatePage(db: Db, publisher: Publisher, url: string, now: Date): Promise<Page> {
   const existing = await findPage(db, publisher.accountId, url);
@@ -176,5 +177,9 @@ export async function findOrCreatePage(db: Db, publisher: Publisher, url: string
       { details: [{ field: "params.encoded_url", issue: "is not on one of the publication's hosts" }] },
     );
   }
-  return db.page.create({ data: { accountId: publisher.accountId, url, createdAt: now } });
+  await db.page.createMany({ data: [{ accountId: publisher.accountId, url, createdAt: now }], skipDuplicates: true });
+  const page = await findPage(db, publisher.accountId, url);
+  // Only a delete between the two statements leaves nothing (409: the client may send it again).
+  if (!page) throw new AppError("CONFLICT", "The page changed meanwhile: send the request again.");
+  return page;
 }

@@ -113,11 +113,7 @@ export async function emitWebhookEvent(
   db: Db,
   args: { accountId: number; kind: WebhookKind; name: string; data: unknown; occurredAt: Date },
 ): Promise<{ eventId: bigint; deliveryIds: string[] }> {
-  if (!EVENTS_BY_KIND[args.kind].includes(args.name))
-    throw new AppError("INTERNAL", `Unknown ${args.kind} webhook event ${args.name}`);
-  const endpoints = (await activeEndpointsOf(db, args.accountId, args.kind)).filter((e) =>
-    e.events.includes(args.name),
-  );
+  const endpoints = await subscribedEndpoints(db, args);
   const event = await db.webhookEvent.create({
     data: {
       accountId: args.accountId,
@@ -128,9 +124,33 @@ export async function emitWebhookEvent(
     },
   });
   await purgeAnnouncedResponses(db, args.accountId, args.data);
-  const deliveries = endpoints.map((endpoint) => ({
+  const deliveryIds = await queueEventDeliveries(db, { ...args, eventId: event.id, endpoints });
+  return { eventId: event.id, deliveryIds };
+}
+
+/**
+ * The account's active endpoints of `kind` that take the event `name` (kept in memory), for a
+ * writer that inserts the event row itself (a comment's statement: server/engagement/comment-write.ts)
+ * and then hands its id to `queueEventDeliveries`, in the same transaction. An unknown event is a
+ * programming error.
+ */
+export async function subscribedEndpoints(
+  db: Db,
+  args: { accountId: number; kind: WebhookKind; name: string },
+): Promise<{ id: string }[]> {
+  if (!EVENTS_BY_KIND[args.kind].includes(args.name))
+    throw new AppError("INTERNAL", `Unknown ${args.kind} webhook event ${args.name}`);
+  return (await activeEndpointsOf(db, args.accountId, args.kind)).filter((e) => e.events.includes(args.name));
+}
+
+/** One delivery of the event to each endpoint, each queued for its first attempt, in the event's transaction. */
+export async function queueEventDeliveries(
+  db: Db,
+  args: { accountId: number; eventId: bigint; endpoints: { id: string }[]; occurredAt: Date },
+): Promise<string[]> {
+  const deliveries = args.endpoints.map((endpoint) => ({
     id: randomUUID(),
-    eventId: event.id,
+    eventId: args.eventId,
     endpointId: endpoint.id,
     nextAttemptAt: args.occurredAt,
   }));
@@ -138,7 +158,7 @@ export async function emitWebhookEvent(
     await db.webhookDelivery.createMany({ data: deliveries });
     await queueDeliveries(db, deliveries, args.accountId, args.occurredAt);
   }
-  return { eventId: event.id, deliveryIds: deliveries.map((d) => d.id) };
+  return deliveries.map((d) => d.id);
 }
 
 /**

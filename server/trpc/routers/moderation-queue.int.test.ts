@@ -6,6 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 
+import { commentEventPayload } from "@/server/engagement/events";
+
 import type { ApiUser } from "../../auth/api-auth";
 import { getDb } from "../../db";
 import type { Db } from "../../db/client";
@@ -422,7 +424,12 @@ describe("engagement webhooks", () => {
         author_id: comment.author_id,
       },
     });
+    // The statement that wrote the comment wrote the event: its data is the stored comment's, id included.
+    const stored = await db.comment.findUniqueOrThrow({ where: { id: comment.id } });
+    const page = await db.page.findUniqueOrThrow({ where: { id: stored.pageId } });
+    expect(rows[0]!.payload).toEqual(JSON.parse(JSON.stringify(commentEventPayload(stored, page))));
     expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id } })).toBe(1);
+    expect(await db.job.count({ where: { name: "webhook.deliver" } })).toBe(1);
   });
 
   it("lets an owner subscribe to engagement events in the dashboard, and delivers a moderator's approval", async () => {

@@ -266,6 +266,40 @@ describe("POST comments.json", () => {
     expect(other.comment.id).not.toBe(first.comment.id);
   });
 
+  it("repeats only the reader's last comment, within 10 s, while it is not deleted; four clicks at once write once", async () => {
+    const { db, id } = await setup();
+    const jwt = await readerJwt();
+    const a = await comment(id, text("A"), jwt);
+    await comment(id, text("B"), jwt);
+    // Not the last comment any more: A again is a comment of its own.
+    const again = await comment(id, text("A"), jwt);
+    expect(again.comment.id).not.toBe(a.comment.id);
+    expect((await comment(id, text("A"), jwt)).comment.id).toBe(again.comment.id);
+    // The same body as a reply is another post.
+    const reply = await comment(id, { comment: { ...text("A").comment, parent_comment_id: a.comment.id } }, jwt);
+    expect(reply.comment.id).not.toBe(again.comment.id);
+    // Past the window (the claim moved 11 s back), or once deleted, the same words are new again.
+    const member = await db.member.findFirstOrThrow({ where: { comments: { some: { id: a.comment.id } } } });
+    const late = await comment(id, text("Late"), jwt);
+    await db.commentClaim.update({
+      where: { memberId: member.id },
+      data: { claimedAt: new Date(Date.now() - 11_000) },
+    });
+    const lateAgain = await comment(id, text("Late"), jwt);
+    expect(lateAgain.comment.id).not.toBe(late.comment.id);
+    await db.comment.update({ where: { id: lateAgain.comment.id }, data: { deletedAt: new Date() } });
+    expect((await comment(id, text("Late"), jwt)).comment.id).not.toBe(lateAgain.comment.id);
+    // Four clicks at once make one comment; three different posts at once make three.
+    const before = await db.comment.count();
+    const clicks = await Promise.all([1, 2, 3, 4].map(() => post(id, pageId(URL_A), { ...text("Burst"), jwt })));
+    expect(clicks.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    const clicked = await Promise.all(clicks.map(async (r) => ((await r.json()) as Created).comment.id));
+    expect(new Set(clicked).size).toBe(1);
+    const distinct = await Promise.all(["x", "y", "z"].map((t) => post(id, pageId(URL_A), { ...text(t), jwt })));
+    expect(distinct.map((r) => r.status)).toEqual([201, 201, 201]);
+    expect(await db.comment.count()).toBe(before + 4);
+  });
+
   it("makes one page and one member when a new reader's first comments on a new page arrive at once", async () => {
     const { db, id } = await setup();
     const jwt = await readerJwt({ id: "new-reader", name: "Cy" });

@@ -1,0 +1,134 @@
+/**
+ * The write of a new comment (createComment, ./comments.ts): one SQL statement, with no
+ * transaction around it unless webhook endpoints take the event (docs/engagement.md, "Comment
+ * create"). The statement, in order:
+ * 1. a guest's captcha is used up (used_captchas; a solution used before stops everything);
+ * 2. the reader's claim (comment_claims, one row per member) is written with the new comment's id.
+ *    Its conflict on the member orders one reader's writers: a second post waits for the first to
+ *    commit, and the claim's condition is then checked again on the row the first wrote (what an
+ *    UPDATE does under READ COMMITTED). A repeat (the same page, parent and body as the reader's
+ *    last comment, within DUPLICATE_WINDOW_MS, that comment not deleted) writes no claim;
+ *    guests share one member, so their claims always write;
+ * 3. the comment, with the id the claim took (nothing when no claim was written);
+ * 4. its comment.created event (webhook_events), the event's data made by commentEventPayload with
+ *    the id set by the statement.
+ * Every part commits together or not at all. When active endpoints take comment.created, the
+ * statement runs in a transaction that also writes their deliveries (the outbox).
+ *
+ * Before (the lock, the duplicate check, the insert and the event each a statement, in a
+ * transaction) a create sent 7 statements for this part; now 1. The duplicate rule is the
+ * reader's last comment only (a double click, or a client sending again), not any comment of the
+ * window: posting A, B, then A again within 10 s makes a second A.
+ */
+import "server-only";
+
+import type { Db } from "../db/client";
+import { withTransaction } from "../db/transaction";
+import type { Comment, Page } from "../generated/prisma/client";
+import { queueEventDeliveries, subscribedEndpoints } from "../webhooks/deliveries";
+import { captchaUsedError, type VerifiedCaptcha } from "./captcha";
+import { commentEventPayload } from "./events";
+
+const WRITE_SQL = `
+WITH captcha AS (
+  INSERT INTO used_captchas (digest, expires_at, created_at)
+  SELECT $4::text, $5::timestamptz, $3::timestamptz WHERE $4::text IS NOT NULL
+  ON CONFLICT (digest) DO NOTHING
+  RETURNING digest
+), claim AS (
+  INSERT INTO comment_claims AS c (member_id, comment_id, claim_key, claimed_at)
+  SELECT $1::int, nextval(pg_get_serial_sequence('comments', 'id'))::int, $2::text, $3::timestamptz
+  WHERE $4::text IS NULL OR EXISTS (SELECT 1 FROM captcha)
+  ON CONFLICT (member_id) DO UPDATE
+    SET comment_id = EXCLUDED.comment_id, claim_key = EXCLUDED.claim_key, claimed_at = EXCLUDED.claimed_at
+    WHERE $4::text IS NOT NULL
+       OR c.claim_key <> EXCLUDED.claim_key
+       OR c.claimed_at < $6::timestamptz
+       OR NOT EXISTS (SELECT 1 FROM comments d WHERE d.id = c.comment_id AND d.deleted_at IS NULL)
+  RETURNING comment_id
+), inserted AS (
+  INSERT INTO comments (id, account_id, page_id, parent_comment_id, author_id, body, body_digest, confidential,
+    guest, guest_name, mobile, is_published, is_spam, toxicity, moderation_reasons, created_at)
+  SELECT claim.comment_id, $7::int, $8::int, $9::int, $1::int, $10::jsonb, $11::text, $12::boolean,
+    $13::boolean, $14::text, $15::boolean, $16::boolean, $17::boolean, $18::float8,
+    ARRAY(SELECT jsonb_array_elements_text($19::jsonb)), $3::timestamptz
+  FROM claim
+  RETURNING id
+), event AS (
+  INSERT INTO webhook_events (account_id, kind, name, payload, occurred_at)
+  SELECT $7::int, 'engagement', 'comment.created', jsonb_set($20::jsonb, '{comment,id}', to_jsonb(inserted.id)),
+    $3::timestamptz
+  FROM inserted
+  RETURNING id
+)
+SELECT (SELECT id FROM inserted) AS comment_id, (SELECT id FROM event) AS event_id`;
+
+type Written = { comment_id: number | null; event_id: bigint | null };
+
+/**
+ * Write `comment` (every column as it will be stored; its `id` is the statement's) and its
+ * comment.created event. `{id}`: written; `{repeatOf}`: the reader's last comment, which this post
+ * repeats (nothing written). A guest's captcha used before is 403.
+ */
+export async function writeComment(
+  db: Db,
+  args: {
+    comment: Comment;
+    page: Pick<Page, "url" | "headline">;
+    captcha: VerifiedCaptcha | null;
+    /** A repeat of the reader's last comment since then is answered that comment. */
+    repeatsSince: Date;
+  },
+): Promise<{ id: number } | { repeatOf: number }> {
+  const { comment, captcha } = args;
+  const endpoints = await subscribedEndpoints(db, {
+    accountId: comment.accountId,
+    kind: "ENGAGEMENT",
+    name: "comment.created",
+  });
+  const write = async (q: Db): Promise<Written> => {
+    const [row] = await q.$queryRawUnsafe<Written[]>(
+      WRITE_SQL,
+      comment.authorId,
+      `${comment.pageId}:${comment.bodyDigest}`,
+      comment.createdAt,
+      captcha?.digest ?? null,
+      captcha?.expiresAt ?? null,
+      args.repeatsSince,
+      comment.accountId,
+      comment.pageId,
+      comment.parentCommentId,
+      JSON.stringify(comment.body),
+      comment.bodyDigest,
+      comment.confidential,
+      comment.guest,
+      comment.guestName,
+      comment.mobile,
+      comment.isPublished,
+      comment.isSpam,
+      comment.toxicity,
+      JSON.stringify(comment.moderationReasons),
+      JSON.stringify(commentEventPayload(comment, args.page)),
+    );
+    return row!;
+  };
+  const written =
+    endpoints.length === 0
+      ? await write(db)
+      : await withTransaction(db, async (tx) => {
+          const row = await write(tx);
+          if (row.event_id !== null) {
+            await queueEventDeliveries(tx, {
+              accountId: comment.accountId,
+              eventId: BigInt(row.event_id),
+              endpoints,
+              occurredAt: comment.createdAt,
+            });
+          }
+          return row;
+        });
+  if (written.comment_id !== null) return { id: Number(written.comment_id) };
+  if (captcha) throw captchaUsedError();
+  const claim = await db.commentClaim.findUnique({ where: { memberId: comment.authorId } });
+  return { repeatOf: claim!.commentId };
+}
