@@ -59,7 +59,6 @@ import {
   type TListCommentsQuery,
   type TSortOrder,
 } from "./comments.schema";
-import { emitCommentEvent } from "./events";
 import { commenterColumns, commenterFor, guestAuthorWire } from "./guests";
 import { assertNotBanned } from "./moderation/bans";
 import { afterEdit } from "./moderation/decisions";
