@@ -241,14 +241,32 @@ export async function keptValue<T>(
   key: string,
   build: () => Promise<{ value: T; tags: readonly string[] } | null>,
 ): Promise<T | null> {
-  const cache = responseCache();
-  const kept = cache.get(key);
-  if (kept) return JSON.parse(kept.body) as T;
-  const generation = cache.generation();
+  const kept = peekKept<T>(key);
+  if (kept !== undefined) return kept;
+  const generation = responseCache().generation();
   const built = await build();
   if (!built) return null;
-  const body = JSON.stringify(built.value);
-  cache.set(key, account, generation, { body, contentType: KEPT_VALUE_TYPE, etag: "", tags: built.tags, headers: {} });
+  keepValue(account, key, generation, built.value, built.tags);
   return built.value;
+}
+
+/**
+ * keptValue in two halves, for a reader that loads several values with one statement: what is
+ * kept under `key` (undefined when nothing is), and keeping a value read after `generation`
+ * (`responseCache().generation()`, read before the statement) unless a purge of its keys came since.
+ */
+export function peekKept<T>(key: string): T | undefined {
+  const kept = responseCache().get(key);
+  return kept ? (JSON.parse(kept.body) as T) : undefined;
+}
+
+export function keepValue(account: number, key: string, generation: number, value: unknown, tags: readonly string[]) {
+  responseCache().set(key, account, generation, {
+    body: JSON.stringify(value),
+    contentType: KEPT_VALUE_TYPE,
+    etag: "",
+    tags,
+    headers: {},
+  });
 }
 const KEPT_VALUE_TYPE = "application/vnd.masthead.kept-value+json";

@@ -105,7 +105,18 @@ async function newsroom() {
     });
     return { member, plan, sub };
   };
-  return { db, account, actor: staffActor(actor), ctx, publish, check, expectKept, eventually, subscriber };
+  return {
+    db,
+    account,
+    actor: staffActor(actor),
+    ctx,
+    publish,
+    check,
+    expectKept,
+    eventually,
+    subscriber,
+    queries: counter.queries,
+  };
 }
 
 describe("access checks kept in memory", () => {
@@ -254,6 +265,31 @@ describe("access checks kept in memory", () => {
     expect(await check(a.id, null, { readerId: "amp-reader-3" })).toMatchObject({ data: { numberRemaining: 1 } });
     const third = await publish("subscription");
     expect(await check(third.id, null, anon)).toMatchObject({ granted: false });
+  });
+
+  it("a new reader's first check of a story not checked yet reads the story and the meter in one statement", async () => {
+    const { db, account, publish, check, expectKept, queries } = await newsroom();
+    await setMeter(db, account.id, { freeStories: 3 });
+    const story = await publish("subscription");
+    const first = queries();
+    expect(await check(story.id, null, { readerId: "new-reader-1" })).toMatchObject({
+      granted: true,
+      grantReason: "METERING",
+      data: { numberRemaining: 2 },
+    });
+    expect(queries() - first).toBe(1);
+    await expectKept(story.id, null, { readerId: "new-reader-1" });
+    // The story kept, another new reader: the meter alone, one statement; then nothing.
+    const second = queries();
+    expect((await check(story.id, null, { readerId: "new-reader-2" })).data.numberRemaining).toBe(2);
+    expect(queries() - second).toBe(1);
+    await expectKept(story.id, null, { readerId: "new-reader-2" });
+    // An unknown story is 404, and nothing of it is kept.
+    const unknown = "3f0c5b9e-1111-4222-8333-944455556666";
+    await expect(check(unknown, null, { readerId: "new-reader-2" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    const third = queries();
+    await expect(check(unknown, null, { readerId: "new-reader-2" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(queries() - third).toBe(1);
   });
 
   it.runIf(onPostgres)(

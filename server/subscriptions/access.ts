@@ -25,7 +25,7 @@ import "server-only";
 import { getEnv } from "../../env.js";
 import type { ApiUser } from "../auth/api-auth";
 import { ProcessCache } from "../cache/process-cache";
-import { keptValue } from "../cache/response-cache";
+import { keepValue, peekKept, responseCache } from "../cache/response-cache";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { findOrCreateJwtMember } from "../members/identities";
@@ -204,42 +204,86 @@ function meterApplies(meter: MeterState): boolean {
 // A check is asked on every page view, so what it reads is kept in each instance's memory, by the
 // changes that alter it, and read from the database only on a miss (docs/subscriptions.md "Speed"):
 // - the story's access settings and the collections holding it: kept with the responses
-//   (keptValue), dropped by the story's purge key (`s/<id>`, every change of the story announces
+//   (peekKept, keepValue), dropped by the story's purge key (`s/<id>`, every change of the story announces
 //   it) and by any collection change ("collections");
 // - the reader's member and access-granting subscriptions with the assets they grant: a process
 //   cache of topic "access", cleared in every instance by the database's triggers on every write
 //   to subscriptions, their members, identities and assets (migration access_change_notices); the
 //   subscriptions' time windows are kept and applied at each check, so time passing needs no event;
 // - the reader's meter for the period: kept with the responses, dropped by `meter/<reader key>`,
-//   which counting a read purges (./meter.ts).
+//   which counting a read purges (./meter.ts). A miss of both (a new reader on a story not checked
+//   yet) is one statement (loadKept).
 // With the response cache off (RESPONSE_CACHE_MB=0) or while nothing tells this process about
 // changes, every check reads the database.
 
-const STORY_SQL = `
-SELECT s.access, s.access_level_value AS level,
-  (SELECT array_agg(ci.collection_id) FROM collection_items ci WHERE ci.story_id = s.id) AS collections
-FROM stories s
-WHERE s.id = $1::uuid AND s.account_id = $2::int AND s.status = 'published'`;
+/**
+ * The story's access settings ($1: wanted) and the reader's meter for the period ($4: the reader
+ * key, null when not wanted), in one statement: a page view's first check on a story by a reader
+ * not seen yet misses both.
+ */
+const KEPT_SQL = `
+SELECT
+  CASE WHEN $1::boolean THEN (
+    SELECT json_build_object('access', s.access, 'level', s.access_level_value,
+      'collections', (SELECT array_agg(ci.collection_id) FROM collection_items ci WHERE ci.story_id = s.id))
+    FROM stories s
+    WHERE s.id = $3::uuid AND s.account_id = $2::int AND s.status = 'published'
+  ) END AS story,
+  CASE WHEN $4::text IS NOT NULL THEN (
+    SELECT coalesce(json_agg(m.story_id), '[]'::json) FROM meter_views m
+    WHERE m.account_id = $2::int AND m.reader_key = $4::text AND m.period_start = $5::timestamptz
+  ) END AS views`;
 
-/** The published story's access settings, or null (unknown, another account's, unpublished). */
-function loadStoryAccess(db: Db, accountId: number, storyId: string): Promise<StoryAccess | null> {
-  return keptValue(accountId, `${accountId} access:story:${storyId}`, async () => {
-    const [row] = await db.$queryRawUnsafe<{ access: string; level: unknown; collections: unknown[] | null }[]>(
-      STORY_SQL,
-      storyId,
-      accountId,
+type MeterRef = { readerKey: string; periodStart: Date };
+
+/**
+ * The published story's access settings (null: unknown, another account's, unpublished) when
+ * `storyId` is given, and the stories counted on the reader's meter in the period when `meter` is:
+ * what is kept, and the rest read in one statement and kept (see above for by which keys).
+ */
+async function loadKept(
+  db: Db,
+  accountId: number,
+  storyId: string | null,
+  meter: MeterRef | null,
+): Promise<{ story: StoryAccess | null; views: string[] }> {
+  const storyKey = storyId === null ? null : `${accountId} access:story:${storyId}`;
+  const meterKey =
+    meter === null ? null : `${accountId} access:meter:${meter.readerKey}:${meter.periodStart.toISOString()}`;
+  let story = storyKey === null ? null : (peekKept<StoryAccess>(storyKey) ?? null);
+  let views = meterKey === null ? [] : peekKept<string[]>(meterKey);
+  const wantStory = storyKey !== null && story === null;
+  const wantViews = meterKey !== null && views === undefined;
+  if (!wantStory && !wantViews) return { story, views: views ?? [] };
+  const generation = responseCache().generation();
+  const [row] = await db.$queryRawUnsafe<{ story: unknown; views: unknown }[]>(
+    KEPT_SQL,
+    wantStory,
+    accountId,
+    storyId ?? NO_STORY,
+    wantViews ? meter!.readerKey : null,
+    meter?.periodStart ?? null,
+  );
+  if (wantStory) {
+    const found = parseJson<{ access: string; level: unknown; collections: unknown[] | null } | null>(
+      row?.story ?? null,
     );
-    if (!row) return null;
-    return {
-      value: {
-        access: row.access,
-        accessLevelValue: row.level === null ? null : Number(row.level),
-        collectionIds: (row.collections ?? []).map(Number),
-      },
-      tags: [`s/${storyId}`, "collections"],
+    story = found && {
+      access: found.access,
+      accessLevelValue: found.level === null ? null : Number(found.level),
+      collectionIds: (found.collections ?? []).map(Number),
     };
-  });
+    if (story) keepValue(accountId, storyKey, generation, story, [`s/${storyId}`, "collections"]);
+  }
+  if (wantViews) {
+    views = parseJson<string[] | null>(row?.views ?? null) ?? [];
+    keepValue(accountId, meterKey, generation, views, [meterPurgeKey(meter!.readerKey)]);
+  }
+  return { story, views: views ?? [] };
 }
+
+/** A uuid no story has, for the statement's story parameter when no story is wanted. */
+const NO_STORY = "00000000-0000-0000-0000-000000000000";
 
 /** A subscription that grants access during [start, end or grace end). Times in epoch ms. */
 type CandidateSubscription = GrantingSubscription & {
@@ -356,24 +400,6 @@ function grantsAt(sub: CandidateSubscription, now: number): boolean {
   return sub.end === null || sub.end > now || (sub.graceEnds !== null && sub.graceEnds > now);
 }
 
-/** The stories counted on the reader's meter in the period (at most the free stories, or a few more). */
-async function loadMeterViews(db: Db, accountId: number, readerKey: string, periodStart: Date): Promise<string[]> {
-  const views = await keptValue(
-    accountId,
-    `${accountId} access:meter:${readerKey}:${periodStart.toISOString()}`,
-    async () => {
-      const rows = await db.$queryRawUnsafe<{ story_id: string }[]>(
-        `SELECT story_id FROM meter_views WHERE account_id = $1::int AND reader_key = $2::text AND period_start = $3::timestamptz`,
-        accountId,
-        readerKey,
-        periodStart,
-      );
-      return { value: rows.map((r) => r.story_id), tags: [meterPurgeKey(readerKey)] };
-    },
-  );
-  return views ?? [];
-}
-
 function responseCacheOn(): boolean {
   return getEnv().RESPONSE_CACHE_MB > 0;
 }
@@ -404,19 +430,19 @@ export async function decideAccess(
   const meterOn = Boolean(rules?.enabled && periodStart);
   const jwtUserId = args.reader.memberId === null ? (args.reader.jwtUserId ?? null) : null;
 
-  const [storyAccess, reader, anonymousViews] = await Promise.all([
-    loadStoryAccess(db, args.accountId, storyId),
+  const anonymousMeter =
+    meterOn && !loggedIn && anonymousKey !== null ? { readerKey: anonymousKey, periodStart: periodStart! } : null;
+  const [{ story: storyAccess, views: anonymousViews }, reader] = await Promise.all([
+    loadKept(db, args.accountId, storyId, anonymousMeter),
     loadReaderState(db, args.accountId, args.reader.memberId, jwtUserId),
-    meterOn && !loggedIn && anonymousKey !== null
-      ? loadMeterViews(db, args.accountId, anonymousKey, periodStart!)
-      : Promise.resolve([]),
   ]);
   if (!storyAccess) throw new AppError("NOT_FOUND", "No published story with this id.");
   const memberId = reader.memberId;
   const readerKey = loggedIn ? (memberId === null ? null : `m:${memberId}`) : anonymousKey;
+  // A logged-in reader's meter is keyed by the member, known once the reader state is.
   const views =
     loggedIn && meterOn && readerKey !== null
-      ? await loadMeterViews(db, args.accountId, readerKey, periodStart!)
+      ? (await loadKept(db, args.accountId, null, { readerKey, periodStart: periodStart! })).views
       : anonymousViews;
   const now = args.now.getTime();
   const subscriptions = reader.subscriptions.filter((sub) => grantsAt(sub, now));
