@@ -27,6 +27,7 @@ import type { ApiUser } from "../auth/api-auth";
 import { ProcessCache } from "../cache/process-cache";
 import { keepValue, peekKept, responseCache } from "../cache/response-cache";
 import type { Db } from "../db/client";
+import { readRaw } from "../db/raw-read";
 import { AppError } from "../errors";
 import { findOrCreateJwtMember } from "../members/identities";
 import {
@@ -256,14 +257,13 @@ async function loadKept(
   const wantViews = meterKey !== null && views === undefined;
   if (!wantStory && !wantViews) return { story, views: views ?? [] };
   const generation = responseCache().generation();
-  const [row] = await db.$queryRawUnsafe<{ story: unknown; views: unknown }[]>(
-    KEPT_SQL,
+  const [row] = await readRaw<{ story: unknown; views: unknown }>(db, KEPT_SQL, [
     wantStory,
     accountId,
     storyId ?? NO_STORY,
     wantViews ? meter!.readerKey : null,
     meter?.periodStart ?? null,
-  );
+  ]);
   if (wantStory) {
     const found = parseJson<{ access: string; level: unknown; collections: unknown[] | null } | null>(
       row?.story ?? null,
@@ -361,12 +361,11 @@ async function loadReaderState(
   const kept = responseCacheOn() ? readerStates.get(key) : undefined;
   if (kept) return kept;
   const epoch = readerStates.epoch;
-  const [row] = await db.$queryRawUnsafe<{ member_id: unknown; subscriptions: unknown }[]>(
-    READER_SQL,
+  const [row] = await readRaw<{ member_id: unknown; subscriptions: unknown }>(db, READER_SQL, [
     accountId,
     memberId,
     memberId === null ? jwtUserId : null,
-  );
+  ]);
   type Raw = {
     id: unknown;
     type: string;
