@@ -7,8 +7,11 @@
  *    Its conflict on the member orders one reader's writers: a second post waits for the first to
  *    commit, and the claim's condition is then checked again on the row the first wrote (what an
  *    UPDATE does under READ COMMITTED). A repeat (the same page, parent and body as the reader's
- *    last comment, within DUPLICATE_WINDOW_MS, that comment not deleted) writes no claim;
- *    guests share one member, so their claims always write;
+ *    last comment, within DUPLICATE_WINDOW_MS) writes no claim; guests share one member, so their
+ *    claims always write. The condition reads nothing but the claim's row: a subquery would read
+ *    the statement's snapshot, taken before the writer it waited for committed, and miss its
+ *    comment. Whether the repeated comment was deleted is read after, by the caller (`replacing`);
+ *    concurrent posts in parallel were caught by comments.int.test.ts on PostgreSQL;
  * 3. the comment, with the id the claim took (nothing when no claim was written);
  * 4. its comment.created event (webhook_events), the event's data made by commentEventPayload with
  *    the id set by the statement.
@@ -44,7 +47,7 @@ WITH captcha AS (
     WHERE $4::text IS NOT NULL
        OR c.claim_key <> EXCLUDED.claim_key
        OR c.claimed_at < $6::timestamptz
-       OR NOT EXISTS (SELECT 1 FROM comments d WHERE d.id = c.comment_id AND d.deleted_at IS NULL)
+       OR c.comment_id = $21::int
   RETURNING comment_id
 ), inserted AS (
   INSERT INTO comments (id, account_id, page_id, parent_comment_id, author_id, body, body_digest, confidential,
@@ -78,6 +81,11 @@ export async function writeComment(
     captcha: VerifiedCaptcha | null;
     /** A repeat of the reader's last comment since then is answered that comment. */
     repeatsSince: Date;
+    /**
+     * The comment a claim found repeated but that is deleted (createComment reads it after): the
+     * claim naming it is overwritten, a claim naming anything else still stops the write.
+     */
+    replacing?: number;
   },
 ): Promise<{ id: number } | { repeatOf: number }> {
   const { comment, captcha } = args;
@@ -109,6 +117,7 @@ export async function writeComment(
       comment.toxicity,
       JSON.stringify(comment.moderationReasons),
       JSON.stringify(commentEventPayload(comment, args.page)),
+      args.replacing ?? null,
     );
     return row!;
   };

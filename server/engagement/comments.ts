@@ -350,6 +350,11 @@ function publisherOf(db: Db, accountId: number): Promise<Publisher> {
   return getPublisher(db, accountId, { appUrl: getEnv().APP_URL });
 }
 
+/** The comment a post repeats, with its author, unless it was deleted. */
+function repeatedComment(db: Db, id: number) {
+  return db.comment.findFirst({ where: { id, deletedAt: null }, include: { author: { select: AUTHOR_FIELDS } } });
+}
+
 /** A reply's parent: a listed top-level comment of the same page (404, or 400 for a reply itself). */
 async function assertRepliable(db: Db, args: { accountId: number; pageId: number; parentId: number }): Promise<void> {
   // A held or spam comment is not listed: it takes no replies.
@@ -440,25 +445,30 @@ export async function createComment(
     createdAt: now,
   };
   // One statement: the reader's claim, the comment and its comment.created event (comment-write.ts).
-  const written = await writeComment(db, {
-    comment: draft,
-    page,
-    captcha: guest?.captcha ?? null,
-    repeatsSince: new Date(now.getTime() - DUPLICATE_WINDOW_MS),
-  });
+  const write = (replacing?: number) =>
+    writeComment(db, {
+      comment: draft,
+      page,
+      captcha: guest?.captcha ?? null,
+      repeatsSince: new Date(now.getTime() - DUPLICATE_WINDOW_MS),
+      replacing,
+    });
+  let written = await write();
+  let repeated = "repeatOf" in written ? await repeatedComment(db, written.repeatOf) : null;
+  if ("repeatOf" in written && !repeated) {
+    // The repeated comment was deleted since: this post is a new comment after all (once; a
+    // parallel post that won meanwhile is the repeat then).
+    written = await write(written.repeatOf);
+    repeated = "repeatOf" in written ? await repeatedComment(db, written.repeatOf) : null;
+  }
   let comment: Comment & { author: Pick<Member, keyof typeof AUTHOR_FIELDS> };
   const created = "id" in written;
-  if (created) {
+  if ("id" in written) {
     comment = { ...draft, id: written.id, author: member };
     commentsWritten(db, account.id);
   } else {
-    const first = await db.comment.findUnique({
-      where: { id: written.repeatOf },
-      include: { author: { select: AUTHOR_FIELDS } },
-    });
-    // The statement saw it, not deleted, a moment ago: only a delete since then leaves nothing.
-    if (!first) throw new AppError("CONFLICT", "The comment this repeats was deleted meanwhile: send it again.");
-    comment = first;
+    if (!repeated) throw new AppError("CONFLICT", "The comment this repeats was deleted meanwhile: send it again.");
+    comment = repeated;
   }
   const { stats, realm } = await pageAndRealmCounts(db, page.accountId, page.id);
   const [wire] = await toWire(db, page, [comment], {
