@@ -292,6 +292,35 @@ describe("access checks kept in memory", () => {
     expect(queries() - third).toBe(1);
   });
 
+  it("the first miss reads ahead the account's other stories that are not public; a change still drops each", async () => {
+    const { db, publish, check, expectKept, subscriber, queries, ctx } = await newsroom();
+    const { member } = await subscriber();
+    const [a, b, c] = [await publish("subscription"), await publish("subscription"), await publish("subscription")];
+    const open = await publish("public");
+    await expectKept(a.id, member.id);
+    // The other subscription stories were read with the first: their first checks read nothing.
+    const before = queries();
+    expect((await check(b.id, member.id)).grantReason).toBe("SUBSCRIBER");
+    expect((await check(c.id, member.id)).grantReason).toBe("SUBSCRIBER");
+    expect(queries() - before).toBe(0);
+    // A public story is not read ahead: its first check reads it.
+    const publicBefore = queries();
+    expect((await check(open.id, member.id)).grantReason).toBe("FREE");
+    expect(queries() - publicBefore).toBe(1);
+    // A change of a story read ahead drops it like any kept story: retracted, it is not found.
+    await transitionStory(db, { ...ctx, now: new Date(), input: { id: b.id, version: b.version, action: "retract" } });
+    await expect
+      .poll(
+        async () =>
+          check(b.id, member.id).then(
+            () => "found",
+            (e: { code?: string }) => e.code,
+          ),
+        { timeout: 5_000 },
+      )
+      .toBe("NOT_FOUND");
+  });
+
   it.runIf(onPostgres)(
     "another instance's write reaches this one through the listener; its rollback does not",
     async () => {

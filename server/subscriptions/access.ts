@@ -220,7 +220,8 @@ function meterApplies(meter: MeterState): boolean {
 /**
  * The story's access settings ($1: wanted) and the reader's meter for the period ($4: the reader
  * key, null when not wanted), in one statement: a page view's first check on a story by a reader
- * not seen yet misses both.
+ * not seen yet misses both. With $6 > 0 it also reads ahead: the access settings of up to $6 of the
+ * account's stories that are not public, among its READ_AHEAD_SCAN most recently published.
  */
 const KEPT_SQL = `
 SELECT
@@ -233,9 +234,46 @@ SELECT
   CASE WHEN $4::text IS NOT NULL THEN (
     SELECT coalesce(json_agg(m.story_id), '[]'::json) FROM meter_views m
     WHERE m.account_id = $2::int AND m.reader_key = $4::text AND m.period_start = $5::timestamptz
-  ) END AS views`;
+  ) END AS views,
+  CASE WHEN $6::int > 0 THEN (
+    SELECT coalesce(json_agg(json_build_array(r.id, r.access, r.access_level_value,
+      (SELECT array_agg(ci.collection_id) FROM collection_items ci WHERE ci.story_id = r.id))), '[]'::json)
+    FROM (
+      SELECT recent.id, recent.access, recent.access_level_value FROM (
+        SELECT s.id, s.access, s.access_level_value FROM stories s
+        WHERE s.account_id = $2::int AND s.status = 'published'
+        ORDER BY s.published_at DESC NULLS LAST
+        LIMIT $7::int
+      ) AS recent
+      WHERE lower(btrim(recent.access)) NOT IN ('', 'public')
+      LIMIT $6::int
+    ) AS r
+  ) END AS ahead`;
+
+/**
+ * Read-ahead: the first check that misses a story's settings also keeps those of the account's
+ * other stories a paywall asks about (not public, among the most recently published), so that each
+ * is not read by its own first check. Once per account while a marker is kept beside them (under
+ * "collections": a collection change drops every kept story, and the next miss reads ahead again
+ * rather than each story once; otherwise the cache's backstop lifetime), and one at a time. Each
+ * kept story is what its own read would keep, under the same keys, so every change drops it as
+ * before.
+ */
+const READ_AHEAD_STORIES = 5_000;
+const READ_AHEAD_SCAN = 20_000;
+const readingAhead = new Set<number>();
+const readAheadKey = (accountId: number) => `${accountId} access:read-ahead`;
 
 type MeterRef = { readerKey: string; periodStart: Date };
+
+const storyAccessOf = (access: string, level: unknown, collections: unknown[] | null): StoryAccess => ({
+  access,
+  accessLevelValue: level === null ? null : Number(level),
+  collectionIds: (collections ?? []).map(Number),
+});
+
+const storyKeyOf = (accountId: number, storyId: string) => `${accountId} access:story:${storyId}`;
+const storyTags = (storyId: string) => [`s/${storyId}`, "collections"];
 
 /**
  * The published story's access settings (null: unknown, another account's, unpublished) when
@@ -248,7 +286,7 @@ async function loadKept(
   storyId: string | null,
   meter: MeterRef | null,
 ): Promise<{ story: StoryAccess | null; views: string[] }> {
-  const storyKey = storyId === null ? null : `${accountId} access:story:${storyId}`;
+  const storyKey = storyId === null ? null : storyKeyOf(accountId, storyId);
   const meterKey =
     meter === null ? null : `${accountId} access:meter:${meter.readerKey}:${meter.periodStart.toISOString()}`;
   let story = storyKey === null ? null : (peekKept<StoryAccess>(storyKey) ?? null);
@@ -257,27 +295,43 @@ async function loadKept(
   const wantViews = meterKey !== null && views === undefined;
   if (!wantStory && !wantViews) return { story, views: views ?? [] };
   const generation = responseCache().generation();
-  const [row] = await readRaw<{ story: unknown; views: unknown }>(db, KEPT_SQL, [
+  const ahead =
+    wantStory && responseCacheOn() && !readingAhead.has(accountId) && peekKept(readAheadKey(accountId)) === undefined;
+  if (ahead) readingAhead.add(accountId);
+  const [row] = await readRaw<{ story: unknown; views: unknown; ahead: unknown }>(db, KEPT_SQL, [
     wantStory,
     accountId,
     storyId ?? NO_STORY,
     wantViews ? meter!.readerKey : null,
     meter?.periodStart ?? null,
-  ]);
+    ahead ? READ_AHEAD_STORIES : 0,
+    READ_AHEAD_SCAN,
+  ]).finally(() => {
+    if (ahead) readingAhead.delete(accountId);
+  });
   if (wantStory) {
     const found = parseJson<{ access: string; level: unknown; collections: unknown[] | null } | null>(
       row?.story ?? null,
     );
-    story = found && {
-      access: found.access,
-      accessLevelValue: found.level === null ? null : Number(found.level),
-      collectionIds: (found.collections ?? []).map(Number),
-    };
-    if (story) keepValue(accountId, storyKey, generation, story, [`s/${storyId}`, "collections"]);
+    story = found && storyAccessOf(found.access, found.level, found.collections);
+    if (story) keepValue(accountId, storyKey, generation, story, storyTags(storyId!));
   }
   if (wantViews) {
     views = parseJson<string[] | null>(row?.views ?? null) ?? [];
     keepValue(accountId, meterKey, generation, views, [meterPurgeKey(meter!.readerKey)]);
+  }
+  if (ahead) keepValue(accountId, readAheadKey(accountId), generation, true, ["collections"]);
+  for (const [id, access, level, collections] of parseJson<[string, string, unknown, unknown[] | null][] | null>(
+    row?.ahead ?? null,
+  ) ?? []) {
+    if (id !== storyId)
+      keepValue(
+        accountId,
+        storyKeyOf(accountId, id),
+        generation,
+        storyAccessOf(access, level, collections),
+        storyTags(id),
+      );
   }
   return { story, views: views ?? [] };
 }
