@@ -220,8 +220,8 @@ function meterApplies(meter: MeterState): boolean {
 /**
  * The story's access settings ($1: wanted) and the reader's meter for the period ($4: the reader
  * key, null when not wanted), in one statement: a page view's first check on a story by a reader
- * not seen yet misses both. With $6 > 0 it also reads ahead: the access settings of up to $6 of the
- * account's stories that are not public, among its READ_AHEAD_SCAN most recently published.
+ * not seen yet misses both. With $6 > 0 it also reads ahead: the access settings of the account's
+ * $6 most recently published stories that are not public (stories_not_public_idx).
  */
 const KEPT_SQL = `
 SELECT
@@ -239,28 +239,23 @@ SELECT
     SELECT coalesce(json_agg(json_build_array(r.id, r.access, r.access_level_value,
       (SELECT array_agg(ci.collection_id) FROM collection_items ci WHERE ci.story_id = r.id))), '[]'::json)
     FROM (
-      SELECT recent.id, recent.access, recent.access_level_value FROM (
-        SELECT s.id, s.access, s.access_level_value FROM stories s
-        WHERE s.account_id = $2::int AND s.status = 'published'
-        ORDER BY s.published_at DESC NULLS LAST
-        LIMIT $7::int
-      ) AS recent
-      WHERE lower(btrim(recent.access)) NOT IN ('', 'public')
+      SELECT s.id, s.access, s.access_level_value FROM stories s
+      WHERE s.account_id = $2::int AND s.status = 'published' AND s.access <> 'public'
+      ORDER BY s.published_at DESC
       LIMIT $6::int
     ) AS r
   ) END AS ahead`;
 
 /**
  * Read-ahead: the first check that misses a story's settings also keeps those of the account's
- * other stories a paywall asks about (not public, among the most recently published), so that each
- * is not read by its own first check. Once per account while a marker is kept beside them (under
+ * other stories a paywall asks about (the 5,000 most recently published that are not public), so
+ * that each is not read by its own first check. Once per account while a marker is kept beside them (under
  * "collections": a collection change drops every kept story, and the next miss reads ahead again
  * rather than each story once; otherwise the cache's backstop lifetime), and one at a time. Each
  * kept story is what its own read would keep, under the same keys, so every change drops it as
  * before.
  */
 const READ_AHEAD_STORIES = 5_000;
-const READ_AHEAD_SCAN = 20_000;
 const readingAhead = new Set<number>();
 const readAheadKey = (accountId: number) => `${accountId} access:read-ahead`;
 
@@ -305,7 +300,6 @@ async function loadKept(
     wantViews ? meter!.readerKey : null,
     meter?.periodStart ?? null,
     ahead ? READ_AHEAD_STORIES : 0,
-    READ_AHEAD_SCAN,
   ]).finally(() => {
     if (ahead) readingAhead.delete(accountId);
   });
