@@ -10,8 +10,8 @@
  *    last comment, within DUPLICATE_WINDOW_MS) writes no claim; guests share one member, so their
  *    claims always write. The condition reads nothing but the claim's row: a subquery would read
  *    the statement's snapshot, taken before the writer it waited for committed, and miss its
- *    comment. Whether the repeated comment was deleted is read after, by the caller (`replacing`);
- *    concurrent posts in parallel were caught by comments.int.test.ts on PostgreSQL;
+ *    comment (comments.int.test.ts posts in parallel on PostgreSQL and caught exactly that).
+ *    Whether the repeated comment was deleted is read after, by the caller (`replacing`);
  * 3. the comment, with the id the claim took (nothing when no claim was written);
  * 4. its comment.created event (webhook_events), the event's data made by commentEventPayload with
  *    the id set by the statement.

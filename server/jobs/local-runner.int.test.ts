@@ -153,8 +153,16 @@ describe("local runner (no Inngest configured)", () => {
     });
     for (let i = 0; i < 100 && mail.sent.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
     expect(mail.sent.map((m) => m.to)).toEqual(["reader@example.com", "other@example.com"]);
-    const rows = await db.outgoingEmail.findMany({ where: { accountId: account.id } });
-    expect(rows.every((row) => row.status === "SENT" && row.sentAt && row.attempts === 1)).toBe(true);
+    // The runner marks a mail sent after the transport took it: wait for that write, not only the send.
+    await expect
+      .poll(
+        async () => {
+          const rows = await db.outgoingEmail.findMany({ where: { accountId: account.id } });
+          return rows.length === 2 && rows.every((row) => row.status === "SENT" && row.sentAt && row.attempts === 1);
+        },
+        { timeout: 5_000 },
+      )
+      .toBe(true);
   });
 
   it("keeps the hourly purge scheduled: one pending run, the next one an hour after the last", async () => {
