@@ -47,6 +47,7 @@ export async function renderDemoArticle(db: Db, args: { appUrl: string; now: Dat
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="/icon.svg" type="image/svg+xml">
 <title>A city votes on its night buses · ${escapeHtml(account.name)}</title>
 <style>
 body { margin: 0; font: 17px/1.6 Georgia, serif; color: #222; background: #fafafa; }
