@@ -11,10 +11,12 @@
  *   2. the app built if needed and started (scripts/start.ts, `next start`) on a free port of
  *      127.0.0.1, under `flock /tmp/masthead-build.lock` since it may build;
  *   3. for each scenario, a warm-up, then a fixed number of requests over C keep-alive connections
- *      with a time cap: requests per second and latency percentiles;
- *   4. a table with each figure and its ratio to the empty route handler (GET /api/bench/empty)
- *      measured in the same run, first and again just before each scenario ("× next empty"), and
- *      the resident memory of the app's processes after each scenario.
+ *      with a time cap, in rounds that alternate with rounds of the empty route handler
+ *      (GET /api/bench/empty): requests per second, latency percentiles, CPU per request;
+ *   4. a table with each figure and its ratio to the empty handler: measured first ("× empty"),
+ *      and beside the scenario, round by round ("× paired empty", the median of the rounds), and
+ *      the ratio of CPU per request ("CPU × empty"), and the resident memory of the app's
+ *      processes after each scenario.
  *      The server is stopped at the end, whatever happens.
  *
  * Content reads and the engagement reads are measured twice: as readers send them (served by the
@@ -52,6 +54,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "10" },
     seconds: { type: "string", default: "20" },
     warmup: { type: "string", default: "200" },
+    rounds: { type: "string", default: "6" },
     instances: { type: "string", default: "1" },
     only: { type: "string", default: "" },
   },
@@ -61,6 +64,7 @@ const REQUESTS = positive("requests", values.requests);
 const CONNECTIONS = positive("connections", values.connections);
 const SECONDS = positive("seconds", values.seconds);
 const WARMUP = positive("warmup", values.warmup);
+const ROUNDS = positive("rounds", values.rounds);
 const INSTANCES = positive("instances", values.instances);
 /** `--only a,b`: the scenarios whose names contain one of these (the two empty baselines always run). */
 const ONLY = values.only
@@ -174,6 +178,12 @@ type Result = {
   p50: number;
   p95: number;
   p99: number;
+  /** Median over the rounds of this scenario's requests/s ÷ the empty handler's in the same round. */
+  paired: number;
+  /** CPU time per request, ms: the app's processes and PostgreSQL's (local), over the scenario's rounds. */
+  cpu: { app: number; db: number };
+  /** The same for the empty handler's rounds beside it. */
+  emptyCpu: { app: number; db: number };
 };
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -215,22 +225,97 @@ async function load(bases: readonly string[], nextCall: () => Call, count: numbe
   return { latencies, statuses, errors, seconds };
 }
 
-async function measure(bases: readonly string[], name: string, calls: () => Call): Promise<Result> {
+/**
+ * CPU time (ms) used so far by the app's processes (the instances' process groups) and by
+ * PostgreSQL's (every process named postgres: the database is local), from /proc.
+ */
+function cpuMilliseconds(): { app: number; db: number } {
+  const tick = 1000 / CLOCK_TICKS;
+  let app = 0;
+  let db = 0;
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      // Fields after the command's closing parenthesis: state(0) ppid pgrp … utime(11) stime(12)
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const used = (Number(fields[11]) + Number(fields[12])) * tick;
+      if (servers.some((server) => server.pid === Number(fields[2]))) app += used;
+      else if (name === "postgres") db += used;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return { app, db };
+}
+/** USER_HZ: Linux reports process times in 1/100 s on every platform Node.js runs on. */
+const CLOCK_TICKS = 100;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/**
+ * A scenario measured in ROUNDS rounds, each of REQUESTS/ROUNDS requests of the scenario and as
+ * many of the empty handler, in alternating order (empty first in even rounds): on a shared
+ * machine the speed drifts over seconds, and the ratio of neighbours in time follows it where one
+ * empty measurement per scenario could not (runs of the same commit differed by 0.3 that way).
+ * `paired` is the median of the rounds' ratios; the CPU figures sum the rounds.
+ */
+async function measure(
+  bases: readonly string[],
+  name: string,
+  calls: () => Call,
+  emptyCall: () => Call,
+): Promise<Result> {
   await load(bases, calls, WARMUP, 30_000);
-  const { latencies, statuses, errors, seconds } = await load(bases, calls, REQUESTS, SECONDS * 1000);
+  await load(bases, emptyCall, WARMUP, 30_000);
+  const per = Math.max(1, Math.round(REQUESTS / ROUNDS));
+  const capMs = (SECONDS * 1000) / ROUNDS;
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  const ratios: number[] = [];
+  const total = { errors: 0, seconds: 0, cpu: { app: 0, db: 0 }, emptyCpu: { app: 0, db: 0 }, emptyRequests: 0 };
+  const timed = async (call: () => Call, into: { app: number; db: number }) => {
+    const before = cpuMilliseconds();
+    const result = await load(bases, call, per, capMs);
+    const after = cpuMilliseconds();
+    into.app += after.app - before.app;
+    into.db += after.db - before.db;
+    return result;
+  };
+  for (let round = 0; round < ROUNDS; round++) {
+    let empty: Awaited<ReturnType<typeof load>> | undefined;
+    if (round % 2 === 0) empty = await timed(emptyCall, total.emptyCpu);
+    const mine = await timed(calls, total.cpu);
+    if (round % 2 === 1) empty = await timed(emptyCall, total.emptyCpu);
+    latencies.push(...mine.latencies);
+    for (const [status, n] of mine.statuses) statuses.set(status, (statuses.get(status) ?? 0) + n);
+    total.errors += mine.errors;
+    total.seconds += mine.seconds;
+    total.emptyRequests += empty!.latencies.length;
+    ratios.push(mine.latencies.length / mine.seconds / (empty!.latencies.length / empty!.seconds));
+  }
   const sorted = [...latencies].sort((a, b) => a - b);
+  const perRequest = (cpu: { app: number; db: number }, n: number) => ({ app: cpu.app / n, db: cpu.db / n });
   return {
     name,
     rssMb: residentMegabytes(),
     path: calls().path,
     requests: latencies.length,
-    errors,
+    errors: total.errors,
     statuses,
-    seconds,
-    rps: latencies.length / seconds,
+    seconds: total.seconds,
+    rps: latencies.length / total.seconds,
     p50: percentile(sorted, 50),
     p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
+    paired: median(ratios),
+    cpu: perRequest(total.cpu, Math.max(1, latencies.length)),
+    emptyCpu: perRequest(total.emptyCpu, Math.max(1, total.emptyRequests)),
   };
 }
 
@@ -373,9 +458,6 @@ try {
   );
 
   const results: Result[] = [];
-  // The empty handler measured again just before each scenario: on a shared machine the load
-  // changes over the minutes of a run, and the ratio to this neighbour follows it.
-  const neighbours = new Map<string, Result>();
   const emptyCall = scenarios[0]!.call;
   for (const scenario of scenarios) {
     const first = scenario.call();
@@ -385,17 +467,21 @@ try {
       log(`${scenario.name}: ${first.path} answers ${probe.status}; skipped`);
       continue;
     }
-    if (results.length > 0) neighbours.set(scenario.name, await measure(bases, "empty handler", emptyCall));
-    log(`${scenario.name}: ${REQUESTS} requests, ${CONNECTIONS} connections…`);
-    results.push(await measure(bases, scenario.name, scenario.call));
+    log(
+      `${scenario.name}: ${REQUESTS} requests in ${ROUNDS} rounds beside the empty handler, ${CONNECTIONS} connections…`,
+    );
+    results.push(await measure(bases, scenario.name, scenario.call, emptyCall));
   }
 
   const baseline = results.find((r) => r.name === "empty handler");
+  const cpuOf = (cpu: { app: number; db: number }) => cpu.app + cpu.db;
   const rows = results.map((r) => [
     r.name,
     r.rps.toFixed(0),
     baseline ? (r.rps / baseline.rps).toFixed(2) : "–",
-    (r.rps / (neighbours.get(r.name) ?? r).rps).toFixed(2),
+    r.paired.toFixed(2),
+    (cpuOf(r.emptyCpu) / cpuOf(r.cpu)).toFixed(2),
+    `${r.cpu.app.toFixed(2)}+${r.cpu.db.toFixed(2)}`,
     r.p50.toFixed(1),
     r.p95.toFixed(1),
     baseline ? (r.p95 / baseline.p95).toFixed(2) : "–",
@@ -413,7 +499,9 @@ try {
     "scenario",
     "req/s",
     "× empty",
-    "× next empty",
+    "× paired empty",
+    "CPU × empty",
+    "CPU ms app+db",
     "p50 ms",
     "p95 ms",
     "p95 × empty",
@@ -437,7 +525,12 @@ try {
   console.log(
     "content reads, comment counts and the comment list, 0.9 for the access checks, 0.3 for comment create);",
   );
-  console.log("× next empty: the same ratio to the empty handler measured again just before the scenario;");
+  console.log(
+    `× paired empty: the same ratio to the empty handler measured beside it, in ${ROUNDS} alternating rounds (the median`,
+  );
+  console.log("of the rounds' ratios: the fair one on a shared machine, whose speed drifts over a run);");
+  console.log("CPU ms app+db: CPU time per request of the app's processes and of PostgreSQL's (from /proc);");
+  console.log("CPU × empty: the empty handler's CPU per request (its rounds beside the scenario) ÷ this one's;");
   console.log("empty apiRoute, dynamic path: what every API route costs before its own work (a second baseline);");
   console.log("p95 × empty: the p95 latency as a multiple of the empty handler's;");
   console.log("', uncached': the same requests with Cache-Control: no-cache, built afresh every time;");

@@ -292,6 +292,47 @@ describe("access checks kept in memory", () => {
     expect(queries() - third).toBe(1);
   });
 
+  it("checks that miss at the same time share one statement, each answered from its own story and meter", async () => {
+    const { db, account, publish, check, queries } = await newsroom();
+    await setMeter(db, account.id, { freeStories: 2 });
+    // Meter histories: "busy" has read one story this period, "done" two (all it gets).
+    const [c, d] = [await publish("subscription"), await publish("subscription")];
+    const pingback = (storyId: string, readerId: string) =>
+      recordPingback(db, {
+        accountId: account.id,
+        storyId,
+        user: null,
+        readerId,
+        disableMeter: false,
+        now: new Date(),
+      });
+    await pingback(c.id, "busy");
+    await pingback(c.id, "done");
+    await pingback(d.id, "done");
+    // Stories published since the pingbacks' read-ahead: not kept yet.
+    const [a, b] = [await publish("subscription"), await publish("public")];
+    const before = queries();
+    const answers = await Promise.all([
+      check(a.id, null, { readerId: "fresh" }),
+      check(b.id, null, { readerId: "busy" }),
+      check(a.id, null, { readerId: "busy" }),
+      check(a.id, null, { readerId: "done" }),
+      check(c.id, null, { readerId: "done" }),
+    ]);
+    expect(queries() - before).toBe(1);
+    expect(answers.map(({ granted, grantReason, data }) => [granted, grantReason, data])).toEqual([
+      [true, "METERING", { numberRemaining: 1, isLoggedIn: false, isLast: false }],
+      [true, "FREE", { numberRemaining: 1, isLoggedIn: false, isLast: false }],
+      [true, "METERING", { numberRemaining: 0, isLoggedIn: false, isLast: true }],
+      [false, null, { numberRemaining: 0, isLoggedIn: false, isLast: false }],
+      [true, "METERING", { numberRemaining: 0, isLoggedIn: false, isLast: false }],
+    ]);
+    // All of it was kept: the same checks again read nothing.
+    const again = queries();
+    await Promise.all([check(a.id, null, { readerId: "fresh" }), check(b.id, null, { readerId: "busy" })]);
+    expect(queries() - again).toBe(0);
+  });
+
   it("the first miss reads ahead the account's other stories that are not public; a change still drops each", async () => {
     const { db, publish, check, expectKept, subscriber, queries, ctx } = await newsroom();
     const { member } = await subscriber();

@@ -212,37 +212,40 @@ function meterApplies(meter: MeterState): boolean {
 //   to subscriptions, their members, identities and assets (migration access_change_notices); the
 //   subscriptions' time windows are kept and applied at each check, so time passing needs no event;
 // - the reader's meter for the period: kept with the responses, dropped by `meter/<reader key>`,
-//   which counting a read purges (./meter.ts). A miss of both (a new reader on a story not checked
-//   yet) is one statement (loadKept).
+//   which counting a read purges (./meter.ts). What checks miss is read in one statement, shared by
+//   the checks that miss in the same turn of the event loop (readMissed).
 // With the response cache off (RESPONSE_CACHE_MB=0) or while nothing tells this process about
 // changes, every check reads the database.
 
 /**
- * The story's access settings ($1: wanted) and the reader's meter for the period ($4: the reader
- * key, null when not wanted), in one statement: a page view's first check on a story by a reader
- * not seen yet misses both. With $6 > 0 it also reads ahead: the access settings of the account's
- * $6 most recently published stories that are not public (stories_not_public_idx).
+ * What checks that missed their kept copies want, read in one statement: the published stories'
+ * access settings ($2: a JSON array of story ids) and readers' meters ($3: a JSON array of
+ * {k: reader key, p: period start}), each answered by its position in its array (one index
+ * lookup per item: the correlated subqueries keep the plan the same for any number of items). With
+ * $4 > 0 it also reads ahead: the access settings of the account's $4 most recently published
+ * stories that are not public (stories_not_public_idx).
  */
 const KEPT_SQL = `
 SELECT
-  CASE WHEN $1::boolean THEN (
-    SELECT json_build_object('access', s.access, 'level', s.access_level_value,
-      'collections', (SELECT array_agg(ci.collection_id) FROM collection_items ci WHERE ci.story_id = s.id))
-    FROM stories s
-    WHERE s.id = $3::uuid AND s.account_id = $2::int AND s.status = 'published'
-  ) END AS story,
-  CASE WHEN $4::text IS NOT NULL THEN (
-    SELECT coalesce(json_agg(m.story_id), '[]'::json) FROM meter_views m
-    WHERE m.account_id = $2::int AND m.reader_key = $4::text AND m.period_start = $5::timestamptz
-  ) END AS views,
-  CASE WHEN $6::int > 0 THEN (
+  (SELECT coalesce(json_agg(json_build_array(w.n, (
+      SELECT json_build_array(s.access, s.access_level_value,
+        (SELECT array_agg(ci.collection_id) FROM collection_items ci WHERE ci.story_id = s.id))
+      FROM stories s
+      WHERE s.id = w.id::uuid AND s.account_id = $1::int AND s.status = 'published'))), '[]'::json)
+    FROM json_array_elements_text($2::json) WITH ORDINALITY AS w(id, n)) AS stories,
+  (SELECT coalesce(json_agg(json_build_array(w.n, (
+      SELECT coalesce(json_agg(m.story_id), '[]'::json) FROM meter_views m
+      WHERE m.account_id = $1::int AND m.reader_key = w.item->>'k'
+        AND m.period_start = (w.item->>'p')::timestamptz))), '[]'::json)
+    FROM json_array_elements($3::json) WITH ORDINALITY AS w(item, n)) AS meters,
+  CASE WHEN $4::int > 0 THEN (
     SELECT coalesce(json_agg(json_build_array(r.id, r.access, r.access_level_value,
       (SELECT array_agg(ci.collection_id) FROM collection_items ci WHERE ci.story_id = r.id))), '[]'::json)
     FROM (
       SELECT s.id, s.access, s.access_level_value FROM stories s
-      WHERE s.account_id = $2::int AND s.status = 'published' AND s.access <> 'public'
+      WHERE s.account_id = $1::int AND s.status = 'published' AND s.access <> 'public'
       ORDER BY s.published_at DESC
-      LIMIT $6::int
+      LIMIT $4::int
     ) AS r
   ) END AS ahead`;
 
@@ -269,11 +272,13 @@ const storyAccessOf = (access: string, level: unknown, collections: unknown[] | 
 
 const storyKeyOf = (accountId: number, storyId: string) => `${accountId} access:story:${storyId}`;
 const storyTags = (storyId: string) => [`s/${storyId}`, "collections"];
+const meterKeyOf = (accountId: number, meter: MeterRef) =>
+  `${accountId} access:meter:${meter.readerKey}:${meter.periodStart.toISOString()}`;
 
 /**
  * The published story's access settings (null: unknown, another account's, unpublished) when
  * `storyId` is given, and the stories counted on the reader's meter in the period when `meter` is:
- * what is kept, and the rest read in one statement and kept (see above for by which keys).
+ * what is kept, and the rest read (see readMissed) and kept (see above for by which keys).
  */
 async function loadKept(
   db: Db,
@@ -281,57 +286,108 @@ async function loadKept(
   storyId: string | null,
   meter: MeterRef | null,
 ): Promise<{ story: StoryAccess | null; views: string[] }> {
-  const storyKey = storyId === null ? null : storyKeyOf(accountId, storyId);
-  const meterKey =
-    meter === null ? null : `${accountId} access:meter:${meter.readerKey}:${meter.periodStart.toISOString()}`;
-  let story = storyKey === null ? null : (peekKept<StoryAccess>(storyKey) ?? null);
-  let views = meterKey === null ? [] : peekKept<string[]>(meterKey);
-  const wantStory = storyKey !== null && story === null;
-  const wantViews = meterKey !== null && views === undefined;
+  const story = storyId === null ? null : (peekKept<StoryAccess>(storyKeyOf(accountId, storyId)) ?? null);
+  const views = meter === null ? [] : peekKept<string[]>(meterKeyOf(accountId, meter));
+  const wantStory = storyId !== null && story === null;
+  const wantViews = meter !== null && views === undefined;
   if (!wantStory && !wantViews) return { story, views: views ?? [] };
-  const generation = responseCache().generation();
-  const ahead =
-    wantStory && responseCacheOn() && !readingAhead.has(accountId) && peekKept(readAheadKey(accountId)) === undefined;
-  if (ahead) readingAhead.add(accountId);
-  const [row] = await readRaw<{ story: unknown; views: unknown; ahead: unknown }>(db, KEPT_SQL, [
-    wantStory,
-    accountId,
-    storyId ?? NO_STORY,
-    wantViews ? meter!.readerKey : null,
-    meter?.periodStart ?? null,
-    ahead ? READ_AHEAD_STORIES : 0,
-  ]).finally(() => {
-    if (ahead) readingAhead.delete(accountId);
+  const read = await readMissed(db, accountId, {
+    storyId: wantStory ? storyId : null,
+    meter: wantViews ? meter : null,
   });
-  if (wantStory) {
-    const found = parseJson<{ access: string; level: unknown; collections: unknown[] | null } | null>(
-      row?.story ?? null,
-    );
-    story = found && storyAccessOf(found.access, found.level, found.collections);
-    if (story) keepValue(accountId, storyKey, generation, story, storyTags(storyId!));
-  }
-  if (wantViews) {
-    views = parseJson<string[] | null>(row?.views ?? null) ?? [];
-    keepValue(accountId, meterKey, generation, views, [meterPurgeKey(meter!.readerKey)]);
-  }
-  if (ahead) keepValue(accountId, readAheadKey(accountId), generation, true, ["collections"]);
-  for (const [id, access, level, collections] of parseJson<[string, string, unknown, unknown[] | null][] | null>(
-    row?.ahead ?? null,
-  ) ?? []) {
-    if (id !== storyId)
-      keepValue(
-        accountId,
-        storyKeyOf(accountId, id),
-        generation,
-        storyAccessOf(access, level, collections),
-        storyTags(id),
-      );
-  }
-  return { story, views: views ?? [] };
+  return { story: wantStory ? read.story : story, views: (wantViews ? read.views : views) ?? [] };
 }
 
-/** A uuid no story has, for the statement's story parameter when no story is wanted. */
-const NO_STORY = "00000000-0000-0000-0000-000000000000";
+type Missed = { storyId: string | null; meter: MeterRef | null };
+type Read = { story: StoryAccess | null; views: string[] };
+type Waiting = { missed: Missed; resolve: (read: Read) => void; reject: (error: unknown) => void };
+
+/** Misses waiting for the next read, by client and account. */
+const waiting = new WeakMap<Db, Map<number, Waiting[]>>();
+
+/**
+ * What a check missed, read together with what other checks of the account missed meanwhile:
+ * the misses of one turn of the event loop (requests that arrived together) share one statement,
+ * and so its round trip and the socket writes it costs, which on the paywall's hot path outweigh
+ * the statement's own work. A check waits at most that one turn for it.
+ */
+function readMissed(db: Db, accountId: number, missed: Missed): Promise<Read> {
+  return new Promise((resolve, reject) => {
+    let byAccount = waiting.get(db);
+    if (!byAccount) waiting.set(db, (byAccount = new Map()));
+    let queue = byAccount.get(accountId);
+    if (!queue) {
+      const batch: Waiting[] = (queue = []);
+      byAccount.set(accountId, batch);
+      setImmediate(() => {
+        byAccount.delete(accountId);
+        void readBatch(db, accountId, batch);
+      });
+    }
+    queue.push({ missed, resolve, reject });
+  });
+}
+
+/** One statement for a batch of misses; what it reads is kept, then each check gets its part. */
+async function readBatch(db: Db, accountId: number, batch: Waiting[]): Promise<void> {
+  try {
+    const storyIds = [...new Set(batch.flatMap(({ missed }) => (missed.storyId === null ? [] : [missed.storyId])))];
+    const meters = new Map<string, MeterRef>();
+    for (const { missed } of batch) if (missed.meter) meters.set(meterKeyOf(accountId, missed.meter), missed.meter);
+    const generation = responseCache().generation();
+    const ahead =
+      storyIds.length > 0 &&
+      responseCacheOn() &&
+      !readingAhead.has(accountId) &&
+      peekKept(readAheadKey(accountId)) === undefined;
+    if (ahead) readingAhead.add(accountId);
+    const [row] = await readRaw<{ stories: unknown; meters: unknown; ahead: unknown }>(db, KEPT_SQL, [
+      accountId,
+      JSON.stringify(storyIds),
+      JSON.stringify([...meters.values()].map((m) => ({ k: m.readerKey, p: m.periodStart.toISOString() }))),
+      ahead ? READ_AHEAD_STORIES : 0,
+    ]).finally(() => {
+      if (ahead) readingAhead.delete(accountId);
+    });
+
+    const stories = new Map<string, StoryAccess | null>();
+    type StoryRow = [string, unknown, unknown[] | null] | null;
+    for (const [n, found] of parseJson<[number, StoryRow][] | null>(row?.stories ?? null) ?? []) {
+      const storyId = storyIds[n - 1]!;
+      const story = found && storyAccessOf(found[0], found[1], found[2]);
+      if (story) keepValue(accountId, storyKeyOf(accountId, storyId), generation, story, storyTags(storyId));
+      stories.set(storyId, story);
+    }
+    const views = new Map<string, string[]>();
+    const meterKeys = [...meters.keys()];
+    for (const [n, counted] of parseJson<[number, string[] | null][] | null>(row?.meters ?? null) ?? []) {
+      const key = meterKeys[n - 1]!;
+      views.set(key, counted ?? []);
+      keepValue(accountId, key, generation, counted ?? [], [meterPurgeKey(meters.get(key)!.readerKey)]);
+    }
+    if (ahead) keepValue(accountId, readAheadKey(accountId), generation, true, ["collections"]);
+    for (const [id, access, level, collections] of parseJson<[string, string, unknown, unknown[] | null][] | null>(
+      row?.ahead ?? null,
+    ) ?? []) {
+      if (!stories.has(id))
+        keepValue(
+          accountId,
+          storyKeyOf(accountId, id),
+          generation,
+          storyAccessOf(access, level, collections),
+          storyTags(id),
+        );
+    }
+    for (const { missed, resolve } of batch) {
+      resolve({
+        story: missed.storyId === null ? null : (stories.get(missed.storyId) ?? null),
+        views: missed.meter === null ? [] : (views.get(meterKeyOf(accountId, missed.meter)) ?? []),
+      });
+    }
+  } catch (error) {
+    for (const { reject } of batch) reject(error);
+  }
+}
 
 /** A subscription that grants access during [start, end or grace end). Times in epoch ms. */
 type CandidateSubscription = GrantingSubscription & {
