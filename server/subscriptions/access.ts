@@ -314,7 +314,7 @@ const waiting = new WeakMap<Db, Map<number, Waiting[]>>();
 function readMissed(db: Db, accountId: number, missed: Missed): Promise<Read> {
   return new Promise((resolve, reject) => {
     let byAccount = waiting.get(db);
-    if (!byAccount) waiting.set(db, (byAccount = new Map()));
+    if (!byAccount) waiting.set(db, (byAccount = new Map<number, Waiting[]>()));
     let queue = byAccount.get(accountId);
     if (!queue) {
       const batch: Waiting[] = (queue = []);
