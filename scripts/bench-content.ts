@@ -238,11 +238,12 @@ function cpuMilliseconds(): { app: number; db: number } {
     try {
       const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
       const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      // Fields after the command's closing parenthesis: state(0) ppid pgrp … utime(11) stime(12)
+      // Fields after the command's closing parenthesis: state(0) ppid pgrp … utime(11) stime(12) cutime cstime
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       const used = (Number(fields[11]) + Number(fields[12])) * tick;
       if (servers.some((server) => server.pid === Number(fields[2]))) app += used;
-      else if (name === "postgres") db += used;
+      // A backend that exits takes its CPU time to the postmaster's children's times (cutime, cstime).
+      else if (name === "postgres") db += used + (Number(fields[13]) + Number(fields[14])) * tick;
     } catch {
       // the process ended meanwhile
     }

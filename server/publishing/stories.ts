@@ -28,7 +28,6 @@ import {
   type StoryWithRelations,
   type WireStory,
 } from "./story-view";
-import { netVotesByStory } from "./votes";
 
 export type ContentContext = {
   accountId: number;
@@ -68,9 +67,12 @@ function loadPlan(fields: readonly string[] | undefined) {
   ][]) {
     if (needs(names)) include[relation] = STORY_INCLUDE[relation];
   }
+  // The votes kept as they change (story_vote_totals), joined in the story's own statement.
+  const votes = needs(["votes"]);
+  if (votes) include.voteTotal = { select: { up: true, down: true } };
   // plain_text is only for search and feeds; cards are the biggest column, loaded when projected in.
   const omit: Prisma.StoryOmit = { plainText: true, ...(needs(["cards"]) ? {} : { cards: true }) };
-  return { include, omit, votes: needs(["votes"]) };
+  return { include, omit, votes };
 }
 
 export type StoryPageArgs = {
@@ -92,7 +94,7 @@ export async function loadWireStories(db: Db, ctx: ContentContext, args: StoryPa
     include: plan.include,
     omit: plan.omit,
   });
-  return toWire(db, ctx, rows as unknown as Partial<StoryWithRelations>[], args.fields, plan.votes);
+  return toWire(ctx, rows as unknown as Parameters<typeof toWire>[1], args.fields, plan.votes);
 }
 
 /** Stories by id, returned in the order of `ids` (ids that are not public are left out). */
@@ -114,22 +116,17 @@ export async function loadWireStoriesByIds(
   });
 }
 
-async function toWire(
-  db: Db,
+function toWire(
   ctx: ContentContext,
-  rows: Partial<StoryWithRelations>[],
+  rows: (Partial<StoryWithRelations> & { voteTotal?: { up: number; down: number } | null })[],
   fields: readonly string[] | undefined,
   withVotes: boolean,
-): Promise<WireStory[]> {
-  const votes =
-    withVotes && rows.length > 0
-      ? await netVotesByStory(
-          db,
-          rows.map((r) => r.id!),
-        )
-      : undefined;
+): WireStory[] {
+  const votes = withVotes
+    ? new Map(rows.map((r) => [r.id!, (r.voteTotal?.up ?? 0) - (r.voteTotal?.down ?? 0)]))
+    : undefined;
   const view = { ...ctx.view, votes };
-  return rows.map((row) => {
+  return rows.map(({ voteTotal: _, ...row }) => {
     const story = { sections: [], authors: [], tags: [], entities: [], cards: [], ...row } as StoryWithRelations;
     return projectFields(storyToWire(story, view), fields);
   });

@@ -58,24 +58,10 @@ export async function getStoryVotes(
   return { votes, "my-vote": mine?.magnitude ?? null };
 }
 
+/** The story's totals, as the database's triggers keep them (story_vote_totals). */
 export async function voteTotals(db: Db, storyId: string): Promise<TVoteTotals> {
-  const groups = await db.storyVote.groupBy({ by: ["magnitude"], where: { storyId }, _count: { _all: true } });
-  let up = 0;
-  let down = 0;
-  for (const group of groups) {
-    if (group.magnitude > 0) up += group._count._all;
-    else if (group.magnitude < 0) down += group._count._all;
-  }
+  const kept = await db.storyVoteTotal.findUnique({ where: { storyId }, select: { up: true, down: true } });
+  const up = kept?.up ?? 0;
+  const down = kept?.down ?? 0;
   return { total: up - down, up, down };
-}
-
-/** Net votes per story, for StoryViewContext.votes (stories without votes are absent: 0). */
-export async function netVotesByStory(db: Db, storyIds: readonly string[]): Promise<Map<string, number>> {
-  if (storyIds.length === 0) return new Map();
-  const groups = await db.storyVote.groupBy({
-    by: ["storyId"],
-    where: { storyId: { in: [...storyIds] } },
-    _sum: { magnitude: true },
-  });
-  return new Map(groups.map((g) => [g.storyId, g._sum.magnitude ?? 0]));
 }

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { createMemberSession } from "@/server/members/sessions";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { netVotesByStory } from "@/server/publishing/votes";
+import { loadWireStoriesByIds } from "@/server/publishing/stories";
 import { createTestPublisher, insertStory } from "@/server/testing/publishing-factories";
 
 import { GET, POST } from "./route";
@@ -119,7 +119,37 @@ describe("POST /api/stories/{id}/votes", () => {
     expect((await json(changed)).votes as object).toEqual({ total: -1, up: 1, down: 2 });
     expect(await db.storyVote.count({ where: { storyId: story.id } })).toBe(3);
     expect((await db.storyVote.findFirstOrThrow({ where: { memberId: ada.id } })).magnitude).toBe(-1);
-    expect((await netVotesByStory(db, [story.id])).get(story.id)).toBe(-1);
+  });
+
+  it("keeps the totals as votes change (the database's triggers), and the story's `votes` field reads them", async () => {
+    const { db, publisher, story } = await setup();
+    const readContext = { accountId: publisher.id, view: { publisherId: publisher.id, siteUrl: "" }, now: new Date() };
+    const voters = await Promise.all(Array.from({ length: 8 }, () => member(story.accountId)));
+    // Eight members at once, five up and three down; then two change their minds.
+    await Promise.all(voters.map((v, n) => vote(story.id, n < 5 ? "1" : "-1", v.token)));
+    await vote(story.id, "-1", voters[0]!.token);
+    await vote(story.id, "1", voters[7]!.token);
+    const kept = () => db.storyVoteTotal.findUnique({ where: { storyId: story.id }, select: { up: true, down: true } });
+    const counted = async () => ({
+      up: await db.storyVote.count({ where: { storyId: story.id, magnitude: 1 } }),
+      down: await db.storyVote.count({ where: { storyId: story.id, magnitude: -1 } }),
+    });
+    expect(await kept()).toEqual({ up: 5, down: 3 });
+    expect(await kept()).toEqual(await counted());
+    // A member deleted takes their vote with them (a cascade, no service involved).
+    await db.member.delete({ where: { id: voters[1]!.id } });
+    expect(await kept()).toEqual({ up: 4, down: 3 });
+    const read = async () => (await loadWireStoriesByIds(db, readContext, [story.id], ["votes"]))[0];
+    expect((await read())?.votes).toBe(1);
+    expect((await json(await votes(story.id, { "X-QT-AUTH": voters[0]!.token }))).votes).toEqual({
+      total: 1,
+      up: 4,
+      down: 3,
+    });
+    // Every vote gone: the totals follow (a story without votes reads 0).
+    await db.storyVote.deleteMany({ where: { storyId: story.id } });
+    expect(await kept()).toEqual({ up: 0, down: 0 });
+    expect((await read())?.votes).toBe(0);
   });
 
   it("stores one row when the same member votes many times in parallel", async () => {
