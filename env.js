@@ -222,6 +222,12 @@ export const envSchema = z
      * cache"); 0 turns the cache off.
      */
     RESPONSE_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(64),
+    /**
+     * How far V8 lets the server's heap grow past its live data before collecting it, in per cent
+     * (npm start passes it as --heap-growing-percent; docs/operations.md "Memory"); 0 leaves it to
+     * V8, which grows the heap up to 4 times under a high allocation rate and does not give it back.
+     */
+    HEAP_GROWTH_PERCENT: z.coerce.number().int().min(0).max(400).default(100),
     /** Days a member stays logged in. */
     MEMBER_SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
     /** Allow `npm run db:seed` (demo data, well-known passwords) when NODE_ENV=production. */

@@ -112,7 +112,9 @@ if (buildOnly) process.exit(0);
 
 // ─── 6. Serve ────────────────────────────────────────────────────────────────────────────────
 // scripts/serve.mjs: Next.js behind node:http (methods Next.js cannot answer, graceful shutdown).
-const args = [path.join(root, "scripts/serve.mjs"), ...(dev ? ["--dev"] : [])];
+// The heap kept close to its live data (HEAP_GROWTH_PERCENT; a V8 flag, refused in NODE_OPTIONS).
+const heapFlags = env.HEAP_GROWTH_PERCENT > 0 ? [`--heap-growing-percent=${env.HEAP_GROWTH_PERCENT}`] : [];
+const args = [...heapFlags, path.join(root, "scripts/serve.mjs"), ...(dev ? ["--dev"] : [])];
 const server = spawn(process.execPath, args, {
   cwd: root,
   stdio: "inherit",
