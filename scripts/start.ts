@@ -28,6 +28,7 @@ import { databaseConfigFromEnv, describeDatabase } from "../server/db/config";
 import { applyMigrations } from "../server/db/migrate";
 import { formatCredentials, runSeed } from "../server/seed/run";
 import { exitOnEnvError } from "./lib/cli";
+import { serverNodeFlags } from "./lib/server-flags";
 
 const dev = process.argv.includes("--dev");
 const buildOnly = process.argv.includes("--build-only");
@@ -112,9 +113,7 @@ if (buildOnly) process.exit(0);
 
 // ─── 6. Serve ────────────────────────────────────────────────────────────────────────────────
 // scripts/serve.mjs: Next.js behind node:http (methods Next.js cannot answer, graceful shutdown).
-// The heap kept close to its live data (HEAP_GROWTH_PERCENT; a V8 flag, refused in NODE_OPTIONS).
-const heapFlags = env.HEAP_GROWTH_PERCENT > 0 ? [`--heap-growing-percent=${env.HEAP_GROWTH_PERCENT}`] : [];
-const args = [...heapFlags, path.join(root, "scripts/serve.mjs"), ...(dev ? ["--dev"] : [])];
+const args = [...serverNodeFlags(env), path.join(root, "scripts/serve.mjs"), ...(dev ? ["--dev"] : [])];
 const server = spawn(process.execPath, args, {
   cwd: root,
   stdio: "inherit",
