@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { contentResponse, etagOf, matchesEtag } from "./content-cache";
+import { contentResponse, etagOf, keptSearch, matchesEtag } from "./content-cache";
 
 describe("content responses", () => {
   it("carry an ETag of the body, cache headers and purge tags", async () => {
@@ -28,5 +28,19 @@ describe("content responses", () => {
   it("compare ETags exactly", () => {
     expect(matchesEtag(null, 'W/"a"')).toBe(false);
     expect(matchesEtag('W/"ab"', 'W/"a"')).toBe(false);
+  });
+
+  it("key kept answers by the query less the parameters that change nothing, parsing it only when it names them", () => {
+    const kept = (search: string) => keptSearch(new URL(`http://t/x${search}`), ["jwt"]);
+    expect(kept("?page_ids=a,b&limit=3")).toBe("?page_ids=a,b&limit=3");
+    expect(kept("?page_ids=a&jwt=eyJ.x.y")).toBe("?page_ids=a");
+    expect(kept("?jwt=eyJ.x.y&page_ids=a")).toBe("?page_ids=a");
+    expect(kept("?jwt=eyJ.x.y")).toBe("");
+    expect(kept("?page_ids=a&jwt")).toBe("?page_ids=a");
+    // Not the parameter: a longer name ending in it, or the name as a value.
+    expect(kept("?xjwt=1")).toBe("?xjwt=1");
+    expect(kept("?q=jwt")).toBe("?q=jwt");
+    // Spelled encoded, it keeps a key of its own: a miss, never another reader's answer.
+    expect(kept("?j%77t=eyJ&page_ids=a")).toBe("?j%77t=eyJ&page_ids=a");
   });
 });

@@ -193,10 +193,16 @@ export function withBody(built: CachedResponse, body: string): CachedResponse {
   return { ...built, body, etag: etagOf(body), gzip: undefined };
 }
 
-/** The query of the key: as sent, less `ignore`d parameters. */
-function keptSearch(url: URL, ignore: readonly string[] = []): string {
-  if (!ignore.some((name) => url.searchParams.has(name))) return url.search;
-  const search = new URLSearchParams(url.search);
+/** The query of the key: as sent, less `ignore`d parameters (exported for tests). */
+export function keptSearch(url: URL, ignore: readonly string[] = []): string {
+  // A query naming none of them as written is the key as it is, without parsing it (a front page's
+  // comment counts send 8 kB of page ids). One that names them encoded (j%77t=) parses to a key
+  // of its own: a miss, never a wrong answer.
+  const raw = url.search;
+  if (!ignore.some((name) => raw.includes(`${name}=`) || raw.endsWith(`&${name}`) || raw.endsWith(`?${name}`)))
+    return raw;
+  if (!ignore.some((name) => url.searchParams.has(name))) return raw;
+  const search = new URLSearchParams(raw);
   for (const name of ignore) search.delete(name);
   const query = search.toString();
   return query ? `?${query}` : "";
