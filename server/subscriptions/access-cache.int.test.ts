@@ -105,10 +105,14 @@ async function newsroom() {
     });
     return { member, plan, sub };
   };
+  /** An anonymous reader's pingback of `storyId` (counts a metered read). */
+  const pingback = (storyId: string, readerId: string) =>
+    recordPingback(db, { accountId: account.id, storyId, user: null, readerId, disableMeter: false, now: new Date() });
   return {
     db,
     account,
     actor: staffActor(actor),
+    pingback,
     ctx,
     publish,
     check,
@@ -242,22 +246,13 @@ describe("access checks kept in memory", () => {
   });
 
   it("a metered read counted drops that reader's kept meter, and only theirs", async () => {
-    const { db, account, publish, check } = await newsroom();
+    const { db, account, publish, check, pingback } = await newsroom();
     await setMeter(db, account.id, { freeStories: 2 });
     const [a, b] = [await publish("subscription"), await publish("subscription")];
     const anon = { readerId: "amp-reader-1" };
     const other = { readerId: "amp-reader-2" };
     expect((await check(a.id, null, anon)).data.numberRemaining).toBe(1);
     expect((await check(a.id, null, other)).data.numberRemaining).toBe(1);
-    const pingback = (storyId: string, readerId: string) =>
-      recordPingback(db, {
-        accountId: account.id,
-        storyId,
-        user: null,
-        readerId,
-        disableMeter: false,
-        now: new Date(),
-      });
     await pingback(a.id, "amp-reader-1");
     expect(await check(a.id, null, anon)).toMatchObject({ granted: true, data: { numberRemaining: 1 } });
     expect(await check(b.id, null, anon)).toMatchObject({ granted: true, data: { numberRemaining: 0, isLast: true } });
@@ -293,19 +288,10 @@ describe("access checks kept in memory", () => {
   });
 
   it("checks that miss at the same time share one statement, each answered from its own story and meter", async () => {
-    const { db, account, publish, check, queries } = await newsroom();
+    const { db, account, publish, check, queries, pingback } = await newsroom();
     await setMeter(db, account.id, { freeStories: 2 });
     // Meter histories: "busy" has read one story this period, "done" two (all it gets).
     const [c, d] = [await publish("subscription"), await publish("subscription")];
-    const pingback = (storyId: string, readerId: string) =>
-      recordPingback(db, {
-        accountId: account.id,
-        storyId,
-        user: null,
-        readerId,
-        disableMeter: false,
-        now: new Date(),
-      });
     await pingback(c.id, "busy");
     await pingback(c.id, "done");
     await pingback(d.id, "done");
