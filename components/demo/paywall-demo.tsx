@@ -290,7 +290,7 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
             {view.grant.grantReason === "METERING"
               ? view.grant.data.isLast
                 ? "This is your last free story this month."
-                : `Free story. ${view.grant.data.numberRemaining ?? 0} free stories left this month.`
+                : `Free story. ${freeStoriesLeft(view.grant.data.numberRemaining ?? 0)} left this month.`
               : view.grant.grantReason === "SUBSCRIBER"
                 ? "Thanks for subscribing: you have full access."
                 : `Access: ${view.grant.grantReason}`}
@@ -378,4 +378,9 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
       ) : null}
     </div>
   );
+}
+
+/** "1 free story", "2 free stories", "0 free stories". */
+function freeStoriesLeft(n: number): string {
+  return `${n} free ${n === 1 ? "story" : "stories"}`;
 }

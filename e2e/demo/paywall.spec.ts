@@ -71,7 +71,7 @@ for (const viewport of VIEWPORTS) {
     const demo = page.getByTestId("paywall-demo");
     await expect(demo).toHaveAttribute("data-access", "granted");
     await expect(demo).toHaveAttribute("data-grant-reason", "METERING");
-    await expect(page.getByText("Free story. 1 free stories left this month.")).toBeVisible();
+    await expect(page.getByText("Free story. 1 free story left this month.")).toBeVisible();
     await expect(page.getByTestId("story-rest").getByRole("paragraph")).toHaveCount(3);
 
     await openStory(page, 1);
