@@ -286,19 +286,21 @@ async function loadKept(
   storyId: string | null,
   meter: MeterRef | null,
 ): Promise<{ story: StoryAccess | null; views: string[] }> {
+  const meterKey = meter === null ? null : meterKeyOf(accountId, meter);
   const story = storyId === null ? null : (peekKept<StoryAccess>(storyKeyOf(accountId, storyId)) ?? null);
-  const views = meter === null ? [] : peekKept<string[]>(meterKeyOf(accountId, meter));
+  const views = meterKey === null ? [] : peekKept<string[]>(meterKey);
   const wantStory = storyId !== null && story === null;
-  const wantViews = meter !== null && views === undefined;
+  const wantViews = meterKey !== null && views === undefined;
   if (!wantStory && !wantViews) return { story, views: views ?? [] };
   const read = await readMissed(db, accountId, {
     storyId: wantStory ? storyId : null,
-    meter: wantViews ? meter : null,
+    meter: wantViews ? { ...meter!, key: meterKey } : null,
   });
   return { story: wantStory ? read.story : story, views: (wantViews ? read.views : views) ?? [] };
 }
 
-type Missed = { storyId: string | null; meter: MeterRef | null };
+/** What a check missed: a story's settings, a meter (with the key it is kept under). */
+type Missed = { storyId: string | null; meter: (MeterRef & { key: string }) | null };
 type Read = { story: StoryAccess | null; views: string[] };
 type Waiting = { missed: Missed; resolve: (read: Read) => void; reject: (error: unknown) => void };
 
@@ -333,7 +335,7 @@ async function readBatch(db: Db, accountId: number, batch: Waiting[]): Promise<v
   try {
     const storyIds = [...new Set(batch.flatMap(({ missed }) => (missed.storyId === null ? [] : [missed.storyId])))];
     const meters = new Map<string, MeterRef>();
-    for (const { missed } of batch) if (missed.meter) meters.set(meterKeyOf(accountId, missed.meter), missed.meter);
+    for (const { missed } of batch) if (missed.meter) meters.set(missed.meter.key, missed.meter);
     const generation = responseCache().generation();
     const ahead =
       storyIds.length > 0 &&
@@ -381,7 +383,7 @@ async function readBatch(db: Db, accountId: number, batch: Waiting[]): Promise<v
     for (const { missed, resolve } of batch) {
       resolve({
         story: missed.storyId === null ? null : (stories.get(missed.storyId) ?? null),
-        views: missed.meter === null ? [] : (views.get(meterKeyOf(accountId, missed.meter)) ?? []),
+        views: missed.meter === null ? [] : (views.get(missed.meter.key) ?? []),
       });
     }
   } catch (error) {
