@@ -108,17 +108,35 @@ function stopServer() {
   }
 }
 
+type ProcessStat = { pid: string; name: string; fields: string[]; app: boolean };
+
+/**
+ * Every process now running, from /proc/<pid>/stat: its pid, command name and the fields after the
+ * command's closing parenthesis (state(0) ppid pgrp … utime(11) stime(12) cutime cstime), and
+ * whether it belongs to the app (the instances' process groups).
+ */
+function processes(): ProcessStat[] {
+  const found: ProcessStat[] = [];
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      found.push({ pid, name, fields, app: servers.some((server) => server.pid === Number(fields[2])) });
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return found;
+}
+
 /** Resident memory of every process of the app's instances (their process groups), in MB. */
 function residentMegabytes(): number {
   let kb = 0;
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
+  for (const { pid } of processes().filter((p) => p.app)) {
     try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      // Fields after the command's closing parenthesis: state ppid pgrp …
-      const pgrp = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
-      if (!servers.some((server) => server.pid === pgrp)) continue;
-      const rss = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${entry}/status`, "utf8"));
+      const rss = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
       if (rss) kb += Number(rss[1]);
     } catch {
       // the process ended meanwhile
@@ -233,20 +251,11 @@ function cpuMilliseconds(): { app: number; db: number } {
   const tick = 1000 / CLOCK_TICKS;
   let app = 0;
   let db = 0;
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      // Fields after the command's closing parenthesis: state(0) ppid pgrp … utime(11) stime(12) cutime cstime
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const used = (Number(fields[11]) + Number(fields[12])) * tick;
-      if (servers.some((server) => server.pid === Number(fields[2]))) app += used;
-      // A backend that exits takes its CPU time to the postmaster's children's times (cutime, cstime).
-      else if (name === "postgres") db += used + (Number(fields[13]) + Number(fields[14])) * tick;
-    } catch {
-      // the process ended meanwhile
-    }
+  for (const { name, fields, app: ofApp } of processes()) {
+    const used = (Number(fields[11]) + Number(fields[12])) * tick;
+    if (ofApp) app += used;
+    // A backend that exits takes its CPU time to the postmaster's children's times (cutime, cstime).
+    else if (name === "postgres") db += used + (Number(fields[13]) + Number(fields[14])) * tick;
   }
   return { app, db };
 }
