@@ -764,11 +764,13 @@ function start(): void {
     let unread: number | null = null;
     const sinceKey = "masthead-feed-since-" + config.accountId;
 
+    // A reload (the feed opened again, a tab chosen) supersedes the loads asked before it: their
+    // answers, if they arrive later, are dropped rather than shown over the newer list.
+    let generation = 0;
+
     async function load(reset: boolean): Promise<void> {
-      if (reset) {
-        items = [];
-        cursor = null;
-      }
+      if (reset) generation++;
+      const asked = generation;
       const query: Obj = { limit: 20, cursor: reset ? undefined : cursor };
       let path = base + "/feed";
       if (tab === "mine") {
@@ -782,7 +784,8 @@ function start(): void {
         undefined,
         query,
       );
-      items = items.concat(answer.items);
+      if (asked !== generation) return;
+      items = reset ? answer.items : items.concat(answer.items);
       cursor = answer.next_cursor;
       if (tab === "mine") {
         unread = answer.unread_count ?? null;
@@ -792,15 +795,21 @@ function start(): void {
       render();
     }
 
+    // The header and its close button are made once: a refresh (the feed opened again, a tab
+    // chosen) renders the list under them, so a click on Close, or a keyboard reader's focus on
+    // it, is never lost to a re-render that lands between press and release.
+    const close = h("button", { class: "link", type: "button", "aria-label": t("close") }, "✕");
+    close.addEventListener("click", () => toParent({ type: "close_feed" }));
+    const header = h(
+      "div",
+      { class: "bar" },
+      h("h1", {}, config.publisher ? config.publisher + " · " + t("feedTitle") : t("feedTitle")),
+      close,
+    );
+
     function render(): void {
-      const close = h("button", { class: "link", type: "button", "aria-label": t("close") }, "✕");
-      close.addEventListener("click", () => toParent({ type: "close_feed" }));
-      const header = h(
-        "div",
-        { class: "bar" },
-        h("h1", {}, config.publisher ? config.publisher + " · " + t("feedTitle") : t("feedTitle")),
-        close,
-      );
+      // The focused tab keeps the focus once the tabs are made again (their labels carry counts).
+      const focusedTab = app!.querySelector<HTMLElement>("[role=tab]:focus")?.dataset.tab;
       const tabs = h("div", { class: "tabs", role: "tablist" });
       for (const [id, key] of [
         ["latest", "feedLatest"],
@@ -809,7 +818,11 @@ function start(): void {
         if (id === "mine" && !jwt) continue;
         const label =
           t(key) + (id === "mine" && unread ? " (" + t("feedUnread", { n: unread >= 50 ? "50+" : unread }) + ")" : "");
-        const button = h("button", { role: "tab", type: "button", "aria-selected": String(tab === id) }, label);
+        const button = h(
+          "button",
+          { role: "tab", type: "button", "aria-selected": String(tab === id), "data-tab": id },
+          label,
+        );
         button.addEventListener("click", () => {
           tab = id;
           load(true).catch(() => render());
@@ -855,6 +868,7 @@ function start(): void {
         children.push(more);
       }
       app!.replaceChildren(...children);
+      if (focusedTab) app!.querySelector<HTMLElement>(`[role=tab][data-tab="${focusedTab}"]`)?.focus();
     }
 
     onFeedOpen = () => void load(true).catch(() => render());
@@ -980,8 +994,20 @@ function start(): void {
     type PageReactions = { reactions: Record<string, number>; total_count: number; my_reactions: string[] };
     const live = h("div", { class: "sr-only", "aria-live": "polite" });
     let state: PageReactions | null = null;
+    // Answers are shown in the order they were asked: the signed-in reload and a click's answer
+    // can cross, and the older one must not paint over the newer counts.
+    let asked = 0;
+    let shown = 0;
+    function show(n: number, answer: PageReactions, focusId?: string): void {
+      if (n < shown) return;
+      shown = n;
+      state = answer;
+      render(focusId);
+    }
 
     function render(focusId?: string): void {
+      // The reaction that has the focus keeps it once the buttons are made again.
+      focusId ??= app!.querySelector<HTMLElement>("[data-reaction]:focus")?.dataset.reaction;
       const group = h("div", { class: "summary page-reactions", role: "group", "aria-label": t("reactionsOnPage") });
       for (const [id, emoji] of REACTIONS) {
         const count = (state && state.reactions[id]) || 0;
@@ -1003,11 +1029,9 @@ function start(): void {
           if (!jwt) return askLogin();
           button.setAttribute("disabled", "");
           const path = pagePath + "/reactions/" + id;
+          const n = ++asked;
           (given ? api<PageReactions>("DELETE", path, undefined, { jwt }) : api<PageReactions>("POST", path, { jwt }))
-            .then((answer) => {
-              state = answer;
-              render(id);
-            })
+            .then((answer) => show(n, answer, id))
             .catch((error: unknown) => {
               button.removeAttribute("disabled");
               live.textContent = error instanceof ApiError ? error.message : t("error");
@@ -1021,12 +1045,12 @@ function start(): void {
     }
 
     whenUserKnown(() => {
+      const n = ++asked;
       api<PageReactions>("GET", pagePath + "/reactions", undefined, { jwt })
-        .then((answer) => {
-          state = answer;
-          render();
-        })
-        .catch(() => app!.replaceChildren(h("p", { class: "meta" }, t("error"))));
+        .then((answer) => show(n, answer))
+        .catch(() => {
+          if (n >= shown) app!.replaceChildren(h("p", { class: "meta" }, t("error")));
+        });
     });
   }
 
