@@ -42,6 +42,7 @@ import { corsHeaders, preflightResponse } from "./cors";
 import { CARRIED_QUERY_HEADER, carriedQuery, requestIdFrom } from "./edge.js";
 import { errorResponse, toErrorResponse } from "./errors";
 import { memberTokenFromRequest } from "./member-session";
+import { parseQueryString } from "./query-string";
 
 /**
  * Whom a route serves, and so what its handler's context holds:
@@ -208,8 +209,9 @@ export function apiRoute<
       }
       const ip = clientIp(req, env.TRUST_PROXY);
       const params = parseWith(options.params, await ctx.params, "params");
+      const search = parseQueryString(url.search);
       const db = await getDb();
-      const who = await authenticate(db, options, req, url, params);
+      const who = await authenticate(db, options, req, search, params);
 
       if (options.rateLimit) {
         const result = await checkRules([options.rateLimit].flat(), {
@@ -233,7 +235,7 @@ export function apiRoute<
               "body",
             )
           : undefined;
-      const query = parseWith(options.query, searchParamsToObject(url.searchParams), "query");
+      const query = parseWith(options.query, searchParamsToObject(search), "query");
 
       const response = await handler({
         req,
@@ -362,7 +364,7 @@ async function authenticate(
   db: Db,
   options: { auth: AuthScheme; roles?: readonly AdminRole[] },
   req: Request,
-  url: URL,
+  search: URLSearchParams,
   params: unknown,
 ): Promise<Who> {
   const scheme = options.auth;
@@ -389,32 +391,32 @@ async function authenticate(
     case "serverOrClient":
       if (req.headers.has("x-subauth"))
         return { account: await authenticateServerKey(db, req.headers.get("x-subauth")) };
-      return { account: (await authenticateClient(db, url.searchParams, { user: "none" })).account };
+      return { account: (await authenticateClient(db, search, { user: "none" })).account };
     case "serverOrClient+optionalUser":
       // Asked on every page view (the paywall): the key may come from the process cache.
       if (req.headers.has("x-subauth")) {
         const account = await authenticateServerKey(db, req.headers.get("x-subauth"), new Date(), { cached: true });
-        return { account, user: await optionalUserOf(db, account.id, url.searchParams) };
+        return { account, user: await optionalUserOf(db, account.id, search) };
       }
-      return authenticateClient(db, url.searchParams, { user: "optional", cached: true });
+      return authenticateClient(db, search, { user: "optional", cached: true });
     case "client":
-      return { account: (await authenticateClient(db, url.searchParams, { user: "none" })).account };
+      return { account: (await authenticateClient(db, search, { user: "none" })).account };
     case "client+user":
-      return authenticateClient(db, url.searchParams, { user: "required" });
+      return authenticateClient(db, search, { user: "required" });
     case "client+optionalUser":
-      return authenticateClient(db, url.searchParams, { user: "optional" });
+      return authenticateClient(db, search, { user: "optional" });
     case "publisherJwt":
     case "publisherJwt+user": {
       const raw = (params as { account_id?: unknown } | undefined)?.account_id;
       const accountId = typeof raw === "string" || typeof raw === "number" ? String(raw) : "";
-      const token = url.searchParams.get("jwt") ?? (await jwtFromBody(req));
+      const token = search.get("jwt") ?? (await jwtFromBody(req));
       return authenticatePublisherJwt(db, accountId, token, {
         user: scheme === "publisherJwt+user" ? "required" : "optional",
       });
     }
     case "oauth":
       return {
-        oauth: await authenticateAccessToken(db, { token: bearerToken(req, url), now: new Date() }),
+        oauth: await authenticateAccessToken(db, { token: bearerToken(req, search), now: new Date() }),
       };
     case "operator":
       requireOperatorToken(req.headers.get("authorization"), getEnv().METRICS_TOKEN);
@@ -447,10 +449,10 @@ function requireOperatorToken(authorization: string | null, token: string | unde
 }
 
 /** An OAuth access token from `Authorization: Bearer` or `access_token` (RFC 6750 §2.1, §2.3), not both. */
-function bearerToken(req: Request, url: URL): string | null {
+function bearerToken(req: Request, search: URLSearchParams): string | null {
   const header = req.headers.get("authorization");
   const fromHeader = header ? (/^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header)?.[1] ?? "") : null;
-  const fromQuery = url.searchParams.get("access_token");
+  const fromQuery = search.get("access_token");
   if (fromHeader !== null && fromQuery !== null) {
     throw new AppError("BAD_REQUEST", "Send the access token one way: the Authorization header or access_token.", {
       details: [{ field: "query.access_token", issue: "is also in the Authorization header" }],
