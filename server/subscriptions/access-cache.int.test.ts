@@ -9,6 +9,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { staffActor } from "../auth/actor";
+import { CACHE_CHANNEL_SQL } from "../cache/process-cache";
 import { getDatabase, getDb } from "../db";
 import type { Db } from "../db/client";
 import { createCollection, setCollectionItems } from "../publishing/editorial/collections";
@@ -20,6 +21,7 @@ import { enableResponseCache } from "../testing/response-cache";
 import { insertEditor } from "../testing/staff";
 import { TEST_DATABASE_URL } from "../testing/test-database";
 import { decideAccess, recordPingback } from "./access";
+import { meterPurgeKey, meterReaderKey } from "./meter";
 
 const onPostgres = process.env.TEST_DB === "postgres";
 const APP_URL = "http://localhost:3000";
@@ -260,6 +262,43 @@ describe("access checks kept in memory", () => {
     expect(await check(a.id, null, { readerId: "amp-reader-3" })).toMatchObject({ data: { numberRemaining: 1 } });
     const third = await publish("subscription");
     expect(await check(third.id, null, anon)).toMatchObject({ granted: false });
+  });
+
+  it("a read counted here keeps the reader's new meter here; a count by another instance drops it", async () => {
+    const { db, account, publish, check, pingback, queries } = await newsroom();
+    await setMeter(db, account.id, { freeStories: 3 });
+    const [a, b, c] = [await publish("subscription"), await publish("subscription"), await publish("subscription")];
+    const reader = { readerId: "amp-reader-9" };
+    for (const story of [a, b, c]) await check(story.id, null, reader); // every story's settings kept
+    expect(await pingback(a.id, reader.readerId)).toMatchObject({ why: "meter:counted" });
+    // The next page's check: answered from the meter the count kept, without a statement.
+    const before = queries();
+    expect(await check(b.id, null, reader)).toMatchObject({ granted: true, data: { numberRemaining: 1 } });
+    expect(await check(a.id, null, reader)).toMatchObject({ data: { numberRemaining: 2 } }); // counted: free again
+    expect(queries() - before).toBe(0);
+    // A pingback repeated, and one that finds the meter exhausted, keep nothing new and count nothing.
+    expect(await pingback(a.id, reader.readerId)).toMatchObject({ why: "meter:already_counted" });
+    // Another instance counts a read of b for this reader: its notice drops the meter kept here.
+    const periodStart = (
+      await db.meterView.findFirstOrThrow({
+        where: { accountId: account.id, storyId: a.id },
+        select: { periodStart: true },
+      })
+    ).periodStart;
+    const readerKey = meterReaderKey({ memberId: null, loggedIn: false, readerId: reader.readerId })!;
+    await db.meterView.create({
+      data: { accountId: account.id, readerKey, periodStart, storyId: b.id, createdAt: new Date() },
+    });
+    const notice = {
+      instance: "another-instance",
+      topics: [],
+      purges: [{ account: account.id, tags: [meterPurgeKey(readerKey)] }],
+    };
+    await db.$executeRawUnsafe(`SELECT pg_notify(${CACHE_CHANNEL_SQL}, $1)`, JSON.stringify(notice));
+    await expect
+      .poll(async () => (await check(c.id, null, reader)).data, { timeout: 5_000 })
+      .toMatchObject({ numberRemaining: 0, isLast: true });
+    expect(await check(b.id, null, reader)).toMatchObject({ data: { numberRemaining: 1 } });
   });
 
   it("a new reader's first check of a story not checked yet reads the story and the meter in one statement", async () => {

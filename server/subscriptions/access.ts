@@ -212,7 +212,8 @@ function meterApplies(meter: MeterState): boolean {
 //   to subscriptions, their members, identities and assets (migration access_change_notices); the
 //   subscriptions' time windows are kept and applied at each check, so time passing needs no event;
 // - the reader's meter for the period: kept with the responses, dropped by `meter/<reader key>`,
-//   which counting a read purges (./meter.ts). What checks miss is read in one statement, shared by
+//   which counting a read purges (./meter.ts); the instance that counted keeps it again at once,
+//   from what the count read under its lock. What checks miss is read in one statement, shared by
 //   the checks that miss in the same turn of the event loop (readMissed).
 // With the response cache off (RESPONSE_CACHE_MB=0) or while nothing tells this process about
 // changes, every check reads the database.
@@ -570,7 +571,16 @@ export async function decideAccess(
     freeStories: rules.freeStories,
     now: args.now,
   });
-  if (counted === "exhausted") {
+  if (counted.outcome === "counted" && responseCacheOn()) {
+    // The count's commit dropped the kept meter here (and its notice drops it elsewhere): this
+    // instance keeps the meter the count read under its lock, so that the reader's next check,
+    // on the next page, is not a miss. A count another instance commits later drops it again.
+    const meter = { readerKey, periodStart };
+    keepValue(args.accountId, meterKeyOf(args.accountId, meter), responseCache().generation(), counted.views, [
+      meterPurgeKey(readerKey),
+    ]);
+  }
+  if (counted.outcome === "exhausted") {
     return {
       granted: false,
       grantReason: null,
@@ -578,7 +588,7 @@ export async function decideAccess(
       why: "meter_exhausted",
     };
   }
-  return { ...decision, why: counted === "counted" ? "meter:counted" : "meter:already_counted" };
+  return { ...decision, why: counted.outcome === "counted" ? "meter:counted" : "meter:already_counted" };
 }
 
 /** The wire answer (the access grant object): `why` stays inside. */

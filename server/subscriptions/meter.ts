@@ -67,40 +67,39 @@ const METER_LOCK = 0x4d_45_54; // "MET"
  * Count `storyId` on the reader's meter for the period, unless it is counted already (a repeated
  * or parallel pingback: the unique index absorbs it) or the reader has no free story left. The
  * reader's meter is locked for the transaction, so parallel pingbacks of different stories cannot
- * pass the limit together. "counted": this call counted it; "already": it was; "exhausted": no
- * free story left, nothing counted.
+ * pass the limit together. "counted": this call counted it, and `views` are the stories counted
+ * in the period with it (read under the lock, so no count of this reader's is missing from them);
+ * "already": it was; "exhausted": no free story left, nothing counted.
  */
 export async function countMeteredRead(
   db: Db,
   args: { accountId: number; readerKey: string; periodStart: Date; storyId: string; freeStories: number; now: Date },
-): Promise<"counted" | "already" | "exhausted"> {
+): Promise<{ outcome: "counted"; views: string[] } | { outcome: "already" | "exhausted" }> {
   return withTransaction(db, async (tx) => {
     await tx.$executeRaw`SELECT 1 FROM (SELECT pg_advisory_xact_lock(${METER_LOCK}::int, hashtext(${`${args.accountId}:${args.readerKey}`}::text))) AS locked`;
-    const inserted = await tx.$queryRaw<{ id: number }[]>`
-      INSERT INTO meter_views (account_id, reader_key, period_start, story_id, created_at)
-      SELECT ${args.accountId}::int, ${args.readerKey}::text, ${args.periodStart}::timestamptz, ${args.storyId}::text, ${args.now}::timestamptz
-      WHERE (
-        SELECT count(*) FROM meter_views
-        WHERE account_id = ${args.accountId}::int AND reader_key = ${args.readerKey}::text AND period_start = ${args.periodStart}::timestamptz
-      ) < ${args.freeStories}::int
-      ON CONFLICT (account_id, reader_key, period_start, story_id) DO NOTHING
-      RETURNING id`;
-    if (inserted.length > 0) {
+    // The outer SELECT sees the meter as it was before the INSERT (one snapshot): the row it adds
+    // comes from RETURNING.
+    const [row] = await tx.$queryRaw<{ inserted: string[] | null; before: string[] | null }[]>`
+      WITH inserted AS (
+        INSERT INTO meter_views (account_id, reader_key, period_start, story_id, created_at)
+        SELECT ${args.accountId}::int, ${args.readerKey}::text, ${args.periodStart}::timestamptz, ${args.storyId}::text, ${args.now}::timestamptz
+        WHERE (
+          SELECT count(*) FROM meter_views
+          WHERE account_id = ${args.accountId}::int AND reader_key = ${args.readerKey}::text AND period_start = ${args.periodStart}::timestamptz
+        ) < ${args.freeStories}::int
+        ON CONFLICT (account_id, reader_key, period_start, story_id) DO NOTHING
+        RETURNING story_id
+      )
+      SELECT
+        (SELECT array_agg(story_id) FROM inserted) AS inserted,
+        (SELECT array_agg(story_id ORDER BY id) FROM meter_views
+          WHERE account_id = ${args.accountId}::int AND reader_key = ${args.readerKey}::text
+            AND period_start = ${args.periodStart}::timestamptz) AS before`;
+    if (row?.inserted?.length) {
       // The reader's meter as access checks keep it (./access.ts) is dropped in every instance at commit.
       await purgeResponses(tx, args.accountId, [meterPurgeKey(args.readerKey)]);
-      return "counted";
+      return { outcome: "counted", views: [...(row.before ?? []), ...row.inserted] };
     }
-    const existing = await tx.meterView.findUnique({
-      where: {
-        accountId_readerKey_periodStart_storyId: {
-          accountId: args.accountId,
-          readerKey: args.readerKey,
-          periodStart: args.periodStart,
-          storyId: args.storyId,
-        },
-      },
-      select: { id: true },
-    });
-    return existing ? "already" : "exhausted";
+    return { outcome: row?.before?.includes(args.storyId) ? "already" : "exhausted" };
   });
 }
