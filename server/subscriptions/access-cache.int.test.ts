@@ -358,6 +358,38 @@ describe("access checks kept in memory", () => {
     expect(queries() - again).toBe(0);
   });
 
+  it("signed-in readers checking at once share one statement for their subscriptions, each answered from its own", async () => {
+    const { db, account, publish, check, queries, subscriber, expectKept } = await newsroom();
+    const story = await publish("subscription");
+    await check(story.id, null, { readerId: "warm-up" }); // the story's settings kept
+    const { member: paying } = await subscriber();
+    const { member: linked } = await subscriber();
+    await db.memberIdentity.create({
+      data: { accountId: account.id, memberId: linked.id, provider: "publisher", externalId: "jwt-linked" },
+    });
+    const lapsed = await insertMember(db, account.id);
+    const before = queries();
+    const answers = await Promise.all([
+      check(story.id, paying.id),
+      check(story.id, lapsed.id),
+      check(story.id, null, { jwtUserId: "jwt-linked" }),
+      check(story.id, null, { jwtUserId: "jwt-never-seen" }),
+      check(story.id, paying.id),
+    ]);
+    expect(queries() - before).toBe(1);
+    expect(answers.map(({ granted, why }) => [granted, why])).toEqual([
+      [true, expect.stringMatching(/^subscription:/)],
+      [false, "hard_paywall"],
+      [true, expect.stringMatching(/^subscription:/)],
+      [false, "hard_paywall"],
+      [true, expect.stringMatching(/^subscription:/)],
+    ]);
+    // Each state was kept under its own reader.
+    await expectKept(story.id, lapsed.id);
+    await expectKept(story.id, null, { jwtUserId: "jwt-linked" });
+    expect((await check(story.id, null, { jwtUserId: "jwt-linked" })).granted).toBe(true);
+  });
+
   it("the first miss reads ahead the account's other stories that are not public; a change still drops each", async () => {
     const { db, publish, check, expectKept, subscriber, queries, ctx } = await newsroom();
     const { member } = await subscriber();

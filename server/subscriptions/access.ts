@@ -28,6 +28,7 @@ import { ProcessCache } from "../cache/process-cache";
 import { keepValue, peekKept, responseCache } from "../cache/response-cache";
 import type { Db } from "../db/client";
 import { readRaw } from "../db/raw-read";
+import { perTurn } from "../db/turn-batch";
 import { AppError } from "../errors";
 import { findOrCreateJwtMember } from "../members/identities";
 import {
@@ -303,94 +304,65 @@ async function loadKept(
 /** What a check missed: a story's settings, a meter (with the key it is kept under). */
 type Missed = { storyId: string | null; meter: (MeterRef & { key: string }) | null };
 type Read = { story: StoryAccess | null; views: string[] };
-type Waiting = { missed: Missed; resolve: (read: Read) => void; reject: (error: unknown) => void };
-
-/** Misses waiting for the next read, by client and account. */
-const waiting = new WeakMap<Db, Map<number, Waiting[]>>();
 
 /**
- * What a check missed, read together with what other checks of the account missed meanwhile:
- * the misses of one turn of the event loop (requests that arrived together) share one statement,
- * and so its round trip and the socket writes it costs, which on the paywall's hot path outweigh
- * the statement's own work. A check waits at most that one turn for it.
+ * What a check missed, read together with what other checks of the account missed in the same
+ * turn of the event loop (../db/turn-batch.ts): one statement, whose reads are kept, then each
+ * check gets its part.
  */
-function readMissed(db: Db, accountId: number, missed: Missed): Promise<Read> {
-  return new Promise((resolve, reject) => {
-    let byAccount = waiting.get(db);
-    if (!byAccount) waiting.set(db, (byAccount = new Map<number, Waiting[]>()));
-    let queue = byAccount.get(accountId);
-    if (!queue) {
-      const batch: Waiting[] = (queue = []);
-      byAccount.set(accountId, batch);
-      setImmediate(() => {
-        byAccount.delete(accountId);
-        void readBatch(db, accountId, batch);
-      });
-    }
-    queue.push({ missed, resolve, reject });
+const readMissed = perTurn(async (db: Db, accountId: number, batch: Missed[]): Promise<Read[]> => {
+  const storyIds = [...new Set(batch.flatMap((missed) => (missed.storyId === null ? [] : [missed.storyId])))];
+  const meters = new Map<string, MeterRef>();
+  for (const missed of batch) if (missed.meter) meters.set(missed.meter.key, missed.meter);
+  const generation = responseCache().generation();
+  const ahead =
+    storyIds.length > 0 &&
+    responseCacheOn() &&
+    !readingAhead.has(accountId) &&
+    peekKept(readAheadKey(accountId)) === undefined;
+  if (ahead) readingAhead.add(accountId);
+  const [row] = await readRaw<{ stories: unknown; meters: unknown; ahead: unknown }>(db, KEPT_SQL, [
+    accountId,
+    JSON.stringify(storyIds),
+    JSON.stringify([...meters.values()].map((m) => ({ k: m.readerKey, p: m.periodStart.toISOString() }))),
+    ahead ? READ_AHEAD_STORIES : 0,
+  ]).finally(() => {
+    if (ahead) readingAhead.delete(accountId);
   });
-}
 
-/** One statement for a batch of misses; what it reads is kept, then each check gets its part. */
-async function readBatch(db: Db, accountId: number, batch: Waiting[]): Promise<void> {
-  try {
-    const storyIds = [...new Set(batch.flatMap(({ missed }) => (missed.storyId === null ? [] : [missed.storyId])))];
-    const meters = new Map<string, MeterRef>();
-    for (const { missed } of batch) if (missed.meter) meters.set(missed.meter.key, missed.meter);
-    const generation = responseCache().generation();
-    const ahead =
-      storyIds.length > 0 &&
-      responseCacheOn() &&
-      !readingAhead.has(accountId) &&
-      peekKept(readAheadKey(accountId)) === undefined;
-    if (ahead) readingAhead.add(accountId);
-    const [row] = await readRaw<{ stories: unknown; meters: unknown; ahead: unknown }>(db, KEPT_SQL, [
-      accountId,
-      JSON.stringify(storyIds),
-      JSON.stringify([...meters.values()].map((m) => ({ k: m.readerKey, p: m.periodStart.toISOString() }))),
-      ahead ? READ_AHEAD_STORIES : 0,
-    ]).finally(() => {
-      if (ahead) readingAhead.delete(accountId);
-    });
-
-    const stories = new Map<string, StoryAccess | null>();
-    type StoryRow = [string, unknown, unknown[] | null] | null;
-    for (const [n, found] of parseJson<[number, StoryRow][] | null>(row?.stories ?? null) ?? []) {
-      const storyId = storyIds[n - 1]!;
-      const story = found && storyAccessOf(found[0], found[1], found[2]);
-      if (story) keepValue(accountId, storyKeyOf(accountId, storyId), generation, story, storyTags(storyId));
-      stories.set(storyId, story);
-    }
-    const views = new Map<string, string[]>();
-    const meterKeys = [...meters.keys()];
-    for (const [n, counted] of parseJson<[number, string[] | null][] | null>(row?.meters ?? null) ?? []) {
-      const key = meterKeys[n - 1]!;
-      views.set(key, counted ?? []);
-      keepValue(accountId, key, generation, counted ?? [], [meterPurgeKey(meters.get(key)!.readerKey)]);
-    }
-    if (ahead) keepValue(accountId, readAheadKey(accountId), generation, true, ["collections"]);
-    for (const [id, access, level, collections] of parseJson<[string, string, unknown, unknown[] | null][] | null>(
-      row?.ahead ?? null,
-    ) ?? []) {
-      if (!stories.has(id))
-        keepValue(
-          accountId,
-          storyKeyOf(accountId, id),
-          generation,
-          storyAccessOf(access, level, collections),
-          storyTags(id),
-        );
-    }
-    for (const { missed, resolve } of batch) {
-      resolve({
-        story: missed.storyId === null ? null : (stories.get(missed.storyId) ?? null),
-        views: missed.meter === null ? [] : (views.get(missed.meter.key) ?? []),
-      });
-    }
-  } catch (error) {
-    for (const { reject } of batch) reject(error);
+  const stories = new Map<string, StoryAccess | null>();
+  type StoryRow = [string, unknown, unknown[] | null] | null;
+  for (const [n, found] of parseJson<[number, StoryRow][] | null>(row?.stories ?? null) ?? []) {
+    const storyId = storyIds[n - 1]!;
+    const story = found && storyAccessOf(found[0], found[1], found[2]);
+    if (story) keepValue(accountId, storyKeyOf(accountId, storyId), generation, story, storyTags(storyId));
+    stories.set(storyId, story);
   }
-}
+  const views = new Map<string, string[]>();
+  const meterKeys = [...meters.keys()];
+  for (const [n, counted] of parseJson<[number, string[] | null][] | null>(row?.meters ?? null) ?? []) {
+    const key = meterKeys[n - 1]!;
+    views.set(key, counted ?? []);
+    keepValue(accountId, key, generation, counted ?? [], [meterPurgeKey(meters.get(key)!.readerKey)]);
+  }
+  if (ahead) keepValue(accountId, readAheadKey(accountId), generation, true, ["collections"]);
+  for (const [id, access, level, collections] of parseJson<[string, string, unknown, unknown[] | null][] | null>(
+    row?.ahead ?? null,
+  ) ?? []) {
+    if (!stories.has(id))
+      keepValue(
+        accountId,
+        storyKeyOf(accountId, id),
+        generation,
+        storyAccessOf(access, level, collections),
+        storyTags(id),
+      );
+  }
+  return batch.map((missed) => ({
+    story: missed.storyId === null ? null : (stories.get(missed.storyId) ?? null),
+    views: missed.meter === null ? [] : (views.get(missed.meter.key) ?? []),
+  }));
+});
 
 /** A subscription that grants access during [start, end or grace end). Times in epoch ms. */
 type CandidateSubscription = GrantingSubscription & {
@@ -401,53 +373,57 @@ type CandidateSubscription = GrantingSubscription & {
 type ReaderState = { memberId: number | null; subscriptions: CandidateSubscription[] };
 
 /**
- * The reader's member (by id, or by the JWT user's `publisher` identity) and that member's active
+ * Readers' members (by id, or by the JWT user's `publisher` identity) and each member's active
  * or cancelled subscriptions (its own, through the index on subscriber_id, and the group_access
- * ones it is a member of) with their plan's and group's granted assets and their time windows.
- * The rule of "access-granting" is subscription-state.ts's accessGrantingWhere: its status part
- * here, its time part in `grantsAt`.
+ * ones it is a member of) with their plan's and group's granted assets and their time windows:
+ * for each item of $2, a JSON array of {m: member id, j: JWT user id} (one of them null), a row
+ * `n` (its position). The rule of "access-granting" is subscription-state.ts's
+ * accessGrantingWhere: its status part here, its time part in `grantsAt`.
  */
 const READER_SQL = `
-WITH mem AS (
-  SELECT m.id FROM members m WHERE $2::int IS NOT NULL AND m.id = $2::int AND m.account_id = $1::int
-  UNION ALL
-  SELECT mi.member_id FROM member_identities mi
-  WHERE $2::int IS NULL AND $3::text IS NOT NULL
-    AND mi.account_id = $1::int AND mi.provider = 'publisher' AND mi.external_id = $3::text
-  LIMIT 1
-),
-subs AS (
-  SELECT sub.* FROM subscriptions sub WHERE sub.subscriber_id = (SELECT id FROM mem)
-  UNION
-  SELECT sub.* FROM subscription_members sm JOIN subscriptions sub ON sub.id = sm.subscription_id
-  WHERE sm.member_id = (SELECT id FROM mem)
-)
-SELECT
-  (SELECT id FROM mem) AS member_id,
-  COALESCE((
-    SELECT json_agg(json_build_object(
-      'id', g.id,
-      'type', g.subscription_type,
-      'dynamic_assets', g.dynamic_assets,
-      'start', g.start_timestamp,
-      'end', g.end_timestamp,
-      'grace', g.grace_ends_at,
-      'assets', COALESCE((
-        SELECT json_agg(json_build_object('type', a.type, 'metadata', a.metadata))
-        FROM subscription_assets a
-        WHERE a.id IN (
-          SELECT pa.asset_id FROM subscription_plan_assets pa
-          WHERE pa.subscription_plan_id = g.subscription_plan_id AND pa.role IN ('assets', 'additional_assets')
-          UNION
-          SELECT ga.asset_id FROM subscription_group_assets ga
-          WHERE ga.subscription_group_id = g.subscription_group_id AND ga.role = 'assets'
-        )
-      ), '[]'::json)
-    ) ORDER BY g.id)
-    FROM subs g
-    WHERE g.account_id = $1::int AND g.deleted_at IS NULL AND g.status IN ('active', 'cancelled')
-  ), '[]'::json) AS subscriptions
-`;
+SELECT w.n, r.member_id, r.subscriptions
+FROM json_array_elements($2::json) WITH ORDINALITY AS w(item, n)
+CROSS JOIN LATERAL (
+  WITH mem AS (
+    SELECT m.id FROM members m WHERE (w.item->>'m')::int IS NOT NULL AND m.id = (w.item->>'m')::int AND m.account_id = $1::int
+    UNION ALL
+    SELECT mi.member_id FROM member_identities mi
+    WHERE (w.item->>'m')::int IS NULL AND (w.item->>'j') IS NOT NULL
+      AND mi.account_id = $1::int AND mi.provider = 'publisher' AND mi.external_id = (w.item->>'j')
+    LIMIT 1
+  ),
+  subs AS (
+    SELECT sub.* FROM subscriptions sub WHERE sub.subscriber_id = (SELECT id FROM mem)
+    UNION
+    SELECT sub.* FROM subscription_members sm JOIN subscriptions sub ON sub.id = sm.subscription_id
+    WHERE sm.member_id = (SELECT id FROM mem)
+  )
+  SELECT
+    (SELECT id FROM mem) AS member_id,
+    COALESCE((
+      SELECT json_agg(json_build_object(
+        'id', g.id,
+        'type', g.subscription_type,
+        'dynamic_assets', g.dynamic_assets,
+        'start', g.start_timestamp,
+        'end', g.end_timestamp,
+        'grace', g.grace_ends_at,
+        'assets', COALESCE((
+          SELECT json_agg(json_build_object('type', a.type, 'metadata', a.metadata))
+          FROM subscription_assets a
+          WHERE a.id IN (
+            SELECT pa.asset_id FROM subscription_plan_assets pa
+            WHERE pa.subscription_plan_id = g.subscription_plan_id AND pa.role IN ('assets', 'additional_assets')
+            UNION
+            SELECT ga.asset_id FROM subscription_group_assets ga
+            WHERE ga.subscription_group_id = g.subscription_group_id AND ga.role = 'assets'
+          )
+        ), '[]'::json)
+      ) ORDER BY g.id)
+      FROM subs g
+      WHERE g.account_id = $1::int AND g.deleted_at IS NULL AND g.status IN ('active', 'cancelled')
+    ), '[]'::json) AS subscriptions
+) AS r`;
 
 const readerStates = new ProcessCache<string, ReaderState>("access", { ttlMs: 10 * 60_000, maxEntries: 100_000 });
 
@@ -457,21 +433,20 @@ function parseJson<T>(value: unknown): T {
 
 const epochMs = (value: string | null): number | null => (value === null ? null : new Date(value).getTime());
 
-async function loadReaderState(
-  db: Db,
-  accountId: number,
-  memberId: number | null,
-  jwtUserId: string | null,
-): Promise<ReaderState> {
-  if (memberId === null && !jwtUserId) return { memberId: null, subscriptions: [] };
-  const key = memberId !== null ? `${accountId} m:${memberId}` : `${accountId} j:${jwtUserId}`;
-  const kept = responseCacheOn() ? readerStates.get(key) : undefined;
-  if (kept) return kept;
+type ReaderMiss = { memberId: number | null; jwtUserId: string | null };
+
+/**
+ * Reader states that checks missed, read together with the others of the account's checks in the
+ * same turn of the event loop (../db/turn-batch.ts): one statement for the readers who arrive at
+ * once (a newsletter sent, a paywall's subscribers signing in). A batch that saw the cache cleared
+ * meanwhile keeps nothing: the triggers' notice clears it at a write's commit, and a state read
+ * before that commit and stored after the notice would outlive it.
+ */
+const readReaderStates = perTurn(async (db: Db, accountId: number, batch: ReaderMiss[]): Promise<ReaderState[]> => {
   const epoch = readerStates.epoch;
-  const [row] = await readRaw<{ member_id: unknown; subscriptions: unknown }>(db, READER_SQL, [
+  const rows = await readRaw<{ n: unknown; member_id: unknown; subscriptions: unknown }>(db, READER_SQL, [
     accountId,
-    memberId,
-    memberId === null ? jwtUserId : null,
+    JSON.stringify(batch.map((miss) => ({ m: miss.memberId, j: miss.memberId === null ? miss.jwtUserId : null }))),
   ]);
   type Raw = {
     id: unknown;
@@ -482,22 +457,41 @@ async function loadReaderState(
     grace: string | null;
     assets: GrantingSubscription["assets"] | null;
   };
-  const state: ReaderState = {
-    memberId: row?.member_id === null || row?.member_id === undefined ? null : Number(row.member_id),
-    subscriptions: parseJson<Raw[]>(row?.subscriptions ?? "[]").map((s) => ({
-      id: Number(s.id),
-      type: s.type,
-      dynamicAssets: s.dynamic_assets,
-      assets: s.assets ?? [],
-      start: epochMs(s.start),
-      end: epochMs(s.end),
-      graceEnds: epochMs(s.grace),
-    })),
-  };
-  // The triggers' notice clears the cache at the write's commit: a state read before that commit
-  // and stored after the notice would outlive it, so a load that saw a clear meanwhile keeps nothing.
-  if (responseCacheOn()) readerStates.set(key, state, Date.now(), epoch);
-  return state;
+  const states = new Array<ReaderState>(batch.length);
+  for (const row of rows) {
+    states[Number(row.n) - 1] = {
+      memberId: row.member_id === null || row.member_id === undefined ? null : Number(row.member_id),
+      subscriptions: parseJson<Raw[]>(row.subscriptions ?? "[]").map((s) => ({
+        id: Number(s.id),
+        type: s.type,
+        dynamicAssets: s.dynamic_assets,
+        assets: s.assets ?? [],
+        start: epochMs(s.start),
+        end: epochMs(s.end),
+        graceEnds: epochMs(s.grace),
+      })),
+    };
+  }
+  return batch.map((miss, n) => {
+    const state = states[n] ?? { memberId: null, subscriptions: [] };
+    if (responseCacheOn()) readerStates.set(readerStateKey(accountId, miss), state, Date.now(), epoch);
+    return state;
+  });
+});
+
+const readerStateKey = (accountId: number, miss: ReaderMiss) =>
+  miss.memberId !== null ? `${accountId} m:${miss.memberId}` : `${accountId} j:${miss.jwtUserId}`;
+
+async function loadReaderState(
+  db: Db,
+  accountId: number,
+  memberId: number | null,
+  jwtUserId: string | null,
+): Promise<ReaderState> {
+  if (memberId === null && !jwtUserId) return { memberId: null, subscriptions: [] };
+  const miss = { memberId, jwtUserId };
+  const kept = responseCacheOn() ? readerStates.get(readerStateKey(accountId, miss)) : undefined;
+  return kept ?? readReaderStates(db, accountId, miss);
 }
 
 /** Whether a subscription grants at `now` (the time part of accessGrantingWhere). */
