@@ -68,7 +68,9 @@ const expectedAccounts = [
   { id: 2, slug: "courier", name: "The courier", jwtSecret: "secret-of-courier" },
 ];
 
-describe.runIf(testDb.kind === "pglite")("backups of the embedded database (PGlite)", () => {
+// Each test migrates whole embedded databases from empty (every migration, several times): on 2
+// cores shared with the other test steps that took up to 31 s, past the suite's 30 s default.
+describe.runIf(testDb.kind === "pglite")("backups of the embedded database (PGlite)", { timeout: 120_000 }, () => {
   const folder = (name: string): DatabaseConfig => ({ kind: "pglite", dir: path.join(tmp, name) });
 
   it("restore into a new folder with the rows written before the backup", async () => {
