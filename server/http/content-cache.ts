@@ -15,6 +15,7 @@ import { getEnv } from "../../env.js";
 import { responseCache, type CachedResponse } from "../cache/response-cache";
 import { ENCODED_HEADER, LENGTH_HEADER, passesBodyHeaders } from "./edge.js";
 import { acceptsGzip } from "./negotiate";
+import { parseQueryString } from "./query-string";
 
 export type ContentResponseOptions = {
   /** Content type; JSON by default. */
@@ -201,8 +202,8 @@ export function keptSearch(url: URL, ignore: readonly string[] = []): string {
   const raw = url.search;
   if (!ignore.some((name) => raw.includes(`${name}=`) || raw.endsWith(`&${name}`) || raw.endsWith(`?${name}`)))
     return raw;
-  if (!ignore.some((name) => url.searchParams.has(name))) return raw;
-  const search = new URLSearchParams(raw);
+  const search = parseQueryString(raw);
+  if (!ignore.some((name) => search.has(name))) return raw;
   for (const name of ignore) search.delete(name);
   const query = search.toString();
   return query ? `?${query}` : "";
