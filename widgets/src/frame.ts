@@ -96,6 +96,17 @@ function start(): void {
     if (embedded)
       window.parent.postMessage({ masthead: "1", widget_id: config.widgetId, ...message }, config.parentOrigin!);
   }
+  /**
+   * Draw `children` as the frame's content. The control whose `attr` had the focus (or the one
+   * whose `attr` is `focus`: a button that lost it by being disabled) gets it back, so a reader on
+   * the keyboard stays where they were when an answer redraws the frame.
+   */
+  function redraw(children: Node[], attr: string, focus?: string): void {
+    const had = focus ?? app!.querySelector<HTMLElement>("[" + attr + "]:focus")?.getAttribute(attr);
+    app!.replaceChildren(...children);
+    if (had) app!.querySelector<HTMLElement>("[" + attr + '="' + had + '"]')?.focus();
+  }
+
   let lastHeight = 0;
   function reportHeight(): void {
     const height = Math.ceil(app!.getBoundingClientRect().bottom + 2);
@@ -808,8 +819,6 @@ function start(): void {
     );
 
     function render(): void {
-      // The focused tab keeps the focus once the tabs are made again (their labels carry counts).
-      const focusedTab = app!.querySelector<HTMLElement>("[role=tab]:focus")?.dataset.tab;
       const tabs = h("div", { class: "tabs", role: "tablist" });
       for (const [id, key] of [
         ["latest", "feedLatest"],
@@ -867,8 +876,8 @@ function start(): void {
         more.addEventListener("click", () => void load(false));
         children.push(more);
       }
-      app!.replaceChildren(...children);
-      if (focusedTab) app!.querySelector<HTMLElement>(`[role=tab][data-tab="${focusedTab}"]`)?.focus();
+      // The tabs are made again (their labels carry counts): the chosen one keeps the focus.
+      redraw(children, "data-tab");
     }
 
     onFeedOpen = () => void load(true).catch(() => render());
@@ -1006,8 +1015,6 @@ function start(): void {
     }
 
     function render(focusId?: string): void {
-      // The reaction that has the focus keeps it once the buttons are made again.
-      focusId ??= app!.querySelector<HTMLElement>("[data-reaction]:focus")?.dataset.reaction;
       const group = h("div", { class: "summary page-reactions", role: "group", "aria-label": t("reactionsOnPage") });
       for (const [id, emoji] of REACTIONS) {
         const count = (state && state.reactions[id]) || 0;
@@ -1039,8 +1046,7 @@ function start(): void {
         });
         group.append(button);
       }
-      app!.replaceChildren(group, live);
-      if (focusId) app!.querySelector<HTMLElement>('[data-reaction="' + focusId + '"]')?.focus();
+      redraw([group, live], "data-reaction", focusId);
       reportHeight();
     }
 
