@@ -276,7 +276,7 @@ describe("access checks kept in memory", () => {
     expect(await check(b.id, null, reader)).toMatchObject({ granted: true, data: { numberRemaining: 1 } });
     expect(await check(a.id, null, reader)).toMatchObject({ data: { numberRemaining: 2 } }); // counted: free again
     expect(queries() - before).toBe(0);
-    // A pingback repeated, and one that finds the meter exhausted, keep nothing new and count nothing.
+    // A pingback repeated counts nothing (told apart from an exhausted meter by the count's statement).
     expect(await pingback(a.id, reader.readerId)).toMatchObject({ why: "meter:already_counted" });
     // Another instance counts a read of b for this reader: its notice drops the meter kept here.
     const periodStart = (
