@@ -1,5 +1,6 @@
 /**
- * Reads of hand-written SQL on the hot paths (an access check's first look at a story and a meter),
+ * Hand-written SQL on the hot paths (an access check's first look at a story and a meter; a
+ * comment create's reads and its one-statement write),
  * sent through the driver adapter the client was opened with rather than through Prisma Client's
  * raw query path. That path (the request's building and logging, its interpreter, the result's
  * mapping, and the promises of each step, each paying for the request context's async hooks) cost
@@ -15,6 +16,7 @@
  */
 import { ColumnTypeEnum, type ArgType, type SqlDriverAdapter } from "@prisma/driver-adapter-utils";
 
+import type { Prisma } from "../generated/prisma/client";
 import type { Db } from "./client";
 
 export type RawArg = string | number | boolean | Date | bigint | null;
@@ -75,4 +77,20 @@ export async function readRaw<T extends Record<string, unknown>>(db: Db, sql: st
     for (let i = 0; i < columnNames.length; i++) out[columnNames[i]!] = column(columnTypes[i]!, row[i]);
     return out as T;
   });
+}
+
+/** The rows of a `Prisma.sql` statement (scalar values only), as readRaw reads them. */
+export function readSql<T extends Record<string, unknown>>(db: Db, sql: Prisma.Sql): Promise<T[]> {
+  return readRaw<T>(db, sql.text, sql.values as RawArg[]);
+}
+
+/**
+ * A select list giving each column of `alias` the name of its model field (`a.account_id AS
+ * "accountId"`), so that readRaw's rows have the model's shape. `columns` names every field of the
+ * type, so a field added to the model and not here fails the type check.
+ */
+export function columnsAs<T>(alias: string, columns: { [K in keyof T]-?: string }): string {
+  return Object.entries(columns as Record<string, string>)
+    .map(([field, column]) => `${alias}.${column} AS "${field}"`)
+    .join(", ");
 }

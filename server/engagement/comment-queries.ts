@@ -21,6 +21,7 @@
 import "server-only";
 
 import type { Db } from "../db/client";
+import { readSql } from "../db/raw-read";
 import { Prisma } from "../generated/prisma/client";
 import type { TSortOrder } from "./comments.schema";
 
@@ -58,7 +59,7 @@ export async function visibleCommentStats(
   pageIds: readonly number[],
 ): Promise<Map<number, PageCommentStats>> {
   if (pageIds.length === 0) return new Map();
-  const rows = await db.$queryRaw<StatsRow[]>`${statsSql(accountId, pageIds)}`;
+  const rows = await readSql<StatsRow>(db, statsSql(accountId, pageIds));
   return new Map(rows.map((r) => [Number(r.page_id), statsOf(r)]));
 }
 
@@ -101,15 +102,18 @@ export async function pageAndRealmCounts(
   accountId: number,
   pageId: number,
 ): Promise<{ stats: PageCommentStats | undefined; realm: number }> {
-  const [row] = await db.$queryRaw<(Omit<StatsRow, "page_id"> & { page_id: number | null; realm: number })[]>`
+  const [row] = await readSql<Omit<StatsRow, "page_id"> & { page_id: number | null; realm: number }>(
+    db,
+    Prisma.sql`
     SELECT ${realmSql(accountId)} AS realm, s.page_id, s.total, s.parents, s.placeholders
-    FROM (SELECT 1) AS one LEFT JOIN (${statsSql(accountId, [pageId])}) AS s ON true`;
+    FROM (SELECT 1) AS one LEFT JOIN (${statsSql(accountId, [pageId])}) AS s ON true`,
+  );
   return { stats: row?.page_id == null ? undefined : statsOf(row), realm: Number(row?.realm ?? 0) };
 }
 
 /** Visible comments of the account (the comment realm): realm_comment_count. */
 export async function realmCommentCount(db: Db, accountId: number): Promise<number> {
-  const [row] = await db.$queryRaw<{ count: number }[]>`SELECT ${realmSql(accountId)} AS count`;
+  const [row] = await readSql<{ count: number }>(db, Prisma.sql`SELECT ${realmSql(accountId)} AS count`);
   return Number(row?.count ?? 0);
 }
 
@@ -139,7 +143,9 @@ export async function listedParentIds(
       ? Prisma.sql`(SELECT count(*) FROM comment_reactions x WHERE x.comment_id = c.id)`
       : Prisma.sql`0`;
   const cut = args.offset + args.limit;
-  const rows = await db.$queryRaw<{ id: number }[]>`
+  const rows = await readSql<{ id: number }>(
+    db,
+    Prisma.sql`
     SELECT id FROM (
       (SELECT c.id, c.created_at, ${reactions} AS reactions FROM comments c
         WHERE c.account_id = ${accountId} AND c.page_id = ${pageId} AND c.parent_comment_id IS NULL AND ${FLAGS("c")}
@@ -151,7 +157,8 @@ export async function listedParentIds(
           AND EXISTS (SELECT 1 FROM comments r WHERE r.parent_comment_id = c.id AND ${FLAGS("r")})
         ORDER BY ${order} LIMIT ${cut})
     ) AS listed
-    ORDER BY ${order} LIMIT ${args.limit} OFFSET ${args.offset}`;
+    ORDER BY ${order} LIMIT ${args.limit} OFFSET ${args.offset}`,
+  );
   return rows.map((r) => Number(r.id));
 }
 
@@ -167,12 +174,15 @@ export async function visibleCommentsByUrl(
   if (urls.length === 0) return new Map();
   // Each page's row of comment_counts, less its few hidden replies (read per page through the
   // not-visible index: as a join, the planner hashed the account's whole comments table).
-  const rows = await db.$queryRaw<{ url: string; total: number }[]>`
+  const rows = await readSql<{ url: string; total: number }>(
+    db,
+    Prisma.sql`
     SELECT pg.url,
            ((SELECT COALESCE(max(n.own_visible), 0) FROM comment_counts n WHERE n.account_id = ${accountId} AND n.page_id = pg.id)
             - (SELECT COALESCE(sum(${visibleReplies("p")}), 0) FROM comments p
                WHERE p.account_id = ${accountId} AND p.page_id = pg.id AND (NOT p.is_published OR p.is_spam)))::int AS total
     FROM pages pg
-    WHERE pg.account_id = ${accountId} AND pg.url IN (${Prisma.join([...new Set(urls)])})`;
+    WHERE pg.account_id = ${accountId} AND pg.url IN (${Prisma.join([...new Set(urls)])})`,
+  );
   return new Map(rows.map((r) => [r.url, Number(r.total)]));
 }

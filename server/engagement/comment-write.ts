@@ -26,6 +26,7 @@
 import "server-only";
 
 import type { Db } from "../db/client";
+import { readRaw } from "../db/raw-read";
 import { withTransaction } from "../db/transaction";
 import type { Comment, Page } from "../generated/prisma/client";
 import { queueEventDeliveries, subscribedEndpoints } from "../webhooks/deliveries";
@@ -95,8 +96,7 @@ export async function writeComment(
     name: "comment.created",
   });
   const write = async (q: Db): Promise<Written> => {
-    const [row] = await q.$queryRawUnsafe<Written[]>(
-      WRITE_SQL,
+    const [row] = await readRaw<Written>(q, WRITE_SQL, [
       comment.authorId,
       `${comment.pageId}:${comment.bodyDigest}`,
       comment.createdAt,
@@ -118,7 +118,7 @@ export async function writeComment(
       JSON.stringify(comment.moderationReasons),
       JSON.stringify(commentEventPayload(comment, args.page)),
       args.replacing ?? null,
-    );
+    ]);
     return row!;
   };
   const written =

@@ -27,6 +27,7 @@
 import "server-only";
 
 import type { Db } from "../db/client";
+import { columnsAs, readRaw } from "../db/raw-read";
 import { AppError } from "../errors";
 import type { Page } from "../generated/prisma/client";
 import { isPublicationUrl, type Publisher } from "../publishing/publisher";
@@ -155,9 +156,22 @@ export function normalizePageUrl(url: string, field: string): string {
   return normalized;
 }
 
-/** The account's page at a normalised URL, or null (nothing is created). */
-export function findPage(db: Db, accountId: number, url: string): Promise<Page | null> {
-  return db.page.findUnique({ where: { accountId_url: { accountId, url } } });
+const PAGE_SQL = `SELECT ${columnsAs<Page>("p", {
+  id: "id",
+  accountId: "account_id",
+  url: "url",
+  headline: "headline",
+  heroImageUrl: "hero_image_url",
+  authorIds: "author_ids",
+  metadata: "metadata",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
+})} FROM pages p WHERE p.account_id = $1 AND p.url = $2`;
+
+/** The account's page at a normalised URL, or null (nothing is created): past Prisma Client (raw-read.ts). */
+export async function findPage(db: Db, accountId: number, url: string): Promise<Page | null> {
+  const [page] = await readRaw<Page>(db, PAGE_SQL, [accountId, url]);
+  return page ?? null;
 }
 
 /**

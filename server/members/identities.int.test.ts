@@ -6,7 +6,7 @@ import { verifyPassword } from "@/server/auth/password";
 import { getDb } from "@/server/db";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
-import { findOrCreateJwtMember, jwtIdsOfMembers } from "./identities";
+import { findJwtMember, findOrCreateJwtMember, jwtIdsOfMembers } from "./identities";
 
 const user = (over: Partial<ApiUser> = {}): ApiUser => ({
   id: "reader-42",
@@ -18,6 +18,23 @@ const user = (over: Partial<ApiUser> = {}): ApiUser => ({
 });
 
 describe("findOrCreateJwtMember", () => {
+  it("reads a returning reader past Prisma Client as Prisma's typed read gives it, every field", async () => {
+    const db = await getDb();
+    const account = await createTestPublisher(db);
+    const now = new Date("2026-11-24T10:11:12.345Z");
+    const created = await findOrCreateJwtMember(db, { accountId: account.id, user: user(), now });
+    // Fields of every kind set: text, null, boolean, JSON, timestamps.
+    await db.member.update({
+      where: { id: created.id },
+      data: { bio: "Reads the council pages", emailVerified: true, metadata: { plan: "gold", n: [1, 2] } },
+    });
+    const typed = await db.member.findUniqueOrThrow({ where: { id: created.id } });
+    const returning = await findOrCreateJwtMember(db, { accountId: account.id, user: user(), now });
+    expect(returning).toStrictEqual(typed);
+    expect(await findJwtMember(db, { accountId: account.id, userId: "reader-42" })).toStrictEqual(typed);
+    expect(await findJwtMember(db, { accountId: account.id, userId: "nobody" })).toBeNull();
+  });
+
   it("creates the member once, then finds it and follows the claims", async () => {
     const db = await getDb();
     const account = await createTestPublisher(db);

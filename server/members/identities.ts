@@ -29,9 +29,10 @@ import { randomUUID } from "node:crypto";
 
 import type { ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
+import { columnsAs, readRaw } from "../db/raw-read";
 import { withTransaction } from "../db/transaction";
 import { purgeComments } from "../engagement/comments-cache";
-import type { MemberRecord } from "./members";
+import { MEMBER_COLUMNS, type MemberRecord } from "./members";
 
 /** The provider of identities that come from a publisher-signed JWT. */
 export const PUBLISHER_JWT_PROVIDER = "publisher";
@@ -69,6 +70,29 @@ const MAX_CLAIM_LENGTH = { name: 200, avatar: 2048, email: 254 };
 export const cut = (value: string | null | undefined, max: number) =>
   value ? value.trim().slice(0, max) || null : null;
 
+const IDENTITY_SQL = `
+  SELECT i.email AS "identityEmail", ${columnsAs<MemberRecord>("m", MEMBER_COLUMNS)}
+  FROM member_identities i JOIN members m ON m.id = i.member_id
+  WHERE i.account_id = $1 AND i.provider = $2 AND i.external_id = $3`;
+
+/**
+ * A known identity's e-mail and its member, in one statement past Prisma Client (raw-read.ts:
+ * the returning reader of every comment create and signed-in read).
+ */
+async function readIdentity(
+  db: Db,
+  key: { accountId: number; provider: string; externalId: string },
+): Promise<{ identityEmail: string | null; member: MemberRecord } | null> {
+  const [row] = await readRaw<MemberRecord & { identityEmail: string | null }>(db, IDENTITY_SQL, [
+    key.accountId,
+    key.provider,
+    key.externalId,
+  ]);
+  if (!row) return null;
+  const { identityEmail, ...member } = row;
+  return { identityEmail, member };
+}
+
 /**
  * The member behind a publisher-JWT user of the account, created on first sight (with its
  * identity), with name, avatar and e-mail brought up to date from the claims.
@@ -85,15 +109,10 @@ export async function findOrCreateJwtMember(
   const key = { accountId, provider: PUBLISHER_JWT_PROVIDER, externalId: user.id };
   // A returning reader whose claims did not change (the usual case) is read without a transaction;
   // a provider claim to link (the client API's) takes the transaction below, which links it.
-  const known = alias
-    ? null
-    : await db.memberIdentity.findUnique({
-        where: { accountId_provider_externalId: key },
-        include: { member: true },
-      });
+  const known = alias ? null : await readIdentity(db, key);
   if (
     known &&
-    known.email === email &&
+    known.identityEmail === email &&
     known.member.name === name &&
     known.member.avatarUrl === avatarUrl &&
     known.member.communicationEmail === email
@@ -171,15 +190,10 @@ export async function jwtIdsOfMembers(db: Db, memberIds: readonly number[]): Pro
 
 /** The member behind a publisher-JWT user, or null when that user was never seen (nothing is created). */
 export async function findJwtMember(db: Db, args: { accountId: number; userId: string }): Promise<MemberRecord | null> {
-  const identity = await db.memberIdentity.findUnique({
-    where: {
-      accountId_provider_externalId: {
-        accountId: args.accountId,
-        provider: PUBLISHER_JWT_PROVIDER,
-        externalId: args.userId,
-      },
-    },
-    include: { member: true },
+  const known = await readIdentity(db, {
+    accountId: args.accountId,
+    provider: PUBLISHER_JWT_PROVIDER,
+    externalId: args.userId,
   });
-  return identity?.member ?? null;
+  return known?.member ?? null;
 }

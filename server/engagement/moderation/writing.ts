@@ -7,6 +7,7 @@
 import "server-only";
 
 import type { Db } from "../../db/client";
+import { readSql } from "../../db/raw-read";
 import { AppError } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
 import type { TCommentOp } from "../comments.schema";
@@ -24,12 +25,15 @@ async function readerHistory(
   db: Db,
   args: { accountId: number; memberId: number; now: Date; editing?: number; bans?: boolean },
 ): Promise<{ firstCommentAt: Date | null; publishedComments: number; ban: { until: string | null } | null }> {
-  const [row] = await db.$queryRaw<{ first: Date | null; published: number; ban: unknown }[]>`
+  const [row] = await readSql<{ first: Date | null; published: number; ban: unknown }>(
+    db,
+    Prisma.sql`
     SELECT min(created_at) AS first,
            (count(*) FILTER (WHERE is_published AND NOT is_spam AND deleted_at IS NULL))::int AS published,
            ${args.bans ? activeBanSql(args) : Prisma.sql`NULL::json`} AS ban
     FROM comments
-    WHERE account_id = ${args.accountId} AND author_id = ${args.memberId} AND id <> ${args.editing ?? 0}`;
+    WHERE account_id = ${args.accountId} AND author_id = ${args.memberId} AND id <> ${args.editing ?? 0}`,
+  );
   return {
     firstCommentAt: row?.first ? new Date(row.first) : null,
     publishedComments: Number(row?.published ?? 0),
