@@ -18,7 +18,7 @@ describe("findPage", () => {
       data: {
         headline: "The harbour deal",
         heroImageUrl: "https://cdn.example.com/h.jpg",
-        authorIds: ["a-1", "author \"two\", with a comma", "{braces}"],
+        authorIds: ["a-1", 'author "two", with a comma', "{braces}"],
         metadata: { section: "Local", tags: ["x", "y"], n: 3 },
       },
     });
