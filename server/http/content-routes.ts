@@ -44,7 +44,7 @@ export function contentRoute<Q extends z.ZodType = z.ZodType, P extends z.ZodTyp
     const ctx = contentContext(args.publisher);
     // A read that names its reader (check-access) is theirs alone: built every time, never kept.
     return cachedRead(args.req, args.url, ctx.accountId, () => load({ ...args, ctx }), {
-      bypass: args.url.searchParams.has("check-access"),
+      bypass: args.search.has("check-access"),
     });
   });
 }
@@ -71,18 +71,18 @@ export const storyAnswer = (story: WireStory, id = String(story.id)): ContentAns
  * story. Without `check-access` nothing changes: the public, cacheable story.
  */
 export async function gatedStoryAnswer(
-  args: { db: Db; url: URL; ctx: ContentContext },
+  args: { db: Db; search: URLSearchParams; ctx: ContentContext },
   story: WireStory,
   id = String(story.id),
 ): Promise<ContentAnswer> {
-  const flag = args.url.searchParams.get("check-access");
+  const flag = args.search.get("check-access");
   if (flag !== "true" && flag !== "1") return storyAnswer(story, id);
-  const { db, url, ctx } = args;
-  const { account, user } = await authenticateClient(db, url.searchParams, { user: "optional", cached: true });
+  const { db, search, ctx } = args;
+  const { account, user } = await authenticateClient(db, search, { user: "optional", cached: true });
   if (account.id !== ctx.accountId)
     throw new AppError("UNAUTHORIZED", "The key parameter is not this publication's key.");
   const query = ZAccessQuery.extend({ count: ZAccessQuery.shape["disable-meter"] }).safeParse(
-    searchParamsToObject(url.searchParams),
+    searchParamsToObject(search),
   );
   if (!query.success) {
     throw new AppError("BAD_REQUEST", "Invalid query parameters.", {

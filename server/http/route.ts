@@ -165,6 +165,8 @@ export type RouteOptions<A extends AuthScheme, Q extends z.ZodType, B extends z.
 export type HandlerContext<A extends AuthScheme, Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType> = {
   req: Request;
   url: URL;
+  /** The query, parsed once (parseQueryString; `url.searchParams` would parse it again). */
+  search: URLSearchParams;
   requestId: string;
   ip: string;
   db: Db;
@@ -187,23 +189,25 @@ export function apiRoute<
   if (options.auth === "admin" && !options.roles?.length) throw new Error('apiRoute: auth "admin" needs roles');
   const route = async (req: Request, ctx: NextContext): Promise<Response> => {
     const started = performance.now();
-    const response = await answer(req, ctx);
+    const parsed: { url?: URL } = {};
+    const response = await answer(req, ctx, parsed);
     const params = await Promise.resolve(ctx?.params).catch(() => undefined);
     recordRequest({
       method: req.method,
-      route: routeTemplate(new URL(req.url).pathname, params),
+      route: routeTemplate((parsed.url ?? new URL(req.url)).pathname, params),
       status: response.status,
       seconds: (performance.now() - started) / 1000,
     });
     return response;
   };
-  const answer = async (req: Request, ctx: NextContext): Promise<Response> => {
+  const answer = async (req: Request, ctx: NextContext, parsed: { url?: URL }): Promise<Response> => {
     const requestId = requestIdFrom(req.headers.get("x-request-id")) ?? randomUUID();
     const env = getEnv();
     const cors = options.cors ? corsHeaders(req.headers.get("origin"), env.CORS_ALLOWED_ORIGINS) : {};
     let extra: Record<string, string> = { ...cors };
     try {
       const url = requestUrl(req);
+      parsed.url = url;
       if ((options.produces ?? "json") === "json" && !acceptsJson(req.headers.get("accept"))) {
         throw new AppError("NOT_ACCEPTABLE", "This endpoint answers application/json; the Accept header rules it out.");
       }
@@ -240,6 +244,7 @@ export function apiRoute<
       const response = await handler({
         req,
         url,
+        search,
         requestId,
         ip,
         db,

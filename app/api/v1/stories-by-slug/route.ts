@@ -13,7 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       summary:
         "One published story by slug: {story}; 404 when no published story has it. With check-access=true&key=<client key> (and the reader's accesstype_jwt, readerId, disable-meter, count): {story, access} when the reader may read it, else 402 {error: PAYMENT_REQUIRED, access} without the story.",
     },
-    async ({ db, ctx, url, query }) =>
-      gatedStoryAnswer({ db, url, ctx }, await getStoryBySlug(db, { ctx, slug: query.slug, fields: query.fields })),
+    async ({ db, ctx, search, query }) =>
+      gatedStoryAnswer({ db, search, ctx }, await getStoryBySlug(db, { ctx, slug: query.slug, fields: query.fields })),
   ),
 });

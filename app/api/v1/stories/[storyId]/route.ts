@@ -14,9 +14,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       summary:
         "One published story by id: {story}; 400 for a non-UUID, 404 when not published. With check-access=true&key=<client key> (and the reader's accesstype_jwt, readerId, disable-meter, count): {story, access} when the reader may read it, else 402 {error: PAYMENT_REQUIRED, access} without the story.",
     },
-    async ({ db, ctx, url, params, query }) =>
+    async ({ db, ctx, search, params, query }) =>
       gatedStoryAnswer(
-        { db, url, ctx },
+        { db, search, ctx },
         await getStoryById(db, { ctx, id: params.storyId, fields: query.fields }),
         params.storyId,
       ),
