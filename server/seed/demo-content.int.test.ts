@@ -15,7 +15,7 @@ import { forgetPublisherCache } from "../publishing/publisher";
 import { cardsPlainText, readTimeMinutes } from "../publishing/story-view";
 import { seedDemoPublisher } from "./demo";
 import { DEMO_STORIES, gradientPng, seedDemoContent } from "./demo-content";
-import { LARGE_SLUG_PREFIX, seedLargeContent } from "./large-content";
+import { generatedSlugSql, LARGE_SLUG_PREFIX, seedLargeContent } from "./large-content";
 
 const uploadDir = await fs.mkdtemp(path.join(os.tmpdir(), "masthead-demo-content-"));
 const appUrl = "http://localhost:3000";
@@ -184,6 +184,19 @@ describe("demo content", () => {
 });
 
 describe("large content", () => {
+  it("numbers generated slugs with six digits at least, never cutting a seventh", async () => {
+    const db = await getDb();
+    const rows = await db.$queryRawUnsafe<{ slug: string }[]>(
+      `SELECT ${generatedSlugSql("n")} AS slug FROM unnest(ARRAY[1, 999999, 1000000, 12345678]) AS n`,
+    );
+    expect(rows.map((r) => r.slug)).toEqual([
+      "bench/story-000001",
+      "bench/story-999999",
+      "bench/story-1000000",
+      "bench/story-12345678",
+    ]);
+  });
+
   it("generates N published, searchable, linked stories and tops up instead of doubling", async () => {
     const { db, accountId } = await seed();
     const first = await seedLargeContent(db, { accountId, target: 120, batchSize: 50 });

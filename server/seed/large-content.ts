@@ -84,6 +84,13 @@ const lit = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const array = (items: readonly string[]) => `(ARRAY[${items.map(lit).join(",")}]::text[])`;
 const intArray = (items: readonly number[]) => `ARRAY[${items.map((n) => Math.trunc(n)).join(",")}]::int[]`;
 
+/**
+ * The slug of generated story `n` (an SQL integer expression): "bench/story-000042", six digits
+ * at least and never cut (lpad alone cuts: story 1,000,000 would take 100,000's slug).
+ */
+export const generatedSlugSql = (n: string) =>
+  `${lit(LARGE_SLUG_PREFIX)} || lpad(${n}::text, greatest(6, length(${n}::text)), '0')`;
+
 export type LargeContentResult = { existing: number; created: number; total: number };
 
 /**
@@ -185,14 +192,14 @@ function insertBatchSql(a: {
              '<p>' || ${paragraph2} || '</p>' AS p2,
              TIMESTAMPTZ ${lit(nowIso)} - INTERVAL '21 days' - (n * INTERVAL '7 minutes') AS published_at
       FROM generate_series(${a.from}, ${a.to}) AS n
-      WHERE NOT EXISTS (SELECT 1 FROM stories x WHERE x.account_id = ${a.accountId} AND x.slug = ${lit(LARGE_SLUG_PREFIX)} || lpad(n::text, 6, '0'))
+      WHERE NOT EXISTS (SELECT 1 FROM stories x WHERE x.account_id = ${a.accountId} AND x.slug = ${generatedSlugSql("n")})
       ORDER BY n
       LIMIT ${a.limit}
     ), s AS (
       INSERT INTO stories (id, account_id, headline, subheadline, slug, summary, status, story_template, story_version_id, cards, plain_text,
                            hero_image_s3_key, read_time, published_at, first_published_at, last_published_at, created_at, updated_at)
       SELECT gen_random_uuid(), ${a.accountId}, g.headline || ' (' || g.n || ')', 'Generated story ' || g.n || ' for benchmarks',
-             ${lit(LARGE_SLUG_PREFIX)} || lpad(g.n::text, 6, '0'), left(g.plain_text, 160), 'published', 'text', gen_random_uuid(),
+             ${generatedSlugSql("g.n")}, left(g.plain_text, 160), 'published', 'text', gen_random_uuid(),
              jsonb_build_array(jsonb_build_object(
                'id', gen_random_uuid(), 'status', 'draft', 'version', 1, 'metadata', '{}'::jsonb,
                'story-elements', jsonb_build_array(
