@@ -15,8 +15,9 @@
  *      (GET /api/bench/empty): requests per second, latency percentiles, CPU per request;
  *   4. a table with each figure and its ratio to the empty handler: measured first ("× empty"),
  *      and beside the scenario, round by round ("× paired empty", the median of the rounds), and
- *      the ratio of CPU per request ("CPU × empty"), and the resident memory of the app's
- *      processes after each scenario.
+ *      the ratio of CPU per request ("CPU × empty"), the load generator's own CPU per request
+ *      ("client CPU ms": it shares the machine), and the resident memory of the app's processes
+ *      after each scenario.
  *      The server is stopped at the end, whatever happens.
  *
  * Content reads and the engagement reads are measured twice: as readers send them (served by the
@@ -202,6 +203,12 @@ type Result = {
   cpu: { app: number; db: number };
   /** The same for the empty handler's rounds beside it. */
   emptyCpu: { app: number; db: number };
+  /**
+   * CPU time per request of this process, the load generator (Node.js's fetch), ms: it shares the
+   * machine with the app and the database, so a scenario whose answers cost the client more (a
+   * large gzipped body to inflate) leaves the app less of the machine than the empty handler does.
+   */
+  clientCpu: number;
 };
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -288,13 +295,22 @@ async function measure(
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   const ratios: number[] = [];
-  const total = { errors: 0, seconds: 0, cpu: { app: 0, db: 0 }, emptyCpu: { app: 0, db: 0 }, emptyRequests: 0 };
-  const timed = async (call: () => Call, into: { app: number; db: number }) => {
+  const total = {
+    errors: 0,
+    seconds: 0,
+    cpu: { app: 0, db: 0, client: 0 },
+    emptyCpu: { app: 0, db: 0, client: 0 },
+    emptyRequests: 0,
+  };
+  const timed = async (call: () => Call, into: { app: number; db: number; client: number }) => {
     const before = cpuMilliseconds();
+    const client = process.cpuUsage();
     const result = await load(bases, call, per, capMs);
+    const used = process.cpuUsage(client);
     const after = cpuMilliseconds();
     into.app += after.app - before.app;
     into.db += after.db - before.db;
+    into.client += (used.user + used.system) / 1000;
     return result;
   };
   for (let round = 0; round < ROUNDS; round++) {
@@ -326,6 +342,7 @@ async function measure(
     paired: median(ratios),
     cpu: perRequest(total.cpu, Math.max(1, latencies.length)),
     emptyCpu: perRequest(total.emptyCpu, Math.max(1, total.emptyRequests)),
+    clientCpu: total.cpu.client / Math.max(1, latencies.length),
   };
 }
 
@@ -492,6 +509,7 @@ try {
     r.paired.toFixed(2),
     (cpuOf(r.emptyCpu) / cpuOf(r.cpu)).toFixed(2),
     `${r.cpu.app.toFixed(2)}+${r.cpu.db.toFixed(2)}`,
+    r.clientCpu.toFixed(2),
     r.p50.toFixed(1),
     r.p95.toFixed(1),
     baseline ? (r.p95 / baseline.p95).toFixed(2) : "–",
@@ -512,6 +530,7 @@ try {
     "× paired empty",
     "CPU × empty",
     "CPU ms app+db",
+    "client CPU ms",
     "p50 ms",
     "p95 ms",
     "p95 × empty",
@@ -540,6 +559,10 @@ try {
   );
   console.log("of the rounds' ratios: the fair one on a shared machine, whose speed drifts over a run);");
   console.log("CPU ms app+db: CPU time per request of the app's processes and of PostgreSQL's (from /proc);");
+  console.log(
+    "client CPU ms: the load generator's own CPU per request (Node.js's fetch, on the same machine: a scenario",
+  );
+  console.log("whose answers cost it more, e.g. large gzipped bodies to inflate, leaves the app less of the machine);");
   console.log("CPU × empty: the empty handler's CPU per request (its rounds beside the scenario) ÷ this one's;");
   console.log("empty apiRoute, dynamic path: what every API route costs before its own work (a second baseline);");
   console.log("p95 × empty: the p95 latency as a multiple of the empty handler's;");
