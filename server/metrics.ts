@@ -8,18 +8,26 @@
  *   held by nobody) and failed in the last 24 hours, read from the database at each scrape;
  * - masthead_webhook_deliveries{status}: deliveries in the log (pending, succeeded, failed) and
  *   masthead_webhook_attempts_total{outcome} over the retention window;
+ * - masthead_response_cache_answers_total{outcome}: cached reads answered from the response cache
+ *   (hit), built and kept (miss) or built and not kept (bypass: a reader's own read, no-cache);
+ *   masthead_response_cache_bytes and masthead_response_cache_entries: what it holds now (bytes
+ *   as counted against RESPONSE_CACHE_MB; kept values such as meters included);
  * - Node's own (event loop lag, heap, GC…) under masthead_process_ and masthead_nodejs_.
  * Each instance counts its own requests; the database figures are the same on every instance.
  */
 import client from "prom-client";
 
+import { responseCache } from "./cache/response-cache";
 import type { Db } from "./db";
 
 type Metrics = {
   registry: client.Registry;
   requests: client.Counter<"method" | "route" | "status">;
   duration: client.Histogram<"method" | "route">;
+  cacheAnswers: Record<CacheOutcome, client.Counter.Internal>;
 };
+
+export type CacheOutcome = "hit" | "miss" | "bypass";
 
 /** The database read at each scrape (set once the metrics route has a database to read). */
 let scrapeDb: (() => Promise<Db>) | null = null;
@@ -43,6 +51,28 @@ function metrics(): Metrics {
     labelNames: ["method", "route"] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
+  });
+  const cacheAnswers = new client.Counter({
+    name: "masthead_response_cache_answers_total",
+    help: "Cached reads by outcome: hit (answered from the response cache), miss (built and kept), bypass (built, not kept).",
+    labelNames: ["outcome"] as const,
+    registers: [registry],
+  });
+  new client.Gauge({
+    name: "masthead_response_cache_bytes",
+    help: "Bytes the response cache holds, as counted against RESPONSE_CACHE_MB.",
+    registers: [registry],
+    collect() {
+      this.set(responseCache().usedBytes);
+    },
+  });
+  new client.Gauge({
+    name: "masthead_response_cache_entries",
+    help: "Entries the response cache holds (answers and kept values).",
+    registers: [registry],
+    collect() {
+      this.set(responseCache().size);
+    },
   });
   databaseGauge(
     registry,
@@ -96,7 +126,17 @@ function metrics(): Metrics {
       gauge.set({ outcome: "failed" }, rows.find((r) => !r.succeeded)?._count._all ?? 0);
     },
   );
-  globalMetrics.mastheadMetrics = { registry, requests, duration };
+  globalMetrics.mastheadMetrics = {
+    registry,
+    requests,
+    duration,
+    // Bound once: counting an answer is on every cached read's path.
+    cacheAnswers: {
+      hit: cacheAnswers.labels("hit"),
+      miss: cacheAnswers.labels("miss"),
+      bypass: cacheAnswers.labels("bypass"),
+    },
+  };
   return globalMetrics.mastheadMetrics;
 }
 
@@ -153,6 +193,11 @@ export function recordRequest(args: { method: string; route: string; status: num
   const { requests, duration } = metrics();
   requests.inc({ method: args.method, route: args.route, status: String(args.status) });
   duration.observe({ method: args.method, route: args.route }, args.seconds);
+}
+
+/** A cached read's outcome (server/http/content-cache.ts cachedRead). */
+export function recordCacheAnswer(outcome: CacheOutcome): void {
+  metrics().cacheAnswers[outcome].inc();
 }
 
 /** The text a Prometheus scrape reads, with the database figures read now. */

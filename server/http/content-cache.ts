@@ -13,6 +13,7 @@ import { gzipSync } from "node:zlib";
 
 import { getEnv } from "../../env.js";
 import { responseCache, type CachedResponse } from "../cache/response-cache";
+import { recordCacheAnswer } from "../metrics";
 import { ENCODED_HEADER, LENGTH_HEADER, passesBodyHeaders } from "./edge.js";
 import { acceptsGzip } from "./negotiate";
 import { parseQueryString } from "./query-string";
@@ -138,6 +139,7 @@ export async function cachedRead(
   const fresh = options.bypass || asksForFresh(req);
   const send = async (built: CachedResponse, status: number, state: "HIT" | "MISS" | "BYPASS") => {
     const sent = status === 200 && options.personalize ? await options.personalize(built) : built;
+    recordCacheAnswer(state === "HIT" ? "hit" : state === "MISS" ? "miss" : "bypass");
     const headers: Record<string, string> = { "X-Cache": state };
     if (options.cacheControl) headers["Cache-Control"] = options.cacheControl;
     return respondWith(req, sent, status, headers);

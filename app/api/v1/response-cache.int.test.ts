@@ -28,6 +28,7 @@ import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { withTransaction } from "@/server/db/transaction";
 import { ENCODED_HEADER, LENGTH_HEADER, setPassesBodyHeaders } from "@/server/http/edge.js";
+import { metricsText } from "@/server/metrics";
 import { createCollection, setCollectionItems } from "@/server/publishing/editorial/collections";
 import { createStory, deleteStory, transitionStory, updateStory } from "@/server/publishing/editorial/stories";
 import type { TCreateStoryInput } from "@/server/publishing/editorial/stories.schema";
@@ -147,6 +148,39 @@ describe("the response cache on content reads", () => {
     const missing = "/api/v1/stories-by-slug?slug=nothing-here";
     expect((await callGet(bySlugRoute.GET, missing)).status).toBe(404);
     expect((await callGet(bySlugRoute.GET, missing)).headers.get("x-cache")).not.toBe("HIT");
+  });
+
+  it("counts its hits, misses and bypasses and reports what it holds in the metrics", async () => {
+    const { db, actor } = await newsroom();
+    const { id } = await publishedStory(db, actor, { headline: "Ferry timetable" });
+    const story = await db.story.findUniqueOrThrow({ where: { id }, select: { slug: true } });
+    const figures = async () => {
+      const { body } = await metricsText(getDb);
+      // A series with nothing counted yet is not printed: 0.
+      const value = (series: string) => Number(new RegExp(`^${series} (\\d+)$`, "m").exec(body)?.[1] ?? 0);
+      return {
+        hit: value('masthead_response_cache_answers_total\\{outcome="hit"\\}'),
+        miss: value('masthead_response_cache_answers_total\\{outcome="miss"\\}'),
+        bypass: value('masthead_response_cache_answers_total\\{outcome="bypass"\\}'),
+        bytes: value("masthead_response_cache_bytes"),
+        entries: value("masthead_response_cache_entries"),
+      };
+    };
+    await callGet(storiesRoute.GET, "/api/v1/stories?limit=3");
+    const before = await figures();
+    await callGet(storiesRoute.GET, "/api/v1/stories?limit=2"); // built and kept
+    await callGet(storiesRoute.GET, "/api/v1/stories?limit=2"); // from memory
+    await callGet(storiesRoute.GET, "/api/v1/stories?limit=2"); // from memory
+    // Naming check-access (here false: the public story) is a read built every time, never kept.
+    const named = await callGet(bySlugRoute.GET, `/api/v1/stories-by-slug?slug=${story.slug}&check-access=false`);
+    expect(named.headers.get("x-cache")).toBe("BYPASS");
+    const after = await figures();
+    expect(after.miss - before.miss).toBe(1);
+    expect(after.hit - before.hit).toBe(2);
+    expect(after.bypass - before.bypass).toBe(1);
+    expect(after.entries).toBe(responseCache().size);
+    expect(after.bytes).toBe(responseCache().usedBytes);
+    expect(after.bytes).toBeGreaterThan(before.bytes);
   });
 
   it("a story published, then saved, then retracted drops the lists and the story", async () => {
