@@ -145,6 +145,28 @@ function residentMegabytes(): number {
   }
   return kb / 1024;
 }
+/**
+ * The instances' live heap (`masthead_nodejs_heap_size_used_bytes`) and response cache
+ * (`masthead_response_cache_bytes`), summed, MB: what the resident size is made of. NaN when an
+ * instance does not answer.
+ */
+async function reportedMemory(bases: readonly string[]): Promise<{ heapMb: number; cacheMb: number }> {
+  let heap = 0;
+  let cache = 0;
+  for (const base of bases) {
+    try {
+      const response = await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+      const text = await response.text();
+      const value = (name: string) => Number(new RegExp(`^${name} ([\\d.e+]+)$`, "m").exec(text)?.[1] ?? NaN);
+      heap += value("masthead_nodejs_heap_size_used_bytes");
+      cache += value("masthead_response_cache_bytes");
+    } catch {
+      return { heapMb: NaN, cacheMb: NaN };
+    }
+  }
+  return { heapMb: heap / 1024 / 1024, cacheMb: cache / 1024 / 1024 };
+}
+
 const overall = setTimeout(() => {
   console.error(`[bench] still running after ${OVERALL_LIMIT_MS / 60_000} minutes: giving up.`);
   stopServer();
@@ -188,6 +210,9 @@ type Result = {
   name: string;
   /** Resident memory of the app's processes after the scenario, MB. */
   rssMb: number;
+  /** What the instances report after it (GET /api/metrics), MB: V8's live heap and the response cache. */
+  heapMb: number;
+  cacheMb: number;
   path: string;
   requests: number;
   errors: number;
@@ -326,10 +351,12 @@ async function measure(
     ratios.push(mine.latencies.length / mine.seconds / (empty!.latencies.length / empty!.seconds));
   }
   const sorted = [...latencies].sort((a, b) => a - b);
+  const reported = await reportedMemory(bases);
   const perRequest = (cpu: { app: number; db: number }, n: number) => ({ app: cpu.app / n, db: cpu.db / n });
   return {
     name,
     rssMb: residentMegabytes(),
+    ...reported,
     path: calls().path,
     requests: latencies.length,
     errors: total.errors,
@@ -351,6 +378,7 @@ async function measure(
 const ports = await Promise.all(Array.from({ length: INSTANCES }, () => freePort()));
 const bases = ports.map((port) => `http://127.0.0.1:${port}`);
 const base = bases[0]!;
+const metricsToken = `bench-${crypto.randomUUID()}`;
 const envFor = (port: number): NodeJS.ProcessEnv => ({
   ...process.env,
   DATABASE_URL: databaseUrl,
@@ -363,6 +391,8 @@ const envFor = (port: number): NodeJS.ProcessEnv => ({
   JOBS_LOCAL_RUNNER: "false",
   // The comment writers come from addresses of their own (X-Forwarded-For), as behind a proxy.
   TRUST_PROXY: "true",
+  // The instances' own memory figures (live heap, response cache), read after each scenario.
+  METRICS_TOKEN: metricsToken,
 });
 const env = envFor(ports[0]!);
 
@@ -516,6 +546,8 @@ try {
     r.p99.toFixed(1),
     String(r.requests),
     r.rssMb.toFixed(0),
+    r.heapMb.toFixed(0),
+    r.cacheMb.toFixed(1),
     r.errors
       ? `${r.errors} (${[...r.statuses]
           .filter(([s]) => s >= 400)
@@ -537,6 +569,8 @@ try {
     "p99 ms",
     "requests",
     "RSS MB",
+    "heap MB",
+    "cache MB",
     "errors",
   ];
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
@@ -567,7 +601,11 @@ try {
   console.log("empty apiRoute, dynamic path: what every API route costs before its own work (a second baseline);");
   console.log("p95 × empty: the p95 latency as a multiple of the empty handler's;");
   console.log("', uncached': the same requests with Cache-Control: no-cache, built afresh every time;");
-  console.log("RSS MB: resident memory of the app's processes after the scenario (flat from first to last).");
+  console.log("RSS MB: resident memory of the app's processes after the scenario (flat from first to last);");
+  console.log(
+    "heap MB, cache MB: what the instances report then (/api/metrics): V8's heap in use (live data and garbage not",
+  );
+  console.log("yet collected) and the response cache's bodies (bounded by RESPONSE_CACHE_MB).");
 } catch (error) {
   console.error(`[bench] ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
