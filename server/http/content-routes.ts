@@ -23,7 +23,7 @@ import { searchStories, type SearchResult } from "../publishing/search";
 import { contentContext, storyTags, type ContentContext } from "../publishing/stories";
 import type { WireStory } from "../publishing/story-view";
 import { decideAccess, recordPingback, toAccessGrant } from "../subscriptions/access";
-import { ZAccessQuery } from "../subscriptions/access.schema";
+import { ZWebAccessQuery } from "../subscriptions/access.schema";
 import { cachedRead, type CacheableAnswer } from "./content-cache";
 import { apiRoute, searchParamsToObject, type HandlerContext, type RouteHandler, type RouteOptions } from "./route";
 
@@ -81,9 +81,7 @@ export async function gatedStoryAnswer(
   const { account, user } = await authenticateClient(db, search, { user: "optional", cached: true });
   if (account.id !== ctx.accountId)
     throw new AppError("UNAUTHORIZED", "The key parameter is not this publication's key.");
-  const query = ZAccessQuery.extend({ count: ZAccessQuery.shape["disable-meter"] }).safeParse(
-    searchParamsToObject(search),
-  );
+  const query = ZWebAccessQuery.safeParse(searchParamsToObject(search));
   if (!query.success) {
     throw new AppError("BAD_REQUEST", "Invalid query parameters.", {
       details: query.error.issues.map((i) => ({ field: `query.${i.path.join(".")}`, issue: i.message })),
