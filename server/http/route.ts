@@ -189,25 +189,24 @@ export function apiRoute<
   if (options.auth === "admin" && !options.roles?.length) throw new Error('apiRoute: auth "admin" needs roles');
   const route = async (req: Request, ctx: NextContext): Promise<Response> => {
     const started = performance.now();
-    const parsed: { url?: URL } = {};
-    const response = await answer(req, ctx, parsed);
+    // A Request's URL is always absolute and valid: parsed once, for the handler and the metric.
+    const url = requestUrl(req);
+    const response = await answer(req, ctx, url);
     const params = await Promise.resolve(ctx?.params).catch(() => undefined);
     recordRequest({
       method: req.method,
-      route: routeTemplate((parsed.url ?? new URL(req.url)).pathname, params),
+      route: routeTemplate(url.pathname, params),
       status: response.status,
       seconds: (performance.now() - started) / 1000,
     });
     return response;
   };
-  const answer = async (req: Request, ctx: NextContext, parsed: { url?: URL }): Promise<Response> => {
+  const answer = async (req: Request, ctx: NextContext, url: URL): Promise<Response> => {
     const requestId = requestIdFrom(req.headers.get("x-request-id")) ?? randomUUID();
     const env = getEnv();
     const cors = options.cors ? corsHeaders(req.headers.get("origin"), env.CORS_ALLOWED_ORIGINS) : {};
     let extra: Record<string, string> = { ...cors };
     try {
-      const url = requestUrl(req);
-      parsed.url = url;
       if ((options.produces ?? "json") === "json" && !acceptsJson(req.headers.get("accept"))) {
         throw new AppError("NOT_ACCEPTABLE", "This endpoint answers application/json; the Accept header rules it out.");
       }
