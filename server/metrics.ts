@@ -27,7 +27,8 @@ type Metrics = {
   cacheAnswers: Record<CacheOutcome, client.Counter.Internal>;
 };
 
-export type CacheOutcome = "hit" | "miss" | "bypass";
+/** A cached read's outcome, as its X-Cache header says it (the metric's label is lower case). */
+export type CacheOutcome = "HIT" | "MISS" | "BYPASS";
 
 /** The database read at each scrape (set once the metrics route has a database to read). */
 let scrapeDb: (() => Promise<Db>) | null = null;
@@ -132,9 +133,9 @@ function metrics(): Metrics {
     duration,
     // Bound once: counting an answer is on every cached read's path.
     cacheAnswers: {
-      hit: cacheAnswers.labels("hit"),
-      miss: cacheAnswers.labels("miss"),
-      bypass: cacheAnswers.labels("bypass"),
+      HIT: cacheAnswers.labels("hit"),
+      MISS: cacheAnswers.labels("miss"),
+      BYPASS: cacheAnswers.labels("bypass"),
     },
   };
   return globalMetrics.mastheadMetrics;

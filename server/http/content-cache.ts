@@ -13,7 +13,7 @@ import { gzipSync } from "node:zlib";
 
 import { getEnv } from "../../env.js";
 import { responseCache, type CachedResponse } from "../cache/response-cache";
-import { recordCacheAnswer } from "../metrics";
+import { recordCacheAnswer, type CacheOutcome } from "../metrics";
 import { ENCODED_HEADER, LENGTH_HEADER, passesBodyHeaders } from "./edge.js";
 import { acceptsGzip } from "./negotiate";
 import { parseQueryString } from "./query-string";
@@ -137,9 +137,9 @@ export async function cachedRead(
   const path = `${account} ${url.pathname}${keptSearch(url, options.ignoreParams)}`;
   const key = path + variant(req, varyByPath.get(path));
   const fresh = options.bypass || asksForFresh(req);
-  const send = async (built: CachedResponse, status: number, state: "HIT" | "MISS" | "BYPASS") => {
+  const send = async (built: CachedResponse, status: number, state: CacheOutcome) => {
     const sent = status === 200 && options.personalize ? await options.personalize(built) : built;
-    recordCacheAnswer(state === "HIT" ? "hit" : state === "MISS" ? "miss" : "bypass");
+    recordCacheAnswer(state);
     const headers: Record<string, string> = { "X-Cache": state };
     if (options.cacheControl) headers["Cache-Control"] = options.cacheControl;
     return respondWith(req, sent, status, headers);
