@@ -6,7 +6,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { setCacheMode } from "./process-cache";
-import { RESPONSE_TTL_MS, ResponseCache, type CachedResponse } from "./response-cache";
+import {
+  keepValue,
+  peekKept,
+  RESPONSE_TTL_MS,
+  ResponseCache,
+  responseCache,
+  type CachedResponse,
+} from "./response-cache";
 
 const answer = (body: string, tags: string[]): CachedResponse => ({
   body,
@@ -112,5 +119,38 @@ describe("ResponseCache", () => {
     const none = new ResponseCache(() => 0);
     none.set("a", 1, 0, answer("a", ["k"]));
     expect(none.get("a")).toBeUndefined();
+  });
+});
+
+describe("kept values", () => {
+  it("are read as the value's JSON parsed once and frozen, the same for every reader, dropped by their keys", () => {
+    const story = { access: "subscription", accessLevelValue: null, collectionIds: [3, 5], at: new Date(0) };
+    keepValue(7, "7 test:kept", responseCache().generation(), story, ["s/kept"]);
+    const first = peekKept<{ access: string; collectionIds: number[]; at: string }>("7 test:kept")!;
+    // What survives JSON: the Date as its string, a copy rather than the object given.
+    expect(first).toEqual({
+      access: "subscription",
+      accessLevelValue: null,
+      collectionIds: [3, 5],
+      at: "1970-01-01T00:00:00.000Z",
+    });
+    expect(first).not.toBe(story);
+    expect(peekKept("7 test:kept")).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.collectionIds)).toBe(true);
+    expect(() => first.collectionIds.push(9)).toThrow(TypeError);
+    // Changing what was given changes nothing kept.
+    story.collectionIds.push(8);
+    expect(peekKept<typeof first>("7 test:kept")!.collectionIds).toEqual([3, 5]);
+    responseCache().purge({ account: 7, tags: ["s/kept"] });
+    expect(peekKept("7 test:kept")).toBeUndefined();
+  });
+
+  it("keep nothing for a value JSON cannot write, and false and empty lists as they are", () => {
+    keepValue(7, "7 test:undefined", responseCache().generation(), undefined, ["k"]);
+    expect(peekKept("7 test:undefined")).toBeUndefined();
+    keepValue(7, "7 test:false", responseCache().generation(), false, ["k"]);
+    expect(peekKept("7 test:false")).toBe(false);
+    keepValue(7, "7 test:empty", responseCache().generation(), [], ["k"]);
+    expect(peekKept("7 test:empty")).toEqual([]);
   });
 });

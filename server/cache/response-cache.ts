@@ -54,6 +54,8 @@ export type CachedResponse = {
   headers: Record<string, string>;
   /** The body gzipped, made once when the answer is kept (sent to clients that accept gzip). */
   gzip?: Uint8Array<ArrayBuffer>;
+  /** A kept value (keepValue): the body parsed once, frozen, handed to every reader of it. */
+  value?: unknown;
 };
 
 type Entry = CachedResponse & { account: number; bytes: number; until: number };
@@ -234,7 +236,8 @@ export async function purgeResponses(db: Db, account: number, tags: readonly str
  * A value built from the database and kept beside the responses, by the same purge keys and the
  * same rules (an access check's story settings, a reader's meter): `build` runs on a miss and says
  * which keys drop its value; null is not kept. Values are kept as JSON, so what `build` returns
- * must survive JSON (no Dates, no Maps).
+ * must survive JSON (no Dates, no Maps), and read as that JSON parsed once and frozen: every
+ * reader gets the same value, which none may change.
  */
 export async function keptValue<T>(
   account: number,
@@ -256,17 +259,29 @@ export async function keptValue<T>(
  * (`responseCache().generation()`, read before the statement) unless a purge of its keys came since.
  */
 export function peekKept<T>(key: string): T | undefined {
-  const kept = responseCache().get(key);
-  return kept ? (JSON.parse(kept.body) as T) : undefined;
+  return responseCache().get(key)?.value as T | undefined;
 }
 
 export function keepValue(account: number, key: string, generation: number, value: unknown, tags: readonly string[]) {
+  // The JSON is the entry's size, and parsing it back gives a copy that survives JSON as the
+  // value's readers expect: frozen, it is read on every check without being parsed again.
+  const body = JSON.stringify(value) as string | undefined;
+  if (body === undefined) return;
   responseCache().set(key, account, generation, {
-    body: JSON.stringify(value),
+    body,
     contentType: KEPT_VALUE_TYPE,
     etag: "",
     tags,
     headers: {},
+    value: deepFreeze(JSON.parse(body) as unknown),
   });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }
 const KEPT_VALUE_TYPE = "application/vnd.masthead.kept-value+json";

@@ -5,7 +5,7 @@
  * triggers reach this process through the cache listener, as they reach every instance (a second
  * connection writing stands for another instance); on PGlite the database itself tells it.
  */
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { staffActor } from "../auth/actor";
@@ -19,8 +19,8 @@ import { startTestCacheListener, stopTestCacheListener } from "../testing/cache-
 import { createTestPublisher } from "../testing/publishing-factories";
 import { enableResponseCache } from "../testing/response-cache";
 import { insertEditor } from "../testing/staff";
-import { TEST_DATABASE_URL } from "../testing/test-database";
-import { decideAccess, recordPingback } from "./access";
+import { connectToSchema } from "../testing/test-database";
+import { decideAccess, KEPT_SQL, recordPingback } from "./access";
 import { meterPurgeKey, meterReaderKey } from "./meter";
 
 const onPostgres = process.env.TEST_DB === "postgres";
@@ -311,7 +311,9 @@ describe("access checks kept in memory", () => {
       grantReason: "METERING",
       data: { numberRemaining: 2 },
     });
-    expect(queries() - first).toBe(1);
+    // The story and the meter in one statement; beside it, the account's first miss reads ahead
+    // (a statement of its own, once: so that PostgreSQL reuses the miss statement's plan).
+    expect(queries() - first).toBe(2);
     await expectKept(story.id, null, { readerId: "new-reader-1" });
     // The story kept, another new reader: the meter alone, one statement; then nothing.
     const second = queries();
@@ -427,12 +429,8 @@ describe("access checks kept in memory", () => {
       const { member, sub } = await subscriber();
       await eventually(story.id, member.id, true);
       await expectKept(story.id, member.id);
-      const database = await getDatabase();
-      const schema = database.config.kind === "postgresql" ? database.config.schema : "public";
-      const other = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await other.connect();
+      const other = await otherConnection();
       try {
-        await other.query(`SET search_path TO ${pg.escapeIdentifier(schema)}`);
         const end = "UPDATE subscriptions SET deleted_at = now() WHERE id = $1";
         await other.query("BEGIN");
         await other.query(end, [sub.id]);
@@ -446,4 +444,39 @@ describe("access checks kept in memory", () => {
       }
     },
   );
+
+  it.runIf(onPostgres)(
+    "PostgreSQL plans the miss statement once and reuses the plan (not planned afresh on every miss)",
+    async () => {
+      const { account, publish } = await newsroom();
+      const story = await publish("subscription");
+      const client = await otherConnection();
+      try {
+        // As the app sends it: a named statement (../db/adapter.ts), each miss with its own values.
+        for (let n = 0; n < 12; n++) {
+          const meters = [{ k: `r:plan-reader-${n}`, p: "2026-11-01T00:00:00.000Z" }];
+          await client.query({
+            name: "kept-plan-test",
+            text: KEPT_SQL,
+            values: [account.id, JSON.stringify(n % 2 ? [story.id] : []), JSON.stringify(meters)],
+          });
+        }
+        const { rows } = await client.query<{ generic_plans: string; custom_plans: string }>(
+          "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'kept-plan-test'",
+        );
+        // PostgreSQL plans the first five calls for their values, then keeps its reusable plan
+        // unless that looks dearer (as it did while the statement had an optional read-ahead).
+        expect(Number(rows[0]!.generic_plans)).toBeGreaterThanOrEqual(6);
+        expect(Number(rows[0]!.custom_plans)).toBeLessThanOrEqual(6);
+      } finally {
+        await client.end();
+      }
+    },
+  );
 });
+
+/** A connection of its own to the test database, on the tests' schema (as another instance's would be). */
+async function otherConnection(): Promise<pg.Client> {
+  const database = await getDatabase();
+  return connectToSchema(database.config.kind === "postgresql" ? database.config.schema : "public");
+}
