@@ -86,4 +86,31 @@ describe("verifyPublisherJwt: tokens verified once are remembered", () => {
     });
     expect(await code(verifyPublisherJwt(db, id, token, now))).toBe("UNAUTHORIZED: The user token is not valid.");
   });
+
+  it("reads a remembered token's user once: the same frozen user each time, the name still required where asked", async () => {
+    const db = await getDb();
+    const { id } = await account(db);
+    const now = new Date();
+    const exp = Math.floor(now.getTime() / 1000) + 600;
+    const named = await sign("s".repeat(32), { id: 7, name: "Cy", "avatar-url": "https://a.test/c.png" }, exp);
+    const first = await verifyPublisherJwt(db, id, named, now);
+    expect(first).toEqual({ id: "7", name: "Cy", email: null, avatarUrl: "https://a.test/c.png", provider: null });
+    expect(await verifyPublisherJwt(db, id, named, now, { requireName: true })).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // Without a name: accepted where none is asked, refused where one is, the second time too.
+    const nameless = await sign("s".repeat(32), { id: "r3" }, exp);
+    expect((await verifyPublisherJwt(db, id, nameless, now)).name).toBeNull();
+    for (let n = 0; n < 2; n++) {
+      expect(await code(verifyPublisherJwt(db, id, nameless, now, { requireName: true }))).toBe(
+        "UNAUTHORIZED: The user token lacks the name claim.",
+      );
+    }
+    // Without an id: refused every time, though its signature passed and it is remembered.
+    const idless = await sign("s".repeat(32), { name: "Dee" }, exp);
+    for (let n = 0; n < 2; n++) {
+      expect(await code(verifyPublisherJwt(db, id, idless, now))).toBe(
+        "UNAUTHORIZED: The user token lacks the id claim.",
+      );
+    }
+  });
 });

@@ -237,15 +237,24 @@ export async function verifyPublisherJwt(
   options: { requireName?: boolean } = {},
 ): Promise<ApiUser> {
   const payload = await verifyAccountSignedToken(db, accountId, token, now);
-  const claims = ZClaims.safeParse(payload);
-  if (!claims.success) throw new AppError("UNAUTHORIZED", "The user token lacks the id claim.");
-  const c = claims.data;
-  if (options.requireName && !c.name) throw new AppError("UNAUTHORIZED", "The user token lacks the name claim.");
-  return {
-    id: c.id,
-    name: c.name ?? null,
-    email: c.email ?? null,
-    avatarUrl: c["avatar-url"] ?? null,
-    provider: c.provider ?? null,
-  };
+  // A remembered token's payload is the same frozen object each time: its user is read once.
+  let user = usersOfPayloads.get(payload as object);
+  if (!user) {
+    const claims = ZClaims.safeParse(payload);
+    if (!claims.success) throw new AppError("UNAUTHORIZED", "The user token lacks the id claim.");
+    const c = claims.data;
+    user = Object.freeze({
+      id: c.id,
+      name: c.name ?? null,
+      email: c.email ?? null,
+      avatarUrl: c["avatar-url"] ?? null,
+      provider: c.provider ?? null,
+    });
+    usersOfPayloads.set(payload as object, user);
+  }
+  if (options.requireName && !user.name) throw new AppError("UNAUTHORIZED", "The user token lacks the name claim.");
+  return user;
 }
+
+/** The user of each verified payload (VerifiedTokens keeps the payloads; dropped with them). */
+const usersOfPayloads = new WeakMap<object, Readonly<ApiUser>>();
