@@ -8,8 +8,9 @@
 //   So are paths whose percent-encoding does not decode (400), and every request gets its id
 //   (X-Request-Id): server/http/edge.js. (A Next.js proxy could do this too, but it runs on every
 //   request at a cost the read API's benchmark shows: about a third of its throughput.)
-// - A long query string on the comment counts path is carried past Next.js's router in a header
-//   (edge.js carryLongQuery: the router parses a query string six times before the route runs).
+// - A long query string on the comment counts path is carried past Next.js's router: kept here while
+//   the request is in flight, the route handed a ticket to it in a header (edge.js carryLongQuery:
+//   the router parses a query string six times before the route runs).
 // - SIGTERM: /api/health turns 503 "stopping" and new connections are still served for
 //   SHUTDOWN_DRAIN_MS (default 5 s; load balancers stop sending meanwhile); then, as on SIGINT: stop
 //   accepting connections, let requests in flight finish (at most SHUTDOWN_GRACE_MS), stop
@@ -25,6 +26,7 @@ import {
   carryLongQuery,
   edgeRefusal,
   passBodyHeaders,
+  releaseCarriedQuery,
   requestIdFrom,
   SERVED_METHODS,
   setPassesBodyHeaders,
@@ -100,6 +102,7 @@ const server = http.createServer((req, res) => {
   if (carried) {
     req.url = carried.url;
     req.headers[CARRIED_QUERY_HEADER] = carried.header;
+    res.on("close", () => releaseCarriedQuery(carried.header));
   }
   inFlight++;
   res.on("close", () => inFlight--);

@@ -110,6 +110,9 @@ export function contentResponse(req: Request, body: unknown, options: ContentRes
   return respondWith(req, buildContentResponse(body, options), options.status ?? 200);
 }
 
+/** What a cached read's key is made of: the request's path and query (a URL, or just these two). */
+export type KeyUrl = Pick<URL, "pathname" | "search">;
+
 /** What a cached read answers: the body and how to send and keep it. */
 export type CacheableAnswer = { body: unknown } & ContentResponseOptions & {
     /** Keep it in the response cache at most this long (an expiry the answer knows of). */
@@ -128,7 +131,7 @@ export type CacheableAnswer = { body: unknown } & ContentResponseOptions & {
  */
 export async function cachedRead(
   req: Request,
-  url: URL,
+  url: KeyUrl,
   account: number,
   build: () => Promise<CacheableAnswer>,
   options: CachedReadOptions = {},
@@ -197,7 +200,7 @@ export function withBody(built: CachedResponse, body: string): CachedResponse {
 }
 
 /** The query of the key: as sent, less `ignore`d parameters (exported for tests). */
-export function keptSearch(url: URL, ignore: readonly string[] = []): string {
+export function keptSearch(url: KeyUrl, ignore: readonly string[] = []): string {
   // A query naming none of them as written is the key as it is, without parsing it (a front page's
   // comment counts send 8 kB of page ids). One that names them encoded (j%77t=) parses to a key
   // of its own: a miss, never a wrong answer.

@@ -112,11 +112,15 @@ export function passBodyHeaders(res) {
  * request's query string about six times (routing, rewrites, the app route module): for the comment
  * counts of a front page (100 page ids, about 7 kB of percent-encoded base64) that was 0.4 ms of a
  * 2 ms request (a CPU profile under `npm run bench`). On the paths of CARRIED_QUERY_PATHS, serve.mjs
- * takes a query string longer than LONG_QUERY_CHARS off the URL Next.js routes, and hands it to the
- * route in a request header (apiRoute puts it back: server/http/route.ts `requestUrl`).
+ * takes a query string longer than LONG_QUERY_CHARS off the URL Next.js routes, keeps it in this
+ * process while the request is in flight, and hands the route a short ticket to it in a request
+ * header (apiRoute puts the query back: server/http/route.ts `requestUrl`). The query itself is
+ * not the header's value: Next.js copies every request header into several Headers objects on
+ * the way to the route, which for 8 kB cost about 0.03 ms a request (a CPU profile).
  *
- * The header is only believed with this process's nonce, made at random when serve.mjs starts (and
- * any such header a client sends is dropped first): a client cannot make a route read a query other
+ * The ticket is only believed with this process's nonce, made at random when serve.mjs starts
+ * (and any such header a client sends is dropped first), and only while serve.mjs keeps its query
+ * (until the response closes: releaseCarriedQuery): a client cannot make a route read a query other
  * than its URL's, which a cache in front keys by. Without serve.mjs in front (tests, Vercel) nothing
  * is carried and routes read the URL as it is.
  */
@@ -124,10 +128,17 @@ export const CARRIED_QUERY_HEADER = "x-masthead-carried-query";
 export const LONG_QUERY_CHARS = 1024;
 /** The paths whose queries may be carried: routes served by apiRoute that take long queries (comment counts). */
 const CARRIED_QUERY_PATHS = [/^\/api\/v1\/accounts\/[^/]+\/pages\/?$/];
-/** Only printable ASCII is carried (a header value must not hold the rest; such a query stays where it is). */
+/**
+ * Only printable ASCII is carried (as when the header held the query itself): a query with other
+ * bytes stays where it is, read by the route as Next.js hands it over.
+ */
 const CARRIABLE = /^[\x21-\x7e]*$/;
 
-const globalForQuery = /** @type {{ mastheadCarriedQueryNonce?: string }} */ (globalThis);
+/** Shared by serve.mjs and the routes' bundle, which load this file as two modules. */
+const globalForQuery =
+  /** @type {{ mastheadCarriedQueryNonce?: string; mastheadCarriedQueries?: Map<string, string>; mastheadCarriedQuerySeq?: number }} */ (
+    globalThis
+  );
 
 /**
  * The request target Next.js should route, and the header that carries its query, or null to leave
@@ -142,12 +153,22 @@ export function carryLongQuery(rawUrl) {
   const query = rawUrl.slice(mark + 1);
   if (!CARRIED_QUERY_PATHS.some((pattern) => pattern.test(path)) || !CARRIABLE.test(query)) return null;
   globalForQuery.mastheadCarriedQueryNonce ??= crypto.randomUUID();
-  return { url: path, header: `${globalForQuery.mastheadCarriedQueryNonce} ${query}` };
+  const ticket = String((globalForQuery.mastheadCarriedQuerySeq = (globalForQuery.mastheadCarriedQuerySeq ?? 0) + 1));
+  (globalForQuery.mastheadCarriedQueries ??= new Map()).set(ticket, query);
+  return { url: path, header: `${globalForQuery.mastheadCarriedQueryNonce} ${ticket}` };
 }
 
 /**
- * The query a request's carried-query header holds, or null when there is none or its nonce is not
- * this process's (then the header is ignored).
+ * Forget the query a carried-query header holds (serve.mjs, once the response closes).
+ * @param {string} header
+ */
+export function releaseCarriedQuery(header) {
+  globalForQuery.mastheadCarriedQueries?.delete(header.slice(header.indexOf(" ") + 1));
+}
+
+/**
+ * The query a request's carried-query header holds, or null when there is none, its nonce is not
+ * this process's or its query is not kept (then the header is ignored).
  * @param {string | null} header
  * @returns {string | null}
  */
@@ -160,5 +181,5 @@ export function carriedQuery(header) {
   const given = Buffer.from(header.slice(0, space));
   const expected = Buffer.from(nonce);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  return header.slice(space + 1);
+  return globalForQuery.mastheadCarriedQueries?.get(header.slice(space + 1)) ?? null;
 }

@@ -11,6 +11,7 @@ import {
   ENCODED_HEADER,
   LENGTH_HEADER,
   passBodyHeaders,
+  releaseCarriedQuery,
   requestIdFrom,
   setPassesBodyHeaders,
 } from "./edge.js";
@@ -59,20 +60,36 @@ describe("long queries carried past the router", () => {
   const ids = Array.from({ length: 100 }, (_, n) => `aHR0cHMlM0ElMkYlMkZleGFtcGxlLmNvbSUyRiR7${n}%3D`).join("%2C");
   const counts = `/api/v1/accounts/7/pages?page_ids=${ids}`;
 
-  it("carries a long query of the counts path in the header, which gives it back to this process only", () => {
+  it("carries a long query of the counts path past the router, a ticket to it in the header, for this process only", () => {
     const carried = carryLongQuery(counts);
     expect(carried?.url).toBe("/api/v1/accounts/7/pages");
+    // The header holds a short ticket, not the query.
+    expect(carried!.header.length).toBeLessThan(60);
     const url = new URL(`http://app.test${carried!.url}`);
     const query = carriedQuery(carried!.header);
     expect(query).toBe(`page_ids=${ids}`);
     url.search = query!;
     expect(url.searchParams.get("page_ids")?.split(",")).toHaveLength(100);
-    // Another nonce (a client sending the header itself), no nonce, no header: nothing is believed.
-    const [nonce] = carried!.header.split(" ");
-    expect(carriedQuery(`${nonce!.replace(/^./, (c) => (c === "a" ? "b" : "a"))} page_ids=forged`)).toBeNull();
-    expect(carriedQuery("page_ids=forged")).toBeNull();
-    expect(carriedQuery(` page_ids=forged`)).toBeNull();
+    // Each request its own ticket and query.
+    const other = carryLongQuery(`${counts}%2Cmore`);
+    expect(other!.header).not.toBe(carried!.header);
+    expect(carriedQuery(other!.header)).toBe(`page_ids=${ids}%2Cmore`);
+    expect(carriedQuery(carried!.header)).toBe(`page_ids=${ids}`);
+    // Another nonce (a client sending the header itself), no nonce, a ticket not given, no header:
+    // nothing is believed.
+    const [nonce, ticket] = carried!.header.split(" ");
+    expect(carriedQuery(`${nonce!.replace(/^./, (c) => (c === "a" ? "b" : "a"))} ${ticket}`)).toBeNull();
+    expect(carriedQuery(ticket!)).toBeNull();
+    expect(carriedQuery(` ${ticket}`)).toBeNull();
+    expect(carriedQuery(`${nonce} page_ids=forged`)).toBeNull();
+    expect(carriedQuery(`${nonce} 999999999`)).toBeNull();
     expect(carriedQuery(null)).toBeNull();
+    // Released when the response closes: the ticket then holds nothing.
+    releaseCarriedQuery(carried!.header);
+    expect(carriedQuery(carried!.header)).toBeNull();
+    expect(carriedQuery(other!.header)).toBe(`page_ids=${ids}%2Cmore`);
+    releaseCarriedQuery(other!.header);
+    expect(carriedQuery(other!.header)).toBeNull();
   });
 
   it("leaves short queries, other paths and queries that cannot be a header value where they are", () => {
