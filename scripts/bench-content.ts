@@ -16,8 +16,8 @@
  *   4. a table with each figure and its ratio to the empty handler: measured first ("× empty"),
  *      and beside the scenario, round by round ("× paired empty", the median of the rounds), and
  *      the ratio of CPU per request ("CPU × empty"), the load generator's own CPU per request
- *      ("client CPU ms": it shares the machine), and the resident memory of the app's processes
- *      after each scenario.
+ *      ("client CPU ms", with the empty handler's beside it: it shares the machine), and the
+ *      resident memory of the app's processes after each scenario.
  *      The server is stopped at the end, whatever happens.
  *
  * Content reads and the engagement reads are measured twice: as readers send them (served by the
@@ -224,17 +224,18 @@ type Result = {
   p99: number;
   /** Median over the rounds of this scenario's requests/s ÷ the empty handler's in the same round. */
   paired: number;
-  /** CPU time per request, ms: the app's processes and PostgreSQL's (local), over the scenario's rounds. */
-  cpu: { app: number; db: number };
-  /** The same for the empty handler's rounds beside it. */
-  emptyCpu: { app: number; db: number };
   /**
-   * CPU time per request of this process, the load generator (Node.js's fetch), ms: it shares the
-   * machine with the app and the database, so a scenario whose answers cost the client more (a
-   * large gzipped body to inflate) leaves the app less of the machine than the empty handler does.
+   * CPU time per request, ms, over the scenario's rounds: the app's processes, PostgreSQL's (local)
+   * and this process's, the load generator (Node.js's fetch). The client shares the machine with
+   * the app and the database, so a scenario whose answers cost it more (a large gzipped body to
+   * inflate) leaves the app less of the machine than the empty handler does.
    */
-  clientCpu: number;
+  cpu: Cpu;
+  /** The same for the empty handler's rounds beside it. */
+  emptyCpu: Cpu;
 };
+
+type Cpu = { app: number; db: number; client: number };
 
 function percentile(sorted: readonly number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -327,7 +328,7 @@ async function measure(
     emptyCpu: { app: 0, db: 0, client: 0 },
     emptyRequests: 0,
   };
-  const timed = async (call: () => Call, into: { app: number; db: number; client: number }) => {
+  const timed = async (call: () => Call, into: Cpu) => {
     const before = cpuMilliseconds();
     const client = process.cpuUsage();
     const result = await load(bases, call, per, capMs);
@@ -352,7 +353,7 @@ async function measure(
   }
   const sorted = [...latencies].sort((a, b) => a - b);
   const reported = await reportedMemory(bases);
-  const perRequest = (cpu: { app: number; db: number }, n: number) => ({ app: cpu.app / n, db: cpu.db / n });
+  const perRequest = (cpu: Cpu, n: number): Cpu => ({ app: cpu.app / n, db: cpu.db / n, client: cpu.client / n });
   return {
     name,
     rssMb: residentMegabytes(),
@@ -369,7 +370,6 @@ async function measure(
     paired: median(ratios),
     cpu: perRequest(total.cpu, Math.max(1, latencies.length)),
     emptyCpu: perRequest(total.emptyCpu, Math.max(1, total.emptyRequests)),
-    clientCpu: total.cpu.client / Math.max(1, latencies.length),
   };
 }
 
@@ -545,7 +545,7 @@ try {
   }
 
   const baseline = results.find((r) => r.name === "empty handler");
-  const cpuOf = (cpu: { app: number; db: number }) => cpu.app + cpu.db;
+  const cpuOf = (cpu: Cpu) => cpu.app + cpu.db;
   const rows = results.map((r) => [
     r.name,
     r.rps.toFixed(0),
@@ -553,7 +553,7 @@ try {
     r.paired.toFixed(2),
     (cpuOf(r.emptyCpu) / cpuOf(r.cpu)).toFixed(2),
     `${r.cpu.app.toFixed(2)}+${r.cpu.db.toFixed(2)}`,
-    r.clientCpu.toFixed(2),
+    `${r.cpu.client.toFixed(2)} (${r.emptyCpu.client.toFixed(2)})`,
     r.p50.toFixed(1),
     r.p95.toFixed(1),
     baseline ? (r.p95 / baseline.p95).toFixed(2) : "–",
@@ -576,7 +576,7 @@ try {
     "× paired empty",
     "CPU × empty",
     "CPU ms app+db",
-    "client CPU ms",
+    "client CPU ms (empty)",
     "p50 ms",
     "p95 ms",
     "p95 × empty",
@@ -611,10 +611,9 @@ try {
   );
   console.log("of the rounds' ratios: the fair one on a shared machine, whose speed drifts over a run);");
   console.log("CPU ms app+db: CPU time per request of the app's processes and of PostgreSQL's (from /proc);");
-  console.log(
-    "client CPU ms: the load generator's own CPU per request (Node.js's fetch, on the same machine: a scenario",
-  );
-  console.log("whose answers cost it more, e.g. large gzipped bodies to inflate, leaves the app less of the machine);");
+  console.log("client CPU ms (empty): the load generator's own CPU per request, and in brackets the empty handler's");
+  console.log("beside it (Node.js's fetch, on the same machine: a scenario whose answers cost it more, e.g. large");
+  console.log("gzipped bodies to inflate, leaves the app less of the machine);");
   console.log("CPU × empty: the empty handler's CPU per request (its rounds beside the scenario) ÷ this one's;");
   console.log("empty apiRoute, dynamic path: what every API route costs before its own work (a second baseline);");
   console.log("p95 × empty: the p95 latency as a multiple of the empty handler's;");
