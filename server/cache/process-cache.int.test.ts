@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { getDatabase, getDb } from "../db";
 import { withTransaction } from "../db/transaction";
 import { enableResponseCache } from "../testing/response-cache";
-import { TEST_DATABASE_URL } from "../testing/test-database";
+import { connectToSchema, TEST_DATABASE_URL } from "../testing/test-database";
 import { startCacheListener, type CacheListener } from "./listener";
 import { cacheChannel, cacheState, invalidateCaches, ProcessCache, setCacheMode } from "./process-cache";
 import { responseCache } from "./response-cache";
@@ -97,10 +97,8 @@ describe.runIf(process.env.TEST_DB === "postgres")("the PostgreSQL listener", ()
 
   /** Another instance: its own connection, committing a change that invalidates "publisher". */
   async function otherInstance(schema: string, commit: boolean, notice: object = { topics: ["publisher"] }) {
-    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await client.connect();
+    const client = await connectToSchema(schema);
     try {
-      await client.query(`SET search_path TO ${pg.escapeIdentifier(schema)}`);
       await client.query("BEGIN");
       await client.query(`SELECT pg_notify(left('masthead_cache_' || current_schema(), 63), $1)`, [
         JSON.stringify({ instance: "another-instance", ...notice }),

@@ -15,7 +15,7 @@ import type { z } from "zod";
 import { getEnv } from "../../env.js";
 import { authenticateClient } from "../auth/api-auth";
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
+import { AppError, zodIssuesToDetails } from "../errors";
 import { ZSearchQuery, type TSearchQuery } from "../publishing/content.schema";
 import { ZFeedQuery, type TFeedQuery } from "../publishing/feeds/feeds.schema";
 import { RSS_CONTENT_TYPE } from "../publishing/feeds/rss";
@@ -84,7 +84,7 @@ export async function gatedStoryAnswer(
   const query = ZWebAccessQuery.safeParse(searchParamsToObject(search));
   if (!query.success) {
     throw new AppError("BAD_REQUEST", "Invalid query parameters.", {
-      details: query.error.issues.map((i) => ({ field: `query.${i.path.join(".")}`, issue: i.message })),
+      details: zodIssuesToDetails(query.error, "query"),
     });
   }
   const common = {

@@ -5,6 +5,8 @@
 import os from "node:os";
 import path from "node:path";
 
+import pg from "pg";
+
 import type { DatabaseConfig } from "../db/config";
 
 export const TEST_DB = (process.env.TEST_DB ?? "pglite") as "pglite" | "postgres";
@@ -20,4 +22,20 @@ export function snapshotPath(runId: string): string {
 
 export function postgresConfig(schema: string): DatabaseConfig {
   return { kind: "postgresql", url: TEST_DATABASE_URL, schema };
+}
+
+/**
+ * A connection of its own to the PostgreSQL test database, on `schema`: another instance's, or
+ * SQL by hand, in the tests that need one (the caller ends it).
+ */
+export async function connectToSchema(schema: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`SET search_path TO ${pg.escapeIdentifier(schema)}`);
+  } catch (error) {
+    await client.end();
+    throw error;
+  }
+  return client;
 }

@@ -6,7 +6,6 @@
  * which reaches this process through the cache listener on PostgreSQL (a second connection stands
  * for another instance) and through the database itself on PGlite.
  */
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { staffActor, type Actor } from "../auth/actor";
@@ -15,7 +14,7 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { startTestCacheListener, stopTestCacheListener } from "../testing/cache-listener";
 import { createTestStaff } from "../testing/staff";
-import { TEST_DATABASE_URL } from "../testing/test-database";
+import { connectToSchema } from "../testing/test-database";
 import { emitWebhookEvent } from "./deliveries";
 import {
   createWebhookEndpoint,
@@ -143,10 +142,8 @@ describe("the endpoints events are sent to", () => {
         return;
       }
       const { schema } = (await getDatabase()).config as { schema: string };
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
+      const client = await connectToSchema(schema);
       try {
-        await client.query(`SET search_path TO ${pg.escapeIdentifier(schema)}`);
         await client.query("BEGIN");
         await client.query(sql, [endpoint.id]);
         await client.query(commit ? "COMMIT" : "ROLLBACK");

@@ -5,7 +5,6 @@
  * and the next read is built again (MISS) and shows it. A rollback purges nothing. A reader's
  * my_reactions are laid over the kept answer, the same JSON as a list built for that reader.
  */
-import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { startCacheListener, type CacheListener } from "@/server/cache/listener";
@@ -22,7 +21,7 @@ import { call, pageId, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { enableResponseCache } from "@/server/testing/response-cache";
 import { createTestStaff } from "@/server/testing/staff";
-import { TEST_DATABASE_URL } from "@/server/testing/test-database";
+import { connectToSchema, TEST_DATABASE_URL } from "@/server/testing/test-database";
 
 import { GET as COUNTS } from "../../route";
 import { POST as HIDE } from "../comments/[comment_id]/hide/route";
@@ -398,10 +397,8 @@ describe.runIf(process.env.TEST_DB === "postgres")("another instance's write", (
      * database's trigger sends the purge notice (migration comment_and_webhook_endpoint_notices).
      */
     const otherInstance = async (commit: boolean) => {
-      const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await client.connect();
+      const client = await connectToSchema(schema);
       try {
-        await client.query(`SET search_path TO ${pg.escapeIdentifier(schema)}`);
         await client.query("BEGIN");
         await client.query("UPDATE comments SET deleted_at = now() WHERE id = $1 AND account_id = $2", [
           first.id,
