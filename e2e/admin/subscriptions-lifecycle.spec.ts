@@ -82,7 +82,11 @@ for (const viewport of VIEWPORTS) {
 
       await page.goto("/admin/subscriptions/subscribers");
       await page.getByLabel("Search subscribers").fill(email);
-      await page.getByTestId("subscriber-results").getByRole("button").click();
+      // The unfiltered list shows until the search answers: wait for it to narrow to this reader.
+      const subscribers = page.getByTestId("subscriber-results");
+      await expect(subscribers.getByRole("button")).toHaveCount(1);
+      await expect(subscribers).toContainText(email);
+      await subscribers.getByRole("button").click();
       await expect(page.getByTestId("subscriber-subscriptions")).toContainText(`Monthly ${run}`);
       await expectNoHorizontalPageScroll(page);
     });
