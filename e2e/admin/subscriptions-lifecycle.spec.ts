@@ -31,6 +31,8 @@ for (const viewport of VIEWPORTS) {
       await newGroup.getByLabel("Name").fill(`Digital ${run}`);
       await newGroup.getByRole("button", { name: "Create group" }).click();
       await expect(newGroup).toBeHidden();
+      // Listed before its plan is filed under it (the plan form's group choices come from that list).
+      await expect(page.getByRole("region", { name: "Subscription groups table" })).toContainText(`Digital ${run}`);
       await page.getByRole("button", { name: "Add plan" }).click();
       const newPlan = page.getByRole("dialog", { name: "New plan" });
       await newPlan.getByLabel("Title").fill(`Monthly ${run}`);
