@@ -93,8 +93,11 @@ export class ResponseCache {
     return this.sequence;
   }
 
-  /** Was `account` purged, wholly or by one of `tags`, after `generation` was read? */
-  private purgedSince(account: number, tags: readonly string[], generation: number): boolean {
+  /**
+   * Was `account` purged, wholly or by one of `tags`, after `generation` was read? (Also for
+   * what is kept beside this cache by the same rules: an access check's roster of meters.)
+   */
+  purgedSince(account: number, tags: readonly string[], generation: number): boolean {
     if (generation < this.floor) return true;
     if ((this.purgedAt.get(`${account} *`) ?? 0) > generation) return true;
     return tags.some((tag) => (this.purgedAt.get(`${account} ${tag}`) ?? 0) > generation);

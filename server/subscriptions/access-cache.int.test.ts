@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { staffActor } from "../auth/actor";
 import { CACHE_CHANNEL_SQL } from "../cache/process-cache";
+import { purgeResponses } from "../cache/response-cache";
 import { getDatabase, getDb } from "../db";
 import type { Db } from "../db/client";
 import { createCollection, setCollectionItems } from "../publishing/editorial/collections";
@@ -20,8 +21,8 @@ import { createTestPublisher } from "../testing/publishing-factories";
 import { enableResponseCache } from "../testing/response-cache";
 import { insertEditor } from "../testing/staff";
 import { connectToSchema } from "../testing/test-database";
-import { decideAccess, KEPT_SQL, recordPingback } from "./access";
-import { meterPurgeKey, meterReaderKey } from "./meter";
+import { decideAccess, KEPT_SQL, METER_ROSTER, recordPingback } from "./access";
+import { getMeterRules, meterPeriodStart, meterPurgeKey, meterReaderKey } from "./meter";
 
 const onPostgres = process.env.TEST_DB === "postgres";
 const APP_URL = "http://localhost:3000";
@@ -61,13 +62,18 @@ async function newsroom() {
   };
   const counter = counting(db);
   /** The member's check of `storyId` (no meter), through the counting client. */
-  const check = (storyId: string, memberId: number | null, reader: { jwtUserId?: string; readerId?: string } = {}) =>
+  const check = (
+    storyId: string,
+    memberId: number | null,
+    reader: { jwtUserId?: string; readerId?: string } = {},
+    now = new Date(),
+  ) =>
     decideAccess(counter.db, {
       accountId: account.id,
       storyId,
       reader: { memberId, jwtUserId: reader.jwtUserId ?? null, readerId: reader.readerId ?? null },
       disableMeter: memberId !== null || Boolean(reader.jwtUserId),
-      now: new Date(),
+      now,
       meter: "check",
     });
   /** The check is answered from memory now: a second one sends no statement. */
@@ -311,14 +317,15 @@ describe("access checks kept in memory", () => {
       grantReason: "METERING",
       data: { numberRemaining: 2 },
     });
-    // The story and the meter in one statement; beside it, the account's first miss reads ahead
-    // (a statement of its own, once: so that PostgreSQL reuses the miss statement's plan).
-    expect(queries() - first).toBe(2);
+    // The story and the meter in one statement. Beside it, once each, statements of their own (so
+    // that PostgreSQL reuses the miss statement's plan): the account's first miss reads ahead its
+    // stories, and its first meter miss reads the period's roster.
+    expect(queries() - first).toBe(3);
     await expectKept(story.id, null, { readerId: "new-reader-1" });
-    // The story kept, another new reader: the meter alone, one statement; then nothing.
+    // The story kept, another new reader: the roster tells its meter (none), with no statement.
     const second = queries();
     expect((await check(story.id, null, { readerId: "new-reader-2" })).data.numberRemaining).toBe(2);
-    expect(queries() - second).toBe(1);
+    expect(queries() - second).toBe(0);
     await expectKept(story.id, null, { readerId: "new-reader-2" });
     // An unknown story is 404, and nothing of it is kept.
     const unknown = "3f0c5b9e-1111-4222-8333-944455556666";
@@ -421,6 +428,102 @@ describe("access checks kept in memory", () => {
       .toBe("NOT_FOUND");
   });
 
+  it("the account's first meter miss reads the period's meters at once: readers with a history and new readers read nothing more", async () => {
+    const { db, account, publish, check, queries, pingback } = await newsroom();
+    await setMeter(db, account.id, { freeStories: 3 });
+    const [a, b, c] = [await publish("subscription"), await publish("subscription"), await publish("subscription")];
+    // Histories written as another instance wrote them before this one checked anything.
+    const { addViews, countedElsewhere } = await meterWriter(db, account.id);
+    await addViews("one", [a.id]);
+    await addViews("two", [a.id, b.id]);
+
+    const first = queries();
+    expect((await check(a.id, null, { readerId: "one" })).data).toMatchObject({ numberRemaining: 2 });
+    expect(queries() - first).toBe(3); // the miss, the stories' read-ahead, the period's roster
+    const fromRoster = queries();
+    expect((await check(b.id, null, { readerId: "two" })).data).toMatchObject({ numberRemaining: 1 });
+    expect((await check(c.id, null, { readerId: "two" })).data).toMatchObject({ numberRemaining: 0, isLast: true });
+    expect((await check(c.id, null, { readerId: "newcomer" })).data).toMatchObject({ numberRemaining: 2 });
+    expect(queries() - fromRoster).toBe(0);
+
+    // A count here: the reader's meter as the count read it, kept; nothing read.
+    expect(await pingback(c.id, "one")).toMatchObject({ why: "meter:counted" });
+    const afterCount = queries();
+    expect((await check(b.id, null, { readerId: "one" })).data).toMatchObject({ numberRemaining: 0, isLast: true });
+    expect(queries() - afterCount).toBe(0);
+
+    // A count by another instance: this reader is no longer answered by the roster (read again,
+    // once), the others still are.
+    await countedElsewhere("two", c.id);
+    await expect
+      .poll(async () => (await check(a.id, null, { readerId: "two" })).data, { timeout: 5_000 })
+      .toMatchObject({ numberRemaining: 0, isLast: false });
+    expect((await check(b.id, null, { readerId: "two" })).granted).toBe(true);
+    const others = queries();
+    expect((await check(a.id, null, { readerId: "newcomer-2" })).data).toMatchObject({ numberRemaining: 2 });
+    expect((await check(a.id, null, { readerId: "two" })).data).toMatchObject({ numberRemaining: 0 });
+    expect(queries() - others).toBe(0);
+
+    // Every response of the account purged: the roster goes with them, and is read again.
+    await purgeResponses(db, account.id, null);
+    await expect.poll(async () => (await check(a.id, null, { readerId: "newcomer-3" })).granted).toBe(true);
+    const again = queries();
+    expect((await check(a.id, null, { readerId: "newcomer-4" })).data).toMatchObject({ numberRemaining: 2 });
+    expect((await check(a.id, null, { readerId: "one" })).data).toMatchObject({ numberRemaining: 1 });
+    expect(queries() - again).toBe(0);
+  });
+
+  it("a new period's checks read that period's roster, never the last one's", async () => {
+    const { db, account, publish, check, queries } = await newsroom();
+    await setMeter(db, account.id, { freeStories: 2 });
+    const a = await publish("subscription");
+    const { addViews } = await meterWriter(db, account.id);
+    await addViews("reader", [a.id]);
+    expect((await check(a.id, null, { readerId: "reader" })).data).toMatchObject({ numberRemaining: 1 });
+    const now = new Date();
+    const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 2));
+    const before = queries();
+    expect((await check(a.id, null, { readerId: "reader" }, nextMonth)).data).toMatchObject({ numberRemaining: 1 });
+    expect(queries() - before).toBe(2); // the meter and the new period's roster (the story is kept)
+    expect((await check(a.id, null, { readerId: "reader" }, nextMonth)).data).toMatchObject({ numberRemaining: 1 });
+    // Back in this period: the reader's meter is still kept; a new reader's miss reads this period's
+    // roster again (one roster per account), and the next new reader is answered by it.
+    expect((await check(a.id, null, { readerId: "reader" })).data).toMatchObject({ numberRemaining: 1 });
+    const back = queries();
+    expect((await check(a.id, null, { readerId: "reader-2" })).data).toMatchObject({ numberRemaining: 1 });
+    expect(queries() - back).toBe(2);
+    const backAgain = queries();
+    expect((await check(a.id, null, { readerId: "reader-3" })).data).toMatchObject({ numberRemaining: 1 });
+    expect(queries() - backAgain).toBe(0);
+  });
+
+  it("an account with more readers in the period than a roster holds reads each reader's meter", async () => {
+    const { db, account, publish, check, queries } = await newsroom();
+    await setMeter(db, account.id, { freeStories: 2 });
+    const a = await publish("subscription");
+    const { addViews } = await meterWriter(db, account.id);
+    await addViews("first", [a.id]);
+    await addViews("second", [a.id]);
+    const limit = METER_ROSTER.maxReaders;
+    METER_ROSTER.maxReaders = 1;
+    try {
+      const first = queries();
+      expect((await check(a.id, null, { readerId: "first" })).data).toMatchObject({ numberRemaining: 1 });
+      expect(queries() - first).toBe(3);
+      // No roster: each new reader's meter is read (and not the roster again), then kept.
+      for (const readerId of ["second", "third"]) {
+        const before = queries();
+        expect((await check(a.id, null, { readerId })).data).toMatchObject({ numberRemaining: 1 });
+        expect(queries() - before).toBe(1);
+      }
+      const kept = queries();
+      expect((await check(a.id, null, { readerId: "second" })).data).toMatchObject({ numberRemaining: 1 });
+      expect(queries() - kept).toBe(0);
+    } finally {
+      METER_ROSTER.maxReaders = limit;
+    }
+  });
+
   it.runIf(onPostgres)(
     "another instance's write reaches this one through the listener; its rollback does not",
     async () => {
@@ -474,6 +577,33 @@ describe("access checks kept in memory", () => {
     },
   );
 });
+
+/**
+ * Meter rows of the account's current period written as another instance writes them: `addViews`
+ * behind this process's back (before it checks anything), `countedElsewhere` with the notice that
+ * instance's count sends every other one.
+ */
+async function meterWriter(db: Db, accountId: number) {
+  const rules = (await getMeterRules(db, accountId))!;
+  const periodStart = meterPeriodStart(new Date(), rules.periodLength, rules.periodUnit);
+  const readerKey = (readerId: string) => meterReaderKey({ memberId: null, loggedIn: false, readerId })!;
+  const addViews = async (readerId: string, storyIds: string[]) => {
+    for (const storyId of storyIds)
+      await db.meterView.create({
+        data: { accountId, readerKey: readerKey(readerId), periodStart, storyId, createdAt: new Date() },
+      });
+  };
+  const countedElsewhere = async (readerId: string, storyId: string) => {
+    await addViews(readerId, [storyId]);
+    const notice = {
+      instance: "another-instance",
+      topics: [],
+      purges: [{ account: accountId, tags: [meterPurgeKey(readerKey(readerId))] }],
+    };
+    await db.$executeRawUnsafe(`SELECT pg_notify(${CACHE_CHANNEL_SQL}, $1)`, JSON.stringify(notice));
+  };
+  return { addViews, countedElsewhere };
+}
 
 /** A connection of its own to the test database, on the tests' schema (as another instance's would be). */
 async function otherConnection(): Promise<pg.Client> {

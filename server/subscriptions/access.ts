@@ -24,8 +24,8 @@ import "server-only";
 
 import { getEnv } from "../../env.js";
 import type { ApiUser } from "../auth/api-auth";
-import { ProcessCache } from "../cache/process-cache";
-import { keepValue, peekKept, responseCache } from "../cache/response-cache";
+import { cachesAnswer, ProcessCache } from "../cache/process-cache";
+import { keepValue, peekKept, RESPONSE_TTL_MS, responseCache } from "../cache/response-cache";
 import type { Db } from "../db/client";
 import { readRaw } from "../db/raw-read";
 import { perTurn } from "../db/turn-batch";
@@ -214,8 +214,11 @@ function meterApplies(meter: MeterState): boolean {
 //   subscriptions' time windows are kept and applied at each check, so time passing needs no event;
 // - the reader's meter for the period: kept with the responses, dropped by `meter/<reader key>`,
 //   which counting a read purges (./meter.ts); the instance that counted keeps it again at once,
-//   from what the count read under its lock. What checks miss is read in one statement, shared by
-//   the checks that miss in the same turn of the event loop (readMissed).
+//   from what the count read under its lock. Beside them, the period's roster: every reader's
+//   meter of the period, read at once on the account's first meter miss (when there are at most
+//   METER_ROSTER.maxReaders), which answers a reader with no kept meter, a new reader included,
+//   unless that reader's meter was purged since the roster was read. What checks miss is read in
+//   one statement, shared by the checks that miss in the same turn of the event loop (readMissed).
 // With the response cache off (RESPONSE_CACHE_MB=0) or while nothing tells this process about
 // changes, every check reads the database.
 
@@ -275,6 +278,86 @@ const readAheadKey = (accountId: number) => `${accountId} access:read-ahead`;
 
 type MeterRef = { readerKey: string; periodStart: Date };
 
+/**
+ * The period's roster: the stories counted on each reader's meter in the period, for every reader
+ * the account's meter counted anything for ($2: the period's start), at most $3 readers
+ * (meter_views_period_idx). `readers` says how many came, so a roster cut at $3 is told apart.
+ */
+const ROSTER_SQL = `
+SELECT count(*)::int AS readers,
+  coalesce(json_agg(json_build_array(r.reader_key, r.views)), '[]'::json) AS roster
+FROM (
+  SELECT m.reader_key, array_agg(m.story_id) AS views FROM meter_views m
+  WHERE m.account_id = $1::int AND m.period_start = $2::timestamptz
+  GROUP BY m.reader_key
+  LIMIT $3::int
+) AS r`;
+
+/**
+ * The period's roster (docs/subscriptions.md "Speed"): a paywall's readers are mostly new ones, and
+ * each one's first check would read a meter that is not there. So the account's first meter miss
+ * of a period also reads every reader's meter of the period, once, and keeps it beside the kept
+ * meters while this process hears about every change (as they are kept). A reader with no kept
+ * meter is answered from it: the stories it lists, or none for a reader it does not name, unless
+ * that reader's meter was purged since the roster was read (a count, here or in another instance:
+ * then the check reads it as before). A purge of the whole account, a cleared cache or the
+ * backstop lifetime drops the roster, and the next miss reads it again; so does a new period.
+ * An account with more readers in the period than `maxReaders` (about 100 bytes each) has none:
+ * its checks read each meter as before, and the roster is not tried again for the lifetime.
+ * Exported for access-cache.int.test.ts, which lowers `maxReaders`.
+ */
+export const METER_ROSTER = { maxReaders: 50_000 };
+
+type Roster = {
+  periodMs: number;
+  /** The response cache's purge number when it was read (a reader purged since is not answered). */
+  generation: number;
+  until: number;
+  /** Reader key → stories counted; null: too many readers to keep. */
+  views: ReadonlyMap<string, readonly string[]> | null;
+};
+const globalForRosters = globalThis as unknown as { mastheadMeterRosters?: Map<number, Roster> };
+/** On globalThis: one for every bundle Next.js loads, like the response cache it follows. */
+const rosters = (globalForRosters.mastheadMeterRosters ??= new Map<number, Roster>());
+const readingRoster = new Set<number>();
+const NO_VIEWS: readonly string[] = Object.freeze([]);
+
+/** The account's roster for the period while it may answer (whether or not it holds readers). */
+function currentRoster(accountId: number, periodMs: number): Roster | undefined {
+  const roster = rosters.get(accountId);
+  if (roster === undefined || roster.periodMs !== periodMs) return undefined;
+  if (roster.until <= Date.now() || responseCache().purgedSince(accountId, [], roster.generation)) {
+    rosters.delete(accountId);
+    return undefined;
+  }
+  return roster;
+}
+
+/** The reader's meter from the period's roster, or undefined when the roster cannot tell it. */
+function rosterViews(accountId: number, meter: MeterRef): readonly string[] | undefined {
+  if (!cachesAnswer()) return undefined;
+  const roster = currentRoster(accountId, meter.periodStart.getTime());
+  if (roster?.views == null) return undefined;
+  if (responseCache().purgedSince(accountId, [meterPurgeKey(meter.readerKey)], roster.generation)) return undefined;
+  return roster.views.get(meter.readerKey) ?? NO_VIEWS;
+}
+
+/** The roster as read: each reader's stories frozen, the story ids shared between readers. */
+function keepRoster(accountId: number, periodMs: number, generation: number, readers: number, rows: unknown): void {
+  let views: Map<string, readonly string[]> | null = null;
+  if (readers <= METER_ROSTER.maxReaders) {
+    views = new Map();
+    const ids = new Map<string, string>();
+    for (const [readerKey, stories] of parseJson<[string, string[]][] | null>(rows) ?? []) {
+      const shared = stories.map((id) => ids.get(id) ?? (ids.set(id, id), id));
+      views.set(readerKey, Object.freeze(shared));
+    }
+  }
+  // Not kept if the whole account was purged while it was read (its readers' purges are checked at each use).
+  if (responseCache().purgedSince(accountId, [], generation)) return;
+  rosters.set(accountId, { periodMs, generation, until: Date.now() + RESPONSE_TTL_MS, views });
+}
+
 const storyAccessOf = (access: string, level: unknown, collections: unknown[] | null): StoryAccess => ({
   access,
   accessLevelValue: level === null ? null : Number(level),
@@ -297,18 +380,19 @@ async function loadKept(
   accountId: number,
   storyId: string | null,
   meter: MeterRef | null,
-): Promise<{ story: StoryAccess | null; views: string[] }> {
+): Promise<{ story: StoryAccess | null; views: readonly string[] }> {
   const meterKey = meter === null ? null : meterKeyOf(accountId, meter);
   const story = storyId === null ? null : (peekKept<StoryAccess>(storyKeyOf(accountId, storyId)) ?? null);
-  const views = meterKey === null ? [] : peekKept<string[]>(meterKey);
+  const views =
+    meterKey === null ? NO_VIEWS : (peekKept<readonly string[]>(meterKey) ?? rosterViews(accountId, meter!));
   const wantStory = storyId !== null && story === null;
   const wantViews = meterKey !== null && views === undefined;
-  if (!wantStory && !wantViews) return { story, views: views ?? [] };
+  if (!wantStory && !wantViews) return { story, views: views ?? NO_VIEWS };
   const read = await readMissed(db, accountId, {
     storyId: wantStory ? storyId : null,
     meter: wantViews ? { ...meter!, key: meterKey } : null,
   });
-  return { story: wantStory ? read.story : story, views: (wantViews ? read.views : views) ?? [] };
+  return { story: wantStory ? read.story : story, views: (wantViews ? read.views : views) ?? NO_VIEWS };
 }
 
 /** What a check missed: a story's settings, a meter (with the key it is kept under). */
@@ -331,16 +415,30 @@ const readMissed = perTurn(async (db: Db, accountId: number, batch: Missed[]): P
     !readingAhead.has(accountId) &&
     peekKept(readAheadKey(accountId)) === undefined;
   if (ahead) readingAhead.add(accountId);
-  const [[row], [readAhead]] = await Promise.all([
+  // The period's roster, unless there is one (of any size) or it is being read.
+  const period = meters.size > 0 ? meters.values().next().value!.periodStart : null;
+  const roster =
+    period !== null &&
+    responseCacheOn() &&
+    cachesAnswer() &&
+    !readingRoster.has(accountId) &&
+    currentRoster(accountId, period.getTime()) === undefined;
+  if (roster) readingRoster.add(accountId);
+  const [[row], [readAhead], [rosterRow]] = await Promise.all([
     readRaw<{ stories: unknown; meters: unknown }>(db, KEPT_SQL, [
       accountId,
       JSON.stringify(storyIds),
       JSON.stringify([...meters.values()].map((m) => ({ k: m.readerKey, p: m.periodStart.toISOString() }))),
     ]),
     ahead ? readRaw<{ ahead: unknown }>(db, READ_AHEAD_SQL, [accountId, READ_AHEAD_STORIES]) : [],
+    roster
+      ? readRaw<{ readers: number; roster: unknown }>(db, ROSTER_SQL, [accountId, period, METER_ROSTER.maxReaders + 1])
+      : [],
   ]).finally(() => {
     if (ahead) readingAhead.delete(accountId);
+    if (roster) readingRoster.delete(accountId);
   });
+  if (rosterRow) keepRoster(accountId, period!.getTime(), generation, Number(rosterRow.readers), rosterRow.roster);
 
   const stories = new Map<string, StoryAccess | null>();
   type StoryRow = [string, unknown, unknown[] | null] | null;
