@@ -41,7 +41,11 @@ export function edgeRefusal(method, rawUrl) {
       headers: { Allow: SERVED_METHODS.join(", ") },
     };
   }
-  const path = rawUrl.split("?")[0] ?? "";
+  const query = rawUrl.indexOf("?");
+  const path = query === -1 ? rawUrl : rawUrl.slice(0, query);
+  // Nearly every path has nothing percent-encoded: nothing to decode (and a JWT's long query is
+  // not scanned twice).
+  if (!path.includes("%")) return null;
   for (const segment of path.split("/")) {
     try {
       decodeURIComponent(segment);
