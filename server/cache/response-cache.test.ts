@@ -100,6 +100,20 @@ describe("ResponseCache", () => {
     expect(cache.get("a")).toBeDefined();
   });
 
+  it("moves a hit to the most recent end unless it is among the last quarter put there (nearly LRU)", () => {
+    const key = (prefix: string, n: number) => `${prefix}${String(n).padStart(3, "0")}`;
+    // Every entry counts 522 bytes (a 1-character body, a 4-character key): 100 fit.
+    const cache = new ResponseCache(() => 100 * 522);
+    for (let n = 0; n < 100; n++) cache.set(key("k", n), 1, 0, answer("x", []));
+    expect(cache.get(key("k", 10))).toBeDefined(); // old: moved to the end
+    expect(cache.get(key("k", 90))).toBeDefined(); // among the last 25 put there: stays in its place
+    for (let n = 0; n < 90; n++) cache.set(key("n", n), 1, 0, answer("x", []));
+    expect(cache.size).toBe(100);
+    // The 90 oldest went, k000 to k090 but k010; k090 went in its place, before k091.
+    const kept = (n: number) => cache.get(key("k", n)) !== undefined;
+    expect([9, 10, 11, 89, 90, 91, 99].map(kept)).toEqual([false, true, false, false, false, true, true]);
+  });
+
   it("expires entries after their lifetime, the shorter of the answer's and the backstop", () => {
     const cache = new ResponseCache(() => 1_000_000);
     cache.set("short", 1, 0, answer("s", ["k"]), { ttlMs: 1_000, now: 0 });
