@@ -42,6 +42,7 @@ import "./lib/require-supported-node";
 
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -204,7 +205,30 @@ function freePort(): Promise<number> {
 // ─── Load generator ──────────────────────────────────────────────────────────────────────────
 
 /** One request of a scenario: a GET of the path unless `init` says otherwise. */
-type Call = { path: string; init?: RequestInit };
+type Call = { path: string; init?: { method?: string; headers?: Record<string, string>; body?: string } };
+
+/**
+ * The load generator's connections: node:http with keep-alive, at most CONNECTIONS to each
+ * instance. Not fetch: fetch inflates every gzipped answer, and on a machine the app shares that
+ * is the client's CPU taken from the app (a bulk answer cost the client twice what an empty one
+ * did). Like wrk or autocannon, `send` reads every byte of the answer as it came (gzip when the
+ * app sent it so: it asks for it as browsers do) and inflates nothing.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+
+function send(url: string, init: Call["init"] = {}): Promise<{ status: number; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const headers = { accept: "application/json", "accept-encoding": "gzip", ...init.headers };
+    const request = http.request(url, { method: init.method ?? "GET", headers, agent }, (response) => {
+      let bytes = 0;
+      response.on("data", (chunk: Buffer) => (bytes += chunk.length));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, bytes }));
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(init.body);
+  });
+}
 
 type Result = {
   name: string;
@@ -226,9 +250,9 @@ type Result = {
   paired: number;
   /**
    * CPU time per request, ms, over the scenario's rounds: the app's processes, PostgreSQL's (local)
-   * and this process's, the load generator (Node.js's fetch). The client shares the machine with
-   * the app and the database, so a scenario whose answers cost it more (a large gzipped body to
-   * inflate) leaves the app less of the machine than the empty handler does.
+   * and this process's, the load generator (`send`). The client shares the machine with the app
+   * and the database, so a scenario whose answers cost it more (a large body to read) leaves the
+   * app less of the machine than the empty handler does.
    */
   cpu: Cpu;
   /** The same for the empty handler's rounds beside it. */
@@ -261,10 +285,9 @@ async function load(bases: readonly string[], nextCall: () => Call, count: numbe
         const call = nextCall();
         const t0 = performance.now();
         try {
-          const response = await fetch(base + call.path, call.init ?? { headers: { accept: "application/json" } });
-          await response.arrayBuffer();
-          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-          if (!response.ok) errors++;
+          const { status } = await send(base + call.path, call.init);
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          if (status < 200 || status > 299) errors++;
         } catch {
           errors++;
         }
@@ -522,9 +545,8 @@ try {
     let status = 0;
     for (const instance of bases) {
       const first = scenario.call();
-      const probe = await fetch(instance + first.path, first.init ?? { headers: { accept: "application/json" } });
-      await probe.arrayBuffer();
-      if (!probe.ok) status = probe.status;
+      const probe = await send(instance + first.path, first.init);
+      if (probe.status < 200 || probe.status > 299) status = probe.status;
     }
     if (status) log(`${scenario.name}: answers ${status}; skipped`);
     else answering.push(scenario);
@@ -612,8 +634,8 @@ try {
   console.log("of the rounds' ratios: the fair one on a shared machine, whose speed drifts over a run);");
   console.log("CPU ms app+db: CPU time per request of the app's processes and of PostgreSQL's (from /proc);");
   console.log("client CPU ms (empty): the load generator's own CPU per request, and in brackets the empty handler's");
-  console.log("beside it (Node.js's fetch, on the same machine: a scenario whose answers cost it more, e.g. large");
-  console.log("gzipped bodies to inflate, leaves the app less of the machine);");
+  console.log("beside it (node:http, reading answers as sent, inflating none; on the same machine, a scenario whose");
+  console.log("answers cost it more, e.g. large bodies, leaves the app less of the machine);");
   console.log("CPU × empty: the empty handler's CPU per request (its rounds beside the scenario) ÷ this one's;");
   console.log("empty apiRoute, dynamic path: what every API route costs before its own work (a second baseline);");
   console.log("p95 × empty: the p95 latency as a multiple of the empty handler's;");
