@@ -8,9 +8,10 @@
 //   So are paths whose percent-encoding does not decode (400), and every request gets its id
 //   (X-Request-Id): server/http/edge.js. (A Next.js proxy could do this too, but it runs on every
 //   request at a cost the read API's benchmark shows: about a third of its throughput.)
-// - A long query string on the comment counts path is carried past Next.js's router: kept here while
-//   the request is in flight, the route handed a ticket to it in a header (edge.js carryLongQuery:
-//   the router parses a query string six times before the route runs).
+// - The query string of a comment counts path (when long) and of an access check or pingback is
+//   carried past Next.js's router: kept here while the request is in flight, the route handed a
+//   ticket to it in a header (edge.js carryQuery: the router parses a query string six times
+//   before the route runs).
 // - SIGTERM: /api/health turns 503 "stopping" and new connections are still served for
 //   SHUTDOWN_DRAIN_MS (default 5 s; load balancers stop sending meanwhile); then, as on SIGINT: stop
 //   accepting connections, let requests in flight finish (at most SHUTDOWN_GRACE_MS), stop
@@ -23,7 +24,7 @@ import next from "next";
 
 import {
   CARRIED_QUERY_HEADER,
-  carryLongQuery,
+  carryQuery,
   edgeRefusal,
   passBodyHeaders,
   releaseCarriedQuery,
@@ -96,9 +97,9 @@ const server = http.createServer((req, res) => {
     res.end(body);
     return;
   }
-  // A long query of a path that takes one (comment counts) goes past Next.js's router in a header (edge.js).
+  // The query of a path that carries it (edge.js CARRIED_QUERY_PATHS) goes past Next.js's router.
   delete req.headers[CARRIED_QUERY_HEADER];
-  const carried = carryLongQuery(req.url ?? "/");
+  const carried = carryQuery(req.url ?? "/");
   if (carried) {
     req.url = carried.url;
     req.headers[CARRIED_QUERY_HEADER] = carried.header;

@@ -112,13 +112,18 @@ export function passBodyHeaders(res) {
 }
 
 /**
- * Long query strings carried past Next.js's router. Before a route handler runs, Next.js parses the
- * request's query string about six times (routing, rewrites, the app route module): for the comment
- * counts of a front page (100 page ids, about 7 kB of percent-encoded base64) that was 0.4 ms of a
- * 2 ms request (a CPU profile under `npm run bench`). On the paths of CARRIED_QUERY_PATHS, serve.mjs
- * takes a query string longer than LONG_QUERY_CHARS off the URL Next.js routes, keeps it in this
- * process while the request is in flight, and hands the route a short ticket to it in a request
- * header (apiRoute puts the query back: server/http/route.ts `requestUrl`). The query itself is
+ * Query strings carried past Next.js's router. Before a route handler runs, Next.js parses the
+ * request's query string about six times (routing, rewrites, the app route module), and on a
+ * dynamic path it copies, normalises and interpolates it too:
+ * - for the comment counts of a front page (100 page ids, about 7 kB of percent-encoded base64)
+ *   that was 0.4 ms of a 2 ms request (a CPU profile under `npm run bench`);
+ * - for an access check (`?key=…&readerId=…`, two parameters) it was 0.075 ms of the app route's
+ *   preparation, 0.13 ms against 0.05 for the same dynamic path without a query: 12 % of an empty
+ *   route's throughput (a CPU profile, 2026-11-25).
+ * On the paths of CARRIED_QUERY_PATHS, serve.mjs takes a query string longer than the path's
+ * `over` off the URL Next.js routes, keeps it in this process while the request is in flight, and
+ * hands the route a short ticket to it in a request header (apiRoute puts the query back:
+ * server/http/route.ts `requestUrl`; every route on these paths is an apiRoute). The query itself is
  * not the header's value: Next.js copies every request header into several Headers objects on
  * the way to the route, which for 8 kB cost about 0.03 ms a request (a CPU profile).
  *
@@ -130,8 +135,15 @@ export function passBodyHeaders(res) {
  */
 export const CARRIED_QUERY_HEADER = "x-masthead-carried-query";
 export const LONG_QUERY_CHARS = 1024;
-/** The paths whose queries may be carried: routes served by apiRoute that take long queries (comment counts). */
-const CARRIED_QUERY_PATHS = [/^\/api\/v1\/accounts\/[^/]+\/pages\/?$/];
+/**
+ * The paths whose queries are carried, all served by apiRoute, and the length a query must pass:
+ * the comment counts' long ones, and every query of the access checks and pingbacks (asked on
+ * every page view).
+ */
+const CARRIED_QUERY_PATHS = [
+  { path: /^\/api\/v1\/accounts\/[^/]+\/pages\/?$/, over: LONG_QUERY_CHARS },
+  { path: /^\/api\/access\/v1\/stories\/[^/]+\/(?:access|amp-access|pingback|amp-pingback)\/?$/, over: 0 },
+];
 /**
  * Only printable ASCII is carried (as when the header held the query itself): a query with other
  * bytes stays where it is, read by the route as Next.js hands it over.
@@ -150,12 +162,14 @@ const globalForQuery =
  * @param {string} rawUrl the request target as sent (path and query)
  * @returns {{ url: string; header: string } | null}
  */
-export function carryLongQuery(rawUrl) {
+export function carryQuery(rawUrl) {
   const mark = rawUrl.indexOf("?");
-  if (mark < 0 || rawUrl.length - mark - 1 <= LONG_QUERY_CHARS) return null;
+  if (mark < 0 || mark === rawUrl.length - 1) return null;
   const path = rawUrl.slice(0, mark);
+  const length = rawUrl.length - mark - 1;
+  if (!CARRIED_QUERY_PATHS.some((carried) => length > carried.over && carried.path.test(path))) return null;
   const query = rawUrl.slice(mark + 1);
-  if (!CARRIED_QUERY_PATHS.some((pattern) => pattern.test(path)) || !CARRIABLE.test(query)) return null;
+  if (!CARRIABLE.test(query)) return null;
   globalForQuery.mastheadCarriedQueryNonce ??= crypto.randomUUID();
   const ticket = String((globalForQuery.mastheadCarriedQuerySeq = (globalForQuery.mastheadCarriedQuerySeq ?? 0) + 1));
   (globalForQuery.mastheadCarriedQueries ??= new Map()).set(ticket, query);

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import {
   carriedQuery,
-  carryLongQuery,
+  carryQuery,
   edgeRefusal,
   ENCODED_HEADER,
   LENGTH_HEADER,
@@ -56,12 +56,12 @@ describe("edge refusals", () => {
   });
 });
 
-describe("long queries carried past the router", () => {
+describe("queries carried past the router", () => {
   const ids = Array.from({ length: 100 }, (_, n) => `aHR0cHMlM0ElMkYlMkZleGFtcGxlLmNvbSUyRiR7${n}%3D`).join("%2C");
   const counts = `/api/v1/accounts/7/pages?page_ids=${ids}`;
 
   it("carries a long query of the counts path past the router, a ticket to it in the header, for this process only", () => {
-    const carried = carryLongQuery(counts);
+    const carried = carryQuery(counts);
     expect(carried?.url).toBe("/api/v1/accounts/7/pages");
     // The header holds a short ticket, not the query.
     expect(carried!.header.length).toBeLessThan(60);
@@ -71,7 +71,7 @@ describe("long queries carried past the router", () => {
     url.search = query!;
     expect(url.searchParams.get("page_ids")?.split(",")).toHaveLength(100);
     // Each request its own ticket and query.
-    const other = carryLongQuery(`${counts}%2Cmore`);
+    const other = carryQuery(`${counts}%2Cmore`);
     expect(other!.header).not.toBe(carried!.header);
     expect(carriedQuery(other!.header)).toBe(`page_ids=${ids}%2Cmore`);
     expect(carriedQuery(carried!.header)).toBe(`page_ids=${ids}`);
@@ -92,13 +92,29 @@ describe("long queries carried past the router", () => {
     expect(carriedQuery(other!.header)).toBeNull();
   });
 
+  it("carries every query of the access checks and pingbacks, however short", () => {
+    const story = "3f0c5b9e-1111-4222-8333-944455556666";
+    for (const endpoint of ["access", "amp-access", "pingback", "amp-pingback"]) {
+      const carried = carryQuery(`/api/access/v1/stories/${story}/${endpoint}?key=k&readerId=r1`);
+      expect(carried?.url).toBe(`/api/access/v1/stories/${story}/${endpoint}`);
+      expect(carriedQuery(carried!.header)).toBe("key=k&readerId=r1");
+      releaseCarriedQuery(carried!.header);
+    }
+    // No query, an empty one, another path under the story, and a story's own read: left as they are.
+    expect(carryQuery(`/api/access/v1/stories/${story}/access`)).toBeNull();
+    expect(carryQuery(`/api/access/v1/stories/${story}/access?`)).toBeNull();
+    expect(carryQuery(`/api/access/v1/stories/${story}/accessible?key=k`)).toBeNull();
+    expect(carryQuery(`/api/access/v1/stories/${story}/access/more?key=k`)).toBeNull();
+    expect(carryQuery(`/api/v1/stories/${story}?key=k`)).toBeNull();
+  });
+
   it("leaves short queries, other paths and queries that cannot be a header value where they are", () => {
-    expect(carryLongQuery("/api/v1/accounts/7/pages?page_ids=abc")).toBeNull();
-    expect(carryLongQuery(`/api/v1/accounts/7/pages/${"x".repeat(10)}/comments.json?${"a=1&".repeat(400)}`)).toBeNull();
-    expect(carryLongQuery(`/api/trpc/stories.list?input=${"x".repeat(5000)}`)).toBeNull();
-    expect(carryLongQuery(`/api/v1/accounts/7/pages?page_ids=${"é".repeat(2000)}`)).toBeNull();
-    expect(carryLongQuery(`/api/v1/accounts/7/pages?page_ids=${"x y".repeat(2000)}`)).toBeNull();
-    expect(carryLongQuery("/api/v1/accounts/7/pages")).toBeNull();
+    expect(carryQuery("/api/v1/accounts/7/pages?page_ids=abc")).toBeNull();
+    expect(carryQuery(`/api/v1/accounts/7/pages/${"x".repeat(10)}/comments.json?${"a=1&".repeat(400)}`)).toBeNull();
+    expect(carryQuery(`/api/trpc/stories.list?input=${"x".repeat(5000)}`)).toBeNull();
+    expect(carryQuery(`/api/v1/accounts/7/pages?page_ids=${"é".repeat(2000)}`)).toBeNull();
+    expect(carryQuery(`/api/v1/accounts/7/pages?page_ids=${"x y".repeat(2000)}`)).toBeNull();
+    expect(carryQuery("/api/v1/accounts/7/pages")).toBeNull();
   });
 });
 
