@@ -164,9 +164,10 @@ const globalForQuery =
  */
 export function carryQuery(rawUrl) {
   const mark = rawUrl.indexOf("?");
-  if (mark < 0 || mark === rawUrl.length - 1) return null;
+  if (mark < 0) return null;
   const path = rawUrl.slice(0, mark);
   const length = rawUrl.length - mark - 1;
+  // Every `over` is 0 or more: an empty query is never carried.
   if (!CARRIED_QUERY_PATHS.some((carried) => length > carried.over && carried.path.test(path))) return null;
   const query = rawUrl.slice(mark + 1);
   if (!CARRIABLE.test(query)) return null;
