@@ -123,26 +123,43 @@ export function passBodyHeaders(res) {
  * On the paths of CARRIED_QUERY_PATHS, serve.mjs takes a query string longer than the path's
  * `over` off the URL Next.js routes, keeps it in this process while the request is in flight, and
  * hands the route a short ticket to it in a request header (apiRoute puts the query back:
- * server/http/route.ts `requestUrl`; every route on these paths is an apiRoute). The query itself is
- * not the header's value: Next.js copies every request header into several Headers objects on
+ * server/http/route.ts `requestTarget`; every route on these paths is an apiRoute). The query itself
+ * is not the header's value: Next.js copies every request header into several Headers objects on
  * the way to the route, which for 8 kB cost about 0.03 ms a request (a CPU profile).
+ *
+ * Paths routed past the router (ROUTED_PATHS, the access checks and pingbacks: every page view
+ * asks one) go further: Next.js routes them to one static route, ROUTED_PATH, which answers with
+ * the handlers of the path's own route file, its parameters and query taken from the ticket
+ * (app/api/routed/route.ts). A dynamic path costs Next.js more than a static one before the
+ * handler runs: its route is found by trying each dynamic route's pattern in turn, and the app
+ * route's preparation rebuilds the route's matchers (getServerUtils, with a structuredClone) and
+ * matches, normalises and interpolates its parameters, every request.
  *
  * The ticket is only believed with this process's nonce, made at random when serve.mjs starts
  * (and any such header a client sends is dropped first), and only while serve.mjs keeps its query
- * (until the response closes: releaseCarriedQuery): a client cannot make a route read a query other
- * than its URL's, which a cache in front keys by. Without serve.mjs in front (tests, Vercel) nothing
- * is carried and routes read the URL as it is.
+ * (until the response closes: releaseCarriedQuery): a client cannot make a route read a path or a
+ * query other than its URL's, which a cache in front keys by, and ROUTED_PATH answers 404 without
+ * one. Without serve.mjs in front (tests, Vercel) nothing is carried and routes read the URL as it is.
  */
 export const CARRIED_QUERY_HEADER = "x-masthead-carried-query";
 export const LONG_QUERY_CHARS = 1024;
+/** The comment counts' long queries (served by apiRoute) are carried when over this length. */
+const CARRIED_QUERY_PATHS = [{ path: /^\/api\/v1\/accounts\/[^/]+\/pages\/?$/, over: LONG_QUERY_CHARS }];
+/** The static route that answers ROUTED_PATHS for serve.mjs (app/api/routed/route.ts). */
+export const ROUTED_PATH = "/api/routed";
 /**
- * The paths whose queries are carried, all served by apiRoute, and the length a query must pass:
- * the comment counts' long ones, and every query of the access checks and pingbacks (asked on
- * every page view).
+ * The dynamic paths answered through ROUTED_PATH, with or without a query: the route file whose
+ * handlers answer (by its template, as app/api/routed/route.ts lists them) and its parameters.
  */
-const CARRIED_QUERY_PATHS = [
-  { path: /^\/api\/v1\/accounts\/[^/]+\/pages\/?$/, over: LONG_QUERY_CHARS },
-  { path: /^\/api\/access\/v1\/stories\/[^/]+\/(?:access|amp-access|pingback|amp-pingback)\/?$/, over: 0 },
+const ROUTED_PATHS = [
+  {
+    path: /^\/api\/access\/v1\/stories\/([^/]+)\/(access|amp-access|pingback|amp-pingback)$/,
+    /** @param {RegExpExecArray} match */
+    route: (match) => ({
+      route: `/api/access/v1/stories/[storyId]/${match[2]}`,
+      params: { storyId: match[1] ?? "" },
+    }),
+  },
 ];
 /**
  * Only printable ASCII is carried (as when the header held the query itself): a query with other
@@ -150,35 +167,69 @@ const CARRIED_QUERY_PATHS = [
  */
 const CARRIABLE = /^[\x21-\x7e]*$/;
 
+/**
+ * What a ticket holds: the query, and for a routed path the path as sent, the route file's template
+ * and its parameters (decoded, as Next.js hands them over).
+ * @typedef {{ query: string; path: string | null; route: string | null; params: Record<string, string> | null }} Carried
+ */
+
 /** Shared by serve.mjs and the routes' bundle, which load this file as two modules. */
 const globalForQuery =
-  /** @type {{ mastheadCarriedQueryNonce?: string; mastheadCarriedQueries?: Map<string, string>; mastheadCarriedQuerySeq?: number }} */ (
+  /** @type {{ mastheadCarriedQueryNonce?: string; mastheadCarriedQueries?: Map<string, Carried>; mastheadCarriedQuerySeq?: number }} */ (
     globalThis
   );
 
 /**
- * The request target Next.js should route, and the header that carries its query, or null to leave
- * the request as it is (serve.mjs; the nonce is made on the first call).
+ * The path's route through ROUTED_PATH, or null (a segment whose encoding does not decode is left
+ * to Next.js, which serve.mjs refuses before this is asked).
+ * @param {string} path
+ * @returns {{ route: string; params: Record<string, string> } | null}
+ */
+function routedTarget(path) {
+  for (const routed of ROUTED_PATHS) {
+    const match = routed.path.exec(path);
+    if (!match) continue;
+    const target = routed.route(match);
+    try {
+      for (const name of Object.keys(target.params))
+        target.params[name] = decodeURIComponent(target.params[name] ?? "");
+    } catch {
+      return null;
+    }
+    return target;
+  }
+  return null;
+}
+
+/**
+ * The request target Next.js should route, and the header that carries its query (and, for a
+ * routed path, its path and parameters), or null to leave the request as it is (serve.mjs; the
+ * nonce is made on the first call).
  * @param {string} rawUrl the request target as sent (path and query)
  * @returns {{ url: string; header: string } | null}
  */
 export function carryQuery(rawUrl) {
   const mark = rawUrl.indexOf("?");
-  if (mark < 0) return null;
-  const path = rawUrl.slice(0, mark);
-  const length = rawUrl.length - mark - 1;
-  // Every `over` is 0 or more: an empty query is never carried.
-  if (!CARRIED_QUERY_PATHS.some((carried) => length > carried.over && carried.path.test(path))) return null;
-  const query = rawUrl.slice(mark + 1);
+  const path = mark < 0 ? rawUrl : rawUrl.slice(0, mark);
+  const query = mark < 0 ? "" : rawUrl.slice(mark + 1);
+  const routed = routedTarget(path);
+  // Every `over` is 0 or more: an empty query is never carried on its own.
+  if (!routed && !CARRIED_QUERY_PATHS.some((carried) => query.length > carried.over && carried.path.test(path)))
+    return null;
   if (!CARRIABLE.test(query)) return null;
   globalForQuery.mastheadCarriedQueryNonce ??= crypto.randomUUID();
   const ticket = String((globalForQuery.mastheadCarriedQuerySeq = (globalForQuery.mastheadCarriedQuerySeq ?? 0) + 1));
-  (globalForQuery.mastheadCarriedQueries ??= new Map()).set(ticket, query);
-  return { url: path, header: `${globalForQuery.mastheadCarriedQueryNonce} ${ticket}` };
+  (globalForQuery.mastheadCarriedQueries ??= new Map()).set(ticket, {
+    query,
+    path: routed ? path : null,
+    route: routed?.route ?? null,
+    params: routed?.params ?? null,
+  });
+  return { url: routed ? ROUTED_PATH : path, header: `${globalForQuery.mastheadCarriedQueryNonce} ${ticket}` };
 }
 
 /**
- * Forget the query a carried-query header holds (serve.mjs, once the response closes).
+ * Forget what a carried-query header holds (serve.mjs, once the response closes).
  * @param {string} header
  */
 export function releaseCarriedQuery(header) {
@@ -186,12 +237,12 @@ export function releaseCarriedQuery(header) {
 }
 
 /**
- * The query a request's carried-query header holds, or null when there is none, its nonce is not
- * this process's or its query is not kept (then the header is ignored).
+ * What a request's carried-query header holds, or null when there is none, its nonce is not this
+ * process's or nothing is kept under its ticket (then the header is ignored).
  * @param {string | null} header
- * @returns {string | null}
+ * @returns {Carried | null}
  */
-export function carriedQuery(header) {
+export function carriedRequest(header) {
   const nonce = globalForQuery.mastheadCarriedQueryNonce;
   if (!header || !nonce) return null;
   const space = header.indexOf(" ");

@@ -5,7 +5,7 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
 import {
-  carriedQuery,
+  carriedRequest,
   carryQuery,
   edgeRefusal,
   ENCODED_HEADER,
@@ -13,6 +13,7 @@ import {
   passBodyHeaders,
   releaseCarriedQuery,
   requestIdFrom,
+  ROUTED_PATH,
   setPassesBodyHeaders,
 } from "./edge.js";
 import { json } from "./respond";
@@ -57,6 +58,9 @@ describe("edge refusals", () => {
 });
 
 describe("queries carried past the router", () => {
+  /** The query a header's ticket holds (null when it is not believed). */
+  const carriedQuery = (header: string | null) => carriedRequest(header)?.query ?? null;
+
   const ids = Array.from({ length: 100 }, (_, n) => `aHR0cHMlM0ElMkYlMkZleGFtcGxlLmNvbSUyRiR7${n}%3D`).join("%2C");
   const counts = `/api/v1/accounts/7/pages?page_ids=${ids}`;
 
@@ -92,20 +96,56 @@ describe("queries carried past the router", () => {
     expect(carriedQuery(other!.header)).toBeNull();
   });
 
-  it("carries every query of the access checks and pingbacks, however short", () => {
+  it("routes the access checks and pingbacks to the static route, with their path, parameters and query", () => {
     const story = "3f0c5b9e-1111-4222-8333-944455556666";
     for (const endpoint of ["access", "amp-access", "pingback", "amp-pingback"]) {
-      const carried = carryQuery(`/api/access/v1/stories/${story}/${endpoint}?key=k&readerId=r1`);
-      expect(carried?.url).toBe(`/api/access/v1/stories/${story}/${endpoint}`);
-      expect(carriedQuery(carried!.header)).toBe("key=k&readerId=r1");
+      const path = `/api/access/v1/stories/${story}/${endpoint}`;
+      const carried = carryQuery(`${path}?key=k&readerId=r1`);
+      expect(carried?.url).toBe(ROUTED_PATH);
+      expect(carriedRequest(carried!.header)).toEqual({
+        query: "key=k&readerId=r1",
+        path,
+        route: `/api/access/v1/stories/[storyId]/${endpoint}`,
+        params: { storyId: story },
+      });
+      releaseCarriedQuery(carried!.header);
+      expect(carriedRequest(carried!.header)).toBeNull();
+    }
+    // Without a query or with an empty one too (the route answers 401 as it would).
+    for (const target of [`/api/access/v1/stories/${story}/access`, `/api/access/v1/stories/${story}/access?`]) {
+      const carried = carryQuery(target);
+      expect(carried?.url).toBe(ROUTED_PATH);
+      expect(carriedRequest(carried!.header)).toMatchObject({ query: "", params: { storyId: story } });
       releaseCarriedQuery(carried!.header);
     }
-    // No query, an empty one, another path under the story, and a story's own read: left as they are.
-    expect(carryQuery(`/api/access/v1/stories/${story}/access`)).toBeNull();
-    expect(carryQuery(`/api/access/v1/stories/${story}/access?`)).toBeNull();
-    expect(carryQuery(`/api/access/v1/stories/${story}/accessible?key=k`)).toBeNull();
-    expect(carryQuery(`/api/access/v1/stories/${story}/access/more?key=k`)).toBeNull();
-    expect(carryQuery(`/api/v1/stories/${story}?key=k`)).toBeNull();
+    // The parameter decoded, as Next.js hands it over; the path kept as sent.
+    const encoded = carryQuery("/api/access/v1/stories/caf%C3%A9%2Fx/access?key=k");
+    expect(carriedRequest(encoded!.header)).toMatchObject({
+      path: "/api/access/v1/stories/caf%C3%A9%2Fx/access",
+      params: { storyId: "café/x" },
+    });
+    releaseCarriedQuery(encoded!.header);
+    // Left to Next.js: another path under the story, a deeper one, a trailing slash (Next.js
+    // redirects it), a story's own read, an encoding that does not decode, a query of other bytes.
+    for (const target of [
+      `/api/access/v1/stories/${story}/accessible?key=k`,
+      `/api/access/v1/stories/${story}/access/more?key=k`,
+      `/api/access/v1/stories/${story}/access/?key=k`,
+      `/api/access/v1/stories/${story}?key=k`,
+      `/api/v1/stories/${story}?key=k`,
+      "/api/access/v1/stories/%E0%A4%A/access?key=k",
+      `/api/access/v1/stories/${story}/access?readerId=é`,
+    ])
+      expect(carryQuery(target), target).toBeNull();
+  });
+
+  it("believes a routed ticket only with this process's nonce", () => {
+    const carried = carryQuery("/api/access/v1/stories/s1/access?key=k");
+    const [nonce, ticket] = carried!.header.split(" ");
+    expect(carriedRequest(`${nonce!.replace(/^./, (c) => (c === "a" ? "b" : "a"))} ${ticket}`)).toBeNull();
+    expect(carriedRequest(ticket!)).toBeNull();
+    expect(carriedRequest(`${nonce} s1`)).toBeNull();
+    releaseCarriedQuery(carried!.header);
   });
 
   it("leaves short queries, other paths and queries that cannot be a header value where they are", () => {

@@ -39,7 +39,7 @@ import { checkRateLimit, rateLimitHeaders, type RateLimitResult } from "../rate-
 import { getRateLimitStore } from "../rate-limit/store";
 import { assertSafeInput } from "../validation";
 import { corsHeaders, preflightResponse } from "./cors";
-import { CARRIED_QUERY_HEADER, carriedQuery, requestIdFrom } from "./edge.js";
+import { CARRIED_QUERY_HEADER, carriedRequest, requestIdFrom } from "./edge.js";
 import { errorResponse, toErrorResponse } from "./errors";
 import { memberTokenFromRequest } from "./member-session";
 import { parseQueryString } from "./query-string";
@@ -175,7 +175,7 @@ export type HandlerContext<A extends AuthScheme, Q extends z.ZodType, B extends 
   params: z.output<P>;
 } & SchemeContext[A];
 
-type NextContext = { params: Promise<Record<string, string | string[] | undefined>> };
+type NextContext = { params: Promise<RouteParams> };
 export type RouteHandler = ((req: Request, ctx: NextContext) => Promise<Response>) & {
   meta: RouteOptions<AuthScheme, z.ZodType, z.ZodType, z.ZodType>;
 };
@@ -189,10 +189,8 @@ export function apiRoute<
   if (options.auth === "admin" && !options.roles?.length) throw new Error('apiRoute: auth "admin" needs roles');
   const route = async (req: Request, ctx: NextContext): Promise<Response> => {
     const started = performance.now();
-    // A Request's URL is always absolute and valid: parsed once, for the handler and the metric.
-    const url = requestUrl(req);
-    const response = await answer(req, ctx, url);
-    const params = await Promise.resolve(ctx?.params).catch(() => undefined);
+    const { url, params } = await requestTarget(req, ctx);
+    const response = await answer(req, url, params);
     recordRequest({
       method: req.method,
       route: routeTemplate(url.pathname, params),
@@ -201,7 +199,7 @@ export function apiRoute<
     });
     return response;
   };
-  const answer = async (req: Request, ctx: NextContext, url: URL): Promise<Response> => {
+  const answer = async (req: Request, url: URL, rawParams: RouteParams | undefined): Promise<Response> => {
     const requestId = requestIdFrom(req.headers.get("x-request-id")) ?? randomUUID();
     const env = getEnv();
     const cors = options.cors ? corsHeaders(req.headers.get("origin"), env.CORS_ALLOWED_ORIGINS) : {};
@@ -211,7 +209,7 @@ export function apiRoute<
         throw new AppError("NOT_ACCEPTABLE", "This endpoint answers application/json; the Accept header rules it out.");
       }
       const ip = clientIp(req, env.TRUST_PROXY);
-      const params = parseWith(options.params, await ctx.params, "params");
+      const params = parseWith(options.params, rawParams, "params");
       const search = parseQueryString(url.search);
       const db = await getDb();
       const who = await authenticate(db, options, req, search, params);
@@ -293,6 +291,25 @@ export function routes(
   return result;
 }
 
+type RouteFile = Record<Method | "OPTIONS", (req: Request, ctx: NextContext) => Promise<Response>>;
+
+/**
+ * The exports of ROUTED_PATH's route file (app/api/routed/route.ts, edge.js ROUTED_PATHS): each
+ * method answered by the same method of the route file serve.mjs routed the request for, named by
+ * its template in the ticket; without a ticket this process believes, by `unrouted` (the API's 404).
+ */
+export function routedRoutes(files: Record<string, RouteFile>, unrouted: RouteFile): RouteFile {
+  const result = {} as RouteFile;
+  for (const method of [...METHODS, "OPTIONS"] as const) {
+    result[method] = (req, ctx) => {
+      const route = carriedRequest(req.headers.get(CARRIED_QUERY_HEADER))?.route;
+      const file = route ? files[route] : undefined;
+      return (file ?? unrouted)[method](req, ctx);
+    };
+  }
+  return result;
+}
+
 // ─── helpers ─────────────────────────────────────────────────────────────────────────────────
 
 function acceptsJson(accept: string | null): boolean {
@@ -305,12 +322,23 @@ function acceptsJson(accept: string | null): boolean {
   });
 }
 
-/** The request's URL, with its query put back when serve.mjs carried a long one past the router (edge.js). */
-export function requestUrl(req: Request): URL {
+type RouteParams = Record<string, string | string[] | undefined>;
+
+/**
+ * The request's URL (parsed once, for the handler and the metric: a Request's URL is always
+ * absolute and valid) and its path's parameters. When serve.mjs carried the query past the router,
+ * it is put back; when it routed the request through the static ROUTED_PATH, the path as sent and
+ * its parameters come from the ticket too (edge.js).
+ */
+async function requestTarget(req: Request, ctx: NextContext): Promise<{ url: URL; params: RouteParams | undefined }> {
   const url = new URL(req.url);
-  const carried = carriedQuery(req.headers.get(CARRIED_QUERY_HEADER));
-  if (carried !== null) url.search = carried;
-  return url;
+  const carried = carriedRequest(req.headers.get(CARRIED_QUERY_HEADER));
+  if (carried) {
+    url.search = carried.query;
+    if (carried.path !== null) url.pathname = carried.path;
+    if (carried.params) return { url, params: carried.params };
+  }
+  return { url, params: await Promise.resolve(ctx?.params).catch(() => undefined) };
 }
 
 /** The caller's IP: the first X-Forwarded-For hop behind a trusted proxy, otherwise not knowable here. */
