@@ -10,7 +10,9 @@
  *      replies, reactions; what earlier runs posted is removed);
  *   2. the app built if needed and started (scripts/start.ts, `next start`) on a free port of
  *      127.0.0.1, under `flock /tmp/masthead-build.lock` since it may build;
- *   3. for each scenario, a warm-up, then a fixed number of requests over C keep-alive connections
+ *   3. one request of each scenario, then a warm-up pass (--warmup requests of each scenario), the
+ *      memory printed after both; then for each scenario its own warm-up, then a fixed number of
+ *      requests over C keep-alive connections
  *      with a time cap, in rounds that alternate with rounds of the empty route handler
  *      (GET /api/bench/empty): requests per second, latency percentiles, CPU per request;
  *   4. a table with each figure and its ratio to the empty handler: measured first ("× empty"),
@@ -557,6 +559,13 @@ try {
     `after one request of each scenario: RSS ${probed.rssMb.toFixed(0)} MB, heap ${probed.heapMb.toFixed(0)} MB, ` +
       `cache ${probed.cacheMb.toFixed(1)} MB`,
   );
+  // Then WARMUP requests of each scenario, before the first is measured: the caches fill to what
+  // the run puts in them (each is bounded) and V8 sizes its heap for the largest answers built
+  // afresh, so the RSS column shows what load does to memory from then on, not what the first use
+  // of each path does. Both figures are printed.
+  log(`warming up: ${WARMUP} requests of each scenario…`);
+  for (const scenario of answering) await load(bases, scenario.call, WARMUP, 30_000);
+  const warmed = { rssMb: residentMegabytes(), ...(await reportedMemory(bases)) };
 
   const results: Result[] = [];
   const emptyCall = scenarios[0]!.call;
@@ -613,9 +622,11 @@ try {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
   const line = (cells: string[]) =>
     cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
+  const memory = (m: typeof probed) =>
+    `RSS ${m.rssMb.toFixed(0)} MB, heap ${m.heapMb.toFixed(0)} MB, response cache ${m.cacheMb.toFixed(1)} MB`;
   console.log(
-    `\nMemory after one request of each scenario, before the first is measured: RSS ${probed.rssMb.toFixed(0)} MB, ` +
-      `heap ${probed.heapMb.toFixed(0)} MB, response cache ${probed.cacheMb.toFixed(1)} MB.`,
+    `\nMemory after one request of each scenario: ${memory(probed)}; after ${WARMUP} of each, before the first ` +
+      `is measured: ${memory(warmed)}.`,
   );
   console.log(
     `Publishing read API (${STORIES} generated stories), engagement API (a page of 2,000 comments, ` +
