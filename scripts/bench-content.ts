@@ -554,11 +554,10 @@ try {
     if (status) log(`${scenario.name}: answers ${status}; skipped`);
     else answering.push(scenario);
   }
+  const memory = (m: { rssMb: number; heapMb: number; cacheMb: number }) =>
+    `RSS ${m.rssMb.toFixed(0)} MB, heap ${m.heapMb.toFixed(0)} MB, response cache ${m.cacheMb.toFixed(1)} MB`;
   const probed = { rssMb: residentMegabytes(), ...(await reportedMemory(bases)) };
-  log(
-    `after one request of each scenario: RSS ${probed.rssMb.toFixed(0)} MB, heap ${probed.heapMb.toFixed(0)} MB, ` +
-      `cache ${probed.cacheMb.toFixed(1)} MB`,
-  );
+  log(`after one request of each scenario: ${memory(probed)}`);
   // Then WARMUP requests of each scenario, before the first is measured: the caches fill to what
   // the run puts in them (each is bounded) and V8 sizes its heap for the largest answers built
   // afresh, so the RSS column shows what load does to memory from then on, not what the first use
@@ -622,8 +621,6 @@ try {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
   const line = (cells: string[]) =>
     cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
-  const memory = (m: typeof probed) =>
-    `RSS ${m.rssMb.toFixed(0)} MB, heap ${m.heapMb.toFixed(0)} MB, response cache ${m.cacheMb.toFixed(1)} MB`;
   console.log(
     `\nMemory after one request of each scenario: ${memory(probed)}; after ${WARMUP} of each, before the first ` +
       `is measured: ${memory(warmed)}.`,
