@@ -27,11 +27,12 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { Comment, Member } from "../generated/prisma/client";
-import { findOrCreateJwtMember, NO_PASSWORD } from "../members/identities";
+import { findOrCreateJwtMemberBeside, NO_PASSWORD } from "../members/identities";
 import type { MemberRecord } from "../members/members";
 import { captchaSecrets, verifyCaptcha, type VerifiedCaptcha } from "./captcha";
 import type { TCommentAuthor, TCreateCommentBody } from "./comments.schema";
 import { moderationSettingsOf } from "./moderation/settings";
+import { historyBeside, readHistory, type ReaderHistory } from "./moderation/writing";
 
 /** The identity provider of the account's guest member. */
 export const GUEST_PROVIDER = "guest";
@@ -66,10 +67,13 @@ export async function guestMember(db: Db, args: { accountId: number; now: Date }
   );
 }
 
-/** Who writes: a signed-in reader, or a guest with a verified (not yet used) captcha. */
+/**
+ * Who writes: a signed-in reader (with the history read beside its member, null when it was read
+ * apart: findOrCreateJwtMemberBeside), or a guest with a verified (not yet used) captcha.
+ */
 export type Commenter =
-  | { member: MemberRecord; guest: null }
-  | { member: MemberRecord; guest: { name: string | null; captcha: VerifiedCaptcha } };
+  | { member: MemberRecord; guest: null; history: ReaderHistory | null }
+  | { member: MemberRecord; guest: { name: string | null; captcha: VerifiedCaptcha }; history: null };
 
 const CAPTCHA_FIELD = "body.comment.body.captcha_response";
 
@@ -95,7 +99,12 @@ export async function commenterFor(
       });
     }
   }
-  if (user) return { member: await findOrCreateJwtMember(db, { accountId, user, now }), guest: null };
+  if (user) {
+    // The reader's history for moderation, in the same statement as the reader (writing.ts).
+    const beside = historyBeside({ accountId, now });
+    const found = await findOrCreateJwtMemberBeside(db, { accountId, user, now, beside });
+    return { member: found.member, guest: null, history: readHistory(found.beside) };
+  }
 
   const response = input.comment.body.captcha_response;
   if (!response) {
@@ -115,6 +124,7 @@ export async function commenterFor(
   return {
     member: await guestMember(db, { accountId, now }),
     guest: { name: input.comment.body.guest_name ?? null, captcha },
+    history: null,
   };
 }
 

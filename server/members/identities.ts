@@ -29,9 +29,10 @@ import { randomUUID } from "node:crypto";
 
 import type { ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
-import { columnsAs, readRaw } from "../db/raw-read";
+import { columnsAs, readSql } from "../db/raw-read";
 import { withTransaction } from "../db/transaction";
 import { purgeComments } from "../engagement/comments-cache";
+import { Prisma } from "../generated/prisma/client";
 import { MEMBER_COLUMNS, type MemberRecord } from "./members";
 
 /** The provider of identities that come from a publisher-signed JWT. */
@@ -70,37 +71,61 @@ const MAX_CLAIM_LENGTH = { name: 200, avatar: 2048, email: 254 };
 export const cut = (value: string | null | undefined, max: number) =>
   value ? value.trim().slice(0, max) || null : null;
 
-const IDENTITY_SQL = `
-  SELECT i.email AS "identityEmail", ${columnsAs<MemberRecord>("m", MEMBER_COLUMNS)}
-  FROM member_identities i JOIN members m ON m.id = i.member_id
-  WHERE i.account_id = $1 AND i.provider = $2 AND i.external_id = $3`;
+const IDENTITY_COLUMNS = `i.email AS "identityEmail", ${columnsAs<MemberRecord>("m", MEMBER_COLUMNS)}`;
 
 /**
- * A known identity's e-mail and its member, in one statement past Prisma Client (raw-read.ts:
- * the returning reader of every comment create and signed-in read).
+ * Columns read beside a returning reader's member, in the same statement: `join` follows the
+ * member `m` (a LATERAL subquery may use `m.id`), `columns` is its select list, whose column names
+ * are `names` (none of them a member's field). A comment create reads the reader's history this
+ * way (server/engagement/moderation/writing.ts): one statement fewer.
+ */
+export type BesideMember = { join: Prisma.Sql; columns: Prisma.Sql; names: readonly string[] };
+
+/**
+ * A known identity's e-mail and its member (and what `beside` reads), in one statement past
+ * Prisma Client (raw-read.ts: the returning reader of every comment create and signed-in read).
  */
 async function readIdentity(
   db: Db,
   key: { accountId: number; provider: string; externalId: string },
-): Promise<{ identityEmail: string | null; member: MemberRecord } | null> {
-  const [row] = await readRaw<MemberRecord & { identityEmail: string | null }>(db, IDENTITY_SQL, [
-    key.accountId,
-    key.provider,
-    key.externalId,
-  ]);
+  beside?: BesideMember,
+): Promise<{ identityEmail: string | null; member: MemberRecord; beside: Record<string, unknown> } | null> {
+  const [row] = await readSql<MemberRecord & { identityEmail: string | null }>(
+    db,
+    Prisma.sql`
+    SELECT ${Prisma.raw(IDENTITY_COLUMNS)}${beside ? Prisma.sql`, ${beside.columns}` : Prisma.empty}
+    FROM member_identities i JOIN members m ON m.id = i.member_id ${beside?.join ?? Prisma.empty}
+    WHERE i.account_id = ${key.accountId} AND i.provider = ${key.provider} AND i.external_id = ${key.externalId}`,
+  );
   if (!row) return null;
   const { identityEmail, ...member } = row;
-  return { identityEmail, member };
+  const read: Record<string, unknown> = {};
+  for (const name of beside?.names ?? []) {
+    read[name] = (member as Record<string, unknown>)[name];
+    delete (member as Record<string, unknown>)[name];
+  }
+  return { identityEmail, member, beside: read };
 }
+
+type JwtMemberArgs = { accountId: number; user: ApiUser; now: Date; linkProviderClaim?: boolean };
 
 /**
  * The member behind a publisher-JWT user of the account, created on first sight (with its
  * identity), with name, avatar and e-mail brought up to date from the claims.
  */
-export async function findOrCreateJwtMember(
+export async function findOrCreateJwtMember(db: Db, args: JwtMemberArgs): Promise<MemberRecord> {
+  return (await findOrCreateJwtMemberBeside(db, args)).member;
+}
+
+/**
+ * findOrCreateJwtMember, and what `beside` reads with a returning reader whose claims did not
+ * change (the usual case) or did, in the same statement; `beside` is null otherwise (a new reader,
+ * a provider claim to link): the caller reads it then.
+ */
+export async function findOrCreateJwtMemberBeside(
   db: Db,
-  args: { accountId: number; user: ApiUser; now: Date; linkProviderClaim?: boolean },
-): Promise<MemberRecord> {
+  args: JwtMemberArgs & { beside?: BesideMember },
+): Promise<{ member: MemberRecord; beside: Record<string, unknown> | null }> {
   const { accountId, user, now } = args;
   const alias = args.linkProviderClaim ? claimAliasProvider(user) : null;
   const name = cut(user.name, MAX_CLAIM_LENGTH.name) ?? "Reader";
@@ -109,7 +134,7 @@ export async function findOrCreateJwtMember(
   const key = { accountId, provider: PUBLISHER_JWT_PROVIDER, externalId: user.id };
   // A returning reader whose claims did not change (the usual case) is read without a transaction;
   // a provider claim to link (the client API's) takes the transaction below, which links it.
-  const known = alias ? null : await readIdentity(db, key);
+  const known = alias ? null : await readIdentity(db, key, args.beside);
   if (
     known &&
     known.identityEmail === email &&
@@ -117,9 +142,9 @@ export async function findOrCreateJwtMember(
     known.member.avatarUrl === avatarUrl &&
     known.member.communicationEmail === email
   ) {
-    return known.member;
+    return { member: known.member, beside: known.beside };
   }
-  return withTransaction(
+  const member = await withTransaction(
     db,
     async (tx) => {
       let identity = await tx.memberIdentity.findUnique({
@@ -176,6 +201,9 @@ export async function findOrCreateJwtMember(
     },
     { retryUniqueClashes: true },
   );
+  // What `beside` read belongs to the member it was read with (the same one, unless the identity
+  // went meanwhile and a new member was made).
+  return { member, beside: known && known.member.id === member.id ? known.beside : null };
 }
 
 /** The publisher-JWT ids of members (members without one are absent). */

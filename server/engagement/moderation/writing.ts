@@ -10,35 +10,81 @@ import type { Db } from "../../db/client";
 import { readSql } from "../../db/raw-read";
 import { AppError } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
+import type { BesideMember } from "../../members/identities";
 import type { TCommentOp } from "../comments.schema";
 import { activeBanSql, bannedError } from "./bans";
 import { contentOf, decideModeration, isNewReader } from "./moderation";
 import { scoreComment } from "./registry";
 import { moderationSettingsOf } from "./settings";
 
+/** What moderation knows of a reader: the first comment's time, the published comments, a ban in force. */
+export type ReaderHistory = {
+  firstCommentAt: Date | null;
+  publishedComments: number;
+  ban: { until: string | null } | null;
+};
+
 /**
  * The reader's first comment time and number of published comments (published, not spam, not
  * deleted) in the account, the comment being edited left out, and with `bans` the ban in force
- * (bans.ts): one statement.
+ * (bans.ts), as one row (`first`, `published`, `ban`) of a subquery. `member` is the reader's id:
+ * a value, or the column of a statement it is joined into (historyBeside).
  */
+function historySql(args: {
+  accountId: number;
+  member: number | Prisma.Sql;
+  now: Date;
+  editing?: number;
+  bans?: boolean;
+}): Prisma.Sql {
+  return Prisma.sql`
+    SELECT min(created_at) AS first,
+           (count(*) FILTER (WHERE is_published AND NOT is_spam AND deleted_at IS NULL))::int AS published,
+           ${args.bans ? activeBanSql({ ...args, memberId: args.member }) : Prisma.sql`NULL::json`} AS ban
+    FROM comments
+    WHERE account_id = ${args.accountId} AND author_id = ${args.member} AND id <> ${args.editing ?? 0}`;
+}
+
+/** A ReaderHistory from historySql's row (the columns named with `prefix`). */
+function historyOf(row: Record<string, unknown> | undefined, prefix = ""): ReaderHistory {
+  const first = row?.[`${prefix}first`] as Date | string | null | undefined;
+  const ban = row?.[`${prefix}ban`];
+  return {
+    firstCommentAt: first ? new Date(first) : null,
+    publishedComments: Number(row?.[`${prefix}published`] ?? 0),
+    ban: ((typeof ban === "string" ? JSON.parse(ban) : ban) ?? null) as ReaderHistory["ban"],
+  };
+}
+
+/** The reader's history (historySql) in a statement of its own. */
 async function readerHistory(
   db: Db,
   args: { accountId: number; memberId: number; now: Date; editing?: number; bans?: boolean },
-): Promise<{ firstCommentAt: Date | null; publishedComments: number; ban: { until: string | null } | null }> {
-  const [row] = await readSql<{ first: Date | null; published: number; ban: unknown }>(
-    db,
-    Prisma.sql`
-    SELECT min(created_at) AS first,
-           (count(*) FILTER (WHERE is_published AND NOT is_spam AND deleted_at IS NULL))::int AS published,
-           ${args.bans ? activeBanSql(args) : Prisma.sql`NULL::json`} AS ban
-    FROM comments
-    WHERE account_id = ${args.accountId} AND author_id = ${args.memberId} AND id <> ${args.editing ?? 0}`,
-  );
+): Promise<ReaderHistory> {
+  const [row] = await readSql<Record<string, unknown>>(db, historySql({ ...args, member: args.memberId }));
+  return historyOf(row);
+}
+
+/** historyBeside's columns are historySql's, named with this prefix. */
+const BESIDE_PREFIX = "history_";
+
+/**
+ * The reader's history with its bans, read beside the reader's member (identities.ts,
+ * BesideMember): a comment create reads both in one statement. `readHistory` makes the row a
+ * ReaderHistory for moderateWriting's `history`.
+ */
+export function historyBeside(args: { accountId: number; now: Date }): BesideMember {
+  const columns = ["first", "published", "ban"];
   return {
-    firstCommentAt: row?.first ? new Date(row.first) : null,
-    publishedComments: Number(row?.published ?? 0),
-    ban: ((typeof row?.ban === "string" ? JSON.parse(row.ban) : row?.ban) ?? null) as { until: string | null } | null,
+    join: Prisma.sql`CROSS JOIN LATERAL (${historySql({ ...args, member: Prisma.raw("m.id"), bans: true })}) AS h`,
+    columns: Prisma.raw(columns.map((column) => `h.${column} AS ${BESIDE_PREFIX}${column}`).join(", ")),
+    names: columns.map((column) => `${BESIDE_PREFIX}${column}`),
   };
+}
+
+/** historyBeside's columns, as moderateWriting's `history` (null when they were not read). */
+export function readHistory(beside: Record<string, unknown> | null): ReaderHistory | null {
+  return beside ? historyOf(beside, BESIDE_PREFIX) : null;
 }
 
 /** The decision on a reader's writing, or 400 (`field`) when it holds a banned "reject" word. */
@@ -59,13 +105,15 @@ export async function moderateWriting(
     guest?: boolean;
     /** 403 for a banned reader (bans.ts), read with the history: one statement fewer than assertNotBanned. */
     refuseBanned?: boolean;
+    /** The history already read with its bans (historyBeside), for the reader `memberId`. */
+    history?: ReaderHistory | null;
   },
 ): Promise<{ isPublished: boolean; isSpam: boolean; toxicity: number; reasons: string[] }> {
   const [settings, { ban, ...history }] = await Promise.all([
     moderationSettingsOf(db, args.accountId),
-    readerHistory(db, { ...args, bans: args.refuseBanned }),
+    args.history ?? readerHistory(db, { ...args, bans: args.refuseBanned }),
   ]);
-  if (ban) throw bannedError(ban.until === null ? null : new Date(ban.until));
+  if (ban && args.refuseBanned) throw bannedError(ban.until === null ? null : new Date(ban.until));
   const reader = { ...history, isNew: args.guest === true || isNewReader(history, args.now) };
   const content = contentOf(args.ops);
   const score = await scoreComment({ ...content, reader });
