@@ -98,8 +98,8 @@ const server = http.createServer((req, res) => {
     res.end(body);
     return;
   }
-  // The query of a path that carries it goes past Next.js's router; a routed path goes to
-  // /api/routed (edge.js CARRIED_QUERY_PATHS, ROUTED_PATHS).
+  // The hottest dynamic paths go to /api/routed, past Next.js's router, their path, parameters and
+  // query behind a ticket (edge.js ROUTED_PATHS).
   delete req.headers[CARRIED_QUERY_HEADER];
   const carried = carryQuery(req.url ?? "/");
   if (carried) {

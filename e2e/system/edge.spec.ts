@@ -78,7 +78,7 @@ test("an /api/ path with no endpoint is a JSON 404 for every method; so is /api/
   }
 });
 
-test("the comment counts of 100 pages (a 7 kB query, carried past the router) answer every page, in order", async ({
+test("the comment counts of 100 pages (a 7 kB query, routed past the router) answer every page, in order", async ({
   request,
 }) => {
   const { accountId } = demoAccount();
@@ -98,6 +98,18 @@ test("the comment counts of 100 pages (a 7 kB query, carried past the router) an
   // A bad id among them is a 400 naming its place.
   const bad = await request.get(`${path}${encodeURIComponent(",%%%")}`);
   expect(bad.status()).toBe(400);
+  // With a trailing slash, Next.js redirects to the path without it, a long query kept whole (30
+  // ids, 2 kB: its Location and Refresh headers each repeat it, and 7 kB would pass what Node.js's
+  // HTTP client takes in headers).
+  const some = ids.slice(0, 30);
+  const slashed = await request.get(
+    `/api/v1/accounts/${accountId}/pages/?page_ids=${encodeURIComponent(some.join(","))}`,
+    { maxRedirects: 0 },
+  );
+  expect(slashed.status()).toBe(308);
+  const location = new URL(slashed.headers().location!, "http://app.test");
+  expect(location.pathname).toBe(`/api/v1/accounts/${accountId}/pages`);
+  expect(location.searchParams.get("page_ids")?.split(",")).toEqual(some);
 });
 
 test("small JSON answers go as they are, framed by their length; larger ones are still compressed", async ({

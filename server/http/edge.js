@@ -112,39 +112,40 @@ export function passBodyHeaders(res) {
 }
 
 /**
- * Query strings carried past Next.js's router. Before a route handler runs, Next.js parses the
- * request's query string about six times (routing, rewrites, the app route module), and on a
- * dynamic path it copies, normalises and interpolates it too:
+ * The hottest dynamic paths (ROUTED_PATHS: the access checks and pingbacks, which every page view
+ * asks; a page's comments, read and posted; the comment counts of a front page) are routed past
+ * Next.js's router, with their query:
+ * - serve.mjs hands Next.js one static route, ROUTED_PATH, and keeps the path as sent, the route
+ *   file's template, its parameters (decoded, as Next.js hands them over) and the query in this
+ *   process while the request is in flight, behind a short ticket in a request header;
+ * - ROUTED_PATH answers with the handlers of the path's own route file (app/api/routed/route.ts),
+ *   and apiRoute reads the path, parameters and query from the ticket (server/http/route.ts
+ *   `requestTarget`; every route on these paths is an apiRoute). So validation, authentication,
+ *   CORS, caching and every answer are the route's own.
+ *
+ * Why: a dynamic path costs Next.js more than a static one before the handler runs. Its route is
+ * found by trying each dynamic route's pattern in turn, and the app route's preparation rebuilds
+ * the route's matchers (getServerUtils, with a structuredClone) and matches, normalises and
+ * interpolates its parameters, every request. And Next.js parses the query string about six times
+ * (routing, rewrites, the app route module), and on a dynamic path copies, normalises and
+ * interpolates it too:
  * - for the comment counts of a front page (100 page ids, about 7 kB of percent-encoded base64)
  *   that was 0.4 ms of a 2 ms request (a CPU profile under `npm run bench`);
  * - for an access check (`?key=…&readerId=…`, two parameters) it was 0.075 ms of the app route's
  *   preparation, 0.13 ms against 0.05 for the same dynamic path without a query: 12 % of an empty
  *   route's throughput (a CPU profile, 2026-11-25).
- * On the paths of CARRIED_QUERY_PATHS, serve.mjs takes a query string longer than the path's
- * `over` off the URL Next.js routes, keeps it in this process while the request is in flight, and
- * hands the route a short ticket to it in a request header (apiRoute puts the query back:
- * server/http/route.ts `requestTarget`; every route on these paths is an apiRoute). The query itself
- * is not the header's value: Next.js copies every request header into several Headers objects on
- * the way to the route, which for 8 kB cost about 0.03 ms a request (a CPU profile).
- *
- * Paths routed past the router (ROUTED_PATHS, the access checks and pingbacks: every page view
- * asks one) go further: Next.js routes them to one static route, ROUTED_PATH, which answers with
- * the handlers of the path's own route file, its parameters and query taken from the ticket
- * (app/api/routed/route.ts). A dynamic path costs Next.js more than a static one before the
- * handler runs: its route is found by trying each dynamic route's pattern in turn, and the app
- * route's preparation rebuilds the route's matchers (getServerUtils, with a structuredClone) and
- * matches, normalises and interpolates its parameters, every request.
+ * The query is not a header's value: Next.js copies every request header into several Headers
+ * objects on the way to the route, which for 8 kB cost about 0.03 ms a request (a CPU profile).
  *
  * The ticket is only believed with this process's nonce, made at random when serve.mjs starts
- * (and any such header a client sends is dropped first), and only while serve.mjs keeps its query
- * (until the response closes: releaseCarriedQuery): a client cannot make a route read a path or a
- * query other than its URL's, which a cache in front keys by, and ROUTED_PATH answers 404 without
- * one. Without serve.mjs in front (tests, Vercel) nothing is carried and routes read the URL as it is.
+ * (and any such header a client sends is dropped first), and only while serve.mjs keeps it (until
+ * the response closes: releaseCarriedQuery): a client cannot make a route read a path or a query
+ * other than its URL's, which a cache in front keys by, and ROUTED_PATH answers 404 without one.
+ * Left to Next.js as sent: a trailing slash (Next.js redirects it, 308, with its query), any other
+ * path, an encoding that does not decode, a query with bytes outside printable ASCII. Without
+ * serve.mjs in front (tests, Vercel) nothing is routed and routes read the URL as it is.
  */
 export const CARRIED_QUERY_HEADER = "x-masthead-carried-query";
-export const LONG_QUERY_CHARS = 1024;
-/** The comment counts' long queries (served by apiRoute) are carried when over this length. */
-const CARRIED_QUERY_PATHS = [{ path: /^\/api\/v1\/accounts\/[^/]+\/pages\/?$/, over: LONG_QUERY_CHARS }];
 /** The static route that answers ROUTED_PATHS for serve.mjs (app/api/routed/route.ts). */
 export const ROUTED_PATH = "/api/routed";
 /**
@@ -160,6 +161,20 @@ const ROUTED_PATHS = [
       params: { storyId: match[1] ?? "" },
     }),
   },
+  // A page's comments (the widget's list, a reader's post) and the comment counts of a front page.
+  {
+    path: /^\/api\/v1\/accounts\/([^/]+)\/pages\/([^/]+)\/comments\.json$/,
+    /** @param {RegExpExecArray} match */
+    route: (match) => ({
+      route: "/api/v1/accounts/[account_id]/pages/[encoded_url]/comments.json",
+      params: { account_id: match[1] ?? "", encoded_url: match[2] ?? "" },
+    }),
+  },
+  {
+    path: /^\/api\/v1\/accounts\/([^/]+)\/pages$/,
+    /** @param {RegExpExecArray} match */
+    route: (match) => ({ route: "/api/v1/accounts/[account_id]/pages", params: { account_id: match[1] ?? "" } }),
+  },
 ];
 /**
  * Only printable ASCII is carried (as when the header held the query itself): a query with other
@@ -168,9 +183,9 @@ const ROUTED_PATHS = [
 const CARRIABLE = /^[\x21-\x7e]*$/;
 
 /**
- * What a ticket holds: the query, and for a routed path the path as sent, the route file's template
- * and its parameters (decoded, as Next.js hands them over).
- * @typedef {{ query: string; path: string | null; route: string | null; params: Record<string, string> | null }} Carried
+ * What a ticket holds: the path as sent, its query, the route file's template and its parameters
+ * (decoded, as Next.js hands them over).
+ * @typedef {{ query: string; path: string; route: string; params: Record<string, string> }} Carried
  */
 
 /** Shared by serve.mjs and the routes' bundle, which load this file as two modules. */
@@ -202,9 +217,9 @@ function routedTarget(path) {
 }
 
 /**
- * The request target Next.js should route, and the header that carries its query (and, for a
- * routed path, its path and parameters), or null to leave the request as it is (serve.mjs; the
- * nonce is made on the first call).
+ * The request target Next.js should route (ROUTED_PATH), and the header whose ticket holds the
+ * path, its parameters and its query, or null to leave the request as it is (serve.mjs; the nonce
+ * is made on the first call).
  * @param {string} rawUrl the request target as sent (path and query)
  * @returns {{ url: string; header: string } | null}
  */
@@ -213,19 +228,16 @@ export function carryQuery(rawUrl) {
   const path = mark < 0 ? rawUrl : rawUrl.slice(0, mark);
   const query = mark < 0 ? "" : rawUrl.slice(mark + 1);
   const routed = routedTarget(path);
-  // Every `over` is 0 or more: an empty query is never carried on its own.
-  if (!routed && !CARRIED_QUERY_PATHS.some((carried) => query.length > carried.over && carried.path.test(path)))
-    return null;
-  if (!CARRIABLE.test(query)) return null;
+  if (!routed || !CARRIABLE.test(query)) return null;
   globalForQuery.mastheadCarriedQueryNonce ??= crypto.randomUUID();
   const ticket = String((globalForQuery.mastheadCarriedQuerySeq = (globalForQuery.mastheadCarriedQuerySeq ?? 0) + 1));
   (globalForQuery.mastheadCarriedQueries ??= new Map()).set(ticket, {
     query,
-    path: routed ? path : null,
-    route: routed?.route ?? null,
-    params: routed?.params ?? null,
+    path,
+    route: routed.route,
+    params: routed.params,
   });
-  return { url: routed ? ROUTED_PATH : path, header: `${globalForQuery.mastheadCarriedQueryNonce} ${ticket}` };
+  return { url: ROUTED_PATH, header: `${globalForQuery.mastheadCarriedQueryNonce} ${ticket}` };
 }
 
 /**

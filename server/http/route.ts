@@ -326,17 +326,16 @@ type RouteParams = Record<string, string | string[] | undefined>;
 
 /**
  * The request's URL (parsed once, for the handler and the metric: a Request's URL is always
- * absolute and valid) and its path's parameters. When serve.mjs carried the query past the router,
- * it is put back; when it routed the request through the static ROUTED_PATH, the path as sent and
- * its parameters come from the ticket too (edge.js).
+ * absolute and valid) and its path's parameters. When serve.mjs routed the request through the
+ * static ROUTED_PATH, the path as sent, its parameters and its query come from the ticket (edge.js).
  */
 async function requestTarget(req: Request, ctx: NextContext): Promise<{ url: URL; params: RouteParams | undefined }> {
   const url = new URL(req.url);
   const carried = carriedRequest(req.headers.get(CARRIED_QUERY_HEADER));
   if (carried) {
     url.search = carried.query;
-    if (carried.path !== null) url.pathname = carried.path;
-    if (carried.params) return { url, params: carried.params };
+    url.pathname = carried.path;
+    return { url, params: carried.params };
   }
   return { url, params: await Promise.resolve(ctx?.params).catch(() => undefined) };
 }

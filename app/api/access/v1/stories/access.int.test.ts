@@ -15,6 +15,7 @@ import { decideAccess, type AccessGrant } from "@/server/subscriptions/access";
 import { insertMember, insertPlanWithAssets, insertSubscription, setMeter } from "@/server/testing/access-fixtures";
 import { readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher, insertStory } from "@/server/testing/publishing-factories";
+import { callRouted } from "@/server/testing/routed";
 
 import { GET as ACCESS } from "./[storyId]/access/route";
 import { GET as AMP_ACCESS } from "./[storyId]/amp-access/route";
@@ -583,27 +584,6 @@ describe("402 on story reads (opt-in)", () => {
 });
 
 describe("through serve.mjs's static route (/api/routed)", () => {
-  /** What serve.mjs does: the request routed to /api/routed, its path and query in the ticket. */
-  async function routed(
-    method: "GET" | "POST" | "OPTIONS",
-    target: string,
-    init: { body?: string; headers?: Record<string, string> } = {},
-  ) {
-    const carried = carryQuery(target);
-    expect(carried?.url, target).toBe("/api/routed");
-    try {
-      return await ROUTED[method](
-        new Request(`http://localhost${carried!.url}`, {
-          method,
-          headers: { host: "localhost", [CARRIED_QUERY_HEADER]: carried!.header, ...init.headers },
-          body: init.body,
-        }),
-        { params: Promise.resolve({}) },
-      );
-    } finally {
-      releaseCarriedQuery(carried!.header);
-    }
-  }
   const body = async (res: Response) => ({ status: res.status, body: (await res.json()) as unknown });
 
   it("answers as the story's own routes: grants, the meter, pingbacks, errors", async () => {
@@ -618,24 +598,28 @@ describe("through serve.mjs's static route (/api/routed)", () => {
       [paid.id, "access", ACCESS],
       [paid.id, "amp-access", AMP_ACCESS],
     ] as const) {
-      expect(await body(await routed("GET", path(id, endpoint) + qs))).toEqual(await body(await send(handler, id, q)));
+      expect(await body(await callRouted(ROUTED, "GET", path(id, endpoint) + qs))).toEqual(
+        await body(await send(handler, id, q)),
+      );
     }
-    expect(await body(await routed("GET", path(paid.id, "amp-access") + qs))).toEqual({
+    expect(await body(await callRouted(ROUTED, "GET", path(paid.id, "amp-access") + qs))).toEqual({
       status: 200,
       body: { granted: true, grantReason: "METERING", data: { numberRemaining: 0, isLoggedIn: false, isLast: true } },
     });
     // A pingback through it counts on the reader's meter: the next story is refused.
-    const ping = await routed("POST", path(paid.id, "amp-pingback") + qs, {
+    const ping = await callRouted(ROUTED, "POST", path(paid.id, "amp-pingback") + qs, {
       body: "{}",
       headers: { "content-type": "text/plain" },
     });
     expect(await body(ping)).toEqual({ status: 200, body: {} });
     expect(await views(db, account.id)).toBe(1);
-    expect(await body(await routed("POST", path(other.id, "pingback") + qs, { body: "{}" }))).toEqual({
+    expect(await body(await callRouted(ROUTED, "POST", path(other.id, "pingback") + qs, { body: "{}" }))).toEqual({
       status: 200,
       body: {},
     });
-    expect((await body(await routed("GET", path(other.id, "access") + qs))).body).toMatchObject({ granted: false });
+    expect((await body(await callRouted(ROUTED, "GET", path(other.id, "access") + qs))).body).toMatchObject({
+      granted: false,
+    });
     // Errors are the routes' own: an unknown story (404), a malformed id, no key (401), a bad query.
     const unknown = "7f8e0d62-0000-4000-8000-000000000000";
     for (const [target, handler, id, query] of [
@@ -646,14 +630,14 @@ describe("through serve.mjs's static route (/api/routed)", () => {
     ] as const) {
       const expected = await body(await send(handler, id, query));
       expect(expected.status, target).toBeGreaterThanOrEqual(400);
-      expect(await body(await routed("GET", target)), target).toEqual(expected);
+      expect(await body(await callRouted(ROUTED, "GET", target)), target).toEqual(expected);
     }
     // A method the route does not serve: its own 405 and Allow.
-    const wrong = await routed("GET", path(paid.id, "pingback") + qs);
+    const wrong = await callRouted(ROUTED, "GET", path(paid.id, "pingback") + qs);
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get("allow")).toBe("POST, OPTIONS");
     // A CORS preflight, as the route answers it.
-    const preflight = await routed("OPTIONS", path(paid.id, "access") + qs, {
+    const preflight = await callRouted(ROUTED, "OPTIONS", path(paid.id, "access") + qs, {
       headers: { origin: "https://news.example.com", "access-control-request-method": "GET" },
     });
     expect(preflight.status).toBe(204);
