@@ -63,7 +63,7 @@ import { commenterColumns, commenterFor, guestAuthorWire } from "./guests";
 import { assertNotBanned } from "./moderation/bans";
 import { afterEdit } from "./moderation/decisions";
 import { moderateWriting } from "./moderation/writing";
-import { decodePageId, findOrCreatePage, findPage } from "./pages";
+import { decodePageId, findOrCreatePage, findPage, pageBeside, readPage } from "./pages";
 
 /** A repeated post (same reader, page, parent and body) within this window returns the first comment. */
 export const DUPLICATE_WINDOW_MS = 10_000;
@@ -406,7 +406,14 @@ export async function createComment(
   const parentId = input.comment.parent_comment_id ?? null;
   const digest = digestOf(ops, parentId);
   // Guest and confidential rules, the captcha checked (guests.ts).
-  const commenter = await commenterFor(db, { accountId: account.id, user: args.user, input, now });
+  // A returning reader's page is read with the reader (pages.ts pageBeside): one statement.
+  const commenter = await commenterFor(db, {
+    accountId: account.id,
+    user: args.user,
+    input,
+    now,
+    beside: [pageBeside(account.id, url)],
+  });
   const { member, guest } = commenter;
   const moderation = await moderate(db, {
     accountId: account.id,
@@ -422,7 +429,7 @@ export async function createComment(
     history: commenter.history,
   });
 
-  const page = await findOrCreatePage(db, publisher, url, now);
+  const page = await findOrCreatePage(db, publisher, url, now, readPage(commenter.beside));
   if (parentId !== null) await assertRepliable(db, { accountId: account.id, pageId: page.id, parentId });
   const draft: Comment = {
     id: 0,

@@ -27,7 +27,7 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { Comment, Member } from "../generated/prisma/client";
-import { findOrCreateJwtMemberBeside, NO_PASSWORD } from "../members/identities";
+import { findOrCreateJwtMemberBeside, NO_PASSWORD, type BesideMember } from "../members/identities";
 import type { MemberRecord } from "../members/members";
 import { captchaSecrets, verifyCaptcha, type VerifiedCaptcha } from "./captcha";
 import type { TCommentAuthor, TCreateCommentBody } from "./comments.schema";
@@ -68,12 +68,14 @@ export async function guestMember(db: Db, args: { accountId: number; now: Date }
 }
 
 /**
- * Who writes: a signed-in reader (with the history read beside its member, null when it was read
- * apart: findOrCreateJwtMemberBeside), or a guest with a verified (not yet used) captcha.
+ * Who writes: a signed-in reader, or a guest with a verified (not yet used) captcha. For a
+ * returning reader, `history` (moderation's) and `beside` (what the caller asked to read with it)
+ * were read in the reader's statement (findOrCreateJwtMemberBeside); null otherwise.
  */
-export type Commenter =
-  | { member: MemberRecord; guest: null; history: ReaderHistory | null }
-  | { member: MemberRecord; guest: { name: string | null; captcha: VerifiedCaptcha }; history: null };
+export type Commenter = { history: ReaderHistory | null; beside: Record<string, unknown> | null } & (
+  | { member: MemberRecord; guest: null }
+  | { member: MemberRecord; guest: { name: string | null; captcha: VerifiedCaptcha } }
+);
 
 const CAPTCHA_FIELD = "body.comment.body.captcha_response";
 
@@ -83,7 +85,14 @@ const CAPTCHA_FIELD = "body.comment.body.captcha_response";
  */
 export async function commenterFor(
   db: Db,
-  args: { accountId: number; user: ApiUser | null; input: TCreateCommentBody; now: Date },
+  args: {
+    accountId: number;
+    user: ApiUser | null;
+    input: TCreateCommentBody;
+    now: Date;
+    /** Read in the same statement as a returning reader (BesideMember). */
+    beside?: readonly BesideMember[];
+  },
 ): Promise<Commenter> {
   const { accountId, user, input, now } = args;
   const settings = await moderationSettingsOf(db, accountId);
@@ -101,9 +110,9 @@ export async function commenterFor(
   }
   if (user) {
     // The reader's history for moderation, in the same statement as the reader (writing.ts).
-    const beside = historyBeside({ accountId, now });
+    const beside = [historyBeside({ accountId, now }), ...(args.beside ?? [])];
     const found = await findOrCreateJwtMemberBeside(db, { accountId, user, now, beside });
-    return { member: found.member, guest: null, history: readHistory(found.beside) };
+    return { member: found.member, guest: null, history: readHistory(found.beside), beside: found.beside };
   }
 
   const response = input.comment.body.captcha_response;
@@ -125,6 +134,7 @@ export async function commenterFor(
     member: await guestMember(db, { accountId, now }),
     guest: { name: input.comment.body.guest_name ?? null, captcha },
     history: null,
+    beside: null,
   };
 }
 

@@ -29,7 +29,8 @@ import "server-only";
 import type { Db } from "../db/client";
 import { columnsAs, readRaw } from "../db/raw-read";
 import { AppError } from "../errors";
-import type { Page } from "../generated/prisma/client";
+import { Prisma, type Page } from "../generated/prisma/client";
+import type { BesideMember } from "../members/identities";
 import { isPublicationUrl, type Publisher } from "../publishing/publisher";
 
 /** Longest page id taken (characters of base64): a 2,048-character URL encoded twice fits. */
@@ -156,7 +157,8 @@ export function normalizePageUrl(url: string, field: string): string {
   return normalized;
 }
 
-const PAGE_SQL = `SELECT ${columnsAs<Page>("p", {
+/** Every field of Page and its column. */
+const PAGE_COLUMNS: { [K in keyof Page]-?: string } = {
   id: "id",
   accountId: "account_id",
   url: "url",
@@ -166,12 +168,39 @@ const PAGE_SQL = `SELECT ${columnsAs<Page>("p", {
   metadata: "metadata",
   createdAt: "created_at",
   updatedAt: "updated_at",
-})} FROM pages p WHERE p.account_id = $1 AND p.url = $2`;
+};
+
+const PAGE_SQL = `SELECT ${columnsAs<Page>("p", PAGE_COLUMNS)} FROM pages p WHERE p.account_id = $1 AND p.url = $2`;
 
 /** The account's page at a normalised URL, or null (nothing is created): past Prisma Client (raw-read.ts). */
 export async function findPage(db: Db, accountId: number, url: string): Promise<Page | null> {
   const [page] = await readRaw<Page>(db, PAGE_SQL, [accountId, url]);
   return page ?? null;
+}
+
+/** pageBeside's columns are the page's fields, named with this prefix. */
+const BESIDE_PREFIX = "page_";
+
+/**
+ * findPage's read, beside the reader's member (identities.ts, BesideMember): a comment create reads
+ * the reader and the page in one statement. `readPage` gives the page back.
+ */
+export function pageBeside(accountId: number, url: string): BesideMember {
+  const fields = Object.keys(PAGE_COLUMNS) as (keyof Page)[];
+  return {
+    join: Prisma.sql`LEFT JOIN pages pg ON pg.account_id = ${accountId} AND pg.url = ${url}`,
+    columns: Prisma.raw(fields.map((field) => `pg.${PAGE_COLUMNS[field]} AS "${BESIDE_PREFIX}${field}"`).join(", ")),
+    names: fields.map((field) => `${BESIDE_PREFIX}${field}`),
+  };
+}
+
+/** pageBeside's page: undefined when it was not read (`beside` null), null when there is none. */
+export function readPage(beside: Record<string, unknown> | null): Page | null | undefined {
+  if (!beside) return undefined;
+  if (beside[`${BESIDE_PREFIX}id`] == null) return null;
+  const page = {} as Record<string, unknown>;
+  for (const field of Object.keys(PAGE_COLUMNS)) page[field] = beside[`${BESIDE_PREFIX}${field}`];
+  return page as Page;
 }
 
 /**
@@ -180,8 +209,15 @@ export async function findPage(db: Db, accountId: number, url: string): Promise<
  * once both insert, the unique index (account, url) keeps one (the other's insert does nothing,
  * once the first committed) and both read that one.
  */
-export async function findOrCreatePage(db: Db, publisher: Publisher, url: string, now: Date): Promise<Page> {
-  const existing = await findPage(db, publisher.accountId, url);
+export async function findOrCreatePage(
+  db: Db,
+  publisher: Publisher,
+  url: string,
+  now: Date,
+  /** The page as read already (pageBeside): null when there was none, undefined when not read. */
+  read?: Page | null,
+): Promise<Page> {
+  const existing = read === undefined ? await findPage(db, publisher.accountId, url) : read;
   if (existing) return existing;
   if (!isPublicationUrl(publisher, url)) {
     throw new AppError(

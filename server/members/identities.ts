@@ -75,9 +75,10 @@ const IDENTITY_COLUMNS = `i.email AS "identityEmail", ${columnsAs<MemberRecord>(
 
 /**
  * Columns read beside a returning reader's member, in the same statement: `join` follows the
- * member `m` (a LATERAL subquery may use `m.id`), `columns` is its select list, whose column names
- * are `names` (none of them a member's field). A comment create reads the reader's history this
- * way (server/engagement/moderation/writing.ts): one statement fewer.
+ * member `m` (a LATERAL subquery may use `m.id`; a LEFT JOIN may read a row of its own), `columns`
+ * is its select list, whose column names are `names` (none of them a member's field, nor another
+ * beside's). A comment create reads the reader's history (server/engagement/moderation/writing.ts)
+ * and the page (server/engagement/pages.ts) this way: two statements fewer.
  */
 export type BesideMember = { join: Prisma.Sql; columns: Prisma.Sql; names: readonly string[] };
 
@@ -88,19 +89,31 @@ export type BesideMember = { join: Prisma.Sql; columns: Prisma.Sql; names: reado
 async function readIdentity(
   db: Db,
   key: { accountId: number; provider: string; externalId: string },
-  beside?: BesideMember,
+  beside: readonly BesideMember[] = [],
 ): Promise<{ identityEmail: string | null; member: MemberRecord; beside: Record<string, unknown> } | null> {
+  const columns = beside.length
+    ? Prisma.sql`, ${Prisma.join(
+        beside.map((b) => b.columns),
+        ", ",
+      )}`
+    : Prisma.empty;
+  const joins = beside.length
+    ? Prisma.join(
+        beside.map((b) => b.join),
+        " ",
+      )
+    : Prisma.empty;
   const [row] = await readSql<MemberRecord & { identityEmail: string | null }>(
     db,
     Prisma.sql`
-    SELECT ${Prisma.raw(IDENTITY_COLUMNS)}${beside ? Prisma.sql`, ${beside.columns}` : Prisma.empty}
-    FROM member_identities i JOIN members m ON m.id = i.member_id ${beside?.join ?? Prisma.empty}
+    SELECT ${Prisma.raw(IDENTITY_COLUMNS)}${columns}
+    FROM member_identities i JOIN members m ON m.id = i.member_id ${joins}
     WHERE i.account_id = ${key.accountId} AND i.provider = ${key.provider} AND i.external_id = ${key.externalId}`,
   );
   if (!row) return null;
   const { identityEmail, ...member } = row;
   const read: Record<string, unknown> = {};
-  for (const name of beside?.names ?? []) {
+  for (const name of beside.flatMap((b) => b.names)) {
     read[name] = (member as Record<string, unknown>)[name];
     delete (member as Record<string, unknown>)[name];
   }
@@ -124,7 +137,7 @@ export async function findOrCreateJwtMember(db: Db, args: JwtMemberArgs): Promis
  */
 export async function findOrCreateJwtMemberBeside(
   db: Db,
-  args: JwtMemberArgs & { beside?: BesideMember },
+  args: JwtMemberArgs & { beside?: readonly BesideMember[] },
 ): Promise<{ member: MemberRecord; beside: Record<string, unknown> | null }> {
   const { accountId, user, now } = args;
   const alias = args.linkProviderClaim ? claimAliasProvider(user) : null;

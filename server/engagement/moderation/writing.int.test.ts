@@ -33,7 +33,7 @@ async function besideRead(s: Setup, now: Date, user = ADA) {
     accountId: s.account.id,
     user,
     now,
-    beside: historyBeside({ accountId: s.account.id, now }),
+    beside: [historyBeside({ accountId: s.account.id, now })],
   });
   return { member: found.member, history: readHistory(found.beside) };
 }
