@@ -94,3 +94,25 @@ export function columnsAs<T>(alias: string, columns: { [K in keyof T]-?: string 
     .map(([field, column]) => `${alias}.${column} AS "${field}"`)
     .join(", ");
 }
+
+/**
+ * columnsAs for a row read beside another one in the same statement (a joined table's): each
+ * column named `<prefix><field>`, so the two rows' names never meet; with those names. `unprefixed`
+ * gives the row back by its fields.
+ */
+export function prefixedColumnsAs(
+  alias: string,
+  prefix: string,
+  columns: Record<string, string>,
+): { sql: string; names: string[] } {
+  const prefixed = Object.fromEntries(Object.entries(columns).map(([field, column]) => [prefix + field, column]));
+  return { sql: columnsAs(alias, prefixed), names: Object.keys(prefixed) };
+}
+
+/** The fields of `row` named with `prefix` (prefixedColumnsAs), by their own names. */
+export function unprefixed(row: Record<string, unknown>, prefix: string): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(row))
+    if (name.startsWith(prefix)) fields[name.slice(prefix.length)] = value;
+  return fields;
+}

@@ -62,7 +62,7 @@ import {
 import { commenterColumns, commenterFor, guestAuthorWire } from "./guests";
 import { assertNotBanned } from "./moderation/bans";
 import { afterEdit } from "./moderation/decisions";
-import { moderateWriting } from "./moderation/writing";
+import { historyBeside, moderateWriting, readHistory } from "./moderation/writing";
 import { decodePageId, findOrCreatePage, findPage, pageBeside, readPage } from "./pages";
 
 /** A repeated post (same reader, page, parent and body) within this window returns the first comment. */
@@ -406,13 +406,14 @@ export async function createComment(
   const parentId = input.comment.parent_comment_id ?? null;
   const digest = digestOf(ops, parentId);
   // Guest and confidential rules, the captcha checked (guests.ts).
-  // A returning reader's page is read with the reader (pages.ts pageBeside): one statement.
+  // A returning reader's history (moderation's) and the page are read with the reader, in one
+  // statement (writing.ts historyBeside, pages.ts pageBeside).
   const commenter = await commenterFor(db, {
     accountId: account.id,
     user: args.user,
     input,
     now,
-    beside: [pageBeside(account.id, url)],
+    beside: [historyBeside({ accountId: account.id, now }), pageBeside(account.id, url)],
   });
   const { member, guest } = commenter;
   const moderation = await moderate(db, {
@@ -425,8 +426,7 @@ export async function createComment(
     guest: guest !== null,
     // moderation: bans (a signed-in reader's; the guest member stands for every guest, so is never banned)
     refuseBanned: !guest,
-    // Read with the reader when it could be (guests.ts): one statement fewer.
-    history: commenter.history,
+    history: readHistory(commenter.beside),
   });
 
   const page = await findOrCreatePage(db, publisher, url, now, readPage(commenter.beside));

@@ -32,7 +32,6 @@ import type { MemberRecord } from "../members/members";
 import { captchaSecrets, verifyCaptcha, type VerifiedCaptcha } from "./captcha";
 import type { TCommentAuthor, TCreateCommentBody } from "./comments.schema";
 import { moderationSettingsOf } from "./moderation/settings";
-import { historyBeside, readHistory, type ReaderHistory } from "./moderation/writing";
 
 /** The identity provider of the account's guest member. */
 export const GUEST_PROVIDER = "guest";
@@ -68,11 +67,11 @@ export async function guestMember(db: Db, args: { accountId: number; now: Date }
 }
 
 /**
- * Who writes: a signed-in reader, or a guest with a verified (not yet used) captcha. For a
- * returning reader, `history` (moderation's) and `beside` (what the caller asked to read with it)
- * were read in the reader's statement (findOrCreateJwtMemberBeside); null otherwise.
+ * Who writes: a signed-in reader, or a guest with a verified (not yet used) captcha. `beside`: what
+ * the caller asked to read with a returning reader, in the reader's statement
+ * (findOrCreateJwtMemberBeside); null otherwise (a reader seen first, a guest).
  */
-export type Commenter = { history: ReaderHistory | null; beside: Record<string, unknown> | null } & (
+export type Commenter = { beside: Record<string, unknown> | null } & (
   | { member: MemberRecord; guest: null }
   | { member: MemberRecord; guest: { name: string | null; captcha: VerifiedCaptcha } }
 );
@@ -109,10 +108,8 @@ export async function commenterFor(
     }
   }
   if (user) {
-    // The reader's history for moderation, in the same statement as the reader (writing.ts).
-    const beside = [historyBeside({ accountId, now }), ...(args.beside ?? [])];
-    const found = await findOrCreateJwtMemberBeside(db, { accountId, user, now, beside });
-    return { member: found.member, guest: null, history: readHistory(found.beside), beside: found.beside };
+    const found = await findOrCreateJwtMemberBeside(db, { accountId, user, now, beside: args.beside });
+    return { member: found.member, guest: null, beside: found.beside };
   }
 
   const response = input.comment.body.captcha_response;
@@ -133,7 +130,6 @@ export async function commenterFor(
   return {
     member: await guestMember(db, { accountId, now }),
     guest: { name: input.comment.body.guest_name ?? null, captcha },
-    history: null,
     beside: null,
   };
 }

@@ -27,7 +27,7 @@
 import "server-only";
 
 import type { Db } from "../db/client";
-import { columnsAs, readRaw } from "../db/raw-read";
+import { columnsAs, prefixedColumnsAs, readRaw, unprefixed } from "../db/raw-read";
 import { AppError } from "../errors";
 import { Prisma, type Page } from "../generated/prisma/client";
 import type { BesideMember } from "../members/identities";
@@ -178,29 +178,28 @@ export async function findPage(db: Db, accountId: number, url: string): Promise<
   return page ?? null;
 }
 
-/** pageBeside's columns are the page's fields, named with this prefix. */
+/** pageBeside's columns: the page's, named apart from the member's (made once). */
 const BESIDE_PREFIX = "page_";
+const BESIDE_COLUMNS = prefixedColumnsAs("pg", BESIDE_PREFIX, PAGE_COLUMNS);
+const BESIDE_SQL = Prisma.raw(BESIDE_COLUMNS.sql);
 
 /**
  * findPage's read, beside the reader's member (identities.ts, BesideMember): a comment create reads
  * the reader and the page in one statement. `readPage` gives the page back.
  */
 export function pageBeside(accountId: number, url: string): BesideMember {
-  const fields = Object.keys(PAGE_COLUMNS) as (keyof Page)[];
   return {
     join: Prisma.sql`LEFT JOIN pages pg ON pg.account_id = ${accountId} AND pg.url = ${url}`,
-    columns: Prisma.raw(fields.map((field) => `pg.${PAGE_COLUMNS[field]} AS "${BESIDE_PREFIX}${field}"`).join(", ")),
-    names: fields.map((field) => `${BESIDE_PREFIX}${field}`),
+    columns: BESIDE_SQL,
+    names: BESIDE_COLUMNS.names,
   };
 }
 
 /** pageBeside's page: undefined when it was not read (`beside` null), null when there is none. */
 export function readPage(beside: Record<string, unknown> | null): Page | null | undefined {
   if (!beside) return undefined;
-  if (beside[`${BESIDE_PREFIX}id`] == null) return null;
-  const page = {} as Record<string, unknown>;
-  for (const field of Object.keys(PAGE_COLUMNS)) page[field] = beside[`${BESIDE_PREFIX}${field}`];
-  return page as Page;
+  const page = unprefixed(beside, BESIDE_PREFIX);
+  return page.id == null ? null : (page as Page);
 }
 
 /**

@@ -7,7 +7,7 @@
 import "server-only";
 
 import type { Db } from "../../db/client";
-import { readSql } from "../../db/raw-read";
+import { prefixedColumnsAs, readSql, unprefixed } from "../../db/raw-read";
 import { AppError } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
 import type { BesideMember } from "../../members/identities";
@@ -45,13 +45,13 @@ function historySql(args: {
     WHERE account_id = ${args.accountId} AND author_id = ${args.member} AND id <> ${args.editing ?? 0}`;
 }
 
-/** A ReaderHistory from historySql's row (the columns named with `prefix`). */
-function historyOf(row: Record<string, unknown> | undefined, prefix = ""): ReaderHistory {
-  const first = row?.[`${prefix}first`] as Date | string | null | undefined;
-  const ban = row?.[`${prefix}ban`];
+/** A ReaderHistory from historySql's row. */
+function historyOf(row: Record<string, unknown> | undefined): ReaderHistory {
+  const first = row?.first as Date | string | null | undefined;
+  const ban = row?.ban;
   return {
     firstCommentAt: first ? new Date(first) : null,
-    publishedComments: Number(row?.[`${prefix}published`] ?? 0),
+    publishedComments: Number(row?.published ?? 0),
     ban: ((typeof ban === "string" ? JSON.parse(ban) : ban) ?? null) as ReaderHistory["ban"],
   };
 }
@@ -65,8 +65,10 @@ async function readerHistory(
   return historyOf(row);
 }
 
-/** historyBeside's columns are historySql's, named with this prefix. */
+/** historyBeside's columns: historySql's, named apart from the member's (made once). */
 const BESIDE_PREFIX = "history_";
+const BESIDE_COLUMNS = prefixedColumnsAs("h", BESIDE_PREFIX, { first: "first", published: "published", ban: "ban" });
+const BESIDE_SQL = Prisma.raw(BESIDE_COLUMNS.sql);
 
 /**
  * The reader's history with its bans, read beside the reader's member (identities.ts,
@@ -74,17 +76,16 @@ const BESIDE_PREFIX = "history_";
  * ReaderHistory for moderateWriting's `history`.
  */
 export function historyBeside(args: { accountId: number; now: Date }): BesideMember {
-  const columns = ["first", "published", "ban"];
   return {
     join: Prisma.sql`CROSS JOIN LATERAL (${historySql({ ...args, member: Prisma.raw("m.id"), bans: true })}) AS h`,
-    columns: Prisma.raw(columns.map((column) => `h.${column} AS ${BESIDE_PREFIX}${column}`).join(", ")),
-    names: columns.map((column) => `${BESIDE_PREFIX}${column}`),
+    columns: BESIDE_SQL,
+    names: BESIDE_COLUMNS.names,
   };
 }
 
 /** historyBeside's columns, as moderateWriting's `history` (null when they were not read). */
 export function readHistory(beside: Record<string, unknown> | null): ReaderHistory | null {
-  return beside ? historyOf(beside, BESIDE_PREFIX) : null;
+  return beside ? historyOf(unprefixed(beside, BESIDE_PREFIX)) : null;
 }
 
 /** The decision on a reader's writing, or 400 (`field`) when it holds a banned "reject" word. */
