@@ -8,11 +8,11 @@
 //   So are paths whose percent-encoding does not decode (400), and every request gets its id
 //   (X-Request-Id): server/http/edge.js. (A Next.js proxy could do this too, but it runs on every
 //   request at a cost the read API's benchmark shows: about a third of its throughput.)
-// - The query string of a comment counts path (when long) is carried past Next.js's router: kept
-//   here while the request is in flight, the route handed a ticket to it in a header (edge.js
-//   carryQuery: the router parses a query string six times before the route runs). An access check
-//   or pingback goes further: routed to one static route (/api/routed) with its path, parameters
-//   and query in the ticket, as Next.js prepares a dynamic path at a cost a static one does not pay.
+// - The hottest dynamic paths (the access checks and pingbacks, a page's comments, the comment
+//   counts: edge.js ROUTED_PATHS) are routed past Next.js's router to one static route
+//   (/api/routed): their path, parameters and query kept here while the request is in flight, the
+//   route handed a ticket to them in a header (edge.js carryQuery). Next.js prepares a dynamic path
+//   at a cost a static one does not pay, and parses a query string six times before the route runs.
 // - SIGTERM: /api/health turns 503 "stopping" and new connections are still served for
 //   SHUTDOWN_DRAIN_MS (default 5 s; load balancers stop sending meanwhile); then, as on SIGINT: stop
 //   accepting connections, let requests in flight finish (at most SHUTDOWN_GRACE_MS), stop
