@@ -22,7 +22,7 @@ import "server-only";
 
 import type { Db } from "../db/client";
 import { readSql } from "../db/raw-read";
-import { Prisma } from "../generated/prisma/client";
+import { Prisma, type Comment } from "../generated/prisma/client";
 import type { TSortOrder } from "./comments.schema";
 
 /** A comment's own flags are those of a visible comment (the predicate of comments_visible_idx). */
@@ -71,8 +71,14 @@ const statsOf = (r: Omit<StatsRow, "page_id">): PageCommentStats => ({
   placeholders: Number(r.placeholders),
 });
 
+/**
+ * A value of the statements below: a number, or an expression of the statement that holds them
+ * (a parameter of comment-write.ts's write statement).
+ */
+type SqlValue = number | Prisma.Sql;
+
 /** The statement of visibleCommentStats: a row per page that has visible comments. */
-function statsSql(accountId: number, pageIds: readonly number[]): Prisma.Sql {
+function statsSql(accountId: SqlValue, pageIds: readonly SqlValue[]): Prisma.Sql {
   return Prisma.sql`
     SELECT v.page_id,
            (v.own_visible - (
@@ -89,26 +95,82 @@ function statsSql(accountId: number, pageIds: readonly number[]): Prisma.Sql {
 }
 
 /** The realm count of realmCommentCount, as a scalar expression. */
-function realmSql(accountId: number): Prisma.Sql {
+function realmSql(accountId: SqlValue): Prisma.Sql {
   return Prisma.sql`
     ((SELECT COALESCE(sum(own_visible), 0) FROM comment_counts WHERE account_id = ${accountId} AND page_id < 0)
      - (SELECT COALESCE(sum(${visibleReplies("p")}), 0) FROM comments p
         WHERE p.account_id = ${accountId} AND (NOT p.is_published OR p.is_spam)))::int`;
 }
 
-/** One page's stats (undefined without visible comments) and the realm count, in one statement (a create's answer). */
+/** One page's stats (undefined without visible comments) and the realm count, in one statement. */
 export async function pageAndRealmCounts(
   db: Db,
   accountId: number,
   pageId: number,
 ): Promise<{ stats: PageCommentStats | undefined; realm: number }> {
-  const [row] = await readSql<Omit<StatsRow, "page_id"> & { page_id: number | null; realm: number }>(
-    db,
-    Prisma.sql`
-    SELECT ${realmSql(accountId)} AS realm, s.page_id, s.total, s.parents, s.placeholders
-    FROM (SELECT 1) AS one LEFT JOIN (${statsSql(accountId, [pageId])}) AS s ON true`,
-  );
+  const [row] = await readSql<PageAndRealmRow>(db, pageAndRealmSql(accountId, pageId));
   return { stats: row?.page_id == null ? undefined : statsOf(row), realm: Number(row?.realm ?? 0) };
+}
+
+type PageAndRealmRow = Omit<StatsRow, "page_id"> & { page_id: number | null; realm: number };
+
+function pageAndRealmSql(accountId: SqlValue, pageId: SqlValue, beside: Prisma.Sql = Prisma.empty): Prisma.Sql {
+  return Prisma.sql`
+    SELECT ${realmSql(accountId)} AS realm, s.page_id, s.total, s.parents, s.placeholders${beside}
+    FROM (SELECT 1) AS one LEFT JOIN (${statsSql(accountId, [pageId])}) AS s ON true`;
+}
+
+/**
+ * **A create's counts, in its write statement.** comment-write.ts reads the page's stats and the
+ * realm count in the same statement that writes the comment, as that statement's snapshot has
+ * them: before the new comment, which the statement triggers on `comments` count only when the
+ * statement ends. With them, the state of the comment it replies to, which decides what the new
+ * comment adds (countsAfterCreate). The arguments are the write statement's parameters.
+ */
+export function countsBeforeCreateSql(accountId: Prisma.Sql, pageId: Prisma.Sql, parentId: Prisma.Sql): Prisma.Sql {
+  return pageAndRealmSql(
+    accountId,
+    pageId,
+    Prisma.sql`,
+      (SELECT p.is_published AND NOT p.is_spam FROM comments p WHERE p.id = ${parentId}) AS parent_listed,
+      (SELECT p.deleted_at IS NOT NULL OR p.hidden_at IS NOT NULL FROM comments p WHERE p.id = ${parentId}) AS parent_gone,
+      EXISTS (SELECT 1 FROM comments r WHERE r.parent_comment_id = ${parentId} AND ${FLAGS("r")}) AS parent_has_visible_reply`,
+  );
+}
+
+export type CountsBeforeCreate = PageAndRealmRow & {
+  parent_listed: boolean | null;
+  parent_gone: boolean | null;
+  parent_has_visible_reply: boolean;
+};
+
+/**
+ * The counts after a create, from the counts before it (countsBeforeCreateSql) and the comment it
+ * wrote (null: nothing was written). As the triggers and the reads above count: a comment whose
+ * own flags are visible (published, not spam; a new comment is neither hidden nor deleted) adds to
+ * the page's and the realm's visible comments unless it replies to a held or spam comment, to the
+ * page's top-level ones when it is one, and makes its parent a placeholder when that parent is
+ * hidden or deleted and had no visible reply yet.
+ */
+export function countsAfterCreate(
+  before: CountsBeforeCreate,
+  written: Pick<Comment, "isPublished" | "isSpam" | "parentCommentId"> | null,
+): { stats: PageCommentStats | undefined; realm: number } {
+  const stats = before.page_id == null ? undefined : statsOf(before);
+  const realm = Number(before.realm);
+  if (!written || !written.isPublished || written.isSpam) return { stats, realm };
+  const topLevel = written.parentCommentId === null;
+  const visible = topLevel || before.parent_listed === true;
+  const placeholder = !topLevel && visible && before.parent_gone === true && !before.parent_has_visible_reply;
+  const base = stats ?? { total: 0, parents: 0, placeholders: 0 };
+  return {
+    stats: {
+      total: base.total + (visible ? 1 : 0),
+      parents: base.parents + (topLevel ? 1 : 0),
+      placeholders: base.placeholders + (placeholder ? 1 : 0),
+    },
+    realm: realm + (visible ? 1 : 0),
+  };
 }
 
 /** Visible comments of the account (the comment realm): realm_comment_count. */

@@ -14,7 +14,12 @@
  *    Whether the repeated comment was deleted is read after, by the caller (`replacing`);
  * 3. the comment, with the id the claim took (nothing when no claim was written);
  * 4. its comment.created event (webhook_events), the event's data made by commentEventPayload with
- *    the id set by the statement.
+ *    the id set by the statement;
+ * 5. the counts of the answer: the page's and the realm's, as the statement's snapshot has them
+ *    (before this comment, which the triggers count when the statement ends), with the replied-to
+ *    comment's state (comment-queries.ts countsBeforeCreateSql); countsAfterCreate adds the new
+ *    comment in the app. A writer that committed while this statement waited for the reader's
+ *    claim is not in that snapshot: the answer counts what was there when the post arrived.
  * Every part commits together or not at all. When active endpoints take comment.created, the
  * statement runs in a transaction that also writes their deliveries (the outbox).
  *
@@ -28,9 +33,10 @@ import "server-only";
 import type { Db } from "../db/client";
 import { readRaw } from "../db/raw-read";
 import { withTransaction } from "../db/transaction";
-import type { Comment, Page } from "../generated/prisma/client";
+import { Prisma, type Comment, type Page } from "../generated/prisma/client";
 import { queueEventDeliveries, subscribedEndpoints } from "../webhooks/deliveries";
 import { captchaUsedError, type VerifiedCaptcha } from "./captcha";
+import { countsAfterCreate, countsBeforeCreateSql, type CountsBeforeCreate } from "./comment-queries";
 import { commentEventPayload } from "./events";
 
 const WRITE_SQL = `
@@ -65,14 +71,17 @@ WITH captcha AS (
   FROM inserted
   RETURNING id
 )
-SELECT (SELECT id FROM inserted) AS comment_id, (SELECT id FROM event) AS event_id`;
+SELECT (SELECT id FROM inserted) AS comment_id, (SELECT id FROM event) AS event_id, counts.*
+FROM (${countsBeforeCreateSql(Prisma.raw("$7::int"), Prisma.raw("$8::int"), Prisma.raw("$9::int")).text}) AS counts`;
 
-type Written = { comment_id: number | null; event_id: bigint | null };
+type Written = CountsBeforeCreate & { comment_id: number | null; event_id: bigint | null };
 
 /**
  * Write `comment` (every column as it will be stored; its `id` is the statement's) and its
- * comment.created event. `{id}`: written; `{repeatOf}`: the reader's last comment, which this post
- * repeats (nothing written). A guest's captcha used before is 403.
+ * comment.created event. `{id, counts}`: written, with the page's stats and the realm count with
+ * it (comment-queries.ts countsBeforeCreateSql: read in the same statement, as its snapshot had
+ * them, plus this comment); `{repeatOf}`: the reader's last comment, which this post repeats
+ * (nothing written). A guest's captcha used before is 403.
  */
 export async function writeComment(
   db: Db,
@@ -88,7 +97,7 @@ export async function writeComment(
      */
     replacing?: number;
   },
-): Promise<{ id: number } | { repeatOf: number }> {
+): Promise<{ id: number; counts: ReturnType<typeof countsAfterCreate> } | { repeatOf: number }> {
   const { comment, captcha } = args;
   const endpoints = await subscribedEndpoints(db, {
     accountId: comment.accountId,
@@ -136,7 +145,8 @@ export async function writeComment(
           }
           return row;
         });
-  if (written.comment_id !== null) return { id: Number(written.comment_id) };
+  if (written.comment_id !== null)
+    return { id: Number(written.comment_id), counts: countsAfterCreate(written, comment) };
   if (captcha) throw captchaUsedError();
   const claim = await db.commentClaim.findUnique({ where: { memberId: comment.authorId } });
   return { repeatOf: claim!.commentId };

@@ -479,7 +479,8 @@ export async function createComment(
     if (!repeated) throw new AppError("CONFLICT", "The comment this repeats was deleted meanwhile: send it again.");
     comment = repeated;
   }
-  const { stats, realm } = await pageAndRealmCounts(db, page.accountId, page.id);
+  // The counts came with the write (comment-write.ts); a repeat reads them now.
+  const { stats, realm } = "counts" in written ? written.counts : await pageAndRealmCounts(db, page.accountId, page.id);
   const [wire] = await toWire(db, page, [comment], {
     realmCount: realm,
     ...(created ? { justCreatedBy: { jwtId: guest ? null : (args.user?.id ?? null) } } : {}),
