@@ -70,6 +70,9 @@ function idOf(written: Written): number {
   return written.id;
 }
 
+/** A moderator's or its author's mark on a comment. */
+type State = Partial<Pick<Comment, "isPublished" | "isSpam" | "hiddenAt" | "deletedAt">>;
+
 /** The comment replied to, as a moderator or its author may have left it (null: a top-level comment). */
 const PARENTS = {
   "top-level": null,
@@ -81,14 +84,14 @@ const PARENTS = {
   held: { isPublished: false },
   "held, with a reply": { isPublished: false, reply: true },
   spam: { isSpam: true, isPublished: false },
-} satisfies Record<string, (Partial<Comment> & { reply?: boolean }) | null>;
+} satisfies Record<string, (State & { reply?: boolean }) | null>;
 
 /** What moderation made of the new comment. */
 const OUTCOMES = {
   published: {},
   held: { isPublished: false },
   spam: { isSpam: true, isPublished: false },
-} satisfies Record<string, Partial<Comment>>;
+} satisfies Record<string, State>;
 
 describe("a create's counts, read with its write", () => {
   it("equal the counts read afresh after it, for every parent and every moderation outcome", async () => {
@@ -104,7 +107,7 @@ describe("a create's counts, read with its write", () => {
         await write(db, page, cy, { isPublished: false });
         let parentCommentId: number | null = null;
         if (parentState) {
-          const { reply, ...state } = parentState as Partial<Comment> & { reply?: boolean };
+          const { reply, ...state }: State & { reply?: boolean } = parentState;
           parentCommentId = idOf(await write(db, page, bo));
           if (reply) await write(db, page, cy, { parentCommentId });
           await db.comment.update({ where: { id: parentCommentId }, data: state });
