@@ -14,7 +14,7 @@ import type { Comment, Page } from "@/server/generated/prisma/client";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
 import { pageAndRealmCounts } from "./comment-queries";
-import { writeComment } from "./comment-write";
+import { NEW_COMMENT, writeComment } from "./comment-write";
 import { VISIBLE } from "./comments";
 
 type Written = Awaited<ReturnType<typeof writeComment>>;
@@ -50,15 +50,7 @@ function write(db: Db, page: Page, authorId: number, over: Partial<Comment> = {}
     isSpam: false,
     toxicity: 0,
     moderationReasons: [],
-    hiddenById: null,
-    hiddenAt: null,
-    deletedById: null,
-    deletedAt: null,
-    editedAt: null,
-    moderationState: "UNDECIDED",
-    decidedById: null,
-    decidedAt: null,
-    openReports: 0,
+    ...NEW_COMMENT,
     createdAt: now,
     ...over,
   };

@@ -74,6 +74,22 @@ WITH captcha AS (
 SELECT (SELECT id FROM inserted) AS comment_id, (SELECT id FROM event) AS event_id, counts.*
 FROM (${countsBeforeCreateSql(Prisma.raw("$7::int"), Prisma.raw("$8::int"), Prisma.raw("$9::int")).text}) AS counts`;
 
+/**
+ * What every new comment starts as: neither hidden, deleted, edited nor decided by a moderator,
+ * with no report (countsAfterCreate counts on a new comment being neither hidden nor deleted).
+ */
+export const NEW_COMMENT = {
+  hiddenById: null,
+  hiddenAt: null,
+  deletedById: null,
+  deletedAt: null,
+  editedAt: null,
+  moderationState: "UNDECIDED",
+  decidedById: null,
+  decidedAt: null,
+  openReports: 0,
+} as const satisfies Partial<Comment>;
+
 type Written = CountsBeforeCreate & { comment_id: number | null; event_id: bigint | null };
 
 /**

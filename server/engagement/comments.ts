@@ -46,7 +46,7 @@ import {
   visibleCommentStats,
   type PageCommentStats,
 } from "./comment-queries";
-import { writeComment } from "./comment-write";
+import { NEW_COMMENT, writeComment } from "./comment-write";
 import { commentsWritten } from "./comments-cache";
 import {
   COMMENT_LIMITS,
@@ -442,15 +442,7 @@ export async function createComment(
     confidential: input.confidential ?? false,
     ...commenterColumns(commenter, input),
     ...moderation,
-    hiddenById: null,
-    hiddenAt: null,
-    deletedById: null,
-    deletedAt: null,
-    editedAt: null,
-    moderationState: "UNDECIDED",
-    decidedById: null,
-    decidedAt: null,
-    openReports: 0,
+    ...NEW_COMMENT,
     createdAt: now,
   };
   // One statement: the reader's claim, the comment and its comment.created event (comment-write.ts).
