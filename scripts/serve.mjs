@@ -11,7 +11,7 @@
 // - The hottest dynamic paths (the access checks and pingbacks, a page's comments, the comment
 //   counts: edge.js ROUTED_PATHS) are routed past Next.js's router to one static route
 //   (/api/routed): their path, parameters and query kept here while the request is in flight, the
-//   route handed a ticket to them in a header (edge.js carryQuery). Next.js prepares a dynamic path
+//   route handed a ticket to them in a header (edge.js routeRequest). Next.js prepares a dynamic path
 //   at a cost a static one does not pay, and parses a query string six times before the route runs.
 // - SIGTERM: /api/health turns 503 "stopping" and new connections are still served for
 //   SHUTDOWN_DRAIN_MS (default 5 s; load balancers stop sending meanwhile); then, as on SIGINT: stop
@@ -24,12 +24,12 @@ import net from "node:net";
 import next from "next";
 
 import {
-  CARRIED_QUERY_HEADER,
-  carryQuery,
   edgeRefusal,
   passBodyHeaders,
-  releaseCarriedQuery,
+  releaseRouted,
   requestIdFrom,
+  ROUTED_HEADER,
+  routeRequest,
   SERVED_METHODS,
   setPassesBodyHeaders,
 } from "../server/http/edge.js";
@@ -100,12 +100,12 @@ const server = http.createServer((req, res) => {
   }
   // The hottest dynamic paths go to /api/routed, past Next.js's router, their path, parameters and
   // query behind a ticket (edge.js ROUTED_PATHS).
-  delete req.headers[CARRIED_QUERY_HEADER];
-  const carried = carryQuery(req.url ?? "/");
-  if (carried) {
-    req.url = carried.url;
-    req.headers[CARRIED_QUERY_HEADER] = carried.header;
-    res.on("close", () => releaseCarriedQuery(carried.header));
+  delete req.headers[ROUTED_HEADER];
+  const routed = routeRequest(req.url ?? "/");
+  if (routed) {
+    req.url = routed.url;
+    req.headers[ROUTED_HEADER] = routed.header;
+    res.on("close", () => releaseRouted(routed.header));
   }
   inFlight++;
   res.on("close", () => inFlight--);

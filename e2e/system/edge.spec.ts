@@ -90,9 +90,9 @@ test("the comment counts of 100 pages (a 7 kB query, routed past the router) ans
   expect(res.status()).toBe(200);
   const counts = (await res.json()) as { url: string; comments_count: number }[];
   expect(counts.map((c) => c.url)).toEqual(urls);
-  // A client cannot hand a route a query of its own in the carrying header: it is dropped.
+  // A client cannot hand a route a query of its own in the routed header: it is dropped.
   const forged = await request.get(`/api/v1/accounts/${accountId}/pages?page_ids=${ids[0]}`, {
-    headers: { "x-masthead-carried-query": `not-the-nonce page_ids=${ids[1]}` },
+    headers: { "x-masthead-routed": `not-the-nonce page_ids=${ids[1]}` },
   });
   expect(((await forged.json()) as { url: string }[]).map((c) => c.url)).toEqual([urls[0]]);
   // A bad id among them is a 400 naming its place.

@@ -139,13 +139,13 @@ export function passBodyHeaders(res) {
  *
  * The ticket is only believed with this process's nonce, made at random when serve.mjs starts
  * (and any such header a client sends is dropped first), and only while serve.mjs keeps it (until
- * the response closes: releaseCarriedQuery): a client cannot make a route read a path or a query
+ * the response closes: releaseRouted): a client cannot make a route read a path or a query
  * other than its URL's, which a cache in front keys by, and ROUTED_PATH answers 404 without one.
  * Left to Next.js as sent: a trailing slash (Next.js redirects it, 308, with its query), any other
  * path, an encoding that does not decode, a query with bytes outside printable ASCII. Without
  * serve.mjs in front (tests, Vercel) nothing is routed and routes read the URL as it is.
  */
-export const CARRIED_QUERY_HEADER = "x-masthead-carried-query";
+export const ROUTED_HEADER = "x-masthead-routed";
 /** The static route that answers ROUTED_PATHS for serve.mjs (app/api/routed/route.ts). */
 export const ROUTED_PATH = "/api/routed";
 /**
@@ -177,20 +177,20 @@ const ROUTED_PATHS = [
   },
 ];
 /**
- * Only printable ASCII is carried (as when the header held the query itself): a query with other
+ * Only a query of printable ASCII is routed (as when the header held the query itself): a query with other
  * bytes stays where it is, read by the route as Next.js hands it over.
  */
-const CARRIABLE = /^[\x21-\x7e]*$/;
+const ROUTABLE_QUERY = /^[\x21-\x7e]*$/;
 
 /**
  * What a ticket holds: the path as sent, its query, the route file's template and its parameters
  * (decoded, as Next.js hands them over).
- * @typedef {{ query: string; path: string; route: string; params: Record<string, string> }} Carried
+ * @typedef {{ query: string; path: string; route: string; params: Record<string, string> }} Routed
  */
 
 /** Shared by serve.mjs and the routes' bundle, which load this file as two modules. */
-const globalForQuery =
-  /** @type {{ mastheadCarriedQueryNonce?: string; mastheadCarriedQueries?: Map<string, Carried>; mastheadCarriedQuerySeq?: number }} */ (
+const globalForRouted =
+  /** @type {{ mastheadRoutedNonce?: string; mastheadRoutedRequests?: Map<string, Routed>; mastheadRoutedSeq?: number }} */ (
     globalThis
   );
 
@@ -223,39 +223,39 @@ function routedTarget(path) {
  * @param {string} rawUrl the request target as sent (path and query)
  * @returns {{ url: string; header: string } | null}
  */
-export function carryQuery(rawUrl) {
+export function routeRequest(rawUrl) {
   const mark = rawUrl.indexOf("?");
   const path = mark < 0 ? rawUrl : rawUrl.slice(0, mark);
   const query = mark < 0 ? "" : rawUrl.slice(mark + 1);
   const routed = routedTarget(path);
-  if (!routed || !CARRIABLE.test(query)) return null;
-  globalForQuery.mastheadCarriedQueryNonce ??= crypto.randomUUID();
-  const ticket = String((globalForQuery.mastheadCarriedQuerySeq = (globalForQuery.mastheadCarriedQuerySeq ?? 0) + 1));
-  (globalForQuery.mastheadCarriedQueries ??= new Map()).set(ticket, {
+  if (!routed || !ROUTABLE_QUERY.test(query)) return null;
+  globalForRouted.mastheadRoutedNonce ??= crypto.randomUUID();
+  const ticket = String((globalForRouted.mastheadRoutedSeq = (globalForRouted.mastheadRoutedSeq ?? 0) + 1));
+  (globalForRouted.mastheadRoutedRequests ??= new Map()).set(ticket, {
     query,
     path,
     route: routed.route,
     params: routed.params,
   });
-  return { url: ROUTED_PATH, header: `${globalForQuery.mastheadCarriedQueryNonce} ${ticket}` };
+  return { url: ROUTED_PATH, header: `${globalForRouted.mastheadRoutedNonce} ${ticket}` };
 }
 
 /**
- * Forget what a carried-query header holds (serve.mjs, once the response closes).
+ * Forget what a routed request's header holds (serve.mjs, once the response closes).
  * @param {string} header
  */
-export function releaseCarriedQuery(header) {
-  globalForQuery.mastheadCarriedQueries?.delete(header.slice(header.indexOf(" ") + 1));
+export function releaseRouted(header) {
+  globalForRouted.mastheadRoutedRequests?.delete(header.slice(header.indexOf(" ") + 1));
 }
 
 /**
- * What a request's carried-query header holds, or null when there is none, its nonce is not this
+ * What a request's routed header holds, or null when there is none, its nonce is not this
  * process's or nothing is kept under its ticket (then the header is ignored).
  * @param {string | null} header
- * @returns {Carried | null}
+ * @returns {Routed | null}
  */
-export function carriedRequest(header) {
-  const nonce = globalForQuery.mastheadCarriedQueryNonce;
+export function routedRequest(header) {
+  const nonce = globalForRouted.mastheadRoutedNonce;
   if (!header || !nonce) return null;
   const space = header.indexOf(" ");
   if (space < 0) return null;
@@ -263,5 +263,5 @@ export function carriedRequest(header) {
   const given = Buffer.from(header.slice(0, space));
   const expected = Buffer.from(nonce);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
-  return globalForQuery.mastheadCarriedQueries?.get(header.slice(space + 1)) ?? null;
+  return globalForRouted.mastheadRoutedRequests?.get(header.slice(space + 1)) ?? null;
 }

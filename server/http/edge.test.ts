@@ -5,15 +5,15 @@ import { gunzipSync, gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 
 import {
-  carriedRequest,
-  carryQuery,
   edgeRefusal,
   ENCODED_HEADER,
   LENGTH_HEADER,
   passBodyHeaders,
-  releaseCarriedQuery,
+  releaseRouted,
   requestIdFrom,
   ROUTED_PATH,
+  routedRequest,
+  routeRequest,
   setPassesBodyHeaders,
 } from "./edge.js";
 import { json } from "./respond";
@@ -57,47 +57,47 @@ describe("edge refusals", () => {
   });
 });
 
-describe("queries carried past the router", () => {
+describe("requests routed past the router", () => {
   /** The query a header's ticket holds (null when it is not believed). */
-  const carriedQuery = (header: string | null) => carriedRequest(header)?.query ?? null;
+  const routedQuery = (header: string | null) => routedRequest(header)?.query ?? null;
 
   const ids = Array.from({ length: 100 }, (_, n) => `aHR0cHMlM0ElMkYlMkZleGFtcGxlLmNvbSUyRiR7${n}%3D`).join("%2C");
   const counts = `/api/v1/accounts/7/pages?page_ids=${ids}`;
 
   it("routes the counts path with its long query past the router, a ticket to it in the header, for this process only", () => {
-    const carried = carryQuery(counts);
-    expect(carried?.url).toBe(ROUTED_PATH);
+    const routed = routeRequest(counts);
+    expect(routed?.url).toBe(ROUTED_PATH);
     // The header holds a short ticket, not the query.
-    expect(carried!.header.length).toBeLessThan(60);
-    expect(carriedRequest(carried!.header)).toEqual({
+    expect(routed!.header.length).toBeLessThan(60);
+    expect(routedRequest(routed!.header)).toEqual({
       query: `page_ids=${ids}`,
       path: "/api/v1/accounts/7/pages",
       route: "/api/v1/accounts/[account_id]/pages",
       params: { account_id: "7" },
     });
-    const url = new URL(`http://app.test${carried!.url}`);
-    url.search = carriedQuery(carried!.header)!;
+    const url = new URL(`http://app.test${routed!.url}`);
+    url.search = routedQuery(routed!.header)!;
     expect(url.searchParams.get("page_ids")?.split(",")).toHaveLength(100);
     // Each request its own ticket and query.
-    const other = carryQuery(`${counts}%2Cmore`);
-    expect(other!.header).not.toBe(carried!.header);
-    expect(carriedQuery(other!.header)).toBe(`page_ids=${ids}%2Cmore`);
-    expect(carriedQuery(carried!.header)).toBe(`page_ids=${ids}`);
+    const other = routeRequest(`${counts}%2Cmore`);
+    expect(other!.header).not.toBe(routed!.header);
+    expect(routedQuery(other!.header)).toBe(`page_ids=${ids}%2Cmore`);
+    expect(routedQuery(routed!.header)).toBe(`page_ids=${ids}`);
     // Another nonce (a client sending the header itself), no nonce, a ticket not given, no header:
     // nothing is believed.
-    const [nonce, ticket] = carried!.header.split(" ");
-    expect(carriedQuery(`${nonce!.replace(/^./, (c) => (c === "a" ? "b" : "a"))} ${ticket}`)).toBeNull();
-    expect(carriedQuery(ticket!)).toBeNull();
-    expect(carriedQuery(` ${ticket}`)).toBeNull();
-    expect(carriedQuery(`${nonce} page_ids=forged`)).toBeNull();
-    expect(carriedQuery(`${nonce} 999999999`)).toBeNull();
-    expect(carriedQuery(null)).toBeNull();
+    const [nonce, ticket] = routed!.header.split(" ");
+    expect(routedQuery(`${nonce!.replace(/^./, (c) => (c === "a" ? "b" : "a"))} ${ticket}`)).toBeNull();
+    expect(routedQuery(ticket!)).toBeNull();
+    expect(routedQuery(` ${ticket}`)).toBeNull();
+    expect(routedQuery(`${nonce} page_ids=forged`)).toBeNull();
+    expect(routedQuery(`${nonce} 999999999`)).toBeNull();
+    expect(routedQuery(null)).toBeNull();
     // Released when the response closes: the ticket then holds nothing.
-    releaseCarriedQuery(carried!.header);
-    expect(carriedQuery(carried!.header)).toBeNull();
-    expect(carriedQuery(other!.header)).toBe(`page_ids=${ids}%2Cmore`);
-    releaseCarriedQuery(other!.header);
-    expect(carriedQuery(other!.header)).toBeNull();
+    releaseRouted(routed!.header);
+    expect(routedQuery(routed!.header)).toBeNull();
+    expect(routedQuery(other!.header)).toBe(`page_ids=${ids}%2Cmore`);
+    releaseRouted(other!.header);
+    expect(routedQuery(other!.header)).toBeNull();
   });
 
   it("routes a page's comments and the counts, short queries and none too, the page id decoded", () => {
@@ -132,10 +132,10 @@ describe("queries carried past the router", () => {
         },
       ],
     ] as const) {
-      const carried = carryQuery(target);
-      expect(carried?.url, target).toBe(ROUTED_PATH);
-      expect(carriedRequest(carried!.header), target).toEqual(expected);
-      releaseCarriedQuery(carried!.header);
+      const routed = routeRequest(target);
+      expect(routed?.url, target).toBe(ROUTED_PATH);
+      expect(routedRequest(routed!.header), target).toEqual(expected);
+      releaseRouted(routed!.header);
     }
     // Left to Next.js: a trailing slash (its 308 keeps the query), a page's other routes, a deeper
     // path, a page id that does not decode, a query of other bytes.
@@ -150,38 +150,38 @@ describe("queries carried past the router", () => {
       "/api/v1/accounts/7/pages/%E0%A4%A/comments.json",
       `/api/v1/accounts/7/pages?page_ids=${"é".repeat(10)}`,
     ])
-      expect(carryQuery(target), target).toBeNull();
+      expect(routeRequest(target), target).toBeNull();
   });
 
   it("routes the access checks and pingbacks to the static route, with their path, parameters and query", () => {
     const story = "3f0c5b9e-1111-4222-8333-944455556666";
     for (const endpoint of ["access", "amp-access", "pingback", "amp-pingback"]) {
       const path = `/api/access/v1/stories/${story}/${endpoint}`;
-      const carried = carryQuery(`${path}?key=k&readerId=r1`);
-      expect(carried?.url).toBe(ROUTED_PATH);
-      expect(carriedRequest(carried!.header)).toEqual({
+      const routed = routeRequest(`${path}?key=k&readerId=r1`);
+      expect(routed?.url).toBe(ROUTED_PATH);
+      expect(routedRequest(routed!.header)).toEqual({
         query: "key=k&readerId=r1",
         path,
         route: `/api/access/v1/stories/[storyId]/${endpoint}`,
         params: { storyId: story },
       });
-      releaseCarriedQuery(carried!.header);
-      expect(carriedRequest(carried!.header)).toBeNull();
+      releaseRouted(routed!.header);
+      expect(routedRequest(routed!.header)).toBeNull();
     }
     // Without a query or with an empty one too (the route answers 401 as it would).
     for (const target of [`/api/access/v1/stories/${story}/access`, `/api/access/v1/stories/${story}/access?`]) {
-      const carried = carryQuery(target);
-      expect(carried?.url).toBe(ROUTED_PATH);
-      expect(carriedRequest(carried!.header)).toMatchObject({ query: "", params: { storyId: story } });
-      releaseCarriedQuery(carried!.header);
+      const routed = routeRequest(target);
+      expect(routed?.url).toBe(ROUTED_PATH);
+      expect(routedRequest(routed!.header)).toMatchObject({ query: "", params: { storyId: story } });
+      releaseRouted(routed!.header);
     }
     // The parameter decoded, as Next.js hands it over; the path kept as sent.
-    const encoded = carryQuery("/api/access/v1/stories/caf%C3%A9%2Fx/access?key=k");
-    expect(carriedRequest(encoded!.header)).toMatchObject({
+    const encoded = routeRequest("/api/access/v1/stories/caf%C3%A9%2Fx/access?key=k");
+    expect(routedRequest(encoded!.header)).toMatchObject({
       path: "/api/access/v1/stories/caf%C3%A9%2Fx/access",
       params: { storyId: "café/x" },
     });
-    releaseCarriedQuery(encoded!.header);
+    releaseRouted(encoded!.header);
     // Left to Next.js: another path under the story, a deeper one, a trailing slash (Next.js
     // redirects it), a story's own read, an encoding that does not decode, a query of other bytes.
     for (const target of [
@@ -193,24 +193,24 @@ describe("queries carried past the router", () => {
       "/api/access/v1/stories/%E0%A4%A/access?key=k",
       `/api/access/v1/stories/${story}/access?readerId=é`,
     ])
-      expect(carryQuery(target), target).toBeNull();
+      expect(routeRequest(target), target).toBeNull();
   });
 
   it("believes a routed ticket only with this process's nonce", () => {
-    const carried = carryQuery("/api/access/v1/stories/s1/access?key=k");
-    const [nonce, ticket] = carried!.header.split(" ");
-    expect(carriedRequest(`${nonce!.replace(/^./, (c) => (c === "a" ? "b" : "a"))} ${ticket}`)).toBeNull();
-    expect(carriedRequest(ticket!)).toBeNull();
-    expect(carriedRequest(`${nonce} s1`)).toBeNull();
-    releaseCarriedQuery(carried!.header);
+    const routed = routeRequest("/api/access/v1/stories/s1/access?key=k");
+    const [nonce, ticket] = routed!.header.split(" ");
+    expect(routedRequest(`${nonce!.replace(/^./, (c) => (c === "a" ? "b" : "a"))} ${ticket}`)).toBeNull();
+    expect(routedRequest(ticket!)).toBeNull();
+    expect(routedRequest(`${nonce} s1`)).toBeNull();
+    releaseRouted(routed!.header);
   });
 
   it("leaves other paths, and queries that cannot be a header value, where they are", () => {
-    expect(carryQuery(`/api/trpc/stories.list?input=${"x".repeat(5000)}`)).toBeNull();
-    expect(carryQuery(`/api/v1/stories?${"a=1&".repeat(400)}`)).toBeNull();
-    expect(carryQuery(`/api/v1/accounts/7/pages?page_ids=${"é".repeat(2000)}`)).toBeNull();
-    expect(carryQuery(`/api/v1/accounts/7/pages?page_ids=${"x y".repeat(2000)}`)).toBeNull();
-    expect(carryQuery("/api/v1/accounts/7")).toBeNull();
+    expect(routeRequest(`/api/trpc/stories.list?input=${"x".repeat(5000)}`)).toBeNull();
+    expect(routeRequest(`/api/v1/stories?${"a=1&".repeat(400)}`)).toBeNull();
+    expect(routeRequest(`/api/v1/accounts/7/pages?page_ids=${"é".repeat(2000)}`)).toBeNull();
+    expect(routeRequest(`/api/v1/accounts/7/pages?page_ids=${"x y".repeat(2000)}`)).toBeNull();
+    expect(routeRequest("/api/v1/accounts/7")).toBeNull();
   });
 });
 

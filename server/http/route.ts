@@ -39,7 +39,7 @@ import { checkRateLimit, rateLimitHeaders, type RateLimitResult } from "../rate-
 import { getRateLimitStore } from "../rate-limit/store";
 import { assertSafeInput } from "../validation";
 import { corsHeaders, preflightResponse } from "./cors";
-import { CARRIED_QUERY_HEADER, carriedRequest, requestIdFrom } from "./edge.js";
+import { requestIdFrom, ROUTED_HEADER, routedRequest } from "./edge.js";
 import { errorResponse, toErrorResponse } from "./errors";
 import { memberTokenFromRequest } from "./member-session";
 import { parseQueryString } from "./query-string";
@@ -302,7 +302,7 @@ export function routedRoutes(files: Record<string, RouteFile>, unrouted: RouteFi
   const result = {} as RouteFile;
   for (const method of [...METHODS, "OPTIONS"] as const) {
     result[method] = (req, ctx) => {
-      const route = carriedRequest(req.headers.get(CARRIED_QUERY_HEADER))?.route;
+      const route = routedRequest(req.headers.get(ROUTED_HEADER))?.route;
       const file = route ? files[route] : undefined;
       return (file ?? unrouted)[method](req, ctx);
     };
@@ -331,11 +331,11 @@ type RouteParams = Record<string, string | string[] | undefined>;
  */
 async function requestTarget(req: Request, ctx: NextContext): Promise<{ url: URL; params: RouteParams | undefined }> {
   const url = new URL(req.url);
-  const carried = carriedRequest(req.headers.get(CARRIED_QUERY_HEADER));
-  if (carried) {
-    url.search = carried.query;
-    url.pathname = carried.path;
-    return { url, params: carried.params };
+  const routed = routedRequest(req.headers.get(ROUTED_HEADER));
+  if (routed) {
+    url.search = routed.query;
+    url.pathname = routed.path;
+    return { url, params: routed.params };
   }
   return { url, params: await Promise.resolve(ctx?.params).catch(() => undefined) };
 }

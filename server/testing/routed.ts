@@ -5,7 +5,7 @@
  */
 import { expect } from "vitest";
 
-import { CARRIED_QUERY_HEADER, carryQuery, releaseCarriedQuery } from "@/server/http/edge.js";
+import { releaseRouted, ROUTED_HEADER, routeRequest } from "@/server/http/edge.js";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -20,18 +20,18 @@ export async function callRouted(
   target: string,
   init: { body?: string; headers?: Record<string, string> } = {},
 ): Promise<Response> {
-  const carried = carryQuery(target);
-  expect(carried?.url, target).toBe("/api/routed");
+  const ticket = routeRequest(target);
+  expect(ticket?.url, target).toBe("/api/routed");
   try {
     return await routed[method](
-      new Request(`http://localhost${carried!.url}`, {
+      new Request(`http://localhost${ticket!.url}`, {
         method,
-        headers: { host: "localhost", [CARRIED_QUERY_HEADER]: carried!.header, ...init.headers },
+        headers: { host: "localhost", [ROUTED_HEADER]: ticket!.header, ...init.headers },
         body: init.body,
       }),
       { params: Promise.resolve({}) },
     );
   } finally {
-    releaseCarriedQuery(carried!.header);
+    releaseRouted(ticket!.header);
   }
 }

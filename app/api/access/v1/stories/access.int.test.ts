@@ -10,7 +10,7 @@ import { GET as STORY_BY_ID } from "@/app/api/v1/stories/[storyId]/route";
 import { createApiKey } from "@/server/accounts/api-keys";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
-import { CARRIED_QUERY_HEADER, carryQuery, releaseCarriedQuery } from "@/server/http/edge.js";
+import { releaseRouted, ROUTED_HEADER, routeRequest } from "@/server/http/edge.js";
 import { decideAccess, type AccessGrant } from "@/server/subscriptions/access";
 import { insertMember, insertPlanWithAssets, insertSubscription, setMeter } from "@/server/testing/access-fixtures";
 import { readerJwt } from "@/server/testing/engagement";
@@ -647,14 +647,14 @@ describe("through serve.mjs's static route (/api/routed)", () => {
   it("answers 404, as for a path the API does not serve, without a ticket this process believes", async () => {
     const { key, story } = await setup();
     const s = await story("public");
-    const carried = carryQuery(`/api/access/v1/stories/${s.id}/access?key=${key}`)!;
-    const [nonce, ticket] = carried.header.split(" ");
+    const routed = routeRequest(`/api/access/v1/stories/${s.id}/access?key=${key}`)!;
+    const [nonce, ticket] = routed.header.split(" ");
     for (const header of [undefined, `${nonce!.replace(/^./, (c) => (c === "a" ? "b" : "a"))} ${ticket}`, ticket]) {
       for (const method of ["GET", "POST"] as const) {
         const res = await ROUTED[method](
           new Request(`http://localhost/api/routed?key=${key}`, {
             method,
-            headers: header ? { [CARRIED_QUERY_HEADER]: header } : {},
+            headers: header ? { [ROUTED_HEADER]: header } : {},
           }),
           { params: Promise.resolve({}) },
         );
@@ -665,9 +665,9 @@ describe("through serve.mjs's static route (/api/routed)", () => {
       }
     }
     // Released when the response closed: the ticket holds nothing any more.
-    releaseCarriedQuery(carried.header);
+    releaseRouted(routed.header);
     const res = await ROUTED.GET(
-      new Request("http://localhost/api/routed", { headers: { [CARRIED_QUERY_HEADER]: carried.header } }),
+      new Request("http://localhost/api/routed", { headers: { [ROUTED_HEADER]: routed.header } }),
       { params: Promise.resolve({}) },
     );
     expect(res.status).toBe(404);
