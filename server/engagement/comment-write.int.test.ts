@@ -116,6 +116,28 @@ describe("a create's counts, read with its write", () => {
     }
   });
 
+  it("written at once by many readers, each counts what was there when it arrived, and itself", async () => {
+    const { db, accountId } = await setup();
+    const readers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        db.member.create({ data: { accountId, name: `R${i}`, email: `r${i}@example.com`, passwordHash: "-" } }),
+      ),
+    );
+    const page = await db.page.create({ data: { accountId, url: "https://news.example.com/busy" } });
+    await write(db, page, readers[0]!.id);
+    const written = await Promise.all(readers.map((r) => write(db, page, r.id)));
+    const after = await pageAndRealmCounts(db, accountId, page.id);
+    expect(after.stats?.total).toBe(1 + readers.length);
+    for (const w of written) {
+      const { stats, realm } = (w as Extract<Written, { counts: unknown }>).counts;
+      // At least the comment before them and itself; at most everything written by the end.
+      expect(stats!.total).toBeGreaterThanOrEqual(2);
+      expect(stats!.total).toBeLessThanOrEqual(after.stats!.total);
+      expect(stats!.parents).toBe(stats!.total);
+      expect(realm).toBe(stats!.total);
+    }
+  });
+
   it("count the first comment of a page, and a repeat writes nothing and carries none", async () => {
     const { db, accountId, members } = await setup();
     const page = await db.page.create({ data: { accountId, url: "https://news.example.com/first" } });
