@@ -146,7 +146,7 @@ export type CountsBeforeCreate = PageAndRealmRow & {
 
 /**
  * The counts after a create, from the counts before it (countsBeforeCreateSql) and the comment it
- * wrote (null: nothing was written). As the triggers and the reads above count: a comment whose
+ * wrote. As the triggers and the reads above count: a comment whose
  * own flags are visible (published, not spam; a new comment is neither hidden nor deleted) adds to
  * the page's and the realm's visible comments unless it replies to a held or spam comment, to the
  * page's top-level ones when it is one, and makes its parent a placeholder when that parent is
@@ -154,11 +154,11 @@ export type CountsBeforeCreate = PageAndRealmRow & {
  */
 export function countsAfterCreate(
   before: CountsBeforeCreate,
-  written: Pick<Comment, "isPublished" | "isSpam" | "parentCommentId"> | null,
+  written: Pick<Comment, "isPublished" | "isSpam" | "parentCommentId">,
 ): { stats: PageCommentStats | undefined; realm: number } {
   const stats = before.page_id == null ? undefined : statsOf(before);
   const realm = Number(before.realm);
-  if (!written || !written.isPublished || written.isSpam) return { stats, realm };
+  if (!written.isPublished || written.isSpam) return { stats, realm };
   const topLevel = written.parentCommentId === null;
   const visible = topLevel || before.parent_listed === true;
   const placeholder = !topLevel && visible && before.parent_gone === true && !before.parent_has_visible_reply;

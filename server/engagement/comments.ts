@@ -445,7 +445,8 @@ export async function createComment(
     ...NEW_COMMENT,
     createdAt: now,
   };
-  // One statement: the reader's claim, the comment and its comment.created event (comment-write.ts).
+  // One statement: the reader's claim, the comment, its comment.created event and the answer's
+  // counts (comment-write.ts).
   const write = (replacing?: number) =>
     writeComment(db, {
       comment: draft,
