@@ -11,8 +11,9 @@
 // - The hottest dynamic paths (the access checks and pingbacks, a page's comments, the comment
 //   counts: edge.js ROUTED_PATHS) are routed past Next.js's router to one static route
 //   (/api/routed): their path, parameters and query kept here while the request is in flight, the
-//   route handed a ticket to them in a header (edge.js routeRequest). Next.js prepares a dynamic path
-//   at a cost a static one does not pay, and parses a query string six times before the route runs.
+//   route handed a ticket to them in a header (edge.js routeRequest). Next.js prepares a dynamic
+//   path at a cost a static one does not pay, and parses a query string six times before the route
+//   runs.
 // - SIGTERM: /api/health turns 503 "stopping" and new connections are still served for
 //   SHUTDOWN_DRAIN_MS (default 5 s; load balancers stop sending meanwhile); then, as on SIGINT: stop
 //   accepting connections, let requests in flight finish (at most SHUTDOWN_GRACE_MS), stop

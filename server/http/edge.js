@@ -177,8 +177,8 @@ const ROUTED_PATHS = [
   },
 ];
 /**
- * Only a query of printable ASCII is routed (as when the header held the query itself): a query with other
- * bytes stays where it is, read by the route as Next.js hands it over.
+ * Only a query of printable ASCII is routed (as when the header held the query itself): a query
+ * with other bytes stays where it is, read by the route as Next.js hands it over.
  */
 const ROUTABLE_QUERY = /^[\x21-\x7e]*$/;
 
