@@ -18,8 +18,9 @@
  * 5. the counts of the answer: the page's and the realm's, as the statement's snapshot has them
  *    (before this comment, which the triggers count when the statement ends), with the replied-to
  *    comment's state (comment-queries.ts countsBeforeCreateSql); countsAfterCreate adds the new
- *    comment in the app. A writer that committed while this statement waited for the reader's
- *    claim is not in that snapshot: the answer counts what was there when the post arrived.
+ *    comment in the app. A comment committed after the statement began (another reader's at the
+ *    same moment, or the same reader's whose claim it waited for) is not in that snapshot: the
+ *    answer counts what was there when the post arrived, and the post.
  * Every part commits together or not at all. When active endpoints take comment.created, the
  * statement runs in a transaction that also writes their deliveries (the outbox).
  *
