@@ -114,9 +114,9 @@ export async function pageAndRealmCounts(
 
 type PageAndRealmRow = Omit<StatsRow, "page_id"> & { page_id: number | null; realm: number };
 
-function pageAndRealmSql(accountId: SqlValue, pageId: SqlValue, beside: Prisma.Sql = Prisma.empty): Prisma.Sql {
+function pageAndRealmSql(accountId: SqlValue, pageId: SqlValue): Prisma.Sql {
   return Prisma.sql`
-    SELECT ${realmSql(accountId)} AS realm, s.page_id, s.total, s.parents, s.placeholders${beside}
+    SELECT ${realmSql(accountId)} AS realm, s.page_id, s.total, s.parents, s.placeholders
     FROM (SELECT 1) AS one LEFT JOIN (${statsSql(accountId, [pageId])}) AS s ON true`;
 }
 
@@ -128,14 +128,14 @@ function pageAndRealmSql(accountId: SqlValue, pageId: SqlValue, beside: Prisma.S
  * comment adds (countsAfterCreate). The arguments are the write statement's parameters.
  */
 export function countsBeforeCreateSql(accountId: Prisma.Sql, pageId: Prisma.Sql, parentId: Prisma.Sql): Prisma.Sql {
-  return pageAndRealmSql(
-    accountId,
-    pageId,
-    Prisma.sql`,
-      (SELECT p.is_published AND NOT p.is_spam FROM comments p WHERE p.id = ${parentId}) AS parent_listed,
-      (SELECT p.deleted_at IS NOT NULL OR p.hidden_at IS NOT NULL FROM comments p WHERE p.id = ${parentId}) AS parent_gone,
-      EXISTS (SELECT 1 FROM comments r WHERE r.parent_comment_id = ${parentId} AND ${FLAGS("r")}) AS parent_has_visible_reply`,
-  );
+  return Prisma.sql`
+    SELECT counts.*, parent.listed AS parent_listed, parent.gone AS parent_gone,
+      EXISTS (SELECT 1 FROM comments r WHERE r.parent_comment_id = ${parentId} AND ${FLAGS("r")}) AS parent_has_visible_reply
+    FROM (${pageAndRealmSql(accountId, pageId)}) AS counts
+    LEFT JOIN LATERAL (
+      SELECT p.is_published AND NOT p.is_spam AS listed, p.deleted_at IS NOT NULL OR p.hidden_at IS NOT NULL AS gone
+      FROM comments p WHERE p.id = ${parentId}
+    ) AS parent ON true`;
 }
 
 export type CountsBeforeCreate = PageAndRealmRow & {
