@@ -62,6 +62,12 @@ function idOf(written: Written): number {
   return written.id;
 }
 
+/** The counts a write carries (it fails when nothing was written). */
+function countsOf(written: Written) {
+  if (!("counts" in written)) throw new Error("nothing was written");
+  return written.counts;
+}
+
 /** A moderator's or its author's mark on a comment. */
 type State = Partial<Pick<Comment, "isPublished" | "isSpam" | "hiddenAt" | "deletedAt">>;
 
@@ -104,9 +110,7 @@ describe("a create's counts, read with its write", () => {
           if (reply) await write(db, page, cy, { parentCommentId });
           await db.comment.update({ where: { id: parentCommentId }, data: state });
         }
-        const written = await write(db, page, ada, { parentCommentId, ...own });
-        expect("counts" in written, label).toBe(true);
-        const counts = (written as Extract<Written, { counts: unknown }>).counts;
+        const counts = countsOf(await write(db, page, ada, { parentCommentId, ...own }));
         expect(counts, label).toEqual(await pageAndRealmCounts(db, accountId, page.id));
         expect(counts.stats?.total ?? 0, label).toBe(
           await db.comment.count({ where: { pageId: page.id, ...VISIBLE } }),
@@ -129,7 +133,7 @@ describe("a create's counts, read with its write", () => {
     const after = await pageAndRealmCounts(db, accountId, page.id);
     expect(after.stats?.total).toBe(1 + readers.length);
     for (const w of written) {
-      const { stats, realm } = (w as Extract<Written, { counts: unknown }>).counts;
+      const { stats, realm } = countsOf(w);
       // At least the comment before them and itself; at most everything written by the end.
       expect(stats!.total).toBeGreaterThanOrEqual(2);
       expect(stats!.total).toBeLessThanOrEqual(after.stats!.total);
@@ -150,7 +154,7 @@ describe("a create's counts, read with its write", () => {
     // A held first comment leaves the page without visible comments: no stats, as read afresh.
     const other = await db.page.create({ data: { accountId, url: "https://news.example.com/held" } });
     const held = await write(db, other, members[1]!, { isPublished: false });
-    expect(held).toMatchObject({ counts: { stats: undefined, realm: 1 } });
-    expect((held as { counts: unknown }).counts).toEqual(await pageAndRealmCounts(db, accountId, other.id));
+    expect(countsOf(held)).toEqual({ stats: undefined, realm: 1 });
+    expect(countsOf(held)).toEqual(await pageAndRealmCounts(db, accountId, other.id));
   });
 });
