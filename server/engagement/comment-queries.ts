@@ -128,14 +128,13 @@ function pageAndRealmSql(accountId: SqlValue, pageId: SqlValue): Prisma.Sql {
  * comment adds (countsAfterCreate). The arguments are the write statement's parameters.
  */
 export function countsBeforeCreateSql(accountId: Prisma.Sql, pageId: Prisma.Sql, parentId: Prisma.Sql): Prisma.Sql {
+  // Two lookups of the parent by its key measured cheaper than one lateral join to it (2026-11-25).
   return Prisma.sql`
-    SELECT counts.*, parent.listed AS parent_listed, parent.gone AS parent_gone,
+    SELECT counts.*,
+      (SELECT p.is_published AND NOT p.is_spam FROM comments p WHERE p.id = ${parentId}) AS parent_listed,
+      (SELECT p.deleted_at IS NOT NULL OR p.hidden_at IS NOT NULL FROM comments p WHERE p.id = ${parentId}) AS parent_gone,
       EXISTS (SELECT 1 FROM comments r WHERE r.parent_comment_id = ${parentId} AND ${FLAGS("r")}) AS parent_has_visible_reply
-    FROM (${pageAndRealmSql(accountId, pageId)}) AS counts
-    LEFT JOIN LATERAL (
-      SELECT p.is_published AND NOT p.is_spam AS listed, p.deleted_at IS NOT NULL OR p.hidden_at IS NOT NULL AS gone
-      FROM comments p WHERE p.id = ${parentId}
-    ) AS parent ON true`;
+    FROM (${pageAndRealmSql(accountId, pageId)}) AS counts`;
 }
 
 export type CountsBeforeCreate = PageAndRealmRow & {
