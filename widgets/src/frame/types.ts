@@ -1,0 +1,54 @@
+/** The frame's settings and the engagement API's shapes the widgets read (docs/engagement.md). */
+import { type Op } from "../ops";
+
+export type Obj = Record<string, unknown>;
+
+export type Config = {
+  kind: "comments" | "feed" | "ugc" | "reactions";
+  accountId: number;
+  pageUrl: string;
+  widgetId: string;
+  parentOrigin: string | null;
+  lang: string;
+  guestsAllowed: boolean;
+  confidentialAllowed: boolean;
+  topicType: string;
+  topicValue: string;
+  publisher: string;
+  colors: { primary?: string; secondary?: string; bg?: string; font?: string };
+  fontFamily: string | null;
+};
+
+export type Author = { id: number | string; name: string; avatar: string | null; slug: string; guest: boolean } | null;
+
+export type Comment = {
+  id: number;
+  body: { ops: Op[] };
+  created_at: string;
+  edited_at: string | null;
+  parent_comment_id: number | null;
+  author_id: number | string | null;
+  author: Author;
+  reactions: Record<string, number>;
+  /** The signed-in reader's own reaction ids (the API sends them with a jwt). */
+  my_reactions?: string[];
+  hidden: boolean;
+  deleted: boolean;
+  is_published: boolean;
+  is_page_author: boolean;
+  page_url?: string;
+  headline?: string | null;
+  replies?: Comment[];
+};
+
+export type Me = { id: number | string; name: string; avatar: string | null; slug: string };
+
+/** The reactions a reader can give, in the order the widgets show them. */
+export const REACTIONS: [string, string][] = [
+  ["like", "👍"],
+  ["love", "❤️"],
+  ["haha", "😂"],
+  ["wow", "😮"],
+  ["sad", "😢"],
+  ["angry", "😡"],
+];
