@@ -239,6 +239,11 @@ export const envSchema = z
      * shell's NODE_ENV is not production (the served app itself always runs with production).
      */
     DEMO_TOOLS: zBool.default(false),
+    /**
+     * Serve the benchmark's baseline routes (GET /api/bench/empty and /api/bench/empty/{id}):
+     * `npm run bench` sets it on the instances it starts. Off: they answer 404 like any unknown path.
+     */
+    BENCH_ROUTES: zBool.default(false),
     /** Set by Vercel. */
     VERCEL: z.string().optional(),
   })
