@@ -6,14 +6,9 @@
 // - Methods no route serves (TRACE, TRACK, CONNECT…): Next.js fails on them before any of our code
 //   runs (a 500: the Fetch API refuses to build such a Request), so they are answered here: 405.
 //   So are paths whose percent-encoding does not decode (400), and every request gets its id
-//   (X-Request-Id): server/http/edge.js. (A Next.js proxy could do this too, but it runs on every
-//   request at a cost the read API's benchmark shows: about a third of its throughput.)
-// - The hottest dynamic paths (the access checks and pingbacks, a page's comments, the comment
-//   counts: edge.js ROUTED_PATHS) are routed past Next.js's router to one static route
-//   (/api/routed): their path, parameters and query kept here while the request is in flight, the
-//   route handed a ticket to them in a header (edge.js routeRequest). Next.js prepares a dynamic
-//   path at a cost a static one does not pay, and parses a query string six times before the route
-//   runs.
+//   (X-Request-Id): server/http/edge.js. (On Vercel a Next.js proxy does the same:
+//   server/http/serverless-proxy.ts; here it would run on every request at a cost node:http does not.)
+// - Everything else is Next.js's own: its router, its responses, its compression (`compress`).
 // - SIGTERM: /api/health turns 503 "stopping" and new connections are still served for
 //   SHUTDOWN_DRAIN_MS (default 5 s; load balancers stop sending meanwhile); then, as on SIGINT: stop
 //   accepting connections, let requests in flight finish (at most SHUTDOWN_GRACE_MS), stop
@@ -24,16 +19,7 @@ import net from "node:net";
 
 import next from "next";
 
-import {
-  edgeRefusal,
-  passBodyHeaders,
-  releaseRouted,
-  requestIdFrom,
-  ROUTED_HEADER,
-  routeRequest,
-  SERVED_METHODS,
-  setPassesBodyHeaders,
-} from "../server/http/edge.js";
+import { edgeRefusal, requestIdFrom, SERVED_METHODS } from "../server/http/edge.js";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
@@ -44,8 +30,6 @@ const QUIET_MS = 500;
 const SHUTDOWN_DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 5_000);
 const METHODS = new Set(SERVED_METHODS);
 
-// Routes name what Next.js drops (a cached gzip body's encoding, a body's length): this server makes them the headers (edge.js).
-setPassesBodyHeaders(true);
 const app = next({ dev, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
@@ -99,19 +83,9 @@ const server = http.createServer((req, res) => {
     res.end(body);
     return;
   }
-  // The hottest dynamic paths go to /api/routed, past Next.js's router, their path, parameters and
-  // query behind a ticket (edge.js ROUTED_PATHS).
-  delete req.headers[ROUTED_HEADER];
-  const routed = routeRequest(req.url ?? "/");
-  if (routed) {
-    req.url = routed.url;
-    req.headers[ROUTED_HEADER] = routed.header;
-    res.on("close", () => releaseRouted(routed.header));
-  }
   inFlight++;
   res.on("close", () => inFlight--);
   if (stopping) res.setHeader("Connection", "close");
-  passBodyHeaders(res);
   void handle(req, res);
 });
 

@@ -26,9 +26,7 @@
  * - entries also expire (a backstop, and the answer may ask for less: breaking news lives until
  *   its first expiry).
  *
- * Serialised and compressed once per version: the kept answer holds its body and, for bodies of
- * 1 kB or more, a gzip copy sent as is to clients that accept gzip (the server's own compression
- * would otherwise gzip the same bytes on every request).
+ * Serialised once per version: the kept answer holds its body as sent.
  *
  * Bounded in memory: at most RESPONSE_CACHE_MB of bodies, least recently used dropped first.
  */
@@ -52,8 +50,6 @@ export type CachedResponse = {
   tags: readonly string[];
   /** Other headers of the answer (Cache-Control, Vary…), as built. */
   headers: Record<string, string>;
-  /** The body gzipped, made once when the answer is kept (sent to clients that accept gzip). */
-  gzip?: Uint8Array<ArrayBuffer>;
   /** A kept value (keepValue): the body parsed once, frozen, handed to every reader of it. */
   value?: unknown;
 };
@@ -143,7 +139,7 @@ export class ResponseCache {
   ): void {
     const max = this.maxBytes();
     if (!cachesAnswer() || max === 0 || this.purgedSince(account, response.tags, generation)) return;
-    const bytes = response.body.length * 2 + (response.gzip?.byteLength ?? 0) + key.length * 2 + 512;
+    const bytes = response.body.length * 2 + key.length * 2 + 512;
     if (bytes > Math.min(MAX_ENTRY_BYTES, max)) return;
     const now = options.now ?? Date.now();
     this.remove(key);

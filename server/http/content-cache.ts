@@ -9,13 +9,10 @@
  *   copy by the same keys (`cachedRead`, ../cache/response-cache.ts).
  */
 import { createHash } from "node:crypto";
-import { gzipSync } from "node:zlib";
 
 import { getEnv } from "../../env.js";
 import { responseCache, type CachedResponse } from "../cache/response-cache";
 import { recordCacheAnswer, type CacheOutcome } from "../metrics";
-import { ENCODED_HEADER, LENGTH_HEADER, passesBodyHeaders } from "./edge.js";
-import { acceptsGzip } from "./negotiate";
 import { parseQueryString } from "./query-string";
 
 export type ContentResponseOptions = {
@@ -79,31 +76,12 @@ export function respondWith(
   if ((req.method === "GET" || req.method === "HEAD") && matchesEtag(req.headers.get("if-none-match"), built.etag)) {
     return new Response(null, { status: 304, headers });
   }
-  const passed = passesBodyHeaders();
-  if (built.gzip && passed && acceptsGzip(req.headers.get("accept-encoding"))) {
-    // Next.js drops Content-Encoding and Content-Length: the server in front makes these headers them (edge.js).
-    return new Response(req.method === "HEAD" ? null : built.gzip, {
-      status,
-      headers: {
-        "Content-Type": built.contentType,
-        ...headers,
-        [ENCODED_HEADER]: "gzip",
-        [LENGTH_HEADER]: String(built.gzip.byteLength),
-      },
-    });
-  }
+  // Compressed, when the client accepts it, by Next.js (its `compress` option).
   return new Response(req.method === "HEAD" ? null : built.body, {
     status,
-    headers: {
-      "Content-Type": built.contentType,
-      ...headers,
-      ...(passed ? { [LENGTH_HEADER]: String(Buffer.byteLength(built.body)) } : {}),
-    },
+    headers: { "Content-Type": built.contentType, ...headers },
   });
 }
-
-/** Bodies under this are sent as they are (what the server's own compression skips too). */
-const GZIP_FROM_BYTES = 1024;
 
 /** A cacheable public response: 304 when the client already holds this exact body. */
 export function contentResponse(req: Request, body: unknown, options: ContentResponseOptions = {}): Response {
@@ -167,7 +145,6 @@ export async function cachedRead(
       if (varyByPath.size >= 10_000) varyByPath.clear();
       varyByPath.set(path, vary);
     }
-    if (Buffer.byteLength(built.body) >= GZIP_FROM_BYTES) built.gzip = new Uint8Array(gzipSync(built.body));
     cache.set(path + variant(req, vary), account, generation, built, { ttlMs: cacheTtlMs });
   }
   return send(built, status, options.bypass || !keep ? "BYPASS" : "MISS");
@@ -195,8 +172,7 @@ export type CachedReadOptions = {
 
 /** A kept answer with another body (a reader's fields laid over it): the same headers, a new ETag. */
 export function withBody(built: CachedResponse, body: string): CachedResponse {
-  // The kept gzip copy is of the public body: this one is compressed, if at all, by the server.
-  return { ...built, body, etag: etagOf(body), gzip: undefined };
+  return { ...built, body, etag: etagOf(body) };
 }
 
 /** The query of the key: as sent, less `ignore`d parameters (exported for tests). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { acceptsGzip, preferredMediaType } from "./negotiate";
+import { preferredMediaType } from "./negotiate";
 
 const offered = ["text/html", "application/json"] as const;
 const pick = (accept: string | null) => preferredMediaType(accept, offered);
@@ -39,18 +39,5 @@ describe("preferredMediaType", () => {
     expect(pick("application/json;q=0, text/html;q=0")).toBeNull();
     expect(pick("application/json;q=2")).toBeNull();
     expect(pick("garbage, application/json")).toBe("application/json");
-  });
-});
-
-describe("acceptsGzip", () => {
-  it("takes gzip named in Accept-Encoding unless q=0 or malformed", () => {
-    expect(acceptsGzip("gzip, deflate, br")).toBe(true);
-    expect(acceptsGzip("br;q=1.0, GZIP;q=0.5")).toBe(true);
-    expect(acceptsGzip("x-gzip")).toBe(true);
-    expect(acceptsGzip("gzip;q=0")).toBe(false);
-    expect(acceptsGzip("gzip;q=abc")).toBe(false);
-    expect(acceptsGzip("br, deflate")).toBe(false);
-    expect(acceptsGzip("identity")).toBe(false);
-    expect(acceptsGzip(null)).toBe(false);
   });
 });

@@ -33,16 +33,6 @@ function qualityOf(params: readonly string[]): number {
   return q;
 }
 
-/** Does an `Accept-Encoding` header name gzip (or x-gzip) without refusing it (q=0)? */
-export function acceptsGzip(acceptEncoding: string | null): boolean {
-  if (!acceptEncoding) return false;
-  return acceptEncoding.split(",").some((part) => {
-    const [coding = "", ...params] = part.split(";");
-    const name = coding.trim().toLowerCase();
-    return (name === "gzip" || name === "x-gzip") && qualityOf(params) > 0;
-  });
-}
-
 /** The best match of `mediaType` among the ranges: its quality, specificity (2, 1, 0) and position. */
 function bestMatch(mediaType: string, ranges: readonly Range[]) {
   const [type, subtype] = mediaType.toLowerCase().split("/");

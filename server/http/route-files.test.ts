@@ -16,8 +16,6 @@ const FRAMEWORK_ROUTES: Record<string, string> = {
   "app/api/trpc/[trpc]/route.ts": "the dashboard's tRPC handler (procedures authenticate in server/trpc)",
   "app/api/inngest/route.ts": "Inngest's serve handler, signed by Inngest (404 JSON when Inngest is off)",
   "app/api/bench/empty/route.ts": "the benchmark's baseline: an empty handler, on purpose",
-  "app/api/routed/route.ts":
-    "serve.mjs's static route for hot dynamic paths: the handlers of those paths' own route files (404 without its ticket)",
 };
 
 /** What only apiRoute's authentication may do. */

@@ -39,7 +39,7 @@ import { checkRateLimit, rateLimitHeaders, type RateLimitResult } from "../rate-
 import { getRateLimitStore } from "../rate-limit/store";
 import { assertSafeInput } from "../validation";
 import { corsHeaders, preflightResponse } from "./cors";
-import { requestIdFrom, ROUTED_HEADER, routedRequest } from "./edge.js";
+import { requestIdFrom } from "./edge.js";
 import { errorResponse, toErrorResponse } from "./errors";
 import { memberTokenFromRequest } from "./member-session";
 import { parseQueryString } from "./query-string";
@@ -291,25 +291,6 @@ export function routes(
   return result;
 }
 
-type RouteFile = Record<Method | "OPTIONS", (req: Request, ctx: NextContext) => Promise<Response>>;
-
-/**
- * The exports of ROUTED_PATH's route file (app/api/routed/route.ts, edge.js ROUTED_PATHS): each
- * method answered by the same method of the route file serve.mjs routed the request for, named by
- * its template in the ticket; without a ticket this process believes, by `unrouted` (the API's 404).
- */
-export function routedRoutes(files: Record<string, RouteFile>, unrouted: RouteFile): RouteFile {
-  const result = {} as RouteFile;
-  for (const method of [...METHODS, "OPTIONS"] as const) {
-    result[method] = (req, ctx) => {
-      const route = routedRequest(req.headers.get(ROUTED_HEADER))?.route;
-      const file = route ? files[route] : undefined;
-      return (file ?? unrouted)[method](req, ctx);
-    };
-  }
-  return result;
-}
-
 // ─── helpers ─────────────────────────────────────────────────────────────────────────────────
 
 function acceptsJson(accept: string | null): boolean {
@@ -326,18 +307,10 @@ type RouteParams = Record<string, string | string[] | undefined>;
 
 /**
  * The request's URL (parsed once, for the handler and the metric: a Request's URL is always
- * absolute and valid) and its path's parameters. When serve.mjs routed the request through the
- * static ROUTED_PATH, the path as sent, its parameters and its query come from the ticket (edge.js).
+ * absolute and valid) and its path's parameters, as Next.js's router hands them over.
  */
 async function requestTarget(req: Request, ctx: NextContext): Promise<{ url: URL; params: RouteParams | undefined }> {
-  const url = new URL(req.url);
-  const routed = routedRequest(req.headers.get(ROUTED_HEADER));
-  if (routed) {
-    url.search = routed.query;
-    url.pathname = routed.path;
-    return { url, params: routed.params };
-  }
-  return { url, params: await Promise.resolve(ctx?.params).catch(() => undefined) };
+  return { url: new URL(req.url), params: await Promise.resolve(ctx?.params).catch(() => undefined) };
 }
 
 /** The caller's IP: the first X-Forwarded-For hop behind a trusted proxy, otherwise not knowable here. */

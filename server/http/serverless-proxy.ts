@@ -4,8 +4,8 @@
  * (scripts/vercel-build.ts). Methods no route serves are answered 405, undecodable paths 400, in
  * the API's JSON error shape; every request gets its id (X-Request-Id).
  *
- * On a Node server it is not installed: there the node:http server does this for a fraction of
- * the cost (a proxy runs on every request; docs/publishing.md has the figures).
+ * On a Node server it is not installed: there scripts/serve.mjs does the same in node:http, before
+ * Next.js, at no cost to the routes (a proxy runs on every request).
  */
 import { NextResponse, type NextRequest } from "next/server";
 

@@ -4,18 +4,15 @@
  */
 import { describe, expect, it } from "vitest";
 
-import * as ROUTED from "@/app/api/routed/route";
 import { GET as STORY_BY_SLUG } from "@/app/api/v1/stories-by-slug/route";
 import { GET as STORY_BY_ID } from "@/app/api/v1/stories/[storyId]/route";
 import { createApiKey } from "@/server/accounts/api-keys";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
-import { releaseRouted, ROUTED_HEADER, routeRequest } from "@/server/http/edge.js";
 import { decideAccess, type AccessGrant } from "@/server/subscriptions/access";
 import { insertMember, insertPlanWithAssets, insertSubscription, setMeter } from "@/server/testing/access-fixtures";
 import { readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher, insertStory } from "@/server/testing/publishing-factories";
-import { callRouted } from "@/server/testing/routed";
 
 import { GET as ACCESS } from "./[storyId]/access/route";
 import { GET as AMP_ACCESS } from "./[storyId]/amp-access/route";
@@ -580,96 +577,5 @@ describe("402 on story reads (opt-in)", () => {
     const other = await setup();
     expect((await byId(b.id, `check-access=true&key=${other.key}`)).status).toBe(401);
     expect((await byId(b.id, "check-access=true")).status).toBe(401);
-  });
-});
-
-describe("through serve.mjs's static route (/api/routed)", () => {
-  const body = async (res: Response) => ({ status: res.status, body: (await res.json()) as unknown });
-
-  it("answers as the story's own routes: grants, the meter, pingbacks, errors", async () => {
-    const { db, account, key, story } = await setup();
-    await setMeter(db, account.id, { freeStories: 1 });
-    const [pub, paid, other] = [await story("public"), await story("subscription"), await story("subscription")];
-    const path = (id: string, endpoint: string) => `/api/access/v1/stories/${id}/${endpoint}`;
-    const q = { key, readerId: "routed-reader" };
-    const qs = `?${new URLSearchParams(q)}`;
-    for (const [id, endpoint, handler] of [
-      [pub.id, "access", ACCESS],
-      [paid.id, "access", ACCESS],
-      [paid.id, "amp-access", AMP_ACCESS],
-    ] as const) {
-      expect(await body(await callRouted(ROUTED, "GET", path(id, endpoint) + qs))).toEqual(
-        await body(await send(handler, id, q)),
-      );
-    }
-    expect(await body(await callRouted(ROUTED, "GET", path(paid.id, "amp-access") + qs))).toEqual({
-      status: 200,
-      body: { granted: true, grantReason: "METERING", data: { numberRemaining: 0, isLoggedIn: false, isLast: true } },
-    });
-    // A pingback through it counts on the reader's meter: the next story is refused.
-    const ping = await callRouted(ROUTED, "POST", path(paid.id, "amp-pingback") + qs, {
-      body: "{}",
-      headers: { "content-type": "text/plain" },
-    });
-    expect(await body(ping)).toEqual({ status: 200, body: {} });
-    expect(await views(db, account.id)).toBe(1);
-    expect(await body(await callRouted(ROUTED, "POST", path(other.id, "pingback") + qs, { body: "{}" }))).toEqual({
-      status: 200,
-      body: {},
-    });
-    expect((await body(await callRouted(ROUTED, "GET", path(other.id, "access") + qs))).body).toMatchObject({
-      granted: false,
-    });
-    // Errors are the routes' own: an unknown story (404), a malformed id, no key (401), a bad query.
-    const unknown = "7f8e0d62-0000-4000-8000-000000000000";
-    for (const [target, handler, id, query] of [
-      [path(unknown, "access") + qs, ACCESS, unknown, q],
-      [path("not-a-uuid", "amp-access") + qs, AMP_ACCESS, "not-a-uuid", q],
-      [path(paid.id, "access"), ACCESS, paid.id, {}],
-      [`${path(paid.id, "access")}?key=${key}&count=maybe`, ACCESS, paid.id, { key, count: "maybe" }],
-    ] as const) {
-      const expected = await body(await send(handler, id, query));
-      expect(expected.status, target).toBeGreaterThanOrEqual(400);
-      expect(await body(await callRouted(ROUTED, "GET", target)), target).toEqual(expected);
-    }
-    // A method the route does not serve: its own 405 and Allow.
-    const wrong = await callRouted(ROUTED, "GET", path(paid.id, "pingback") + qs);
-    expect(wrong.status).toBe(405);
-    expect(wrong.headers.get("allow")).toBe("POST, OPTIONS");
-    // A CORS preflight, as the route answers it.
-    const preflight = await callRouted(ROUTED, "OPTIONS", path(paid.id, "access") + qs, {
-      headers: { origin: "https://news.example.com", "access-control-request-method": "GET" },
-    });
-    expect(preflight.status).toBe(204);
-    expect(preflight.headers.get("access-control-allow-methods")).toContain("GET");
-  });
-
-  it("answers 404, as for a path the API does not serve, without a ticket this process believes", async () => {
-    const { key, story } = await setup();
-    const s = await story("public");
-    const routed = routeRequest(`/api/access/v1/stories/${s.id}/access?key=${key}`)!;
-    const [nonce, ticket] = routed.header.split(" ");
-    for (const header of [undefined, `${nonce!.replace(/^./, (c) => (c === "a" ? "b" : "a"))} ${ticket}`, ticket]) {
-      for (const method of ["GET", "POST"] as const) {
-        const res = await ROUTED[method](
-          new Request(`http://localhost/api/routed?key=${key}`, {
-            method,
-            headers: header ? { [ROUTED_HEADER]: header } : {},
-          }),
-          { params: Promise.resolve({}) },
-        );
-        expect(res.status).toBe(404);
-        const { error } = (await res.json()) as { error: { code: string; message: string } };
-        expect(error.code).toBe("NOT_FOUND");
-        expect(error.message).toContain("no endpoint at this path");
-      }
-    }
-    // Released when the response closed: the ticket holds nothing any more.
-    releaseRouted(routed.header);
-    const res = await ROUTED.GET(
-      new Request("http://localhost/api/routed", { headers: { [ROUTED_HEADER]: routed.header } }),
-      { params: Promise.resolve({}) },
-    );
-    expect(res.status).toBe(404);
   });
 });
