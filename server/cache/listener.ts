@@ -8,11 +8,15 @@
  * reconnects with backoff; once it listens again every cache starts empty, since notifications
  * sent in between are lost. Behind a pooler in transaction mode (PgBouncer), LISTEN does not
  * work: point CACHE_LISTEN_URL at the database directly (docs/operations.md).
+ *
+ * On PGlite, one process holds the database and hears its notifications from the database
+ * itself (listenToPglite): the triggers' notices reach it as they would reach a listener.
  */
 import pg from "pg";
 
+import type { Database } from "../db/client";
 import { log } from "../log";
-import { cacheState, setCacheMode } from "./process-cache";
+import { CACHE_CHANNEL_SQL, cacheState, setCacheMode } from "./process-cache";
 import { applyNotice } from "./response-cache";
 
 export type CacheListener = { stop: () => Promise<void>; connected: () => boolean };
@@ -94,4 +98,15 @@ export function startCacheListener(args: { url: string; channel: string }): Cach
       await retire(last);
     },
   };
+}
+
+/**
+ * Hear the notifications of an embedded PGlite database (its triggers announce some changes) as
+ * the listener hears PostgreSQL's; nothing to do on PostgreSQL.
+ */
+export async function listenToPglite(database: Database): Promise<void> {
+  const pglite = database.adapter.pglite;
+  if (!pglite) return;
+  const { rows } = await pglite.query<{ channel: string }>(`SELECT ${CACHE_CHANNEL_SQL} AS channel`);
+  await pglite.listen(rows[0]!.channel, applyNotice);
 }

@@ -1,21 +1,30 @@
 /**
  * How this process hears about changes other processes commit (called once, from
  * instrumentation.ts): see ./process-cache.ts.
- * - PGlite: one process holds the database; what it commits, it clears itself.
+ * - PGlite: one process holds the database; what it commits, it clears itself, and it hears the
+ *   database's own notices (./listener.ts listenToPglite) once the process database opens.
  * - PostgreSQL on a server: a listener connection (./listener.ts).
  * - PostgreSQL on Vercel: no connection outlives a request there, so caches stay off.
  */
 import { getEnv } from "../../env.js";
+import { whenDatabaseOpens } from "../db";
 import { databaseConfigFromEnv } from "../db/config";
 import { onStop } from "../lifecycle";
-import { startCacheListener, type CacheListener } from "./listener";
+import { listenToPglite, startCacheListener, type CacheListener } from "./listener";
 import { cacheChannel, setCacheMode } from "./process-cache";
 
-const globalForListener = globalThis as unknown as { mastheadCacheListener?: CacheListener };
+const globalForListener = globalThis as unknown as {
+  mastheadCacheListener?: CacheListener;
+  mastheadPgliteHeard?: boolean;
+};
 
 export function startCacheInvalidation(env = getEnv()): void {
   const config = databaseConfigFromEnv(env);
-  if (config.kind === "pglite") return setCacheMode("local");
+  if (config.kind === "pglite") {
+    if (!globalForListener.mastheadPgliteHeard) whenDatabaseOpens(listenToPglite);
+    globalForListener.mastheadPgliteHeard = true;
+    return setCacheMode("local");
+  }
   if (env.VERCEL) return setCacheMode("off");
   if (globalForListener.mastheadCacheListener) return;
   const listener = startCacheListener({

@@ -5,8 +5,6 @@
 import type { ITXClientDenyList } from "@prisma/client/runtime/client";
 import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 
-import { CACHE_CHANNEL_SQL } from "../cache/process-cache";
-import { applyNotice } from "../cache/response-cache";
 import { PrismaClient } from "../generated/prisma/client";
 import { openAdapter, type OpenAdapterOptions, type OpenedAdapter } from "./adapter";
 import type { DatabaseConfig } from "./config";
@@ -41,12 +39,6 @@ export async function openDatabase(config: DatabaseConfig, options: OpenAdapterO
   const prisma = createPrismaClient(adapter.factory);
   // The hot reads' own way to the same pool (or PGlite), past Prisma Client's query path (./raw-read.ts).
   registerRawReads(prisma, await adapter.factory.connect());
-  if (adapter.pglite) {
-    // One process holds a PGlite database: it hears the database's own notifications (triggers
-    // announce some changes: ../cache/response-cache.ts applyNotice) as a listener would on PostgreSQL.
-    const { rows } = await adapter.pglite.query<{ channel: string }>(`SELECT ${CACHE_CHANNEL_SQL} AS channel`);
-    await adapter.pglite.listen(rows[0]!.channel, applyNotice);
-  }
   return {
     prisma,
     config,

@@ -9,10 +9,32 @@ import { databaseConfigFromEnv } from "./config";
 
 export type { Db, Database } from "./client";
 
-const globalForDb = globalThis as unknown as { mastheadDb?: Promise<Database> };
+type OpenHook = (database: Database) => Promise<void>;
+
+const globalForDb = globalThis as unknown as { mastheadDb?: Promise<Database>; mastheadDbOpenHooks?: OpenHook[] };
+
+/**
+ * Run `hook` on the process database as it opens, before getDatabase hands it to anyone; a hook
+ * that fails fails the open. Register before the first getDatabase (instrumentation.ts does:
+ * server/cache/start.ts has PGlite's own notices heard this way).
+ */
+export function whenDatabaseOpens(hook: OpenHook): void {
+  (globalForDb.mastheadDbOpenHooks ??= []).push(hook);
+}
+
+async function openProcessDatabase(): Promise<Database> {
+  const database = await openDatabase(databaseConfigFromEnv());
+  try {
+    for (const hook of globalForDb.mastheadDbOpenHooks ?? []) await hook(database);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
 
 export function getDatabase(): Promise<Database> {
-  globalForDb.mastheadDb ??= openDatabase(databaseConfigFromEnv()).catch((error: unknown) => {
+  globalForDb.mastheadDb ??= openProcessDatabase().catch((error: unknown) => {
     globalForDb.mastheadDb = undefined;
     throw error;
   });

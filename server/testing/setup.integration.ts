@@ -6,6 +6,7 @@ import fs from "node:fs/promises";
 
 import { afterAll, beforeEach, inject } from "vitest";
 
+import { listenToPglite } from "../cache/listener";
 import { clearAllCaches, setCacheMode } from "../cache/process-cache";
 import { openDatabase, type Database } from "../db/client";
 import { resetDatabase } from "./reset-database";
@@ -23,7 +24,8 @@ const database: Database =
 
 (globalThis as unknown as { mastheadDb?: Promise<Database> }).mastheadDb = Promise.resolve(database);
 // The test process is the only one writing to its database, as a PGlite server is: its caches
-// hear about every change it commits.
+// hear about every change it commits (and, on PGlite, the database's own notices).
+await listenToPglite(database);
 setCacheMode("local");
 
 beforeEach(async () => {
