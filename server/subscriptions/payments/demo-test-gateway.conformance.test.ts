@@ -1,6 +1,7 @@
 /** The demo paywall's test gateway passes the conformance kit: no credentials, no webhooks, no renewals. */
-import { demoTestGatewayAdapter } from "../demo-test-gateway";
-import { describeAdapterConformance, type FakeGateway } from "./conformance";
+import { describeAdapterConformance, type FakeGateway } from "@/server/testing/payment-conformance/conformance";
+
+import { demoTestGatewayAdapter } from "./demo-test-gateway";
 
 /** demo_test's "gateway" is its token scheme: demo_pay_<attempt> pays, demo_decline_<attempt> declines. */
 const fakeDemoGateway = (): FakeGateway => ({

@@ -1,7 +1,8 @@
 /** The reference adapter passes the conformance kit, against the fake Razorpay (no network, no database). */
-import { createRazorpayAdapter } from "../razorpay";
-import { describeAdapterConformance } from "./conformance";
-import { fakeRazorpay } from "./razorpay-gateway";
+import { describeAdapterConformance } from "@/server/testing/payment-conformance/conformance";
+import { fakeRazorpay } from "@/server/testing/payment-conformance/razorpay-gateway";
+
+import { createRazorpayAdapter } from "./razorpay";
 
 describeAdapterConformance(
   "razorpay",

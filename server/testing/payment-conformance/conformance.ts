@@ -36,8 +36,8 @@ import {
   type PaymentIntent,
   type PaymentProof,
   type PreparedPayment,
-} from "../adapter";
-import { GATEWAY_JOB_NAMES } from "../jobs";
+} from "../../subscriptions/payments/adapter";
+import { GATEWAY_JOB_NAMES } from "../../subscriptions/payments/jobs";
 
 /** One payment the fake gateway made: what checkout prepared, and the proof the reader's browser sent. */
 export type FakePayment = { intent: PaymentIntent; prepared: PreparedPayment; proof: PaymentProof };

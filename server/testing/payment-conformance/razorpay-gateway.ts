@@ -4,7 +4,7 @@
  */
 import { createHmac } from "node:crypto";
 
-import { razorpayFixture, type RazorpayFixture } from "../../../testing/razorpay-fixture";
+import { razorpayFixture, type RazorpayFixture } from "../razorpay-fixture";
 import type { FakeGateway } from "./conformance";
 
 type Entity = Record<string, unknown>;
