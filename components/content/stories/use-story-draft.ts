@@ -21,8 +21,8 @@ import { useTRPC } from "@/components/trpc/react";
 import { errorCode, errorDetails, serverErrors, useConfirm, useLeaveGuard } from "@/components/ui";
 import type { TStoryAction, TStoryEditorView } from "@/server/publishing/editorial/stories.schema";
 
-import { newCard } from "./card-editor";
 import { splitCardIssues } from "./card-issues";
+import { newCard } from "./story-elements";
 import { formValuesOf, rebase, toInput, type FormValues } from "./story-form";
 
 /** A draft saves itself this long after the last change. */
