@@ -5,7 +5,6 @@
  */
 import type { z } from "zod";
 
-import { checkoutRequest, createSubscription, previewSubscription, type CheckoutWho } from "../subscriptions/checkout";
 import {
   requireAttemptToken,
   ZClientCheckoutBody,
@@ -13,6 +12,10 @@ import {
   ZServerCheckoutBody,
   type TCheckoutBody,
 } from "../subscriptions/checkout.schema";
+import type { CheckoutWho } from "../subscriptions/checkout/buyer";
+import { createSubscription } from "../subscriptions/checkout/create";
+import { previewSubscription } from "../subscriptions/checkout/preview";
+import { checkoutRequest } from "../subscriptions/checkout/request";
 import { ZClientQuery, ZSubscriberPathParams } from "../subscriptions/subscribers.schema";
 import { json } from "./respond";
 import { apiRoute, type RouteRateLimit } from "./route";

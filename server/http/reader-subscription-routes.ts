@@ -10,7 +10,7 @@ import type { Db } from "../db/client";
 import { findJwtMember } from "../members/identities";
 import { ZClientQuery } from "../subscriptions/subscribers.schema";
 import { ZSubscriptionIdParam } from "../subscriptions/subscription-actions.schema";
-import { notFoundSubscription } from "../subscriptions/subscriptions";
+import { notFoundSubscription } from "../subscriptions/subscription-view";
 
 export const ZReaderSubscriptionParams = z.object({ subscription_id: ZSubscriptionIdParam });
 

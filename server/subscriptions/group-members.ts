@@ -26,7 +26,7 @@ import {
   subscriberToWire,
 } from "./subscribers";
 import type { TSubscriberWire } from "./subscribers.schema";
-import { notFoundSubscription } from "./subscriptions";
+import { notFoundSubscription } from "./subscription-view";
 
 const unprocessable = (field: string, issue: string, message: string) =>
   new AppError("UNPROCESSABLE", message, { details: [{ field, issue }] });

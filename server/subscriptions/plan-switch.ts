@@ -35,13 +35,12 @@ import { Prisma } from "../generated/prisma/client";
 import { defineJob } from "../jobs/define";
 import { cancelJob, enqueueJob } from "../jobs/queue";
 import { ATTEMPT_TTL_MS, signAttemptToken, verifyAttemptToken } from "./attempt-token";
-import { credentialsFor } from "./checkout";
 import { PaymentAdapterError } from "./payments/adapter";
+import { credentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
 import { classifySwitch, pricePerDay, proratedCharge, targetPriceIn, type SwitchType } from "./plan-switch-proration";
 import { addDuration } from "./subscription-state";
-import { loadSubscriptionWire } from "./subscription-view";
-import { notFoundSubscription } from "./subscriptions";
+import { loadSubscriptionWire, notFoundSubscription } from "./subscription-view";
 
 const unprocessable = (field: string, issue: string, message?: string) =>
   new AppError("UNPROCESSABLE", message ?? `${field} ${issue}.`, { details: [{ field, issue }] });

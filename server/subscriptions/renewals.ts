@@ -22,11 +22,14 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { ATTEMPT_TTL_MS, signAttemptToken } from "./attempt-token";
-import { computeTerms, createSubscription, type CheckoutRequest, type CheckoutWho } from "./checkout";
+import type { CheckoutWho } from "./checkout/buyer";
+import { createSubscription } from "./checkout/create";
+import type { CheckoutRequest } from "./checkout/request";
+import { computeTerms } from "./checkout/terms";
 import type { TRenewalBody } from "./renewals.schema";
 import { resolveSubscriber } from "./subscribers";
 import { grantsAccess } from "./subscription-state";
-import { notFoundSubscription } from "./subscriptions";
+import { notFoundSubscription } from "./subscription-view";
 
 const unprocessable = (field: string, issue: string, message?: string) =>
   new AppError("UNPROCESSABLE", message ?? `${field} ${issue}.`, { details: [{ field, issue }] });

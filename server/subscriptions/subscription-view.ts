@@ -7,6 +7,7 @@
 import "server-only";
 
 import type { Db } from "../db/client";
+import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { emitWebhookEvent } from "../webhooks/deliveries";
 import { assetToWire } from "./catalogue-view";
@@ -177,6 +178,9 @@ export async function loadSubscriptionsWire(
   }
   return rows.map((row) => subscriptionToWire(row, subscribers.get(row.memberId)!, args.now));
 }
+
+/** A subscription that is not there, or not the caller's to see: one 404 for both. */
+export const notFoundSubscription = () => new AppError("NOT_FOUND", "Subscription not found.");
 
 /** One subscription of the account in the wire shape, or null (another account's: null). */
 export async function loadSubscriptionWire(db: Db, args: { accountId: number; id: number; now: Date }) {

@@ -30,6 +30,7 @@ import {
   emitSubscriptionEvent,
   loadSubscriptionsWire,
   loadSubscriptionWire,
+  notFoundSubscription,
   type TSubscriptionWire,
 } from "./subscription-view";
 
@@ -38,9 +39,6 @@ export type SubscriptionCaller =
   | { via: "client_api"; memberId: number }
   | { via: "server_api"; memberId: number }
   | { via: "dashboard"; actor: Actor };
-
-const NOT_FOUND_MESSAGE = "Subscription not found.";
-export const notFoundSubscription = () => new AppError("NOT_FOUND", NOT_FOUND_MESSAGE);
 
 function actorOf(accountId: number, caller: SubscriptionCaller): Actor {
   return caller.via === "dashboard" ? caller.actor : systemActor(accountId, caller.via);

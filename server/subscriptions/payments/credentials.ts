@@ -6,8 +6,9 @@
 import "server-only";
 
 import type { Db } from "../../db/client";
+import { AppError } from "../../errors";
 import { decryptSecret } from "../../security/encryption";
-import type { GatewayCredentials, GatewayEnvironment } from "./adapter";
+import type { GatewayCredentials, GatewayEnvironment, PaymentAdapter } from "./adapter";
 
 export const GATEWAY_SECRET_PURPOSE = "payment-gateway";
 
@@ -33,4 +34,19 @@ export async function gatewayCredentialsFor(
       : null,
     environment: row.environment as GatewayEnvironment,
   };
+}
+
+/**
+ * What `adapter` needs to call its gateway for the account: null for an adapter without one (no
+ * payment taken), the enabled credentials, or a 422 when the account has none.
+ */
+export async function credentialsFor(db: Db, accountId: number, adapter: PaymentAdapter) {
+  if (!adapter.provider) return null;
+  const creds = await gatewayCredentialsFor(db, accountId, adapter.provider);
+  if (!creds) {
+    const field = "subscription.payment.payment_type";
+    const issue = `has no enabled ${adapter.provider} credentials on this account`;
+    throw new AppError("UNPROCESSABLE", `${field} ${issue}.`, { details: [{ field, issue }] });
+  }
+  return creds;
 }

@@ -1,8 +1,8 @@
 // POST /api/access/v1/coupons/validate – does a coupon apply to a plan, and the price with it (client key)
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { validateCoupon } from "@/server/subscriptions/checkout";
 import { ZValidateCouponBody } from "@/server/subscriptions/checkout.schema";
+import { validateCoupon } from "@/server/subscriptions/checkout/preview";
 import { ZClientQuery } from "@/server/subscriptions/subscribers.schema";
 
 export const dynamic = "force-dynamic";

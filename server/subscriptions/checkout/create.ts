@@ -1,0 +1,358 @@
+/**
+ * The checkout create (docs/subscriptions.md "Checkout"): createSubscription makes the
+ * subscription a preview promised (./preview.ts).
+ *
+ * The token must be Masthead's, unexpired, of this account and this subscriber; the request must
+ * match the frozen terms (plan, type, payment type, amount, currency, coupon, assets: 422 naming
+ * the field otherwise). Later catalogue edits change nothing: the subscription is made from the
+ * terms. The adapter verifies the payment; then one transaction marks the attempt used (a
+ * conditional UPDATE … WHERE used_at IS NULL: of concurrent creates exactly one passes), counts
+ * the coupon (conditional UPDATE under its limit), writes the subscription, its payment and the
+ * coupon redemption, raises a campaign's collected amount, audits, and emits subscriber.created /
+ * subscription.created / subscription.activated. The same create repeated (same request hash)
+ * answers the subscription already made.
+ */
+import "server-only";
+
+import { createHash } from "node:crypto";
+
+import { recordAudit } from "../../audit/audit-log";
+import { systemActor } from "../../auth/actor";
+import type { Db, TransactionClient } from "../../db/client";
+import { withTransaction } from "../../db/transaction";
+import { AppError, type ErrorDetail } from "../../errors";
+import type { Prisma } from "../../generated/prisma/client";
+import type { SubscriptionStatus } from "../../generated/prisma/enums";
+import { enqueueJob } from "../../jobs/queue";
+import { verifyAttemptToken } from "../attempt-token";
+import { issueInvoiceForPayment } from "../invoices";
+import { scheduleSubscriptionLifecycle } from "../lifecycle";
+import { credentialsFor } from "../payments/credentials";
+import { paymentAdapterFor } from "../payments/registry";
+import { loadSubscriber, resolveSubscriberCreated } from "../subscribers";
+import { normaliseIdentityValue } from "../subscribers.schema";
+import { emitSubscriberCreated, emitSubscriptionEvent, loadSubscriptionWire } from "../subscription-view";
+import { trialRefundJob, trialRefundKey } from "../trial-refund";
+import { bindingOf, CREATED_BY, findBuyer, resolveBuyer, type CheckoutWho } from "./buyer";
+import type { CheckoutRequest } from "./request";
+import {
+  adapterError,
+  assertNone,
+  intentOf,
+  rowFields,
+  timing,
+  TOKEN_FIELD,
+  toType,
+  unprocessable,
+  type AttemptTerms,
+} from "./terms";
+
+/** Canonical JSON (keys sorted), for the request hash. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object")
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(value ?? null);
+}
+
+/** SHA-256 of what makes two creates the same: the buyer and every field of the request. */
+function requestHash(who: CheckoutWho, req: CheckoutRequest): string {
+  return createHash("sha256")
+    .update(canonical({ who: bindingOf(who), req: { ...req, attemptToken: null } }))
+    .digest("hex");
+}
+
+/** The create must ask for what the preview promised: each difference is named. */
+function termsMismatch(terms: AttemptTerms, req: CheckoutRequest): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const differs = (field: string, what: string) =>
+    problems.push({ field, issue: `differs from the preview (${what})` });
+  if (req.planId !== terms.plan_id || req.dynamic !== (terms.kind === "pricing_plan"))
+    differs("subscription.subscription_plan_id", String(terms.plan_id));
+  if (req.subscriptionType && toType(req.subscriptionType) !== terms.subscription_type)
+    differs("subscription.subscription_type", terms.subscription_type.toLowerCase());
+  if (req.payment.payment_type !== terms.payment_type) differs("subscription.payment.payment_type", terms.payment_type);
+  if (req.payment.amount_cents !== undefined && req.payment.amount_cents !== terms.amount_cents)
+    differs("subscription.payment.amount_cents", String(terms.amount_cents));
+  if (req.payment.amount_currency !== undefined && req.payment.amount_currency !== terms.currency)
+    differs("subscription.payment.amount_currency", terms.currency);
+  if ((req.couponCode ?? null) !== (terms.coupon?.code ?? null))
+    differs("subscription.coupon_code", terms.coupon?.code ?? "none");
+  if (terms.kind === "pricing_plan" && req.dynamicAssets) {
+    const sent = [...new Set(req.dynamicAssets.map((a) => a.id))].sort().join(",");
+    if (
+      sent !==
+      terms.dynamic_assets
+        .map((a) => a.id)
+        .sort()
+        .join(",")
+    )
+      differs("dynamic_assets", terms.dynamic_assets.map((a) => a.id).join(","));
+  }
+  if (req.campaignId !== null && req.campaignId !== (terms.campaign?.id ?? null))
+    differs("campaign_id", String(terms.campaign?.id ?? "none"));
+  if (req.trial.trial_period === false && terms.trial) differs("subscription.trial_period", "with a trial");
+  const sentRecipient = req.gift?.recipient
+    ? `${req.gift.recipient.recipient_identity_provider}/${normaliseIdentityValue(req.gift.recipient.recipient_identity_provider, req.gift.recipient.recipient_identity)}`
+    : null;
+  const frozenRecipient = terms.gift ? `${terms.gift.recipient.provider}/${terms.gift.recipient.value}` : null;
+  if (sentRecipient !== frozenRecipient) differs("recipient_subscriber", frozenRecipient ?? "no gift");
+  if (
+    req.trial.trial_period_length !== undefined &&
+    (req.trial.trial_period_length !== terms.trial?.length ||
+      req.trial.trial_period_unit?.toUpperCase() !== terms.trial?.unit)
+  )
+    differs(
+      "subscription.trial_period_length",
+      terms.trial ? `${terms.trial.length} ${terms.trial.unit.toLowerCase()}` : "no trial",
+    );
+  return problems;
+}
+
+class AttemptAlreadyUsed extends Error {}
+
+/**
+ * Create the subscription a preview promised. Answers `{subscription, created}`: created false
+ * when this is the same create repeated (its subscription is answered again).
+ */
+export async function createSubscription(
+  db: Db,
+  args: { accountId: number; who: CheckoutWho; req: CheckoutRequest; now: Date },
+): Promise<{ subscription: NonNullable<Awaited<ReturnType<typeof loadSubscriptionWire>>>; created: boolean }> {
+  const { accountId, who, req, now } = args;
+  const attemptId = req.attemptToken ? verifyAttemptToken(req.attemptToken) : null;
+  if (!attemptId) throw unprocessable(TOKEN_FIELD, "is not a valid attempt token");
+  const attempt = await db.subscriptionAttempt.findFirst({ where: { id: attemptId, accountId } });
+  if (!attempt) throw unprocessable(TOKEN_FIELD, "is not a valid attempt token");
+  const hash = requestHash(who, req);
+
+  const made = async () => {
+    const again = await db.subscriptionAttempt.findUniqueOrThrow({
+      where: { id: attemptId },
+      select: { createRequestHash: true, subscription: { select: { id: true } } },
+    });
+    if (again.createRequestHash !== hash || !again.subscription)
+      throw unprocessable(TOKEN_FIELD, "has already been used", "This attempt token has already been used.");
+    return {
+      subscription: (await loadSubscriptionWire(db, { accountId, id: again.subscription.id, now }))!,
+      created: false,
+    };
+  };
+  if (attempt.usedAt) return made();
+  if (attempt.expiresAt.getTime() <= now.getTime())
+    throw unprocessable(TOKEN_FIELD, "has expired", "This attempt token has expired: preview again.");
+
+  const terms = attempt.terms as unknown as AttemptTerms;
+  if (terms.v !== 1 || terms.channel !== who.channel || terms.binding !== bindingOf(who))
+    throw unprocessable(TOKEN_FIELD, "was issued to another subscriber");
+  assertNone(termsMismatch(terms, req));
+
+  const adapter = paymentAdapterFor(terms.payment_type);
+  if (!adapter) throw unprocessable("subscription.payment.payment_type", "is not a payment type of this service");
+  const creds = await credentialsFor(db, accountId, adapter);
+  const known = await findBuyer(db, accountId, who);
+  const verified = await adapter
+    .verifyPayment(creds, intentOf(accountId, attemptId, terms, who, known), {
+      paymentToken: req.payment.payment_token,
+      externalReferenceId: attempt.externalReferenceId,
+      extra: req.payment.extra,
+    })
+    .catch(adapterError);
+  if (verified.status === "failed")
+    throw unprocessable(
+      "subscription.payment.payment_token",
+      verified.reason ?? "is not a completed payment",
+      `The payment was not accepted${verified.reason ? `: ${verified.reason}` : "."}`,
+    );
+  const status: SubscriptionStatus = !adapter.takesPayment || verified.status === "captured" ? "ACTIVE" : "PENDING";
+
+  let subscriptionId: number;
+  try {
+    subscriptionId = await withTransaction(
+      db,
+      async (tx) => {
+        const claimed = await tx.subscriptionAttempt.updateMany({
+          where: { id: attemptId, accountId, usedAt: null },
+          data: { usedAt: now, createRequestHash: hash },
+        });
+        if (claimed.count !== 1) throw new AttemptAlreadyUsed();
+
+        const { member, created } = await resolveBuyer(tx, accountId, who, now);
+        if (terms.member_id !== null && member.id !== terms.member_id)
+          throw unprocessable(TOKEN_FIELD, "was issued to another subscriber");
+        // A gift is held by its recipient (found or created: one reader, one record); the buyer is its gifter.
+        let holder = member;
+        let holderCreated = false;
+        if (terms.gift) {
+          const r = (await resolveSubscriberCreated(tx, {
+            accountId,
+            provider: terms.gift.recipient.provider,
+            identity: terms.gift.recipient.value,
+            create: true,
+            now,
+          }))!;
+          if (r.member.id === member.id) throw unprocessable("recipient_subscriber", "must differ from the gifter");
+          holder = r.member;
+          holderCreated = r.created;
+        }
+
+        if (verified.externalPaymentId) {
+          const paid = await tx.payment.findFirst({
+            where: { accountId, paymentType: terms.payment_type, externalPaymentId: verified.externalPaymentId },
+            select: { id: true },
+          });
+          if (paid) throw unprocessable("subscription.payment.payment_token", "has already paid for a subscription");
+        }
+
+        if (terms.coupon) await redeemCoupon(tx, { accountId, couponId: terms.coupon.id, memberId: member.id, now });
+
+        const t = timing(terms, now);
+        const row = await tx.subscription.create({
+          data: {
+            ...rowFields(accountId, terms, t),
+            memberId: holder.id,
+            gifterMemberId: terms.gift ? member.id : null,
+            customMessage: terms.gift?.custom_message ?? null,
+            attemptId,
+            status,
+            paymentToken: req.payment.payment_token,
+            metadata: (req.metadata ?? terms.metadata ?? {}) as Prisma.InputJsonObject,
+            notes: req.notes ?? terms.notes,
+            taxDetail: terms.tax_lines,
+            discountDetail: terms.discount_detail,
+            dynamicAssets: terms.dynamic_assets,
+            preferredIdentity: terms.preferred_identity,
+            createdAt: now,
+          },
+          select: { id: true },
+        });
+        if (terms.coupon)
+          await tx.couponRedemption.create({
+            data: {
+              accountId,
+              couponId: terms.coupon.id,
+              subscriberId: String(member.id),
+              subscriptionId: String(row.id),
+              redeemedAt: now,
+            },
+          });
+        const payment = await tx.payment.create({
+          data: {
+            accountId,
+            subscriptionId: row.id,
+            attemptId,
+            paymentType: terms.payment_type,
+            externalPaymentId: verified.externalPaymentId,
+            externalOrderId: verified.externalOrderId ?? attempt.externalReferenceId,
+            amountCents: terms.amount_cents,
+            currency: terms.currency,
+            status: !adapter.takesPayment ? "CAPTURED" : (verified.status.toUpperCase() as "CAPTURED"),
+            details: (verified.details ?? {}) as Prisma.InputJsonObject,
+            createdAt: now,
+          },
+          select: { id: true, status: true },
+        });
+        if (payment.status === "CAPTURED") await issueInvoiceForPayment(tx, payment.id, { now });
+        // A trial's authorization is refunded by the gateway (spec §4.2 rule 6): queued with the write.
+        if (terms.trial && payment.status === "CAPTURED" && verified.externalPaymentId)
+          await enqueueJob(
+            tx,
+            trialRefundJob,
+            { paymentId: payment.id },
+            { key: trialRefundKey(payment.id), accountId, now },
+          );
+        // Its next lifecycle step (reminder, charge, expiry…), queued with the write (lifecycle.ts).
+        await scheduleSubscriptionLifecycle(tx, { subscriptionId: row.id, now });
+        if (status === "ACTIVE" && terms.campaign)
+          await tx.subscriptionGroup.update({
+            where: { id: terms.campaign.id },
+            data: { collectedAmountCents: { increment: terms.amount_cents } },
+          });
+        await recordAudit(tx, {
+          actor: systemActor(accountId, CREATED_BY[terms.channel]),
+          action: terms.renewal_of ? "subscription.renew" : "subscription.create",
+          targetType: "subscription",
+          targetId: row.id,
+          metadata: {
+            subscriber_id: member.id,
+            plan_id: terms.plan_id,
+            payment_type: terms.payment_type,
+            amount_cents: terms.amount_cents,
+            currency: terms.currency,
+            status: status.toLowerCase(),
+            ...(terms.renewal_of ? { renewal_of: terms.renewal_of.subscription_id } : {}),
+          },
+          now,
+        });
+        if (created) {
+          const subscriber = await loadSubscriber(tx, accountId, member.id);
+          await emitSubscriberCreated(tx, { subscriber: subscriber!, accountId, occurredAt: now });
+        }
+        if (holderCreated) {
+          const subscriber = await loadSubscriber(tx, accountId, holder.id);
+          await emitSubscriberCreated(tx, { subscriber: subscriber!, accountId, occurredAt: now });
+        }
+        await emitSubscriptionEvent(tx, {
+          accountId,
+          name: "subscription.created",
+          subscriptionId: row.id,
+          occurredAt: now,
+        });
+        if (terms.renewal_of)
+          await emitSubscriptionEvent(tx, {
+            accountId,
+            name: "subscription.renewed",
+            subscriptionId: row.id,
+            occurredAt: now,
+          });
+        if (status === "ACTIVE")
+          await emitSubscriptionEvent(tx, {
+            accountId,
+            name: "subscription.activated",
+            subscriptionId: row.id,
+            occurredAt: now,
+          });
+        return row.id;
+      },
+      { retryUniqueClashes: true },
+    );
+  } catch (error) {
+    if (error instanceof AttemptAlreadyUsed) return made();
+    if ((error as { code?: string }).code === "P2002")
+      throw new AppError("CONFLICT", "A concurrent checkout made the same change; repeat the request.");
+    throw error;
+  }
+  return { subscription: (await loadSubscriptionWire(db, { accountId, id: subscriptionId, now }))!, created: true };
+}
+
+/**
+ * Count one use of a coupon: its limits hold under concurrency because the counter is raised by
+ * one conditional UPDATE (row-locked, re-checked after a concurrent writer commits).
+ */
+async function redeemCoupon(
+  tx: TransactionClient,
+  args: { accountId: number; couponId: number; memberId: number; now: Date },
+) {
+  const coupon = await tx.coupon.findUniqueOrThrow({
+    where: { id: args.couponId },
+    select: { maxRedemptionsPerSubscriber: true },
+  });
+  if (coupon.maxRedemptionsPerSubscriber !== null) {
+    // Lock the subscriber's row: two creates of one subscriber count its uses one after the other.
+    await tx.$executeRaw`SELECT 1 FROM members WHERE id = ${args.memberId} FOR UPDATE`;
+    const used = await tx.couponRedemption.count({
+      where: { couponId: args.couponId, subscriberId: String(args.memberId) },
+    });
+    if (used >= coupon.maxRedemptionsPerSubscriber)
+      throw unprocessable("subscription.coupon_code", "has been used by this subscriber as many times as it may be");
+  }
+  const raised = await tx.$executeRaw`
+    UPDATE coupons SET redemptions_count = redemptions_count + 1, updated_at = ${args.now}
+    WHERE id = ${args.couponId} AND account_id = ${args.accountId}
+      AND (max_redemptions IS NULL OR redemptions_count < max_redemptions)`;
+  if (raised !== 1) throw unprocessable("subscription.coupon_code", "has been used as many times as it may be");
+}

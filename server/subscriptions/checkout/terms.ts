@@ -1,0 +1,450 @@
+/**
+ * The frozen terms of a checkout (interface-spec §4.2 rule 1, §4.3): what a preview decides from
+ * the catalogue as it is (price in the currency, coupon discount, tax, trial, campaign
+ * contribution, pay-per-asset assets), kept in a subscription_attempts row; the create makes the
+ * subscription from them, whatever the catalogue says by then (./preview.ts, ./create.ts).
+ */
+import "server-only";
+
+import type { Db } from "../../db/client";
+import { AppError, type ErrorDetail } from "../../errors";
+import type { DurationUnit, SubscriptionType } from "../../generated/prisma/enums";
+import type { MemberRecord } from "../../members/members";
+import { PaymentAdapterError, type PaymentAdapter, type PaymentIntent } from "../payments/adapter";
+import { paymentAdapterFor } from "../payments/registry";
+import {
+  applicableTaxRules,
+  computeTax,
+  contributionAmount,
+  couponDiscount,
+  couponIssue,
+  planPriceIn,
+  taxLocation,
+  trialAuthorizationCents,
+  trialTerms,
+  type DiscountDetail,
+  type TaxLine,
+} from "../pricing";
+import { getSubscriberMetadata, resolveSubscriber } from "../subscribers";
+import { normaliseIdentityValue } from "../subscribers.schema";
+import { addDuration } from "../subscription-state";
+import { bindingOf, CREATED_BY, preferredIdentityOf, type CheckoutWho } from "./buyer";
+import type { CheckoutRequest } from "./request";
+
+/** The body field that carries the attempt token. */
+export const TOKEN_FIELD = "attempt_token";
+
+export type AttemptTerms = {
+  v: 1;
+  channel: CheckoutWho["channel"];
+  binding: string;
+  member_id: number | null;
+  preferred_identity: { provider: string; value: string };
+  kind: "plan" | "pricing_plan";
+  plan_id: number;
+  group_id: number | null;
+  subscription_type: SubscriptionType;
+  plan_name: string;
+  plan_description: string;
+  group_name: string | null;
+  group_description: string | null;
+  duration_length: number;
+  duration_unit: DurationUnit;
+  recurring: boolean;
+  plan_amount_cents: number;
+  payment_type: string;
+  currency: string;
+  /** The price of a period before discount (a campaign: the contribution). */
+  price_cents: number;
+  coupon: { id: number; code: string } | null;
+  discount_cents: number;
+  discount_detail: DiscountDetail;
+  tax_cents: number;
+  tax_lines: TaxLine[];
+  /** What a period costs after discount and tax. */
+  total_cents: number;
+  /** What this payment is: the total, or the trial authorization. */
+  amount_cents: number;
+  trial: { length: number; unit: DurationUnit } | null;
+  dynamic_assets: { id: string; type: "story" | "collection" }[];
+  campaign: { id: number; name: string } | null;
+  metadata: Record<string, unknown> | null;
+  notes: string | null;
+  name: string | null;
+  /** A gift: who receives it (normalised identity) and the gifter's message. */
+  gift?: { recipient: { provider: string; value: string }; custom_message: string | null } | null;
+  /** A renewal (renewals.ts): the subscription renewed and when the new one starts (ISO). */
+  renewal_of?: { subscription_id: number; starts_at: string } | null;
+};
+
+export const unprocessable = (field: string, issue: string, message?: string) =>
+  new AppError("UNPROCESSABLE", message ?? `${field} ${issue}.`, { details: [{ field, issue }] });
+
+export function assertNone(problems: ErrorDetail[]) {
+  if (problems.length)
+    throw new AppError("UNPROCESSABLE", `${problems[0]!.field} ${problems[0]!.issue}.`, { details: problems });
+}
+
+export const toType = (t: string) => t.toUpperCase() as SubscriptionType;
+
+/** Everything the preview decides, from the catalogue as it is now. */
+export async function computeTerms(
+  db: Db,
+  args: { accountId: number; who: CheckoutWho; req: CheckoutRequest; member: MemberRecord | null; now: Date },
+): Promise<{ terms: AttemptTerms; adapter: PaymentAdapter }> {
+  const { accountId, who, req, member, now } = args;
+  const field = (f: string) => `subscription.${f}`;
+
+  const adapter = paymentAdapterFor(req.payment.payment_type);
+  if (!adapter) throw unprocessable(field("payment.payment_type"), "is not a payment type of this service");
+
+  let base: Omit<
+    AttemptTerms,
+    | "v"
+    | "channel"
+    | "binding"
+    | "member_id"
+    | "preferred_identity"
+    | "payment_type"
+    | "coupon"
+    | "discount_cents"
+    | "discount_detail"
+    | "tax_cents"
+    | "tax_lines"
+    | "total_cents"
+    | "amount_cents"
+    | "trial"
+    | "metadata"
+    | "notes"
+    | "name"
+  >;
+  let couponTarget: { planId: number; groupId: number } | null = null;
+  let groupForCampaign: {
+    targetAmountCents: number | null;
+    targetAmountValidationEnabled: boolean;
+    collectedAmountCents: number;
+  } | null = null;
+  let trialPlan: Parameters<typeof trialTerms>[0] | null = null;
+  let supportedProviders: string[] = [];
+
+  if (req.dynamic) {
+    // Pay per asset: subscription_plan_id is a pricing plan; dynamic_assets name what it buys.
+    const plan = await db.pricingPlan.findFirst({
+      where: { id: req.planId, accountId, deletedAt: null, enabled: true },
+    });
+    if (!plan) throw unprocessable(field("subscription_plan_id"), "is not a pricing plan on sale");
+    const price = planPriceIn(
+      { priceCents: plan.priceCents, priceCurrency: plan.priceCurrency, prices: {} },
+      req.payment.amount_currency,
+    );
+    if (!price) throw unprocessable(field("payment.amount_currency"), `must be ${plan.priceCurrency} for this plan`);
+    const assets = req.dynamicAssets ?? [];
+    if (!assets.length) throw unprocessable("dynamic_assets", "must name the asset bought");
+    const type = plan.assetType === "STORY" ? "story" : "collection";
+    const priced = (plan.assetIds as string[]).map(String);
+    const problems: ErrorDetail[] = [];
+    for (const [i, a] of assets.entries()) {
+      if (a.type && a.type !== type) problems.push({ field: `dynamic_assets.${i}.type`, issue: `must be ${type}` });
+      else if (priced.length && !priced.includes(a.id))
+        problems.push({ field: `dynamic_assets.${i}.id`, issue: "is not priced by this plan" });
+    }
+    assertNone(problems);
+    const ids = [...new Set(assets.map((a) => a.id))];
+    const found =
+      type === "story"
+        ? ids.every((id) => /^[0-9a-f-]{36}$/i.test(id))
+          ? await db.story.count({ where: { accountId, id: { in: ids } } })
+          : -1
+        : ids.every((id) => /^\d{1,9}$/.test(id))
+          ? await db.collection.count({ where: { accountId, id: { in: ids.map(Number) } } })
+          : -1;
+    if (found !== ids.length) throw unprocessable("dynamic_assets", `names a ${type} that does not exist`);
+    base = {
+      kind: "pricing_plan",
+      plan_id: plan.id,
+      group_id: null,
+      subscription_type: "DYNAMIC_ASSET",
+      plan_name: plan.title || `Pay per ${type}`,
+      plan_description: "",
+      group_name: null,
+      group_description: null,
+      duration_length: plan.durationLength,
+      duration_unit: plan.durationUnit,
+      recurring: false,
+      plan_amount_cents: price.amountCents,
+      currency: price.currency,
+      price_cents: price.amountCents,
+      dynamic_assets: ids.map((id) => ({ id, type })),
+      campaign: null,
+    };
+    if (req.subscriptionType && req.subscriptionType !== "dynamic_asset")
+      throw unprocessable(field("subscription_type"), "must be dynamic_asset for a pricing plan");
+  } else {
+    const plan = await db.subscriptionPlan.findFirst({
+      where: { id: req.planId, accountId, deletedAt: null },
+      include: { group: true },
+    });
+    if (!plan || !plan.enabled || plan.group.deletedAt || (who.channel !== "server" && !plan.group.public))
+      throw unprocessable(field("subscription_plan_id"), "is not a plan on sale");
+    const groupType = plan.group.subscriptionType;
+    if (req.subscriptionType && toType(req.subscriptionType) !== groupType)
+      throw unprocessable(field("subscription_type"), `must be ${groupType.toLowerCase()}, the plan's group's type`);
+    const price = planPriceIn(plan, req.payment.amount_currency);
+    if (!price) throw unprocessable(field("payment.amount_currency"), `is not a currency this plan is sold in`);
+    let priceCents = price.amountCents;
+    let campaign: AttemptTerms["campaign"] = null;
+    if (groupType === "CAMPAIGN") {
+      if (plan.group.currency && plan.group.currency !== price.currency)
+        throw unprocessable(
+          field("payment.amount_currency"),
+          `must be ${plan.group.currency}, the campaign's currency`,
+        );
+      if (req.campaignId !== null && req.campaignId !== plan.groupId)
+        throw unprocessable("campaign_id", "is not the campaign of this plan");
+      const contribution = contributionAmount({
+        chosenCents: req.payment.amount_cents,
+        priceCents,
+        group: plan.group,
+      });
+      assertNone(contribution.problems);
+      priceCents = contribution.amountCents;
+      campaign = { id: plan.groupId, name: plan.group.name };
+      groupForCampaign = plan.group;
+    } else if (req.campaignId !== null) {
+      throw unprocessable("campaign_id", "is only for campaign plans");
+    }
+    if (req.dynamicAssets?.length) throw unprocessable("dynamic_assets", "are only for pay per asset");
+    base = {
+      kind: "plan",
+      plan_id: plan.id,
+      group_id: plan.groupId,
+      subscription_type: groupType,
+      plan_name: plan.title,
+      plan_description: plan.description,
+      group_name: plan.group.name,
+      group_description: plan.group.description,
+      duration_length: plan.durationLength,
+      duration_unit: plan.durationUnit,
+      recurring: plan.recurring,
+      plan_amount_cents: price.amountCents,
+      currency: price.currency,
+      price_cents: priceCents,
+      dynamic_assets: [],
+      campaign,
+    };
+    couponTarget = { planId: plan.id, groupId: plan.groupId };
+    trialPlan = plan;
+    supportedProviders = (plan.supportedPaymentProviders as string[]) ?? [];
+  }
+
+  // Gift: a recipient other than the buyer (resolved, or created, at create).
+  let gift: AttemptTerms["gift"] = null;
+  if (req.gift) {
+    const r = req.gift.recipient;
+    if (!r) throw unprocessable("recipient_subscriber", "is required for a gift");
+    if (base.kind !== "plan" || base.campaign)
+      throw unprocessable("recipient_subscriber", "is only for plan subscriptions (not campaigns or pay per asset)");
+    const recipient = {
+      provider: r.recipient_identity_provider,
+      value: normaliseIdentityValue(r.recipient_identity_provider, r.recipient_identity),
+    };
+    const buyer = preferredIdentityOf(who);
+    const recipientMember = await resolveSubscriber(db, {
+      accountId,
+      provider: r.recipient_identity_provider,
+      identity: r.recipient_identity,
+    });
+    if (
+      (buyer.provider === recipient.provider && buyer.value === recipient.value) ||
+      (member && recipientMember?.id === member.id)
+    )
+      throw unprocessable("recipient_subscriber", "must differ from the gifter");
+    gift = { recipient, custom_message: req.gift.customMessage };
+  }
+
+  // Coupon (not on campaign contributions).
+  let coupon: AttemptTerms["coupon"] = null;
+  let discountCents = 0;
+  let discountDetail: DiscountDetail = {};
+  if (req.couponCode) {
+    if (!couponTarget || groupForCampaign) throw unprocessable(field("coupon_code"), "cannot be used on this plan");
+    const row = await db.coupon.findUnique({ where: { accountId_code: { accountId, code: req.couponCode } } });
+    if (!row) throw unprocessable(field("coupon_code"), "is not a coupon of this publisher");
+    const used = member
+      ? await db.couponRedemption.count({ where: { couponId: row.id, subscriberId: String(member.id) } })
+      : null;
+    const issue = couponIssue(row, { ...couponTarget, currency: base.currency, now, subscriberRedemptions: used });
+    if (issue) throw unprocessable(field("coupon_code"), issue);
+    const d = couponDiscount(row, base.price_cents, base.currency);
+    coupon = { id: row.id, code: row.code };
+    discountCents = d.discountCents;
+    discountDetail = d.detail;
+  }
+
+  // Tax (not on campaign contributions): the request's address first, then the subscriber's.
+  let tax = { taxCents: 0, totalCents: base.price_cents - discountCents, lines: [] as TaxLine[] };
+  if (!groupForCampaign) {
+    const rules = await db.taxRule.findMany({ where: { accountId, enabled: true, deletedAt: null } });
+    if (rules.length) {
+      const stored = member ? await getSubscriberMetadata(db, member.id) : null;
+      const where = taxLocation(req.metadata, stored);
+      const t = computeTax(base.price_cents - discountCents, applicableTaxRules(rules, where));
+      tax = { taxCents: t.taxCents, totalCents: t.totalCents, lines: t.lines };
+    }
+  }
+
+  // Trial.
+  let trial: AttemptTerms["trial"] = null;
+  if (trialPlan) {
+    const t = trialTerms(trialPlan, req.trial, now);
+    assertNone(t.problems);
+    trial = t.trial;
+  } else if (req.trial.trial_period === true || req.trial.trial_period_length !== undefined) {
+    throw unprocessable(field("trial_period"), "this plan has no trial");
+  }
+  const amountCents = trial ? trialAuthorizationCents(base.currency) : tax.totalCents;
+
+  // Who may use the payment type.
+  if (adapter.callers === "server" && who.channel !== "server" && amountCents > 0)
+    throw unprocessable(
+      field("payment.payment_type"),
+      `${req.payment.payment_type} is for the publisher's back end; this plan must be paid`,
+    );
+  if (
+    adapter.takesPayment &&
+    adapter.provider &&
+    supportedProviders.length &&
+    !supportedProviders.includes(adapter.provider)
+  )
+    throw unprocessable(field("payment.payment_type"), `is not a payment provider of this plan`);
+
+  return {
+    adapter,
+    terms: {
+      v: 1,
+      channel: who.channel,
+      binding: bindingOf(who),
+      member_id: member?.id ?? null,
+      preferred_identity: preferredIdentityOf(who),
+      ...base,
+      payment_type: req.payment.payment_type,
+      coupon,
+      discount_cents: discountCents,
+      discount_detail: discountDetail,
+      tax_cents: tax.taxCents,
+      tax_lines: tax.lines,
+      total_cents: tax.totalCents,
+      amount_cents: amountCents,
+      trial,
+      metadata: req.metadata,
+      notes: req.notes,
+      name: req.name,
+      gift,
+    },
+  };
+}
+
+export function intentOf(
+  accountId: number,
+  attemptId: string,
+  terms: AttemptTerms,
+  who: CheckoutWho,
+  member: MemberRecord | null,
+): PaymentIntent {
+  return {
+    accountId,
+    attemptId,
+    amountCents: terms.amount_cents,
+    currency: terms.currency,
+    recurring: terms.recurring,
+    plan: { id: terms.plan_id, title: terms.plan_name },
+    subscriber: {
+      id: member?.id ?? null,
+      name: member?.name ?? terms.name,
+      email: who.channel === "guest" ? who.email : (member?.communicationEmail ?? null),
+      phone: who.channel === "guest" ? who.phone : null,
+    },
+  };
+}
+
+/** An adapter's refusal as the client sees it: 422 (declined, invalid) or 503 (gateway unreachable). */
+export function adapterError(error: unknown): never {
+  if (error instanceof PaymentAdapterError) {
+    if (error.kind === "unavailable")
+      throw new AppError("SERVICE_UNAVAILABLE", "The payment gateway could not be reached; try again.", {
+        cause: error,
+      });
+    throw unprocessable("subscription.payment", error.message, `The payment was refused: ${error.message}`);
+  }
+  throw error;
+}
+
+/** When a subscription made from `terms` now starts, ends, leaves its trial and is next due. */
+export function timing(terms: AttemptTerms, now: Date) {
+  // A renewal starts when the subscription it renews ends, or now if that has passed.
+  const renewalStart = terms.renewal_of ? Date.parse(terms.renewal_of.starts_at) : 0;
+  const start = renewalStart > now.getTime() ? new Date(renewalStart) : now;
+  const trialEndsAt = terms.trial ? addDuration(start, terms.trial.length, terms.trial.unit) : null;
+  const periodStart = trialEndsAt ?? start;
+  const end = addDuration(periodStart, terms.duration_length, terms.duration_unit);
+  return {
+    start,
+    end,
+    trialEndsAt,
+    nextPaymentDueDate: terms.recurring ? (trialEndsAt ?? end) : null,
+  };
+}
+
+/** The subscription's columns from the frozen terms (plan copy, payment, discount, tax…). */
+export function rowFields(
+  accountId: number,
+  terms: AttemptTerms,
+  t: { start: Date; end: Date | null; trialEndsAt: Date | null; nextPaymentDueDate: Date | null },
+) {
+  return {
+    accountId,
+    subscriptionType: terms.subscription_type,
+    planId: terms.kind === "plan" ? terms.plan_id : null,
+    groupId: terms.group_id,
+    pricingPlanId: terms.kind === "pricing_plan" ? terms.plan_id : null,
+    preferredIdentity: terms.preferred_identity,
+    externalId: null,
+    createdBy: CREATED_BY[terms.channel],
+    referrer: null,
+    gifterMemberId: null,
+    code: null,
+    startTimestamp: t.start,
+    endTimestamp: t.end,
+    cancelledAt: null,
+    nextPaymentDueDate: t.nextPaymentDueDate,
+    renewalReminderSentAt: null,
+    trialEndsAt: t.trialEndsAt,
+    trialPeriodLength: terms.trial?.length ?? null,
+    trialPeriodUnit: terms.trial?.unit ?? null,
+    graceEndsAt: null,
+    planName: terms.plan_name,
+    planDescription: terms.plan_description,
+    groupName: terms.group_name,
+    groupDescription: terms.group_description,
+    durationLength: terms.duration_length,
+    durationUnit: terms.duration_unit,
+    planAmountCents: terms.plan_amount_cents,
+    planAmountCurrency: terms.currency,
+    recurring: terms.recurring,
+    paymentType: terms.payment_type,
+    paymentToken: null as string | null,
+    paymentAmountCents: terms.amount_cents,
+    paymentAmountCurrency: terms.currency,
+    taxAmountCents: terms.tax_cents,
+    taxDetail: terms.tax_lines,
+    couponId: terms.coupon?.id ?? null,
+    couponCode: terms.coupon?.code ?? null,
+    discountDetail: terms.discount_detail,
+    dynamicAssets: terms.dynamic_assets,
+    campaignId: terms.campaign?.id ?? null,
+    campaignName: terms.campaign?.name ?? null,
+    metadata: terms.metadata ?? {},
+    notes: terms.notes,
+    deletedAt: null,
+  };
+}
