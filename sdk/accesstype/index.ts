@@ -1,5 +1,5 @@
 /**
- * The browser entry of the AccessType SDK, bundled by scripts/build-sdk.ts into the script
+ * The browser entry of the AccessType SDK, bundled by scripts/build-bundles.mjs into the script
  * Masthead serves at /frontend/v2/accesstype.js?key=<account key> and /sdk/masthead-access.js.
  *
  * Configuration comes from the script tag itself: `key` and `env` from its `src` query (or

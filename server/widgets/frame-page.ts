@@ -3,7 +3,7 @@
  * `ugc`, `reactions`) that loads the frames' script and stylesheet from Masthead, with the page's
  * settings as a JSON block (never executed), a strict Content-Security-Policy (scripts only from
  * Masthead, no inline script or style) and `frame-ancestors` limited to the publication's hosts.
- * The scripts themselves are built from widgets/src (scripts/build-widgets.mjs).
+ * The scripts themselves are built from widgets/src (scripts/build-bundles.mjs).
  */
 import "server-only";
 

@@ -1,7 +1,7 @@
 /**
  * The widget loader (docs/widgets.md): the one script a publisher's page includes, served at
  * /widgets/v1/loader.js and, for pages written for Metype, /quintype-metype/assets/application.js
- * and /quintype-metype/assets/metype.js. Built by scripts/build-widgets.mjs into an IIFE that
+ * and /quintype-metype/assets/metype.js. Built by scripts/build-bundles.mjs into an IIFE that
  * defines nothing but `window.talktype`.
  *
  * - `talktype(callback)` runs the callback now (the library is loaded); the queue the page's stub
