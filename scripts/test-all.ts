@@ -2,7 +2,8 @@
  * npm test: every check the project has, in one command (CI runs exactly this).
  *
  *   1. type check, lint, formatting, API reference, unit tests, the app's build   (side by side)
- *   2. integration tests on PGlite and on PostgreSQL, Playwright                (side by side)
+ *   2. integration tests on PGlite and on PostgreSQL, Playwright, both benches'
+ *      smallest form (npm run bench, npm run bench:webhooks: they still run)   (side by side)
  *
  * Each test process is mostly one core's work (integration files run one at a time on one
  * database; the browser tests one at a time, mostly waiting on the app and the browser), so the
@@ -36,6 +37,13 @@ const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "masthead-test-"));
 const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? DEBIAN_CHROMIUM;
+
+/** `url` with Prisma's `?schema=` set. */
+function withSchema(url: string, schema: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set("schema", schema);
+  return parsed.toString();
+}
 
 type Counts = { passed: number; failed: number; skipped: number };
 type Step = {
@@ -131,6 +139,34 @@ const steps: Step[] = [
     after: ["typecheck"],
   },
   {
+    id: "bench-webhooks",
+    title: "Webhooks bench, smallest form (PGlite)",
+    command: [
+      process.execPath,
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      path.join(root, "scripts/bench-webhooks.ts"),
+      "--events",
+      "50",
+    ],
+    env: { DATABASE_URL: "" },
+    phase: 2,
+  },
+  {
+    id: "bench",
+    title: "Content bench, smallest form (PostgreSQL)",
+    command: [
+      process.execPath,
+      "--import",
+      "tsx",
+      path.join(root, "scripts/bench-content.ts"),
+      ...["--stories", "200", "--requests", "20", "--warmup", "5", "--seconds", "5"],
+    ],
+    env: { DATABASE_URL: withSchema(TEST_DATABASE_URL, "mh_bench_smoke") },
+    phase: 2,
+  },
+  {
     id: "e2e",
     title: "Browser tests (Playwright, Chromium)",
     command: [bin("playwright"), "test"],
@@ -151,15 +187,15 @@ const only = arg("only");
 const skip = arg("skip") ?? [];
 const selected = steps
   .filter((s) => (!only || only.includes(s.id)) && !skip.includes(s.id))
-  // The build is for the browser tests: not without them (and they build for themselves when run alone).
-  .filter((s, _, chosen) => s.id !== "build" || chosen.some((c) => c.id === "e2e"));
+  // The build is for the browser tests and the bench: not without them (they build for themselves when run alone).
+  .filter((s, _, chosen) => s.id !== "build" || chosen.some((c) => c.id === "e2e" || c.id === "bench"));
 /** Arguments that are not flags: test files or filters, passed to the selected test runners. */
 const filters = process.argv.slice(2).filter((a) => !a.startsWith("--"));
 
 // ─── Prerequisites ───────────────────────────────────────────────────────────────────────────
 const needs = (test: (s: Step) => boolean) => selected.some(test);
 const prerequisites = {
-  postgres: needs((s) => s.id === "int-postgres") ? TEST_DATABASE_URL : undefined,
+  postgres: needs((s) => s.id === "int-postgres" || s.id === "bench") ? TEST_DATABASE_URL : undefined,
   redis: needs((s) => s.id.startsWith("int")) ? REDIS_URL : undefined,
   chromium: needs((s) => s.id === "e2e") ? CHROMIUM : undefined,
 };
