@@ -13,6 +13,7 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { parseInput } from "../validation";
+import { planCopy } from "./plan-copy";
 import { loadSubscriber, resolveSubscriber } from "./subscribers";
 import { ZListSubscriptionsInput, type TListSubscriptionsInput } from "./subscription-actions.schema";
 import { addDuration } from "./subscription-state";
@@ -187,22 +188,12 @@ export async function grantSubscription(
       data: {
         accountId,
         memberId: member.id,
-        subscriptionType: plan.group.subscriptionType,
-        planId: plan.id,
-        groupId: plan.groupId,
+        ...planCopy(plan),
         preferredIdentity: { provider: "email", value: member.email },
         createdBy: "dashboard",
         status: "ACTIVE",
         startTimestamp: args.now,
         endTimestamp: addDuration(args.now, plan.durationLength, plan.durationUnit),
-        planName: plan.title,
-        planDescription: plan.description,
-        groupName: plan.group.name,
-        groupDescription: plan.group.description,
-        durationLength: plan.durationLength,
-        durationUnit: plan.durationUnit,
-        planAmountCents: plan.priceCents,
-        planAmountCurrency: plan.priceCurrency,
         recurring: false,
         paymentType: "manual",
         paymentAmountCents: 0,

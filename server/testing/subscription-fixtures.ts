@@ -7,6 +7,7 @@
 import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import type { DurationUnit, SubscriptionStatus, SubscriptionType } from "../generated/prisma/enums";
+import { planCopy } from "../subscriptions/plan-copy";
 import { addDuration } from "../subscriptions/subscription-state";
 
 export async function insertTestGroup(
@@ -90,9 +91,7 @@ export async function insertTestSubscription(
     data: {
       accountId: args.accountId,
       memberId: args.memberId,
-      subscriptionType: plan.group.subscriptionType,
-      planId: plan.id,
-      groupId: plan.groupId,
+      ...planCopy(plan),
       preferredIdentity: undefined,
       createdBy: "server_api",
       gifterMemberId: args.gifterMemberId ?? null,
@@ -101,14 +100,6 @@ export async function insertTestSubscription(
       endTimestamp: end,
       cancelledAt: args.cancelledAt ?? null,
       nextPaymentDueDate: recurring ? end : null,
-      planName: plan.title,
-      planDescription: plan.description,
-      groupName: plan.group.name,
-      groupDescription: plan.group.description,
-      durationLength: plan.durationLength,
-      durationUnit: plan.durationUnit,
-      planAmountCents: plan.priceCents,
-      planAmountCurrency: plan.priceCurrency,
       recurring,
       paymentType,
       paymentAmountCents: paymentType === "sponsored" ? 0 : plan.priceCents,
