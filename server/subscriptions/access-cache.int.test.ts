@@ -13,15 +13,19 @@ import { CACHE_CHANNEL_SQL } from "../cache/process-cache";
 import { purgeResponses } from "../cache/response-cache";
 import { getDatabase, getDb } from "../db";
 import type { Db } from "../db/client";
-import { createCollection, setCollectionItems } from "../publishing/editorial/collections";
-import { createStory, transitionStory, updateStory } from "../publishing/editorial/stories";
+import { setCollectionItems } from "../publishing/editorial/collections/items";
+import { createCollection } from "../publishing/editorial/collections/write";
+import { transitionStory } from "../publishing/editorial/stories/moves";
+import { createStory, updateStory } from "../publishing/editorial/stories/write";
 import { insertMember, insertPlanWithAssets, insertSubscription, setMeter } from "../testing/access-fixtures";
 import { startTestCacheListener, stopTestCacheListener } from "../testing/cache-listener";
 import { createTestPublisher } from "../testing/publishing-factories";
 import { enableResponseCache } from "../testing/response-cache";
 import { insertEditor } from "../testing/staff";
 import { connectToSchema } from "../testing/test-database";
-import { decideAccess, KEPT_SQL, METER_ROSTER, recordPingback } from "./access";
+import { decideAccess, recordPingback } from "./access";
+import { KEPT_SQL } from "./access-load";
+import { METER_ROSTER } from "./access-roster";
 import { getMeterRules, meterPeriodStart, meterPurgeKey, meterReaderKey } from "./meter";
 
 const onPostgres = process.env.TEST_DB === "postgres";
@@ -31,15 +35,15 @@ enableResponseCache();
 beforeAll(startTestCacheListener);
 afterAll(stopTestCacheListener);
 
-/** `db`, counting the SQL statements access checks send (they use $queryRawUnsafe). */
+/** `db`, counting the SQL statements access checks send (they use $queryRaw). */
 function counting(db: Db) {
   let queries = 0;
   const counted = new Proxy(db, {
     get(target, property, receiver) {
-      if (property !== "$queryRawUnsafe") return Reflect.get(target, property, receiver) as unknown;
-      return (...args: Parameters<Db["$queryRawUnsafe"]>) => {
+      if (property !== "$queryRaw") return Reflect.get(target, property, receiver) as unknown;
+      return (...args: Parameters<Db["$queryRaw"]>) => {
         queries++;
-        return target.$queryRawUnsafe(...args);
+        return target.$queryRaw(...args);
       };
     },
   });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 
-import { assetsCoverStory, dynamicAssetsCoverStory, storyAccessKind } from "./access";
 import { meterPeriodStart, meterReaderKey } from "./meter";
 
 const at = (iso: string) => new Date(iso);
@@ -29,35 +28,11 @@ describe("meter periods (calendar, UTC)", () => {
   });
 });
 
-describe("reader keys and story rules", () => {
+describe("reader keys", () => {
   it("meters logged-in readers by member and others by reader id", () => {
     expect(meterReaderKey({ memberId: 7, loggedIn: true, readerId: "abc" })).toBe("m:7");
     expect(meterReaderKey({ memberId: null, loggedIn: true, readerId: "abc" })).toBeNull();
     expect(meterReaderKey({ memberId: null, loggedIn: false, readerId: "abc" })).toBe("r:abc");
     expect(meterReaderKey({ memberId: null, loggedIn: false, readerId: null })).toBeNull();
-  });
-
-  it("reads access values closed: unknown ones are subscription", () => {
-    expect(storyAccessKind(null)).toBe("public");
-    expect(storyAccessKind("Login")).toBe("login");
-    expect(storyAccessKind("premium")).toBe("subscription");
-  });
-
-  it("covers stories by asset type and level", () => {
-    const story = (level: number | null) => ({ access: "subscription", accessLevelValue: level, collectionIds: [4] });
-    const sub = (assets: { type: string; metadata?: unknown }[], type = "standard") => ({
-      type,
-      assets: assets.map((a) => ({ metadata: {}, ...a })),
-    });
-    expect(assetsCoverStory(sub([{ type: "story", metadata: { access_level: "5" } }]), story(5))).toBe(true);
-    expect(assetsCoverStory(sub([{ type: "story", metadata: { access_level: 5 } }]), story(6))).toBe(false);
-    expect(assetsCoverStory(sub([{ type: "static" }]), story(null))).toBe(false);
-    expect(assetsCoverStory(sub([]), story(99))).toBe(true);
-    expect(assetsCoverStory(sub([], "campaign"), story(null))).toBe(false);
-    const id = "7f8e0d62-0000-4000-8000-000000000000";
-    expect(dynamicAssetsCoverStory([{ id: id.toUpperCase(), type: "story" }], id, story(null))).toBe(true);
-    expect(dynamicAssetsCoverStory([{ id: 4, type: "collection" }], id, story(null))).toBe(true);
-    expect(dynamicAssetsCoverStory([{ id: 5, type: "collection" }], id, story(null))).toBe(false);
-    expect(dynamicAssetsCoverStory("nonsense", id, story(null))).toBe(false);
   });
 });
