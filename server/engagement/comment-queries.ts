@@ -21,7 +21,6 @@
 import "server-only";
 
 import type { Db } from "../db/client";
-import { readSql } from "../db/raw-read";
 import { Prisma, type Comment } from "../generated/prisma/client";
 import type { TSortOrder } from "./comments.schema";
 
@@ -59,7 +58,7 @@ export async function visibleCommentStats(
   pageIds: readonly number[],
 ): Promise<Map<number, PageCommentStats>> {
   if (pageIds.length === 0) return new Map();
-  const rows = await readSql<StatsRow>(db, statsSql(accountId, pageIds));
+  const rows = await db.$queryRaw<StatsRow[]>(statsSql(accountId, pageIds));
   return new Map(rows.map((r) => [Number(r.page_id), statsOf(r)]));
 }
 
@@ -108,7 +107,7 @@ export async function pageAndRealmCounts(
   accountId: number,
   pageId: number,
 ): Promise<{ stats: PageCommentStats | undefined; realm: number }> {
-  const [row] = await readSql<PageAndRealmRow>(db, pageAndRealmSql(accountId, pageId));
+  const [row] = await db.$queryRaw<PageAndRealmRow[]>(pageAndRealmSql(accountId, pageId));
   return { stats: row?.page_id == null ? undefined : statsOf(row), realm: Number(row?.realm ?? 0) };
 }
 
@@ -174,7 +173,7 @@ export function countsAfterCreate(
 
 /** Visible comments of the account (the comment realm): realm_comment_count. */
 export async function realmCommentCount(db: Db, accountId: number): Promise<number> {
-  const [row] = await readSql<{ count: number }>(db, Prisma.sql`SELECT ${realmSql(accountId)} AS count`);
+  const [row] = await db.$queryRaw<{ count: number }[]>(Prisma.sql`SELECT ${realmSql(accountId)} AS count`);
   return Number(row?.count ?? 0);
 }
 
@@ -204,9 +203,7 @@ export async function listedParentIds(
       ? Prisma.sql`(SELECT count(*) FROM comment_reactions x WHERE x.comment_id = c.id)`
       : Prisma.sql`0`;
   const cut = args.offset + args.limit;
-  const rows = await readSql<{ id: number }>(
-    db,
-    Prisma.sql`
+  const rows = await db.$queryRaw<{ id: number }[]>(Prisma.sql`
     SELECT id FROM (
       (SELECT c.id, c.created_at, ${reactions} AS reactions FROM comments c
         WHERE c.account_id = ${accountId} AND c.page_id = ${pageId} AND c.parent_comment_id IS NULL AND ${FLAGS("c")}
@@ -218,8 +215,7 @@ export async function listedParentIds(
           AND EXISTS (SELECT 1 FROM comments r WHERE r.parent_comment_id = c.id AND ${FLAGS("r")})
         ORDER BY ${order} LIMIT ${cut})
     ) AS listed
-    ORDER BY ${order} LIMIT ${args.limit} OFFSET ${args.offset}`,
-  );
+    ORDER BY ${order} LIMIT ${args.limit} OFFSET ${args.offset}`);
   return rows.map((r) => Number(r.id));
 }
 
@@ -235,15 +231,12 @@ export async function visibleCommentsByUrl(
   if (urls.length === 0) return new Map();
   // Each page's row of comment_counts, less its few hidden replies (read per page through the
   // not-visible index: as a join, the planner hashed the account's whole comments table).
-  const rows = await readSql<{ url: string; total: number }>(
-    db,
-    Prisma.sql`
+  const rows = await db.$queryRaw<{ url: string; total: number }[]>(Prisma.sql`
     SELECT pg.url,
            ((SELECT COALESCE(max(n.own_visible), 0) FROM comment_counts n WHERE n.account_id = ${accountId} AND n.page_id = pg.id)
             - (SELECT COALESCE(sum(${visibleReplies("p")}), 0) FROM comments p
                WHERE p.account_id = ${accountId} AND p.page_id = pg.id AND (NOT p.is_published OR p.is_spam)))::int AS total
     FROM pages pg
-    WHERE pg.account_id = ${accountId} AND pg.url IN (${Prisma.join([...new Set(urls)])})`,
-  );
+    WHERE pg.account_id = ${accountId} AND pg.url IN (${Prisma.join([...new Set(urls)])})`);
   return new Map(rows.map((r) => [r.url, Number(r.total)]));
 }

@@ -18,21 +18,16 @@
  * 5. the counts of the answer: the page's and the realm's, as the statement's snapshot has them
  *    (before this comment, which the triggers count when the statement ends), with the replied-to
  *    comment's state (comment-queries.ts countsBeforeCreateSql); countsAfterCreate adds the new
- *    comment in the app. A comment committed after the statement began (another reader's at the
- *    same moment, or the same reader's whose claim it waited for) is not in that snapshot: the
- *    answer counts what was there when the post arrived, and the post.
+ *    comment in the app (which counts a create answers: docs/decisions/0101-comment-create-counts.md).
  * Every part commits together or not at all. When active endpoints take comment.created, the
  * statement runs in a transaction that also writes their deliveries (the outbox).
  *
- * Before (the lock, the duplicate check, the insert and the event each a statement, in a
- * transaction) a create sent 7 statements for this part; now 1. The duplicate rule is the
- * reader's last comment only (a double click, or a client sending again), not any comment of the
- * window: posting A, B, then A again within 10 s makes a second A.
+ * What counts as a repeat (the reader's last comment only, not any comment of the window):
+ * docs/decisions/0102-duplicate-comment.md.
  */
 import "server-only";
 
 import type { Db } from "../db/client";
-import { readRaw } from "../db/raw-read";
 import { withTransaction } from "../db/transaction";
 import { Prisma, type Comment, type Page } from "../generated/prisma/client";
 import { queueEventDeliveries, subscribedEndpoints } from "../webhooks/deliveries";
@@ -40,40 +35,65 @@ import { captchaUsedError, type VerifiedCaptcha } from "./captcha";
 import { countsAfterCreate, countsBeforeCreateSql, type CountsBeforeCreate } from "./comment-queries";
 import { commentEventPayload } from "./events";
 
-const WRITE_SQL = `
+type WriteArgs = {
+  comment: Comment;
+  page: Pick<Page, "url" | "headline">;
+  captcha: VerifiedCaptcha | null;
+  /** A repeat of the reader's last comment since then is answered that comment. */
+  repeatsSince: Date;
+  /**
+   * The comment a claim found repeated but that is deleted (createComment reads it after): the
+   * claim naming it is overwritten, a claim naming anything else still stops the write.
+   */
+  replacing?: number;
+};
+
+/** The write statement (see the file's comment). */
+function writeSql(args: WriteArgs): Prisma.Sql {
+  const { comment, captcha } = args;
+  const member = Prisma.sql`${comment.authorId}::int`;
+  const at = Prisma.sql`${comment.createdAt}::timestamptz`;
+  const digest = Prisma.sql`${captcha?.digest ?? null}::text`;
+  const accountId = Prisma.sql`${comment.accountId}::int`;
+  const pageId = Prisma.sql`${comment.pageId}::int`;
+  const parentId = Prisma.sql`${comment.parentCommentId}::int`;
+  return Prisma.sql`
 WITH captcha AS (
   INSERT INTO used_captchas (digest, expires_at, created_at)
-  SELECT $4::text, $5::timestamptz, $3::timestamptz WHERE $4::text IS NOT NULL
+  SELECT ${digest}, ${captcha?.expiresAt ?? null}::timestamptz, ${at} WHERE ${digest} IS NOT NULL
   ON CONFLICT (digest) DO NOTHING
   RETURNING digest
 ), claim AS (
   INSERT INTO comment_claims AS c (member_id, comment_id, claim_key, claimed_at)
-  SELECT $1::int, nextval(pg_get_serial_sequence('comments', 'id'))::int, $2::text, $3::timestamptz
-  WHERE $4::text IS NULL OR EXISTS (SELECT 1 FROM captcha)
+  SELECT ${member}, nextval(pg_get_serial_sequence('comments', 'id'))::int, ${`${comment.pageId}:${comment.bodyDigest}`}::text, ${at}
+  WHERE ${digest} IS NULL OR EXISTS (SELECT 1 FROM captcha)
   ON CONFLICT (member_id) DO UPDATE
     SET comment_id = EXCLUDED.comment_id, claim_key = EXCLUDED.claim_key, claimed_at = EXCLUDED.claimed_at
-    WHERE $4::text IS NOT NULL
+    WHERE ${digest} IS NOT NULL
        OR c.claim_key <> EXCLUDED.claim_key
-       OR c.claimed_at < $6::timestamptz
-       OR c.comment_id = $21::int
+       OR c.claimed_at < ${args.repeatsSince}::timestamptz
+       OR c.comment_id = ${args.replacing ?? null}::int
   RETURNING comment_id
 ), inserted AS (
   INSERT INTO comments (id, account_id, page_id, parent_comment_id, author_id, body, body_digest, confidential,
     guest, guest_name, mobile, is_published, is_spam, toxicity, moderation_reasons, created_at)
-  SELECT claim.comment_id, $7::int, $8::int, $9::int, $1::int, $10::jsonb, $11::text, $12::boolean,
-    $13::boolean, $14::text, $15::boolean, $16::boolean, $17::boolean, $18::float8,
-    ARRAY(SELECT jsonb_array_elements_text($19::jsonb)), $3::timestamptz
+  SELECT claim.comment_id, ${accountId}, ${pageId}, ${parentId}, ${member}, ${JSON.stringify(comment.body)}::jsonb,
+    ${comment.bodyDigest}::text, ${comment.confidential}::boolean, ${comment.guest}::boolean,
+    ${comment.guestName}::text, ${comment.mobile}::boolean, ${comment.isPublished}::boolean,
+    ${comment.isSpam}::boolean, ${comment.toxicity}::float8,
+    ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(comment.moderationReasons)}::jsonb)), ${at}
   FROM claim
   RETURNING id
 ), event AS (
   INSERT INTO webhook_events (account_id, kind, name, payload, occurred_at)
-  SELECT $7::int, 'engagement', 'comment.created', jsonb_set($20::jsonb, '{comment,id}', to_jsonb(inserted.id)),
-    $3::timestamptz
+  SELECT ${accountId}, 'engagement', 'comment.created',
+    jsonb_set(${JSON.stringify(commentEventPayload(comment, args.page))}::jsonb, '{comment,id}', to_jsonb(inserted.id)), ${at}
   FROM inserted
   RETURNING id
 )
 SELECT (SELECT id FROM inserted) AS comment_id, (SELECT id FROM event) AS event_id, counts.*
-FROM (${countsBeforeCreateSql(Prisma.raw("$7::int"), Prisma.raw("$8::int"), Prisma.raw("$9::int")).text}) AS counts`;
+FROM (${countsBeforeCreateSql(accountId, pageId, parentId)}) AS counts`;
+}
 
 /**
  * What every new comment starts as: neither hidden, deleted, edited nor decided by a moderator,
@@ -102,18 +122,7 @@ type Written = CountsBeforeCreate & { comment_id: number | null; event_id: bigin
  */
 export async function writeComment(
   db: Db,
-  args: {
-    comment: Comment;
-    page: Pick<Page, "url" | "headline">;
-    captcha: VerifiedCaptcha | null;
-    /** A repeat of the reader's last comment since then is answered that comment. */
-    repeatsSince: Date;
-    /**
-     * The comment a claim found repeated but that is deleted (createComment reads it after): the
-     * claim naming it is overwritten, a claim naming anything else still stops the write.
-     */
-    replacing?: number;
-  },
+  args: WriteArgs,
 ): Promise<{ id: number; counts: ReturnType<typeof countsAfterCreate> } | { repeatOf: number }> {
   const { comment, captcha } = args;
   const endpoints = await subscribedEndpoints(db, {
@@ -121,32 +130,8 @@ export async function writeComment(
     kind: "ENGAGEMENT",
     name: "comment.created",
   });
-  const write = async (q: Db): Promise<Written> => {
-    const [row] = await readRaw<Written>(q, WRITE_SQL, [
-      comment.authorId,
-      `${comment.pageId}:${comment.bodyDigest}`,
-      comment.createdAt,
-      captcha?.digest ?? null,
-      captcha?.expiresAt ?? null,
-      args.repeatsSince,
-      comment.accountId,
-      comment.pageId,
-      comment.parentCommentId,
-      JSON.stringify(comment.body),
-      comment.bodyDigest,
-      comment.confidential,
-      comment.guest,
-      comment.guestName,
-      comment.mobile,
-      comment.isPublished,
-      comment.isSpam,
-      comment.toxicity,
-      JSON.stringify(comment.moderationReasons),
-      JSON.stringify(commentEventPayload(comment, args.page)),
-      args.replacing ?? null,
-    ]);
-    return row!;
-  };
+  const sql = writeSql(args);
+  const write = async (q: Db): Promise<Written> => (await q.$queryRaw<Written[]>(sql))[0]!;
   const written =
     endpoints.length === 0
       ? await write(db)

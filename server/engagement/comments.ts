@@ -62,8 +62,8 @@ import {
 import { commenterColumns, commenterFor, guestAuthorWire } from "./guests";
 import { assertNotBanned } from "./moderation/bans";
 import { afterEdit } from "./moderation/decisions";
-import { historyBeside, moderateWriting, readHistory } from "./moderation/writing";
-import { decodePageId, findOrCreatePage, findPage, pageBeside, readPage } from "./pages";
+import { moderateWriting } from "./moderation/writing";
+import { decodePageId, findOrCreatePage, findPage } from "./pages";
 
 /** A repeated post (same reader, page, parent and body) within this window returns the first comment. */
 export const DUPLICATE_WINDOW_MS = 10_000;
@@ -405,16 +405,12 @@ export async function createComment(
   const ops = prepareOps(input.comment.body.ops, publisher, getEnv().APP_URL);
   const parentId = input.comment.parent_comment_id ?? null;
   const digest = digestOf(ops, parentId);
-  // Guest and confidential rules, the captcha checked (guests.ts).
-  // A returning reader's history (moderation's) and the page are read with the reader, in one
-  // statement (writing.ts historyBeside, pages.ts pageBeside).
-  const commenter = await commenterFor(db, {
-    accountId: account.id,
-    user: args.user,
-    input,
-    now,
-    beside: [historyBeside({ accountId: account.id, now }), pageBeside(account.id, url)],
-  });
+  // Who writes (guest and confidential rules, the captcha checked: guests.ts), and the page beside
+  // it: neither read needs the other.
+  const [read, commenter] = await Promise.all([
+    findPage(db, account.id, url),
+    commenterFor(db, { accountId: account.id, user: args.user, input, now }),
+  ]);
   const { member, guest } = commenter;
   const moderation = await moderate(db, {
     accountId: account.id,
@@ -426,10 +422,9 @@ export async function createComment(
     guest: guest !== null,
     // moderation: bans (a signed-in reader's; the guest member stands for every guest, so is never banned)
     refuseBanned: !guest,
-    history: readHistory(commenter.beside),
   });
 
-  const page = await findOrCreatePage(db, publisher, url, now, readPage(commenter.beside));
+  const page = await findOrCreatePage(db, publisher, url, now, read);
   if (parentId !== null) await assertRepliable(db, { accountId: account.id, pageId: page.id, parentId });
   const draft: Comment = {
     id: 0,

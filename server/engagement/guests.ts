@@ -19,15 +19,12 @@
  */
 import "server-only";
 
-import { randomUUID } from "node:crypto";
-
 import { getEnv } from "../../env.js";
 import type { ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
-import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { Comment, Member } from "../generated/prisma/client";
-import { findOrCreateJwtMemberBeside, NO_PASSWORD, type BesideMember } from "../members/identities";
+import { findOrCreateJwtMember, findOrCreateMemberByIdentity, placeholderEmail } from "../members/identities";
 import type { MemberRecord } from "../members/members";
 import { captchaSecrets, verifyCaptcha, type VerifiedCaptcha } from "./captcha";
 import type { TCommentAuthor, TCreateCommentBody } from "./comments.schema";
@@ -40,41 +37,18 @@ export const GUEST_DEFAULT_NAME = "Guest";
 
 /** The account's guest member (one per account), created on first use; race-safe like JWT members. */
 export async function guestMember(db: Db, args: { accountId: number; now: Date }): Promise<MemberRecord> {
-  const key = { accountId: args.accountId, provider: GUEST_PROVIDER, externalId: GUEST_PROVIDER };
-  return withTransaction(
-    db,
-    async (tx) => {
-      const identity = await tx.memberIdentity.findUnique({
-        where: { accountId_provider_externalId: key },
-        include: { member: true },
-      });
-      if (identity) return identity.member;
-      const member = await tx.member.create({
-        data: {
-          accountId: args.accountId,
-          name: GUEST_DEFAULT_NAME,
-          email: `guest-${randomUUID()}@identities.invalid`,
-          passwordHash: NO_PASSWORD,
-          source: GUEST_PROVIDER,
-          createdAt: args.now,
-        },
-      });
-      await tx.memberIdentity.create({ data: { ...key, memberId: member.id, createdAt: args.now } });
-      return member;
-    },
-    { retryUniqueClashes: true },
-  );
+  const { member } = await findOrCreateMemberByIdentity(db, {
+    key: { accountId: args.accountId, provider: GUEST_PROVIDER, externalId: GUEST_PROVIDER },
+    now: args.now,
+    create: { name: GUEST_DEFAULT_NAME, email: placeholderEmail(GUEST_PROVIDER), source: GUEST_PROVIDER },
+  });
+  return member;
 }
 
-/**
- * Who writes: a signed-in reader, or a guest with a verified (not yet used) captcha. `beside`: what
- * the caller asked to read with a returning reader, in the reader's statement
- * (findOrCreateJwtMemberBeside); null otherwise (a reader seen first, a guest).
- */
-export type Commenter = { beside: Record<string, unknown> | null } & (
+/** Who writes: a signed-in reader, or a guest with a verified (not yet used) captcha. */
+export type Commenter =
   | { member: MemberRecord; guest: null }
-  | { member: MemberRecord; guest: { name: string | null; captcha: VerifiedCaptcha } }
-);
+  | { member: MemberRecord; guest: { name: string | null; captcha: VerifiedCaptcha } };
 
 const CAPTCHA_FIELD = "body.comment.body.captcha_response";
 
@@ -89,8 +63,6 @@ export async function commenterFor(
     user: ApiUser | null;
     input: TCreateCommentBody;
     now: Date;
-    /** Read in the same statement as a returning reader (BesideMember). */
-    beside?: readonly BesideMember[];
   },
 ): Promise<Commenter> {
   const { accountId, user, input, now } = args;
@@ -108,8 +80,7 @@ export async function commenterFor(
     }
   }
   if (user) {
-    const found = await findOrCreateJwtMemberBeside(db, { accountId, user, now, beside: args.beside });
-    return { member: found.member, guest: null, beside: found.beside };
+    return { member: await findOrCreateJwtMember(db, { accountId, user, now }), guest: null };
   }
 
   const response = input.comment.body.captcha_response;
@@ -130,7 +101,6 @@ export async function commenterFor(
   return {
     member: await guestMember(db, { accountId, now }),
     guest: { name: input.comment.body.guest_name ?? null, captcha },
-    beside: null,
   };
 }
 

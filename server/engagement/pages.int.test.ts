@@ -1,15 +1,15 @@
 /**
- * A page read past Prisma Client (findPage, the hot read of every comment create and list), and
- * read beside a returning reader's member (pageBeside: a comment create's first statement).
+ * A page read (findPage, the read of every comment create and list) and a page found or created
+ * on first use (findOrCreatePage, a comment create's), each answering what Prisma's typed read of
+ * the row answers.
  */
 import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
-import { findOrCreateJwtMember, findOrCreateJwtMemberBeside } from "@/server/members/identities";
+import { getPublisher } from "@/server/publishing/publisher";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
-import { historyBeside, readHistory } from "./moderation/writing";
-import { findPage, pageBeside, readPage } from "./pages";
+import { findOrCreatePage, findPage } from "./pages";
 
 describe("findPage", () => {
   it("answers what Prisma's typed read answers, every field, and null for an unknown URL", async () => {
@@ -33,25 +33,13 @@ describe("findPage", () => {
   });
 });
 
-describe("pageBeside", () => {
-  it("reads the page with a returning reader, every field as Prisma gives it; null when there is none", async () => {
+describe("findOrCreatePage", () => {
+  it("answers the page read already, or reads it, every field as Prisma gives it; null read: created", async () => {
     const db = await getDb();
     const account = await createTestPublisher(db);
+    const publisher = await getPublisher(db, account.id, { appUrl: "https://news.example.com" });
+    const url = `${publisher.siteUrl}/2026/11/ferry`;
     const now = new Date();
-    const user = { id: "reader-7", name: "Ada", email: null, avatarUrl: null, provider: null };
-    const url = "https://news.example.com/2026/11/ferry";
-    const read = async (pageUrl: string) => {
-      const found = await findOrCreateJwtMemberBeside(db, {
-        accountId: account.id,
-        user,
-        now,
-        beside: [historyBeside({ accountId: account.id, now }), pageBeside(account.id, pageUrl)],
-      });
-      return { member: found.member, page: readPage(found.beside), history: readHistory(found.beside) };
-    };
-    // A reader seen first is created apart: nothing is read beside it.
-    expect((await read(url)).page).toBeUndefined();
-    expect((await read(url)).page).toBeNull();
     const created = await db.page.create({
       data: {
         accountId: account.id,
@@ -65,10 +53,14 @@ describe("pageBeside", () => {
     const other = await createTestPublisher(db);
     await db.page.create({ data: { accountId: other.id, url } });
     const typed = await db.page.findUniqueOrThrow({ where: { id: created.id } });
-    const both = await read(url);
-    expect(both.page).toStrictEqual(typed);
-    expect(both.member).toStrictEqual(await findOrCreateJwtMember(db, { accountId: account.id, user, now }));
-    expect(both.history).toEqual({ firstCommentAt: null, publishedComments: 0, ban: null });
-    expect((await read(`${url}/none`)).page).toBeNull();
+    const read = await findPage(db, account.id, url);
+    expect(read).toStrictEqual(typed);
+    expect(await findOrCreatePage(db, publisher, url, now, read)).toStrictEqual(typed);
+    expect(await findOrCreatePage(db, publisher, url, now)).toStrictEqual(typed);
+    // Nothing at the URL: the page is made (once) and read back.
+    expect(await findPage(db, account.id, `${url}/none`)).toBeNull();
+    const made = await findOrCreatePage(db, publisher, `${url}/none`, now, null);
+    expect(made).toStrictEqual(await db.page.findUniqueOrThrow({ where: { id: made.id } }));
+    expect(await findOrCreatePage(db, publisher, `${url}/none`, now)).toStrictEqual(made);
   });
 });

@@ -27,10 +27,8 @@
 import "server-only";
 
 import type { Db } from "../db/client";
-import { columnsAs, prefixedColumnsAs, readRaw, unprefixed } from "../db/raw-read";
 import { AppError } from "../errors";
-import { Prisma, type Page } from "../generated/prisma/client";
-import type { BesideMember } from "../members/identities";
+import type { Page } from "../generated/prisma/client";
 import { isPublicationUrl, type Publisher } from "../publishing/publisher";
 
 /** Longest page id taken (characters of base64): a 2,048-character URL encoded twice fits. */
@@ -157,49 +155,9 @@ export function normalizePageUrl(url: string, field: string): string {
   return normalized;
 }
 
-/** Every field of Page and its column. */
-const PAGE_COLUMNS: { [K in keyof Page]-?: string } = {
-  id: "id",
-  accountId: "account_id",
-  url: "url",
-  headline: "headline",
-  heroImageUrl: "hero_image_url",
-  authorIds: "author_ids",
-  metadata: "metadata",
-  createdAt: "created_at",
-  updatedAt: "updated_at",
-};
-
-const PAGE_SQL = `SELECT ${columnsAs<Page>("p", PAGE_COLUMNS)} FROM pages p WHERE p.account_id = $1 AND p.url = $2`;
-
-/** The account's page at a normalised URL, or null (nothing is created): past Prisma Client (raw-read.ts). */
-export async function findPage(db: Db, accountId: number, url: string): Promise<Page | null> {
-  const [page] = await readRaw<Page>(db, PAGE_SQL, [accountId, url]);
-  return page ?? null;
-}
-
-/** pageBeside's columns: the page's, named apart from the member's (made once). */
-const BESIDE_PREFIX = "page_";
-const BESIDE_COLUMNS = prefixedColumnsAs("pg", BESIDE_PREFIX, PAGE_COLUMNS);
-const BESIDE_SQL = Prisma.raw(BESIDE_COLUMNS.sql);
-
-/**
- * findPage's read, beside the reader's member (identities.ts, BesideMember): a comment create reads
- * the reader and the page in one statement. `readPage` gives the page back.
- */
-export function pageBeside(accountId: number, url: string): BesideMember {
-  return {
-    join: Prisma.sql`LEFT JOIN pages pg ON pg.account_id = ${accountId} AND pg.url = ${url}`,
-    columns: BESIDE_SQL,
-    names: BESIDE_COLUMNS.names,
-  };
-}
-
-/** pageBeside's page: undefined when it was not read (`beside` null), null when there is none. */
-export function readPage(beside: Record<string, unknown> | null): Page | null | undefined {
-  if (!beside) return undefined;
-  const page = unprefixed(beside, BESIDE_PREFIX);
-  return page.id == null ? null : (page as Page);
+/** The account's page at a normalised URL, or null (nothing is created). */
+export function findPage(db: Db, accountId: number, url: string): Promise<Page | null> {
+  return db.page.findUnique({ where: { accountId_url: { accountId, url } } });
 }
 
 /**
@@ -213,7 +171,7 @@ export async function findOrCreatePage(
   publisher: Publisher,
   url: string,
   now: Date,
-  /** The page as read already (pageBeside): null when there was none, undefined when not read. */
+  /** The page as findPage read it already: null when there was none, undefined when not read. */
   read?: Page | null,
 ): Promise<Page> {
   const existing = read === undefined ? await findPage(db, publisher.accountId, url) : read;

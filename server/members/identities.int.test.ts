@@ -6,7 +6,7 @@ import { verifyPassword } from "@/server/auth/password";
 import { getDb } from "@/server/db";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
-import { findJwtMember, findOrCreateJwtMember, jwtIdsOfMembers } from "./identities";
+import { findJwtMember, findOrCreateJwtMember, findOrCreateMemberByIdentity, jwtIdsOfMembers } from "./identities";
 
 const user = (over: Partial<ApiUser> = {}): ApiUser => ({
   id: "reader-42",
@@ -18,7 +18,7 @@ const user = (over: Partial<ApiUser> = {}): ApiUser => ({
 });
 
 describe("findOrCreateJwtMember", () => {
-  it("reads a returning reader past Prisma Client as Prisma's typed read gives it, every field", async () => {
+  it("reads a returning reader as Prisma's typed read gives it, every field", async () => {
     const db = await getDb();
     const account = await createTestPublisher(db);
     const now = new Date("2026-11-24T10:11:12.345Z");
@@ -93,5 +93,71 @@ describe("findOrCreateJwtMember", () => {
     expect(new Set(members.map((m) => m.id)).size).toBe(1);
     expect(await db.member.count()).toBe(1);
     expect(await db.memberIdentity.count()).toBe(1);
+  });
+});
+
+describe("findOrCreateMemberByIdentity", () => {
+  const create = { name: "Bo", email: "placeholder-bo@identities.invalid", source: "test" };
+
+  it("finds the identity's member, links or answers a member known otherwise, else creates one", async () => {
+    const db = await getDb();
+    const account = await createTestPublisher(db);
+    const now = new Date();
+    const key = { accountId: account.id, provider: "test", externalId: "bo" };
+    const made = await findOrCreateMemberByIdentity(db, { key, now, create, identityEmail: "bo@example.com" });
+    expect(made.created).toBe(true);
+    expect(made.member).toMatchObject({ name: "Bo", email: create.email, source: "test" });
+    const found = await findOrCreateMemberByIdentity(db, { key, now, create, identityEmail: "bo@elsewhere.com" });
+    expect(found).toEqual({ member: made.member, created: false });
+    expect(await db.memberIdentity.findMany({ select: { externalId: true, email: true } })).toEqual([
+      { externalId: "bo", email: "bo@elsewhere.com" },
+    ]);
+    // Known otherwise: answered as is, or given the identity too.
+    const known = { member: made.member, link: false };
+    const asIs = await findOrCreateMemberByIdentity(db, {
+      key: { ...key, externalId: "bo-2" },
+      now,
+      create,
+      otherwise: () => Promise.resolve(known),
+    });
+    expect(asIs).toEqual({ member: made.member, created: false });
+    expect(await db.memberIdentity.count()).toBe(1);
+    const seen: string[] = [];
+    const linked = await findOrCreateMemberByIdentity(db, {
+      key: { ...key, externalId: "bo-3" },
+      now,
+      create,
+      otherwise: () => Promise.resolve({ ...known, link: true }),
+      then: (_tx, member, how) => {
+        seen.push(how);
+        return Promise.resolve({ ...member, name: "Bo B." });
+      },
+    });
+    expect(linked).toEqual({ member: { ...made.member, name: "Bo B." }, created: false });
+    expect(seen).toEqual(["linked"]);
+    expect(
+      (await db.memberIdentity.findMany({ orderBy: { id: "asc" } })).map((i) => [i.externalId, i.memberId]),
+    ).toEqual([
+      ["bo", made.member.id],
+      ["bo-3", made.member.id],
+    ]);
+    expect(await db.member.count()).toBe(1);
+  });
+
+  it("finds and creates by sign-in e-mail, with no identity row; one member for first calls at once", async () => {
+    const db = await getDb();
+    const account = await createTestPublisher(db);
+    const now = new Date();
+    const key = { accountId: account.id, email: "cy@example.com" };
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        findOrCreateMemberByIdentity(db, { key, now, create: { ...create, name: "Cy" } }),
+      ),
+    );
+    expect(new Set(results.map((r) => r.member.id)).size).toBe(1);
+    expect(results.filter((r) => r.created)).toHaveLength(1);
+    expect(results[0]!.member).toMatchObject({ name: "Cy", email: "cy@example.com" });
+    expect(await db.member.count()).toBe(1);
+    expect(await db.memberIdentity.count()).toBe(0);
   });
 });

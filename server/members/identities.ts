@@ -28,12 +28,10 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 
 import type { ApiUser } from "../auth/api-auth";
-import type { Db } from "../db/client";
-import { columnsAs, readSql } from "../db/raw-read";
+import type { Db, TransactionClient } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { purgeComments } from "../engagement/comments-cache";
-import { Prisma } from "../generated/prisma/client";
-import { MEMBER_COLUMNS, type MemberRecord } from "./members";
+import type { MemberRecord } from "./members";
 
 /** The provider of identities that come from a publisher-signed JWT. */
 export const PUBLISHER_JWT_PROVIDER = "publisher";
@@ -71,53 +69,147 @@ const MAX_CLAIM_LENGTH = { name: 200, avatar: 2048, email: 254 };
 export const cut = (value: string | null | undefined, max: number) =>
   value ? value.trim().slice(0, max) || null : null;
 
-const IDENTITY_COLUMNS = `i.email AS "identityEmail", ${columnsAs<MemberRecord>("m", MEMBER_COLUMNS)}`;
+// ─── find or create a member by identity ─────────────────────────────────────────────────────
+
+/** An outside identity of a member of the account: a member_identities row's key. */
+export type IdentityKey = { accountId: number; provider: string; externalId: string };
 
 /**
- * Columns read beside a returning reader's member, in the same statement: `join` follows the
- * member `m` (a LATERAL subquery may use `m.id`; a LEFT JOIN may read a row of its own), `columns`
- * is its select list, whose column names are `names` (none of them a member's field, nor another
- * beside's). A comment create reads the reader's history (server/engagement/moderation/writing.ts)
- * and the page (server/engagement/pages.ts) this way: two statements fewer.
+ * Where a member is looked for: an outside identity, or the sign-in e-mail (members.email,
+ * lower-cased, unique per account), which no member_identities row repeats.
  */
-export type BesideMember = { join: Prisma.Sql; columns: Prisma.Sql; names: readonly string[] };
+export type MemberKey = IdentityKey | { accountId: number; email: string };
 
-/**
- * A known identity's e-mail and its member (and what `beside` reads), in one statement past
- * Prisma Client (raw-read.ts: the returning reader of every comment create and signed-in read).
- */
-async function readIdentity(
+/** A member made for an identity: it has no usable password (NO_PASSWORD). */
+export type NewIdentityMember = {
+  name: string;
+  source: string;
+  /** The sign-in e-mail: the key's own, a proven address, or placeholderEmail(…). */
+  email: string;
+  emailVerified?: boolean;
+  avatarUrl?: string | null;
+  communicationEmail?: string | null;
+};
+
+/** How a member was answered: held the identity, known otherwise and linked to it, or created. */
+export type FoundBy = "found" | "linked" | "created";
+
+/** The member at `key`, or null. */
+async function memberAtKey(
   db: Db,
-  key: { accountId: number; provider: string; externalId: string },
-  beside: readonly BesideMember[] = [],
-): Promise<{ identityEmail: string | null; member: MemberRecord; beside: Record<string, unknown> } | null> {
-  const columns = beside.length
-    ? Prisma.sql`, ${Prisma.join(
-        beside.map((b) => b.columns),
-        ", ",
-      )}`
-    : Prisma.empty;
-  const joins = beside.length
-    ? Prisma.join(
-        beside.map((b) => b.join),
-        " ",
-      )
-    : Prisma.empty;
-  const [row] = await readSql<MemberRecord & { identityEmail: string | null }>(
-    db,
-    Prisma.sql`
-    SELECT ${Prisma.raw(IDENTITY_COLUMNS)}${columns}
-    FROM member_identities i JOIN members m ON m.id = i.member_id ${joins}
-    WHERE i.account_id = ${key.accountId} AND i.provider = ${key.provider} AND i.external_id = ${key.externalId}`,
-  );
-  if (!row) return null;
-  const { identityEmail, ...member } = row;
-  const read: Record<string, unknown> = {};
-  for (const name of beside.flatMap((b) => b.names)) {
-    read[name] = (member as Record<string, unknown>)[name];
-    delete (member as Record<string, unknown>)[name];
+  key: MemberKey,
+): Promise<{ member: MemberRecord; identity: { id: number; email: string | null } | null } | null> {
+  if ("email" in key) {
+    const member = await db.member.findUnique({
+      where: { accountId_email: { accountId: key.accountId, email: key.email } },
+    });
+    return member ? { member, identity: null } : null;
   }
-  return { identityEmail, member, beside: read };
+  const row = await db.memberIdentity.findUnique({
+    where: { accountId_provider_externalId: key },
+    select: { id: true, email: true, member: true },
+  });
+  return row ? { member: row.member, identity: { id: row.id, email: row.email } } : null;
+}
+
+/** Give the member the identity `key` (a sign-in e-mail key names the member already). */
+async function linkIdentity(
+  tx: TransactionClient,
+  key: MemberKey,
+  memberId: number,
+  email: string | null | undefined,
+  now: Date,
+): Promise<void> {
+  if ("email" in key) return;
+  await tx.memberIdentity.create({ data: { ...key, memberId, email: email ?? null, createdAt: now } });
+}
+
+/**
+ * A new member made for `key`, with its identity, in the caller's transaction. The sign-in e-mail
+ * of an e-mail key is that e-mail; `identityEmail` is kept on the identity row.
+ */
+export async function createIdentityMember(
+  tx: TransactionClient,
+  args: { key: MemberKey; create: NewIdentityMember; identityEmail?: string | null; now: Date },
+): Promise<MemberRecord> {
+  const { key, create, now } = args;
+  const member = await tx.member.create({
+    data: {
+      accountId: key.accountId,
+      name: create.name,
+      email: "email" in key ? key.email : create.email,
+      emailVerified: create.emailVerified ?? false,
+      avatarUrl: create.avatarUrl ?? null,
+      communicationEmail: create.communicationEmail ?? null,
+      passwordHash: NO_PASSWORD,
+      source: create.source,
+      createdAt: now,
+    },
+  });
+  await linkIdentity(tx, key, member.id, args.identityEmail, now);
+  return member;
+}
+
+/**
+ * **The one find-or-create of a member by identity** (publisher JWTs, social logins, the guest
+ * member, subscribers). In one transaction (the caller's when `db` is one):
+ * 1. the member at `key` is found; an identity row's e-mail follows `identityEmail` when given;
+ * 2. else `otherwise` may name a member known by another name (a verified e-mail, a second
+ *    identity): answered as found, and given the identity `key` too when it says `link`;
+ * 3. else a member `create` describes is made, with the identity `key`.
+ * `then` runs last in the same transaction on the member answered and how it was (brings it up
+ * to date, links a second name, announces a sign-up); a member it answers is the answer.
+ * Two first calls at once both create; the unique indexes (account, provider, external id) and
+ * (account, e-mail) let one commit, the other's whole transaction rolls back and is rerun, and
+ * finds the winner's member: never a second member for one identity.
+ */
+export async function findOrCreateMemberByIdentity(
+  db: Db,
+  args: {
+    key: MemberKey;
+    now: Date;
+    create: NewIdentityMember;
+    /** The e-mail an identity row keeps (a claim, a provider's); left out: none, never changed. */
+    identityEmail?: string | null;
+    otherwise?: (tx: TransactionClient) => Promise<{ member: MemberRecord; link: boolean } | null>;
+    then?: (tx: TransactionClient, member: MemberRecord, how: FoundBy) => Promise<MemberRecord | void>;
+  },
+): Promise<{ member: MemberRecord; created: boolean }> {
+  const { key, now, identityEmail } = args;
+  return withTransaction(
+    db,
+    async (tx) => {
+      const settle = async (member: MemberRecord, how: FoundBy) => ({
+        member: (await args.then?.(tx, member, how)) ?? member,
+        created: how === "created",
+      });
+      const found = await memberAtKey(tx, key);
+      if (found) {
+        if (found.identity && identityEmail !== undefined && found.identity.email !== identityEmail) {
+          await tx.memberIdentity.update({ where: { id: found.identity.id }, data: { email: identityEmail } });
+        }
+        return settle(found.member, "found");
+      }
+      const known = args.otherwise ? await args.otherwise(tx) : null;
+      if (known) {
+        if (!known.link) return settle(known.member, "found");
+        await linkIdentity(tx, key, known.member.id, identityEmail, now);
+        return settle(known.member, "linked");
+      }
+      return settle(await createIdentityMember(tx, { key, create: args.create, identityEmail, now }), "created");
+    },
+    { retryUniqueClashes: true },
+  );
+}
+
+// ─── publisher-JWT readers ───────────────────────────────────────────────────────────────────
+
+/** A known identity's e-mail and its member, in one statement. */
+async function readIdentity(db: Db, key: IdentityKey) {
+  return db.memberIdentity.findUnique({
+    where: { accountId_provider_externalId: key },
+    select: { email: true, member: true },
+  });
 }
 
 type JwtMemberArgs = { accountId: number; user: ApiUser; now: Date; linkProviderClaim?: boolean };
@@ -127,96 +219,62 @@ type JwtMemberArgs = { accountId: number; user: ApiUser; now: Date; linkProvider
  * identity), with name, avatar and e-mail brought up to date from the claims.
  */
 export async function findOrCreateJwtMember(db: Db, args: JwtMemberArgs): Promise<MemberRecord> {
-  return (await findOrCreateJwtMemberBeside(db, args)).member;
-}
-
-/**
- * findOrCreateJwtMember, and what `beside` reads with a returning reader whose claims did not
- * change (the usual case) or did, in the same statement; `beside` is null otherwise (a new reader,
- * a provider claim to link): the caller reads it then.
- */
-export async function findOrCreateJwtMemberBeside(
-  db: Db,
-  args: JwtMemberArgs & { beside?: readonly BesideMember[] },
-): Promise<{ member: MemberRecord; beside: Record<string, unknown> | null }> {
   const { accountId, user, now } = args;
   const alias = args.linkProviderClaim ? claimAliasProvider(user) : null;
   const name = cut(user.name, MAX_CLAIM_LENGTH.name) ?? "Reader";
   const avatarUrl = cut(user.avatarUrl, MAX_CLAIM_LENGTH.avatar);
   const email = cut(user.email, MAX_CLAIM_LENGTH.email)?.toLowerCase() ?? null;
   const key = { accountId, provider: PUBLISHER_JWT_PROVIDER, externalId: user.id };
-  // A returning reader whose claims did not change (the usual case) is read without a transaction;
-  // a provider claim to link (the client API's) takes the transaction below, which links it.
-  const known = alias ? null : await readIdentity(db, key, args.beside);
+  // A returning reader whose claims did not change (the usual case) is one read, without a
+  // transaction; a provider claim to link (the client API's) takes the transaction below, which links it.
+  const known = alias ? null : await readIdentity(db, key);
   if (
     known &&
-    known.identityEmail === email &&
+    known.email === email &&
     known.member.name === name &&
     known.member.avatarUrl === avatarUrl &&
     known.member.communicationEmail === email
   ) {
-    return { member: known.member, beside: known.beside };
+    return known.member;
   }
-  const member = await withTransaction(
-    db,
-    async (tx) => {
-      let identity = await tx.memberIdentity.findUnique({
-        where: { accountId_provider_externalId: key },
-        include: { member: true },
-      });
-      const aliasKey = alias ? { accountId, provider: alias, externalId: user.id } : null;
-      const aliasIdentity = aliasKey
-        ? await tx.memberIdentity.findUnique({ where: { accountId_provider_externalId: aliasKey } })
-        : null;
-      if (!identity && aliasIdentity) {
-        // Known first by its other name (the back end created the subscriber): the same reader.
-        identity = await tx.memberIdentity.create({
-          data: { ...key, memberId: aliasIdentity.memberId, email, createdAt: now },
-          include: { member: true },
-        });
-        // Its comments now have a publisher-JWT id (is_page_author).
-        await purgeComments(tx, accountId);
-      }
-      if (identity && aliasKey && !aliasIdentity) {
-        await tx.memberIdentity.create({ data: { ...aliasKey, memberId: identity.memberId, email, createdAt: now } });
-      }
-      if (identity) {
-        const member = identity.member;
-        if (identity.email !== email) {
-          await tx.memberIdentity.update({ where: { id: identity.id }, data: { email } });
-        }
-        if (member.name !== name || member.avatarUrl !== avatarUrl || member.communicationEmail !== email) {
-          // Comments show the author's name and avatar.
-          if (member.name !== name || member.avatarUrl !== avatarUrl) await purgeComments(tx, accountId);
-          return tx.member.update({
-            where: { id: member.id },
-            data: { name, avatarUrl, communicationEmail: email },
-          });
-        }
-        return member;
-      }
-      const member = await tx.member.create({
-        data: {
-          accountId,
-          name,
-          avatarUrl,
-          communicationEmail: email,
-          email: placeholderEmail("jwt"),
-          passwordHash: NO_PASSWORD,
-          source: PUBLISHER_JWT_PROVIDER,
-          createdAt: now,
-        },
-      });
-      await tx.memberIdentity.create({ data: { ...key, memberId: member.id, email, createdAt: now } });
-      if (aliasKey)
-        await tx.memberIdentity.create({ data: { ...aliasKey, memberId: member.id, email, createdAt: now } });
-      return member;
+  const aliasKey = alias ? { accountId, provider: alias, externalId: user.id } : null;
+  const { member } = await findOrCreateMemberByIdentity(db, {
+    key,
+    now,
+    identityEmail: email,
+    create: {
+      name,
+      avatarUrl,
+      communicationEmail: email,
+      email: placeholderEmail("jwt"),
+      source: PUBLISHER_JWT_PROVIDER,
     },
-    { retryUniqueClashes: true },
-  );
-  // What `beside` read belongs to the member it was read with (the same one, unless the identity
-  // went meanwhile and a new member was made).
-  return { member, beside: known && known.member.id === member.id ? known.beside : null };
+    // Known first by its other name (the back end created the subscriber): the same reader.
+    otherwise: async (tx) => {
+      const aliasIdentity = aliasKey
+        ? await tx.memberIdentity.findUnique({
+            where: { accountId_provider_externalId: aliasKey },
+            select: { member: true },
+          })
+        : null;
+      if (!aliasIdentity) return null;
+      // Its comments now have a publisher-JWT id (is_page_author).
+      await purgeComments(tx, accountId);
+      return { member: aliasIdentity.member, link: true };
+    },
+    then: async (tx, member, how) => {
+      // The second name: a new reader's (a clash reruns the transaction, which then links the
+      // holder); a returning reader's unless another member holds it (left to it).
+      const second = aliasKey && { ...aliasKey, memberId: member.id, email, createdAt: now };
+      if (second && how === "created") await tx.memberIdentity.create({ data: second });
+      if (second && how === "found") await tx.memberIdentity.createMany({ data: [second], skipDuplicates: true });
+      if (member.name === name && member.avatarUrl === avatarUrl && member.communicationEmail === email) return;
+      // Comments show the author's name and avatar.
+      if (member.name !== name || member.avatarUrl !== avatarUrl) await purgeComments(tx, accountId);
+      return tx.member.update({ where: { id: member.id }, data: { name, avatarUrl, communicationEmail: email } });
+    },
+  });
+  return member;
 }
 
 /** The publisher-JWT ids of members (members without one are absent). */

@@ -73,28 +73,6 @@ export function memberToWire(member: MemberRecord): TMemberWire {
 /** A member as every query returns it: the password hash never leaves this module. */
 export type MemberRecord = Omit<Member, "passwordHash">;
 
-/** The column of each MemberRecord field (hand-written reads: raw-read.ts columnsAs). */
-export const MEMBER_COLUMNS: { [K in keyof MemberRecord]-?: string } = {
-  id: "id",
-  accountId: "account_id",
-  name: "name",
-  username: "username",
-  firstName: "first_name",
-  lastName: "last_name",
-  email: "email",
-  communicationEmail: "communication_email",
-  bio: "bio",
-  avatarUrl: "avatar_url",
-  avatarS3Key: "avatar_s3_key",
-  twitterHandle: "twitter_handle",
-  source: "source",
-  emailVerified: "email_verified",
-  phoneNumber: "phone_number",
-  metadata: "metadata",
-  createdAt: "created_at",
-  updatedAt: "updated_at",
-};
-
 /** A member with the session just started (none when the client asked not to be logged in). */
 export type MemberWithSession = { member: MemberRecord; session: MemberSession | null };
 

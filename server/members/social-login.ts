@@ -25,7 +25,7 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { LoginProvider } from "../generated/prisma/client";
 import type { Publisher } from "../publishing/publisher";
-import { cut, NO_PASSWORD, placeholderEmail } from "./identities";
+import { cut, findOrCreateMemberByIdentity, NO_PASSWORD, placeholderEmail } from "./identities";
 import { emitMemberSignup, type MemberRecord } from "./members";
 import { createMemberSession, revokeMemberSessions, type MemberSession } from "./sessions";
 import {
@@ -97,59 +97,45 @@ async function findOrLinkMember(
   const { accountId, provider, profile, now } = args;
   const email = cut(profile.email, 254)?.toLowerCase() ?? null;
   const verifiedEmail = profile.emailVerified ? email : null;
-  const key = { accountId, provider, externalId: profile.subject };
-  return withTransaction(
-    db,
-    async (tx) => {
-      const identity = await tx.memberIdentity.findUnique({
-        where: { accountId_provider_externalId: key },
-        include: { member: true },
-      });
-      if (identity) {
-        if (identity.email !== email) await tx.memberIdentity.update({ where: { id: identity.id }, data: { email } });
-        // The provider now vouches for the member's own sign-in address.
-        if (verifiedEmail && identity.member.email === verifiedEmail && !identity.member.emailVerified) {
-          return tx.member.update({ where: { id: identity.member.id }, data: { emailVerified: true } });
-        }
-        return identity.member;
-      }
-
+  const { member } = await findOrCreateMemberByIdentity(db, {
+    key: { accountId, provider, externalId: profile.subject },
+    now,
+    identityEmail: email,
+    create: {
+      name: cut(profile.name, 200) ?? "Reader",
+      avatarUrl: cut(profile.avatarUrl, 2048),
+      email: verifiedEmail ?? placeholderEmail(provider),
+      emailVerified: Boolean(verifiedEmail),
+      communicationEmail: email,
+      source: provider,
+    },
+    // The member with the address the provider vouches for.
+    otherwise: async (tx) => {
       const existing = verifiedEmail
         ? await tx.member.findUnique({ where: { accountId_email: { accountId, email: verifiedEmail } } })
         : null;
-      if (existing) {
-        let member = existing;
-        if (!existing.emailVerified) {
-          // Whoever set this password never proved owning the address: they lose the account.
-          member = await tx.member.update({
-            where: { id: existing.id },
-            data: { emailVerified: true, passwordHash: NO_PASSWORD },
-          });
-          await revokeMemberSessions(tx, { memberId: existing.id, now });
-        }
-        await tx.memberIdentity.create({ data: { ...key, memberId: existing.id, email, createdAt: now } });
-        return member;
-      }
-
-      const member = await tx.member.create({
-        data: {
-          accountId,
-          name: cut(profile.name, 200) ?? "Reader",
-          avatarUrl: cut(profile.avatarUrl, 2048),
-          email: verifiedEmail ?? placeholderEmail(provider),
-          emailVerified: Boolean(verifiedEmail),
-          communicationEmail: email,
-          passwordHash: NO_PASSWORD,
-          source: provider,
-          createdAt: now,
-        },
+      if (!existing) return null;
+      if (existing.emailVerified) return { member: existing, link: true };
+      // Whoever set this password never proved owning the address: they lose the account.
+      const member = await tx.member.update({
+        where: { id: existing.id },
+        data: { emailVerified: true, passwordHash: NO_PASSWORD },
       });
-      await tx.memberIdentity.create({ data: { ...key, memberId: member.id, email, createdAt: now } });
-      await emitMemberSignup(tx, member, now);
-      return member;
+      await revokeMemberSessions(tx, { memberId: existing.id, now });
+      return { member, link: true };
     },
-    { retryUniqueClashes: true },
-  );
+    then: async (tx, member, how) => {
+      if (how === "created") {
+        await emitMemberSignup(tx, member, now);
+        return;
+      }
+      // The provider now vouches for the member's own sign-in address.
+      if (verifiedEmail && member.email === verifiedEmail && !member.emailVerified) {
+        return tx.member.update({ where: { id: member.id }, data: { emailVerified: true } });
+      }
+    },
+  });
+  return member;
 }
 
 // ─── Configuration (dashboard, OWNER) ────────────────────────────────────────────────────────

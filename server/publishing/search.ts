@@ -10,7 +10,6 @@
 import "server-only";
 
 import type { Db } from "../db/client";
-import { readSql } from "../db/raw-read";
 import { Prisma } from "../generated/prisma/client";
 import type { TSearchQuery } from "./content.schema";
 import { loadWireStoriesByIds, type ContentContext } from "./stories";
@@ -72,34 +71,25 @@ export async function searchStories(
   const where = Prisma.join(conditions, " AND ");
   const byRelevance = q.sort === "relevance" && q.q !== undefined;
   const newest = (limit: number, offset: number) =>
-    readSql<{ id: string }>(
-      db,
-      Prisma.sql`SELECT s.id::text AS id FROM stories s WHERE ${where}
-      ORDER BY s.published_at DESC, s.id DESC LIMIT ${limit} OFFSET ${offset}`,
-    );
+    db.$queryRaw<{ id: string }[]>(Prisma.sql`SELECT s.id::text AS id FROM stories s WHERE ${where}
+      ORDER BY s.published_at DESC, s.id DESC LIMIT ${limit} OFFSET ${offset}`);
   const page = async (): Promise<{ id: string }[]> => {
     if (!byRelevance) {
       if (q.sort !== "asc") return newest(q.limit, q.offset);
-      return readSql<{ id: string }>(
-        db,
-        Prisma.sql`SELECT s.id::text AS id FROM stories s WHERE ${where}
-        ORDER BY s.published_at ASC, s.id ASC LIMIT ${q.limit} OFFSET ${q.offset}`,
-      );
+      return db.$queryRaw<{ id: string }[]>(Prisma.sql`SELECT s.id::text AS id FROM stories s WHERE ${where}
+        ORDER BY s.published_at ASC, s.id ASC LIMIT ${q.limit} OFFSET ${q.offset}`);
     }
     // The ranked pool first, then the matches past it, newest first (the pool is the newest
     // RANK_POOL matches in this same order, so the two never overlap or leave a gap).
     const ranked =
       q.offset < RANK_POOL
-        ? await readSql<{ id: string }>(
-            db,
-            Prisma.sql`
+        ? await db.$queryRaw<{ id: string }[]>(Prisma.sql`
             SELECT c.id::text AS id FROM (
               SELECT s.id, s.published_at, s.search_vector FROM stories s WHERE ${where}
               ORDER BY s.published_at DESC, s.id DESC LIMIT ${RANK_POOL}
             ) c
             ORDER BY ${RANKING(q.q!)}
-            LIMIT ${Math.min(q.limit, RANK_POOL - q.offset)} OFFSET ${q.offset}`,
-          )
+            LIMIT ${Math.min(q.limit, RANK_POOL - q.offset)} OFFSET ${q.offset}`)
         : [];
     const rest = q.limit - ranked.length;
     // A short ranked page means the pool held every match: nothing lies past it.
@@ -118,16 +108,14 @@ export async function searchStories(
 
 /** The planner's estimate, and an exact count (through the search index) when it is small. */
 async function countMatches(db: Db, where: Prisma.Sql): Promise<number> {
-  const [plan] = await readSql<{ "QUERY PLAN": unknown }>(
-    db,
+  const [plan] = await db.$queryRaw<{ "QUERY PLAN": unknown }[]>(
     Prisma.sql`EXPLAIN (FORMAT JSON) SELECT 1 FROM stories s WHERE ${where}`,
   );
   const raw = plan?.["QUERY PLAN"];
   const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan?: { "Plan Rows"?: number } }[] | undefined;
   const estimate = Math.round(parsed?.[0]?.Plan?.["Plan Rows"] ?? 0);
   if (estimate > EXACT_TOTAL_UP_TO) return estimate;
-  const [exact] = await readSql<{ n: bigint | number }>(
-    db,
+  const [exact] = await db.$queryRaw<{ n: bigint | number }[]>(
     Prisma.sql`SELECT count(*) AS n FROM stories s WHERE ${where}`,
   );
   return Number(exact?.n ?? 0);

@@ -24,7 +24,15 @@ import { isUniqueClash, withTransaction } from "../db/transaction";
 import { purgeComments } from "../engagement/comments-cache";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
-import { isPlaceholderEmail, NO_PASSWORD, placeholderEmail, PUBLISHER_JWT_PROVIDER } from "../members/identities";
+import {
+  createIdentityMember,
+  findOrCreateMemberByIdentity,
+  isPlaceholderEmail,
+  placeholderEmail,
+  PUBLISHER_JWT_PROVIDER,
+  type MemberKey,
+  type NewIdentityMember,
+} from "../members/identities";
 import type { MemberRecord } from "../members/members";
 import {
   ADDRESS_KEYS,
@@ -55,27 +63,22 @@ async function memberAt(db: Db, accountId: number, ref: IdentityRef): Promise<Me
   return row?.member ?? null;
 }
 
-/** A new member known only by `ref` (see the module comment for what it can do). */
-async function createSubscriberAt(tx: TransactionClient, accountId: number, ref: IdentityRef, now: Date) {
+/** The member key of `ref`, and the subscriber a call creates there (see the module comment). */
+function subscriberAt(accountId: number, ref: IdentityRef): { key: MemberKey; create: NewIdentityMember } {
   const value = normaliseIdentityValue(ref.provider, ref.identity);
-  const isEmail = ref.provider === EMAIL_PROVIDER;
-  const member = await tx.member.create({
-    data: {
-      accountId,
-      name: isEmail ? value.split("@")[0]! : "Subscriber",
-      email: isEmail ? value : placeholderEmail("sub"),
-      communicationEmail: isEmail ? value : null,
-      passwordHash: NO_PASSWORD,
-      source: "subscriptions",
-      createdAt: now,
-    },
-  });
-  if (!isEmail) {
-    await tx.memberIdentity.create({
-      data: { accountId, provider: ref.provider, externalId: value, memberId: member.id, createdAt: now },
-    });
+  if (ref.provider === EMAIL_PROVIDER) {
+    const create = { name: value.split("@")[0]!, email: value, communicationEmail: value, source: "subscriptions" };
+    return { key: { accountId, email: value }, create };
   }
-  return member;
+  return {
+    key: { accountId, provider: ref.provider, externalId: value },
+    create: { name: "Subscriber", email: placeholderEmail("sub"), source: "subscriptions" },
+  };
+}
+
+/** A new member known only by `ref`, in the caller's transaction. */
+function createSubscriberAt(tx: TransactionClient, accountId: number, ref: IdentityRef, now: Date) {
+  return createIdentityMember(tx, { ...subscriberAt(accountId, ref), now });
 }
 
 /**
@@ -118,15 +121,14 @@ export async function resolveSubscriberCreated(
     const member = await find(db);
     return member ? { member, created: false } : null;
   }
-  return withTransaction(
-    db,
-    async (tx) => {
-      const found = await find(tx);
-      if (found) return { member: found, created: false };
-      return { member: await createSubscriberAt(tx, args.accountId, primary, args.now ?? new Date()), created: true };
+  return findOrCreateMemberByIdentity(db, {
+    ...subscriberAt(args.accountId, primary),
+    now: args.now ?? new Date(),
+    otherwise: async (tx) => {
+      const member = alternate ? await memberAt(tx, args.accountId, alternate) : null;
+      return member && { member, link: false };
     },
-    { retryUniqueClashes: true },
-  );
+  });
 }
 
 /**

@@ -46,10 +46,9 @@ export async function activeBanOf(
 /**
  * Whether the reader is banned at `now`, and until when (null: for good), as one SQL expression
  * (activeBanWhere's rule) for statements that read more than the ban (writing.ts): a JSON
- * object `{"until": ...}`, or NULL when no ban is in force. `memberId` is a value, or the column of
- * the statement that holds it.
+ * object `{"until": ...}`, or NULL when no ban is in force.
  */
-export function activeBanSql(args: { accountId: number; memberId: number | Prisma.Sql; now: Date }): Prisma.Sql {
+export function activeBanSql(args: { accountId: number; memberId: number; now: Date }): Prisma.Sql {
   return Prisma.sql`(
     SELECT json_build_object('until', CASE WHEN bool_or(b.expires_at IS NULL) THEN NULL ELSE max(b.expires_at) END)
     FROM comment_bans b

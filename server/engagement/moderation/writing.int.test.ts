@@ -1,17 +1,17 @@
 /**
- * The reader's history read beside the reader's member (historyBeside, one statement with the
- * identity: a comment create's first read) gives what moderation needs: the first comment's time,
- * the published comments and the ban in force, in the account, as the history read apart does.
+ * The reader's history (readerHistory, a comment create's read after the reader's member) gives
+ * what moderation needs: the first comment's time, the published comments and the ban in force,
+ * in the account.
  */
 import { describe, expect, it } from "vitest";
 
 import type { ApiUser } from "@/server/auth/api-auth";
 import { getDb } from "@/server/db";
-import { findOrCreateJwtMemberBeside } from "@/server/members/identities";
+import { findOrCreateJwtMember } from "@/server/members/identities";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff } from "@/server/testing/staff";
 
-import { historyBeside, moderateWriting, readHistory } from "./writing";
+import { moderateWriting, readerHistory } from "./writing";
 
 const ADA: ApiUser = { id: "ada", name: "Ada", email: null, avatarUrl: null, provider: null };
 
@@ -27,15 +27,13 @@ async function setup() {
 
 type Setup = Awaited<ReturnType<typeof setup>>;
 
-/** The history of `user` as a create reads it: beside the member. */
-async function besideRead(s: Setup, now: Date, user = ADA) {
-  const found = await findOrCreateJwtMemberBeside(s.db, {
-    accountId: s.account.id,
-    user,
-    now,
-    beside: [historyBeside({ accountId: s.account.id, now })],
-  });
-  return { member: found.member, history: readHistory(found.beside) };
+/** The member of `user` and its history with its bans, as a create reads them. */
+async function historyRead(s: Setup, now: Date, user = ADA) {
+  const member = await findOrCreateJwtMember(s.db, { accountId: s.account.id, user, now });
+  return {
+    member,
+    history: await readerHistory(s.db, { accountId: s.account.id, memberId: member.id, now, bans: true }),
+  };
 }
 
 async function comment(
@@ -56,17 +54,17 @@ async function comment(
   });
 }
 
-describe("historyBeside", () => {
-  it("is not read for a reader seen first (created apart), and is read for a returning one", async () => {
+describe("readerHistory", () => {
+  it("is empty for a reader seen first, and for a returning one without comments", async () => {
     const s = await setup();
     const now = new Date("2026-11-25T10:00:00Z");
-    const first = await besideRead(s, now);
-    expect(first.history).toBeNull();
-    const again = await besideRead(s, now);
+    const first = await historyRead(s, now);
+    expect(first.history).toEqual({ firstCommentAt: null, publishedComments: 0, ban: null });
+    const again = await historyRead(s, now);
     expect(again.member.id).toBe(first.member.id);
     expect(again.history).toEqual({ firstCommentAt: null, publishedComments: 0, ban: null });
-    // Claims that changed are written in a transaction; the history read beforehand still holds.
-    const renamed = await besideRead(s, now, { ...ADA, name: "Ada L." });
+    // Claims that changed are written in a transaction; the history is the same member's.
+    const renamed = await historyRead(s, now, { ...ADA, name: "Ada L." });
     expect(renamed.member).toMatchObject({ id: first.member.id, name: "Ada L." });
     expect(renamed.history).toEqual({ firstCommentAt: null, publishedComments: 0, ban: null });
   });
@@ -74,14 +72,14 @@ describe("historyBeside", () => {
   it("counts the account's published comments, not held, deleted or another account's, and the first one's time", async () => {
     const s = await setup();
     const now = new Date("2026-11-25T10:00:00Z");
-    const { member } = await besideRead(s, now);
+    const { member } = await historyRead(s, now);
     const authorId = member.id;
     await comment(s, { authorId, createdAt: new Date("2026-11-20T08:00:00Z") });
     await comment(s, { authorId, createdAt: new Date("2026-11-21T08:00:00Z") });
     await comment(s, { authorId, createdAt: new Date("2026-11-19T08:00:00Z"), isPublished: false });
     await comment(s, { authorId, createdAt: new Date("2026-11-22T08:00:00Z"), deletedAt: now });
     await comment(s, { authorId, createdAt: new Date("2026-11-01T08:00:00Z"), other: true });
-    expect((await besideRead(s, now)).history).toEqual({
+    expect((await historyRead(s, now)).history).toEqual({
       firstCommentAt: new Date("2026-11-19T08:00:00Z"),
       publishedComments: 2,
       ban: null,
@@ -91,19 +89,19 @@ describe("historyBeside", () => {
   it("reads the ban in force: until when, for good, none once expired or lifted", async () => {
     const s = await setup();
     const now = new Date("2026-11-25T10:00:00Z");
-    const { member } = await besideRead(s, now);
+    const { member } = await historyRead(s, now);
     const ban = (data: { expiresAt: Date | null; liftedAt?: Date }) =>
       s.db.commentBan.create({
         data: { accountId: s.account.id, memberId: member.id, reason: "r", createdById: s.staff.user.id, ...data },
       });
     await ban({ expiresAt: new Date("2026-11-24T10:00:00Z") });
     await ban({ expiresAt: null, liftedAt: new Date("2026-11-24T10:00:00Z") });
-    expect((await besideRead(s, now)).history?.ban).toBeNull();
+    expect((await historyRead(s, now)).history?.ban).toBeNull();
     await ban({ expiresAt: new Date("2026-11-30T10:00:00Z") });
-    const dated = await besideRead(s, now);
-    expect(new Date(dated.history!.ban!.until!)).toEqual(new Date("2026-11-30T10:00:00Z"));
-    // moderateWriting refuses it as when it reads the history itself: 403 with the end of the ban.
-    const write = (history: typeof dated.history | undefined) =>
+    const dated = await historyRead(s, now);
+    expect(new Date(dated.history.ban!.until!)).toEqual(new Date("2026-11-30T10:00:00Z"));
+    // moderateWriting refuses it: 403 with the end of the ban.
+    const write = () =>
       moderateWriting(s.db, {
         accountId: s.account.id,
         memberId: member.id,
@@ -112,12 +110,10 @@ describe("historyBeside", () => {
         field: "body.comment.body.ops",
         refusal: "This comment cannot be posted",
         refuseBanned: true,
-        history,
       });
     const refusal = "You are banned from commenting here until 2026-11-30T10:00:00.000Z.";
-    await expect(write(dated.history)).rejects.toThrow(refusal);
-    await expect(write(undefined)).rejects.toThrow(refusal);
+    await expect(write()).rejects.toThrow(refusal);
     await ban({ expiresAt: null });
-    expect((await besideRead(s, now)).history?.ban).toEqual({ until: null });
+    expect((await historyRead(s, now)).history?.ban).toEqual({ until: null });
   });
 });

@@ -7,10 +7,8 @@
 import "server-only";
 
 import type { Db } from "../../db/client";
-import { prefixedColumnsAs, readSql, unprefixed } from "../../db/raw-read";
 import { AppError } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
-import type { BesideMember } from "../../members/identities";
 import type { TCommentOp } from "../comments.schema";
 import { activeBanSql, bannedError } from "./bans";
 import { contentOf, decideModeration, isNewReader } from "./moderation";
@@ -27,65 +25,23 @@ export type ReaderHistory = {
 /**
  * The reader's first comment time and number of published comments (published, not spam, not
  * deleted) in the account, the comment being edited left out, and with `bans` the ban in force
- * (bans.ts), as one row (`first`, `published`, `ban`) of a subquery. `member` is the reader's id:
- * a value, or the column of a statement it is joined into (historyBeside).
+ * (bans.ts), in one statement.
  */
-function historySql(args: {
-  accountId: number;
-  member: number | Prisma.Sql;
-  now: Date;
-  editing?: number;
-  bans?: boolean;
-}): Prisma.Sql {
-  return Prisma.sql`
-    SELECT min(created_at) AS first,
-           (count(*) FILTER (WHERE is_published AND NOT is_spam AND deleted_at IS NULL))::int AS published,
-           ${args.bans ? activeBanSql({ ...args, memberId: args.member }) : Prisma.sql`NULL::json`} AS ban
-    FROM comments
-    WHERE account_id = ${args.accountId} AND author_id = ${args.member} AND id <> ${args.editing ?? 0}`;
-}
-
-/** A ReaderHistory from historySql's row. */
-function historyOf(row: Record<string, unknown> | undefined): ReaderHistory {
-  const first = row?.first as Date | string | null | undefined;
-  const ban = row?.ban;
-  return {
-    firstCommentAt: first ? new Date(first) : null,
-    publishedComments: Number(row?.published ?? 0),
-    ban: ((typeof ban === "string" ? JSON.parse(ban) : ban) ?? null) as ReaderHistory["ban"],
-  };
-}
-
-/** The reader's history (historySql) in a statement of its own. */
-async function readerHistory(
+export async function readerHistory(
   db: Db,
   args: { accountId: number; memberId: number; now: Date; editing?: number; bans?: boolean },
 ): Promise<ReaderHistory> {
-  const [row] = await readSql<Record<string, unknown>>(db, historySql({ ...args, member: args.memberId }));
-  return historyOf(row);
-}
-
-/** historyBeside's columns: historySql's, named apart from the member's (made once). */
-const BESIDE_PREFIX = "history_";
-const BESIDE_COLUMNS = prefixedColumnsAs("h", BESIDE_PREFIX, { first: "first", published: "published", ban: "ban" });
-const BESIDE_SQL = Prisma.raw(BESIDE_COLUMNS.sql);
-
-/**
- * The reader's history with its bans, read beside the reader's member (identities.ts,
- * BesideMember): a comment create reads both in one statement. `readHistory` makes the row a
- * ReaderHistory for moderateWriting's `history`.
- */
-export function historyBeside(args: { accountId: number; now: Date }): BesideMember {
+  const [row] = await db.$queryRaw<{ first: Date | null; published: number; ban: { until: string | null } | null }[]>`
+    SELECT min(created_at) AS first,
+           (count(*) FILTER (WHERE is_published AND NOT is_spam AND deleted_at IS NULL))::int AS published,
+           ${args.bans ? activeBanSql(args) : Prisma.sql`NULL::json`} AS ban
+    FROM comments
+    WHERE account_id = ${args.accountId} AND author_id = ${args.memberId} AND id <> ${args.editing ?? 0}`;
   return {
-    join: Prisma.sql`CROSS JOIN LATERAL (${historySql({ ...args, member: Prisma.raw("m.id"), bans: true })}) AS h`,
-    columns: BESIDE_SQL,
-    names: BESIDE_COLUMNS.names,
+    firstCommentAt: row?.first ?? null,
+    publishedComments: Number(row?.published ?? 0),
+    ban: row?.ban ?? null,
   };
-}
-
-/** historyBeside's columns, as moderateWriting's `history` (null when they were not read). */
-export function readHistory(beside: Record<string, unknown> | null): ReaderHistory | null {
-  return beside ? historyOf(unprefixed(beside, BESIDE_PREFIX)) : null;
 }
 
 /** The decision on a reader's writing, or 400 (`field`) when it holds a banned "reject" word. */
@@ -106,13 +62,11 @@ export async function moderateWriting(
     guest?: boolean;
     /** 403 for a banned reader (bans.ts), read with the history: one statement fewer than assertNotBanned. */
     refuseBanned?: boolean;
-    /** The history already read with its bans (historyBeside), for the reader `memberId`. */
-    history?: ReaderHistory | null;
   },
 ): Promise<{ isPublished: boolean; isSpam: boolean; toxicity: number; reasons: string[] }> {
   const [settings, { ban, ...history }] = await Promise.all([
     moderationSettingsOf(db, args.accountId),
-    args.history ?? readerHistory(db, { ...args, bans: args.refuseBanned }),
+    readerHistory(db, { ...args, bans: args.refuseBanned }),
   ]);
   if (ban && args.refuseBanned) throw bannedError(ban.until === null ? null : new Date(ban.until));
   const reader = { ...history, isNew: args.guest === true || isNewReader(history, args.now) };

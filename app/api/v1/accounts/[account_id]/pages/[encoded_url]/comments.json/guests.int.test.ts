@@ -191,6 +191,16 @@ describe("guest commenting", () => {
     expect(await db.usedCaptcha.count()).toBe(2);
   });
 
+  it("makes a comment of each guest's post, the same words within 10 s too (docs/decisions/0101)", async () => {
+    const { db, id, account } = await setup({ guestCommentsAllowed: true });
+    const first = await post(id, guestBody("Thanks!", await solvedCaptcha(account.id)));
+    const second = await post(id, guestBody("Thanks!", await solvedCaptcha(account.id)));
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const ids = await Promise.all([first, second].map(async (r) => ((await r.json()) as Created).comment.id));
+    expect(ids[0]).not.toBe(ids[1]);
+    expect(await db.comment.count()).toBe(2);
+  });
+
   it("holds a guest's link as a new reader's, refuses a bad name, and lets guests neither edit nor react", async () => {
     const { id, account } = await setup({ guestCommentsAllowed: true });
     const held = await post(id, {
