@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { createPreviewLink } from "@/server/publishing/editorial/preview";
 import { signPreviewToken } from "@/server/publishing/editorial/preview-token";
-import { createStory, updateStory } from "@/server/publishing/editorial/stories";
+import { createStory, updateStory } from "@/server/publishing/editorial/stories/write";
 import { createTestPublisher, insertAuthor, textCards } from "@/server/testing/publishing-factories";
 import { insertEditor } from "@/server/testing/staff";
 

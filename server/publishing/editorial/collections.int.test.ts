@@ -7,16 +7,10 @@ import { appErrorCodeOf as codeOf } from "../../testing/app-errors";
 import { HOSTILE_HTML, HOSTILE_URLS, SAFE_HTML, unsafeStrings } from "../../testing/hostile-html";
 import { createTestPublisher, insertStory } from "../../testing/publishing-factories";
 import { insertEditor } from "../../testing/staff";
-import {
-  createCollection,
-  deleteCollection,
-  getCollection,
-  listCollections,
-  pickStories,
-  setCollectionItems,
-  updateCollection,
-} from "./collections";
-import { createSection, deleteSection } from "./taxonomy";
+import { setCollectionItems } from "./collections/items";
+import { getCollection, listCollections, pickStories } from "./collections/read";
+import { createCollection, deleteCollection, updateCollection } from "./collections/write";
+import { createSection, deleteSection } from "./taxonomy/sections";
 
 const now = new Date("2026-05-01T10:00:00Z");
 

@@ -8,9 +8,11 @@ import { createTestPublisher, insertImageAsset, insertStory } from "../../testin
 import { insertEditor } from "../../testing/staff";
 import type { TCard } from "../cards.schema";
 import { forgetPublisherCache } from "../publisher";
-import { createCollection, setCollectionItems, updateCollection } from "./collections";
-import { createStory, updateStory } from "./stories";
-import { createAuthor, createEntity, updateAuthor } from "./taxonomy";
+import { setCollectionItems } from "./collections/items";
+import { createCollection, updateCollection } from "./collections/write";
+import { createStory, updateStory } from "./stories/write";
+import { createAuthor, updateAuthor } from "./taxonomy/authors";
+import { createEntity } from "./taxonomy/entities";
 
 const APP_URL = "http://localhost:3000";
 const now = new Date("2026-03-01T10:00:00.000Z");

@@ -12,7 +12,8 @@ import {
 import { createTestStaff, insertEditor, trpcCodeOf } from "../../testing/staff";
 import { STORY_INCLUDE, storyToWire } from "../story-view";
 import { getRevision, listRevisions } from "./revisions";
-import { createStory, restoreRevision, transitionStory, updateStory } from "./stories";
+import { transitionStory } from "./stories/moves";
+import { createStory, restoreRevision, updateStory } from "./stories/write";
 
 const at = testClock("2026-03-01T10:00:00.000Z");
 

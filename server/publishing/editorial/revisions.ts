@@ -1,5 +1,5 @@
 /**
- * A story's revision history: every save writes one, in the save's own transaction (./stories.ts),
+ * A story's revision history: every save writes one, in the save's own transaction (./stories/write.ts),
  * so the history never disagrees with the story. A revision keeps the editor's fields as saved
  * (./revisions.schema.ts ZRevisionSnapshot) and the story version it produced.
  *
@@ -183,7 +183,7 @@ export async function getRevision(
 }
 
 /**
- * A revision as the fields of a save (./stories.ts restoreRevision). Sections, authors and
+ * A revision as the fields of a save (./stories/write.ts restoreRevision). Sections, authors and
  * entities deleted since are left out (the save would refuse them); tags go by id when the tag
  * still exists, else by name (found or created again).
  */

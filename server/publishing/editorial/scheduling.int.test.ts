@@ -15,7 +15,8 @@ import { ZStoriesQuery } from "../content.schema";
 import { forgetPublisherCache, resolvePublisher } from "../publisher";
 import { contentContext, listPublishedStories } from "../stories";
 import { cancelStoryPublication, scheduleStoryPublication } from "./scheduling";
-import { createStory, transitionStory } from "./stories";
+import { transitionStory } from "./stories/moves";
+import { createStory } from "./stories/write";
 
 const APP_URL = "http://localhost:3000";
 const T0 = new Date("2026-03-01T10:00:00.000Z");

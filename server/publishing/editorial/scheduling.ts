@@ -24,13 +24,15 @@ import { AppError } from "../../errors";
 import { defineJob } from "../../jobs/define";
 import { cancelJob, enqueueJob } from "../../jobs/queue";
 import { parseInput } from "../../validation";
-import { getStory, moveStory, scheduledPublicationKey, type StoryWriteOutcome, type WriteContext } from "./stories";
 import {
   ZScheduleStoryInput,
   ZUnscheduleStoryInput,
   type TScheduleStoryInput,
   type TUnscheduleStoryInput,
 } from "./stories.schema";
+import { type StoryWriteOutcome, type WriteContext } from "./stories/fields";
+import { moveStory, scheduledPublicationKey } from "./stories/moves";
+import { getStory } from "./stories/read";
 
 /** How soon and how far ahead a publication can be scheduled. */
 export const SCHEDULE_MIN_AHEAD_MS = 60_000;

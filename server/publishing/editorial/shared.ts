@@ -1,6 +1,7 @@
 /**
  * What the editorial modules (stories, collections, taxonomy, images) share: locks that
- * serialise nesting changes, slug rules, and who changed something, for event payloads.
+ * serialise nesting changes, reading the account's rows of a kind (one, or a page of a list),
+ * slug rules, and who changed something, for event payloads.
  */
 import "server-only";
 
@@ -12,7 +13,7 @@ import { slugify } from "./organise.schema";
 /** Advisory lock namespaces (the first key of pg_advisory_xact_lock(int, int); the account id is the second). */
 const NESTING_LOCKS = { collections: 0x4d430001, sections: 0x4d430002 } as const;
 /** The namespace of the lock on one collection's items (the collection id is the second key). */
-export const COLLECTION_ITEMS_LOCK = 0x4d430003;
+const COLLECTION_ITEMS_LOCK = 0x4d430003;
 
 /**
  * Serialise the account's changes to one kind of nesting (collections in collections, sections
@@ -21,6 +22,16 @@ export const COLLECTION_ITEMS_LOCK = 0x4d430003;
  */
 export async function lockNesting(tx: Db, accountId: number, kind: keyof typeof NESTING_LOCKS): Promise<void> {
   await tx.$executeRaw`SELECT 1 FROM (SELECT pg_advisory_xact_lock(${NESTING_LOCKS[kind]}::int, ${accountId}::int)) AS locked`;
+}
+
+/**
+ * Serialise the changes to one collection's items until the transaction ends: two concurrent saves
+ * must run one after the other, or the second's delete misses the first's new rows and the lists
+ * merge. (An advisory lock, not the collection's row: deleting a child collection locks item rows
+ * before its parents' rows, and so must the item writes.)
+ */
+export async function lockCollectionItems(tx: Db, collectionId: number): Promise<void> {
+  await tx.$executeRaw`SELECT 1 FROM (SELECT pg_advisory_xact_lock(${COLLECTION_ITEMS_LOCK}::int, ${collectionId}::int)) AS locked`;
 }
 
 /**
@@ -67,6 +78,71 @@ export async function lockRows<T extends LockableTable>(
   return new Set(rows.map((row) => row.id as T extends "stories" ? string : number));
 }
 
+/** NOT_FOUND for "<what> not found.", naming `field` when the id came from one. */
+export function notFound(what: string, field?: string): AppError {
+  return new AppError(
+    "NOT_FOUND",
+    `${what} not found.`,
+    field ? { details: [{ field, issue: "does not exist" }] } : {},
+  );
+}
+
+/** A row of the actor's account, by id; a soft-deleted one (`deletedAt`) is out of scope. */
+export type OwnedWhere = { id: number; accountId: number; deletedAt?: null };
+
+/** How a service reads one kind of the account's rows (section, author, tag, entity, collection). */
+export type OwnedRows<Row> = {
+  /** What NOT_FOUND names: "<what> not found." */
+  what: string;
+  /** Its table, for lockRows. */
+  table: Exclude<LockableTable, "stories">;
+  /** Whether a delete is soft (`deletedAt`): such rows are out of every scope. */
+  soft: boolean;
+  findFirst: (db: Db, where: OwnedWhere) => Promise<Row | null>;
+};
+
+/** The same kind, listed a page at a time with the count of the whole list. */
+export type ListedRows<Row, Where, OrderBy> = {
+  soft: boolean;
+  findMany: (db: Db, args: { where: Where; orderBy: OrderBy; take: number; skip: number }) => Promise<Row[]>;
+  count: (db: Db, where: Where) => Promise<number>;
+};
+
+const accountScope = (actor: Actor, soft: boolean) => ({
+  accountId: actor.accountId,
+  ...(soft ? { deletedAt: null } : {}),
+});
+
+/**
+ * The actor's row of this kind with this id, or NOT_FOUND (naming `field` when given). `lock`: the
+ * row is locked FOR UPDATE first (a delete: of two deletes the second waits, then finds it gone).
+ */
+export async function getOwnedOrThrow<Row>(
+  db: Db,
+  rows: OwnedRows<Row>,
+  args: { actor: Actor; id: number; field?: string; lock?: boolean },
+): Promise<Row> {
+  const { actor, id } = args;
+  if (args.lock) await lockRows(db, rows.table, { accountId: actor.accountId, ids: [id], mode: "update" });
+  const row = await rows.findFirst(db, { id, ...accountScope(actor, rows.soft) });
+  if (!row) throw notFound(rows.what, args.field);
+  return row;
+}
+
+/** One page of the actor's rows of this kind matching `where`, and how many match in all. */
+export async function listOwnedPage<Row, Where extends object, OrderBy>(
+  db: Db,
+  rows: ListedRows<Row, Where, OrderBy>,
+  args: { actor: Actor; where: Where; orderBy: OrderBy; limit: number; offset: number },
+): Promise<{ rows: Row[]; total: number }> {
+  const where = { ...accountScope(args.actor, rows.soft), ...args.where };
+  const [page, total] = await Promise.all([
+    rows.findMany(db, { where, orderBy: args.orderBy, take: args.limit, skip: args.offset }),
+    rows.count(db, where),
+  ]);
+  return { rows: page, total };
+}
+
 /** 409 with the field named, so forms can show it next to the slug. */
 export function slugTaken(what: string, slug: string): AppError {
   return new AppError("CONFLICT", `Another ${what} already uses the slug "${slug}".`, {
@@ -108,6 +184,11 @@ export async function assertSlugChangeFree(
   const { actor, slug, current } = args;
   if (slug !== undefined && slug !== current.slug)
     await assertSlugFree(db, kind, { actor, slug, exceptId: current.id });
+}
+
+/** A JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Drop the keys whose value is undefined (a partial update's untouched fields). */

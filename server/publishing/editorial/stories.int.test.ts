@@ -11,8 +11,10 @@ import { HOSTILE_URLS } from "../../testing/hostile-html";
 import { insertAuthor, insertSection, insertTag, textCards } from "../../testing/publishing-factories";
 import type { TCard } from "../cards.schema";
 import { forgetPublisherCache } from "../publisher";
-import { createStory, deleteStory, getStory, transitionStory, updateStory } from "./stories";
 import { STORY_ACTIONS, STORY_STATUSES, type TStoryAction, type TStoryStatus } from "./stories.schema";
+import { deleteStory, transitionStory } from "./stories/moves";
+import { getStory } from "./stories/read";
+import { createStory, updateStory } from "./stories/write";
 import { listStories } from "./story-finding";
 
 const APP_URL = EDITORIAL_APP_URL;

@@ -1,13 +1,13 @@
 /**
  * The rules of each story element type beyond the wire schema (server/publishing/cards.schema.ts),
- * applied on save after sanitising (normalizeCards in ./stories.ts): what each type must hold,
+ * applied on save after sanitising (normalizeCards in ./stories/cards.ts): what each type must hold,
  * and the fields derived from others. Problems are added to `details` as `<field>.<key>`.
  *
  * - quote, blockquote, bigfact: `text` is required; blockquote and bigfact also carry it as
  *   `metadata.content` (the Quintype shape), next to `metadata.attribution`.
  * - composite (subtype image-gallery): one or more image elements, each with an image key.
  * - file: `file-url` is required; `file-name` defaults to the last part of the URL's path.
- * - jsembed other than tweet (./stories.ts handles tweets): a known subtype, and a `url` or
+ * - jsembed other than tweet (./stories/cards.ts handles tweets): a known subtype, and a `url` or
  *   `embed-js`.
  */
 import type { ErrorDetail } from "../../errors";

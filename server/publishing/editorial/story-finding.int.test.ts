@@ -15,8 +15,9 @@ import {
 } from "../../testing/publishing-factories";
 import { createTestStaff, insertEditor, trpcCodeOf } from "../../testing/staff";
 import { forgetPublisherCache } from "../publisher";
-import { createCollection } from "./collections";
-import { createStory, transitionStory } from "./stories";
+import { createCollection } from "./collections/write";
+import { transitionStory } from "./stories/moves";
+import { createStory } from "./stories/write";
 import { bulkStories, getDailyActivity, getEditorOverview, listStories } from "./story-finding";
 import { summarizeBulk } from "./story-finding.schema";
 

@@ -6,10 +6,10 @@
  *   parameterised SQL query (Prisma.sql fragments; the full-text match has no Prisma API), then
  *   the page's rows with their sections and authors.
  * - bulkStories: one action on up to 100 stories. Each story's move or delete goes through the
- *   same service as the single-story one (./stories.ts moveStory, deleteStory: state rules, audit,
+ *   same service as the single-story one (./stories/moves.ts moveStory, deleteStory: state rules, audit,
  *   webhook events), each in its own transaction, so one refusal never undoes the others; the
  *   answer says, per story, whether it was done or why not. Adding to a collection is one change
- *   of the collection (./collections.ts appendStoriesToCollection).
+ *   of the collection (./collections/items.ts appendStoriesToCollection).
  * - getEditorOverview, getDailyActivity: the overview page's cards and chart (UTC days).
  */
 import "server-only";
@@ -20,9 +20,9 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { Prisma, type StoryStatus } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
-import { appendStoriesToCollection } from "./collections";
-import { deleteStory, moveStory } from "./stories";
+import { appendStoriesToCollection } from "./collections/items";
 import type { TStoryListItem } from "./stories.schema";
+import { deleteStory, moveStory } from "./stories/moves";
 import {
   ACTIVITY_DAYS,
   effectiveSort,

@@ -4,20 +4,10 @@ import { getDb } from "../../db";
 import { AppError } from "../../errors";
 import { createTestPublisher, insertStory } from "../../testing/publishing-factories";
 import { insertEditor } from "../../testing/staff";
-import {
-  createAuthor,
-  createEntity,
-  createSection,
-  createTag,
-  deleteAuthor,
-  deleteEntity,
-  deleteSection,
-  deleteTag,
-  updateAuthor,
-  updateEntity,
-  updateSection,
-  updateTag,
-} from "./taxonomy";
+import { createAuthor, deleteAuthor, updateAuthor } from "./taxonomy/authors";
+import { createEntity, deleteEntity, updateEntity } from "./taxonomy/entities";
+import { createSection, deleteSection, updateSection } from "./taxonomy/sections";
+import { createTag, deleteTag, updateTag } from "./taxonomy/tags";
 
 const now = new Date("2026-03-01T10:00:00.000Z");
 

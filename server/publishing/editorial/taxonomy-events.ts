@@ -1,7 +1,7 @@
 /**
  * The CONTENT webhook events of what stories are filed under: renaming (any update) or deleting a
  * section, tag, author or entity records `<kind>-update` in the change's transaction, like
- * `collection-update` (./collections.ts):
+ * `collection-update` (./collections/events.ts):
  *
  * data = {
  *   <kind>,          the item as it is now (a deleted one: as it was, with "deleted-at")

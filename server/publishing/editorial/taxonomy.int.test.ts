@@ -9,27 +9,18 @@ import { createTestPublisher, insertStory } from "../../testing/publishing-facto
 import { insertEditor } from "../../testing/staff";
 import { getAuthor as getPublicAuthor } from "../authors";
 import { getPublicEntity } from "../entities";
+import { createAuthor, deleteAuthor, listAuthors, updateAuthor } from "./taxonomy/authors";
 import {
   addEntityRelationship,
-  createAuthor,
   createEntity,
-  createSection,
-  createTag,
-  deleteAuthor,
   deleteEntity,
-  deleteSection,
-  deleteTag,
   getEntity,
-  listAuthors,
   listEntities,
-  listSections,
-  listTags,
   removeEntityRelationship,
-  updateAuthor,
   updateEntity,
-  updateSection,
-  updateTag,
-} from "./taxonomy";
+} from "./taxonomy/entities";
+import { createSection, deleteSection, listSections, updateSection } from "./taxonomy/sections";
+import { createTag, deleteTag, listTags, updateTag } from "./taxonomy/tags";
 
 const now = new Date("2026-05-01T10:00:00Z");
 

@@ -7,9 +7,27 @@ import { z } from "zod";
 
 import type { StaffActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
-import * as collections from "../../publishing/editorial/collections";
+import { setCollectionItems } from "../../publishing/editorial/collections/items";
+import { getCollection, listCollections, pickStories } from "../../publishing/editorial/collections/read";
+import { createCollection, deleteCollection, updateCollection } from "../../publishing/editorial/collections/write";
 import * as organise from "../../publishing/editorial/organise.schema";
-import * as taxonomy from "../../publishing/editorial/taxonomy";
+import { createAuthor, deleteAuthor, listAuthors, updateAuthor } from "../../publishing/editorial/taxonomy/authors";
+import {
+  addEntityRelationship,
+  createEntity,
+  deleteEntity,
+  getEntity,
+  listEntities,
+  removeEntityRelationship,
+  updateEntity,
+} from "../../publishing/editorial/taxonomy/entities";
+import {
+  createSection,
+  deleteSection,
+  listSections,
+  updateSection,
+} from "../../publishing/editorial/taxonomy/sections";
+import { createTag, deleteTag, listTags, updateTag } from "../../publishing/editorial/taxonomy/tags";
 import { createTRPCRouter, editorProcedure } from "../trpc";
 
 type Editor = { actor: StaffActor };
@@ -50,49 +68,49 @@ function deleteMutation<R>(remove: (db: Db, args: Editor & { id: number; now: Da
 }
 
 const sections = createTRPCRouter({
-  list: editorProcedure.query(({ ctx }) => taxonomy.listSections(ctx.db, { actor: ctx.actor })),
-  create: writeMutation(organise.ZCreateSectionInput, taxonomy.createSection),
-  update: writeMutation(organise.ZUpdateSectionInput, taxonomy.updateSection),
-  delete: deleteMutation(taxonomy.deleteSection),
+  list: editorProcedure.query(({ ctx }) => listSections(ctx.db, { actor: ctx.actor })),
+  create: writeMutation(organise.ZCreateSectionInput, createSection),
+  update: writeMutation(organise.ZUpdateSectionInput, updateSection),
+  delete: deleteMutation(deleteSection),
 });
 
 const authors = createTRPCRouter({
-  list: listQuery(organise.ZListInput, taxonomy.listAuthors),
-  create: writeMutation(organise.ZCreateAuthorInput, taxonomy.createAuthor),
-  update: writeMutation(organise.ZUpdateAuthorInput, taxonomy.updateAuthor),
-  delete: deleteMutation(taxonomy.deleteAuthor),
+  list: listQuery(organise.ZListInput, listAuthors),
+  create: writeMutation(organise.ZCreateAuthorInput, createAuthor),
+  update: writeMutation(organise.ZUpdateAuthorInput, updateAuthor),
+  delete: deleteMutation(deleteAuthor),
 });
 
 const tags = createTRPCRouter({
-  list: listQuery(organise.ZListInput, taxonomy.listTags),
-  create: writeMutation(organise.ZCreateTagInput, taxonomy.createTag),
-  update: writeMutation(organise.ZUpdateTagInput, taxonomy.updateTag),
-  delete: deleteMutation(taxonomy.deleteTag),
+  list: listQuery(organise.ZListInput, listTags),
+  create: writeMutation(organise.ZCreateTagInput, createTag),
+  update: writeMutation(organise.ZUpdateTagInput, updateTag),
+  delete: deleteMutation(deleteTag),
 });
 
 const entities = createTRPCRouter({
-  list: listQuery(organise.ZListEntitiesInput, taxonomy.listEntities),
-  get: getQuery(taxonomy.getEntity),
-  create: writeMutation(organise.ZCreateEntityInput, taxonomy.createEntity),
-  update: writeMutation(organise.ZUpdateEntityInput, taxonomy.updateEntity),
-  delete: deleteMutation(taxonomy.deleteEntity),
-  relate: writeMutation(organise.ZAddRelationshipInput, taxonomy.addEntityRelationship),
+  list: listQuery(organise.ZListEntitiesInput, listEntities),
+  get: getQuery(getEntity),
+  create: writeMutation(organise.ZCreateEntityInput, createEntity),
+  update: writeMutation(organise.ZUpdateEntityInput, updateEntity),
+  delete: deleteMutation(deleteEntity),
+  relate: writeMutation(organise.ZAddRelationshipInput, addEntityRelationship),
   unrelate: editorProcedure
     .input(z.object({ relationshipId: z.number().int().positive().max(2_147_483_647) }))
     .mutation(({ ctx, input }) =>
-      taxonomy.removeEntityRelationship(ctx.db, { actor: ctx.actor, id: input.relationshipId, now: new Date() }),
+      removeEntityRelationship(ctx.db, { actor: ctx.actor, id: input.relationshipId, now: new Date() }),
     ),
 });
 
 const collectionsRouter = createTRPCRouter({
-  list: listQuery(organise.ZListCollectionsInput, collections.listCollections),
-  get: getQuery(collections.getCollection),
-  create: writeMutation(organise.ZCreateCollectionInput, collections.createCollection),
-  update: writeMutation(organise.ZUpdateCollectionInput, collections.updateCollection),
-  setItems: writeMutation(organise.ZSetCollectionItemsInput, collections.setCollectionItems),
-  delete: deleteMutation(collections.deleteCollection),
+  list: listQuery(organise.ZListCollectionsInput, listCollections),
+  get: getQuery(getCollection),
+  create: writeMutation(organise.ZCreateCollectionInput, createCollection),
+  update: writeMutation(organise.ZUpdateCollectionInput, updateCollection),
+  setItems: writeMutation(organise.ZSetCollectionItemsInput, setCollectionItems),
+  delete: deleteMutation(deleteCollection),
   /** The story picker of the collection editor. */
-  pickStories: listQuery(organise.ZPickStoriesInput, collections.pickStories),
+  pickStories: listQuery(organise.ZPickStoriesInput, pickStories),
 });
 
 export const contentOrganiseRouter = createTRPCRouter({

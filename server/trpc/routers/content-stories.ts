@@ -19,16 +19,6 @@ import {
 } from "../../publishing/editorial/revisions.schema";
 import { cancelStoryPublication, scheduleStoryPublication } from "../../publishing/editorial/scheduling";
 import {
-  createStory,
-  deleteStory,
-  getStory,
-  listStoryFormOptions,
-  restoreRevision,
-  searchStoryEntities,
-  transitionStory,
-  updateStory,
-} from "../../publishing/editorial/stories";
-import {
   ZCreateStoryInput,
   ZDeleteStoryInput,
   ZScheduleStoryInput,
@@ -42,6 +32,9 @@ import {
   ZUnscheduleStoryInput,
   ZUpdateStoryInput,
 } from "../../publishing/editorial/stories.schema";
+import { deleteStory, transitionStory } from "../../publishing/editorial/stories/moves";
+import { getStory, listStoryFormOptions, searchStoryEntities } from "../../publishing/editorial/stories/read";
+import { createStory, restoreRevision, updateStory } from "../../publishing/editorial/stories/write";
 import {
   bulkStories,
   getDailyActivity,
