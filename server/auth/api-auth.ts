@@ -20,7 +20,7 @@ import { findApiKey, hashApiKey } from "../accounts/api-keys";
 import { ProcessCache } from "../cache/process-cache";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
-import { parseWholeNumber, PG_INT_MAX } from "../http/params.schema";
+import { parseWholeNumber, PG_INT_MAX } from "../params.schema";
 
 export type ApiAccount = { id: number; slug: string; name: string };
 export type ApiUser = {

@@ -15,7 +15,7 @@
  */
 import { z } from "zod";
 
-import { PG_INT_MAX, zWholeNumber } from "../http/params.schema";
+import { PG_INT_MAX, zWholeNumber } from "../params.schema";
 
 export const COMMENT_LIMITS = {
   /** Characters of text (text, link and mention inserts together). */

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 
-import { zWholeNumber } from "../http/params.schema";
+import { zWholeNumber } from "../params.schema";
 import type { TCommentWire } from "./comments.schema";
 
 /** Items per feed page: default and most (more is 400). */

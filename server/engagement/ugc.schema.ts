@@ -10,7 +10,7 @@
 import { z } from "zod";
 
 import { zCursorPage, zCursorPaging } from "../cursor-page.schema";
-import { zWholeNumber } from "../http/params.schema";
+import { zWholeNumber } from "../params.schema";
 
 export const UGC_LIMITS = {
   /** Characters of text (413 beyond). */

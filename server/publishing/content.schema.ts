@@ -4,7 +4,7 @@
  *
  * Query parameters arrive as strings; the same parameters inside a bulk body may be JSON numbers
  * or arrays, so every field takes both. Rules (docs/publishing.md, "Read API"):
- * - numbers: canonical decimal digits only (server/http/params.schema.ts: no sign, spaces, leading
+ * - numbers: canonical decimal digits only (server/params.schema.ts: no sign, spaces, leading
  *   zeros, exponent or hex); a bulk body may give JSON numbers.
  * - `limit`: a whole number ≥ 1; above the cap (100) it is silently lowered to the cap;
  *   anything else (`abc`, `0`, `-1`, `2.5`, `1e1`, `0x10`, `+5`) is a 400.
@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 
-import { PG_INT_MAX, zWholeNumber } from "../http/params.schema";
+import { PG_INT_MAX, zWholeNumber } from "../params.schema";
 import { unsafeInputFindings } from "../validation";
 
 export const MAX_LIMIT = 100;

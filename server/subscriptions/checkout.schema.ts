@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 
-import { PG_INT_MAX, zWholeNumber } from "../http/params.schema";
+import { PG_INT_MAX, zWholeNumber } from "../params.schema";
 import { ZCents, ZCurrency } from "./money.schema";
 import { E164_PATTERN, identityValueIssue, MAX_IDENTITY_LENGTH, ZProvider } from "./subscribers.schema";
 

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 
-import { PG_INT_MAX } from "../../http/params.schema";
+import { PG_INT_MAX } from "../../params.schema";
 import type { TCommentOp } from "../comments.schema";
 
 /** The queue's tabs (each a filter; a comment may be in several). */

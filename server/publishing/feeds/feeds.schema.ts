@@ -1,7 +1,7 @@
 /** Query parameters of the feeds (GET /stories.rss, GET /api/instant-articles.rss) and the AMP story. */
 import { z } from "zod";
 
-import { zWholeNumber } from "../../http/params.schema";
+import { zWholeNumber } from "../../params.schema";
 import { refuseNul } from "../content.schema";
 
 const zSlug = z.string().trim().min(1).max(300);

@@ -10,7 +10,7 @@ import type { ComponentProps, ReactNode } from "react";
 import { ContentTabs } from "@/components/content/content-tabs";
 import { PageHeader, TextLink } from "@/components/ui";
 import { requireAdmin } from "@/server/auth/next-auth";
-import { parseWholeNumber, PG_INT_MAX } from "@/server/http/params.schema";
+import { parseWholeNumber, PG_INT_MAX } from "@/server/params.schema";
 
 import { getArea, type AreaSlug } from "./areas";
 
@@ -81,7 +81,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
 /** Whether a path segment can be a serial id (PostgreSQL's integer). */
-/** A database id in a page's path, by the one number rule of the API (server/http/params.schema.ts). */
+/** A database id in a page's path, by the one number rule of the API (server/params.schema.ts). */
 export const isSerialId = (value: string) => {
   const id = parseWholeNumber(value);
   return id !== null && id >= 1 && id <= PG_INT_MAX;
