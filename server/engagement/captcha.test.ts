@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 
+import { ENGAGEMENT_RATE_LIMITS, perIpAndReader } from "../http/engagement-limits";
 import { rateLimitIdentity } from "../http/route";
 import { EASY_CAPTCHA, encodeCaptcha, solve } from "../testing/captcha";
 import { CAPTCHA, captchaSecrets, createCaptchaChallenge, parseCaptchaResponse, verifyCaptcha } from "./captcha";
 import { ZGuestName } from "./comments.schema";
-import { ENGAGEMENT_RATE_LIMITS, perIpAndReader } from "./limits";
 import { READER_UPLOAD, saneDimensions } from "./uploads";
 
 const secrets = captchaSecrets({ NODE_ENV: "test", CAPTCHA_SECRET: "c".repeat(32), AUTH_SECRET: undefined });

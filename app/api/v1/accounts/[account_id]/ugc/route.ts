@@ -1,7 +1,7 @@
 // POST /api/v1/accounts/{account_id}/ugc – a reader's contribution through the UGC form (pending review)
-import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
 import { submitUgc } from "@/server/engagement/ugc";
 import { UGC_LIMITS, ZCreateUgcBody, ZUgcParams } from "@/server/engagement/ugc.schema";
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/http/engagement-limits";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 

@@ -2,8 +2,8 @@
 import { z } from "zod";
 
 import { getEnv } from "@/env.js";
-import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
 import { READER_UPLOAD, uploadReaderImage } from "@/server/engagement/uploads";
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/http/engagement-limits";
 import { readUploadedFile } from "@/server/http/multipart";
 import { created } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";

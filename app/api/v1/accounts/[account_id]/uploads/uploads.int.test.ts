@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 
 import { getEnv } from "@/env.js";
 import { getDb } from "@/server/db";
-import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
 import { READER_UPLOAD } from "@/server/engagement/uploads";
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/http/engagement-limits";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
 import { testPng } from "@/server/testing/png";
 import { createTestPublisher } from "@/server/testing/publishing-factories";

@@ -3,7 +3,7 @@ import { z } from "zod";
 
 import { getEnv } from "@/env.js";
 import { CAPTCHA, captchaSecrets, createCaptchaChallenge } from "@/server/engagement/captcha";
-import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/http/engagement-limits";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import { CAPTCHA } from "@/server/engagement/captcha";
 import type { TCommentList, TCommentWire } from "@/server/engagement/comments.schema";
-import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/http/engagement-limits";
 import { encodeCaptcha, solve, solvedCaptcha } from "@/server/testing/captcha";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";

@@ -8,8 +8,8 @@ import {
   ZListCommentsQuery,
   ZPageParams,
 } from "@/server/engagement/comments.schema";
-import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
 import { cachedRead, withBody } from "@/server/http/content-cache";
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/http/engagement-limits";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 

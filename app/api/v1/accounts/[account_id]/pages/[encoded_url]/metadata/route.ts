@@ -1,7 +1,7 @@
 // PUT /api/v1/accounts/{account_id}/pages/{b64 url}/metadata – talktype.pageMetadataSetter: a page's metadata
-import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
 import { setPageMetadata } from "@/server/engagement/page-metadata";
 import { PAGE_METADATA_LIMITS, ZPageMetadataBody, ZPageMetadataParams } from "@/server/engagement/page-metadata.schema";
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/http/engagement-limits";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 

@@ -1,7 +1,7 @@
 // PUT /api/v1/accounts/{account_id}/pages/{b64 url}/comments/{comment_id} – the author edits a comment
 import { editComment } from "@/server/engagement/comments";
 import { COMMENT_LIMITS, ZCommentParams, ZEditCommentBody } from "@/server/engagement/comments.schema";
-import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/http/engagement-limits";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 

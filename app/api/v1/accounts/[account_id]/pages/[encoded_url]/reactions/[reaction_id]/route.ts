@@ -1,8 +1,8 @@
 // POST, DELETE /api/v1/accounts/{account_id}/pages/{b64 url}/reactions/{reaction_id}
 // – the signed-in reader gives or takes back a reaction to the page itself
-import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
 import { addPageReaction, removePageReaction } from "@/server/engagement/page-reactions";
 import { REACTION_IDS, ZPageReactionParams, ZReactionBody } from "@/server/engagement/reactions.schema";
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/http/engagement-limits";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 

@@ -1,8 +1,8 @@
 // POST /api/v1/accounts/{account_id}/pages/{b64 url}/comments/{comment_id}/report
 // – the signed-in reader reports a visible comment to the moderators
-import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
 import { reportComment } from "@/server/engagement/reports";
 import { REPORT_REASONS, ZReportBody, ZReportParams } from "@/server/engagement/reports.schema";
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/http/engagement-limits";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 

@@ -1,8 +1,8 @@
 // POST, DELETE /api/v1/accounts/{account_id}/pages/{b64 url}/comments/{comment_id}/reactions/{reaction_id}
 // – the signed-in reader gives or takes back a reaction
-import { ENGAGEMENT_RATE_LIMITS } from "@/server/engagement/limits";
 import { addReaction, removeReaction } from "@/server/engagement/reactions";
 import { REACTION_IDS, ZReactionBody, ZReactionParams } from "@/server/engagement/reactions.schema";
+import { ENGAGEMENT_RATE_LIMITS } from "@/server/http/engagement-limits";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 
