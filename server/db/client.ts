@@ -8,7 +8,6 @@ import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapt
 import { PrismaClient } from "../generated/prisma/client";
 import { openAdapter, type OpenAdapterOptions, type OpenedAdapter } from "./adapter";
 import type { DatabaseConfig } from "./config";
-import { registerRawReads } from "./raw-read";
 
 /** Secrets never leave the data layer unless a query asks for them by name (`omit: { x: false }`). */
 const OMIT = {
@@ -37,8 +36,6 @@ export type Database = {
 export async function openDatabase(config: DatabaseConfig, options: OpenAdapterOptions = {}): Promise<Database> {
   const adapter = await openAdapter(config, options);
   const prisma = createPrismaClient(adapter.factory);
-  // The hot reads' own way to the same pool (or PGlite), past Prisma Client's query path (./raw-read.ts).
-  registerRawReads(prisma, await adapter.factory.connect());
   return {
     prisma,
     config,
