@@ -1,9 +1,10 @@
 "use client";
 
 /**
- * The subscriptions catalogue in the dashboard (REVENUE staff): groups, plans, coupons and tax
- * rules, each a ResourceManager. Prices are typed as decimal amounts ("9.99") and sent as integer
- * cents (server/subscriptions/money.ts: no floating-point money).
+ * The subscriptions catalogue in the dashboard (REVENUE staff): groups and plans, each a
+ * ResourceManager (coupons: ./coupon-manager.tsx; tax rules: ./tax-rule-manager.tsx). Prices are
+ * typed as decimal amounts ("9.99") and sent as integer cents (server/subscriptions/money.ts: no
+ * floating-point money).
  */
 import { useQuery } from "@tanstack/react-query";
 
@@ -14,29 +15,22 @@ import { Select } from "@/components/ui";
 import {
   DURATION_UNITS,
   SUBSCRIPTION_TYPES,
-  ZCreateCouponInput,
   ZCreateGroupInput,
   ZCreatePlanInput,
-  ZCreateTaxRuleInput,
-  ZUpdateCouponInput,
   ZUpdateGroupInput,
   ZUpdatePlanInput,
-  ZUpdateTaxRuleInput,
 } from "@/server/subscriptions/catalogue.schema";
-import { centsToDecimal, decimalToCents } from "@/server/subscriptions/money.schema";
+import { centsToDecimal } from "@/server/subscriptions/money.schema";
 
 import {
   amountProblem,
   cents,
-  dateProblem,
   joinIds,
   listAll,
   options,
   orNull,
   problems,
   useAssetOptions,
-  useGroupOptions,
-  usePlanOptions,
   wholeProblem,
   yesNo,
 } from "./form-helpers";
@@ -54,6 +48,20 @@ type GroupValues = FormValues & {
   targetAmountCents: string;
   assetIds: string;
 };
+
+/** The group's fields as the procedures take them (create and update alike). */
+function groupInput(v: GroupValues) {
+  return {
+    name: v.name,
+    description: v.description,
+    subscriptionType: v.subscriptionType as (typeof SUBSCRIPTION_TYPES)[number],
+    public: v.public === "yes",
+    prorationEnabled: v.prorationEnabled === "yes",
+    currency: orNull(v.currency),
+    targetAmountCents: v.targetAmountCents.trim() ? cents(v.targetAmountCents, v.currency) : null,
+    assetIds: idsOf(v.assetIds),
+  };
+}
 
 const groups = defineManager({
   procedures: (trpc) => crud(trpc.subscriptions.groups),
@@ -125,16 +133,7 @@ const groups = defineManager({
     }),
   create: {
     schema: ZCreateGroupInput,
-    toInput: (v) => ({
-      name: v.name,
-      description: v.description,
-      subscriptionType: v.subscriptionType as (typeof SUBSCRIPTION_TYPES)[number],
-      public: v.public === "yes",
-      prorationEnabled: v.prorationEnabled === "yes",
-      currency: orNull(v.currency),
-      targetAmountCents: v.targetAmountCents.trim() ? cents(v.targetAmountCents, v.currency) : null,
-      assetIds: idsOf(v.assetIds),
-    }),
+    toInput: groupInput,
   },
   update: {
     schema: ZUpdateGroupInput,
@@ -151,17 +150,7 @@ const groups = defineManager({
           : "",
       assetIds: joinIds(g.assets),
     }),
-    toInput: (v, g) => ({
-      id: g.id,
-      name: v.name,
-      description: v.description,
-      subscriptionType: v.subscriptionType as (typeof SUBSCRIPTION_TYPES)[number],
-      public: v.public === "yes",
-      prorationEnabled: v.prorationEnabled === "yes",
-      currency: orNull(v.currency),
-      targetAmountCents: v.targetAmountCents.trim() ? cents(v.targetAmountCents, v.currency) : null,
-      assetIds: idsOf(v.assetIds),
-    }),
+    toInput: (v, g) => ({ id: g.id, ...groupInput(v) }),
   },
   remove: {
     toInput: (g) => ({ id: g.id }),
@@ -202,6 +191,24 @@ type PlanValues = FormValues & {
   additionalAssetIds: string;
   displayAssetIds: string;
 };
+
+/** The plan's fields as the procedures take them (create and update alike; create adds the group). */
+function planInput(v: PlanValues) {
+  return {
+    title: v.title,
+    description: v.description,
+    durationLength: Number(v.durationLength),
+    durationUnit: v.durationUnit as (typeof DURATION_UNITS)[number],
+    priceCents: cents(v.priceCents, v.priceCurrency),
+    priceCurrency: v.priceCurrency,
+    recurring: v.recurring === "yes",
+    enabled: v.enabled === "yes",
+    userLimit: v.userLimit ? Number(v.userLimit) : null,
+    assetIds: idsOf(v.assetIds),
+    additionalAssetIds: idsOf(v.additionalAssetIds),
+    displayAssetIds: idsOf(v.displayAssetIds),
+  };
+}
 
 const plans = defineManager({
   procedures: (trpc) => crud(trpc.subscriptions.plans),
@@ -293,21 +300,7 @@ const plans = defineManager({
     }),
   create: {
     schema: ZCreatePlanInput,
-    toInput: (v) => ({
-      groupId: Number(v.groupId),
-      title: v.title,
-      description: v.description,
-      durationLength: Number(v.durationLength),
-      durationUnit: v.durationUnit as (typeof DURATION_UNITS)[number],
-      priceCents: cents(v.priceCents, v.priceCurrency),
-      priceCurrency: v.priceCurrency,
-      recurring: v.recurring === "yes",
-      enabled: v.enabled === "yes",
-      userLimit: v.userLimit ? Number(v.userLimit) : null,
-      assetIds: idsOf(v.assetIds),
-      additionalAssetIds: idsOf(v.additionalAssetIds),
-      displayAssetIds: idsOf(v.displayAssetIds),
-    }),
+    toInput: (v) => ({ groupId: Number(v.groupId), ...planInput(v) }),
   },
   update: {
     schema: ZUpdatePlanInput,
@@ -326,21 +319,7 @@ const plans = defineManager({
       additionalAssetIds: joinIds(p.additional_assets),
       displayAssetIds: joinIds(p.display_assets),
     }),
-    toInput: (v, p) => ({
-      id: p.id,
-      title: v.title,
-      description: v.description,
-      durationLength: Number(v.durationLength),
-      durationUnit: v.durationUnit as (typeof DURATION_UNITS)[number],
-      priceCents: cents(v.priceCents, v.priceCurrency),
-      priceCurrency: v.priceCurrency,
-      recurring: v.recurring === "yes",
-      enabled: v.enabled === "yes",
-      userLimit: v.userLimit ? Number(v.userLimit) : null,
-      assetIds: idsOf(v.assetIds),
-      additionalAssetIds: idsOf(v.additionalAssetIds),
-      displayAssetIds: idsOf(v.displayAssetIds),
-    }),
+    toInput: (v, p) => ({ id: p.id, ...planInput(v) }),
   },
   remove: {
     toInput: (p) => ({ id: p.id }),
@@ -348,289 +327,5 @@ const plans = defineManager({
   },
 });
 
-// ─── Coupons ────────────────────────────────────────────────────────────────────────────────
-
-type CouponValues = FormValues & {
-  code: string;
-  title: string;
-  discountType: string;
-  percentOff: string;
-  /** A decimal amount in amountCurrency; sent as cents. */
-  amountOffCents: string;
-  amountCurrency: string;
-  validFrom: string;
-  validUntil: string;
-  maxRedemptions: string;
-  maxRedemptionsPerSubscriber: string;
-  planIds: string;
-  groupIds: string;
-  enabled: string;
-};
-
-type CouponRow = { discountType: "percent" | "fixed"; percentOff: number | null; amountOffCents: number | null };
-const isFixed = (v: { discountType: string }) => v.discountType === "fixed";
-const discountOf = (c: CouponRow & { amountCurrency: string | null }) =>
-  c.discountType === "percent"
-    ? `${c.percentOff} %`
-    : `${centsToDecimal(c.amountOffCents ?? 0, c.amountCurrency ?? "USD")} ${c.amountCurrency}`;
-/** A date field's day as the start of that day in UTC ("2026-12-01" → "2026-12-01T00:00:00Z"). */
-const dayStart = (day: string) => `${day}T00:00:00Z`;
-
-/** The coupon's fields as the procedures take them (create and update alike). */
-function couponFields(v: CouponValues) {
-  const fixed = isFixed(v);
-  return {
-    title: v.title,
-    discountType: fixed ? ("fixed" as const) : ("percent" as const),
-    percentOff: fixed ? null : Number(v.percentOff),
-    amountOffCents: fixed ? cents(v.amountOffCents, v.amountCurrency) : null,
-    amountCurrency: fixed ? orNull(v.amountCurrency) : null,
-    validFrom: dayStart(v.validFrom),
-    validUntil: v.validUntil ? dayStart(v.validUntil) : null,
-    maxRedemptions: v.maxRedemptions ? Number(v.maxRedemptions) : null,
-    maxRedemptionsPerSubscriber: v.maxRedemptionsPerSubscriber ? Number(v.maxRedemptionsPerSubscriber) : null,
-    planIds: idsOf(v.planIds),
-    groupIds: idsOf(v.groupIds),
-    enabled: v.enabled === "yes",
-  };
-}
-
-const coupons = defineManager({
-  procedures: (trpc) => crud(trpc.subscriptions.coupons),
-  listInput: listAll,
-  rows: (data) => ({ rows: data }),
-}).with<CouponValues>({
-  noun: { one: "coupon", many: "coupons" },
-  // The list procedures take no search: a search box would filter nothing.
-  search: false,
-  rowId: (c) => c.id,
-  rowLabel: (c) => c.code,
-  columns: [
-    { header: "Code", cell: (c) => c.code },
-    { header: "Discount", cell: discountOf },
-    { header: "Valid", cell: (c) => `${c.validFrom.slice(0, 10)} – ${c.validUntil?.slice(0, 10) ?? "…"}` },
-    {
-      header: "Redeemed",
-      cell: (c) => `${c.redemptionsCount}${c.maxRedemptions ? ` of ${c.maxRedemptions}` : ""}`,
-    },
-    {
-      header: "For",
-      cell: (c) =>
-        c.planIds.length || c.groupIds.length
-          ? [
-              c.planIds.length ? `${c.planIds.length} plan${c.planIds.length > 1 ? "s" : ""}` : "",
-              c.groupIds.length ? `${c.groupIds.length} group${c.groupIds.length > 1 ? "s" : ""}` : "",
-            ]
-              .filter(Boolean)
-              .join(", ")
-          : "Every plan",
-    },
-    { header: "Status", cell: (c) => (c.enabled ? "On" : "Off") },
-  ],
-  fields: [
-    { name: "code", kind: "text", label: "Code", required: true, maxLength: 32, mono: true, only: "create" },
-    { name: "title", kind: "text", label: "Title", maxLength: 200, optional: true },
-    {
-      name: "discountType",
-      kind: "radio",
-      label: "Discount",
-      options: [
-        { value: "percent", label: "A percentage" },
-        { value: "fixed", label: "A fixed amount" },
-      ],
-    },
-    {
-      name: "percentOff",
-      kind: "text",
-      label: "Percent off",
-      required: true,
-      maxLength: 3,
-      hint: "1 to 100",
-      when: (v) => !isFixed(v),
-    },
-    {
-      name: "amountOffCents",
-      kind: "text",
-      label: "Amount off",
-      required: true,
-      hint: "An amount such as 5.00",
-      when: isFixed,
-    },
-    {
-      name: "amountCurrency",
-      kind: "text",
-      label: "Currency",
-      required: true,
-      maxLength: 3,
-      hint: "e.g. USD",
-      when: isFixed,
-    },
-    { name: "validFrom", kind: "text", type: "date", label: "Valid from", required: true, placeholder: "YYYY-MM-DD" },
-    {
-      name: "validUntil",
-      kind: "text",
-      type: "date",
-      label: "Valid until",
-      optional: true,
-      placeholder: "YYYY-MM-DD",
-      hint: "Not valid from this day on",
-    },
-    { name: "maxRedemptions", kind: "text", label: "Uses in all", optional: true, maxLength: 8 },
-    { name: "maxRedemptionsPerSubscriber", kind: "text", label: "Uses per subscriber", optional: true, maxLength: 4 },
-    { name: "enabled", kind: "radio", label: "Can be redeemed", options: yesNo },
-    {
-      name: "planIds",
-      kind: "checkboxes",
-      label: "Only for these plans",
-      hint: "None chosen here or below: every plan.",
-      useOptions: usePlanOptions,
-      emptyText: "No plans yet.",
-    },
-    {
-      name: "groupIds",
-      kind: "checkboxes",
-      label: "Only for these groups",
-      useOptions: useGroupOptions,
-      emptyText: "No groups yet.",
-    },
-  ],
-  emptyValues: () => ({
-    code: "",
-    title: "",
-    discountType: "percent",
-    percentOff: "10",
-    amountOffCents: "",
-    amountCurrency: "USD",
-    validFrom: new Date().toISOString().slice(0, 10),
-    validUntil: "",
-    maxRedemptions: "",
-    maxRedemptionsPerSubscriber: "",
-    planIds: "",
-    groupIds: "",
-    enabled: "yes",
-  }),
-  validate: (v) =>
-    problems({
-      percentOff: isFixed(v) ? undefined : wholeProblem(v.percentOff, 3, "Enter a whole number from 1 to 100"),
-      amountOffCents: isFixed(v) ? amountProblem(v.amountOffCents, v.amountCurrency) : undefined,
-      validFrom: dateProblem(v.validFrom),
-      validUntil: v.validUntil ? dateProblem(v.validUntil) : undefined,
-      maxRedemptions: v.maxRedemptions ? wholeProblem(v.maxRedemptions, 8) : undefined,
-      maxRedemptionsPerSubscriber: v.maxRedemptionsPerSubscriber
-        ? wholeProblem(v.maxRedemptionsPerSubscriber, 4)
-        : undefined,
-    }),
-  create: {
-    schema: ZCreateCouponInput,
-    toInput: (v) => ({ code: v.code, ...couponFields(v) }),
-  },
-  update: {
-    schema: ZUpdateCouponInput,
-    toValues: (c) => ({
-      code: c.code,
-      title: c.title,
-      discountType: c.discountType,
-      percentOff: c.percentOff === null ? "" : String(c.percentOff),
-      amountOffCents: c.amountOffCents === null ? "" : centsToDecimal(c.amountOffCents, c.amountCurrency ?? "USD"),
-      amountCurrency: c.amountCurrency ?? "USD",
-      validFrom: c.validFrom.slice(0, 10),
-      validUntil: c.validUntil?.slice(0, 10) ?? "",
-      maxRedemptions: c.maxRedemptions === null ? "" : String(c.maxRedemptions),
-      maxRedemptionsPerSubscriber: c.maxRedemptionsPerSubscriber === null ? "" : String(c.maxRedemptionsPerSubscriber),
-      planIds: c.planIds.join(","),
-      groupIds: c.groupIds.join(","),
-      enabled: c.enabled ? "yes" : "no",
-    }),
-    toInput: (v, c) => {
-      const fields = couponFields(v);
-      // An unchanged day keeps the stored instant (a coupon made through the API may start mid-day).
-      if (v.validFrom === c.validFrom.slice(0, 10)) fields.validFrom = c.validFrom;
-      if (c.validUntil && v.validUntil === c.validUntil.slice(0, 10)) fields.validUntil = c.validUntil;
-      return { id: c.id, ...fields };
-    },
-  },
-  remove: {
-    toInput: (c) => ({ id: c.id }),
-    confirm: (c) => ({ title: `Delete the coupon ${c.code}?`, body: "Its code is not reused." }),
-  },
-});
-
-// ─── Tax rules ──────────────────────────────────────────────────────────────────────────────
-
-type TaxValues = FormValues & { name: string; rate: string; country: string; region: string; inclusive: string };
-
-const percentToBasisPoints = (text: string) => decimalToCents(text, "USD");
-
-const taxes = defineManager({
-  procedures: (trpc) => crud(trpc.subscriptions.taxRules),
-  listInput: listAll,
-  rows: (data) => ({ rows: data }),
-}).with<TaxValues>({
-  noun: { one: "tax rule", many: "tax rules" },
-  // The list procedures take no search: a search box would filter nothing.
-  search: false,
-  rowId: (t) => t.id,
-  rowLabel: (t) => t.name,
-  rowTestId: "tax-row",
-  columns: [
-    { header: "Name", cell: (t) => t.name },
-    { header: "Rate", cell: (t) => `${centsToDecimal(t.rateBasisPoints, "USD")} %` },
-    { header: "Where", cell: (t) => [t.country ?? "Everywhere", t.region].filter(Boolean).join(" / ") },
-    { header: "Prices", cell: (t) => (t.inclusive ? "Include it" : "Exclude it") },
-  ],
-  fields: [
-    { name: "name", kind: "text", label: "Name", required: true, maxLength: 50 },
-    { name: "rate", kind: "text", label: "Rate (%)", required: true, hint: "e.g. 18 or 7.25" },
-    {
-      name: "country",
-      kind: "text",
-      label: "Country",
-      optional: true,
-      maxLength: 2,
-      hint: "Two letters, e.g. IN; empty: everywhere",
-    },
-    { name: "region", kind: "text", label: "Region", optional: true, maxLength: 10 },
-    { name: "inclusive", kind: "radio", label: "Plan prices include it", options: yesNo },
-  ],
-  emptyValues: () => ({ name: "", rate: "", country: "", region: "", inclusive: "no" }),
-  validate: (v) => {
-    const bp = percentToBasisPoints(v.rate);
-    return problems({
-      rate: bp === null || bp > 10_000 ? "Enter a percentage from 0 to 100 with at most 2 decimals" : undefined,
-    });
-  },
-  create: {
-    schema: ZCreateTaxRuleInput,
-    toInput: (v) => ({
-      name: v.name,
-      rateBasisPoints: percentToBasisPoints(v.rate) ?? -1,
-      country: orNull(v.country),
-      region: orNull(v.region),
-      inclusive: v.inclusive === "yes",
-    }),
-  },
-  update: {
-    schema: ZUpdateTaxRuleInput,
-    toValues: (t) => ({
-      name: t.name,
-      rate: centsToDecimal(t.rateBasisPoints, "USD"),
-      country: t.country ?? "",
-      region: t.region ?? "",
-      inclusive: t.inclusive ? "yes" : "no",
-    }),
-    toInput: (v, t) => ({
-      id: t.id,
-      name: v.name,
-      rateBasisPoints: percentToBasisPoints(v.rate) ?? -1,
-      country: orNull(v.country),
-      region: orNull(v.region),
-      inclusive: v.inclusive === "yes",
-    }),
-  },
-  remove: { toInput: (t) => ({ id: t.id }) },
-});
-
 export const GroupManager = () => <ResourceManager config={groups} />;
 export const PlanManager = () => <ResourceManager config={plans} />;
-export const CouponManager = () => <ResourceManager config={coupons} />;
-export const TaxRuleManager = () => <ResourceManager config={taxes} />;

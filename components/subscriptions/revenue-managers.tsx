@@ -2,17 +2,12 @@
 
 /**
  * The rest of the revenue catalogue (REVENUE staff): assets, campaigns (groups of type campaign,
- * with what they collected) and pay-per-asset pricing plans, each a ResourceManager on the
- * procedures of subscriptions.* and their zod schemas. Amounts are typed as decimals and sent as
- * integer cents.
+ * with what they collected) and pay-per-asset pricing plans (their stories or collections picked
+ * with ./pricing-asset-picker.tsx), each a ResourceManager on the procedures of subscriptions.*
+ * and their zod schemas. Amounts are typed as decimals and sent as integer cents.
  */
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useDeferredValue, useState } from "react";
-
 import { crud, defineManager, idsOf, type FormValues } from "@/components/manager/config";
 import { ResourceManager } from "@/components/manager/resource-manager";
-import { useTRPC } from "@/components/trpc/react";
-import { Button, SearchInput, useFieldControl } from "@/components/ui";
 import {
   ASSET_TYPES,
   PRICING_DURATION_UNITS,
@@ -39,6 +34,7 @@ import {
   wholeProblem,
   yesNo,
 } from "./form-helpers";
+import { parseIds, plural, PricingAssetPicker } from "./pricing-asset-picker";
 
 // ─── Assets ─────────────────────────────────────────────────────────────────────────────────
 
@@ -51,6 +47,16 @@ function assetMetadata(values: AssetValues, current: unknown = {}) {
     unknown
   >;
   return values.type === "story" ? { ...rest, access_level: Number(values.accessLevel) } : rest;
+}
+
+/** The asset's fields as the procedures take them (create and update alike). */
+function assetInput(values: AssetValues, current?: unknown) {
+  return {
+    title: values.title,
+    type: values.type as (typeof ASSET_TYPES)[number],
+    assetCategoryId: values.assetCategoryId.trim() ? Number(values.assetCategoryId) : null,
+    metadata: assetMetadata(values, current),
+  };
 }
 
 const assets = defineManager({
@@ -94,12 +100,7 @@ const assets = defineManager({
     }),
   create: {
     schema: ZCreateAssetInput,
-    toInput: (v) => ({
-      title: v.title,
-      type: v.type as (typeof ASSET_TYPES)[number],
-      assetCategoryId: v.assetCategoryId.trim() ? Number(v.assetCategoryId) : null,
-      metadata: assetMetadata(v),
-    }),
+    toInput: (v) => assetInput(v),
   },
   update: {
     schema: ZUpdateAssetInput,
@@ -109,13 +110,7 @@ const assets = defineManager({
       accessLevel: String(accessLevelOf(a.metadata) ?? ""),
       assetCategoryId: a.asset_category_id === null ? "" : String(a.asset_category_id),
     }),
-    toInput: (v, a) => ({
-      id: a.id,
-      title: v.title,
-      type: v.type as (typeof ASSET_TYPES)[number],
-      assetCategoryId: v.assetCategoryId.trim() ? Number(v.assetCategoryId) : null,
-      metadata: assetMetadata(v, a.metadata),
-    }),
+    toInput: (v, a) => ({ id: a.id, ...assetInput(v, a.metadata) }),
   },
   remove: {
     toInput: (a) => ({ id: a.id }),
@@ -293,17 +288,6 @@ type PricingValues = FormValues & {
   enabled: string;
 };
 
-const parseIds = (value: string): string[] => {
-  try {
-    const ids: unknown = JSON.parse(value || "[]");
-    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === "string") : [];
-  } catch {
-    return [];
-  }
-};
-
-const plural = (type: string) => (type === "story" ? "stories" : "collections");
-
 function pricingInput(v: PricingValues) {
   return {
     title: v.title,
@@ -314,82 +298,6 @@ function pricingInput(v: PricingValues) {
     durationUnit: v.durationUnit as (typeof PRICING_DURATION_UNITS)[number],
     enabled: v.enabled === "yes",
   };
-}
-
-/**
- * The stories or collections a pricing plan prices: a search box (the field's own control) with
- * its results to add, and the chosen ones to remove. None chosen: the plan prices every one.
- */
-function PricingAssetPicker({
-  assetType,
-  value,
-  onChange,
-}: {
-  assetType: (typeof PRICING_ASSET_TYPES)[number];
-  value: string;
-  onChange: (value: string) => void;
-}) {
-  const trpc = useTRPC();
-  const field = useFieldControl();
-  const [search, setSearch] = useState("");
-  const q = useDeferredValue(search.trim());
-  const chosen = parseIds(value);
-  const results = useQuery({
-    ...trpc.subscriptions.pricingPlans.searchAssets.queryOptions({ assetType, q: q || undefined }),
-    placeholderData: keepPreviousData,
-  });
-  const labels = useQuery({
-    ...trpc.subscriptions.pricingPlans.searchAssets.queryOptions({ assetType, ids: chosen }),
-    enabled: chosen.length > 0,
-    placeholderData: keepPreviousData,
-  });
-  const titleOf = (id: string) => labels.data?.assets.find((a) => a.id === id)?.title ?? id;
-  const set = (ids: string[]) => onChange(JSON.stringify(ids));
-  const found = (results.data?.assets ?? []).filter((a) => !chosen.includes(a.id));
-
-  return (
-    <div className="space-y-2">
-      {chosen.length ? (
-        <ul className="space-y-1" aria-label={`Chosen ${plural(assetType)}`} data-testid="chosen-assets">
-          {chosen.map((id) => (
-            <li key={id} className="flex items-center justify-between gap-2 rounded-md bg-gray-50 px-2 py-1 text-sm">
-              <span className="min-w-0 truncate">{titleOf(id)}</span>
-              <Button size="sm" onClick={() => set(chosen.filter((c) => c !== id))}>
-                Remove<span className="sr-only"> {titleOf(id)}</span>
-              </Button>
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="text-sm text-gray-600">None chosen: the plan prices every one of the {plural(assetType)}.</p>
-      )}
-      <SearchInput
-        id={field?.id}
-        aria-describedby={field?.describedBy}
-        placeholder={`Search ${plural(assetType)}…`}
-        value={search}
-        onChange={(e) => setSearch(e.target.value)}
-      />
-      <ul className="max-h-48 space-y-1 overflow-y-auto" aria-label={`Matching ${plural(assetType)}`}>
-        {found.map((asset) => (
-          <li key={asset.id} className="flex items-center justify-between gap-2 text-sm" data-testid="asset-result">
-            <span className="min-w-0">
-              <span className="block truncate">{asset.title}</span>
-              <span className="block truncate text-xs text-gray-500">{asset.detail}</span>
-            </span>
-            <Button size="sm" onClick={() => set([...chosen, asset.id])}>
-              Add<span className="sr-only"> {asset.title}</span>
-            </Button>
-          </li>
-        ))}
-        {results.data && found.length === 0 ? (
-          <li className="text-sm text-gray-500">
-            {results.data.assets.length ? "Every match is chosen." : `No ${plural(assetType)} match.`}
-          </li>
-        ) : null}
-      </ul>
-    </div>
-  );
 }
 
 const pricingPlans = defineManager({

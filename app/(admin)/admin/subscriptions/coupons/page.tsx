@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 
-import { CouponManager } from "@/components/subscriptions/catalogue-managers";
+import { CouponManager } from "@/components/subscriptions/coupon-manager";
 
 import { AdminPage } from "../../_lib/admin-page";
 

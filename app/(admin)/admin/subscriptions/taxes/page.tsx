@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 
-import { TaxRuleManager } from "@/components/subscriptions/catalogue-managers";
+import { TaxRuleManager } from "@/components/subscriptions/tax-rule-manager";
 
 import { AdminPage } from "../../_lib/admin-page";
 
