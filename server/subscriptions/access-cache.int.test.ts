@@ -1,9 +1,12 @@
 /**
- * What access checks keep in memory (./access.ts "Loading"), and every change that must drop it:
- * one test per kind of change. A check answered from memory reads nothing from the database (the
- * tests count its queries); after each change the next check sees it. On PostgreSQL the database's
- * triggers reach this process through the cache listener, as they reach every instance (a second
- * connection writing stands for another instance); on PGlite the database itself tells it.
+ * Over 500 lines: every test shares one harness (newsroom(): a counting client and its checks).
+ *
+ * What access checks keep in memory (./access-load.ts, ./access-roster.ts), and every change that
+ * must drop it: one test per kind of change. A check answered from memory reads nothing from the
+ * database (the tests count its queries); after each change the next check sees it. On PostgreSQL
+ * the database's triggers reach this process through the cache listener, as they reach every
+ * instance (a second connection writing stands for another instance); on PGlite the database
+ * itself tells it.
  */
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -39,11 +39,6 @@ function responseCacheOn(): boolean {
   return getEnv().RESPONSE_CACHE_MB > 0;
 }
 
-/** A JSON column as read: Prisma gives json parsed; text is parsed here. */
-function parseJson<T>(value: unknown): T {
-  return (typeof value === "string" ? JSON.parse(value) : value) as T;
-}
-
 /**
  * What checks that missed their kept copies want, read in one statement: the published stories'
  * access settings (a JSON array of story ids) and readers' meters (a JSON array of {k: reader key,
@@ -153,6 +148,10 @@ export function keepCountedMeter(accountId: number, meter: MeterRef, views: stri
   ]);
 }
 
+/** A story's settings as the statements give them (json): access, access level, collection ids. */
+type StoryRow = [access: string, level: unknown, collections: unknown[] | null] | null;
+type AheadRow = [id: string, access: string, level: unknown, collections: unknown[] | null];
+
 /** What a check missed: a story's settings, a meter (with the key it is kept under). */
 type Missed = { storyId: string | null; meter: (MeterRef & { key: string }) | null };
 type Read = { story: StoryAccess | null; views: string[] };
@@ -178,8 +177,10 @@ const readMissed = perTurn(async (db: Db, accountId: number, batch: Missed[]): P
     [...meters.values()].map((m) => ({ k: m.readerKey, p: m.periodStart.toISOString() })),
   );
   const [[row], [readAhead], keepRoster] = await Promise.all([
-    db.$queryRaw<{ stories: unknown; meters: unknown }[]>(keptSql(accountId, JSON.stringify(storyIds), metersJson)),
-    ahead ? db.$queryRaw<{ ahead: unknown }[]>(readAheadSql(accountId, READ_AHEAD_STORIES)) : [],
+    db.$queryRaw<{ stories: [number, StoryRow][]; meters: [number, string[] | null][] }[]>(
+      keptSql(accountId, JSON.stringify(storyIds), metersJson),
+    ),
+    ahead ? db.$queryRaw<{ ahead: AheadRow[] }[]>(readAheadSql(accountId, READ_AHEAD_STORIES)) : [],
     period !== null && responseCacheOn() ? readRosterIfDue(db, accountId, period, generation) : null,
   ]).finally(() => {
     if (ahead) readingAhead.delete(accountId);
@@ -187,8 +188,7 @@ const readMissed = perTurn(async (db: Db, accountId: number, batch: Missed[]): P
   keepRoster?.();
 
   const stories = new Map<string, StoryAccess | null>();
-  type StoryRow = [string, unknown, unknown[] | null] | null;
-  for (const [n, found] of parseJson<[number, StoryRow][] | null>(row?.stories ?? null) ?? []) {
+  for (const [n, found] of row?.stories ?? []) {
     const storyId = storyIds[n - 1]!;
     const story = found && storyAccessOf(found[0], found[1], found[2]);
     if (story) keepValue(accountId, storyKeyOf(accountId, storyId), generation, story, storyTags(storyId));
@@ -196,15 +196,13 @@ const readMissed = perTurn(async (db: Db, accountId: number, batch: Missed[]): P
   }
   const views = new Map<string, string[]>();
   const meterKeys = [...meters.keys()];
-  for (const [n, counted] of parseJson<[number, string[] | null][] | null>(row?.meters ?? null) ?? []) {
+  for (const [n, counted] of row?.meters ?? []) {
     const key = meterKeys[n - 1]!;
     views.set(key, counted ?? []);
     keepValue(accountId, key, generation, counted ?? [], [meterPurgeKey(meters.get(key)!.readerKey)]);
   }
   if (ahead) keepValue(accountId, readAheadKey(accountId), generation, true, ["collections"]);
-  for (const [id, access, level, collections] of parseJson<[string, string, unknown, unknown[] | null][] | null>(
-    readAhead?.ahead ?? null,
-  ) ?? []) {
+  for (const [id, access, level, collections] of readAhead?.ahead ?? []) {
     if (!stories.has(id))
       keepValue(
         accountId,
@@ -277,6 +275,17 @@ CROSS JOIN LATERAL (
     ), '[]'::json) AS subscriptions
 ) AS r`;
 
+/** A subscription as the statement gives it (json; times as text). */
+type SubscriptionRow = {
+  id: number;
+  type: string;
+  dynamic_assets: unknown;
+  start: string | null;
+  end: string | null;
+  grace: string | null;
+  assets: ReaderSubscription["assets"] | null;
+};
+
 const readerStates = new ProcessCache<string, ReaderState>("access", { ttlMs: 10 * 60_000, maxEntries: 100_000 });
 
 const epochMs = (value: string | null): number | null => (value === null ? null : new Date(value).getTime());
@@ -295,24 +304,15 @@ const readReaderStates = perTurn(async (db: Db, accountId: number, batch: Reader
   const readers = JSON.stringify(
     batch.map((miss) => ({ m: miss.memberId, j: miss.memberId === null ? miss.jwtUserId : null })),
   );
-  const rows = await db.$queryRaw<{ n: unknown; member_id: unknown; subscriptions: unknown }[]>(
+  const rows = await db.$queryRaw<{ n: bigint; member_id: number | null; subscriptions: SubscriptionRow[] }[]>(
     readerSql(accountId, readers),
   );
-  type Raw = {
-    id: unknown;
-    type: string;
-    dynamic_assets: unknown;
-    start: string | null;
-    end: string | null;
-    grace: string | null;
-    assets: ReaderSubscription["assets"] | null;
-  };
   const states = new Array<ReaderState>(batch.length);
   for (const row of rows) {
     states[Number(row.n) - 1] = {
-      memberId: row.member_id === null || row.member_id === undefined ? null : Number(row.member_id),
-      subscriptions: parseJson<Raw[]>(row.subscriptions ?? "[]").map((s) => ({
-        id: Number(s.id),
+      memberId: row.member_id,
+      subscriptions: row.subscriptions.map((s) => ({
+        id: s.id,
         type: s.type,
         dynamicAssets: s.dynamic_assets,
         assets: s.assets ?? [],

@@ -89,23 +89,28 @@ export async function readRosterIfDue(
   if (!cachesAnswer() || readingRoster.has(accountId) || currentRoster(accountId, periodMs) !== undefined) return null;
   readingRoster.add(accountId);
   try {
-    const [row] = await db.$queryRaw<{ readers: number; roster: unknown }[]>(
+    const [row] = await db.$queryRaw<{ readers: number; roster: [string, string[]][] }[]>(
       rosterSql(accountId, periodStart, METER_ROSTER.maxReaders + 1),
     );
-    return row ? () => keepRoster(accountId, periodMs, generation, Number(row.readers), row.roster) : null;
+    return row ? () => keepRoster(accountId, periodMs, generation, row.readers, row.roster) : null;
   } finally {
     readingRoster.delete(accountId);
   }
 }
 
 /** The roster as read: each reader's stories frozen, the story ids shared between readers. */
-function keepRoster(accountId: number, periodMs: number, generation: number, readers: number, rows: unknown): void {
+function keepRoster(
+  accountId: number,
+  periodMs: number,
+  generation: number,
+  readers: number,
+  rows: [readerKey: string, stories: string[]][],
+): void {
   let views: Map<string, readonly string[]> | null = null;
   if (readers <= METER_ROSTER.maxReaders) {
     views = new Map();
     const ids = new Map<string, string>();
-    const parsed = (typeof rows === "string" ? JSON.parse(rows) : rows) as [string, string[]][] | null;
-    for (const [readerKey, stories] of parsed ?? []) {
+    for (const [readerKey, stories] of rows) {
       const shared = stories.map((id) => ids.get(id) ?? (ids.set(id, id), id));
       views.set(readerKey, Object.freeze(shared));
     }
