@@ -111,3 +111,18 @@ export async function assertImageRefsAllowed(
       { details },
     );
 }
+
+/**
+ * assertImageRefsAllowed for a row's `metadata` (a collection's, an entity's): the image keys it
+ * sets, those in the row's `previous` metadata kept.
+ */
+export async function assertMetadataImagesAllowed(
+  db: Db,
+  args: { accountId: number; metadata: unknown; previous?: unknown },
+): Promise<void> {
+  await assertImageRefsAllowed(db, {
+    accountId: args.accountId,
+    refs: collectImageRefs(args.metadata, "metadata"),
+    keep: collectImageRefs(args.previous, "metadata").map((ref) => ref.key),
+  });
+}

@@ -53,6 +53,15 @@ function assertManual(collection: { automated: boolean }, toDo: string): void {
   }
 }
 
+/** A collection's items changed: its time of change, its audit entry (`audit`) and its event. */
+async function recordItemsChange(
+  tx: Db,
+  args: { actor: Actor; collectionId: number; now: Date; audit: Prisma.InputJsonObject },
+): Promise<void> {
+  await tx.collection.update({ where: { id: args.collectionId }, data: { updatedAt: args.now } });
+  await recordCollectionChange(tx, { ...args, change: "items" });
+}
+
 /**
  * Replace a manual collection's items with `items`, in that order. Stories and child
  * collections must be the account's; nesting must not make the collection contain itself.
@@ -128,11 +137,9 @@ export async function setCollectionItems(
         })),
       });
     }
-    await tx.collection.update({ where: { id: current.id }, data: { updatedAt: now } });
-    await recordCollectionChange(tx, {
+    await recordItemsChange(tx, {
       actor,
       collectionId: current.id,
-      change: "items",
       now,
       audit: { stories: storyIds.length, collections: childIds.length },
     });
@@ -170,14 +177,7 @@ export async function appendStoriesToCollection(
     await tx.collectionItem.createMany({
       data: added.map((storyId, i) => ({ collectionId: current.id, position: start + i, storyId })),
     });
-    await tx.collection.update({ where: { id: current.id }, data: { updatedAt: now } });
-    await recordCollectionChange(tx, {
-      actor,
-      collectionId: current.id,
-      change: "items",
-      now,
-      audit: { added: added.length },
-    });
+    await recordItemsChange(tx, { actor, collectionId: current.id, now, audit: { added: added.length } });
     return { added, alreadyIn };
   });
 }

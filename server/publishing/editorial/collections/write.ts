@@ -10,7 +10,7 @@ import { withTransaction } from "../../../db/transaction";
 import { AppError } from "../../../errors";
 import type { Prisma } from "../../../generated/prisma/client";
 import { parseInput } from "../../../validation";
-import { assertImageRefsAllowed, collectImageRefs } from "../image-refs";
+import { assertMetadataImagesAllowed } from "../image-refs";
 import {
   ZCreateCollectionInput,
   ZUpdateCollectionInput,
@@ -32,10 +32,7 @@ export async function createCollection(
   const slug = input.slug ?? slugFromName(input.name);
   return withTransaction(db, async (tx) => {
     await assertSlugFree(tx, "collection", { actor, slug });
-    await assertImageRefsAllowed(tx, {
-      accountId: actor.accountId,
-      refs: collectImageRefs(input.metadata, "metadata"),
-    });
+    await assertMetadataImagesAllowed(tx, { accountId: actor.accountId, metadata: input.metadata });
     const created = await tx.collection.create({
       data: {
         accountId: actor.accountId,
@@ -70,10 +67,10 @@ export async function updateCollection(
   return withTransaction(db, async (tx) => {
     const current = await getOwnedOrThrow(tx, COLLECTIONS, { actor, id: input.id });
     await assertSlugChangeFree(tx, "collection", { actor, slug: input.slug, current });
-    await assertImageRefsAllowed(tx, {
+    await assertMetadataImagesAllowed(tx, {
       accountId: actor.accountId,
-      refs: collectImageRefs(input.metadata, "metadata"),
-      keep: collectImageRefs(current.metadata, "metadata").map((ref) => ref.key),
+      metadata: input.metadata,
+      previous: current.metadata,
     });
     await tx.collection.update({
       where: { id: current.id },

@@ -10,7 +10,7 @@ import { withTransaction } from "../../../db/transaction";
 import { AppError } from "../../../errors";
 import type { Prisma } from "../../../generated/prisma/client";
 import { parseInput } from "../../../validation";
-import { assertImageRefsAllowed, collectImageRefs } from "../image-refs";
+import { assertMetadataImagesAllowed } from "../image-refs";
 import {
   slugify,
   ZAddRelationshipInput,
@@ -147,10 +147,7 @@ export async function createEntity(
   const input = parseInput(ZCreateEntityInput, args.input);
   input.metadata = cleanMetadataOrThrow(input.metadata, "metadata");
   return withTransaction(db, async (tx) => {
-    await assertImageRefsAllowed(tx, {
-      accountId: actor.accountId,
-      refs: collectImageRefs(input.metadata, "metadata"),
-    });
+    await assertMetadataImagesAllowed(tx, { accountId: actor.accountId, metadata: input.metadata });
     const entity = await tx.entity.create({
       data: {
         accountId: actor.accountId,
@@ -184,11 +181,7 @@ export async function updateEntity(
   const metadata = cleanMetadataOrThrow(rawMetadata, "metadata");
   return withTransaction(db, async (tx) => {
     const current = await getOwnedOrThrow(tx, ENTITIES, { actor, id });
-    await assertImageRefsAllowed(tx, {
-      accountId: actor.accountId,
-      refs: collectImageRefs(metadata, "metadata"),
-      keep: collectImageRefs(current.metadata, "metadata").map((ref) => ref.key),
-    });
+    await assertMetadataImagesAllowed(tx, { accountId: actor.accountId, metadata, previous: current.metadata });
     const entity = await tx.entity.update({
       where: { id },
       data: {

@@ -89,15 +89,14 @@ export function wouldCreateSectionCycle(
   return false;
 }
 
+/** The columns the dashboard's tree and the webhook event both show. */
+const SECTION_COLUMNS = { id: true, name: true, displayName: true, slug: true, parentId: true } as const;
+
 export async function listSections(db: Db, { actor }: { actor: Actor }): Promise<SectionNode[]> {
   const rows = await db.section.findMany({
     where: { accountId: actor.accountId, deletedAt: null },
     select: {
-      id: true,
-      name: true,
-      displayName: true,
-      slug: true,
-      parentId: true,
+      ...SECTION_COLUMNS,
       position: true,
       collection: { select: { id: true, slug: true } },
       _count: { select: { stories: true } },
@@ -150,11 +149,7 @@ async function sectionEventItem(db: Db, id: number) {
   const row = await db.section.findUniqueOrThrow({
     where: { id },
     select: {
-      id: true,
-      name: true,
-      displayName: true,
-      slug: true,
-      parentId: true,
+      ...SECTION_COLUMNS,
       collectionId: true,
       deletedAt: true,
       updatedAt: true,
