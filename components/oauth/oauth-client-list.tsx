@@ -14,9 +14,7 @@ import {
   Code,
   DateTime,
   ErrorAlert,
-  LoadState,
-  Panel,
-  PanelSection,
+  ListPanel,
   serverErrors,
   ShownOnce,
   useConfirm,
@@ -73,13 +71,15 @@ export function OAuthClientList() {
       ) : null}
       <ErrorAlert errors={serverErrors(rotate.error ?? revoke.error)} />
 
-      <Panel
+      <ListPanel
         title="Clients"
         titleId="oauth-clients-title"
-        actions={!adding ? <Button onClick={() => setAdding(true)}>Register client</Button> : null}
-      >
-        {adding ? (
-          <PanelSection title="New client">
+        add={{
+          label: "Register client",
+          formTitle: "New client",
+          open: adding,
+          onOpen: () => setAdding(true),
+          form: (
             <OAuthClientForm
               submitLabel="Register client"
               pending={create.isPending}
@@ -90,17 +90,15 @@ export function OAuthClientList() {
                 setAdding(false);
               }}
             />
-          </PanelSection>
-        ) : null}
-        <LoadState
-          query={list}
-          what="OAuth clients"
-          empty={list.data?.length === 0}
-          emptyText="No OAuth clients yet. Register one for each application that signs readers in through Masthead."
-        />
-        {list.data?.length ? (
+          ),
+        }}
+        query={list}
+        what="OAuth clients"
+        emptyText="No OAuth clients yet. Register one for each application that signs readers in through Masthead."
+      >
+        {(clients) => (
           <ul className="divide-y divide-gray-100">
-            {list.data.map((client) => (
+            {clients.map((client) => (
               <li key={client.id} className="space-y-2 px-4 py-3" data-testid="oauth-client">
                 <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
                   <div className="min-w-0">
@@ -194,8 +192,8 @@ export function OAuthClientList() {
               </li>
             ))}
           </ul>
-        ) : null}
-      </Panel>
+        )}
+      </ListPanel>
     </div>
   );
 }

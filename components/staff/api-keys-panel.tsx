@@ -14,8 +14,7 @@ import {
   Code,
   DateTime,
   ErrorAlert,
-  LoadState,
-  Panel,
+  ListPanel,
   PanelList,
   ShownOnce,
   useConfirm,
@@ -62,36 +61,40 @@ export function ApiKeysPanel() {
   }
 
   return (
-    <Panel title="API keys" titleId="api-keys-title">
-      {rotated ? (
-        <div className="px-4 pt-3">
-          {/* Keyed by the key: a second rotation shows its key with a fresh Copy button. */}
-          <ShownOnce
-            key={rotated.key}
-            title="Copy the new key now: it will not be shown again."
-            value={rotated.key}
-            onDone={() => setRotated(null)}
-            testId="new-key-once"
-            valueTestId="new-key-value"
-          >
-            The old key {rotated.previous.prefix}… works until{" "}
-            {rotated.previous.expiresAt ? <DateTime value={rotated.previous.expiresAt} /> : "now"}.
-          </ShownOnce>
-        </div>
-      ) : null}
-      {rotate.error ? (
-        <div className="px-4 pt-3">
-          <ErrorAlert error={rotate.error} />
-        </div>
-      ) : null}
-      <LoadState
-        query={list}
-        what="API keys"
-        empty={list.data?.length === 0}
-        emptyText="This account has no API keys. `npm run admin:create` makes the first ones."
-      />
-      {list.data?.length ? (
-        <PanelList items={list.data} itemKey={(key) => key.id} labelledBy="api-keys-title" rowTestId="api-key-row">
+    <ListPanel
+      title="API keys"
+      titleId="api-keys-title"
+      query={list}
+      what="API keys"
+      emptyText="This account has no API keys. `npm run admin:create` makes the first ones."
+      notices={
+        <>
+          {rotated ? (
+            <div className="px-4 pt-3">
+              {/* Keyed by the key: a second rotation shows its key with a fresh Copy button. */}
+              <ShownOnce
+                key={rotated.key}
+                title="Copy the new key now: it will not be shown again."
+                value={rotated.key}
+                onDone={() => setRotated(null)}
+                testId="new-key-once"
+                valueTestId="new-key-value"
+              >
+                The old key {rotated.previous.prefix}… works until{" "}
+                {rotated.previous.expiresAt ? <DateTime value={rotated.previous.expiresAt} /> : "now"}.
+              </ShownOnce>
+            </div>
+          ) : null}
+          {rotate.error ? (
+            <div className="px-4 pt-3">
+              <ErrorAlert error={rotate.error} />
+            </div>
+          ) : null}
+        </>
+      }
+    >
+      {(keys) => (
+        <PanelList items={keys} itemKey={(key) => key.id} labelledBy="api-keys-title" rowTestId="api-key-row">
           {(key) => (
             <>
               <div className="min-w-0">
@@ -125,7 +128,7 @@ export function ApiKeysPanel() {
             </>
           )}
         </PanelList>
-      ) : null}
-    </Panel>
+      )}
+    </ListPanel>
   );
 }

@@ -21,10 +21,8 @@ import {
   FormActions,
   FormField,
   Input,
-  LoadState,
-  Panel,
+  ListPanel,
   PanelList,
-  PanelSection,
   RadioChoices,
   serverErrors,
   useConfirm,
@@ -115,13 +113,15 @@ export function StaffManager({ currentUserId }: { currentUserId: string }) {
   }
 
   return (
-    <Panel
+    <ListPanel
       title="Users"
       titleId="users-title"
-      actions={!adding ? <Button onClick={() => setAdding(true)}>Add user</Button> : null}
-    >
-      {adding ? (
-        <PanelSection title="New user">
+      add={{
+        label: "Add user",
+        formTitle: "New user",
+        open: adding,
+        onOpen: () => setAdding(true),
+        form: (
           <AddUserForm
             onDone={(message) => {
               setAdding(false);
@@ -130,23 +130,43 @@ export function StaffManager({ currentUserId }: { currentUserId: string }) {
             }}
             onCancel={() => setAdding(false)}
           />
-        </PanelSection>
-      ) : null}
-      {notice ? (
-        <div className="px-4 pt-3">
-          <Alert tone="success" data-testid="staff-notice">
-            {notice}
-          </Alert>
-        </div>
-      ) : null}
-      {actionError ? (
-        <div className="px-4 pt-3">
-          <ErrorAlert error={actionError} />
-        </div>
-      ) : null}
-      <LoadState query={list} what="users" empty={list.data?.length === 0} emptyText="No users." />
-      {list.data?.length ? (
-        <PanelList items={list.data} itemKey={(user) => user.id} labelledBy="users-title" rowTestId="staff-row" wide>
+        ),
+      }}
+      query={list}
+      what="users"
+      emptyText="No users."
+      notices={
+        <>
+          {notice ? (
+            <div className="px-4 pt-3">
+              <Alert tone="success" data-testid="staff-notice">
+                {notice}
+              </Alert>
+            </div>
+          ) : null}
+          {actionError ? (
+            <div className="px-4 pt-3">
+              <ErrorAlert error={actionError} />
+            </div>
+          ) : null}
+        </>
+      }
+      after={
+        editing ? (
+          <RolesDialog
+            user={editing}
+            onClose={() => setEditing(null)}
+            onSaved={(message) => {
+              setEditing(null);
+              setNotice(message);
+              void refresh();
+            }}
+          />
+        ) : null
+      }
+    >
+      {(users) => (
+        <PanelList items={users} itemKey={(user) => user.id} labelledBy="users-title" rowTestId="staff-row" wide>
           {(user) => (
             <>
               <div className="min-w-0">
@@ -214,19 +234,8 @@ export function StaffManager({ currentUserId }: { currentUserId: string }) {
             </>
           )}
         </PanelList>
-      ) : null}
-      {editing ? (
-        <RolesDialog
-          user={editing}
-          onClose={() => setEditing(null)}
-          onSaved={(message) => {
-            setEditing(null);
-            setNotice(message);
-            void refresh();
-          }}
-        />
-      ) : null}
-    </Panel>
+      )}
+    </ListPanel>
   );
 }
 

@@ -25,6 +25,7 @@ export {
 } from "./input";
 export { useLeaveGuard } from "./leave-guard";
 export { LinkCard, LinkCards, TextLink, textLinkClasses } from "./link";
+export { ListPanel } from "./list-panel";
 export { ErrorReference, LoadError, Loading, LoadMore, LoadState } from "./load-state";
 export { PageHeader } from "./page-header";
 export { Card, Panel, PanelFooter, PanelList, PanelSection } from "./panel";
@@ -38,6 +39,7 @@ export {
   type ServerErrors,
 } from "./server-errors";
 export { SelectableList } from "./selectable-list";
+export { useSettingsDraft } from "./settings-draft";
 export { ShownOnce } from "./shown-once";
 export { StatusMessage } from "./status-message";
 export { TabNav } from "./tab-nav";

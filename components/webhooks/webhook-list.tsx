@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Badge, Button, LoadState, Panel, PanelSection, TextLink } from "@/components/ui";
+import { Badge, ListPanel, TextLink } from "@/components/ui";
 import { WEBHOOK_KIND_LABELS } from "@/server/webhooks/events.schema";
 
 import { EndpointStatus } from "./endpoint-status";
@@ -32,13 +32,15 @@ export function WebhookList() {
     <div className="space-y-6">
       {created?.secret ? <SecretOnce secret={created.secret} onDone={() => setCreated(null)} /> : null}
 
-      <Panel
+      <ListPanel
         title="Endpoints"
         titleId="webhooks-title"
-        actions={!adding ? <Button onClick={() => setAdding(true)}>Add webhook</Button> : null}
-      >
-        {adding ? (
-          <PanelSection title="New webhook">
+        add={{
+          label: "Add webhook",
+          formTitle: "New webhook",
+          open: adding,
+          onOpen: () => setAdding(true),
+          form: (
             <WebhookForm
               submitLabel="Add webhook"
               pending={create.isPending}
@@ -49,17 +51,15 @@ export function WebhookList() {
                 setAdding(false);
               }}
             />
-          </PanelSection>
-        ) : null}
-        <LoadState
-          query={list}
-          what="webhooks"
-          empty={list.data?.length === 0}
-          emptyText="No webhooks yet. Add one to receive story, collection or subscription events."
-        />
-        {list.data?.length ? (
+          ),
+        }}
+        query={list}
+        what="webhooks"
+        emptyText="No webhooks yet. Add one to receive story, collection or subscription events."
+      >
+        {(endpoints) => (
           <ul className="divide-y divide-gray-100">
-            {list.data.map((endpoint) => (
+            {endpoints.map((endpoint) => (
               <li
                 key={endpoint.id}
                 className="flex flex-col gap-2 px-4 py-3 sm:flex-row sm:items-center sm:justify-between"
@@ -87,8 +87,8 @@ export function WebhookList() {
               </li>
             ))}
           </ul>
-        ) : null}
-      </Panel>
+        )}
+      </ListPanel>
     </div>
   );
 }
