@@ -22,7 +22,7 @@ import {
   Panel,
   RadioChoices,
   Select,
-  serverErrors,
+  useSettingsDraft,
   WholeNumberInput,
 } from "@/components/ui";
 import {
@@ -70,15 +70,6 @@ function Editor({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<Draft>({
-    mode: view.mode,
-    toxicityThreshold: String(view.toxicityThreshold),
-    bannedWords: view.bannedWords,
-    holdLinksFromNewReaders: view.holdLinksFromNewReaders,
-    guestCommentsAllowed: view.guestCommentsAllowed,
-    confidentialCommentsAllowed: view.confidentialCommentsAllowed,
-  });
-  const [localIssues, setLocalIssues] = useState<Record<string, string>>({});
   const save = useMutation(
     trpc.moderation.updateSettings.mutationOptions({
       onSuccess: async (result) => {
@@ -87,12 +78,19 @@ function Editor({
       },
     }),
   );
-  const errors = serverErrors(save.error, FIELDS);
-  const error = (field: (typeof FIELDS)[number]) => localIssues[field] ?? errors.fields[field];
-  const set = (patch: Partial<Draft>) => {
-    setDraft({ ...draft, ...patch });
-    setSaved(null);
-  };
+  const { draft, set, errors, error, check } = useSettingsDraft<Draft, (typeof FIELDS)[number]>({
+    initial: {
+      mode: view.mode,
+      toxicityThreshold: String(view.toxicityThreshold),
+      bannedWords: view.bannedWords,
+      holdLinksFromNewReaders: view.holdLinksFromNewReaders,
+      guestCommentsAllowed: view.guestCommentsAllowed,
+      confidentialCommentsAllowed: view.confidentialCommentsAllowed,
+    },
+    fields: FIELDS,
+    serverError: save.error,
+    onEdit: () => setSaved(null),
+  });
 
   return (
     <form
@@ -100,19 +98,11 @@ function Editor({
       onSubmit={(event) => {
         event.preventDefault();
         const input = { ...draft, toxicityThreshold: Number(draft.toxicityThreshold) };
-        const checked = ZModerationSettings.safeParse(input);
-        if (!checked.success) {
-          const issues: Record<string, string> = {};
-          for (const issue of checked.error.issues) {
-            const key = String(issue.path[0]);
-            const where = issue.path.length > 1 ? ` (word ${Number(issue.path[1]) + 1})` : "";
-            issues[key] ??= `${issue.message}${where}`;
-          }
-          setLocalIssues(issues);
-          return;
-        }
-        setLocalIssues({});
-        save.mutate(checked.data);
+        // A banned word's problem says which word it is.
+        const checked = check(ZModerationSettings, input, (path) =>
+          path.length > 1 ? ` (word ${Number(path[1]) + 1})` : "",
+        );
+        if (checked !== null) save.mutate(checked);
       }}
     >
       <Panel title="How comments are published" padded>

@@ -21,8 +21,8 @@ import {
   Panel,
   RadioChoices,
   Select,
-  serverErrors,
   Textarea,
+  useSettingsDraft,
 } from "@/components/ui";
 import type { TPublisherSettingsView } from "@/server/publishing/settings.schema";
 
@@ -58,7 +58,6 @@ function Editor({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const sections = useQuery(trpc.organise.sections.list.queryOptions());
-  const [values, setValues] = useState<Settings>(view.settings);
   const [domainsText, setDomainsText] = useState(view.settings.siteDomains.join("\n"));
   const update = useMutation(
     trpc.settings.update.mutationOptions({
@@ -69,15 +68,21 @@ function Editor({
       },
     }),
   );
-  const errors = serverErrors(update.error, FIELDS);
+  const {
+    draft: values,
+    set: patch,
+    errors,
+  } = useSettingsDraft<Settings, (typeof FIELDS)[number]>({
+    initial: view.settings,
+    fields: FIELDS,
+    serverError: update.error,
+    onEdit: () => setSaved(null),
+  });
   // Nested fields (seo.title, menu.2.url) by their full path.
   const details = errorDetails(update.error);
   const detailOf = (field: string) => details.find((d) => d.field === field)?.issue;
   const firstUnder = (prefix: string) => details.find((d) => d.field.startsWith(`${prefix}.`))?.issue;
-  const set = <K extends keyof Settings>(key: K, value: Settings[K]) => {
-    setSaved(null);
-    setValues((v) => ({ ...v, [key]: value }));
-  };
+  const set = <K extends keyof Settings>(key: K, value: Settings[K]) => patch({ [key]: value });
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -19,7 +19,7 @@ import {
   LoadState,
   Panel,
   Select,
-  serverErrors,
+  useSettingsDraft,
   WholeNumberInput,
 } from "@/components/ui";
 import {
@@ -58,14 +58,6 @@ function Editor({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<Draft>({
-    enabled: view.enabled,
-    freeStories: String(view.freeStories),
-    periodLength: String(view.periodLength),
-    periodUnit: view.periodUnit,
-    meterAnonymous: view.meterAnonymous,
-  });
-  const [localIssues, setLocalIssues] = useState<Record<string, string>>({});
   const save = useMutation(
     trpc.paywallMeter.update.mutationOptions({
       onSuccess: async () => {
@@ -74,12 +66,18 @@ function Editor({
       },
     }),
   );
-  const errors = serverErrors(save.error, FIELDS);
-  const error = (field: (typeof FIELDS)[number]) => localIssues[field] ?? errors.fields[field];
-  const set = (patch: Partial<Draft>) => {
-    setDraft({ ...draft, ...patch });
-    setSaved(false);
-  };
+  const { draft, set, errors, error, check } = useSettingsDraft<Draft, (typeof FIELDS)[number]>({
+    initial: {
+      enabled: view.enabled,
+      freeStories: String(view.freeStories),
+      periodLength: String(view.periodLength),
+      periodUnit: view.periodUnit,
+      meterAnonymous: view.meterAnonymous,
+    },
+    fields: FIELDS,
+    serverError: save.error,
+    onEdit: () => setSaved(false),
+  });
 
   return (
     <form
@@ -88,19 +86,12 @@ function Editor({
       data-testid="paywall-meter-form"
       onSubmit={(event) => {
         event.preventDefault();
-        const checked = ZMeterSettingsInput.safeParse({
+        const checked = check(ZMeterSettingsInput, {
           ...draft,
           freeStories: Number(draft.freeStories),
           periodLength: Number(draft.periodLength),
         });
-        if (!checked.success) {
-          const issues: Record<string, string> = {};
-          for (const issue of checked.error.issues) issues[String(issue.path[0])] ??= issue.message;
-          setLocalIssues(issues);
-          return;
-        }
-        setLocalIssues({});
-        save.mutate(checked.data);
+        if (checked !== null) save.mutate(checked);
       }}
     >
       {!view.configured ? (
