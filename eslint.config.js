@@ -1,7 +1,72 @@
 // ESLint flat config: Next's core-web-vitals rules, typescript-eslint with type information, and the
 // layering rules of docs/architecture.md.
+import fs from "node:fs";
+
 import nextVitals from "eslint-config-next/core-web-vitals";
 import tseslint from "typescript-eslint";
+
+// ─── The layers of server/ ─────────────────────────────────────────────────────────────────────
+// Bottom first; a file imports its own layer and the ones below it, never one above:
+//   1. base: env.js, server/db, server/log.ts, server/errors.ts, server/lifecycle.ts (process stop
+//      hooks), server/validation.ts, server/web-url.ts, server/time, server/security,
+//      server/generated (Prisma), and the shared schemas server/*.schema.ts;
+//   2. server/cache: the in-process caches and what empties them;
+//   3. domain: every other folder of server/ (accounts, audit, auth, engagement, jobs, mail,
+//      members, oauth, publishing, subscriptions, webhooks, widgets…); domain areas import each
+//      other freely (without circles);
+//   4. transports: server/http (REST routes), server/trpc (the dashboard's API), server/docs
+//      (the REST reference, read from the routes);
+//   5. app/, inngest/, instrumentation.ts, scripts/: the entry points. components/ imports only
+//      *.schema.ts and tRPC types from server/ (its own rule below).
+// server/testing is test support: only tests import it. Tests (*.test.ts, *.int.test.ts) and
+// server/testing may import any layer. A new folder of server/ is domain until listed otherwise.
+const BASE = [
+  "db",
+  "log",
+  "errors",
+  "lifecycle",
+  "validation",
+  "web-url",
+  "time",
+  "security",
+  "generated",
+  "cursor-page.schema",
+  "params.schema",
+];
+const CACHE = ["cache"];
+const TRANSPORTS = ["http", "trpc", "docs"];
+const TEST_SUPPORT = ["testing"];
+const DOMAIN = [
+  ...new Set(
+    fs
+      .readdirSync(new URL("./server", import.meta.url))
+      .filter((name) => !/\.test\.tsx?$/.test(name))
+      .map((name) => name.replace(/\.tsx?$/, "")),
+  ),
+].filter((name) => ![...BASE, ...CACHE, ...TRANSPORTS, ...TEST_SUPPORT].includes(name));
+
+const escape = (name) => name.replace(/[.]/g, "\\.");
+/** An import of one of server/'s `names`, by "@/server/…" or by a relative path. */
+const serverImport = (names, message) => ({
+  regex: `^(?:@/server/|(?:\\.{1,2}/)+)(?:${names.map(escape).join("|")})(?:/|$)`,
+  message,
+});
+const ENTRY_POINTS = {
+  regex: "^(?:@/|(?:\\.\\./)+)(?:app|components|inngest)(?:/|$)",
+  message: "server/ must not import app/, components/ or inngest/ (the entry points sit on top of it).",
+};
+const NO_NEXT = { group: ["next/*", "next"], message: "Domain code stays free of Next.js; put HTTP in server/http." };
+const NO_TRPC = { group: ["@trpc/*"], message: "Services must not import tRPC; routers live in server/trpc." };
+const NO_TEST_SUPPORT = serverImport(TEST_SUPPORT, "server/testing is test support: only tests import it.");
+const UP_TO_TRANSPORTS = serverImport(
+  TRANSPORTS,
+  "server/http, server/trpc and server/docs sit on top of the domain: move what both need below them.",
+);
+const UP_TO_DOMAIN = serverImport(DOMAIN, "A base module (db, log, errors…) or the cache imports no domain module.");
+const UP_TO_CACHE = serverImport(CACHE, "The base layer (db, log, errors…) sits below server/cache.");
+const layerRule = (...patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
+const TESTS = ["**/*.test.ts", "**/*.test.tsx", "server/testing/**"];
+const inServer = (names) => names.flatMap((name) => [`server/${name}/**`, `server/${name}.ts`]);
 
 export default tseslint.config(
   {
@@ -63,25 +128,39 @@ export default tseslint.config(
       ],
     },
   },
-  // server/ is domain logic: no HTTP framework, no UI.
+  // server/ in layers (the list at the top of this file): no import runs up them.
   {
-    files: ["server/**"],
-    ignores: ["server/http/**", "server/trpc/**", "server/auth/next-auth.ts"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              group: ["@/app/*", "@/components/*", "../../app/*", "../../components/*"],
-              message: "server/ must not import app/ or components/.",
-            },
-            { group: ["next/*", "next"], message: "Domain code stays free of Next.js; put HTTP in server/http." },
-            { group: ["@trpc/*"], message: "Services must not import tRPC; routers live in server/trpc." },
-          ],
-        },
-      ],
-    },
+    files: inServer(BASE),
+    ignores: TESTS,
+    rules: layerRule(ENTRY_POINTS, NO_NEXT, NO_TRPC, NO_TEST_SUPPORT, UP_TO_TRANSPORTS, UP_TO_DOMAIN, UP_TO_CACHE),
+  },
+  {
+    files: inServer(CACHE),
+    ignores: TESTS,
+    rules: layerRule(ENTRY_POINTS, NO_NEXT, NO_TRPC, NO_TEST_SUPPORT, UP_TO_TRANSPORTS, UP_TO_DOMAIN),
+  },
+  // The domain: no HTTP framework, no UI (Auth.js's Next.js binding is the one domain file on Next).
+  {
+    files: inServer(DOMAIN),
+    ignores: [...TESTS, "server/auth/next-auth.ts"],
+    rules: layerRule(ENTRY_POINTS, NO_NEXT, NO_TRPC, NO_TEST_SUPPORT, UP_TO_TRANSPORTS),
+  },
+  {
+    files: ["server/auth/next-auth.ts"],
+    rules: layerRule(ENTRY_POINTS, NO_TRPC, NO_TEST_SUPPORT, UP_TO_TRANSPORTS),
+  },
+  {
+    files: inServer(TRANSPORTS),
+    ignores: TESTS,
+    rules: layerRule(ENTRY_POINTS, NO_TEST_SUPPORT),
+  },
+  {
+    files: ["inngest/**"],
+    ignores: TESTS,
+    rules: layerRule({
+      regex: "^(?:@/|(?:\\.\\./)+)(?:app|components)(?:/|$)",
+      message: "inngest/ runs server/ code; it imports nothing from app/ or components/.",
+    }),
   },
   {
     files: ["components/**"],

@@ -6,7 +6,6 @@
  * Add a route by adding a line to CONTENT_ROUTES: a regex over the path whose named groups are
  * the route's dynamic params (decoded like Next.js does), and the route module's exports.
  */
-/* eslint-disable no-restricted-imports -- a test harness: it serves the app's own route handlers. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
