@@ -18,12 +18,12 @@
  * 5. the counts of the answer: the page's and the realm's, as the statement's snapshot has them
  *    (before this comment, which the triggers count when the statement ends), with the replied-to
  *    comment's state (comment-queries.ts countsBeforeCreateSql); countsAfterCreate adds the new
- *    comment in the app (which counts a create answers: docs/decisions/0101-comment-create-counts.md).
+ *    comment in the app (which counts a create answers: docs/decisions/0009-counts-a-create-answers.md).
  * Every part commits together or not at all. When active endpoints take comment.created, the
  * statement runs in a transaction that also writes their deliveries (the outbox).
  *
  * What counts as a repeat (the reader's last comment only, not any comment of the window):
- * docs/decisions/0102-duplicate-comment.md.
+ * docs/decisions/0008-duplicate-comment-rule.md.
  */
 import "server-only";
 

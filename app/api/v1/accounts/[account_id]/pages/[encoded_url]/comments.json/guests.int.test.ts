@@ -191,7 +191,7 @@ describe("guest commenting", () => {
     expect(await db.usedCaptcha.count()).toBe(2);
   });
 
-  it("makes a comment of each guest's post, the same words within 10 s too (docs/decisions/0101)", async () => {
+  it("makes a comment of each guest's post, the same words within 10 s too (docs/decisions/0016)", async () => {
     const { db, id, account } = await setup({ guestCommentsAllowed: true });
     const first = await post(id, guestBody("Thanks!", await solvedCaptcha(account.id)));
     const second = await post(id, guestBody("Thanks!", await solvedCaptcha(account.id)));
