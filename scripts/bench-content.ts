@@ -4,7 +4,7 @@
  *
  * Benchmark of the publishing content API (reads), the engagement API (comment counts, a comment
  * list, comment create) and the access checks against the local PostgreSQL, stated against the
- * budgets of issue 37 (scripts/bench/report.ts):
+ * budgets of docs/performance.md (scripts/bench/report.ts):
  *   1. DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test?schema=mh_bench, a schema of
  *      its own), migrated and seeded with the demo publisher, N generated stories and the
  *      engagement and access data (topped up when already there; earlier runs' comments removed);

@@ -1,5 +1,5 @@
 /**
- * An editor's story from first word to schedule, in one go (issue 18's quality bar): formatting, a
+ * An editor's story from first word to schedule, in one go: formatting, a
  * quote and a gallery written in the editor; the draft saves itself, survives leaving and coming
  * back; a second editor's change meanwhile is kept next to the first editor's text, neither lost;
  * the private preview shows the draft; an earlier revision is restored; the story is scheduled and

@@ -1,5 +1,5 @@
 /**
- * The revenue dashboard (issue 16): a revenue user finds a subscriber by e-mail, refunds part of
+ * The revenue dashboard: a revenue user finds a subscriber by e-mail, refunds part of
  * their payment (confirmed; the payment shows what was refunded and by whom), sees the reports'
  * charts and the overview's headline numbers; the owner's audit log shows the refund. On a
  * desktop and on a 390 px phone, with no sideways page scroll.

@@ -1,6 +1,6 @@
 /**
  * The bench's table: per scenario its CPU per request (app + database), latency, throughput, its
- * floor when built afresh, and the budget of issue 37 beside it with a pass/fail mark.
+ * floor when built afresh, and the budget of docs/performance.md beside it with a pass/fail mark.
  */
 import type { Memory } from "./app";
 import type { SqlFloor } from "./floor";
@@ -122,7 +122,7 @@ CPU ms app+db: CPU time per request of the app's processes and of its PostgreSQL
 ', uncached': the same requests with Cache-Control: no-cache, built afresh every time;
 floor SQL ms: the statements one request ran, replayed alone through pg (PostgreSQL's CPU + this
   process's, per replay), with their count; SQL wall ms: the replay's time; floor JSON ms: the same
-  answer serialised again (JSON.stringify). Budgets (issue 37): cached answers within
+  answer serialised again (JSON.stringify). Budgets: cached answers within
   ${CACHED_TIMES_EMPTY}× the empty handler's CPU; answers built afresh as listed.`);
   return allMet;
 }

@@ -1,5 +1,5 @@
 /**
- * What the subscription lifecycle (issue 16, ./lifecycle.ts) does next, and when: a pure function
+ * What the subscription lifecycle (./lifecycle.ts) does next, and when: a pure function
  * of a subscription's stored state and the time, so the job that runs a step, the sweep that
  * finds forgotten ones and the tests all agree. docs/subscriptions.md "Lifecycle".
  */

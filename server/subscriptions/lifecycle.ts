@@ -1,5 +1,5 @@
 /**
- * The subscription lifecycle (issue 16; docs/subscriptions.md "Lifecycle"): what happens to a
+ * The subscription lifecycle (docs/subscriptions.md "Lifecycle"): what happens to a
  * subscription as time passes, run as background jobs on the job engine (server/jobs).
  *
  * - "subscription.lifecycle" (one job per subscription and due time, key

@@ -1,5 +1,5 @@
 /**
- * Refunds by revenue staff (issue 16): part or all of a captured payment, through the payment's
+ * Refunds by revenue staff: part or all of a captured payment, through the payment's
  * own adapter (payments/adapter.ts `refund`), audited as `payment.refund`.
  *
  * Never more than captured minus refunded, also under parallel requests: the amount is first

@@ -1,5 +1,5 @@
 /**
- * The revenue dashboard's reports (issue 16), aggregated in SQL, per UTC day of a range of at
+ * The revenue dashboard's reports, aggregated in SQL, per UTC day of a range of at
  * most 366 days (revenue.schema.ts). Definitions (docs/dashboard.md "Revenue"):
  *
  * - A subscription *counts* when it is not deleted and its status grants access (active, or

@@ -1,5 +1,5 @@
 /**
- * Inputs of the revenue dashboard (issue 16): refunds, the subscriber lookup and the reports'
+ * Inputs of the revenue dashboard: refunds, the subscriber lookup and the reports'
  * date range. Money is integer cents; days are UTC calendar days written YYYY-MM-DD.
  */
 import { z } from "zod";

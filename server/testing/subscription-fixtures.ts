@@ -1,5 +1,5 @@
 /**
- * Subscriptions for tests, written as checkout writes them (server/subscriptions, issue 14): the
+ * Subscriptions for tests, written as checkout writes them (server/subscriptions): the
  * plan copy filled from the plan, start now (or given) and end from addDuration, the status a
  * checkout leaves (active for manual/sponsored, pending for a paid one awaiting its payment).
  * Plain rows: no webhook event, no audit entry (checkout's own tests cover those).

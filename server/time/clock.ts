@@ -1,5 +1,5 @@
 /**
- * The one "now" of time-driven domain work (the subscription lifecycle, issue 16): real time by
+ * The one "now" of time-driven domain work (the subscription lifecycle): real time by
  * default; tests (and only tests) set it, so a year of a subscription runs in seconds without
  * sleeping. Jobs read it through their context's `clock` (server/jobs/background.ts passes `now`),
  * so the engine's idea of "due" and the lifecycle's agree.

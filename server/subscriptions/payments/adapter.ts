@@ -10,7 +10,7 @@
  *   (the reader pays in the gateway's own widget)
  *   create   → verifyPayment(): prove that `payment_token` is a payment of exactly the attempt's
  *              amount and currency for that order. CAPTURED makes the subscription active,
- *              AUTHORIZED/PENDING leaves it pending (a gateway webhook confirms it later, issue 16),
+ *              AUTHORIZED/PENDING leaves it pending (a gateway webhook confirms it later),
  *              FAILED refuses the create (422).
  *   webhook  → webhookRequestAuthorized(), webhookEventTypeMapping(), webhookEventDetails(), …
  */
@@ -115,7 +115,7 @@ export type GatewayEventDetails = {
   feeCurrency?: string | null;
 };
 
-/** One recurring charge the lifecycle asks for (issue 16): a period of a subscription, in integer cents. */
+/** One recurring charge the lifecycle asks for: a period of a subscription, in integer cents. */
 export type RecurringCharge = {
   accountId: number;
   subscriptionId: number;
@@ -158,14 +158,14 @@ export interface PaymentAdapter {
   /** Spec §6: a payment event with no subscription: cancel the gateway subscription and refund. */
   beforeExitOnSubscriptionAbsence?(creds: GatewayCredentials, details: GatewayEventDetails): Promise<void>;
   /**
-   * Charge one period of a recurring subscription (issue 16 lifecycle), for gateways where the
+   * Charge one period of a recurring subscription (the lifecycle), for gateways where the
    * service initiates the charge. Absent: the gateway charges by itself (Razorpay subscriptions)
    * and says so with a recurring_subscription_charged webhook, or nobody charges (manual).
    * Must be idempotent on `charge.idempotencyKey`: the same key answers the same payment.
    */
   chargeRecurring?(creds: GatewayCredentials | null, charge: RecurringCharge): Promise<RecurringChargeResult>;
   /**
-   * Give back `amountCents` of a captured payment (issue 16, the revenue dashboard). Throws a
+   * Give back `amountCents` of a captured payment (the revenue dashboard). Throws a
    * PaymentAdapterError when the gateway refuses ("declined") or cannot be reached
    * ("unavailable"); the caller then releases what it reserved. Adapters without it cannot refund.
    */

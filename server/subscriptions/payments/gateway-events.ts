@@ -13,7 +13,7 @@
  * subscription, emitting subscription.activated, in the job's transaction (exactly once, also
  * when events of one payment arrive together: the subscription row is locked). The recurring
  * jobs (recurring_subscription_charged, recurring_subscription_cancelled) are settled by
- * ./recurring-events.ts for the subscription lifecycle (issue 16), in the same job.
+ * ./recurring-events.ts for the subscription lifecycle, in the same job.
  *
  * Event status: received (job pending) → processed | ignored (with `error` saying why) | failed.
  */

@@ -1,4 +1,4 @@
-/** The jobs a gateway event maps to (interface-spec §6). Their processing is issue 16's. */
+/** The jobs a gateway event maps to (interface-spec §6). The subscription lifecycle processes them. */
 export const GATEWAY_JOB_NAMES = [
   /** Creates the subscription from the event details when a completed payment has none. */
   "one_time_subscription_charged",

@@ -1,6 +1,6 @@
 /**
  * The recurring gateway events (interface-spec §6 jobs recurring_subscription_charged and
- * recurring_subscription_cancelled; issue 16), run by "payment_gateway.event" (gateway-events.ts)
+ * recurring_subscription_cancelled), run by "payment_gateway.event" (gateway-events.ts)
  * in its transaction. A gateway that charges its subscriptions by itself (Razorpay) tells us each
  * charge here; the lifecycle (../lifecycle.ts) only expires or starts the grace period when none came.
  *

@@ -1,5 +1,5 @@
 /**
- * revenue.* – the revenue dashboard (issue 16; REVENUE, OWNER passes): a subscriber's payments and
+ * revenue.* – the revenue dashboard (REVENUE, OWNER passes): a subscriber's payments and
  * webhooks, refunds (audited `payment.refund`), and the reports aggregated in SQL (reports.ts).
  */
 import { refundPayment } from "../../subscriptions/refunds";

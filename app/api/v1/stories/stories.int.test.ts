@@ -467,7 +467,7 @@ describe("hostile HTML and links: saved in the dashboard, read through the API",
           "embed-js": Buffer.from(html).toString("base64"),
           metadata: { provider: "twitter", content: html },
         }),
-        // Issue 18's element types: a big fact, a gallery (HTML inside its images), a file, an embed.
+        // Element types: a big fact, a gallery (HTML inside its images), a file, an embed.
         element("bigfact", { text: html, metadata: { attribution: html } }),
         element("composite", {
           subtype: "image-gallery",

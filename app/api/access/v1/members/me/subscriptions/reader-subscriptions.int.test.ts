@@ -114,7 +114,7 @@ describe("GET members/me/subscriptions/<id>", () => {
     expect(body.upgrade_plan_details.map((p) => p.id).sort()).toEqual([premium.id, weekly.id].sort());
     expect(body.downgrade_plan_details.map((p) => p.id)).toEqual([yearly.id]);
     expect(body.crossgrade_plan_details.map((p) => p.id)).toEqual([lifetime.id]);
-    // Issue 16: a one-time subscription of a group that prorates (the default) says so; a switch preview computes the charge.
+    // A one-time subscription of a group that prorates (the default) says so; a switch preview computes the charge.
     expect(body.upgrade_plan_details[0]).toMatchObject({ prorated_amount_cents: null, proration_enabled: true });
     await db.subscriptionGroup.update({ where: { id: group.id }, data: { prorationEnabled: false } });
     const off = (await (

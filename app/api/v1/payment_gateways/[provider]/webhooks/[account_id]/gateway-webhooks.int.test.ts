@@ -279,7 +279,7 @@ describe("Razorpay webhooks", () => {
     expect(fx.refunds).toHaveLength(0);
   });
 
-  it("processes recurring events (issue 16): one for a gateway subscription that is not ours ends ignored; unmapped events are ignored at once", async () => {
+  it("processes recurring events: one for a gateway subscription that is not ours ends ignored; unmapped events are ignored at once", async () => {
     const { db, fx, accountId } = await setup();
     const sub = { id: "sub_00000000000001", entity: "subscription", status: "active", notes: [] };
     const charged = fx.webhook("subscription.charged", {
