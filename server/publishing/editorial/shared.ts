@@ -191,6 +191,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** A stored JSON value as an object: `{}` for anything that is not one. */
+export function asObject(value: unknown): Record<string, unknown> {
+  return isObject(value) ? value : {};
+}
+
 /** Drop the keys whose value is undefined (a partial update's untouched fields). */
 export function defined<T extends Record<string, unknown>>(object: T): Partial<T> {
   return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as Partial<T>;

@@ -29,7 +29,7 @@ import {
   type TListCollectionsInput,
   type TPickStoriesInput,
 } from "../organise.schema";
-import { getOwnedOrThrow, listOwnedPage, searchWhere, type ListedRows, type OwnedRows } from "../shared";
+import { asObject, getOwnedOrThrow, listOwnedPage, searchWhere, type ListedRows, type OwnedRows } from "../shared";
 
 const COLLECTION_SELECT = {
   id: true,
@@ -83,9 +83,6 @@ export type CollectionItemView =
     };
 
 export type CollectionDetail = CollectionSummary & { items: CollectionItemView[] };
-
-const asObject = (value: unknown): Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 /** Stored rules as the schema reads them; rules stored by older code that no longer parse read as none. */
 export function readRules(value: unknown): TCollectionRules {

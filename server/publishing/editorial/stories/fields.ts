@@ -33,7 +33,7 @@ export type WriteContext = { actor: Actor; now: Date; appUrl: string };
  */
 export type StoryWriteOutcome = { story: TStoryEditorView; event: TContentWorkflowEvent | null; notified: number };
 
-export function unprocessable(message: string, details: ErrorDetail[]): AppError {
+function unprocessable(message: string, details: ErrorDetail[]): AppError {
   return new AppError("UNPROCESSABLE", message, { details });
 }
 
@@ -150,7 +150,7 @@ export async function assertStorySlugFree(db: Db, accountId: number, slug: strin
     });
 }
 
-export type StoryFields = Omit<z.output<typeof ZUpdateStoryInput>, "id" | "version">;
+type StoryFields = Omit<z.output<typeof ZUpdateStoryInput>, "id" | "version">;
 
 /** The columns a save writes (relations are written separately). */
 export function scalarData(fields: StoryFields, previousSeo: unknown): Prisma.StoryUpdateManyMutationInput {

@@ -8,13 +8,13 @@ import { parseInput } from "../../../validation";
 import type { TCard } from "../../cards.schema";
 import { getPublisher } from "../../publisher";
 import { STORY_INCLUDE, storyUrl, type StoryWithRelations } from "../../story-view";
-import { isObject } from "../shared";
+import { asObject, isObject } from "../shared";
 import { ZStoryEntitySearchInput, type TStoryEditorView } from "../stories.schema";
 import { canDelete, movesFrom } from "../workflow";
 
 /** `siteUrl` is null while the publication has no site URL of its own (Settings): no page to link to. */
 function toEditorView(story: StoryWithRelations, siteUrl: string | null): TStoryEditorView {
-  const seo = isObject(story.seo) ? story.seo : {};
+  const seo = asObject(story.seo);
   const keywords = seo["meta-keywords"];
   return {
     id: story.id,

@@ -1,14 +1,15 @@
 /**
  * Writing stories in the dashboard: create, edit and restore revisions (reads: ./read.ts; moves
- * through the workflow and deleting drafts: ./moves.ts). Every function is scoped to the actor's account (another account's story is NOT_FOUND).
+ * through the workflow and deleting drafts: ./moves.ts). Every function is scoped to the actor's
+ * account (another account's story is NOT_FOUND).
  *
  * Vocabulary:
  * - version: bumped by every save and every move; callers send the version they loaded, and a
  *   stale one is refused with CONFLICT, so two editors saving at once never overwrite each other
  *   silently. The check is repeated in the UPDATE's WHERE, so it also holds under a race.
- * - move: a workflow transition (../workflow.ts, ./moves.ts). A move, and a save of a published story, emit a
- *   CONTENT webhook event (../events.ts) in the same transaction as the change and its audit entry;
- *   the caller dispatches the returned delivery ids after the commit.
+ * - move: a workflow transition (../workflow.ts, ./moves.ts). A move, and a save of a published
+ *   story, emit a CONTENT webhook event (../events.ts) in the same transaction as the change and
+ *   its audit entry; the caller dispatches the returned delivery ids after the commit.
  * - cards: stored in the wire shape; every HTML field is reduced to one allow-list and every link
  *   checked by one URL rule (./cards.ts), and plain text and read time are recomputed from them
  *   on every save.

@@ -24,6 +24,7 @@ import {
 } from "../organise.schema";
 import { cleanMetadataOrThrow } from "../sanitize";
 import {
+  asObject,
   defined,
   getOwnedOrThrow,
   listOwnedPage,
@@ -69,10 +70,7 @@ const entityEventItem = (entity: EntityRow, deletedAt: Date | null) => ({
 });
 const entityView = ({ _count, metadata, ...entity }: EntityRow) => ({
   ...entity,
-  metadata: (typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) ? metadata : {}) as Record<
-    string,
-    unknown
-  >,
+  metadata: asObject(metadata),
   storyCount: _count.stories,
   relationshipCount: _count.relations,
 });
