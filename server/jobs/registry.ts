@@ -7,7 +7,7 @@ import { sendMailJob } from "../mail/outbox";
 import { publishScheduledStoryJob } from "../publishing/editorial/scheduling";
 import { subscriptionLifecycleJob, subscriptionLifecycleSweepJob } from "../subscriptions/lifecycle";
 import { gatewayAbsenceJob, gatewayEventJob } from "../subscriptions/payments/gateway-events";
-import { switchPlanJob } from "../subscriptions/plan-switch";
+import { switchPlanJob } from "../subscriptions/plan-switch-scheduled";
 import { trialRefundJob } from "../subscriptions/trial-refund";
 import { deliverWebhookJob } from "../webhooks/deliveries";
 import type { JobDefinition } from "./define";

@@ -25,7 +25,7 @@ import {
 } from "./lifecycle";
 import type { PaymentAdapter, RecurringCharge, RecurringChargeResult } from "./payments/adapter";
 import { paymentAdapterFor, registerPaymentAdapter } from "./payments/registry";
-import { switchJobKey, switchPlanJob } from "./plan-switch";
+import { switchJobKey, switchPlanJob } from "./plan-switch-scheduled";
 import { resolveSubscriber } from "./subscribers";
 import { addDuration, grantsAccess, subscriptionFlags } from "./subscription-state";
 import { cancelSubscription, extendSubscription } from "./subscriptions";

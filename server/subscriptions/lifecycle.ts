@@ -34,7 +34,7 @@ import {
 import { PaymentAdapterError, type PaymentAdapter } from "./payments/adapter";
 import { gatewayCredentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
-import { applyDueScheduledSwitch } from "./plan-switch";
+import { applyDueScheduledSwitch } from "./plan-switch-scheduled";
 import { addDuration } from "./subscription-state";
 import { emitSubscriptionEvent } from "./subscription-view";
 

@@ -10,7 +10,7 @@ import {
 } from "@/server/http/reader-subscription-routes";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { scheduledSwitchOf } from "@/server/subscriptions/plan-switch";
+import { scheduledSwitchOf } from "@/server/subscriptions/plan-switch-scheduled";
 import {
   SUBSCRIPTION_METADATA_LIMITS,
   ZNotes,
