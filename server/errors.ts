@@ -2,7 +2,7 @@
  * The one error type that domain code throws. Transports (route handlers, tRPC) map it to a
  * response with `ERROR_STATUS`; nothing else builds error responses.
  */
-import { z } from "zod";
+import { type z } from "zod";
 
 /** Error code → HTTP status. The codes are the `error.code` strings clients see. */
 export const ERROR_STATUS = {
@@ -39,8 +39,6 @@ export const ERROR_STATUS = {
 } as const;
 
 export type AppErrorCode = keyof typeof ERROR_STATUS;
-export const ZAppErrorCode = z.enum(Object.keys(ERROR_STATUS) as [AppErrorCode, ...AppErrorCode[]]);
-
 /** One problem with one input field: `field` is a dotted path ("subscription.payment.amount_cents"). */
 export type ErrorDetail = { field: string; issue: string };
 

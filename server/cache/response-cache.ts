@@ -248,30 +248,13 @@ export async function purgeResponses(db: Db, account: number, tags: readonly str
 }
 
 /**
- * A value built from the database and kept beside the responses, by the same purge keys and the
- * same rules (an access check's story settings, a reader's meter): `build` runs on a miss and says
- * which keys drop its value; null is not kept. Values are kept as JSON, so what `build` returns
- * must survive JSON (no Dates, no Maps), and read as that JSON parsed once and frozen: every
- * reader gets the same value, which none may change.
- */
-export async function keptValue<T>(
-  account: number,
-  key: string,
-  build: () => Promise<{ value: T; tags: readonly string[] } | null>,
-): Promise<T | null> {
-  const kept = peekKept<T>(key);
-  if (kept !== undefined) return kept;
-  const generation = responseCache().generation();
-  const built = await build();
-  if (!built) return null;
-  keepValue(account, key, generation, built.value, built.tags);
-  return built.value;
-}
-
-/**
- * keptValue in two halves, for a reader that loads several values with one statement: what is
- * kept under `key` (undefined when nothing is), and keeping a value read after `generation`
- * (`responseCache().generation()`, read before the statement) unless a purge of its keys came since.
+ * Values built from the database and kept beside the responses, by the same purge keys and the
+ * same rules (an access check's story settings, a reader's meter), for a reader that loads several
+ * values with one statement: what is kept under `key` (undefined when nothing is), and keeping a
+ * value read after `generation` (`responseCache().generation()`, read before the statement) unless
+ * a purge of its keys came since. Values are kept as JSON, so they must survive JSON (no Dates, no
+ * Maps), and are read as that JSON parsed once and frozen: every reader gets the same value, which
+ * none may change.
  */
 export function peekKept<T>(key: string): T | undefined {
   return responseCache().get(key)?.value as T | undefined;

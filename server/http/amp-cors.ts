@@ -20,11 +20,6 @@ import type { Publisher } from "../publishing/publisher";
 
 const AMP_CACHE_HOST = /\.(ampproject\.org|ampproject\.net|bing-amp\.com|amp\.cloudflare\.com)$/i;
 
-/** The AMP cache subdomain of a host (amp.dev's rule: "-" → "--", "." → "-"). */
-export function ampCacheHost(host: string): string {
-  return `${host.toLowerCase().replace(/-/g, "--").replace(/\./g, "-")}.cdn.ampproject.org`;
-}
-
 function originOf(value: string): URL | null {
   try {
     const url = new URL(value);

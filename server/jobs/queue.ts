@@ -149,15 +149,3 @@ export async function cancelJob(db: Db, args: { key: string; now: Date }): Promi
   );
   return count > 0;
 }
-
-/** The pending job with this key, if any (what the dashboard shows as "scheduled"). */
-export async function findPendingJob(
-  db: Db,
-  key: string,
-): Promise<{ id: string; runAt: Date; payload: unknown } | null> {
-  const job = await db.job.findUnique({
-    where: { key },
-    select: { id: true, runAt: true, payload: true, status: true },
-  });
-  return job && job.status === "PENDING" ? { id: job.id, runAt: job.runAt, payload: job.payload } : null;
-}

@@ -82,18 +82,3 @@ export function percentageString(part: number, whole: number): string {
   const basisPoints = (BigInt(part) * 10000n) / BigInt(whole);
   return centsToDecimal(Number(basisPoints), "EUR");
 }
-
-/** A form's decimal amount, checked and turned into cents for `currency` (read from the same object). */
-export function zDecimalAmount(currency: () => string) {
-  return z.string().transform((text, ctx) => {
-    const cents = decimalToCents(text, currency());
-    if (cents === null) {
-      ctx.addIssue({
-        code: "custom",
-        message: `must be an amount such as 12.50 (at most ${minorUnits(currency())} decimals)`,
-      });
-      return z.NEVER;
-    }
-    return cents;
-  });
-}

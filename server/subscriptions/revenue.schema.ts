@@ -6,8 +6,6 @@ import { z } from "zod";
 
 const MAX_INT = 2_147_483_647;
 
-export const ZPaymentIdInput = z.object({ paymentId: z.number().int().min(1).max(MAX_INT) });
-
 /** A refund of part (amountCents) or all (no amount: what is left) of a captured payment. */
 export const ZRefundPaymentInput = z.object({
   paymentId: z.number().int().min(1).max(MAX_INT),
@@ -15,9 +13,6 @@ export const ZRefundPaymentInput = z.object({
   reason: z.string().trim().max(500).optional(),
 });
 export type TRefundPaymentInput = z.output<typeof ZRefundPaymentInput>;
-
-/** One search box: an e-mail, a phone, `provider:identity`, a member id or a subscription external id. */
-export const ZSubscriberLookupInput = z.object({ q: z.string().trim().min(1).max(200) });
 
 export const ZSubscriberDetailInput = z.object({ memberId: z.number().int().min(1).max(MAX_INT) });
 

@@ -93,8 +93,6 @@ export const ZAddIdentityBody = z
 
 export const ZSubscriberIdentity = z.object({ provider: z.string(), value: z.string() });
 export type TSubscriberIdentity = z.output<typeof ZSubscriberIdentity>;
-export const ZSubscriberIdentityList = z.object({ subscriber_identities: z.array(ZSubscriberIdentity) });
-
 // ─── Metadata ────────────────────────────────────────────────────────────────────────────────
 
 export const ADDRESS_KEYS = ["line1", "line2", "city", "state", "country", "pincode"] as const;

@@ -184,5 +184,3 @@ export function stringsFor(
     return values ? text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? "")) : text;
   };
 }
-
-export const LANGUAGES = Object.keys(TABLES);

@@ -25,10 +25,6 @@ export function setCommentScorer(scorer: CommentScorer | null): void {
   current = scorer ?? lexiconScorer;
 }
 
-export function getCommentScorer(): CommentScorer {
-  return current;
-}
-
 /** The registered scorer's answer, or the lexicon scorer's when it fails. */
 export async function scoreComment(input: ScorerInput, options: { timeoutMs?: number } = {}): Promise<CommentScore> {
   const scorer = current;

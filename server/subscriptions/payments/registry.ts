@@ -23,11 +23,6 @@ export function paymentAdapterForProvider(provider: string): PaymentAdapter | nu
   return adapters.find((a) => a.provider === provider) ?? null;
 }
 
-/** Every payment_type value a request may name. */
-export function knownPaymentTypes(): string[] {
-  return adapters.flatMap((a) => [...a.paymentTypes]);
-}
-
 // TEST-ONLY: the demo paywall's gateway; refuses every account but the demo one, and everything
 // unless DEMO_TOOLS is on (demo-test-gateway.ts).
 registerPaymentAdapter(demoTestGatewayAdapter());
