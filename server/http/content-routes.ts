@@ -25,7 +25,8 @@ import type { WireStory } from "../publishing/story-view";
 import { decideAccess, recordPingback, toAccessGrant } from "../subscriptions/access";
 import { ZWebAccessQuery } from "../subscriptions/access.schema";
 import { cachedRead, type CacheableAnswer } from "./content-cache";
-import { apiRoute, searchParamsToObject, type HandlerContext, type RouteHandler, type RouteOptions } from "./route";
+import { searchParamsToObject } from "./request-body";
+import { apiRoute, type HandlerContext, type RouteHandler, type RouteOptions } from "./route";
 
 /** What a content route answers: the body (an object, or a document as text) and how to cache it. */
 export type ContentAnswer = CacheableAnswer;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { redact } from "../log";
 import { checkRateLimit, MemoryRateLimitStore, rateLimitHeaders } from "../rate-limit";
 import { corsHeaders, isOriginAllowed } from "./cors";
-import { searchParamsToObject } from "./route";
+import { searchParamsToObject } from "./request-body";
 
 describe("CORS decisions", () => {
   it("allows any origin with *, or only the listed ones", () => {

@@ -3,7 +3,7 @@
  * a size limit as it streams (413), the form parsed (400), the named field required (400).
  */
 import { AppError } from "../errors";
-import { readBodyBytes } from "./route";
+import { readBodyBytes } from "./request-body";
 
 /** Room for the multipart envelope (boundaries, part headers) around the file itself. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;

@@ -25,8 +25,9 @@ import {
   type TTokenRequest,
 } from "../oauth/provider.schema";
 import { withSessionCookies } from "./member-session";
+import { readBody } from "./request-body";
 import { json } from "./respond";
-import { apiRoute, readBody, type RouteHandler } from "./route";
+import { apiRoute, type RouteHandler } from "./route";
 
 const perIp = (name: string, limit: number) => ({ name, limit, windowSeconds: 60, by: "ip" as const });
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };

@@ -2,8 +2,9 @@
 import { z } from "zod";
 
 import { AppError } from "@/server/errors";
+import { readBodyBytes } from "@/server/http/request-body";
 import { json } from "@/server/http/respond";
-import { apiRoute, readBodyBytes, routes } from "@/server/http/route";
+import { apiRoute, routes } from "@/server/http/route";
 import { PG_INT_MAX, zWholeNumber } from "@/server/params.schema";
 import { receiveGatewayWebhook } from "@/server/subscriptions/payments/gateway-events";
 
