@@ -28,38 +28,34 @@
  */
 import "server-only";
 
-import { createHash } from "node:crypto";
-
 import { getEnv } from "../../env.js";
 import type { ApiAccount, ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
-import type { Comment, Member, Page, Prisma } from "../generated/prisma/client";
-import { findJwtMember, jwtIdsOfMembers } from "../members/identities";
+import type { Comment, Member, Prisma } from "../generated/prisma/client";
+import { findJwtMember } from "../members/identities";
 import { getPublisher, type Publisher } from "../publishing/publisher";
+import { digestOf, prepareOps } from "./comment-bodies";
 import {
   listedParentIds,
   pageAndRealmCounts,
-  realmCommentCount,
   visibleCommentsByUrl,
   visibleCommentStats,
   type PageCommentStats,
 } from "./comment-queries";
+import { AUTHOR_FIELDS, toWire } from "./comment-wire";
 import { NEW_COMMENT, writeComment } from "./comment-write";
 import { commentsWritten } from "./comments-cache";
 import {
-  COMMENT_LIMITS,
-  type TCommentAuthor,
   type TCommentList,
-  type TCommentMention,
   type TCommentOp,
   type TCommentWire,
   type TCreateCommentBody,
   type TListCommentsQuery,
   type TSortOrder,
 } from "./comments.schema";
-import { commenterColumns, commenterFor, guestAuthorWire } from "./guests";
+import { commenterColumns, commenterFor } from "./guests";
 import { assertNotBanned } from "./moderation/bans";
 import { afterEdit } from "./moderation/decisions";
 import { moderateWriting } from "./moderation/writing";
@@ -78,245 +74,6 @@ export const VISIBLE = {
   hiddenAt: null,
   OR: [{ parentCommentId: null }, { parent: { isPublished: true, isSpam: false } }],
 } satisfies Prisma.CommentWhereInput;
-
-// ─── bodies ──────────────────────────────────────────────────────────────────────────────────
-
-/**
- * Whether an image URL is one Masthead serves for the account: APP_URL/images/…, its image CDN,
- * or IMAGE_PUBLIC_BASE_URL/… (where uploads are read when it is set: storage/image-storage.ts).
- */
-export function isMastheadImageUrl(
-  url: string,
-  publisher: Pick<Publisher, "cdnImage">,
-  appUrl: string,
-  imageBaseUrl: string | undefined = getEnv().IMAGE_PUBLIC_BASE_URL,
-): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return false;
-  if (parsed.username || parsed.password) return false;
-  if (parsed.origin === new URL(appUrl).origin && parsed.pathname.startsWith("/images/")) return true;
-  if (imageBaseUrl && `${parsed.origin}${parsed.pathname}`.startsWith(`${imageBaseUrl}/`)) return true;
-  const cdn = publisher.cdnImage.replace(/^https?:\/\//, "").replace(/\/+$/, "");
-  return Boolean(cdn) && `${parsed.host}${parsed.pathname}`.startsWith(`${cdn}/`);
-}
-
-/**
- * The ops as stored: checked against the limits (413) and the image rule (400), and ending with
- * a newline (a last text op gains one, otherwise a {insert: "\n"} op is added).
- */
-export function prepareOps(ops: TCommentOp[], publisher: Pick<Publisher, "cdnImage">, appUrl: string): TCommentOp[] {
-  if (ops.length > COMMENT_LIMITS.maxOps) {
-    throw new AppError("PAYLOAD_TOO_LARGE", `A comment has at most ${COMMENT_LIMITS.maxOps} ops.`, {
-      details: [{ field: "body.comment.body.ops", issue: `more than ${COMMENT_LIMITS.maxOps} ops` }],
-    });
-  }
-  let textLength = 0;
-  let substance = false;
-  ops.forEach((op, index) => {
-    if (typeof op.insert === "string") {
-      textLength += op.insert.length;
-      if (op.insert.trim()) substance = true;
-    } else if ("image" in op.insert) {
-      substance = true;
-      if (!isMastheadImageUrl(op.insert.image, publisher, appUrl)) {
-        throw new AppError("BAD_REQUEST", "Images in comments must be uploaded to Masthead first.", {
-          details: [{ field: `body.comment.body.ops.${index}.insert.image`, issue: "is not an image Masthead serves" }],
-        });
-      }
-    } else {
-      substance = true;
-    }
-  });
-  if (textLength > COMMENT_LIMITS.maxTextLength) {
-    throw new AppError(
-      "PAYLOAD_TOO_LARGE",
-      `A comment has at most ${COMMENT_LIMITS.maxTextLength} characters of text.`,
-      {
-        details: [{ field: "body.comment.body.ops", issue: `more than ${COMMENT_LIMITS.maxTextLength} characters` }],
-      },
-    );
-  }
-  if (!substance) {
-    throw new AppError("BAD_REQUEST", "The comment is empty.", {
-      details: [{ field: "body.comment.body.ops", issue: "holds no text, mention or image" }],
-    });
-  }
-  const out = ops.map((op) => structuredClone(op));
-  const last = out[out.length - 1]!;
-  if (!("attributes" in last) && typeof last.insert === "string") {
-    if (!last.insert.endsWith("\n")) out[out.length - 1] = { insert: `${last.insert}\n` };
-  } else {
-    out.push({ insert: "\n" });
-  }
-  return out;
-}
-
-function digestOf(ops: TCommentOp[], parentId: number | null): string {
-  return createHash("sha256").update(JSON.stringify({ ops, parentId })).digest("hex");
-}
-
-function mentionsOf(ops: TCommentOp[]): TCommentMention[] {
-  const seen = new Map<string, TCommentMention>();
-  for (const op of ops) {
-    if ("attributes" in op && "mention" in op.attributes) {
-      const m = op.attributes.mention;
-      if (!seen.has(m.id)) seen.set(m.id, { id: m.id, name: m.name, slug: m.slug });
-    }
-  }
-  return [...seen.values()];
-}
-
-// ─── response cache ──────────────────────────────────────────────────────────────────────────
-
-/**
- * A cached anonymous comment list (listComments without a viewer, as JSON) as `viewer` gets it:
- * every comment and reply with `my_reactions`, exactly as listComments answers with that viewer.
- */
-export async function withMyReactions(
-  db: Db,
-  args: { accountId: number; viewer: ApiUser; body: string },
-): Promise<string> {
-  const list = JSON.parse(args.body) as TCommentList;
-  if (list.comments.length === 0) return args.body;
-  const ids = [...list.comments.map((c) => c.id), ...list.comments.flatMap((c) => (c.replies ?? []).map((r) => r.id))];
-  // A reader with a jwt who never did anything here is no member yet: nothing is theirs.
-  const member = await findJwtMember(db, { accountId: args.accountId, userId: args.viewer.id });
-  const mine = member ? await reactionsOfMember(db, ids, member.id) : new Map<number, string[]>();
-  const comments = list.comments.map(({ replies, ...comment }) => ({
-    ...comment,
-    my_reactions: mine.get(comment.id) ?? [],
-    replies: (replies ?? []).map((reply) => ({ ...reply, my_reactions: mine.get(reply.id) ?? [] })),
-  }));
-  return JSON.stringify({ ...list, comments });
-}
-
-// ─── wire ────────────────────────────────────────────────────────────────────────────────────
-
-type WireOptions = {
-  placeholders?: boolean;
-  /** The signed-in reader the answer is for: each comment gets `my_reactions`, theirs. */
-  viewerMemberId?: number | null;
-  /**
-   * The comments were just created by one author (the create answer): they have no reactions yet,
-   * and the author's publisher-JWT id is this (null for a guest), so neither is read.
-   */
-  justCreatedBy?: { jwtId: string | null };
-  /** The realm count, when the caller has it already. */
-  realmCount?: number;
-};
-
-/** The member fields a comment's author is answered with (authorWire): the rest is not read. */
-const AUTHOR_FIELDS = { id: true, name: true, avatarUrl: true, username: true, bio: true } as const;
-
-export function authorWire(member: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio">): TCommentAuthor {
-  return {
-    id: member.id,
-    name: member.name,
-    avatar: member.avatarUrl,
-    slug: member.username ?? `reader-${member.id}`,
-    guest: false,
-    bio: member.bio ?? "",
-    accounts: [],
-  };
-}
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-
-/**
- * Comments as the API answers them, in the order given (one query per related thing): of one
- * page, or of several (the activity feed) with their pages by id.
- */
-export async function toWire(
-  db: Db,
-  pages: Page | ReadonlyMap<number, Page>,
-  comments: (Comment & { author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio"> })[],
-  options: WireOptions = {},
-): Promise<TCommentWire[]> {
-  if (comments.length === 0) return [];
-  const ids = comments.map((c) => c.id);
-  const viewer = options.viewerMemberId ?? null;
-  const created = options.justCreatedBy;
-  const [reactionGroups, realmCount, jwtIds, viewerReactions] = await Promise.all([
-    created
-      ? []
-      : db.commentReaction.groupBy({
-          by: ["commentId", "reactionId"],
-          where: { commentId: { in: ids } },
-          _count: { _all: true },
-        }),
-    options.realmCount ?? realmCommentCount(db, comments[0]!.accountId),
-    created
-      ? new Map(created.jwtId === null ? [] : comments.map((c) => [c.authorId, created.jwtId!] as const))
-      : jwtIdsOfMembers(
-          db,
-          comments.map((c) => c.authorId),
-        ),
-    viewer === null ? Promise.resolve(new Map<number, string[]>()) : reactionsOfMember(db, ids, viewer),
-  ]);
-  const reactions = new Map<number, Record<string, number>>();
-  for (const g of reactionGroups) {
-    const map = reactions.get(g.commentId) ?? {};
-    map[g.reactionId] = g._count._all;
-    reactions.set(g.commentId, map);
-  }
-  const mine = viewerReactions;
-  return comments.map((c) => {
-    const page = "accountId" in pages ? pages : pages.get(c.pageId)!;
-    const placeholder = options.placeholders === true && (c.hiddenAt !== null || c.deletedAt !== null);
-    const ops = placeholder ? [] : ((c.body as { ops?: TCommentOp[] }).ops ?? []);
-    const jwtId = jwtIds.get(c.authorId);
-    return {
-      id: c.id,
-      comment_realm_id: c.accountId,
-      page_id: c.pageId,
-      body: { ops },
-      created_at: c.createdAt.toISOString(),
-      parent_comment_id: c.parentCommentId,
-      author_id: c.authorId,
-      hidden_by_id: c.hiddenById,
-      hidden_at: iso(c.hiddenAt),
-      deleted_by_id: c.deletedById,
-      deleted_at: iso(c.deletedAt),
-      reactions: reactions.get(c.id) ?? {},
-      edited_at: iso(c.editedAt),
-      is_spam: c.isSpam,
-      is_published: c.isPublished,
-      toxicity: c.toxicity,
-      page_url: page.url,
-      hero_image_url: page.heroImageUrl,
-      headline: page.headline,
-      hidden: c.hiddenAt !== null,
-      deleted: c.deletedAt !== null,
-      realm_comment_count: realmCount,
-      is_page_author: jwtId !== undefined && page.authorIds.includes(jwtId),
-      author:
-        c.confidential || (placeholder && c.deletedAt !== null)
-          ? null
-          : c.guest
-            ? guestAuthorWire(c, c.author)
-            : authorWire(c.author),
-      mentions: mentionsOf(ops),
-      ...(viewer === null ? {} : { my_reactions: mine.get(c.id) ?? [] }),
-    };
-  });
-}
-
-/** The reaction ids `memberId` gave to each of the comments `ids` (my_reactions), in the order given. */
-async function reactionsOfMember(db: Db, ids: readonly number[], memberId: number): Promise<Map<number, string[]>> {
-  const rows = await db.commentReaction.findMany({
-    where: { commentId: { in: [...ids] }, memberId },
-    select: { commentId: true, reactionId: true },
-    orderBy: { id: "asc" },
-  });
-  const mine = new Map<number, string[]>();
-  for (const r of rows) mine.set(r.commentId, [...(mine.get(r.commentId) ?? []), r.reactionId]);
-  return mine;
-}
 
 function countsOf(stats: PageCommentStats | undefined) {
   return { total_count: stats?.total ?? 0, total_parent_comments_count: stats?.parents ?? 0 };

@@ -14,7 +14,7 @@ import "server-only";
 import type { ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
 import { findOrCreateJwtMember } from "../members/identities";
-import { authorWire } from "./comments";
+import { authorWire } from "./comment-wire";
 import type { TCommentAuthor } from "./comments.schema";
 
 export type TCurrentUserResponse = {

@@ -24,7 +24,8 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { Prisma, type Page } from "../generated/prisma/client";
 import { findJwtMember } from "../members/identities";
-import { toWire, VISIBLE } from "./comments";
+import { toWire } from "./comment-wire";
+import { VISIBLE } from "./comments";
 import type { TFeed, TFeedItem, TFeedItemType, TFeedPage, TFeedQuery, TMyFeed, TMyFeedQuery } from "./feed.schema";
 import { decodePageId, findPage } from "./pages";
 

@@ -28,7 +28,7 @@ import { AppError } from "../errors";
 import type { Prisma, UgcSubmission } from "../generated/prisma/client";
 import { findJwtMember, findOrCreateJwtMember } from "../members/identities";
 import { getPublisher } from "../publishing/publisher";
-import { isMastheadImageUrl } from "./comments";
+import { isMastheadImageUrl } from "./comment-bodies";
 import type { TCommentOp } from "./comments.schema";
 import { decodeFeedCursor, encodeFeedCursor } from "./feed";
 import type { TFeed } from "./feed.schema";

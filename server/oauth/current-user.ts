@@ -2,7 +2,7 @@
  * GET /api/v1/current_user.json (spec §4.1): the reader an OAuth access token speaks for, in the
  * author shape's five fields. `id` is the member id: the author_id of the reader's comments.
  */
-import { authorWire } from "../engagement/comments";
+import { authorWire } from "../engagement/comment-wire";
 import type { MemberRecord } from "../members/members";
 
 export type TOAuthCurrentUser = {

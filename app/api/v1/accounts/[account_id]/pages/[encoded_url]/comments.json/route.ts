@@ -1,6 +1,7 @@
 // GET /api/v1/accounts/{account_id}/pages/{b64 url}/comments.json – a page's comments, replies nested
 // POST /api/v1/accounts/{account_id}/pages/{b64 url}/comments.json – comment (or reply) as the jwt's reader
-import { createComment, listComments, withMyReactions } from "@/server/engagement/comments";
+import { withMyReactions } from "@/server/engagement/comment-wire";
+import { createComment, listComments } from "@/server/engagement/comments";
 import { COMMENTS_PURGE_KEY } from "@/server/engagement/comments-cache";
 import {
   COMMENT_LIMITS,

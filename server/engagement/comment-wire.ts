@@ -1,0 +1,156 @@
+/**
+ * Comments as the API answers them (spec §4.1's comment object): authors, reactions, counts and
+ * mentions read for a list of comments at once, and a cached anonymous list made a reader's own
+ * (`my_reactions`).
+ */
+import type { ApiUser } from "../auth/api-auth";
+import type { Db } from "../db/client";
+import type { Comment, Member, Page } from "../generated/prisma/client";
+import { findJwtMember, jwtIdsOfMembers } from "../members/identities";
+import { mentionsOf } from "./comment-bodies";
+import { realmCommentCount } from "./comment-queries";
+import type { TCommentAuthor, TCommentList, TCommentOp, TCommentWire } from "./comments.schema";
+import { guestAuthorWire } from "./guests";
+
+type WireOptions = {
+  placeholders?: boolean;
+  /** The signed-in reader the answer is for: each comment gets `my_reactions`, theirs. */
+  viewerMemberId?: number | null;
+  /**
+   * The comments were just created by one author (the create answer): they have no reactions yet,
+   * and the author's publisher-JWT id is this (null for a guest), so neither is read.
+   */
+  justCreatedBy?: { jwtId: string | null };
+  /** The realm count, when the caller has it already. */
+  realmCount?: number;
+};
+
+/** The member fields a comment's author is answered with (authorWire): the rest is not read. */
+export const AUTHOR_FIELDS = { id: true, name: true, avatarUrl: true, username: true, bio: true } as const;
+
+export function authorWire(member: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio">): TCommentAuthor {
+  return {
+    id: member.id,
+    name: member.name,
+    avatar: member.avatarUrl,
+    slug: member.username ?? `reader-${member.id}`,
+    guest: false,
+    bio: member.bio ?? "",
+    accounts: [],
+  };
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/**
+ * Comments as the API answers them, in the order given (one query per related thing): of one
+ * page, or of several (the activity feed) with their pages by id.
+ */
+export async function toWire(
+  db: Db,
+  pages: Page | ReadonlyMap<number, Page>,
+  comments: (Comment & { author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio"> })[],
+  options: WireOptions = {},
+): Promise<TCommentWire[]> {
+  if (comments.length === 0) return [];
+  const ids = comments.map((c) => c.id);
+  const viewer = options.viewerMemberId ?? null;
+  const created = options.justCreatedBy;
+  const [reactionGroups, realmCount, jwtIds, viewerReactions] = await Promise.all([
+    created
+      ? []
+      : db.commentReaction.groupBy({
+          by: ["commentId", "reactionId"],
+          where: { commentId: { in: ids } },
+          _count: { _all: true },
+        }),
+    options.realmCount ?? realmCommentCount(db, comments[0]!.accountId),
+    created
+      ? new Map(created.jwtId === null ? [] : comments.map((c) => [c.authorId, created.jwtId!] as const))
+      : jwtIdsOfMembers(
+          db,
+          comments.map((c) => c.authorId),
+        ),
+    viewer === null ? Promise.resolve(new Map<number, string[]>()) : reactionsOfMember(db, ids, viewer),
+  ]);
+  const reactions = new Map<number, Record<string, number>>();
+  for (const g of reactionGroups) {
+    const map = reactions.get(g.commentId) ?? {};
+    map[g.reactionId] = g._count._all;
+    reactions.set(g.commentId, map);
+  }
+  const mine = viewerReactions;
+  return comments.map((c) => {
+    const page = "accountId" in pages ? pages : pages.get(c.pageId)!;
+    const placeholder = options.placeholders === true && (c.hiddenAt !== null || c.deletedAt !== null);
+    const ops = placeholder ? [] : ((c.body as { ops?: TCommentOp[] }).ops ?? []);
+    const jwtId = jwtIds.get(c.authorId);
+    return {
+      id: c.id,
+      comment_realm_id: c.accountId,
+      page_id: c.pageId,
+      body: { ops },
+      created_at: c.createdAt.toISOString(),
+      parent_comment_id: c.parentCommentId,
+      author_id: c.authorId,
+      hidden_by_id: c.hiddenById,
+      hidden_at: iso(c.hiddenAt),
+      deleted_by_id: c.deletedById,
+      deleted_at: iso(c.deletedAt),
+      reactions: reactions.get(c.id) ?? {},
+      edited_at: iso(c.editedAt),
+      is_spam: c.isSpam,
+      is_published: c.isPublished,
+      toxicity: c.toxicity,
+      page_url: page.url,
+      hero_image_url: page.heroImageUrl,
+      headline: page.headline,
+      hidden: c.hiddenAt !== null,
+      deleted: c.deletedAt !== null,
+      realm_comment_count: realmCount,
+      is_page_author: jwtId !== undefined && page.authorIds.includes(jwtId),
+      author:
+        c.confidential || (placeholder && c.deletedAt !== null)
+          ? null
+          : c.guest
+            ? guestAuthorWire(c, c.author)
+            : authorWire(c.author),
+      mentions: mentionsOf(ops),
+      ...(viewer === null ? {} : { my_reactions: mine.get(c.id) ?? [] }),
+    };
+  });
+}
+
+/** The reaction ids `memberId` gave to each of the comments `ids` (my_reactions), in the order given. */
+async function reactionsOfMember(db: Db, ids: readonly number[], memberId: number): Promise<Map<number, string[]>> {
+  const rows = await db.commentReaction.findMany({
+    where: { commentId: { in: [...ids] }, memberId },
+    select: { commentId: true, reactionId: true },
+    orderBy: { id: "asc" },
+  });
+  const mine = new Map<number, string[]>();
+  for (const r of rows) mine.set(r.commentId, [...(mine.get(r.commentId) ?? []), r.reactionId]);
+  return mine;
+}
+
+/**
+ * A cached anonymous comment list (listComments without a viewer, as JSON) as `viewer` gets it:
+ * every comment and reply with `my_reactions`, exactly as listComments answers with that viewer.
+ */
+export async function withMyReactions(
+  db: Db,
+  args: { accountId: number; viewer: ApiUser; body: string },
+): Promise<string> {
+  const list = JSON.parse(args.body) as TCommentList;
+  if (list.comments.length === 0) return args.body;
+  const ids = [...list.comments.map((c) => c.id), ...list.comments.flatMap((c) => (c.replies ?? []).map((r) => r.id))];
+  // A reader with a jwt who never did anything here is no member yet: nothing is theirs.
+  const member = await findJwtMember(db, { accountId: args.accountId, userId: args.viewer.id });
+  const mine = member ? await reactionsOfMember(db, ids, member.id) : new Map<number, string[]>();
+  const comments = list.comments.map(({ replies, ...comment }) => ({
+    ...comment,
+    my_reactions: mine.get(comment.id) ?? [],
+    replies: (replies ?? []).map((reply) => ({ ...reply, my_reactions: mine.get(reply.id) ?? [] })),
+  }));
+  return JSON.stringify({ ...list, comments });
+}
