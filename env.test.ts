@@ -115,5 +115,6 @@ describe("configuration (env.js)", () => {
     expect(result.status).toBe(1);
     expect(result.stderr.trim()).toMatch(/^Invalid configuration: PORT /);
     expect(result.stdout).not.toContain("building");
-  });
+    // A child Node.js with tsx: seconds on a machine busy with the other suites, not a hang.
+  }, 60_000);
 });
