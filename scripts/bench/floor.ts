@@ -121,6 +121,13 @@ const WRITES = /\b(insert|update|delete|pg_notify|nextval)\b/i;
 
 export type SqlFloor = { statements: number; wallMs: number; dbMs: number; clientMs: number };
 
+/** One prepared statement name per SQL text, across every replay (a connection keeps its names). */
+const names = new Map<string, string>();
+const nameOf = (sql: string) => {
+  if (!names.has(sql)) names.set(sql, `floor_${names.size}`);
+  return names.get(sql)!;
+};
+
 /**
  * Replay `captured` on `client` until `minMs` have passed (at least 20 times): wall time, the
  * backend's CPU and this process's CPU, each per replay.
@@ -128,11 +135,6 @@ export type SqlFloor = { statements: number; wallMs: number; dbMs: number; clien
 export async function sqlFloor(client: pg.Client, captured: readonly Statement[], minMs = 2000): Promise<SqlFloor> {
   const statements = captured.filter((s) => s.sql && !TRANSACTION_CONTROL.test(s.sql));
   const writes = statements.some((s) => WRITES.test(s.sql));
-  const names = new Map<string, string>();
-  const nameOf = (sql: string) => {
-    if (!names.has(sql)) names.set(sql, `floor_${names.size}`);
-    return names.get(sql)!;
-  };
   const replay = async () => {
     if (writes) await client.query("BEGIN");
     for (const { sql, values, simple } of statements) {
