@@ -1,9 +1,10 @@
 /**
  * npm test: every check the project has, in one command (CI runs exactly this).
  *
- *   1. type check, lint, formatting, API reference, unit tests, the app's build   (side by side)
- *   2. integration tests on PGlite and on PostgreSQL, Playwright, both benches'
- *      smallest form (npm run bench, npm run bench:webhooks: they still run)   (side by side)
+ *   1. type check, lint, formatting, API reference, unit tests, the app's build, then both
+ *      benches' smallest form (npm run bench after the build, npm run bench:webhooks: they still
+ *      run)                                                                        (side by side)
+ *   2. integration tests on PGlite and on PostgreSQL, Playwright                (side by side)
  *
  * Each test process is mostly one core's work (integration files run one at a time on one
  * database; the browser tests one at a time, mostly waiting on the app and the browser), so the
@@ -151,7 +152,7 @@ const steps: Step[] = [
       "50",
     ],
     env: { DATABASE_URL: "" },
-    phase: 2,
+    phase: 1,
   },
   {
     id: "bench",
@@ -164,7 +165,9 @@ const steps: Step[] = [
       ...["--stories", "200", "--requests", "20", "--warmup", "5", "--seconds", "5"],
     ],
     env: { DATABASE_URL: withSchema(TEST_DATABASE_URL, "mh_bench_smoke") },
-    phase: 2,
+    // In the first phase, after the build: beside the browser tests it would slow their pages.
+    phase: 1,
+    after: ["build"],
   },
   {
     id: "e2e",
