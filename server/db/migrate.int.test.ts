@@ -38,7 +38,9 @@ describe("migrations", () => {
     } finally {
       await reference.close();
     }
-  });
+    // Every migration applied to a fresh PGlite: tens of seconds while the browser tests and the
+    // other database's suite share the two cores.
+  }, 120_000);
 
   it("applying them again is a no-op", async () => {
     expect(await applyMigrations(db.adapter.factory)).toEqual([]);
