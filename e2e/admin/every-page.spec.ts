@@ -97,7 +97,9 @@ for (const viewport of VIEWPORTS) {
       signIn,
       users,
     }, testInfo: TestInfo) => {
-      test.setTimeout(240_000);
+      // About 35 pages, each loaded, measured, scanned by axe and screenshotted whole, while the
+      // two integration suites share the two cores: past 4 minutes on a desktop viewport.
+      test.setTimeout(420_000);
       await signIn(users.owner);
       const ids = await findIds(page);
       const problems: string[] = [];
