@@ -8,7 +8,7 @@
  *
  * Each test process is mostly one core's work (integration files run one at a time on one
  * database; the browser tests one at a time, mostly waiting on the app and the browser), so the
- * steps of a phase share the machine's cores: about 18 minutes on 2 cores, against 50 one after
+ * steps of a phase share the machine's cores: about 40 minutes on 2 cores, against 110 one after
  * another. Side by side, a step's output is printed whole when it ends.
  *
  * Prerequisites come first (scripts/lib/test-prerequisites.ts): PostgreSQL, Redis and Chromium
