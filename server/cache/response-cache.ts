@@ -84,6 +84,10 @@ export class ResponseCache {
   private readonly purgedAt = new Map<string, number>();
   /** Builds that started before this number are not kept (the purge record above was forgotten). */
   private floor = 0;
+  /** Account → the number of its last purge, whatever the keys (a build under way may predate it). */
+  private readonly accountPurgedAt = new Map<number, number>();
+  /** Builds under way, by key: requests for the same key wait for them (`buildUnderWay`). */
+  private readonly builds = new Map<string, { account: number; generation: number; result: Promise<unknown> }>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: () => number) {}
@@ -109,6 +113,28 @@ export class ResponseCache {
     if (generation < this.floor) return true;
     if ((this.purgedAt.get(`${account} *`) ?? 0) > generation) return true;
     return tags.some((tag) => (this.purgedAt.get(`${account} ${tag}`) ?? 0) > generation);
+  }
+
+  /**
+   * The result of a build of `key` under way that a request may wait for instead of building the
+   * same answer again (concurrent misses build once), unless the account was purged since it
+   * started: then it may predate the change, and the request builds its own.
+   */
+  buildUnderWay<T>(key: string, account: number): Promise<T> | undefined {
+    const build = this.builds.get(key);
+    if (!build || !cachesAnswer()) return undefined;
+    if (build.generation < this.floor || (this.accountPurgedAt.get(account) ?? 0) > build.generation) return undefined;
+    return build.result as Promise<T>;
+  }
+
+  /** Announce a build of `key` (read `generation` before it started) for others to wait for. */
+  building(key: string, account: number, generation: number, result: Promise<unknown>): void {
+    const build = { account, generation, result };
+    this.builds.set(key, build);
+    const done = () => {
+      if (this.builds.get(key) === build) this.builds.delete(key);
+    };
+    result.then(done, done);
   }
 
   get(key: string, now = Date.now()): CachedResponse | undefined {
@@ -168,6 +194,7 @@ export class ResponseCache {
   purge({ account, tags }: ResponsePurge): void {
     const number = ++this.sequence;
     for (const tag of tags ?? ["*"]) this.purgedAt.set(`${account} ${tag}`, number);
+    this.accountPurgedAt.set(account, number);
     // Bounded: past 50,000 purged keys (a reader's meter is one each), start again from here.
     if (this.purgedAt.size > 50_000) {
       this.purgedAt.clear();

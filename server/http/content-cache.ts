@@ -128,27 +128,45 @@ export async function cachedRead(
   if (!fresh) {
     const hit = cache.get(key);
     if (hit) return send(hit, 200, "HIT");
+    // The same answer being built for another request: wait for it rather than build it again
+    // (a purged home page read by hundreds at once is built once), when it is one to keep and
+    // this request gets the same variant of it.
+    // (No await before this build is announced below, unless there is one to wait for.)
+    const underWay = cache.buildUnderWay<Built>(key, account);
+    const shared = underWay && (await underWay.catch(() => undefined));
+    if (shared && shared.keep && variant(req, shared.vary) === shared.variant) return send(shared.built, 200, "HIT");
   }
   const generation = cache.generation();
-  const { body, cacheTtlMs, ...answer } = await build();
-  const built = buildContentResponse(body, answer);
-  const status = answer.status ?? 200;
-  const keep =
-    status === 200 && built.tags.length > 0 && !/\b(private|no-store)\b/i.test(built.headers["Cache-Control"] ?? "");
-  if (keep && !options.bypass) {
+  const building = (async (): Promise<Built> => {
+    const { body, cacheTtlMs, ...answer } = await build();
+    const built = buildContentResponse(body, answer);
+    const status = answer.status ?? 200;
+    const keep =
+      !options.bypass &&
+      status === 200 &&
+      built.tags.length > 0 &&
+      !/\b(private|no-store)\b/i.test(built.headers["Cache-Control"] ?? "");
     // An answer that varies by a request header (Vary: Accept) is kept per value of it.
     const vary = (built.headers.Vary ?? "")
       .split(",")
       .map((name) => name.trim().toLowerCase())
       .filter((name) => name && name !== "accept-encoding");
-    if (vary.length) {
-      if (varyByPath.size >= 10_000) varyByPath.clear();
-      varyByPath.set(path, vary);
+    if (keep) {
+      if (vary.length) {
+        if (varyByPath.size >= 10_000) varyByPath.clear();
+        varyByPath.set(path, vary);
+      }
+      cache.set(path + variant(req, vary), account, generation, built, { ttlMs: cacheTtlMs });
     }
-    cache.set(path + variant(req, vary), account, generation, built, { ttlMs: cacheTtlMs });
-  }
+    return { built, status, keep, vary, variant: variant(req, vary) };
+  })();
+  if (!options.bypass) cache.building(key, account, generation, building);
+  const { built, status, keep } = await building;
   return send(built, status, options.bypass || !keep ? "BYPASS" : "MISS");
 }
+
+/** A build's outcome, as the requests waiting for it need it. */
+type Built = { built: CachedResponse; status: number; keep: boolean; vary: string[]; variant: string };
 
 export type CachedReadOptions = {
   /** Built every time and never kept (a reader-specific read). */
