@@ -8,7 +8,6 @@ import { getEnv } from "../../env.js";
 import { getDb } from "../db";
 import { onStop } from "../lifecycle";
 import { mailTransportFromEnv } from "../mail/transport";
-import { now } from "../time/clock";
 import { sendWebhookRequest } from "../webhooks/transport";
 import type { JobDeps } from "./define";
 import { LocalRunner } from "./local-runner";
@@ -19,7 +18,7 @@ const globalForJobs = globalThis as unknown as { mastheadRunner?: LocalRunner };
 /** What jobs use besides the database, from the configuration. */
 export function jobDepsFromEnv(env = getEnv()): JobDeps {
   return {
-    clock: now,
+    clock: () => new Date(),
     sendWebhook: sendWebhookRequest,
     mail: mailTransportFromEnv(env),
     allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,

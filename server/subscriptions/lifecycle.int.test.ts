@@ -16,7 +16,7 @@ import { enqueueJob } from "../jobs/queue";
 import { runJobsNow, testJobDeps } from "../testing/jobs";
 import { createTestPublisher } from "../testing/publishing-factories";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../testing/subscription-fixtures";
-import { now, resetClock, setClock } from "../time/clock";
+import { now, resetClock, setClock } from "../testing/clock";
 import {
   advanceSubscription,
   lifecycleJobKey,

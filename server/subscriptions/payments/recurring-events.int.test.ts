@@ -12,7 +12,7 @@ import { AppError } from "../../errors";
 import { razorpayStandIn } from "../../testing/gateway-checkout";
 import { runJobsNow, testJobDeps } from "../../testing/jobs";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../../testing/subscription-fixtures";
-import { now, resetClock, setClock } from "../../time/clock";
+import { now, resetClock, setClock } from "../../testing/clock";
 import { scheduleSubscriptionLifecycle } from "../lifecycle";
 import { resolveSubscriber } from "../subscribers";
 import { receiveGatewayWebhook } from "./gateway-events";
