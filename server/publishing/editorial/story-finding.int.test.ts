@@ -54,6 +54,10 @@ describe("finding stories", () => {
     });
     const eu = await createStory(db, { ...ctx(3), input: { headline: "EU summit: what's at stake" } });
     await createStory(db, { ...ctx(4), input: { headline: "Other story", cards: textCards("Nothing here.") } });
+    const meals = await createStory(db, {
+      ...ctx(5),
+      input: { headline: "Food", cards: textCards("Readymade meals sell well.") },
+    });
 
     const search = async (q: string) =>
       (await listStories(db, { actor: ctx().actor, search: q })).items.map((s) => s.id);
@@ -61,6 +65,9 @@ describe("finding stories", () => {
     expect(await search("tramway")).toEqual([sub.story.id, tram.story.id]);
     expect(await search("tramw")).toEqual([sub.story.id, tram.story.id]);
     expect(await search("monday tram")).toEqual([tram.story.id]);
+    // A prefix that stems to something else ("readi") still finds the word it begins.
+    expect(await search("ready")).toEqual([meals.story.id]);
+    expect(await search("readymade meal")).toEqual([meals.story.id]);
     expect(await search("EU")).toEqual([eu.story.id]);
     // Stop words only: not in the index, found through the headline.
     expect(await search("what's at")).toEqual([eu.story.id]);

@@ -79,7 +79,9 @@ export async function listStories(
   if (plan.kind === "headline") conditions.push(Prisma.sql`s.headline ILIKE ${plan.pattern}`);
   if (plan.kind === "fulltext")
     conditions.push(
-      Prisma.sql`(s.search_vector @@ to_tsquery('english', ${plan.tsquery}) OR s.headline ILIKE ${plan.pattern})`,
+      // The query's words stemmed as the index is, or as typed: a prefix is a word cut short, and
+      // stemming it can cut it elsewhere ("ready" stems to "readi", no prefix of "readymad").
+      Prisma.sql`(s.search_vector @@ (to_tsquery('english', ${plan.tsquery}) || to_tsquery('simple', ${plan.tsquery})) OR s.headline ILIKE ${plan.pattern})`,
     );
   const where = Prisma.join(conditions, " AND ");
 
