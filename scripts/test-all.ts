@@ -1,15 +1,20 @@
 /**
  * npm test: every check the project has, in one command (CI runs exactly this).
  *
- *   1. type check, lint, formatting, API reference, unit tests, the app's build, then both
- *      benches' smallest form (npm run bench after the build, npm run bench:webhooks: they still
- *      run)                                                                        (side by side)
- *   2. integration tests on PGlite and on PostgreSQL, Playwright                (side by side)
+ * Every step starts at once, but for the ones that wait for another (`after`):
  *
- * Each test process is mostly one core's work (integration files run one at a time on one
- * database; the browser tests one at a time, mostly waiting on the app and the browser), so the
- * steps of a phase share the machine's cores: about 40 minutes on 2 cores, against 110 one after
- * another. Side by side, a step's output is printed whole when it ends.
+ *   build ──> browser tests (Playwright)              the longest chain, at normal priority
+ *         ├─> type check (reads the build's .next/types)
+ *         └─> content bench, smallest form
+ *   lint, formatting, API reference, unit tests, webhooks bench, integration tests on PGlite
+ *   and on PostgreSQL
+ *
+ * Two cores hold all of it. Everything off the longest chain runs under `nice`, so it takes the
+ * cores the build and the browser tests leave (they mostly wait on the app and the browser) and
+ * the browser tests keep the pace their timeouts assume: about 25 minutes on 2 cores, against
+ * 110 one after another. The build skips Next.js's own type check (NEXT_BUILD_SKIP_TYPECHECK):
+ * the type check step is the same check. Side by side, a step's output is printed whole when it
+ * ends.
  *
  * Prerequisites come first (scripts/lib/test-prerequisites.ts): PostgreSQL, Redis and Chromium
  * are installed, started and given the test database when this machine lacks them, one line each;
@@ -56,10 +61,10 @@ type Step = {
   parse?: (file: string) => Counts;
   /** A test runner: takes the command line's test files and filters. */
   runner?: boolean;
-  /** Steps of one phase run side by side (each one process, mostly on one core); phases in order. */
-  phase: number;
-  /** Steps of the same phase this one waits for (when selected). */
+  /** Steps this one waits for (when selected). */
   after?: string[];
+  /** On the longest chain (build, browser tests): at normal priority; the others run under nice. */
+  critical?: boolean;
 };
 
 const vitestCounts = (file: string): Counts => {
@@ -81,9 +86,8 @@ const playwrightCounts = (file: string): Counts => {
   };
   return { passed: data.stats.expected + data.stats.flaky, failed: data.stats.unexpected, skipped: data.stats.skipped };
 };
-const vitest = (id: string, config: string, phase: number, env?: Record<string, string>): Step => ({
+const vitest = (id: string, config: string, env?: Record<string, string>): Step => ({
   id,
-  phase,
   title: "",
   command: [
     bin("vitest"),
@@ -101,13 +105,18 @@ const vitest = (id: string, config: string, phase: number, env?: Record<string, 
 });
 
 const steps: Step[] = [
-  { id: "typecheck", title: "Type check (tsc)", command: [bin("tsc"), "--noEmit"], phase: 1 },
-  { id: "lint", title: "Lint (eslint)", command: [bin("eslint"), "--max-warnings", "0", "."], phase: 1 },
+  {
+    id: "typecheck",
+    title: "Type check (tsc)",
+    command: [bin("tsc"), "--noEmit"],
+    // It reads the route types the build writes into .next/types: not while they are written.
+    after: ["build"],
+  },
+  { id: "lint", title: "Lint (eslint)", command: [bin("eslint"), "--max-warnings", "0", "."] },
   {
     id: "format",
     title: "Formatting (prettier)",
     command: [bin("prettier"), "--check", "--log-level", "warn", "."],
-    phase: 1,
   },
   {
     id: "docs",
@@ -120,24 +129,22 @@ const steps: Step[] = [
       path.join(root, "scripts/docs-api.ts"),
       "--check",
     ],
-    phase: 1,
   },
-  { ...vitest("unit", "vitest.config.ts", 1), title: "Unit tests" },
+  { ...vitest("unit", "vitest.config.ts"), title: "Unit tests" },
   {
-    ...vitest("int-pglite", "vitest.integration.config.ts", 2, { TEST_DB: "pglite" }),
+    ...vitest("int-pglite", "vitest.integration.config.ts", { TEST_DB: "pglite" }),
     title: "Integration tests on PGlite",
   },
   {
-    ...vitest("int-postgres", "vitest.integration.config.ts", 2, { TEST_DB: "postgres", TEST_DATABASE_URL }),
+    ...vitest("int-postgres", "vitest.integration.config.ts", { TEST_DB: "postgres", TEST_DATABASE_URL }),
     title: "Integration tests on PostgreSQL",
   },
   {
     id: "build",
     title: "Build the app (for the browser tests)",
     command: [process.execPath, "--import", "tsx", path.join(root, "scripts/start.ts"), "--build-only"],
-    phase: 1,
-    // The build writes .next/types, which the type check reads: not while it runs.
-    after: ["typecheck"],
+    env: { NEXT_BUILD_SKIP_TYPECHECK: "1" },
+    critical: true,
   },
   {
     id: "bench-webhooks",
@@ -152,7 +159,6 @@ const steps: Step[] = [
       "50",
     ],
     env: { DATABASE_URL: "" },
-    phase: 1,
   },
   {
     id: "bench",
@@ -165,8 +171,6 @@ const steps: Step[] = [
       ...["--stories", "200", "--requests", "20", "--warmup", "5", "--seconds", "5"],
     ],
     env: { DATABASE_URL: withSchema(TEST_DATABASE_URL, "mh_bench_smoke") },
-    // In the first phase, after the build: beside the browser tests it would slow their pages.
-    phase: 1,
     after: ["build"],
   },
   {
@@ -177,7 +181,8 @@ const steps: Step[] = [
     report: path.join(reportDir, "e2e.json"),
     parse: playwrightCounts,
     runner: true,
-    phase: 2,
+    after: ["build"],
+    critical: true,
   },
 ];
 
@@ -212,12 +217,14 @@ if (!(await ensureTestPrerequisites(prerequisites))) {
 type Result = { step: Step; ok: boolean; seconds: number; counts?: Counts };
 
 /**
- * One step as a child process. Alone in its phase it writes to this terminal as it goes; next to
+ * One step as a child process. Alone in the run it writes to this terminal as it goes; next to
  * others its output goes to a file and is printed whole when it ends, so steps never interleave.
  */
 function runStep(step: Step, alone: boolean): Promise<Result> {
   const started = Date.now();
-  const command = step.runner ? [...step.command, ...filters] : step.command;
+  const own = step.runner ? [...step.command, ...filters] : step.command;
+  // Beside the longest chain, the others yield the cores to it (`nice` is on every Linux and macOS).
+  const command = !alone && !step.critical && process.platform !== "win32" ? ["nice", "-n", "10", ...own] : own;
   if (alone) console.log(`\n━━━ ${step.title} ━━━`);
   const logFile = path.join(reportDir, `${step.id}.log`);
   const out = alone ? "inherit" : fs.openSync(logFile, "w");
@@ -247,22 +254,20 @@ function runStep(step: Step, alone: boolean): Promise<Result> {
   });
 }
 
-const results: Result[] = [];
-for (const phase of [...new Set(selected.map((s) => s.phase))]) {
-  const together = selected.filter((s) => s.phase === phase);
-  if (together.length > 1) console.log(`\n(side by side: ${together.map((s) => s.id).join(", ")})`);
-  const running = new Map<string, Promise<Result>>();
-  for (const step of together) {
-    const waitFor = (step.after ?? [])
-      .map((id) => running.get(id))
-      .filter((pending): pending is Promise<Result> => pending !== undefined);
-    running.set(
-      step.id,
-      Promise.all(waitFor).then(() => runStep(step, together.length === 1)),
-    );
+const alone = selected.length === 1;
+if (!alone) console.log(`\n(side by side: ${selected.map((s) => s.id).join(", ")})`);
+const running = new Map<string, Promise<Result>>();
+/** Start `step` once the steps it waits for (those selected) have ended. */
+function start(step: Step): Promise<Result> {
+  let pending = running.get(step.id);
+  if (!pending) {
+    const waitFor = selected.filter((other) => step.after?.includes(other.id)).map(start);
+    pending = Promise.all(waitFor).then(() => runStep(step, alone));
+    running.set(step.id, pending);
   }
-  results.push(...(await Promise.all(running.values())));
+  return pending;
 }
+const results: Result[] = await Promise.all(selected.map(start));
 
 console.log("\n━━━ Summary ━━━");
 const total: Counts = { passed: 0, failed: 0, skipped: 0 };
