@@ -17,7 +17,9 @@
  *      scenario its own warm-up and --requests requests over --connections keep-alive connections
  *      (at most --seconds): CPU per request of the app and of its PostgreSQL backends, p50/p95/p99,
  *      requests per second, resident memory;
- *   5. the table, each figure beside its floor and budget with a pass/fail mark. The exit code is
+ *   5. the purge under load (scripts/bench/purge.ts): the home collection read by --connections
+ *      while it is purged every quarter second: builds per purge, p95 against the steady p95;
+ *   6. the table, each figure beside its floor and budget with a pass/fail mark. The exit code is
  *      non-zero when a scenario fails to answer, not when a budget is missed.
  * The instances are stopped at the end, whatever happens.
  *
@@ -44,6 +46,7 @@ import {
   WARMUP,
 } from "./bench/options";
 import { residentMegabytes } from "./bench/processes";
+import { printPurgeReport, purgeUnderLoad, type PurgeResult } from "./bench/purge";
 import { printReport, type Floor, type Row } from "./bench/report";
 import { scenarios as allScenarios, baselines, type Scenario } from "./bench/scenarios";
 
@@ -159,6 +162,7 @@ try {
 
   const client = await benchClient(databaseUrl, "masthead-bench");
   const rows: Row[] = [];
+  let purge: PurgeResult | undefined;
   try {
     for (const scenario of answering) {
       log(`${scenario.name}: ${REQUESTS} requests, ${CONNECTIONS} connections…`);
@@ -166,6 +170,8 @@ try {
       const baseline = baselines().some((b) => b.name === scenario.name);
       rows.push({ ...result, afresh: scenario.afresh, baseline, floor: floors.get(scenario.name) });
     }
+    if (ONLY.length === 0 || ONLY.some((part) => "purge under load".includes(part)))
+      purge = await purgeUnderLoad(bases, client);
   } finally {
     await client.end();
   }
@@ -177,7 +183,9 @@ try {
     probed,
     warmed,
   });
-  if (answering.length < scenarios.length || rows.some((r) => r.errors > 0)) process.exitCode = 1;
+  if (purge) printPurgeReport(purge);
+  if (answering.length < scenarios.length || rows.some((r) => r.errors > 0) || (purge?.errors ?? 0) > 0)
+    process.exitCode = 1;
 } catch (error) {
   console.error(`[bench] ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

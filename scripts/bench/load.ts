@@ -17,13 +17,18 @@ export type Call = { path: string; init?: { method?: string; headers?: Record<st
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 
-/** The answer's status once all of it is read; `ok` for a 2xx. */
-export function send(url: string, init: Call["init"] = {}): Promise<{ status: number; ok: boolean }> {
+/** An answer once all of it is read: its status (`ok` for a 2xx) and X-Cache (HIT, MISS, BYPASS). */
+export type Answer = { status: number; ok: boolean; cache?: string };
+
+export function send(url: string, init: Call["init"] = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers = { accept: "application/json", "accept-encoding": "gzip", ...init.headers };
     const request = http.request(url, { method: init.method ?? "GET", headers, agent }, (response) => {
       const status = response.statusCode ?? 0;
-      response.on("end", () => resolve({ status, ok: status >= 200 && status <= 299 }));
+      const cache = response.headers["x-cache"];
+      response.on("end", () =>
+        resolve({ status, ok: status >= 200 && status <= 299, cache: typeof cache === "string" ? cache : undefined }),
+      );
       response.on("error", reject);
       response.resume();
     });
@@ -47,12 +52,14 @@ export type Loaded = {
 /**
  * `count` requests over CONNECTIONS concurrent loops, stopping at the time cap; with several
  * instances each request goes to the next one in turn (as a round-robin load balancer would).
+ * `seen` hears of each answer: when it was sent (performance.now()), how long it took, X-Cache.
  */
 export async function load(
   bases: readonly string[],
   nextCall: () => Call,
   count: number,
   capMs: number,
+  seen?: (sentAt: number, ms: number, cache: string | undefined) => void,
 ): Promise<Loaded> {
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
@@ -67,14 +74,18 @@ export async function load(
         issued++;
         const call = nextCall();
         const t0 = performance.now();
+        let cache: string | undefined;
         try {
-          const { status, ok } = await send(base + call.path, call.init);
-          statuses.set(status, (statuses.get(status) ?? 0) + 1);
-          if (!ok) errors++;
+          const answer = await send(base + call.path, call.init);
+          cache = answer.cache;
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          if (!answer.ok) errors++;
         } catch {
           errors++;
         }
-        latencies.push(performance.now() - t0);
+        const ms = performance.now() - t0;
+        latencies.push(ms);
+        seen?.(t0, ms, cache);
       }
     }),
   );
