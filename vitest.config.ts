@@ -14,5 +14,9 @@ export default defineConfig({
     include: ["**/*.test.ts"],
     exclude: ["**/*.int.test.ts", "node_modules/**", ".next/**", "e2e/**"],
     environment: "node",
+    // npm test runs these beside the browser tests under `nice` (scripts/test-all.ts): on two busy
+    // cores a test that reads every source file (import-cycles) or fuzzes a parser took past the
+    // default 5 s while its assertions held.
+    testTimeout: 30_000,
   },
 });

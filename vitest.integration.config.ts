@@ -58,12 +58,23 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "shared", isolate: false, exclude: [...EXCLUDE, ...mocking], sequence: { groupOrder: 0 } },
+        test: {
+          name: "shared",
+          isolate: false,
+          exclude: [...EXCLUDE, ...mocking],
+          sequence: { groupOrder: 0 },
+          provide: { keepDatabase: true },
+        },
       },
       {
         extends: true,
         // (A project's include adds to the one above: the others are left out instead.)
-        test: { name: "isolated", exclude: [...EXCLUDE, ...notMocking], sequence: { groupOrder: 1 } },
+        test: {
+          name: "isolated",
+          exclude: [...EXCLUDE, ...notMocking],
+          sequence: { groupOrder: 1 },
+          provide: { keepDatabase: false },
+        },
       },
     ],
   },

@@ -84,7 +84,7 @@ describe("cachedRead", () => {
     release();
     const answered = await Promise.all(responses);
     expect(counter.builds).toBe(1);
-    expect(answered.map((r) => r.headers.get("x-cache")).sort()).toEqual([...Array(9).fill("HIT"), "MISS"]);
+    expect(answered.map((r) => r.headers.get("x-cache")).sort()).toEqual([...Array<string>(9).fill("HIT"), "MISS"]);
     for (const response of answered) expect(await response.json()).toEqual({ items: [1] });
   });
 

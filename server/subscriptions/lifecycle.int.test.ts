@@ -13,10 +13,10 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { ensureRecurringJobs } from "../jobs/engine";
 import { enqueueJob } from "../jobs/queue";
+import { now, resetClock, setClock } from "../testing/clock";
 import { runJobsNow, testJobDeps } from "../testing/jobs";
 import { createTestPublisher } from "../testing/publishing-factories";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../testing/subscription-fixtures";
-import { now, resetClock, setClock } from "../testing/clock";
 import {
   advanceSubscription,
   lifecycleJobKey,

@@ -15,6 +15,8 @@ import { postgresConfig, snapshotPath, TEST_DATABASE_URL, TEST_DB } from "./test
 declare module "vitest" {
   export interface ProvidedContext {
     testDb: TestDb;
+    /** Keep the database open from file to file (the "shared" project: one process runs them all). */
+    keepDatabase: boolean;
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Per test file: open this run's database as the process-wide database (server/db), so route
+ * Per test file: open this run's database (or keep the one open) as the process-wide database (server/db), so route
  * handlers and services under test use it exactly as the app does, and empty it before each test.
  */
 import fs from "node:fs/promises";
@@ -14,18 +14,32 @@ import { postgresConfig } from "./test-database";
 
 const testDb = inject("testDb");
 
-const database: Database =
-  testDb.kind === "pglite"
-    ? await openDatabase(
-        { kind: "pglite", dir: "memory://" },
-        { pgliteSnapshot: new Blob([await fs.readFile(testDb.snapshot)]) },
-      )
-    : await openDatabase(postgresConfig(testDb.schema));
+/**
+ * In the "shared" project one process runs file after file (vitest.integration.config.ts): the
+ * database opened for the first is kept for the next (opening PGlite from the dump cost every
+ * file about a second), and resetDatabase empties what each test wrote. In the "isolated"
+ * project each file has a process and a database of its own, closed after it.
+ */
+const keep = inject("keepDatabase");
+const kept = globalThis as unknown as { mastheadTestDatabase?: Database };
+const database: Database = kept.mastheadTestDatabase ?? (await open());
+if (keep) kept.mastheadTestDatabase = database;
+
+async function open(): Promise<Database> {
+  const opened =
+    testDb.kind === "pglite"
+      ? await openDatabase(
+          { kind: "pglite", dir: "memory://" },
+          { pgliteSnapshot: new Blob([await fs.readFile(testDb.snapshot)]) },
+        )
+      : await openDatabase(postgresConfig(testDb.schema));
+  // The test process is the only one writing to its database, as a PGlite server is: its caches
+  // hear about every change it commits (and, on PGlite, the database's own notices).
+  await listenToPglite(opened);
+  return opened;
+}
 
 (globalThis as unknown as { mastheadDb?: Promise<Database> }).mastheadDb = Promise.resolve(database);
-// The test process is the only one writing to its database, as a PGlite server is: its caches
-// hear about every change it commits (and, on PGlite, the database's own notices).
-await listenToPglite(database);
 setCacheMode("local");
 
 beforeEach(async () => {
@@ -37,5 +51,5 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
-  await database.close();
+  if (!keep) await database.close();
 });
