@@ -1,6 +1,6 @@
 // Integration tests: route handlers, tRPC and services against a real database.
 // TEST_DB=pglite (default) or TEST_DB=postgres (TEST_DATABASE_URL, default the local server's
-// database `test`, in a schema of its own per run). Files run one at a time, each on a clean database.
+// database `test`, in a schema of its own per run). Files run one at a time, each test on a clean database.
 //
 // Two projects, one after the other. "shared": the files run in one process that keeps its loaded
 // modules from file to file (isolate: false): loading the app's modules for each of a hundred
