@@ -87,7 +87,7 @@ export class ResponseCache {
   /** Account → the number of its last purge, whatever the keys (a build under way may predate it). */
   private readonly accountPurgedAt = new Map<number, number>();
   /** Builds under way, by key: requests for the same key wait for them (`buildUnderWay`). */
-  private readonly builds = new Map<string, { account: number; generation: number; result: Promise<unknown> }>();
+  private readonly builds = new Map<string, { generation: number; result: Promise<unknown> }>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: () => number) {}
@@ -128,8 +128,8 @@ export class ResponseCache {
   }
 
   /** Announce a build of `key` (read `generation` before it started) for others to wait for. */
-  building(key: string, account: number, generation: number, result: Promise<unknown>): void {
-    const build = { account, generation, result };
+  building(key: string, generation: number, result: Promise<unknown>): void {
+    const build = { generation, result };
     this.builds.set(key, build);
     const done = () => {
       if (this.builds.get(key) === build) this.builds.delete(key);

@@ -151,16 +151,17 @@ export async function cachedRead(
       .split(",")
       .map((name) => name.trim().toLowerCase())
       .filter((name) => name && name !== "accept-encoding");
+    const own = variant(req, vary);
     if (keep) {
       if (vary.length) {
         if (varyByPath.size >= 10_000) varyByPath.clear();
         varyByPath.set(path, vary);
       }
-      cache.set(path + variant(req, vary), account, generation, built, { ttlMs: cacheTtlMs });
+      cache.set(path + own, account, generation, built, { ttlMs: cacheTtlMs });
     }
-    return { built, status, keep, vary, variant: variant(req, vary) };
+    return { built, status, keep, vary, variant: own };
   })();
-  if (!options.bypass) cache.building(key, account, generation, building);
+  if (!options.bypass) cache.building(key, generation, building);
   const { built, status, keep } = await building;
   return send(built, status, options.bypass || !keep ? "BYPASS" : "MISS");
 }
