@@ -15,12 +15,14 @@ import { postgresConfig } from "./test-database";
 const testDb = inject("testDb");
 
 /**
- * In the "shared" project one process runs file after file (vitest.integration.config.ts): the
- * database opened for the first is kept for the next (opening PGlite from the dump cost every
- * file about a second), and resetDatabase empties what each test wrote. In the "isolated"
- * project each file has a process and a database of its own, closed after it.
+ * In the "shared" project one process runs file after file (vitest.integration.config.ts): on
+ * PGlite the database opened for the first is kept for the next (opening it from the dump cost
+ * every file about a second), and resetDatabase empties what each test wrote. On PostgreSQL
+ * (cheap to open) each file has its own connections, closed after it, so that a transaction a
+ * file left open cannot hold locks into the next one (a backup test's DROP SCHEMA waited on
+ * one). In the "isolated" project each file has a process and a database of its own.
  */
-const keep = inject("keepDatabase");
+const keep = inject("keepDatabase") && testDb.kind === "pglite";
 const kept = globalThis as unknown as { mastheadTestDatabase?: Database };
 const database: Database = kept.mastheadTestDatabase ?? (await open());
 if (keep) kept.mastheadTestDatabase = database;
