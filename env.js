@@ -150,6 +150,11 @@ export const envSchema = z
      */
     SOCIAL_LOGIN_ALLOW_PRIVATE_URLS: zBool.default(false),
     /**
+     * Let `npm run import -- --from content-api BASE_URL` read a site on loopback or private
+     * addresses (an old site on the local network; tests pass it explicitly).
+     */
+    IMPORT_ALLOW_PRIVATE_URLS: zBool.default(false),
+    /**
      * Razorpay's API (docs/subscriptions.md, "Payment adapters"). Changed only to point the adapter
      * at a stand-in of Razorpay's API (tests, local development).
      */
@@ -159,6 +164,18 @@ export const envSchema = z
      * gateway on the local network, and for tests. Never needed for the real gateways.
      */
     PAYMENT_GATEWAY_ALLOW_PRIVATE_URLS: zBool.default(false),
+    /**
+     * An external comment scorer (docs/engagement.md, "Plugging in another scorer"): Masthead POSTs
+     * each comment's ScorerInput as JSON and expects a CommentScore. Unset: none. Accounts choose
+     * to use it (live or in shadow) on the dashboard's Scoring page.
+     */
+    MODERATION_SCORER_URL: zHttpUrl.optional(),
+    /** Milliseconds the external scorer has to answer before the built-in scorer answers instead. */
+    MODERATION_SCORER_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(800),
+    /** Sent to the external scorer as `Authorization: Bearer <token>`; never logged. */
+    MODERATION_SCORER_TOKEN: z.string().trim().min(1).optional(),
+    /** Let the external scorer's URL reach loopback and private addresses (a scorer on your own network, tests). */
+    MODERATION_SCORER_ALLOW_PRIVATE_URLS: zBool.default(false),
     /** Days that webhook events, deliveries and attempts are kept (spec: 30). */
     WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     /** Deliveries sent at once by one process (the local runner and each Inngest sweep). */
@@ -188,6 +205,15 @@ export const envSchema = z
       .min(1024)
       .max(200 * 1024 * 1024)
       .default(20 * 1024 * 1024),
+    /** Where files uploaded to the dashboard's Import page are kept. Default DATA_DIR/imports. */
+    IMPORT_DIR: z.string().trim().min(1).optional(),
+    /** Largest file the dashboard's Import page accepts, in bytes (a 200,000-comment Disqus export is ~150 MB). */
+    IMPORT_UPLOAD_MAX_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(16 * 1024 * 1024 * 1024)
+      .default(512 * 1024 * 1024),
     /**
      * S3-compatible bucket (AWS S3, Cloudflare R2, MinIO) for uploaded images. Unset: images are
      * stored on the local disk under UPLOAD_DIR.
@@ -315,6 +341,7 @@ export const envSchema = z
       DATABASE_POOL_MAX: env.DATABASE_POOL_MAX ?? (env.VERCEL ? 2 : 10),
       DATABASE_PREPARED_STATEMENTS: env.DATABASE_PREPARED_STATEMENTS ?? !env.VERCEL,
       UPLOAD_DIR: path.resolve(/*turbopackIgnore: true*/ env.UPLOAD_DIR ?? path.join(dataDir, "uploads")),
+      IMPORT_DIR: path.resolve(/*turbopackIgnore: true*/ env.IMPORT_DIR ?? path.join(dataDir, "imports")),
       APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,
       /** Where uploaded images live: "s3" with S3_BUCKET, else "disk" (UPLOAD_DIR). */
       imageStorage: /** @type {"s3" | "disk"} */ (env.S3_BUCKET ? "s3" : "disk"),

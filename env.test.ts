@@ -106,6 +106,25 @@ describe("configuration (env.js)", () => {
     );
   });
 
+  it("takes an external comment scorer: its URL, timeout (800 ms by default) and token", () => {
+    expect(parseEnv({})).toMatchObject({
+      MODERATION_SCORER_TIMEOUT_MS: 800,
+      MODERATION_SCORER_ALLOW_PRIVATE_URLS: false,
+    });
+    expect(
+      parseEnv({ MODERATION_SCORER_URL: "https://scorer.example.com/score/", MODERATION_SCORER_TIMEOUT_MS: "1500" }),
+    ).toMatchObject({
+      MODERATION_SCORER_URL: "https://scorer.example.com/score",
+      MODERATION_SCORER_TIMEOUT_MS: 1500,
+    });
+    expect(error({ MODERATION_SCORER_URL: "ftp://scorer.example.com" })).toMatch(
+      /^Invalid configuration: MODERATION_SCORER_URL /,
+    );
+    expect(error({ MODERATION_SCORER_TIMEOUT_MS: "20" })).toMatch(
+      /^Invalid configuration: MODERATION_SCORER_TIMEOUT_MS /,
+    );
+  });
+
   it("stops `npm start` at once with that line when a value is bad", () => {
     const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
       env: { PATH: process.env.PATH, NODE_ENV: "development", PORT: "not-a-port", DATA_DIR: "/tmp/masthead-env-test" },

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
+import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 
 import { startReceiver, type Receiver } from "../server/testing/webhook-receiver";
@@ -72,6 +73,14 @@ export async function trpcCall<T>(request: APIRequestContext, path: string, inpu
 }
 
 /** The page itself does not scroll sideways: whatever is wide scrolls inside its own box. */
+/** The serious and critical axe violations (WCAG 2.1 A and AA) of what the page shows now. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} – ${v.help}`));
+}
+
 export async function expectNoHorizontalPageScroll(page: Page, what = page.url()): Promise<void> {
   const { scrollWidth, clientWidth } = await page.evaluate(() => ({
     scrollWidth: document.documentElement.scrollWidth,

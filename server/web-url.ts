@@ -57,6 +57,17 @@ export function checkWebUrl(input: string, options: WebUrlOptions = {}): WebUrlC
   return { ok: true, href: url.href };
 }
 
+/**
+ * A URL that arrives as a claim (a publisher's reader token, a login provider's profile): its
+ * normalised form when it passes checkWebUrl, otherwise null (a `javascript:` avatar is dropped,
+ * not refused: the rest of the claims still sign the reader in).
+ */
+export function webUrlOrNull(input: string | null | undefined, options: WebUrlOptions = {}): string | null {
+  if (!input) return null;
+  const result = checkWebUrl(input, options);
+  return result.ok ? result.href : null;
+}
+
 /** A zod string that must pass checkWebUrl and comes out normalised. */
 export function zWebUrl(options: WebUrlOptions = {}) {
   return z.string().transform((value, ctx) => {

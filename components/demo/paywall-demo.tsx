@@ -7,8 +7,11 @@
  *   2. isAssetAccessible({id, type: "story"}); granted → fetch the rest of the story from the
  *      content API's gated read (check-access=true), then, for a METERING grant, pingback (counts
  *      the free read); denied → the paywall with the "Digital access" plans;
- *   3. subscribe: getPaymentOptions().demo_test.proceed(paymentObject) = preview, the test
- *      gateway's "payment" (this page's dialog; no money moves), create; then check again.
+ *   3. a coupon code, checked against each plan with validateCoupon: the discounted price, or the
+ *      reason it is refused;
+ *   4. subscribe: getPaymentOptions().demo_test.proceed(paymentObject, with the coupon when it
+ *      applies to the plan) = preview, the test gateway's "payment" (this page's dialog; no money
+ *      moves), create; then check again.
  * The demo reader "signs in" with an e-mail: /api/demo/reader-jwt mints a JWT for it (demo account
  * only, only with DEMO_TOOLS on).
  */
@@ -21,6 +24,9 @@ import type {
   SubscriptionGroup,
   SubscriptionPlan,
 } from "@/sdk/accesstype/types";
+import { trialAuthorizationInWords } from "@/server/subscriptions/catalogue.schema";
+
+import { couponRefusal, couponSummary, money, PlanPrice, type Coupon, type CouponResult } from "./paywall-coupon";
 
 type Props = { storyId: string; accountKey: string; demoTools: boolean };
 type Reader = { email: string; jwt: string; expiresAt: string };
@@ -32,6 +38,10 @@ type View =
 type Payment = {
   planTitle: string;
   amount: string;
+  /** The coupon the preview applied, if any. */
+  coupon: string | null;
+  /** With a trial: what today's charge is, and when the first payment comes. */
+  explanation: string | null;
   resolve: (p: GatewayPayment) => void;
   reject: (e: unknown) => void;
 };
@@ -65,10 +75,6 @@ function savedReader(): Reader | null {
   }
 }
 
-function money(cents: number, currency: string): string {
-  return new Intl.NumberFormat("en", { style: "currency", currency }).format(cents / 100);
-}
-
 function message(error: unknown): string {
   const e = error as { error?: { message?: string }; message?: string };
   return e?.error?.message ?? e?.message ?? "Something went wrong.";
@@ -98,6 +104,8 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [payment, setPayment] = useState<Payment | null>(null);
+  const [couponCode, setCouponCode] = useState("");
+  const [coupon, setCoupon] = useState<Coupon | null>(null);
   const payRef = useRef<HTMLButtonElement>(null);
   // Only the latest check may count a read or show its answer (a sign-in starts a new one while
   // the anonymous one may still be in flight; the SDK's user is one for the page).
@@ -201,8 +209,39 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
     setReader(null);
   }
 
+  async function applyCoupon(event: React.FormEvent) {
+    event.preventDefault();
+    const code = couponCode.trim().toUpperCase();
+    if (!sdk || !code) {
+      setCoupon(null);
+      return;
+    }
+    setBusy(true);
+    const byPlan: Record<number, CouponResult> = {};
+    await Promise.all(
+      plans.map(async (plan) => {
+        try {
+          const answer = await sdk.validateCoupon({ subscriptionPlanId: plan.id, couponCode: code });
+          byPlan[plan.id] = answer.valid
+            ? { ok: true, cents: answer.discounted_price_cents, currency: answer.price_currency }
+            : { ok: false, reason: "This coupon does not apply to this plan." };
+        } catch (error) {
+          byPlan[plan.id] = { ok: false, reason: couponRefusal(error) ?? message(error) };
+        }
+      }),
+    );
+    setCoupon({ code, byPlan });
+    setBusy(false);
+  }
+
+  function removeCoupon() {
+    setCoupon(null);
+    setCouponCode("");
+  }
+
   async function subscribe(plan: SubscriptionPlan) {
     if (!sdk) return;
+    const withCoupon = coupon?.byPlan[plan.id]?.ok ? coupon.code : null;
     setBusy(true);
     setNotice(null);
     try {
@@ -212,10 +251,24 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
         const attempt = order.replace(/^demo_order_/, "");
         const cents = preview.subscription.payment_amount_cents ?? plan.price_cents;
         const currency = preview.subscription.payment_amount_currency ?? plan.price_currency;
+        const { trial_period_length: trialLength, trial_period_unit: trialUnit } = preview.subscription;
+        // The first period's price after the coupon (and tax), as the preview computed it.
+        const total = preview.subscription.total_amount_cents;
+        const firstPayment = typeof total === "number" ? total : plan.price_cents;
         return new Promise<GatewayPayment>((resolve, reject) =>
           setPayment({
             planTitle: plan.title,
             amount: money(cents, currency),
+            coupon: withCoupon,
+            explanation:
+              trialLength && trialUnit
+                ? trialAuthorizationInWords(
+                    money(cents, currency),
+                    money(firstPayment, currency),
+                    trialLength,
+                    trialUnit,
+                  )
+                : null,
             resolve: () => resolve({ payment_token: `demo_pay_${attempt}` }),
             reject,
           }),
@@ -234,12 +287,13 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
           duration_unit: plan.duration_unit,
         },
         payment: { payment_type: "demo_test" },
+        ...(withCoupon ? { coupon_code: withCoupon } : {}),
       });
       setNotice("Subscribed. Welcome aboard!");
       setView({ kind: "loading" });
       await check(sdk, reader);
     } catch (error) {
-      setNotice(message(error));
+      setNotice(couponRefusal(error) ?? message(error));
     } finally {
       setPayment(null);
       setBusy(false);
@@ -314,11 +368,7 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
           <ul className="mt-4 space-y-3">
             {plans.map((plan) => (
               <li key={plan.id} className="flex flex-wrap items-center justify-between gap-2">
-                <span>
-                  <strong>{plan.title}</strong> · {money(plan.price_cents, plan.price_currency)} per{" "}
-                  {plan.duration_length > 1 ? `${plan.duration_length} ` : ""}
-                  {plan.duration_unit.replace(/s$/, "")}
-                </span>
+                <PlanPrice plan={plan} coupon={coupon} />
                 <button
                   type="button"
                   disabled={busy || !reader}
@@ -330,6 +380,34 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
               </li>
             ))}
           </ul>
+          <form onSubmit={applyCoupon} className="mt-4 flex flex-wrap items-end gap-2 text-sm">
+            <label className="flex flex-col">
+              <span className="font-medium">Coupon code</span>
+              <input
+                value={couponCode}
+                onChange={(e) => setCouponCode(e.target.value)}
+                maxLength={64}
+                autoComplete="off"
+                autoCapitalize="characters"
+                className="mt-1 min-h-11 rounded border border-gray-400 bg-white px-2 py-1 uppercase sm:min-h-9"
+              />
+            </label>
+            <button
+              type="submit"
+              disabled={busy || !couponCode.trim()}
+              className="min-h-11 rounded border border-brand-700 px-3 py-1.5 font-semibold text-brand-700 disabled:opacity-50 sm:min-h-9"
+            >
+              Apply
+            </button>
+            {coupon ? (
+              <button type="button" onClick={removeCoupon} className="min-h-11 px-2 text-gray-700 underline sm:min-h-9">
+                Remove coupon
+              </button>
+            ) : null}
+          </form>
+          <p className="mt-2 text-sm" role="status" data-testid="coupon-status">
+            {coupon ? couponSummary(coupon, plans) : ""}
+          </p>
           {!reader ? <p className="mt-3 text-sm text-gray-700">Sign in above to subscribe.</p> : null}
         </section>
       ) : null}
@@ -354,6 +432,16 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
             <p className="mt-2 text-sm text-gray-700">
               {payment.planTitle}: {payment.amount}. The demo&apos;s test gateway: no card, no money moves.
             </p>
+            {payment.coupon ? (
+              <p className="mt-2 text-sm text-gray-700" data-testid="payment-coupon">
+                Coupon {payment.coupon} applied.
+              </p>
+            ) : null}
+            {payment.explanation ? (
+              <p className="mt-2 text-sm text-gray-700" data-testid="trial-explanation">
+                {payment.explanation}
+              </p>
+            ) : null}
             <div className="mt-4 flex gap-2">
               <button
                 ref={payRef}

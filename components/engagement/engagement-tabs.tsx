@@ -1,9 +1,11 @@
-/** Tabs between the engagement screens (the moderation queue, the moderation settings). */
+/** Tabs between the engagement screens (the moderation queue, the community, the moderation settings, scoring). */
 import { TabNav } from "@/components/ui";
 
 const ENGAGEMENT_SECTIONS = [
   { key: "moderation", label: "Moderation queue" },
+  { key: "community", label: "Community" },
   { key: "settings", label: "Moderation settings" },
+  { key: "scoring", label: "Scoring" },
 ] as const;
 
 export function EngagementTabs({ current }: { current: (typeof ENGAGEMENT_SECTIONS)[number]["key"] }) {

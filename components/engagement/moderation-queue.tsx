@@ -1,10 +1,13 @@
 "use client";
 
 /**
- * The moderation queue (tRPC moderation.queue, counts, act): tabs with counts, the comments of the
- * tab newest or oldest first, each with what a moderator needs, and the actions as buttons and
- * keyboard shortcuts (SHORTCUTS; "?" lists them). The selected comment has the keyboard focus and
- * a visible ring; j/k or the arrow keys move it.
+ * The moderation page (tRPC moderation.queue, counts, act, undo): views with counts (the queue's
+ * tabs, then the decided views), search and filters, the comments of the view newest or oldest
+ * first, each with what a moderator needs, and the actions as buttons and keyboard shortcuts
+ * (SHORTCUTS; "?" lists them). The selected comment has the keyboard focus and a visible ring; j/k
+ * or the arrow keys move it. After a decision the message offers Undo (or "z"). In a decided view
+ * an action changes the decision, sent with the version the list showed (409 if it changed since).
+ * The view, order and filters live in the URL's query, so a view can be shared or bookmarked.
  */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
@@ -12,10 +15,8 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react"
 import { useTRPC } from "@/components/trpc/react";
 import {
   Alert,
-  Badge,
   Button,
   cx,
-  DateTime,
   Dialog,
   ErrorAlert,
   FilterSelect,
@@ -25,22 +26,43 @@ import {
   useConfirm,
 } from "@/components/ui";
 import {
-  QUEUE_TABS,
-  REPORT_REASON_LABELS,
+  hasFilters,
+  isDecidedView,
+  queueSearchParams,
+  type TQueueFilters,
+  type TQueueOrder,
+  type TQueueUrlState,
+} from "@/server/engagement/moderation/queue-filters.schema";
+import {
+  QUEUE_VIEWS,
   type TCommentAction,
   type TQueueItem,
-  type TQueueTab,
+  type TQueueView,
 } from "@/server/engagement/moderation/queue.schema";
 
 import { BanDialog } from "./ban-dialog";
-import { CommentBody } from "./comment-body";
+import { ModerationFilters } from "./moderation-filters";
+import { QueueItem } from "./moderation-queue-item";
 import { ReaderHistoryDialog } from "./reader-history-dialog";
 
-const TAB_LABELS: Record<TQueueTab, string> = {
+const TAB_LABELS: Record<TQueueView, string> = {
   pending: "Pending",
   reported: "Reported",
   spam: "Spam",
   toxic: "Toxic",
+  approved: "Approved",
+  rejected: "Rejected",
+  marked_spam: "Marked spam",
+};
+
+const EMPTY_TEXT: Record<TQueueView, string> = {
+  pending: "Nothing to moderate here.",
+  reported: "Nothing to moderate here.",
+  spam: "Nothing to moderate here.",
+  toxic: "Nothing to moderate here.",
+  approved: "No approved comments.",
+  rejected: "No rejected comments.",
+  marked_spam: "No comments marked spam.",
 };
 
 export const SHORTCUTS: readonly { keys: string; what: string }[] = [
@@ -53,6 +75,7 @@ export const SHORTCUTS: readonly { keys: string; what: string }[] = [
   { keys: "n", what: "Not spam" },
   { keys: "b", what: "Ban the author" },
   { keys: "h", what: "The author's history" },
+  { keys: "z", what: "Undo your last decision" },
   { keys: "?", what: "This list" },
 ];
 
@@ -64,14 +87,31 @@ const ACTION_DONE: Record<TCommentAction, string> = {
   not_spam: "Marked not spam",
 };
 
-const STATE_TONE = { undecided: "gray", approved: "green", rejected: "red", spam: "amber" } as const;
+const STATE_AGAIN = {
+  undecided: "waiting for a decision",
+  approved: "approved",
+  rejected: "rejected",
+  spam: "marked spam",
+};
 
-export function ModerationQueue() {
+export function ModerationQueue({
+  initial,
+  reasons,
+}: {
+  /** The view, order and filters of the page's URL; `invalid` names the filters left out. */
+  initial: TQueueUrlState & { invalid: string[] };
+  reasons: readonly { code: string; text: string }[];
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const confirm = useConfirm();
-  const [tab, setTab] = useState<TQueueTab>("pending");
-  const [order, setOrder] = useState<"newest" | "oldest">("newest");
+  const [tab, setTab] = useState<TQueueView>(initial.view);
+  const [order, setOrder] = useState<TQueueOrder>(initial.order);
+  const [filters, setFilters] = useState<TQueueFilters>(initial.filters);
+  const [invalid, setInvalid] = useState(initial.invalid);
+  /** The decision the message offers to undo (the moderator's last one, as it left the comment). */
+  const [undoable, setUndoable] = useState<{ commentId: number; version: string } | null>(null);
+  const decidedView = isDecidedView(tab);
   const [selected, setSelected] = useState(0);
   const [message, setMessage] = useState<string | null>(null);
   const [help, setHelp] = useState(false);
@@ -83,7 +123,7 @@ export function ModerationQueue() {
   const counts = useQuery(trpc.moderation.counts.queryOptions());
   const queue = useInfiniteQuery(
     trpc.moderation.queue.infiniteQueryOptions(
-      { tab, order, limit: 20 },
+      { tab, order, limit: 20, filters },
       { getNextPageParam: (page) => page.nextCursor ?? undefined },
     ),
   );
@@ -92,6 +132,13 @@ export function ModerationQueue() {
   const selectedIndex = Math.min(selected, Math.max(0, items.length - 1));
   const current = items[selectedIndex];
   const refocus = useRef(false);
+
+  // The URL follows the view, order and filters (replaceState: no new history entry per keystroke).
+  useEffect(() => {
+    const query = queueSearchParams({ view: tab, order, filters });
+    const url = `${window.location.pathname}${query ? `?${query}` : ""}`;
+    if (url !== `${window.location.pathname}${window.location.search}`) window.history.replaceState(null, "", url);
+  }, [tab, order, filters]);
 
   const refresh = useCallback(async () => {
     await Promise.all([
@@ -109,14 +156,44 @@ export function ModerationQueue() {
             ? `${ACTION_DONE[input.action]}: comment ${input.commentId}.`
             : `Comment ${input.commentId} was already so: nothing changed.`,
         );
+        // Deleting is final: nothing to undo.
+        setUndoable(
+          result.changed && input.action !== "delete"
+            ? { commentId: input.commentId, version: result.comment.version }
+            : null,
+        );
+        undo.reset();
         await refresh();
       },
       onError: async () => {
         setMessage(null);
+        setUndoable(null);
         await refresh();
       },
     }),
   );
+
+  const undo = useMutation(
+    trpc.moderation.undo.mutationOptions({
+      onSuccess: async (result) => {
+        setMessage(`Undone: comment ${result.comment.id} is ${STATE_AGAIN[result.comment.state]} again.`);
+        setUndoable(null);
+        act.reset();
+        await refresh();
+      },
+      onError: async () => {
+        setMessage(null);
+        setUndoable(null);
+        await refresh();
+      },
+    }),
+  );
+
+  const runUndo = useCallback(() => {
+    if (!undoable || undo.isPending || act.isPending) return;
+    refocus.current = true;
+    undo.mutate(undoable);
+  }, [act.isPending, undo, undoable]);
 
   const run = useCallback(
     async (item: TQueueItem | undefined, action: TCommentAction) => {
@@ -130,9 +207,14 @@ export function ModerationQueue() {
         if (!ok) return;
       }
       refocus.current = true;
-      act.mutate({ commentId: item.id, action });
+      // In a decided view the moderator changes a decision on purpose, as the list showed it.
+      act.mutate(
+        decidedView
+          ? { commentId: item.id, action, override: true, expectedVersion: item.version }
+          : { commentId: item.id, action },
+      );
     },
-    [act, confirm],
+    [act, confirm, decidedView],
   );
 
   const focusItem = useCallback(
@@ -156,6 +238,7 @@ export function ModerationQueue() {
       if (key === "?") return (handled(), setHelp(true));
       if (key === "j" || key === "ArrowDown") return (handled(), focusItem(selectedIndex + 1));
       if (key === "k" || key === "ArrowUp") return (handled(), focusItem(selectedIndex - 1));
+      if (key === "z") return (handled(), runUndo());
       if (!current) return;
       const actions: Record<string, TCommentAction> = {
         a: "approve",
@@ -170,7 +253,7 @@ export function ModerationQueue() {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [current, focusItem, run, selectedIndex]);
+  }, [current, focusItem, run, runUndo, selectedIndex]);
 
   // After a move, the focus goes back to the selected comment (the acted-on one may have left the tab).
   useEffect(() => {
@@ -183,8 +266,8 @@ export function ModerationQueue() {
 
   return (
     <div className="space-y-4">
-      <div role="tablist" aria-label="Queue" className="flex flex-wrap gap-2">
-        {QUEUE_TABS.map((key) => (
+      <div role="tablist" aria-label="Views" className="flex flex-wrap gap-2">
+        {QUEUE_VIEWS.map((key) => (
           <button
             key={key}
             type="button"
@@ -195,6 +278,7 @@ export function ModerationQueue() {
               setTab(key);
               setSelected(0);
               setMessage(null);
+              setUndoable(null);
             }}
             className={cx(
               "inline-flex items-center gap-2 rounded-md border px-3 py-1.5 text-sm font-medium focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2 focus-visible:outline-none",
@@ -215,9 +299,41 @@ export function ModerationQueue() {
       </div>
 
       <div aria-live="polite" className="min-h-0">
-        {message ? <Alert tone="success">{message}</Alert> : null}
+        {message ? (
+          <Alert tone="success">
+            <span className="mr-3">{message}</span>
+            {undoable ? (
+              <Button size="sm" onClick={runUndo} loading={undo.isPending} aria-keyshortcuts="z">
+                Undo
+              </Button>
+            ) : null}
+          </Alert>
+        ) : null}
       </div>
-      <ErrorAlert error={act.error} />
+      <ErrorAlert error={act.error ?? undo.error} />
+      {invalid.length ? (
+        <Alert tone="warning">
+          Left out of this link, not valid: {invalid.join(", ")}.{" "}
+          <Button size="sm" onClick={() => setInvalid([])}>
+            Dismiss
+          </Button>
+        </Alert>
+      ) : null}
+
+      <Panel title="Search and filters">
+        <div className="px-4 py-3">
+          <ModerationFilters
+            filters={filters}
+            reasons={reasons}
+            decidedView={decidedView}
+            onApply={(next) => {
+              setFilters(next);
+              setSelected(0);
+              setInvalid([]);
+            }}
+          />
+        </div>
+      </Panel>
 
       <Panel
         title={`${TAB_LABELS[tab]} comments`}
@@ -231,8 +347,8 @@ export function ModerationQueue() {
                 setSelected(0);
               }}
               options={[
-                { value: "newest", label: "Newest first" },
-                { value: "oldest", label: "Oldest first" },
+                { value: "newest", label: decidedView ? "Newest decision first" : "Newest first" },
+                { value: "oldest", label: decidedView ? "Oldest decision first" : "Oldest first" },
               ]}
             />
             <Button size="sm" onClick={() => setHelp(true)} aria-keyshortcuts="?">
@@ -242,19 +358,28 @@ export function ModerationQueue() {
         }
       >
         <div id={panelId} role="tabpanel" aria-label={`${TAB_LABELS[tab]} comments`}>
-          <LoadState query={queue} what="queue" empty={items.length === 0} emptyText="Nothing to moderate here." />
+          <LoadState
+            query={queue}
+            what="queue"
+            empty={items.length === 0}
+            emptyText={hasFilters(filters) ? "No comment here matches these filters." : EMPTY_TEXT[tab]}
+          />
           {items.length ? (
             <ol className="divide-y divide-gray-200">
               {items.map((item, index) => (
                 <li key={item.id}>
                   <QueueItem
                     item={item}
+                    decidedView={decidedView}
                     selected={index === selectedIndex}
                     ref={(el) => {
                       itemRefs.current[index] = el;
                     }}
                     onFocus={() => setSelected(index)}
-                    busy={act.isPending && act.variables?.commentId === item.id}
+                    busy={
+                      (act.isPending && act.variables?.commentId === item.id) ||
+                      (undo.isPending && undo.variables?.commentId === item.id)
+                    }
                     onAction={(action) => void run(item, action)}
                     onBan={() => setBanFor(item.author)}
                     onHistory={() => setHistoryOf(item.author.memberId)}
@@ -298,133 +423,5 @@ export function ModerationQueue() {
       />
       <ReaderHistoryDialog memberId={historyOf} onClose={() => setHistoryOf(null)} onChanged={() => void refresh()} />
     </div>
-  );
-}
-
-function QueueItem({
-  item,
-  selected,
-  ref,
-  onFocus,
-  busy,
-  onAction,
-  onBan,
-  onHistory,
-}: {
-  item: TQueueItem;
-  selected: boolean;
-  ref: (el: HTMLElement | null) => void;
-  onFocus: () => void;
-  busy: boolean;
-  onAction: (action: TCommentAction) => void;
-  onBan: () => void;
-  onHistory: () => void;
-}) {
-  const headingId = useId();
-  return (
-    <article
-      ref={ref}
-      tabIndex={selected ? 0 : -1}
-      onFocus={onFocus}
-      aria-labelledby={headingId}
-      aria-current={selected ? "true" : undefined}
-      data-testid="queue-item"
-      className={cx(
-        "space-y-2 px-4 py-3 focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none focus-visible:ring-inset",
-        selected && "bg-brand-50/40",
-      )}
-    >
-      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-        <h3 id={headingId} className="text-sm font-semibold text-gray-900">
-          <span className="break-words">{item.author.name}</span>{" "}
-          <span className="font-normal text-gray-600">(reader {item.author.memberId})</span>
-        </h3>
-        <div className="flex flex-wrap gap-1">
-          <Badge tone={STATE_TONE[item.state]}>{item.state}</Badge>
-          {item.isPublished ? <Badge tone="green">published</Badge> : <Badge tone="gray">unpublished</Badge>}
-          {item.author.isNew ? <Badge tone="blue">new reader</Badge> : null}
-          {item.author.bannedUntil ? <Badge tone="red">banned</Badge> : null}
-          {item.isSpam ? <Badge tone="amber">spam</Badge> : null}
-          {item.hidden ? <Badge tone="gray">hidden by author</Badge> : null}
-          {item.confidential ? <Badge tone="gray">confidential</Badge> : null}
-        </div>
-      </div>
-      <p className="text-xs break-words text-gray-600">
-        On{" "}
-        <a href={item.page.url} rel="nofollow noopener noreferrer" target="_blank" className="underline">
-          {item.page.headline ?? item.page.url}
-        </a>
-        {item.parentCommentId ? ` · reply to comment ${item.parentCommentId}` : ""} ·{" "}
-        <DateTime value={item.createdAt} />
-        {item.editedAt ? (
-          <>
-            {" "}
-            · edited <DateTime value={item.editedAt} />
-          </>
-        ) : null}
-      </p>
-      <CommentBody
-        ops={item.ops}
-        className="rounded bg-gray-50 px-3 py-2 text-sm break-words whitespace-pre-wrap text-gray-900"
-      />
-      <dl className="flex flex-wrap gap-x-4 gap-y-1 text-xs text-gray-700">
-        <div>
-          <dt className="inline font-medium">Toxicity </dt>
-          <dd className="inline">{item.toxicity}</dd>
-        </div>
-        <div>
-          <dt className="inline font-medium">Spam </dt>
-          <dd className="inline">{item.isSpam ? "yes" : "no"}</dd>
-        </div>
-        {item.reasons.length ? (
-          <div>
-            <dt className="inline font-medium">Reasons </dt>
-            <dd className="inline break-words">{item.reasons.join(", ")}</dd>
-          </div>
-        ) : null}
-        <div>
-          <dt className="inline font-medium">Reports </dt>
-          <dd className="inline">
-            {item.reportCount}
-            {item.reportCount
-              ? ` (${item.openReports} open: ${item.reportReasons.map((r) => `${REPORT_REASON_LABELS[r.reason]} ${r.count}`).join(", ")})`
-              : ""}
-          </dd>
-        </div>
-      </dl>
-      {item.reportNotes.length ? (
-        <ul className="list-inside list-disc text-xs break-words text-gray-700" aria-label="Readers' notes">
-          {item.reportNotes.map((note, i) => (
-            <li key={i}>{note}</li>
-          ))}
-        </ul>
-      ) : null}
-      <div className="flex flex-wrap gap-2">
-        <Button size="sm" variant="primary" onClick={() => onAction("approve")} disabled={busy} aria-keyshortcuts="a">
-          Approve
-        </Button>
-        <Button size="sm" onClick={() => onAction("reject")} disabled={busy} aria-keyshortcuts="r">
-          Reject
-        </Button>
-        {item.isSpam ? (
-          <Button size="sm" onClick={() => onAction("not_spam")} disabled={busy} aria-keyshortcuts="n">
-            Not spam
-          </Button>
-        ) : (
-          <Button size="sm" onClick={() => onAction("spam")} disabled={busy} aria-keyshortcuts="s">
-            Spam
-          </Button>
-        )}
-        <Button size="sm" variant="danger" onClick={() => onAction("delete")} disabled={busy} aria-keyshortcuts="d">
-          Delete
-        </Button>
-        <Button size="sm" onClick={onBan} aria-keyshortcuts="b">
-          Ban author
-        </Button>
-        <Button size="sm" onClick={onHistory} aria-keyshortcuts="h">
-          History
-        </Button>
-      </div>
-    </article>
   );
 }

@@ -2,10 +2,10 @@
 
 /**
  * The moderation settings (moderation.settings, moderation.updateSettings): mode, toxicity
- * threshold, banned words with their action, links from new readers, guest and confidential
- * comments. Checked with the same zod schema as the server before sending.
+ * threshold, banned and suspect words (three pasted lists), links from readers without trust, guest and
+ * confidential comments, and the rules before publishing. Checked with the same zod schema as the server before sending.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
@@ -17,17 +17,25 @@ import {
   Fieldset,
   FormActions,
   FormField,
-  Input,
   LoadState,
+  numbersAsText,
+  numbersFromText,
   Panel,
   RadioChoices,
-  Select,
+  savedNote,
+  Textarea,
+  useOnSaved,
   useSettingsDraft,
   WholeNumberInput,
+  type SettingsEditorProps,
 } from "@/components/ui";
 import {
   BANNED_WORDS_MAX,
+  pastedListOf,
+  wordInTwoLists,
+  wordsOfPastedList,
   ZModerationSettings,
+  type TBannedWord,
   type TModerationSettings,
   type TModerationSettingsView,
 } from "@/server/engagement/moderation/settings.schema";
@@ -39,7 +47,40 @@ const FIELDS = [
   "holdLinksFromNewReaders",
   "guestCommentsAllowed",
   "confidentialCommentsAllowed",
+  "preModerateUntilApproved",
+  "trustRejectionRate",
+  "trustWindowDays",
+  "trustMinDecisions",
+  "repeatedPostWindowMinutes",
+  "holdDisposableEmails",
 ] as const;
+
+/** Each field as the saved note says it. */
+const FIELD_LABELS: Record<(typeof FIELDS)[number], string> = {
+  mode: "how comments are published",
+  toxicityThreshold: "toxicity threshold",
+  bannedWords: "banned and suspect words",
+  holdLinksFromNewReaders: "links from readers without trust",
+  guestCommentsAllowed: "guest comments",
+  confidentialCommentsAllowed: "confidential comments",
+  preModerateUntilApproved: "pre-moderation of new readers",
+  trustRejectionRate: "rejection rate that loses trust",
+  trustWindowDays: "trust window",
+  trustMinDecisions: "decisions before trust is judged",
+  repeatedPostWindowMinutes: "repeated posts",
+  holdDisposableEmails: "disposable e-mail addresses",
+};
+
+/** The whole-number fields, typed as text in the form. */
+const NUMBERS = [
+  "toxicityThreshold",
+  "preModerateUntilApproved",
+  "trustRejectionRate",
+  "trustWindowDays",
+  "trustMinDecisions",
+  "repeatedPostWindowMinutes",
+] as const;
+type NumberField = (typeof NUMBERS)[number];
 
 export function ModerationSettingsForm() {
   const trpc = useTRPC();
@@ -57,50 +98,79 @@ export function ModerationSettingsForm() {
   );
 }
 
-type Draft = Omit<TModerationSettings, "toxicityThreshold"> & { toxicityThreshold: string };
+/** The banned and suspect words, edited as three pasted lists (banned-words.ts). */
+const WORD_LISTS = [
+  {
+    action: "reject",
+    field: "rejectWords",
+    label: "Refuse",
+    hint: "The comment is refused; the reader is told it contains language the publication does not accept.",
+  },
+  { action: "hold", field: "holdWords", label: "Hold", hint: "The comment waits for a moderator." },
+  {
+    action: "flag",
+    field: "flagWords",
+    label: "Suspect (flag only)",
+    hint: "The comment is published and waits in the Reported tab until a moderator decides.",
+  },
+] as const satisfies readonly { action: TBannedWord["action"]; field: string; label: string; hint: string }[];
+type WordListField = (typeof WORD_LISTS)[number]["field"];
 
-function Editor({
-  view,
-  saved,
-  setSaved,
-}: {
-  view: TModerationSettingsView;
-  saved: string[] | null;
-  setSaved: (changed: string[] | null) => void;
-}) {
+type Draft = Omit<TModerationSettings, NumberField | "bannedWords"> &
+  Record<NumberField, string> &
+  Record<WordListField, string>;
+
+/** The three pasted lists as the settings' one list of words with their action. */
+function bannedWordsOf(draft: Draft): TBannedWord[] {
+  return WORD_LISTS.flatMap((list) =>
+    wordsOfPastedList(draft[list.field]).map((word) => ({ word, action: list.action })),
+  );
+}
+
+function Editor({ view, saved, setSaved }: SettingsEditorProps<TModerationSettingsView>) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const save = useMutation(
-    trpc.moderation.updateSettings.mutationOptions({
-      onSuccess: async (result) => {
-        setSaved(result.changed);
-        await queryClient.invalidateQueries({ queryKey: trpc.moderation.pathKey() });
-      },
-    }),
+    trpc.moderation.updateSettings.mutationOptions({ onSuccess: useOnSaved(setSaved, trpc.moderation.pathKey()) }),
   );
   const { draft, set, errors, error, check } = useSettingsDraft<Draft, (typeof FIELDS)[number]>({
     initial: {
       mode: view.mode,
-      toxicityThreshold: String(view.toxicityThreshold),
-      bannedWords: view.bannedWords,
+      ...numbersAsText(view, NUMBERS),
+      rejectWords: pastedListOf(view.bannedWords, "reject"),
+      holdWords: pastedListOf(view.bannedWords, "hold"),
+      flagWords: pastedListOf(view.bannedWords, "flag"),
       holdLinksFromNewReaders: view.holdLinksFromNewReaders,
       guestCommentsAllowed: view.guestCommentsAllowed,
       confidentialCommentsAllowed: view.confidentialCommentsAllowed,
+      holdDisposableEmails: view.holdDisposableEmails,
     },
     fields: FIELDS,
     serverError: save.error,
     onEdit: () => setSaved(null),
   });
 
+  const bannedWords = bannedWordsOf(draft);
+  // Said as soon as it happens, and nothing is sent while it does.
+  const clash = wordInTwoLists(WORD_LISTS.map((list) => ({ name: list.label, text: draft[list.field] })));
+  const listProblem = clash
+    ? `“${clash.word}” is in two lists (${clash.lists[0]} and ${clash.lists[1]}): keep it in one.`
+    : error("bannedWords");
+
   return (
     <form
       className="space-y-6"
       onSubmit={(event) => {
         event.preventDefault();
-        const input = { ...draft, toxicityThreshold: Number(draft.toxicityThreshold) };
-        // A banned word's problem says which word it is.
+        if (clash) return;
+        const { rejectWords: _r, holdWords: _h, flagWords: _f, ...rest } = draft;
+        const input = {
+          ...rest,
+          ...numbersFromText(draft, NUMBERS),
+          bannedWords,
+        };
+        // A word's problem says which word it is.
         const checked = check(ZModerationSettings, input, (path) =>
-          path.length > 1 ? ` (word ${Number(path[1]) + 1})` : "",
+          path.length > 1 ? `: “${input.bannedWords[Number(path[1])]?.word ?? ""}”` : "",
         );
         if (checked !== null) save.mutate(checked);
       }}
@@ -129,7 +199,7 @@ function Editor({
           />
         </FormField>
         <Checkbox
-          label="Hold comments with links from new readers"
+          label="Hold comments with links from readers without trust (new, still awaiting approvals, or often rejected)"
           checked={draft.holdLinksFromNewReaders}
           onChange={(e) => set({ holdLinksFromNewReaders: e.target.checked })}
         />
@@ -145,88 +215,101 @@ function Editor({
         />
       </Panel>
 
-      <Panel
-        title={`Banned words (${draft.bannedWords.length})`}
-        padded
-        actions={
-          <Button
-            size="sm"
-            disabled={draft.bannedWords.length >= BANNED_WORDS_MAX}
-            onClick={() => set({ bannedWords: [...draft.bannedWords, { word: "", action: "hold" }] })}
-          >
-            Add a word
-          </Button>
-        }
-      >
+      <Panel title="Rules before publishing" padded>
         <p className="text-sm text-gray-600">
-          Matched as whole words, in any case, with accents and look-alike digits read as letters. “Reject” refuses the
-          comment (the reader is told it contains language the publication does not accept); “hold” keeps it for a
-          moderator.
+          Each rule holds a comment for a moderator, with its reason. 0 turns a rule off.
         </p>
-        {error("bannedWords") ? (
-          <p className="text-xs text-red-700" data-testid="field-error">
-            {error("bannedWords")}
+        <FormField
+          label="Pre-moderate new readers until this many of their comments are published"
+          hint="0: off. A reader's comments wait for a moderator until they have this many published comments."
+          error={error("preModerateUntilApproved")}
+        >
+          <WholeNumberInput
+            min={0}
+            max={100}
+            value={draft.preModerateUntilApproved}
+            onChange={(e) => set({ preModerateUntilApproved: e.target.value })}
+          />
+        </FormField>
+        <FormField
+          label="Hold readers whose comments were rejected at least this often (percent)"
+          hint="0: off. Counted over the moderators' decisions on the reader's comments in the window below."
+          error={error("trustRejectionRate")}
+        >
+          <WholeNumberInput
+            min={0}
+            max={100}
+            value={draft.trustRejectionRate}
+            onChange={(e) => set({ trustRejectionRate: e.target.value })}
+          />
+        </FormField>
+        <div className="flex flex-wrap gap-4">
+          <FormField label="Window (days)" hint="1 to 365." error={error("trustWindowDays")}>
+            <WholeNumberInput
+              min={1}
+              max={365}
+              value={draft.trustWindowDays}
+              onChange={(e) => set({ trustWindowDays: e.target.value })}
+            />
+          </FormField>
+          <FormField label="Only after this many decisions" hint="1 to 1,000." error={error("trustMinDecisions")}>
+            <WholeNumberInput
+              min={1}
+              max={1000}
+              value={draft.trustMinDecisions}
+              onChange={(e) => set({ trustMinDecisions: e.target.value })}
+            />
+          </FormField>
+        </div>
+        <FormField
+          label="Hold the same text posted on another page within (minutes) as spam"
+          hint="0: off. Compared ignoring case, accents and punctuation; texts under 20 letters are never repeats."
+          error={error("repeatedPostWindowMinutes")}
+        >
+          <WholeNumberInput
+            min={0}
+            max={10080}
+            value={draft.repeatedPostWindowMinutes}
+            onChange={(e) => set({ repeatedPostWindowMinutes: e.target.value })}
+          />
+        </FormField>
+        <Checkbox
+          label="Hold comments from readers with a disposable e-mail address"
+          checked={draft.holdDisposableEmails}
+          onChange={(e) => set({ holdDisposableEmails: e.target.checked })}
+        />
+      </Panel>
+
+      <Panel title={`Banned and suspect words (${bannedWords.length})`} padded>
+        <p className="text-sm text-gray-600">
+          Paste one word or phrase per line (commas also separate). Matched as whole words, in any case, with accents
+          and look-alike digits read as letters. At most {BANNED_WORDS_MAX} words in all.
+        </p>
+        {listProblem ? (
+          <p className="text-sm text-red-700" data-testid="field-error" role="alert">
+            {listProblem}
           </p>
         ) : null}
-        {draft.bannedWords.length ? (
-          <ul className="space-y-2">
-            {draft.bannedWords.map((entry, index) => (
-              <li key={index} className="flex flex-wrap items-end gap-2">
-                <div className="min-w-40 flex-1">
-                  <label className="sr-only" htmlFor={`banned-word-${index}`}>
-                    Banned word {index + 1}
-                  </label>
-                  <Input
-                    id={`banned-word-${index}`}
-                    compact
-                    value={entry.word}
-                    maxLength={100}
-                    onChange={(e) =>
-                      set({
-                        bannedWords: draft.bannedWords.map((w, i) =>
-                          i === index ? { ...w, word: e.target.value } : w,
-                        ),
-                      })
-                    }
-                  />
-                </div>
-                <label className="sr-only" htmlFor={`banned-action-${index}`}>
-                  Action for banned word {index + 1}
-                </label>
-                <Select
-                  id={`banned-action-${index}`}
-                  compact
-                  fit
-                  value={entry.action}
-                  onChange={(e) =>
-                    set({
-                      bannedWords: draft.bannedWords.map((w, i) =>
-                        i === index ? { ...w, action: e.target.value === "reject" ? "reject" : "hold" } : w,
-                      ),
-                    })
-                  }
-                >
-                  <option value="hold">Hold</option>
-                  <option value="reject">Reject</option>
-                </Select>
-                <Button
-                  size="sm"
-                  variant="danger"
-                  aria-label={`Remove banned word ${index + 1}`}
-                  onClick={() => set({ bannedWords: draft.bannedWords.filter((_, i) => i !== index) })}
-                >
-                  Remove
-                </Button>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="text-sm text-gray-600">No banned words.</p>
-        )}
+        <div className="grid gap-4 lg:grid-cols-3">
+          {WORD_LISTS.map((list) => (
+            <FormField
+              key={list.action}
+              label={`${list.label} (${wordsOfPastedList(draft[list.field]).length})`}
+              hint={list.hint}
+            >
+              <Textarea
+                rows={8}
+                spellCheck={false}
+                value={draft[list.field]}
+                onChange={(e) => set({ [list.field]: e.target.value })}
+              />
+            </FormField>
+          ))}
+        </div>
       </Panel>
 
       <ErrorAlert errors={errors} />
-      {saved ? <Alert tone="success">{saved.length ? `Saved: ${saved.join(", ")}.` : "Nothing changed."}</Alert> : null}
+      {saved ? <Alert tone="success">{savedNote(saved, FIELD_LABELS)}</Alert> : null}
       <FormActions>
         <Button type="submit" variant="primary" loading={save.isPending} loadingText="Saving…">
           Save settings

@@ -5,7 +5,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 
 import { useTRPC } from "@/components/trpc/react";
 import { Badge, Button, DateTime, Dialog, ErrorAlert, LoadState } from "@/components/ui";
-import { REPORT_REASON_LABELS } from "@/server/engagement/moderation/queue.schema";
+import { REPORT_REASON_LABELS, type TReaderHistory } from "@/server/engagement/moderation/queue.schema";
 
 import { CommentBody } from "./comment-body";
 
@@ -95,23 +95,7 @@ function History({ memberId, onChanged }: { memberId: number; onChanged: () => v
             </ul>
           </section>
 
-          <section aria-labelledby="history-reports">
-            <h3 id="history-reports" className="mb-2 font-semibold text-gray-900">
-              Reports against this reader ({data.reportsAgainst.length})
-            </h3>
-            {data.reportsAgainst.length ? (
-              <ul className="list-inside list-disc text-gray-700">
-                {data.reportsAgainst.map((r, i) => (
-                  <li key={i} className="break-words">
-                    Comment #{r.commentId}: {REPORT_REASON_LABELS[r.reason]}
-                    {r.note ? ` – ${r.note}` : ""} (<DateTime value={r.createdAt} />)
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="text-gray-600">None.</p>
-            )}
-          </section>
+          <ReportsAgainst id="history-reports" title="Reports against this reader" reports={data.reportsAgainst} />
 
           <section aria-labelledby="history-bans">
             <h3 id="history-bans" className="mb-2 font-semibold text-gray-900">
@@ -138,5 +122,28 @@ function History({ memberId, onChanged }: { memberId: number; onChanged: () => v
         </>
       ) : null}
     </div>
+  );
+}
+
+/** The reports made against a reader's comments, as the history dialog and the Community card show them. */
+export function ReportsAgainst(props: { id: string; title: string; reports: TReaderHistory["reportsAgainst"] }) {
+  return (
+    <section aria-labelledby={props.id}>
+      <h3 id={props.id} className="mb-2 font-semibold text-gray-900">
+        {props.title} ({props.reports.length})
+      </h3>
+      {props.reports.length ? (
+        <ul className="list-inside list-disc text-gray-700">
+          {props.reports.map((r, i) => (
+            <li key={i} className="break-words">
+              Comment #{r.commentId}: {REPORT_REASON_LABELS[r.reason]}
+              {r.note ? ` – ${r.note}` : ""} (<DateTime value={r.createdAt} />)
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-gray-600">None.</p>
+      )}
+    </section>
   );
 }

@@ -114,6 +114,13 @@ export function MemberAuthForm({ mode, returnTo }: { mode: Mode; returnTo: strin
           minLength={isSignup ? 8 : undefined}
         />
       </FormField>
+      {isSignup ? null : (
+        <p className="-mt-2 text-right text-sm">
+          <TextLink href={`/member/forgot-password?return_to=${encodeURIComponent(returnTo)}`}>
+            Forgot password?
+          </TextLink>
+        </p>
+      )}
       <Button
         type="submit"
         variant="primary"

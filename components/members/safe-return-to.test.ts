@@ -21,6 +21,8 @@ describe("safeReturnTo", () => {
     "evil.example.com",
     "/member/login?return_to=/x",
     "/member/signup",
+    "/member/forgot-password?return_to=/x",
+    "/member/reset-password?token=abc",
   ])("sends %j to /", (value) => {
     expect(safeReturnTo(value)).toBe("/");
   });

@@ -1,11 +1,12 @@
 /**
  * Where a reader goes after signing in on the member pages: only a path on this same site (the
  * OAuth authorize URL that sent them, usually). Anything else, an absolute URL, `//host`, a
- * backslash trick or the login pages themselves, becomes "/", so a crafted `return_to` cannot
+ * backslash trick or the member pages themselves (login, sign-up, password), becomes "/", so a crafted `return_to` cannot
  * turn the login page into an open redirect.
  */
 export const DEFAULT_RETURN_TO = "/";
 const BASE = "http://masthead.invalid";
+const MEMBER_PAGES = new Set(["/member/login", "/member/signup", "/member/forgot-password", "/member/reset-password"]);
 
 export function safeReturnTo(value: string | null | undefined): string {
   if (!value || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return DEFAULT_RETURN_TO;
@@ -16,6 +17,6 @@ export function safeReturnTo(value: string | null | undefined): string {
     return DEFAULT_RETURN_TO;
   }
   if (url.origin !== BASE) return DEFAULT_RETURN_TO;
-  if (url.pathname === "/member/login" || url.pathname === "/member/signup") return DEFAULT_RETURN_TO;
+  if (MEMBER_PAGES.has(url.pathname)) return DEFAULT_RETURN_TO;
   return url.pathname + url.search + url.hash;
 }

@@ -22,7 +22,9 @@ import {
   RadioChoices,
   Select,
   Textarea,
+  useOnSaved,
   useSettingsDraft,
+  type SettingsEditorProps,
 } from "@/components/ui";
 import type { TPublisherSettingsView } from "@/server/publishing/settings.schema";
 
@@ -46,26 +48,16 @@ export function SettingsForm() {
   );
 }
 
-function Editor({
-  view,
-  saved,
-  setSaved,
-}: {
-  view: TPublisherSettingsView;
-  saved: string[] | null;
-  setSaved: (changed: string[] | null) => void;
-}) {
+function Editor({ view, saved, setSaved }: SettingsEditorProps<TPublisherSettingsView>) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const sections = useQuery(trpc.organise.sections.list.queryOptions());
   const [domainsText, setDomainsText] = useState(view.settings.siteDomains.join("\n"));
   const update = useMutation(
     trpc.settings.update.mutationOptions({
-      onSuccess: async (result) => {
-        setSaved(result.changed);
-        queryClient.setQueryData(trpc.settings.get.queryKey(), result.view);
-        await queryClient.invalidateQueries({ queryKey: trpc.settings.get.queryKey() });
-      },
+      onSuccess: useOnSaved(setSaved, trpc.settings.get.queryKey(), (result) =>
+        queryClient.setQueryData(trpc.settings.get.queryKey(), result.view),
+      ),
     }),
   );
   const {

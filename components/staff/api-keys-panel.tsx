@@ -1,11 +1,12 @@
 "use client";
 
 /**
- * The account's API keys: each by its prefix (never the key), with its use and state; rotating
- * one shows the new key once and keeps the old one working for the grace period.
+ * The account's API keys: each by its name and prefix (never the key), with its use and state.
+ * "New key" makes a named key and shows it once; rotating one shows the new key once and keeps the
+ * old one working for the grace period; revoking one stops it at once.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useState, type FormEvent } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import {
@@ -14,12 +15,22 @@ import {
   Code,
   DateTime,
   ErrorAlert,
+  FormActions,
+  FormField,
+  Input,
   ListPanel,
   PanelList,
+  Select,
+  serverErrors,
   ShownOnce,
   useConfirm,
 } from "@/components/ui";
-import { API_KEY_ROTATION_GRACE_HOURS, type TApiKeyView, type TRotatedApiKey } from "@/server/accounts/api-keys.schema";
+import {
+  API_KEY_ROTATION_GRACE_HOURS,
+  type TApiKeyView,
+  type TCreatedApiKey,
+  type TRotatedApiKey,
+} from "@/server/accounts/api-keys.schema";
 
 const KIND_LABELS = { CLIENT: "Client key (key parameter)", SERVER: "Server key (X-SUBAUTH)" } as const;
 
@@ -35,20 +46,75 @@ function KeyState({ apiKey }: { apiKey: TApiKeyView }) {
   return <Badge tone="green">Active</Badge>;
 }
 
+function NewKeyForm({ onDone, onCancel }: { onDone: (created: TCreatedApiKey) => void; onCancel: () => void }) {
+  const trpc = useTRPC();
+  const [kind, setKind] = useState<TApiKeyView["kind"]>("SERVER");
+  const [name, setName] = useState("");
+  const create = useMutation(trpc.staff.apiKeys.create.mutationOptions({ onSuccess: onDone }));
+  const errors = serverErrors(create.error, ["kind", "name"]);
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    create.mutate({ kind, name });
+  }
+
+  return (
+    <form onSubmit={submit} className="space-y-4" aria-label="New API key">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label="Name" hint="Who or what will use it, e.g. “Newsletter tool”." error={errors.fields.name}>
+          <Input required maxLength={100} autoComplete="off" value={name} onChange={(e) => setName(e.target.value)} />
+        </FormField>
+        <FormField label="Kind" error={errors.fields.kind}>
+          <Select
+            value={kind}
+            onChange={(e) => setKind(e.target.value as TApiKeyView["kind"])}
+            options={[
+              { value: "SERVER", label: KIND_LABELS.SERVER },
+              { value: "CLIENT", label: KIND_LABELS.CLIENT },
+            ]}
+          />
+        </FormField>
+      </div>
+      <ErrorAlert errors={errors} />
+      <FormActions>
+        <Button type="submit" variant="primary" loading={create.isPending} loadingText="Creating…">
+          Create key
+        </Button>
+        <Button onClick={onCancel}>Cancel</Button>
+      </FormActions>
+    </form>
+  );
+}
+
 export function ApiKeysPanel() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const confirm = useConfirm();
   const list = useQuery(trpc.staff.apiKeys.list.queryOptions());
   const [rotated, setRotated] = useState<TRotatedApiKey | null>(null);
+  const [created, setCreated] = useState<TCreatedApiKey | null>(null);
+  const [adding, setAdding] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.staff.apiKeys.list.queryKey() });
   const rotate = useMutation(
     trpc.staff.apiKeys.rotate.mutationOptions({
       onSuccess: async (result) => {
+        setCreated(null);
         setRotated(result);
-        await queryClient.invalidateQueries({ queryKey: trpc.staff.apiKeys.list.queryKey() });
+        await refresh();
       },
     }),
   );
+  const revoke = useMutation(trpc.staff.apiKeys.revoke.mutationOptions({ onSuccess: refresh }));
+
+  async function onRevoke(key: TApiKeyView) {
+    const ok = await confirm({
+      title: `Revoke ${key.name} (${key.prefix}…)?`,
+      body: "It stops working at once: every client that still sends it is refused. This cannot be undone.",
+      confirmLabel: "Revoke key",
+      tone: "danger",
+    });
+    if (ok) revoke.mutate({ keyId: key.id });
+  }
 
   async function onRotate(key: TApiKeyView) {
     const ok = await confirm({
@@ -66,9 +132,40 @@ export function ApiKeysPanel() {
       titleId="api-keys-title"
       query={list}
       what="API keys"
-      emptyText="This account has no API keys. `npm run admin:create` makes the first ones."
+      emptyText="This account has no API keys yet: create one with “New key”."
+      add={{
+        label: "New key",
+        formTitle: "New API key",
+        open: adding,
+        onOpen: () => setAdding(true),
+        form: (
+          <NewKeyForm
+            onDone={(result) => {
+              setAdding(false);
+              setRotated(null);
+              setCreated(result);
+              void refresh();
+            }}
+            onCancel={() => setAdding(false)}
+          />
+        ),
+      }}
       notices={
         <>
+          {created ? (
+            <div className="px-4 pt-3">
+              <ShownOnce
+                key={created.key}
+                title="Copy the new key now: it will not be shown again."
+                value={created.key}
+                onDone={() => setCreated(null)}
+                testId="new-key-once"
+                valueTestId="new-key-value"
+              >
+                {created.created.name} ({KIND_LABELS[created.created.kind]}) works from now on.
+              </ShownOnce>
+            </div>
+          ) : null}
           {rotated ? (
             <div className="px-4 pt-3">
               {/* Keyed by the key: a second rotation shows its key with a fresh Copy button. */}
@@ -88,6 +185,11 @@ export function ApiKeysPanel() {
           {rotate.error ? (
             <div className="px-4 pt-3">
               <ErrorAlert error={rotate.error} />
+            </div>
+          ) : null}
+          {revoke.error ? (
+            <div className="px-4 pt-3">
+              <ErrorAlert error={revoke.error} />
             </div>
           ) : null}
         </>
@@ -115,15 +217,28 @@ export function ApiKeysPanel() {
                   <KeyState apiKey={key} />
                 </div>
               </div>
-              {key.live && !key.expiresAt ? (
-                <Button
-                  size="sm"
-                  onClick={() => void onRotate(key)}
-                  loading={rotate.isPending && rotate.variables?.keyId === key.id}
-                  aria-label={`Rotate key ${key.prefix}`}
-                >
-                  Rotate
-                </Button>
+              {key.live ? (
+                <div className="flex flex-wrap gap-2">
+                  {!key.expiresAt ? (
+                    <Button
+                      size="sm"
+                      onClick={() => void onRotate(key)}
+                      loading={rotate.isPending && rotate.variables?.keyId === key.id}
+                      aria-label={`Rotate key ${key.prefix}`}
+                    >
+                      Rotate
+                    </Button>
+                  ) : null}
+                  <Button
+                    size="sm"
+                    variant="danger"
+                    onClick={() => void onRevoke(key)}
+                    loading={revoke.isPending && revoke.variables?.keyId === key.id}
+                    aria-label={`Revoke key ${key.prefix}`}
+                  >
+                    Revoke
+                  </Button>
+                </div>
               ) : null}
             </>
           )}

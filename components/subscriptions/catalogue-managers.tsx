@@ -14,7 +14,10 @@ import { useTRPC } from "@/components/trpc/react";
 import { Select } from "@/components/ui";
 import {
   DURATION_UNITS,
+  periodInWords,
   SUBSCRIPTION_TYPES,
+  TRIAL_UNITS,
+  trialInWords,
   ZCreateGroupInput,
   ZCreatePlanInput,
   ZUpdateGroupInput,
@@ -185,6 +188,9 @@ type PlanValues = FormValues & {
   priceCents: string;
   priceCurrency: string;
   recurring: string;
+  /** The free trial's length; empty: no trial. */
+  maxTrialPeriodLength: string;
+  maxTrialPeriodUnit: string;
   enabled: string;
   userLimit: string;
   assetIds: string;
@@ -202,6 +208,9 @@ function planInput(v: PlanValues) {
     priceCents: cents(v.priceCents, v.priceCurrency),
     priceCurrency: v.priceCurrency,
     recurring: v.recurring === "yes",
+    trialPeriodEnabled: v.maxTrialPeriodLength.trim() !== "",
+    maxTrialPeriodLength: v.maxTrialPeriodLength.trim() ? Number(v.maxTrialPeriodLength) : null,
+    maxTrialPeriodUnit: v.maxTrialPeriodLength.trim() ? (v.maxTrialPeriodUnit as (typeof TRIAL_UNITS)[number]) : null,
     enabled: v.enabled === "yes",
     userLimit: v.userLimit ? Number(v.userLimit) : null,
     assetIds: idsOf(v.assetIds),
@@ -232,9 +241,13 @@ const plans = defineManager({
     },
     {
       header: "Duration",
-      cell: (p) => (p.duration_unit === "lifetime" ? "Lifetime" : `${p.duration_length} ${p.duration_unit}`),
+      cell: (p) => periodInWords(p.duration_length, p.duration_unit, { capital: true }),
     },
-    { header: "Status", cell: (p) => (p.enabled ? (p.recurring ? "On, recurring" : "On") : "Off") },
+    {
+      header: "Status",
+      cell: (p) =>
+        [p.enabled ? "On" : "Off", p.recurring ? "recurring" : null, trialInWords(p)].filter(Boolean).join(", "),
+    },
   ],
   fields: [
     { name: "title", kind: "text", label: "Title", required: true, maxLength: 200 },
@@ -250,6 +263,15 @@ const plans = defineManager({
     { name: "durationLength", kind: "text", label: "Duration", required: true, maxLength: 4 },
     { name: "durationUnit", kind: "select", label: "Unit", options: () => options(DURATION_UNITS) },
     { name: "recurring", kind: "radio", label: "Renews automatically", options: yesNo },
+    {
+      name: "maxTrialPeriodLength",
+      kind: "text",
+      label: "Free trial",
+      optional: true,
+      maxLength: 4,
+      hint: "Its length, for plans that renew automatically; empty: no trial. One trial per reader.",
+    },
+    { name: "maxTrialPeriodUnit", kind: "select", label: "Trial unit", options: () => options(TRIAL_UNITS) },
     { name: "enabled", kind: "radio", label: "On sale", options: yesNo },
     { name: "userLimit", kind: "text", label: "Members (group access)", optional: true, maxLength: 6 },
     { name: "description", kind: "textarea", label: "Description", wide: true, maxLength: 5000 },
@@ -285,7 +307,10 @@ const plans = defineManager({
     durationUnit: "months",
     priceCents: "",
     priceCurrency: "USD",
-    recurring: "no",
+    // Most plans sold are subscriptions that renew.
+    recurring: "yes",
+    maxTrialPeriodLength: "",
+    maxTrialPeriodUnit: "days",
     enabled: "yes",
     userLimit: "",
     assetIds: "",
@@ -297,6 +322,11 @@ const plans = defineManager({
       priceCents: amountProblem(v.priceCents, v.priceCurrency),
       durationLength: wholeProblem(v.durationLength, 4),
       userLimit: v.userLimit === "" ? undefined : wholeProblem(v.userLimit, 6),
+      maxTrialPeriodLength:
+        v.maxTrialPeriodLength.trim() === ""
+          ? undefined
+          : (wholeProblem(v.maxTrialPeriodLength, 4) ??
+            (v.recurring === "yes" ? undefined : "Only a plan that renews automatically has a trial")),
     }),
   create: {
     schema: ZCreatePlanInput,
@@ -313,6 +343,8 @@ const plans = defineManager({
       priceCents: centsToDecimal(p.price_cents, p.price_currency),
       priceCurrency: p.price_currency,
       recurring: p.recurring ? "yes" : "no",
+      maxTrialPeriodLength: p.trial_period_enabled ? String(p.max_trial_period_length ?? "") : "",
+      maxTrialPeriodUnit: p.max_trial_period_unit ?? "days",
       enabled: p.enabled ? "yes" : "no",
       userLimit: p.user_limit === null ? "" : String(p.user_limit),
       assetIds: joinIds(p.assets),

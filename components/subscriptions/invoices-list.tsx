@@ -4,11 +4,13 @@
  * The account's invoices for revenue staff (tRPC invoices.list): number, subscriber, amount, date
  * and links to the PDF and the printable page (GET /api/admin/invoices/<id>.pdf|.html), newest
  * first a page at a time. With `memberId` it lists that subscriber's only, for the subscriber page
- * to embed; without, it offers a filter by subscriber id.
+ * to embed; without, it offers a filter by subscriber id. The credit notes of refunds follow
+ * (credit-notes-list.tsx), filtered alike.
  */
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useDeferredValue, useState } from "react";
 
+import { CreditNotesList } from "@/components/subscriptions/credit-notes-list";
 import { useTRPC } from "@/components/trpc/react";
 import type { RouterOutputs } from "@/components/trpc/types";
 import { DateTime, Input, LoadMore, LoadState, Panel, Table, textLinkClasses, type Column } from "@/components/ui";
@@ -79,44 +81,47 @@ export function InvoicesList({ memberId }: { memberId?: number }) {
   const badFilter = memberId === undefined && deferred !== "" && filterId === undefined;
 
   return (
-    <Panel
-      title="Invoices"
-      actions={
-        memberId === undefined ? (
-          <label className="flex items-center gap-2 text-sm text-gray-700">
-            <span>Subscriber id</span>
-            <Input
-              compact
-              inputMode="numeric"
-              value={filter}
-              onChange={(e) => setFilter(e.target.value)}
-              placeholder="All"
-              aria-invalid={badFilter || undefined}
-              className="w-28"
-            />
-          </label>
-        ) : null
-      }
-    >
-      {badFilter ? (
-        <p className="px-4 py-2 text-sm text-red-700">A subscriber id is a whole number such as 42.</p>
-      ) : null}
-      <LoadState
-        query={list}
-        what="invoices"
-        empty={rows.length === 0}
-        emptyText={subscriber !== undefined ? "This subscriber has no invoices." : "No invoices yet."}
-      />
-      {rows.length ? (
-        <Table
-          label="Invoices"
-          columns={COLUMNS}
-          rows={rows}
-          rowKey={(i) => i.id}
-          rowProps={(i) => ({ "data-testid": `invoice-${i.sequenced_invoice_number}` })}
+    <>
+      <Panel
+        title="Invoices"
+        actions={
+          memberId === undefined ? (
+            <label className="flex items-center gap-2 text-sm text-gray-700">
+              <span>Subscriber id</span>
+              <Input
+                compact
+                inputMode="numeric"
+                value={filter}
+                onChange={(e) => setFilter(e.target.value)}
+                placeholder="All"
+                aria-invalid={badFilter || undefined}
+                className="w-28"
+              />
+            </label>
+          ) : null
+        }
+      >
+        {badFilter ? (
+          <p className="px-4 py-2 text-sm text-red-700">A subscriber id is a whole number such as 42.</p>
+        ) : null}
+        <LoadState
+          query={list}
+          what="invoices"
+          empty={rows.length === 0}
+          emptyText={subscriber !== undefined ? "This subscriber has no invoices." : "No invoices yet."}
         />
-      ) : null}
-      <LoadMore query={list} />
-    </Panel>
+        {rows.length ? (
+          <Table
+            label="Invoices"
+            columns={COLUMNS}
+            rows={rows}
+            rowKey={(i) => i.id}
+            rowProps={(i) => ({ "data-testid": `invoice-${i.sequenced_invoice_number}` })}
+          />
+        ) : null}
+        <LoadMore query={list} />
+      </Panel>
+      <CreditNotesList {...(subscriber !== undefined ? { memberId: subscriber } : {})} />
+    </>
   );
 }

@@ -10,6 +10,7 @@ import { crud, defineManager, idsOf, type FormValues } from "@/components/manage
 import { ResourceManager } from "@/components/manager/resource-manager";
 import {
   ASSET_TYPES,
+  periodInWords,
   PRICING_DURATION_UNITS,
   ZCreateAssetInput,
   ZCreateGroupInput,
@@ -323,7 +324,7 @@ const pricingPlans = defineManager({
     { header: "Price", cell: (p) => `${centsToDecimal(p.price_cents, p.price_currency)} ${p.price_currency}` },
     {
       header: "Access for",
-      cell: (p) => (p.duration_unit === "lifetime" ? "Lifetime" : `${p.duration_length} ${p.duration_unit}`),
+      cell: (p) => periodInWords(p.duration_length, p.duration_unit, { capital: true }),
     },
     { header: "Status", cell: (p) => (p.enabled ? "On sale" : "Off") },
   ],

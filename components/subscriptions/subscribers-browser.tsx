@@ -1,29 +1,56 @@
 "use client";
 
 /**
- * Revenue staff's view of subscribers (tRPC subscribers.search/get): one search box finds a
- * subscriber by any identity (e-mail, phone, `provider:identity`, member id, a subscription's
- * external id, name); open one for their identities, subscriptions (cancel, extend), payments
- * (refund) and the subscription webhooks sent about them.
+ * Revenue staff's view of subscribers (tRPC subscribers.search/get): paying subscribers, or every
+ * member, each with their e-mail and where they stand; one search box finds a reader by any
+ * identity (e-mail, phone, `provider:identity`, member id, a subscription's external id, name);
+ * open one for their identities, subscriptions (cancel, extend), payments (refund) and the
+ * subscription webhooks sent about them.
  */
 import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Badge, Button, Code, DateTime, LoadState, Panel, SearchInput, SelectableList } from "@/components/ui";
-import type { TSubscriberWire } from "@/server/subscriptions/subscribers.schema";
+import {
+  Badge,
+  Button,
+  Code,
+  DateTime,
+  LoadState,
+  Panel,
+  RadioChoices,
+  SearchInput,
+  SelectableList,
+  type BadgeTone,
+} from "@/components/ui";
+import type { TSearchSubscribersInput, TSubscriberStanding } from "@/server/subscriptions/subscribers.schema";
 
+import { ExportLink } from "./export-link";
 import { SubscriberActivity } from "./subscriber-activity";
 import { SubscriberSubscriptions, SubscriptionDetail } from "./subscriptions-browser";
 
-const emailOf = (s: TSubscriberWire) => s.subscriber_identities.find((i) => i.provider === "email")?.value ?? null;
+/** Each standing as the list says it (subscriber-standing.ts). */
+const STANDINGS: Record<TSubscriberStanding, { label: string; tone: BadgeTone }> = {
+  active: { label: "Active", tone: "green" },
+  grace: { label: "In grace", tone: "amber" },
+  trial: { label: "Trial", tone: "blue" },
+  cancelling: { label: "Cancelling", tone: "amber" },
+  lapsed: { label: "Lapsed", tone: "gray" },
+  none: { label: "Never subscribed", tone: "gray" },
+};
+
+const WHO = [
+  { value: "paying", label: "Paying subscribers" },
+  { value: "all", label: "All members" },
+] as const;
 
 export function SubscribersBrowser() {
   const trpc = useTRPC();
   const [q, setQ] = useState("");
+  const [who, setWho] = useState<TSearchSubscribersInput["who"]>("paying");
   const deferred = useDeferredValue(q);
   const [selected, setSelected] = useState<number | null>(null);
-  const results = useQuery(trpc.subscribers.search.queryOptions({ q: deferred, limit: 25 }));
+  const results = useQuery(trpc.subscribers.search.queryOptions({ q: deferred, limit: 25, who }));
   const rows = results.data ?? [];
 
   return (
@@ -40,11 +67,28 @@ export function SubscribersBrowser() {
           />
         }
       >
+        <fieldset className="mb-3">
+          <legend className="sr-only">Who to list</legend>
+          <RadioChoices name="who" value={who} options={WHO} onChange={setWho} />
+        </fieldset>
+        <p className="mb-3">
+          <ExportLink
+            kind="subscribers"
+            query={`?who=${who}`}
+            label={who === "paying" ? "Download paying subscribers (CSV)" : "Download all members (CSV)"}
+          />
+        </p>
         <LoadState
           query={results}
           what="subscribers"
           empty={rows.length === 0}
-          emptyText={deferred ? `No subscriber matches “${deferred}”.` : "No subscribers yet."}
+          emptyText={
+            deferred
+              ? `No ${who === "paying" ? "subscriber" : "member"} matches “${deferred}”.`
+              : who === "paying"
+                ? "No paying subscribers yet."
+                : "No members yet."
+          }
         />
         <SelectableList
           items={rows}
@@ -54,9 +98,14 @@ export function SubscribersBrowser() {
           row={(s) => ({
             title: s.name ?? "Unnamed",
             detail:
-              emailOf(s) ??
+              s.email ??
               `${s.subscriber_identities.length} identit${s.subscriber_identities.length === 1 ? "y" : "ies"}`,
-            aside: <DateTime value={new Date(s.created_at)} className="text-xs text-gray-500" />,
+            aside: (
+              <span className="flex flex-col items-end gap-1">
+                <Badge tone={STANDINGS[s.standing].tone}>{STANDINGS[s.standing].label}</Badge>
+                <DateTime value={new Date(s.created_at)} className="text-xs text-gray-500" />
+              </span>
+            ),
           })}
         />
       </Panel>

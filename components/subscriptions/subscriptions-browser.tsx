@@ -33,6 +33,7 @@ import {
   useConfirm,
   type BadgeTone,
 } from "@/components/ui";
+import { periodInWords } from "@/server/subscriptions/catalogue.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
 import {
   SUBSCRIPTION_STATUSES_WIRE,
@@ -316,8 +317,7 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
             <dt className="text-gray-600">Plan</dt>
             <dd className="min-w-0 [overflow-wrap:anywhere]">
               {s.group_name ? `${s.group_name} · ` : ""}
-              {s.plan_name} ({s.duration_unit === "lifetime" ? "lifetime" : `${s.duration_length} ${s.duration_unit}`},{" "}
-              {s.plan_occurrence})
+              {s.plan_name} ({periodInWords(s.duration_length, s.duration_unit)}, {s.plan_occurrence})
             </dd>
             <dt className="text-gray-600">Price</dt>
             <dd>

@@ -21,13 +21,16 @@ const VARIANTS: Record<ButtonVariant, string> = {
     "border border-gray-300 bg-white font-medium text-gray-700 shadow-sm hover:bg-gray-50 focus-visible:ring-brand-600",
   danger:
     "border border-red-300 bg-white font-medium text-red-700 shadow-sm hover:bg-red-50 focus-visible:ring-red-600",
-  ghost: "font-medium text-gray-500 hover:text-gray-900 focus-visible:ring-brand-600",
+  // Gray 600: 4.5:1 on the gray and tinted backgrounds a ghost button sits on (chips, selected rows).
+  ghost: "font-medium text-gray-600 hover:text-gray-900 focus-visible:ring-brand-600",
 };
+/** Every size is a target of at least 24 px (WCAG 2.5.8), and 44 px where the pointer is a finger. */
+const TARGET = "min-h-6 min-w-6 pointer-coarse:min-h-11 pointer-coarse:min-w-11";
 const SIZES: Record<ButtonSize, string> = {
-  xs: "px-1.5 py-0.5 text-xs",
-  sm: "px-2 py-1 text-xs",
-  md: "px-3 py-1.5 text-sm",
-  lg: "px-3 py-2 text-sm",
+  xs: `px-1.5 py-0.5 text-xs ${TARGET}`,
+  sm: `px-2 py-1 text-xs ${TARGET}`,
+  md: `px-3 py-1.5 text-sm ${TARGET}`,
+  lg: `px-3 py-2 text-sm ${TARGET}`,
 };
 
 /** The classes of a button, for the rare element that must look like one (a file input's label). */

@@ -3,9 +3,33 @@ import { useId, type ComponentProps, type ReactNode } from "react";
 
 import { cx } from "./cx";
 
-type ChoiceProps = Omit<ComponentProps<"input">, "type"> & { label: ReactNode };
+type ChoiceProps = Omit<ComponentProps<"input">, "type"> & {
+  label: ReactNode;
+  /** A line under the label, read as the choice's description (not part of its name). */
+  description?: ReactNode;
+};
 
-function Choice({ type, label, className, ...props }: ChoiceProps & { type: "checkbox" | "radio" }) {
+function Choice({ type, label, description, className, ...props }: ChoiceProps & { type: "checkbox" | "radio" }) {
+  const id = useId();
+  if (description !== undefined) {
+    return (
+      <div className={cx("flex items-start gap-2 text-sm text-gray-700", className)}>
+        <input
+          id={`${id}-input`}
+          type={type}
+          aria-describedby={`${id}-description`}
+          className={cx(type === "checkbox" && "rounded", "mt-0.5 text-brand-600 focus:ring-brand-600")}
+          {...props}
+        />
+        <span className="min-w-0">
+          <label htmlFor={`${id}-input`}>{label}</label>
+          <span id={`${id}-description`} className="block text-xs text-gray-600">
+            {description}
+          </span>
+        </span>
+      </div>
+    );
+  }
   return (
     <label className={cx("flex items-center gap-2 text-sm text-gray-700", className)}>
       <input

@@ -9,7 +9,7 @@ export { Button, ButtonLink, buttonClasses, type ButtonProps, type ButtonSize, t
 export { Checkbox, Fieldset, Radio, RadioChoices } from "./choice";
 export { ConfirmDialog, ConfirmProvider, useConfirm, type ConfirmOptions } from "./confirm";
 export { cx } from "./cx";
-export { DateTime, dateTimeFormat } from "./date-time";
+export { DateTime, dateTimeFormat, dateTimeZoneFormat } from "./date-time";
 export { Dialog } from "./dialog";
 export { EmptyState } from "./empty-state";
 export { FormActions, FormField, useFieldControl } from "./form-field";
@@ -39,7 +39,14 @@ export {
   type ServerErrors,
 } from "./server-errors";
 export { SelectableList } from "./selectable-list";
-export { useSettingsDraft } from "./settings-draft";
+export {
+  numbersAsText,
+  numbersFromText,
+  savedNote,
+  useOnSaved,
+  useSettingsDraft,
+  type SettingsEditorProps,
+} from "./settings-draft";
 export { ShownOnce } from "./shown-once";
 export { StatusMessage } from "./status-message";
 export { TabNav } from "./tab-nav";

@@ -1,7 +1,8 @@
 /**
  * A list of results to pick one from (a search's subscribers, a filter's subscriptions): each row a
  * button with a title, a line under it and something on its right; the picked one marked
- * (aria-current) and tinted. Nothing when there are no items.
+ * (aria-current) with a bar on its left, on the white every row has, so the grey text of its
+ * lines keeps its 4.5:1. Nothing when there are no items.
  */
 import type { Key, ReactNode } from "react";
 
@@ -29,7 +30,7 @@ export function SelectableList<T extends { id: Key }>({
               type="button"
               onClick={() => onSelect(item.id)}
               aria-current={selected === item.id ? "true" : undefined}
-              className="flex w-full flex-wrap items-baseline justify-between gap-2 px-4 py-3 text-left hover:bg-gray-50 aria-[current=true]:bg-indigo-50"
+              className="flex w-full flex-wrap items-baseline justify-between gap-2 px-4 py-3 text-left hover:bg-gray-50 aria-[current=true]:bg-white aria-[current=true]:shadow-[inset_4px_0_0_var(--color-indigo-600)]"
             >
               <span className="min-w-0">
                 <span className="block truncate font-medium text-gray-900">{title}</span>

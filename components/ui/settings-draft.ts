@@ -6,6 +6,7 @@
  * server's zod schema over what a save would send and keeps its first problem per field; `error`
  * gives a field's problem: that one, else the server's (`serverError`, the save's error).
  */
+import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useState } from "react";
 import type { ZodType } from "zod";
 
@@ -52,4 +53,56 @@ export function useSettingsDraft<Draft extends object, F extends string>({
   }
 
   return { draft, set, errors, error, check };
+}
+
+/**
+ * What a settings form's editor is given: the saved view, and the "Saved" note's fields (kept by
+ * the form around it, so that a remount after the save keeps the note).
+ */
+export type SettingsEditorProps<View> = {
+  view: View;
+  saved: string[] | null;
+  setSaved: (changed: string[] | null) => void;
+};
+
+/**
+ * A settings save's `onSuccess`: the note says what changed, then the queries under `queryKey`
+ * are read again (`before` runs first: a form that answers its new view puts it in place).
+ */
+export function useOnSaved<Result extends { changed: string[] }>(
+  setSaved: (changed: string[]) => void,
+  queryKey: QueryKey,
+  before?: (result: Result) => void,
+) {
+  const queryClient = useQueryClient();
+  return async (result: Result) => {
+    setSaved(result.changed);
+    before?.(result);
+    await queryClient.invalidateQueries({ queryKey });
+  };
+}
+
+/**
+ * What a save changed, in words for the person who saved it: "Saved: toxicity threshold, banned
+ * and suspect words." (the server answers field names; `labels` says each one as the form does).
+ */
+export function savedNote(changed: readonly string[], labels: Readonly<Record<string, string>>): string {
+  if (changed.length === 0) return "Nothing changed.";
+  return `Saved: ${changed.map((field) => labels[field] ?? field).join(", ")}.`;
+}
+
+/** Whole-number settings as a form types them: text, so a field can be emptied while typing. */
+export function numbersAsText<F extends string>(
+  view: Readonly<Record<F, number>>,
+  fields: readonly F[],
+): Record<F, string> {
+  return Object.fromEntries(fields.map((field) => [field, String(view[field])])) as Record<F, string>;
+}
+
+/** The typed text of whole-number settings as numbers again, for the schema to check. */
+export function numbersFromText<F extends string>(
+  draft: Readonly<Record<F, string>>,
+  fields: readonly F[],
+): Record<F, number> {
+  return Object.fromEntries(fields.map((field) => [field, Number(draft[field])])) as Record<F, number>;
 }

@@ -2,7 +2,8 @@
 
 /**
  * One webhook: edit it, disable or re-enable it, rotate its secret, send a test event, delete it,
- * and read its delivery log (every attempt), with "Redeliver" on completed deliveries.
+ * see the exact request of a chosen event with its signatures (test-delivery-panel.tsx), and read
+ * its delivery log (every attempt), with "Redeliver" on completed deliveries.
  */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
@@ -29,6 +30,7 @@ import { WEBHOOK_KIND_LABELS } from "@/server/webhooks/events.schema";
 
 import { EndpointStatus } from "./endpoint-status";
 import { SecretOnce } from "./secret-once";
+import { TestDeliveryPanel } from "./test-delivery-panel";
 import { WebhookForm } from "./webhook-form";
 
 type DeliveryStatus = "PENDING" | "SUCCEEDED" | "FAILED";
@@ -166,6 +168,7 @@ export function WebhookDetail({ id }: { id: string }) {
           </div>
         ) : null}
       </Panel>
+      <TestDeliveryPanel id={id} kind={ep.kind} subscribed={ep.events} active={ep.active} />
       <DeliveryLog endpointId={id} active={ep.active} />
     </div>
   );

@@ -1,6 +1,9 @@
 "use client";
 
-/** Add a webhook, or edit one: URL, description, events (from the server's catalog). */
+/**
+ * Add a webhook, or edit one: URL, description, events (from the server's catalog, each with the
+ * one line that says when it is sent, and "Select all" / "Clear").
+ */
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 
@@ -16,7 +19,7 @@ import {
   RadioChoices,
   serverErrors,
 } from "@/components/ui";
-import type { TWebhookKind } from "@/server/webhooks/events.schema";
+import { webhookEventDescription, type TWebhookKind } from "@/server/webhooks/events.schema";
 
 export type WebhookFormValues = {
   kind: TWebhookKind;
@@ -103,21 +106,40 @@ export function WebhookForm({
         {catalog.isPending ? (
           <p className="text-sm text-gray-500">Loading events…</p>
         ) : (
-          <div className="grid gap-2 sm:grid-cols-2">
-            {events.map((name) => (
-              <Checkbox
-                key={name}
-                label={<code className="font-mono text-xs">{name}</code>}
-                checked={values.events.includes(name)}
-                onChange={(event) =>
-                  setValues({
-                    ...values,
-                    events: event.target.checked ? [...values.events, name] : values.events.filter((e) => e !== name),
-                  })
-                }
-              />
-            ))}
-          </div>
+          <>
+            <div className="mb-3 flex flex-wrap gap-2">
+              <Button
+                size="sm"
+                onClick={() => setValues({ ...values, events: [...events] })}
+                disabled={events.length > 0 && events.every((name) => values.events.includes(name))}
+              >
+                Select all
+              </Button>
+              <Button
+                size="sm"
+                onClick={() => setValues({ ...values, events: [] })}
+                disabled={values.events.length === 0}
+              >
+                Clear
+              </Button>
+            </div>
+            <div className="grid gap-3 sm:grid-cols-2">
+              {events.map((name) => (
+                <Checkbox
+                  key={name}
+                  label={<code className="font-mono text-xs break-all">{name}</code>}
+                  description={webhookEventDescription(name)}
+                  checked={values.events.includes(name)}
+                  onChange={(event) =>
+                    setValues({
+                      ...values,
+                      events: event.target.checked ? [...values.events, name] : values.events.filter((e) => e !== name),
+                    })
+                  }
+                />
+              ))}
+            </div>
+          </>
         )}
       </Fieldset>
       {!editing ? (

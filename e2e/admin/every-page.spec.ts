@@ -3,13 +3,12 @@
  * without scrolling sideways, and axe-core (WCAG 2.1 A and AA rules) finds no serious or critical
  * violation. A page added to the dashboard belongs in PAGES.
  */
-import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 
-import { expect, expectNoHorizontalPageScroll, test, trpcCall, trpcQuery } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcCall, trpcQuery } from "../fixtures";
 
 const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 900 },
+  { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
 
@@ -29,16 +28,24 @@ const PAGES: ((ids: Ids) => string)[] = [
   () => "/admin/content/media",
   () => "/admin/engagement",
   () => "/admin/engagement/moderation",
+  // A decided view (its items show the decision and "Change to …" actions) with the filters' form.
+  () => "/admin/engagement/moderation?view=rejected",
+  () => "/admin/engagement/community",
   () => "/admin/engagement/settings",
+  () => "/admin/engagement/scoring",
   () => "/admin/webhooks",
   (ids) => `/admin/webhooks/${ids.endpoint}`,
   () => "/admin/audit-log",
   () => "/admin/mail",
   () => "/admin/ugc",
+  () => "/admin/import",
   () => "/admin/subscriptions",
   () => "/admin/subscriptions/plans",
   () => "/admin/subscriptions/subscribers",
   () => "/admin/subscriptions/subscriptions",
+  () => "/admin/subscriptions/invoices",
+  () => "/admin/subscriptions/reports",
+  () => "/admin/subscriptions/meter",
   () => "/admin/subscriptions/coupons",
   () => "/admin/subscriptions/campaigns",
   () => "/admin/subscriptions/assets",
@@ -55,13 +62,6 @@ const PAGES: ((ids: Ids) => string)[] = [
 type Ids = { story: string; collection: number; endpoint: string };
 
 /** axe-core's serious and critical findings on the page as it is now, one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} – ${v.help}`));
-}
-
 async function settle(page: Page) {
   await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: /^Loading/ })).toHaveCount(0);

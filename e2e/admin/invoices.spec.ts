@@ -1,9 +1,10 @@
 /**
  * Invoices in the dashboard: a paid (manual) subscription made through the server API is
  * invoiced; a revenue user finds the invoice on the Invoices page by its subscriber's id, and its
- * PDF and printable page open. On a 1440 px desktop and a 390 px phone.
+ * PDF and printable page open. A refund of part of it issues a credit note, listed under the
+ * invoices with its PDF and printable page. On a 1440 px desktop and a 390 px phone, with axe-core.
  */
-import { expect, expectNoHorizontalPageScroll, test } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcCall, trpcQuery } from "../fixtures";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
@@ -14,7 +15,13 @@ const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-
 const SERVER_KEY = "mh_sk_demo_server_key_local_only_0000";
 
 type Plan = { id: number; price_cents: number; recurring: boolean; enabled: boolean };
-type Invoice = { id: number; sequenced_invoice_number: number; amount_cents: number; amount_currency: string };
+type Invoice = {
+  id: number;
+  sequenced_invoice_number: number;
+  subscription_id: number;
+  amount_cents: number;
+  amount_currency: string;
+};
 
 for (const viewport of VIEWPORTS) {
   test.describe(`on a ${viewport.name} (${viewport.width} px)`, () => {
@@ -76,9 +83,47 @@ for (const viewport of VIEWPORTS) {
       await expect(printable.getByRole("table")).toContainText("Total paid");
       await printable.close();
 
+      // A refund of 1.00 of the invoiced payment: a credit note, listed under the invoices.
+      const activity = await trpcQuery<{ payments: { id: number; subscription_id: number | null }[] }>(
+        page.request,
+        "revenue.subscriberActivity",
+        { memberId: sub.subscriber_id },
+      );
+      const paid = activity.payments.find((p) => p.subscription_id === invoice.subscription_id);
+      expect(paid, "the invoiced payment is listed").toBeTruthy();
+      const refunded = await trpcCall<{ refund: { credit_note_id: number | null } }>(page.request, "revenue.refund", {
+        paymentId: paid!.id,
+        amountCents: 100,
+        reason: `e2e ${viewport.name}`,
+      });
+      expect(refunded.refund.credit_note_id).not.toBeNull();
+      await page.reload();
+      await page.getByLabel("Subscriber id").fill(String(sub.subscriber_id));
+      const notes = page.getByRole("region", { name: "Credit notes" });
+      await expect(notes.locator("tbody tr")).toHaveCount(1);
+      const note = notes.locator("tbody tr").first();
+      await expect(note).toContainText(String(invoice.sequenced_invoice_number));
+      await expect(note).toContainText(`1.00 ${invoice.amount_currency}`);
+      await expect(note).toContainText(`e2e ${viewport.name}`);
+      await expectNoHorizontalPageScroll(page);
+      expect(await seriousViolations(page)).toEqual([]);
+      const notePdf = await note.getByRole("link", { name: /PDF/ }).getAttribute("href");
+      expect(notePdf).toBe(`/api/admin/credit-notes/${refunded.refund.credit_note_id}.pdf`);
+      const notePdfResponse = await page.request.get(notePdf!);
+      expect(notePdfResponse.status()).toBe(200);
+      expect((await notePdfResponse.body()).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+      const [notePage] = await Promise.all([
+        page.waitForEvent("popup"),
+        note.getByRole("link", { name: /Print/ }).click(),
+      ]);
+      await expect(notePage.getByRole("heading", { name: /^Credit note \d+$/ })).toBeVisible();
+      await expect(notePage.getByRole("table")).toContainText("Total credited");
+      await notePage.close();
+
       // Another subscriber id: not this invoice.
       await page.getByLabel("Subscriber id").fill(String(sub.subscriber_id + 100000));
       await expect(page.getByText("This subscriber has no invoices.")).toBeVisible();
+      await expect(page.getByText("This subscriber has no credit notes.")).toBeVisible();
     });
   });
 }

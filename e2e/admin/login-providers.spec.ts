@@ -6,7 +6,7 @@
 import { expect, expectNoHorizontalPageScroll, test } from "../fixtures";
 
 for (const viewport of [
-  { name: "desktop", width: 1280, height: 900 },
+  { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ]) {
   test(`an owner configures member logins (${viewport.name})`, async ({ page, users, signIn }) => {

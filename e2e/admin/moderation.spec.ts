@@ -4,40 +4,13 @@
  * the moderator finds them in the queue, approves one with the keyboard, bans the reader from the
  * queue, and the reader's next comment is refused. At desktop and phone sizes, with axe-core.
  */
-import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Page } from "@playwright/test";
-import { SignJWT } from "jose";
-
-import { demoAccount, expect, expectNoHorizontalPageScroll, test } from "../fixtures";
+import { pageIdOf, postComment, publicCommentCount, readerJwt } from "../comments";
+import { demoAccount, expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
 
 const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 900 },
+  { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} – ${v.help}`));
-}
-
-function readerJwt(claims: { id: string; name: string }, secret: string): Promise<string> {
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: "HS256" })
-    .setIssuedAt()
-    .setExpirationTime("1h")
-    .sign(new TextEncoder().encode(secret));
-}
-
-/** The page id of a URL: base64 of the URL, URL-safe alphabet (docs/engagement.md "Pages and their ids"). */
-const pageIdOf = (url: string) => Buffer.from(url).toString("base64url");
-
-async function postComment(request: APIRequestContext, accountId: number, b64: string, text: string, jwt: string) {
-  return request.post(`/api/v1/accounts/${accountId}/pages/${b64}/comments.json`, {
-    data: { comment: { body: { ops: [{ insert: text }] } }, jwt },
-  });
-}
 
 for (const viewport of VIEWPORTS) {
   test.describe(`on a ${viewport.name} (${viewport.width} px)`, () => {
@@ -61,12 +34,7 @@ for (const viewport of VIEWPORTS) {
         expect(res.status(), await res.text()).toBe(201);
         expect(((await res.json()) as { comment: { is_published: boolean } }).comment.is_published).toBe(false);
       }
-      const list = async () =>
-        (
-          (await (await request.get(`/api/v1/accounts/${accountId}/pages/${b64}/comments.json`)).json()) as {
-            total_count: number;
-          }
-        ).total_count;
+      const list = () => publicCommentCount(request, accountId, b64);
       expect(await list()).toBe(0);
 
       await signIn(users.moderator);
@@ -78,6 +46,20 @@ for (const viewport of VIEWPORTS) {
       const moron = ours.filter({ hasText: "you moron" });
       await expect(idiot).toContainText("held.toxicity");
       await expect(idiot).toContainText("new reader");
+      // The moderation buttons are targets of at least 24 px each way (WCAG 2.5.8).
+      const boxes = await idiot.getByRole("button").evaluateAll((els) =>
+        els
+          .filter((el) => el.checkVisibility())
+          .map((el) => {
+            const { width, height } = el.getBoundingClientRect();
+            return { label: el.textContent ?? "", width, height };
+          }),
+      );
+      expect(boxes.length).toBeGreaterThan(0);
+      for (const { label, width, height } of boxes) {
+        expect(height, `${label}: height`).toBeGreaterThanOrEqual(24);
+        expect(width, `${label}: width`).toBeGreaterThanOrEqual(24);
+      }
       expect(await seriousViolations(page)).toEqual([]);
       await expectNoHorizontalPageScroll(page);
 
@@ -138,9 +120,69 @@ test("the moderation settings page saves a change", async ({ page, users, signIn
   const before = await threshold.inputValue();
   await threshold.fill(before === "69" ? "70" : "69");
   await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(page.getByText("Saved: toxicityThreshold.")).toBeVisible();
+  await expect(page.getByText("Saved: toxicity threshold.")).toBeVisible();
   await threshold.fill(before);
   await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(page.getByText("Saved: toxicityThreshold.")).toBeVisible();
+  await expect(page.getByText("Saved: toxicity threshold.")).toBeVisible();
   expect(await seriousViolations(page)).toEqual([]);
+});
+
+test.describe("on a phone (390 px)", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("word lists are pasted; a suspect word publishes the comment and puts it in the Reported tab", async ({
+    page,
+    request,
+    users,
+    signIn,
+  }) => {
+    const { accountId, jwtSecret } = demoAccount();
+    const stamp = Date.now().toString(36);
+    const suspect = `zorblax${stamp}`;
+    await signIn(users.moderator);
+    await page.goto("/admin/engagement/settings");
+    const lists = {
+      refuse: page.getByLabel(/^Refuse \(\d+\)/),
+      hold: page.getByLabel(/^Hold \(\d+\)/),
+      suspect: page.getByLabel(/^Suspect \(flag only\) \(\d+\)/),
+    };
+    const before = { hold: await lists.hold.inputValue(), suspect: await lists.suspect.inputValue() };
+
+    // The same word in two lists is said at once, naming it and both lists; nothing is saved.
+    await lists.hold.fill(`${before.hold}\n${suspect}`.trim());
+    await lists.suspect.fill(`${before.suspect}\n  ${suspect.toUpperCase()} \n\n`.trim());
+    await expect(page.getByTestId("field-error")).toHaveText(
+      `“${suspect.toUpperCase()}” is in two lists (Hold and Suspect (flag only)): keep it in one.`,
+    );
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect(page.getByText("Saved: banned and suspect words.")).toHaveCount(0);
+
+    // Pasted as a list: one per line, commas too; counted as the reader will be matched.
+    await lists.hold.fill(before.hold);
+    await lists.suspect.fill(`${before.suspect}\n${suspect}, miracle pill ${stamp}`.trim());
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect(page.getByText("Saved: banned and suspect words.")).toBeVisible();
+    await page.reload();
+    await expect(lists.suspect).toHaveValue(new RegExp(`${suspect}\\nmiracle pill ${stamp}$`));
+    await expectNoHorizontalPageScroll(page);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // A reader's comment with the suspect word is published, and waits in the Reported tab.
+    const jwt = await readerJwt({ id: `curious-${stamp}`, name: `Curious ${stamp}` }, jwtSecret);
+    const b64 = pageIdOf(`https://localhost/news/suspect-${stamp}`);
+    const res = await postComment(request, accountId, b64, `Has anyone tried ${suspect}? Asking for a friend.`, jwt);
+    expect(res.status(), await res.text()).toBe(201);
+    expect(await publicCommentCount(request, accountId, b64)).toBe(1);
+    await page.goto("/admin/engagement/moderation?view=reported");
+    const ours = page.getByTestId("queue-item").filter({ hasText: suspect });
+    await expect(ours).toHaveCount(1);
+    await expect(ours).toContainText("Flagged: a suspect word");
+    await expect(ours.locator("mark", { hasText: suspect })).toBeVisible();
+
+    // The lists as they were.
+    await page.goto("/admin/engagement/settings");
+    await lists.suspect.fill(before.suspect);
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect(page.getByText("Saved: banned and suspect words.")).toBeVisible();
+  });
 });

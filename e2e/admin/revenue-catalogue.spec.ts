@@ -5,13 +5,12 @@
  * browser, or by the server's rules with a 422) shows next to its field and saves nothing. Each
  * page fits the window and axe-core finds no serious violation. An editor cannot reach the pages.
  */
-import AxeBuilder from "@axe-core/playwright";
 import type { Page, TestInfo } from "@playwright/test";
 
-import { expect, expectNoHorizontalPageScroll, test, trpcQuery } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcQuery } from "../fixtures";
 
 const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 900 },
+  { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
 
@@ -22,13 +21,6 @@ const PAGES = [
   "/admin/subscriptions/pricing-plans",
   "/admin/subscriptions/coupons",
 ] as const;
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} – ${v.help}`));
-}
 
 /** Open a catalogue page: its heading, the list loaded, no sideways scroll, no serious axe finding. */
 async function openPage(page: Page, path: string, heading: string) {

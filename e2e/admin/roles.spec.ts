@@ -9,6 +9,7 @@ test("a moderator sees only their areas and gets a 403 page on the audit log", a
   await expect(nav.getByRole("link", { name: "Engagement", exact: true })).toBeVisible();
   for (const hidden of [
     "Audit log",
+    "Import",
     "OAuth clients",
     "Users & keys",
     "Settings",

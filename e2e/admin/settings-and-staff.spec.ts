@@ -9,7 +9,7 @@ import type { Page } from "@playwright/test";
 import { expect, submitSignIn, test } from "../fixtures";
 
 const PHONE = { width: 390, height: 844 };
-const DESKTOP = { width: 1280, height: 900 };
+const DESKTOP = { width: 1440, height: 900 };
 
 async function expectNoHorizontalScroll(page: Page) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

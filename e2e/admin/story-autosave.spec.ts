@@ -42,7 +42,7 @@ test("a draft autosaves, survives a reload, keeps a history with diff and restor
   const status = page.getByTestId("save-status");
   await expect(status).toHaveText("Saved");
   await expectNoHorizontalPageScroll(page, "the story editor");
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // Type, stop: "Unsaved changes", then it saves itself.
   await page.getByLabel("Summary").fill(`First summary ${run}`);
@@ -247,7 +247,7 @@ test("two editors on one story: the second sees both texts side by side and keep
   expect(await seriousViolations(bob)).toEqual([]);
   await bob.setViewportSize({ width: 390, height: 844 });
   await expectNoHorizontalPageScroll(bob, "the editor showing a conflict");
-  await bob.setViewportSize({ width: 1280, height: 900 });
+  await bob.setViewportSize({ width: 1440, height: 900 });
 
   await conflict.getByRole("button", { name: "Keep mine" }).click();
   await expect(conflict).toHaveCount(0);

@@ -21,7 +21,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 type Element = { type: string; subtype: string | null } & Record<string, unknown>;
 
 const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 900 },
+  { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
 

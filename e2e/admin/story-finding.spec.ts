@@ -7,13 +7,12 @@
  */
 import { randomUUID } from "node:crypto";
 
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
-import { expect, expectNoHorizontalPageScroll, test, trpcCall } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcCall } from "../fixtures";
 
 const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 900 },
+  { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
 
@@ -45,13 +44,6 @@ async function createStory(page: Page, input: Record<string, unknown>, moves: st
 const rows = (page: Page) => page.getByTestId("story-row");
 
 /** axe-core's serious and critical findings (WCAG 2.1 A and AA), one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} – ${v.help}`));
-}
-
 async function clearFilters(page: Page) {
   await page.getByRole("button", { name: "Clear filters" }).click();
   await expect(page).toHaveURL(/\/admin\/content\/stories$/);

@@ -190,7 +190,7 @@ test("paste from Google Docs is cleaned; every element type can be added, fits a
   await expect(page.getByTestId("focus-image")).toHaveCount(1);
   await page.getByLabel("Add image to gallery 8.1").setInputFiles(pngFile("two.png"));
   await expect(page.getByTestId("gallery-image")).toHaveCount(1);
-  for (const width of [1280, 390]) {
+  for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await expectNoHorizontalPageScroll(page, `the story editor at ${width} px`);
     const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();

@@ -1,13 +1,16 @@
 /**
  * Revenue staff find a subscriber the publisher's back end registered through the server API
- * (X-SUBAUTH, the demo server key), and see its identities, at desktop and phone sizes.
+ * (X-SUBAUTH, the demo server key) among all members (not among paying subscribers: they never
+ * paid), and see its identities, at desktop and phone sizes.
  */
-import { expect, expectNoHorizontalPageScroll, test } from "../fixtures";
+import fs from "node:fs";
+
+import { expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
 
 const SERVER_KEY = "mh_sk_demo_server_key_local_only_0000";
 
 const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 900 },
+  { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
 
@@ -37,8 +40,21 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByRole("heading", { name: "Subscribers", level: 1 })).toBeVisible();
       await page.getByLabel("Search subscribers").fill(`plat-${tag}`);
       const results = page.getByTestId("subscriber-results");
+      // Registered, never subscribed: not among paying subscribers (the default), listed among all members.
+      await expect(page.getByText(`No subscriber matches`)).toBeVisible();
+      await page.getByLabel("All members").check();
       await expect(results.getByRole("button")).toHaveCount(1);
       await expect(results).toContainText(email);
+      await expect(results).toContainText("Never subscribed");
+      expect(await seriousViolations(page)).toEqual([]);
+      // The list as a spreadsheet: every member, this one among them.
+      const downloading = page.waitForEvent("download");
+      await page.getByRole("link", { name: "Download all members (CSV)" }).click();
+      const csv = await downloading;
+      expect(csv.suggestedFilename()).toMatch(/^subscribers-\d{4}-\d\d-\d\d\.csv$/);
+      const text = fs.readFileSync(await csv.path(), "utf8");
+      expect(text.split("\r\n")[0]).toBe("\uFEFFsubscriber_id,name,email,standing,identities,created_at");
+      expect(text).toContain(`${email},none,email:${email} platform:plat-${tag}`);
       await results.getByRole("button").click();
       const detail = page.getByTestId("subscriber-identities");
       await expect(detail).toContainText(email);
@@ -47,7 +63,7 @@ for (const viewport of VIEWPORTS) {
       await expectNoHorizontalPageScroll(page);
 
       await page.getByLabel("Search subscribers").fill(`nobody-${tag}`);
-      await expect(page.getByText(`No subscriber matches`)).toBeVisible();
+      await expect(page.getByText(`No member matches`)).toBeVisible();
     });
   });
 }

@@ -1,6 +1,6 @@
 /**
  * The subscriptions catalogue in the dashboard: a revenue user creates a group and a plan (price
- * typed as a decimal), and the plan is listed at once by the client API
+ * typed as a decimal, a free trial), and the plan is listed at once by the client API
  * (GET /api/v1/subscription_groups?key=) in cents. On a desktop and on a 390 px phone.
  */
 import { expect, expectNoHorizontalPageScroll, test } from "../fixtures";
@@ -44,21 +44,40 @@ for (const viewport of VIEWPORTS) {
       await expect(newPlan.getByTestId("field-error")).toHaveText("Enter an amount such as 9.99");
       await newPlan.getByLabel("Price", { exact: true }).fill("12.29");
       await newPlan.getByLabel("Currency").fill("EUR");
+      // A new plan renews automatically unless told; a free trial is for such plans: said before sending.
+      const renews = newPlan.getByRole("group", { name: "Renews automatically" });
+      await expect(renews.getByLabel("Yes")).toBeChecked();
+      await renews.getByLabel("No").check();
+      await newPlan.getByLabel("Free trial").fill("7");
+      await newPlan.getByLabel("Trial unit").selectOption("days");
+      await newPlan.getByRole("button", { name: "Create plan" }).click();
+      await expect(newPlan.getByTestId("field-error")).toHaveText("Only a plan that renews automatically has a trial");
+      await renews.getByLabel("Yes").check();
       if (viewport.name === "phone") await expectNoHorizontalPageScroll(page);
       await newPlan.getByRole("button", { name: "Create plan" }).click();
       await expect(newPlan).toBeHidden();
-      await expect(page.getByTestId("plan-row").filter({ hasText: `Weekend ${run}` })).toContainText("12.29 EUR");
+      const row = page.getByTestId("plan-row").filter({ hasText: `Weekend ${run}` });
+      await expect(row).toContainText("12.29 EUR");
+      await expect(row).toContainText("On, recurring, 7 days free");
       await page.screenshot({ path: testInfo.outputPath("plans.png"), fullPage: true });
 
       const response = await page.request.get(`/api/v1/subscription_groups?key=${DEMO_CLIENT_KEY}`);
       expect(response.status()).toBe(200);
       const groups = (await response.json()) as {
         name: string;
-        subscription_plans: { title: string; price_cents: number; price_currency: string }[];
+        subscription_plans: { title: string; price_cents: number; price_currency: string; recurring: boolean }[];
       }[];
       const group = groups.find((g) => g.name === `Print ${run}`);
       expect(group?.subscription_plans).toEqual([
-        expect.objectContaining({ title: `Weekend ${run}`, price_cents: 1229, price_currency: "EUR" }),
+        expect.objectContaining({
+          title: `Weekend ${run}`,
+          price_cents: 1229,
+          price_currency: "EUR",
+          recurring: true,
+          trial_period_enabled: true,
+          max_trial_period_length: 7,
+          max_trial_period_unit: "days",
+        }),
       ]);
     });
   });

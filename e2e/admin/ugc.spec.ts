@@ -59,7 +59,7 @@ async function noSeriousViolations(page: Page) {
 }
 
 const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 900, role: "moderator", decision: "Approve", status: "Approved" },
+  { name: "desktop", width: 1440, height: 900, role: "moderator", decision: "Approve", status: "Approved" },
   { name: "phone", width: 390, height: 844, role: "editor", decision: "Reject", status: "Rejected" },
 ] as const;
 

@@ -1,29 +1,22 @@
 /**
  * The demo paywalled story (docs/subscriptions.md "Demo paywalled story"), as a reader meets it,
  * at desktop and phone sizes: the meter's free stories are counted (2 a month on the demo
- * publisher), the third story shows the paywall, the reader checks out through the SDK's preview
+ * publisher), the third story shows the paywall with a coupon field (the discounted price, or why a
+ * code is refused), the reader checks out through the SDK's preview
  * and create (the demo's test gateway), and then reads the whole story as a subscriber.
  */
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
-import { expect, test, trpcCall } from "../fixtures";
+import { expect, seriousViolations, test, trpcCall } from "../fixtures";
 
 const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
 
 const VIEWPORTS = [
-  { name: "desktop", width: 1280, height: 900 },
+  { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
 
 /** axe-core's serious and critical findings (WCAG 2.1 A and AA), one line each. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(" ")} – ${v.help}`));
-}
-
 async function openStory(page: Page, index: number) {
   await page.goto("/demo/paywall");
   const links = page.getByRole("main").getByRole("listitem").getByRole("link");
@@ -88,7 +81,48 @@ for (const viewport of VIEWPORTS) {
     await expect(page.getByRole("heading", { name: "Subscribe to keep reading" })).toBeVisible();
     await expect(page.getByTestId("story-rest")).toHaveCount(0);
     await expect(page.getByRole("button", { name: "Subscribe: Yearly" })).toBeVisible();
+    // The monthly plan's trial is said before its price, and what its checkout charges today.
+    await expect(page.getByText("14 days free, then $9.00 per month")).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Subscribe: Monthly" }).click();
+    const trialDialog = page.getByRole("dialog", { name: "Test payment" });
+    await expect(trialDialog.getByText("Monthly: $5.00.")).toBeVisible();
+    await expect(trialDialog.getByTestId("trial-explanation")).toHaveText(
+      "Today: $5.00 to check your card, refunded at once; it is not a payment. " +
+        "Your first payment, $9.00, is taken when the 14-day trial ends.",
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+    await trialDialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(trialDialog).toHaveCount(0);
+
+    // A coupon: an unknown code is refused with the reason; WELCOME20 (seeded for the monthly plan)
+    // shows the discounted price there and why it is refused on the yearly plan.
+    const couponStatus = page.getByTestId("coupon-status");
+    await page.getByLabel("Coupon code").fill("NO-SUCH-CODE");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(couponStatus).toHaveText("NO-SUCH-CODE cannot be used: There is no coupon with this code.");
+    await page.getByLabel("Coupon code").fill("welcome20");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await expect(couponStatus).toHaveText("WELCOME20 applies to Monthly.");
+    const monthlyLine = page.locator("[data-testid^=plan-price-]").filter({ hasText: "Monthly" });
+    await expect(monthlyLine).toContainText("14 days free, then $9.00 $7.20 per month with WELCOME20");
+    await expect(monthlyLine.locator("s")).toHaveText("$9.00");
+    await expect(page.locator("[data-testid^=plan-price-]").filter({ hasText: "Yearly" })).toContainText(
+      "WELCOME20: This coupon does not apply to this plan.",
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // Checking out with it: the preview gets the code, and the first payment after the trial is the discounted one.
+    const preview = page.waitForRequest((r) => r.url().includes("/subscriptions/preview") && r.method() === "POST");
+    await page.getByRole("button", { name: "Subscribe: Monthly" }).click();
+    expect(JSON.stringify((await preview).postDataJSON())).toContain('"coupon_code":"WELCOME20"');
+    const couponDialog = page.getByRole("dialog", { name: "Test payment" });
+    await expect(couponDialog.getByTestId("payment-coupon")).toHaveText("Coupon WELCOME20 applied.");
+    await expect(couponDialog.getByTestId("trial-explanation")).toContainText("Your first payment, $7.20,");
+    await couponDialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(couponDialog).toHaveCount(0);
+    await page.getByRole("button", { name: "Remove coupon" }).click();
+    await expect(couponStatus).toHaveText("");
 
     // Check out: the SDK previews, the test gateway "pays", the SDK creates.
     const checkout = page.waitForResponse(

@@ -36,12 +36,8 @@ export async function purgeUnderLoad(bases: readonly string[], client: pg.Client
   const key = (first.headers.get("cache-tag") ?? "").split(",").find((tag) => /^c\/\d+$/.test(tag));
   await first.arrayBuffer();
   if (!key) throw new Error("the home collection's answer names no c/<id> purge key");
-  const { rows } = await client.query<{ account: number; channel: string }>(
-    `SELECT (SELECT id FROM accounts ORDER BY id LIMIT 1) AS account,
-            left('masthead_cache_' || current_schema(), 63) AS channel`,
-  );
-  const { account, channel } = rows[0]!;
-  const notice = JSON.stringify({ instance: "bench", topics: [], purges: [{ account, tags: [key] }] });
+  const { rows } = await client.query<{ account: number }>(`SELECT id AS account FROM accounts ORDER BY id LIMIT 1`);
+  const { account } = rows[0]!;
   for (const base of bases) await send(base + HOME.path);
 
   log(`purge under load: steady, ${REQUESTS} reads of the home collection…`);
@@ -56,7 +52,8 @@ export async function purgeUnderLoad(bases: readonly string[], client: pg.Client
       await new Promise((resolve) => setTimeout(resolve, PURGE_EVERY_MS));
       if (!running) break;
       purgedAt.push(performance.now());
-      await client.query("SELECT pg_notify($1, $2)", [channel, notice]);
+      // What a publish that changes the collection announces (the database's one announcing function).
+      await client.query("SELECT masthead_announce(NULL, $1, ARRAY[$2])", [account, key]);
     }
   })();
   // As long as the steady reads took, and long enough for MIN_PURGES purges.

@@ -41,6 +41,9 @@ export type SubscriptionPlan = {
   duration_unit: string;
   recurring: boolean;
   supported_payment_providers: string[];
+  trial_period_enabled?: boolean;
+  max_trial_period_length?: number | null;
+  max_trial_period_unit?: string | null;
   [key: string]: unknown;
 };
 
@@ -70,6 +73,8 @@ export type Subscription = {
   payment_type: string | null;
   payment_amount_cents: number | null;
   payment_amount_currency: string | null;
+  trial_period_length?: number | null;
+  trial_period_unit?: string | null;
   start_timestamp: string | null;
   end_timestamp: string | null;
   [key: string]: unknown;

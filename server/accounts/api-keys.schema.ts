@@ -33,3 +33,23 @@ export const ZRotatedApiKey = z.object({
   previous: ZApiKeyView,
 });
 export type TRotatedApiKey = z.infer<typeof ZRotatedApiKey>;
+
+export const ZApiKeyKind = z.enum(["CLIENT", "SERVER"]);
+
+/** A new named key of a kind (owners); the key is returned once, only its digest is stored. */
+export const ZCreateApiKeyInput = z.object({
+  kind: ZApiKeyKind,
+  name: z
+    .string()
+    .trim()
+    .min(1, "give the key a name, e.g. the client that will use it")
+    .max(100, "at most 100 characters"),
+});
+export type TCreateApiKeyInput = z.input<typeof ZCreateApiKeyInput>;
+
+export const ZCreatedApiKey = z.object({ key: z.string(), created: ZApiKeyView });
+export type TCreatedApiKey = z.infer<typeof ZCreatedApiKey>;
+
+/** Revoking stops a key at once, a key in its rotation grace too. */
+export const ZRevokeApiKeyInput = z.object({ keyId: z.uuid("is not a key id") });
+export type TRevokeApiKeyInput = z.input<typeof ZRevokeApiKeyInput>;

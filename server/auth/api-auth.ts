@@ -21,6 +21,7 @@ import { ProcessCache } from "../cache/process-cache";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { parseWholeNumber, PG_INT_MAX } from "../params.schema";
+import { webUrlOrNull } from "../web-url";
 
 export type ApiAccount = { id: number; slug: string; name: string };
 export type ApiUser = {
@@ -48,9 +49,9 @@ async function touchKey(db: Db, keyId: string, now: Date) {
  * Keys found, by their SHA-256 digest, and accounts' JWT secrets, kept in the process for the
  * routes asked on every page view (the paywall's access check: `cached: true`); other routes look
  * their key up each time. Only keys that were found are kept (a new key is looked up at once); a
- * key's expiry is checked on every use, and a rotation drops the topic on every instance
- * (invalidateCaches(tx, "api-keys")). The TTL bounds a revocation made outside Masthead (SQL by
- * hand): up to KEY_CACHE_TTL_MS on those routes. A JWT secret never changes once made.
+ * key's expiry is checked on every use, and a write to a key (a rotation, a revocation, by the
+ * dashboard or by hand) drops the topic on every instance (the database announces it; the TTL is
+ * a backstop). A JWT secret never changes once made.
  */
 const KEY_CACHE_TTL_MS = 10_000;
 const accountsById = new ProcessCache<number, ApiAccount>("publisher", { ttlMs: 60_000, maxEntries: 10_000 });
@@ -247,7 +248,8 @@ export async function verifyPublisherJwt(
       id: c.id,
       name: c.name ?? null,
       email: c.email ?? null,
-      avatarUrl: c["avatar-url"] ?? null,
+      // Only an http(s) URL: a reader's browser is handed it as an image source.
+      avatarUrl: webUrlOrNull(c["avatar-url"]),
       provider: c.provider ?? null,
     });
     usersOfPayloads.set(payload as object, user);

@@ -89,12 +89,12 @@ async function issueLink(
     to: user.email,
     ...(args.purpose === "invite"
       ? {
-          subject: `You are invited to the ${args.accountName} dashboard`,
+          subject: `You are invited to ${theDashboardOf(args.accountName)}`,
           text: invitationText({ name: user.name, accountName: args.accountName, link }),
           kind: ADMIN_INVITATION_KIND,
         }
       : {
-          subject: `Reset your ${args.accountName} dashboard password`,
+          subject: `Reset your dashboard password for ${args.accountName}`,
           text: resetText({ name: user.name, accountName: args.accountName, link }),
           kind: ADMIN_PASSWORD_RESET_KIND,
         }),
@@ -252,11 +252,19 @@ function resetText(args: { name: string; accountName: string; link: string }): s
   ].join("\n");
 }
 
+/**
+ * "the Courier dashboard", and for a name that has its own article "The Daily Masthead dashboard"
+ * (never "the The Daily Masthead dashboard").
+ */
+export function theDashboardOf(accountName: string): string {
+  return /^the\s/i.test(accountName.trim()) ? `${accountName.trim()} dashboard` : `the ${accountName.trim()} dashboard`;
+}
+
 function invitationText(args: { name: string; accountName: string; link: string }): string {
   return [
     `Hello ${args.name},`,
     "",
-    `You have been given access to the ${args.accountName} dashboard on Masthead. Choose your password here (the link works once, for three days):`,
+    `You have been given access to ${theDashboardOf(args.accountName)} on Masthead. Choose your password here (the link works once, for three days):`,
     "",
     args.link,
     "",

@@ -1,8 +1,8 @@
 /**
  * The PostgreSQL listener that keeps this process's caches true to what other instances commit
  * (./process-cache.ts): one connection of its own, `LISTEN` on the deployment's channel, and on
- * each notification from another instance, the topics it names cleared and the built responses
- * it names dropped (./response-cache.ts).
+ * each notification the database sends at a commit, the topics it names cleared and the built
+ * responses it names dropped (./response-cache.ts), this process's own commits included.
  *
  * While the connection is down, caches are off (every read goes to the database) and it
  * reconnects with backoff; once it listens again every cache starts empty, since notifications
@@ -10,13 +10,14 @@
  * work: point CACHE_LISTEN_URL at the database directly (docs/operations.md).
  *
  * On PGlite, one process holds the database and hears its notifications from the database
- * itself (listenToPglite): the triggers' notices reach it as they would reach a listener.
+ * itself (listenToPglite), as the statement that commits returns.
  */
 import pg from "pg";
 
 import type { Database } from "../db/client";
+import { afterEveryCommit } from "../db/transaction";
 import { log } from "../log";
-import { CACHE_CHANNEL_SQL, cacheState, setCacheMode } from "./process-cache";
+import { CACHE_CHANNEL_SQL, cacheState, ownWritesHeard, setCacheMode } from "./process-cache";
 import { applyNotice } from "./response-cache";
 
 export type CacheListener = { stop: () => Promise<void>; connected: () => boolean };
@@ -84,6 +85,8 @@ export function startCacheListener(args: { url: string; channel: string }): Cach
   };
 
   setCacheMode("off");
+  // A transaction answers once this listener heard what it committed (nothing while it is down).
+  afterEveryCommit(ownWritesHeard);
   void connect();
 
   return {
@@ -101,8 +104,8 @@ export function startCacheListener(args: { url: string; channel: string }): Cach
 }
 
 /**
- * Hear the notifications of an embedded PGlite database (its triggers announce some changes) as
- * the listener hears PostgreSQL's; nothing to do on PostgreSQL.
+ * Hear the notifications of an embedded PGlite database as the listener hears PostgreSQL's;
+ * nothing to do on PostgreSQL.
  */
 export async function listenToPglite(database: Database): Promise<void> {
   const pglite = database.adapter.pglite;

@@ -1,23 +1,24 @@
 /**
- * Process caches and their invalidation (./process-cache.ts, ./listener.ts): cleared when the
- * change commits (not before, not on a rollback), off while nothing would tell this process about
- * changes, and, on PostgreSQL, cleared by what another instance commits (a second connection
- * stands for it) with the listener coming back after its connection is killed.
+ * Process caches and their invalidation (./process-cache.ts, ./listener.ts): cleared when a write
+ * to what they keep commits (not before, not on a rollback), whoever writes, off while nothing
+ * would tell this process about changes, and, on PostgreSQL, cleared by what another instance
+ * commits (a second connection stands for it), with the listener (the test setup's, as an
+ * instance's) coming back after its connection is killed.
  */
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { getDatabase, getDb } from "../db";
 import { withTransaction } from "../db/transaction";
+import { restoreTestCaches } from "../testing/cache-listener";
 import { enableResponseCache } from "../testing/response-cache";
 import { connectToSchema, TEST_DATABASE_URL } from "../testing/test-database";
-import { startCacheListener, type CacheListener } from "./listener";
-import { cacheChannel, cacheState, invalidateCaches, ProcessCache, setCacheMode } from "./process-cache";
+import { cacheState, ownWritesHeard, ProcessCache, setCacheMode } from "./process-cache";
 import { responseCache } from "./response-cache";
 
 const cache = new ProcessCache<string, number>("publisher", { ttlMs: 60_000, maxEntries: 3 });
 
-afterEach(() => setCacheMode("local"));
+afterEach(restoreTestCaches);
 
 describe("process caches", () => {
   it("keep entries for their TTL, bounded in size", () => {
@@ -29,22 +30,31 @@ describe("process caches", () => {
     expect(cache.get("e", 2_000)).toBe(1);
   });
 
-  it("are cleared once the transaction that invalidates them commits, and not on a rollback", async () => {
+  it("are cleared once a transaction that writes what they keep commits, and not on a rollback", async () => {
     const db = await getDb();
+    const account = await db.account.create({ data: { slug: "cleared", name: "Cleared", jwtSecret: "s".repeat(32) } });
+    await ownWritesHeard(db);
     cache.set("host", 7);
     await expect(
       withTransaction(db, async (tx) => {
-        await invalidateCaches(tx, "publisher");
+        await tx.account.update({ where: { id: account.id }, data: { name: "Renamed" } });
         throw new Error("rolled back");
       }),
     ).rejects.toThrow("rolled back");
     expect(cache.get("host")).toBe(7);
 
     await withTransaction(db, async (tx) => {
-      await invalidateCaches(tx, "publisher");
+      await tx.account.update({ where: { id: account.id }, data: { name: "Renamed" } });
       // Still there until the commit: a read in between would refill from the old rows.
       expect(cache.get("host")).toBe(7);
     });
+    expect(cache.get("host")).toBeUndefined();
+
+    // A write by hand, outside any service, is announced as well.
+    cache.set("host", 8);
+    await db.$executeRaw`UPDATE publisher_configs SET updated_at = now() WHERE account_id = ${account.id}`;
+    await db.$executeRaw`UPDATE accounts SET name = 'By hand' WHERE id = ${account.id}`;
+    await ownWritesHeard(db);
     expect(cache.get("host")).toBeUndefined();
   });
 
@@ -68,31 +78,26 @@ describe("process caches", () => {
     expect(await cache.load("loaded", read)).toBe(3);
   });
 
-  it("answer nothing while nothing tells this process about changes", () => {
+  it("answer nothing while nothing tells this process about changes", async () => {
     cache.set("host", 7);
     setCacheMode("off");
     expect(cache.get("host")).toBeUndefined();
     cache.set("host", 8);
-    setCacheMode("local");
+    await restoreTestCaches();
     expect(cache.get("host")).toBeUndefined();
   });
 });
 
 describe.runIf(process.env.TEST_DB === "postgres")("the PostgreSQL listener", () => {
   enableResponseCache();
-  let listener: CacheListener | undefined;
-  afterEach(async () => {
-    await listener?.stop();
-    listener = undefined;
-  });
 
   async function listen() {
     const database = await getDatabase();
     if (database.config.kind !== "postgresql") throw new Error("PostgreSQL only");
-    const channel = cacheChannel(database.config.schema);
-    listener = startCacheListener({ url: TEST_DATABASE_URL, channel });
-    await expect.poll(() => cacheState().mode, { timeout: 10_000 }).toBe("listening");
-    return { channel, schema: database.config.schema };
+    expect(cacheState().mode).toBe("listening");
+    // What the test's setup wrote is heard before the test keeps anything.
+    await ownWritesHeard(await getDb());
+    return { schema: database.config.schema };
   }
 
   /** Another instance: its own connection, committing a change that invalidates "publisher". */
@@ -101,7 +106,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("the PostgreSQL listener", ()
     try {
       await client.query("BEGIN");
       await client.query(`SELECT pg_notify(left('masthead_cache_' || current_schema(), 63), $1)`, [
-        JSON.stringify({ instance: "another-instance", ...notice }),
+        JSON.stringify(notice),
       ]);
       await client.query(commit ? "COMMIT" : "ROLLBACK");
     } finally {

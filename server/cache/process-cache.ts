@@ -1,20 +1,23 @@
 /**
  * In-process caches that every instance drops when a change commits anywhere.
  *
- * A cache here is a bounded map with a time-to-live, registered under a topic ("publisher"; later
- * issues add theirs). A service that changes what a topic caches calls, inside its transaction:
+ * A cache here is a bounded map with a time-to-live, registered under a topic ("publisher",
+ * "access"…). What changes a topic is announced by the database itself: triggers on the tables it
+ * is read from send a notice on the deployment's channel at commit (pg_notify: nothing on a
+ * rollback), whoever writes (a service, a job, a cascade, SQL by hand). The built responses of
+ * ./response-cache.ts are announced on the same channel, by their purge keys (migration
+ * 20261125200000_changes_announced_by_the_database lists every trigger). Each instance, the
+ * writer's included, acts on what it hears:
+ * - on PGlite, one process holds the database and hears its notices as the commit returns;
+ * - on PostgreSQL, the listener (./listener.ts) hears them a moment after the commit: a process
+ *   that has just written waits for its own listener to hear it before it answers (ownWritesHeard:
+ *   after every transaction, server/db/transaction.ts, and after every write request), so that a
+ *   reader reads back what they wrote.
  *
- *   await invalidateCaches(tx, "publisher");
- *
- * which does two things, both tied to the commit:
- * - `pg_notify` on the deployment's channel: PostgreSQL delivers a notification only when (and if)
- *   the transaction commits, to every instance listening (./listener.ts), which clears the topic;
- * - `afterCommit`: this process clears the topic itself, at once.
- *
- * A cache answers only while this process is sure to hear about changes: on the embedded PGlite
- * (one process holds the database) or while the PostgreSQL listener is connected. Without a
- * listener (it lost its connection, a script, a serverless function) every `get` misses and the
- * reads go to the database: slower, never stale. The TTL is a backstop, not the mechanism.
+ * A cache answers only while this process is sure to hear about changes: on PGlite, or while the
+ * PostgreSQL listener is connected. Without a listener (it lost its connection, a script, a
+ * serverless function) every `get` misses and the reads go to the database: slower, never stale.
+ * The TTL is a backstop, not the mechanism.
  *
  * State lives on globalThis: Next.js loads a module once per bundle (instrumentation, each route),
  * and the listener started in one must clear the caches the others fill.
@@ -22,17 +25,25 @@
 import { randomUUID } from "node:crypto";
 
 import type { Db } from "../db/client";
-import { afterCommit } from "../db/transaction";
+import { isTransaction } from "../db/transaction";
+import { log } from "../log";
 
 /**
- * What the processes cache, by what changes it: "publisher" (settings), "api-keys" (an account's
- * keys and JWT secret: rotation), "meter" (an account's paywall meter settings), "access" (readers'
- * access-granting subscriptions: announced by the database's own triggers on every write to them,
- * migration 20261124100000_access_change_notices), "webhook-endpoints" (the endpoints events are
- * sent to: announced by the database's trigger, migration comment_and_webhook_endpoint_notices),
- * "moderation" (an account's comment moderation settings).
+ * What the processes cache, by the tables whose writes clear it: "publisher" (accounts,
+ * publisher_configs), "api-keys" (api_keys but their last use, accounts' JWT secrets), "meter"
+ * (meter_settings), "access" (readers' access-granting subscriptions and what they grant),
+ * "webhook-endpoints" (webhook_endpoints), "moderation" (comment_moderation_settings,
+ * comment_scoring_settings), "moderation-surges" (page_surges).
  */
-export const CACHE_TOPICS = ["publisher", "api-keys", "meter", "access", "webhook-endpoints", "moderation"] as const;
+export const CACHE_TOPICS = [
+  "publisher",
+  "api-keys",
+  "meter",
+  "access",
+  "webhook-endpoints",
+  "moderation",
+  "moderation-surges",
+] as const;
 // Built responses are not a topic: they are dropped by purge keys (./response-cache.ts).
 export type CacheTopic = (typeof CACHE_TOPICS)[number];
 
@@ -43,8 +54,11 @@ type Registry = {
   caches: Map<CacheTopic | "*", Set<Clearable>>;
   /** "local": one process holds the database (PGlite); "listening": the PostgreSQL listener is up; "off": nothing tells this process about changes. */
   mode: "local" | "listening" | "off";
-  /** This process, in notifications: a process ignores its own (it cleared at commit already). */
+  /** This process, in its listener's name and its own markers (ownWritesHeard). */
   instanceId: string;
+  /** Markers this process sent and waits to hear back, by marker. */
+  waiting: Map<string, () => void>;
+  markers: number;
 };
 
 const globalForCaches = globalThis as unknown as { mastheadCaches?: Registry };
@@ -54,6 +68,8 @@ function registry(): Registry {
     caches: new Map(),
     mode: "off",
     instanceId: `${process.pid}-${randomUUID().slice(0, 8)}`,
+    waiting: new Map(),
+    markers: 0,
   };
   return globalForCaches.mastheadCaches;
 }
@@ -74,6 +90,8 @@ export function setCacheMode(mode: Registry["mode"]): void {
   const state = registry();
   if (mode !== state.mode) clearAllCaches();
   state.mode = mode;
+  // Nobody waits for a listener that is gone: caches are off (and empty) without it.
+  if (mode !== "listening") for (const marker of [...state.waiting.keys()]) markerHeard(marker);
 }
 
 export function cacheState(): { mode: Registry["mode"]; instanceId: string } {
@@ -169,62 +187,58 @@ export function clearAllCaches(): void {
 
 /**
  * A notification: `topics` to clear, and `purges`: built responses to drop, by account and purge
- * key (`tags: null`: all of the account's).
+ * key (`tags: null`: all of the account's); or `heard`: a marker a process sent itself.
  */
-export type CacheNotice = { instance: string; topics: CacheTopic[]; purges?: ResponsePurge[] };
+export type CacheNotice = { topics?: CacheTopic[]; purges?: ResponsePurge[]; heard?: string };
 export type ResponsePurge = { account: number; tags: string[] | null };
 
-/**
- * Announce that `topics` changed in `db`'s transaction: every instance clears them once it
- * commits (nothing happens on a rollback).
- */
-export async function invalidateCaches(db: Db, ...topics: CacheTopic[]): Promise<void> {
-  await notify(db, { topics, purges: [] }, () => clearCaches(topics));
-}
+/** How long a process waits to hear its own marker before it answers anyway. */
+const HEARD_TIMEOUT_MS = 2_000;
 
 /**
- * `topics` changed in `db`'s transaction and the database's own triggers announce it to every
- * instance: this process clears them once it commits, at once rather than when the notice comes
- * back to it (what it has just written, it reads). No statement of its own.
+ * Resolve once this process has heard every notice of what `db` has committed so far: on
+ * PostgreSQL with the listener up, a marker sent through `db` after those commits comes back to
+ * the listener after their notices (PostgreSQL delivers notifications in commit order). Nothing
+ * to wait for on PGlite (its notices come with the commit), without a listener (caches are off),
+ * or inside a transaction (the wait comes after its commit, in withTransaction).
  */
-export function clearCachesAtCommit(db: Db, ...topics: CacheTopic[]): void {
-  afterCommit(db, () => clearCaches(topics));
-}
-
-/** PostgreSQL refuses a notification payload of 8,000 bytes or more. */
-const MAX_PAYLOAD = 7_000;
-
-/**
- * Announce a change in `db`'s transaction: each instance runs what the notice asks once it commits
- * (this one through `local`, the others through their listener). A notice too long for
- * pg_notify drops all of each account's responses instead of naming keys.
- */
-export async function notify(
-  db: Db,
-  change: { topics: CacheTopic[]; purges: ResponsePurge[] },
-  local: () => void,
-): Promise<void> {
-  let notice: CacheNotice = { instance: registry().instanceId, ...change };
-  if (JSON.stringify(notice).length > MAX_PAYLOAD) {
-    const accounts = [...new Set(change.purges.map((p) => p.account))];
-    notice = { ...notice, purges: accounts.map((account) => ({ account, tags: null })) };
+export async function ownWritesHeard(db: Db): Promise<void> {
+  const state = registry();
+  const client: Db = db;
+  if (state.mode !== "listening" || isTransaction(db)) return;
+  const marker = `${state.instanceId}:${++state.markers}`;
+  const heard = new Promise<void>((resolve) => state.waiting.set(marker, resolve));
+  const timer = setTimeout(() => {
+    log.warn("cache invalidation: the listener did not hear this process's marker in time", { marker });
+    markerHeard(marker);
+  }, HEARD_TIMEOUT_MS);
+  try {
+    await client.$executeRawUnsafe(`SELECT pg_notify(${CACHE_CHANNEL_SQL}, $1)`, JSON.stringify({ heard: marker }));
+    await heard;
+  } finally {
+    clearTimeout(timer);
+    state.waiting.delete(marker);
   }
-  await db.$executeRawUnsafe(`SELECT pg_notify(${CACHE_CHANNEL_SQL}, $1)`, JSON.stringify(notice));
-  afterCommit(db, local);
 }
 
-/**
- * What a notification asks of this process: the topics to clear and the responses to drop, or
- * nothing (its own, or not ours).
- */
-export function readNotice(
-  payload: string | undefined,
-  instanceId: string,
-): { topics: CacheTopic[]; purges: ResponsePurge[] } {
+/** A marker this process sent came back: whoever waits for it goes on. */
+export function markerHeard(marker: string): void {
+  const state = registry();
+  const resolve = state.waiting.get(marker);
+  state.waiting.delete(marker);
+  resolve?.();
+}
+
+/** A notification's topics, purges and marker; nothing of what is not one. */
+export function readNotice(payload: string | undefined): {
+  topics: CacheTopic[];
+  purges: ResponsePurge[];
+  heard?: string;
+} {
   const nothing = { topics: [], purges: [] };
   try {
     const notice = JSON.parse(payload ?? "") as Partial<CacheNotice>;
-    if (!notice || notice.instance === instanceId) return nothing;
+    if (!notice || typeof notice !== "object") return nothing;
     const topics = Array.isArray(notice.topics)
       ? notice.topics.filter((topic): topic is CacheTopic => (CACHE_TOPICS as readonly unknown[]).includes(topic))
       : [];
@@ -236,7 +250,7 @@ export function readNotice(
             (p.tags === null || (Array.isArray(p.tags) && p.tags.every((t) => typeof t === "string"))),
         )
       : [];
-    return { topics, purges };
+    return { topics, purges, ...(typeof notice.heard === "string" ? { heard: notice.heard } : {}) };
   } catch {
     return nothing;
   }

@@ -7,14 +7,10 @@
  * the request (account, path and query); the next identical request is answered from memory, with
  * the same ETag and 304. The purge keys are the ones the response already sends to CDNs
  * (`Cache-Tag`: `s/<story-id>`, `stories`, `c/<collection-id>`, `config`, `page/<page-id>`…), and the
- * change that alters a response drops it by the same keys, in the change's transaction:
- *
- *   await purgeResponses(tx, accountId, ["s/<id>", "stories"]);   // or null: all of the account's
- *
- * which, like invalidateCaches, clears this process once the transaction commits and tells every
- * other instance through the deployment's notification channel (nothing on a rollback). Content
- * events do it for every change they announce (webhooks/deliveries.ts: their "purge-keys" and
- * "purge-all"), so the CDN and this cache are purged by one list of keys.
+ * change that alters a response drops it by the same keys: the database announces them at commit
+ * (./process-cache.ts). A content event's row names its keys ("purge-keys", "purge-all"), the
+ * same list the CDN is purged by; the tables a comment list shows announce the account's
+ * "comments"; a reader's new meter view its "meter/<reader>".
  *
  * Never stale, by construction:
  * - it answers only while this process hears about every change (./process-cache.ts modes);
@@ -31,16 +27,7 @@
  * Bounded in memory: at most RESPONSE_CACHE_MB of bodies, least recently used dropped first.
  */
 import { getEnv } from "../../env.js";
-import type { Db } from "../db/client";
-import {
-  cachesAnswer,
-  cacheState,
-  clearCaches,
-  notify,
-  readNotice,
-  registerCache,
-  type ResponsePurge,
-} from "./process-cache";
+import { cachesAnswer, clearCaches, markerHeard, readNotice, registerCache, type ResponsePurge } from "./process-cache";
 
 export type CachedResponse = {
   body: string;
@@ -246,7 +233,7 @@ export function responseCache(): ResponseCache {
   return globalForResponses.mastheadResponses;
 }
 
-/** Apply purges in this process (the listener's notices, and this process's own at commit). */
+/** Apply purges in this process (what its listener heard). */
 export function applyPurges(purges: readonly ResponsePurge[]): void {
   const cache = responseCache();
   for (const purge of purges) cache.purge(purge);
@@ -254,24 +241,14 @@ export function applyPurges(purges: readonly ResponsePurge[]): void {
 
 /**
  * What a notification on the deployment's channel asks of this process, done: the topics it names
- * cleared and the responses it names dropped (nothing for this process's own notices, done at
- * commit). Heard by the PostgreSQL listener (./listener.ts) and, on PGlite, by the database itself
- * (../db/client.ts): the database's triggers announce some changes too ("access").
+ * cleared, the responses it names dropped, a marker of this process's heard. Heard by the
+ * PostgreSQL listener and, on PGlite, from the database itself (./listener.ts).
  */
 export function applyNotice(payload: string | undefined): void {
-  const { topics, purges } = readNotice(payload, cacheState().instanceId);
+  const { topics, purges, heard } = readNotice(payload);
+  if (heard) markerHeard(heard);
   if (topics.length) clearCaches(topics);
   if (purges.length) applyPurges(purges);
-}
-
-/**
- * Drop the account's responses carrying any of `tags` (null: all of them) once `db`'s
- * transaction commits, in every instance.
- */
-export async function purgeResponses(db: Db, account: number, tags: readonly string[] | null): Promise<void> {
-  if (tags !== null && tags.length === 0) return;
-  const purges: ResponsePurge[] = [{ account, tags: tags === null ? null : [...new Set(tags)] }];
-  await notify(db, { topics: [], purges }, () => applyPurges(purges));
 }
 
 /**

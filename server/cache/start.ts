@@ -1,9 +1,10 @@
 /**
  * How this process hears about changes other processes commit (called once, from
  * instrumentation.ts): see ./process-cache.ts.
- * - PGlite: one process holds the database; what it commits, it clears itself, and it hears the
- *   database's own notices (./listener.ts listenToPglite) once the process database opens.
- * - PostgreSQL on a server: a listener connection (./listener.ts).
+ * - PGlite: one process holds the database and hears its notices (./listener.ts listenToPglite)
+ *   once the process database opens.
+ * - PostgreSQL on a server: a listener connection (./listener.ts); every transaction waits, after
+ *   its commit, until the listener heard it (ownWritesHeard).
  * - PostgreSQL on Vercel: no connection outlives a request there, so caches stay off.
  */
 import { getEnv } from "../../env.js";

@@ -17,6 +17,10 @@
  *   slug generated from a headline, a tag found or created by name). Inside a caller's
  *   transaction there is nothing to rerun: the clash is the caller's.
  *
+ * - Once it committed, it waits until this process has heard what the commit announced to caches
+ *   (`afterEveryCommit`, set by server/cache/start.ts: the cache layer's ownWritesHeard), so the
+ *   caller reads back what it wrote.
+ *
  * Lint forbids `$transaction` anywhere else (eslint.config.js), so every write goes through here.
  */
 import { log } from "../log";
@@ -40,6 +44,16 @@ export type TransactionOptions = {
 
 const MAX_CLASH_ATTEMPTS = 3;
 
+/**
+ * What every commit of withTransaction awaits before it returns (server/cache/start.ts sets it).
+ * On globalThis: Next.js loads this module once per bundle, and instrumentation sets it for all.
+ */
+const globalForCommits = globalThis as unknown as { mastheadAfterEveryCommit?: (db: Db) => Promise<void> };
+
+export function afterEveryCommit(wait: ((db: Db) => Promise<void>) | undefined): void {
+  globalForCommits.mastheadAfterEveryCommit = wait;
+}
+
 /** Run `fn` in a transaction: a new one on the client, or the caller's when `db` is one. */
 export async function withTransaction<T>(
   db: Db,
@@ -59,6 +73,7 @@ export async function withTransaction<T>(
         { timeout: options.timeout ?? 20_000 },
       );
       runHooks(hooks);
+      await globalForCommits.mastheadAfterEveryCommit?.(db);
       return result;
     } catch (error) {
       if (!options.retryUniqueClashes || attempt >= MAX_CLASH_ATTEMPTS || !isUniqueClash(error)) throw error;

@@ -11,6 +11,9 @@
  *    claims always write. The condition reads nothing but the claim's row: a subquery would read
  *    the statement's snapshot, taken before the writer it waited for committed, and miss its
  *    comment (comments.int.test.ts posts in parallel on PostgreSQL and caught exactly that).
+ *    On a page in slow mode, no claim is written either while the claim's row names another
+ *    comment on this page made within the slow mode's seconds: so two different posts sent at
+ *    once make one comment and one 429, as two sent one after the other do.
  *    Whether the repeated comment was deleted is read after, by the caller (`replacing`);
  * 3. the comment, with the id the claim took (nothing when no claim was written);
  * 4. its comment.created event (webhook_events), the event's data made by commentEventPayload with
@@ -46,7 +49,24 @@ type WriteArgs = {
    * claim naming it is overwritten, a claim naming anything else still stops the write.
    */
   replacing?: number;
+  /**
+   * The page's slow mode (a signed-in reader's new comment): no claim is written while the
+   * reader's last comment is another one on this page, made less than this many seconds ago.
+   */
+  slowModeSeconds?: number;
 };
+
+/** What a claim records of a comment: its page and body (a repeat has the same). */
+const claimKeyOf = (comment: Pick<Comment, "pageId" | "bodyDigest">) => `${comment.pageId}:${comment.bodyDigest}`;
+
+/** The claim's slow-mode condition: not while another comment of the reader's on the page is that recent. */
+function slowModeSql(seconds: number | undefined, pageId: Prisma.Sql, at: Prisma.Sql): Prisma.Sql {
+  if (!seconds) return Prisma.empty;
+  return Prisma.sql`
+      AND NOT (split_part(c.claim_key, ':', 1) = ${pageId}::text
+        AND c.claim_key <> EXCLUDED.claim_key
+        AND c.claimed_at > ${at} - make_interval(secs => ${seconds}::int))`;
+}
 
 /** The write statement (see the file's comment). */
 function writeSql(args: WriteArgs): Prisma.Sql {
@@ -65,14 +85,14 @@ WITH captcha AS (
   RETURNING digest
 ), claim AS (
   INSERT INTO comment_claims AS c (member_id, comment_id, claim_key, claimed_at)
-  SELECT ${member}, nextval(pg_get_serial_sequence('comments', 'id'))::int, ${`${comment.pageId}:${comment.bodyDigest}`}::text, ${at}
+  SELECT ${member}, nextval(pg_get_serial_sequence('comments', 'id'))::int, ${claimKeyOf(comment)}::text, ${at}
   WHERE ${digest} IS NULL OR EXISTS (SELECT 1 FROM captcha)
   ON CONFLICT (member_id) DO UPDATE
     SET comment_id = EXCLUDED.comment_id, claim_key = EXCLUDED.claim_key, claimed_at = EXCLUDED.claimed_at
-    WHERE ${digest} IS NOT NULL
+    WHERE (${digest} IS NOT NULL
        OR c.claim_key <> EXCLUDED.claim_key
        OR c.claimed_at < ${args.repeatsSince}::timestamptz
-       OR c.comment_id = ${args.replacing ?? null}::int
+       OR c.comment_id = ${args.replacing ?? null}::int)${slowModeSql(args.slowModeSeconds, pageId, at)}
   RETURNING comment_id
 ), inserted AS (
   INSERT INTO comments (id, account_id, page_id, parent_comment_id, author_id, body, body_digest, confidential,
@@ -123,7 +143,9 @@ type Written = CountsBeforeCreate & { comment_id: number | null; event_id: bigin
 export async function writeComment(
   db: Db,
   args: WriteArgs,
-): Promise<{ id: number; counts: ReturnType<typeof countsAfterCreate> } | { repeatOf: number }> {
+): Promise<
+  { id: number; counts: ReturnType<typeof countsAfterCreate> } | { repeatOf: number } | { slowModeWaitSeconds: number }
+> {
   const { comment, captcha } = args;
   const endpoints = await subscribedEndpoints(db, {
     accountId: comment.accountId,
@@ -150,6 +172,13 @@ export async function writeComment(
   if (written.comment_id !== null)
     return { id: Number(written.comment_id), counts: countsAfterCreate(written, comment) };
   if (captcha) throw captchaUsedError();
-  const claim = await db.commentClaim.findUnique({ where: { memberId: comment.authorId } });
-  return { repeatOf: claim!.commentId };
+  const claim = (await db.commentClaim.findUnique({ where: { memberId: comment.authorId } }))!;
+  if (claim.claimKey !== claimKeyOf(comment) && args.slowModeSeconds) {
+    // Slow mode stopped it: another comment of the reader's on this page came first. A post whose
+    // clock read before the winner's (sent at once, written after it) still waits at most the slow
+    // mode's seconds.
+    const waitMs = claim.claimedAt.getTime() + args.slowModeSeconds * 1000 - comment.createdAt.getTime();
+    return { slowModeWaitSeconds: Math.min(args.slowModeSeconds, Math.max(1, Math.ceil(waitMs / 1000))) };
+  }
+  return { repeatOf: claim.commentId };
 }

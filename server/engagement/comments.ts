@@ -46,7 +46,6 @@ import {
 } from "./comment-queries";
 import { AUTHOR_FIELDS, toWire } from "./comment-wire";
 import { NEW_COMMENT, writeComment } from "./comment-write";
-import { commentsWritten } from "./comments-cache";
 import {
   type TCommentList,
   type TCommentOp,
@@ -58,7 +57,12 @@ import {
 import { commenterColumns, commenterFor } from "./guests";
 import { assertNotBanned } from "./moderation/bans";
 import { afterEdit } from "./moderation/decisions";
-import { moderateWriting } from "./moderation/writing";
+import { pageRulesOf } from "./moderation/page-rules";
+import { moderationSettingsOf } from "./moderation/settings";
+import { recordShadowScore, type ShadowRecord } from "./moderation/shadow";
+import { effectiveRules, openSurgesOf, surgesOn } from "./moderation/surges";
+import { moderateWriting, pageRefusalError } from "./moderation/writing";
+import { enqueueCommentNotifications } from "./notifications/notify";
 import { decodePageId, findOrCreatePage, findPage } from "./pages";
 
 /** A repeated post (same reader, page, parent and body) within this window returns the first comment. */
@@ -81,17 +85,26 @@ function countsOf(stats: PageCommentStats | undefined) {
 
 // ─── moderation ──────────────────────────────────────────────────────────────────────────────
 
-/** The moderation columns of a comment being written, or 400 for a banned "reject" word (writing.ts). */
+/**
+ * The moderation columns of a comment being written, or 400 for a banned "reject" word (writing.ts),
+ * and what the account's shadow configuration would have done with a new one (moderation/shadow.ts).
+ */
 async function moderate(
   db: Db,
   args: Omit<Parameters<typeof moderateWriting>[1], "refusal">,
-): Promise<Pick<Comment, "isPublished" | "isSpam" | "toxicity" | "moderationReasons">> {
+): Promise<{
+  columns: Pick<Comment, "isPublished" | "isSpam" | "toxicity" | "moderationReasons">;
+  shadow: ShadowRecord | null;
+}> {
   const decision = await moderateWriting(db, { ...args, refusal: "This comment cannot be posted" });
   return {
-    isPublished: decision.isPublished,
-    isSpam: decision.isSpam,
-    toxicity: decision.toxicity,
-    moderationReasons: decision.reasons,
+    columns: {
+      isPublished: decision.isPublished,
+      isSpam: decision.isSpam,
+      toxicity: decision.toxicity,
+      moderationReasons: decision.reasons,
+    },
+    shadow: decision.shadow,
   };
 }
 
@@ -162,14 +175,20 @@ export async function createComment(
   const ops = prepareOps(input.comment.body.ops, publisher, getEnv().APP_URL);
   const parentId = input.comment.parent_comment_id ?? null;
   const digest = digestOf(ops, parentId);
-  // Who writes (guest and confidential rules, the captcha checked: guests.ts), and the page beside
-  // it: neither read needs the other.
-  const [read, commenter] = await Promise.all([
+  // Who writes (guest and confidential rules, the captcha checked: guests.ts), the page and the
+  // moderation settings beside it (from memory: the rules before publishing need them to know what
+  // to read): no read needs another.
+  const [read, commenter, settings, surges] = await Promise.all([
     findPage(db, account.id, url),
     commenterFor(db, { accountId: account.id, user: args.user, input, now }),
+    moderationSettingsOf(db, account.id),
+    // The account's open surges, from memory (moderation/surges.ts): the stricter of a surge and
+    // the page's own rules applies.
+    openSurgesOf(db, account.id),
   ]);
   const { member, guest } = commenter;
-  const moderation = await moderate(db, {
+  const rules = effectiveRules(pageRulesOf(read), surgesOn(surges, read?.id ?? null));
+  const { columns: moderation, shadow } = await moderate(db, {
     accountId: account.id,
     memberId: member.id,
     // A guest's name is moderated with the text.
@@ -179,6 +198,15 @@ export async function createComment(
     guest: guest !== null,
     // moderation: bans (a signed-in reader's; the guest member stands for every guest, so is never banned)
     refuseBanned: !guest,
+    // moderation: the rules before publishing (a page the comment creates has the default rules)
+    page: {
+      id: read?.id ?? null,
+      rules,
+      creating: true,
+      repeat: { digest, since: new Date(now.getTime() - DUPLICATE_WINDOW_MS) },
+    },
+    email: guest ? null : member.email,
+    settings,
   });
 
   const page = await findOrCreatePage(db, publisher, url, now, read);
@@ -199,14 +227,21 @@ export async function createComment(
   };
   // One statement: the reader's claim, the comment, its comment.created event and the answer's
   // counts (comment-write.ts).
-  const write = (replacing?: number) =>
-    writeComment(db, {
+  const write = async (replacing?: number) => {
+    const written = await writeComment(db, {
       comment: draft,
       page,
       captcha: guest?.captcha ?? null,
       repeatsSince: new Date(now.getTime() - DUPLICATE_WINDOW_MS),
       replacing,
+      // Checked again under the reader's claim, so posts sent at once are slowed too (comment-write.ts).
+      ...(guest ? {} : { slowModeSeconds: rules.slowModeSeconds }),
     });
+    if ("slowModeWaitSeconds" in written) {
+      throw pageRefusalError({ kind: "slow", retryAfterSeconds: written.slowModeWaitSeconds });
+    }
+    return written;
+  };
   let written = await write();
   let repeated = "repeatOf" in written ? await repeatedComment(db, written.repeatOf) : null;
   if ("repeatOf" in written && !repeated) {
@@ -219,7 +254,12 @@ export async function createComment(
   const created = "id" in written;
   if ("id" in written) {
     comment = { ...draft, id: written.id, author: member };
-    commentsWritten(db, account.id);
+    // notifications: a published reply or mention tells its readers (notifications/notify.ts)
+    await enqueueCommentNotifications(db, { comment, now });
+    // moderation: the shadow configuration's decision, beside the comment (moderation/shadow.ts)
+    if (shadow) {
+      await recordShadowScore(db, { accountId: account.id, commentId: written.id, createdAt: now, record: shadow });
+    }
   } else {
     if (!repeated) throw new AppError("CONFLICT", "The comment this repeats was deleted meanwhile: send it again.");
     comment = repeated;
@@ -337,13 +377,15 @@ export async function editComment(
 ): Promise<{ comment: TCommentWire }> {
   const { page, comment } = await authorsComment(db, args);
   const ops = prepareOps(args.ops, await publisherOf(db, args.accountId), getEnv().APP_URL);
-  const moderation = await moderate(db, {
+  const { columns: moderation } = await moderate(db, {
     accountId: args.accountId,
     memberId: comment.authorId,
     ops,
     now: args.now,
     field: "body.comment.ops",
     editing: comment.id,
+    page: { id: page.id, rules: pageRulesOf(page), creating: false },
+    email: comment.author.email,
   });
   // moderation: a moderator's decision survives the edit (decisions.ts afterEdit); the row is
   // locked so a moderator acting at the same moment is applied before or after, never lost.
@@ -351,7 +393,6 @@ export async function editComment(
     await tx.$queryRaw`SELECT id FROM comments WHERE id = ${comment.id} FOR UPDATE`;
     const current = await tx.comment.findUniqueOrThrow({ where: { id: comment.id } });
     if (current.deletedAt) throw new AppError("NOT_FOUND", "Comment not found on this page.");
-    commentsWritten(tx, args.accountId);
     return tx.comment.update({
       where: { id: comment.id },
       data: {
@@ -385,7 +426,6 @@ export async function hideComment(
           data: { hiddenAt: args.now, hiddenById: comment.authorId },
           include: { author: true },
         });
-        commentsWritten(tx, args.accountId);
         return row;
       });
   const [wire] = await toWire(db, page, [hidden]);

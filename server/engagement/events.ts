@@ -1,6 +1,6 @@
 /**
  * Engagement webhook events (docs/webhooks.md "Engagement events"): comment.created,
- * comment.published, comment.deleted, comment.reported. Emitted by the services, each inside the
+ * comment.published, comment.unpublished, comment.deleted, comment.reported. Emitted by the services, each inside the
  * transaction of the change (emitWebhookEvent writes the event and its deliveries as rows), so an
  * event exists exactly when its change committed, once.
  */

@@ -22,7 +22,6 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { Page, Prisma } from "../generated/prisma/client";
 import { getPublisher } from "../publishing/publisher";
-import { purgeComments } from "./comments-cache";
 import {
   PAGE_METADATA_LIMITS,
   ZMetadataClaims,
@@ -147,8 +146,6 @@ export async function setPageMetadata(
       const page = await findOrCreatePage(tx, publisher, url, now);
       const data: Prisma.PageUpdateInput = { metadata, ...fields };
       if (authorIds !== undefined) data.authorIds = authorIds;
-      // Lists show the headline, the hero image and is_page_author (author_ids).
-      await purgeComments(tx, accountId);
       return tx.page.update({ where: { id: page.id }, data });
     },
     { retryUniqueClashes: true },

@@ -21,7 +21,6 @@ import { AppError } from "../errors";
 import { findJwtMember, findOrCreateJwtMember } from "../members/identities";
 import { toWire } from "./comment-wire";
 import { VISIBLE } from "./comments";
-import { purgeComments } from "./comments-cache";
 import type { TCommentWire } from "./comments.schema";
 import { assertNotBanned } from "./moderation/bans";
 import { decodePageId, findPage } from "./pages";
@@ -68,11 +67,10 @@ export async function addReaction(db: Db, args: ReactionArgs): Promise<{ comment
   const member = await findOrCreateJwtMember(db, { accountId: args.accountId, user: args.user, now: args.now });
   await assertNotBanned(db, { accountId: args.accountId, memberId: member.id, now: args.now });
   await withTransaction(db, async (tx) => {
-    const added = await tx.commentReaction.createMany({
+    await tx.commentReaction.createMany({
       data: [{ commentId, memberId: member.id, reactionId: args.reactionId, createdAt: args.now }],
       skipDuplicates: true,
     });
-    if (added.count > 0) await purgeComments(tx, args.accountId);
   });
   return answer(db, page, commentId, member.id);
 }
@@ -84,10 +82,9 @@ export async function removeReaction(db: Db, args: ReactionArgs): Promise<{ comm
   if (member) {
     await assertNotBanned(db, { accountId: args.accountId, memberId: member.id, now: args.now });
     await withTransaction(db, async (tx) => {
-      const removed = await tx.commentReaction.deleteMany({
+      await tx.commentReaction.deleteMany({
         where: { commentId, memberId: member.id, reactionId: args.reactionId },
       });
-      if (removed.count > 0) await purgeComments(tx, args.accountId);
     });
   }
   return answer(db, page, commentId, member?.id ?? null);

@@ -19,7 +19,6 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import { findOrCreateJwtMember } from "../members/identities";
 import { VISIBLE } from "./comments";
-import { commentsWritten } from "./comments-cache";
 import { emitCommentEvent } from "./events";
 import { assertNotBanned } from "./moderation/bans";
 import { decodePageId, findPage } from "./pages";
@@ -79,8 +78,6 @@ export async function reportComment(
             },
           })
         : counted;
-      // A held comment leaves the lists and the counts (every write to a comment is announced).
-      if (hold) commentsWritten(tx, accountId);
       await emitCommentEvent(tx, {
         name: "comment.reported",
         comment,

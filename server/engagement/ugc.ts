@@ -87,6 +87,8 @@ async function moderate(db: Db, args: { accountId: number; memberId: number; ops
     ...args,
     field: `${FIELD}.text`,
     refusal: "This submission cannot be sent",
+    // A ban covers every way a reader writes (bans.ts): 403, saying until when.
+    refuseBanned: true,
   });
   return { toxicity: decision.toxicity, isSpam: decision.isSpam, moderationReasons: decision.reasons };
 }

@@ -21,6 +21,7 @@ import { AppError } from "../errors";
 import { findOrCreateJwtMember } from "../members/identities";
 import { inspectImage, keepImage } from "../publishing/editorial/images";
 import { publicImageUrl, type ImageStorage } from "../storage/image-storage";
+import { assertNotBanned } from "./moderation/bans";
 
 export const READER_UPLOAD = {
   /** Bytes of one image. */
@@ -59,6 +60,8 @@ export async function uploadReaderImage(
     );
   }
   const member = await findOrCreateJwtMember(db, { accountId: args.accountId, user: args.user, now: args.now });
+  // A ban covers every way a reader writes, uploads too (bans.ts): 403 before anything is kept.
+  await assertNotBanned(db, { accountId: args.accountId, memberId: member.id, now: args.now });
   const stored = await keepImage(db, {
     accountId: args.accountId,
     data: args.data,

@@ -35,6 +35,8 @@ export const ENGAGEMENT_RATE_LIMITS = {
   ugcCreate: perIpAndReader("engagement.ugc.create", 30, 20),
   /** Readers' reports of comments. */
   report: perIpAndReader("engagement.report", 30, 20),
+  /** A reader acknowledging a moderator's notice (docs/engagement.md "Notices to readers"). */
+  noticeAcknowledge: perIpAndReader("engagement.notice.acknowledge", 60, 30),
   /** Comment images: per 10 minutes. */
   upload: perIpAndReader("engagement.upload", 20, 10, 600),
   /** Captcha challenges (guests fetch one per comment). */

@@ -1,22 +1,38 @@
 /**
- * What the invoice document routes share (docs/subscriptions.md "Invoices"): the answer of one
- * invoice as a PDF or a printable page. Who may read it is decided by the caller's
+ * What the invoice and credit note document routes share (docs/subscriptions.md "Invoices"): the
+ * answer of one invoice or credit note as a PDF or a printable page. Who may read it is decided by the caller's
  * `getInvoiceOrThrow` (the subscriber's own, or revenue staff); this only renders.
  */
-import { renderInvoiceHtml, renderInvoicePdf } from "../subscriptions/invoice-document";
+import { creditNoteDocumentModel, type CreditNoteDocumentRow } from "../subscriptions/credit-note-document";
+import {
+  invoiceDocumentModel,
+  renderDocumentHtml,
+  renderDocumentPdf,
+  type DocumentModel,
+} from "../subscriptions/invoice-document";
 import type { InvoiceRow } from "../subscriptions/invoices";
 import type { TInvoiceFormat } from "../subscriptions/invoices.schema";
 
 const PRIVATE = { "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff" };
 
 /** The invoice in `format`; `pdfHref` is the printable page's link to its PDF. */
-export async function invoiceDocumentResponse(
-  invoice: InvoiceRow,
+export function invoiceDocumentResponse(invoice: InvoiceRow, format: TInvoiceFormat, pdfHref: string) {
+  return documentResponse(invoiceDocumentModel(invoice), format, pdfHref, `invoice-${invoice.sequenceNumber}.pdf`);
+}
+
+/** A credit note in `format` (credit-note-document.ts), as an invoice is answered. */
+export function creditNoteDocumentResponse(note: CreditNoteDocumentRow, format: TInvoiceFormat, pdfHref: string) {
+  return documentResponse(creditNoteDocumentModel(note), format, pdfHref, `credit-note-${note.sequenceNumber}.pdf`);
+}
+
+async function documentResponse(
+  model: DocumentModel,
   format: TInvoiceFormat,
   pdfHref: string,
+  filename: string,
 ): Promise<Response> {
   if (format === "html")
-    return new Response(renderInvoiceHtml(invoice, { pdfHref }), {
+    return new Response(renderDocumentHtml(model, { pdfHref }), {
       headers: {
         ...PRIVATE,
         "Content-Type": "text/html; charset=utf-8",
@@ -26,12 +42,12 @@ export async function invoiceDocumentResponse(
         "Referrer-Policy": "no-referrer",
       },
     });
-  const pdf = await renderInvoicePdf(invoice);
+  const pdf = await renderDocumentPdf(model);
   return new Response(new Uint8Array(pdf), {
     headers: {
       ...PRIVATE,
       "Content-Type": "application/pdf",
-      "Content-Disposition": `attachment; filename="invoice-${invoice.sequenceNumber}.pdf"`,
+      "Content-Disposition": `attachment; filename="${filename}"`,
       "Content-Length": String(pdf.length),
     },
   });

@@ -91,7 +91,7 @@ export function forgotPasswordRoute(summary: string): RouteHandler {
       summary,
     },
     async ({ db, publisher, body }) => {
-      await requestPasswordReset(db, { publisher, email: body.email, now: new Date() });
+      await requestPasswordReset(db, { publisher, email: body.email, page: body.page, now: new Date() });
       return privateJson({ message: FORGOT_PASSWORD_MESSAGE });
     },
   );

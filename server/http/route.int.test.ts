@@ -5,6 +5,7 @@ import { z } from "zod";
 
 import { resetEnvCache } from "../../env.js";
 import { createApiKey } from "../accounts/api-keys";
+import { ProcessCache } from "../cache/process-cache";
 import { getDb } from "../db";
 import { AppError } from "../errors";
 import { checkRateLimit, DatabaseRateLimitStore, RedisRateLimitStore } from "../rate-limit";
@@ -37,6 +38,28 @@ async function body(response: Response) {
     error: { code: string; message: string; details?: { field: string; issue: string }[] };
   } & Record<string, unknown>;
 }
+
+describe("apiRoute: a write", () => {
+  const kept = new ProcessCache<number, string>("publisher", { ttlMs: 60_000, maxEntries: 10 });
+  const rename = apiRoute({ auth: "server" }, async ({ db, account }) => {
+    // One statement outside any transaction, as a single-row service write is.
+    await db.$executeRaw`UPDATE accounts SET name = 'Renamed' WHERE id = ${account.id}`;
+    return Response.json({ renamed: true });
+  });
+
+  it("answers once this instance heard what it committed: a cache of what it wrote is already dropped", async () => {
+    const { account, serverKey } = await setup();
+    for (let round = 0; round < 5; round++) {
+      kept.set(account.id, "Gazette");
+      const res = await rename(
+        new Request("http://t/x", { method: "POST", headers: { "X-SUBAUTH": serverKey } }),
+        NO_PARAMS,
+      );
+      expect(res.status).toBe(200);
+      expect(kept.get(account.id), `round ${round}`).toBeUndefined();
+    }
+  });
+});
 
 describe("apiRoute: authentication", () => {
   const serverRoute = apiRoute({ auth: "server" }, async ({ account }) => Response.json({ account: account.id }));

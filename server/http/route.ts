@@ -9,7 +9,9 @@
  *
  * In order: request id → CORS preflight → Accept (406) → input guard and zod validation of params
  * → authentication (401/403) → rate limit (429) → body: size (413), type (415), JSON (400) → input
- * guard and zod validation of query and body (400) → handler → errors mapped to the one JSON shape.
+ * guard and zod validation of query and body (400) → handler → (a write: this process has heard
+ * what it committed, so the caches it answers the next read from know it) → errors mapped to the
+ * one JSON shape.
  * Every response carries X-Request-Id. No handler reads the Host header, a member token or a
  * dashboard session itself (server/http/conventions.test.ts checks every route file).
  */
@@ -29,6 +31,7 @@ import {
   type ApiUser,
 } from "../auth/api-auth";
 import type { AdminRole } from "../auth/roles";
+import { ownWritesHeard } from "../cache/process-cache";
 import { getDb, type Db } from "../db";
 import { AppError, zodIssuesToDetails, type ErrorDetail } from "../errors";
 import { authenticateMember, type AuthenticatedMember } from "../members/sessions";
@@ -249,6 +252,7 @@ export function apiRoute<
         params,
         ...who,
       } as HandlerContext<A, Q, B, P>);
+      if (req.method !== "GET" && req.method !== "HEAD") await ownWritesHeard(db);
       response.headers.set("X-Request-Id", requestId);
       for (const [name, value] of Object.entries(extra)) {
         // A handler may expose headers of its own (AMP's CORS): both lists are exposed.

@@ -13,7 +13,8 @@ import type { JobDeps } from "./define";
 import { LocalRunner } from "./local-runner";
 import { setJobNotifier } from "./queue";
 
-const globalForJobs = globalThis as unknown as { mastheadRunner?: LocalRunner };
+/** The two local runners: long jobs (imports) in a lane of their own, everything else in the other. */
+const globalForJobs = globalThis as unknown as { mastheadRunners?: LocalRunner[] };
 
 /** What jobs use besides the database, from the configuration. */
 export function jobDepsFromEnv(env = getEnv()): JobDeps {
@@ -32,23 +33,24 @@ export function jobDepsFromEnv(env = getEnv()): JobDeps {
 export function startLocalRunner(): LocalRunner | undefined {
   const env = getEnv();
   if (env.inngestEnabled || !env.JOBS_LOCAL_RUNNER) return undefined;
-  if (!globalForJobs.mastheadRunner) {
-    const runner = new LocalRunner({ getDb, deps: jobDepsFromEnv(env), pollIntervalMs: env.JOBS_POLL_INTERVAL_MS });
-    globalForJobs.mastheadRunner = runner;
+  if (!globalForJobs.mastheadRunners) {
+    const options = { getDb, deps: jobDepsFromEnv(env), pollIntervalMs: env.JOBS_POLL_INTERVAL_MS };
+    const runners = [new LocalRunner({ ...options, lane: "short" }), new LocalRunner({ ...options, lane: "long" })];
+    globalForJobs.mastheadRunners = runners;
     onStop(stopLocalRunner);
-    setJobNotifier(() => runner.wake());
+    setJobNotifier(() => runners.forEach((runner) => runner.wake()));
   }
-  globalForJobs.mastheadRunner.start();
-  return globalForJobs.mastheadRunner;
+  globalForJobs.mastheadRunners.forEach((runner) => runner.start());
+  return globalForJobs.mastheadRunners[0];
 }
 
 /** Stop the local runner (graceful shutdown), waiting for the pass under way. */
 export async function stopLocalRunner(): Promise<void> {
-  await globalForJobs.mastheadRunner?.stop();
+  await Promise.all((globalForJobs.mastheadRunners ?? []).map((runner) => runner.stop()));
 }
 
 export function backgroundEngineState(): { engine: "inngest" | "local"; running: boolean } {
   const env = getEnv();
   if (env.inngestEnabled) return { engine: "inngest", running: true };
-  return { engine: "local", running: Boolean(globalForJobs.mastheadRunner) };
+  return { engine: "local", running: Boolean(globalForJobs.mastheadRunners) };
 }

@@ -61,6 +61,11 @@ type JobDefinitionBase<P> = {
   everyMs?: number;
   /** Runs at once per Inngest function (default 10). */
   concurrency?: number;
+  /**
+   * Runs for minutes (an import of a large file): the local runner gives such jobs a lane of
+   * their own (./local-runner.ts), so mail, webhooks and scheduled work never wait behind one.
+   */
+  long?: boolean;
   /** The job failed for good (no attempt left): record it in the domain (a mail marked FAILED). */
   onFailed?(tx: TransactionClient, job: HeldJob<P>, error: string, ctx: JobContext): Promise<void>;
 };

@@ -45,7 +45,14 @@ type ClaimedRow = {
   run_at: Date;
 };
 
-const leases = () => Object.fromEntries(JOBS.map((d) => [d.name, d.leaseMs ?? DEFAULT_LEASE_MS]));
+/** Which jobs a worker takes: every job, or only the long ones, or all but them (local-runner.ts). */
+export type JobLane = "all" | "long" | "short";
+
+const inLane = (d: (typeof JOBS)[number], lane: JobLane) => lane === "all" || (lane === "long") === Boolean(d.long);
+
+/** The lane's jobs by name, with their lease (the claim takes only these names). */
+const leases = (lane: JobLane = "all") =>
+  Object.fromEntries(JOBS.filter((d) => inLane(d, lane)).map((d) => [d.name, d.leaseMs ?? DEFAULT_LEASE_MS]));
 
 /**
  * Lease up to `limit` due jobs (optionally: only those due for at least `overdueMs`, or one job by
@@ -53,7 +60,7 @@ const leases = () => Object.fromEntries(JOBS.map((d) => [d.name, d.leaseMs ?? DE
  */
 export async function claimJobs(
   db: Db,
-  args: { workerId: string; now: Date; limit: number; overdueMs?: number; jobId?: string },
+  args: { workerId: string; now: Date; limit: number; overdueMs?: number; jobId?: string; lane?: JobLane },
 ): Promise<ClaimedRow[]> {
   const dueBefore = new Date(args.now.getTime() - (args.overdueMs ?? 0));
   const rows = await db.$queryRawUnsafe<ClaimedRow[]>(
@@ -73,7 +80,7 @@ export async function claimJobs(
     args.now,
     dueBefore,
     args.limit,
-    JSON.stringify(leases()),
+    JSON.stringify(leases(args.lane)),
     ...(args.jobId ? [args.jobId] : []),
   );
   // Oldest due first (RETURNING keeps no order).
@@ -289,7 +296,7 @@ async function runClaimed(db: Db, rows: ClaimedRow[], ctx: JobContext): Promise<
  */
 export async function runDueJobs(
   db: Db,
-  args: { deps: JobDeps; workerId: string; limit?: number; overdueMs?: number; maxBatches?: number },
+  args: { deps: JobDeps; workerId: string; limit?: number; overdueMs?: number; maxBatches?: number; lane?: JobLane },
 ): Promise<{ claimed: number }> {
   const ctx: JobContext = { ...args.deps, workerId: args.workerId };
   let claimed = 0;
@@ -299,6 +306,7 @@ export async function runDueJobs(
       now: ctx.clock(),
       limit: args.limit ?? 64,
       overdueMs: args.overdueMs,
+      lane: args.lane,
     });
     if (rows.length === 0) break;
     claimed += rows.length;

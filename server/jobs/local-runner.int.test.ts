@@ -6,6 +6,7 @@ import { queueEmail } from "../mail/outbox";
 import { recordingTransport, testJobDeps } from "../testing/jobs";
 import { fakeClock, startReceiver, type Receiver } from "../testing/webhook-receiver";
 import { emitWebhookEvent } from "../webhooks/deliveries";
+import { claimJobs } from "./engine";
 import { LocalRunner } from "./local-runner";
 import { PURGE_EVERY_MS } from "./maintenance";
 import { setJobNotifier, type QueuedJob } from "./queue";
@@ -179,5 +180,23 @@ describe("local runner (no Inngest configured)", () => {
     await runner.tick();
     expect(await db.job.count({ where: { name: "maintenance.purge", status: "SUCCEEDED" } })).toBe(2);
     expect(await db.job.count({ where: { name: "maintenance.purge", status: "PENDING" } })).toBe(1);
+  });
+
+  it("keeps long jobs (an import) in a lane of their own: the other lane never waits behind one", async () => {
+    const db = await getDb();
+    const account = await db.account.create({
+      data: { slug: `lane${Date.now()}`, name: "Gazette", jwtSecret: "x".repeat(32) },
+    });
+    const now = new Date();
+    const payload = (name: string) =>
+      name === "import.operation"
+        ? { uploadId: crypto.randomUUID(), operation: "dry-run", requestId: crypto.randomUUID(), actorId: null }
+        : {};
+    for (const name of ["import.operation", "mail.send"])
+      await db.job.create({ data: { name, accountId: account.id, payload: payload(name), runAt: now } });
+    const names = async (lane: "short" | "long") =>
+      (await claimJobs(db, { workerId: `w-${lane}`, now, limit: 10, lane })).map((row) => row.name);
+    expect(await names("short")).toEqual(["mail.send"]);
+    expect(await names("long")).toEqual(["import.operation"]);
   });
 });

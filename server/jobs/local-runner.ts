@@ -5,11 +5,15 @@
  * that dies loses nothing: its leases expire and the next pass, here or in another process,
  * takes the work up. It polls every JOBS_POLL_INTERVAL_MS and is woken at once after each commit
  * that queues a job (./queue.ts).
+ *
+ * A runner works one pass at a time, so the server runs two: one for the long jobs (an import
+ * that takes minutes, JobDefinition.long) and one for everything else, which therefore never
+ * waits behind an import.
  */
 import type { Db } from "../db/client";
 import { log } from "../log";
 import type { JobDeps } from "./define";
-import { ensureRecurringJobs, newWorkerId, runDueJobs } from "./engine";
+import { ensureRecurringJobs, newWorkerId, runDueJobs, type JobLane } from "./engine";
 
 export type LocalRunnerOptions = {
   getDb: () => Promise<Db>;
@@ -17,6 +21,8 @@ export type LocalRunnerOptions = {
   pollIntervalMs: number;
   /** Jobs claimed per batch. */
   batchSize?: number;
+  /** Which jobs it takes (default: all). */
+  lane?: JobLane;
 };
 
 /** How often recurring jobs are checked for a pending run (they schedule their own next run). */
@@ -78,7 +84,7 @@ export class LocalRunner {
     try {
       const db = await this.options.getDb();
       const now = deps.clock().getTime();
-      if (now - this.lastRecurringCheck >= RECURRING_CHECK_MS) {
+      if (this.options.lane !== "long" && now - this.lastRecurringCheck >= RECURRING_CHECK_MS) {
         this.lastRecurringCheck = now;
         await ensureRecurringJobs(db, deps.clock());
       }
@@ -89,6 +95,7 @@ export class LocalRunner {
           workerId: this.workerId,
           limit: this.options.batchSize ?? 64,
           maxBatches: 1,
+          lane: this.options.lane,
         });
         if ((claimed === 0 && !this.wakeRequested) || this.stopped) break;
       }

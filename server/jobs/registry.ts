@@ -3,6 +3,9 @@
  * (server/jobs/define.ts says what a job is; docs/architecture.md how to add one). The local
  * runner and the Inngest functions run exactly these, by name.
  */
+import { surgeWatchJob } from "../engagement/moderation/surges";
+import { digestJob, notifyCommentJob } from "../engagement/notifications/notify";
+import { importOperationJob } from "../imports/dashboard/job";
 import { sendMailJob } from "../mail/outbox";
 import { publishScheduledStoryJob } from "../publishing/editorial/scheduling";
 import { subscriptionLifecycleJob, subscriptionLifecycleSweepJob } from "../subscriptions/lifecycle";
@@ -24,6 +27,10 @@ export const JOBS: readonly JobDefinition[] = [
   subscriptionLifecycleSweepJob,
   switchPlanJob,
   trialRefundJob,
+  surgeWatchJob,
+  notifyCommentJob,
+  digestJob,
+  importOperationJob,
 ] as JobDefinition[];
 
 const byName = new Map(JOBS.map((definition) => [definition.name, definition]));

@@ -26,6 +26,10 @@ export type QueueEmailInput = {
   to: string;
   subject: string;
   text: string;
+  /** An HTML part beside the text (escaped by its writer). */
+  html?: string;
+  /** Extra headers, such as List-Unsubscribe (RFC 8058). */
+  headers?: Record<string, string>;
   /** What made it, dotted: "member.password_reset". */
   kind: string;
   now: Date;
@@ -39,6 +43,8 @@ export async function queueEmail(db: Db, input: QueueEmailInput): Promise<{ id: 
       to: input.to,
       subject: input.subject,
       text: input.text,
+      ...(input.html ? { html: input.html } : {}),
+      ...(input.headers ? { headers: input.headers } : {}),
       kind: input.kind,
       createdAt: input.now,
     },

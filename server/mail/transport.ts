@@ -16,7 +16,28 @@ import nodemailer from "nodemailer";
 import type { Env } from "../../env.js";
 import { log } from "../log";
 
-export type OutgoingMail = { id: string; accountId: number; to: string; subject: string; text: string; kind: string };
+export type OutgoingMail = {
+  id: string;
+  accountId: number;
+  to: string;
+  subject: string;
+  text: string;
+  kind: string;
+  /** The HTML part, when there is one. */
+  html?: string | null;
+  /** Extra headers (a JSON object of strings, as the outbox stores them). */
+  headers?: unknown;
+};
+
+/** The extra headers of a mail, strings only (anything else in the stored JSON is dropped). */
+export function extraHeaders(mail: Pick<OutgoingMail, "headers">): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (!mail.headers || typeof mail.headers !== "object" || Array.isArray(mail.headers)) return headers;
+  for (const [name, value] of Object.entries(mail.headers)) {
+    if (typeof value === "string" && /^[A-Za-z0-9-]+$/.test(name) && !/[\r\n]/.test(value)) headers[name] = value;
+  }
+  return headers;
+}
 
 export type MailTransport = {
   /** Shown on the Outbox page ("log", "smtp"). */
@@ -129,8 +150,9 @@ export function smtpTransport(config: SmtpConfig): MailTransport {
           to: mail.to,
           subject: mail.subject,
           text: mail.text,
+          ...(mail.html ? { html: mail.html } : {}),
           messageId: `<${mail.id}@${domain}>`,
-          headers: { "X-Masthead-Kind": mail.kind },
+          headers: { ...extraHeaders(mail), "X-Masthead-Kind": mail.kind },
         });
       } catch (error) {
         const message = withoutSecrets(error instanceof Error ? error.message : String(error), url);

@@ -30,7 +30,6 @@ import { randomUUID } from "node:crypto";
 import type { ApiUser } from "../auth/api-auth";
 import type { Db, TransactionClient } from "../db/client";
 import { withTransaction } from "../db/transaction";
-import { purgeComments } from "../engagement/comments-cache";
 import type { MemberRecord } from "./members";
 
 /** The provider of identities that come from a publisher-signed JWT. */
@@ -89,6 +88,8 @@ export type NewIdentityMember = {
   emailVerified?: boolean;
   avatarUrl?: string | null;
   communicationEmail?: string | null;
+  /** When the member joined (an imported reader's date in the old system); default `now`. */
+  createdAt?: Date;
 };
 
 /** How a member was answered: held the identity, known otherwise and linked to it, or created. */
@@ -143,7 +144,7 @@ export async function createIdentityMember(
       communicationEmail: create.communicationEmail ?? null,
       passwordHash: NO_PASSWORD,
       source: create.source,
-      createdAt: now,
+      createdAt: create.createdAt ?? now,
     },
   });
   await linkIdentity(tx, key, member.id, args.identityEmail, now);
@@ -258,8 +259,6 @@ export async function findOrCreateJwtMember(db: Db, args: JwtMemberArgs): Promis
           })
         : null;
       if (!aliasIdentity) return null;
-      // Its comments now have a publisher-JWT id (is_page_author).
-      await purgeComments(tx, accountId);
       return { member: aliasIdentity.member, link: true };
     },
     then: async (tx, member, how) => {
@@ -269,8 +268,6 @@ export async function findOrCreateJwtMember(db: Db, args: JwtMemberArgs): Promis
       if (second && how === "created") await tx.memberIdentity.create({ data: second });
       if (second && how === "found") await tx.memberIdentity.createMany({ data: [second], skipDuplicates: true });
       if (member.name === name && member.avatarUrl === avatarUrl && member.communicationEmail === email) return;
-      // Comments show the author's name and avatar.
-      if (member.name !== name || member.avatarUrl !== avatarUrl) await purgeComments(tx, accountId);
       return tx.member.update({ where: { id: member.id }, data: { name, avatarUrl, communicationEmail: email } });
     },
   });

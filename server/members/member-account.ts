@@ -20,7 +20,6 @@ import { createHash, randomInt, randomUUID, timingSafeEqual } from "node:crypto"
 import { hashPassword } from "../auth/password";
 import type { Db } from "../db/client";
 import { isUniqueClash, withTransaction } from "../db/transaction";
-import { purgeComments } from "../engagement/comments-cache";
 import { AppError } from "../errors";
 import { queueEmail } from "../mail/outbox";
 import type { Publisher } from "../publishing/publisher";
@@ -179,8 +178,6 @@ export async function updateWithOtp(
         ...(input.user.name ? { name: input.user.name } : {}),
       },
     });
-    // Comments show their author's name.
-    if (input.user.name && input.user.name !== member.name) await purgeComments(db, member.accountId);
     return updated;
   } catch (error) {
     if (isUniqueClash(error)) throw emailTaken();
@@ -242,10 +239,6 @@ export async function updateMemberProfile(
       ...(input["communication-email"] !== undefined ? { communicationEmail: input["communication-email"] } : {}),
     },
   });
-  // Comments show their author's name, bio and avatar.
-  if (updated.name !== member.name || updated.bio !== member.bio || updated.avatarUrl !== member.avatarUrl) {
-    await purgeComments(db, member.accountId);
-  }
   return updated;
 }
 

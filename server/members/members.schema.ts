@@ -78,8 +78,11 @@ export const ZMemberLoginInput = refuseNul(
 );
 export type TMemberLoginInput = z.output<typeof ZMemberLoginInput>;
 
-/** POST /api/member/forgot-password and POST /api/auth/v1/users/forgot-password. */
-export const ZForgotPasswordInput = z.object({ email: zMemberEmail });
+/**
+ * POST /api/member/forgot-password and POST /api/auth/v1/users/forgot-password. `page: "hosted"`
+ * (sent by Masthead's own "Forgot password?" page) makes the link open the hosted reset page.
+ */
+export const ZForgotPasswordInput = z.object({ email: zMemberEmail, page: z.enum(["site", "hosted"]).optional() });
 
 const zResetToken = z.string().trim().min(1, "is required").max(200, "is not a reset token");
 

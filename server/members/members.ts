@@ -27,6 +27,7 @@ import type { Publisher } from "../publishing/publisher";
 import { assertWithinRateLimits } from "../rate-limit/assert";
 import { emitWebhookEvent } from "../webhooks/deliveries";
 import type { TMemberLoginInput, TMemberSignupInput, TMemberWire } from "./members.schema";
+import { passwordResetLink, type ResetPage } from "./reset-link";
 import {
   createMemberSession,
   hashToken,
@@ -221,11 +222,13 @@ export const FORGOT_PASSWORD_LIMIT = { name: "member.forgot-password.email", lim
 /**
  * A password reset request. When `email` is a member of the account: a single-use token (only
  * its SHA-256 kept) valid for an hour, and the e-mail with the link, in one transaction (sent once
- * it commits). Returns nothing either way: the caller answers FORGOT_PASSWORD_MESSAGE.
+ * it commits). The link opens the publisher's own reset page, or Masthead's hosted one for
+ * `page: "hosted"` (server/members/reset-link.ts). Returns nothing either way: the caller answers
+ * FORGOT_PASSWORD_MESSAGE.
  */
 export async function requestPasswordReset(
   db: Db,
-  args: { publisher: Publisher; email: string; now: Date },
+  args: { publisher: Publisher; email: string; now: Date; page?: ResetPage },
 ): Promise<void> {
   const { publisher, now } = args;
   const accountId = publisher.accountId;
@@ -241,7 +244,14 @@ export async function requestPasswordReset(
   });
   if (!member) return;
   const token = newToken();
-  const link = `${publisher.siteUrl.replace(/\/+$/, "")}/reset-password?token=${encodeURIComponent(token)}`;
+  const env = getEnv();
+  const link = await passwordResetLink(db, {
+    publisher,
+    token,
+    page: args.page ?? "site",
+    appUrl: env.APP_URL,
+    fallbackSlug: env.PUBLISHING_ACCOUNT,
+  });
   await withTransaction(db, async (tx) => {
     await tx.passwordResetToken.create({
       data: {

@@ -18,6 +18,7 @@
  */
 import "server-only";
 
+import { getEnv } from "../../env.js";
 import { recordAudit } from "../audit/audit-log";
 import type { StaffActor } from "../auth/actor";
 import type { Db } from "../db/client";
@@ -25,6 +26,8 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { LoginProvider } from "../generated/prisma/client";
 import type { Publisher } from "../publishing/publisher";
+import { webUrlOrNull } from "../web-url";
+import { assertPublicUrl } from "../webhooks/url-guard";
 import { cut, findOrCreateMemberByIdentity, NO_PASSWORD, placeholderEmail } from "./identities";
 import { emitMemberSignup, type MemberRecord } from "./members";
 import { createMemberSession, revokeMemberSessions, type MemberSession } from "./sessions";
@@ -103,7 +106,7 @@ async function findOrLinkMember(
     identityEmail: email,
     create: {
       name: cut(profile.name, 200) ?? "Reader",
-      avatarUrl: cut(profile.avatarUrl, 2048),
+      avatarUrl: webUrlOrNull(profile.avatarUrl, { maxLength: 2048 }),
       email: verifiedEmail ?? placeholderEmail(provider),
       emailVerified: Boolean(verifiedEmail),
       communicationEmail: email,
@@ -167,10 +170,23 @@ export async function listLoginProviders(db: Db, args: { actor: StaffActor }): P
  */
 export async function saveLoginProvider(
   db: Db,
-  args: { actor: StaffActor; input: TSaveLoginProviderInput; now: Date },
+  args: {
+    actor: StaffActor;
+    input: TSaveLoginProviderInput;
+    now: Date;
+    /** Private and loopback issuers allowed (default: the operator's SOCIAL_LOGIN_ALLOW_PRIVATE_URLS). */
+    allowPrivate?: boolean;
+  },
 ): Promise<TLoginProviderView> {
   const { actor, input, now } = args;
   const accountId = actor.accountId;
+  // Sign-in calls the issuer from this server: never a loopback or private address unless the
+  // operator allows it (SOCIAL_LOGIN_ALLOW_PRIVATE_URLS). A name that does not resolve from here is
+  // saved: the sign-in says when the provider cannot be reached.
+  await assertPublicUrl(input.issuer, args.allowPrivate ?? getEnv().SOCIAL_LOGIN_ALLOW_PRIVATE_URLS, {
+    named: { field: "issuer", what: "The login provider's issuer" },
+    unresolved: "allow",
+  });
   return withTransaction(
     db,
     async (tx) => {

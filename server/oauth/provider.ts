@@ -27,7 +27,6 @@ import { SignJWT } from "jose";
 import { getEnv } from "../../env.js";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
-import { purgeComments } from "../engagement/comments-cache";
 import { AppError } from "../errors";
 import type { OAuthClient } from "../generated/prisma/client";
 import { log } from "../log";
@@ -365,12 +364,10 @@ async function linkJwtIdentity(
 ): Promise<string | null> {
   const externalId = memberJwtId(args.member.id);
   const key = { accountId: args.accountId, provider: PUBLISHER_JWT_PROVIDER, externalId };
-  const linked = await db.memberIdentity.createMany({
+  await db.memberIdentity.createMany({
     data: [{ ...key, memberId: args.member.id, email: args.member.communicationEmail, createdAt: args.now }],
     skipDuplicates: true,
   });
-  // The member's comments may now show another publisher-JWT id (is_page_author).
-  if (linked.count > 0) await purgeComments(db, args.accountId);
   const identity = await db.memberIdentity.findUniqueOrThrow({ where: { accountId_provider_externalId: key } });
   if (identity.memberId === args.member.id) return externalId;
   log.warn("oauth.jwt_identity_taken", { accountId: args.accountId, memberId: args.member.id });

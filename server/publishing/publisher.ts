@@ -44,8 +44,8 @@ export type Publisher = {
 const TTL_MS = 5_000;
 /** Host lookups kept at most: every Host header a client makes up is a key, so the map is bounded. */
 export const HOST_CACHE_MAX = 1_000;
-// Dropped on every instance when settings change (invalidateCaches(tx, "publisher")); the TTL is
-// a backstop for changes made outside Masthead (SQL by hand).
+// Dropped on every instance when settings change (the database announces it: topic "publisher");
+// the TTL is a backstop.
 const byHost = new ProcessCache<string, number>("publisher", { ttlMs: TTL_MS, maxEntries: HOST_CACHE_MAX });
 const byId = new ProcessCache<number, Publisher>("publisher", { ttlMs: TTL_MS, maxEntries: HOST_CACHE_MAX });
 

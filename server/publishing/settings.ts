@@ -20,7 +20,6 @@ import "server-only";
 import { recordAudit } from "../audit/audit-log";
 import type { StaffActor } from "../auth/actor";
 import { hasAnyRole } from "../auth/roles";
-import { invalidateCaches } from "../cache/process-cache";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
@@ -266,7 +265,6 @@ export async function updatePublisherSettings(
       },
       occurredAt: now,
     });
-    await invalidateCaches(tx, "publisher");
     return { changed, view: toView(await load(tx, actor.accountId), args) };
   });
 }

@@ -5,7 +5,6 @@
  */
 import "server-only";
 
-import { purgeResponses } from "../cache/response-cache";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { TVoteTotals } from "./votes.schema";
@@ -34,8 +33,6 @@ export async function castVote(
     INSERT INTO story_votes (story_id, member_id, magnitude, created_at, updated_at)
     VALUES (${args.storyId}::uuid, ${args.memberId}, ${args.magnitude}, ${args.now}, ${args.now})
     ON CONFLICT (story_id, member_id) DO UPDATE SET magnitude = EXCLUDED.magnitude, updated_at = EXCLUDED.updated_at`;
-  // The story's `votes` is in every response that holds it.
-  await purgeResponses(db, args.accountId, [`s/${args.storyId}`]);
   return {
     vote: { "story-id": args.storyId, magnitude: args.magnitude, "member-id": args.memberId },
     votes: await voteTotals(db, args.storyId),

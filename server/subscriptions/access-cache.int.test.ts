@@ -9,11 +9,10 @@
  * itself tells it.
  */
 import type pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { staffActor } from "../auth/actor";
-import { CACHE_CHANNEL_SQL } from "../cache/process-cache";
-import { purgeResponses } from "../cache/response-cache";
+import { ownWritesHeard } from "../cache/process-cache";
 import { getDatabase, getDb } from "../db";
 import type { Db } from "../db/client";
 import { setCollectionItems } from "../publishing/editorial/collections/items";
@@ -21,7 +20,6 @@ import { createCollection } from "../publishing/editorial/collections/write";
 import { transitionStory } from "../publishing/editorial/stories/moves";
 import { createStory, updateStory } from "../publishing/editorial/stories/write";
 import { insertMember, insertPlanWithAssets, insertSubscription, setMeter } from "../testing/access-fixtures";
-import { startTestCacheListener, stopTestCacheListener } from "../testing/cache-listener";
 import { createTestPublisher } from "../testing/publishing-factories";
 import { enableResponseCache } from "../testing/response-cache";
 import { insertEditor } from "../testing/staff";
@@ -29,14 +27,12 @@ import { connectToSchema } from "../testing/test-database";
 import { decideAccess, recordPingback } from "./access";
 import { KEPT_SQL } from "./access-load";
 import { METER_ROSTER } from "./access-roster";
-import { getMeterRules, meterPeriodStart, meterPurgeKey, meterReaderKey } from "./meter";
+import { getMeterRules, meterPeriodStart, meterReaderKey } from "./meter";
 
 const onPostgres = process.env.TEST_DB === "postgres";
 const APP_URL = "http://localhost:3000";
 
 enableResponseCache();
-beforeAll(startTestCacheListener);
-afterAll(stopTestCacheListener);
 
 /** `db`, counting the SQL statements access checks send (they use $queryRaw). */
 function counting(db: Db) {
@@ -291,7 +287,7 @@ describe("access checks kept in memory", () => {
     expect(queries() - before).toBe(0);
     // A pingback repeated counts nothing (told apart from an exhausted meter by the count's statement).
     expect(await pingback(a.id, reader.readerId)).toMatchObject({ why: "meter:already_counted" });
-    // Another instance counts a read of b for this reader: its notice drops the meter kept here.
+    // Another instance counts a read of b for this reader: the database announces the row, which drops the meter kept here.
     const periodStart = (
       await db.meterView.findFirstOrThrow({
         where: { accountId: account.id, storyId: a.id },
@@ -302,12 +298,6 @@ describe("access checks kept in memory", () => {
     await db.meterView.create({
       data: { accountId: account.id, readerKey, periodStart, storyId: b.id, createdAt: new Date() },
     });
-    const notice = {
-      instance: "another-instance",
-      topics: [],
-      purges: [{ account: account.id, tags: [meterPurgeKey(readerKey)] }],
-    };
-    await db.$executeRawUnsafe(`SELECT pg_notify(${CACHE_CHANNEL_SQL}, $1)`, JSON.stringify(notice));
     await expect
       .poll(async () => (await check(c.id, null, reader)).data, { timeout: 5_000 })
       .toMatchObject({ numberRemaining: 0, isLast: true });
@@ -472,7 +462,7 @@ describe("access checks kept in memory", () => {
     expect(queries() - others).toBe(0);
 
     // Every response of the account purged: the roster goes with them, and is read again.
-    await purgeResponses(db, account.id, null);
+    await db.$executeRaw`SELECT masthead_announce(NULL, ${account.id}, NULL)`;
     await expect.poll(async () => (await check(a.id, null, { readerId: "newcomer-3" })).granted).toBe(true);
     const again = queries();
     expect((await check(a.id, null, { readerId: "newcomer-4" })).data).toMatchObject({ numberRemaining: 2 });
@@ -586,9 +576,9 @@ describe("access checks kept in memory", () => {
 });
 
 /**
- * Meter rows of the account's current period written as another instance writes them: `addViews`
- * behind this process's back (before it checks anything), `countedElsewhere` with the notice that
- * instance's count sends every other one.
+ * Meter rows of the account's current period written as another instance writes them (the database
+ * announces each to every instance): `addViews` before this process checks anything,
+ * `countedElsewhere` once it keeps the reader's meter.
  */
 async function meterWriter(db: Db, accountId: number) {
   const rules = (await getMeterRules(db, accountId))!;
@@ -599,16 +589,10 @@ async function meterWriter(db: Db, accountId: number) {
       await db.meterView.create({
         data: { accountId, readerKey: readerKey(readerId), periodStart, storyId, createdAt: new Date() },
       });
+    // Heard here, as another instance's commits are by the time a later request comes.
+    await ownWritesHeard(db);
   };
-  const countedElsewhere = async (readerId: string, storyId: string) => {
-    await addViews(readerId, [storyId]);
-    const notice = {
-      instance: "another-instance",
-      topics: [],
-      purges: [{ account: accountId, tags: [meterPurgeKey(readerKey(readerId))] }],
-    };
-    await db.$executeRawUnsafe(`SELECT pg_notify(${CACHE_CHANNEL_SQL}, $1)`, JSON.stringify(notice));
-  };
+  const countedElsewhere = (readerId: string, storyId: string) => addViews(readerId, [storyId]);
   return { addViews, countedElsewhere };
 }
 

@@ -15,6 +15,60 @@ export const ASSET_TYPES = ["site", "static", "story"] as const;
 export const PRICING_ASSET_TYPES = ["story", "collection"] as const;
 export const PRICING_DURATION_UNITS = ["days", "weeks", "months", "years", "lifetime"] as const;
 
+/**
+ * A plan's period in words: "1 month", "3 months", "lifetime"; with `per`, as a price says it:
+ * "per month", "per 3 months", "for life"; `capital` for the start of a cell ("Lifetime").
+ * Units are stored plural ("months").
+ */
+export function periodInWords(
+  length: number,
+  unit: string,
+  options: { per?: boolean; capital?: boolean } = {},
+): string {
+  const one = unit.replace(/s$/, "");
+  const words =
+    unit === "lifetime"
+      ? options.per
+        ? "for life"
+        : "lifetime"
+      : options.per
+        ? length === 1
+          ? `per ${one}`
+          : `per ${length} ${unit}`
+        : length === 1
+          ? `1 ${one}`
+          : `${length} ${unit}`;
+  return options.capital ? words.charAt(0).toUpperCase() + words.slice(1) : words;
+}
+
+/**
+ * A plan's trial as a reader reads it before the price: "14 days free", "1 month free"; null when
+ * the plan offers none (a trial needs a recurring plan with its trial enabled and a length).
+ */
+export function trialInWords(plan: {
+  recurring: boolean;
+  trial_period_enabled?: boolean | null;
+  max_trial_period_length?: number | null;
+  max_trial_period_unit?: string | null;
+}): string | null {
+  const { max_trial_period_length: length, max_trial_period_unit: unit } = plan;
+  if (!plan.recurring || !plan.trial_period_enabled || !length || !unit) return null;
+  return `${periodInWords(length, unit.toLowerCase())} free`;
+}
+
+/**
+ * What a checkout with a trial charges today, said to the reader before they pay: the
+ * authorization (spec §4.2 rule 6) checks the card and is refunded; the first payment of `price`
+ * comes when the trial (`length` `unit`) ends.
+ */
+export function trialAuthorizationInWords(authorization: string, price: string, length: number, unit: string): string {
+  const trial = `${length}-${unit.toLowerCase().replace(/s$/, "")}`;
+  return (
+    `Today: ${authorization} to check your card, refunded at once; it is not a payment. ` +
+    `Your first payment, ${price}, is taken when the ${trial} trial ends.`
+  );
+}
+
 const ZId = z.coerce.number().int().positive().max(2_147_483_647);
 const ZName = z.string().trim().min(1, "is required").max(200, "must be at most 200 characters");
 const ZDescription = z.string().trim().max(5000, "must be at most 5000 characters");

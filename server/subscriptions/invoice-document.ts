@@ -1,7 +1,8 @@
 /**
  * An invoice as a document (docs/subscriptions.md "Invoices"): the same lines in two forms, a PDF
  * made by pdfkit and a printable HTML page (print CSS: A4, no navigation, black on white). Both are
- * built from the issued invoice row only, never from the catalogue as it is now.
+ * built from the issued invoice row only, never from the catalogue as it is now. Credit notes
+ * (credit-note-document.ts) print through the same two renderers.
  */
 import "server-only";
 
@@ -13,8 +14,18 @@ import { centsToDecimal } from "./money.schema";
 
 export type InvoiceDocumentLine = { label: string; amount: string; strong?: boolean };
 
+/** What a document prints: seller, title, facts (number, date…), who is billed, the lines. */
+export type DocumentModel = {
+  title: string;
+  seller: string;
+  facts: { label: string; value: string }[];
+  billedTo: string[];
+  lines: InvoiceDocumentLine[];
+  createdAt: Date;
+};
+
 /** What both forms print: heading, parties and the lines, amounts as "USD 5.90". */
-export function invoiceDocumentModel(row: InvoiceRow) {
+export function invoiceDocumentModel(row: InvoiceRow): DocumentModel {
   const money = (cents: number) => `${row.currency} ${centsToDecimal(cents, row.currency)}`;
   const lines: InvoiceDocumentLine[] = [{ label: `${row.planName}`, amount: money(row.basePriceCents) }];
   if (row.discountCents > 0 || row.couponCode)
@@ -33,21 +44,28 @@ export function invoiceDocumentModel(row: InvoiceRow) {
   return {
     title: `Invoice ${row.sequenceNumber}`,
     seller: row.sellerName,
-    number: row.sequenceNumber,
-    date: row.createdAt.toISOString().slice(0, 10),
+    facts: [
+      { label: "Invoice number", value: String(row.sequenceNumber) },
+      { label: "Date", value: row.createdAt.toISOString().slice(0, 10) },
+      { label: "Payment", value: `${row.paymentType}${row.externalPaymentId ? ` · ${row.externalPaymentId}` : ""}` },
+    ],
     billedTo: [row.subscriberName, row.subscriberEmail].filter((v): v is string => !!v),
-    payment: `${row.paymentType}${row.externalPaymentId ? ` · ${row.externalPaymentId}` : ""}`,
     lines,
+    createdAt: row.createdAt,
   };
 }
 
 /** The invoice as a PDF (A4, pdfkit's standard Helvetica). */
 export function renderInvoicePdf(row: InvoiceRow): Promise<Buffer> {
-  const model = invoiceDocumentModel(row);
+  return renderDocumentPdf(invoiceDocumentModel(row));
+}
+
+/** A document model as a PDF (A4, pdfkit's standard Helvetica). */
+export function renderDocumentPdf(model: DocumentModel): Promise<Buffer> {
   const doc = new PDFDocument({
     size: "A4",
     margin: 56,
-    info: { Title: `${model.seller}: ${model.title}`, Author: model.seller, CreationDate: row.createdAt },
+    info: { Title: `${model.seller}: ${model.title}`, Author: model.seller, CreationDate: model.createdAt },
   });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -61,9 +79,7 @@ export function renderInvoicePdf(row: InvoiceRow): Promise<Buffer> {
   doc.font("Helvetica-Bold").fontSize(20).text(model.seller);
   doc.moveDown(0.5).font("Helvetica").fontSize(14).text(model.title);
   doc.moveDown(0.5).fontSize(10).fillColor("#444");
-  doc.text(`Invoice number: ${model.number}`);
-  doc.text(`Date: ${model.date}`);
-  doc.text(`Payment: ${model.payment}`);
+  for (const fact of model.facts) doc.text(`${fact.label}: ${fact.value}`);
   doc.moveDown().fillColor("#000").font("Helvetica-Bold").text("Billed to");
   doc.font("Helvetica");
   for (const line of model.billedTo) doc.text(line);
@@ -97,7 +113,11 @@ const escapeHtml = (text: string) =>
 
 /** The invoice as a printable HTML page: one self-contained document, print CSS included. */
 export function renderInvoiceHtml(row: InvoiceRow, options: { pdfHref?: string } = {}): string {
-  const model = invoiceDocumentModel(row);
+  return renderDocumentHtml(invoiceDocumentModel(row), options);
+}
+
+/** A document model as a printable HTML page: one self-contained document, print CSS included. */
+export function renderDocumentHtml(model: DocumentModel, options: { pdfHref?: string } = {}): string {
   const rows = model.lines
     .map(
       (l) =>
@@ -133,7 +153,7 @@ export function renderInvoiceHtml(row: InvoiceRow, options: { pdfHref?: string }
   </style>
 </head>
 <body>
-  <nav aria-label="Invoice actions">
+  <nav aria-label="Document actions">
     <button type="button" onclick="window.print()">Print</button>
     ${options.pdfHref ? `<a href="${escapeHtml(options.pdfHref)}">Download PDF</a>` : ""}
   </nav>
@@ -141,9 +161,7 @@ export function renderInvoiceHtml(row: InvoiceRow, options: { pdfHref?: string }
     <h1>${escapeHtml(model.seller)}</h1>
     <h2>${escapeHtml(model.title)}</h2>
     <dl>
-      <dt>Invoice number</dt><dd>${model.number}</dd>
-      <dt>Date</dt><dd>${escapeHtml(model.date)}</dd>
-      <dt>Payment</dt><dd>${escapeHtml(model.payment)}</dd>
+      ${model.facts.map((f) => `<dt>${escapeHtml(f.label)}</dt><dd>${escapeHtml(f.value)}</dd>`).join("\n      ")}
       <dt>Billed to</dt><dd>${model.billedTo.map(escapeHtml).join("<br>") || "–"}</dd>
     </dl>
     <table>

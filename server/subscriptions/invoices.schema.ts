@@ -21,6 +21,14 @@ export const ZInvoiceFile = z
 
 export const ZInvoiceFileParams = z.object({ invoice_file: ZInvoiceFile });
 
+/** `<id>.pdf` or `<id>.html` of a credit note (credit-notes.ts), as an invoice's. */
+export const ZCreditNoteFileParams = z.object({
+  credit_note_file: z
+    .string()
+    .regex(/^[1-9]\d{0,9}\.(pdf|html)$/, "must be <credit note id>.pdf or <credit note id>.html")
+    .pipe(ZInvoiceFile),
+});
+
 /** The dashboard's list: newest first, optionally one subscriber's, keyset pages by number. */
 export const ZListInvoicesInput = z.object({
   memberId: z.number().int().min(1).max(MAX_ID).optional(),
@@ -29,3 +37,9 @@ export const ZListInvoicesInput = z.object({
   limit: z.number().int().min(1).max(100).default(50),
 });
 export type TListInvoicesInput = z.input<typeof ZListInvoicesInput>;
+
+/** The dashboard's credit notes: the newest `limit`, optionally one subscriber's. */
+export const ZListCreditNotesInput = z.object({
+  memberId: z.number().int().min(1).max(MAX_ID).optional(),
+  limit: z.number().int().min(1).max(200).default(50),
+});

@@ -17,6 +17,7 @@ import type { Db, TransactionClient } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { invoiceFigures, invoiceToWire } from "./invoice-figures";
+import { isTrialAuthorization } from "./trial-history";
 
 export { invoiceToWire, type TInvoiceWire } from "./invoice-figures";
 
@@ -56,7 +57,7 @@ export async function issueInvoiceForPayment(
   const subscription = payment.subscription;
   if (!subscription) return { issued: false, invoice: null, reason: "The payment pays for no subscription." };
   if (payment.amountCents <= 0) return { issued: false, invoice: null, reason: "Nothing was charged." };
-  if (subscription.trialEndsAt && payment.attemptId !== null && payment.attemptId === subscription.attemptId)
+  if (isTrialAuthorization(payment, subscription))
     return { issued: false, invoice: null, reason: "A trial's authorization charge, refunded: not invoiced." };
 
   const figures = invoiceFigures({

@@ -1,13 +1,13 @@
 /**
  * The dashboard's "Paywall meter" (REVENUE; OWNER passes): read and save an account's meter
- * settings. A save is audited (`meter_settings.update`) and drops the cached settings on every
- * instance when it commits (invalidateCaches(tx, "meter")), so the next access check uses them.
+ * settings. A save is audited (`meter_settings.update`); the cached settings are dropped on every
+ * instance when it commits (the database announces it: topic "meter"), so the next access check
+ * uses them.
  */
 import "server-only";
 
 import { recordAudit } from "../audit/audit-log";
 import type { Actor } from "../auth/actor";
-import { invalidateCaches } from "../cache/process-cache";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import type { DurationUnit } from "../generated/prisma/enums";
@@ -78,7 +78,6 @@ export async function updateMeterSettings(
       ip: args.ip,
       now: args.now,
     });
-    await invalidateCaches(tx, "meter");
   });
   return getMeterSettings(db, { actor: args.actor });
 }

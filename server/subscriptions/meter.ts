@@ -7,7 +7,6 @@
 import "server-only";
 
 import { ProcessCache } from "../cache/process-cache";
-import { purgeResponses } from "../cache/response-cache";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import type { DurationUnit } from "../generated/prisma/enums";
@@ -55,7 +54,7 @@ export function forgetMeterCache(): void {
 
 // ─── Counting ────────────────────────────────────────────────────────────────────────────────
 
-/** The purge key of a reader's meter, as access checks keep it (./access.ts). */
+/** The purge key of a reader's meter, as access checks keep it (./access.ts); meter_views' trigger announces the same. */
 export function meterPurgeKey(readerKey: string): string {
   return `meter/${readerKey}`;
 }
@@ -95,9 +94,9 @@ export async function countMeteredRead(
         (SELECT array_agg(story_id ORDER BY id) FROM meter_views
           WHERE account_id = ${args.accountId}::int AND reader_key = ${args.readerKey}::text
             AND period_start = ${args.periodStart}::timestamptz) AS before`;
+    // The reader's meter as access checks keep it (./access.ts) is dropped in every instance at
+    // commit: the database announces a new view by the reader's meterPurgeKey.
     if (row?.inserted?.length) {
-      // The reader's meter as access checks keep it (./access.ts) is dropped in every instance at commit.
-      await purgeResponses(tx, args.accountId, [meterPurgeKey(args.readerKey)]);
       return { outcome: "counted", views: [...(row.before ?? []), ...row.inserted] };
     }
     return { outcome: row?.before?.includes(args.storyId) ? "already" : "exhausted" };

@@ -223,6 +223,22 @@ describe("trial", () => {
     ).toHaveLength(1);
   });
 
+  it("gives a reader who had a trial none, and refuses one asked for, saying when theirs began", () => {
+    const earlier = new Date("2026-03-02T10:00:00Z");
+    expect(trialTerms(plan, {}, now, earlier)).toEqual({ trial: null, problems: [] });
+    expect(trialTerms(plan, { trial_period: false }, now, earlier)).toEqual({ trial: null, problems: [] });
+    for (const asked of [{ trial_period: true }, { trial_period_length: 7, trial_period_unit: "days" as const }])
+      expect(trialTerms(plan, asked, now, earlier)).toEqual({
+        trial: null,
+        problems: [
+          {
+            field: "subscription.trial_period",
+            issue: "is one per reader: this reader's trial began 2026-03-02 (UTC)",
+          },
+        ],
+      });
+  });
+
   it("authorizes 5 currency units", () => {
     expect(trialAuthorizationCents("USD")).toBe(500);
     expect(trialAuthorizationCents("JPY")).toBe(5);

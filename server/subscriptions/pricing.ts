@@ -249,11 +249,16 @@ export function trialAuthorizationCents(currency: string): number {
  * Spec §4.2 rule 6. A recurring plan with its trial enabled gives its maximum trial unless the
  * request asks for a shorter one (length and unit, at most the plan's) or none (`trial_period`
  * false). Asking for a trial on a plan without one is a problem, and so is a longer one.
+ *
+ * One trial per reader: a reader whose earlier subscription of the account began with a trial
+ * (`earlierTrialAt`, when it began) gets none and pays from the start; asking for one then is a
+ * problem that says so.
  */
 export function trialTerms(
   plan: TrialPlan,
   req: TrialRequest,
   now: Date,
+  earlierTrialAt: Date | null = null,
 ): { trial: { length: number; unit: DurationUnit } | null; problems: ErrorDetail[] } {
   const asked = req.trial_period_length !== undefined || req.trial_period_unit !== undefined;
   const offered =
@@ -262,6 +267,10 @@ export function trialTerms(
   if (!offered) {
     if (asked || req.trial_period === true)
       return { trial: null, problems: [{ field: "subscription.trial_period", issue: "this plan has no trial" }] };
+    return { trial: null, problems: [] };
+  }
+  if (earlierTrialAt) {
+    if (asked || req.trial_period === true) return { trial: null, problems: [hadTrialProblem(earlierTrialAt)] };
     return { trial: null, problems: [] };
   }
   const max = { length: plan.maxTrialPeriodLength!, unit: plan.maxTrialPeriodUnit! };
@@ -293,6 +302,14 @@ export function trialTerms(
       ],
     };
   return { trial: wanted, problems: [] };
+}
+
+/** A second trial asked for: one trial per reader, and when theirs began. */
+export function hadTrialProblem(earlierTrialAt: Date): ErrorDetail {
+  return {
+    field: "subscription.trial_period",
+    issue: `is one per reader: this reader's trial began ${earlierTrialAt.toISOString().slice(0, 10)} (UTC)`,
+  };
 }
 
 // ─── Campaigns ───────────────────────────────────────────────────────────────────────────────

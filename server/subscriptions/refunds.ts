@@ -8,7 +8,8 @@
  * (no row lock is held during a network call). A refusal or an unreachable gateway gives the
  * reservation back and marks the refund row failed. The payment becomes REFUNDED once its
  * succeeded refunds add up to the whole amount (decided under the payment's row lock, so two
- * refunds finishing together cannot both miss it).
+ * refunds finishing together cannot both miss it). A succeeded refund of an invoiced payment gets
+ * its credit note in that same transaction (credit-notes.ts).
  */
 import "server-only";
 
@@ -18,6 +19,7 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import { parseInput } from "../validation";
+import { issueCreditNoteForRefund } from "./credit-notes";
 import { PaymentAdapterError, type PaymentAdapter } from "./payments/adapter";
 import { gatewayCredentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
@@ -32,6 +34,8 @@ export type RefundOutcome = {
     status: "succeeded";
     external_refund_id: string | null;
     created_at: string;
+    /** The refund's credit note; null when the payment was not invoiced. */
+    credit_note_id: number | null;
   };
   payment: { id: number; amount_cents: number; refunded_cents: number; status: string };
 };
@@ -148,6 +152,8 @@ export async function refundPayment(
         SELECT COALESCE(SUM(r.amount_cents), 0) FROM payment_refunds r
         WHERE r.payment_id = p.id AND r.status = 'succeeded')`;
     const after = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
+    // An invoiced payment's refund is credited (credit-notes.ts); a trial's authorization is not invoiced.
+    const credited = await issueCreditNoteForRefund(tx, refund.id, args.now ? { now: args.now } : {});
     await recordAudit(tx, {
       actor: args.actor,
       action: "payment.refund",
@@ -161,6 +167,7 @@ export async function refundPayment(
         subscription_id: payment.subscriptionId,
         external_refund_id: result.externalRefundId,
         full: after.status === "REFUNDED",
+        ...(credited.creditNote ? { credit_note_id: credited.creditNote.id } : {}),
         ...(input.reason ? { reason: input.reason } : {}),
       },
       ip: args.ip ?? null,
@@ -175,6 +182,7 @@ export async function refundPayment(
         status: "succeeded" as const,
         external_refund_id: refund.externalRefundId,
         created_at: refund.createdAt.toISOString(),
+        credit_note_id: credited.creditNote?.id ?? null,
       },
       payment: {
         id: after.id,

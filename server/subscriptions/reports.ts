@@ -12,7 +12,8 @@
  *   so active(d) = active(d-1) + new(d) - churned(d).
  * - **Revenue**: captured payments (status captured or refunded) by the UTC day they were made,
  *   per currency, in integer cents; refunds (succeeded) by the day they were made, per currency;
- *   net = captured - refunded.
+ *   net = captured - refunded. A trial's authorization charge is no revenue: neither it nor its
+ *   refund counts (trial-history.ts, the rule invoices follow too).
  * - **Meter conversion**: a reader *hit the paywall* on the day their free_stories-th metered read
  *   of a meter period was counted (meter_views, the account's current free limit). They
  *   *converted* when they are a logged-in reader ("m:<member id>") whose member started a
@@ -24,6 +25,7 @@ import "server-only";
 import type { Db } from "../db/client";
 import { parseInput } from "../validation";
 import { rangeBounds, ZReportRangeInput, type TReportRangeInput } from "./revenue.schema";
+import { TRIAL_AUTHORIZATION_SQL } from "./trial-history";
 
 export type DayCount = { day: string; count: number };
 export type SubscriptionsReport = {
@@ -96,17 +98,19 @@ export async function revenueReport(
   const { start, end } = rangeBounds(range);
   const rows = await db.$queryRaw<{ day: string; currency: string; captured: bigint; refunded: bigint }[]>`
     WITH captured AS (
-      SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, currency, SUM(amount_cents) AS cents
-      FROM payments
-      WHERE account_id = ${args.accountId} AND status IN ('captured', 'refunded')
-        AND created_at >= ${start}::timestamptz AND created_at < ${end}::timestamptz
+      SELECT to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, p.currency, SUM(p.amount_cents) AS cents
+      FROM payments p LEFT JOIN subscriptions s ON s.id = p.subscription_id
+      WHERE p.account_id = ${args.accountId} AND p.status IN ('captured', 'refunded')
+        AND p.created_at >= ${start}::timestamptz AND p.created_at < ${end}::timestamptz
+        AND NOT ${TRIAL_AUTHORIZATION_SQL}
       GROUP BY 1, 2
     ),
     refunded AS (
       SELECT to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, p.currency, SUM(r.amount_cents) AS cents
-      FROM payment_refunds r JOIN payments p ON p.id = r.payment_id
+      FROM payment_refunds r JOIN payments p ON p.id = r.payment_id LEFT JOIN subscriptions s ON s.id = p.subscription_id
       WHERE r.account_id = ${args.accountId} AND r.status = 'succeeded'
         AND r.created_at >= ${start}::timestamptz AND r.created_at < ${end}::timestamptz
+        AND NOT ${TRIAL_AUTHORIZATION_SQL}
       GROUP BY 1, 2
     )
     SELECT COALESCE(c.day, r.day) AS day, COALESCE(c.currency, r.currency) AS currency,

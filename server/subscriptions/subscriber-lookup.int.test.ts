@@ -34,7 +34,7 @@ describe("subscriber lookup and activity", () => {
     const sub = await insertTestSubscription(db, { accountId, memberId: ada.id, planId: plan.id });
     await db.subscription.update({ where: { id: sub.id }, data: { externalId: "order-ext-9" } });
 
-    const find = async (q: string) => (await revenue.caller.subscribers.search({ q })).map((s) => s.id);
+    const find = async (q: string) => (await revenue.caller.subscribers.search({ q, who: "all" })).map((s) => s.id);
     expect(await find("ADA@example.com")).toEqual([ada.id]);
     expect(await find("+14155550123")).toEqual([ada.id]);
     expect(await find("phone:+14155550123")).toEqual([ada.id]);
@@ -45,6 +45,57 @@ describe("subscriber lookup and activity", () => {
     expect(await find(`#${bo.id}`)).toEqual([bo.id]);
     expect(await find(String(bo.id))).toContain(bo.id);
     expect(await find("99999999999")).toEqual([]);
+  });
+
+  it("lists paying subscribers by default, every member on request, each with e-mail and standing", async () => {
+    const db = await getDb();
+    const revenue = await createTestStaff(db, { roles: ["REVENUE"] });
+    const accountId = revenue.account.id;
+    const plan = await insertTestPlan(db, await insertTestGroup(db, accountId));
+    const make = async (email: string) =>
+      (await resolveSubscriber(db, { accountId, provider: "email", identity: email, create: true }))!;
+    const [paying, trial, lapsed, failed, reader] = [
+      await make("paying@example.com"),
+      await make("trial@example.com"),
+      await make("lapsed@example.com"),
+      await make("failed@example.com"),
+      await make("reader@example.com"),
+    ];
+    const day = 86_400_000;
+    await insertTestSubscription(db, { accountId, memberId: paying.id, planId: plan.id });
+    const t = await insertTestSubscription(db, { accountId, memberId: trial.id, planId: plan.id });
+    await db.subscription.update({ where: { id: t.id }, data: { trialEndsAt: new Date(Date.now() + 7 * day) } });
+    await insertTestSubscription(db, {
+      accountId,
+      memberId: lapsed.id,
+      planId: plan.id,
+      status: "EXPIRED",
+      start: new Date(Date.now() - 60 * day),
+      end: new Date(Date.now() - 30 * day),
+    });
+    await insertTestSubscription(db, { accountId, memberId: failed.id, planId: plan.id, status: "FAILED" });
+
+    const list = async (who?: "paying" | "all") =>
+      (await revenue.caller.subscribers.search(who ? { who } : {}))
+        .map((s) => [s.email, s.standing])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    expect(await list()).toEqual([
+      ["lapsed@example.com", "lapsed"],
+      ["paying@example.com", "active"],
+      ["trial@example.com", "trial"],
+    ]);
+    expect(await list("all")).toEqual([
+      ["failed@example.com", "none"],
+      ["lapsed@example.com", "lapsed"],
+      ["paying@example.com", "active"],
+      ["reader@example.com", "none"],
+      ["trial@example.com", "trial"],
+    ]);
+    expect((await revenue.caller.subscribers.search({ q: "reader@" })).map((s) => s.id)).toEqual([]);
+    expect((await revenue.caller.subscribers.search({ q: "reader@", who: "all" })).map((s) => s.id)).toEqual([
+      reader.id,
+    ]);
+    expect(await trpcCodeOf(revenue.caller.subscribers.search({ who: "everyone" as "all" }))).toBe("BAD_REQUEST");
   });
 
   it("lists a subscriber's payments with refunds and the subscription webhooks about them", async () => {

@@ -169,8 +169,22 @@ export const ZClientQuery = z.object({
   svc_jwt: z.string().optional(),
 });
 
-/** The dashboard's search (tRPC subscribers.search). */
+/** The dashboard's search (tRPC subscribers.search): paying subscribers (the default) or every member. */
 export const ZSearchSubscribersInput = z.object({
   q: z.string().max(200).default(""),
   limit: z.number().int().min(1).max(100).default(25),
+  who: z.enum(["paying", "all"]).default("paying"),
 });
+export type TSearchSubscribersInput = z.output<typeof ZSearchSubscribersInput>;
+
+/** Where a reader stands as a subscriber, strongest first (subscriber-standing.ts). */
+export const SUBSCRIBER_STANDINGS = ["active", "grace", "trial", "cancelling", "lapsed", "none"] as const;
+export const ZSubscriberStanding = z.enum(SUBSCRIBER_STANDINGS);
+export type TSubscriberStanding = z.output<typeof ZSubscriberStanding>;
+
+/** A row of the dashboard's list: the Subscriber, their sign-in e-mail and their standing. */
+export const ZSubscriberRow = ZSubscriberWire.extend({
+  email: z.string().nullable(),
+  standing: ZSubscriberStanding,
+});
+export type TSubscriberRow = z.output<typeof ZSubscriberRow>;

@@ -21,7 +21,6 @@ import "server-only";
 
 import type { Db, TransactionClient } from "../db/client";
 import { isUniqueClash, withTransaction } from "../db/transaction";
-import { purgeComments } from "../engagement/comments-cache";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import {
@@ -29,7 +28,6 @@ import {
   findOrCreateMemberByIdentity,
   isPlaceholderEmail,
   placeholderEmail,
-  PUBLISHER_JWT_PROVIDER,
   type MemberKey,
   type NewIdentityMember,
 } from "../members/identities";
@@ -217,8 +215,6 @@ async function addIdentityIn(tx: TransactionClient, member: MemberRecord, ref: I
       createdAt: now,
     },
   });
-  // A publisher-JWT id: the member's comments may now be the page author's (is_page_author).
-  if (ref.provider === PUBLISHER_JWT_PROVIDER) await purgeComments(tx, member.accountId);
 }
 
 /**
@@ -436,77 +432,5 @@ export async function loadSubscriber(
     await listSubscriberIdentities(db, member),
     member.subscriberProfile,
     cumulative.get(member.id),
-  );
-}
-
-// ─── The dashboard ───────────────────────────────────────────────────────────────────────────
-
-const MAX_MEMBER_ID = 2_147_483_647;
-
-/**
- * What one search box matches (the revenue dashboard's lookup): e-mail, communication e-mail,
- * name, phone number or any identity value containing `q`; exactly, a member id (`123` or `#123`),
- * `provider:identity` (e.g. `phone:+14155550123`, `publisher:abc`, `email:ada@example.com`) and
- * the external id of one of their subscriptions.
- */
-function lookupConditions(q: string) {
-  const contains = { contains: q, mode: "insensitive" as const };
-  const or: Prisma.MemberWhereInput[] = [
-    { email: contains },
-    { communicationEmail: contains },
-    { name: contains },
-    { phoneNumber: contains },
-    { identities: { some: { externalId: contains } } },
-    { subscriptions: { some: { externalId: q } } },
-  ];
-  const id = /^#?(\d{1,10})$/.exec(q);
-  if (id && Number(id[1]) <= MAX_MEMBER_ID) or.push({ id: Number(id[1]) });
-  const pair = /^([a-z][a-z0-9_-]{0,49}):(.+)$/i.exec(q);
-  if (pair) {
-    const provider = pair[1]!.toLowerCase();
-    const value = pair[2]!.trim();
-    or.push(
-      provider === EMAIL_PROVIDER
-        ? { email: value.toLowerCase() }
-        : { identities: { some: { provider, externalId: value } } },
-    );
-  }
-  return or;
-}
-
-/**
- * The account's subscribers (its members) whose e-mail, communication e-mail, name or an identity
- * value contains `q` (case-insensitive), most recent first, in the Subscriber shape; an empty `q`
- * lists the most recent. For the REVENUE dashboard's Subscribers page.
- */
-export async function searchSubscribers(
-  db: Db,
-  args: { accountId: number; q: string; limit: number },
-): Promise<TSubscriberWire[]> {
-  const q = args.q.trim();
-  const members = await db.member.findMany({
-    where: {
-      accountId: args.accountId,
-      ...(q ? { OR: lookupConditions(q) } : {}),
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: args.limit,
-    include: { subscriberProfile: true, identities: { orderBy: { id: "asc" } } },
-  });
-  const cumulative = await loadCumulativeEnds(db, {
-    accountId: args.accountId,
-    memberIds: members.map((m) => m.id),
-    now: new Date(),
-  });
-  return members.map((m) =>
-    subscriberToWire(
-      m,
-      [
-        ...(isPlaceholderEmail(m.email) ? [] : [{ provider: EMAIL_PROVIDER, value: m.email }]),
-        ...m.identities.map((i) => ({ provider: i.provider, value: i.externalId })),
-      ],
-      m.subscriberProfile,
-      cumulative.get(m.id),
-    ),
   );
 }

@@ -1,31 +1,38 @@
 /**
- * Tests of what instances keep in memory hear the database's notices as an instance does: on
- * PostgreSQL through a cache listener on the test schema's channel (started here, waited for), on
- * PGlite from the database itself (the test setup's "local" mode). Call from beforeAll; stop it
- * in afterAll with `stopTestCacheListener`.
+ * Integration tests hear the database's notices as an instance does (server/cache/process-cache.ts):
+ * on PostgreSQL through a cache listener on the test schema's channel, started for each test file
+ * by the setup (./setup.integration.ts) and waited for; on PGlite from the database itself.
  */
 import { startCacheListener, type CacheListener } from "../cache/listener";
 import { cacheChannel, cacheState, setCacheMode } from "../cache/process-cache";
-import { getDatabase } from "../db";
+import type { Database } from "../db/client";
 import { TEST_DATABASE_URL } from "./test-database";
 
 let listener: CacheListener | undefined;
 
-/** On PostgreSQL, listen for the notices of this run's schema (nothing to start on PGlite). */
-export async function startTestCacheListener(): Promise<void> {
-  if (process.env.TEST_DB !== "postgres") return;
-  const database = await getDatabase();
-  if (database.config.kind !== "postgresql") throw new Error("PostgreSQL expected");
-  listener = startCacheListener({ url: TEST_DATABASE_URL, channel: cacheChannel(database.config.schema) });
-  for (let waited = 0; cacheState().mode !== "listening"; waited += 50) {
-    if (waited > 10_000) throw new Error("the cache listener did not connect");
-    await new Promise((resolve) => setTimeout(resolve, 50));
+async function until(done: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !done(); waited += 20) {
+    if (waited > 10_000) throw new Error(`${what} did not happen in 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
-/** Stop the listener, and leave the process as the test setup had it ("local"). */
-export async function stopTestCacheListener(): Promise<void> {
+/** Listen as an instance does: a listener on PostgreSQL (waited for), "local" on PGlite. */
+export async function listenToTestDatabase(database: Database): Promise<void> {
+  if (database.config.kind !== "postgresql") return setCacheMode("local");
+  listener ??= startCacheListener({ url: TEST_DATABASE_URL, channel: cacheChannel(database.config.schema) });
+  await until(() => cacheState().mode === "listening", "the cache listener's connection");
+}
+
+export async function stopListeningToTestDatabase(): Promise<void> {
   await listener?.stop();
   listener = undefined;
-  setCacheMode("local");
+}
+
+/** After a test turned caches off: back as the setup had them (on PostgreSQL, once the listener is connected). */
+export async function restoreTestCaches(): Promise<void> {
+  if (!listener) return setCacheMode("local");
+  const running = listener;
+  await until(() => running.connected(), "the cache listener's reconnection");
+  setCacheMode("listening");
 }

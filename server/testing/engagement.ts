@@ -1,6 +1,7 @@
 /** Calling the engagement routes in integration tests: publisher JWTs, page ids, requests. */
 import { SignJWT } from "jose";
 
+import { lexiconScorer } from "../engagement/moderation/lexicon-scorer";
 import { encodePageId } from "../engagement/pages";
 
 export const TEST_JWT_SECRET = "publisher-shared-secret-for-tests-0001";
@@ -45,4 +46,22 @@ export function call(
     }),
     { params: Promise.resolve(params) },
   );
+}
+
+/**
+ * The built-in scorer's toxicity for a comment of plain text `text`, as a create scores it (the
+ * text of its ops, which end with a line break): what the API must answer for it.
+ */
+export function builtInToxicity(text: string): number {
+  const ops = text.endsWith("\n") ? text : `${text}\n`;
+  const score = lexiconScorer.score({
+    text: ops,
+    links: [],
+    mentions: [],
+    images: [],
+    reader: { isNew: true, publishedComments: 0, firstCommentAt: null },
+  });
+  // The lexicon scorer answers at once (its interface allows a promise for other scorers).
+  if (score instanceof Promise) throw new Error("the lexicon scorer answered a promise");
+  return score.toxicity;
 }

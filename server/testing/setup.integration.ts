@@ -7,8 +7,9 @@ import fs from "node:fs/promises";
 import { afterAll, beforeEach, inject } from "vitest";
 
 import { listenToPglite } from "../cache/listener";
-import { clearAllCaches, setCacheMode } from "../cache/process-cache";
+import { clearAllCaches } from "../cache/process-cache";
 import { openDatabase, type Database } from "../db/client";
+import { listenToTestDatabase, stopListeningToTestDatabase } from "./cache-listener";
 import { resetDatabase } from "./reset-database";
 import { postgresConfig } from "./test-database";
 
@@ -35,14 +36,14 @@ async function open(): Promise<Database> {
           { pgliteSnapshot: new Blob([await fs.readFile(testDb.snapshot)]) },
         )
       : await openDatabase(postgresConfig(testDb.schema));
-  // The test process is the only one writing to its database, as a PGlite server is: its caches
-  // hear about every change it commits (and, on PGlite, the database's own notices).
+  // On PGlite the database tells this process what each commit changed, as it tells the app.
   await listenToPglite(opened);
   return opened;
 }
 
 (globalThis as unknown as { mastheadDb?: Promise<Database> }).mastheadDb = Promise.resolve(database);
-setCacheMode("local");
+// Caches answer as in the app: on PostgreSQL while this file's listener hears the schema's notices.
+await listenToTestDatabase(database);
 
 beforeEach(async () => {
   await resetDatabase(database);
@@ -53,5 +54,6 @@ beforeEach(async () => {
 });
 
 afterAll(async () => {
+  await stopListeningToTestDatabase();
   if (!keep) await database.close();
 });

@@ -1,16 +1,21 @@
 /** The dashboard's tRPC router: one sub-router per area. */
 import { auditLogRouter } from "./routers/audit-log";
+import { communityRouter } from "./routers/community";
 import { contentOrganiseRouter } from "./routers/content-organise";
 import { storiesRouter } from "./routers/content-stories";
+import { importsRouter } from "./routers/imports";
 import { invoicesRouter } from "./routers/invoices";
 import { loginProvidersRouter } from "./routers/login-providers";
 import { mailRouter } from "./routers/mail";
 import { mediaRouter } from "./routers/media";
 import { moderationRouter } from "./routers/moderation";
+import { moderationSurgesRouter } from "./routers/moderation-surges";
 import { oauthClientsRouter } from "./routers/oauth-clients";
+import { pageRulesRouter } from "./routers/page-rules";
 import { paymentGatewaysRouter } from "./routers/payment-gateways";
 import { paywallMeterRouter } from "./routers/paywall-meter";
 import { revenueRouter } from "./routers/revenue";
+import { scoringRouter } from "./routers/scoring";
 import { settingsRouter } from "./routers/settings";
 import { staffRouter } from "./routers/staff";
 import { subscriberSubscriptionsRouter } from "./routers/subscriber-subscriptions";
@@ -22,17 +27,22 @@ import { createCallerFactory, createTRPCRouter } from "./trpc";
 
 export const appRouter = createTRPCRouter({
   auditLog: auditLogRouter,
+  community: communityRouter,
   organise: contentOrganiseRouter,
   stories: storiesRouter,
+  imports: importsRouter,
   invoices: invoicesRouter,
   loginProviders: loginProvidersRouter,
   mail: mailRouter,
   media: mediaRouter,
   moderation: moderationRouter,
+  moderationSurges: moderationSurgesRouter,
   oauthClients: oauthClientsRouter,
+  pageRules: pageRulesRouter,
   paywallMeter: paywallMeterRouter,
   paymentGateways: paymentGatewaysRouter,
   revenue: revenueRouter,
+  scoring: scoringRouter,
   settings: settingsRouter,
   staff: staffRouter,
   subscribers: subscribersRouter,

@@ -15,8 +15,7 @@ import { randomUUID } from "node:crypto";
 
 import { z } from "zod";
 
-import { clearCachesAtCommit, ProcessCache } from "../cache/process-cache";
-import { purgeResponses } from "../cache/response-cache";
+import { ProcessCache } from "../cache/process-cache";
 import type { Db, TransactionClient } from "../db/client";
 import { AppError } from "../errors";
 import type { WebhookKind } from "../generated/prisma/client";
@@ -123,7 +122,6 @@ export async function emitWebhookEvent(
       occurredAt: args.occurredAt,
     },
   });
-  await purgeAnnouncedResponses(db, args.accountId, args.data);
   const deliveryIds = await queueEventDeliveries(db, { ...args, eventId: event.id, endpoints });
   return { eventId: event.id, deliveryIds };
 }
@@ -159,23 +157,6 @@ export async function queueEventDeliveries(
     await queueDeliveries(db, deliveries, args.accountId, args.occurredAt);
   }
   return deliveries.map((d) => d.id);
-}
-
-/**
- * An event that announces purge keys (content events: "purge-keys", and "purge-all" when every
- * response changes) drops the same responses from every instance's response cache, at the commit
- * of the change: the CDN and Masthead's own cache are purged by one list.
- */
-async function purgeAnnouncedResponses(db: Db, accountId: number, data: unknown): Promise<void> {
-  if (!data || typeof data !== "object") return;
-  const { "purge-keys": keys, "purge-all": all } = data as { "purge-keys"?: unknown; "purge-all"?: unknown };
-  if (all === true) return purgeResponses(db, accountId, null);
-  if (Array.isArray(keys))
-    await purgeResponses(
-      db,
-      accountId,
-      keys.filter((k): k is string => typeof k === "string"),
-    );
 }
 
 /** "Send test event": a webhook-test event to one endpoint, whatever it subscribes to. */
@@ -430,12 +411,10 @@ async function recordEndpointHealth(
     data: { failingSince: startedAt },
   });
   if (endpoint.kind !== "SUBSCRIPTION") return;
-  const deactivated = await db.webhookEndpoint.updateMany({
+  await db.webhookEndpoint.updateMany({
     where: { id: endpoint.id, active: true, failingSince: { lte: new Date(finished.getTime() - DEACTIVATE_AFTER_MS) } },
     data: { active: false, disabledAt: finished, disabledReason: "failing" },
   });
-  // New events no longer go to it: forgotten here at once (the database's trigger tells the other instances).
-  if (deactivated.count > 0) clearCachesAtCommit(db, "webhook-endpoints");
 }
 
 // ─── Retention ───────────────────────────────────────────────────────────────────────────────

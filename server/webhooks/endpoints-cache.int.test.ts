@@ -6,13 +6,12 @@
  * which reaches this process through the cache listener on PostgreSQL (a second connection stands
  * for another instance) and through the database itself on PGlite.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { staffActor, type Actor } from "../auth/actor";
 import { getDatabase, getDb } from "../db";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
-import { startTestCacheListener, stopTestCacheListener } from "../testing/cache-listener";
 import { createTestStaff } from "../testing/staff";
 import { connectToSchema } from "../testing/test-database";
 import { emitWebhookEvent } from "./deliveries";
@@ -24,9 +23,6 @@ import {
 } from "./endpoints";
 
 const onPostgres = process.env.TEST_DB === "postgres";
-
-beforeAll(startTestCacheListener);
-afterAll(stopTestCacheListener);
 
 async function owner(): Promise<Actor> {
   return staffActor((await createTestStaff(await getDb(), { roles: ["OWNER"] })).user);

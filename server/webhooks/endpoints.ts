@@ -7,7 +7,6 @@ import { randomBytes } from "node:crypto";
 
 import { recordAudit } from "../audit/audit-log";
 import type { Actor } from "../auth/actor";
-import { clearCachesAtCommit } from "../cache/process-cache";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
@@ -53,11 +52,6 @@ async function getOwnedEndpoint(db: Db, actor: Actor, id: string) {
   });
   if (!endpoint) throw new AppError("NOT_FOUND", "Webhook not found.");
   return endpoint;
-}
-
-/** The endpoints kept for emitting events (deliveries.ts): forgotten here at commit (the database's trigger tells the other instances). */
-function endpointsChanged(tx: Db): void {
-  clearCachesAtCommit(tx, "webhook-endpoints");
 }
 
 async function audit(db: Db, actor: Actor, action: string, endpointId: string, metadata: Prisma.InputJsonObject = {}) {
@@ -112,7 +106,6 @@ export async function createWebhookEndpoint(
         secret,
       },
     });
-    endpointsChanged(tx);
     await audit(tx, actor, "webhook.create", endpoint.id, { url: args.url, kind: args.kind, events: args.events });
     return { endpoint: present(endpoint, Boolean(secret)), secret };
   });
@@ -141,7 +134,6 @@ export async function updateWebhookEndpoint(
       },
       omit: { secret: false },
     });
-    endpointsChanged(tx);
     await audit(tx, actor, "webhook.update", endpoint.id, {
       url: args.url,
       events: args.events,
@@ -163,7 +155,6 @@ export async function setWebhookEndpointActive(db: Db, args: { actor: Actor; id:
         : { active: false, disabledAt: args.now, disabledReason: "admin" },
       omit: { secret: false },
     });
-    endpointsChanged(tx);
     await audit(tx, actor, args.active ? "webhook.enable" : "webhook.disable", endpoint.id);
     return present(endpoint, Boolean(endpoint.secret));
   });
@@ -187,7 +178,6 @@ export async function rotateWebhookSecret(db: Db, args: { actor: Actor; id: stri
         previousSecretExpiresAt: current.secret ? new Date(args.now.getTime() + SECRET_ROTATION_OVERLAP_MS) : null,
       },
     });
-    endpointsChanged(tx);
     await audit(tx, actor, "webhook.rotate_secret", current.id);
     return { secret };
   });
@@ -197,7 +187,6 @@ export async function deleteWebhookEndpoint(db: Db, { actor, id }: { actor: Acto
   await withTransaction(db, async (tx) => {
     const current = await getOwnedEndpoint(tx, actor, id);
     await tx.webhookEndpoint.delete({ where: { id: current.id } });
-    endpointsChanged(tx);
     await audit(tx, actor, "webhook.delete", current.id, { url: current.url });
   });
 }

@@ -39,18 +39,66 @@ export const SUBSCRIPTION_EVENTS = [
 
 /**
  * The ENGAGEMENT events of comments (server/engagement; payloads in docs/webhooks.md): a reader's
- * comment was created, a moderator published or deleted one, a reader reported one.
+ * comment was created, a moderator published, unpublished or deleted one, a reader reported one;
+ * a page's surge started or ended (server/engagement/moderation/surges.ts).
  */
 export const ENGAGEMENT_EVENTS = [
   "comment.created",
   "comment.published",
+  "comment.unpublished",
   "comment.deleted",
   "comment.reported",
+  "page.surge_started",
+  "page.surge_ended",
 ] as const;
 export type TEngagementEvent = (typeof ENGAGEMENT_EVENTS)[number];
 
 /** Sent by "send test event"; every endpoint receives it whatever it subscribes to. */
 export const TEST_EVENT = "webhook-test";
+
+export type TWebhookEventName =
+  (typeof CONTENT_EVENTS)[number] | (typeof SUBSCRIPTION_EVENTS)[number] | TEngagementEvent | typeof TEST_EVENT;
+
+/**
+ * When each event is sent, in one line: the dashboard's event picker shows these, and
+ * docs/webhooks.md's "When each event is sent" table repeats them word for word (a unit test
+ * holds the two together).
+ */
+export const WEBHOOK_EVENT_DESCRIPTIONS: Record<TWebhookEventName, string> = {
+  "story-submit": "A story is submitted for review.",
+  "story-approve": "A submitted story is approved.",
+  "story-reject": "A submitted story is sent back to its writer.",
+  "story-publish": "A story is published (or republished).",
+  "story-retract": "A published story is taken down.",
+  "story-update": "A published story is edited.",
+  "collection-update": "A collection or its items change.",
+  "section-update": "A section is renamed, edited or deleted.",
+  "tag-update": "A tag is renamed, edited or deleted.",
+  "author-update": "An author is renamed, edited or deleted.",
+  "entity-update": "An entity is renamed, edited or deleted.",
+  "config-update": "The dashboard's Settings are saved.",
+  "member-signup": "A reader signs up as a member.",
+  "subscription.created": "A subscription is created.",
+  "subscription.activated": "A subscription becomes active (paid, or the gateway's recurring payment starts).",
+  "subscription.renewed": "A subscription is charged for a new period.",
+  "subscription.cancelled": "A subscription is cancelled.",
+  "subscription.expired": "A subscription ends (at its end, or when its grace period runs out).",
+  "subscription.grace_period_entered": "A recurring period goes unpaid and the grace period starts.",
+  "subscriber.created": "A new subscriber is recorded.",
+  "comment.created": "A reader's comment or reply is stored (published or held).",
+  "comment.published": "A moderator makes a held comment visible.",
+  "comment.unpublished": "A moderator hides a visible comment.",
+  "comment.deleted": "A moderator deletes a comment.",
+  "comment.reported": "A reader reports a comment (their first report of it).",
+  "page.surge_started": "A page's comments outran the moderators, or a shift ended.",
+  "page.surge_ended": "A page's surge is over (queue cleared, a shift started, or surges turned off).",
+  "webhook-test": "An owner sends a test event from the dashboard, to that endpoint only.",
+};
+
+/** The one-line description of an event name ("" for a name Masthead does not send). */
+export function webhookEventDescription(name: string): string {
+  return (WEBHOOK_EVENT_DESCRIPTIONS as Record<string, string>)[name] ?? "";
+}
 
 export const ZWebhookKind = z.enum(["CONTENT", "SUBSCRIPTION", "ENGAGEMENT"]);
 export type TWebhookKind = z.infer<typeof ZWebhookKind>;

@@ -136,34 +136,45 @@ export function guardedLookup(allowPrivate: boolean, resolve: AllLookup = dns.lo
   };
 }
 
-const privateUrl = (address: string) =>
-  new AppError("UNPROCESSABLE", `The webhook URL points to ${address}, a private or reserved address.`, {
-    details: [{ field: "url", issue: "private, loopback, link-local or reserved addresses are not allowed" }],
+/** Which URL a refusal names: the field, and the URL in words ("The webhook URL"). */
+type Named = { field: string; what: string };
+const WEBHOOK_URL: Named = { field: "url", what: "The webhook URL" };
+
+const privateUrl = (address: string, named: Named) =>
+  new AppError("UNPROCESSABLE", `${named.what} points to ${address}, a private or reserved address.`, {
+    details: [{ field: named.field, issue: "private, loopback, link-local or reserved addresses are not allowed" }],
   });
 
 /**
  * Configuration-time check: the URL's host must be public, and a name must resolve to public
- * addresses only. `lookup` is for tests.
+ * addresses only. A name that does not resolve is refused, unless `unresolved: "allow"` (a login
+ * provider's issuer: the sign-in itself answers when it cannot be reached). `lookup` is for tests.
  */
 export async function assertPublicUrl(
   url: string,
   allowPrivate: boolean,
-  options: { lookup?: (host: string, options: { all: true }) => Promise<{ address: string }[]> } = {},
+  options: {
+    lookup?: (host: string, options: { all: true }) => Promise<{ address: string }[]>;
+    named?: Named;
+    unresolved?: "refuse" | "allow";
+  } = {},
 ): Promise<void> {
   if (allowPrivate) return;
+  const named = options.named ?? WEBHOOK_URL;
   const hostname = new URL(url).hostname;
   const refused = refusedHostWithoutDns(hostname);
-  if (refused) throw privateUrl(refused);
+  if (refused) throw privateUrl(refused, named);
   if (parseIp(hostname)) return; // a public literal
   let addresses: string[];
   try {
     const lookup = options.lookup ?? ((host, o) => dns.promises.lookup(host, o));
     addresses = (await lookup(hostname, { all: true })).map((a) => a.address);
   } catch {
-    throw new AppError("UNPROCESSABLE", `The webhook host ${hostname} does not resolve.`, {
-      details: [{ field: "url", issue: "host does not resolve" }],
+    if (options.unresolved === "allow") return;
+    throw new AppError("UNPROCESSABLE", `${named.what}'s host ${hostname} does not resolve.`, {
+      details: [{ field: named.field, issue: "host does not resolve" }],
     });
   }
   const blocked = addresses.find(isPrivateAddress);
-  if (blocked) throw privateUrl(blocked);
+  if (blocked) throw privateUrl(blocked, named);
 }

@@ -55,7 +55,7 @@ header, main, footer { max-width: 720px; margin: 0 auto; padding: 16px; }
 header { border-bottom: 3px solid #222; font: 700 22px/1.2 system-ui, sans-serif; }
 .login { font: 14px system-ui, sans-serif; display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 16px 0; }
 .login button { font: inherit; padding: 6px 12px; }
-#feed-metype-container button { position: fixed; right: 16px; bottom: 16px; font: 600 14px system-ui, sans-serif; padding: 10px 14px; border-radius: 20px; border: 0; background: #3a9fdd; color: #fff; }
+#feed-metype-container button { position: fixed; right: 16px; bottom: 16px; font: 600 14px system-ui, sans-serif; padding: 10px 14px; border-radius: 20px; border: 0; background: #1d6fa5; color: #fff; }
 </style>
 </head>
 <body>

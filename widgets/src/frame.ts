@@ -58,8 +58,8 @@ function applyTheme(config: Config): void {
   const c = config.colors;
   if (c.primary) {
     root.style.setProperty("--primary", c.primary);
-    // Text on the primary colour: dark where white would not be readable (WCAG contrast 4.5:1).
-    if (whiteIsTooLight(c.primary)) root.style.setProperty("--on-primary", "#111");
+    // Text on the primary colour: white, or dark where white would not be readable (WCAG contrast 4.5:1).
+    root.style.setProperty("--on-primary", whiteIsTooLight(c.primary) ? "#111" : "#fff");
   }
   if (c.secondary) root.style.setProperty("--secondary", c.secondary);
   if (c.bg) root.style.setProperty("--bg", c.bg);

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { resetEnvCache } from "@/env.js";
 import { verifyPassword } from "@/server/auth/password";
 import { getDb } from "@/server/db";
 import { signUpMember } from "@/server/members/members";
@@ -308,6 +309,35 @@ describe("outgoing calls", () => {
     });
     await expect(call).rejects.toMatchObject({ code: "SERVICE_UNAVAILABLE" });
     expect(await db.member.count({ where: { accountId } })).toBe(0);
+  });
+});
+
+describe("a login provider's issuer", () => {
+  it("is refused at save when it is a loopback or private address, naming the field, unless the operator allows them", async () => {
+    const db = await getDb();
+    const owner = await createTestStaff(db, { roles: ["OWNER"], account: accountId });
+    const before = await db.loginProvider.count({ where: { accountId } });
+    process.env.SOCIAL_LOGIN_ALLOW_PRIVATE_URLS = "false";
+    resetEnvCache();
+    try {
+      for (const issuer of [
+        "http://127.0.0.1:4000",
+        "https://localhost",
+        "https://[::ffff:127.0.0.1]",
+        "https://10.0.0.8",
+      ]) {
+        const save = owner.caller.loginProviders.save({ name: "internal", kind: "oidc", issuer, clientIds: ["a"] });
+        await expect(save).rejects.toMatchObject({ code: "UNPROCESSABLE_CONTENT" });
+        await expect(save).rejects.toThrow(/issuer points to .*private or reserved address/);
+      }
+      expect(await db.loginProvider.count({ where: { accountId } })).toBe(before);
+    } finally {
+      process.env.SOCIAL_LOGIN_ALLOW_PRIVATE_URLS = "true";
+      resetEnvCache();
+    }
+    // Allowed by the operator (as these tests are): saved.
+    await owner.caller.loginProviders.save({ name: "internal", kind: "oidc", issuer: op.issuer, clientIds: ["a"] });
+    await owner.caller.loginProviders.delete({ name: "internal" });
   });
 });
 

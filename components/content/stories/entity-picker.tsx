@@ -49,7 +49,7 @@ export function EntityPicker({
             className="inline-flex items-center gap-1 rounded-full bg-gray-100 px-2 py-0.5 text-xs text-gray-800"
           >
             {entity.name}
-            <span className="text-gray-500">({entity.type})</span>
+            <span className="text-gray-600">({entity.type})</span>
             <Button
               variant="ghost"
               size="xs"
@@ -83,7 +83,7 @@ export function EntityPicker({
           ? open.map((entity) => (
               <li key={entity.id}>
                 <Button size="xs" variant="secondary" onClick={() => add(entity)}>
-                  Add {entity.name} <span className="text-gray-500">({entity.type})</span>
+                  Add {entity.name} <span className="text-gray-600">({entity.type})</span>
                 </Button>
               </li>
             ))

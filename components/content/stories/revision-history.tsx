@@ -4,7 +4,8 @@
  * The story's revision history, newest first: one line per save (an editor's autosaves within ten
  * minutes share one). Opening a revision shows, field by field, what that save changed (against the
  * save before it), or how the current version differs from it; "Restore" saves the revision's
- * content as a new version on top of the current one.
+ * content as a new version on top of the current one (on a published story, live at once: the
+ * confirmation says so, ./story-aids.ts).
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -21,8 +22,10 @@ import {
   useConfirm,
 } from "@/components/ui";
 import type { TRevisionKind } from "@/server/publishing/editorial/revisions.schema";
+import type { TStoryStatus } from "@/server/publishing/editorial/stories.schema";
 
 import { FieldDiff } from "./field-diff";
+import { restoreConfirmation } from "./story-aids";
 import { formValuesOf, type FormValues } from "./story-form";
 
 const KIND_LABEL: Record<TRevisionKind, string> = { save: "Saved", autosave: "Autosaved", restore: "Restored" };
@@ -31,12 +34,15 @@ type Compare = "previous" | "current";
 
 export function RevisionHistory({
   storyId,
+  status,
   currentVersion,
   current,
   restoreDisabled,
   onRestore,
 }: {
   storyId: string;
+  /** The story's state: restoring a published story changes what readers see at once. */
+  status: TStoryStatus;
   currentVersion: number;
   /** The current saved version, as the form loads it. */
   current: FormValues;
@@ -150,10 +156,8 @@ export function RevisionHistory({
                 disabled={Boolean(restoreDisabled) || revision.data.version === currentVersion}
                 onClick={async () => {
                   const ok = await confirm({
-                    title: `Restore version ${revision.data.version}?`,
-                    body: "Its content is saved as a new version on top of the current one; nothing is lost, the current version stays in the history.",
-                    confirmLabel: "Restore",
-                    tone: "primary",
+                    ...restoreConfirmation(status, revision.data.version),
+                    tone: status === "PUBLISHED" ? "danger" : "primary",
                   });
                   if (!ok) return;
                   await onRestore(revision.data.id, currentVersion);

@@ -9,10 +9,19 @@
  * cannot enter the document; the unit tests prove that what the schema serialises passes the
  * server's sanitiser unchanged (rich-text-schema.test.ts).
  */
-import type { AnyExtension } from "@tiptap/core";
+import { getMarkRange, type AnyExtension } from "@tiptap/core";
+import Link from "@tiptap/extension-link";
+import { TextSelection, type EditorState, type Transaction } from "@tiptap/pm/state";
 import StarterKit from "@tiptap/starter-kit";
 
 import { checkWebUrl } from "@/server/publishing/cards.schema";
+
+/**
+ * Links end where they end: text typed right after a link is not part of it (`inclusive: false`),
+ * and the right arrow at the end of a paragraph does what it does elsewhere instead of TipTap's
+ * "exit the mark" which writes a space (`exitable: false`).
+ */
+const BoundedLink = Link.extend({ inclusive: () => false, exitable: false });
 
 /** The TipTap extensions of the editor: StarterKit without everything the allow-list lacks. */
 export function richTextExtensions(): AnyExtension[] {
@@ -24,17 +33,20 @@ export function richTextExtensions(): AnyExtension[] {
       strike: false,
       underline: false,
       horizontalRule: false,
-      link: {
-        openOnClick: false,
-        autolink: true,
-        linkOnPaste: true,
-        defaultProtocol: "https",
-        protocols: ["http", "https", "mailto"],
-        // href only: no target, rel or class in the output (the sanitiser would drop them).
-        HTMLAttributes: { target: null, rel: null, class: null },
-        isAllowedUri: (url) => isAllowedLinkHref(url),
-        shouldAutoLink: (url) => isAllowedLinkHref(url),
-      },
+      link: false,
+    }),
+    BoundedLink.configure({
+      openOnClick: false,
+      autolink: true,
+      linkOnPaste: true,
+      defaultProtocol: "https",
+      // No custom schemes: http, https and mailto are linkify's own, and registering a scheme once
+      // linkify has started (the second editor on a page) warns in the console.
+      protocols: [],
+      // href only: no target, rel or class in the output (the sanitiser would drop them).
+      HTMLAttributes: { target: null, rel: null, class: null },
+      isAllowedUri: (url) => isAllowedLinkHref(url),
+      shouldAutoLink: (url) => isAllowedLinkHref(url),
     }),
   ];
 }
@@ -60,6 +72,59 @@ export function linkHrefFromInput(input: string): string | null {
   }
   const result = checkWebUrl(candidate, { mailto: true });
   return result.ok ? result.href : null;
+}
+
+/**
+ * What Apply in the link dialog does, as one transaction: the selection (or, with none, the link
+ * around the caret) links to `href`; with no selection and no link, `text` is inserted as the
+ * link. Afterwards the caret sits right after the link with nothing selected, so typing goes on
+ * in plain text.
+ */
+export function applyLinkTransaction(state: EditorState, href: string, text: string): Transaction {
+  const type = state.schema.marks.link!;
+  const mark = type.create({ href });
+  const { selection } = state;
+  const tr = state.tr;
+  let from = selection.from;
+  let to = selection.to;
+  if (selection.empty) {
+    // Inside a link (as the dialog shows it: at its end, typing is no longer part of it).
+    const around = type.isInSet(selection.$from.marks()) ? getMarkRange(selection.$from, type) : undefined;
+    if (around) {
+      ({ from, to } = around);
+    } else {
+      tr.insertText(text, from);
+      to = from + text.length;
+    }
+  }
+  tr.removeMark(from, to, type).addMark(from, to, mark);
+  tr.setSelection(TextSelection.create(tr.doc, to)).setStoredMarks(
+    (tr.storedMarks ?? tr.doc.resolve(to).marks()).filter((m) => m.type !== type),
+  );
+  return tr;
+}
+
+// ─── The "/" insert menu ─────────────────────────────────────────────────────────────────────
+
+/** What the "/" menu inserts: the blocks the toolbar makes, by name. */
+export const SLASH_ITEMS = [
+  { id: "h2", label: "Heading", hint: "A section heading (h2)" },
+  { id: "h3", label: "Subheading", hint: "A smaller heading (h3)" },
+  { id: "bullets", label: "Bulleted list", hint: "A list with bullets" },
+  { id: "numbers", label: "Numbered list", hint: "A list with numbers" },
+  { id: "quote", label: "Quote", hint: "A quotation, set off" },
+] as const;
+export type SlashItem = (typeof SLASH_ITEMS)[number]["id"];
+
+/**
+ * Whether "/" opens the insert menu here: the caret (nothing selected) in an empty paragraph of
+ * the text itself, not inside a list or quote. Anywhere else "/" is a slash.
+ */
+export function slashMenuOpens(state: EditorState): boolean {
+  const { selection } = state;
+  if (!selection.empty) return false;
+  const { $from } = selection;
+  return $from.depth === 1 && $from.parent.type.name === "paragraph" && $from.parent.content.size === 0;
 }
 
 /**

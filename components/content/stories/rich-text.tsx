@@ -7,14 +7,25 @@
  * server/publishing/editorial/sanitize.ts). Paste from Word and Google Docs is cleaned first.
  *
  * Keyboard: Ctrl/⌘+B bold, +I italic, +K link, +Alt+2/3 headings, +Shift+8 bullets, +Shift+7
- * numbers, +Shift+B quote; the toolbar's buttons say whether they are on (aria-pressed).
+ * numbers, +Shift+B quote; the toolbar's buttons say whether they are on (aria-pressed). "/" in
+ * an empty paragraph opens the insert menu (./slash-menu.tsx).
  */
 import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 
 import { Button, Dialog, FormActions, FormField, Input } from "@/components/ui";
 
-import { cleanPastedHtml, linkHrefFromInput, normaliseEditorHtml, richTextExtensions } from "./rich-text-schema";
+import "./rich-text.css";
+
+import {
+  applyLinkTransaction,
+  cleanPastedHtml,
+  linkHrefFromInput,
+  normaliseEditorHtml,
+  richTextExtensions,
+  slashMenuOpens,
+} from "./rich-text-schema";
+import { SlashMenu, type SlashMenuAt } from "./slash-menu";
 
 export function RichTextEditor({
   value,
@@ -28,6 +39,7 @@ export function RichTextEditor({
   label: string;
 }) {
   const [linkOpen, setLinkOpen] = useState(false);
+  const [slashAt, setSlashAt] = useState<SlashMenuAt | null>(null);
   const onChangeRef = useRef(onChange);
   const lastEmitted = useRef(value);
   useEffect(() => {
@@ -44,14 +56,20 @@ export function RichTextEditor({
         "aria-multiline": "true",
         role: "textbox",
         class:
-          "rich-text min-h-32 rounded-b-md border border-gray-300 bg-white px-3 py-2 text-sm focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none",
+          "rich-text min-h-32 rounded-b-md border border-gray-300 bg-white px-3 py-2 text-base focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none",
         "data-testid": "rich-text",
       },
       transformPastedHTML: cleanPastedHtml,
-      handleKeyDown: (_view, event) => {
+      handleKeyDown: (view, event) => {
         if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "k") {
           event.preventDefault();
           setLinkOpen(true);
+          return true;
+        }
+        if (event.key === "/" && !event.ctrlKey && !event.metaKey && !event.altKey && slashMenuOpens(view.state)) {
+          event.preventDefault();
+          const caret = view.coordsAtPos(view.state.selection.from);
+          setSlashAt({ top: caret.bottom + 4, left: caret.left });
           return true;
         }
         return false;
@@ -77,6 +95,7 @@ export function RichTextEditor({
       <Toolbar editor={editor} onLink={() => setLinkOpen(true)} />
       <EditorContent editor={editor} />
       {editor ? <LinkDialog editor={editor} open={linkOpen} onClose={() => setLinkOpen(false)} /> : null}
+      {editor && slashAt ? <SlashMenu editor={editor} at={slashAt} onClose={() => setSlashAt(null)} /> : null}
     </div>
   );
 }
@@ -210,10 +229,8 @@ function LinkForm({ editor, onClose }: { editor: Editor; onClose: () => void }) 
       setError("Use a web address (https://…) or an email address.");
       return;
     }
-    const chain = editor.chain().focus().extendMarkRange("link");
-    if (editor.state.selection.empty && !editor.isActive("link"))
-      chain.insertContent({ type: "text", text: input.trim(), marks: [{ type: "link", attrs: { href } }] }).run();
-    else chain.setLink({ href }).run();
+    // The caret ends after the link, nothing selected: typing goes on in plain text.
+    editor.view.dispatch(applyLinkTransaction(editor.state, href, input.trim()));
     done();
   };
   // Not a <form>: the editor sits inside the story's form, and forms do not nest.

@@ -22,7 +22,7 @@ import {
   verticalListSortingStrategy,
 } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
-import type { ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 
 /** Announcements for screen readers, by position ("Card 2 moved to position 3 of 4"). */
 function announcements(ids: string[], noun: string): Announcements {
@@ -55,12 +55,16 @@ export function SortableList({
     useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
   );
+  // A stable id: dnd-kit's own counter differs between the server's render and the browser's,
+  // which breaks hydration of the handles' aria-describedby.
+  const id = useId();
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over || active.id === over.id) return;
     onMove(ids.indexOf(String(active.id)), ids.indexOf(String(over.id)));
   };
   return (
     <DndContext
+      id={id}
       sensors={sensors}
       collisionDetection={closestCenter}
       onDragEnd={onDragEnd}

@@ -14,8 +14,8 @@
  *   (./revision-history.tsx), entities and the SEO preview.
  */
 import { useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef } from "react";
 
-import { imageMetadata, ImageUploadButton } from "@/components/content/image-upload";
 import { useTRPC } from "@/components/trpc/react";
 import {
   Alert,
@@ -35,8 +35,12 @@ import { STORY_TEMPLATES, type TStoryEditorView } from "@/server/publishing/edit
 import { CardEditor } from "./card-editor";
 import { ConflictView } from "./conflict-view";
 import { EntityPicker } from "./entity-picker";
+import { HeroImagePanel } from "./hero-image-panel";
+import { ReturnNoteAlert } from "./return-note";
 import { RevisionHistory } from "./revision-history";
 import { SeoPanel } from "./seo-panel";
+import { StoryActionBar } from "./story-action-bar";
+import { isSaveShortcut, lengthText, prePublishChecks, storyLength } from "./story-aids";
 import type { FormValues } from "./story-form";
 import { OrderedPicker, TagPicker } from "./story-pickers";
 import { StoryWorkflow } from "./story-workflow";
@@ -81,19 +85,39 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
     resolveConflict,
     restoreRevision,
   } = draft;
+  const length = useMemo(() => storyLength(values.cards), [values.cards]);
+  const checks = useMemo(() => prePublishChecks(values), [values]);
+  const saveLabel = current ? (dirty ? "Save changes" : "Saved") : "Create draft";
+  // Ctrl+S / ⌘S saves the story (or creates the draft) instead of the browser saving the page.
+  const saveRef = useRef(save);
+  const canSaveRef = useRef(false);
+  useEffect(() => {
+    saveRef.current = save;
+    canSaveRef.current = (!current || dirty) && !conflict && !saving;
+  });
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!isSaveShortcut(event)) return;
+      event.preventDefault();
+      if (canSaveRef.current) saveRef.current("save");
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
   const sections = options?.sections ?? [];
   const authors = options?.authors ?? [];
   const tags = options?.tags ?? [];
 
   return (
     <form
-      className="grid gap-6 lg:grid-cols-[1fr_20rem]"
+      className="grid gap-6 pb-32 lg:grid-cols-[1fr_20rem] lg:pb-0"
       onSubmit={(event) => {
         event.preventDefault();
         save("save");
       }}
     >
       <div className="min-w-0 space-y-6">
+        {current ? <ReturnNoteAlert storyId={current.id} status={current.status} /> : null}
         {conflict ? (
           <ConflictView
             base={baseline}
@@ -125,54 +149,13 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
 
         <Panel title="Cards" padded>
           <CardEditor cards={values.cards} issues={cardIssues} onChange={(cards) => set("cards", cards)} />
+          <p className="mt-3 text-xs text-gray-600" data-testid="story-length" aria-live="off">
+            {lengthText(length)}
+          </p>
         </Panel>
 
         <Panel title="Hero image" padded>
-          <div className="grid gap-3 sm:grid-cols-3">
-            <FormField label="Hero image key" hint="The image's key in the image store; or upload one.">
-              <Input
-                maxLength={500}
-                value={values.heroKey}
-                onChange={(e) => setValues((v) => ({ ...v, heroKey: e.target.value, heroMetadata: null }))}
-                className="font-mono"
-              />
-            </FormField>
-            <FormField label="Hero caption" optional>
-              <Input maxLength={1000} {...text("heroCaption")} />
-            </FormField>
-            <FormField label="Hero attribution" optional>
-              <Input maxLength={500} {...text("heroAttribution")} />
-            </FormField>
-          </div>
-          <ImageUploadButton
-            label="Upload hero image"
-            onUploaded={(image) =>
-              setValues((v) => ({
-                ...v,
-                heroKey: image.key,
-                // A library image brings the alt text kept with it; the editor can change it here.
-                heroMetadata: { ...imageMetadata(image), ...(image.alt ? { alt: image.alt } : {}) },
-              }))
-            }
-          />
-          <FormField
-            label="Hero alt text"
-            optional
-            hint="What the image shows, for readers who cannot see it. Feeds fall back to the caption, then the headline."
-          >
-            <Input
-              maxLength={1000}
-              value={values.heroMetadata?.alt ?? ""}
-              disabled={!values.heroKey}
-              onChange={(e) => {
-                const alt = e.target.value;
-                setValues((v) => {
-                  const { alt: _old, ...rest } = v.heroMetadata ?? {};
-                  return { ...v, heroMetadata: alt ? { ...rest, alt } : Object.keys(rest).length ? rest : null };
-                });
-              }}
-            />
-          </FormField>
+          <HeroImagePanel values={values} setValues={setValues} text={text} />
         </Panel>
 
         <Panel title="SEO" padded>
@@ -181,7 +164,7 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
       </div>
 
       <div className="min-w-0 space-y-6">
-        <StoryWorkflow draft={draft} />
+        <StoryWorkflow draft={draft} checks={checks} />
 
         <div className="space-y-2">
           <p
@@ -206,16 +189,19 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
             </Alert>
           ) : null}
           <ErrorAlert errors={errors} />
-          <Button
-            type="submit"
-            variant="primary"
-            className="w-full"
-            loading={saving}
-            loadingText="Saving…"
-            disabled={(Boolean(current) && !dirty) || Boolean(conflict)}
-          >
-            {current ? (dirty ? "Save changes" : "Saved") : "Create draft"}
-          </Button>
+          {/* On phones Save is in the action bar at the bottom of the screen. */}
+          <div className="hidden lg:block">
+            <Button
+              type="submit"
+              variant="primary"
+              className="w-full"
+              loading={saving}
+              loadingText="Saving…"
+              disabled={(Boolean(current) && !dirty) || Boolean(conflict)}
+            >
+              {saveLabel}
+            </Button>
+          </div>
         </div>
 
         {(
@@ -290,12 +276,14 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
               storyId={current.id}
               currentVersion={current.version}
               current={baseline}
+              status={current.status}
               restoreDisabled={dirty ? "Save or undo your changes first: restoring replaces the form." : null}
               onRestore={restoreRevision}
             />
           </Panel>
         ) : null}
       </div>
+      <StoryActionBar draft={draft} saveLabel={saveLabel} saveText={SAVE_STATE_TEXT[saveState]} />
     </form>
   );
 }

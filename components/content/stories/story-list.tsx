@@ -250,6 +250,8 @@ export function StoryList() {
                 onClick={() => {
                   setSearch("");
                   setPushed("");
+                  // The copy too, at once: a filter picked before the URL comes back builds on the cleared list.
+                  setLocalState(listStateFromParams(new URLSearchParams()));
                   router.replace(pathname, { scroll: false });
                 }}
               >

@@ -4,7 +4,13 @@
 import { Badge } from "@/components/ui";
 import type { TStoryStatus } from "@/server/publishing/editorial/stories.schema";
 
-const TONE = { DRAFT: "gray", SUBMITTED: "amber", APPROVED: "blue", PUBLISHED: "green", RETRACTED: "red" } as const;
+export const STATUS_TONE = {
+  DRAFT: "gray",
+  SUBMITTED: "amber",
+  APPROVED: "blue",
+  PUBLISHED: "green",
+  RETRACTED: "red",
+} as const;
 export const STATUS_LABEL: Record<TStoryStatus, string> = {
   DRAFT: "Draft",
   SUBMITTED: "Submitted",
@@ -16,7 +22,7 @@ export const STATUS_LABEL: Record<TStoryStatus, string> = {
 export function StoryStatus({ status }: { status: TStoryStatus }) {
   return (
     <span data-testid="story-status" data-status={status}>
-      <Badge tone={TONE[status]}>{STATUS_LABEL[status]}</Badge>
+      <Badge tone={STATUS_TONE[status]}>{STATUS_LABEL[status]}</Badge>
     </span>
   );
 }

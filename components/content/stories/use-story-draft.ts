@@ -22,6 +22,7 @@ import { errorCode, errorDetails, serverErrors, useConfirm, useLeaveGuard } from
 import type { TStoryAction, TStoryEditorView } from "@/server/publishing/editorial/stories.schema";
 
 import { splitCardIssues } from "./card-issues";
+import { prePublishChecks, type PublishCheck } from "./story-aids";
 import { newCard } from "./story-elements";
 import { formValuesOf, rebase, toInput, type FormValues } from "./story-form";
 
@@ -109,6 +110,7 @@ export function useStoryDraft(story: TStoryEditorView | null) {
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: trpc.stories.list.queryKey() }),
       queryClient.invalidateQueries({ queryKey: trpc.stories.revisions.queryKey() }),
+      queryClient.invalidateQueries({ queryKey: trpc.stories.returnNote.queryKey() }),
     ]);
   };
   const settle = async (next: TStoryEditorView, message: string | null) => {
@@ -250,7 +252,8 @@ export function useStoryDraft(story: TStoryEditorView | null) {
     void saveOnto(theirs, merged, "save");
   };
 
-  const move = async (action: TStoryAction) => {
+  /** Make a workflow move; `note`: for the writer, with a move back to draft. */
+  const move = async (action: TStoryAction, note?: string) => {
     if (!current) return;
     // Publishing and retracting change what readers see at once: ask first, as Delete does.
     if (action === "publish" || action === "retract") {
@@ -258,7 +261,7 @@ export function useStoryDraft(story: TStoryEditorView | null) {
         action === "publish"
           ? {
               title: `Publish "${current.headline}" now?`,
-              body: "Readers, the API, the feeds and the subscribed webhooks get it at once.",
+              body: publishBody(prePublishChecks(valuesRef.current)),
               confirmLabel: "Publish",
               tone: "primary",
             }
@@ -272,7 +275,7 @@ export function useStoryDraft(story: TStoryEditorView | null) {
     }
     resetErrors();
     setNotice(null);
-    transition.mutate({ id: current.id, version: current.version, action });
+    transition.mutate({ id: current.id, version: current.version, action, ...(note?.trim() ? { note } : {}) });
   };
 
   const openPreview = async () => {
@@ -347,6 +350,13 @@ export function useStoryDraft(story: TStoryEditorView | null) {
     restoreRevision,
     deleteDraft,
   };
+}
+
+/** The Publish confirmation: what publishing does, then what the story still lacks (publishing stays open). */
+function publishBody(checks: PublishCheck[]): string {
+  const now = "Readers, the API, the feeds and the subscribed webhooks get it at once.";
+  if (!checks.length) return now;
+  return `${now} Before you publish, note: ${checks.map((c) => c.message).join(" ")}`;
 }
 
 /** What a write told the webhooks, as the notice after it says it (nothing when it sent no event). */

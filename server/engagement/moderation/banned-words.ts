@@ -1,6 +1,8 @@
 /**
- * An account's banned words (docs/engagement.md, "Moderation settings"): each word or phrase is
- * "reject" (the comment is refused, 400) or "hold" (it waits for a moderator).
+ * An account's banned and suspect words (docs/engagement.md, "Moderation settings"): each word or
+ * phrase is "reject" (the comment is refused, 400), "hold" (it waits for a moderator) or "flag" (a
+ * suspect word: the comment is published, and waits in the moderators' Reported tab until one
+ * decides). The dashboard edits each action's words as a pasted list, one per line.
  *
  * A word matches as a whole word or phrase, after the same normalisation of the text and of the
  * word: Unicode compatibility form (NFKC), accents removed, lower case, the usual leetspeak digits
@@ -8,7 +10,7 @@
  * reduced to one letter ("baaad" → "bad"), and anything that is not a letter or a digit read as a
  * space. So "Sp4mmy Brand" matches "spammy brand", and "cunt" does not match "Scunthorpe".
  */
-export type BannedWordAction = "reject" | "hold";
+export type BannedWordAction = "reject" | "hold" | "flag";
 export type BannedWord = { word: string; action: BannedWordAction };
 
 const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", $: "s" };
@@ -26,7 +28,9 @@ export function normaliseForBannedWords(text: string): string {
   return folded ? ` ${folded} ` : "";
 }
 
-/** The strictest action among the banned words the text contains: "reject", "hold" or null. */
+const STRICTNESS: Record<BannedWordAction, number> = { flag: 1, hold: 2, reject: 3 };
+
+/** The strictest action among the listed words the text contains: "reject", "hold", "flag" or null. */
 export function bannedWordAction(text: string, words: readonly BannedWord[]): BannedWordAction | null {
   if (words.length === 0) return null;
   const haystack = normaliseForBannedWords(text);
@@ -35,7 +39,7 @@ export function bannedWordAction(text: string, words: readonly BannedWord[]): Ba
     const needle = normaliseForBannedWords(word);
     if (!needle || !haystack.includes(needle)) continue;
     if (action === "reject") return "reject";
-    found = "hold";
+    if (found === null || STRICTNESS[action] > STRICTNESS[found]) found = action;
   }
   return found;
 }

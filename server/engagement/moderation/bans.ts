@@ -4,7 +4,8 @@
  *
  * - A ban is active while it is not lifted and its `expiresAt` is null or still to come: bans
  *   expire by time, nothing has to run.
- * - A banned reader's create, edit, hide, reaction and report calls are 403 with a message that
+ * - A banned reader's create, edit, hide, reaction, report, contribution (UGC) and image upload
+ *   calls are 403 with a message that
  *   says until when (assertNotBanned, called by those services).
  * - At most one active ban per reader: banning locks the member row; banning a banned reader
  *   replaces the active ban (the old one is lifted by the new one, both audited). Lifting a ban

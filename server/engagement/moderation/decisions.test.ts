@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { afterEdit, decideAction, type CommentFlags } from "./decisions";
+import { afterEdit, commentVersion, decideAction, stateBefore, type CommentFlags } from "./decisions";
 
 const held: CommentFlags = { moderationState: "UNDECIDED", isPublished: false, isSpam: false, deleted: false };
 
@@ -74,5 +74,70 @@ describe("afterEdit", () => {
       isSpam: true,
       moderationState: "UNDECIDED",
     });
+  });
+});
+
+describe("commentVersion", () => {
+  const base = {
+    moderationState: "REJECTED" as const,
+    isPublished: false,
+    isSpam: false,
+    deletedAt: null,
+    decidedAt: new Date("2026-11-25T10:00:00Z"),
+    editedAt: null,
+  };
+
+  it("changes with every decision, edit and deletion, and only with them", () => {
+    const v = commentVersion(base);
+    expect(commentVersion({ ...base })).toBe(v);
+    expect(commentVersion({ ...base, moderationState: "APPROVED", isPublished: true })).not.toBe(v);
+    expect(commentVersion({ ...base, decidedAt: new Date("2026-11-25T10:00:01Z") })).not.toBe(v);
+    expect(commentVersion({ ...base, editedAt: new Date() })).not.toBe(v);
+    expect(commentVersion({ ...base, deletedAt: new Date() })).not.toBe(v);
+    expect(commentVersion({ ...base, isSpam: true })).not.toBe(v);
+    expect(v.length).toBeLessThanOrEqual(100);
+  });
+});
+
+describe("stateBefore", () => {
+  it("reads the state a decision's audit entry kept", () => {
+    expect(
+      stateBefore({
+        from: "undecided",
+        to: "rejected",
+        published: { from: true, to: false },
+        spam: { from: false, to: false },
+        decidedBefore: { byId: null, at: null },
+        openReports: 3,
+      }),
+    ).toEqual({
+      moderationState: "UNDECIDED",
+      isPublished: true,
+      isSpam: false,
+      decidedById: null,
+      decidedAt: null,
+      openReports: 3,
+    });
+    expect(
+      stateBefore({
+        from: "approved",
+        published: { from: true },
+        spam: { from: false },
+        decidedBefore: { byId: "u1", at: "2026-11-25T10:00:00.000Z" },
+      }),
+    ).toMatchObject({
+      moderationState: "APPROVED",
+      decidedById: "u1",
+      decidedAt: new Date("2026-11-25T10:00:00Z"),
+      openReports: 0,
+    });
+  });
+
+  it("refuses entries written before undo existed, or not by a decision", () => {
+    expect(stateBefore({ from: "undecided", to: "approved", published: { from: false, to: true } })).toBeNull();
+    expect(stateBefore(null)).toBeNull();
+    expect(
+      stateBefore({ from: "nonsense", published: { from: false }, spam: { from: false }, decidedBefore: {} }),
+    ).toBeNull();
   });
 });

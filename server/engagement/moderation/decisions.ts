@@ -94,3 +94,61 @@ export function afterEdit(
   if (state === "APPROVED" && !moderated.isPublished) return { ...moderated, moderationState: "UNDECIDED" };
   return { ...moderated, moderationState: state };
 }
+
+/**
+ * A comment's moderation state as one opaque string (the queue item's `version`): what a
+ * moderator's view of it depends on. Any decision, undo, edit or deletion changes it, so an action
+ * sent with the version the moderator saw is refused when the comment moved since. Reports do not
+ * change it: a new report does not make a decision stale.
+ */
+export function commentVersion(c: {
+  moderationState: CommentModerationState;
+  isPublished: boolean;
+  isSpam: boolean;
+  deletedAt: Date | null;
+  decidedAt: Date | null;
+  editedAt: Date | null;
+}): string {
+  return [
+    c.moderationState.toLowerCase(),
+    c.isPublished ? "p" : "u",
+    c.isSpam ? "s" : "h",
+    c.deletedAt ? `d${c.deletedAt.getTime()}` : "-",
+    c.decidedAt ? c.decidedAt.getTime() : "-",
+    c.editedAt ? c.editedAt.getTime() : "-",
+  ].join(".");
+}
+
+const STATE_OF_WIRE: Record<string, CommentModerationState> = {
+  undecided: "UNDECIDED",
+  approved: "APPROVED",
+  rejected: "REJECTED",
+  spam: "SPAM",
+};
+
+/** What a decision's audit entry says the comment was before it (null: not a decision undo can restore). */
+export function stateBefore(metadata: unknown): {
+  moderationState: CommentModerationState;
+  isPublished: boolean;
+  isSpam: boolean;
+  decidedById: string | null;
+  decidedAt: Date | null;
+  openReports: number;
+} | null {
+  if (!metadata || typeof metadata !== "object") return null;
+  const m = metadata as Record<string, unknown>;
+  const published = m.published as { from?: unknown } | undefined;
+  const spam = m.spam as { from?: unknown } | undefined;
+  const decided = m.decidedBefore as { byId?: unknown; at?: unknown } | undefined;
+  const state = typeof m.from === "string" ? STATE_OF_WIRE[m.from] : undefined;
+  if (!state || typeof published?.from !== "boolean" || typeof spam?.from !== "boolean" || !decided) return null;
+  const at = typeof decided.at === "string" ? new Date(decided.at) : null;
+  return {
+    moderationState: state,
+    isPublished: published.from,
+    isSpam: spam.from,
+    decidedById: typeof decided.byId === "string" ? decided.byId : null,
+    decidedAt: at && !Number.isNaN(at.getTime()) ? at : null,
+    openReports: typeof m.openReports === "number" ? m.openReports : 0,
+  };
+}

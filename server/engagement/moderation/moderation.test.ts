@@ -2,7 +2,14 @@
 import { describe, expect, it } from "vitest";
 
 import { bannedWordAction, normaliseForBannedWords } from "./banned-words";
-import { contentOf, decideModeration, isNewReader, type ModerationSettingsView } from "./moderation";
+import {
+  contentOf,
+  decideModeration,
+  isNewReader,
+  SUSPECT_WORD_REASON,
+  type ModerationSettingsView,
+} from "./moderation";
+import { pastedListOf, wordsOfPastedList, ZBannedWords } from "./settings.schema";
 
 const DEFAULTS: ModerationSettingsView = {
   mode: "post_moderation",
@@ -27,6 +34,41 @@ describe("banned words", () => {
     expect(bannedWordAction("c.u.n.t", words)).toBeNull();
     expect(bannedWordAction("spammy brand and a CUUUNT", words)).toBe("reject");
     expect(bannedWordAction("anything", [{ word: "!!!", action: "reject" }])).toBeNull();
+  });
+
+  it("answer the strictest action found: reject, then hold, then flag (a suspect word)", () => {
+    const words = [
+      { word: "suspect", action: "flag" as const },
+      { word: "held", action: "hold" as const },
+      { word: "refused", action: "reject" as const },
+    ];
+    expect(bannedWordAction("a SUSP3CT word", words)).toBe("flag");
+    expect(bannedWordAction("suspect and held", words)).toBe("hold");
+    expect(bannedWordAction("held, suspect, refused", words)).toBe("reject");
+    expect(bannedWordAction("nothing here", words)).toBeNull();
+  });
+
+  it("read a pasted list: one per line, commas and semicolons too, trimmed, each once", () => {
+    expect(wordsOfPastedList("  spam \r\n\nbuy  now, cheap pills;\nSp4m\n ,, \n")).toEqual([
+      "spam",
+      "buy now",
+      "cheap pills",
+    ]);
+    expect(wordsOfPastedList("")).toEqual([]);
+    const words = [
+      { word: "a", action: "hold" as const },
+      { word: "b", action: "flag" as const },
+      { word: "c", action: "hold" as const },
+    ];
+    expect(pastedListOf(words, "hold")).toBe("a\nc");
+    expect(pastedListOf(words, "reject")).toBe("");
+    // A word in two lists is refused, naming it.
+    const twice = ZBannedWords.safeParse([
+      { word: "spam", action: "hold" },
+      { word: "SPAM", action: "flag" },
+    ]);
+    expect(twice.success).toBe(false);
+    expect(twice.error?.issues[0]).toMatchObject({ path: [1, "word"], message: "is listed twice" });
   });
 });
 
@@ -109,5 +151,23 @@ describe("decideModeration", () => {
     expect(held({ content: content("a widget and a gizmo"), settings: { ...DEFAULTS, bannedWords } })).toEqual({
       reject: true,
     });
+  });
+
+  it("publishes a comment with a suspect word, flagged for a moderator; a hold still holds", () => {
+    const bannedWords = [
+      { word: "gadget", action: "flag" as const },
+      { word: "widget", action: "hold" as const },
+    ];
+    const settings = { ...DEFAULTS, bannedWords };
+    expect(decideModeration({ content: content("a gadget"), reader: OLD, score: CLEAN, settings })).toEqual({
+      reject: false,
+      isPublished: true,
+      isSpam: false,
+      toxicity: 0,
+      reasons: [SUSPECT_WORD_REASON],
+    });
+    expect(
+      decideModeration({ content: content("a gadget widget"), reader: OLD, score: CLEAN, settings }),
+    ).toMatchObject({ isPublished: false, reasons: ["held.banned_word"] });
   });
 });

@@ -4,16 +4,23 @@
  * the scorer's answer.
  *
  * 1. A banned word of action "reject" refuses the comment (400, the word list is never named).
- * 2. Otherwise the comment waits (is_published false) when any of these holds: the account
+ * 2. A suspect word (action "flag") holds nothing: it adds the reason SUSPECT_WORD_REASON, which
+ *    puts the comment in the moderators' Reported tab until one decides.
+ * 3. Otherwise the comment waits (is_published false) when any of these holds: the account
  *    pre-moderates; toxicity ≥ the account's threshold; the scorer says spam; a banned word of
- *    action "hold"; a link (link op, or URL in the text) from a new reader while the account holds
- *    those. It is published otherwise.
+ *    action "hold"; a link (link op, or URL in the text) from a reader without trust (new, or so
+ *    found by the rules) while the account holds those; a rule before publishing holds it
+ *    (rules.ts). It is published otherwise.
  */
 import type { TCommentOp } from "../comments.schema";
 import { bannedWordAction } from "./banned-words";
 import { URL_IN_TEXT } from "./lexicon-scorer";
+import { RULE_REASONS, type RuleOutcome } from "./rules";
 import type { CommentScore, ScorerInput, ScorerReader } from "./scorer";
 import type { TModerationSettings } from "./settings.schema";
+
+/** The reason of a comment published with a suspect word: it waits in the Reported tab until decided. */
+export const SUSPECT_WORD_REASON = "flagged.suspect_word";
 
 /**
  * A reader is new while their first comment in the account is less than `days` old, or while they
@@ -63,8 +70,11 @@ export function decideModeration(args: {
   reader: ScorerReader;
   score: CommentScore;
   settings: ModerationSettingsView;
+  /** The rules' holds (rules.ts applyRules); none when not given. */
+  rules?: RuleOutcome;
 }): ModerationDecision {
   const { content, reader, score, settings } = args;
+  const rules = args.rules ?? { held: [], isSpam: false, isUntrusted: false };
   const banned = bannedWordAction(content.text, settings.bannedWords);
   if (banned === "reject") return { reject: true };
   const held: string[] = [];
@@ -72,14 +82,18 @@ export function decideModeration(args: {
   if (score.toxicity >= settings.toxicityThreshold) held.push("held.toxicity");
   if (score.isSpam) held.push("held.spam");
   if (banned === "hold") held.push("held.banned_word");
-  if (settings.holdLinksFromNewReaders && reader.isNew && content.links.length > 0) {
-    held.push("held.new_reader_link");
+  // A suspect word publishes the comment and puts it before a moderator (the Reported tab).
+  const flagged = banned === "flag" ? [SUSPECT_WORD_REASON] : [];
+  if (settings.holdLinksFromNewReaders && content.links.length > 0) {
+    if (reader.isNew) held.push("held.new_reader_link");
+    else if (rules.isUntrusted) held.push(RULE_REASONS.untrustedLink);
   }
+  held.push(...rules.held);
   return {
     reject: false,
     isPublished: held.length === 0,
-    isSpam: score.isSpam,
+    isSpam: score.isSpam || rules.isSpam,
     toxicity: score.toxicity,
-    reasons: [...score.reasons, ...held],
+    reasons: [...score.reasons, ...flagged, ...held],
   };
 }

@@ -7,21 +7,30 @@ import { z } from "zod";
 
 import { PG_INT_MAX } from "../../params.schema";
 import type { TCommentOp } from "../comments.schema";
+import { QUEUE_ORDERS, QUEUE_VIEWS, ZQueueFilters } from "./queue-filters.schema";
 
-/** The queue's tabs (each a filter; a comment may be in several). */
-export const QUEUE_TABS = ["pending", "reported", "spam", "toxic"] as const;
-export type TQueueTab = (typeof QUEUE_TABS)[number];
+export {
+  DECIDED_VIEWS,
+  QUEUE_TABS,
+  QUEUE_VIEWS,
+  type TDecidedView,
+  type TQueueTab,
+  type TQueueView,
+} from "./queue-filters.schema";
 
 export const QUEUE_PAGE_SIZE = { default: 20, max: 50 };
 
 const zId = z.number().int().min(1).max(PG_INT_MAX);
 
 export const ZQueueInput = z.object({
-  tab: z.enum(QUEUE_TABS).default("pending"),
-  order: z.enum(["newest", "oldest"]).default("newest"),
-  /** From the previous page's nextCursor. */
+  /** A queue tab (undecided comments, by creation) or a decided view (by decision). */
+  tab: z.enum(QUEUE_VIEWS).default("pending"),
+  /** newest: most recent first (created, or decided in a decided view). */
+  order: z.enum(QUEUE_ORDERS).default("newest"),
+  /** From the previous page's nextCursor (with the same tab, order and filters). */
   cursor: z.string().max(200).optional(),
   limit: z.number().int().min(1).max(QUEUE_PAGE_SIZE.max).default(QUEUE_PAGE_SIZE.default),
+  filters: ZQueueFilters.optional(),
 });
 export type TQueueInput = z.input<typeof ZQueueInput>;
 
@@ -59,6 +68,28 @@ export const ZQueueItem = z.object({
   deleted: z.boolean(),
   state: z.enum(MODERATION_STATES),
   reasons: z.array(z.string()),
+  /** Each reason in plain words, in the order of `reasons` (reasons.ts). */
+  explainedReasons: z.array(z.object({ code: z.string(), text: z.string() })),
+  /**
+   * Words of the text that triggered moderation, as offsets (UTF-16) into the comment's text (its
+   * text inserts joined in order): the account's banned words, words of the scorer's lists, spam
+   * phrases and links (reasons.ts).
+   */
+  highlights: z.array(
+    z.object({
+      start: z.number().int(),
+      end: z.number().int(),
+      kind: z.enum(["banned", "toxic", "spam", "link"]),
+      label: z.string(),
+    }),
+  ),
+  /** Who made the current decision (null: undecided, or the staff member is gone). */
+  decidedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
+  /**
+   * The comment's moderation state as loaded, opaque: an action given it back as
+   * `expectedVersion` is refused (409) when the comment changed since.
+   */
+  version: z.string(),
   /** Every report of the comment, and those since the last decision. */
   reportCount: z.number().int(),
   openReports: z.number().int(),
@@ -78,6 +109,9 @@ export const ZQueueCounts = z.object({
   reported: z.number().int(),
   spam: z.number().int(),
   toxic: z.number().int(),
+  approved: z.number().int(),
+  rejected: z.number().int(),
+  marked_spam: z.number().int(),
 });
 export type TQueueCounts = z.output<typeof ZQueueCounts>;
 
@@ -95,6 +129,11 @@ export const ZCommentActionInput = z.object({
    * each other by accident.
    */
   override: z.boolean().default(false),
+  /**
+   * The item's `version` as the moderator saw it: when the comment changed since (another
+   * decision, an edit, a deletion), the action is refused with 409 and nothing is written.
+   */
+  expectedVersion: z.string().min(1).max(100).optional(),
 });
 export type TCommentActionInput = z.input<typeof ZCommentActionInput>;
 
@@ -104,6 +143,14 @@ export const ZCommentActionResult = z.object({
   comment: ZQueueItem,
 });
 export type TCommentActionResult = z.output<typeof ZCommentActionResult>;
+
+/** Undo one's own last decision on a comment, given the version that decision answered. */
+export const ZUndoDecisionInput = z.object({
+  commentId: zId,
+  /** The `comment.version` of the action's result: the undo is refused (409) if anything changed since. */
+  version: z.string().min(1).max(100),
+});
+export type TUndoDecisionInput = z.input<typeof ZUndoDecisionInput>;
 
 // ─── bans ────────────────────────────────────────────────────────────────────────────────────
 

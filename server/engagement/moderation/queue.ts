@@ -5,17 +5,22 @@
  *
  * Tabs (a comment may be in several; deleted comments are in none):
  * - pending: unpublished and UNDECIDED (held by moderation, or sent back by an edit);
- * - reported: reported by readers since the last decision (open_reports > 0);
+ * - reported: reported by readers since the last decision (open_reports > 0), or published with a
+ *   suspect word (moderation.ts SUSPECT_WORD_REASON) and not decided yet;
  * - spam: is_spam and UNDECIDED (the scorer's spam, waiting for a moderator);
  * - toxic: toxicity ≥ the account's threshold and UNDECIDED.
- * Paged by a cursor on (created_at, id), newest or oldest first.
+ * Decided views: approved, rejected, marked_spam (the moderation state), by decided_at.
+ * Filtered and paged by queue-list.ts: a cursor on (created_at, id), or (decided_at, id) in a
+ * decided view, newest or oldest first.
  *
  * Actions (decisions.ts decides, this writes): one transaction each, the comment row locked
  * (FOR UPDATE) while its state is read and changed, so two moderators acting at once are served
  * one after the other: the second sees the first's decision and gets a no-op (same decision) or
  * 409 "already decided" (another one, unless `override`). Each change is audited and resets the
- * open reports; approve emits comment.published when it made the comment visible, delete
- * emits comment.deleted: once, since a no-op writes nothing.
+ * open reports; a decision that made the comment visible emits comment.published, one that hid
+ * it comment.unpublished, delete emits comment.deleted: once, since a no-op writes nothing. An action given the item's
+ * `expectedVersion` is refused (409) when the comment changed since it was loaded; the audit entry
+ * keeps the state before the decision, which undo.ts restores.
  */
 import "server-only";
 
@@ -26,14 +31,17 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import type { Comment, Member, Page, Prisma } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
-import { commentsWritten } from "../comments-cache";
 import type { TCommentOp } from "../comments.schema";
 import { emitCommentEvent } from "../events";
+import { enqueueCommentNotifications } from "../notifications/notify";
+import { countDecisionTerms } from "./adaptive-store";
 import { activeBanOf, activeBanWhere, banView } from "./bans";
-import { decideAction } from "./decisions";
-import { isNewReader } from "./moderation";
+import { commentVersion, decideAction } from "./decisions";
+import { isNewReader, SUSPECT_WORD_REASON } from "./moderation";
 import { requireModerator } from "./moderator";
+import { findQueuePage } from "./queue-list";
 import {
+  QUEUE_VIEWS,
   ZCommentActionInput,
   ZQueueInput,
   type TCommentActionInput,
@@ -42,41 +50,55 @@ import {
   type TQueueInput,
   type TQueueItem,
   type TQueuePage,
-  type TQueueTab,
+  type TQueueView,
   type TReaderHistory,
 } from "./queue.schema";
+import { explainReasons, findHighlights } from "./reasons";
 import { moderationSettingsOf } from "./settings";
 
-type QueueComment = Comment & { page: Page; author: Pick<Member, "id" | "name"> };
+export type QueueComment = Comment & { page: Page; author: Pick<Member, "id" | "name"> };
 
-const INCLUDE = { page: true, author: { select: { id: true, name: true } } } as const;
+export const INCLUDE = { page: true, author: { select: { id: true, name: true } } } as const;
 
-function tabWhere(tab: TQueueTab, accountId: number, threshold: number): Prisma.CommentWhereInput {
+/** What each view holds, for its count (queue-list.ts says the same in SQL for the lists). */
+function tabWhere(tab: TQueueView, accountId: number, threshold: number): Prisma.CommentWhereInput {
   const base = { accountId, deletedAt: null };
   switch (tab) {
     case "pending":
       return { ...base, isPublished: false, moderationState: "UNDECIDED" };
     case "reported":
-      return { ...base, openReports: { gt: 0 } };
+      return {
+        ...base,
+        OR: [
+          { openReports: { gt: 0 } },
+          { moderationState: "UNDECIDED", moderationReasons: { has: SUSPECT_WORD_REASON } },
+        ],
+      };
     case "spam":
       return { ...base, isSpam: true, moderationState: "UNDECIDED" };
     case "toxic":
       return { ...base, toxicity: { gte: threshold }, moderationState: "UNDECIDED" };
+    case "approved":
+      return { ...base, moderationState: "APPROVED", decidedAt: { not: null } };
+    case "rejected":
+      return { ...base, moderationState: "REJECTED", decidedAt: { not: null } };
+    case "marked_spam":
+      return { ...base, moderationState: "SPAM", decidedAt: { not: null } };
   }
 }
 
 // ─── cursor ──────────────────────────────────────────────────────────────────────────────────
 
-function encodeCursor(c: { createdAt: Date; id: number }): string {
-  return Buffer.from(JSON.stringify([c.createdAt.toISOString(), c.id])).toString("base64url");
+function encodeCursor(c: { at: Date; id: number }): string {
+  return Buffer.from(JSON.stringify([c.at.toISOString(), c.id])).toString("base64url");
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: number } {
+function decodeCursor(cursor: string): { at: Date; id: number } {
   try {
     const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [unknown, unknown];
-    const createdAt = new Date(String(at));
-    if (typeof at === "string" && !Number.isNaN(createdAt.getTime()) && Number.isSafeInteger(id)) {
-      return { createdAt, id: id as number };
+    const date = new Date(String(at));
+    if (typeof at === "string" && !Number.isNaN(date.getTime()) && Number.isSafeInteger(id)) {
+      return { at: date, id: id as number };
     }
   } catch {
     // below
@@ -88,15 +110,19 @@ function decodeCursor(cursor: string): { createdAt: Date; id: number } {
 
 // ─── items ───────────────────────────────────────────────────────────────────────────────────
 
-const STATE_WIRE = { UNDECIDED: "undecided", APPROVED: "approved", REJECTED: "rejected", SPAM: "spam" } as const;
+export const STATE_WIRE = { UNDECIDED: "undecided", APPROVED: "approved", REJECTED: "rejected", SPAM: "spam" } as const;
 const REASON_WIRE = { SPAM: "spam", ABUSE: "abuse", OFF_TOPIC: "off_topic", OTHER: "other" } as const;
 
-/** Queue items for comments of one account: reports, the authors' newness and bans, in few queries. */
-async function toItems(db: Db, accountId: number, comments: QueueComment[], now: Date): Promise<TQueueItem[]> {
+/**
+ * Queue items for comments of one account: reports, the authors' newness and bans, who decided,
+ * the reasons in words and the words to highlight, in few queries.
+ */
+export async function toItems(db: Db, accountId: number, comments: QueueComment[], now: Date): Promise<TQueueItem[]> {
   if (comments.length === 0) return [];
   const ids = comments.map((c) => c.id);
   const authors = [...new Set(comments.map((c) => c.authorId))];
-  const [reportGroups, notes, firsts, published, bans] = await Promise.all([
+  const deciders = [...new Set(comments.map((c) => c.decidedById).filter((id): id is string => id !== null))];
+  const [reportGroups, notes, firsts, published, bans, staff, settings] = await Promise.all([
     db.commentReport.groupBy({
       by: ["commentId", "reason"],
       where: { commentId: { in: ids } },
@@ -119,7 +145,12 @@ async function toItems(db: Db, accountId: number, comments: QueueComment[], now:
       _count: { _all: true },
     }),
     db.commentBan.findMany({ where: { accountId, memberId: { in: authors }, ...activeBanWhere(now) } }),
+    deciders.length
+      ? db.adminUser.findMany({ where: { id: { in: deciders }, accountId }, select: { id: true, name: true } })
+      : Promise.resolve([]),
+    moderationSettingsOf(db, accountId),
   ]);
+  const staffName = new Map(staff.map((s) => [s.id, s.name]));
   const firstAt = new Map(firsts.map((g) => [g.authorId, g._min.createdAt]));
   const publishedCount = new Map(published.map((g) => [g.authorId, g._count._all]));
   const bannedUntil = new Map<number, Date | "forever">();
@@ -130,9 +161,11 @@ async function toItems(db: Db, accountId: number, comments: QueueComment[], now:
   }
   return comments.map((c) => {
     const groups = reportGroups.filter((g) => g.commentId === c.id);
+    const ops = (c.body as { ops?: TCommentOp[] }).ops ?? [];
+    const deciderName = c.decidedById ? staffName.get(c.decidedById) : undefined;
     return {
       id: c.id,
-      ops: (c.body as { ops?: TCommentOp[] }).ops ?? [],
+      ops,
       page: { id: c.page.id, url: c.page.url, headline: c.page.headline },
       parentCommentId: c.parentCommentId,
       author: {
@@ -152,6 +185,13 @@ async function toItems(db: Db, accountId: number, comments: QueueComment[], now:
       deleted: c.deletedAt !== null,
       state: STATE_WIRE[c.moderationState],
       reasons: c.moderationReasons,
+      explainedReasons: explainReasons(c.moderationReasons, {
+        toxicity: c.toxicity,
+        threshold: settings.toxicityThreshold,
+      }),
+      highlights: findHighlights({ ops, reasons: c.moderationReasons, bannedWords: settings.bannedWords }),
+      decidedBy: c.decidedById && deciderName !== undefined ? { id: c.decidedById, name: deciderName } : null,
+      version: commentVersion(c),
       reportCount: groups.reduce((sum, g) => sum + g._count._all, 0),
       openReports: c.openReports,
       reportReasons: groups
@@ -179,31 +219,22 @@ export async function listModerationQueue(
   const input = parseInput(ZQueueInput, args.input);
   const accountId = args.actor.accountId;
   const { toxicityThreshold } = await moderationSettingsOf(db, accountId);
-  const dir = input.order === "newest" ? "desc" : "asc";
-  const after = input.cursor ? decodeCursor(input.cursor) : null;
-  const cmp = input.order === "newest" ? "lt" : "gt";
-  const where: Prisma.CommentWhereInput = {
-    ...tabWhere(input.tab, accountId, toxicityThreshold),
-    ...(after
-      ? {
-          AND: [
-            {
-              OR: [{ createdAt: { [cmp]: after.createdAt } }, { createdAt: after.createdAt, id: { [cmp]: after.id } }],
-            },
-          ],
-        }
-      : {}),
-  };
-  const rows = await db.comment.findMany({
-    where,
-    orderBy: [{ createdAt: dir }, { id: dir }],
-    take: input.limit + 1,
-    include: INCLUDE,
+  const rows = await findQueuePage(db, {
+    accountId,
+    view: input.tab,
+    order: input.order,
+    filters: input.filters ?? {},
+    after: input.cursor ? decodeCursor(input.cursor) : null,
+    limit: input.limit,
+    threshold: toxicityThreshold,
   });
   const page = rows.slice(0, input.limit);
   const last = page[page.length - 1];
+  const found = await db.comment.findMany({ where: { id: { in: page.map((r) => r.id) } }, include: INCLUDE });
+  const byId = new Map(found.map((c) => [c.id, c]));
+  const comments = page.map((r) => byId.get(r.id)).filter((c): c is QueueComment => c !== undefined);
   return {
-    items: await toItems(db, accountId, page, args.now),
+    items: await toItems(db, accountId, comments, args.now),
     nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null,
   };
 }
@@ -213,18 +244,46 @@ export async function moderationQueueCounts(db: Db, args: { actor: StaffActor })
   requireModerator(args.actor);
   const accountId = args.actor.accountId;
   const { toxicityThreshold } = await moderationSettingsOf(db, accountId);
-  const [pending, reported, spam, toxic] = await Promise.all(
-    (["pending", "reported", "spam", "toxic"] as const).map((tab) =>
-      db.comment.count({ where: tabWhere(tab, accountId, toxicityThreshold) }),
+  const counts = await Promise.all(
+    QUEUE_VIEWS.map(
+      async (view) => [view, await db.comment.count({ where: tabWhere(view, accountId, toxicityThreshold) })] as const,
     ),
   );
-  return { pending: pending!, reported: reported!, spam: spam!, toxic: toxic! };
+  return Object.fromEntries(counts) as TQueueCounts;
 }
 
 // ─── actions ─────────────────────────────────────────────────────────────────────────────────
 
-const visible = (c: Pick<Comment, "isPublished" | "isSpam" | "deletedAt">) =>
+export const visible = (c: Pick<Comment, "isPublished" | "isSpam" | "deletedAt">) =>
   c.isPublished && !c.isSpam && c.deletedAt === null;
+
+/**
+ * A moderator's change that made a comment visible emits comment.published; one that hid a
+ * visible comment (a reject or spam decision, or undoing an approval) emits comment.unpublished.
+ * In the change's transaction, so once per change.
+ */
+export async function announceVisibilityChange(
+  tx: Db,
+  args: { before: Comment; after: Comment & { page: Page }; moderatorId: string; now: Date },
+): Promise<void> {
+  const { before, after } = args;
+  if (visible(before) === visible(after)) return;
+  await emitCommentEvent(tx, {
+    name: visible(after) ? "comment.published" : "comment.unpublished",
+    comment: after,
+    page: after.page,
+    occurredAt: args.now,
+    extra: { moderator_id: args.moderatorId },
+  });
+}
+
+/** The comment of the account, locked for the rest of `tx` (404 when the account has no such comment). */
+export async function lockComment(tx: Db, accountId: number, commentId: number) {
+  const locked = await tx.$queryRaw<{ id: number }[]>`
+    SELECT id FROM comments WHERE id = ${commentId} AND account_id = ${accountId} FOR UPDATE`;
+  if (locked.length === 0) throw new AppError("NOT_FOUND", "Comment not found.");
+  return tx.comment.findUniqueOrThrow({ where: { id: commentId }, include: INCLUDE });
+}
 
 /** Approve, reject, delete, mark spam or not spam one comment of the actor's account. */
 export async function moderateComment(
@@ -235,10 +294,14 @@ export async function moderateComment(
   requireModerator(actor);
   const input = parseInput(ZCommentActionInput, args.input);
   const { changed, comment } = await withTransaction(db, async (tx) => {
-    const locked = await tx.$queryRaw<{ id: number }[]>`
-      SELECT id FROM comments WHERE id = ${input.commentId} AND account_id = ${actor.accountId} FOR UPDATE`;
-    if (locked.length === 0) throw new AppError("NOT_FOUND", "Comment not found.");
-    const before = await tx.comment.findUniqueOrThrow({ where: { id: input.commentId }, include: INCLUDE });
+    const before = await lockComment(tx, actor.accountId, input.commentId);
+    if (input.expectedVersion !== undefined && input.expectedVersion !== commentVersion(before)) {
+      throw new AppError(
+        "CONFLICT",
+        `This comment changed since the list was loaded: it is now ${stateInWords(before)}. Reload to see it as it is, then decide again.`,
+        { details: [{ field: "expectedVersion", issue: "is not the comment's current version" }] },
+      );
+    }
     const outcome = decideAction(
       {
         moderationState: before.moderationState,
@@ -263,7 +326,8 @@ export async function moderateComment(
       },
       include: INCLUDE,
     });
-    commentsWritten(tx, actor.accountId);
+    // The adaptive layer counts the decision (adaptive-store.ts): the comment's terms for its outcome.
+    await countDecisionTerms(tx, after);
     await recordAudit(tx, {
       actor,
       action: `comment.${input.action}`,
@@ -275,21 +339,22 @@ export async function moderateComment(
         from: STATE_WIRE[before.moderationState],
         to: STATE_WIRE[after.moderationState],
         published: { from: before.isPublished, to: after.isPublished },
+        spam: { from: before.isSpam, to: after.isSpam },
+        // The decision this one replaced: undo.ts restores it.
+        decidedBefore: {
+          byId: before.decidedById,
+          at: before.decidedAt?.toISOString() ?? null,
+        },
         ...(input.override ? { override: true } : {}),
+        ...(input.expectedVersion !== undefined ? { changedFromView: true } : {}),
         ...(before.openReports ? { openReports: before.openReports } : {}),
       },
       ip: args.ip,
       now,
     });
-    if (input.action === "approve" && !visible(before) && visible(after)) {
-      await emitCommentEvent(tx, {
-        name: "comment.published",
-        comment: after,
-        page: after.page,
-        occurredAt: now,
-        extra: { moderator_id: actor.id },
-      });
-    }
+    if (!remove) await announceVisibilityChange(tx, { before, after, moderatorId: actor.id, now });
+    // notifications: the held comment's author hears the decision; a reply or mention it published is told
+    await enqueueCommentNotifications(tx, { comment: after, before, now });
     if (remove) {
       await emitCommentEvent(tx, {
         name: "comment.deleted",
@@ -303,6 +368,15 @@ export async function moderateComment(
   });
   const [item] = await toItems(db, actor.accountId, [comment], now);
   return { changed, comment: item! };
+}
+
+/** A comment's state as a moderator says it ("rejected and unpublished"). */
+export function stateInWords(c: Pick<Comment, "moderationState" | "isPublished" | "deletedAt">): string {
+  if (c.deletedAt) return "deleted";
+  const state = { UNDECIDED: "undecided", APPROVED: "approved", REJECTED: "rejected", SPAM: "marked spam" }[
+    c.moderationState
+  ];
+  return `${state} and ${c.isPublished ? "published" : "unpublished"}`;
 }
 
 // ─── a reader's history ──────────────────────────────────────────────────────────────────────

@@ -25,9 +25,26 @@ export function setCommentScorer(scorer: CommentScorer | null): void {
   current = scorer ?? lexiconScorer;
 }
 
+/** The scorer registered at start-up (the lexicon scorer unless another one was). */
+export function registeredScorer(): CommentScorer {
+  return current;
+}
+
 /** The registered scorer's answer, or the lexicon scorer's when it fails. */
-export async function scoreComment(input: ScorerInput, options: { timeoutMs?: number } = {}): Promise<CommentScore> {
-  const scorer = current;
+export function scoreComment(input: ScorerInput, options: { timeoutMs?: number } = {}): Promise<CommentScore> {
+  return scoreWith(current, input, options);
+}
+
+/**
+ * `scorer`'s answer, or the lexicon scorer's (reason "scorer.fallback") when it throws, answers
+ * something that is not a CommentScore or takes longer than `timeoutMs` (SCORER_TIMEOUT_MS): the
+ * registered scorer's, and the external scorer's over HTTP (http-scorer.ts).
+ */
+export async function scoreWith(
+  scorer: CommentScorer,
+  input: ScorerInput,
+  options: { timeoutMs?: number } = {},
+): Promise<CommentScore> {
   if (scorer === lexiconScorer) return lexiconScorer.score(input);
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {

@@ -33,12 +33,20 @@ export type ScorerInput = {
   reader: ScorerReader;
 };
 
+/** The categories of toxicity a scorer may score (docs/moderation.md). */
+export const TOXIC_CATEGORIES = ["insult", "threat", "identity_attack", "obscenity", "self_harm_incitement"] as const;
+export type ToxicCategory = (typeof TOXIC_CATEGORIES)[number];
+
 export type CommentScore = {
   /** 0 to 100 (spec: comment.toxicity, a percentage). */
   toxicity: number;
   isSpam: boolean;
   /** Short codes for moderators ("toxicity.insult", "spam.many_links"…), never the words matched. */
   reasons: string[];
+  /** 0 to 100, how much like spam (optional: isSpam is what holds a comment). */
+  spam?: number;
+  /** Each category's own score, 0 to 100 (optional; toxicity is what holds a comment). */
+  categories?: Partial<Record<ToxicCategory, number>>;
 };
 
 export interface CommentScorer {
@@ -48,8 +56,11 @@ export interface CommentScorer {
 }
 
 /** What a scorer must answer; anything else is treated as a failure (the lexicon scorer answers instead). */
+const ZPercentage = z.number().min(0).max(100);
 export const ZCommentScore = z.object({
-  toxicity: z.number().min(0).max(100),
+  toxicity: ZPercentage,
   isSpam: z.boolean(),
   reasons: z.array(z.string().max(100)).max(50),
+  spam: ZPercentage.optional(),
+  categories: z.object(Object.fromEntries(TOXIC_CATEGORIES.map((c) => [c, ZPercentage.optional()]))).optional(),
 });

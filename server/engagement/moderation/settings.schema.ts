@@ -8,7 +8,7 @@ import { z } from "zod";
 import { normaliseForBannedWords } from "./banned-words";
 
 export const MODERATION_MODES = ["post_moderation", "pre_moderation"] as const;
-export const BANNED_WORD_ACTIONS = ["reject", "hold"] as const;
+export const BANNED_WORD_ACTIONS = ["reject", "hold", "flag"] as const;
 export const BANNED_WORDS_MAX = 500;
 
 /** What an account has until someone changes it. */
@@ -19,6 +19,12 @@ export const MODERATION_DEFAULTS = {
   holdLinksFromNewReaders: true,
   guestCommentsAllowed: false,
   confidentialCommentsAllowed: true,
+  preModerateUntilApproved: 0,
+  trustRejectionRate: 0,
+  trustWindowDays: 30,
+  trustMinDecisions: 5,
+  repeatedPostWindowMinutes: 0,
+  holdDisposableEmails: false,
 } as const satisfies TModerationSettings;
 
 export const ZBannedWord = z.object({
@@ -30,6 +36,8 @@ export const ZBannedWord = z.object({
     .refine((word) => normaliseForBannedWords(word) !== "", "must contain a letter or a digit"),
   action: z.enum(BANNED_WORD_ACTIONS),
 });
+
+export type TBannedWord = z.output<typeof ZBannedWord>;
 
 /** Banned words: each word once (compared as they are matched, so "Sp4m" and "spam" are one). */
 export const ZBannedWords = z
@@ -49,9 +57,19 @@ export const ZModerationSettings = z.object({
   /** Comments scoring at least this (0 to 100) wait for a moderator. */
   toxicityThreshold: z.number().int("must be a whole number").min(1).max(100),
   bannedWords: ZBannedWords,
+  /** Links wait when the reader has no trust: new, still pre-moderated, or untrusted (rules.ts). */
   holdLinksFromNewReaders: z.boolean(),
   guestCommentsAllowed: z.boolean(),
   confidentialCommentsAllowed: z.boolean(),
+  /** A reader's comments wait until this many of theirs are published (0: off). */
+  preModerateUntilApproved: z.number().int("must be a whole number").min(0).max(100),
+  /** Percent of a reader's decided comments rejected in the window at which they lose trust (0: off). */
+  trustRejectionRate: z.number().int("must be a whole number").min(0).max(100),
+  trustWindowDays: z.number().int("must be a whole number").min(1).max(365),
+  trustMinDecisions: z.number().int("must be a whole number").min(1).max(1000),
+  /** The same text by the same reader on another page within this many minutes is spam (0: off). */
+  repeatedPostWindowMinutes: z.number().int("must be a whole number").min(0).max(10_080),
+  holdDisposableEmails: z.boolean(),
 });
 export type TModerationSettings = z.output<typeof ZModerationSettings>;
 
@@ -67,3 +85,45 @@ export const ZUpdateModerationSettingsResult = z.object({
   changed: z.array(z.string()),
   settings: ZModerationSettingsView,
 });
+
+/**
+ * The words of a pasted list: one word or phrase per line (commas and semicolons also separate),
+ * trimmed, empty entries dropped, each once as the lists compare them (the first spelling kept).
+ */
+export function wordsOfPastedList(text: string): string[] {
+  const seen = new Set<string>();
+  const words: string[] = [];
+  for (const raw of text.split(/[\n\r,;]+/)) {
+    const word = raw.trim().replace(/\s+/g, " ");
+    if (!word) continue;
+    const key = normaliseForBannedWords(word) || word;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    words.push(word);
+  }
+  return words;
+}
+
+/** The words of one action, as a pasted list shows them (one per line). */
+export function pastedListOf(words: readonly TBannedWord[], action: TBannedWord["action"]): string {
+  return words
+    .filter((w) => w.action === action)
+    .map((w) => w.word)
+    .join("\n");
+}
+
+/** The first word found in two of the pasted lists (as the lists compare words), with both lists' names. */
+export function wordInTwoLists(
+  lists: readonly { name: string; text: string }[],
+): { word: string; lists: [string, string] } | null {
+  const seen = new Map<string, string>();
+  for (const list of lists) {
+    for (const word of wordsOfPastedList(list.text)) {
+      const key = normaliseForBannedWords(word) || word;
+      const first = seen.get(key);
+      if (first !== undefined && first !== list.name) return { word, lists: [first, list.name] };
+      seen.set(key, list.name);
+    }
+  }
+  return null;
+}

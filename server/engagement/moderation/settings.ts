@@ -11,7 +11,7 @@ import "server-only";
 
 import { recordAudit } from "../../audit/audit-log";
 import type { StaffActor } from "../../auth/actor";
-import { invalidateCaches, ProcessCache } from "../../cache/process-cache";
+import { ProcessCache } from "../../cache/process-cache";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import type { CommentModerationSettings } from "../../generated/prisma/client";
@@ -39,6 +39,12 @@ function viewOf(row: CommentModerationSettings | null): TModerationSettingsView 
     holdLinksFromNewReaders: row.holdLinksFromNewReaders,
     guestCommentsAllowed: row.guestCommentsAllowed,
     confidentialCommentsAllowed: row.confidentialCommentsAllowed,
+    preModerateUntilApproved: row.preModerateUntilApproved,
+    trustRejectionRate: row.trustRejectionRate,
+    trustWindowDays: row.trustWindowDays,
+    trustMinDecisions: row.trustMinDecisions,
+    repeatedPostWindowMinutes: row.repeatedPostWindowMinutes,
+    holdDisposableEmails: row.holdDisposableEmails,
     updatedAt: row.updatedAt,
   };
 }
@@ -92,6 +98,12 @@ export async function updateModerationSettings(
       holdLinksFromNewReaders: next.holdLinksFromNewReaders,
       guestCommentsAllowed: next.guestCommentsAllowed,
       confidentialCommentsAllowed: next.confidentialCommentsAllowed,
+      preModerateUntilApproved: next.preModerateUntilApproved,
+      trustRejectionRate: next.trustRejectionRate,
+      trustWindowDays: next.trustWindowDays,
+      trustMinDecisions: next.trustMinDecisions,
+      repeatedPostWindowMinutes: next.repeatedPostWindowMinutes,
+      holdDisposableEmails: next.holdDisposableEmails,
       updatedAt: now,
     };
     const row = await tx.commentModerationSettings.upsert({
@@ -99,7 +111,6 @@ export async function updateModerationSettings(
       create: { accountId: actor.accountId, ...data },
       update: data,
     });
-    await invalidateCaches(tx, "moderation");
     await recordAudit(tx, {
       actor,
       action: "comment_moderation.update",

@@ -13,6 +13,9 @@ import { createTestStaff } from "@/server/testing/staff";
 
 import { moderateWriting, readerHistory } from "./writing";
 
+/** What the rules read, when no rule asks for anything. */
+const NO_RULE_READS = { decisionsInWindow: 0, rejectionsInWindow: 0, lastOnPageAt: null, textsElsewhere: [] };
+
 const ADA: ApiUser = { id: "ada", name: "Ada", email: null, avatarUrl: null, provider: null };
 
 async function setup() {
@@ -59,14 +62,14 @@ describe("readerHistory", () => {
     const s = await setup();
     const now = new Date("2026-11-25T10:00:00Z");
     const first = await historyRead(s, now);
-    expect(first.history).toEqual({ firstCommentAt: null, publishedComments: 0, ban: null });
+    expect(first.history).toEqual({ firstCommentAt: null, publishedComments: 0, ban: null, ...NO_RULE_READS });
     const again = await historyRead(s, now);
     expect(again.member.id).toBe(first.member.id);
-    expect(again.history).toEqual({ firstCommentAt: null, publishedComments: 0, ban: null });
+    expect(again.history).toEqual({ firstCommentAt: null, publishedComments: 0, ban: null, ...NO_RULE_READS });
     // Claims that changed are written in a transaction; the history is the same member's.
     const renamed = await historyRead(s, now, { ...ADA, name: "Ada L." });
     expect(renamed.member).toMatchObject({ id: first.member.id, name: "Ada L." });
-    expect(renamed.history).toEqual({ firstCommentAt: null, publishedComments: 0, ban: null });
+    expect(renamed.history).toEqual({ firstCommentAt: null, publishedComments: 0, ban: null, ...NO_RULE_READS });
   });
 
   it("counts the account's published comments, not held, deleted or another account's, and the first one's time", async () => {
@@ -83,6 +86,7 @@ describe("readerHistory", () => {
       firstCommentAt: new Date("2026-11-19T08:00:00Z"),
       publishedComments: 2,
       ban: null,
+      ...NO_RULE_READS,
     });
   });
 

@@ -207,6 +207,42 @@ describe("story revisions", () => {
     ]);
   });
 
+  it("restoring a revision of a published story changes the live story at once (the editor's confirmation says so)", async () => {
+    const { db, account, actor, ctx } = await setup();
+    const { story } = await createStory(db, {
+      ...ctx(),
+      input: { headline: "Live original", cards: textCards("Old") },
+    });
+    const id = story.id;
+    let version = story.version;
+    for (const action of ["submit", "approve", "publish"] as const)
+      ({
+        story: { version },
+      } = await transitionStory(db, { ...ctx(1), input: { id, version, action } }));
+    const edited = await updateStory(db, {
+      ...ctx(2),
+      input: { id, version, headline: "Live edited", cards: textCards("New") },
+    });
+    expect(edited).toMatchObject({ event: "story-update", story: { status: "PUBLISHED" } });
+    const original = (await listRevisions(db, { actor, storyId: id })).items.find(
+      (r) => r.headline === "Live original",
+    );
+    const restored = await restoreRevision(db, {
+      ...ctx(3),
+      input: { storyId: id, revisionId: original!.id, version: edited.story.version },
+    });
+    // No draft in between: the published story itself now holds the restored content, and
+    // the content API's receivers hear of it as an update.
+    expect(restored).toMatchObject({
+      event: "story-update",
+      story: { status: "PUBLISHED", headline: "Live original" },
+    });
+    const loaded = await db.story.findUniqueOrThrow({ where: { id }, include: STORY_INCLUDE });
+    const wire = storyToWire(loaded, { publisherId: account.id, siteUrl: "https://news.example.com" });
+    expect(wire).toMatchObject({ headline: "Live original" });
+    expect(wire).toMatchObject({ cards: [{ "story-elements": [{ text: "<p>Old</p>" }] }] });
+  });
+
   it("keeps other accounts out: their story's revisions are NOT_FOUND", async () => {
     const { db, ctx } = await setup();
     const { story } = await createStory(db, { ...ctx(), input: { headline: "Mine" } });

@@ -195,11 +195,32 @@ export const ZUpdateStoryInput = ZStoryFields.partial().extend({
 });
 export type TUpdateStoryInput = z.input<typeof ZUpdateStoryInput>;
 
+/** A note to the writer may go with a move back to draft (reject, back-to-draft) only. */
+export const RETURN_NOTE_MAX = 2000;
+
 export const ZTransitionStoryInput = z.object({
   id: z.uuid(),
   version: z.number().int().positive(),
   action: ZStoryAction,
+  /** Why the story goes back to draft, for its writer (moves back to draft only; empty: none). */
+  note: z
+    .string()
+    .trim()
+    .max(RETURN_NOTE_MAX, `The note is at most ${RETURN_NOTE_MAX} characters.`)
+    .optional()
+    .transform((v) => v || undefined),
 });
+
+/** The note left with the story's latest move back to draft, while it is a draft. */
+export const ZReturnNote = z.object({
+  note: z.string(),
+  /** The name of who sent it back; null when they are no longer on the staff. */
+  by: z.string().nullable(),
+  at: z.date(),
+  action: z.enum(["reject", "back-to-draft"]),
+});
+export type TReturnNote = z.infer<typeof ZReturnNote>;
+export const ZReturnNoteInput = z.object({ storyId: z.uuid() });
 export type TTransitionStoryInput = z.input<typeof ZTransitionStoryInput>;
 
 /**

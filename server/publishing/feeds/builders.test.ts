@@ -149,6 +149,8 @@ describe("RSS document", () => {
     expect(html).not.toMatch(/<script|onclick|style=|evil/);
     expect(html).toContain('src="https://images.example.com/demo/photo%20one.png"');
     expect(html).toContain("https://www.youtube.com/embed/dQw4w9WgXcQ");
+    // Every frame has a title (WCAG 4.1.2): the preview and the RSS body use this renderer.
+    expect(html).toMatch(/<iframe[^>]* title="YouTube video"/);
     expect(html).toContain("https://twitter.com/i/status/20");
   });
 });

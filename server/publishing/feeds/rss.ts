@@ -75,7 +75,7 @@ export const HTML_RENDERER: ElementRenderer = {
         : ""
     }</figure>`,
   youtube: (video) =>
-    `<figure><iframe${attrs({ src: `https://www.youtube.com/embed/${video.id}`, width: 560, height: 315, frameborder: 0, allowfullscreen: "true" })}></iframe><figcaption><a${attrs({ href: video.url })}>${escapeXml(video.url)}</a></figcaption></figure>`,
+    `<figure><iframe${attrs({ src: `https://www.youtube.com/embed/${video.id}`, width: 560, height: 315, frameborder: 0, allowfullscreen: "true", title: "YouTube video" })}></iframe><figcaption><a${attrs({ href: video.url })}>${escapeXml(video.url)}</a></figcaption></figure>`,
   tweet: (tweet) =>
     `<blockquote class="twitter-tweet"><a${attrs({ href: tweet.url })}>${escapeXml(tweet.url)}</a></blockquote>`,
 };

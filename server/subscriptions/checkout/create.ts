@@ -32,6 +32,7 @@ import { paymentAdapterFor } from "../payments/registry";
 import { loadSubscriber, resolveSubscriberCreated } from "../subscribers";
 import { normaliseIdentityValue } from "../subscribers.schema";
 import { emitSubscriberCreated, emitSubscriptionEvent, loadSubscriptionWire } from "../subscription-view";
+import { claimTheTrial } from "../trial-history";
 import { trialRefundJob, trialRefundKey } from "../trial-refund";
 import { bindingOf, CREATED_BY, findBuyer, resolveBuyer, type CheckoutWho } from "./buyer";
 import type { CheckoutRequest } from "./request";
@@ -209,6 +210,7 @@ export async function createSubscription(
         }
 
         if (terms.coupon) await redeemCoupon(tx, { accountId, couponId: terms.coupon.id, memberId: member.id, now });
+        if (terms.trial) await claimTheTrial(tx, accountId, holder.id);
 
         const t = timing(terms, now);
         const row = await tx.subscription.create({

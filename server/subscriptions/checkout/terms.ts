@@ -28,6 +28,7 @@ import {
 import { getSubscriberMetadata, resolveSubscriber } from "../subscribers";
 import { normaliseIdentityValue } from "../subscribers.schema";
 import { addDuration } from "../subscription-state";
+import { earlierTrialOf } from "../trial-history";
 import { bindingOf, CREATED_BY, preferredIdentityOf, type CheckoutWho } from "./buyer";
 import type { CheckoutRequest } from "./request";
 
@@ -239,6 +240,8 @@ export async function computeTerms(
 
   // Gift: a recipient other than the buyer (resolved, or created, at create).
   let gift: AttemptTerms["gift"] = null;
+  // Who will hold the subscription, when known: the buyer, or a gift's recipient.
+  let holder = member;
   if (req.gift) {
     const r = req.gift.recipient;
     if (!r) throw unprocessable("recipient_subscriber", "is required for a gift");
@@ -260,6 +263,7 @@ export async function computeTerms(
     )
       throw unprocessable("recipient_subscriber", "must differ from the gifter");
     gift = { recipient, custom_message: req.gift.customMessage };
+    holder = recipientMember;
   }
 
   // Coupon (not on campaign contributions).
@@ -296,7 +300,8 @@ export async function computeTerms(
   // Trial.
   let trial: AttemptTerms["trial"] = null;
   if (trialPlan) {
-    const t = trialTerms(trialPlan, req.trial, now);
+    const earlier = holder && req.trial.trial_period !== false ? await earlierTrialOf(db, accountId, holder.id) : null;
+    const t = trialTerms(trialPlan, req.trial, now, earlier);
     assertNone(t.problems);
     trial = t.trial;
   } else if (req.trial.trial_period === true || req.trial.trial_period_length !== undefined) {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { StaffActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { createPreviewLink } from "../../publishing/editorial/preview";
+import { getReturnNote } from "../../publishing/editorial/return-note";
 import { getRevision, listRevisions } from "../../publishing/editorial/revisions";
 import {
   ZPreviewLink,
@@ -21,6 +22,8 @@ import { cancelStoryPublication, scheduleStoryPublication } from "../../publishi
 import {
   ZCreateStoryInput,
   ZDeleteStoryInput,
+  ZReturnNote,
+  ZReturnNoteInput,
   ZScheduleStoryInput,
   ZStoryEditorView,
   ZStoryEntityChoices,
@@ -124,6 +127,12 @@ export const storiesRouter = createTRPCRouter({
 
   /** Save a revision's content on top of the current version (which the caller must have: CONFLICT otherwise). */
   restoreRevision: storyWrite(ZRestoreRevisionInput, restoreRevision),
+
+  /** The note left for the writer with the story's move back to draft, while it is a draft (null: none). */
+  returnNote: editorProcedure
+    .input(ZReturnNoteInput)
+    .output(ZReturnNote.nullable())
+    .query(({ ctx, input }) => getReturnNote(ctx.db, { actor: ctx.actor, storyId: input.storyId })),
 
   /** A private link to the story's current saved state (plain and AMP), working for 24 hours. */
   previewLink: editorProcedure

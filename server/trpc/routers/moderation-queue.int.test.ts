@@ -13,7 +13,7 @@ import { getDb } from "../../db";
 import type { Db } from "../../db/client";
 import { createComment, editComment, hideComment, listComments, pageCommentCounts } from "../../engagement/comments";
 import { addReaction } from "../../engagement/reactions";
-import { pageId } from "../../testing/engagement";
+import { builtInToxicity, pageId } from "../../testing/engagement";
 import { runJobsNow, testJobDeps } from "../../testing/jobs";
 import { createTestPublisher } from "../../testing/publishing-factories";
 import { createTestStaff, trpcCodeOf } from "../../testing/staff";
@@ -79,14 +79,14 @@ describe("moderation.queue and counts", () => {
     expect(toxic.is_published).toBe(false);
     expect(spam).toMatchObject({ is_published: false, is_spam: true });
 
-    expect(await moderator.caller.moderation.counts()).toEqual({ pending: 2, reported: 0, spam: 1, toxic: 1 });
+    expect(await moderator.caller.moderation.counts()).toMatchObject({ pending: 2, reported: 0, spam: 1, toxic: 1 });
     const pending = await moderator.caller.moderation.queue({ tab: "pending" });
     expect(pending.items.map((i) => i.id)).toEqual([spam.id, toxic.id]);
     const item = pending.items[1]!;
     expect(item).toMatchObject({
       page: { url: URL_A },
       author: { name: "Bo", isNew: true, bannedUntil: null },
-      toxicity: 77.3,
+      toxicity: builtInToxicity("you idiot"),
       isSpam: false,
       isPublished: false,
       state: "undecided",
@@ -121,7 +121,7 @@ describe("moderation.queue and counts", () => {
     expect(await trpcCodeOf(editor.caller.moderation.queue({}))).toBe("FORBIDDEN");
     expect(await trpcCodeOf(editor.caller.moderation.counts())).toBe("FORBIDDEN");
     const other = await createTestStaff(db, { roles: ["MODERATOR"] });
-    expect(await other.caller.moderation.counts()).toEqual({ pending: 0, reported: 0, spam: 0, toxic: 0 });
+    expect(await other.caller.moderation.counts()).toMatchObject({ pending: 0, reported: 0, spam: 0, toxic: 0 });
     expect((await other.caller.moderation.queue({})).items).toEqual([]);
   });
 });
@@ -147,7 +147,7 @@ describe("moderation.act", () => {
       to: "approved",
       published: { from: false, to: true },
     });
-    expect(await moderator.caller.moderation.counts()).toEqual({ pending: 0, reported: 0, spam: 0, toxic: 0 });
+    expect(await moderator.caller.moderation.counts()).toMatchObject({ pending: 0, reported: 0, spam: 0, toxic: 0 });
 
     // realm_comment_count of the comment object follows too.
     const list = await listComments(db, {
@@ -437,8 +437,11 @@ describe("engagement webhooks", () => {
     expect((await owner.caller.webhooks.catalog()).ENGAGEMENT).toEqual([
       "comment.created",
       "comment.published",
+      "comment.unpublished",
       "comment.deleted",
       "comment.reported",
+      "page.surge_started",
+      "page.surge_ended",
     ]);
     expect(
       await trpcCodeOf(

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 
-import { cacheState, setCacheMode } from "../../cache/process-cache";
 import { getDb } from "../../db";
 import type { Db } from "../../db/client";
 import { moderationSettingsOf } from "../../engagement/moderation/settings";
@@ -10,25 +9,19 @@ describe("moderation router: settings", () => {
   it("are kept in memory for the comment services, and an update is seen by the next comment at its commit", async () => {
     const db = await getDb();
     const { owner, moderator } = await createTestTeam(db, "kept", { owner: ["OWNER"], moderator: ["MODERATOR"] });
-    const mode = cacheState().mode;
-    setCacheMode("local");
-    try {
-      let reads = 0;
-      const counted = new Proxy(db, {
-        get(target, property, receiver) {
-          if (property === "commentModerationSettings") reads++;
-          return Reflect.get(target, property, receiver) as unknown;
-        },
-      }) as Db;
-      expect(await moderationSettingsOf(counted, owner.account.id)).toMatchObject({ mode: "post_moderation" });
-      expect(await moderationSettingsOf(counted, owner.account.id)).toMatchObject({ mode: "post_moderation" });
-      expect(reads).toBe(1);
-      await moderator.caller.moderation.updateSettings({ mode: "pre_moderation" });
-      expect(await moderationSettingsOf(counted, owner.account.id)).toMatchObject({ mode: "pre_moderation" });
-      expect(reads).toBe(2);
-    } finally {
-      setCacheMode(mode);
-    }
+    let reads = 0;
+    const counted = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property === "commentModerationSettings") reads++;
+        return Reflect.get(target, property, receiver) as unknown;
+      },
+    }) as Db;
+    expect(await moderationSettingsOf(counted, owner.account.id)).toMatchObject({ mode: "post_moderation" });
+    expect(await moderationSettingsOf(counted, owner.account.id)).toMatchObject({ mode: "post_moderation" });
+    expect(reads).toBe(1);
+    await moderator.caller.moderation.updateSettings({ mode: "pre_moderation" });
+    expect(await moderationSettingsOf(counted, owner.account.id)).toMatchObject({ mode: "pre_moderation" });
+    expect(reads).toBe(2);
   });
 
   it("answers the defaults, saves what moderators change, audits it without the words", async () => {
@@ -41,6 +34,12 @@ describe("moderation router: settings", () => {
       holdLinksFromNewReaders: true,
       guestCommentsAllowed: false,
       confidentialCommentsAllowed: true,
+      preModerateUntilApproved: 0,
+      trustRejectionRate: 0,
+      trustWindowDays: 30,
+      trustMinDecisions: 5,
+      repeatedPostWindowMinutes: 0,
+      holdDisposableEmails: false,
       updatedAt: null,
     });
 

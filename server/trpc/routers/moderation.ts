@@ -22,6 +22,7 @@ import {
   ZQueuePage,
   ZReaderHistory,
   ZReaderHistoryInput,
+  ZUndoDecisionInput,
 } from "../../engagement/moderation/queue.schema";
 import { getModerationSettings, updateModerationSettings } from "../../engagement/moderation/settings";
 import {
@@ -29,6 +30,7 @@ import {
   ZUpdateModerationSettingsInput,
   ZUpdateModerationSettingsResult,
 } from "../../engagement/moderation/settings.schema";
+import { undoDecision } from "../../engagement/moderation/undo";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const moderatorProcedure = adminProcedure(["MODERATOR"]);
@@ -45,7 +47,7 @@ export const moderationRouter = createTRPCRouter({
     .output(ZUpdateModerationSettingsResult)
     .mutation(({ ctx, input }) => updateModerationSettings(ctx.db, { actor: ctx.actor, input, now: new Date() })),
 
-  /** One page of a tab of the queue (pending, reported, spam, toxic). */
+  /** One page of a view: a queue tab (pending, reported, spam, toxic) or a decided view, filtered. */
   queue: moderatorProcedure
     .input(ZQueueInput)
     .output(ZQueuePage)
@@ -57,11 +59,20 @@ export const moderationRouter = createTRPCRouter({
     .output(ZQueueCounts)
     .query(({ ctx }) => moderationQueueCounts(ctx.db, { actor: ctx.actor })),
 
-  /** Approve, reject, delete, mark spam or not spam; 409 when already decided otherwise. */
+  /**
+   * Approve, reject, delete, mark spam or not spam; 409 when already decided otherwise (without
+   * override) or when the comment changed since `expectedVersion`.
+   */
   act: moderatorProcedure
     .input(ZCommentActionInput)
     .output(ZCommentActionResult)
     .mutation(({ ctx, input }) => moderateComment(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+
+  /** Take back one's own last decision on a comment (409 when it changed since). */
+  undo: moderatorProcedure
+    .input(ZUndoDecisionInput)
+    .output(ZCommentActionResult)
+    .mutation(({ ctx, input }) => undoDecision(ctx.db, { actor: ctx.actor, input, now: new Date() })),
 
   ban: moderatorProcedure
     .input(ZBanInput)

@@ -1,11 +1,18 @@
 /**
  * staff.* – the Users & keys page, for owners: dashboard users (add or invite, roles, disable,
- * enable, password reset e-mail) and the account's API keys (listed by prefix, rotated).
+ * enable, password reset e-mail) and the account's API keys (listed by prefix, created, rotated, revoked).
  */
 import { z } from "zod";
 
-import { listApiKeys, rotateApiKey } from "../../accounts/api-key-admin";
-import { ZApiKeyView, ZRotateApiKeyInput, ZRotatedApiKey } from "../../accounts/api-keys.schema";
+import { createNamedApiKey, listApiKeys, revokeApiKey, rotateApiKey } from "../../accounts/api-key-admin";
+import {
+  ZApiKeyView,
+  ZCreateApiKeyInput,
+  ZCreatedApiKey,
+  ZRevokeApiKeyInput,
+  ZRotateApiKeyInput,
+  ZRotatedApiKey,
+} from "../../accounts/api-keys.schema";
 import { createAdminUser, disableAdminUser, enableAdminUser, listStaff, setAdminRoles } from "../../auth/staff";
 import { sendAdminPasswordReset } from "../../auth/staff-passwords";
 import {
@@ -62,5 +69,17 @@ export const staffRouter = createTRPCRouter({
       .input(ZRotateApiKeyInput)
       .output(ZRotatedApiKey)
       .mutation(({ ctx, input }) => rotateApiKey(ctx.db, { actor: ctx.actor, ...input })),
+
+    /** A new named key, shown this once. */
+    create: ownerProcedure
+      .input(ZCreateApiKeyInput)
+      .output(ZCreatedApiKey)
+      .mutation(({ ctx, input }) => createNamedApiKey(ctx.db, { actor: ctx.actor, ...input })),
+
+    /** The key stops working at once. */
+    revoke: ownerProcedure
+      .input(ZRevokeApiKeyInput)
+      .output(ZApiKeyView)
+      .mutation(({ ctx, input }) => revokeApiKey(ctx.db, { actor: ctx.actor, ...input })),
   }),
 });

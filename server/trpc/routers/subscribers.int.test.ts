@@ -5,6 +5,7 @@ import { addSubscriberIdentity, setSubscriberMetadata } from "../../subscription
 import { createTestTeam, trpcCodeOf } from "../../testing/staff";
 
 describe("subscribers router", () => {
+  // Registered through the server API, never subscribed: listed among all members.
   it("searches by e-mail, name or identity and opens one, for revenue staff of the account only", async () => {
     const db = await getDb();
     const { revenue, editor } = await createTestTeam(db, "subs", { revenue: ["REVENUE"], editor: ["EDITOR"] });
@@ -22,11 +23,11 @@ describe("subscribers router", () => {
       add: { provider: "phone", value: "+14155550123" },
       now: new Date(),
     });
-    const byEmail = await revenue.caller.subscribers.search({ q: "ADA@" });
+    const byEmail = await revenue.caller.subscribers.search({ q: "ADA@", who: "all" });
     expect(byEmail.map((s) => s.subscriber_identities[0]?.value)).toEqual(["ada@example.com"]);
-    const byIdentity = await revenue.caller.subscribers.search({ q: "plat-12" });
+    const byIdentity = await revenue.caller.subscribers.search({ q: "plat-12", who: "all" });
     expect(byIdentity).toHaveLength(1);
-    expect((await revenue.caller.subscribers.search({})).length).toBeGreaterThanOrEqual(2);
+    expect((await revenue.caller.subscribers.search({ who: "all" })).length).toBeGreaterThanOrEqual(2);
     await setSubscriberMetadata(db, {
       memberId: byIdentity[0]!.id,
       input: { phone_number: "+919876543210" },
@@ -39,7 +40,7 @@ describe("subscribers router", () => {
       { provider: "platform", value: "plat-123" },
     ]);
     expect(await trpcCodeOf(other.revenue.caller.subscribers.get({ id: one.id }))).toBe("NOT_FOUND");
-    expect(await other.revenue.caller.subscribers.search({ q: "ada@" })).toEqual([]);
+    expect(await other.revenue.caller.subscribers.search({ q: "ada@", who: "all" })).toEqual([]);
     expect(await trpcCodeOf(editor.caller.subscribers.search({ q: "" }))).toBe("FORBIDDEN");
   });
 });

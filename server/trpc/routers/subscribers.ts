@@ -2,18 +2,21 @@
 import { z } from "zod";
 
 import { AppError } from "../../errors";
-import { loadSubscriber, searchSubscribers } from "../../subscriptions/subscribers";
-import { ZSearchSubscribersInput, ZSubscriberWire } from "../../subscriptions/subscribers.schema";
+import { searchSubscribers } from "../../subscriptions/subscriber-list";
+import { loadSubscriber } from "../../subscriptions/subscribers";
+import { ZSearchSubscribersInput, ZSubscriberRow, ZSubscriberWire } from "../../subscriptions/subscribers.schema";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const revenueProcedure = adminProcedure(["REVENUE"]);
 
 export const subscribersRouter = createTRPCRouter({
-  /** Subscribers whose e-mail, name or an identity contains `q`, newest first. */
+  /** Paying subscribers (or every member) whose e-mail, name or an identity contains `q`, newest first. */
   search: revenueProcedure
     .input(ZSearchSubscribersInput)
-    .output(z.array(ZSubscriberWire))
-    .query(({ ctx, input }) => searchSubscribers(ctx.db, { accountId: ctx.actor.accountId, ...input })),
+    .output(z.array(ZSubscriberRow))
+    .query(({ ctx, input }) =>
+      searchSubscribers(ctx.db, { accountId: ctx.actor.accountId, now: new Date(), ...input }),
+    ),
 
   /** One subscriber of the account (NOT_FOUND for another account's). */
   get: revenueProcedure

@@ -25,6 +25,9 @@ import {
   ZWebhookEndpointView,
   ZWebhookSecretOnce,
 } from "../../webhooks/events.schema";
+import { sendWebhookTestPreview } from "../../webhooks/test-delivery";
+import { ZTestDeliveryInput, ZTestDeliveryView } from "../../webhooks/test-delivery.schema";
+import { sendWebhookRequest } from "../../webhooks/transport";
 import { createTRPCRouter, ownerProcedure } from "../trpc";
 
 const ZId = z.object({ id: z.uuid() });
@@ -84,6 +87,20 @@ export const webhooksRouter = createTRPCRouter({
       const { deliveryId } = await sendWebhookTest(ctx.db, { actor: ctx.actor, id: input.id, now: new Date() });
       return { deliveryId };
     }),
+
+  /** The request a chosen event would make, shown with its signatures; sent too when the address is allowed. */
+  testPreview: ownerProcedure
+    .input(ZTestDeliveryInput)
+    .output(ZTestDeliveryView)
+    .mutation(({ ctx, input }) =>
+      sendWebhookTestPreview(ctx.db, {
+        actor: ctx.actor,
+        ...input,
+        now: new Date(),
+        send: sendWebhookRequest,
+        ...allowPrivate(),
+      }),
+    ),
 
   deliveries: ownerProcedure
     .input(ZListDeliveriesInput)

@@ -1,10 +1,14 @@
 /**
  * The comments widget: the page's thread (sorted, paged by parents), the composer for comments,
  * replies and edits (mentions, images, the guest captcha), reactions, hiding and reports. The
- * reader's held comments are shown to them alone.
+ * reader's held comments are shown to them alone; a moderator's notice to them (notices.ts) once,
+ * above the composer. The page's rules (comment_rules.json: closed, held for a moderator, slow
+ * mode, a surge's reason) are said above the composer before the reader writes (page-rules.ts);
+ * a closed page has no composer and no reply buttons.
  */
 import { solveCaptcha, type CaptchaChallenge } from "../captcha";
 import { isHttp, opsToText, textToOps, type Mention } from "../ops";
+import { rulesLines, type PageRules } from "../page-rules";
 import { type StringKey } from "../strings";
 import { displayName, nameTag, renderBody, when } from "./comment-view";
 import {
@@ -25,13 +29,21 @@ import {
 } from "./core";
 import { h, img } from "./dom";
 import { mentionPicker } from "./mention-picker";
+import { loadNotices, noticeAnnouncement, noticeView } from "./notices";
+import { notificationSettings } from "./notification-settings";
 import { REACTIONS, type Comment, type Obj } from "./types";
 
 /** Start the widget: the thread once the reader is known, "Loading…" until then. */
 export function commentsWidget(): void {
   live = h("div", { class: "sr-only", "aria-live": "polite" });
   whenUserKnown(() => {
-    load(true).catch(showError);
+    loadNotices()
+      .then(() => load(true))
+      .then(() => {
+        const notice = noticeAnnouncement();
+        if (notice) live.textContent = notice;
+      })
+      .catch(showError);
   });
   app.replaceChildren(h("p", { class: "meta" }, t("loading")));
 }
@@ -41,6 +53,8 @@ let comments: Comment[] = [];
 let totalCount = 0;
 let totalParents = 0;
 let heldNotice = false;
+/** The page's rules as comment_rules.json states them (null: not known, said as nothing). */
+let rules: PageRules | null = null;
 const own: Comment[] = []; // the reader's held comments, shown to them alone
 // The new comment being written survives the thread's re-renders (a reaction, a sort, the
 // sign-in answer), and is cleared once it is posted.
@@ -48,18 +62,40 @@ const draft: { text: string; mentions: Mention[]; images: string[] } = { text: "
 /** Announces to screen readers what changed without moving the focus (made by `commentsWidget`). */
 let live: HTMLElement;
 
+/** The page's rules; a failed call leaves them unsaid (the create answers 403 or 429 anyway). */
+function loadRules(): Promise<PageRules | null> {
+  return api<PageRules>("GET", pagePath + "/comment_rules.json").catch(() => null);
+}
+
+/** Read the rules again; when they changed, draw the thread with them and announce `message`. */
+async function refreshRules(message: string): Promise<void> {
+  const next = await loadRules();
+  if (!next || JSON.stringify(next) === JSON.stringify(rules)) return;
+  rules = next;
+  render();
+  live.textContent = message;
+}
+
+function isClosed(): boolean {
+  return rules !== null && rules.comment_mode === "closed";
+}
+
 async function load(reset: boolean): Promise<void> {
-  const answer = await api<{ comments: Comment[]; total_count: number; total_parent_comments_count: number }>(
-    "GET",
-    pagePath + "/comments.json",
-    undefined,
-    {
-      sort_order: sort,
-      parent_comments_limit: 20,
-      parent_comments_offset: reset ? 0 : comments.length,
-      jwt,
-    },
-  );
+  const [answer, nextRules] = await Promise.all([
+    api<{ comments: Comment[]; total_count: number; total_parent_comments_count: number }>(
+      "GET",
+      pagePath + "/comments.json",
+      undefined,
+      {
+        sort_order: sort,
+        parent_comments_limit: 20,
+        parent_comments_offset: reset ? 0 : comments.length,
+        jwt,
+      },
+    ),
+    reset ? loadRules() : Promise.resolve(rules),
+  ]);
+  rules = nextRules;
   comments = reset ? answer.comments : comments.concat(answer.comments);
   totalCount = answer.total_count;
   totalParents = answer.total_parent_comments_count;
@@ -78,9 +114,16 @@ function render(): void {
   for (const c of own) if (!shown.has(c.id) && !c.parent_comment_id) list.append(commentItem(c, null));
   for (const c of comments) list.append(commentItem(c, null));
   const children: Node[] = [header, live];
-  if (me) children.push(h("p", { class: "meta" }, t("signedInAs", { name: me.name })));
+  if (me) children.push(h("p", { class: "meta" }, t("signedInAs", { name: me.name })), notificationSettings());
+  const notice = noticeView(() => {
+    render();
+    (document.getElementById("notice-ok") ?? app.querySelector<HTMLElement>("textarea, button"))?.focus();
+  });
+  if (notice) children.push(notice);
   if (heldNotice) children.push(h("p", { class: "notice", role: "status" }, t("held")));
-  children.push(composer(null, null));
+  const said = rulesLines(rules, t);
+  if (said.length) children.push(h("p", { class: "notice rules", id: "page-rules" }, said.join(" ")));
+  if (!isClosed()) children.push(composer(null, null));
   if (!comments.length && !own.length) children.push(h("p", { class: "meta" }, t("noComments")));
   children.push(list);
   if (comments.length < totalParents) {
@@ -91,6 +134,15 @@ function render(): void {
       load(false).catch(showError);
     });
     children.push(more);
+  }
+  // The page's comments as RSS (404 until someone commented: not offered before).
+  if (totalCount > 0) {
+    const feed = h(
+      "a",
+      { href: pagePath + "/comments.rss", type: "application/rss+xml", target: "_blank", rel: "noopener" },
+      t("rssFeed"),
+    );
+    children.push(h("p", { class: "meta rss" }, feed));
   }
   app.replaceChildren(...children);
   reportHeight();
@@ -143,6 +195,8 @@ function composer(parent: Comment | null, editing: Comment | null, replyTo?: Com
     maxlength: "5000",
     rows: "3",
   }) as HTMLTextAreaElement;
+  // The page's rules are read with the box (held, slow mode): said where the reader writes.
+  if (!editing && rulesLines(rules, t).length) area.setAttribute("aria-describedby", "page-rules");
   const isDraft = !editing && !parent;
   const mentions: Mention[] = isDraft ? draft.mentions : [];
   const images: string[] = isDraft ? draft.images : [];
@@ -203,6 +257,7 @@ function composer(parent: Comment | null, editing: Comment | null, replyTo?: Com
       accept: "image/jpeg,image/png,image/webp,image/gif",
       class: "sr-only",
       tabindex: "-1",
+      "aria-label": t("addImage"),
     }) as HTMLInputElement;
     const pick = h("button", { class: "link", type: "button" }, "🖼 " + t("addImage"));
     pick.addEventListener("click", () => file.click());
@@ -285,6 +340,10 @@ function composer(parent: Comment | null, editing: Comment | null, replyTo?: Com
       submit.removeAttribute("disabled");
       status.textContent = errorText(error);
       reportHeight();
+      // Closed or slowed since the page was loaded (a moderator, a surge): say the rules as they are now.
+      if (!editing && error instanceof ApiError && (error.status === 403 || error.status === 429)) {
+        void refreshRules(errorText(error));
+      }
     });
   });
   return form;
@@ -382,7 +441,7 @@ function actions(comment: Comment, parent: Comment | null, li: HTMLElement): HTM
     box.querySelector("textarea")?.focus();
     reportHeight();
   });
-  if (top.is_published) bar.append(replyButton);
+  if (top.is_published && !isClosed()) bar.append(replyButton);
   if (isMine(comment)) {
     const edit = h("button", { class: "link", type: "button" }, t("edit"));
     edit.addEventListener("click", () => {

@@ -6,6 +6,7 @@
  * the widget starts. The reader's JWT comes only from the host page by postMessage (the loader's
  * `accountUserLogin`), checked by origin and window.
  */
+import { localTime } from "../local-time";
 import { pageId } from "../ops";
 import { stringsFor } from "../strings";
 import { str } from "./dom";
@@ -137,6 +138,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The first detail's issue, when the API gave one ("banned until <ISO time>"). */
+    readonly issue: string | null = null,
   ) {
     super(message);
   }
@@ -153,13 +156,25 @@ export async function api<T>(method: string, path: string, body?: unknown, query
   });
   const data = (await response.json().catch(() => null)) as Obj | null;
   if (!response.ok) {
-    const error = data && (data.error as { message?: string } | undefined);
-    throw new ApiError(response.status, (error && error.message) || t("error"));
+    const error = data && (data.error as { message?: string; details?: { issue?: unknown }[] } | undefined);
+    const detail = error && error.details && error.details[0];
+    throw new ApiError(
+      response.status,
+      (error && error.message) || t("error"),
+      detail && typeof detail.issue === "string" ? detail.issue : null,
+    );
   }
   return data as T;
 }
 
-/** What a failed call tells the reader: the API's message, or the generic error. */
+/**
+ * What a failed call tells the reader: the API's message, or the generic error. A ban's 403
+ * (issue "banned" or "banned until <ISO time>") is said in the frame's language, its end in the
+ * reader's time zone.
+ */
 export function errorText(error: unknown): string {
-  return error instanceof ApiError ? error.message : t("error");
+  if (!(error instanceof ApiError)) return t("error");
+  const ban = error.status === 403 && error.issue ? /^banned(?: until (.+))?$/.exec(error.issue) : null;
+  if (ban) return ban[1] ? t("noticeSuspended", { until: localTime(ban[1], config.lang) }) : t("noticeBanned");
+  return error.message;
 }

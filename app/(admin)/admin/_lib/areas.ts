@@ -62,9 +62,20 @@ export const ADMIN_AREAS = [
         summary: "The queue of held and flagged comments: pending, reported, spam, toxic; bans and readers' history.",
       },
       {
+        slug: "community",
+        label: "Community",
+        summary:
+          "Find any reader: their comments and history; warn, suspend or ban; reject their comments in one step.",
+      },
+      {
         slug: "settings",
         label: "Moderation settings",
         summary: "Pre- or post-moderation, the toxicity threshold, banned words, links from new readers.",
+      },
+      {
+        slug: "scoring",
+        label: "Scoring",
+        summary: "The adaptive layer, the external scorer, and a configuration tried in shadow before it goes live.",
       },
     ],
   },
@@ -142,6 +153,14 @@ export const ADMIN_AREAS = [
     label: "OAuth clients",
     roles: ["OWNER"],
     summary: "Applications that sign readers in through Masthead (OAuth 2.0): their ids, secrets and redirect URIs.",
+    built: true,
+  },
+  {
+    slug: "import",
+    href: "/admin/import",
+    label: "Import",
+    roles: ["OWNER"],
+    summary: "Bring comments, content and readers from another system: upload its export, dry run, import.",
     built: true,
   },
   {

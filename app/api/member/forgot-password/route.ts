@@ -6,6 +6,6 @@ export const dynamic = "force-dynamic";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   POST: forgotPasswordRoute(
-    "Ask for a password reset link {email}: 200 {message}, the same whether or not a member has this e-mail. The link (valid one hour, single use) goes out by e-mail.",
+    'Ask for a password reset link {email, page?}: 200 {message}, the same whether or not a member has this e-mail. The link (valid one hour, single use) goes out by e-mail: <site URL>/reset-password?token=, or with page "hosted" Masthead\'s own /member/reset-password page.',
   ),
 });

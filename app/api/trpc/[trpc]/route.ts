@@ -3,6 +3,8 @@ import { randomUUID } from "node:crypto";
 
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 
+import { ownWritesHeard } from "@/server/cache/process-cache";
+import { getDb } from "@/server/db";
 import { requestIdFrom } from "@/server/http/edge.js";
 import { log } from "@/server/log";
 import { appRouter } from "@/server/trpc/root";
@@ -25,6 +27,8 @@ async function handler(request: Request): Promise<Response> {
         log.error("tRPC procedure failed", { requestId, path: path ?? "(unknown)", error: error.cause ?? error });
     },
   });
+  // A mutation answers once this process heard what it committed (server/cache/process-cache.ts).
+  if (request.method === "POST") await ownWritesHeard(await getDb());
   response.headers.set("X-Request-Id", requestId);
   response.headers.set("Cache-Control", "no-store");
   return response;

@@ -9,7 +9,6 @@ import { randomUUID } from "node:crypto";
 
 import { recordAudit } from "../../../audit/audit-log";
 import type { Actor } from "../../../auth/actor";
-import { purgeResponses } from "../../../cache/response-cache";
 import type { Db, TransactionClient } from "../../../db/client";
 import { withTransaction } from "../../../db/transaction";
 import { AppError } from "../../../errors";
@@ -46,10 +45,10 @@ export async function transitionStory(
   db: Db,
   args: WriteContext & { input: TTransitionStoryInput },
 ): Promise<StoryWriteOutcome> {
-  const { id, version, action } = parseInput(ZTransitionStoryInput, args.input);
+  const { id, version, action, note } = parseInput(ZTransitionStoryInput, args.input);
   const { actor, now } = args;
   const outcome = await withTransaction(db, (tx) =>
-    moveStory(tx, { actor, id, version, action, now, appUrl: args.appUrl }),
+    moveStory(tx, { actor, id, version, action, now, appUrl: args.appUrl, note }),
   );
   return { story: await getStory(db, { actor, id, appUrl: args.appUrl }), ...outcome };
 }
@@ -72,9 +71,11 @@ export async function moveStory(
     action: TStoryAction;
     now: Date;
     appUrl: string;
+    /** For the writer, with a move back to draft (../return-note.ts reads it from the audit entry). */
+    note?: string;
   },
 ): Promise<{ event: TContentWorkflowEvent; notified: number }> {
-  const { actor, id, action, now } = args;
+  const { actor, id, action, now, note } = args;
   const accountId = actor.accountId;
   const current = await tx.story.findFirst({
     where: { id, accountId },
@@ -89,6 +90,10 @@ export async function moveStory(
       details: [{ field: "action", issue: `not possible while the story is ${current.status.toLowerCase()}` }],
     });
   const { move } = resolved;
+  if (note && move.to !== "DRAFT")
+    throw new AppError("UNPROCESSABLE", "A note to the writer goes only with a move back to draft.", {
+      details: [{ field: "note", issue: `not possible with "${action}"` }],
+    });
   const updated = await tx.story.updateMany({
     where: { id, accountId, version, status: current.status },
     data: {
@@ -107,7 +112,13 @@ export async function moveStory(
     action: `story.${action}`,
     targetType: "story",
     targetId: id,
-    metadata: { headline: current.headline, from: current.status, to: move.to, version: version + 1 },
+    metadata: {
+      headline: current.headline,
+      from: current.status,
+      to: move.to,
+      version: version + 1,
+      ...(note ? { note } : {}),
+    },
     now,
   });
   const notified = await emitStoryEvent(tx, {
@@ -151,20 +162,10 @@ export async function deleteStory(
     }
     const deleted = await tx.story.deleteMany({ where: { id, accountId, version, status: "DRAFT" } });
     if (deleted.count === 0) throw staleVersion();
-    const linking = await tx.story.findMany({
-      where: { accountId, breakingNewsLinkedStoryId: id, status: "PUBLISHED" },
-      select: { id: true },
-    });
     await tx.story.updateMany({
       where: { accountId, breakingNewsLinkedStoryId: id },
       data: { breakingNewsLinkedStoryId: null },
     });
-    // Published breaking news linking to the draft lose the link: their responses change.
-    await purgeResponses(
-      tx,
-      accountId,
-      linking.map((story) => `s/${story.id}`),
-    );
     await recordAudit(tx, {
       actor,
       action: "story.delete",

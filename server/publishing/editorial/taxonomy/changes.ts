@@ -15,10 +15,9 @@ import "server-only";
 
 import { recordAudit } from "../../../audit/audit-log";
 import type { Actor } from "../../../auth/actor";
-import { purgeResponses } from "../../../cache/response-cache";
 import type { Db } from "../../../db/client";
 import type { Prisma } from "../../../generated/prisma/client";
-import { emitTaxonomyEvent, publishedStoryIdsOf, taxonomyPurgeKeys } from "../taxonomy-events";
+import { emitTaxonomyEvent, publishedStoryIdsOf } from "../taxonomy-events";
 
 /**
  * A section, author, tag or entity changed: its webhook event (../taxonomy-events.ts), then its
@@ -35,7 +34,13 @@ export async function recordTaxonomyChange(
   const { audit, ...event } = args;
   const storyIds = event.storyIds ?? (await publishedStoryIdsOf(tx, event.kind, event.item.id));
   await emitTaxonomyEvent(tx, { ...event, storyIds });
-  await auditTaxonomy(tx, { actor: event.actor, kind: event.kind, change: event.change, ...audit, now: event.now });
+  await recordQuietTaxonomyChange(tx, {
+    actor: event.actor,
+    kind: event.kind,
+    change: event.change,
+    ...audit,
+    now: event.now,
+  });
 }
 
 /** The audit entry of a change to a section, author, tag or entity: "<kind>.<change>" on that kind. */
@@ -48,22 +53,14 @@ type TaxonomyAudit = {
   now: Date;
 };
 
-async function auditTaxonomy(tx: Db, args: TaxonomyAudit): Promise<void> {
-  const { kind, change, ...entry } = args;
-  await recordAudit(tx, { ...entry, action: `${kind}.${change}`, targetType: kind });
-}
-
 /**
- * A change that announces no event (a creation, an entity relation): its audit entry, and the
- * purge of the responses that list or show the item (an event purges what it announces itself).
+ * The audit entry of a change; alone for a change that announces no event (a creation, an entity
+ * relation): the responses that list or show the item are purged by the database (its table
+ * announces the keys).
  */
 export async function recordQuietTaxonomyChange(tx: Db, args: TaxonomyAudit): Promise<void> {
-  await auditTaxonomy(tx, args);
-  const related = typeof args.metadata.to === "number" ? [`e/${args.metadata.to}`] : [];
-  await purgeResponses(tx, args.actor.accountId, [
-    ...taxonomyPurgeKeys(args.kind, { id: args.targetId, storyIds: [] }),
-    ...related,
-  ]);
+  const { kind, change, ...entry } = args;
+  await recordAudit(tx, { ...entry, action: `${kind}.${change}`, targetType: kind });
 }
 
 /** A row as the dashboard lists it: its columns and how many stories carry it. */

@@ -2,6 +2,9 @@ import type { Metadata } from "next";
 
 import { EngagementTabs } from "@/components/engagement/engagement-tabs";
 import { ModerationSettingsForm } from "@/components/engagement/moderation-settings-form";
+import { PageRulesPanel } from "@/components/engagement/page-rules-panel";
+import { ShiftsSurgesForm } from "@/components/engagement/shifts-surges-form";
+import { TextLink } from "@/components/ui";
 
 import { AdminPage } from "../../_lib/admin-page";
 
@@ -17,7 +20,17 @@ export default function ModerationSettingsPage() {
       description="How this publication's comments are moderated. Every change is in the audit log."
     >
       <EngagementTabs current="settings" />
+      <p className="mb-4 text-sm text-gray-600">
+        The adaptive layer, the external scorer and trying a configuration in shadow are on the{" "}
+        <TextLink href="/admin/engagement/scoring">Scoring</TextLink> page.
+      </p>
       <ModerationSettingsForm />
+      <div className="mt-6">
+        <PageRulesPanel />
+      </div>
+      <div className="mt-6">
+        <ShiftsSurgesForm />
+      </div>
     </AdminPage>
   );
 }

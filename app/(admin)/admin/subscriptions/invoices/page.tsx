@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 
+import { ExportLink } from "@/components/subscriptions/export-link";
 import { InvoicesList } from "@/components/subscriptions/invoices-list";
 
 import { AdminPage } from "../../_lib/admin-page";
@@ -10,6 +11,7 @@ export default function InvoicesPage() {
   return (
     <AdminPage
       area="subscriptions"
+      actions={<ExportLink kind="invoices" />}
       path="/admin/subscriptions/invoices"
       title="Invoices"
       description="One invoice per captured payment, numbered in sequence: download it as a PDF or open its printable page."

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 
+import { ExportLink } from "@/components/subscriptions/export-link";
 import { RevenueCharts } from "@/components/subscriptions/revenue-charts";
 
 import { AdminPage } from "../../_lib/admin-page";
@@ -10,6 +11,7 @@ export default function RevenueReportsPage() {
   return (
     <AdminPage
       area="subscriptions"
+      actions={<ExportLink kind="payments" />}
       path="/admin/subscriptions/reports"
       eyebrow="Subscriptions"
       title="Reports"

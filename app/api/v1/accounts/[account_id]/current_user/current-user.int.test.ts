@@ -54,6 +54,27 @@ describe("GET current_user", () => {
     expect(await db.member.count()).toBe(1);
   });
 
+  it("takes only an http(s) avatar from the token's claims: a javascript: or data: URL is dropped", async () => {
+    const { db, id } = await setup();
+    for (const [n, avatar] of [
+      "javascript:alert(document.cookie)",
+      "data:image/svg+xml,<svg/onload=alert(1)>",
+    ].entries()) {
+      const jwt = await readerJwt({ id: `reader-x${n}`, name: "Mallory", "avatar-url": avatar });
+      const body = (await (await get(id, jwt)).json()) as { current_user: { id: number; avatar: string | null } };
+      expect(body.current_user.avatar).toBeNull();
+      expect((await db.member.findUniqueOrThrow({ where: { id: body.current_user.id } })).avatarUrl).toBeNull();
+    }
+    // A web URL is kept, in its normalised form.
+    const jwt = await readerJwt({ id: "reader-y", name: "Ada", "avatar-url": "HTTPS://CDN.example.com/a b.png" });
+    const body = (await (await get(id, jwt)).json()) as { current_user: { avatar: string | null } };
+    expect(body.current_user.avatar).toBeNull(); // a space is refused, not guessed at
+    const ok = await readerJwt({ id: "reader-z", name: "Ada", "avatar-url": "HTTPS://CDN.example.com/a.png" });
+    expect(((await (await get(id, ok)).json()) as { current_user: { avatar: string } }).current_user.avatar).toBe(
+      "https://cdn.example.com/a.png",
+    );
+  });
+
   it("answers no user state without a jwt", async () => {
     const { db, id } = await setup();
     const res = await get(id);

@@ -9,6 +9,7 @@ import type { TFeed } from "@/server/engagement/feed.schema";
 import type { TUgcSubmissionWire } from "@/server/engagement/ugc.schema";
 import { call, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
+import { createTestStaff } from "@/server/testing/staff";
 
 import { GET as MINE } from "./me/route";
 import { POST } from "./route";
@@ -173,6 +174,36 @@ describe("POST /ugc", () => {
     expect(res.status).toBe(400);
     expect(JSON.stringify(await res.json())).not.toContain("gizmo");
     expect(await db.ugcSubmission.count()).toBe(0);
+  });
+});
+
+describe("a banned reader", () => {
+  it("cannot submit (403, saying until when), and nothing is stored; lifted, they can", async () => {
+    const { db, id, account } = await setup();
+    expect((await submit(id, good())).status).toBe(201); // Ada is a member now
+    const member = await db.member.findFirstOrThrow({ where: { accountId: account.id, name: "Ada" } });
+    const moderator = await createTestStaff(db, { account: account.id, roles: ["MODERATOR"] });
+    const until = new Date(Date.now() + 3 * 86_400_000);
+    const ban = await db.commentBan.create({
+      data: {
+        accountId: account.id,
+        memberId: member.id,
+        reason: "abuse",
+        expiresAt: until,
+        createdById: moderator.user.id,
+      },
+    });
+    const res = await submit(id, good({ text: "Another contribution while banned." }));
+    expect(res.status).toBe(403);
+    const body = (await res.json()) as ErrorBody;
+    expect(body.error.code).toBe("FORBIDDEN");
+    expect(body.error.message).toContain(until.toISOString());
+    expect(await db.ugcSubmission.count()).toBe(1);
+    await db.commentBan.update({
+      where: { id: ban.id },
+      data: { liftedAt: new Date(), liftedById: moderator.user.id },
+    });
+    expect((await submit(id, good({ text: "Another contribution, ban lifted." }))).status).toBe(201);
   });
 });
 

@@ -10,6 +10,7 @@ import { ENGAGEMENT_RATE_LIMITS } from "@/server/http/engagement-limits";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
 import { testPng } from "@/server/testing/png";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
+import { createTestStaff } from "@/server/testing/staff";
 import { withUploadDir } from "@/server/testing/upload-dir";
 
 import { GET as SERVE } from "../../../../../images/[...key]/route";
@@ -74,6 +75,21 @@ describe("POST /api/v1/accounts/{id}/uploads", () => {
       { comment: { body: { ops: [{ insert: { image: body.url } }] } }, jwt },
     );
     expect(comment.status).toBe(201);
+  });
+
+  it("refuses a banned reader's upload (403) and keeps nothing", async () => {
+    const { db, id, account } = await setup();
+    const jwt = await readerJwt({ id: "banned-uploader", name: "Mallory" });
+    expect((await upload(id, testPng(4, 3), { jwt })).status).toBe(201);
+    const member = await db.member.findFirstOrThrow({ where: { accountId: account.id, name: "Mallory" } });
+    const moderator = await createTestStaff(db, { account: account.id, roles: ["MODERATOR"] });
+    await db.commentBan.create({
+      data: { accountId: account.id, memberId: member.id, reason: "abuse", createdById: moderator.user.id },
+    });
+    const res = await upload(id, testPng(5, 5), { jwt });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as ErrorBody).error.code).toBe("FORBIDDEN");
+    expect(await db.imageAsset.count()).toBe(1);
   });
 
   it("refuses SVG and wrong magic bytes (415), files over 5 MiB (413), huge dimensions (422), no jwt (401)", async () => {

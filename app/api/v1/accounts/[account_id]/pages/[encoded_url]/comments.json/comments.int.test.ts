@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { getEnv } from "@/env.js";
 import { getDb } from "@/server/db";
 import type { TCommentList, TCommentWire } from "@/server/engagement/comments.schema";
-import { call, pageId, readerJwt, unsignedJwt } from "@/server/testing/engagement";
+import { builtInToxicity, call, pageId, readerJwt, unsignedJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
 import { GET, POST } from "./route";
@@ -66,7 +66,7 @@ describe("POST comments.json", () => {
       edited_at: null,
       is_spam: false,
       is_published: true,
-      toxicity: 0,
+      toxicity: builtInToxicity("Hello"),
       page_url: URL_A,
       hero_image_url: null,
       headline: null,

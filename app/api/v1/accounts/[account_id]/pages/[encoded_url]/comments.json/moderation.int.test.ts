@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import type { TCommentList, TCommentWire } from "@/server/engagement/comments.schema";
 import { setCommentScorer } from "@/server/engagement/moderation/registry";
-import { call, pageId, readerJwt } from "@/server/testing/engagement";
+import { builtInToxicity, call, pageId, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff } from "@/server/testing/staff";
 
@@ -80,7 +80,11 @@ describe("moderation on create", () => {
   it("publishes a clean comment and holds a toxic one, which only its author's answer shows", async () => {
     const { db, id } = await setup();
     const clean = await created(id, "A careful, fair piece of reporting.");
-    expect(clean.comment).toMatchObject({ is_published: true, is_spam: false, toxicity: 0 });
+    expect(clean.comment).toMatchObject({
+      is_published: true,
+      is_spam: false,
+      toxicity: builtInToxicity("A careful, fair piece of reporting."),
+    });
 
     const toxic = await created(id, "You are an idiot and everyone can see it.", BO);
     expect(toxic.comment).toMatchObject({
@@ -123,7 +127,11 @@ describe("moderation on create", () => {
   it("holds every comment under pre-moderation", async () => {
     const { id } = await setup({ mode: "PRE_MODERATION" });
     const a = await created(id, "A careful, fair piece of reporting.");
-    expect(a.comment).toMatchObject({ is_published: false, toxicity: 0, is_spam: false });
+    expect(a.comment).toMatchObject({
+      is_published: false,
+      toxicity: builtInToxicity("A careful, fair piece of reporting."),
+      is_spam: false,
+    });
     expect(a.total_count).toBe(0);
     expect(await list(id)).toMatchObject({ total_count: 0, comments: [] });
     expect(await pageCount(id)).toBe(0);
@@ -150,7 +158,11 @@ describe("moderation on create", () => {
     expect(await db.comment.count()).toBe(0);
 
     const held = await created(id, "Acme  Widgets are the best");
-    expect(held.comment).toMatchObject({ is_published: false, is_spam: false, toxicity: 0 });
+    expect(held.comment).toMatchObject({
+      is_published: false,
+      is_spam: false,
+      toxicity: builtInToxicity("Acme  Widgets are the best"),
+    });
     expect(await db.comment.findUniqueOrThrow({ where: { id: held.comment.id } })).toMatchObject({
       moderationReasons: ["held.banned_word"],
     });
@@ -192,7 +204,7 @@ describe("moderation on create", () => {
     expect((await created(id, "A lovely day", BO)).comment).toMatchObject({ toxicity: 99.5, is_published: false });
     setCommentScorer({ name: "invalid", score: () => ({ toxicity: 500, isSpam: false, reasons: [] }) });
     expect((await created(id, "A lovely day", { id: "reader-cy", name: "Cy" })).comment).toMatchObject({
-      toxicity: 0,
+      toxicity: builtInToxicity("A lovely day"),
       is_published: true,
     });
   });
@@ -220,7 +232,7 @@ describe("moderation on edit", () => {
     const clean = await edit(id, top.comment.id, "On reflection, I think the council is right.");
     expect(((await clean.json()) as { comment: TCommentWire }).comment).toMatchObject({
       is_published: true,
-      toxicity: 0,
+      toxicity: builtInToxicity("On reflection, I think the council is right."),
     });
     expect(await list(id)).toMatchObject({ total_count: 5, total_parent_comments_count: 4 });
     expect(await pageCount(id)).toBe(5);

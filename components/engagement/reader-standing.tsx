@@ -1,0 +1,29 @@
+/** A reader's standing and comment counts, as the Community page's list and card show them. */
+import { Badge, DateTime } from "@/components/ui";
+import type { TReaderRow } from "@/server/engagement/community/community.schema";
+
+/** A reader's standing as a badge (the suspension's end with its time zone). */
+export function StandingBadge({ reader }: { reader: Pick<TReaderRow, "status" | "suspendedUntil"> }) {
+  switch (reader.status) {
+    case "banned":
+      return <Badge tone="red">Banned for good</Badge>;
+    case "suspended":
+      return (
+        <Badge tone="amber">
+          Suspended until {reader.suspendedUntil ? <DateTime value={reader.suspendedUntil} zone /> : "later"}
+        </Badge>
+      );
+    case "warned":
+      return <Badge tone="blue">Warned</Badge>;
+    case "active":
+      return <Badge tone="green">In good standing</Badge>;
+  }
+}
+
+export function CommentCounts({ counts }: { counts: TReaderRow["counts"] }) {
+  return (
+    <span>
+      {counts.published} published · {counts.pending} pending · {counts.rejected} rejected
+    </span>
+  );
+}

@@ -1,0 +1,359 @@
+"use client";
+
+/**
+ * Shifts, surges and the queue-age alert (moderationSurges.settings, .updateSettings,
+ * .setAlertSubscription; docs/engagement.md "Shifts and surges"): the week's shifts in the
+ * account's time zone, what a surge does and when, the alert's age, and the signed-in moderator's
+ * own choice to receive it. Checked with the server's zod schema before sending.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+
+import { useTRPC } from "@/components/trpc/react";
+import {
+  Alert,
+  Button,
+  Checkbox,
+  ErrorAlert,
+  Fieldset,
+  FormActions,
+  FormField,
+  Input,
+  LoadState,
+  numbersAsText,
+  numbersFromText,
+  Panel,
+  RadioChoices,
+  savedNote,
+  Select,
+  useOnSaved,
+  useSettingsDraft,
+  WholeNumberInput,
+  type SettingsEditorProps,
+} from "@/components/ui";
+import {
+  ZSurgeSettings,
+  type TShift,
+  type TSurgeAction,
+  type TSurgeSettingsView,
+} from "@/server/engagement/moderation/surge-settings.schema";
+
+const FIELDS = [
+  "timeZone",
+  "shifts",
+  "surgeAction",
+  "surgeSlowModeSeconds",
+  "surgePendingMin",
+  "surgeArrivalRatio",
+  "surgeWindowMinutes",
+  "surgeCalmMinutes",
+  "alertAfterMinutes",
+] as const;
+/** Each field as the saved note says it. */
+const FIELD_LABELS: Record<(typeof FIELDS)[number], string> = {
+  timeZone: "time zone",
+  shifts: "shifts",
+  surgeAction: "what a surge does",
+  surgeSlowModeSeconds: "slow mode during a surge",
+  surgePendingMin: "pending comments that start a surge",
+  surgeArrivalRatio: "arrivals per decision",
+  surgeWindowMinutes: "surge window",
+  surgeCalmMinutes: "minutes before a surge ends",
+  alertAfterMinutes: "queue-age e-mail",
+};
+const NUMBERS = [
+  "surgeSlowModeSeconds",
+  "surgePendingMin",
+  "surgeArrivalRatio",
+  "surgeWindowMinutes",
+  "surgeCalmMinutes",
+] as const;
+type NumberField = (typeof NUMBERS)[number];
+
+export const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+
+type Draft = {
+  timeZone: string;
+  shifts: TShift[];
+  surgeAction: TSurgeAction;
+  /** Empty: off. */
+  alertAfterMinutes: string;
+} & Record<NumberField, string>;
+
+/** The zones the runtime knows, for the time zone's suggestions. */
+function timeZones(): string[] {
+  try {
+    return (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.("timeZone") ?? [];
+  } catch {
+    return [];
+  }
+}
+
+export function ShiftsSurgesForm() {
+  const trpc = useTRPC();
+  const query = useQuery(trpc.moderationSurges.settings.queryOptions());
+  const [saved, setSaved] = useState<string[] | null>(null);
+  return (
+    <div className="space-y-6">
+      <LoadState query={query} what="shifts and surges" />
+      {query.data ? <Editor view={query.data} saved={saved} setSaved={setSaved} /> : null}
+      {query.data ? <AlertSubscription subscribed={query.data.alertSubscribed} /> : null}
+    </div>
+  );
+}
+
+function Editor({ view, saved, setSaved }: SettingsEditorProps<TSurgeSettingsView>) {
+  const trpc = useTRPC();
+  const save = useMutation(
+    trpc.moderationSurges.updateSettings.mutationOptions({
+      onSuccess: useOnSaved(setSaved, trpc.moderationSurges.pathKey()),
+    }),
+  );
+  const { draft, set, errors, error, check } = useSettingsDraft<Draft, (typeof FIELDS)[number]>({
+    initial: {
+      timeZone: view.timeZone,
+      shifts: view.shifts,
+      surgeAction: view.surgeAction,
+      ...numbersAsText(view, NUMBERS),
+      alertAfterMinutes: view.alertAfterMinutes === null ? "" : String(view.alertAfterMinutes),
+    },
+    fields: FIELDS,
+    serverError: save.error,
+    onEdit: () => setSaved(null),
+  });
+  const setShift = (index: number, patch: Partial<TShift>) =>
+    set({ shifts: draft.shifts.map((shift, i) => (i === index ? { ...shift, ...patch } : shift)) });
+
+  return (
+    <form
+      className="space-y-6"
+      aria-label="Shifts and surges"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const input = {
+          ...draft,
+          ...numbersFromText(draft, NUMBERS),
+          alertAfterMinutes: draft.alertAfterMinutes.trim() === "" ? null : Number(draft.alertAfterMinutes),
+        };
+        const checked = check(ZSurgeSettings, input, (path) =>
+          path[0] === "shifts" && path.length > 1 ? ` (shift ${Number(path[1]) + 1})` : "",
+        );
+        if (checked !== null) save.mutate(checked);
+      }}
+    >
+      <Panel title="Moderation shifts" padded>
+        <p className="text-sm text-gray-600">
+          When moderators are on duty, each week, in the time zone below. No shift at all: always staffed. A shift
+          ending before it starts runs past midnight (22:00 to 06:00); 24:00 ends a shift at midnight.
+        </p>
+        <FormField label="Time zone" hint="An IANA name such as Europe/Madrid, or UTC." error={error("timeZone")}>
+          <Input
+            list="moderation-time-zones"
+            value={draft.timeZone}
+            maxLength={64}
+            onChange={(e) => set({ timeZone: e.target.value })}
+          />
+        </FormField>
+        <datalist id="moderation-time-zones">
+          {timeZones().map((zone) => (
+            <option key={zone} value={zone} />
+          ))}
+        </datalist>
+        {error("shifts") ? (
+          <p className="text-xs text-red-700" data-testid="field-error">
+            Shifts: {error("shifts")}
+          </p>
+        ) : null}
+        {draft.shifts.length === 0 ? <p className="text-sm text-gray-600">No shifts: always staffed.</p> : null}
+        <ul className="space-y-2" aria-label="Shifts">
+          {draft.shifts.map((shift, index) => (
+            <li key={index} className="flex flex-wrap items-end gap-3" data-testid="shift">
+              <FormField label={`Shift ${index + 1}: day`}>
+                <Select
+                  fit
+                  value={String(shift.day)}
+                  onChange={(e) => setShift(index, { day: Number(e.target.value) })}
+                >
+                  {WEEKDAY_NAMES.map((name, i) => (
+                    <option key={name} value={String(i + 1)}>
+                      {name}
+                    </option>
+                  ))}
+                </Select>
+              </FormField>
+              <FormField label={<ShiftLabel index={index} text="From" />}>
+                <Input
+                  fit
+                  className="w-24"
+                  value={shift.from}
+                  placeholder="09:00"
+                  maxLength={5}
+                  onChange={(e) => setShift(index, { from: e.target.value })}
+                />
+              </FormField>
+              <FormField label={<ShiftLabel index={index} text="To" />}>
+                <Input
+                  fit
+                  className="w-24"
+                  value={shift.to}
+                  placeholder="17:00"
+                  maxLength={5}
+                  onChange={(e) => setShift(index, { to: e.target.value })}
+                />
+              </FormField>
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-label={`Remove shift ${index + 1}`}
+                onClick={() => set({ shifts: draft.shifts.filter((_, i) => i !== index) })}
+              >
+                Remove
+              </Button>
+            </li>
+          ))}
+        </ul>
+        <Button
+          size="sm"
+          onClick={() => {
+            const last = draft.shifts.at(-1);
+            set({
+              shifts: [
+                ...draft.shifts,
+                last ? { ...last, day: (last.day % 7) + 1 } : { day: 1, from: "09:00", to: "17:00" },
+              ],
+            });
+          }}
+        >
+          Add a shift
+        </Button>
+      </Panel>
+
+      <Panel title="Surges" padded>
+        <p className="text-sm text-gray-600">
+          A page surges when its comments arrive faster than moderators clear them, and every page does while nobody is
+          on shift. The surge holds or slows new comments on top of the page&apos;s own rules (the stricter applies;
+          page rules are never changed) and ends by itself once the queue stayed cleared, or a shift starts. The comment
+          widget tells readers, and every switch is in the audit log.
+        </p>
+        <Fieldset legend="During a surge" error={error("surgeAction")}>
+          <RadioChoices
+            value={draft.surgeAction}
+            options={[
+              { value: "off", label: "Do nothing (surges off)" },
+              { value: "pre_moderation", label: "Hold every new comment for a moderator" },
+              { value: "slow_mode", label: "Slow mode" },
+            ]}
+            onChange={(surgeAction) => set({ surgeAction })}
+          />
+        </Fieldset>
+        <div className="flex flex-wrap gap-4">
+          <FormField label="Slow mode (seconds)" hint="5 to 3,600." error={error("surgeSlowModeSeconds")}>
+            <WholeNumberInput
+              min={5}
+              max={3600}
+              value={draft.surgeSlowModeSeconds}
+              onChange={(e) => set({ surgeSlowModeSeconds: e.target.value })}
+            />
+          </FormField>
+          <FormField label="Pending comments on a page" hint="At least this many." error={error("surgePendingMin")}>
+            <WholeNumberInput
+              min={1}
+              max={10000}
+              value={draft.surgePendingMin}
+              onChange={(e) => set({ surgePendingMin: e.target.value })}
+            />
+          </FormField>
+          <FormField
+            label="Arrivals per decision"
+            hint="At least this many new comments per decision in the window."
+            error={error("surgeArrivalRatio")}
+          >
+            <WholeNumberInput
+              min={1}
+              max={100}
+              value={draft.surgeArrivalRatio}
+              onChange={(e) => set({ surgeArrivalRatio: e.target.value })}
+            />
+          </FormField>
+          <FormField label="Window (minutes)" hint="1 to 120." error={error("surgeWindowMinutes")}>
+            <WholeNumberInput
+              min={1}
+              max={120}
+              value={draft.surgeWindowMinutes}
+              onChange={(e) => set({ surgeWindowMinutes: e.target.value })}
+            />
+          </FormField>
+          <FormField
+            label="Ends after (minutes)"
+            hint="Of the page's queue under the threshold."
+            error={error("surgeCalmMinutes")}
+          >
+            <WholeNumberInput
+              min={1}
+              max={240}
+              value={draft.surgeCalmMinutes}
+              onChange={(e) => set({ surgeCalmMinutes: e.target.value })}
+            />
+          </FormField>
+        </div>
+      </Panel>
+
+      <Panel title="Queue-age alert" padded>
+        <FormField
+          label="E-mail moderators when a comment has waited longer than (minutes)"
+          hint="Empty: off. One e-mail each time the queue waits too long, to the moderators who asked for it below; the next only once the queue was cleared below this age."
+          error={error("alertAfterMinutes")}
+        >
+          <WholeNumberInput
+            min={1}
+            max={10080}
+            value={draft.alertAfterMinutes}
+            onChange={(e) => set({ alertAfterMinutes: e.target.value })}
+          />
+        </FormField>
+      </Panel>
+
+      <ErrorAlert errors={errors} />
+      {saved ? <Alert tone="success">{savedNote(saved, FIELD_LABELS)}</Alert> : null}
+      <FormActions>
+        <Button type="submit" variant="primary" loading={save.isPending} loadingText="Saving…">
+          Save shifts and surges
+        </Button>
+      </FormActions>
+    </form>
+  );
+}
+
+/** "From" or "To", named with its shift for screen readers ("Shift 2 from"). */
+function ShiftLabel({ index, text }: { index: number; text: string }) {
+  return (
+    <>
+      <span className="sr-only">Shift {index + 1} </span>
+      {text}
+    </>
+  );
+}
+
+/** The signed-in moderator's own choice to receive the queue-age e-mail (saved at once, audited). */
+function AlertSubscription({ subscribed }: { subscribed: boolean }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const toggle = useMutation(
+    trpc.moderationSurges.setAlertSubscription.mutationOptions({
+      onSuccess: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.moderationSurges.pathKey() });
+      },
+    }),
+  );
+  return (
+    <Panel title="My queue-age e-mails" padded>
+      <Checkbox
+        label="Send me the queue-age e-mail of this publication"
+        checked={subscribed}
+        disabled={toggle.isPending}
+        onChange={(e) => toggle.mutate({ subscribed: e.target.checked })}
+      />
+      <ErrorAlert error={toggle.error} />
+    </Panel>
+  );
+}

@@ -1,0 +1,155 @@
+"use client";
+
+/**
+ * Upload an export (POST /api/admin/imports, the session cookie authenticates): the owner picks
+ * what the file is (every source of the registry, tRPC imports.sources) and the file; its bytes
+ * are the request's body, sent with XMLHttpRequest for the upload's progress. The server stores
+ * it and queues its dry run; `onUploaded` gets the upload's id.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useId, useRef, useState, type FormEvent } from "react";
+
+import { formatBytes } from "@/components/content/media/media-browser";
+import { useTRPC } from "@/components/trpc/react";
+import { Button, FormActions, FormField, LoadState, Select } from "@/components/ui";
+
+type Sending = { state: "idle" } | { state: "sending"; percent: number | null } | { state: "error"; message: string };
+
+function send(file: File, source: string, onProgress: (percent: number | null) => void): Promise<{ id: string }> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    const query = new URLSearchParams({ source, name: file.name });
+    request.open("POST", `/api/admin/imports?${query.toString()}`);
+    request.responseType = "json";
+    request.setRequestHeader("Content-Type", file.type || "application/octet-stream");
+    request.upload.onprogress = (event) =>
+      onProgress(event.lengthComputable ? Math.round((event.loaded / event.total) * 100) : null);
+    request.onerror = () => reject(new Error("The upload failed: the server could not be reached."));
+    request.onload = () => {
+      const json = request.response as { id?: string; error?: { message?: string } } | null;
+      if (request.status === 201 && json?.id) resolve({ id: json.id });
+      else reject(new Error(json?.error?.message ?? `The upload failed (HTTP ${request.status}).`));
+    };
+    request.send(file);
+  });
+}
+
+export function ImportUploadForm({
+  maxBytes,
+  disabled,
+  onUploaded,
+}: {
+  maxBytes: number;
+  /** An operation is under way: one at a time. */
+  disabled: boolean;
+  onUploaded: (uploadId: string) => void;
+}) {
+  const trpc = useTRPC();
+  const sources = useQuery(trpc.imports.sources.queryOptions());
+  const [source, setSource] = useState("");
+  const [file, setFile] = useState<File | null>(null);
+  const [sending, setSending] = useState<Sending>({ state: "idle" });
+  const [problems, setProblems] = useState<{ source?: string; file?: string }>({});
+  const fileId = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const busy = sending.state === "sending";
+  const chosen = sources.data?.find((s) => s.name === source);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = {
+      source: source ? undefined : "Choose what the file is.",
+      file: !file
+        ? "Choose the export file."
+        : file.size > maxBytes
+          ? `“${file.name}” is ${formatBytes(file.size)}: files may be at most ${formatBytes(maxBytes)}.`
+          : undefined,
+    };
+    setProblems(found);
+    if (found.source || found.file || !file) return;
+    setSending({ state: "sending", percent: 0 });
+    try {
+      const { id } = await send(file, source, (percent) => setSending({ state: "sending", percent }));
+      setSending({ state: "idle" });
+      setFile(null);
+      if (input.current) input.current.value = "";
+      onUploaded(id);
+    } catch (error) {
+      setSending({ state: "error", message: (error as Error).message });
+    }
+  }
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4" aria-label="Upload an export">
+      <LoadState query={sources} what="sources" />
+      <FormField
+        label="What the file is"
+        error={problems.source}
+        hint={chosen ? `${chosen.description}. Lands as: ${chosen.kinds.join(", ")}.` : "The system that exported it."}
+      >
+        <Select
+          value={source}
+          onChange={(event) => setSource(event.target.value)}
+          placeholder="Choose a source…"
+          options={(sources.data ?? [])
+            .filter((s) => !s.commandLineOnly)
+            .map((s) => ({ value: s.name, label: `${s.name}: ${s.description}` }))}
+        />
+      </FormField>
+      {sources.data?.some((s) => s.commandLineOnly) ? (
+        <div className="text-sm text-gray-700">
+          <p>From the command line only:</p>
+          <ul className="mt-1 list-disc space-y-1 pl-5">
+            {sources.data
+              .filter((s) => s.commandLineOnly)
+              .map((s) => (
+                <li key={s.name}>
+                  <strong>{s.name}</strong> ({s.description}): {s.commandLineOnly}.
+                </li>
+              ))}
+          </ul>
+        </div>
+      ) : null}
+      <FormField
+        label="Export file"
+        id={fileId}
+        error={problems.file}
+        hint={`The file as the old system exported it (unpack a .zip first); at most ${formatBytes(maxBytes)}.`}
+      >
+        <input
+          ref={input}
+          id={fileId}
+          type="file"
+          aria-describedby={`${fileId}-message`}
+          aria-invalid={problems.file ? true : undefined}
+          className="block w-full text-sm text-gray-700 file:mr-3 file:rounded-md file:border file:border-gray-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-gray-700 hover:file:bg-gray-50"
+          onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+          data-testid="import-file"
+        />
+      </FormField>
+      <FormActions>
+        <Button
+          type="submit"
+          variant="primary"
+          disabled={disabled}
+          loading={busy}
+          loadingText={
+            sending.state === "sending" && sending.percent !== null ? `Uploading… ${sending.percent}%` : "Uploading…"
+          }
+        >
+          Upload and check
+        </Button>
+      </FormActions>
+      <p className="text-xs text-gray-600">
+        {disabled
+          ? "An import is under way: upload the next file once it has finished."
+          : "The file is checked first by a dry run, which changes nothing: you import it after reading its report."}
+      </p>
+      {sending.state === "error" ? (
+        <p role="alert" className="text-sm text-red-700" data-testid="import-upload-error">
+          {sending.message}
+        </p>
+      ) : null}
+    </form>
+  );
+}

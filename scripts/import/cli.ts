@@ -1,0 +1,160 @@
+/**
+ * `npm run import -- --from <source> FILE [--account <slug>] [--actor <email>] [--dry-run]`
+ * (docs/migration.md): the arguments, who acts, and the report. scripts/import.ts opens the
+ * database and calls `importCommand`; tests call it with theirs.
+ *
+ * Exit codes: 0 when the file was read (whatever was refused or skipped: the report says what and
+ * why), 1 when it cannot be read at all or the run could not go on, 2 for a wrong command line.
+ * Every failure is one line, never a stack trace.
+ */
+import { parseArgs } from "node:util";
+
+import { staffActor, systemActor, type Actor } from "../../server/auth/actor";
+import type { Db } from "../../server/db/client";
+import { AppError } from "../../server/errors";
+import { planOptionsError, sourceWithPlanOptions } from "../../server/imports/readers/command";
+import { formatReport, type ImportReport } from "../../server/imports/report";
+import { runImport } from "../../server/imports/runner";
+import { IMPORT_SOURCES, importSourceNames } from "../../server/imports/sources";
+import { ImportFileError } from "../../server/imports/types";
+
+export const USAGE =
+  "Usage: npm run import -- --from <source> FILE [--account <slug>] [--actor <owner e-mail>] [--dry-run]\n" +
+  "       [--plans MAPPING.json] [--plans-template OUT.json] (subscriptions: the plan mapping)\n" +
+  `Sources: ${importSourceNames()
+    .map((name) => `${name} (${IMPORT_SOURCES[name]!.description})`)
+    .join("; ")}`;
+
+export type ImportCommand = {
+  from: string;
+  file: string;
+  account?: string;
+  actor?: string;
+  dryRun: boolean;
+  plans?: string;
+  plansTemplate?: string;
+};
+
+/** The command line, or the one line saying what is wrong with it. */
+export function parseImportArgs(argv: string[]): { command: ImportCommand } | { error: string } {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        from: { type: "string" },
+        account: { type: "string" },
+        actor: { type: "string" },
+        "dry-run": { type: "boolean", default: false },
+        plans: { type: "string" },
+        "plans-template": { type: "string" },
+        help: { type: "boolean", default: false },
+      },
+    });
+  } catch (error) {
+    return { error: (error as Error).message };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { error: "" };
+  if (!values.from) return { error: "Say which system the file comes from: --from <source>." };
+  if (!IMPORT_SOURCES[values.from]) {
+    return { error: `Unknown source "${values.from}": use one of ${importSourceNames().join(", ")}.` };
+  }
+  if (positionals.length !== 1) return { error: "Give exactly one FILE to import." };
+  const command: ImportCommand = {
+    from: values.from,
+    file: positionals[0]!,
+    account: values.account,
+    actor: values.actor?.trim().toLowerCase(),
+    dryRun: values["dry-run"],
+    plans: values.plans,
+    plansTemplate: values["plans-template"],
+  };
+  const planError = planOptionsError(command);
+  return planError ? { error: planError } : { command };
+}
+
+/** The account to import into and who acts (an owner by e-mail, or the system). */
+async function accountAndActor(db: Db, command: ImportCommand): Promise<{ accountId: number; actor: Actor }> {
+  let accountId: number | undefined;
+  if (command.account) {
+    const account = await db.account.findUnique({ where: { slug: command.account }, select: { id: true } });
+    if (!account) throw new AppError("NOT_FOUND", `No account has the slug "${command.account}".`);
+    accountId = account.id;
+  }
+  if (command.actor) {
+    const user = await db.adminUser.findUnique({ where: { email: command.actor } });
+    if (!user || user.disabledAt)
+      throw new AppError("NOT_FOUND", `No active dashboard user has the e-mail ${command.actor}.`);
+    if (accountId !== undefined && user.accountId !== accountId) {
+      throw new AppError("FORBIDDEN", `${command.actor} is not a user of the account "${command.account}".`);
+    }
+    if (!user.roles.includes("OWNER"))
+      throw new AppError("FORBIDDEN", `${command.actor} is not an owner: only owners import.`);
+    return {
+      accountId: user.accountId,
+      actor: staffActor({ id: user.id, accountId: user.accountId, roles: user.roles }),
+    };
+  }
+  if (accountId === undefined) {
+    const accounts = await db.account.findMany({ select: { id: true, slug: true }, orderBy: { id: "asc" }, take: 21 });
+    if (accounts.length !== 1) {
+      const slugs = accounts.map((a) => a.slug).join(", ") || "none exists yet";
+      throw new AppError("BAD_REQUEST", `Say which account to import into: --account <slug> (${slugs}).`);
+    }
+    accountId = accounts[0]!.id;
+  }
+  return { accountId, actor: systemActor(accountId, "import") };
+}
+
+export type CommandIo = {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  signal?: AbortSignal;
+  /** Tests: stop as a kill would. */
+  afterItem?: (applied: number) => void;
+};
+
+/** Run the command; the exit code (see the file's comment). */
+export async function importCommand(
+  db: Db,
+  argv: string[],
+  io: CommandIo,
+): Promise<{ code: number; report?: ImportReport }> {
+  const parsed = parseImportArgs(argv);
+  if ("error" in parsed) {
+    if (parsed.error) io.err(parsed.error);
+    io.err(USAGE);
+    return { code: 2 };
+  }
+  const { command } = parsed;
+  try {
+    const { accountId, actor } = await accountAndActor(db, command);
+    let lastProgress = Date.now();
+    const shaped = sourceWithPlanOptions(command);
+    const report = await runImport(db, {
+      source: shaped?.source ?? IMPORT_SOURCES[command.from]!,
+      file: { path: command.file, name: command.file },
+      accountId,
+      actor,
+      dryRun: command.dryRun,
+      signal: io.signal,
+      afterItem: io.afterItem,
+      onProgress: (done, total) => {
+        if (Date.now() - lastProgress < 5_000) return;
+        lastProgress = Date.now();
+        io.err(`… ${done.toLocaleString("en")} of ${total.toLocaleString("en")} items`);
+      },
+    });
+    io.out(formatReport(report));
+    await shaped?.afterRun(db, accountId, io.out);
+    return { code: report.status === "failed" ? 1 : 0, report };
+  } catch (error) {
+    if (error instanceof ImportFileError || error instanceof AppError) {
+      io.err(error.message);
+      return { code: 1 };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * The moderation page's views and filters (docs/engagement.md "The queue", "Search and filters"),
+ * as tRPC takes them and as the page's URL carries them (`?view=rejected&q=budget&from=…`), so a
+ * filtered view can be shared or bookmarked. zod only: the dashboard imports it.
+ *
+ * Views: the four queue tabs (undecided comments) and the three decided views (a moderator's
+ * approval, rejection or spam decision), newest decision first.
+ */
+import { z } from "zod";
+
+/** The queue's tabs: comments waiting for a decision (a comment may be in several). */
+export const QUEUE_TABS = ["pending", "reported", "spam", "toxic"] as const;
+export type TQueueTab = (typeof QUEUE_TABS)[number];
+
+/** Comments a moderator decided, by the decision. */
+export const DECIDED_VIEWS = ["approved", "rejected", "marked_spam"] as const;
+export type TDecidedView = (typeof DECIDED_VIEWS)[number];
+
+export const QUEUE_VIEWS = [...QUEUE_TABS, ...DECIDED_VIEWS] as const;
+export type TQueueView = (typeof QUEUE_VIEWS)[number];
+
+export const isDecidedView = (view: TQueueView): view is TDecidedView =>
+  (DECIDED_VIEWS as readonly string[]).includes(view);
+
+export const QUEUE_ORDERS = ["newest", "oldest"] as const;
+export type TQueueOrder = (typeof QUEUE_ORDERS)[number];
+
+/** Search terms are bounded: a pattern over every comment of the account must stay cheap. */
+export const FILTER_LIMITS = { text: 200, page: 500, reader: 200, reason: 64 } as const;
+
+const emptyToUndefined = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+
+const zTerm = (max: number) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .max(max, `must be at most ${max} characters`)
+      .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), "must not contain control characters")
+      .optional(),
+  );
+
+/** A day as YYYY-MM-DD (a UTC day), a real date. */
+export const zDay = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "must be a day as YYYY-MM-DD", abort: true })
+    .refine((s) => {
+      const d = new Date(`${s}T00:00:00.000Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+    }, "is not a real date")
+    .optional(),
+);
+
+/** Reason codes as scorers and moderation write them ("toxicity.insult", "held.spam"). */
+export const REASON_CODE = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$/;
+
+export const ZQueueFilters = z
+  .object({
+    /** Words in the comment's text (its text inserts), any case. */
+    q: zTerm(FILTER_LIMITS.text),
+    /** Part of the page's URL or headline, any case. */
+    page: zTerm(FILTER_LIMITS.page),
+    /** Part of the reader's name or e-mail, any case, or their member id (digits). */
+    reader: zTerm(FILTER_LIMITS.reader),
+    /** One reason code, exactly. */
+    reason: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .max(FILTER_LIMITS.reason, `must be at most ${FILTER_LIMITS.reason} characters`)
+        .regex(REASON_CODE, "must be a reason code such as toxicity.insult")
+        .optional(),
+    ),
+    /** First and last UTC day (both included) of the comment's creation, or of the decision in decided views. */
+    from: zDay,
+    to: zDay,
+  })
+  .refine((f) => !f.from || !f.to || f.from <= f.to, { message: "must not be before from", path: ["to"] });
+export type TQueueFilters = z.output<typeof ZQueueFilters>;
+export type TQueueFiltersInput = z.input<typeof ZQueueFilters>;
+
+export const FILTER_KEYS = ["q", "page", "reader", "reason", "from", "to"] as const;
+
+/** The first day after `day` (YYYY-MM-DD), as an instant: `to` includes its whole day. */
+export function dayAfter(day: string): Date {
+  const d = new Date(`${day}T00:00:00.000Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d;
+}
+
+export function dayStart(day: string): Date {
+  return new Date(`${day}T00:00:00.000Z`);
+}
+
+// ─── the page's URL ──────────────────────────────────────────────────────────────────────────
+
+export type TQueueUrlState = { view: TQueueView; order: TQueueOrder; filters: TQueueFilters };
+
+type SearchParamsLike = URLSearchParams | Record<string, string | string[] | undefined>;
+
+const first = (params: SearchParamsLike, key: string): string | undefined => {
+  if (params instanceof URLSearchParams) return params.get(key) ?? undefined;
+  const value = params[key];
+  return Array.isArray(value) ? value[0] : value;
+};
+
+/**
+ * The view, order and filters a URL's query names. A link is forgiving, as the dashboard's other
+ * pages are: an unknown view or order falls back to the default, and a filter that is not valid is
+ * left out and named in `invalid` (the page says so) rather than failing the page.
+ */
+export function parseQueueSearchParams(params: SearchParamsLike): TQueueUrlState & { invalid: string[] } {
+  const viewRaw = first(params, "view");
+  const view = (QUEUE_VIEWS as readonly string[]).includes(viewRaw ?? "") ? (viewRaw as TQueueView) : "pending";
+  const order = first(params, "order") === "oldest" ? "oldest" : "newest";
+  const raw: Record<string, string | undefined> = {};
+  for (const key of FILTER_KEYS) raw[key] = first(params, key);
+  const invalid: string[] = [];
+  const parsed = ZQueueFilters.safeParse(raw);
+  if (parsed.success) return { view, order, filters: parsed.data, invalid };
+  const bad = new Set(parsed.error.issues.map((issue) => String(issue.path[0])));
+  for (const key of bad) {
+    invalid.push(key);
+    delete raw[key];
+  }
+  const retry = ZQueueFilters.safeParse(raw);
+  return { view, order, filters: retry.success ? retry.data : {}, invalid };
+}
+
+/** The query string (without "?") for a view, order and filters: defaults and empty filters left out. */
+export function queueSearchParams(state: TQueueUrlState): string {
+  const params = new URLSearchParams();
+  if (state.view !== "pending") params.set("view", state.view);
+  if (state.order !== "newest") params.set("order", state.order);
+  for (const key of FILTER_KEYS) {
+    const value = state.filters[key];
+    if (value) params.set(key, value);
+  }
+  return params.toString();
+}
+
+export const hasFilters = (filters: TQueueFilters) => FILTER_KEYS.some((key) => !!filters[key]);

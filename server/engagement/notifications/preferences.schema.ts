@@ -1,0 +1,35 @@
+/**
+ * The reader's notification choices as the comment widget reads and writes them:
+ * GET and PUT /api/v1/accounts/<account_id>/notifications/preferences (with the reader's `jwt`),
+ * and the one-click unsubscribe's token (…/notifications/unsubscribe?token=).
+ */
+import { z } from "zod";
+
+export const ZNotificationChoice = z.enum(["off", "immediate", "digest"], {
+  error: "must be off, immediate or digest",
+});
+
+export const ZNotificationPrefs = z.strictObject({
+  replies: ZNotificationChoice,
+  mentions: ZNotificationChoice,
+  decisions: ZNotificationChoice,
+});
+export type TNotificationPrefsWire = z.infer<typeof ZNotificationPrefs>;
+
+export const ZPrefsParams = z.object({ account_id: z.string() });
+export const ZPrefsQuery = z.object({ jwt: z.string().optional() });
+
+/** A change: any of the kinds (at least one), the others kept. */
+export const ZUpdatePrefsBody = z.strictObject({
+  jwt: z.string().optional(),
+  preferences: ZNotificationPrefs.partial().refine((p) => Object.keys(p).length > 0, "must name at least one kind"),
+});
+export type TUpdatePrefsBody = z.infer<typeof ZUpdatePrefsBody>;
+
+export const ZUnsubscribeQuery = z.object({ token: z.string().min(1, "is required").max(200) });
+
+/** RFC 8058's one-click body (form-encoded `List-Unsubscribe=One-Click`); a mail client may send nothing else. */
+export const ZUnsubscribeBody = z.object({ "List-Unsubscribe": z.string().max(100).optional() }).optional();
+
+/** The widget's answer: the reader's choice for each kind, and whether e-mail can reach them at all. */
+export type TPrefsAnswer = { preferences: TNotificationPrefsWire; email_on_file: boolean };

@@ -1,0 +1,70 @@
+/**
+ * A reader's notification choices (docs/engagement.md "Notifications to readers"): per kind,
+ * off, at once or in the daily digest. The reader is the JWT's member; reading never creates one,
+ * a change does (the reader chose before they commented). No row: every kind at once.
+ */
+import "server-only";
+
+import type { ApiUser } from "../../auth/api-auth";
+import type { Db } from "../../db/client";
+import type { ReaderNotificationChoice, ReaderNotificationPrefs } from "../../generated/prisma/client";
+import { findJwtMember, findOrCreateJwtMember } from "../../members/identities";
+import type { TNotificationPrefsWire, TPrefsAnswer } from "./preferences.schema";
+import { DEFAULT_PREFS, recipientAddress, type TNotificationKind, type TNotificationPrefs } from "./rules";
+import type { TUnsubscribeKind } from "./token";
+
+const TO_DB = { off: "OFF", immediate: "IMMEDIATE", digest: "DIGEST" } as const;
+const FROM_DB = { OFF: "off", IMMEDIATE: "immediate", DIGEST: "digest" } as const;
+
+/** A stored row as the rules read it (no row: the defaults). */
+export function prefsOf(row: Pick<ReaderNotificationPrefs, TNotificationKind> | null | undefined): TNotificationPrefs {
+  if (!row) return { ...DEFAULT_PREFS };
+  return { replies: FROM_DB[row.replies], mentions: FROM_DB[row.mentions], decisions: FROM_DB[row.decisions] };
+}
+
+function toDb(prefs: Partial<TNotificationPrefsWire>): Partial<Record<TNotificationKind, ReaderNotificationChoice>> {
+  const data: Partial<Record<TNotificationKind, ReaderNotificationChoice>> = {};
+  for (const [kind, choice] of Object.entries(prefs) as [TNotificationKind, keyof typeof TO_DB][]) {
+    data[kind] = TO_DB[choice];
+  }
+  return data;
+}
+
+/** Write some kinds' choices of a member (the others kept). */
+export async function setPrefs(
+  db: Db,
+  args: { memberId: number; prefs: Partial<TNotificationPrefsWire>; now: Date },
+): Promise<TNotificationPrefs> {
+  const data = toDb(args.prefs);
+  const row = await db.readerNotificationPrefs.upsert({
+    where: { memberId: args.memberId },
+    create: { memberId: args.memberId, ...data, updatedAt: args.now },
+    update: { ...data, updatedAt: args.now },
+  });
+  return prefsOf(row);
+}
+
+/** The JWT reader's choices. */
+export async function readerPrefs(db: Db, args: { accountId: number; user: ApiUser }): Promise<TPrefsAnswer> {
+  const member = await findJwtMember(db, { accountId: args.accountId, userId: args.user.id });
+  const row = member ? await db.readerNotificationPrefs.findUnique({ where: { memberId: member.id } }) : null;
+  const address = member
+    ? recipientAddress(member)
+    : recipientAddress({ email: "", emailVerified: false, communicationEmail: args.user.email, source: "publisher" });
+  return { preferences: prefsOf(row), email_on_file: address !== null };
+}
+
+/** Change the JWT reader's choices (the reader is found or created, as for a comment). */
+export async function updateReaderPrefs(
+  db: Db,
+  args: { accountId: number; user: ApiUser; prefs: Partial<TNotificationPrefsWire>; now: Date },
+): Promise<TPrefsAnswer> {
+  const member = await findOrCreateJwtMember(db, { accountId: args.accountId, user: args.user, now: args.now });
+  const prefs = await setPrefs(db, { memberId: member.id, prefs: args.prefs, now: args.now });
+  return { preferences: prefs, email_on_file: recipientAddress(member) !== null };
+}
+
+/** Turn one kind (or all) off: what a one-click unsubscribe does. */
+export function unsubscribeChange(kind: TUnsubscribeKind): Partial<TNotificationPrefsWire> {
+  return kind === "all" ? { replies: "off", mentions: "off", decisions: "off" } : { [kind]: "off" };
+}

@@ -1,0 +1,127 @@
+/**
+ * Files of JSON values one per line (Remark42's backups, Coral's collections as `mongoexport` or
+ * Coral's own downloader write them), streamed: 64 KB read at a time, a line held only while it
+ * is parsed, so memory grows with the longest line, never with the file. A gzip file (Remark42
+ * writes its backups gzipped) is unpacked on the way; `onBytes` sees the bytes as stored, so a
+ * file's digest is the digest of what the operator gave.
+ *
+ * Each line is UTF-8 (a byte-order mark at the start is dropped, a CR before the newline too);
+ * blank lines are skipped. A line that is not JSON, does not decode, is longer than MAX_LINE, or
+ * is cut off by the end of the file is an error with its line number, and the next line is read
+ * as usual.
+ */
+import fs from "node:fs";
+import nodePath from "node:path";
+import { pipeline } from "node:stream";
+import { createGunzip } from "node:zlib";
+
+import { ImportFileError } from "../types";
+
+/** The longest line read (a Remark42 meta line lists every user: a few MB for a large site). */
+export const MAX_LINE = 64 * 1024 * 1024;
+
+export type JsonLine = { line: number; value: unknown } | { line: number; error: string };
+
+function cannotRead(path: string, error: unknown): ImportFileError {
+  const code = (error as { code?: string }).code;
+  const why = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (code ?? "unreadable");
+  return new ImportFileError(`Cannot read ${path}: ${why}.`);
+}
+
+/** Whether `path` starts as a gzip file does; ImportFileError when it cannot be read. */
+async function isGzip(path: string): Promise<boolean> {
+  const stat = await fs.promises.stat(path).catch((error: unknown) => {
+    throw cannotRead(path, error);
+  });
+  if (stat.isDirectory()) throw new ImportFileError(`Cannot read ${path}: it is a directory.`);
+  const handle = await fs.promises.open(path, "r").catch((error: unknown) => {
+    throw cannotRead(path, error);
+  });
+  try {
+    const head = Buffer.alloc(2);
+    const { bytesRead } = await handle.read(head, 0, 2, 0);
+    return bytesRead === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    await handle.close();
+  }
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+function parseLine(bytes: Buffer, line: number, last: boolean): JsonLine | null {
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return { line, error: "it holds bytes that are not UTF-8 (export the file as UTF-8)" };
+  }
+  if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.endsWith("\r")) text = text.slice(0, -1);
+  if (text.trim() === "") return null;
+  try {
+    return { line, value: JSON.parse(text) as unknown };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return {
+      line,
+      error: last ? `the file ends inside this line (was it cut off?): ${why}` : `it is not JSON: ${why}`,
+    };
+  }
+}
+
+/** The lines of `path` (see the file's comment). ImportFileError when it cannot be opened. */
+export async function* readJsonLines(path: string, onBytes: (bytes: Buffer) => void): AsyncGenerator<JsonLine> {
+  const gzip = await isGzip(path);
+  const raw = fs.createReadStream(path, { highWaterMark: 64 * 1024 });
+  raw.on("data", (chunk) => onBytes(chunk as Buffer));
+  // pipeline: an error of the file or of the unpacking ends the iteration below with it.
+  const input: AsyncIterable<Buffer> = gzip ? pipeline(raw, createGunzip(), () => undefined) : raw;
+  let pending: Buffer[] = [];
+  let pendingLength = 0;
+  let tooLong = false;
+  let line = 1;
+  try {
+    for await (const chunk of input) {
+      let start = 0;
+      for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, start)) {
+        const piece = chunk.subarray(start, at);
+        start = at + 1;
+        if (tooLong || pendingLength + piece.length > MAX_LINE) {
+          yield { line, error: `it is longer than ${MAX_LINE / 1024 / 1024} MB: left out` };
+        } else {
+          const parsed = parseLine(pendingLength ? Buffer.concat([...pending, piece]) : piece, line, false);
+          if (parsed) yield parsed;
+        }
+        pending = [];
+        pendingLength = 0;
+        tooLong = false;
+        line++;
+      }
+      const rest = chunk.subarray(start);
+      if (rest.length === 0 || tooLong) continue;
+      if (pendingLength + rest.length > MAX_LINE) {
+        tooLong = true;
+        pending = [];
+        pendingLength = 0;
+      } else {
+        pending.push(Buffer.from(rest));
+        pendingLength += rest.length;
+      }
+    }
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    yield {
+      line,
+      error: `the file cannot be read past this line (${gzip ? "its gzip data is cut off or damaged: " : ""}${why})`,
+    };
+    return;
+  }
+  if (tooLong) yield { line, error: `it is longer than ${MAX_LINE / 1024 / 1024} MB: left out` };
+  else if (pendingLength > 0) {
+    const parsed = parseLine(Buffer.concat(pending), line, true);
+    if (parsed) yield parsed;
+  }
+}
+
+/** The file's name for messages. */
+export const fileName = (path: string) => nodePath.basename(path);

@@ -1,0 +1,238 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+import { afterAll, describe, expect, it } from "vitest";
+
+import { ImportFileError } from "../types";
+import { DISQUS_READER } from "./disqus";
+import { IN_LOOP, indexCommentFile, MISSING_PARENT, NO_PARENT, rootsOf } from "./index-pass";
+import { guestNameOf, normaliseEmail, parseExportDate, type CommentRecord } from "./records";
+import { WXR_READER, wxrState } from "./wxr";
+
+const FIXTURES = path.join(import.meta.dirname, "..", "fixtures");
+const fixture = (name: string) => path.join(FIXTURES, name);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "import-readers-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function writeTmp(name: string, content: string | Buffer): string {
+  const file = path.join(tmp, name);
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+async function readAll(reader: typeof DISQUS_READER, file: string): Promise<CommentRecord[]> {
+  const out: CommentRecord[] = [];
+  for await (const record of reader.read(file, () => undefined)) out.push(record);
+  return out;
+}
+
+const posts = (records: CommentRecord[]) => records.flatMap((r) => (r.type === "post" ? [r.post] : []));
+const threads = (records: CommentRecord[]) => records.flatMap((r) => (r.type === "thread" ? [r.thread] : []));
+const problems = (records: CommentRecord[]) => records.flatMap((r) => (r.type === "problem" ? [r.problem] : []));
+
+describe("the Disqus reader", () => {
+  it("reads threads and posts with every field", async () => {
+    const records = await readAll(DISQUS_READER, fixture("disqus-sample.xml"));
+    expect(records[0]).toEqual({ type: "root", name: "disqus" });
+    expect(threads(records).map((t) => t.sourceId)).toEqual(["1001", "1002", "1003", "1004", "1005"]);
+    expect(threads(records)[0]).toMatchObject({
+      url: "https://NEWS.example.com/2019/01/hello?utm_source=newsletter&b=2&a=1#comments",
+      title: "Hello, readers",
+      createdAt: new Date("2019-01-10T08:00:00Z"),
+    });
+    const all = posts(records);
+    expect(all).toHaveLength(18);
+    expect(all[0]).toMatchObject({
+      sourceId: "5001",
+      threadId: "1001",
+      parentId: null,
+      createdAt: new Date("2019-01-10T09:00:00Z"),
+      state: "published",
+      spam: false,
+      author: { name: "Ada Lovelace", email: "Ada@Example.com", accountId: "ada_l", anonymous: false },
+      errors: [],
+    });
+    expect(all[0]!.html).toContain('<a href="https://example.org/source?x=1&amp;y=2"');
+    const byId = (id: string) => all.find((p) => p.sourceId === id)!;
+    expect(byId("5004").parentId).toBe("5003");
+    expect(byId("5009").state).toBe("deleted");
+    expect(byId("5010")).toMatchObject({ state: "spam", spam: true });
+    expect(byId("5011").author).toEqual({ name: "Anonymous Coward <3", email: null, accountId: null, anonymous: true });
+    expect(byId("5014").state).toBe("held");
+    expect(problems(records)).toEqual([]);
+  });
+
+  it("never expands an entity declared in a DTD (XXE): the post using one is refused", async () => {
+    const records = await readAll(DISQUS_READER, fixture("disqus-xxe.xml"));
+    const [first, second] = posts(records);
+    expect(first!.errors.join(" ")).toMatch(/undefined entity/);
+    expect(first!.html).not.toMatch(/root:|EXPANDED-INTERNAL-ENTITY/);
+    expect(second!.errors).toEqual([]);
+    expect(second!.html).toContain("&xxe;");
+    expect(JSON.stringify(records)).not.toMatch(/root:x:0|EXPANDED-INTERNAL-ENTITY/);
+  });
+
+  it("says where a truncated file ends and loses only the post it ends in", async () => {
+    const text = fs.readFileSync(fixture("disqus-sample.xml"), "utf8");
+    const cut = text.indexOf("Depth four.");
+    const records = await readAll(DISQUS_READER, writeTmp("truncated.xml", text.slice(0, cut)));
+    expect(posts(records).map((p) => p.sourceId)).toEqual(["5001", "5002", "5004", "5003"]);
+    expect(problems(records).map((p) => p.message)).toEqual([
+      "the file ends inside this <post> (truncated?): it is not imported",
+      "the file ends before </disqus>: it looks truncated",
+    ]);
+  });
+
+  it("refuses a post holding bytes the declared encoding cannot decode, and reads a Latin-1 file as Latin-1", async () => {
+    const head =
+      '<?xml version="1.0" encoding="utf-8"?><disqus xmlns:dsq="x"><thread dsq:id="1"><link>https://news.example.com/a</link></thread>';
+    const post = (id: string, body: Buffer) =>
+      Buffer.concat([
+        Buffer.from(`<post dsq:id="${id}"><message>`),
+        body,
+        Buffer.from(`</message><createdAt>2020-01-01T00:00:00Z</createdAt><thread dsq:id="1"/></post>`),
+      ]);
+    const latin1 = Buffer.from("caf\xe9", "latin1");
+    const wrong = writeTmp(
+      "wrong.xml",
+      Buffer.concat([Buffer.from(head), post("1", latin1), post("2", Buffer.from("fine")), Buffer.from("</disqus>")]),
+    );
+    const [bad, good] = posts(await readAll(DISQUS_READER, wrong));
+    expect(bad!.errors).toEqual(["it holds bytes that do not decode (is the file in the encoding it declares?)"]);
+    expect(good!.errors).toEqual([]);
+    const declared = writeTmp(
+      "latin1.xml",
+      Buffer.concat([Buffer.from(head.replace("utf-8", "ISO-8859-1")), post("1", latin1), Buffer.from("</disqus>")]),
+    );
+    expect(posts(await readAll(DISQUS_READER, declared))[0]).toMatchObject({ html: "café", errors: [] });
+  });
+
+  it("reads a UTF-16 file by its byte-order mark", async () => {
+    const text = fs.readFileSync(fixture("disqus-sample.xml"), "utf8").replace('encoding="utf-8"', 'encoding="utf-16"');
+    const file = writeTmp("utf16.xml", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]));
+    expect(posts(await readAll(DISQUS_READER, file))).toHaveLength(18);
+  });
+
+  it("cannot read a file that is missing, another format or not XML", async () => {
+    const file = { path: path.join(tmp, "missing.xml"), name: "missing.xml" };
+    await expect(indexCommentFile(DISQUS_READER, file)).rejects.toThrow(/Cannot read .*missing\.xml: no such file/);
+    const wxr = { path: fixture("wxr-sample.xml"), name: "wxr-sample.xml" };
+    await expect(indexCommentFile(DISQUS_READER, wxr)).rejects.toThrow(
+      "wxr-sample.xml is not a Disqus export: its root element is <rss>, not <disqus>.",
+    );
+    const junk = { path: writeTmp("junk.xml", "this is not XML at all"), name: "junk.xml" };
+    await expect(indexCommentFile(DISQUS_READER, junk)).rejects.toThrow(ImportFileError);
+    const odd = { path: writeTmp("odd.xml", '<?xml version="1.0" encoding="x-unknown-9"?><disqus/>'), name: "odd.xml" };
+    await expect(indexCommentFile(DISQUS_READER, odd)).rejects.toThrow(/encoding "x-unknown-9" cannot be read/);
+  });
+});
+
+describe("the WXR reader", () => {
+  it("reads the comments of each item that has some, as threads at the item's link", async () => {
+    const records = await readAll(WXR_READER, fixture("wxr-sample.xml"));
+    expect(threads(records)).toEqual([
+      {
+        sourceId: "10",
+        url: "https://news.example.com/2019/03/hello-world/",
+        title: "Hello world",
+        createdAt: null,
+        line: expect.any(Number) as number,
+      },
+      {
+        sourceId: "20",
+        url: "https://news.example.com/a-propos/",
+        title: "À propos — 日本語",
+        createdAt: null,
+        line: expect.any(Number) as number,
+      },
+      {
+        sourceId: "40",
+        url: null,
+        title: "A draft without a link",
+        createdAt: null,
+        line: expect.any(Number) as number,
+      },
+    ]);
+    const all = posts(records);
+    expect(all.map((p) => p.sourceId)).toEqual([
+      "100",
+      "101",
+      "103",
+      "102",
+      "104",
+      "105",
+      "106",
+      "107",
+      "108",
+      "109",
+      "200",
+      "400",
+    ]);
+    expect(all[0]).toMatchObject({
+      threadId: "10",
+      parentId: null,
+      createdAt: new Date("2019-03-04T13:00:00Z"),
+      state: "published",
+      newlines: "text",
+      author: { name: "Ada Lovelace", email: "ADA@example.com", accountId: "3", anonymous: false },
+      skip: null,
+    });
+    const byId = (id: string) => all.find((p) => p.sourceId === id)!;
+    expect(byId("101").author).toMatchObject({ accountId: null, anonymous: true });
+    expect(byId("106")).toMatchObject({ state: "held", createdAt: new Date("2019-03-05T09:00:00Z") });
+    expect(byId("107").state).toBe("spam");
+    expect(byId("108").state).toBe("deleted");
+    expect(byId("109").skip).toBe("a pingback, not a reader's comment");
+  });
+
+  it("maps comment_approved", () => {
+    expect(["1", "0", "spam", "trash", "post-trashed", "weird"].map(wxrState)).toEqual([
+      "published",
+      "held",
+      "spam",
+      "deleted",
+      "deleted",
+      "held",
+    ]);
+  });
+});
+
+describe("the index of a comment file", () => {
+  it("finds every post's root, replies listed before their parents included", async () => {
+    const index = await indexCommentFile(DISQUS_READER, { path: fixture("disqus-sample.xml"), name: "x" });
+    const root = (id: string) => index.ids[index.roots[index.positionOf.get(id)!]!];
+    for (const id of ["5002", "5003", "5004", "5005", "5006"]) expect(root(id)).toBe("5001");
+    expect(root("5008")).toBe("5007");
+    expect(index.parents[index.positionOf.get("5015")!]).toBe(MISSING_PARENT);
+    expect(root("5015")).toBe("5015");
+    expect(index.ids).toHaveLength(17);
+    expect(index.postCount).toBe(18);
+    expect(index.threadOf[index.positionOf.get("5016")!]).toBe("1002");
+    expect(root("5016")).toBe("5001");
+    expect(index.threads.get("1003")!.posts).toBe(0);
+    expect(index.digest).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("marks loops of parents", () => {
+    const roots = rootsOf(Int32Array.from([NO_PARENT, 2, 1, 2, MISSING_PARENT]));
+    expect([...roots]).toEqual([0, IN_LOOP, IN_LOOP, IN_LOOP, 4]);
+  });
+});
+
+describe("pure rules", () => {
+  it("reads export dates", () => {
+    expect(parseExportDate("2012-12-12T12:12:12")).toEqual(new Date("2012-12-12T12:12:12Z"));
+    expect(parseExportDate("2019-03-04 13:00:00")).toEqual(new Date("2019-03-04T13:00:00Z"));
+    expect(parseExportDate("2019-03-04T13:00:00+0200")).toEqual(new Date("2019-03-04T11:00:00Z"));
+    expect(parseExportDate("0000-00-00 00:00:00")).toBeNull();
+    expect(parseExportDate("yesterday")).toBe("invalid");
+  });
+
+  it("normalises e-mails as members keep them, and guest names as comments do", () => {
+    expect(normaliseEmail("  Ada@Example.COM ")).toBe("ada@example.com");
+    expect(normaliseEmail("not an e-mail")).toBeNull();
+    expect(guestNameOf("Anonymous Coward <3")).toBe("Anonymous Coward 3");
+    expect(guestNameOf("<<>>")).toBeNull();
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * The comments of a WordPress export (WXR 1.2, Tools → Export): <rss><channel>, then one <item>
+ * per post, page or attachment (its <title>, <link>, <wp:post_id>, …) holding its <wp:comment>s
+ * (comment_id, comment_author, comment_author_email, comment_author_url, comment_date_gmt,
+ * comment_content, comment_approved: 1, 0, spam or trash; comment_type; comment_parent;
+ * comment_user_id). Read as CommentRecords, streaming: an item is a thread as soon as it has a
+ * comment; the posts themselves are another source's (content imports).
+ *
+ * WordPress keeps a comment's text as typed, with newlines as line breaks; pingbacks and
+ * trackbacks are skipped (they are not readers' comments), as are other plugins' comment types.
+ */
+import { childText, streamXml, type XmlNode } from "../xml-stream";
+import {
+  parseExportDate,
+  type CommentPost,
+  type CommentReader,
+  type CommentRecord,
+  type CommentThread,
+  type SourceState,
+} from "./records";
+
+/** Comment types that are readers' comments ("" and "comment"; WooCommerce's reviews). */
+const READER_TYPES = new Set(["", "comment", "review"]);
+
+/** comment_approved as a state: 1 published, 0 held, spam, trash (and post-trashed) deleted; anything else held. */
+export function wxrState(approved: string | undefined): SourceState {
+  const value = (approved ?? "").trim().toLowerCase();
+  if (value === "1" || value === "approve" || value === "approved") return "published";
+  if (value === "spam") return "spam";
+  if (value === "trash" || value === "post-trashed") return "deleted";
+  return "held";
+}
+
+/** The item being read: its fields as they came (WordPress writes them before its comments). */
+export type WxrItem = { postId: string | null; link: string | null; title: string | null; line: number };
+
+export function wxrThread(item: WxrItem): CommentThread | null {
+  if (!item.postId) return null;
+  return { sourceId: item.postId, url: item.link, title: item.title, createdAt: null, line: item.line };
+}
+
+const field = (node: XmlNode, name: string) => childText(node, `wp:${name}`);
+
+/** A <wp:comment> of `item` as a post; `errors` are the parser's, for this element. */
+export function wxrComment(node: XmlNode, item: WxrItem, errors: readonly string[], undecodable: boolean): CommentPost {
+  const problems = [...errors];
+  const id = field(node, "comment_id") ?? "";
+  if (!/^\d+$/.test(id)) problems.push("it has no comment_id");
+  let created = parseExportDate(field(node, "comment_date_gmt"));
+  // An unapproved comment's GMT date may be WordPress's zero date: its local date is all there is.
+  if (created === null) created = parseExportDate(field(node, "comment_date"));
+  if (created === "invalid") problems.push("its comment_date_gmt is not a date");
+  if (undecodable) problems.push("it holds bytes that do not decode (is the file in the encoding it declares?)");
+  const type = (field(node, "comment_type") ?? "").toLowerCase();
+  const parent = field(node, "comment_parent") ?? "0";
+  const userId = field(node, "comment_user_id") ?? "0";
+  const state = wxrState(field(node, "comment_approved"));
+  return {
+    sourceId: id,
+    threadId: item.postId,
+    parentId: /^\d+$/.test(parent) && parent !== "0" ? parent : null,
+    createdAt: created instanceof Date ? created : null,
+    html: node.children.find((c) => c.name === "wp:comment_content")?.text ?? "",
+    newlines: "text",
+    state,
+    spam: state === "spam",
+    author: {
+      name: field(node, "comment_author") || null,
+      email: field(node, "comment_author_email") || null,
+      accountId: /^\d+$/.test(userId) && userId !== "0" ? userId : null,
+      anonymous: !(/^\d+$/.test(userId) && userId !== "0"),
+    },
+    skip: READER_TYPES.has(type) ? null : `a ${type}, not a reader's comment`,
+    errors: problems,
+    line: node.line,
+  };
+}
+
+async function* readWxr(path: string, onBytes: (bytes: Buffer) => void): AsyncGenerator<CommentRecord> {
+  const events = streamXml(path, {
+    isRecord: (p) =>
+      p.length === 4 &&
+      p[2] === "item" &&
+      (p[3] === "title" || p[3] === "link" || p[3] === "wp:post_id" || p[3] === "wp:comment"),
+    structureDepth: 3,
+    onBytes,
+  });
+  let item: WxrItem | null = null;
+  let threadSent = false;
+  for await (const event of events) {
+    if (event.type === "root") yield { type: "root", name: event.name };
+    else if (event.type === "problem") yield { type: "problem", problem: event.problem };
+    else if (event.type === "open" && event.depth === 3 && event.name === "item") {
+      item = { postId: null, link: null, title: null, line: event.line };
+      threadSent = false;
+    } else if (event.type === "close" && event.depth === 3 && event.name === "item") {
+      item = null;
+    } else if (event.type === "record" && item) {
+      const { node } = event;
+      const text = node.text.trim() || null;
+      if (node.name === "title") item.title = text;
+      else if (node.name === "link") item.link = text;
+      else if (node.name === "wp:post_id") item.postId = text;
+      else {
+        if (!threadSent) {
+          threadSent = true;
+          const thread = wxrThread(item);
+          if (thread) yield { type: "thread", thread };
+        }
+        yield { type: "post", post: wxrComment(node, item, event.errors, event.undecodable) };
+      }
+    }
+  }
+}
+
+export const WXR_READER: CommentReader = {
+  provider: "wordpress",
+  root: "rss",
+  title: "a WordPress export (WXR)",
+  read: readWxr,
+};

@@ -1,0 +1,67 @@
+/**
+ * The comments page of an imported story, so that the comments of the same export land on it.
+ *
+ * A WordPress export holds a post's comments in its <item>; `--from wxr-comments` places them on
+ * the page it records for that item (import_records: source "wxr-comments", kind "page", the
+ * post's id), and otherwise on a page at the item's <link>, the old URL. Once a post is a story,
+ * its comments belong on the story's public URL (the site's URL and its slug, as the content API
+ * gives it), so the content import records that page for the comments source: the comments
+ * imported after it go there. A post whose comments were imported before keeps them where they
+ * are (a note says so).
+ */
+import "server-only";
+
+import type { Db, TransactionClient } from "../../db/client";
+import { findPage, normalizePageUrl } from "../../engagement/pages";
+import { isPublicationUrl } from "../../publishing/publisher";
+import { storyUrl } from "../../publishing/story-view";
+import type { ImportContext, PlanEffect } from "../types";
+
+export type PlannedCommentPage = {
+  effects: PlanEffect[];
+  apply: (tx: TransactionClient) => Promise<void>;
+} | null;
+
+const PAGE_KIND = "page";
+
+/** The comments page of the story `slug` made of post `postId`, for `commentsSource`; null when there is nothing to do. */
+export async function planCommentPage(
+  db: Db,
+  ctx: ImportContext,
+  args: { commentsSource: string; postId: string; slug: string; headline: string; createdAt: Date; label: string },
+): Promise<PlannedCommentPage> {
+  const key = { accountId: ctx.accountId, source: args.commentsSource, kind: PAGE_KIND, sourceId: args.postId };
+  const before = await db.importRecord.findUnique({
+    where: { accountId_source_kind_sourceId: key },
+    select: { targetId: true },
+  });
+  if (before) {
+    ctx.note(`${args.label}: its comments were imported before, on page #${before.targetId}: they stay there`);
+    return null;
+  }
+  let url: string;
+  try {
+    url = normalizePageUrl(storyUrl(ctx.publisher.siteUrl, args.slug), "url");
+  } catch {
+    return null;
+  }
+  if (!isPublicationUrl(ctx.publisher, url)) {
+    ctx.note(`${args.label}: ${url} is not on the publication's hosts: its comments will go to its old URL`);
+    return null;
+  }
+  const page = await findPage(db, ctx.accountId, url);
+  return {
+    effects: page ? [] : [{ kind: PAGE_KIND, action: "create", label: `page ${url}` }],
+    apply: async (tx) => {
+      const id =
+        page?.id ??
+        (
+          await tx.page.create({
+            data: { accountId: ctx.accountId, url, headline: args.headline, createdAt: args.createdAt },
+            select: { id: true },
+          })
+        ).id;
+      await tx.importRecord.create({ data: { ...key, targetId: String(id), created: !page, runId: ctx.runId } });
+    },
+  };
+}

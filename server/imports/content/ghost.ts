@@ -1,0 +1,247 @@
+/**
+ * The posts and pages of a Ghost export (Settings → Advanced → Import/Export → Export content: one
+ * JSON document, `{db: [{meta, data: {posts, posts_meta, tags, posts_tags, users, posts_authors,
+ * settings…}}]}`), read as ContentPosts.
+ *
+ * - Body: `html` when the export has it, else its Lexical or Mobiledoc rendered (ghost-render.ts).
+ * - Tags (posts_tags, in sort order): public tags → Masthead tags; the first public tag (Ghost's
+ *   primary tag) is also the story's section. Internal tags (`#…`, visibility "internal") are
+ *   skipped.
+ * - Authors (posts_authors, in sort order) → Masthead authors, found by Ghost's slug.
+ * - status: published → published at published_at; draft → draft; scheduled → scheduled at
+ *   published_at; sent (an e-mail-only post) → published, said in the report.
+ * - visibility → the story's access: public → public; members → login; paid and tiers →
+ *   subscription (which tiers is not kept: any access-granting subscription reads it; said in
+ *   the report).
+ * - Featured image: feature_image (its alt and caption from posts_meta) → the hero image.
+ * - Old URL: "/<slug>/", or the export's `permalinks` setting when it has one (:slug, :year,
+ *   :month, :day, :id, :primary_tag, :primary_author); pages are always "/<slug>/".
+ *
+ * The document is read whole (JSON.parse): an export up to MAX_BYTES. Its text is not kept after
+ * the first read; the second read parses it again and yields the posts one by one.
+ */
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+
+import { slugify } from "../../publishing/editorial/organise.schema";
+import { parseExportDate } from "../comments/records";
+import { ImportFileError, type FileProblem, type ImportFile } from "../types";
+import { ghostBodyHtml } from "./ghost-render";
+import type { ContentAccess, ContentPerson, ContentPost, ContentStatus, ContentTerm } from "./records";
+import type { ContentFile } from "./source";
+
+/** The largest export read (Node.js holds a JSON document of at most ~512 MB as one string). */
+export const MAX_BYTES = 400 * 1024 * 1024;
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const str = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
+const rows = (data: Json, name: string): Json[] => (Array.isArray(data[name]) ? data[name].filter(isObj) : []);
+
+async function readData(file: ImportFile): Promise<{ data: Json; digest: string }> {
+  let bytes: Buffer;
+  try {
+    const stat = await fs.promises.stat(file.path);
+    if (stat.isDirectory()) throw new ImportFileError(`Cannot read ${file.path}: it is a directory.`);
+    if (stat.size > MAX_BYTES) {
+      throw new ImportFileError(
+        `${file.name} is ${Math.round(stat.size / 1048576)} MB: a Ghost export is read whole, up to ${MAX_BYTES / 1048576} MB.`,
+      );
+    }
+    bytes = await fs.promises.readFile(file.path);
+  } catch (error) {
+    if (error instanceof ImportFileError) throw error;
+    const code = (error as { code?: string }).code;
+    throw new ImportFileError(
+      `Cannot read ${file.path}: ${code === "ENOENT" ? "no such file" : (code ?? "unreadable")}.`,
+    );
+  }
+  const digest = createHash("sha256").update(bytes).digest("hex");
+  let doc: unknown;
+  try {
+    doc = JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/, ""));
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new ImportFileError(`${file.name} is not a Ghost export: it is not JSON (${why}; truncated?).`);
+  }
+  // {db: [{meta, data}]}, or {meta, data} as older versions wrote it.
+  const db: unknown = isObj(doc) && Array.isArray(doc.db) ? (doc.db as unknown[])[0] : doc;
+  if (!isObj(db) || !isObj(db.data) || !Array.isArray(db.data.posts)) {
+    throw new ImportFileError(`${file.name} is not a Ghost export: it has no db[0].data.posts.`);
+  }
+  return { data: db.data, digest };
+}
+
+/** What the posts refer to, by Ghost id. */
+type GhostIndex = {
+  tags: Map<string, ContentTerm & { internal: boolean }>;
+  users: Map<string, ContentPerson>;
+  postTags: Map<string, string[]>;
+  postAuthors: Map<string, string[]>;
+  meta: Map<string, Json>;
+  permalink: string;
+};
+
+function grouped(list: Json[], key: string, value: string): Map<string, string[]> {
+  const sorted = [...list].sort((a, b) => Number(a.sort_order ?? 0) - Number(b.sort_order ?? 0));
+  const map = new Map<string, string[]>();
+  for (const row of sorted) {
+    const k = str(row[key]);
+    if (!k) continue;
+    map.set(k, [...(map.get(k) ?? []), str(row[value])]);
+  }
+  return map;
+}
+
+function indexOf(data: Json): GhostIndex {
+  const tags = new Map<string, ContentTerm & { internal: boolean }>();
+  for (const t of rows(data, "tags")) {
+    const name = str(t.name).trim();
+    const slug = slugify(str(t.slug) || name);
+    if (!name || !slug) continue;
+    tags.set(str(t.id), { name, slug, internal: name.startsWith("#") || t.visibility === "internal" });
+  }
+  const users = new Map<string, ContentPerson>();
+  for (const u of rows(data, "users")) {
+    const name = str(u.name).trim() || str(u.slug);
+    const slug = slugify(str(u.slug) || name);
+    if (!slug) continue;
+    users.set(str(u.id), { sourceId: str(u.id), name, slug, email: str(u.email) || null, bio: str(u.bio) || null });
+  }
+  const setting = rows(data, "settings").find((s) => s.key === "permalinks");
+  return {
+    tags,
+    users,
+    postTags: grouped(rows(data, "posts_tags"), "post_id", "tag_id"),
+    postAuthors: grouped(rows(data, "posts_authors"), "post_id", "author_id"),
+    meta: new Map(rows(data, "posts_meta").map((m) => [str(m.post_id), m])),
+    permalink: str(setting?.value) || "/:slug/",
+  };
+}
+
+const STATUS: Record<string, ContentStatus> = {
+  published: "published",
+  sent: "published",
+  draft: "draft",
+  scheduled: "scheduled",
+};
+
+const ACCESS: Record<string, ContentAccess> = {
+  public: "public",
+  members: "login",
+  paid: "subscription",
+  tiers: "subscription",
+};
+
+function oldUrl(pattern: string, post: { slug: string; id: string; date: Date | null; tag?: string; author?: string }) {
+  const d = post.date ?? new Date(0);
+  const two = (n: number) => String(n).padStart(2, "0");
+  const path = pattern
+    .replace(/:slug/g, post.slug)
+    .replace(/:year/g, String(d.getUTCFullYear()))
+    .replace(/:month/g, two(d.getUTCMonth() + 1))
+    .replace(/:day/g, two(d.getUTCDate()))
+    .replace(/:id/g, post.id)
+    .replace(/:primary_tag/g, post.tag ?? "all")
+    .replace(/:primary_author/g, post.author ?? "all");
+  // Only the path is used (the redirect's source path): the host stands for the old site's.
+  return `https://ghost.invalid${path.startsWith("/") ? path : `/${path}`}`;
+}
+
+/** A row of `posts` as a ContentPost (see the file's comment). */
+export function ghostPost(row: Json, index: GhostIndex, position: number): ContentPost {
+  const id = str(row.id);
+  const type = str(row.type) || "post";
+  const errors: string[] = [];
+  if (!id) errors.push("it has no id");
+  const statusName = str(row.status);
+  const status = STATUS[statusName];
+  const notes: string[] = [];
+  if (statusName === "sent") notes.push("sent as an e-mail only in Ghost: imported as published");
+  const visibility = str(row.visibility) || "public";
+  const access = ACCESS[visibility];
+  if (!access) notes.push(`its visibility "${visibility}" is not known: imported as public`);
+  if (visibility === "tiers") {
+    notes.push("visible to some tiers in Ghost: imported for subscribers (which tiers is not kept)");
+  }
+  let date = parseExportDate(str(row.published_at) || str(row.created_at));
+  if (date === "invalid") {
+    errors.push("its published_at is not a date");
+    date = null;
+  }
+  const body = ghostBodyHtml(row);
+  if (body.skipped.length) notes.push(`left out of its body: ${[...new Set(body.skipped)].join(", ")}`);
+  const tags = (index.postTags.get(id) ?? []).flatMap((t) => {
+    const tag = index.tags.get(t);
+    return tag && !tag.internal ? [{ name: tag.name, slug: tag.slug }] : [];
+  });
+  const authors = (index.postAuthors.get(id) ?? []).flatMap((a) => {
+    const user = index.users.get(a);
+    return user ? [user] : [];
+  });
+  if (authors.length === 0 && str(row.author_id) && index.users.get(str(row.author_id))) {
+    authors.push(index.users.get(str(row.author_id))!);
+  }
+  const meta = index.meta.get(id) ?? {};
+  const image = str(row.feature_image);
+  const slug = str(row.slug);
+  return {
+    sourceId: id,
+    type,
+    title: str(row.title),
+    slug: slug || null,
+    html: body.html,
+    autop: false,
+    excerpt: str(row.custom_excerpt) || null,
+    status: status ?? "draft",
+    date,
+    authors,
+    sections: tags.slice(0, 1),
+    tags,
+    hero: image
+      ? {
+          url: image,
+          alt: str(meta.feature_image_alt ?? row.feature_image_alt) || null,
+          caption: str(meta.feature_image_caption ?? row.feature_image_caption) || null,
+        }
+      : null,
+    metadata: {},
+    access: access ?? "public",
+    // The address a published post had (a draft's or a scheduled one's was never public).
+    oldUrl:
+      slug && status === "published"
+        ? oldUrl(type === "page" ? "/:slug/" : index.permalink, {
+            slug,
+            id,
+            date,
+            tag: tags[0]?.slug,
+            author: authors[0]?.slug,
+          })
+        : null,
+    notes,
+    skip: status ? null : `its status "${statusName || "(none)"}" is not a post's`,
+    errors,
+    where: `post ${position + 1}`,
+  };
+}
+
+/** A Ghost export as the content source reads it (posts named by their place in `posts`, from 1). */
+export async function openGhost(file: ImportFile): Promise<ContentFile> {
+  const { data, digest } = await readData(file);
+  const count = rows(data, "posts").length;
+  const problems: FileProblem[] = [];
+  for (const name of ["tags", "users", "posts_tags", "posts_authors"]) {
+    if (!Array.isArray(data[name])) problems.push({ where: `data.${name}`, message: "absent: the posts have none" });
+  }
+  return {
+    digest,
+    problems,
+    count,
+    posts: async function* () {
+      const again = await readData(file);
+      const index = indexOf(again.data);
+      const posts = rows(again.data, "posts");
+      for (const [i, row] of posts.entries()) yield ghostPost(row, index, i);
+    },
+  };
+}

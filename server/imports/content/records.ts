@@ -1,0 +1,60 @@
+/**
+ * What a content export holds, whatever system wrote it (WordPress WXR: wxr.ts; Ghost JSON:
+ * ghost.ts), as the content source (source.ts) reads it: one ContentPost per post or page, its
+ * people and terms by the export's own names, its body still HTML (html-to-elements.ts turns it
+ * into story elements when it is planned).
+ */
+import type { TStoryElement } from "../../publishing/cards.schema";
+import type { AttachmentImage } from "./html-to-elements";
+
+/** A person of the export (a WordPress user, a Ghost staff user). `slug` finds the Masthead author. */
+export type ContentPerson = { sourceId: string; name: string; slug: string; email: string | null; bio?: string | null };
+
+/** A category or tag: `slug` finds the Masthead section or tag. */
+export type ContentTerm = { name: string; slug: string };
+
+/** What the story becomes: published at `date`, a draft, or scheduled for `date`. */
+export type ContentStatus = "published" | "draft" | "scheduled";
+
+/** Masthead's access setting of a story (Story.access). */
+export type ContentAccess = "public" | "login" | "subscription";
+
+export type ContentPost = {
+  sourceId: string;
+  /** "post" or "page" (kept in the story's metadata). */
+  type: string;
+  title: string;
+  /** The post's own slug (WordPress post_name, Ghost slug), when it has one. */
+  slug: string | null;
+  html: string;
+  /**
+   * The body as story elements already (another Masthead content API: content-api.ts, checked
+   * with the cards schema): used instead of `html`, and saved through the editor's path as well.
+   */
+  elements?: TStoryElement[];
+  /** Classic-editor text: newlines are paragraphs (html-to-elements.ts). */
+  autop: boolean;
+  excerpt: string | null;
+  status: ContentStatus;
+  date: Date | null;
+  authors: ContentPerson[];
+  /** The first is the story's primary section. */
+  sections: ContentTerm[];
+  tags: ContentTerm[];
+  hero: AttachmentImage | null;
+  /** Custom fields Masthead keeps (the story's metadata). */
+  metadata: Record<string, string>;
+  access: ContentAccess;
+  /** The post's address in the old site, absolute; its path becomes a 301 to the story. */
+  oldUrl: string | null;
+  /** Choices made on the operator's behalf, for the report (a private post made a draft). */
+  notes: string[];
+  /** Why it is not imported (an attachment, a trashed post): a skip. */
+  skip: string | null;
+  /** What is wrong with it: a refusal. */
+  errors: string[];
+  /** [gallery ids] of the post: its attachments. */
+  attachment?: (id: string) => AttachmentImage | undefined;
+  /** Where it is in the file, for the report ("line 120", "post 3"). */
+  where: string;
+};

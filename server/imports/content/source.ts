@@ -1,0 +1,85 @@
+/**
+ * Content exports as import sources (docs/migration.md): a reader turns the file into
+ * ContentPosts (wxr.ts, ghost.ts), story-plan.ts turns each into a story. One item per post, in
+ * the file's order; the authors, sections, tags and redirects a story brings are counted under
+ * their kinds.
+ */
+import "server-only";
+
+import type { ImportFile, ImportItem, ImportSource, PreparedSource } from "../types";
+import type { ContentPost } from "./records";
+import { ImageHosts, planStory, REDIRECT_KIND, STORY_KIND } from "./story-plan";
+
+export type ContentItem = ImportItem & { post: ContentPost };
+
+/** What a reader found on its first read, and how to read the posts again. */
+export type ContentFile = {
+  digest: string;
+  problems: PreparedSource["problems"];
+  count: number;
+  posts: () => AsyncIterable<ContentPost>;
+};
+
+const KINDS = [STORY_KIND, "author", "section", "tag", REDIRECT_KIND] as const;
+
+/**
+ * A content source. `commentsSource`: the source that imports the comments of the same files
+ * ("wxr-comments"): each story's page is recorded for it (comment-pages.ts).
+ */
+export function contentSource(
+  name: string,
+  description: string,
+  open: (file: ImportFile) => Promise<ContentFile>,
+  options: { commentsSource?: string } = {},
+): ImportSource<ContentItem> {
+  return {
+    name,
+    description,
+    kinds: options.commentsSource ? [...KINDS, "page"] : KINDS,
+    prepare: async (file) => {
+      const content = await open(file);
+      const imageHosts = new ImageHosts();
+      return {
+        digest: content.digest,
+        itemCount: content.count,
+        problems: content.problems,
+        items: async function* () {
+          for await (const post of content.posts()) {
+            const title = post.title.trim().slice(0, 80);
+            yield {
+              kind: STORY_KIND,
+              sourceId: post.sourceId || post.where,
+              label: `${post.type} ${post.sourceId || "?"}${title ? ` "${title}"` : ""} (${post.where})`,
+              post,
+            };
+          }
+        },
+        plan: (db, item, ctx) => planStory(db, item.post, ctx, { ...options, imageHosts }),
+        // One statement per kind for what a batch looks up: its stories, authors, sections and tags.
+        prefetch: async (db, items, ctx) => {
+          const posts = items.map((item) => item.post).filter((post) => !post.skip);
+          await ctx.preload(
+            db,
+            STORY_KIND,
+            posts.map((post) => post.sourceId),
+          );
+          await ctx.preload(
+            db,
+            "author",
+            posts.flatMap((post) => post.authors.map((a) => a.slug)),
+          );
+          await ctx.preload(
+            db,
+            "section",
+            posts.flatMap((post) => post.sections.map((t) => t.slug)),
+          );
+          await ctx.preload(
+            db,
+            "tag",
+            posts.flatMap((post) => post.tags.map((t) => t.slug)),
+          );
+        },
+      };
+    },
+  };
+}

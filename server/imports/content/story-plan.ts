@@ -1,0 +1,303 @@
+/**
+ * One imported post as a Masthead story (docs/migration.md, "WordPress content", "Ghost
+ * content"): planned from a ContentPost, whatever system wrote it, and written quietly (no
+ * webhook event, no e-mail, no per-story audit entry: the run's import.started/finished say who
+ * imported what).
+ *
+ * - Body: html-to-elements.ts, then the editor's own save path (normalizeCards: the allow-list,
+ *   the URL rule, embeds' ids); elements in cards of at most 200.
+ * - Images stay at their URLs (the hero image's key and each image element's `image-s3-key` is
+ *   the URL), so their hosts must be among the account's external image hosts (Settings); a post
+ *   with an image elsewhere is refused, naming the host, and imports once it is added.
+ * - Slug: the post's own (or its title's), made free with "-2", "-3"… when another story has it.
+ * - Status: published at its date (first, last published then too); draft; scheduled: approved
+ *   with its time and the "story.publish" job (scheduling.ts), unless the time is past, when it
+ *   is published at it.
+ * - A published story's old URL's path becomes a custom URL: a 301 redirect to "/<slug>"
+ *   (custom-urls.ts), unless that path is already one, or is the story's own. A draft's or a
+ *   scheduled post's address was never public: none.
+ * - Recorded as kind "story" (import_records): a second run skips it.
+ */
+import "server-only";
+
+import { randomUUID } from "node:crypto";
+
+import type { Db, TransactionClient } from "../../db/client";
+import { AppError } from "../../errors";
+import type { Prisma } from "../../generated/prisma/client";
+import { enqueueJob } from "../../jobs/queue";
+import type { TCard, TStoryElement } from "../../publishing/cards.schema";
+import {
+  EXTERNAL_IMAGE_HOSTS_SETTING,
+  isAllowedExternalImage,
+  type ImageRef,
+} from "../../publishing/editorial/image-refs";
+import { slugify } from "../../publishing/editorial/organise.schema";
+import { cleanHtml, cleanMetadataOrThrow } from "../../publishing/editorial/sanitize";
+import { publishScheduledStoryJob } from "../../publishing/editorial/scheduling";
+import { normalizeCards } from "../../publishing/editorial/stories/cards";
+import { generateSlug, storyImageRefs } from "../../publishing/editorial/stories/fields";
+import { scheduledPublicationKey } from "../../publishing/editorial/stories/moves";
+import { cardsPlainText, readTimeMinutes } from "../../publishing/story-view";
+import type { ImportContext, ItemPlan, PlanEffect } from "../types";
+import { planCommentPage } from "./comment-pages";
+import { htmlToElements, htmlToPlainText } from "./html-to-elements";
+import type { ContentPost } from "./records";
+import { planTerm, type PlannedTerm, type TermKind } from "./terms";
+
+export const STORY_KIND = "story";
+export const REDIRECT_KIND = "redirect";
+
+const ELEMENTS_PER_CARD = 200;
+const SLUG_MAX = 200;
+
+const refuse = (reason: string): ItemPlan => ({ action: "refuse", reason });
+
+/** Elements as cards of at most ELEMENTS_PER_CARD. */
+export function elementsToCards(elements: readonly TStoryElement[]): TCard[] {
+  const cards: TCard[] = [];
+  for (let i = 0; i < elements.length; i += ELEMENTS_PER_CARD) {
+    cards.push({
+      id: randomUUID(),
+      status: "draft",
+      version: 1,
+      metadata: {},
+      "story-elements": elements.slice(i, i + ELEMENTS_PER_CARD),
+    });
+  }
+  return cards;
+}
+
+const detailsOf = (error: AppError) =>
+  (error.details ?? [])
+    .map((d) => `${d.field} ${d.issue}`)
+    .slice(0, 3)
+    .join("; ") || error.message;
+
+/** The path of an old address, as a custom URL's source path (no trailing slash), or null. */
+export function oldPath(url: string | null): string | null {
+  if (!url) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  let path: string;
+  try {
+    path = decodeURIComponent(parsed.pathname);
+  } catch {
+    path = parsed.pathname;
+  }
+  path = path.replace(/\/+$/, "");
+  return path === "" ? null : path;
+}
+
+/** The story's cards, hero and image check; or why the post cannot be a story. */
+function storyBody(post: ContentPost, now: Date): { cards: TCard[] } | { refuse: string } {
+  const elements = post.elements ?? htmlToElements(post.html, { autop: post.autop, attachment: post.attachment });
+  if (elements.length > ELEMENTS_PER_CARD * 500) return { refuse: "its body has more blocks than a story holds" };
+  try {
+    return { cards: normalizeCards(elementsToCards(elements), [], now) };
+  } catch (error) {
+    if (error instanceof AppError) return { refuse: `its body cannot be a story: ${detailsOf(error)}` };
+    throw error;
+  }
+}
+
+/**
+ * The account's external image hosts (image-refs.ts), read once per run: every image an import
+ * sets is a URL (html-to-elements.ts keeps only http(s) ones), so each must be on one of them.
+ */
+export class ImageHosts {
+  private hosts: string[] | null = null;
+
+  /** The hosts of `refs` the account does not allow (none: all allowed). */
+  async refused(db: Db, accountId: number, refs: readonly ImageRef[]): Promise<string[]> {
+    if (refs.length === 0) return [];
+    if (this.hosts === null) {
+      const config = await db.publisherConfig.findUnique({ where: { accountId }, select: { settings: true } });
+      const settings = config?.settings as Record<string, unknown> | null | undefined;
+      const hosts = settings && !Array.isArray(settings) ? settings[EXTERNAL_IMAGE_HOSTS_SETTING] : undefined;
+      this.hosts = Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === "string") : [];
+    }
+    const refused = new Set<string>();
+    for (const ref of refs) {
+      if (isAllowedExternalImage(ref.key, this.hosts)) continue;
+      try {
+        refused.add(new URL(ref.key).hostname);
+      } catch {
+        refused.add(ref.key.slice(0, 100));
+      }
+    }
+    return [...refused];
+  }
+}
+
+type Planned = { label: TermKind; planned: PlannedTerm };
+
+/** Plan one post (see the file's comment). */
+export async function planStory(
+  db: Db,
+  post: ContentPost,
+  ctx: ImportContext,
+  options: { commentsSource?: string; imageHosts?: ImageHosts } = {},
+): Promise<ItemPlan> {
+  if (post.skip) return { action: "skip", reason: post.skip };
+  if (post.errors.length > 0) return refuse(post.errors.join("; "));
+  const key = { kind: STORY_KIND, sourceId: post.sourceId };
+  const known = await ctx.lookup(db, key);
+  if (known !== null) return { action: "skip", reason: `imported before (story ${known})` };
+
+  // Headline and summary are plain text, as the editor saves them.
+  const headline = htmlToPlainText(post.title).slice(0, 500) || "(untitled)";
+  if (headline === "(untitled)") ctx.note(`${post.type} ${post.sourceId} has no title: imported as "(untitled)"`);
+  for (const note of post.notes) ctx.note(`${post.type} ${post.sourceId}: ${note}`);
+  const body = storyBody(post, ctx.now);
+  if ("refuse" in body) return refuse(body.refuse);
+  const hero = post.hero && /^https?:\/\//i.test(post.hero.url) ? post.hero : null;
+  const refs = storyImageRefs({ heroImage: hero ? { s3Key: hero.url } : null, cards: body.cards });
+  const refusedHosts = await (options.imageHosts ?? new ImageHosts()).refused(db, ctx.accountId, refs);
+  if (refusedHosts.length > 0) {
+    return refuse(
+      `its images are on ${refusedHosts.join(", ")}, not among the account's external image hosts: add them in Settings and run the import again`,
+    );
+  }
+
+  let metadata: Record<string, unknown>;
+  try {
+    metadata = cleanMetadataOrThrow(
+      { ...post.metadata, "imported-from": ctx.source, "source-type": post.type },
+      "metadata",
+    );
+  } catch (error) {
+    if (error instanceof AppError) return refuse(`its custom fields cannot be kept: ${detailsOf(error)}`);
+    throw error;
+  }
+
+  const base = slugify(post.slug ?? "", SLUG_MAX) || slugify(post.title, SLUG_MAX) || `story-${post.sourceId}`;
+  const slug = await generateSlug(db, ctx.accountId, base);
+  if (slug !== base) ctx.note(`${post.type} ${post.sourceId}: its slug "${base}" is taken: "${slug}"`);
+
+  const terms: Planned[] = [];
+  for (const [label, list] of [
+    ["author", post.authors],
+    ["section", post.sections],
+    ["tag", post.tags],
+  ] as const) {
+    // Once each, by slug (an export may name one twice).
+    const seen = new Set<string>();
+    for (const term of list) {
+      if (seen.has(term.slug)) continue;
+      seen.add(term.slug);
+      terms.push({ label, planned: await planTerm(db, ctx, label, term) });
+    }
+  }
+  if (post.authors.length === 0) ctx.note(`${post.type} ${post.sourceId} has no author`);
+
+  const date = post.date ?? ctx.now;
+  const scheduled = post.status === "scheduled" && date > ctx.now;
+  const status = post.status === "draft" ? "DRAFT" : scheduled ? "APPROVED" : "PUBLISHED";
+  if (post.status === "scheduled" && !scheduled)
+    ctx.note(`${post.type} ${post.sourceId} was scheduled for ${date.toISOString()}, which is past: published at it`);
+  const what =
+    status === "PUBLISHED"
+      ? `published ${date.toISOString()}`
+      : scheduled
+        ? `scheduled for ${date.toISOString()}`
+        : "draft";
+
+  // Only a published story's old URL was public: a draft's or a scheduled post's is not redirected.
+  const path = status === "PUBLISHED" ? oldPath(post.oldUrl) : null;
+  const destination = `/${slug}`;
+  const taken =
+    path !== null &&
+    path !== destination &&
+    (await db.customUrl.findUnique({
+      where: { accountId_sourcePath: { accountId: ctx.accountId, sourcePath: path } },
+      select: { id: true },
+    })) !== null;
+  const redirect = path !== null && path !== destination && !taken ? path : null;
+  if (taken) ctx.note(`${post.type} ${post.sourceId}: ${path} is a custom URL already: left as it is`);
+  const effects: PlanEffect[] = terms.flatMap((t) => t.planned.effects);
+  if (redirect) effects.push({ kind: REDIRECT_KIND, action: "create", label: `${redirect} → ${destination}` });
+  const commentPage = options.commentsSource
+    ? await planCommentPage(db, ctx, {
+        commentsSource: options.commentsSource,
+        postId: post.sourceId,
+        slug,
+        headline,
+        createdAt: date,
+        label: `${post.type} ${post.sourceId}`,
+      })
+    : null;
+  if (commentPage) effects.push(...commentPage.effects);
+
+  return {
+    action: "create",
+    reason: `story /${slug} "${headline}", ${what}, ${post.access}`,
+    effects,
+    remember: [key, ...terms.flatMap((t) => t.planned.remember)],
+    apply: async (tx: TransactionClient) => {
+      const ids = { author: [] as number[], section: [] as number[], tag: [] as number[] };
+      for (const t of terms) ids[t.label].push(await t.planned.resolve(tx));
+      const plainText = cardsPlainText(body.cards);
+      const story = await tx.story.create({
+        data: {
+          accountId: ctx.accountId,
+          headline,
+          slug,
+          summary: post.excerpt ? htmlToPlainText(post.excerpt).slice(0, 2_000) || null : null,
+          status,
+          cards: body.cards as unknown as Prisma.InputJsonValue,
+          plainText,
+          readTime: readTimeMinutes(plainText),
+          metadata: metadata as Prisma.InputJsonObject,
+          access: post.access,
+          heroImageS3Key: hero?.url ?? null,
+          heroImageCaption: hero?.caption ? cleanHtml(hero.caption) : null,
+          heroImageMetadata: hero?.alt ? { alt: cleanHtml(hero.alt) } : undefined,
+          externalId: `${ctx.source}:${post.sourceId}`,
+          publishAt: scheduled ? date : null,
+          publishedAt: status === "PUBLISHED" ? date : null,
+          firstPublishedAt: status === "PUBLISHED" ? date : null,
+          lastPublishedAt: status === "PUBLISHED" ? date : null,
+          createdAt: date,
+          updatedAt: ctx.now,
+          sections: { create: [...new Set(ids.section)].map((sectionId, position) => ({ sectionId, position })) },
+          authors: { create: [...new Set(ids.author)].map((authorId, position) => ({ authorId, position })) },
+          tags: { create: [...new Set(ids.tag)].map((tagId, position) => ({ tagId, position })) },
+        },
+        select: { id: true },
+      });
+      if (scheduled) {
+        await enqueueJob(
+          tx,
+          publishScheduledStoryJob,
+          { storyId: story.id, publishAt: date.toISOString() },
+          {
+            key: scheduledPublicationKey(story.id),
+            onConflict: "replace",
+            runAt: date,
+            accountId: ctx.accountId,
+            now: ctx.now,
+          },
+        );
+      }
+      if (redirect) {
+        await tx.customUrl.create({
+          data: {
+            accountId: ctx.accountId,
+            sourcePath: redirect,
+            type: "redirect",
+            statusCode: 301,
+            destinationPath: destination,
+            metadata: { "imported-from": ctx.source, "story-id": story.id },
+          },
+        });
+      }
+      await commentPage?.apply(tx);
+      await ctx.record(tx, { ...key, targetId: story.id, created: true });
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The authors, sections and tags an imported story names, found by slug in the account before
+ * one is created, quietly (no webhook event: a section's automated collection is created with it,
+ * as the dashboard does, without announcing it).
+ *
+ * Each one touched is recorded (import_records, kind "author", "section" or "tag", by slug), so
+ * the next story naming it, and the next run, find it without asking again; a dry run remembers
+ * what it would have created, so it is counted once.
+ */
+import "server-only";
+
+import type { Db, TransactionClient } from "../../db/client";
+import type { ImportContext, Mapping, PlanEffect } from "../types";
+import type { ContentPerson, ContentTerm } from "./records";
+
+export type TermKind = "author" | "section" | "tag";
+
+/** What a story's plan needs of one author, section or tag. */
+export type PlannedTerm = {
+  effects: PlanEffect[];
+  remember: Mapping[];
+  /** Its id, in the batch's transaction: found, or created and recorded. */
+  resolve: (tx: TransactionClient) => Promise<number>;
+};
+
+/** The section's own automated collection's slug (as taxonomy/sections.ts names it). */
+const sectionCollectionSlug = (slug: string) => `section-${slug}`;
+
+async function findBySlug(db: Db, kind: TermKind, accountId: number, slug: string): Promise<number | null> {
+  const where = { accountId_slug: { accountId, slug } };
+  const row =
+    kind === "author"
+      ? await db.author.findUnique({ where, select: { id: true } })
+      : kind === "section"
+        ? await db.section.findUnique({ where, select: { id: true, deletedAt: true } })
+        : await db.tag.findUnique({ where, select: { id: true } });
+  return row?.id ?? null;
+}
+
+async function create(
+  tx: TransactionClient,
+  kind: TermKind,
+  ctx: ImportContext,
+  term: ContentTerm | ContentPerson,
+): Promise<number> {
+  const { accountId, now } = ctx;
+  if (kind === "author") {
+    const p = term as ContentPerson;
+    const author = await tx.author.create({
+      data: {
+        accountId,
+        name: p.name.slice(0, 200),
+        slug: p.slug,
+        email: p.email,
+        bio: p.bio ?? null,
+        createdAt: now,
+      },
+      select: { id: true },
+    });
+    return author.id;
+  }
+  if (kind === "tag") {
+    const tag = await tx.tag.create({
+      data: { accountId, name: term.name.slice(0, 200), slug: term.slug, createdAt: now },
+      select: { id: true },
+    });
+    return tag.id;
+  }
+  const last = await tx.section.aggregate({ where: { accountId, parentId: null }, _max: { position: true } });
+  const section = await tx.section.create({
+    data: {
+      accountId,
+      name: term.name.slice(0, 200),
+      displayName: term.name.slice(0, 200),
+      slug: term.slug,
+      position: (last._max.position ?? -1) + 1,
+      createdAt: now,
+    },
+    select: { id: true, displayName: true },
+  });
+  const collection = await tx.collection.create({
+    data: {
+      accountId,
+      slug: sectionCollectionSlug(term.slug),
+      name: section.displayName,
+      automated: true,
+      rules: { "section-ids": [section.id] },
+    },
+    select: { id: true },
+  });
+  await tx.section.update({ where: { id: section.id }, data: { collectionId: collection.id } });
+  return section.id;
+}
+
+/** Plan one author, section or tag of a story (see the file's comment). */
+export async function planTerm(
+  db: Db,
+  ctx: ImportContext,
+  kind: TermKind,
+  term: ContentTerm | ContentPerson,
+): Promise<PlannedTerm> {
+  const key = { kind, sourceId: term.slug };
+  const known = await ctx.lookup(db, key);
+  if (known !== null) {
+    return { effects: [], remember: [], resolve: async () => Number(known) };
+  }
+  const existing = await findBySlug(db, kind, ctx.accountId, term.slug);
+  if (existing !== null) {
+    return {
+      effects: [],
+      remember: [key],
+      resolve: async (tx) => {
+        await ctx.record(tx, { ...key, targetId: existing, created: false });
+        return existing;
+      },
+    };
+  }
+  return {
+    effects: [{ kind, action: "create", label: `${kind} ${term.slug} "${term.name}"` }],
+    remember: [key],
+    resolve: async (tx) => {
+      const id = await create(tx, kind, ctx, term);
+      await ctx.record(tx, { ...key, targetId: id, created: true });
+      return id;
+    },
+  };
+}

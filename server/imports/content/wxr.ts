@@ -1,0 +1,218 @@
+/**
+ * The posts and pages of a WordPress export (WXR 1.2, Tools → Export → All content), read as
+ * ContentPosts, streaming (xml-stream.ts: one <item> in memory at a time, no entity resolved).
+ *
+ * - <channel>'s <wp:author>s (author_login, author_email, author_display_name) are the people;
+ *   an item names its author by login (<dc:creator>). The first read keeps them, and each
+ *   attachment's URL, caption (excerpt) and alt text (_wp_attachment_image_alt) by post id, for
+ *   featured images (_thumbnail_id) and galleries ([gallery ids]): memory grows with the number
+ *   of authors and attachments, never with the posts' text.
+ * - An item is a story when its wp:post_type is post or page; attachments, menu items, revisions,
+ *   blocks and other plugins' types are skipped, saying which.
+ * - wp:status: publish → published at post_date_gmt; draft, pending → draft; future → scheduled
+ *   at post_date_gmt; private → draft (said in the report: Masthead has no private stories);
+ *   trash, auto-draft → skipped. A password-protected post (wp:post_password) → draft, said in
+ *   the report: Masthead has no story passwords.
+ * - <category domain="category"> → sections (the first the primary), domain="post_tag" → tags.
+ * - Custom fields: postmeta whose key does not start with "_" → the story's metadata (as text);
+ *   WordPress's and plugins' own ("_edit_lock", "_yoast_…") are dropped.
+ * - Classic-editor posts (no <!-- wp: --> block comment) are read as wpautop text.
+ */
+import { createHash } from "node:crypto";
+
+import { slugify } from "../../publishing/editorial/organise.schema";
+import { parseExportDate } from "../comments/records";
+import { ImportFileError, type FileProblem, type ImportFile } from "../types";
+import { child, childText, streamXml, type XmlNode } from "../xml-stream";
+import type { AttachmentImage } from "./html-to-elements";
+import type { ContentPerson, ContentPost, ContentStatus, ContentTerm } from "./records";
+import type { ContentFile } from "./source";
+
+export type WxrIndex = {
+  digest: string;
+  problems: FileProblem[];
+  authors: Map<string, ContentPerson>;
+  attachments: Map<string, AttachmentImage>;
+  items: number;
+};
+
+const CHANNEL_RECORDS = new Set(["wp:author", "item"]);
+const isRecord = (p: readonly string[]) => p.length === 3 && p[1] === "channel" && CHANNEL_RECORDS.has(p[2]!);
+
+const wp = (node: XmlNode, name: string) => childText(node, `wp:${name}`) ?? "";
+
+/** A slug as WordPress writes it (percent-encoded when not ASCII), decoded; as it is when malformed. */
+function decodeSlug(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+function postmeta(node: XmlNode): Map<string, string> {
+  const meta = new Map<string, string>();
+  for (const c of node.children) {
+    if (c.name !== "wp:postmeta") continue;
+    const key = childText(c, "wp:meta_key");
+    if (key && !meta.has(key)) meta.set(key, child(c, "wp:meta_value")?.text ?? "");
+  }
+  return meta;
+}
+
+function person(node: XmlNode): ContentPerson | null {
+  const login = wp(node, "author_login");
+  if (!login) return null;
+  const name = wp(node, "author_display_name") || login;
+  return {
+    sourceId: login,
+    name,
+    slug: slugify(login) || slugify(name) || `author-${wp(node, "author_id") || "x"}`,
+    email: wp(node, "author_email") || null,
+  };
+}
+
+/** The first read: digest, people, attachments, problems (see the file's comment). */
+export async function indexWxr(file: ImportFile): Promise<WxrIndex> {
+  const hash = createHash("sha256");
+  const index: WxrIndex = { digest: "", problems: [], authors: new Map(), attachments: new Map(), items: 0 };
+  for await (const event of streamXml(file.path, { isRecord, structureDepth: 2, onBytes: (b) => hash.update(b) })) {
+    if (event.type === "root" && event.name !== "rss") {
+      throw new ImportFileError(`${file.name} is not a WordPress export (WXR): its root element is <${event.name}>.`);
+    }
+    if (event.type === "problem") index.problems.push(event.problem);
+    if (event.type !== "record") continue;
+    const { node } = event;
+    if (node.name === "wp:author") {
+      const p = person(node);
+      if (p) index.authors.set(p.sourceId, p);
+      continue;
+    }
+    index.items++;
+    if (wp(node, "post_type") === "attachment") {
+      const url = wp(node, "attachment_url") || childText(node, "guid") || "";
+      if (url) {
+        const meta = postmeta(node);
+        index.attachments.set(wp(node, "post_id"), {
+          url,
+          caption: childText(node, "excerpt:encoded") || null,
+          alt: meta.get("_wp_attachment_image_alt")?.trim() || null,
+        });
+      }
+    }
+  }
+  if (index.authors.size === 0 && index.items === 0 && index.problems.length > 0) {
+    throw new ImportFileError(`${file.name} cannot be read as XML: ${index.problems[0]!.message}`);
+  }
+  index.digest = hash.digest("hex");
+  return index;
+}
+
+const STORY_TYPES = new Set(["post", "page"]);
+
+function status(value: string): { status: ContentStatus; note?: string } | { skip: string } {
+  switch (value) {
+    case "publish":
+      return { status: "published" };
+    case "draft":
+    case "pending":
+      return { status: "draft" };
+    case "future":
+      return { status: "scheduled" };
+    case "private":
+      return { status: "draft", note: "private in WordPress: imported as a draft (Masthead has no private stories)" };
+    case "trash":
+      return { skip: "in the trash" };
+    case "auto-draft":
+      return { skip: "an auto-draft (never saved by its author)" };
+    default:
+      return { skip: `its status "${value || "(none)"}" is not a post's` };
+  }
+}
+
+function terms(node: XmlNode, domain: string): ContentTerm[] {
+  const seen = new Set<string>();
+  return node.children.flatMap((c) => {
+    if (c.name !== "category" || c.attrs.domain !== domain) return [];
+    const name = c.text.trim();
+    const slug = slugify(decodeSlug(c.attrs.nicename ?? "") || name);
+    if (!name || !slug || seen.has(slug)) return [];
+    seen.add(slug);
+    return [{ name, slug }];
+  });
+}
+
+/** An <item> as a ContentPost (see the file's comment). */
+export function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[], undecodable: boolean): ContentPost {
+  const id = wp(node, "post_id");
+  const type = wp(node, "post_type") || "post";
+  const problems = [...errors];
+  if (!/^\d+$/.test(id)) problems.push("it has no wp:post_id");
+  if (undecodable) problems.push("it holds bytes that do not decode (is the file in the encoding it declares?)");
+  const state = status(wp(node, "status"));
+  let date = parseExportDate(wp(node, "post_date_gmt"));
+  // A draft's GMT date is WordPress's zero date: its local date is all there is.
+  if (date === null) date = parseExportDate(wp(node, "post_date"));
+  if (date === "invalid") problems.push("its post_date_gmt is not a date");
+  const html = child(node, "content:encoded")?.text ?? "";
+  const meta = postmeta(node);
+  const thumbnail = meta.get("_thumbnail_id")?.trim();
+  const hero = thumbnail ? (index.attachments.get(thumbnail) ?? null) : null;
+  const notes: string[] = [];
+  if (thumbnail && !hero) notes.push(`its featured image (attachment ${thumbnail}) is not in the file`);
+  if ("note" in state && state.note) notes.push(state.note);
+  // Masthead has no password-protected stories: published, it would be readable by anyone.
+  const protectedPost = wp(node, "post_password") !== "" && "status" in state && state.status !== "draft";
+  if (protectedPost)
+    notes.push("password-protected in WordPress: imported as a draft (Masthead has no story passwords)");
+  const login = childText(node, "dc:creator") ?? "";
+  const author =
+    index.authors.get(login) ?? (login ? { sourceId: login, name: login, slug: slugify(login), email: null } : null);
+  const metadata: Record<string, string> = {};
+  for (const [key, value] of meta) if (!key.startsWith("_")) metadata[key] = value;
+  const skip = !STORY_TYPES.has(type)
+    ? type === "attachment"
+      ? "an attachment (its image is kept where a post uses it: featured image, gallery)"
+      : `a ${type}, not a post or a page`
+    : "skip" in state
+      ? state.skip
+      : null;
+  return {
+    sourceId: id,
+    type,
+    title: childText(node, "title") ?? "",
+    slug: wp(node, "post_name") ? decodeSlug(wp(node, "post_name")) : null,
+    html,
+    autop: !/<!--\s*wp:/.test(html),
+    excerpt: childText(node, "excerpt:encoded") || null,
+    status: "status" in state && !protectedPost ? state.status : "draft",
+    date: date instanceof Date ? date : null,
+    authors: author?.slug ? [author] : [],
+    sections: terms(node, "category"),
+    tags: terms(node, "post_tag"),
+    hero,
+    metadata,
+    access: "public",
+    oldUrl: childText(node, "link") || null,
+    notes,
+    skip,
+    errors: problems,
+    attachment: (attachmentId) => index.attachments.get(attachmentId),
+    where: `line ${node.line}`,
+  };
+}
+
+/** The second read: every <item>, in the file's order. */
+export async function* readWxrPosts(file: ImportFile, index: WxrIndex): AsyncGenerator<ContentPost> {
+  for await (const event of streamXml(file.path, { isRecord, structureDepth: 2 })) {
+    if (event.type === "record" && event.node.name === "item") {
+      yield wxrPost(event.node, index, event.errors, event.undecodable);
+    }
+  }
+}
+
+/** A WXR file as the content source reads it. */
+export async function openWxr(file: ImportFile): Promise<ContentFile> {
+  const index = await indexWxr(file);
+  return { digest: index.digest, problems: index.problems, count: index.items, posts: () => readWxrPosts(file, index) };
+}

@@ -1,0 +1,54 @@
+/**
+ * The command line's options of the subscriptions import (scripts/import/cli.ts): `--plans
+ * MAPPING.json`, the reviewed plan mapping a real run needs, and `--plans-template OUT.json`,
+ * where the mapping template goes (printed after the report when a dry run has no mapping).
+ */
+import fs from "node:fs/promises";
+
+import type { Db } from "../../db/client";
+import type { ImportSource } from "../types";
+import { planMappingTemplate } from "./plans";
+import { SUBSCRIPTIONS_SOURCE, subscriptionsSource } from "./subscriptions";
+
+export type PlanOptions = { from: string; dryRun: boolean; plans?: string; plansTemplate?: string };
+
+/** What is wrong with the plan options of a command line, or null. */
+export function planOptionsError(command: PlanOptions): string | null {
+  if (command.from !== SUBSCRIPTIONS_SOURCE) {
+    return command.plans || command.plansTemplate
+      ? `--plans and --plans-template go with --from ${SUBSCRIPTIONS_SOURCE} only.`
+      : null;
+  }
+  if (!command.dryRun && !command.plans) {
+    return "A subscriptions import needs the plan mapping: --plans MAPPING.json (a --dry-run without it writes a template with --plans-template OUT.json).";
+  }
+  return null;
+}
+
+/**
+ * The source to run for `command` when its options shape it (subscriptions), with what to do
+ * once the run is over (write or print the plan mapping template); null for other sources.
+ */
+export function sourceWithPlanOptions(command: PlanOptions): {
+  source: ImportSource;
+  afterRun: (db: Db, accountId: number, out: (text: string) => void) => Promise<void>;
+} | null {
+  if (command.from !== SUBSCRIPTIONS_SOURCE) return null;
+  let found = new Map<string, number>();
+  const source = subscriptionsSource({ plans: command.plans, onPlans: (plans) => (found = plans) });
+  return {
+    source,
+    afterRun: async (db, accountId, out) => {
+      if (!command.plansTemplate && command.plans) return;
+      const template = await planMappingTemplate(db, accountId, found);
+      const counts = [...found.entries()].map(([plan, rows]) => `"${plan}" (${rows} row${rows === 1 ? "" : "s"})`);
+      out(`\nOld plans in the file (${found.size}): ${counts.join(", ") || "none"}`);
+      if (command.plansTemplate) {
+        await fs.writeFile(command.plansTemplate, template);
+        out(`Plan mapping template written to ${command.plansTemplate}: fill in each null, then run with --plans.`);
+      } else {
+        out(`Plan mapping template (fill in each null, save it, then run with --plans FILE):\n${template}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,290 @@
+/**
+ * A subscriptions CSV as an import source (`--from subscriptions FILE --plans MAPPING.json`,
+ * docs/migration.md "Subscriptions CSV"): the paying readers of another system (Ghost with
+ * Stripe, Stripe's own export, any system's), each row one subscription.
+ *
+ * Columns (header names; `email` or `identity`, and the others marked * are required):
+ *   email | identity (provider:id), name, plan*, status*, current_period_end*, cancel_at_period_end,
+ *   gateway, gateway_customer_id, gateway_subscription_id, amount | amount_cents*, currency*, started_at*
+ *
+ * - **Reader**: the member planMember finds or creates (comments/authors.ts): by e-mail as Masthead
+ *   keeps it (the same member the members CSV or a comment import made, whatever the spelling),
+ *   then by identity (`identity`, and `<gateway>:<gateway_customer_id>`), else a new one.
+ * - **Plan**: the old plan through the reviewed mapping (plans.ts); unmapped or unknown: refused.
+ *   The subscription keeps the plan's copy (plan-copy.ts) and what the reader pays (`amount` in
+ *   integer cents, `currency`).
+ * - **Status and time** (`now` is the run's clock): active, trialing, past_due → active until
+ *   current_period_end (trialing: the trial ends then; recurring plans: the next payment is due
+ *   then); cancel_at_period_end, or status cancelled/canceled → cancelled: access until
+ *   current_period_end, no renewal; cancelled with its period over → expired. The subscription
+ *   grants access by the one rule (subscription-state.ts grantsAccess) until its end.
+ * - **Gateway**: `gateway_subscription_id` is the subscription's payment token, where the
+ *   gateway's recurring webhooks find it (payments/recurring-events.ts); payment type
+ *   `razorpay_recurring` for Razorpay on a recurring plan, `sponsored` for "complimentary", else
+ *   the gateway's name ("stripe"), "manual" when none is given.
+ * - **Quiet**: no payment, no charge, no e-mail, no webhook, no job. The lifecycle's sweep takes
+ *   the subscription up like any other; a renewal reminder whose moment had come before the
+ *   import counts as sent (the old system's own reminders covered that period).
+ */
+import "server-only";
+
+import type { Db } from "../../db/client";
+import type { Prisma, SubscriptionStatus } from "../../generated/prisma/client";
+import { DAY_MS, RENEWAL_REMINDER_DAYS } from "../../subscriptions/lifecycle-steps";
+import { centsToDecimal } from "../../subscriptions/money.schema";
+import { planCopy } from "../../subscriptions/plan-copy";
+import { MEMBER_KIND, noteSpelling, planMember, type SourceIdentity } from "../comments/authors";
+import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan } from "../types";
+import { indexCsv, readCsv, type CsvRow, type CsvSpec } from "./csv";
+import { PlanResolver, readPlanMapping } from "./plans";
+import { normaliseEmail, parseAmount, parseCsvBoolean, parseCsvDate, parseCurrency, parseIdentity } from "./values";
+
+export const SUBSCRIPTIONS_SOURCE = "subscriptions";
+export const SUBSCRIPTION_KIND = "subscription";
+
+const SPEC: CsvSpec = {
+  title: "A subscriptions CSV",
+  required: [
+    ["email", "identity"],
+    "plan",
+    "status",
+    "current_period_end",
+    ["amount", "amount_cents"],
+    "currency",
+    "started_at",
+  ],
+  known: [
+    "email",
+    "identity",
+    "name",
+    "plan",
+    "status",
+    "current_period_end",
+    "cancel_at_period_end",
+    "gateway",
+    "gateway_customer_id",
+    "gateway_subscription_id",
+    "amount",
+    "amount_cents",
+    "currency",
+    "started_at",
+  ],
+};
+
+/** The statuses a row may have, as the old system writes them. */
+const STATUSES = ["active", "trialing", "past_due", "cancelled", "canceled"] as const;
+
+/** At most this many distinct old plans are listed (a column that is not plans would have thousands). */
+const MAX_PLANS_LISTED = 1000;
+
+type SubscriptionItem = ImportItem & { row: CsvRow };
+
+export type SubscriptionsOptions = {
+  /** The reviewed plan mapping file; without it every row is refused (a dry run lists the plans). */
+  plans?: string;
+  /** Told, once the file is read, the old plans it names with their row counts (for a mapping template). */
+  onPlans?: (plans: Map<string, number>) => void;
+};
+
+/** The item's id: the gateway's subscription, or the reader, plan and start. */
+function sourceIdOf(row: CsvRow): string {
+  const v = row.values;
+  const gateway = v.gateway?.trim().toLowerCase() || "none";
+  const subscription = v.gateway_subscription_id?.trim();
+  if (subscription) return `${gateway}:${subscription}`;
+  const who = normaliseEmail(v.email) ?? v.identity?.trim() ?? "";
+  return `${who}|${v.plan?.trim() ?? ""}|${v.started_at?.trim() ?? ""}`;
+}
+
+/** The subscriptions source, with the operator's options. */
+export function subscriptionsSource(options: SubscriptionsOptions = {}): ImportSource<SubscriptionItem> {
+  return {
+    name: SUBSCRIPTIONS_SOURCE,
+    description: "paying readers' subscriptions, from a CSV (--plans MAPPING.json maps their plans)",
+    kinds: [SUBSCRIPTION_KIND, MEMBER_KIND],
+    prepare: async (file) => {
+      const mapping = options.plans ? await readPlanMapping(options.plans) : null;
+      const firstLine = new Map<string, number>();
+      const plans = new Map<string, number>();
+      const csv = await indexCsv(file, SPEC, (row) => {
+        const id = sourceIdOf(row);
+        if (!firstLine.has(id)) firstLine.set(id, row.line);
+        const plan = row.values.plan?.trim();
+        if (plan && (plans.has(plan) || plans.size < MAX_PLANS_LISTED)) plans.set(plan, (plans.get(plan) ?? 0) + 1);
+      });
+      options.onPlans?.(plans);
+      const resolver = new PlanResolver(mapping, options.plans ?? null);
+      const noted = new Set<string>();
+      return {
+        digest: csv.digest,
+        itemCount: csv.rows,
+        problems: csv.problems,
+        items: () => subscriptionItems(file),
+        plan: (db, item, ctx) => planRow(db, item, ctx, { firstLine, resolver, noted }),
+      };
+    },
+  };
+}
+
+async function* subscriptionItems(file: ImportFile): AsyncGenerator<SubscriptionItem> {
+  for await (const row of readCsv(file, SPEC)) {
+    const who = row.values.email?.trim() || row.values.identity?.trim() || "no reader";
+    yield { kind: SUBSCRIPTION_KIND, sourceId: sourceIdOf(row), label: `line ${row.line} (${who})`, row };
+  }
+}
+
+const refuse = (reason: string): ItemPlan => ({ action: "refuse", reason });
+
+/** The payment type a gateway's subscriptions get (see the file's comment). */
+function paymentTypeOf(gateway: string, recurring: boolean): string {
+  if (gateway === "") return "manual";
+  if (gateway === "razorpay") return recurring ? "razorpay_recurring" : "razorpay";
+  if (gateway === "complimentary" || gateway === "comp") return "sponsored";
+  return gateway;
+}
+
+/** What a row's status and dates come to (see the file's comment). */
+function timing(status: (typeof STATUSES)[number], cancelAtEnd: boolean, end: Date, now: Date, recurring: boolean) {
+  const cancelled = status === "cancelled" || status === "canceled" || cancelAtEnd;
+  const ended = end.getTime() <= now.getTime();
+  const stored: SubscriptionStatus = cancelled ? (ended ? "EXPIRED" : "CANCELLED") : "ACTIVE";
+  const reminderDue = end.getTime() - RENEWAL_REMINDER_DAYS * DAY_MS <= now.getTime();
+  return {
+    status: stored,
+    cancelledAt: cancelled ? now : null,
+    nextPaymentDueDate: !cancelled && recurring ? end : null,
+    trialEndsAt: status === "trialing" ? end : null,
+    renewalReminderSentAt: !cancelled && reminderDue && !ended ? now : null,
+  };
+}
+
+type RowContext = { firstLine: Map<string, number>; resolver: PlanResolver; noted: Set<string> };
+
+async function planRow(
+  db: Db,
+  item: SubscriptionItem,
+  ctx: ImportContext,
+  { firstLine, resolver, noted }: RowContext,
+): Promise<ItemPlan> {
+  const { row } = item;
+  const v = row.values;
+  if (row.error) return refuse(row.error);
+  const first = firstLine.get(item.sourceId);
+  if (first !== undefined && first !== row.line) {
+    return refuse(`it repeats line ${first}'s subscription (${item.sourceId}): only line ${first} is imported`);
+  }
+  const key = { kind: SUBSCRIPTION_KIND, sourceId: item.sourceId };
+  const known = await ctx.lookup(db, key);
+  if (known !== null) return { action: "skip", reason: `imported before (subscription #${known})` };
+
+  // The reader.
+  const emailText = v.email?.trim() ?? "";
+  let email = emailText ? normaliseEmail(emailText) : null;
+  if (emailText && !email) return refuse(`its e-mail "${emailText}" is not an address`);
+  const identities: SourceIdentity[] = [];
+  const identityText = v.identity?.trim() ?? "";
+  if (identityText) {
+    const identity = parseIdentity(identityText);
+    if (!identity) return refuse(`its identity "${identityText}" is not provider:id`);
+    if (identity.provider === "email") {
+      const named = normaliseEmail(identity.externalId);
+      if (!named) return refuse(`its identity "${identityText}" is not an address`);
+      if (email && named !== email) return refuse(`its e-mail ${email} and identity ${identityText} name two readers`);
+      email = named;
+    } else {
+      identities.push(identity);
+    }
+  }
+  if (!email && identities.length === 0) return refuse("it names no reader (email or identity)");
+
+  // What it is.
+  const status = v.status?.trim().toLowerCase() as (typeof STATUSES)[number];
+  if (!STATUSES.includes(status)) {
+    return refuse(`its status "${v.status?.trim() ?? ""}" is not one of active, trialing, past_due, cancelled`);
+  }
+  const end = parseCsvDate(v.current_period_end);
+  if (end === null || end === "invalid") {
+    return refuse(`its current_period_end "${v.current_period_end?.trim() ?? ""}" is not a date`);
+  }
+  const start = parseCsvDate(v.started_at);
+  if (start === null || start === "invalid")
+    return refuse(`its started_at "${v.started_at?.trim() ?? ""}" is not a date`);
+  if (start.getTime() > end.getTime()) return refuse("it starts after its current period ends");
+  const cancelAtEnd = parseCsvBoolean(v.cancel_at_period_end);
+  if (cancelAtEnd === "invalid") {
+    return refuse(`its cancel_at_period_end "${v.cancel_at_period_end}" is not true or false`);
+  }
+  const currency = parseCurrency(v.currency);
+  if (!currency) return refuse(`its currency "${v.currency?.trim() ?? ""}" is not a three-letter code`);
+  const amount = parseAmount(v, currency);
+  if ("error" in amount) return refuse(amount.error);
+  const oldPlan = v.plan?.trim() ?? "";
+  if (!oldPlan) return refuse("it has no plan");
+  const mapped = await resolver.resolve(db, ctx.accountId, oldPlan);
+  if ("refuse" in mapped) return refuse(mapped.refuse);
+  const { plan } = mapped;
+
+  const gateway = v.gateway?.trim().toLowerCase() ?? "";
+  if (gateway && !/^[a-z][a-z0-9_-]{1,31}$/.test(gateway)) return refuse(`its gateway "${gateway}" is not a name`);
+  const customer = v.gateway_customer_id?.trim() || null;
+  const gatewaySubscription = v.gateway_subscription_id?.trim() || null;
+  if (gateway && customer) identities.push({ provider: gateway, externalId: customer });
+  const paymentType = paymentTypeOf(gateway, plan.recurring);
+  if (gatewaySubscription) {
+    const existing = await db.subscription.findFirst({
+      where: { accountId: ctx.accountId, paymentType, paymentToken: gatewaySubscription },
+      select: { id: true },
+    });
+    if (existing) {
+      return {
+        action: "skip",
+        reason: `subscription #${existing.id} has ${gateway} subscription ${gatewaySubscription} already`,
+      };
+    }
+  }
+
+  noteSpelling(ctx, emailText || null, email, noted);
+  const name = v.name?.trim().slice(0, 200) || email?.split("@")[0] || identities[0]!.externalId.slice(0, 200);
+  const member = await planMember(db, ctx, { email, identities, name, source: "import" });
+  const when = timing(status, cancelAtEnd === true, end, ctx.now, plan.recurring);
+  if (status === "past_due" && when.status === "ACTIVE") {
+    ctx.note(`${item.label}: past_due is imported active until its period end, as the gateway retries the charge`);
+  }
+  const data: Prisma.SubscriptionUncheckedCreateInput = {
+    accountId: ctx.accountId,
+    memberId: 0,
+    ...planCopy(plan),
+    ...when,
+    createdBy: "import",
+    startTimestamp: start,
+    endTimestamp: end,
+    recurring: plan.recurring,
+    paymentType,
+    paymentToken: gatewaySubscription,
+    paymentAmountCents: amount.cents,
+    paymentAmountCurrency: currency,
+    metadata: {
+      imported_from: {
+        source: SUBSCRIPTIONS_SOURCE,
+        plan: oldPlan,
+        status,
+        gateway: gateway || null,
+        gateway_customer_id: customer,
+        gateway_subscription_id: gatewaySubscription,
+      },
+    },
+    createdAt: start,
+  };
+  const period = `${start.toISOString()} → ${end.toISOString()}`;
+  return {
+    action: "create",
+    reason: `${when.status.toLowerCase()} "${plan.title}" (#${plan.id}) for ${member.label}, ${period}, ${centsToDecimal(amount.cents, currency)} ${currency}, ${paymentType}`,
+    effects: member.effects,
+    remember: [...member.remember, key],
+    apply: async (tx) => {
+      const memberId = await member.resolve(tx);
+      const created = await tx.subscription.create({ data: { ...data, memberId }, select: { id: true } });
+      await ctx.record(tx, { ...key, targetId: created.id, created: true });
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * What a run did, or would do in a dry run: counts per kind and action, the first lines of each
+ * action (with the reason of every skip and refusal), the file's problems and the notes. Pure:
+ * the runner adds to it, the CLI prints it (`formatReport`), the run record keeps its counts.
+ */
+import { IMPORT_ACTIONS, type FileProblem, type ImportAction } from "./types";
+
+/** Lines kept per action (the counts are always whole). */
+export const REPORT_LINES_PER_ACTION = 20;
+/** Notes and problems kept (each counted beyond that). */
+const MAX_NOTES = 50;
+
+export type ReportLine = { kind: string; sourceId: string | null; label: string; reason: string };
+
+export type ImportReport = {
+  source: string;
+  file: string;
+  digest: string;
+  account: string;
+  dryRun: boolean;
+  runId: string | null;
+  /** completed, interrupted (the operator stopped it), failed; a dry run: completed. */
+  status: "completed" | "interrupted" | "failed";
+  kinds: Record<string, Record<ImportAction, number>>;
+  lines: Record<ImportAction, ReportLine[]>;
+  problems: FileProblem[];
+  problemCount: number;
+  notes: string[];
+  noteCount: number;
+  error: string | null;
+  seconds: number;
+};
+
+export function newReport(args: {
+  source: string;
+  kinds: readonly string[];
+  file: string;
+  digest: string;
+  account: string;
+  dryRun: boolean;
+}): ImportReport {
+  const kinds: ImportReport["kinds"] = {};
+  for (const kind of args.kinds) kinds[kind] = { create: 0, update: 0, skip: 0, refuse: 0 };
+  return {
+    source: args.source,
+    file: args.file,
+    digest: args.digest,
+    account: args.account,
+    dryRun: args.dryRun,
+    runId: null,
+    status: "completed",
+    kinds,
+    lines: { create: [], update: [], skip: [], refuse: [] },
+    problems: [],
+    problemCount: 0,
+    notes: [],
+    noteCount: 0,
+    error: null,
+    seconds: 0,
+  };
+}
+
+/** Count one item (or a row it touched) under `action`, keeping its line while there is room. */
+export function countAction(report: ImportReport, action: ImportAction, line: ReportLine): void {
+  const counts = (report.kinds[line.kind] ??= { create: 0, update: 0, skip: 0, refuse: 0 });
+  counts[action]++;
+  const kept = report.lines[action];
+  if (kept.length < REPORT_LINES_PER_ACTION) kept.push(line);
+}
+
+export function addProblem(report: ImportReport, problem: FileProblem): void {
+  report.problemCount++;
+  if (report.problems.length < MAX_NOTES) report.problems.push(problem);
+}
+
+export function addNote(report: ImportReport, note: string): void {
+  report.noteCount++;
+  if (report.notes.length < MAX_NOTES) report.notes.push(note);
+}
+
+/** The counts a run record keeps. */
+export function reportCounts(report: ImportReport) {
+  return { kinds: report.kinds, problems: report.problemCount, notes: report.noteCount };
+}
+
+const HEADINGS: Record<ImportAction, [string, string]> = {
+  create: ["Would create", "Created"],
+  update: ["Would update", "Updated"],
+  skip: ["Would skip", "Skipped"],
+  refuse: ["Would refuse", "Refused"],
+};
+
+/** The report as the CLI prints it. */
+export function formatReport(report: ImportReport): string {
+  const out: string[] = [];
+  const mode = report.dryRun ? "DRY RUN: nothing was changed" : `run ${report.runId ?? "-"}`;
+  out.push(`Import from ${report.source}: ${report.file} into account ${report.account} (${mode})`);
+  out.push(`File SHA-256 ${report.digest}; ${report.seconds.toFixed(1)} s; ${report.status}`);
+  if (report.error) out.push(`Stopped: ${report.error}`);
+  out.push("");
+  const width = Math.max(8, ...Object.keys(report.kinds).map((k) => k.length));
+  out.push(`${"".padEnd(width)}  ${IMPORT_ACTIONS.map((a) => a.padStart(7)).join(" ")}`);
+  for (const [kind, counts] of Object.entries(report.kinds)) {
+    out.push(`${kind.padEnd(width)}  ${IMPORT_ACTIONS.map((a) => String(counts[a]).padStart(7)).join(" ")}`);
+  }
+  for (const action of IMPORT_ACTIONS) {
+    const total = Object.values(report.kinds).reduce((n, counts) => n + counts[action], 0);
+    if (total === 0) continue;
+    const lines = report.lines[action];
+    out.push(
+      "",
+      `${HEADINGS[action][report.dryRun ? 0 : 1]} (${total}${total > lines.length ? `, first ${lines.length}` : ""}):`,
+    );
+    for (const line of lines) out.push(`  ${line.kind} ${line.label}: ${line.reason}`);
+  }
+  if (report.problemCount > 0) {
+    const more = report.problemCount > report.problems.length ? `, first ${report.problems.length}` : "";
+    out.push("", `Problems in the file (${report.problemCount}${more}):`);
+    for (const p of report.problems) out.push(`  ${p.where}: ${p.message}`);
+  }
+  if (report.noteCount > 0) {
+    const more = report.noteCount > report.notes.length ? `, first ${report.notes.length}` : "";
+    out.push("", `Notes (${report.noteCount}${more}):`);
+    for (const n of report.notes) out.push(`  ${n}`);
+  }
+  return out.join("\n");
+}

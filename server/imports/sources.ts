@@ -1,0 +1,59 @@
+/**
+ * The sources `npm run import -- --from <name>` knows. A new source (WXR posts, Ghost JSON,
+ * readers and subscriptions CSVs) is one entry: an ImportSource (types.ts) of its own module.
+ */
+import "server-only";
+
+import { CORAL_READER } from "./comments/coral";
+import { DISQUS_READER } from "./comments/disqus";
+import { REMARK42_READER } from "./comments/remark42";
+import { commentSource } from "./comments/source";
+import { WXR_READER } from "./comments/wxr";
+import { contentApiOpener } from "./content/content-api";
+import { importAllowsPrivateUrls } from "./content/content-api-fetch";
+import { openGhost } from "./content/ghost";
+import { contentSource } from "./content/source";
+import { openWxr } from "./content/wxr";
+import { ghostMembersSource } from "./readers/ghost-members";
+import { subscriptionsSource } from "./readers/subscriptions";
+import type { ImportSource } from "./types";
+
+export const IMPORT_SOURCES: Record<string, ImportSource> = {
+  disqus: commentSource("disqus", "comments of a Disqus export (XML)", DISQUS_READER),
+  "wxr-comments": commentSource(
+    "wxr-comments",
+    "the comments of a WordPress export (WXR 1.2); its posts and pages: --from wxr",
+    WXR_READER,
+  ),
+  remark42: commentSource("remark42", "comments of a Remark42 backup (JSON lines, gzipped or not)", REMARK42_READER),
+  coral: {
+    ...commentSource(
+      "coral",
+      "comments of Coral, from its MongoDB: a folder of stories.json, users.json and comments.json",
+      CORAL_READER,
+    ),
+    commandLineOnly: "its data is a folder of three files: npm run import -- --from coral FOLDER",
+  },
+  wxr: contentSource("wxr", "the posts and pages of a WordPress export (WXR 1.2)", openWxr, {
+    commentsSource: "wxr-comments",
+  }),
+  ghost: contentSource("ghost", "the posts and pages of a Ghost export (JSON)", openGhost),
+  "content-api": {
+    ...contentSource(
+      "content-api",
+      "the published stories of another site serving Masthead's content API, at its base URL",
+      (file) => contentApiOpener({ allowPrivate: importAllowsPrivateUrls() })(file),
+    ),
+    commandLineOnly: "it reads a site rather than a file: npm run import -- --from content-api https://old.example.com",
+  },
+  "ghost-members": ghostMembersSource,
+  subscriptions: {
+    ...subscriptionsSource(),
+    commandLineOnly:
+      "it needs the plan mapping you review first: npm run import -- --from subscriptions FILE --plans MAPPING.json",
+  },
+};
+
+export function importSourceNames(): string[] {
+  return Object.keys(IMPORT_SOURCES);
+}

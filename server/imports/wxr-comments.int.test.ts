@@ -1,0 +1,208 @@
+/**
+ * The comments of a WordPress export imported into an account, on PGlite and PostgreSQL, field by
+ * field; bad input (a truncated file, bytes in the wrong encoding, an unknown source, a missing
+ * file) through the command itself, with its report and exit code.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+import { afterAll, describe, expect, it } from "vitest";
+
+import { getDb } from "@/server/db";
+import type { Db } from "@/server/db/client";
+import { FIXTURES, importAccount, importFixture, importSnapshot, tableCounts } from "@/server/testing/imports";
+import { createTestStaff } from "@/server/testing/staff";
+
+import { importCommand } from "../../scripts/import/cli";
+
+const HELLO = "https://news.example.com/2019/03/hello-world/";
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "import-int-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+async function commentOf(db: Db, accountId: number, sourceId: string) {
+  const record = await db.importRecord.findUniqueOrThrow({
+    where: { accountId_source_kind_sourceId: { accountId, source: "wxr-comments", kind: "comment", sourceId } },
+  });
+  return db.comment.findUniqueOrThrow({
+    where: { id: Number(record.targetId) },
+    include: { author: true, page: true },
+  });
+}
+
+/** Run the command as the CLI does, capturing what it prints. */
+async function command(db: Db, argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const result = await importCommand(db, argv, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { ...result, out: out.join("\n"), err: err.join("\n") };
+}
+
+describe("importing the comments of a WordPress export", () => {
+  it("lands them field by field: one member per registered reader, visitors as guests", async () => {
+    const db = await getDb();
+    const account = await importAccount(db);
+    const ada = await db.member.create({
+      data: { accountId: account.id, name: "Ada", email: "ada@example.com", passwordHash: "-" },
+    });
+    const report = await importFixture(db, account.id, "wxr-comments", "wxr-sample.xml");
+    expect(report.kinds).toEqual({
+      page: { create: 2, update: 0, skip: 0, refuse: 1 },
+      comment: { create: 10, update: 0, skip: 1, refuse: 1 },
+      member: { create: 4, update: 1, skip: 0, refuse: 0 },
+    });
+    expect(report.lines.refuse.map((l) => `${l.kind} ${l.sourceId}: ${l.reason}`)).toEqual([
+      "page 40: it has no link: its 1 comment(s) cannot be placed",
+      "comment 400: its thread 40 was not imported (see that thread's line)",
+    ]);
+    expect(report.lines.skip.map((l) => `${l.sourceId}: ${l.reason}`)).toEqual([
+      "109: a pingback, not a reader's comment",
+    ]);
+
+    const first = await commentOf(db, account.id, "100");
+    expect(first).toMatchObject({
+      authorId: ada.id,
+      parentCommentId: null,
+      createdAt: new Date("2019-03-04T13:00:00Z"),
+      isPublished: true,
+      guest: false,
+    });
+    expect(first.page).toMatchObject({ url: HELLO, headline: "Hello world" });
+    expect(first.body).toEqual({
+      ops: [
+        { insert: "Great post!\nA second line, and a " },
+        { attributes: { link: "https://example.org/more" }, insert: "link" },
+        { insert: ".\n\nA new paragraph with bold & café.\n" },
+      ],
+    });
+    // Ada, registered in WordPress as user 3, under two spellings: the member who signed up.
+    expect((await commentOf(db, account.id, "105")).authorId).toBe(ada.id);
+    expect(
+      await db.memberIdentity.findMany({ where: { memberId: ada.id }, select: { provider: true, externalId: true } }),
+    ).toEqual([{ provider: "wordpress", externalId: "3" }]);
+    // A visitor without an account is a guest, their e-mail not kept.
+    const visitor = await commentOf(db, account.id, "101");
+    expect(visitor).toMatchObject({ guest: true, guestName: "Bob the Visitor", parentCommentId: first.id });
+    expect(await db.member.count({ where: { email: "bob@visitor.example" } })).toBe(0);
+    // Five deep, depth three listed before depth two: all under the first, their parents recorded.
+    for (const [id, parent] of [
+      ["102", "101"],
+      ["103", "102"],
+      ["104", "103"],
+      ["105", "104"],
+    ] as const) {
+      expect((await commentOf(db, account.id, id)).parentCommentId).toBe(first.id);
+      expect(
+        (await db.importRecord.findFirstOrThrow({ where: { kind: "comment", sourceId: id } })).sourceParentId,
+      ).toBe(parent);
+    }
+    // Pending (its GMT date WordPress's zero: the local date), spam, trash.
+    expect(await commentOf(db, account.id, "106")).toMatchObject({
+      isPublished: false,
+      moderationState: "UNDECIDED",
+      createdAt: new Date("2019-03-05T09:00:00Z"),
+    });
+    expect(await commentOf(db, account.id, "107")).toMatchObject({
+      isSpam: true,
+      isPublished: false,
+      moderationState: "SPAM",
+      guest: true,
+    });
+    expect(await commentOf(db, account.id, "108")).toMatchObject({ deletedAt: new Date("2019-03-05T11:00:00Z") });
+    const hanako = await commentOf(db, account.id, "200");
+    expect(hanako.body).toEqual({ ops: [{ insert: "素晴らしいページです。\nありがとう！\n" }] });
+    expect(hanako.page).toMatchObject({ url: "https://news.example.com/a-propos/", headline: "À propos — 日本語" });
+    expect(hanako.author).toMatchObject({ name: "Hanako Yamada", email: "hanako@example.jp", source: "wordpress" });
+    expect(await db.webhookEvent.count()).toBe(0);
+  });
+
+  it("changes nothing on a second run, nor in a dry run", async () => {
+    const db = await getDb();
+    const account = await importAccount(db);
+    const before = await tableCounts(db);
+    await importFixture(db, account.id, "wxr-comments", "wxr-sample.xml", { dryRun: true });
+    expect(await tableCounts(db)).toEqual(before);
+    await importFixture(db, account.id, "wxr-comments", "wxr-sample.xml");
+    const snapshot = await importSnapshot(db, account.id);
+    const comments = await db.comment.count();
+    const again = await importFixture(db, account.id, "wxr-comments", "wxr-sample.xml");
+    expect(again.kinds.comment).toEqual({ create: 0, update: 0, skip: 11, refuse: 1 });
+    expect(await db.comment.count()).toBe(comments);
+    expect(await importSnapshot(db, account.id)).toEqual(snapshot);
+  });
+});
+
+describe("npm run import", () => {
+  it("imports what a truncated file holds and says where it ends", async () => {
+    const db = await getDb();
+    const account = await importAccount(db);
+    const text = fs.readFileSync(path.join(FIXTURES, "disqus-sample.xml"), "utf8");
+    const file = path.join(tmp, "truncated.xml");
+    fs.writeFileSync(file, text.slice(0, text.indexOf("Depth four.")));
+    const result = await command(db, ["--from", "disqus", file, "--account", account.slug]);
+    expect(result.code).toBe(0);
+    expect(result.out).toContain("the file ends inside this <post> (truncated?): it is not imported");
+    expect(result.out).toContain("the file ends before </disqus>: it looks truncated");
+    expect(result.report!.kinds.comment).toEqual({ create: 4, update: 0, skip: 0, refuse: 0 });
+  });
+
+  it("refuses only the post whose bytes are not in the declared encoding", async () => {
+    const db = await getDb();
+    const account = await importAccount(db);
+    const text = fs.readFileSync(path.join(FIXTURES, "disqus-sample.xml"));
+    const at = text.indexOf("Depth two.");
+    const file = path.join(tmp, "latin1-inside.xml");
+    fs.writeFileSync(file, Buffer.concat([text.subarray(0, at), Buffer.from("Caf\xe9 ", "latin1"), text.subarray(at)]));
+    const result = await command(db, ["--from", "disqus", file, "--account", account.slug]);
+    expect(result.code).toBe(0);
+    expect(result.report!.lines.refuse).toContainEqual(
+      expect.objectContaining({
+        sourceId: "5003",
+        reason: "it holds bytes that do not decode (is the file in the encoding it declares?)",
+      }),
+    );
+    // Its replies have their top-level post, so they land; it alone is missing.
+    expect(result.report!.kinds.comment!.create).toBe(13);
+  });
+
+  it("stops with one line and a non-zero code when the file cannot be read, and 2 for a wrong command", async () => {
+    const db = await getDb();
+    const account = await importAccount(db);
+    const missing = await command(db, ["--from", "disqus", path.join(tmp, "nope.xml"), "--account", account.slug]);
+    expect(missing).toMatchObject({ code: 1, out: "" });
+    expect(missing.err).toMatch(/^Cannot read .*nope\.xml: no such file\.$/);
+    const wrong = await command(db, [
+      "--from",
+      "disqus",
+      path.join(FIXTURES, "wxr-sample.xml"),
+      "--account",
+      account.slug,
+    ]);
+    expect(wrong.err).toBe(
+      `${path.join(FIXTURES, "wxr-sample.xml")} is not a Disqus export: its root element is <rss>, not <disqus>.`,
+    );
+    expect(wrong.code).toBe(1);
+    const unknown = await command(db, ["--from", "livefyre", "x.xml"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err.split("\n")[0]).toMatch(
+      /^Unknown source "livefyre": use one of disqus, wxr-comments(, [a-z0-9-]+)*\.$/,
+    );
+    expect(await db.importRun.count()).toBe(0);
+  });
+
+  it("records the owner who ran it (--actor) and refuses anyone else", async () => {
+    const db = await getDb();
+    const account = await importAccount(db);
+    const owner = await createTestStaff(db, { account: account.id, roles: ["OWNER"] });
+    const editor = await createTestStaff(db, { account: account.id, roles: ["EDITOR"] });
+    const file = path.join(FIXTURES, "disqus-xxe.xml");
+    const refused = await command(db, ["--from", "disqus", file, "--actor", editor.user.email]);
+    expect(refused).toMatchObject({ code: 1, err: `${editor.user.email} is not an owner: only owners import.` });
+    const done = await command(db, ["--from", "disqus", file, "--actor", owner.user.email.toUpperCase()]);
+    expect(done.code).toBe(0);
+    const run = await db.importRun.findFirstOrThrow();
+    expect(run.actorId).toBe(owner.user.id);
+    const audit = await db.auditLog.findFirstOrThrow({ where: { action: "import.finished" } });
+    expect(audit.actorId).toBe(owner.user.id);
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * An XML export read as a stream of small records (a Disqus <post>, a WXR <wp:comment>), in
+ * bounded memory: the file is read in chunks, decoded, and parsed by `saxes`; only the record
+ * being read is held, as a small tree.
+ *
+ * **No entity is ever resolved.** saxes does not read DTDs: an entity declared in one, internal
+ * or external (`<!ENTITY xxe SYSTEM "file:///etc/passwd">`, the XXE attack), is never expanded,
+ * and using it is an error of the record it is in (which is refused); nothing is fetched or read
+ * from disk. Only XML's five predefined entities and character references are decoded.
+ *
+ * **Encoding**: a byte-order mark (UTF-8, UTF-16 LE/BE) wins, then the XML declaration's
+ * `encoding`, then UTF-8. An encoding the platform cannot decode is ImportFileError. Bytes that do
+ * not decode in it become U+FFFD, and a record holding one says so (`undecodable`): the file is
+ * probably in another encoding than it declares.
+ *
+ * **Errors** (saxes reports them and reads on): inside a record, they are the record's (`errors`);
+ * outside, they are problems of the file; a file that ends inside a record (truncated) loses that
+ * record, and says so.
+ */
+import "server-only";
+
+import fs from "node:fs";
+
+import { SaxesParser } from "saxes";
+
+import { ImportFileError, type FileProblem } from "./types";
+
+export type XmlNode = {
+  name: string;
+  attrs: Record<string, string>;
+  /** Text and CDATA directly inside, as written (not trimmed). */
+  text: string;
+  children: XmlNode[];
+  line: number;
+};
+
+export type XmlEvent =
+  /** The root element (the first element of the file). */
+  | { type: "root"; name: string }
+  /** An element outside records, at depth ≤ `structureDepth` (root: 1), opened or closed. */
+  | { type: "open" | "close"; name: string; depth: number; line: number }
+  | { type: "record"; node: XmlNode; path: string[]; errors: string[]; undecodable: boolean }
+  | { type: "problem"; problem: FileProblem };
+
+export type XmlStreamOptions = {
+  /** Whether an element at `path` (names from the root, its own last) starts a record. */
+  isRecord: (path: readonly string[]) => boolean;
+  structureDepth?: number;
+  /** Bytes per read (tests use small ones to cross every boundary). */
+  chunkBytes?: number;
+  /** Called with every chunk of bytes read (the file's digest). */
+  onBytes?: (bytes: Buffer) => void;
+};
+
+/** A record's child by name, or undefined. */
+export function child(node: XmlNode, name: string): XmlNode | undefined {
+  return node.children.find((c) => c.name === name);
+}
+
+/** The trimmed text of a child (undefined when the child is absent). */
+export function childText(node: XmlNode, name: string): string | undefined {
+  const c = child(node, name);
+  return c === undefined ? undefined : c.text.trim();
+}
+
+const SNIFF_BYTES = 512;
+
+/** The encoding a file's first bytes declare (see the file's comment), and the BOM's length. */
+export function sniffEncoding(head: Buffer): { encoding: string; bomLength: number } {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: "utf-8", bomLength: 3 };
+  if (head[0] === 0xff && head[1] === 0xfe) return { encoding: "utf-16le", bomLength: 2 };
+  if (head[0] === 0xfe && head[1] === 0xff) return { encoding: "utf-16be", bomLength: 2 };
+  const declaration = /^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']/.exec(head.toString("latin1"));
+  return { encoding: declaration ? declaration[1]!.toLowerCase() : "utf-8", bomLength: 0 };
+}
+
+function decoderFor(encoding: string, file: string): TextDecoder {
+  try {
+    return new TextDecoder(encoding, { fatal: false, ignoreBOM: true });
+  } catch {
+    throw new ImportFileError(`${file}: its encoding "${encoding}" cannot be read (export it as UTF-8).`);
+  }
+}
+
+async function readHead(path: string): Promise<Buffer> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(path, "r");
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EACCES"
+          ? "permission denied"
+          : code === "EISDIR"
+            ? "it is a directory"
+            : (code ?? "unreadable");
+    throw new ImportFileError(`Cannot read ${path}: ${why}.`);
+  }
+  try {
+    const head = Buffer.alloc(SNIFF_BYTES);
+    const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0);
+    return head.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Stream `path` as XmlEvents (see the file's comment). ImportFileError when it cannot be opened or decoded. */
+export async function* streamXml(path: string, options: XmlStreamOptions): AsyncGenerator<XmlEvent> {
+  const head = await readHead(path);
+  const { encoding, bomLength } = sniffEncoding(head);
+  const decoder = decoderFor(encoding, path);
+  const structureDepth = options.structureDepth ?? 2;
+
+  const queue: XmlEvent[] = [];
+  const parser = new SaxesParser({ xmlns: false, position: true });
+  const stack: string[] = [];
+  /** The record being read: its open elements, outermost first. */
+  let record: { nodes: XmlNode[]; path: string[]; errors: string[] } | null = null;
+  let sawRoot = false;
+
+  parser.on("error", (error) => {
+    const message = error.message.replace(/^\d+:\d+: /, "");
+    if (record) record.errors.push(`line ${parser.line}: ${message}`);
+    else queue.push({ type: "problem", problem: { where: `line ${parser.line}`, message } });
+  });
+  parser.on("opentag", (tag) => {
+    stack.push(tag.name);
+    const attrs = tag.attributes as Record<string, string>;
+    if (!sawRoot) {
+      sawRoot = true;
+      queue.push({ type: "root", name: tag.name });
+    }
+    if (record) {
+      const node: XmlNode = { name: tag.name, attrs, text: "", children: [], line: parser.line };
+      record.nodes[record.nodes.length - 1]!.children.push(node);
+      record.nodes.push(node);
+    } else if (options.isRecord(stack)) {
+      record = {
+        nodes: [{ name: tag.name, attrs, text: "", children: [], line: parser.line }],
+        path: [...stack],
+        errors: [],
+      };
+    } else if (stack.length <= structureDepth) {
+      queue.push({ type: "open", name: tag.name, depth: stack.length, line: parser.line });
+    }
+  });
+  const onText = (text: string) => {
+    if (record) record.nodes[record.nodes.length - 1]!.text += text;
+  };
+  parser.on("text", onText);
+  parser.on("cdata", onText);
+  parser.on("closetag", (tag) => {
+    stack.pop();
+    if (record) {
+      const node = record.nodes.pop()!;
+      if (record.nodes.length === 0) {
+        queue.push({
+          type: "record",
+          node,
+          path: record.path,
+          errors: record.errors,
+          undecodable: hasReplacement(node),
+        });
+        record = null;
+      }
+    } else if (stack.length < structureDepth) {
+      queue.push({ type: "close", name: tag.name, depth: stack.length + 1, line: parser.line });
+    }
+  });
+
+  const stream = fs.createReadStream(path, { start: bomLength, highWaterMark: options.chunkBytes ?? 64 * 1024 });
+  if (bomLength > 0) options.onBytes?.(head.subarray(0, bomLength));
+  try {
+    for await (const chunk of stream) {
+      const bytes = chunk as Buffer;
+      options.onBytes?.(bytes);
+      parser.write(decoder.decode(bytes, { stream: true }));
+      yield* queue.splice(0);
+    }
+    parser.write(decoder.decode());
+    const open = record as { nodes: XmlNode[] } | null;
+    if (open) {
+      const first = open.nodes[0]!;
+      queue.push({
+        type: "problem",
+        problem: {
+          where: `line ${first.line}`,
+          message: `the file ends inside this <${first.name}> (truncated?): it is not imported`,
+        },
+      });
+      record = null;
+    }
+    if (sawRoot && stack.length > 0) {
+      queue.push({
+        type: "problem",
+        problem: { where: `line ${parser.line}`, message: `the file ends before </${stack[0]}>: it looks truncated` },
+      });
+    }
+    // saxes reports unclosed tags at the end too: what it says then is said above.
+    parser.off("error");
+    parser.on("error", () => undefined);
+    parser.close();
+    yield* queue.splice(0);
+  } finally {
+    stream.destroy();
+  }
+}
+
+function hasReplacement(node: XmlNode): boolean {
+  if (node.text.includes("\uFFFD")) return true;
+  if (Object.values(node.attrs).some((v) => v.includes("\uFFFD"))) return true;
+  return node.children.some(hasReplacement);
+}

@@ -1,0 +1,52 @@
+/**
+ * A credit note as a document (docs/subscriptions.md "Credit notes"), printed by the invoices'
+ * renderers (invoice-document.ts): the seller and buyer as the credited invoice froze them, the
+ * invoice it credits, the refunded amount before tax, its taxes and the total credited.
+ */
+import "server-only";
+
+import type { CreditNoteRow } from "./credit-notes";
+import type { DocumentModel, InvoiceDocumentLine } from "./invoice-document";
+import { basisPointsToPercentage, invoiceTaxLines } from "./invoice-figures";
+import { centsToDecimal } from "./money.schema";
+
+export type CreditNoteDocumentRow = CreditNoteRow & {
+  invoice: {
+    sequenceNumber: number;
+    sellerName: string;
+    subscriberName: string | null;
+    subscriberEmail: string | null;
+    planName: string;
+    createdAt: Date;
+  };
+};
+
+export function creditNoteDocumentModel(row: CreditNoteDocumentRow): DocumentModel {
+  const money = (cents: number) => `${row.currency} ${centsToDecimal(cents, row.currency)}`;
+  const invoice = row.invoice;
+  const lines: InvoiceDocumentLine[] = [
+    { label: `Refund: ${invoice.planName}, before tax`, amount: money(row.netCents) },
+  ];
+  for (const tax of invoiceTaxLines(row))
+    lines.push({
+      label: `${tax.name} ${basisPointsToPercentage(tax.rate_basis_points)} %`,
+      amount: money(tax.amount_cents),
+    });
+  lines.push({ label: "Total credited", amount: money(row.amountCents), strong: true });
+  return {
+    title: `Credit note ${row.sequenceNumber}`,
+    seller: invoice.sellerName,
+    facts: [
+      { label: "Credit note number", value: String(row.sequenceNumber) },
+      { label: "Date", value: row.createdAt.toISOString().slice(0, 10) },
+      {
+        label: "Credits invoice",
+        value: `${invoice.sequenceNumber} of ${invoice.createdAt.toISOString().slice(0, 10)}`,
+      },
+      ...(row.reason ? [{ label: "Reason", value: row.reason }] : []),
+    ],
+    billedTo: [invoice.subscriberName, invoice.subscriberEmail].filter((v): v is string => !!v),
+    lines,
+    createdAt: row.createdAt,
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Where a reader stands as a subscriber, in one word for revenue staff's list (pure; derived from
+ * the subscriptions' stored status and timestamps by subscription-state.ts, never stored):
+ *
+ * - `active`: a subscription grants access now and renews or runs to its end;
+ * - `grace`: access continues in a grace period after a charge failed at the end;
+ * - `trial`: the only access is a trial;
+ * - `cancelling`: cancelled, with access until the period ends;
+ * - `lapsed`: subscribed before, no access now;
+ * - `none`: never subscribed (a member who only comments or reads), or only failed checkouts.
+ *
+ * When several subscriptions say different things, the first of that order wins.
+ */
+import { SUBSCRIBER_STANDINGS, type TSubscriberStanding } from "./subscribers.schema";
+import { subscriptionFlags, type SubscriptionTiming } from "./subscription-state";
+
+/** The statuses of a subscription a reader took (a failed or unconfirmed checkout is none). */
+export const SUBSCRIBED_STATUSES = ["ACTIVE", "CANCELLED", "EXPIRED"] as const;
+
+/** The subscription fields a standing is read from (a Prisma select). */
+export const STANDING_FIELDS = {
+  status: true,
+  startTimestamp: true,
+  endTimestamp: true,
+  cancelledAt: true,
+  trialEndsAt: true,
+  graceEndsAt: true,
+  recurring: true,
+} as const;
+
+export function subscriberStanding(subscriptions: readonly SubscriptionTiming[], now: Date): TSubscriberStanding {
+  const taken = subscriptions.filter((s) => (SUBSCRIBED_STATUSES as readonly string[]).includes(s.status));
+  const standings = new Set<TSubscriberStanding>(
+    taken.map((s) => {
+      const flags = subscriptionFlags(s, now);
+      if (!flags.active) return "lapsed";
+      if (flags.in_grace_period) return "grace";
+      if (flags.in_trial_period) return "trial";
+      return s.status === "CANCELLED" || flags.cancelled ? "cancelling" : "active";
+    }),
+  );
+  return SUBSCRIBER_STANDINGS.find((standing) => standings.has(standing)) ?? "none";
+}

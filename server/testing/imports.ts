@@ -1,0 +1,170 @@
+/**
+ * What the import tests share: an account to import into, running a fixture, the table counts a
+ * dry run must leave alone, and a snapshot of what an import made, by the source's ids (so two
+ * runs can be compared whatever ids the database handed out). Test support: imported by tests only.
+ */
+import path from "node:path";
+
+import { expect } from "vitest";
+
+import { systemActor } from "../auth/actor";
+import type { Db } from "../db/client";
+import { runImport, type RunImportArgs } from "../imports/runner";
+import { IMPORT_SOURCES } from "../imports/sources";
+import { ImportAborted } from "../imports/types";
+import { createTestPublisher } from "./publishing-factories";
+
+export const FIXTURES = path.join(import.meta.dirname, "..", "imports", "fixtures");
+
+/** An account whose site is https://news.example.com (the fixtures' host). */
+export async function importAccount(db: Db, slug?: string) {
+  return createTestPublisher(db, { siteUrl: "https://news.example.com", ...(slug ? { slug } : {}) });
+}
+
+/** Import a fixture (or any file) as the system. */
+export function importFixture(
+  db: Db,
+  accountId: number,
+  source: keyof typeof IMPORT_SOURCES,
+  file: string,
+  over: Partial<RunImportArgs> = {},
+) {
+  const full = path.isAbsolute(file) ? file : path.join(FIXTURES, file);
+  return runImport(db, {
+    source: IMPORT_SOURCES[source]!,
+    file: { path: full, name: path.basename(full) },
+    accountId,
+    actor: systemActor(accountId, "import"),
+    dryRun: false,
+    ...over,
+  });
+}
+
+/** Rows of every table (a dry run and a second run must leave every count as it was). */
+export async function tableCounts(db: Db): Promise<Record<string, number>> {
+  const rows = await db.$queryRawUnsafe<{ name: string }[]>(
+    "SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() AND tablename <> '_prisma_migrations' ORDER BY 1",
+  );
+  const counts: Record<string, number> = {};
+  for (const { name } of rows) {
+    const [row] = await db.$queryRawUnsafe<{ n: bigint }[]>(`SELECT count(*) AS n FROM "${name}"`);
+    counts[name] = Number(row!.n);
+  }
+  return counts;
+}
+
+/** What an import made in an account, keyed by the source's ids. */
+export async function importSnapshot(db: Db, accountId: number) {
+  const records = await db.importRecord.findMany({
+    where: { accountId },
+    orderBy: [{ kind: "asc" }, { sourceId: "asc" }],
+  });
+  const sourceOf = new Map(records.filter((r) => r.kind === "comment").map((r) => [Number(r.targetId), r.sourceId]));
+  const comments = await db.comment.findMany({
+    where: { accountId, id: { in: [...sourceOf.keys()] } },
+    include: { page: { select: { url: true, headline: true } }, author: { include: { identities: true } } },
+  });
+  return {
+    records: records.map((r) => ({
+      kind: r.kind,
+      sourceId: r.sourceId,
+      created: r.created,
+      sourceParentId: r.sourceParentId,
+    })),
+    comments: comments
+      .map((c) => ({
+        sourceId: sourceOf.get(c.id),
+        parent: c.parentCommentId === null ? null : (sourceOf.get(c.parentCommentId) ?? "existing"),
+        page: c.page,
+        author: {
+          email: c.author.email.endsWith(".invalid") ? "(placeholder)" : c.author.email,
+          name: c.author.name,
+          identities: c.author.identities.map((i) => `${i.provider}:${i.externalId}`).sort(),
+        },
+        body: c.body,
+        guest: c.guest,
+        guestName: c.guestName,
+        isPublished: c.isPublished,
+        isSpam: c.isSpam,
+        moderationState: c.moderationState,
+        createdAt: c.createdAt.toISOString(),
+        deletedAt: c.deletedAt?.toISOString() ?? null,
+        decidedAt: c.decidedAt?.toISOString() ?? null,
+      }))
+      .sort((a, b) => (a.sourceId! < b.sourceId! ? -1 : 1)),
+  };
+}
+
+/**
+ * The resume rule, for any source: `file` imported whole into `whole`, and into `killed` stopped
+ * (as a kill would) once `stopAt` items were applied, for each `stopAts`, then run again to the
+ * end: something but not everything was left by the kills, the last run completes, and
+ * `snapshot` reads the two accounts alike. Returns the last run's report.
+ */
+export async function expectResumedLikeWhole(
+  db: Db,
+  args: {
+    source: keyof typeof IMPORT_SOURCES;
+    file: string;
+    whole: { id: number };
+    killed: { id: number };
+    stopAts: number[];
+    over?: Partial<RunImportArgs>;
+    snapshot?: (db: Db, accountId: number) => Promise<unknown>;
+  },
+) {
+  const { source, file, whole, killed, over = {}, snapshot = importSnapshot } = args;
+  await importFixture(db, whole.id, source, file, over);
+  for (const stopAt of args.stopAts) {
+    await expect(
+      importFixture(db, killed.id, source, file, {
+        ...over,
+        afterItem: (applied) => {
+          if (applied === stopAt) throw new ImportAborted("killed");
+        },
+      }),
+    ).rejects.toThrow(ImportAborted);
+  }
+  const left = await db.importRecord.count({ where: { accountId: killed.id } });
+  expect(left).toBeGreaterThan(0);
+  expect(left).toBeLessThan(await db.importRecord.count({ where: { accountId: whole.id } }));
+  const resumed = await importFixture(db, killed.id, source, file, over);
+  expect(resumed.status).toBe("completed");
+  expect(await snapshot(db, killed.id)).toEqual(await snapshot(db, whole.id));
+  return resumed;
+}
+
+/** The story an import made of the source's `sourceId`, with its authors, sections and tags in order. */
+export async function importedStory(db: Db, accountId: number, source: string, sourceId: string) {
+  const record = await db.importRecord.findUniqueOrThrow({
+    where: { accountId_source_kind_sourceId: { accountId, source, kind: "story", sourceId } },
+  });
+  return db.story.findUniqueOrThrow({
+    where: { id: record.targetId },
+    include: {
+      authors: { include: { author: true }, orderBy: { position: "asc" } },
+      sections: { include: { section: true }, orderBy: { position: "asc" } },
+      tags: { include: { tag: true }, orderBy: { position: "asc" } },
+    },
+  });
+}
+
+/**
+ * The dry-run rule, for any source: a dry run of `file` changes no table, and plans what the real
+ * run then does (the same counts, refusals and creations). Returns both reports.
+ */
+export async function expectDryRunPlansTheRun(
+  db: Db,
+  args: { accountId: number; source: keyof typeof IMPORT_SOURCES; file: string; over?: Partial<RunImportArgs> },
+) {
+  const { accountId, source, file, over = {} } = args;
+  const before = await tableCounts(db);
+  const dry = await importFixture(db, accountId, source, file, { ...over, dryRun: true });
+  expect(await tableCounts(db)).toEqual(before);
+  expect(dry).toMatchObject({ dryRun: true, runId: null, status: "completed" });
+  const real = await importFixture(db, accountId, source, file, over);
+  expect(dry.kinds).toEqual(real.kinds);
+  expect(dry.lines.refuse).toEqual(real.lines.refuse);
+  expect(dry.lines.create.map((l) => l.sourceId)).toEqual(real.lines.create.map((l) => l.sourceId));
+  return { dry, real };
+}

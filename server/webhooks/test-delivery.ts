@@ -1,0 +1,124 @@
+/**
+ * "Send a test event" (dashboard, owners only): builds the exact request a delivery of the chosen
+ * event would make to this endpoint (request.ts: body, headers, both signatures with the
+ * endpoint's live secrets) and returns it to be shown, with what the signatures sign; the secret
+ * itself never leaves the server. The request is also sent, once and at once (no retries, no
+ * delivery row), when the endpoint is enabled and its address is allowed (url-guard.ts; the
+ * transport checks the address again on the socket); otherwise the preview still comes back,
+ * with why it was not sent.
+ *
+ * The event is recorded (a real event id, as receivers de-duplicate by it) with a `data` that
+ * says it is a test, and the attempt is audited ("webhook.test_preview") before anything is sent.
+ */
+import "server-only";
+
+import { randomUUID } from "node:crypto";
+
+import { recordAudit } from "../audit/audit-log";
+import type { Actor } from "../auth/actor";
+import type { Db } from "../db/client";
+import { withTransaction } from "../db/transaction";
+import { AppError } from "../errors";
+import { parseInput } from "../validation";
+import { DELIVERY_POLICY } from "./deliveries";
+import { EVENTS_BY_KIND, TEST_EVENT, webhookEventDescription } from "./events.schema";
+import { webhookRequest } from "./request";
+import { ZTestDeliveryInput, type TTestDeliveryInput, type TTestDeliveryView } from "./test-delivery.schema";
+import type { Sender } from "./transport";
+import { assertPublicUrl } from "./url-guard";
+
+/** The `data` of a test event: marked as a test, so a receiver can tell it from a real change. */
+export function testEventPayload(event: string, endpoint: { id: string; url: string }) {
+  return {
+    test: true,
+    message: `A test of "${event}" sent from Masthead's dashboard: nothing changed.`,
+    endpoint: { id: endpoint.id, url: endpoint.url },
+  };
+}
+
+export async function sendWebhookTestPreview(
+  db: Db,
+  args: TTestDeliveryInput & { actor: Actor; now: Date; allowPrivate: boolean; send: Sender },
+): Promise<TTestDeliveryView> {
+  const { actor, now } = args;
+  const input = parseInput(ZTestDeliveryInput, { id: args.id, event: args.event });
+
+  const { endpoint, event } = await withTransaction(db, async (tx) => {
+    const endpoint = await tx.webhookEndpoint.findFirst({
+      where: { id: input.id, accountId: actor.accountId },
+      omit: { secret: false, previousSecret: false },
+    });
+    if (!endpoint) throw new AppError("NOT_FOUND", "Webhook not found.");
+    if (input.event !== TEST_EVENT && !EVENTS_BY_KIND[endpoint.kind].includes(input.event)) {
+      throw new AppError("BAD_REQUEST", `"${input.event}" is not an event of this webhook's kind.`, {
+        details: [{ field: "event", issue: `is not a ${endpoint.kind.toLowerCase()} event` }],
+      });
+    }
+    const event = await tx.webhookEvent.create({
+      data: {
+        accountId: actor.accountId,
+        kind: endpoint.kind,
+        name: input.event,
+        payload: testEventPayload(input.event, endpoint),
+        occurredAt: now,
+      },
+    });
+    await recordAudit(tx, {
+      actor,
+      action: "webhook.test_preview",
+      targetType: "webhook_endpoint",
+      targetId: endpoint.id,
+      metadata: { event: input.event, event_id: event.id.toString(), url: endpoint.url },
+      now,
+    });
+    return { endpoint, event };
+  });
+
+  const { body, headers } = webhookRequest(event, endpoint, { id: randomUUID() }, now);
+  const view: Omit<TTestDeliveryView, "result"> = {
+    event: input.event,
+    eventDescription: webhookEventDescription(input.event),
+    request: {
+      method: "POST",
+      url: endpoint.url,
+      headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
+      body,
+    },
+    signing: {
+      signed: Boolean(endpoint.secret),
+      standardSignedContent: `${headers["webhook-id"]}.${headers["webhook-timestamp"]}.${body}`,
+      standardSignatureCount: headers["webhook-signature"]?.split(" ").length ?? 0,
+    },
+  };
+
+  const notSent = (error: string) => ({
+    ...view,
+    result: { outcome: "not_sent" as const, statusCode: null, durationMs: null, error, responseExcerpt: null },
+  });
+  if (!endpoint.active) return notSent("This webhook is disabled: re-enable it to send to it.");
+  try {
+    await assertPublicUrl(endpoint.url, args.allowPrivate);
+  } catch (error) {
+    if (error instanceof AppError) return notSent(error.message);
+    throw error;
+  }
+  const policy = DELIVERY_POLICY[endpoint.kind];
+  const sent = await args.send({
+    url: endpoint.url,
+    body,
+    headers,
+    connectTimeoutMs: policy.connectTimeoutMs,
+    responseTimeoutMs: policy.responseTimeoutMs,
+    allowPrivate: args.allowPrivate,
+  });
+  return {
+    ...view,
+    result: {
+      outcome: sent.statusCode === null ? "no_response" : "answered",
+      statusCode: sent.statusCode,
+      durationMs: sent.durationMs,
+      error: sent.error,
+      responseExcerpt: sent.excerpt,
+    },
+  };
+}
