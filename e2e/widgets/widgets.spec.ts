@@ -6,35 +6,21 @@
  * captcha; the same thread through data-metype-* attributes and the old loader path; a 360 px
  * phone shows it without sideways scrolling; the frame sends its strict CSP.
  */
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-
-import AxeBuilder from "@axe-core/playwright";
 import type { Browser, FrameLocator, Page } from "@playwright/test";
-import { SignJWT } from "jose";
 
-import { demoAccount, expect, expectNoHorizontalPageScroll, test, trpcCall } from "../fixtures";
+import { demoAccount, expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcCall } from "../fixtures";
+import {
+  commentsPage,
+  expectNoSidewaysScrollInFrame,
+  MASTHEAD,
+  publisherSite,
+  readerJwt,
+  signInReader,
+  LOADER_STUB as STUB,
+} from "./host-page";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
-const HOST_PORT = PORT + 1;
-const MASTHEAD = `http://localhost:${PORT}`;
-const SITE = `http://localhost:${HOST_PORT}`;
-const STUB =
-  "window.talktype = window.talktype || function(f){ if (talktype.loaded) f(); else (talktype.q = talktype.q || []).push(arguments); };";
-
-function mastheadPage(accountId: number): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>A story</title></head><body style="margin:0;padding:8px;font-family:sans-serif">
-<h1>A story on another origin</h1>
-<div id="comments" class="iframe-container" data-masthead-account-id="${accountId}" data-masthead-host="${MASTHEAD}" data-masthead-primary-color="#aa3300"></div>
-<script>${STUB}
-window.__messages = [];
-window.addEventListener("message", function (e) { if (e.data && e.data.action) window.__messages.push(e.data.action); });
-talktype(function () { talktype.commentWidgetIframe(document.getElementById("comments")); });
-</script>
-<script src="${MASTHEAD}/widgets/v1/loader.js" async></script>
-</body></html>`;
-}
+const SITE = `http://localhost:${PORT + 1}`;
 
 /** As a page written for Metype: data-metype-* attributes, the old loader path, the story's URL given. */
 function metypePage(accountId: number, pageUrl: string): string {
@@ -80,24 +66,6 @@ window.addEventListener("message", function (e) { if (e.data && e.data.action) w
 </body></html>`;
 }
 
-function readerJwt(secret: string, id: string, name: string) {
-  return new SignJWT({ id, name })
-    .setProtectedHeader({ alg: "HS256" })
-    .setExpirationTime("15m")
-    .sign(new TextEncoder().encode(secret));
-}
-
-async function signInReader(page: Page, jwt: string, name: string) {
-  await page.evaluate(
-    ([j, n]) => {
-      const t = (window as unknown as { talktype: ((f: () => void) => void) & Record<string, (a?: unknown) => void> })
-        .talktype;
-      t(() => t.accountUserLogin!({ jwt: j, name: n }));
-    },
-    [jwt, name],
-  );
-}
-
 function frameOf(page: Page, container = "#comments"): FrameLocator {
   return page.frameLocator(`${container} iframe`);
 }
@@ -119,36 +87,27 @@ async function newPage(browser: Browser, width = 1100): Promise<Page> {
 }
 
 test.describe("widgets on a publisher's page", () => {
-  let server: http.Server;
+  let site: Awaited<ReturnType<typeof publisherSite>>;
   const run = Date.now().toString(36);
   const storyPath = `/story-${run}.html`;
 
   test.beforeAll(async () => {
     const { accountId } = demoAccount();
-    server = http.createServer((req, res) => {
-      const url = new URL(req.url ?? "/", SITE);
-      if (url.pathname === storyPath) {
-        res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(mastheadPage(accountId));
-      } else if (url.pathname === "/more.html") {
-        res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(morePage(accountId));
-      } else if (url.pathname === "/cb") {
-        res
-          .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
-          .end("<!doctype html><title>Signed in</title><p>Back on the publisher");
-      } else if (url.pathname === "/reactions.html") {
-        res
-          .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
-          .end(reactionsPage(accountId, SITE + storyPath));
-      } else if (url.pathname === "/metype.html") {
-        res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(metypePage(accountId, SITE + storyPath));
-      } else res.writeHead(404).end();
+    site = await publisherSite(1, {
+      [storyPath]: commentsPage(accountId, {
+        heading: "A story on another origin",
+        attributes: 'data-masthead-primary-color="#aa3300"',
+      }),
+      "/more.html": morePage(accountId),
+      "/cb": "<!doctype html><title>Signed in</title><p>Back on the publisher",
+      "/reactions.html": reactionsPage(accountId, SITE + storyPath),
+      "/metype.html": metypePage(accountId, SITE + storyPath),
     });
-    await new Promise<void>((resolve) => server.listen(HOST_PORT, "localhost", resolve));
-    expect((server.address() as AddressInfo).port).toBe(HOST_PORT);
+    expect(site.origin).toBe(SITE);
   });
 
   test.afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await site.close();
   });
 
   test("readers comment, mention, reply, react, edit and hide; others see it; guests solve the captcha", async ({
@@ -308,18 +267,9 @@ test.describe("widgets on a publisher's page", () => {
     const phoneFrame = frameOf(phone);
     await expect(commentWith(phoneFrame, `about the night buses ${run}`)).toBeVisible();
     await expectNoHorizontalPageScroll(phone, "the host page");
-    const inner = phone.frames().find((f) => f.url().includes("/embed/"))!;
-    const sizes = await inner.evaluate(() => ({
-      scroll: document.documentElement.scrollWidth,
-      client: document.documentElement.clientWidth,
-    }));
-    expect(sizes.scroll).toBeLessThanOrEqual(sizes.client);
+    await expectNoSidewaysScrollInFrame(phone);
     // axe in the frame, with its default colours: no serious or critical violation.
-    const axe = await new AxeBuilder({ page: phone }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    const serious = axe.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} – ${v.help}`));
-    expect(serious).toEqual([]);
+    expect(await seriousViolations(phone)).toEqual([]);
 
     for (const p of [pageB, guest, metype, phone]) await p.context().close();
   });
