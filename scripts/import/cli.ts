@@ -1,5 +1,6 @@
 /**
- * `npm run import -- --from <source> FILE [--account <slug>] [--actor <email>] [--dry-run]`
+ * `npm run import -- --from <source> FILE [--account <slug>] [--actor <email>] [--dry-run]
+ * [--site <label>] [--announce] [--collections <slugs>]`
  * (docs/migration.md): the arguments, who acts, and the report. scripts/import.ts opens the
  * database and calls `importCommand`; tests call it with theirs.
  *
@@ -20,6 +21,9 @@ import { ImportFileError } from "../../server/imports/types";
 
 export const USAGE =
   "Usage: npm run import -- --from <source> FILE [--account <slug>] [--actor <owner e-mail>] [--dry-run]\n" +
+  "       [--site <label>] (the site the file's ids belong to, instead of the one the file names)\n" +
+  "       [--announce] (send the webhooks and e-mails live writes send; default: quiet)\n" +
+  "       [--collections home,politics] (content-api: collections to import besides those it finds)\n" +
   "       [--plans MAPPING.json] [--plans-template OUT.json] (subscriptions: the plan mapping)\n" +
   `Sources: ${importSourceNames()
     .map((name) => `${name} (${IMPORT_SOURCES[name]!.description})`)
@@ -31,6 +35,9 @@ export type ImportCommand = {
   account?: string;
   actor?: string;
   dryRun: boolean;
+  site?: string;
+  announce: boolean;
+  collections: string[];
   plans?: string;
   plansTemplate?: string;
 };
@@ -47,6 +54,9 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
         account: { type: "string" },
         actor: { type: "string" },
         "dry-run": { type: "boolean", default: false },
+        site: { type: "string" },
+        announce: { type: "boolean", default: false },
+        collections: { type: "string" },
         plans: { type: "string" },
         "plans-template": { type: "string" },
         help: { type: "boolean", default: false },
@@ -62,12 +72,28 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
     return { error: `Unknown source "${values.from}": use one of ${importSourceNames().join(", ")}.` };
   }
   if (positionals.length !== 1) return { error: "Give exactly one FILE to import." };
+  if (values.site !== undefined && !/^[\w.:/-]{1,200}$/.test(values.site.trim())) {
+    return { error: "--site is a site's URL or a label of letters, digits, dots, dashes and slashes." };
+  }
+  const collections = (values.collections ?? "")
+    .split(",")
+    .map((slug) => slug.trim())
+    .filter(Boolean);
+  if (collections.length > 0 && values.from !== "content-api") {
+    return { error: "--collections is for --from content-api (the collections of the site it reads)." };
+  }
+  if (collections.some((slug) => !/^[\w-]{1,200}$/.test(slug))) {
+    return { error: "--collections takes collection slugs separated by commas: --collections home,politics." };
+  }
   const command: ImportCommand = {
     from: values.from,
     file: positionals[0]!,
     account: values.account,
     actor: values.actor?.trim().toLowerCase(),
     dryRun: values["dry-run"],
+    site: values.site?.trim(),
+    announce: values.announce,
+    collections,
     plans: values.plans,
     plansTemplate: values["plans-template"],
   };
@@ -139,6 +165,8 @@ export async function importCommand(
       accountId,
       actor,
       dryRun: command.dryRun,
+      site: command.site,
+      announce: command.announce,
       signal: io.signal,
       afterItem: io.afterItem,
       onProgress: (done, total) => {

@@ -47,8 +47,8 @@ async function setup() {
 }
 
 async function commentOf(db: Db, accountId: number, sourceId: string) {
-  const record = await db.importRecord.findUniqueOrThrow({
-    where: { accountId_source_kind_sourceId: { accountId, source: "coral", kind: "comment", sourceId } },
+  const record = await db.importRecord.findFirstOrThrow({
+    where: { accountId, source: "coral", kind: "comment", sourceId },
   });
   return db.comment.findUniqueOrThrow({
     where: { id: Number(record.targetId) },

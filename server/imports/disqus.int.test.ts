@@ -58,8 +58,8 @@ async function list(accountId: number, url: string): Promise<TCommentList> {
 }
 
 async function commentOf(db: Db, accountId: number, sourceId: string) {
-  const record = await db.importRecord.findUniqueOrThrow({
-    where: { accountId_source_kind_sourceId: { accountId, source: "disqus", kind: "comment", sourceId } },
+  const record = await db.importRecord.findFirstOrThrow({
+    where: { accountId, source: "disqus", kind: "comment", sourceId },
   });
   return db.comment.findUniqueOrThrow({
     where: { id: Number(record.targetId) },

@@ -10,6 +10,11 @@
  * - `absent`: what a batch's preload found missing, so its items do not ask again (cleared after
  *   every batch).
  * - `simulated`: a dry run's mappings, as if its plans had been applied (nothing is written).
+ *
+ * Records are scoped by **site** (the site the source's ids belong to: two WordPress blogs each
+ * have a post 42). A run writes its site's records and reads them first; records of the empty site
+ * (written before sites were told apart) are read when its site has none for the item, so a run
+ * of a file imported before still skips what that run did.
  */
 import "server-only";
 
@@ -32,7 +37,13 @@ export class MappingStore {
   constructor(
     private readonly accountId: number,
     private readonly source: string,
+    private readonly site = "",
   ) {}
+
+  /** The sites whose records this run reads: its own, then the empty one. */
+  private get sites(): string[] {
+    return this.site === "" ? [""] : [this.site, ""];
+  }
 
   /** The Masthead id of `m`, or null. */
   async lookup(db: Db, m: Mapping): Promise<string | null> {
@@ -47,15 +58,16 @@ export class MappingStore {
     }
     if (this.simulatedKeys.has(key)) return DRY_RUN_ID;
     if (this.absent.has(key)) return null;
-    const row = await db.importRecord.findUnique({
+    // Its own site's record before the empty site's ("" sorts first ascending).
+    const row = await db.importRecord.findFirst({
       where: {
-        accountId_source_kind_sourceId: {
-          accountId: this.accountId,
-          source: this.source,
-          kind: m.kind,
-          sourceId: m.sourceId,
-        },
+        accountId: this.accountId,
+        source: this.source,
+        kind: m.kind,
+        sourceId: m.sourceId,
+        site: { in: this.sites },
       },
+      orderBy: { site: "desc" },
       select: { targetId: true },
     });
     if (row) this.keep(key, row.targetId);
@@ -71,8 +83,10 @@ export class MappingStore {
     const rows = await db.$queryRaw<{ source_id: string; target_id: string }[]>(Prisma.sql`
       SELECT r.source_id, r.target_id FROM unnest(${wanted}::text[]) AS w(id)
       JOIN import_records r ON r.account_id = ${this.accountId} AND r.source = ${this.source}
-        AND r.kind = ${kind} AND r.source_id = w.id`);
+        AND r.kind = ${kind} AND r.source_id = w.id AND r.site = ANY(${this.sites}::text[])
+      ORDER BY r.site ASC`);
     const found = new Set<string>();
+    // The empty site's rows first, so the run's own site's row is the one kept.
     for (const row of rows) {
       found.add(row.source_id);
       this.keep(keyOf({ kind, sourceId: row.source_id }), row.target_id);
@@ -97,6 +111,7 @@ export class MappingStore {
         source: this.source,
         kind: row.kind,
         sourceId: row.sourceId,
+        site: this.site,
         targetId,
         created: row.created,
         sourceParentId: row.sourceParentId ?? null,
@@ -119,6 +134,7 @@ export class MappingStore {
         source: this.source,
         kind: row.kind,
         sourceId: row.sourceId,
+        site: this.site,
         targetId: String(row.targetId),
         created: row.created,
         sourceParentId: row.sourceParentId ?? null,

@@ -18,6 +18,10 @@ export type ImportReport = {
   digest: string;
   account: string;
   dryRun: boolean;
+  /** The site the file's ids belong to (import_records.site); "" when none. */
+  site: string;
+  /** Webhooks and e-mails sent as for live writes (--announce); false: quiet. */
+  announce: boolean;
   runId: string | null;
   /** completed, interrupted (the operator stopped it), failed; a dry run: completed. */
   status: "completed" | "interrupted" | "failed";
@@ -38,6 +42,8 @@ export function newReport(args: {
   digest: string;
   account: string;
   dryRun: boolean;
+  site?: string;
+  announce?: boolean;
 }): ImportReport {
   const kinds: ImportReport["kinds"] = {};
   for (const kind of args.kinds) kinds[kind] = { create: 0, update: 0, skip: 0, refuse: 0 };
@@ -47,6 +53,8 @@ export function newReport(args: {
     digest: args.digest,
     account: args.account,
     dryRun: args.dryRun,
+    site: args.site ?? "",
+    announce: args.announce ?? false,
     runId: null,
     status: "completed",
     kinds,
@@ -96,6 +104,12 @@ export function formatReport(report: ImportReport): string {
   const mode = report.dryRun ? "DRY RUN: nothing was changed" : `run ${report.runId ?? "-"}`;
   out.push(`Import from ${report.source}: ${report.file} into account ${report.account} (${mode})`);
   out.push(`File SHA-256 ${report.digest}; ${report.seconds.toFixed(1)} s; ${report.status}`);
+  out.push(
+    `Site ${report.site ? `"${report.site}"` : "(none)"}; ` +
+      (report.announce
+        ? "announced: webhooks and e-mails are sent as for live writes"
+        : "quiet: no webhook and no e-mail is sent (--announce to send them)"),
+  );
   if (report.error) out.push(`Stopped: ${report.error}`);
   out.push("");
   const width = Math.max(8, ...Object.keys(report.kinds).map((k) => k.length));

@@ -31,6 +31,7 @@ import { MappingStore } from "./mappings";
 import { addNote, addProblem, countAction, newReport, reportCounts, type ImportReport } from "./report";
 import {
   ImportAborted,
+  siteScope,
   type ImportContext,
   type ImportFile,
   type ImportItem,
@@ -48,6 +49,10 @@ export type RunImportArgs = {
   accountId: number;
   actor: Actor;
   dryRun: boolean;
+  /** The site the file's ids belong to, instead of the one the file says (--site). */
+  site?: string;
+  /** Send what a live write sends (--announce): the stories' webhooks, comment notifications. */
+  announce?: boolean;
   now?: () => Date;
   batchSize?: number;
   /** Stop between batches (the CLI's Ctrl-C): the run ends "interrupted", what is done stays. */
@@ -79,13 +84,15 @@ export async function runImport(db: Db, args: RunImportArgs): Promise<ImportRepo
     digest: prepared.digest,
     account: account.slug,
     dryRun: args.dryRun,
+    site: args.site !== undefined ? siteScope(args.site) : (prepared.site ?? ""),
+    announce: args.announce ?? false,
   });
   for (const problem of prepared.problems) addProblem(report, problem);
   const publisher = await getPublisher(db, account.id, { appUrl: getEnv().APP_URL });
   const runId = args.dryRun ? null : await startRun(db, args, prepared, startedAt);
   report.runId = runId;
 
-  const store = new MappingStore(account.id, args.source.name);
+  const store = new MappingStore(account.id, args.source.name, report.site);
   let notes: string[] = [];
   const ctx: ImportContext = {
     accountId: account.id,
@@ -93,6 +100,8 @@ export async function runImport(db: Db, args: RunImportArgs): Promise<ImportRepo
     source: args.source.name,
     actor: args.actor,
     dryRun: args.dryRun,
+    site: report.site,
+    announce: report.announce,
     now: startedAt,
     runId,
     lookup: (q, m) => store.lookup(q, m),
@@ -247,6 +256,8 @@ async function startRun(db: Db, args: RunImportArgs, prepared: PreparedSource, a
         source: args.source.name,
         file: args.file.name,
         digest: prepared.digest,
+        site: siteOf(args, prepared),
+        announce: args.announce ?? false,
         ...(unfinished ? { resumes: unfinished.id } : {}),
       },
       now: at,
@@ -254,6 +265,9 @@ async function startRun(db: Db, args: RunImportArgs, prepared: PreparedSource, a
     return run.id;
   });
 }
+
+const siteOf = (args: RunImportArgs, prepared: PreparedSource) =>
+  args.site !== undefined ? siteScope(args.site) : (prepared.site ?? "");
 
 /** The run's progress after a batch (import_runs.progress_done, updated_at): what the dashboard polls. */
 async function saveProgress(db: Db, runId: string, done: number, at: Date): Promise<void> {

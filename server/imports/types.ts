@@ -65,6 +65,26 @@ export class ImportAborted extends Error {
   }
 }
 
+/**
+ * A site as a record scope: a URL's host (lower case, without "www.") and path (without a trailing
+ * slash): "https://www.Old-Blog.example.org/blog/" → "old-blog.example.org/blog". A label that is
+ * not a URL is kept as written, trimmed and lower-cased. At most 200 characters.
+ */
+export function siteScope(value: string | null | undefined): string {
+  const text = (value ?? "").trim();
+  if (!text) return "";
+  try {
+    const url = new URL(text);
+    if (url.protocol === "http:" || url.protocol === "https:") {
+      const host = url.host.toLowerCase().replace(/^www\./, "");
+      return `${host}${url.pathname.replace(/\/+$/, "")}`.slice(0, 200);
+    }
+  } catch {
+    // not a URL: a label
+  }
+  return text.toLowerCase().slice(0, 200);
+}
+
 /** A problem of the file: where (line, or a name) and what. */
 export type FileProblem = { where: string; message: string };
 
@@ -78,6 +98,16 @@ export type ImportContext = {
   source: string;
   actor: Actor;
   dryRun: boolean;
+  /**
+   * The site the source's ids belong to (import_records.site): the file's own (a WordPress
+   * export's blog URL, a content API's base URL), or the operator's --site; "" when unknown.
+   */
+  site: string;
+  /**
+   * Tell the world as a live write would (--announce): the stories' publish webhooks, the
+   * comment notification e-mails. Off by default: an import is quiet.
+   */
+  announce: boolean;
   now: Date;
   /** The run's id (null in a dry run, which records nothing). */
   runId: string | null;
@@ -111,6 +141,8 @@ export type PreparedSource<I extends ImportItem = ImportItem> = {
   digest: string;
   /** How many items `items` will yield (for progress). */
   itemCount: number;
+  /** The site the file's ids belong to, normalised (siteScope), when the file says. */
+  site?: string;
   problems: FileProblem[];
   items(): AsyncIterable<I>;
   // Methods (not function properties), so that a source of its own item type is an ImportSource.

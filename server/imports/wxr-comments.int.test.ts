@@ -21,8 +21,8 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "import-int-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 async function commentOf(db: Db, accountId: number, sourceId: string) {
-  const record = await db.importRecord.findUniqueOrThrow({
-    where: { accountId_source_kind_sourceId: { accountId, source: "wxr-comments", kind: "comment", sourceId } },
+  const record = await db.importRecord.findFirstOrThrow({
+    where: { accountId, source: "wxr-comments", kind: "comment", sourceId },
   });
   return db.comment.findUniqueOrThrow({
     where: { id: Number(record.targetId) },

@@ -136,8 +136,8 @@ export async function expectResumedLikeWhole(
 
 /** The story an import made of the source's `sourceId`, with its authors, sections and tags in order. */
 export async function importedStory(db: Db, accountId: number, source: string, sourceId: string) {
-  const record = await db.importRecord.findUniqueOrThrow({
-    where: { accountId_source_kind_sourceId: { accountId, source, kind: "story", sourceId } },
+  const record = await db.importRecord.findFirstOrThrow({
+    where: { accountId, source, kind: "story", sourceId },
   });
   return db.story.findUniqueOrThrow({
     where: { id: record.targetId },

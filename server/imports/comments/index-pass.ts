@@ -25,6 +25,8 @@ export const IN_LOOP = -3;
 
 export type CommentIndex = {
   digest: string;
+  /** The site the file names (its first "site" record), or "". */
+  site: string;
   problems: FileProblem[];
   threads: Map<string, CommentThread & { posts: number }>;
   /** Position (0…) of the first post with each id. */
@@ -51,6 +53,7 @@ export async function indexCommentFile(reader: CommentReader, file: ImportFile):
   const threadOf: (string | null)[] = [];
   const parentIds: (string | null)[] = [];
   let root: string | null = null;
+  let site = "";
   let postCount = 0;
   for await (const record of reader.read(file.path, (bytes) => hash.update(bytes))) {
     if (record.type === "root") {
@@ -60,6 +63,8 @@ export async function indexCommentFile(reader: CommentReader, file: ImportFile):
           `${file.name} is not ${reader.title}: its root element is <${root}>, not <${reader.root}>.`,
         );
       }
+    } else if (record.type === "site") {
+      site ||= record.site;
     } else if (record.type === "problem") {
       if (problems.length < 1000) problems.push(record.problem);
     } else if (record.type === "thread") {
@@ -83,6 +88,7 @@ export async function indexCommentFile(reader: CommentReader, file: ImportFile):
   });
   return {
     digest: hash.digest("hex"),
+    site,
     problems,
     threads,
     positionOf,

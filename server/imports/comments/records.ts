@@ -55,6 +55,8 @@ export type CommentPost = {
 export type CommentRecord =
   | { type: "root"; name: string }
   | { type: "thread"; thread: CommentThread }
+  /** The site the file's ids belong to (a WordPress export's blog URL), normalised (siteScope). */
+  | { type: "site"; site: string }
   | { type: "post"; post: CommentPost }
   | { type: "problem"; problem: FileProblem };
 

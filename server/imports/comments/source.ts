@@ -63,6 +63,7 @@ async function prepareCommentFile(reader: CommentReader, file: ImportFile): Prom
   const writer = new CommentWriter(COMMENT_KIND);
   return {
     digest: index.digest,
+    site: index.site,
     itemCount: index.threads.size + index.postCount,
     problems: index.problems,
     items: () => commentItems(reader, file, index),

@@ -9,6 +9,7 @@
  * WordPress keeps a comment's text as typed, with newlines as line breaks; pingbacks and
  * trackbacks are skipped (they are not readers' comments), as are other plugins' comment types.
  */
+import { siteScope } from "../types";
 import { childText, streamXml, type XmlNode } from "../xml-stream";
 import {
   parseExportDate,
@@ -30,6 +31,24 @@ export function wxrState(approved: string | undefined): SourceState {
   if (value === "trash" || value === "post-trashed") return "deleted";
   return "held";
 }
+
+/**
+ * The <channel> elements that name the site, best first: the blog's URL, the site's home, the
+ * WordPress install's URL. The first present is the site the file's post ids belong to.
+ */
+export const WXR_SITE_ELEMENTS = ["wp:base_blog_url", "link", "wp:base_site_url"] as const;
+
+/** The site of a WXR file from its channel's elements (WXR_SITE_ELEMENTS), normalised; "" when none. */
+export function wxrSite(found: ReadonlyMap<string, string>): string {
+  for (const name of WXR_SITE_ELEMENTS) {
+    const site = siteScope(found.get(name));
+    if (site) return site;
+  }
+  return "";
+}
+
+const isSiteElement = (p: readonly string[]) =>
+  p.length === 3 && p[1] === "channel" && (WXR_SITE_ELEMENTS as readonly string[]).includes(p[2]!);
 
 /** The item being read: its fields as they came (WordPress writes them before its comments). */
 export type WxrItem = { postId: string | null; link: string | null; title: string | null; line: number };
@@ -79,15 +98,28 @@ export function wxrComment(node: XmlNode, item: WxrItem, errors: readonly string
 async function* readWxr(path: string, onBytes: (bytes: Buffer) => void): AsyncGenerator<CommentRecord> {
   const events = streamXml(path, {
     isRecord: (p) =>
-      p.length === 4 &&
-      p[2] === "item" &&
-      (p[3] === "title" || p[3] === "link" || p[3] === "wp:post_id" || p[3] === "wp:comment"),
+      isSiteElement(p) ||
+      (p.length === 4 &&
+        p[2] === "item" &&
+        (p[3] === "title" || p[3] === "link" || p[3] === "wp:post_id" || p[3] === "wp:comment")),
     structureDepth: 3,
     onBytes,
   });
   let item: WxrItem | null = null;
   let threadSent = false;
+  // WordPress writes the channel's site elements before the first item.
+  const siteElements = new Map<string, string>();
+  let siteSent = false;
   for await (const event of events) {
+    if (event.type === "record" && !item && !siteSent) {
+      siteElements.set(event.node.name, event.node.text.trim());
+      continue;
+    }
+    if (!siteSent && event.type === "open" && event.depth === 3 && event.name === "item") {
+      siteSent = true;
+      const site = wxrSite(siteElements);
+      if (site) yield { type: "site", site };
+    }
     if (event.type === "root") yield { type: "root", name: event.name };
     else if (event.type === "problem") yield { type: "problem", problem: event.problem };
     else if (event.type === "open" && event.depth === 3 && event.name === "item") {

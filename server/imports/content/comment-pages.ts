@@ -31,8 +31,10 @@ export async function planCommentPage(
   args: { commentsSource: string; postId: string; slug: string; headline: string; createdAt: Date; label: string },
 ): Promise<PlannedCommentPage> {
   const key = { accountId: ctx.accountId, source: args.commentsSource, kind: PAGE_KIND, sourceId: args.postId };
-  const before = await db.importRecord.findUnique({
-    where: { accountId_source_kind_sourceId: key },
+  // The comments source reads its site's records, then the empty site's (mappings.ts): the same here.
+  const before = await db.importRecord.findFirst({
+    where: { ...key, site: { in: ctx.site ? [ctx.site, ""] : [""] } },
+    orderBy: { site: "desc" },
     select: { targetId: true },
   });
   if (before) {
@@ -61,7 +63,9 @@ export async function planCommentPage(
             select: { id: true },
           })
         ).id;
-      await tx.importRecord.create({ data: { ...key, targetId: String(id), created: !page, runId: ctx.runId } });
+      await tx.importRecord.create({
+        data: { ...key, site: ctx.site, targetId: String(id), created: !page, runId: ctx.runId },
+      });
     },
   };
 }

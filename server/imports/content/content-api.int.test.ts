@@ -157,7 +157,7 @@ describe("importing the stories of another content API", () => {
       heroImageS3Key: "https://images.old.example.com/old/2024/06/hero.jpg",
       heroImageCaption: "The chamber",
       heroImageMetadata: { alt: "An empty chamber" },
-      externalId: `content-api:${ID(1)}`,
+      externalId: `content-api:${base.replace(/^http:\/\//, "")}/site:${ID(1)}`,
       metadata: { "imported-from": "content-api", "source-type": "story" },
     });
     expect(every.authors.map((a) => [a.author.slug, a.author.name, a.author.bio])).toEqual([

@@ -23,7 +23,7 @@ import { z } from "zod";
 
 import { ZCards, type TStoryElement } from "../../publishing/cards.schema";
 import { slugify } from "../../publishing/editorial/organise.schema";
-import { ImportFileError, type ImportFile } from "../types";
+import { ImportFileError, siteScope, type ImportFile } from "../types";
 import { DEFAULT_FETCH_OPTIONS, getJson, type FetchOptions } from "./content-api-fetch";
 import type { ContentAccess, ContentPerson, ContentPost, ContentTerm } from "./records";
 import type { ContentFile } from "./source";
@@ -220,6 +220,7 @@ export async function openContentApi(file: ImportFile, options: ApiOptions): Pro
   const cdn = await imageCdn(base, options);
   return {
     digest: hash.digest("hex"),
+    site: siteScope(base.href),
     problems: [],
     count,
     posts: async function* () {

@@ -15,6 +15,8 @@ export type ContentItem = ImportItem & { post: ContentPost };
 /** What a reader found on its first read, and how to read the posts again. */
 export type ContentFile = {
   digest: string;
+  /** The site the posts' ids belong to (types.ts siteScope), when the file says. */
+  site?: string;
   problems: PreparedSource["problems"];
   count: number;
   posts: () => AsyncIterable<ContentPost>;
@@ -41,6 +43,7 @@ export function contentSource(
       const imageHosts = new ImageHosts();
       return {
         digest: content.digest,
+        site: content.site,
         itemCount: content.count,
         problems: content.problems,
         items: async function* () {

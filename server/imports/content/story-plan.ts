@@ -257,7 +257,8 @@ export async function planStory(
           heroImageS3Key: hero?.url ?? null,
           heroImageCaption: hero?.caption ? cleanHtml(hero.caption) : null,
           heroImageMetadata: hero?.alt ? { alt: cleanHtml(hero.alt) } : undefined,
-          externalId: `${ctx.source}:${post.sourceId}`,
+          // Two sites' post 10 are two stories: the site is part of the id when the run has one.
+          externalId: ctx.site ? `${ctx.source}:${ctx.site}:${post.sourceId}` : `${ctx.source}:${post.sourceId}`,
           publishAt: scheduled ? date : null,
           publishedAt: status === "PUBLISHED" ? date : null,
           firstPublishedAt: status === "PUBLISHED" ? date : null,

@@ -116,7 +116,7 @@ describe("importing the posts and pages of a WordPress export", () => {
       heroImageS3Key: "https://news.example.com/wp-content/uploads/2024/11/crowd.jpg",
       heroImageCaption: "Crowd, midnight",
       heroImageMetadata: { alt: "The crowd" },
-      externalId: "wxr:10",
+      externalId: "wxr:news.example.com:10",
       metadata: { source_note: "Figures from the county", "imported-from": "wxr", "source-type": "post" },
     });
     expect(night.authors.map((a) => [a.author.slug, a.author.name, a.author.email])).toEqual([

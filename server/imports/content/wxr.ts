@@ -22,6 +22,7 @@ import { createHash } from "node:crypto";
 
 import { slugify } from "../../publishing/editorial/organise.schema";
 import { parseExportDate } from "../comments/records";
+import { WXR_SITE_ELEMENTS, wxrSite } from "../comments/wxr";
 import { ImportFileError, type FileProblem, type ImportFile } from "../types";
 import { child, childText, streamXml, type XmlNode } from "../xml-stream";
 import type { AttachmentImage } from "./html-to-elements";
@@ -30,13 +31,15 @@ import type { ContentFile } from "./source";
 
 export type WxrIndex = {
   digest: string;
+  /** The site the file's post ids belong to (its channel's blog URL), normalised; "" when none. */
+  site: string;
   problems: FileProblem[];
   authors: Map<string, ContentPerson>;
   attachments: Map<string, AttachmentImage>;
   items: number;
 };
 
-const CHANNEL_RECORDS = new Set(["wp:author", "item"]);
+const CHANNEL_RECORDS = new Set<string>(["wp:author", "item", ...WXR_SITE_ELEMENTS]);
 const isRecord = (p: readonly string[]) => p.length === 3 && p[1] === "channel" && CHANNEL_RECORDS.has(p[2]!);
 
 const wp = (node: XmlNode, name: string) => childText(node, `wp:${name}`) ?? "";
@@ -75,7 +78,8 @@ function person(node: XmlNode): ContentPerson | null {
 /** The first read: digest, people, attachments, problems (see the file's comment). */
 export async function indexWxr(file: ImportFile): Promise<WxrIndex> {
   const hash = createHash("sha256");
-  const index: WxrIndex = { digest: "", problems: [], authors: new Map(), attachments: new Map(), items: 0 };
+  const index: WxrIndex = { digest: "", site: "", problems: [], authors: new Map(), attachments: new Map(), items: 0 };
+  const siteElements = new Map<string, string>();
   for await (const event of streamXml(file.path, { isRecord, structureDepth: 2, onBytes: (b) => hash.update(b) })) {
     if (event.type === "root" && event.name !== "rss") {
       throw new ImportFileError(`${file.name} is not a WordPress export (WXR): its root element is <${event.name}>.`);
@@ -83,6 +87,10 @@ export async function indexWxr(file: ImportFile): Promise<WxrIndex> {
     if (event.type === "problem") index.problems.push(event.problem);
     if (event.type !== "record") continue;
     const { node } = event;
+    if (node.name !== "item" && node.name !== "wp:author") {
+      if (!siteElements.has(node.name)) siteElements.set(node.name, node.text.trim());
+      continue;
+    }
     if (node.name === "wp:author") {
       const p = person(node);
       if (p) index.authors.set(p.sourceId, p);
@@ -105,6 +113,7 @@ export async function indexWxr(file: ImportFile): Promise<WxrIndex> {
     throw new ImportFileError(`${file.name} cannot be read as XML: ${index.problems[0]!.message}`);
   }
   index.digest = hash.digest("hex");
+  index.site = wxrSite(siteElements);
   return index;
 }
 
@@ -214,5 +223,11 @@ export async function* readWxrPosts(file: ImportFile, index: WxrIndex): AsyncGen
 /** A WXR file as the content source reads it. */
 export async function openWxr(file: ImportFile): Promise<ContentFile> {
   const index = await indexWxr(file);
-  return { digest: index.digest, problems: index.problems, count: index.items, posts: () => readWxrPosts(file, index) };
+  return {
+    digest: index.digest,
+    site: index.site,
+    problems: index.problems,
+    count: index.items,
+    posts: () => readWxrPosts(file, index),
+  };
 }

@@ -65,6 +65,9 @@ export const ZImportReport = z.object({
   digest: z.string(),
   account: z.string(),
   dryRun: z.boolean(),
+  // Reports stored before runs said their site and whether they announced: "" and quiet.
+  site: z.string().default(""),
+  announce: z.boolean().default(false),
   runId: z.string().nullable(),
   status: z.enum(["completed", "interrupted", "failed"]),
   kinds: z.record(z.string(), ZActionCounts),
