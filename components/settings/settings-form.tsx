@@ -114,14 +114,13 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TPublisherSetting
               <>
                 Where readers read the publication, e.g. https://news.example.com. Stories are linked as{" "}
                 <code>&lt;site&gt;/&lt;slug&gt;</code>, member password resets as{" "}
-                <code>&lt;site&gt;/reset-password?token=…</code>.
+                <code>&lt;site&gt;/reset-password?token=…</code>. Empty: Masthead&apos;s own address ({view.appUrl}).
               </>
             }
             error={errors.fields.siteUrl}
           >
             <Input
               type="url"
-              required
               maxLength={500}
               placeholder="https://news.example.com"
               value={values.siteUrl}

@@ -78,7 +78,8 @@ export type TMenuItemInput = z.input<typeof ZMenuItemInput>;
 export const ZPublisherSettingsInput = z.object({
   /** The publication's name (config publisher-name). */
   name: z.string().trim().min(1, "is required").max(200, "must be at most 200 characters"),
-  siteUrl: ZSiteUrl,
+  /** Empty: none set (Masthead's own address, APP_URL, stands in for it). */
+  siteUrl: z.union([z.literal(""), ZSiteUrl]).default(""),
   /** Other hosts of the publication (www., m. …); duplicates and the site URL's own host dropped. */
   siteDomains: z.array(ZHost).max(20, "at most 20 domains").default([]),
   cdnImage: ZCdnHost.default(""),

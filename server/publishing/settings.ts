@@ -188,7 +188,7 @@ export async function updatePublisherSettings(
   const { actor } = args;
   assertOwner(actor);
   const now = args.now ?? new Date();
-  const siteHost = new URL(input.siteUrl).hostname.toLowerCase();
+  const siteHost = input.siteUrl ? new URL(input.siteUrl).hostname.toLowerCase() : null;
   const next: TPublisherSettings = {
     ...input,
     siteDomains: [...new Set(input.siteDomains)].filter((host) => host !== siteHost),

@@ -95,6 +95,15 @@ describe("settings router", () => {
     expect(await db.webhookEvent.count({ where: { name: "config-update" } })).toBe(2);
     const last = await db.webhookEvent.findFirstOrThrow({ where: { name: "config-update" }, orderBy: { id: "desc" } });
     expect(last.payload).toMatchObject({ "purge-all": false });
+
+    // The site URL can be emptied again: Masthead's own address stands in for it.
+    const emptied = await owner.caller.settings.update({ ...SETTINGS, siteUrl: "" });
+    expect(emptied.changed.sort()).toEqual(["siteDomains", "siteUrl"]);
+    expect(emptied.view).toMatchObject({ siteUrlSet: false, settings: { siteUrl: "" } });
+    expect(emptied.view.settings.siteDomains).toEqual(["alpha.example", "m.alpha.example", "www.alpha.example"]);
+    forgetPublisherCache();
+    const appUrl = getEnv().APP_URL.replace(/\/+$/, "");
+    expect((await getPublisher(db, owner.account.id, { appUrl: getEnv().APP_URL }))?.siteUrl).toBe(appUrl);
   });
 
   it("refuses bad input with 4xx and keeps non-owners out", async () => {
