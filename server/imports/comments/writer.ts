@@ -7,11 +7,15 @@
  * All in the batch's transaction: nothing of it stays when it rolls back (`discard`). A reply's
  * plan that needs a comment still waiting here (its top-level post, in the same batch) flushes
  * first.
+ *
+ * Quiet unless the run announces (--announce): then each comment queues the notifications a live
+ * comment queues (a reply, a mention: notifications/notify.ts), in the same transaction.
  */
 import "server-only";
 
 import type { TransactionClient } from "../../db/client";
-import { Prisma } from "../../generated/prisma/client";
+import { enqueueCommentNotifications } from "../../engagement/notifications/notify";
+import { Prisma, type CommentModerationState } from "../../generated/prisma/client";
 import type { ImportContext } from "../types";
 
 export type PendingComment = {
@@ -78,6 +82,22 @@ export class CommentWriter {
         sourceParentId: c.sourceParentId,
       })),
     );
+    if (ctx.announce) {
+      for (const [i, c] of batch.entries()) {
+        await enqueueCommentNotifications(tx, {
+          comment: {
+            id: ids[i]!.id,
+            accountId: c.row.account_id,
+            parentCommentId: c.row.parent_comment_id,
+            isPublished: c.row.is_published,
+            body: c.row.body,
+            moderationState: c.row.moderation_state.toUpperCase() as CommentModerationState,
+            deletedAt: c.row.deleted_at ? new Date(c.row.deleted_at) : null,
+          },
+          now: ctx.now,
+        });
+      }
+    }
     this.discard();
   }
 

@@ -22,11 +22,13 @@ import "server-only";
 
 import { randomUUID } from "node:crypto";
 
+import { getEnv } from "../../../env.js";
 import type { Db, TransactionClient } from "../../db/client";
 import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { enqueueJob } from "../../jobs/queue";
 import type { TCard, TStoryElement } from "../../publishing/cards.schema";
+import { emitStoryEvent } from "../../publishing/editorial/events";
 import {
   EXTERNAL_IMAGE_HOSTS_SETTING,
   isAllowedExternalImage,
@@ -298,6 +300,18 @@ export async function planStory(
         });
       }
       await commentPage?.apply(tx);
+      // --announce: a published story's "story-publish" webhook, as the workflow's Publish sends it
+      // (a scheduled one sends its own when the story.publish job publishes it, announced or not).
+      if (ctx.announce && status === "PUBLISHED") {
+        await emitStoryEvent(tx, {
+          actor: ctx.actor,
+          storyId: story.id,
+          name: "story-publish",
+          previousStatus: "APPROVED",
+          now: ctx.now,
+          appUrl: getEnv().APP_URL,
+        });
+      }
       await ctx.record(tx, { ...key, targetId: story.id, created: true });
     },
   };
