@@ -11,6 +11,7 @@ import { publishScheduledStoryJob } from "../publishing/editorial/scheduling";
 import { subscriptionLifecycleJob, subscriptionLifecycleSweepJob } from "../subscriptions/lifecycle";
 import { gatewayAbsenceJob, gatewayEventJob } from "../subscriptions/payments/gateway-events";
 import { switchPlanJob } from "../subscriptions/plan-switch-scheduled";
+import { retentionOfferJob } from "../subscriptions/retention-offers";
 import { trialRefundJob } from "../subscriptions/trial-refund";
 import { deliverWebhookJob } from "../webhooks/deliveries";
 import type { JobDefinition } from "./define";
@@ -26,6 +27,7 @@ export const JOBS: readonly JobDefinition[] = [
   subscriptionLifecycleJob,
   subscriptionLifecycleSweepJob,
   switchPlanJob,
+  retentionOfferJob,
   trialRefundJob,
   surgeWatchJob,
   notifyCommentJob,

@@ -249,6 +249,26 @@ export async function previewPlanSwitch(
 class AlreadyUsed extends Error {}
 
 /**
+ * The preview is honoured as shown or not at all: when the target plan's price changed (or the
+ * plan went) since the preview, the switch is refused (409) before any payment is verified, and
+ * the reader previews again. Never a switch at a price the reader was not shown.
+ */
+async function assertPriceAsPreviewed(db: Db, accountId: number, terms: SwitchTerms) {
+  const target = await db.subscriptionPlan.findFirst({
+    where: { id: terms.to_plan_id, accountId, enabled: true, deletedAt: null },
+  });
+  const price = target ? targetPriceIn(target, terms.currency) : null;
+  if (price === terms.price_cents) return;
+  throw new AppError(
+    "CONFLICT",
+    target
+      ? `The price of "${target.title}" changed since your preview; nothing was charged. Preview the change again to see the new price.`
+      : "The plan of your preview is no longer offered; nothing was charged.",
+    { details: [{ field: TOKEN_FIELD, issue: "the plan's price changed since the preview" }] },
+  );
+}
+
+/**
  * POST …/switch_plan: claim the preview's attempt and switch (now) or schedule the switch →
  * {subscription, attempt_token, message}. The same token again answers the subscription as it is.
  */
@@ -287,6 +307,7 @@ export async function applyPlanSwitch(
       : `The switch is scheduled for the end of the current period (${terms.apply_at}); proration is off.`;
   if (attempt.usedAt) return answer(messageOf());
   if (attempt.expiresAt <= now) throw unprocessable(TOKEN_FIELD, "has expired", "This attempt token has expired.");
+  await assertPriceAsPreviewed(db, accountId, terms);
 
   // The payment, through the subscription's payment adapter (as checkout verifies one).
   let verified: { externalPaymentId: string | null; externalOrderId: string | null; details?: unknown } | null = null;

@@ -202,7 +202,14 @@ export type SubscriptionEventName =
  */
 export async function emitSubscriptionEvent(
   tx: Db,
-  args: { accountId: number; name: SubscriptionEventName; subscriptionId: number; occurredAt: Date },
+  args: {
+    accountId: number;
+    name: SubscriptionEventName;
+    subscriptionId: number;
+    occurredAt: Date;
+    /** More of the body beside `subscription` (a cancel's `cancellation`: the reader's reason). */
+    extra?: Record<string, unknown>;
+  },
 ) {
   const subscription = await loadSubscriptionWire(tx, {
     accountId: args.accountId,
@@ -214,7 +221,7 @@ export async function emitSubscriptionEvent(
     accountId: args.accountId,
     kind: "SUBSCRIPTION",
     name: args.name,
-    data: { subscription },
+    data: { ...args.extra, subscription },
     occurredAt: args.occurredAt,
   });
 }

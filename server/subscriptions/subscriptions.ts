@@ -200,7 +200,14 @@ export async function updateActiveSubscriptionsMetadata(
  */
 export async function cancelSubscription(
   db: Db,
-  args: { accountId: number; caller: SubscriptionCaller; id: number; now: Date },
+  args: {
+    accountId: number;
+    caller: SubscriptionCaller;
+    id: number;
+    now: Date;
+    /** The reader's reason (the self-service page), sent in the webhook as `cancellation`. */
+    cancellation?: { reason: string; comment: string | null };
+  },
 ): Promise<TSubscriptionWire> {
   return withTransaction(db, async (tx) => {
     const row = await lockSubscription(tx, args.accountId, args.caller, args.id);
@@ -234,6 +241,7 @@ export async function cancelSubscription(
           via: args.caller.via,
           from_status: row.status.toLowerCase(),
           end_timestamp: (endsNow ? args.now : row.endTimestamp)?.toISOString() ?? null,
+          ...(args.cancellation ? { reason: args.cancellation.reason, comment: args.cancellation.comment } : {}),
         },
         now: args.now,
       });
@@ -242,6 +250,7 @@ export async function cancelSubscription(
         name: "subscription.cancelled",
         subscriptionId: row.id,
         occurredAt: args.now,
+        ...(args.cancellation ? { extra: { cancellation: args.cancellation } } : {}),
       });
     }
     return (await loadSubscriptionWire(tx, { accountId: args.accountId, id: row.id, now: args.now }))!;

@@ -14,6 +14,7 @@ import { oauthClientsRouter } from "./routers/oauth-clients";
 import { pageRulesRouter } from "./routers/page-rules";
 import { paymentGatewaysRouter } from "./routers/payment-gateways";
 import { paywallMeterRouter } from "./routers/paywall-meter";
+import { retentionOfferRouter } from "./routers/retention-offer";
 import { revenueRouter } from "./routers/revenue";
 import { scoringRouter } from "./routers/scoring";
 import { settingsRouter } from "./routers/settings";
@@ -41,6 +42,7 @@ export const appRouter = createTRPCRouter({
   pageRules: pageRulesRouter,
   paywallMeter: paywallMeterRouter,
   paymentGateways: paymentGatewaysRouter,
+  retentionOffer: retentionOfferRouter,
   revenue: revenueRouter,
   scoring: scoringRouter,
   settings: settingsRouter,

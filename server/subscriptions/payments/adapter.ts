@@ -133,6 +133,27 @@ export type RecurringChargeResult =
   | { status: "captured"; externalPaymentId: string | null; details?: Record<string, unknown> }
   | { status: "failed"; reason: string };
 
+/**
+ * A reader replaces the payment method of a subscription (the self-service page): the gateway's
+ * card form (or setup flow) hands the browser a token for the new method; the adapter checks it
+ * with the gateway and answers the reference later charges use (the subscription's payment_token).
+ */
+export type PaymentMethodUpdate = {
+  accountId: number;
+  subscriptionId: number;
+  /** The reference charges use now (the subscription's payment_token). */
+  currentPaymentToken: string | null;
+  /** What the gateway's form handed the browser: its token and any signature fields. */
+  proof: { paymentToken: string; extra: Record<string, unknown> };
+};
+
+export type UpdatedPaymentMethod = {
+  /** The reference the next charges use (stored as the subscription's payment_token). */
+  paymentToken: string;
+  /** Shown to the reader ("Visa ending 4242"); never a secret, never a full card number. */
+  label: string | null;
+};
+
 export interface PaymentAdapter {
   /** The payment_type value(s) it answers: "manual", "sponsored", "razorpay", "razorpay_recurring". */
   readonly paymentTypes: readonly string[];
@@ -170,6 +191,12 @@ export interface PaymentAdapter {
    * ("unavailable"); the caller then releases what it reserved. Adapters without it cannot refund.
    */
   refund?(creds: GatewayCredentials | null, request: RefundRequest): Promise<RefundResult>;
+  /**
+   * Replace the payment method the subscription's charges use (the self-service page). Throws a
+   * PaymentAdapterError when the gateway refuses the new method ("declined") or cannot be
+   * reached ("unavailable"). Adapters without it: the method cannot be changed through Masthead.
+   */
+  updatePaymentMethod?(creds: GatewayCredentials | null, update: PaymentMethodUpdate): Promise<UpdatedPaymentMethod>;
   /** Spec §6 renewal: the gateway subscription's current end. */
   renewal?(creds: GatewayCredentials, details: GatewayEventDetails): Promise<{ endTimestamp: Date | null }>;
 }

@@ -108,6 +108,18 @@ export function demoTestGatewayAdapter(guard: DemoGatewayGuard = defaultGuard): 
         details: { test_gateway: true, amount_cents: charge.amountCents, currency: charge.currency },
       };
     },
+    /**
+     * The test card form's new method: `demo_method_<label>` is accepted as it is (the label, e.g.
+     * "visa-4242", is shown to the reader); `demo_method_decline` is refused, to show that path.
+     */
+    async updatePaymentMethod(_creds, update) {
+      await assertAllowed(update);
+      const token = update.proof.paymentToken;
+      if (token === "demo_method_decline") throw new PaymentAdapterError("The test card was declined.", "declined");
+      const label = /^demo_method_([a-z0-9-]{1,40})$/.exec(token)?.[1];
+      if (!label) throw new PaymentAdapterError("Not a demo_test payment method.", "declined");
+      return { paymentToken: token, label: `Test card ${label}` };
+    },
     async refund(_creds, request) {
       await assertAllowed(request);
       if (!request.externalPaymentId?.startsWith("demo_pay_"))

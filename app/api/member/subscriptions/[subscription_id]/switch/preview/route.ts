@@ -1,0 +1,29 @@
+// POST /api/member/subscriptions/{id}/switch/preview – the terms of a plan switch, in words, behind a signed attempt token
+import { privateJson } from "@/server/http/member-session";
+import { apiRoute, routes } from "@/server/http/route";
+import { SELF_SERVICE_WRITE_ROUTE } from "@/server/http/self-service-routes";
+import { previewSelfServiceSwitch } from "@/server/subscriptions/self-service";
+import { ZSelfServiceSwitchPreviewInput } from "@/server/subscriptions/self-service.schema";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
+  POST: apiRoute(
+    {
+      ...SELF_SERVICE_WRITE_ROUTE,
+      body: ZSelfServiceSwitchPreviewInput,
+      summary:
+        "{subscription_plan_id} → {attempt_token, chargeable_amount_cents, external_reference_id, switch {applies: now|scheduled, applies_at, price_cents, credit_cents, currency, …}, words (the terms as a sentence), needs_payment}: the client API's switch_plan/preview (the switch type found from the prices). 422 for a plan the subscription cannot switch to; 404 for another member's subscription.",
+    },
+    async ({ db, publisher, member, params, body }) =>
+      privateJson(
+        await previewSelfServiceSwitch(db, {
+          accountId: publisher.accountId,
+          memberId: member.member.id,
+          subscriptionId: params.subscription_id,
+          targetPlanId: body.subscription_plan_id,
+          now: new Date(),
+        }),
+      ),
+  ),
+});

@@ -1,0 +1,33 @@
+// POST /api/member/subscriptions/{id}/switch – confirm a previewed plan switch, exactly as previewed
+import { privateJson } from "@/server/http/member-session";
+import { apiRoute, routes } from "@/server/http/route";
+import { SELF_SERVICE_WRITE_ROUTE } from "@/server/http/self-service-routes";
+import { confirmSelfServiceSwitch } from "@/server/subscriptions/self-service";
+import { ZSelfServiceSwitchInput } from "@/server/subscriptions/self-service.schema";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
+  POST: apiRoute(
+    {
+      ...SELF_SERVICE_WRITE_ROUTE,
+      body: ZSelfServiceSwitchInput,
+      summary:
+        "{attempt_token (from the preview), payment_token and signature (only when the switch costs something now: the gateway form's payment)} → {subscription_id, plan_name, message}: the client API's switch_plan. The same token again answers the same, switching once. 409 when the plan's price changed since the preview (nothing charged: preview again); 422 for a token of another subscription, expired, or a payment refused.",
+    },
+    async ({ db, publisher, member, params, body }) => {
+      const { attempt_token, payment_token, ...extra } = body;
+      return privateJson(
+        await confirmSelfServiceSwitch(db, {
+          accountId: publisher.accountId,
+          memberId: member.member.id,
+          subscriptionId: params.subscription_id,
+          attemptToken: attempt_token,
+          paymentToken: payment_token ?? null,
+          extra,
+          now: new Date(),
+        }),
+      );
+    },
+  ),
+});

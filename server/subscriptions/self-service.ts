@@ -1,0 +1,272 @@
+/**
+ * The self-service page's reads and plan changes (app/member/subscriptions; docs/subscriptions.md
+ * "Self-service page"): a signed-in reader's subscriptions and invoices, the plans each may switch
+ * to, a switch previewed in words and confirmed, and the payment method replaced through the
+ * gateway. Cancelling is ./self-service-cancel.ts.
+ *
+ * Every action calls the service the client API calls (spec §4.3), so the page and the API give
+ * the same results: the switch preview is `previewPlanSwitch` (its terms frozen in the attempt
+ * row, the attempt token HMAC-signed over its id), the confirm is `applyPlanSwitch` (claims the
+ * attempt once: a double submit switches once; refused with 409 when the plan's price changed
+ * since the preview).
+ */
+import "server-only";
+
+import { recordAudit } from "../audit/audit-log";
+import { systemActor } from "../auth/actor";
+import type { Db } from "../db/client";
+import { withTransaction } from "../db/transaction";
+import { AppError } from "../errors";
+import { listMemberInvoices } from "./invoices";
+import { scheduleSubscriptionLifecycle } from "./lifecycle";
+import { PaymentAdapterError } from "./payments/adapter";
+import { credentialsFor } from "./payments/credentials";
+import { paymentAdapterFor } from "./payments/registry";
+import { applyPlanSwitch, previewPlanSwitch } from "./plan-switch";
+import { classifySwitch, pricePerDay, targetPriceIn } from "./plan-switch-proration";
+import { scheduledSwitchOf } from "./plan-switch-scheduled";
+import { offerForSubscription } from "./retention-offers";
+import { openCancellation } from "./self-service-cancel";
+import { dayInWords, moneyInWords, switchInWords } from "./self-service-words";
+import { notFoundSubscription, type TSubscriptionWire } from "./subscription-view";
+import { listSubscriberSubscriptions, switchPlanDetails } from "./subscriptions";
+
+type ReaderArgs = { accountId: number; memberId: number; now: Date };
+
+/** Where the page's links to an invoice go (the member-session twin of the client API's file route). */
+export const selfServiceInvoiceHref = (id: number, format: "pdf" | "html" = "pdf") =>
+  `/api/member/invoices/${id}.${format}`;
+
+type SwitchOption = {
+  id: number;
+  title: string;
+  switch_type: "upgrade" | "downgrade" | "crossgrade";
+  price: string;
+  period: string;
+};
+
+function switchOptions(
+  details: Awaited<ReturnType<typeof switchPlanDetails>>,
+  currency: string,
+  recurring: boolean,
+): SwitchOption[] {
+  const entries = [
+    ...details.upgrade_plan_details.map((p) => ({ p, t: "upgrade" as const })),
+    ...details.downgrade_plan_details.map((p) => ({ p, t: "downgrade" as const })),
+    ...details.crossgrade_plan_details.map((p) => ({ p, t: "crossgrade" as const })),
+  ];
+  const list: SwitchOption[] = [];
+  for (const { p, t } of entries) {
+    const prices = p.prices as Record<string, { amount_cents: number } | undefined> | null;
+    const cents = p.price_currency === currency ? p.price_cents : prices?.[currency]?.amount_cents;
+    // Not offered: no price in the subscription's currency, or the other kind (a switch stays recurring or one-time).
+    if (cents === undefined || p.recurring !== recurring) continue;
+    const unit = p.duration_unit.replace(/s$/, "");
+    list.push({
+      id: p.id,
+      title: p.title,
+      switch_type: t,
+      price: moneyInWords(cents, currency),
+      period: p.duration_length === 1 ? unit : `${p.duration_length} ${unit}s`,
+    });
+  }
+  return list;
+}
+
+/** What the page shows of one subscription, in words and figures. */
+async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire) {
+  const row = await db.subscription.findUniqueOrThrow({ where: { id: s.id } });
+  const live = s.status === "active" && !s.expired;
+  const cancellation = await openCancellation(db, { subscriptionId: s.id });
+  const adapter = paymentAdapterFor(s.payment_type);
+  const offer = live ? await offerForSubscription(db, row, args.now) : null;
+  const scheduled = (await scheduledSwitchOf(db, { accountId: args.accountId, subscriptionId: s.id })).scheduled_switch;
+  const canSwitch = live && !s.cancelled && s.subscription_plan_id !== null && s.subscription_type !== "dynamic_asset";
+  const options = canSwitch
+    ? switchOptions(
+        await switchPlanDetails(db, { accountId: args.accountId, subscription: s }),
+        s.plan_amount_currency,
+        s.recurring,
+      )
+    : [];
+  const ended = s.end_timestamp !== null && new Date(s.end_timestamp) <= args.now;
+  return {
+    id: s.id,
+    plan_name: s.plan_name,
+    group_name: s.group_name,
+    status: s.status,
+    active: s.active,
+    recurring: s.recurring,
+    cancelled: s.cancelled,
+    in_trial_period: s.in_trial_period,
+    in_grace_period: s.in_grace_period,
+    start_timestamp: s.start_timestamp,
+    end_timestamp: s.end_timestamp,
+    next_payment_due_date: s.next_payment_due_date,
+    amount: moneyInWords(s.payment_amount_cents, s.payment_amount_currency),
+    amount_cents: s.payment_amount_cents,
+    currency: s.payment_amount_currency,
+    period: s.duration_unit === "lifetime" ? "lifetime" : `${s.duration_length} ${s.duration_unit}`,
+    /** A sentence for the card: when the next payment is, or when access ends. */
+    summary: summaryOf(s, ended),
+    switch_options: options,
+    scheduled_switch: scheduled,
+    cancellation,
+    can_cancel: s.status === "active" || s.status === "pending",
+    can_undo_cancel: s.cancelled && s.cancelled_at !== null && !ended && s.status === "cancelled",
+    offer: offer ? { kind: offer.kind, periods: offer.periods, words: offer.words } : null,
+    can_update_payment_method: s.recurring && !ended && adapter?.updatePaymentMethod !== undefined,
+  };
+}
+
+function summaryOf(s: TSubscriptionWire, ended: boolean): string {
+  const end = s.end_timestamp ? dayInWords(s.end_timestamp) : null;
+  const amount = moneyInWords(s.payment_amount_cents, s.payment_amount_currency);
+  if (ended || s.expired) return end ? `Ended on ${end}.` : "Ended.";
+  if (s.status === "pending") return "Waiting for the payment to be confirmed.";
+  if (s.in_grace_period) return "Your last payment failed: update your payment method to keep reading.";
+  if (s.cancelled) return end ? `Cancelled: you keep access until ${end}.` : "Cancelled.";
+  if (s.recurring && s.next_payment_due_date)
+    return `${s.in_trial_period ? "Free trial; then " : "Next payment: "}${amount} on ${dayInWords(s.next_payment_due_date)}.`;
+  return end ? `Paid until ${end}.` : "No end date.";
+}
+
+/** The page's data: the reader's subscriptions (newest first) and invoices (with PDF links). */
+export async function selfServiceOverview(db: Db, args: ReaderArgs) {
+  const subscriptions = await listSubscriberSubscriptions(db, { ...args, activeOnly: false });
+  const cards = [];
+  for (const s of subscriptions) cards.push(await subscriptionCard(db, args, s));
+  const invoices = (await listMemberInvoices(db, args)).map((i) => ({
+    id: i.id,
+    number: i.sequenced_invoice_number,
+    amount: moneyInWords(i.amount_cents, i.amount_currency),
+    created_at: i.created_at,
+    pdf_href: selfServiceInvoiceHref(i.id, "pdf"),
+  }));
+  return { subscriptions: cards, invoices };
+}
+
+/**
+ * Preview a switch to `targetPlanId` (its switch type found from the prices) → the preview of the
+ * client API, plus `words`: the same terms as a sentence, shown before the reader confirms.
+ */
+export async function previewSelfServiceSwitch(
+  db: Db,
+  args: ReaderArgs & { subscriptionId: number; targetPlanId: number },
+) {
+  const sub = await db.subscription.findFirst({
+    where: { id: args.subscriptionId, accountId: args.accountId, memberId: args.memberId, deletedAt: null },
+  });
+  if (!sub) throw notFoundSubscription();
+  const target = await db.subscriptionPlan.findFirst({
+    where: { id: args.targetPlanId, accountId: args.accountId, deletedAt: null },
+  });
+  const price = target ? targetPriceIn(target, sub.planAmountCurrency) : null;
+  // The switch type the prices make it (the reader only chooses the plan); previewPlanSwitch
+  // checks the rest (same group, enabled, recurring like it) and answers 422 otherwise.
+  const switchType = classifySwitch(
+    pricePerDay(sub.planAmountCents, sub.durationLength, sub.durationUnit),
+    target && price !== null ? pricePerDay(price, target.durationLength, target.durationUnit) : null,
+  );
+  const preview = await previewPlanSwitch(db, { ...args, switchType });
+  const words = switchInWords({
+    planName: preview.switch.plan_name,
+    applies: preview.switch.applies,
+    appliesAt: preview.switch.applies_at,
+    chargeCents: preview.chargeable_amount_cents,
+    creditCents: preview.switch.credit_cents,
+    priceCents: preview.switch.price_cents,
+    currency: preview.switch.currency,
+    durationLength: target!.durationLength,
+    durationUnit: target!.durationUnit.toLowerCase(),
+    recurring: sub.recurring,
+  });
+  return {
+    attempt_token: preview.attempt_token,
+    chargeable_amount_cents: preview.chargeable_amount_cents,
+    external_reference_id: preview.external_reference_id,
+    switch: preview.switch,
+    words,
+    /** A switch that costs something now is paid in the gateway's own form before the confirm. */
+    needs_payment: (preview.chargeable_amount_cents ?? 0) > 0,
+  };
+}
+
+/** Confirm a previewed switch: exactly the previewed terms, once (`applyPlanSwitch`). */
+export async function confirmSelfServiceSwitch(
+  db: Db,
+  args: ReaderArgs & {
+    subscriptionId: number;
+    attemptToken: string;
+    paymentToken: string | null;
+    extra: Record<string, unknown>;
+  },
+) {
+  const result = await applyPlanSwitch(db, args);
+  return { subscription_id: result.subscription.id, plan_name: result.subscription.plan_name, message: result.message };
+}
+
+/**
+ * Replace the payment method of a recurring subscription through its gateway's adapter
+ * (`updatePaymentMethod`): the next charges use the new method (the subscription's payment_token).
+ * A gateway without it: 422. Sending the same new method again changes nothing more.
+ */
+export async function updateSelfServicePaymentMethod(
+  db: Db,
+  args: ReaderArgs & { subscriptionId: number; paymentToken: string; extra: Record<string, unknown> },
+) {
+  const sub = await db.subscription.findFirst({
+    where: { id: args.subscriptionId, accountId: args.accountId, memberId: args.memberId, deletedAt: null },
+  });
+  if (!sub) throw notFoundSubscription();
+  const refuse = (issue: string, message: string) =>
+    new AppError("UNPROCESSABLE", message, { details: [{ field: "subscription", issue }] });
+  if (!sub.recurring) throw refuse("is not recurring", "Only a recurring subscription keeps a payment method.");
+  if (
+    sub.status === "EXPIRED" ||
+    sub.status === "FAILED" ||
+    (sub.endTimestamp && sub.endTimestamp <= args.now && !sub.graceEndsAt)
+  )
+    throw refuse("has ended", "This subscription has ended.");
+  const adapter = paymentAdapterFor(sub.paymentType);
+  if (!adapter?.updatePaymentMethod)
+    throw refuse(
+      `is paid with ${sub.paymentType}`,
+      "The payment method of this subscription cannot be changed here; contact the publication.",
+    );
+  const creds = await credentialsFor(db, args.accountId, adapter);
+  let updated;
+  try {
+    updated = await adapter.updatePaymentMethod(creds, {
+      accountId: args.accountId,
+      subscriptionId: sub.id,
+      currentPaymentToken: sub.paymentToken,
+      proof: { paymentToken: args.paymentToken, extra: args.extra },
+    });
+  } catch (error) {
+    if (error instanceof PaymentAdapterError) {
+      if (error.kind === "unavailable")
+        throw new AppError("SERVICE_UNAVAILABLE", "The payment gateway could not be reached; try again.");
+      throw new AppError("UNPROCESSABLE", `The new payment method was refused: ${error.message}`, {
+        details: [{ field: "payment_token", issue: error.message }],
+      });
+    }
+    throw error;
+  }
+  await withTransaction(db, async (tx) => {
+    await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ${sub.id} FOR UPDATE`;
+    const current = await tx.subscription.findUniqueOrThrow({ where: { id: sub.id } });
+    if (current.paymentToken === updated.paymentToken) return;
+    await tx.subscription.update({ where: { id: sub.id }, data: { paymentToken: updated.paymentToken } });
+    await recordAudit(tx, {
+      actor: systemActor(args.accountId, "client_api"),
+      action: "subscription.payment_method.update",
+      targetType: "subscription",
+      targetId: sub.id,
+      metadata: { payment_type: sub.paymentType, label: updated.label },
+      now: args.now,
+    });
+    await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now: args.now });
+  });
+  return { subscription_id: sub.id, label: updated.label, message: "Your payment method is updated." };
+}
