@@ -11,6 +11,8 @@ const plan = {
   maxTrialPeriodLength: null,
   maxTrialPeriodUnit: null,
   userLimit: null,
+  chargeRetryDays: [] as number[],
+  gracePeriodDays: 7,
   priceCents: 500,
   priceCurrency: "EUR",
   prices: {},
@@ -39,6 +41,16 @@ describe("catalogue rules", () => {
     expect(fields(planProblems(plan, "group_access"))).toEqual(["userLimit"]);
     expect(planProblems({ ...plan, userLimit: 5 }, "group_access")).toEqual([]);
     expect(fields(planProblems({ ...plan, prices: { EUR: { amount_cents: 1 } } }, "standard"))).toEqual(["prices"]);
+    // Dunning: retries in increasing order, each before the grace period's end.
+    expect(planProblems({ ...plan, chargeRetryDays: [1, 3, 5], gracePeriodDays: 7 }, "standard")).toEqual([]);
+    expect(fields(planProblems({ ...plan, chargeRetryDays: [3, 1] }, "standard"))).toEqual(["chargeRetryDays"]);
+    expect(fields(planProblems({ ...plan, chargeRetryDays: [1, 1] }, "standard"))).toEqual(["chargeRetryDays"]);
+    expect(fields(planProblems({ ...plan, chargeRetryDays: [1, 7], gracePeriodDays: 7 }, "standard"))).toEqual([
+      "chargeRetryDays",
+    ]);
+    expect(fields(planProblems({ ...plan, chargeRetryDays: [1], gracePeriodDays: 0 }, "standard"))).toEqual([
+      "chargeRetryDays",
+    ]);
   });
 
   it("groups", () => {

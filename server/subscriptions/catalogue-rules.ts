@@ -33,6 +33,8 @@ type PlanRecord = Pick<
   | "maxTrialPeriodLength"
   | "maxTrialPeriodUnit"
   | "userLimit"
+  | "chargeRetryDays"
+  | "gracePeriodDays"
   | "priceCurrency"
   | "priceCents"
   | "prices"
@@ -55,6 +57,11 @@ export function planProblems(plan: PlanRecord, groupType: string): ErrorDetail[]
     problems.push({ field: "userLimit", issue: "is only for plans of group_access groups" });
   if (plan.userLimit === null && groupType === "group_access")
     problems.push({ field: "userLimit", issue: "is required for a group_access plan" });
+  const retries = plan.chargeRetryDays;
+  if (retries.some((d, i) => i > 0 && d <= retries[i - 1]!))
+    problems.push({ field: "chargeRetryDays", issue: "must be in increasing order, each day once" });
+  if (retries.some((d) => d >= plan.gracePeriodDays))
+    problems.push({ field: "chargeRetryDays", issue: "must each come before the grace period ends" });
   const same = plan.prices[plan.priceCurrency];
   if (same && same.amount_cents !== plan.priceCents)
     problems.push({ field: "prices", issue: `differs from the default price in ${plan.priceCurrency}` });

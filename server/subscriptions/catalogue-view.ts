@@ -53,6 +53,8 @@ export function planToWire(plan: PlanRow) {
     max_trial_period_length: plan.maxTrialPeriodLength,
     max_trial_period_unit: plan.maxTrialPeriodUnit ? lower(plan.maxTrialPeriodUnit) : null,
     user_limit: plan.userLimit,
+    charge_retry_days: plan.chargeRetryDays,
+    grace_period_days: plan.gracePeriodDays,
     supported_payment_providers: plan.supportedPaymentProviders,
     metadata: plan.metadata,
     assets: assetsOf(plan.assets, "ASSETS"),

@@ -139,6 +139,17 @@ export type TGroupFields = z.output<typeof ZGroupFields>;
 
 // ─── Plans ──────────────────────────────────────────────────────────────────────────────────
 
+/** A recurring plan's grace period when none is set: what every plan had before it was a setting. */
+export const DEFAULT_GRACE_PERIOD_DAYS = 7;
+/** The longest grace period, and the most retries, a plan may set. */
+export const MAX_GRACE_PERIOD_DAYS = 90;
+export const MAX_CHARGE_RETRIES = 10;
+
+/** Days after a failed recurring charge to retry it (dunning): whole days, at most MAX_CHARGE_RETRIES. */
+export const ZChargeRetryDays = z
+  .array(z.number().int().min(1).max(MAX_GRACE_PERIOD_DAYS))
+  .max(MAX_CHARGE_RETRIES, `at most ${MAX_CHARGE_RETRIES} retries`);
+
 export const ZPrices = z
   .record(ZCurrency, z.object({ amount_cents: ZCents }))
   .refine((p) => Object.keys(p).length <= 20, {
@@ -160,6 +171,10 @@ export const ZPlanFields = z.object({
   maxTrialPeriodLength: ZLength.nullable().default(null),
   maxTrialPeriodUnit: z.enum(TRIAL_UNITS).nullable().default(null),
   userLimit: z.number().int().min(1).max(100_000).nullable().default(null),
+  /** Dunning: retry a failed recurring charge these many days after it failed, e.g. [1, 3, 5]. */
+  chargeRetryDays: ZChargeRetryDays.default([]),
+  /** Dunning: how long a recurring subscription whose charge failed keeps access. */
+  gracePeriodDays: z.number().int().min(0).max(MAX_GRACE_PERIOD_DAYS).default(DEFAULT_GRACE_PERIOD_DAYS),
   supportedPaymentProviders: z.array(ZProvider).max(20).default([]),
   metadata: ZMetadata.default({}),
   enabled: z.boolean().default(true),

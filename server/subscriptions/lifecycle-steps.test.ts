@@ -11,6 +11,7 @@ const base: LifecycleState = {
   cancelledAt: null,
   nextPaymentDueDate: at("2026-02-01T00:00:00Z"),
   graceEndsAt: null,
+  chargeRetryAt: null,
   renewalReminderSentAt: null,
 };
 const step = (s: Partial<LifecycleState>, now: string, chargeable = true) =>
@@ -66,6 +67,24 @@ describe("nextLifecycleStep", () => {
         ),
       ),
     ).toEqual(["expire", "2026-02-01T00:00:00.000Z"]);
+  });
+
+  it("in grace after a failed charge: retries at charge_retry_at, before the grace period's end", () => {
+    const grace = { endTimestamp: at("2026-02-01T00:00:00Z"), graceEndsAt: at("2026-02-08T00:00:00Z") };
+    expect(show(step({ ...grace, chargeRetryAt: at("2026-02-02T00:00:00Z") }, "2026-02-01T12:00:00Z"))).toEqual([
+      "retry_charge",
+      "2026-02-02T00:00:00.000Z",
+    ]);
+    // No retry left, a retry at the grace end (too late), nobody to charge, or cancelled: the expiry.
+    for (const s of [
+      { ...grace },
+      { ...grace, chargeRetryAt: at("2026-02-08T00:00:00Z") },
+      { ...grace, status: "CANCELLED" as const, cancelledAt: at("2026-02-01T06:00:00Z") },
+    ])
+      expect(show(step(s, "2026-02-01T12:00:00Z"))?.[0]).toBe("expire");
+    expect(
+      show(step({ ...grace, chargeRetryAt: at("2026-02-02T00:00:00Z") }, "2026-02-01T12:00:00Z", false))?.[0],
+    ).toBe("expire");
   });
 
   it("has nothing to do for expired, failed, pending, deleted or endless subscriptions", () => {

@@ -4,10 +4,14 @@
  * finds forgotten ones and the tests all agree. docs/subscriptions.md "Lifecycle".
  */
 import type { SubscriptionStatus } from "../generated/prisma/enums";
+import { DEFAULT_GRACE_PERIOD_DAYS } from "./catalogue.schema";
 
 export const DAY_MS = 86_400_000;
-/** How long a recurring subscription whose period was not paid keeps access (a documented default). */
-export const GRACE_PERIOD_DAYS = 7;
+/**
+ * How long a recurring subscription whose period was not paid keeps access when its plan says
+ * nothing else (the plan's grace_period_days, dunning.ts; also for plan-less subscriptions).
+ */
+export const GRACE_PERIOD_DAYS = DEFAULT_GRACE_PERIOD_DAYS;
 /** How many days before the next payment (recurring) or the end (one-time) the reminder e-mail goes. */
 export const RENEWAL_REMINDER_DAYS = 7;
 
@@ -19,6 +23,8 @@ export type LifecycleState = {
   cancelledAt: Date | null;
   nextPaymentDueDate: Date | null;
   graceEndsAt: Date | null;
+  /** In grace after a failed charge: when the charge is retried next (dunning.ts); null: no retry left. */
+  chargeRetryAt: Date | null;
   renewalReminderSentAt: Date | null;
 };
 
@@ -29,13 +35,15 @@ export type LifecycleStepKind =
   | "charge"
   /** The paid period ended without a payment: the grace period starts (recurring, not cancelled). */
   | "enter_grace"
+  /** In grace after a failed charge: charge the unpaid period again (the plan's retry schedule). */
+  | "retry_charge"
   /** The end (or the grace period's end) passed: status expired. */
   | "expire";
 
 export type LifecycleStep = { kind: LifecycleStepKind; at: Date };
 
 /** Step order when two are due at the same instant: a reminder, then the charge, then the end. */
-const ORDER: Record<LifecycleStepKind, number> = { remind: 0, charge: 1, enter_grace: 2, expire: 3 };
+const ORDER: Record<LifecycleStepKind, number> = { remind: 0, charge: 1, retry_charge: 1, enter_grace: 2, expire: 3 };
 
 /** When the reminder of the current period is due: before the next payment (recurring) or the end. */
 export function reminderTarget(s: LifecycleState): Date | null {
@@ -53,6 +61,9 @@ export function nextLifecycleStep(s: LifecycleState, now: Date, opts: { chargeab
   const steps: LifecycleStep[] = [];
   if (s.graceEndsAt !== null && s.status === "ACTIVE") {
     steps.push({ kind: "expire", at: s.graceEndsAt });
+    // A retry due before the grace period's end (a retry at the very end would come too late).
+    if (live && s.recurring && opts.chargeable && s.chargeRetryAt && s.chargeRetryAt < s.graceEndsAt)
+      steps.push({ kind: "retry_charge", at: s.chargeRetryAt });
   } else {
     if (s.recurring && live && opts.chargeable && s.nextPaymentDueDate)
       steps.push({ kind: "charge", at: s.nextPaymentDueDate });

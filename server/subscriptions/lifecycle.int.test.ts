@@ -228,6 +228,7 @@ describe("subscription lifecycle on the test clock", () => {
     }));
     expect(await eventsOf(db, accountId)).toEqual([
       ...renewals,
+      { name: "subscription.charge_failed", at: "2027-01-08T00:00:00.000Z" },
       { name: "subscription.grace_period_entered", at: "2027-01-08T00:00:00.000Z" },
       { name: "subscription.expired", at: "2027-01-15T00:00:00.000Z" },
     ]);

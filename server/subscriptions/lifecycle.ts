@@ -5,7 +5,8 @@
  * - "subscription.lifecycle" (one job per subscription and due time, key
  *   `subscription.lifecycle:<id>@<due ISO>`, so a step is never queued twice): locks the
  *   subscription, rechecks its state, runs every step due by the clock (./lifecycle-steps.ts:
- *   reminder, charge, grace period, expiry) with its webhook events, and queues the next step, all
+ *   reminder, charge, grace period, retries of a failed charge (./dunning.ts), expiry) with its
+ *   webhook events, and queues the next step, all
  *   in the job's transaction: a process that dies mid-step rolls it back and the job runs again,
  *   so each step happens exactly once.
  * - "subscription.lifecycle_sweep" (every 5 minutes): queues the step of every subscription that
@@ -17,21 +18,17 @@ import "server-only";
 
 import { z } from "zod";
 
+import { getEnv } from "../../env.js";
 import type { Db, TransactionClient } from "../db/client";
 import type { Prisma, Subscription } from "../generated/prisma/client";
 import { defineJob } from "../jobs/define";
 import { enqueueJob, enqueueJobs } from "../jobs/queue";
 import { log } from "../log";
 import { queueEmail } from "../mail/outbox";
+import { beginDunning, endDunning, openDunningEpisode, recordFailedRetry } from "./dunning";
 import { issueInvoiceForPayment } from "./invoices";
-import {
-  DAY_MS,
-  GRACE_PERIOD_DAYS,
-  nextLifecycleStep,
-  RENEWAL_REMINDER_DAYS,
-  type LifecycleStep,
-} from "./lifecycle-steps";
-import { PaymentAdapterError, type PaymentAdapter } from "./payments/adapter";
+import { DAY_MS, nextLifecycleStep, RENEWAL_REMINDER_DAYS, type LifecycleStep } from "./lifecycle-steps";
+import { PaymentAdapterError, type PaymentAdapter, type RecurringChargeResult } from "./payments/adapter";
 import { gatewayCredentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
 import { applyDueScheduledSwitch } from "./plan-switch-scheduled";
@@ -160,7 +157,7 @@ function chargeDetails(input: RecordChargeInput): Prisma.InputJsonObject {
 
 // ─── Steps ───────────────────────────────────────────────────────────────────────────────────
 
-type StepContext = { tx: TransactionClient; now: Date };
+type StepContext = { tx: TransactionClient; now: Date; appUrl: string };
 
 async function emit(ctx: StepContext, sub: Subscription, name: Parameters<typeof emitSubscriptionEvent>[1]["name"]) {
   await emitSubscriptionEvent(ctx.tx, { accountId: sub.accountId, name, subscriptionId: sub.id, occurredAt: ctx.now });
@@ -191,20 +188,42 @@ async function remind(ctx: StepContext, sub: Subscription): Promise<void> {
   });
 }
 
-async function enterGrace(ctx: StepContext, sub: Subscription, paidThrough: Date, reason: string): Promise<void> {
-  await ctx.tx.subscription.update({
-    where: { id: sub.id },
-    data: {
-      endTimestamp: paidThrough,
-      graceEndsAt: new Date(paidThrough.getTime() + GRACE_PERIOD_DAYS * DAY_MS),
-    },
+/**
+ * The period went unpaid: the grace period (the plan's length) starts, with the plan's retries when
+ * we charged it (`charged`), and the "update your card" e-mail once per episode (dunning.ts).
+ */
+async function enterGrace(
+  ctx: StepContext,
+  sub: Subscription,
+  paidThrough: Date,
+  reason: string,
+  charged: boolean,
+): Promise<void> {
+  const { graceEndsAt, chargeRetryAt } = await beginDunning(ctx.tx, {
+    sub,
+    paidThrough,
+    charged,
+    reason,
+    now: ctx.now,
+    appUrl: ctx.appUrl,
   });
-  log.info("subscription entered its grace period", { subscription: sub.id, reason });
+  log.info("subscription entered its grace period", {
+    subscription: sub.id,
+    reason,
+    graceEndsAt: graceEndsAt.toISOString(),
+    chargeRetryAt: chargeRetryAt?.toISOString() ?? null,
+  });
+  if (charged) await emit(ctx, sub, "subscription.charge_failed");
   await emit(ctx, sub, "subscription.grace_period_entered");
 }
 
 async function expire(ctx: StepContext, sub: Subscription): Promise<void> {
-  await ctx.tx.subscription.update({ where: { id: sub.id }, data: { status: "EXPIRED", nextPaymentDueDate: null } });
+  await ctx.tx.subscription.update({
+    where: { id: sub.id },
+    data: { status: "EXPIRED", nextPaymentDueDate: null, chargeRetryAt: null },
+  });
+  // A grace period that ran out unpaid: the episode's revenue is lost.
+  if (sub.graceEndsAt !== null) await endDunning(ctx.tx, { subscriptionId: sub.id, outcome: "LOST", now: ctx.now });
   await emit(ctx, sub, "subscription.expired");
 }
 
@@ -216,15 +235,59 @@ async function expire(ctx: StepContext, sub: Subscription): Promise<void> {
  */
 async function charge(ctx: StepContext, sub: Subscription): Promise<void> {
   const due = sub.nextPaymentDueDate!;
+  const result = await chargePeriod(ctx, sub, `sub:${sub.id}:${due.toISOString()}`);
+  if (result.status === "failed") {
+    const paidThrough = sub.endTimestamp && sub.endTimestamp < due ? sub.endTimestamp : due;
+    await enterGrace(ctx, sub, paidThrough, result.reason, true);
+    return;
+  }
+  await settlePeriod(ctx, sub, result);
+}
+
+/**
+ * Retry the unpaid period's charge in the grace period (dunning.ts): retry N of the episode has
+ * its own idempotency key `sub:<id>:<period start ISO>:retry:<N>` (a gateway answers a repeated key
+ * with its first answer, so a retry cannot reuse the declined charge's). Captured: the period is
+ * paid from its original due date, the grace period ends, the episode is recovered. Declined:
+ * the next retry, or none (the grace period's end then expires the subscription).
+ */
+async function retryCharge(ctx: StepContext, sub: Subscription): Promise<void> {
+  const episode = await openDunningEpisode(ctx.tx, sub.id);
+  if (!episode) {
+    await ctx.tx.subscription.update({ where: { id: sub.id }, data: { chargeRetryAt: null } });
+    return;
+  }
+  const due = sub.nextPaymentDueDate!;
+  const attempt = episode.retries + 1;
+  const result = await chargePeriod(ctx, sub, `sub:${sub.id}:${due.toISOString()}:retry:${attempt}`);
+  if (result.status === "failed") {
+    const next = await recordFailedRetry(ctx.tx, { sub, episode, reason: result.reason });
+    log.info("a retried charge was declined", {
+      subscription: sub.id,
+      attempt,
+      reason: result.reason,
+      nextRetryAt: next?.toISOString() ?? null,
+    });
+    await emit(ctx, sub, "subscription.charge_failed");
+    return;
+  }
+  await settlePeriod(ctx, sub, result);
+}
+
+/** One charge of the period due at next_payment_due_date through the adapter. */
+async function chargePeriod(
+  ctx: StepContext,
+  sub: Subscription,
+  idempotencyKey: string,
+): Promise<RecurringChargeResult> {
+  const due = sub.nextPaymentDueDate!;
   const adapter = paymentAdapterFor(sub.paymentType)!;
   const creds = adapter.provider
     ? await gatewayCredentialsFor(ctx.tx, sub.accountId, adapter.provider, { includeDisabled: false })
     : null;
   const periodEnd = addDuration(due, sub.durationLength, sub.durationUnit);
-  const idempotencyKey = `sub:${sub.id}:${due.toISOString()}`;
-  let result;
   try {
-    result = await adapter.chargeRecurring!(creds, {
+    return await adapter.chargeRecurring!(creds, {
       accountId: sub.accountId,
       subscriptionId: sub.id,
       idempotencyKey,
@@ -236,15 +299,20 @@ async function charge(ctx: StepContext, sub: Subscription): Promise<void> {
     });
   } catch (error) {
     if (error instanceof PaymentAdapterError && error.kind !== "unavailable")
-      result = { status: "failed" as const, reason: error.message };
-    else throw error;
+      return { status: "failed", reason: error.message };
+    throw error;
   }
-  if (result.status === "failed") {
-    const paidThrough = sub.endTimestamp && sub.endTimestamp < due ? sub.endTimestamp : due;
-    await enterGrace(ctx, sub, paidThrough, result.reason);
-    return;
-  }
-  await recordCharge(ctx.tx, {
+}
+
+/** A captured charge of the period due at next_payment_due_date: record it, move the end, end any grace. */
+async function settlePeriod(
+  ctx: StepContext,
+  sub: Subscription,
+  result: Extract<RecurringChargeResult, { status: "captured" }>,
+): Promise<void> {
+  const due = sub.nextPaymentDueDate!;
+  const periodEnd = addDuration(due, sub.durationLength, sub.durationUnit);
+  const payment = await recordCharge(ctx.tx, {
     subscription: sub,
     amountCents: sub.paymentAmountCents,
     currency: sub.paymentAmountCurrency,
@@ -261,9 +329,11 @@ async function charge(ctx: StepContext, sub: Subscription): Promise<void> {
       : new Date(Math.max(periodEnd.getTime(), sub.endTimestamp.getTime()));
   await ctx.tx.subscription.update({
     where: { id: sub.id },
-    data: { endTimestamp: end, nextPaymentDueDate: end, graceEndsAt: null },
+    data: { endTimestamp: end, nextPaymentDueDate: end, graceEndsAt: null, chargeRetryAt: null },
   });
   await emit(ctx, sub, "subscription.renewed");
+  if (await endDunning(ctx.tx, { subscriptionId: sub.id, outcome: "RECOVERED", paymentId: payment?.id, now: ctx.now }))
+    await emit(ctx, sub, "subscription.recovered");
 }
 
 /**
@@ -273,9 +343,9 @@ async function charge(ctx: StepContext, sub: Subscription): Promise<void> {
  */
 export async function advanceSubscription(
   tx: TransactionClient,
-  args: { subscriptionId: number; now: Date },
+  args: { subscriptionId: number; now: Date; appUrl?: string },
 ): Promise<LifecycleStep[]> {
-  const ctx: StepContext = { tx, now: args.now };
+  const ctx: StepContext = { tx, now: args.now, appUrl: args.appUrl ?? getEnv().APP_URL };
   await tx.$queryRawUnsafe(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, args.subscriptionId);
   // A plan switch scheduled for the period end comes first: the charge is then the new plan's,
   // and a prepaid one-time switch starts its new period rather than expiring (plan-switch.ts).
@@ -292,7 +362,9 @@ export async function advanceSubscription(
     }
     if (step.kind === "remind") await remind(ctx, sub);
     else if (step.kind === "charge") await charge(ctx, sub);
-    else if (step.kind === "enter_grace") await enterGrace(ctx, sub, sub.endTimestamp!, "The period ended unpaid.");
+    else if (step.kind === "retry_charge") await retryCharge(ctx, sub);
+    else if (step.kind === "enter_grace")
+      await enterGrace(ctx, sub, sub.endTimestamp!, "The period ended unpaid.", false);
     else await expire(ctx, sub);
     ran.push(step);
   }
@@ -314,7 +386,7 @@ export const subscriptionLifecycleJob = defineJob<{ subscriptionId: number }>({
   /** Longer than a step with a gateway call (whose timeout is far shorter); a dead worker's step restarts after it. */
   leaseMs: 30_000,
   async run(tx, job, ctx) {
-    await advanceSubscription(tx, { subscriptionId: job.payload.subscriptionId, now: ctx.clock() });
+    await advanceSubscription(tx, { subscriptionId: job.payload.subscriptionId, now: ctx.clock(), appUrl: ctx.appUrl });
   },
 });
 
@@ -330,7 +402,7 @@ export async function sweepSubscriptionLifecycle(db: Db, now: Date): Promise<num
   const rows = await db.$queryRawUnsafe<{ id: number }[]>(
     `SELECT s.id FROM subscriptions s
       WHERE s.deleted_at IS NULL AND s.status IN ('active', 'cancelled')
-        AND (s.grace_ends_at <= $1 OR s.next_payment_due_date <= $2 OR s.end_timestamp <= $2)
+        AND (s.grace_ends_at <= $1 OR s.charge_retry_at <= $2 OR s.next_payment_due_date <= $2 OR s.end_timestamp <= $2)
         AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.status = 'pending' AND j.key LIKE 'subscription.lifecycle:' || s.id || '@%')
       ORDER BY s.id
       LIMIT ${SWEEP_LIMIT}`,

@@ -22,6 +22,7 @@ import {
   type TPlanFields,
   type TUpdatePlanInput,
 } from "./catalogue.schema";
+import { chargeRetryDaysOf } from "./dunning-rules";
 
 type AssetRole = "ASSETS" | "ADDITIONAL_ASSETS" | "DISPLAY_ASSETS";
 const ROLE_FIELDS = [
@@ -119,6 +120,8 @@ export async function updatePlan(db: Db, args: { actor: Actor; input: TUpdatePla
           ? changes.maxTrialPeriodUnit
           : ((current.maxTrialPeriodUnit?.toLowerCase() ?? null) as TPlanFields["maxTrialPeriodUnit"]),
       userLimit: changes.userLimit !== undefined ? changes.userLimit : current.userLimit,
+      chargeRetryDays: changes.chargeRetryDays ?? chargeRetryDaysOf(current.chargeRetryDays),
+      gracePeriodDays: changes.gracePeriodDays ?? current.gracePeriodDays,
       priceCents: changes.priceCents ?? current.priceCents,
       priceCurrency: changes.priceCurrency ?? current.priceCurrency,
       prices: changes.prices ?? (current.prices as TPlanFields["prices"]),

@@ -194,7 +194,9 @@ export type SubscriptionEventName =
   | "subscription.renewed"
   | "subscription.cancelled"
   | "subscription.expired"
-  | "subscription.grace_period_entered";
+  | "subscription.grace_period_entered"
+  | "subscription.charge_failed"
+  | "subscription.recovered";
 
 /**
  * Emit a subscription webhook event inside the change's transaction (docs/webhooks.md): the body's

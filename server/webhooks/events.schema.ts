@@ -34,6 +34,8 @@ export const SUBSCRIPTION_EVENTS = [
   "subscription.cancelled",
   "subscription.expired",
   "subscription.grace_period_entered",
+  "subscription.charge_failed",
+  "subscription.recovered",
   "subscriber.created",
 ] as const;
 
@@ -84,6 +86,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<TWebhookEventName, string> = {
   "subscription.cancelled": "A subscription is cancelled.",
   "subscription.expired": "A subscription ends (at its end, or when its grace period runs out).",
   "subscription.grace_period_entered": "A recurring period goes unpaid and the grace period starts.",
+  "subscription.charge_failed": "A recurring charge, or a retry of it in the grace period, is declined.",
+  "subscription.recovered": "An unpaid period is paid in the grace period: the subscription recovers.",
   "subscriber.created": "A new subscriber is recorded.",
   "comment.created": "A reader's comment or reply is stored (published or held).",
   "comment.published": "A moderator makes a held comment visible.",
