@@ -9,7 +9,8 @@ import "server-only";
 import type { Db } from "../../db/client";
 import { visibleCommentStats } from "../comment-queries";
 import { VISIBLE } from "../comments";
-import type { TLiveChange, TLiveState } from "./live.schema";
+import type { LiveEvent } from "./changes";
+import type { TLiveState } from "./live.schema";
 
 /** The live channel of a database schema (as the migration's trigger names it: at most 63 bytes). */
 export function liveChannel(schema: string): string {
@@ -17,45 +18,6 @@ export function liveChannel(schema: string): string {
 }
 /** The same, as an SQL expression of the connection's schema (PGlite listens to what it names). */
 export const LIVE_CHANNEL_SQL = "left('masthead_live_' || current_schema(), 63)";
-
-/** A notice: a statement committed events `from`..`to` on `page` of `account`. */
-export type LiveNotice = { account: number; page: number; from: bigint; to: bigint };
-
-/** A notice's content, or null for anything that is not one. */
-export function readLiveNotice(payload: string | undefined): LiveNotice | null {
-  try {
-    const notice = JSON.parse(payload ?? "") as Record<string, unknown> | null;
-    if (!notice || typeof notice !== "object") return null;
-    const { account, page, from, to } = notice;
-    if (!Number.isInteger(account) || !Number.isInteger(page) || !Number.isInteger(from) || !Number.isInteger(to))
-      return null;
-    return { account: account as number, page: page as number, from: BigInt(from as number), to: BigInt(to as number) };
-  } catch {
-    return null;
-  }
-}
-
-export type LiveEvent = { id: bigint; commentId: number; kind: string };
-
-/** Events as one change: each comment once, under its last kind (created then removed: removed). */
-export function summarizeEvents(events: readonly LiveEvent[], totalCount: number): TLiveChange | null {
-  if (events.length === 0) return null;
-  const last = new Map<number, string>();
-  let cursor = events[0]!.id;
-  for (const event of events) {
-    last.delete(event.commentId);
-    last.set(event.commentId, event.kind);
-    if (event.id > cursor) cursor = event.id;
-  }
-  const of = (kind: string) => [...last].filter(([, k]) => k === kind).map(([id]) => id);
-  return {
-    cursor: cursor.toString(),
-    created: of("created"),
-    edited: of("edited"),
-    removed: of("removed"),
-    total_count: totalCount,
-  };
-}
 
 const EVENT_FIELDS = { id: true, commentId: true, kind: true } as const;
 

@@ -8,7 +8,8 @@ import "server-only";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import { decodePageId, findPage } from "../pages";
-import { eventsAfter, pageLiveState, summarizeEvents } from "./events";
+import { summarizeEvents } from "./changes";
+import { eventsAfter, pageLiveState } from "./events";
 import type { LiveHub } from "./hub";
 import { ZLiveCursor, type TLivePoll } from "./live.schema";
 

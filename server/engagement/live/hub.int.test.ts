@@ -5,6 +5,7 @@
  * Retry-After; an aborted stream is let go; a held or hidden comment is only ever named as
  * removed, and a held comment's own changes not at all.
  */
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 
 import { getDatabase, getDb } from "@/server/db";
@@ -13,7 +14,7 @@ import { AppError } from "@/server/errors";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { SseReader, type SseMessage } from "@/server/testing/sse-reader";
-import { TEST_DATABASE_URL } from "@/server/testing/test-database";
+import { TEST_DATABASE_URL, TEST_DB } from "@/server/testing/test-database";
 
 import { POST as CREATE } from "../../../app/api/v1/accounts/[account_id]/pages/[encoded_url]/comments.json/route";
 import { POST as HIDE } from "../../../app/api/v1/accounts/[account_id]/pages/[encoded_url]/comments/[comment_id]/hide/route";
@@ -234,4 +235,38 @@ describe("live threads", () => {
     await post(id, "Still heard");
     expect(change(await reader.next())).toMatchObject({ total_count: 2 });
   });
+
+  it.runIf(TEST_DB === "postgres")(
+    "reach a stream on another instance (its own listener), and read the table while that listener is down",
+    async () => {
+      const { account, id, page } = await setup();
+      // Two instances: each hub LISTENs on a connection of its own; the writes go through this
+      // process's database, as through a third.
+      const a = await newHub({ deafPollMs: 100 }, "masthead-live-test-a");
+      const b = await newHub({ deafPollMs: 100 }, "masthead-live-test-b");
+      const onA = await follow(a, account.id, page.id);
+      const onB = await follow(b, account.id, page.id);
+      const written = await post(id, "Heard everywhere");
+      expect(change(await onA.reader.next())).toMatchObject({ created: [written.id], total_count: 2 });
+      expect(change(await onB.reader.next())).toMatchObject({ created: [written.id], total_count: 2 });
+
+      // B's listener connection is killed: B reads its pages' events itself until it is back.
+      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await admin.connect();
+      try {
+        await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1", [
+          "masthead-live-test-b",
+        ]);
+      } finally {
+        await admin.end();
+      }
+      await until(() => !b.stats().hearing, "B's listener loss");
+      const whileDeaf = await post(id, "Written while B was deaf");
+      expect(change(await onB.reader.next())).toMatchObject({ created: [whileDeaf.id], total_count: 3 });
+      expect(change(await onA.reader.next())).toMatchObject({ created: [whileDeaf.id], total_count: 3 });
+      await until(() => b.stats().hearing, "B's listener's return");
+      const afterwards = await post(id, "Heard again");
+      expect(change(await onB.reader.next())).toMatchObject({ created: [afterwards.id], total_count: 4 });
+    },
+  );
 });

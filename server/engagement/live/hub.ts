@@ -15,15 +15,8 @@ import "server-only";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import { log } from "../../log";
-import {
-  eventsAfter,
-  eventsInRange,
-  pageLiveState,
-  pageTotalCount,
-  readLiveNotice,
-  summarizeEvents,
-  type LiveEvent,
-} from "./events";
+import { readLiveNotice, summarizeEvents, type LiveEvent } from "./changes";
+import { eventsAfter, eventsInRange, pageLiveState, pageTotalCount } from "./events";
 import type { TLiveState } from "./live.schema";
 import type { LiveSource } from "./source";
 import { SSE_HEARTBEAT, sseEvent, sseRetry } from "./sse";
