@@ -193,10 +193,28 @@ type PlanValues = FormValues & {
   maxTrialPeriodUnit: string;
   enabled: string;
   userLimit: string;
+  /** Dunning: days after a failed charge to retry it, "1, 3, 5"; empty: never. */
+  chargeRetryDays: string;
+  gracePeriodDays: string;
   assetIds: string;
   additionalAssetIds: string;
   displayAssetIds: string;
 };
+
+/** "1, 3, 5" as days; "" as none. */
+const retryDaysOf = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map(Number);
+
+/** Why "1, 3, 5" is not a list of whole days, if it is not. */
+function retryDaysProblem(text: string): string | undefined {
+  const parts = text.split(/[\s,]+/).filter(Boolean);
+  return parts.every((p) => /^\d{1,2}$/.test(p) && Number(p) >= 1)
+    ? undefined
+    : "Enter whole days after the failed charge, such as 1, 3, 5";
+}
 
 /** The plan's fields as the procedures take them (create and update alike; create adds the group). */
 function planInput(v: PlanValues) {
@@ -213,6 +231,8 @@ function planInput(v: PlanValues) {
     maxTrialPeriodUnit: v.maxTrialPeriodLength.trim() ? (v.maxTrialPeriodUnit as (typeof TRIAL_UNITS)[number]) : null,
     enabled: v.enabled === "yes",
     userLimit: v.userLimit ? Number(v.userLimit) : null,
+    chargeRetryDays: retryDaysOf(v.chargeRetryDays),
+    gracePeriodDays: Number(v.gracePeriodDays),
     assetIds: idsOf(v.assetIds),
     additionalAssetIds: idsOf(v.additionalAssetIds),
     displayAssetIds: idsOf(v.displayAssetIds),
@@ -274,6 +294,22 @@ const plans = defineManager({
     { name: "maxTrialPeriodUnit", kind: "select", label: "Trial unit", options: () => options(TRIAL_UNITS) },
     { name: "enabled", kind: "radio", label: "On sale", options: yesNo },
     { name: "userLimit", kind: "text", label: "Members (group access)", optional: true, maxLength: 6 },
+    {
+      name: "gracePeriodDays",
+      kind: "text",
+      label: "Grace period (days)",
+      required: true,
+      maxLength: 2,
+      hint: "After a failed renewal charge, the reader keeps reading this long and is asked to update their card.",
+    },
+    {
+      name: "chargeRetryDays",
+      kind: "text",
+      label: "Retry a failed charge after (days)",
+      optional: true,
+      maxLength: 40,
+      hint: "Days after the failure, such as 1, 3, 5; each before the grace period ends. Empty: no retries.",
+    },
     { name: "description", kind: "textarea", label: "Description", wide: true, maxLength: 5000 },
     {
       name: "assetIds",
@@ -313,6 +349,8 @@ const plans = defineManager({
     maxTrialPeriodUnit: "days",
     enabled: "yes",
     userLimit: "",
+    chargeRetryDays: "",
+    gracePeriodDays: "7",
     assetIds: "",
     additionalAssetIds: "",
     displayAssetIds: "",
@@ -322,6 +360,8 @@ const plans = defineManager({
       priceCents: amountProblem(v.priceCents, v.priceCurrency),
       durationLength: wholeProblem(v.durationLength, 4),
       userLimit: v.userLimit === "" ? undefined : wholeProblem(v.userLimit, 6),
+      gracePeriodDays: wholeProblem(v.gracePeriodDays, 2),
+      chargeRetryDays: retryDaysProblem(v.chargeRetryDays),
       maxTrialPeriodLength:
         v.maxTrialPeriodLength.trim() === ""
           ? undefined
@@ -347,6 +387,8 @@ const plans = defineManager({
       maxTrialPeriodUnit: p.max_trial_period_unit ?? "days",
       enabled: p.enabled ? "yes" : "no",
       userLimit: p.user_limit === null ? "" : String(p.user_limit),
+      chargeRetryDays: Array.isArray(p.charge_retry_days) ? p.charge_retry_days.join(", ") : "",
+      gracePeriodDays: String(p.grace_period_days),
       assetIds: joinIds(p.assets),
       additionalAssetIds: joinIds(p.additional_assets),
       displayAssetIds: joinIds(p.display_assets),

@@ -2,8 +2,9 @@
 
 /**
  * The revenue dashboard's charts (tRPC revenue.*Report; aggregated in SQL by
- * server/subscriptions/reports.ts): active subscriptions, new and churned, revenue per currency
- * and the meter's conversion, per UTC day of a range of at most 366 days. Drawn with recharts;
+ * server/subscriptions/reports.ts, dunning-report.ts): active subscriptions, new and churned,
+ * revenue per currency, recovered and lost revenue of failed charges, and the meter's conversion,
+ * per UTC day of a range of at most 366 days. Drawn with recharts;
  * each chart is a figure with a caption, a text summary for screen readers and its numbers as a
  * table under "Show the numbers".
  */
@@ -46,6 +47,7 @@ export function RevenueCharts() {
       <div className="grid min-w-0 gap-6 xl:grid-cols-2">
         <SubscriptionCharts range={range} />
         <RevenueChart range={range} />
+        <DunningChart range={range} />
         <ConversionChart range={range} />
       </div>
     </div>
@@ -229,6 +231,67 @@ function RevenueChart({ range }: { range: TReportRangeInput }) {
                 <Legend />
                 <Bar dataKey="captured_cents" name="Captured" fill={COLORS.primary} />
                 <Bar dataKey="refunded_cents" name="Refunded" fill={COLORS.gray} />
+              </BarChart>
+            </ResponsiveContainer>
+          </ChartFigure>
+        );
+      })}
+    </Panel>
+  );
+}
+
+/** Failed recurring charges: revenue recovered in the grace period, lost at its end, at risk now. */
+function DunningChart({ range }: { range: TReportRangeInput }) {
+  const trpc = useTRPC();
+  const report = useQuery(trpc.revenue.dunningReport.queryOptions(range));
+  const data = report.data;
+  return (
+    <Panel title="Recovered and lost revenue" padded>
+      <LoadState
+        query={report}
+        what="the recovered and lost revenue report"
+        empty={data?.currencies.length === 0 && data.at_risk.length === 0}
+        emptyText="No failed recurring charge ended in this range, and none is in its grace period."
+      />
+      {data?.at_risk.length ? (
+        <p className="text-sm text-gray-700" data-testid="dunning-at-risk">
+          In grace now:{" "}
+          {data.at_risk
+            .map((r) => `${centsToDecimal(r.cents, r.currency)} ${r.currency} (${r.subscriptions} subscriptions)`)
+            .join(", ")}
+          .
+        </p>
+      ) : null}
+      {data?.totals.map((total) => {
+        const c = total.currency;
+        const days = data.days.filter((d) => d.currency === c);
+        const money = (cents: number) => `${centsToDecimal(cents, c)} ${c}`;
+        return (
+          <ChartFigure
+            key={c}
+            testId={`chart-dunning-${c}`}
+            title={`Recovered and lost in ${c}`}
+            summary={`Recovered ${money(total.recovered_cents)} (${total.recovered} subscriptions), lost ${money(total.lost_cents)} (${total.lost}).`}
+            table={{
+              head: ["Day", "Recovered", "Lost", "Subscriptions recovered", "Subscriptions lost"],
+              rows: days.map((d) => [
+                d.day,
+                centsToDecimal(d.recovered_cents, c),
+                centsToDecimal(d.lost_cents, c),
+                d.recovered,
+                d.lost,
+              ]),
+            }}
+          >
+            <ResponsiveContainer width="100%" height="100%">
+              <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+                <CartesianGrid stroke="#e5e7eb" vertical={false} />
+                <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={16} />
+                <YAxis fontSize={11} tickFormatter={(v: number) => centsToDecimal(v, c)} width={64} />
+                <Tooltip formatter={(v) => (typeof v === "number" ? money(v) : String(v))} />
+                <Legend />
+                <Bar dataKey="recovered_cents" name="Recovered" fill={COLORS.green} />
+                <Bar dataKey="lost_cents" name="Lost" fill={COLORS.red} />
               </BarChart>
             </ResponsiveContainer>
           </ChartFigure>

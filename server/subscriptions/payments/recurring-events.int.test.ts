@@ -238,9 +238,20 @@ describe("recurring gateway events", () => {
       events: [
         "subscription.grace_period_entered",
         "subscription.renewed",
+        "subscription.recovered",
         "subscription.grace_period_entered",
         "subscription.expired",
       ],
     });
+    // Two failure episodes (dunning.ts): the first paid late by the gateway, the second lost.
+    const episodes = await db.dunningEpisode.findMany({
+      where: { subscriptionId: ctx.subscriptionId },
+      orderBy: { id: "asc" },
+    });
+    expect(episodes.map((e) => [e.periodStart.toISOString(), e.outcome, e.retries])).toEqual([
+      ["2026-02-01T00:00:00.000Z", "RECOVERED", 0],
+      ["2026-03-01T00:00:00.000Z", "LOST", 0],
+    ]);
+    expect(episodes[0]!.paymentId).not.toBeNull();
   });
 });

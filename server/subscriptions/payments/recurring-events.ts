@@ -16,6 +16,7 @@ import "server-only";
 
 import type { TransactionClient } from "../../db/client";
 import type { Prisma } from "../../generated/prisma/client";
+import { endDunning } from "../dunning";
 import { recordCharge, scheduleSubscriptionLifecycle } from "../lifecycle";
 import { addDuration } from "../subscription-state";
 import { emitSubscriptionEvent } from "../subscription-view";
@@ -146,9 +147,22 @@ export async function settleRecurringCharge(
   const live = sub.status === "ACTIVE" && sub.cancelledAt === null;
   await tx.subscription.update({
     where: { id: sub.id },
-    data: { endTimestamp: periodEnd, graceEndsAt: null, nextPaymentDueDate: live ? periodEnd : null },
+    data: {
+      endTimestamp: periodEnd,
+      graceEndsAt: null,
+      chargeRetryAt: null,
+      nextPaymentDueDate: live ? periodEnd : null,
+    },
   });
   await emitSubscriptionEvent(tx, { accountId, name: "subscription.renewed", subscriptionId: sub.id, occurredAt: now });
+  // Paid in its grace period (the gateway's own retry): the failure episode is recovered (dunning.ts).
+  if (await endDunning(tx, { subscriptionId: sub.id, outcome: "RECOVERED", paymentId: recorded.id, now }))
+    await emitSubscriptionEvent(tx, {
+      accountId,
+      name: "subscription.recovered",
+      subscriptionId: sub.id,
+      occurredAt: now,
+    });
   await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now });
   return { status: "processed", reason: null };
 }

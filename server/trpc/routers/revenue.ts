@@ -2,6 +2,7 @@
  * revenue.* – the revenue dashboard (REVENUE, OWNER passes): a subscriber's payments and
  * webhooks, refunds (audited `payment.refund`), and the reports aggregated in SQL (reports.ts).
  */
+import { dunningReport } from "../../subscriptions/dunning-report";
 import { refundPayment } from "../../subscriptions/refunds";
 import { conversionReport, revenueHeadlines, revenueReport, subscriptionsReport } from "../../subscriptions/reports";
 import { ZRefundPaymentInput, ZReportRangeInput, ZSubscriberDetailInput } from "../../subscriptions/revenue.schema";
@@ -39,6 +40,11 @@ export const revenueRouter = createTRPCRouter({
   conversionReport: revenue
     .input(ZReportRangeInput)
     .query(({ ctx, input }) => conversionReport(ctx.db, { accountId: ctx.actor.accountId, range: input })),
+
+  /** Recovered and lost revenue of failed recurring charges per UTC day and currency, and what is at risk now. */
+  dunningReport: revenue
+    .input(ZReportRangeInput)
+    .query(({ ctx, input }) => dunningReport(ctx.db, { accountId: ctx.actor.accountId, range: input })),
 
   /** The overview's headline numbers for this UTC month. */
   headlines: revenue.query(({ ctx }) => revenueHeadlines(ctx.db, { accountId: ctx.actor.accountId, now: new Date() })),

@@ -15,7 +15,7 @@ export default function RevenueReportsPage() {
       path="/admin/subscriptions/reports"
       eyebrow="Subscriptions"
       title="Reports"
-      description="Subscriptions, revenue and the paywall meter's conversion per UTC day, for a range of up to 366 days."
+      description="Subscriptions, revenue, revenue recovered or lost after failed charges, and the paywall meter's conversion per UTC day, for a range of up to 366 days."
     >
       <RevenueCharts />
     </AdminPage>
