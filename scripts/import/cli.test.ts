@@ -6,10 +6,42 @@ import { parseImportArgs } from "./cli";
 describe("the import command line", () => {
   it("reads the source, the file and the options", () => {
     expect(parseImportArgs(["--from", "disqus", "export.xml", "--account", "gazette", "--dry-run"])).toEqual({
-      command: { from: "disqus", file: "export.xml", account: "gazette", actor: undefined, dryRun: true },
+      command: {
+        from: "disqus",
+        file: "export.xml",
+        account: "gazette",
+        actor: undefined,
+        dryRun: true,
+        announce: false,
+        collections: [],
+      },
     });
     expect(parseImportArgs(["--from=wxr-comments", "site.xml", "--actor", " Owner@Paper.com "])).toEqual({
-      command: { from: "wxr-comments", file: "site.xml", account: undefined, actor: "owner@paper.com", dryRun: false },
+      command: {
+        from: "wxr-comments",
+        file: "site.xml",
+        account: undefined,
+        actor: "owner@paper.com",
+        dryRun: false,
+        announce: false,
+        collections: [],
+      },
+    });
+    const site = ["--from", "content-api", "https://old.example.com", "--site", "old", "--announce"];
+    expect(parseImportArgs([...site, "--collections", " home, politics ,"])).toMatchObject({
+      command: { site: "old", announce: true, collections: ["home", "politics"] },
+    });
+  });
+
+  it("takes --collections for a content API only, as slugs", () => {
+    expect(parseImportArgs(["--from", "wxr", "a.xml", "--collections", "home"])).toEqual({
+      error: "--collections is for --from content-api (the collections of the site it reads).",
+    });
+    expect(parseImportArgs(["--from", "content-api", "https://a.example", "--collections", "home,a b"])).toEqual({
+      error: "--collections takes collection slugs separated by commas: --collections home,politics.",
+    });
+    expect(parseImportArgs(["--from", "wxr", "a.xml", "--site", "two words"])).toEqual({
+      error: "--site is a site's URL or a label of letters, digits, dots, dashes and slashes.",
     });
   });
 

@@ -16,7 +16,7 @@ import { AppError } from "../../server/errors";
 import { planOptionsError, sourceWithPlanOptions } from "../../server/imports/readers/command";
 import { formatReport, type ImportReport } from "../../server/imports/report";
 import { runImport } from "../../server/imports/runner";
-import { IMPORT_SOURCES, importSourceNames } from "../../server/imports/sources";
+import { contentApiSource, IMPORT_SOURCES, importSourceNames } from "../../server/imports/sources";
 import { ImportFileError } from "../../server/imports/types";
 
 export const USAGE =
@@ -160,7 +160,11 @@ export async function importCommand(
     let lastProgress = Date.now();
     const shaped = sourceWithPlanOptions(command);
     const report = await runImport(db, {
-      source: shaped?.source ?? IMPORT_SOURCES[command.from]!,
+      source:
+        shaped?.source ??
+        (command.collections.length > 0
+          ? contentApiSource({ collections: command.collections })
+          : IMPORT_SOURCES[command.from]!),
       file: { path: command.file, name: command.file },
       accountId,
       actor,

@@ -109,14 +109,15 @@ describe("two sites in one account", () => {
     const out: string[] = [];
     const io = { out: (t: string) => out.push(t), err: (t: string) => out.push(t) };
     const file = path.join(FIXTURES, "wxr-content.xml");
-    const labelled = await importCommand(db, ["--from", "wxr", file, "--site", "Archive-1"], io);
+    const into = ["--account", (await db.account.findUniqueOrThrow({ where: { id: acc.id } })).slug];
+    const labelled = await importCommand(db, ["--from", "wxr", file, ...into, "--site", "Archive-1"], io);
     expect(labelled.code).toBe(0);
     expect(labelled.report!.site).toBe("archive-1");
     expect(out.join("\n")).toContain('Site "archive-1"; quiet: no webhook and no e-mail is sent');
     // The same file under its own site is another site's posts.
-    const own = await importCommand(db, ["--from", "wxr", file], io);
+    const own = await importCommand(db, ["--from", "wxr", file, ...into], io);
     expect(own.report!.kinds.story!.create).toBe(labelled.report!.kinds.story!.create);
-    const bad = await importCommand(db, ["--from", "wxr", file, "--site", "a b;c"], io);
+    const bad = await importCommand(db, ["--from", "wxr", file, ...into, "--site", "a b;c"], io);
     expect(bad.code).toBe(2);
   });
 

@@ -18,6 +18,23 @@ import { ghostMembersSource } from "./readers/ghost-members";
 import { subscriptionsSource } from "./readers/subscriptions";
 import type { ImportSource } from "./types";
 
+/**
+ * The content API source; `collections`: the slugs the operator names (--collections) besides
+ * those the site shows (content-api-collections.ts).
+ */
+export function contentApiSource(options: { collections?: readonly string[] } = {}): ImportSource {
+  return {
+    ...contentSource(
+      "content-api",
+      "the published stories and the collections of another site serving Masthead's content API, at its base URL",
+      (file) =>
+        contentApiOpener({ allowPrivate: importAllowsPrivateUrls(), collections: options.collections ?? [] })(file),
+      { collections: true },
+    ),
+    commandLineOnly: "it reads a site rather than a file: npm run import -- --from content-api https://old.example.com",
+  };
+}
+
 export const IMPORT_SOURCES: Record<string, ImportSource> = {
   disqus: commentSource("disqus", "comments of a Disqus export (XML)", DISQUS_READER),
   "wxr-comments": commentSource(
@@ -38,14 +55,7 @@ export const IMPORT_SOURCES: Record<string, ImportSource> = {
     commentsSource: "wxr-comments",
   }),
   ghost: contentSource("ghost", "the posts and pages of a Ghost export (JSON)", openGhost),
-  "content-api": {
-    ...contentSource(
-      "content-api",
-      "the published stories of another site serving Masthead's content API, at its base URL",
-      (file) => contentApiOpener({ allowPrivate: importAllowsPrivateUrls() })(file),
-    ),
-    commandLineOnly: "it reads a site rather than a file: npm run import -- --from content-api https://old.example.com",
-  },
+  "content-api": contentApiSource(),
   "ghost-members": ghostMembersSource,
   subscriptions: {
     ...subscriptionsSource(),

@@ -5,7 +5,9 @@
  * on the old site's CDN; old URLs answering 301; a story whose cards are not Masthead's and one
  * that is not a story refused; a page answering 500 once read again; a dry run and a second run
  * changing nothing; a run killed mid-way ending as an uninterrupted one; the address guard
- * refusing 127.0.0.1 unless allowed; a base URL that is not a content API refused whole.
+ * refusing 127.0.0.1 unless allowed; a base URL that is not a content API refused whole; the
+ * collections it shows and those the operator names, children first, their items the imported
+ * stories, automated ones' rules by slug.
  */
 import fs from "node:fs";
 import http from "node:http";
@@ -14,6 +16,7 @@ import path from "node:path";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+import { GET as getCollection } from "@/app/api/v1/collections/[slug]/route";
 import { GET as getCustomUrl } from "@/app/api/v1/custom-urls/[...path]/route";
 import { getEnv } from "@/env.js";
 import { systemActor } from "@/server/auth/actor";
@@ -31,6 +34,7 @@ import { contentSource } from "./source";
 const SITE = JSON.parse(fs.readFileSync(path.join(FIXTURES, "content-api-site.json"), "utf8")) as {
   config: unknown;
   stories: { id: string }[];
+  collections: Record<string, { items: unknown[] }>;
 };
 const ID = (n: number) => `0b8f0a52-1111-4c6e-9a57-00000000000${n}`;
 
@@ -54,6 +58,18 @@ beforeAll(async () => {
       return json(200, { stories: SITE.stories.slice(offset, offset + limit) });
     }
     if (url.pathname === "/site/api/v1/config") return json(200, SITE.config);
+    const collection = /^\/site\/api\/v1\/collections\/([^/]+)$/.exec(url.pathname);
+    if (collection) {
+      const found = SITE.collections[decodeURIComponent(collection[1]!)];
+      if (!found) return json(404, { error: { code: "NOT_FOUND", message: "No collection with this slug." } });
+      const offset = Number(url.searchParams.get("offset") ?? 0);
+      const limit = Number(url.searchParams.get("limit") ?? 20);
+      return json(200, {
+        ...found,
+        "total-count": found.items.length,
+        items: found.items.slice(offset, offset + limit),
+      });
+    }
     if (url.pathname === "/broken/api/v1/stories") return json(500, { error: "down" });
     if (url.pathname === "/other/api/v1/stories") return json(200, { posts: [] });
     res.writeHead(200, { "content-type": "text/html" });
@@ -70,11 +86,12 @@ const SOURCE = {
     "content-api",
     "test",
     contentApiOpener({ allowPrivate: true, pageSize: 2, backoffMs: 1, retries: 2 }),
+    { collections: true },
   ),
 };
 
-function importSite(db: Db, accountId: number, over: Partial<RunImportArgs> & { site?: string } = {}) {
-  const url = `${base}/${over.site ?? "site"}/`;
+function importSite(db: Db, accountId: number, over: Partial<RunImportArgs> & { sitePath?: string } = {}) {
+  const url = `${base}/${over.sitePath ?? "site"}/`;
   return runImport(db, {
     source: SOURCE,
     file: { path: url, name: url },
@@ -135,6 +152,8 @@ describe("importing the stories of another content API", () => {
       section: { create: 2, update: 0, skip: 0, refuse: 0 },
       tag: { create: 2, update: 0, skip: 0, refuse: 0 },
       redirect: { create: 1, update: 0, skip: 0, refuse: 0 },
+      // home and politics-picks (found from home); section-politics, which the import made with its section.
+      collection: { create: 2, update: 0, skip: 1, refuse: 0 },
     });
     expect(report.lines.refuse.map((l) => l.reason)).toEqual([
       expect.stringMatching(/^its cards are not Masthead's: 0\.story-elements\.0\.type /),
@@ -143,6 +162,8 @@ describe("importing the stories of another content API", () => {
     expect(report.notes).toEqual([
       `story ${ID(5)}: its access "vip" is not known: imported as public`,
       `story ${ID(5)} has no author`,
+      `collection politics-picks: its item "home" holds it in turn (a loop): left out`,
+      `collection home: 2 of its stories were not imported (refused, or not listed): left out`,
     ]);
 
     const every = await storyOf(db, acc.id, ID(1));
@@ -224,6 +245,92 @@ describe("importing the stories of another content API", () => {
     ]);
   });
 
+  it("imports the collections it finds and those named, children first, their items the imported stories", async () => {
+    const db = await getDb();
+    const acc = await account(db);
+    const named = contentSource(
+      "content-api",
+      "test",
+      contentApiOpener({
+        allowPrivate: true,
+        pageSize: 2,
+        backoffMs: 1,
+        retries: 2,
+        collections: ["by-asha", "by-nobody", "missing"],
+      }),
+      { collections: true },
+    );
+    const dry = await importSite(db, acc.id, { source: named, dryRun: true });
+    const report = await importSite(db, acc.id, { source: named });
+    expect(dry.kinds.collection).toEqual(report.kinds.collection);
+    expect(report.problems).toEqual([
+      { where: "collection missing", message: "the site has no collection of this slug" },
+    ]);
+    expect(report.kinds.collection).toEqual({ create: 3, update: 0, skip: 1, refuse: 1 });
+    const collectionLines = (action: "create" | "skip" | "refuse") =>
+      report.lines[action].filter((l) => l.kind === "collection").map((l) => `${l.sourceId}: ${l.reason}`);
+    expect(collectionLines("create")).toEqual([
+      'by-asha: collection "by-asha" "By Asha", automated (author-ids, tag-slugs, sort)',
+      'politics-picks: collection "politics-picks" "Politics picks", 2 items',
+      'home: collection "home" "Home", 3 items',
+    ]);
+    expect(collectionLines("skip")).toEqual([
+      expect.stringMatching(
+        /^section-politics: the account has a collection "section-politics" \(#\d+\): left as it is$/,
+      ),
+    ]);
+    expect(collectionLines("refuse")).toEqual([
+      "by-nobody: its rules name the author ids 99, which no listed story names",
+    ]);
+
+    const collection = (slug: string) =>
+      db.collection.findUniqueOrThrow({
+        where: { accountId_slug: { accountId: acc.id, slug } },
+        include: { items: { orderBy: { position: "asc" }, include: { childCollection: true } } },
+      });
+    const every = await storyOf(db, acc.id, ID(1));
+    const members = await storyOf(db, acc.id, ID(2));
+    const sports = await storyOf(db, acc.id, ID(5));
+    const home = await collection("home");
+    expect(home).toMatchObject({ name: "Home", summary: "The front page", template: "home", automated: false });
+    // Sanitised as the dashboard saves metadata: the script gone.
+    expect(JSON.stringify(home.metadata)).not.toContain("script");
+    expect(home.items.map((i) => [i.storyId ?? i.childCollection?.slug, i.position, i.associatedMetadata])).toEqual([
+      [every.id, 0, { layout: "hero" }],
+      ["politics-picks", 1, { layout: "four-col" }],
+      [sports.id, 2, {}],
+    ]);
+    const picks = await collection("politics-picks");
+    expect(picks.items.map((i) => i.storyId)).toEqual([members.id, every.id]);
+    const byAsha = await collection("by-asha");
+    expect(byAsha).toMatchObject({
+      automated: true,
+      rules: { "author-ids": [every.authors[0]!.author.id], "tag-slugs": ["elections"], sort: "last-published-at" },
+    });
+    expect(await db.collection.count({ where: { accountId: acc.id, slug: "by-nobody" } })).toBe(0);
+
+    // Read through the account's own content API as the old site served it.
+    const res = await getCollection(new Request("http://localhost/api/v1/collections/home"), {
+      params: Promise.resolve({ slug: "home" }),
+    });
+    expect(res.status).toBe(200);
+    const wire = (await res.json()) as { items: { type: string; slug?: string; id: string }[] };
+    expect(wire.items.map((i) => (i.type === "story" ? i.id : i.slug))).toEqual([
+      every.id,
+      "politics-picks",
+      sports.id,
+    ]);
+
+    const counts = await tableCounts(db);
+    const again = await importSite(db, acc.id, { source: named });
+    expect(again.kinds.collection).toEqual({ create: 0, update: 0, skip: 4, refuse: 1 });
+    expect({ ...(await tableCounts(db)), import_runs: 0, audit_logs: 0 }).toEqual({
+      ...counts,
+      import_runs: 0,
+      audit_logs: 0,
+    });
+  });
+
   it("answers the old URL with a 301 to the story", async () => {
     const db = await getDb();
     const acc = await account(db);
@@ -294,11 +401,13 @@ describe("importing the stories of another content API", () => {
     await expect(guarded).rejects.toThrow(/127\.0\.0\.1 .*private or reserved address/);
     expect(IMPORT_SOURCES["content-api"]!.commandLineOnly).toMatch(/reads a site/);
 
-    await expect(importSite(db, acc.id, { site: "html" })).rejects.toThrow(
+    await expect(importSite(db, acc.id, { sitePath: "html" })).rejects.toThrow(
       /is not a content API: its answer is not JSON/,
     );
-    await expect(importSite(db, acc.id, { site: "other" })).rejects.toThrow(/did not answer \{stories: \[\.\.\.\]\}/);
-    await expect(importSite(db, acc.id, { site: "broken" })).rejects.toThrow(/answered 500 3 times/);
+    await expect(importSite(db, acc.id, { sitePath: "other" })).rejects.toThrow(
+      /did not answer \{stories: \[\.\.\.\]\}/,
+    );
+    await expect(importSite(db, acc.id, { sitePath: "broken" })).rejects.toThrow(/answered 500 3 times/);
     const small = contentSource("content-api", "test", contentApiOpener({ allowPrivate: true, maxBytes: 100 }));
     await expect(importSite(db, acc.id, { source: small })).rejects.toThrow(/its answer is larger than 100 bytes/);
     await expect(

@@ -15,6 +15,8 @@
  * - Old URL: the story's `url`; its path becomes a 301 to the new story.
  * - access: public, login or subscription as it was; anything else public, said in the report.
  *
+ * - Collections: read after the stories (content-api-collections.ts), imported after them.
+ *
  * Requests go through content-api-fetch.ts (the address guard, a timeout, a size limit, retries).
  */
 import { createHash } from "node:crypto";
@@ -24,6 +26,7 @@ import { z } from "zod";
 import { ZCards, type TStoryElement } from "../../publishing/cards.schema";
 import { slugify } from "../../publishing/editorial/organise.schema";
 import { ImportFileError, siteScope, type ImportFile } from "../types";
+import { learnFromStory, newClues, readCollections } from "./content-api-collections";
 import { DEFAULT_FETCH_OPTIONS, getJson, type FetchOptions } from "./content-api-fetch";
 import type { ContentAccess, ContentPerson, ContentPost, ContentTerm } from "./records";
 import type { ContentFile } from "./source";
@@ -55,8 +58,11 @@ const ZWireStory = z
   .loose();
 type WireStory = z.infer<typeof ZWireStory>;
 
-/** How the API is read: the requests' limits (content-api-fetch.ts) and the stories a page. */
-export type ApiOptions = FetchOptions & { pageSize: number };
+/**
+ * How the API is read: the requests' limits (content-api-fetch.ts), the stories a page, and the
+ * collections the operator names (--collections) besides those found.
+ */
+export type ApiOptions = FetchOptions & { pageSize: number; collections?: readonly string[] };
 
 const ACCESS: Record<string, ContentAccess> = { public: "public", login: "login", subscription: "subscription" };
 
@@ -210,19 +216,27 @@ export async function openContentApi(file: ImportFile, options: ApiOptions): Pro
   const base = baseUrlOf(file.path);
   const hash = createHash("sha256").update(base.href);
   let count = 0;
+  const clues = newClues();
   for await (const stories of pages(base, options)) {
     for (const raw of stories) {
+      learnFromStory(clues, raw);
       const story = (typeof raw === "object" && raw !== null ? raw : {}) as { id?: unknown; "updated-at"?: unknown };
       hash.update(`\n${String(story.id)} ${String(story["updated-at"])}`);
       count++;
     }
   }
   const cdn = await imageCdn(base, options);
+  const { collections, problems } = await readCollections(base, options, {
+    named: options.collections ?? [],
+    clues,
+    hash,
+  });
   return {
     digest: hash.digest("hex"),
     site: siteScope(base.href),
-    problems: [],
-    count,
+    problems,
+    count: count + collections.length,
+    collections,
     posts: async function* () {
       let position = 0;
       for await (const stories of pages(base, options)) {

@@ -7,10 +7,13 @@
 import "server-only";
 
 import type { ImportFile, ImportItem, ImportSource, PreparedSource } from "../types";
+import { COLLECTION_KIND, planCollection } from "./collection-plan";
+import type { ContentCollection } from "./content-api-collections";
 import type { ContentPost } from "./records";
 import { ImageHosts, planStory, REDIRECT_KIND, STORY_KIND } from "./story-plan";
 
-export type ContentItem = ImportItem & { post: ContentPost };
+export type ContentItem = ImportItem &
+  ({ kind: typeof STORY_KIND; post: ContentPost } | { kind: typeof COLLECTION_KIND; collection: ContentCollection });
 
 /** What a reader found on its first read, and how to read the posts again. */
 export type ContentFile = {
@@ -18,8 +21,11 @@ export type ContentFile = {
   /** The site the posts' ids belong to (types.ts siteScope), when the file says. */
   site?: string;
   problems: PreparedSource["problems"];
+  /** Posts and collections. */
   count: number;
   posts: () => AsyncIterable<ContentPost>;
+  /** The collections, children first, imported after the posts (content API: content-api-collections.ts). */
+  collections?: ContentCollection[];
 };
 
 const KINDS = [STORY_KIND, "author", "section", "tag", REDIRECT_KIND] as const;
@@ -32,12 +38,12 @@ export function contentSource(
   name: string,
   description: string,
   open: (file: ImportFile) => Promise<ContentFile>,
-  options: { commentsSource?: string } = {},
+  options: { commentsSource?: string; collections?: boolean } = {},
 ): ImportSource<ContentItem> {
   return {
     name,
     description,
-    kinds: options.commentsSource ? [...KINDS, "page"] : KINDS,
+    kinds: [...KINDS, ...(options.commentsSource ? ["page"] : []), ...(options.collections ? [COLLECTION_KIND] : [])],
     prepare: async (file) => {
       const content = await open(file);
       const imageHosts = new ImageHosts();
@@ -56,11 +62,22 @@ export function contentSource(
               post,
             };
           }
+          for (const collection of content.collections ?? []) {
+            yield {
+              kind: COLLECTION_KIND,
+              sourceId: collection.slug,
+              label: `collection ${collection.slug} "${collection.name.trim().slice(0, 80)}"`,
+              collection,
+            };
+          }
         },
-        plan: (db, item, ctx) => planStory(db, item.post, ctx, { ...options, imageHosts }),
+        plan: (db, item, ctx) =>
+          item.kind === COLLECTION_KIND
+            ? planCollection(db, item.collection, ctx)
+            : planStory(db, item.post, ctx, { ...options, imageHosts }),
         // One statement per kind for what a batch looks up: its stories, authors, sections and tags.
         prefetch: async (db, items, ctx) => {
-          const posts = items.map((item) => item.post).filter((post) => !post.skip);
+          const posts = items.flatMap((item) => (item.kind === STORY_KIND && !item.post.skip ? [item.post] : []));
           await ctx.preload(
             db,
             STORY_KIND,
