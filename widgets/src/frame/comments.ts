@@ -28,6 +28,7 @@ import {
   workerUrl,
 } from "./core";
 import { h, img } from "./dom";
+import { followLive } from "./live";
 import { mentionPicker } from "./mention-picker";
 import { loadNotices, noticeAnnouncement, noticeView } from "./notices";
 import { notificationSettings } from "./notification-settings";
@@ -42,6 +43,8 @@ export function commentsWidget(): void {
       .then(() => {
         const notice = noticeAnnouncement();
         if (notice) live.textContent = notice;
+        // Live threads (live.ts): others' comments, edits and hides read in as they happen.
+        followLive(() => comments, () => load(true));
       })
       .catch(showError);
   });
