@@ -41,7 +41,8 @@ export const SUBSCRIPTION_EVENTS = [
 
 /**
  * The ENGAGEMENT events of comments (server/engagement; payloads in docs/webhooks.md): a reader's
- * comment was created, a moderator published, unpublished or deleted one, a reader reported one;
+ * comment was created, a moderator published, unpublished, deleted, featured or unfeatured one, a
+ * reader reported one;
  * a page's surge started or ended (server/engagement/moderation/surges.ts).
  */
 export const ENGAGEMENT_EVENTS = [
@@ -50,6 +51,8 @@ export const ENGAGEMENT_EVENTS = [
   "comment.unpublished",
   "comment.deleted",
   "comment.reported",
+  "comment.featured",
+  "comment.unfeatured",
   "page.surge_started",
   "page.surge_ended",
 ] as const;
@@ -94,6 +97,8 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<TWebhookEventName, string> = {
   "comment.unpublished": "A moderator hides a visible comment.",
   "comment.deleted": "A moderator deletes a comment.",
   "comment.reported": "A reader reports a comment (their first report of it).",
+  "comment.featured": "A moderator features (pins) a comment.",
+  "comment.unfeatured": "A moderator stops featuring a comment.",
   "page.surge_started": "A page's comments outran the moderators, or a shift ended.",
   "page.surge_ended": "A page's surge is over (queue cleared, a shift started, or surges turned off).",
   "webhook-test": "An owner sends a test event from the dashboard, to that endpoint only.",
