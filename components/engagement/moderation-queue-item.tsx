@@ -6,8 +6,10 @@
  * decision made (by whom, when) and the actions. In a decided view the actions change the decision
  * ("Change to …"), sent with the version the moderator saw.
  */
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 
+import { useTRPC } from "@/components/trpc/react";
 import { Badge, Button, cx, DateTime } from "@/components/ui";
 import {
   REPORT_REASON_LABELS,
@@ -76,6 +78,10 @@ export function QueueItem({
           {item.isSpam ? <Badge tone="amber">spam</Badge> : null}
           {item.hidden ? <Badge tone="gray">hidden by author</Badge> : null}
           {item.confidential ? <Badge tone="gray">confidential</Badge> : null}
+          {item.featured ? <Badge tone="blue">featured</Badge> : null}
+          {item.qaPage && !item.parentCommentId ? (
+            <Badge tone={item.answered ? "green" : "gray"}>{item.answered ? "answered" : "question"}</Badge>
+          ) : null}
         </div>
       </div>
       <p className="text-xs break-words text-gray-600">
@@ -173,7 +179,53 @@ export function QueueItem({
         <Button size="sm" onClick={onHistory} aria-keyshortcuts="h">
           History
         </Button>
+        <ConversationActions item={item} />
       </div>
     </article>
+  );
+}
+
+/**
+ * Feature (pin) a visible top-level comment, or unfeature it; on a Q&A page, mark a question
+ * answered (moderation.feature, moderation.markAnswered). The list is read again after each.
+ */
+function ConversationActions({ item }: { item: TQueueItem }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const onSuccess = () => queryClient.invalidateQueries({ queryKey: trpc.moderation.pathKey() });
+  const feature = useMutation(trpc.moderation.feature.mutationOptions({ onSuccess }));
+  const answer = useMutation(trpc.moderation.markAnswered.mutationOptions({ onSuccess }));
+  if (item.parentCommentId !== null || item.deleted) return null;
+  const visible = item.isPublished && !item.isSpam && !item.hidden;
+  const busy = feature.isPending || answer.isPending;
+  const error = feature.error ?? answer.error;
+  return (
+    <>
+      {item.featured || visible ? (
+        <Button
+          size="sm"
+          onClick={() => feature.mutate({ commentId: item.id, featured: !item.featured })}
+          disabled={busy}
+          aria-pressed={item.featured}
+        >
+          {item.featured ? "Unfeature" : "Feature"}
+        </Button>
+      ) : null}
+      {item.qaPage ? (
+        <Button
+          size="sm"
+          onClick={() => answer.mutate({ commentId: item.id, answered: !item.answered })}
+          disabled={busy}
+          aria-pressed={item.answered}
+        >
+          {item.answered ? "Unmark answered" : "Mark answered"}
+        </Button>
+      ) : null}
+      {error ? (
+        <p role="alert" className="basis-full text-xs text-red-700">
+          {error.message}
+        </p>
+      ) : null}
+    </>
   );
 }

@@ -53,6 +53,7 @@ const FIELDS = [
   "trustMinDecisions",
   "repeatedPostWindowMinutes",
   "holdDisposableEmails",
+  "editWindowMinutes",
 ] as const;
 
 /** Each field as the saved note says it. */
@@ -69,6 +70,7 @@ const FIELD_LABELS: Record<(typeof FIELDS)[number], string> = {
   trustMinDecisions: "decisions before trust is judged",
   repeatedPostWindowMinutes: "repeated posts",
   holdDisposableEmails: "disposable e-mail addresses",
+  editWindowMinutes: "edit window",
 };
 
 /** The whole-number fields, typed as text in the form. */
@@ -79,6 +81,7 @@ const NUMBERS = [
   "trustWindowDays",
   "trustMinDecisions",
   "repeatedPostWindowMinutes",
+  "editWindowMinutes",
 ] as const;
 type NumberField = (typeof NUMBERS)[number];
 
@@ -278,6 +281,18 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TModerationSettin
           checked={draft.holdDisposableEmails}
           onChange={(e) => set({ holdDisposableEmails: e.target.checked })}
         />
+        <FormField
+          label="Readers may edit a comment for (minutes)"
+          hint="0: no limit. The comment widget tells the reader how long is left."
+          error={error("editWindowMinutes")}
+        >
+          <WholeNumberInput
+            min={0}
+            max={10080}
+            value={draft.editWindowMinutes}
+            onChange={(e) => set({ editWindowMinutes: e.target.value })}
+          />
+        </FormField>
       </Panel>
 
       <Panel title={`Banned and suspect words (${bannedWords.length})`} padded>

@@ -22,6 +22,7 @@ import "server-only";
 
 import type { Db } from "../db/client";
 import { Prisma, type Comment } from "../generated/prisma/client";
+import { PUBLISHER_JWT_PROVIDER } from "../members/identities";
 import type { TSortOrder } from "./comments.schema";
 
 /** A comment's own flags are those of a visible comment (the predicate of comments_visible_idx). */
@@ -180,42 +181,124 @@ export async function realmCommentCount(db: Db, accountId: number): Promise<numb
 const PARENT_ORDER: Record<TSortOrder, Prisma.Sql> = {
   newest: Prisma.sql`created_at DESC, id DESC`,
   oldest: Prisma.sql`created_at ASC, id ASC`,
-  most_reacted: Prisma.sql`reactions DESC, created_at DESC, id DESC`,
+  most_reacted: Prisma.sql`reaction_count DESC, created_at DESC, id DESC`,
 };
 
 /**
- * **Listed top-level comments.** The ids of one page of a page's listed top-level comments, in
- * order: visible ones (comments_visible_idx), and hidden or deleted ones that have a visible reply
- * (placeholders, from comments_not_visible_idx), each branch cut at offset + limit before they
- * are merged. Written with Prisma (`OR: [visible, {replies: {some}}]` and the relations
- * included), the planner hashed every visible comment of the account for the EXISTS and joined
- * every top-level comment of the page to its author and replies before sorting: 45 ms for a page
- * of 1,400 top-level comments, against 0.6 ms here.
+ * A Q&A page (docs/engagement.md "Q&A pages"): the publisher-JWT ids of its authors, whose visible
+ * replies answer a question. Null: the page is no Q&A page.
  */
-export async function listedParentIds(
-  db: Db,
-  args: { accountId: number; pageId: number; sort: TSortOrder; offset: number; limit: number },
-): Promise<number[]> {
+export type QaPage = { authorIds: readonly string[] } | null;
+
+/**
+ * Question `alias` is answered: a moderator marked it, or one of the page's authors replied (a
+ * visible reply whose author's publisher-JWT id is one of the page's author ids).
+ */
+export function answeredSql(alias: string, qa: NonNullable<QaPage>): Prisma.Sql {
+  const marked = Prisma.raw(`${alias}.answered_at IS NOT NULL`);
+  if (qa.authorIds.length === 0) return marked;
+  return Prisma.sql`(${marked} OR EXISTS (
+    SELECT 1 FROM comments r JOIN member_identities mi
+      ON mi.member_id = r.author_id AND mi.account_id = r.account_id AND mi.provider = ${PUBLISHER_JWT_PROVIDER}
+    WHERE r.parent_comment_id = ${Prisma.raw(alias)}.id AND ${FLAGS("r")}
+      AND mi.external_id IN (${Prisma.join([...qa.authorIds])})))`;
+}
+
+const qaWhere = (alias: string, qa: QaPage) => (qa ? Prisma.sql`AND ${answeredSql(alias, qa)}` : Prisma.empty);
+
+/**
+ * **Listed top-level comments.** The ids of one page of a page's listed top-level comments, in
+ * order: visible ones (comments_visible_idx; comments_reacted_idx for most reacted, on the
+ * reaction count the database keeps), and hidden or deleted ones that have a visible reply
+ * (placeholders, from comments_not_visible_idx), each branch cut at offset + limit before they
+ * are merged. The orders end with the id, so a page boundary never splits or repeats a comment.
+ * On a Q&A page only answered questions are listed. Written with Prisma (`OR: [visible,
+ * {replies: {some}}]` and the relations included), the planner hashed every visible comment of
+ * the account for the EXISTS and joined every top-level comment of the page to its author and
+ * replies before sorting: 45 ms for a page of 1,400 top-level comments, against 0.6 ms here.
+ */
+export async function listedParentIds(db: Db, args: ListedParentsArgs): Promise<number[]> {
+  const rows = await db.$queryRaw<{ id: number }[]>(listedParentIdsSql(args));
+  return rows.map((r) => Number(r.id));
+}
+
+type ListedParentsArgs = {
+  accountId: number;
+  pageId: number;
+  sort: TSortOrder;
+  offset: number;
+  limit: number;
+  qa?: QaPage;
+};
+
+/** The statement of listedParentIds (its plan is checked by the tests). */
+export function listedParentIdsSql(args: ListedParentsArgs): Prisma.Sql {
   const { accountId, pageId } = args;
   const order = PARENT_ORDER[args.sort];
-  const reactions =
-    args.sort === "most_reacted"
-      ? Prisma.sql`(SELECT count(*) FROM comment_reactions x WHERE x.comment_id = c.id)`
-      : Prisma.sql`0`;
+  const qa = qaWhere("c", args.qa ?? null);
   const cut = args.offset + args.limit;
-  const rows = await db.$queryRaw<{ id: number }[]>(Prisma.sql`
+  return Prisma.sql`
     SELECT id FROM (
-      (SELECT c.id, c.created_at, ${reactions} AS reactions FROM comments c
-        WHERE c.account_id = ${accountId} AND c.page_id = ${pageId} AND c.parent_comment_id IS NULL AND ${FLAGS("c")}
+      (SELECT c.id, c.created_at, c.reaction_count FROM comments c
+        WHERE c.account_id = ${accountId} AND c.page_id = ${pageId} AND c.parent_comment_id IS NULL AND ${FLAGS("c")} ${qa}
         ORDER BY ${order} LIMIT ${cut})
       UNION ALL
-      (SELECT c.id, c.created_at, ${reactions} AS reactions FROM comments c
+      (SELECT c.id, c.created_at, c.reaction_count FROM comments c
         WHERE c.account_id = ${accountId} AND c.page_id = ${pageId} AND c.parent_comment_id IS NULL
           AND c.is_published AND NOT c.is_spam AND (c.deleted_at IS NOT NULL OR c.hidden_at IS NOT NULL)
-          AND EXISTS (SELECT 1 FROM comments r WHERE r.parent_comment_id = c.id AND ${FLAGS("r")})
+          AND EXISTS (SELECT 1 FROM comments r WHERE r.parent_comment_id = c.id AND ${FLAGS("r")}) ${qa}
         ORDER BY ${order} LIMIT ${cut})
     ) AS listed
-    ORDER BY ${order} LIMIT ${args.limit} OFFSET ${args.offset}`);
+    ORDER BY ${order} LIMIT ${args.limit} OFFSET ${args.offset}`;
+}
+
+/** Featured comments shown at most, newest featured first. */
+export const FEATURED_MAX = 10;
+
+/** The page's visible featured top-level comments (answered ones on a Q&A page), newest featured first. */
+export async function featuredParentIds(
+  db: Db,
+  args: { accountId: number; pageId: number; qa?: QaPage },
+): Promise<number[]> {
+  const rows = await db.$queryRaw<{ id: number }[]>(Prisma.sql`
+    SELECT c.id FROM comments c
+    WHERE c.page_id = ${args.pageId} AND c.featured_at IS NOT NULL AND c.account_id = ${args.accountId}
+      AND c.parent_comment_id IS NULL AND ${FLAGS("c")} ${qaWhere("c", args.qa ?? null)}
+    ORDER BY c.featured_at DESC, c.id DESC LIMIT ${FEATURED_MAX}`);
+  return rows.map((r) => Number(r.id));
+}
+
+/**
+ * A Q&A page's counts as readers see them: its answered questions (visible, or hidden with
+ * visible replies) and, in total_count, the visible ones and the visible replies of all of them.
+ */
+export async function qaPageStats(
+  db: Db,
+  args: { accountId: number; pageId: number; qa: NonNullable<QaPage> },
+): Promise<{ total: number; parents: number }> {
+  const [row] = await db.$queryRaw<{ total: number; parents: number }[]>(Prisma.sql`
+    SELECT (count(*) FILTER (WHERE c.hidden_at IS NULL AND c.deleted_at IS NULL) + COALESCE(sum(${visibleReplies("c")}), 0))::int AS total,
+           count(*) FILTER (WHERE c.hidden_at IS NULL AND c.deleted_at IS NULL
+             OR EXISTS (SELECT 1 FROM comments r WHERE r.parent_comment_id = c.id AND ${FLAGS("r")}))::int AS parents
+    FROM comments c
+    WHERE c.account_id = ${args.accountId} AND c.page_id = ${args.pageId} AND c.parent_comment_id IS NULL
+      AND c.is_published AND NOT c.is_spam ${qaWhere("c", args.qa)}`);
+  return { total: Number(row?.total ?? 0), parents: Number(row?.parents ?? 0) };
+}
+
+/**
+ * A reader's questions on a Q&A page that readers do not see yet: theirs, visible, not answered
+ * (oldest first, at most 20). Held ones are not here: the widget keeps those it posted.
+ */
+export async function awaitingQuestionIds(
+  db: Db,
+  args: { accountId: number; pageId: number; memberId: number; qa: NonNullable<QaPage> },
+): Promise<number[]> {
+  const rows = await db.$queryRaw<{ id: number }[]>(Prisma.sql`
+    SELECT c.id FROM comments c
+    WHERE c.author_id = ${args.memberId} AND c.page_id = ${args.pageId} AND c.account_id = ${args.accountId}
+      AND c.parent_comment_id IS NULL AND ${FLAGS("c")} AND NOT ${answeredSql("c", args.qa)}
+    ORDER BY c.created_at ASC, c.id ASC LIMIT 20`);
   return rows.map((r) => Number(r.id));
 }
 

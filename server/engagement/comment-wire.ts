@@ -1,15 +1,13 @@
 /**
  * Comments as the API answers them (spec §4.1's comment object): authors, reactions, counts and
- * mentions read for a list of comments at once, and a cached anonymous list made a reader's own
- * (`my_reactions`).
+ * mentions read for a list of comments at once (a list made a reader's own: comment-viewer.ts).
  */
-import type { ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
 import type { Comment, Member, Page } from "../generated/prisma/client";
-import { findJwtMember, jwtIdsOfMembers } from "../members/identities";
+import { jwtIdsOfMembers } from "../members/identities";
 import { mentionsOf } from "./comment-bodies";
 import { realmCommentCount } from "./comment-queries";
-import type { TCommentAuthor, TCommentList, TCommentOp, TCommentWire } from "./comments.schema";
+import type { TCommentAuthor, TCommentOp, TCommentWire } from "./comments.schema";
 import { guestAuthorWire } from "./guests";
 
 type WireOptions = {
@@ -122,7 +120,11 @@ export async function toWire(
 }
 
 /** The reaction ids `memberId` gave to each of the comments `ids` (my_reactions), in the order given. */
-async function reactionsOfMember(db: Db, ids: readonly number[], memberId: number): Promise<Map<number, string[]>> {
+export async function reactionsOfMember(
+  db: Db,
+  ids: readonly number[],
+  memberId: number,
+): Promise<Map<number, string[]>> {
   const rows = await db.commentReaction.findMany({
     where: { commentId: { in: [...ids] }, memberId },
     select: { commentId: true, reactionId: true },
@@ -131,26 +133,4 @@ async function reactionsOfMember(db: Db, ids: readonly number[], memberId: numbe
   const mine = new Map<number, string[]>();
   for (const r of rows) mine.set(r.commentId, [...(mine.get(r.commentId) ?? []), r.reactionId]);
   return mine;
-}
-
-/**
- * A cached anonymous comment list (listComments without a viewer, as JSON) as `viewer` gets it:
- * every comment and reply with `my_reactions`, exactly as listComments answers with that viewer.
- */
-export async function withMyReactions(
-  db: Db,
-  args: { accountId: number; viewer: ApiUser; body: string },
-): Promise<string> {
-  const list = JSON.parse(args.body) as TCommentList;
-  if (list.comments.length === 0) return args.body;
-  const ids = [...list.comments.map((c) => c.id), ...list.comments.flatMap((c) => (c.replies ?? []).map((r) => r.id))];
-  // A reader with a jwt who never did anything here is no member yet: nothing is theirs.
-  const member = await findJwtMember(db, { accountId: args.accountId, userId: args.viewer.id });
-  const mine = member ? await reactionsOfMember(db, ids, member.id) : new Map<number, string[]>();
-  const comments = list.comments.map(({ replies, ...comment }) => ({
-    ...comment,
-    my_reactions: mine.get(comment.id) ?? [],
-    replies: (replies ?? []).map((reply) => ({ ...reply, my_reactions: mine.get(reply.id) ?? [] })),
-  }));
-  return JSON.stringify({ ...list, comments });
 }

@@ -117,7 +117,8 @@ FROM (${countsBeforeCreateSql(accountId, pageId, parentId)}) AS counts`;
 
 /**
  * What every new comment starts as: neither hidden, deleted, edited nor decided by a moderator,
- * with no report (countsAfterCreate counts on a new comment being neither hidden nor deleted).
+ * not featured or answered, with no report or reaction (countsAfterCreate counts on a new
+ * comment being neither hidden nor deleted).
  */
 export const NEW_COMMENT = {
   hiddenById: null,
@@ -129,6 +130,11 @@ export const NEW_COMMENT = {
   decidedById: null,
   decidedAt: null,
   openReports: 0,
+  featuredAt: null,
+  featuredById: null,
+  answeredAt: null,
+  answeredById: null,
+  reactionCount: 0,
 } as const satisfies Partial<Comment>;
 
 type Written = CountsBeforeCreate & { comment_id: number | null; event_id: bigint | null };

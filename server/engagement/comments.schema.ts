@@ -155,6 +155,11 @@ export const ZListCommentsQuery = z.object({
   parent_comments_offset: zWholeNumber({ max: PG_INT_MAX }).default(0),
   sort_order: ZSortOrder.default("newest"),
   child_comments_sort_order: ZSortOrder.default("oldest"),
+  /**
+   * Opt-in: "first" adds `featured_comments` (the featured ones, newest featured first) and a
+   * `featured` flag on each top-level comment. Without it the answer is as it always was.
+   */
+  featured: z.literal("first").optional(),
 });
 export type TListCommentsQuery = z.output<typeof ZListCommentsQuery>;
 
@@ -215,6 +220,21 @@ export type TCommentWire = {
   my_reactions?: string[];
   /** In lists: the replies of a top-level comment. */
   replies?: TCommentWire[];
+  /** Top-level comments of a list asked with `featured=first`: featured by a moderator. */
+  featured?: boolean;
+  /**
+   * The signed-in reader's own comments in a list with a jwt: until when they may edit it (the
+   * account's edit window), null when there is no limit.
+   */
+  editable_until?: string | null;
 };
 
-export type TCommentList = { total_count: number; comments: TCommentWire[]; total_parent_comments_count: number };
+export type TCommentList = {
+  total_count: number;
+  comments: TCommentWire[];
+  total_parent_comments_count: number;
+  /** With `featured=first`: the page's featured top-level comments, with their replies. */
+  featured_comments?: TCommentWire[];
+  /** Q&A pages, with a jwt: the reader's own questions not answered yet (readers see answered ones only). */
+  awaiting_answer?: TCommentWire[];
+};

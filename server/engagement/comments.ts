@@ -21,7 +21,8 @@
  *   published, not spam comment; the counts count them.
  *   Lists show a hidden or deleted top-level comment only when it has visible replies, as a
  *   placeholder (empty ops, no mentions, flags set).
- * - Edit and hide: the author only (403); a comment of another page or account is 404.
+ * - Edit and hide: the author only (403); a comment of another page or account is 404. An edit
+ *   after the account's edit window (comment-edit-window.ts) is 403.
  * - Moderators (moderation/queue.ts): a banned reader's create, edit and hide are 403
  *   (moderation/bans.ts); an edit keeps a moderator's decision (moderation/decisions.ts afterEdit);
  *   a create emits comment.created (events.ts) in its own statement (comment-write.ts).
@@ -37,23 +38,11 @@ import type { Comment, Member, Prisma } from "../generated/prisma/client";
 import { findJwtMember } from "../members/identities";
 import { getPublisher, type Publisher } from "../publishing/publisher";
 import { digestOf, prepareOps } from "./comment-bodies";
-import {
-  listedParentIds,
-  pageAndRealmCounts,
-  visibleCommentsByUrl,
-  visibleCommentStats,
-  type PageCommentStats,
-} from "./comment-queries";
+import { assertWithinEditWindow } from "./comment-edit-window";
+import { pageAndRealmCounts, visibleCommentsByUrl, type PageCommentStats } from "./comment-queries";
 import { AUTHOR_FIELDS, toWire } from "./comment-wire";
 import { NEW_COMMENT, writeComment } from "./comment-write";
-import {
-  type TCommentList,
-  type TCommentOp,
-  type TCommentWire,
-  type TCreateCommentBody,
-  type TListCommentsQuery,
-  type TSortOrder,
-} from "./comments.schema";
+import { type TCommentOp, type TCommentWire, type TCreateCommentBody } from "./comments.schema";
 import { commenterColumns, commenterFor } from "./guests";
 import { assertNotBanned } from "./moderation/bans";
 import { afterEdit } from "./moderation/decisions";
@@ -273,69 +262,8 @@ export async function createComment(
   return { created, response: { ...countsOf(stats), comment: wire! } };
 }
 
-const ORDER: Record<TSortOrder, Prisma.CommentOrderByWithRelationInput[]> = {
-  newest: [{ createdAt: "desc" }, { id: "desc" }],
-  oldest: [{ createdAt: "asc" }, { id: "asc" }],
-  most_reacted: [{ reactions: { _count: "desc" } }, { createdAt: "desc" }, { id: "desc" }],
-};
-
-/** A page's comments: top-level ones paged and sorted, each with its visible replies under `replies`. */
-export async function listComments(
-  db: Db,
-  args: { accountId: number; encodedUrl: string; query: TListCommentsQuery; viewer?: ApiUser | null },
-): Promise<TCommentList> {
-  const url = decodePageId(args.encodedUrl, PAGE_FIELD);
-  const [page, viewer] = await Promise.all([
-    findPage(db, args.accountId, url),
-    args.viewer ? findJwtMember(db, { accountId: args.accountId, userId: args.viewer.id }) : null,
-  ]);
-  if (!page) return { total_count: 0, comments: [], total_parent_comments_count: 0 };
-  const { query } = args;
-  // The counts and the ids of the listed top-level comments at once (comment-queries.ts: a
-  // listed comment is published and not spam, and placeholders are hidden or deleted ones with
-  // visible replies), then those comments with their authors and visible replies in one statement.
-  const [stats, ids] = await Promise.all([
-    visibleCommentStats(db, page.accountId, [page.id]).then((m) => m.get(page.id)),
-    query.parent_comments_limit === 0
-      ? Promise.resolve([])
-      : listedParentIds(db, {
-          accountId: page.accountId,
-          pageId: page.id,
-          sort: query.sort_order,
-          offset: query.parent_comments_offset,
-          limit: query.parent_comments_limit,
-        }),
-  ]);
-  const rows = ids.length
-    ? await db.comment.findMany({
-        where: { id: { in: ids } },
-        include: {
-          author: { select: AUTHOR_FIELDS },
-          // The parent is listed (published, not spam): a reply's own flags make it visible.
-          replies: {
-            where: { isPublished: true, isSpam: false, deletedAt: null, hiddenAt: null },
-            orderBy: ORDER[query.child_comments_sort_order],
-            include: { author: { select: AUTHOR_FIELDS } },
-          },
-        },
-      })
-    : [];
-  const found = new Map(rows.map((r) => [r.id, r]));
-  const parents = ids.flatMap((id) => found.get(id) ?? []);
-  const total = stats?.total ?? 0;
-  const parentsCount = (stats?.parents ?? 0) + (stats?.placeholders ?? 0);
-  const replies = parents.flatMap((p) => p.replies);
-  const wires = await toWire(db, page, [...parents, ...replies], {
-    placeholders: true,
-    // A reader with a jwt who never did anything here is no member yet: nothing is theirs.
-    viewerMemberId: args.viewer ? (viewer?.id ?? 0) : null,
-  });
-  const byId = new Map(wires.map((w) => [w.id, w]));
-  const comments = parents.map((p) => ({ ...byId.get(p.id)!, replies: [] as TCommentWire[] }));
-  const tops = new Map(comments.map((c) => [c.id, c]));
-  for (const r of replies) tops.get(r.parentCommentId!)?.replies.push(byId.get(r.id)!);
-  return { total_count: total, comments, total_parent_comments_count: parentsCount };
-}
+/** A page's comments (comment-list.ts). */
+export { listComments } from "./comment-list";
 
 /** The comment `commentId` of the page `encodedUrl` names in the account, for its author to change. */
 async function authorsComment(
@@ -376,6 +304,9 @@ export async function editComment(
   },
 ): Promise<{ comment: TCommentWire }> {
   const { page, comment } = await authorsComment(db, args);
+  // The account's edit window (moderation settings; 0: none): a later edit is refused, unchanged.
+  const { editWindowMinutes } = await moderationSettingsOf(db, args.accountId);
+  assertWithinEditWindow({ createdAt: comment.createdAt, windowMinutes: editWindowMinutes, now: args.now });
   const ops = prepareOps(args.ops, await publisherOf(db, args.accountId), getEnv().APP_URL);
   const { columns: moderation } = await moderate(db, {
     accountId: args.accountId,

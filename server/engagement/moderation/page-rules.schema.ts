@@ -22,10 +22,13 @@ export type TPageRules = z.output<typeof ZPageRules>;
 /** Set a page's rules, the page named by its URL as comments name it (an absolute http(s) URL). */
 export const ZSetPageRulesInput = ZPageRules.extend({
   url: z.string().trim().min(1, "is required").max(2000, "must be at most 2,000 characters"),
+  /** Q&A: top-level comments are questions, readers see answered ones only. Absent: unchanged. */
+  qaMode: z.boolean().optional(),
 }).strict();
 export type TSetPageRulesInput = z.output<typeof ZSetPageRulesInput>;
 
 export const ZPageRulesRow = ZPageRules.extend({
+  qaMode: z.boolean(),
   pageId: z.number().int(),
   url: z.string(),
   headline: z.string().nullable(),
@@ -35,7 +38,7 @@ export type TPageRulesRow = z.output<typeof ZPageRulesRow>;
 
 export const ZSetPageRulesResult = z.object({ changed: z.boolean(), page: ZPageRulesRow });
 
-/** The pages whose rules differ from the default (open, no slow mode), most recently changed first. */
+/** The pages whose rules differ from the default (open, no slow mode, not Q&A), most recently changed first. */
 export const ZPageRulesList = z.object({ pages: z.array(ZPageRulesRow) });
 
 /** Why a page surges: comments arrive faster than moderators clear them, or nobody is on shift. */
@@ -55,5 +58,7 @@ export const ZPublicPageRules = z.object({
   comment_mode: z.enum(PAGE_RULE_MODES),
   slow_mode_seconds: z.number().int(),
   surge: ZPublicSurge.nullable(),
+  /** Present (true) on a Q&A page: readers see answered questions only (docs/engagement.md "Q&A pages"). */
+  qa_mode: z.literal(true).optional(),
 });
 export type TPublicPageRules = z.output<typeof ZPublicPageRules>;

@@ -44,6 +44,7 @@ function rowOf(page: Page): TPageRulesRow {
     url: page.url,
     headline: page.headline,
     ...pageRulesOf(page),
+    qaMode: page.qaMode,
     updatedAt: page.updatedAt,
   };
 }
@@ -52,7 +53,10 @@ function rowOf(page: Page): TPageRulesRow {
 export async function listPageRules(db: Db, args: { actor: StaffActor }): Promise<{ pages: TPageRulesRow[] }> {
   requireModerator(args.actor);
   const pages = await db.page.findMany({
-    where: { accountId: args.actor.accountId, OR: [{ commentMode: { not: "OPEN" } }, { slowModeSeconds: { gt: 0 } }] },
+    where: {
+      accountId: args.actor.accountId,
+      OR: [{ commentMode: { not: "OPEN" } }, { slowModeSeconds: { gt: 0 } }, { qaMode: true }],
+    },
     orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
     take: 200,
   });
@@ -80,13 +84,14 @@ export async function setPageRules(
     // Two moderators at once: the second waits and compares with what the first set.
     await tx.$queryRaw`SELECT id FROM pages WHERE id = ${found.id} FOR UPDATE`;
     const page = await tx.page.findUniqueOrThrow({ where: { id: found.id } });
-    const before = pageRulesOf(page);
-    if (before.mode === input.mode && before.slowModeSeconds === input.slowModeSeconds) {
+    const before = { ...pageRulesOf(page), qaMode: page.qaMode };
+    const qaMode = input.qaMode ?? page.qaMode;
+    if (before.mode === input.mode && before.slowModeSeconds === input.slowModeSeconds && before.qaMode === qaMode) {
       return { changed: false, page: rowOf(page) };
     }
     const updated = await tx.page.update({
       where: { id: page.id },
-      data: { commentMode: MODE_TO_DB[input.mode], slowModeSeconds: input.slowModeSeconds, updatedAt: now },
+      data: { commentMode: MODE_TO_DB[input.mode], slowModeSeconds: input.slowModeSeconds, qaMode, updatedAt: now },
     });
     await recordAudit(tx, {
       actor,
@@ -96,7 +101,7 @@ export async function setPageRules(
       metadata: {
         url: page.url,
         from: before,
-        to: { mode: input.mode, slowModeSeconds: input.slowModeSeconds },
+        to: { mode: input.mode, slowModeSeconds: input.slowModeSeconds, qaMode },
       },
       ip: args.ip,
       now,
@@ -130,5 +135,6 @@ export async function publicPageRules(
           since: surge.startedAt.toISOString(),
         }
       : null,
+    ...(page?.qaMode ? { qa_mode: true as const } : {}),
   };
 }

@@ -98,6 +98,12 @@ export const ZQueueItem = z.object({
   createdAt: z.date(),
   editedAt: z.date().nullable(),
   decidedAt: z.date().nullable(),
+  /** Featured (pinned) by a moderator (comment-features.ts). */
+  featured: z.boolean(),
+  /** A question marked answered by a moderator (comment-features.ts). */
+  answered: z.boolean(),
+  /** The comment's page is a Q&A page. */
+  qaPage: z.boolean(),
 });
 export type TQueueItem = z.output<typeof ZQueueItem>;
 

@@ -183,6 +183,9 @@ export async function toItems(db: Db, accountId: number, comments: QueueComment[
       isPublished: c.isPublished,
       hidden: c.hiddenAt !== null,
       deleted: c.deletedAt !== null,
+      featured: c.featuredAt !== null,
+      answered: c.answeredAt !== null,
+      qaPage: c.page.qaMode,
       state: STATE_WIRE[c.moderationState],
       reasons: c.moderationReasons,
       explainedReasons: explainReasons(c.moderationReasons, {

@@ -25,6 +25,7 @@ export const MODERATION_DEFAULTS = {
   trustMinDecisions: 5,
   repeatedPostWindowMinutes: 0,
   holdDisposableEmails: false,
+  editWindowMinutes: 0,
 } as const satisfies TModerationSettings;
 
 export const ZBannedWord = z.object({
@@ -70,6 +71,8 @@ export const ZModerationSettings = z.object({
   /** The same text by the same reader on another page within this many minutes is spam (0: off). */
   repeatedPostWindowMinutes: z.number().int("must be a whole number").min(0).max(10_080),
   holdDisposableEmails: z.boolean(),
+  /** A reader may edit their comment for this many minutes after posting it (0: no limit; at most a week). */
+  editWindowMinutes: z.number().int("must be a whole number").min(0).max(10_080),
 });
 export type TModerationSettings = z.output<typeof ZModerationSettings>;
 

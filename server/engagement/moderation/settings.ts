@@ -45,6 +45,7 @@ function viewOf(row: CommentModerationSettings | null): TModerationSettingsView 
     trustMinDecisions: row.trustMinDecisions,
     repeatedPostWindowMinutes: row.repeatedPostWindowMinutes,
     holdDisposableEmails: row.holdDisposableEmails,
+    editWindowMinutes: row.editWindowMinutes,
     updatedAt: row.updatedAt,
   };
 }
@@ -104,6 +105,7 @@ export async function updateModerationSettings(
       trustMinDecisions: next.trustMinDecisions,
       repeatedPostWindowMinutes: next.repeatedPostWindowMinutes,
       holdDisposableEmails: next.holdDisposableEmails,
+      editWindowMinutes: next.editWindowMinutes,
       updatedAt: now,
     };
     const row = await tx.commentModerationSettings.upsert({

@@ -40,6 +40,7 @@ describe("moderation router: settings", () => {
       trustMinDecisions: 5,
       repeatedPostWindowMinutes: 0,
       holdDisposableEmails: false,
+      editWindowMinutes: 0,
       updatedAt: null,
     });
 

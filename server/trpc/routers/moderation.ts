@@ -4,6 +4,8 @@
  */
 import { z } from "zod";
 
+import { setCommentFeatured, setQuestionAnswered } from "../../engagement/comment-features";
+import { ZCommentFlagResult, ZFeatureCommentInput, ZMarkAnsweredInput } from "../../engagement/comment-features.schema";
 import { banReader, liftBan } from "../../engagement/moderation/bans";
 import {
   listModerationQueue,
@@ -73,6 +75,18 @@ export const moderationRouter = createTRPCRouter({
     .input(ZUndoDecisionInput)
     .output(ZCommentActionResult)
     .mutation(({ ctx, input }) => undoDecision(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+
+  /** Feature (pin) or unfeature a top-level comment: the widget shows featured ones first. */
+  feature: moderatorProcedure
+    .input(ZFeatureCommentInput)
+    .output(ZCommentFlagResult)
+    .mutation(({ ctx, input }) => setCommentFeatured(ctx.db, { actor: ctx.actor, input, now: new Date() })),
+
+  /** Mark a question answered (a Q&A page shows it to readers), or take the mark back. */
+  markAnswered: moderatorProcedure
+    .input(ZMarkAnsweredInput)
+    .output(ZCommentFlagResult)
+    .mutation(({ ctx, input }) => setQuestionAnswered(ctx.db, { actor: ctx.actor, input, now: new Date() })),
 
   ban: moderatorProcedure
     .input(ZBanInput)

@@ -1,6 +1,6 @@
 // GET /api/v1/accounts/{account_id}/pages/{b64 url}/comments.json – a page's comments, replies nested
 // POST /api/v1/accounts/{account_id}/pages/{b64 url}/comments.json – comment (or reply) as the jwt's reader
-import { withMyReactions } from "@/server/engagement/comment-wire";
+import { personalizeList } from "@/server/engagement/comment-viewer";
 import { createComment, listComments } from "@/server/engagement/comments";
 import { COMMENTS_PURGE_KEY } from "@/server/engagement/comments-cache";
 import {
@@ -26,10 +26,11 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       query: ZListCommentsQuery,
       cors: true,
       summary:
-        "The page's comments: {total_count, comments, total_parent_comments_count}; top-level comments paged (parent_comments_limit, default 20, at most 100; parent_comments_offset) and sorted (sort_order newest|oldest|most_reacted, desc = newest, asc = oldest), each with its replies in `replies` (child_comments_sort_order). With a jwt, each comment also has my_reactions (the reader's reaction ids). An unknown page is empty.",
+        "The page's comments: {total_count, comments, total_parent_comments_count}; top-level comments paged (parent_comments_limit, default 20, at most 100; parent_comments_offset) and sorted (sort_order newest|oldest|most_reacted, desc = newest, asc = oldest), each with its replies in `replies` (child_comments_sort_order). With a jwt, each comment also has my_reactions (the reader's reaction ids) and the reader's own comments editable_until (the account's edit window; null: no limit). featured=first adds featured_comments (moderators' featured comments) and a featured flag on each top-level comment. On a Q&A page only answered questions are listed and counted; with a jwt, awaiting_answer holds the reader's own unanswered questions. An unknown page is empty.",
     },
     // Kept in the response cache, anonymous, until a write purges the account's "comments" key;
-    // a reader's my_reactions are laid over the kept answer (withMyReactions), never kept.
+    // what is a reader's own (my_reactions, editable_until, awaiting_answer) is laid over the kept
+    // answer (personalizeList), never kept.
     async ({ db, req, url, account, user, params, query }) =>
       cachedRead(
         req,
@@ -48,7 +49,15 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
           cacheControl: "no-store",
           personalize: user
             ? async (built) =>
-                withBody(built, await withMyReactions(db, { accountId: account.id, viewer: user, body: built.body }))
+                withBody(
+                  built,
+                  await personalizeList(db, {
+                    accountId: account.id,
+                    viewer: user,
+                    encodedUrl: params.encoded_url,
+                    body: built.body,
+                  }),
+                )
             : undefined,
         },
       ),
