@@ -17,6 +17,7 @@ import { systemActor } from "../auth/actor";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
+import { periodInWords } from "./catalogue.schema";
 import { listMemberInvoices } from "./invoices";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
 import { PaymentAdapterError } from "./payments/adapter";
@@ -106,7 +107,9 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire) 
     amount: moneyInWords(s.payment_amount_cents, s.payment_amount_currency),
     amount_cents: s.payment_amount_cents,
     currency: s.payment_amount_currency,
-    period: s.duration_unit === "lifetime" ? "lifetime" : `${s.duration_length} ${s.duration_unit}`,
+    /** "per month" (recurring) or "1 month" (one period). */
+    period: periodInWords(s.duration_length, s.duration_unit, { per: s.recurring }),
+    payment_type: s.payment_type,
     /** A sentence for the card: when the next payment is, or when access ends. */
     summary: summaryOf(s, ended),
     switch_options: options,

@@ -133,6 +133,11 @@ export const ADMIN_AREAS = [
       { slug: "taxes", label: "Tax rules", summary: "Taxes charged on sales, by country and region." },
       { slug: "meter", label: "Paywall meter", summary: "Free stories per period before the paywall." },
       {
+        slug: "retention",
+        label: "Retention offer",
+        summary: "The offer to readers who cancel on the self-service page, and their reasons.",
+      },
+      {
         slug: "gateways",
         label: "Payment gateways",
         summary: "Razorpay keys and the webhook URL readers' payments are confirmed through.",

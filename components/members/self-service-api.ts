@@ -1,0 +1,69 @@
+/**
+ * The self-service page's calls to the member API of the publisher's host, and the shapes it
+ * reads (server/subscriptions/self-service.ts answers them). Same origin, the session cookie.
+ */
+
+/** The page's stable path (the dunning e-mail links here: `#subscription-<id>`). */
+export const SELF_SERVICE_PATH = "/member/subscriptions";
+
+export type SwitchOption = { id: number; title: string; switch_type: string; price: string; period: string };
+
+export type SubscriptionCard = {
+  id: number;
+  plan_name: string;
+  status: string;
+  active: boolean;
+  recurring: boolean;
+  cancelled: boolean;
+  in_trial_period: boolean;
+  in_grace_period: boolean;
+  summary: string;
+  amount: string;
+  period: string;
+  payment_type: string;
+  switch_options: SwitchOption[];
+  scheduled_switch: { plan_name: string | null; scheduled_at: string } | null;
+  cancellation: {
+    reason: string;
+    outcome: "cancelled" | "offer_accepted";
+    offer: { kind: "coupon" | "pause"; until: string } | null;
+  } | null;
+  can_cancel: boolean;
+  can_undo_cancel: boolean;
+  offer: { kind: "coupon" | "pause"; periods: number; words: string } | null;
+  can_update_payment_method: boolean;
+};
+
+export type Invoice = { id: number; number: number; amount: string; created_at: string; pdf_href: string };
+
+export type Overview = { subscriptions: SubscriptionCard[]; invoices: Invoice[] };
+
+export type Problem = { message: string; field?: string };
+
+type Sent = { ok: true; status: number; body: unknown } | { ok: false; status: number; problem: Problem };
+
+/** One JSON call; a refusal comes back as the API's message (and its first field, body.x → x). */
+export async function sendJson(method: string, path: string, body?: unknown): Promise<Sent> {
+  try {
+    const res = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: { accept: "application/json", ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json: unknown = await res.json().catch(() => null);
+    if (res.ok) return { ok: true, status: res.status, body: json };
+    const error = (json as { error?: { message?: unknown; details?: { field?: unknown }[] } } | null)?.error;
+    const field = error?.details?.[0]?.field;
+    return {
+      ok: false,
+      status: res.status,
+      problem: {
+        message: typeof error?.message === "string" ? error.message : "Something went wrong. Try again.",
+        field: typeof field === "string" ? field.replace(/^body\./, "") : undefined,
+      },
+    };
+  } catch {
+    return { ok: false, status: 0, problem: { message: "The server could not be reached. Check your connection." } };
+  }
+}

@@ -1,0 +1,63 @@
+/** What the self-service page says about a switch and an offer (self-service-words.ts), in words. */
+import { describe, expect, it } from "vitest";
+
+import { dayInWords, moneyInWords, offerInWords, switchInWords, type SwitchFigures } from "./self-service-words";
+
+const base: SwitchFigures = {
+  planName: "Premium",
+  applies: "now",
+  appliesAt: "2026-12-01T00:00:00.000Z",
+  chargeCents: 417,
+  creditCents: 783,
+  priceCents: 1200,
+  currency: "USD",
+  durationLength: 1,
+  durationUnit: "months",
+  recurring: false,
+};
+
+describe("moneyInWords and dayInWords", () => {
+  it("write money in the currency's own minor units and a UTC day", () => {
+    expect(moneyInWords(417, "USD")).toBe("$4.17");
+    expect(moneyInWords(1000, "JPY")).toBe("¥1,000");
+    expect(moneyInWords(1234, "EUR")).toBe("€12.34");
+    expect(dayInWords("2026-12-01T23:30:00.000Z")).toBe("1 Dec 2026");
+  });
+});
+
+describe("switchInWords", () => {
+  it("says a prorated switch's charge now, its credit, and the new plan's period", () => {
+    expect(switchInWords(base)).toBe(
+      "You pay $4.17 now ($12.00 less $7.83 for the unused part of your plan), and Premium starts today for 1 month.",
+    );
+    expect(switchInWords({ ...base, chargeCents: 0, creditCents: 1500 })).toBe(
+      "Nothing to pay now ($12.00 less $15.00 for the unused part of your plan), and Premium starts today for 1 month.",
+    );
+  });
+
+  it("says a recurring switch costs nothing now and when the new price starts", () => {
+    expect(switchInWords({ ...base, recurring: true, applies: "scheduled", chargeCents: null })).toBe(
+      "Nothing to pay now. You keep your current plan until 1 Dec 2026; from then you pay $12.00 per month for Premium.",
+    );
+  });
+
+  it("says a one-time switch scheduled for the period end, paid now", () => {
+    expect(switchInWords({ ...base, applies: "scheduled", chargeCents: 1200, durationLength: 3 })).toBe(
+      "You pay $12.00 now; Premium starts on 1 Dec 2026, when your current period ends, for 3 months.",
+    );
+  });
+});
+
+describe("offerInWords", () => {
+  it("says a coupon off the next payments, or a pause", () => {
+    expect(offerInWords({ kind: "coupon", periods: 3, percentOff: 50, amountOffCents: null, currency: "USD" })).toBe(
+      "Stay and get 50% off your next 3 payments.",
+    );
+    expect(offerInWords({ kind: "coupon", periods: 1, percentOff: null, amountOffCents: 300, currency: "USD" })).toBe(
+      "Stay and get $3.00 off your next payment.",
+    );
+    expect(offerInWords({ kind: "pause", periods: 2, durationLength: 1, durationUnit: "months" })).toBe(
+      "Pause instead: nothing to pay for 2 months; your subscription resumes after that.",
+    );
+  });
+});
