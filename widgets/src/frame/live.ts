@@ -49,6 +49,10 @@ export function followLive(comments: () => Comment[], reload: () => Promise<void
   started = true;
   document.addEventListener("visibilitychange", () => (document.hidden ? pause() : resume()));
   app.addEventListener("focusout", () => setTimeout(() => void applyPending(), 0));
+  // A quiet page comes alive (the reader commented, or a poll saw someone): open the stream.
+  setInterval(() => {
+    if (!document.hidden && !source && isActive() && canStream()) resume();
+  }, POLL_MIN_MS);
   resume();
 }
 
@@ -64,7 +68,9 @@ function noteLatest(time: number): void {
   if (time > latest) latest = time;
 }
 
-const isActive = () => Date.now() - latest < DAY_MS;
+/** Someone commented in the last day (the thread as loaded, or what the server said). */
+const isActive = () => Date.now() - Math.max(latest, newestOf(list())) < DAY_MS;
+const canStream = () => typeof EventSource !== "undefined" && Date.now() - streamFailedAt > STREAM_RETRY_MS;
 
 function pause(): void {
   source?.close();
@@ -77,8 +83,7 @@ function pause(): void {
 function resume(): void {
   pause();
   if (document.hidden) return;
-  const canStream = typeof EventSource !== "undefined" && Date.now() - streamFailedAt > STREAM_RETRY_MS;
-  if (isActive() && canStream) openStream();
+  if (isActive() && canStream()) openStream();
   else schedule(cursor === null ? 0 : isActive() ? pollDelay : POLL_MAX_MS);
 }
 
