@@ -19,7 +19,7 @@ import net from "node:net";
 
 import next from "next";
 
-import { edgeRefusal, requestIdFrom, SERVED_METHODS } from "../server/http/edge.js";
+import { edgeRefusal, PAGE_ADDRESS_HEADER, pageAddress, requestIdFrom, SERVED_METHODS } from "../server/http/edge.js";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
@@ -71,6 +71,9 @@ const server = http.createServer((req, res) => {
   const requestId = requestIdFrom(req.headers["x-request-id"]) ?? randomUUID();
   req.headers["x-request-id"] = requestId;
   res.setHeader("X-Request-Id", requestId);
+  const page = pageAddress(req.url ?? "/");
+  if (page) req.headers[PAGE_ADDRESS_HEADER] = page;
+  else delete req.headers[PAGE_ADDRESS_HEADER];
   const refusal = edgeRefusal(req.method ?? "GET", req.url ?? "/");
   if (refusal) {
     // Next.js would fail on these itself (a 500): answered here, in the API's JSON error shape.

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import Link, { useLinkStatus } from "next/link";
 import { usePathname } from "next/navigation";
 import { useId, useState } from "react";
 
@@ -8,6 +8,24 @@ export type AdminNavItem = { href: string; label: string; children?: { href: str
 
 function isCurrent(pathname: string, href: string): boolean {
   return href === "/admin" ? pathname === "/admin" : pathname === href || pathname.startsWith(`${href}/`);
+}
+
+/**
+ * While the page a link opens is on its way (a slow page change), a bar across the top of the
+ * window and a status for screen readers. Inside a Link: Next.js tells it the link's navigation is pending.
+ */
+function PageChangeProgress() {
+  const { pending } = useLinkStatus();
+  if (!pending) return null;
+  return (
+    <span
+      role="status"
+      data-testid="page-change-progress"
+      className="fixed inset-x-0 top-0 z-50 h-1 animate-pulse bg-brand-600"
+    >
+      <span className="sr-only">Opening the page…</span>
+    </span>
+  );
 }
 
 /**
@@ -49,6 +67,7 @@ export function AdminNav({ items }: { items: AdminNavItem[] }) {
                 }`}
               >
                 {item.label}
+                <PageChangeProgress />
               </Link>
               {item.children && item.children.length > 0 ? (
                 <ul className="mt-1 mb-2 ml-3 space-y-0.5 border-l border-gray-200 pl-3">
@@ -65,6 +84,7 @@ export function AdminNav({ items }: { items: AdminNavItem[] }) {
                         }`}
                       >
                         {child.label}
+                        <PageChangeProgress />
                       </Link>
                     </li>
                   ))}

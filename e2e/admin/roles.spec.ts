@@ -29,6 +29,9 @@ test("a moderator sees only their areas and gets a 403 page on the audit log", a
   expect(response?.status()).toBe(403);
   await expect(page.getByRole("heading", { name: "You don't have access to this page" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Back to the overview" })).toHaveAttribute("href", "/admin");
+  // Inside the dashboard's frame: the navigation stays, with what the moderator can open.
+  await expect(page.getByTestId("admin-forbidden")).toBeVisible();
+  await expect(nav.getByRole("link", { name: "Moderation", exact: true })).toBeVisible();
 
   // The API behind the page refuses too.
   const api = await page.request.get(

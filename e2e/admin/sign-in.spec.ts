@@ -80,3 +80,10 @@ test("a signed-out visit to the audit log goes to sign-in and comes back after i
   await expect(page).toHaveURL(/\/admin\/audit-log$/);
   await expect(page.getByRole("heading", { name: "Audit log", level: 1 })).toBeVisible();
 });
+
+test("signing in comes back to the view it was asked from, query included", async ({ page, users }) => {
+  await page.goto("/admin/content/stories?status=draft");
+  await expect(page).toHaveURL(/\/admin\/sign-in\?callbackUrl=%2Fadmin%2Fcontent%2Fstories%3Fstatus%3Ddraft$/);
+  await submitSignIn(page, users.owner);
+  await expect(page).toHaveURL(/\/admin\/content\/stories\?status=draft$/);
+});

@@ -19,6 +19,7 @@ import { randomBytes } from "node:crypto";
 import type { AuthOptions } from "next-auth";
 import { getServerSession } from "next-auth/next";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 
@@ -224,13 +225,28 @@ export const getAdminSession = cache(async (): Promise<AdminSession | null> => {
 });
 
 /**
+ * Where signing in comes back to: `from` (the page's path) with the query the page was opened
+ * with, which the server in front of Next.js passes for dashboard paths (server/http/edge.js
+ * `pageAddress`: scripts/serve.mjs, or the proxy a Vercel build installs). The header counts only
+ * when it names `from` itself; the sign-in page checks the result again.
+ */
+async function returnPath(from: string): Promise<string> {
+  const opened = (await headers()).get("x-masthead-page"); // edge.js PAGE_ADDRESS_HEADER
+  if (!opened) return from;
+  const query = opened.indexOf("?");
+  return query >= 0 && opened.slice(0, query) === from ? opened : from;
+}
+
+/**
  * For dashboard pages: the session, or a redirect to the sign-in page (which comes back to
- * `from`) when signed out, or the 403 page (app/forbidden.tsx) when the user holds none of
- * `roles`. OWNER passes every check; no `roles` means any admin user.
+ * `from` and the query it was opened with) when signed out, or the 403 page (inside the
+ * dashboard's frame: app/(admin)/admin/forbidden.tsx) when the user holds none of `roles`. OWNER
+ * passes every check; no `roles` means any admin user.
  */
 export async function requireAdmin(options: { from: string; roles?: readonly AdminRole[] }): Promise<AdminSession> {
   const session = await getAdminSession();
-  if (!session) redirect(`${SIGN_IN_PATH}?${new URLSearchParams({ callbackUrl: options.from }).toString()}`);
+  if (!session)
+    redirect(`${SIGN_IN_PATH}?${new URLSearchParams({ callbackUrl: await returnPath(options.from) }).toString()}`);
   if (!hasAnyRole(session.user.roles, options.roles)) forbidden();
   return session;
 }

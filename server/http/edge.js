@@ -20,6 +20,23 @@ export function requestIdFrom(header) {
   return typeof header === "string" && REQUEST_ID.test(header) ? header : undefined;
 }
 
+/** The header a dashboard page reads the address it was opened at from (see `pageAddress`). */
+export const PAGE_ADDRESS_HEADER = "x-masthead-page";
+
+/**
+ * For a dashboard page (/admin…), the address it was opened at, path and query, without Next.js's
+ * own `_rsc` marker: signing in comes back to it (server/auth/next-auth.ts). Undefined for any
+ * other path, so the header never reaches a route from a client.
+ * @param {string} rawUrl the request target as sent (path and query)
+ * @returns {string | undefined}
+ */
+export function pageAddress(rawUrl) {
+  if (rawUrl !== "/admin" && !rawUrl.startsWith("/admin/") && !rawUrl.startsWith("/admin?")) return undefined;
+  const url = new URL(rawUrl, "http://masthead.invalid");
+  url.searchParams.delete("_rsc");
+  return url.pathname + url.search;
+}
+
 /**
  * Why a request is refused before routing, or null:
  * - a method no route serves (TRACE, PROPFIND…): 405 with Allow;

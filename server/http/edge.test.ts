@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { edgeRefusal, requestIdFrom } from "./edge.js";
+import { edgeRefusal, pageAddress, requestIdFrom } from "./edge.js";
 import { json } from "./respond";
 
 describe("edge refusals", () => {
@@ -39,6 +39,16 @@ describe("edge refusals", () => {
     expect(requestIdFrom("req-12345678")).toBe("req-12345678");
     for (const bad of [undefined, null, "short", "has space 123456", "x".repeat(101), ["req-12345678"]])
       expect(requestIdFrom(bad)).toBeUndefined();
+  });
+});
+
+describe("pageAddress", () => {
+  it("gives a dashboard page the address it was opened at, query kept and Next.js's marker dropped; nothing for other paths", () => {
+    expect(pageAddress("/admin")).toBe("/admin");
+    expect(pageAddress("/admin/content/stories?status=draft")).toBe("/admin/content/stories?status=draft");
+    expect(pageAddress("/admin/content/stories?status=draft&_rsc=1x2y")).toBe("/admin/content/stories?status=draft");
+    for (const other of ["/api/v1/stories?x=1", "/administrator", "/member/login", "/"])
+      expect(pageAddress(other)).toBeUndefined();
   });
 });
 

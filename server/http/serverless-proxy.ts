@@ -9,7 +9,7 @@
  */
 import { NextResponse, type NextRequest } from "next/server";
 
-import { edgeRefusal, requestIdFrom } from "./edge.js";
+import { edgeRefusal, PAGE_ADDRESS_HEADER, pageAddress, requestIdFrom } from "./edge.js";
 
 export function serverlessProxy(request: NextRequest): Response {
   const requestId = requestIdFrom(request.headers.get("x-request-id")) ?? crypto.randomUUID();
@@ -24,6 +24,9 @@ export function serverlessProxy(request: NextRequest): Response {
   }
   const forwarded = new Headers(request.headers);
   forwarded.set("x-request-id", requestId);
+  const page = pageAddress(new URL(request.url).pathname + new URL(request.url).search);
+  if (page) forwarded.set(PAGE_ADDRESS_HEADER, page);
+  else forwarded.delete(PAGE_ADDRESS_HEADER);
   const response = NextResponse.next({ request: { headers: forwarded } });
   response.headers.set("X-Request-Id", requestId);
   return response;

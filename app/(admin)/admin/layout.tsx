@@ -35,6 +35,12 @@ export default async function AdminLayout({ children }: { children: ReactNode })
     <TRPCReactProvider>
       <ConfirmProvider>
         <div className="min-h-screen">
+          <a
+            href="#main"
+            className="sr-only rounded bg-white px-3 py-2 text-sm font-medium text-brand-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:ring-2 focus:ring-brand-600"
+          >
+            Skip to content
+          </a>
           <header className="sticky top-0 z-10 border-b border-gray-200 bg-white">
             <div className="flex h-14 items-center justify-between gap-4 px-4 sm:px-6">
               <div className="flex min-w-0 items-center gap-3">
