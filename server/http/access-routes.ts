@@ -47,6 +47,19 @@ async function withHeaders(headers: Record<string, string>, fn: () => Promise<Re
   }
 }
 
+/**
+ * AMP's calls name the reader (`readerId`, AMP's READER_ID; spec: required): without it there is
+ * nobody to meter, so the call is refused, 400, with AMP's CORS headers (AMP reads the error).
+ * The web's calls may come before the SDK set its reader cookie: optional there.
+ */
+function assertReaderNamed(kind: "amp" | "web", readerId: string | null): void {
+  if (kind === "amp" && !readerId) {
+    throw new AppError("BAD_REQUEST", "readerId is required: AMP's READER_ID (readerId=READER_ID in the URL).", {
+      details: [{ field: "readerId", issue: "required" }],
+    });
+  }
+}
+
 const GRANT_SHAPE =
   "{granted, grantReason (FREE, LOGGED_IN, SUBSCRIBER, ASSET, METERING; null when denied), data: {numberRemaining, isLoggedIn, isLast}}";
 
@@ -60,12 +73,13 @@ export function accessCheckRoute(kind: "amp" | "web") {
       cors: true,
       summary:
         kind === "amp"
-          ? `AMP's authorization (amp-access / amp-subscriptions): may the reader (readerId, optional JWT) read the story? → ${GRANT_SHAPE}. Never counts (AMP counts on pingback). disable-meter=true: only subscribers. AMP CORS (__amp_source_origin) for the publication's origins and AMP caches. 404 for an unknown story.`
+          ? `AMP's authorization (amp-access / amp-subscriptions): may the reader (readerId, required: 400 without it; optional JWT) read the story? → ${GRANT_SHAPE}. Never counts (AMP counts on pingback). disable-meter=true: only subscribers. AMP CORS (__amp_source_origin) for the publication's origins and AMP caches. 404 for an unknown story.`
           : `The web's isAssetAccessible: ${GRANT_SHAPE}. count=true counts a METERING read on the reader's meter in the same call (otherwise send the pingback). 404 for an unknown story.`,
     },
     async ({ db, req, account, user, params, query }) => {
       const headers = await ampHeaders(db, req, account, query.__amp_source_origin);
       return withHeaders(headers, async () => {
+        assertReaderNamed(kind, query.readerId);
         const count = "count" in query && query.count === true;
         const args = {
           accountId: account.id,
@@ -102,11 +116,12 @@ export function pingbackRoute(kind: "amp" | "web") {
       bodyTypes: ["text-json", "json"],
       maxBodyBytes: PINGBACK_MAX_BODY_BYTES,
       cors: true,
-      summary: `${kind === "amp" ? "AMP's pingback" : "The web's pingback (navigator.sendBeacon)"}: the body is the meter object (text/plain or JSON; not JSON: 400). The read is decided again and counted on the reader's meter when it is METERING: once per story and period, repeated pingbacks change nothing. → {}. 404 for an unknown story.`,
+      summary: `${kind === "amp" ? "AMP's pingback (readerId required: 400 without it)" : "The web's pingback (navigator.sendBeacon)"}: the body is the meter object (text/plain or JSON; not JSON: 400). The read is decided again and counted on the reader's meter when it is METERING: once per story and period, repeated pingbacks change nothing. → {}. 404 for an unknown story.`,
     },
     async ({ db, req, account, user, params, query }) => {
       const headers = await ampHeaders(db, req, account, query.__amp_source_origin);
       return withHeaders(headers, async () => {
+        assertReaderNamed(kind, query.readerId);
         await recordPingback(db, {
           accountId: account.id,
           storyId: params.storyId,

@@ -73,13 +73,13 @@ describe("access decision: grant reasons", () => {
     const { key, story } = await setup();
     const pub = await story("public");
     const login = await story("login");
-    expect(await ampAccess(pub.id, { key })).toEqual({
+    expect(await ampAccess(pub.id, { key, readerId: "amp-1" })).toEqual({
       granted: true,
       grantReason: "FREE",
       data: { numberRemaining: null, isLoggedIn: false, isLast: false },
     });
     const jwt = await readerJwt({ id: "u-1", name: "Ada" });
-    expect(await ampAccess(login.id, { key, accesstype_jwt: jwt })).toMatchObject({
+    expect(await ampAccess(login.id, { key, readerId: "amp-1", accesstype_jwt: jwt })).toMatchObject({
       granted: true,
       grantReason: "LOGGED_IN",
       data: { isLoggedIn: true },
@@ -175,6 +175,7 @@ describe("access decision: grant reasons", () => {
       });
       const answer = await ampAccess(s.id, {
         key,
+        readerId: "amp-sub",
         accesstype_jwt: await readerJwt({ id, name: id }),
         "disable-meter": "true",
       });
@@ -256,6 +257,38 @@ describe("access decision: grant reasons", () => {
     expect(
       (await send(AMP_ACCESS, theirs.id, { readerId: "r" }, { headers: { "x-subauth": other.serverKey } })).status,
     ).toBe(200);
+  });
+});
+
+describe("AMP's reader id", () => {
+  it("is required by amp-access and amp-pingback (400, nothing counted), not by the web's check", async () => {
+    const { db, account, key, story } = await setup();
+    await setMeter(db, account.id, { freeStories: 3 });
+    const s = await story("subscription");
+    for (const query of [{ key }, { key, readerId: "" }, { key, readerId: "  " }]) {
+      const res = await send(AMP_ACCESS, s.id, query);
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(await res.json()).toEqual({
+        error: {
+          code: "BAD_REQUEST",
+          message: expect.stringMatching(/^readerId is required/) as string,
+          details: [{ field: "readerId", issue: "required" }],
+        },
+      });
+      const ping = await send(AMP_PINGBACK, s.id, query, {
+        method: "POST",
+        body: JSON.stringify({ granted: true, grantReason: "METERING" }),
+        headers: { "content-type": "text/plain" },
+      });
+      expect(ping.status).toBe(400);
+    }
+    expect(await views(db, account.id)).toBe(0);
+    // AMP's own call, as @quintype/amp builds it (readerId=READER_ID substituted by the AMP runtime).
+    expect(await ampAccess(s.id, { key, accesstype_integration_id: "7", readerId: "amp-Xy_9" })).toMatchObject({
+      granted: true,
+      grantReason: "METERING",
+    });
+    expect((await send(ACCESS, s.id, { key })).status).toBe(200);
   });
 });
 
@@ -498,13 +531,22 @@ describe("pingback bodies and AMP CORS", () => {
     const missing = await send(
       AMP_ACCESS,
       "7f8e0d62-0000-4000-8000-000000000000",
-      { key, __amp_source_origin: "https://news.example.com" },
+      { key, readerId: "r", __amp_source_origin: "https://news.example.com" },
       {
         headers: { origin: "https://news-example-com.cdn.ampproject.org" },
       },
     );
     expect(missing.status).toBe(404);
     expect(missing.headers.get("amp-access-control-allow-source-origin")).toBe("https://news.example.com");
+    // No readerId (spec: required): 400, which AMP can read too.
+    const unnamed = await send(
+      AMP_ACCESS,
+      "7f8e0d62-0000-4000-8000-000000000000",
+      { key, __amp_source_origin: "https://news.example.com" },
+      { headers: { origin: "https://news-example-com.cdn.ampproject.org" } },
+    );
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.headers.get("amp-access-control-allow-source-origin")).toBe("https://news.example.com");
   });
 });
 
