@@ -74,7 +74,12 @@ export function ModerationFilters({
         <FormField className="min-w-0" label="Search comments" hint="Words of the comment's text." error={errors.q}>
           <Input type="search" value={draft.q} onChange={set("q")} maxLength={FILTER_LIMITS.text} />
         </FormField>
-        <FormField className="min-w-0" label="Page or story" hint="Part of its URL or headline." error={errors.page}>
+        <FormField
+          className="min-w-0"
+          label="Page or story"
+          hint="Part of its URL or headline, or its story's headline."
+          error={errors.page}
+        >
           <Input type="search" value={draft.page} onChange={set("page")} maxLength={FILTER_LIMITS.page} />
         </FormField>
         <FormField className="min-w-0" label="Reader" hint="Name, e-mail or member id." error={errors.reader}>

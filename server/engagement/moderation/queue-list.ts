@@ -6,6 +6,7 @@
  * - Queue tabs sort on (created_at, id); decided views on (decided_at, id): newest decision first.
  * - A reader is found by name, sign-in e-mail or member id, by the e-mail or id their publisher's
  *   JWT gave (member_identities), or by the name a guest gave.
+ * - The page filter matches the page's URL or headline, or the headline of the story it shows.
  * - Text, page and reader filters are ILIKE with the term's %, _ and \ escaped: a term is matched
  *   as written, any case. The comment's text is its text inserts joined in order, as moderation
  *   scores it (mentions and images are not text).
@@ -44,6 +45,9 @@ function viewCondition(view: TQueueView, threshold: number): Prisma.Sql {
   }
 }
 
+/** The path of an absolute http(s) URL (a POSIX regular expression for SQL's substring). */
+const URL_PATH = "^https?://[^/?#]+(/[^?#]*)";
+
 const COMMENT_TEXT = Prisma.sql`(
   SELECT string_agg(op.value ->> 'insert', '' ORDER BY op.ordinality)
   FROM jsonb_array_elements(c.body -> 'ops') WITH ORDINALITY AS op(value, ordinality)
@@ -56,8 +60,15 @@ function filterConditions(accountId: number, filters: TQueueFilters, decided: bo
   if (filters.q) out.push(Prisma.sql`${COMMENT_TEXT} ILIKE ${containsPattern(filters.q)}`);
   if (filters.page) {
     const p = containsPattern(filters.page);
+    // A page is also found by the headline of the account's story it shows: the page's path is the
+    // story's (its slug, or the path of its canonical URL), whatever the host, without a trailing slash.
     out.push(Prisma.sql`c.page_id IN (
-      SELECT p.id FROM pages p WHERE p.account_id = ${accountId} AND (p.url ILIKE ${p} OR p.headline ILIKE ${p}))`);
+      SELECT p.id FROM pages p WHERE p.account_id = ${accountId} AND (p.url ILIKE ${p} OR p.headline ILIKE ${p}
+        OR rtrim(substring(p.url from ${URL_PATH}), '/') IN (
+          SELECT '/' || s.slug FROM stories s WHERE s.account_id = ${accountId} AND s.headline ILIKE ${p}
+          UNION ALL
+          SELECT rtrim(substring(s.canonical_url from ${URL_PATH}), '/') FROM stories s
+          WHERE s.account_id = ${accountId} AND s.headline ILIKE ${p} AND s.canonical_url IS NOT NULL)))`);
   }
   if (filters.reader) {
     const p = containsPattern(filters.reader);
