@@ -2,7 +2,8 @@
  * A moderator's decision, taken back and changed, end to end: a reader's toxic comment (posted
  * through the REST API with a JWT signed with the demo account's shared key) is held; the
  * moderator rejects it with a key, undoes that from the message, rejects it again, opens the
- * Rejected view, finds it by a search kept in the URL, and approves it back from there; the
+ * Rejected view, finds it by a search kept in the URL, and approves it back from there (a change
+ * from the Approved view back to rejected is undone too); the
  * comment is then on the page, and the owner's audit log shows the rejection and the approval by
  * the moderator. At desktop and phone sizes, with axe-core.
  */
@@ -88,6 +89,16 @@ for (const viewport of VIEWPORTS) {
       await expect(ours.getByTestId("decision")).toContainText("Approved by");
       expect(await seriousViolations(page)).toEqual([]);
       await expectNoHorizontalPageScroll(page);
+
+      // A change made from a decided view is undone too: rejected from the Approved view, then Undo.
+      await ours.getByRole("button", { name: "Change to reject" }).click();
+      await expect(page.getByText(`Rejected: comment ${commentId}.`)).toBeVisible();
+      await expect(ours).toHaveCount(0);
+      await expect.poll(list).toBe(0);
+      await page.getByRole("button", { name: "Undo" }).click();
+      await expect(page.getByText(`Undone: comment ${commentId} is approved again.`)).toBeVisible();
+      await expect(ours).toHaveCount(1);
+      await expect.poll(list).toBe(1);
 
       // The owner's audit log shows the rejection and the approval, by the moderator.
       const ownerContext = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
