@@ -206,7 +206,14 @@ export async function confirmSelfServiceSwitch(
   },
 ) {
   const result = await applyPlanSwitch(db, args);
-  return { subscription_id: result.subscription.id, plan_name: result.subscription.plan_name, message: result.message };
+  const { scheduled_switch: scheduled } = await scheduledSwitchOf(db, {
+    accountId: args.accountId,
+    subscriptionId: result.subscription.id,
+  });
+  const message = scheduled
+    ? `Done: your plan changes to ${scheduled.plan_name ?? "the new plan"} on ${dayInWords(scheduled.scheduled_at)}.`
+    : `Done: you are now on ${result.subscription.plan_name}.`;
+  return { subscription_id: result.subscription.id, plan_name: result.subscription.plan_name, message };
 }
 
 /**

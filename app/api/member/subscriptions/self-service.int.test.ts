@@ -192,6 +192,7 @@ describe("the self-service page's API", () => {
       s.page(SWITCH, "POST", "/switch", { attempt_token: p.attempt_token }),
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
+    expect((await read(a)).message).toBe(`Done: your plan changes to Premium on ${day}.`);
     const after = await s.db.subscription.findUniqueOrThrow({ where: { id: s.sub.id } });
     expect(after.scheduledPlanId).toBe(s.premium.id);
     expect(after.scheduledSwitchAt?.toISOString()).toBe(p.switch.applies_at);

@@ -1,0 +1,119 @@
+/**
+ * The readers' self-service page (/member/subscriptions, docs/subscriptions.md "Self-service
+ * page") at 1440 and 390 px, with axe on each step: a subscriber signs in on the hosted login
+ * page and lands on it, changes plan after reading the preview in words, cancels with a reason,
+ * and takes the cancel back; the server API agrees at the end.
+ */
+import type { APIRequestContext, Page } from "@playwright/test";
+
+import { expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
+
+const SERVER_KEY = "mh_sk_demo_server_key_local_only_0000";
+const SIZES = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+async function expectCleanPage(page: Page, what: string) {
+  await expectNoHorizontalPageScroll(page, what);
+  expect(await seriousViolations(page), what).toEqual([]);
+}
+
+type Group = { name: string; subscription_plans: { id: number; title: string }[] };
+
+/** A monthly recurring subscription for the reader with this e-mail, made through the server API (manual payment). */
+async function subscribeMonthly(request: APIRequestContext, email: string) {
+  const headers = { "X-SUBAUTH": SERVER_KEY };
+  const groups = await request.get("/api/v1/subscription_groups.json", { headers });
+  expect(groups.status()).toBe(200);
+  const digital = ((await groups.json()) as { subscription_groups: Group[] }).subscription_groups.find(
+    (g) => g.name === "Digital access",
+  )!;
+  const monthly = digital.subscription_plans.find((p) => p.title === "Monthly")!;
+  const subscription = { subscription_plan_id: monthly.id, payment: { payment_type: "manual" }, trial_period: false };
+  const base = `/api/v1/subscribers/email/${encodeURIComponent(email)}`;
+  const preview = await request.post(`${base}/subscriptions/preview.json`, { headers, data: { subscription } });
+  expect(preview.status(), await preview.text()).toBe(200);
+  const { attempt_token } = (await preview.json()) as { attempt_token: string };
+  const created = await request.post(`${base}/subscriptions.json`, { headers, data: { subscription, attempt_token } });
+  expect(created.status(), await created.text()).toBe(201);
+}
+
+for (const size of SIZES) {
+  test.describe(`the self-service page on a ${size.name}`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+
+    test("a subscriber changes plan after the preview, cancels with a reason, and undoes it", async ({
+      page,
+      request,
+    }) => {
+      const email = `subscriber.${size.name}.${Date.now()}@example.com`;
+      const password = "a long enough password";
+      const signup = await request.post("/api/auth/v1/signup", {
+        data: { name: "Sam Subscriber", email, password, "dont-login": true },
+      });
+      expect(signup.status()).toBe(201);
+      await subscribeMonthly(request, email);
+
+      // Signed out: the page asks to sign in, and the hosted login brings the reader back.
+      await page.goto("/member/subscriptions");
+      await expect(page.getByRole("heading", { name: "Your subscriptions", level: 1 })).toBeVisible();
+      await page.getByRole("link", { name: "Sign in" }).click();
+      await expect(page).toHaveURL(/\/member\/login\?return_to=%2Fmember%2Fsubscriptions/);
+      await page.getByLabel("E-mail").fill(email);
+      await page.getByLabel("Password").fill(password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page).toHaveURL(/\/member\/subscriptions$/);
+
+      const card = page.getByTestId("subscription-card").filter({ hasText: "Monthly" });
+      await expect(card.getByRole("heading", { name: "Monthly" })).toBeVisible();
+      await expect(card.getByText("Active", { exact: true })).toBeVisible();
+      await expect(card.getByTestId("subscription-summary")).toContainText("Next payment: $9.00 on");
+      await expectCleanPage(page, "the subscriptions");
+
+      // Change plan: the preview says what happens, in words, before the confirm.
+      await card.getByRole("button", { name: "Change plan" }).click();
+      await card.getByLabel("New plan").selectOption({ label: "Yearly: $90.00 per year" });
+      await card.getByRole("button", { name: "Preview change" }).click();
+      const preview = card.getByTestId("switch-preview");
+      await expect(preview).toContainText("Nothing to pay now. You keep your current plan until");
+      await expect(preview).toContainText("from then you pay $90.00 per year for Yearly.");
+      await expectCleanPage(page, "the switch preview");
+      await card.getByRole("button", { name: "Confirm change" }).click();
+      await expect(card.getByRole("status")).toContainText("Done: your plan changes to Yearly on");
+      await expect(card).toContainText("Changing to Yearly on");
+
+      // Cancel with a reason.
+      await card.getByRole("button", { name: "Cancel subscription" }).click();
+      const form = card.getByTestId("cancel-form");
+      await form.getByRole("button", { name: "Confirm cancellation" }).click();
+      await expect(form).toContainText("Choose a reason.");
+      await form.getByLabel("It costs too much").check();
+      await form.getByLabel("Anything else you want to tell us?").fill("Too many subscriptions this year.");
+      await expectCleanPage(page, "the cancel form");
+      await form.getByRole("button", { name: "Confirm cancellation" }).click();
+      await expect(card.getByRole("status")).toContainText("Cancelled: you keep access until the end of the period");
+      await expect(card.getByText("Cancelling", { exact: true })).toBeVisible();
+      await expect(card.getByTestId("subscription-summary")).toContainText("Cancelled: you keep access until");
+      await expectCleanPage(page, "cancelled");
+
+      // Undo before the period ends.
+      await card.getByRole("button", { name: "Keep my subscription" }).click();
+      await expect(card.getByRole("status")).toContainText("Your subscription continues");
+      await expect(card.getByText("Active", { exact: true })).toBeVisible();
+      await expect(card.getByRole("button", { name: "Keep my subscription" })).toHaveCount(0);
+      await expectCleanPage(page, "undone");
+
+      // The server API sees the same subscription: active, not cancelled, Yearly scheduled.
+      const list = await request.get(`/api/v1/subscribers/email/${encodeURIComponent(email)}/subscriptions.json`, {
+        headers: { "X-SUBAUTH": SERVER_KEY },
+      });
+      const body = (await list.json()) as {
+        subscriptions: { status: string; cancelled: boolean; plan_name: string }[];
+      };
+      expect(body.subscriptions).toEqual([
+        expect.objectContaining({ status: "active", cancelled: false, plan_name: "Monthly" }),
+      ]);
+    });
+  });
+}
