@@ -12,7 +12,7 @@ import { resolvePublisher } from "@/server/publishing/publisher";
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-export async function publicationName(): Promise<string | null> {
+async function publicationName(): Promise<string | null> {
   try {
     return (await resolvePublisher(await getDb(), { host: (await headers()).get("host") })).name;
   } catch {

@@ -25,6 +25,7 @@ import {
 } from "@/components/ui";
 import { CANCEL_REASONS, type TCancelReason } from "@/server/subscriptions/self-service.schema";
 
+import { framedByAllowedSite } from "./frame-guard";
 import {
   SELF_SERVICE_PATH,
   sendJson,
@@ -34,16 +35,17 @@ import {
   type SubscriptionCard,
 } from "./self-service-api";
 
-export function SelfService() {
+export function SelfService({ frameHosts }: { frameHosts: string[] }) {
   const [data, setData] = useState<Overview | null>(null);
-  const [state, setState] = useState<"loading" | "signed-out" | "error" | "ready">("loading");
+  const [state, setState] = useState<"loading" | "signed-out" | "error" | "ready" | "foreign-frame">("loading");
   const load = useCallback(async () => {
+    if (!framedByAllowedSite(window, frameHosts)) return setState("foreign-frame");
     const res = await sendJson("GET", "/api/member/subscriptions");
     if (res.status === 401) return setState("signed-out");
     if (!res.ok) return setState("error");
     setData(res.body as Overview);
     setState("ready");
-  }, []);
+  }, [frameHosts]);
   useEffect(() => {
     // load() sets state only after its first await (the server's answer): an external system's callback.
     // eslint-disable-next-line react-hooks/set-state-in-effect
@@ -51,6 +53,15 @@ export function SelfService() {
   }, [load]);
 
   if (state === "loading") return <p className="text-sm text-gray-600">Loading your subscriptions…</p>;
+  if (state === "foreign-frame")
+    return (
+      <Alert tone="info">
+        This page works on the publication&apos;s own site.{" "}
+        <a className={textLinkClasses} href={SELF_SERVICE_PATH} target="_blank" rel="noopener">
+          Open your subscriptions
+        </a>
+      </Alert>
+    );
   if (state === "signed-out")
     return (
       <Alert tone="info">
