@@ -11,7 +11,9 @@
  *      reason it is refused;
  *   4. subscribe: getPaymentOptions().demo_test.proceed(paymentObject, with the coupon when it
  *      applies to the plan) = preview, the test gateway's "payment" (this page's dialog; no money
- *      moves), create; then check again.
+ *      moves), create; then check again;
+ *   5. a subscriber whose renewal failed (getSubscriptions: in_grace_period) sees the grace
+ *      banner with the link to update the card (./paywall-grace.tsx).
  * The demo reader "signs in" with an e-mail: /api/demo/reader-jwt mints a JWT for it (demo account
  * only, only with DEMO_TOOLS on).
  */
@@ -27,12 +29,13 @@ import type {
 import { trialAuthorizationInWords } from "@/server/subscriptions/catalogue.schema";
 
 import { couponRefusal, couponSummary, money, PlanPrice, type Coupon, type CouponResult } from "./paywall-coupon";
+import { FailRenewalTool, GraceBanner, graceOf, type Grace } from "./paywall-grace";
 
 type Props = { storyId: string; accountKey: string; demoTools: boolean };
 type Reader = { email: string; jwt: string; expiresAt: string };
 type View =
   | { kind: "loading" }
-  | { kind: "granted"; grant: AccessGrant; paragraphs: string[] }
+  | { kind: "granted"; grant: AccessGrant; paragraphs: string[]; grace: Grace | null }
   | { kind: "denied"; grant: AccessGrant | null }
   | { kind: "error"; message: string };
 type Payment = {
@@ -149,8 +152,10 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
       // A metered read is counted once the story is shown (the AccessType component does the same).
       if (stale()) return;
       if (grant.grantReason === "METERING") await api.pingbackAssetAccess(asset, grant);
+      // A subscriber in a grace period (a renewal charge failed) is told so, with where to update the card.
+      const grace = who && grant.grantReason === "SUBSCRIBER" ? graceOf(await api.getSubscriptions()) : null;
       if (stale()) return;
-      setView({ kind: "granted", grant, paragraphs: storyParagraphs(body.story) });
+      setView({ kind: "granted", grant, paragraphs: storyParagraphs(body.story), grace });
     },
     [accountKey, storyId],
   );
@@ -340,6 +345,7 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
 
       {view.kind === "granted" ? (
         <>
+          {view.grace ? <GraceBanner grace={view.grace} /> : null}
           <p className="rounded-md bg-green-50 p-3 text-sm text-green-900" role="status">
             {view.grant.grantReason === "METERING"
               ? view.grant.data.isLast
@@ -354,6 +360,16 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
               <p key={i}>{p}</p>
             ))}
           </div>
+          {demoTools && reader && sdk && view.grant.grantReason === "SUBSCRIBER" && !view.grace ? (
+            <FailRenewalTool
+              accountKey={accountKey}
+              jwt={reader.jwt}
+              onDone={() => {
+                setView({ kind: "loading" });
+                check(sdk, reader).catch((error: unknown) => setView({ kind: "error", message: message(error) }));
+              }}
+            />
+          ) : null}
         </>
       ) : null}
 

@@ -39,6 +39,9 @@ export async function seedDemoCatalogue(
     priceCurrency: "USD",
     recurring: true,
     supportedPaymentProviders: ["manual"],
+    // Dunning: a failed renewal is retried after 1, 3 and 5 days, within 7 days of grace.
+    chargeRetryDays: [1, 3, 5],
+    gracePeriodDays: 7,
   };
   const monthly = await db.subscriptionPlan.create({
     data: {

@@ -21,6 +21,12 @@ import { getEnv } from "../../../env.js";
 import { PaymentAdapterError, type PaymentAdapter, type PaymentIntent } from "./adapter";
 
 export const DEMO_TEST_PAYMENT_TYPE = "demo_test";
+/**
+ * The payment token of a demo_test card that has stopped working: its renewal charges are declined
+ * (the demo's "failed renewal" test tool sets it, server/demo/failed-renewal.ts), until the reader
+ * gives a new card (updatePaymentMethod).
+ */
+export const DEMO_EXPIRED_CARD_TOKEN = "demo_card_expired";
 const DEMO_ACCOUNT_SLUG = "demo";
 
 export type DemoGatewayGuard = {
@@ -98,10 +104,15 @@ export function demoTestGatewayAdapter(guard: DemoGatewayGuard = defaultGuard): 
         details: { test_gateway: true, amount_cents: intent.amountCents, currency: intent.currency },
       };
     },
-    /** A renewal of the demo publisher's test subscription: "paid" at once, one payment per period. */
+    /**
+     * A renewal of the demo publisher's test subscription: "paid" at once, one payment per period
+     * (per idempotency key); declined while its card is DEMO_EXPIRED_CARD_TOKEN.
+     */
     async chargeRecurring(_creds, charge) {
       if (!guard.enabled() || !(await guard.isDemoAccount(charge.accountId)))
         return { status: "failed", reason: "The demo_test gateway is turned off here." };
+      if (charge.paymentToken === DEMO_EXPIRED_CARD_TOKEN)
+        return { status: "failed", reason: "The test card has expired." };
       return {
         status: "captured",
         externalPaymentId: `demo_renew_${charge.idempotencyKey}`,

@@ -1,0 +1,167 @@
+/**
+ * The demo's failed-renewal test tool (server/demo/failed-renewal.ts) through the routes a
+ * browser calls: a demo reader subscribes through demo_test, the tool makes the renewal fail now,
+ * and the reader is in grace (the paywall's banner reads `in_grace_period` and `grace_ends_at`
+ * from the client API), still reads as a SUBSCRIBER, and has the "update your card" e-mail; a new
+ * card makes the first retry succeed. 404 on another account or with DEMO_TOOLS off, 422 for a
+ * reader with nothing to fail.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+
+import { POST as PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
+import { POST as CREATE, GET as LIST } from "@/app/api/access/v1/members/me/subscriptions/route";
+import { GET as ACCESS } from "@/app/api/access/v1/stories/[storyId]/access/route";
+import { POST as READER_JWT } from "@/app/api/demo/reader-jwt/route";
+import { resetEnvCache } from "@/env.js";
+import { createApiKey } from "@/server/accounts/api-keys";
+import { getDb } from "@/server/db";
+import { withTransaction } from "@/server/db/transaction";
+import { DEMO, seedDemoPublisher } from "@/server/seed/demo";
+import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
+import { seedDemoPaywall } from "@/server/seed/demo-paywall";
+import { advanceSubscription } from "@/server/subscriptions/lifecycle";
+import { call } from "@/server/testing/engagement";
+import { createTestPublisher } from "@/server/testing/publishing-factories";
+
+import { POST as FAIL } from "./route";
+
+function demoTools(on: boolean) {
+  process.env.DEMO_TOOLS = on ? "true" : "false";
+  resetEnvCache();
+}
+
+afterEach(() => {
+  delete process.env.DEMO_TOOLS;
+  resetEnvCache();
+});
+
+type Wire = { id: number; status: string; in_grace_period: boolean; grace_ends_at: string | null; active: boolean };
+
+async function seedDemo() {
+  const db = await getDb();
+  const report = { created: [] as string[] };
+  const accountId = await seedDemoPublisher(db, report);
+  await seedDemoCatalogue(db, { accountId }, report);
+  const { storyIds } = await seedDemoPaywall(db, { accountId }, report);
+  return { db, accountId, storyIds };
+}
+
+async function jwtFor(email: string) {
+  const res = await call(READER_JWT, "POST", `/api/demo/reader-jwt?key=${DEMO.accountKey}`, {}, { email });
+  return ((await res.json()) as { accesstype_jwt: string }).accesstype_jwt;
+}
+
+/** Preview and create a Yearly subscription through demo_test, as the demo page does. */
+async function subscribe(planId: number, jwt: string) {
+  const q = `key=${DEMO.accountKey}&accesstype_jwt=${jwt}`;
+  const subscription = { subscription_plan_id: planId, payment: { payment_type: "demo_test", amount_currency: "USD" } };
+  const preview = await call(
+    PREVIEW,
+    "POST",
+    `/api/access/v1/members/me/subscriptions/preview?${q}`,
+    {},
+    {
+      subscription,
+    },
+  );
+  const previewed = (await preview.json()) as {
+    attempt_token: string;
+    external_reference_id: string;
+    subscription: { payment_amount_cents: number };
+  };
+  const attempt = previewed.external_reference_id.replace(/^demo_order_/, "");
+  const created = await call(
+    CREATE,
+    "POST",
+    `/api/access/v1/members/me/subscriptions?${q}`,
+    {},
+    {
+      subscription: {
+        ...subscription,
+        payment: {
+          ...subscription.payment,
+          amount_cents: previewed.subscription.payment_amount_cents,
+          payment_token: `demo_pay_${attempt}`,
+        },
+      },
+      attempt_token: previewed.attempt_token,
+    },
+  );
+  expect(created.status).toBe(201);
+  return ((await created.json()) as { subscription: Wire }).subscription;
+}
+
+describe("the demo's failed-renewal test tool", () => {
+  it("puts the reader's subscription in grace: still reading, the banner's facts, the e-mail; a new card recovers it", async () => {
+    const { db, accountId, storyIds } = await seedDemo();
+    demoTools(true);
+    const jwt = await jwtFor("grace-reader@example.com");
+    const yearly = await db.subscriptionPlan.findFirstOrThrow({ where: { accountId, title: "Yearly" } });
+    expect(yearly).toMatchObject({ chargeRetryDays: [1, 3, 5], gracePeriodDays: 7 });
+    const bought = await subscribe(yearly.id, jwt);
+
+    const before = Date.now();
+    const res = await call(FAIL, "POST", `/api/demo/failed-renewal?key=${DEMO.accountKey}&accesstype_jwt=${jwt}`, {});
+    expect(res.status).toBe(200);
+    const failed = ((await res.json()) as { subscription: Wire }).subscription;
+    expect(failed).toMatchObject({ id: bought.id, status: "active", active: true, in_grace_period: true });
+    const graceEnds = Date.parse(failed.grace_ends_at!);
+    expect(graceEnds - before).toBeGreaterThanOrEqual(7 * 86_400_000 - 1);
+    expect(graceEnds - before).toBeLessThan(7 * 86_400_000 + 60_000);
+
+    // What the paywall reads: the client API's list says in grace, and the story is still granted.
+    const list = await call(
+      LIST,
+      "GET",
+      `/api/access/v1/members/me/subscriptions?key=${DEMO.accountKey}&accesstype_jwt=${jwt}`,
+      {},
+    );
+    expect(((await list.json()) as Wire[]).find((s) => s.id === bought.id)).toMatchObject({ in_grace_period: true });
+    const access = await call(
+      ACCESS,
+      "GET",
+      `/api/access/v1/stories/${storyIds[2]}/access?key=${DEMO.accountKey}&accesstype_jwt=${jwt}&readerId=browser-0002`,
+      { storyId: storyIds[2]! },
+    );
+    expect(await access.json()).toMatchObject({ granted: true, grantReason: "SUBSCRIBER" });
+    const mails = await db.outgoingEmail.findMany({ where: { accountId, kind: "subscription.payment_failed" } });
+    expect(mails.map((m) => m.to)).toEqual(["grace-reader@example.com"]);
+    expect(mails[0]!.text).toContain(`/member/subscriptions#payment-${bought.id}`);
+    // Not twice: the subscription is in grace, nothing renewing is left to fail.
+    expect(
+      (await call(FAIL, "POST", `/api/demo/failed-renewal?key=${DEMO.accountKey}&accesstype_jwt=${jwt}`, {})).status,
+    ).toBe(422);
+
+    // The reader gives a new card (what the self-service page's payment method does): the first retry succeeds.
+    await db.subscription.update({ where: { id: bought.id }, data: { paymentToken: "demo_method_visa-4242" } });
+    const sub = await db.subscription.findUniqueOrThrow({ where: { id: bought.id } });
+    await withTransaction(db, (tx) => advanceSubscription(tx, { subscriptionId: bought.id, now: sub.chargeRetryAt! }));
+    const recovered = await db.subscription.findUniqueOrThrow({ where: { id: bought.id } });
+    expect(recovered).toMatchObject({ status: "ACTIVE", graceEndsAt: null, chargeRetryAt: null });
+    expect(await db.dunningEpisode.findFirstOrThrow({ where: { subscriptionId: bought.id } })).toMatchObject({
+      outcome: "RECOVERED",
+      retries: 0,
+    });
+  });
+
+  it("is a 404 on another account or with DEMO_TOOLS off, and a 422 for a reader with nothing renewing", async () => {
+    const { db } = await seedDemo();
+    demoTools(true);
+    const jwt = await jwtFor("nobody@example.com");
+    const path = (key: string) => `/api/demo/failed-renewal?key=${key}&accesstype_jwt=${jwt}`;
+    expect((await call(FAIL, "POST", path(DEMO.accountKey), {})).status).toBe(422);
+    const other = await createTestPublisher(db);
+    const { key } = await createApiKey(db, { accountId: other.id, kind: "CLIENT", name: "web" });
+    // Another publisher's key: the demo reader's JWT is not signed with its shared key (401) and,
+    // with a reader of its own, the tool is not there (404).
+    expect((await call(FAIL, "POST", path(key), {})).status).toBe(401);
+    await db.account.update({ where: { id: other.id }, data: { jwtSecret: "another-publisher-shared-secret-000" } });
+    const { readerJwt } = await import("@/server/testing/engagement");
+    const otherJwt = await readerJwt({ id: "r-9", name: "R" }, { secret: "another-publisher-shared-secret-000" });
+    expect(
+      (await call(FAIL, "POST", `/api/demo/failed-renewal?key=${key}&accesstype_jwt=${otherJwt}`, {})).status,
+    ).toBe(404);
+    demoTools(false);
+    expect((await call(FAIL, "POST", path(DEMO.accountKey), {})).status).toBe(404);
+  });
+});

@@ -1,0 +1,90 @@
+"use client";
+
+/**
+ * The paywall's grace-period banner (docs/subscriptions.md "Dunning"): a reader whose renewal
+ * charge failed keeps reading until the grace period ends, and is told so, with the link to the
+ * hosted page where they update their card. The page reads it from the SDK's getSubscriptions()
+ * (`in_grace_period`, `grace_ends_at`). Beside it, the demo's test tool that makes the renewal fail
+ * now (POST /api/demo/failed-renewal; demo account and DEMO_TOOLS only).
+ */
+import { useState } from "react";
+
+import type { Subscription } from "@/sdk/accesstype/types";
+
+/** Where a reader updates the card of a subscription: the hosted self-service page. */
+export const updateCardHref = (subscriptionId: number) => `/member/subscriptions#payment-${subscriptionId}`;
+
+export type Grace = { subscriptionId: number; endsAt: string | null };
+
+/** The reader's subscription in its grace period, if any. */
+export function graceOf(subscriptions: Subscription[]): Grace | null {
+  const sub = subscriptions.find((s) => s.in_grace_period === true && s.active && typeof s.id === "number");
+  if (!sub || typeof sub.id !== "number") return null;
+  return { subscriptionId: sub.id, endsAt: typeof sub.grace_ends_at === "string" ? sub.grace_ends_at : null };
+}
+
+const day = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+export function GraceBanner({ grace }: { grace: Grace }) {
+  return (
+    <div
+      role="status"
+      data-testid="grace-banner"
+      className="mb-4 rounded-md border border-amber-400 bg-amber-50 p-4 text-sm text-amber-950"
+    >
+      <p className="font-semibold">Your last payment did not go through.</p>
+      <p className="mt-1">
+        {grace.endsAt
+          ? `You can keep reading until ${day.format(new Date(grace.endsAt))}. `
+          : "You can keep reading for now. "}
+        Update your card to keep your subscription; we will charge it again.
+      </p>
+      <a
+        href={updateCardHref(grace.subscriptionId)}
+        className="mt-2 inline-block min-h-11 py-2 font-semibold text-amber-950 underline sm:min-h-0 sm:py-0"
+      >
+        Update your card
+      </a>
+    </div>
+  );
+}
+
+/** TEST TOOL: the demo reader's renewal fails now (the subscription enters its grace period). */
+export function FailRenewalTool({ accountKey, jwt, onDone }: { accountKey: string; jwt: string; onDone: () => void }) {
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  async function fail() {
+    setBusy(true);
+    setProblem(null);
+    try {
+      const query = new URLSearchParams({ key: accountKey, accesstype_jwt: jwt });
+      const response = await fetch(`/api/demo/failed-renewal?${query.toString()}`, {
+        method: "POST",
+        headers: { Accept: "application/json" },
+      });
+      if (!response.ok) {
+        const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+        throw new Error(body?.error?.message ?? `HTTP ${response.status}`);
+      }
+      onDone();
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : "The test tool failed.");
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <div className="mt-6 text-sm text-gray-700">
+      <button
+        type="button"
+        disabled={busy}
+        onClick={() => void fail()}
+        className="min-h-11 rounded border border-gray-400 px-3 py-1.5 disabled:opacity-50 sm:min-h-9"
+      >
+        Make my renewal fail now (test)
+      </button>
+      <span className="ml-2">Test tool: the test card expires and the renewal charge is declined.</span>
+      {problem ? <p role="alert">{problem}</p> : null}
+    </div>
+  );
+}

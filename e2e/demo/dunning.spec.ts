@@ -1,0 +1,100 @@
+/**
+ * Dunning on the demo paywalled story (docs/subscriptions.md "Dunning"), at desktop and phone
+ * sizes: a demo reader with a Yearly subscription (bought through the client API's preview and
+ * create with the demo's test gateway) reads a premium story with no banner; the demo's test tool
+ * makes the renewal fail now, and the reader, in the grace period, still reads the whole story and
+ * sees the banner saying until when, with the link to update the card.
+ */
+import type { APIRequestContext } from "@playwright/test";
+
+import { expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
+
+const KEY = "mh_pk_demo_public_client_key_local_only";
+
+const VIEWPORTS = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+/** A demo reader with an active Yearly subscription paid through demo_test; returns its id. */
+async function subscribedReader(request: APIRequestContext, email: string): Promise<number> {
+  const minted = await request.post(`/api/demo/reader-jwt?key=${KEY}`, { data: { email } });
+  expect(minted.status(), await minted.text()).toBe(200);
+  const { accesstype_jwt: jwt } = (await minted.json()) as { accesstype_jwt: string };
+  const groups = (await (await request.get(`/api/v1/subscription_groups.json?key=${KEY}`)).json()) as {
+    subscription_groups: { name: string; subscription_plans: { id: number; title: string }[] }[];
+  };
+  const yearly = groups.subscription_groups
+    .find((g) => g.name === "Digital access")!
+    .subscription_plans.find((p) => p.title === "Yearly")!;
+  const q = `key=${KEY}&accesstype_jwt=${jwt}`;
+  const subscription = {
+    subscription_plan_id: yearly.id,
+    payment: { payment_type: "demo_test", amount_currency: "USD" },
+  };
+  const preview = await request.post(`/api/access/v1/members/me/subscriptions/preview?${q}`, {
+    data: { subscription },
+  });
+  expect(preview.status(), await preview.text()).toBe(200);
+  const previewed = (await preview.json()) as {
+    attempt_token: string;
+    external_reference_id: string;
+    subscription: { payment_amount_cents: number };
+  };
+  const attempt = previewed.external_reference_id.replace(/^demo_order_/, "");
+  const created = await request.post(`/api/access/v1/members/me/subscriptions?${q}`, {
+    data: {
+      subscription: {
+        ...subscription,
+        payment: {
+          ...subscription.payment,
+          amount_cents: previewed.subscription.payment_amount_cents,
+          payment_token: `demo_pay_${attempt}`,
+        },
+      },
+      attempt_token: previewed.attempt_token,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return ((await created.json()) as { subscription: { id: number } }).subscription.id;
+}
+
+for (const viewport of VIEWPORTS) {
+  test(`a reader whose renewal failed keeps reading and sees the grace banner (${viewport.name})`, async ({ page }) => {
+    await page.setViewportSize(viewport);
+    const email = `grace-${viewport.name}-${Date.now()}@example.com`;
+    const subscriptionId = await subscribedReader(page.request, email);
+
+    // A premium story, signed in as that reader: a subscriber, the whole story, no banner.
+    await page.goto("/demo/paywall");
+    await page.getByRole("main").getByRole("listitem").getByRole("link").nth(2).click();
+    await page.getByLabel("Demo reader e-mail").fill(email);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const demo = page.getByTestId("paywall-demo");
+    await expect(demo).toHaveAttribute("data-grant-reason", "SUBSCRIBER");
+    await expect(page.getByTestId("story-rest").getByRole("paragraph")).toHaveCount(3);
+    await expect(page.getByTestId("grace-banner")).toHaveCount(0);
+
+    // The test tool: the test card expires and the renewal charge is declined now.
+    await page.getByRole("button", { name: "Make my renewal fail now (test)" }).click();
+
+    // In grace: still a subscriber with the whole story, and the banner with until when and the link.
+    const banner = page.getByTestId("grace-banner");
+    await expect(banner).toBeVisible();
+    await expect(banner).toContainText("Your last payment did not go through.");
+    await expect(banner).toContainText(/You can keep reading until \d{1,2} \w+ \d{4}\./);
+    await expect(banner.getByRole("link", { name: "Update your card" })).toHaveAttribute(
+      "href",
+      `/member/subscriptions#payment-${subscriptionId}`,
+    );
+    await expect(demo).toHaveAttribute("data-grant-reason", "SUBSCRIBER");
+    await expect(page.getByTestId("story-rest").getByRole("paragraph")).toHaveCount(3);
+    await expect(page.getByRole("button", { name: "Make my renewal fail now (test)" })).toHaveCount(0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoHorizontalPageScroll(page);
+
+    // The same after a reload (the grace period is the subscription's, not the page's).
+    await page.reload();
+    await expect(page.getByTestId("grace-banner")).toBeVisible();
+  });
+}
