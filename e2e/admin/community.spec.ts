@@ -4,7 +4,8 @@
  * one held (a link from a new reader); a moderator finds the reader on the Community page, opens
  * their card, rejects their pending comment, then all their comments, and the reader's comments
  * leave the public list. At desktop (1440 px) and phone (390 px) sizes, with axe-core. Then a
- * moderator's warning reaches the demo article's reader in the comment widget, once.
+ * moderator's warning reaches the demo article's reader in the comment widget, once, and a
+ * suspension says until when in the reader's time zone, once.
  */
 import type { APIRequestContext } from "@playwright/test";
 
@@ -157,4 +158,62 @@ test("a warned reader sees the warning in the comment widget once, and acknowled
   // Once: not shown again.
   await openAsAda();
   await expect(frame.getByRole("region", { name: "A message from the moderators" })).toHaveCount(0);
+});
+
+test.describe("a suspended reader", () => {
+  // The reader's browser is in Mexico City (UTC−6 in winter): the widget says the end in that zone.
+  test.use({ timezoneId: "America/Mexico_City", locale: "en-US" });
+
+  test("is told until when in their own time zone, once", async ({ page, users, signIn }) => {
+    await signIn(users.moderator);
+    const frame = page.frameLocator("#comments iframe");
+    const openAsBen = async () => {
+      await page.goto("/demo/article");
+      await expect(frame.getByRole("heading", { name: /comments?$/ })).toBeVisible();
+      await page.getByRole("button", { name: "Sign in as Ben" }).click();
+      await expect(frame.getByText("Signed in as Ben Reader")).toBeVisible();
+    };
+    await openAsBen();
+    const { items } = await trpcQuery<{ items: { memberId: number }[] }>(page.request, "community.readers", {
+      q: "publisher:demo-reader-ben",
+    });
+    expect(items).toHaveLength(1);
+    const memberId = items[0]!.memberId;
+
+    // Suspended until 15:00 UTC three days from now: 09:00 in Mexico City.
+    const until = new Date(Date.now() + 3 * 86_400_000);
+    until.setUTCHours(15, 0, 0, 0);
+    const message = `Cool off for a few days (${Date.now().toString(36)}).`;
+    // A Date through tRPC's superjson: the value as ISO text, typed by `meta`.
+    const res = await page.request.post("/api/trpc/community.suspend", {
+      data: {
+        json: { memberId, reason: "e2e: a suspension shown to the reader", message, until: until.toISOString() },
+        meta: { values: { until: ["Date"] } },
+      },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+    try {
+      await openAsBen();
+      const notice = frame.getByRole("region", { name: "Your commenting on this site" });
+      await expect(notice).toBeVisible();
+      const day = new Intl.DateTimeFormat("en-US", {
+        timeZone: "America/Mexico_City",
+        month: "long",
+        day: "numeric",
+        year: "numeric",
+      }).format(until);
+      await expect(notice).toContainText(`You cannot comment here until ${day}`);
+      await expect(notice).toContainText(/9:00\s?AM CST/);
+      await expect(notice).toContainText(message);
+      expect(await seriousViolations(page)).toEqual([]);
+      await notice.getByRole("button", { name: "I understand" }).click();
+      await expect(notice).toBeHidden();
+
+      // Once: not shown again after a reload.
+      await openAsBen();
+      await expect(frame.getByRole("region", { name: "Your commenting on this site" })).toHaveCount(0);
+    } finally {
+      await trpcCall(page.request, "community.lift", { memberId });
+    }
+  });
 });
