@@ -34,9 +34,15 @@ export function memberLookupConditions(q: string): Prisma.MemberWhereInput[] {
   if (pair) {
     const provider = pair[1]!.toLowerCase();
     const value = pair[2]!.trim();
+    // An e-mail is the sign-in e-mail, or a further one the subscriber holds (an identity row).
     or.push(
       provider === EMAIL_PROVIDER
-        ? { email: value.toLowerCase() }
+        ? {
+            OR: [
+              { email: value.toLowerCase() },
+              { identities: { some: { provider, externalId: value.toLowerCase() } } },
+            ],
+          }
         : { identities: { some: { provider, externalId: value } } },
     );
   }

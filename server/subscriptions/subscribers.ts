@@ -3,11 +3,15 @@
  * the account's member, one person one record (docs/subscriptions.md, "Subscribers and
  * identities"). No person table of its own:
  *
- * - the `email` identity of a subscriber is its member's sign-in e-mail (members.email, lower-
- *   cased, unique per account). So an e-mail the server API names and a password member with that
- *   e-mail are the same record, and the unique index makes "one e-mail, one subscriber" hold under
- *   concurrency. A member known only by outside identities has a placeholder sign-in e-mail
- *   (server/members/identities.ts) and so no e-mail identity until one is added;
+ * - the first `email` identity of a subscriber is its member's sign-in e-mail (members.email,
+ *   lower-cased, unique per account). So an e-mail the server API names and a password member with
+ *   that e-mail are the same record. A member known only by outside identities has a placeholder
+ *   sign-in e-mail (server/members/identities.ts) and so no e-mail identity until one is added;
+ * - a subscriber may hold more e-mails (spec: several identities): each further one is a
+ *   member_identities row of provider "email", found by the server API's lookups as the sign-in
+ *   e-mail is (memberAt), but not a way to sign in. One e-mail is one subscriber's, whichever way
+ *   it is held: adding one takes a lock on the address (EMAIL_LOCK), so two adds of one address
+ *   to two subscribers, one as a sign-in e-mail and one as a row, cannot both pass the check;
  * - every other identity (phone, platform, social, blog_cms, auth_provider, "publisher" for the
  *   publisher-JWT id, "wordpress"…) is a member_identities row (account, provider, value);
  * - what only a subscriber has (metadata) is in subscriber_profiles, keyed by the member.
@@ -48,11 +52,23 @@ export const TAKEN_IDENTITY_MESSAGE = "This identity belongs to another subscrib
 
 export type IdentityRef = { provider: string; identity: string };
 
-/** The member at one identity of the account, or null. */
+/** The member holding `email` as a further e-mail identity (a member_identities row), or null. */
+async function memberWithSecondEmail(db: Db, accountId: number, email: string): Promise<MemberRecord | null> {
+  const row = await db.memberIdentity.findUnique({
+    where: { accountId_provider_externalId: { accountId, provider: EMAIL_PROVIDER, externalId: email } },
+    include: { member: true },
+  });
+  return row?.member ?? null;
+}
+
+/** The member at one identity of the account, or null: an e-mail is a sign-in e-mail, or a further one. */
 async function memberAt(db: Db, accountId: number, ref: IdentityRef): Promise<MemberRecord | null> {
   const value = normaliseIdentityValue(ref.provider, ref.identity);
   if (ref.provider === EMAIL_PROVIDER) {
-    return db.member.findUnique({ where: { accountId_email: { accountId, email: value } } });
+    return (
+      (await db.member.findUnique({ where: { accountId_email: { accountId, email: value } } })) ??
+      (await memberWithSecondEmail(db, accountId, value))
+    );
   }
   const row = await db.memberIdentity.findUnique({
     where: { accountId_provider_externalId: { accountId, provider: ref.provider, externalId: value } },
@@ -123,7 +139,12 @@ export async function resolveSubscriberCreated(
     ...subscriberAt(args.accountId, primary),
     now: args.now ?? new Date(),
     otherwise: async (tx) => {
-      const member = alternate ? await memberAt(tx, args.accountId, alternate) : null;
+      // An e-mail a subscriber holds as a further identity is that subscriber's (not a new one's).
+      const second =
+        primary.provider === EMAIL_PROVIDER
+          ? await memberWithSecondEmail(tx, args.accountId, normaliseIdentityValue(EMAIL_PROVIDER, primary.identity))
+          : null;
+      const member = second ?? (alternate ? await memberAt(tx, args.accountId, alternate) : null);
       return member && { member, link: false };
     },
   });
@@ -183,9 +204,17 @@ export async function listSubscriberIdentities(
   ];
 }
 
+/** Namespace of the per-address e-mail identity lock (first key of pg_advisory_xact_lock(int, int)). */
+const EMAIL_LOCK = 0x6d61696c; // "mail"
+
 /** Add one identity to a subscriber, in the caller's transaction (see addSubscriberIdentity). */
 async function addIdentityIn(tx: TransactionClient, member: MemberRecord, ref: IdentityRef, now: Date) {
   const value = normaliseIdentityValue(ref.provider, ref.identity);
+  if (ref.provider === EMAIL_PROVIDER) {
+    // Held until the transaction ends: a concurrent add of this address waits, then sees it held.
+    const lockKey = `${member.accountId}:${value}`;
+    await tx.$executeRaw`SELECT 1 FROM (SELECT pg_advisory_xact_lock(${EMAIL_LOCK}::int, hashtext(${lockKey}))) AS locked`;
+  }
   const holder = await memberAt(tx, member.accountId, ref);
   if (holder) {
     if (holder.id === member.id) return;
@@ -193,13 +222,8 @@ async function addIdentityIn(tx: TransactionClient, member: MemberRecord, ref: I
       details: [{ field: "body.subscriber_identity", issue: "is held by another subscriber" }],
     });
   }
-  if (ref.provider === EMAIL_PROVIDER) {
-    // The e-mail identity is the sign-in e-mail: one per subscriber, never replaced here.
-    if (!isPlaceholderEmail(member.email)) {
-      throw new AppError("CONFLICT", "This subscriber already has an e-mail identity; a subscriber has one.", {
-        details: [{ field: "body.subscriber_identity.value", issue: "the subscriber's e-mail is another one" }],
-      });
-    }
+  if (ref.provider === EMAIL_PROVIDER && isPlaceholderEmail(member.email)) {
+    // A subscriber's first e-mail becomes its sign-in e-mail; a further one is an identity row (below).
     await tx.member.update({
       where: { id: member.id },
       data: { email: value, communicationEmail: member.communicationEmail ?? value },
@@ -219,9 +243,10 @@ async function addIdentityIn(tx: TransactionClient, member: MemberRecord, ref: I
 
 /**
  * POST subscriber_identities: the subscriber at the path's identity (or the alternate one),
- * created there when there is none, gets the identity `add`. Idempotent (adding one it has changes
- * nothing); CONFLICT when another subscriber of the account holds it, also when two requests
- * race for it (the unique index decides; the loser's transaction reruns and sees the holder).
+ * created there when there is none, gets the identity `add` (a further e-mail too). Idempotent
+ * (adding one it has changes nothing); CONFLICT when another subscriber of the account holds it,
+ * also when two requests race for it (an e-mail's lock, else the unique index decides; the
+ * loser's transaction reruns and sees the holder).
  * Answers the subscriber's identities.
  */
 export async function addSubscriberIdentity(

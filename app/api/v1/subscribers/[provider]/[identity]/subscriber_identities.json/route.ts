@@ -17,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       query: ZAlternateIdentity,
       rateLimit: { name: "subscribers.identities.list", ...RATE_LIMIT },
       summary:
-        "The identities of the subscriber at <provider>/<identity> (or, when none is there, at alternate_provider/alternate_identity) → {subscriber_identities: [{provider, value}]}. 404 when neither names a subscriber of the account. The e-mail identity is the member's sign-in e-mail.",
+        "The identities of the subscriber at <provider>/<identity> (or, when none is there, at alternate_provider/alternate_identity) → {subscriber_identities: [{provider, value}]}. 404 when neither names a subscriber of the account. The first e-mail identity is the member's sign-in e-mail; further ones follow it.",
     },
     async ({ db, account, params, query }) => {
       const member = await resolveSubscriber(db, { accountId: account.id, ...params, ...query });
@@ -32,7 +32,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       body: ZAddIdentityBody,
       rateLimit: { name: "subscribers.identities.add", ...RATE_LIMIT },
       summary:
-        "Add {subscriber_identity: {provider, value}} to the subscriber at <provider>/<identity> (or at alternate_provider/alternate_identity, in the body), creating the subscriber at <provider>/<identity> when neither names one → {subscriber_identities} (the full list). Idempotent; 409 when another subscriber holds the identity, or when adding a second e-mail. E-mails are lower-cased; phone identities are E.164.",
+        "Add {subscriber_identity: {provider, value}} to the subscriber at <provider>/<identity> (or at alternate_provider/alternate_identity, in the body), creating the subscriber at <provider>/<identity> when neither names one → {subscriber_identities} (the full list). A subscriber may hold several e-mails (the first is its sign-in e-mail) and any other identities; every one finds it. Idempotent; 409 when another subscriber holds the identity (two adds of one identity at once: one wins). E-mails are lower-cased; phone identities are E.164.",
     },
     async ({ db, account, params, body }) =>
       json({

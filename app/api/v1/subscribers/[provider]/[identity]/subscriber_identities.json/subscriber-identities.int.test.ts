@@ -95,7 +95,7 @@ describe("subscriber_identities.json", () => {
     ]);
   });
 
-  it("refuses an identity held by another subscriber (409), and a second e-mail", async () => {
+  it("refuses an identity held by another subscriber (409), whichever e-mail of theirs it is", async () => {
     const { key } = await setup();
     await add(key, "email", "a@example.com", { subscriber_identity: { provider: "platform", value: "shared" } });
     let res = await add(key, "email", "b@example.com", {
@@ -107,11 +107,95 @@ describe("subscriber_identities.json", () => {
       subscriber_identity: { provider: "email", value: "a@example.com" },
     });
     expect(res.status).toBe(409);
+    // a@example.com's second e-mail is theirs too.
+    res = await add(key, "email", "a@example.com", {
+      subscriber_identity: { provider: "email", value: "a.second@example.com" },
+    });
+    expect(res.status).toBe(200);
     res = await add(key, "email", "b@example.com", {
-      subscriber_identity: { provider: "email", value: "c@example.com" },
+      subscriber_identity: { provider: "email", value: "A.Second@example.com" },
     });
     expect(res.status).toBe(409);
-    expect(((await res.json()) as Err).error.message).toMatch(/already has an e-mail/);
+    expect(((await res.json()) as Err).error.message).toMatch(/another subscriber/);
+    // Nor can a new subscriber be made at it: the path finds its holder.
+    res = await add(key, "email", "a.second@example.com", {
+      subscriber_identity: { provider: "platform", value: "shared" },
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as List).subscriber_identities[0]).toEqual({
+      provider: "email",
+      value: "a@example.com",
+    });
+  });
+
+  it("adds a second e-mail and a social identity, and finds the one subscriber by any of them", async () => {
+    const { db, account, key } = await setup();
+    let res = await add(key, "email", "ada@example.com", {
+      subscriber_identity: { provider: "email", value: "Ada.Work@Example.org" },
+    });
+    expect(res.status).toBe(200);
+    res = await add(key, "email", "ada.work@example.org", {
+      subscriber_identity: { provider: "social_a", value: "fb-ada" },
+    });
+    expect(res.status).toBe(200);
+    const all = [
+      { provider: "email", value: "ada@example.com" },
+      { provider: "email", value: "ada.work@example.org" },
+      { provider: "social_a", value: "fb-ada" },
+    ];
+    expect(await res.json()).toEqual({ subscriber_identities: all });
+    // Adding one it holds again changes nothing.
+    res = await add(key, "social_a", "fb-ada", {
+      subscriber_identity: { provider: "email", value: "ADA.work@example.org" },
+    });
+    expect(await res.json()).toEqual({ subscriber_identities: all });
+    for (const [p, v] of [
+      ["email", "ada@example.com"],
+      ["email", "ADA.WORK@example.org"],
+      ["social_a", "fb-ada"],
+    ] as const) {
+      const got = await list(key, p, v);
+      expect(got.status, `${p}/${v}`).toBe(200);
+      expect(await got.json()).toEqual({ subscriber_identities: all });
+    }
+    expect(await db.member.count({ where: { accountId: account.id } })).toBe(1);
+    // The sign-in e-mail stays the first.
+    expect((await db.member.findFirstOrThrow({ where: { accountId: account.id } })).email).toBe("ada@example.com");
+  });
+
+  it("gives one of two parallel adds of one identity to two subscribers, the other 409", async () => {
+    const { db, account, key } = await setup();
+    for (const who of ["one@example.com", "two@example.com"]) {
+      await add(key, "email", who, { subscriber_identity: { provider: "platform", value: who } });
+    }
+    for (const identity of [
+      { provider: "email", value: "contested@example.com" },
+      { provider: "social_b", value: "tw-contested" },
+    ]) {
+      const results = await Promise.all(
+        ["one@example.com", "two@example.com"].map((who) => add(key, "email", who, { subscriber_identity: identity })),
+      );
+      expect(results.map((r) => r.status).sort(), identity.provider).toEqual([200, 409]);
+      const holders = await db.memberIdentity.findMany({
+        where: { accountId: account.id, provider: identity.provider, externalId: identity.value },
+      });
+      expect(holders).toHaveLength(1);
+      const loser = results.find((r) => r.status === 409)!;
+      expect(((await loser.json()) as Err).error.message).toMatch(/another subscriber/);
+    }
+    // A subscriber without an e-mail (its first becomes its sign-in e-mail) against one adding a
+    // second e-mail: still one holder.
+    await add(key, "platform", "no-mail", { subscriber_identity: { provider: "social_a", value: "no-mail" } });
+    const results = await Promise.all([
+      add(key, "platform", "no-mail", { subscriber_identity: { provider: "email", value: "both@example.com" } }),
+      add(key, "email", "one@example.com", { subscriber_identity: { provider: "email", value: "both@example.com" } }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const asSignIn = await db.member.count({ where: { accountId: account.id, email: "both@example.com" } });
+    const asRow = await db.memberIdentity.count({
+      where: { accountId: account.id, provider: "email", externalId: "both@example.com" },
+    });
+    expect(asSignIn + asRow).toBe(1);
   });
 
   it("makes one row of two parallel adds, and one subscriber of two parallel first adds", async () => {
