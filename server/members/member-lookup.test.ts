@@ -23,6 +23,12 @@ describe("the members' lookup", () => {
     expect(memberLookupConditions("publisher:abc")).toContainEqual({
       identities: { some: { provider: "publisher", externalId: "abc" } },
     });
-    expect(memberLookupConditions("Email:Ada@Example.com")).toContainEqual({ email: "ada@example.com" });
+    // The sign-in e-mail, or a further e-mail the subscriber holds.
+    expect(memberLookupConditions("Email:Ada@Example.com")).toContainEqual({
+      OR: [
+        { email: "ada@example.com" },
+        { identities: { some: { provider: "email", externalId: "ada@example.com" } } },
+      ],
+    });
   });
 });
