@@ -113,10 +113,12 @@ const snapshot = () => pids.map((pid) => ({ pid, ...usage(pid) }));
 type Stream = { heard: Map<number, number>; request: http.ClientRequest };
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 
-function openStream(base: string, path: string): Promise<Stream | "refused"> {
+/** Stream `n`, from an address of its own (the server bounds the streams of one address). */
+function openStream(base: string, path: string, n: number): Promise<Stream | "refused"> {
   return new Promise((resolve, reject) => {
     const heard = new Map<number, number>();
-    const request = http.get(`${base}${path}`, { agent, headers: { accept: "text/event-stream" } }, (res) => {
+    const headers = { accept: "text/event-stream", "x-forwarded-for": `10.78.${(n >> 8) & 255}.${n & 255}` };
+    const request = http.get(`${base}${path}`, { agent, headers }, (res) => {
       if (res.statusCode !== 200) {
         res.resume();
         return resolve("refused");
@@ -177,7 +179,7 @@ async function main() {
 
   const opening = performance.now();
   const opened = await Promise.all(
-    Array.from({ length: STREAMS }, (_, i) => openStream(urls[i % urls.length]!, `${path}/comments.events`)),
+    Array.from({ length: STREAMS }, (_, i) => openStream(urls[i % urls.length]!, `${path}/comments.events`, i)),
   );
   const streams = opened.filter((s): s is Stream => s !== "refused");
   console.log(

@@ -61,9 +61,10 @@ export async function pollPageEvents(
 export async function openPageStream(
   db: Db,
   hub: LiveHub,
-  args: { accountId: number; encodedUrl: string; since: bigint | null; signal?: AbortSignal },
+  args: { accountId: number; encodedUrl: string; since: bigint | null; signal?: AbortSignal; client?: string },
 ): Promise<ReadableStream<Uint8Array> | null> {
   const page = await findPage(db, args.accountId, decodePageId(args.encodedUrl, "params.encoded_url"));
   if (!page) return null;
-  return hub.open({ accountId: args.accountId, pageId: page.id, since: args.since, signal: args.signal });
+  const { encodedUrl: _url, ...rest } = args;
+  return hub.open({ ...rest, pageId: page.id });
 }

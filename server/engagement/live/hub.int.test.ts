@@ -221,6 +221,21 @@ describe("live threads", () => {
     expect(hub.stats()).toMatchObject({ streams: 3, pages: 3 });
   });
 
+  it("bound the streams of one client address", async () => {
+    const { account, page } = await setup();
+    const hub = await newHub({ perClient: 2 });
+    const open = (client: string) =>
+      new SseReader(hub.open({ accountId: account.id, pageId: page.id, since: null, client }));
+    const first = open("203.0.113.7");
+    readers.push(first, open("203.0.113.7"));
+    expect(() => open("203.0.113.7")).toThrow(/This address has as many live streams/);
+    readers.push(open("198.51.100.1"));
+    await first.cancel();
+    await until(() => hub.stats().streams === 2, "the first stream's end");
+    readers.push(open("203.0.113.7"));
+    expect(hub.stats().streams).toBe(3);
+  });
+
   it("send heartbeats, and end a stream whose reader does not read", async () => {
     const { account, id, page } = await setup();
     const hub = await newHub({ heartbeatMs: 50, deafPollMs: 50, maxQueued: 3 });

@@ -26,6 +26,8 @@ export type LiveLimits = {
   perPage: number;
   /** Open streams on this instance. */
   perInstance: number;
+  /** Open streams of one client address on this instance (a NAT of many readers: the rest poll). */
+  perClient: number;
   heartbeatMs: number;
   /** A stream ends after this long; the browser reconnects (and may land on another instance). */
   maxAgeMs: number;
@@ -42,6 +44,7 @@ export type LiveLimits = {
 export const LIVE_LIMITS: LiveLimits = {
   perPage: 2_500,
   perInstance: 10_000,
+  perClient: 50,
   heartbeatMs: 20_000,
   maxAgeMs: 15 * 60_000,
   maxQueued: 64,
@@ -55,6 +58,7 @@ export const LIVE_RETRY_AFTER_SECONDS = 30;
 
 type Stream = {
   page: PageStreams;
+  client: string | undefined;
   controller: ReadableStreamDefaultController<Uint8Array>;
   /** Live chunks held while the stream's opening (state, catch-up) is written. */
   held: Uint8Array[] | null;
@@ -82,6 +86,7 @@ const globalForStopping = globalThis as unknown as { mastheadStopping?: boolean 
 export class LiveHub {
   private readonly pages = new Map<number, PageStreams>();
   private streams = 0;
+  private readonly byClient = new Map<string, number>();
   private tick: NodeJS.Timeout | undefined;
   private lastDeafPoll = 0;
   private hearing = false;
@@ -112,16 +117,27 @@ export class LiveHub {
     pageId: number;
     since: bigint | null;
     signal?: AbortSignal;
+    /** The client's address, for the per-client bound. */
+    client?: string;
   }): ReadableStream<Uint8Array> {
-    this.assertRoom(args.pageId);
+    this.assertRoom(args.pageId, args.client);
     this.ensureStarted();
     const page = this.pageOf(args.accountId, args.pageId);
     let stream: Stream | undefined;
     const body = new ReadableStream<Uint8Array>({
       start: (controller) => {
-        stream = { page, controller, held: [], openedAt: Date.now(), closed: false, detach: () => undefined };
+        stream = {
+          page,
+          client: args.client,
+          controller,
+          held: [],
+          openedAt: Date.now(),
+          closed: false,
+          detach: () => undefined,
+        };
         page.streams.add(stream);
         this.streams++;
+        if (args.client) this.byClient.set(args.client, (this.byClient.get(args.client) ?? 0) + 1);
       },
       cancel: () => {
         if (stream) this.close(stream);
@@ -171,7 +187,7 @@ export class LiveHub {
 
   // ─── opening ───────────────────────────────────────────────────────────────────────────────
 
-  private assertRoom(pageId: number): void {
+  private assertRoom(pageId: number, client: string | undefined): void {
     const refuse = (why: string) =>
       new AppError("SERVICE_UNAVAILABLE", `${why}: poll the page's events instead, or try the stream again later.`, {
         headers: { "Retry-After": String(LIVE_RETRY_AFTER_SECONDS) },
@@ -180,6 +196,8 @@ export class LiveHub {
     if (this.streams >= this.limits.perInstance) throw refuse("This instance holds as many live streams as it may");
     if ((this.pages.get(pageId)?.streams.size ?? 0) >= this.limits.perPage)
       throw refuse("This page has as many live streams on this instance as it may");
+    if (client && (this.byClient.get(client) ?? 0) >= this.limits.perClient)
+      throw refuse("This address has as many live streams on this instance as it may");
   }
 
   private ensureStarted(): void {
@@ -320,7 +338,14 @@ export class LiveHub {
       // Already closed or errored by the reader.
     }
     const page = stream.page;
-    if (page.streams.delete(stream)) this.streams--;
+    if (page.streams.delete(stream)) {
+      this.streams--;
+      if (stream.client) {
+        const left = (this.byClient.get(stream.client) ?? 1) - 1;
+        if (left > 0) this.byClient.set(stream.client, left);
+        else this.byClient.delete(stream.client);
+      }
+    }
     if (page.streams.size === 0 && this.pages.get(page.pageId) === page) {
       this.pages.delete(page.pageId);
       if (page.timer) clearTimeout(page.timer);

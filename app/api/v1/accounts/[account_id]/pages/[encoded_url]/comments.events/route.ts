@@ -19,16 +19,16 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       cors: true,
       produces: "any",
       summary:
-        "What changes in the page's visible thread, by comment id: with Accept: text/event-stream a server-sent events stream (`ready` {cursor, total_count, latest_comment_at}, then `change` {cursor, created, edited, removed, total_count} as comments are written, edited, hidden or deleted, `resync` when the list must be read again; each event's id a cursor; Last-Event-ID or since catches up; a comment line every 20 s; 404 for a page nobody has commented on, 503 with Retry-After past this instance's stream bounds); otherwise JSON {cursor, total_count, latest_comment_at, created, edited, removed, resync} since `since`. A held or hidden comment is only ever named in removed.",
+        "What changes in the page's visible thread, by comment id: with Accept: text/event-stream a server-sent events stream (`ready` {cursor, total_count, latest_comment_at}, then `change` {cursor, created, edited, removed, total_count} as comments are written, edited, hidden or deleted, `resync` when the list must be read again; each event's id a cursor; Last-Event-ID or since catches up; a comment line every 20 s; 404 for a page nobody has commented on, 503 with Retry-After past this instance's stream bounds (per page, per client address, in all)); otherwise JSON {cursor, total_count, latest_comment_at, created, edited, removed, resync} since `since`. A held or hidden comment is only ever named in removed.",
     },
-    async ({ db, req, account, params, query }) => {
+    async ({ db, req, ip, account, params, query }) => {
       const since = sinceOf(req.headers.get("last-event-id"), query.since);
       const args = { accountId: account.id, encodedUrl: params.encoded_url, since };
       const type = preferredMediaType(req.headers.get("accept"), ["application/json", "text/event-stream"]);
       if (!type) throw new AppError("NOT_ACCEPTABLE", "This endpoint answers application/json or text/event-stream.");
       if (type === "application/json")
         return json(await pollPageEvents(db, args), { headers: { "Cache-Control": "no-store" } });
-      const body = await openPageStream(db, await liveHub(), { ...args, signal: req.signal });
+      const body = await openPageStream(db, await liveHub(), { ...args, signal: req.signal, client: ip });
       if (!body)
         throw new AppError(
           "NOT_FOUND",
