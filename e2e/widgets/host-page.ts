@@ -34,21 +34,22 @@ talktype(function () { talktype.commentWidgetIframe(document.getElementById("com
 }
 
 /**
- * A publisher's site on `localhost:<MASTHEAD's port + offset>` serving `pages` (path → HTML, or a
+ * A publisher's site on `<hostname>:<MASTHEAD's port + offset>` serving `pages` (path → HTML, or a
  * function of the request's URL). Each spec takes an offset of its own so specs can run at once.
  */
 export async function publisherSite(
   offset: number,
   pages: Record<string, string | ((url: URL) => string)>,
+  hostname = "localhost",
 ): Promise<{ origin: string; close: () => Promise<void> }> {
-  const origin = `http://localhost:${PORT + offset}`;
+  const origin = `http://${hostname}:${PORT + offset}`;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? "/", origin);
     const page = pages[url.pathname];
     if (page === undefined) return void res.writeHead(404).end();
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(typeof page === "string" ? page : page(url));
   });
-  await new Promise<void>((resolve) => server.listen(PORT + offset, "localhost", resolve));
+  await new Promise<void>((resolve) => server.listen(PORT + offset, hostname, resolve));
   expect((server.address() as AddressInfo).port).toBe(PORT + offset);
   return { origin, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }

@@ -40,7 +40,10 @@ export async function renderDemoArticle(db: Db, args: { appUrl: string; now: Dat
         .sign(key),
     })),
   );
-  const host = args.appUrl.replace(/\/+$/, "");
+  // The widgets come from the address the page was opened at (the loader's own origin: no host
+  // attribute), so the demo works by IP, by another name or behind a proxy; the thread is the
+  // article's canonical URL wherever it is read.
+  const pageUrl = escapeHtml(`${args.appUrl.replace(/\/+$/, "")}/demo/article`);
   const json = JSON.stringify(readers).replace(/</g, "\\u003c");
   const html = `<!doctype html>
 <html lang="en">
@@ -64,7 +67,7 @@ header { border-bottom: 3px solid #222; font: 700 22px/1.2 system-ui, sans-serif
   <h1>A city votes on its night buses</h1>
   <p>The council meets tonight to decide whether the night bus network keeps running after midnight.
   Readers have written in by the hundred; here is what the plan says, and what it costs.</p>
-  <div id="metype-page-reactions-container-1" data-metype-account-id="${account.id}" data-metype-host="${host}"></div>
+  <div id="metype-page-reactions-container-1" data-metype-account-id="${account.id}" data-metype-page-url="${pageUrl}"></div>
   <p>This page is Masthead's demo of its widgets: the comments below, the reactions above, the activity
   feed (bottom right) and the contribution form are loaded by one script, exactly as a publisher's page
   would load them (docs/widgets.md).</p>
@@ -75,10 +78,10 @@ header { border-bottom: 3px solid #222; font: 700 22px/1.2 system-ui, sans-serif
     <button type="button" id="demo-logout">Sign out</button>
   </div>
   <h2>Comments</h2>
-  <div id="comments" class="iframe-container" data-masthead-account-id="${account.id}" data-masthead-host="${host}" data-masthead-primary-color="#3a9fdd"></div>
+  <div id="comments" class="iframe-container" data-masthead-account-id="${account.id}" data-masthead-page-url="${pageUrl}" data-masthead-primary-color="#3a9fdd"></div>
   <h2>Send us your story</h2>
-  <div id="metype-contribution-1" data-masthead-account-id="${account.id}" data-masthead-host="${host}" data-masthead-topic-type="tag" data-masthead-topic-value="night-buses"></div>
-  <div id="feed-metype-container" class="feed-iframe-container" data-metype-account-id="${account.id}" data-metype-host="${host}" data-metype-publisher="${escapeHtml(account.name)}">
+  <div id="metype-contribution-1" data-masthead-account-id="${account.id}" data-masthead-page-url="${pageUrl}" data-masthead-topic-type="tag" data-masthead-topic-value="night-buses"></div>
+  <div id="feed-metype-container" class="feed-iframe-container" data-metype-account-id="${account.id}" data-metype-page-url="${pageUrl}" data-metype-publisher="${escapeHtml(account.name)}">
     <button type="button" id="metype-clickthru" aria-expanded="false">Activity</button>
   </div>
 </main>
@@ -86,7 +89,7 @@ header { border-bottom: 3px solid #222; font: 700 22px/1.2 system-ui, sans-serif
 <script>
 window.talktype = window.talktype || function (f) { if (talktype.loaded) f(); else (talktype.q = talktype.q || []).push(arguments); };
 </script>
-<script src="${host}/widgets/v1/loader.js" async></script>
+<script src="/widgets/v1/loader.js" async></script>
 <script>
 (function () {
   var readers = ${json};

@@ -10,6 +10,9 @@
  * - Widgets are iframes of Masthead's frame pages (/embed/<account>/<widget>); their settings come
  *   from the container's `data-masthead-*` attributes, with `data-metype-*` and the spec's
  *   `data-svc-*` as aliases.
+ * - A frame that loaded but never said it was ready (the browser refused it: this page's origin is
+ *   not one of the publication's hosts, so the frame's `frame-ancestors` leaves it out; or
+ *   Masthead could not be reached) gets a notice above it saying so, gone if the frame answers.
  * - The reader's JWT (`accountUserLogin`) reaches frames only by postMessage, addressed to the
  *   frame's origin, never in a URL. Messages from frames are taken only from a frame this loader
  *   made, and only from its origin.
@@ -18,7 +21,15 @@
 type Obj = Record<string, unknown>;
 type User = { jwt: string; name?: string; avatar?: string } | null;
 type Kind = "comments" | "feed" | "ugc" | "reactions";
-type Widget = { kind: Kind; frame: HTMLIFrameElement; origin: string; el: HTMLElement; ready: boolean };
+type Widget = {
+  kind: Kind;
+  frame: HTMLIFrameElement;
+  origin: string;
+  el: HTMLElement;
+  ready: boolean;
+  /** What the page shows while the frame was refused or never answered. */
+  notice?: HTMLElement;
+};
 type Queued = ArrayLike<unknown>;
 type Talktype = ((callback?: unknown) => void) & {
   q?: Queued[];
@@ -28,6 +39,8 @@ type Talktype = ((callback?: unknown) => void) & {
 };
 
 const VERSION = "1";
+/** How long after its load a frame may take to say it is ready before the page says it was refused. */
+const REFUSED_AFTER_MS = 4000;
 const PREFIXES = ["data-masthead-", "data-metype-", "data-svc-"];
 /** The defaults real pages rely on (docs/widgets.md, "Attributes"). */
 const DEFAULTS: Record<string, Record<string, string>> = {
@@ -149,9 +162,30 @@ const TITLES: Record<Kind, string> = {
       old.remove();
     }
     frame.setAttribute("data-masthead-frame", kind);
-    widgets.push({ kind, frame, origin: host, el, ready: false });
+    const widget: Widget = { kind, frame, origin: host, el, ready: false };
+    widgets.push(widget);
+    frame.addEventListener("load", () => setTimeout(() => refused(widget), REFUSED_AFTER_MS));
     el.appendChild(frame);
     return frame;
+  }
+
+  function refused(widget: Widget): void {
+    if (widget.ready || widget.notice || !widget.frame.isConnected) return;
+    const notice = document.createElement("p");
+    notice.setAttribute("role", "status");
+    notice.setAttribute("data-masthead-refused", widget.kind);
+    notice.style.cssText =
+      "margin:8px 0;padding:8px 12px;border:1px solid #b45309;border-radius:6px;background:#fffbeb;color:#78350f;font:14px/1.4 system-ui,sans-serif";
+    notice.textContent =
+      TITLES[widget.kind] +
+      " could not be shown here. This page's address (" +
+      location.origin +
+      ") must be one of the publication's sites in Masthead's settings, or Masthead (" +
+      widget.origin +
+      ") could not be reached.";
+    widget.notice = notice;
+    widget.el.insertBefore(notice, widget.frame);
+    warn(widget.kind + ": the frame from " + widget.origin + " did not answer on " + location.origin);
   }
 
   function openFeed(open: boolean): void {
@@ -178,6 +212,8 @@ const TITLES: Record<Kind, string> = {
     switch (data.type) {
       case "ready":
         widget.ready = true;
+        if (widget.notice) widget.notice.remove();
+        widget.notice = undefined;
         sendUser(widget);
         if (widget.kind === "ugc" && topic) post(widget, { type: "ugc_topic", ...topic });
         break;
