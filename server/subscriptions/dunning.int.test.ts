@@ -23,7 +23,7 @@ import { startSmtpServer, type TestSmtpServer } from "../testing/smtp-server";
 import { createTestStaff } from "../testing/staff";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../testing/subscription-fixtures";
 import { dunningReport } from "./dunning-report";
-import { advanceSubscription, scheduleSubscriptionLifecycle } from "./lifecycle";
+import { advanceSubscription, retryChargeSoon, scheduleSubscriptionLifecycle } from "./lifecycle";
 import type { PaymentAdapter, RecurringCharge, RecurringChargeResult } from "./payments/adapter";
 import { paymentAdapterFor, registerPaymentAdapter } from "./payments/registry";
 import { createPlan, updatePlan } from "./plans";
@@ -337,6 +337,25 @@ describe("dunning on the test clock", () => {
       "2026-02-02 subscription.renewed",
       "2026-02-02 subscription.recovered",
     ]);
+  });
+});
+
+describe("a new payment method in grace", () => {
+  it("retries at once (a retry the schedule counts), and does nothing outside grace", async () => {
+    const { db, accountId, subscriptionId } = await setup();
+    expect(await withTransaction(db, (tx) => retryChargeSoon(tx, { subscriptionId, now: now() }))).toBe(false);
+    gateway.declining = true;
+    await runUntil(db, accountId, at(DUE));
+    // Half a day later the reader gives a card that works: the retry runs now, not on the 2nd.
+    gateway.declining = false;
+    setClock(at("2026-02-01T12:00:00.000Z"));
+    expect(await withTransaction(db, (tx) => retryChargeSoon(tx, { subscriptionId, now: now() }))).toBe(true);
+    await runUntil(db, accountId, at("2026-02-01T12:00:00.000Z"));
+    expect(keys()).toEqual([DUE, `${DUE}:retry:1`]);
+    const sub = await load(db, subscriptionId);
+    expect(sub).toMatchObject({ graceEndsAt: null, chargeRetryAt: null });
+    expect(sub.endTimestamp?.toISOString()).toBe("2026-03-01T00:00:00.000Z");
+    expect(await withTransaction(db, (tx) => retryChargeSoon(tx, { subscriptionId, now: now() }))).toBe(false);
   });
 });
 

@@ -75,6 +75,26 @@ async function enqueueStep(db: Db, sub: { id: number; accountId: number }, step:
   );
 }
 
+/**
+ * A subscription in grace got a new payment method (the self-service page): retry the unpaid
+ * period's charge now rather than at the schedule's next day (a retry the schedule counts), in
+ * `tx`, under the row lock. Does nothing outside a grace period that a charge can end (no open
+ * failure episode, cancelled, or nobody to charge). Returns whether a retry was queued.
+ */
+export async function retryChargeSoon(
+  tx: TransactionClient,
+  args: { subscriptionId: number; now: Date },
+): Promise<boolean> {
+  await tx.$queryRawUnsafe(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, args.subscriptionId);
+  const sub = await tx.subscription.findUnique({ where: { id: args.subscriptionId } });
+  if (!sub || sub.status !== "ACTIVE" || sub.cancelledAt || !sub.recurring || !sub.graceEndsAt) return false;
+  if (sub.graceEndsAt <= args.now || !chargeable(paymentAdapterFor(sub.paymentType))) return false;
+  if (!(await openDunningEpisode(tx, sub.id))) return false;
+  await tx.subscription.update({ where: { id: sub.id }, data: { chargeRetryAt: args.now } });
+  await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now: args.now });
+  return true;
+}
+
 // ─── Payments ────────────────────────────────────────────────────────────────────────────────
 
 export type RecordChargeInput = {
