@@ -5,22 +5,17 @@
  * "Imports"): writes a generated WXR file (block-editor posts of a dozen blocks with an image, a
  * gallery every tenth post, a YouTube embed every fifth, 50 authors, 40 categories, 500 tags, a
  * featured image each, one attachment per post), then runs a dry run and a real run of it into a
- * fresh account, sampling the process's resident size (`--dry-run-only`: the dry run alone).
+ * fresh account, sampling the process's resident size (bench-measure.ts; `--dry-run-only`: the dry
+ * run alone).
  * Database: DATABASE_URL (a schema of its own, dropped at the end) or an in-memory PGlite (whose
  * data then lives in this process). On a shared PostgreSQL, a long run's batch transactions hold
  * up other processes' migrations: run it where nothing else migrates.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 
-import { systemActor } from "../../server/auth/actor";
-import { openDatabase } from "../../server/db/client";
-import type { DatabaseConfig } from "../../server/db/config";
-import { applyMigrations } from "../../server/db/migrate";
-import { DEFAULT_BATCH_SIZE, runImport } from "../../server/imports/runner";
+import { DEFAULT_BATCH_SIZE } from "../../server/imports/runner";
 import { IMPORT_SOURCES } from "../../server/imports/sources";
+import { measureImport, writeStream } from "./bench-measure";
 
 const { values } = parseArgs({
   options: {
@@ -54,116 +49,84 @@ function body(i: number): string {
 
 /** A WXR export of POSTS posts (and as many attachments), written in a stream. */
 async function writeExport(file: string): Promise<void> {
-  const out = fs.createWriteStream(file);
-  const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once("drain", r)));
-  await write(
-    `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">\n<channel>\n<title>Bench</title><link>${HOST}</link><wp:wxr_version>1.2</wp:wxr_version>\n`,
-  );
-  for (let a = 0; a < 50; a++) {
+  await writeStream(file, async (write) => {
     await write(
-      `<wp:author><wp:author_id>${a + 1}</wp:author_id><wp:author_login><![CDATA[writer${a}]]></wp:author_login><wp:author_email><![CDATA[writer${a}@example.com]]></wp:author_email><wp:author_display_name><![CDATA[Writer ${a}]]></wp:author_display_name></wp:author>\n`,
+      `<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" xmlns:excerpt="http://wordpress.org/export/1.2/excerpt/" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:wp="http://wordpress.org/export/1.2/">\n<channel>\n<title>Bench</title><link>${HOST}</link><wp:wxr_version>1.2</wp:wxr_version>\n`,
     );
-  }
-  for (let i = 0; i < POSTS; i++) {
-    const id = 100_000 + i;
-    const date = new Date(Date.UTC(2015, 0, 1) + i * 3_600_000).toISOString().replace("T", " ").slice(0, 19);
-    await write(
-      `<item><title><![CDATA[Picture ${i}]]></title><wp:post_id>${id + POSTS}</wp:post_id><wp:status><![CDATA[inherit]]></wp:status><wp:post_type><![CDATA[attachment]]></wp:post_type><wp:attachment_url><![CDATA[${HOST}/wp-content/uploads/hero-${i}.jpg]]></wp:attachment_url></item>\n` +
-        `<item><title><![CDATA[Story ${i}: a headline of ordinary length]]></title><link>${HOST}/${date.slice(0, 4)}/${date.slice(5, 7)}/story-${i}/</link>` +
-        `<dc:creator><![CDATA[writer${i % 50}]]></dc:creator><content:encoded><![CDATA[${body(i)}]]></content:encoded>` +
-        `<excerpt:encoded><![CDATA[Summary of story ${i}.]]></excerpt:encoded><wp:post_id>${id}</wp:post_id>` +
-        `<wp:post_date_gmt><![CDATA[${date}]]></wp:post_date_gmt><wp:post_name><![CDATA[story-${i}]]></wp:post_name>` +
-        `<wp:status><![CDATA[publish]]></wp:status><wp:post_type><![CDATA[post]]></wp:post_type>` +
-        `<category domain="category" nicename="section-${i % 40}"><![CDATA[Section ${i % 40}]]></category>` +
-        `<category domain="post_tag" nicename="tag-${i % 500}"><![CDATA[Tag ${i % 500}]]></category>` +
-        `<category domain="post_tag" nicename="tag-${(i * 7) % 500}"><![CDATA[Tag ${(i * 7) % 500}]]></category>` +
-        `<wp:postmeta><wp:meta_key><![CDATA[_thumbnail_id]]></wp:meta_key><wp:meta_value><![CDATA[${id + POSTS}]]></wp:meta_value></wp:postmeta>` +
-        `<wp:postmeta><wp:meta_key><![CDATA[source]]></wp:meta_key><wp:meta_value><![CDATA[wire ${i % 3}]]></wp:meta_value></wp:postmeta>` +
-        `</item>\n`,
-    );
-  }
-  await write("</channel>\n</rss>\n");
-  await new Promise<void>((resolve) => out.end(resolve));
-}
-
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-content-"));
-const file = path.join(dir, "wxr-bench.xml");
-await writeExport(file);
-const megabytes = fs.statSync(file).size / 1e6;
-
-const config: DatabaseConfig = process.env.DATABASE_URL
-  ? { kind: "postgresql", url: process.env.DATABASE_URL, schema: `mh_bench_content_${process.pid}` }
-  : { kind: "pglite", dir: "memory://" };
-const database = await openDatabase(config);
-const db = database.prisma;
-let peak = 0;
-const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
-try {
-  await applyMigrations(database.adapter.factory);
-  const account = await db.account.create({
-    data: { slug: "bench", name: "Bench", domain: "news.example.com", jwtSecret: "x".repeat(32) },
-  });
-  await db.publisherConfig.create({
-    data: {
-      accountId: account.id,
-      siteUrl: HOST,
-      cdnImage: "images.example.com",
-      settings: { "external-image-hosts": ["news.example.com"] },
-    },
-  });
-  const baseline = process.memoryUsage().rss;
-  const run = async (dryRun: boolean) => {
-    peak = process.memoryUsage().rss;
-    const started = performance.now();
-    const report = await runImport(db, {
-      source: IMPORT_SOURCES.wxr!,
-      file: { path: file, name: "wxr-bench.xml" },
-      accountId: account.id,
-      actor: systemActor(account.id, "bench"),
-      dryRun,
-      batchSize: Number(values.batch),
-    });
-    const seconds = (performance.now() - started) / 1000;
-    return { report, seconds, peakMb: peak / 1e6 };
-  };
-  const dry = await run(true);
-  const real = values["dry-run-only"] ? null : await run(false);
-  const stories = await db.story.count({ where: { accountId: account.id } });
-  const line = (name: string, r: typeof dry) =>
-    `${name.padEnd(9)} ${r.seconds.toFixed(1).padStart(7)} s  ${Math.round(POSTS / r.seconds)
-      .toString()
-      .padStart(6)} posts/s  peak RSS ${r.peakMb.toFixed(0)} MB`;
-  console.log(`database  ${config.kind === "pglite" ? "PGlite (in memory, in this process)" : "PostgreSQL"}`);
-  console.log(`file      ${POSTS} posts and ${POSTS} attachments, ${megabytes.toFixed(0)} MB`);
-  console.log(`baseline  RSS ${(baseline / 1e6).toFixed(0)} MB before the runs`);
-  console.log(line("dry run", dry));
-  console.log(`planned   ${JSON.stringify(dry.report.kinds.story)}`);
-  // With --expose-gc: what stays reachable once the runs are over (the rest of the peak is garbage not yet collected).
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (gc) {
-    gc();
-    console.log(`heap      ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB used after a full collection`);
-  }
-  if (real) {
-    console.log(line("import", real));
-    console.log(`landed    ${stories} stories (${JSON.stringify(real.report.kinds.story)})`);
-    if (config.kind === "postgresql") {
-      // Tables with their indexes and TOAST, of the bench's own schema (only the import wrote to it).
-      const [size] = await db.$queryRawUnsafe<{ bytes: bigint | null }[]>(
-        `SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
-        config.schema,
-      );
-      console.log(
-        `database  ${(Number(size?.bytes ?? 0) / 1e6).toFixed(0)} MB (tables, indexes and TOAST of its schema)`,
+    for (let a = 0; a < 50; a++) {
+      await write(
+        `<wp:author><wp:author_id>${a + 1}</wp:author_id><wp:author_login><![CDATA[writer${a}]]></wp:author_login><wp:author_email><![CDATA[writer${a}@example.com]]></wp:author_email><wp:author_display_name><![CDATA[Writer ${a}]]></wp:author_display_name></wp:author>\n`,
       );
     }
-    if (real.report.lines.refuse.length)
-      console.log(`refused   ${JSON.stringify(real.report.lines.refuse.slice(0, 3))}`);
-  }
-  if (dry.report.kinds.story?.create !== POSTS || (real && stories !== POSTS)) process.exitCode = 1;
-} finally {
-  clearInterval(sampler);
-  if (config.kind === "postgresql") await db.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${config.schema}" CASCADE`);
-  await database.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+    for (let i = 0; i < POSTS; i++) {
+      const id = 100_000 + i;
+      const date = new Date(Date.UTC(2015, 0, 1) + i * 3_600_000).toISOString().replace("T", " ").slice(0, 19);
+      await write(
+        `<item><title><![CDATA[Picture ${i}]]></title><wp:post_id>${id + POSTS}</wp:post_id><wp:status><![CDATA[inherit]]></wp:status><wp:post_type><![CDATA[attachment]]></wp:post_type><wp:attachment_url><![CDATA[${HOST}/wp-content/uploads/hero-${i}.jpg]]></wp:attachment_url></item>\n` +
+          `<item><title><![CDATA[Story ${i}: a headline of ordinary length]]></title><link>${HOST}/${date.slice(0, 4)}/${date.slice(5, 7)}/story-${i}/</link>` +
+          `<dc:creator><![CDATA[writer${i % 50}]]></dc:creator><content:encoded><![CDATA[${body(i)}]]></content:encoded>` +
+          `<excerpt:encoded><![CDATA[Summary of story ${i}.]]></excerpt:encoded><wp:post_id>${id}</wp:post_id>` +
+          `<wp:post_date_gmt><![CDATA[${date}]]></wp:post_date_gmt><wp:post_name><![CDATA[story-${i}]]></wp:post_name>` +
+          `<wp:status><![CDATA[publish]]></wp:status><wp:post_type><![CDATA[post]]></wp:post_type>` +
+          `<category domain="category" nicename="section-${i % 40}"><![CDATA[Section ${i % 40}]]></category>` +
+          `<category domain="post_tag" nicename="tag-${i % 500}"><![CDATA[Tag ${i % 500}]]></category>` +
+          `<category domain="post_tag" nicename="tag-${(i * 7) % 500}"><![CDATA[Tag ${(i * 7) % 500}]]></category>` +
+          `<wp:postmeta><wp:meta_key><![CDATA[_thumbnail_id]]></wp:meta_key><wp:meta_value><![CDATA[${id + POSTS}]]></wp:meta_value></wp:postmeta>` +
+          `<wp:postmeta><wp:meta_key><![CDATA[source]]></wp:meta_key><wp:meta_value><![CDATA[wire ${i % 3}]]></wp:meta_value></wp:postmeta>` +
+          `</item>\n`,
+      );
+    }
+    await write("</channel>\n</rss>\n");
+  });
 }
+
+await measureImport({
+  name: "content",
+  fileName: "wxr-bench.xml",
+  writeExport,
+  source: IMPORT_SOURCES.wxr!,
+  batchSize: Number(values.batch),
+  items: POSTS,
+  unit: "posts",
+  dryRunOnly: values["dry-run-only"],
+  prepareAccount: async (db, accountId) => {
+    await db.publisherConfig.create({
+      data: {
+        accountId,
+        siteUrl: HOST,
+        cdnImage: "images.example.com",
+        settings: { "external-image-hosts": ["news.example.com"] },
+      },
+    });
+  },
+  print: async ({ db, config, accountId, megabytes, baselineMb, dry, real, line }) => {
+    const stories = await db.story.count({ where: { accountId } });
+    console.log(`file      ${POSTS} posts and ${POSTS} attachments, ${megabytes.toFixed(0)} MB`);
+    console.log(`baseline  RSS ${baselineMb.toFixed(0)} MB before the runs`);
+    console.log(line("dry run", dry));
+    console.log(`planned   ${JSON.stringify(dry.report.kinds.story)}`);
+    // With --expose-gc: what stays reachable once the runs are over (the rest of the peak is garbage not yet collected).
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (gc) {
+      gc();
+      console.log(`heap      ${(process.memoryUsage().heapUsed / 1e6).toFixed(0)} MB used after a full collection`);
+    }
+    if (real) {
+      console.log(line("import", real));
+      console.log(`landed    ${stories} stories (${JSON.stringify(real.report.kinds.story)})`);
+      if (config.kind === "postgresql") {
+        // Tables with their indexes and TOAST, of the bench's own schema (only the import wrote to it).
+        const [size] = await db.$queryRawUnsafe<{ bytes: bigint | null }[]>(
+          `SELECT sum(pg_total_relation_size(c.oid))::bigint AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
+          config.schema,
+        );
+        console.log(
+          `database  ${(Number(size?.bytes ?? 0) / 1e6).toFixed(0)} MB (tables, indexes and TOAST of its schema)`,
+        );
+      }
+      if (real.report.lines.refuse.length)
+        console.log(`refused   ${JSON.stringify(real.report.lines.refuse.slice(0, 3))}`);
+    }
+    if (dry.report.kinds.story?.create !== POSTS || (real && stories !== POSTS)) process.exitCode = 1;
+  },
+});

@@ -4,20 +4,15 @@
  * How fast, and in how much memory, a large Disqus export imports (docs/performance.md,
  * "Imports"): writes a generated export (a third of the posts replies, some listed before the post
  * they answer, 5,000 authors), then runs a dry run and a real run of it into a fresh account,
- * sampling the process's resident size. Database: DATABASE_URL (a schema of its own, dropped at
- * the end) or an in-memory PGlite (whose data then lives in this process and counts in its memory).
+ * sampling the process's resident size (bench-measure.ts). Database: DATABASE_URL (a schema of its
+ * own, dropped at the end) or an in-memory PGlite (whose data then lives in this process and counts
+ * in its memory).
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { parseArgs } from "node:util";
 
-import { systemActor } from "../../server/auth/actor";
-import { openDatabase } from "../../server/db/client";
-import type { DatabaseConfig } from "../../server/db/config";
-import { applyMigrations } from "../../server/db/migrate";
-import { DEFAULT_BATCH_SIZE, runImport } from "../../server/imports/runner";
+import { DEFAULT_BATCH_SIZE } from "../../server/imports/runner";
 import { IMPORT_SOURCES } from "../../server/imports/sources";
+import { measureImport, writeStream } from "./bench-measure";
 
 const { values } = parseArgs({
   options: {
@@ -34,92 +29,57 @@ if (THREADS % 3 === 0) throw new Error("--threads must not be a multiple of 3");
 
 /** A Disqus export of COMMENTS posts over THREADS threads, written in a stream. */
 async function writeExport(file: string): Promise<void> {
-  const out = fs.createWriteStream(file);
-  const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once("drain", r)));
-  await write(
-    '<?xml version="1.0" encoding="utf-8"?>\n<disqus xmlns="http://disqus.com" xmlns:dsq="http://disqus.com/disqus-internals">\n',
-  );
-  for (let t = 0; t < THREADS; t++) {
+  await writeStream(file, async (write) => {
     await write(
-      `<thread dsq:id="${1_000_000 + t}"><id/><forum>bench</forum><link>https://news.example.com/2020/story-${t}</link>` +
-        `<title>Story ${t}: a headline of ordinary length</title><createdAt>2020-01-01T00:00:00Z</createdAt>` +
-        `<author><name>Editor</name><isAnonymous>false</isAnonymous></author><isClosed>false</isClosed><isDeleted>false</isDeleted></thread>\n`,
+      '<?xml version="1.0" encoding="utf-8"?>\n<disqus xmlns="http://disqus.com" xmlns:dsq="http://disqus.com/disqus-internals">\n',
     );
-  }
-  for (let i = 0; i < COMMENTS; i++) {
-    // Every third post replies to the post before it in its thread; one in thirty replies to a
-    // post listed after it: the reads must place it.
-    const thread = i % THREADS;
-    // (THREADS is not a multiple of 3, so the post THREADS later is a top-level one.)
-    const reply = i >= THREADS && i % 3 === 0;
-    const early = i % 30 === 0 && i + THREADS < COMMENTS;
-    const id = 5_000_000 + i;
-    const parent = early ? id + THREADS : reply ? id - THREADS : null;
-    const author = i % AUTHORS;
-    const date = new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString();
-    await write(
-      `<post dsq:id="${id}"><id/><message><![CDATA[<p>Comment ${i} on story ${thread}: a reader's paragraph of some length, ` +
-        `with a <a href="https://example.org/${i}" rel="nofollow">link</a> and a line<br>break.</p>]]></message>` +
-        `<createdAt>${date}</createdAt><isDeleted>false</isDeleted><isSpam>${i % 97 === 0}</isSpam>` +
-        `<author><email>reader${author}@example.com</email><name>Reader ${author}</name><isAnonymous>false</isAnonymous>` +
-        `<username>reader${author}</username></author><thread dsq:id="${1_000_000 + thread}"/>` +
-        (parent === null ? "" : `<parent dsq:id="${parent}"/>`) +
-        `</post>\n`,
-    );
-  }
-  await write("</disqus>\n");
-  await new Promise<void>((resolve) => out.end(resolve));
-}
-
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-import-"));
-const file = path.join(dir, "disqus-bench.xml");
-await writeExport(file);
-const megabytes = fs.statSync(file).size / 1e6;
-
-const config: DatabaseConfig = process.env.DATABASE_URL
-  ? { kind: "postgresql", url: process.env.DATABASE_URL, schema: `mh_bench_import_${process.pid}` }
-  : { kind: "pglite", dir: "memory://" };
-const database = await openDatabase(config);
-const db = database.prisma;
-let peak = 0;
-const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
-try {
-  await applyMigrations(database.adapter.factory);
-  const account = await db.account.create({
-    data: { slug: "bench", name: "Bench", domain: "news.example.com", jwtSecret: "x".repeat(32) },
+    for (let t = 0; t < THREADS; t++) {
+      await write(
+        `<thread dsq:id="${1_000_000 + t}"><id/><forum>bench</forum><link>https://news.example.com/2020/story-${t}</link>` +
+          `<title>Story ${t}: a headline of ordinary length</title><createdAt>2020-01-01T00:00:00Z</createdAt>` +
+          `<author><name>Editor</name><isAnonymous>false</isAnonymous></author><isClosed>false</isClosed><isDeleted>false</isDeleted></thread>\n`,
+      );
+    }
+    for (let i = 0; i < COMMENTS; i++) {
+      // Every third post replies to the post before it in its thread; one in thirty replies to a
+      // post listed after it: the reads must place it.
+      const thread = i % THREADS;
+      // (THREADS is not a multiple of 3, so the post THREADS later is a top-level one.)
+      const reply = i >= THREADS && i % 3 === 0;
+      const early = i % 30 === 0 && i + THREADS < COMMENTS;
+      const id = 5_000_000 + i;
+      const parent = early ? id + THREADS : reply ? id - THREADS : null;
+      const author = i % AUTHORS;
+      const date = new Date(Date.UTC(2020, 0, 1) + i * 60_000).toISOString();
+      await write(
+        `<post dsq:id="${id}"><id/><message><![CDATA[<p>Comment ${i} on story ${thread}: a reader's paragraph of some length, ` +
+          `with a <a href="https://example.org/${i}" rel="nofollow">link</a> and a line<br>break.</p>]]></message>` +
+          `<createdAt>${date}</createdAt><isDeleted>false</isDeleted><isSpam>${i % 97 === 0}</isSpam>` +
+          `<author><email>reader${author}@example.com</email><name>Reader ${author}</name><isAnonymous>false</isAnonymous>` +
+          `<username>reader${author}</username></author><thread dsq:id="${1_000_000 + thread}"/>` +
+          (parent === null ? "" : `<parent dsq:id="${parent}"/>`) +
+          `</post>\n`,
+      );
+    }
+    await write("</disqus>\n");
   });
-  const baseline = process.memoryUsage().rss;
-  const run = async (dryRun: boolean) => {
-    peak = process.memoryUsage().rss;
-    const started = performance.now();
-    const report = await runImport(db, {
-      source: IMPORT_SOURCES.disqus!,
-      file: { path: file, name: "disqus-bench.xml" },
-      accountId: account.id,
-      actor: systemActor(account.id, "bench"),
-      dryRun,
-      batchSize: Number(values.batch),
-    });
-    const seconds = (performance.now() - started) / 1000;
-    return { report, seconds, peakMb: peak / 1e6 };
-  };
-  const dry = await run(true);
-  const real = await run(false);
-  const comments = await db.comment.count({ where: { accountId: account.id } });
-  const line = (name: string, r: typeof dry) =>
-    `${name.padEnd(9)} ${r.seconds.toFixed(1).padStart(7)} s  ${Math.round(COMMENTS / r.seconds)
-      .toString()
-      .padStart(6)} comments/s  peak RSS ${r.peakMb.toFixed(0)} MB`;
-  console.log(`database  ${config.kind === "pglite" ? "PGlite (in memory, in this process)" : "PostgreSQL"}`);
-  console.log(`file      ${COMMENTS} comments, ${THREADS} threads, ${AUTHORS} authors, ${megabytes.toFixed(0)} MB`);
-  console.log(`baseline  RSS ${(baseline / 1e6).toFixed(0)} MB before the runs`);
-  console.log(line("dry run", dry));
-  console.log(line("import", real));
-  console.log(`landed    ${comments} comments (${JSON.stringify(real.report.kinds.comment)})`);
-  if (comments !== COMMENTS) process.exitCode = 1;
-} finally {
-  clearInterval(sampler);
-  if (config.kind === "postgresql") await db.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${config.schema}" CASCADE`);
-  await database.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 }
+
+await measureImport({
+  name: "import",
+  fileName: "disqus-bench.xml",
+  writeExport,
+  source: IMPORT_SOURCES.disqus!,
+  batchSize: Number(values.batch),
+  items: COMMENTS,
+  unit: "comments",
+  print: async ({ db, accountId, megabytes, baselineMb, dry, real, line }) => {
+    const comments = await db.comment.count({ where: { accountId } });
+    console.log(`file      ${COMMENTS} comments, ${THREADS} threads, ${AUTHORS} authors, ${megabytes.toFixed(0)} MB`);
+    console.log(`baseline  RSS ${baselineMb.toFixed(0)} MB before the runs`);
+    console.log(line("dry run", dry));
+    console.log(line("import", real!));
+    console.log(`landed    ${comments} comments (${JSON.stringify(real!.report.kinds.comment)})`);
+    if (comments !== COMMENTS) process.exitCode = 1;
+  },
+});
