@@ -10,6 +10,8 @@ export type PageRules = {
   comment_mode: "open" | "pre_moderation" | "closed";
   slow_mode_seconds: number;
   surge: { reason: "queue" | "off_shift"; action: "pre_moderation" | "slow_mode"; slow_mode_seconds: number } | null;
+  /** Present (true) on a Q&A page: readers see answered questions only. */
+  qa_mode?: boolean;
 };
 
 type T = (key: StringKey, values?: Record<string, string | number>) => string;

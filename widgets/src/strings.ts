@@ -112,6 +112,20 @@ const en = {
   notifySaved: "Saved.",
   notifyNoEmail: "We have no e-mail address for you, so nothing can be sent yet.",
   rssFeed: "RSS feed of these comments",
+  featured: "Featured",
+  featuredTitle: "Featured comments",
+  editFor: "You can edit this for {n} more minutes.",
+  editForOne: "You can edit this for 1 more minute.",
+  editForLessThanMinute: "You can edit this for less than a minute.",
+  editEnded: "The time to edit this comment has passed.",
+  qaNotice: "Questions and answers: your question shows here once it is answered.",
+  askQuestion: "Ask a question",
+  postQuestion: "Ask",
+  questionCount: "{n} answered questions",
+  questionCountOne: "1 answered question",
+  noQuestions: "No answered questions yet. Ask one.",
+  awaitingAnswer: "Awaiting an answer",
+  awaitingTitle: "Your questions",
 };
 
 export type StringKey = keyof typeof en;
@@ -229,6 +243,20 @@ const es: Record<StringKey, string> = {
   notifySaved: "Guardado.",
   notifyNoEmail: "No tenemos tu dirección de correo, así que aún no podemos escribirte.",
   rssFeed: "Canal RSS de estos comentarios",
+  featured: "Destacado",
+  featuredTitle: "Comentarios destacados",
+  editFor: "Puedes editarlo durante {n} minutos más.",
+  editForOne: "Puedes editarlo durante 1 minuto más.",
+  editForLessThanMinute: "Puedes editarlo durante menos de un minuto.",
+  editEnded: "Ya no se puede editar este comentario.",
+  qaNotice: "Preguntas y respuestas: tu pregunta se verá aquí cuando tenga respuesta.",
+  askQuestion: "Haz una pregunta",
+  postQuestion: "Preguntar",
+  questionCount: "{n} preguntas respondidas",
+  questionCountOne: "1 pregunta respondida",
+  noQuestions: "Aún no hay preguntas respondidas. Haz una.",
+  awaitingAnswer: "Esperando respuesta",
+  awaitingTitle: "Tus preguntas",
 };
 
 const TABLES: Record<string, Table> = { en, es };

@@ -39,6 +39,10 @@ export type Comment = {
   page_url?: string;
   headline?: string | null;
   replies?: Comment[];
+  /** Asked with featured=first: featured by a moderator. */
+  featured?: boolean;
+  /** The reader's own comments (with a jwt): until when they may edit it; null: no limit. */
+  editable_until?: string | null;
 };
 
 export type Me = { id: number | string; name: string; avatar: string | null; slug: string };
