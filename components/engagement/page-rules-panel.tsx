@@ -12,6 +12,7 @@ import { useTRPC } from "@/components/trpc/react";
 import {
   Alert,
   Button,
+  Checkbox,
   ErrorAlert,
   FormField,
   Input,
@@ -35,6 +36,7 @@ export function PageRulesPanel() {
   const [url, setUrl] = useState("");
   const [mode, setMode] = useState<TPageRules["mode"]>("open");
   const [slow, setSlow] = useState("0");
+  const [qaMode, setQaMode] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const save = useMutation(
     trpc.pageRules.set.mutationOptions({
@@ -47,13 +49,14 @@ export function PageRulesPanel() {
     <Panel title="Page rules" padded>
       <p className="text-sm text-gray-600">
         Rules for one page, named by its URL: hold every comment, close it to new comments, or let each reader comment
-        once per so many seconds (slow mode, 0: off). The comment widget is told. Every change is in the audit log.
+        once per so many seconds (slow mode, 0: off), or make it a Q&A page (readers see the questions the page&apos;s
+        authors answered, or a moderator marked answered). The comment widget is told. Every change is in the audit log.
       </p>
       <form
         className="flex flex-wrap items-end gap-3"
         onSubmit={(event) => {
           event.preventDefault();
-          const checked = ZSetPageRulesInput.safeParse({ url, mode, slowModeSeconds: Number(slow) });
+          const checked = ZSetPageRulesInput.safeParse({ url, mode, slowModeSeconds: Number(slow), qaMode });
           if (!checked.success) {
             const issue = checked.error.issues[0];
             setProblem(issue ? `${issue.path.join(".") || "input"}: ${issue.message}` : "Check the fields");
@@ -80,6 +83,11 @@ export function PageRulesPanel() {
         <FormField label="Slow mode (seconds)">
           <WholeNumberInput min={0} max={86400} value={slow} onChange={(e) => setSlow(e.target.value)} />
         </FormField>
+        <Checkbox
+          label="Q&A: readers see answered questions only"
+          checked={qaMode}
+          onChange={(e) => setQaMode(e.target.checked)}
+        />
         <Button type="submit" disabled={save.isPending}>
           Set page rules
         </Button>
@@ -98,6 +106,7 @@ export function PageRulesPanel() {
               <span className="text-gray-600">
                 {MODE_LABELS[page.mode]}
                 {page.slowModeSeconds > 0 ? ` · slow mode ${page.slowModeSeconds} s` : ""}
+                {page.qaMode ? " · Q&A" : ""}
               </span>
             </li>
           ))}

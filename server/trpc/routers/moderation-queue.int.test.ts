@@ -440,6 +440,8 @@ describe("engagement webhooks", () => {
       "comment.unpublished",
       "comment.deleted",
       "comment.reported",
+      "comment.featured",
+      "comment.unfeatured",
       "page.surge_started",
       "page.surge_ended",
     ]);
