@@ -67,3 +67,41 @@ export async function sendJson(method: string, path: string, body?: unknown): Pr
     return { ok: false, status: 0, problem: { message: "The server could not be reached. Check your connection." } };
   }
 }
+
+/** A reader named by the publisher: its account's client key and its publisher-signed JWT. */
+export type JwtReader = { key: string; jwt: string };
+
+/** `#key=…&jwt=…` of the page's address, or null. */
+export function readerFromHash(hash: string): JwtReader | null {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  const key = params.get("key");
+  const jwt = params.get("jwt") ?? params.get("svc_jwt");
+  return key && jwt ? { key, jwt } : null;
+}
+
+/**
+ * `{action: "masthead_self_service_login", key, jwt}` posted by a page of the publication's own
+ * hosts that frames this one, or null (another sender, another message).
+ */
+export function readerFromMessage(
+  event: Pick<MessageEvent, "origin" | "data">,
+  hosts: readonly string[],
+): JwtReader | null {
+  let host: string;
+  try {
+    host = new URL(event.origin).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+  if (!hosts.map((h) => h.toLowerCase()).includes(host)) return null;
+  const data = event.data as { action?: unknown; key?: unknown; jwt?: unknown } | null;
+  if (data?.action !== "masthead_self_service_login") return null;
+  return typeof data.key === "string" && typeof data.jwt === "string" ? { key: data.key, jwt: data.jwt } : null;
+}
+
+/** Exchange the reader's JWT for a session of the page (POST /api/member/subscriptions/session). */
+export async function startSession(reader: JwtReader): Promise<boolean> {
+  const query = new URLSearchParams({ key: reader.key, svc_jwt: reader.jwt });
+  const res = await sendJson("POST", `/api/member/subscriptions/session?${query.toString()}`);
+  return res.ok;
+}

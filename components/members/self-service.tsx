@@ -27,8 +27,11 @@ import { CANCEL_REASONS, type TCancelReason } from "@/server/subscriptions/self-
 
 import { framedByAllowedSite } from "./frame-guard";
 import {
+  readerFromHash,
+  readerFromMessage,
   SELF_SERVICE_PATH,
   sendJson,
+  startSession,
   type Invoice,
   type Overview,
   type Problem,
@@ -40,6 +43,13 @@ export function SelfService({ frameHosts }: { frameHosts: string[] }) {
   const [state, setState] = useState<"loading" | "signed-out" | "error" | "ready" | "foreign-frame">("loading");
   const load = useCallback(async () => {
     if (!framedByAllowedSite(window, frameHosts)) return setState("foreign-frame");
+    // A reader the publisher knows by its JWT: #key=<client key>&jwt=<reader JWT> (a fragment
+    // never reaches a server or a log), exchanged once for a session, then dropped from the address.
+    const fromHash = readerFromHash(window.location.hash);
+    if (fromHash) {
+      window.history.replaceState(null, "", window.location.pathname + window.location.search);
+      await startSession(fromHash);
+    }
     const res = await sendJson("GET", "/api/member/subscriptions");
     if (res.status === 401) return setState("signed-out");
     if (!res.ok) return setState("error");
@@ -51,6 +61,15 @@ export function SelfService({ frameHosts }: { frameHosts: string[] }) {
     // eslint-disable-next-line react-hooks/set-state-in-effect
     void load();
   }, [load]);
+  useEffect(() => {
+    // Embedded: the publication's page may post the reader's JWT to the frame instead of the address.
+    const onMessage = (event: MessageEvent) => {
+      const reader = readerFromMessage(event, frameHosts);
+      if (reader) void startSession(reader).then(load);
+    };
+    window.addEventListener("message", onMessage);
+    return () => window.removeEventListener("message", onMessage);
+  }, [frameHosts, load]);
 
   if (state === "loading") return <p className="text-sm text-gray-600">Loading your subscriptions…</p>;
   if (state === "foreign-frame")
@@ -100,7 +119,13 @@ function statusBadge(s: SubscriptionCard) {
 type Panel = "none" | "switch" | "cancel" | "payment";
 
 function Subscription({ s, reload }: { s: SubscriptionCard; reload: () => Promise<void> }) {
-  const [open, setOpen] = useState<Panel>("none");
+  // The dunning e-mail and the paywall's grace banner link to #payment-<id>: its form opens at once.
+  const [open, setOpen] = useState<Panel>(() =>
+    s.can_update_payment_method && window.location.hash === `#payment-${s.id}` ? "payment" : "none",
+  );
+  useEffect(() => {
+    if (window.location.hash === `#payment-${s.id}`) document.getElementById(`payment-${s.id}`)?.scrollIntoView();
+  }, [s.id]);
   const [notice, setNotice] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -359,7 +384,7 @@ function PaymentMethod({ s, onDone, onClose }: ActionProps) {
     else setProblem(res.problem);
   }
   return (
-    <div className="space-y-3 border-t border-gray-200 pt-3" id={`payment-method-${s.id}`} data-testid="payment-method">
+    <div className="space-y-3 border-t border-gray-200 pt-3" id={`payment-${s.id}`} data-testid="payment-method">
       <FormField
         label={demo ? "Test card" : "New card"}
         hint={

@@ -14,9 +14,12 @@ import "server-only";
 
 import { recordAudit } from "../audit/audit-log";
 import { systemActor } from "../auth/actor";
+import type { ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
+import { findOrCreateJwtMember } from "../members/identities";
+import { createMemberSession, type MemberSession } from "../members/sessions";
 import { periodInWords } from "./catalogue.schema";
 import { listMemberInvoices } from "./invoices";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
@@ -279,4 +282,22 @@ export async function updateSelfServicePaymentMethod(
     await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now: args.now });
   });
   return { subscription_id: sub.id, label: updated.label, message: "Your payment method is updated." };
+}
+
+/** How long a self-service session made from a publisher-signed JWT lasts. */
+export const JWT_SESSION_HOURS = 2;
+
+/**
+ * A reader the publisher knows by its signed JWT (the client API's reader) opens the page: a
+ * member session for that same reader, so the page's calls (the session cookie) act on the
+ * subscriptions the client API shows. The JWT already lets its bearer do all of this through the
+ * client API; the session lasts two hours.
+ */
+export async function startJwtSelfServiceSession(
+  db: Db,
+  args: { accountId: number; user: ApiUser; now: Date },
+): Promise<{ memberId: number; session: MemberSession }> {
+  const member = await findOrCreateJwtMember(db, { accountId: args.accountId, user: args.user, now: args.now });
+  const session = await createMemberSession(db, { memberId: member.id, now: args.now, days: JWT_SESSION_HOURS / 24 });
+  return { memberId: member.id, session };
 }

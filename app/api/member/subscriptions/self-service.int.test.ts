@@ -39,6 +39,7 @@ import { POST as SWITCH_PREVIEW } from "./[subscription_id]/switch/preview/route
 import { POST as SWITCH } from "./[subscription_id]/switch/route";
 import { POST as UNDO } from "./[subscription_id]/undo-cancel/route";
 import { GET as OVERVIEW } from "./route";
+import { POST as SESSION } from "./session/route";
 
 const DAY = 86_400_000;
 
@@ -447,5 +448,24 @@ describe("the self-service page's API", () => {
     expect((await s.page(UNDO, "POST", "/undo-cancel")).status).toBe(200);
     const seen = await read(await call(CLIENT_ONE, "GET", `${path}${q}`, params));
     expect(seen.subscription).toMatchObject({ status: "active", cancelled: false, cancelled_at: null });
+  });
+
+  it("opens a session for the reader of a publisher-signed JWT: the page then shows that reader's subscriptions", async () => {
+    const s = await setup();
+    expect((await call(SESSION, "POST", `/api/member/subscriptions/session?key=${s.f.key}`, {})).status).toBe(401);
+    const res = await call(SESSION, "POST", `/api/member/subscriptions/session?key=${s.f.key}&svc_jwt=${s.jwt}`, {});
+    expect(res.status).toBe(200);
+    expect(await read(res)).toEqual({ subscriber_id: s.ada.id });
+    const token = res.headers.get("X-QT-AUTH")!;
+    expect(res.headers.get("set-cookie")).toContain("HttpOnly");
+    const session = await s.db.memberSession.findFirstOrThrow({
+      where: { memberId: s.ada.id },
+      orderBy: { createdAt: "desc" },
+    });
+    expect(session.expiresAt.getTime() - session.createdAt.getTime()).toBe(2 * 3_600_000);
+    const overview = await read(
+      await call(OVERVIEW, "GET", "/api/member/subscriptions", {}, undefined, { "X-QT-AUTH": token }),
+    );
+    expect((overview.subscriptions as Json[]).map((x) => x.id)).toEqual([s.sub.id]);
   });
 });
