@@ -188,13 +188,14 @@ export async function banReaderForGood(db: Db, args: Ctx & { input: TBanForGoodI
   return withTransaction(
     db,
     async (tx) => {
+      // bans.ts writes the reader's notice with the ban.
       const ban = await banReader(tx, {
         actor,
         input: { memberId: input.memberId, reason: input.reason, durationDays: null },
         now: args.now,
         ip: args.ip,
+        message: input.message,
       });
-      await addNotice(tx, { ...args, memberId: input.memberId, kind: "BAN", message: input.message, banId: ban.id });
       const rejected = input.rejectPending
         ? await rejectIn(tx, { ...args, memberId: input.memberId, scope: "pending" })
         : 0;

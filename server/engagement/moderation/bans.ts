@@ -10,6 +10,8 @@
  * - At most one active ban per reader: banning locks the member row; banning a banned reader
  *   replaces the active ban (the old one is lifted by the new one, both audited). Lifting a ban
  *   that is not there changes nothing.
+ * - Every ban writes the reader a notice (kind ban or suspension), which the comment widget shows
+ *   once with until when (docs/engagement.md "Notices to readers").
  */
 import "server-only";
 
@@ -94,10 +96,14 @@ async function lockReader(db: Db, accountId: number, memberId: number): Promise<
   if (rows.length === 0) throw new AppError("NOT_FOUND", "Reader not found.");
 }
 
-/** Ban a reader of the actor's account for `durationDays` (null: for good). */
+/**
+ * Ban a reader of the actor's account for `durationDays` (null: for good). The reader is told, once,
+ * in the comment widget: a notice (`member_notices`, community/notices.ts) of kind ban or suspension
+ * with `message` (empty: none), written with the ban.
+ */
 export async function banReader(
   db: Db,
-  args: { actor: StaffActor; input: TBanInput; now: Date; ip?: string | null },
+  args: { actor: StaffActor; input: TBanInput; now: Date; ip?: string | null; message?: string },
 ): Promise<TBanView> {
   const { actor, now } = args;
   requireModerator(actor);
@@ -115,6 +121,17 @@ export async function banReader(
         memberId: input.memberId,
         reason: input.reason,
         expiresAt,
+        createdById: actor.id,
+        createdAt: now,
+      },
+    });
+    await tx.memberNotice.create({
+      data: {
+        accountId: actor.accountId,
+        memberId: input.memberId,
+        kind: expiresAt ? "SUSPENSION" : "BAN",
+        message: args.message ?? "",
+        banId: ban.id,
         createdById: actor.id,
         createdAt: now,
       },
