@@ -43,12 +43,15 @@ test.describe("conversation tools in the comment widget", () => {
   let site: Awaited<ReturnType<typeof publisherSite>>;
   const run = Date.now().toString(36);
 
+  // Each run comments on pages of its own, so the lists hold only what this run wrote.
   test.beforeAll(async () => {
     const { accountId } = demoAccount();
     const pages: Record<string, string> = {};
     for (const v of VIEWPORTS) {
-      pages[`/featured-${v.name}.html`] = commentsPage(accountId, { heading: "A story with a featured comment" });
-      pages[`/qa-${v.name}.html`] = commentsPage(accountId, { heading: "Ask the reporter" });
+      pages[`/featured-${v.name}-${run}.html`] = commentsPage(accountId, {
+        heading: "A story with a featured comment",
+      });
+      pages[`/qa-${v.name}-${run}.html`] = commentsPage(accountId, { heading: "Ask the reporter" });
     }
     site = await publisherSite(63, pages);
   });
@@ -70,7 +73,7 @@ test.describe("conversation tools in the comment widget", () => {
       }) => {
         test.setTimeout(120_000);
         const { accountId, jwtSecret } = demoAccount();
-        const story = `${site.origin}/featured-${viewport.name}.html`;
+        const story = `${site.origin}/featured-${viewport.name}-${run}.html`;
         const b64 = pageIdOf(story);
         const texts = ["first", "second", "third"].map((word) => `The ${word} word ${viewport.name} ${run}`);
         const ids: number[] = [];
@@ -127,7 +130,7 @@ test.describe("conversation tools in the comment widget", () => {
       }) => {
         test.setTimeout(120_000);
         const { accountId, jwtSecret } = demoAccount();
-        const story = `${site.origin}/qa-${viewport.name}.html`;
+        const story = `${site.origin}/qa-${viewport.name}-${run}.html`;
         const b64 = pageIdOf(story);
         const asker = { id: `asker-${viewport.name}-${run}`, name: `Asker ${viewport.name} ${run}` };
         const askerJwt = await readerJwt(jwtSecret, asker.id, asker.name);
