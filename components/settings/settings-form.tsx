@@ -31,7 +31,24 @@ import type { TPublisherSettingsView } from "@/server/publishing/settings.schema
 type Settings = TPublisherSettingsView["settings"];
 type MenuItem = NonNullable<Settings["menu"]>[number];
 
-const FIELDS = ["name", "siteUrl", "siteDomains", "cdnImage", "logoUrl", "seo", "language", "menu"] as const;
+const FIELDS = [
+  "name",
+  "timeZone",
+  "siteUrl",
+  "siteDomains",
+  "cdnImage",
+  "logoUrl",
+  "seo",
+  "language",
+  "menu",
+] as const;
+
+/** The zones this browser knows (IANA names), with `current` kept even if it does not. */
+function timeZoneOptions(current: string) {
+  const zones = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((zone) => zone !== "UTC")];
+  if (!zones.includes(current)) zones.unshift(current);
+  return zones.map((zone) => ({ value: zone, label: zone.replace(/_/g, " ") }));
+}
 
 export function SettingsForm() {
   const trpc = useTRPC();
@@ -107,6 +124,17 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TPublisherSetting
         <div className="space-y-4">
           <FormField label="Publication name" error={errors.fields.name}>
             <Input required maxLength={200} value={values.name} onChange={(e) => set("name", e.target.value)} />
+          </FormField>
+          <FormField
+            label="Time zone"
+            hint="Every time in the dashboard is shown in this zone, for every member of staff. Readers see their own."
+            error={errors.fields.timeZone}
+          >
+            <Select
+              value={values.timeZone}
+              options={timeZoneOptions(values.timeZone)}
+              onChange={(e) => set("timeZone", e.target.value)}
+            />
           </FormField>
           <FormField
             label="Public URL of the site"

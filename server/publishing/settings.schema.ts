@@ -12,6 +12,20 @@ const HOST = /^(?=.{1,253}$)(?:localhost|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?
 const ZHost = z.string().trim().toLowerCase().regex(HOST, "is not a host name (like news.example.com)");
 
 /** The site's public URL: http(s), no query or fragment, kept without a trailing slash. */
+/** An IANA time zone this runtime knows ("Europe/Madrid", "UTC"). */
+export const ZTimeZone = z
+  .string()
+  .trim()
+  .max(64)
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, "is not a time zone (Europe/Madrid, America/New_York, UTC …)");
+
 const ZSiteUrl = zWebUrl({ maxLength: 500 })
   .refine((href) => {
     const url = new URL(href);
@@ -108,6 +122,8 @@ export const ZPublisherSettingsInput = z.object({
     .prefault({ isoCode: "en", ietfCode: "en-US", direction: "ltr" }),
   /** null: the sections are the menu (the default). A list: exactly this menu. */
   menu: z.array(ZMenuItemInput).max(100, "at most 100 menu items").nullable().default(null),
+  /** The zone the dashboard shows times in, for every staff member of the account. */
+  timeZone: ZTimeZone.default("UTC"),
 });
 export type TPublisherSettingsInput = z.input<typeof ZPublisherSettingsInput>;
 export type TPublisherSettings = z.output<typeof ZPublisherSettingsInput>;
@@ -116,6 +132,7 @@ export type TPublisherSettings = z.output<typeof ZPublisherSettingsInput>;
 export const ZPublisherSettingsView = z.object({
   settings: z.object({
     name: z.string(),
+    timeZone: z.string(),
     siteUrl: z.string(),
     siteDomains: z.array(z.string()),
     cdnImage: z.string(),

@@ -43,7 +43,7 @@ const str = (value: unknown): string => (typeof value === "string" ? value : "")
 const PURGE_ALL_FIELDS = ["name", "siteUrl", "cdnImage"];
 
 type Stored = {
-  account: { name: string };
+  account: { name: string; timeZone: string };
   config: {
     siteUrl: string;
     siteDomains: string[];
@@ -64,6 +64,7 @@ async function load(db: Db, accountId: number): Promise<Stored> {
     where: { id: accountId },
     select: {
       name: true,
+      timeZone: true,
       publisherConfig: {
         select: {
           siteUrl: true,
@@ -85,7 +86,7 @@ async function load(db: Db, accountId: number): Promise<Stored> {
     where: { accountId, deletedAt: null },
     select: { id: true, slug: true },
   });
-  return { account: { name: account.name }, config: account.publisherConfig, sections };
+  return { account: { name: account.name, timeZone: account.timeZone }, config: account.publisherConfig, sections };
 }
 
 /** The `home` SEO entry's data, wherever the stored SEO keeps it (an array of entries or an object by owner type). */
@@ -128,6 +129,7 @@ function currentSettings(stored: Stored): TPublisherSettings {
   const keywords = home.keywords;
   return {
     name: stored.account.name,
+    timeZone: stored.account.timeZone,
     siteUrl: config?.siteUrl ?? "",
     siteDomains: config?.siteDomains ?? [],
     cdnImage: config?.cdnImage ?? "",
@@ -220,8 +222,12 @@ export async function updatePublisherSettings(
     );
     if (changed.length === 0) return { changed, view: toView(stored, args) };
 
-    if (changed.includes("name"))
-      await tx.account.update({ where: { id: actor.accountId }, data: { name: next.name }, select: { id: true } });
+    if (changed.includes("name") || changed.includes("timeZone"))
+      await tx.account.update({
+        where: { id: actor.accountId },
+        data: { name: next.name, timeZone: next.timeZone },
+        select: { id: true },
+      });
     const data = {
       siteUrl: next.siteUrl,
       siteDomains: next.siteDomains,

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 
 import { EditorOverview } from "@/components/content/stories/editor-overview";
-import { Card, Code, PageHeader, TextLink } from "@/components/ui";
+import { Card, Code, DateTime, PageHeader, TextLink } from "@/components/ui";
 import { getDashboardOverview } from "@/server/accounts/overview";
 import { staffActor } from "@/server/auth/actor";
 import { requireAdmin } from "@/server/auth/next-auth";
@@ -13,7 +13,6 @@ import { getArea } from "./_lib/areas";
 export const metadata: Metadata = { title: "Overview" };
 
 const area = getArea("");
-const when = new Intl.DateTimeFormat("en-GB", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 export default async function OverviewPage() {
   const { user } = await requireAdmin({ from: area.href, roles: area.roles });
@@ -52,7 +51,9 @@ export default async function OverviewPage() {
             </div>
             <div className="flex justify-between gap-4">
               <dt className="text-gray-500">Created</dt>
-              <dd className="text-gray-900">{when.format(account.createdAt)} UTC</dd>
+              <dd className="text-gray-900">
+                <DateTime value={account.createdAt} />
+              </dd>
             </div>
           </dl>
         </Card>
@@ -92,8 +93,7 @@ export default async function OverviewPage() {
                 <li key={entry.id} className="text-sm">
                   <Code>{entry.action}</Code>
                   <p className="mt-1 text-gray-600">
-                    {entry.actor?.name ?? "System"} ·{" "}
-                    <time dateTime={entry.createdAt.toISOString()}>{when.format(entry.createdAt)} UTC</time>
+                    {entry.actor?.name ?? "System"} · <DateTime value={entry.createdAt} />
                   </p>
                 </li>
               ))}

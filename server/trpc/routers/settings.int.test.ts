@@ -96,8 +96,18 @@ describe("settings router", () => {
     const last = await db.webhookEvent.findFirstOrThrow({ where: { name: "config-update" }, orderBy: { id: "desc" } });
     expect(last.payload).toMatchObject({ "purge-all": false });
 
+    // The dashboard's time zone is the account's.
+    const zoned = await owner.caller.settings.update({ ...SETTINGS, timeZone: "Europe/Madrid" });
+    expect(zoned.changed).toEqual(["timeZone"]);
+    expect(zoned.view.settings.timeZone).toBe("Europe/Madrid");
+    expect(await db.account.findUniqueOrThrow({ where: { id: owner.account.id }, select: { timeZone: true } })).toEqual(
+      {
+        timeZone: "Europe/Madrid",
+      },
+    );
+
     // The site URL can be emptied again: Masthead's own address stands in for it.
-    const emptied = await owner.caller.settings.update({ ...SETTINGS, siteUrl: "" });
+    const emptied = await owner.caller.settings.update({ ...SETTINGS, timeZone: "Europe/Madrid", siteUrl: "" });
     expect(emptied.changed.sort()).toEqual(["siteDomains", "siteUrl"]);
     expect(emptied.view).toMatchObject({ siteUrlSet: false, settings: { siteUrl: "" } });
     expect(emptied.view.settings.siteDomains).toEqual(["alpha.example", "m.alpha.example", "www.alpha.example"]);
@@ -120,6 +130,7 @@ describe("settings router", () => {
       { menu: [{ title: "X", type: "link" as const, url: "//evil.example" }] },
       { menu: [{ title: "X", type: "section" as const }] },
       { name: "" },
+      { timeZone: "Mars/Olympus_Mons" },
     ];
     for (const patch of bad)
       expect(await trpcCodeOf(owner.caller.settings.update({ ...SETTINGS, ...patch })), JSON.stringify(patch)).toBe(
