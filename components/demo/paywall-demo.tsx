@@ -153,7 +153,9 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
       if (stale()) return;
       if (grant.grantReason === "METERING") await api.pingbackAssetAccess(asset, grant);
       // A subscriber in a grace period (a renewal charge failed) is told so, with where to update the card.
-      const grace = who && grant.grantReason === "SUBSCRIBER" ? graceOf(await api.getSubscriptions()) : null;
+      // (Without the list, the story still shows: the banner is a notice, not the access.)
+      const grace =
+        who && grant.grantReason === "SUBSCRIBER" ? graceOf(await api.getSubscriptions().catch(() => [])) : null;
       if (stale()) return;
       setView({ kind: "granted", grant, paragraphs: storyParagraphs(body.story), grace });
     },
