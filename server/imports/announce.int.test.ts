@@ -9,17 +9,11 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { formatReport } from "@/server/imports/report";
-import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { importAccount, importFixture } from "@/server/testing/imports";
+import { contentImportAccount, importFixture } from "@/server/testing/imports";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
 
 async function account(db: Db) {
-  forgetPublisherCache();
-  const acc = await importAccount(db);
-  await db.publisherConfig.update({
-    where: { accountId: acc.id },
-    data: { settings: { "external-image-hosts": ["news.example.com"] } },
-  });
+  const acc = await contentImportAccount(db);
   // A webhook taking story-publish, and Ada, whose comments the sample's readers answer, a member
   // with a verified address before the import (so the import's comments are hers).
   await db.webhookEndpoint.create({

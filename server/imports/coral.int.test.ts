@@ -14,12 +14,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import {
+  commentImportAccount,
   expectDryRunPlansTheRun,
   expectResumedLikeWhole,
+  expectRunAgainChangesNothing,
   FIXTURES,
   importAccount,
   importFixture,
-  importSnapshot,
   tableCounts,
 } from "@/server/testing/imports";
 
@@ -32,18 +33,10 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** The account; Ada signed up with her e-mail; Dave known by his Coral identity. */
 async function setup() {
-  const db = await getDb();
-  const account = await importAccount(db);
-  const ada = await db.member.create({
-    data: { accountId: account.id, name: "Ada (signed up)", email: "ada@example.com", passwordHash: "-" },
+  const { db, account, ada, dave } = await commentImportAccount(await getDb(), {
+    known: { email: "dave@paper.example", provider: "coral", externalId: "user-dave" },
   });
-  const dave = await db.member.create({
-    data: { accountId: account.id, name: "Dave", email: "dave@paper.example", passwordHash: "-" },
-  });
-  await db.memberIdentity.create({
-    data: { accountId: account.id, memberId: dave.id, provider: "coral", externalId: "user-dave" },
-  });
-  return { db, account, ada, dave };
+  return { db, account, ada, dave: dave! };
 }
 
 async function commentOf(db: Db, accountId: number, sourceId: string) {
@@ -216,16 +209,7 @@ describe("importing Coral's database", () => {
 
   it("changes nothing when run again", async () => {
     const { db, account } = await setup();
-    await importFixture(db, account.id, "coral", DIR);
-    const snapshot = await importSnapshot(db, account.id);
-    const before = await tableCounts(db);
-    const again = await importFixture(db, account.id, "coral", DIR);
-    expect(await tableCounts(db)).toEqual({
-      ...before,
-      import_runs: before.import_runs! + 1,
-      audit_logs: before.audit_logs! + 2,
-    });
-    expect(await importSnapshot(db, account.id)).toEqual(snapshot);
+    const again = await expectRunAgainChangesNothing(db, { accountId: account.id, source: "coral", file: DIR });
     expect(again.kinds.comment).toEqual({ create: 0, update: 0, skip: 14, refuse: 2 });
     expect(again.kinds.member).toEqual({ create: 0, update: 0, skip: 0, refuse: 0 });
   });

@@ -14,38 +14,21 @@ import { VISIBLE } from "@/server/engagement/comments";
 import type { TCommentList } from "@/server/engagement/comments.schema";
 import { call, pageId } from "@/server/testing/engagement";
 import {
+  commentImportAccount,
   expectResumedLikeWhole,
+  expectRunAgainChangesNothing,
   importAccount,
   importFixture,
-  importSnapshot,
   tableCounts,
 } from "@/server/testing/imports";
 
 const T1 = "https://news.example.com/2019/01/hello?a=1&b=2";
 const T2 = "https://news.example.com/2019/02/zoe";
 
-/** The account, Ada as a member already, and T1's page with a comment of its own. */
+/** The account, Ada as a member already, T1's page with a comment of its own, and a comment.created webhook. */
 async function setup() {
-  const db = await getDb();
-  const account = await importAccount(db);
-  const ada = await db.member.create({
-    data: { accountId: account.id, name: "Ada (signed up)", email: "ada@example.com", passwordHash: "-" },
-  });
-  const page = await db.page.create({ data: { accountId: account.id, url: T1 } });
-  const own = await db.comment.create({
-    data: {
-      accountId: account.id,
-      pageId: page.id,
-      authorId: ada.id,
-      body: { ops: [{ insert: "Already here.\n" }] },
-      bodyDigest: "own",
-      createdAt: new Date("2026-01-01T00:00:00Z"),
-    },
-  });
-  await db.webhookEndpoint.create({
-    data: { accountId: account.id, kind: "ENGAGEMENT", url: "https://hooks.example/x", events: ["comment.created"] },
-  });
-  return { db, account, ada, page, own };
+  const made = await commentImportAccount(await getDb(), { page: T1, webhook: true });
+  return { ...made, page: made.page!, own: made.own! };
 }
 
 async function list(accountId: number, url: string): Promise<TCommentList> {
@@ -237,14 +220,12 @@ describe("importing a Disqus export", () => {
 
   it("changes nothing when run again", async () => {
     const { db, account } = await setup();
-    await importFixture(db, account.id, "disqus", "disqus-sample.xml");
-    const snapshot = await importSnapshot(db, account.id);
-    const before = await tableCounts(db);
-    const again = await importFixture(db, account.id, "disqus", "disqus-sample.xml");
-    const after = await tableCounts(db);
     // Only the second run's record and its two audit entries are new.
-    expect(after).toEqual({ ...before, import_runs: before.import_runs! + 1, audit_logs: before.audit_logs! + 2 });
-    expect(await importSnapshot(db, account.id)).toEqual(snapshot);
+    const again = await expectRunAgainChangesNothing(db, {
+      accountId: account.id,
+      source: "disqus",
+      file: "disqus-sample.xml",
+    });
     expect(again.kinds.comment).toEqual({ create: 0, update: 0, skip: 14, refuse: 4 });
     expect(again.kinds.page).toEqual({ create: 0, update: 0, skip: 4, refuse: 1 });
     expect(again.kinds.member).toEqual({ create: 0, update: 0, skip: 0, refuse: 0 });

@@ -14,8 +14,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import {
+  commentImportAccount,
   expectDryRunPlansTheRun,
   expectResumedLikeWhole,
+  expectRunAgainChangesNothing,
   FIXTURES,
   importAccount,
   importFixture,
@@ -39,29 +41,11 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 /** The account; Ada signed up with her e-mail; Dave known by his Remark42 identity; T1's page with a comment of its own. */
 async function setup() {
-  const db = await getDb();
-  const account = await importAccount(db);
-  const ada = await db.member.create({
-    data: { accountId: account.id, name: "Ada (signed up)", email: "ada@example.com", passwordHash: "-" },
+  const made = await commentImportAccount(await getDb(), {
+    known: { email: "dave@example.com", provider: "remark42", externalId: DAVE },
+    page: T1,
   });
-  const dave = await db.member.create({
-    data: { accountId: account.id, name: "Dave", email: "dave@example.com", passwordHash: "-" },
-  });
-  await db.memberIdentity.create({
-    data: { accountId: account.id, memberId: dave.id, provider: "remark42", externalId: DAVE },
-  });
-  const page = await db.page.create({ data: { accountId: account.id, url: T1 } });
-  const own = await db.comment.create({
-    data: {
-      accountId: account.id,
-      pageId: page.id,
-      authorId: ada.id,
-      body: { ops: [{ insert: "Already here.\n" }] },
-      bodyDigest: "own",
-      createdAt: new Date("2026-01-01T00:00:00Z"),
-    },
-  });
-  return { db, account, ada, dave, page, own };
+  return { ...made, dave: made.dave!, page: made.page!, own: made.own! };
 }
 
 async function commentOf(db: Db, accountId: number, sourceId: string) {
@@ -210,16 +194,7 @@ describe("importing a Remark42 backup", () => {
 
   it("changes nothing when run again", async () => {
     const { db, account } = await setup();
-    await importFixture(db, account.id, "remark42", FILE);
-    const snapshot = await importSnapshot(db, account.id);
-    const before = await tableCounts(db);
-    const again = await importFixture(db, account.id, "remark42", FILE);
-    expect(await tableCounts(db)).toEqual({
-      ...before,
-      import_runs: before.import_runs! + 1,
-      audit_logs: before.audit_logs! + 2,
-    });
-    expect(await importSnapshot(db, account.id)).toEqual(snapshot);
+    const again = await expectRunAgainChangesNothing(db, { accountId: account.id, source: "remark42", file: FILE });
     expect(again.kinds.comment).toEqual({ create: 0, update: 0, skip: 11, refuse: 4 });
     expect(again.kinds.member).toEqual({ create: 0, update: 0, skip: 0, refuse: 0 });
   });

@@ -13,8 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { siteScope } from "@/server/imports/types";
-import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { FIXTURES, importAccount, importFixture, tableCounts } from "@/server/testing/imports";
+import { contentImportAccount, FIXTURES, importFixture, tableCounts } from "@/server/testing/imports";
 
 import { importCommand } from "../../scripts/import/cli";
 
@@ -32,15 +31,7 @@ function otherBlog(fixture: string, blog: string): string {
   return file;
 }
 
-async function account(db: Db) {
-  forgetPublisherCache();
-  const acc = await importAccount(db);
-  await db.publisherConfig.update({
-    where: { accountId: acc.id },
-    data: { settings: { "external-image-hosts": ["news.example.com"] } },
-  });
-  return acc;
-}
+const account = (db: Db) => contentImportAccount(db, ["news.example.com"]);
 
 describe("two sites in one account", () => {
   it("names the site a file's ids belong to", () => {

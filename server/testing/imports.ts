@@ -12,6 +12,7 @@ import type { Db } from "../db/client";
 import { runImport, type RunImportArgs } from "../imports/runner";
 import { IMPORT_SOURCES } from "../imports/sources";
 import { ImportAborted } from "../imports/types";
+import { forgetPublisherCache } from "../publishing/publisher";
 import { createTestPublisher } from "./publishing-factories";
 
 export const FIXTURES = path.join(import.meta.dirname, "..", "imports", "fixtures");
@@ -19,6 +20,67 @@ export const FIXTURES = path.join(import.meta.dirname, "..", "imports", "fixture
 /** An account whose site is https://news.example.com (the fixtures' host). */
 export async function importAccount(db: Db, slug?: string) {
   return createTestPublisher(db, { siteUrl: "https://news.example.com", ...(slug ? { slug } : {}) });
+}
+
+/**
+ * An account for content imports: its site https://news.example.com, and `imageHosts` (the old
+ * site's, its CDN's) among its external image hosts, read afresh (the publisher cache forgotten).
+ */
+export async function contentImportAccount(db: Db, imageHosts: string[] = ["news.example.com"]) {
+  forgetPublisherCache();
+  const account = await importAccount(db);
+  await db.publisherConfig.update({
+    where: { accountId: account.id },
+    data: { settings: { "external-image-hosts": imageHosts } },
+  });
+  return account;
+}
+
+/**
+ * An account for comment imports, as the comment sources' tests begin: Ada signed up with her
+ * e-mail (ada@example.com) before the import; with `known`, a reader the old system's identity
+ * already names (Dave); with `page`, that page with a comment of Ada's own (never touched by an
+ * import); with `webhook`, an endpoint taking comment.created (which an import must not call).
+ */
+export async function commentImportAccount(
+  db: Db,
+  options: {
+    known?: { email: string; provider: string; externalId: string };
+    page?: string;
+    webhook?: boolean;
+  } = {},
+) {
+  const account = await importAccount(db);
+  const ada = await db.member.create({
+    data: { accountId: account.id, name: "Ada (signed up)", email: "ada@example.com", passwordHash: "-" },
+  });
+  let dave = null;
+  if (options.known) {
+    const { email, provider, externalId } = options.known;
+    dave = await db.member.create({ data: { accountId: account.id, name: "Dave", email, passwordHash: "-" } });
+    await db.memberIdentity.create({ data: { accountId: account.id, memberId: dave.id, provider, externalId } });
+  }
+  let page = null;
+  let own = null;
+  if (options.page) {
+    page = await db.page.create({ data: { accountId: account.id, url: options.page } });
+    own = await db.comment.create({
+      data: {
+        accountId: account.id,
+        pageId: page.id,
+        authorId: ada.id,
+        body: { ops: [{ insert: "Already here.\n" }] },
+        bodyDigest: "own",
+        createdAt: new Date("2026-01-01T00:00:00Z"),
+      },
+    });
+  }
+  if (options.webhook) {
+    await db.webhookEndpoint.create({
+      data: { accountId: account.id, kind: "ENGAGEMENT", url: "https://hooks.example/x", events: ["comment.created"] },
+    });
+  }
+  return { db, account, ada, dave, page, own };
 }
 
 /** Import a fixture (or any file) as the system. */
@@ -132,6 +194,36 @@ export async function expectResumedLikeWhole(
   expect(resumed.status).toBe("completed");
   expect(await snapshot(db, killed.id)).toEqual(await snapshot(db, whole.id));
   return resumed;
+}
+
+/**
+ * The second-run rule, for any source: `file` imported, then imported again changes no table but
+ * the run's own bookkeeping (its run row and its two audit entries) and leaves `snapshot` as it
+ * was. Returns the second run's report (its counts: every item skipped or refused again).
+ */
+export async function expectRunAgainChangesNothing(
+  db: Db,
+  args: {
+    accountId: number;
+    source: keyof typeof IMPORT_SOURCES;
+    file: string;
+    over?: Partial<RunImportArgs>;
+    snapshot?: (db: Db, accountId: number) => Promise<unknown>;
+  },
+) {
+  const { accountId, source, file, over = {}, snapshot = importSnapshot } = args;
+  await importFixture(db, accountId, source, file, over);
+  const made = await snapshot(db, accountId);
+  const before = await tableCounts(db);
+  const again = await importFixture(db, accountId, source, file, over);
+  expect(await tableCounts(db)).toEqual({
+    ...before,
+    import_runs: before.import_runs! + 1,
+    audit_logs: before.audit_logs! + 2,
+  });
+  expect(await snapshot(db, accountId)).toEqual(made);
+  for (const counts of Object.values(again.kinds)) expect(counts.create + counts.update).toBe(0);
+  return again;
 }
 
 /** The story an import made of the source's `sourceId`, with its authors, sections and tags in order. */

@@ -25,8 +25,7 @@ import type { Db } from "@/server/db/client";
 import { runImport, type RunImportArgs } from "@/server/imports/runner";
 import { IMPORT_SOURCES } from "@/server/imports/sources";
 import { ImportAborted, ImportFileError } from "@/server/imports/types";
-import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { FIXTURES, importAccount, importedStory, tableCounts } from "@/server/testing/imports";
+import { contentImportAccount, FIXTURES, importedStory, tableCounts } from "@/server/testing/imports";
 
 import { contentApiOpener } from "./content-api";
 import { contentSource } from "./source";
@@ -102,15 +101,7 @@ function importSite(db: Db, accountId: number, over: Partial<RunImportArgs> & { 
   });
 }
 
-async function account(db: Db) {
-  forgetPublisherCache();
-  const acc = await importAccount(db);
-  await db.publisherConfig.update({
-    where: { accountId: acc.id },
-    data: { settings: { "external-image-hosts": ["images.old.example.com"] } },
-  });
-  return acc;
-}
+const account = (db: Db) => contentImportAccount(db, ["images.old.example.com"]);
 
 const storyOf = (db: Db, accountId: number, sourceId: string) => importedStory(db, accountId, "content-api", sourceId);
 

@@ -11,18 +11,9 @@ import { GET as getCustomUrl } from "@/app/api/v1/custom-urls/[...path]/route";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { ImportFileError } from "@/server/imports/types";
-import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { importAccount, importedStory, importFixture, tableCounts } from "@/server/testing/imports";
+import { contentImportAccount, importedStory, importFixture, tableCounts } from "@/server/testing/imports";
 
-async function account(db: Db) {
-  forgetPublisherCache();
-  const acc = await importAccount(db);
-  await db.publisherConfig.update({
-    where: { accountId: acc.id },
-    data: { settings: { "external-image-hosts": ["ghost.example.com"] } },
-  });
-  return acc;
-}
+const account = (db: Db) => contentImportAccount(db, ["ghost.example.com"]);
 
 const ID = (n: number) => `6500000000000000000000a${n}`;
 

@@ -12,22 +12,13 @@ import { GET as getCustomUrl } from "@/app/api/v1/custom-urls/[...path]/route";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { ImportAborted } from "@/server/imports/types";
-import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { FIXTURES, importAccount, importedStory, importFixture, tableCounts } from "@/server/testing/imports";
+import { contentImportAccount, FIXTURES, importedStory, importFixture, tableCounts } from "@/server/testing/imports";
 
 import { importCommand } from "../../../scripts/import/cli";
 
 const HOSTS = ["news.example.com"];
 
-async function account(db: Db) {
-  forgetPublisherCache();
-  const acc = await importAccount(db);
-  await db.publisherConfig.update({
-    where: { accountId: acc.id },
-    data: { settings: { "external-image-hosts": HOSTS } },
-  });
-  return acc;
-}
+const account = (db: Db) => contentImportAccount(db, HOSTS);
 
 const storyOf = (db: Db, accountId: number, sourceId: string) => importedStory(db, accountId, "wxr", sourceId);
 
