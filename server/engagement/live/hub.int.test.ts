@@ -124,6 +124,60 @@ describe("live threads", () => {
     await other.reader.nothingWithin(200);
   });
 
+  it("serve 2,000 streams of one page with one read of each change", async () => {
+    const { db, account, id, page } = await setup();
+    let reads = 0;
+    let catchUps = 0;
+    const counted = db.$extends({
+      query: {
+        commentLiveEvent: {
+          findMany({ args, query }) {
+            // What a notice names (an id range); catch-ups read after a cursor.
+            const range = args.where?.id as { gte?: bigint; gt?: bigint } | undefined;
+            if (range?.gte !== undefined) reads++;
+            if (range?.gt !== undefined) catchUps++;
+            return query(args);
+          },
+        },
+      },
+    }) as unknown as typeof db;
+    const database = await getDatabase();
+    const hub = new LiveHub(counted, sourceFor(database));
+    hubs.push(hub);
+    const streams = Array.from(
+      { length: 2_000 },
+      () => new SseReader(hub.open({ accountId: account.id, pageId: page.id, since: null })),
+    );
+    readers.push(...streams);
+    let cursor = "";
+    for (const reader of streams) {
+      const ready = await reader.next();
+      expect(ready.event).toBe("ready");
+      cursor = ready.id!;
+    }
+    await until(() => hub.stats().hearing, "the hub's listener");
+    expect(hub.stats()).toMatchObject({ streams: 2_000, pages: 1 });
+    reads = 0;
+    const written = await post(id, "To two thousand readers");
+    for (const reader of streams) {
+      expect(change(await reader.next())).toMatchObject({ created: [written.id], total_count: 2 });
+    }
+    expect(reads).toBe(1);
+
+    // 500 streams reconnecting from the same cursor share one catch-up read.
+    catchUps = 0;
+    const back = Array.from(
+      { length: 500 },
+      () => new SseReader(hub.open({ accountId: account.id, pageId: page.id, since: BigInt(cursor) })),
+    );
+    readers.push(...back);
+    for (const reader of back) {
+      expect((await reader.next()).event).toBe("ready");
+      expect(change(await reader.next())).toMatchObject({ created: [written.id] });
+    }
+    expect(catchUps).toBe(1);
+  });
+
   it("name a held or hidden comment only as removed, and a held comment's changes not at all", async () => {
     const { db, account, id, page, first } = await setup();
     const hub = await newHub();

@@ -79,6 +79,12 @@ type PageStreams = {
   timer: NodeJS.Timeout | undefined;
   /** A read of the page's events is under way: notices meanwhile wait for it. */
   reading: Promise<void> | null;
+  /** The state being read for the streams opening (one read however many open at once). */
+  stateRead: Promise<TLiveState> | null;
+  /** Catch-ups under way, by cursor (streams reconnecting together mostly share one). */
+  catchUps: Map<string, ReturnType<typeof eventsAfter>>;
+  /** The `ready` event of the state, encoded once. */
+  readyChunk: Uint8Array | null;
 };
 
 const globalForStopping = globalThis as unknown as { mastheadStopping?: boolean };
@@ -92,6 +98,7 @@ export class LiveHub {
   private hearing = false;
   private started = false;
   readonly limits: LiveLimits;
+  private readonly retryChunk: Uint8Array;
 
   constructor(
     private readonly db: Db,
@@ -99,6 +106,7 @@ export class LiveHub {
     limits: Partial<LiveLimits> = {},
   ) {
     this.limits = { ...LIVE_LIMITS, ...limits };
+    this.retryChunk = sseRetry(this.limits.retryMs);
   }
 
   /** Streams and pages open on this instance. */
@@ -226,6 +234,9 @@ export class LiveHub {
         pending: null,
         timer: undefined,
         reading: null,
+        stateRead: null,
+        catchUps: new Map(),
+        readyChunk: null,
       };
       this.pages.set(pageId, page);
     }
@@ -238,16 +249,25 @@ export class LiveHub {
   private async begin(stream: Stream, since: bigint | null): Promise<void> {
     const page = stream.page;
     if (!page.state) {
-      const state = await pageLiveState(this.db, page.accountId, page.pageId);
+      page.stateRead ??= pageLiveState(this.db, page.accountId, page.pageId).finally(() => (page.stateRead = null));
+      const state = await page.stateRead;
       if (!page.state) {
         page.state = state;
+        page.readyChunk = null;
         const cursor = BigInt(state.cursor);
         if (cursor > page.cursor) page.cursor = cursor;
       }
     }
-    const chunks = [sseRetry(this.limits.retryMs), sseEvent("ready", page.state, page.state.cursor)];
+    page.readyChunk ??= sseEvent("ready", page.state, page.state.cursor);
+    const chunks = [this.retryChunk, page.readyChunk];
     if (since !== null && since.toString() !== page.state.cursor) {
-      const caught = await eventsAfter(this.db, page.pageId, since);
+      const key = since.toString();
+      let catchUp = page.catchUps.get(key);
+      if (!catchUp) {
+        catchUp = eventsAfter(this.db, page.pageId, since).finally(() => page.catchUps.delete(key));
+        page.catchUps.set(key, catchUp);
+      }
+      const caught = await catchUp;
       if (caught.resync) chunks.push(sseEvent("resync", page.state, page.state.cursor));
       else {
         const change = summarizeEvents(caught.events, page.state.total_count);
@@ -281,6 +301,7 @@ export class LiveHub {
         // Too much was missed: every stream of the page reads the list again.
         const state = await pageLiveState(this.db, page.accountId, page.pageId);
         page.state = state;
+        page.readyChunk = null;
         page.cursor = BigInt(state.cursor);
         this.broadcast(page, sseEvent("resync", state, state.cursor));
         return [];
@@ -298,6 +319,7 @@ export class LiveHub {
       if (cursor > page.cursor) page.cursor = cursor;
       const latest = change.created.length > 0 ? new Date().toISOString() : (page.state?.latest_comment_at ?? null);
       page.state = { cursor: page.cursor.toString(), total_count: total, latest_comment_at: latest };
+      page.readyChunk = null;
       this.broadcast(page, sseEvent("change", change, change.cursor));
     })()
       .catch((error: unknown) => log.warn("live threads: a page's events could not be read", { error }))
