@@ -119,6 +119,36 @@ test("an owner sets the site, domains, images, menu, SEO and language, and confi
   await expect(page.getByTestId("site-url-missing")).toBeVisible();
 });
 
+test("the account's time zone sets how every dashboard time reads; the site URL can be emptied", async ({
+  page,
+  users,
+  signIn,
+}) => {
+  await page.setViewportSize(DESKTOP);
+  await signIn(users.owner);
+  await page.goto("/admin/settings");
+  await page.getByLabel("Time zone").selectOption("Asia/Kolkata");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByTestId("settings-saved")).toBeVisible();
+
+  await page.setViewportSize(PHONE);
+  await page.goto("/admin");
+  // "22 Nov 2026, 17:30 IST": one format, in the account's zone, with the zone.
+  await expect(page.locator("main time").first()).toHaveText(
+    /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} (IST|GMT\+5:30)$/,
+  );
+  await expectNoHorizontalScroll(page);
+
+  await page.goto("/admin/settings");
+  await page.getByLabel("Time zone").selectOption("UTC");
+  await page.getByLabel("Public URL of the site").fill("");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByTestId("settings-saved")).toBeVisible();
+  await expect(page.getByTestId("site-url-missing")).toBeVisible();
+  await page.goto("/admin");
+  await expect(page.locator("main time").first()).toHaveText(/ UTC$/);
+});
+
 test("an owner invites a user who sets a password, changes roles, disables them; the last owner stays", async ({
   page,
   users,
