@@ -53,6 +53,8 @@ const TAB_LABELS: Record<TQueueView, string> = {
   approved: "Approved",
   rejected: "Rejected",
   marked_spam: "Marked spam",
+  published: "Published",
+  featured: "Featured",
 };
 
 const EMPTY_TEXT: Record<TQueueView, string> = {
@@ -63,6 +65,8 @@ const EMPTY_TEXT: Record<TQueueView, string> = {
   approved: "No approved comments.",
   rejected: "No rejected comments.",
   marked_spam: "No comments marked spam.",
+  published: "No published comments.",
+  featured: "No featured comments: feature one from Published.",
 };
 
 export const SHORTCUTS: readonly { keys: string; what: string }[] = [

@@ -3,8 +3,9 @@
  * as tRPC takes them and as the page's URL carries them (`?view=rejected&q=budget&from=…`), so a
  * filtered view can be shared or bookmarked. zod only: the dashboard imports it.
  *
- * Views: the four queue tabs (undecided comments) and the three decided views (a moderator's
- * approval, rejection or spam decision), newest decision first.
+ * Views: the four queue tabs (undecided comments), the three decided views (a moderator's
+ * approval, rejection or spam decision), newest decision first, and the published and featured
+ * comments (CONVERSATION_VIEWS), newest first.
  */
 import { z } from "zod";
 
@@ -16,7 +17,13 @@ export type TQueueTab = (typeof QUEUE_TABS)[number];
 export const DECIDED_VIEWS = ["approved", "rejected", "marked_spam"] as const;
 export type TDecidedView = (typeof DECIDED_VIEWS)[number];
 
-export const QUEUE_VIEWS = [...QUEUE_TABS, ...DECIDED_VIEWS] as const;
+/**
+ * Comments readers see (published, not spam, not hidden), and the featured ones: where a moderator
+ * finds any comment to feature, or one to stop featuring (docs/engagement.md "Conversation tools").
+ */
+export const CONVERSATION_VIEWS = ["published", "featured"] as const;
+
+export const QUEUE_VIEWS = [...QUEUE_TABS, ...DECIDED_VIEWS, ...CONVERSATION_VIEWS] as const;
 export type TQueueView = (typeof QUEUE_VIEWS)[number];
 
 export const isDecidedView = (view: TQueueView): view is TDecidedView =>

@@ -42,6 +42,10 @@ function viewCondition(view: TQueueView, threshold: number): Prisma.Sql {
       return Prisma.sql`c.moderation_state = 'rejected' AND c.decided_at IS NOT NULL`;
     case "marked_spam":
       return Prisma.sql`c.moderation_state = 'spam' AND c.decided_at IS NOT NULL`;
+    case "published":
+      return Prisma.sql`c.is_published AND NOT c.is_spam AND c.hidden_at IS NULL`;
+    case "featured":
+      return Prisma.sql`c.featured_at IS NOT NULL`;
   }
 }
 

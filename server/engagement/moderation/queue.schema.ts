@@ -118,6 +118,8 @@ export const ZQueueCounts = z.object({
   approved: z.number().int(),
   rejected: z.number().int(),
   marked_spam: z.number().int(),
+  published: z.number().int(),
+  featured: z.number().int(),
 });
 export type TQueueCounts = z.output<typeof ZQueueCounts>;
 

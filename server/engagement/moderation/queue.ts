@@ -84,6 +84,10 @@ function tabWhere(tab: TQueueView, accountId: number, threshold: number): Prisma
       return { ...base, moderationState: "REJECTED", decidedAt: { not: null } };
     case "marked_spam":
       return { ...base, moderationState: "SPAM", decidedAt: { not: null } };
+    case "published":
+      return { ...base, isPublished: true, isSpam: false, hiddenAt: null };
+    case "featured":
+      return { ...base, featuredAt: { not: null } };
   }
 }
 

@@ -79,6 +79,8 @@ describe("decided views", () => {
       approved: 1,
       rejected: 2,
       marked_spam: 1,
+      published: 1,
+      featured: 0,
     });
 
     // Paged by a cursor on the decision time; oldest first reverses.

@@ -158,6 +158,27 @@ describe("featured comments", () => {
     expect((await s.db.comment.findUniqueOrThrow({ where: { id: a.id } })).featuredAt).not.toBeNull();
   });
 
+  it("the moderation views hold every published comment (to feature) and the featured ones", async () => {
+    const s = await setup();
+    const a = await post(s, "A");
+    const b = await post(s, "B", BO);
+    const reply = await post(s, "A reply", CY, a.id);
+    await s.db.comment.update({ where: { id: b.id }, data: { isPublished: false } });
+    const published = await s.moderator.moderation.queue({ tab: "published" });
+    expect(published.items.map((i) => i.id)).toEqual([reply.id, a.id]);
+    expect(published.items.find((i) => i.id === a.id)).toMatchObject({
+      featured: false,
+      answered: false,
+      qaPage: false,
+    });
+    expect(await s.moderator.moderation.counts()).toMatchObject({ published: 2, featured: 0 });
+
+    await s.moderator.moderation.feature({ commentId: a.id, featured: true });
+    const featured = await s.moderator.moderation.queue({ tab: "featured" });
+    expect(featured.items.map((i) => [i.id, i.featured])).toEqual([[a.id, true]]);
+    expect(await s.moderator.moderation.counts()).toMatchObject({ published: 2, featured: 1 });
+  });
+
   it("a page nobody commented on answers an empty strip; a bad value of featured is 400", async () => {
     const s = await setup();
     expect(await list(s, "?featured=first")).toEqual({
