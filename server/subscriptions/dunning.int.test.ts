@@ -294,20 +294,33 @@ describe("dunning on the test clock", () => {
     expect(keys()).toEqual([DUE]);
   });
 
-  it("a retry run by two workers and two direct calls at once charges once", async () => {
+  it("a failed charge and its retry, each run by two workers and two direct calls at once, happen once", async () => {
     const { db, accountId, subscriptionId } = await setup();
     gateway.declining = true;
-    await runUntil(db, accountId, at(DUE));
+    // The failing charge: one episode, one e-mail, one pair of events.
+    setClock(at(DUE));
+    const run = async () => {
+      const deps = testJobDeps({ clock: now });
+      await Promise.all([
+        runJobsNow(db, deps, "worker-a"),
+        runJobsNow(db, deps, "worker-b"),
+        withTransaction(db, (tx) => advanceSubscription(tx, { subscriptionId, now: now() })),
+        withTransaction(db, (tx) => advanceSubscription(tx, { subscriptionId, now: now() })),
+      ]);
+    };
+    await run();
+    expect(keys()).toEqual([DUE]);
+    expect(await db.dunningEpisode.count({ where: { subscriptionId } })).toBe(1);
+    expect(await cardMails(db, accountId)).toHaveLength(1);
+    expect(await events(db, accountId)).toEqual([
+      "2026-02-01 subscription.charge_failed",
+      "2026-02-01 subscription.grace_period_entered",
+    ]);
+    // The retry on the 2nd: one charge, one payment, one recovery.
     gateway.declining = false;
     setClock(at("2026-02-02T00:00:00.000Z"));
-    const deps = testJobDeps({ clock: now });
-    await Promise.all([
-      runJobsNow(db, deps, "worker-a"),
-      runJobsNow(db, deps, "worker-b"),
-      withTransaction(db, (tx) => advanceSubscription(tx, { subscriptionId, now: now() })),
-      withTransaction(db, (tx) => advanceSubscription(tx, { subscriptionId, now: now() })),
-    ]);
-    await runJobsNow(db, deps);
+    await run();
+    await runJobsNow(db, testJobDeps({ clock: now }));
     expect(keys()).toEqual([DUE, `${DUE}:retry:1`]);
     expect(await db.payment.count({ where: { subscriptionId } })).toBe(1);
     expect((await events(db, accountId)).filter((e) => e.endsWith("recovered"))).toHaveLength(1);
