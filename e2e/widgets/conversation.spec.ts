@@ -2,8 +2,9 @@
  * Conversation tools in the comment widget (docs/widgets.md "Conversation tools"), on a
  * publisher's page of another origin, at 1440 px and 390 px, with axe-core (no serious or critical
  * violation) and no sideways scrolling in the frame:
- * - a comment a moderator featured shows first, in the "Featured comments" strip, marked, and not
- *   again in the list; unfeatured, it is back in its place;
+ * - a comment a moderator featured (the Feature button in the dashboard's Published view) shows
+ *   first, in the "Featured comments" strip, marked, and not again in the list; unfeatured, it is
+ *   back in its place;
  * - the reader changes the sort: the list follows, and the choice is still there after a reload;
  * - a Q&A page shows answered questions only, and the asker their own question "Awaiting an answer".
  */
@@ -84,9 +85,14 @@ test.describe("conversation tools in the comment widget", () => {
           ids.push(((await res.json()) as { comment: { id: number } }).comment.id);
         }
 
-        // A moderator features the oldest comment.
+        // A moderator features the oldest comment from the dashboard's Published view.
         await signIn(users.moderator);
-        await trpcCall(page.request, "moderation.feature", { commentId: ids[0], featured: true });
+        await page.goto(`/admin/engagement/moderation?view=published&q=${encodeURIComponent(texts[0]!)}`);
+        const item = page.locator(`[data-testid="queue-item"][data-comment-id="${ids[0]}"]`);
+        await item.getByRole("button", { name: "Feature", exact: true }).click();
+        await expect(item.getByRole("button", { name: "Unfeature" })).toBeVisible();
+        await expect(item.getByText("featured", { exact: true })).toBeVisible();
+        expect(await seriousViolations(page)).toEqual([]);
 
         const reader = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
         try {
