@@ -1,17 +1,14 @@
 /** The self-service page's frame guard (frame-guard.ts): the publication's own frames only. */
 import { describe, expect, it } from "vitest";
 
-import { framedByAllowedSite } from "./frame-guard";
+import { framedByAllowedSite, type FramedWindow } from "./frame-guard";
 
 const top = {};
-function win(opts: { framed: boolean; ancestors?: string[]; referrer?: string }) {
+function win(opts: { framed: boolean; ancestors?: string[]; referrer?: string }): FramedWindow {
   return {
-    self: {} as Window,
-    top: (opts.framed ? top : undefined) as Window | null,
-    location: {
-      hostname: "members.gazette.example",
-      ancestorOrigins: opts.ancestors ? (opts.ancestors as unknown as DOMStringList) : undefined,
-    } as unknown as Location,
+    self: {},
+    top: opts.framed ? top : undefined,
+    location: { hostname: "members.gazette.example", ancestorOrigins: opts.ancestors },
     document: { referrer: opts.referrer ?? "" },
   };
 }

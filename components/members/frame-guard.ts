@@ -6,10 +6,14 @@
  * `location.ancestorOrigins` (Chromium, Safari), else the referrer; a frame that tells neither is
  * refused.
  */
-export function framedByAllowedSite(
-  win: Pick<Window, "self" | "top" | "location"> & { document: Pick<Document, "referrer"> },
-  hosts: readonly string[],
-): boolean {
+export type FramedWindow = {
+  self: unknown;
+  top: unknown;
+  location: { hostname: string; ancestorOrigins?: ArrayLike<string> | null };
+  document: { referrer: string };
+};
+
+export function framedByAllowedSite(win: FramedWindow, hosts: readonly string[]): boolean {
   if (win.self === win.top) return true;
   const allowed = new Set([win.location.hostname.toLowerCase(), ...hosts.map((h) => h.toLowerCase())]);
   const listed = win.location.ancestorOrigins ? Array.from(win.location.ancestorOrigins) : [];
