@@ -3,13 +3,15 @@
  * sizes: a demo reader with a Yearly subscription (bought through the client API's preview and
  * create with the demo's test gateway) reads a premium story with no banner; the demo's test tool
  * makes the renewal fail now, and the reader, in the grace period, still reads the whole story and
- * sees the banner saying until when, with the link to update the card.
+ * sees the banner saying until when, with the link to update the card. Revenue staff see the
+ * revenue in grace on the Reports page.
  */
 import type { APIRequestContext } from "@playwright/test";
 
 import { expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
 
 const KEY = "mh_pk_demo_public_client_key_local_only";
+const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
@@ -60,7 +62,10 @@ async function subscribedReader(request: APIRequestContext, email: string): Prom
 }
 
 for (const viewport of VIEWPORTS) {
-  test(`a reader whose renewal failed keeps reading and sees the grace banner (${viewport.name})`, async ({ page }) => {
+  test(`a reader whose renewal failed keeps reading and sees the grace banner (${viewport.name})`, async ({
+    page,
+    signIn,
+  }) => {
     await page.setViewportSize(viewport);
     const email = `grace-${viewport.name}-${Date.now()}@example.com`;
     const subscriptionId = await subscribedReader(page.request, email);
@@ -96,5 +101,12 @@ for (const viewport of VIEWPORTS) {
     // The same after a reload (the grace period is the subscription's, not the page's).
     await page.reload();
     await expect(page.getByTestId("grace-banner")).toBeVisible();
+
+    // Revenue staff: the Reports page counts the Yearly price as in grace now (recovered or lost later).
+    await signIn(REVENUE);
+    await page.goto("/admin/subscriptions/reports");
+    await expect(page.getByTestId("dunning-at-risk")).toContainText("In grace now:");
+    await expect(page.getByTestId("dunning-at-risk")).toContainText("USD");
+    await expectNoHorizontalPageScroll(page);
   });
 }
