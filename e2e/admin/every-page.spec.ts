@@ -46,6 +46,7 @@ const PAGES: ((ids: Ids) => string)[] = [
   () => "/admin/subscriptions/invoices",
   () => "/admin/subscriptions/reports",
   () => "/admin/subscriptions/meter",
+  () => "/admin/subscriptions/retention",
   () => "/admin/subscriptions/coupons",
   () => "/admin/subscriptions/campaigns",
   () => "/admin/subscriptions/assets",
