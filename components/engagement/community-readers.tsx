@@ -22,13 +22,20 @@ const STATUS_FILTER_LABELS: Record<TReaderStatusFilter, string> = {
   warned: "Warned",
 };
 
-export function CommunityReaders() {
+/** A member id as the search takes it exactly (`#123`), for opening that reader's card at once. */
+const MEMBER_ID = /^#(\d{1,10})$/;
+
+export function CommunityReaders({ initialQuery = "" }: { initialQuery?: string }) {
   const trpc = useTRPC();
-  const [draft, setDraft] = useState("");
-  const [q, setQ] = useState("");
+  const [draft, setDraft] = useState(initialQuery);
+  const [q, setQ] = useState(initialQuery);
   const [status, setStatus] = useState<TReaderStatusFilter>("all");
   const [hasPending, setHasPending] = useState(false);
-  const [open, setOpen] = useState<number | null>(null);
+  // A link naming a reader (`?q=%23123`, from the moderation queue) opens their card.
+  const [open, setOpen] = useState<number | null>(() => {
+    const id = MEMBER_ID.exec(initialQuery);
+    return id ? Number(id[1]) : null;
+  });
 
   const readers = useInfiniteQuery(
     trpc.community.readers.infiniteQueryOptions(

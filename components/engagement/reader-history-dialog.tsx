@@ -4,7 +4,7 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Badge, Button, DateTime, Dialog, ErrorAlert, LoadState } from "@/components/ui";
+import { Badge, Button, DateTime, Dialog, ErrorAlert, LoadState, TextLink } from "@/components/ui";
 import { REPORT_REASON_LABELS, type TReaderHistory } from "@/server/engagement/moderation/queue.schema";
 
 import { CommentBody } from "./comment-body";
@@ -54,6 +54,12 @@ function History({ memberId, onChanged }: { memberId: number; onChanged: () => v
                 </>
               ) : null}
               {data.reader.isNew ? " · new reader" : ""}
+            </p>
+            <p>
+              <TextLink href={`/admin/engagement/community?q=${encodeURIComponent(`#${data.reader.memberId}`)}`}>
+                Open on the Community page
+              </TextLink>{" "}
+              <span className="text-gray-600">(warn, suspend, reject all their comments)</span>
             </p>
             {data.activeBan ? (
               <div className="mt-2 flex flex-wrap items-center gap-2">

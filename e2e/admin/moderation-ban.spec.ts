@@ -1,11 +1,12 @@
 /**
  * Banning from the queue, end to end: a reader's three toxic comments (posted through the REST API
  * with a JWT signed with the demo account's shared key) are held and stay visible to their author
- * alone (awaiting_review.json, which the widget reads after a reload); the moderator presses `b` on
+ * alone (awaiting_review.json, for the widget after a reload); the moderator presses `b` on
  * one, writes a reason and a message for the reader, ticks "Also reject their 3 pending comments"
  * and bans for 7 days: the reader's comments leave the queue for the Rejected view, nothing of
- * theirs awaits review any more, and the reader's notice says until when (the widget words it in
- * their language and time zone). At desktop and phone sizes, with axe-core.
+ * theirs awaits review any more, the reader's history links to their card on the Community page,
+ * and the reader's notice says until when (the widget words it in their language and time zone).
+ * At desktop and phone sizes, with axe-core.
  */
 import { pageIdOf, postComment, readerJwt } from "../comments";
 import { demoAccount, expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
@@ -43,7 +44,7 @@ for (const viewport of VIEWPORTS) {
         const res = await postComment(request, accountId, b64, `you ${word}, ${stamp}`, jwt);
         expect(res.status(), await res.text()).toBe(201);
       }
-      // Held, and seen by their author alone (a reload of the widget asks for them again).
+      // Held, and seen by their author alone (what the widget needs after a reload).
       expect((await awaiting()).map((c) => c.is_published)).toEqual([false, false, false]);
       const list = await request.get(`${base}/comments.json`);
       expect(((await list.json()) as { total_count: number }).total_count).toBe(0);
@@ -74,8 +75,23 @@ for (const viewport of VIEWPORTS) {
 
       // In the Rejected view, all three; nothing awaits review for the reader any more.
       await page.goto(`/admin/engagement/moderation?view=rejected&q=${stamp}`);
-      await expect(page.getByTestId("queue-item").filter({ hasText: stamp })).toHaveCount(3);
+      const rejected = page.getByTestId("queue-item").filter({ hasText: stamp });
+      await expect(rejected).toHaveCount(3);
       expect(await awaiting()).toEqual([]);
+
+      // h, then the history's link: the reader's card on the Community page, suspended, nothing pending.
+      await rejected.first().focus();
+      await page.keyboard.press("h");
+      const history = page.getByRole("dialog", { name: "Reader's history" });
+      await history.getByRole("link", { name: "Open on the Community page" }).click();
+      await expect(page).toHaveURL(/\/admin\/engagement\/community\?q=%23\d+$/);
+      const card = page.getByRole("dialog", { name: "Reader" });
+      await expect(card).toContainText(name);
+      await expect(card).toContainText("Suspended until");
+      await expect(card).toContainText("0 pending");
+      await expect(card).toContainText("3 rejected");
+      expect(await seriousViolations(page)).toEqual([]);
+      await expectNoHorizontalPageScroll(page);
 
       // The reader's notice: the message, and the suspension's end (an instant the widget words in their zone).
       const res = await request.get(`/api/v1/accounts/${accountId}/notices?jwt=${encodeURIComponent(jwt)}`);

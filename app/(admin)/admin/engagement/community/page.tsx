@@ -7,7 +7,12 @@ import { AdminPage } from "../../_lib/admin-page";
 
 export const metadata: Metadata = { title: "Community" };
 
-export default function CommunityPage() {
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+/** `?q=` prefills the search (a link from the moderation queue's history names `#<member id>`). */
+export default async function CommunityPage({ searchParams }: { searchParams: SearchParams }) {
+  const raw = (await searchParams).q;
+  const initialQuery = (Array.isArray(raw) ? raw[0] : raw)?.trim().slice(0, 200) ?? "";
   return (
     <AdminPage
       area="engagement"
@@ -17,7 +22,7 @@ export default function CommunityPage() {
       description="Every reader of the publication: find one, see their comments and history, warn, suspend or ban them, and reject their comments in one step. Everything is in the audit log."
     >
       <EngagementTabs current="community" />
-      <CommunityReaders />
+      <CommunityReaders initialQuery={initialQuery} />
     </AdminPage>
   );
 }
