@@ -175,7 +175,7 @@ function Cancellations() {
       <LoadState query={query} what="cancellations" empty={query.data?.length === 0} emptyText="No cancels yet." />
       {query.data?.length ? (
         <Table
-          label="Why readers cancelled"
+          label="Cancellations table"
           rows={query.data}
           rowKey={(r) => r.id}
           columns={[

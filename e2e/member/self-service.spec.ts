@@ -6,9 +6,10 @@
  */
 import type { APIRequestContext, Page } from "@playwright/test";
 
-import { expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, seriousViolations, submitSignIn, test, trpcCall } from "../fixtures";
 
 const SERVER_KEY = "mh_sk_demo_server_key_local_only_0000";
+const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
 const SIZES = [
   { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
@@ -117,3 +118,58 @@ for (const size of SIZES) {
     });
   });
 }
+
+test("revenue staff set a retention offer; a subscriber takes it instead of cancelling", async ({
+  browser,
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // Revenue staff, in their own browser context: the demo's WELCOME20 coupon off the next 2 payments.
+  const staff = await browser.newContext();
+  const staffPage = await staff.newPage();
+  try {
+    await staffPage.goto("/admin/sign-in");
+    await submitSignIn(staffPage, REVENUE);
+    await expect(staffPage).toHaveURL(/\/admin$/);
+    await staffPage.goto("/admin/subscriptions/retention");
+    const form = staffPage.getByTestId("retention-offer-form");
+    await form.getByLabel("Make an offer on the cancel form of the self-service page").check();
+    await form.getByLabel("Offer", { exact: true }).selectOption({ label: "A coupon off the next payments" });
+    await form.getByLabel("Coupon", { exact: true }).selectOption({ label: "WELCOME20 – 20 % off your first month" });
+    await form.getByLabel("Discounted payments").fill("2");
+    await form.getByRole("button", { name: "Save offer" }).click();
+    await expect(staffPage.getByText("Saved: the next cancel form shows this offer.")).toBeVisible();
+    expect(await seriousViolations(staffPage)).toEqual([]);
+
+    const email = `keeper.${Date.now()}@example.com`;
+    const password = "a long enough password";
+    expect(
+      (await request.post("/api/auth/v1/signup", { data: { email, password, "dont-login": true } })).status(),
+    ).toBe(201);
+    await subscribeMonthly(request, email);
+    await page.goto("/member/login?return_to=%2Fmember%2Fsubscriptions");
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    const card = page.getByTestId("subscription-card").filter({ hasText: "Monthly" });
+    await card.getByRole("button", { name: "Cancel subscription" }).click();
+    const offer = card.getByTestId("retention-offer");
+    await expect(offer).toHaveText(/Stay and get 20% off your next 2 payments\./);
+    await card.getByLabel("It costs too much").check();
+    await offer.getByRole("button", { name: "Accept the offer" }).click();
+    await expect(card.getByRole("status")).toContainText("Thank you for staying");
+    await expect(card.getByText("Active", { exact: true })).toBeVisible();
+    await expect(card).toContainText("$7.20 per month");
+
+    // Staff see why the reader meant to leave, and what came of it.
+    await staffPage.reload();
+    const reasons = staffPage.getByRole("region", { name: "Cancellations table" });
+    await expect(reasons).toContainText("It costs too much");
+    await expect(reasons).toContainText("Took the offer");
+  } finally {
+    // Leave the demo account without an offer for the other specs.
+    await trpcCall(staffPage.request, "retentionOffer.update", { kind: "pause", periods: 1, enabled: false });
+    await staff.close();
+  }
+});
