@@ -132,12 +132,14 @@ export async function emitMemberSignup(tx: Db, member: MemberRecord, now: Date):
 }
 
 async function assertAvailable(db: Db, accountId: number, email: string, username: string | undefined): Promise<void> {
+  // An e-mail a subscriber holds as a further identity (server/subscriptions/subscribers.ts) is taken too.
+  const heldEmail = { identities: { some: { provider: "email", externalId: email } } };
   const clash = await db.member.findFirst({
-    where: { accountId, OR: [{ email }, ...(username ? [{ username }] : [])] },
-    select: { email: true },
+    where: { accountId, OR: [{ email }, heldEmail, ...(username ? [{ username }] : [])] },
+    select: { email: true, username: true },
   });
   if (!clash) return;
-  throw clash.email === email
+  throw !username || clash.username !== username || clash.email === email
     ? new AppError("CONFLICT", "A member with this e-mail already exists.", {
         details: [{ field: "body.email", issue: "is already registered" }],
       })

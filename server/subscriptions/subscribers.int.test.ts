@@ -121,6 +121,35 @@ describe("resolveSubscriber", () => {
   });
 });
 
+describe("a subscriber's further e-mails", () => {
+  it("are its own: a sign-up with one is refused as taken, and a lookup by one finds the subscriber", async () => {
+    const { db, accountId, publisher } = await setup();
+    const now = new Date();
+    const { member } = await signUpMember(db, {
+      publisher,
+      input: { name: "Ada", email: "ada@example.com", password: "correct horse battery", "dont-login": true },
+      now,
+    });
+    await addSubscriberIdentity(db, {
+      accountId,
+      at: { provider: "email", identity: "ada@example.com" },
+      add: { provider: "email", value: "Ada@Work.example" },
+      now,
+    });
+    expect((await resolveSubscriber(db, { accountId, provider: "email", identity: "ADA@work.example" }))?.id).toBe(
+      member.id,
+    );
+    await expect(
+      signUpMember(db, {
+        publisher,
+        input: { name: "Not Ada", email: "ada@work.example", password: "correct horse battery", "dont-login": true },
+        now,
+      }),
+    ).rejects.toMatchObject({ code: "CONFLICT", message: "A member with this e-mail already exists." });
+    expect(await db.member.count({ where: { accountId } })).toBe(1);
+  });
+});
+
 describe("loadSubscriber", () => {
   it("answers the spec's Subscriber shape, and nothing for another account's member", async () => {
     const { db, accountId } = await setup();
