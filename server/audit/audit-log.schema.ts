@@ -14,11 +14,35 @@ export const ZAuditAction = z
   .max(100, "must be at most 100 characters")
   .regex(/^[a-z0-9_]+(\.[a-z0-9_]+)*$/, "must be a dotted action such as admin.sign_in");
 
-export const ZListAuditLogInput = z.object({
-  ...zCursorPaging,
+/** A calendar day ("2026-11-22"), on the account's clocks. */
+const ZDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day as YYYY-MM-DD")
+  .refine((day) => {
+    const date = new Date(`${day}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
+  }, "is not a day of the calendar");
+
+/** The filters of the listing and of its CSV export. */
+const FILTERS = {
   /** Only entries with exactly this action. */
   action: ZAuditAction.optional(),
-});
+  /** Only this staff member's entries (a user id), or the system's ("system"). */
+  actor: z.union([z.uuid({ message: "must be a user id or system" }), z.literal("system")]).optional(),
+  /** From the start of this day, in the account's time zone. */
+  from: ZDay.optional(),
+  /** To the end of this day, in the account's time zone. */
+  to: ZDay.optional(),
+};
+const fromBeforeTo = [
+  (f: { from?: string; to?: string }) => !f.from || !f.to || f.from <= f.to,
+  { path: ["to"], message: "must not be before from" },
+] as const;
+
+export const ZAuditLogFilter = z.object(FILTERS).refine(...fromBeforeTo);
+export type TAuditLogFilter = z.infer<typeof ZAuditLogFilter>;
+
+export const ZListAuditLogInput = z.object({ ...zCursorPaging, ...FILTERS }).refine(...fromBeforeTo);
 export type TListAuditLogInput = z.input<typeof ZListAuditLogInput>;
 
 export const ZAuditLogEntry = z.object({
@@ -38,4 +62,8 @@ export const ZAuditLogPage = zCursorPage(ZAuditLogEntry);
 export type TAuditLogPage = z.infer<typeof ZAuditLogPage>;
 
 export const ZAuditActionList = z.array(z.object({ action: z.string(), count: z.number().int() }));
+
+/** The people the log holds entries of (the system has none here: it is the filter's own choice). */
+export const ZAuditActorList = z.array(z.object({ id: z.string(), name: z.string(), email: z.string() }));
+export type TAuditActorList = z.infer<typeof ZAuditActorList>;
 export type TAuditActionList = z.infer<typeof ZAuditActionList>;

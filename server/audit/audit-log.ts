@@ -11,10 +11,14 @@ import { actorUserId, type Actor } from "../auth/actor";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
+import { nextDay, zonedDayStart } from "../time-zone";
 import {
+  ZAuditLogFilter,
   ZListAuditLogInput,
   type TAuditActionList,
+  type TAuditActorList,
   type TAuditLogEntry,
+  type TAuditLogFilter,
   type TAuditLogPage,
   type TListAuditLogInput,
 } from "./audit-log.schema";
@@ -50,18 +54,55 @@ export async function recordAudit(db: Db, input: RecordAuditInput): Promise<{ id
   });
 }
 
-/** One page of an account's entries, newest first. Entries of other accounts are never visible. */
+/** The rows `filter` keeps, as a where clause (days on the account's clocks). */
+async function filterWhere(
+  db: Db,
+  accountId: number,
+  filter: TAuditLogFilter & { actorId?: string },
+): Promise<Prisma.AuditLogWhereInput> {
+  const actor = filter.actor === "system" ? null : (filter.actor ?? filter.actorId);
+  let createdAt: Prisma.DateTimeFilter | undefined;
+  if (filter.from || filter.to) {
+    const account = await db.account.findUnique({ where: { id: accountId }, select: { timeZone: true } });
+    const zone = account?.timeZone ?? "UTC";
+    createdAt = {
+      ...(filter.from ? { gte: zonedDayStart(filter.from, zone) } : {}),
+      ...(filter.to ? { lt: zonedDayStart(nextDay(filter.to), zone) } : {}),
+    };
+  }
+  return {
+    accountId,
+    ...(actor !== undefined ? { actorId: actor } : {}),
+    ...(filter.action ? { action: filter.action } : {}),
+    ...(createdAt ? { createdAt } : {}),
+  };
+}
+
+const ENTRY_SELECT = {
+  id: true,
+  action: true,
+  targetType: true,
+  targetId: true,
+  metadata: true,
+  ip: true,
+  createdAt: true,
+  actor: { select: { id: true, name: true, email: true } },
+} satisfies Prisma.AuditLogSelect;
+
+/**
+ * One page of an account's entries, newest first, as `filter` keeps them (`actorId`: only this
+ * user's, for a user's own activity). Entries of other accounts are never visible.
+ */
 export async function listAuditLog(
   db: Db,
-  args: { accountId: number; /** Only this user's entries. */ actorId?: string } & TListAuditLogInput,
+  args: { accountId: number; actorId?: string } & TListAuditLogInput,
 ): Promise<TAuditLogPage> {
-  const { cursor, limit, action } = ZListAuditLogInput.parse(args);
+  const { cursor, limit, ...filter } = ZListAuditLogInput.parse(args);
   const after = cursor ? decodeCursor(cursor) : undefined;
+  const where = await filterWhere(db, args.accountId, { ...filter, actorId: args.actorId });
   const rows = await db.auditLog.findMany({
     where: {
-      accountId: args.accountId,
-      ...(args.actorId ? { actorId: args.actorId } : {}),
-      ...(action ? { action } : {}),
+      ...where,
       ...(after
         ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
         : {}),
@@ -69,16 +110,7 @@ export async function listAuditLog(
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     // One more than asked: its presence says whether there is a next page.
     take: limit + 1,
-    select: {
-      id: true,
-      action: true,
-      targetType: true,
-      targetId: true,
-      metadata: true,
-      ip: true,
-      createdAt: true,
-      actor: { select: { id: true, name: true, email: true } },
-    },
+    select: ENTRY_SELECT,
   });
   const items: TAuditLogEntry[] = rows.slice(0, limit).map((row) => ({
     ...row,
@@ -86,6 +118,35 @@ export async function listAuditLog(
   }));
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+/** Every entry `filter` keeps, newest first, read page by page (the CSV export). */
+export async function* allAuditEntries(
+  db: Db,
+  args: { accountId: number; filter: TAuditLogFilter },
+): AsyncGenerator<TAuditLogEntry> {
+  const filter = ZAuditLogFilter.parse(args.filter);
+  let cursor: string | undefined;
+  do {
+    const page = await listAuditLog(db, { accountId: args.accountId, ...filter, cursor, limit: 100 });
+    yield* page.items;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}
+
+/** The staff members the log holds entries of, by name (for the filter). */
+export async function listAuditActors(db: Db, args: { accountId: number }): Promise<TAuditActorList> {
+  const groups = await db.auditLog.groupBy({
+    by: ["actorId"],
+    where: { accountId: args.accountId, actorId: { not: null } },
+  });
+  const ids = groups.flatMap((g) => (g.actorId ? [g.actorId] : []));
+  if (ids.length === 0) return [];
+  return db.adminUser.findMany({
+    where: { id: { in: ids }, accountId: args.accountId },
+    select: { id: true, name: true, email: true },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+  });
 }
 
 /** The actions an account's log holds, with how often each occurs (for the filter). */

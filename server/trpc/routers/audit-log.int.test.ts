@@ -99,6 +99,39 @@ describe("auditLog.list", () => {
     ]);
   });
 
+  it("filters by person (or the system) and by days on the account's clocks, and lists the people", async () => {
+    const { account, owner, moderator } = await createAccountWithAdmins("alpha");
+    const db = await getDb();
+    await db.account.update({ where: { id: account.id }, data: { timeZone: "Europe/Madrid" } });
+    const at = (iso: string, actorId: string | null, action = "story.update") =>
+      db.auditLog.create({ data: { accountId: account.id, actorId, action, createdAt: new Date(iso) } });
+    // 23:30 UTC on the 21st is 00:30 on the 22nd in Madrid; 23:30 UTC on the 22nd is the 23rd there.
+    const early = await at("2026-11-21T23:30:00Z", owner.user.id);
+    const late = await at("2026-11-22T22:59:59Z", moderator.user.id);
+    await at("2026-11-22T23:30:00Z", owner.user.id);
+    await at("2026-11-21T22:00:00Z", owner.user.id);
+    const system = await at("2026-11-22T12:00:00Z", null, "subscription.renew");
+
+    const ids = async (input: Parameters<typeof owner.caller.auditLog.list>[0]) =>
+      (await owner.caller.auditLog.list(input)).items.map((e) => e.id);
+    expect(await ids({ from: "2026-11-22", to: "2026-11-22" })).toEqual([late.id, system.id, early.id]);
+    expect(await ids({ from: "2026-11-22", to: "2026-11-22", actor: owner.user.id })).toEqual([early.id]);
+    expect(await ids({ from: "2026-11-22", to: "2026-11-22", actor: "system" })).toEqual([system.id]);
+    expect(await ids({ to: "2026-11-21" })).toHaveLength(1);
+
+    expect(await owner.caller.auditLog.actors()).toEqual([
+      { id: moderator.user.id, name: "moderator", email: "moderator@alpha.test" },
+      { id: owner.user.id, name: "owner", email: "owner@alpha.test" },
+    ]);
+    for (const bad of [
+      { from: "2026-02-30" },
+      { from: "22/11/2026" },
+      { from: "2026-11-23", to: "2026-11-22" },
+      { actor: "bob" },
+    ])
+      await expect(owner.caller.auditLog.list(bad)).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  });
+
   it("refuses a moderator (FORBIDDEN) and a caller without a session (UNAUTHORIZED)", async () => {
     const { moderator } = await createAccountWithAdmins("alpha");
     await expect(moderator.caller.auditLog.list({})).rejects.toMatchObject({

@@ -1,10 +1,10 @@
 /** auditLog.* – the account's audit log, for owners. */
-import { listAuditActions, listAuditLog } from "../../audit/audit-log";
-import { ZAuditActionList, ZAuditLogPage, ZListAuditLogInput } from "../../audit/audit-log.schema";
+import { listAuditActions, listAuditActors, listAuditLog } from "../../audit/audit-log";
+import { ZAuditActionList, ZAuditActorList, ZAuditLogPage, ZListAuditLogInput } from "../../audit/audit-log.schema";
 import { createTRPCRouter, ownerProcedure } from "../trpc";
 
 export const auditLogRouter = createTRPCRouter({
-  /** One page of entries, newest first; `nextCursor` fetches the next (older) page. */
+  /** One page of entries, newest first, filtered; `nextCursor` fetches the next (older) page. */
   list: ownerProcedure
     .input(ZListAuditLogInput)
     .output(ZAuditLogPage)
@@ -14,4 +14,9 @@ export const auditLogRouter = createTRPCRouter({
   actions: ownerProcedure
     .output(ZAuditActionList)
     .query(({ ctx }) => listAuditActions(ctx.db, { accountId: ctx.actor.accountId })),
+
+  /** The staff members the log has entries of, for the filter. */
+  actors: ownerProcedure
+    .output(ZAuditActorList)
+    .query(({ ctx }) => listAuditActors(ctx.db, { accountId: ctx.actor.accountId })),
 });
