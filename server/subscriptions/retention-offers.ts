@@ -183,6 +183,12 @@ export async function offerForSubscription(db: Db, sub: Subscription, now: Date)
     };
   const coupon = offer.couponId ? await db.coupon.findFirst({ where: { id: offer.couponId } }) : null;
   if (!coupon || !couponUsable(coupon, sub, now)) return null;
+  if (coupon.maxRedemptionsPerSubscriber !== null) {
+    const used = await db.couponRedemption.count({
+      where: { couponId: coupon.id, subscriberId: String(sub.memberId) },
+    });
+    if (used >= coupon.maxRedemptionsPerSubscriber) return null;
+  }
   if (discountedAmount(coupon, sub.paymentAmountCents, sub.paymentAmountCurrency) === null) return null;
   return {
     kind: "coupon",
@@ -234,7 +240,17 @@ export async function applyRetentionOffer(
       until: runAt.toISOString(),
     };
     await tx.subscription.update({ where: { id: sub.id }, data: { paymentAmountCents: discounted } });
+    // A use of the coupon, as checkout counts one (its limits hold for offers too).
     await tx.coupon.update({ where: { id: coupon.id }, data: { redemptionsCount: { increment: 1 } } });
+    await tx.couponRedemption.create({
+      data: {
+        accountId: sub.accountId,
+        couponId: coupon.id,
+        subscriberId: String(sub.memberId),
+        subscriptionId: String(sub.id),
+        redeemedAt: now,
+      },
+    });
   } else {
     const from = sub.endTimestamp!;
     let until = from;

@@ -325,6 +325,7 @@ describe("the self-service page's API", () => {
         discountType: "PERCENT",
         percentOff: 50,
         validFrom: new Date(0),
+        maxRedemptionsPerSubscriber: 1,
       },
     });
     const staff = await createTestStaff(s.db, { roles: ["REVENUE"], account: s.f.account.id });
@@ -347,10 +348,16 @@ describe("the self-service page's API", () => {
       periods: 2,
       enabled: true,
     });
-    const overview = await read(
-      await call(OVERVIEW, "GET", "/api/member/subscriptions", {}, undefined, { "X-QT-AUTH": s.token }),
-    );
-    expect(overview.subscriptions[0].offer).toEqual({
+    const offerShown = async () =>
+      (await read(await call(OVERVIEW, "GET", "/api/member/subscriptions", {}, undefined, { "X-QT-AUTH": s.token })))
+        .subscriptions[0].offer;
+    // A reader who used the coupon as many times as it allows one reader is not offered it.
+    const used = await s.db.couponRedemption.create({
+      data: { accountId: s.f.account.id, couponId: coupon.id, subscriberId: String(s.ada.id) },
+    });
+    expect(await offerShown()).toBeNull();
+    await s.db.couponRedemption.delete({ where: { id: used.id } });
+    expect(await offerShown()).toEqual({
       kind: "coupon",
       periods: 2,
       words: "Stay and get 50% off your next 2 payments.",
@@ -364,6 +371,7 @@ describe("the self-service page's API", () => {
     const body = await read(res.status === 200 ? res : twice);
     expect(await s.db.subscriptionCancellation.count({ where: { subscriptionId: s.sub.id } })).toBe(1);
     expect((await s.db.coupon.findUniqueOrThrow({ where: { id: coupon.id } })).redemptionsCount).toBe(1);
+    expect(await s.db.couponRedemption.count({ where: { couponId: coupon.id } })).toBe(1);
     expect(body.subscription).toMatchObject({ status: "active", cancelled: false, payment_amount_cents: 500 });
     expect(await s.db.subscriptionCancellation.findFirstOrThrow({ where: { subscriptionId: s.sub.id } })).toMatchObject(
       {
