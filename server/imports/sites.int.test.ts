@@ -41,6 +41,14 @@ describe("two sites in one account", () => {
     expect(siteScope("")).toBe("");
   });
 
+  it("takes a Disqus export's forum and a Remark42 backup's site id as their site", async () => {
+    const db = await getDb();
+    const acc = await account(db);
+    const disqus = await importFixture(db, acc.id, "disqus", "disqus-sample.xml", { dryRun: true });
+    const remark42 = await importFixture(db, acc.id, "remark42", "remark42-sample.jsonl", { dryRun: true });
+    expect([disqus.site, remark42.site]).toEqual(["testgazette", "news"]);
+  });
+
   it("lands both sites' posts with the same post ids as two stories each", async () => {
     const db = await getDb();
     const acc = await account(db);

@@ -8,6 +8,7 @@
  * Disqus exports carry no "pending" flag; an <isApproved>false</isApproved>, where a file has
  * one, holds the comment for moderation.
  */
+import { siteScope } from "../types";
 import { child, childText, streamXml, type XmlNode } from "../xml-stream";
 import {
   isTrue,
@@ -81,10 +82,17 @@ async function* readDisqus(path: string, onBytes: (bytes: Buffer) => void): Asyn
     structureDepth: 1,
     onBytes,
   });
+  let siteSent = false;
   for await (const event of events) {
     if (event.type === "root") yield { type: "root", name: event.name };
     else if (event.type === "problem") yield { type: "problem", problem: event.problem };
     else if (event.type === "record" && event.node.name === "thread") {
+      // The forum (the Disqus site's shortname) scopes the ids: the first thread's names it.
+      const forum = siteScope(childText(event.node, "forum"));
+      if (!siteSent && forum) {
+        siteSent = true;
+        yield { type: "site", site: forum };
+      }
       const thread = disqusThread(event.node);
       if (thread) yield { type: "thread", thread };
       else

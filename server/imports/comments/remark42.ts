@@ -27,7 +27,7 @@
  */
 import { z } from "zod";
 
-import { ImportFileError } from "../types";
+import { ImportFileError, siteScope } from "../types";
 import { fileName, readJsonLines } from "./json-lines";
 import { emptyPost, parseExportDate, type CommentPost, type CommentReader, type CommentRecord } from "./records";
 
@@ -137,6 +137,7 @@ async function* readRemark42(path: string, onBytes: (bytes: Buffer) => void): As
   const name = fileName(path);
   let users: Map<string, RemarkUser> | null = null;
   const threads = new Set<string>();
+  let siteSent = false;
   for await (const entry of readJsonLines(path, onBytes)) {
     if (users === null) {
       const meta = "value" in entry ? ZMeta.safeParse(entry.value) : null;
@@ -163,6 +164,12 @@ async function* readRemark42(path: string, onBytes: (bytes: Buffer) => void): As
     if ("problem" in post) {
       yield { type: "problem", problem: { where: `line ${entry.line}`, message: post.problem } };
       continue;
+    }
+    // One backup is one Remark42 site: its id (the comments' locator.site) scopes the ids.
+    const site = (entry.value as { locator?: { site?: unknown } }).locator?.site;
+    if (!siteSent && typeof site === "string" && siteScope(site)) {
+      siteSent = true;
+      yield { type: "site", site: siteScope(site) };
     }
     if (post.threadId && !threads.has(post.threadId)) {
       threads.add(post.threadId);
