@@ -34,15 +34,13 @@ const FILTERS = {
   /** To the end of this day, in the account's time zone. */
   to: ZDay.optional(),
 };
-const fromBeforeTo = [
-  (f: { from?: string; to?: string }) => !f.from || !f.to || f.from <= f.to,
-  { path: ["to"], message: "must not be before from" },
-] as const;
+const fromBeforeTo = (f: { from?: string; to?: string }) => !f.from || !f.to || f.from <= f.to;
+const TO_BEFORE_FROM = { path: ["to"], message: "must not be before from" };
 
-export const ZAuditLogFilter = z.object(FILTERS).refine(...fromBeforeTo);
+export const ZAuditLogFilter = z.object(FILTERS).refine(fromBeforeTo, TO_BEFORE_FROM);
 export type TAuditLogFilter = z.infer<typeof ZAuditLogFilter>;
 
-export const ZListAuditLogInput = z.object({ ...zCursorPaging, ...FILTERS }).refine(...fromBeforeTo);
+export const ZListAuditLogInput = z.object({ ...zCursorPaging, ...FILTERS }).refine(fromBeforeTo, TO_BEFORE_FROM);
 export type TListAuditLogInput = z.input<typeof ZListAuditLogInput>;
 
 export const ZAuditLogEntry = z.object({
