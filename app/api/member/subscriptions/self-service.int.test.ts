@@ -462,6 +462,21 @@ describe("the self-service page's API", () => {
     expect((await s.page(UNDO, "POST", "/undo-cancel")).status).toBe(200);
     const seen = await read(await call(CLIENT_ONE, "GET", `${path}${q}`, params));
     expect(seen.subscription).toMatchObject({ status: "active", cancelled: false, cancelled_at: null });
+
+    // With a reason, the client API's cancel stores it as the page's does.
+    expect((await call(CLIENT_CANCEL, "PUT", `${path}/cancel${q}`, params, { reason: "nope" })).status).toBe(400);
+    const withReason = await call(CLIENT_CANCEL, "PUT", `${path}/cancel${q}`, params, {
+      reason: "found_alternative",
+      comment: "Another paper",
+    });
+    expect(withReason.status).toBe(204);
+    const again = await read(
+      await call(OVERVIEW, "GET", "/api/member/subscriptions", {}, undefined, { "X-QT-AUTH": s.token }),
+    );
+    expect(again.subscriptions[0]).toMatchObject({
+      status: "cancelled",
+      cancellation: { reason: "found_alternative", comment: "Another paper", outcome: "cancelled" },
+    });
   });
 
   it("opens a session for the reader of a publisher-signed JWT: the page then shows that reader's subscriptions", async () => {
