@@ -37,6 +37,7 @@ import {
   wholeProblem,
   yesNo,
 } from "./form-helpers";
+import { priceListOf, priceListProblem, pricesOf } from "./price-list";
 
 // ─── Groups ─────────────────────────────────────────────────────────────────────────────────
 
@@ -187,6 +188,8 @@ type PlanValues = FormValues & {
   /** A decimal amount; sent as cents. */
   priceCents: string;
   priceCurrency: string;
+  /** Other currencies' prices: "EUR 8.99, GBP 7.99". */
+  otherPrices: string;
   recurring: string;
   /** The free trial's length; empty: no trial. */
   maxTrialPeriodLength: string;
@@ -225,6 +228,7 @@ function planInput(v: PlanValues) {
     durationUnit: v.durationUnit as (typeof DURATION_UNITS)[number],
     priceCents: cents(v.priceCents, v.priceCurrency),
     priceCurrency: v.priceCurrency,
+    prices: pricesOf(v.otherPrices),
     recurring: v.recurring === "yes",
     trialPeriodEnabled: v.maxTrialPeriodLength.trim() !== "",
     maxTrialPeriodLength: v.maxTrialPeriodLength.trim() ? Number(v.maxTrialPeriodLength) : null,
@@ -257,7 +261,10 @@ const plans = defineManager({
     { header: "Group", cell: (p) => p.group_name },
     {
       header: "Price",
-      cell: (p) => `${centsToDecimal(p.price_cents, p.price_currency)} ${p.price_currency}`,
+      cell: (p) => {
+        const others = priceListOf(p.prices, p.price_currency);
+        return `${centsToDecimal(p.price_cents, p.price_currency)} ${p.price_currency}${others ? ` (also ${others})` : ""}`;
+      },
     },
     {
       header: "Duration",
@@ -280,6 +287,14 @@ const plans = defineManager({
     },
     { name: "priceCents", kind: "text", label: "Price", required: true, hint: "An amount such as 9.99" },
     { name: "priceCurrency", kind: "text", label: "Currency", required: true, maxLength: 3 },
+    {
+      name: "otherPrices",
+      kind: "text",
+      label: "Prices in other currencies",
+      optional: true,
+      maxLength: 400,
+      hint: "Such as EUR 8.99, GBP 7.99. A reader pays in their currency when the plan has a price in it.",
+    },
     { name: "durationLength", kind: "text", label: "Duration", required: true, maxLength: 4 },
     { name: "durationUnit", kind: "select", label: "Unit", options: () => options(DURATION_UNITS) },
     { name: "recurring", kind: "radio", label: "Renews automatically", options: yesNo },
@@ -343,6 +358,7 @@ const plans = defineManager({
     durationUnit: "months",
     priceCents: "",
     priceCurrency: "USD",
+    otherPrices: "",
     // Most plans sold are subscriptions that renew.
     recurring: "yes",
     maxTrialPeriodLength: "",
@@ -358,6 +374,7 @@ const plans = defineManager({
   validate: (v) =>
     problems({
       priceCents: amountProblem(v.priceCents, v.priceCurrency),
+      otherPrices: priceListProblem(v.otherPrices, v.priceCurrency),
       durationLength: wholeProblem(v.durationLength, 4),
       userLimit: v.userLimit === "" ? undefined : wholeProblem(v.userLimit, 6),
       gracePeriodDays: wholeProblem(v.gracePeriodDays, 2),
@@ -382,6 +399,7 @@ const plans = defineManager({
       durationUnit: p.duration_unit,
       priceCents: centsToDecimal(p.price_cents, p.price_currency),
       priceCurrency: p.price_currency,
+      otherPrices: priceListOf(p.prices, p.price_currency),
       recurring: p.recurring ? "yes" : "no",
       maxTrialPeriodLength: p.trial_period_enabled ? String(p.max_trial_period_length ?? "") : "",
       maxTrialPeriodUnit: p.max_trial_period_unit ?? "days",

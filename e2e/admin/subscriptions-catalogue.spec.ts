@@ -44,6 +44,13 @@ for (const viewport of VIEWPORTS) {
       await expect(newPlan.getByTestId("field-error")).toHaveText("Enter an amount such as 9.99");
       await newPlan.getByLabel("Price", { exact: true }).fill("12.29");
       await newPlan.getByLabel("Currency").fill("EUR");
+      // Prices in other currencies: one line, each checked before sending.
+      await newPlan.getByLabel("Prices in other currencies").fill("EUR 11, GBP 10.5");
+      await newPlan.getByRole("button", { name: "Create plan" }).click();
+      await expect(newPlan.getByTestId("field-error")).toHaveText(
+        "EUR is the default currency: its price is the Price above",
+      );
+      await newPlan.getByLabel("Prices in other currencies").fill("GBP 10.5, usd 13");
       // A new plan renews automatically unless told; a free trial is for such plans: said before sending.
       const renews = newPlan.getByRole("group", { name: "Renews automatically" });
       await expect(renews.getByLabel("Yes")).toBeChecked();
@@ -57,7 +64,7 @@ for (const viewport of VIEWPORTS) {
       await newPlan.getByRole("button", { name: "Create plan" }).click();
       await expect(newPlan).toBeHidden();
       const row = page.getByTestId("plan-row").filter({ hasText: `Weekend ${run}` });
-      await expect(row).toContainText("12.29 EUR");
+      await expect(row).toContainText("12.29 EUR (also GBP 10.50, USD 13.00)");
       await expect(row).toContainText("On, recurring, 7 days free");
       await page.screenshot({ path: testInfo.outputPath("plans.png"), fullPage: true });
 
@@ -73,6 +80,7 @@ for (const viewport of VIEWPORTS) {
           title: `Weekend ${run}`,
           price_cents: 1229,
           price_currency: "EUR",
+          prices: { EUR: { amount_cents: 1229 }, GBP: { amount_cents: 1050 }, USD: { amount_cents: 1300 } },
           recurring: true,
           trial_period_enabled: true,
           max_trial_period_length: 7,
