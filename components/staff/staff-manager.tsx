@@ -34,6 +34,7 @@ const ROLE_HINTS: Record<AdminRole, string> = {
   EDITOR: "stories and what organises them",
   MODERATOR: "comments",
   REVENUE: "plans and subscriptions",
+  CONTRIBUTOR: "writes and submits their own stories; cannot publish",
 };
 
 function RoleChoices({

@@ -6,10 +6,12 @@
  *   EDITOR     content: stories, collections, authors, sections, tags, entities
  *   MODERATOR  engagement: comments and moderation
  *   REVENUE    subscriptions: plans, subscribers, coupons, invoices, campaigns
+ *   CONTRIBUTOR stories only: writes and submits their own drafts (server/publishing/editorial/
+ *              authorship.ts); cannot approve, publish, schedule or edit others' stories
  */
 import type { AdminRole as PrismaAdminRole } from "../generated/prisma/enums";
 
-export const ADMIN_ROLES = ["OWNER", "EDITOR", "MODERATOR", "REVENUE"] as const;
+export const ADMIN_ROLES = ["OWNER", "EDITOR", "MODERATOR", "REVENUE", "CONTRIBUTOR"] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
 
 // The list above must name exactly the schema's roles: a role added to prisma/schema.prisma fails
@@ -23,6 +25,7 @@ export const ROLE_LABELS: Record<AdminRole, string> = {
   EDITOR: "Editor",
   MODERATOR: "Moderator",
   REVENUE: "Revenue",
+  CONTRIBUTOR: "Contributor",
 };
 
 /**

@@ -24,6 +24,7 @@ import { AppError } from "../../errors";
 import { defineJob } from "../../jobs/define";
 import { cancelJob, enqueueJob } from "../../jobs/queue";
 import { parseInput } from "../../validation";
+import { assertAuthorship } from "./authorship";
 import {
   ZScheduleStoryInput,
   ZUnscheduleStoryInput,
@@ -88,9 +89,10 @@ export async function scheduleStoryPublication(
   await withTransaction(db, async (tx) => {
     const story = await tx.story.findFirst({
       where: { id, accountId: actor.accountId },
-      select: { status: true, version: true, headline: true },
+      select: { status: true, version: true, headline: true, ownerId: true },
     });
     if (!story) throw new AppError("NOT_FOUND", "Story not found.");
+    await assertAuthorship(tx, { actor, gate: "schedule", story });
     if (story.status !== "APPROVED") {
       throw new AppError("UNPROCESSABLE", "Only an approved story can be scheduled: approve it first.", {
         details: [{ field: "id", issue: `the story is ${story.status.toLowerCase()}` }],
@@ -129,9 +131,10 @@ export async function cancelStoryPublication(
   await withTransaction(db, async (tx) => {
     const story = await tx.story.findFirst({
       where: { id, accountId: actor.accountId },
-      select: { publishAt: true, headline: true },
+      select: { publishAt: true, headline: true, status: true, ownerId: true },
     });
     if (!story) throw new AppError("NOT_FOUND", "Story not found.");
+    await assertAuthorship(tx, { actor, gate: "unschedule", story });
     if (!story.publishAt) {
       throw new AppError("UNPROCESSABLE", "This story is not scheduled.", {
         details: [{ field: "id", issue: "has no scheduled publication" }],

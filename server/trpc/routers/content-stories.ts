@@ -51,10 +51,16 @@ import {
   ZEditorOverview,
   ZListStoriesInput,
 } from "../../publishing/editorial/story-finding.schema";
-import { appUrl, createTRPCRouter, editorProcedure } from "../trpc";
+import { adminProcedure, appUrl, createTRPCRouter, editorProcedure } from "../trpc";
 
 /**
- * A write to a story: the service gets the editor, the parsed input, the time of the request and
+ * Editors, and contributors (who write and submit their own drafts: the services refuse them the
+ * rest, ../../publishing/editorial/authorship.ts). Bulk actions stay with editors.
+ */
+const writerProcedure = adminProcedure(["EDITOR", "CONTRIBUTOR"]);
+
+/**
+ * A write to a story: the service gets the writer, the parsed input, the time of the request and
  * the app's URL (for the story's links in webhook events); the answer is the written story.
  */
 function storyWrite<S extends z.ZodType>(
@@ -64,7 +70,7 @@ function storyWrite<S extends z.ZodType>(
     args: { actor: StaffActor; input: z.output<S>; now: Date; appUrl: string },
   ) => Promise<z.input<typeof ZStoryWriteResult>>,
 ) {
-  return editorProcedure
+  return writerProcedure
     .input(schema)
     .output(ZStoryWriteResult)
     .mutation(({ ctx, input }) =>
@@ -73,7 +79,7 @@ function storyWrite<S extends z.ZodType>(
 }
 
 export const storiesRouter = createTRPCRouter({
-  list: editorProcedure
+  list: writerProcedure
     .input(ZListStoriesInput)
     .output(ZStoryPage)
     .query(({ ctx, input }) => listStories(ctx.db, { actor: ctx.actor, ...input })),
@@ -88,39 +94,39 @@ export const storiesRouter = createTRPCRouter({
     .mutation(({ ctx, input }) => bulkStories(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() })),
 
   /** The overview's cards: awaiting approval, scheduled, published today (UTC), my drafts. */
-  overview: editorProcedure
+  overview: writerProcedure
     .output(ZEditorOverview)
     .query(({ ctx }) => getEditorOverview(ctx.db, { actor: ctx.actor, now: new Date() })),
 
   /** Stories first published and votes cast per UTC day, the last 30 days. */
-  activity: editorProcedure
+  activity: writerProcedure
     .output(ZDailyActivity)
     .query(({ ctx }) => getDailyActivity(ctx.db, { actor: ctx.actor, now: new Date() })),
 
-  get: editorProcedure
+  get: writerProcedure
     .input(z.object({ id: z.uuid() }))
     .output(ZStoryEditorView)
     .query(({ ctx, input }) => getStory(ctx.db, { actor: ctx.actor, id: input.id, appUrl: appUrl() })),
 
   /** Sections, authors and tags for the story form. */
-  options: editorProcedure
+  options: writerProcedure
     .output(ZStoryFormOptions)
     .query(({ ctx }) => listStoryFormOptions(ctx.db, { actor: ctx.actor, appUrl: appUrl() })),
 
   /** The account's entities whose name contains the words typed, for the story's entity picker. */
-  entities: editorProcedure
+  entities: writerProcedure
     .input(ZStoryEntitySearchInput)
     .output(ZStoryEntityChoices)
     .query(({ ctx, input }) => searchStoryEntities(ctx.db, { actor: ctx.actor, ...input })),
 
   /** The story's revisions, newest first (one per save; an editor's autosaves within 10 minutes share one). */
-  revisions: editorProcedure
+  revisions: writerProcedure
     .input(ZRevisionListInput)
     .output(ZRevisionPage)
     .query(({ ctx, input }) => listRevisions(ctx.db, { actor: ctx.actor, ...input })),
 
   /** One revision with everything it saved. */
-  revision: editorProcedure
+  revision: writerProcedure
     .input(ZRevisionInput)
     .output(ZRevisionView)
     .query(({ ctx, input }) => getRevision(ctx.db, { actor: ctx.actor, ...input })),
@@ -129,13 +135,13 @@ export const storiesRouter = createTRPCRouter({
   restoreRevision: storyWrite(ZRestoreRevisionInput, restoreRevision),
 
   /** The note left for the writer with the story's move back to draft, while it is a draft (null: none). */
-  returnNote: editorProcedure
+  returnNote: writerProcedure
     .input(ZReturnNoteInput)
     .output(ZReturnNote.nullable())
     .query(({ ctx, input }) => getReturnNote(ctx.db, { actor: ctx.actor, storyId: input.storyId })),
 
   /** A private link to the story's current saved state (plain and AMP), working for 24 hours. */
-  previewLink: editorProcedure
+  previewLink: writerProcedure
     .input(ZPreviewLinkInput)
     .output(ZPreviewLink)
     .mutation(({ ctx, input }) =>
@@ -152,7 +158,7 @@ export const storiesRouter = createTRPCRouter({
   /** Call a scheduled publication off; the story stays approved. */
   unschedule: storyWrite(ZUnscheduleStoryInput, cancelStoryPublication),
 
-  delete: editorProcedure
+  delete: writerProcedure
     .input(ZDeleteStoryInput)
     .output(z.object({ deleted: z.literal(true) }))
     .mutation(async ({ ctx, input }) => {

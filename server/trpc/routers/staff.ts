@@ -1,6 +1,7 @@
 /**
  * staff.* – the Users & keys page, for owners: dashboard users (add or invite, roles, disable,
- * enable, password reset e-mail) and the account's API keys (listed by prefix, created, rotated, revoked).
+ * enable, password reset e-mail), the account's editorial rules (no self-approval) and its API
+ * keys (listed by prefix, created, rotated, revoked).
  */
 import { z } from "zod";
 
@@ -24,6 +25,8 @@ import {
   ZStaffChangeResult,
   ZStaffMemberView,
 } from "../../auth/staff.schema";
+import { getEditorialRules, setEditorialRules } from "../../publishing/editorial/authorship";
+import { ZEditorialRules } from "../../publishing/editorial/authorship.schema";
 import { appUrl, createTRPCRouter, ownerProcedure } from "../trpc";
 
 export const staffRouter = createTRPCRouter({
@@ -57,6 +60,17 @@ export const staffRouter = createTRPCRouter({
     .input(ZSendAdminPasswordResetInput)
     .output(z.object({ userId: z.uuid(), expiresAt: z.date() }))
     .mutation(({ ctx, input }) => sendAdminPasswordReset(ctx.db, { actor: ctx.actor, ...input, appUrl: appUrl() })),
+
+  /** The account's editorial rules: may anyone approve or publish a story they wrote. */
+  editorialRules: ownerProcedure
+    .input(z.void())
+    .output(ZEditorialRules)
+    .query(({ ctx }) => getEditorialRules(ctx.db, { actor: ctx.actor })),
+
+  setEditorialRules: ownerProcedure
+    .input(ZEditorialRules)
+    .output(ZEditorialRules)
+    .mutation(({ ctx, input }) => setEditorialRules(ctx.db, { actor: ctx.actor, input, now: new Date() })),
 
   apiKeys: createTRPCRouter({
     list: ownerProcedure

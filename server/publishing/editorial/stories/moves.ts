@@ -15,6 +15,7 @@ import { AppError } from "../../../errors";
 import type { Prisma, StoryStatus } from "../../../generated/prisma/client";
 import { cancelJob } from "../../../jobs/queue";
 import { parseInput } from "../../../validation";
+import { assertAuthorship } from "../authorship";
 import { emitStoryEvent } from "../events";
 import { lockRows } from "../shared";
 import {
@@ -79,9 +80,10 @@ export async function moveStory(
   const accountId = actor.accountId;
   const current = await tx.story.findFirst({
     where: { id, accountId },
-    select: { status: true, version: true, firstPublishedAt: true, headline: true, publishAt: true },
+    select: { status: true, version: true, firstPublishedAt: true, headline: true, publishAt: true, ownerId: true },
   });
   if (!current) throw new AppError("NOT_FOUND", "Story not found.");
+  await assertAuthorship(tx, { actor, gate: action, story: current });
   const version = args.version ?? current.version;
   if (current.version !== version) throw staleVersion();
   const resolved = resolveMove(current.status, action);
@@ -146,10 +148,11 @@ export async function deleteStory(
     const current = locked.has(id)
       ? await tx.story.findFirst({
           where: { id, accountId },
-          select: { status: true, version: true, headline: true, slug: true },
+          select: { status: true, version: true, headline: true, slug: true, ownerId: true },
         })
       : null;
     if (!current) throw new AppError("NOT_FOUND", "Story not found.");
+    await assertAuthorship(tx, { actor, gate: "delete", story: current });
     if (current.version !== version) throw staleVersion();
     if (!canDelete(current.status)) {
       throw new AppError(

@@ -29,6 +29,7 @@ import type { Prisma } from "../../../generated/prisma/client";
 import { parseInput } from "../../../validation";
 import type { TCard } from "../../cards.schema";
 import { cardsPlainText, readTimeMinutes } from "../../story-view";
+import { assertAuthorship } from "../authorship";
 import { emitStoryEvent } from "../events";
 import { assertImageRefsAllowed, collectImageRefs } from "../image-refs";
 import { recordRevision, revisionForRestore } from "../revisions";
@@ -157,6 +158,7 @@ async function saveStory(
         },
       });
       if (!current) throw new AppError("NOT_FOUND", "Story not found.");
+      await assertAuthorship(tx, { actor, gate: "edit", story: current });
       if (current.version !== version) throw staleVersion();
       // Autosave never changes what readers see: only drafts save themselves.
       if (kind === "autosave" && current.status !== "DRAFT")
