@@ -10,7 +10,8 @@
  * - "pause": no charge and no access for `periods` periods after the paid period ends. Accepting
  *   it stops the renewal (status cancelled, no next payment: the subscription ends at its period
  *   end, the `subscription.expired` event fires then); the job wakes it at the pause's end
- *   (status active, a period due at once: the lifecycle charges it through the stored method).
+ *   (status active, a period due at once: the lifecycle charges it through the stored method;
+ *   `subscription.activated` with `resumed_from_pause: true`).
  *   Taking the pause back before the period ends is the page's "undo".
  * A subscription takes an offer once; the offer as applied is kept on its cancellation row.
  */
@@ -36,6 +37,7 @@ import {
   type TRetentionOfferInput,
 } from "./self-service.schema";
 import { addDuration } from "./subscription-state";
+import { emitSubscriptionEvent } from "./subscription-view";
 
 export type RetentionOfferView = {
   kind: "coupon" | "pause";
@@ -314,6 +316,13 @@ export async function endRetentionOffer(
     },
   });
   await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now: args.now });
+  await emitSubscriptionEvent(tx, {
+    accountId: sub.accountId,
+    name: "subscription.activated",
+    subscriptionId: sub.id,
+    occurredAt: args.now,
+    extra: { resumed_from_pause: true },
+  });
   return "resumed";
 }
 

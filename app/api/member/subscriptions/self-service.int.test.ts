@@ -415,6 +415,8 @@ describe("the self-service page's API", () => {
     expect(job.runAt.toISOString()).toBe(body.offer.until);
     const payload = job.payload as { subscriptionId: number; cancellationId: number };
     expect(await withTransaction(s.db, (tx) => endRetentionOffer(tx, { ...payload, now: job.runAt }))).toBe("resumed");
+    const woke = await s.db.webhookEvent.findFirstOrThrow({ where: { name: "subscription.activated" } });
+    expect(woke.payload).toMatchObject({ resumed_from_pause: true });
     await renew(s.db, s.sub.id, new Date(job.runAt.getTime() + 1000));
     const woken = await s.db.subscription.findUniqueOrThrow({ where: { id: s.sub.id } });
     expect(woken.status).toBe("ACTIVE");
