@@ -14,7 +14,6 @@ import { useTRPC } from "@/components/trpc/react";
 import {
   Button,
   Checkbox,
-  dateTimeZoneFormat,
   Dialog,
   ErrorAlert,
   FormActions,
@@ -22,6 +21,7 @@ import {
   Select,
   serverErrors,
   Textarea,
+  useDateTimeFormat,
 } from "@/components/ui";
 import { MESSAGE_MAX } from "@/server/engagement/community/community.schema";
 import { BAN_DURATIONS_DAYS, type TQueueItem } from "@/server/engagement/moderation/queue.schema";
@@ -69,6 +69,7 @@ function BanForm({
   // The reader's row (an exact member id), for the number of their comments waiting in the queue.
   const row = useQuery(trpc.community.readers.queryOptions({ q: `#${author.memberId}`, limit: 50 }, { staleTime: 0 }));
   const pendingCount = row.data?.items.find((r) => r.memberId === author.memberId)?.counts.pending ?? 0;
+  const formatTime = useDateTimeFormat();
   const rejectedText = (rejected: number) => (rejected ? ` ${plural(rejected, "pending comment")} rejected.` : "");
   const done = (text: string) => {
     onBanned(text);
@@ -78,7 +79,7 @@ function BanForm({
     trpc.community.suspend.mutationOptions({
       onSuccess: (result) =>
         done(
-          `${author.name} is banned until ${result.ban.expiresAt ? dateTimeZoneFormat.format(result.ban.expiresAt) : "later"}.${rejectedText(result.rejected)}`,
+          `${author.name} is banned until ${result.ban.expiresAt ? formatTime(result.ban.expiresAt) : "later"}.${rejectedText(result.rejected)}`,
         ),
     }),
   );

@@ -4,7 +4,7 @@
  * What moderators need to see beside the queue (docs/dashboard.md "Moderation"): the pages in
  * surge now (moderationSurges.surges) and the figures (moderationSurges.stats): queue age, time to
  * decision, decisions per moderator per day and per week. Accessible tables; every time in one
- * format with its time zone (DateTime zone), days and weeks on the account's moderation calendar.
+ * format with its time zone (DateTime), days and weeks on the account's moderation calendar.
  */
 import { useQuery } from "@tanstack/react-query";
 
@@ -62,7 +62,7 @@ export function SurgesPanel() {
             },
             { header: "Why", cell: (s) => REASONS[s.reason] },
             { header: "What it does", cell: (s) => <Badge tone="amber">{actionOf(s)}</Badge> },
-            { header: "Since", cell: (s) => <DateTime value={s.startedAt} zone /> },
+            { header: "Since", cell: (s) => <DateTime value={s.startedAt} /> },
             { header: "Pending at start", cell: (s) => (s.reason === "queue" ? s.pendingAtStart : "—") },
           ]}
         />
@@ -112,8 +112,7 @@ export function ModerationStatsPanel() {
       {stats ? (
         <div className="space-y-6">
           <p className="text-sm text-gray-600">
-            As of <DateTime value={stats.generatedAt} zone />. Days and weeks (Monday to Sunday) are in {stats.timeZone}
-            .
+            As of <DateTime value={stats.generatedAt} />. Days and weeks (Monday to Sunday) are in {stats.timeZone}.
           </p>
           <Table
             label="Queue age and time to decision"
@@ -124,7 +123,7 @@ export function ModerationStatsPanel() {
                 what: "Oldest pending",
                 value: stats.queue.oldestAt ? (
                   <>
-                    {duration(stats.queue.oldestAgeSeconds)} (since <DateTime value={stats.queue.oldestAt} zone />)
+                    {duration(stats.queue.oldestAgeSeconds)} (since <DateTime value={stats.queue.oldestAt} />)
                   </>
                 ) : (
                   "—"

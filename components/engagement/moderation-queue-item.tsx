@@ -90,11 +90,11 @@ export function QueueItem({
           {item.page.headline ?? item.page.url}
         </a>
         {item.parentCommentId ? ` · reply to comment ${item.parentCommentId}` : ""} · comment {item.id} ·{" "}
-        <DateTime value={item.createdAt} zone />
+        <DateTime value={item.createdAt} />
         {item.editedAt ? (
           <>
             {" "}
-            · edited <DateTime value={item.editedAt} zone />
+            · edited <DateTime value={item.editedAt} />
           </>
         ) : null}
       </p>
@@ -103,8 +103,7 @@ export function QueueItem({
           <span className="font-medium">
             {STATE_LABEL[item.state][0]!.toUpperCase() + STATE_LABEL[item.state].slice(1)}
           </span>{" "}
-          by {item.decidedBy ? item.decidedBy.name : "a former staff member"} on{" "}
-          <DateTime value={item.decidedAt} zone />
+          by {item.decidedBy ? item.decidedBy.name : "a former staff member"} on <DateTime value={item.decidedAt} />
         </p>
       ) : null}
       <CommentBody

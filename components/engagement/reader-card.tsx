@@ -26,6 +26,7 @@ import {
   Textarea,
   textLinkClasses,
   useConfirm,
+  useDateTimeFormat,
 } from "@/components/ui";
 import { MESSAGE_MAX, type TReaderCard } from "@/server/engagement/community/community.schema";
 
@@ -107,7 +108,7 @@ function Card({ memberId }: { memberId: number }) {
           <StandingBadge reader={reader} />
           <CommentCounts counts={reader.counts} />
           <span>
-            · joined <DateTime value={reader.joinedAt} zone />
+            · joined <DateTime value={reader.joinedAt} />
           </span>
         </p>
       </section>
@@ -240,12 +241,13 @@ function SanctionForm({
   const [until, setUntil] = useState(() => localInputValue(new Date(Date.now() + 7 * 86_400_000)));
   const [rejectPending, setRejectPending] = useState(false);
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const formatTime = useDateTimeFormat();
   const said = (rejected: number) => (rejected ? ` ${plural(rejected, "pending comment")} rejected.` : "");
   const suspend = useMutation(
     trpc.community.suspend.mutationOptions({
       onSuccess: (result) =>
         onDone(
-          `${reader.name} is suspended until ${result.ban.expiresAt ? result.ban.expiresAt.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "long" }) : "later"}.${said(result.rejected)}`,
+          `${reader.name} is suspended until ${result.ban.expiresAt ? formatTime(result.ban.expiresAt) : "later"}.${said(result.rejected)}`,
         ),
     }),
   );
@@ -377,7 +379,7 @@ function History({ data }: { data: TReaderCard }) {
             {decisions.map((d) => (
               <li key={d.commentId} className="break-words">
                 Comment #{d.commentId} {d.state} by {d.decidedBy ?? "a former moderator"} on{" "}
-                <DateTime value={d.decidedAt} zone />
+                <DateTime value={d.decidedAt} />
               </li>
             ))}
           </ul>
@@ -396,10 +398,10 @@ function History({ data }: { data: TReaderCard }) {
               <li key={n.id} className="break-words">
                 {NOTICE_LABEL[n.kind]}
                 {n.message ? `: “${n.message}”` : ""} · by {n.createdBy ?? "a former moderator"} on{" "}
-                <DateTime value={n.createdAt} zone /> ·{" "}
+                <DateTime value={n.createdAt} /> ·{" "}
                 {n.acknowledgedAt ? (
                   <>
-                    seen <DateTime value={n.acknowledgedAt} zone />
+                    seen <DateTime value={n.acknowledgedAt} />
                   </>
                 ) : (
                   "not seen yet"
@@ -423,12 +425,12 @@ function History({ data }: { data: TReaderCard }) {
                 {b.reason} ·{" "}
                 {b.expiresAt ? (
                   <>
-                    until <DateTime value={b.expiresAt} zone />
+                    until <DateTime value={b.expiresAt} />
                   </>
                 ) : (
                   "for good"
                 )}
-                {b.createdBy ? ` · by ${b.createdBy}` : ""} · <DateTime value={b.createdAt} zone />
+                {b.createdBy ? ` · by ${b.createdBy}` : ""} · <DateTime value={b.createdAt} />
                 {b.liftedAt
                   ? ` · lifted${b.liftedBy ? ` by ${b.liftedBy}` : ""}`
                   : b.active

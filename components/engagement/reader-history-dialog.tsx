@@ -64,7 +64,14 @@ function History({ memberId, onChanged }: { memberId: number; onChanged: () => v
             {data.activeBan ? (
               <div className="mt-2 flex flex-wrap items-center gap-2">
                 <Badge tone="red">
-                  Banned {data.activeBan.expiresAt ? `until ${data.activeBan.expiresAt.toLocaleString()}` : "for good"}
+                  Banned{" "}
+                  {data.activeBan.expiresAt ? (
+                    <>
+                      until <DateTime value={data.activeBan.expiresAt} />
+                    </>
+                  ) : (
+                    "for good"
+                  )}
                 </Badge>
                 <Button
                   size="sm"
@@ -111,7 +118,14 @@ function History({ memberId, onChanged }: { memberId: number; onChanged: () => v
               <ul className="list-inside list-disc text-gray-700">
                 {data.bans.map((b) => (
                   <li key={b.id} className="break-words">
-                    {b.reason} · {b.expiresAt ? `until ${b.expiresAt.toLocaleString()}` : "for good"}
+                    {b.reason} ·{" "}
+                    {b.expiresAt ? (
+                      <>
+                        until <DateTime value={b.expiresAt} />
+                      </>
+                    ) : (
+                      "for good"
+                    )}
                     {b.createdBy ? ` · by ${b.createdBy}` : ""}
                     {b.liftedAt
                       ? ` · lifted${b.liftedBy ? ` by ${b.liftedBy}` : ""}`

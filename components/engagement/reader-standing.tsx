@@ -10,7 +10,7 @@ export function StandingBadge({ reader }: { reader: Pick<TReaderRow, "status" | 
     case "suspended":
       return (
         <Badge tone="amber">
-          Suspended until {reader.suspendedUntil ? <DateTime value={reader.suspendedUntil} zone /> : "later"}
+          Suspended until {reader.suspendedUntil ? <DateTime value={reader.suspendedUntil} /> : "later"}
         </Badge>
       );
     case "warned":
