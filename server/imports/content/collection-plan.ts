@@ -11,8 +11,9 @@
  *   found before it (children come first); associated metadata kept.
  * - Automated: its rules, the old site's section and author ids read as slugs and found by slug in
  *   the account; a rule naming what the account does not have refuses the collection.
- * - Name, summary, template and metadata kept; the metadata sanitised as the dashboard saves it,
- *   its images on the account's external image hosts (else refused, naming why).
+ * - Slug, name, summary, template and metadata checked as the dashboard checks a new collection
+ *   (ZCreateCollectionInput; else refused, naming the field); the metadata sanitised as the
+ *   dashboard saves it, its images on the account's external image hosts (else refused).
  */
 import "server-only";
 
@@ -20,6 +21,7 @@ import type { Db, TransactionClient } from "../../db/client";
 import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { assertMetadataImagesAllowed } from "../../publishing/editorial/image-refs";
+import { ZCreateCollectionInput } from "../../publishing/editorial/organise.schema";
 import { cleanMetadataOrThrow } from "../../publishing/editorial/sanitize";
 import { DRY_RUN_ID } from "../mappings";
 import type { ImportContext, ItemPlan } from "../types";
@@ -83,27 +85,39 @@ export async function planCollection(db: Db, c: ContentCollection, ctx: ImportCo
   const known = await ctx.lookup(db, key);
   if (known !== null) return { action: "skip", reason: `imported before (collection ${known})` };
   if (c.errors.length > 0) return { action: "refuse", reason: c.errors.join("; ") };
+  const input = ZCreateCollectionInput.safeParse({
+    name: c.name,
+    slug: c.slug,
+    summary: c.summary,
+    template: c.template,
+    metadata: c.metadata,
+  });
+  if (!input.success) {
+    const issue = input.error.issues[0]!;
+    return { action: "refuse", reason: `its ${issue.path.join(".")} is not one Masthead takes: ${issue.message}` };
+  }
+  const slug = input.data.slug ?? c.slug;
   const existing = await db.collection.findUnique({
-    where: { accountId_slug: { accountId: ctx.accountId, slug: c.slug } },
+    where: { accountId_slug: { accountId: ctx.accountId, slug } },
     select: { id: true, deletedAt: true },
   });
-  if (!existing && (await madeWithItsSection(db, ctx, c.slug))) {
+  if (!existing && (await madeWithItsSection(db, ctx, slug))) {
     return {
       action: "skip",
-      reason: `the account has a collection "${c.slug}" (its section's): left as it is`,
+      reason: `the account has a collection "${slug}" (its section's): left as it is`,
       remember: [key],
     };
   }
   if (existing && existing.deletedAt === null) {
     return {
       action: "skip",
-      reason: `the account has a collection "${c.slug}" (#${existing.id}): left as it is`,
+      reason: `the account has a collection "${slug}" (#${existing.id}): left as it is`,
       remember: [key],
       apply: (tx) => ctx.record(tx, { ...key, targetId: existing.id, created: false }),
     };
   }
   if (existing) {
-    return { action: "refuse", reason: `a deleted collection of the account has the slug "${c.slug}"` };
+    return { action: "refuse", reason: `a deleted collection of the account has the slug "${slug}"` };
   }
 
   let metadata: Record<string, unknown>;
@@ -173,10 +187,10 @@ export async function planCollection(db: Db, c: ContentCollection, ctx: ImportCo
       const created = await tx.collection.create({
         data: {
           accountId: ctx.accountId,
-          slug: c.slug,
-          name: c.name.slice(0, 200),
-          summary: c.summary.slice(0, 2_000),
-          template: c.template,
+          slug,
+          name: input.data.name,
+          summary: input.data.summary,
+          template: input.data.template,
           automated: c.automated,
           rules: rules as Prisma.InputJsonObject,
           metadata: metadata as Prisma.InputJsonObject,

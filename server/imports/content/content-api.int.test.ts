@@ -247,7 +247,7 @@ describe("importing the stories of another content API", () => {
         pageSize: 2,
         backoffMs: 1,
         retries: 2,
-        collections: ["by-asha", "by-nobody", "missing"],
+        collections: ["by-asha", "by-nobody", "missing", "Bad Slug!"],
       }),
       { collections: true },
     );
@@ -257,7 +257,7 @@ describe("importing the stories of another content API", () => {
     expect(report.problems).toEqual([
       { where: "collection missing", message: "the site has no collection of this slug" },
     ]);
-    expect(report.kinds.collection).toEqual({ create: 3, update: 0, skip: 1, refuse: 1 });
+    expect(report.kinds.collection).toEqual({ create: 3, update: 0, skip: 1, refuse: 2 });
     const collectionLines = (action: "create" | "skip" | "refuse") =>
       report.lines[action].filter((l) => l.kind === "collection").map((l) => `${l.sourceId}: ${l.reason}`);
     expect(collectionLines("create")).toEqual([
@@ -272,6 +272,7 @@ describe("importing the stories of another content API", () => {
     ]);
     expect(collectionLines("refuse")).toEqual([
       "by-nobody: its rules name the author ids 99, which no listed story names",
+      expect.stringMatching(/^Bad Slug!: its slug is not one Masthead takes: /),
     ]);
 
     const collection = (slug: string) =>
@@ -314,7 +315,7 @@ describe("importing the stories of another content API", () => {
 
     const counts = await tableCounts(db);
     const again = await importSite(db, acc.id, { source: named });
-    expect(again.kinds.collection).toEqual({ create: 0, update: 0, skip: 4, refuse: 1 });
+    expect(again.kinds.collection).toEqual({ create: 0, update: 0, skip: 4, refuse: 2 });
     expect({ ...(await tableCounts(db)), import_runs: 0, audit_logs: 0 }).toEqual({
       ...counts,
       import_runs: 0,
