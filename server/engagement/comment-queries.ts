@@ -286,6 +286,18 @@ export async function qaPageStats(
   return { total: Number(row?.total ?? 0), parents: Number(row?.parents ?? 0) };
 }
 
+/** The ids of a Q&A page's answered questions, whatever their state (the RSS feed's filter). */
+export async function answeredQuestionIds(
+  db: Db,
+  args: { accountId: number; pageId: number; qa: NonNullable<QaPage> },
+): Promise<number[]> {
+  const rows = await db.$queryRaw<{ id: number }[]>(Prisma.sql`
+    SELECT c.id FROM comments c
+    WHERE c.account_id = ${args.accountId} AND c.page_id = ${args.pageId} AND c.parent_comment_id IS NULL
+      AND ${answeredSql("c", args.qa)}`);
+  return rows.map((r) => Number(r.id));
+}
+
 /**
  * A reader's questions on a Q&A page that readers do not see yet: theirs, visible, not answered
  * (oldest first, at most 20). Held ones are not here: the widget keeps those it posted.

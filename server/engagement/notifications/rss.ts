@@ -9,6 +9,8 @@ import "server-only";
 
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
+import { answeredQuestionIds } from "../comment-queries";
+import { qaOf } from "../comment-threads";
 import { VISIBLE } from "../comments";
 import { decodePageId, findPage } from "../pages";
 import { commentLink, excerptOf } from "./mail";
@@ -73,8 +75,16 @@ export async function pageCommentsRss(
   const url = decodePageId(args.encodedUrl, "params.encoded_url");
   const page = await findPage(db, args.accountId, url);
   if (!page) throw new AppError("NOT_FOUND", "No comments have been written on this page.");
+  // A Q&A page shows answered questions only, and their replies (docs/engagement.md "Q&A pages").
+  const qa = qaOf(page);
+  const answered = qa ? await answeredQuestionIds(db, { accountId: page.accountId, pageId: page.id, qa }) : null;
   const rows = await db.comment.findMany({
-    where: { accountId: args.accountId, pageId: page.id, ...VISIBLE },
+    where: {
+      accountId: args.accountId,
+      pageId: page.id,
+      ...VISIBLE,
+      ...(answered ? { AND: [{ OR: [{ id: { in: answered } }, { parentCommentId: { in: answered } }] }] } : {}),
+    },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: RSS_ITEMS,
     include: { author: { select: { name: true } } },

@@ -16,6 +16,7 @@ import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
 
 import { GET as RULES } from "../comment_rules.json/route";
+import { GET as RSS } from "../comments.rss/route";
 import { POST as REACT, DELETE as UNREACT } from "../comments/[comment_id]/reactions/[reaction_id]/route";
 import { PUT as EDIT } from "../comments/[comment_id]/route";
 import { GET, POST } from "./route";
@@ -326,6 +327,12 @@ describe("Q&A pages", () => {
       where: { accountId: s.account.id, action: "comment.mark_answered" },
     });
     expect(audit.targetId).toBe(String(s.q3.id));
+
+    // The page's RSS feed shows what the list shows: answered questions and their replies.
+    const rss = await (await call(RSS, "GET", "/x", { account_id: s.id, encoded_url: B64 })).text();
+    expect(rss).toContain("When does it open?");
+    expect(rss).toContain("At ten, every day.");
+    expect(rss).not.toContain("How much is it?");
 
     // Q&A off: every comment again.
     await s.moderator.pageRules.set({ url: URL_A, mode: "open", slowModeSeconds: 0, qaMode: false });
