@@ -38,6 +38,7 @@ const TARGETS: Record<string, Target> = {
   payment: { label: "Payment", href: () => "/admin/subscriptions/invoices" },
   payment_gateway: { label: "Payment gateway", href: () => "/admin/subscriptions/gateways" },
   meter_settings: { label: "Paywall meter", href: () => "/admin/subscriptions/meter" },
+  invoice_seller: { label: "Seller on invoices", href: () => "/admin/subscriptions/invoices" },
 };
 
 /** "comment_scoring_settings" → "Comment scoring settings". */

@@ -1,7 +1,8 @@
 "use client";
 
 /**
- * The account's invoices for revenue staff (tRPC invoices.list): number, subscriber, amount, date
+ * The account's invoices for revenue staff (tRPC invoices.list): number, subscriber, plan, the
+ * service period it paid for, amount, date
  * and links to the PDF and the printable page (GET /api/admin/invoices/<id>.pdf|.html), newest
  * first a page at a time. With `memberId` it lists that subscriber's only, for the subscriber page
  * to embed; without, it offers a filter by subscriber id. The credit notes of refunds follow
@@ -14,6 +15,7 @@ import { CreditNotesList } from "@/components/subscriptions/credit-notes-list";
 import { useTRPC } from "@/components/trpc/react";
 import type { RouterOutputs } from "@/components/trpc/types";
 import { DateTime, Input, LoadMore, LoadState, Panel, Table, textLinkClasses, type Column } from "@/components/ui";
+import { servicePeriodWords } from "@/server/subscriptions/invoices.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
 
 type Invoice = RouterOutputs["invoices"]["list"]["invoices"][number];
@@ -38,6 +40,15 @@ const COLUMNS: readonly Column<Invoice>[] = [
     className: "max-w-56",
   },
   { header: "Plan", cell: (i) => i.plan_name, className: "max-w-48 truncate" },
+  {
+    header: "Service period",
+    cell: (i) =>
+      servicePeriodWords({
+        start: i.service_period ? new Date(i.service_period.start) : null,
+        end: i.service_period?.end ? new Date(i.service_period.end) : null,
+      }) ?? "–",
+    className: "whitespace-nowrap",
+  },
   {
     header: "Amount",
     cell: (i) => (

@@ -6,14 +6,18 @@
 import "server-only";
 
 import type { CreditNoteRow } from "./credit-notes";
-import type { DocumentModel, InvoiceDocumentLine } from "./invoice-document";
-import { basisPointsToPercentage, invoiceTaxLines } from "./invoice-figures";
+import { sellerLines, type DocumentModel, type InvoiceDocumentLine } from "./invoice-document";
+import { basisPointsToPercentage, invoiceTaxLines, servicePeriodWords } from "./invoice-figures";
 import { centsToDecimal } from "./money.schema";
 
 export type CreditNoteDocumentRow = CreditNoteRow & {
   invoice: {
     sequenceNumber: number;
     sellerName: string;
+    sellerAddress: string | null;
+    sellerTaxId: string | null;
+    periodStart: Date | null;
+    periodEnd: Date | null;
     subscriberName: string | null;
     subscriberEmail: string | null;
     planName: string;
@@ -24,8 +28,12 @@ export type CreditNoteDocumentRow = CreditNoteRow & {
 export function creditNoteDocumentModel(row: CreditNoteDocumentRow): DocumentModel {
   const money = (cents: number) => `${row.currency} ${centsToDecimal(cents, row.currency)}`;
   const invoice = row.invoice;
+  const period = servicePeriodWords({ start: invoice.periodStart, end: invoice.periodEnd });
   const lines: InvoiceDocumentLine[] = [
-    { label: `Refund: ${invoice.planName}, before tax`, amount: money(row.netCents) },
+    {
+      label: `Refund: ${invoice.planName}${period ? ` · ${period}` : ""}, before tax`,
+      amount: money(row.netCents),
+    },
   ];
   for (const tax of invoiceTaxLines(row))
     lines.push({
@@ -36,6 +44,7 @@ export function creditNoteDocumentModel(row: CreditNoteDocumentRow): DocumentMod
   return {
     title: `Credit note ${row.sequenceNumber}`,
     seller: invoice.sellerName,
+    sellerLines: sellerLines(invoice),
     facts: [
       { label: "Credit note number", value: String(row.sequenceNumber) },
       { label: "Date", value: row.createdAt.toISOString().slice(0, 10) },

@@ -124,6 +124,10 @@ export async function getCreditNoteOrThrow(db: Db, args: { reader: InvoiceReader
         select: {
           sequenceNumber: true,
           sellerName: true,
+          sellerAddress: true,
+          sellerTaxId: true,
+          periodStart: true,
+          periodEnd: true,
           subscriberName: true,
           subscriberEmail: true,
           planName: true,

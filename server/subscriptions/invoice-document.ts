@@ -8,7 +8,7 @@ import "server-only";
 
 import PDFDocument from "pdfkit";
 
-import { basisPointsToPercentage, invoiceTaxLines } from "./invoice-figures";
+import { basisPointsToPercentage, invoiceTaxLines, servicePeriodWords } from "./invoice-figures";
 import type { InvoiceRow } from "./invoices";
 import { centsToDecimal } from "./money.schema";
 
@@ -18,6 +18,8 @@ export type InvoiceDocumentLine = { label: string; amount: string; strong?: bool
 export type DocumentModel = {
   title: string;
   seller: string;
+  /** Under the seller's name: the postal address's lines, then "VAT number: …" when set. */
+  sellerLines: string[];
   facts: { label: string; value: string }[];
   billedTo: string[];
   lines: InvoiceDocumentLine[];
@@ -27,7 +29,10 @@ export type DocumentModel = {
 /** What both forms print: heading, parties and the lines, amounts as "USD 5.90". */
 export function invoiceDocumentModel(row: InvoiceRow): DocumentModel {
   const money = (cents: number) => `${row.currency} ${centsToDecimal(cents, row.currency)}`;
-  const lines: InvoiceDocumentLine[] = [{ label: `${row.planName}`, amount: money(row.basePriceCents) }];
+  const period = servicePeriodWords({ start: row.periodStart, end: row.periodEnd });
+  const lines: InvoiceDocumentLine[] = [
+    { label: period ? `${row.planName} · ${period}` : row.planName, amount: money(row.basePriceCents) },
+  ];
   if (row.discountCents > 0 || row.couponCode)
     lines.push({
       label: `Discount${row.couponCode ? ` (${row.couponCode}${row.discountPercentage !== null ? `, ${row.discountPercentage} %` : ""})` : ""}`,
@@ -44,15 +49,25 @@ export function invoiceDocumentModel(row: InvoiceRow): DocumentModel {
   return {
     title: `Invoice ${row.sequenceNumber}`,
     seller: row.sellerName,
+    sellerLines: sellerLines(row),
     facts: [
       { label: "Invoice number", value: String(row.sequenceNumber) },
       { label: "Date", value: row.createdAt.toISOString().slice(0, 10) },
+      ...(period ? [{ label: "Service period", value: period }] : []),
       { label: "Payment", value: `${row.paymentType}${row.externalPaymentId ? ` · ${row.externalPaymentId}` : ""}` },
     ],
     billedTo: [row.subscriberName, row.subscriberEmail].filter((v): v is string => !!v),
     lines,
     createdAt: row.createdAt,
   };
+}
+
+/** The seller's address lines and tax id as a document prints them under the seller's name. */
+export function sellerLines(row: { sellerAddress: string | null; sellerTaxId: string | null }): string[] {
+  return [
+    ...(row.sellerAddress ? row.sellerAddress.split("\n").filter(Boolean) : []),
+    ...(row.sellerTaxId ? [`VAT number: ${row.sellerTaxId}`] : []),
+  ];
 }
 
 /** The invoice as a PDF (A4, pdfkit's standard Helvetica). */
@@ -77,6 +92,11 @@ export function renderDocumentPdf(model: DocumentModel): Promise<Buffer> {
   const width = doc.page.width - left - doc.page.margins.right;
 
   doc.font("Helvetica-Bold").fontSize(20).text(model.seller);
+  if (model.sellerLines.length) {
+    doc.font("Helvetica").fontSize(10).fillColor("#444");
+    for (const line of model.sellerLines) doc.text(line);
+    doc.fillColor("#000");
+  }
   doc.moveDown(0.5).font("Helvetica").fontSize(14).text(model.title);
   doc.moveDown(0.5).fontSize(10).fillColor("#444");
   for (const fact of model.facts) doc.text(`${fact.label}: ${fact.value}`);
@@ -136,6 +156,7 @@ export function renderDocumentHtml(model: DocumentModel, options: { pdfHref?: st
     body { font: 15px/1.5 system-ui, sans-serif; color: #111; background: #f4f4f5; margin: 0; }
     main { max-width: 46rem; margin: 2rem auto; background: #fff; padding: 2.5rem; border-radius: 8px; }
     h1 { font-size: 1.6rem; margin: 0; }
+    p.seller { margin: .25rem 0 0; color: #444; }
     h2 { font-size: 1.1rem; font-weight: 500; margin: .25rem 0 1.5rem; }
     dl { display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; margin: 0 0 1.5rem; color: #444; }
     dd { margin: 0; overflow-wrap: anywhere; }
@@ -159,6 +180,7 @@ export function renderDocumentHtml(model: DocumentModel, options: { pdfHref?: st
   </nav>
   <main>
     <h1>${escapeHtml(model.seller)}</h1>
+    ${model.sellerLines.length ? `<p class="seller">${model.sellerLines.map(escapeHtml).join("<br>")}</p>` : ""}
     <h2>${escapeHtml(model.title)}</h2>
     <dl>
       ${model.facts.map((f) => `<dt>${escapeHtml(f.label)}</dt><dd>${escapeHtml(f.value)}</dd>`).join("\n      ")}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { invoiceFigures, invoiceToWire } from "./invoice-figures";
+import { invoiceFigures, invoiceServicePeriod, invoiceToWire, servicePeriodWords } from "./invoice-figures";
 
 const gst = { name: "GST", rate_basis_points: 1800, amount_cents: 0, inclusive: false, country: "IN", region: null };
 
@@ -83,6 +83,11 @@ describe("invoiceToWire", () => {
       amountCents: 1125,
       externalPaymentId: "pay_1",
       subscriptionId: 4,
+      sellerName: "Daily Masthead Ltd",
+      sellerAddress: "1 Fleet St\nLondon",
+      sellerTaxId: "GB123456789",
+      periodStart: new Date("2026-11-01T00:00:00Z"),
+      periodEnd: new Date("2026-12-01T00:00:00Z"),
       createdAt: new Date("2026-11-23T10:00:00Z"),
     });
     expect(wire).toMatchObject({
@@ -96,6 +101,55 @@ describe("invoiceToWire", () => {
       },
       round_off: "0",
       created_at: "2026-11-23T10:00:00.000Z",
+      seller: { name: "Daily Masthead Ltd", address: "1 Fleet St\nLondon", tax_id: "GB123456789" },
+      service_period: { start: "2026-11-01T00:00:00.000Z", end: "2026-12-01T00:00:00.000Z" },
     });
+  });
+});
+
+describe("invoiceServicePeriod", () => {
+  const subscription = {
+    startTimestamp: new Date("2026-10-15T09:30:00Z"),
+    endTimestamp: new Date("2026-12-15T09:30:00Z"),
+  };
+
+  it("takes the period a recurring charge recorded on its payment", () => {
+    const details = {
+      recurring_charge: { source: "lifecycle", period_start: "2026-11-15T09:30:00.000Z", period_end: null },
+    };
+    expect(invoiceServicePeriod(details, subscription)).toEqual({
+      start: new Date("2026-11-15T09:30:00Z"),
+      end: null,
+    });
+  });
+
+  it("takes the subscription's period for any other payment (the first one)", () => {
+    expect(invoiceServicePeriod({ gateway: { status: "captured" } }, subscription)).toEqual({
+      start: subscription.startTimestamp,
+      end: subscription.endTimestamp,
+    });
+    expect(invoiceServicePeriod(null, subscription).start).toEqual(subscription.startTimestamp);
+    expect(invoiceServicePeriod({ recurring_charge: { period_start: "nonsense" } }, subscription).start).toEqual(
+      subscription.startTimestamp,
+    );
+  });
+});
+
+describe("servicePeriodWords", () => {
+  it("names both days included: an exclusive end is the day before", () => {
+    expect(servicePeriodWords({ start: new Date("2026-11-01T00:00:00Z"), end: new Date("2026-12-01T00:00:00Z") })).toBe(
+      "1 Nov 2026 – 30 Nov 2026",
+    );
+    expect(servicePeriodWords({ start: new Date("2026-11-15T09:30:00Z"), end: new Date("2026-12-15T09:30:00Z") })).toBe(
+      "15 Nov 2026 – 15 Dec 2026",
+    );
+    expect(servicePeriodWords({ start: new Date("2026-09-01T00:00:00Z"), end: new Date("2027-09-01T00:00:00Z") })).toBe(
+      "1 Sep 2026 – 31 Aug 2027",
+    );
+  });
+
+  it("says from when without an end, and nothing without a start", () => {
+    expect(servicePeriodWords({ start: new Date("2026-11-01T00:00:00Z"), end: null })).toBe("from 1 Nov 2026");
+    expect(servicePeriodWords({ start: null, end: null })).toBeNull();
   });
 });

@@ -11,8 +11,11 @@
  * - taxes: one line per tax rule checkout froze in the subscription's `tax_detail`;
  * - round off: amount − (net + taxes), what rounding left between the terms and the charge.
  */
+import type { ServicePeriod } from "./invoices.schema";
 import { centsToDecimal } from "./money.schema";
 import { computeTax, type DiscountDetail, type TaxLine } from "./pricing";
+
+export { servicePeriodWords, type ServicePeriod } from "./invoices.schema";
 
 export type InvoiceTaxLine = { name: string; rate_basis_points: number; amount_cents: number; inclusive: boolean };
 
@@ -119,8 +122,35 @@ export type InvoiceRecord = {
   amountCents: number;
   externalPaymentId: string | null;
   subscriptionId: number;
+  sellerName: string;
+  sellerAddress: string | null;
+  sellerTaxId: string | null;
+  periodStart: Date | null;
+  periodEnd: Date | null;
   createdAt: Date;
 };
+
+/**
+ * The period a payment paid for: a recurring charge records it on the payment
+ * (`details.recurring_charge.period_start/period_end`, lifecycle.ts `recordCharge`); any other
+ * captured payment (the first one, at checkout or by the gateway) pays for the subscription's
+ * period as it stands when it is captured.
+ */
+export function invoiceServicePeriod(
+  paymentDetails: unknown,
+  subscription: { startTimestamp: Date; endTimestamp: Date | null },
+): ServicePeriod {
+  const charge =
+    paymentDetails && typeof paymentDetails === "object"
+      ? (paymentDetails as Record<string, unknown>).recurring_charge
+      : undefined;
+  if (charge && typeof charge === "object") {
+    const { period_start: start, period_end: end } = charge as Record<string, unknown>;
+    const date = (v: unknown) => (typeof v === "string" && !Number.isNaN(Date.parse(v)) ? new Date(v) : null);
+    if (date(start)) return { start: date(start), end: date(end) };
+  }
+  return { start: subscription.startTimestamp, end: subscription.endTimestamp };
+}
 
 export function invoiceTaxLines(record: Pick<InvoiceRecord, "taxLines">): InvoiceTaxLine[] {
   return (Array.isArray(record.taxLines) ? record.taxLines : []).filter(
@@ -170,6 +200,12 @@ export function invoiceToWire(record: InvoiceRecord) {
     external_payment_id: record.externalPaymentId,
     downloadable: true,
     created_at: record.createdAt.toISOString(),
+    /** The seller as frozen at issue (address lines separated by "\n"; null when not set). */
+    seller: { name: record.sellerName, address: record.sellerAddress, tax_id: record.sellerTaxId },
+    /** What the payment paid for: [start, end) in UTC (end null: no end); null for older rows. */
+    service_period: record.periodStart
+      ? { start: record.periodStart.toISOString(), end: record.periodEnd?.toISOString() ?? null }
+      : null,
   };
 }
 

@@ -43,3 +43,71 @@ export const ZListCreditNotesInput = z.object({
   memberId: z.number().int().min(1).max(MAX_ID).optional(),
   limit: z.number().int().min(1).max(200).default(50),
 });
+
+/** Control characters but tab and newline: nothing a document or a page should print. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+const sellerLine = (max: number) =>
+  z
+    .string()
+    .max(max * 2)
+    .transform((s) => s.replace(CONTROL, "").replace(/\s+/g, " ").trim())
+    .pipe(z.string().max(max, `must be at most ${max} characters`));
+
+/**
+ * The seller every new invoice names (the Invoices page's "Seller on invoices"): the legal name
+ * (empty: the publication's name), the postal address (one to eight lines) and the tax id (VAT
+ * number). Plain text, normalised at save: control characters dropped, spaces collapsed, blank
+ * lines removed.
+ */
+export const ZInvoiceSellerInput = z.object({
+  legalName: sellerLine(200),
+  address: z
+    .string()
+    .max(2000)
+    .transform((s) =>
+      s
+        .replace(/\r\n?/g, "\n")
+        .split("\n")
+        .map((line) => line.replace(CONTROL, "").replace(/\s+/g, " ").trim())
+        .filter(Boolean)
+        .join("\n"),
+    )
+    .refine((s) => s.length <= 600, "must be at most 600 characters")
+    .refine((s) => s.split("\n").length <= 8, "must be at most 8 lines"),
+  taxId: sellerLine(50).refine(
+    (s) => s === "" || /^[\p{L}\p{N}][\p{L}\p{N} .\-/]*$/u.test(s),
+    "may hold letters, digits, spaces, dots, dashes and slashes only",
+  ),
+});
+export type TInvoiceSellerInput = z.input<typeof ZInvoiceSellerInput>;
+
+export type TInvoiceSellerView = {
+  legalName: string;
+  address: string;
+  taxId: string;
+  /** What invoices name when the legal name is empty: the publication's name. */
+  fallbackName: string;
+  updatedAt: string | null;
+};
+
+/** The service period an invoice paid for: [start, end) in UTC; end null for no end. */
+export type ServicePeriod = { start: Date | null; end: Date | null };
+
+const DAY_MS = 86_400_000;
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
+/** "1 Nov 2026", in UTC; spelled here rather than by Intl, whose short months vary ("Sept"). */
+const dayWords = (d: Date) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+
+/**
+ * A service period in words, in UTC, both days included: [1 Nov, 1 Dec) → "1 Nov 2026 – 30 Nov
+ * 2026" (the end is exclusive, so the last day is the one before it); no end → "from 1 Nov 2026".
+ * Null without a start.
+ */
+export function servicePeriodWords(period: ServicePeriod): string | null {
+  if (!period.start) return null;
+  if (!period.end) return `from ${dayWords(period.start)}`;
+  const lastDay = new Date(Math.max(period.start.getTime(), period.end.getTime() - 1));
+  const last = new Date(Math.floor(lastDay.getTime() / DAY_MS) * DAY_MS);
+  return `${dayWords(period.start)} – ${dayWords(last)}`;
+}

@@ -4,6 +4,10 @@
  * checkout (a payment captured at create), the gateway webhook job (a payment moving to captured)
  * and the lifecycle's recurring charges call it.
  *
+ * What is frozen at issue: the figures, the plan, the subscriber, the seller (invoice-seller.ts:
+ * legal name, address, tax id as the account has them then) and the service period the payment
+ * paid for (`invoiceServicePeriod`). An issued invoice never changes.
+ *
  * Numbers: 1, 2, 3… per account with no gaps. The account's `invoice_counters` row is raised by
  * one upsert in the issuing transaction: concurrent issues of one account queue on that row, and
  * a transaction that rolls back gives its number back (a database sequence would not).
@@ -16,7 +20,8 @@ import "server-only";
 import type { Db, TransactionClient } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
-import { invoiceFigures, invoiceToWire } from "./invoice-figures";
+import { invoiceFigures, invoiceServicePeriod, invoiceToWire } from "./invoice-figures";
+import { sellerOnInvoice } from "./invoice-seller";
 import { isTrialAuthorization } from "./trial-history";
 
 export { invoiceToWire, type TInvoiceWire } from "./invoice-figures";
@@ -48,7 +53,7 @@ export async function issueInvoiceForPayment(
     include: {
       invoice: true,
       subscription: { include: { member: { select: { name: true, email: true, communicationEmail: true } } } },
-      account: { select: { name: true } },
+      account: { select: { name: true, invoiceSeller: true } },
     },
   });
   if (!payment) return { issued: false, invoice: null, reason: "No such payment." };
@@ -60,6 +65,8 @@ export async function issueInvoiceForPayment(
   if (isTrialAuthorization(payment, subscription))
     return { issued: false, invoice: null, reason: "A trial's authorization charge, refunded: not invoiced." };
 
+  const period = invoiceServicePeriod(payment.details, subscription);
+  const seller = sellerOnInvoice(payment.account);
   const figures = invoiceFigures({
     amountCents: payment.amountCents,
     planAmountCents: subscription.planAmountCents,
@@ -93,7 +100,11 @@ export async function issueInvoiceForPayment(
       planName: subscription.planName,
       subscriberName: subscription.member.name || null,
       subscriberEmail: subscription.member.communicationEmail ?? subscription.member.email,
-      sellerName: payment.account.name,
+      sellerName: seller.name,
+      sellerAddress: seller.address,
+      sellerTaxId: seller.taxId,
+      periodStart: period.start,
+      periodEnd: period.end,
       createdAt: options.now ?? new Date(),
     },
   });

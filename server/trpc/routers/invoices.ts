@@ -1,12 +1,13 @@
 /**
  * invoices.* – the account's invoices for revenue staff (REVENUE; OWNER passes): the list, newest
  * first, optionally one subscriber's (the subscriber page embeds it), and the credit notes of
- * refunds. Documents are served by GET /api/admin/invoices/<id>.pdf|.html and
+ * refunds, and the seller new invoices name (legal name, address, tax id). Documents are served by GET /api/admin/invoices/<id>.pdf|.html and
  * /api/admin/credit-notes/<id>.pdf|.html.
  */
 import { listCreditNotes } from "../../subscriptions/credit-notes";
+import { getInvoiceSeller, updateInvoiceSeller } from "../../subscriptions/invoice-seller";
 import { listAccountInvoices } from "../../subscriptions/invoices";
-import { ZListCreditNotesInput, ZListInvoicesInput } from "../../subscriptions/invoices.schema";
+import { ZInvoiceSellerInput, ZListCreditNotesInput, ZListInvoicesInput } from "../../subscriptions/invoices.schema";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const revenue = adminProcedure(["REVENUE"]);
@@ -20,4 +21,9 @@ export const invoicesRouter = createTRPCRouter({
   creditNotes: revenue
     .input(ZListCreditNotesInput)
     .query(({ ctx, input }) => listCreditNotes(ctx.db, { accountId: ctx.actor.accountId, ...input })),
+  /** The seller on new invoices (issued invoices keep the one they were issued with). */
+  seller: revenue.query(({ ctx }) => getInvoiceSeller(ctx.db, { actor: ctx.actor })),
+  updateSeller: revenue
+    .input(ZInvoiceSellerInput)
+    .mutation(({ ctx, input }) => updateInvoiceSeller(ctx.db, { actor: ctx.actor, input, now: new Date() })),
 });

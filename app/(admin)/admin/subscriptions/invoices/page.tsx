@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 
 import { ExportLink } from "@/components/subscriptions/export-link";
+import { InvoiceSellerForm } from "@/components/subscriptions/invoice-seller-form";
 import { InvoicesList } from "@/components/subscriptions/invoices-list";
 
 import { AdminPage } from "../../_lib/admin-page";
@@ -14,9 +15,12 @@ export default function InvoicesPage() {
       actions={<ExportLink kind="invoices" />}
       path="/admin/subscriptions/invoices"
       title="Invoices"
-      description="One invoice per captured payment, numbered in sequence: download it as a PDF or open its printable page."
+      description="One invoice per captured payment, numbered in sequence: download it as a PDF or open its printable page. The seller they name is set below."
     >
-      <InvoicesList />
+      <div className="space-y-6">
+        <InvoicesList />
+        <InvoiceSellerForm />
+      </div>
     </AdminPage>
   );
 }

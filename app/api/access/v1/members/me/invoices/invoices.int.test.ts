@@ -116,6 +116,8 @@ describe("issueInvoiceForPayment from checkout", () => {
         external_payment_id: payment.payment_token,
         downloadable: true,
         created_at: expect.any(String) as string,
+        seller: { name: f.account.name, address: null, tax_id: null },
+        service_period: { start: expect.any(String) as string, end: expect.any(String) as string },
       },
     ]);
     // The same create again answers the same subscription: still one invoice.
