@@ -11,12 +11,24 @@ const CONTENT_SECTIONS = [
   { key: "media", label: "Media" },
 ] as const;
 
-export function ContentTabs({ current }: { current: (typeof CONTENT_SECTIONS)[number]["key"] }) {
+type ContentSection = (typeof CONTENT_SECTIONS)[number]["key"];
+
+/** `allowed`: whether the user may open a section (a contributor sees only Stories); all when not given. */
+export function ContentTabs({
+  current,
+  allowed = () => true,
+}: {
+  current: ContentSection;
+  allowed?: (section: ContentSection) => boolean;
+}) {
   return (
     <TabNav
       label="Content"
       current={current}
-      items={CONTENT_SECTIONS.map((section) => ({ ...section, href: `/admin/content/${section.key}` }))}
+      items={CONTENT_SECTIONS.filter((section) => allowed(section.key)).map((section) => ({
+        ...section,
+        href: `/admin/content/${section.key}`,
+      }))}
     />
   );
 }

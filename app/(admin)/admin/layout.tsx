@@ -34,7 +34,7 @@ export default async function AdminLayout({ children }: { children: ReactNode })
     select: { timeZone: true },
   });
   const items: AdminNavItem[] = visibleAreas(user.roles).map((area) => ({
-    href: area.href,
+    href: area.entry ?? area.href,
     label: area.label,
     children: area.sections?.map((section) => ({ href: `${area.href}/${section.slug}`, label: section.label })),
   }));

@@ -49,7 +49,7 @@ export function StoryActionBar({
           className="min-h-11 flex-1"
           loading={saving}
           loadingText="Saving…"
-          disabled={(Boolean(current) && !dirty) || Boolean(conflict)}
+          disabled={(Boolean(current) && (!dirty || !current?.canEdit)) || Boolean(conflict)}
         >
           {saveLabel}
         </Button>

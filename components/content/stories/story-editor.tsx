@@ -93,7 +93,7 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
   const canSaveRef = useRef(false);
   useEffect(() => {
     saveRef.current = save;
-    canSaveRef.current = (!current || dirty) && !conflict && !saving;
+    canSaveRef.current = (!current || (dirty && current.canEdit)) && !conflict && !saving;
   });
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -189,6 +189,13 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
             </Alert>
           ) : null}
           <ErrorAlert errors={errors} />
+          {current && !current.canEdit ? (
+            <Alert tone="info" data-testid="story-read-only">
+              {current.status === "DRAFT"
+                ? "This draft is another writer's: you can read it, not change it."
+                : "This story is with the editors: you can read it; changes are theirs to make."}
+            </Alert>
+          ) : null}
           {/* On phones Save is in the action bar at the bottom of the screen. */}
           <div className="hidden lg:block">
             <Button
@@ -197,7 +204,7 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
               className="w-full"
               loading={saving}
               loadingText="Saving…"
-              disabled={(Boolean(current) && !dirty) || Boolean(conflict)}
+              disabled={(Boolean(current) && (!dirty || !current?.canEdit)) || Boolean(conflict)}
             >
               {saveLabel}
             </Button>

@@ -48,7 +48,8 @@ import { STATUS_LABEL, StoryStatus } from "./story-status";
 const PAGE_SIZE = 25;
 const SEARCH_DELAY_MS = 300;
 
-export function StoryList() {
+/** `bulkActions`: choosing stories and acting on many at once (editors; not contributors). */
+export function StoryList({ bulkActions = true }: { bulkActions?: boolean } = {}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const router = useRouter();
@@ -324,7 +325,7 @@ export function StoryList() {
         />
         {stories.length ? (
           <>
-            <div className="border-b border-gray-100 px-4 py-2">
+            <div className={bulkActions ? "border-b border-gray-100 px-4 py-2" : "hidden"}>
               <Checkbox
                 label="Choose all on this page"
                 checked={allChosen}
@@ -337,13 +338,15 @@ export function StoryList() {
             <ul className="divide-y divide-gray-100">
               {stories.map((story) => (
                 <li key={story.id} className="flex items-start gap-3 px-4 py-3" data-testid="story-row">
-                  <input
-                    type="checkbox"
-                    className="mt-1 rounded text-brand-600 focus:ring-brand-600"
-                    aria-label={`Choose “${story.headline}”`}
-                    checked={selected.has(story.id)}
-                    onChange={(e) => toggle(story.id, e.target.checked)}
-                  />
+                  {bulkActions ? (
+                    <input
+                      type="checkbox"
+                      className="mt-1 rounded text-brand-600 focus:ring-brand-600"
+                      aria-label={`Choose “${story.headline}”`}
+                      checked={selected.has(story.id)}
+                      onChange={(e) => toggle(story.id, e.target.checked)}
+                    />
+                  ) : null}
                   <div className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-row sm:items-center sm:justify-between">
                     <div className="min-w-0">
                       <TextLink href={`/admin/content/stories/${story.id}`} className="block truncate text-sm">

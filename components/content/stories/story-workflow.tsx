@@ -106,7 +106,7 @@ export function StoryWorkflow({
               );
             })}
           </div>
-          {current.status === "APPROVED" ? (
+          {current.status === "APPROVED" && current.canSchedule ? (
             <SchedulePublication story={current} disabled={pending || dirty} onChanged={settle} />
           ) : null}
           {dirty && current.moves.length ? (

@@ -208,7 +208,7 @@ export function useStoryDraft(story: TStoryEditorView | null) {
   };
 
   // Autosave: drafts only, never while a conflict waits for a choice, and not while offline.
-  const autosaves = Boolean(current && current.status === "DRAFT" && !conflict);
+  const autosaves = Boolean(current && current.status === "DRAFT" && current.canEdit && !conflict);
   const saveRef = useRef(save);
   const busyRef = useRef(pending);
   useEffect(() => {

@@ -44,8 +44,16 @@ describe("contributors", () => {
     });
     expect(edited.story).toMatchObject({ headline: "Council meets late", version: 2 });
     expect((await contributor.caller.stories.get({ id: story.id })).headline).toBe("Council meets late");
+    expect(edited.story).toMatchObject({ canEdit: true, canDelete: true, canSchedule: false });
+    expect(edited.story.moves.map((m) => m.action)).toEqual(["submit"]);
     const submitted = await contributor.caller.stories.transition({ id: story.id, version: 2, action: "submit" });
     expect(submitted.story.status).toBe("SUBMITTED");
+    // What the editor shows them: no buttons for what they may not do.
+    expect(submitted.story).toMatchObject({ moves: [], canEdit: false, canDelete: false });
+    expect((await editor.caller.stories.get({ id: story.id })).moves.map((m) => m.action)).toEqual([
+      "approve",
+      "reject",
+    ]);
 
     await editor.caller.stories.transition({ id: story.id, version: 3, action: "approve" });
     const published = await editor.caller.stories.transition({ id: story.id, version: 4, action: "publish" });
@@ -140,7 +148,9 @@ describe("no self-approval", () => {
     await expect(editor.caller.stories.transition({ id: story.id, version: 2, action: "approve" })).rejects.toThrow(
       "This account does not let anyone approve, publish or schedule a story they wrote; another editor must.",
     );
+    expect((await editor.caller.stories.get({ id: story.id })).moves.map((m) => m.action)).toEqual(["reject"]);
     await second.caller.stories.transition({ id: story.id, version: 2, action: "approve" });
+    expect(await editor.caller.stories.get({ id: story.id })).toMatchObject({ canSchedule: false, canEdit: true });
     expect(await codeOf(editor.caller.stories.transition({ id: story.id, version: 3, action: "publish" }))).toBe(
       "FORBIDDEN",
     );

@@ -293,6 +293,12 @@ export const ZStoryEditorView = z.object({
   /** The workflow moves open to it now: the dashboard shows a button for each, and no other. */
   moves: z.array(ZStoryMove),
   canDelete: z.boolean(),
+  /**
+   * Whether the signed-in user may save it and schedule it (a contributor: only their own
+   * drafts, never schedule; ../authorship.ts). Moves and canDelete are already those they may use.
+   */
+  canEdit: z.boolean().default(true),
+  canSchedule: z.boolean().default(true),
 });
 export type TStoryEditorView = z.infer<typeof ZStoryEditorView>;
 

@@ -9,15 +9,17 @@ import type { ComponentProps, ReactNode } from "react";
 
 import { ContentTabs } from "@/components/content/content-tabs";
 import { PageHeader, TextLink } from "@/components/ui";
-import { requireAdmin } from "@/server/auth/next-auth";
+import { getAdminSession, requireAdmin } from "@/server/auth/next-auth";
+import { hasAnyRole } from "@/server/auth/roles";
 import { parseWholeNumber, PG_INT_MAX } from "@/server/params.schema";
 
-import { getArea, type AreaSlug } from "./areas";
+import { getArea, sectionRoles, type AreaSlug } from "./areas";
 
 type HeaderProps = Omit<ComponentProps<typeof PageHeader>, "actions">;
 
 export async function AdminPage({
   area,
+  section,
   path,
   valid = true,
   back,
@@ -26,6 +28,8 @@ export async function AdminPage({
   ...header
 }: HeaderProps & {
   area: AreaSlug;
+  /** The area's section the page belongs to, when its roles differ from the area's (stories). */
+  section?: string;
   /** The page's path; the area's when not given. */
   path?: string;
   valid?: boolean;
@@ -34,7 +38,8 @@ export async function AdminPage({
   actions?: ReactNode;
   children: ReactNode;
 }) {
-  const { href, roles } = getArea(area);
+  const { href } = getArea(area);
+  const roles = section ? sectionRoles(area, section) : getArea(area).roles;
   await requireAdmin({ from: path ?? href, roles });
   if (!valid) notFound();
   return (
@@ -59,17 +64,18 @@ export async function AdminPage({
   );
 }
 
-/** A page of the content area: its tabs under the header. */
-export function ContentPage({
+/** A page of the content area: its tabs (those the user may open) under the header. */
+export async function ContentPage({
   section,
   children,
   ...props
 }: Omit<ComponentProps<typeof AdminPage>, "area" | "eyebrow"> & {
   section: ComponentProps<typeof ContentTabs>["current"];
 }) {
+  const roles = (await getAdminSession())?.user.roles ?? [];
   return (
-    <AdminPage area="content" path={`/admin/content/${section}`} eyebrow="Content" {...props}>
-      <ContentTabs current={section} />
+    <AdminPage area="content" section={section} path={`/admin/content/${section}`} eyebrow="Content" {...props}>
+      <ContentTabs current={section} allowed={(key) => hasAnyRole(roles, sectionRoles("content", key))} />
       {children}
     </AdminPage>
   );

@@ -8,7 +8,13 @@
  */
 import { hasAnyRole, type AdminRole } from "@/server/auth/roles";
 
-export type AdminSection = { slug: string; label: string; summary: string };
+export type AdminSection = {
+  slug: string;
+  label: string;
+  summary: string;
+  /** Who may open it when not the area's roles (contributors open only Content → Stories). */
+  roles?: readonly AdminRole[];
+};
 
 export type AdminArea = {
   slug: string;
@@ -19,6 +25,8 @@ export type AdminArea = {
   summary: string;
   built: boolean;
   sections?: readonly AdminSection[];
+  /** Where the navigation's link to the area goes when not `href` (set by visibleAreas). */
+  entry?: string;
 };
 
 export const ADMIN_AREAS = [
@@ -31,7 +39,12 @@ export const ADMIN_AREAS = [
     summary: "What the publishing content API serves: stories and everything that organises them.",
     built: true,
     sections: [
-      { slug: "stories", label: "Stories", summary: "Write, edit, schedule and publish stories." },
+      {
+        slug: "stories",
+        label: "Stories",
+        summary: "Write, edit, schedule and publish stories.",
+        roles: ["EDITOR", "CONTRIBUTOR"],
+      },
       {
         slug: "collections",
         label: "Collections",
@@ -219,7 +232,22 @@ export function findPlaceholder(segments: readonly string[]): { area: AdminArea;
   return section ? { area, section } : undefined;
 }
 
-/** Navigation items this user may open. */
+/** Who may open a section of an area: its own roles, else the area's. */
+export function sectionRoles(slug: AreaSlug, section: string): readonly AdminRole[] | undefined {
+  const area = getArea(slug);
+  return area.sections?.find((s) => s.slug === section)?.roles ?? area.roles;
+}
+
+/**
+ * Navigation items this user may open: the areas, and within each the sections, their roles
+ * allow. An area the user may open only some sections of (a contributor's Content) links
+ * (`entry`) to the first of them.
+ */
 export function visibleAreas(roles: readonly AdminRole[]): AdminArea[] {
-  return (ADMIN_AREAS as readonly AdminArea[]).filter((area) => hasAnyRole(roles, area.roles));
+  return (ADMIN_AREAS as readonly AdminArea[]).flatMap((area) => {
+    const sections = area.sections?.filter((s) => hasAnyRole(roles, s.roles ?? area.roles));
+    if (hasAnyRole(roles, area.roles)) return [{ ...area, sections }];
+    const first = sections?.[0];
+    return first ? [{ ...area, entry: `${area.href}/${first.slug}`, sections }] : [];
+  });
 }

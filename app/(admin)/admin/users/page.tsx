@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 
 import { ApiKeysPanel } from "@/components/staff/api-keys-panel";
+import { EditorialRulesPanel } from "@/components/staff/editorial-rules-panel";
 import { StaffManager } from "@/components/staff/staff-manager";
 import { requireAdmin } from "@/server/auth/next-auth";
 
@@ -18,6 +19,7 @@ export default async function UsersPage() {
     >
       <div className="space-y-6">
         <StaffManager currentUserId={user.id} />
+        <EditorialRulesPanel />
         <ApiKeysPanel />
       </div>
     </AdminPage>

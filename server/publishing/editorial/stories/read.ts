@@ -8,6 +8,7 @@ import { parseInput } from "../../../validation";
 import type { TCard } from "../../cards.schema";
 import { getPublisher } from "../../publisher";
 import { STORY_INCLUDE, storyUrl, type StoryWithRelations } from "../../story-view";
+import { authorshipRefusal, type StoryGate } from "../authorship";
 import { asObject, isObject } from "../shared";
 import { ZStoryEntitySearchInput, type TStoryEditorView } from "../stories.schema";
 import { canDelete, movesFrom } from "../workflow";
@@ -60,6 +61,8 @@ function toEditorView(story: StoryWithRelations, siteUrl: string | null): TStory
     url: siteUrl ? storyUrl(siteUrl, story.slug) : null,
     moves: movesFrom(story.status).map((m) => ({ action: m.action, to: m.to, label: m.label })),
     canDelete: canDelete(story.status),
+    canEdit: true,
+    canSchedule: true,
   };
 }
 
@@ -76,8 +79,21 @@ export async function getStory(db: Db, args: { actor: Actor; id: string; appUrl:
     include: STORY_INCLUDE,
   });
   if (!story) throw new AppError("NOT_FOUND", "Story not found.");
-  const publisher = await getPublisher(db, args.actor.accountId, { appUrl: args.appUrl });
-  return toEditorView(story, publisher.siteUrlSet ? publisher.siteUrl : null);
+  const [publisher, account] = await Promise.all([
+    getPublisher(db, args.actor.accountId, { appUrl: args.appUrl }),
+    db.account.findUnique({ where: { id: args.actor.accountId }, select: { noSelfApproval: true } }),
+  ]);
+  const view = toEditorView(story, publisher.siteUrlSet ? publisher.siteUrl : null);
+  // Only what this user may do: the buttons shown are the moves the services will accept.
+  const may = (gate: StoryGate) =>
+    authorshipRefusal({ actor: args.actor, gate, story, noSelfApproval: account?.noSelfApproval ?? false }) === null;
+  return {
+    ...view,
+    moves: view.moves.filter((m) => may(m.action)),
+    canDelete: view.canDelete && may("delete"),
+    canEdit: may("edit"),
+    canSchedule: may("schedule"),
+  };
 }
 
 // The stories list (search, filters, sort, paging) and bulk actions: ../story-finding.ts.

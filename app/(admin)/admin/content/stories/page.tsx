@@ -3,12 +3,16 @@ import { Suspense } from "react";
 
 import { StoryList } from "@/components/content/stories/story-list";
 import { ButtonLink } from "@/components/ui";
+import { getAdminSession } from "@/server/auth/next-auth";
+import { hasAnyRole } from "@/server/auth/roles";
 
 import { ContentPage } from "../../_lib/admin-page";
 
 export const metadata: Metadata = { title: "Stories" };
 
-export default function StoriesPage() {
+export default async function StoriesPage() {
+  // Contributors write; acting on many stories at once is the editors'.
+  const roles = (await getAdminSession())?.user.roles ?? [];
   return (
     <ContentPage
       section="stories"
@@ -22,7 +26,7 @@ export default function StoriesPage() {
     >
       {/* The list reads its filters from the URL (useSearchParams). */}
       <Suspense>
-        <StoryList />
+        <StoryList bulkActions={hasAnyRole(roles, ["EDITOR"])} />
       </Suspense>
     </ContentPage>
   );

@@ -13,6 +13,7 @@ export default async function StoryPage({ params }: { params: Promise<{ id: stri
   return (
     <AdminPage
       area="content"
+      section="stories"
       path={`/admin/content/stories/${encodeURIComponent(id)}`}
       valid={isUuid(id)}
       eyebrow="Stories"

@@ -12,6 +12,7 @@ export default function NewStoryPage() {
   return (
     <AdminPage
       area="content"
+      section="stories"
       path="/admin/content/stories/new"
       eyebrow="Stories"
       title="New story"
