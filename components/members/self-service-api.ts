@@ -32,6 +32,8 @@ export type SubscriptionCard = {
   can_undo_cancel: boolean;
   offer: { kind: "coupon" | "pause"; periods: number; words: string } | null;
   can_update_payment_method: boolean;
+  /** A pause not over yet: when the subscription resumes. */
+  paused_until: string | null;
 };
 
 export type Invoice = { id: number; number: number; amount: string; created_at: string; pdf_href: string };

@@ -109,6 +109,7 @@ export function SelfService({ frameHosts }: { frameHosts: string[] }) {
 
 function statusBadge(s: SubscriptionCard) {
   if (s.in_grace_period) return <Badge tone="red">Payment failed</Badge>;
+  if (s.paused_until) return <Badge tone="blue">Paused</Badge>;
   if (s.status === "cancelled" && s.active) return <Badge tone="amber">Cancelling</Badge>;
   if (s.in_trial_period) return <Badge tone="blue">Free trial</Badge>;
   if (s.active) return <Badge tone="green">Active</Badge>;
@@ -171,11 +172,7 @@ function Subscription({ s, reload }: { s: SubscriptionCard; reload: () => Promis
             {new Date(s.scheduled_switch.scheduled_at).toUTCString().slice(5, 16)}.
           </p>
         ) : null}
-        {s.cancellation?.outcome === "offer_accepted" && s.cancellation.offer?.kind === "pause" ? (
-          <p className="text-sm text-gray-700">
-            Paused after this period; it resumes on {new Date(s.cancellation.offer.until).toUTCString().slice(5, 16)}.
-          </p>
-        ) : null}
+
         {notice ? (
           <Alert tone="success" role="status">
             {notice}

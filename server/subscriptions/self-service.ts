@@ -94,6 +94,10 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire) 
       )
     : [];
   const ended = s.end_timestamp !== null && new Date(s.end_timestamp) <= args.now;
+  const pause =
+    cancellation?.outcome === "offer_accepted" && cancellation.offer?.kind === "pause" ? cancellation.offer : null;
+  const pausedUntil =
+    pause && !pause.resumed_at && (s.status === "cancelled" || s.status === "expired") ? pause.until : null;
   return {
     id: s.id,
     plan_name: s.plan_name,
@@ -114,7 +118,9 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire) 
     period: periodInWords(s.duration_length, s.duration_unit, { per: s.recurring }),
     payment_type: s.payment_type,
     /** A sentence for the card: when the next payment is, or when access ends. */
-    summary: summaryOf(s, ended),
+    summary: summaryOf(s, ended, pausedUntil),
+    /** A pause taken instead of a cancel and not over yet: when the subscription resumes. */
+    paused_until: pausedUntil,
     switch_options: options,
     scheduled_switch: scheduled,
     cancellation,
@@ -125,9 +131,13 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire) 
   };
 }
 
-function summaryOf(s: TSubscriptionWire, ended: boolean): string {
+function summaryOf(s: TSubscriptionWire, ended: boolean, pausedUntil: string | null): string {
   const end = s.end_timestamp ? dayInWords(s.end_timestamp) : null;
   const amount = moneyInWords(s.payment_amount_cents, s.payment_amount_currency);
+  if (pausedUntil)
+    return ended
+      ? `Paused: it resumes on ${dayInWords(pausedUntil)}, with a payment of ${amount}.`
+      : `Paused after ${end ?? "this period"}: nothing to pay until it resumes on ${dayInWords(pausedUntil)}.`;
   if (ended || s.expired) return end ? `Ended on ${end}.` : "Ended.";
   if (s.status === "pending") return "Waiting for the payment to be confirmed.";
   if (s.in_grace_period) return "Your last payment failed: update your payment method to keep reading.";

@@ -407,6 +407,16 @@ describe("the self-service page's API", () => {
     const body = await read(res);
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body.offer).toMatchObject({ kind: "pause", periods: 2, paused_from: s.sub.endTimestamp!.toISOString() });
+    const card = async () =>
+      (await read(await call(OVERVIEW, "GET", "/api/member/subscriptions", {}, undefined, { "X-QT-AUTH": s.token })))
+        .subscriptions[0];
+    expect(await card()).toMatchObject({
+      paused_until: body.offer.until,
+      can_undo_cancel: true,
+      summary: expect.stringMatching(
+        /^Paused after \d+ \w{3} \d{4}: nothing to pay until it resumes on \d+ \w{3} \d{4}\.$/,
+      ),
+    });
     await renew(s.db, s.sub.id, new Date(s.sub.endTimestamp!.getTime() + 1000));
     expect((await s.db.subscription.findUniqueOrThrow({ where: { id: s.sub.id } })).status).toBe("EXPIRED");
     expect(charges.filter((c) => c.subscriptionId === s.sub.id)).toHaveLength(0);
