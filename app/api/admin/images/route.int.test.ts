@@ -135,6 +135,11 @@ describe("POST /api/admin/images", () => {
       (await GET_UPLOAD(new Request("http://localhost/api/admin/images"), { params: Promise.resolve({}) })).status,
     ).toBe(405);
   });
+
+  it("lets a contributor upload (for their stories)", async () => {
+    await signIn(["CONTRIBUTOR"]);
+    expect((await upload(png(2, 2))).status).toBe(201);
+  });
 });
 
 describe("GET /images/<key>", () => {

@@ -1,4 +1,4 @@
-// POST /api/admin/images – upload an image from the dashboard (signed-in EDITOR or OWNER; multipart field "file")
+// POST /api/admin/images – upload an image from the dashboard (signed-in EDITOR, CONTRIBUTOR or OWNER; multipart field "file")
 // DELETE /api/admin/images?key=<key> – delete one of the account's images (EDITOR or OWNER)
 import { z } from "zod";
 
@@ -17,7 +17,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   POST: apiRoute(
     {
       auth: "admin",
-      roles: ["EDITOR"],
+      // Contributors add images to their stories (hero, image elements, dropped into the text).
+      roles: ["EDITOR", "CONTRIBUTOR"],
       rawBody: true,
       summary:
         "Upload an image as multipart/form-data field `file` (JPEG, PNG, WebP or GIF, at most UPLOAD_MAX_BYTES): 201 {key, url, width, height, mime-type}. A thumbnail (<key>.thumb.webp) is made next to it.",
