@@ -34,9 +34,13 @@ function PageChangeProgress() {
  */
 export function AdminNav({ items }: { items: AdminNavItem[] }) {
   const pathname = usePathname();
-  const [open, setOpen] = useState(false);
+  // Open for the page it was opened on: the new page closes it, so a slow page change shows its bar meanwhile.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
   const listId = useId();
-  const close = () => setOpen(false);
+  const close = (href: string) => {
+    if (href === pathname) setOpenOn(null);
+  };
 
   return (
     <nav
@@ -47,7 +51,7 @@ export function AdminNav({ items }: { items: AdminNavItem[] }) {
         type="button"
         aria-expanded={open}
         aria-controls={listId}
-        onClick={() => setOpen((value) => !value)}
+        onClick={() => setOpenOn(open ? null : pathname)}
         className="flex w-full items-center justify-between px-4 py-3 text-sm font-medium text-gray-700 focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none focus-visible:ring-inset lg:hidden"
       >
         Menu
@@ -60,7 +64,7 @@ export function AdminNav({ items }: { items: AdminNavItem[] }) {
             <li key={item.href}>
               <Link
                 href={item.href}
-                onClick={close}
+                onClick={() => close(item.href)}
                 aria-current={pathname === item.href ? "page" : undefined}
                 className={`block rounded-md px-3 py-2 text-sm font-medium focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none ${
                   current ? "bg-brand-50 text-brand-700" : "text-gray-700 hover:bg-gray-100 hover:text-gray-900"
@@ -75,7 +79,7 @@ export function AdminNav({ items }: { items: AdminNavItem[] }) {
                     <li key={child.href}>
                       <Link
                         href={child.href}
-                        onClick={close}
+                        onClick={() => close(item.href)}
                         aria-current={pathname === child.href ? "page" : undefined}
                         className={`block rounded-md px-2 py-1 text-sm focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none ${
                           isCurrent(pathname, child.href)
