@@ -39,7 +39,8 @@ import { findJwtMember } from "../members/identities";
 import { getPublisher, type Publisher } from "../publishing/publisher";
 import { digestOf, prepareOps } from "./comment-bodies";
 import { assertWithinEditWindow } from "./comment-edit-window";
-import { pageAndRealmCounts, visibleCommentsByUrl, type PageCommentStats } from "./comment-queries";
+import { pageAndRealmCounts, qaPageStats, visibleCommentsByUrl, type PageCommentStats } from "./comment-queries";
+import { qaOf } from "./comment-threads";
 import { AUTHOR_FIELDS, toWire } from "./comment-wire";
 import { NEW_COMMENT, writeComment } from "./comment-write";
 import { type TCommentOp, type TCommentWire, type TCreateCommentBody } from "./comments.schema";
@@ -372,6 +373,14 @@ export async function pageCommentCounts(
   args: { accountId: number; pageIds: string[] },
 ): Promise<{ url: string; comments_count: number }[]> {
   const urls = args.pageIds.map((id, index) => decodePageId(id.replace(/ /g, "+"), `query.page_ids.${index}`));
-  const counts = await visibleCommentsByUrl(db, args.accountId, urls);
+  const [counts, qaPages] = await Promise.all([
+    visibleCommentsByUrl(db, args.accountId, urls),
+    // Q&A pages count what their list shows: answered questions and their replies (comment-list.ts).
+    db.page.findMany({ where: { accountId: args.accountId, url: { in: [...new Set(urls)] }, qaMode: true } }),
+  ]);
+  for (const page of qaPages) {
+    const { total } = await qaPageStats(db, { accountId: page.accountId, pageId: page.id, qa: qaOf(page)! });
+    counts.set(page.url, total);
+  }
   return urls.map((url) => ({ url, comments_count: counts.get(url) ?? 0 }));
 }

@@ -15,6 +15,7 @@ import { call, pageId, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
 
+import { GET as COUNTS } from "../../route";
 import { GET as RULES } from "../comment_rules.json/route";
 import { GET as RSS } from "../comments.rss/route";
 import { POST as REACT, DELETE as UNREACT } from "../comments/[comment_id]/reactions/[reaction_id]/route";
@@ -323,6 +324,9 @@ describe("Q&A pages", () => {
     shown = await list(s, "?sort_order=oldest");
     expect(ids(shown.comments)).toEqual([s.q1.id, s.q3.id]);
     expect(shown).toMatchObject({ total_parent_comments_count: 2, total_count: 4 });
+    // The counts endpoint counts what the list shows.
+    const counts = await call(COUNTS, "GET", `/x?page_ids=${encodeURIComponent(B64)}`, { account_id: s.id });
+    expect(await counts.json()).toEqual([{ url: URL_A, comments_count: 4 }]);
     const audit = await s.db.auditLog.findFirstOrThrow({
       where: { accountId: s.account.id, action: "comment.mark_answered" },
     });
