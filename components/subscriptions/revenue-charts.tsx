@@ -87,7 +87,8 @@ function RangeForm({ range, onChange }: { range: TReportRangeInput; onChange: (r
   );
 }
 
-function ChartFigure({
+/** A chart as a figure: caption, a summary for screen readers, and its numbers as a table. */
+export function ChartFigure({
   title,
   summary,
   children,

@@ -1,8 +1,10 @@
 /**
  * revenue.* – the revenue dashboard (REVENUE, OWNER passes): a subscriber's payments and
- * webhooks, refunds (audited `payment.refund`), and the reports aggregated in SQL (reports.ts).
+ * webhooks, refunds (audited `payment.refund`), the reports aggregated in SQL (reports.ts) and
+ * the revenue metrics (metrics.ts).
  */
 import { dunningReport } from "../../subscriptions/dunning-report";
+import { revenueMetrics } from "../../subscriptions/metrics-load";
 import { refundPayment } from "../../subscriptions/refunds";
 import { conversionReport, revenueHeadlines, revenueReport, subscriptionsReport } from "../../subscriptions/reports";
 import { ZRefundPaymentInput, ZReportRangeInput, ZSubscriberDetailInput } from "../../subscriptions/revenue.schema";
@@ -45,6 +47,9 @@ export const revenueRouter = createTRPCRouter({
   dunningReport: revenue
     .input(ZReportRangeInput)
     .query(({ ctx, input }) => dunningReport(ctx.db, { accountId: ctx.actor.accountId, range: input })),
+
+  /** MRR, ARR, churn rate, ARPU and trial conversion of the last 12 UTC months, and this month's per plan. */
+  metrics: revenue.query(({ ctx }) => revenueMetrics(ctx.db, { accountId: ctx.actor.accountId, now: new Date() })),
 
   /** The overview's headline numbers for this UTC month. */
   headlines: revenue.query(({ ctx }) => revenueHeadlines(ctx.db, { accountId: ctx.actor.accountId, now: new Date() })),

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 
 import { ExportLink } from "@/components/subscriptions/export-link";
 import { RevenueCharts } from "@/components/subscriptions/revenue-charts";
+import { RevenueMetrics } from "@/components/subscriptions/revenue-metrics";
 
 import { AdminPage } from "../../_lib/admin-page";
 
@@ -15,9 +16,12 @@ export default function RevenueReportsPage() {
       path="/admin/subscriptions/reports"
       eyebrow="Subscriptions"
       title="Reports"
-      description="Subscriptions, revenue, revenue recovered or lost after failed charges, and the paywall meter's conversion per UTC day, for a range of up to 366 days."
+      description="MRR, ARR, churn rate, ARPU and trial conversion over the last 12 months and per plan; subscriptions, revenue, revenue recovered or lost after failed charges, and the paywall meter's conversion per UTC day, for a range of up to 366 days."
     >
-      <RevenueCharts />
+      <div className="min-w-0 space-y-6">
+        <RevenueMetrics />
+        <RevenueCharts />
+      </div>
     </AdminPage>
   );
 }
