@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
-import { createPreviewLink } from "@/server/publishing/editorial/preview";
+import { createPreviewLink, getPreviewStory } from "@/server/publishing/editorial/preview";
 import { signPreviewToken } from "@/server/publishing/editorial/preview-token";
+import { transitionStory } from "@/server/publishing/editorial/stories/moves";
 import { createStory, updateStory } from "@/server/publishing/editorial/stories/write";
 import { createTestPublisher, insertAuthor, textCards } from "@/server/testing/publishing-factories";
 import { insertEditor } from "@/server/testing/staff";
@@ -98,6 +99,71 @@ describe("story preview links", () => {
         expect(text).not.toContain("Secret draft");
       }
     }
+  });
+
+  it("calls a published story published, not 'not public', and keeps an Instagram embed as a link", async () => {
+    const { db, actor, story } = await draft();
+    const cards = textCards("Words");
+    cards[0]!["story-elements"].push({
+      id: "00000000-0000-4000-8000-0000000000aa",
+      type: "jsembed",
+      subtype: "instagram",
+      url: "https://www.instagram.com/p/C0ffee/",
+      metadata: {},
+    } as unknown as (typeof cards)[0]["story-elements"][0]);
+    await updateStory(db, { actor, now: new Date(), appUrl: APP_URL, input: { id: story.id, version: 1, cards } });
+    for (const action of ["submit", "approve", "publish"] as const) {
+      const current = await db.story.findUniqueOrThrow({ where: { id: story.id } });
+      await transitionStory(db, {
+        actor,
+        now: new Date(),
+        appUrl: APP_URL,
+        input: { id: story.id, version: current.version, action },
+      });
+    }
+    const link = await createPreviewLink(db, { actor, storyId: story.id, now: new Date(), appUrl: APP_URL });
+    const { text } = await get(articlePreview, link.url);
+    expect(text).toMatch(/Preview of a published story \(version 5\)[^<]*: readers see this version\./);
+    expect(text).not.toContain("not public");
+    expect(text).toContain('<a href="https://www.instagram.com/p/C0ffee/">View this post on Instagram</a>');
+  });
+
+  it("opens the publication's own preview page when the account has one; its front end reads the draft by token", async () => {
+    const { db, account, actor, story } = await draft();
+    const plain = await createPreviewLink(db, { actor, storyId: story.id, now: new Date(), appUrl: APP_URL });
+    expect(plain.frontEndUrl).toBeNull();
+    await db.account.update({
+      where: { id: account.id },
+      data: { previewUrl: "https://news.example.com/preview/{slug}?token={token}" },
+    });
+    const link = await createPreviewLink(db, { actor, storyId: story.id, now: new Date(), appUrl: APP_URL });
+    const token = new URL(link.url).pathname.split("/")[2]!;
+    expect(link.frontEndUrl).toBe(
+      `https://news.example.com/preview/${encodeURIComponent(story.slug)}?token=${encodeURIComponent(token)}`,
+    );
+
+    const answer = await getPreviewStory(db, {
+      ctx: { accountId: account.id, view: { publisherId: account.id, siteUrl: "https://news.example.com" } },
+      token,
+      now: new Date(),
+    });
+    expect(answer).toMatchObject({ id: story.id, headline: "Secret draft & plans", status: "draft" });
+    // Another publication's content API does not serve it; an expired token is GONE.
+    const other = await createTestPublisher(db);
+    await expect(
+      getPreviewStory(db, {
+        ctx: { accountId: other.id, view: { publisherId: other.id, siteUrl: "https://x.test" } },
+        token,
+        now: new Date(),
+      }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(
+      getPreviewStory(db, {
+        ctx: { accountId: account.id, view: { publisherId: account.id, siteUrl: "https://news.example.com" } },
+        token,
+        now: new Date(Date.now() + 25 * 3600_000),
+      }),
+    ).rejects.toMatchObject({ code: "GONE" });
   });
 
   it("only makes links for the editor's own account's stories", async () => {

@@ -121,6 +121,19 @@ export function StoryWorkflow({
             {preview.data ? (
               <p className="text-xs text-gray-600" data-testid="preview-links">
                 Private link, until <DateTime value={preview.data.expiresAt} />:{" "}
+                {preview.data.frontEndUrl ? (
+                  <>
+                    <a
+                      className="text-brand-700 underline"
+                      href={preview.data.frontEndUrl}
+                      target="_blank"
+                      rel="noreferrer"
+                    >
+                      on the site
+                    </a>{" "}
+                    ·{" "}
+                  </>
+                ) : null}
                 <a className="text-brand-700 underline" href={preview.data.url} target="_blank" rel="noreferrer">
                   article
                 </a>{" "}

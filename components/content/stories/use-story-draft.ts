@@ -286,7 +286,8 @@ export function useStoryDraft(story: TStoryEditorView | null) {
       const link = await preview.mutateAsync({ storyId: current.id });
       if (tab) {
         tab.opener = null;
-        tab.location.href = link.url;
+        // The publication's own preview page when the account has one, else the generic page.
+        tab.location.href = link.frontEndUrl ?? link.url;
       }
     } catch {
       tab?.close();

@@ -129,7 +129,7 @@ describe("contributors", () => {
 describe("no self-approval", () => {
   it("is off by default: an editor may approve and publish their own story", async () => {
     const { owner, editor } = await newsroom();
-    expect(await owner.caller.staff.editorialRules()).toEqual({ noSelfApproval: false });
+    expect(await owner.caller.staff.editorialRules()).toEqual({ noSelfApproval: false, previewUrl: null });
     const { story } = await editor.caller.stories.create({ headline: "My own" });
     await editor.caller.stories.transition({ id: story.id, version: 1, action: "submit" });
     await editor.caller.stories.transition({ id: story.id, version: 2, action: "approve" });
@@ -140,7 +140,10 @@ describe("no self-approval", () => {
   it("when on, refuses approving, publishing and scheduling one's own story, owners included; others may", async () => {
     const { db, account, owner, editor } = await newsroom();
     const second = await createTestStaff(db, { account: account.id, roles: ["EDITOR"], name: "Second Editor" });
-    expect(await owner.caller.staff.setEditorialRules({ noSelfApproval: true })).toEqual({ noSelfApproval: true });
+    expect(await owner.caller.staff.setEditorialRules({ noSelfApproval: true })).toEqual({
+      noSelfApproval: true,
+      previewUrl: null,
+    });
     expect(await db.auditLog.count({ where: { accountId: account.id, action: "account.editorial-rules" } })).toBe(1);
 
     const { story } = await editor.caller.stories.create({ headline: "Four eyes" });
@@ -183,6 +186,29 @@ describe("no self-approval", () => {
         owner.caller.staff.setEditorialRules({ noSelfApproval: "yes" } as unknown as { noSelfApproval: boolean }),
       ),
     ).toBe("BAD_REQUEST");
-    expect(await owner.caller.staff.editorialRules()).toEqual({ noSelfApproval: false });
+    expect(await owner.caller.staff.editorialRules()).toEqual({ noSelfApproval: false, previewUrl: null });
+  });
+});
+
+describe("the preview URL setting", () => {
+  it("takes an http(s) template with {token}, private addresses included, and empties to null", async () => {
+    const { owner } = await newsroom();
+    const set = (previewUrl: string) => owner.caller.staff.setEditorialRules({ previewUrl });
+    expect(await set(" http://localhost:4000/preview/{slug}?t={token} ")).toEqual({
+      noSelfApproval: false,
+      previewUrl: "http://localhost:4000/preview/{slug}?t={token}",
+    });
+    for (const bad of [
+      "https://news.example.com/preview",
+      "javascript:alert(1)//{token}",
+      "ftp://x.test/{token}",
+      "not a url {token}",
+    ]) {
+      await expect(set(bad)).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    }
+    expect((await owner.caller.staff.editorialRules()).previewUrl).toBe(
+      "http://localhost:4000/preview/{slug}?t={token}",
+    );
+    expect(await set("")).toMatchObject({ previewUrl: null });
   });
 });

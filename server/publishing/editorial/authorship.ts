@@ -22,7 +22,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import type { StoryStatus } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
-import { ZEditorialRules, type TEditorialRules } from "./authorship.schema";
+import { ZEditorialRulesInput, type TEditorialRules, type TEditorialRulesInput } from "./authorship.schema";
 import type { TStoryAction } from "./stories.schema";
 
 /** What is done to a story: a workflow move, or one of the other writes. */
@@ -80,36 +80,40 @@ export async function assertAuthorship(
   if (reason) throw new AppError("FORBIDDEN", reason, { details: [{ field: "id", issue: reason }] });
 }
 
-/** The account's editorial rules. */
+const RULES_SELECT = { noSelfApproval: true, previewUrl: true } as const;
+
+/** The account's editorial settings. */
 export async function getEditorialRules(db: Db, args: { actor: Actor }): Promise<TEditorialRules> {
-  const account = await db.account.findUnique({
-    where: { id: args.actor.accountId },
-    select: { noSelfApproval: true },
-  });
+  const account = await db.account.findUnique({ where: { id: args.actor.accountId }, select: RULES_SELECT });
   if (!account) throw new AppError("NOT_FOUND", "Account not found.");
-  return { noSelfApproval: account.noSelfApproval };
+  return account;
 }
 
-/** Change the account's editorial rules (owners; audited as account.editorial-rules). */
+/** Change the account's editorial settings (owners; audited as account.editorial-rules with what changed). */
 export async function setEditorialRules(
   db: Db,
-  args: { actor: Actor; input: TEditorialRules; now: Date },
+  args: { actor: Actor; input: TEditorialRulesInput; now: Date },
 ): Promise<TEditorialRules> {
-  const input = parseInput(ZEditorialRules, args.input);
+  const input = parseInput(ZEditorialRulesInput, args.input);
   const { actor, now } = args;
   return withTransaction(db, async (tx) => {
-    const before = await tx.account.findUnique({ where: { id: actor.accountId }, select: { noSelfApproval: true } });
+    const before = await tx.account.findUnique({ where: { id: actor.accountId }, select: RULES_SELECT });
     if (!before) throw new AppError("NOT_FOUND", "Account not found.");
-    await tx.account.update({ where: { id: actor.accountId }, data: { noSelfApproval: input.noSelfApproval } });
-    if (before.noSelfApproval !== input.noSelfApproval)
+    const after = await tx.account.update({ where: { id: actor.accountId }, data: input, select: RULES_SELECT });
+    const changed = Object.fromEntries(
+      (Object.keys(RULES_SELECT) as (keyof TEditorialRules)[])
+        .filter((key) => before[key] !== after[key])
+        .map((key) => [key, after[key]]),
+    );
+    if (Object.keys(changed).length)
       await recordAudit(tx, {
         actor,
         action: "account.editorial-rules",
         targetType: "account",
         targetId: String(actor.accountId),
-        metadata: { noSelfApproval: input.noSelfApproval },
+        metadata: changed,
         now,
       });
-    return { noSelfApproval: input.noSelfApproval };
+    return after;
   });
 }

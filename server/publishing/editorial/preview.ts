@@ -17,7 +17,14 @@ import { heroImage, renderCards, type FeedContext } from "../feeds/content";
 import { HTML_RENDERER } from "../feeds/rss";
 import { escapeXml } from "../feeds/xml";
 import { getPublisher } from "../publisher";
-import { STORY_INCLUDE, type StoryWithRelations } from "../story-view";
+import {
+  STORY_INCLUDE,
+  storyToWire,
+  type StoryViewContext,
+  type StoryWithRelations,
+  type WireStory,
+} from "../story-view";
+import { fillPreviewUrl } from "./authorship.schema";
 import { signPreviewToken, verifyPreviewToken } from "./preview-token";
 import { PREVIEW_TTL_MS, ZPreviewLinkInput } from "./revisions.schema";
 
@@ -25,17 +32,42 @@ import { PREVIEW_TTL_MS, ZPreviewLinkInput } from "./revisions.schema";
 export async function createPreviewLink(
   db: Db,
   args: { actor: Actor; storyId: string; now: Date; appUrl: string },
-): Promise<{ url: string; ampUrl: string; expiresAt: Date }> {
+): Promise<{ url: string; ampUrl: string; frontEndUrl: string | null; expiresAt: Date }> {
   const { storyId } = parseInput(ZPreviewLinkInput, { storyId: args.storyId });
   const story = await db.story.findFirst({
     where: { id: storyId, accountId: args.actor.accountId },
-    select: { id: true },
+    select: { id: true, slug: true, account: { select: { previewUrl: true } } },
   });
   if (!story) throw new AppError("NOT_FOUND", "Story not found.");
   const expiresAt = new Date(args.now.getTime() + PREVIEW_TTL_MS);
   const token = signPreviewToken(story.id, expiresAt);
   const base = `${args.appUrl.replace(/\/+$/, "")}/preview/${token}`;
-  return { url: base, ampUrl: `${base}/amp`, expiresAt };
+  const template = story.account.previewUrl;
+  const frontEndUrl = template ? fillPreviewUrl(template, { token, slug: story.slug }) : null;
+  return { url: base, ampUrl: `${base}/amp`, frontEndUrl, expiresAt };
+}
+
+/**
+ * The story a preview token names, for the publication's front end (GET /api/v1/preview/<token>
+ * with the account's content API key): its current saved state in the content API's shape,
+ * whatever its status. A forged token or another account's story is NOT_FOUND, an expired one GONE.
+ */
+export async function getPreviewStory(
+  db: Db,
+  args: { ctx: { accountId: number; view: StoryViewContext }; token: string; now: Date },
+): Promise<WireStory> {
+  const check = verifyPreviewToken(args.token, args.now);
+  if (!check.ok) {
+    if (check.reason === "expired")
+      throw new AppError("GONE", "This preview token has expired: preview links work for 24 hours.");
+    throw new AppError("NOT_FOUND", "No such preview: the token is not valid.");
+  }
+  const story = await db.story.findFirst({
+    where: { id: check.storyId, accountId: args.ctx.accountId },
+    include: STORY_INCLUDE,
+  });
+  if (!story) throw new AppError("NOT_FOUND", "No such preview: the story no longer exists.");
+  return storyToWire(story, args.ctx.view);
 }
 
 /** Headers of every preview answer, good or bad: private, uncached, unindexed. */
@@ -60,6 +92,13 @@ function page(status: number, title: string, message: string): PreviewAnswer {
   };
 }
 
+/** What the banner says the story is: a published story is public, anything else is not yet. */
+function previewStatusLine(story: Pick<StoryWithRelations, "status" | "version">, publication: string): string {
+  const of = `(version ${story.version}) of ${escapeXml(publication)}`;
+  if (story.status === "PUBLISHED") return `Preview of a published story ${of}: readers see this version.`;
+  return `Preview of a ${escapeXml(story.status.toLowerCase())} story ${of}: not public.`;
+}
+
 /** The draft as a plain article: a banner saying it is a preview, then the story as readers get it. */
 export function articlePreviewHtml(story: StoryWithRelations, ctx: FeedContext, expiresAt: Date): string {
   const hero = heroImage(story, ctx);
@@ -72,7 +111,7 @@ export function articlePreviewHtml(story: StoryWithRelations, ctx: FeedContext, 
     `<title>${escapeXml(`Preview: ${story.headline}`)}</title>`,
     `<style>body{font-family:Georgia,serif;line-height:1.6;max-width:42rem;margin:0 auto;padding:1rem;color:#111}img,iframe{max-width:100%;height:auto}.preview-banner{font-family:system-ui,sans-serif;font-size:.875rem;background:#fef3c7;border:1px solid #f59e0b;padding:.5rem .75rem;border-radius:.25rem}figcaption{font-size:.875rem;color:#555}</style>`,
     `</head><body>`,
-    `<p class="preview-banner" data-testid="preview-banner">Preview of a ${escapeXml(story.status.toLowerCase())} story (version ${story.version}) of ${escapeXml(ctx.publisher.name)}: not public. This link stops working at ${escapeXml(expiresAt.toISOString().replace("T", " ").slice(0, 16))} UTC.</p>`,
+    `<p class="preview-banner" data-testid="preview-banner">${previewStatusLine(story, ctx.publisher.name)} This link stops working at ${escapeXml(expiresAt.toISOString().replace("T", " ").slice(0, 16))} UTC.</p>`,
     `<article>`,
     `<h1>${escapeXml(story.headline)}</h1>`,
     story.subheadline ? `<p class="subheadline"><em>${escapeXml(story.subheadline)}</em></p>` : "",

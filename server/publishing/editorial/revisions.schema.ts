@@ -94,5 +94,10 @@ export const ZPreviewLink = z.object({
   url: z.string(),
   /** The AMP rendering of the same draft. */
   ampUrl: z.string(),
+  /**
+   * The publication's own preview page (the account's preview URL with the token, which its
+   * front end exchanges at GET /api/v1/preview/<token>); null when the account has none.
+   */
+  frontEndUrl: z.string().nullable(),
   expiresAt: z.date(),
 });

@@ -293,7 +293,14 @@ function renderElement(element: TStoryElement, renderer: ElementRenderer, ctx: F
     }
     case "jsembed": {
       const id = element.subtype === "tweet" || element["tweet-id"] ? tweetId(element) : null;
-      return id ? renderer.tweet({ id, url: `https://twitter.com/i/status/${id}` }) : "";
+      if (id) return renderer.tweet({ id, url: `https://twitter.com/i/status/${id}` });
+      // Other embeds (Instagram, Facebook posts) run the network's script, which no feed or
+      // preview loads: they become a link to the post rather than disappear.
+      const url = typeof element.url === "string" ? element.url : null;
+      if (!url || !checkWebUrl(url).ok) return "";
+      const network =
+        element.subtype === "instagram" ? "Instagram" : element.subtype === "facebook-post" ? "Facebook" : null;
+      return `<p class="embed"><a href="${escapeXml(url)}">${network ? `View this post on ${network}` : escapeXml(url)}</a></p>`;
     }
     default:
       return "";

@@ -26,7 +26,7 @@ import {
   ZStaffMemberView,
 } from "../../auth/staff.schema";
 import { getEditorialRules, setEditorialRules } from "../../publishing/editorial/authorship";
-import { ZEditorialRules } from "../../publishing/editorial/authorship.schema";
+import { ZEditorialRules, ZEditorialRulesInput } from "../../publishing/editorial/authorship.schema";
 import { appUrl, createTRPCRouter, ownerProcedure } from "../trpc";
 
 export const staffRouter = createTRPCRouter({
@@ -61,14 +61,14 @@ export const staffRouter = createTRPCRouter({
     .output(z.object({ userId: z.uuid(), expiresAt: z.date() }))
     .mutation(({ ctx, input }) => sendAdminPasswordReset(ctx.db, { actor: ctx.actor, ...input, appUrl: appUrl() })),
 
-  /** The account's editorial rules: may anyone approve or publish a story they wrote. */
+  /** The account's editorial settings: may anyone approve or publish a story they wrote; the front end's preview page. */
   editorialRules: ownerProcedure
     .input(z.void())
     .output(ZEditorialRules)
     .query(({ ctx }) => getEditorialRules(ctx.db, { actor: ctx.actor })),
 
   setEditorialRules: ownerProcedure
-    .input(ZEditorialRules)
+    .input(ZEditorialRulesInput)
     .output(ZEditorialRules)
     .mutation(({ ctx, input }) => setEditorialRules(ctx.db, { actor: ctx.actor, input, now: new Date() })),
 
