@@ -8,7 +8,7 @@
  * open by a click, closed by Escape, and read by screen readers as the button's description.
  */
 import { useQuery } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 
 import { ChartFigure, percent } from "@/components/subscriptions/revenue-charts";
@@ -18,6 +18,7 @@ import { cx, LoadState, Panel } from "@/components/ui";
 import { METRIC_DEFINITIONS, type TMetricKey, type TMoneyFigure } from "@/server/subscriptions/metrics.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
 
+const TIP_WIDTH = 256;
 const LINE_COLORS = ["#4f46e5", "#15803d", "#b45309", "#be185d", "#0e7490"];
 
 const money = (figures: TMoneyFigure[]) =>
@@ -30,7 +31,26 @@ export function MetricDefinition({ metric }: { metric: TMetricKey }) {
   const [pinned, setPinned] = useState(false);
   const [focused, setFocused] = useState(false);
   const tipId = useId();
+  const button = useRef<HTMLButtonElement>(null);
   const open = hovered || pinned || focused;
+  // Placed in the viewport (fixed), kept inside it on a phone: it never widens the page.
+  const [place, setPlace] = useState<{ top: number; left: number } | null>(null);
+  useEffect(() => {
+    if (!open) return;
+    const update = () => {
+      const rect = button.current?.getBoundingClientRect();
+      if (!rect) return;
+      const width = Math.min(TIP_WIDTH, window.innerWidth - 16);
+      setPlace({ top: rect.bottom + 4, left: Math.max(8, Math.min(rect.left, window.innerWidth - width - 8)) });
+    };
+    update();
+    window.addEventListener("scroll", update, true);
+    window.addEventListener("resize", update);
+    return () => {
+      window.removeEventListener("scroll", update, true);
+      window.removeEventListener("resize", update);
+    };
+  }, [open]);
   return (
     <span
       className="relative inline-flex align-middle"
@@ -38,6 +58,7 @@ export function MetricDefinition({ metric }: { metric: TMetricKey }) {
       onMouseLeave={() => setHovered(false)}
     >
       <button
+        ref={button}
         type="button"
         aria-label={`What is ${label}?`}
         aria-describedby={tipId}
@@ -62,9 +83,10 @@ export function MetricDefinition({ metric }: { metric: TMetricKey }) {
       <span
         role="tooltip"
         id={tipId}
+        style={place ? { top: place.top, left: place.left, width: `min(${TIP_WIDTH}px, 100vw - 16px)` } : undefined}
         className={cx(
-          "absolute top-full left-0 z-20 mt-1 w-64 max-w-[80vw] rounded-md bg-gray-900 px-3 py-2 text-xs leading-snug font-normal text-white shadow-lg",
-          open ? "block" : "hidden",
+          "fixed z-30 rounded-md bg-gray-900 px-3 py-2 text-left text-xs leading-snug font-normal whitespace-normal text-white shadow-lg",
+          open && place ? "block" : "hidden",
         )}
       >
         {definition}
