@@ -91,6 +91,11 @@ export async function expectNoHorizontalPageScroll(page: Page, what = page.url()
   );
 }
 
+/** The audit log's entries as the page shows them: table rows on wide screens, a list on phones. */
+export function auditEntries(page: Page) {
+  return page.locator('tr:visible, [data-testid="audit-entry"]:visible');
+}
+
 /** One tRPC query over HTTP (GET) with the page's session cookie; fails the test unless it answers 200. */
 export async function trpcQuery<T>(request: APIRequestContext, path: string, input: unknown): Promise<T> {
   const response = await request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`);

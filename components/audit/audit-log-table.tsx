@@ -140,8 +140,9 @@ export function AuditLogTable() {
         </a>
       }
     >
-      <div className="grid gap-3 border-b border-gray-200 px-4 py-3 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-3 border-b border-gray-200 px-4 py-3 sm:grid-cols-2 lg:grid-cols-4 [&>*]:min-w-0">
         <FilterSelect
+          className="min-w-0 flex-1"
           label="Action"
           value={filter.action ?? ""}
           onChange={(event) => set({ action: event.target.value || undefined })}
@@ -152,6 +153,7 @@ export function AuditLogTable() {
           }))}
         />
         <FilterSelect
+          className="min-w-0 flex-1"
           label="By"
           value={filter.actor ?? ""}
           onChange={(event) => set({ actor: event.target.value || undefined })}

@@ -8,7 +8,15 @@
  * the moderator. At desktop and phone sizes, with axe-core.
  */
 import { pageIdOf, postComment, publicCommentCount, readerJwt } from "../comments";
-import { demoAccount, expect, expectNoHorizontalPageScroll, seriousViolations, submitSignIn, test } from "../fixtures";
+import {
+  auditEntries,
+  demoAccount,
+  expect,
+  expectNoHorizontalPageScroll,
+  seriousViolations,
+  submitSignIn,
+  test,
+} from "../fixtures";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
@@ -110,8 +118,7 @@ for (const viewport of VIEWPORTS) {
         await owner.goto(page.url().replace(/\/admin\/.*$/, "/admin/audit-log"));
         for (const action of ["comment.reject", "comment.undo", "comment.approve"]) {
           await owner.getByLabel("Action").selectOption({ value: action });
-          const row = owner
-            .getByRole("row")
+          const row = auditEntries(owner)
             .filter({ has: owner.locator("code", { hasText: action }) })
             .filter({ hasText: users.moderator.email })
             .filter({ has: owner.getByText(commentId!, { exact: true }) });

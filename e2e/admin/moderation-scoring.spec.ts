@@ -11,6 +11,7 @@
  */
 import { pageIdOf, postComment, readerJwt } from "../comments";
 import {
+  auditEntries,
   demoAccount,
   expect,
   expectNoHorizontalPageScroll,
@@ -108,8 +109,7 @@ for (const viewport of VIEWPORTS) {
         await page.goto("/admin/audit-log");
         for (const action of ["comment_scoring.shadow_set", "comment_scoring.promote"]) {
           await page.getByLabel("Action").selectOption({ value: action });
-          const entry = page
-            .getByRole("row")
+          const entry = auditEntries(page)
             .filter({ has: page.locator("code", { hasText: action }) })
             .filter({ hasText: users.owner.email });
           await expect(entry.first()).toBeVisible();
