@@ -41,10 +41,7 @@ export function useDateTimeFormat(): (value: Date) => string {
   return (value) => formatDateTime(value, zone);
 }
 
-// TODO(lead): drop once components/engagement stops passing `zone` and using dateTimeZoneFormat.
-export const dateTimeZoneFormat = { format: (value: Date) => formatDateTime(value) };
-
-export function DateTime({ value, className }: { value: Date; className?: string; zone?: boolean }) {
+export function DateTime({ value, className }: { value: Date; className?: string }) {
   const zone = useContext(TimeZoneContext);
   return (
     <time dateTime={value.toISOString()} className={className}>
