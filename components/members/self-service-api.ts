@@ -38,7 +38,16 @@ export type SubscriptionCard = {
 
 export type Invoice = { id: number; number: number; amount: string; created_at: string; pdf_href: string };
 
-export type Overview = { subscriptions: SubscriptionCard[]; invoices: Invoice[] };
+export type CreditNote = {
+  id: number;
+  number: number;
+  invoice_number: number;
+  amount: string;
+  created_at: string;
+  pdf_href: string;
+};
+
+export type Overview = { subscriptions: SubscriptionCard[]; invoices: Invoice[]; credit_notes: CreditNote[] };
 
 export type Problem = { message: string; field?: string };
 

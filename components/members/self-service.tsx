@@ -32,6 +32,7 @@ import {
   SELF_SERVICE_PATH,
   sendJson,
   startSession,
+  type CreditNote,
   type Invoice,
   type Overview,
   type Problem,
@@ -103,6 +104,7 @@ export function SelfService({ frameHosts }: { frameHosts: string[] }) {
         )}
       </section>
       <Invoices invoices={data.invoices} />
+      {data.credit_notes.length > 0 ? <CreditNotes notes={data.credit_notes} /> : null}
     </div>
   );
 }
@@ -427,6 +429,29 @@ function Invoices({ invoices }: { invoices: Invoice[] }) {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+function CreditNotes({ notes }: { notes: CreditNote[] }) {
+  return (
+    <section aria-labelledby="credit-notes-heading" className="space-y-3">
+      <h2 id="credit-notes-heading" className="text-base font-semibold text-gray-900">
+        Refunds (credit notes)
+      </h2>
+      <ul className="divide-y divide-gray-200 rounded-md border border-gray-200 bg-white">
+        {notes.map((n) => (
+          <li key={n.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
+            <span className="text-gray-900">
+              Credit note {n.number} for invoice {n.invoice_number} ·{" "}
+              {new Date(n.created_at).toUTCString().slice(5, 16)} · {n.amount}
+            </span>
+            <a className={textLinkClasses} href={n.pdf_href} download>
+              Download PDF<span className="sr-only"> of credit note {n.number}</span>
+            </a>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -21,6 +21,7 @@ import { AppError } from "../errors";
 import { findOrCreateJwtMember } from "../members/identities";
 import { createMemberSession, type MemberSession } from "../members/sessions";
 import { periodInWords } from "./catalogue.schema";
+import { listCreditNotes } from "./credit-notes";
 import { listMemberInvoices } from "./invoices";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
 import { PaymentAdapterError } from "./payments/adapter";
@@ -147,7 +148,7 @@ function summaryOf(s: TSubscriptionWire, ended: boolean, pausedUntil: string | n
   return end ? `Paid until ${end}.` : "No end date.";
 }
 
-/** The page's data: the reader's subscriptions (newest first) and invoices (with PDF links). */
+/** The page's data: the reader's subscriptions (newest first), invoices and credit notes (with PDF links). */
 export async function selfServiceOverview(db: Db, args: ReaderArgs) {
   const subscriptions = await listSubscriberSubscriptions(db, { ...args, activeOnly: false });
   const cards = [];
@@ -159,7 +160,15 @@ export async function selfServiceOverview(db: Db, args: ReaderArgs) {
     created_at: i.created_at,
     pdf_href: selfServiceInvoiceHref(i.id, "pdf"),
   }));
-  return { subscriptions: cards, invoices };
+  const creditNotes = (await listCreditNotes(db, { ...args, limit: 100 })).map((n) => ({
+    id: n.id,
+    number: n.sequenced_credit_note_number,
+    invoice_number: n.sequenced_invoice_number,
+    amount: moneyInWords(n.amount_cents, n.amount_currency),
+    created_at: n.created_at,
+    pdf_href: `/api/member/credit-notes/${n.id}.pdf`,
+  }));
+  return { subscriptions: cards, invoices, credit_notes: creditNotes };
 }
 
 /**

@@ -31,6 +31,7 @@ import { insertTestPlan, insertTestSubscription } from "@/server/testing/subscri
 
 import { PUT as CLIENT_CANCEL } from "../../access/v1/members/me/subscriptions/[subscription_id]/cancel/route";
 import { GET as CLIENT_ONE } from "../../access/v1/members/me/subscriptions/[subscription_id]/route";
+import { GET as CREDIT_NOTE } from "../credit-notes/[credit_note_file]/route";
 import { GET as INVOICE } from "../invoices/[invoice_file]/route";
 import { POST as CANCEL } from "./[subscription_id]/cancel/route";
 import { PUT as PAYMENT_METHOD } from "./[subscription_id]/payment-method/route";
@@ -59,6 +60,9 @@ const selfpay: PaymentAdapter = {
   async chargeRecurring(_creds, charge) {
     charges.push(charge);
     return { status: "captured", externalPaymentId: `selfpay_${charge.idempotencyKey}` };
+  },
+  async refund(_creds, request) {
+    return { externalRefundId: `selfpay_refund_${request.refundId}` };
   },
   async updatePaymentMethod(_creds, update) {
     if (update.proof.paymentToken === "pm_declined")
@@ -165,6 +169,31 @@ describe("the self-service page's API", () => {
       "X-QT-AUTH": other.token,
     });
     expect(refused.status).toBe(404);
+    // A refund of it is a credit note, listed with its PDF (the member's own only).
+    const payment = await s.db.payment.findFirstOrThrow({ where: { subscriptionId: s.sub.id } });
+    const staff = await createTestStaff(s.db, { roles: ["REVENUE"], account: s.f.account.id });
+    await staff.caller.revenue.refund({ paymentId: payment.id, amountCents: 300 });
+    const withNote = await read(
+      await call(OVERVIEW, "GET", "/api/member/subscriptions", {}, undefined, { "X-QT-AUTH": s.token }),
+    );
+    const [note] = withNote.credit_notes as Json[];
+    expect(note).toMatchObject({ amount: "$3.00", invoice_number: invoice!.number });
+    const notePdf = await call(CREDIT_NOTE, "GET", note!.pdf_href, { credit_note_file: `${note!.id}.pdf` }, undefined, {
+      "X-QT-AUTH": s.token,
+    });
+    expect(notePdf.status).toBe(200);
+    expect(notePdf.headers.get("content-type")).toBe("application/pdf");
+    const notTheirs = await call(
+      CREDIT_NOTE,
+      "GET",
+      note!.pdf_href,
+      { credit_note_file: `${note!.id}.pdf` },
+      undefined,
+      {
+        "X-QT-AUTH": other.token,
+      },
+    );
+    expect(notTheirs.status).toBe(404);
     // Another member's subscription is not found; no session is a 401.
     expect((await s.page(UNDO, "POST", "/undo-cancel", undefined, other.token)).status).toBe(404);
     expect((await call(OVERVIEW, "GET", "/api/member/subscriptions", {})).status).toBe(401);
