@@ -1,4 +1,4 @@
-// GET /api/member/subscriptions – the signed-in member's subscriptions and invoices, for the self-service page
+// GET /api/member/subscriptions – the signed-in member's subscriptions, invoices and credit notes, for the self-service page
 import { privateJson } from "@/server/http/member-session";
 import { apiRoute, routes } from "@/server/http/route";
 import { SELF_SERVICE_READ_LIMIT } from "@/server/http/self-service-routes";
@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       auth: "member",
       rateLimit: SELF_SERVICE_READ_LIMIT,
       summary:
-        "The self-service page's data → {subscriptions: [{id, plan_name, status, summary (in words), next_payment_due_date, end_timestamp, amount, in_trial_period, in_grace_period, cancelled, switch_options [{id, title, switch_type, price, period}], scheduled_switch, cancellation, can_cancel, can_undo_cancel, offer {kind, periods, words} or null, can_update_payment_method}], invoices: [{id, number, amount, created_at, pdf_href}]}. 401 without a member session.",
+        "The self-service page's data → {subscriptions: [{id, plan_name, status, summary (in words), next_payment_due_date, end_timestamp, amount, in_trial_period, in_grace_period, cancelled, switch_options [{id, title, switch_type, price, period}], scheduled_switch, cancellation, can_cancel, can_undo_cancel, offer {kind, periods, words} or null, can_update_payment_method}], invoices: [{id, number, amount, created_at, pdf_href}], credit_notes: [{id, number, invoice_number, amount, created_at, pdf_href}]}. 401 without a member session.",
     },
     async ({ db, publisher, member }) =>
       privateJson(
