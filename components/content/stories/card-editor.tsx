@@ -137,6 +137,10 @@ function CardBox({
                   isFirst={e === 0}
                   isLast={e === elements.length - 1}
                   onChange={(next) => setElements(elements.map((x, i) => (i === e ? next : x)))}
+                  onReplace={(next) => {
+                    const at = elements.findIndex((x) => x.id === element.id);
+                    if (at >= 0) setElements([...elements.slice(0, at), ...next, ...elements.slice(at + 1)]);
+                  }}
                   onMove={(delta) => setElements(move(elements, e, e + delta))}
                   onRemove={() => setElements(elements.filter((_, i) => i !== e))}
                 />
@@ -178,6 +182,7 @@ function ElementEditor({
   isFirst,
   isLast,
   onChange,
+  onReplace,
   onMove,
   onRemove,
 }: EditorProps & {
@@ -189,7 +194,7 @@ function ElementEditor({
   onRemove: () => void;
 }) {
   const kind = kindOf(element);
-  const props = { element, position, onChange };
+  const props = { element, position, onChange, onReplace };
   return (
     <div
       className={`rounded border bg-white p-3 ${issues?.length ? "border-red-400" : "border-gray-200"}`}

@@ -15,23 +15,17 @@ import { tweetIdFromUrl, youtubeVideoId } from "@/server/publishing/editorial/st
 
 import { GalleryFields, ImageFields } from "./image-fields";
 import { PlainField, type EditorProps } from "./plain-field";
-import { RichTextEditor } from "./rich-text";
 import { decodeEmbed, EMBED_SUBTYPES, encodeEmbed, kindOf, plainToHtml } from "./story-elements";
+import { TextElementField } from "./text-element-field";
 
 export function ElementFields(props: EditorProps) {
-  const { element, position, onChange } = props;
+  const { element, position, onChange, onReplace } = props;
   const metadata = element.metadata;
   const meta = (key: string) => (typeof metadata[key] === "string" ? metadata[key] : "");
   const setMeta = (key: string, value: string) => onChange({ ...element, metadata: { ...metadata, [key]: value } });
   switch (element.type) {
     case "text":
-      return (
-        <RichTextEditor
-          label={`Text ${position}`}
-          value={element.text ?? ""}
-          onChange={(text) => onChange({ ...element, text })}
-        />
-      );
+      return <TextElementField element={element} position={position} onChange={onChange} onReplace={onReplace} />;
     case "title":
     case "summary":
       return (

@@ -6,7 +6,13 @@ import type { TStoryElement } from "@/server/publishing/cards.schema";
 
 import { htmlToPlain, plainToHtml } from "./story-elements";
 
-export type EditorProps = { element: TStoryElement; position: string; onChange: (element: TStoryElement) => void };
+export type EditorProps = {
+  element: TStoryElement;
+  position: string;
+  onChange: (element: TStoryElement) => void;
+  /** Replace the element with several (an image dropped into a text splits it). */
+  onReplace?: (elements: TStoryElement[]) => void;
+};
 
 /** An HTML field edited as the text it shows: &, < and > are encoded on the way in. */
 export function PlainField({

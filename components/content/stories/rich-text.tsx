@@ -31,20 +31,28 @@ export function RichTextEditor({
   value,
   onChange,
   label,
+  onImageFiles,
 }: {
   /** Sanitised HTML (as the API serves it). */
   value: string;
   onChange: (html: string) => void;
   /** The editable area's accessible name ("Text 1.1"). */
   label: string;
+  /**
+   * Image files dropped or pasted into the text, with where: the number of top-level blocks
+   * (paragraphs, headings, lists, quotes) before the drop point. Without it, files are ignored.
+   */
+  onImageFiles?: (files: File[], blocksBefore: number) => void;
 }) {
   const [linkOpen, setLinkOpen] = useState(false);
   const [slashAt, setSlashAt] = useState<SlashMenuAt | null>(null);
   const onChangeRef = useRef(onChange);
+  const onImageFilesRef = useRef(onImageFiles);
   const lastEmitted = useRef(value);
   useEffect(() => {
     onChangeRef.current = onChange;
-  }, [onChange]);
+    onImageFilesRef.current = onImageFiles;
+  }, [onChange, onImageFiles]);
 
   const editor = useEditor({
     extensions: richTextExtensions(),
@@ -60,6 +68,22 @@ export function RichTextEditor({
         "data-testid": "rich-text",
       },
       transformPastedHTML: cleanPastedHtml,
+      // An image file dropped or pasted goes into the story as an image element at that point.
+      handleDrop: (view, event, _slice, moved) => {
+        const files = imageFilesOf(event.dataTransfer);
+        if (moved || !files.length || !onImageFilesRef.current) return false;
+        event.preventDefault();
+        const at = view.posAtCoords({ left: event.clientX, top: event.clientY });
+        onImageFilesRef.current(files, blocksBefore(view.state.doc, at ? at.pos : view.state.doc.content.size));
+        return true;
+      },
+      handlePaste: (view, event) => {
+        const files = imageFilesOf(event.clipboardData);
+        if (!files.length || !onImageFilesRef.current) return false;
+        event.preventDefault();
+        onImageFilesRef.current(files, blocksBefore(view.state.doc, view.state.selection.from));
+        return true;
+      },
       handleKeyDown: (view, event) => {
         if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "k") {
           event.preventDefault();
@@ -98,6 +122,17 @@ export function RichTextEditor({
       {editor && slashAt ? <SlashMenu editor={editor} at={slashAt} onClose={() => setSlashAt(null)} /> : null}
     </div>
   );
+}
+
+/** The files of a drop or paste that are images (any image type: the upload says which it takes). */
+function imageFilesOf(data: DataTransfer | null): File[] {
+  return Array.from(data?.files ?? []).filter((file) => file.type.startsWith("image/"));
+}
+
+/** Top-level blocks before `pos`: the block `pos` is inside counts (the image goes after it). */
+function blocksBefore(doc: Editor["state"]["doc"], pos: number): number {
+  const $pos = doc.resolve(Math.max(0, Math.min(pos, doc.content.size)));
+  return $pos.depth === 0 ? $pos.index(0) : $pos.index(0) + 1;
 }
 
 function Toolbar({ editor, onLink }: { editor: Editor | null; onLink: () => void }) {
