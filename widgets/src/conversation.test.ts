@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 
-import { canEdit, editWindowText, savedSort, saveSort, SORT_KEY, withoutFeatured } from "./conversation";
+import {
+  canEdit,
+  editWindowText,
+  heldOfReader,
+  savedSort,
+  saveSort,
+  SORT_KEY,
+  withHeldReplies,
+  withoutFeatured,
+} from "./conversation";
 
 function memoryStore(initial: Record<string, string> = {}) {
   const data = { ...initial };
@@ -59,5 +68,29 @@ describe("the list beside the featured strip", () => {
     const list = [{ id: 5 }, { id: 4 }, { id: 3 }, { id: 2 }];
     expect(withoutFeatured(list, [{ id: 3 }, { id: 9 }])).toEqual([{ id: 5 }, { id: 4 }, { id: 2 }]);
     expect(withoutFeatured(list, [])).toEqual(list);
+  });
+});
+
+describe("the reader's held comments", () => {
+  const c = (
+    id: number,
+    parent: number | null = null,
+    replies: { id: number; parent_comment_id: number | null }[] = [],
+  ) => ({
+    id,
+    parent_comment_id: parent,
+    replies,
+  });
+
+  it("are what the server says waits plus the frame's own, once each, minus what is now published", () => {
+    const published = [c(1, null, [c(2, 1)])];
+    expect(heldOfReader([c(5), c(2, 1)], [c(5), c(6, 1)], published).map((x) => x.id)).toEqual([5, 6]);
+    expect(heldOfReader([], [], published)).toEqual([]);
+  });
+
+  it("show held replies under their parent, after the published replies", () => {
+    const list = withHeldReplies([c(1, null, [c(2, 1)]), c(3)], [c(9, 1), c(8)]);
+    expect(list[0]!.replies.map((r) => r.id)).toEqual([2, 9]);
+    expect(list[1]!.replies).toEqual([]);
   });
 });

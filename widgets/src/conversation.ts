@@ -62,3 +62,31 @@ export function withoutFeatured<C extends { id: number }>(comments: C[], feature
   for (const c of featured) shown[c.id] = true;
   return comments.filter((c) => !shown[c.id]);
 }
+
+type Held = { id: number; parent_comment_id: number | null; replies?: Held[] };
+
+/**
+ * The reader's held comments after a read of the page: what the server says waits for review
+ * (`fresh`, after a reload too) with what this frame holds from its own posts, each once, minus
+ * any now in the published list.
+ */
+export function heldOfReader<C extends Held>(held: C[], fresh: C[], published: C[]): C[] {
+  const shown = new Set<number>();
+  for (const c of published) {
+    shown.add(c.id);
+    for (const r of c.replies || []) shown.add(r.id);
+  }
+  const byId = new Map<number, C>();
+  for (const c of [...fresh, ...held]) if (!shown.has(c.id) && !byId.has(c.id)) byId.set(c.id, c);
+  return [...byId.values()];
+}
+
+/** The published list with the reader's held replies under their parents (after the published ones). */
+export function withHeldReplies<C extends Held>(comments: C[], held: C[]): C[] {
+  const replies = held.filter((c) => c.parent_comment_id !== null);
+  if (!replies.length) return comments;
+  return comments.map((c) => {
+    const mine = replies.filter((r) => r.parent_comment_id === c.id);
+    return mine.length ? { ...c, replies: [...(c.replies || []), ...mine] } : c;
+  });
+}

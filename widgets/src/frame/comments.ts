@@ -8,7 +8,7 @@
  * reader's sort, kept; the featured strip first; on a Q&A page, answered questions only and the
  * reader's own awaiting an answer; the edit window said under the reader's comments.
  */
-import { withoutFeatured } from "../conversation";
+import { heldOfReader, withHeldReplies, withoutFeatured } from "../conversation";
 import { rulesLines, type PageRules } from "../page-rules";
 import { commentItem } from "./comment-item";
 import { composer } from "./composer";
@@ -68,8 +68,16 @@ type ListAnswer = {
   awaiting_answer?: Comment[];
 };
 
+/** A signed-in reader's comments that wait for a moderator (after a reload too): shown to them alone. */
+function loadHeld(): Promise<Comment[]> {
+  if (!jwt) return Promise.resolve([]);
+  return api<{ comments: Comment[] }>("GET", pagePath + "/awaiting_review.json", undefined, { jwt })
+    .then((answer) => answer.comments)
+    .catch(() => []);
+}
+
 async function load(reset: boolean): Promise<void> {
-  const [answer, nextRules] = await Promise.all([
+  const [answer, nextRules, held] = await Promise.all([
     api<ListAnswer>("GET", pagePath + "/comments.json", undefined, {
       sort_order: state.sort,
       parent_comments_limit: 20,
@@ -78,9 +86,11 @@ async function load(reset: boolean): Promise<void> {
       jwt,
     }),
     reset ? loadRules() : Promise.resolve(state.rules),
+    reset ? loadHeld() : Promise.resolve([]),
   ]);
   state.rules = nextRules;
   state.comments = reset ? answer.comments : state.comments.concat(answer.comments);
+  state.own = heldOfReader(state.own, held, state.comments);
   state.featured = answer.featured_comments || [];
   state.awaiting = answer.awaiting_answer || [];
   state.totalCount = answer.total_count;
@@ -100,7 +110,8 @@ function render(): void {
   const shown = new Set(state.comments.map((c) => c.id));
   for (const c of state.awaiting) shown.add(c.id);
   for (const c of state.own) if (!shown.has(c.id) && !c.parent_comment_id) list.append(commentItem(c, null));
-  for (const c of withoutFeatured(state.comments, state.featured)) list.append(commentItem(c, null));
+  for (const c of withHeldReplies(withoutFeatured(state.comments, state.featured), state.own))
+    list.append(commentItem(c, null));
   const children: Node[] = [header, thread.live];
   if (me) children.push(h("p", { class: "meta" }, t("signedInAs", { name: me.name })), notificationSettings());
   const notice = noticeView(() => {
