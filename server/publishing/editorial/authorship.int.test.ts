@@ -115,6 +115,9 @@ describe("contributors", () => {
     expect(await codeOf(contributor.caller.staff.list())).toBe("FORBIDDEN");
     expect(await codeOf(contributor.caller.staff.editorialRules())).toBe("FORBIDDEN");
     expect(await codeOf(contributor.caller.organise.sections.list())).toBe("FORBIDDEN");
+    // The media library they may browse (to choose an image), not change.
+    expect(await codeOf(contributor.caller.media.list({}))).toBe("OK");
+    expect(await codeOf(contributor.caller.media.updateAlt({ key: "1/2026/01/x.png", alt: "x" }))).toBe("FORBIDDEN");
   });
 
   it("can be given the role by an owner", async () => {

@@ -15,10 +15,11 @@ import {
   ZUpdateAltInput,
 } from "../../publishing/editorial/media.schema";
 import { imageStorageFromEnv } from "../../storage/image-storage";
-import { createTRPCRouter, editorProcedure } from "../trpc";
+import { adminProcedure, createTRPCRouter, editorProcedure } from "../trpc";
 
 export const mediaRouter = createTRPCRouter({
-  list: editorProcedure
+  /** Contributors too: "Choose from library" beside their stories' image uploads. */
+  list: adminProcedure(["EDITOR", "CONTRIBUTOR"])
     .input(ZListMediaInput)
     .output(ZMediaPage)
     .query(({ ctx, input }) => {
