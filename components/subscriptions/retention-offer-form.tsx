@@ -34,18 +34,36 @@ export function RetentionOfferForm() {
   const trpc = useTRPC();
   const query = useQuery(trpc.retentionOffer.get.queryOptions());
   const coupons = useQuery(trpc.subscriptions.coupons.list.queryOptions());
+  // Kept here: a save remounts the editor with the saved values (its key is the stored offer).
+  const [saved, setSaved] = useState(false);
   return (
     <div className="space-y-6">
       <LoadState query={query} what="retention offer" />
       {query.isSuccess && coupons.data ? (
-        <Editor key={JSON.stringify(query.data)} view={query.data} coupons={coupons.data} />
+        <Editor
+          key={JSON.stringify(query.data)}
+          view={query.data}
+          coupons={coupons.data}
+          saved={saved}
+          setSaved={setSaved}
+        />
       ) : null}
       <Cancellations />
     </div>
   );
 }
 
-function Editor({ view, coupons }: { view: View; coupons: { id: number; code: string; title: string }[] }) {
+function Editor({
+  view,
+  coupons,
+  saved,
+  setSaved,
+}: {
+  view: View;
+  coupons: { id: number; code: string; title: string }[];
+  saved: boolean;
+  setSaved: (saved: boolean) => void;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<"coupon" | "pause">(view?.kind ?? "coupon");
@@ -53,7 +71,6 @@ function Editor({ view, coupons }: { view: View; coupons: { id: number; code: st
   const [periods, setPeriods] = useState(String(view?.periods ?? 3));
   const [enabled, setEnabled] = useState(view?.enabled ?? false);
   const [problems, setProblems] = useState<Partial<Record<string, string>>>({});
-  const [saved, setSaved] = useState(false);
   const save = useMutation(
     trpc.retentionOffer.update.mutationOptions({
       onSuccess: async () => {
