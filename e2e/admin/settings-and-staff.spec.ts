@@ -134,9 +134,7 @@ test("the account's time zone sets how every dashboard time reads; the site URL 
   await page.setViewportSize(PHONE);
   await page.goto("/admin");
   // "22 Nov 2026, 21:00 GMT+9": one format, in the account's zone, with the zone.
-  await expect(page.locator("main time").first()).toHaveText(
-    /^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} (JST|GMT\+9)$/,
-  );
+  await expect(page.locator("main time").first()).toHaveText(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} (JST|GMT\+9)$/);
   await expectNoHorizontalScroll(page);
 
   await page.goto("/admin/settings");
