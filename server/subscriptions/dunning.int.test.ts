@@ -19,13 +19,12 @@ import { mailTransportFromEnv } from "../mail/transport";
 import { now, resetClock, setClock } from "../testing/clock";
 import { runJobsNow, testJobDeps } from "../testing/jobs";
 import { createTestPublisher } from "../testing/publishing-factories";
+import { scriptedGateway } from "../testing/scripted-gateway";
 import { startSmtpServer, type TestSmtpServer } from "../testing/smtp-server";
 import { createTestStaff } from "../testing/staff";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../testing/subscription-fixtures";
 import { dunningReport } from "./dunning-report";
 import { advanceSubscription, retryChargeSoon, scheduleSubscriptionLifecycle } from "./lifecycle";
-import type { PaymentAdapter, RecurringCharge, RecurringChargeResult } from "./payments/adapter";
-import { paymentAdapterFor, registerPaymentAdapter } from "./payments/registry";
 import { createPlan, updatePlan } from "./plans";
 import { getSubscriberActivity } from "./subscriber-activity";
 import { resolveSubscriber } from "./subscribers";
@@ -33,51 +32,9 @@ import { grantsAccess, subscriptionFlags } from "./subscription-state";
 
 const PAYMENT_TYPE = "dunning_test";
 
-/** A scripted gateway: declines while `declining`, idempotent on the key, may "die" once after charging. */
-const gateway = {
-  calls: [] as RecurringCharge[],
-  charged: new Map<string, string>(),
-  declining: false,
-  crashOnce: false,
-  reset() {
-    this.calls = [];
-    this.charged.clear();
-    this.declining = false;
-    this.crashOnce = false;
-  },
-};
-
-function testAdapter(): PaymentAdapter {
-  return {
-    paymentTypes: [PAYMENT_TYPE],
-    provider: null,
-    takesPayment: true,
-    callers: "server",
-    async preparePayment() {
-      return { externalReferenceId: null };
-    },
-    async verifyPayment() {
-      return { status: "captured", externalPaymentId: null, externalOrderId: null };
-    },
-    async chargeRecurring(_creds, charge): Promise<RecurringChargeResult> {
-      gateway.calls.push(charge);
-      if (gateway.declining) return { status: "failed", reason: "Card declined." };
-      const id = gateway.charged.get(charge.idempotencyKey) ?? `pay_${randomUUID().slice(0, 8)}`;
-      gateway.charged.set(charge.idempotencyKey, id);
-      if (gateway.crashOnce) {
-        gateway.crashOnce = false;
-        throw new Error("the process died after the gateway charged");
-      }
-      return { status: "captured", externalPaymentId: id };
-    },
-    webhookRequestAuthorized: () => false,
-    webhookEventTypeMapping: () => ({}),
-    webhookEventDetails: () => {
-      throw new Error("none");
-    },
-  };
-}
-if (!paymentAdapterFor(PAYMENT_TYPE)) registerPaymentAdapter(testAdapter());
+const gateway = scriptedGateway(PAYMENT_TYPE);
+/** Declines every charge while on. */
+const declining = (on: boolean) => (gateway.declines = () => on);
 
 afterEach(() => {
   resetClock();
@@ -159,7 +116,7 @@ const keys = () => gateway.calls.map((c) => c.idempotencyKey.replace(/^sub:\d+:/
 describe("dunning on the test clock", () => {
   it("retries on the plan's schedule in grace, keeps access, and recovers the moment a retry succeeds", async () => {
     const { db, accountId, subscriptionId, memberId, email } = await setup();
-    gateway.declining = true;
+    declining(true);
 
     // 1 February: the charge is declined. Grace until 8 February, first retry on the 2nd, one e-mail.
     await runUntil(db, accountId, at(DUE));
@@ -186,7 +143,7 @@ describe("dunning on the test clock", () => {
     ]);
 
     // The reader fixes the card: the retry on the 4th is captured. The period from 1 February is paid.
-    gateway.declining = false;
+    declining(false);
     await runUntil(db, accountId, at("2026-02-04T00:00:00.000Z"));
     sub = await load(db, subscriptionId);
     expect(sub).toMatchObject({ status: "ACTIVE", graceEndsAt: null, chargeRetryAt: null });
@@ -242,7 +199,7 @@ describe("dunning on the test clock", () => {
 
   it("expires at the grace period's end when every retry fails: the revenue is lost", async () => {
     const { db, accountId, subscriptionId } = await setup();
-    gateway.declining = true;
+    declining(true);
     await runUntil(db, accountId, at("2026-02-05T00:00:00.000Z"));
     const atRisk = await dunningReport(db, { accountId, range: { from: "2026-02-01", to: "2026-02-28" } });
     expect(atRisk.at_risk).toEqual([{ currency: "EUR", cents: 1250, subscriptions: 1 }]);
@@ -285,7 +242,7 @@ describe("dunning on the test clock", () => {
 
   it("takes the grace length from the plan: 3 days and no retries", async () => {
     const { db, accountId, subscriptionId } = await setup({ chargeRetryDays: [], gracePeriodDays: 3 });
-    gateway.declining = true;
+    declining(true);
     await runUntil(db, accountId, at(DUE));
     expect((await load(db, subscriptionId)).graceEndsAt?.toISOString()).toBe("2026-02-04T00:00:00.000Z");
     expect((await cardMails(db, accountId))[0]!.text).not.toContain("We will try your card again");
@@ -296,7 +253,7 @@ describe("dunning on the test clock", () => {
 
   it("a failed charge and its retry, each run by two workers and two direct calls at once, happen once", async () => {
     const { db, accountId, subscriptionId } = await setup();
-    gateway.declining = true;
+    declining(true);
     // The failing charge: one episode, one e-mail, one pair of events.
     setClock(at(DUE));
     const run = async () => {
@@ -317,7 +274,7 @@ describe("dunning on the test clock", () => {
       "2026-02-01 subscription.grace_period_entered",
     ]);
     // The retry on the 2nd: one charge, one payment, one recovery.
-    gateway.declining = false;
+    declining(false);
     setClock(at("2026-02-02T00:00:00.000Z"));
     await run();
     await runJobsNow(db, testJobDeps({ clock: now }));
@@ -329,9 +286,9 @@ describe("dunning on the test clock", () => {
 
   it("a retry that dies after the gateway charged runs again with the same key: one payment, one recovery", async () => {
     const { db, accountId, subscriptionId } = await setup();
-    gateway.declining = true;
+    declining(true);
     await runUntil(db, accountId, at(DUE));
-    gateway.declining = false;
+    declining(false);
     gateway.crashOnce = true;
     await runUntil(db, accountId, at("2026-02-02T00:00:00.000Z"));
     // Nothing of the dead step committed: still in grace, no payment, the retry not counted.
@@ -357,10 +314,10 @@ describe("a new payment method in grace", () => {
   it("retries at once (a retry the schedule counts), and does nothing outside grace", async () => {
     const { db, accountId, subscriptionId } = await setup();
     expect(await withTransaction(db, (tx) => retryChargeSoon(tx, { subscriptionId, now: now() }))).toBe(false);
-    gateway.declining = true;
+    declining(true);
     await runUntil(db, accountId, at(DUE));
     // Half a day later the reader gives a card that works: the retry runs now, not on the 2nd.
-    gateway.declining = false;
+    declining(false);
     setClock(at("2026-02-01T12:00:00.000Z"));
     expect(await withTransaction(db, (tx) => retryChargeSoon(tx, { subscriptionId, now: now() }))).toBe(true);
     await runUntil(db, accountId, at("2026-02-01T12:00:00.000Z"));
@@ -416,7 +373,7 @@ describe("the update-your-card e-mail over SMTP", () => {
     const mail = mailTransportFromEnv(
       parseEnv({ SMTP_URL: `smtp://mailer:secret-pass@127.0.0.1:${smtp.port}`, MAIL_FROM: "News <news@gazette.test>" }),
     );
-    gateway.declining = true;
+    declining(true);
     await runUntil(db, accountId, at("2026-02-05T00:00:00.000Z"), testJobDeps({ clock: now, mail }));
     const received = smtp.received.filter((m) => m.to.includes(email));
     expect(received).toHaveLength(1);

@@ -17,14 +17,13 @@ import { now, resetClock, setClock } from "../testing/clock";
 import { call, readerJwt } from "../testing/engagement";
 import { runJobsNow, testJobDeps } from "../testing/jobs";
 import { createTestPublisher } from "../testing/publishing-factories";
+import { scriptedGateway } from "../testing/scripted-gateway";
 import { createTestStaff, trpcCodeOf } from "../testing/staff";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../testing/subscription-fixtures";
 import { invoiceDocumentModel, renderInvoiceHtml, renderInvoicePdf } from "./invoice-document";
 import type { TInvoiceWire } from "./invoice-figures";
 import { invoiceToWire } from "./invoices";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
-import type { PaymentAdapter, RecurringChargeResult } from "./payments/adapter";
-import { paymentAdapterFor, registerPaymentAdapter } from "./payments/registry";
 import { resolveSubscriber } from "./subscribers";
 
 type Made = { subscription: { id: number; invoices: TInvoiceWire[] } };
@@ -210,32 +209,6 @@ describe("the service period on invoices", () => {
 
 const PAYMENT_TYPE = "invoice_period_test";
 
-/** A gateway that captures every recurring charge it is asked for (idempotent on the key). */
-function capturingAdapter(): PaymentAdapter {
-  const charged = new Map<string, string>();
-  return {
-    paymentTypes: [PAYMENT_TYPE],
-    provider: null,
-    takesPayment: true,
-    callers: "server",
-    async preparePayment() {
-      return { externalReferenceId: null };
-    },
-    async verifyPayment() {
-      return { status: "captured", externalPaymentId: null, externalOrderId: null };
-    },
-    async chargeRecurring(_creds, charge): Promise<RecurringChargeResult> {
-      const id = charged.get(charge.idempotencyKey) ?? `pay_${randomUUID().slice(0, 8)}`;
-      charged.set(charge.idempotencyKey, id);
-      return { status: "captured", externalPaymentId: id };
-    },
-    webhookRequestAuthorized: () => false,
-    webhookEventTypeMapping: () => ({}),
-    webhookEventDetails: () => {
-      throw new Error("none");
-    },
-  };
-}
-if (!paymentAdapterFor(PAYMENT_TYPE)) registerPaymentAdapter(capturingAdapter());
+scriptedGateway(PAYMENT_TYPE);
 
 afterEach(() => resetClock());

@@ -16,6 +16,7 @@ import { enqueueJob } from "../jobs/queue";
 import { now, resetClock, setClock } from "../testing/clock";
 import { runJobsNow, testJobDeps } from "../testing/jobs";
 import { createTestPublisher } from "../testing/publishing-factories";
+import { scriptedGateway } from "../testing/scripted-gateway";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../testing/subscription-fixtures";
 import {
   advanceSubscription,
@@ -23,8 +24,6 @@ import {
   scheduleSubscriptionLifecycle,
   sweepSubscriptionLifecycle,
 } from "./lifecycle";
-import type { PaymentAdapter, RecurringCharge, RecurringChargeResult } from "./payments/adapter";
-import { paymentAdapterFor, registerPaymentAdapter } from "./payments/registry";
 import { switchJobKey, switchPlanJob } from "./plan-switch-scheduled";
 import { resolveSubscriber } from "./subscribers";
 import { addDuration, grantsAccess, subscriptionFlags } from "./subscription-state";
@@ -32,53 +31,7 @@ import { cancelSubscription, extendSubscription } from "./subscriptions";
 
 const PAYMENT_TYPE = "lifecycle_test";
 
-/** A scripted gateway that charges what it is asked, declines when told, and may "die" after charging. */
-const gateway = {
-  calls: [] as RecurringCharge[],
-  charged: new Map<string, string>(),
-  declineFrom: null as Date | null,
-  crashOnce: false,
-  reset() {
-    this.calls = [];
-    this.charged.clear();
-    this.declineFrom = null;
-    this.crashOnce = false;
-  },
-};
-
-function testAdapter(): PaymentAdapter {
-  return {
-    paymentTypes: [PAYMENT_TYPE],
-    provider: null,
-    takesPayment: true,
-    callers: "server",
-    async preparePayment() {
-      return { externalReferenceId: null };
-    },
-    async verifyPayment() {
-      return { status: "captured", externalPaymentId: null, externalOrderId: null };
-    },
-    async chargeRecurring(_creds, charge): Promise<RecurringChargeResult> {
-      gateway.calls.push(charge);
-      if (gateway.declineFrom && charge.periodStart >= gateway.declineFrom)
-        return { status: "failed", reason: "Card declined." };
-      // Idempotent on the key, as the contract asks: the same key is the same payment.
-      const id = gateway.charged.get(charge.idempotencyKey) ?? `pay_${randomUUID().slice(0, 8)}`;
-      gateway.charged.set(charge.idempotencyKey, id);
-      if (gateway.crashOnce) {
-        gateway.crashOnce = false;
-        throw new Error("the process died after the gateway charged");
-      }
-      return { status: "captured", externalPaymentId: id };
-    },
-    webhookRequestAuthorized: () => false,
-    webhookEventTypeMapping: () => ({}),
-    webhookEventDetails: () => {
-      throw new Error("none");
-    },
-  };
-}
-if (!paymentAdapterFor(PAYMENT_TYPE)) registerPaymentAdapter(testAdapter());
+const gateway = scriptedGateway(PAYMENT_TYPE);
 
 afterEach(() => {
   resetClock();
@@ -199,7 +152,8 @@ describe("subscription lifecycle on the test clock", () => {
     );
 
     // The card stops working: the 8 January 2027 charge fails, the grace period starts (7 days, access kept).
-    gateway.declineFrom = at("2027-01-08T00:00:00.000Z");
+    const declineFrom = at("2027-01-08T00:00:00.000Z");
+    gateway.declines = (charge) => charge.periodStart >= declineFrom;
     await runUntil(db, accountId, at("2027-01-08T00:00:00.000Z"));
     sub = await load(db, subscriptionId);
     expect(sub.status).toBe("ACTIVE");
