@@ -223,21 +223,45 @@ function RevenueChart({ range }: { range: TReportRangeInput }) {
               ]),
             }}
           >
-            <ResponsiveContainer width="100%" height="100%">
-              <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-                <CartesianGrid stroke="#e5e7eb" vertical={false} />
-                <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={16} />
-                <YAxis fontSize={11} tickFormatter={(v: number) => centsToDecimal(v, c)} width={64} />
-                <Tooltip formatter={(v) => (typeof v === "number" ? money(v) : String(v))} />
-                <Legend />
-                <Bar dataKey="captured_cents" name="Captured" fill={COLORS.primary} />
-                <Bar dataKey="refunded_cents" name="Refunded" fill={COLORS.gray} />
-              </BarChart>
-            </ResponsiveContainer>
+            <DailyMoneyBars
+              days={days}
+              currency={c}
+              bars={[
+                { key: "captured_cents", name: "Captured", fill: COLORS.primary },
+                { key: "refunded_cents", name: "Refunded", fill: COLORS.gray },
+              ]}
+            />
           </ChartFigure>
         );
       })}
     </Panel>
+  );
+}
+
+/** Amounts of one currency per UTC day, one bar per series side by side. */
+function DailyMoneyBars<Day extends { day: string }>({
+  days,
+  currency,
+  bars,
+}: {
+  days: Day[];
+  currency: string;
+  bars: { key: string; name: string; fill: string }[];
+}) {
+  const money = (cents: number) => `${centsToDecimal(cents, currency)} ${currency}`;
+  return (
+    <ResponsiveContainer width="100%" height="100%">
+      <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <CartesianGrid stroke="#e5e7eb" vertical={false} />
+        <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={16} />
+        <YAxis fontSize={11} tickFormatter={(v: number) => centsToDecimal(v, currency)} width={64} />
+        <Tooltip formatter={(v) => (typeof v === "number" ? money(v) : String(v))} />
+        <Legend />
+        {bars.map((bar) => (
+          <Bar key={bar.key} dataKey={bar.key} name={bar.name} fill={bar.fill} />
+        ))}
+      </BarChart>
+    </ResponsiveContainer>
   );
 }
 
@@ -284,17 +308,14 @@ function DunningChart({ range }: { range: TReportRangeInput }) {
               ]),
             }}
           >
-            <ResponsiveContainer width="100%" height="100%">
-              <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-                <CartesianGrid stroke="#e5e7eb" vertical={false} />
-                <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={16} />
-                <YAxis fontSize={11} tickFormatter={(v: number) => centsToDecimal(v, c)} width={64} />
-                <Tooltip formatter={(v) => (typeof v === "number" ? money(v) : String(v))} />
-                <Legend />
-                <Bar dataKey="recovered_cents" name="Recovered" fill={COLORS.green} />
-                <Bar dataKey="lost_cents" name="Lost" fill={COLORS.red} />
-              </BarChart>
-            </ResponsiveContainer>
+            <DailyMoneyBars
+              days={days}
+              currency={c}
+              bars={[
+                { key: "recovered_cents", name: "Recovered", fill: COLORS.green },
+                { key: "lost_cents", name: "Lost", fill: COLORS.red },
+              ]}
+            />
           </ChartFigure>
         );
       })}
