@@ -26,6 +26,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 /** Budgets for the served scripts, gzipped: the loader runs on every publisher's page. */
 export const LOADER_BUDGET_BYTES = 15 * 1024;
 export const SDK_GZIP_BUDGET_BYTES = 10 * 1024;
+/** The frames' script, loaded once per widget frame (comments, feed, contributions, reactions). */
+export const FRAME_BUDGET_BYTES = 20 * 1024;
 
 /**
  * @typedef {{ name: string; text: string; budget?: number }} Script
@@ -88,7 +90,7 @@ export async function buildWidgets() {
     }),
     scripts: [
       { name: "loader.js", text: loader, budget: LOADER_BUDGET_BYTES },
-      { name: "frame.js", text: frame },
+      { name: "frame.js", text: frame, budget: FRAME_BUDGET_BYTES },
       { name: "frame.css", text: css },
     ],
   };

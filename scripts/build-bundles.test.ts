@@ -5,7 +5,14 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { buildBundles, gzipSize, LOADER_BUDGET_BYTES, readGenerated, SDK_GZIP_BUDGET_BYTES } from "./build-bundles.mjs";
+import {
+  buildBundles,
+  FRAME_BUDGET_BYTES,
+  gzipSize,
+  LOADER_BUDGET_BYTES,
+  readGenerated,
+  SDK_GZIP_BUDGET_BYTES,
+} from "./build-bundles.mjs";
 
 describe("the generated bundle modules", () => {
   it("are what the sources build, and every script stays under its budget", async () => {
@@ -29,5 +36,7 @@ describe("the generated bundle modules", () => {
     expect(LOADER_BUDGET_BYTES).toBe(15 * 1024);
     expect(budgets["accesstype.js"]).toBe(SDK_GZIP_BUDGET_BYTES);
     expect(SDK_GZIP_BUDGET_BYTES).toBe(10 * 1024);
+    expect(budgets["frame.js"]).toBe(FRAME_BUDGET_BYTES);
+    expect(FRAME_BUDGET_BYTES).toBe(20 * 1024);
   }, 30_000);
 });
