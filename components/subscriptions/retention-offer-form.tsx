@@ -203,7 +203,15 @@ function Cancellations() {
             {
               header: "Outcome",
               cell: (r) =>
-                r.outcome === "offer_accepted" ? "Took the offer" : r.undone ? "Cancelled, then undone" : "Cancelled",
+                r.outcome === "offer_accepted"
+                  ? "Took the offer"
+                  : r.outcome === "paused"
+                    ? r.undone
+                      ? "Paused by staff, then undone"
+                      : "Paused by staff"
+                    : r.undone
+                      ? "Cancelled, then undone"
+                      : "Cancelled",
             },
           ]}
         />

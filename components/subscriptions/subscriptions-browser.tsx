@@ -40,6 +40,8 @@ import {
   type TSubscriptionStatusWire,
 } from "@/server/subscriptions/subscription-actions.schema";
 
+import { PauseForm } from "./pause-form";
+
 type TSubscriptionWire = RouterOutputs["subscriberSubscriptions"]["get"]["subscription"];
 
 const PAGE_SIZE = 25;
@@ -362,6 +364,15 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
               >
                 Cancel subscription
               </Button>
+              <PauseForm
+                s={s}
+                onPaused={async (until) => {
+                  setMessage(
+                    `Paused: no payment and no access until ${until.slice(0, 10)}, then it resumes and renews.`,
+                  );
+                  await refresh();
+                }}
+              />
               {!s.recurring && s.status !== "cancelled" && s.status !== "failed" ? (
                 <form
                   className="flex flex-wrap items-end gap-2"

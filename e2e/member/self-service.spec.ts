@@ -4,11 +4,11 @@
  * page and lands on it, changes plan after reading the preview in words, cancels with a reason,
  * and takes the cancel back; the server API agrees at the end.
  */
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 
 import { expect, expectNoHorizontalPageScroll, seriousViolations, submitSignIn, test, trpcCall } from "../fixtures";
+import { SERVER_KEY, subscribeMonthly } from "../subscriptions";
 
-const SERVER_KEY = "mh_sk_demo_server_key_local_only_0000";
 const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
 const SIZES = [
   { name: "desktop", width: 1440, height: 900 },
@@ -18,26 +18,6 @@ const SIZES = [
 async function expectCleanPage(page: Page, what: string) {
   await expectNoHorizontalPageScroll(page, what);
   expect(await seriousViolations(page), what).toEqual([]);
-}
-
-type Group = { name: string; subscription_plans: { id: number; title: string }[] };
-
-/** A monthly recurring subscription for the reader with this e-mail, made through the server API (manual payment). */
-async function subscribeMonthly(request: APIRequestContext, email: string) {
-  const headers = { "X-SUBAUTH": SERVER_KEY };
-  const groups = await request.get("/api/v1/subscription_groups.json", { headers });
-  expect(groups.status()).toBe(200);
-  const digital = ((await groups.json()) as { subscription_groups: Group[] }).subscription_groups.find(
-    (g) => g.name === "Digital access",
-  )!;
-  const monthly = digital.subscription_plans.find((p) => p.title === "Monthly")!;
-  const subscription = { subscription_plan_id: monthly.id, payment: { payment_type: "manual" }, trial_period: false };
-  const base = `/api/v1/subscribers/email/${encodeURIComponent(email)}`;
-  const preview = await request.post(`${base}/subscriptions/preview.json`, { headers, data: { subscription } });
-  expect(preview.status(), await preview.text()).toBe(200);
-  const { attempt_token } = (await preview.json()) as { attempt_token: string };
-  const created = await request.post(`${base}/subscriptions.json`, { headers, data: { subscription, attempt_token } });
-  expect(created.status(), await created.text()).toBe(201);
 }
 
 for (const size of SIZES) {

@@ -116,7 +116,7 @@ export async function listCancellations(db: Db, args: { actor: Actor }) {
     reason: r.reason,
     reason_label: CANCEL_REASONS[r.reason as TCancelReason] ?? r.reason,
     comment: r.comment,
-    outcome: r.outcome as "cancelled" | "offer_accepted",
+    outcome: r.outcome as "cancelled" | "offer_accepted" | "paused",
     undone: r.undoneAt !== null,
     created_at: r.createdAt.toISOString(),
   }));
@@ -124,7 +124,7 @@ export async function listCancellations(db: Db, args: { actor: Actor }) {
 
 // ─── The offer a subscription may take ───────────────────────────────────────────────────────
 
-type OfferTerms = {
+export type OfferTerms = {
   kind: "coupon" | "pause";
   periods: number;
   coupon: Coupon | null;
@@ -284,7 +284,12 @@ export async function endRetentionOffer(
 ): Promise<"restored" | "resumed" | "nothing"> {
   await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ${args.subscriptionId} FOR UPDATE`;
   const row = await tx.subscriptionCancellation.findFirst({
-    where: { id: args.cancellationId, subscriptionId: args.subscriptionId, outcome: "offer_accepted", undoneAt: null },
+    where: {
+      id: args.cancellationId,
+      subscriptionId: args.subscriptionId,
+      outcome: { in: ["offer_accepted", "paused"] },
+      undoneAt: null,
+    },
   });
   const sub = await tx.subscription.findUnique({ where: { id: args.subscriptionId } });
   const offer = row?.offer as AppliedOffer | null | undefined;

@@ -129,7 +129,9 @@ export async function undoCancel(db: Db, args: Reader) {
       where: { subscriptionId: sub.id, undoneAt: null },
       orderBy: { id: "desc" },
     });
-    const paused = open?.outcome === "offer_accepted" && (open.offer as AppliedOffer | null)?.kind === "pause";
+    const paused =
+      (open?.outcome === "offer_accepted" || open?.outcome === "paused") &&
+      (open.offer as AppliedOffer | null)?.kind === "pause";
     if (open && (open.outcome === "cancelled" || paused))
       await tx.subscriptionCancellation.update({ where: { id: open.id }, data: { undoneAt: args.now } });
     if (paused) await cancelJob(tx, { key: retentionJobKey(sub.id), now: args.now });

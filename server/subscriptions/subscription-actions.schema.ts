@@ -121,3 +121,10 @@ export const ZSwitchBody = z
   })
   .catchall(z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]))
   .refine((o) => Object.keys(o).length <= 30, { message: "has too many fields" });
+
+/** Revenue staff pause a live recurring subscription for 1 to 12 of its periods. */
+export const ZStaffPauseInput = z.object({
+  id: z.number().int().positive(),
+  periods: z.number().int("must be a whole number").min(1, "must be at least 1").max(12, "must be at most 12"),
+});
+export type TStaffPauseInput = z.infer<typeof ZStaffPauseInput>;

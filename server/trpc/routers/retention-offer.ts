@@ -24,7 +24,7 @@ const ZCancellationView = z.object({
   reason: z.string(),
   reason_label: z.string(),
   comment: z.string().nullable(),
-  outcome: z.enum(["cancelled", "offer_accepted"]),
+  outcome: z.enum(["cancelled", "offer_accepted", "paused"]),
   undone: z.boolean(),
   created_at: z.string(),
 });

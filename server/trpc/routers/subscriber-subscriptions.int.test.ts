@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 
 import { getDb } from "../../db";
+import { withTransaction } from "../../db/transaction";
+import { endRetentionOffer } from "../../subscriptions/retention-offers";
 import { resolveSubscriber } from "../../subscriptions/subscribers";
 import { createTestTeam, trpcCodeOf } from "../../testing/staff";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../../testing/subscription-fixtures";
@@ -95,5 +97,67 @@ describe("subscriberSubscriptions router", () => {
     expect(detail.payments).toEqual([]);
     const audit = await db.auditLog.findFirstOrThrow({ where: { accountId, action: "subscription.cancel" } });
     expect(audit.actorId).toBe(revenue.user.id);
+  });
+
+  it("pauses a live recurring subscription for whole periods: no renewal, no access, then it resumes", async () => {
+    const db = await getDb();
+    const { revenue, editor } = await createTestTeam(db, "subp", { revenue: ["REVENUE"], editor: ["EDITOR"] });
+    const other = await createTestTeam(db, "subp-other", { revenue: ["REVENUE"] });
+    const accountId = revenue.account.id;
+    const group = await insertTestGroup(db, accountId);
+    const monthly = await insertTestPlan(db, group, { recurring: true });
+    const oneTime = await insertTestPlan(db, group, { title: "Pass", recurring: false });
+    const reader = (await resolveSubscriber(db, {
+      accountId,
+      provider: "email",
+      identity: "pia@example.com",
+      create: true,
+    }))!;
+    const sub = await insertTestSubscription(db, { accountId, memberId: reader.id, planId: monthly.id });
+    const pass = await insertTestSubscription(db, { accountId, memberId: reader.id, planId: oneTime.id });
+    const before = await db.subscription.findUniqueOrThrow({ where: { id: sub.id } });
+
+    // Refused: bad input, another role, another account, what cannot be paused.
+    expect(await trpcCodeOf(revenue.caller.subscriberSubscriptions.pause({ id: sub.id, periods: 13 }))).toBe(
+      "BAD_REQUEST",
+    );
+    expect(await trpcCodeOf(editor.caller.subscriberSubscriptions.pause({ id: sub.id, periods: 1 }))).toBe("FORBIDDEN");
+    expect(await trpcCodeOf(other.revenue.caller.subscriberSubscriptions.pause({ id: sub.id, periods: 1 }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(await trpcCodeOf(revenue.caller.subscriberSubscriptions.pause({ id: pass.id, periods: 1 }))).toBe(
+      "UNPROCESSABLE_CONTENT",
+    );
+    expect(await db.subscriptionCancellation.count({ where: { accountId } })).toBe(0);
+
+    const applied = await revenue.caller.subscriberSubscriptions.pause({ id: sub.id, periods: 2 });
+    expect(applied).toMatchObject({ kind: "pause", periods: 2, paused_from: before.endTimestamp!.toISOString() });
+    const paused = await db.subscription.findUniqueOrThrow({ where: { id: sub.id } });
+    expect(paused).toMatchObject({ status: "CANCELLED", nextPaymentDueDate: null, endTimestamp: before.endTimestamp });
+    const row = await db.subscriptionCancellation.findFirstOrThrow({ where: { subscriptionId: sub.id } });
+    expect(row).toMatchObject({ outcome: "paused", reason: "temporary", offer: applied });
+    expect(await db.job.count({ where: { name: "subscription.retention_offer", status: "PENDING" } })).toBe(1);
+    expect(await db.auditLog.findFirstOrThrow({ where: { accountId, action: "subscription.pause" } })).toMatchObject({
+      actorId: revenue.user.id,
+      targetId: String(sub.id),
+      metadata: { periods: 2 },
+    });
+    // Paused once: a second pause is refused (it no longer renews).
+    expect(await trpcCodeOf(revenue.caller.subscriberSubscriptions.pause({ id: sub.id, periods: 1 }))).toBe(
+      "UNPROCESSABLE_CONTENT",
+    );
+    expect((await revenue.caller.retentionOffer.cancellations()).map((c) => c.outcome)).toEqual(["paused"]);
+
+    // At the pause's end the job wakes it: active, a period due at once.
+    const until = new Date(applied.until);
+    const woken = await withTransaction(db, (tx) =>
+      endRetentionOffer(tx, { subscriptionId: sub.id, cancellationId: row.id, now: until }),
+    );
+    expect(woken).toBe("resumed");
+    expect(await db.subscription.findUniqueOrThrow({ where: { id: sub.id } })).toMatchObject({
+      status: "ACTIVE",
+      cancelledAt: null,
+      nextPaymentDueDate: until,
+    });
   });
 });

@@ -1,12 +1,14 @@
 /**
  * subscriberSubscriptions.* – the account's subscriptions for revenue staff (REVENUE; OWNER
- * passes): list and one with its payments and timeline; cancel, extend and give (each audited).
+ * passes): list and one with its payments and timeline; cancel, extend, pause and give (each audited).
  */
 import { z } from "zod";
 
+import { pauseSubscriptionForStaff } from "../../subscriptions/staff-pause";
 import {
   ZListSubscriptionsInput,
   ZStaffExtendInput,
+  ZStaffPauseInput,
   ZSubscriptionIdInput,
 } from "../../subscriptions/subscription-actions.schema";
 import { cancelSubscription, extendSubscription } from "../../subscriptions/subscriptions";
@@ -51,6 +53,11 @@ export const subscriberSubscriptionsRouter = createTRPCRouter({
       now: now(),
     }),
   ),
+
+  /** Pause a live recurring subscription for 1 to 12 of its periods (staff-pause.ts). */
+  pause: revenue
+    .input(ZStaffPauseInput)
+    .mutation(({ ctx, input }) => pauseSubscriptionForStaff(ctx.db, { actor: ctx.actor, input, now: now() })),
 
   /** A complimentary subscription to a plan for the reader with this e-mail (created when new). */
   grant: revenue

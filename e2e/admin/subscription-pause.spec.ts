@@ -1,0 +1,44 @@
+/**
+ * Revenue staff pause a reader's recurring subscription on the Subscriptions page, at 1440 and
+ * 390 px: two periods, after a confirmation; it will not renew, the reader has no access during
+ * the pause, and the retention page lists it as paused by staff. With axe, no sideways scroll.
+ */
+import { expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
+import { subscribeMonthly } from "../subscriptions";
+
+const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
+
+for (const viewport of [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const) {
+  test(`revenue staff pause a recurring subscription for two periods (${viewport.name})`, async ({
+    page,
+    request,
+    signIn,
+  }) => {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    const email = `paused.${viewport.name}.${Date.now()}@example.com`;
+    await subscribeMonthly(request, email);
+    await signIn(REVENUE);
+    await page.goto("/admin/subscriptions/subscriptions");
+    await page.getByLabel("Search subscriptions").fill(email);
+    const results = page.getByTestId("subscription-results");
+    await expect(results.getByRole("button")).toHaveCount(1);
+    await results.getByRole("button").click();
+    const detail = page.getByTestId("subscription-detail");
+    await detail.getByLabel("Pause for (periods)").selectOption("2");
+    await detail.getByRole("button", { name: "Pause", exact: true }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toContainText("2 months");
+    await dialog.getByRole("button", { name: "Pause", exact: true }).click();
+    await expect(detail.getByText(/^Paused: no payment and no access until \d{4}-\d{2}-\d{2}/)).toBeVisible();
+    await expect(detail.getByTestId("subscription-status")).toContainText("Cancelled");
+    await expect(detail.getByRole("button", { name: "Pause", exact: true })).toHaveCount(0);
+    await expectNoHorizontalPageScroll(page);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.goto("/admin/subscriptions/retention");
+    await expect(page.getByRole("region", { name: "Cancellations table" })).toContainText("Paused by staff");
+  });
+}
