@@ -68,6 +68,7 @@ for (const size of SIZES) {
     // 3. The stories list: no choosing for bulk actions; then a new draft.
     await writer.goto("/admin/content/stories");
     await expect(writer.getByRole("heading", { name: "Stories", level: 1 })).toBeVisible();
+    await expect(writer.getByTestId("story-row").first()).toBeVisible();
     await expect(writer.getByLabel("Choose all on this page")).toHaveCount(0);
     await expect(writer.getByRole("tab", { name: "Authors" })).toHaveCount(0);
     expect(await seriousViolations(writer)).toEqual([]);

@@ -18,7 +18,8 @@ async function dispatchFile(
       const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
       const data = new DataTransfer();
       data.items.add(new File([bytes], file.name, { type: file.mimeType }));
-      const box = target.getBoundingClientRect();
+      // Dropped on the first paragraph's first line (its middle), wherever fonts put it.
+      const box = (target.querySelector("p") ?? target).getBoundingClientRect();
       const event =
         kind === "drop"
           ? new DragEvent("drop", {
@@ -26,7 +27,7 @@ async function dispatchFile(
               bubbles: true,
               cancelable: true,
               clientX: box.left + 10,
-              clientY: box.top + 8,
+              clientY: box.top + Math.min(box.height / 2, 10),
             })
           : new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true });
       target.dispatchEvent(event);

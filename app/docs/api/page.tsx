@@ -25,7 +25,7 @@ export default function ApiReferencePage() {
             <span className="mr-2 rounded bg-gray-100 px-2 py-0.5 text-sm">{e.method}</span>
             {e.path}
           </h2>
-          {e.summary ? <p className="mt-2 text-gray-700">{e.summary}</p> : null}
+          {e.summary ? <p className="mt-2 [overflow-wrap:anywhere] text-gray-700">{e.summary}</p> : null}
           <dl className="mt-3 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm [overflow-wrap:anywhere]">
             <dt className="text-gray-500">Authentication</dt>
             <dd>{e.auth}</dd>

@@ -325,16 +325,18 @@ export function StoryList({ bulkActions = true }: { bulkActions?: boolean } = {}
         />
         {stories.length ? (
           <>
-            <div className={bulkActions ? "border-b border-gray-100 px-4 py-2" : "hidden"}>
-              <Checkbox
-                label="Choose all on this page"
-                checked={allChosen}
-                ref={(el) => {
-                  if (el) el.indeterminate = chosen.length > 0 && !allChosen;
-                }}
-                onChange={(e) => setSelected(e.target.checked ? new Set(pageIds) : new Set())}
-              />
-            </div>
+            {bulkActions ? (
+              <div className="border-b border-gray-100 px-4 py-2">
+                <Checkbox
+                  label="Choose all on this page"
+                  checked={allChosen}
+                  ref={(el) => {
+                    if (el) el.indeterminate = chosen.length > 0 && !allChosen;
+                  }}
+                  onChange={(e) => setSelected(e.target.checked ? new Set(pageIds) : new Set())}
+                />
+              </div>
+            ) : null}
             <ul className="divide-y divide-gray-100">
               {stories.map((story) => (
                 <li key={story.id} className="flex items-start gap-3 px-4 py-3" data-testid="story-row">
