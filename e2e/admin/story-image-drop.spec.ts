@@ -13,7 +13,7 @@ async function dispatchFile(
   kind: "drop" | "paste",
   file: { name: string; mimeType: string; base64: string },
 ) {
-  await page.getByLabel("Text 1.1").evaluate(
+  await page.getByLabel("Text 1.1", { exact: true }).evaluate(
     (target, { kind, file }) => {
       const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
       const data = new DataTransfer();
@@ -54,7 +54,7 @@ for (const size of [
     await signIn(users.editor);
     await page.goto("/admin/content/stories/new");
     await page.getByLabel("Headline", { exact: true }).fill(`Dropped ${Date.now().toString(36)}`);
-    const text = page.getByLabel("Text 1.1");
+    const text = page.getByLabel("Text 1.1", { exact: true });
     await text.click();
     await page.keyboard.type("First paragraph.");
     await page.keyboard.press("Enter");
@@ -68,9 +68,9 @@ for (const size of [
     // Drop at the top of the text: the first paragraph stays, the rest moves below the new image.
     await dispatchFile(page, "drop", png("dropped.png"));
     await expect(page.locator('[data-testid="story-element"][data-type="image"]')).toHaveCount(2);
-    await expect(page.getByLabel("Text 1.1")).toContainText("First paragraph.");
-    await expect(page.getByLabel("Text 1.1")).not.toContainText("Second paragraph.");
-    await expect(page.getByLabel("Text 1.2")).toHaveCount(0); // 1.2 is the image now
+    await expect(page.getByLabel("Text 1.1", { exact: true })).toContainText("First paragraph.");
+    await expect(page.getByLabel("Text 1.1", { exact: true })).not.toContainText("Second paragraph.");
+    await expect(page.getByLabel("Text 1.2", { exact: true })).toHaveCount(0); // 1.2 is the image now
     await expect(page.locator('[data-testid="story-element"][data-type="text"]')).toHaveCount(2);
 
     // A file the upload does not take: refused in words, nothing added.
