@@ -182,7 +182,12 @@ describe("importing a Remark42 backup", () => {
 
     // What was there stays as it was; no e-mail was taken from an id's hash.
     expect(await db.comment.findUniqueOrThrow({ where: { id: own.id } })).toEqual(own);
-    expect(await db.member.count({ where: { accountId: account.id, email: { contains: "ada" } } })).toBe(1);
+    // (Placeholder addresses of members without one are random: they may hold "ada" by chance.)
+    expect(
+      await db.member.count({
+        where: { accountId: account.id, email: { contains: "ada", not: { endsWith: "@identities.invalid" } } },
+      }),
+    ).toBe(1);
     expect(await db.outgoingEmail.count()).toBe(0);
     expect(await db.webhookEvent.count()).toBe(0);
   });
