@@ -1,0 +1,67 @@
+/**
+ * Signed tokens in newsletter links: `<purpose>.<id>.<HMAC>`, the HMAC-SHA-256 of the account, the
+ * purpose and the id under a key derived (HKDF-SHA-256) from AUTH_SECRET.
+ *
+ * - "confirm": a newsletter subscription's id, in the double opt-in mail's link;
+ * - "unsubscribe": a newsletter subscription's id, outside any send (the confirmation mail, a test send);
+ * - "delivery": one mail of a send (its open pixel, its redirected links, its one-click unsubscribe),
+ *   so what a reader does is counted for that send.
+ *
+ * A token names exactly one row of one account for one purpose; anything else, or a changed
+ * character, fails the constant-time comparison.
+ */
+import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+
+export const NEWSLETTER_TOKEN_PURPOSES = ["confirm", "unsubscribe", "delivery"] as const;
+export type TNewsletterTokenPurpose = (typeof NEWSLETTER_TOKEN_PURPOSES)[number];
+
+/** Used only outside production when AUTH_SECRET is unset. */
+const DEVELOPMENT_SECRET = "masthead-development-newsletter-secret-not-for-production";
+
+/** The signing key, from AUTH_SECRET (required in production). */
+export function newsletterTokenKey(env: { AUTH_SECRET?: string; NODE_ENV?: string } = process.env): Buffer {
+  if (!env.AUTH_SECRET && env.NODE_ENV === "production") throw new Error("AUTH_SECRET is required");
+  return Buffer.from(hkdfSync("sha256", env.AUTH_SECRET ?? DEVELOPMENT_SECRET, "masthead-newsletters", "links", 32));
+}
+
+function mac(key: Buffer, accountId: number, purpose: TNewsletterTokenPurpose, id: string): Buffer {
+  return createHmac("sha256", key).update(`v1\n${accountId}\n${purpose}\n${id}`).digest();
+}
+
+/** A token for one row (`id`: a subscription's or a delivery's id) of the account. */
+export function signNewsletterToken(
+  key: Buffer,
+  args: { accountId: number; purpose: TNewsletterTokenPurpose; id: number | bigint | string },
+): string {
+  const id = String(args.id);
+  if (!/^[1-9][0-9]{0,18}$/.test(id)) throw new Error(`not a row id: ${id}`);
+  return `${args.purpose}.${id}.${mac(key, args.accountId, args.purpose, id).toString("base64url")}`;
+}
+
+const TOKEN_FORM = /^(confirm|unsubscribe|delivery)\.([1-9][0-9]{0,18})\.([A-Za-z0-9_-]{43})$/;
+
+/** Whether a string has the form of a token (a malformed one is the caller's mistake: 400). */
+export function isNewsletterTokenForm(token: string): boolean {
+  return TOKEN_FORM.test(token);
+}
+
+/**
+ * The purpose and row id a token of the account names, or null when it was not signed for this
+ * account (or for one of `purposes`, when given). The id is a decimal string (delivery ids are bigints).
+ */
+export function verifyNewsletterToken(
+  key: Buffer,
+  accountId: number,
+  token: string,
+  purposes: readonly TNewsletterTokenPurpose[] = NEWSLETTER_TOKEN_PURPOSES,
+): { purpose: TNewsletterTokenPurpose; id: string } | null {
+  const match = TOKEN_FORM.exec(token);
+  if (!match) return null;
+  const purpose = match[1] as TNewsletterTokenPurpose;
+  const id = match[2]!;
+  if (!purposes.includes(purpose)) return null;
+  const given = Buffer.from(match[3]!, "base64url");
+  const expected = mac(key, accountId, purpose, id);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  return { purpose, id };
+}
