@@ -7,6 +7,8 @@
  */
 import { createContext, useContext, type ReactNode } from "react";
 
+import { formatInstant } from "@/server/dates.schema";
+
 const TimeZoneContext = createContext<string | undefined>(undefined);
 
 /** The zone every time below is shown in (undefined: the browser's). */
@@ -14,25 +16,12 @@ export function TimeZoneProvider({ zone, children }: { zone: string | undefined;
   return <TimeZoneContext value={zone}>{children}</TimeZoneContext>;
 }
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-
 /** "22 Nov 2026, 12:00 CET": `value` in `zone` (undefined: the runtime's own). */
-export function formatDateTime(value: Date, zone?: string): string {
-  const key = zone ?? "";
-  let format = formats.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-GB", {
-      day: "numeric",
-      month: "short",
-      year: "numeric",
-      hour: "2-digit",
-      minute: "2-digit",
-      timeZoneName: "short",
-      ...(zone ? { timeZone: zone } : {}),
-    });
-    formats.set(key, format);
-  }
-  return format.format(value);
+export const formatDateTime = formatInstant;
+
+/** The zone of the frame the component is in (undefined: the browser's), for date fields' days. */
+export function useTimeZone(): string | undefined {
+  return useContext(TimeZoneContext);
 }
 
 /** A formatter bound to the zone of the frame the component is in, for times written into sentences. */

@@ -9,7 +9,7 @@ export { Button, ButtonLink, buttonClasses, type ButtonProps, type ButtonSize, t
 export { Checkbox, Fieldset, Radio, RadioChoices } from "./choice";
 export { ConfirmDialog, ConfirmProvider, useConfirm, type ConfirmOptions } from "./confirm";
 export { cx } from "./cx";
-export { DateTime, formatDateTime, TimeZoneProvider, useDateTimeFormat } from "./date-time";
+export { DateTime, formatDateTime, TimeZoneProvider, useDateTimeFormat, useTimeZone } from "./date-time";
 export { Dialog } from "./dialog";
 export { EmptyState } from "./empty-state";
 export { FormActions, FormField, useFieldControl } from "./form-field";

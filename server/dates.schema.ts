@@ -1,0 +1,77 @@
+/**
+ * Times as people read them, and calendar days on a zone's clocks. Pure (no IO), so forms,
+ * server pages, e-mails and documents share one format: "22 Nov 2026, 12:00 CET", always with the
+ * zone. Staff see the account's zone (`accounts.time_zone`), readers their browser's; a document
+ * made on the server for a reader (an invoice, an AMP page) uses the account's and names it.
+ *
+ * Days are "YYYY-MM-DD" on a zone's clocks: a date field's day starts at that zone's midnight and
+ * ends at its last millisecond before the next midnight (23 or 25 hours long on a clock change).
+ */
+import { nextDay, zonedDayStart } from "./time-zone";
+
+export { nextDay, zonedDayStart };
+
+const FORMATS = new Map<string, Intl.DateTimeFormat>();
+const DAYS = new Map<string, Intl.DateTimeFormat>();
+
+/** "22 Nov 2026, 12:00 CET": `value` in `zone` (undefined: the runtime's own). */
+export function formatInstant(value: Date, zone?: string): string {
+  const key = zone ?? "";
+  let format = FORMATS.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", {
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      timeZoneName: "short",
+      ...(zone ? { timeZone: zone } : {}),
+    });
+    FORMATS.set(key, format);
+  }
+  return format.format(value);
+}
+
+/** The calendar day ("2026-11-22") `instant` falls on, on `zone`'s clocks (undefined: the runtime's). */
+export function dayInZone(instant: Date, zone?: string): string {
+  const key = zone ?? "";
+  let format = DAYS.get(key);
+  if (!format) {
+    // en-CA writes days as YYYY-MM-DD.
+    format = new Intl.DateTimeFormat("en-CA", {
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      ...(zone ? { timeZone: zone } : {}),
+    });
+    DAYS.set(key, format);
+  }
+  const parts = format.formatToParts(instant);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${get("year")}-${get("month")}-${get("day")}`;
+}
+
+/** The last millisecond of the day `day` on `zone`'s clocks ("valid until 30 Nov": through all of it). */
+export function zonedDayEnd(day: string, zone: string): Date {
+  return new Date(zonedDayStart(nextDay(day), zone).getTime() - 1);
+}
+
+/** The day `instant` falls on in `zone`, as the half-open range [start, end) of instants. */
+export function zonedDayRange(instant: Date, zone: string): { day: string; start: Date; end: Date } {
+  const day = dayInZone(instant, zone);
+  return { day, start: zonedDayStart(day, zone), end: zonedDayStart(nextDay(day), zone) };
+}
+
+/** The `count` days on `zone`'s clocks ending with `now`'s, oldest first ("YYYY-MM-DD"). */
+export function lastZonedDays(now: Date, count: number, zone: string): string[] {
+  const days = [dayInZone(now, zone)];
+  while (days.length < count) days.unshift(previousDay(days[0]!));
+  return days;
+}
+
+/** The day before `day` ("2026-03-01" → "2026-02-28"). */
+export function previousDay(day: string): string {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, date - 1)).toISOString().slice(0, 10);
+}
