@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 
-import { classifySwitch, pricePerDay, proratedCharge, targetPriceIn } from "./plan-switch-proration";
+import {
+  applyCredit,
+  classifySwitch,
+  pricePerDay,
+  proratedCharge,
+  proratedRecurringSwitch,
+  targetPriceIn,
+} from "./plan-switch-proration";
 
 const at = (iso: string) => new Date(iso);
 const june = { periodStart: at("2026-06-01T00:00:00Z"), periodEnd: at("2026-07-01T00:00:00Z") };
@@ -73,5 +80,135 @@ describe("classifySwitch", () => {
     expect(classifySwitch(monthly, pricePerDay(10000, 1, "YEARS"))).toBe("downgrade");
     expect(classifySwitch(monthly, pricePerDay(12000, 12, "MONTHS"))).toBe("crossgrade");
     expect(classifySwitch(monthly, pricePerDay(5000, 1, "LIFETIME"))).toBe("crossgrade");
+  });
+});
+
+describe("proratedRecurringSwitch (a recurring subscription's switch applied now)", () => {
+  const monthly = { length: 1, unit: "MONTHS" } as const;
+  const yearly = { length: 1, unit: "YEARS" } as const;
+  const mid = at("2026-06-16T00:00:00Z"); // 15 of 30 days used: half unused
+
+  it("an upgrade pays the new plan's rest of the period less the unused credit, now", () => {
+    const r = proratedRecurringSwitch({
+      ...june,
+      now: mid,
+      paidCents: 1000,
+      targetPriceCents: 1200,
+      current: monthly,
+      target: monthly,
+    });
+    expect(r).toMatchObject({
+      unusedFraction: 0.5,
+      creditCents: 500,
+      restCents: 600,
+      chargeCents: 100,
+      carryCents: 0,
+      resetsCycle: false,
+    });
+  });
+
+  it("a downgrade charges nothing and carries the difference as credit", () => {
+    const r = proratedRecurringSwitch({
+      ...june,
+      now: mid,
+      paidCents: 1200,
+      targetPriceCents: 1000,
+      current: monthly,
+      target: monthly,
+    });
+    expect(r).toMatchObject({ creditCents: 600, restCents: 500, chargeCents: 0, carryCents: 100 });
+  });
+
+  it("the same price: nothing to pay, nothing carried", () => {
+    const r = proratedRecurringSwitch({
+      ...june,
+      now: at("2026-06-11T00:00:00Z"),
+      paidCents: 1000,
+      targetPriceCents: 1000,
+      current: monthly,
+      target: monthly,
+    });
+    // 2/3 unused: credit floor(666.67) = 666, rest ceil(666.67) = 667: a cent for the publisher.
+    expect(r).toMatchObject({ creditCents: 666, restCents: 667, chargeCents: 1, carryCents: 0 });
+    const exact = proratedRecurringSwitch({
+      ...june,
+      now: mid,
+      paidCents: 1000,
+      targetPriceCents: 1000,
+      current: monthly,
+      target: monthly,
+    });
+    expect(exact).toMatchObject({ chargeCents: 0, carryCents: 0 });
+  });
+
+  it("on the last day almost nothing is credited or charged; on the first day nearly all of it", () => {
+    const last = proratedRecurringSwitch({
+      ...june,
+      now: at("2026-06-30T12:00:00Z"),
+      paidCents: 3000,
+      targetPriceCents: 6000,
+      current: monthly,
+      target: monthly,
+    });
+    expect(last).toMatchObject({ creditCents: 50, restCents: 100, chargeCents: 50 }); // 1/60 unused
+    const first = proratedRecurringSwitch({
+      ...june,
+      now: june.periodStart,
+      paidCents: 3000,
+      targetPriceCents: 6000,
+      current: monthly,
+      target: monthly,
+    });
+    expect(first).toMatchObject({ unusedFraction: 1, creditCents: 3000, restCents: 6000, chargeCents: 3000 });
+    const after = proratedRecurringSwitch({
+      ...june,
+      now: at("2026-07-02T00:00:00Z"),
+      paidCents: 3000,
+      targetPriceCents: 6000,
+      current: monthly,
+      target: monthly,
+    });
+    expect(after).toMatchObject({ unusedFraction: 0, creditCents: 0, restCents: 0, chargeCents: 0 });
+  });
+
+  it("another billing interval resets the cycle: the new plan's full period is paid now, less the credit", () => {
+    const up = proratedRecurringSwitch({
+      ...june,
+      now: mid,
+      paidCents: 1000,
+      targetPriceCents: 9000,
+      current: monthly,
+      target: yearly,
+    });
+    expect(up).toMatchObject({
+      resetsCycle: true,
+      creditCents: 500,
+      restCents: 9000,
+      chargeCents: 8500,
+      carryCents: 0,
+    });
+    // Yearly → monthly early in the year: the credit exceeds a month's price and is carried.
+    const year = { periodStart: at("2026-01-01T00:00:00Z"), periodEnd: at("2027-01-01T00:00:00Z") };
+    const down = proratedRecurringSwitch({
+      ...year,
+      now: at("2026-02-01T00:00:00Z"),
+      paidCents: 9000,
+      targetPriceCents: 1000,
+      current: yearly,
+      target: monthly,
+    });
+    expect(down.resetsCycle).toBe(true);
+    expect(down.creditCents).toBe(Math.floor((334 / 365) * 9000));
+    expect(down.chargeCents).toBe(0);
+    expect(down.carryCents).toBe(down.creditCents - 1000);
+    for (const v of [down.creditCents, down.chargeCents, down.carryCents]) expect(Number.isInteger(v)).toBe(true);
+  });
+});
+
+describe("applyCredit", () => {
+  it("lowers a charge by the credit balance, never below 0, keeping the rest for later", () => {
+    expect(applyCredit(1000, 300)).toEqual({ chargeCents: 700, usedCents: 300 });
+    expect(applyCredit(1000, 2500)).toEqual({ chargeCents: 0, usedCents: 1000 });
+    expect(applyCredit(1000, 0)).toEqual({ chargeCents: 1000, usedCents: 0 });
   });
 });

@@ -61,3 +61,71 @@ export function proratedCharge(args: {
   const creditCents = Math.floor(unused * Math.max(0, paidCents));
   return { unusedFraction: unused, creditCents, chargeCents: Math.max(0, targetPriceCents - creditCents) };
 }
+
+/** A plan's billing interval. */
+export type Interval = { length: number; unit: DurationUnit };
+
+const sameInterval = (a: Interval, b: Interval) => a.length === b.length && a.unit === b.unit;
+
+/**
+ * A recurring subscription's switch applied now (group with proration on; the gateway charges a
+ * stored payment method), as Stripe Billing prorates a subscription update:
+ *
+ *   unused  = (period end − now) / (period end − period start), clamped to [0, 1]
+ *   credit  = floor(unused × amount paid for the period)       (rounded for the publisher)
+ *
+ * - Same billing interval: the period stays. The new plan costs, for the rest of it,
+ *   `rest = ceil(unused × target price)` (rounded for the publisher). `net = rest − credit`: above 0
+ *   the reader pays it now (an upgrade); below 0 it becomes a credit balance taken off the next
+ *   charges (a downgrade: never refunded in cash); the next charge, at the period end, is the
+ *   target's full price.
+ * - Another billing interval (monthly → yearly): the billing cycle resets, like Stripe's
+ *   `billing_cycle_anchor=now`: a new period of the target's interval starts now and is paid now,
+ *   `net = target price − credit`; a credit above the price is carried as a balance.
+ *
+ * Returns integer cents only: what is charged now, what is carried as credit, and the new
+ * period's start when the cycle resets (null: the period stays).
+ */
+export function proratedRecurringSwitch(args: {
+  periodStart: Date;
+  periodEnd: Date;
+  now: Date;
+  paidCents: number;
+  targetPriceCents: number;
+  current: Interval;
+  target: Interval;
+}): {
+  unusedFraction: number;
+  creditCents: number;
+  restCents: number;
+  chargeCents: number;
+  carryCents: number;
+  resetsCycle: boolean;
+} {
+  const { periodStart, periodEnd, now, paidCents, targetPriceCents } = args;
+  const total = periodEnd.getTime() - periodStart.getTime();
+  const unused = total <= 0 ? 0 : Math.min(1, Math.max(0, (periodEnd.getTime() - now.getTime()) / total));
+  const creditCents = Math.floor(unused * Math.max(0, paidCents));
+  const resetsCycle = !sameInterval(args.current, args.target);
+  const price = Math.max(0, targetPriceCents);
+  // Math.ceil of a product like 0.5 × 1200 may land a hair above the integer: round to 1e-9 first.
+  const restCents = resetsCycle ? price : Math.ceil(Math.round(unused * price * 1e9) / 1e9);
+  const net = restCents - creditCents;
+  return {
+    unusedFraction: unused,
+    creditCents,
+    restCents,
+    chargeCents: Math.max(0, net),
+    carryCents: Math.max(0, -net),
+    resetsCycle,
+  };
+}
+
+/**
+ * What a renewal charge of `amountCents` takes from a credit balance of `creditCents`: the charge
+ * is lowered by the credit, never below 0, and the rest of the credit stays for the next charge.
+ */
+export function applyCredit(amountCents: number, creditCents: number): { chargeCents: number; usedCents: number } {
+  const used = Math.max(0, Math.min(creditCents, amountCents));
+  return { chargeCents: amountCents - used, usedCents: used };
+}
