@@ -45,3 +45,16 @@ export function nextDay(day: string): string {
   const [year, month, date] = day.split("-").map(Number) as [number, number, number];
   return new Date(Date.UTC(year, month - 1, date + 1)).toISOString().slice(0, 10);
 }
+
+/** The calendar day ("2026-11-22") `instant` falls on, on `zone`'s clocks. */
+export function zonedDay(instant: Date, zone: string): string {
+  return new Date(instant.getTime() + offsetMs(instant.getTime(), zone)).toISOString().slice(0, 10);
+}
+
+/** The instant `zone`'s clocks show `hour`:00 on `day` (an hour a clock change skips: an hour beside it). */
+export function zonedHour(day: string, hour: number, zone: string): Date {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  const wall = Date.UTC(year, month - 1, date, hour);
+  const first = wall - offsetMs(wall, zone);
+  return new Date(wall - offsetMs(first, zone));
+}
