@@ -1,0 +1,171 @@
+/**
+ * The open pixel and the redirected links, through their route handlers, on PGlite and
+ * PostgreSQL: the first open counted once, nothing counted without trackOpens or with a bad token
+ * (the GIF all the same); a click counted and redirected, and refused (400, nothing written) for a
+ * changed MAC, another account's token or a URL that is not http(s).
+ */
+import { describe, expect, it } from "vitest";
+
+import { GET as clickGet } from "@/app/api/newsletters/click/[token]/route";
+import { GET as openGet } from "@/app/api/newsletters/open/[token]/route";
+import { getDb } from "@/server/db";
+import { createNewsletterFixture, testNewsletterKey } from "@/server/testing/newsletters";
+import { callGet, readJson } from "@/server/testing/route-calls";
+
+import { clickUrl, openPixelUrl } from "./links";
+import { signNewsletterToken } from "./tokens";
+
+const BASE = "http://localhost";
+
+function tokenOf(url: string) {
+  return new URL(url).pathname.split("/").pop()!;
+}
+
+const open = (token: string) => callGet(openGet, `/api/newsletters/open/${token}`, { token });
+const click = (url: string) => {
+  const u = new URL(url);
+  return callGet(clickGet, `${u.pathname}${u.search}`, { token: tokenOf(url) });
+};
+
+async function expectGif(res: Response) {
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toBe("image/gif");
+  expect(res.headers.get("cache-control")).toContain("no-store");
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  expect(bytes.byteLength).toBe(42);
+  expect(Buffer.from(bytes.slice(0, 6)).toString("latin1")).toBe("GIF89a");
+}
+
+describe("the open pixel", () => {
+  it("records the first open once and answers a GIF each time", async () => {
+    const db = await getDb();
+    const { account, deliveries } = await createNewsletterFixture(db, { members: 2 });
+    const key = testNewsletterKey();
+    const url = openPixelUrl({ baseUrl: BASE, key, accountId: account.id, deliveryId: deliveries[0]!.id });
+
+    await expectGif(await open(tokenOf(url)));
+    const first = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[0]!.id } });
+    expect(first.openedAt).toBeInstanceOf(Date);
+
+    await new Promise((r) => setTimeout(r, 5));
+    await expectGif(await open(tokenOf(url)));
+    const again = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[0]!.id } });
+    expect(again.openedAt).toEqual(first.openedAt);
+    const other = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[1]!.id } });
+    expect(other.openedAt).toBeNull();
+  });
+
+  it("counts one first open when many fetches race", async () => {
+    const db = await getDb();
+    const { account, deliveries } = await createNewsletterFixture(db, { members: 1 });
+    const url = openPixelUrl({
+      baseUrl: BASE,
+      key: testNewsletterKey(),
+      accountId: account.id,
+      deliveryId: deliveries[0]!.id,
+    });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => open(tokenOf(url))));
+    expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+    const row = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[0]!.id } });
+    expect(row.openedAt).toBeInstanceOf(Date);
+  });
+
+  it("counts nothing when the newsletter does not track opens", async () => {
+    const db = await getDb();
+    const { account, deliveries } = await createNewsletterFixture(db, { members: 1, trackOpens: false });
+    const url = openPixelUrl({
+      baseUrl: BASE,
+      key: testNewsletterKey(),
+      accountId: account.id,
+      deliveryId: deliveries[0]!.id,
+    });
+    await expectGif(await open(tokenOf(url)));
+    const row = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[0]!.id } });
+    expect(row.openedAt).toBeNull();
+  });
+
+  it("answers the GIF and changes nothing for a malformed, changed, unknown or other account's token", async () => {
+    const db = await getDb();
+    const { account, deliveries } = await createNewsletterFixture(db, { members: 1 });
+    const other = await createNewsletterFixture(db, { members: 1 });
+    const key = testNewsletterKey();
+    const good = tokenOf(openPixelUrl({ baseUrl: BASE, key, accountId: account.id, deliveryId: deliveries[0]!.id }));
+    const changed = `${good.slice(0, -1)}${good.endsWith("A") ? "B" : "A"}`;
+    const foreign = signNewsletterToken(key, {
+      accountId: other.account.id,
+      purpose: "delivery",
+      id: deliveries[0]!.id,
+    });
+    const unknown = signNewsletterToken(key, { accountId: account.id, purpose: "delivery", id: 987654321 });
+    const wrongPurpose = signNewsletterToken(key, { accountId: account.id, purpose: "unsubscribe", id: 1 });
+    for (const token of ["nonsense", changed, foreign, unknown, wrongPurpose, "delivery.99999999999999999999.x"]) {
+      await expectGif(await open(token));
+    }
+    const rows = await db.newsletterDelivery.findMany({ where: { openedAt: { not: null } } });
+    expect(rows).toEqual([]);
+  });
+});
+
+describe("redirected links", () => {
+  it("records the click (first clickedAt kept) and redirects to the link's URL", async () => {
+    const db = await getDb();
+    const { account, deliveries } = await createNewsletterFixture(db, { members: 1 });
+    const target = "https://news.example.com/2026/11/story?ref=mail&x=1#top";
+    const url = clickUrl({
+      baseUrl: BASE,
+      key: testNewsletterKey(),
+      accountId: account.id,
+      deliveryId: deliveries[0]!.id,
+      url: target,
+    });
+    const res = await click(url);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe(target);
+    const first = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[0]!.id } });
+    expect(first.clickedAt).toBeInstanceOf(Date);
+
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await click(url)).status).toBe(302);
+    const again = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[0]!.id } });
+    expect(again.clickedAt).toEqual(first.clickedAt);
+    const clicks = await db.newsletterClick.findMany({ where: { deliveryId: deliveries[0]!.id } });
+    expect(clicks.map((c) => c.url)).toEqual([target, target]);
+  });
+
+  it("refuses a changed MAC, another URL, another account's token and a javascript: URL with 400", async () => {
+    const db = await getDb();
+    const { account, deliveries } = await createNewsletterFixture(db, { members: 1 });
+    const other = await createNewsletterFixture(db, { members: 1 });
+    const key = testNewsletterKey();
+    const deliveryId = deliveries[0]!.id;
+    const good = clickUrl({ baseUrl: BASE, key, accountId: account.id, deliveryId, url: "https://news.example.com/a" });
+
+    const tampered = new URL(good);
+    const h = tampered.searchParams.get("h")!;
+    tampered.searchParams.set("h", `${h.slice(0, -1)}${h.endsWith("A") ? "B" : "A"}`);
+    const elsewhere = new URL(good);
+    elsewhere.searchParams.set("u", "https://evil.example/phish");
+    // Signed for the other account (its key and MAC), naming this account's delivery.
+    const foreign = clickUrl({
+      baseUrl: BASE,
+      key,
+      accountId: other.account.id,
+      deliveryId,
+      url: "https://news.example.com/a",
+    });
+    const script = clickUrl({ baseUrl: BASE, key, accountId: account.id, deliveryId, url: "javascript:alert(1)" });
+    const data = clickUrl({ baseUrl: BASE, key, accountId: account.id, deliveryId, url: "data:text/html,hi" });
+    const noMac = new URL(good);
+    noMac.searchParams.delete("h");
+
+    for (const url of [tampered.href, elsewhere.href, foreign, script, data, noMac.href]) {
+      const res = await click(url);
+      expect(res.status, url).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(await readJson<{ error: { code: string } }>(res)).toMatchObject({ error: { code: "BAD_REQUEST" } });
+    }
+    expect(await db.newsletterClick.count()).toBe(0);
+    const row = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+    expect(row.clickedAt).toBeNull();
+  });
+});
