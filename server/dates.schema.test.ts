@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 
-import { dayInZone, formatInstant, lastZonedDays, previousDay, zonedDayEnd, zonedDayRange } from "./dates.schema";
+import {
+  dayInZone,
+  formatDay,
+  formatInstant,
+  lastZonedDays,
+  previousDay,
+  zonedDayEnd,
+  zonedDayRange,
+} from "./dates.schema";
 
 describe("formatInstant", () => {
   it("writes one format with the zone named, east and west of UTC", () => {
@@ -77,5 +85,12 @@ describe("lastZonedDays", () => {
       "2026-02-28",
     ]);
     expect(previousDay("2028-03-01")).toBe("2028-02-29");
+  });
+});
+
+describe("formatDay", () => {
+  it("writes a zone's day as words, whatever the runtime's zone", () => {
+    expect(formatDay("2026-11-02")).toBe("2 Nov 2026");
+    expect(formatDay("2027-01-01", { short: true })).toBe("1 Jan");
   });
 });

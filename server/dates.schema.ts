@@ -75,3 +75,20 @@ export function previousDay(day: string): string {
   const [year, month, date] = day.split("-").map(Number) as [number, number, number];
   return new Date(Date.UTC(year, month - 1, date - 1)).toISOString().slice(0, 10);
 }
+
+const DAY_WORDS = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  timeZone: "UTC",
+});
+const SHORT_DAY_WORDS = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+
+/**
+ * A calendar day already on the right zone's clocks ("2026-11-22") as words: "22 Nov 2026", or
+ * "22 Nov" when `short`. Say the zone beside it once (a chart's caption: "days in Europe/Paris").
+ */
+export function formatDay(day: string, options: { short?: boolean } = {}): string {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  return (options.short ? SHORT_DAY_WORDS : DAY_WORDS).format(new Date(Date.UTC(year, month - 1, date)));
+}

@@ -3,15 +3,16 @@
 /**
  * The overview for staff who edit content (tRPC stories.overview and stories.activity; queries in
  * server/publishing/editorial/story-finding.ts): stories awaiting approval, scheduled, published
- * today (UTC) and the editor's own drafts, each card linking into the filtered stories list; and a
- * chart of stories first published and votes cast per UTC day over the last 30 days, with its
- * numbers in a visually hidden table for screen readers.
+ * today and the editor's own drafts, each card linking into the filtered stories list; and a
+ * chart of stories first published and votes cast per day over the last 30 days, with its
+ * numbers in a visually hidden table for screen readers. Days are the account's (its time zone).
  */
 import { useQuery } from "@tanstack/react-query";
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Card, DateTime, LoadState, Panel, TextLink } from "@/components/ui";
+import { Card, DateTime, LoadState, Panel, TextLink, useTimeZone } from "@/components/ui";
+import { formatDay } from "@/server/dates.schema";
 import {
   ACTIVITY_DAYS,
   EMPTY_LIST_STATE,
@@ -24,7 +25,7 @@ const STORIES = "/admin/content/stories";
 const listHref = (patch: Partial<StoryListState>) =>
   `${STORIES}?${listStateToParams({ ...EMPTY_LIST_STATE, ...patch })}`;
 const COLORS = { published: "#4f46e5", votes: "#15803d" };
-const shortDay = (day: string) => day.slice(5);
+const shortDay = (day: string) => formatDay(day, { short: true });
 
 type CardSpec = {
   key: "awaitingApproval" | "scheduled" | "publishedToday" | "myDrafts";
@@ -55,7 +56,7 @@ const CARDS: readonly CardSpec[] = [
     href: (today) =>
       listHref({ status: "PUBLISHED", date: "published", from: today, to: today, sort: "published-desc" }),
     at: "Published",
-    empty: "Nothing published yet today (UTC).",
+    empty: "Nothing published yet today.",
   },
   {
     key: "myDrafts",
@@ -131,9 +132,10 @@ function ActivityChart() {
   const trpc = useTRPC();
   const activity = useQuery(trpc.stories.activity.queryOptions());
   const data = activity.data;
-  const title = `Published stories and votes per day, last ${ACTIVITY_DAYS} days (UTC)`;
+  const zone = useTimeZone() ?? "UTC";
+  const title = `Published stories and votes per day, last ${ACTIVITY_DAYS} days (days in ${zone})`;
   const summary = data
-    ? `${data.totals.published} ${data.totals.published === 1 ? "story" : "stories"} first published and ${data.totals.votes} ${data.totals.votes === 1 ? "vote" : "votes"} cast from ${data.days[0]?.day} to ${data.days.at(-1)?.day}.`
+    ? `${data.totals.published} ${data.totals.published === 1 ? "story" : "stories"} first published and ${data.totals.votes} ${data.totals.votes === 1 ? "vote" : "votes"} cast from ${formatDay(data.days[0]!.day)} to ${formatDay(data.days.at(-1)!.day)}.`
     : "";
   return (
     <Panel title="Activity" padded>
@@ -149,7 +151,7 @@ function ActivityChart() {
                 <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={16} />
                 <YAxis yAxisId="stories" allowDecimals={false} fontSize={11} />
                 <YAxis yAxisId="votes" orientation="right" allowDecimals={false} fontSize={11} />
-                <Tooltip />
+                <Tooltip labelFormatter={(day) => (typeof day === "string" ? formatDay(day) : "")} />
                 <Legend />
                 <Bar yAxisId="stories" dataKey="published" name="Published stories" fill={COLORS.published} />
                 <Line
@@ -178,7 +180,7 @@ function ActivityChart() {
               <tbody>
                 {data.days.map((d) => (
                   <tr key={d.day}>
-                    <th scope="row">{d.day}</th>
+                    <th scope="row">{formatDay(d.day)}</th>
                     <td>{d.published}</td>
                     <td>{d.votes}</td>
                   </tr>

@@ -28,6 +28,7 @@ import {
   Select,
   TextLink,
   useConfirm,
+  useTimeZone,
 } from "@/components/ui";
 import { STORY_STATUSES, type TStoryStatus } from "@/server/publishing/editorial/stories.schema";
 import {
@@ -52,6 +53,7 @@ const SEARCH_DELAY_MS = 300;
 export function StoryList({ bulkActions = true }: { bulkActions?: boolean } = {}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const zone = useTimeZone() ?? "UTC";
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
@@ -232,10 +234,10 @@ export function StoryList({ bulkActions = true }: { bulkActions?: boolean } = {}
               ]}
             />
           </FormField>
-          <FormField label="From (UTC day)">
+          <FormField label="From">
             <Input type="date" name="from" value={state.from} onChange={(e) => setState({ from: e.target.value })} />
           </FormField>
-          <FormField label="To (UTC day)">
+          <FormField label="To" hint={`Days in ${zone}, both included.`}>
             <Input type="date" name="to" value={state.to} onChange={(e) => setState({ to: e.target.value })} />
           </FormField>
           <div className="flex flex-wrap items-end gap-x-4 gap-y-2 sm:col-span-2">

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import {
   effectiveSort,
   EMPTY_LIST_STATE,
-  lastUtcDays,
   listInputFromState,
   listStateFromParams,
   listStateToParams,
@@ -121,10 +120,6 @@ describe("summarizeBulk", () => {
 });
 
 describe("days", () => {
-  it("lists the last UTC days oldest first, today included", () => {
-    expect(lastUtcDays(new Date("2026-03-02T23:59:59Z"), 3)).toEqual(["2026-02-28", "2026-03-01", "2026-03-02"]);
-    expect(lastUtcDays(new Date("2026-03-02T00:00:00Z"), 30)).toHaveLength(30);
-  });
   it("zero-fills the days without counts and totals them", () => {
     const filled = zeroFillDays(
       ["2026-03-01", "2026-03-02", "2026-03-03"],

@@ -26,8 +26,8 @@ export const STORY_SORT_LABEL: Record<TStorySort, string> = {
 export const STORY_DATE_FIELDS = ["updated", "published"] as const;
 export type TStoryDateField = (typeof STORY_DATE_FIELDS)[number];
 
-/** A UTC day, "YYYY-MM-DD", that exists in the calendar. */
-export const ZUtcDay = z
+/** A calendar day, "YYYY-MM-DD", that exists (checked on UTC's calendar, which every zone shares). */
+export const ZCalendarDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "use YYYY-MM-DD")
   .refine((day) => {
@@ -48,9 +48,9 @@ export const ZListStoriesInput = z
     /** Only stories with a scheduled publication. */
     scheduled: z.boolean().optional(),
     dateField: z.enum(STORY_DATE_FIELDS).default("updated"),
-    /** Inclusive UTC days. */
-    from: ZUtcDay.optional(),
-    to: ZUtcDay.optional(),
+    /** Inclusive days on the account's clocks. */
+    from: ZCalendarDay.optional(),
+    to: ZCalendarDay.optional(),
     /** Default: relevance when searching, else updated-desc. Relevance without a search is updated-desc. */
     sort: z.enum(STORY_SORTS).optional(),
     offset: z.number().int().min(0).max(100_000).default(0),
@@ -143,7 +143,7 @@ export function listStateFromParams(params: { get(name: string): string | null }
   const date = params.get("date");
   const day = (name: string) => {
     const value = params.get(name) ?? "";
-    return ZUtcDay.safeParse(value).success ? value : "";
+    return ZCalendarDay.safeParse(value).success ? value : "";
   };
   return {
     q: (params.get("q") ?? "").slice(0, 200),
@@ -269,7 +269,7 @@ const ZOverviewStory = z.object({ id: z.uuid(), headline: z.string(), at: z.date
 const ZOverviewCard = z.object({ total: z.number().int(), items: z.array(ZOverviewStory) });
 
 export const ZEditorOverview = z.object({
-  /** The UTC day "today" means. */
+  /** The day "today" means, on the account's clocks ("YYYY-MM-DD"). */
   today: z.string(),
   awaitingApproval: ZOverviewCard,
   scheduled: ZOverviewCard,
@@ -285,14 +285,6 @@ export const ZDailyActivity = z.object({
   totals: z.object({ published: z.number().int(), votes: z.number().int() }),
 });
 export type TDailyActivity = z.infer<typeof ZDailyActivity>;
-
-const DAY_MS = 86_400_000;
-
-/** The `count` UTC days ending with `now`'s, oldest first ("YYYY-MM-DD"). */
-export function lastUtcDays(now: Date, count: number): string[] {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Array.from({ length: count }, (_, i) => new Date(today - (count - 1 - i) * DAY_MS).toISOString().slice(0, 10));
-}
 
 /** One row per day of `days`, with the counts found (0 where none). */
 export function zeroFillDays(

@@ -10,11 +10,16 @@
  *   webhook events), each in its own transaction, so one refusal never undoes the others; the
  *   answer says, per story, whether it was done or why not. Adding to a collection is one change
  *   of the collection (./collections/items.ts appendStoriesToCollection).
- * - getEditorOverview, getDailyActivity: the overview page's cards and chart (UTC days).
+ * - getEditorOverview, getDailyActivity: the overview page's cards and chart.
+ *
+ * Days (the list's date range, "today", the chart's days) are on the account's clocks
+ * (`accounts.time_zone`): a story published at 23:30 UTC is published "tomorrow" in Asia/Tokyo.
  */
 import "server-only";
 
+import { getAccountTimeZone } from "../../accounts/time-zone";
 import { actorUserId, type Actor } from "../../auth/actor";
+import { lastZonedDays, nextDay, zonedDayRange, zonedDayStart } from "../../dates.schema";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
@@ -26,7 +31,6 @@ import { deleteStory, moveStory } from "./stories/moves";
 import {
   ACTIVITY_DAYS,
   effectiveSort,
-  lastUtcDays,
   searchPlan,
   ZBulkStoriesInput,
   zeroFillDays,
@@ -39,9 +43,6 @@ import {
   type TEditorOverview,
   type TListStoriesInput,
 } from "./story-finding.schema";
-
-const DAY_MS = 86_400_000;
-const dayStart = (day: string) => new Date(`${day}T00:00:00Z`);
 
 // ─── The list ────────────────────────────────────────────────────────────────────────────────
 
@@ -74,8 +75,12 @@ export async function listStories(
   }
   if (input.scheduled) conditions.push(Prisma.sql`s.publish_at IS NOT NULL`);
   const dateColumn = input.dateField === "published" ? Prisma.sql`s.published_at` : Prisma.sql`s.updated_at`;
-  if (input.from) conditions.push(Prisma.sql`${dateColumn} >= ${dayStart(input.from)}`);
-  if (input.to) conditions.push(Prisma.sql`${dateColumn} < ${new Date(dayStart(input.to).getTime() + DAY_MS)}`);
+  if (input.from || input.to) {
+    // Inclusive days on the account's clocks.
+    const zone = await getAccountTimeZone(db, actor.accountId);
+    if (input.from) conditions.push(Prisma.sql`${dateColumn} >= ${zonedDayStart(input.from, zone)}`);
+    if (input.to) conditions.push(Prisma.sql`${dateColumn} < ${zonedDayStart(nextDay(input.to), zone)}`);
+  }
   if (plan.kind === "headline") conditions.push(Prisma.sql`s.headline ILIKE ${plan.pattern}`);
   if (plan.kind === "fulltext")
     conditions.push(
@@ -217,14 +222,13 @@ const CARD_ITEMS = 5;
 
 /**
  * What an editor needs first thing: stories awaiting approval (longest waiting first), scheduled
- * publications (soonest first), stories published today (UTC) and the editor's own drafts.
+ * publications (soonest first), stories published today (the account's day) and the editor's own
+ * drafts.
  */
 export async function getEditorOverview(db: Db, args: { actor: Actor; now: Date }): Promise<TEditorOverview> {
   const { actor, now } = args;
   const accountId = actor.accountId;
-  const [today] = lastUtcDays(now, 1) as [string];
-  const start = dayStart(today);
-  const end = new Date(start.getTime() + DAY_MS);
+  const { day: today, start, end } = zonedDayRange(now, await getAccountTimeZone(db, accountId));
   const userId = actorUserId(actor);
   const card = async (
     where: Prisma.StoryWhereInput,
@@ -259,22 +263,23 @@ export async function getEditorOverview(db: Db, args: { actor: Actor; now: Date 
 }
 
 /**
- * Stories first published, and votes cast on the account's stories, per UTC day over the last
- * 30 days (today included): one grouped query each, zero-filled.
+ * Stories first published, and votes cast on the account's stories, per day of the account's
+ * zone over the last 30 days (today included): one grouped query each, zero-filled.
  */
 export async function getDailyActivity(db: Db, args: { actor: Actor; now: Date }): Promise<TDailyActivity> {
-  const days = lastUtcDays(args.now, ACTIVITY_DAYS);
-  const start = dayStart(days[0]!);
-  const end = new Date(dayStart(days[days.length - 1]!).getTime() + DAY_MS);
   const accountId = args.actor.accountId;
+  const zone = await getAccountTimeZone(db, accountId);
+  const days = lastZonedDays(args.now, ACTIVITY_DAYS, zone);
+  const start = zonedDayStart(days[0]!, zone);
+  const end = zonedDayStart(nextDay(days[days.length - 1]!), zone);
   const [published, votes] = await Promise.all([
     db.$queryRaw<{ day: string; n: number }[]>`
-      SELECT to_char(s.first_published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS n
+      SELECT to_char(s.first_published_at AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS day, count(*)::int AS n
       FROM stories s
       WHERE s.account_id = ${accountId} AND s.first_published_at >= ${start} AND s.first_published_at < ${end}
       GROUP BY 1`,
     db.$queryRaw<{ day: string; n: number }[]>`
-      SELECT to_char(v.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS n
+      SELECT to_char(v.created_at AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS day, count(*)::int AS n
       FROM story_votes v JOIN stories s ON s.id = v.story_id
       WHERE s.account_id = ${accountId} AND v.created_at >= ${start} AND v.created_at < ${end}
       GROUP BY 1`,

@@ -93,12 +93,12 @@ export const storiesRouter = createTRPCRouter({
     .output(ZBulkStoriesResult)
     .mutation(({ ctx, input }) => bulkStories(ctx.db, { actor: ctx.actor, input, now: new Date(), appUrl: appUrl() })),
 
-  /** The overview's cards: awaiting approval, scheduled, published today (UTC), my drafts. */
+  /** The overview's cards: awaiting approval, scheduled, published today (the account's day), my drafts. */
   overview: writerProcedure
     .output(ZEditorOverview)
     .query(({ ctx }) => getEditorOverview(ctx.db, { actor: ctx.actor, now: new Date() })),
 
-  /** Stories first published and votes cast per UTC day, the last 30 days. */
+  /** Stories first published and votes cast per day of the account's zone, the last 30 days. */
   activity: writerProcedure
     .output(ZDailyActivity)
     .query(({ ctx }) => getDailyActivity(ctx.db, { actor: ctx.actor, now: new Date() })),
