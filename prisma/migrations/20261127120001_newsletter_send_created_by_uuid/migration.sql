@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "newsletter_sends" DROP COLUMN "created_by",
+ADD COLUMN     "created_by" UUID;
