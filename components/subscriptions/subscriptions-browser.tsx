@@ -31,8 +31,11 @@ import {
   SelectableList,
   StatusFilter,
   useConfirm,
+  useDateTimeFormat,
+  useTimeZone,
   type BadgeTone,
 } from "@/components/ui";
+import { formatDay } from "@/server/dates.schema";
 import { periodInWords } from "@/server/subscriptions/catalogue.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
 import {
@@ -247,6 +250,8 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const confirm = useConfirm();
+  const formatTime = useDateTimeFormat();
+  const zone = useTimeZone() ?? "UTC";
   const [message, setMessage] = useState<string | null>(null);
   const [extendTo, setExtendTo] = useState("");
   const detail = useQuery(trpc.subscriberSubscriptions.get.queryOptions({ id }));
@@ -266,7 +271,7 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
   const extend = useMutation(
     trpc.subscriberSubscriptions.extend.mutationOptions({
       onSuccess: async (s) => {
-        setMessage(s.end_timestamp ? `Extended to ${s.end_timestamp.slice(0, 10)}.` : "Extended: no end.");
+        setMessage(s.end_timestamp ? `Extended to ${formatTime(new Date(s.end_timestamp))}.` : "Extended: no end.");
         setExtendTo("");
         await refresh();
       },
@@ -287,7 +292,10 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
   const onExtend = async (to: string) => {
     if (!s) return;
     const ok = await confirm({
-      title: to === "indefinitely" ? `Remove the end of #${s.id}?` : `Extend #${s.id} to ${to}?`,
+      title:
+        to === "indefinitely"
+          ? `Remove the end of #${s.id}?`
+          : `Extend #${s.id} to the end of ${formatDay(to)} (${zone})?`,
       body: "The reader's access follows the new end at once.",
       confirmLabel: "Extend",
       tone: "primary",
@@ -368,7 +376,7 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
                 s={s}
                 onPaused={async (until) => {
                   setMessage(
-                    `Paused: no payment and no access until ${until.slice(0, 10)}, then it resumes and renews.`,
+                    `Paused: no payment and no access until ${formatTime(new Date(until))}, then it resumes and renews.`,
                   );
                   await refresh();
                 }}
@@ -381,7 +389,7 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
                     if (extendTo) void onExtend(extendTo);
                   }}
                 >
-                  <FormField label="Extend to">
+                  <FormField label="Extend to" hint={`Through the end of this day in ${zone}.`}>
                     <Input type="date" value={extendTo} onChange={(e) => setExtendTo(e.target.value)} required />
                   </FormField>
                   <Button type="submit" variant="secondary" loading={extend.isPending} loadingText="Extending…">
@@ -428,7 +436,8 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
                   <span className="text-gray-600">by {entry.by}</span>
                   {entry.action === "subscription.extend" ? (
                     <span className="text-gray-600">
-                      to {typeof entry.detail.to === "string" ? entry.detail.to.slice(0, 10) : "no end"}
+                      to{" "}
+                      {typeof entry.detail.to === "string" ? <DateTime value={new Date(entry.detail.to)} /> : "no end"}
                     </span>
                   ) : null}
                 </li>

@@ -32,7 +32,10 @@ for (const viewport of [
     const dialog = page.getByRole("dialog");
     await expect(dialog).toContainText("2 months");
     await dialog.getByRole("button", { name: "Pause", exact: true }).click();
-    await expect(detail.getByText(/^Paused: no payment and no access until \d{4}-\d{2}-\d{2}/)).toBeVisible();
+    // One format with the zone: "until 26 Jan 2027, 10:30 UTC, then …".
+    await expect(
+      detail.getByText(/^Paused: no payment and no access until \d{1,2} [A-Z][a-z]{2,3} \d{4}, \d{2}:\d{2} \S+, then/),
+    ).toBeVisible();
     await expect(detail.getByTestId("subscription-status")).toContainText("Cancelled");
     await expect(detail.getByRole("button", { name: "Pause", exact: true })).toHaveCount(0);
     await expectNoHorizontalPageScroll(page);

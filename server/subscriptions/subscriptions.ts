@@ -19,6 +19,7 @@ import "server-only";
 
 import { recordAudit } from "../audit/audit-log";
 import { systemActor, type Actor } from "../auth/actor";
+import { dayInZone, formatInstant, zonedDayEnd } from "../dates.schema";
 import type { Db, TransactionClient } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
@@ -262,20 +263,24 @@ export async function cancelSubscription(
 const extendRefused = (message: string, issue: string, field = "extend_to") =>
   new AppError("UNPROCESSABLE", message, { details: [{ field, issue }] });
 
-/** The end a YYYY-MM-DD `extend_to` gives: the last millisecond of that day, UTC (access through the whole day). */
-export function extendToEnd(date: string): Date {
-  return new Date(`${date}T23:59:59.999Z`);
+/**
+ * The end a YYYY-MM-DD `extend_to` gives: the last millisecond of that day on `zone`'s clocks
+ * (access through the whole day); UTC unless a zone is given.
+ */
+export function extendToEnd(date: string, zone = "UTC"): Date {
+  return zonedDayEnd(date, zone);
 }
 
 /**
  * Move the end of a one-time subscription (§3 extend, §8 extend_to): to the end of the given day
- * (UTC), or `indefinitely` (no end). Refused (422): recurring plans (their gateway sets the end),
+ * on `zone`'s clocks (the client API: UTC; the dashboard: the account's zone), or `indefinitely`
+ * (no end). Refused (422): recurring plans (their gateway sets the end),
  * cancelled or failed subscriptions, a date in the past or not after the current end, a date on a
  * subscription with no end. `indefinitely` on one with no end changes nothing.
  */
 export async function extendSubscription(
   db: Db,
-  args: { accountId: number; caller: SubscriptionCaller; id: number; extendTo: TExtendTo; now: Date },
+  args: { accountId: number; caller: SubscriptionCaller; id: number; extendTo: TExtendTo; now: Date; zone?: string },
 ): Promise<TSubscriptionWire> {
   return withTransaction(db, async (tx) => {
     const row = await lockSubscription(tx, args.accountId, args.caller, args.id);
@@ -303,8 +308,9 @@ export async function extendSubscription(
       }
       end = null;
     } else {
-      end = extendToEnd(args.extendTo);
-      const today = args.now.toISOString().slice(0, 10);
+      const zone = args.zone ?? "UTC";
+      end = extendToEnd(args.extendTo, zone);
+      const today = dayInZone(args.now, zone);
       if (args.extendTo < today) throw extendRefused("extend_to is in the past.", "must be today or later");
       if (row.endTimestamp === null) {
         throw extendRefused(
@@ -314,7 +320,7 @@ export async function extendSubscription(
       }
       if (end.getTime() <= row.endTimestamp.getTime()) {
         throw extendRefused(
-          `extend_to must be later than the subscription's current end (${row.endTimestamp.toISOString()}).`,
+          `extend_to must be later than the subscription's current end (${formatInstant(row.endTimestamp, zone)}).`,
           "must be after the current end",
         );
       }

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 
+import { getAccountTimeZone } from "../../accounts/time-zone";
 import { pauseSubscriptionForStaff } from "../../subscriptions/staff-pause";
 import {
   ZListSubscriptionsInput,
@@ -43,14 +44,15 @@ export const subscriberSubscriptionsRouter = createTRPCRouter({
     }),
   ),
 
-  /** Move the end of a one-time subscription to the end of a day (UTC), or remove it. */
-  extend: revenue.input(ZStaffExtendInput).mutation(({ ctx, input }) =>
+  /** Move the end of a one-time subscription to the end of a day of the account's zone, or remove it. */
+  extend: revenue.input(ZStaffExtendInput).mutation(async ({ ctx, input }) =>
     extendSubscription(ctx.db, {
       accountId: ctx.actor.accountId,
       caller: { via: "dashboard", actor: ctx.actor },
       id: input.id,
       extendTo: input.extendTo,
       now: now(),
+      zone: await getAccountTimeZone(ctx.db, ctx.actor.accountId),
     }),
   ),
 
