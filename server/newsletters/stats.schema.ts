@@ -1,0 +1,31 @@
+/**
+ * The inputs of the newsletter stats (dashboard, tRPC newsletterStats.*; the CSV routes): a
+ * newsletter with a range of days on the account's clocks, and one send.
+ */
+import { z } from "zod";
+
+const DAY_MS = 86_400_000;
+/** Days the subscribers chart and the sends' list cover at most. */
+export const STATS_MAX_DAYS = 366;
+
+const zDay = z.iso.date().refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "is not a calendar day");
+const zId = z.coerce.number().int().min(1).max(2_147_483_647);
+
+/** Days "from" to "to", both included, in the account's time zone. */
+export const ZStatsRange = z
+  .object({ from: zDay, to: zDay })
+  .refine((r) => r.from <= r.to, { message: "must not be before from", path: ["to"] })
+  .refine((r) => (Date.parse(`${r.to}T00:00:00Z`) - Date.parse(`${r.from}T00:00:00Z`)) / DAY_MS + 1 <= STATS_MAX_DAYS, {
+    message: `covers at most ${STATS_MAX_DAYS} days`,
+    path: ["to"],
+  });
+export type TStatsRange = z.output<typeof ZStatsRange>;
+
+export const ZNewsletterStatsInput = z.object({ newsletterId: zId, range: ZStatsRange });
+export type TNewsletterStatsInput = z.output<typeof ZNewsletterStatsInput>;
+
+export const ZSendStatsInput = z.object({ sendId: zId });
+export type TSendStatsInput = z.output<typeof ZSendStatsInput>;
+
+export const ZNewsletterIdParams = z.object({ id: zId });
+export const ZSendIdParams = z.object({ id: zId, sendId: zId });
