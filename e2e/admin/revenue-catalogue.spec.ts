@@ -173,6 +173,8 @@ for (const viewport of VIEWPORTS) {
       await newCoupon.getByLabel("Currency").fill("eur");
       await newCoupon.getByLabel("Uses in all").fill("100");
       await newCoupon.getByLabel("Uses per subscriber").fill("200");
+      // The last day is the account's (UTC here): valid through its last minute.
+      await newCoupon.getByLabel("Valid until", { exact: true }).fill("2030-11-30");
       await newCoupon.getByRole("checkbox", { name: `Fund ${run}` }).check();
       await checkDialog(page, "new coupon dialog", testInfo);
       await newCoupon.getByRole("button", { name: "Create coupon" }).click();
@@ -190,18 +192,23 @@ for (const viewport of VIEWPORTS) {
       await expect(couponRow).toContainText("5.00 EUR");
       await expect(couponRow).toContainText("0 of 100");
       await expect(couponRow).toContainText("1 group");
+      await expect(couponRow).toContainText("30 Nov 2030, 23:59 UTC");
       const coupon = (
-        await trpcQuery<{ code: string; discountType: string; amountOffCents: number; amountCurrency: string }[]>(
-          page.request,
-          "subscriptions.coupons.list",
-          undefined,
-        )
+        await trpcQuery<
+          { code: string; discountType: string; amountOffCents: number; amountCurrency: string; validUntil: string }[]
+        >(page.request, "subscriptions.coupons.list", undefined)
       ).find((c) => c.code === code);
-      expect(coupon).toMatchObject({ discountType: "fixed", amountOffCents: 500, amountCurrency: "EUR" });
+      expect(coupon).toMatchObject({
+        discountType: "fixed",
+        amountOffCents: 500,
+        amountCurrency: "EUR",
+        validUntil: "2030-11-30T23:59:59.999Z",
+      });
       // Editing turns it into a percent coupon: the amount goes, the limits stay.
       await couponRow.getByRole("button", { name: /^Edit/ }).click();
       const editCoupon = page.getByRole("dialog", { name: /^Edit coupon/ });
       await expect(editCoupon.getByRole("textbox", { name: "Amount off" })).toHaveValue("5.00");
+      await expect(editCoupon.getByLabel("Valid until", { exact: true })).toHaveValue("2030-11-30");
       await editCoupon.getByRole("radio", { name: "A percentage" }).check();
       await editCoupon.getByRole("textbox", { name: "Percent off" }).fill("15");
       await editCoupon.getByRole("button", { name: "Save coupon" }).click();
