@@ -10,6 +10,8 @@ import { mailRouter } from "./routers/mail";
 import { mediaRouter } from "./routers/media";
 import { moderationRouter } from "./routers/moderation";
 import { moderationSurgesRouter } from "./routers/moderation-surges";
+import { newsletterStatsRouter } from "./routers/newsletter-stats";
+import { newslettersRouter } from "./routers/newsletters";
 import { oauthClientsRouter } from "./routers/oauth-clients";
 import { pageRulesRouter } from "./routers/page-rules";
 import { paymentGatewaysRouter } from "./routers/payment-gateways";
@@ -38,6 +40,8 @@ export const appRouter = createTRPCRouter({
   media: mediaRouter,
   moderation: moderationRouter,
   moderationSurges: moderationSurgesRouter,
+  newsletterStats: newsletterStatsRouter,
+  newsletters: newslettersRouter,
   oauthClients: oauthClientsRouter,
   pageRules: pageRulesRouter,
   paywallMeter: paywallMeterRouter,

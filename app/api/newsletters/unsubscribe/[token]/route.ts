@@ -1,0 +1,58 @@
+// POST /api/newsletters/unsubscribe/{token} – one-click unsubscribe (RFC 8058), without signing in
+// GET /api/newsletters/unsubscribe/{token} – redirects to the page that asks (changes nothing)
+import { getEnv } from "@/env.js";
+import { json } from "@/server/http/respond";
+import { apiRoute, routes } from "@/server/http/route";
+import { unsubscribePageUrl } from "@/server/newsletters/links";
+import { describeNewsletterLink, unsubscribeByToken } from "@/server/newsletters/subscription-links";
+import { ZNewsletterTokenParams } from "@/server/newsletters/subscriptions.schema";
+
+export const dynamic = "force-dynamic";
+
+// Mail providers send one-click POSTs from a few addresses: a roomy limit (a token cannot be guessed anyway).
+const LIMIT = { name: "newsletters.unsubscribe", limit: 300, windowSeconds: 60, by: "ip" } as const;
+const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
+  GET: apiRoute(
+    {
+      auth: "public",
+      params: ZNewsletterTokenParams,
+      produces: "any",
+      rateLimit: LIMIT,
+      summary:
+        "A browser opening the List-Unsubscribe URL: 303 to the page /newsletters/unsubscribe/<token>, which names the newsletter and asks (its button POSTs here). Never unsubscribes. 400 for a malformed token, 404 for one not signed for its row's account.",
+    },
+    async ({ db, params }) => {
+      await describeNewsletterLink(db, { token: params.token, purposes: ["unsubscribe", "delivery"] });
+      return new Response(null, {
+        status: 303,
+        headers: { ...NO_STORE, Location: unsubscribePageUrl(getEnv().APP_URL, params.token) },
+      });
+    },
+  ),
+  POST: apiRoute(
+    {
+      auth: "public",
+      params: ZNewsletterTokenParams,
+      // RFC 8058: the body is List-Unsubscribe=One-Click, form-encoded or multipart; it only names the source.
+      rawBody: true,
+      produces: "any",
+      rateLimit: LIMIT,
+      summary:
+        'One-click unsubscribe (RFC 8058 List-Unsubscribe-Post), without cookies or signing in: the token\'s subscription becomes "unsubscribed" (source "one_click" with the body List-Unsubscribe=One-Click, else "link"); a delivery token also sets the delivery\'s unsubscribed_at → 200 {newsletter, status}. A browser form (Accept: text/html) gets 303 to the page. Again: the same. 400 for a malformed token, 404 for one not signed for its row\'s account.',
+    },
+    async ({ db, req, params }) => {
+      const body = (await req.text().catch(() => "")).slice(0, 2_000);
+      const source = body.includes("List-Unsubscribe=One-Click") ? "one_click" : "link";
+      const done = await unsubscribeByToken(db, { token: params.token, source, now: new Date() });
+      if ((req.headers.get("accept") ?? "").includes("text/html")) {
+        return new Response(null, {
+          status: 303,
+          headers: { ...NO_STORE, Location: unsubscribePageUrl(getEnv().APP_URL, params.token) },
+        });
+      }
+      return json({ newsletter: done.newsletterName, status: done.status }, { headers: NO_STORE });
+    },
+  ),
+});

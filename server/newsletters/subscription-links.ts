@@ -1,0 +1,196 @@
+/**
+ * What the signed links of newsletter mails do (./links.ts, ./tokens.ts) for subscriptions:
+ *
+ * - confirm (`confirm.<subscription>`): a PENDING subscription becomes ACTIVE (confirmedAt), and
+ *   the address's suppression is lifted: the reader proved the address and asked again. Only a
+ *   POST does it (the page's button): link scanners GET.
+ * - unsubscribe (`unsubscribe.<subscription>` or `delivery.<delivery>`): the subscription becomes
+ *   UNSUBSCRIBED with the caller's source; a delivery's `unsubscribedAt` is set, so the send counts
+ *   it. A delivery whose reader has no subscription row (an audience of members) gets one,
+ *   UNSUBSCRIBED, so the next send leaves the reader out.
+ *
+ * A token is looked up by the row it names, then checked against that row's account: a malformed
+ * token is BAD_REQUEST, one not signed for its row's account (or for another purpose) NOT_FOUND.
+ */
+import "server-only";
+
+import type { Db } from "../db/client";
+import { withTransaction } from "../db/transaction";
+import { AppError } from "../errors";
+import type { NewsletterSubscription } from "../generated/prisma/client";
+import { unsubscribeSubscription } from "./subscriptions";
+import { liftSuppression } from "./suppression";
+import {
+  isNewsletterTokenForm,
+  newsletterTokenKey,
+  verifyNewsletterToken,
+  type TNewsletterTokenPurpose,
+} from "./tokens";
+
+export const BAD_TOKEN_MESSAGE = "This link is malformed. Copy the whole link from the mail.";
+export const UNKNOWN_TOKEN_MESSAGE = "This link is not valid (or the subscription no longer exists).";
+
+type Target = {
+  accountId: number;
+  subscription: NewsletterSubscription | null;
+  /** The newsletter and member the link is about (a delivery's, when it has no subscription row). */
+  newsletterId: number;
+  memberId: number;
+  delivery: { id: bigint; sentAt: Date | null; unsubscribedAt: Date | null } | null;
+};
+
+function assertForm(token: string): void {
+  if (!isNewsletterTokenForm(token))
+    throw new AppError("BAD_REQUEST", BAD_TOKEN_MESSAGE, { details: [{ field: "token", issue: "is malformed" }] });
+}
+
+const notFound = () => new AppError("NOT_FOUND", UNKNOWN_TOKEN_MESSAGE);
+
+/** The row a token names, checked against its account and `purposes`. */
+async function resolve(db: Db, token: string, purposes: readonly TNewsletterTokenPurpose[]): Promise<Target> {
+  assertForm(token);
+  const [purpose, id] = token.split(".") as [TNewsletterTokenPurpose, string];
+  if (!purposes.includes(purpose)) throw notFound();
+  const key = newsletterTokenKey();
+  if (purpose === "delivery") {
+    const delivery = await db.newsletterDelivery.findUnique({
+      where: { id: BigInt(id) },
+      select: {
+        id: true,
+        accountId: true,
+        memberId: true,
+        sentAt: true,
+        unsubscribedAt: true,
+        send: { select: { newsletterId: true } },
+      },
+    });
+    if (!delivery || !verifyNewsletterToken(key, delivery.accountId, token, ["delivery"])) throw notFound();
+    const subscription = await db.newsletterSubscription.findUnique({
+      where: { newsletterId_memberId: { newsletterId: delivery.send.newsletterId, memberId: delivery.memberId } },
+    });
+    return {
+      accountId: delivery.accountId,
+      subscription,
+      newsletterId: delivery.send.newsletterId,
+      memberId: delivery.memberId,
+      delivery,
+    };
+  }
+  const subscription = await db.newsletterSubscription.findUnique({ where: { id: Number(id) } });
+  if (!subscription || !verifyNewsletterToken(key, subscription.accountId, token, [purpose])) throw notFound();
+  return {
+    accountId: subscription.accountId,
+    subscription,
+    newsletterId: subscription.newsletterId,
+    memberId: subscription.memberId,
+    delivery: null,
+  };
+}
+
+export type LinkView = {
+  newsletterName: string;
+  accountName: string;
+  /** The reader's address, partly hidden ("a***@example.com"). */
+  email: string;
+  status: "none" | "pending" | "active" | "unsubscribed";
+};
+
+function maskEmail(email: string): string {
+  const [local = "", domain = ""] = email.split("@");
+  return `${local.slice(0, 1)}***@${domain}`;
+}
+
+async function view(db: Db, target: Target): Promise<LinkView> {
+  const [newsletter, member] = await Promise.all([
+    db.newsletter.findUniqueOrThrow({
+      where: { id: target.newsletterId },
+      select: { name: true, account: { select: { name: true } } },
+    }),
+    db.member.findUniqueOrThrow({ where: { id: target.memberId }, select: { email: true } }),
+  ]);
+  const status = target.subscription ? (target.subscription.status.toLowerCase() as LinkView["status"]) : "none";
+  return {
+    newsletterName: newsletter.name,
+    accountName: newsletter.account.name,
+    email: maskEmail(member.email),
+    status,
+  };
+}
+
+/** What a confirm or unsubscribe page shows for its token (changes nothing). */
+export async function describeNewsletterLink(
+  db: Db,
+  args: { token: string; purposes: readonly TNewsletterTokenPurpose[] },
+): Promise<LinkView> {
+  return view(db, await resolve(db, args.token, args.purposes));
+}
+
+/**
+ * Confirm a PENDING subscription (double opt-in). ACTIVE: unchanged. UNSUBSCRIBED since (the reader
+ * left after signing up): unchanged, the link no longer subscribes anyone.
+ */
+export async function confirmSubscription(db: Db, args: { token: string; now: Date }): Promise<LinkView> {
+  const target = await resolve(db, args.token, ["confirm"]);
+  const subscription = target.subscription!;
+  if (subscription.status === "PENDING") {
+    await withTransaction(db, async (tx) => {
+      const { count } = await tx.newsletterSubscription.updateMany({
+        where: { id: subscription.id, status: "PENDING" },
+        data: { status: "ACTIVE", confirmedAt: args.now },
+      });
+      if (count === 0) return;
+      const member = await tx.member.findUniqueOrThrow({
+        where: { id: subscription.memberId },
+        select: { email: true },
+      });
+      await liftSuppression(tx, { accountId: target.accountId, email: member.email });
+    });
+  }
+  return view(db, await resolve(db, args.token, ["confirm"]));
+}
+
+/**
+ * Unsubscribe by a mail's link: "one_click" (RFC 8058 POST from the mail client) or "link" (the
+ * page's button). Idempotent.
+ */
+export async function unsubscribeByToken(
+  db: Db,
+  args: { token: string; source: string; now: Date },
+): Promise<LinkView> {
+  const target = await resolve(db, args.token, ["unsubscribe", "delivery"]);
+  await withTransaction(
+    db,
+    async (tx) => {
+      if (target.delivery && !target.delivery.unsubscribedAt) {
+        await tx.newsletterDelivery.updateMany({
+          where: { id: target.delivery.id, unsubscribedAt: null },
+          data: { unsubscribedAt: args.now },
+        });
+      }
+      const existing =
+        target.subscription ??
+        (await tx.newsletterSubscription.findUnique({
+          where: { newsletterId_memberId: { newsletterId: target.newsletterId, memberId: target.memberId } },
+        }));
+      if (existing) {
+        await unsubscribeSubscription(tx, { subscriptionId: existing.id, source: args.source, now: args.now });
+      } else {
+        await tx.newsletterSubscription.create({
+          data: {
+            accountId: target.accountId,
+            newsletterId: target.newsletterId,
+            memberId: target.memberId,
+            status: "UNSUBSCRIBED",
+            consentedAt: target.delivery?.sentAt ?? args.now,
+            consentSource: "audience",
+            unsubscribedAt: args.now,
+            unsubscribeSource: args.source,
+            createdAt: args.now,
+          },
+        });
+      }
+    },
+    { retryUniqueClashes: true },
+  );
+  return view(db, await resolve(db, args.token, ["unsubscribe", "delivery"]));
+}

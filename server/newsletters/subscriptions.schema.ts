@@ -1,0 +1,54 @@
+/** Readers' newsletter subscriptions on the wire: the member API, the public sign-up, bounce reports. */
+import { z } from "zod";
+
+import { PG_INT_MAX, zWholeNumber } from "../params.schema";
+import { zNewsletterEmail, zNewsletterSlug } from "./newsletters.schema";
+
+export const ZNewsletterSlugParams = z.object({ slug: zNewsletterSlug });
+
+export const ZMemberNewsletterPut = z.object({ subscribed: z.boolean() });
+
+/** A newsletter as a signed-in reader sees it. */
+export const ZMemberNewsletter = z.object({
+  slug: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  /** "none": never subscribed. */
+  status: z.enum(["none", "pending", "active", "unsubscribed"]),
+  subscribed: z.boolean(),
+});
+export type TMemberNewsletter = z.infer<typeof ZMemberNewsletter>;
+
+export const ZPublicSubscribeInput = z.object({
+  account_id: zWholeNumber({ min: 1, max: PG_INT_MAX }),
+  email: zNewsletterEmail,
+  newsletters: z
+    .array(zNewsletterSlug)
+    .min(1, "name at least one newsletter")
+    .max(20, "must name at most 20 newsletters")
+    .transform((slugs) => [...new Set(slugs)]),
+  name: z.string().trim().max(200, "must be at most 200 characters").optional(),
+});
+export type TPublicSubscribeInput = z.output<typeof ZPublicSubscribeInput>;
+
+/** The one answer to a public sign-up, whether or not the e-mail is known. */
+export const PUBLIC_SUBSCRIBE_MESSAGE =
+  "Thank you. If this address can receive our mail, we have sent it a link to confirm the subscription.";
+
+export const ZNewsletterTokenParams = z.object({ token: z.string().min(1).max(200) });
+
+export const BOUNCE_TYPES = ["bounce", "complaint"] as const;
+
+export const ZBounceReportInput = z.object({
+  bounces: z
+    .array(
+      z.object({
+        email: zNewsletterEmail,
+        type: z.enum(BOUNCE_TYPES),
+        detail: z.string().trim().max(1000, "must be at most 1000 characters").optional(),
+      }),
+    )
+    .min(1, "must hold at least one report")
+    .max(1000, "must hold at most 1000 reports"),
+});
+export type TBounceReportInput = z.output<typeof ZBounceReportInput>;

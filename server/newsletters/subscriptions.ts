@@ -1,0 +1,359 @@
+/**
+ * Readers' newsletter subscriptions, with their consent (docs/newsletters.md "Subscriptions").
+ *
+ * - One row per newsletter and member (unique index). A subscribe finds or creates the member by
+ *   e-mail through the one find-or-create of server/members/identities.ts, then writes the row in a
+ *   transaction that is rerun when a concurrent subscribe inserted it first: two subscribes at
+ *   once leave one row and at most one confirmation mail.
+ * - ACTIVE at once only when the caller vouches for the address (`proven`: a signed-in reader, or
+ *   staff) AND the member's e-mail is verified AND the address is not suppressed. Otherwise
+ *   PENDING, with a confirmation mail (double opt-in) queued in the same transaction; following its
+ *   link (./subscription-links.ts) makes it ACTIVE and lifts the address's suppression.
+ * - Every (re)subscribe records the consent: `consentedAt` (now) and `consentSource`. A PENDING
+ *   row asked again is mailed again at most once per CONFIRM_RESEND_MS.
+ * - Unsubscribing records `unsubscribedAt` and `unsubscribeSource`; again is a no-op that keeps
+ *   the first time and source.
+ */
+import "server-only";
+
+import { getEnv } from "../../env.js";
+import { recordAudit } from "../audit/audit-log";
+import type { StaffActor } from "../auth/actor";
+import type { Db, TransactionClient } from "../db/client";
+import { withTransaction } from "../db/transaction";
+import { AppError } from "../errors";
+import type { Newsletter, NewsletterSubscription } from "../generated/prisma/client";
+import { queueEmail } from "../mail/outbox";
+import { findOrCreateMemberByIdentity } from "../members/identities";
+import type { MemberRecord } from "../members/members";
+import { confirmUrl, unsubscribeUrl } from "./links";
+import { getNewsletterRow } from "./newsletters";
+import type { TAddSubscriberInput } from "./newsletters.schema";
+import type { TMemberNewsletter } from "./subscriptions.schema";
+import { isSuppressed, normaliseEmail } from "./suppression";
+import { newsletterTokenKey } from "./tokens";
+
+export const CONFIRM_MAIL_KIND = "newsletter.confirm";
+/** A PENDING subscription asked for again gets a new confirmation mail at most this often. */
+export const CONFIRM_RESEND_MS = 3600_000;
+
+export type SubscriptionStatusWord = TMemberNewsletter["status"];
+
+export type SubscribeResult = {
+  newsletterId: number;
+  subscriptionId: number;
+  status: NewsletterSubscription["status"];
+  /** Whether a confirmation mail was queued. */
+  mailed: boolean;
+};
+
+type Member = Pick<MemberRecord, "id" | "accountId" | "email" | "emailVerified" | "name">;
+
+function statusWord(row: Pick<NewsletterSubscription, "status"> | undefined): SubscriptionStatusWord {
+  return row ? (row.status.toLowerCase() as SubscriptionStatusWord) : "none";
+}
+
+/** The confirmation mail of a PENDING subscription, queued in `tx`. */
+async function queueConfirmation(
+  tx: TransactionClient,
+  args: { member: Member; newsletter: Newsletter; subscriptionId: number; now: Date },
+): Promise<void> {
+  const { member, newsletter } = args;
+  const account = await tx.account.findUniqueOrThrow({ where: { id: member.accountId }, select: { name: true } });
+  const base = { baseUrl: getEnv().APP_URL, key: newsletterTokenKey(), accountId: member.accountId };
+  const confirm = confirmUrl({ ...base, subscriptionId: args.subscriptionId });
+  const unsubscribe = unsubscribeUrl({ ...base, subscriptionId: args.subscriptionId });
+  await queueEmail(tx, {
+    accountId: member.accountId,
+    to: member.email,
+    subject: `Confirm your subscription to ${newsletter.name}`,
+    text: [
+      `Hello ${member.name},`,
+      "",
+      `Please confirm that you want to receive "${newsletter.name}" from ${account.name}:`,
+      "",
+      confirm,
+      "",
+      "If you did not ask for it, ignore this mail: you will not be subscribed.",
+      "",
+      `Not interested? ${unsubscribe}`,
+    ].join("\n"),
+    headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    kind: CONFIRM_MAIL_KIND,
+    now: args.now,
+  });
+}
+
+/**
+ * Subscribe `member` to `newsletter` with the consent of `source` (module header). Runs in its own
+ * transaction, rerun once when a concurrent subscribe created the row first.
+ */
+export async function subscribeMember(
+  db: Db,
+  args: { member: Member; newsletter: Newsletter; source: string; proven: boolean; now: Date },
+): Promise<SubscribeResult> {
+  const { member, newsletter, source, now } = args;
+  if (newsletter.accountId !== member.accountId) throw new Error("member and newsletter of different accounts");
+  return withTransaction(
+    db,
+    async (tx) => {
+      const key = { newsletterId_memberId: { newsletterId: newsletter.id, memberId: member.id } };
+      const existing = await tx.newsletterSubscription.findUnique({ where: key });
+      const suppressed = await isSuppressed(tx, { accountId: member.accountId, email: member.email });
+      const active = args.proven && member.emailVerified && !suppressed;
+      const result = (row: NewsletterSubscription, mailed: boolean): SubscribeResult => ({
+        newsletterId: newsletter.id,
+        subscriptionId: row.id,
+        status: row.status,
+        mailed,
+      });
+      if (existing?.status === "ACTIVE") return result(existing, false);
+      if (existing?.status === "PENDING") {
+        if (active) {
+          const row = await tx.newsletterSubscription.update({
+            where: { id: existing.id },
+            data: { status: "ACTIVE", consentedAt: now, consentSource: source },
+          });
+          return result(row, false);
+        }
+        if (now.getTime() - existing.consentedAt.getTime() < CONFIRM_RESEND_MS) return result(existing, false);
+        const row = await tx.newsletterSubscription.update({
+          where: { id: existing.id },
+          data: { consentedAt: now, consentSource: source },
+        });
+        await queueConfirmation(tx, { member, newsletter, subscriptionId: row.id, now });
+        return result(row, true);
+      }
+      const data = {
+        status: active ? ("ACTIVE" as const) : ("PENDING" as const),
+        consentedAt: now,
+        consentSource: source,
+        confirmedAt: null,
+        unsubscribedAt: null,
+        unsubscribeSource: null,
+      };
+      const row = existing
+        ? await tx.newsletterSubscription.update({ where: { id: existing.id }, data })
+        : await tx.newsletterSubscription.create({
+            data: {
+              ...data,
+              accountId: member.accountId,
+              newsletterId: newsletter.id,
+              memberId: member.id,
+              createdAt: now,
+            },
+          });
+      if (!active) await queueConfirmation(tx, { member, newsletter, subscriptionId: row.id, now });
+      return result(row, !active);
+    },
+    { retryUniqueClashes: true },
+  );
+}
+
+/** The member with this e-mail in the account, created (unverified, no password) when there is none. */
+export async function findOrCreateNewsletterMember(
+  db: Db,
+  args: { accountId: number; email: string; name?: string | null; source: string; now: Date },
+): Promise<MemberRecord> {
+  const email = normaliseEmail(args.email);
+  const { member } = await findOrCreateMemberByIdentity(db, {
+    key: { accountId: args.accountId, email },
+    now: args.now,
+    create: {
+      name: args.name?.trim() || email.split("@")[0]!,
+      source: args.source,
+      email,
+      emailVerified: false,
+    },
+    // A subscriber's further e-mail identity (server/subscriptions/subscribers.ts) names that member.
+    otherwise: async (tx) => {
+      const held = await tx.member.findFirst({
+        where: { accountId: args.accountId, identities: { some: { provider: "email", externalId: email } } },
+      });
+      return held ? { member: held, link: false } : null;
+    },
+  });
+  return member;
+}
+
+/** Leave a newsletter. Idempotent: an UNSUBSCRIBED row keeps its first time and source. */
+export async function unsubscribeSubscription(
+  db: Db,
+  args: { subscriptionId: number; source: string; now: Date },
+): Promise<void> {
+  await db.newsletterSubscription.updateMany({
+    where: { id: args.subscriptionId, status: { not: "UNSUBSCRIBED" } },
+    data: { status: "UNSUBSCRIBED", unsubscribedAt: args.now, unsubscribeSource: args.source },
+  });
+}
+
+// ─── readers ─────────────────────────────────────────────────────────────────────────────────
+
+/** The plans the member pays for now (ACTIVE, or cancelled with time left). */
+async function paidPlanIds(db: Db, args: { accountId: number; memberId: number; now: Date }): Promise<Set<number>> {
+  const rows = await db.subscription.findMany({
+    where: {
+      accountId: args.accountId,
+      memberId: args.memberId,
+      planId: { not: null },
+      status: { in: ["ACTIVE", "CANCELLED"] },
+      OR: [{ endTimestamp: null }, { endTimestamp: { gt: args.now } }],
+    },
+    select: { planId: true },
+  });
+  return new Set(rows.map((r) => r.planId!));
+}
+
+/**
+ * The newsletters a signed-in member may see and join: the account's non-archived ones, except
+ * PAYING newsletters of plans the member does not pay for (shown all the same while subscribed, so
+ * a reader can always leave).
+ */
+export async function listMemberNewsletters(
+  db: Db,
+  args: { accountId: number; memberId: number; now: Date },
+): Promise<(TMemberNewsletter & { newsletter: Newsletter })[]> {
+  const [newsletters, subscriptions, paid] = await Promise.all([
+    db.newsletter.findMany({
+      where: { accountId: args.accountId, archivedAt: null },
+      orderBy: [{ name: "asc" }, { id: "asc" }],
+    }),
+    db.newsletterSubscription.findMany({ where: { accountId: args.accountId, memberId: args.memberId } }),
+    paidPlanIds(db, args),
+  ]);
+  const byNewsletter = new Map(subscriptions.map((s) => [s.newsletterId, s]));
+  return newsletters
+    .filter((n) => {
+      const status = byNewsletter.get(n.id)?.status;
+      return (
+        n.audience !== "PAYING" || n.planIds.some((id) => paid.has(id)) || status === "ACTIVE" || status === "PENDING"
+      );
+    })
+    .map((n) => {
+      const row = byNewsletter.get(n.id);
+      return {
+        newsletter: n,
+        slug: n.slug,
+        name: n.name,
+        description: n.description,
+        status: statusWord(row),
+        subscribed: row?.status === "ACTIVE",
+      };
+    });
+}
+
+/**
+ * The signed-in reader joins (`subscribed`) or leaves a newsletter from the self-service page.
+ * NOT_FOUND for a newsletter the reader may not see. Joining with a verified e-mail is ACTIVE at
+ * once; otherwise PENDING with a confirmation mail.
+ */
+export async function setMemberSubscription(
+  db: Db,
+  args: { accountId: number; member: MemberRecord; slug: string; subscribed: boolean; now: Date },
+): Promise<TMemberNewsletter> {
+  const visible = await listMemberNewsletters(db, {
+    accountId: args.accountId,
+    memberId: args.member.id,
+    now: args.now,
+  });
+  const found = visible.find((n) => n.slug === args.slug);
+  if (!found) throw new AppError("NOT_FOUND", "No such newsletter.");
+  const { newsletter } = found;
+  if (args.subscribed) {
+    await subscribeMember(db, { member: args.member, newsletter, source: "self_service", proven: true, now: args.now });
+  } else {
+    const row = await db.newsletterSubscription.findUnique({
+      where: { newsletterId_memberId: { newsletterId: newsletter.id, memberId: args.member.id } },
+      select: { id: true },
+    });
+    if (row) await unsubscribeSubscription(db, { subscriptionId: row.id, source: "self_service", now: args.now });
+  }
+  const after = (
+    await listMemberNewsletters(db, { accountId: args.accountId, memberId: args.member.id, now: args.now })
+  ).find((n) => n.slug === args.slug);
+  const { newsletter: _n, ...view } = after ?? { ...found, status: "unsubscribed" as const, subscribed: false };
+  return view;
+}
+
+/**
+ * A sign-up from a widget or a page (no session): every named newsletter becomes PENDING with a
+ * confirmation mail unless already ACTIVE. Unknown, archived and PAYING newsletters are NOT_FOUND
+ * (checked before anything is written). The caller answers the same whatever happened.
+ */
+export async function publicSubscribe(
+  db: Db,
+  args: { accountId: number; email: string; name?: string; slugs: string[]; source: string; now: Date },
+): Promise<SubscribeResult[]> {
+  const newsletters = await db.newsletter.findMany({
+    where: { accountId: args.accountId, slug: { in: args.slugs }, archivedAt: null, audience: { not: "PAYING" } },
+  });
+  const missing = args.slugs.filter((slug) => !newsletters.some((n) => n.slug === slug));
+  if (missing.length > 0) {
+    throw new AppError("NOT_FOUND", "No such newsletter.", {
+      details: missing.map((slug) => ({
+        field: "newsletters",
+        issue: `"${slug}" is not a newsletter readers can join`,
+      })),
+    });
+  }
+  const member = await findOrCreateNewsletterMember(db, { ...args, source: "newsletter" });
+  const results: SubscribeResult[] = [];
+  for (const newsletter of newsletters) {
+    results.push(await subscribeMember(db, { member, newsletter, source: args.source, proven: false, now: args.now }));
+  }
+  return results;
+}
+
+// ─── staff ───────────────────────────────────────────────────────────────────────────────────
+
+/** Staff add a reader (consent source "dashboard"): ACTIVE when the member's e-mail is verified. Audited. */
+export async function addSubscriberByStaff(
+  db: Db,
+  args: { actor: StaffActor; input: TAddSubscriberInput; now: Date },
+): Promise<SubscribeResult> {
+  const { actor, input, now } = args;
+  const newsletter = await getNewsletterRow(db, { accountId: actor.accountId, id: input.newsletterId });
+  if (newsletter.archivedAt) throw new AppError("UNPROCESSABLE", "This newsletter is archived: bring it back first.");
+  const member = await findOrCreateNewsletterMember(db, {
+    accountId: actor.accountId,
+    email: input.email,
+    name: input.name,
+    source: "newsletter",
+    now,
+  });
+  const result = await subscribeMember(db, { member, newsletter, source: "dashboard", proven: true, now });
+  await recordAudit(db, {
+    actor,
+    action: "newsletter.subscriber_add",
+    targetType: "newsletter",
+    targetId: newsletter.id,
+    metadata: { memberId: member.id, status: result.status },
+    now,
+  });
+  return result;
+}
+
+/** Staff unsubscribe a reader (source "dashboard"). Idempotent; audited when it changed something. */
+export async function unsubscribeByStaff(
+  db: Db,
+  args: { actor: StaffActor; newsletterId: number; subscriptionId: number; now: Date },
+): Promise<void> {
+  const { actor, now } = args;
+  const newsletter = await getNewsletterRow(db, { accountId: actor.accountId, id: args.newsletterId });
+  const row = await db.newsletterSubscription.findFirst({
+    where: { id: args.subscriptionId, newsletterId: newsletter.id, accountId: actor.accountId },
+  });
+  if (!row) throw new AppError("NOT_FOUND", "No such subscriber.");
+  if (row.status === "UNSUBSCRIBED") return;
+  await withTransaction(db, async (tx) => {
+    await unsubscribeSubscription(tx, { subscriptionId: row.id, source: "dashboard", now });
+    await recordAudit(tx, {
+      actor,
+      action: "newsletter.subscriber_unsubscribe",
+      targetType: "newsletter",
+      targetId: newsletter.id,
+      metadata: { memberId: row.memberId },
+      now,
+    });
+  });
+}
