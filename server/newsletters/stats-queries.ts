@@ -248,3 +248,52 @@ export async function* sendDeliveries(db: Db, args: { accountId: number; sendId:
     after = page[page.length - 1]!.id;
   }
 }
+
+/**
+ * A newsletter's sends with their numbers for the CSV, newest first, in pages of `pageSize`
+ * (bounded memory): those of the range when given, else all. NOT_FOUND for another account's.
+ */
+export async function newsletterSendsForCsv(
+  db: Db,
+  args: { accountId: number; newsletterId: number; range?: TStatsRange; pageSize?: number },
+) {
+  const newsletter = await getNewsletterOrThrow(db, args);
+  const pageSize = args.pageSize ?? 200;
+  let bounds: { start: Date; end: Date } | null = null;
+  if (args.range) {
+    const zone = await accountZone(db, args.accountId);
+    bounds = { start: zonedDayStart(args.range.from, zone), end: zonedDayStart(nextDay(args.range.to), zone) };
+  }
+  async function* rows(): AsyncGenerator<SendRow & SendStats> {
+    let before: number | null = null;
+    for (;;) {
+      const page: SendRow[] = await db.newsletterSend.findMany({
+        where: {
+          accountId: args.accountId,
+          newsletterId: newsletter.id,
+          ...(before !== null ? { id: { lt: before } } : {}),
+          ...(bounds
+            ? {
+                OR: [
+                  { startedAt: { gte: bounds.start, lt: bounds.end } },
+                  { startedAt: null, scheduledAt: { gte: bounds.start, lt: bounds.end } },
+                ],
+              }
+            : {}),
+        },
+        select: SEND_FIELDS,
+        orderBy: { id: "desc" },
+        take: pageSize,
+      });
+      const counts = await countsBySend(
+        db,
+        args.accountId,
+        page.map((s) => s.id),
+      );
+      for (const send of page) yield { ...send, ...withRates(counts.get(send.id) ?? EMPTY_COUNTS) };
+      if (page.length < pageSize) return;
+      before = page[page.length - 1]!.id;
+    }
+  }
+  return { newsletter, rows: rows() };
+}

@@ -29,3 +29,15 @@ export type TSendStatsInput = z.output<typeof ZSendStatsInput>;
 
 export const ZNewsletterIdParams = z.object({ id: zId });
 export const ZSendIdParams = z.object({ id: zId, sendId: zId });
+
+/** A CSV's optional range: both days, or neither (everything). */
+export const ZOptionalStatsRange = z.object({ from: zDay.optional(), to: zDay.optional() }).superRefine((r, ctx) => {
+  if ((r.from === undefined) !== (r.to === undefined)) {
+    ctx.addIssue({ code: "custom", message: "give both from and to, or neither", path: [r.from ? "to" : "from"] });
+    return;
+  }
+  if (r.from === undefined || r.to === undefined) return;
+  const checked = ZStatsRange.safeParse(r);
+  for (const issue of checked.error?.issues ?? [])
+    ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+});
