@@ -18,6 +18,10 @@
  * 3. the comment, with the id the claim took (nothing when no claim was written);
  * 4. its comment.created event (webhook_events), the event's data made by commentEventPayload with
  *    the id set by the statement;
+ * 4b. for a published reply or a comment that mentions someone (notify.ts talksToReaders), its
+ *    "notifications.comment" job (jobs): the job exists exactly when the comment does, so a
+ *    process that stops right after the write loses no reply or mention e-mail (the engine's next
+ *    poll or sweep runs the job; the wake-up after the commit only makes it sooner);
  * 5. the counts of the answer: the page's and the realm's, as the statement's snapshot has them
  *    (before this comment, which the triggers count when the statement ends), with the replied-to
  *    comment's state (comment-queries.ts countsBeforeCreateSql); countsAfterCreate adds the new
@@ -33,10 +37,12 @@ import "server-only";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { Prisma, type Comment, type Page } from "../generated/prisma/client";
+import { announceJobs } from "../jobs/queue";
 import { queueEventDeliveries, subscribedEndpoints } from "../webhooks/deliveries";
 import { captchaUsedError, type VerifiedCaptcha } from "./captcha";
 import { countsAfterCreate, countsBeforeCreateSql, type CountsBeforeCreate } from "./comment-queries";
 import { commentEventPayload } from "./events";
+import { notifyCommentJob } from "./notifications/notify";
 
 type WriteArgs = {
   comment: Comment;
@@ -54,6 +60,11 @@ type WriteArgs = {
    * reader's last comment is another one on this page, made less than this many seconds ago.
    */
   slowModeSeconds?: number;
+  /**
+   * The id of the comment's "notifications.comment" job, written by the statement with the
+   * comment (given when the comment talks to readers: notify.ts talksToReaders).
+   */
+  notifyJobId?: string;
 };
 
 /** What a claim records of a comment: its page and body (a repeat has the same). */
@@ -66,6 +77,17 @@ function slowModeSql(seconds: number | undefined, pageId: Prisma.Sql, at: Prisma
       AND NOT (split_part(c.claim_key, ':', 1) = ${pageId}::text
         AND c.claim_key <> EXCLUDED.claim_key
         AND c.claimed_at > ${at} - make_interval(secs => ${seconds}::int))`;
+}
+
+/** The comment's notification job (part 4b of the file's comment), when it has one. */
+function notifySql(jobId: string | undefined, accountId: Prisma.Sql, at: Prisma.Sql): Prisma.Sql {
+  if (!jobId) return Prisma.empty;
+  return Prisma.sql`, notify AS (
+  INSERT INTO jobs (id, name, account_id, payload, status, run_at, created_at, updated_at)
+  SELECT ${jobId}::uuid, ${notifyCommentJob.name}::text, ${accountId}, jsonb_build_object('commentId', inserted.id),
+    'pending', ${at}, ${at}, ${at}
+  FROM inserted
+)`;
 }
 
 /** The write statement (see the file's comment). */
@@ -110,7 +132,7 @@ WITH captcha AS (
     jsonb_set(${JSON.stringify(commentEventPayload(comment, args.page))}::jsonb, '{comment,id}', to_jsonb(inserted.id)), ${at}
   FROM inserted
   RETURNING id
-)
+)${notifySql(args.notifyJobId, accountId, at)}
 SELECT (SELECT id FROM inserted) AS comment_id, (SELECT id FROM event) AS event_id, counts.*
 FROM (${countsBeforeCreateSql(accountId, pageId, parentId)}) AS counts`;
 }
@@ -175,8 +197,13 @@ export async function writeComment(
           }
           return row;
         });
-  if (written.comment_id !== null)
+  if (written.comment_id !== null) {
+    if (args.notifyJobId) {
+      // The job committed with the comment (in the transaction, when there is one): wake the engine.
+      announceJobs(db, [{ id: args.notifyJobId, name: notifyCommentJob.name, runAt: comment.createdAt }]);
+    }
     return { id: Number(written.comment_id), counts: countsAfterCreate(written, comment) };
+  }
   if (captcha) throw captchaUsedError();
   const claim = (await db.commentClaim.findUnique({ where: { memberId: comment.authorId } }))!;
   if (claim.claimKey !== claimKeyOf(comment) && args.slowModeSeconds) {

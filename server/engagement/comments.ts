@@ -29,6 +29,8 @@
  */
 import "server-only";
 
+import { randomUUID } from "node:crypto";
+
 import { getEnv } from "../../env.js";
 import type { ApiAccount, ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
@@ -52,7 +54,7 @@ import { moderationSettingsOf } from "./moderation/settings";
 import { recordShadowScore, type ShadowRecord } from "./moderation/shadow";
 import { effectiveRules, openSurgesOf, surgesOn } from "./moderation/surges";
 import { moderateWriting, pageRefusalError } from "./moderation/writing";
-import { enqueueCommentNotifications } from "./notifications/notify";
+import { enqueueCommentNotifications, talksToReaders } from "./notifications/notify";
 import { decodePageId, findOrCreatePage, findPage } from "./pages";
 
 /** A repeated post (same reader, page, parent and body) within this window returns the first comment. */
@@ -215,8 +217,9 @@ export async function createComment(
     ...NEW_COMMENT,
     createdAt: now,
   };
-  // One statement: the reader's claim, the comment, its comment.created event and the answer's
-  // counts (comment-write.ts).
+  // One statement: the reader's claim, the comment, its comment.created event, its notification
+  // job when it tells anyone, and the answer's counts (comment-write.ts).
+  const talks = talksToReaders(draft);
   const write = async (replacing?: number) => {
     const written = await writeComment(db, {
       comment: draft,
@@ -224,6 +227,8 @@ export async function createComment(
       captcha: guest?.captcha ?? null,
       repeatsSince: new Date(now.getTime() - DUPLICATE_WINDOW_MS),
       replacing,
+      // notifications: a published reply or mention tells its readers (notifications/notify.ts)
+      ...(talks ? { notifyJobId: randomUUID() } : {}),
       // Checked again under the reader's claim, so posts sent at once are slowed too (comment-write.ts).
       ...(guest ? {} : { slowModeSeconds: rules.slowModeSeconds }),
     });
@@ -244,8 +249,6 @@ export async function createComment(
   const created = "id" in written;
   if ("id" in written) {
     comment = { ...draft, id: written.id, author: member };
-    // notifications: a published reply or mention tells its readers (notifications/notify.ts)
-    await enqueueCommentNotifications(db, { comment, now });
     // moderation: the shadow configuration's decision, beside the comment (moderation/shadow.ts)
     if (shadow) {
       await recordShadowScore(db, { accountId: account.id, commentId: written.id, createdAt: now, record: shadow });
@@ -325,7 +328,7 @@ export async function editComment(
     await tx.$queryRaw`SELECT id FROM comments WHERE id = ${comment.id} FOR UPDATE`;
     const current = await tx.comment.findUniqueOrThrow({ where: { id: comment.id } });
     if (current.deletedAt) throw new AppError("NOT_FOUND", "Comment not found on this page.");
-    return tx.comment.update({
+    const after = await tx.comment.update({
       where: { id: comment.id },
       data: {
         body: { ops },
@@ -339,6 +342,10 @@ export async function editComment(
       },
       include: { author: true },
     });
+    // notifications: a clean edit that publishes a held reply or mention tells its readers, as a
+    // new comment would (once: the event keys are unique per reader).
+    await enqueueCommentNotifications(tx, { comment: after, before: current, now: args.now });
+    return after;
   });
   const [wire] = await toWire(db, page, [updated]);
   return { comment: wire! };

@@ -50,6 +50,14 @@ function notifyAfterCommit(db: Db, jobs: QueuedJob[]): void {
   afterCommit(db, () => globalForJobs.mastheadJobNotifier?.(list));
 }
 
+/**
+ * Tell the engine about jobs a statement of the caller's own wrote (a write that puts its job row
+ * in the same statement as its change: server/engagement/comment-write.ts), once `db` commits.
+ */
+export function announceJobs(db: Db, jobs: QueuedJob[]): void {
+  notifyAfterCommit(db, jobs);
+}
+
 export type EnqueueOptions = {
   /** When it is due (default: now). */
   runAt?: Date;

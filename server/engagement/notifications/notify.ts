@@ -4,8 +4,10 @@
  * that job, in its own transaction, works out who is told (rules.ts), writes one
  * reader_notifications row per recipient and event, and for a reader who chose "at once" queues
  * the e-mail in the outbox in that same transaction; for "digest" it leaves the row pending and
- * keeps one "notifications.digest" job per reader, due at the next digest hour, which collects
- * what is still pending into one mail.
+ * keeps one "notifications.digest" job per reader, due at the next digest hour on the reader's
+ * clocks (their stored zone, else UTC), which collects what is still pending into one mail.
+ * A new comment's job is written by the comment's own write statement (comment-write.ts), so it
+ * exists exactly when the comment does.
  *
  * Never two mails for one event: the row is unique on (member, event key) and is written
  * `ON CONFLICT DO NOTHING` in the transaction that queues its e-mail, so a second worker (another
@@ -66,11 +68,18 @@ type WrittenComment = {
   body: unknown;
 };
 
+/** Whether a comment, published as it is, tells anyone: a reply, or one that mentions someone. */
+export function talksToReaders(comment: Pick<WrittenComment, "parentCommentId" | "isPublished" | "body">): boolean {
+  return comment.isPublished && (comment.parentCommentId !== null || mentionsOf(opsOf(comment.body)).length > 0);
+}
+
 /**
- * Queue the notifications a comment's write may cause, in the caller's transaction where it has
- * one: a new comment (no `before`) when it is published and is a reply or mentions someone; a
- * moderator's change (`before`, the comment as it was) the decision on a held comment (rules.ts
- * heldDecision) and the reply and mentions of a comment it published.
+ * Queue the notifications a comment's change may cause, in the caller's transaction where it has
+ * one (`before`, the comment as it was): the decision on a held comment (rules.ts heldDecision),
+ * and the reply and mentions of a comment the change published (a moderator's approval, or the
+ * author's clean edit of a held comment). A new comment's job is written by the comment's own
+ * statement (comment-write.ts, `talksToReaders`); an import, which writes in a transaction, comes
+ * here without `before`.
  */
 export async function enqueueCommentNotifications(
   db: Db,
@@ -78,10 +87,8 @@ export async function enqueueCommentNotifications(
 ): Promise<void> {
   const { comment, before, now } = args;
   const decision = before ? heldDecision(before, comment) : undefined;
-  const ops = opsOf(comment.body);
-  const talks = comment.isPublished && (comment.parentCommentId !== null || mentionsOf(ops).length > 0);
   const published = !before || !before.isPublished;
-  if (!decision && !(talks && published)) return;
+  if (!decision && !(talksToReaders(comment) && published)) return;
   await enqueueJob(
     db,
     notifyCommentJob,
@@ -155,6 +162,7 @@ async function recipientsOf(db: Db, accountId: number, memberIds: number[], now:
         address: recipientAddress(m),
         banned: m.commentBans.length > 0,
         prefs: prefsOf(m.notificationPrefs),
+        timeZone: m.notificationPrefs?.timeZone ?? "UTC",
       },
     ]),
   );
@@ -239,16 +247,17 @@ export async function deliverCommentNotifications(
       if (!row) continue;
       written.push({ memberId: recipient.memberId, kind: event.kind, delivery });
       if (delivery === "digest") {
-        // One job per reader and digest: keyed by the day it is due, so a notification written
-        // while that day's digest runs gets the next day's job, never a job that already read.
-        const runAt = nextDigestAt(args.now);
+        // One job per reader and digest, due at the digest hour on the reader's clocks: keyed by
+        // the instant it is due, so a notification written while a digest runs gets the next
+        // day's job, never a job that already read.
+        const runAt = nextDigestAt(args.now, recipient.timeZone);
         await enqueueJob(
           tx,
           digestJob,
           { memberId: recipient.memberId },
           {
             accountId: comment.accountId,
-            key: `notifications.digest:${recipient.memberId}:${runAt.toISOString().slice(0, 10)}`,
+            key: `notifications.digest:${recipient.memberId}:${runAt.toISOString()}`,
             runAt,
             now: args.now,
           },

@@ -5,6 +5,8 @@
  */
 import { z } from "zod";
 
+import { ZTimeZone } from "../moderation/surge-settings.schema";
+
 export const ZNotificationChoice = z.enum(["off", "immediate", "digest"], {
   error: "must be off, immediate or digest",
 });
@@ -19,11 +21,27 @@ export type TNotificationPrefsWire = z.infer<typeof ZNotificationPrefs>;
 export const ZPrefsParams = z.object({ account_id: z.string() });
 export const ZPrefsQuery = z.object({ jwt: z.string().optional() });
 
-/** A change: any of the kinds (at least one), the others kept. */
-export const ZUpdatePrefsBody = z.strictObject({
-  jwt: z.string().optional(),
-  preferences: ZNotificationPrefs.partial().refine((p) => Object.keys(p).length > 0, "must name at least one kind"),
-});
+/**
+ * The reader's IANA time zone, for the digest's hour (the widget sends what the browser says,
+ * `Intl.DateTimeFormat().resolvedOptions().timeZone`), kept in its canonical spelling.
+ */
+export const ZReaderTimeZone = ZTimeZone.transform(
+  (zone) => new Intl.DateTimeFormat("en", { timeZone: zone }).resolvedOptions().timeZone,
+);
+
+/** A change: any of the kinds (at least one, unless only the time zone changes), the others kept. */
+export const ZUpdatePrefsBody = z
+  .strictObject({
+    jwt: z.string().optional(),
+    preferences: ZNotificationPrefs.partial()
+      .refine((p) => Object.keys(p).length > 0, "must name at least one kind")
+      .optional(),
+    time_zone: ZReaderTimeZone.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.preferences === undefined && body.time_zone === undefined)
+      ctx.addIssue({ code: "custom", path: ["preferences"], message: "must name at least one kind (or a time_zone)" });
+  });
 export type TUpdatePrefsBody = z.infer<typeof ZUpdatePrefsBody>;
 
 export const ZUnsubscribeQuery = z.object({ token: z.string().min(1, "is required").max(200) });
@@ -31,5 +49,8 @@ export const ZUnsubscribeQuery = z.object({ token: z.string().min(1, "is require
 /** RFC 8058's one-click body (form-encoded `List-Unsubscribe=One-Click`); a mail client may send nothing else. */
 export const ZUnsubscribeBody = z.object({ "List-Unsubscribe": z.string().max(100).optional() }).optional();
 
-/** The widget's answer: the reader's choice for each kind, and whether e-mail can reach them at all. */
-export type TPrefsAnswer = { preferences: TNotificationPrefsWire; email_on_file: boolean };
+/**
+ * The widget's answer: the reader's choice for each kind, whether e-mail can reach them at all,
+ * and the time zone their digest's hour (07:00) is on (null: not known, so UTC).
+ */
+export type TPrefsAnswer = { preferences: TNotificationPrefsWire; email_on_file: boolean; time_zone: string | null };

@@ -30,18 +30,24 @@ function toDb(prefs: Partial<TNotificationPrefsWire>): Partial<Record<TNotificat
   return data;
 }
 
-/** Write some kinds' choices of a member (the others kept). */
+/** Write some kinds' choices of a member (the others kept), and their time zone when given. */
 export async function setPrefs(
   db: Db,
-  args: { memberId: number; prefs: Partial<TNotificationPrefsWire>; now: Date },
+  args: { memberId: number; prefs: Partial<TNotificationPrefsWire>; timeZone?: string; now: Date },
 ): Promise<TNotificationPrefs> {
-  const data = toDb(args.prefs);
-  const row = await db.readerNotificationPrefs.upsert({
+  return prefsOf(await writePrefs(db, args));
+}
+
+async function writePrefs(
+  db: Db,
+  args: { memberId: number; prefs: Partial<TNotificationPrefsWire>; timeZone?: string; now: Date },
+) {
+  const data = { ...toDb(args.prefs), ...(args.timeZone ? { timeZone: args.timeZone } : {}) };
+  return db.readerNotificationPrefs.upsert({
     where: { memberId: args.memberId },
     create: { memberId: args.memberId, ...data, updatedAt: args.now },
     update: { ...data, updatedAt: args.now },
   });
-  return prefsOf(row);
 }
 
 /** The JWT reader's choices. */
@@ -51,17 +57,30 @@ export async function readerPrefs(db: Db, args: { accountId: number; user: ApiUs
   const address = member
     ? recipientAddress(member)
     : recipientAddress({ email: "", emailVerified: false, communicationEmail: args.user.email, source: "publisher" });
-  return { preferences: prefsOf(row), email_on_file: address !== null };
+  return { preferences: prefsOf(row), email_on_file: address !== null, time_zone: row?.timeZone ?? null };
 }
 
-/** Change the JWT reader's choices (the reader is found or created, as for a comment). */
+/**
+ * Change the JWT reader's choices and, when given, their time zone (the reader is found or
+ * created, as for a comment). A digest already due keeps its hour; the next one is on the new zone.
+ */
 export async function updateReaderPrefs(
   db: Db,
-  args: { accountId: number; user: ApiUser; prefs: Partial<TNotificationPrefsWire>; now: Date },
+  args: {
+    accountId: number;
+    user: ApiUser;
+    prefs: Partial<TNotificationPrefsWire>;
+    timeZone?: string;
+    now: Date;
+  },
 ): Promise<TPrefsAnswer> {
   const member = await findOrCreateJwtMember(db, { accountId: args.accountId, user: args.user, now: args.now });
-  const prefs = await setPrefs(db, { memberId: member.id, prefs: args.prefs, now: args.now });
-  return { preferences: prefs, email_on_file: recipientAddress(member) !== null };
+  const row = await writePrefs(db, { memberId: member.id, prefs: args.prefs, timeZone: args.timeZone, now: args.now });
+  return {
+    preferences: prefsOf(row),
+    email_on_file: recipientAddress(member) !== null,
+    time_zone: row.timeZone ?? null,
+  };
 }
 
 /** Turn one kind (or all) off: what a one-click unsubscribe does. */

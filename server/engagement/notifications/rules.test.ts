@@ -28,6 +28,7 @@ const reader = (memberId: number, over: Partial<TRecipientFacts> = {}): TRecipie
   address: `r${memberId}@example.com`,
   banned: false,
   prefs: { ...DEFAULT_PREFS },
+  timeZone: "UTC",
   ...over,
 });
 
@@ -129,6 +130,33 @@ describe("digest", () => {
     expect(nextDigestAt(new Date("2026-11-26T06:59:59Z")).toISOString()).toBe("2026-11-26T07:00:00.000Z");
     expect(nextDigestAt(new Date("2026-11-26T07:00:00Z")).toISOString()).toBe("2026-11-27T07:00:00.000Z");
     expect(nextDigestAt(new Date("2026-12-31T23:00:00Z")).toISOString()).toBe("2027-01-01T07:00:00.000Z");
+  });
+
+  it("is 07:00 on the reader's own clocks, in their zone (an unknown zone: UTC)", () => {
+    // Madrid is UTC+1 in November: 07:00 there is 06:00 UTC.
+    expect(nextDigestAt(new Date("2026-11-26T05:59:59Z"), "Europe/Madrid").toISOString()).toBe(
+      "2026-11-26T06:00:00.000Z",
+    );
+    expect(nextDigestAt(new Date("2026-11-26T06:00:00Z"), "Europe/Madrid").toISOString()).toBe(
+      "2026-11-27T06:00:00.000Z",
+    );
+    // Late evening in Los Angeles is the next day in UTC: the digest is the next Los Angeles morning.
+    expect(nextDigestAt(new Date("2026-11-26T06:00:00Z"), "America/Los_Angeles").toISOString()).toBe(
+      "2026-11-26T15:00:00.000Z",
+    );
+    expect(nextDigestAt(new Date("2026-11-26T16:00:00Z"), "America/Los_Angeles").toISOString()).toBe(
+      "2026-11-27T15:00:00.000Z",
+    );
+    // Kolkata is UTC+5:30; Tokyo's morning is the evening before in UTC.
+    expect(nextDigestAt(new Date("2026-11-26T00:00:00Z"), "Asia/Kolkata").toISOString()).toBe(
+      "2026-11-26T01:30:00.000Z",
+    );
+    expect(nextDigestAt(new Date("2026-11-26T00:00:00Z"), "Asia/Tokyo").toISOString()).toBe("2026-11-26T22:00:00.000Z");
+    // Across New York's spring clock change: the day after, 07:00 EDT is 11:00 UTC.
+    expect(nextDigestAt(new Date("2026-03-08T10:00:00Z"), "America/New_York").toISOString()).toBe(
+      "2026-03-08T11:00:00.000Z",
+    );
+    expect(nextDigestAt(new Date("2026-11-26T06:00:00Z"), "Not/AZone").toISOString()).toBe("2026-11-26T07:00:00.000Z");
   });
 
   it("groups items by kind (replies, mentions, decisions), oldest first within each, empty kinds left out", () => {

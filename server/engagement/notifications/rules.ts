@@ -10,6 +10,8 @@
  *   row per (recipient, event key), so a second worker, or a rerun, tells nobody twice.
  */
 
+import { nextDay, zonedDay, zonedHour } from "../../time-zone";
+
 export const NOTIFICATION_KINDS = ["replies", "mentions", "decisions"] as const;
 export type TNotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export type TNotificationChoice = "off" | "immediate" | "digest";
@@ -22,8 +24,8 @@ export const DEFAULT_PREFS: TNotificationPrefs = {
   decisions: "immediate",
 };
 
-/** The hour of the day (UTC) the daily digest goes out. */
-export const DIGEST_HOUR_UTC = 7;
+/** The hour of the day, on the reader's clocks (UTC for a reader whose zone is not known), the daily digest goes out. */
+export const DIGEST_HOUR = 7;
 
 export type TDecision = "approved" | "rejected";
 
@@ -50,6 +52,8 @@ export type TRecipientFacts = {
   address: string | null;
   banned: boolean;
   prefs: TNotificationPrefs;
+  /** The reader's IANA time zone, for the digest's hour ("UTC" when not known). */
+  timeZone: string;
 };
 
 export type TNotificationEvent = {
@@ -143,11 +147,24 @@ export function recipientAddress(member: {
   return null;
 }
 
-/** When the digest holding something that happened at `now` goes out: the next DIGEST_HOUR_UTC. */
-export function nextDigestAt(now: Date): Date {
-  const at = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), DIGEST_HOUR_UTC));
-  if (at.getTime() <= now.getTime()) at.setUTCDate(at.getUTCDate() + 1);
-  return at;
+/**
+ * When the digest holding something that happened at `now` goes out: the next DIGEST_HOUR on the
+ * reader's clocks in `zone` (a zone this runtime does not know: UTC's).
+ */
+export function nextDigestAt(now: Date, zone = "UTC"): Date {
+  const tz = knownZone(zone);
+  const today = zonedDay(now, tz);
+  const at = zonedHour(today, DIGEST_HOUR, tz);
+  return at.getTime() > now.getTime() ? at : zonedHour(nextDay(today), DIGEST_HOUR, tz);
+}
+
+function knownZone(zone: string): string {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return zone;
+  } catch {
+    return "UTC";
+  }
 }
 
 /** A digest's items grouped by kind (replies, mentions, decisions, in that order), oldest first in each. */

@@ -2,8 +2,9 @@
  * The signed-in reader's e-mail notifications (docs/engagement.md "Notifications to readers"): a
  * disclosure under the "Signed in as" line. For each kind (replies, mentions, moderators'
  * decisions): at once, a daily digest, or off; saved as soon as it is chosen
- * (PUT …/notifications/preferences), and said in a status line. Read when first opened, so a page
- * view costs no call; kept across the thread's redraws.
+ * (PUT …/notifications/preferences), and said in a status line. Choosing the digest also sends
+ * the browser's time zone, so the digest comes at 07:00 on the reader's clocks. Read when first
+ * opened, so a page view costs no call; kept across the thread's redraws.
  */
 import { type StringKey } from "../strings";
 import { api, base, errorText, jwt, reportHeight, t } from "./core";
@@ -11,7 +12,16 @@ import { h } from "./dom";
 
 type Choice = "off" | "immediate" | "digest";
 type Kind = "replies" | "mentions" | "decisions";
-type Answer = { preferences: Record<Kind, Choice>; email_on_file: boolean };
+type Answer = { preferences: Record<Kind, Choice>; email_on_file: boolean; time_zone?: string | null };
+
+/** The browser's IANA time zone ("Europe/Madrid"), when it says. */
+function browserZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const KINDS: [Kind, StringKey][] = [
   ["replies", "notifyReplies"],
@@ -75,7 +85,8 @@ function content(): Node[] {
     select.addEventListener("change", () => {
       const chosen = select.value as Choice;
       status.textContent = t("notifySaving");
-      api<Answer>("PUT", path(), { jwt, preferences: { [kind]: chosen } })
+      const zone = chosen === "digest" ? browserZone() : undefined;
+      api<Answer>("PUT", path(), { jwt, preferences: { [kind]: chosen }, ...(zone ? { time_zone: zone } : {}) })
         .then((saved) => {
           state.answer = saved;
           state.status = t("notifySaved");

@@ -16,7 +16,7 @@ import { GET as CONFIRM, POST as UNSUBSCRIBE } from "./unsubscribe/route";
 
 const ADA = { id: "reader-ada", name: "Ada", email: "ada@example.com" };
 
-type Prefs = { preferences: Record<string, string>; email_on_file: boolean };
+type Prefs = { preferences: Record<string, string>; email_on_file: boolean; time_zone: string | null };
 type ErrorBody = { error: { code: string; details?: { field: string; issue: string }[] } };
 
 async function setup() {
@@ -42,6 +42,7 @@ describe("notification preferences", () => {
     expect(await prefs(id)).toEqual({
       preferences: { replies: "immediate", mentions: "immediate", decisions: "immediate" },
       email_on_file: true,
+      time_zone: null,
     });
     const jwt = await readerJwt(ADA);
     const res = await change(id, { jwt, preferences: { replies: "digest" } });
@@ -55,6 +56,24 @@ describe("notification preferences", () => {
     expect((await prefs(id)).preferences).toEqual({ replies: "digest", mentions: "off", decisions: "digest" });
     const other = await createTestPublisher(await getDb());
     expect((await prefs(String(other.id))).preferences.replies).toBe("immediate");
+  });
+
+  it("keeps the reader's time zone for the digest's hour, in its canonical spelling, and keeps it when not sent", async () => {
+    const { id } = await setup();
+    const jwt = await readerJwt(ADA);
+    const res = await change(id, { jwt, preferences: { replies: "digest" }, time_zone: "europe/madrid" });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Prefs).time_zone).toBe("Europe/Madrid");
+    await change(id, { jwt, preferences: { mentions: "off" } });
+    expect((await prefs(id)).time_zone).toBe("Europe/Madrid");
+    // The zone alone may change.
+    const alone = await change(id, { jwt, time_zone: "America/New_York" });
+    expect(alone.status).toBe(200);
+    expect((await alone.json()) as Prefs).toEqual({
+      preferences: { replies: "digest", mentions: "off", decisions: "immediate" },
+      email_on_file: true,
+      time_zone: "America/New_York",
+    });
   });
 
   it("says when no e-mail can reach the reader", async () => {
@@ -72,6 +91,9 @@ describe("notification preferences", () => {
       [{ jwt, preferences: {} }, "body.preferences"],
       [{ jwt }, "body.preferences"],
       [{ jwt, preferences: { replies: "off" }, extra: 1 }, "body"],
+      [{ jwt, preferences: { replies: "off" }, time_zone: "Mars/Olympus_Mons" }, "body.time_zone"],
+      [{ jwt, time_zone: "" }, "body.time_zone"],
+      [{ jwt, time_zone: 60 }, "body.time_zone"],
     ] as const) {
       const res = await change(id, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
@@ -83,7 +105,7 @@ describe("notification preferences", () => {
       "content-type": "application/json",
     });
     expect(notJson.status).toBe(400);
-    expect((await prefs(id)).preferences.replies).toBe("digest");
+    expect(await prefs(id)).toMatchObject({ preferences: { replies: "digest" }, time_zone: null });
     expect((await change(id, { preferences: { replies: "off" } })).status).toBe(401);
     expect(await db.readerNotificationPrefs.count()).toBe(1);
   });

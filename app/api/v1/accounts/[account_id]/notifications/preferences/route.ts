@@ -18,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       cors: true,
       rateLimit: { name: "engagement.notification-prefs", limit: 120, windowSeconds: 60, by: "ip" },
       summary:
-        "The jwt's reader's e-mail notifications: {preferences: {replies, mentions, decisions}, email_on_file}; each kind off, immediate (at once) or digest (daily). A reader who never chose: every kind immediate. email_on_file: whether e-mail can reach them (a verified address, or one the jwt carries). 401 without a jwt.",
+        "The jwt's reader's e-mail notifications: {preferences: {replies, mentions, decisions}, email_on_file, time_zone}; each kind off, immediate (at once) or digest (daily, at 07:00 in time_zone, the reader's IANA zone; null: UTC). A reader who never chose: every kind immediate. email_on_file: whether e-mail can reach them (a verified address, or one the jwt carries). 401 without a jwt.",
     },
     async ({ db, account, user }) => json(await readerPrefs(db, { accountId: account.id, user }), NO_STORE),
   ),
@@ -30,11 +30,17 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       cors: true,
       rateLimit: { name: "engagement.notification-prefs-write", limit: 30, windowSeconds: 60, by: "ip" },
       summary:
-        "{jwt, preferences: {replies?, mentions?, decisions?}} (each off, immediate or digest; at least one) → the reader's preferences as GET answers them; kinds not named are kept. Anything else is 400 naming the field, nothing changed. 401 without a jwt.",
+        "{jwt, preferences?: {replies?, mentions?, decisions?}, time_zone?} (each kind off, immediate or digest; at least one kind, or a time_zone alone; time_zone an IANA zone such as Europe/Madrid, the hour of the daily digest is 07:00 there) → the reader's preferences as GET answers them; kinds not named are kept. Anything else is 400 naming the field, nothing changed. 401 without a jwt.",
     },
     async ({ db, account, user, body }) =>
       json(
-        await updateReaderPrefs(db, { accountId: account.id, user, prefs: body.preferences, now: new Date() }),
+        await updateReaderPrefs(db, {
+          accountId: account.id,
+          user,
+          prefs: body.preferences ?? {},
+          timeZone: body.time_zone,
+          now: new Date(),
+        }),
         NO_STORE,
       ),
   ),
