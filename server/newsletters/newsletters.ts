@@ -122,7 +122,7 @@ async function assertReferences(db: Db, accountId: number, input: TNewsletterInp
       details.push({ field: "planIds", issue: "names a plan this account does not have" });
   }
   if (input.digestCollectionId !== null) {
-    const found = await db.collection.count({ where: { accountId, id: input.digestCollectionId } });
+    const found = await db.collection.count({ where: { accountId, id: input.digestCollectionId, deletedAt: null } });
     if (found === 0)
       details.push({ field: "digestCollectionId", issue: "names a collection this account does not have" });
   }

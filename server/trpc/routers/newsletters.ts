@@ -52,7 +52,7 @@ export const newslettersRouter = createTRPCRouter({
           orderBy: { id: "asc" },
         }),
         ctx.db.collection.findMany({
-          where: { accountId },
+          where: { accountId, deletedAt: null },
           select: { id: true, name: true },
           orderBy: { name: "asc" },
           take: 500,
