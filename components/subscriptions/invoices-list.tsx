@@ -14,13 +14,34 @@ import { useDeferredValue, useState } from "react";
 import { CreditNotesList } from "@/components/subscriptions/credit-notes-list";
 import { useTRPC } from "@/components/trpc/react";
 import type { RouterOutputs } from "@/components/trpc/types";
-import { DateTime, Input, LoadMore, LoadState, Panel, Table, textLinkClasses, type Column } from "@/components/ui";
+import {
+  DateTime,
+  Input,
+  LoadMore,
+  LoadState,
+  Panel,
+  Table,
+  textLinkClasses,
+  useTimeZone,
+  type Column,
+} from "@/components/ui";
 import { servicePeriodWords } from "@/server/subscriptions/invoices.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
 
 type Invoice = RouterOutputs["invoices"]["list"]["invoices"][number];
 
 const PAGE_SIZE = 50;
+
+/** The period an invoice paid for, in the account's zone as its document prints it. */
+function ServicePeriod({ period }: { period: Invoice["service_period"] }) {
+  const zone = useTimeZone();
+  return (
+    servicePeriodWords(
+      { start: period ? new Date(period.start) : null, end: period?.end ? new Date(period.end) : null },
+      zone,
+    ) ?? "–"
+  );
+}
 
 const COLUMNS: readonly Column<Invoice>[] = [
   {
@@ -42,11 +63,7 @@ const COLUMNS: readonly Column<Invoice>[] = [
   { header: "Plan", cell: (i) => i.plan_name, className: "max-w-48 truncate" },
   {
     header: "Service period",
-    cell: (i) =>
-      servicePeriodWords({
-        start: i.service_period ? new Date(i.service_period.start) : null,
-        end: i.service_period?.end ? new Date(i.service_period.end) : null,
-      }) ?? "–",
+    cell: (i) => <ServicePeriod period={i.service_period} />,
     className: "whitespace-nowrap",
   },
   {

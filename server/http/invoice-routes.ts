@@ -1,8 +1,11 @@
 /**
  * What the invoice and credit note document routes share (docs/subscriptions.md "Invoices"): the
  * answer of one invoice or credit note as a PDF or a printable page. Who may read it is decided by the caller's
- * `getInvoiceOrThrow` (the subscriber's own, or revenue staff); this only renders.
+ * `getInvoiceOrThrow` (the subscriber's own, or revenue staff); this only renders, with times in
+ * the account's zone (a reader and the staff get the same document).
  */
+import { getAccountTimeZone } from "../accounts/time-zone";
+import type { Db } from "../db/client";
 import { creditNoteDocumentModel, type CreditNoteDocumentRow } from "../subscriptions/credit-note-document";
 import {
   invoiceDocumentModel,
@@ -16,13 +19,30 @@ import type { TInvoiceFormat } from "../subscriptions/invoices.schema";
 const PRIVATE = { "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff" };
 
 /** The invoice in `format`; `pdfHref` is the printable page's link to its PDF. */
-export function invoiceDocumentResponse(invoice: InvoiceRow, format: TInvoiceFormat, pdfHref: string) {
-  return documentResponse(invoiceDocumentModel(invoice), format, pdfHref, `invoice-${invoice.sequenceNumber}.pdf`);
+export async function invoiceDocumentResponse(db: Db, invoice: InvoiceRow, format: TInvoiceFormat, pdfHref: string) {
+  const zone = await getAccountTimeZone(db, invoice.accountId);
+  return documentResponse(
+    invoiceDocumentModel(invoice, zone),
+    format,
+    pdfHref,
+    `invoice-${invoice.sequenceNumber}.pdf`,
+  );
 }
 
 /** A credit note in `format` (credit-note-document.ts), as an invoice is answered. */
-export function creditNoteDocumentResponse(note: CreditNoteDocumentRow, format: TInvoiceFormat, pdfHref: string) {
-  return documentResponse(creditNoteDocumentModel(note), format, pdfHref, `credit-note-${note.sequenceNumber}.pdf`);
+export async function creditNoteDocumentResponse(
+  db: Db,
+  note: CreditNoteDocumentRow,
+  format: TInvoiceFormat,
+  pdfHref: string,
+) {
+  const zone = await getAccountTimeZone(db, note.accountId);
+  return documentResponse(
+    creditNoteDocumentModel(note, zone),
+    format,
+    pdfHref,
+    `credit-note-${note.sequenceNumber}.pdf`,
+  );
 }
 
 async function documentResponse(

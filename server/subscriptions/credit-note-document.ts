@@ -1,10 +1,12 @@
 /**
  * A credit note as a document (docs/subscriptions.md "Credit notes"), printed by the invoices'
  * renderers (invoice-document.ts): the seller and buyer as the credited invoice froze them, the
- * invoice it credits, the refunded amount before tax, its taxes and the total credited.
+ * invoice it credits, the refunded amount before tax, its taxes and the total credited. Times in
+ * the account's zone, in the one format with the zone.
  */
 import "server-only";
 
+import { formatInstant } from "../dates.schema";
 import type { CreditNoteRow } from "./credit-notes";
 import { sellerLines, type DocumentModel, type InvoiceDocumentLine } from "./invoice-document";
 import { basisPointsToPercentage, invoiceTaxLines, servicePeriodWords } from "./invoice-figures";
@@ -25,10 +27,10 @@ export type CreditNoteDocumentRow = CreditNoteRow & {
   };
 };
 
-export function creditNoteDocumentModel(row: CreditNoteDocumentRow): DocumentModel {
+export function creditNoteDocumentModel(row: CreditNoteDocumentRow, zone: string): DocumentModel {
   const money = (cents: number) => `${row.currency} ${centsToDecimal(cents, row.currency)}`;
   const invoice = row.invoice;
-  const period = servicePeriodWords({ start: invoice.periodStart, end: invoice.periodEnd });
+  const period = servicePeriodWords({ start: invoice.periodStart, end: invoice.periodEnd }, zone);
   const lines: InvoiceDocumentLine[] = [
     {
       label: `Refund: ${invoice.planName}${period ? ` · ${period}` : ""}, before tax`,
@@ -47,10 +49,10 @@ export function creditNoteDocumentModel(row: CreditNoteDocumentRow): DocumentMod
     sellerLines: sellerLines(invoice),
     facts: [
       { label: "Credit note number", value: String(row.sequenceNumber) },
-      { label: "Date", value: row.createdAt.toISOString().slice(0, 10) },
+      { label: "Date", value: formatInstant(row.createdAt, zone) },
       {
         label: "Credits invoice",
-        value: `${invoice.sequenceNumber} of ${invoice.createdAt.toISOString().slice(0, 10)}`,
+        value: `${invoice.sequenceNumber} of ${formatInstant(invoice.createdAt, zone)}`,
       },
       ...(row.reason ? [{ label: "Reason", value: row.reason }] : []),
     ],

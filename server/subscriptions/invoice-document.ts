@@ -2,12 +2,14 @@
  * An invoice as a document (docs/subscriptions.md "Invoices"): the same lines in two forms, a PDF
  * made by pdfkit and a printable HTML page (print CSS: A4, no navigation, black on white). Both are
  * built from the issued invoice row only, never from the catalogue as it is now. Credit notes
- * (credit-note-document.ts) print through the same two renderers.
+ * (credit-note-document.ts) print through the same two renderers. Times are printed in the one
+ * format with the zone, in the account's zone (`accounts.time_zone`): "1 Dec 2026, 10:30 CET".
  */
 import "server-only";
 
 import PDFDocument from "pdfkit";
 
+import { formatInstant } from "../dates.schema";
 import { basisPointsToPercentage, invoiceTaxLines, servicePeriodWords } from "./invoice-figures";
 import type { InvoiceRow } from "./invoices";
 import { centsToDecimal } from "./money.schema";
@@ -26,10 +28,10 @@ export type DocumentModel = {
   createdAt: Date;
 };
 
-/** What both forms print: heading, parties and the lines, amounts as "USD 5.90". */
-export function invoiceDocumentModel(row: InvoiceRow): DocumentModel {
+/** What both forms print: heading, parties and the lines, amounts as "USD 5.90"; times in `zone`. */
+export function invoiceDocumentModel(row: InvoiceRow, zone: string): DocumentModel {
   const money = (cents: number) => `${row.currency} ${centsToDecimal(cents, row.currency)}`;
-  const period = servicePeriodWords({ start: row.periodStart, end: row.periodEnd });
+  const period = servicePeriodWords({ start: row.periodStart, end: row.periodEnd }, zone);
   const lines: InvoiceDocumentLine[] = [
     { label: period ? `${row.planName} · ${period}` : row.planName, amount: money(row.basePriceCents) },
   ];
@@ -52,7 +54,7 @@ export function invoiceDocumentModel(row: InvoiceRow): DocumentModel {
     sellerLines: sellerLines(row),
     facts: [
       { label: "Invoice number", value: String(row.sequenceNumber) },
-      { label: "Date", value: row.createdAt.toISOString().slice(0, 10) },
+      { label: "Date", value: formatInstant(row.createdAt, zone) },
       ...(period ? [{ label: "Service period", value: period }] : []),
       { label: "Payment", value: `${row.paymentType}${row.externalPaymentId ? ` · ${row.externalPaymentId}` : ""}` },
     ],
@@ -70,9 +72,9 @@ export function sellerLines(row: { sellerAddress: string | null; sellerTaxId: st
   ];
 }
 
-/** The invoice as a PDF (A4, pdfkit's standard Helvetica). */
-export function renderInvoicePdf(row: InvoiceRow): Promise<Buffer> {
-  return renderDocumentPdf(invoiceDocumentModel(row));
+/** The invoice as a PDF (A4, pdfkit's standard Helvetica), times in `zone`. */
+export function renderInvoicePdf(row: InvoiceRow, zone: string): Promise<Buffer> {
+  return renderDocumentPdf(invoiceDocumentModel(row, zone));
 }
 
 /** A document model as a PDF (A4, pdfkit's standard Helvetica). */
@@ -131,9 +133,9 @@ const escapeHtml = (text: string) =>
     .replace(/"/g, "&quot;")
     .replace(/'/g, "&#39;");
 
-/** The invoice as a printable HTML page: one self-contained document, print CSS included. */
-export function renderInvoiceHtml(row: InvoiceRow, options: { pdfHref?: string } = {}): string {
-  return renderDocumentHtml(invoiceDocumentModel(row), options);
+/** The invoice as a printable HTML page (times in `zone`): one self-contained document, print CSS included. */
+export function renderInvoiceHtml(row: InvoiceRow, zone: string, options: { pdfHref?: string } = {}): string {
+  return renderDocumentHtml(invoiceDocumentModel(row, zone), options);
 }
 
 /** A document model as a printable HTML page: one self-contained document, print CSS included. */

@@ -136,20 +136,25 @@ describe("invoiceServicePeriod", () => {
 });
 
 describe("servicePeriodWords", () => {
-  it("names both days included: an exclusive end is the day before", () => {
-    expect(servicePeriodWords({ start: new Date("2026-11-01T00:00:00Z"), end: new Date("2026-12-01T00:00:00Z") })).toBe(
-      "1 Nov 2026 – 30 Nov 2026",
+  it("writes the period's two instants in the one format, in the zone given", () => {
+    const november = { start: new Date("2026-11-01T00:00:00Z"), end: new Date("2026-12-01T00:00:00Z") };
+    expect(servicePeriodWords(november, "UTC")).toBe("1 Nov 2026, 00:00 UTC – 1 Dec 2026, 00:00 UTC");
+    expect(servicePeriodWords(november, "Europe/Paris")).toBe("1 Nov 2026, 01:00 CET – 1 Dec 2026, 01:00 CET");
+    expect(servicePeriodWords(november, "America/New_York")).toBe(
+      "31 Oct 2026, 20:00 GMT-4 – 30 Nov 2026, 19:00 GMT-5",
     );
-    expect(servicePeriodWords({ start: new Date("2026-11-15T09:30:00Z"), end: new Date("2026-12-15T09:30:00Z") })).toBe(
-      "15 Nov 2026 – 15 Dec 2026",
-    );
-    expect(servicePeriodWords({ start: new Date("2026-09-01T00:00:00Z"), end: new Date("2027-09-01T00:00:00Z") })).toBe(
-      "1 Sep 2026 – 31 Aug 2027",
-    );
+    expect(
+      servicePeriodWords(
+        { start: new Date("2026-11-15T09:30:00Z"), end: new Date("2026-12-15T09:30:00Z") },
+        "Asia/Tokyo",
+      ),
+    ).toBe("15 Nov 2026, 18:30 GMT+9 – 15 Dec 2026, 18:30 GMT+9");
   });
 
   it("says from when without an end, and nothing without a start", () => {
-    expect(servicePeriodWords({ start: new Date("2026-11-01T00:00:00Z"), end: null })).toBe("from 1 Nov 2026");
-    expect(servicePeriodWords({ start: null, end: null })).toBeNull();
+    expect(servicePeriodWords({ start: new Date("2026-11-01T00:00:00Z"), end: null }, "UTC")).toBe(
+      "from 1 Nov 2026, 00:00 UTC",
+    );
+    expect(servicePeriodWords({ start: null, end: null }, "UTC")).toBeNull();
   });
 });

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { POST as CLIENT_PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
 import { POST as CLIENT_CREATE } from "@/app/api/access/v1/members/me/subscriptions/route";
 
+import { formatInstant } from "../dates.schema";
 import { getDb } from "../db";
 import { createCheckoutFixture, testpayPayment, type CheckoutFixture } from "../testing/checkout";
 import { now, resetClock, setClock } from "../testing/clock";
@@ -122,11 +123,11 @@ describe("the seller on invoices", () => {
 
     // The documents of invoice 2 print its frozen seller, not the one set now.
     const second = issued[1]!;
-    const html = renderInvoiceHtml(second);
+    const html = renderInvoiceHtml(second, "UTC");
     expect(html).toContain("Daily Masthead Ltd");
     expect(html).toContain("1 Fleet Street<br>London EC4Y 1AA<br>United Kingdom<br>VAT number: GB 123 4567 89");
     expect(html).not.toContain("Masthead Media plc");
-    const pdf = await renderInvoicePdf(second);
+    const pdf = await renderInvoicePdf(second, "UTC");
     expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     // The dashboard's list carries the seller and the period too.
     const listed = await revenue.caller.invoices.list({});
@@ -145,10 +146,9 @@ describe("the service period on invoices", () => {
       end: sub.endTimestamp!.toISOString(),
     });
     const row = await f.db.invoice.findFirstOrThrow({ where: { subscriptionId: made.id } });
-    const model = invoiceDocumentModel(row);
-    const day = (d: Date) =>
-      `${d.getUTCDate()} ${["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"][d.getUTCMonth()]} ${d.getUTCFullYear()}`;
-    const words = `${day(sub.startTimestamp)} – ${day(new Date(sub.endTimestamp!.getTime() - 1))}`;
+    const model = invoiceDocumentModel(row, "Europe/Paris");
+    const words = `${formatInstant(sub.startTimestamp, "Europe/Paris")} – ${formatInstant(sub.endTimestamp!, "Europe/Paris")}`;
+    expect(words).toMatch(/^\d{1,2} \w{3,4} \d{4}, \d{2}:\d{2} CES?T – \d{1,2} \w{3,4} \d{4}, \d{2}:\d{2} CES?T$/);
     expect(model.facts).toContainEqual({ label: "Service period", value: words });
     expect(model.lines[0]!.label).toBe(`${row.planName} · ${words}`);
   });
@@ -199,11 +199,18 @@ describe("the service period on invoices", () => {
       start: "2026-12-01T00:00:00.000Z",
       end: "2027-01-01T00:00:00.000Z",
     });
-    expect(invoiceDocumentModel(renewal).facts).toContainEqual({
+    // Printed in the account's zone, named: east and west of UTC the days differ from UTC's.
+    expect(invoiceDocumentModel(renewal, "Europe/Paris").facts).toContainEqual({
       label: "Service period",
-      value: "1 Dec 2026 – 31 Dec 2026",
+      value: "1 Dec 2026, 01:00 CET – 1 Jan 2027, 01:00 CET",
     });
-    expect(renderInvoiceHtml(renewal)).toContain("1 Dec 2026 – 31 Dec 2026");
+    expect(invoiceDocumentModel(renewal, "Europe/Paris").facts).toContainEqual({
+      label: "Date",
+      value: "1 Dec 2026, 01:00 CET",
+    });
+    expect(renderInvoiceHtml(renewal, "America/New_York")).toContain(
+      "30 Nov 2026, 19:00 GMT-5 – 31 Dec 2026, 19:00 GMT-5",
+    );
   });
 });
 

@@ -1,8 +1,10 @@
 /**
  * The wire of invoices (docs/subscriptions.md "Invoices"): the document path parameter and the
- * dashboard list's input. Imports only zod (forms and components may import it).
+ * dashboard list's input. Pure (forms and components may import it).
  */
 import { z } from "zod";
+
+import { formatInstant } from "../dates.schema";
 
 export const INVOICE_FORMATS = ["pdf", "html"] as const;
 export type TInvoiceFormat = (typeof INVOICE_FORMATS)[number];
@@ -91,23 +93,17 @@ export type TInvoiceSellerView = {
   updatedAt: string | null;
 };
 
-/** The service period an invoice paid for: [start, end) in UTC; end null for no end. */
+/** The service period an invoice paid for: [start, end) instants; end null for no end. */
 export type ServicePeriod = { start: Date | null; end: Date | null };
 
-const DAY_MS = 86_400_000;
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;
-/** "1 Nov 2026", in UTC; spelled here rather than by Intl, whose short months vary ("Sept"). */
-const dayWords = (d: Date) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
-
 /**
- * A service period in words, in UTC, both days included: [1 Nov, 1 Dec) → "1 Nov 2026 – 30 Nov
- * 2026" (the end is exclusive, so the last day is the one before it); no end → "from 1 Nov 2026".
- * Null without a start.
+ * A service period in words, in the one format with the zone: "1 Dec 2026, 01:00 CET – 1 Jan
+ * 2027, 01:00 CET" (from the instant it starts to the instant it ends); no end → "from 1 Dec
+ * 2026, 01:00 CET". Null without a start. `zone`: the account's on documents and in the
+ * dashboard (undefined: the runtime's).
  */
-export function servicePeriodWords(period: ServicePeriod): string | null {
+export function servicePeriodWords(period: ServicePeriod, zone?: string): string | null {
   if (!period.start) return null;
-  if (!period.end) return `from ${dayWords(period.start)}`;
-  const lastDay = new Date(Math.max(period.start.getTime(), period.end.getTime() - 1));
-  const last = new Date(Math.floor(lastDay.getTime() / DAY_MS) * DAY_MS);
-  return `${dayWords(period.start)} – ${dayWords(last)}`;
+  if (!period.end) return `from ${formatInstant(period.start, zone)}`;
+  return `${formatInstant(period.start, zone)} – ${formatInstant(period.end, zone)}`;
 }

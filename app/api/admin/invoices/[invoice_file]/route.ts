@@ -21,7 +21,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
         reader: { accountId: admin.accountId, via: "staff" },
         id: params.invoice_file.id,
       });
-      return invoiceDocumentResponse(invoice, params.invoice_file.format, pdfHrefOf(url));
+      return invoiceDocumentResponse(db, invoice, params.invoice_file.format, pdfHrefOf(url));
     },
   ),
 });

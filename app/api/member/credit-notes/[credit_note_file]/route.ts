@@ -22,7 +22,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
         reader: { accountId: publisher.accountId, via: "subscriber", memberId: member.member.id },
         id: params.credit_note_file.id,
       });
-      return creditNoteDocumentResponse(note, params.credit_note_file.format, pdfHrefOf(url));
+      return creditNoteDocumentResponse(db, note, params.credit_note_file.format, pdfHrefOf(url));
     },
   ),
 });

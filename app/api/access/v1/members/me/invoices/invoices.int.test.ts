@@ -11,6 +11,7 @@ import { GET as ADMIN_DOCUMENT } from "@/app/api/admin/invoices/[invoice_file]/r
 import { POST as SERVER_CREATE } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions.json/route";
 import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions/preview.json/route";
 import type { AdminSession } from "@/server/auth/admin-session";
+import { formatInstant } from "@/server/dates.schema";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { withTransaction } from "@/server/db/transaction";
@@ -274,6 +275,9 @@ describe("invoice documents and lists", () => {
     expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     expect(bytes.length).toBeGreaterThan(800);
 
+    // The document names its times in the account's zone.
+    await f.db.account.update({ where: { id: f.account.id }, data: { timeZone: "Asia/Tokyo" } });
+    const issued = await f.db.invoice.findUniqueOrThrow({ where: { id: ada.invoice.id } });
     const htmlPath = `/api/access/v1/members/me/invoices/${ada.invoice.id}.html${ada.q.slice(2)}`;
     const html = await call(DOCUMENT, "GET", htmlPath, { invoice_file: `${ada.invoice.id}.html` }, undefined, {
       accept: "text/html",
@@ -284,6 +288,8 @@ describe("invoice documents and lists", () => {
     expect(page).toContain("Invoice 1");
     expect(page).toContain("USD 10.00");
     expect(page).toContain("@media print");
+    expect(page).toContain(`<dt>Date</dt><dd>${formatInstant(issued.createdAt, "Asia/Tokyo")}</dd>`);
+    expect(formatInstant(issued.createdAt, "Asia/Tokyo")).toMatch(/ GMT\+9$/);
     expect(page).toContain(`href="/api/access/v1/members/me/invoices/${ada.invoice.id}.pdf?key=${f.key}&amp;svc_jwt=`);
     expect(html.headers.get("content-security-policy")).toContain("default-src 'none'");
 

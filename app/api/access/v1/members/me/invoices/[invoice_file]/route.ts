@@ -27,7 +27,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
         reader: { accountId: account.id, via: "subscriber", memberId: member.id },
         id: params.invoice_file.id,
       });
-      return invoiceDocumentResponse(invoice, params.invoice_file.format, pdfHrefOf(url));
+      return invoiceDocumentResponse(db, invoice, params.invoice_file.format, pdfHrefOf(url));
     },
   ),
 });
