@@ -47,6 +47,7 @@ export function invoiceDocumentModel(row: InvoiceRow, zone: string): DocumentMod
       amount: money(tax.amount_cents),
     });
   if (row.roundOffCents !== 0) lines.push({ label: "Round off", amount: money(row.roundOffCents) });
+  if (row.creditCents > 0) lines.push({ label: "Credit from a plan change", amount: money(-row.creditCents) });
   lines.push({ label: "Total paid", amount: money(row.amountCents), strong: true });
   return {
     title: `Invoice ${row.sequenceNumber}`,

@@ -119,6 +119,8 @@ export type InvoiceRecord = {
   netCents: number;
   taxLines: unknown;
   roundOffCents: number;
+  /** Credit from a plan switch taken off this charge (0: none). */
+  creditCents?: number;
   amountCents: number;
   externalPaymentId: string | null;
   subscriptionId: number;
@@ -150,6 +152,20 @@ export function invoiceServicePeriod(
     if (date(start)) return { start: date(start), end: date(end) };
   }
   return { start: subscription.startTimestamp, end: subscription.endTimestamp };
+}
+
+/**
+ * The credit balance a recurring charge used (lifecycle.ts records it on the payment as
+ * `details.recurring_charge.credit_applied_cents`); 0 when none. Its invoice prices the period in
+ * full and shows the credit as a line before the total paid.
+ */
+export function invoiceCreditApplied(paymentDetails: unknown): number {
+  const charge =
+    paymentDetails && typeof paymentDetails === "object"
+      ? (paymentDetails as Record<string, unknown>).recurring_charge
+      : undefined;
+  const credit = charge && typeof charge === "object" ? (charge as Record<string, unknown>).credit_applied_cents : 0;
+  return cents(credit) ?? 0;
 }
 
 export function invoiceTaxLines(record: Pick<InvoiceRecord, "taxLines">): InvoiceTaxLine[] {
@@ -197,6 +213,8 @@ export function invoiceToWire(record: InvoiceRecord) {
         : {},
     invoice_taxes: taxes,
     round_off: money(record.roundOffCents),
+    /** Credit from an earlier plan switch taken off this charge ("0.00": none). */
+    credit_applied: money(record.creditCents ?? 0),
     external_payment_id: record.externalPaymentId,
     downloadable: true,
     created_at: record.createdAt.toISOString(),

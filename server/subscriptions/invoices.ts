@@ -20,7 +20,7 @@ import "server-only";
 import type { Db, TransactionClient } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
-import { invoiceFigures, invoiceServicePeriod, invoiceToWire } from "./invoice-figures";
+import { invoiceCreditApplied, invoiceFigures, invoiceServicePeriod, invoiceToWire } from "./invoice-figures";
 import { sellerOnInvoice } from "./invoice-seller";
 import { isTrialAuthorization } from "./trial-history";
 
@@ -61,14 +61,17 @@ export async function issueInvoiceForPayment(
   if (payment.status !== "CAPTURED") return { issued: false, invoice: null, reason: "The payment is not captured." };
   const subscription = payment.subscription;
   if (!subscription) return { issued: false, invoice: null, reason: "The payment pays for no subscription." };
-  if (payment.amountCents <= 0) return { issued: false, invoice: null, reason: "Nothing was charged." };
+  // A charge the credit balance paid whole is invoiced too (its credit line shows why it is 0).
+  const credit = invoiceCreditApplied(payment.details);
+  if (payment.amountCents <= 0 && credit <= 0) return { issued: false, invoice: null, reason: "Nothing was charged." };
   if (isTrialAuthorization(payment, subscription))
     return { issued: false, invoice: null, reason: "A trial's authorization charge, refunded: not invoiced." };
 
   const period = invoiceServicePeriod(payment.details, subscription);
   const seller = sellerOnInvoice(payment.account);
+  // The period priced in full; the credit then comes off it, after tax (as a payment would).
   const figures = invoiceFigures({
-    amountCents: payment.amountCents,
+    amountCents: payment.amountCents + credit,
     planAmountCents: subscription.planAmountCents,
     discountDetail: (subscription.discountDetail ?? {}) as Record<string, unknown>,
     taxDetail: subscription.taxDetail,
@@ -94,7 +97,8 @@ export async function issueInvoiceForPayment(
       netCents: figures.netCents,
       taxLines: figures.taxLines,
       roundOffCents: figures.roundOffCents,
-      amountCents: figures.amountCents,
+      creditCents: credit,
+      amountCents: payment.amountCents,
       externalPaymentId: payment.externalPaymentId,
       paymentType: payment.paymentType,
       planName: subscription.planName,

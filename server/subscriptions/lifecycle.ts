@@ -31,6 +31,7 @@ import { DAY_MS, nextLifecycleStep, RENEWAL_REMINDER_DAYS, type LifecycleStep } 
 import { PaymentAdapterError, type PaymentAdapter, type RecurringChargeResult } from "./payments/adapter";
 import { gatewayCredentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
+import { applyCredit } from "./plan-switch-proration";
 import { applyDueScheduledSwitch } from "./plan-switch-scheduled";
 import { addDuration } from "./subscription-state";
 import { emitSubscriptionEvent } from "./subscription-view";
@@ -107,8 +108,10 @@ export type RecordChargeInput = {
   /** The period this charge pays for. */
   periodStart: Date;
   periodEnd: Date | null;
-  /** "lifecycle" (we charged) or "gateway" (the gateway's recurring webhook). */
-  source: "lifecycle" | "gateway";
+  /** "lifecycle" (we charged), "gateway" (the gateway's recurring webhook) or "plan_switch" (a prorated upgrade). */
+  source: "lifecycle" | "gateway" | "plan_switch";
+  /** Credit balance (subscriptions.credit_cents) taken off this charge; its invoice shows the line. */
+  creditAppliedCents?: number;
   details?: Record<string, unknown>;
   now: Date;
 };
@@ -170,6 +173,7 @@ function chargeDetails(input: RecordChargeInput): Prisma.InputJsonObject {
       source: input.source,
       period_start: input.periodStart.toISOString(),
       period_end: input.periodEnd?.toISOString() ?? null,
+      ...(input.creditAppliedCents ? { credit_applied_cents: input.creditAppliedCents } : {}),
     },
     ...(input.details ? { gateway: input.details as Prisma.InputJsonObject } : {}),
   };
@@ -306,12 +310,17 @@ async function chargePeriod(
     ? await gatewayCredentialsFor(ctx.tx, sub.accountId, adapter.provider, { includeDisabled: false })
     : null;
   const periodEnd = addDuration(due, sub.durationLength, sub.durationUnit);
+  // A credit balance (a prorated downgrade, plan-switch-recurring.ts) lowers the charge; one it
+  // covers whole asks the gateway for nothing.
+  const { chargeCents, usedCents } = applyCredit(sub.paymentAmountCents, sub.creditCents);
+  if (chargeCents === 0 && usedCents > 0)
+    return { status: "captured", externalPaymentId: null, details: { paid_by_credit: true } };
   try {
     return await adapter.chargeRecurring!(creds, {
       accountId: sub.accountId,
       subscriptionId: sub.id,
       idempotencyKey,
-      amountCents: sub.paymentAmountCents,
+      amountCents: chargeCents,
       currency: sub.paymentAmountCurrency,
       paymentToken: sub.paymentToken,
       periodStart: due,
@@ -332,9 +341,11 @@ async function settlePeriod(
 ): Promise<void> {
   const due = sub.nextPaymentDueDate!;
   const periodEnd = addDuration(due, sub.durationLength, sub.durationUnit);
+  const { chargeCents, usedCents } = applyCredit(sub.paymentAmountCents, sub.creditCents);
   const payment = await recordCharge(ctx.tx, {
     subscription: sub,
-    amountCents: sub.paymentAmountCents,
+    amountCents: chargeCents,
+    creditAppliedCents: usedCents,
     currency: sub.paymentAmountCurrency,
     externalPaymentId: result.externalPaymentId,
     periodStart: due,
@@ -349,7 +360,13 @@ async function settlePeriod(
       : new Date(Math.max(periodEnd.getTime(), sub.endTimestamp.getTime()));
   await ctx.tx.subscription.update({
     where: { id: sub.id },
-    data: { endTimestamp: end, nextPaymentDueDate: end, graceEndsAt: null, chargeRetryAt: null },
+    data: {
+      endTimestamp: end,
+      nextPaymentDueDate: end,
+      graceEndsAt: null,
+      chargeRetryAt: null,
+      ...(usedCents > 0 ? { creditCents: { decrement: usedCents } } : {}),
+    },
   });
   await emit(ctx, sub, "subscription.renewed");
   if (await endDunning(ctx.tx, { subscriptionId: sub.id, outcome: "RECOVERED", paymentId: payment?.id, now: ctx.now }))

@@ -14,8 +14,12 @@
  * - One-time plans, proration off: scheduled for the period end. The reader pays the target's
  *   full price now; at the end the job `subscription.switch_plan` gives the subscription the
  *   target plan for a new period from there.
- * - Recurring plans: always scheduled for the next charge (chargeable_amount_cents null): the job
- *   changes the plan copy at the period end, so the lifecycle's next charge is the target's price.
+ * - Recurring plans (./plan-switch-recurring.ts): with proration on and an adapter that charges a
+ *   stored payment method, applied now: an upgrade pays the prorated difference through
+ *   `chargeRecurring` at the confirm, a downgrade's difference becomes a credit balance taken off
+ *   the next charges. Otherwise (proration off, a gateway that charges by itself, a free trial)
+ *   scheduled for the next charge (chargeable_amount_cents null): the job changes the plan copy at
+ *   the period end, so the lifecycle's next charge is the target's price.
  * - The scheduled switch is stored on the subscription (scheduled_plan_id, scheduled_switch_at,
  *   scheduled_switch) and its job is keyed per subscription (`subscription.switch_plan:<id>`), so a
  *   second switch replaces the first and it is never queued twice (./plan-switch-scheduled.ts).
@@ -35,6 +39,13 @@ import { PaymentAdapterError } from "./payments/adapter";
 import { credentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
 import { classifySwitch, pricePerDay, proratedCharge, targetPriceIn, type SwitchType } from "./plan-switch-proration";
+import {
+  applyRecurringSwitchNow,
+  recurringSwitchTerms,
+  SCHEDULED_WHY,
+  switchExtras,
+  type RecurringSwitchTerms,
+} from "./plan-switch-recurring";
 import { switchJobKey, switchPlanJob, switchTo, type ScheduledSwitch } from "./plan-switch-scheduled";
 import { loadSubscriptionWire, notFoundSubscription } from "./subscription-view";
 
@@ -55,9 +66,11 @@ type SwitchTerms = {
   currency: string;
   price_cents: number;
   credit_cents: number;
-  /** What the reader pays at the switch; null for recurring plans (the next charge pays). */
+  /** What the reader pays at the switch; null for a scheduled recurring switch (the next charge pays). */
   charge_cents: number | null;
   payment_type: string;
+  /** A recurring subscription's switch: applied now (prorated) or scheduled, and why. */
+  recurring?: RecurringSwitchTerms;
 };
 
 const TOKEN_FIELD = "attempt_token";
@@ -140,10 +153,25 @@ export async function previewPlanSwitch(
   let applyAt: Date | null = null;
   let charge: number | null;
   let credit = 0;
+  const adapter = paymentAdapterFor(sub.paymentType);
+  let recurring: RecurringSwitchTerms | undefined;
   if (sub.recurring) {
-    mode = "scheduled";
-    applyAt = sub.nextPaymentDueDate ?? sub.endTimestamp;
-    charge = null;
+    recurring = recurringSwitchTerms({
+      sub,
+      prorationEnabled: sub.group?.prorationEnabled ?? true,
+      adapter,
+      priceCents: price,
+      target: { length: target.durationLength, unit: target.durationUnit },
+      now,
+    });
+    mode = recurring.mode;
+    if (recurring.mode === "now") {
+      credit = recurring.credit_cents;
+      charge = recurring.charge_cents;
+    } else {
+      applyAt = recurring.apply_at ? new Date(recurring.apply_at) : null;
+      charge = null;
+    }
   } else if (sub.group?.prorationEnabled ?? true) {
     mode = "now";
     const p = proratedCharge({
@@ -167,10 +195,11 @@ export async function previewPlanSwitch(
       "This subscription never ends: a switch cannot wait for its end.",
     );
 
-  const adapter = paymentAdapterFor(sub.paymentType);
   let externalReferenceId: string | null = null;
   const attemptId = randomUUID();
-  if (charge !== null && charge > 0) {
+  // A one-time switch is paid in the gateway's form (an order now); a recurring one is charged to
+  // the stored payment method at the confirm.
+  if (charge !== null && charge > 0 && !sub.recurring) {
     if (!adapter || !adapter.takesPayment || adapter.callers === "server")
       throw unprocessable(
         "subscription",
@@ -213,6 +242,7 @@ export async function previewPlanSwitch(
     credit_cents: credit,
     charge_cents: charge,
     payment_type: sub.paymentType,
+    ...(recurring ? { recurring } : {}),
   };
   await db.subscriptionAttempt.create({
     data: {
@@ -242,6 +272,7 @@ export async function previewPlanSwitch(
       price_cents: price,
       credit_cents: credit,
       currency,
+      ...switchExtras(sub, price, recurring),
     },
   };
 }
@@ -304,14 +335,14 @@ export async function applyPlanSwitch(
   const messageOf = () =>
     terms.mode === "now"
       ? "Subscription plan switched."
-      : `The switch is scheduled for the end of the current period (${terms.apply_at}); proration is off.`;
+      : `The switch is scheduled for the end of the current period (${terms.apply_at}); ${SCHEDULED_WHY[terms.recurring?.mode === "scheduled" ? terms.recurring.reason : "proration_off"]}.`;
   if (attempt.usedAt) return answer(messageOf());
   if (attempt.expiresAt <= now) throw unprocessable(TOKEN_FIELD, "has expired", "This attempt token has expired.");
   await assertPriceAsPreviewed(db, accountId, terms);
 
   // The payment, through the subscription's payment adapter (as checkout verifies one).
   let verified: { externalPaymentId: string | null; externalOrderId: string | null; details?: unknown } | null = null;
-  if (terms.charge_cents !== null && terms.charge_cents > 0) {
+  if (terms.charge_cents !== null && terms.charge_cents > 0 && !terms.recurring) {
     if (!args.paymentToken) throw unprocessable("payment_token", "is required: this switch is paid");
     const adapter = paymentAdapterFor(terms.payment_type);
     if (!adapter) throw unprocessable("payment_token", "cannot be verified: the payment type is gone");
@@ -386,7 +417,21 @@ export async function applyPlanSwitch(
         });
       }
 
-      if (terms.mode === "now") {
+      if (terms.recurring?.mode === "now") {
+        const adapter = paymentAdapterFor(terms.payment_type);
+        if (!adapter) throw unprocessable("subscription", "cannot be charged: the payment type is gone");
+        await applyRecurringSwitchNow(tx, {
+          sub,
+          terms: terms.recurring,
+          attemptId: attempt.id,
+          adapter,
+          target,
+          priceCents: terms.price_cents,
+          currency: terms.currency,
+          now,
+        });
+        await cancelJob(tx, { key: switchJobKey(sub.id), now });
+      } else if (terms.mode === "now") {
         await switchTo(tx, {
           subscriptionId: sub.id,
           target,

@@ -48,6 +48,79 @@ describe("switchInWords", () => {
   });
 });
 
+describe("switchInWords: a recurring switch applied now, prorated", () => {
+  const recurring: SwitchFigures = {
+    ...base,
+    recurring: true,
+    applies: "now",
+    chargeCents: 100,
+    creditCents: 500,
+    restCents: 600,
+    carryCents: 0,
+    resetsCycle: false,
+    nextChargeCents: 1200,
+    nextChargeAt: "2026-07-01T00:00:00.000Z",
+  };
+
+  it("says an upgrade's charge now, what it is made of, and the next charge", () => {
+    expect(switchInWords(recurring)).toBe(
+      "You pay $1.00 now ($6.00 for Premium for the rest of this period, less $5.00 for the unused part of your plan), and Premium starts today; your next charge of $12.00 is on 1 Jul 2026.",
+    );
+  });
+
+  it("says a downgrade's credit on the next charges", () => {
+    expect(
+      switchInWords({
+        ...recurring,
+        planName: "Standard",
+        priceCents: 1000,
+        chargeCents: 0,
+        creditCents: 600,
+        restCents: 500,
+        carryCents: 100,
+        nextChargeCents: 900,
+      }),
+    ).toBe(
+      "You get a credit of $1.00 on your next charges ($6.00 for the unused part of your plan, less $5.00 for Standard for the rest of this period), and Standard starts today; your next charge of $9.00 is on 1 Jul 2026.",
+    );
+  });
+
+  it("says a new billing cycle's full period paid now, and a switch costing nothing", () => {
+    expect(
+      switchInWords({
+        ...recurring,
+        planName: "Yearly",
+        priceCents: 9000,
+        restCents: 9000,
+        chargeCents: 8500,
+        resetsCycle: true,
+        durationUnit: "years",
+        nextChargeCents: 9000,
+        nextChargeAt: "2027-06-16T00:00:00.000Z",
+      }),
+    ).toBe(
+      "You pay $85.00 now ($90.00 for 1 year of Yearly, less $5.00 for the unused part of your plan), and Yearly starts today; your next charge of $90.00 is on 16 Jun 2027.",
+    );
+    expect(switchInWords({ ...recurring, chargeCents: 0, carryCents: 0 })).toBe(
+      "Nothing to pay now, and Premium starts today; your next charge of $12.00 is on 1 Jul 2026.",
+    );
+  });
+
+  it("says why a recurring switch waits when its gateway charges by itself", () => {
+    expect(
+      switchInWords({
+        ...base,
+        recurring: true,
+        applies: "scheduled",
+        chargeCents: null,
+        scheduledReason: "gateway_charges",
+      }),
+    ).toBe(
+      "Nothing to pay now. You keep your current plan until 1 Dec 2026; from then you pay $12.00 per month for Premium. Your payment provider charges this subscription on its own schedule, so the change waits for the next charge.",
+    );
+  });
+});
+
 describe("offerInWords", () => {
   it("says a coupon off the next payments, or a pause", () => {
     expect(offerInWords({ kind: "coupon", periods: 3, percentOff: 50, amountOffCents: null, currency: "USD" })).toBe(

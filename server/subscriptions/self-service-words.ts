@@ -41,15 +41,52 @@ export type SwitchFigures = {
   durationLength: number;
   durationUnit: string;
   recurring: boolean;
+  /** A recurring switch applied now: the new plan's price for the rest of the period, the credit carried, the cycle reset. */
+  restCents?: number;
+  carryCents?: number;
+  resetsCycle?: boolean;
+  /** A recurring switch: the next renewal charge, after any credit balance, and when. */
+  nextChargeCents?: number;
+  nextChargeAt?: string | null;
+  /** A recurring switch that waits: why ("proration_off", "gateway_charges", "trial"). */
+  scheduledReason?: string;
 };
+
+const WAITS_BECAUSE: Record<string, string> = {
+  gateway_charges:
+    " Your payment provider charges this subscription on its own schedule, so the change waits for the next charge.",
+  trial: " During your free trial there is nothing to prorate, so the change waits until the trial ends.",
+};
+
+/** A recurring switch applied now, prorated: what is paid or credited now, and the next charge. */
+function recurringNowInWords(f: SwitchFigures): string {
+  const m = (c: number) => moneyInWords(c, f.currency);
+  const rest = f.restCents ?? f.priceCents;
+  const restWords = f.resetsCycle
+    ? `${m(rest)} for ${periodInWords(f.durationLength, f.durationUnit)} of ${f.planName}`
+    : `${m(rest)} for ${f.planName} for the rest of this period`;
+  const next =
+    f.nextChargeAt && f.nextChargeCents !== undefined
+      ? `; your next charge of ${m(f.nextChargeCents)} is on ${dayInWords(f.nextChargeAt)}`
+      : "";
+  const starts = `${f.planName} starts today${next}.`;
+  if (f.chargeCents && f.chargeCents > 0) {
+    const credit = f.creditCents > 0 ? `, less ${m(f.creditCents)} for the unused part of your plan` : "";
+    return `You pay ${m(f.chargeCents)} now (${restWords}${credit}), and ${starts}`;
+  }
+  if (f.carryCents && f.carryCents > 0)
+    return `You get a credit of ${m(f.carryCents)} on your next charges (${m(f.creditCents)} for the unused part of your plan, less ${restWords}), and ${starts}`;
+  return `Nothing to pay now, and ${starts}`;
+}
 
 /** The preview of a switch as the reader reads it before confirming. */
 export function switchInWords(f: SwitchFigures): string {
   const price = moneyInWords(f.priceCents, f.currency);
   const per = periodInWords(f.durationLength, f.durationUnit, { per: true });
   const day = dayInWords(f.appliesAt);
+  if (f.recurring && f.applies === "now") return recurringNowInWords(f);
   if (f.recurring)
-    return `Nothing to pay now. You keep your current plan until ${day}; from then you pay ${price} ${per} for ${f.planName}.`;
+    return `Nothing to pay now. You keep your current plan until ${day}; from then you pay ${price} ${per} for ${f.planName}.${WAITS_BECAUSE[f.scheduledReason ?? ""] ?? ""}`;
   if (f.applies === "now") {
     const credit =
       f.creditCents > 0

@@ -28,7 +28,7 @@ import { PaymentAdapterError } from "./payments/adapter";
 import { credentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
 import { applyPlanSwitch, previewPlanSwitch } from "./plan-switch";
-import { classifySwitch, pricePerDay, targetPriceIn } from "./plan-switch-proration";
+import { applyCredit, classifySwitch, pricePerDay, targetPriceIn } from "./plan-switch-proration";
 import { scheduledSwitchOf } from "./plan-switch-scheduled";
 import { offerForSubscription } from "./retention-offers";
 import { openCancellation } from "./self-service-cancel";
@@ -114,12 +114,18 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire) 
     next_payment_due_date: s.next_payment_due_date,
     amount: moneyInWords(s.payment_amount_cents, s.payment_amount_currency),
     amount_cents: s.payment_amount_cents,
+    /** A credit balance from a prorated downgrade, taken off the next charges (0: none). */
+    credit_cents: row.creditCents,
+    credit:
+      row.creditCents > 0
+        ? `Credit of ${moneyInWords(row.creditCents, s.payment_amount_currency)} from a plan change: it comes off your next charges.`
+        : null,
     currency: s.payment_amount_currency,
     /** "per month" (recurring) or "1 month" (one period). */
     period: periodInWords(s.duration_length, s.duration_unit, { per: s.recurring }),
     payment_type: s.payment_type,
     /** A sentence for the card: when the next payment is, or when access ends. */
-    summary: summaryOf(s, ended, pausedUntil),
+    summary: summaryOf(s, ended, pausedUntil, row.creditCents),
     /** A pause taken instead of a cancel and not over yet: when the subscription resumes. */
     paused_until: pausedUntil,
     switch_options: options,
@@ -132,7 +138,7 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire) 
   };
 }
 
-function summaryOf(s: TSubscriptionWire, ended: boolean, pausedUntil: string | null): string {
+function summaryOf(s: TSubscriptionWire, ended: boolean, pausedUntil: string | null, creditCents: number): string {
   const end = s.end_timestamp ? dayInWords(s.end_timestamp) : null;
   const amount = moneyInWords(s.payment_amount_cents, s.payment_amount_currency);
   if (pausedUntil)
@@ -143,8 +149,13 @@ function summaryOf(s: TSubscriptionWire, ended: boolean, pausedUntil: string | n
   if (s.status === "pending") return "Waiting for the payment to be confirmed.";
   if (s.in_grace_period) return "Your last payment failed: update your payment method to keep reading.";
   if (s.cancelled) return end ? `Cancelled: you keep access until ${end}.` : "Cancelled.";
-  if (s.recurring && s.next_payment_due_date)
-    return `${s.in_trial_period ? "Free trial; then " : "Next payment: "}${amount} on ${dayInWords(s.next_payment_due_date)}.`;
+  if (s.recurring && s.next_payment_due_date) {
+    // A credit balance comes off the next charge (lifecycle.ts): the sentence says what is charged.
+    const next = applyCredit(s.payment_amount_cents, creditCents).chargeCents;
+    const due = moneyInWords(next, s.payment_amount_currency);
+    const less = next < s.payment_amount_cents ? ` (${amount} less your credit)` : "";
+    return `${s.in_trial_period ? "Free trial; then " : "Next payment: "}${due}${less} on ${dayInWords(s.next_payment_due_date)}.`;
+  }
   return end ? `Paid until ${end}.` : "No end date.";
 }
 
@@ -205,6 +216,17 @@ export async function previewSelfServiceSwitch(
     durationLength: target!.durationLength,
     durationUnit: target!.durationUnit.toLowerCase(),
     recurring: sub.recurring,
+    ...("rest_cents" in preview.switch
+      ? {
+          restCents: preview.switch.rest_cents,
+          carryCents: preview.switch.carry_cents,
+          resetsCycle: preview.switch.resets_cycle,
+        }
+      : {}),
+    ...("next_charge_cents" in preview.switch
+      ? { nextChargeCents: preview.switch.next_charge_cents, nextChargeAt: preview.switch.next_charge_at }
+      : {}),
+    ...("scheduled_reason" in preview.switch ? { scheduledReason: preview.switch.scheduled_reason } : {}),
   });
   return {
     attempt_token: preview.attempt_token,
@@ -212,8 +234,11 @@ export async function previewSelfServiceSwitch(
     external_reference_id: preview.external_reference_id,
     switch: preview.switch,
     words,
-    /** A switch that costs something now is paid in the gateway's own form before the confirm. */
-    needs_payment: (preview.chargeable_amount_cents ?? 0) > 0,
+    /**
+     * A one-time switch that costs something now is paid in the gateway's own form before the
+     * confirm; a recurring one is charged to the stored payment method at the confirm.
+     */
+    needs_payment: (preview.chargeable_amount_cents ?? 0) > 0 && preview.switch.charged_with === "payment",
   };
 }
 

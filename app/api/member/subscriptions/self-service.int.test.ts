@@ -199,8 +199,9 @@ describe("the self-service page's API", () => {
     expect((await call(OVERVIEW, "GET", "/api/member/subscriptions", {})).status).toBe(401);
   });
 
-  it("previews a switch in words, honours it as previewed, and switches once on a double submit", async () => {
+  it("with proration off, previews a recurring switch for the period end in words, honours it, once on a double submit", async () => {
     const s = await setup();
+    await s.db.subscriptionGroup.update({ where: { id: s.f.group.id }, data: { prorationEnabled: false } });
     const preview = await s.page(SWITCH_PREVIEW, "POST", "/switch/preview", { subscription_plan_id: s.premium.id });
     const p = await read(preview);
     expect(preview.status, JSON.stringify(p)).toBe(200);
@@ -257,7 +258,7 @@ describe("the self-service page's API", () => {
     const again = await read(
       await s.page(SWITCH_PREVIEW, "POST", "/switch/preview", { subscription_plan_id: s.premium.id }),
     );
-    expect(again.words).toContain("$15.00 per month");
+    expect(again.words).toContain("your next charge of $15.00");
   });
 
   it("says a one-time switch's prorated charge now, and refuses a plan of another group", async () => {

@@ -1,0 +1,234 @@
+/**
+ * A recurring subscription's plan switch (./plan-switch.ts), decided and applied:
+ *
+ * - **Now, prorated** when its group prorates (subscription_groups.proration_enabled) and its
+ *   payment adapter charges a stored payment method (`chargeRecurring`, as renewals and dunning
+ *   do): the credit for the unused part of the current period and the new plan's price for the
+ *   rest of it (plan-switch-proration.ts `proratedRecurringSwitch`). An upgrade charges the
+ *   difference at the confirm, through `chargeRecurring` on the subscription's payment_token with
+ *   the idempotency key `plan_switch:<attempt id>`, recorded by the lifecycle's `recordCharge` (one
+ *   payment row, unique per gateway payment id, and its invoice). A downgrade's difference becomes
+ *   the subscription's credit balance (credit_cents), taken off the next renewal charges. Another
+ *   billing interval starts a new period now (the cycle resets).
+ * - **Scheduled for the next charge** otherwise, as before: proration off, a gateway that charges
+ *   its subscriptions by itself (razorpay_recurring: Razorpay, not Masthead, takes each charge), or
+ *   a free trial (nothing paid to prorate against). `reason` says which.
+ */
+import "server-only";
+
+import type { TransactionClient } from "../db/client";
+import { AppError } from "../errors";
+import type { Subscription } from "../generated/prisma/client";
+import { recordCharge, scheduleSubscriptionLifecycle } from "./lifecycle";
+import { PaymentAdapterError, type PaymentAdapter } from "./payments/adapter";
+import { credentialsFor } from "./payments/credentials";
+import { applyCredit, proratedRecurringSwitch, type Interval } from "./plan-switch-proration";
+import { switchTo } from "./plan-switch-scheduled";
+import { addDuration } from "./subscription-state";
+
+/** Why a recurring switch waits for the next charge instead of applying now. */
+export type ScheduledReason = "proration_off" | "gateway_charges" | "trial";
+
+/** What a recurring switch's preview freezes beside the common terms (plan-switch.ts SwitchTerms). */
+export type RecurringSwitchTerms =
+  | { mode: "scheduled"; apply_at: string | null; reason: ScheduledReason }
+  | {
+      mode: "now";
+      /** The end of the period the credit was computed on (the next charge date at the preview). */
+      period_end: string;
+      credit_cents: number;
+      /** The new plan's price for the rest of the period (the full price when the cycle resets). */
+      rest_cents: number;
+      charge_cents: number;
+      /** Added to the subscription's credit balance (a downgrade). */
+      carry_cents: number;
+      /** The cycle resets (another billing interval): a new period starts at the switch. */
+      resets_cycle: boolean;
+      /** When the next renewal charge falls (the period end, or the new period's end). */
+      next_charge_at: string;
+    };
+
+type SubForSwitch = Pick<
+  Subscription,
+  | "startTimestamp"
+  | "endTimestamp"
+  | "nextPaymentDueDate"
+  | "trialEndsAt"
+  | "paymentAmountCents"
+  | "durationLength"
+  | "durationUnit"
+>;
+
+/** The current paid period of a recurring subscription: [period end − one interval, period end). */
+export function currentPeriod(sub: SubForSwitch): { start: Date; end: Date } | null {
+  const end = sub.nextPaymentDueDate ?? sub.endTimestamp;
+  if (!end) return null;
+  const back = addDuration(end, -sub.durationLength, sub.durationUnit);
+  const start = back && back > sub.startTimestamp ? back : sub.startTimestamp;
+  return { start, end };
+}
+
+/** Whether the adapter charges a stored payment method itself (renewals, dunning, switches). */
+export const chargesStoredMethod = (adapter: PaymentAdapter | null) => adapter?.chargeRecurring !== undefined;
+
+/** The terms of switching a recurring subscription to a plan of `priceCents` per `target` interval. */
+export function recurringSwitchTerms(args: {
+  sub: SubForSwitch;
+  prorationEnabled: boolean;
+  adapter: PaymentAdapter | null;
+  priceCents: number;
+  target: Interval;
+  now: Date;
+}): RecurringSwitchTerms {
+  const { sub, now } = args;
+  const period = currentPeriod(sub);
+  const applyAt = (sub.nextPaymentDueDate ?? sub.endTimestamp)?.toISOString() ?? null;
+  if (!args.prorationEnabled) return { mode: "scheduled", apply_at: applyAt, reason: "proration_off" };
+  if (!chargesStoredMethod(args.adapter)) return { mode: "scheduled", apply_at: applyAt, reason: "gateway_charges" };
+  if ((sub.trialEndsAt && sub.trialEndsAt > now) || !period)
+    return { mode: "scheduled", apply_at: applyAt, reason: "trial" };
+  const p = proratedRecurringSwitch({
+    periodStart: period.start,
+    periodEnd: period.end,
+    now,
+    paidCents: sub.paymentAmountCents,
+    targetPriceCents: args.priceCents,
+    current: { length: sub.durationLength, unit: sub.durationUnit },
+    target: args.target,
+  });
+  const nextChargeAt = p.resetsCycle ? addDuration(now, args.target.length, args.target.unit) : period.end;
+  return {
+    mode: "now",
+    period_end: period.end.toISOString(),
+    credit_cents: p.creditCents,
+    rest_cents: p.restCents,
+    charge_cents: p.chargeCents,
+    carry_cents: p.carryCents,
+    resets_cycle: p.resetsCycle,
+    next_charge_at: (nextChargeAt ?? period.end).toISOString(),
+  };
+}
+
+/** Why a scheduled switch waits, as the switch's message says it. */
+export const SCHEDULED_WHY: Record<ScheduledReason, string> = {
+  proration_off: "proration is off",
+  gateway_charges: "the payment gateway charges this subscription by itself",
+  trial: "nothing was paid to prorate during the free trial",
+};
+
+/**
+ * What a recurring switch's preview adds: how the charge is taken, the credit carried, the next
+ * charge (its date and amount after any credit balance), and why a switch waits.
+ */
+export function switchExtras(
+  sub: { recurring: boolean; creditCents: number },
+  price: number,
+  recurring: RecurringSwitchTerms | undefined,
+) {
+  if (!sub.recurring || !recurring) return { charged_with: "payment" as const };
+  if (recurring.mode === "scheduled")
+    return {
+      charged_with: null,
+      scheduled_reason: recurring.reason,
+      credit_balance_cents: sub.creditCents,
+      next_charge_at: recurring.apply_at,
+      next_charge_cents: applyCredit(price, sub.creditCents).chargeCents,
+    };
+  return {
+    charged_with: recurring.charge_cents > 0 ? ("stored_method" as const) : null,
+    rest_cents: recurring.rest_cents,
+    carry_cents: recurring.carry_cents,
+    resets_cycle: recurring.resets_cycle,
+    credit_balance_cents: sub.creditCents + recurring.carry_cents,
+    next_charge_at: recurring.next_charge_at,
+    next_charge_cents: applyCredit(price, sub.creditCents + recurring.carry_cents).chargeCents,
+  };
+}
+
+const unprocessable = (field: string, issue: string, message: string) =>
+  new AppError("UNPROCESSABLE", message, { details: [{ field, issue }] });
+
+/**
+ * Apply a recurring switch previewed "now", in the confirm's transaction, with the subscription's
+ * row locked and the attempt claimed: charge an upgrade through the stored method (idempotent on
+ * the attempt: a repeated call gets the gateway's first answer, and the payment row is unique per
+ * gateway payment id), give the subscription the target plan, carry a downgrade's credit.
+ * A declined charge throws (422): the transaction, and the claim of the attempt, roll back.
+ */
+export async function applyRecurringSwitchNow(
+  tx: TransactionClient,
+  args: {
+    sub: Subscription;
+    terms: Extract<RecurringSwitchTerms, { mode: "now" }>;
+    attemptId: string;
+    adapter: PaymentAdapter;
+    target: Parameters<typeof switchTo>[1]["target"];
+    priceCents: number;
+    currency: string;
+    now: Date;
+  },
+) {
+  const { sub, terms, now } = args;
+  if ((sub.nextPaymentDueDate ?? sub.endTimestamp)?.toISOString() !== terms.period_end)
+    throw unprocessable(
+      "attempt_token",
+      "the subscription's period changed since the preview",
+      "Your subscription renewed since this preview; nothing was charged. Preview the change again.",
+    );
+  const newPeriodStart = terms.resets_cycle ? now : null;
+  const nextChargeAt = new Date(terms.next_charge_at);
+  if (terms.charge_cents > 0) {
+    const creds = await credentialsFor(tx, sub.accountId, args.adapter);
+    let result;
+    try {
+      result = await args.adapter.chargeRecurring!(creds, {
+        accountId: sub.accountId,
+        subscriptionId: sub.id,
+        idempotencyKey: `plan_switch:${args.attemptId}`,
+        amountCents: terms.charge_cents,
+        currency: args.currency,
+        paymentToken: sub.paymentToken,
+        periodStart: newPeriodStart ?? now,
+        periodEnd: nextChargeAt,
+      });
+    } catch (error) {
+      if (error instanceof PaymentAdapterError && error.kind === "unavailable")
+        throw new AppError("SERVICE_UNAVAILABLE", "The payment gateway could not be reached; try again.");
+      if (error instanceof PaymentAdapterError) result = { status: "failed" as const, reason: error.message };
+      else throw error;
+    }
+    if (result.status === "failed")
+      throw unprocessable(
+        "payment",
+        result.reason,
+        `The charge for the switch was declined: ${result.reason} Nothing changed; update your payment method and try again.`,
+      );
+    await recordCharge(tx, {
+      subscription: sub,
+      amountCents: terms.charge_cents,
+      currency: args.currency,
+      externalPaymentId: result.externalPaymentId,
+      periodStart: newPeriodStart ?? now,
+      periodEnd: nextChargeAt,
+      source: "plan_switch",
+      details: { ...result.details, plan_switch_attempt_id: args.attemptId },
+      now,
+    });
+  }
+  await switchTo(tx, {
+    subscriptionId: sub.id,
+    target: args.target,
+    priceCents: args.priceCents,
+    paidCents: args.priceCents,
+    from: now,
+    newPeriod: false,
+  });
+  await tx.subscription.update({
+    where: { id: sub.id },
+    data: {
+      creditCents: { increment: terms.carry_cents },
+      ...(newPeriodStart ? { endTimestamp: nextChargeAt, nextPaymentDueDate: nextChargeAt } : {}),
+    },
+  });
+  await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now });
+}
