@@ -240,6 +240,11 @@ export const envSchema = z
     SMTP_URL: zSmtpUrl.optional(),
     /** Sender of outgoing mail: "address@example.com" or "Name <address@example.com>"; required with SMTP_URL. */
     MAIL_FROM: zMailFrom.optional(),
+    /**
+     * Newsletter mails handed to the SMTP server per second, at most (docs/newsletters.md "Sending"):
+     * shared by every instance when RATE_LIMIT_STORE is redis or database, per process with memory.
+     */
+    NEWSLETTER_MAX_PER_SECOND: z.coerce.number().int().min(1).max(10_000).default(20),
     /** Seconds that shared caches (CDNs) may keep public content responses (Cache-Control s-maxage). */
     CONTENT_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
     /**

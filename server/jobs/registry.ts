@@ -7,6 +7,8 @@ import { surgeWatchJob } from "../engagement/moderation/surges";
 import { digestJob, notifyCommentJob } from "../engagement/notifications/notify";
 import { importOperationJob } from "../imports/dashboard/job";
 import { sendMailJob } from "../mail/outbox";
+import { newsletterDigestJob } from "../newsletters/digest";
+import { newsletterSendJob } from "../newsletters/send-job";
 import { publishScheduledStoryJob } from "../publishing/editorial/scheduling";
 import { subscriptionLifecycleJob, subscriptionLifecycleSweepJob } from "../subscriptions/lifecycle";
 import { gatewayAbsenceJob, gatewayEventJob } from "../subscriptions/payments/gateway-events";
@@ -33,6 +35,8 @@ export const JOBS: readonly JobDefinition[] = [
   notifyCommentJob,
   digestJob,
   importOperationJob,
+  newsletterSendJob,
+  newsletterDigestJob,
 ] as JobDefinition[];
 
 const byName = new Map(JOBS.map((definition) => [definition.name, definition]));

@@ -27,6 +27,8 @@ export type OutgoingMail = {
   html?: string | null;
   /** Extra headers (a JSON object of strings, as the outbox stores them). */
   headers?: unknown;
+  /** The sender, when not MAIL_FROM ("Name <address>": a newsletter's sender). */
+  from?: string;
 };
 
 /** The extra headers of a mail, strings only (anything else in the stored JSON is dropped). */
@@ -146,7 +148,7 @@ export function smtpTransport(config: SmtpConfig): MailTransport {
     async send(mail) {
       try {
         await transporter.sendMail({
-          from: config.from,
+          from: mail.from ?? config.from,
           to: mail.to,
           subject: mail.subject,
           text: mail.text,

@@ -1,0 +1,124 @@
+/**
+ * "newsletter.digest", every 5 minutes: the digests that are due. A newsletter with a
+ * `digestCollectionId` and a `digestSchedule` ({days: [1-7, Monday 1], time: "HH:MM"}) mails the
+ * collection's top stories (./send-content.ts `digestStories`) on those days at that time on the
+ * account's clocks (accounts.time_zone).
+ *
+ * A digest is due from its time until DIGEST_WINDOW_MS later (a server down at 07:00 still sends
+ * the 07:00 digest at 07:40, not at midnight). Its send has the key "digest:<local date>", so two
+ * instances, or a run repeated after a crash, make one send (./send.ts `createSend`). It is skipped
+ * when no story of the collection was published since the previous digest's time (or, for a first
+ * digest, when the collection has no published story).
+ */
+import "server-only";
+
+import { z } from "zod";
+
+import type { Db } from "../db/client";
+import { defineJob } from "../jobs/define";
+import { log } from "../log";
+import { zonedDayStart } from "../time-zone";
+import { createSend } from "./send";
+
+export const DIGEST_EVERY_MS = 5 * 60_000;
+export const DIGEST_WINDOW_MS = 2 * 3600_000;
+
+export const ZDigestSchedule = z.object({
+  days: z.array(z.number().int().min(1).max(7)).min(1).max(7),
+  time: z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/),
+});
+export type TDigestSchedule = z.infer<typeof ZDigestSchedule>;
+
+const WEEKDAYS: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
+
+/** The calendar day ("2026-11-27") and weekday (Monday 1) at `at` on `zone`'s clocks. */
+export function localDay(at: Date, zone: string): { day: string; weekday: number } {
+  const parts = new Intl.DateTimeFormat("en-US", {
+    timeZone: zone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    weekday: "short",
+  }).formatToParts(at);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return { day: `${get("year")}-${get("month")}-${get("day")}`, weekday: WEEKDAYS[get("weekday")] ?? 0 };
+}
+
+/** The instant of today's digest on the zone's clocks, when today is one of its days and it is due at `now`. */
+export function dueDigest(schedule: TDigestSchedule, zone: string, now: Date): { day: string; at: Date } | null {
+  const { day, weekday } = localDay(now, zone);
+  if (!schedule.days.includes(weekday)) return null;
+  const [hours, minutes] = schedule.time.split(":").map(Number) as [number, number];
+  const at = new Date(zonedDayStart(day, zone).getTime() + (hours * 60 + minutes) * 60_000);
+  const since = now.getTime() - at.getTime();
+  return since >= 0 && since < DIGEST_WINDOW_MS ? { day, at } : null;
+}
+
+/** Create the digest sends due at `now`. Returns how many were created. */
+export async function createDueDigests(db: Db, now: Date): Promise<number> {
+  const newsletters = await db.newsletter.findMany({
+    where: { archivedAt: null, digestCollectionId: { not: null } },
+    select: {
+      id: true,
+      accountId: true,
+      name: true,
+      digestCollectionId: true,
+      digestSchedule: true,
+      account: { select: { timeZone: true } },
+    },
+  });
+  let created = 0;
+  for (const n of newsletters) {
+    const schedule = ZDigestSchedule.safeParse(n.digestSchedule);
+    if (!schedule.success) continue;
+    const due = dueDigest(schedule.data, n.account.timeZone || "UTC", now);
+    if (!due) continue;
+    const dedupeKey = `digest:${due.day}`;
+    if (await db.newsletterSend.findUnique({ where: { newsletterId_dedupeKey: { newsletterId: n.id, dedupeKey } } }))
+      continue;
+    const previous = await db.newsletterSend.findFirst({
+      where: { newsletterId: n.id, kind: "digest" },
+      orderBy: { scheduledAt: "desc" },
+      select: { scheduledAt: true },
+    });
+    const fresh = await db.collectionItem.count({
+      where: {
+        collectionId: n.digestCollectionId!,
+        collection: { accountId: n.accountId, deletedAt: null },
+        story: {
+          status: "PUBLISHED",
+          accountId: n.accountId,
+          ...(previous ? { publishedAt: { gt: previous.scheduledAt } } : {}),
+        },
+      },
+    });
+    if (fresh === 0) continue;
+    const collection = await db.collection.findUnique({ where: { id: n.digestCollectionId! }, select: { name: true } });
+    const result = await createSend(db, {
+      accountId: n.accountId,
+      newsletterId: n.id,
+      kind: "digest",
+      dedupeKey,
+      subject: `${n.name}: ${collection?.name ?? "Top stories"}`,
+      collectionId: n.digestCollectionId,
+      scheduledAt: due.at,
+      now,
+    });
+    if (result.created) {
+      created++;
+      log.info("newsletter digest queued", { newsletter: n.id, send: result.send.id, day: due.day });
+    }
+  }
+  return created;
+}
+
+export const newsletterDigestJob = defineJob<Record<string, never>>({
+  name: "newsletter.digest",
+  kind: "transactional",
+  payload: z.object({}).strict(),
+  everyMs: DIGEST_EVERY_MS,
+  concurrency: 1,
+  async run(tx, _job, ctx) {
+    await createDueDigests(tx, ctx.clock());
+  },
+});

@@ -1,0 +1,306 @@
+// Sending a story to a newsletter through a real SMTP server on 127.0.0.1 (both databases): every mail
+// checked, never twice across two workers and after a kill, bounces, retries, cancellation, idempotent creation.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import { getDb } from "../db";
+import type { Db } from "../db/client";
+import { smtpTransport, type MailTransport, type OutgoingMail } from "../mail/transport";
+import { runJobsNow, testJobDeps } from "../testing/jobs";
+import { insertNewsletter, insertSubscribers } from "../testing/newsletter-fixtures";
+import { createTestPublisher, insertStory, textCards } from "../testing/publishing-factories";
+import { startSmtpServer, type TestSmtpServer } from "../testing/smtp-server";
+import { cancelSend, createSend, listSends, sendStory, storyDedupeKey } from "./send";
+import { CLAIM_LEASE_MS, runSendSlice, UNKNOWN_OUTCOME, type SliceOptions } from "./send-runner";
+import { noThrottle } from "./throttle";
+import { newsletterTokenKey, verifyNewsletterToken } from "./tokens";
+
+const APP = "https://app.gazette.test";
+let smtp: TestSmtpServer;
+let mail: MailTransport;
+let db: Db;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer({ user: "mailer", pass: "pw" });
+  mail = smtpTransport({ url: `smtp://mailer:pw@127.0.0.1:${smtp.port}`, from: "Masthead <mail@gazette.test>" });
+});
+afterAll(() => smtp.close());
+beforeEach(async () => {
+  db = await getDb();
+  smtp.received.length = 0;
+  smtp.setRcptBehaviour(() => "accept");
+});
+
+/** A raw message's headers (unfolded) and its decoded quoted-printable body. */
+function parse(raw: string) {
+  const [head = "", ...rest] = raw.split("\r\n\r\n");
+  const headers = new Map<string, string>();
+  for (const line of head.replace(/\r\n[ \t]+/g, " ").split("\r\n")) {
+    const i = line.indexOf(":");
+    if (i > 0) headers.set(line.slice(0, i).toLowerCase(), line.slice(i + 1).trim());
+  }
+  const body = rest
+    .join("\r\n\r\n")
+    .replace(/=\r\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  return { headers, body: Buffer.from(body, "latin1").toString("utf8") };
+}
+
+async function setUp(readers: number, overrides: Parameters<typeof insertNewsletter>[2] = {}) {
+  const account = await createTestPublisher(db);
+  const newsletter = await insertNewsletter(db, account.id, overrides);
+  const story = await insertStory(db, account.id, {
+    headline: "Council <votes> & decides",
+    cards: textCards('First <a href="https://example.org/report">report</a>.', "Second paragraph."),
+  });
+  const subscribers = await insertSubscribers(db, {
+    accountId: account.id,
+    newsletterId: newsletter.id,
+    count: readers,
+  });
+  return { account, newsletter, story, subscribers };
+}
+
+function slice(sendId: number, overrides: Partial<SliceOptions> = {}) {
+  return runSendSlice(db, { sendId, clock: () => new Date(), mail, appUrl: APP, throttle: noThrottle, ...overrides });
+}
+
+async function runToEnd(sendId: number, overrides: Partial<SliceOptions> = {}) {
+  // Another worker's claims: look again shortly, as the job would at the time the slice gives.
+  for (let i = 0; i < 500; i++) {
+    const result = await slice(sendId, overrides);
+    if (result.state !== "continue") return result;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error("the send did not end");
+}
+
+const recipientsOf = () => smtp.received.flatMap((m) => m.to);
+
+function expectEachOnce(addresses: string[]) {
+  const got = recipientsOf().sort();
+  expect(got).toEqual([...addresses].sort());
+}
+
+describe("a story sent to a newsletter", () => {
+  it("mails every reader once, with their own links and one-click unsubscribe headers", async () => {
+    const { account, newsletter, story, subscribers } = await setUp(12);
+    const { sends } = await sendStory(db, {
+      accountId: account.id,
+      storyId: story.id,
+      newsletterIds: [newsletter.id],
+      createdBy: null,
+      now: new Date(),
+    });
+    // Through the job engine, as the app runs it.
+    await runJobsNow(db, testJobDeps({ mail, appUrl: APP }));
+    const send = await db.newsletterSend.findUniqueOrThrow({ where: { id: sends[0]!.id } });
+    expect(send).toMatchObject({ status: "SENT", recipients: 12 });
+    expect(send.finishedAt).not.toBeNull();
+    expectEachOnce(subscribers.map((s) => s.email));
+
+    const key = newsletterTokenKey();
+    const deliveries = await db.newsletterDelivery.findMany({ where: { sendId: send.id } });
+    expect(deliveries.every((d) => d.status === "SENT" && d.sentAt !== null)).toBe(true);
+    for (const message of smtp.received) {
+      const { headers, body } = parse(message.raw);
+      const delivery = deliveries.find((d) => d.email === message.to[0])!;
+      expect(headers.get("subject")).toBe("Council <votes> & decides");
+      expect(headers.get("from")).toBe("The Gazette <briefing@gazette.test>");
+      expect(headers.get("reply-to")).toBe("letters@gazette.test");
+      expect(headers.get("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
+      const unsubscribe = /^<(https:\/\/app\.gazette\.test\/api\/newsletters\/unsubscribe\/([^>]+))>$/.exec(
+        headers.get("list-unsubscribe") ?? "",
+      );
+      expect(unsubscribe).not.toBeNull();
+      expect(verifyNewsletterToken(key, account.id, unsubscribe![2]!)).toEqual({
+        purpose: "delivery",
+        id: String(delivery.id),
+      });
+      // The headline escaped, the story's link and the story's own link through the click redirect.
+      expect(body).toContain("Council &lt;votes&gt; &amp; decides");
+      const clicks = [
+        ...body.matchAll(/https:\/\/app\.gazette\.test\/api\/newsletters\/click\/([^?"\s]+)\?u=([^&"\s]+)/g),
+      ];
+      const urls = new Set(clicks.map((m) => decodeURIComponent(m[2]!)));
+      expect(urls).toContain("https://example.org/report");
+      expect(urls).toContain("https://news.example.com/council-votes-decides");
+      for (const m of clicks) expect(verifyNewsletterToken(key, account.id, m[1]!)?.id).toBe(String(delivery.id));
+      expect(body).toContain(unsubscribe![1]);
+      expect(body).not.toMatch(/<script|<iframe/i);
+    }
+  });
+
+  it("is created once per newsletter and story, however many ask at once", async () => {
+    const { account, newsletter, story } = await setUp(1);
+    const ask = () =>
+      sendStory(db, {
+        accountId: account.id,
+        storyId: story.id,
+        newsletterIds: [newsletter.id],
+        createdBy: null,
+        now: new Date(),
+      });
+    const results = await Promise.all([ask(), ask(), ask(), ask()]);
+    const ids = new Set(results.map((r) => r.sends[0]!.id));
+    expect(ids.size).toBe(1);
+    expect(results.filter((r) => r.sends[0]!.created)).toHaveLength(1);
+    expect(await db.newsletterSend.count({ where: { newsletterId: newsletter.id } })).toBe(1);
+    expect(await db.job.count({ where: { name: "newsletter.send" } })).toBe(1);
+  });
+
+  it("refuses a story that is not published, and another account's newsletter", async () => {
+    const { account, newsletter } = await setUp(1);
+    const draft = await insertStory(db, account.id, { status: "DRAFT" });
+    await expect(
+      sendStory(db, {
+        accountId: account.id,
+        storyId: draft.id,
+        newsletterIds: [newsletter.id],
+        createdBy: null,
+        now: new Date(),
+      }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const other = await createTestPublisher(db);
+    const story = await insertStory(db, other.id);
+    await expect(
+      sendStory(db, {
+        accountId: other.id,
+        storyId: story.id,
+        newsletterIds: [newsletter.id],
+        createdBy: null,
+        now: new Date(),
+      }),
+    ).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});
+
+async function queuedSend(readers: number) {
+  const setup = await setUp(readers);
+  const { send } = await createSend(db, {
+    accountId: setup.account.id,
+    newsletterId: setup.newsletter.id,
+    kind: "story",
+    dedupeKey: storyDedupeKey(setup.story.id),
+    subject: "Today",
+    storyId: setup.story.id,
+    scheduledAt: new Date(),
+    now: new Date(),
+  });
+  return { ...setup, sendId: send.id };
+}
+
+describe("never twice", () => {
+  it("two workers (two instances) sending one send at once mail each address exactly once", async () => {
+    const { sendId, subscribers } = await queuedSend(40);
+    const [a, b] = await Promise.all([runToEnd(sendId, { batchSize: 5 }), runToEnd(sendId, { batchSize: 5 })]);
+    expect([a.state, b.state]).toEqual(["done", "done"]);
+    expectEachOnce(subscribers.map((s) => s.email));
+    expect(await db.newsletterDelivery.count({ where: { sendId, status: "SENT" } })).toBe(40);
+    expect((await db.newsletterSend.findUniqueOrThrow({ where: { id: sendId } })).status).toBe("SENT");
+  });
+
+  it("a worker killed mid-send: after its lease lapses another finishes, each address exactly once", async () => {
+    const { sendId, subscribers } = await queuedSend(30);
+    let handedOff = 0;
+    const killed = await slice(sendId, { batchSize: 10, killAfterHandoff: () => ++handedOff >= 7 });
+    expect(killed.state).toBe("killed");
+    const before = recipientsOf().length;
+    expect(before).toBeGreaterThanOrEqual(7);
+    expect(before).toBeLessThan(30);
+    // Before the lease lapses, another worker takes none of the dead worker's rows.
+    expect((await slice(sendId, { batchSize: 10 })).state).toBe("continue");
+    expect(new Set(recipientsOf()).size).toBe(recipientsOf().length);
+    const later = () => new Date(Date.now() + CLAIM_LEASE_MS + 1000);
+    expect((await runToEnd(sendId, { clock: later })).state).toBe("done");
+    expectEachOnce(subscribers.map((s) => s.email));
+    // The handoffs whose outcome the dead worker never wrote count as sent, with the reason.
+    const unknown = await db.newsletterDelivery.count({ where: { sendId, lastError: UNKNOWN_OUTCOME } });
+    expect(unknown).toBeGreaterThanOrEqual(1);
+    expect(await db.newsletterDelivery.count({ where: { sendId, status: "SENT" } })).toBe(30);
+  });
+});
+
+describe("refusals and cancellation", () => {
+  it("a 5xx fails the delivery and suppresses the address; a 4xx is retried later", async () => {
+    const { account, sendId, subscribers } = await queuedSend(3);
+    const [bounced, greylisted] = [subscribers[0]!.email, subscribers[1]!.email];
+    smtp.setRcptBehaviour((address, n) => {
+      if (address === bounced) return { code: 550, message: "No such user" };
+      if (address === greylisted && n === 0) return { code: 451, message: "Try again later" };
+      return "accept";
+    });
+    expect((await slice(sendId)).state).toBe("continue");
+    const failed = await db.newsletterDelivery.findFirstOrThrow({ where: { sendId, email: bounced } });
+    expect(failed.status).toBe("FAILED");
+    expect(await db.emailSuppression.findFirst({ where: { accountId: account.id, email: bounced } })).toMatchObject({
+      reason: "bounce",
+    });
+    const waiting = await db.newsletterDelivery.findFirstOrThrow({ where: { sendId, email: greylisted } });
+    expect(waiting).toMatchObject({ status: "PENDING", attempts: 1, sentAt: null });
+    expect(waiting.claimedUntil!.getTime()).toBeGreaterThan(Date.now());
+    // At the retry's time it goes.
+    const later = () => new Date(Date.now() + 3600_000);
+    expect((await runToEnd(sendId, { clock: later })).state).toBe("done");
+    expect(await db.newsletterDelivery.findFirstOrThrow({ where: { sendId, email: greylisted } })).toMatchObject({
+      status: "SENT",
+      attempts: 2,
+    });
+  });
+
+  it("a reader who unsubscribed after the send began is skipped", async () => {
+    const { sendId, subscribers, newsletter } = await queuedSend(3);
+    await slice(sendId, { budgetMs: 0 }); // writes the recipients only
+    await db.newsletterSubscription.updateMany({
+      where: { newsletterId: newsletter.id, memberId: subscribers[2]!.id },
+      data: { status: "UNSUBSCRIBED" },
+    });
+    await runToEnd(sendId);
+    expectEachOnce(subscribers.slice(0, 2).map((s) => s.email));
+    expect(
+      await db.newsletterDelivery.findFirstOrThrow({ where: { sendId, memberId: subscribers[2]!.id } }),
+    ).toMatchObject({
+      status: "SKIPPED",
+    });
+  });
+
+  it("cancelled by staff, a send stops and lists as cancelled", async () => {
+    const { account, sendId } = await queuedSend(10);
+    await slice(sendId, { budgetMs: 0 });
+    expect(await cancelSend(db, { accountId: account.id, sendId, now: new Date() })).toEqual({ status: "CANCELLED" });
+    expect((await slice(sendId)).state).toBe("done");
+    expect(smtp.received).toHaveLength(0);
+    const page = await listSends(db, { accountId: account.id });
+    expect(page.items[0]).toMatchObject({ id: sendId, status: "CANCELLED", recipients: 10, skipped: 10, sent: 0 });
+    await expect(cancelSend(db, { accountId: account.id + 1000, sendId, now: new Date() })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+  });
+});
+
+describe("pace", () => {
+  it("two workers sharing a store hand off no more than the limit in any one-second window", async () => {
+    const { DatabaseRateLimitStore } = await import("../rate-limit");
+    const { storeThrottle } = await import("./throttle");
+    const { sendId } = await queuedSend(12);
+    const times: number[] = [];
+    const timed: MailTransport = {
+      name: "timed",
+      async send(m: OutgoingMail) {
+        times.push(Date.now());
+        await mail.send(m);
+      },
+    };
+    const store = new DatabaseRateLimitStore(async () => db);
+    const throttle = () => storeThrottle(store, 5);
+    const start = Date.now();
+    await Promise.all([
+      runToEnd(sendId, { mail: timed, throttle: throttle(), batchSize: 3 }),
+      runToEnd(sendId, { mail: timed, throttle: throttle(), batchSize: 3 }),
+    ]);
+    expect(times).toHaveLength(12);
+    // 12 mails at 5 a second take at least two window changes.
+    expect(Date.now() - start).toBeGreaterThanOrEqual(1900);
+    const first = Math.min(...times);
+    expect(times.filter((t) => t < first + 950).length).toBeLessThanOrEqual(5);
+  });
+});
