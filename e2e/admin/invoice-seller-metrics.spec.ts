@@ -77,8 +77,9 @@ for (const viewport of VIEWPORTS) {
       await expect(printable.getByText("VAT number: GB 123 4567 89")).toBeVisible();
       await expect(printable.getByText("1 Fleet Street")).toBeVisible();
       await expect(printable.getByText("Service period")).toBeVisible();
+      // The period's two instants in the account's zone, named: "1 Dec 2026, 10:30 UTC – 1 Jan 2027, 10:30 UTC".
       await expect(printable.getByRole("table")).toContainText(
-        /\d{1,2} [A-Z][a-z]{2} \d{4} – \d{1,2} [A-Z][a-z]{2} \d{4}/,
+        /\d{1,2} [A-Z][a-z]{2,3} \d{4}, \d{2}:\d{2} \S+ – \d{1,2} [A-Z][a-z]{2,3} \d{4}, \d{2}:\d{2} \S+/,
       );
 
       // Edited again: the issued invoice keeps the seller it was issued with.
@@ -92,7 +93,9 @@ for (const viewport of VIEWPORTS) {
 
       // The list shows the invoice's service period.
       await page.getByLabel("Subscriber id").fill("");
-      await expect(page.getByTestId(`invoice-${invoice.sequenced_invoice_number}`)).toContainText(/\d{4} – /);
+      await expect(page.getByTestId(`invoice-${invoice.sequenced_invoice_number}`)).toContainText(
+        /\d{4}, \d{2}:\d{2} \S+ – /,
+      );
 
       // Put the demo account's seller back.
       await page.reload();
