@@ -1,6 +1,6 @@
 /**
  * `npm run import -- --from <source> FILE [--account <slug>] [--actor <email>] [--dry-run]
- * [--site <label>] [--announce] [--collections <slugs>]`
+ * [--site <label>] [--announce] [--collections <slugs>] [--newsletter <slug>]`
  * (docs/migration.md): the arguments, who acts, and the report. scripts/import.ts opens the
  * database and calls `importCommand`; tests call it with theirs.
  *
@@ -14,6 +14,7 @@ import { staffActor, systemActor, type Actor } from "../../server/auth/actor";
 import type { Db } from "../../server/db/client";
 import { AppError } from "../../server/errors";
 import { planOptionsError, sourceWithPlanOptions } from "../../server/imports/readers/command";
+import { NEWSLETTER_CSV_SOURCE, newsletterCsvSource } from "../../server/imports/readers/newsletter-csv";
 import { formatReport, type ImportReport } from "../../server/imports/report";
 import { runImport } from "../../server/imports/runner";
 import { contentApiSource, IMPORT_SOURCES, importSourceNames } from "../../server/imports/sources";
@@ -25,6 +26,7 @@ export const USAGE =
   "       [--announce] (send the webhooks and e-mails live writes send; default: quiet)\n" +
   "       [--collections home,politics] (content-api: collections to import besides those it finds)\n" +
   "       [--plans MAPPING.json] [--plans-template OUT.json] (subscriptions: the plan mapping)\n" +
+  "       [--newsletter <slug>] (newsletter-csv: the newsletter of rows that name none)\n" +
   `Sources: ${importSourceNames()
     .map((name) => `${name} (${IMPORT_SOURCES[name]!.description})`)
     .join("; ")}`;
@@ -40,6 +42,7 @@ export type ImportCommand = {
   collections: string[];
   plans?: string;
   plansTemplate?: string;
+  newsletter?: string;
 };
 
 /** The command line, or the one line saying what is wrong with it. */
@@ -59,6 +62,7 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
         collections: { type: "string" },
         plans: { type: "string" },
         "plans-template": { type: "string" },
+        newsletter: { type: "string" },
         help: { type: "boolean", default: false },
       },
     });
@@ -85,6 +89,12 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
   if (collections.some((slug) => !/^[\w-]{1,200}$/.test(slug))) {
     return { error: "--collections takes collection slugs separated by commas: --collections home,politics." };
   }
+  if (values.newsletter !== undefined && values.from !== NEWSLETTER_CSV_SOURCE) {
+    return { error: `--newsletter is for --from ${NEWSLETTER_CSV_SOURCE} (the newsletter of rows that name none).` };
+  }
+  if (values.newsletter !== undefined && !/^[\w-]{1,200}$/.test(values.newsletter.trim())) {
+    return { error: "--newsletter takes a newsletter's slug: --newsletter morning-briefing." };
+  }
   const command: ImportCommand = {
     from: values.from,
     file: positionals[0]!,
@@ -96,6 +106,7 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
     collections,
     plans: values.plans,
     plansTemplate: values["plans-template"],
+    newsletter: values.newsletter?.trim(),
   };
   const planError = planOptionsError(command);
   return planError ? { error: planError } : { command };
@@ -162,6 +173,7 @@ export async function importCommand(
     const report = await runImport(db, {
       source:
         shaped?.source ??
+        (command.newsletter !== undefined ? newsletterCsvSource({ newsletter: command.newsletter }) : null) ??
         (command.collections.length > 0
           ? contentApiSource({ collections: command.collections })
           : IMPORT_SOURCES[command.from]!),

@@ -15,6 +15,7 @@ import { openGhost } from "./content/ghost";
 import { contentSource } from "./content/source";
 import { openWxr } from "./content/wxr";
 import { ghostMembersSource } from "./readers/ghost-members";
+import { newsletterCsvSource } from "./readers/newsletter-csv";
 import { subscriptionsSource } from "./readers/subscriptions";
 import type { ImportSource } from "./types";
 
@@ -62,6 +63,7 @@ export const IMPORT_SOURCES: Record<string, ImportSource> = {
     commandLineOnly:
       "it needs the plan mapping you review first: npm run import -- --from subscriptions FILE --plans MAPPING.json",
   },
+  "newsletter-csv": newsletterCsvSource(),
 };
 
 export function importSourceNames(): string[] {
