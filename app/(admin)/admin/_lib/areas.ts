@@ -158,6 +158,14 @@ export const ADMIN_AREAS = [
     ],
   },
   {
+    slug: "newsletters",
+    href: "/admin/newsletters",
+    label: "Newsletters",
+    roles: ["EDITOR", "REVENUE"],
+    summary: "Newsletters readers subscribe to: sender, design, audience, digest, and their subscribers.",
+    built: true,
+  },
+  {
     slug: "webhooks",
     href: "/admin/webhooks",
     label: "Webhooks",
