@@ -1,0 +1,95 @@
+// The digest's schedule on the test clock, in the account's time zone (both databases): due at its time,
+// once per local day however often or wherever it runs, skipped without a new story, and mailed by the jobs.
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { getDb } from "../db";
+import type { Db } from "../db/client";
+import { enqueueJob } from "../jobs/queue";
+import { now, resetClock, setClock } from "../testing/clock";
+import { recordingTransport, runJobsNow, testJobDeps } from "../testing/jobs";
+import { insertNewsletter, insertSubscribers } from "../testing/newsletter-fixtures";
+import { createTestPublisher, insertStory } from "../testing/publishing-factories";
+import { createDueDigests, dueDigest, newsletterDigestJob } from "./digest";
+
+let db: Db;
+beforeEach(async () => {
+  db = await getDb();
+});
+afterEach(() => resetClock());
+
+/** A New York account whose newsletter mails its "Top" collection on Fridays at 07:00 there (12:00 UTC in winter). */
+async function setUp() {
+  const account = await createTestPublisher(db);
+  await db.account.update({ where: { id: account.id }, data: { timeZone: "America/New_York" } });
+  const collection = await db.collection.create({ data: { accountId: account.id, slug: "top", name: "Top stories" } });
+  const story = await insertStory(db, account.id, { headline: "First", publishedAt: new Date("2026-11-26T10:00:00Z") });
+  await db.collectionItem.create({ data: { collectionId: collection.id, position: 0, storyId: story.id } });
+  const newsletter = await insertNewsletter(db, account.id, {
+    digestCollectionId: collection.id,
+    digestSchedule: { days: [5], time: "07:00" },
+  });
+  const readers = await insertSubscribers(db, { accountId: account.id, newsletterId: newsletter.id, count: 3 });
+  return { account, collection, newsletter, readers };
+}
+
+const digests = (newsletterId: number) =>
+  db.newsletterSend.findMany({ where: { newsletterId, kind: "digest" }, orderBy: { id: "asc" } });
+
+describe("the digest schedule", () => {
+  it("is due from its local time for a while, on its days only", () => {
+    const schedule = { days: [5], time: "07:00" };
+    expect(dueDigest(schedule, "America/New_York", new Date("2026-11-27T11:59:00Z"))).toBeNull();
+    expect(dueDigest(schedule, "America/New_York", new Date("2026-11-27T12:00:00Z"))).toEqual({
+      day: "2026-11-27",
+      at: new Date("2026-11-27T12:00:00Z"),
+    });
+    expect(dueDigest(schedule, "America/New_York", new Date("2026-11-27T15:00:00Z"))).toBeNull();
+    expect(dueDigest(schedule, "America/New_York", new Date("2026-11-26T12:30:00Z"))).toBeNull();
+    // Summer time: 07:00 in New York is 11:00 UTC.
+    expect(dueDigest({ days: [5], time: "07:00" }, "America/New_York", new Date("2026-07-03T11:10:00Z"))?.at).toEqual(
+      new Date("2026-07-03T11:00:00Z"),
+    );
+  });
+
+  it("makes one send per local day, skips a day without a new story, and the jobs mail it", async () => {
+    const { account, collection, newsletter, readers } = await setUp();
+    setClock(new Date("2026-11-27T11:55:00Z"));
+    expect(await createDueDigests(db, now())).toBe(0);
+
+    // At 12:05 UTC, through the job engine as the app runs it: the digest job makes the send, the send job mails it.
+    setClock(new Date("2026-11-27T12:05:00Z"));
+    const mail = recordingTransport();
+    await enqueueJob(db, newsletterDigestJob, {}, { now: now() });
+    await runJobsNow(db, testJobDeps({ clock: now, mail, appUrl: "https://app.test" }));
+    const [first] = await digests(newsletter.id);
+    expect(first).toMatchObject({
+      dedupeKey: "digest:2026-11-27",
+      status: "SENT",
+      collectionId: collection.id,
+      recipients: 3,
+      scheduledAt: new Date("2026-11-27T12:00:00Z"),
+    });
+    expect(mail.sent.map((m) => m.to).sort()).toEqual(readers.map((r) => r.email).sort());
+    expect(mail.sent[0]!.html).toContain("First");
+
+    // Again, and from two instances at once: still one.
+    setClock(new Date("2026-11-27T12:20:00Z"));
+    const again = await Promise.all([createDueDigests(db, now()), createDueDigests(db, now())]);
+    expect(again).toEqual([0, 0]);
+    expect(await digests(newsletter.id)).toHaveLength(1);
+
+    // Next Friday, nothing new in the collection: skipped.
+    setClock(new Date("2026-12-04T12:05:00Z"));
+    expect(await createDueDigests(db, now())).toBe(0);
+
+    // A story published since: the Friday after, a digest.
+    const fresh = await insertStory(db, account.id, {
+      headline: "Second",
+      publishedAt: new Date("2026-12-05T09:00:00Z"),
+    });
+    await db.collectionItem.create({ data: { collectionId: collection.id, position: 1, storyId: fresh.id } });
+    setClock(new Date("2026-12-11T12:01:00Z"));
+    expect(await createDueDigests(db, now())).toBe(1);
+    expect((await digests(newsletter.id)).map((d) => d.dedupeKey)).toEqual(["digest:2026-11-27", "digest:2026-12-11"]);
+  });
+});
