@@ -116,6 +116,8 @@ const keys = () => gateway.calls.map((c) => c.idempotencyKey.replace(/^sub:\d+:/
 describe("dunning on the test clock", () => {
   it("retries on the plan's schedule in grace, keeps access, and recovers the moment a retry succeeds", async () => {
     const { db, accountId, subscriptionId, memberId, email } = await setup();
+    // The mail names its times in the account's zone.
+    await db.account.update({ where: { id: accountId }, data: { timeZone: "Europe/Berlin" } });
     declining(true);
 
     // 1 February: the charge is declined. Grace until 8 February, first retry on the 2nd, one e-mail.
@@ -130,8 +132,10 @@ describe("dunning on the test clock", () => {
     ]);
     expect(mails[0]!.text).toContain(`http://localhost:3000/member/subscriptions#payment-${subscriptionId}`);
     expect(mails[0]!.text).toContain("12.50 EUR");
-    expect(mails[0]!.text).toContain("You keep reading until 2026-02-08 (UTC)");
-    expect(mails[0]!.text).toContain("We will try your card again on 2026-02-02, 2026-02-04, 2026-02-06 (UTC).");
+    expect(mails[0]!.text).toContain("You keep reading until 8 Feb 2026, 01:00 CET.");
+    expect(mails[0]!.text).toContain(
+      "We will try your card again on 2 Feb 2026, 01:00 CET; 4 Feb 2026, 01:00 CET; 6 Feb 2026, 01:00 CET.",
+    );
 
     // 2 February: the first retry is declined too; the next one is on the 4th. No second e-mail.
     await runUntil(db, accountId, at("2026-02-03T00:00:00.000Z"));

@@ -15,6 +15,7 @@
 import "server-only";
 
 import { getEnv } from "../../env.js";
+import { formatInstant } from "../dates.schema";
 import type { TransactionClient } from "../db/client";
 import type { DunningEpisode, Subscription } from "../generated/prisma/client";
 import { queueEmail } from "../mail/outbox";
@@ -159,8 +160,6 @@ export async function endDunning(
   return count > 0;
 }
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
-
 async function queuePaymentFailedMail(
   tx: TransactionClient,
   args: { sub: Subscription; reason: string; graceEndsAt: Date; retries: Date[]; now: Date; appUrl: string },
@@ -172,11 +171,16 @@ async function queuePaymentFailedMail(
   });
   const to = member?.communicationEmail ?? member?.email ?? null;
   if (!to) return;
-  const account = await tx.account.findUniqueOrThrow({ where: { id: sub.accountId }, select: { name: true } });
+  const account = await tx.account.findUniqueOrThrow({
+    where: { id: sub.accountId },
+    select: { name: true, timeZone: true },
+  });
+  // Times in the account's zone, named: the reader's own zone is not known to a mail.
+  const time = (d: Date) => formatInstant(d, account.timeZone);
   const link = await updateCardLink(tx, { accountId: sub.accountId, subscriptionId: sub.id, appUrl: args.appUrl });
   const amount = `${centsToDecimal(sub.paymentAmountCents, sub.paymentAmountCurrency)} ${sub.paymentAmountCurrency}`;
   const retries =
-    args.retries.length > 0 ? `We will try your card again on ${args.retries.map(day).join(", ")} (UTC).\n\n` : "";
+    args.retries.length > 0 ? `We will try your card again on ${args.retries.map(time).join("; ")}.\n\n` : "";
   await queueEmail(tx, {
     accountId: sub.accountId,
     to,
@@ -186,7 +190,7 @@ async function queuePaymentFailedMail(
     text:
       `Hello${member?.name ? ` ${member.name}` : ""},\n\n` +
       `we could not take the ${amount} payment for your ${sub.planName} subscription to ${account.name}.\n\n` +
-      `You keep reading until ${day(args.graceEndsAt)} (UTC). To keep your subscription, update your card here:\n\n` +
+      `You keep reading until ${time(args.graceEndsAt)}. To keep your subscription, update your card here:\n\n` +
       `${link}\n\n` +
       retries +
       `Once a payment goes through, your subscription simply continues.\n`,

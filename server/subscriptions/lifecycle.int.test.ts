@@ -198,7 +198,7 @@ describe("subscription lifecycle on the test clock", () => {
       "2026-01-01T00:00:00.000Z",
       ...Array.from({ length: 12 }, (_, i) => addDuration(at("2026-02-01T00:00:00.000Z"), i, "MONTHS")!.toISOString()),
     ]);
-    expect(reminders[1]!.subject).toMatch(/renews on 2026-02-08/);
+    expect(reminders[1]!.subject).toMatch(/renews on 8 Feb 2026, 00:00 UTC$/);
   });
 
   it("applies a downgrade scheduled for the period end before that period's charge, whichever job runs first", async () => {

@@ -19,6 +19,7 @@ import "server-only";
 import { z } from "zod";
 
 import { getEnv } from "../../env.js";
+import { formatInstant } from "../dates.schema";
 import type { Db, TransactionClient } from "../db/client";
 import type { Prisma, Subscription } from "../generated/prisma/client";
 import { defineJob } from "../jobs/define";
@@ -196,7 +197,9 @@ async function remind(ctx: StepContext, sub: Subscription): Promise<void> {
   const to = member?.communicationEmail ?? member?.email ?? null;
   if (!to) return;
   const target = sub.recurring ? (sub.nextPaymentDueDate ?? sub.endTimestamp) : sub.endTimestamp;
-  const day = target ? target.toISOString().slice(0, 10) : "soon";
+  // The account's zone, named: a mail does not know the reader's.
+  const account = await ctx.tx.account.findUnique({ where: { id: sub.accountId }, select: { timeZone: true } });
+  const day = target ? formatInstant(target, account?.timeZone ?? "UTC") : "soon";
   const amount = `${(sub.paymentAmountCents / 100).toFixed(2)} ${sub.paymentAmountCurrency}`;
   await queueEmail(ctx.tx, {
     accountId: sub.accountId,
@@ -207,8 +210,8 @@ async function remind(ctx: StepContext, sub: Subscription): Promise<void> {
       ? `Your ${sub.planName} subscription renews on ${day}`
       : `Your ${sub.planName} subscription ends on ${day}`,
     text: sub.recurring
-      ? `Hello${member?.name ? ` ${member.name}` : ""},\n\nyour ${sub.planName} subscription renews on ${day} UTC: ${amount} will be charged then. Nothing to do if you wish to keep it.\n`
-      : `Hello${member?.name ? ` ${member.name}` : ""},\n\nyour ${sub.planName} subscription ends on ${day} UTC. Renew it to keep reading.\n`,
+      ? `Hello${member?.name ? ` ${member.name}` : ""},\n\nyour ${sub.planName} subscription renews on ${day}: ${amount} will be charged then. Nothing to do if you wish to keep it.\n`
+      : `Hello${member?.name ? ` ${member.name}` : ""},\n\nyour ${sub.planName} subscription ends on ${day}. Renew it to keep reading.\n`,
   });
 }
 
