@@ -233,7 +233,7 @@ describe("trial", () => {
         problems: [
           {
             field: "subscription.trial_period",
-            issue: "is one per reader: this reader's trial began 2026-03-02 (UTC)",
+            issue: "is one per reader: this reader's trial began 2 Mar 2026, 10:00 UTC",
           },
         ],
       });

@@ -12,6 +12,7 @@
  *   authorization amount (5 currency units), charged and refunded by the gateway;
  * - campaign contributions: the reader chooses the amount, at least the plan's price.
  */
+import { formatInstant } from "../dates.schema";
 import type { ErrorDetail } from "../errors";
 import type { DurationUnit } from "../generated/prisma/enums";
 import { minorUnits } from "./money.schema";
@@ -304,11 +305,15 @@ export function trialTerms(
   return { trial: wanted, problems: [] };
 }
 
-/** A second trial asked for: one trial per reader, and when theirs began. */
+/**
+ * A second trial asked for: one trial per reader, and when theirs began, in the one format with the
+ * zone. UTC: an API answer goes to the publisher's server and to the reader's browser alike, and
+ * neither's zone is known here.
+ */
 export function hadTrialProblem(earlierTrialAt: Date): ErrorDetail {
   return {
     field: "subscription.trial_period",
-    issue: `is one per reader: this reader's trial began ${earlierTrialAt.toISOString().slice(0, 10)} (UTC)`,
+    issue: `is one per reader: this reader's trial began ${formatInstant(earlierTrialAt, "UTC")}`,
   };
 }
 
