@@ -38,6 +38,7 @@ import {
   type Problem,
   type SubscriptionCard,
 } from "./self-service-api";
+import { NewsletterSection } from "./self-service-newsletters";
 
 export function SelfService({ frameHosts }: { frameHosts: string[] }) {
   const [data, setData] = useState<Overview | null>(null);
@@ -103,6 +104,7 @@ export function SelfService({ frameHosts }: { frameHosts: string[] }) {
           data.subscriptions.map((s) => <Subscription key={s.id} s={s} reload={load} />)
         )}
       </section>
+      <NewsletterSection />
       <Invoices invoices={data.invoices} />
       {data.credit_notes.length > 0 ? <CreditNotes notes={data.credit_notes} /> : null}
     </div>

@@ -1,0 +1,96 @@
+"use client";
+
+/**
+ * The "Newsletters" section of the readers' self-service page: each newsletter the reader may join,
+ * with a switch. Through /api/member/newsletters (the session cookie). Joining with a verified
+ * e-mail is immediate; otherwise the server sends a mail to confirm, and the newsletter shows as
+ * waiting for it.
+ */
+import { useCallback, useEffect, useState } from "react";
+
+import { Alert, Badge } from "@/components/ui";
+import type { TMemberNewsletter } from "@/server/newsletters/subscriptions.schema";
+
+import { sendJson } from "./self-service-api";
+
+export function NewsletterSection() {
+  const [list, setList] = useState<TMemberNewsletter[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    const res = await sendJson("GET", "/api/member/newsletters");
+    if (!res.ok) return setFailed(true);
+    setList((res.body as { newsletters: TMemberNewsletter[] }).newsletters);
+  }, []);
+  useEffect(() => {
+    // load() sets state only after the server's answer: an external system's callback.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
+    void load();
+  }, [load]);
+
+  async function toggle(n: TMemberNewsletter, subscribed: boolean) {
+    setBusy(n.slug);
+    setProblem(null);
+    const res = await sendJson("PUT", `/api/member/newsletters/${encodeURIComponent(n.slug)}`, { subscribed });
+    setBusy(null);
+    if (!res.ok) return setProblem(res.problem.message);
+    const updated = (res.body as { newsletter: TMemberNewsletter }).newsletter;
+    setList((current) => current?.map((item) => (item.slug === updated.slug ? updated : item)) ?? null);
+  }
+
+  return (
+    <section aria-labelledby="newsletters-heading" className="space-y-3">
+      <h2 id="newsletters-heading" className="text-base font-semibold text-gray-900">
+        Newsletters
+      </h2>
+      {failed ? (
+        <Alert tone="error">Your newsletters could not be loaded. Reload the page to try again.</Alert>
+      ) : list === null ? (
+        <p className="text-sm text-gray-600">Loading newsletters…</p>
+      ) : list.length === 0 ? (
+        <p className="text-sm text-gray-600">This publication has no newsletters yet.</p>
+      ) : (
+        <ul className="divide-y divide-gray-100 rounded-lg border border-gray-200 bg-white">
+          {list.map((n) => {
+            const on = n.status === "active" || n.status === "pending";
+            return (
+              <li
+                key={n.slug}
+                className="flex items-start justify-between gap-3 px-4 py-3"
+                data-testid="newsletter-choice"
+              >
+                <div className="min-w-0">
+                  <p className="text-sm font-medium break-words text-gray-900">{n.name}</p>
+                  {n.description ? <p className="text-xs break-words text-gray-600">{n.description}</p> : null}
+                  <p className="mt-1">
+                    {n.status === "pending" ? (
+                      <Badge tone="amber">Waiting for your confirmation: check your mail</Badge>
+                    ) : n.status === "active" ? (
+                      <Badge tone="green">Subscribed</Badge>
+                    ) : n.status === "unsubscribed" ? (
+                      <Badge tone="gray">Unsubscribed</Badge>
+                    ) : null}
+                  </p>
+                </div>
+                <label className="flex shrink-0 items-center gap-2 text-sm text-gray-700">
+                  <input
+                    type="checkbox"
+                    role="switch"
+                    className="size-5 rounded text-brand-600 focus:ring-brand-600"
+                    checked={on}
+                    disabled={busy === n.slug}
+                    aria-label={`Receive ${n.name}`}
+                    onChange={(event) => void toggle(n, event.target.checked)}
+                  />
+                  <span aria-hidden="true">{on ? "On" : "Off"}</span>
+                </label>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      {problem ? <Alert tone="error">{problem}</Alert> : null}
+    </section>
+  );
+}
