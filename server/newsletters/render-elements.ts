@@ -26,9 +26,9 @@ export const MAIL_WIDTH = 600;
 
 export type ElementContext = {
   /** The absolute URL of an image key on the publisher's image host. */
-  imageUrl(key: string): string;
+  imageUrl: (key: string) => string;
   /** The URL a link of the mail points to (the click redirect, or the URL itself). */
-  link(url: string): string;
+  link: (url: string) => string;
   /** The newsletter's accent colour (links, quote bars), already checked. */
   accent: string;
 };

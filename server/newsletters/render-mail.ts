@@ -65,7 +65,7 @@ export function parseDesign(value: unknown): NewsletterDesign {
 export type MailTemplate = { html: string; text: string; urls: string[]; nonce: string };
 
 /** What one reader's copy needs: the link each URL becomes, the reader's unsubscribe link, the pixel. */
-export type ReaderLinks = { link(url: string): string; unsubscribeUrl: string; openPixelUrl: string | null };
+export type ReaderLinks = { link: (url: string) => string; unsubscribeUrl: string; openPixelUrl: string | null };
 
 class Links {
   readonly nonce = randomBytes(8).toString("hex");

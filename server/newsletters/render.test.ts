@@ -19,13 +19,12 @@ const ctx: ElementContext = {
 };
 
 let n = 0;
-const el = (fields: Partial<TStoryElement> & { type: TStoryElement["type"] }): TStoryElement =>
-  ({
-    id: `00000000-0000-4000-8000-${String(n++).padStart(12, "0")}`,
-    subtype: null,
-    metadata: {},
-    ...fields,
-  }) as TStoryElement;
+const el = (fields: Partial<TStoryElement> & { type: TStoryElement["type"] }): TStoryElement => ({
+  id: `00000000-0000-4000-8000-${String(n++).padStart(12, "0")}`,
+  subtype: null,
+  metadata: {},
+  ...fields,
+});
 const cards = (...elements: TStoryElement[]): TCard[] => [
   { id: "10000000-0000-4000-8000-000000000000", status: "draft", version: 1, metadata: {}, "story-elements": elements },
 ];
