@@ -41,3 +41,28 @@ export const ZOptionalStatsRange = z.object({ from: zDay.optional(), to: zDay.op
   for (const issue of checked.error?.issues ?? [])
     ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
 });
+
+/** A send's counts (server/newsletters/stats.ts says what each means). */
+export type SendCounts = {
+  recipients: number;
+  delivered: number;
+  bounced: number;
+  failed: number;
+  pending: number;
+  opened: number;
+  clicked: number;
+  unsubscribed: number;
+  subscriptionsStarted: number;
+};
+
+export type SendStats = SendCounts & {
+  /** opened / delivered, 0..1; null when nothing was delivered. */
+  openRate: number | null;
+  /** clicked / delivered, 0..1; null when nothing was delivered. */
+  clickRate: number | null;
+};
+
+/** A rate as people read it: "42.5%", "—" for none. */
+export function formatRate(value: number | null): string {
+  return value === null ? "—" : `${(Math.round(value * 1000) / 10).toFixed(1)}%`;
+}

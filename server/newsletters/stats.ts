@@ -14,24 +14,9 @@
  *   counts for each send whose link its buyer clicked in the 7 days before.
  */
 
-export type SendCounts = {
-  recipients: number;
-  delivered: number;
-  bounced: number;
-  failed: number;
-  pending: number;
-  opened: number;
-  clicked: number;
-  unsubscribed: number;
-  subscriptionsStarted: number;
-};
+import type { SendCounts, SendStats } from "./stats.schema";
 
-export type SendStats = SendCounts & {
-  /** opened / delivered, 0..1; null when nothing was delivered. */
-  openRate: number | null;
-  /** clicked / delivered, 0..1; null when nothing was delivered. */
-  clickRate: number | null;
-};
+export type { SendCounts, SendStats };
 
 export const EMPTY_COUNTS: SendCounts = {
   recipients: 0,
@@ -68,10 +53,7 @@ export function totalOf(sends: readonly SendCounts[]): SendStats {
   return withRates(total);
 }
 
-/** A rate as people read it: "42.5%", "—" for none. */
-export function formatRate(value: number | null): string {
-  return value === null ? "—" : `${(Math.round(value * 1000) / 10).toFixed(1)}%`;
-}
+export { formatRate } from "./stats.schema";
 
 /** The days from `from` to `to` ("2026-11-01"), both included. */
 export function daysBetween(from: string, to: string): string[] {
