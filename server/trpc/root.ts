@@ -11,6 +11,7 @@ import { mediaRouter } from "./routers/media";
 import { moderationRouter } from "./routers/moderation";
 import { moderationSurgesRouter } from "./routers/moderation-surges";
 import { newsletterStatsRouter } from "./routers/newsletter-stats";
+import { newsletterSendsRouter } from "./routers/newsletter-sends";
 import { newslettersRouter } from "./routers/newsletters";
 import { oauthClientsRouter } from "./routers/oauth-clients";
 import { pageRulesRouter } from "./routers/page-rules";
@@ -42,6 +43,7 @@ export const appRouter = createTRPCRouter({
   moderationSurges: moderationSurgesRouter,
   newsletterStats: newsletterStatsRouter,
   newsletters: newslettersRouter,
+  newsletterSends: newsletterSendsRouter,
   oauthClients: oauthClientsRouter,
   pageRules: pageRulesRouter,
   paywallMeter: paywallMeterRouter,

@@ -1,0 +1,106 @@
+// newsletterSends.*: roles, bad input, test sends through the outbox, publish and send in one transaction (both databases).
+import { beforeEach, describe, expect, it } from "vitest";
+
+import { getDb } from "../../db";
+import type { Db } from "../../db/client";
+import { insertNewsletter, insertSubscribers } from "../../testing/newsletter-fixtures";
+import { insertStory } from "../../testing/publishing-factories";
+import { createTestStaff, trpcCodeOf } from "../../testing/staff";
+
+let db: Db;
+beforeEach(async () => {
+  db = await getDb();
+});
+
+async function setUp() {
+  const editor = await createTestStaff(db, { roles: ["EDITOR"] });
+  const contributor = await createTestStaff(db, { roles: ["CONTRIBUTOR"], account: editor.account.id });
+  const accountId = editor.account.id;
+  await db.publisherConfig.create({
+    data: { accountId, siteUrl: "https://news.example.com", cdnImage: "images.example.com" },
+  });
+  const newsletter = await insertNewsletter(db, accountId);
+  await insertSubscribers(db, { accountId, newsletterId: newsletter.id, count: 3 });
+  return { editor, contributor, accountId, newsletter };
+}
+
+describe("newsletterSends", () => {
+  it("answers bad input with BAD_REQUEST and changes nothing; contributors may not send", async () => {
+    const { editor, contributor, accountId, newsletter } = await setUp();
+    const story = await insertStory(db, accountId);
+    const bad = [
+      editor.caller.newsletterSends.send({ storyId: "not-a-uuid", newsletterIds: [newsletter.id] }),
+      editor.caller.newsletterSends.send({ storyId: story.id, newsletterIds: [] }),
+      editor.caller.newsletterSends.send({ storyId: story.id, newsletterIds: [newsletter.id], subject: "a\nBcc: x" }),
+      editor.caller.newsletterSends.test({
+        storyId: story.id,
+        newsletterId: newsletter.id,
+        to: ["a@x.test", "b@x.test", "c@x.test", "d@x.test", "e@x.test", "f@x.test"],
+      }),
+      editor.caller.newsletterSends.test({ storyId: story.id, newsletterId: newsletter.id, to: ["not an address"] }),
+    ];
+    for (const call of bad) expect(await trpcCodeOf(call)).toBe("BAD_REQUEST");
+    expect(
+      await trpcCodeOf(contributor.caller.newsletterSends.send({ storyId: story.id, newsletterIds: [newsletter.id] })),
+    ).toBe("FORBIDDEN");
+    expect(await db.newsletterSend.count()).toBe(0);
+    expect(await db.outgoingEmail.count()).toBe(0);
+  });
+
+  it("a test send goes to staff through the outbox, marked [Test], with no send or delivery", async () => {
+    const { editor, accountId, newsletter } = await setUp();
+    const story = await insertStory(db, accountId, { headline: "Budget day" });
+    expect(
+      await editor.caller.newsletterSends.test({
+        storyId: story.id,
+        newsletterId: newsletter.id,
+        to: ["Desk@Gazette.test", "desk@gazette.test", "chief@gazette.test"],
+      }),
+    ).toEqual({ queued: 2 });
+    const mails = await db.outgoingEmail.findMany({ where: { accountId }, orderBy: { to: "asc" } });
+    expect(mails.map((m) => [m.to, m.subject, m.kind])).toEqual([
+      ["chief@gazette.test", "[Test] Budget day", "newsletter.test"],
+      ["desk@gazette.test", "[Test] Budget day", "newsletter.test"],
+    ]);
+    expect(mails[0]!.html).toContain("Budget day");
+    expect(await db.newsletterSend.count()).toBe(0);
+    expect(await db.newsletterDelivery.count()).toBe(0);
+  });
+
+  it("publish and send: publishes an approved story and creates its send once; choices count the audience", async () => {
+    const { editor, accountId, newsletter } = await setUp();
+    expect(await editor.caller.newsletterSends.choices()).toEqual([
+      { id: newsletter.id, name: newsletter.name, audience: "OPT_IN", recipients: 3 },
+    ]);
+    const story = await insertStory(db, accountId, { status: "APPROVED", headline: "Approved one" });
+    const first = await editor.caller.newsletterSends.publishAndSend({
+      storyId: story.id,
+      version: story.version,
+      newsletterIds: [newsletter.id],
+    });
+    expect(first.sends[0]).toMatchObject({ newsletterId: newsletter.id, created: true, status: "QUEUED" });
+    expect((await db.story.findUniqueOrThrow({ where: { id: story.id } })).status).toBe("PUBLISHED");
+    // Sending it again (a second click, another tab): the same send.
+    const again = await editor.caller.newsletterSends.send({ storyId: story.id, newsletterIds: [newsletter.id] });
+    expect(again.sends[0]).toMatchObject({ id: first.sends[0]!.id, created: false });
+    const page = await editor.caller.newsletterSends.list({ storyId: story.id });
+    expect(page.items.map((s) => [s.id, s.subject, s.status])).toEqual([
+      [first.sends[0]!.id, "Approved one", "QUEUED"],
+    ]);
+  });
+
+  it("publish and send of a story that cannot be published changes nothing", async () => {
+    const { editor, accountId, newsletter } = await setUp();
+    const draft = await insertStory(db, accountId, { status: "DRAFT" });
+    expect(
+      await trpcCodeOf(
+        editor.caller.newsletterSends.publishAndSend({
+          storyId: draft.id,
+          version: draft.version,
+          newsletterIds: [newsletter.id],
+        }),
+      ),
+    ).toBe("UNPROCESSABLE_CONTENT");
+    expect(await db.newsletterSend.count()).toBe(0);
+  });
+});

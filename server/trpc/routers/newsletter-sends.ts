@@ -1,0 +1,88 @@
+/**
+ * newsletterSends.* – sending stories as newsletters (the story editor's Newsletter panel) and the
+ * sends list, for editors (OWNER passes). docs/newsletters.md "Sending".
+ */
+import { z } from "zod";
+
+import { withTransaction } from "../../db/transaction";
+import { cancelSend, listSends, newsletterChoices, sendStory, testSend } from "../../newsletters/send";
+import {
+  SEND_STATUSES,
+  ZListSendsInput,
+  ZNewsletterChoices,
+  ZPublishAndSendInput,
+  ZSendIdInput,
+  ZSendPage,
+  ZStorySendInput,
+  ZTestSendInput,
+} from "../../newsletters/send.schema";
+import { moveStory } from "../../publishing/editorial/stories/moves";
+import { appUrl, createTRPCRouter, editorProcedure } from "../trpc";
+
+const ZSendResult = z.object({
+  sends: z.array(z.object({ id: z.number(), newsletterId: z.number(), status: z.string(), created: z.boolean() })),
+});
+
+export const newsletterSendsRouter = createTRPCRouter({
+  /** The account's newsletters, each with how many readers it would reach now (the confirmation's count). */
+  choices: editorProcedure
+    .input(z.void())
+    .output(ZNewsletterChoices)
+    .query(({ ctx }) => newsletterChoices(ctx.db, { accountId: ctx.actor.accountId, now: new Date() })),
+
+  /** Sends, newest first (of a newsletter, or of a story, when given). */
+  list: editorProcedure
+    .input(ZListSendsInput)
+    .output(ZSendPage)
+    .query(({ ctx, input }) => listSends(ctx.db, { accountId: ctx.actor.accountId, ...input })),
+
+  /** Send a published story to newsletters; a second request answers the first send of each. */
+  send: editorProcedure
+    .input(ZStorySendInput)
+    .output(ZSendResult)
+    .mutation(({ ctx, input }) =>
+      sendStory(ctx.db, { accountId: ctx.actor.accountId, ...input, createdBy: ctx.actor.id, now: new Date() }),
+    ),
+
+  /** Publish the story and send it, in one transaction: both happen, or neither. */
+  publishAndSend: editorProcedure
+    .input(ZPublishAndSendInput)
+    .output(ZSendResult)
+    .mutation(({ ctx, input }) => {
+      const now = new Date();
+      return withTransaction(ctx.db, async (tx) => {
+        await moveStory(tx, {
+          actor: ctx.actor,
+          id: input.storyId,
+          version: input.version,
+          action: "publish",
+          now,
+          appUrl: appUrl(),
+        });
+        return sendStory(tx, {
+          accountId: ctx.actor.accountId,
+          storyId: input.storyId,
+          newsletterIds: input.newsletterIds,
+          subject: input.subject,
+          createdBy: ctx.actor.id,
+          now,
+        });
+      });
+    }),
+
+  /** The story as the newsletter would mail it, to up to five addresses now, "[Test]" in the subject. */
+  test: editorProcedure
+    .input(ZTestSendInput)
+    .output(z.object({ queued: z.number() }))
+    .mutation(({ ctx, input }) =>
+      testSend(ctx.db, { accountId: ctx.actor.accountId, ...input, appUrl: appUrl(), now: new Date() }),
+    ),
+
+  /** Stop a queued or running send. */
+  cancel: editorProcedure
+    .input(ZSendIdInput)
+    .output(z.object({ status: z.enum(SEND_STATUSES) }))
+    .mutation(({ ctx, input }) =>
+      cancelSend(ctx.db, { accountId: ctx.actor.accountId, sendId: input.sendId, now: new Date() }),
+    ),
+});
