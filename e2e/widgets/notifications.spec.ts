@@ -1,7 +1,8 @@
 /**
  * E-mail notifications in the comment widget (docs/engagement.md "Notifications to readers"): on a
  * publisher's page of another origin, a signed-in reader opens "E-mail notifications", turns
- * replies to the daily digest, sees it saved, and finds it kept after a reload. At 1440 px and
+ * replies to the daily digest (the browser's time zone sent and kept with it, for the digest's
+ * hour), sees it saved, and finds it kept after a reload. At 1440 px and
  * 390 px, with axe-core in the frame (no serious or critical violation) and no sideways scrolling.
  */
 import type { FrameLocator, Page } from "@playwright/test";
@@ -39,7 +40,7 @@ test.describe("e-mail notifications in the comment widget", () => {
 
   for (const viewport of VIEWPORTS) {
     test.describe(`on a ${viewport.name} (${viewport.width} px)`, () => {
-      test.use({ viewport: { width: viewport.width, height: viewport.height } });
+      test.use({ viewport: { width: viewport.width, height: viewport.height }, timezoneId: "Asia/Kolkata" });
 
       test("a reader turns replies to the daily digest and finds it kept after a reload", async ({ page }) => {
         const { jwtSecret } = demoAccount();
@@ -55,7 +56,13 @@ test.describe("e-mail notifications in the comment widget", () => {
         await expectNoHorizontalPageScroll(page, "the host page");
         expect(await seriousViolations(page)).toEqual([]);
 
+        const saved = page.waitForResponse(
+          (res) => res.request().method() === "PUT" && res.url().includes("/notifications/preferences"),
+        );
         await frame.getByLabel("Replies to my comments").selectOption({ label: "Daily digest" });
+        const response = await saved;
+        expect((response.request().postDataJSON() as { time_zone?: string }).time_zone).toBe("Asia/Kolkata");
+        expect(((await response.json()) as { time_zone: string | null }).time_zone).toBe("Asia/Kolkata");
         await expect(frame.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
 
         await page.reload();
