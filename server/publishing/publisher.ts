@@ -19,6 +19,8 @@ export type Publisher = {
   accountId: number;
   name: string;
   domain: string | null;
+  /** The account's IANA time zone (Settings → Site): the zone pages rendered on the server name times in. */
+  timeZone: string;
   /** Public site, no trailing slash: story and section URLs start with it. */
   siteUrl: string;
   /**
@@ -139,6 +141,7 @@ export async function getPublisher(
     accountId: account.id,
     name: account.name,
     domain: account.domain,
+    timeZone: account.timeZone,
     siteUrl,
     siteUrlSet: Boolean(config?.siteUrl) && originOf(siteUrl) !== originOf(defaults.appUrl),
     publicationHosts: [

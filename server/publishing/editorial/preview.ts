@@ -8,6 +8,7 @@
 import "server-only";
 
 import type { Actor } from "../../auth/actor";
+import { formatInstant } from "../../dates.schema";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import { parseInput } from "../../validation";
@@ -111,7 +112,7 @@ export function articlePreviewHtml(story: StoryWithRelations, ctx: FeedContext, 
     `<title>${escapeXml(`Preview: ${story.headline}`)}</title>`,
     `<style>body{font-family:Georgia,serif;line-height:1.6;max-width:42rem;margin:0 auto;padding:1rem;color:#111}img,iframe{max-width:100%;height:auto}.preview-banner{font-family:system-ui,sans-serif;font-size:.875rem;background:#fef3c7;border:1px solid #f59e0b;padding:.5rem .75rem;border-radius:.25rem}figcaption{font-size:.875rem;color:#555}</style>`,
     `</head><body>`,
-    `<p class="preview-banner" data-testid="preview-banner">${previewStatusLine(story, ctx.publisher.name)} This link stops working at ${escapeXml(expiresAt.toISOString().replace("T", " ").slice(0, 16))} UTC.</p>`,
+    `<p class="preview-banner" data-testid="preview-banner">${previewStatusLine(story, ctx.publisher.name)} This link stops working at ${escapeXml(formatInstant(expiresAt, ctx.publisher.timeZone))}.</p>`,
     `<article>`,
     `<h1>${escapeXml(story.headline)}</h1>`,
     story.subheadline ? `<p class="subheadline"><em>${escapeXml(story.subheadline)}</em></p>` : "",

@@ -10,6 +10,7 @@ import "server-only";
 
 import type sanitizeHtml from "sanitize-html";
 
+import { formatInstant } from "../../dates.schema";
 import type { Db } from "../../db/client";
 import type { TCard } from "../cards.schema";
 import { getPublisher } from "../publisher";
@@ -148,7 +149,7 @@ export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext): strin
     `<article>`,
     `<h1>${escapeXml(story.headline)}</h1>`,
     story.subheadline ? `<p class="sub">${escapeXml(story.subheadline)}</p>` : "",
-    `<p class="byline">${authors.length ? `By ${escapeXml(authors.join(", "))} · ` : ""}<time${attrs({ datetime: published.toISOString() })}>${escapeXml(published.toUTCString())}</time></p>`,
+    `<p class="byline">${authors.length ? `By ${escapeXml(authors.join(", "))} · ` : ""}<time${attrs({ datetime: published.toISOString() })}>${escapeXml(formatInstant(published, publisher.timeZone))}</time></p>`,
     hero ? ampImg(hero) : "",
     body,
     `</article>`,

@@ -2,6 +2,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 
 import type { TCard } from "../cards.schema";
+import { articlePreviewHtml } from "../editorial/preview";
 import type { Publisher } from "../publisher";
 import type { StoryWithRelations } from "../story-view";
 import { AMP_BOILERPLATE, ampStoryHtml } from "./amp";
@@ -15,6 +16,7 @@ const publisher: Publisher = {
   accountId: 1,
   name: "The <Daily> & Co",
   domain: "news.example.com",
+  timeZone: "Europe/Paris",
   siteUrl: "https://news.example.com",
   siteUrlSet: true,
   publicationHosts: ["news.example.com"],
@@ -163,7 +165,10 @@ describe("instant article", () => {
     expect(doc).toContain('<meta charset="utf-8">');
     expect(doc).toContain('<link rel="canonical" href="https://news.example.com/politics/a-story">');
     expect(doc).toContain('<meta property="op:markup_version" content="v1.0">');
-    expect(doc).toContain('<time class="op-published" datetime="2025-06-03T09:39:21.000Z">');
+    // The text in the one format, in the account's zone (Europe/Paris: summer time in June).
+    expect(doc).toContain(
+      '<time class="op-published" datetime="2025-06-03T09:39:21.000Z">3 Jun 2025, 11:39 CEST</time>',
+    );
     expect(doc).toContain("<address>Ann &lt;Writer&gt;</address>");
     expect(doc).toContain(
       `<h1>Tom &amp; Jerry&#39;s &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; ]]&gt; end</h1>`,
@@ -184,6 +189,7 @@ describe("AMP page", () => {
     expect(page).toContain('<meta name="viewport" content="width=device-width">');
     expect(page).toContain(AMP_BOILERPLATE);
     expect(page).toMatch(/<style amp-custom>[^<]*<\/style>/);
+    expect(page).toContain('<time datetime="2025-06-03T09:39:21.000Z">3 Jun 2025, 11:39 CEST</time>');
   });
 
   it("uses amp-img, amp-youtube and amp-twitter with their scripts, and never <img>, <iframe> or foreign scripts", () => {
@@ -314,5 +320,12 @@ describe("the editor's element types in every feed", () => {
       expect(out, name).not.toContain("javascript:");
       expect(out, name).not.toContain(">Bad<");
     }
+  });
+});
+
+describe("the preview page", () => {
+  it("says when its link stops working in the one format, in the account's zone", () => {
+    const page = articlePreviewHtml(fakeStory(), ctx, new Date("2025-06-03T11:00:00Z"));
+    expect(page).toContain("This link stops working at 3 Jun 2025, 13:00 CEST.</p>");
   });
 });

@@ -6,6 +6,7 @@
  */
 import "server-only";
 
+import { formatInstant } from "../../dates.schema";
 import type { Db } from "../../db/client";
 import type { TCard } from "../cards.schema";
 import { getPublisher } from "../publisher";
@@ -66,8 +67,9 @@ export function instantArticleHtml(story: StoryWithRelations, ctx: FeedContext):
     hero ? INSTANT_ARTICLE_RENDERER.image(hero) : "",
     `<h1>${escapeXml(story.headline)}</h1>`,
     story.subheadline ? `<h2>${escapeXml(story.subheadline)}</h2>` : "",
-    `<time class="op-published"${attrs({ datetime: published.toISOString() })}>${escapeXml(published.toUTCString())}</time>`,
-    `<time class="op-modified"${attrs({ datetime: modified.toISOString() })}>${escapeXml(modified.toUTCString())}</time>`,
+    // The machine-readable instant in datetime; the text in the one format, in the account's zone.
+    `<time class="op-published"${attrs({ datetime: published.toISOString() })}>${escapeXml(formatInstant(published, ctx.publisher.timeZone))}</time>`,
+    `<time class="op-modified"${attrs({ datetime: modified.toISOString() })}>${escapeXml(formatInstant(modified, ctx.publisher.timeZone))}</time>`,
     authors,
     `</header>`,
     renderCards(story.cards as unknown as TCard[], INSTANT_ARTICLE_RENDERER, ctx),
