@@ -86,7 +86,14 @@ function content(): Node[] {
       const chosen = select.value as Choice;
       status.textContent = t("notifySaving");
       const zone = chosen === "digest" ? browserZone() : undefined;
-      api<Answer>("PUT", path(), { jwt, preferences: { [kind]: chosen }, ...(zone ? { time_zone: zone } : {}) })
+      const save = (time_zone?: string) =>
+        api<Answer>("PUT", path(), { jwt, preferences: { [kind]: chosen }, ...(time_zone ? { time_zone } : {}) });
+      // A zone the server does not know must not cost the reader their choice: saved without it.
+      save(zone)
+        .catch((error: unknown) => {
+          if (zone) return save();
+          throw error;
+        })
         .then((saved) => {
           state.answer = saved;
           state.status = t("notifySaved");
