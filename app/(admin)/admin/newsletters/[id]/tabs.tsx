@@ -1,7 +1,7 @@
 import { TabNav } from "@/components/ui";
 
-/** Settings and Subscribers of one newsletter. */
-export function NewsletterTabs({ id, current }: { id: string; current: "settings" | "subscribers" }) {
+/** Settings, Subscribers and Stats of one newsletter. */
+export function NewsletterTabs({ id, current }: { id: string; current: "settings" | "subscribers" | "stats" }) {
   return (
     <TabNav
       label="Newsletter"
@@ -9,6 +9,7 @@ export function NewsletterTabs({ id, current }: { id: string; current: "settings
       items={[
         { key: "settings", label: "Settings", href: `/admin/newsletters/${id}` },
         { key: "subscribers", label: "Subscribers", href: `/admin/newsletters/${id}/subscribers` },
+        { key: "stats", label: "Stats", href: `/admin/newsletters/${id}/stats` },
       ]}
     />
   );
