@@ -157,7 +157,7 @@ export const ZSubscriberPage = z.object({ items: z.array(ZSubscriberView), nextC
 export const ZAddSubscriberInput = z.object({
   newsletterId: ZNewsletterId,
   email: zNewsletterEmail,
-  name: optional(z.string().trim().max(200, "must be at most 200 characters")),
+  name: z.string().trim().max(200, "must be at most 200 characters").optional(),
 });
 export type TAddSubscriberInput = z.output<typeof ZAddSubscriberInput>;
 
