@@ -5,10 +5,12 @@
  * charge failed keeps reading until the grace period ends, and is told so, with the link to the
  * hosted page where they update their card. The page reads it from the SDK's getSubscriptions()
  * (`in_grace_period`, `grace_ends_at`). Beside it, the demo's test tool that makes the renewal fail
- * now (POST /api/demo/failed-renewal; demo account and DEMO_TOOLS only).
+ * now (POST /api/demo/failed-renewal; demo account and DEMO_TOOLS only). The end is in the one
+ * format, in the reader's (browser's) zone.
  */
 import { useState } from "react";
 
+import { formatDateTime } from "@/components/ui";
 import type { Subscription } from "@/sdk/accesstype/types";
 
 /** Where a reader updates the card of a subscription: the hosted self-service page. */
@@ -23,8 +25,6 @@ export function graceOf(subscriptions: Subscription[]): Grace | null {
   return { subscriptionId: sub.id, endsAt: typeof sub.grace_ends_at === "string" ? sub.grace_ends_at : null };
 }
 
-const day = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-
 export function GraceBanner({ grace }: { grace: Grace }) {
   return (
     <div
@@ -35,7 +35,7 @@ export function GraceBanner({ grace }: { grace: Grace }) {
       <p className="font-semibold">Your last payment did not go through.</p>
       <p className="mt-1">
         {grace.endsAt
-          ? `You can keep reading until ${day.format(new Date(grace.endsAt))}. `
+          ? `You can keep reading until ${formatDateTime(new Date(grace.endsAt))}. `
           : "You can keep reading for now. "}
         Update your card to keep your subscription; we will charge it again.
       </p>

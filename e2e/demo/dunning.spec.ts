@@ -87,7 +87,8 @@ for (const viewport of VIEWPORTS) {
     const banner = page.getByTestId("grace-banner");
     await expect(banner).toBeVisible();
     await expect(banner).toContainText("Your last payment did not go through.");
-    await expect(banner).toContainText(/You can keep reading until \d{1,2} \w+ \d{4}\./);
+    // In the one format, in the reader's zone: "until 3 Dec 2026, 10:30 UTC.".
+    await expect(banner).toContainText(/You can keep reading until \d{1,2} [A-Z][a-z]{2,3} \d{4}, \d{2}:\d{2} \S+\./);
     await expect(banner.getByRole("link", { name: "Update your card" })).toHaveAttribute(
       "href",
       `/member/subscriptions#payment-${subscriptionId}`,
