@@ -1,6 +1,6 @@
 /**
  * The widget frames' pages (docs/widgets.md): a bare HTML shell per widget (`comments`, `feed`,
- * `ugc`, `reactions`) that loads the frames' script and stylesheet from Masthead, with the page's
+ * `ugc`, `reactions`, `newsletter`) that loads the frames' script and stylesheet from Masthead, with the page's
  * settings as a JSON block (never executed), a strict Content-Security-Policy (scripts only from
  * Masthead, no inline script or style) and `frame-ancestors` limited to the publication's hosts.
  * The scripts themselves are built from widgets/src (scripts/build-bundles.mjs).
@@ -14,7 +14,7 @@ import { moderationSettingsOf } from "../engagement/moderation/settings";
 import { getPublisher } from "../publishing/publisher";
 import { FRAME_CSS, FRAME_CSS_HASH, FRAME_JS, FRAME_JS_HASH, LOADER_JS } from "./bundles.generated";
 
-export const WIDGET_KINDS = ["comments", "feed", "ugc", "reactions"] as const;
+export const WIDGET_KINDS = ["comments", "feed", "ugc", "reactions", "newsletter"] as const;
 export type WidgetKind = (typeof WIDGET_KINDS)[number];
 
 const COLOR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,30}|(rgb|hsl)a?\([0-9\s.,%/a-z]{1,60}\))$/;
@@ -61,6 +61,13 @@ export const ZFrameQuery = z.object({
   comment_widget_id: lenient(z.string().max(100)),
   window_height: lenient(z.string().max(10)),
   screen_width: lenient(z.string().max(10)),
+  /** The newsletter widget: the one newsletter (its slug) it offers; all the account's open ones without it. */
+  newsletter: lenient(
+    z
+      .string()
+      .max(60)
+      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
+  ),
 });
 export type TFrameQuery = z.output<typeof ZFrameQuery>;
 
@@ -90,10 +97,24 @@ const TITLES: Record<WidgetKind, string> = {
   feed: "Recent activity",
   ugc: "Contribute",
   reactions: "Reactions",
+  newsletter: "Newsletters",
 };
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * The newsletters the newsletter widget offers: the account's that readers may join without a plan
+ * (not archived, not for paying subscribers), or only the one `slug` names.
+ */
+function openNewsletters(db: Db, accountId: number, slug: string | undefined) {
+  return db.newsletter.findMany({
+    where: { accountId, archivedAt: null, audience: { not: "PAYING" }, ...(slug ? { slug } : {}) },
+    select: { slug: true, name: true, description: true },
+    orderBy: [{ name: "asc" }, { id: "asc" }],
+    take: 20,
+  });
 }
 
 /** The HTML of a frame, with its headers. */
@@ -126,6 +147,7 @@ export async function renderFramePage(
       font: query.font_color,
     },
     fontFamily: query.font_family ?? null,
+    ...(kind === "newsletter" ? { newsletters: await openNewsletters(db, accountId, query.newsletter) } : {}),
   };
   // JSON inside <script type="application/json"> is data, never run; "<" escaped so no text ends the element.
   const json = JSON.stringify(config).replace(/</g, "\\u003c");

@@ -1,6 +1,6 @@
 /**
- * The frames' script (served at /widgets/v1/frame.js): the comments, feed, contribution (UGC) and
- * page-reactions widgets, rendered from the engagement API of the same origin (docs/engagement.md)
+ * The frames' script (served at /widgets/v1/frame.js): the comments, feed, contribution (UGC),
+ * page-reactions and newsletter sign-up widgets, rendered from the engagement API of the same origin (docs/engagement.md)
  * with plain DOM calls. Nothing a reader wrote is ever parsed as HTML: text goes in text nodes,
  * links and images only with http(s) addresses. The page's settings come from the JSON block
  * the frame page carries (app/embed/…); the reader's JWT only from the parent page by
@@ -13,6 +13,7 @@ import { serveWorker } from "./captcha";
 import { commentsWidget } from "./frame/comments";
 import { initFrame, toParent } from "./frame/core";
 import { feedWidget } from "./frame/feed";
+import { newsletterWidget } from "./frame/newsletter";
 import { reactionsWidget } from "./frame/reactions";
 import { type Config } from "./frame/types";
 import { ugcWidget } from "./frame/ugc";
@@ -48,6 +49,9 @@ function start(): void {
       break;
     case "reactions":
       reactionsWidget();
+      break;
+    case "newsletter":
+      newsletterWidget();
       break;
   }
 }

@@ -20,7 +20,7 @@
 
 type Obj = Record<string, unknown>;
 type User = { jwt: string; name?: string; avatar?: string } | null;
-type Kind = "comments" | "feed" | "ugc" | "reactions";
+type Kind = "comments" | "feed" | "ugc" | "reactions" | "newsletter";
 type Widget = {
   kind: Kind;
   frame: HTMLIFrameElement;
@@ -48,6 +48,7 @@ const DEFAULTS: Record<string, Record<string, string>> = {
   feed: { "primary-color": "#3a9fdd", "bg-color": "#fff", "font-color": "#4a4a4a" },
   ugc: { "primary-color": "#3a9fdd", "bg-color": "transparent", "font-color": "#4a4a4a" },
   reactions: { "primary-color": "#3a9fdd", "bg-color": "transparent", "font-color": "#4a4a4a" },
+  newsletter: { "primary-color": "#3a9fdd", "bg-color": "transparent", "font-color": "#4a4a4a" },
 };
 /** Attributes passed on to a frame (as query parameters, snake_case). */
 const PASSED = [
@@ -64,12 +65,14 @@ const PASSED = [
   "topic-type",
   "topic-value",
   "language",
+  "newsletter",
 ];
 const TITLES: Record<Kind, string> = {
   comments: "Comments",
   feed: "Recent activity",
   ugc: "Send your contribution",
   reactions: "Reactions",
+  newsletter: "Newsletter sign-up",
 };
 
 (function () {
@@ -253,6 +256,7 @@ const TITLES: Record<Kind, string> = {
   talktype.commentWidgetIframe = (el: unknown) => mount("comments", el);
   talktype.pageReactionsIframe = (el: unknown) => mount("reactions", el);
   talktype.contributionWidgetIframe = (el: unknown) => mount("ugc", el);
+  talktype.newsletterWidgetIframe = (el: unknown) => mount("newsletter", el);
   talktype.feedWidgetIframe = (el: unknown) => {
     const frame = mount("feed", el);
     if (frame) {

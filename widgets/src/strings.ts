@@ -126,6 +126,12 @@ const en = {
   noQuestions: "No answered questions yet. Ask one.",
   awaitingAnswer: "Awaiting an answer",
   awaitingTitle: "Your questions",
+  newsletterTitle: "Get our newsletters",
+  newsletterEmail: "Your e-mail",
+  newsletterSubscribe: "Subscribe",
+  newsletterNone: "There is no newsletter to subscribe to yet.",
+  newsletterChoose: "Choose at least one newsletter.",
+  newsletterSent: "Thank you. If this address can receive our mail, we have sent it a link to confirm.",
 };
 
 export type StringKey = keyof typeof en;
@@ -257,6 +263,12 @@ const es: Record<StringKey, string> = {
   noQuestions: "Aún no hay preguntas respondidas. Haz una.",
   awaitingAnswer: "Esperando respuesta",
   awaitingTitle: "Tus preguntas",
+  newsletterTitle: "Recibe nuestros boletines",
+  newsletterEmail: "Tu correo electrónico",
+  newsletterSubscribe: "Suscribirme",
+  newsletterNone: "Aún no hay boletines a los que suscribirse.",
+  newsletterChoose: "Elige al menos un boletín.",
+  newsletterSent: "Gracias. Si esta dirección puede recibir nuestro correo, le hemos enviado un enlace para confirmar.",
 };
 
 const TABLES: Record<string, Table> = { en, es };

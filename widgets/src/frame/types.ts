@@ -4,7 +4,7 @@ import { type Op } from "../ops";
 export type Obj = Record<string, unknown>;
 
 export type Config = {
-  kind: "comments" | "feed" | "ugc" | "reactions";
+  kind: "comments" | "feed" | "ugc" | "reactions" | "newsletter";
   accountId: number;
   pageUrl: string;
   widgetId: string;
@@ -17,6 +17,8 @@ export type Config = {
   publisher: string;
   colors: { primary?: string; secondary?: string; bg?: string; font?: string };
   fontFamily: string | null;
+  /** The newsletter widget's newsletters. */
+  newsletters?: { slug: string; name: string; description: string | null }[];
 };
 
 export type Author = { id: number | string; name: string; avatar: string | null; slug: string; guest: boolean } | null;
