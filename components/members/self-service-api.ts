@@ -32,6 +32,10 @@ export type SubscriptionCard = {
   can_undo_cancel: boolean;
   offer: { kind: "coupon" | "pause"; periods: number; words: string } | null;
   can_update_payment_method: boolean;
+  /** The page's own form, or a link to the gateway's hosted page (e.g. Razorpay's). */
+  payment_method_update: { kind: "form" } | { kind: "hosted"; provider_name: string; href: string } | null;
+  /** A credit balance from a plan change, in words (null: none). */
+  credit: string | null;
   /** A pause not over yet: when the subscription resumes. */
   paused_until: string | null;
 };

@@ -13,6 +13,7 @@ import {
   Alert,
   Badge,
   Button,
+  buttonClasses,
   Card,
   Fieldset,
   FormField,
@@ -170,6 +171,11 @@ function Subscription({ s, reload }: { s: SubscriptionCard; reload: () => Promis
         <p className="text-sm text-gray-600">
           {s.recurring ? `${s.amount} ${s.period}` : `${s.amount} for ${s.period}`}
         </p>
+        {s.credit ? (
+          <p className="text-sm text-gray-700" data-testid="subscription-credit">
+            {s.credit}
+          </p>
+        ) : null}
         {s.scheduled_switch ? (
           <p className="text-sm text-gray-700">
             Changing to {s.scheduled_switch.plan_name ?? "another plan"} on{" "}
@@ -370,7 +376,32 @@ function CancelForm({ s, onDone, onClose }: ActionProps) {
   );
 }
 
-function PaymentMethod({ s, onDone, onClose }: ActionProps) {
+function PaymentMethod(props: ActionProps) {
+  const way = props.s.payment_method_update;
+  return way?.kind === "hosted" ? <HostedPaymentMethod {...props} way={way} /> : <PaymentMethodForm {...props} />;
+}
+
+/** A gateway that takes the new card on its own page (Razorpay): a link there; its webhook reports the card. */
+function HostedPaymentMethod({ s, onClose, way }: ActionProps & { way: { provider_name: string; href: string } }) {
+  return (
+    <div className="space-y-3 border-t border-gray-200 pt-3" id={`payment-${s.id}`} data-testid="payment-method">
+      <p className="text-sm text-gray-700">
+        {way.provider_name} keeps the card of this subscription: change it on {way.provider_name}&apos;s own page, which
+        opens in a new tab. Your next charges use the new card once {way.provider_name} confirms it.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <a href={way.href} target="_blank" rel="noopener noreferrer" className={buttonClasses({ variant: "primary" })}>
+          Update your card at {way.provider_name}
+        </a>
+        <Button variant="secondary" onClick={onClose}>
+          Close
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function PaymentMethodForm({ s, onDone, onClose }: ActionProps) {
   const demo = s.payment_type === "demo_test";
   const [token, setToken] = useState("");
   const [problem, setProblem] = useState<Problem | null>(null);

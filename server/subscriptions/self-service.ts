@@ -32,6 +32,7 @@ import { applyCredit, classifySwitch, pricePerDay, targetPriceIn } from "./plan-
 import { scheduledSwitchOf } from "./plan-switch-scheduled";
 import { offerForSubscription } from "./retention-offers";
 import { openCancellation } from "./self-service-cancel";
+import { paymentMethodUpdateWay } from "./self-service-payment-method";
 import { dayInWords, moneyInWords, switchInWords } from "./self-service-words";
 import { notFoundSubscription, type TSubscriptionWire } from "./subscription-view";
 import { listSubscriberSubscriptions, switchPlanDetails } from "./subscriptions";
@@ -95,6 +96,7 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire) 
       )
     : [];
   const ended = s.end_timestamp !== null && new Date(s.end_timestamp) <= args.now;
+  const updateWay = paymentMethodUpdateWay(adapter, s.id);
   const pause =
     cancellation?.outcome === "offer_accepted" && cancellation.offer?.kind === "pause" ? cancellation.offer : null;
   const pausedUntil =
@@ -134,7 +136,9 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire) 
     can_cancel: s.status === "active" || s.status === "pending",
     can_undo_cancel: s.cancelled && s.cancelled_at !== null && !ended && s.status === "cancelled",
     offer: offer ? { kind: offer.kind, periods: offer.periods, words: offer.words } : null,
-    can_update_payment_method: s.recurring && !ended && adapter?.updatePaymentMethod !== undefined,
+    can_update_payment_method: s.recurring && !ended && updateWay !== null,
+    /** How: the page's own form ("form"), or a link to the gateway's hosted page ("hosted"). */
+    payment_method_update: s.recurring && !ended ? updateWay : null,
   };
 }
 

@@ -43,6 +43,15 @@ export type RazorpayFixture = {
       razorpay_signature: string;
     };
   };
+  /**
+   * The subscriber changes the card of a subscription on Razorpay's hosted page (its short_url):
+   * the `subscription.updated` webhook Razorpay then sends, with the payment entity of the new
+   * card's authorisation (`token_id`, `card_id`, `card` {network, last4}).
+   */
+  changeCard: (args: { subscriptionId: string; network?: string; last4?: string; eventId?: string }) => {
+    tokenId: string;
+    webhook: { body: string; headers: Record<string, string> };
+  };
   /** A webhook as Razorpay sends it: the raw body and its headers. */
   webhook: (
     event: string,
@@ -121,8 +130,9 @@ export function razorpayFixture(
       if (!body || typeof body.plan_id !== "string" || !body.plan_id.startsWith("plan_"))
         return badRequest("The id provided does not exist", "plan_id");
       if (typeof body.total_count !== "number") return badRequest("The total count field is required.", "total_count");
+      const subscriptionId = id("sub");
       const subscription = {
-        id: id("sub"),
+        id: subscriptionId,
         entity: "subscription",
         plan_id: body.plan_id,
         status: "created",
@@ -140,7 +150,7 @@ export function razorpayFixture(
         customer_notify: body.customer_notify !== 0,
         created_at: now(),
         expire_by: null,
-        short_url: "https://rzp.io/i/fixture",
+        short_url: `https://rzp.io/i/${subscriptionId.slice(4, 12)}`,
         has_scheduled_changes: false,
         change_scheduled_at: null,
         source: "api",
@@ -269,6 +279,45 @@ export function razorpayFixture(
               razorpay_signature: signature,
             },
       };
+    },
+    changeCard({ subscriptionId, network = "Visa", last4 = "1111", eventId }) {
+      const subscription = subscriptions.get(subscriptionId) ?? {
+        id: subscriptionId,
+        entity: "subscription",
+        status: "active",
+        notes: [],
+      };
+      const tokenId = id("token");
+      const cardId = id("card");
+      const paymentId = id("pay");
+      const payment: Entity = {
+        id: paymentId,
+        entity: "payment",
+        amount: 500,
+        currency: "INR",
+        status: "refunded",
+        order_id: id("order"),
+        invoice_id: null,
+        international: false,
+        method: "card",
+        card_id: cardId,
+        card: {
+          id: cardId,
+          entity: "card",
+          name: "Gaurav Kumar",
+          last4,
+          network,
+          type: "credit",
+          issuer: null,
+          international: false,
+          emi: false,
+        },
+        token_id: tokenId,
+        notes: [],
+        created_at: now(),
+      };
+      payments.set(paymentId, payment);
+      return { tokenId, webhook: fixture.webhook("subscription.updated", { subscription, payment }, eventId) };
     },
     webhook(event, entities, eventId = `evt_${randomBytes(7).toString("hex")}`) {
       const payload: Entity = {};

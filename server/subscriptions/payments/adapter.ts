@@ -108,6 +108,11 @@ export type GatewayEventDetails = {
   status?: string | null;
   /** The payment belongs to a gateway subscription (a recurring charge, not a one-time order). */
   recurring?: boolean;
+  /**
+   * The payment method the gateway now charges for the subscription (a card change reported by
+   * a subscription's update event): its reference and a label ("Visa ending 1111"); null: none named.
+   */
+  paymentMethod?: { token: string; label: string | null } | null;
   /** Spec §6 optional fields. */
   email?: string | null;
   contact?: string | null;
@@ -145,6 +150,18 @@ export type PaymentMethodUpdate = {
   currentPaymentToken: string | null;
   /** What the gateway's form handed the browser: its token and any signature fields. */
   proof: { paymentToken: string; extra: Record<string, unknown> };
+};
+
+/**
+ * A reader asks where to change the card of a subscription whose gateway hosts that page itself
+ * (the self-service page links there); the gateway later reports the change by webhook.
+ */
+export type HostedPaymentMethodRequest = {
+  accountId: number;
+  subscriptionId: number;
+  /** The gateway's subscription id as checkout froze it (the attempt's external_reference_id). */
+  gatewayReference: string | null;
+  currentPaymentToken: string | null;
 };
 
 export type UpdatedPaymentMethod = {
@@ -197,6 +214,18 @@ export interface PaymentAdapter {
    * reached ("unavailable"). Adapters without it: the method cannot be changed through Masthead.
    */
   updatePaymentMethod?(creds: GatewayCredentials | null, update: PaymentMethodUpdate): Promise<UpdatedPaymentMethod>;
+  /**
+   * Where the subscriber changes the card on the gateway's own hosted page (an https URL), for
+   * gateways that take the new card there and report it by webhook (`paymentMethod` in the event
+   * details). Throws a PaymentAdapterError when the gateway has no such page for this
+   * subscription ("declined") or cannot be reached ("unavailable").
+   */
+  hostedPaymentMethodUpdate?(
+    creds: GatewayCredentials | null,
+    request: HostedPaymentMethodRequest,
+  ): Promise<{ url: string }>;
+  /** The gateway's name as readers know it ("Razorpay"), for links to its hosted pages. */
+  readonly displayName?: string;
   /** Spec §6 renewal: the gateway subscription's current end. */
   renewal?(creds: GatewayCredentials, details: GatewayEventDetails): Promise<{ endTimestamp: Date | null }>;
 }

@@ -5,14 +5,15 @@
  *   nothing;
  * - job: what the adapter's webhookEventTypeMapping() names for the event
  *   (one_time_subscription_charged, recurring_subscription_charged,
- *   recurring_subscription_cancelled), run on the job engine as "payment_gateway.event".
+ *   recurring_subscription_cancelled, recurring_subscription_payment_method_updated), run on the
+ *   job engine as "payment_gateway.event".
  *
  * `receiveGatewayWebhook` (the route's whole work) checks the signature, reads the details,
  * stores the event and enqueues its job in one transaction, and answers at once. The job then
  * settles the payment: one_time_subscription_charged marks the payment and activates the pending
  * subscription, emitting subscription.activated, in the job's transaction (exactly once, also
  * when events of one payment arrive together: the subscription row is locked). The recurring
- * jobs (recurring_subscription_charged, recurring_subscription_cancelled) are settled by
+ * jobs (recurring_subscription_charged, recurring_subscription_cancelled, a card change) are settled by
  * ./recurring-events.ts for the subscription lifecycle, in the same job.
  *
  * Event status: received (job pending) → processed | ignored (with `error` saying why) | failed.
@@ -33,7 +34,7 @@ import { emitSubscriptionEvent } from "../subscription-view";
 import { PaymentAdapterError, type GatewayEventDetails, type PaymentAdapter } from "./adapter";
 import { gatewayCredentialsFor } from "./credentials";
 import type { GatewayJobName } from "./jobs";
-import { settleRecurringCancel, settleRecurringCharge } from "./recurring-events";
+import { settlePaymentMethodUpdate, settleRecurringCancel, settleRecurringCharge } from "./recurring-events";
 import { paymentAdapterForProvider } from "./registry";
 
 /** How long after an attempt expires a payment of it still waits for the checkout's create. */
@@ -309,7 +310,11 @@ export const gatewayEventJob = defineJob<{ gatewayEventId: number }>({
     if (event.stored.job === null) return void (await finish("ignored", initialStatus(null).reason));
     if (event.stored.job !== "one_time_subscription_charged") {
       const settle =
-        event.stored.job === "recurring_subscription_charged" ? settleRecurringCharge : settleRecurringCancel;
+        event.stored.job === "recurring_subscription_charged"
+          ? settleRecurringCharge
+          : event.stored.job === "recurring_subscription_payment_method_updated"
+            ? settlePaymentMethodUpdate
+            : settleRecurringCancel;
       const result = await settle(tx, { accountId: event.accountId, adapter, details: event.stored.details, now });
       return void (await finish(result.status, result.reason));
     }

@@ -6,5 +6,7 @@ export const GATEWAY_JOB_NAMES = [
   "recurring_subscription_charged",
   /** Cancels the subscription. */
   "recurring_subscription_cancelled",
+  /** Designed here (not in the spec's list): the gateway now charges another card; stores its reference. */
+  "recurring_subscription_payment_method_updated",
 ] as const;
 export type GatewayJobName = (typeof GATEWAY_JOB_NAMES)[number];

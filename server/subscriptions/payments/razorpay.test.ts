@@ -324,6 +324,7 @@ describe("webhooks", () => {
       "subscription.charged": "recurring_subscription_charged",
       "subscription.halted": "recurring_subscription_cancelled",
       "subscription.cancelled": "recurring_subscription_cancelled",
+      "subscription.updated": "recurring_subscription_payment_method_updated",
     });
   });
 
@@ -340,6 +341,7 @@ describe("webhooks", () => {
       notes: {},
       status: "captured",
       recurring: false,
+      paymentMethod: null,
       email: "john.smith@example.com",
       contact: "+11234567890",
       feeCents: null,
@@ -414,5 +416,58 @@ describe("beforeExitOnSubscriptionAbsence", () => {
       razorpayEventDetails({ rawBody: hook.body, headers: new Headers(hook.headers) }),
     );
     expect(fx.refunds).toHaveLength(0);
+  });
+});
+
+describe("the card of a subscription (Razorpay's hosted page)", () => {
+  async function subscription(fx: ReturnType<typeof setup>["fx"], status: string) {
+    const auth = `Basic ${Buffer.from(`${fx.keyId}:${fx.keySecret}`).toString("base64")}`;
+    const res = await fx.handle("https://api.razorpay.test/v1/subscriptions", {
+      method: "POST",
+      headers: { authorization: auth },
+      body: JSON.stringify({ plan_id: "plan_A", total_count: 12 }),
+    });
+    const sub = (await res.json()) as { id: string; short_url: string };
+    fx.subscriptions.get(sub.id)!.status = status;
+    return sub;
+  }
+  const request = (gatewayReference: string | null) => ({
+    accountId: 7,
+    subscriptionId: 1,
+    gatewayReference,
+    currentPaymentToken: "pay_A",
+  });
+
+  it("answers the subscription's short_url, fetched with GET /v1/subscriptions/<id>", async () => {
+    const { fx, adapter, creds } = setup();
+    const sub = await subscription(fx, "active");
+    await expect(adapter.hostedPaymentMethodUpdate!(creds, request(sub.id))).resolves.toEqual({ url: sub.short_url });
+    expect(fx.calls.at(-1)).toEqual({ method: "GET", path: `/v1/subscriptions/${sub.id}`, body: null });
+  });
+
+  it("refuses a subscription Razorpay no longer charges, none at all, and no credentials", async () => {
+    const { fx, adapter, creds } = setup();
+    const done = await subscription(fx, "completed");
+    await expect(adapter.hostedPaymentMethodUpdate!(creds, request(done.id))).rejects.toMatchObject({
+      kind: "declined",
+      message: "Razorpay reports this subscription as completed: its card cannot change.",
+    });
+    await expect(adapter.hostedPaymentMethodUpdate!(creds, request(null))).rejects.toMatchObject({ kind: "declined" });
+    await expect(adapter.hostedPaymentMethodUpdate!(creds, request("sub_Unknown1"))).rejects.toMatchObject({
+      kind: "declined",
+      message: "The id provided does not exist",
+    });
+    await expect(adapter.hostedPaymentMethodUpdate!(null, request(done.id))).rejects.toMatchObject({ kind: "invalid" });
+  });
+
+  it("reads the new card from subscription.updated: its token and label", () => {
+    const { fx } = setup();
+    const { tokenId, webhook } = fx.changeCard({ subscriptionId: "sub_A", network: "MasterCard", last4: "5558" });
+    const details = razorpayEventDetails({ rawBody: webhook.body, headers: new Headers(webhook.headers) });
+    expect(details).toMatchObject({
+      event: "subscription.updated",
+      externalSubscriptionId: "sub_A",
+      paymentMethod: { token: tokenId, label: "MasterCard ending 5558" },
+    });
   });
 });

@@ -13,6 +13,14 @@
  *   `GET /v1/payments/<id>` checks the amount, currency, order and status.
  * - webhooks: `X-Razorpay-Signature` is HMAC-SHA256(raw body) under the webhook secret (hex);
  *   `X-Razorpay-Event-Id` names the event (duplicates carry the same one).
+ * - the card of a subscription: Razorpay takes a new card on its hosted subscription page, the
+ *   subscription entity's `short_url` (`GET /v1/subscriptions/<id>`,
+ *   https://razorpay.com/docs/api/payments/subscriptions/fetch-subscription-id/); a card changed
+ *   there while the subscription is pending charges its due invoice, and a halted one becomes
+ *   active again (https://razorpay.com/docs/payments/subscriptions/payment-retries/). Razorpay then
+ *   sends `subscription.updated` ("sent when a subscription is successfully updated",
+ *   https://razorpay.com/docs/payments/subscriptions/subscribe-to-webhooks/), whose payment entity
+ *   names the card (`token_id` / `card_id`, `card.network`, `card.last4`).
  *
  * Every call goes through the guarded fetch (no private addresses unless the operator allows
  * them, timeouts, bounded answers); the base URL is RAZORPAY_API_BASE_URL.
@@ -98,7 +106,11 @@ const EVENT_JOBS: Readonly<Record<string, GatewayJobName>> = Object.freeze({
   "subscription.charged": "recurring_subscription_charged",
   "subscription.halted": "recurring_subscription_cancelled",
   "subscription.cancelled": "recurring_subscription_cancelled",
+  "subscription.updated": "recurring_subscription_payment_method_updated",
 });
+
+/** Razorpay subscription states in which its hosted page takes a new card (its documented lifecycle). */
+const CARD_CHANGE_STATES = new Set(["authenticated", "active", "pending", "halted"]);
 
 export function createRazorpayAdapter(options: RazorpayAdapterOptions = {}): PaymentAdapter {
   const baseUrl = options.baseUrl ?? (() => getEnv().RAZORPAY_API_BASE_URL);
@@ -152,6 +164,7 @@ export function createRazorpayAdapter(options: RazorpayAdapterOptions = {}): Pay
   return {
     paymentTypes: RAZORPAY_PAYMENT_TYPES,
     provider: RAZORPAY_PROVIDER,
+    displayName: "Razorpay",
     takesPayment: true,
     callers: "any",
 
@@ -273,6 +286,33 @@ export function createRazorpayAdapter(options: RazorpayAdapterOptions = {}): Pay
       return { externalRefundId: id, details: { status: typeof data.status === "string" ? data.status : null } };
     },
 
+    async hostedPaymentMethodUpdate(credentials, request) {
+      const creds = needCredentials(credentials);
+      const subscriptionId = request.gatewayReference;
+      if (!subscriptionId || !/^sub_[A-Za-z0-9]+$/.test(subscriptionId))
+        throw new PaymentAdapterError("This subscription has no Razorpay subscription.", "declined");
+      const { status, data } = await call(creds, "GET", `/v1/subscriptions/${encodeURIComponent(subscriptionId)}`);
+      if (status >= 400) throw new PaymentAdapterError(errorDescription(data), "declined");
+      if (data.id !== subscriptionId)
+        throw new PaymentAdapterError("Razorpay answered another subscription.", "unavailable");
+      const state = str(data.status) ?? "";
+      if (!CARD_CHANGE_STATES.has(state))
+        throw new PaymentAdapterError(
+          `Razorpay reports this subscription as ${state || "unknown"}: its card cannot change.`,
+          "declined",
+        );
+      const url = str(data.short_url);
+      let parsed: URL | null = null;
+      try {
+        parsed = url ? new URL(url) : null;
+      } catch {
+        parsed = null;
+      }
+      if (!parsed || parsed.protocol !== "https:")
+        throw new PaymentAdapterError("Razorpay gave no hosted page for this subscription.", "unavailable");
+      return { url: parsed.toString() };
+    },
+
     async renewal(creds, details) {
       if (!details.externalSubscriptionId) return { endTimestamp: null };
       const { status, data } = await call(
@@ -372,6 +412,14 @@ export function razorpayEventDetails(request: GatewayRequest): GatewayEventDetai
       : `sha256:${createHash("sha256").update(request.rawBody, "utf8").digest("hex")}`;
   const fee = payment ? int(payment.fee) : null;
   const currency = str(payment?.currency) ?? str(order?.currency);
+  // The card a subscription's update names: its token (else the card id) and a label.
+  const card = payment?.card && typeof payment.card === "object" ? (payment.card as Entity) : null;
+  const methodToken = str(payment?.token_id) ?? str(payment?.card_id) ?? str(card?.id);
+  const last4 = str(card?.last4);
+  const paymentMethod =
+    event === "subscription.updated" && methodToken
+      ? { token: methodToken, label: last4 ? `${str(card?.network) ?? "Card"} ending ${last4}` : null }
+      : null;
   return {
     eventId,
     event,
@@ -386,6 +434,7 @@ export function razorpayEventDetails(request: GatewayRequest): GatewayEventDetai
       : (str(payment?.status) ?? str(order?.status)),
     // A subscription's charges are payments of its invoices: not one-time orders.
     recurring: subscription !== null || str(payment?.invoice_id) !== null,
+    paymentMethod,
     email: str(payment?.email),
     contact: str(payment?.contact),
     feeCents: fee,

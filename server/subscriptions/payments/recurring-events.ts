@@ -14,6 +14,8 @@
  */
 import "server-only";
 
+import { recordAudit } from "../../audit/audit-log";
+import { systemActor } from "../../auth/actor";
 import type { TransactionClient } from "../../db/client";
 import type { Prisma } from "../../generated/prisma/client";
 import { endDunning } from "../dunning";
@@ -193,5 +195,35 @@ export async function settleRecurringCancel(
     occurredAt: now,
   });
   await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now });
+  return { status: "processed", reason: null };
+}
+
+/**
+ * recurring_subscription_payment_method_updated: the gateway now charges another card for the
+ * subscription (the reader changed it on the gateway's hosted page, e.g. Razorpay's
+ * `subscription.updated`): the subscription's payment_token becomes the card's reference, audited
+ * with its label. The same card again (a repeated or later event) changes nothing.
+ */
+export async function settlePaymentMethodUpdate(
+  tx: TransactionClient,
+  args: { accountId: number; adapter: PaymentAdapter; details: GatewayEventDetails; now: Date },
+): Promise<RecurringOutcome> {
+  const { accountId, details, now } = args;
+  const method = details.paymentMethod;
+  if (!method) return { status: "ignored", reason: "The event names no payment method." };
+  const subscriptionId = await findSubscriptionId(tx, args);
+  if (subscriptionId === null)
+    return { status: "ignored", reason: "No subscription of ours has this gateway subscription." };
+  const sub = await lockSubscription(tx, subscriptionId);
+  if (sub.paymentToken === method.token) return { status: "processed", reason: "The payment method is unchanged." };
+  await tx.subscription.update({ where: { id: sub.id }, data: { paymentToken: method.token } });
+  await recordAudit(tx, {
+    actor: systemActor(accountId, "payment_gateway"),
+    action: "subscription.payment_method.update",
+    targetType: "subscription",
+    targetId: sub.id,
+    metadata: { payment_type: sub.paymentType, label: method.label, source: "gateway", event: details.event },
+    now,
+  });
   return { status: "processed", reason: null };
 }

@@ -12,7 +12,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       auth: "member",
       rateLimit: SELF_SERVICE_READ_LIMIT,
       summary:
-        "The self-service page's data → {subscriptions: [{id, plan_name, status, summary (in words), next_payment_due_date, end_timestamp, amount, in_trial_period, in_grace_period, cancelled, switch_options [{id, title, switch_type, price, period}], scheduled_switch, cancellation, can_cancel, can_undo_cancel, offer {kind, periods, words} or null, can_update_payment_method}], invoices: [{id, number, amount, created_at, pdf_href}], credit_notes: [{id, number, invoice_number, amount, created_at, pdf_href}]}. 401 without a member session.",
+        "The self-service page's data → {subscriptions: [{id, plan_name, status, summary (in words), next_payment_due_date, end_timestamp, amount, in_trial_period, in_grace_period, cancelled, switch_options [{id, title, switch_type, price, period}], scheduled_switch, cancellation, can_cancel, can_undo_cancel, offer {kind, periods, words} or null, can_update_payment_method, payment_method_update ({kind: form} or {kind: hosted, provider_name, href} or null), credit_cents, credit (words or null)}], invoices: [{id, number, amount, created_at, pdf_href}], credit_notes: [{id, number, invoice_number, amount, created_at, pdf_href}]}. 401 without a member session.",
     },
     async ({ db, publisher, member }) =>
       privateJson(
