@@ -237,7 +237,7 @@ describe("a recurring switch with proration on", () => {
     const invoice = await s.db.invoice.findFirstOrThrow({ where: { subscriptionId: s.sub.id } });
     expect(invoice).toMatchObject({ creditCents: 399, amountCents: 1, basePriceCents: 400 });
     expect(invoiceToWire(invoice)).toMatchObject({ credit_applied: "3.99", amount_cents: 1, base_price: "4.00" });
-    expect(invoiceDocumentModel(invoice).lines).toContainEqual({
+    expect(invoiceDocumentModel(invoice, "UTC").lines).toContainEqual({
       label: "Credit from a plan change",
       amount: "USD -3.99",
     });
