@@ -149,6 +149,14 @@ describe("pageRefusal", () => {
     expect(pageRefusal({ page, lastOnPageAt, guest: true, now: NOW })).toBeNull();
     expect(pageRefusal({ page: OPEN_PAGE, lastOnPageAt, guest: false, now: NOW })).toBeNull();
   });
+
+  it("never asks for more than slow mode's seconds, even after a comment with a later clock reading", () => {
+    const later = new Date(NOW.getTime() + 700);
+    expect(pageRefusal({ page, lastOnPageAt: later, guest: false, now: NOW })).toEqual({
+      kind: "slow",
+      retryAfterSeconds: 60,
+    });
+  });
 });
 
 describe("decideModeration with the rules", () => {

@@ -128,7 +128,10 @@ export function pageRefusal(args: {
   if (page.mode === "closed") return { kind: "closed" };
   if (page.slowModeSeconds > 0 && !args.guest && lastOnPageAt) {
     const waitMs = lastOnPageAt.getTime() + page.slowModeSeconds * 1000 - now.getTime();
-    if (waitMs > 0) return { kind: "slow", retryAfterSeconds: Math.ceil(waitMs / 1000) };
+    // Capped at the slow mode: a comment written with a later clock reading than `now` (another
+    // instance, or the same second's winner) must not ask for more than the slow mode's seconds.
+    if (waitMs > 0)
+      return { kind: "slow", retryAfterSeconds: Math.min(page.slowModeSeconds, Math.ceil(waitMs / 1000)) };
   }
   return null;
 }
