@@ -2,14 +2,17 @@
  * The readers' self-service page (/member/subscriptions, docs/subscriptions.md "Self-service
  * page") at 1440 and 390 px, with axe on each step: a subscriber signs in on the hosted login
  * page and lands on it, changes plan after reading the preview in words, cancels with a reason,
- * and takes the cancel back; the server API agrees at the end.
+ * and takes the cancel back; the server API agrees at the end. A subscriber paying through the
+ * demo's test gateway (a stored card) reads the prorated preview of a switch to Yearly and
+ * confirms it: charged now, Yearly from today.
  */
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 
 import { expect, expectNoHorizontalPageScroll, seriousViolations, submitSignIn, test, trpcCall } from "../fixtures";
 import { SERVER_KEY, subscribeMonthly } from "../subscriptions";
 
 const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
+const CLIENT_KEY = "mh_pk_demo_public_client_key_local_only";
 const SIZES = [
   { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
@@ -57,6 +60,7 @@ for (const size of SIZES) {
       await card.getByLabel("New plan").selectOption({ label: "Yearly: $90.00 per year" });
       await card.getByRole("button", { name: "Preview change" }).click();
       const preview = card.getByTestId("switch-preview");
+      // Paid by hand (manual): nobody charges a stored card, so the switch waits for the period end.
       await expect(preview).toContainText("Nothing to pay now. You keep your current plan until");
       await expect(preview).toContainText("from then you pay $90.00 per year for Yearly.");
       await expectCleanPage(page, "the switch preview");
@@ -96,6 +100,83 @@ for (const size of SIZES) {
         expect.objectContaining({ status: "active", cancelled: false, plan_name: "Monthly" }),
       ]);
     });
+  });
+}
+
+/**
+ * A demo reader (its JWT) with a Monthly subscription paid through demo_test, whose renewals the
+ * lifecycle charges to the stored card; returns the reader's JWT.
+ */
+async function cardSubscriber(request: APIRequestContext, email: string): Promise<string> {
+  const minted = await request.post(`/api/demo/reader-jwt?key=${CLIENT_KEY}`, { data: { email } });
+  expect(minted.status(), await minted.text()).toBe(200);
+  const { accesstype_jwt: jwt } = (await minted.json()) as { accesstype_jwt: string };
+  const groups = (await (await request.get(`/api/v1/subscription_groups.json?key=${CLIENT_KEY}`)).json()) as {
+    subscription_groups: { name: string; subscription_plans: { id: number; title: string }[] }[];
+  };
+  const monthly = groups.subscription_groups
+    .find((g) => g.name === "Digital access")!
+    .subscription_plans.find((p) => p.title === "Monthly")!;
+  const q = `key=${CLIENT_KEY}&accesstype_jwt=${jwt}`;
+  const subscription = {
+    subscription_plan_id: monthly.id,
+    payment: { payment_type: "demo_test", amount_currency: "USD" },
+    trial_period: false,
+  };
+  const preview = await request.post(`/api/access/v1/members/me/subscriptions/preview?${q}`, {
+    data: { subscription },
+  });
+  expect(preview.status(), await preview.text()).toBe(200);
+  const previewed = (await preview.json()) as {
+    attempt_token: string;
+    external_reference_id: string;
+    subscription: { payment_amount_cents: number };
+  };
+  const created = await request.post(`/api/access/v1/members/me/subscriptions?${q}`, {
+    data: {
+      subscription: {
+        ...subscription,
+        payment: {
+          ...subscription.payment,
+          amount_cents: previewed.subscription.payment_amount_cents,
+          payment_token: previewed.external_reference_id.replace(/^demo_order_/, "demo_pay_"),
+        },
+      },
+      attempt_token: previewed.attempt_token,
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  return jwt;
+}
+
+for (const size of SIZES) {
+  test(`a card subscriber reads the prorated preview of a switch, then switches now (${size.name})`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    const jwt = await cardSubscriber(page.request, `prorated.${size.name}.${Date.now()}@example.com`);
+    // The publisher's reader opens the page with its JWT (the fragment is exchanged for a session).
+    await page.goto(`/member/subscriptions#key=${CLIENT_KEY}&jwt=${jwt}`);
+    // This reader's one subscription (the card keeps its place when the plan changes).
+    const card = page.getByTestId("subscription-card");
+    await expect(card.getByRole("heading", { name: "Monthly" })).toBeVisible();
+    await expect(card).toHaveCount(1);
+    await expect(card.getByTestId("subscription-summary")).toContainText("Next payment: $9.00 on");
+
+    await card.getByRole("button", { name: "Change plan" }).click();
+    await card.getByLabel("New plan").selectOption({ label: "Yearly: $90.00 per year" });
+    await card.getByRole("button", { name: "Preview change" }).click();
+    const preview = card.getByTestId("switch-preview");
+    // Another billing interval: a year of Yearly from today, less the unused part of this month, charged now.
+    await expect(preview).toHaveText(
+      /You pay \$8\d\.\d\d now \(\$90\.00 for 1 year of Yearly, less \$\d\.\d\d for the unused part of your plan\), and Yearly starts today; your next charge of \$90\.00 is on \d{1,2} \w{3} \d{4}\./,
+    );
+    await expectCleanPage(page, "the prorated switch preview");
+    await card.getByRole("button", { name: "Confirm change" }).click();
+    await expect(card.getByRole("status")).toContainText("Done: you are now on Yearly.");
+    await expect(card.getByRole("heading", { name: "Yearly" })).toBeVisible();
+    await expect(card.getByTestId("subscription-summary")).toContainText("Next payment: $90.00 on");
+    await expectCleanPage(page, "switched now");
   });
 }
 
