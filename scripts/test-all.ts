@@ -6,7 +6,7 @@
  *   build ──> browser tests (Playwright)              the longest chain, at normal priority
  *         ├─> type check (reads the build's .next/types)
  *         └─> content bench, smallest form
- *   lint, formatting, API reference, unit tests, webhooks bench, integration tests on PGlite
+ *   lint, formatting, API reference, unit tests, webhooks and newsletter benches, integration tests on PGlite
  *   and on PostgreSQL
  *
  * Two cores hold all of it. Everything off the longest chain runs under `nice`, so it takes the
@@ -157,6 +157,19 @@ const steps: Step[] = [
       path.join(root, "scripts/bench-webhooks.ts"),
       "--events",
       "50",
+    ],
+    env: { DATABASE_URL: "" },
+  },
+  {
+    id: "bench-newsletter",
+    title: "Newsletter send bench, smallest form (PGlite)",
+    command: [
+      process.execPath,
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      path.join(root, "scripts/bench/newsletter-send.ts"),
+      ...["--readers", "200"],
     ],
     env: { DATABASE_URL: "" },
   },

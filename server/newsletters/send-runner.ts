@@ -20,7 +20,8 @@
  *    may or may not have accepted it; most often it has, and the SENT write was lost) leaves it
  *    marked: once its lease lapses it is counted SENT and never handed off again, with
  *    `last_error` saying the outcome is unknown. So a crash in that window can lose one mail per
- *    worker's in-flight handoffs (at most SEND_CONCURRENCY), never send one twice.
+ *    worker's in-flight handoffs, never send one twice.
+ *    (Each worker has up to `concurrency` handoffs in flight, SEND_CONCURRENCY by default.)
  * 4. Pace: each handoff first takes a turn of the throttle (./throttle.ts).
  * 5. End: a send with no PENDING delivery left is SENT (finished_at); a send staff CANCELLED stops
  *    at the next batch (its unsent deliveries SKIPPED by the cancellation, ./send.ts).
@@ -53,6 +54,8 @@ export type SliceOptions = {
   /** Stop claiming new batches after this long (the slice ends; the job runs again). */
   budgetMs?: number;
   batchSize?: number;
+  /** Handoffs in flight at once (default SEND_CONCURRENCY): each SMTP handoff waits on the network. */
+  concurrency?: number;
   /** Tests: called after each accepted handoff; true simulates a kill there (nothing more is written). */
   killAfterHandoff?: () => boolean;
 };
@@ -234,7 +237,7 @@ export async function runSendSlice(db: Db, options: SliceOptions): Promise<Slice
     // SEND_CONCURRENCY lanes over the batch, each taking the next row.
     const queue = [...rows];
     await Promise.all(
-      Array.from({ length: Math.min(SEND_CONCURRENCY, queue.length) }, async () => {
+      Array.from({ length: Math.min(options.concurrency ?? SEND_CONCURRENCY, queue.length) }, async () => {
         for (let row = queue.shift(); row && !killed; row = queue.shift()) await handOff(row);
       }),
     );

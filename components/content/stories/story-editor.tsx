@@ -16,6 +16,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
 
+import { StoryNewsletterPanel } from "@/components/newsletters/sends/story-newsletter-panel";
 import { useTRPC } from "@/components/trpc/react";
 import {
   Alert,
@@ -29,6 +30,7 @@ import {
   Panel,
   Select,
   Textarea,
+  useTimeZone,
 } from "@/components/ui";
 import { STORY_TEMPLATES, type TStoryEditorView } from "@/server/publishing/editorial/stories.schema";
 
@@ -66,6 +68,7 @@ export function StoryEditor({ id }: { id?: string }) {
 
 function StoryForm({ story }: { story: TStoryEditorView | null }) {
   const draft = useStoryDraft(story);
+  const zone = useTimeZone();
   const {
     options,
     values,
@@ -122,7 +125,7 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
           <ConflictView
             base={baseline}
             mine={values}
-            theirs={valuesOf(conflict)}
+            theirs={valuesOf(conflict, zone)}
             theirVersion={conflict.version}
             busy={saving}
             onResolve={resolveConflict}
@@ -165,6 +168,12 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
 
       <div className="min-w-0 space-y-6">
         <StoryWorkflow draft={draft} checks={checks} />
+
+        {current ? (
+          <Panel title="Newsletter" padded>
+            <StoryNewsletterPanel draft={draft} />
+          </Panel>
+        ) : null}
 
         <div className="space-y-2">
           <p
@@ -258,7 +267,12 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
           />
           {values.isBreakingNews ? (
             <>
-              <FormField error={errors.fields.breakingNewsExpiresAt} label="Breaking news until" optional>
+              <FormField
+                error={errors.fields.breakingNewsExpiresAt}
+                label="Breaking news until"
+                hint={`In ${zone ?? "UTC"}.`}
+                optional
+              >
                 <Input type="datetime-local" {...text("breakingNewsExpiresAt")} />
               </FormField>
               <FormField

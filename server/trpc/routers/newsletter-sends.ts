@@ -17,7 +17,10 @@ import {
   ZTestSendInput,
 } from "../../newsletters/send.schema";
 import { moveStory } from "../../publishing/editorial/stories/moves";
-import { appUrl, createTRPCRouter, editorProcedure } from "../trpc";
+import { adminProcedure, appUrl, createTRPCRouter, editorProcedure } from "../trpc";
+
+/** Who sees newsletters (the dashboard's Newsletters area): editors and revenue staff. */
+const newsletterStaffProcedure = adminProcedure(["EDITOR", "REVENUE"]);
 
 const ZSendResult = z.object({
   sends: z.array(z.object({ id: z.number(), newsletterId: z.number(), status: z.string(), created: z.boolean() })),
@@ -25,13 +28,13 @@ const ZSendResult = z.object({
 
 export const newsletterSendsRouter = createTRPCRouter({
   /** The account's newsletters, each with how many readers it would reach now (the confirmation's count). */
-  choices: editorProcedure
+  choices: newsletterStaffProcedure
     .input(z.void())
     .output(ZNewsletterChoices)
     .query(({ ctx }) => newsletterChoices(ctx.db, { accountId: ctx.actor.accountId, now: new Date() })),
 
   /** Sends, newest first (of a newsletter, or of a story, when given). */
-  list: editorProcedure
+  list: newsletterStaffProcedure
     .input(ZListSendsInput)
     .output(ZSendPage)
     .query(({ ctx, input }) => listSends(ctx.db, { accountId: ctx.actor.accountId, ...input })),

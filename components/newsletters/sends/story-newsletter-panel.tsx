@@ -1,0 +1,182 @@
+"use client";
+
+/**
+ * The story editor's Newsletter panel (docs/newsletters.md "Sending"): choose newsletters and a
+ * subject (the headline when left empty), send a test to up to five staff addresses, then "Publish
+ * and send" an approved story (one transaction) or "Send" a published one, after a confirmation that
+ * says how many readers it reaches. Below, the story's sends with their state.
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+
+import type { StoryDraft } from "@/components/content/stories/use-story-draft";
+import { useTRPC } from "@/components/trpc/react";
+import {
+  Button,
+  Checkbox,
+  DateTime,
+  ErrorAlert,
+  Fieldset,
+  FormField,
+  Input,
+  serverErrors,
+  useConfirm,
+} from "@/components/ui";
+
+import { SendStatus } from "./send-status";
+
+const splitAddresses = (text: string) =>
+  text
+    .split(/[\s,;]+/)
+    .map((a) => a.trim())
+    .filter(Boolean);
+
+export function StoryNewsletterPanel({ draft }: { draft: Pick<StoryDraft, "current" | "dirty" | "settle"> }) {
+  const { current, dirty, settle } = draft;
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const confirm = useConfirm();
+  const [chosen, setChosen] = useState<number[]>([]);
+  const [subject, setSubject] = useState("");
+  const [testTo, setTestTo] = useState("");
+  const [message, setMessage] = useState<string | null>(null);
+  const storyId = current?.id ?? "";
+  const choices = useQuery({ ...trpc.newsletterSends.choices.queryOptions(), enabled: Boolean(current) });
+  const sends = useQuery({ ...trpc.newsletterSends.list.queryOptions({ storyId }), enabled: Boolean(current) });
+  const refreshSends = () => queryClient.invalidateQueries({ queryKey: trpc.newsletterSends.list.queryKey() });
+  const test = useMutation(
+    trpc.newsletterSends.test.mutationOptions({
+      onSuccess: (r) =>
+        setMessage(`Test sent to ${r.queued} ${r.queued === 1 ? "address" : "addresses"}: see the Outbox.`),
+    }),
+  );
+  const send = useMutation(
+    trpc.newsletterSends.send.mutationOptions({
+      onSuccess: async () => {
+        setMessage("Sending: the send is listed below.");
+        await refreshSends();
+      },
+    }),
+  );
+  const publishAndSend = useMutation(
+    trpc.newsletterSends.publishAndSend.mutationOptions({
+      onSuccess: async () => {
+        await refreshSends();
+        const next = await queryClient.fetchQuery({ ...trpc.stories.get.queryOptions({ id: storyId }), staleTime: 0 });
+        await settle(next, "Published, and sending to the newsletter.");
+      },
+    }),
+  );
+  if (!current) return null;
+  const canPublish = current.moves.some((m) => m.action === "publish");
+  const published = current.status === "PUBLISHED";
+  const newsletters = choices.data ?? [];
+  const picked = newsletters.filter((n) => chosen.includes(n.id));
+  const recipients = picked.reduce((sum, n) => sum + n.recipients, 0);
+  const busy = test.isPending || send.isPending || publishAndSend.isPending;
+  const errors = serverErrors(test.error ?? send.error ?? publishAndSend.error, ["subject", "to", "newsletterIds"]);
+  const subjectValue = subject.trim() || undefined;
+
+  const go = async () => {
+    setMessage(null);
+    const ok = await confirm({
+      title: `${published ? "Send" : "Publish and send"} to ${recipients.toLocaleString("en")} ${recipients === 1 ? "reader" : "readers"}?`,
+      body: (
+        <span>
+          “{subject.trim() || current.headline}” goes to{" "}
+          {picked.map((n) => `${n.name} (${n.recipients.toLocaleString("en")})`).join(", ")}. A send cannot be taken
+          back once mails have left.
+        </span>
+      ),
+      confirmLabel: published ? "Send" : "Publish and send",
+      tone: "primary",
+    });
+    if (!ok) return;
+    if (published) send.mutate({ storyId, newsletterIds: chosen, subject: subjectValue });
+    else publishAndSend.mutate({ storyId, version: current.version, newsletterIds: chosen, subject: subjectValue });
+  };
+
+  return (
+    <div className="space-y-3 text-sm" data-testid="story-newsletter-panel">
+      {newsletters.length === 0 && choices.isSuccess ? (
+        <p className="text-gray-600">No newsletters yet: an owner creates them under Newsletters.</p>
+      ) : (
+        <Fieldset legend="Newsletters">
+          {newsletters.map((n) => (
+            <Checkbox
+              key={n.id}
+              label={n.name}
+              description={`${n.recipients.toLocaleString("en")} ${n.recipients === 1 ? "reader" : "readers"}`}
+              checked={chosen.includes(n.id)}
+              onChange={(e) => setChosen((c) => (e.target.checked ? [...c, n.id] : c.filter((id) => id !== n.id)))}
+            />
+          ))}
+        </Fieldset>
+      )}
+      <FormField label="Subject" optional hint="The headline when left empty." error={errors.fields.subject}>
+        <Input
+          value={subject}
+          placeholder={current.headline}
+          maxLength={250}
+          onChange={(e) => setSubject(e.target.value)}
+        />
+      </FormField>
+      <FormField label="Test addresses" hint="Up to five, separated by commas." error={errors.fields.to}>
+        <Input value={testTo} type="text" inputMode="email" onChange={(e) => setTestTo(e.target.value)} />
+      </FormField>
+      <div className="flex flex-wrap gap-2">
+        <Button
+          size="sm"
+          disabled={busy || chosen.length === 0 || splitAddresses(testTo).length === 0}
+          loading={test.isPending}
+          onClick={() => {
+            setMessage(null);
+            test.mutate({ storyId, newsletterId: chosen[0]!, subject: subjectValue, to: splitAddresses(testTo) });
+          }}
+        >
+          Send test
+        </Button>
+        {published || canPublish ? (
+          <Button
+            size="sm"
+            variant="primary"
+            disabled={busy || dirty || chosen.length === 0}
+            loading={send.isPending || publishAndSend.isPending}
+            onClick={() => void go()}
+          >
+            {published ? "Send" : "Publish and send"}
+          </Button>
+        ) : null}
+      </div>
+      {dirty && (published || canPublish) ? (
+        <p className="text-xs text-amber-800">Save your changes before sending.</p>
+      ) : null}
+      {!published && !canPublish ? (
+        <p className="text-xs text-gray-500">
+          A story is sent when it is published, or with its publication once approved.
+        </p>
+      ) : null}
+      <p role="status" aria-live="polite" className="text-xs text-green-800" data-testid="newsletter-send-message">
+        {message}
+      </p>
+      <ErrorAlert errors={errors} />
+      {sends.data?.items.length ? (
+        <div className="border-t border-gray-100 pt-3">
+          <h3 className="text-xs font-semibold text-gray-900">Sent with newsletters</h3>
+          <ul className="mt-1 space-y-1" data-testid="story-sends">
+            {sends.data.items.map((s) => (
+              <li key={s.id} className="flex flex-wrap items-center gap-x-2 text-xs text-gray-700">
+                <span className="font-medium">{s.newsletterName}</span>
+                <SendStatus status={s.status} />
+                <span>
+                  {s.sent.toLocaleString("en")} of {s.recipients.toLocaleString("en")} sent
+                </span>
+                <DateTime value={s.finishedAt ?? s.startedAt ?? s.createdAt} className="text-gray-500" />
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,270 @@
+/**
+ * npm run bench:newsletter [-- --readers 10000 --workers 1 --concurrency 16 --per-second 0]
+ *
+ * A story sent as a newsletter to N subscribed readers (docs/performance.md "Newsletters"): seeds
+ * the readers in a fresh account (batched SQL), sends the story through the send runner the
+ * "newsletter.send" job runs (server/newsletters/send-runner.ts) to a local SMTP server
+ * (server/testing/smtp-server.ts, in this process), and checks every mail as it arrives: one per
+ * reader, to that reader, with the reader's own signed one-click unsubscribe header and link and
+ * every link redirected through a valid per-delivery, per-URL MAC. Prints the time, mails per
+ * second, the process's peak resident size (sender and SMTP server together) and the rows written.
+ *
+ * --per-second: the throttle (NEWSLETTER_MAX_PER_SECOND); 0, the default here, sends unthrottled to
+ * measure the sender itself. --workers: senders working the same send at once (instances).
+ * --concurrency: SMTP handoffs in flight per worker (each opens its own connection).
+ * Database: DATABASE_URL (a schema of its own, dropped at the end) or an in-memory PGlite.
+ */
+import "../lib/require-supported-node";
+
+import { parseArgs } from "node:util";
+
+import { openDatabase } from "../../server/db/client";
+import type { DatabaseConfig } from "../../server/db/config";
+import { applyMigrations } from "../../server/db/migrate";
+import { smtpTransport } from "../../server/mail/transport";
+import { isClickMacValid } from "../../server/newsletters/links";
+import { createSend, storyDedupeKey } from "../../server/newsletters/send";
+import { runSendSlice } from "../../server/newsletters/send-runner";
+import { noThrottle, storeThrottle } from "../../server/newsletters/throttle";
+import { newsletterTokenKey, verifyNewsletterToken } from "../../server/newsletters/tokens";
+import { MemoryRateLimitStore } from "../../server/rate-limit";
+import { startSmtpServer, type ReceivedMessage } from "../../server/testing/smtp-server";
+
+const { values } = parseArgs({
+  options: {
+    readers: { type: "string", default: "10000" },
+    workers: { type: "string", default: "1" },
+    "per-second": { type: "string", default: "0" },
+    concurrency: { type: "string", default: "16" },
+  },
+});
+const READERS = Number(values.readers);
+const WORKERS = Number(values.workers);
+const PER_SECOND = Number(values["per-second"]);
+const CONCURRENCY = Number(values.concurrency);
+const APP = "https://app.bench.test";
+const SEED_BATCH = 5000;
+
+const config: DatabaseConfig = process.env.DATABASE_URL
+  ? { kind: "postgresql", url: process.env.DATABASE_URL, schema: `mh_bench_newsletter_${process.pid}` }
+  : { kind: "pglite", dir: "memory://" };
+const database = await openDatabase(config);
+const db = database.prisma;
+const smtp = await startSmtpServer({ user: "bench", pass: "bench" });
+let peak = 0;
+const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+
+const failures: string[] = [];
+const fail = (what: string) => {
+  if (failures.length < 20) failures.push(what);
+};
+
+/** A raw message's headers and decoded (quoted-printable) body. */
+function parse(raw: string) {
+  const [head = "", ...rest] = raw.split("\r\n\r\n");
+  const headers = new Map<string, string>();
+  for (const line of head.replace(/\r\n[ \t]+/g, " ").split("\r\n")) {
+    const i = line.indexOf(":");
+    if (i > 0) headers.set(line.slice(0, i).toLowerCase(), line.slice(i + 1).trim());
+  }
+  const body = rest
+    .join("\r\n\r\n")
+    .replace(/=\r\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  return { headers, body };
+}
+
+try {
+  await applyMigrations(database.adapter.factory);
+  const account = await db.account.create({
+    data: { slug: "bench", name: "The Bench Gazette", domain: "news.bench.test", jwtSecret: "x".repeat(32) },
+  });
+  await db.publisherConfig.create({
+    data: { accountId: account.id, siteUrl: "https://news.bench.test", cdnImage: "images.bench.test" },
+  });
+  const newsletter = await db.newsletter.create({
+    data: {
+      accountId: account.id,
+      slug: "daily",
+      name: "The Daily",
+      senderName: "The Bench Gazette",
+      senderEmail: "daily@bench.test",
+      design: { accentColor: "#aa0000", footer: "1 Bench Street, Springfield" },
+      trackClicks: true,
+      trackOpens: true,
+    },
+  });
+  const paragraph = (i: number) =>
+    `<p>Paragraph ${i} of an ordinary story, with <a href="https://example.org/source/${i}">a source</a> and <strong>some emphasis</strong>.</p>`;
+  const element = (type: string, fields: Record<string, unknown>) => ({
+    id: crypto.randomUUID(),
+    type,
+    subtype: null,
+    metadata: {},
+    ...fields,
+  });
+  const story = await db.story.create({
+    data: {
+      accountId: account.id,
+      headline: "The council votes on the budget",
+      slug: "council-budget",
+      status: "PUBLISHED",
+      publishedAt: new Date(),
+      cards: [
+        {
+          id: crypto.randomUUID(),
+          status: "draft",
+          version: 1,
+          metadata: {},
+          "story-elements": [
+            ...Array.from({ length: 8 }, (_, i) => element("text", { text: paragraph(i) })),
+            element("image", { "image-s3-key": "1/2026/budget.jpg", "image-metadata": { width: 1600, height: 900 } }),
+            element("blockquote", { text: "We had no choice.", metadata: { attribution: "The mayor" } }),
+            element("youtube-video", { "video-id": "dQw4w9WgXcQ", title: "The vote" }),
+          ],
+        },
+      ],
+    },
+  });
+
+  // Readers: members and subscriptions, SEED_BATCH a statement.
+  const seedStart = performance.now();
+  for (let from = 1; from <= READERS; from += SEED_BATCH) {
+    const to = Math.min(READERS, from + SEED_BATCH - 1);
+    await db.$executeRaw`
+      WITH m AS (
+        INSERT INTO members (account_id, name, email, password_hash, email_verified, created_at, updated_at)
+        SELECT ${account.id}, 'Reader ' || i, 'reader' || i || '@bench.test', '!no-password', true, now(), now()
+          FROM generate_series(${from}::int, ${to}::int) AS i
+        RETURNING id)
+      INSERT INTO newsletter_subscriptions (account_id, newsletter_id, member_id, status, consented_at, consent_source, created_at, updated_at)
+      SELECT ${account.id}, ${newsletter.id}, m.id, 'active', now(), 'bench', now(), now() FROM m`;
+  }
+  const seedSeconds = (performance.now() - seedStart) / 1000;
+
+  const stats = async () =>
+    config.kind === "postgresql"
+      ? (
+          await db.$queryRawUnsafe<{ ins: bigint; upd: bigint }[]>(
+            `SELECT coalesce(sum(n_tup_ins), 0) AS ins, coalesce(sum(n_tup_upd), 0) AS upd FROM pg_stat_user_tables
+              WHERE schemaname = $1 AND relname IN ('newsletter_deliveries', 'newsletter_sends', 'email_suppressions', 'jobs')`,
+            config.schema,
+          )
+        )[0]!
+      : null;
+  await new Promise((r) => setTimeout(r, 1500)); // PostgreSQL publishes table statistics about once a second
+  const before = await stats();
+
+  const key = newsletterTokenKey();
+  const seen = new Map<string, number>();
+  const deliveryOf = new Map<string, string>();
+  /** Check the mails that arrived, then forget their text (10,000 mails would otherwise stay in memory). */
+  const check = async () => {
+    const batch: ReceivedMessage[] = smtp.received.splice(0);
+    if (!batch.length) return;
+    const rows = await db.newsletterDelivery.findMany({
+      where: { email: { in: batch.flatMap((m) => m.to) } },
+      select: { id: true, email: true },
+    });
+    for (const r of rows) deliveryOf.set(r.email, String(r.id));
+    for (const message of batch) {
+      const to = message.to[0] ?? "";
+      seen.set(to, (seen.get(to) ?? 0) + 1);
+      const id = deliveryOf.get(to);
+      const { headers, body } = parse(message.raw);
+      const unsubscribe = /^<https:\/\/app\.bench\.test\/api\/newsletters\/unsubscribe\/([^>]+)>$/.exec(
+        headers.get("list-unsubscribe") ?? "",
+      );
+      if (!unsubscribe || verifyNewsletterToken(key, account.id, unsubscribe[1]!)?.id !== id)
+        fail(`${to}: List-Unsubscribe does not name its delivery`);
+      if (headers.get("list-unsubscribe-post") !== "List-Unsubscribe=One-Click")
+        fail(`${to}: no List-Unsubscribe-Post`);
+      if (!body.includes(`/api/newsletters/unsubscribe/${unsubscribe?.[1]}`)) fail(`${to}: no unsubscribe link`);
+      const clicks = [
+        ...body.matchAll(/\/api\/newsletters\/click\/([^?"\s]+)\?u=([^&"\s]+)&(?:amp;)?h=([A-Za-z0-9_-]+)/g),
+      ];
+      const urls = new Set<string>();
+      for (const [, token, u, h] of clicks) {
+        const url = decodeURIComponent(u!);
+        urls.add(url);
+        if (verifyNewsletterToken(key, account.id, token!)?.id !== id) fail(`${to}: a link names another delivery`);
+        if (!isClickMacValid({ key, accountId: account.id, deliveryId: id ?? "", url, h: h! }))
+          fail(`${to}: a link's MAC`);
+      }
+      // 8 sources, the story, the video (the HTML and the text part each carry them).
+      if (urls.size !== 10) fail(`${to}: ${urls.size} distinct links, not 10`);
+      if (!body.includes(`/api/newsletters/open/`)) fail(`${to}: no open pixel`);
+    }
+  };
+
+  const started = performance.now();
+  const { send } = await createSend(db, {
+    accountId: account.id,
+    newsletterId: newsletter.id,
+    kind: "story",
+    dedupeKey: storyDedupeKey(story.id),
+    subject: story.headline,
+    storyId: story.id,
+    scheduledAt: new Date(),
+    now: new Date(),
+  });
+  const mail = smtpTransport({ url: `smtp://bench:bench@127.0.0.1:${smtp.port}`, from: "Masthead <mail@bench.test>" });
+  const throttle = PER_SECOND > 0 ? storeThrottle(new MemoryRateLimitStore(), PER_SECOND) : noThrottle;
+  let checking = Promise.resolve();
+  const worker = async () => {
+    for (;;) {
+      const result = await runSendSlice(db, {
+        sendId: send.id,
+        clock: () => new Date(),
+        mail,
+        appUrl: APP,
+        throttle,
+        budgetMs: 2000,
+        concurrency: CONCURRENCY,
+        batchSize: 200,
+      });
+      checking = checking.then(check);
+      if (result.state === "done") return;
+      if (result.state === "continue" && result.at.getTime() > Date.now())
+        await new Promise((r) => setTimeout(r, Math.min(200, result.at.getTime() - Date.now())));
+    }
+  };
+  await Promise.all(Array.from({ length: WORKERS }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  await checking;
+  await check();
+
+  await new Promise((r) => setTimeout(r, 1500));
+  const after = await stats();
+  const sent = await db.newsletterDelivery.count({ where: { sendId: send.id, status: "SENT" } });
+  const twice = [...seen.values()].filter((n) => n > 1).length;
+  if (seen.size !== READERS) fail(`${seen.size} of ${READERS} readers got the mail`);
+  if (twice) fail(`${twice} readers got it more than once`);
+  if (sent !== READERS) fail(`${sent} deliveries SENT, not ${READERS}`);
+
+  console.log(`database   ${config.kind === "pglite" ? "PGlite (in memory, in this process)" : "PostgreSQL"}`);
+  console.log(`readers    ${READERS.toLocaleString("en")} (seeded in ${seedSeconds.toFixed(1)} s)`);
+  console.log(
+    `workers    ${WORKERS}, ${CONCURRENCY} handoffs in flight each, throttle ${PER_SECOND > 0 ? `${PER_SECOND}/s` : "off"}`,
+  );
+  console.log(
+    `send       ${seconds.toFixed(1)} s, ${Math.round(READERS / seconds)} mails/s, peak RSS ${(peak / 1e6).toFixed(0)} MB (sender and SMTP server)`,
+  );
+  if (before && after)
+    console.log(
+      `rows       ${Number(after.ins) - Number(before.ins)} inserted, ${Number(after.upd) - Number(before.upd)} updated in the send's tables (pg_stat_user_tables: deliveries, sends, suppressions, jobs)`,
+    );
+  else console.log(`rows       ${READERS} deliveries inserted, each updated 2 to 3 times (claim, handoff, sent)`);
+  console.log(
+    `checked    ${seen.size.toLocaleString("en")} mails: each reader once, own unsubscribe header and link, every link signed`,
+  );
+  if (failures.length) {
+    console.error(`FAILED:\n  ${failures.join("\n  ")}`);
+    process.exitCode = 1;
+  }
+} finally {
+  clearInterval(sampler);
+  await smtp.close();
+  if (config.kind === "postgresql") await db.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${config.schema}" CASCADE`);
+  await database.close();
+}
