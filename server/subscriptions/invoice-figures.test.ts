@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 
-import { invoiceFigures, invoiceServicePeriod, invoiceToWire, servicePeriodWords } from "./invoice-figures";
+import {
+  invoiceCreditApplied,
+  invoiceFigures,
+  invoiceServicePeriod,
+  invoiceToWire,
+  servicePeriodWords,
+} from "./invoice-figures";
 
 const gst = { name: "GST", rate_basis_points: 1800, amount_cents: 0, inclusive: false, country: "IN", region: null };
 
@@ -156,5 +162,19 @@ describe("servicePeriodWords", () => {
       "from 1 Nov 2026, 00:00 UTC",
     );
     expect(servicePeriodWords({ start: null, end: null }, "UTC")).toBeNull();
+  });
+});
+
+describe("invoiceCreditApplied", () => {
+  it("reads the credit a recurring charge used, 0 when none or not a whole number of cents", () => {
+    const charge = (credit: unknown) => ({
+      recurring_charge: { period_start: "2026-01-01T00:00:00.000Z", credit_applied_cents: credit },
+    });
+    expect(invoiceCreditApplied(charge(399))).toBe(399);
+    expect(invoiceCreditApplied(charge(undefined))).toBe(0);
+    expect(invoiceCreditApplied(charge(-5))).toBe(0);
+    expect(invoiceCreditApplied(charge(1.5))).toBe(0);
+    expect(invoiceCreditApplied({})).toBe(0);
+    expect(invoiceCreditApplied(null)).toBe(0);
   });
 });

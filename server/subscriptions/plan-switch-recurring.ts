@@ -11,8 +11,9 @@
  *   the subscription's credit balance (credit_cents), taken off the next renewal charges. Another
  *   billing interval starts a new period now (the cycle resets).
  * - **Scheduled for the next charge** otherwise, as before: proration off, a gateway that charges
- *   its subscriptions by itself (razorpay_recurring: Razorpay, not Masthead, takes each charge), or
- *   a free trial (nothing paid to prorate against). `reason` says which.
+ *   its subscriptions by itself (razorpay_recurring: Razorpay, not Masthead, takes each charge), a
+ *   subscription nobody charges to a stored card (manual), or a free trial (nothing paid to
+ *   prorate against). `reason` says which.
  */
 import "server-only";
 
@@ -27,7 +28,7 @@ import { switchTo } from "./plan-switch-scheduled";
 import { addDuration } from "./subscription-state";
 
 /** Why a recurring switch waits for the next charge instead of applying now. */
-export type ScheduledReason = "proration_off" | "gateway_charges" | "trial";
+export type ScheduledReason = "proration_off" | "gateway_charges" | "not_charged" | "trial";
 
 /** What a recurring switch's preview freezes beside the common terms (plan-switch.ts SwitchTerms). */
 export type RecurringSwitchTerms =
@@ -84,7 +85,8 @@ export function recurringSwitchTerms(args: {
   const period = currentPeriod(sub);
   const applyAt = (sub.nextPaymentDueDate ?? sub.endTimestamp)?.toISOString() ?? null;
   if (!args.prorationEnabled) return { mode: "scheduled", apply_at: applyAt, reason: "proration_off" };
-  if (!chargesStoredMethod(args.adapter)) return { mode: "scheduled", apply_at: applyAt, reason: "gateway_charges" };
+  if (!chargesStoredMethod(args.adapter))
+    return { mode: "scheduled", apply_at: applyAt, reason: args.adapter?.provider ? "gateway_charges" : "not_charged" };
   if ((sub.trialEndsAt && sub.trialEndsAt > now) || !period)
     return { mode: "scheduled", apply_at: applyAt, reason: "trial" };
   const p = proratedRecurringSwitch({
@@ -113,6 +115,7 @@ export function recurringSwitchTerms(args: {
 export const SCHEDULED_WHY: Record<ScheduledReason, string> = {
   proration_off: "proration is off",
   gateway_charges: "the payment gateway charges this subscription by itself",
+  not_charged: "this subscription is not charged to a stored payment method",
   trial: "nothing was paid to prorate during the free trial",
 };
 

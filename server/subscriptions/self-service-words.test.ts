@@ -106,6 +106,20 @@ describe("switchInWords: a recurring switch applied now, prorated", () => {
     );
   });
 
+  it("says why a recurring switch waits when nobody charges a stored card", () => {
+    expect(
+      switchInWords({
+        ...base,
+        recurring: true,
+        applies: "scheduled",
+        chargeCents: null,
+        scheduledReason: "not_charged",
+      }),
+    ).toMatch(
+      /per month for Premium\. This subscription is not charged to a stored card, so the change waits for the end of the period\.$/,
+    );
+  });
+
   it("says why a recurring switch waits when its gateway charges by itself", () => {
     expect(
       switchInWords({
