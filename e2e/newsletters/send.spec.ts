@@ -1,0 +1,95 @@
+/**
+ * Sending a story as a newsletter (docs/newsletters.md "Sending") at 1440 and 390 px, with axe:
+ * the owner (who passes every editor check, and alone reads the Outbox) makes a newsletter with one
+ * subscribed reader (the app's own tRPC calls), opens a published story in the editor, sends a test
+ * to a staff address from the Newsletter panel and finds it in the Outbox, then sends the story to
+ * the newsletter after the confirmation that names one reader, and sees the send listed as sent in
+ * the panel and on the Sends page.
+ */
+import type { Page } from "@playwright/test";
+
+import { expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcCall } from "../fixtures";
+
+const SIZES = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+async function expectCleanPage(page: Page, what: string) {
+  await expectNoHorizontalPageScroll(page, what);
+  expect(await seriousViolations(page), what).toEqual([]);
+}
+
+for (const size of SIZES) {
+  test.describe(`on a ${size.name} (${size.width} px)`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+
+    test("an editor sends a test, then sends the story to a newsletter", async ({ page, signIn, users }) => {
+      const run = `${size.name}-${Date.now().toString(36)}`;
+      await signIn(users.owner);
+
+      const newsletterName = `Send check ${run}`;
+      const newsletter = await trpcCall<{ id: number }>(page.request, "newsletters.create", {
+        name: newsletterName,
+        slug: `send-${run}`,
+        description: "",
+        senderName: "The Demo Gazette",
+        senderEmail: "news@demo.masthead.test",
+        replyTo: "",
+        design: { logoUrl: "", accentColor: "#112233", backgroundColor: "#ffffff", footer: "1 Main St, Springfield" },
+        audience: "OPT_IN",
+        planIds: [],
+        trackOpens: false,
+        trackClicks: true,
+        digestCollectionId: null,
+        digestSchedule: null,
+      });
+      await trpcCall(page.request, "newsletters.addSubscriber", {
+        newsletterId: newsletter.id,
+        email: `send-${run}@example.com`,
+        name: "Send Reader",
+      });
+      // A published story: the newest one the content API lists.
+      const stories = (await (await page.request.get("/api/v1/stories?limit=1")).json()) as {
+        stories: { id: string; headline: string }[];
+      };
+      const story = stories.stories[0]!;
+
+      await page.goto(`/admin/content/stories/${story.id}`);
+      const panel = page.getByTestId("story-newsletter-panel");
+      await expect(panel).toBeVisible();
+      await panel.getByLabel(newsletterName, { exact: true }).check();
+      const subject = `Newsletter ${run}`;
+      await panel.getByLabel("Subject (optional)", { exact: true }).fill(subject);
+      const staff = `desk-${run}@demo.masthead.test`;
+      await panel.getByLabel("Test addresses", { exact: true }).fill(staff);
+      await panel.getByRole("button", { name: "Send test", exact: true }).click();
+      await expect(panel.getByTestId("newsletter-send-message")).toHaveText("Test sent to 1 address: see the Outbox.");
+      await expectCleanPage(page, "the story editor with the Newsletter panel");
+
+      await page.goto("/admin/mail");
+      await expect(page.getByText(staff).first()).toBeVisible();
+      await expect(page.getByText(`[Test] ${subject}`).first()).toBeVisible();
+
+      await page.goto(`/admin/content/stories/${story.id}`);
+      await panel.getByLabel(newsletterName, { exact: true }).check();
+      await panel.getByLabel("Subject (optional)", { exact: true }).fill(subject);
+      await panel.getByRole("button", { name: "Send", exact: true }).click();
+      const dialog = page.getByRole("dialog");
+      await expect(dialog.getByRole("heading", { name: "Send to 1 reader?", exact: true })).toBeVisible();
+      await expectCleanPage(page, "the send confirmation");
+      await dialog.getByRole("button", { name: "Send", exact: true }).click();
+      await expect(panel.getByTestId("newsletter-send-message")).toHaveText("Sending: the send is listed below.");
+      const sends = panel.getByTestId("story-sends");
+      await expect(sends).toContainText(newsletterName);
+
+      // The job engine sends it (the log transport in the test app): listed as sent.
+      await page.goto("/admin/newsletters/sends");
+      await expect(page.getByRole("heading", { name: "Sends", exact: true }).first()).toBeVisible();
+      const row = page.getByTestId("send-row").filter({ hasText: subject });
+      await expect(row).toHaveAttribute("data-status", "SENT", { timeout: 30_000 });
+      await expect(row).toContainText(newsletterName);
+      await expectCleanPage(page, "the Sends page");
+    });
+  });
+}
