@@ -16,6 +16,7 @@ import { suppress } from "@/server/newsletters/suppression";
 import { newsletterTokenKey, signNewsletterToken } from "@/server/newsletters/tokens";
 import { call } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
+import { insertTestGroup, insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";
 
 import { PUT as MEMBER_PUT } from "../member/newsletters/[slug]/route";
 import { GET as MEMBER_LIST } from "../member/newsletters/route";
@@ -348,6 +349,31 @@ describe("member API", () => {
     expect(bad.status).toBe(400);
     const anonymous = await call(MEMBER_LIST, "GET", "/api/member/newsletters", {});
     expect(anonymous.status).toBe(401);
+  });
+
+  it("shows a paying newsletter to readers who pay for one of its plans, and while subscribed", async () => {
+    const { db, account, newsletter } = await setup();
+    const group = await insertTestGroup(db, account.id);
+    const premium = await insertTestPlan(db, group, { title: "Premium" });
+    const basic = await insertTestPlan(db, group, { title: "Basic" });
+    await newsletter("insider", { audience: "PAYING", planIds: [premium.id] });
+    const payer = await memberWithSession(db, account.id, "payer@example.com", true);
+    const other = await memberWithSession(db, account.id, "other@example.com", true);
+    await insertTestSubscription(db, { accountId: account.id, memberId: payer.member.id, planId: premium.id });
+    await insertTestSubscription(db, { accountId: account.id, memberId: other.member.id, planId: basic.id });
+    const slugs = async (reader: typeof payer) =>
+      ((await (await reader.list()).json()) as { newsletters: { slug: string }[] }).newsletters.map((n) => n.slug);
+    expect(await slugs(payer)).toContain("insider");
+    expect(await slugs(other)).not.toContain("insider");
+    expect((await payer.put("insider", { subscribed: true })).status).toBe(200);
+    expect((await other.put("insider", { subscribed: true })).status).toBe(404);
+    // The plan ends: still listed while subscribed, so the reader can leave.
+    await db.subscription.updateMany({ where: { memberId: payer.member.id }, data: { status: "EXPIRED" } });
+    expect(await slugs(payer)).toContain("insider");
+    expect(await (await payer.put("insider", { subscribed: false })).json()).toMatchObject({
+      newsletter: { status: "unsubscribed" },
+    });
+    expect(await slugs(payer)).not.toContain("insider");
   });
 
   it("an unverified reader is pending with a confirmation mail; two joins at once leave one row", async () => {
