@@ -4,8 +4,10 @@ import {
   dayInZone,
   formatDay,
   formatInstant,
+  fromZonedInput,
   lastZonedDays,
   previousDay,
+  toZonedInput,
   zonedDayEnd,
   zonedDayRange,
 } from "./dates.schema";
@@ -92,5 +94,30 @@ describe("formatDay", () => {
   it("writes a zone's day as words, whatever the runtime's zone", () => {
     expect(formatDay("2026-11-02")).toBe("2 Nov 2026");
     expect(formatDay("2027-01-01", { short: true })).toBe("1 Jan");
+  });
+});
+
+describe("datetime-local values on a zone's clocks", () => {
+  it("writes and reads the wall time east and west of UTC", () => {
+    const at = new Date("2026-11-26T23:30:00Z");
+    expect(toZonedInput(at, "Asia/Tokyo")).toBe("2026-11-27T08:30");
+    expect(toZonedInput(at, "America/Los_Angeles")).toBe("2026-11-26T15:30");
+    expect(toZonedInput(at, "UTC")).toBe("2026-11-26T23:30");
+    expect(fromZonedInput("2026-11-27T08:30", "Asia/Tokyo")).toEqual(at);
+    expect(fromZonedInput("2026-11-26T15:30", "America/Los_Angeles")).toEqual(at);
+    expect(fromZonedInput("2026-11-22T23:59", "Europe/Madrid")).toEqual(new Date("2026-11-22T22:59:00Z"));
+  });
+
+  it("reads a repeated time as the first, a skipped time as that much later", () => {
+    // New York: 1 Nov 2026 01:30 happens twice (EDT, then EST); 8 Mar 2026 02:30 never happens.
+    expect(fromZonedInput("2026-11-01T01:30", "America/New_York")).toEqual(new Date("2026-11-01T05:30:00Z"));
+    expect(fromZonedInput("2026-03-08T02:30", "America/New_York")).toEqual(new Date("2026-03-08T07:30:00Z"));
+    expect(toZonedInput(new Date("2026-03-08T07:30:00Z"), "America/New_York")).toBe("2026-03-08T03:30");
+    expect(fromZonedInput("2026-03-29T02:30", "Europe/Paris")).toEqual(new Date("2026-03-29T01:30:00Z"));
+  });
+
+  it("refuses what is not a wall time", () => {
+    for (const bad of ["", "2026-11-31T10:00", "2026-11-30T24:00", "2026-11-30 10:00", "2026-11-30T10:00:00"])
+      expect(fromZonedInput(bad, "UTC"), bad).toBeNull();
   });
 });

@@ -7,7 +7,7 @@
  * Days are "YYYY-MM-DD" on a zone's clocks: a date field's day starts at that zone's midnight and
  * ends at its last millisecond before the next midnight (23 or 25 hours long on a clock change).
  */
-import { nextDay, zonedDayStart } from "./time-zone";
+import { nextDay, offsetMs, zonedDayStart } from "./time-zone";
 
 export { nextDay, zonedDayStart };
 
@@ -91,4 +91,38 @@ const SHORT_DAY_WORDS = new Intl.DateTimeFormat("en-GB", { day: "numeric", month
 export function formatDay(day: string, options: { short?: boolean } = {}): string {
   const [year, month, date] = day.split("-").map(Number) as [number, number, number];
   return (options.short ? SHORT_DAY_WORDS : DAY_WORDS).format(new Date(Date.UTC(year, month - 1, date)));
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/**
+ * "YYYY-MM-DDTHH:mm": `instant` on `zone`'s clocks (undefined: the runtime's), as a datetime-local
+ * input holds it. Seconds are dropped.
+ */
+export function toZonedInput(instant: Date, zone?: string): string {
+  if (!zone) {
+    const d = instant;
+    return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  }
+  const local = new Date(instant.getTime() + offsetMs(instant.getTime(), zone));
+  return local.toISOString().slice(0, 16);
+}
+
+/**
+ * The instant a datetime-local value ("2026-11-22T09:30") names on `zone`'s clocks (undefined:
+ * the runtime's); null when it is not one. A time a clock change repeats reads as the first of the
+ * two; a time it skips (02:30 when 02:00 becomes 03:00) reads as that much later (03:30).
+ */
+export function fromZonedInput(value: string, zone?: string): Date | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value);
+  if (!match) return null;
+  const [year, month, date, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number];
+  const local = Date.UTC(year, month - 1, date, hour, minute);
+  const check = new Date(local);
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== date || hour > 23 || minute > 59) return null;
+  if (!zone) return new Date(year, month - 1, date, hour, minute);
+  const first = local - offsetMs(local, zone);
+  const candidates = [local - offsetMs(first, zone), first];
+  const exact = candidates.filter((t) => t + offsetMs(t, zone) === local);
+  return new Date(exact.length ? Math.min(...exact) : Math.max(...candidates));
 }

@@ -24,7 +24,7 @@ function partsFormat(zone: string): Intl.DateTimeFormat {
 }
 
 /** How far the zone's clocks are ahead of UTC at `instant` (ms; negative west of Greenwich). */
-function offsetMs(instant: number, zone: string): number {
+export function offsetMs(instant: number, zone: string): number {
   const parts = partsFormat(zone).formatToParts(new Date(instant));
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const local = Date.UTC(get("year"), get("month") - 1, get("day"), get("hour"), get("minute"), get("second"));

@@ -27,7 +27,9 @@ import {
   textLinkClasses,
   useConfirm,
   useDateTimeFormat,
+  useTimeZone,
 } from "@/components/ui";
+import { fromZonedInput, toZonedInput } from "@/server/dates.schema";
 import { MESSAGE_MAX, type TReaderCard } from "@/server/engagement/community/community.schema";
 
 import { CommentBody } from "./comment-body";
@@ -218,12 +220,6 @@ function WarnForm({
   );
 }
 
-/** "YYYY-MM-DDTHH:mm" in the browser's time zone, as a datetime-local input holds it. */
-function localInputValue(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
 function SanctionForm({
   kind,
   reader,
@@ -238,9 +234,10 @@ function SanctionForm({
   const trpc = useTRPC();
   const [reason, setReason] = useState("");
   const [message, setMessage] = useState("");
-  const [until, setUntil] = useState(() => localInputValue(new Date(Date.now() + 7 * 86_400_000)));
+  // The time is typed on the account's clocks.
+  const zone = useTimeZone() ?? "UTC";
+  const [until, setUntil] = useState(() => toZonedInput(new Date(Date.now() + 7 * 86_400_000), zone));
   const [rejectPending, setRejectPending] = useState(false);
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const formatTime = useDateTimeFormat();
   const said = (rejected: number) => (rejected ? ` ${plural(rejected, "pending comment")} rejected.` : "");
   const suspend = useMutation(
@@ -265,20 +262,25 @@ function SanctionForm({
         onSubmit={(event) => {
           event.preventDefault();
           const common = { memberId: reader.memberId, reason, message, rejectPending };
-          if (kind === "suspend") suspend.mutate({ ...common, until: new Date(until) });
-          else ban.mutate(common);
+          if (kind === "ban") {
+            ban.mutate(common);
+            return;
+          }
+          // The field is required: a browser sends only a whole datetime-local value.
+          const end = fromZonedInput(until, zone);
+          if (end) suspend.mutate({ ...common, until: end });
         }}
       >
         {kind === "suspend" ? (
           <FormField
             label="Until"
-            hint={`In your time zone (${zone}); stored in UTC. The reader sees it in theirs.`}
+            hint={`In ${zone}, the account's time zone. The reader sees it in theirs.`}
             error={errors.fields.until}
           >
             <Input
               type="datetime-local"
               value={until}
-              min={localInputValue(new Date())}
+              min={toZonedInput(new Date(), zone)}
               onChange={(e) => setUntil(e.target.value)}
               required
               data-autofocus

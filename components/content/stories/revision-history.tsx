@@ -20,6 +20,7 @@ import {
   RadioChoices,
   SelectableList,
   useConfirm,
+  useTimeZone,
 } from "@/components/ui";
 import type { TRevisionKind } from "@/server/publishing/editorial/revisions.schema";
 import type { TStoryStatus } from "@/server/publishing/editorial/stories.schema";
@@ -52,6 +53,7 @@ export function RevisionHistory({
 }) {
   const trpc = useTRPC();
   const confirm = useConfirm();
+  const zone = useTimeZone();
   const [open, setOpen] = useState<number | null>(null);
   const [offset, setOffset] = useState(0);
   const [compare, setCompare] = useState<Compare>("previous");
@@ -132,8 +134,8 @@ export function RevisionHistory({
             {compare === "previous" ? (
               revision.data.previous ? (
                 <FieldDiff
-                  before={formValuesOf(revision.data.previous.snapshot, () => [])}
-                  after={formValuesOf(revision.data.snapshot, () => [])}
+                  before={formValuesOf(revision.data.previous.snapshot, () => [], zone)}
+                  after={formValuesOf(revision.data.snapshot, () => [], zone)}
                   testId="revision-diff"
                 />
               ) : (
@@ -143,7 +145,7 @@ export function RevisionHistory({
               )
             ) : (
               <FieldDiff
-                before={formValuesOf(revision.data.snapshot, () => [])}
+                before={formValuesOf(revision.data.snapshot, () => [], zone)}
                 after={current}
                 testId="revision-diff"
               />

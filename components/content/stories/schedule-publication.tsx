@@ -8,14 +8,9 @@ import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Button, DateTime, ErrorAlert, FormField, Input, serverErrors, useConfirm } from "@/components/ui";
+import { Button, DateTime, ErrorAlert, FormField, Input, serverErrors, useConfirm, useTimeZone } from "@/components/ui";
+import { fromZonedInput, toZonedInput } from "@/server/dates.schema";
 import type { TStoryEditorView } from "@/server/publishing/editorial/stories.schema";
-
-/** The value of a datetime-local input for `date`, in the browser's time zone. */
-function localInputValue(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
 
 export function SchedulePublication({
   story,
@@ -28,7 +23,10 @@ export function SchedulePublication({
 }) {
   const trpc = useTRPC();
   const confirm = useConfirm();
-  const [when, setWhen] = useState(() => localInputValue(new Date(Date.now() + 60 * 60_000)));
+  // The time is typed on the account's clocks.
+  const zone = useTimeZone() ?? "UTC";
+  const [when, setWhen] = useState(() => toZonedInput(new Date(Date.now() + 60 * 60_000), zone));
+  const publishAt = fromZonedInput(when, zone);
   const schedule = useMutation(
     trpc.stories.schedule.mutationOptions({
       onSuccess: (result) => onChanged(result.story, "Scheduled."),
@@ -72,15 +70,15 @@ export function SchedulePublication({
       <FormField
         label="Publish at"
         error={errors.fields.publishAt}
-        hint="Your local time. The story is published then, as Publish would."
+        hint={`In ${zone}. The story is published then, as Publish would.`}
       >
         <Input type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} />
       </FormField>
       <Button
         variant="secondary"
         size="sm"
-        disabled={busy || !when}
-        onClick={() => schedule.mutate({ id: story.id, version: story.version, publishAt: new Date(when) })}
+        disabled={busy || !publishAt}
+        onClick={() => publishAt && schedule.mutate({ id: story.id, version: story.version, publishAt })}
       >
         Schedule
       </Button>

@@ -58,6 +58,32 @@ describe("story form values", () => {
     expect(input.seo?.metaKeywords).toEqual(["a", "b"]);
   });
 
+  it("shows and reads the breaking-news end on the account's clocks", () => {
+    const snapshot = {
+      headline: "H",
+      subheadline: null,
+      slug: "h",
+      summary: null,
+      cards: [],
+      sections: [],
+      authors: [],
+      tags: [],
+      entities: [],
+      heroImage: null,
+      seo: { metaTitle: null, metaDescription: null, metaKeywords: [] },
+      access: "public",
+      storyTemplate: null,
+      isBreakingNews: true,
+      breakingNewsExpiresAt: "2026-03-01T10:00:00.000Z",
+      breakingNewsLinkedStoryId: null,
+    };
+    const tokyo = formValuesOf(snapshot, () => [], "Asia/Tokyo");
+    expect(tokyo.breakingNewsExpiresAt).toBe("2026-03-01T19:00");
+    expect(toInput(tokyo, "Asia/Tokyo").breakingNewsExpiresAt).toEqual(new Date("2026-03-01T10:00:00.000Z"));
+    const newYork = { ...tokyo, breakingNewsExpiresAt: "2026-03-01T05:00" };
+    expect(toInput(newYork, "America/New_York").breakingNewsExpiresAt).toEqual(new Date("2026-03-01T10:00:00.000Z"));
+  });
+
   it("compares field by field, ignoring card bookkeeping and entity order", () => {
     const a = values({
       entities: [

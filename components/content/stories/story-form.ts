@@ -3,6 +3,7 @@
  * snapshot) into the form, the input a save sends, and comparing two states field by field (the
  * revision diff and the side-by-side view when two editors saved the same story). No React here.
  */
+import { fromZonedInput, toZonedInput } from "@/server/dates.schema";
 import type { TCard } from "@/server/publishing/cards.schema";
 import type { TRevisionSnapshot } from "@/server/publishing/editorial/revisions.schema";
 import {
@@ -46,11 +47,9 @@ export type StoryContent = Omit<TRevisionSnapshot, "breakingNewsExpiresAt"> & {
   breakingNewsExpiresAt: Date | string | null;
 };
 
-/** A Date as the value of a datetime-local input (local time, minutes). */
-export function toLocalInput(date: Date | null): string {
-  if (!date) return "";
-  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
-  return local.toISOString().slice(0, 16);
+/** A Date as the value of a datetime-local input, on `zone`'s clocks (undefined: the browser's). */
+export function toLocalInput(date: Date | null, zone?: string): string {
+  return date ? toZonedInput(date, zone) : "";
 }
 
 /** The hero image's stored metadata, keeping only what the form sends back. */
@@ -67,8 +66,15 @@ function heroMetadataOf(metadata: Record<string, unknown> | null | undefined): F
   };
 }
 
-/** The form's values for a story or snapshot; `emptyCards` for a new story. */
-export function formValuesOf(story: StoryContent | TStoryEditorView | null, emptyCards: () => TCard[]): FormValues {
+/**
+ * The form's values for a story or snapshot; `emptyCards` for a new story. Date-and-time fields are
+ * on `zone`'s clocks (the account's; undefined: the browser's).
+ */
+export function formValuesOf(
+  story: StoryContent | TStoryEditorView | null,
+  emptyCards: () => TCard[],
+  zone?: string,
+): FormValues {
   const expires = story?.breakingNewsExpiresAt ?? null;
   return {
     headline: story?.headline ?? "",
@@ -92,12 +98,13 @@ export function formValuesOf(story: StoryContent | TStoryEditorView | null, empt
       : "public",
     storyTemplate: story?.storyTemplate ?? "",
     isBreakingNews: story?.isBreakingNews ?? false,
-    breakingNewsExpiresAt: toLocalInput(expires ? new Date(expires) : null),
+    breakingNewsExpiresAt: toLocalInput(expires ? new Date(expires) : null, zone),
     breakingNewsLinkedStoryId: story?.breakingNewsLinkedStoryId ?? "",
   };
 }
 
-export function toInput(values: FormValues): TCreateStoryInput {
+/** What the procedures take; date-and-time fields read on `zone`'s clocks, as `formValuesOf` wrote them. */
+export function toInput(values: FormValues, zone?: string): TCreateStoryInput {
   return {
     headline: values.headline,
     subheadline: values.subheadline,
@@ -127,7 +134,7 @@ export function toInput(values: FormValues): TCreateStoryInput {
     access: values.access,
     storyTemplate: values.storyTemplate,
     isBreakingNews: values.isBreakingNews,
-    breakingNewsExpiresAt: values.breakingNewsExpiresAt ? new Date(values.breakingNewsExpiresAt) : null,
+    breakingNewsExpiresAt: values.breakingNewsExpiresAt ? fromZonedInput(values.breakingNewsExpiresAt, zone) : null,
     breakingNewsLinkedStoryId: values.breakingNewsLinkedStoryId.trim() || null,
   };
 }

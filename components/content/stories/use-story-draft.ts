@@ -18,7 +18,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import { errorCode, errorDetails, serverErrors, useConfirm, useLeaveGuard } from "@/components/ui";
+import { errorCode, errorDetails, serverErrors, useConfirm, useLeaveGuard, useTimeZone } from "@/components/ui";
 import type { TStoryAction, TStoryEditorView } from "@/server/publishing/editorial/stories.schema";
 
 import { splitCardIssues } from "./card-issues";
@@ -33,7 +33,9 @@ const AUTOSAVE_DELAY_MS = 3_000;
 type TextField = { [K in keyof FormValues]: string extends FormValues[K] ? K : never }[keyof FormValues];
 
 const emptyCards = () => [newCard("text")];
-export const valuesOf = (story: TStoryEditorView | null) => formValuesOf(story, emptyCards);
+/** The form's values of `story`; its date-and-time fields on `zone`'s clocks (the account's). */
+export const valuesOf = (story: TStoryEditorView | null, zone: string | undefined) =>
+  formValuesOf(story, emptyCards, zone);
 
 function isStale(error: unknown): boolean {
   return errorCode(error) === "CONFLICT" && errorDetails(error).some((d) => d.field === "version");
@@ -83,8 +85,11 @@ export function useStoryDraft(story: TStoryEditorView | null) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const confirm = useConfirm();
+  const zone = useTimeZone();
+  const valuesIn = (s: TStoryEditorView | null) => valuesOf(s, zone);
+  const inputOf = (v: FormValues) => toInput(v, zone);
   const options = useQuery(trpc.stories.options.queryOptions());
-  const [baseline, setBaseline] = useState(() => valuesOf(story));
+  const [baseline, setBaseline] = useState(() => valuesIn(story));
   const [values, setValues] = useState(baseline);
   const [current, setCurrent] = useState(story);
   const [notice, setNotice] = useState<string | null>(null);
@@ -114,7 +119,7 @@ export function useStoryDraft(story: TStoryEditorView | null) {
     ]);
   };
   const settle = async (next: TStoryEditorView, message: string | null) => {
-    const fresh = valuesOf(next);
+    const fresh = valuesIn(next);
     setCurrent(next);
     setBaseline(fresh);
     setValues(fresh);
@@ -175,9 +180,9 @@ export function useStoryDraft(story: TStoryEditorView | null) {
     resetErrors();
     if (kind === "save") setNotice(null);
     try {
-      const result = await update.mutateAsync({ id: base.id, version: base.version, saveKind: kind, ...toInput(sent) });
+      const result = await update.mutateAsync({ id: base.id, version: base.version, saveKind: kind, ...inputOf(sent) });
       setUnreachable(false);
-      const saved = valuesOf(result.story);
+      const saved = valuesIn(result.story);
       setCurrent(result.story);
       setBaseline(saved);
       setValues(rebase(saved, sent, valuesRef.current));
@@ -203,7 +208,7 @@ export function useStoryDraft(story: TStoryEditorView | null) {
     else if (kind === "save") {
       resetErrors();
       setNotice(null);
-      create.mutate(toInput(valuesRef.current));
+      create.mutate(inputOf(valuesRef.current));
     }
   };
 
@@ -246,7 +251,7 @@ export function useStoryDraft(story: TStoryEditorView | null) {
     }
     // Theirs becomes the version this form is based on; the chosen text is saved on top of it.
     setCurrent(theirs);
-    setBaseline(valuesOf(theirs));
+    setBaseline(valuesIn(theirs));
     setValues(merged);
     valuesRef.current = merged;
     void saveOnto(theirs, merged, "save");
