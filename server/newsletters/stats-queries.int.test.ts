@@ -39,7 +39,11 @@ async function fixture(db: Db) {
   });
   const second = await insertTestSend(db, newsletter, members.slice(0, 2), {
     sentAt: new Date("2026-11-03T07:00:00Z"),
-    outcomes: [{ openedAt: new Date("2026-11-03T08:00:00Z") }, { openedAt: new Date("2026-11-03T09:00:00Z") }],
+    // The first reader clicks this one too: their two subscriptions count for both sends, once in the total.
+    outcomes: [
+      { openedAt: new Date("2026-11-03T08:00:00Z"), clicks: [new Date("2026-11-03T08:00:00Z")] },
+      { openedAt: new Date("2026-11-03T09:00:00Z") },
+    ],
   });
   // Out of the range (before it): not listed, not counted.
   await insertTestSend(db, newsletter, members.slice(0, 1), { sentAt: new Date("2026-10-20T07:00:00Z") });
@@ -121,7 +125,14 @@ describe("newsletter stats", () => {
       range: { from: "2026-11-01", to: "2026-11-04" },
     });
     expect(result.sends.map((s) => s.id)).toEqual([second.id, send.id]);
-    expect(result.sends[0]).toMatchObject({ recipients: 2, delivered: 2, opened: 2, clicked: 0, openRate: 1 });
+    expect(result.sends[0]).toMatchObject({
+      recipients: 2,
+      delivered: 2,
+      opened: 2,
+      clicked: 1,
+      openRate: 1,
+      subscriptionsStarted: 2,
+    });
     expect(result.total).toEqual({
       recipients: 8,
       delivered: 6,
@@ -129,11 +140,11 @@ describe("newsletter stats", () => {
       failed: 1,
       pending: 0,
       opened: 5,
-      clicked: 3,
+      clicked: 4,
       unsubscribed: 1,
       subscriptionsStarted: 3,
       openRate: 5 / 6,
-      clickRate: 0.5,
+      clickRate: 4 / 6,
     });
     expect(result.subscribers).toEqual([
       { day: "2026-11-01", active: 7, started: 0, ended: 0 },

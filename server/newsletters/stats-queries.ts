@@ -19,6 +19,35 @@ export const MAX_SENDS_LISTED = 500;
 /** Days after a first click in which a subscription counts for the send. */
 export const CONVERSION_WINDOW_DAYS = 7;
 
+/**
+ * A subscription `s` that the clicking reader of delivery `d` started (./stats.ts): paid, bought
+ * for themselves or as a gift, created in (first click, first click + 7 days].
+ */
+const startedAfterClick = Prisma.sql`
+  s.account_id = d.account_id
+  AND (s.subscriber_id = d.member_id OR s.gifter_id = d.member_id)
+  AND s.created_at > d.clicked_at
+  AND s.created_at <= d.clicked_at + make_interval(days => ${CONVERSION_WINDOW_DAYS})
+  AND s.deleted_at IS NULL AND s.status IN ('active', 'cancelled', 'expired')
+  AND s.payment_amount_cents > 0`;
+
+/**
+ * The subscriptions started after a click of any of `sendIds`, each once (a newsletter's total:
+ * a reader who clicked two sends before subscribing started one subscription).
+ */
+export async function distinctSubscriptionsStarted(
+  db: Db,
+  accountId: number,
+  sendIds: readonly number[],
+): Promise<number> {
+  if (sendIds.length === 0) return 0;
+  const [row] = await db.$queryRaw<{ n: bigint }[]>`
+    SELECT COUNT(DISTINCT s.id) AS n
+    FROM newsletter_deliveries d JOIN subscriptions s ON ${startedAfterClick}
+    WHERE d.account_id = ${accountId} AND d.send_id IN (${Prisma.join(sendIds)}) AND d.clicked_at IS NOT NULL`;
+  return Number(row?.n ?? 0);
+}
+
 type CountsRow = {
   send_id: number;
   recipients: bigint;
@@ -51,13 +80,7 @@ export async function countsBySend(
       COUNT(d.clicked_at) AS clicked,
       COUNT(d.unsubscribed_at) AS unsubscribed,
       COALESCE(SUM((
-        SELECT COUNT(*) FROM subscriptions s
-        WHERE s.account_id = d.account_id
-          AND (s.subscriber_id = d.member_id OR s.gifter_id = d.member_id)
-          AND s.created_at > d.clicked_at
-          AND s.created_at <= d.clicked_at + make_interval(days => ${CONVERSION_WINDOW_DAYS})
-          AND s.deleted_at IS NULL AND s.status IN ('active', 'cancelled', 'expired')
-          AND s.payment_amount_cents > 0
+        SELECT COUNT(*) FROM subscriptions s WHERE ${startedAfterClick}
       )) FILTER (WHERE d.clicked_at IS NOT NULL), 0) AS subscriptions_started
     FROM newsletter_deliveries d
     WHERE d.account_id = ${accountId} AND d.send_id IN (${Prisma.join(sendIds)})
@@ -167,7 +190,14 @@ export async function getNewsletterStats(
     timeZone: zone,
     range: args.range,
     sends,
-    total: totalOf(sends),
+    total: {
+      ...totalOf(sends),
+      subscriptionsStarted: await distinctSubscriptionsStarted(
+        db,
+        args.accountId,
+        sends.map((s) => s.id),
+      ),
+    },
     subscribers: await subscribersByDay(db, { newsletterId: newsletter.id, zone, range: args.range, start, end }),
   };
 }

@@ -11,7 +11,9 @@
  * - **subscriptions started**: paid subscriptions (status active, cancelled or expired, an
  *   amount above zero, not deleted) the clicking reader bought, for themselves or as a gift,
  *   created after their first click of the send and at most 7 days after it. One subscription
- *   counts for each send whose link its buyer clicked in the 7 days before.
+ *   counts for each send whose link its buyer clicked in the 7 days before; a newsletter's total
+ *   counts it once (stats-queries.ts distinctSubscriptionsStarted), so it can be less than the
+ *   sum of its sends'.
  */
 
 import type { SendCounts, SendStats } from "./stats.schema";
