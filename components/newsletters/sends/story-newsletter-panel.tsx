@@ -20,6 +20,7 @@ import {
   FormField,
   Input,
   serverErrors,
+  TextLink,
   useConfirm,
 } from "@/components/ui";
 
@@ -177,6 +178,9 @@ export function StoryNewsletterPanel({ draft }: { draft: Pick<StoryDraft, "curre
           </ul>
         </div>
       ) : null}
+      <TextLink href="/admin/newsletters/sends" className="text-xs">
+        All newsletter sends
+      </TextLink>
     </div>
   );
 }
