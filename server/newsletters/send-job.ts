@@ -41,7 +41,10 @@ export const newsletterSendJob = defineJob<{ sendId: number }>({
   payload: z.object({ sendId: z.number().int().positive() }),
   long: true,
   leaseMs: 5 * 60_000,
-  maxAttempts: 20,
+  // Every run counts as an attempt (a send of 100,000 mails is a few hundred runs): a run that
+  // throws (the database away for a moment) is tried again in 30 s, for days, never failed for good.
+  maxAttempts: 100_000,
+  backoffMs: () => 30_000,
   concurrency: 2,
   async perform(db, jobs, ctx) {
     const performed: Performed<{ sendId: number }, never>[] = [];
