@@ -1,5 +1,4 @@
 // POST /api/newsletters/confirm/{token} – confirm a newsletter sign-up (double opt-in), the confirm page's button
-import { getEnv } from "@/env.js";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 import { confirmSubscription } from "@/server/newsletters/subscription-links";
@@ -24,7 +23,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
     async ({ db, req, params }) => {
       const done = await confirmSubscription(db, { token: params.token, now: new Date() });
       if ((req.headers.get("accept") ?? "").includes("text/html")) {
-        const location = `${getEnv().APP_URL.replace(/\/+$/, "")}/newsletters/confirm/${params.token}`;
+        const location = `/newsletters/confirm/${params.token}`;
         return new Response(null, { status: 303, headers: { ...NO_STORE, Location: location } });
       }
       return json({ newsletter: done.newsletterName, status: done.status }, { headers: NO_STORE });

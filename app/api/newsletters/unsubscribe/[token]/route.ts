@@ -1,6 +1,5 @@
 // POST /api/newsletters/unsubscribe/{token} – one-click unsubscribe (RFC 8058), without signing in
 // GET /api/newsletters/unsubscribe/{token} – redirects to the page that asks (changes nothing)
-import { getEnv } from "@/env.js";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 import { unsubscribePageUrl } from "@/server/newsletters/links";
@@ -12,6 +11,8 @@ export const dynamic = "force-dynamic";
 // Mail providers send one-click POSTs from a few addresses: a roomy limit (a token cannot be guessed anyway).
 const LIMIT = { name: "newsletters.unsubscribe", limit: 300, windowSeconds: 60, by: "ip" } as const;
 const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+/** The page that asks, on the origin the request came to (a relative Location: the browser resolves it). */
+const pagePath = (token: string) => unsubscribePageUrl("", token);
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   GET: apiRoute(
@@ -27,7 +28,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       await describeNewsletterLink(db, { token: params.token, purposes: ["unsubscribe", "delivery"] });
       return new Response(null, {
         status: 303,
-        headers: { ...NO_STORE, Location: unsubscribePageUrl(getEnv().APP_URL, params.token) },
+        headers: { ...NO_STORE, Location: pagePath(params.token) },
       });
     },
   ),
@@ -49,7 +50,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       if ((req.headers.get("accept") ?? "").includes("text/html")) {
         return new Response(null, {
           status: 303,
-          headers: { ...NO_STORE, Location: unsubscribePageUrl(getEnv().APP_URL, params.token) },
+          headers: { ...NO_STORE, Location: pagePath(params.token) },
         });
       }
       return json({ newsletter: done.newsletterName, status: done.status }, { headers: NO_STORE });
