@@ -2,12 +2,12 @@
 
 /**
  * The moderation page's search and filters: words of the comment, page or story, reader, reason,
- * and a range of UTC days. Checked with the same zod schema tRPC uses before they are applied, so a
+ * and a range of days of the account's zone. Checked with the same zod schema tRPC uses before they are applied, so a
  * mistake is named beside its field and never reaches the server.
  */
 import { useState, type FormEvent } from "react";
 
-import { Button, FormField, Input, Select } from "@/components/ui";
+import { Button, FormField, Input, Select, useTimeZone } from "@/components/ui";
 import {
   FILTER_LIMITS,
   hasFilters,
@@ -67,6 +67,7 @@ export function ModerationFilters({
   };
 
   const dates = decidedView ? "decision" : "comment";
+  const zone = useTimeZone() ?? "UTC";
   return (
     <form role="search" aria-label="Search and filter comments" onSubmit={submit} className="space-y-3" noValidate>
       {/* min-w-0: a grid item is otherwise as wide as its longest reason's wording. */}
@@ -100,13 +101,13 @@ export function ModerationFilters({
         </FormField>
         <FormField
           className="min-w-0"
-          label="From (UTC day)"
-          hint={`Day of the ${dates}, included.`}
+          label="From"
+          hint={`Day of the ${dates} in ${zone}, included.`}
           error={errors.from}
         >
           <Input type="date" value={draft.from} onChange={set("from")} />
         </FormField>
-        <FormField className="min-w-0" label="To (UTC day)" hint={`Day of the ${dates}, included.`} error={errors.to}>
+        <FormField className="min-w-0" label="To" hint={`Day of the ${dates} in ${zone}, included.`} error={errors.to}>
           <Input type="date" value={draft.to} onChange={set("to")} />
         </FormField>
       </div>

@@ -48,7 +48,7 @@ const zTerm = (max: number) =>
       .optional(),
   );
 
-/** A day as YYYY-MM-DD (a UTC day), a real date. */
+/** A day as YYYY-MM-DD (a day of the account's zone), a real date. */
 export const zDay = z.preprocess(
   emptyToUndefined,
   z
@@ -82,7 +82,7 @@ export const ZQueueFilters = z
         .regex(REASON_CODE, "must be a reason code such as toxicity.insult")
         .optional(),
     ),
-    /** First and last UTC day (both included) of the comment's creation, or of the decision in decided views. */
+    /** First and last day (both included, on the account's clocks) of the comment's creation, or of the decision in decided views. */
     from: zDay,
     to: zDay,
   })
@@ -91,17 +91,6 @@ export type TQueueFilters = z.output<typeof ZQueueFilters>;
 export type TQueueFiltersInput = z.input<typeof ZQueueFilters>;
 
 export const FILTER_KEYS = ["q", "page", "reader", "reason", "from", "to"] as const;
-
-/** The first day after `day` (YYYY-MM-DD), as an instant: `to` includes its whole day. */
-export function dayAfter(day: string): Date {
-  const d = new Date(`${day}T00:00:00.000Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d;
-}
-
-export function dayStart(day: string): Date {
-  return new Date(`${day}T00:00:00.000Z`);
-}
 
 // ─── the page's URL ──────────────────────────────────────────────────────────────────────────
 

@@ -14,10 +14,12 @@
  */
 import "server-only";
 
+import { getAccountTimeZone } from "../../accounts/time-zone";
+import { nextDay, zonedDayStart } from "../../dates.schema";
 import type { Db } from "../../db/client";
 import { Prisma } from "../../generated/prisma/client";
 import { SUSPECT_WORD_REASON } from "./moderation";
-import { dayAfter, dayStart, isDecidedView, type TQueueFilters, type TQueueView } from "./queue-filters.schema";
+import { isDecidedView, type TQueueFilters, type TQueueView } from "./queue-filters.schema";
 
 /** `term` as an ILIKE pattern matching it anywhere, with LIKE's special characters escaped. */
 export function containsPattern(term: string): string {
@@ -58,7 +60,8 @@ const COMMENT_TEXT = Prisma.sql`(
   WHERE jsonb_typeof(op.value -> 'insert') = 'string'
 )`;
 
-function filterConditions(accountId: number, filters: TQueueFilters, decided: boolean): Prisma.Sql[] {
+/** The filters as SQL conditions; `zone`: the account's, whose clocks the from and to days are on. */
+function filterConditions(accountId: number, filters: TQueueFilters, decided: boolean, zone: string): Prisma.Sql[] {
   const out: Prisma.Sql[] = [];
   const at = decided ? Prisma.sql`c.decided_at` : Prisma.sql`c.created_at`;
   if (filters.q) out.push(Prisma.sql`${COMMENT_TEXT} ILIKE ${containsPattern(filters.q)}`);
@@ -93,8 +96,8 @@ function filterConditions(accountId: number, filters: TQueueFilters, decided: bo
     );
   }
   if (filters.reason) out.push(Prisma.sql`${filters.reason} = ANY(c.moderation_reasons)`);
-  if (filters.from) out.push(Prisma.sql`${at} >= ${dayStart(filters.from)}::timestamptz`);
-  if (filters.to) out.push(Prisma.sql`${at} < ${dayAfter(filters.to)}::timestamptz`);
+  if (filters.from) out.push(Prisma.sql`${at} >= ${zonedDayStart(filters.from, zone)}::timestamptz`);
+  if (filters.to) out.push(Prisma.sql`${at} < ${zonedDayStart(nextDay(filters.to), zone)}::timestamptz`);
   return out;
 }
 
@@ -123,7 +126,12 @@ export async function findQueuePage(
     Prisma.sql`c.account_id = ${args.accountId}`,
     Prisma.sql`c.deleted_at IS NULL`,
     viewCondition(args.view, args.threshold),
-    ...filterConditions(args.accountId, args.filters, decided),
+    ...filterConditions(
+      args.accountId,
+      args.filters,
+      decided,
+      args.filters.from || args.filters.to ? await getAccountTimeZone(db, args.accountId) : "UTC",
+    ),
   ];
   if (args.after) {
     const key = Prisma.sql`(${args.after.at}::timestamptz, ${args.after.id}::int)`;

@@ -315,6 +315,11 @@ describe("filters", () => {
     expect(await ids("pending", { from: "2026-02-01" })).toEqual([b.id, c.id]);
     expect(await ids("pending", { to: "2026-01-10" })).toEqual([a.id]);
     expect(await ids("pending", { from: "2026-01-11", to: "2026-02-19" })).toEqual([]);
+    // The days are the account's: 10 Jan 12:00 UTC is 11 Jan 02:00 in Kiritimati (UTC+14).
+    await db.account.update({ where: { id: account.id }, data: { timeZone: "Pacific/Kiritimati" } });
+    expect(await ids("pending", { to: "2026-01-10" })).toEqual([]);
+    expect(await ids("pending", { from: "2026-01-11", to: "2026-01-11" })).toEqual([a.id]);
+    await db.account.update({ where: { id: account.id }, data: { timeZone: "UTC" } });
     expect(await ids("pending", { q: "you", page: "politics" })).toEqual([a.id]);
     // Empty terms are no filter.
     expect(await ids("pending", { q: "  ", reader: "" })).toEqual([a.id, b.id, c.id]);
