@@ -132,6 +132,25 @@ describe("redirected links", () => {
     expect(clicks.map((c) => c.url)).toEqual([target, target]);
   });
 
+  it("keeps one first click and every click's row when clicks race", async () => {
+    const db = await getDb();
+    const { account, deliveries } = await createNewsletterFixture(db, { members: 1 });
+    const url = clickUrl({
+      baseUrl: BASE,
+      key: testNewsletterKey(),
+      accountId: account.id,
+      deliveryId: deliveries[0]!.id,
+      url: "https://news.example.com/b",
+    });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => click(url)));
+    expect(answers.map((r) => r.status)).toEqual(Array(6).fill(302));
+    const clicks = await db.newsletterClick.findMany({ where: { deliveryId: deliveries[0]!.id } });
+    expect(clicks).toHaveLength(6);
+    const row = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[0]!.id } });
+    const first = Math.min(...clicks.map((c) => c.clickedAt.getTime()));
+    expect(row.clickedAt?.getTime()).toBe(first);
+  });
+
   it("refuses a changed MAC, another URL, another account's token and a javascript: URL with 400", async () => {
     const db = await getDb();
     const { account, deliveries } = await createNewsletterFixture(db, { members: 1 });

@@ -42,15 +42,16 @@ async function deliveryOfToken(db: Db, key: Buffer, token: string) {
 }
 
 /**
- * Count an open of the token's delivery: true when this was its first counted open. Nothing is
- * counted for a token that names no delivery of its signer's account, nor when the newsletter
- * does not track opens.
+ * Count an open of the token's delivery: true when it set the delivery's `openedAt` (the earliest
+ * open; a later one changes nothing). Nothing is counted for a token that names no delivery of its
+ * signer's account, nor when the newsletter does not track opens.
  */
 export async function recordOpen(db: Db, args: { key: Buffer; token: string; now: Date }): Promise<boolean> {
   const delivery = await deliveryOfToken(db, args.key, args.token);
   if (!delivery?.send.newsletter.trackOpens) return false;
   const { count } = await db.newsletterDelivery.updateMany({
-    where: { id: delivery.id, openedAt: null },
+    // The earliest open wins, whichever of two racing requests commits first.
+    where: { id: delivery.id, OR: [{ openedAt: null }, { openedAt: { gt: args.now } }] },
     data: { openedAt: args.now },
   });
   return count === 1;
@@ -101,7 +102,7 @@ export async function recordClick(
   await withTransaction(db, async (tx) => {
     await tx.newsletterClick.create({ data: { deliveryId: delivery.id, url: args.url, clickedAt: args.now } });
     await tx.newsletterDelivery.updateMany({
-      where: { id: delivery.id, clickedAt: null },
+      where: { id: delivery.id, OR: [{ clickedAt: null }, { clickedAt: { gt: args.now } }] },
       data: { clickedAt: args.now },
     });
   });
