@@ -4,7 +4,7 @@
  * The revenue dashboard's charts (tRPC revenue.*Report; aggregated in SQL by
  * server/subscriptions/reports.ts, dunning-report.ts): active subscriptions, new and churned,
  * revenue per currency, recovered and lost revenue of failed charges, and the meter's conversion,
- * per UTC day of a range of at most 366 days. Drawn with recharts;
+ * per day of the account's zone over a range of at most 366 days. Drawn with recharts;
  * each chart is a figure with a caption, a text summary for screen readers and its numbers as a
  * table under "Show the numbers".
  */
@@ -24,23 +24,24 @@ import {
 } from "recharts";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Button, FormField, Input, LoadState, Panel } from "@/components/ui";
+import { Button, FormField, Input, LoadState, Panel, useTimeZone } from "@/components/ui";
+import { formatDay, lastZonedDays } from "@/server/dates.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
 import { ZReportRangeInput, type TReportRangeInput } from "@/server/subscriptions/revenue.schema";
 
-const DAY_MS = 86_400_000;
-const utcDay = (t: number) => new Date(t).toISOString().slice(0, 10);
-
-/** The last 30 UTC days, today included. */
-export function defaultRange(now = Date.now()): TReportRangeInput {
-  return { from: utcDay(now - 29 * DAY_MS), to: utcDay(now) };
+/** The last 30 days of `zone`, today included. */
+export function defaultRange(zone: string, now = new Date()): TReportRangeInput {
+  const days = lastZonedDays(now, 30, zone);
+  return { from: days[0]!, to: days.at(-1)! };
 }
 
 const COLORS = { primary: "#4f46e5", green: "#15803d", red: "#b91c1c", gray: "#6b7280" };
-const shortDay = (day: string) => day.slice(5);
+const shortDay = (day: string) => formatDay(day, { short: true });
+const dayLabel = (day: unknown) => (typeof day === "string" ? formatDay(day) : "");
 
 export function RevenueCharts() {
-  const [range, setRange] = useState<TReportRangeInput>(() => defaultRange());
+  const zone = useTimeZone() ?? "UTC";
+  const [range, setRange] = useState<TReportRangeInput>(() => defaultRange(zone));
   return (
     <div className="min-w-0 space-y-6">
       <RangeForm range={range} onChange={setRange} />
@@ -58,6 +59,7 @@ function RangeForm({ range, onChange }: { range: TReportRangeInput; onChange: (r
   const [from, setFrom] = useState(range.from);
   const [to, setTo] = useState(range.to);
   const [problem, setProblem] = useState<{ from?: string; to?: string }>({});
+  const zone = useTimeZone() ?? "UTC";
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     const parsed = ZReportRangeInput.safeParse({ from, to });
@@ -74,10 +76,10 @@ function RangeForm({ range, onChange }: { range: TReportRangeInput; onChange: (r
   };
   return (
     <form className="flex flex-wrap items-end gap-3" onSubmit={onSubmit} aria-label="Report range" noValidate>
-      <FormField label="From (UTC day)" error={problem.from}>
+      <FormField label="From" error={problem.from}>
         <Input type="date" name="from" value={from} onChange={(e) => setFrom(e.target.value)} fit />
       </FormField>
-      <FormField label="To (UTC day)" error={problem.to} hint="At most 366 days.">
+      <FormField label="To" error={problem.to} hint={`Days in ${zone}, at most 366.`}>
         <Input type="date" name="to" value={to} onChange={(e) => setTo(e.target.value)} fit />
       </FormField>
       <Button type="submit" variant="secondary">
@@ -152,14 +154,14 @@ function SubscriptionCharts({ range }: { range: TReportRangeInput }) {
             testId="chart-active"
             title="Active subscriptions per day"
             summary={`${data.days[0]?.active ?? 0} on ${range.from}, ${data.totals.active_at_end} on ${range.to}.`}
-            table={{ head: ["Day", "Active"], rows: data.days.map((d) => [d.day, d.active]) }}
+            table={{ head: ["Day", "Active"], rows: data.days.map((d) => [formatDay(d.day), d.active]) }}
           >
             <ResponsiveContainer width="100%" height="100%">
               <LineChart data={data.days} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
                 <CartesianGrid stroke="#e5e7eb" vertical={false} />
                 <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={16} />
                 <YAxis allowDecimals={false} fontSize={11} />
-                <Tooltip />
+                <Tooltip labelFormatter={dayLabel} />
                 <Line
                   type="monotone"
                   dataKey="active"
@@ -175,7 +177,10 @@ function SubscriptionCharts({ range }: { range: TReportRangeInput }) {
             testId="chart-new-churned"
             title="New and churned per day"
             summary={`${data.totals.new} new, ${data.totals.churned} churned in the range.`}
-            table={{ head: ["Day", "New", "Churned"], rows: data.days.map((d) => [d.day, d.new, d.churned]) }}
+            table={{
+              head: ["Day", "New", "Churned"],
+              rows: data.days.map((d) => [formatDay(d.day), d.new, d.churned]),
+            }}
           >
             <DailyCountBars
               days={data.days}
@@ -216,7 +221,7 @@ function RevenueChart({ range }: { range: TReportRangeInput }) {
             table={{
               head: ["Day", "Captured", "Refunded", "Net"],
               rows: days.map((d) => [
-                d.day,
+                formatDay(d.day),
                 centsToDecimal(d.captured_cents, c),
                 centsToDecimal(d.refunded_cents, c),
                 centsToDecimal(d.net_cents, c),
@@ -238,7 +243,7 @@ function RevenueChart({ range }: { range: TReportRangeInput }) {
   );
 }
 
-/** Amounts of one currency per UTC day, one bar per series side by side. */
+/** Amounts of one currency per day, one bar per series side by side. */
 function DailyMoneyBars<Day extends { day: string }>({
   days,
   currency,
@@ -255,7 +260,7 @@ function DailyMoneyBars<Day extends { day: string }>({
         <CartesianGrid stroke="#e5e7eb" vertical={false} />
         <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={16} />
         <YAxis fontSize={11} tickFormatter={(v: number) => centsToDecimal(v, currency)} width={64} />
-        <Tooltip formatter={(v) => (typeof v === "number" ? money(v) : String(v))} />
+        <Tooltip labelFormatter={dayLabel} formatter={(v) => (typeof v === "number" ? money(v) : String(v))} />
         <Legend />
         {bars.map((bar) => (
           <Bar key={bar.key} dataKey={bar.key} name={bar.name} fill={bar.fill} />
@@ -300,7 +305,7 @@ function DunningChart({ range }: { range: TReportRangeInput }) {
             table={{
               head: ["Day", "Recovered", "Lost", "Subscriptions recovered", "Subscriptions lost"],
               rows: days.map((d) => [
-                d.day,
+                formatDay(d.day),
                 centsToDecimal(d.recovered_cents, c),
                 centsToDecimal(d.lost_cents, c),
                 d.recovered,
@@ -323,7 +328,7 @@ function DunningChart({ range }: { range: TReportRangeInput }) {
   );
 }
 
-/** Whole-number counts per UTC day, one bar per series side by side. */
+/** Whole-number counts per day, one bar per series side by side. */
 function DailyCountBars({
   days,
   bars,
@@ -337,7 +342,7 @@ function DailyCountBars({
         <CartesianGrid stroke="#e5e7eb" vertical={false} />
         <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={16} />
         <YAxis allowDecimals={false} fontSize={11} />
-        <Tooltip />
+        <Tooltip labelFormatter={dayLabel} />
         <Legend />
         {bars.map((bar) => (
           <Bar key={bar.key} dataKey={bar.key} name={bar.name} fill={bar.fill} />
@@ -366,7 +371,7 @@ function ConversionChart({ range }: { range: TReportRangeInput }) {
             summary={`${data.totals.hit_paywall} readers reached the ${data.free_stories}-story limit; ${data.totals.converted} then subscribed (${percent(data.totals.rate)}).`}
             table={{
               head: ["Day", "Hit the paywall", "Subscribed"],
-              rows: data.days.map((d) => [d.day, d.hit_paywall, d.converted]),
+              rows: data.days.map((d) => [formatDay(d.day), d.hit_paywall, d.converted]),
             }}
           >
             <DailyCountBars
@@ -383,15 +388,16 @@ function ConversionChart({ range }: { range: TReportRangeInput }) {
   );
 }
 
-/** The overview's headline numbers (this UTC month), above the section cards. */
+/** The overview's headline numbers (this month of the account's zone), above the section cards. */
 export function RevenueHeadlines() {
   const trpc = useTRPC();
   const headlines = useQuery(trpc.revenue.headlines.queryOptions());
   const h = headlines.data;
+  const zone = useTimeZone() ?? "UTC";
   return (
     <section aria-labelledby="revenue-headlines" className="min-w-0 space-y-2">
       <h2 id="revenue-headlines" className="text-sm font-semibold text-gray-900">
-        {h ? `This month (${h.month}, UTC)` : "This month"}
+        {h ? `This month (${h.month}, ${zone})` : "This month"}
       </h2>
       <LoadState query={headlines} what="the headline numbers" />
       {h ? (

@@ -96,8 +96,9 @@ for (const viewport of VIEWPORTS) {
       for (const id of ["chart-active", "chart-new-churned", "chart-revenue-USD"])
         await expect(page.getByTestId(id).locator("svg.recharts-surface").first()).toBeVisible();
       await expect(page.getByTestId("chart-revenue-USD")).toContainText("refunded");
-      await page.getByLabel("From (UTC day)").fill("2024-01-01");
-      await page.getByLabel("To (UTC day)").fill("2025-06-01");
+      const range = page.getByRole("form", { name: "Report range" });
+      await range.getByLabel("From", { exact: true }).fill("2024-01-01");
+      await range.getByLabel("To", { exact: true }).fill("2025-06-01");
       await page.getByRole("button", { name: "Show" }).click();
       await expect(page.getByTestId("field-error")).toContainText("366 days");
       await expectNoHorizontalPageScroll(page);

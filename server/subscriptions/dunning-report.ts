@@ -1,7 +1,7 @@
 /**
  * Recovered and lost revenue (docs/dashboard.md "Revenue", docs/subscriptions.md "Dunning"):
- * the failure episodes of recurring subscriptions (dunning_episodes) that ended in a range of UTC
- * days, by the day they ended and their currency, in integer cents.
+ * the failure episodes of recurring subscriptions (dunning_episodes) that ended in a range of days
+ * of the account's zone, by the day they ended and their currency, in integer cents.
  *
  * - **Recovered**: an unpaid period was paid in its grace period (a retry, or the gateway's own
  *   charge); the period's amount counts on the day it was paid.
@@ -11,6 +11,7 @@
  */
 import "server-only";
 
+import { getAccountTimeZone } from "../accounts/time-zone";
 import type { Db } from "../db/client";
 import { parseInput } from "../validation";
 import { rangeBounds, ZReportRangeInput, type TReportRangeInput } from "./revenue.schema";
@@ -38,11 +39,12 @@ export async function dunningReport(
   args: { accountId: number; range: TReportRangeInput },
 ): Promise<DunningReport> {
   const range = parseInput(ZReportRangeInput, args.range);
-  const { start, end } = rangeBounds(range);
+  const zone = await getAccountTimeZone(db, args.accountId);
+  const { start, end } = rangeBounds(range, zone);
   const rows = await db.$queryRaw<
     { day: string; currency: string; recovered_cents: bigint; lost_cents: bigint; recovered: bigint; lost: bigint }[]
   >`
-    SELECT to_char(e.ended_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, e.currency,
+    SELECT to_char(e.ended_at AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS day, e.currency,
       COALESCE(SUM(e.amount_cents) FILTER (WHERE e.outcome = 'recovered'), 0) AS recovered_cents,
       COALESCE(SUM(e.amount_cents) FILTER (WHERE e.outcome = 'lost'), 0) AS lost_cents,
       COUNT(*) FILTER (WHERE e.outcome = 'recovered') AS recovered,

@@ -1,6 +1,6 @@
 /**
- * The revenue dashboard's reports, aggregated in SQL, per UTC day of a range of at
- * most 366 days (revenue.schema.ts). Definitions (docs/dashboard.md "Revenue"):
+ * The revenue dashboard's reports, aggregated in SQL, per day of the account's zone
+ * (`accounts.time_zone`) over a range of at most 366 days (revenue.schema.ts). Definitions (docs/dashboard.md "Revenue"):
  *
  * - A subscription *counts* when it is not deleted and its status grants access (active, or
  *   cancelled at period end). Its access ends at `end_timestamp`, or at `grace_ends_at` when an
@@ -10,7 +10,7 @@
  * - **New on a day**: counting subscriptions whose start falls on the day.
  * - **Churned on a day**: counting subscriptions whose access ended on the day (and before now),
  *   so active(d) = active(d-1) + new(d) - churned(d).
- * - **Revenue**: captured payments (status captured or refunded) by the UTC day they were made,
+ * - **Revenue**: captured payments (status captured or refunded) by the day they were made,
  *   per currency, in integer cents; refunds (succeeded) by the day they were made, per currency;
  *   net = captured - refunded. A trial's authorization charge is no revenue: neither it nor its
  *   refund counts (trial-history.ts, the rule invoices follow too).
@@ -22,6 +22,8 @@
  */
 import "server-only";
 
+import { getAccountTimeZone } from "../accounts/time-zone";
+import { dayInZone } from "../dates.schema";
 import type { Db } from "../db/client";
 import { parseInput } from "../validation";
 import { rangeBounds, ZReportRangeInput, type TReportRangeInput } from "./revenue.schema";
@@ -44,19 +46,22 @@ export type ConversionReport = {
 };
 
 const num = (v: unknown) => (typeof v === "bigint" ? Number(v) : typeof v === "number" ? v : Number(v ?? 0));
-const dayOf = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 10) : String(v).slice(0, 10));
+const dayOf = (v: unknown) => String(v).slice(0, 10);
 
 export async function subscriptionsReport(
   db: Db,
   args: { accountId: number; range: TReportRangeInput; now: Date },
 ): Promise<SubscriptionsReport> {
   const range = parseInput(ZReportRangeInput, args.range);
-  const { start, end, days } = rangeBounds(range);
+  const zone = await getAccountTimeZone(db, args.accountId);
+  const { start, end, days } = rangeBounds(range, zone);
   const now = args.now;
-  const rows = await db.$queryRaw<{ day: Date; active: bigint; new: bigint; churned: bigint }[]>`
+  // Calendar days of the zone: local midnights as instants (23 or 25 hours apart on a clock change).
+  const rows = await db.$queryRaw<{ day: string; active: bigint; new: bigint; churned: bigint }[]>`
     WITH days AS (
-      SELECT d AS day_start, d + interval '1 day' AS day_end
-      FROM generate_series(${start}::timestamptz, ${end}::timestamptz - interval '1 day', interval '1 day') AS d
+      SELECT to_char(d, 'YYYY-MM-DD') AS day, d AT TIME ZONE ${zone} AS day_start,
+        (d + interval '1 day') AT TIME ZONE ${zone} AS day_end
+      FROM generate_series(${range.from}::timestamp, ${range.to}::timestamp, interval '1 day') AS d
     ),
     subs AS (
       SELECT start_timestamp AS started,
@@ -68,7 +73,7 @@ export async function subscriptionsReport(
         AND (end_timestamp IS NULL OR end_timestamp >= ${start}::timestamptz
              OR (grace_ends_at IS NOT NULL AND grace_ends_at >= ${start}::timestamptz))
     )
-    SELECT days.day_start AS day,
+    SELECT days.day,
       (SELECT COUNT(*) FROM subs WHERE subs.started < LEAST(days.day_end, ${now}::timestamptz)
          AND (subs.ends IS NULL OR subs.ends >= LEAST(days.day_end, ${now}::timestamptz))) AS active,
       (SELECT COUNT(*) FROM subs WHERE subs.started >= days.day_start AND subs.started < days.day_end) AS new,
@@ -95,10 +100,11 @@ export async function revenueReport(
   args: { accountId: number; range: TReportRangeInput },
 ): Promise<RevenueReport> {
   const range = parseInput(ZReportRangeInput, args.range);
-  const { start, end } = rangeBounds(range);
+  const zone = await getAccountTimeZone(db, args.accountId);
+  const { start, end } = rangeBounds(range, zone);
   const rows = await db.$queryRaw<{ day: string; currency: string; captured: bigint; refunded: bigint }[]>`
     WITH captured AS (
-      SELECT to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, p.currency, SUM(p.amount_cents) AS cents
+      SELECT to_char(p.created_at AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS day, p.currency, SUM(p.amount_cents) AS cents
       FROM payments p LEFT JOIN subscriptions s ON s.id = p.subscription_id
       WHERE p.account_id = ${args.accountId} AND p.status IN ('captured', 'refunded')
         AND p.created_at >= ${start}::timestamptz AND p.created_at < ${end}::timestamptz
@@ -106,7 +112,7 @@ export async function revenueReport(
       GROUP BY 1, 2
     ),
     refunded AS (
-      SELECT to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, p.currency, SUM(r.amount_cents) AS cents
+      SELECT to_char(r.created_at AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS day, p.currency, SUM(r.amount_cents) AS cents
       FROM payment_refunds r JOIN payments p ON p.id = r.payment_id LEFT JOIN subscriptions s ON s.id = p.subscription_id
       WHERE r.account_id = ${args.accountId} AND r.status = 'succeeded'
         AND r.created_at >= ${start}::timestamptz AND r.created_at < ${end}::timestamptz
@@ -148,7 +154,8 @@ export async function conversionReport(
   args: { accountId: number; range: TReportRangeInput },
 ): Promise<ConversionReport> {
   const range = parseInput(ZReportRangeInput, args.range);
-  const { start, end, days } = rangeBounds(range);
+  const zone = await getAccountTimeZone(db, args.accountId);
+  const { start, end, days } = rangeBounds(range, zone);
   const settings = await db.meterSettings.findUnique({ where: { accountId: args.accountId } });
   const empty = days.map((day) => ({ day, hit_paywall: 0, converted: 0 }));
   if (!settings) return { free_stories: null, days: empty, totals: { hit_paywall: 0, converted: 0, rate: null } };
@@ -163,7 +170,7 @@ export async function conversionReport(
       SELECT reader_key, created_at AS hit_at FROM ranked
       WHERE n = ${settings.freeStories} AND created_at >= ${start}::timestamptz
     )
-    SELECT to_char(h.hit_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, COUNT(*) AS hits,
+    SELECT to_char(h.hit_at AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS day, COUNT(*) AS hits,
       COUNT(*) FILTER (WHERE h.reader_key LIKE 'm:%' AND EXISTS (
         SELECT 1 FROM subscriptions s
         WHERE s.account_id = ${args.accountId} AND s.deleted_at IS NULL AND s.status IN ('active', 'cancelled')
@@ -184,9 +191,12 @@ export async function conversionReport(
   };
 }
 
-/** The overview's headline numbers: active now, and this UTC month's new, churned, revenue and conversion. */
+/**
+ * The overview's headline numbers: active now, and this month's (on the account's clocks) new,
+ * churned, revenue and conversion.
+ */
 export async function revenueHeadlines(db: Db, args: { accountId: number; now: Date }) {
-  const today = args.now.toISOString().slice(0, 10);
+  const today = dayInZone(args.now, await getAccountTimeZone(db, args.accountId));
   const range = { from: `${today.slice(0, 7)}-01`, to: today };
   const [subs, revenue, conversion] = await Promise.all([
     subscriptionsReport(db, { accountId: args.accountId, range, now: args.now }),

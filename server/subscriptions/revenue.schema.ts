@@ -1,8 +1,11 @@
 /**
  * Inputs of the revenue dashboard: refunds, the subscriber lookup and the reports'
- * date range. Money is integer cents; days are UTC calendar days written YYYY-MM-DD.
+ * date range. Money is integer cents; days are calendar days of the account's zone written
+ * YYYY-MM-DD.
  */
 import { z } from "zod";
+
+import { nextDay, zonedDayStart } from "../dates.schema";
 
 const MAX_INT = 2_147_483_647;
 
@@ -22,7 +25,7 @@ const DAY_MS = 86_400_000;
 
 const zUtcDay = z.iso.date().refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "is not a calendar day");
 
-/** `from` and `to` are UTC days, both included; at most 366 days. */
+/** `from` and `to` are days of the account's zone, both included; at most 366 days. */
 export const ZReportRangeInput = z
   .object({ from: zUtcDay, to: zUtcDay })
   .refine((r) => r.from <= r.to, { message: "must not be before from", path: ["to"] })
@@ -35,11 +38,12 @@ export const ZReportRangeInput = z
   );
 export type TReportRangeInput = z.output<typeof ZReportRangeInput>;
 
-/** The range's bounds as instants: [start of `from`, start of the day after `to`). */
-export function rangeBounds(range: TReportRangeInput): { start: Date; end: Date; days: string[] } {
-  const start = new Date(`${range.from}T00:00:00.000Z`);
-  const end = new Date(Date.parse(`${range.to}T00:00:00.000Z`) + DAY_MS);
+/**
+ * The range's bounds as instants on `zone`'s clocks: [start of `from`, start of the day after
+ * `to`), and its days.
+ */
+export function rangeBounds(range: TReportRangeInput, zone: string): { start: Date; end: Date; days: string[] } {
   const days: string[] = [];
-  for (let t = start.getTime(); t < end.getTime(); t += DAY_MS) days.push(new Date(t).toISOString().slice(0, 10));
-  return { start, end, days };
+  for (let day = range.from; day <= range.to; day = nextDay(day)) days.push(day);
+  return { start: zonedDayStart(range.from, zone), end: zonedDayStart(nextDay(range.to), zone), days };
 }

@@ -16,7 +16,7 @@ export default function RevenueReportsPage() {
       path="/admin/subscriptions/reports"
       eyebrow="Subscriptions"
       title="Reports"
-      description="MRR, ARR, churn rate, ARPU and trial conversion over the last 12 months and per plan; subscriptions, revenue, revenue recovered or lost after failed charges, and the paywall meter's conversion per UTC day, for a range of up to 366 days."
+      description="MRR, ARR, churn rate, ARPU and trial conversion over the last 12 months and per plan; subscriptions, revenue, revenue recovered or lost after failed charges, and the paywall meter's conversion per day of the account's time zone, for a range of up to 366 days."
     >
       <div className="min-w-0 space-y-6">
         <RevenueMetrics />
