@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { getDb } from "../db";
 import type { Db } from "../db/client";
+import { claimJobs } from "../jobs/engine";
 import { smtpTransport, type MailTransport, type OutgoingMail } from "../mail/transport";
 import { runJobsNow, testJobDeps } from "../testing/jobs";
 import { insertNewsletter, insertSubscribers } from "../testing/newsletter-fixtures";
@@ -217,6 +218,32 @@ describe("never twice", () => {
     const unknown = await db.newsletterDelivery.count({ where: { sendId, lastError: UNKNOWN_OUTCOME } });
     expect(unknown).toBeGreaterThanOrEqual(1);
     expect(await db.newsletterDelivery.count({ where: { sendId, status: "SENT" } })).toBe(30);
+  });
+});
+
+describe("a crash of the instance running the job", () => {
+  it("the job engine takes the send up once the job's lease lapses, and no address gets it twice", async () => {
+    const { account, newsletter, story, subscribers } = await setUp(20);
+    const { sends } = await sendStory(db, {
+      accountId: account.id,
+      storyId: story.id,
+      newsletterIds: [newsletter.id],
+      createdBy: null,
+      now: new Date(),
+    });
+    const sendId = sends[0]!.id;
+    // A worker claims the job, sends 6 mails and dies (nothing more written, its job still held).
+    const [held] = await claimJobs(db, { workerId: "dead", now: new Date(), limit: 1 });
+    expect(held?.name).toBe("newsletter.send");
+    let handedOff = 0;
+    expect((await slice(sendId, { batchSize: 10, killAfterHandoff: () => ++handedOff >= 6 })).state).toBe("killed");
+    // Another instance's runner, now: the job is held, nothing happens.
+    expect((await runJobsNow(db, testJobDeps({ mail, appUrl: APP }), "alive")).claimed).toBe(0);
+    // After the job's lease (5 minutes) and the deliveries' leases have lapsed, it resumes.
+    const later = () => new Date(Date.now() + 10 * 60_000);
+    for (let i = 0; i < 5; i++) await runJobsNow(db, testJobDeps({ mail, appUrl: APP, clock: later }), "alive");
+    expect((await db.newsletterSend.findUniqueOrThrow({ where: { id: sendId } })).status).toBe("SENT");
+    expectEachOnce(subscribers.map((s) => s.email));
   });
 });
 
