@@ -114,6 +114,7 @@ describe("issueInvoiceForPayment from checkout", () => {
         discount_details: { code: "HALF", discount_percentage: 50, discount_amount: "5.00" },
         invoice_taxes: { GST: { percentage: 18, amount: "0.90", currency: "USD" } },
         round_off: "0.00",
+        credit_applied: "0.00",
         external_payment_id: payment.payment_token,
         downloadable: true,
         created_at: expect.any(String) as string,
