@@ -3,7 +3,7 @@
 /**
  * The Reports page's revenue metrics (tRPC revenue.metrics; computed by
  * server/subscriptions/metrics.ts): this month's MRR, ARR, churn rate, ARPU and trial conversion
- * as cards, the last 12 UTC months as charts, and this month per plan. Every figure has a
+ * as cards, the last 12 months (of the account's zone) as charts, and this month per plan. Every figure has a
  * definition (metrics.schema.ts) behind a "?" button: shown on hover and on keyboard focus, kept
  * open by a click, closed by Escape, and read by screen readers as the button's description.
  */
@@ -14,7 +14,7 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import { ChartFigure, percent } from "@/components/subscriptions/revenue-charts";
 import { useTRPC } from "@/components/trpc/react";
 import type { RouterOutputs } from "@/components/trpc/types";
-import { cx, LoadState, Panel } from "@/components/ui";
+import { cx, LoadState, Panel, useTimeZone } from "@/components/ui";
 import { METRIC_DEFINITIONS, type TMetricKey, type TMoneyFigure } from "@/server/subscriptions/metrics.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
 
@@ -110,6 +110,7 @@ function MetricCard({ metric, value, detail }: { metric: TMetricKey; value: stri
 
 export function RevenueMetrics() {
   const trpc = useTRPC();
+  const zone = useTimeZone() ?? "UTC";
   const query = useQuery(trpc.revenue.metrics.queryOptions());
   const data = query.data;
   const current = data?.months.at(-1);
@@ -131,7 +132,7 @@ export function RevenueMetrics() {
           <>
             <section aria-labelledby="metrics-this-month" className="space-y-2">
               <h3 id="metrics-this-month" className="text-sm font-semibold text-gray-900">
-                This month ({current.month}, UTC, to now)
+                This month ({current.month}, {zone}, to now)
               </h3>
               <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
                 <MetricCard
@@ -156,7 +157,7 @@ export function RevenueMetrics() {
             <div className="grid min-w-0 gap-6 xl:grid-cols-2">
               <ChartFigure
                 testId="chart-mrr"
-                title="MRR per month (last 12 UTC months)"
+                title={`MRR per month (last 12 months, ${zone})`}
                 summary={
                   currencies.length
                     ? `MRR this month: ${money(current.mrr)}; 12 months ago: ${money(data.months[0]!.mrr)}.`

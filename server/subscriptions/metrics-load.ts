@@ -1,10 +1,11 @@
 /**
  * Revenue metrics' loading layer (docs/subscriptions.md "Revenue metrics"): one read of the
- * account's subscriptions that can matter to the last 12 UTC months, handed to the pure
+ * account's subscriptions that can matter to the last 12 months of its zone, handed to the pure
  * calculations of metrics.ts.
  */
 import "server-only";
 
+import { getAccountTimeZone } from "../accounts/time-zone";
 import type { Db } from "../db/client";
 import { lastMonths, revenueMetricsOf, type MetricsSubscription } from "./metrics";
 import type { TRevenueMetrics } from "./metrics.schema";
@@ -28,9 +29,13 @@ type Row = {
 
 const UNITS = new Set(["DAYS", "WEEKS", "MONTHS", "YEARS", "LIFETIME"]);
 
-/** MRR, ARR, churn, ARPU and trial conversion of the last 12 UTC months, and the current one's per plan. */
+/**
+ * MRR, ARR, churn, ARPU and trial conversion of the last 12 months of the account's zone, and the
+ * current one's per plan.
+ */
 export async function revenueMetrics(db: Db, args: { accountId: number; now: Date }): Promise<TRevenueMetrics> {
-  const from = lastMonths(args.now)[0]!.start;
+  const zone = await getAccountTimeZone(db, args.accountId);
+  const from = lastMonths(args.now, 12, zone)[0]!.start;
   // Pending and failed subscriptions were never paid: only trials among them matter (a trial that
   // ended unpaid counts against trial conversion).
   const rows = await db.$queryRaw<Row[]>`
@@ -68,5 +73,5 @@ export async function revenueMetrics(db: Db, args: { accountId: number; now: Dat
     paidAfterTrial: r.paid_after_trial,
     paid: r.paid,
   }));
-  return revenueMetricsOf(subs, args.now);
+  return revenueMetricsOf(subs, args.now, zone);
 }

@@ -39,7 +39,7 @@ export type TMoneyFigure = { currency: string; cents: number };
 
 /** One month's figures (or one plan's in the current month). Rates are 0…1; null: nothing to divide by. */
 export type TMonthMetrics = {
-  /** "2026-11": a UTC calendar month. */
+  /** "2026-11": a calendar month of the account's zone. */
   month: string;
   mrr: TMoneyFigure[];
   arr: TMoneyFigure[];
@@ -54,7 +54,7 @@ export type TMonthMetrics = {
 };
 
 export type TRevenueMetrics = {
-  /** Oldest first: the last 12 UTC months, the current one (to now) last. */
+  /** Oldest first: the last 12 months of the account's zone, the current one (to now) last. */
   months: TMonthMetrics[];
   /** The current month's figures per plan, the plan with the highest MRR first. */
   plans: ({ plan_id: number | null; plan_name: string } & TMonthMetrics)[];

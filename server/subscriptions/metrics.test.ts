@@ -102,6 +102,22 @@ describe("monthMetrics", () => {
   });
 });
 
+describe("lastMonths", () => {
+  it("takes the months of the account's zone: 31 Dec 20:00 UTC is January in Tokyo", () => {
+    const tokyo = lastMonths(new Date("2026-12-31T20:00:00Z"), 2, "Asia/Tokyo");
+    expect(tokyo.map((m) => m.key)).toEqual(["2026-12", "2027-01"]);
+    expect(tokyo[1]!.start).toEqual(new Date("2026-12-31T15:00:00Z"));
+    expect(tokyo[1]!.end).toEqual(new Date("2027-01-31T15:00:00Z"));
+    // New York: March starts in EST and ends in EDT.
+    const [march] = lastMonths(new Date("2026-03-20T12:00:00Z"), 1, "America/New_York");
+    expect(march).toEqual({
+      key: "2026-03",
+      start: new Date("2026-03-01T05:00:00Z"),
+      end: new Date("2026-04-01T04:00:00Z"),
+    });
+  });
+});
+
 describe("revenueMetricsOf", () => {
   it("gives the last 12 months oldest first and the current month per plan, the highest MRR first", () => {
     expect(lastMonths(d("2026-03-15")).map((m) => m.key)).toEqual([

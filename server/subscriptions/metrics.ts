@@ -1,8 +1,8 @@
 /**
  * Revenue metrics (docs/subscriptions.md "Revenue metrics"; definitions in metrics.schema.ts), as
  * pure functions over subscription rows: no IO, unit-tested in metrics.test.ts. metrics-load.ts
- * reads the rows. Money is integer cents, per currency, never converted; months are UTC calendar
- * months; a month's point in time is its end, or now for the current month.
+ * reads the rows. Money is integer cents, per currency, never converted; months are calendar
+ * months of the account's zone; a month's point in time is its end, or now for the current month.
  *
  * Vocabulary:
  * - *paying at t*: a recurring, non-lifetime subscription that was paid for (active, cancelled at
@@ -13,6 +13,7 @@
  *   month: months ÷ length, years ÷ (12 × length), weeks × 52 ÷ (12 × length), days × 365 ÷ (12 ×
  *   length).
  */
+import { dayInZone, zonedDayStart } from "../dates.schema";
 import type { TMoneyFigure, TMonthMetrics, TRevenueMetrics } from "./metrics.schema";
 
 export type MetricsSubscription = {
@@ -119,22 +120,26 @@ export function monthMetrics(
   };
 }
 
-/** The last `count` UTC calendar months, oldest first, the one holding `now` last. */
-export function lastMonths(now: Date, count = 12) {
-  const y = now.getUTCFullYear();
-  const m = now.getUTCMonth();
+/**
+ * The last `count` calendar months of `zone` (the account's), oldest first, the one holding `now`
+ * last: each from its first midnight there to the next month's.
+ */
+export function lastMonths(now: Date, count = 12, zone = "UTC") {
+  const [y, m] = dayInZone(now, zone).split("-").map(Number) as [number, number];
+  const firstDay = (offset: number) => new Date(Date.UTC(y, m - 1 + offset, 1)).toISOString().slice(0, 10);
   return Array.from({ length: count }, (_, i) => {
-    const start = new Date(Date.UTC(y, m - (count - 1 - i), 1));
-    const end = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
-    return { key: start.toISOString().slice(0, 7), start, end };
+    const first = firstDay(i - (count - 1));
+    const start = zonedDayStart(first, zone);
+    const end = zonedDayStart(firstDay(i - (count - 1) + 1), zone);
+    return { key: first.slice(0, 7), start, end };
   });
 }
 
 const mrrTotal = (m: TMonthMetrics) => m.mrr.reduce((a, f) => a + f.cents, 0);
 
-/** The last 12 months' figures, and the current month's per plan. */
-export function revenueMetricsOf(subs: readonly MetricsSubscription[], now: Date): TRevenueMetrics {
-  const months = lastMonths(now);
+/** The last 12 months' figures (months of `zone`), and the current month's per plan. */
+export function revenueMetricsOf(subs: readonly MetricsSubscription[], now: Date, zone = "UTC"): TRevenueMetrics {
+  const months = lastMonths(now, 12, zone);
   const current = months.at(-1)!;
   const byPlan = new Map<string, MetricsSubscription[]>();
   for (const s of subs) {

@@ -26,14 +26,14 @@ export const revenueRouter = createTRPCRouter({
     .input(ZRefundPaymentInput)
     .mutation(({ ctx, input }) => refundPayment(ctx.db, { actor: ctx.actor, input })),
 
-  /** Active, new and churned subscriptions per UTC day. */
+  /** Active, new and churned subscriptions per day of the account's zone. */
   subscriptionsReport: revenue
     .input(ZReportRangeInput)
     .query(({ ctx, input }) =>
       subscriptionsReport(ctx.db, { accountId: ctx.actor.accountId, range: input, now: new Date() }),
     ),
 
-  /** Captured, refunded and net revenue per UTC day and currency (integer cents). */
+  /** Captured, refunded and net revenue per day of the account's zone and currency (integer cents). */
   revenueReport: revenue
     .input(ZReportRangeInput)
     .query(({ ctx, input }) => revenueReport(ctx.db, { accountId: ctx.actor.accountId, range: input })),
@@ -43,14 +43,14 @@ export const revenueRouter = createTRPCRouter({
     .input(ZReportRangeInput)
     .query(({ ctx, input }) => conversionReport(ctx.db, { accountId: ctx.actor.accountId, range: input })),
 
-  /** Recovered and lost revenue of failed recurring charges per UTC day and currency, and what is at risk now. */
+  /** Recovered and lost revenue of failed recurring charges per day of the account's zone and currency, and what is at risk now. */
   dunningReport: revenue
     .input(ZReportRangeInput)
     .query(({ ctx, input }) => dunningReport(ctx.db, { accountId: ctx.actor.accountId, range: input })),
 
-  /** MRR, ARR, churn rate, ARPU and trial conversion of the last 12 UTC months, and this month's per plan. */
+  /** MRR, ARR, churn rate, ARPU and trial conversion of the last 12 months of the account's zone, and this month's per plan. */
   metrics: revenue.query(({ ctx }) => revenueMetrics(ctx.db, { accountId: ctx.actor.accountId, now: new Date() })),
 
-  /** The overview's headline numbers for this UTC month. */
+  /** The overview's headline numbers for this month of the account's zone. */
   headlines: revenue.query(({ ctx }) => revenueHeadlines(ctx.db, { accountId: ctx.actor.accountId, now: new Date() })),
 });
