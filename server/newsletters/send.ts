@@ -215,7 +215,8 @@ export async function newsletterChoices(db: Db, args: { accountId: number; now: 
 
 /**
  * A test send: the story as the newsletter would mail it (whole: staff read everything), to up to
- * five staff addresses now, through the outbox (the Outbox page shows them). Subject marked
+ * five addresses of the account's staff (dashboard users not disabled; anyone else is BAD_REQUEST,
+ * so a test cannot mail strangers) now, through the outbox (the Outbox page shows them). Subject marked
  * "[Test]"; no send, no delivery, nothing counted. Its links are the story's own (nothing to
  * count), and its unsubscribe link leads to the dashboard's newsletters page.
  */
@@ -235,6 +236,16 @@ export async function testSend(
   if (to.length === 0 || to.length > TEST_RECIPIENTS_MAX)
     throw new AppError("BAD_REQUEST", `Give 1 to ${TEST_RECIPIENTS_MAX} addresses.`, {
       details: [{ field: "to", issue: "has too many or no addresses" }],
+    });
+  const staff = await db.adminUser.findMany({
+    where: { accountId: args.accountId, disabledAt: null, email: { in: to, mode: "insensitive" } },
+    select: { email: true },
+  });
+  const known = new Set(staff.map((s) => s.email.toLowerCase()));
+  const strangers = to.filter((a) => !known.has(a));
+  if (strangers.length)
+    throw new AppError("BAD_REQUEST", "A test goes to the account's staff only.", {
+      details: [{ field: "to", issue: `not a staff address: ${strangers.join(", ")}` }],
     });
   const newsletter = await liveNewsletter(db, args.accountId, args.newsletterId);
   const t = await storyTemplates(db, { newsletter, storyId: args.storyId, appUrl: args.appUrl });

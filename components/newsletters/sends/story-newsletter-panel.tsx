@@ -122,7 +122,11 @@ export function StoryNewsletterPanel({ draft }: { draft: Pick<StoryDraft, "curre
           onChange={(e) => setSubject(e.target.value)}
         />
       </FormField>
-      <FormField label="Test addresses" hint="Up to five, separated by commas." error={errors.fields.to}>
+      <FormField
+        label="Test addresses"
+        hint="Up to five staff addresses, separated by commas."
+        error={errors.fields.to}
+      >
         <Input value={testTo} type="text" inputMode="email" onChange={(e) => setTestTo(e.target.value)} />
       </FormField>
       <div className="flex flex-wrap gap-2">

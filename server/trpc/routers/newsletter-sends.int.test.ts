@@ -47,9 +47,22 @@ describe("newsletterSends", () => {
     expect(await db.outgoingEmail.count()).toBe(0);
   });
 
-  it("a test send goes to staff through the outbox, marked [Test], with no send or delivery", async () => {
+  it("a test send goes to the account's staff through the outbox, marked [Test], with no send or delivery", async () => {
     const { editor, accountId, newsletter } = await setUp();
     const story = await insertStory(db, accountId, { headline: "Budget day" });
+    await createTestStaff(db, { roles: ["EDITOR"], account: accountId, email: "desk@gazette.test" });
+    await createTestStaff(db, { roles: ["OWNER"], account: accountId, email: "chief@gazette.test" });
+    // Only the account's staff: a stranger's address is refused, and nothing is mailed.
+    expect(
+      await trpcCodeOf(
+        editor.caller.newsletterSends.test({
+          storyId: story.id,
+          newsletterId: newsletter.id,
+          to: ["desk@gazette.test", "stranger@example.com"],
+        }),
+      ),
+    ).toBe("BAD_REQUEST");
+    expect(await db.outgoingEmail.count()).toBe(0);
     expect(
       await editor.caller.newsletterSends.test({
         storyId: story.id,
