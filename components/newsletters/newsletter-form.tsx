@@ -232,6 +232,7 @@ export function NewsletterForm({
       </Fieldset>
       {values.audience === "PAYING" ? (
         <Fieldset legend="Plans" error={firstUnder("planIds")}>
+          <p className="mb-2 text-xs text-gray-600">None chosen: subscribers of any plan.</p>
           {options.data?.plans.length ? (
             <div className="grid gap-2 sm:grid-cols-2">
               {options.data.plans.map((plan) => (

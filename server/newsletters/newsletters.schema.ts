@@ -12,8 +12,8 @@ export const SUBSCRIPTION_STATUSES = ["PENDING", "ACTIVE", "UNSUBSCRIBED"] as co
 
 export const AUDIENCE_LABELS: Record<(typeof NEWSLETTER_AUDIENCES)[number], string> = {
   OPT_IN: "Everyone who opted in",
-  MEMBERS: "Signed-in members who opted in",
-  PAYING: "Paying subscribers of chosen plans who opted in",
+  MEMBERS: "Members with a verified e-mail who opted in",
+  PAYING: "Paying subscribers who opted in",
 };
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -80,9 +80,6 @@ const ZNewsletterFields = z.object({
 
 /** Create, and update (the form sends every field). */
 export const ZNewsletterInput = ZNewsletterFields.superRefine((value, ctx) => {
-  if (value.audience === "PAYING" && value.planIds.length === 0) {
-    ctx.addIssue({ code: "custom", path: ["planIds"], message: "choose at least one plan for paying subscribers" });
-  }
   if (value.audience !== "PAYING" && value.planIds.length > 0) {
     ctx.addIssue({ code: "custom", path: ["planIds"], message: "plans apply only to paying subscribers" });
   }

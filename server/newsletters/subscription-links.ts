@@ -18,6 +18,7 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { NewsletterSubscription } from "../generated/prisma/client";
+import { memberAddress } from "./audience";
 import { unsubscribeSubscription } from "./subscriptions";
 import { liftSuppression } from "./suppression";
 import {
@@ -106,13 +107,13 @@ async function view(db: Db, target: Target): Promise<LinkView> {
       where: { id: target.newsletterId },
       select: { name: true, account: { select: { name: true } } },
     }),
-    db.member.findUniqueOrThrow({ where: { id: target.memberId }, select: { email: true } }),
+    db.member.findUniqueOrThrow({ where: { id: target.memberId }, select: { email: true, communicationEmail: true } }),
   ]);
   const status = target.subscription ? (target.subscription.status.toLowerCase() as LinkView["status"]) : "none";
   return {
     newsletterName: newsletter.name,
     accountName: newsletter.account.name,
-    email: maskEmail(member.email),
+    email: maskEmail(memberAddress(member) ?? member.email),
     status,
   };
 }
@@ -141,9 +142,10 @@ export async function confirmSubscription(db: Db, args: { token: string; now: Da
       if (count === 0) return;
       const member = await tx.member.findUniqueOrThrow({
         where: { id: subscription.memberId },
-        select: { email: true },
+        select: { email: true, communicationEmail: true },
       });
-      await liftSuppression(tx, { accountId: target.accountId, email: member.email });
+      const address = memberAddress(member);
+      if (address) await liftSuppression(tx, { accountId: target.accountId, email: address });
     });
   }
   return view(db, await resolve(db, args.token, ["confirm"]));

@@ -26,6 +26,8 @@ import type { Newsletter, NewsletterSubscription } from "../generated/prisma/cli
 import { queueEmail } from "../mail/outbox";
 import { findOrCreateMemberByIdentity } from "../members/identities";
 import type { MemberRecord } from "../members/members";
+import { accessGrantingWhere } from "../subscriptions/subscription-state";
+import { memberAddress } from "./audience";
 import { confirmUrl, unsubscribeUrl } from "./links";
 import { getNewsletterRow } from "./newsletters";
 import type { TAddSubscriberInput } from "./newsletters.schema";
@@ -47,7 +49,7 @@ export type SubscribeResult = {
   mailed: boolean;
 };
 
-type Member = Pick<MemberRecord, "id" | "accountId" | "email" | "emailVerified" | "name">;
+type Member = Pick<MemberRecord, "id" | "accountId" | "email" | "communicationEmail" | "emailVerified" | "name">;
 
 function statusWord(row: Pick<NewsletterSubscription, "status"> | undefined): SubscriptionStatusWord {
   return row ? (row.status.toLowerCase() as SubscriptionStatusWord) : "none";
@@ -56,7 +58,7 @@ function statusWord(row: Pick<NewsletterSubscription, "status"> | undefined): Su
 /** The confirmation mail of a PENDING subscription, queued in `tx`. */
 async function queueConfirmation(
   tx: TransactionClient,
-  args: { member: Member; newsletter: Newsletter; subscriptionId: number; now: Date },
+  args: { member: Member; address: string; newsletter: Newsletter; subscriptionId: number; now: Date },
 ): Promise<void> {
   const { member, newsletter } = args;
   const account = await tx.account.findUniqueOrThrow({ where: { id: member.accountId }, select: { name: true } });
@@ -65,7 +67,7 @@ async function queueConfirmation(
   const unsubscribe = unsubscribeUrl({ ...base, subscriptionId: args.subscriptionId });
   await queueEmail(tx, {
     accountId: member.accountId,
-    to: member.email,
+    to: args.address,
     subject: `Confirm your subscription to ${newsletter.name}`,
     text: [
       `Hello ${member.name},`,
@@ -94,12 +96,19 @@ export async function subscribeMember(
 ): Promise<SubscribeResult> {
   const { member, newsletter, source, now } = args;
   if (newsletter.accountId !== member.accountId) throw new Error("member and newsletter of different accounts");
+  // The address newsletters go to (./audience.ts): a member known only by outside identities has its communication e-mail.
+  const address = memberAddress(member);
+  if (!address) {
+    throw new AppError("UNPROCESSABLE", "Add an e-mail address to your account first: newsletters need one.", {
+      details: [{ field: "email", issue: "is missing" }],
+    });
+  }
   return withTransaction(
     db,
     async (tx) => {
       const key = { newsletterId_memberId: { newsletterId: newsletter.id, memberId: member.id } };
       const existing = await tx.newsletterSubscription.findUnique({ where: key });
-      const suppressed = await isSuppressed(tx, { accountId: member.accountId, email: member.email });
+      const suppressed = await isSuppressed(tx, { accountId: member.accountId, email: address });
       const active = args.proven && member.emailVerified && !suppressed;
       const result = (row: NewsletterSubscription, mailed: boolean): SubscribeResult => ({
         newsletterId: newsletter.id,
@@ -121,7 +130,7 @@ export async function subscribeMember(
           where: { id: existing.id },
           data: { consentedAt: now, consentSource: source },
         });
-        await queueConfirmation(tx, { member, newsletter, subscriptionId: row.id, now });
+        await queueConfirmation(tx, { member, address, newsletter, subscriptionId: row.id, now });
         return result(row, true);
       }
       const data = {
@@ -143,7 +152,7 @@ export async function subscribeMember(
               createdAt: now,
             },
           });
-      if (!active) await queueConfirmation(tx, { member, newsletter, subscriptionId: row.id, now });
+      if (!active) await queueConfirmation(tx, { member, address, newsletter, subscriptionId: row.id, now });
       return result(row, !active);
     },
     { retryUniqueClashes: true },
@@ -189,15 +198,14 @@ export async function unsubscribeSubscription(
 
 // ─── readers ─────────────────────────────────────────────────────────────────────────────────
 
-/** The plans the member pays for now (ACTIVE, or cancelled with time left). */
+/** The plans the member pays for now (the subscriptions that grant access: ../subscriptions/subscription-state.ts). */
 async function paidPlanIds(db: Db, args: { accountId: number; memberId: number; now: Date }): Promise<Set<number>> {
   const rows = await db.subscription.findMany({
     where: {
       accountId: args.accountId,
       memberId: args.memberId,
       planId: { not: null },
-      status: { in: ["ACTIVE", "CANCELLED"] },
-      OR: [{ endTimestamp: null }, { endTimestamp: { gt: args.now } }],
+      ...accessGrantingWhere(args.now),
     },
     select: { planId: true },
   });
@@ -206,8 +214,8 @@ async function paidPlanIds(db: Db, args: { accountId: number; memberId: number; 
 
 /**
  * The newsletters a signed-in member may see and join: the account's non-archived ones, except
- * PAYING newsletters of plans the member does not pay for (shown all the same while subscribed, so
- * a reader can always leave).
+ * PAYING newsletters of plans the member does not pay for (any plan, when the newsletter names
+ * none); shown all the same while subscribed, so a reader can always leave.
  */
 export async function listMemberNewsletters(
   db: Db,
@@ -225,9 +233,8 @@ export async function listMemberNewsletters(
   return newsletters
     .filter((n) => {
       const status = byNewsletter.get(n.id)?.status;
-      return (
-        n.audience !== "PAYING" || n.planIds.some((id) => paid.has(id)) || status === "ACTIVE" || status === "PENDING"
-      );
+      const pays = n.planIds.length === 0 ? paid.size > 0 : n.planIds.some((id) => paid.has(id));
+      return n.audience !== "PAYING" || pays || status === "ACTIVE" || status === "PENDING";
     })
     .map((n) => {
       const row = byNewsletter.get(n.id);
@@ -321,16 +328,23 @@ export async function addSubscriberByStaff(
     source: "newsletter",
     now,
   });
-  const result = await subscribeMember(db, { member, newsletter, source: "dashboard", proven: true, now });
-  await recordAudit(db, {
-    actor,
-    action: "newsletter.subscriber_add",
-    targetType: "newsletter",
-    targetId: newsletter.id,
-    metadata: { memberId: member.id, status: result.status },
-    now,
-  });
-  return result;
+  // One transaction for the subscription and its audit entry, rerun when a concurrent subscribe won the row.
+  return withTransaction(
+    db,
+    async (tx) => {
+      const result = await subscribeMember(tx, { member, newsletter, source: "dashboard", proven: true, now });
+      await recordAudit(tx, {
+        actor,
+        action: "newsletter.subscriber_add",
+        targetType: "newsletter",
+        targetId: newsletter.id,
+        metadata: { memberId: member.id, status: result.status },
+        now,
+      });
+      return result;
+    },
+    { retryUniqueClashes: true },
+  );
 }
 
 /** Staff unsubscribe a reader (source "dashboard"). Idempotent; audited when it changed something. */

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createApiKey } from "@/server/accounts/api-keys";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
+import { placeholderEmail } from "@/server/members/identities";
 import { createMemberSession } from "@/server/members/sessions";
 import { PUBLIC_SUBSCRIBE_MESSAGE } from "@/server/newsletters/subscriptions.schema";
 import { suppress } from "@/server/newsletters/suppression";
@@ -385,6 +386,22 @@ describe("member API", () => {
     expect(await db.newsletterSubscription.findFirstOrThrow({ where: { memberId: bo.member.id } })).toMatchObject({
       status: "PENDING",
     });
+    expect(await confirmMails(db, account.id)).toHaveLength(1);
+  });
+
+  it("mails a reader known by a publisher's JWT at their communication e-mail; without one, 422 and nothing written", async () => {
+    const { db, account } = await setup();
+    const jo = await memberWithSession(db, account.id, placeholderEmail("publisher"), false);
+    await db.member.update({ where: { id: jo.member.id }, data: { communicationEmail: "Jo@Example.com" } });
+    expect(await (await jo.put("daily", { subscribed: true })).json()).toMatchObject({
+      newsletter: { status: "pending" },
+    });
+    expect((await confirmMails(db, account.id)).map((m) => m.to)).toEqual(["jo@example.com"]);
+
+    const nobody = await memberWithSession(db, account.id, placeholderEmail("publisher"), false);
+    const res = await nobody.put("daily", { subscribed: true });
+    expect(res.status).toBe(422);
+    expect(await db.newsletterSubscription.count({ where: { memberId: nobody.member.id } })).toBe(0);
     expect(await confirmMails(db, account.id)).toHaveLength(1);
   });
 

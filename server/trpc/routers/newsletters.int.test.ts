@@ -111,7 +111,7 @@ describe("newsletters.*", () => {
       ]),
     );
     expect(await trpcCodeOf(owner.caller.newsletters.create({ ...FORM, name: "Again" }))).toBe("CONFLICT");
-    expect(await issuesOf(owner.caller.newsletters.create({ ...FORM, slug: "paid", audience: "PAYING" }))).toEqual([
+    expect(await issuesOf(owner.caller.newsletters.create({ ...FORM, slug: "paid", planIds: [1] }))).toEqual([
       "planIds",
     ]);
 
