@@ -287,6 +287,32 @@ describe("one-click unsubscribe", () => {
     });
   });
 
+  it('the page\'s button (a browser form, no one-click body) records source "link" and returns to the page', async () => {
+    const { db, account, daily } = await setup();
+    const ada = await memberWithSession(db, account.id, "ada@example.com", true);
+    await ada.put("daily", { subscribed: true });
+    const row = await db.newsletterSubscription.findFirstOrThrow({ where: { newsletterId: daily.id } });
+    const t = signNewsletterToken(newsletterTokenKey(), { accountId: account.id, purpose: "unsubscribe", id: row.id });
+    const res = await UNSUBSCRIBE(
+      new Request(`http://localhost/api/newsletters/unsubscribe/${t}`, {
+        method: "POST",
+        headers: {
+          host: "localhost",
+          accept: "text/html,application/xhtml+xml",
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: "",
+      }),
+      { params: Promise.resolve(token(t)) },
+    );
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(`/newsletters/unsubscribe/${t}`);
+    expect(await db.newsletterSubscription.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      status: "UNSUBSCRIBED",
+      unsubscribeSource: "link",
+    });
+  });
+
   it("answers 400 JSON for a malformed token and 404 for another account's, changing nothing", async () => {
     const { db, account } = await setup();
     const ada = await memberWithSession(db, account.id, "ada@example.com", true);

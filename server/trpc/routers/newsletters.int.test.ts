@@ -13,6 +13,7 @@ import { getDb } from "../../db";
 import type { Db } from "../../db/client";
 import { mailTransportFromEnv } from "../../mail/transport";
 import type { TNewsletterFormInput } from "../../newsletters/newsletters.schema";
+import { suppress } from "../../newsletters/suppression";
 import { runJobsNow, testJobDeps } from "../../testing/jobs";
 import { startSmtpServer, type TestSmtpServer } from "../../testing/smtp-server";
 import { createTestStaff, trpcCodeOf } from "../../testing/staff";
@@ -236,6 +237,24 @@ describe("newsletters.*", () => {
     expect(
       await trpcCodeOf(revenue.caller.newsletters.addSubscriber({ newsletterId: daily.id, email: "not-mail" })),
     ).toBe("BAD_REQUEST");
+  });
+});
+
+describe("staff and suppressed addresses", () => {
+  it("a suppressed address added by staff is pending with a confirmation mail, never active", async () => {
+    const { db, account, editor } = await setup();
+    const daily = await editor.caller.newsletters.create(FORM);
+    await db.member.create({
+      data: { accountId: account.id, name: "Di", email: "di@example.com", emailVerified: true, passwordHash: "-" },
+    });
+    await suppress(db, { accountId: account.id, email: "di@example.com", reason: "complaint" });
+    expect(
+      await editor.caller.newsletters.addSubscriber({ newsletterId: daily.id, email: "di@example.com" }),
+    ).toMatchObject({
+      status: "PENDING",
+      mailed: true,
+    });
+    expect(await db.emailSuppression.count({ where: { accountId: account.id } })).toBe(1);
   });
 });
 
