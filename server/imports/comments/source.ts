@@ -21,6 +21,7 @@
 import "server-only";
 
 import { getEnv } from "../../../env.js";
+import { formatInstant } from "../../dates.schema";
 import type { Db, TransactionClient } from "../../db/client";
 import { digestOf, prepareOps } from "../../engagement/comment-bodies";
 import type { TCommentOp } from "../../engagement/comments.schema";
@@ -282,7 +283,7 @@ async function planComment(
   const reply = rootCommentId === null ? "" : `, under comment #${rootCommentId}`;
   return {
     action: "create",
-    reason: `comment by ${author.label}, ${post.createdAt.toISOString()}, ${post.state}${reply}`,
+    reason: `comment by ${author.label}, ${formatInstant(post.createdAt, ctx.publisher.timeZone)}, ${post.state}${reply}`,
     effects: author.effects,
     remember: [...author.remember, ...(root === position ? [key] : [])],
     apply: async (tx: TransactionClient) => {

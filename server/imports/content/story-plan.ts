@@ -23,6 +23,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 
 import { getEnv } from "../../../env.js";
+import { formatInstant } from "../../dates.schema";
 import type { Db, TransactionClient } from "../../db/client";
 import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
@@ -198,16 +199,13 @@ export async function planStory(
   if (post.authors.length === 0) ctx.note(`${post.type} ${post.sourceId} has no author`);
 
   const date = post.date ?? ctx.now;
+  // The report is read by staff: times in the account's zone, named.
+  const when = (d: Date) => formatInstant(d, ctx.publisher.timeZone);
   const scheduled = post.status === "scheduled" && date > ctx.now;
   const status = post.status === "draft" ? "DRAFT" : scheduled ? "APPROVED" : "PUBLISHED";
   if (post.status === "scheduled" && !scheduled)
-    ctx.note(`${post.type} ${post.sourceId} was scheduled for ${date.toISOString()}, which is past: published at it`);
-  const what =
-    status === "PUBLISHED"
-      ? `published ${date.toISOString()}`
-      : scheduled
-        ? `scheduled for ${date.toISOString()}`
-        : "draft";
+    ctx.note(`${post.type} ${post.sourceId} was scheduled for ${when(date)}, which is past: published at it`);
+  const what = status === "PUBLISHED" ? `published ${when(date)}` : scheduled ? `scheduled for ${when(date)}` : "draft";
 
   // Only a published story's old URL was public: a draft's or a scheduled post's is not redirected.
   const path = status === "PUBLISHED" ? oldPath(post.oldUrl) : null;

@@ -346,7 +346,7 @@ describe("importing the posts and pages of a WordPress export", () => {
     expect(text).toMatch(/^story\s+7\s+0\s+4\s+1$/m);
     expect(text).toMatch(/^redirect\s+2\s+0\s+0\s+0$/m);
     expect(text).toContain(
-      'story /election-night "Election night, in pictures", published 2024-11-06T01:00:00.000Z, public',
+      'story /election-night "Election night, in pictures", published 6 Nov 2024, 01:00 UTC, public',
     );
     expect(await db.story.count({ where: { accountId: acc.id } })).toBe(0);
   });

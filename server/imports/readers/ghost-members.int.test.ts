@@ -79,7 +79,7 @@ describe("importing Ghost's members CSV", () => {
     expect(report.lines.skip).toEqual([
       expect.objectContaining({
         label: "line 10 (gone@example.com)",
-        reason: "deleted in Ghost on 2024-01-01T00:00:00.000Z",
+        reason: "deleted in Ghost on 1 Jan 2024, 00:00 UTC",
       }),
     ]);
     expect(report.problems).toEqual([

@@ -23,6 +23,7 @@
  */
 import "server-only";
 
+import { formatInstant } from "../../dates.schema";
 import type { Db } from "../../db/client";
 import { MEMBER_KIND, noteSpelling, planMember } from "../comments/authors";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan, PlanEffect } from "../types";
@@ -165,7 +166,8 @@ async function planRow(
   if (known !== null) return { action: "skip", reason: `imported before (member #${known})` };
   const deleted = parseCsvDate(v.deleted_at);
   if (deleted === "invalid") return refuse(`its deleted_at "${v.deleted_at}" is not a date`);
-  if (deleted) return { action: "skip", reason: `deleted in Ghost on ${deleted.toISOString()}` };
+  if (deleted)
+    return { action: "skip", reason: `deleted in Ghost on ${formatInstant(deleted, ctx.publisher.timeZone)}` };
   const createdAt = parseCsvDate(v.created_at);
   if (createdAt === "invalid") return refuse(`its created_at "${v.created_at}" is not a date`);
   const subscribed = parseCsvBoolean(v.subscribed_to_emails);
@@ -194,7 +196,7 @@ async function planRow(
     ? [{ kind: CONSENT_KIND, action: "create", label: `${email}: ${NEWSLETTER_LIST}` }]
     : [];
   const what = [
-    createdAt ? `joined ${createdAt.toISOString()}` : null,
+    createdAt ? `joined ${formatInstant(createdAt, ctx.publisher.timeZone)}` : null,
     consent ? "newsletter consent" : subscribed === true ? "newsletter consent kept" : "no newsletter consent",
     customer ? `stripe customer ${customer}` : null,
   ]

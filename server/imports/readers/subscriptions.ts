@@ -28,6 +28,7 @@
  */
 import "server-only";
 
+import { formatInstant } from "../../dates.schema";
 import type { Db } from "../../db/client";
 import type { Prisma, SubscriptionStatus } from "../../generated/prisma/client";
 import { DAY_MS, RENEWAL_REMINDER_DAYS } from "../../subscriptions/lifecycle-steps";
@@ -275,7 +276,7 @@ async function planRow(
     },
     createdAt: start,
   };
-  const period = `${start.toISOString()} → ${end.toISOString()}`;
+  const period = `${formatInstant(start, ctx.publisher.timeZone)} → ${formatInstant(end, ctx.publisher.timeZone)}`;
   return {
     action: "create",
     reason: `${when.status.toLowerCase()} "${plan.title}" (#${plan.id}) for ${member.label}, ${period}, ${centsToDecimal(amount.cents, currency)} ${currency}, ${paymentType}`,
