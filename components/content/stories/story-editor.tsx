@@ -169,7 +169,8 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
       <div className="min-w-0 space-y-6">
         <StoryWorkflow draft={draft} checks={checks} />
 
-        {current ? (
+        {/* Editors only (contributors may not schedule, nor send). */}
+        {current?.canSchedule ? (
           <Panel title="Newsletter" padded>
             <StoryNewsletterPanel draft={draft} />
           </Panel>

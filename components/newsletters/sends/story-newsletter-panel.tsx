@@ -99,6 +99,7 @@ export function StoryNewsletterPanel({ draft }: { draft: Pick<StoryDraft, "curre
 
   return (
     <div className="space-y-3 text-sm" data-testid="story-newsletter-panel">
+      <ErrorAlert error={choices.error} />
       {newsletters.length === 0 && choices.isSuccess ? (
         <p className="text-gray-600">No newsletters yet: an owner creates them under Newsletters.</p>
       ) : (
