@@ -345,8 +345,10 @@ async function settlePeriod(
   const due = sub.nextPaymentDueDate!;
   const periodEnd = addDuration(due, sub.durationLength, sub.durationUnit);
   const { chargeCents, usedCents } = applyCredit(sub.paymentAmountCents, sub.creditCents);
+  // A renewal is not the checkout's payment: it carries no attempt (the checkout's attempt marks a
+  // trial's authorization, which is never invoiced; trial-history.ts isTrialAuthorization).
   const payment = await recordCharge(ctx.tx, {
-    subscription: sub,
+    subscription: { ...sub, attemptId: null },
     amountCents: chargeCents,
     creditAppliedCents: usedCents,
     currency: sub.paymentAmountCurrency,

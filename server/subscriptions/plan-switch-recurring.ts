@@ -206,8 +206,10 @@ export async function applyRecurringSwitchNow(
         result.reason,
         `The charge for the switch was declined: ${result.reason} Nothing changed; update your payment method and try again.`,
       );
+    // The payment belongs to the switch's attempt (not the checkout's: that one is a trial's
+    // authorization when the subscription began with a trial, never invoiced).
     await recordCharge(tx, {
-      subscription: sub,
+      subscription: { ...sub, attemptId: args.attemptId },
       amountCents: terms.charge_cents,
       currency: args.currency,
       externalPaymentId: result.externalPaymentId,

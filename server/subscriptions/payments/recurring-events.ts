@@ -128,8 +128,9 @@ export async function settleRecurringCharge(
 
   const periodStart = sub.endTimestamp ?? now;
   const periodEnd = sub.endTimestamp ? addDuration(sub.endTimestamp, sub.durationLength, sub.durationUnit) : null;
+  // A later period's charge, not the checkout's payment: no attempt (see lifecycle.ts settlePeriod).
   const recorded = await recordCharge(tx, {
-    subscription: sub,
+    subscription: { ...sub, attemptId: null },
     amountCents: sub.paymentAmountCents,
     currency: sub.paymentAmountCurrency,
     externalPaymentId: details.externalPaymentId,

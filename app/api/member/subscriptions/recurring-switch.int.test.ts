@@ -157,6 +157,7 @@ describe("a recurring switch with proration on", () => {
     const payments = await s.db.payment.findMany({ where: { subscriptionId: s.sub.id } });
     expect(payments).toHaveLength(1);
     expect(payments[0]).toMatchObject({ amountCents: 134, status: "CAPTURED" });
+    expect(payments[0]!.attemptId).toBe(charges[0]!.idempotencyKey.replace("plan_switch:", ""));
     expect(await s.db.invoice.count({ where: { subscriptionId: s.sub.id, amountCents: 134 } })).toBe(1);
     const after = await s.db.subscription.findUniqueOrThrow({ where: { id: s.sub.id } });
     expect(after).toMatchObject({
@@ -204,6 +205,22 @@ describe("a recurring switch with proration on", () => {
 
   it("carries a downgrade's credit into the next renewal on the test clock, shown on the card and the invoice", async () => {
     const s = await setup();
+    // It began with a trial, long over: its checkout's attempt marks only that authorization.
+    const checkoutAttempt = await s.db.subscriptionAttempt.create({
+      data: {
+        id: crypto.randomUUID(),
+        accountId: s.f.account.id,
+        terms: {},
+        paymentType: "cardpay",
+        amountCents: 500,
+        currency: "USD",
+        expiresAt: new Date(),
+      },
+    });
+    await s.db.subscription.update({
+      where: { id: s.sub.id },
+      data: { attemptId: checkoutAttempt.id, trialEndsAt: new Date(Date.now() - 40 * DAY) },
+    });
     const p = await read(await s.page(SWITCH_PREVIEW, "/switch/preview", { subscription_plan_id: s.lite.id }));
     // Credit 666 for Standard's unused 2/3; Lite for the rest: ceil(2/3 × 400) = 267; carried 399.
     expect(p.switch).toMatchObject({ applies: "now", credit_cents: 666, rest_cents: 267, carry_cents: 399 });
