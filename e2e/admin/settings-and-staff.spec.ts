@@ -136,6 +136,10 @@ test("the account's time zone sets how every dashboard time reads; the site URL 
   // "22 Nov 2026, 21:00 GMT+9": one format, in the account's zone, with the zone.
   await expect(page.locator("main time").first()).toHaveText(/^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2} (JST|GMT\+9)$/);
   await expectNoHorizontalScroll(page);
+  // Days are the account's too: the overview's chart and the stories list's date range say whose.
+  await expect(page.getByTestId("activity-chart")).toContainText("(days in Asia/Tokyo)");
+  await page.goto("/admin/content/stories");
+  await expect(page.getByText("Days in Asia/Tokyo, both included.")).toBeVisible();
 
   await page.goto("/admin/settings");
   await page.getByLabel("Time zone").selectOption("UTC");
