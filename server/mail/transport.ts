@@ -66,7 +66,11 @@ export const logTransport: MailTransport = {
 
 /** The server refused this mail for good: the job fails it now instead of retrying. */
 export class PermanentMailError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** The SMTP command refused ("RCPT TO": the recipient; "MAIL FROM", "DATA": the sender or the message). */
+    readonly command?: string,
+  ) {
     super(message);
     this.name = "PermanentMailError";
   }
@@ -158,7 +162,7 @@ export function smtpTransport(config: SmtpConfig): MailTransport {
         });
       } catch (error) {
         const message = withoutSecrets(error instanceof Error ? error.message : String(error), url);
-        if (isPermanentSmtpFailure(error)) throw new PermanentMailError(message);
+        if (isPermanentSmtpFailure(error)) throw new PermanentMailError(message, (error as SmtpError).command);
         throw new Error(message);
       }
     },

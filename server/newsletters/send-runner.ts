@@ -13,8 +13,9 @@
  * 3. Handoff, at most once per address. Just before the SMTP handoff the worker marks the delivery
  *    handed off (`sent_at`), conditionally on no one having done so: only one worker ever hands a
  *    delivery to the SMTP server. Accepted: SENT (written for the batch at its end). Refused for
- *    good (a 5xx: PermanentMailError): FAILED, and the address suppressed as a bounce. Refused for
- *    now: the mark is taken back and the delivery waits (claimed_until) 30 s × 2^(attempt − 1)
+ *    good (a 5xx: PermanentMailError): FAILED, and, when the recipient was refused (RCPT TO), the
+ *    address suppressed as a bounce (a refused sender or message is not the address's fault).
+ *    Refused for now: the mark is taken back and the delivery waits (claimed_until) 30 s × 2^(attempt − 1)
  *    before its next attempt, FAILED after MAX_ATTEMPTS.
  *    A worker that dies after marking a delivery and before writing its outcome (the SMTP server
  *    may or may not have accepted it; most often it has, and the SENT write was lost) leaves it
@@ -261,7 +262,9 @@ async function recordRefusal(
   if (args.error instanceof PermanentMailError || attempts >= MAX_ATTEMPTS) {
     await db.$executeRaw`UPDATE newsletter_deliveries SET status = 'failed', sent_at = NULL, claimed_until = NULL, last_error = ${message}
       WHERE id = ${BigInt(row.id)} AND status = 'pending'`;
-    if (args.error instanceof PermanentMailError)
+    // Only a refused recipient is the address's fault: a refused sender (MAIL FROM) or message
+    // (DATA) would otherwise suppress the whole list.
+    if (args.error instanceof PermanentMailError && args.error.command === "RCPT TO")
       await suppress(db, { accountId: args.accountId, email: row.email, reason: "bounce", detail: message, now });
     return;
   }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../db";
 import type { Db } from "../db/client";
 import { claimJobs } from "../jobs/engine";
-import { smtpTransport, type MailTransport, type OutgoingMail } from "../mail/transport";
+import { PermanentMailError, smtpTransport, type MailTransport, type OutgoingMail } from "../mail/transport";
 import { runJobsNow, testJobDeps } from "../testing/jobs";
 import { insertNewsletter, insertSubscribers } from "../testing/newsletter-fixtures";
 import { createTestPublisher, insertStory, textCards } from "../testing/publishing-factories";
@@ -272,6 +272,19 @@ describe("refusals and cancellation", () => {
       status: "SENT",
       attempts: 2,
     });
+  });
+
+  it("a refused sender or message (5xx to MAIL FROM or DATA) fails the mails without suppressing anyone", async () => {
+    const { account, sendId } = await queuedSend(3);
+    const refusing: MailTransport = {
+      name: "refusing",
+      send: async () => {
+        throw new PermanentMailError("553 Sender address rejected", "MAIL FROM");
+      },
+    };
+    expect((await runToEnd(sendId, { mail: refusing })).state).toBe("done");
+    expect(await db.newsletterDelivery.count({ where: { sendId, status: "FAILED" } })).toBe(3);
+    expect(await db.emailSuppression.count({ where: { accountId: account.id } })).toBe(0);
   });
 
   it("a reader who unsubscribed after the send began is skipped", async () => {
