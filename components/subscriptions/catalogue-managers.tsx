@@ -94,7 +94,7 @@ const groups = defineManager({
       kind: "radio",
       label: "Prorate plan switches",
       options: yesNo,
-      hint: "Yes: a switch between one-time plans applies at once, the unused days credited. No: every switch waits for the end of the period paid for.",
+      hint: "Yes: a switch applies at once, the unused days credited: an upgrade pays the difference now (a recurring plan's is charged to the stored card), a recurring downgrade's difference comes off the next charges. A gateway that charges its subscriptions itself (Razorpay) still waits for the next charge. No: every switch waits for the end of the period paid for.",
     },
     { name: "description", kind: "textarea", label: "Description", wide: true, maxLength: 5000 },
     {
