@@ -1,14 +1,14 @@
 /**
  * Sending a story as a newsletter (docs/newsletters.md "Sending") at 1440 and 390 px, with axe:
  * the owner (who passes every editor check, and alone reads the Outbox) makes a newsletter with one
- * subscribed reader (the app's own tRPC calls), opens a published story in the editor, sends a test
+ * subscribed reader (the app's own tRPC calls; the reader confirms from the mail when pending), opens a published story in the editor, sends a test
  * to their own address from the Newsletter panel and finds it in the Outbox, then sends the story to
  * the newsletter after the confirmation that names one reader, and sees the send listed as sent in
  * the panel and on the Sends page.
  */
 import type { Page } from "@playwright/test";
 
-import { expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcCall } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcCall, trpcQuery } from "../fixtures";
 
 const SIZES = [
   { name: "desktop", width: 1440, height: 900 },
@@ -44,11 +44,29 @@ for (const size of SIZES) {
         digestCollectionId: null,
         digestSchedule: null,
       });
-      await trpcCall(page.request, "newsletters.addSubscriber", {
+      const reader = `send-${run}@example.com`;
+      const added = await trpcCall<{ status: string }>(page.request, "newsletters.addSubscriber", {
         newsletterId: newsletter.id,
-        email: `send-${run}@example.com`,
+        email: reader,
         name: "Send Reader",
       });
+      if (added.status === "PENDING") {
+        // A new address waits for its confirmation: the reader follows the mail's link.
+        let text = "";
+        await expect(async () => {
+          const list = await trpcQuery<{ items: { to: string; kind: string; text: string }[] }>(
+            page.request,
+            "mail.list",
+            { limit: 50 },
+          );
+          text = list.items.find((m) => m.to === reader && m.kind === "newsletter.confirm")?.text ?? "";
+          expect(text).not.toBe("");
+        }).toPass({ timeout: 15_000 });
+        const confirmLink = /(https?:\/\/\S+\/newsletters\/confirm\/\S+)/.exec(text)![1]!;
+        await page.goto(new URL(confirmLink).pathname);
+        await page.getByRole("button", { name: "Confirm subscription", exact: true }).click();
+        await expect(page.getByRole("heading", { name: "You are subscribed" })).toBeVisible();
+      }
       // A published story: the newest one the content API lists.
       const stories = (await (await page.request.get("/api/v1/stories?limit=1")).json()) as {
         stories: { id: string; headline: string }[];
