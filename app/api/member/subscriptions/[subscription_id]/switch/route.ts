@@ -13,7 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       ...SELF_SERVICE_WRITE_ROUTE,
       body: ZSelfServiceSwitchInput,
       summary:
-        "{attempt_token (from the preview), payment_token and signature (only when the switch costs something now: the gateway form's payment)} → {subscription_id, plan_name, message}: the client API's switch_plan. The same token again answers the same, switching once. 409 when the plan's price changed since the preview (nothing charged: preview again); 422 for a token of another subscription, expired, or a payment refused.",
+        "{attempt_token (from the preview), payment_token and signature (only when a one-time switch costs something now: the gateway form's payment; a recurring switch is charged to the stored card)} → {subscription_id, plan_name, message}: the client API's switch_plan. The same token again answers the same, switching once. 409 when the plan's price changed since the preview (nothing charged: preview again); 422 for a token of another subscription, expired, or a payment refused.",
     },
     async ({ db, publisher, member, params, body }) => {
       const { attempt_token, payment_token, ...extra } = body;

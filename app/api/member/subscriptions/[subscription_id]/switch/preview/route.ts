@@ -13,7 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       ...SELF_SERVICE_WRITE_ROUTE,
       body: ZSelfServiceSwitchPreviewInput,
       summary:
-        "{subscription_plan_id} → {attempt_token, chargeable_amount_cents, external_reference_id, switch {applies: now|scheduled, applies_at, price_cents, credit_cents, currency, …}, words (the terms as a sentence), needs_payment}: the client API's switch_plan/preview (the switch type found from the prices). 422 for a plan the subscription cannot switch to; 404 for another member's subscription.",
+        "{subscription_plan_id} → {attempt_token, chargeable_amount_cents, external_reference_id, switch {applies: now|scheduled, applies_at, price_cents, credit_cents, currency, …}, words (the terms as a sentence), needs_payment (a one-time switch paid in the gateway's form first)}: the client API's switch_plan/preview (the switch type found from the prices). 422 for a plan the subscription cannot switch to; 404 for another member's subscription.",
     },
     async ({ db, publisher, member, params, body }) =>
       privateJson(

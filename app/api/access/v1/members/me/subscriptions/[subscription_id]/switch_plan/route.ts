@@ -20,7 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       maxBodyBytes: 8_192,
       rateLimit: READER_WRITE_LIMIT,
       summary:
-        '{attempt_token (from the preview), payment_token (when the switch is paid), the gateway\'s signature fields} → {subscription, attempt_token, message}: switched now ("Subscription plan switched."), or, when proration is off or the plan is recurring, scheduled for the period end (the message says so; GET …/subscriptions/<id> shows scheduled_switch). The same token again answers the subscription as it is. 422 for a token of another subscription, expired, or a payment refused.',
+        "{attempt_token (from the preview), payment_token (when the switch is paid), the gateway's signature fields} → {subscription, attempt_token, message}: switched now (\"Subscription plan switched.\"; a recurring upgrade's difference charged once to the stored card, a downgrade's carried as credit to the next charges), or, when proration is off, the gateway charges the subscription by itself, nobody charges a stored card or it is in its trial, scheduled for the period end (the message says why; GET …/subscriptions/<id> shows scheduled_switch). The same token again answers the subscription as it is, charging nothing more. 409 when the plan's price changed since the preview; 422 for a token of another subscription, expired, a payment refused or a charge declined (nothing changes).",
     },
     async ({ db, account, user, params, body }) => {
       const memberId = await readerMemberId(db, account.id, user);

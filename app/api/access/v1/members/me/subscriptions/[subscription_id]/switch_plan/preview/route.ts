@@ -20,7 +20,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       maxBodyBytes: 4_096,
       rateLimit: READER_WRITE_LIMIT,
       summary:
-        "{subscription_plan_id, switch_type (upgrade|crossgrade|downgrade)} → {subscription, attempt_token, chargeable_amount_cents (one-time plans: the prorated charge, target price − unused credit, or the full price when proration is off; null for recurring), external_reference_id, switch {applies: now|scheduled, applies_at, …}}. 422 when switch_type is not what the prices make it, the target has no price in the subscription's currency, is not an enabled plan of its group, or the subscription is not active; 404 for another reader's id.",
+        "{subscription_plan_id, switch_type (upgrade|crossgrade|downgrade)} → {subscription, attempt_token, chargeable_amount_cents (one-time plans: the prorated charge, target price − unused credit, or the full price when proration is off; recurring plans applied now: the prorated difference charged to the stored card at the switch, 0 for a downgrade whose difference becomes credit; null for a recurring switch scheduled for the next charge), external_reference_id, switch {applies: now|scheduled, applies_at, price_cents, credit_cents, charged_with, and for recurring plans rest_cents, carry_cents, resets_cycle, credit_balance_cents, next_charge_at, next_charge_cents or scheduled_reason, …}}. 422 when switch_type is not what the prices make it, the target has no price in the subscription's currency, is not an enabled plan of its group, or the subscription is not active; 404 for another reader's id.",
     },
     async ({ db, account, user, params, body }) => {
       const memberId = await readerMemberId(db, account.id, user);
