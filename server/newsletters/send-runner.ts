@@ -25,12 +25,14 @@
  *    (Each worker has up to `concurrency` handoffs in flight, SEND_CONCURRENCY by default.)
  * 4. Pace: each handoff first takes a turn of the throttle (./throttle.ts).
  * 5. End: a send with no PENDING delivery left is SENT (finished_at); a send staff CANCELLED stops
- *    at the next batch (its unsent deliveries SKIPPED by the cancellation, ./send.ts).
+ *    at the next batch (its unsent deliveries SKIPPED by the cancellation, ./send.ts); a send whose
+ *    story was deleted meanwhile ends CANCELLED the same way.
  */
 import "server-only";
 
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
+import { AppError } from "../errors";
 import { log } from "../log";
 import { PermanentMailError, type MailTransport } from "../mail/transport";
 import { audience } from "./audience";
@@ -193,7 +195,14 @@ export async function runSendSlice(db: Db, options: SliceOptions): Promise<Slice
     const claimed = await claim(db, sendId, now, lease, batchSize);
     if (claimed.length === 0) return finishOrWait(db, sendId, now);
     const rows = await skipGone(db, { accountId: send.accountId, newsletterId: newsletter.id, rows: claimed });
-    content ??= await sendContent(db, { send, newsletter, appUrl: options.appUrl, now });
+    try {
+      content ??= await sendContent(db, { send, newsletter, appUrl: options.appUrl, now });
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === "NOT_FOUND")) throw error;
+      // The story was deleted since: nothing to send, ever. The send ends as if staff cancelled it.
+      await abandon(db, sendId, now, "The story no longer exists.");
+      return { state: "done" };
+    }
     await content.prepare(rows.map((r) => r.member_id));
     const accepted: string[] = [];
     let killed = false;
@@ -249,6 +258,19 @@ export async function runSendSlice(db: Db, options: SliceOptions): Promise<Slice
         WHERE id = ANY(${accepted}::bigint[]) AND status = 'pending'`;
   }
   return { state: "continue", at: clock() };
+}
+
+/** End a send that can no longer be sent: CANCELLED, its deliveries not handed off SKIPPED with the reason. */
+async function abandon(db: Db, sendId: number, now: Date, reason: string): Promise<void> {
+  log.warn("newsletter send abandoned", { send: sendId, reason });
+  await withTransaction(db, async (tx) => {
+    await tx.$executeRaw`UPDATE newsletter_deliveries SET status = 'skipped', claimed_until = NULL, last_error = ${reason}
+      WHERE send_id = ${sendId} AND status = 'pending' AND sent_at IS NULL`;
+    await tx.newsletterSend.updateMany({
+      where: { id: sendId, status: { in: ["QUEUED", "SENDING"] } },
+      data: { status: "CANCELLED", finishedAt: now },
+    });
+  });
 }
 
 /** A handoff the SMTP server refused: FAILED and suppressed (5xx), or retried later. */

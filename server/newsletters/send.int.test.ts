@@ -303,6 +303,16 @@ describe("refusals and cancellation", () => {
     });
   });
 
+  it("a send whose story was deleted meanwhile ends cancelled, mailing nobody", async () => {
+    const { sendId, story } = await queuedSend(3);
+    await slice(sendId, { budgetMs: 0 });
+    await db.story.delete({ where: { id: story.id } });
+    expect((await slice(sendId)).state).toBe("done");
+    expect(smtp.received).toHaveLength(0);
+    expect((await db.newsletterSend.findUniqueOrThrow({ where: { id: sendId } })).status).toBe("CANCELLED");
+    expect(await db.newsletterDelivery.count({ where: { sendId, status: "SKIPPED" } })).toBe(3);
+  });
+
   it("cancelled by staff, a send stops and lists as cancelled", async () => {
     const { account, sendId } = await queuedSend(10);
     await slice(sendId, { budgetMs: 0 });
