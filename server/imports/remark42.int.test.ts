@@ -89,7 +89,7 @@ describe("importing a Remark42 backup", () => {
       expect.arrayContaining([
         'e-mail "Ada@Example.com" is read as ada@example.com: one reader whatever the spelling',
         `post ${id(10)} replies to ffffffff-0000-4000-8000-00000000dead, which is not in the file: imported as a top-level comment`,
-        `Remark42 user "Bob" (${BOB}) is blocked there until 2026-12-31: their comments are imported as Remark42 shows them, the block is not (ban them on the Community page if it should hold)`,
+        `Remark42 user "Bob" (${BOB}) is blocked there until 31 Dec 2026, 00:00 UTC: their comments are imported as Remark42 shows them, the block is not (ban them on the Community page if it should hold)`,
       ]),
     );
 

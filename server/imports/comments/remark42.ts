@@ -27,6 +27,7 @@
  */
 import { z } from "zod";
 
+import { formatInstant } from "../../dates.schema";
 import { ImportFileError, siteScope } from "../types";
 import { fileName, readJsonLines } from "./json-lines";
 import { emptyPost, parseExportDate, type CommentPost, type CommentReader, type CommentRecord } from "./records";
@@ -82,8 +83,9 @@ export function isRemark42Guest(id: string): boolean {
 
 function blockNote(name: string, id: string, until: string | null): string {
   const date = until ? parseExportDate(until) : null;
-  // Remark42 blocks "permanently" until a date centuries away.
-  const when = date instanceof Date && date.getUTCFullYear() < 2100 ? ` until ${date.toISOString().slice(0, 10)}` : "";
+  // Remark42 blocks "permanently" until a date centuries away. The file is read before any account's
+  // zone applies: the time is said in UTC, named.
+  const when = date instanceof Date && date.getUTCFullYear() < 2100 ? ` until ${formatInstant(date, "UTC")}` : "";
   return `Remark42 user "${name}" (${id}) is blocked there${when}: their comments are imported as Remark42 shows them, the block is not (ban them on the Community page if it should hold)`;
 }
 
