@@ -97,6 +97,9 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire) 
     : [];
   const ended = s.end_timestamp !== null && new Date(s.end_timestamp) <= args.now;
   const updateWay = paymentMethodUpdateWay(adapter, s.id);
+  // A recurring subscription keeps a method while live and in its grace period (a failed charge:
+  // exactly when the dunning e-mail sends the reader to #payment-<id>).
+  const keepsMethod = s.recurring && (!ended || s.in_grace_period) && s.status !== "expired";
   const pause =
     cancellation?.outcome === "offer_accepted" && cancellation.offer?.kind === "pause" ? cancellation.offer : null;
   const pausedUntil =
@@ -136,9 +139,9 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire) 
     can_cancel: s.status === "active" || s.status === "pending",
     can_undo_cancel: s.cancelled && s.cancelled_at !== null && !ended && s.status === "cancelled",
     offer: offer ? { kind: offer.kind, periods: offer.periods, words: offer.words } : null,
-    can_update_payment_method: s.recurring && !ended && updateWay !== null,
+    can_update_payment_method: keepsMethod && updateWay !== null,
     /** How: the page's own form ("form"), or a link to the gateway's hosted page ("hosted"). */
-    payment_method_update: s.recurring && !ended ? updateWay : null,
+    payment_method_update: keepsMethod ? updateWay : null,
   };
 }
 

@@ -141,6 +141,23 @@ describe("a Razorpay subscription's card, from the self-service page", () => {
     expect(form.status).toBe(422);
   });
 
+  it("offers the hosted page in the grace period after a failed charge (Razorpay: pending)", async () => {
+    const s = await setup({ razorpayStatus: "pending" });
+    await s.db.subscription.update({
+      where: { id: s.sub.id },
+      data: { endTimestamp: new Date(Date.now() - DAY), graceEndsAt: new Date(Date.now() + 6 * DAY) },
+    });
+    const overview = (await (
+      await call(OVERVIEW, "GET", "/api/member/subscriptions", {}, undefined, { "X-QT-AUTH": s.token })
+    ).json()) as Json;
+    const card = (overview.subscriptions as Json[]).find((c) => c.id === s.sub.id)!;
+    expect(card).toMatchObject({ in_grace_period: true, can_update_payment_method: true });
+    expect(card.payment_method_update).toMatchObject({ kind: "hosted", provider_name: "Razorpay" });
+    const res = await s.page(HOSTED, "GET", "/payment-method/hosted");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(s.fx.subscriptions.get(s.gatewaySub)!.short_url);
+  });
+
   it("refuses when Razorpay reports the subscription cancelled", async () => {
     const cancelled = await setup({ razorpayStatus: "cancelled" });
     const res = await cancelled.page(HOSTED, "GET", "/payment-method/hosted");
