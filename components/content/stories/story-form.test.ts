@@ -6,6 +6,7 @@ import {
   cardsText,
   changedGroups,
   changedOnlyByThem,
+  FIELD_GROUPS,
   formValuesOf,
   rebase,
   searchResult,
@@ -80,6 +81,8 @@ describe("story form values", () => {
     const tokyo = formValuesOf(snapshot, () => [], "Asia/Tokyo");
     expect(tokyo.breakingNewsExpiresAt).toBe("2026-03-01T19:00");
     expect(toInput(tokyo, "Asia/Tokyo").breakingNewsExpiresAt).toEqual(new Date("2026-03-01T10:00:00.000Z"));
+    const publishing = FIELD_GROUPS.find((g) => g.key === "publishing")!;
+    expect(publishing.text(tokyo)).toContain("breaking news until 1 Mar 2026, 19:00");
     const newYork = { ...tokyo, breakingNewsExpiresAt: "2026-03-01T05:00" };
     expect(toInput(newYork, "America/New_York").breakingNewsExpiresAt).toEqual(new Date("2026-03-01T10:00:00.000Z"));
   });

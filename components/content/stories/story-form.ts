@@ -3,7 +3,7 @@
  * snapshot) into the form, the input a save sends, and comparing two states field by field (the
  * revision diff and the side-by-side view when two editors saved the same story). No React here.
  */
-import { fromZonedInput, toZonedInput } from "@/server/dates.schema";
+import { formatDay, fromZonedInput, toZonedInput } from "@/server/dates.schema";
 import type { TCard } from "@/server/publishing/cards.schema";
 import type { TRevisionSnapshot } from "@/server/publishing/editorial/revisions.schema";
 import {
@@ -50,6 +50,12 @@ export type StoryContent = Omit<TRevisionSnapshot, "breakingNewsExpiresAt"> & {
 /** A Date as the value of a datetime-local input, on `zone`'s clocks (undefined: the browser's). */
 export function toLocalInput(date: Date | null, zone?: string): string {
   return date ? toZonedInput(date, zone) : "";
+}
+
+/** A datetime-local value as the one format's words without the zone ("1 Mar 2026, 19:00"): the form's zone is the account's. */
+function wallTimeWords(value: string): string {
+  const [day, time] = value.split("T");
+  return day && time ? `${formatDay(day)}, ${time}` : value;
 }
 
 /** The hero image's stored metadata, keeping only what the form sends back. */
@@ -218,7 +224,7 @@ export const FIELD_GROUPS = [
         `access: ${v.access}`,
         `template: ${v.storyTemplate || "default"}`,
         v.isBreakingNews
-          ? `breaking news${v.breakingNewsExpiresAt ? ` until ${v.breakingNewsExpiresAt}` : ""}${v.breakingNewsLinkedStoryId ? `, linking ${v.breakingNewsLinkedStoryId}` : ""}`
+          ? `breaking news${v.breakingNewsExpiresAt ? ` until ${wallTimeWords(v.breakingNewsExpiresAt)}` : ""}${v.breakingNewsLinkedStoryId ? `, linking ${v.breakingNewsLinkedStoryId}` : ""}`
           : "not breaking news",
       ].join("; "),
   },
