@@ -254,6 +254,9 @@ describe("the self-service page's API", () => {
     expect(body.error.message).toMatch(/price of "Premium" changed since your preview; nothing was charged/);
     const after = await s.db.subscription.findUniqueOrThrow({ where: { id: s.sub.id } });
     expect(after.scheduledPlanId).toBeNull();
+    // A recurring switch applied now (proration on): nothing charged, the plan unchanged.
+    expect(after.planId).toBe(s.monthly.id);
+    expect(charges).toHaveLength(0);
     // A fresh preview shows the new price.
     const again = await read(
       await s.page(SWITCH_PREVIEW, "POST", "/switch/preview", { subscription_plan_id: s.premium.id }),
