@@ -4,6 +4,7 @@ import {
   dayInZone,
   formatDay,
   formatInstant,
+  formatMonth,
   fromZonedInput,
   lastZonedDays,
   previousDay,
@@ -94,6 +95,7 @@ describe("formatDay", () => {
   it("writes a zone's day as words, whatever the runtime's zone", () => {
     expect(formatDay("2026-11-02")).toBe("2 Nov 2026");
     expect(formatDay("2027-01-01", { short: true })).toBe("1 Jan");
+    expect(formatMonth("2026-11")).toBe("Nov 2026");
   });
 });
 

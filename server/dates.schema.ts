@@ -126,3 +126,8 @@ export function fromZonedInput(value: string, zone?: string): Date | null {
   const exact = candidates.filter((t) => t + offsetMs(t, zone) === local);
   return new Date(exact.length ? Math.min(...exact) : Math.max(...candidates));
 }
+
+/** A calendar month ("2026-11") as words: "Nov 2026". */
+export function formatMonth(month: string): string {
+  return formatDay(`${month}-01`).replace(/^1 /, "");
+}

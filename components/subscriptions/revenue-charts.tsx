@@ -25,7 +25,7 @@ import {
 
 import { useTRPC } from "@/components/trpc/react";
 import { Button, FormField, Input, LoadState, Panel, useTimeZone } from "@/components/ui";
-import { formatDay, lastZonedDays } from "@/server/dates.schema";
+import { formatDay, formatMonth, lastZonedDays } from "@/server/dates.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
 import { ZReportRangeInput, type TReportRangeInput } from "@/server/subscriptions/revenue.schema";
 
@@ -397,7 +397,7 @@ export function RevenueHeadlines() {
   return (
     <section aria-labelledby="revenue-headlines" className="min-w-0 space-y-2">
       <h2 id="revenue-headlines" className="text-sm font-semibold text-gray-900">
-        {h ? `This month (${h.month}, ${zone})` : "This month"}
+        {h ? `This month (${formatMonth(h.month)}, ${zone})` : "This month"}
       </h2>
       <LoadState query={headlines} what="the headline numbers" />
       {h ? (

@@ -15,6 +15,7 @@ import { ChartFigure, percent } from "@/components/subscriptions/revenue-charts"
 import { useTRPC } from "@/components/trpc/react";
 import type { RouterOutputs } from "@/components/trpc/types";
 import { cx, LoadState, Panel, useTimeZone } from "@/components/ui";
+import { formatMonth } from "@/server/dates.schema";
 import { METRIC_DEFINITIONS, type TMetricKey, type TMoneyFigure } from "@/server/subscriptions/metrics.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
 
@@ -117,7 +118,7 @@ export function RevenueMetrics() {
   const currencies = data?.currencies ?? [];
   const series = (data?.months ?? []).map((m) => {
     const row: Record<string, string | number | null> = {
-      month: m.month,
+      month: formatMonth(m.month),
       churn: m.churn_rate === null ? null : Math.round(m.churn_rate * 1000) / 10,
       trials: m.trial_conversion === null ? null : Math.round(m.trial_conversion * 1000) / 10,
     };
@@ -132,7 +133,7 @@ export function RevenueMetrics() {
           <>
             <section aria-labelledby="metrics-this-month" className="space-y-2">
               <h3 id="metrics-this-month" className="text-sm font-semibold text-gray-900">
-                This month ({current.month}, {zone}, to now)
+                This month ({formatMonth(current.month)}, {zone}, to now)
               </h3>
               <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-5">
                 <MetricCard
@@ -166,7 +167,7 @@ export function RevenueMetrics() {
                 table={{
                   head: ["Month", ...currencies.flatMap((c) => [`MRR ${c}`, `ARR ${c}`, `ARPU ${c}`]), "Paying"],
                   rows: data.months.map((m) => [
-                    m.month,
+                    formatMonth(m.month),
                     ...currencies.flatMap((c) =>
                       (["mrr", "arr", "arpu"] as const).map((k) => {
                         const f = m[k].find((x) => x.currency === c);
@@ -204,7 +205,7 @@ export function RevenueMetrics() {
                 table={{
                   head: ["Month", "Paying at start", "Ended", "Churn", "Trials ended", "Converted", "Trial conversion"],
                   rows: data.months.map((m) => [
-                    m.month,
+                    formatMonth(m.month),
                     m.paying_at_start,
                     m.ended,
                     percent(m.churn_rate),
