@@ -151,6 +151,8 @@ describe("a recurring switch with proration on", () => {
     ]);
     expect([a.status, b.status]).toEqual([200, 200]);
     expect((await read(a)).message).toBe("Done: you are now on Premium.");
+    // A retried confirm later answers the same and charges nothing more.
+    expect((await s.page(SWITCH, "/switch", { attempt_token: p.attempt_token })).status).toBe(200);
     expect(charges).toHaveLength(1);
     expect(charges[0]).toMatchObject({ amountCents: 134, paymentToken: "tok_visa", currency: "USD" });
     expect(charges[0]!.idempotencyKey).toMatch(/^plan_switch:[0-9a-f-]{36}$/);
