@@ -10,6 +10,7 @@ import { useQuery } from "@tanstack/react-query";
 
 import { useTRPC } from "@/components/trpc/react";
 import { Badge, DateTime, LoadState, Panel, Table, TextLink } from "@/components/ui";
+import { formatDay } from "@/server/dates.schema";
 import type { TModerationStats } from "@/server/engagement/moderation/moderation-stats.schema";
 import type { TSurgeRow } from "@/server/engagement/moderation/surge-settings.schema";
 
@@ -156,7 +157,11 @@ export function ModerationStatsPanel() {
             <h3 id="decisions-per-day" className="text-sm font-semibold text-gray-900">
               Decisions per moderator per day, last {stats.perDay.periods.length} days
             </h3>
-            <CountsTable label="Decisions per moderator per day" table={stats.perDay} periodLabel={(day) => day} />
+            <CountsTable
+              label="Decisions per moderator per day"
+              table={stats.perDay}
+              periodLabel={(day) => formatDay(day, { short: true })}
+            />
           </section>
           <section aria-labelledby="decisions-per-week" className="space-y-2">
             <h3 id="decisions-per-week" className="text-sm font-semibold text-gray-900">
@@ -165,7 +170,7 @@ export function ModerationStatsPanel() {
             <CountsTable
               label="Decisions per moderator per week"
               table={stats.perWeek}
-              periodLabel={(monday) => monday}
+              periodLabel={(monday) => formatDay(monday, { short: true })}
             />
           </section>
         </div>
