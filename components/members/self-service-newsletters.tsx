@@ -16,7 +16,8 @@ import { sendJson } from "./self-service-api";
 export function NewsletterSection() {
   const [list, setList] = useState<TMemberNewsletter[] | null>(null);
   const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState<string | null>(null);
+  // The newsletter being changed and the reader's choice, shown on the switch until the answer.
+  const [busy, setBusy] = useState<{ slug: string; subscribed: boolean } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const load = useCallback(async () => {
     const res = await sendJson("GET", "/api/member/newsletters");
@@ -30,7 +31,7 @@ export function NewsletterSection() {
   }, [load]);
 
   async function toggle(n: TMemberNewsletter, subscribed: boolean) {
-    setBusy(n.slug);
+    setBusy({ slug: n.slug, subscribed });
     setProblem(null);
     const res = await sendJson("PUT", `/api/member/newsletters/${encodeURIComponent(n.slug)}`, { subscribed });
     setBusy(null);
@@ -53,7 +54,8 @@ export function NewsletterSection() {
       ) : (
         <ul className="divide-y divide-gray-100 rounded-lg border border-gray-200 bg-white">
           {list.map((n) => {
-            const on = n.status === "active" || n.status === "pending";
+            const changing = busy?.slug === n.slug;
+            const on = changing ? busy.subscribed : n.status === "active" || n.status === "pending";
             return (
               <li
                 key={n.slug}
@@ -79,7 +81,8 @@ export function NewsletterSection() {
                     role="switch"
                     className="size-5 rounded text-brand-600 focus:ring-brand-600"
                     checked={on}
-                    disabled={busy === n.slug}
+                    disabled={changing}
+                    aria-busy={changing}
                     aria-label={`Receive ${n.name}`}
                     onChange={(event) => void toggle(n, event.target.checked)}
                   />

@@ -90,15 +90,16 @@ export function Select({
 }
 
 /** A filter above a list: a small label and a compact select side by side (a panel's actions). */
-export function FilterSelect({ label, id, ...props }: ComponentProps<typeof Select> & { label: string }) {
+export function FilterSelect({ label, id, className, ...props }: ComponentProps<typeof Select> & { label: string }) {
   const generated = useId();
   const selectId = id ?? generated;
+  // As wide as its longest option, but never wider than the row it is in (long names on phones).
   return (
-    <span className="flex items-center gap-2">
+    <span className="flex max-w-full min-w-0 items-center gap-2">
       <label htmlFor={selectId} className="text-sm whitespace-nowrap text-gray-700">
         {label}
       </label>
-      <Select compact fit id={selectId} {...props} />
+      <Select compact fit id={selectId} className={cx("max-w-full min-w-0", className)} {...props} />
     </span>
   );
 }

@@ -36,7 +36,7 @@ export function Panel({
         <h2 id={id} className="text-sm font-semibold text-gray-900">
           {title}
         </h2>
-        {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}
+        {actions ? <div className="flex max-w-full min-w-0 flex-wrap items-center gap-2">{actions}</div> : null}
       </div>
       {padded ? <div className="space-y-4 px-4 py-4">{children}</div> : children}
     </section>

@@ -87,7 +87,7 @@ for (const size of SIZES) {
       await expectCleanPage(page, "the story editor with the Newsletter panel");
 
       await page.goto("/admin/mail");
-      await expect(page.getByText(staff).first()).toBeVisible();
+      await expect(page.getByRole("main").getByText(staff).first()).toBeVisible();
       await expect(page.getByText(`[Test] ${subject}`).first()).toBeVisible();
 
       await page.goto(`/admin/content/stories/${story.id}`);
