@@ -5,7 +5,9 @@
  * change plan (a preview in words, then confirm), cancel with a reason or take the publisher's
  * offer, undo a cancel, update the payment method. It talks to the member API of the publisher's
  * host (/api/member/subscriptions…, the session cookie); every figure and sentence it shows comes
- * from the server, which honours exactly what it previewed.
+ * from the server, which honours exactly what it previewed. The server's sentences name times in
+ * the account's zone; the times this page formats itself (invoices, a scheduled change) are in the
+ * reader's browser's zone, rendered only after the client has loaded them (no server render to mismatch).
  */
 import { useCallback, useEffect, useState } from "react";
 
@@ -15,6 +17,7 @@ import {
   Button,
   buttonClasses,
   Card,
+  DateTime,
   Fieldset,
   FormField,
   Input,
@@ -179,7 +182,7 @@ function Subscription({ s, reload }: { s: SubscriptionCard; reload: () => Promis
         {s.scheduled_switch ? (
           <p className="text-sm text-gray-700">
             Changing to {s.scheduled_switch.plan_name ?? "another plan"} on{" "}
-            {new Date(s.scheduled_switch.scheduled_at).toUTCString().slice(5, 16)}.
+            <DateTime value={new Date(s.scheduled_switch.scheduled_at)} />.
           </p>
         ) : null}
 
@@ -453,7 +456,7 @@ function Invoices({ invoices }: { invoices: Invoice[] }) {
           {invoices.map((i) => (
             <li key={i.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
               <span className="text-gray-900">
-                Invoice {i.number} · {new Date(i.created_at).toUTCString().slice(5, 16)} · {i.amount}
+                Invoice {i.number} · <DateTime value={new Date(i.created_at)} /> · {i.amount}
               </span>
               <a className={textLinkClasses} href={i.pdf_href} download>
                 Download PDF<span className="sr-only"> of invoice {i.number}</span>
@@ -476,8 +479,8 @@ function CreditNotes({ notes }: { notes: CreditNote[] }) {
         {notes.map((n) => (
           <li key={n.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
             <span className="text-gray-900">
-              Credit note {n.number} for invoice {n.invoice_number} ·{" "}
-              {new Date(n.created_at).toUTCString().slice(5, 16)} · {n.amount}
+              Credit note {n.number} for invoice {n.invoice_number} · <DateTime value={new Date(n.created_at)} /> ·{" "}
+              {n.amount}
             </span>
             <a className={textLinkClasses} href={n.pdf_href} download>
               Download PDF<span className="sr-only"> of credit note {n.number}</span>

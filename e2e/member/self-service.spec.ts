@@ -169,7 +169,7 @@ for (const size of SIZES) {
     const preview = card.getByTestId("switch-preview");
     // Another billing interval: a year of Yearly from today, less the unused part of this month, charged now.
     await expect(preview).toHaveText(
-      /You pay \$8\d\.\d\d now \(\$90\.00 for 1 year of Yearly, less \$\d\.\d\d for the unused part of your plan\), and Yearly starts today; your next charge of \$90\.00 is on \d{1,2} \w{3} \d{4}\./,
+      /You pay \$8\d\.\d\d now \(\$90\.00 for 1 year of Yearly, less \$\d\.\d\d for the unused part of your plan\), and Yearly starts today; your next charge of \$90\.00 is on \d{1,2} \w{3} \d{4}, \d{2}:\d{2} \S+\./,
     );
     await expectCleanPage(page, "the prorated switch preview");
     await card.getByRole("button", { name: "Confirm change" }).click();

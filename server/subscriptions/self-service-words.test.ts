@@ -1,9 +1,10 @@
 /** What the self-service page says about a switch and an offer (self-service-words.ts), in words. */
 import { describe, expect, it } from "vitest";
 
-import { dayInWords, moneyInWords, offerInWords, switchInWords, type SwitchFigures } from "./self-service-words";
+import { moneyInWords, offerInWords, switchInWords, timeInWords, type SwitchFigures } from "./self-service-words";
 
 const base: SwitchFigures = {
+  timeZone: "UTC",
   planName: "Premium",
   applies: "now",
   appliesAt: "2026-12-01T00:00:00.000Z",
@@ -16,12 +17,15 @@ const base: SwitchFigures = {
   recurring: false,
 };
 
-describe("moneyInWords and dayInWords", () => {
-  it("write money in the currency's own minor units and a UTC day", () => {
+describe("moneyInWords and timeInWords", () => {
+  it("write money in the currency's own minor units and a time in the one format, the zone named", () => {
     expect(moneyInWords(417, "USD")).toBe("$4.17");
     expect(moneyInWords(1000, "JPY")).toBe("¥1,000");
     expect(moneyInWords(1234, "EUR")).toBe("€12.34");
-    expect(dayInWords("2026-12-01T23:30:00.000Z")).toBe("1 Dec 2026");
+    expect(timeInWords("2026-12-01T23:30:00.000Z", "UTC")).toBe("1 Dec 2026, 23:30 UTC");
+    // East of UTC the instant is already the next day; west of it, still the day before.
+    expect(timeInWords("2026-12-01T23:30:00.000Z", "Europe/Paris")).toBe("2 Dec 2026, 00:30 CET");
+    expect(timeInWords(new Date("2026-12-01T00:00:00.000Z"), "America/New_York")).toBe("30 Nov 2026, 19:00 GMT-5");
   });
 });
 
@@ -37,13 +41,23 @@ describe("switchInWords", () => {
 
   it("says a recurring switch costs nothing now and when the new price starts", () => {
     expect(switchInWords({ ...base, recurring: true, applies: "scheduled", chargeCents: null })).toBe(
-      "Nothing to pay now. You keep your current plan until 1 Dec 2026; from then you pay $12.00 per month for Premium.",
+      "Nothing to pay now. You keep your current plan until 1 Dec 2026, 00:00 UTC; from then you pay $12.00 per month for Premium.",
+    );
+  });
+
+  it("names the time the switch applies at in the account's zone, the zone named", () => {
+    const scheduled = { ...base, recurring: true, applies: "scheduled" as const, chargeCents: null };
+    expect(switchInWords({ ...scheduled, timeZone: "Europe/Paris" })).toBe(
+      "Nothing to pay now. You keep your current plan until 1 Dec 2026, 01:00 CET; from then you pay $12.00 per month for Premium.",
+    );
+    expect(switchInWords({ ...scheduled, timeZone: "America/New_York" })).toBe(
+      "Nothing to pay now. You keep your current plan until 30 Nov 2026, 19:00 GMT-5; from then you pay $12.00 per month for Premium.",
     );
   });
 
   it("says a one-time switch scheduled for the period end, paid now", () => {
     expect(switchInWords({ ...base, applies: "scheduled", chargeCents: 1200, durationLength: 3 })).toBe(
-      "You pay $12.00 now; Premium starts on 1 Dec 2026, when your current period ends, for 3 months.",
+      "You pay $12.00 now; Premium starts on 1 Dec 2026, 00:00 UTC, when your current period ends, for 3 months.",
     );
   });
 });
@@ -64,7 +78,7 @@ describe("switchInWords: a recurring switch applied now, prorated", () => {
 
   it("says an upgrade's charge now, what it is made of, and the next charge", () => {
     expect(switchInWords(recurring)).toBe(
-      "You pay $1.00 now ($6.00 for Premium for the rest of this period, less $5.00 for the unused part of your plan), and Premium starts today; your next charge of $12.00 is on 1 Jul 2026.",
+      "You pay $1.00 now ($6.00 for Premium for the rest of this period, less $5.00 for the unused part of your plan), and Premium starts today; your next charge of $12.00 is on 1 Jul 2026, 00:00 UTC.",
     );
   });
 
@@ -81,7 +95,7 @@ describe("switchInWords: a recurring switch applied now, prorated", () => {
         nextChargeCents: 900,
       }),
     ).toBe(
-      "You get a credit of $1.00 on your next charges ($6.00 for the unused part of your plan, less $5.00 for Standard for the rest of this period), and Standard starts today; your next charge of $9.00 is on 1 Jul 2026.",
+      "You get a credit of $1.00 on your next charges ($6.00 for the unused part of your plan, less $5.00 for Standard for the rest of this period), and Standard starts today; your next charge of $9.00 is on 1 Jul 2026, 00:00 UTC.",
     );
   });
 
@@ -99,10 +113,10 @@ describe("switchInWords: a recurring switch applied now, prorated", () => {
         nextChargeAt: "2027-06-16T00:00:00.000Z",
       }),
     ).toBe(
-      "You pay $85.00 now ($90.00 for 1 year of Yearly, less $5.00 for the unused part of your plan), and Yearly starts today; your next charge of $90.00 is on 16 Jun 2027.",
+      "You pay $85.00 now ($90.00 for 1 year of Yearly, less $5.00 for the unused part of your plan), and Yearly starts today; your next charge of $90.00 is on 16 Jun 2027, 00:00 UTC.",
     );
     expect(switchInWords({ ...recurring, chargeCents: 0, carryCents: 0 })).toBe(
-      "Nothing to pay now, and Premium starts today; your next charge of $12.00 is on 1 Jul 2026.",
+      "Nothing to pay now, and Premium starts today; your next charge of $12.00 is on 1 Jul 2026, 00:00 UTC.",
     );
   });
 
@@ -130,7 +144,7 @@ describe("switchInWords: a recurring switch applied now, prorated", () => {
         scheduledReason: "gateway_charges",
       }),
     ).toBe(
-      "Nothing to pay now. You keep your current plan until 1 Dec 2026; from then you pay $12.00 per month for Premium. Your payment provider charges this subscription on its own schedule, so the change waits for the next charge.",
+      "Nothing to pay now. You keep your current plan until 1 Dec 2026, 00:00 UTC; from then you pay $12.00 per month for Premium. Your payment provider charges this subscription on its own schedule, so the change waits for the next charge.",
     );
   });
 });

@@ -1,8 +1,13 @@
 /**
  * What the self-service page says, in words, from figures the server computed: the preview of a
- * plan switch ("You pay $4.17 now …"), a retention offer, money and days. Pure (no I/O), so the
+ * plan switch ("You pay $4.17 now …"), a retention offer, money and times. Pure (no I/O), so the
  * page shows exactly what the signed preview holds and the unit tests pin the sentences.
+ *
+ * Times are the instants the server honours (a switch's `applies_at`, the next charge), written in
+ * the one format with the account's zone named ("1 Dec 2026, 01:00 CET"): the server writes these
+ * words without knowing the reader's zone (docs/dashboard.md "Dates and times").
  */
+import { formatInstant } from "../dates.schema";
 import { periodInWords } from "./catalogue.schema";
 import { minorUnits } from "./money.schema";
 
@@ -21,11 +26,9 @@ export function moneyInWords(cents: number, currency: string): string {
   }
 }
 
-/** A UTC day as "1 Dec 2026". */
-export function dayInWords(at: Date | string): string {
-  return new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(
-    new Date(at),
-  );
+/** An instant in `zone` (the account's), the zone named: "1 Dec 2026, 01:00 CET". */
+export function timeInWords(at: Date | string, zone: string): string {
+  return formatInstant(new Date(at), zone);
 }
 
 export type SwitchFigures = {
@@ -33,6 +36,8 @@ export type SwitchFigures = {
   /** "now": applied at once (one-time plans, prorated); "scheduled": at `appliesAt`. */
   applies: "now" | "scheduled";
   appliesAt: string;
+  /** The zone the times are written in (the account's), named in every time. */
+  timeZone: string;
   /** What the reader pays at the switch; null: nothing now, the next charge pays (recurring). */
   chargeCents: number | null;
   creditCents: number;
@@ -68,7 +73,7 @@ function recurringNowInWords(f: SwitchFigures): string {
     : `${m(rest)} for ${f.planName} for the rest of this period`;
   const next =
     f.nextChargeAt && f.nextChargeCents !== undefined
-      ? `; your next charge of ${m(f.nextChargeCents)} is on ${dayInWords(f.nextChargeAt)}`
+      ? `; your next charge of ${m(f.nextChargeCents)} is on ${timeInWords(f.nextChargeAt, f.timeZone)}`
       : "";
   const starts = `${f.planName} starts today${next}.`;
   if (f.chargeCents && f.chargeCents > 0) {
@@ -84,7 +89,7 @@ function recurringNowInWords(f: SwitchFigures): string {
 export function switchInWords(f: SwitchFigures): string {
   const price = moneyInWords(f.priceCents, f.currency);
   const per = periodInWords(f.durationLength, f.durationUnit, { per: true });
-  const day = dayInWords(f.appliesAt);
+  const day = timeInWords(f.appliesAt, f.timeZone);
   if (f.recurring && f.applies === "now") return recurringNowInWords(f);
   if (f.recurring)
     return `Nothing to pay now. You keep your current plan until ${day}; from then you pay ${price} ${per} for ${f.planName}.${WAITS_BECAUSE[f.scheduledReason ?? ""] ?? ""}`;

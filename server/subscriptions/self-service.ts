@@ -12,6 +12,7 @@
  */
 import "server-only";
 
+import { getAccountTimeZone } from "../accounts/time-zone";
 import { recordAudit } from "../audit/audit-log";
 import { systemActor } from "../auth/actor";
 import type { ApiUser } from "../auth/api-auth";
@@ -33,7 +34,7 @@ import { scheduledSwitchOf } from "./plan-switch-scheduled";
 import { offerForSubscription } from "./retention-offers";
 import { openCancellation } from "./self-service-cancel";
 import { paymentMethodUpdateWay } from "./self-service-payment-method";
-import { dayInWords, moneyInWords, switchInWords } from "./self-service-words";
+import { moneyInWords, switchInWords, timeInWords } from "./self-service-words";
 import { notFoundSubscription, type TSubscriptionWire } from "./subscription-view";
 import { listSubscriberSubscriptions, switchPlanDetails } from "./subscriptions";
 
@@ -79,8 +80,8 @@ function switchOptions(
   return list;
 }
 
-/** What the page shows of one subscription, in words and figures. */
-async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire) {
+/** What the page shows of one subscription, in words and figures (times in `zone`, the account's). */
+async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire, zone: string) {
   const row = await db.subscription.findUniqueOrThrow({ where: { id: s.id } });
   const live = s.status === "active" && !s.expired;
   const cancellation = await openCancellation(db, { subscriptionId: s.id });
@@ -130,7 +131,7 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire) 
     period: periodInWords(s.duration_length, s.duration_unit, { per: s.recurring }),
     payment_type: s.payment_type,
     /** A sentence for the card: when the next payment is, or when access ends. */
-    summary: summaryOf(s, ended, pausedUntil, row.creditCents),
+    summary: summaryOf(s, ended, pausedUntil, row.creditCents, zone),
     /** A pause taken instead of a cancel and not over yet: when the subscription resumes. */
     paused_until: pausedUntil,
     switch_options: options,
@@ -145,13 +146,20 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire) 
   };
 }
 
-function summaryOf(s: TSubscriptionWire, ended: boolean, pausedUntil: string | null, creditCents: number): string {
-  const end = s.end_timestamp ? dayInWords(s.end_timestamp) : null;
+function summaryOf(
+  s: TSubscriptionWire,
+  ended: boolean,
+  pausedUntil: string | null,
+  creditCents: number,
+  zone: string,
+): string {
+  const time = (at: string) => timeInWords(at, zone);
+  const end = s.end_timestamp ? time(s.end_timestamp) : null;
   const amount = moneyInWords(s.payment_amount_cents, s.payment_amount_currency);
   if (pausedUntil)
     return ended
-      ? `Paused: it resumes on ${dayInWords(pausedUntil)}, with a payment of ${amount}.`
-      : `Paused after ${end ?? "this period"}: nothing to pay until it resumes on ${dayInWords(pausedUntil)}.`;
+      ? `Paused: it resumes on ${time(pausedUntil)}, with a payment of ${amount}.`
+      : `Paused after ${end ?? "this period"}: nothing to pay until it resumes on ${time(pausedUntil)}.`;
   if (ended || s.expired) return end ? `Ended on ${end}.` : "Ended.";
   if (s.status === "pending") return "Waiting for the payment to be confirmed.";
   if (s.in_grace_period) return "Your last payment failed: update your payment method to keep reading.";
@@ -161,7 +169,7 @@ function summaryOf(s: TSubscriptionWire, ended: boolean, pausedUntil: string | n
     const next = applyCredit(s.payment_amount_cents, creditCents).chargeCents;
     const due = moneyInWords(next, s.payment_amount_currency);
     const less = next < s.payment_amount_cents ? ` (${amount} less your credit)` : "";
-    return `${s.in_trial_period ? "Free trial; then " : "Next payment: "}${due}${less} on ${dayInWords(s.next_payment_due_date)}.`;
+    return `${s.in_trial_period ? "Free trial; then " : "Next payment: "}${due}${less} on ${time(s.next_payment_due_date)}.`;
   }
   return end ? `Paid until ${end}.` : "No end date.";
 }
@@ -169,8 +177,9 @@ function summaryOf(s: TSubscriptionWire, ended: boolean, pausedUntil: string | n
 /** The page's data: the reader's subscriptions (newest first), invoices and credit notes (with PDF links). */
 export async function selfServiceOverview(db: Db, args: ReaderArgs) {
   const subscriptions = await listSubscriberSubscriptions(db, { ...args, activeOnly: false });
+  const zone = await getAccountTimeZone(db, args.accountId);
   const cards = [];
-  for (const s of subscriptions) cards.push(await subscriptionCard(db, args, s));
+  for (const s of subscriptions) cards.push(await subscriptionCard(db, args, s, zone));
   const invoices = (await listMemberInvoices(db, args)).map((i) => ({
     id: i.id,
     number: i.sequenced_invoice_number,
@@ -213,6 +222,7 @@ export async function previewSelfServiceSwitch(
   );
   const preview = await previewPlanSwitch(db, { ...args, switchType });
   const words = switchInWords({
+    timeZone: await getAccountTimeZone(db, args.accountId),
     planName: preview.switch.plan_name,
     applies: preview.switch.applies,
     appliesAt: preview.switch.applies_at,
@@ -264,8 +274,9 @@ export async function confirmSelfServiceSwitch(
     accountId: args.accountId,
     subscriptionId: result.subscription.id,
   });
+  const zone = await getAccountTimeZone(db, args.accountId);
   const message = scheduled
-    ? `Done: your plan changes to ${scheduled.plan_name ?? "the new plan"} on ${dayInWords(scheduled.scheduled_at)}.`
+    ? `Done: your plan changes to ${scheduled.plan_name ?? "the new plan"} on ${timeInWords(scheduled.scheduled_at, zone)}.`
     : `Done: you are now on ${result.subscription.plan_name}.`;
   return { subscription_id: result.subscription.id, plan_name: result.subscription.plan_name, message };
 }

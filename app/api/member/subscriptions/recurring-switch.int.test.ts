@@ -22,7 +22,7 @@ import {
   type RecurringCharge,
 } from "@/server/subscriptions/payments/adapter";
 import { paymentAdapterFor, registerPaymentAdapter } from "@/server/subscriptions/payments/registry";
-import { dayInWords } from "@/server/subscriptions/self-service-words";
+import { timeInWords } from "@/server/subscriptions/self-service-words";
 import { createCheckoutFixture } from "@/server/testing/checkout";
 import { now, resetClock, setClock } from "@/server/testing/clock";
 import { call, readerJwt } from "@/server/testing/engagement";
@@ -142,7 +142,7 @@ describe("a recurring switch with proration on", () => {
     const periodEnd = s.sub.nextPaymentDueDate!;
     expect(w.next_charge_at).toBe(periodEnd.toISOString());
     expect(p.words).toBe(
-      `You pay $1.34 now ($8.00 for Premium for the rest of this period, less $6.66 for the unused part of your plan), and Premium starts today; your next charge of $12.00 is on ${dayInWords(periodEnd)}.`,
+      `You pay $1.34 now ($8.00 for Premium for the rest of this period, less $6.66 for the unused part of your plan), and Premium starts today; your next charge of $12.00 is on ${timeInWords(periodEnd, "UTC")}.`,
     );
 
     const [a, b] = await Promise.all([
@@ -230,7 +230,7 @@ describe("a recurring switch with proration on", () => {
     const periodEnd = s.sub.nextPaymentDueDate!;
     expect(p.switch.next_charge_cents).toBe(1); // 400 − 399
     expect(p.words).toBe(
-      `You get a credit of $3.99 on your next charges ($6.66 for the unused part of your plan, less $2.67 for Lite for the rest of this period), and Lite starts today; your next charge of $0.01 is on ${dayInWords(periodEnd)}.`,
+      `You get a credit of $3.99 on your next charges ($6.66 for the unused part of your plan, less $2.67 for Lite for the rest of this period), and Lite starts today; your next charge of $0.01 is on ${timeInWords(periodEnd, "UTC")}.`,
     );
     expect((await s.page(SWITCH, "/switch", { attempt_token: p.attempt_token })).status).toBe(200);
     expect(charges).toHaveLength(0);
@@ -243,7 +243,7 @@ describe("a recurring switch with proration on", () => {
     const card = (overview.subscriptions as Json[]).find((c) => c.id === s.sub.id)!;
     expect(card.credit_cents).toBe(399);
     expect(card.credit).toBe("Credit of $3.99 from a plan change: it comes off your next charges.");
-    expect(card.summary).toBe(`Next payment: $0.01 ($4.00 less your credit) on ${dayInWords(periodEnd)}.`);
+    expect(card.summary).toBe(`Next payment: $0.01 ($4.00 less your credit) on ${timeInWords(periodEnd, "UTC")}.`);
 
     // The renewal at the period end, on the test clock: 400 − 399 charged, the credit used up.
     await scheduleSubscriptionLifecycle(s.db, { subscriptionId: s.sub.id, now: new Date() });
@@ -274,7 +274,7 @@ describe("a recurring switch with proration on", () => {
     const nextAt = new Date(p.switch.next_charge_at as string);
     expect(nextAt.getTime() - Date.now()).toBeGreaterThan(364 * DAY);
     expect(p.words).toBe(
-      `You pay ${money(9000 - 666)} now ($90.00 for 1 year of Yearly, less $6.66 for the unused part of your plan), and Yearly starts today; your next charge of $90.00 is on ${dayInWords(nextAt)}.`,
+      `You pay ${money(9000 - 666)} now ($90.00 for 1 year of Yearly, less $6.66 for the unused part of your plan), and Yearly starts today; your next charge of $90.00 is on ${timeInWords(nextAt, "UTC")}.`,
     );
     expect((await s.page(SWITCH, "/switch", { attempt_token: p.attempt_token })).status).toBe(200);
     const after = await s.db.subscription.findUniqueOrThrow({ where: { id: s.sub.id } });

@@ -9,6 +9,7 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type { ApiUser } from "@/server/auth/api-auth";
+import { formatInstant } from "@/server/dates.schema";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { withTransaction } from "@/server/db/transaction";
@@ -143,7 +144,7 @@ describe("the self-service page's API", () => {
       can_undo_cancel: false,
       can_update_payment_method: true,
     });
-    expect(card!.summary).toMatch(/^Next payment: \$10\.00 on \d+ \w{3} \d{4}\.$/);
+    expect(card!.summary).toMatch(/^Next payment: \$10\.00 on \d+ \w{3} \d{4}, \d{2}:\d{2} UTC\.$/);
     // Only plans it can switch to: recurring like it, with a price in its currency.
     const options = card!.switch_options as Json[];
     expect(options).toContainEqual({
@@ -202,16 +203,14 @@ describe("the self-service page's API", () => {
   it("with proration off, previews a recurring switch for the period end in words, honours it, once on a double submit", async () => {
     const s = await setup();
     await s.db.subscriptionGroup.update({ where: { id: s.f.group.id }, data: { prorationEnabled: false } });
+    // The words name the time in the account's zone: the preview and the confirm say the same instant.
+    await s.db.account.update({ where: { id: s.f.account.id }, data: { timeZone: "Asia/Tokyo" } });
     const preview = await s.page(SWITCH_PREVIEW, "POST", "/switch/preview", { subscription_plan_id: s.premium.id });
     const p = await read(preview);
     expect(preview.status, JSON.stringify(p)).toBe(200);
     const end = s.sub.endTimestamp!;
-    const day = new Intl.DateTimeFormat("en-GB", {
-      day: "numeric",
-      month: "short",
-      year: "numeric",
-      timeZone: "UTC",
-    }).format(end);
+    const day = formatInstant(end, "Asia/Tokyo");
+    expect(day).toMatch(/ GMT\+9$/);
     expect(p.words).toBe(
       `Nothing to pay now. You keep your current plan until ${day}; from then you pay $12.00 per month for Premium.`,
     );
@@ -447,7 +446,7 @@ describe("the self-service page's API", () => {
       paused_until: body.offer.until,
       can_undo_cancel: true,
       summary: expect.stringMatching(
-        /^Paused after \d+ \w{3} \d{4}: nothing to pay until it resumes on \d+ \w{3} \d{4}\.$/,
+        /^Paused after \d+ \w{3} \d{4}, \d{2}:\d{2} UTC: nothing to pay until it resumes on \d+ \w{3} \d{4}, \d{2}:\d{2} UTC\.$/,
       ),
     });
     await renew(s.db, s.sub.id, new Date(s.sub.endTimestamp!.getTime() + 1000));
