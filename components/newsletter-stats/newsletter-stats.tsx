@@ -36,6 +36,7 @@ import {
   TextLink,
   useTimeZone,
 } from "@/components/ui";
+import { formatDay } from "@/server/dates.schema";
 import { formatRate, ZStatsRange, type TStatsRange } from "@/server/newsletters/stats.schema";
 
 import { OpensCaveat, StatFigures, STATS_COLORS } from "./stat-figures";
@@ -54,7 +55,7 @@ export function lastThirtyDays(zone: string | undefined, now = Date.now()): TSta
   return { from: dayIn(now - 29 * DAY_MS, zone), to: dayIn(now, zone) };
 }
 
-const shortDay = (day: string) => day.slice(5);
+const shortDay = (day: string) => formatDay(day, { short: true });
 
 export function NewsletterStats({ newsletterId }: { newsletterId: number }) {
   const zone = useTimeZone();
@@ -69,7 +70,10 @@ export function NewsletterStats({ newsletterId }: { newsletterId: number }) {
       <LoadState query={stats} what="the newsletter's stats" />
       {data ? (
         <>
-          <Panel title={`${data.newsletter.name}: ${range.from} to ${range.to}`} padded>
+          <Panel
+            title={`${data.newsletter.name}: ${formatDay(range.from)} to ${formatDay(range.to)} (days in ${data.timeZone})`}
+            padded
+          >
             <div className="space-y-3">
               <StatFigures stats={data.total} tracksOpens={data.newsletter.trackOpens} sends={data.sends.length} />
               <OpensCaveat tracksOpens={data.newsletter.trackOpens} />
@@ -80,7 +84,7 @@ export function NewsletterStats({ newsletterId }: { newsletterId: number }) {
               <SendsChart sends={data.sends} zone={data.timeZone} />
             </Panel>
             <Panel title="Subscribers" padded>
-              <SubscribersChart days={data.subscribers} range={range} />
+              <SubscribersChart days={data.subscribers} range={range} zone={data.timeZone} />
             </Panel>
           </div>
           <Panel
@@ -224,9 +228,11 @@ function SendsChart({ sends, zone }: { sends: readonly SendPoint[]; zone: string
 function SubscribersChart({
   days,
   range,
+  zone,
 }: {
   days: readonly { day: string; active: number; started: number; ended: number }[];
   range: TStatsRange;
+  zone: string;
 }) {
   const first = days[0];
   const last = days.at(-1);
@@ -235,11 +241,11 @@ function SubscribersChart({
   return (
     <ChartFigure
       testId="chart-subscribers"
-      title="Active subscribers at the end of each day"
-      summary={`${first?.active ?? 0} on ${range.from}, ${last?.active ?? 0} on ${range.to}: ${started} joined, ${ended} left.`}
+      title={`Active subscribers at the end of each day (days in ${zone})`}
+      summary={`${first?.active ?? 0} on ${formatDay(range.from)}, ${last?.active ?? 0} on ${formatDay(range.to)}: ${started} joined, ${ended} left.`}
       table={{
         head: ["Day", "Active", "Joined", "Left"],
-        rows: days.map((d) => [d.day, d.active, d.started, d.ended]),
+        rows: days.map((d) => [formatDay(d.day), d.active, d.started, d.ended]),
       }}
     >
       <ResponsiveContainer width="100%" height="100%">
