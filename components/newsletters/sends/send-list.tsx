@@ -3,8 +3,8 @@
 /**
  * The account's newsletter sends (tRPC newsletterSends.list), newest first: what was sent to which
  * newsletter, its state, recipients, mails sent and failed, when it started and finished (in the
- * account's zone), and Cancel for a send that is queued or running. Refreshes every few seconds
- * while a send runs.
+ * account's zone), and Cancel for a send that is queued or running. Each subject opens the send's
+ * stats page. Refreshes every few seconds while a send runs.
  */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -19,6 +19,7 @@ import {
   LoadState,
   Panel,
   Table,
+  TextLink,
   useConfirm,
 } from "@/components/ui";
 import type { TSendView } from "@/server/newsletters/send.schema";
@@ -56,7 +57,12 @@ export function SendList() {
       header: "Send",
       cell: (s: TSendView) => (
         <div className="min-w-48">
-          <p className="font-medium text-gray-900">{s.subject}</p>
+          <TextLink
+            href={`/admin/newsletters/${s.newsletterId}/stats/sends/${s.id}`}
+            className="font-medium break-words"
+          >
+            {s.subject}
+          </TextLink>
           <p className="text-xs text-gray-500">
             {s.newsletterName} · {s.kind === "digest" ? "Digest" : "Story"}
           </p>

@@ -164,6 +164,13 @@ export const ADMIN_AREAS = [
     roles: ["EDITOR", "REVENUE"],
     summary: "Newsletters readers subscribe to: sender, design, audience, digest, and their subscribers.",
     built: true,
+    sections: [
+      {
+        slug: "sends",
+        label: "Sends",
+        summary: "Every story and digest sent as a newsletter: its state, recipients, and mails sent and failed.",
+      },
+    ],
   },
   {
     slug: "webhooks",

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 
 import { NewsletterList } from "@/components/newsletters/newsletter-list";
+import { TextLink } from "@/components/ui";
 
 import { AdminPage } from "../_lib/admin-page";
 
@@ -12,6 +13,11 @@ export default function NewslettersPage() {
       area="newsletters"
       title="Newsletters"
       description="What readers subscribe to by e-mail: each newsletter's sender, design, audience and digest, and who receives it."
+      actions={
+        <TextLink href="/admin/newsletters/sends" className="text-sm">
+          All sends
+        </TextLink>
+      }
     >
       <NewsletterList />
     </AdminPage>
