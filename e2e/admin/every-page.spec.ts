@@ -53,6 +53,12 @@ const PAGES: ((ids: Ids) => string)[] = [
   () => "/admin/subscriptions/pricing-plans",
   () => "/admin/subscriptions/taxes",
   () => "/admin/subscriptions/gateways",
+  () => "/admin/newsletters",
+  (ids) => `/admin/newsletters/${ids.newsletter}`,
+  (ids) => `/admin/newsletters/${ids.newsletter}/subscribers`,
+  (ids) => `/admin/newsletters/${ids.newsletter}/stats`,
+  (ids) => `/admin/newsletters/${ids.newsletter}/stats/sends/${ids.send}`,
+  () => "/admin/newsletters/sends",
   () => "/admin/oauth-clients",
   () => "/admin/settings",
   () => "/admin/users",
@@ -60,7 +66,7 @@ const PAGES: ((ids: Ids) => string)[] = [
   () => "/docs/api",
 ];
 
-type Ids = { story: string; collection: number; endpoint: string };
+type Ids = { story: string; collection: number; endpoint: string; newsletter: number; send: number };
 
 /** axe-core's serious and critical findings on the page as it is now, one line each. */
 async function settle(page: Page) {
@@ -81,11 +87,44 @@ async function findIds(page: Page): Promise<Ids> {
     description: "Every-page check",
     events: ["story-publish"],
   });
+  // A newsletter with a subscriber and one send of a published story: its pages, the Sends page
+  // and the send's stats page list rows.
+  const run = `every-page-${Date.now().toString(36)}`;
+  const newsletter = await trpcCall<{ id: number }>(page.request, "newsletters.create", {
+    name: `Every page ${run}`,
+    slug: run,
+    description: "",
+    senderName: "The Demo Gazette",
+    senderEmail: "news@demo.masthead.test",
+    replyTo: "",
+    design: { logoUrl: "", accentColor: "#112233", backgroundColor: "#ffffff", footer: "1 Main St, Springfield" },
+    audience: "OPT_IN",
+    planIds: [],
+    trackOpens: true,
+    trackClicks: true,
+    digestCollectionId: null,
+    digestSchedule: null,
+  });
+  await trpcCall(page.request, "newsletters.addSubscriber", {
+    newsletterId: newsletter.id,
+    email: `${run}@example.com`,
+    name: "Every Page Reader",
+  });
+  const published = (await (await page.request.get("/api/v1/stories?limit=1")).json()) as {
+    stories: { id: string }[];
+  };
+  const sent = await trpcCall<{ sends: { id: number }[] }>(page.request, "newsletterSends.send", {
+    storyId: published.stories[0]!.id,
+    newsletterIds: [newsletter.id],
+    subject: `Every page check ${run}`,
+  });
   // A manual collection with items: its editor lists rows.
   return {
     story: stories.items[0]!.id,
     collection: collections.find((c) => !c.automated && c.itemCount > 0)!.id,
     endpoint: endpoint.endpoint.id,
+    newsletter: newsletter.id,
+    send: sent.sends[0]!.id,
   };
 }
 
@@ -98,9 +137,9 @@ for (const viewport of VIEWPORTS) {
       signIn,
       users,
     }, testInfo: TestInfo) => {
-      // About 35 pages, each loaded, measured and scanned by axe, while the two integration
+      // About 50 pages, each loaded, measured and scanned by axe, while the two integration
       // suites share the two cores.
-      test.setTimeout(420_000);
+      test.setTimeout(540_000);
       await signIn(users.owner);
       const ids = await findIds(page);
       const problems: string[] = [];
@@ -138,6 +177,9 @@ test("the pages before signing in have no serious accessibility violation", asyn
     ["/admin/sign-in", "Sign in to the dashboard"],
     ["/admin/forgot-password", /password/i],
     ["/admin/reset-password?token=not-a-real-token", /password/i],
+    // A reader's newsletter links with a token that is not one: the pages say so.
+    ["/newsletters/confirm/not-a-real-token", /^This link is (incomplete|not valid)$/],
+    ["/newsletters/unsubscribe/not-a-real-token", /^This link is (incomplete|not valid)$/],
   ] as const) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
