@@ -5,9 +5,10 @@
  * change plan (a preview in words, then confirm), cancel with a reason or take the publisher's
  * offer, undo a cancel, update the payment method. It talks to the member API of the publisher's
  * host (/api/member/subscriptions…, the session cookie); every figure and sentence it shows comes
- * from the server, which honours exactly what it previewed. The server's sentences name times in
- * the account's zone; the times this page formats itself (invoices, a scheduled change) are in the
- * reader's browser's zone, rendered only after the client has loaded them (no server render to mismatch).
+ * from the server, which honours exactly what it previewed. Every time is in the reader's browser's
+ * zone, named: the page sends it (`?time_zone=`) for the server's sentences and formats the rest
+ * itself (invoices, a scheduled change), only after the client has loaded them (no server render
+ * to mismatch).
  */
 import { useCallback, useEffect, useState } from "react";
 
@@ -44,6 +45,15 @@ import {
 } from "./self-service-api";
 import { NewsletterSection } from "./self-service-newsletters";
 
+/**
+ * "?time_zone=Europe/Paris": the browser's zone, so the server's sentences name their times in the
+ * reader's zone like the times this page formats itself (nothing when the browser does not know its zone).
+ */
+function readerZoneQuery(): string {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return zone && zone !== "Etc/Unknown" ? `?time_zone=${encodeURIComponent(zone)}` : "";
+}
+
 export function SelfService({ frameHosts }: { frameHosts: string[] }) {
   const [data, setData] = useState<Overview | null>(null);
   const [state, setState] = useState<"loading" | "signed-out" | "error" | "ready" | "foreign-frame">("loading");
@@ -56,7 +66,7 @@ export function SelfService({ frameHosts }: { frameHosts: string[] }) {
       window.history.replaceState(null, "", window.location.pathname + window.location.search);
       await startSession(fromHash);
     }
-    const res = await sendJson("GET", "/api/member/subscriptions");
+    const res = await sendJson("GET", `/api/member/subscriptions${readerZoneQuery()}`);
     if (res.status === 401) return setState("signed-out");
     if (!res.ok) return setState("error");
     setData(res.body as Overview);
@@ -237,7 +247,7 @@ function SwitchPlan({ s, onDone, onClose }: ActionProps) {
   async function ask() {
     setPending(true);
     setProblem(null);
-    const res = await sendJson("POST", `${base}/preview`, { subscription_plan_id: Number(planId) });
+    const res = await sendJson("POST", `${base}/preview${readerZoneQuery()}`, { subscription_plan_id: Number(planId) });
     setPending(false);
     if (res.ok) setPreview(res.body as Preview);
     else setProblem(res.problem);
@@ -250,7 +260,10 @@ function SwitchPlan({ s, onDone, onClose }: ActionProps) {
     const demo = preview.external_reference_id?.startsWith("demo_order_")
       ? { payment_token: preview.external_reference_id.replace(/^demo_order_/, "demo_pay_") }
       : {};
-    const res = await sendJson("POST", base, { attempt_token: preview.attempt_token, ...demo });
+    const res = await sendJson("POST", `${base}${readerZoneQuery()}`, {
+      attempt_token: preview.attempt_token,
+      ...demo,
+    });
     setPending(false);
     if (res.ok) await onDone((res.body as { message: string }).message);
     else {

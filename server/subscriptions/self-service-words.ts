@@ -4,8 +4,8 @@
  * page shows exactly what the signed preview holds and the unit tests pin the sentences.
  *
  * Times are the instants the server honours (a switch's `applies_at`, the next charge), written in
- * the one format with the account's zone named ("1 Dec 2026, 01:00 CET"): the server writes these
- * words without knowing the reader's zone (docs/dashboard.md "Dates and times").
+ * the one format with the zone named ("1 Dec 2026, 01:00 CET"): the reader's when the page sends it,
+ * else the account's (docs/dashboard.md "Dates and times").
  */
 import { formatInstant } from "../dates.schema";
 import { periodInWords } from "./catalogue.schema";
@@ -26,7 +26,7 @@ export function moneyInWords(cents: number, currency: string): string {
   }
 }
 
-/** An instant in `zone` (the account's), the zone named: "1 Dec 2026, 01:00 CET". */
+/** An instant in `zone`, the zone named: "1 Dec 2026, 01:00 CET". */
 export function timeInWords(at: Date | string, zone: string): string {
   return formatInstant(new Date(at), zone);
 }
@@ -36,7 +36,7 @@ export type SwitchFigures = {
   /** "now": applied at once (one-time plans, prorated); "scheduled": at `appliesAt`. */
   applies: "now" | "scheduled";
   appliesAt: string;
-  /** The zone the times are written in (the account's), named in every time. */
+  /** The zone the times are written in (the reader's, else the account's), named in every time. */
   timeZone: string;
   /** What the reader pays at the switch; null: nothing now, the next charge pays (recurring). */
   chargeCents: number | null;

@@ -5,6 +5,8 @@
  */
 import { z } from "zod";
 
+import { ZTimeZone } from "../publishing/settings.schema";
+
 /** Why a reader cancels: the page's choices (stored as these keys, shown to staff as the labels). */
 export const CANCEL_REASONS = {
   too_expensive: "It costs too much",
@@ -29,6 +31,12 @@ export const ZSelfServiceCancelInput = z.object({
     .transform((s) => (s ? s : undefined)),
 });
 export type TSelfServiceCancelInput = z.infer<typeof ZSelfServiceCancelInput>;
+
+/**
+ * `?time_zone=Europe/Paris`: the reader's browser's zone, the one the server's sentences name their
+ * times in (the account's without it). A zone this runtime does not know is a 400.
+ */
+export const ZSelfServiceZoneQuery = z.object({ time_zone: ZTimeZone.optional() });
 
 export const ZSelfServiceSwitchPreviewInput = z.object({
   subscription_plan_id: z.coerce.number().int().positive(),

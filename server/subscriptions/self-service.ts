@@ -39,6 +39,11 @@ import { notFoundSubscription, type TSubscriptionWire } from "./subscription-vie
 import { listSubscriberSubscriptions, switchPlanDetails } from "./subscriptions";
 
 type ReaderArgs = { accountId: number; memberId: number; now: Date };
+/** The zone the sentences name their times in: the reader's when the page sends it, else the account's. */
+type ZoneArg = { timeZone?: string };
+
+const zoneOf = async (db: Db, args: ReaderArgs & ZoneArg) =>
+  args.timeZone ?? (await getAccountTimeZone(db, args.accountId));
 
 /** Where the page's links to an invoice go (the member-session twin of the client API's file route). */
 export const selfServiceInvoiceHref = (id: number, format: "pdf" | "html" = "pdf") =>
@@ -80,7 +85,7 @@ function switchOptions(
   return list;
 }
 
-/** What the page shows of one subscription, in words and figures (times in `zone`, the account's). */
+/** What the page shows of one subscription, in words and figures (times in `zone`). */
 async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire, zone: string) {
   const row = await db.subscription.findUniqueOrThrow({ where: { id: s.id } });
   const live = s.status === "active" && !s.expired;
@@ -175,9 +180,9 @@ function summaryOf(
 }
 
 /** The page's data: the reader's subscriptions (newest first), invoices and credit notes (with PDF links). */
-export async function selfServiceOverview(db: Db, args: ReaderArgs) {
+export async function selfServiceOverview(db: Db, args: ReaderArgs & ZoneArg) {
   const subscriptions = await listSubscriberSubscriptions(db, { ...args, activeOnly: false });
-  const zone = await getAccountTimeZone(db, args.accountId);
+  const zone = await zoneOf(db, args);
   const cards = [];
   for (const s of subscriptions) cards.push(await subscriptionCard(db, args, s, zone));
   const invoices = (await listMemberInvoices(db, args)).map((i) => ({
@@ -204,7 +209,7 @@ export async function selfServiceOverview(db: Db, args: ReaderArgs) {
  */
 export async function previewSelfServiceSwitch(
   db: Db,
-  args: ReaderArgs & { subscriptionId: number; targetPlanId: number },
+  args: ReaderArgs & ZoneArg & { subscriptionId: number; targetPlanId: number },
 ) {
   const sub = await db.subscription.findFirst({
     where: { id: args.subscriptionId, accountId: args.accountId, memberId: args.memberId, deletedAt: null },
@@ -222,7 +227,7 @@ export async function previewSelfServiceSwitch(
   );
   const preview = await previewPlanSwitch(db, { ...args, switchType });
   const words = switchInWords({
-    timeZone: await getAccountTimeZone(db, args.accountId),
+    timeZone: await zoneOf(db, args),
     planName: preview.switch.plan_name,
     applies: preview.switch.applies,
     appliesAt: preview.switch.applies_at,
@@ -262,19 +267,20 @@ export async function previewSelfServiceSwitch(
 /** Confirm a previewed switch: exactly the previewed terms, once (`applyPlanSwitch`). */
 export async function confirmSelfServiceSwitch(
   db: Db,
-  args: ReaderArgs & {
-    subscriptionId: number;
-    attemptToken: string;
-    paymentToken: string | null;
-    extra: Record<string, unknown>;
-  },
+  args: ReaderArgs &
+    ZoneArg & {
+      subscriptionId: number;
+      attemptToken: string;
+      paymentToken: string | null;
+      extra: Record<string, unknown>;
+    },
 ) {
   const result = await applyPlanSwitch(db, args);
   const { scheduled_switch: scheduled } = await scheduledSwitchOf(db, {
     accountId: args.accountId,
     subscriptionId: result.subscription.id,
   });
-  const zone = await getAccountTimeZone(db, args.accountId);
+  const zone = await zoneOf(db, args);
   const message = scheduled
     ? `Done: your plan changes to ${scheduled.plan_name ?? "the new plan"} on ${timeInWords(scheduled.scheduled_at, zone)}.`
     : `Done: you are now on ${result.subscription.plan_name}.`;

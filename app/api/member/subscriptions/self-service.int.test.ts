@@ -238,6 +238,40 @@ describe("the self-service page's API", () => {
     expect(charges.filter((c) => c.subscriptionId === s.sub.id).map((c) => c.amountCents)).toEqual([1200]);
   });
 
+  it("names times in the reader's zone when the page sends it, the preview and the confirm alike; refuses a zone that is not one", async () => {
+    const s = await setup();
+    await s.db.subscriptionGroup.update({ where: { id: s.f.group.id }, data: { prorationEnabled: false } });
+    await s.db.account.update({ where: { id: s.f.account.id }, data: { timeZone: "Asia/Tokyo" } });
+    const zone = "?time_zone=America%2FNew_York";
+    const overview = await read(
+      await call(OVERVIEW, "GET", `/api/member/subscriptions${zone}`, {}, undefined, { "X-QT-AUTH": s.token }),
+    );
+    const next = s.sub.nextPaymentDueDate ?? s.sub.endTimestamp!;
+    expect(overview.subscriptions[0].summary).toBe(
+      `Next payment: $10.00 on ${formatInstant(next, "America/New_York")}.`,
+    );
+    expect(overview.subscriptions[0].summary).toMatch(/ GMT-[45]\.$/);
+
+    const attempts = () => s.db.subscriptionAttempt.count({ where: { accountId: s.f.account.id } });
+    const before = await attempts();
+    const refused = await s.page(SWITCH_PREVIEW, "POST", "/switch/preview?time_zone=Mars%2FOlympus", {
+      subscription_plan_id: s.premium.id,
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await read(refused))).toContain("time_zone");
+    expect(await attempts()).toBe(before);
+
+    const p = await read(
+      await s.page(SWITCH_PREVIEW, "POST", `/switch/preview${zone}`, { subscription_plan_id: s.premium.id }),
+    );
+    const at = formatInstant(s.sub.endTimestamp!, "America/New_York");
+    expect(p.words).toBe(
+      `Nothing to pay now. You keep your current plan until ${at}; from then you pay $12.00 per month for Premium.`,
+    );
+    const done = await read(await s.page(SWITCH, "POST", `/switch${zone}`, { attempt_token: p.attempt_token }));
+    expect(done.message).toBe(`Done: your plan changes to Premium on ${at}.`);
+  });
+
   it("refuses a confirm whose plan price changed since the preview, and changes nothing", async () => {
     const s = await setup();
     const p = await read(
