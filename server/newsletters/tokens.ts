@@ -12,6 +12,8 @@
  */
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 
+import { getEnv } from "../../env.js";
+
 export const NEWSLETTER_TOKEN_PURPOSES = ["confirm", "unsubscribe", "delivery"] as const;
 export type TNewsletterTokenPurpose = (typeof NEWSLETTER_TOKEN_PURPOSES)[number];
 
@@ -19,7 +21,7 @@ export type TNewsletterTokenPurpose = (typeof NEWSLETTER_TOKEN_PURPOSES)[number]
 const DEVELOPMENT_SECRET = "masthead-development-newsletter-secret-not-for-production";
 
 /** The signing key, from AUTH_SECRET (required in production). */
-export function newsletterTokenKey(env: { AUTH_SECRET?: string; NODE_ENV?: string } = process.env): Buffer {
+export function newsletterTokenKey(env: { AUTH_SECRET?: string; NODE_ENV?: string } = getEnv()): Buffer {
   if (!env.AUTH_SECRET && env.NODE_ENV === "production") throw new Error("AUTH_SECRET is required");
   return Buffer.from(hkdfSync("sha256", env.AUTH_SECRET ?? DEVELOPMENT_SECRET, "masthead-newsletters", "links", 32));
 }
