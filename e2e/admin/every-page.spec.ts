@@ -6,6 +6,7 @@
 import type { Page, TestInfo } from "@playwright/test";
 
 import { expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcCall, trpcQuery } from "../fixtures";
+import { createNewsletter } from "../newsletters/fixtures";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
@@ -90,21 +91,7 @@ async function findIds(page: Page): Promise<Ids> {
   // A newsletter with a subscriber and one send of a published story: its pages, the Sends page
   // and the send's stats page list rows.
   const run = `every-page-${Date.now().toString(36)}`;
-  const newsletter = await trpcCall<{ id: number }>(page.request, "newsletters.create", {
-    name: `Every page ${run}`,
-    slug: run,
-    description: "",
-    senderName: "The Demo Gazette",
-    senderEmail: "news@demo.masthead.test",
-    replyTo: "",
-    design: { logoUrl: "", accentColor: "#112233", backgroundColor: "#ffffff", footer: "1 Main St, Springfield" },
-    audience: "OPT_IN",
-    planIds: [],
-    trackOpens: true,
-    trackClicks: true,
-    digestCollectionId: null,
-    digestSchedule: null,
-  });
+  const newsletter = await createNewsletter(page.request, { name: `Every page ${run}`, slug: run, trackOpens: true });
   await trpcCall(page.request, "newsletters.addSubscriber", {
     newsletterId: newsletter.id,
     email: `${run}@example.com`,

@@ -5,27 +5,10 @@
  * in the dashboard's Outbox) on the page that asks, then unsubscribes with one click (an RFC 8058
  * POST to the mail's List-Unsubscribe URL); the self-service page and the subscribers list say so.
  */
-import type { Browser, Page } from "@playwright/test";
+import type { Browser } from "@playwright/test";
 
-import {
-  demoUsers,
-  expect,
-  expectNoHorizontalPageScroll,
-  seriousViolations,
-  submitSignIn,
-  test,
-  trpcQuery,
-} from "../fixtures";
-
-const SIZES = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
-async function expectCleanPage(page: Page, what: string) {
-  await expectNoHorizontalPageScroll(page, what);
-  expect(await seriousViolations(page), what).toEqual([]);
-}
+import { demoUsers, expect, submitSignIn, test, trpcQuery } from "../fixtures";
+import { expectCleanPage, SIZES } from "./fixtures";
 
 /** The newest confirmation mail to `to`, as the owner reads it in the Outbox (mail.list). */
 async function confirmationMail(browser: Browser, to: string): Promise<string> {

@@ -6,19 +6,8 @@
  * the newsletter after the confirmation that names one reader, and sees the send listed as sent in
  * the panel and on the Sends page.
  */
-import type { Page } from "@playwright/test";
-
-import { expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcCall, trpcQuery } from "../fixtures";
-
-const SIZES = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
-async function expectCleanPage(page: Page, what: string) {
-  await expectNoHorizontalPageScroll(page, what);
-  expect(await seriousViolations(page), what).toEqual([]);
-}
+import { expect, test, trpcCall, trpcQuery } from "../fixtures";
+import { createNewsletter, expectCleanPage, SIZES } from "./fixtures";
 
 for (const size of SIZES) {
   test.describe(`on a ${size.name} (${size.width} px)`, () => {
@@ -29,20 +18,10 @@ for (const size of SIZES) {
       await signIn(users.owner);
 
       const newsletterName = `Send check ${run}`;
-      const newsletter = await trpcCall<{ id: number }>(page.request, "newsletters.create", {
+      const newsletter = await createNewsletter(page.request, {
         name: newsletterName,
         slug: `send-${run}`,
-        description: "",
-        senderName: "The Demo Gazette",
-        senderEmail: "news@demo.masthead.test",
-        replyTo: "",
-        design: { logoUrl: "", accentColor: "#112233", backgroundColor: "#ffffff", footer: "1 Main St, Springfield" },
-        audience: "OPT_IN",
-        planIds: [],
         trackOpens: false,
-        trackClicks: true,
-        digestCollectionId: null,
-        digestSchedule: null,
       });
       const reader = `send-${run}@example.com`;
       const added = await trpcCall<{ status: string }>(page.request, "newsletters.addSubscriber", {

@@ -7,19 +7,8 @@
  */
 import fs from "node:fs/promises";
 
-import type { Page } from "@playwright/test";
-
-import { expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcCall } from "../fixtures";
-
-const SIZES = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
-async function expectCleanPage(page: Page, what: string) {
-  await expectNoHorizontalPageScroll(page, what);
-  expect(await seriousViolations(page), what).toEqual([]);
-}
+import { expect, test, trpcCall } from "../fixtures";
+import { createNewsletter, expectCleanPage, SIZES } from "./fixtures";
 
 for (const size of SIZES) {
   test.describe(`on a ${size.name} (${size.width} px)`, () => {
@@ -37,20 +26,10 @@ for (const size of SIZES) {
         stories: { id: string }[];
       };
       const storyId = stories.stories[0]!.id;
-      const newsletter = await trpcCall<{ id: number }>(page.request, "newsletters.create", {
+      const newsletter = await createNewsletter(page.request, {
         name: `Stats ${run}`,
         slug: `stats-${run}`,
-        description: "",
-        senderName: "The Demo Gazette",
-        senderEmail: "news@demo.masthead.test",
-        replyTo: "",
-        design: { logoUrl: "", accentColor: "#112233", backgroundColor: "#ffffff", footer: "1 Main St, Springfield" },
-        audience: "OPT_IN",
-        planIds: [],
         trackOpens: true,
-        trackClicks: true,
-        digestCollectionId: null,
-        digestSchedule: null,
       });
       await trpcCall(page.request, "newsletters.addSubscriber", {
         newsletterId: newsletter.id,

@@ -14,11 +14,7 @@ import {
   trpcQuery,
 } from "../fixtures";
 import { LOADER_STUB, MASTHEAD, publisherSite } from "../widgets/host-page";
-
-const SIZES = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
+import { SIZES } from "./fixtures";
 
 function newsletterPage(accountId: number, slug: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
