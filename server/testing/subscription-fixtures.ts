@@ -7,8 +7,11 @@
 import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import type { DurationUnit, SubscriptionStatus, SubscriptionType } from "../generated/prisma/enums";
+import { findOrCreateJwtMember } from "../members/identities";
+import { createMemberSession } from "../members/sessions";
 import { planCopy } from "../subscriptions/plan-copy";
 import { addDuration } from "../subscriptions/subscription-state";
+import { readerJwt } from "./engagement";
 
 export async function insertTestGroup(
   db: Db,
@@ -110,4 +113,31 @@ export async function insertTestSubscription(
       ...(args.createdAt ? { createdAt: args.createdAt } : {}),
     },
   });
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Ada (the publisher's JWT reader "r-ada") as a member with a signed-in self-service session and a
+ * subscription to `planId` that started 10 days ago for 30 days: what the self-service tests start
+ * from. `jwt` is her reader JWT for the client API; `token` her session (X-QT-AUTH).
+ */
+export async function insertSelfServiceSubscription(
+  db: Db,
+  input: { accountId: number; planId: number; paymentType: string },
+) {
+  const user = { id: "r-ada", name: "Ada", email: null, avatarUrl: null, provider: null };
+  const member = await findOrCreateJwtMember(db, { accountId: input.accountId, user, now: new Date() });
+  const jwt = await readerJwt({ id: "r-ada", name: "Ada" });
+  const { token } = await createMemberSession(db, { memberId: member.id, now: new Date(), days: 1 });
+  const start = new Date(Date.now() - 10 * DAY_MS);
+  const sub = await insertTestSubscription(db, {
+    accountId: input.accountId,
+    memberId: member.id,
+    planId: input.planId,
+    paymentType: input.paymentType,
+    start,
+    end: new Date(start.getTime() + 30 * DAY_MS),
+  });
+  return { member, jwt, token, sub };
 }

@@ -10,10 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { resetEnvCache } from "@/env.js";
-import type { ApiUser } from "@/server/auth/api-auth";
 import { getDb } from "@/server/db";
-import { findOrCreateJwtMember } from "@/server/members/identities";
-import { createMemberSession } from "@/server/members/sessions";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
 import { receiveGatewayWebhook } from "@/server/subscriptions/payments/gateway-events";
 import { createCheckoutFixture } from "@/server/testing/checkout";
@@ -21,7 +18,7 @@ import { call } from "@/server/testing/engagement";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
 import { razorpayFixture, type RazorpayFixture } from "@/server/testing/razorpay-fixture";
 import { createTestStaff } from "@/server/testing/staff";
-import { insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";
+import { insertSelfServiceSubscription, insertTestPlan } from "@/server/testing/subscription-fixtures";
 
 import { GET as HOSTED } from "./[subscription_id]/payment-method/hosted/route";
 import { PUT as PAYMENT_METHOD } from "./[subscription_id]/payment-method/route";
@@ -29,7 +26,6 @@ import { POST as SWITCH_PREVIEW } from "./[subscription_id]/switch/preview/route
 import { GET as OVERVIEW } from "./route";
 
 const DAY = 86_400_000;
-const user = (id: string): ApiUser => ({ id, name: "Ada", email: null, avatarUrl: null, provider: null });
 
 let server: { url: string; close: () => Promise<void> } | undefined;
 const saved: Record<string, string | undefined> = {};
@@ -91,16 +87,10 @@ async function setup(opts: { paymentType?: string; razorpayStatus?: string } = {
       expiresAt: new Date(Date.now() + DAY),
     },
   });
-  const ada = await findOrCreateJwtMember(db, { accountId: f.account.id, user: user("r-ada"), now: new Date() });
-  const { token } = await createMemberSession(db, { memberId: ada.id, now: new Date(), days: 1 });
-  const start = new Date(Date.now() - 10 * DAY);
-  const created = await insertTestSubscription(db, {
+  const { token, sub: created } = await insertSelfServiceSubscription(db, {
     accountId: f.account.id,
-    memberId: ada.id,
     planId: standard.id,
     paymentType,
-    start,
-    end: new Date(start.getTime() + 30 * DAY),
   });
   const sub = await db.subscription.update({
     where: { id: created.id },

@@ -8,10 +8,7 @@
  */
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import type { ApiUser } from "@/server/auth/api-auth";
 import { getDb } from "@/server/db";
-import { findOrCreateJwtMember } from "@/server/members/identities";
-import { createMemberSession } from "@/server/members/sessions";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
 import { invoiceDocumentModel } from "@/server/subscriptions/invoice-document";
 import { invoiceToWire } from "@/server/subscriptions/invoices";
@@ -25,9 +22,9 @@ import { paymentAdapterFor, registerPaymentAdapter } from "@/server/subscription
 import { timeInWords } from "@/server/subscriptions/self-service-words";
 import { createCheckoutFixture } from "@/server/testing/checkout";
 import { now, resetClock, setClock } from "@/server/testing/clock";
-import { call, readerJwt } from "@/server/testing/engagement";
+import { call } from "@/server/testing/engagement";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
-import { insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";
+import { insertSelfServiceSubscription, insertTestPlan } from "@/server/testing/subscription-fixtures";
 
 import { POST as CLIENT_PREVIEW } from "../../access/v1/members/me/subscriptions/[subscription_id]/switch_plan/preview/route";
 import { POST as CLIENT_SWITCH } from "../../access/v1/members/me/subscriptions/[subscription_id]/switch_plan/route";
@@ -75,7 +72,6 @@ beforeEach(() => {
 // The answers' JSON is read loosely in assertions.
 /* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment */
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-const user = (id: string): ApiUser => ({ id, name: "Ada", email: null, avatarUrl: null, provider: null });
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 
 async function setup(opts: { paymentToken?: string } = {}) {
@@ -91,18 +87,11 @@ async function setup(opts: { paymentToken?: string } = {}) {
     recurring: true,
     durationUnit: "YEARS",
   });
-  const ada = await findOrCreateJwtMember(db, { accountId: f.account.id, user: user("r-ada"), now: new Date() });
-  const jwt = await readerJwt({ id: "r-ada", name: "Ada" });
-  const { token } = await createMemberSession(db, { memberId: ada.id, now: new Date(), days: 1 });
-  const start = new Date(Date.now() - 10 * DAY);
-  const created = await insertTestSubscription(db, {
-    accountId: f.account.id,
-    memberId: ada.id,
-    planId: standard.id,
-    paymentType: "cardpay",
-    start,
-    end: new Date(start.getTime() + 30 * DAY),
-  });
+  const {
+    jwt,
+    token,
+    sub: created,
+  } = await insertSelfServiceSubscription(db, { accountId: f.account.id, planId: standard.id, paymentType: "cardpay" });
   const sub = await db.subscription.update({
     where: { id: created.id },
     data: { paymentToken: opts.paymentToken ?? "tok_visa" },

@@ -25,10 +25,10 @@ import {
 import { paymentAdapterFor, registerPaymentAdapter } from "@/server/subscriptions/payments/registry";
 import { endRetentionOffer } from "@/server/subscriptions/retention-offers";
 import { createCheckoutFixture } from "@/server/testing/checkout";
-import { call, readerJwt } from "@/server/testing/engagement";
+import { call } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff } from "@/server/testing/staff";
-import { insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";
+import { insertSelfServiceSubscription, insertTestPlan } from "@/server/testing/subscription-fixtures";
 
 import { PUT as CLIENT_CANCEL } from "../../access/v1/members/me/subscriptions/[subscription_id]/cancel/route";
 import { GET as CLIENT_ONE } from "../../access/v1/members/me/subscriptions/[subscription_id]/route";
@@ -98,17 +98,15 @@ async function setup(opts: { recurring?: boolean; paymentType?: string } = {}) {
   const monthly = await insertTestPlan(db, f.group, { title: "Standard", priceCents: 1000, recurring });
   const premium = await insertTestPlan(db, f.group, { title: "Premium", priceCents: 1200, recurring });
   // The JWT reader of the client API and the session member of the page are one member.
-  const ada = await findOrCreateJwtMember(db, { accountId: f.account.id, user: user("r-ada"), now: new Date() });
-  const jwt = await readerJwt({ id: "r-ada", name: "Ada" });
-  const { token } = await createMemberSession(db, { memberId: ada.id, now: new Date(), days: 1 });
-  const start = new Date(Date.now() - 10 * DAY);
-  const sub = await insertTestSubscription(db, {
+  const {
+    member: ada,
+    jwt,
+    token,
+    sub,
+  } = await insertSelfServiceSubscription(db, {
     accountId: f.account.id,
-    memberId: ada.id,
     planId: monthly.id,
     paymentType: opts.paymentType ?? "selfpay",
-    start,
-    end: new Date(start.getTime() + 30 * DAY),
   });
   const page = (handler: Parameters<typeof call>[0], method: string, tail: string, body?: unknown, t = token) =>
     call(handler, method, `/api/member/subscriptions/${sub.id}${tail}`, { subscription_id: String(sub.id) }, body, {
