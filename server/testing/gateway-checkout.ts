@@ -150,11 +150,16 @@ export async function pendingRazorpayCheckout(
 /**
  * For a test file of Razorpay payments: call at the top level. Each call of the returned function
  * starts a fresh Razorpay stand-in (razorpay-fixture.ts), points the adapter at it, and makes an
- * account whose owner saved its credentials through the dashboard's procedure. The settings it
- * changes are restored, and the stand-in closed, after the file's tests.
+ * account (a new one, or the one whose id is given) whose owner saved its credentials through the
+ * dashboard's procedure; `url` is the stand-in's. The settings it changes are restored, and the
+ * stand-in closed, after the file's tests.
  */
-export function razorpayStandIn(): (db: Db) => Promise<{
+export function razorpayStandIn(): (
+  db: Db,
+  account?: number,
+) => Promise<{
   fx: RazorpayFixture;
+  url: string;
   owner: Awaited<ReturnType<typeof createTestStaff>>;
   accountId: number;
   creds: GatewayCredentials;
@@ -172,14 +177,14 @@ export function razorpayStandIn(): (db: Db) => Promise<{
     resetEnvCache();
     await server?.close();
   });
-  return async (db) => {
+  return async (db, account) => {
     const fx = razorpayFixture();
     await server?.close();
     server = await fx.listen();
     process.env.RAZORPAY_API_BASE_URL = server.url;
     process.env.PAYMENT_GATEWAY_ALLOW_PRIVATE_URLS = "true";
     resetEnvCache();
-    const owner = await createTestStaff(db, { roles: ["OWNER"] });
+    const owner = await createTestStaff(db, { roles: ["OWNER"], ...(account === undefined ? {} : { account }) });
     const accountId = owner.account.id;
     await owner.caller.paymentGateways.save({
       provider: "razorpay",
@@ -189,6 +194,6 @@ export function razorpayStandIn(): (db: Db) => Promise<{
       webhookSecret: fx.webhookSecret,
     });
     const creds = (await gatewayCredentialsFor(db, accountId, "razorpay")) as GatewayCredentials;
-    return { fx, owner, accountId, creds };
+    return { fx, url: server.url, owner, accountId, creds };
   };
 }

@@ -7,17 +7,15 @@
  * once; a gateway with no way at all keeps the clear 422; and a plan switch of such a subscription
  * waits for the next charge, saying why.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { resetEnvCache } from "@/env.js";
 import { getDb } from "@/server/db";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
 import { receiveGatewayWebhook } from "@/server/subscriptions/payments/gateway-events";
 import { createCheckoutFixture } from "@/server/testing/checkout";
 import { call } from "@/server/testing/engagement";
+import { razorpayStandIn } from "@/server/testing/gateway-checkout";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
-import { razorpayFixture, type RazorpayFixture } from "@/server/testing/razorpay-fixture";
-import { createTestStaff } from "@/server/testing/staff";
 import { insertSelfServiceSubscription, insertTestPlan } from "@/server/testing/subscription-fixtures";
 
 import { GET as HOSTED } from "./[subscription_id]/payment-method/hosted/route";
@@ -27,19 +25,7 @@ import { GET as OVERVIEW } from "./route";
 
 const DAY = 86_400_000;
 
-let server: { url: string; close: () => Promise<void> } | undefined;
-const saved: Record<string, string | undefined> = {};
-const ENV = ["RAZORPAY_API_BASE_URL", "PAYMENT_GATEWAY_ALLOW_PRIVATE_URLS"];
-beforeAll(() => {
-  for (const name of ENV) saved[name] = process.env[name];
-});
-afterAll(async () => {
-  for (const [name, value] of Object.entries(saved))
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  resetEnvCache();
-  await server?.close();
-});
+const razorpayAccount = razorpayStandIn();
 
 // The answers' JSON is read loosely in assertions.
 /* eslint-disable @typescript-eslint/no-unsafe-member-access */
@@ -50,24 +36,11 @@ async function setup(opts: { paymentType?: string; razorpayStatus?: string } = {
   forgetPublisherCache();
   const db = await getDb();
   const f = await createCheckoutFixture(db);
-  const fx: RazorpayFixture = razorpayFixture();
-  await server?.close();
-  server = await fx.listen();
-  process.env.RAZORPAY_API_BASE_URL = server.url;
-  process.env.PAYMENT_GATEWAY_ALLOW_PRIVATE_URLS = "true";
-  resetEnvCache();
-  const owner = await createTestStaff(db, { roles: ["OWNER"], account: f.account.id });
-  await owner.caller.paymentGateways.save({
-    provider: "razorpay",
-    environment: "sandbox",
-    appKey: fx.keyId,
-    secret: fx.keySecret,
-    webhookSecret: fx.webhookSecret,
-  });
+  const { fx, url } = await razorpayAccount(db, f.account.id);
   const standard = await insertTestPlan(db, f.group, { title: "Standard", priceCents: 49900, recurring: true });
   const premium = await insertTestPlan(db, f.group, { title: "Premium", priceCents: 79900, recurring: true });
   // Razorpay's subscription, as checkout's preview made it (POST /v1/subscriptions) and the reader authorised it.
-  const made = await fx.handle(`${server.url}/v1/subscriptions`, {
+  const made = await fx.handle(`${url}/v1/subscriptions`, {
     method: "POST",
     headers: { authorization: `Basic ${Buffer.from(`${fx.keyId}:${fx.keySecret}`).toString("base64")}` },
     body: JSON.stringify({ plan_id: "plan_00000000000001", total_count: 12, quantity: 1 }),
