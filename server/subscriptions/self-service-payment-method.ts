@@ -10,6 +10,7 @@ import "server-only";
 
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
+import type { Subscription } from "../generated/prisma/client";
 import { PaymentAdapterError, type PaymentAdapter } from "./payments/adapter";
 import { credentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
@@ -36,6 +37,32 @@ const refuse = (issue: string, message: string) =>
   new AppError("UNPROCESSABLE", message, { details: [{ field: "subscription", issue }] });
 
 /**
+ * The adapter that changes the payment method of `sub` the given way (the page's form or the
+ * gateway's hosted page). 422 (field "subscription") when the subscription is not recurring, has
+ * ended (expired, failed, or past its end with no grace period), or its gateway has no such way.
+ */
+export function paymentMethodChanger<Way extends "updatePaymentMethod" | "hostedPaymentMethodUpdate">(
+  sub: Pick<Subscription, "recurring" | "status" | "endTimestamp" | "graceEndsAt" | "paymentType">,
+  now: Date,
+  way: Way,
+): PaymentAdapter & Required<Pick<PaymentAdapter, Way>> {
+  if (!sub.recurring) throw refuse("is not recurring", "Only a recurring subscription keeps a payment method.");
+  if (
+    sub.status === "EXPIRED" ||
+    sub.status === "FAILED" ||
+    (sub.endTimestamp && sub.endTimestamp <= now && !sub.graceEndsAt)
+  )
+    throw refuse("has ended", "This subscription has ended.");
+  const adapter = paymentAdapterFor(sub.paymentType);
+  if (!adapter?.[way])
+    throw refuse(
+      `is paid with ${sub.paymentType}`,
+      "The payment method of this subscription cannot be changed here; contact the publication.",
+    );
+  return adapter as PaymentAdapter & Required<Pick<PaymentAdapter, Way>>;
+}
+
+/**
  * Where the reader changes the card of a recurring subscription on its gateway's hosted page
  * → {url}. 422 when the subscription is not recurring, has ended, or its gateway has no such
  * page (manual, sponsored; the adapter's reason otherwise); 503 when the gateway cannot be reached.
@@ -49,19 +76,7 @@ export async function hostedPaymentMethodLink(
     include: { attempt: { select: { externalReferenceId: true } } },
   });
   if (!sub) throw notFoundSubscription();
-  if (!sub.recurring) throw refuse("is not recurring", "Only a recurring subscription keeps a payment method.");
-  if (
-    sub.status === "EXPIRED" ||
-    sub.status === "FAILED" ||
-    (sub.endTimestamp && sub.endTimestamp <= args.now && !sub.graceEndsAt)
-  )
-    throw refuse("has ended", "This subscription has ended.");
-  const adapter = paymentAdapterFor(sub.paymentType);
-  if (!adapter?.hostedPaymentMethodUpdate)
-    throw refuse(
-      `is paid with ${sub.paymentType}`,
-      "The payment method of this subscription cannot be changed here; contact the publication.",
-    );
+  const adapter = paymentMethodChanger(sub, args.now, "hostedPaymentMethodUpdate");
   const creds = await credentialsFor(db, args.accountId, adapter);
   try {
     return await adapter.hostedPaymentMethodUpdate(creds, {

@@ -33,7 +33,7 @@ import { applyCredit, classifySwitch, pricePerDay, targetPriceIn } from "./plan-
 import { scheduledSwitchOf } from "./plan-switch-scheduled";
 import { offerForSubscription } from "./retention-offers";
 import { openCancellation } from "./self-service-cancel";
-import { paymentMethodUpdateWay } from "./self-service-payment-method";
+import { paymentMethodChanger, paymentMethodUpdateWay } from "./self-service-payment-method";
 import { moneyInWords, switchInWords, timeInWords } from "./self-service-words";
 import { notFoundSubscription, type TSubscriptionWire } from "./subscription-view";
 import { listSubscriberSubscriptions, switchPlanDetails } from "./subscriptions";
@@ -300,21 +300,7 @@ export async function updateSelfServicePaymentMethod(
     where: { id: args.subscriptionId, accountId: args.accountId, memberId: args.memberId, deletedAt: null },
   });
   if (!sub) throw notFoundSubscription();
-  const refuse = (issue: string, message: string) =>
-    new AppError("UNPROCESSABLE", message, { details: [{ field: "subscription", issue }] });
-  if (!sub.recurring) throw refuse("is not recurring", "Only a recurring subscription keeps a payment method.");
-  if (
-    sub.status === "EXPIRED" ||
-    sub.status === "FAILED" ||
-    (sub.endTimestamp && sub.endTimestamp <= args.now && !sub.graceEndsAt)
-  )
-    throw refuse("has ended", "This subscription has ended.");
-  const adapter = paymentAdapterFor(sub.paymentType);
-  if (!adapter?.updatePaymentMethod)
-    throw refuse(
-      `is paid with ${sub.paymentType}`,
-      "The payment method of this subscription cannot be changed here; contact the publication.",
-    );
+  const adapter = paymentMethodChanger(sub, args.now, "updatePaymentMethod");
   const creds = await credentialsFor(db, args.accountId, adapter);
   let updated;
   try {
