@@ -61,6 +61,17 @@ async function setUp(readers: number, overrides: Parameters<typeof insertNewslet
   return { account, newsletter, story, subscribers };
 }
 
+/** The setup's story sent to its newsletter now, as the dashboard sends it (a job per send). */
+function sendToNewsletter(s: Pick<Awaited<ReturnType<typeof setUp>>, "account" | "newsletter" | "story">) {
+  return sendStory(db, {
+    accountId: s.account.id,
+    storyId: s.story.id,
+    newsletterIds: [s.newsletter.id],
+    createdBy: null,
+    now: new Date(),
+  });
+}
+
 function slice(sendId: number, overrides: Partial<SliceOptions> = {}) {
   return runSendSlice(db, { sendId, clock: () => new Date(), mail, appUrl: APP, throttle: noThrottle, ...overrides });
 }
@@ -85,13 +96,7 @@ function expectEachOnce(addresses: string[]) {
 describe("a story sent to a newsletter", () => {
   it("mails every reader once, with their own links and one-click unsubscribe headers", async () => {
     const { account, newsletter, story, subscribers } = await setUp(12);
-    const { sends } = await sendStory(db, {
-      accountId: account.id,
-      storyId: story.id,
-      newsletterIds: [newsletter.id],
-      createdBy: null,
-      now: new Date(),
-    });
+    const { sends } = await sendToNewsletter({ account, newsletter, story });
     // Through the job engine, as the app runs it.
     await runJobsNow(db, testJobDeps({ mail, appUrl: APP }));
     const send = await db.newsletterSend.findUniqueOrThrow({ where: { id: sends[0]!.id } });
@@ -224,13 +229,7 @@ describe("never twice", () => {
 describe("a crash of the instance running the job", () => {
   it("the job engine takes the send up once the job's lease lapses, and no address gets it twice", async () => {
     const { account, newsletter, story, subscribers } = await setUp(20);
-    const { sends } = await sendStory(db, {
-      accountId: account.id,
-      storyId: story.id,
-      newsletterIds: [newsletter.id],
-      createdBy: null,
-      now: new Date(),
-    });
+    const { sends } = await sendToNewsletter({ account, newsletter, story });
     const sendId = sends[0]!.id;
     // A worker claims the job, sends 6 mails and dies (nothing more written, its job still held).
     const [held] = await claimJobs(db, { workerId: "dead", now: new Date(), limit: 1 });
