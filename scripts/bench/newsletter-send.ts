@@ -28,7 +28,7 @@ import { runSendSlice } from "../../server/newsletters/send-runner";
 import { noThrottle, storeThrottle } from "../../server/newsletters/throttle";
 import { newsletterTokenKey, verifyNewsletterToken } from "../../server/newsletters/tokens";
 import { MemoryRateLimitStore } from "../../server/rate-limit";
-import { startSmtpServer, type ReceivedMessage } from "../../server/testing/smtp-server";
+import { parseReceivedMail, startSmtpServer, type ReceivedMessage } from "../../server/testing/smtp-server";
 
 const { values } = parseArgs({
   options: {
@@ -58,21 +58,6 @@ const failures: string[] = [];
 const fail = (what: string) => {
   if (failures.length < 20) failures.push(what);
 };
-
-/** A raw message's headers and decoded (quoted-printable) body. */
-function parse(raw: string) {
-  const [head = "", ...rest] = raw.split("\r\n\r\n");
-  const headers = new Map<string, string>();
-  for (const line of head.replace(/\r\n[ \t]+/g, " ").split("\r\n")) {
-    const i = line.indexOf(":");
-    if (i > 0) headers.set(line.slice(0, i).toLowerCase(), line.slice(i + 1).trim());
-  }
-  const body = rest
-    .join("\r\n\r\n")
-    .replace(/=\r\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-  return { headers, body };
-}
 
 try {
   await applyMigrations(database.adapter.factory);
@@ -171,7 +156,7 @@ try {
       const to = message.to[0] ?? "";
       seen.set(to, (seen.get(to) ?? 0) + 1);
       const id = deliveryOf.get(to);
-      const { headers, body } = parse(message.raw);
+      const { headers, body } = parseReceivedMail(message.raw);
       const unsubscribe = /^<https:\/\/app\.bench\.test\/api\/newsletters\/unsubscribe\/([^>]+)>$/.exec(
         headers.get("list-unsubscribe") ?? "",
       );

@@ -9,7 +9,7 @@ import { PermanentMailError, smtpTransport, type MailTransport, type OutgoingMai
 import { runJobsNow, testJobDeps } from "../testing/jobs";
 import { insertNewsletter, insertSubscribers } from "../testing/newsletter-fixtures";
 import { createTestPublisher, insertStory, textCards } from "../testing/publishing-factories";
-import { startSmtpServer, type TestSmtpServer } from "../testing/smtp-server";
+import { parseReceivedMail, startSmtpServer, type TestSmtpServer } from "../testing/smtp-server";
 import { cancelSend, createSend, listSends, sendStory, storyDedupeKey } from "./send";
 import { CLAIM_LEASE_MS, runSendSlice, UNKNOWN_OUTCOME, type SliceOptions } from "./send-runner";
 import { noThrottle } from "./throttle";
@@ -30,21 +30,6 @@ beforeEach(async () => {
   smtp.received.length = 0;
   smtp.setRcptBehaviour(() => "accept");
 });
-
-/** A raw message's headers (unfolded) and its decoded quoted-printable body. */
-function parse(raw: string) {
-  const [head = "", ...rest] = raw.split("\r\n\r\n");
-  const headers = new Map<string, string>();
-  for (const line of head.replace(/\r\n[ \t]+/g, " ").split("\r\n")) {
-    const i = line.indexOf(":");
-    if (i > 0) headers.set(line.slice(0, i).toLowerCase(), line.slice(i + 1).trim());
-  }
-  const body = rest
-    .join("\r\n\r\n")
-    .replace(/=\r\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
-  return { headers, body: Buffer.from(body, "latin1").toString("utf8") };
-}
 
 async function setUp(readers: number, overrides: Parameters<typeof insertNewsletter>[2] = {}) {
   const account = await createTestPublisher(db);
@@ -108,7 +93,7 @@ describe("a story sent to a newsletter", () => {
     const deliveries = await db.newsletterDelivery.findMany({ where: { sendId: send.id } });
     expect(deliveries.every((d) => d.status === "SENT" && d.sentAt !== null)).toBe(true);
     for (const message of smtp.received) {
-      const { headers, body } = parse(message.raw);
+      const { headers, body } = parseReceivedMail(message.raw);
       const delivery = deliveries.find((d) => d.email === message.to[0])!;
       expect(headers.get("subject")).toBe("Council <votes> & decides");
       expect(headers.get("from")).toBe("The Gazette <briefing@gazette.test>");

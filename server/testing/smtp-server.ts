@@ -74,3 +74,21 @@ export async function startSmtpServer(login: { user: string; pass: string }): Pr
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * A received message's headers (unfolded, names lower-cased) and its body with quoted-printable
+ * decoded (soft breaks joined, =XX bytes read as UTF-8).
+ */
+export function parseReceivedMail(raw: string): { headers: Map<string, string>; body: string } {
+  const [head = "", ...rest] = raw.split("\r\n\r\n");
+  const headers = new Map<string, string>();
+  for (const line of head.replace(/\r\n[ \t]+/g, " ").split("\r\n")) {
+    const i = line.indexOf(":");
+    if (i > 0) headers.set(line.slice(0, i).toLowerCase(), line.slice(i + 1).trim());
+  }
+  const body = rest
+    .join("\r\n\r\n")
+    .replace(/=\r\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+  return { headers, body: Buffer.from(body, "latin1").toString("utf8") };
+}
