@@ -174,7 +174,7 @@ for (const viewport of VIEWPORTS) {
       await newCoupon.getByLabel("Uses in all").fill("100");
       await newCoupon.getByLabel("Uses per subscriber").fill("200");
       // The last day is the account's (UTC here): valid through its last minute.
-      await newCoupon.getByLabel("Valid until", { exact: true }).fill("2030-11-30");
+      await newCoupon.getByLabel("Valid until (optional)", { exact: true }).fill("2030-11-30");
       await newCoupon.getByRole("checkbox", { name: `Fund ${run}` }).check();
       await checkDialog(page, "new coupon dialog", testInfo);
       await newCoupon.getByRole("button", { name: "Create coupon" }).click();
@@ -208,7 +208,7 @@ for (const viewport of VIEWPORTS) {
       await couponRow.getByRole("button", { name: /^Edit/ }).click();
       const editCoupon = page.getByRole("dialog", { name: /^Edit coupon/ });
       await expect(editCoupon.getByRole("textbox", { name: "Amount off" })).toHaveValue("5.00");
-      await expect(editCoupon.getByLabel("Valid until", { exact: true })).toHaveValue("2030-11-30");
+      await expect(editCoupon.getByLabel("Valid until (optional)", { exact: true })).toHaveValue("2030-11-30");
       await editCoupon.getByRole("radio", { name: "A percentage" }).check();
       await editCoupon.getByRole("textbox", { name: "Percent off" }).fill("15");
       await editCoupon.getByRole("button", { name: "Save coupon" }).click();
