@@ -16,18 +16,23 @@ import { POST as CREATE } from "@/app/api/v1/accounts/[account_id]/pages/[encode
 import { PUT as EDIT } from "@/app/api/v1/accounts/[account_id]/pages/[encoded_url]/comments/[comment_id]/route";
 import { parseEnv } from "@/env.js";
 
-import { staffActor } from "../../auth/actor";
-import { getDb } from "../../db";
 import type { Db } from "../../db/client";
-import type { JobDeps } from "../../jobs/define";
 import { enqueueJob, setJobNotifier, type QueuedJob } from "../../jobs/queue";
 import { mailTransportFromEnv } from "../../mail/transport";
 import { now, resetClock, setClock } from "../../testing/clock";
 import { call, pageId, readerJwt } from "../../testing/engagement";
-import { runJobsNow, testJobDeps } from "../../testing/jobs";
-import { createTestPublisher } from "../../testing/publishing-factories";
+import { testJobDeps } from "../../testing/jobs";
+import {
+  ADA,
+  BO,
+  CY,
+  drainJobs as drain,
+  mention,
+  notificationsSetup as setup,
+  notificationSummary as summary,
+  type Reader,
+} from "../../testing/notifications";
 import { startSmtpServer, type TestSmtpServer } from "../../testing/smtp-server";
-import { createTestStaff } from "../../testing/staff";
 import type * as CommentWrite from "../comment-write";
 import type { TCommentWire } from "../comments.schema";
 import { moderateComment } from "../moderation/queue";
@@ -58,25 +63,8 @@ afterEach(() => {
 });
 
 const PAGE = "https://news.example.com/politics/a-story";
-const ADA = { id: "reader-ada", name: "Ada", email: "ada@example.com" };
-const BO = { id: "reader-bo", name: "Bo", email: "bo@example.com" };
-const CY = { id: "reader-cy", name: "Cy", email: "cy@example.com" };
-type Reader = typeof ADA;
 
 const TOXIC = "You are an idiot and everyone can see it.";
-
-async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db, { name: "The Gazette" });
-  const staff = await createTestStaff(db, { account: account.id, roles: ["MODERATOR"] });
-  const moderator = staffActor({ id: staff.user.id, accountId: account.id, roles: ["MODERATOR"] });
-  return { db, account, id: String(account.id), moderator };
-}
-
-const mention = (memberId: number, name: string) => ({
-  attributes: { mention: { name, slug: name.toLowerCase(), id: String(memberId) }, link: name.toLowerCase() },
-  insert: { mentions: true },
-});
 
 async function create(id: string, reader: Reader, ops: unknown[], parent?: number) {
   return call(
@@ -105,23 +93,6 @@ async function edit(id: string, reader: Reader, commentId: number, ops: unknown[
   expect(res.status, JSON.stringify(await res.clone().json())).toBe(200);
   return ((await res.json()) as { comment: TCommentWire }).comment;
 }
-
-/** Run jobs until none is due (a notification job queues its mail's job). */
-async function drain(db: Db, deps: JobDeps = testJobDeps(), workerId = "test"): Promise<void> {
-  for (let pass = 0; pass < 10; pass++) {
-    const { claimed } = await runJobsNow(db, deps, workerId);
-    if (claimed === 0) return;
-  }
-  throw new Error("jobs kept coming");
-}
-
-const summary = async (db: Db, accountId: number) =>
-  (
-    await db.outgoingEmail.findMany({
-      where: { accountId, kind: { startsWith: "engagement.notification." } },
-      orderBy: [{ createdAt: "asc" }, { to: "asc" }],
-    })
-  ).map((m) => `${m.to} ${m.kind.replace("engagement.notification.", "")}`);
 
 const notifyJobsOf = (db: Db, commentId: number) =>
   db.job.count({ where: { name: notifyCommentJob.name, payload: { path: ["commentId"], equals: commentId } } });

@@ -10,17 +10,22 @@ import { POST as CREATE } from "@/app/api/v1/accounts/[account_id]/pages/[encode
 import { POST as HIDE } from "@/app/api/v1/accounts/[account_id]/pages/[encoded_url]/comments/[comment_id]/hide/route";
 import { parseEnv } from "@/env.js";
 
-import { staffActor } from "../../auth/actor";
-import { getDb } from "../../db";
-import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
-import type { JobDeps } from "../../jobs/define";
 import { mailTransportFromEnv } from "../../mail/transport";
 import { call, pageId, readerJwt } from "../../testing/engagement";
 import { runJobsNow, testJobDeps } from "../../testing/jobs";
-import { createTestPublisher } from "../../testing/publishing-factories";
+import {
+  ADA,
+  BO,
+  CY,
+  drainJobs as drain,
+  notificationMails as mails,
+  mention,
+  notificationsSetup as setup,
+  notificationSummary as summary,
+  type Reader,
+} from "../../testing/notifications";
 import { startSmtpServer, type TestSmtpServer } from "../../testing/smtp-server";
-import { createTestStaff } from "../../testing/staff";
 import type { TCommentWire } from "../comments.schema";
 import { moderateComment } from "../moderation/queue";
 import { deliverCommentNotifications, sendDigest } from "./notify";
@@ -29,25 +34,7 @@ import { nextDigestAt } from "./rules";
 
 const PAGE = "https://news.example.com/politics/a-story";
 
-type Reader = { id: string; name: string; email?: string };
-const ADA: Reader = { id: "reader-ada", name: "Ada", email: "ada@example.com" };
-const BO: Reader = { id: "reader-bo", name: "Bo", email: "bo@example.com" };
-const CY: Reader = { id: "reader-cy", name: "Cy", email: "cy@example.com" };
-
-async function setup() {
-  const db = await getDb();
-  const account = await createTestPublisher(db, { name: "The Gazette" });
-  const staff = await createTestStaff(db, { account: account.id, roles: ["MODERATOR"] });
-  const moderator = staffActor({ id: staff.user.id, accountId: account.id, roles: ["MODERATOR"] });
-  return { db, account, id: String(account.id), moderator };
-}
-
 const text = (t: string) => [{ insert: t }];
-const mention = (memberId: number, name: string) => ({
-  attributes: { mention: { name, slug: name.toLowerCase(), id: String(memberId) }, link: name.toLowerCase() },
-  insert: { mentions: true },
-});
-
 async function post(id: string, reader: Reader, ops: unknown[], parent?: number): Promise<TCommentWire> {
   const res = await call(
     CREATE,
@@ -59,25 +46,6 @@ async function post(id: string, reader: Reader, ops: unknown[], parent?: number)
   expect(res.status, JSON.stringify(await res.clone().json())).toBe(201);
   return ((await res.json()) as { comment: TCommentWire }).comment;
 }
-
-/** Run jobs until none is due (a notification job queues its mail's job). */
-async function drain(db: Db, deps: JobDeps = testJobDeps(), workerId = "test"): Promise<void> {
-  for (let pass = 0; pass < 10; pass++) {
-    const { claimed } = await runJobsNow(db, deps, workerId);
-    if (claimed === 0) return;
-  }
-  throw new Error("jobs kept coming");
-}
-
-function mails(db: Db, accountId: number) {
-  return db.outgoingEmail.findMany({
-    where: { accountId, kind: { startsWith: "engagement.notification." } },
-    orderBy: [{ createdAt: "asc" }, { to: "asc" }],
-  });
-}
-
-const summary = async (db: Db, accountId: number) =>
-  (await mails(db, accountId)).map((m) => `${m.to} ${m.kind.replace("engagement.notification.", "")}`);
 
 describe("notifications at once", () => {
   it("a reply tells the parent's author, a mention the mentioned reader; the writer hears nothing of their own", async () => {
