@@ -1,5 +1,5 @@
 // POST /api/newsletters/confirm/{token} – confirm a newsletter sign-up (double opt-in), the confirm page's button
-import { json } from "@/server/http/respond";
+import { newsletterLinkAnswer } from "@/server/http/newsletter-link-routes";
 import { apiRoute, routes } from "@/server/http/route";
 import { confirmSubscription } from "@/server/newsletters/subscription-links";
 import { ZNewsletterTokenParams } from "@/server/newsletters/subscriptions.schema";
@@ -7,7 +7,6 @@ import { ZNewsletterTokenParams } from "@/server/newsletters/subscriptions.schem
 export const dynamic = "force-dynamic";
 
 const LIMIT = { name: "newsletters.confirm", limit: 120, windowSeconds: 60, by: "ip" } as const;
-const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   POST: apiRoute(
@@ -22,11 +21,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
     },
     async ({ db, req, params }) => {
       const done = await confirmSubscription(db, { token: params.token, now: new Date() });
-      if ((req.headers.get("accept") ?? "").includes("text/html")) {
-        const location = `/newsletters/confirm/${params.token}`;
-        return new Response(null, { status: 303, headers: { ...NO_STORE, Location: location } });
-      }
-      return json({ newsletter: done.newsletterName, status: done.status }, { headers: NO_STORE });
+      return newsletterLinkAnswer(req, done, `/newsletters/confirm/${params.token}`);
     },
   ),
 });

@@ -1,6 +1,6 @@
 // POST /api/newsletters/unsubscribe/{token} – one-click unsubscribe (RFC 8058), without signing in
 // GET /api/newsletters/unsubscribe/{token} – redirects to the page that asks (changes nothing)
-import { json } from "@/server/http/respond";
+import { newsletterLinkAnswer, newsletterLinkRedirect } from "@/server/http/newsletter-link-routes";
 import { apiRoute, routes } from "@/server/http/route";
 import { unsubscribePageUrl } from "@/server/newsletters/links";
 import { describeNewsletterLink, unsubscribeByToken } from "@/server/newsletters/subscription-links";
@@ -10,7 +10,6 @@ export const dynamic = "force-dynamic";
 
 // Mail providers send one-click POSTs from a few addresses: a roomy limit (a token cannot be guessed anyway).
 const LIMIT = { name: "newsletters.unsubscribe", limit: 300, windowSeconds: 60, by: "ip" } as const;
-const NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 /** The page that asks, on the origin the request came to (a relative Location: the browser resolves it). */
 const pagePath = (token: string) => unsubscribePageUrl("", token);
 
@@ -26,10 +25,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
     },
     async ({ db, params }) => {
       await describeNewsletterLink(db, { token: params.token, purposes: ["unsubscribe", "delivery"] });
-      return new Response(null, {
-        status: 303,
-        headers: { ...NO_STORE, Location: pagePath(params.token) },
-      });
+      return newsletterLinkRedirect(pagePath(params.token));
     },
   ),
   POST: apiRoute(
@@ -47,13 +43,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       const body = (await req.text().catch(() => "")).slice(0, 2_000);
       const source = body.includes("List-Unsubscribe=One-Click") ? "one_click" : "link";
       const done = await unsubscribeByToken(db, { token: params.token, source, now: new Date() });
-      if ((req.headers.get("accept") ?? "").includes("text/html")) {
-        return new Response(null, {
-          status: 303,
-          headers: { ...NO_STORE, Location: pagePath(params.token) },
-        });
-      }
-      return json({ newsletter: done.newsletterName, status: done.status }, { headers: NO_STORE });
+      return newsletterLinkAnswer(req, done, pagePath(params.token));
     },
   ),
 });
