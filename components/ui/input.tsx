@@ -93,13 +93,14 @@ export function Select({
 export function FilterSelect({ label, id, className, ...props }: ComponentProps<typeof Select> & { label: string }) {
   const generated = useId();
   const selectId = id ?? generated;
-  // As wide as its longest option, but never wider than the row it is in (long names on phones).
+  // As wide as its longest option, but shrinking (min-w-0) to the row it is in (long names on phones);
+  // a caller's max-w-* class still bounds it.
   return (
     <span className="flex max-w-full min-w-0 items-center gap-2">
       <label htmlFor={selectId} className="text-sm whitespace-nowrap text-gray-700">
         {label}
       </label>
-      <Select compact fit id={selectId} className={cx("max-w-full min-w-0", className)} {...props} />
+      <Select compact fit id={selectId} className={cx("min-w-0", className)} {...props} />
     </span>
   );
 }
