@@ -436,7 +436,9 @@ describe("the external scorer over HTTP", () => {
       body: JSON.stringify({ toxicity: 88, isSpam: false, reasons: ["mymodel.rude"] }),
     }));
     try {
-      configure(server.url);
+      // The answer, not the timeout, is tested here: a loaded machine can take longer than 300 ms
+      // for the first request, which would fall back to the built-in scorer.
+      configure(server.url, { MODERATION_SCORER_TIMEOUT_MS: "5000" });
       const overview = await s.moderator.caller.scoring.overview();
       expect(overview.settings.externalScorerHost).toBe(new URL(server.url).host);
       await s.moderator.caller.scoring.updateLive({ externalScorer: true });
