@@ -16,7 +16,7 @@ export const AUDIENCE_LABELS: Record<(typeof NEWSLETTER_AUDIENCES)[number], stri
   PAYING: "Paying subscribers who opted in",
 };
 
-const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const NEWSLETTER_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
 const TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 
@@ -25,7 +25,7 @@ export const zNewsletterSlug = z
   .trim()
   .min(1, "is required")
   .max(60, "must be at most 60 characters")
-  .regex(SLUG, "may hold only lower-case letters, digits and single hyphens");
+  .regex(NEWSLETTER_SLUG, "may hold only lower-case letters, digits and single hyphens");
 
 export const zNewsletterEmail = z
   .string()

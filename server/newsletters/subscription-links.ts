@@ -18,6 +18,7 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { NewsletterSubscription } from "../generated/prisma/client";
+import { PG_INT_MAX } from "../params.schema";
 import { memberAddress } from "./audience";
 import { unsubscribeSubscription } from "./subscriptions";
 import { liftSuppression } from "./suppression";
@@ -47,11 +48,18 @@ function assertForm(token: string): void {
 
 const notFound = () => new AppError("NOT_FOUND", UNKNOWN_TOKEN_MESSAGE);
 
+/**
+ * The token form allows ids of up to 19 digits; past its column's type (a subscription's integer,
+ * a delivery's bigint) no row has the id, and the database would refuse the lookup.
+ */
+const ID_MAX = { subscription: BigInt(PG_INT_MAX), delivery: 9_223_372_036_854_775_807n };
+
 /** The row a token names, checked against its account and `purposes`. */
 async function resolve(db: Db, token: string, purposes: readonly TNewsletterTokenPurpose[]): Promise<Target> {
   assertForm(token);
   const [purpose, id] = token.split(".") as [TNewsletterTokenPurpose, string];
   if (!purposes.includes(purpose)) throw notFound();
+  if (BigInt(id) > (purpose === "delivery" ? ID_MAX.delivery : ID_MAX.subscription)) throw notFound();
   const key = newsletterTokenKey();
   if (purpose === "delivery") {
     const delivery = await db.newsletterDelivery.findUnique({

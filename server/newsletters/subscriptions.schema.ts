@@ -2,9 +2,18 @@
 import { z } from "zod";
 
 import { PG_INT_MAX, zWholeNumber } from "../params.schema";
-import { zNewsletterEmail, zNewsletterSlug } from "./newsletters.schema";
+import { NEWSLETTER_SLUG, zNewsletterEmail, zNewsletterSlug } from "./newsletters.schema";
 
-export const ZNewsletterSlugParams = z.object({ slug: zNewsletterSlug });
+/**
+ * A slug in the path names the newsletter exactly: no trimming (which forms get), so
+ * `/daily%0D%0A` is no other address of `/daily`.
+ */
+export const ZNewsletterSlugParams = z.object({
+  slug: z
+    .string()
+    .max(60, "must be at most 60 characters")
+    .regex(NEWSLETTER_SLUG, "may hold only lower-case letters, digits and single hyphens"),
+});
 
 export const ZMemberNewsletterPut = z.object({ subscribed: z.boolean() });
 
@@ -19,6 +28,9 @@ export const ZMemberNewsletter = z.object({
 });
 export type TMemberNewsletter = z.infer<typeof ZMemberNewsletter>;
 
+/** Control characters (line breaks, tabs, escapes) and the bidirectional embeddings, overrides and isolates. */
+const NAME_FORBIDDEN = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+
 export const ZPublicSubscribeInput = z.object({
   account_id: zWholeNumber({ min: 1, max: PG_INT_MAX }),
   email: zNewsletterEmail,
@@ -27,7 +39,14 @@ export const ZPublicSubscribeInput = z.object({
     .min(1, "name at least one newsletter")
     .max(20, "must name at most 20 newsletters")
     .transform((slugs) => [...new Set(slugs)]),
-  name: z.string().trim().max(200, "must be at most 200 characters").optional(),
+  // The name greets the reader in the confirmation mail: one line, with no control characters
+  // or bidirectional overrides that would let a stranger lay out text of their own in it.
+  name: z
+    .string()
+    .trim()
+    .max(200, "must be at most 200 characters")
+    .refine((name) => !NAME_FORBIDDEN.test(name), "must be one line without control characters")
+    .optional(),
 });
 export type TPublicSubscribeInput = z.output<typeof ZPublicSubscribeInput>;
 

@@ -71,14 +71,16 @@ export function httpUrl(text: string): URL | null {
 const INVALID_LINK = "This link is not valid: open the newsletter's own link again.";
 
 /**
- * Count a click of the token's delivery on `url` and answer where to send the reader. BAD_REQUEST,
+ * Count a click of the token's delivery on `url` and answer where to send the reader (`url`
+ * parsed: what a browser following the link itself would open). BAD_REQUEST,
  * changing nothing, when the token or the MAC does not hold or `url` is not http(s).
  */
 export async function recordClick(
   db: Db,
   args: { key: Buffer; token: string; url: string; h: string; now: Date },
 ): Promise<{ location: string }> {
-  if (!httpUrl(args.url)) {
+  const target = httpUrl(args.url);
+  if (!target) {
     throw new AppError("BAD_REQUEST", "The link's address is not an http(s) URL.", {
       details: [{ field: "u", issue: "is not an http(s) URL" }],
     });
@@ -106,5 +108,7 @@ export async function recordClick(
       data: { clickedAt: args.now },
     });
   });
-  return { location: args.url };
+  // The parsed URL as a header can carry it: ASCII, percent-encoded, without the tabs and line
+  // breaks the parser drops (a signed link's text may hold them; a header value may not).
+  return { location: target.href };
 }
