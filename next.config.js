@@ -9,6 +9,8 @@ getEnv();
 const nextConfig = {
   reactStrictMode: true,
   poweredByHeader: false,
+  // The Node server compresses (scripts/serve.mjs, server/http/compression.js); Vercel's platform does there.
+  compress: false,
   // Loaded from node_modules at run time, not bundled: they carry WebAssembly and native files.
   serverExternalPackages: [
     "@electric-sql/pglite",

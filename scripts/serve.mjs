@@ -8,7 +8,9 @@
 //   So are paths whose percent-encoding does not decode (400), and every request gets its id
 //   (X-Request-Id): server/http/edge.js. (On Vercel a Next.js proxy does the same:
 //   server/http/serverless-proxy.ts; here it would run on every request at a cost node:http does not.)
-// - Everything else is Next.js's own: its router, its responses, its compression (`compress`).
+// - Compression: gzip for clients that accept it, each body compressed once while it is sent again
+//   (server/http/compression.js; Next.js's own `compress` is off).
+// - Everything else is Next.js's own: its router and its responses.
 // - SIGTERM: /api/health turns 503 "stopping" and new connections are still served for
 //   SHUTDOWN_DRAIN_MS (default 5 s; load balancers stop sending meanwhile); then, as on SIGINT: stop
 //   accepting connections, let requests in flight finish (at most SHUTDOWN_GRACE_MS), stop
@@ -19,6 +21,7 @@ import net from "node:net";
 
 import next from "next";
 
+import { compressResponse, GzipMemo } from "../server/http/compression.js";
 import { edgeRefusal, PAGE_ADDRESS_HEADER, pageAddress, requestIdFrom, SERVED_METHODS } from "../server/http/edge.js";
 
 const dev = process.argv.includes("--dev");
@@ -29,6 +32,8 @@ const QUIET_MS = 500;
 /** After SIGTERM, how long new connections are still accepted (and answered "Connection: close"). */
 const SHUTDOWN_DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 5_000);
 const METHODS = new Set(SERVED_METHODS);
+/** Compressed bodies of answers sent before (server/http/compression.js): at most 16 MB of gzip. */
+const gzipMemo = new GzipMemo(16 * 1024 * 1024);
 
 const app = next({ dev, hostname, port });
 const handle = app.getRequestHandler();
@@ -89,6 +94,7 @@ const server = http.createServer((req, res) => {
   inFlight++;
   res.on("close", () => inFlight--);
   if (stopping) res.setHeader("Connection", "close");
+  compressResponse(req, res, gzipMemo);
   void handle(req, res);
 });
 

@@ -129,7 +129,7 @@ describe.runIf(process.env.TEST_DB === "postgres")("the PostgreSQL listener", ()
     const { schema } = await listen();
     const responses = responseCache();
     const built = (body: string, tags: string[]) => ({
-      body,
+      body: Buffer.from(body),
       contentType: "text/plain",
       etag: body,
       tags,

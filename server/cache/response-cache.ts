@@ -22,7 +22,7 @@
  * - entries also expire (a backstop, and the answer may ask for less: breaking news lives until
  *   its first expiry).
  *
- * Serialised once per version: the kept answer holds its body as sent.
+ * Serialised and encoded once per version: the kept answer holds its body as the bytes sent.
  *
  * Bounded in memory: at most RESPONSE_CACHE_MB of bodies, least recently used dropped first.
  */
@@ -30,7 +30,8 @@ import { getEnv } from "../../env.js";
 import { cachesAnswer, clearCaches, markerHeard, readNotice, registerCache, type ResponsePurge } from "./process-cache";
 
 export type CachedResponse = {
-  body: string;
+  /** The body as sent: UTF-8 bytes, encoded once when built. */
+  body: Uint8Array<ArrayBuffer>;
   contentType: string;
   etag: string;
   /** Purge keys (Cache-Tag). */
@@ -152,7 +153,7 @@ export class ResponseCache {
   ): void {
     const max = this.maxBytes();
     if (!cachesAnswer() || max === 0 || this.purgedSince(account, response.tags, generation)) return;
-    const bytes = response.body.length * 2 + key.length * 2 + 512;
+    const bytes = response.body.byteLength + key.length * 2 + 512;
     if (bytes > Math.min(MAX_ENTRY_BYTES, max)) return;
     const now = options.now ?? Date.now();
     this.remove(key);
@@ -270,7 +271,7 @@ export function keepValue(account: number, key: string, generation: number, valu
   const body = JSON.stringify(value) as string | undefined;
   if (body === undefined) return;
   responseCache().set(key, account, generation, {
-    body,
+    body: Buffer.from(body),
     contentType: KEPT_VALUE_TYPE,
     etag: "",
     tags,

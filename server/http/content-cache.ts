@@ -56,10 +56,11 @@ export function buildContentResponse(body: unknown, options: ContentResponseOpti
     headers["Cache-Tag"] = shown.replaceAll(" ", ",");
     headers["Surrogate-Key"] = shown;
   }
+  const bytes = Buffer.from(text);
   return {
-    body: text,
+    body: bytes,
     contentType: contentType.includes("charset") ? contentType : `${contentType}; charset=utf-8`,
-    etag: etagOf(text),
+    etag: etagOf(bytes),
     tags,
     headers,
   };
@@ -191,7 +192,8 @@ export type CachedReadOptions = {
 
 /** A kept answer with another body (a reader's fields laid over it): the same headers, a new ETag. */
 export function withBody(built: CachedResponse, body: string): CachedResponse {
-  return { ...built, body, etag: etagOf(body) };
+  const bytes = Buffer.from(body);
+  return { ...built, body: bytes, etag: etagOf(bytes) };
 }
 
 /** The query of the key: as sent, less `ignore`d parameters (exported for tests). */

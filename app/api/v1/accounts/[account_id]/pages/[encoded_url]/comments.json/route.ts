@@ -55,7 +55,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
                     accountId: account.id,
                     viewer: user,
                     encodedUrl: params.encoded_url,
-                    body: built.body,
+                    body: Buffer.from(built.body).toString(),
                   }),
                 )
             : undefined,
