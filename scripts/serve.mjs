@@ -6,7 +6,8 @@
 // - Methods no route serves (TRACE, TRACK, CONNECT…): Next.js fails on them before any of our code
 //   runs (a 500: the Fetch API refuses to build such a Request), so they are answered here: 405.
 //   So are paths whose percent-encoding does not decode (400), and every request gets its id
-//   (X-Request-Id): server/http/edge.js. (On Vercel a Next.js proxy does the same:
+//   (X-Request-Id) and the address of its socket (x-masthead-peer, which per-IP rate limits count
+//   by unless TRUST_PROXY): server/http/edge.js. (On Vercel a Next.js proxy does the same:
 //   server/http/serverless-proxy.ts; here it would run on every request at a cost node:http does not.)
 // - Compression: gzip for clients that accept it, each body compressed once while it is sent again
 //   (server/http/compression.js; Next.js's own `compress` is off).
@@ -22,7 +23,14 @@ import net from "node:net";
 import next from "next";
 
 import { compressResponse, GzipMemo } from "../server/http/compression.js";
-import { edgeRefusal, PAGE_ADDRESS_HEADER, pageAddress, requestIdFrom, SERVED_METHODS } from "../server/http/edge.js";
+import {
+  edgeRefusal,
+  PAGE_ADDRESS_HEADER,
+  pageAddress,
+  requestIdFrom,
+  SERVED_METHODS,
+  setPeerAddress,
+} from "../server/http/edge.js";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
@@ -34,6 +42,10 @@ const SHUTDOWN_DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 5_000);
 const METHODS = new Set(SERVED_METHODS);
 /** Compressed bodies of answers sent before (server/http/compression.js): at most 16 MB of gzip. */
 const gzipMemo = new GzipMemo(16 * 1024 * 1024);
+
+// Every request of this process carries its socket's address, set below (server/http/route.ts
+// reads PEER_ADDRESS_HEADER only when this is set).
+globalThis.mastheadSetsPeerAddress = true;
 
 const app = next({ dev, hostname, port });
 const handle = app.getRequestHandler();
@@ -79,6 +91,7 @@ const server = http.createServer((req, res) => {
   const page = pageAddress(req.url ?? "/");
   if (page) req.headers[PAGE_ADDRESS_HEADER] = page;
   else delete req.headers[PAGE_ADDRESS_HEADER];
+  setPeerAddress(req.headers, req.socket.remoteAddress);
   const refusal = edgeRefusal(req.method ?? "GET", req.url ?? "/");
   if (refusal) {
     // Next.js would fail on these itself (a 500): answered here, in the API's JSON error shape.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { edgeRefusal, pageAddress, requestIdFrom } from "./edge.js";
+import { edgeRefusal, pageAddress, PEER_ADDRESS_HEADER, requestIdFrom, setPeerAddress } from "./edge.js";
 import { json } from "./respond";
 
 describe("edge refusals", () => {
@@ -49,6 +49,20 @@ describe("pageAddress", () => {
     expect(pageAddress("/admin/content/stories?status=draft&_rsc=1x2y")).toBe("/admin/content/stories?status=draft");
     for (const other of ["/api/v1/stories?x=1", "/administrator", "/member/login", "/"])
       expect(pageAddress(other)).toBeUndefined();
+  });
+});
+
+describe("setPeerAddress", () => {
+  it("puts the socket's address in the peer header over whatever a client sent, and removes it without one", () => {
+    const sent: Record<string, string | string[] | undefined> = { [PEER_ADDRESS_HEADER]: "203.0.113.66, 10.0.0.1" };
+    setPeerAddress(sent, "192.0.2.1");
+    expect(sent[PEER_ADDRESS_HEADER]).toBe("192.0.2.1");
+    const forged: Record<string, string | string[] | undefined> = { [PEER_ADDRESS_HEADER]: "203.0.113.66", a: "1" };
+    setPeerAddress(forged, undefined);
+    expect(forged).toEqual({ a: "1" });
+    const none: Record<string, string | string[] | undefined> = {};
+    setPeerAddress(none, "::1");
+    expect(none).toEqual({ [PEER_ADDRESS_HEADER]: "::1" });
   });
 });
 

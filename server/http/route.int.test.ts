@@ -315,6 +315,67 @@ describe("apiRoute: rate limits", () => {
     expect((await body(last!)).error.code).toBe("RATE_LIMITED");
   });
 
+  describe("the caller's IP without TRUST_PROXY", () => {
+    const limited = () =>
+      apiRoute(
+        {
+          auth: "public",
+          rateLimit: { name: `peer${Date.now()}${Math.random()}`, limit: 1, windowSeconds: 60, by: "ip" },
+        },
+        async () => Response.json({}),
+      );
+    const from = (route: ReturnType<typeof limited>, headers: Record<string, string>) =>
+      route(new Request("http://t/x", { headers }), NO_PARAMS).then((res) => res.status);
+    const served = globalThis as { mastheadSetsPeerAddress?: boolean };
+    const behindServeMjs = async (run: () => Promise<void>) => {
+      served.mastheadSetsPeerAddress = true;
+      try {
+        await run();
+      } finally {
+        delete served.mastheadSetsPeerAddress;
+      }
+    };
+
+    it("is the socket's address scripts/serve.mjs passes on: two callers, two buckets", async () => {
+      await behindServeMjs(async () => {
+        const route = limited();
+        expect(await from(route, { "x-masthead-peer": "192.0.2.1" })).toBe(200);
+        expect(await from(route, { "x-masthead-peer": "192.0.2.1" })).toBe(429);
+        expect(await from(route, { "x-masthead-peer": "2001:db8::7" })).toBe(200);
+        expect(await from(route, { "x-masthead-peer": "2001:db8::7" })).toBe(429);
+        // X-Forwarded-For is the client's to write: not counted by without TRUST_PROXY.
+        expect(await from(route, { "x-masthead-peer": "192.0.2.1", "x-forwarded-for": "198.51.100.9" })).toBe(429);
+      });
+    });
+
+    it("never comes from the header where serve.mjs did not set it: every caller is one bucket", async () => {
+      const route = limited();
+      expect(await from(route, { "x-masthead-peer": "192.0.2.1" })).toBe(200);
+      // A forged peer address (or none) does not open a fresh bucket.
+      expect(await from(route, { "x-masthead-peer": "192.0.2.2" })).toBe(429);
+      expect(await from(route, {})).toBe(429);
+    });
+
+    it("gives way to X-Forwarded-For under TRUST_PROXY", async () => {
+      process.env.TRUST_PROXY = "true";
+      resetEnvCache();
+      try {
+        await behindServeMjs(async () => {
+          const route = limited();
+          const proxy = "10.0.0.1";
+          expect(await from(route, { "x-masthead-peer": proxy, "x-forwarded-for": "198.51.100.1" })).toBe(200);
+          expect(await from(route, { "x-masthead-peer": proxy, "x-forwarded-for": "198.51.100.1, 10.0.0.1" })).toBe(
+            429,
+          );
+          expect(await from(route, { "x-masthead-peer": proxy, "x-forwarded-for": "198.51.100.2" })).toBe(200);
+        });
+      } finally {
+        delete process.env.TRUST_PROXY;
+        resetEnvCache();
+      }
+    });
+  });
+
   it("counts per signed-in reader and per guest IP, on the database store, each rule apart", async () => {
     const { db, account } = await setup();
     process.env.RATE_LIMIT_STORE = "database";

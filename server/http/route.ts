@@ -42,7 +42,7 @@ import { checkRateLimit, rateLimitHeaders, type RateLimitResult } from "../rate-
 import { getRateLimitStore } from "../rate-limit/store";
 import { assertSafeInput } from "../validation";
 import { corsHeaders, preflightResponse } from "./cors";
-import { requestIdFrom } from "./edge.js";
+import { PEER_ADDRESS_HEADER, requestIdFrom } from "./edge.js";
 import { errorResponse, toErrorResponse } from "./errors";
 import { memberTokenFromRequest } from "./member-session";
 import { parseQueryString } from "./query-string";
@@ -316,11 +316,26 @@ async function requestTarget(req: Request, ctx: NextContext): Promise<{ url: URL
   return { url: new URL(req.url), params: await Promise.resolve(ctx?.params).catch(() => undefined) };
 }
 
-/** The caller's IP: the first X-Forwarded-For hop behind a trusted proxy, otherwise not knowable here. */
+/**
+ * The caller's IP, as rate limits count it:
+ * - behind a proxy you run (TRUST_PROXY): the first X-Forwarded-For hop (else X-Real-IP);
+ * - otherwise the socket's address, which scripts/serve.mjs puts in PEER_ADDRESS_HEADER over
+ *   whatever a client sent;
+ * - where serve.mjs is not in front (Vercel, a handler called directly) the header is never read:
+ *   every caller is the one "untrusted" IP, rather than one a client could choose.
+ */
 function clientIp(req: Request, trustProxy: boolean): string {
-  if (!trustProxy) return "untrusted";
+  if (!trustProxy) {
+    const peer = servedBehindServeMjs() ? req.headers.get(PEER_ADDRESS_HEADER)?.trim() : undefined;
+    return peer || "untrusted";
+  }
   const forwarded = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
   return forwarded || req.headers.get("x-real-ip")?.trim() || "unknown";
+}
+
+/** Whether scripts/serve.mjs runs this process, so that PEER_ADDRESS_HEADER is its own. */
+function servedBehindServeMjs(): boolean {
+  return (globalThis as { mastheadSetsPeerAddress?: boolean }).mastheadSetsPeerAddress === true;
 }
 
 /** Everything a scheme may put in the context. */

@@ -39,4 +39,18 @@ describe("serverlessProxy (the edge checks on Vercel)", () => {
     );
     expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it("removes a client's peer address header (nothing sets it here), and keeps the client's other headers", () => {
+    const response = serverlessProxy(
+      new NextRequest("https://masthead.example/api/newsletters/subscribe", {
+        headers: { "x-masthead-peer": "192.0.2.1", accept: "application/json" },
+      }),
+    );
+    // The request Next.js hands the route has exactly the headers named here.
+    const kept = response.headers.get("x-middleware-override-headers")?.split(",") ?? [];
+    expect(kept).toContain("accept");
+    expect(kept).toContain("x-request-id");
+    expect(kept).not.toContain("x-masthead-peer");
+    expect(response.headers.get("x-middleware-request-x-masthead-peer")).toBeNull();
+  });
 });

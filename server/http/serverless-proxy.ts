@@ -2,14 +2,15 @@
  * The edge checks for serverless platforms (Vercel), where scripts/serve.mjs does not run: the
  * same rules (./edge.js) as a Next.js proxy, which `npm run vercel-build` installs as proxy.ts
  * (scripts/vercel-build.ts). Methods no route serves are answered 405, undecodable paths 400, in
- * the API's JSON error shape; every request gets its id (X-Request-Id).
+ * the API's JSON error shape; every request gets its id (X-Request-Id). A client's copy of the
+ * peer address header is removed: here nothing sets it, so no route could trust it.
  *
  * On a Node server it is not installed: there scripts/serve.mjs does the same in node:http, before
  * Next.js, at no cost to the routes (a proxy runs on every request).
  */
 import { NextResponse, type NextRequest } from "next/server";
 
-import { edgeRefusal, PAGE_ADDRESS_HEADER, pageAddress, requestIdFrom } from "./edge.js";
+import { edgeRefusal, PAGE_ADDRESS_HEADER, pageAddress, PEER_ADDRESS_HEADER, requestIdFrom } from "./edge.js";
 
 export function serverlessProxy(request: NextRequest): Response {
   const requestId = requestIdFrom(request.headers.get("x-request-id")) ?? crypto.randomUUID();
@@ -27,6 +28,7 @@ export function serverlessProxy(request: NextRequest): Response {
   const page = pageAddress(new URL(request.url).pathname + new URL(request.url).search);
   if (page) forwarded.set(PAGE_ADDRESS_HEADER, page);
   else forwarded.delete(PAGE_ADDRESS_HEADER);
+  forwarded.delete(PEER_ADDRESS_HEADER);
   const response = NextResponse.next({ request: { headers: forwarded } });
   response.headers.set("X-Request-Id", requestId);
   return response;
