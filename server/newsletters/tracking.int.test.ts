@@ -2,7 +2,8 @@
  * The open pixel and the redirected links, through their route handlers, on PGlite and
  * PostgreSQL: the first open counted once, nothing counted without trackOpens or with a bad token
  * (the GIF all the same); a click counted and redirected, and refused (400, nothing written) for a
- * changed MAC, another account's token or a URL that is not http(s).
+ * changed MAC, another account's token or a URL that is not http(s). A HEAD (what link scanners
+ * send) gets what a GET would and counts nothing.
  */
 import { describe, expect, it } from "vitest";
 
@@ -10,7 +11,7 @@ import { GET as clickGet } from "@/app/api/newsletters/click/[token]/route";
 import { GET as openGet } from "@/app/api/newsletters/open/[token]/route";
 import { getDb } from "@/server/db";
 import { createNewsletterFixture, testNewsletterKey } from "@/server/testing/newsletters";
-import { callGet, readJson } from "@/server/testing/route-calls";
+import { callGet, readJson, type RouteHandlerFn, type RouteParams } from "@/server/testing/route-calls";
 
 import { clickUrl, openPixelUrl } from "./links";
 import { signNewsletterToken } from "./tokens";
@@ -26,6 +27,22 @@ const click = (url: string) => {
   const u = new URL(url);
   return callGet(clickGet, `${u.pathname}${u.search}`, { token: tokenOf(url) });
 };
+
+/** HEAD of `path`, as Next.js hands it to the GET handler of a route without its own HEAD. */
+const head = (handler: RouteHandlerFn, path: string, params: RouteParams) =>
+  handler(new Request(`http://localhost${path}`, { method: "HEAD", headers: { host: "localhost" } }), {
+    params: Promise.resolve(params),
+  });
+const headOpen = (token: string) => head(openGet, `/api/newsletters/open/${token}`, { token });
+const headClick = (url: string) => {
+  const u = new URL(url);
+  return head(clickGet, `${u.pathname}${u.search}`, { token: tokenOf(url) });
+};
+
+/** A response's headers but its request id and rate-limit count, which differ from call to call. */
+function headersOf(res: Response): [string, string][] {
+  return [...res.headers.entries()].filter(([name]) => name !== "x-request-id" && !name.startsWith("ratelimit-"));
+}
 
 async function expectGif(res: Response) {
   expect(res.status).toBe(200);
@@ -53,6 +70,29 @@ describe("the open pixel", () => {
     expect(again.openedAt).toEqual(first.openedAt);
     const other = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[1]!.id } });
     expect(other.openedAt).toBeNull();
+  });
+
+  it("answers a HEAD as it would a GET and counts nothing", async () => {
+    const db = await getDb();
+    const { account, deliveries } = await createNewsletterFixture(db, { members: 1 });
+    const url = openPixelUrl({
+      baseUrl: BASE,
+      key: testNewsletterKey(),
+      accountId: account.id,
+      deliveryId: deliveries[0]!.id,
+    });
+    const probed = await headOpen(tokenOf(url));
+    await expectGif(probed.clone());
+    const row = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[0]!.id } });
+    expect(row.openedAt).toBeNull();
+
+    const opened = await open(tokenOf(url));
+    expect(headersOf(probed)).toEqual(headersOf(opened));
+    const after = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[0]!.id } });
+    expect(after.openedAt).toBeInstanceOf(Date);
+    expect((await headOpen(tokenOf(url))).status).toBe(200);
+    const later = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[0]!.id } });
+    expect(later.openedAt).toEqual(after.openedAt);
   });
 
   it("counts one first open when many fetches race", async () => {
@@ -130,6 +170,40 @@ describe("redirected links", () => {
     expect(again.clickedAt).toEqual(first.clickedAt);
     const clicks = await db.newsletterClick.findMany({ where: { deliveryId: deliveries[0]!.id } });
     expect(clicks.map((c) => c.url)).toEqual([target, target]);
+  });
+
+  it("answers a HEAD as it would a GET, the same redirect or the same 400, and counts nothing", async () => {
+    const db = await getDb();
+    const { account, deliveries } = await createNewsletterFixture(db, { members: 1 });
+    const key = testNewsletterKey();
+    const deliveryId = deliveries[0]!.id;
+    const target = "https://news.example.com/2026/11/story?ref=mail#top";
+    const url = clickUrl({ baseUrl: BASE, key, accountId: account.id, deliveryId, url: target });
+
+    const probed = await headClick(url);
+    expect(probed.status).toBe(302);
+    expect(probed.headers.get("location")).toBe(target);
+    expect(await db.newsletterClick.count()).toBe(0);
+    expect((await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).clickedAt).toBeNull();
+
+    const clicked = await click(url);
+    expect(clicked.status).toBe(302);
+    expect(headersOf(probed)).toEqual(headersOf(clicked));
+    expect(await db.newsletterClick.count()).toBe(1);
+
+    const tampered = new URL(url);
+    tampered.searchParams.set("h", "A".repeat(tampered.searchParams.get("h")!.length));
+    const script = clickUrl({ baseUrl: BASE, key, accountId: account.id, deliveryId, url: "javascript:alert(1)" });
+    const unknown = clickUrl({ baseUrl: BASE, key, accountId: account.id, deliveryId: 987654321n, url: target });
+    for (const bad of [tampered.href, script, unknown]) {
+      const refused = await headClick(bad);
+      const got = await click(bad);
+      expect(refused.status, bad).toBe(400);
+      expect(refused.headers.get("location"), bad).toBeNull();
+      expect(headersOf(refused), bad).toEqual(headersOf(got));
+      expect(await refused.json(), bad).toEqual(await got.json());
+    }
+    expect(await db.newsletterClick.count()).toBe(1);
   });
 
   it("keeps one first click and every click's row when clicks race", async () => {

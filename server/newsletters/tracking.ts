@@ -11,6 +11,8 @@
  *   http(s) URL: then it adds a NewsletterClick row, sets `clickedAt` once (the first click) and
  *   the caller redirects. Anything else is refused (BAD_REQUEST), so the route never redirects to
  *   a URL Masthead did not put in that mail.
+ * - A **HEAD** counts nothing (link scanners send them): the routes answer it as they would a GET,
+ *   the click's from verifyClick (the same checks, the same redirect or refusal).
  */
 import "server-only";
 
@@ -71,14 +73,14 @@ export function httpUrl(text: string): URL | null {
 const INVALID_LINK = "This link is not valid: open the newsletter's own link again.";
 
 /**
- * Count a click of the token's delivery on `url` and answer where to send the reader (`url`
- * parsed: what a browser following the link itself would open). BAD_REQUEST,
- * changing nothing, when the token or the MAC does not hold or `url` is not http(s).
+ * Where a redirected link sends the reader (`url` parsed: what a browser following the link itself
+ * would open) and the delivery it was sent in, without counting anything: what a HEAD is answered
+ * from. BAD_REQUEST when the token or the MAC does not hold or `url` is not http(s).
  */
-export async function recordClick(
+export async function verifyClick(
   db: Db,
-  args: { key: Buffer; token: string; url: string; h: string; now: Date },
-): Promise<{ location: string }> {
+  args: { key: Buffer; token: string; url: string; h: string },
+): Promise<{ deliveryId: bigint; location: string }> {
   const target = httpUrl(args.url);
   if (!target) {
     throw new AppError("BAD_REQUEST", "The link's address is not an http(s) URL.", {
@@ -101,14 +103,27 @@ export async function recordClick(
       details: [{ field: "h", issue: "does not match the link's address" }],
     });
   }
+  // The parsed URL as a header can carry it: ASCII, percent-encoded, without the tabs and line
+  // breaks the parser drops (a signed link's text may hold them; a header value may not).
+  return { deliveryId: delivery.id, location: target.href };
+}
+
+/**
+ * Count a click of the token's delivery on `url` and answer where to send the reader (as
+ * verifyClick). BAD_REQUEST, changing nothing, when the token or the MAC does not hold or `url` is
+ * not http(s).
+ */
+export async function recordClick(
+  db: Db,
+  args: { key: Buffer; token: string; url: string; h: string; now: Date },
+): Promise<{ location: string }> {
+  const { deliveryId, location } = await verifyClick(db, args);
   await withTransaction(db, async (tx) => {
-    await tx.newsletterClick.create({ data: { deliveryId: delivery.id, url: args.url, clickedAt: args.now } });
+    await tx.newsletterClick.create({ data: { deliveryId, url: args.url, clickedAt: args.now } });
     await tx.newsletterDelivery.updateMany({
-      where: { id: delivery.id, OR: [{ clickedAt: null }, { clickedAt: { gt: args.now } }] },
+      where: { id: deliveryId, OR: [{ clickedAt: null }, { clickedAt: { gt: args.now } }] },
       data: { clickedAt: args.now },
     });
   });
-  // The parsed URL as a header can carry it: ASCII, percent-encoded, without the tabs and line
-  // breaks the parser drops (a signed link's text may hold them; a header value may not).
-  return { location: target.href };
+  return { location };
 }

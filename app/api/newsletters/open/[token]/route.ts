@@ -1,4 +1,5 @@
 // GET /api/newsletters/open/{token} – a delivered mail's open pixel: counts the first open, answers a 1×1 GIF
+// (HEAD, which Next.js answers with GET, answers the same and counts nothing)
 import { z } from "zod";
 
 import { getEnv } from "@/env.js";
@@ -20,10 +21,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       produces: "any",
       rateLimit: TRACKING_LIMITS.open,
       summary:
-        "A newsletter mail's open pixel (image/gif, 1×1, transparent, not cached). With a delivery token of a newsletter that tracks opens, records the delivery's first open (later ones change nothing). Any other token gets the same GIF and changes nothing. Opens are approximate: Apple Mail Privacy Protection and image proxies fetch the pixel without the reader opening the mail.",
+        "A newsletter mail's open pixel (image/gif, 1×1, transparent, not cached). With a delivery token of a newsletter that tracks opens, records the delivery's first open (later ones change nothing). Any other token, and any HEAD, gets the same GIF and changes nothing. Opens are approximate: Apple Mail Privacy Protection and image proxies fetch the pixel without the reader opening the mail.",
     },
-    async ({ db, params }) => {
-      await recordOpen(db, { key: newsletterTokenKey(getEnv()), token: params.token, now: new Date() });
+    async ({ db, req, params }) => {
+      if (req.method !== "HEAD") {
+        await recordOpen(db, { key: newsletterTokenKey(getEnv()), token: params.token, now: new Date() });
+      }
       return new Response(TRANSPARENT_GIF, {
         headers: {
           "Content-Type": "image/gif",
