@@ -23,14 +23,8 @@ import net from "node:net";
 import next from "next";
 
 import { compressResponse, GzipMemo } from "../server/http/compression.js";
-import {
-  edgeRefusal,
-  PAGE_ADDRESS_HEADER,
-  pageAddress,
-  requestIdFrom,
-  SERVED_METHODS,
-  setPeerAddress,
-} from "../server/http/edge.js";
+import { edgeRefusal, PAGE_ADDRESS_HEADER, pageAddress, requestIdFrom, SERVED_METHODS } from "../server/http/edge.js";
+import { setPeerAddress } from "../server/security/peer-address.js";
 
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);

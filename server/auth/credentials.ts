@@ -11,6 +11,7 @@ import "server-only";
 import { recordAudit } from "../audit/audit-log";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
+import { PEER_ADDRESS_HEADER, servedPeerAddress } from "../security/peer-address.js";
 import { staffActor } from "./actor";
 import type { AdminSessionUser } from "./admin-session";
 import { SESSION_USER_SELECT, toSessionUser } from "./admin-sessions";
@@ -73,10 +74,11 @@ export async function authorizeAdminCredentials(
 }
 
 /**
- * The client's IP from request headers. Next.js puts the socket's address in X-Forwarded-For when
- * the request has none. Behind a proxy you run (TRUST_PROXY=true) the first entry is the client;
- * otherwise the last one is the nearest hop we can see, which a client can forge by sending the
- * header itself: the per-e-mail limit covers that case (sign-in-rate-limit.ts).
+ * The client's IP from request headers. Behind a proxy you run (TRUST_PROXY=true) the first
+ * X-Forwarded-For entry is the client. Otherwise the socket's address scripts/serve.mjs recorded;
+ * where it does not run (Vercel), the last X-Forwarded-For entry, the nearest hop we can see, which
+ * a client can forge by sending the header itself: the per-e-mail limit covers that case
+ * (sign-in-rate-limit.ts).
  */
 export function clientIpFromHeaders(
   headers: Record<string, string | string[] | undefined> | Headers | undefined,
@@ -92,6 +94,8 @@ export function clientIpFromHeaders(
     .split(",")
     .map((part) => part.trim())
     .filter(Boolean);
-  const ip = (trustProxy ? forwarded[0] : forwarded.at(-1)) ?? (trustProxy ? read("x-real-ip") : undefined);
+  const ip = trustProxy
+    ? (forwarded[0] ?? read("x-real-ip"))
+    : (servedPeerAddress(read(PEER_ADDRESS_HEADER)) ?? forwarded.at(-1));
   return ip ? ip.slice(0, 64) : null;
 }

@@ -6,8 +6,9 @@
  * reveals nothing about which e-mails exist):
  *   - per e-mail and client IP: 10 per 15 minutes, the one a mistyping person meets;
  *   - per e-mail from anywhere: 100 per 15 minutes, a backstop for when the client IP cannot be
- *     trusted (without TRUST_PROXY a client can send its own X-Forwarded-For and pick a new "IP"
- *     for every guess). It lets someone hold one known e-mail's sign-in up for 15 minutes; that is
+ *     trusted (on Vercel without TRUST_PROXY a client can send its own X-Forwarded-For and pick a
+ *     new "IP" for every guess; under scripts/serve.mjs the socket's address counts) or the
+ *     guesses come from many addresses. It lets someone hold one known e-mail's sign-in up for 15 minutes; that is
  *     the price of not letting them guess its password at full speed.
  * A successful sign-in clears the e-mail+IP counter.
  */

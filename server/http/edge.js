@@ -38,26 +38,6 @@ export function pageAddress(rawUrl) {
 }
 
 /**
- * The header carrying the address of the socket a request came in on: the peer, which Next.js's
- * route handlers cannot see. scripts/serve.mjs sets it on every request, over whatever a client
- * sent, and says so on globalThis (`mastheadSetsPeerAddress`); the Vercel proxy
- * (./serverless-proxy.ts) removes it. A route reads it only where serve.mjs set it (clientIp in
- * ./route.ts), so a client can never choose it.
- */
-export const PEER_ADDRESS_HEADER = "x-masthead-peer";
-
-/**
- * Put the socket's address in `headers` (a node:http request's) as PEER_ADDRESS_HEADER, replacing
- * any a client sent; without an address (the socket already gone) the header is removed.
- * @param {Record<string, string | string[] | undefined>} headers
- * @param {string | undefined} remoteAddress
- */
-export function setPeerAddress(headers, remoteAddress) {
-  if (remoteAddress) headers[PEER_ADDRESS_HEADER] = remoteAddress;
-  else delete headers[PEER_ADDRESS_HEADER];
-}
-
-/**
  * Why a request is refused before routing, or null:
  * - a method no route serves (TRACE, PROPFIND…): 405 with Allow;
  * - a path whose percent-encoding does not decode (/api/v1/stories/%E0%A4%A, /images/%ED%A0%80): 400.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { edgeRefusal, pageAddress, PEER_ADDRESS_HEADER, requestIdFrom, setPeerAddress } from "./edge.js";
+import { PEER_ADDRESS_HEADER, setPeerAddress } from "../security/peer-address.js";
+import { edgeRefusal, pageAddress, requestIdFrom } from "./edge.js";
 import { json } from "./respond";
 
 describe("edge refusals", () => {

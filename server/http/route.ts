@@ -40,9 +40,10 @@ import { authenticateAccessToken } from "../oauth/provider";
 import { resolvePublisher, type Publisher } from "../publishing/publisher";
 import { checkRateLimit, rateLimitHeaders, type RateLimitResult } from "../rate-limit";
 import { getRateLimitStore } from "../rate-limit/store";
+import { PEER_ADDRESS_HEADER, servedPeerAddress } from "../security/peer-address.js";
 import { assertSafeInput } from "../validation";
 import { corsHeaders, preflightResponse } from "./cors";
-import { PEER_ADDRESS_HEADER, requestIdFrom } from "./edge.js";
+import { requestIdFrom } from "./edge.js";
 import { errorResponse, toErrorResponse } from "./errors";
 import { memberTokenFromRequest } from "./member-session";
 import { parseQueryString } from "./query-string";
@@ -326,16 +327,10 @@ async function requestTarget(req: Request, ctx: NextContext): Promise<{ url: URL
  */
 function clientIp(req: Request, trustProxy: boolean): string {
   if (!trustProxy) {
-    const peer = servedBehindServeMjs() ? req.headers.get(PEER_ADDRESS_HEADER)?.trim() : undefined;
-    return peer || "untrusted";
+    return servedPeerAddress(req.headers.get(PEER_ADDRESS_HEADER)) ?? "untrusted";
   }
   const forwarded = req.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
   return forwarded || req.headers.get("x-real-ip")?.trim() || "unknown";
-}
-
-/** Whether scripts/serve.mjs runs this process, so that PEER_ADDRESS_HEADER is its own. */
-function servedBehindServeMjs(): boolean {
-  return (globalThis as { mastheadSetsPeerAddress?: boolean }).mastheadSetsPeerAddress === true;
 }
 
 /** Everything a scheme may put in the context. */

@@ -10,7 +10,8 @@
  */
 import { NextResponse, type NextRequest } from "next/server";
 
-import { edgeRefusal, PAGE_ADDRESS_HEADER, pageAddress, PEER_ADDRESS_HEADER, requestIdFrom } from "./edge.js";
+import { PEER_ADDRESS_HEADER } from "../security/peer-address.js";
+import { edgeRefusal, PAGE_ADDRESS_HEADER, pageAddress, requestIdFrom } from "./edge.js";
 
 export function serverlessProxy(request: NextRequest): Response {
   const requestId = requestIdFrom(request.headers.get("x-request-id")) ?? crypto.randomUUID();

@@ -165,8 +165,8 @@ function takenError(error: unknown): AppError {
  * Per-e-mail login limits, on top of the route's per-IP limit. Every attempt counts, right or
  * wrong, known e-mail or not, so a refusal reveals nothing about which e-mails exist:
  * - per e-mail and IP: 10 per 15 minutes, what a person mistyping meets;
- * - per e-mail from anywhere: 100 per 15 minutes, the backstop when IPs cannot be told apart (no
- *   TRUST_PROXY) or are many. Someone can hold one known e-mail's login up for 15 minutes that
+ * - per e-mail from anywhere: 100 per 15 minutes, the backstop when IPs cannot be told apart (on
+ *   Vercel without TRUST_PROXY) or are many. Someone can hold one known e-mail's login up for 15 minutes that
  *   way; that is the price of not letting them guess its password at speed.
  */
 export const LOGIN_LIMITS = {
