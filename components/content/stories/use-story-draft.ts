@@ -185,7 +185,10 @@ export function useStoryDraft(story: TStoryEditorView | null) {
       const saved = valuesIn(result.story);
       setCurrent(result.story);
       setBaseline(saved);
-      setValues(rebase(saved, sent, valuesRef.current));
+      // Laid over the state as it is when React applies it, keystrokes still queued included
+      // (the ref lags a render behind: a save answered between a keystroke and its render would
+      // otherwise put the saved text back over it).
+      setValues((now) => rebase(saved, sent, now));
       setNotice(kind === "save" ? `Saved.${eventNotice(result)}` : null);
       await publish(result.story);
     } catch (caught) {
