@@ -114,6 +114,15 @@ function markGzip(res) {
  * Compress what `res` sends for `req`, as the module's comment says. Called before the request
  * is handed to Next.js; wraps this response's writeHead, write, end and flushHeaders, and gives it
  * the `flush` Next.js calls after each chunk it streams.
+ *
+ * How an answer goes out is decided once its status and headers are final (at the first write,
+ * flush or end), into one of four modes:
+ * - "plain": not compressed (not compressible, not accepted, or known to be under 1 kB);
+ * - "held": an answer with an ETag, held whole and compressed once per body (the memo);
+ * - "pending": length unknown: held while under 1 kB, until it ends (then plain, with its length:
+ *   a short JSON answer is not worth a gzip stream) or the next turn of the event loop (then
+ *   streamed, so a page's first chunk is never kept waiting for the next);
+ * - "stream": compressed as it is written, flushed when Next.js flushes.
  * @param {import("node:http").IncomingMessage} req
  * @param {import("node:http").ServerResponse} res
  * @param {GzipMemo} memo
@@ -125,22 +134,21 @@ export function compressResponse(req, res, memo) {
   const write = res.write;
   const end = res.end;
   const flushHeaders = res.flushHeaders;
-  /** @type {"plain" | "held" | "stream" | undefined} */
+  /** @type {"plain" | "held" | "pending" | "stream" | undefined} */
   let mode;
-  /** @type {Buffer[]} */
+  /** Held bytes ("held" and "pending"). @type {Buffer[]} */
   let held = [];
   let heldBytes = 0;
   /** @type {zlib.Gzip | undefined} */
   let gzip;
+  /** @type {NodeJS.Immediate | undefined} */
+  let turn;
 
   /** @param {unknown} chunk @param {BufferEncoding | undefined} encoding */
   const bytesOf = (chunk, encoding) =>
     typeof chunk === "string" ? Buffer.from(chunk, encoding) : Buffer.from(/** @type {Uint8Array} */ (chunk));
 
-  /**
-   * Decide, once the status and headers are final, how this answer goes out.
-   * @param {number} length the body's length when known (Content-Length, or all of it at end)
-   */
+  /** @param {number} length the body's length when known (Content-Length, or all of it at end) */
   function decide(length = Number(res.getHeader("content-length") ?? NaN)) {
     const type = res.getHeader("content-type");
     const compressible =
@@ -154,11 +162,23 @@ export function compressResponse(req, res, memo) {
     if (compressible) addVary(res, "Accept-Encoding");
     if (!compressible || !accepted || length < THRESHOLD_BYTES) mode = "plain";
     else if (res.statusCode === 200 && res.hasHeader("etag") && !(length > MAX_HELD_BYTES)) mode = "held";
-    else startStream();
+    else if (Number.isNaN(length)) mode = "pending";
+    else mode = "stream";
   }
 
-  function startStream() {
-    mode = "stream";
+  /** The first write or flush: decide, and send the head unless the answer is held. */
+  function begin() {
+    decide();
+    if (mode === "plain" || mode === "stream") sendHead();
+  }
+
+  /** The head as it stands, gzip's headers first when streaming. */
+  function sendHead() {
+    if (mode === "stream") startGzip();
+    writeHead.call(res, res.statusCode);
+  }
+
+  function startGzip() {
     markGzip(res);
     const stream = zlib.createGzip();
     gzip = stream;
@@ -169,24 +189,43 @@ export function compressResponse(req, res, memo) {
     res.on("close", () => stream.destroy());
   }
 
-  /** Held bytes that grew too large: compress them as a stream from here on. */
+  /** Held bytes ("pending" past 1 kB or a turn of the loop, "held" past its bound): streamed from here on. */
   function streamHeld() {
-    res.removeHeader("etag");
-    startStream();
-    writeHead.call(res, res.statusCode);
+    if (turn) clearImmediate(turn);
+    if (mode === "held") res.removeHeader("etag");
+    mode = "stream";
+    sendHead();
     for (const chunk of held) gzip?.write(chunk);
     held = [];
+    gzip?.flush();
+  }
+
+  /** Send a held body whole: compressed (through the memo when it has an ETag), or plain when short. */
+  function sendHeld(/** @type {(() => void) | undefined} */ callback) {
+    if (turn) clearImmediate(turn);
+    const body = Buffer.concat(held);
+    held = [];
+    if (body.length >= THRESHOLD_BYTES) {
+      const compressed = mode === "held" ? memo.gzip(String(res.getHeader("etag")), body) : zlib.gzipSync(body);
+      markGzip(res);
+      res.setHeader("Content-Length", compressed.length);
+      writeHead.call(res, res.statusCode);
+      return end.call(res, compressed, callback);
+    }
+    res.setHeader("Content-Length", body.length);
+    writeHead.call(res, res.statusCode);
+    return end.call(res, body, callback);
   }
 
   // Node sends implicit headers through this.writeHead(statusCode), so every path comes here. An
-  // explicit writeHead only records the status and headers: how the answer goes out is decided at
-  // the first write, flush or end, when the body (or its first chunk) is known.
+  // explicit writeHead only records the status and headers until the first write, flush or end.
   /** @type {any} */ (res).writeHead = function (
     /** @type {number} */ statusCode,
     /** @type {any} */ reason,
     /** @type {any} */ headers,
   ) {
-    if (mode !== undefined) return mode === "held" ? res : writeHead.apply(res, /** @type {any} */ (arguments));
+    if (mode === "plain" || mode === "stream") return writeHead.apply(res, /** @type {any} */ (arguments));
+    if (mode !== undefined) return res;
     if (typeof reason !== "string") {
       headers = reason;
       reason = undefined;
@@ -201,15 +240,9 @@ export function compressResponse(req, res, memo) {
     return res;
   };
 
-  /** The first write or flush: decide, and send the head unless the answer is held. */
-  function begin() {
-    decide();
-    if (mode !== "held") writeHead.call(res, res.statusCode);
-  }
-
   res.flushHeaders = function () {
     if (mode === undefined) begin();
-    if (mode !== "held") flushHeaders.call(res);
+    if (mode === "plain" || mode === "stream") flushHeaders.call(res);
   };
 
   /** @type {any} */ (res).flush = function () {
@@ -225,10 +258,11 @@ export function compressResponse(req, res, memo) {
     if (mode === "plain") return write.apply(res, /** @type {any} */ (arguments));
     if (typeof encoding === "function") [callback, encoding] = [encoding, undefined];
     const bytes = bytesOf(chunk, encoding);
-    if (mode === "held") {
+    if (mode === "held" || mode === "pending") {
       held.push(bytes);
       heldBytes += bytes.length;
-      if (heldBytes > MAX_HELD_BYTES) streamHeld();
+      if (heldBytes > (mode === "held" ? MAX_HELD_BYTES : THRESHOLD_BYTES)) streamHeld();
+      else if (mode === "pending" && !turn) turn = setImmediate(() => mode === "pending" && streamHeld());
       if (callback) process.nextTick(callback);
       return true;
     }
@@ -246,29 +280,22 @@ export function compressResponse(req, res, memo) {
     if (typeof encoding === "function") [callback, encoding] = [encoding, undefined];
     // Ended before anything was written: the whole body is this chunk (Node sets Content-Length
     // itself when it goes out plain).
-    if (mode === undefined) decide(chunk == null ? 0 : bytesOf(chunk, encoding).length);
-    if (mode === "plain") return end.call(res, chunk, encoding, callback);
-    if (chunk != null) {
-      if (mode === "held") held.push(bytesOf(chunk, encoding));
-      else gzip?.write(bytesOf(chunk, encoding));
+    if (mode === undefined) {
+      decide(chunk == null ? 0 : bytesOf(chunk, encoding).length);
+      if (mode === "stream") sendHead();
     }
-    if (mode === "held") {
-      const body = Buffer.concat(held);
-      held = [];
-      if (body.length < THRESHOLD_BYTES) {
-        res.setHeader("Content-Length", body.length);
-        writeHead.call(res, res.statusCode);
-        return end.call(res, body, callback);
-      }
-      const compressed = memo.gzip(String(res.getHeader("etag")), body);
-      markGzip(res);
-      res.setHeader("Content-Length", compressed.length);
-      writeHead.call(res, res.statusCode);
-      return end.call(res, compressed, callback);
+    if (mode === "plain") return end.call(res, chunk, encoding, callback);
+    if (mode === "held" || mode === "pending") {
+      if (chunk != null) held.push(bytesOf(chunk, encoding));
+      return sendHeld(callback);
     }
     const stream = /** @type {zlib.Gzip} */ (gzip);
+    if (chunk != null) stream.write(bytesOf(chunk, encoding));
     stream.once("end", () => end.call(res, callback));
     stream.end();
     return res;
   };
+  res.on("close", () => {
+    if (turn) clearImmediate(turn);
+  });
 }

@@ -192,6 +192,42 @@ describe("compressResponse", () => {
       const got = await get(`/${name}`);
       expect(got.headers["content-encoding"] ?? "none", name).toBe(name === "coded" ? "br" : "none");
     }
+    // A short answer, head flushed and one chunk written, as Next.js sends a route's body.
+    handlers.set("/short", (_req, res) => {
+      res.setHeader("Content-Type", "application/json");
+      res.flushHeaders();
+      res.write('{"granted":true}');
+      (res as unknown as { flush(): void }).flush();
+      setTimeout(() => res.end(), 0);
+    });
+    // Ended on a later turn: the chunk went out as a stream when the turn passed (more might come).
+    const short = await get("/short");
+    expect(short.headers["content-encoding"]).toBe("gzip");
+    expect(short.headers["content-length"]).toBeUndefined();
+    expect(short.text).toBe('{"granted":true}');
+    handlers.set("/short", (_req, res) => {
+      res.setHeader("Content-Type", "application/json");
+      res.flushHeaders();
+      res.write('{"granted":true}');
+      (res as unknown as { flush(): void }).flush();
+      res.end();
+    });
+    // Ended in the same turn: plain, with its length.
+    const ended = await get("/short");
+    expect(ended.headers["content-encoding"]).toBeUndefined();
+    expect(ended.headers["content-length"]).toBe("16");
+    // Past 1 kB without an ETag: compressed as it streams.
+    handlers.set("/long", (_req, res) => {
+      res.setHeader("Content-Type", "application/json");
+      res.flushHeaders();
+      res.write(big.slice(0, 600));
+      res.write(big.slice(600));
+      res.end();
+    });
+    const long = await get("/long");
+    expect(long.headers["content-encoding"]).toBe("gzip");
+    expect(long.headers.etag).toBeUndefined();
+    expect(long.text).toBe(big);
     const small = await get("/small");
     expect(small.text).toBe('{"ok":true}');
     expect(small.headers["content-length"]).toBe("11");
