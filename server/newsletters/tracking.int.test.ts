@@ -53,6 +53,9 @@ async function expectGif(res: Response) {
   expect(Buffer.from(bytes.slice(0, 6)).toString("latin1")).toBe("GIF89a");
 }
 
+/** The open pixel's URL of a delivery, signed with the test key. */
+const pixelOf = (accountId: number, deliveryId: bigint) =>
+  openPixelUrl({ baseUrl: BASE, key: testNewsletterKey(), accountId, deliveryId });
 describe("the open pixel", () => {
   it("records the first open once and answers a GIF each time", async () => {
     const db = await getDb();
@@ -75,12 +78,7 @@ describe("the open pixel", () => {
   it("answers a HEAD as it would a GET and counts nothing", async () => {
     const db = await getDb();
     const { account, deliveries } = await createNewsletterFixture(db, { members: 1 });
-    const url = openPixelUrl({
-      baseUrl: BASE,
-      key: testNewsletterKey(),
-      accountId: account.id,
-      deliveryId: deliveries[0]!.id,
-    });
+    const url = pixelOf(account.id, deliveries[0]!.id);
     const probed = await headOpen(tokenOf(url));
     await expectGif(probed.clone());
     const row = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[0]!.id } });
@@ -98,12 +96,7 @@ describe("the open pixel", () => {
   it("counts one first open when many fetches race", async () => {
     const db = await getDb();
     const { account, deliveries } = await createNewsletterFixture(db, { members: 1 });
-    const url = openPixelUrl({
-      baseUrl: BASE,
-      key: testNewsletterKey(),
-      accountId: account.id,
-      deliveryId: deliveries[0]!.id,
-    });
+    const url = pixelOf(account.id, deliveries[0]!.id);
     const answers = await Promise.all(Array.from({ length: 8 }, () => open(tokenOf(url))));
     expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
     const row = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[0]!.id } });
@@ -113,12 +106,7 @@ describe("the open pixel", () => {
   it("counts nothing when the newsletter does not track opens", async () => {
     const db = await getDb();
     const { account, deliveries } = await createNewsletterFixture(db, { members: 1, trackOpens: false });
-    const url = openPixelUrl({
-      baseUrl: BASE,
-      key: testNewsletterKey(),
-      accountId: account.id,
-      deliveryId: deliveries[0]!.id,
-    });
+    const url = pixelOf(account.id, deliveries[0]!.id);
     await expectGif(await open(tokenOf(url)));
     const row = await db.newsletterDelivery.findUniqueOrThrow({ where: { id: deliveries[0]!.id } });
     expect(row.openedAt).toBeNull();

@@ -403,21 +403,17 @@ describe("click redirects", () => {
   });
 });
 
+/** A method a route does not serve: the method, the route's handler for it, path, params, Allow. */
+type MethodCase = [string, Handler, string, Record<string, string>, string];
+
 describe("methods a route does not serve", () => {
   it("are 405 JSON with the Allow list, and change nothing", async () => {
     const f = await setup();
     const before = await snapshot(f.db);
     const unsub = f.sign("unsubscribe", f.adaDaily.id);
-    const cases: [string, Handler, string, Record<string, string>, string][] = [
+    const cases: MethodCase[] = [
       ...(["GET", "PUT", "PATCH", "DELETE"] as const).map(
-        (m) =>
-          [m, subscribeRoute[m], "/api/newsletters/subscribe", {}, "POST, OPTIONS"] as [
-            string,
-            Handler,
-            string,
-            Record<string, string>,
-            string,
-          ],
+        (m) => [m, subscribeRoute[m], "/api/newsletters/subscribe", {}, "POST, OPTIONS"] as MethodCase,
       ),
       ...(["GET", "PUT", "PATCH", "DELETE"] as const).map(
         (m) =>
@@ -427,49 +423,28 @@ describe("methods a route does not serve", () => {
             tokenPath("confirm", f.sign("confirm", f.boWeekly.id)),
             { token: f.sign("confirm", f.boWeekly.id) },
             "POST, OPTIONS",
-          ] as [string, Handler, string, Record<string, string>, string],
+          ] as MethodCase,
       ),
       ...(["PUT", "PATCH", "DELETE"] as const).map(
         (m) =>
-          [m, unsubscribeRoute[m], tokenPath("unsubscribe", unsub), { token: unsub }, "GET, POST, HEAD, OPTIONS"] as [
-            string,
-            Handler,
-            string,
-            Record<string, string>,
-            string,
-          ],
+          [
+            m,
+            unsubscribeRoute[m],
+            tokenPath("unsubscribe", unsub),
+            { token: unsub },
+            "GET, POST, HEAD, OPTIONS",
+          ] as MethodCase,
       ),
       ...(["POST", "PUT", "PATCH", "DELETE"] as const).map(
-        (m) =>
-          [m, openRoute[m], tokenPath("open", "x"), { token: "x" }, "GET, HEAD, OPTIONS"] as [
-            string,
-            Handler,
-            string,
-            Record<string, string>,
-            string,
-          ],
+        (m) => [m, openRoute[m], tokenPath("open", "x"), { token: "x" }, "GET, HEAD, OPTIONS"] as MethodCase,
       ),
       ...(["POST", "PUT", "PATCH", "DELETE"] as const).map(
-        (m) =>
-          [m, clickRoute[m], tokenPath("click", "x"), { token: "x" }, "GET, HEAD, OPTIONS"] as [
-            string,
-            Handler,
-            string,
-            Record<string, string>,
-            string,
-          ],
+        (m) => [m, clickRoute[m], tokenPath("click", "x"), { token: "x" }, "GET, HEAD, OPTIONS"] as MethodCase,
       ),
       ["POST", MEMBER_LIST_POST, "/api/member/newsletters", {}, "GET, HEAD, OPTIONS"],
       ["GET", MEMBER_PUT_GET, "/api/member/newsletters/daily", { slug: "daily" }, "PUT, OPTIONS"],
       ...(["GET", "PUT", "PATCH", "DELETE"] as const).map(
-        (m) =>
-          [m, bouncesRoute[m], "/api/v1/newsletters/bounces", {}, "POST, OPTIONS"] as [
-            string,
-            Handler,
-            string,
-            Record<string, string>,
-            string,
-          ],
+        (m) => [m, bouncesRoute[m], "/api/v1/newsletters/bounces", {}, "POST, OPTIONS"] as MethodCase,
       ),
     ];
     for (const [method, handler, path, params, allow] of cases) {
