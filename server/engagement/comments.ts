@@ -295,6 +295,7 @@ async function authorsComment(
 /**
  * Replace a comment's body (the author only); edited_at is set. The new body is moderated as a new
  * comment would be: a clean edit of a held comment publishes it, an edit that must wait unpublishes it.
+ * A published edit tells readers as notifications/notify.ts enqueueCommentNotifications says.
  */
 export async function editComment(
   db: Db,
@@ -343,8 +344,14 @@ export async function editComment(
       include: { author: true },
     });
     // notifications: a clean edit that publishes a held reply or mention tells its readers, as a
-    // new comment would (once: the event keys are unique per reader).
-    await enqueueCommentNotifications(tx, { comment: after, before: current, now: args.now });
+    // new comment would; an edit of a published comment that stays published tells the readers it
+    // mentions anew (once: the event keys are unique per reader).
+    await enqueueCommentNotifications(tx, {
+      comment: after,
+      before: current,
+      edit: { authorId: current.authorId, bodyBefore: current.body },
+      now: args.now,
+    });
     return after;
   });
   const [wire] = await toWire(db, page, [updated]);

@@ -4,6 +4,8 @@
  * - a new comment's job is written by the comment's own statement: a process that stops right
  *   after the write still tells once, and a create that runs to the end tells once too;
  * - a clean edit that publishes a held reply or mention tells like a new comment, once;
+ * - an edit of a published comment tells the readers it mentions anew, once each, under a
+ *   create's rules; an edit that mentions nobody new, or leaves the comment held, tells nobody;
  * - the daily digest goes out at 07:00 on the reader's clocks (the zone the widget sent), on the
  *   test clock;
  * - two instances running the notification and mail jobs at once: one mail per event, as the
@@ -37,6 +39,7 @@ import type * as CommentWrite from "../comment-write";
 import type { TCommentWire } from "../comments.schema";
 import { moderateComment } from "../moderation/queue";
 import { notifyCommentJob } from "./notify";
+import { setPrefs } from "./preferences";
 
 /**
  * Set by a test: a create stops as soon as its write statement returns, before anything else of
@@ -160,7 +163,7 @@ describe("a clean edit that publishes a held comment", () => {
     expect(await summary(db, account.id)).toEqual(["ada@example.com replies", "cy@example.com mentions"]);
   });
 
-  it("an edit of a published comment, or one that stays held, queues nothing", async () => {
+  it("an edit of a published comment that mentions nobody new, or one that stays held, queues nothing", async () => {
     const { db, id } = await setup();
     const top = await post(id, ADA, [{ insert: "First." }]);
     const reply = await post(id, BO, [{ insert: "A reply." }], top.id);
@@ -170,6 +173,134 @@ describe("a clean edit that publishes a held comment", () => {
     await edit(id, BO, reply.id, [{ insert: "A reply, edited." }]);
     expect((await edit(id, CY, held.id, [{ insert: `${TOXIC} Still.` }])).is_published).toBe(false);
     expect(await db.job.count({ where: { name: notifyCommentJob.name } })).toBe(before);
+  });
+});
+
+describe("an edit of a published comment that mentions a reader anew", () => {
+  const DEE = { id: "reader-dee", name: "Dee", email: "dee@example.com" } satisfies Reader;
+  const rowsOf = (db: Db, commentId: number) =>
+    db.readerNotification.findMany({
+      where: { commentId },
+      select: { memberId: true, eventKey: true, status: true },
+      orderBy: { id: "asc" },
+    });
+
+  it("tells the new reader only, once: one notification and one mail; re-editing and re-mentioning tell nobody again", async () => {
+    const { db, account, id } = await setup();
+    const top = await post(id, ADA, [{ insert: "First." }]);
+    const cy = await post(id, CY, [{ insert: "Hello." }]);
+    const dee = await post(id, DEE, [{ insert: "Hi." }]);
+    const reply = await post(id, BO, [{ insert: "Agreed, " }, mention(cy.author_id, "Cy")], top.id);
+    await drain(db);
+    expect(await summary(db, account.id)).toEqual(["ada@example.com replies", "cy@example.com mentions"]);
+    const withDee = [
+      { insert: "Agreed, " },
+      mention(cy.author_id, "Cy"),
+      { insert: " and " },
+      mention(dee.author_id, "Dee"),
+    ];
+    expect((await edit(id, BO, reply.id, withDee)).is_published).toBe(true);
+    // The edit's job names the new reader only.
+    const jobs = await db.job.findMany({
+      where: { name: notifyCommentJob.name, payload: { path: ["commentId"], equals: reply.id } },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(jobs.map((j) => j.payload)).toEqual([
+      { commentId: reply.id },
+      { commentId: reply.id, newlyMentioned: [dee.author_id] },
+    ]);
+    await drain(db);
+    expect(await summary(db, account.id)).toEqual([
+      "ada@example.com replies",
+      "cy@example.com mentions",
+      "dee@example.com mentions",
+    ]);
+    expect(await rowsOf(db, reply.id)).toEqual([
+      { memberId: top.author_id, eventKey: `reply:${reply.id}`, status: "SENT" },
+      { memberId: cy.author_id, eventKey: `mention:${reply.id}`, status: "SENT" },
+      { memberId: dee.author_id, eventKey: `mention:${reply.id}`, status: "SENT" },
+    ]);
+    const [toDee, ...more] = await db.outgoingEmail.findMany({
+      where: { accountId: account.id, to: "dee@example.com" },
+    });
+    expect(more).toEqual([]);
+    expect(toDee!.kind).toBe("engagement.notification.mentions");
+    expect(toDee!.text).toContain("Agreed, @Cy and @Dee");
+
+    // The same body again, a body without Dee, Dee mentioned again: only the last queues a job
+    // (Dee is new to the body it replaced), and it tells nobody twice.
+    const queued = await notifyJobsOf(db, reply.id);
+    await edit(id, BO, reply.id, withDee);
+    await edit(id, BO, reply.id, [{ insert: "Agreed, " }, mention(cy.author_id, "Cy")]);
+    expect(await notifyJobsOf(db, reply.id)).toBe(queued);
+    await edit(id, BO, reply.id, withDee);
+    expect(await notifyJobsOf(db, reply.id)).toBe(queued + 1);
+    await drain(db);
+    expect(await summary(db, account.id)).toEqual([
+      "ada@example.com replies",
+      "cy@example.com mentions",
+      "dee@example.com mentions",
+    ]);
+    expect(await rowsOf(db, reply.id)).toHaveLength(3);
+  });
+
+  it("applies a create's rules: not the author, not a stranger, not a banned reader or one who turned mentions off", async () => {
+    const { db, account, id, moderator } = await setup();
+    const ada = await post(id, ADA, [{ insert: "First." }]);
+    const cy = await post(id, CY, [{ insert: "Hello." }]);
+    const dee = await post(id, DEE, [{ insert: "Hi." }]);
+    const bo = await post(id, BO, [{ insert: "A comment." }]);
+    await drain(db);
+    // The author themself and an id that is no member of the account: nobody new, no job.
+    await edit(id, BO, bo.id, [{ insert: "Me, " }, mention(bo.author_id, "Bo"), mention(2_000_000_000, "Nobody")]);
+    expect(await notifyJobsOf(db, bo.id)).toBe(0);
+    // Cy turned mentions off, Ada is banned: the job runs and tells neither.
+    await setPrefs(db, { memberId: cy.author_id, prefs: { mentions: "off" }, now: new Date() });
+    await db.commentBan.create({
+      data: { accountId: account.id, memberId: ada.author_id, reason: "spam", createdById: moderator.id },
+    });
+    const withCyAda = [{ insert: "To " }, mention(cy.author_id, "Cy"), mention(ada.author_id, "Ada")];
+    await edit(id, BO, bo.id, withCyAda);
+    expect(await notifyJobsOf(db, bo.id)).toBe(1);
+    await drain(db);
+    expect(await summary(db, account.id)).toEqual([]);
+    expect(await rowsOf(db, bo.id)).toEqual([]);
+    // Cy turns mentions on again and Ada's ban ends; an edit that mentions Dee anew tells Dee only,
+    // not the readers an earlier edit mentioned.
+    await setPrefs(db, { memberId: cy.author_id, prefs: { mentions: "immediate" }, now: new Date() });
+    await db.commentBan.deleteMany({ where: { memberId: ada.author_id } });
+    await edit(id, BO, bo.id, [...withCyAda, mention(dee.author_id, "Dee")]);
+    await drain(db);
+    expect(await summary(db, account.id)).toEqual(["dee@example.com mentions"]);
+  });
+
+  it("an edit that holds the comment, or keeps a held one held, tells nobody; a moderator's approval then tells", async () => {
+    const { db, account, id, moderator } = await setup();
+    const top = await post(id, ADA, [{ insert: "First." }]);
+    const cy = await post(id, CY, [{ insert: "Hello." }]);
+    const dee = await post(id, DEE, [{ insert: "Hi." }]);
+    const published = await post(id, BO, [{ insert: "A comment." }]);
+    const held = await post(id, BO, [{ insert: TOXIC }], top.id);
+    expect(held.is_published).toBe(false);
+    await drain(db);
+    const jobs = await db.job.count({ where: { name: notifyCommentJob.name } });
+    const heldAgain = await edit(id, BO, published.id, [{ insert: `${TOXIC} ` }, mention(cy.author_id, "Cy")]);
+    expect(heldAgain.is_published).toBe(false);
+    const stillHeld = await edit(id, BO, held.id, [{ insert: `${TOXIC} ` }, mention(dee.author_id, "Dee")]);
+    expect(stillHeld.is_published).toBe(false);
+    expect(await db.job.count({ where: { name: notifyCommentJob.name } })).toBe(jobs);
+    await drain(db);
+    expect(await summary(db, account.id)).toEqual([]);
+    expect(await db.readerNotification.count({ where: { accountId: account.id } })).toBe(0);
+    // A moderator approving the held reply tells as its create would have: the parent's author,
+    // the mentioned reader and the author of the decision.
+    await moderateComment(db, { actor: moderator, input: { commentId: held.id, action: "approve" }, now: new Date() });
+    await drain(db);
+    expect((await summary(db, account.id)).sort()).toEqual([
+      "ada@example.com replies",
+      "bo@example.com decisions",
+      "dee@example.com mentions",
+    ]);
   });
 });
 

@@ -1,11 +1,12 @@
 /**
  * Telling readers by e-mail (docs/engagement.md "Notifications to readers"): the jobs and their
- * writes. A comment's write (create, a moderator's decision) enqueues "notifications.comment";
- * that job, in its own transaction, works out who is told (rules.ts), writes one
- * reader_notifications row per recipient and event, and for a reader who chose "at once" queues
- * the e-mail in the outbox in that same transaction; for "digest" it leaves the row pending and
- * keeps one "notifications.digest" job per reader, due at the next digest hour on the reader's
- * clocks (their stored zone, else UTC), which collects what is still pending into one mail.
+ * writes. A comment's write (create, a moderator's decision, an author's edit that publishes it or
+ * mentions a reader anew) enqueues "notifications.comment"; that job, in its own transaction,
+ * works out who is told (rules.ts), writes one reader_notifications row per recipient and event,
+ * and for a reader who chose "at once" queues the e-mail in the outbox in that same transaction;
+ * for "digest" it leaves the row pending and keeps one "notifications.digest" job per reader, due
+ * at the next digest hour on the reader's clocks (their stored zone, else UTC), which collects
+ * what is still pending into one mail.
  * A new comment's job is written by the comment's own write statement (comment-write.ts), so it
  * exists exactly when the comment does.
  *
@@ -26,7 +27,7 @@ import { defineJob } from "../../jobs/define";
 import { enqueueJob } from "../../jobs/queue";
 import { queueEmail } from "../../mail/outbox";
 import { mentionsOf } from "../comment-bodies";
-import type { TCommentOp } from "../comments.schema";
+import { COMMENT_LIMITS, type TCommentOp } from "../comments.schema";
 import { activeBanWhere } from "../moderation/bans";
 import { excerptOf, renderDigestMail, renderImmediateMail, type TMailContext, type TMailItem } from "./mail";
 import { prefsOf } from "./preferences";
@@ -58,7 +59,20 @@ const opsOf = (body: unknown): TCommentOp[] => (body as { ops?: TCommentOp[] } |
 
 // ─── enqueueing ──────────────────────────────────────────────────────────────────────────────
 
-type NotifyPayload = { commentId: number; decision?: TDecision };
+/**
+ * `newlyMentioned`: an author's edit of a published comment; only these readers are told, each of
+ * their mention (without it, every reader the comment's events concern).
+ */
+type NotifyPayload = { commentId: number; decision?: TDecision; newlyMentioned?: number[] };
+
+/** A mention's id that can be a member's id (a positive int4); the others mention nobody. */
+const isMemberId = (id: number) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647;
+
+/** The member ids a body mentions, each once (only those that can be members' ids). */
+const mentionedIdsOf = (body: unknown): number[] =>
+  mentionsOf(opsOf(body))
+    .map((m) => Number(m.id))
+    .filter(isMemberId);
 
 type WrittenComment = {
   id: number;
@@ -77,24 +91,60 @@ export function talksToReaders(comment: Pick<WrittenComment, "parentCommentId" |
  * Queue the notifications a comment's change may cause, in the caller's transaction where it has
  * one (`before`, the comment as it was): the decision on a held comment (rules.ts heldDecision),
  * and the reply and mentions of a comment the change published (a moderator's approval, or the
- * author's clean edit of a held comment). A new comment's job is written by the comment's own
+ * author's clean edit of a held comment). An author's edit (`edit`) of a comment published before
+ * and after tells only the readers it mentions anew: members of the account other than the author
+ * whom the replaced body did not mention (the job's event keys keep a reader mentioned, unmentioned
+ * and mentioned again from being told twice). A new comment's job is written by the comment's own
  * statement (comment-write.ts, `talksToReaders`); an import, which writes in a transaction, comes
  * here without `before`.
  */
 export async function enqueueCommentNotifications(
   db: Db,
-  args: { comment: WrittenComment & Pick<Comment, "moderationState" | "deletedAt">; before?: HeldState; now: Date },
+  args: {
+    comment: WrittenComment & Pick<Comment, "moderationState" | "deletedAt">;
+    before?: HeldState;
+    /** An author's edit: the author, and the body the edit replaced. */
+    edit?: { authorId: number; bodyBefore: unknown };
+    now: Date;
+  },
 ): Promise<void> {
-  const { comment, before, now } = args;
+  const { comment, before, edit, now } = args;
   const decision = before ? heldDecision(before, comment) : undefined;
   const published = !before || !before.isPublished;
-  if (!decision && !(talksToReaders(comment) && published)) return;
+  if (decision || (talksToReaders(comment) && published)) {
+    await enqueueJob(
+      db,
+      notifyCommentJob,
+      { commentId: comment.id, ...(decision ? { decision } : {}) },
+      { accountId: comment.accountId, now },
+    );
+    return;
+  }
+  if (!edit || !before?.isPublished || !comment.isPublished) return;
+  const newlyMentioned = await newlyMentionedIn(db, { accountId: comment.accountId, edit, body: comment.body });
+  if (newlyMentioned.length === 0) return;
   await enqueueJob(
     db,
     notifyCommentJob,
-    { commentId: comment.id, ...(decision ? { decision } : {}) },
+    { commentId: comment.id, newlyMentioned },
     { accountId: comment.accountId, now },
   );
+}
+
+/** The members of the account, other than the author, an edited body mentions and the replaced one did not. */
+async function newlyMentionedIn(
+  db: Db,
+  args: { accountId: number; edit: { authorId: number; bodyBefore: unknown }; body: unknown },
+): Promise<number[]> {
+  const before = new Set(mentionedIdsOf(args.edit.bodyBefore));
+  const added = mentionedIdsOf(args.body).filter((id) => !before.has(id) && id !== args.edit.authorId);
+  if (added.length === 0) return [];
+  const members = await db.member.findMany({
+    where: { accountId: args.accountId, id: { in: added } },
+    select: { id: true },
+  });
+  const found = new Set(members.map((m) => m.id));
+  return added.filter((id) => found.has(id));
 }
 
 // ─── facts ───────────────────────────────────────────────────────────────────────────────────
@@ -127,11 +177,7 @@ function factsOf(comment: LoadedComment, mentionable: ReadonlySet<number>): TCom
 
 /** The mentioned ids of comments that are members of `accountId`. */
 async function mentionableIn(db: Db, accountId: number, comments: LoadedComment[]): Promise<Set<number>> {
-  const ids = comments.flatMap((c) =>
-    mentionsOf(opsOf(c.body))
-      .map((m) => Number(m.id))
-      .filter((id) => Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647),
-  );
+  const ids = comments.flatMap((c) => mentionedIdsOf(c.body));
   if (ids.length === 0) return new Set();
   const rows = await db.member.findMany({ where: { accountId, id: { in: ids } }, select: { id: true } });
   return new Set(rows.map((r) => r.id));
@@ -226,7 +272,11 @@ export async function deliverCommentNotifications(
     const comment = await tx.comment.findUnique({ where: { id: args.commentId }, include: COMMENT_INCLUDE });
     if (!comment) return [];
     const facts = factsOf(comment, await mentionableIn(tx, comment.accountId, [comment]));
-    const events = eventsOf(facts, { decision: args.decision });
+    // An edit's job: only the readers it mentioned anew, each of their mention.
+    const only = args.newlyMentioned ? new Set(args.newlyMentioned) : null;
+    const events = eventsOf(facts, { decision: args.decision }).filter(
+      (e) => !only || (e.kind === "mentions" && only.has(e.memberId)),
+    );
     const recipients = await recipientsOf(
       tx,
       comment.accountId,
@@ -291,13 +341,17 @@ export async function deliverCommentNotifications(
   });
 }
 
-/** "notifications.comment": tell the readers a comment's create or a moderator's decision concerns. */
+/**
+ * "notifications.comment": tell the readers a comment's create, a moderator's decision or an
+ * author's edit concerns.
+ */
 export const notifyCommentJob = defineJob<NotifyPayload>({
   name: "notifications.comment",
   kind: "transactional",
   payload: z.object({
     commentId: z.number().int().positive(),
     decision: z.enum(["approved", "rejected"]).optional(),
+    newlyMentioned: z.array(z.number().int().positive()).min(1).max(COMMENT_LIMITS.maxOps).optional(),
   }),
   async run(tx, job, ctx) {
     await deliverCommentNotifications(tx, { ...job.payload, now: ctx.clock(), appUrl: ctx.appUrl });
