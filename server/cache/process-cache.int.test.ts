@@ -135,20 +135,24 @@ describe.runIf(process.env.TEST_DB === "postgres")("the PostgreSQL listener", ()
       tags,
       headers: {},
     });
+    const keptText = (key: string) => {
+      const kept = responses.get(key);
+      return kept && Buffer.from(kept.body).toString();
+    };
     responses.set("7 /a", 7, responses.generation(), built("a", ["s/1", "stories"]));
     responses.set("7 /b", 7, responses.generation(), built("b", ["config"]));
     responses.set("8 /a", 8, responses.generation(), built("a", ["stories"]));
     await otherInstance(schema, false, { topics: [], purges: [{ account: 7, tags: ["stories"] }] });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(responses.get("7 /a")?.body).toBe("a");
+    expect(keptText("7 /a")).toBe("a");
 
     await otherInstance(schema, true, { topics: [], purges: [{ account: 7, tags: ["stories"] }] });
     await expect.poll(() => responses.get("7 /a"), { timeout: 5_000 }).toBeUndefined();
-    expect(responses.get("7 /b")?.body).toBe("b");
-    expect(responses.get("8 /a")?.body).toBe("a");
+    expect(keptText("7 /b")).toBe("b");
+    expect(keptText("8 /a")).toBe("a");
     await otherInstance(schema, true, { topics: [], purges: [{ account: 8, tags: null }] });
     await expect.poll(() => responses.get("8 /a"), { timeout: 5_000 }).toBeUndefined();
-    expect(responses.get("7 /b")?.body).toBe("b");
+    expect(keptText("7 /b")).toBe("b");
   });
 
   it("turns caches off when its connection dies, and on again (empty) once it is back", async () => {
