@@ -25,7 +25,7 @@ import {
   richTextExtensions,
   slashMenuOpens,
 } from "./rich-text-schema";
-import { SlashMenu, type SlashMenuAt } from "./slash-menu";
+import { focusNow, SlashMenu, type SlashMenuAt } from "./slash-menu";
 
 export function RichTextEditor({
   value,
@@ -152,8 +152,11 @@ function Toolbar({ editor, onLink }: { editor: Editor | null; onLink: () => void
           }
         : null,
   });
+  // A button pressed from the keyboard holds the focus: the text gets it back at once.
   const run = (command: (e: Editor) => void) => () => {
-    if (editor) command(editor);
+    if (!editor) return;
+    focusNow(editor);
+    command(editor);
   };
   return (
     <div

@@ -13,8 +13,17 @@ import { SLASH_ITEMS, type SlashItem } from "./rich-text-schema";
 
 export type SlashMenuAt = { top: number; left: number };
 
+/**
+ * Give the text the focus now. Tiptap's focus command waits for the next animation frame, and
+ * keys typed before it (the menu is gone, nothing holds the focus) would be lost.
+ */
+export function focusNow(editor: Editor): void {
+  editor.view.focus();
+}
+
 /** Turn the empty paragraph at the caret into the chosen block. */
 function insert(editor: Editor, item: SlashItem): void {
+  focusNow(editor);
   const chain = editor.chain().focus();
   if (item === "h2") chain.setHeading({ level: 2 }).run();
   else if (item === "h3") chain.setHeading({ level: 3 }).run();
@@ -36,8 +45,8 @@ export function SlashMenu({ editor, at, onClose }: { editor: Editor; at: SlashMe
   };
   const cancel = (typeSlash: boolean) => {
     onClose();
+    focusNow(editor);
     if (typeSlash) editor.chain().focus().insertContent("/").run();
-    else editor.commands.focus();
   };
   return (
     <div
