@@ -25,7 +25,7 @@ import {
   richTextExtensions,
   slashMenuOpens,
 } from "./rich-text-schema";
-import { focusNow, SlashMenu, type SlashMenuAt } from "./slash-menu";
+import { SlashMenu, type SlashMenuAt } from "./slash-menu";
 
 export function RichTextEditor({
   value,
@@ -152,11 +152,8 @@ function Toolbar({ editor, onLink }: { editor: Editor | null; onLink: () => void
           }
         : null,
   });
-  // A button pressed from the keyboard holds the focus: the text gets it back at once.
   const run = (command: (e: Editor) => void) => () => {
-    if (!editor) return;
-    focusNow(editor);
-    command(editor);
+    if (editor) command(editor);
   };
   return (
     <div
