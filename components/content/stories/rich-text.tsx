@@ -10,7 +10,7 @@
  * numbers, +Shift+B quote; the toolbar's buttons say whether they are on (aria-pressed). "/" in
  * an empty paragraph opens the insert menu (./slash-menu.tsx).
  */
-import { EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
+import { createDocument, EditorContent, useEditor, useEditorState, type Editor } from "@tiptap/react";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 
 import { Button, Dialog, FormActions, FormField, Input } from "@/components/ui";
@@ -108,9 +108,12 @@ export function RichTextEditor({
   });
 
   // A new value from outside (a reload, a restored revision): shown, without moving the caret otherwise.
+  // The same document spelled another way (a save's answer: the server's sanitised HTML of what was
+  // typed) changes nothing: setting it would put the caret back at the start while the editor types.
   useEffect(() => {
     if (!editor || value === lastEmitted.current) return;
     lastEmitted.current = value;
+    if (createDocument(value, editor.schema).eq(editor.state.doc)) return;
     editor.commands.setContent(value, { emitUpdate: false });
   }, [editor, value]);
 
