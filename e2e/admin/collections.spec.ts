@@ -60,7 +60,8 @@ test("an editor creates a section, an author, a tag and a manual collection, and
   await page.getByLabel("Bio").fill("Covers the docks.");
   // The avatar is uploaded (POST /api/admin/images with the session cookie) and served from /images/<key>.
   await page.getByLabel("Avatar image").setInputFiles(pngFile("avatar.png"));
-  const preview = page.locator('img[src^="/images/"]');
+  // The dialog's own preview (authors in the list behind it may have avatars too).
+  const preview = page.getByRole("dialog").locator('img[src^="/images/"]');
   await expect(preview).toHaveCount(1);
   const src = (await preview.getAttribute("src"))!;
   const served = await page.request.get(src);
