@@ -6,8 +6,9 @@
 // - Methods no route serves (TRACE, TRACK, CONNECT…): Next.js fails on them before any of our code
 //   runs (a 500: the Fetch API refuses to build such a Request), so they are answered here: 405.
 //   So are paths whose percent-encoding does not decode (400), and every request gets its id
-//   (X-Request-Id) and the address of its socket (x-masthead-peer, which per-IP rate limits count
-//   by unless TRUST_PROXY): server/http/edge.js. (On Vercel a Next.js proxy does the same:
+//   (X-Request-Id): server/http/edge.js; and the address of its socket (x-masthead-peer, which
+//   per-IP rate limits count by unless TRUST_PROXY): server/security/peer-address.js. (On Vercel a
+//   Next.js proxy does the same:
 //   server/http/serverless-proxy.ts; here it would run on every request at a cost node:http does not.)
 // - Compression: gzip for clients that accept it, each body compressed once while it is sent again
 //   (server/http/compression.js; Next.js's own `compress` is off).
@@ -37,8 +38,8 @@ const METHODS = new Set(SERVED_METHODS);
 /** Compressed bodies of answers sent before (server/http/compression.js): at most 16 MB of gzip. */
 const gzipMemo = new GzipMemo(16 * 1024 * 1024);
 
-// Every request of this process carries its socket's address, set below (server/http/route.ts
-// reads PEER_ADDRESS_HEADER only when this is set).
+// Every request of this process carries its socket's address, set below (servedPeerAddress in
+// server/security/peer-address.js reads the header only when this is set).
 globalThis.mastheadSetsPeerAddress = true;
 
 const app = next({ dev, hostname, port });

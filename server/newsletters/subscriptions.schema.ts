@@ -2,18 +2,10 @@
 import { z } from "zod";
 
 import { PG_INT_MAX, zWholeNumber } from "../params.schema";
-import { NEWSLETTER_SLUG, zNewsletterEmail, zNewsletterSlug } from "./newsletters.schema";
+import { zNewsletterEmail, zNewsletterSlug, zNewsletterSlugExact } from "./newsletters.schema";
 
-/**
- * A slug in the path names the newsletter exactly: no trimming (which forms get), so
- * `/daily%0D%0A` is no other address of `/daily`.
- */
-export const ZNewsletterSlugParams = z.object({
-  slug: z
-    .string()
-    .max(60, "must be at most 60 characters")
-    .regex(NEWSLETTER_SLUG, "may hold only lower-case letters, digits and single hyphens"),
-});
+/** A slug in the path names the newsletter exactly (not trimmed, as forms are). */
+export const ZNewsletterSlugParams = z.object({ slug: zNewsletterSlugExact });
 
 export const ZMemberNewsletterPut = z.object({ subscribed: z.boolean() });
 
