@@ -5,9 +5,8 @@
  * Invariants:
  * - Only PUBLISHED stories of the request's publisher are ever returned; every query here filters
  *   on both, so drafts, submitted, approved and retracted stories are invisible (404 by id).
- * - One page of stories is one `findMany` with its relations (no query per story), plus one
- *   grouped query for vote totals. Relations and columns a `fields` projection does not need are
- *   not loaded at all.
+ * - One page of stories is one statement over the forms kept beside the stories, with their vote
+ *   totals (story-wire.ts); a story whose form is out of date is built with its relations.
  * - Every story goes out through storyToWire, then projectFields.
  *
  * Vocabulary: a "content context" is who is asking (the publisher, from the Host) and how stories
@@ -20,14 +19,8 @@ import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import type { TStoriesQuery, TStoryOrder } from "./content.schema";
 import type { Publisher } from "./publisher";
-import {
-  projectFields,
-  STORY_INCLUDE,
-  storyToWire,
-  type StoryViewContext,
-  type StoryWithRelations,
-  type WireStory,
-} from "./story-view";
+import type { StoryViewContext, WireStory } from "./story-view";
+import { readWireStories, readWireStoriesByIds, readWireStoryBy, type StoryPageArgs } from "./story-wire";
 
 export type ContentContext = {
   accountId: number;
@@ -49,87 +42,19 @@ export const publishedWhere = (accountId: number): Prisma.StoryWhereInput => ({ 
 
 // ─── Loading a page of stories ───────────────────────────────────────────────────────────────
 
-const RELATION_FIELDS = {
-  sections: ["sections"],
-  authors: ["authors", "author-id", "author-name"],
-  tags: ["tags"],
-  entities: ["entities", "linked-entities"],
-} as const;
-
-/** What to load for a projection: relations it names, and the cards only when asked for. */
-function loadPlan(fields: readonly string[] | undefined) {
-  const wanted = fields ? new Set(fields) : null;
-  const needs = (names: readonly string[]) => !wanted || names.some((n) => wanted.has(n));
-  const include: Prisma.StoryInclude = {};
-  for (const [relation, names] of Object.entries(RELATION_FIELDS) as [
-    keyof typeof RELATION_FIELDS,
-    readonly string[],
-  ][]) {
-    if (needs(names)) include[relation] = STORY_INCLUDE[relation];
-  }
-  // The votes kept as they change (story_vote_totals), joined in the story's own statement.
-  const votes = needs(["votes"]);
-  if (votes) include.voteTotal = { select: { up: true, down: true } };
-  // plain_text is only for search and feeds; cards are the biggest column, loaded when projected in.
-  const omit: Prisma.StoryOmit = { plainText: true, ...(needs(["cards"]) ? {} : { cards: true }) };
-  return { include, omit, votes };
-}
-
-export type StoryPageArgs = {
-  where: Prisma.StoryWhereInput;
-  orderBy?: Prisma.StoryOrderByWithRelationInput[];
-  take?: number;
-  skip?: number;
-  fields?: readonly string[];
-};
-
-/** One page of stories in wire shape, in the query's order. */
-export async function loadWireStories(db: Db, ctx: ContentContext, args: StoryPageArgs): Promise<WireStory[]> {
-  const plan = loadPlan(args.fields);
-  const rows = await db.story.findMany({
-    where: args.where,
-    orderBy: args.orderBy,
-    take: args.take,
-    skip: args.skip,
-    include: plan.include,
-    omit: plan.omit,
-  });
-  return toWire(ctx, rows as unknown as Parameters<typeof toWire>[1], args.fields, plan.votes);
+/** One page of stories in wire shape, in the query's order (from their kept forms, story-wire.ts). */
+export function loadWireStories(db: Db, ctx: ContentContext, args: StoryPageArgs): Promise<WireStory[]> {
+  return readWireStories(db, ctx.view, args);
 }
 
 /** Stories by id, returned in the order of `ids` (ids that are not public are left out). */
-export async function loadWireStoriesByIds(
+export function loadWireStoriesByIds(
   db: Db,
   ctx: ContentContext,
   ids: readonly string[],
   fields?: readonly string[],
 ): Promise<WireStory[]> {
-  if (ids.length === 0) return [];
-  const stories = await loadWireStories(db, ctx, {
-    where: { ...publishedWhere(ctx.accountId), id: { in: [...ids] } },
-    fields,
-  });
-  const byId = new Map<string, WireStory>(stories.map((s) => [s.id as string, s]));
-  return ids.flatMap((id): WireStory[] => {
-    const story = byId.get(id);
-    return story ? [story] : [];
-  });
-}
-
-function toWire(
-  ctx: ContentContext,
-  rows: (Partial<StoryWithRelations> & { voteTotal?: { up: number; down: number } | null })[],
-  fields: readonly string[] | undefined,
-  withVotes: boolean,
-): WireStory[] {
-  const votes = withVotes
-    ? new Map(rows.map((r) => [r.id!, (r.voteTotal?.up ?? 0) - (r.voteTotal?.down ?? 0)]))
-    : undefined;
-  const view = { ...ctx.view, votes };
-  return rows.map(({ voteTotal: _, ...row }) => {
-    const story = { sections: [], authors: [], tags: [], entities: [], cards: [], ...row } as StoryWithRelations;
-    return projectFields(storyToWire(story, view), fields);
-  });
+  return readWireStoriesByIds(db, ctx.view, ids, fields);
 }
 
 export function orderByFor(order: TStoryOrder): Prisma.StoryOrderByWithRelationInput[] {
@@ -225,46 +150,35 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
-async function oneStory(
-  db: Db,
-  ctx: ContentContext,
-  where: Prisma.StoryWhereInput,
-  fields: readonly string[] | undefined,
-  what: string,
-): Promise<WireStory> {
-  const [story] = await loadWireStories(db, ctx, {
-    where: { ...where, ...publishedWhere(ctx.accountId) },
-    take: 1,
-    fields,
-  });
+function found(story: WireStory | undefined, what: string): WireStory {
   if (!story) throw new AppError("NOT_FOUND", `No published story with this ${what}.`);
   return story;
 }
 
 /** GET /api/v1/stories/{id} */
-export function getStoryById(
+export async function getStoryById(
   db: Db,
   { ctx, id, fields }: { ctx: ContentContext; id: string; fields?: readonly string[] },
 ): Promise<WireStory> {
-  return oneStory(db, ctx, { id }, fields, "id");
+  return found((await readWireStoriesByIds(db, ctx.view, [id], fields))[0], "id");
 }
 
 /** GET /api/v1/stories-by-slug: slugs may contain "/"; leading and trailing slashes are ignored. */
-export function getStoryBySlug(
+export async function getStoryBySlug(
   db: Db,
   { ctx, slug, fields }: { ctx: ContentContext; slug: string; fields?: readonly string[] },
 ): Promise<WireStory> {
   const clean = slug.trim().replace(/^\/+|\/+$/g, "");
   if (!clean) throw new AppError("NOT_FOUND", "No published story with this slug.");
-  return oneStory(db, ctx, { slug: clean }, fields, "slug");
+  return found(await readWireStoryBy(db, ctx.view, { slug: clean }, fields), "slug");
 }
 
 /** GET /api/v1/story-by-external-id/{id}: imported stories keep the id they had elsewhere. */
-export function getStoryByExternalId(
+export async function getStoryByExternalId(
   db: Db,
   { ctx, externalId, fields }: { ctx: ContentContext; externalId: string; fields?: readonly string[] },
 ): Promise<WireStory> {
-  return oneStory(db, ctx, { externalId }, fields, "external id");
+  return found(await readWireStoryBy(db, ctx.view, { externalId }, fields), "external id");
 }
 
 /**

@@ -90,7 +90,7 @@ export function tagToWire(tag: { id: number; name: string; slug: string; metaDes
 }
 
 /** The full wire story. Drafts are built too (webhook payloads of story-submit carry them). */
-export function storyToWire(story: StoryWithRelations, ctx: StoryViewContext): WireStory {
+export function storyToWire(story: Omit<StoryWithRelations, "plainText">, ctx: StoryViewContext): WireStory {
   const authors = story.authors.map((a) => authorToWire(a.author));
   const primaryAuthor = authors[0];
   const names = ctx.userNames;

@@ -1,0 +1,159 @@
+/**
+ * Published stories in wire form for the public reads, from the form kept beside each story
+ * (`story_wires`, decision 0023): a page of stories is one statement that reads the kept JSON
+ * texts with the vote totals, instead of the story rows with their sections, authors, tags and
+ * entities.
+ *
+ * Invariants:
+ * - A kept form is used only while its `seq` is the story's `wire_seq` and its site URL is the
+ *   publisher's. The database bumps `wire_seq` in the same transaction as every change the form
+ *   shows (the story_wire_forms migration's triggers), whoever writes it, so a form built from an
+ *   older state is never read again.
+ * - A form is built the one way every story is (storyToWire) from the story and its relations read
+ *   in one statement, so it holds exactly the state of the `wire_seq` read with it; it is kept only
+ *   while that is still the story's `wire_seq`, and never over a newer one.
+ * - Votes change apart from the story (story_vote_totals): the kept form holds 0, the read puts the
+ *   net votes in.
+ * - A story whose form is missing or out of date is built on the read, and kept for the next.
+ *   Failing to keep it never fails the read.
+ */
+import "server-only";
+
+import type { Db } from "../db/client";
+import { Prisma } from "../generated/prisma/client";
+import { log } from "../log";
+import { projectFields, STORY_INCLUDE, storyToWire, type StoryViewContext, type WireStory } from "./story-view";
+
+/** A page of stories to read: the same arguments as `findMany`. */
+export type StoryPageArgs = {
+  where: Prisma.StoryWhereInput;
+  orderBy?: Prisma.StoryOrderByWithRelationInput[];
+  take?: number;
+  skip?: number;
+  fields?: readonly string[];
+};
+
+/** A published story with its kept form (null columns: none kept) and its vote totals. */
+type KeptRow = {
+  id: string;
+  wire_seq: number;
+  seq: number | null;
+  site_url: string | null;
+  body: string | null;
+  up: number | null;
+  down: number | null;
+};
+
+const KEPT_COLUMNS = Prisma.sql`s.id::text AS id, s.wire_seq, w.seq, w.site_url, w.body, v.up, v.down`;
+const KEPT_JOINS = Prisma.sql`LEFT JOIN story_wires w ON w.story_id = s.id LEFT JOIN story_vote_totals v ON v.story_id = s.id`;
+
+/**
+ * One page of stories in wire shape, in the query's order, each projected to `fields`: the page's
+ * ids by `findMany`, then their forms.
+ */
+export async function readWireStories(db: Db, view: StoryViewContext, args: StoryPageArgs): Promise<WireStory[]> {
+  const page = await db.story.findMany({
+    where: args.where,
+    orderBy: args.orderBy,
+    take: args.take,
+    skip: args.skip,
+    select: { id: true },
+  });
+  return readWireStoriesByIds(
+    db,
+    view,
+    page.map((p) => p.id),
+    args.fields,
+  );
+}
+
+/** The publisher's published stories by id, in the order of `ids` (others left out). */
+export async function readWireStoriesByIds(
+  db: Db,
+  view: StoryViewContext,
+  ids: readonly string[],
+  fields?: readonly string[],
+): Promise<WireStory[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.$queryRaw<KeptRow[]>`
+    SELECT ${KEPT_COLUMNS}
+      FROM unnest(${[...ids]}::uuid[]) WITH ORDINALITY AS k(id, n)
+      JOIN stories s ON s.id = k.id AND s.account_id = ${view.publisherId} AND s.status = 'published'
+      ${KEPT_JOINS}
+     ORDER BY k.n`;
+  return fromKept(db, view, rows, fields);
+}
+
+/** The publisher's published story whose `column` (slug or external id) is `value`, if any. */
+export async function readWireStoryBy(
+  db: Db,
+  view: StoryViewContext,
+  by: { slug: string } | { externalId: string },
+  fields?: readonly string[],
+): Promise<WireStory | undefined> {
+  const match = "slug" in by ? Prisma.sql`s.slug = ${by.slug}` : Prisma.sql`s.external_id = ${by.externalId}`;
+  const rows = await db.$queryRaw<KeptRow[]>`
+    SELECT ${KEPT_COLUMNS} FROM stories s ${KEPT_JOINS}
+     WHERE s.account_id = ${view.publisherId} AND s.status = 'published' AND ${match}
+     LIMIT 1`;
+  return (await fromKept(db, view, rows, fields))[0];
+}
+
+/** The wire stories of these rows: kept forms where current, the others built (and kept). */
+async function fromKept(
+  db: Db,
+  view: StoryViewContext,
+  rows: readonly KeptRow[],
+  fields: readonly string[] | undefined,
+): Promise<WireStory[]> {
+  const current = (row: KeptRow) => row.body !== null && row.seq === row.wire_seq && row.site_url === view.siteUrl;
+  const missing = rows.filter((row) => !current(row)).map((row) => row.id);
+  const built = missing.length > 0 ? await buildWireForms(db, view, missing) : new Map<string, WireStory>();
+  return rows.flatMap((row): WireStory[] => {
+    const story = current(row) ? (JSON.parse(row.body!) as WireStory) : built.get(row.id);
+    // (A story deleted or unpublished between the two statements is left out.)
+    if (!story) return [];
+    story.votes = (row.up ?? 0) - (row.down ?? 0);
+    return [projectFields(story, fields)];
+  });
+}
+
+/** Builds the wire forms of these published stories and keeps them (votes 0). */
+async function buildWireForms(db: Db, view: StoryViewContext, ids: string[]): Promise<Map<string, WireStory>> {
+  const stories = await db.story.findMany({
+    where: { id: { in: ids }, accountId: view.publisherId, status: "PUBLISHED" },
+    include: STORY_INCLUDE,
+    omit: { plainText: true },
+  });
+  const forms = stories.map((story) => ({
+    id: story.id,
+    seq: story.wireSeq,
+    wire: storyToWire(story, { publisherId: view.publisherId, siteUrl: view.siteUrl }),
+  }));
+  await keepWireForms(db, view.siteUrl, forms);
+  return new Map(forms.map((form) => [form.id, form.wire]));
+}
+
+/**
+ * Keeps the forms whose `seq` is still their story's `wire_seq`, replacing an older form (or one
+ * for another site URL), never a newer one.
+ */
+export async function keepWireForms(
+  db: Db,
+  siteUrl: string,
+  forms: readonly { id: string; seq: number; wire: WireStory }[],
+): Promise<void> {
+  if (forms.length === 0) return;
+  try {
+    await db.$executeRaw`
+      INSERT INTO story_wires (story_id, seq, site_url, body)
+      SELECT k.id, k.seq, ${siteUrl}, k.body
+        FROM unnest(${forms.map((f) => f.id)}::uuid[], ${forms.map((f) => f.seq)}::int[], ${forms.map((f) => JSON.stringify(f.wire))}::text[]) AS k(id, seq, body)
+        JOIN stories s ON s.id = k.id AND s.wire_seq = k.seq
+      ON CONFLICT (story_id) DO UPDATE SET seq = EXCLUDED.seq, site_url = EXCLUDED.site_url, body = EXCLUDED.body
+        WHERE story_wires.seq < EXCLUDED.seq OR (story_wires.seq = EXCLUDED.seq AND story_wires.site_url <> EXCLUDED.site_url)`;
+  } catch (error) {
+    // The next read builds them again.
+    log.warn("story wire forms not kept", { error: error instanceof Error ? error.message : String(error) });
+  }
+}
