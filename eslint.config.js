@@ -9,7 +9,7 @@ import tseslint from "typescript-eslint";
 // Bottom first; a file imports its own layer and the ones below it, never one above:
 //   1. base: env.js, server/db, server/log.ts, server/errors.ts, server/lifecycle.ts (process stop
 //      hooks), server/validation.ts, server/web-url.ts, server/time, server/security,
-//      server/generated (Prisma), and the shared schemas server/*.schema.ts;
+//      server/generated (Prisma), server/json-text.ts, and the shared schemas server/*.schema.ts;
 //   2. server/cache: the in-process caches and what empties them;
 //   3. domain: every other folder of server/ (accounts, audit, auth, engagement, jobs, mail,
 //      members, oauth, publishing, subscriptions, webhooks, widgets…); domain areas import each
@@ -32,6 +32,7 @@ const BASE = [
   "generated",
   "cursor-page.schema",
   "params.schema",
+  "json-text",
 ];
 const CACHE = ["cache"];
 const TRANSPORTS = ["http", "trpc", "docs"];

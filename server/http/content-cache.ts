@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 
 import { getEnv } from "../../env.js";
 import { responseCache, type CachedResponse } from "../cache/response-cache";
+import { toJsonText } from "../json-text";
 import { recordCacheAnswer, type CacheOutcome } from "../metrics";
 import { parseQueryString } from "./query-string";
 
@@ -43,7 +44,7 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
 /** A built public answer: what the response cache keeps (../cache/response-cache.ts). */
 export function buildContentResponse(body: unknown, options: ContentResponseOptions = {}): CachedResponse {
   const contentType = options.contentType ?? "application/json";
-  const text = typeof body === "string" ? body : JSON.stringify(body);
+  const text = typeof body === "string" ? body : toJsonText(body);
   const sMaxAge = options.sMaxAge ?? getEnv().CONTENT_CACHE_SECONDS;
   const headers: Record<string, string> = {
     "Cache-Control": `public, max-age=0, s-maxage=${sMaxAge}, stale-while-revalidate=${sMaxAge}, stale-if-error=86400`,

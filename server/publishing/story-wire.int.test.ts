@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
+import { toJsonText } from "@/server/json-text";
 import {
   createTestPublisher,
   insertAuthor,
@@ -16,7 +17,7 @@ import {
   insertTag,
 } from "@/server/testing/publishing-factories";
 
-import { keepWireForms, readWireStories, readWireStoriesByIds, readWireStoryBy } from "./story-wire";
+import { formBuiltFor, keepWireForms, readWireStories, readWireStoriesByIds, readWireStoryBy } from "./story-wire";
 
 const SITE = "https://news.example.com";
 const MARK = "(read from the kept form)";
@@ -50,7 +51,7 @@ async function setup() {
 }
 
 const kept = async (db: Db, storyId: string) =>
-  db.storyWire.findUnique({ where: { storyId }, select: { seq: true, siteUrl: true } });
+  db.storyWire.findUnique({ where: { storyId }, select: { seq: true, builtFor: true } });
 
 describe("story wire forms", () => {
   it("are kept at the first read and read from then on, with the votes merged at each read", async () => {
@@ -58,7 +59,7 @@ describe("story wire forms", () => {
     expect(await kept(db, story.id)).toBeNull();
     const built = await read();
     const row = await db.story.findUniqueOrThrow({ where: { id: story.id }, select: { wireSeq: true } });
-    expect(await kept(db, story.id)).toEqual({ seq: row.wireSeq, siteUrl: SITE });
+    expect(await kept(db, story.id)).toEqual({ seq: row.wireSeq, builtFor: formBuiltFor(SITE) });
     expect(built).toMatchObject({ id: story.id, headline: story.headline, votes: 0 });
 
     await readAndMark();
@@ -70,7 +71,12 @@ describe("story wire forms", () => {
     const { db, view, story } = await setup();
     const built = (await readWireStoriesByIds(db, view, [story.id]))[0];
     const fromKept = (await readWireStoriesByIds(db, view, [story.id]))[0];
-    expect(JSON.stringify(fromKept)).toBe(JSON.stringify(built));
+    expect(fromKept).toEqual(built);
+    // Sent as the kept text, exactly what serialising the story gives, votes last.
+    const text = toJsonText({ story: fromKept });
+    expect(text).toBe(JSON.stringify({ story: { ...fromKept } }));
+    expect(text).toBe(toJsonText({ story: built }));
+    expect(text.endsWith(',"votes":0}}')).toBe(true);
     expect((await readWireStoriesByIds(db, view, [story.id], ["headline", "votes"]))[0]).toEqual({
       id: story.id,
       headline: story.headline,
@@ -174,13 +180,18 @@ describe("story wire forms", () => {
     expect((await read()).headline).toBe(MARK);
   });
 
-  it("are built again for another site URL, and dropped with their story", async () => {
+  it("are built again for another site URL or in another wire shape, and dropped with their story", async () => {
     const { db, view, story, readAndMark } = await setup();
     await readAndMark();
     const moved = (await readWireStoriesByIds(db, { ...view, siteUrl: "https://moved.example.com" }, [story.id]))[0]!;
     expect(moved.headline).toBe(story.headline);
     expect(moved.url).toBe(`https://moved.example.com/${story.slug}`);
-    expect(await kept(db, story.id)).toMatchObject({ siteUrl: "https://moved.example.com" });
+    expect(await kept(db, story.id)).toMatchObject({ builtFor: formBuiltFor("https://moved.example.com") });
+    // A form of another version of the wire shape is built again too.
+    await readAndMark();
+    await db.storyWire.update({ where: { storyId: story.id }, data: { builtFor: `v0 ${SITE}` } });
+    expect((await readWireStoriesByIds(db, view, [story.id]))[0]!.headline).toBe(story.headline);
+    expect(await kept(db, story.id)).toMatchObject({ builtFor: formBuiltFor(SITE) });
     await db.story.delete({ where: { id: story.id } });
     expect(await kept(db, story.id)).toBeNull();
   });
@@ -190,13 +201,17 @@ describe("story wire forms", () => {
     const before = await db.story.findUniqueOrThrow({ where: { id: story.id }, select: { wireSeq: true } });
     await db.story.update({ where: { id: story.id }, data: { headline: "Newer headline" } });
     // A form built before the update, kept after it: not kept.
-    await keepWireForms(db, SITE, [{ id: story.id, seq: before.wireSeq, wire: { id: story.id, headline: "stale" } }]);
+    await keepWireForms(db, formBuiltFor(SITE), [
+      { id: story.id, seq: before.wireSeq, body: JSON.stringify({ id: story.id, headline: "stale" }) },
+    ]);
     expect(await kept(db, story.id)).toBeNull();
 
     expect((await read()).headline).toBe("Newer headline");
     const current = await kept(db, story.id);
     // An older form arriving after the newer one was kept replaces nothing.
-    await keepWireForms(db, SITE, [{ id: story.id, seq: before.wireSeq, wire: { id: story.id, headline: "stale" } }]);
+    await keepWireForms(db, formBuiltFor(SITE), [
+      { id: story.id, seq: before.wireSeq, body: JSON.stringify({ id: story.id, headline: "stale" }) },
+    ]);
     expect(await kept(db, story.id)).toEqual(current);
     expect((await read()).headline).toBe("Newer headline");
     expect((await readWireStories(db, view, { where: { id: story.id } }))[0]!.headline).toBe("Newer headline");

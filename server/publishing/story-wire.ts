@@ -5,15 +5,16 @@
  * entities.
  *
  * Invariants:
- * - A kept form is used only while its `seq` is the story's `wire_seq` and its site URL is the
- *   publisher's. The database bumps `wire_seq` in the same transaction as every change the form
+ * - A kept form is used only while its `seq` is the story's `wire_seq` and it was built for the
+ *   publisher's site URL in this version of the wire shape (`formBuiltFor`, WIRE_FORM_VERSION). The database bumps `wire_seq` in the same transaction as every change the form
  *   shows (the story_wire_forms migration's triggers), whoever writes it, so a form built from an
  *   older state is never read again.
  * - A form is built the one way every story is (storyToWire) from the story and its relations read
  *   in one statement, so it holds exactly the state of the `wire_seq` read with it; it is kept only
  *   while that is still the story's `wire_seq`, and never over a newer one.
- * - Votes change apart from the story (story_vote_totals): the kept form holds 0, the read puts the
- *   net votes in.
+ * - Votes change apart from the story (story_vote_totals): the kept form has none, the read adds the
+ *   net votes as the last key. A whole story is sent as its kept text (../json-text.ts), not
+ *   serialised again; a story projected to `fields` is serialised as usual.
  * - A story whose form is missing or out of date is built on the read, and kept for the next.
  *   Failing to keep it never fails the read.
  */
@@ -21,8 +22,19 @@ import "server-only";
 
 import type { Db } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
+import { withJsonText } from "../json-text";
 import { log } from "../log";
-import { projectFields, STORY_INCLUDE, storyToWire, type StoryViewContext, type WireStory } from "./story-view";
+import {
+  projectFields,
+  STORY_INCLUDE,
+  storyToWire,
+  WIRE_FORM_VERSION,
+  type StoryViewContext,
+  type WireStory,
+} from "./story-view";
+
+/** What a form must have been built for to be read for a publisher: this wire shape, this site URL. */
+export const formBuiltFor = (siteUrl: string): string => `v${WIRE_FORM_VERSION} ${siteUrl}`;
 
 /** A page of stories to read: the same arguments as `findMany`. */
 export type StoryPageArgs = {
@@ -38,13 +50,13 @@ type KeptRow = {
   id: string;
   wire_seq: number;
   seq: number | null;
-  site_url: string | null;
+  built_for: string | null;
   body: string | null;
   up: number | null;
   down: number | null;
 };
 
-const KEPT_COLUMNS = Prisma.sql`s.id::text AS id, s.wire_seq, w.seq, w.site_url, w.body, v.up, v.down`;
+const KEPT_COLUMNS = Prisma.sql`s.id::text AS id, s.wire_seq, w.seq, w.built_for, w.body, v.up, v.down`;
 const KEPT_JOINS = Prisma.sql`LEFT JOIN story_wires w ON w.story_id = s.id LEFT JOIN story_vote_totals v ON v.story_id = s.id`;
 
 /**
@@ -106,52 +118,59 @@ async function fromKept(
   rows: readonly KeptRow[],
   fields: readonly string[] | undefined,
 ): Promise<WireStory[]> {
-  const current = (row: KeptRow) => row.body !== null && row.seq === row.wire_seq && row.site_url === view.siteUrl;
+  const builtFor = formBuiltFor(view.siteUrl);
+  const current = (row: KeptRow) => row.body !== null && row.seq === row.wire_seq && row.built_for === builtFor;
   const missing = rows.filter((row) => !current(row)).map((row) => row.id);
-  const built = missing.length > 0 ? await buildWireForms(db, view, missing) : new Map<string, WireStory>();
+  const built = missing.length > 0 ? await buildWireForms(db, view, missing) : new Map<string, string>();
   return rows.flatMap((row): WireStory[] => {
-    const story = current(row) ? (JSON.parse(row.body!) as WireStory) : built.get(row.id);
+    const body = current(row) ? row.body! : built.get(row.id);
     // (A story deleted or unpublished between the two statements is left out.)
-    if (!story) return [];
-    story.votes = (row.up ?? 0) - (row.down ?? 0);
-    return [projectFields(story, fields)];
+    if (body === undefined) return [];
+    const story = JSON.parse(body) as WireStory;
+    const votes = (row.up ?? 0) - (row.down ?? 0);
+    story.votes = votes;
+    if (fields && fields.length > 0) return [projectFields(story, fields)];
+    // Sent as the kept text itself (the votes, the last key, added), not serialised again.
+    return [withJsonText(story, `${body.slice(0, -1)},"votes":${votes}}`)];
   });
 }
 
-/** Builds the wire forms of these published stories and keeps them (votes 0). */
-async function buildWireForms(db: Db, view: StoryViewContext, ids: string[]): Promise<Map<string, WireStory>> {
+/**
+ * Builds the wire forms of these published stories and keeps them: their JSON text by id, without
+ * `votes` (storyToWire writes it last; the read adds it).
+ */
+async function buildWireForms(db: Db, view: StoryViewContext, ids: string[]): Promise<Map<string, string>> {
   const stories = await db.story.findMany({
     where: { id: { in: ids }, accountId: view.publisherId, status: "PUBLISHED" },
     include: STORY_INCLUDE,
     omit: { plainText: true },
   });
-  const forms = stories.map((story) => ({
-    id: story.id,
-    seq: story.wireSeq,
-    wire: storyToWire(story, { publisherId: view.publisherId, siteUrl: view.siteUrl }),
-  }));
-  await keepWireForms(db, view.siteUrl, forms);
-  return new Map(forms.map((form) => [form.id, form.wire]));
+  const forms = stories.map((story) => {
+    const { votes: _, ...wire } = storyToWire(story, { publisherId: view.publisherId, siteUrl: view.siteUrl });
+    return { id: story.id, seq: story.wireSeq, body: JSON.stringify(wire) };
+  });
+  await keepWireForms(db, formBuiltFor(view.siteUrl), forms);
+  return new Map(forms.map((form) => [form.id, form.body]));
 }
 
 /**
- * Keeps the forms whose `seq` is still their story's `wire_seq`, replacing an older form (or one
- * for another site URL), never a newer one.
+ * Keeps the forms (JSON text) whose `seq` is still their story's `wire_seq`, replacing an older
+ * form (or one built for something else), never a newer one.
  */
 export async function keepWireForms(
   db: Db,
-  siteUrl: string,
-  forms: readonly { id: string; seq: number; wire: WireStory }[],
+  builtFor: string,
+  forms: readonly { id: string; seq: number; body: string }[],
 ): Promise<void> {
   if (forms.length === 0) return;
   try {
     await db.$executeRaw`
-      INSERT INTO story_wires (story_id, seq, site_url, body)
-      SELECT k.id, k.seq, ${siteUrl}, k.body
-        FROM unnest(${forms.map((f) => f.id)}::uuid[], ${forms.map((f) => f.seq)}::int[], ${forms.map((f) => JSON.stringify(f.wire))}::text[]) AS k(id, seq, body)
+      INSERT INTO story_wires (story_id, seq, built_for, body)
+      SELECT k.id, k.seq, ${builtFor}, k.body
+        FROM unnest(${forms.map((f) => f.id)}::uuid[], ${forms.map((f) => f.seq)}::int[], ${forms.map((f) => f.body)}::text[]) AS k(id, seq, body)
         JOIN stories s ON s.id = k.id AND s.wire_seq = k.seq
-      ON CONFLICT (story_id) DO UPDATE SET seq = EXCLUDED.seq, site_url = EXCLUDED.site_url, body = EXCLUDED.body
-        WHERE story_wires.seq < EXCLUDED.seq OR (story_wires.seq = EXCLUDED.seq AND story_wires.site_url <> EXCLUDED.site_url)`;
+      ON CONFLICT (story_id) DO UPDATE SET seq = EXCLUDED.seq, built_for = EXCLUDED.built_for, body = EXCLUDED.body
+        WHERE story_wires.seq < EXCLUDED.seq OR (story_wires.seq = EXCLUDED.seq AND story_wires.built_for <> EXCLUDED.built_for)`;
   } catch (error) {
     // The next read builds them again.
     log.warn("story wire forms not kept", { error: error instanceof Error ? error.message : String(error) });

@@ -5,7 +5,7 @@ ALTER TABLE "stories" ADD COLUMN     "wire_seq" INTEGER NOT NULL DEFAULT 0;
 CREATE TABLE "story_wires" (
     "story_id" UUID NOT NULL,
     "seq" INTEGER NOT NULL,
-    "site_url" TEXT NOT NULL,
+    "built_for" TEXT NOT NULL,
     "body" TEXT NOT NULL,
 
     CONSTRAINT "story_wires_pkey" PRIMARY KEY ("story_id")
