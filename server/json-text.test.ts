@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 
-import { toJsonText, withJsonText } from "./json-text";
+import { lazyJsonObject, toJsonText } from "./json-text";
 
 describe("toJsonText", () => {
   it("writes an object given its text as that text, and everything else as JSON.stringify does", () => {
-    const story = withJsonText({ id: "a", headline: "Parsed" }, '{"id":"a","headline":"Kept"}');
+    const story = lazyJsonObject('{"id":"a","headline":"Kept"}', { id: "a" });
     const body = { stories: [story, { id: "b" }], total: 2, when: new Date(0), skipped: undefined };
     expect(toJsonText(body)).toBe(
       '{"stories":[{"id":"a","headline":"Kept"},{"id":"b"}],"total":2,"when":"1970-01-01T00:00:00.000Z"}',
@@ -15,19 +15,38 @@ describe("toJsonText", () => {
   });
 
   it("is JSON.stringify outside toJsonText, for copies, and without any text given", () => {
-    const story = withJsonText({ id: "a", headline: "Parsed" }, '{"id":"a","headline":"Kept"}');
-    expect(JSON.stringify({ story })).toBe('{"story":{"id":"a","headline":"Parsed"}}');
-    expect(toJsonText({ story: { ...story } })).toBe('{"story":{"id":"a","headline":"Parsed"}}');
-    expect(Object.keys(story)).toEqual(["id", "headline"]);
+    const text = '{"id":"a","headline":"Kept","n":[1,null]}';
+    const story = lazyJsonObject<Record<string, unknown>>(text, { id: "a" });
+    expect(JSON.stringify({ story })).toBe(`{"story":${text}}`);
+    expect(toJsonText({ story: { ...story } })).toBe(`{"story":${text}}`);
     const plain = { a: [1, "two", null, { b: "\u0000x:0" }] };
     expect(toJsonText(plain)).toBe(JSON.stringify(plain));
   });
 
   it("is not fooled by strings that look like its placeholders", () => {
-    const story = withJsonText({ id: "a" }, '{"id":"kept"}');
+    const story = lazyJsonObject('{"id":"kept"}', { id: "kept" });
     // Whatever a reader writes, a NUL is escaped by JSON and the marker is random per call.
     const sneaky = ["\u0000", "\\u0000", '"\\u00000:0"', "\u00000:0"];
     const text = toJsonText({ sneaky, story });
     expect(JSON.parse(text)).toEqual({ sneaky, story: { id: "kept" } });
+  });
+
+  it("gives objects that are parsed only when looked into, and sent as their text until changed", () => {
+    const text = '{"id":"a","headline":"Kept","tags":[{"slug":"t"}],"votes":2}';
+    const story = lazyJsonObject<Record<string, unknown>>(text, { id: "a" });
+    expect(story.id).toBe("a");
+    expect(toJsonText({ stories: [story] })).toBe(`{"stories":[${text}]}`);
+    expect(story.headline).toBe("Kept");
+    expect("tags" in story).toBe(true);
+    expect(Object.keys(story)).toEqual(["id", "headline", "tags", "votes"]);
+    expect({ ...story }).toEqual({ id: "a", headline: "Kept", tags: [{ slug: "t" }], votes: 2 });
+    expect(story).toEqual({ id: "a", headline: "Kept", tags: [{ slug: "t" }], votes: 2 });
+    expect(JSON.stringify(story)).toBe(text);
+
+    story.votes = 3;
+    expect(toJsonText({ story })).toBe('{"story":{"id":"a","headline":"Kept","tags":[{"slug":"t"}],"votes":3}}');
+    const other = lazyJsonObject<Record<string, unknown>>(text, { id: "a" });
+    delete other.tags;
+    expect(toJsonText(other)).toBe('{"id":"a","headline":"Kept","votes":2}');
   });
 });

@@ -22,7 +22,7 @@ import "server-only";
 
 import type { Db } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
-import { withJsonText } from "../json-text";
+import { lazyJsonObject } from "../json-text";
 import { log } from "../log";
 import {
   projectFields,
@@ -126,12 +126,11 @@ async function fromKept(
     const body = current(row) ? row.body! : built.get(row.id);
     // (A story deleted or unpublished between the two statements is left out.)
     if (body === undefined) return [];
-    const story = JSON.parse(body) as WireStory;
     const votes = (row.up ?? 0) - (row.down ?? 0);
-    story.votes = votes;
-    if (fields && fields.length > 0) return [projectFields(story, fields)];
-    // Sent as the kept text itself (the votes, the last key, added), not serialised again.
-    return [withJsonText(story, `${body.slice(0, -1)},"votes":${votes}}`)];
+    const text = `${body.slice(0, -1)},"votes":${votes}}`;
+    if (fields && fields.length > 0) return [projectFields(JSON.parse(text) as WireStory, fields)];
+    // Sent as the kept text itself, parsed only if something looks inside it.
+    return [lazyJsonObject<WireStory>(text, { id: row.id })];
   });
 }
 
