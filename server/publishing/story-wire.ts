@@ -5,13 +5,14 @@
  * entities.
  *
  * Invariants:
- * - A kept form is used only while its `seq` is the story's `wire_seq` and it was built for the
- *   publisher's site URL in this version of the wire shape (`formBuiltFor`, WIRE_FORM_VERSION). The database bumps `wire_seq` in the same transaction as every change the form
- *   shows (the story_wire_forms migration's triggers), whoever writes it, so a form built from an
- *   older state is never read again.
+ * - A kept form is read only while its `form_seq` is the story's `current_seq` (both in
+ *   story_wires) and it was built for the publisher's site URL in this version of the wire shape
+ *   (`formBuiltFor`, WIRE_FORM_VERSION). The database raises `current_seq` in the same transaction
+ *   as every change the form shows (the story_wire_forms migration's triggers), whoever writes it,
+ *   so a form built from an older state is never read again.
  * - A form is built the one way every story is (storyToWire) from the story and its relations read
- *   in one statement, so it holds exactly the state of the `wire_seq` read with it; it is kept only
- *   while that is still the story's `wire_seq`, and never over a newer one.
+ *   in one statement with its `current_seq`, so it holds exactly the state of that version; it is
+ *   kept only while that is still the story's version.
  * - Votes change apart from the story (story_vote_totals): the kept form has none, the read adds the
  *   net votes as the last key. A whole story is sent as its kept text (../json-text.ts), not
  *   serialised again; a story projected to `fields` is serialised as usual.
@@ -48,15 +49,15 @@ export type StoryPageArgs = {
 /** A published story with its kept form (null columns: none kept) and its vote totals. */
 type KeptRow = {
   id: string;
-  wire_seq: number;
-  seq: number | null;
+  current_seq: number | null;
+  form_seq: number | null;
   built_for: string | null;
   body: string | null;
   up: number | null;
   down: number | null;
 };
 
-const KEPT_COLUMNS = Prisma.sql`s.id::text AS id, s.wire_seq, w.seq, w.built_for, w.body, v.up, v.down`;
+const KEPT_COLUMNS = Prisma.sql`s.id::text AS id, w.current_seq, w.form_seq, w.built_for, w.body, v.up, v.down`;
 const KEPT_JOINS = Prisma.sql`LEFT JOIN story_wires w ON w.story_id = s.id LEFT JOIN story_vote_totals v ON v.story_id = s.id`;
 
 /**
@@ -119,7 +120,8 @@ async function fromKept(
   fields: readonly string[] | undefined,
 ): Promise<WireStory[]> {
   const builtFor = formBuiltFor(view.siteUrl);
-  const current = (row: KeptRow) => row.body !== null && row.seq === row.wire_seq && row.built_for === builtFor;
+  const current = (row: KeptRow) =>
+    row.body !== null && row.form_seq === (row.current_seq ?? 0) && row.built_for === builtFor;
   const missing = rows.filter((row) => !current(row)).map((row) => row.id);
   const built = missing.length > 0 ? await buildWireForms(db, view, missing) : new Map<string, string>();
   return rows.flatMap((row): WireStory[] => {
@@ -141,20 +143,20 @@ async function fromKept(
 async function buildWireForms(db: Db, view: StoryViewContext, ids: string[]): Promise<Map<string, string>> {
   const stories = await db.story.findMany({
     where: { id: { in: ids }, accountId: view.publisherId, status: "PUBLISHED" },
-    include: STORY_INCLUDE,
+    include: { ...STORY_INCLUDE, wire: { select: { currentSeq: true } } },
     omit: { plainText: true },
   });
   const forms = stories.map((story) => {
     const { votes: _, ...wire } = storyToWire(story, { publisherId: view.publisherId, siteUrl: view.siteUrl });
-    return { id: story.id, seq: story.wireSeq, body: JSON.stringify(wire) };
+    return { id: story.id, seq: story.wire?.currentSeq ?? 0, body: JSON.stringify(wire) };
   });
   await keepWireForms(db, formBuiltFor(view.siteUrl), forms);
   return new Map(forms.map((form) => [form.id, form.body]));
 }
 
 /**
- * Keeps the forms (JSON text) whose `seq` is still their story's `wire_seq`, replacing an older
- * form (or one built for something else), never a newer one.
+ * Keeps the forms (JSON text, each built at version `seq` of its story) whose story is still at
+ * that version; a form from an older state is left out.
  */
 export async function keepWireForms(
   db: Db,
@@ -164,12 +166,13 @@ export async function keepWireForms(
   if (forms.length === 0) return;
   try {
     await db.$executeRaw`
-      INSERT INTO story_wires (story_id, seq, built_for, body)
-      SELECT k.id, k.seq, ${builtFor}, k.body
+      INSERT INTO story_wires (story_id, current_seq, form_seq, built_for, body)
+      SELECT k.id, k.seq, k.seq, ${builtFor}, k.body
         FROM unnest(${forms.map((f) => f.id)}::uuid[], ${forms.map((f) => f.seq)}::int[], ${forms.map((f) => f.body)}::text[]) AS k(id, seq, body)
-        JOIN stories s ON s.id = k.id AND s.wire_seq = k.seq
-      ON CONFLICT (story_id) DO UPDATE SET seq = EXCLUDED.seq, built_for = EXCLUDED.built_for, body = EXCLUDED.body
-        WHERE story_wires.seq < EXCLUDED.seq OR (story_wires.seq = EXCLUDED.seq AND story_wires.built_for <> EXCLUDED.built_for)`;
+        JOIN stories s ON s.id = k.id
+       ORDER BY k.id
+      ON CONFLICT (story_id) DO UPDATE SET form_seq = EXCLUDED.form_seq, built_for = EXCLUDED.built_for, body = EXCLUDED.body
+        WHERE story_wires.current_seq = EXCLUDED.form_seq`;
   } catch (error) {
     // The next read builds them again.
     log.warn("story wire forms not kept", { error: error instanceof Error ? error.message : String(error) });

@@ -1,12 +1,10 @@
--- AlterTable
-ALTER TABLE "stories" ADD COLUMN     "wire_seq" INTEGER NOT NULL DEFAULT 0;
-
 -- CreateTable
 CREATE TABLE "story_wires" (
     "story_id" UUID NOT NULL,
-    "seq" INTEGER NOT NULL,
-    "built_for" TEXT NOT NULL,
-    "body" TEXT NOT NULL,
+    "current_seq" INTEGER NOT NULL DEFAULT 0,
+    "form_seq" INTEGER,
+    "built_for" TEXT,
+    "body" TEXT,
 
     CONSTRAINT "story_wires_pkey" PRIMARY KEY ("story_id")
 );
@@ -14,95 +12,98 @@ CREATE TABLE "story_wires" (
 -- AddForeignKey
 ALTER TABLE "story_wires" ADD CONSTRAINT "story_wires_story_id_fkey" FOREIGN KEY ("story_id") REFERENCES "stories"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
--- A story's kept wire form (story_wires) counts only while its seq is the story's wire_seq. The
--- database bumps wire_seq in the transaction of every change the wire form shows, whoever writes
--- it: the story's row, its sections, authors, tags and entities, and their names, slugs and the
--- rest of what the wire form copies from them. A form built from an older state is never read
--- again (server/publishing/story-wire.ts). Written by hand: the Prisma schema cannot express triggers.
+-- A story's kept wire form (story_wires.body) is read only while its form_seq is the story's
+-- current_seq. The database raises current_seq in the transaction of every change the form shows,
+-- whoever makes it: the story's row, its sections, authors, tags and entities, and the names,
+-- slugs and the rest of what the form copies from them. A form built from an older state is never
+-- read again (server/publishing/story-wire.ts). The version lives in story_wires, not in the story's
+-- row, so that raising it never rewrites a story (and its search vector). Written by hand: the
+-- Prisma schema cannot express triggers.
 
--- Every write of a story's row.
-CREATE OR REPLACE FUNCTION masthead_story_wire_seq() RETURNS trigger AS $$
-BEGIN
-  IF NEW.wire_seq = OLD.wire_seq THEN
-    NEW.wire_seq := OLD.wire_seq + 1;
-  END IF;
-  RETURN NEW;
-END
-$$ LANGUAGE plpgsql;
-CREATE TRIGGER stories_wire_seq BEFORE UPDATE ON stories FOR EACH ROW EXECUTE FUNCTION masthead_story_wire_seq();
+-- Raises the version of these stories (those that still exist: a story's deletion deletes its
+-- links too, and its row in story_wires).
+CREATE OR REPLACE FUNCTION masthead_story_wires_changed(story_ids uuid[]) RETURNS void AS $$
+  INSERT INTO story_wires (story_id, current_seq)
+  SELECT s.id, 1 FROM stories s WHERE s.id IN (SELECT DISTINCT unnest(story_ids))
+  ORDER BY s.id
+  ON CONFLICT (story_id) DO UPDATE SET current_seq = story_wires.current_seq + 1;
+$$ LANGUAGE sql;
 
--- A story's links to sections, authors, tags and entities (and their order).
-CREATE OR REPLACE FUNCTION masthead_story_links_changed() RETURNS trigger AS $$
+-- A story's row, and its links to sections, authors, tags and entities (and their order).
+CREATE OR REPLACE FUNCTION masthead_story_rows_changed() RETURNS trigger AS $$
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    UPDATE stories SET wire_seq = wire_seq + 1 WHERE id IN (SELECT story_id FROM new_rows);
+  IF TG_TABLE_NAME = 'stories' THEN
+    PERFORM masthead_story_wires_changed(ARRAY(SELECT id FROM new_rows));
+  ELSIF TG_OP = 'INSERT' THEN
+    PERFORM masthead_story_wires_changed(ARRAY(SELECT story_id FROM new_rows));
   ELSIF TG_OP = 'DELETE' THEN
-    UPDATE stories SET wire_seq = wire_seq + 1 WHERE id IN (SELECT story_id FROM old_rows);
+    PERFORM masthead_story_wires_changed(ARRAY(SELECT story_id FROM old_rows));
   ELSE
-    UPDATE stories SET wire_seq = wire_seq + 1
-      WHERE id IN (SELECT story_id FROM new_rows UNION SELECT story_id FROM old_rows);
+    PERFORM masthead_story_wires_changed(ARRAY(SELECT story_id FROM new_rows UNION SELECT story_id FROM old_rows));
   END IF;
   RETURN NULL;
 END
 $$ LANGUAGE plpgsql;
 
+CREATE TRIGGER stories_wire_update AFTER UPDATE ON stories
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
 CREATE TRIGGER story_sections_wire_insert AFTER INSERT ON story_sections
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_links_changed();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
 CREATE TRIGGER story_sections_wire_update AFTER UPDATE ON story_sections
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_links_changed();
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
 CREATE TRIGGER story_sections_wire_delete AFTER DELETE ON story_sections
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_links_changed();
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
 CREATE TRIGGER story_authors_wire_insert AFTER INSERT ON story_authors
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_links_changed();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
 CREATE TRIGGER story_authors_wire_update AFTER UPDATE ON story_authors
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_links_changed();
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
 CREATE TRIGGER story_authors_wire_delete AFTER DELETE ON story_authors
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_links_changed();
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
 CREATE TRIGGER story_tags_wire_insert AFTER INSERT ON story_tags
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_links_changed();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
 CREATE TRIGGER story_tags_wire_update AFTER UPDATE ON story_tags
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_links_changed();
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
 CREATE TRIGGER story_tags_wire_delete AFTER DELETE ON story_tags
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_links_changed();
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
 CREATE TRIGGER story_entities_wire_insert AFTER INSERT ON story_entities
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_links_changed();
+  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
 CREATE TRIGGER story_entities_wire_update AFTER UPDATE ON story_entities
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_links_changed();
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
 CREATE TRIGGER story_entities_wire_delete AFTER DELETE ON story_entities
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_links_changed();
+  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
 
 -- What the wire form copies from a linked author, section (and the section's collection), tag or
--- entity: an update that changes any of it bumps the stories linked to that row. (Deleting one
--- deletes its links, which bumps them above.)
+-- entity: an update that changes any of it raises the version of the stories linked to that row.
+-- (Deleting one deletes its links, which raises them above.)
 CREATE OR REPLACE FUNCTION masthead_story_taxonomy_changed() RETURNS trigger AS $$
 BEGIN
   IF TG_TABLE_NAME = 'authors' THEN
-    UPDATE stories SET wire_seq = wire_seq + 1 WHERE id IN (
+    PERFORM masthead_story_wires_changed(ARRAY(
       SELECT l.story_id FROM story_authors l
         JOIN new_rows n ON n.id = l.author_id JOIN old_rows o ON o.id = n.id
        WHERE (n.name, n.slug, n.avatar_url, n.avatar_s3_key, n.twitter_handle, n.bio, n.metadata)
-             IS DISTINCT FROM (o.name, o.slug, o.avatar_url, o.avatar_s3_key, o.twitter_handle, o.bio, o.metadata));
+             IS DISTINCT FROM (o.name, o.slug, o.avatar_url, o.avatar_s3_key, o.twitter_handle, o.bio, o.metadata)));
   ELSIF TG_TABLE_NAME = 'sections' THEN
-    UPDATE stories SET wire_seq = wire_seq + 1 WHERE id IN (
+    PERFORM masthead_story_wires_changed(ARRAY(
       SELECT l.story_id FROM story_sections l
         JOIN new_rows n ON n.id = l.section_id JOIN old_rows o ON o.id = n.id
        WHERE (n.name, n.display_name, n.slug, n.parent_id, n.domain_slug, n.collection_id)
-             IS DISTINCT FROM (o.name, o.display_name, o.slug, o.parent_id, o.domain_slug, o.collection_id));
+             IS DISTINCT FROM (o.name, o.display_name, o.slug, o.parent_id, o.domain_slug, o.collection_id)));
   ELSIF TG_TABLE_NAME = 'collections' THEN
-    UPDATE stories SET wire_seq = wire_seq + 1 WHERE id IN (
+    PERFORM masthead_story_wires_changed(ARRAY(
       SELECT l.story_id FROM story_sections l JOIN sections s ON s.id = l.section_id
         JOIN new_rows n ON n.id = s.collection_id JOIN old_rows o ON o.id = n.id
-       WHERE (n.name, n.slug) IS DISTINCT FROM (o.name, o.slug));
+       WHERE (n.name, n.slug) IS DISTINCT FROM (o.name, o.slug)));
   ELSIF TG_TABLE_NAME = 'tags' THEN
-    UPDATE stories SET wire_seq = wire_seq + 1 WHERE id IN (
+    PERFORM masthead_story_wires_changed(ARRAY(
       SELECT l.story_id FROM story_tags l
         JOIN new_rows n ON n.id = l.tag_id JOIN old_rows o ON o.id = n.id
-       WHERE (n.name, n.slug, n.meta_description) IS DISTINCT FROM (o.name, o.slug, o.meta_description));
+       WHERE (n.name, n.slug, n.meta_description) IS DISTINCT FROM (o.name, o.slug, o.meta_description)));
   ELSIF TG_TABLE_NAME = 'entities' THEN
-    UPDATE stories SET wire_seq = wire_seq + 1 WHERE id IN (
+    PERFORM masthead_story_wires_changed(ARRAY(
       SELECT l.story_id FROM story_entities l
         JOIN new_rows n ON n.id = l.entity_id JOIN old_rows o ON o.id = n.id
-       WHERE (n.name, n.type, n.slug) IS DISTINCT FROM (o.name, o.type, o.slug));
+       WHERE (n.name, n.type, n.slug) IS DISTINCT FROM (o.name, o.type, o.slug)));
   END IF;
   RETURN NULL;
 END
