@@ -47,30 +47,19 @@ $$ LANGUAGE plpgsql;
 
 CREATE TRIGGER stories_wire_update AFTER UPDATE ON stories
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
-CREATE TRIGGER story_sections_wire_insert AFTER INSERT ON story_sections
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
-CREATE TRIGGER story_sections_wire_update AFTER UPDATE ON story_sections
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
-CREATE TRIGGER story_sections_wire_delete AFTER DELETE ON story_sections
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
-CREATE TRIGGER story_authors_wire_insert AFTER INSERT ON story_authors
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
-CREATE TRIGGER story_authors_wire_update AFTER UPDATE ON story_authors
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
-CREATE TRIGGER story_authors_wire_delete AFTER DELETE ON story_authors
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
-CREATE TRIGGER story_tags_wire_insert AFTER INSERT ON story_tags
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
-CREATE TRIGGER story_tags_wire_update AFTER UPDATE ON story_tags
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
-CREATE TRIGGER story_tags_wire_delete AFTER DELETE ON story_tags
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
-CREATE TRIGGER story_entities_wire_insert AFTER INSERT ON story_entities
-  REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
-CREATE TRIGGER story_entities_wire_update AFTER UPDATE ON story_entities
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
-CREATE TRIGGER story_entities_wire_delete AFTER DELETE ON story_entities
-  REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed();
+DO $$
+DECLARE links text;
+BEGIN
+  FOREACH links IN ARRAY ARRAY['story_sections', 'story_authors', 'story_tags', 'story_entities'] LOOP
+    EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON %I REFERENCING NEW TABLE AS new_rows '
+      'FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed()', links || '_wire_insert', links);
+    EXECUTE format('CREATE TRIGGER %I AFTER UPDATE ON %I REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows '
+      'FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed()', links || '_wire_update', links);
+    EXECUTE format('CREATE TRIGGER %I AFTER DELETE ON %I REFERENCING OLD TABLE AS old_rows '
+      'FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_rows_changed()', links || '_wire_delete', links);
+  END LOOP;
+END
+$$;
 
 -- What the wire form copies from a linked author, section (and the section's collection), tag or
 -- entity: an update that changes any of it raises the version of the stories linked to that row.
@@ -109,13 +98,12 @@ BEGIN
 END
 $$ LANGUAGE plpgsql;
 
-CREATE TRIGGER authors_wire_update AFTER UPDATE ON authors
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_taxonomy_changed();
-CREATE TRIGGER sections_wire_update AFTER UPDATE ON sections
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_taxonomy_changed();
-CREATE TRIGGER collections_wire_update AFTER UPDATE ON collections
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_taxonomy_changed();
-CREATE TRIGGER tags_wire_update AFTER UPDATE ON tags
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_taxonomy_changed();
-CREATE TRIGGER entities_wire_update AFTER UPDATE ON entities
-  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_taxonomy_changed();
+DO $$
+DECLARE shown text;
+BEGIN
+  FOREACH shown IN ARRAY ARRAY['authors', 'sections', 'collections', 'tags', 'entities'] LOOP
+    EXECUTE format('CREATE TRIGGER %I AFTER UPDATE ON %I REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows '
+      'FOR EACH STATEMENT EXECUTE FUNCTION masthead_story_taxonomy_changed()', shown || '_wire_update', shown);
+  END LOOP;
+END
+$$;
