@@ -97,7 +97,7 @@ export async function readWireStoriesByIds(
   return fromKept(db, view, rows, fields);
 }
 
-/** The publisher's published story whose `column` (slug or external id) is `value`, if any. */
+/** The publisher's published story with this slug or external id, if any. */
 export async function readWireStoryBy(
   db: Db,
   view: StoryViewContext,
