@@ -5,8 +5,9 @@
  * Invariants:
  * - Only PUBLISHED stories of the request's publisher are ever returned; every query here filters
  *   on both, so drafts, submitted, approved and retracted stories are invisible (404 by id).
- * - One page of stories is one statement over the forms kept beside the stories, with their vote
- *   totals (story-wire.ts); a story whose form is out of date is built with its relations.
+ * - A page of stories is its ids, then one statement over the wire forms kept beside them, with
+ *   their vote totals (story-wire.ts); a story whose form is out of date is built with its
+ *   relations and kept.
  * - Every story goes out through storyToWire, then projectFields.
  *
  * Vocabulary: a "content context" is who is asking (the publisher, from the Host) and how stories
