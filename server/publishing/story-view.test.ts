@@ -12,6 +12,11 @@ import {
   WIRE_FORM_VERSION,
 } from "./story-view";
 
+/** A story of one draft card holding these elements. */
+const oneCard = <E>(elements: E[]) => [
+  { id: "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a01", status: "draft", version: 1, metadata: {}, "story-elements": elements },
+];
+
 /**
  * What storyToWire wrote for FULL_STORY in each version of the wire shape. A change to the shape
  * adds a version here and raises WIRE_FORM_VERSION with it (kept forms of the old shape are then
@@ -34,7 +39,9 @@ const FULL_STORY = {
   contentType: "story",
   version: 3,
   storyVersionId: "5b7c1a52-8a43-4c8e-9f0e-3d1c2b4a5f61",
-  cards: oneCardOf("<p>Body</p>"),
+  cards: oneCard([
+    { id: "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a02", type: "text", subtype: null, text: "<p>Body</p>", metadata: {} },
+  ]),
   seo: { "meta-title": "Meta" },
   metadata: { "story-attributes": { flag: ["true"] } },
   heroImageS3Key: "7/hero.jpg",
@@ -114,25 +121,6 @@ const FULL_STORY = {
     },
   ],
 };
-
-function oneCardOf(html: string) {
-  return [
-    {
-      id: "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a01",
-      status: "draft",
-      version: 1,
-      metadata: {},
-      "story-elements": [
-        { id: "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a02", type: "text", subtype: null, text: html, metadata: {} },
-      ],
-    },
-  ];
-}
-
-/** A story of one draft card holding these elements. */
-const oneCard = <E>(elements: E[]) => [
-  { id: "7f0d4c2e-5c1b-4b8e-9a57-0d7f1c7c0a01", status: "draft", version: 1, metadata: {}, "story-elements": elements },
-];
 
 describe("story view helpers", () => {
   it("turns HTML into text, decoding entities and dropping scripts", () => {
