@@ -1,8 +1,7 @@
 /**
  * JSON text that reuses text already written: an object made from its exact JSON text
  * (`lazyJsonObject`) is written as that text by `toJsonText`, instead of being serialised again.
- * The public story reads use it for the wire forms they read as text (publishing/story-wire.ts),
- * as objects parsed only when something looks inside them (`lazyJsonObject`).
+ * The public story reads use it for the wire forms they read as text (publishing/story-wire.ts).
  *
  * Invariants:
  * - `toJsonText(value)` is `JSON.stringify(value)`: such an object holds exactly what its text
@@ -16,15 +15,19 @@ import { randomBytes } from "node:crypto";
 
 const TEXT = Symbol("json text");
 
-/** The texts taken while `toJsonText` runs (JSON.stringify is synchronous: one call at a time). */
+/**
+ * The texts taken while `toJsonText` runs (JSON.stringify is synchronous: one call at a time), and
+ * the call's marker, drawn when the first text is taken.
+ */
 let taken: string[] | null = null;
 let marker = "";
 
 function keptToJson(this: { [TEXT]?: string }): unknown {
   const text = this[TEXT];
   if (taken === null || text === undefined) return this;
+  if (taken.length === 0) marker = randomBytes(8).toString("hex");
   taken.push(text);
-  return `${marker}${taken.length - 1}`;
+  return `\u0000${marker}:${taken.length - 1}`;
 }
 
 /**
@@ -87,13 +90,11 @@ export function toJsonText(value: unknown): string {
   const outer = taken;
   const outerMarker = marker;
   const texts: string[] = [];
-  const nonce = randomBytes(8).toString("hex");
   taken = texts;
-  marker = `\u0000${nonce}:`;
   try {
     const json = JSON.stringify(value);
     if (texts.length === 0) return json;
-    return json.replace(new RegExp(`"\\\\u0000${nonce}:(\\d+)"`, "g"), (_, index: string) => texts[Number(index)]!);
+    return json.replace(new RegExp(`"\\\\u0000${marker}:(\\d+)"`, "g"), (_, index: string) => texts[Number(index)]!);
   } finally {
     taken = outer;
     marker = outerMarker;
