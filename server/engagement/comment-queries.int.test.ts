@@ -166,13 +166,14 @@ async function expectCountsAsVisible(db: Db, accountId: number, pages: Page[], o
   }
   expect(placeholders).toBeGreaterThan(0);
   // By URL (the counts endpoint): the same totals; unknown and other accounts' URLs are absent.
-  const byUrl = await visibleCommentsByUrl(db, accountId, [
+  const { totals: byUrl, qaPages } = await visibleCommentsByUrl(db, accountId, [
     ...pages.map((p) => p.url),
     pages[0]!.url,
     "https://localhost/unknown",
     otherAccountsPage.url,
   ]);
   expect(byUrl).toEqual(new Map(pages.map((p) => [p.url, stats.get(p.id)?.total ?? 0] as const)));
+  expect(qaPages).toEqual([]);
 }
 
 describe("comment-queries", () => {
@@ -185,7 +186,7 @@ describe("comment-queries", () => {
     expect(await realmCommentCount(db, other.account.id)).toBe(
       await db.comment.count({ where: { accountId: other.account.id, ...VISIBLE } }),
     );
-    expect(await visibleCommentsByUrl(db, account.id, [])).toEqual(new Map());
+    expect(await visibleCommentsByUrl(db, account.id, [])).toEqual({ totals: new Map(), qaPages: [] });
     // The generated data has what the SQL must get right.
     for (const parent of [{ isPublished: false, isSpam: false }, { isSpam: true }]) {
       expect(

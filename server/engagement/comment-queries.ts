@@ -21,7 +21,7 @@
 import "server-only";
 
 import type { Db } from "../db/client";
-import { Prisma, type Comment } from "../generated/prisma/client";
+import { Prisma, type Comment, type Page } from "../generated/prisma/client";
 import { PUBLISHER_JWT_PROVIDER } from "../members/identities";
 import type { TSortOrder } from "./comments.schema";
 
@@ -316,22 +316,30 @@ export async function awaitingQuestionIds(
 
 /**
  * Visible comments of the account's pages at these normalised URLs, by URL (pages that do not
- * exist are absent): the counts endpoint's one statement.
+ * exist are absent), with the Q&A pages among them, whose counts follow their own rule
+ * (qaPageStats): the counts endpoint's one statement, the URLs as one array parameter.
  */
 export async function visibleCommentsByUrl(
   db: Db,
   accountId: number,
   urls: readonly string[],
-): Promise<Map<string, number>> {
-  if (urls.length === 0) return new Map();
+): Promise<{ totals: Map<string, number>; qaPages: Pick<Page, "id" | "url" | "qaMode" | "authorIds">[] }> {
+  if (urls.length === 0) return { totals: new Map(), qaPages: [] };
   // Each page's row of comment_counts, less its few hidden replies (read per page through the
   // not-visible index: as a join, the planner hashed the account's whole comments table).
-  const rows = await db.$queryRaw<{ url: string; total: number }[]>(Prisma.sql`
-    SELECT pg.url,
+  const rows = await db.$queryRaw<{ id: number; url: string; total: number; qa_mode: boolean; author_ids: string[] }[]>(
+    Prisma.sql`
+    SELECT pg.id, pg.url, pg.qa_mode, CASE WHEN pg.qa_mode THEN pg.author_ids END AS author_ids,
            ((SELECT COALESCE(max(n.own_visible), 0) FROM comment_counts n WHERE n.account_id = ${accountId} AND n.page_id = pg.id)
             - (SELECT COALESCE(sum(${visibleReplies("p")}), 0) FROM comments p
                WHERE p.account_id = ${accountId} AND p.page_id = pg.id AND (NOT p.is_published OR p.is_spam)))::int AS total
     FROM pages pg
-    WHERE pg.account_id = ${accountId} AND pg.url IN (${Prisma.join([...new Set(urls)])})`);
-  return new Map(rows.map((r) => [r.url, Number(r.total)]));
+    WHERE pg.account_id = ${accountId} AND pg.url = ANY(${[...new Set(urls)]}::text[])`,
+  );
+  return {
+    totals: new Map(rows.map((r) => [r.url, Number(r.total)])),
+    qaPages: rows
+      .filter((r) => r.qa_mode)
+      .map((r) => ({ id: Number(r.id), url: r.url, qaMode: true, authorIds: r.author_ids })),
+  };
 }

@@ -387,13 +387,10 @@ export async function pageCommentCounts(
   args: { accountId: number; pageIds: string[] },
 ): Promise<{ url: string; comments_count: number }[]> {
   const urls = args.pageIds.map((id, index) => decodePageId(id.replace(/ /g, "+"), `query.page_ids.${index}`));
-  const [counts, qaPages] = await Promise.all([
-    visibleCommentsByUrl(db, args.accountId, urls),
-    // Q&A pages count what their list shows: answered questions and their replies (comment-list.ts).
-    db.page.findMany({ where: { accountId: args.accountId, url: { in: [...new Set(urls)] }, qaMode: true } }),
-  ]);
+  const { totals: counts, qaPages } = await visibleCommentsByUrl(db, args.accountId, urls);
+  // Q&A pages count what their list shows: answered questions and their replies (comment-list.ts).
   for (const page of qaPages) {
-    const { total } = await qaPageStats(db, { accountId: page.accountId, pageId: page.id, qa: qaOf(page)! });
+    const { total } = await qaPageStats(db, { accountId: args.accountId, pageId: page.id, qa: qaOf(page)! });
     counts.set(page.url, total);
   }
   return urls.map((url) => ({ url, comments_count: counts.get(url) ?? 0 }));
