@@ -3,7 +3,7 @@ import { expect, test } from "vitest";
 import { getDatabase } from "../db";
 import type { Database } from "../db/client";
 import { createTestPublisher, insertSection, insertStory } from "./publishing-factories";
-import { resetDatabase } from "./reset-database";
+import { resetDatabase, tablesOf } from "./reset-database";
 
 test("the reset empties the tables a test wrote to, and ids start again at 1", async () => {
   const database = await getDatabase();
@@ -38,12 +38,8 @@ test("rows left behind are gone after the reset", async () => {
 /** Every table of the test database holding a row, by name. */
 async function tablesWithRows(database: Database): Promise<string[]> {
   const schema = database.config.kind === "postgresql" ? database.config.schema : "public";
-  const tables = await database.prisma.$queryRawUnsafe<{ name: string }[]>(
-    `SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 AND tablename <> '_prisma_migrations'`,
-    schema,
-  );
   const counted = await Promise.all(
-    tables.map(async ({ name }) => {
+    (await tablesOf(database, schema)).map(async (name) => {
       const [row] = await database.prisma.$queryRawUnsafe<{ n: number }[]>(
         `SELECT count(*)::int AS n FROM "${schema}"."${name}"`,
       );

@@ -47,11 +47,17 @@ let plan: Plan | null | undefined;
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 const quoteLiteral = (text: string) => text.replaceAll("'", "''");
 
-async function readPlan(db: Database, schema: string): Promise<Plan | null> {
-  const tables = await db.prisma.$queryRawUnsafe<{ name: string }[]>(
+/** The tables of the test database (`schema`), but the migrations' own. */
+export async function tablesOf(db: Database, schema: string): Promise<string[]> {
+  const rows = await db.prisma.$queryRawUnsafe<{ name: string }[]>(
     `SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 AND tablename <> '_prisma_migrations'`,
     schema,
   );
+  return rows.map((r) => r.name);
+}
+
+async function readPlan(db: Database, schema: string): Promise<Plan | null> {
+  const tables = await tablesOf(db, schema);
   if (tables.length === 0) return null;
   // A sequence's owner table, through the dependency a serial or identity column records.
   const owned = `FROM pg_sequences s
@@ -61,7 +67,7 @@ async function readPlan(db: Database, schema: string): Promise<Plan | null> {
     JOIN pg_class t ON t.oid = d.refobjid
     WHERE s.schemaname = $1 AND t.relname <> '_prisma_migrations'`;
   const withRows = tables.map(
-    ({ name }) =>
+    (name) =>
       `SELECT '${quoteLiteral(name)}'::text AS name WHERE EXISTS (SELECT 1 FROM ${quoteIdent(schema)}.${quoteIdent(name)})`,
   );
   const withMovedSequence = `SELECT t.relname::text AS name ${owned} AND s.last_value IS NOT NULL`;
