@@ -327,7 +327,9 @@ export async function visibleCommentsByUrl(
   if (urls.length === 0) return { totals: new Map(), qaPages: [] };
   // Each page's row of comment_counts, less its few hidden replies (read per page through the
   // not-visible index: as a join, the planner hashed the account's whole comments table).
-  const rows = await db.$queryRaw<{ id: number; url: string; total: number; qa_mode: boolean; author_ids: string[] }[]>(
+  const rows = await db.$queryRaw<
+    { id: number; url: string; total: number; qa_mode: boolean; author_ids: string[] | null }[]
+  >(
     Prisma.sql`
     SELECT pg.id, pg.url, pg.qa_mode, CASE WHEN pg.qa_mode THEN pg.author_ids END AS author_ids,
            ((SELECT COALESCE(max(n.own_visible), 0) FROM comment_counts n WHERE n.account_id = ${accountId} AND n.page_id = pg.id)
@@ -340,6 +342,6 @@ export async function visibleCommentsByUrl(
     totals: new Map(rows.map((r) => [r.url, Number(r.total)])),
     qaPages: rows
       .filter((r) => r.qa_mode)
-      .map((r) => ({ id: Number(r.id), url: r.url, qaMode: true, authorIds: r.author_ids })),
+      .map((r) => ({ id: Number(r.id), url: r.url, qaMode: true, authorIds: r.author_ids ?? [] })),
   };
 }
