@@ -15,7 +15,7 @@ import "server-only";
 
 import type { ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
-import { featuredParentIds, listedParentIds, qaPageStats, visibleCommentStats } from "./comment-queries";
+import { featuredParentIds, listedParentIds, pageAndRealmCounts, qaPageStats } from "./comment-queries";
 import { qaOf, threadsOf } from "./comment-threads";
 import { forViewer } from "./comment-viewer";
 import { type TCommentList, type TListCommentsQuery } from "./comments.schema";
@@ -39,17 +39,17 @@ export async function listComments(
     };
   }
   const qa = qaOf(page);
-  // The counts, the ids of the listed top-level comments and of the featured ones at once
-  // (comment-queries.ts), then those comments with their authors and visible replies.
+  // The counts (with the realm's), the ids of the listed top-level comments and of the featured
+  // ones at once (comment-queries.ts), then those comments with their authors, visible replies and
+  // reactions in one statement.
   const [counts, ids, featuredIds] = await Promise.all([
     qa
-      ? qaPageStats(db, { accountId: page.accountId, pageId: page.id, qa })
-      : visibleCommentStats(db, page.accountId, [page.id])
-          .then((m) => m.get(page.id))
-          .then((stats) => ({
-            total: stats?.total ?? 0,
-            parents: (stats?.parents ?? 0) + (stats?.placeholders ?? 0),
-          })),
+      ? qaPageStats(db, { accountId: page.accountId, pageId: page.id, qa }).then((c) => ({ ...c, realm: undefined }))
+      : pageAndRealmCounts(db, page.accountId, page.id).then(({ stats, realm }) => ({
+          total: stats?.total ?? 0,
+          parents: (stats?.parents ?? 0) + (stats?.placeholders ?? 0),
+          realm,
+        })),
     query.parent_comments_limit === 0
       ? Promise.resolve([])
       : listedParentIds(db, {
@@ -65,6 +65,7 @@ export async function listComments(
   const featuredSet = new Set(featuredIds);
   const threads = await threadsOf(db, page, [...new Set([...ids, ...featuredIds])], {
     childOrder: query.child_comments_sort_order,
+    realmCount: counts.realm,
   });
   const byId = new Map(
     threads.map((t) => [t.id, featuredAsked ? { ...t, featured: featuredSet.has(t.id) } : t] as const),

@@ -21,7 +21,7 @@
 import "server-only";
 
 import type { Db } from "../db/client";
-import { Prisma, type Comment, type Page } from "../generated/prisma/client";
+import { Prisma, type Comment, type Member, type Page } from "../generated/prisma/client";
 import { PUBLISHER_JWT_PROVIDER } from "../members/identities";
 import type { TSortOrder } from "./comments.schema";
 
@@ -250,6 +250,73 @@ export function listedParentIdsSql(args: ListedParentsArgs): Prisma.Sql {
         ORDER BY ${order} LIMIT ${cut})
     ) AS listed
     ORDER BY ${order} LIMIT ${args.limit} OFFSET ${args.offset}`;
+}
+
+const CHILD_ORDER: Record<TSortOrder, Prisma.Sql> = {
+  newest: Prisma.sql`c."createdAt" DESC, c.id DESC`,
+  oldest: Prisma.sql`c."createdAt" ASC, c.id ASC`,
+  most_reacted: Prisma.sql`c."reactionCount" DESC, c."createdAt" DESC, c.id DESC`,
+};
+
+/** The comment fields a thread is answered with (comment-wire.ts), its author's and its reactions. */
+export type ThreadRow = Pick<
+  Comment,
+  | "id"
+  | "accountId"
+  | "pageId"
+  | "parentCommentId"
+  | "authorId"
+  | "body"
+  | "hiddenById"
+  | "hiddenAt"
+  | "deletedById"
+  | "deletedAt"
+  | "editedAt"
+  | "isSpam"
+  | "isPublished"
+  | "toxicity"
+  | "confidential"
+  | "guest"
+  | "guestName"
+  | "createdAt"
+> & {
+  author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio">;
+  /** Reaction id → how many gave it; null for none. */
+  reactions: Record<string, number> | null;
+};
+
+/**
+ * **Threads.** The comments `ids` (whatever their state: a listed placeholder is hidden or deleted)
+ * and the visible replies of each, replies in `childOrder`, each with its author and its reaction
+ * counts, in one statement (the comments through their key, the replies through the parent index,
+ * the reactions through their comment's).
+ */
+export async function threadRows(
+  db: Db,
+  args: { ids: readonly number[]; childOrder: TSortOrder },
+): Promise<ThreadRow[]> {
+  if (args.ids.length === 0) return [];
+  const columns = Prisma.raw(`c.id, c.account_id AS "accountId", c.page_id AS "pageId",
+      c.parent_comment_id AS "parentCommentId", c.author_id AS "authorId", c.body,
+      c.hidden_by_id AS "hiddenById", c.hidden_at AS "hiddenAt", c.deleted_by_id AS "deletedById",
+      c.deleted_at AS "deletedAt", c.edited_at AS "editedAt", c.is_spam AS "isSpam",
+      c.is_published AS "isPublished", c.toxicity, c.confidential, c.guest, c.guest_name AS "guestName",
+      c.created_at AS "createdAt", c.reaction_count AS "reactionCount"`);
+  const ids = [...args.ids];
+  return db.$queryRaw<ThreadRow[]>(Prisma.sql`
+    SELECT c.id, c."accountId", c."pageId", c."parentCommentId", c."authorId", c.body, c."hiddenById",
+           c."hiddenAt", c."deletedById", c."deletedAt", c."editedAt", c."isSpam", c."isPublished",
+           c.toxicity, c.confidential, c.guest, c."guestName", c."createdAt",
+           json_build_object('id', a.id, 'name', a.name, 'avatarUrl', a.avatar_url, 'username', a.username, 'bio', a.bio) AS author,
+           (SELECT json_object_agg(g.reaction_id, g.n ORDER BY g.reaction_id)
+              FROM (SELECT reaction_id, count(*)::int AS n FROM comment_reactions
+                    WHERE comment_id = c.id GROUP BY reaction_id) AS g) AS reactions
+    FROM (
+      SELECT ${columns} FROM comments c WHERE c.id = ANY(${ids}::int[])
+      UNION ALL
+      SELECT ${columns} FROM comments c WHERE c.parent_comment_id = ANY(${ids}::int[]) AND ${FLAGS("c")}
+    ) AS c JOIN members a ON a.id = c."authorId"
+    ORDER BY c."parentCommentId" NULLS FIRST, ${CHILD_ORDER[args.childOrder]}`);
 }
 
 /** Featured comments shown at most, newest featured first. */

@@ -21,7 +21,32 @@ type WireOptions = {
   justCreatedBy?: { jwtId: string | null };
   /** The realm count, when the caller has it already. */
   realmCount?: number;
+  /** The reaction counts of every comment, when the caller read them with the comments (absent: none). */
+  reactions?: ReadonlyMap<number, Record<string, number>>;
 };
+
+/** The comment fields toWire answers with, and the author's. */
+export type WireComment = Pick<
+  Comment,
+  | "id"
+  | "accountId"
+  | "pageId"
+  | "parentCommentId"
+  | "authorId"
+  | "body"
+  | "hiddenById"
+  | "hiddenAt"
+  | "deletedById"
+  | "deletedAt"
+  | "editedAt"
+  | "isSpam"
+  | "isPublished"
+  | "toxicity"
+  | "confidential"
+  | "guest"
+  | "guestName"
+  | "createdAt"
+> & { author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio"> };
 
 /** The member fields a comment's author is answered with (authorWire): the rest is not read. */
 export const AUTHOR_FIELDS = { id: true, name: true, avatarUrl: true, username: true, bio: true } as const;
@@ -47,21 +72,15 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export async function toWire(
   db: Db,
   pages: Page | ReadonlyMap<number, Page>,
-  comments: (Comment & { author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio"> })[],
+  comments: readonly WireComment[],
   options: WireOptions = {},
 ): Promise<TCommentWire[]> {
   if (comments.length === 0) return [];
   const ids = comments.map((c) => c.id);
   const viewer = options.viewerMemberId ?? null;
   const created = options.justCreatedBy;
-  const [reactionGroups, realmCount, jwtIds, viewerReactions] = await Promise.all([
-    created
-      ? []
-      : db.commentReaction.groupBy({
-          by: ["commentId", "reactionId"],
-          where: { commentId: { in: ids } },
-          _count: { _all: true },
-        }),
+  const [reactions, realmCount, jwtIds, viewerReactions] = await Promise.all([
+    created ? new Map<number, Record<string, number>>() : (options.reactions ?? reactionCounts(db, ids)),
     options.realmCount ?? realmCommentCount(db, comments[0]!.accountId),
     created
       ? new Map(created.jwtId === null ? [] : comments.map((c) => [c.authorId, created.jwtId!] as const))
@@ -71,12 +90,6 @@ export async function toWire(
         ),
     viewer === null ? Promise.resolve(new Map<number, string[]>()) : reactionsOfMember(db, ids, viewer),
   ]);
-  const reactions = new Map<number, Record<string, number>>();
-  for (const g of reactionGroups) {
-    const map = reactions.get(g.commentId) ?? {};
-    map[g.reactionId] = g._count._all;
-    reactions.set(g.commentId, map);
-  }
   const mine = viewerReactions;
   return comments.map((c) => {
     const page = "accountId" in pages ? pages : pages.get(c.pageId)!;
@@ -117,6 +130,23 @@ export async function toWire(
       ...(viewer === null ? {} : { my_reactions: mine.get(c.id) ?? [] }),
     };
   });
+}
+
+/** Reaction id → how many gave it, for each of the comments `ids` that has any. */
+async function reactionCounts(db: Db, ids: readonly number[]): Promise<Map<number, Record<string, number>>> {
+  const groups = await db.commentReaction.groupBy({
+    by: ["commentId", "reactionId"],
+    where: { commentId: { in: [...ids] } },
+    _count: { _all: true },
+    orderBy: [{ commentId: "asc" }, { reactionId: "asc" }],
+  });
+  const reactions = new Map<number, Record<string, number>>();
+  for (const g of groups) {
+    const map = reactions.get(g.commentId) ?? {};
+    map[g.reactionId] = g._count._all;
+    reactions.set(g.commentId, map);
+  }
+  return reactions;
 }
 
 /** The reaction ids `memberId` gave to each of the comments `ids` (my_reactions), in the order given. */

@@ -403,6 +403,51 @@ describe("GET comments.json", () => {
     expect(body.comments[0]!.reactions).toEqual({ like: 1 });
   });
 
+  it("orders replies as asked, with the reaction counts of every comment and reply and the realm's count", async () => {
+    const { db, id } = await setup();
+    const t0 = Date.now();
+    const top = (await comment(id, text("top"))).comment;
+    await comment(id, text("elsewhere"), undefined, "https://news.example.com/politics/b-story");
+    const reply = async (insert: string, ago: number) => {
+      const { comment: r } = await comment(id, { comment: { body: { ops: [{ insert }] }, parent_comment_id: top.id } });
+      await db.comment.update({ where: { id: r.id }, data: { createdAt: new Date(t0 - ago) } });
+      return r;
+    };
+    const [early, middle, late] = [await reply("early", 3000), await reply("middle", 2000), await reply("late", 1000)];
+    const readers = await Promise.all(
+      ["r1", "r2", "r3"].map((n) =>
+        db.member.create({ data: { accountId: Number(id), email: `${n}@example.com`, name: n, passwordHash: "x" } }),
+      ),
+    );
+    const react = (commentId: number, memberIds: number[], reactionId: string) =>
+      db.commentReaction.createMany({ data: memberIds.map((memberId) => ({ commentId, memberId, reactionId })) });
+    await react(middle.id, [readers[0]!.id, readers[1]!.id], "wow");
+    await react(middle.id, [readers[2]!.id], "like");
+    await react(top.id, [readers[0]!.id], "haha");
+    // most_reacted counts on the reaction count the database keeps.
+    await db.comment.update({ where: { id: middle.id }, data: { reactionCount: 3 } });
+
+    const replies = async (order: string) => {
+      const res = await list(id, pageId(URL_A), `?child_comments_sort_order=${order}`);
+      const body = (await res.json()) as TCommentList;
+      expect(body.comments).toHaveLength(1);
+      return body.comments[0]!;
+    };
+    const oldest = await replies("oldest");
+    expect(oldest.replies!.map((r) => r.id)).toEqual([early.id, middle.id, late.id]);
+    expect((await replies("newest")).replies!.map((r) => r.id)).toEqual([late.id, middle.id, early.id]);
+    expect((await replies("most_reacted")).replies!.map((r) => r.id)).toEqual([middle.id, late.id, early.id]);
+    expect(oldest.reactions).toEqual({ haha: 1 });
+    expect(Object.entries(oldest.replies![1]!.reactions)).toEqual([
+      ["like", 1],
+      ["wow", 2],
+    ]);
+    expect(oldest.replies![0]!.reactions).toEqual({});
+    // Five visible comments in the realm: the top one, its three replies and the other page's.
+    expect([oldest, ...oldest.replies!].map((c) => c.realm_comment_count)).toEqual([5, 5, 5, 5]);
+    expect(oldest.replies!.map((r) => r.author?.name)).toEqual(["Ada", "Ada", "Ada"]);
+  });
+
   it("refuses bad query parameters and caps the page size at 100", async () => {
     const { id } = await setup();
     for (const q of [
