@@ -30,6 +30,7 @@ import { randomUUID } from "node:crypto";
 import type { ApiUser } from "../auth/api-auth";
 import type { Db, TransactionClient } from "../db/client";
 import { withTransaction } from "../db/transaction";
+import { Prisma } from "../generated/prisma/client";
 import type { MemberRecord } from "./members";
 
 /** The provider of identities that come from a publisher-signed JWT. */
@@ -277,11 +278,12 @@ export async function findOrCreateJwtMember(db: Db, args: JwtMemberArgs): Promis
 /** The publisher-JWT ids of members (members without one are absent). */
 export async function jwtIdsOfMembers(db: Db, memberIds: readonly number[]): Promise<Map<number, string>> {
   if (memberIds.length === 0) return new Map();
-  const rows = await db.memberIdentity.findMany({
-    where: { memberId: { in: [...new Set(memberIds)] }, provider: PUBLISHER_JWT_PROVIDER },
-    select: { memberId: true, externalId: true },
-  });
-  return new Map(rows.map((r) => [r.memberId, r.externalId]));
+  // The ids as one array parameter: one statement text whatever their number, so it is prepared
+  // once per connection (docs/database.md), where Prisma's `in` writes one text per count.
+  const rows = await db.$queryRaw<{ member_id: number; external_id: string }[]>(Prisma.sql`
+    SELECT member_id, external_id FROM member_identities
+    WHERE member_id = ANY(${[...new Set(memberIds)]}::int[]) AND provider = ${PUBLISHER_JWT_PROVIDER}`);
+  return new Map(rows.map((r) => [r.member_id, r.external_id]));
 }
 
 /** The member behind a publisher-JWT user, or null when that user was never seen (nothing is created). */
