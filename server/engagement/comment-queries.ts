@@ -393,7 +393,9 @@ export async function visibleCommentsByUrl(
 ): Promise<{ totals: Map<string, number>; qaPages: Pick<Page, "id" | "url" | "qaMode" | "authorIds">[] }> {
   if (urls.length === 0) return { totals: new Map(), qaPages: [] };
   // Each page's row of comment_counts, less its few hidden replies (read per page through the
-  // not-visible index: as a join, the planner hashed the account's whole comments table).
+  // not-visible index: as a join, the planner hashed the account's whole comments table). The
+  // URLs are joined, not tested with `= ANY`: under the prepared statement's generic plan that
+  // compared every page's URL with each of the 100 (1.9 ms, against 0.5 ms joined).
   const rows = await db.$queryRaw<
     { id: number; url: string; total: number; qa_mode: boolean; author_ids: string[] | null }[]
   >(
@@ -402,8 +404,8 @@ export async function visibleCommentsByUrl(
            ((SELECT COALESCE(max(n.own_visible), 0) FROM comment_counts n WHERE n.account_id = ${accountId} AND n.page_id = pg.id)
             - (SELECT COALESCE(sum(${visibleReplies("p")}), 0) FROM comments p
                WHERE p.account_id = ${accountId} AND p.page_id = pg.id AND (NOT p.is_published OR p.is_spam)))::int AS total
-    FROM pages pg
-    WHERE pg.account_id = ${accountId} AND pg.url = ANY(${[...new Set(urls)]}::text[])`,
+    FROM unnest(${[...new Set(urls)]}::text[]) AS u(url)
+    JOIN pages pg ON pg.account_id = ${accountId} AND pg.url = u.url`,
   );
   return {
     totals: new Map(rows.map((r) => [r.url, Number(r.total)])),
