@@ -21,6 +21,7 @@ import {
   type RateLimitRule,
   type RateLimitStore,
 } from "../rate-limit";
+import { addressBucket } from "../rate-limit/address";
 import { getRateLimitStore } from "../rate-limit/store";
 
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -50,7 +51,7 @@ export function createSignInThrottle(
     limit: options.perEmail ?? SIGN_IN_LIMIT_PER_EMAIL,
     windowSeconds,
   };
-  const pair = (email: string, ip: string | null) => `${email}\n${ip ?? "unknown"}`;
+  const pair = (email: string, ip: string | null) => `${email}\n${addressBucket(ip ?? "unknown")}`;
   const decide = async (rule: RateLimitRule, identity: string, now: Date): Promise<RateLimitDecision> => {
     const result = await checkRateLimit(await getStore(), rule, identity, now);
     return result.allowed ? { allowed: true } : { allowed: false, retryAfterSeconds: retryAfterSeconds(result, now) };

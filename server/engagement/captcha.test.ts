@@ -85,6 +85,13 @@ describe("rate-limit identities", () => {
     expect(rateLimitIdentity("key", { ip: "x", accountId: undefined, reader: null })).toBe("anonymous");
   });
 
+  it("counts an IPv6 caller by its /64", () => {
+    const v6 = { ip: "2001:db8:1:2:aaaa:bbbb:cccc:dddd", accountId: 4, reader: null };
+    expect(rateLimitIdentity("ip", v6)).toBe("2001:db8:1:2::/64");
+    expect(rateLimitIdentity("ip+key", v6)).toBe("4:2001:db8:1:2::/64");
+    expect(rateLimitIdentity("guest", v6)).toBe("2001:db8:1:2::/64");
+  });
+
   it("gives every engagement write an IP rule and a reader rule", () => {
     expect(perIpAndReader("x", 5, 2, 30)).toEqual([
       { name: "x", limit: 5, windowSeconds: 30, by: "ip" },

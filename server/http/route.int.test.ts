@@ -343,6 +343,11 @@ describe("apiRoute: rate limits", () => {
         expect(await from(route, { "x-masthead-peer": "192.0.2.1" })).toBe(429);
         expect(await from(route, { "x-masthead-peer": "2001:db8::7" })).toBe(200);
         expect(await from(route, { "x-masthead-peer": "2001:db8::7" })).toBe(429);
+        // An IPv6 caller is its /64: another address of that network is the same caller, the next
+        // network another, and an IPv4 address as a dual-stack socket writes it is that address.
+        expect(await from(route, { "x-masthead-peer": "2001:db8:0:0:9f3c:1:2:3" })).toBe(429);
+        expect(await from(route, { "x-masthead-peer": "2001:db8:0:1::7" })).toBe(200);
+        expect(await from(route, { "x-masthead-peer": "::ffff:192.0.2.1" })).toBe(429);
         // X-Forwarded-For is the client's to write: not counted by without TRUST_PROXY.
         expect(await from(route, { "x-masthead-peer": "192.0.2.1", "x-forwarded-for": "198.51.100.9" })).toBe(429);
       });
@@ -368,6 +373,8 @@ describe("apiRoute: rate limits", () => {
             429,
           );
           expect(await from(route, { "x-masthead-peer": proxy, "x-forwarded-for": "198.51.100.2" })).toBe(200);
+          expect(await from(route, { "x-masthead-peer": proxy, "x-forwarded-for": "2001:db8:5::1" })).toBe(200);
+          expect(await from(route, { "x-masthead-peer": proxy, "x-forwarded-for": "[2001:db8:5::2]:4711" })).toBe(429);
         });
       } finally {
         delete process.env.TRUST_PROXY;

@@ -39,6 +39,7 @@ import { recordRequest, routeTemplate } from "../metrics";
 import { authenticateAccessToken } from "../oauth/provider";
 import { resolvePublisher, type Publisher } from "../publishing/publisher";
 import { checkRateLimit, rateLimitHeaders, type RateLimitResult } from "../rate-limit";
+import { addressBucket } from "../rate-limit/address";
 import { getRateLimitStore } from "../rate-limit/store";
 import { PEER_ADDRESS_HEADER, servedPeerAddress } from "../security/peer-address.js";
 import { assertSafeInput } from "../validation";
@@ -131,15 +132,15 @@ export function rateLimitIdentity(
   const key = request.accountId === undefined ? "anonymous" : String(request.accountId);
   switch (by) {
     case "ip":
-      return request.ip;
+      return addressBucket(request.ip);
     case "key":
       return key;
     case "ip+key":
-      return `${key}:${request.ip}`;
+      return `${key}:${addressBucket(request.ip)}`;
     case "reader":
       return request.reader === null ? null : `${key}:${request.reader}`;
     case "guest":
-      return request.reader === null ? request.ip : null;
+      return request.reader === null ? addressBucket(request.ip) : null;
   }
 }
 

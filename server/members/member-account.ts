@@ -24,6 +24,7 @@ import { AppError } from "../errors";
 import { queueEmail } from "../mail/outbox";
 import type { Publisher } from "../publishing/publisher";
 import type { RateLimitRule } from "../rate-limit";
+import { addressBucket } from "../rate-limit/address";
 import { assertWithinRateLimits } from "../rate-limit/assert";
 import { isPlaceholderEmail } from "./identities";
 import type { TUpdateProfileInput, TUpdateWithOtpInput } from "./member-account.schema";
@@ -54,7 +55,7 @@ const hashOtp = (id: string, code: string) => createHash("sha256").update(`${id}
 async function throttleSend(args: { accountId: number; email: string; ip: string; now: Date }): Promise<void> {
   await assertWithinRateLimits(
     [
-      [SEND_LIMITS.perIp, `${args.accountId}:${args.ip}`],
+      [SEND_LIMITS.perIp, `${args.accountId}:${addressBucket(args.ip)}`],
       [SEND_LIMITS.perEmail, `${args.accountId}:${args.email}`],
     ],
     "Too many codes or links asked for. Try again later.",

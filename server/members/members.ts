@@ -24,6 +24,7 @@ import { AppError } from "../errors";
 import type { Member, Prisma } from "../generated/prisma/client";
 import { queueEmail } from "../mail/outbox";
 import type { Publisher } from "../publishing/publisher";
+import { addressBucket } from "../rate-limit/address";
 import { assertWithinRateLimits } from "../rate-limit/assert";
 import { emitWebhookEvent } from "../webhooks/deliveries";
 import type { TMemberLoginInput, TMemberSignupInput, TMemberWire } from "./members.schema";
@@ -178,7 +179,7 @@ async function throttleLogin(args: { accountId: number; identifier: string; ip: 
   const who = `${args.accountId}:${args.identifier.trim().toLowerCase()}`;
   await assertWithinRateLimits(
     [
-      [LOGIN_LIMITS.perEmailAndIp, `${who}:${args.ip}`],
+      [LOGIN_LIMITS.perEmailAndIp, `${who}:${addressBucket(args.ip)}`],
       [LOGIN_LIMITS.perEmail, who],
     ],
     "Too many login attempts for this account. Try again later.",

@@ -7,6 +7,7 @@ import { AppError } from "@/server/errors";
 import { preferredMediaType } from "@/server/http/negotiate";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
+import { addressBucket } from "@/server/rate-limit/address";
 
 export const dynamic = "force-dynamic";
 
@@ -28,7 +29,11 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       if (!type) throw new AppError("NOT_ACCEPTABLE", "This endpoint answers application/json or text/event-stream.");
       if (type === "application/json")
         return json(await pollPageEvents(db, args), { headers: { "Cache-Control": "no-store" } });
-      const body = await openPageStream(db, await liveHub(), { ...args, signal: req.signal, client: ip });
+      const body = await openPageStream(db, await liveHub(), {
+        ...args,
+        signal: req.signal,
+        client: addressBucket(ip),
+      });
       if (!body)
         throw new AppError(
           "NOT_FOUND",
