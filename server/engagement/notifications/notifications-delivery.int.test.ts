@@ -344,6 +344,36 @@ describe("the daily digest on the reader's clocks", () => {
     expect(await summary(db, account.id)).toEqual(["ada@example.com digest", "bo@example.com digest"]);
   });
 
+  it("leaves out a mention the comment no longer makes when the digest goes out, and tells the rest", async () => {
+    const { db, account, id } = await setup();
+    setClock(new Date("2030-01-15T10:00:00Z"));
+    const deps = testJobDeps({ clock: now });
+    const ada = await post(id, ADA, [{ insert: "First." }]);
+    await choose(id, ADA, { preferences: { replies: "digest", mentions: "digest" } });
+    const bo = await post(id, BO, [{ insert: "Ask " }, mention(ada.author_id, "Ada")]);
+    await post(id, CY, [{ insert: "To Ada." }], ada.id);
+    await drain(db, deps);
+    const pending = () =>
+      db.readerNotification.findMany({
+        where: { memberId: ada.author_id },
+        select: { kind: true, status: true },
+        orderBy: { id: "asc" },
+      });
+    expect(await pending()).toEqual([
+      { kind: "MENTION", status: "PENDING" },
+      { kind: "REPLY", status: "PENDING" },
+    ]);
+    // Bo takes the mention out before the digest hour.
+    await edit(id, BO, bo.id, [{ insert: "Ask the council." }]);
+    setClock(new Date("2030-01-16T07:00:00Z"));
+    await drain(db, deps);
+    expect(await pending()).toEqual([
+      { kind: "MENTION", status: "SKIPPED" },
+      { kind: "REPLY", status: "SENT" },
+    ]);
+    expect(await summary(db, account.id)).toEqual(["ada@example.com digest"]);
+  });
+
   it("follows the reader's zone change for the next digest (07:00 in summer time is an hour earlier in UTC)", async () => {
     const { db, account, id } = await setup();
     setClock(new Date("2030-07-01T12:00:00Z"));

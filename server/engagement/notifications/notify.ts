@@ -397,7 +397,7 @@ export async function sendDigest(
         !recipient.banned &&
         recipient.address !== null &&
         recipient.prefs[kind] !== "off" &&
-        stillTrue({ kind, decision: decision ?? undefined }, facts);
+        stillTrue({ kind, decision: decision ?? undefined, memberId: args.memberId }, facts);
       if (told) items.push(mailItem({ id: row.id, kind, decision, createdAt: row.createdAt }, row.comment));
       else skipped.push(row.id);
     }

@@ -66,6 +66,14 @@ describe("deliveryFor", () => {
     expect(deliveryFor(toParent!, reply, undefined)).toBeNull();
   });
 
+  it("tells a mention only while the body still mentions the reader; a reply whatever the body mentions", () => {
+    const [, toMentioned] = eventsOf(reply, {});
+    expect(deliveryFor(toMentioned!, reply, reader(3))).toBe("immediate");
+    const editedOut = { ...reply, mentionedIds: [2] };
+    expect(deliveryFor(toMentioned!, editedOut, reader(3))).toBeNull();
+    expect(deliveryFor(toParent!, { ...reply, mentionedIds: [] }, reader(2))).toBe("immediate");
+  });
+
   it("never tells a reader about their own reply or mention", () => {
     const own = { ...reply, parentAuthorId: 1, mentionedIds: [1] };
     const events = eventsOf(own, {});

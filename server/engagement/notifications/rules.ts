@@ -100,13 +100,19 @@ export function eventsOf(comment: TCommentFacts, cause: { decision?: TDecision }
 }
 
 /**
- * Whether the comment is still worth telling about now: a reply or mention while the comment is
- * visible; an approval while it is visible; a rejection while it stays rejected and not deleted.
+ * Whether the comment is still worth telling about now: a reply while the comment is visible; a
+ * mention while it is visible and its body still mentions the reader (an edit may have taken the
+ * mention out); an approval while it is visible; a rejection while it stays rejected and not
+ * deleted.
  */
-export function stillTrue(event: Pick<TNotificationEvent, "kind" | "decision">, comment: TCommentFacts): boolean {
+export function stillTrue(
+  event: Pick<TNotificationEvent, "kind" | "decision" | "memberId">,
+  comment: TCommentFacts,
+): boolean {
   if (event.kind === "decisions" && event.decision === "rejected") {
     return comment.moderationState === "REJECTED" && !comment.deleted;
   }
+  if (event.kind === "mentions" && !comment.mentionedIds.includes(event.memberId)) return false;
   return comment.visible;
 }
 
