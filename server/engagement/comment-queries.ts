@@ -258,8 +258,8 @@ const CHILD_ORDER: Record<TSortOrder, Prisma.Sql> = {
   most_reacted: Prisma.sql`c."reactionCount" DESC, c."createdAt" DESC, c.id DESC`,
 };
 
-/** The comment fields a thread is answered with (comment-wire.ts), its author's and its reactions. */
-export type ThreadRow = Pick<
+/** The comment fields a comment is answered with (comment-wire.ts toWire), and its author's. */
+export type WireComment = Pick<
   Comment,
   | "id"
   | "accountId"
@@ -279,8 +279,10 @@ export type ThreadRow = Pick<
   | "guest"
   | "guestName"
   | "createdAt"
-> & {
-  author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio">;
+> & { author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio"> };
+
+/** A comment of a thread as threadRows reads it: what toWire answers with, and its reactions. */
+export type ThreadRow = WireComment & {
   /** Reaction id → how many gave it; null for none. */
   reactions: Record<string, number> | null;
 };

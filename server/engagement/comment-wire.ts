@@ -3,10 +3,10 @@
  * mentions read for a list of comments at once (a list made a reader's own: comment-viewer.ts).
  */
 import type { Db } from "../db/client";
-import type { Comment, Member, Page } from "../generated/prisma/client";
+import type { Member, Page } from "../generated/prisma/client";
 import { jwtIdsOfMembers } from "../members/identities";
 import { mentionsOf } from "./comment-bodies";
-import { realmCommentCount } from "./comment-queries";
+import { realmCommentCount, type WireComment } from "./comment-queries";
 import type { TCommentAuthor, TCommentOp, TCommentWire } from "./comments.schema";
 import { guestAuthorWire } from "./guests";
 
@@ -24,29 +24,6 @@ type WireOptions = {
   /** The reaction counts of every comment, when the caller read them with the comments (absent: none). */
   reactions?: ReadonlyMap<number, Record<string, number>>;
 };
-
-/** The comment fields toWire answers with, and the author's. */
-export type WireComment = Pick<
-  Comment,
-  | "id"
-  | "accountId"
-  | "pageId"
-  | "parentCommentId"
-  | "authorId"
-  | "body"
-  | "hiddenById"
-  | "hiddenAt"
-  | "deletedById"
-  | "deletedAt"
-  | "editedAt"
-  | "isSpam"
-  | "isPublished"
-  | "toxicity"
-  | "confidential"
-  | "guest"
-  | "guestName"
-  | "createdAt"
-> & { author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio"> };
 
 /** The member fields a comment's author is answered with (authorWire): the rest is not read. */
 export const AUTHOR_FIELDS = { id: true, name: true, avatarUrl: true, username: true, bio: true } as const;
