@@ -21,7 +21,7 @@ type WireOptions = {
   justCreatedBy?: { jwtId: string | null };
   /** The realm count, when the caller has it already. */
   realmCount?: number;
-  /** The reaction counts of every comment, when the caller read them with the comments (absent: none). */
+  /** Each comment's reaction counts, when the caller read them with the comments (one not in it has none). */
   reactions?: ReadonlyMap<number, Record<string, number>>;
 };
 
