@@ -281,17 +281,17 @@ export type WireComment = Pick<
   | "createdAt"
 > & { author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio"> };
 
-/** A comment of a thread as threadRows reads it: what toWire answers with, and its reactions. */
-export type ThreadRow = WireComment & {
+/** A comment of a thread as threadRows reads it: what toWire answers with but its author, and its reactions. */
+export type ThreadRow = Omit<WireComment, "author"> & {
   /** Reaction id → how many gave it; null for none. */
   reactions: Record<string, number> | null;
 };
 
 /**
  * **Threads.** The comments `ids` (whatever their state: a listed placeholder is hidden or deleted)
- * and the visible replies of each, replies in `childOrder`, each with its author and its reaction
- * counts, in one statement (the comments through their key, the replies through the parent index,
- * the reactions through their comment's).
+ * and the visible replies of each, replies in `childOrder`, each with its reaction counts, in one
+ * statement (the comments through their key, the replies through the parent index, the reactions
+ * through their comment's). Their authors are the members module's to read (commentAuthorsOf).
  */
 export async function threadRows(
   db: Db,
@@ -309,7 +309,6 @@ export async function threadRows(
     SELECT c.id, c."accountId", c."pageId", c."parentCommentId", c."authorId", c.body, c."hiddenById",
            c."hiddenAt", c."deletedById", c."deletedAt", c."editedAt", c."isSpam", c."isPublished",
            c.toxicity, c.confidential, c.guest, c."guestName", c."createdAt",
-           json_build_object('id', a.id, 'name', a.name, 'avatarUrl', a.avatar_url, 'username', a.username, 'bio', a.bio) AS author,
            (SELECT json_object_agg(g.reaction_id, g.n ORDER BY g.reaction_id)
               FROM (SELECT reaction_id, count(*)::int AS n FROM comment_reactions
                     WHERE comment_id = c.id GROUP BY reaction_id) AS g) AS reactions
@@ -317,7 +316,7 @@ export async function threadRows(
       SELECT ${columns} FROM comments c WHERE c.id = ANY(${ids}::int[])
       UNION ALL
       SELECT ${columns} FROM comments c WHERE c.parent_comment_id = ANY(${ids}::int[]) AND ${FLAGS("c")}
-    ) AS c JOIN members a ON a.id = c."authorId"
+    ) AS c
     ORDER BY c."parentCommentId" NULLS FIRST, ${CHILD_ORDER[args.childOrder]}`);
 }
 

@@ -6,6 +6,7 @@ import "server-only";
 
 import type { Db } from "../db/client";
 import type { Page } from "../generated/prisma/client";
+import { commentAuthorsOf } from "../members/identities";
 import { threadRows, type QaPage } from "./comment-queries";
 import { toWire } from "./comment-wire";
 import type { TCommentWire, TSortOrder } from "./comments.schema";
@@ -28,13 +29,19 @@ export async function threadsOf(
 ): Promise<TCommentWire[]> {
   if (ids.length === 0) return [];
   const rows = await threadRows(db, { ids, childOrder: options.childOrder });
-  const found = new Map(rows.map((r) => [r.id, r]));
+  const authors = await commentAuthorsOf(
+    db,
+    rows.map((r) => r.authorId),
+  );
+  // Every comment has its author (the foreign key cascades).
+  const withAuthors = rows.map((r) => ({ ...r, author: authors.get(r.authorId)!.author }));
+  const found = new Map(withAuthors.map((r) => [r.id, r]));
   const parents = ids.flatMap((id) => found.get(id) ?? []);
-  const replies = rows.filter((r) => r.parentCommentId !== null);
-  const reactions = new Map(rows.map((r) => [r.id, r.reactions ?? {}]));
+  const replies = withAuthors.filter((r) => r.parentCommentId !== null);
   const wires = await toWire(db, page, [...parents, ...replies], {
     placeholders: true,
-    reactions,
+    reactions: new Map(rows.map((r) => [r.id, r.reactions ?? {}])),
+    authors,
     realmCount: options.realmCount,
   });
   const byId = new Map(wires.map((w) => [w.id, w]));

@@ -4,7 +4,7 @@
  */
 import type { Db } from "../db/client";
 import type { Member, Page } from "../generated/prisma/client";
-import { jwtIdsOfMembers } from "../members/identities";
+import { commentAuthorsOf, type CommentAuthor } from "../members/identities";
 import { mentionsOf } from "./comment-bodies";
 import { realmCommentCount, type WireComment } from "./comment-queries";
 import type { TCommentAuthor, TCommentOp, TCommentWire } from "./comments.schema";
@@ -23,6 +23,8 @@ type WireOptions = {
   realmCount?: number;
   /** Each comment's reaction counts, when the caller read them with the comments (one not in it has none). */
   reactions?: ReadonlyMap<number, Record<string, number>>;
+  /** The comments' authors as commentAuthorsOf reads them, when the caller has them already. */
+  authors?: ReadonlyMap<number, CommentAuthor>;
 };
 
 /** The member fields a comment's author is answered with (authorWire): the rest is not read. */
@@ -56,23 +58,27 @@ export async function toWire(
   const ids = comments.map((c) => c.id);
   const viewer = options.viewerMemberId ?? null;
   const created = options.justCreatedBy;
-  const [reactions, realmCount, jwtIds, viewerReactions] = await Promise.all([
+  const [reactions, realmCount, authors, viewerReactions] = await Promise.all([
     created ? new Map<number, Record<string, number>>() : (options.reactions ?? reactionCounts(db, ids)),
     options.realmCount ?? realmCommentCount(db, comments[0]!.accountId),
     created
-      ? new Map(created.jwtId === null ? [] : comments.map((c) => [c.authorId, created.jwtId!] as const))
-      : jwtIdsOfMembers(
+      ? null
+      : (options.authors ??
+        commentAuthorsOf(
           db,
           comments.map((c) => c.authorId),
-        ),
+        )),
     viewer === null ? Promise.resolve(new Map<number, string[]>()) : reactionsOfMember(db, ids, viewer),
   ]);
+  // The create's answer: its one author's id is the jwt's (none for a guest).
+  const createdIds = created?.jwtId ? [created.jwtId] : [];
+  const jwtIdsOf = (memberId: number): readonly string[] =>
+    created ? createdIds : (authors?.get(memberId)?.jwtIds ?? []);
   const mine = viewerReactions;
   return comments.map((c) => {
     const page = "accountId" in pages ? pages : pages.get(c.pageId)!;
     const placeholder = options.placeholders === true && (c.hiddenAt !== null || c.deletedAt !== null);
     const ops = placeholder ? [] : ((c.body as { ops?: TCommentOp[] }).ops ?? []);
-    const jwtId = jwtIds.get(c.authorId);
     return {
       id: c.id,
       comment_realm_id: c.accountId,
@@ -96,7 +102,7 @@ export async function toWire(
       hidden: c.hiddenAt !== null,
       deleted: c.deletedAt !== null,
       realm_comment_count: realmCount,
-      is_page_author: jwtId !== undefined && page.authorIds.includes(jwtId),
+      is_page_author: jwtIdsOf(c.authorId).some((id) => page.authorIds.includes(id)),
       author:
         c.confidential || (placeholder && c.deletedAt !== null)
           ? null

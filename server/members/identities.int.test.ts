@@ -6,7 +6,7 @@ import { verifyPassword } from "@/server/auth/password";
 import { getDb } from "@/server/db";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
-import { findJwtMember, findOrCreateJwtMember, findOrCreateMemberByIdentity, jwtIdsOfMembers } from "./identities";
+import { commentAuthorsOf, findJwtMember, findOrCreateJwtMember, findOrCreateMemberByIdentity } from "./identities";
 
 const user = (over: Partial<ApiUser> = {}): ApiUser => ({
   id: "reader-42",
@@ -59,7 +59,17 @@ describe("findOrCreateJwtMember", () => {
     expect(await db.memberIdentity.findMany({ select: { provider: true, externalId: true, email: true } })).toEqual([
       { provider: "publisher", externalId: "reader-42", email: null },
     ]);
-    expect(await jwtIdsOfMembers(db, [first.id, first.id + 999])).toEqual(new Map([[first.id, "reader-42"]]));
+    expect(await commentAuthorsOf(db, [first.id, first.id + 999, first.id])).toEqual(
+      new Map([
+        [
+          first.id,
+          {
+            author: { id: first.id, name: "Ada L.", avatarUrl: null, username: null, bio: null },
+            jwtIds: ["reader-42"],
+          },
+        ],
+      ]),
+    );
   });
 
   it("cannot sign in with a password", async () => {

@@ -30,7 +30,7 @@ import { randomUUID } from "node:crypto";
 import type { ApiUser } from "../auth/api-auth";
 import type { Db, TransactionClient } from "../db/client";
 import { withTransaction } from "../db/transaction";
-import { Prisma } from "../generated/prisma/client";
+import { Prisma, type Member } from "../generated/prisma/client";
 import type { MemberRecord } from "./members";
 
 /** The provider of identities that come from a publisher-signed JWT. */
@@ -275,15 +275,24 @@ export async function findOrCreateJwtMember(db: Db, args: JwtMemberArgs): Promis
   return member;
 }
 
-/** The publisher-JWT ids of members (members without one are absent). */
-export async function jwtIdsOfMembers(db: Db, memberIds: readonly number[]): Promise<Map<number, string>> {
+/** What a comment shows of its author: the member's public fields, and their publisher-JWT ids. */
+export type CommentAuthor = {
+  author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio">;
+  /** The ids the publisher's JWTs name this member by (is_page_author), oldest first; often one. */
+  jwtIds: string[];
+};
+
+/** The authors of comments, by member id (ids that are no member are absent), in one statement. */
+export async function commentAuthorsOf(db: Db, memberIds: readonly number[]): Promise<Map<number, CommentAuthor>> {
   if (memberIds.length === 0) return new Map();
   // The ids as one array parameter: one statement text whatever their number, so it is prepared
   // once per connection (docs/database.md), where Prisma's `in` writes one text per count.
-  const rows = await db.$queryRaw<{ member_id: number; external_id: string }[]>(Prisma.sql`
-    SELECT member_id, external_id FROM member_identities
-    WHERE member_id = ANY(${[...new Set(memberIds)]}::int[]) AND provider = ${PUBLISHER_JWT_PROVIDER}`);
-  return new Map(rows.map((r) => [r.member_id, r.external_id]));
+  const rows = await db.$queryRaw<(CommentAuthor["author"] & { jwtIds: string[] })[]>(Prisma.sql`
+    SELECT m.id, m.name, m.avatar_url AS "avatarUrl", m.username, m.bio,
+           ARRAY(SELECT mi.external_id FROM member_identities mi
+                 WHERE mi.member_id = m.id AND mi.provider = ${PUBLISHER_JWT_PROVIDER} ORDER BY mi.id) AS "jwtIds"
+    FROM members m WHERE m.id = ANY(${[...new Set(memberIds)]}::int[])`);
+  return new Map(rows.map(({ jwtIds, ...author }) => [author.id, { author, jwtIds }]));
 }
 
 /** The member behind a publisher-JWT user, or null when that user was never seen (nothing is created). */

@@ -98,6 +98,18 @@ describe("PUT pages/{b64}/metadata", () => {
     expect((await db.page.findFirstOrThrow()).authorIds).toEqual(["staff-9", "42"]);
   });
 
+  it("counts a reader as the page's author by any of their publisher ids", async () => {
+    const { db, id } = await setup();
+    const byReader = await comment(id, await readerJwt({ id: "reader-1", name: "Ada" }));
+    // The same member is also known to the publisher as staff-9 (a second publisher identity).
+    await db.memberIdentity.create({
+      data: { accountId: Number(id), provider: "publisher", externalId: "staff-9", memberId: byReader.author_id },
+    });
+    await put(id, B64, { metadata: {}, metadata_jwt: await metadataJwt({ page_url: URL_A, author_ids: ["staff-9"] }) });
+    const list = (await (await call(LIST, "GET", "/x", { account_id: id, encoded_url: B64 })).json()) as TCommentList;
+    expect(list.comments.map((c) => [c.id, c.is_page_author])).toEqual([[byReader.id, true]]);
+  });
+
   it("refuses a metadata_jwt that is forged, unsigned, expired (401), for another page (403) or without the claims (400)", async () => {
     const { db, id } = await setup();
     const claims = { page_url: URL_A, author_ids: ["reader-1"] };
