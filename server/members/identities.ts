@@ -287,12 +287,19 @@ export async function commentAuthorsOf(db: Db, memberIds: readonly number[]): Pr
   if (memberIds.length === 0) return new Map();
   // The ids as one array parameter: one statement text whatever their number, so it is prepared
   // once per connection (docs/database.md), where Prisma's `in` writes one text per count.
-  const rows = await db.$queryRaw<(CommentAuthor["author"] & { jwtIds: string[] })[]>(Prisma.sql`
-    SELECT m.id, m.name, m.avatar_url AS "avatarUrl", m.username, m.bio,
-           ARRAY(SELECT mi.external_id FROM member_identities mi
-                 WHERE mi.member_id = m.id AND mi.provider = ${PUBLISHER_JWT_PROVIDER} ORDER BY mi.id) AS "jwtIds"
-    FROM members m WHERE m.id = ANY(${[...new Set(memberIds)]}::int[])`);
-  return new Map(rows.map(({ jwtIds, ...author }) => [author.id, { author, jwtIds }]));
+  const rows = await db.$queryRaw<(CommentAuthor["author"] & { jwtId: string | null })[]>(Prisma.sql`
+    SELECT m.id, m.name, m.avatar_url AS "avatarUrl", m.username, m.bio, mi.external_id AS "jwtId"
+    FROM members m
+    LEFT JOIN member_identities mi ON mi.member_id = m.id AND mi.provider = ${PUBLISHER_JWT_PROVIDER}
+    WHERE m.id = ANY(${[...new Set(memberIds)]}::int[])
+    ORDER BY mi.id`);
+  const authors = new Map<number, CommentAuthor>();
+  for (const { jwtId, ...author } of rows) {
+    const known = authors.get(author.id) ?? { author, jwtIds: [] };
+    if (jwtId !== null) known.jwtIds.push(jwtId);
+    authors.set(author.id, known);
+  }
+  return authors;
 }
 
 /** The member behind a publisher-JWT user, or null when that user was never seen (nothing is created). */
