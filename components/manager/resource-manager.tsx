@@ -61,11 +61,14 @@ export function ResourceManager<
   const [deleteError, setDeleteError] = useState<unknown>(null);
   const selected = rows.find((row) => config.rowId(row) === selectedId) ?? null;
 
+  // A read still in flight began before the write: it is cancelled, not waited for. (Invalidating
+  // alone would join a first load that has no data yet, and show the list as it was before.)
   const refresh = () =>
     Promise.all(
-      [procedures.list, ...(config.alsoInvalidate?.(trpc) ?? [])].map((procedure) =>
-        queryClient.invalidateQueries({ queryKey: procedure.pathKey() }),
-      ),
+      [procedures.list, ...(config.alsoInvalidate?.(trpc) ?? [])].map(async (procedure) => {
+        await queryClient.cancelQueries({ queryKey: procedure.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: procedure.pathKey() });
+      }),
     );
   const close = () => setDialog(null);
   const formContext = { rows, editing: dialog?.mode === "update" ? dialog.row : null };
