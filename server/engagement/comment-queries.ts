@@ -306,9 +306,7 @@ export async function threadRows(
       c.created_at AS "createdAt", c.reaction_count AS "reactionCount"`);
   const ids = [...args.ids];
   return db.$queryRaw<ThreadRow[]>(Prisma.sql`
-    SELECT c.id, c."accountId", c."pageId", c."parentCommentId", c."authorId", c.body, c."hiddenById",
-           c."hiddenAt", c."deletedById", c."deletedAt", c."editedAt", c."isSpam", c."isPublished",
-           c.toxicity, c.confidential, c.guest, c."guestName", c."createdAt",
+    SELECT c.*,
            (SELECT json_object_agg(g.reaction_id, g.n ORDER BY g.reaction_id)
               FROM (SELECT reaction_id, count(*)::int AS n FROM comment_reactions
                     WHERE comment_id = c.id GROUP BY reaction_id) AS g) AS reactions
