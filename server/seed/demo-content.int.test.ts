@@ -14,7 +14,9 @@ import { buildStoriesRss } from "../publishing/feeds/rss";
 import { forgetPublisherCache } from "../publishing/publisher";
 import { cardsPlainText, readTimeMinutes } from "../publishing/story-view";
 import { seedDemoPublisher } from "./demo";
-import { DEMO_STORIES, gradientPng, seedDemoContent } from "./demo-content";
+import { seedDemoContent } from "./demo-content";
+import { gradientPng } from "./demo-images";
+import { DEMO_STORIES } from "./demo-stories";
 import { generatedSlugSql, LARGE_SLUG_PREFIX, seedLargeContent } from "./large-content";
 
 const uploadDir = await fs.mkdtemp(path.join(os.tmpdir(), "masthead-demo-content-"));
