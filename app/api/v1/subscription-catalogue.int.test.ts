@@ -1,19 +1,20 @@
+/**
+ * The subscription catalogue as the APIs list it, on PGlite and PostgreSQL: the server API's
+ * groups (public ones with their live plans, a private one by id, never another account's), the
+ * same list for a browser's client key, campaigns with their collected amount, the client API's
+ * standard and group_access groups, pay-per-asset pricing plans; and the demo catalogue served by
+ * the listings, seeded once.
+ */
 import { describe, expect, it } from "vitest";
 
-import { createApiKey } from "@/server/accounts/api-keys";
-import { staffActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
-import type { Db } from "@/server/db/client";
 import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
-import { createAsset } from "@/server/subscriptions/assets";
-import { createCoupon, updateCoupon } from "@/server/subscriptions/coupons";
-import { createGroup, deleteGroup, updateGroup } from "@/server/subscriptions/groups";
-import { createPlan, deletePlan, setPlanEnabled, updatePlan } from "@/server/subscriptions/plans";
+import { deleteGroup, updateGroup } from "@/server/subscriptions/groups";
+import { updatePlan } from "@/server/subscriptions/plans";
 import { createPricingPlan } from "@/server/subscriptions/pricing-plans";
-import { createTaxRule } from "@/server/subscriptions/taxes";
 import { appErrorCodeOf } from "@/server/testing/app-errors";
 import { callGet, readJson } from "@/server/testing/route-calls";
-import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
+import { catalogue, publisher } from "@/server/testing/subscription-catalogue";
 
 import { GET as PRICING_PLANS } from "./asset/[asset_type]/pricing_plans.json/route";
 import { GET as CAMPAIGNS_JSON } from "./campaigns.json/route";
@@ -37,56 +38,6 @@ type Group = {
   }[];
   assets: { id: number; title: string; type: string; metadata: Record<string, unknown> }[];
 } & Record<string, unknown>;
-
-async function publisher(db: Db) {
-  const staff = await createTestStaff(db, { roles: ["REVENUE"] });
-  const actor = staffActor({ id: staff.user.id, accountId: staff.account.id, roles: ["REVENUE"] });
-  const server = await createApiKey(db, { accountId: staff.account.id, kind: "SERVER", name: "s" });
-  const client = await createApiKey(db, { accountId: staff.account.id, kind: "CLIENT", name: "c" });
-  return { ...staff, actor, serverKey: server.key, clientKey: client.key };
-}
-
-const monthly = (groupId: number, extra: Record<string, unknown> = {}) => ({
-  groupId,
-  title: "Monthly",
-  durationLength: 1,
-  durationUnit: "months" as const,
-  priceCents: 999,
-  priceCurrency: "eur",
-  prices: { USD: { amount_cents: 1099 } },
-  recurring: true,
-  supportedPaymentProviders: ["manual"],
-  ...extra,
-});
-
-/** A catalogue: a public standard group (live, disabled and deleted plans), a private group, a campaign, a group_access group. */
-async function catalogue(db: Db) {
-  const p = await publisher(db);
-  const asset = await createAsset(db, {
-    actor: p.actor,
-    input: { title: "Premium stories", type: "story", metadata: { access_level: 1000 } },
-  });
-  const standard = await createGroup(db, { actor: p.actor, input: { name: "Digital", assetIds: [asset.id] } });
-  const live = await createPlan(db, { actor: p.actor, input: monthly(standard.id) });
-  const disabled = await createPlan(db, { actor: p.actor, input: monthly(standard.id, { title: "Old" }) });
-  await setPlanEnabled(db, { actor: p.actor, input: { id: disabled.id, enabled: false } });
-  const deleted = await createPlan(db, { actor: p.actor, input: monthly(standard.id, { title: "Gone" }) });
-  await deletePlan(db, { actor: p.actor, input: { id: deleted.id } });
-  const hidden = await createGroup(db, { actor: p.actor, input: { name: "Staff only", public: false } });
-  await createPlan(db, { actor: p.actor, input: monthly(hidden.id, { title: "Secret" }) });
-  const campaign = await createGroup(db, {
-    actor: p.actor,
-    input: { name: "Save the paper", subscriptionType: "campaign", currency: "INR", targetAmountCents: 100_000 },
-  });
-  await db.subscriptionGroup.update({ where: { id: campaign.id }, data: { collectedAmountCents: 37_550 } });
-  await createPlan(db, {
-    actor: p.actor,
-    input: monthly(campaign.id, { title: "Give", recurring: false, priceCurrency: "INR", prices: {} }),
-  });
-  const team = await createGroup(db, { actor: p.actor, input: { name: "Teams", subscriptionType: "group_access" } });
-  await createPlan(db, { actor: p.actor, input: monthly(team.id, { title: "Five seats", userLimit: 5 }) });
-  return { ...p, asset, standard, live, hidden, campaign, team };
-}
 
 const withKey = (path: string, key: string) => `${path}${path.includes("?") ? "&" : "?"}key=${encodeURIComponent(key)}`;
 
@@ -318,221 +269,6 @@ describe("catalogue listings", () => {
         )
       ).status,
     ).toBe(400);
-  });
-});
-
-describe("catalogue rules and audit", () => {
-  it("refuses plans that break a rule (422) and bad shapes (400), writing nothing", async () => {
-    const db = await getDb();
-    const c = await catalogue(db);
-    const before = await db.subscriptionPlan.count({ where: { accountId: c.account.id } });
-    const code = (input: Record<string, unknown>) =>
-      appErrorCodeOf(createPlan(db, { actor: c.actor, input: monthly(c.standard.id, input) }));
-    expect(await code({ durationUnit: "lifetime", recurring: true })).toBe("UNPROCESSABLE");
-    expect(
-      await code({ recurring: false, trialPeriodEnabled: true, maxTrialPeriodLength: 7, maxTrialPeriodUnit: "days" }),
-    ).toBe("UNPROCESSABLE");
-    expect(await code({ trialPeriodEnabled: true })).toBe("UNPROCESSABLE");
-    expect(await code({ userLimit: 3 })).toBe("UNPROCESSABLE");
-    expect(await code({ prices: { EUR: { amount_cents: 5 } } })).toBe("UNPROCESSABLE");
-    expect(await code({ priceCents: 9.5 })).toBe("BAD_REQUEST");
-    expect(await code({ priceCents: -1 })).toBe("BAD_REQUEST");
-    expect(await code({ priceCurrency: "EURO" })).toBe("BAD_REQUEST");
-    expect(await code({ durationUnit: "days" })).toBe("BAD_REQUEST");
-    expect(await appErrorCodeOf(createPlan(db, { actor: c.actor, input: monthly(c.team.id) }))).toBe("UNPROCESSABLE");
-    expect(await code({ trialPeriodEnabled: true, maxTrialPeriodLength: 14, maxTrialPeriodUnit: "days" })).toBe("OK");
-    expect(await db.subscriptionPlan.count({ where: { accountId: c.account.id } })).toBe(before + 1);
-
-    // An update is checked on the merged record.
-    expect(
-      await appErrorCodeOf(updatePlan(db, { actor: c.actor, input: { id: c.live.id, durationUnit: "lifetime" } })),
-    ).toBe("UNPROCESSABLE");
-    const changed = await updatePlan(db, { actor: c.actor, input: { id: c.live.id, priceCents: 1299 } });
-    expect(changed.prices).toEqual({ EUR: { amount_cents: 1299 }, USD: { amount_cents: 1099 } });
-
-    // Another account's plan or group is not found.
-    const other = await publisher(db);
-    expect(await appErrorCodeOf(updatePlan(db, { actor: other.actor, input: { id: c.live.id, title: "x" } }))).toBe(
-      "NOT_FOUND",
-    );
-    expect(await appErrorCodeOf(createPlan(db, { actor: other.actor, input: monthly(c.standard.id) }))).toBe(
-      "NOT_FOUND",
-    );
-    expect(
-      await appErrorCodeOf(createGroup(db, { actor: other.actor, input: { name: "x", assetIds: [c.asset.id] } })),
-    ).toBe("UNPROCESSABLE");
-  });
-
-  it("groups: campaign needs a target > 0; type changes keep plans consistent", async () => {
-    const db = await getDb();
-    const c = await catalogue(db);
-    expect(
-      await appErrorCodeOf(
-        createGroup(db, {
-          actor: c.actor,
-          input: { name: "C", subscriptionType: "campaign", currency: "EUR", targetAmountCents: 0 },
-        }),
-      ),
-    ).toBe("UNPROCESSABLE");
-    expect(
-      await appErrorCodeOf(
-        createGroup(db, { actor: c.actor, input: { name: "C", subscriptionType: "campaign", targetAmountCents: 100 } }),
-      ),
-    ).toBe("UNPROCESSABLE");
-    expect(
-      await appErrorCodeOf(createGroup(db, { actor: c.actor, input: { name: "S", targetAmountCents: 100 } })),
-    ).toBe("UNPROCESSABLE");
-    expect(
-      await appErrorCodeOf(updateGroup(db, { actor: c.actor, input: { id: c.team.id, subscriptionType: "standard" } })),
-    ).toBe("UNPROCESSABLE");
-    expect(
-      await appErrorCodeOf(updateGroup(db, { actor: c.actor, input: { id: c.standard.id, name: "Digital+" } })),
-    ).toBe("OK");
-  });
-
-  it("groups: proration of plan switches is on by default and is turned off and on again", async () => {
-    const db = await getDb();
-    const c = await catalogue(db);
-    const made = await createGroup(db, { actor: c.actor, input: { name: "Prorated" } });
-    expect(made.proration_enabled).toBe(true);
-    const off = await updateGroup(db, { actor: c.actor, input: { id: made.id, prorationEnabled: false } });
-    expect(off.proration_enabled).toBe(false);
-    expect((await db.subscriptionGroup.findUniqueOrThrow({ where: { id: made.id } })).prorationEnabled).toBe(false);
-    // Another change leaves it as it is; a non-boolean is refused.
-    expect((await updateGroup(db, { actor: c.actor, input: { id: made.id, name: "Renamed" } })).proration_enabled).toBe(
-      false,
-    );
-    expect(
-      await appErrorCodeOf(
-        updateGroup(db, { actor: c.actor, input: { id: made.id, prorationEnabled: "no" as unknown as boolean } }),
-      ),
-    ).toBe("BAD_REQUEST");
-    const on = await createGroup(db, { actor: c.actor, input: { name: "Scheduled", prorationEnabled: false } });
-    expect(on.proration_enabled).toBe(false);
-  });
-
-  it("coupons: percent 1-100, fixed with a currency, dates in order, code unique per account", async () => {
-    const db = await getDb();
-    const c = await catalogue(db);
-    const base = {
-      code: "welcome-10",
-      discountType: "percent" as const,
-      percentOff: 10,
-      validFrom: "2026-01-01T00:00:00Z",
-      planIds: [c.live.id],
-    };
-    const coupon = await createCoupon(db, { actor: c.actor, input: base });
-    expect(coupon).toMatchObject({ code: "WELCOME-10", percentOff: 10, redemptionsCount: 0, planIds: [c.live.id] });
-    expect(await appErrorCodeOf(createCoupon(db, { actor: c.actor, input: { ...base, code: "WELCOME-10" } }))).toBe(
-      "CONFLICT",
-    );
-    expect(
-      await appErrorCodeOf(createCoupon(db, { actor: c.actor, input: { ...base, code: "P0", percentOff: 10 } })),
-    ).toBe("BAD_REQUEST");
-    expect(
-      await appErrorCodeOf(createCoupon(db, { actor: c.actor, input: { ...base, code: "P101", percentOff: 101 } })),
-    ).toBe("UNPROCESSABLE");
-    expect(
-      await appErrorCodeOf(createCoupon(db, { actor: c.actor, input: { ...base, code: "P000", percentOff: 0 } })),
-    ).toBe("UNPROCESSABLE");
-    expect(
-      await appErrorCodeOf(
-        createCoupon(db, {
-          actor: c.actor,
-          input: { ...base, code: "FIX1", discountType: "fixed", percentOff: null, amountOffCents: 500 },
-        }),
-      ),
-    ).toBe("UNPROCESSABLE");
-    expect(
-      await appErrorCodeOf(
-        createCoupon(db, {
-          actor: c.actor,
-          input: {
-            ...base,
-            code: "FIX2",
-            discountType: "fixed",
-            percentOff: null,
-            amountOffCents: 500,
-            amountCurrency: "EUR",
-          },
-        }),
-      ),
-    ).toBe("OK");
-    expect(
-      await appErrorCodeOf(
-        createCoupon(db, { actor: c.actor, input: { ...base, code: "LATE", validUntil: "2025-12-31T00:00:00Z" } }),
-      ),
-    ).toBe("UNPROCESSABLE");
-    expect(
-      await appErrorCodeOf(createCoupon(db, { actor: c.actor, input: { ...base, code: "ELSE", planIds: [999_999] } })),
-    ).toBe("UNPROCESSABLE");
-    expect(await appErrorCodeOf(updateCoupon(db, { actor: c.actor, input: { id: coupon.id, percentOff: 150 } }))).toBe(
-      "UNPROCESSABLE",
-    );
-    // Another account may use the same code.
-    const other = await publisher(db);
-    expect(await appErrorCodeOf(createCoupon(db, { actor: other.actor, input: { ...base, planIds: [] } }))).toBe("OK");
-    // Two concurrent creates of one code: exactly one.
-    const results = await Promise.allSettled([
-      createCoupon(db, { actor: c.actor, input: { ...base, code: "RACE" } }),
-      createCoupon(db, { actor: c.actor, input: { ...base, code: "RACE" } }),
-    ]);
-    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    expect(await db.coupon.count({ where: { accountId: c.account.id, code: "RACE" } })).toBe(1);
-  });
-
-  it("tax rules: basis points 0-10000, a region needs a country", async () => {
-    const db = await getDb();
-    const c = await catalogue(db);
-    expect(
-      await createTaxRule(db, {
-        actor: c.actor,
-        input: { name: "GST", rateBasisPoints: 1800, country: "in", inclusive: true },
-      }),
-    ).toMatchObject({ country: "IN", rateBasisPoints: 1800 });
-    expect(
-      await appErrorCodeOf(createTaxRule(db, { actor: c.actor, input: { name: "X", rateBasisPoints: 10_001 } })),
-    ).toBe("BAD_REQUEST");
-    expect(
-      await appErrorCodeOf(
-        createTaxRule(db, { actor: c.actor, input: { name: "X", rateBasisPoints: 500, region: "KA" } }),
-      ),
-    ).toBe("UNPROCESSABLE");
-  });
-
-  it("every change writes an audit row on the account", async () => {
-    const db = await getDb();
-    const c = await catalogue(db);
-    const actions = (
-      await db.auditLog.findMany({ where: { accountId: c.account.id }, orderBy: { createdAt: "asc" } })
-    ).map((a) => a.action);
-    expect(actions).toEqual(
-      expect.arrayContaining([
-        "subscription_asset.create",
-        "subscription_group.create",
-        "subscription_plan.create",
-        "subscription_plan.disable",
-        "subscription_plan.delete",
-      ]),
-    );
-    const entry = await db.auditLog.findFirstOrThrow({
-      where: { accountId: c.account.id, action: "subscription_plan.create", targetId: String(c.live.id) },
-    });
-    expect(entry).toMatchObject({ actorId: c.user.id, targetType: "subscription_plan" });
-  });
-
-  it("the dashboard's procedures are for REVENUE staff and owners only", async () => {
-    const db = await getDb();
-    const c = await catalogue(db);
-    const editor = await createTestStaff(db, { account: c.account.id, roles: ["EDITOR"] });
-    const owner = await createTestStaff(db, { account: c.account.id, roles: ["OWNER"] });
-    expect(await trpcCodeOf(editor.caller.subscriptions.groups.list())).toBe("FORBIDDEN");
-    expect(await trpcCodeOf(owner.caller.subscriptions.groups.list())).toBe("OK");
-    const groups = await c.caller.subscriptions.groups.list();
-    expect(groups.map((g) => g.name).sort()).toEqual(["Digital", "Save the paper", "Staff only", "Teams"]);
-    expect(
-      await trpcCodeOf(c.caller.subscriptions.plans.create(monthly(c.standard.id, { durationUnit: "lifetime" }))),
-    ).toBe("UNPROCESSABLE_CONTENT");
   });
 });
 
