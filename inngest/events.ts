@@ -10,7 +10,7 @@ import { JOBS } from "../server/jobs/registry";
 const ZJobQueued = z.object({ jobId: z.uuid() });
 
 /** The event that starts a job's run, by job name: masthead/job.<name> (e.g. masthead/job.webhook.deliver). */
-export const jobQueued = Object.fromEntries(
+const jobQueued = Object.fromEntries(
   JOBS.map((definition) => [definition.name, eventType(`masthead/job.${definition.name}`, { schema: ZJobQueued })]),
 );
 

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 
-export const CURSOR_PAGE_MAX_LIMIT = 100;
+const CURSOR_PAGE_MAX_LIMIT = 100;
 
 /** The paging of a list's input, to spread into its z.object: the cursor and the page size (25 by default). */
 export const zCursorPaging = {

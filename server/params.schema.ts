@@ -20,7 +20,7 @@ export const PG_INT_MAX = 2_147_483_647;
 const CANONICAL = /^(?:0|[1-9][0-9]{0,15})$/;
 const CANONICAL_SIGNED = /^(?:0|-?[1-9][0-9]{0,15})$/;
 
-export type WholeNumberOptions = { negative?: boolean };
+type WholeNumberOptions = { negative?: boolean };
 
 /** The number `value` spells under the rule above, or null. */
 export function parseWholeNumber(value: unknown, options: WholeNumberOptions = {}): number | null {

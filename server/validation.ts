@@ -16,14 +16,14 @@ import type { z } from "zod";
 import { AppError, zodIssuesToDetails, type ErrorDetail } from "./errors";
 
 /** Deeper than any legitimate input (story cards nest about 6 levels). */
-export const INPUT_MAX_DEPTH = 64;
+const INPUT_MAX_DEPTH = 64;
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const MAX_FINDINGS = 10;
 
-export const UNSTORABLE_TEXT_ISSUE = "must not contain the NUL character (U+0000) or an unpaired surrogate";
+const UNSTORABLE_TEXT_ISSUE = "must not contain the NUL character (U+0000) or an unpaired surrogate";
 
-export function isUnstorableText(text: string): boolean {
+function isUnstorableText(text: string): boolean {
   return text.includes("\u0000") || UNPAIRED_SURROGATE.test(text);
 }
 

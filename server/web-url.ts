@@ -16,21 +16,21 @@
 import { z } from "zod";
 
 /** Longest URL a story element, metadata link or avatar may hold, before and after normalising. */
-export const WEB_URL_MAX_LENGTH = 2_000;
+const WEB_URL_MAX_LENGTH = 2_000;
 
-export type WebUrlOptions = {
+type WebUrlOptions = {
   /** Also accept `mailto:` (anchors in sanitised HTML only). */
   mailto?: boolean;
   /** Default WEB_URL_MAX_LENGTH; checked on the input and on the normalised form. */
   maxLength?: number;
 };
 
-export type WebUrlCheck = { ok: true; href: string } | { ok: false; issue: string };
+type WebUrlCheck = { ok: true; href: string } | { ok: false; issue: string };
 
 /** Controls (C0, DEL, C1), format characters (zero-width, bidi overrides), separators and whitespace. */
 const INVISIBLE = /[\p{Cc}\p{Cf}\p{Z}\s]/u;
 
-export const WEB_URL_ISSUES = {
+const WEB_URL_ISSUES = {
   invisible: "must not contain spaces or control characters",
   notAbsolute: "must be an absolute http:// or https:// URL",
   credentials: "must not contain a user name or password",

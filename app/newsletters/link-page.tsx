@@ -11,7 +11,7 @@ import { isAppError } from "@/server/errors";
 import { describeNewsletterLink, type LinkView } from "@/server/newsletters/subscription-links";
 import type { TNewsletterTokenPurpose } from "@/server/newsletters/tokens";
 
-export type LinkLookup = { ok: true; view: LinkView } | { ok: false; problem: "malformed" | "unknown" };
+type LinkLookup = { ok: true; view: LinkView } | { ok: false; problem: "malformed" | "unknown" };
 
 export async function lookUpLink(token: string, purposes: readonly TNewsletterTokenPurpose[]): Promise<LinkLookup> {
   try {

@@ -2,7 +2,7 @@
  * Where to go after signing in. Only dashboard paths on this site are accepted, so a crafted
  * link (`?callbackUrl=https://evil.example`) cannot turn the sign-in page into an open redirect.
  */
-export const DEFAULT_AFTER_SIGN_IN = "/admin";
+const DEFAULT_AFTER_SIGN_IN = "/admin";
 
 export function safeCallbackUrl(value: string | null | undefined): string {
   if (!value || !value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return DEFAULT_AFTER_SIGN_IN;

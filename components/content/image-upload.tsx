@@ -16,11 +16,11 @@ import type { TUploadedImage } from "@/server/publishing/editorial/organise.sche
  * What an upload button hands back: the stored image, and for one chosen from the library the
  * alt text kept with it (`alt`, absent for a fresh upload or when it has none).
  */
-export type TChosenImage = TUploadedImage & { alt?: string };
+type TChosenImage = TUploadedImage & { alt?: string };
 
 const ACCEPT = "image/jpeg,image/png,image/webp,image/gif";
 
-export function useImageUpload(onUploaded: (image: TUploadedImage) => void) {
+function useImageUpload(onUploaded: (image: TUploadedImage) => void) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   async function upload(file: File) {

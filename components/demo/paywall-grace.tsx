@@ -14,7 +14,7 @@ import { formatDateTime } from "@/components/ui";
 import type { Subscription } from "@/sdk/accesstype/types";
 
 /** Where a reader updates the card of a subscription: the hosted self-service page. */
-export const updateCardHref = (subscriptionId: number) => `/member/subscriptions#payment-${subscriptionId}`;
+const updateCardHref = (subscriptionId: number) => `/member/subscriptions#payment-${subscriptionId}`;
 
 export type Grace = { subscriptionId: number; endsAt: string | null };
 

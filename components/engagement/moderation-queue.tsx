@@ -69,7 +69,7 @@ const EMPTY_TEXT: Record<TQueueView, string> = {
   featured: "No featured comments: feature one from Published.",
 };
 
-export const SHORTCUTS: readonly { keys: string; what: string }[] = [
+const SHORTCUTS: readonly { keys: string; what: string }[] = [
   { keys: "j or ↓", what: "Next comment" },
   { keys: "k or ↑", what: "Previous comment" },
   { keys: "a", what: "Approve (publish)" },

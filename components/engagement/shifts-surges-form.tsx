@@ -70,7 +70,7 @@ const NUMBERS = [
 ] as const;
 type NumberField = (typeof NUMBERS)[number];
 
-export const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 
 type Draft = {
   timeZone: string;

@@ -33,7 +33,7 @@ export const isUnderWay = (upload: TImportUploadView | null | undefined) =>
   upload?.state === "queued" || upload?.state === "running";
 
 /** Items done of the total, as a bar (role=progressbar) and in words. */
-export function ImportProgress({ upload }: { upload: TImportUploadView }) {
+function ImportProgress({ upload }: { upload: TImportUploadView }) {
   const { done, total } = upload.progress;
   const what = upload.operation === "dry-run" ? "Dry run" : "Import";
   const words =

@@ -20,7 +20,7 @@ import type { ZodType } from "zod";
 import type { useTRPC } from "@/components/trpc/react";
 import type { Column, SelectOption } from "@/components/ui";
 
-export type TRPC = ReturnType<typeof useTRPC>;
+type TRPC = ReturnType<typeof useTRPC>;
 
 /** A form's values: one string per field (selects and radios too; the kind converts them). */
 export type FormValues = Record<string, string>;
@@ -157,7 +157,7 @@ export type ManagerConfig<
 };
 
 /** Where a kind's rows come from: its procedures, the list's input, and the rows in the list's output. */
-export type ManagerSource<
+type ManagerSource<
   Row,
   TList extends ResolverDef,
   TCreate extends ResolverDef,

@@ -4,7 +4,7 @@
  * backslash trick or the member pages themselves (login, sign-up, password), becomes "/", so a crafted `return_to` cannot
  * turn the login page into an open redirect.
  */
-export const DEFAULT_RETURN_TO = "/";
+const DEFAULT_RETURN_TO = "/";
 const BASE = "http://masthead.invalid";
 const MEMBER_PAGES = new Set(["/member/login", "/member/signup", "/member/forgot-password", "/member/reset-password"]);
 

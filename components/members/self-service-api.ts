@@ -84,7 +84,7 @@ export async function sendJson(method: string, path: string, body?: unknown): Pr
 }
 
 /** A reader named by the publisher: its account's client key and its publisher-signed JWT. */
-export type JwtReader = { key: string; jwt: string };
+type JwtReader = { key: string; jwt: string };
 
 /** `#key=…&jwt=…` of the page's address, or null. */
 export function readerFromHash(hash: string): JwtReader | null {

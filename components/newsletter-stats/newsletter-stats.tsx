@@ -51,7 +51,7 @@ function dayIn(at: number, zone: string | undefined): string {
 }
 
 /** The last 30 days of the zone's calendar, today included. */
-export function lastThirtyDays(zone: string | undefined, now = Date.now()): TStatsRange {
+function lastThirtyDays(zone: string | undefined, now = Date.now()): TStatsRange {
   return { from: dayIn(now - 29 * DAY_MS, zone), to: dayIn(now, zone) };
 }
 

@@ -56,7 +56,7 @@ export function useAssetOptions(): SelectOption[] {
 }
 
 /** "site", "static", "story, level 1000". */
-export function assetKind(asset: { type: string; metadata: unknown }): string {
+function assetKind(asset: { type: string; metadata: unknown }): string {
   const level = accessLevelOf(asset.metadata);
   return asset.type === "story" && level !== null ? `story, level ${level}` : asset.type;
 }

@@ -30,7 +30,7 @@ import { centsToDecimal } from "@/server/subscriptions/money.schema";
 import { ZReportRangeInput, type TReportRangeInput } from "@/server/subscriptions/revenue.schema";
 
 /** The last 30 days of `zone`, today included. */
-export function defaultRange(zone: string, now = new Date()): TReportRangeInput {
+function defaultRange(zone: string, now = new Date()): TReportRangeInput {
   const days = lastZonedDays(now, 30, zone);
   return { from: days[0]!, to: days.at(-1)! };
 }

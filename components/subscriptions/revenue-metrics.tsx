@@ -26,7 +26,7 @@ const money = (figures: TMoneyFigure[]) =>
   figures.length ? figures.map((f) => `${centsToDecimal(f.cents, f.currency)} ${f.currency}`).join(", ") : "—";
 
 /** A figure's definition: a "?" toggletip that keyboards and screen readers reach. */
-export function MetricDefinition({ metric }: { metric: TMetricKey }) {
+function MetricDefinition({ metric }: { metric: TMetricKey }) {
   const { label, definition } = METRIC_DEFINITIONS[metric];
   const [hovered, setHovered] = useState(false);
   const [pinned, setPinned] = useState(false);

@@ -21,7 +21,7 @@ import {
 } from "@/components/ui";
 import { webhookEventDescription, type TWebhookKind } from "@/server/webhooks/events.schema";
 
-export type WebhookFormValues = {
+type WebhookFormValues = {
   kind: TWebhookKind;
   url: string;
   description: string;

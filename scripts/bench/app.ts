@@ -13,7 +13,7 @@ import { appGroups } from "./processes";
 
 const servers: ChildProcess[] = [];
 const tsx = path.join(root, "node_modules/tsx/dist/cli.mjs");
-export const metricsToken = `bench-${crypto.randomUUID()}`;
+const metricsToken = `bench-${crypto.randomUUID()}`;
 
 /** Stop every instance started so far (the flock, start.ts and next start: one process group each). */
 export function stopInstances(): void {
@@ -29,7 +29,7 @@ export function stopInstances(): void {
 }
 
 /** The environment of an instance on `port`, its database connections named APP_NAME. */
-export function envFor(port: number, url = databaseUrl): NodeJS.ProcessEnv {
+function envFor(port: number, url = databaseUrl): NodeJS.ProcessEnv {
   const named = new URL(url);
   named.searchParams.set("application_name", APP_NAME);
   return {

@@ -93,7 +93,7 @@ export async function load(
 }
 
 /** CPU ms per request: the app's processes, its PostgreSQL backends, and this load generator. */
-export type Cpu = { app: number; db: number; client: number };
+type Cpu = { app: number; db: number; client: number };
 
 export type Result = Memory & {
   name: string;

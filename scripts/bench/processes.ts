@@ -52,14 +52,14 @@ export function cpuOf(pids: Iterable<number>): Map<number, number> {
 }
 
 /** The pids of the instances' PostgreSQL backends now. */
-export async function appBackends(client: pg.Client): Promise<number[]> {
+async function appBackends(client: pg.Client): Promise<number[]> {
   const { rows } = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1", [
     APP_NAME,
   ]);
   return rows.map((row) => row.pid);
 }
 
-export type CpuSample = { app: number; db: Map<number, number> };
+type CpuSample = { app: number; db: Map<number, number> };
 
 /** A reading to subtract from a later one (`cpuSince`). */
 export async function sampleCpu(client: pg.Client): Promise<CpuSample> {

@@ -17,7 +17,7 @@ const PURGE_EVERY_MS = 250;
 const PURGE_WINDOW_MS = 100;
 const MIN_PURGES = 10;
 /** Budgets of docs/performance.md. */
-export const PURGE_BUDGETS = { buildsPerPurge: 1, p95Ratio: 3 };
+const PURGE_BUDGETS = { buildsPerPurge: 1, p95Ratio: 3 };
 
 export type PurgeResult = {
   purges: number;

@@ -19,9 +19,9 @@ import { runImport } from "../../server/imports/runner";
 import type { ImportSource } from "../../server/imports/types";
 
 /** One run's figures. */
-export type BenchRun = { report: ImportReport; seconds: number; peakMb: number };
+type BenchRun = { report: ImportReport; seconds: number; peakMb: number };
 
-export type BenchContext = {
+type BenchContext = {
   db: Db;
   config: DatabaseConfig;
   accountId: number;

@@ -20,7 +20,7 @@ import { runImport } from "../../server/imports/runner";
 import { contentApiSource, IMPORT_SOURCES, importSourceNames } from "../../server/imports/sources";
 import { ImportFileError } from "../../server/imports/types";
 
-export const USAGE =
+const USAGE =
   "Usage: npm run import -- --from <source> FILE [--account <slug>] [--actor <owner e-mail>] [--dry-run]\n" +
   "       [--site <label>] (the site the file's ids belong to, instead of the one the file names)\n" +
   "       [--announce] (send the webhooks and e-mails live writes send; default: quiet)\n" +
@@ -31,7 +31,7 @@ export const USAGE =
     .map((name) => `${name} (${IMPORT_SOURCES[name]!.description})`)
     .join("; ")}`;
 
-export type ImportCommand = {
+type ImportCommand = {
   from: string;
   file: string;
   account?: string;
@@ -145,7 +145,7 @@ async function accountAndActor(db: Db, command: ImportCommand): Promise<{ accoun
   return { accountId, actor: systemActor(accountId, "import") };
 }
 
-export type CommandIo = {
+type CommandIo = {
   out: (text: string) => void;
   err: (text: string) => void;
   signal?: AbortSignal;

@@ -22,7 +22,7 @@ import path from "node:path";
 
 // ─── 1. Decide ───────────────────────────────────────────────────────────────────────────────
 
-export type Privilege = "root" | "sudo" | "none";
+type Privilege = "root" | "sudo" | "none";
 /** What this machine lets us do: who we are, and whether it has Debian's package manager. */
 export type System = { privilege: Privilege; hasApt: boolean };
 
@@ -40,7 +40,7 @@ export type PostgresFacts = {
   cluster?: string;
 };
 export type RedisFacts = { server: Server; answers: boolean; installed: boolean };
-export type ChromiumFacts = {
+type ChromiumFacts = {
   path: string;
   exists: boolean;
   /** Debian's path, which apt-get install chromium fills. */ isDebianPath: boolean;
@@ -64,7 +64,7 @@ const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "::1", "[::1]", ""]);
 export const isLocalHost = (host: string) => LOCAL_HOSTS.has(host.toLowerCase());
 
 /** The command a person runs to install `pkg` (shown in failure lines). */
-export const manualInstallCommand = (pkg: string, system: System) =>
+const manualInstallCommand = (pkg: string, system: System) =>
   `${system.privilege === "root" ? "" : "sudo "}apt-get install -y ${pkg}`;
 
 /** argv prefix that runs a command with the privileges needed to install or start services. */
@@ -145,7 +145,7 @@ export function decidePostgres(facts: PostgresFacts, system: System, done: Reado
 }
 
 /** How npm test starts this machine's Redis: in the background, nothing written to disk. */
-export const redisStartArgv = (port: number) => [
+const redisStartArgv = (port: number) => [
   "redis-server",
   "--daemonize",
   "yes",
@@ -196,7 +196,7 @@ export function decideChromium(facts: ChromiumFacts, system: System, done: Reado
 // ─── 2. Probe ────────────────────────────────────────────────────────────────────────────────
 
 /** A program on PATH (or in the sbin folders, which a non-root PATH often lacks). */
-export function findProgram(name: string): string | undefined {
+function findProgram(name: string): string | undefined {
   const dirs = [...(process.env.PATH ?? "").split(path.delimiter), "/usr/sbin", "/sbin"].filter(Boolean);
   for (const dir of dirs) {
     const file = path.join(dir, name);
@@ -210,7 +210,7 @@ export function findProgram(name: string): string | undefined {
   return undefined;
 }
 
-export function probeSystem(): System {
+function probeSystem(): System {
   const hasApt = findProgram("apt-get") !== undefined;
   if (process.getuid?.() === 0) return { privilege: "root", hasApt };
   const sudo = findProgram("sudo") && spawnSync("sudo", ["-n", "true"], { stdio: "ignore" }).status === 0;
@@ -230,7 +230,7 @@ function debianCluster(): string | undefined {
   }
 }
 
-export function canConnect(host: string, port: number, timeoutMs = 2000): Promise<boolean> {
+function canConnect(host: string, port: number, timeoutMs = 2000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: host.replace(/^\[|\]$/g, ""), port });
     const done = (ok: boolean) => {
@@ -258,7 +258,7 @@ function postgresServer(url: string): PostgresFacts["server"] {
 /** Error codes meaning "no server there (yet)": not running, refusing, or still starting up. */
 const NOT_RUNNING = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOENT", "57P03"]);
 
-export async function probePostgres(url: string): Promise<PostgresFacts> {
+async function probePostgres(url: string): Promise<PostgresFacts> {
   const server = postgresServer(url);
   const cluster = debianCluster();
   if (!server.local) {
@@ -298,7 +298,7 @@ async function createDatabase(url: string, name: string): Promise<void> {
 }
 
 /** Redis answers when a PING gets a reply (other than "still loading its data"). */
-export function redisAnswers(host: string, port: number, timeoutMs = 2000): Promise<boolean> {
+function redisAnswers(host: string, port: number, timeoutMs = 2000): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: host.replace(/^\[|\]$/g, ""), port });
     let reply = "";
@@ -326,7 +326,7 @@ export async function probeRedis(url: string): Promise<RedisFacts> {
   return { server, answers, installed: findProgram("redis-server") !== undefined };
 }
 
-export function probeChromium(chromiumPath: string): ChromiumFacts {
+function probeChromium(chromiumPath: string): ChromiumFacts {
   return { path: chromiumPath, exists: fs.existsSync(chromiumPath), isDebianPath: chromiumPath === DEBIAN_CHROMIUM };
 }
 

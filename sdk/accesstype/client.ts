@@ -27,7 +27,7 @@ import type {
    the SDK's documented contract: promises reject with the plain `{status, error}` object. */
 export type { GatewayHandler, GatewayPayment } from "./types";
 
-export const SDK_VERSION = "1.0.0";
+const SDK_VERSION = "1.0.0";
 
 export type FetchLike = (
   url: string,
@@ -42,7 +42,7 @@ export type FetchLike = (
 
 export type StorageLike = { getItem(key: string): string | null; setItem(key: string, value: string): void };
 
-export type Deps = {
+type Deps = {
   fetch: FetchLike;
   storage?: StorageLike | null;
   randomId: () => string;
@@ -50,14 +50,14 @@ export type Deps = {
   gateways?: Record<string, GatewayHandler>;
 };
 
-export type UserState = {
+type UserState = {
   jwt: string | null;
   email: string | null;
   phone: string | null;
   loggedIn: boolean;
 };
 
-export type ApiRequest = { method: string; url: string; headers: Record<string, string>; body?: string };
+type ApiRequest = { method: string; url: string; headers: Record<string, string>; body?: string };
 
 const READER_ID_KEY = "masthead_reader_id";
 

@@ -10,7 +10,7 @@
    the SDK's documented contract: promises reject with the plain `{status, error}` object. */
 import { sdkError, type GatewayHandler } from "./client";
 
-export const RAZORPAY_CHECKOUT_URL = "https://checkout.razorpay.com/v1/checkout.js";
+const RAZORPAY_CHECKOUT_URL = "https://checkout.razorpay.com/v1/checkout.js";
 
 type RazorpayResponse = {
   razorpay_payment_id: string;

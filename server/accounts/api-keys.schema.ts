@@ -34,7 +34,7 @@ export const ZRotatedApiKey = z.object({
 });
 export type TRotatedApiKey = z.infer<typeof ZRotatedApiKey>;
 
-export const ZApiKeyKind = z.enum(["CLIENT", "SERVER"]);
+const ZApiKeyKind = z.enum(["CLIENT", "SERVER"]);
 
 /** A new named key of a kind (owners); the key is returned once, only its digest is stored. */
 export const ZCreateApiKeyInput = z.object({

@@ -13,7 +13,7 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { createApiKey } from "./api-keys";
 
-export const ZCreateOwnerInput = z.object({
+const ZCreateOwnerInput = z.object({
   email: z.string().trim().toLowerCase().email("must be an e-mail address"),
   name: z.string().trim().min(1, "is required").max(120),
   password: z.string().min(12, "must be at least 12 characters").max(200),
@@ -25,9 +25,9 @@ export const ZCreateOwnerInput = z.object({
     .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "lower-case letters, digits and dashes")
     .default("main"),
 });
-export type TCreateOwnerInput = z.input<typeof ZCreateOwnerInput>;
+type TCreateOwnerInput = z.input<typeof ZCreateOwnerInput>;
 
-export type CreatedOwner = {
+type CreatedOwner = {
   accountId: number;
   userId: string;
   /** Present only when this call created the account: the keys are shown this once. */

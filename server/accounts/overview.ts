@@ -11,7 +11,7 @@ import type { StaffActor } from "../auth/actor";
 import { ADMIN_ROLES, hasAnyRole, type AdminRole } from "../auth/roles";
 import type { Db } from "../db/client";
 
-export type DashboardOverview = {
+type DashboardOverview = {
   account: { id: number; name: string; slug: string; domain: string | null; createdAt: Date };
   adminUsers: { active: number; disabled: number; byRole: Record<AdminRole, number> };
   activity: { scope: "account" | "own"; entries: TAuditLogEntry[] };

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { zCursorPage, zCursorPaging } from "../cursor-page.schema";
 
 /** Dotted verbs such as "admin.sign_in" or "api_key.create". */
-export const ZAuditAction = z
+const ZAuditAction = z
   .string()
   .trim()
   .min(1, "is required")
@@ -43,7 +43,7 @@ export type TAuditLogFilter = z.infer<typeof ZAuditLogFilter>;
 export const ZListAuditLogInput = z.object({ ...zCursorPaging, ...FILTERS }).refine(fromBeforeTo, TO_BEFORE_FROM);
 export type TListAuditLogInput = z.input<typeof ZListAuditLogInput>;
 
-export const ZAuditLogEntry = z.object({
+const ZAuditLogEntry = z.object({
   id: z.string(),
   action: z.string(),
   targetType: z.string().nullable(),

@@ -18,7 +18,7 @@ export type StaffActor = {
   /** The dashboard session they act through, when there is one (kept when they change their own password). */
   sessionId?: string;
 };
-export type SystemActor = { kind: "system"; accountId: number; /** What acts, e.g. "scheduler". */ name: string };
+type SystemActor = { kind: "system"; accountId: number; /** What acts, e.g. "scheduler". */ name: string };
 export type Actor = StaffActor | SystemActor;
 
 export function staffActor(user: {

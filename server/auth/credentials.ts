@@ -19,7 +19,7 @@ import { getDummyPasswordHash, verifyPassword } from "./password";
 import { getSignInThrottle, type SignInThrottle } from "./sign-in-rate-limit";
 import { ZAdminSignInInput } from "./sign-in.schema";
 
-export type AuthorizeOptions = {
+type AuthorizeOptions = {
   /** The client's address, for the rate limit and the audit entry. */
   ip: string | null;
   throttle?: SignInThrottle;

@@ -66,7 +66,7 @@ declare module "next-auth/jwt" {
   }
 }
 
-export const SIGN_IN_PATH = "/admin/sign-in";
+const SIGN_IN_PATH = "/admin/sign-in";
 
 /** Admin sessions last 12 hours from sign-in (the session row's expiry enforces it; see admin-sessions.ts). */
 const SESSION_MAX_AGE_SECONDS = ADMIN_SESSION_MAX_AGE_SECONDS;

@@ -24,11 +24,11 @@ import {
 import { addressBucket } from "../rate-limit/address";
 import { getRateLimitStore } from "../rate-limit/store";
 
-export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
-export const SIGN_IN_LIMIT_PER_EMAIL_AND_IP = 10;
-export const SIGN_IN_LIMIT_PER_EMAIL = 100;
+const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+const SIGN_IN_LIMIT_PER_EMAIL_AND_IP = 10;
+const SIGN_IN_LIMIT_PER_EMAIL = 100;
 
 export type SignInThrottle = {
   /** Count an attempt; a refusal carries when to try again. */

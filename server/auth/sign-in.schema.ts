@@ -9,13 +9,12 @@ export const ZAdminSignInInput = z.object({
   // Bounded so nobody makes the server hash a megabyte; far above any real passphrase.
   password: z.string().min(1, "is required").max(1024),
 });
-export type TAdminSignInInput = z.input<typeof ZAdminSignInInput>;
 
 /**
  * What a failed sign-in reports (next-auth's `error`). One code, one message, for a wrong password,
  * an unknown e-mail and a disabled user alike: the page must not reveal which e-mails exist.
  */
-export const SIGN_IN_ERROR_MESSAGES = {
+const SIGN_IN_ERROR_MESSAGES = {
   CredentialsSignin: "Wrong e-mail or password.",
   RateLimited: "Too many sign-in attempts. Wait a few minutes and try again.",
   SignInUnavailable: "Signing in is not possible right now. Try again in a moment.",

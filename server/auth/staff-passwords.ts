@@ -39,17 +39,17 @@ import {
 } from "./staff.schema";
 
 /** A reset link works for an hour; an invitation for three days (people are not always at their desk). */
-export const ADMIN_RESET_TTL_MS = 60 * 60 * 1000;
-export const ADMIN_INVITE_TTL_MS = 72 * 60 * 60 * 1000;
+const ADMIN_RESET_TTL_MS = 60 * 60 * 1000;
+const ADMIN_INVITE_TTL_MS = 72 * 60 * 60 * 1000;
 
-export const ADMIN_PASSWORD_RESET_KIND = "admin.password_reset";
-export const ADMIN_INVITATION_KIND = "admin.invitation";
+const ADMIN_PASSWORD_RESET_KIND = "admin.password_reset";
+const ADMIN_INVITATION_KIND = "admin.invitation";
 
 /** Per e-mail: at most 5 reset mails an hour, whoever asks, so the form cannot flood an inbox. */
 export const ADMIN_FORGOT_PASSWORD_LIMIT = { name: "admin.forgot-password.email", limit: 5, windowSeconds: 3600 };
 
 /** Where the links lead: the dashboard's reset page. */
-export function adminResetLink(appUrl: string, token: string): string {
+function adminResetLink(appUrl: string, token: string): string {
   return `${appUrl.replace(/\/+$/, "")}/admin/reset-password?token=${encodeURIComponent(token)}`;
 }
 

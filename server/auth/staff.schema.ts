@@ -10,10 +10,7 @@ import { ADMIN_ROLES } from "./roles";
 export { ADMIN_ROLES, ROLE_LABELS, type AdminRole } from "./roles";
 
 /** A new dashboard password: the same rule as the first owner's (npm run admin:create). */
-export const ZAdminPassword = z
-  .string()
-  .min(12, "must be at least 12 characters")
-  .max(200, "must be at most 200 characters");
+const ZAdminPassword = z.string().min(12, "must be at least 12 characters").max(200, "must be at most 200 characters");
 
 export const ZChangeAdminPasswordInput = z.object({
   userId: z.uuid("is not a user id"),
@@ -41,7 +38,7 @@ export const ZEnableAdminUserInput = z.object({ userId: z.uuid("is not a user id
 export type TEnableAdminUserInput = z.input<typeof ZEnableAdminUserInput>;
 
 /** A dashboard e-mail: trimmed and lower-cased, as stored (sign-in compares it so). */
-export const ZAdminEmail = z
+const ZAdminEmail = z
   .string()
   .trim()
   .toLowerCase()

@@ -46,7 +46,7 @@ import {
 
 type Common = { actor: StaffActor; now?: Date; ip?: string | null };
 
-export type StaffChangeResult = { userId: string; changed: boolean; revokedSessions: number };
+type StaffChangeResult = { userId: string; changed: boolean; revokedSessions: number };
 
 /**
  * Set a user's password. Users changing their own must give the current one (UNPROCESSABLE

@@ -35,7 +35,7 @@ import { log } from "../log";
  * "webhook-endpoints" (webhook_endpoints), "moderation" (comment_moderation_settings,
  * comment_scoring_settings), "moderation-surges" (page_surges).
  */
-export const CACHE_TOPICS = [
+const CACHE_TOPICS = [
   "publisher",
   "api-keys",
   "meter",
@@ -45,10 +45,10 @@ export const CACHE_TOPICS = [
   "moderation-surges",
 ] as const;
 // Built responses are not a topic: they are dropped by purge keys (./response-cache.ts).
-export type CacheTopic = (typeof CACHE_TOPICS)[number];
+type CacheTopic = (typeof CACHE_TOPICS)[number];
 
 /** Anything a change can empty: a ProcessCache, or the response cache (registered under "*"). */
-export type Clearable = { clear(): void };
+type Clearable = { clear(): void };
 
 type Registry = {
   caches: Map<CacheTopic | "*", Set<Clearable>>;
@@ -189,7 +189,7 @@ export function clearAllCaches(): void {
  * A notification: `topics` to clear, and `purges`: built responses to drop, by account and purge
  * key (`tags: null`: all of the account's); or `heard`: a marker a process sent itself.
  */
-export type CacheNotice = { topics?: CacheTopic[]; purges?: ResponsePurge[]; heard?: string };
+type CacheNotice = { topics?: CacheTopic[]; purges?: ResponsePurge[]; heard?: string };
 export type ResponsePurge = { account: number; tags: string[] | null };
 
 /** How long a process waits to hear its own marker before it answers anyway. */

@@ -235,7 +235,7 @@ export function responseCache(): ResponseCache {
 }
 
 /** Apply purges in this process (what its listener heard). */
-export function applyPurges(purges: readonly ResponsePurge[]): void {
+function applyPurges(purges: readonly ResponsePurge[]): void {
   const cache = responseCache();
   for (const purge of purges) cache.purge(purge);
 }

@@ -37,16 +37,16 @@ export class BackupError extends Error {
  * Environment the PostgreSQL client tools run with (PATH, PG* variables): the caller's, usually
  * process.env (server code does not read it itself).
  */
-export type ToolEnv = NodeJS.ProcessEnv;
+type ToolEnv = NodeJS.ProcessEnv;
 
-export type BackupResult = {
+type BackupResult = {
   file: string;
   bytes: number;
   /** Migrations recorded in the backup, oldest first. */
   migrations: string[];
 };
 
-export type RestoreOptions = {
+type RestoreOptions = {
   /** Replace a database that already holds data (PGlite: the old folder is kept, renamed). */
   force?: boolean;
   env: ToolEnv;
@@ -54,7 +54,7 @@ export type RestoreOptions = {
   migrationsDir?: string;
 };
 
-export type RestoreResult = {
+type RestoreResult = {
   /** Migrations recorded in the backup. */
   migrations: string[];
   /** Migrations applied after the restore (the backup was older than this version). */

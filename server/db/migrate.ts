@@ -19,7 +19,7 @@ import type * as SchemaEngineWasm from "@prisma/schema-engine-wasm";
 
 const require = createRequire(import.meta.url);
 
-export const PROJECT_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+const PROJECT_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 export const SCHEMA_PATH = path.join(PROJECT_ROOT, "prisma/schema.prisma");
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, "prisma/migrations");
 

@@ -16,11 +16,11 @@
  */
 import { createHash } from "node:crypto";
 
-export const MAX_NAMED = 256;
+const MAX_NAMED = 256;
 /** Texts seen once and not named yet, counted; started again past this many. */
 const MAX_SEEN = 20_000;
 
-export type StatementNames = { nameOf: (query: { sql: string }) => string; size: () => number };
+type StatementNames = { nameOf: (query: { sql: string }) => string; size: () => number };
 
 /** A generator of names: "" (unnamed) for a text's first execution and past the bound. */
 export function statementNames(maxNamed = MAX_NAMED): StatementNames {

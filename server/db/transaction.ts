@@ -26,7 +26,7 @@
 import { log } from "../log";
 import type { AppPrismaClient, Db, TransactionClient } from "./client";
 
-export type AfterCommitHook = () => void | Promise<void>;
+type AfterCommitHook = () => void | Promise<void>;
 
 /** Hooks of the transactions this process has open, by their transaction client. */
 const pending = new WeakMap<object, AfterCommitHook[]>();
@@ -36,7 +36,7 @@ export function isTransaction(db: Db): db is TransactionClient {
   return !("$connect" in db);
 }
 
-export type TransactionOptions = {
+type TransactionOptions = {
   /** Milliseconds the transaction may run (default 20 s; PostgreSQL's locks are held that long at most). */
   timeout?: number;
   retryUniqueClashes?: boolean;

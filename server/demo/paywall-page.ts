@@ -12,7 +12,7 @@ import { DEMO } from "../seed/demo";
 
 export type DemoPaywallStory = { id: string; slug: string; headline: string; summary: string | null; lead: string };
 
-export type DemoPaywall = {
+type DemoPaywall = {
   accountKey: string;
   demoTools: boolean;
   stories: DemoPaywallStory[];

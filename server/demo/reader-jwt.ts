@@ -15,10 +15,10 @@ import { getEnv } from "../../env.js";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 
-export const DEMO_READER_JWT_SECONDS = 3600;
+const DEMO_READER_JWT_SECONDS = 3600;
 
 /** The reader's stable JWT `id` for an e-mail: the same e-mail is the same demo reader. */
-export function demoReaderId(email: string): string {
+function demoReaderId(email: string): string {
   return `demo-reader-${createHash("sha256").update(email.trim().toLowerCase()).digest("hex").slice(0, 24)}`;
 }
 

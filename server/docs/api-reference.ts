@@ -52,7 +52,7 @@ export function routePath(appDir: string, file: string): string {
   return "/" + parts.join("/");
 }
 
-export function findRouteFiles(appDir: string): string[] {
+function findRouteFiles(appDir: string): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

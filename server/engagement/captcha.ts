@@ -46,7 +46,7 @@ export const CAPTCHA = {
   ttlSeconds: 600,
 } as const;
 
-export type CaptchaDifficulty = { cost: number; counterMin: number; counterMax: number };
+type CaptchaDifficulty = { cost: number; counterMin: number; counterMax: number };
 
 /** Used only outside production when neither CAPTCHA_SECRET nor AUTH_SECRET is set. */
 const DEVELOPMENT_SECRET = "masthead-development-captcha-secret-not-for-production";
@@ -108,7 +108,7 @@ const ZCaptchaPayload = z.object({
     time: z.number().optional(),
   }),
 });
-export type TCaptchaPayload = z.output<typeof ZCaptchaPayload>;
+type TCaptchaPayload = z.output<typeof ZCaptchaPayload>;
 
 /** `captcha_response` decoded (base64 of JSON, standard or URL-safe), or null when it is not an ALTCHA payload. */
 export function parseCaptchaResponse(raw: string): TCaptchaPayload | null {

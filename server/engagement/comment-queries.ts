@@ -194,7 +194,7 @@ export type QaPage = { authorIds: readonly string[] } | null;
  * Question `alias` is answered: a moderator marked it, or one of the page's authors replied (a
  * visible reply whose author's publisher-JWT id is one of the page's author ids).
  */
-export function answeredSql(alias: string, qa: NonNullable<QaPage>): Prisma.Sql {
+function answeredSql(alias: string, qa: NonNullable<QaPage>): Prisma.Sql {
   const marked = Prisma.raw(`${alias}.answered_at IS NOT NULL`);
   if (qa.authorIds.length === 0) return marked;
   return Prisma.sql`(${marked} OR EXISTS (
@@ -282,7 +282,7 @@ export type WireComment = Pick<
 > & { author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio"> };
 
 /** A comment of a thread as threadRows reads it: what toWire answers with but its author, and its reactions. */
-export type ThreadRow = Omit<WireComment, "author"> & {
+type ThreadRow = Omit<WireComment, "author"> & {
   /** Reaction id → how many gave it; null for none. */
   reactions: Record<string, number> | null;
 };
@@ -319,7 +319,7 @@ export async function threadRows(
 }
 
 /** Featured comments shown at most, newest featured first. */
-export const FEATURED_MAX = 10;
+const FEATURED_MAX = 10;
 
 /** The page's visible featured top-level comments (answered ones on a Q&A page), newest featured first. */
 export async function featuredParentIds(

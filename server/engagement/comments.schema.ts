@@ -57,9 +57,9 @@ const zMentionRef = (minLength?: number) =>
     "must be a slug, a path or an http(s) URL",
   );
 
-export const ZTextOp = z.strictObject({ insert: zText.min(1) });
+const ZTextOp = z.strictObject({ insert: zText.min(1) });
 export const ZLinkOp = z.strictObject({ attributes: z.strictObject({ link: zHttpUrl }), insert: zText.min(1) });
-export const ZMention = z.strictObject({
+const ZMention = z.strictObject({
   name: zShort(200).min(1),
   slug: zMentionRef(1),
   avatar: z.union([zHttpUrl, z.literal(""), z.null()]).optional(),
@@ -72,13 +72,13 @@ export const ZMention = z.strictObject({
     .optional(),
   "end-point": zMentionRef().optional(),
 });
-export const ZMentionOp = z.strictObject({
+const ZMentionOp = z.strictObject({
   attributes: z.strictObject({ mention: ZMention, link: zMentionRef() }),
   insert: z.strictObject({ mentions: z.literal(true) }),
 });
-export const ZImageOp = z.strictObject({ insert: z.strictObject({ image: zHttpUrl }) });
+const ZImageOp = z.strictObject({ insert: z.strictObject({ image: zHttpUrl }) });
 
-export const ZCommentOp = z.union([ZTextOp, ZLinkOp, ZMentionOp, ZImageOp], {
+const ZCommentOp = z.union([ZTextOp, ZLinkOp, ZMentionOp, ZImageOp], {
   error: "must be one of {insert: text}, a link, a mention or an image op",
 });
 export type TCommentOp = z.output<typeof ZCommentOp>;
@@ -138,13 +138,13 @@ export const ZPageParams = z.object({
 export const ZCommentParams = ZPageParams.extend({ comment_id: zWholeNumber({ min: 1, max: PG_INT_MAX }) });
 
 /** Sort orders: the names, and "desc"/"asc" as real clients send them (research/real-clients.md §7). */
-export const ZSortOrder = z
+const ZSortOrder = z
   .enum(["newest", "oldest", "most_reacted", "desc", "asc"])
   .transform((v) => (v === "desc" ? "newest" : v === "asc" ? "oldest" : v));
 export type TSortOrder = "newest" | "oldest" | "most_reacted";
 
 /** Top-level comments per page of the list: default and most (more is served as the most). */
-export const PARENT_COMMENTS_LIMIT = { default: 20, max: 100 };
+const PARENT_COMMENTS_LIMIT = { default: 20, max: 100 };
 
 /** GET .../pages/<b64>/comments.json */
 export const ZListCommentsQuery = z.object({
@@ -164,7 +164,7 @@ export const ZListCommentsQuery = z.object({
 export type TListCommentsQuery = z.output<typeof ZListCommentsQuery>;
 
 /** GET /api/v1/accounts/<id>/pages?page_ids=<b64>,<b64>… */
-export const PAGE_IDS_MAX = 100;
+const PAGE_IDS_MAX = 100;
 export const ZPageCountsQuery = z.object({
   page_ids: z
     .union([z.string(), z.array(z.string())])

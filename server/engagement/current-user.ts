@@ -17,7 +17,7 @@ import { findOrCreateJwtMember } from "../members/identities";
 import { authorWire } from "./comment-wire";
 import type { TCommentAuthor } from "./comments.schema";
 
-export type TCurrentUserResponse = {
+type TCurrentUserResponse = {
   signed_in: boolean;
   current_user: TCommentAuthor | null;
   is_guest: boolean;

@@ -12,7 +12,7 @@ import { emitWebhookEvent } from "../webhooks/deliveries";
 import type { TEngagementEvent } from "../webhooks/events.schema";
 
 /** The comment as an engagement event's `data.comment` carries it (snake_case, as the API). */
-export function commentEventData(comment: Comment, page: Pick<Page, "url" | "headline">) {
+function commentEventData(comment: Comment, page: Pick<Page, "url" | "headline">) {
   return {
     id: comment.id,
     comment_realm_id: comment.accountId,

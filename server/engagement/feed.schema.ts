@@ -8,7 +8,7 @@ import { zWholeNumber } from "../params.schema";
 import type { TCommentWire } from "./comments.schema";
 
 /** Items per feed page: default and most (more is 400). */
-export const FEED_LIMIT = { default: 20, max: 50 };
+const FEED_LIMIT = { default: 20, max: 50 };
 
 const zLimit = zWholeNumber({ min: 1, max: FEED_LIMIT.max });
 

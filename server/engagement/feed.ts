@@ -30,7 +30,7 @@ import type { TFeed, TFeedItem, TFeedItemType, TFeedPage, TFeedQuery, TMyFeed, T
 import { decodePageId, findPage } from "./pages";
 
 /** `unread_count` counts up to this many (a widget shows "50+"). */
-export const UNREAD_MAX = 50;
+const UNREAD_MAX = 50;
 
 // ─── cursors ─────────────────────────────────────────────────────────────────────────────────
 // "f1.<created_at ms>.<id>" in base64url: opaque to clients, checked when it comes back.

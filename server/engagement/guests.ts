@@ -46,7 +46,7 @@ export async function guestMember(db: Db, args: { accountId: number; now: Date }
 }
 
 /** Who writes: a signed-in reader, or a guest with a verified (not yet used) captcha. */
-export type Commenter =
+type Commenter =
   | { member: MemberRecord; guest: null }
   | { member: MemberRecord; guest: { name: string | null; captcha: VerifiedCaptcha } };
 

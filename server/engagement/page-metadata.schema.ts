@@ -39,7 +39,7 @@ const zKey = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_:.-]{0,99}$/, "keys are 1 to 100 of A-Z a-z 0-9 _ : . - (a letter or digit first)");
 
-export const ZPageMetadata = z
+const ZPageMetadata = z
   .record(
     zKey,
     z.union([zScalar, z.array(zScalar).max(PAGE_METADATA_LIMITS.maxArrayItems)], {

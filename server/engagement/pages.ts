@@ -32,12 +32,12 @@ import type { Page } from "../generated/prisma/client";
 import { isPublicationUrl, type Publisher } from "../publishing/publisher";
 
 /** Longest page id taken (characters of base64): a 2,048-character URL encoded twice fits. */
-export const PAGE_ID_MAX_LENGTH = 8_192;
+const PAGE_ID_MAX_LENGTH = 8_192;
 /** Longest normalised page URL stored. */
-export const PAGE_URL_MAX_LENGTH = 2_048;
+const PAGE_URL_MAX_LENGTH = 2_048;
 
 /** Query parameters that identify a campaign or a click, not a page (compared lower-cased). */
-export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
+const TRACKING_PARAMS: ReadonlySet<string> = new Set([
   "fbclid",
   "gclid",
   "gclsrc",
@@ -66,7 +66,7 @@ export const TRACKING_PARAMS: ReadonlySet<string> = new Set([
   "ref_url",
 ]);
 
-export function isTrackingParam(name: string): boolean {
+function isTrackingParam(name: string): boolean {
   const lower = name.toLowerCase();
   return lower.startsWith("utm_") || TRACKING_PARAMS.has(lower);
 }

@@ -63,13 +63,13 @@ const zHttpUrl = z
     "must be an absolute http(s) URL without credentials",
   );
 
-export const ZUgcTopicType = z
+const ZUgcTopicType = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,49}$/, "must be 1 to 50 letters, digits, _ or - (a letter or digit first)")
   .transform((s) => s.toLowerCase());
 
 /** An array of values, or one string of comma-separated values (as the widget's attribute gives them). */
-export const ZUgcTopicValues = z
+const ZUgcTopicValues = z
   .union([z.string(), z.array(z.string())])
   .transform((v) => (Array.isArray(v) ? v : v.split(",")))
   .pipe(z.array(zLine(UGC_LIMITS.maxTopicValueLength)))
@@ -100,11 +100,11 @@ export const ZCreateUgcBody = z.object({
 });
 export type TCreateUgcBody = z.output<typeof ZCreateUgcBody>;
 
-export const ZUgcStatus = z.enum(["pending", "approved", "rejected"]);
+const ZUgcStatus = z.enum(["pending", "approved", "rejected"]);
 export type TUgcStatus = z.infer<typeof ZUgcStatus>;
 
 /** Submissions per page of GET ugc/me: default and most. */
-export const UGC_LIST_LIMIT = { default: 20, max: 50 };
+const UGC_LIST_LIMIT = { default: 20, max: 50 };
 
 /** GET /api/v1/accounts/<id>/ugc/me */
 export const ZMyUgcQuery = z.object({
@@ -133,7 +133,7 @@ export type TUgcSubmissionWire = {
 
 // ─── dashboard (tRPC ugc.*) ──────────────────────────────────────────────────────────────────
 
-export const ZUgcReviewStatus = z.enum(["PENDING", "APPROVED", "REJECTED"]);
+const ZUgcReviewStatus = z.enum(["PENDING", "APPROVED", "REJECTED"]);
 export type TUgcReviewStatus = z.infer<typeof ZUgcReviewStatus>;
 
 export const ZListUgcInput = z.object({
@@ -143,7 +143,7 @@ export const ZListUgcInput = z.object({
 });
 export type TListUgcInput = z.input<typeof ZListUgcInput>;
 
-export const ZUgcView = z.object({
+const ZUgcView = z.object({
   id: z.number().int(),
   topicType: z.string(),
   topicValues: z.array(z.string()),

@@ -56,7 +56,7 @@ const STATUS_WIRE: Record<TUgcReviewStatus, TUgcStatus> = {
   REJECTED: "rejected",
 };
 
-export function ugcWire(s: UgcSubmission): TUgcSubmissionWire {
+function ugcWire(s: UgcSubmission): TUgcSubmissionWire {
   return {
     id: s.id,
     topic_type: s.topicType,

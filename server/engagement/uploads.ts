@@ -32,7 +32,7 @@ export const READER_UPLOAD = {
   maxPixels: 40_000_000,
 };
 
-export type TReaderUpload = { url: string; width: number; height: number };
+type TReaderUpload = { url: string; width: number; height: number };
 
 /** Whether an image of these dimensions may be kept from a reader. */
 export function saneDimensions(width: number | null, height: number | null): boolean {

@@ -30,7 +30,7 @@ function originOf(value: string): URL | null {
 }
 
 /** The publication's own origins. */
-export function publicationOrigins(publisher: Pick<Publisher, "publicationHosts" | "siteUrl">): Set<string> {
+function publicationOrigins(publisher: Pick<Publisher, "publicationHosts" | "siteUrl">): Set<string> {
   const origins = new Set(publisher.publicationHosts.map((host) => `https://${host}`));
   const site = originOf(publisher.siteUrl);
   if (site) origins.add(site.origin);

@@ -16,7 +16,7 @@ import { toJsonText } from "../json-text";
 import { recordCacheAnswer, type CacheOutcome } from "../metrics";
 import { parseQueryString } from "./query-string";
 
-export type ContentResponseOptions = {
+type ContentResponseOptions = {
   /** Content type; JSON by default. */
   contentType?: string;
   /** Purge keys of what the body contains, e.g. ["s/<uuid>", "c/12"]. */
@@ -42,7 +42,7 @@ export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 /** A built public answer: what the response cache keeps (../cache/response-cache.ts). */
-export function buildContentResponse(body: unknown, options: ContentResponseOptions = {}): CachedResponse {
+function buildContentResponse(body: unknown, options: ContentResponseOptions = {}): CachedResponse {
   const contentType = options.contentType ?? "application/json";
   const text = typeof body === "string" ? body : toJsonText(body);
   const sMaxAge = options.sMaxAge ?? getEnv().CONTENT_CACHE_SECONDS;
@@ -68,12 +68,7 @@ export function buildContentResponse(body: unknown, options: ContentResponseOpti
 }
 
 /** The Response of a built answer: 304 when the client already holds this exact body. */
-export function respondWith(
-  req: Request,
-  built: CachedResponse,
-  status = 200,
-  extra: Record<string, string> = {},
-): Response {
+function respondWith(req: Request, built: CachedResponse, status = 200, extra: Record<string, string> = {}): Response {
   const headers = { ETag: built.etag, ...built.headers, ...extra };
   if ((req.method === "GET" || req.method === "HEAD") && matchesEtag(req.headers.get("if-none-match"), built.etag)) {
     return new Response(null, { status: 304, headers });
@@ -91,7 +86,7 @@ export function contentResponse(req: Request, body: unknown, options: ContentRes
 }
 
 /** What a cached read's key is made of: the request's path and query (a URL, or just these two). */
-export type KeyUrl = Pick<URL, "pathname" | "search">;
+type KeyUrl = Pick<URL, "pathname" | "search">;
 
 /** What a cached read answers: the body and how to send and keep it. */
 export type CacheableAnswer = { body: unknown } & ContentResponseOptions & {
@@ -171,7 +166,7 @@ export async function cachedRead(
 /** A build's outcome, as the requests waiting for it need it. */
 type Built = { built: CachedResponse; status: number; keep: boolean; vary: string[]; variant: string };
 
-export type CachedReadOptions = {
+type CachedReadOptions = {
   /** Built every time and never kept (a reader-specific read). */
   bypass?: boolean;
   /**

@@ -29,7 +29,7 @@ import { searchParamsToObject } from "./request-body";
 import { apiRoute, type HandlerContext, type RouteHandler, type RouteOptions } from "./route";
 
 /** What a content route answers: the body (an object, or a document as text) and how to cache it. */
-export type ContentAnswer = CacheableAnswer;
+type ContentAnswer = CacheableAnswer;
 
 type ContentRouteOptions<Q extends z.ZodType, P extends z.ZodType> = Omit<
   RouteOptions<"publisher", Q, z.ZodType, P>,
@@ -131,7 +131,7 @@ export function searchRoute(
 }
 
 /** What a feed builder is asked for: the account, the app's URL, the feed's own URL and the query. */
-export type FeedBuildRequest = TFeedQuery & { accountId: number; appUrl: string; selfUrl: string };
+type FeedBuildRequest = TFeedQuery & { accountId: number; appUrl: string; selfUrl: string };
 
 /**
  * A GET of an RSS 2.0 feed (?section=, ?tag=, ?limit=): `build` makes the document and its purge

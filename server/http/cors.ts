@@ -8,7 +8,7 @@
  * publisher's site sends its session cookie from there. Under "*" any site may read the public
  * APIs, but never with a reader's cookies; it can still send X-QT-AUTH, and read it from a login.
  */
-export const CORS_ALLOWED_HEADERS = ["Content-Type", "X-QT-AUTH", "X-Request-Id", "Authorization"];
+const CORS_ALLOWED_HEADERS = ["Content-Type", "X-QT-AUTH", "X-Request-Id", "Authorization"];
 
 export function isOriginAllowed(origin: string, allowed: string): boolean {
   if (allowed.trim() === "*") return true;

@@ -46,7 +46,7 @@ import { jsonWithMemberSession, loggedOutResponse, privateJson } from "./member-
 import { apiRoute, type RouteHandler } from "./route";
 
 /** The key the member goes under in the body: {member} (content API) or {user} (bridgekeeper). */
-export type MemberBodyKey = "member" | "user";
+type MemberBodyKey = "member" | "user";
 
 const perIp = (name: string, limit: number) => ({ name, limit, windowSeconds: 60, by: "ip" as const });
 

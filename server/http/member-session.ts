@@ -8,8 +8,8 @@
 import type { MemberSession } from "../members/sessions";
 import { json } from "./respond";
 
-export const SESSION_HEADER = "X-QT-AUTH";
-export const SESSION_COOKIES = ["qt-auth", "session-cookie"] as const;
+const SESSION_HEADER = "X-QT-AUTH";
+const SESSION_COOKIES = ["qt-auth", "session-cookie"] as const;
 
 /** Longer than any token we issue: anything longer is not one, and is not looked up. */
 const MAX_TOKEN_LENGTH = 200;
@@ -43,7 +43,7 @@ export function clearedSessionCookies(args: { secure: boolean }): string[] {
 }
 
 /** Whether the request came over https (directly, or per the proxy's X-Forwarded-Proto). */
-export function isSecureRequest(req: Request): boolean {
+function isSecureRequest(req: Request): boolean {
   const forwarded = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
   if (forwarded) return forwarded === "https";
   return new URL(req.url).protocol === "https:";

@@ -5,7 +5,7 @@
  */
 import { json } from "./respond";
 
-export const NEWSLETTER_LINK_NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
+const NEWSLETTER_LINK_NO_STORE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
 
 /** 303 to `location` (a path on the request's origin). */
 export function newsletterLinkRedirect(location: string): Response {

@@ -120,7 +120,7 @@ async function readTokenRequest(req: Request): Promise<TTokenRequest> {
 }
 
 /** client_id:client_secret from `Authorization: Basic`, each form-urlencoded (RFC 6749 §2.3.1). */
-export function basicCredentials(header: string | null): BasicCredentials | "malformed" {
+function basicCredentials(header: string | null): BasicCredentials | "malformed" {
   if (!header || !/^basic /i.test(header)) return null;
   const decoded = Buffer.from(header.slice(6).trim(), "base64").toString("utf8");
   const colon = decoded.indexOf(":");

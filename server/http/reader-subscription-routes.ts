@@ -12,7 +12,7 @@ import { ZClientQuery } from "../subscriptions/subscribers.schema";
 import { ZSubscriptionIdParam } from "../subscriptions/subscription-actions.schema";
 import { notFoundSubscription } from "../subscriptions/subscription-view";
 
-export const ZReaderSubscriptionParams = z.object({ subscription_id: ZSubscriptionIdParam });
+const ZReaderSubscriptionParams = z.object({ subscription_id: ZSubscriptionIdParam });
 
 /**
  * The apiRoute options every `members/me/subscriptions/<id>…` route shares: the account key and

@@ -22,7 +22,7 @@ import { apiRoute } from "./route";
 const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9.-]{0,99}$/;
 
 /** What the route serves for a key: the record's id (the ETag), the storage key, and its headers. */
-export type ServedUpload = { id: string; key: string; contentType: string; headers?: Record<string, string> };
+type ServedUpload = { id: string; key: string; contentType: string; headers?: Record<string, string> };
 
 export function uploadRoute(options: {
   /** "image" or "file", for the error messages. */

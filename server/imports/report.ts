@@ -6,11 +6,11 @@
 import { IMPORT_ACTIONS, type FileProblem, type ImportAction } from "./types";
 
 /** Lines kept per action (the counts are always whole). */
-export const REPORT_LINES_PER_ACTION = 20;
+const REPORT_LINES_PER_ACTION = 20;
 /** Notes and problems kept (each counted beyond that). */
 const MAX_NOTES = 50;
 
-export type ReportLine = { kind: string; sourceId: string | null; label: string; reason: string };
+type ReportLine = { kind: string; sourceId: string | null; label: string; reason: string };
 
 export type ImportReport = {
   source: string;

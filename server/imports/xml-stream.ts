@@ -34,7 +34,7 @@ export type XmlNode = {
   line: number;
 };
 
-export type XmlEvent =
+type XmlEvent =
   /** The root element (the first element of the file). */
   | { type: "root"; name: string }
   /** An element outside records, at depth ≤ `structureDepth` (root: 1), opened or closed. */
@@ -42,7 +42,7 @@ export type XmlEvent =
   | { type: "record"; node: XmlNode; path: string[]; errors: string[]; undecodable: boolean }
   | { type: "problem"; problem: FileProblem };
 
-export type XmlStreamOptions = {
+type XmlStreamOptions = {
   /** Whether an element at `path` (names from the root, its own last) starts a record. */
   isRecord: (path: readonly string[]) => boolean;
   structureDepth?: number;
@@ -66,7 +66,7 @@ export function childText(node: XmlNode, name: string): string | undefined {
 const SNIFF_BYTES = 512;
 
 /** The encoding a file's first bytes declare (see the file's comment), and the BOM's length. */
-export function sniffEncoding(head: Buffer): { encoding: string; bomLength: number } {
+function sniffEncoding(head: Buffer): { encoding: string; bomLength: number } {
   if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: "utf-8", bomLength: 3 };
   if (head[0] === 0xff && head[1] === 0xfe) return { encoding: "utf-16le", bomLength: 2 };
   if (head[0] === 0xfe && head[1] === 0xff) return { encoding: "utf-16be", bomLength: 2 };

@@ -45,7 +45,7 @@ export function startLocalRunner(): LocalRunner | undefined {
 }
 
 /** Stop the local runner (graceful shutdown), waiting for the pass under way. */
-export async function stopLocalRunner(): Promise<void> {
+async function stopLocalRunner(): Promise<void> {
   await Promise.all((globalForJobs.mastheadRunners ?? []).map((runner) => runner.stop()));
 }
 

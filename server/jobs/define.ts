@@ -70,7 +70,7 @@ type JobDefinitionBase<P> = {
   onFailed?(tx: TransactionClient, job: HeldJob<P>, error: string, ctx: JobContext): Promise<void>;
 };
 
-export type TransactionalJob<P> = JobDefinitionBase<P> & {
+type TransactionalJob<P> = JobDefinitionBase<P> & {
   kind: "transactional";
   run(tx: TransactionClient, job: HeldJob<P>, ctx: JobContext): Promise<JobResult | void>;
 };
@@ -80,12 +80,12 @@ export type TransactionalJob<P> = JobDefinitionBase<P> & {
  * `permanent` (the other side refused for good, e.g. an SMTP 5xx for the recipient: retrying
  * would only ask the same question again).
  */
-export type PerformError = { status: "error"; error: string; permanent?: boolean };
+type PerformError = { status: "error"; error: string; permanent?: boolean };
 
 /** One job's outside work: its result, and what `record` needs to write it down. */
 export type Performed<P, D> = { job: HeldJob<P>; result: JobResult | PerformError; data?: D };
 
-export type ExternalJob<P, D> = JobDefinitionBase<P> & {
+type ExternalJob<P, D> = JobDefinitionBase<P> & {
   kind: "external";
   perform(db: Db, jobs: HeldJob<P>[], ctx: JobContext): Promise<Performed<P, D>[]>;
   record(tx: TransactionClient, performed: Performed<P, D>[], ctx: JobContext): Promise<void>;

@@ -24,10 +24,10 @@ import type { HeldJob, JobContext, JobDefinition, JobDeps, JobResult, Performed 
 import { enqueueJob } from "./queue";
 import { jobDefinition, JOBS } from "./registry";
 
-export const DEFAULT_LEASE_MS = 60_000;
-export const DEFAULT_MAX_ATTEMPTS = 5;
+const DEFAULT_LEASE_MS = 60_000;
+const DEFAULT_MAX_ATTEMPTS = 5;
 
-export function defaultBackoffMs(attempt: number): number {
+function defaultBackoffMs(attempt: number): number {
   return Math.min(3600_000, 10_000 * 2 ** Math.max(0, attempt - 1));
 }
 

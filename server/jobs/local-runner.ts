@@ -15,7 +15,7 @@ import { log } from "../log";
 import type { JobDeps } from "./define";
 import { ensureRecurringJobs, newWorkerId, runDueJobs, type JobLane } from "./engine";
 
-export type LocalRunnerOptions = {
+type LocalRunnerOptions = {
   getDb: () => Promise<Db>;
   deps: JobDeps;
   pollIntervalMs: number;

@@ -18,7 +18,7 @@ import type { JobDefinition } from "./define";
 
 /** What the engine needs to know about a job that just committed. */
 export type QueuedJob = { id: string; name: string; runAt: Date };
-export type JobNotifier = (jobs: QueuedJob[]) => void | Promise<void>;
+type JobNotifier = (jobs: QueuedJob[]) => void | Promise<void>;
 
 const globalForJobs = globalThis as unknown as { mastheadJobNotifier?: JobNotifier };
 
@@ -58,7 +58,7 @@ export function announceJobs(db: Db, jobs: QueuedJob[]): void {
   notifyAfterCommit(db, jobs);
 }
 
-export type EnqueueOptions = {
+type EnqueueOptions = {
   /** When it is due (default: now). */
   runAt?: Date;
   /**

@@ -6,7 +6,7 @@ import { z } from "zod";
 
 import { zCursorPage, zCursorPaging } from "../cursor-page.schema";
 
-export const ZEmailStatus = z.enum(["PENDING", "SENT", "FAILED"]);
+const ZEmailStatus = z.enum(["PENDING", "SENT", "FAILED"]);
 export type TEmailStatus = z.infer<typeof ZEmailStatus>;
 
 export const ZListOutgoingEmailsInput = z.object({
@@ -15,7 +15,7 @@ export const ZListOutgoingEmailsInput = z.object({
 });
 export type TListOutgoingEmailsInput = z.input<typeof ZListOutgoingEmailsInput>;
 
-export const ZOutgoingEmailView = z.object({
+const ZOutgoingEmailView = z.object({
   id: z.string(),
   to: z.string(),
   subject: z.string(),

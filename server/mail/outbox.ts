@@ -21,7 +21,7 @@ import { enqueueJob } from "../jobs/queue";
 import { ZListOutgoingEmailsInput, type TListOutgoingEmailsInput, type TOutgoingEmailPage } from "./outbox.schema";
 import { PermanentMailError, type OutgoingMail } from "./transport";
 
-export type QueueEmailInput = {
+type QueueEmailInput = {
   accountId: number;
   to: string;
   subject: string;

@@ -48,7 +48,7 @@ export type MailTransport = {
 };
 
 /** Mail written to the log, body included (bodies carry reset links, which is the point in development). */
-export const logTransport: MailTransport = {
+const logTransport: MailTransport = {
   name: "log",
   async send(mail) {
     log.info("mail written to the log (no mail transport configured)", {
@@ -99,10 +99,10 @@ export function isPermanentSmtpFailure(error: unknown): boolean {
   return command === "API";
 }
 
-export type SmtpConfig = { url: string; from: string };
+type SmtpConfig = { url: string; from: string };
 
 /** Where SMTP mail goes, without credentials: "smtp.example.com:587 (STARTTLS), from news@example.com". */
-export function describeSmtp(config: SmtpConfig): string {
+function describeSmtp(config: SmtpConfig): string {
   const url = new URL(config.url);
   const secure = url.protocol === "smtps:";
   const port = url.port || (secure ? "465" : "587");

@@ -56,7 +56,7 @@ export function isPlaceholderEmail(email: string): boolean {
 const RESERVED_CLAIM_PROVIDERS = new Set([PUBLISHER_JWT_PROVIDER, "email", "phone"]);
 
 /** The second name a `provider` claim gives a JWT reader, or null (absent, reserved or malformed). */
-export function claimAliasProvider(user: Pick<ApiUser, "provider">): string | null {
+function claimAliasProvider(user: Pick<ApiUser, "provider">): string | null {
   const provider = user.provider?.trim().toLowerCase();
   if (!provider || !/^[a-z][a-z0-9_-]{1,31}$/.test(provider) || RESERVED_CLAIM_PROVIDERS.has(provider)) return null;
   return provider;
@@ -72,7 +72,7 @@ export const cut = (value: string | null | undefined, max: number) =>
 // ─── find or create a member by identity ─────────────────────────────────────────────────────
 
 /** An outside identity of a member of the account: a member_identities row's key. */
-export type IdentityKey = { accountId: number; provider: string; externalId: string };
+type IdentityKey = { accountId: number; provider: string; externalId: string };
 
 /**
  * Where a member is looked for: an outside identity, or the sign-in e-mail (members.email,
@@ -94,7 +94,7 @@ export type NewIdentityMember = {
 };
 
 /** How a member was answered: held the identity, known otherwise and linked to it, or created. */
-export type FoundBy = "found" | "linked" | "created";
+type FoundBy = "found" | "linked" | "created";
 
 /** The member at `key`, or null. */
 async function memberAtKey(

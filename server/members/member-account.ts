@@ -31,24 +31,24 @@ import type { TUpdateProfileInput, TUpdateWithOtpInput } from "./member-account.
 import type { MemberRecord } from "./members";
 import { hashToken, newToken, revokeMemberSessions } from "./sessions";
 
-export const OTP_TTL_MS = 10 * 60_000;
-export const OTP_MAX_ATTEMPTS = 5;
-export const VERIFY_LINK_TTL_MS = 24 * 3600_000;
+const OTP_TTL_MS = 10 * 60_000;
+const OTP_MAX_ATTEMPTS = 5;
+const VERIFY_LINK_TTL_MS = 24 * 3600_000;
 export const OTP_MAIL_KIND = "member.otp";
 export const VERIFY_MAIL_KIND = "member.verify_email";
 
 /** Limits on sending codes and links, per address and per IP. */
-export const SEND_LIMITS = {
+const SEND_LIMITS = {
   perEmail: { name: "member.otp.email", limit: 5, windowSeconds: 3600 },
   perIp: { name: "member.otp.ip", limit: 30, windowSeconds: 3600 },
 } satisfies Record<string, RateLimitRule>;
 
 /** The one answer to send-otp. */
 export const OTP_SENT_MESSAGE = "If this e-mail can receive a code, we have sent one. It is valid for 10 minutes.";
-export const BAD_OTP_MESSAGE = "The code is wrong, expired or already used. Ask for a new one.";
+const BAD_OTP_MESSAGE = "The code is wrong, expired or already used. Ask for a new one.";
 export const VERIFICATION_SENT_MESSAGE =
   "If this e-mail belongs to an account that is not verified yet, we have sent a verification link.";
-export const BAD_VERIFY_LINK_MESSAGE = "This verification link is invalid, expired or already used.";
+const BAD_VERIFY_LINK_MESSAGE = "This verification link is invalid, expired or already used.";
 
 const hashOtp = (id: string, code: string) => createHash("sha256").update(`${id}:${code}`, "utf8").digest();
 
@@ -130,7 +130,7 @@ export async function sendOtp(
  * wrong (the try is counted), expired, used or out of tries. Commits on its own (not inside a
  * caller's transaction: a wrong try must stay counted when the caller then fails).
  */
-export async function consumeOtp(db: Db, args: { accountId: number; email: string; code: string; now: Date }) {
+async function consumeOtp(db: Db, args: { accountId: number; email: string; code: string; now: Date }) {
   const { accountId, email, now } = args;
   const row = await db.memberOtp.findFirst({
     where: { accountId, email, usedAt: null, expiresAt: { gt: now }, attempts: { lt: OTP_MAX_ATTEMPTS } },

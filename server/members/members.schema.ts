@@ -10,12 +10,12 @@ import { z } from "zod";
 
 import { nestsAtMost, refuseNul } from "../publishing/content.schema";
 
-export const MEMBER_PASSWORD_MIN = 8;
-export const MEMBER_PASSWORD_MAX = 200;
+const MEMBER_PASSWORD_MIN = 8;
+const MEMBER_PASSWORD_MAX = 200;
 /** Largest member metadata object, as JSON (bytes). */
 export const MEMBER_METADATA_MAX_BYTES = 16 * 1024;
 /** Deepest nesting of objects and arrays in member metadata. */
-export const MEMBER_METADATA_MAX_DEPTH = 32;
+const MEMBER_METADATA_MAX_DEPTH = 32;
 
 export const zMemberEmail = z
   .string()

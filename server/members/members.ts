@@ -38,7 +38,7 @@ import {
   type MemberSession,
 } from "./sessions";
 
-export const RESET_TOKEN_TTL_MS = 3600_000;
+const RESET_TOKEN_TTL_MS = 3600_000;
 export const PASSWORD_RESET_KIND = "member.password_reset";
 
 /** The one answer to a password reset request, whether or not the e-mail exists. */
@@ -46,8 +46,7 @@ export const FORGOT_PASSWORD_MESSAGE =
   "If an account exists for this e-mail, we have sent a link to reset its password. It is valid for one hour.";
 /** The one answer to failed login, whether the e-mail is unknown or the password wrong. */
 export const BAD_CREDENTIALS_MESSAGE = "The e-mail or password is incorrect.";
-export const BAD_RESET_TOKEN_MESSAGE =
-  "This password reset link is invalid, expired or already used. Ask for a new one.";
+const BAD_RESET_TOKEN_MESSAGE = "This password reset link is invalid, expired or already used. Ask for a new one.";
 
 export function memberToWire(member: MemberRecord): TMemberWire {
   return {
@@ -76,7 +75,7 @@ export function memberToWire(member: MemberRecord): TMemberWire {
 export type MemberRecord = Omit<Member, "passwordHash">;
 
 /** A member with the session just started (none when the client asked not to be logged in). */
-export type MemberWithSession = { member: MemberRecord; session: MemberSession | null };
+type MemberWithSession = { member: MemberRecord; session: MemberSession | null };
 
 function newSession(db: Db, memberId: number, now: Date): Promise<MemberSession> {
   return createMemberSession(db, { memberId, now, days: getEnv().MEMBER_SESSION_DAYS });
@@ -170,7 +169,7 @@ function takenError(error: unknown): AppError {
  *   Vercel without TRUST_PROXY) or are many. Someone can hold one known e-mail's login up for 15 minutes that
  *   way; that is the price of not letting them guess its password at speed.
  */
-export const LOGIN_LIMITS = {
+const LOGIN_LIMITS = {
   perEmailAndIp: { name: "member.login.email-ip", limit: 10, windowSeconds: 15 * 60 },
   perEmail: { name: "member.login.email", limit: 100, windowSeconds: 15 * 60 },
 };
@@ -220,7 +219,7 @@ export async function logOutMember(db: Db, args: { sessionId: string; now: Date 
 }
 
 /** Per e-mail: at most 5 reset mails an hour, so the form cannot be used to flood someone's inbox. */
-export const FORGOT_PASSWORD_LIMIT = { name: "member.forgot-password.email", limit: 5, windowSeconds: 3600 };
+const FORGOT_PASSWORD_LIMIT = { name: "member.forgot-password.email", limit: 5, windowSeconds: 3600 };
 
 /**
  * A password reset request. When `email` is a member of the account: a single-use token (only

@@ -15,7 +15,7 @@ import "server-only";
 import type { Db } from "../db/client";
 import { resolvePublisherAccountId, type Publisher } from "../publishing/publisher";
 
-export const HOSTED_RESET_PATH = "/member/reset-password";
+const HOSTED_RESET_PATH = "/member/reset-password";
 const DOMAIN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
 
 /** Which page the reset link opens: the publisher's own ("site") or Masthead's hosted page. */

@@ -15,7 +15,7 @@ import { AppError } from "../errors";
 import type { Member } from "../generated/prisma/client";
 
 /** What an unauthenticated member call answers (bridgekeeper's wording). */
-export const NOT_LOGGED_IN = "Could not find qt-auth cookie or X-QT-AUTH header, please Login.";
+const NOT_LOGGED_IN = "Could not find qt-auth cookie or X-QT-AUTH header, please Login.";
 
 /** lastUsedAt is written at most this often per session, not on every request. */
 const TOUCH_EVERY_MS = 5 * 60_000;

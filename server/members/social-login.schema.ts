@@ -7,7 +7,7 @@ import { z } from "zod";
 import { refuseNul } from "../publishing/content.schema";
 
 /** Kinds of provider: any OpenID Connect issuer (Google, Apple, Microsoft, Auth0…), or Facebook's Graph API. */
-export const LOGIN_PROVIDER_KINDS = ["oidc", "facebook"] as const;
+const LOGIN_PROVIDER_KINDS = ["oidc", "facebook"] as const;
 export type TLoginProviderKind = (typeof LOGIN_PROVIDER_KINDS)[number];
 
 /** Names bridgekeeper-js and quintype-ruby use, with what they are when the owner sets only a client id. */
@@ -20,7 +20,7 @@ export const WELL_KNOWN_PROVIDERS: Record<string, { kind: TLoginProviderKind; is
 /** The provider of publisher-JWT identities (server/members/identities.ts): not a login provider's name. */
 const RESERVED_NAMES = new Set(["publisher"]);
 
-export const zProviderName = z
+const zProviderName = z
   .string()
   .trim()
   .toLowerCase()
@@ -70,7 +70,6 @@ export const ZSocialLoginInput = refuseNul(
     nonce: z.string().max(500).optional(),
   }),
 );
-export type TSocialLoginInput = z.output<typeof ZSocialLoginInput>;
 
 /** The path parameter of /api/login/<provider>. */
 export const ZSocialLoginParams = z.object({ provider: z.string().max(100) });

@@ -45,7 +45,7 @@ import {
   type SocialProfile,
 } from "./social-tokens";
 
-export type SocialLoginResult = { member: MemberRecord; session: MemberSession | null };
+type SocialLoginResult = { member: MemberRecord; session: MemberSession | null };
 
 /**
  * Log in with `token` from the account's provider `providerName`. NOT_FOUND for a name the

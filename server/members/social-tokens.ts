@@ -40,7 +40,7 @@ export type SocialProfile = {
   avatarUrl: string | null;
 };
 
-export type ProviderConfig = {
+type ProviderConfig = {
   name: string;
   kind: TLoginProviderKind;
   issuer: string;

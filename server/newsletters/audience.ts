@@ -18,11 +18,11 @@ import { isPlaceholderEmail } from "../members/identities";
 import { accessGrantingWhere } from "../subscriptions/subscription-state";
 import { suppressedAmong } from "./suppression";
 
-export type AudienceNewsletter = { id: number; accountId: number; audience: NewsletterAudience; planIds: number[] };
-export type Recipient = { memberId: number; email: string };
-export type RecipientPage = { items: Recipient[]; nextAfter: number | null };
+type AudienceNewsletter = { id: number; accountId: number; audience: NewsletterAudience; planIds: number[] };
+type Recipient = { memberId: number; email: string };
+type RecipientPage = { items: Recipient[]; nextAfter: number | null };
 
-export const AUDIENCE_PAGE_SIZE = 1000;
+const AUDIENCE_PAGE_SIZE = 1000;
 
 const ADDRESS = /^[^\s@<>",]+@[^\s@<>",]+\.[^\s@<>",]+$/;
 
@@ -35,7 +35,7 @@ export function memberAddress(member: { email: string; communicationEmail: strin
 }
 
 /** The members the audience admits, besides their subscription (a Prisma filter on Member). */
-export function audienceMemberWhere(newsletter: AudienceNewsletter, now: Date): Prisma.MemberWhereInput {
+function audienceMemberWhere(newsletter: AudienceNewsletter, now: Date): Prisma.MemberWhereInput {
   switch (newsletter.audience) {
     case "OPT_IN":
       return {};

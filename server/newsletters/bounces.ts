@@ -12,7 +12,7 @@ import { withTransaction } from "../db/transaction";
 import type { TBounceReportInput } from "./subscriptions.schema";
 import { suppress } from "./suppression";
 
-export type BounceReportResult = {
+type BounceReportResult = {
   /** Reports taken (one per address: a repeated address counts once, the strongest type wins). */
   addresses: number;
   unsubscribed: number;

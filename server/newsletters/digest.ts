@@ -20,8 +20,8 @@ import { log } from "../log";
 import { zonedDayStart } from "../time-zone";
 import { createSend } from "./send";
 
-export const DIGEST_EVERY_MS = 5 * 60_000;
-export const DIGEST_WINDOW_MS = 2 * 3600_000;
+const DIGEST_EVERY_MS = 5 * 60_000;
+const DIGEST_WINDOW_MS = 2 * 3600_000;
 
 export const ZDigestSchedule = z.object({
   days: z.array(z.number().int().min(1).max(7)).min(1).max(7),
@@ -32,7 +32,7 @@ export type TDigestSchedule = z.infer<typeof ZDigestSchedule>;
 const WEEKDAYS: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
 
 /** The calendar day ("2026-11-27") and weekday (Monday 1) at `at` on `zone`'s clocks. */
-export function localDay(at: Date, zone: string): { day: string; weekday: number } {
+function localDay(at: Date, zone: string): { day: string; weekday: number } {
   const parts = new Intl.DateTimeFormat("en-US", {
     timeZone: zone,
     year: "numeric",

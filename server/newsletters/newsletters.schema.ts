@@ -8,7 +8,7 @@ import { z } from "zod";
 import { zWebUrl } from "../web-url";
 
 export const NEWSLETTER_AUDIENCES = ["OPT_IN", "MEMBERS", "PAYING"] as const;
-export const SUBSCRIPTION_STATUSES = ["PENDING", "ACTIVE", "UNSUBSCRIBED"] as const;
+const SUBSCRIPTION_STATUSES = ["PENDING", "ACTIVE", "UNSUBSCRIBED"] as const;
 
 export const AUDIENCE_LABELS: Record<(typeof NEWSLETTER_AUDIENCES)[number], string> = {
   OPT_IN: "Everyone who opted in",
@@ -16,7 +16,7 @@ export const AUDIENCE_LABELS: Record<(typeof NEWSLETTER_AUDIENCES)[number], stri
   PAYING: "Paying subscribers who opted in",
 };
 
-export const NEWSLETTER_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const NEWSLETTER_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
 const TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 
@@ -51,7 +51,6 @@ export const ZNewsletterDesign = z.object({
   /** Plain text (rendered escaped): the publisher's postal address, and anything else the footer says. */
   footer: zText(1_000),
 });
-export type TNewsletterDesign = z.output<typeof ZNewsletterDesign>;
 
 export const ZDigestSchedule = z.object({
   /** ISO weekdays, Monday 1 … Sunday 7, each at most once. */
@@ -140,7 +139,7 @@ export const ZListSubscribersInput = z.object({
 });
 export type TListSubscribersInput = z.input<typeof ZListSubscribersInput>;
 
-export const ZSubscriberView = z.object({
+const ZSubscriberView = z.object({
   id: z.number(),
   memberId: z.number(),
   email: z.string(),

@@ -46,7 +46,7 @@ function schedule(value: Prisma.JsonValue | null): TNewsletterView["digestSchedu
   return Array.isArray(days) && typeof time === "string" ? { days: days.map(Number), time } : null;
 }
 
-export function newsletterView(row: Newsletter, counts: Counts = NO_COUNTS): TNewsletterView {
+function newsletterView(row: Newsletter, counts: Counts = NO_COUNTS): TNewsletterView {
   return {
     id: row.id,
     name: row.name,

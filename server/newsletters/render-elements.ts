@@ -138,7 +138,7 @@ export function imageBlock(
 }
 
 /** A linked preview of something a mail cannot hold (an embed, a video, a file). */
-export function previewBlock(
+function previewBlock(
   args: { title: string; url: string; label: string; thumbnail?: string | null },
   ctx: ElementContext,
 ): Rendered {

@@ -33,7 +33,7 @@ import {
 
 const COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 
-export type NewsletterDesign = { logoUrl: string | null; accentColor: string; backgroundColor: string; footer: string };
+type NewsletterDesign = { logoUrl: string | null; accentColor: string; backgroundColor: string; footer: string };
 
 const ZDesign = z
   .object({
@@ -65,7 +65,7 @@ export function parseDesign(value: unknown): NewsletterDesign {
 export type MailTemplate = { html: string; text: string; urls: string[]; nonce: string };
 
 /** What one reader's copy needs: the link each URL becomes, the reader's unsubscribe link, the pixel. */
-export type ReaderLinks = { link: (url: string) => string; unsubscribeUrl: string; openPixelUrl: string | null };
+type ReaderLinks = { link: (url: string) => string; unsubscribeUrl: string; openPixelUrl: string | null };
 
 class Links {
   readonly nonce = randomBytes(8).toString("hex");
@@ -180,7 +180,7 @@ const button = (href: string, label: string, accent: string) =>
   `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 20px;"><tr><td style="background:${accent};border-radius:4px;">` +
   `<a href="${href}" style="display:inline-block;padding:12px 20px;${SANS}font-size:16px;font-weight:bold;color:#ffffff;text-decoration:none;">${escapeHtml(label)}</a></td></tr></table>`;
 
-export type MailStory = {
+type MailStory = {
   headline: string;
   subheadline: string | null;
   /** Stored HTML (sanitised at save). */
@@ -245,7 +245,7 @@ export function compileStoryMail(args: {
   return { html, text, urls: links.urls, nonce: links.nonce };
 }
 
-export type DigestStory = {
+type DigestStory = {
   headline: string;
   summary: string | null;
   url: string;

@@ -22,7 +22,7 @@ import { applyAccessRule, storyAccessKind, type StoryAccess } from "../subscript
 import { compileDigestMail, compileStoryMail, parseDesign, type MailFrame, type MailTemplate } from "./render-mail";
 
 /** Stories a digest lists at most. */
-export const DIGEST_STORIES = 10;
+const DIGEST_STORIES = 10;
 
 export type SendContent = {
   /** The template a reader gets. */
@@ -97,7 +97,7 @@ export async function storyTemplates(
 }
 
 /** Whether a member may read the story whole in a mail (see the file's comment). */
-export function readsWhole(
+function readsWhole(
   storyId: string,
   access: StoryAccess,
   subscriptions: Parameters<typeof applyAccessRule>[0]["subscriptions"],
@@ -165,7 +165,7 @@ export async function digestStories(db: Db, args: { accountId: number; collectio
 }
 
 /** A digest send's content: one template for every reader. */
-export async function digestContent(
+async function digestContent(
   db: Db,
   args: { newsletter: NewsletterForContent; collectionId: number; title: string; appUrl: string },
 ): Promise<SendContent> {

@@ -18,7 +18,7 @@ import { getRateLimitStore } from "../rate-limit/store";
 import { runSendSlice } from "./send-runner";
 import { storeThrottle, type Throttle } from "./throttle";
 
-export const SLICE_MS = 40_000;
+const SLICE_MS = 40_000;
 
 const globalForThrottle = globalThis as unknown as { mastheadNewsletterThrottle?: Throttle };
 
@@ -28,11 +28,6 @@ async function throttle(): Promise<Throttle> {
   const throttle = storeThrottle(await getRateLimitStore(), getEnv().NEWSLETTER_MAX_PER_SECOND);
   globalForThrottle.mastheadNewsletterThrottle = throttle;
   return throttle;
-}
-
-/** Replace the process's throttle (tests and the benchmark); undefined: back to the configuration's. */
-export function setNewsletterThrottle(value: Throttle | undefined): void {
-  globalForThrottle.mastheadNewsletterThrottle = value;
 }
 
 export const newsletterSendJob = defineJob<{ sendId: number }>({

@@ -43,10 +43,10 @@ import { suppress, suppressedAmong } from "./suppression";
 import type { Throttle } from "./throttle";
 import { newsletterTokenKey } from "./tokens";
 
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 export const CLAIM_LEASE_MS = 120_000;
 /** Handoffs in flight per sender: an SMTP exchange takes 100 to 300 ms, so 8 keep up with 20 to 50 mails a second. */
-export const SEND_CONCURRENCY = 8;
+const SEND_CONCURRENCY = 8;
 export const UNKNOWN_OUTCOME = "The sender stopped during the SMTP handoff: counted as sent, not sent again.";
 
 export type SliceOptions = {
@@ -64,7 +64,7 @@ export type SliceOptions = {
   killAfterHandoff?: () => boolean;
 };
 
-export type SliceResult = { state: "done" } | { state: "continue"; at: Date } | { state: "killed" };
+type SliceResult = { state: "done" } | { state: "continue"; at: Date } | { state: "killed" };
 
 type ClaimedRow = { id: string; member_id: number; email: string; attempts: number };
 

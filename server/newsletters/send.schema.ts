@@ -23,7 +23,6 @@ export const ZStorySendInput = z.object({
   /** Default: the story's headline. */
   subject: ZSubject.optional(),
 });
-export type TStorySendInput = z.infer<typeof ZStorySendInput>;
 
 export const ZPublishAndSendInput = ZStorySendInput.extend({
   /** The version the editor saw (a stale one is CONFLICT, as for Publish). */
@@ -39,9 +38,6 @@ export const ZTestSendInput = z.object({
     .min(1, "Give at least one address.")
     .max(TEST_RECIPIENTS_MAX, `At most ${TEST_RECIPIENTS_MAX} addresses.`),
 });
-export type TTestSendInput = z.infer<typeof ZTestSendInput>;
-
-export const ZAudienceCountInput = z.object({ newsletterIds: ZNewsletterIds });
 
 export const ZSendIdInput = z.object({ sendId: z.number().int().positive() });
 
@@ -53,7 +49,7 @@ export const ZListSendsInput = z.object({
 });
 export type TListSendsInput = z.input<typeof ZListSendsInput>;
 
-export const ZSendView = z.object({
+const ZSendView = z.object({
   id: z.number(),
   newsletterId: z.number(),
   newsletterName: z.string(),
@@ -80,7 +76,7 @@ export const ZSendPage = z.object({
 });
 export type TSendPage = z.infer<typeof ZSendPage>;
 
-export const ZNewsletterChoice = z.object({
+const ZNewsletterChoice = z.object({
   id: z.number(),
   name: z.string(),
   audience: z.string(),

@@ -19,7 +19,7 @@ import { storyTemplates } from "./send-content";
 import { newsletterSendJob } from "./send-job";
 import { TEST_RECIPIENTS_MAX, type TListSendsInput, type TSendPage, type TSendView } from "./send.schema";
 
-export const sendJobKey = (sendId: number) => `newsletter.send:${sendId}`;
+const sendJobKey = (sendId: number) => `newsletter.send:${sendId}`;
 export const storyDedupeKey = (storyId: string) => `story:${storyId.toLowerCase()}`;
 
 type SendRow = { id: number; status: string };

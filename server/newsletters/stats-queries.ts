@@ -14,10 +14,10 @@ import { EMPTY_COUNTS, subscribersSeries, totalOf, withRates, type SendCounts, t
 import type { TStatsRange } from "./stats.schema";
 
 /** Sends a newsletter's page lists at most (newest first). */
-export const MAX_SENDS_LISTED = 500;
+const MAX_SENDS_LISTED = 500;
 
 /** Days after a first click in which a subscription counts for the send. */
-export const CONVERSION_WINDOW_DAYS = 7;
+const CONVERSION_WINDOW_DAYS = 7;
 
 /**
  * A subscription `s` that the clicking reader of delivery `d` started (./stats.ts): paid, bought
@@ -62,11 +62,7 @@ type CountsRow = {
 };
 
 /** Each send's counts, in one statement. */
-export async function countsBySend(
-  db: Db,
-  accountId: number,
-  sendIds: readonly number[],
-): Promise<Map<number, SendCounts>> {
+async function countsBySend(db: Db, accountId: number, sendIds: readonly number[]): Promise<Map<number, SendCounts>> {
   const result = new Map<number, SendCounts>();
   if (sendIds.length === 0) return result;
   const rows = await db.$queryRaw<CountsRow[]>`
@@ -130,7 +126,7 @@ export type SendRow = {
 };
 
 /** When a send went out (began), or is to. */
-export const sendTime = (send: Pick<SendRow, "startedAt" | "scheduledAt">) => send.startedAt ?? send.scheduledAt;
+const sendTime = (send: Pick<SendRow, "startedAt" | "scheduledAt">) => send.startedAt ?? send.scheduledAt;
 
 /** One send of the account with its numbers; NOT_FOUND for another account's. */
 export async function getSendStats(db: Db, args: { accountId: number; sendId: number }) {
@@ -145,7 +141,7 @@ export async function getSendStats(db: Db, args: { accountId: number; sendId: nu
 }
 
 /** The account's newsletter, or NOT_FOUND. */
-export async function getNewsletterOrThrow(db: Db, args: { accountId: number; newsletterId: number }) {
+async function getNewsletterOrThrow(db: Db, args: { accountId: number; newsletterId: number }) {
   const newsletter = await db.newsletter.findFirst({
     where: { id: args.newsletterId, accountId: args.accountId },
     select: NEWSLETTER_FIELDS,

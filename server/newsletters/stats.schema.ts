@@ -6,7 +6,7 @@ import { z } from "zod";
 
 const DAY_MS = 86_400_000;
 /** Days the subscribers chart and the sends' list cover at most. */
-export const STATS_MAX_DAYS = 366;
+const STATS_MAX_DAYS = 366;
 
 const zDay = z.iso.date().refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "is not a calendar day");
 const zId = z.coerce.number().int().min(1).max(2_147_483_647);
@@ -22,10 +22,8 @@ export const ZStatsRange = z
 export type TStatsRange = z.output<typeof ZStatsRange>;
 
 export const ZNewsletterStatsInput = z.object({ newsletterId: zId, range: ZStatsRange });
-export type TNewsletterStatsInput = z.output<typeof ZNewsletterStatsInput>;
 
 export const ZSendStatsInput = z.object({ sendId: zId });
-export type TSendStatsInput = z.output<typeof ZSendStatsInput>;
 
 export const ZNewsletterIdParams = z.object({ id: zId });
 export const ZSendIdParams = z.object({ id: zId, sendId: zId });

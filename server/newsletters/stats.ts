@@ -66,7 +66,7 @@ export function daysBetween(from: string, to: string): string[] {
   return days;
 }
 
-export type SubscribersDay = { day: string; active: number; started: number; ended: number };
+type SubscribersDay = { day: string; active: number; started: number; ended: number };
 
 /**
  * Active subscribers at the end of each day of the range: those active when it began

@@ -30,7 +30,7 @@ import {
 } from "./tokens";
 
 export const BAD_TOKEN_MESSAGE = "This link is malformed. Copy the whole link from the mail.";
-export const UNKNOWN_TOKEN_MESSAGE = "This link is not valid (or the subscription no longer exists).";
+const UNKNOWN_TOKEN_MESSAGE = "This link is not valid (or the subscription no longer exists).";
 
 type Target = {
   accountId: number;

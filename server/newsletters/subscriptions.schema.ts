@@ -40,7 +40,6 @@ export const ZPublicSubscribeInput = z.object({
     .refine((name) => !NAME_FORBIDDEN.test(name), "must be one line without control characters")
     .optional(),
 });
-export type TPublicSubscribeInput = z.output<typeof ZPublicSubscribeInput>;
 
 /** The one answer to a public sign-up, whether or not the e-mail is known. */
 export const PUBLIC_SUBSCRIBE_MESSAGE =
@@ -48,7 +47,7 @@ export const PUBLIC_SUBSCRIBE_MESSAGE =
 
 export const ZNewsletterTokenParams = z.object({ token: z.string().min(1).max(200) });
 
-export const BOUNCE_TYPES = ["bounce", "complaint"] as const;
+const BOUNCE_TYPES = ["bounce", "complaint"] as const;
 
 export const ZBounceReportInput = z.object({
   bounces: z

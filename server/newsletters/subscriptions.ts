@@ -35,13 +35,13 @@ import type { TMemberNewsletter } from "./subscriptions.schema";
 import { isSuppressed, normaliseEmail } from "./suppression";
 import { newsletterTokenKey } from "./tokens";
 
-export const CONFIRM_MAIL_KIND = "newsletter.confirm";
+const CONFIRM_MAIL_KIND = "newsletter.confirm";
 /** A PENDING subscription asked for again gets a new confirmation mail at most this often. */
-export const CONFIRM_RESEND_MS = 3600_000;
+const CONFIRM_RESEND_MS = 3600_000;
 
-export type SubscriptionStatusWord = TMemberNewsletter["status"];
+type SubscriptionStatusWord = TMemberNewsletter["status"];
 
-export type SubscribeResult = {
+type SubscribeResult = {
   newsletterId: number;
   subscriptionId: number;
   status: NewsletterSubscription["status"];
@@ -90,7 +90,7 @@ async function queueConfirmation(
  * Subscribe `member` to `newsletter` with the consent of `source` (module header). Runs in its own
  * transaction, rerun once when a concurrent subscribe created the row first.
  */
-export async function subscribeMember(
+async function subscribeMember(
   db: Db,
   args: { member: Member; newsletter: Newsletter; source: string; proven: boolean; now: Date },
 ): Promise<SubscribeResult> {
@@ -160,7 +160,7 @@ export async function subscribeMember(
 }
 
 /** The member with this e-mail in the account, created (unverified, no password) when there is none. */
-export async function findOrCreateNewsletterMember(
+async function findOrCreateNewsletterMember(
   db: Db,
   args: { accountId: number; email: string; name?: string | null; source: string; now: Date },
 ): Promise<MemberRecord> {

@@ -21,12 +21,12 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 
 export const SUPPRESSION_REASONS = ["bounce", "complaint", "manual"] as const;
-export type TSuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+type TSuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 
 const STRENGTH: Record<TSuppressionReason, number> = { manual: 0, bounce: 1, complaint: 2 };
 
 /** The unsubscribe source a suppression writes on the subscriptions it ends. */
-export const SUPPRESSION_UNSUBSCRIBE_SOURCE: Record<TSuppressionReason, string> = {
+const SUPPRESSION_UNSUBSCRIBE_SOURCE: Record<TSuppressionReason, string> = {
   bounce: "bounce",
   complaint: "complaint",
   manual: "suppressed",

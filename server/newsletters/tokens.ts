@@ -14,7 +14,7 @@ import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 
 import { getEnv } from "../../env.js";
 
-export const NEWSLETTER_TOKEN_PURPOSES = ["confirm", "unsubscribe", "delivery"] as const;
+const NEWSLETTER_TOKEN_PURPOSES = ["confirm", "unsubscribe", "delivery"] as const;
 export type TNewsletterTokenPurpose = (typeof NEWSLETTER_TOKEN_PURPOSES)[number];
 
 /** Used only outside production when AUTH_SECRET is unset. */

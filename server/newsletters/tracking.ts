@@ -60,7 +60,7 @@ export async function recordOpen(db: Db, args: { key: Buffer; token: string; now
 }
 
 /** `text` as an absolute http(s) URL, or null. */
-export function httpUrl(text: string): URL | null {
+function httpUrl(text: string): URL | null {
   if (text.length > MAX_CLICK_URL_LENGTH) return null;
   try {
     const url = new URL(text);

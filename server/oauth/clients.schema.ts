@@ -4,9 +4,9 @@
  */
 import { z } from "zod";
 
-export const OAUTH_CLIENT_NAME_MAX = 100;
-export const OAUTH_REDIRECT_URIS_MAX = 10;
-export const OAUTH_REDIRECT_URI_MAX = 2_048;
+const OAUTH_CLIENT_NAME_MAX = 100;
+const OAUTH_REDIRECT_URIS_MAX = 10;
+const OAUTH_REDIRECT_URI_MAX = 2_048;
 
 /** Hosts that may use plain http (a developer's machine): RFC 8252 §7.3 loopback redirects. */
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -16,7 +16,7 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * (http only on localhost), without credentials or fragment (RFC 6749 §3.1.2), written in its
  * canonical form so the exact comparison at /oauth/authorize compares what browsers send.
  */
-export function redirectUriProblem(value: string): string | null {
+function redirectUriProblem(value: string): string | null {
   let url: URL;
   try {
     url = new URL(value);
@@ -32,7 +32,7 @@ export function redirectUriProblem(value: string): string | null {
   return null;
 }
 
-export const zRedirectUri = z
+const zRedirectUri = z
   .string()
   .trim()
   .min(1, "must not be empty")

@@ -5,7 +5,7 @@
 import { authorWire } from "../engagement/comment-wire";
 import type { MemberRecord } from "../members/members";
 
-export type TOAuthCurrentUser = {
+type TOAuthCurrentUser = {
   current_user: { id: number; name: string; avatar: string | null; bio: string; slug: string };
 };
 

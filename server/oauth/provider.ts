@@ -38,11 +38,11 @@ import { isClientSecret } from "./clients";
 import type { TAuthorizeQuery, TTokenRequest } from "./provider.schema";
 
 export const AUTHORIZATION_CODE_TTL_MS = 5 * 60_000;
-export const ACCESS_TOKEN_TTL_SECONDS = 2 * 3600;
+const ACCESS_TOKEN_TTL_SECONDS = 2 * 3600;
 /** Scopes a client may ask for: one, the reader's public profile ("public" is Doorkeeper's name for it). */
-export const OAUTH_SCOPES: ReadonlySet<string> = new Set(["profile", "public"]);
+const OAUTH_SCOPES: ReadonlySet<string> = new Set(["profile", "public"]);
 /** Where a reader without a session signs in (app/member/login). */
-export const MEMBER_LOGIN_PATH = "/member/login";
+const MEMBER_LOGIN_PATH = "/member/login";
 
 /** A client row as queries return it (the secret's hash only where asked for). */
 type ClientRow = Omit<OAuthClient, "secretHash">;
@@ -145,7 +145,7 @@ function normaliseScope(scope: string | undefined): string | null | false {
 }
 
 /** An http(s) URL on one of the publication's hosts (hostOf alone would take javascript://host/…). */
-export function isPublicationPage(publisher: Pick<Publisher, "publicationHosts">, value: string): boolean {
+function isPublicationPage(publisher: Pick<Publisher, "publicationHosts">, value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === "https:" || url.protocol === "http:") && isPublicationUrl(publisher, url.href);
@@ -169,7 +169,7 @@ export function memberLoginPath(returnTo: string): string {
 // ─── 2. Token exchange ──────────────────────────────────────────────────────────────────────
 
 /** RFC 6749 §5.2 error codes. */
-export type OAuthErrorCode =
+type OAuthErrorCode =
   | "invalid_request"
   | "invalid_client"
   | "invalid_grant"
@@ -190,7 +190,7 @@ export class OAuthError extends Error {
 }
 
 /** The access token response (spec §2.1). */
-export type TAccessTokenResponse = {
+type TAccessTokenResponse = {
   access_token: string;
   token_type: "bearer";
   expires_in: number;
@@ -349,7 +349,7 @@ function assertPkce(challenge: string | null, verifier: string | undefined): voi
 }
 
 /** The publisher-JWT id that names a member itself (reserved: publishers' own ids must not start with it). */
-export const memberJwtId = (memberId: number) => `masthead:${memberId}`;
+const memberJwtId = (memberId: number) => `masthead:${memberId}`;
 
 /**
  * Link the member to the publisher-JWT id `masthead:<member id>` (a member_identities row of

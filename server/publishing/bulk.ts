@@ -26,7 +26,7 @@ export const MAX_KEY_CHARS = 6_000;
 /** Largest JSON a key may inflate to. */
 const MAX_INFLATED_BYTES = 256 * 1024;
 
-export type BulkRequests = Record<string, TBulkItem>;
+type BulkRequests = Record<string, TBulkItem>;
 
 /** Validate the named requests of a body (details point at `<field>.<name>.<param>`). */
 export function parseBulkRequests(raw: unknown, field = "body.requests"): BulkRequests {

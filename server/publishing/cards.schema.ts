@@ -89,7 +89,7 @@ export const ZStoryElement = ZStoryElementFields.extend({
 });
 export type TStoryElement = z.infer<typeof ZStoryElement>;
 
-export const ZCard = z.object({
+const ZCard = z.object({
   id: z.uuid(),
   "content-id": z.uuid().optional(),
   status: z.string().default("draft"),

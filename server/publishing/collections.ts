@@ -27,8 +27,8 @@ import {
 } from "./stories";
 import { ms, type WireStory } from "./story-view";
 
-export type WireCollection = Record<string, unknown>;
-export type CollectionResult = { collection: WireCollection; tags: string[] };
+type WireCollection = Record<string, unknown>;
+type CollectionResult = { collection: WireCollection; tags: string[] };
 
 type CollectionRow = Prisma.CollectionGetPayload<{ include: { sectionOf: { select: { id: true } } } }>;
 

@@ -30,7 +30,7 @@ const PRIVATE_SETTINGS = ["external-image-hosts"];
 /** Keys of PublisherConfig.layout that are served elsewhere (config domains, menu groups). */
 const LAYOUT_OWN_KEYS = ["menu", "stacks", "domains", "menu-groups"];
 
-export const DEFAULT_AMP_FONTS = {
+const DEFAULT_AMP_FONTS = {
   primary: {
     family: '"Roboto", "Helvetica Neue", Arial, sans-serif',
     url: "https://fonts.googleapis.com/css?family=Roboto:400,700&display=swap",
@@ -193,7 +193,7 @@ function seoMetadata(seo: unknown, title: string, description: string): Json[] {
   return entries;
 }
 
-export type ConfigEnv = { nodeEnv: string; appUrl: string };
+type ConfigEnv = { nodeEnv: string; appUrl: string };
 
 /** `cdn-image` as a URL: https, unless it is Masthead's own image server on a plain-http APP_URL. */
 function cdnName(cdnImage: string, appUrl: string): string {

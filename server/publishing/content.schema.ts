@@ -17,8 +17,8 @@ import { PG_INT_MAX, zWholeNumber } from "../params.schema";
 import { unsafeInputFindings } from "../validation";
 
 export const MAX_LIMIT = 100;
-export const DEFAULT_LIMIT = 20;
-export const MAX_OFFSET = 10_000;
+const DEFAULT_LIMIT = 20;
+const MAX_OFFSET = 10_000;
 const MAX_LIST = 100;
 /** The farthest a JavaScript Date reaches either side of 1970. */
 const MAX_TIME_MS = 8.64e15;
@@ -70,9 +70,7 @@ export const zOffset = zWholeNumber({ max: MAX_OFFSET })
 export const zIntId = zWholeNumber({ min: 1, max: PG_INT_MAX });
 
 /** Epoch milliseconds; negative before 1970. */
-export const zEpochMs = zWholeNumber({ negative: true, min: -MAX_TIME_MS, max: MAX_TIME_MS }).transform(
-  (n) => new Date(n),
-);
+const zEpochMs = zWholeNumber({ negative: true, min: -MAX_TIME_MS, max: MAX_TIME_MS }).transform((n) => new Date(n));
 
 const splitList = (value: string | number | (string | number)[]) =>
   (Array.isArray(value) ? value : [value])
@@ -103,7 +101,7 @@ export const zFields = zRawList
   .transform((list) => (list && list.length > 0 ? list : undefined));
 
 /** Comma list of story UUIDs. */
-export const zStoryIdList = zRawList
+const zStoryIdList = zRawList
   .transform(splitList)
   .pipe(z.array(z.uuid("Expected story ids (UUIDs).")).max(MAX_LIST))
   .optional()
@@ -112,7 +110,7 @@ export const zStoryIdList = zRawList
 /** Comma list of plain strings (templates). */
 const zStringList = zRawList.transform(splitList).pipe(z.array(z.string().max(200)).max(MAX_LIST));
 
-export const zBooleanish = z
+const zBooleanish = z
   .union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", ""])])
   .optional()
   .transform((v) => v === true || v === "true" || v === "1" || v === "yes");
@@ -126,7 +124,7 @@ const zSlug = z.string().trim().min(1).max(300);
  * and friends are its names in the original API's story groups. "last-updated" orders by the
  * last (re)publication; "oldest" is published-at ascending.
  */
-export const STORY_ORDERS = {
+const STORY_ORDERS = {
   "published-at": "published",
   top: "published",
   stack: "published",
@@ -238,7 +236,6 @@ const SORTS = {
   oldest: "asc",
 } as const;
 const SORT_NAMES = Object.keys(SORTS) as [keyof typeof SORTS, ...(keyof typeof SORTS)[]];
-export type TSearchSort = (typeof SORTS)[keyof typeof SORTS];
 
 /** GET /api/v1/search and /api/v1/advanced-search */
 export const ZSearchQuery = refuseNul(
@@ -297,7 +294,7 @@ export const ZBreakingNewsQuery = z.object({ fields: zFields, limit: zLimit() })
 
 // ─── Bulk ────────────────────────────────────────────────────────────────────────────────────
 
-export const MAX_BULK_REQUESTS = 25;
+const MAX_BULK_REQUESTS = 25;
 
 const bulkCollectionShape = z.object({
   _type: z.literal("collection"),
@@ -311,7 +308,7 @@ const bulkStoriesShape = z.object({ _type: z.literal("stories"), ...storyFilterS
  * or "stories" (the parameters of GET /api/v1/stories). Without `_type` it is a stories request,
  * as in the original client. Unknown keys are ignored.
  */
-export const ZBulkItem = z
+const ZBulkItem = z
   .preprocess(
     (value) =>
       value && typeof value === "object" && !Array.isArray(value) && !("_type" in value)
@@ -362,7 +359,6 @@ export const ZBulkBody = z.object({
       .refine((request) => nestsAtMost(request, 4), "nests too deep: parameters are strings, numbers or lists of them"),
   ),
 });
-export type TBulkBody = z.output<typeof ZBulkBody>;
 
 /** GET /api/v1/bulk-request/{key} */
 export const ZBulkKeyParams = z.object({

@@ -40,7 +40,7 @@ const CORE_KEYS = [
  * also spread at the top level, where front ends built for the original API read them; the
  * core fields always win over a metadata key of the same name.
  */
-export function entityToWire(entity: EntityRow): Record<string, unknown> {
+function entityToWire(entity: EntityRow): Record<string, unknown> {
   const metadata =
     entity.metadata && typeof entity.metadata === "object" && !Array.isArray(entity.metadata)
       ? (entity.metadata as Record<string, unknown>)
@@ -140,7 +140,7 @@ export async function getEntityRelationships(db: Db, args: { accountId: number; 
 /** How many of the entity's latest published stories are matched against automated collections. */
 const STORIES_CHECKED = 2000;
 
-export type StoryFacts = { sectionIds: number[]; tagSlugs: string[]; authorIds: number[]; template: string | null };
+type StoryFacts = { sectionIds: number[]; tagSlugs: string[]; authorIds: number[]; template: string | null };
 
 /**
  * Does an automated collection select this story? The same reading of the rules as the

@@ -102,7 +102,6 @@ const zRelationshipPath = z
 export const ZEntityRelationshipParams = refuseNul(
   z.object({ id: zId, subentity: z.preprocess(splitPath, zRelationshipPath) }),
 );
-export type TEntityRelationshipParams = z.output<typeof ZEntityRelationshipParams>;
 
 export const ZEntityCollectionsQuery = z.object({
   limit: zLimit(),

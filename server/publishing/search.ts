@@ -36,7 +36,7 @@ export const EXACT_TOTAL_UP_TO = 2_000;
 export const RANK_POOL = 200;
 
 /** Days after which freshness halves a candidate's text rank. */
-export const FRESHNESS_HALF_LIFE_DAYS = 30;
+const FRESHNESS_HALF_LIFE_DAYS = 30;
 
 /**
  * Relevance with freshness: ts_rank (a match in the headline weighs 1, the subheadline 0.4, the

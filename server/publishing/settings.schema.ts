@@ -51,13 +51,13 @@ const ZCdnHost = z
       ),
   );
 
-export const MENU_ITEM_TYPES = ["section", "tag", "link"] as const;
+const MENU_ITEM_TYPES = ["section", "tag", "link"] as const;
 
 /**
  * One menu item, stored in layout.menu as the config's menu reads it (docs/publishing.md, Menus):
  * a section by id, a tag by slug, or a link (absolute http(s) URL or a path on the site).
  */
-export const ZMenuItemInput = z
+const ZMenuItemInput = z
   .object({
     title: z.string().trim().min(1, "is required").max(100, "must be at most 100 characters"),
     type: z.enum(MENU_ITEM_TYPES),
@@ -87,7 +87,6 @@ export const ZMenuItemInput = z
         });
     }
   });
-export type TMenuItemInput = z.input<typeof ZMenuItemInput>;
 
 export const ZPublisherSettingsInput = z.object({
   /** The publication's name (config publisher-name). */

@@ -94,7 +94,7 @@ export async function sectionFamilyIds(
 }
 
 /** The `where` of GET /api/v1/stories for these parameters. */
-export async function storiesWhere(
+async function storiesWhere(
   db: Db,
   accountId: number,
   q: Pick<TStoriesQuery, "sectionId" | "sectionSlug" | "tagSlug" | "templates" | "excludeIds">,
@@ -189,7 +189,7 @@ export async function getStoryByExternalId(
  * probes each). Asked as one query, PostgreSQL builds a hash of every story of the section instead
  * (142,863 of a million stories: 70 ms against 1.2 ms).
  */
-export const RELATED_WALK = 5_000;
+const RELATED_WALK = 5_000;
 
 /**
  * GET /api/v1/stories/{id}/related-stories: published stories sharing a section (the given

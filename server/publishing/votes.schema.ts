@@ -10,7 +10,6 @@ export const ZVoteInput = z.object({
     .union([z.literal(["1", "-1", "+1"]), z.literal([1, -1])], { error: 'must be "1" or "-1"' })
     .transform((value) => (Number(value) > 0 ? 1 : -1)),
 });
-export type TVoteInput = z.output<typeof ZVoteInput>;
 
 /** Vote totals of one story: `total` is the net score (up − down), the story's `votes` field. */
 export const ZVoteTotals = z.object({ total: z.number().int(), up: z.number().int(), down: z.number().int() });

@@ -9,7 +9,7 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { TVoteTotals } from "./votes.schema";
 
-export type VoteWire = { "story-id": string; magnitude: number; "member-id": number };
+type VoteWire = { "story-id": string; magnitude: number; "member-id": number };
 
 /** The published story `storyId` of the account, or NOT_FOUND (drafts and other accounts' stories alike). */
 async function assertPublishedStory(db: Db, accountId: number, storyId: string): Promise<void> {
@@ -56,7 +56,7 @@ export async function getStoryVotes(
 }
 
 /** The story's totals, as the database's triggers keep them (story_vote_totals). */
-export async function voteTotals(db: Db, storyId: string): Promise<TVoteTotals> {
+async function voteTotals(db: Db, storyId: string): Promise<TVoteTotals> {
   const kept = await db.storyVoteTotal.findUnique({ where: { storyId }, select: { up: true, down: true } });
   const up = kept?.up ?? 0;
   const down = kept?.down ?? 0;

@@ -140,7 +140,7 @@ const TEAM_PLAYERS = ["okoro", "lindqvist", "moreau"];
 
 // ─── The seed ────────────────────────────────────────────────────────────────────────────────
 
-export type DemoContentOptions = {
+type DemoContentOptions = {
   accountId: number;
   appUrl: string;
   uploadDir: string;
@@ -148,7 +148,7 @@ export type DemoContentOptions = {
   images?: ImageStorage;
   now?: Date;
 };
-export type DemoContentSummary = {
+type DemoContentSummary = {
   storySlugs: string[];
   draftSlugs: string[];
   breakingSlug: string;

@@ -17,7 +17,7 @@ import { withTransaction } from "../db/transaction";
 import { meterPeriodStart } from "../subscriptions/meter-period";
 import { LARGE_SLUG_PREFIX } from "./large-content";
 
-export const ACCESS_BENCH = {
+const ACCESS_BENCH = {
   subscribers: 1_000,
   anonymous: 5_000,
   everyNthStory: 20,

@@ -22,7 +22,7 @@
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 
-export const ENGAGEMENT_BENCH = {
+const ENGAGEMENT_BENCH = {
   readers: 3_000,
   writers: 1_000,
   bigPageTopLevel: 1_400,
@@ -71,7 +71,7 @@ const LINES = [
 export const REACTION_IDS = ["like", "love", "haha", "wow", "sad", "angry"] as const;
 
 /** The page URLs of the engagement benchmark on `host`. */
-export function engagementBenchUrls(
+function engagementBenchUrls(
   host: string,
   countPages: number = ENGAGEMENT_BENCH.countPages,
 ): { bigPage: string; countPages: string[] } {

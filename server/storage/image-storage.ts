@@ -27,7 +27,7 @@ import type { Env } from "../../env.js";
 import { log } from "../log";
 
 /** An object's bytes as a stream, with what serving it needs. */
-export type StoredObject = { body: ReadableStream<Uint8Array>; size: number; contentType: string };
+type StoredObject = { body: ReadableStream<Uint8Array>; size: number; contentType: string };
 
 export type ImageStorage = {
   /** "disk" or "s3", for logs and tests. */
@@ -65,7 +65,7 @@ export function uploadMonth(now: Date): string {
   return `${String(now.getUTCFullYear()).padStart(4, "0")}/${String(now.getUTCMonth() + 1).padStart(2, "0")}`;
 }
 
-export function assertStorageKey(key: string): void {
+function assertStorageKey(key: string): void {
   if (!KEY_FORM.test(key) || key.split("/").some((segment) => segment.includes("..")))
     throw new Error("Not a storage key.");
 }
@@ -137,7 +137,7 @@ export function diskImageStorage(root: string): ImageStorage {
 
 // ─── S3 ──────────────────────────────────────────────────────────────────────────────────────
 
-export type S3StorageConfig = {
+type S3StorageConfig = {
   bucket: string;
   region: string;
   /** The S3 API's address (R2, MinIO, a test server); unset: AWS. */

@@ -18,8 +18,8 @@
  */
 import type { MeterRules } from "./meter";
 
-export type GrantReason = "FREE" | "LOGGED_IN" | "SUBSCRIBER" | "ASSET" | "METERING";
-export type DenialReason =
+type GrantReason = "FREE" | "LOGGED_IN" | "SUBSCRIBER" | "ASSET" | "METERING";
+type DenialReason =
   "login_required" | "hard_paywall" | "meter_off" | "anonymous_not_metered" | "no_reader" | "meter_exhausted";
 
 /** The answer AMP and the browser SDK read (the spec's access grant object, meter object). */

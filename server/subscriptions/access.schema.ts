@@ -34,7 +34,6 @@ export const ZAccessQuery = z.object({
   accesstype_integration_id: z.string().max(100).optional(),
   __amp_source_origin: z.string().max(500).optional(),
 });
-export type TAccessQuery = z.output<typeof ZAccessQuery>;
 
 /** The web check: the same, plus count=true to count a metered read in the same call. */
 export const ZWebAccessQuery = ZAccessQuery.extend({ count: zFlag });

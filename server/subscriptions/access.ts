@@ -17,7 +17,7 @@ import { countMeteredRead, getMeterRules, meterPeriodStart, meterReaderKey } fro
 
 export { toAccessGrant, type AccessDecision, type AccessGrant } from "./access-rule";
 
-export type AccessReader = {
+type AccessReader = {
   /** The reader's member, when the caller knows it (a member session, or the pingback that created it). */
   memberId: number | null;
   /** The publisher-JWT user id (`id` claim), when the reader sent a JWT: its member is looked up. */

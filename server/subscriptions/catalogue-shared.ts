@@ -7,7 +7,7 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 
-export type CatalogueKind =
+type CatalogueKind =
   "subscription_group" | "subscription_plan" | "subscription_asset" | "pricing_plan" | "coupon" | "tax_rule";
 
 /** "<kind>.<change>" on the actor's account, in the change's transaction. */

@@ -13,7 +13,7 @@ export const GROUP_INCLUDE = {
   },
 } satisfies Prisma.SubscriptionGroupInclude;
 
-export type GroupRow = Prisma.SubscriptionGroupGetPayload<{ include: typeof GROUP_INCLUDE }>;
+type GroupRow = Prisma.SubscriptionGroupGetPayload<{ include: typeof GROUP_INCLUDE }>;
 type PlanRow = GroupRow["plans"][number];
 type AssetRow = Prisma.SubscriptionAssetGetPayload<object>;
 type PricingPlanRow = Prisma.PricingPlanGetPayload<object>;
@@ -105,8 +105,6 @@ export function groupToWire(group: GroupRow, options: { livePlansOnly: boolean }
     collected_amount_percentage: percentageString(group.collectedAmountCents, target),
   };
 }
-
-export type WireGroup = ReturnType<typeof groupToWire>;
 
 export function pricingPlanToWire(plan: PricingPlanRow) {
   return {

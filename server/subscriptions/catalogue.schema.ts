@@ -90,7 +90,7 @@ const ZProvider = z
 type PatchShape<S extends z.ZodRawShape> = {
   [K in keyof S]: S[K] extends z.ZodDefault<infer I extends z.ZodType> ? z.ZodOptional<I> : z.ZodOptional<S[K]>;
 };
-export function patchShape<S extends z.ZodRawShape>(shape: S): PatchShape<S> {
+function patchShape<S extends z.ZodRawShape>(shape: S): PatchShape<S> {
   return Object.fromEntries(
     Object.entries(shape).map(([key, schema]) => [
       key,
@@ -104,7 +104,7 @@ export const ZSetEnabledInput = z.object({ id: ZId, enabled: z.boolean() });
 
 // ─── Groups ─────────────────────────────────────────────────────────────────────────────────
 
-export const ZGroupFields = z.object({
+const ZGroupFields = z.object({
   name: ZName,
   description: ZDescription.default(""),
   subscriptionType: z.enum(SUBSCRIPTION_TYPES).default("standard"),
@@ -135,7 +135,6 @@ export const ZCreateGroupInput = ZGroupFields;
 export type TCreateGroupInput = z.input<typeof ZCreateGroupInput>;
 export const ZUpdateGroupInput = z.object({ id: ZId, ...patchShape(ZGroupFields.shape) });
 export type TUpdateGroupInput = z.input<typeof ZUpdateGroupInput>;
-export type TGroupFields = z.output<typeof ZGroupFields>;
 
 // ─── Plans ──────────────────────────────────────────────────────────────────────────────────
 
@@ -146,17 +145,15 @@ export const MAX_GRACE_PERIOD_DAYS = 90;
 export const MAX_CHARGE_RETRIES = 10;
 
 /** Days after a failed recurring charge to retry it (dunning): whole days, at most MAX_CHARGE_RETRIES. */
-export const ZChargeRetryDays = z
+const ZChargeRetryDays = z
   .array(z.number().int().min(1).max(MAX_GRACE_PERIOD_DAYS))
   .max(MAX_CHARGE_RETRIES, `at most ${MAX_CHARGE_RETRIES} retries`);
 
-export const ZPrices = z
-  .record(ZCurrency, z.object({ amount_cents: ZCents }))
-  .refine((p) => Object.keys(p).length <= 20, {
-    message: "at most 20 currencies",
-  });
+const ZPrices = z.record(ZCurrency, z.object({ amount_cents: ZCents })).refine((p) => Object.keys(p).length <= 20, {
+  message: "at most 20 currencies",
+});
 
-export const ZPlanFields = z.object({
+const ZPlanFields = z.object({
   groupId: ZId,
   title: ZName,
   description: ZDescription.default(""),
@@ -190,7 +187,7 @@ export type TPlanFields = z.output<typeof ZPlanFields>;
 
 // ─── Assets ─────────────────────────────────────────────────────────────────────────────────
 
-export const ZAssetFields = z.object({
+const ZAssetFields = z.object({
   title: ZName,
   type: z.enum(ASSET_TYPES),
   assetCategoryId: ZId.nullable().default(null),
@@ -204,7 +201,7 @@ export type TUpdateAssetInput = z.input<typeof ZUpdateAssetInput>;
 
 // ─── Pricing plans (pay per asset) ──────────────────────────────────────────────────────────
 
-export const ZPricingPlanFields = z.object({
+const ZPricingPlanFields = z.object({
   title: z.string().trim().max(200).default(""),
   assetType: z.enum(PRICING_ASSET_TYPES),
   /** Story or collection ids; empty: every asset of the type. */
@@ -233,9 +230,9 @@ export type TSearchPricingAssetsInput = z.input<typeof ZSearchPricingAssetsInput
 
 // ─── Coupons ────────────────────────────────────────────────────────────────────────────────
 
-export const COUPON_CODE = /^[A-Z0-9][A-Z0-9_-]{2,31}$/;
+const COUPON_CODE = /^[A-Z0-9][A-Z0-9_-]{2,31}$/;
 
-export const ZCouponFields = z.object({
+const ZCouponFields = z.object({
   code: z
     .string()
     .trim()
@@ -262,7 +259,7 @@ export type TCouponFields = z.output<typeof ZCouponFields>;
 
 // ─── Tax rules ──────────────────────────────────────────────────────────────────────────────
 
-export const ZTaxRuleFields = z.object({
+const ZTaxRuleFields = z.object({
   name: z.string().trim().min(1, "is required").max(50),
   /** 1800 = 18 %. */
   rateBasisPoints: z.number().int().min(0, "must not be negative").max(10_000, "must be at most 100 %"),

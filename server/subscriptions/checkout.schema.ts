@@ -12,7 +12,6 @@ import { ZCents, ZCurrency } from "./money.schema";
 import { E164_PATTERN, identityValueIssue, MAX_IDENTITY_LENGTH, ZProvider } from "./subscribers.schema";
 
 export const SUBSCRIPTION_TYPES = ["standard", "individual", "campaign", "group_access", "dynamic_asset"] as const;
-export type TSubscriptionTypeWire = (typeof SUBSCRIPTION_TYPES)[number];
 
 const ZId = zWholeNumber({ min: 1, max: PG_INT_MAX });
 
@@ -55,7 +54,7 @@ const ZRecipient = z
     const issue = identityValueIssue(r.recipient_identity_provider, r.recipient_identity);
     if (issue) ctx.addIssue({ code: "custom", path: ["recipient_identity"], message: issue });
   });
-export const MAX_CUSTOM_MESSAGE_LENGTH = 1000;
+const MAX_CUSTOM_MESSAGE_LENGTH = 1000;
 const ZGiftFields = {
   recipient_subscriber: ZRecipient.optional(),
   custom_message: z.string().trim().max(MAX_CUSTOM_MESSAGE_LENGTH).nullable().optional(),
@@ -90,7 +89,7 @@ export const ZCheckoutSubscription = z.object({
   ...ZShared,
 });
 
-export const ZCheckoutBody = z.object({
+const ZCheckoutBody = z.object({
   subscription: ZCheckoutSubscription,
   ...ZShared,
   /** Client API pay per asset: "dynamic_assets" (spec §4.3). */

@@ -28,7 +28,7 @@ import {
 
 type Row = Prisma.CouponGetPayload<object>;
 
-export function couponToAdmin(c: Row) {
+function couponToAdmin(c: Row) {
   return {
     id: c.id,
     code: c.code,

@@ -10,7 +10,7 @@
  */
 import { invoiceTaxLines, type InvoiceTaxLine } from "./invoice-figures";
 
-export type CreditNoteFigures = { netCents: number; taxLines: InvoiceTaxLine[]; amountCents: number };
+type CreditNoteFigures = { netCents: number; taxLines: InvoiceTaxLine[]; amountCents: number };
 
 /** round(part × whole / total) in integers, half up; 0 when total is 0. */
 function share(whole: number, part: number, total: number): number {

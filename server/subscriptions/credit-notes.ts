@@ -24,7 +24,7 @@ import { centsToDecimal } from "./money.schema";
 
 export type CreditNoteRow = Prisma.CreditNoteGetPayload<object>;
 
-export type CreditNoteOutcome =
+type CreditNoteOutcome =
   { issued: true; creditNote: CreditNoteRow } | { issued: false; creditNote: CreditNoteRow | null; reason: string };
 
 /**
@@ -82,7 +82,7 @@ export async function issueCreditNoteForRefund(
 }
 
 /** A credit note on the wire; amounts as decimals in the currency's minor units, as invoices'. */
-export function creditNoteToWire(row: CreditNoteRow & { invoice: { sequenceNumber: number } }) {
+function creditNoteToWire(row: CreditNoteRow & { invoice: { sequenceNumber: number } }) {
   const money = (c: number) => centsToDecimal(c, row.currency);
   return {
     id: row.id,

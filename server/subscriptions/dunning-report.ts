@@ -16,7 +16,7 @@ import type { Db } from "../db/client";
 import { parseInput } from "../validation";
 import { rangeBounds, ZReportRangeInput, type TReportRangeInput } from "./revenue.schema";
 
-export type DunningDay = {
+type DunningDay = {
   day: string;
   currency: string;
   recovered_cents: number;
@@ -24,8 +24,8 @@ export type DunningDay = {
   recovered: number;
   lost: number;
 };
-export type DunningTotal = Omit<DunningDay, "day">;
-export type DunningReport = {
+type DunningTotal = Omit<DunningDay, "day">;
+type DunningReport = {
   currencies: string[];
   days: DunningDay[];
   totals: DunningTotal[];

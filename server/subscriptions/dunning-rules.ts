@@ -12,7 +12,7 @@ import { DEFAULT_GRACE_PERIOD_DAYS, MAX_CHARGE_RETRIES, MAX_GRACE_PERIOD_DAYS } 
 
 const DAY_MS = 86_400_000;
 
-export type DunningSettings = {
+type DunningSettings = {
   /** Days after the failure to retry, increasing; [] never retries. */
   retryDays: number[];
   /** How long the subscription keeps access after its unpaid period's end. */

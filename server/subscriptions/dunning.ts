@@ -32,12 +32,12 @@ import {
 import { centsToDecimal } from "./money.schema";
 
 /** The e-mail's kind in the outbox. */
-export const PAYMENT_FAILED_MAIL_KIND = "subscription.payment_failed";
+const PAYMENT_FAILED_MAIL_KIND = "subscription.payment_failed";
 /** Where the reader updates the card: the hosted self-service page, at this subscription's payment section. */
-export const UPDATE_CARD_PATH = "/member/subscriptions";
+const UPDATE_CARD_PATH = "/member/subscriptions";
 
 /** The link the "update your card" e-mail carries (hosted member pages, docs/subscriptions.md "Dunning"). */
-export async function updateCardLink(
+async function updateCardLink(
   tx: TransactionClient,
   args: { accountId: number; subscriptionId: number; appUrl: string },
 ): Promise<string> {

@@ -1,7 +1,7 @@
 /** The revenue exports' addresses (GET /api/admin/exports/<kind>.csv, server/subscriptions/exports.ts). */
 import { z } from "zod";
 
-export const EXPORT_KINDS = ["subscribers", "subscriptions", "payments", "invoices"] as const;
+const EXPORT_KINDS = ["subscribers", "subscriptions", "payments", "invoices"] as const;
 export type TExportKind = (typeof EXPORT_KINDS)[number];
 
 export const ZExportParams = z.object({

@@ -18,7 +18,7 @@ import { isTrialAuthorization } from "./trial-history";
 
 const PAGE = 500;
 
-export type CsvExport = { header: readonly string[]; rows: AsyncIterable<readonly CsvValue[]> };
+type CsvExport = { header: readonly string[]; rows: AsyncIterable<readonly CsvValue[]> };
 
 /** Every row `read` gives, page after page, each page the rows after the last id seen. */
 async function* keyset<T extends { id: number }>(read: (afterId: number, take: number) => Promise<T[]>) {

@@ -19,7 +19,7 @@ export { servicePeriodWords, type ServicePeriod } from "./invoices.schema";
 
 export type InvoiceTaxLine = { name: string; rate_basis_points: number; amount_cents: number; inclusive: boolean };
 
-export type InvoiceFigures = {
+type InvoiceFigures = {
   basePriceCents: number;
   discountCents: number;
   couponCode: string | null;
@@ -32,7 +32,7 @@ export type InvoiceFigures = {
 };
 
 /** What the subscription froze at checkout, and what this payment charged. */
-export type InvoiceTerms = {
+type InvoiceTerms = {
   amountCents: number;
   /** The plan's price of a period in the payment's currency (the subscription's plan copy). */
   planAmountCents: number;
@@ -108,7 +108,7 @@ export function invoiceFigures(terms: InvoiceTerms): InvoiceFigures {
 }
 
 /** What the wire and the documents need of an invoice row. */
-export type InvoiceRecord = {
+type InvoiceRecord = {
   id: number;
   sequenceNumber: number;
   currency: string;

@@ -12,7 +12,7 @@ export type TInvoiceFormat = (typeof INVOICE_FORMATS)[number];
 const MAX_ID = 2_147_483_647;
 
 /** `<id>.pdf` or `<id>.html`: the invoice id (1…2147483647, canonical digits) and the format. */
-export const ZInvoiceFile = z
+const ZInvoiceFile = z
   .string()
   .regex(/^[1-9]\d{0,9}\.(pdf|html)$/, "must be <invoice id>.pdf or <invoice id>.html")
   .transform((s) => {
@@ -38,7 +38,6 @@ export const ZListInvoicesInput = z.object({
   cursor: z.number().int().min(1).max(MAX_ID).nullish(),
   limit: z.number().int().min(1).max(100).default(50),
 });
-export type TListInvoicesInput = z.input<typeof ZListInvoicesInput>;
 
 /** The dashboard's credit notes: the newest `limit`, optionally one subscriber's. */
 export const ZListCreditNotesInput = z.object({

@@ -28,7 +28,7 @@ export { invoiceToWire, type TInvoiceWire } from "./invoice-figures";
 
 export type InvoiceRow = Prisma.InvoiceGetPayload<object>;
 
-export type IssueOutcome =
+type IssueOutcome =
   { issued: true; invoice: InvoiceRow } | { issued: false; invoice: InvoiceRow | null; reason: string };
 
 /**
@@ -170,5 +170,3 @@ export async function listAccountInvoices(
     nextCursor: rows.length > args.limit ? (page.at(-1)?.sequenceNumber ?? null) : null,
   };
 }
-
-export type InvoiceListItem = Awaited<ReturnType<typeof listAccountInvoices>>["invoices"][number];

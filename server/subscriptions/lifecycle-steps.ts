@@ -4,14 +4,8 @@
  * finds forgotten ones and the tests all agree. docs/subscriptions.md "Lifecycle".
  */
 import type { SubscriptionStatus } from "../generated/prisma/enums";
-import { DEFAULT_GRACE_PERIOD_DAYS } from "./catalogue.schema";
 
 export const DAY_MS = 86_400_000;
-/**
- * How long a recurring subscription whose period was not paid keeps access when its plan says
- * nothing else (the plan's grace_period_days, dunning.ts; also for plan-less subscriptions).
- */
-export const GRACE_PERIOD_DAYS = DEFAULT_GRACE_PERIOD_DAYS;
 /** How many days before the next payment (recurring) or the end (one-time) the reminder e-mail goes. */
 export const RENEWAL_REMINDER_DAYS = 7;
 
@@ -28,7 +22,7 @@ export type LifecycleState = {
   renewalReminderSentAt: Date | null;
 };
 
-export type LifecycleStepKind =
+type LifecycleStepKind =
   /** Send the renewal reminder of this period (once: renewal_reminder_sent_date). */
   | "remind"
   /** Charge the period due at next_payment_due_date through the adapter (first charge at trial end). */
@@ -46,7 +40,7 @@ export type LifecycleStep = { kind: LifecycleStepKind; at: Date };
 const ORDER: Record<LifecycleStepKind, number> = { remind: 0, charge: 1, retry_charge: 1, enter_grace: 2, expire: 3 };
 
 /** When the reminder of the current period is due: before the next payment (recurring) or the end. */
-export function reminderTarget(s: LifecycleState): Date | null {
+function reminderTarget(s: LifecycleState): Date | null {
   return s.recurring ? (s.nextPaymentDueDate ?? s.endTimestamp) : s.endTimestamp;
 }
 

@@ -99,7 +99,7 @@ export async function retryChargeSoon(
 
 // ─── Payments ────────────────────────────────────────────────────────────────────────────────
 
-export type RecordChargeInput = {
+type RecordChargeInput = {
   subscription: Pick<Subscription, "id" | "accountId" | "paymentType" | "attemptId">;
   amountCents: number;
   currency: string;

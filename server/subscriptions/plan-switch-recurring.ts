@@ -28,7 +28,7 @@ import { switchTo } from "./plan-switch-scheduled";
 import { addDuration } from "./subscription-state";
 
 /** Why a recurring switch waits for the next charge instead of applying now. */
-export type ScheduledReason = "proration_off" | "gateway_charges" | "not_charged" | "trial";
+type ScheduledReason = "proration_off" | "gateway_charges" | "not_charged" | "trial";
 
 /** What a recurring switch's preview freezes beside the common terms (plan-switch.ts SwitchTerms). */
 export type RecurringSwitchTerms =
@@ -61,7 +61,7 @@ type SubForSwitch = Pick<
 >;
 
 /** The current paid period of a recurring subscription: [period end − one interval, period end). */
-export function currentPeriod(sub: SubForSwitch): { start: Date; end: Date } | null {
+function currentPeriod(sub: SubForSwitch): { start: Date; end: Date } | null {
   const end = sub.nextPaymentDueDate ?? sub.endTimestamp;
   if (!end) return null;
   const back = addDuration(end, -sub.durationLength, sub.durationUnit);
@@ -70,7 +70,7 @@ export function currentPeriod(sub: SubForSwitch): { start: Date; end: Date } | n
 }
 
 /** Whether the adapter charges a stored payment method itself (renewals, dunning, switches). */
-export const chargesStoredMethod = (adapter: PaymentAdapter | null) => adapter?.chargeRecurring !== undefined;
+const chargesStoredMethod = (adapter: PaymentAdapter | null) => adapter?.chargeRecurring !== undefined;
 
 /** The terms of switching a recurring subscription to a plan of `priceCents` per `target` interval. */
 export function recurringSwitchTerms(args: {

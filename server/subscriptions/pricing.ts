@@ -149,7 +149,7 @@ export type TaxLine = {
   region: string | null;
 };
 
-export type TaxLocation = { country: string | null; region: string | null };
+type TaxLocation = { country: string | null; region: string | null };
 
 /** a / b rounded half up, for non-negative integers. */
 export function roundHalfUp(numerator: number, denominator: number): number {
@@ -228,14 +228,14 @@ export function computeTax(
 
 // ─── Trial ───────────────────────────────────────────────────────────────────────────────────
 
-export type TrialPlan = {
+type TrialPlan = {
   recurring: boolean;
   trialPeriodEnabled: boolean;
   maxTrialPeriodLength: number | null;
   maxTrialPeriodUnit: DurationUnit | null;
 };
 
-export type TrialRequest = {
+type TrialRequest = {
   trial_period?: boolean;
   trial_period_length?: number;
   trial_period_unit?: "days" | "weeks" | "months" | "years";

@@ -25,7 +25,7 @@ import { gatewayCredentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
 import { ZRefundPaymentInput, type TRefundPaymentInput } from "./revenue.schema";
 
-export type RefundOutcome = {
+type RefundOutcome = {
   refund: {
     id: number;
     payment_id: number;

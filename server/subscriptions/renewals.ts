@@ -35,7 +35,7 @@ const unprocessable = (field: string, issue: string, message?: string) =>
   new AppError("UNPROCESSABLE", message ?? `${field} ${issue}.`, { details: [{ field, issue }] });
 
 /** A UUID (v4 layout) derived from the renewal's identity: the same renewal, the same attempt. */
-export function renewalAttemptId(parts: {
+function renewalAttemptId(parts: {
   accountId: number;
   subscriptionId: number;
   paymentType: string;

@@ -29,17 +29,16 @@ import { parseInput } from "../validation";
 import { rangeBounds, ZReportRangeInput, type TReportRangeInput } from "./revenue.schema";
 import { TRIAL_AUTHORIZATION_SQL } from "./trial-history";
 
-export type DayCount = { day: string; count: number };
-export type SubscriptionsReport = {
+type SubscriptionsReport = {
   days: { day: string; active: number; new: number; churned: number }[];
   totals: { new: number; churned: number; active_at_end: number };
 };
-export type RevenueReport = {
+type RevenueReport = {
   currencies: string[];
   days: { day: string; currency: string; captured_cents: number; refunded_cents: number; net_cents: number }[];
   totals: { currency: string; captured_cents: number; refunded_cents: number; net_cents: number }[];
 };
-export type ConversionReport = {
+type ConversionReport = {
   free_stories: number | null;
   days: { day: string; hit_paywall: number; converted: number }[];
   totals: { hit_paywall: number; converted: number; rate: number | null };

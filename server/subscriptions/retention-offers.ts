@@ -39,7 +39,7 @@ import {
 import { addDuration } from "./subscription-state";
 import { emitSubscriptionEvent } from "./subscription-view";
 
-export type RetentionOfferView = {
+type RetentionOfferView = {
   kind: "coupon" | "pause";
   coupon_id: number | null;
   periods: number;
@@ -124,7 +124,7 @@ export async function listCancellations(db: Db, args: { actor: Actor }) {
 
 // ─── The offer a subscription may take ───────────────────────────────────────────────────────
 
-export type OfferTerms = {
+type OfferTerms = {
   kind: "coupon" | "pause";
   periods: number;
   coupon: Coupon | null;
@@ -132,7 +132,7 @@ export type OfferTerms = {
 };
 
 /** The coupon's price for one charge, or null when it does not apply (another currency). */
-export function discountedAmount(coupon: Coupon, amountCents: number, currency: string): number | null {
+function discountedAmount(coupon: Coupon, amountCents: number, currency: string): number | null {
   if (coupon.discountType === "PERCENT" && coupon.percentOff !== null)
     return Math.max(0, Math.round((amountCents * (100 - coupon.percentOff)) / 100));
   if (coupon.amountOffCents !== null && coupon.amountCurrency?.toUpperCase() === currency.toUpperCase())

@@ -20,7 +20,7 @@ export type TRefundPaymentInput = z.output<typeof ZRefundPaymentInput>;
 export const ZSubscriberDetailInput = z.object({ memberId: z.number().int().min(1).max(MAX_INT) });
 
 /** The longest range a report covers, in days (both ends included). */
-export const REPORT_MAX_DAYS = 366;
+const REPORT_MAX_DAYS = 366;
 const DAY_MS = 86_400_000;
 
 const zUtcDay = z.iso.date().refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "is not a calendar day");

@@ -17,9 +17,9 @@ import { paymentAdapterFor } from "./payments/registry";
 import { notFoundSubscription } from "./subscription-view";
 
 /** How the page lets the reader change the payment method: its own form, the gateway's page, or not at all. */
-export type PaymentMethodUpdateWay = { kind: "form" } | { kind: "hosted"; provider_name: string; href: string } | null;
+type PaymentMethodUpdateWay = { kind: "form" } | { kind: "hosted"; provider_name: string; href: string } | null;
 
-export const hostedPaymentMethodHref = (subscriptionId: number) =>
+const hostedPaymentMethodHref = (subscriptionId: number) =>
   `/api/member/subscriptions/${subscriptionId}/payment-method/hosted`;
 
 export function paymentMethodUpdateWay(adapter: PaymentAdapter | null, subscriptionId: number): PaymentMethodUpdateWay {

@@ -17,7 +17,7 @@ export const CANCEL_REASONS = {
   other: "Another reason",
 } as const;
 export type TCancelReason = keyof typeof CANCEL_REASONS;
-export const ZCancelReason = z.enum(Object.keys(CANCEL_REASONS) as [TCancelReason, ...TCancelReason[]], {
+const ZCancelReason = z.enum(Object.keys(CANCEL_REASONS) as [TCancelReason, ...TCancelReason[]], {
   error: "Choose a reason.",
 });
 
@@ -55,7 +55,7 @@ export const ZPaymentMethodInput = z.object({
   signature: z.string().min(1).max(200).optional(),
 });
 
-export const RETENTION_OFFER_KINDS = ["coupon", "pause"] as const;
+const RETENTION_OFFER_KINDS = ["coupon", "pause"] as const;
 
 /** The dashboard's retention offer: a coupon off the next N charges, or a pause of N periods. */
 export const ZRetentionOfferInput = z

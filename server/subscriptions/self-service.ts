@@ -46,8 +46,7 @@ const zoneOf = async (db: Db, args: ReaderArgs & ZoneArg) =>
   args.timeZone ?? (await getAccountTimeZone(db, args.accountId));
 
 /** Where the page's links to an invoice go (the member-session twin of the client API's file route). */
-export const selfServiceInvoiceHref = (id: number, format: "pdf" | "html" = "pdf") =>
-  `/api/member/invoices/${id}.${format}`;
+const selfServiceInvoiceHref = (id: number, format: "pdf" | "html" = "pdf") => `/api/member/invoices/${id}.${format}`;
 
 type SwitchOption = {
   id: number;
@@ -339,7 +338,7 @@ export async function updateSelfServicePaymentMethod(
 }
 
 /** How long a self-service session made from a publisher-signed JWT lasts. */
-export const JWT_SESSION_HOURS = 2;
+const JWT_SESSION_HOURS = 2;
 
 /**
  * A reader the publisher knows by its signed JWT (the client API's reader) opens the page: a

@@ -12,7 +12,7 @@ import { Prisma } from "../generated/prisma/client";
 
 const EVENT_LIMIT = 100;
 
-export type SubscriberPaymentView = {
+type SubscriberPaymentView = {
   id: number;
   subscription_id: number | null;
   plan_name: string | null;
@@ -35,7 +35,7 @@ export type SubscriberPaymentView = {
   }[];
 };
 
-export type SubscriberWebhookView = {
+type SubscriberWebhookView = {
   id: string;
   name: string;
   subscription_id: number | null;

@@ -6,7 +6,7 @@
 import { z } from "zod";
 
 /** A provider name: lower-case letters, digits, `_` and `-`, starting with a letter (2–32 long). */
-export const PROVIDER_PATTERN = /^[a-z][a-z0-9_-]{1,31}$/;
+const PROVIDER_PATTERN = /^[a-z][a-z0-9_-]{1,31}$/;
 /** E.164: `+`, a country code not starting with 0, at most 15 digits in all. */
 export const E164_PATTERN = /^\+[1-9]\d{6,14}$/;
 export const MAX_IDENTITY_LENGTH = 254;
@@ -70,7 +70,6 @@ export function refineAlternateIdentity(
 }
 
 export const ZAlternateIdentity = z.object(ALTERNATE_IDENTITY_FIELDS).superRefine(refineAlternateIdentity);
-export type TAlternateIdentity = z.output<typeof ZAlternateIdentity>;
 
 export const ZAddIdentityBody = z
   .object({
@@ -91,7 +90,7 @@ export const ZAddIdentityBody = z
     if (!alt.success) for (const issue of alt.error.issues) ctx.addIssue({ ...issue, code: "custom" });
   });
 
-export const ZSubscriberIdentity = z.object({ provider: z.string(), value: z.string() });
+const ZSubscriberIdentity = z.object({ provider: z.string(), value: z.string() });
 export type TSubscriberIdentity = z.output<typeof ZSubscriberIdentity>;
 // ─── Metadata ────────────────────────────────────────────────────────────────────────────────
 
@@ -105,7 +104,7 @@ const ZAddressField = z
   .optional();
 
 /** Only line1, line2, city, state, country and pincode are kept; other keys are dropped (§2.2). */
-export const ZAddress = z.object(
+const ZAddress = z.object(
   Object.fromEntries(ADDRESS_KEYS.map((k) => [k, ZAddressField])) as Record<
     (typeof ADDRESS_KEYS)[number],
     typeof ZAddressField
@@ -113,7 +112,7 @@ export const ZAddress = z.object(
 );
 
 /** Free-form, but bounded: at most 50 top-level keys and 8 kB as JSON. */
-export const ZOther = z
+const ZOther = z
   .record(z.string().max(100), z.json())
   .refine((o) => Object.keys(o).length <= METADATA_LIMITS.otherKeys, {
     message: `at most ${METADATA_LIMITS.otherKeys} keys`,
@@ -141,7 +140,7 @@ export type TSubscriberMetadata = {
   other: Record<string, unknown> | null;
 };
 
-export const ZSubscriberMetadata = z.object({
+const ZSubscriberMetadata = z.object({
   address: z.record(z.string(), z.string()).nullable(),
   phone_number: z.string().nullable(),
   other: z.record(z.string(), z.unknown()).nullable(),
@@ -179,7 +178,7 @@ export type TSearchSubscribersInput = z.output<typeof ZSearchSubscribersInput>;
 
 /** Where a reader stands as a subscriber, strongest first (subscriber-standing.ts). */
 export const SUBSCRIBER_STANDINGS = ["active", "grace", "trial", "cancelling", "lapsed", "none"] as const;
-export const ZSubscriberStanding = z.enum(SUBSCRIBER_STANDINGS);
+const ZSubscriberStanding = z.enum(SUBSCRIBER_STANDINGS);
 export type TSubscriberStanding = z.output<typeof ZSubscriberStanding>;
 
 /** A row of the dashboard's list: the Subscriber, their sign-in e-mail and their standing. */

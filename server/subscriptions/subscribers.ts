@@ -48,7 +48,7 @@ import {
 import { ACCESS_GRANTING_STATUSES, cumulativeEnd, cumulativeKind } from "./subscription-state";
 
 export const EMAIL_PROVIDER = "email";
-export const TAKEN_IDENTITY_MESSAGE = "This identity belongs to another subscriber of the account.";
+const TAKEN_IDENTITY_MESSAGE = "This identity belongs to another subscriber of the account.";
 
 export type IdentityRef = { provider: string; identity: string };
 
@@ -106,7 +106,7 @@ export async function resolveSubscriber(db: Db, args: ResolveSubscriberArgs): Pr
   return (await resolveSubscriberCreated(db, args))?.member ?? null;
 }
 
-export type ResolveSubscriberArgs = {
+type ResolveSubscriberArgs = {
   accountId: number;
   provider: string;
   identity: string;
@@ -294,7 +294,7 @@ function asRecord(value: unknown): Record<string, unknown> | null {
 }
 
 /** Stored metadata as the wire shape: the three parts, absent ones null. */
-export function metadataToWire(stored: unknown): TSubscriberMetadata {
+function metadataToWire(stored: unknown): TSubscriberMetadata {
   const o = asRecord(stored);
   if (!o) return { ...EMPTY_METADATA };
   return {
@@ -364,7 +364,7 @@ export async function setSubscriberMetadata(
 
 // ─── The Subscriber shape ────────────────────────────────────────────────────────────────────
 
-export type CumulativeEnds = { standard: Date | null; campaign: Date | null };
+type CumulativeEnds = { standard: Date | null; campaign: Date | null };
 const NO_CUMULATIVE: CumulativeEnds = { standard: null, campaign: null };
 
 /**

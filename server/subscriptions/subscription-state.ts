@@ -28,7 +28,7 @@ export function grantsAccess(s: SubscriptionTiming, now: Date): boolean {
   return inGracePeriod(s, now);
 }
 
-export function inGracePeriod(s: SubscriptionTiming, now: Date): boolean {
+function inGracePeriod(s: SubscriptionTiming, now: Date): boolean {
   return (
     s.status === "ACTIVE" &&
     s.endTimestamp !== null &&
@@ -94,8 +94,6 @@ export function addDuration(start: Date, length: number, unit: DurationUnit): Da
 
 /** What a cumulative end of no end is written as (a subscription with no end grants access for ever). */
 export const NO_END = new Date("9999-12-31T23:59:59.999Z");
-
-export type CumulativeRow = SubscriptionTiming & { subscriptionType: string };
 
 /**
  * The Subscriber's cumulative end (spec §2.2 cumulative_end_timestamps) over `rows` of one kind:

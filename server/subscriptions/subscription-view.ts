@@ -22,7 +22,7 @@ const ASSET_LINKS = {
   orderBy: [{ position: "asc" as const }, { assetId: "asc" as const }],
 };
 
-export const SUBSCRIPTION_INCLUDE = {
+const SUBSCRIPTION_INCLUDE = {
   member: {
     select: {
       id: true,
@@ -190,7 +190,7 @@ export async function loadSubscriptionWire(db: Db, args: { accountId: number; id
   return wire ?? null;
 }
 
-export type SubscriptionEventName =
+type SubscriptionEventName =
   | "subscription.created"
   | "subscription.activated"
   | "subscription.renewed"

@@ -80,7 +80,7 @@ export async function listSubscriptionsForAdmin(
   return { items, nextCursor: rows.length > input.limit && last ? encodeCursor(last.id) : null };
 }
 
-export type TimelineEntry = {
+type TimelineEntry = {
   at: string;
   action: string;
   by: string;

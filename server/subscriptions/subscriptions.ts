@@ -36,7 +36,7 @@ import {
 } from "./subscription-view";
 
 /** Who acts on a subscription: a reader of the client API, the publisher's back end, or staff. */
-export type SubscriptionCaller =
+type SubscriptionCaller =
   | { via: "client_api"; memberId: number }
   | { via: "server_api"; memberId: number }
   | { via: "dashboard"; actor: Actor };
@@ -121,7 +121,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * Merge: each key sent replaces that key, keys not sent are kept, a key sent as null is removed.
  * The result keeps the limits of one metadata object (50 keys, 8 kB), else 422.
  */
-export function mergeSubscriptionMetadata(stored: unknown, patch: TSubscriptionMetadata): Prisma.InputJsonObject {
+function mergeSubscriptionMetadata(stored: unknown, patch: TSubscriptionMetadata): Prisma.InputJsonObject {
   const merged: Record<string, unknown> = { ...(isObject(stored) ? stored : {}) };
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete merged[key];
@@ -267,7 +267,7 @@ const extendRefused = (message: string, issue: string, field = "extend_to") =>
  * The end a YYYY-MM-DD `extend_to` gives: the last millisecond of that day on `zone`'s clocks
  * (access through the whole day); UTC unless a zone is given.
  */
-export function extendToEnd(date: string, zone = "UTC"): Date {
+function extendToEnd(date: string, zone = "UTC"): Date {
   return zonedDayEnd(date, zone);
 }
 

@@ -22,7 +22,7 @@ import {
 
 type Row = Prisma.TaxRuleGetPayload<object>;
 
-export const taxRuleToAdmin = (r: Row) => ({
+const taxRuleToAdmin = (r: Row) => ({
   id: r.id,
   name: r.name,
   rateBasisPoints: r.rateBasisPoints,

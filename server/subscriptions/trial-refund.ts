@@ -19,7 +19,7 @@ import { refundPayment } from "./refunds";
 
 export const trialRefundKey = (paymentId: number) => `payment.trial_refund:${paymentId}`;
 
-export const TRIAL_REFUND_REASON = "trial authorization";
+const TRIAL_REFUND_REASON = "trial authorization";
 
 export const trialRefundJob = defineJob<{ paymentId: number }, null>({
   name: "payment.trial_refund",

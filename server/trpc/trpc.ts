@@ -67,7 +67,7 @@ function appErrorOf(error: TRPCError): AppError | undefined {
 }
 
 /** Wire shape of `error.data.appError`: the REST API's `{ code, details }` (docs/api-conventions.md). */
-export type AppErrorData = { code: AppErrorCode; details?: ErrorDetail[] };
+type AppErrorData = { code: AppErrorCode; details?: ErrorDetail[] };
 
 const t = initTRPC.context<TRPCContext>().create({
   transformer: superjson,
@@ -121,10 +121,10 @@ export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /** No session needed. */
-export const publicProcedure = t.procedure.use(mapAppErrors).use(guardInput);
+const publicProcedure = t.procedure.use(mapAppErrors).use(guardInput);
 
 /** Any signed-in admin user; adds `ctx.actor` (id, accountId, roles) for services. */
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.session) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in to continue." });
   return next({ ctx: { session: ctx.session, actor: staffActor(ctx.session.user) } });
 });

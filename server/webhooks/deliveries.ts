@@ -49,7 +49,7 @@ export const DELIVERY_POLICY: Record<
 };
 
 /** Subscription endpoints that have failed for this long are deactivated (spec §3, §8). */
-export const DEACTIVATE_AFTER_MS = 24 * 3600_000;
+const DEACTIVATE_AFTER_MS = 24 * 3600_000;
 /** How long a claim lasts: longer than the slowest attempt (connect + response timeouts). */
 export const LEASE_MS = 60_000;
 /** Deliveries attempted at once by one batch of the engine. */
@@ -60,13 +60,13 @@ export function maxAttempts(kind: WebhookKind): number {
 }
 
 /** When attempt number `failed` (1-based) failed at `at`: the next attempt's time, or null when it was the last. */
-export function nextAttemptAfter(kind: WebhookKind, failed: number, at: Date): Date | null {
+function nextAttemptAfter(kind: WebhookKind, failed: number, at: Date): Date | null {
   const delay = DELIVERY_POLICY[kind].retryDelaysMs[failed - 1];
   return delay === undefined ? null : new Date(at.getTime() + delay);
 }
 
 /** A 2xx is success; 3xx (redirects are not followed), 4xx, 5xx and no response are failures. */
-export function isSuccessStatus(status: number | null): boolean {
+function isSuccessStatus(status: number | null): boolean {
   return status !== null && status >= 200 && status < 300;
 }
 

@@ -25,14 +25,14 @@ import {
 import { assertPublicUrl } from "./url-guard";
 
 /** How long the previous secret still signs deliveries after a rotation, so receivers can switch. */
-export const SECRET_ROTATION_OVERLAP_MS = 24 * 3600_000;
+const SECRET_ROTATION_OVERLAP_MS = 24 * 3600_000;
 
 /**
  * A new secret as Standard Webhooks defines it: `whsec_` + standard base64 of 32 random bytes, so
  * `new Webhook(secret)` of any Standard Webhooks library verifies `webhook-signature` unchanged
  * (./signing.ts; older secrets keep working there too).
  */
-export function generateWebhookSecret(): string {
+function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
 }
 

@@ -27,7 +27,7 @@ export const CONTENT_EVENTS = [
   "member-signup",
 ] as const;
 
-export const SUBSCRIPTION_EVENTS = [
+const SUBSCRIPTION_EVENTS = [
   "subscription.created",
   "subscription.activated",
   "subscription.renewed",
@@ -45,7 +45,7 @@ export const SUBSCRIPTION_EVENTS = [
  * reader reported one;
  * a page's surge started or ended (server/engagement/moderation/surges.ts).
  */
-export const ENGAGEMENT_EVENTS = [
+const ENGAGEMENT_EVENTS = [
   "comment.created",
   "comment.published",
   "comment.unpublished",
@@ -61,7 +61,7 @@ export type TEngagementEvent = (typeof ENGAGEMENT_EVENTS)[number];
 /** Sent by "send test event"; every endpoint receives it whatever it subscribes to. */
 export const TEST_EVENT = "webhook-test";
 
-export type TWebhookEventName =
+type TWebhookEventName =
   (typeof CONTENT_EVENTS)[number] | (typeof SUBSCRIPTION_EVENTS)[number] | TEngagementEvent | typeof TEST_EVENT;
 
 /**
@@ -109,7 +109,7 @@ export function webhookEventDescription(name: string): string {
   return (WEBHOOK_EVENT_DESCRIPTIONS as Record<string, string>)[name] ?? "";
 }
 
-export const ZWebhookKind = z.enum(["CONTENT", "SUBSCRIPTION", "ENGAGEMENT"]);
+const ZWebhookKind = z.enum(["CONTENT", "SUBSCRIPTION", "ENGAGEMENT"]);
 export type TWebhookKind = z.infer<typeof ZWebhookKind>;
 
 export const EVENTS_BY_KIND: Record<TWebhookKind, readonly string[]> = {
@@ -126,7 +126,7 @@ export const WEBHOOK_KIND_LABELS: Record<TWebhookKind, string> = {
 };
 
 /** The longest webhook URL, as stored (the column is varchar(255)). */
-export const WEBHOOK_URL_MAX_LENGTH = 255;
+const WEBHOOK_URL_MAX_LENGTH = 255;
 
 /**
  * A webhook URL as it will be requested: http(s), no credentials, no whitespace or control
@@ -172,7 +172,7 @@ function checkEvents(kind: TWebhookKind, events: readonly string[], ctx: z.Refin
     ctx.addIssue({ code: "custom", path: ["events", index], message });
 }
 
-export const ZDeliveryStatus = z.enum(["PENDING", "SUCCEEDED", "FAILED"]);
+const ZDeliveryStatus = z.enum(["PENDING", "SUCCEEDED", "FAILED"]);
 
 export const ZListDeliveriesInput = z.object({
   endpointId: z.uuid(),
@@ -198,7 +198,6 @@ export const ZWebhookEndpointView = z.object({
   createdAt: z.date(),
   updatedAt: z.date(),
 });
-export type TWebhookEndpointView = z.infer<typeof ZWebhookEndpointView>;
 
 export const ZWebhookEndpointListItem = ZWebhookEndpointView.extend({
   deliveryCounts: z.object({ PENDING: z.number().int(), SUCCEEDED: z.number().int(), FAILED: z.number().int() }),
@@ -207,7 +206,7 @@ export const ZWebhookEndpointListItem = ZWebhookEndpointView.extend({
 /** The secret travels only in these: once, when created or rotated. */
 export const ZWebhookSecretOnce = z.object({ secret: z.string().nullable() });
 
-export const ZWebhookAttemptView = z.object({
+const ZWebhookAttemptView = z.object({
   number: z.number().int(),
   startedAt: z.date(),
   durationMs: z.number().int(),
@@ -217,7 +216,7 @@ export const ZWebhookAttemptView = z.object({
   succeeded: z.boolean(),
 });
 
-export const ZWebhookDeliveryView = z.object({
+const ZWebhookDeliveryView = z.object({
   id: z.uuid(),
   status: ZDeliveryStatus,
   attemptCount: z.number().int(),

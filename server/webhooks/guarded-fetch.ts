@@ -12,7 +12,7 @@ import https from "node:https";
 
 import { BlockedAddressError, guardedLookup, refusedHostWithoutDns } from "./url-guard";
 
-export type GuardedFetchOptions = {
+type GuardedFetchOptions = {
   /** Let the call reach private and loopback addresses (tests, local development). */
   allowPrivate: boolean;
   timeoutMs?: number;

@@ -4,21 +4,21 @@
 import type { TWebhookKind } from "./events.schema";
 import { qtSignature, standardSignature } from "./signing";
 
-export type WebhookEventRecord = {
+type WebhookEventRecord = {
   id: bigint | number | string;
   kind: TWebhookKind;
   name: string;
   payload: unknown;
   occurredAt: Date;
 };
-export type EndpointSecrets = {
+type EndpointSecrets = {
   secret: string | null;
   previousSecret: string | null;
   previousSecretExpiresAt: Date | null;
 };
 
 /** The body, by kind. Content: the spec's {"v1": {"event": {id, name, time}, "data"}} with time in epoch ms. */
-export function webhookBody(event: WebhookEventRecord): string {
+function webhookBody(event: WebhookEventRecord): string {
   const id = Number(event.id);
   if (event.kind === "CONTENT") {
     return JSON.stringify({

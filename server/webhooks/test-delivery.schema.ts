@@ -16,7 +16,7 @@ export type TTestDeliveryInput = z.input<typeof ZTestDeliveryInput>;
  * `no_response` (sent, but no answer: refused connection, timeout…), `not_sent` (the address is
  * not allowed, does not resolve, or the endpoint is disabled; `error` says which).
  */
-export const ZTestDeliveryOutcome = z.enum(["answered", "no_response", "not_sent"]);
+const ZTestDeliveryOutcome = z.enum(["answered", "no_response", "not_sent"]);
 
 export const ZTestDeliveryView = z.object({
   event: z.string(),

@@ -28,7 +28,7 @@ import type { Sender } from "./transport";
 import { assertPublicUrl } from "./url-guard";
 
 /** The `data` of a test event: marked as a test, so a receiver can tell it from a real change. */
-export function testEventPayload(event: string, endpoint: { id: string; url: string }) {
+function testEventPayload(event: string, endpoint: { id: string; url: string }) {
   return {
     test: true,
     message: `A test of "${event}" sent from Masthead's dashboard: nothing changed.`,

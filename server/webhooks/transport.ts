@@ -14,7 +14,7 @@ import type net from "node:net";
 import { checkWebhookUrl } from "./events.schema";
 import { BlockedAddressError, guardedLookup, refusedHostWithoutDns } from "./url-guard";
 
-export type SendRequest = {
+type SendRequest = {
   url: string;
   body: string;
   headers: Record<string, string>;
@@ -24,7 +24,7 @@ export type SendRequest = {
   excerptBytes?: number;
 };
 
-export type SendResult = {
+type SendResult = {
   /** Null when no response came. */
   statusCode: number | null;
   /** Why the attempt failed without a response (timeout, refused, blocked address). */

@@ -81,7 +81,7 @@ export function isPrivateAddress(address: string): boolean {
 }
 
 /** `localhost` and every `*.localhost` name (RFC 6761), with or without the root's trailing dot. */
-export function isLocalhostName(hostname: string): boolean {
+function isLocalhostName(hostname: string): boolean {
   const name = hostname.toLowerCase().replace(/\.$/, "");
   return name === "localhost" || name.endsWith(".localhost");
 }

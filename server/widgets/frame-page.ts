@@ -15,7 +15,7 @@ import { getPublisher } from "../publishing/publisher";
 import { FRAME_CSS, FRAME_CSS_HASH, FRAME_JS, FRAME_JS_HASH, LOADER_JS } from "./bundles.generated";
 
 export const WIDGET_KINDS = ["comments", "feed", "ugc", "reactions", "newsletter"] as const;
-export type WidgetKind = (typeof WIDGET_KINDS)[number];
+type WidgetKind = (typeof WIDGET_KINDS)[number];
 
 const COLOR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,30}|(rgb|hsl)a?\([0-9\s.,%/a-z]{1,60}\))$/;
 /** A cosmetic setting that is not valid is dropped (the default applies), never an error. */
@@ -69,15 +69,15 @@ export const ZFrameQuery = z.object({
       .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
   ),
 });
-export type TFrameQuery = z.output<typeof ZFrameQuery>;
+type TFrameQuery = z.output<typeof ZFrameQuery>;
 
 /** `frame-ancestors`: Masthead itself and the publication's hosts, any port (scheme as the frame's, or https). */
-export function frameAncestors(hosts: readonly string[]): string {
+function frameAncestors(hosts: readonly string[]): string {
   const sources = hosts.filter((h) => /^[a-z0-9.-]+$/.test(h)).map((h) => `${h}:*`);
   return ["'self'", ...sources].join(" ");
 }
 
-export function frameCsp(hosts: readonly string[]): string {
+function frameCsp(hosts: readonly string[]): string {
   return [
     "default-src 'none'",
     "script-src 'self'",

@@ -5,7 +5,7 @@
  * first counter whose derived key starts with `keyPrefix`. Run in Web Workers (the frame script
  * itself, started as a worker), counters interleaved between them, so the page stays responsive.
  */
-export type CaptchaParameters = {
+type CaptchaParameters = {
   algorithm: string;
   nonce: string;
   salt: string;
@@ -14,7 +14,7 @@ export type CaptchaParameters = {
   keyPrefix: string;
 };
 export type CaptchaChallenge = { parameters: CaptchaParameters; signature: string };
-export type CaptchaSolution = { counter: number; derivedKey: string };
+type CaptchaSolution = { counter: number; derivedKey: string };
 
 function fromHex(hex: string): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(hex.length / 2);

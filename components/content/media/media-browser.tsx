@@ -12,7 +12,7 @@ import { useTRPC } from "@/components/trpc/react";
 import { Button, FilterSelect, FormField, LoadState, SearchInput } from "@/components/ui";
 import { MEDIA_PAGE_SIZE, type TMediaItem } from "@/server/publishing/editorial/media.schema";
 
-export type MediaFilter = "all" | "unused";
+type MediaFilter = "all" | "unused";
 
 /** A byte count as people read it: "840 B", "12.5 KB", "3.2 MB". */
 export function formatBytes(bytes: number): string {

@@ -15,7 +15,7 @@ import { IMAGE_TYPES, type TImageMimeType, type TUploadedImage } from "@/server/
 import { MediaFilters, MediaGrid, MediaPager, useMediaQuery } from "./media-browser";
 
 /** A library image as an upload button hands it back (TUploadedImage, plus its alt text). */
-export function chosenImage(item: TMediaItem): TUploadedImage & { alt?: string } {
+function chosenImage(item: TMediaItem): TUploadedImage & { alt?: string } {
   const mime = item["mime-type"];
   return {
     key: item.key,

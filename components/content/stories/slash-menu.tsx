@@ -17,7 +17,7 @@ export type SlashMenuAt = { top: number; left: number };
  * Give the text the focus now. Tiptap's focus command waits for the next animation frame, and
  * keys typed before it (the menu is gone, nothing holds the focus) would be lost.
  */
-export function focusNow(editor: Editor): void {
+function focusNow(editor: Editor): void {
   editor.view.focus();
 }
 

@@ -97,7 +97,7 @@ export function restoreConfirmation(
 
 /** About where Facebook's and X's link cards cut a title and a description. */
 export const SOCIAL_TITLE_MAX = 70;
-export const SOCIAL_DESCRIPTION_MAX = 200;
+const SOCIAL_DESCRIPTION_MAX = 200;
 
 /**
  * The link card a share of the story shows on Facebook and X: the site's host in capitals, the

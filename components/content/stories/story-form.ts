@@ -43,12 +43,12 @@ export type FormValues = {
 };
 
 /** What the form loads from: the story as the editor sees it, or a revision's snapshot. */
-export type StoryContent = Omit<TRevisionSnapshot, "breakingNewsExpiresAt"> & {
+type StoryContent = Omit<TRevisionSnapshot, "breakingNewsExpiresAt"> & {
   breakingNewsExpiresAt: Date | string | null;
 };
 
 /** A Date as the value of a datetime-local input, on `zone`'s clocks (undefined: the browser's). */
-export function toLocalInput(date: Date | null, zone?: string): string {
+function toLocalInput(date: Date | null, zone?: string): string {
   return date ? toZonedInput(date, zone) : "";
 }
 
@@ -236,7 +236,7 @@ export const FIELD_GROUPS = [
   same?: (a: FormValues, b: FormValues) => boolean;
 }[];
 
-export type FieldGroup = (typeof FIELD_GROUPS)[number];
+type FieldGroup = (typeof FIELD_GROUPS)[number];
 export type FieldGroupKey = FieldGroup["key"];
 
 function sameGroup(group: FieldGroup, a: FormValues, b: FormValues): boolean {

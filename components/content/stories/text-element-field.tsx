@@ -20,7 +20,7 @@ import { newElement, newImage } from "./story-elements";
 const IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif"];
 
 /** `html` split after its first `blocks` top-level blocks. */
-export function splitHtmlAtBlock(html: string, blocks: number): [string, string] {
+function splitHtmlAtBlock(html: string, blocks: number): [string, string] {
   const template = document.createElement("template");
   template.innerHTML = html;
   const nodes = Array.from(template.content.childNodes);

@@ -28,11 +28,11 @@ const zReason = z.string().trim().min(1, "is required").max(500, "must be at mos
 // ─── finding readers ─────────────────────────────────────────────────────────────────────────
 
 /** A reader's standing: banned for good, suspended until a time, warned (ever), or none of these. */
-export const READER_STATUSES = ["banned", "suspended", "warned", "active"] as const;
-export type TReaderStatus = (typeof READER_STATUSES)[number];
+const READER_STATUSES = ["banned", "suspended", "warned", "active"] as const;
+type TReaderStatus = (typeof READER_STATUSES)[number];
 
 /** The list's status filter: every reader, or those of one standing. */
-export const READER_STATUS_FILTERS = ["all", "banned", "suspended", "warned"] as const;
+const READER_STATUS_FILTERS = ["all", "banned", "suspended", "warned"] as const;
 export type TReaderStatusFilter = (typeof READER_STATUS_FILTERS)[number];
 
 export const READERS_PAGE_SIZE = { default: 20, max: 50 };
@@ -49,7 +49,7 @@ export const ZReaderSearchInput = z.object({
 });
 export type TReaderSearchInput = z.input<typeof ZReaderSearchInput>;
 
-export const ZCommentCounts = z.object({
+const ZCommentCounts = z.object({
   /** Visible: published, not spam, not deleted. */
   published: z.number().int(),
   /** Waiting in the moderation queue's Pending tab: unpublished, undecided, not deleted. */
@@ -59,7 +59,7 @@ export const ZCommentCounts = z.object({
 });
 export type TCommentCounts = z.output<typeof ZCommentCounts>;
 
-export const ZReaderRow = z.object({
+const ZReaderRow = z.object({
   memberId: z.number().int(),
   name: z.string(),
   username: z.string().nullable(),
@@ -86,7 +86,7 @@ export type TReaderPage = z.output<typeof ZReaderPage>;
 
 export const ZReaderCardInput = z.object({ memberId: zId });
 
-export const NOTICE_KINDS = ["warning", "ban", "suspension"] as const;
+const NOTICE_KINDS = ["warning", "ban", "suspension"] as const;
 export type TNoticeKind = (typeof NOTICE_KINDS)[number];
 
 export const ZNoticeView = z.object({
@@ -100,13 +100,12 @@ export const ZNoticeView = z.object({
 });
 export type TNoticeView = z.output<typeof ZNoticeView>;
 
-export const ZDecisionView = z.object({
+const ZDecisionView = z.object({
   commentId: z.number().int(),
   state: z.enum(["undecided", "approved", "rejected", "spam"]),
   decidedAt: z.date(),
   decidedBy: z.string().nullable(),
 });
-export type TDecisionView = z.output<typeof ZDecisionView>;
 
 export const ZReaderCard = z.object({
   reader: ZReaderRow,
@@ -128,7 +127,7 @@ export const ZWarnInput = z.object({
 export type TWarnInput = z.input<typeof ZWarnInput>;
 
 /** The longest suspension: ten years (beyond it, ban for good). */
-export const SUSPENSION_MAX_DAYS = 3650;
+const SUSPENSION_MAX_DAYS = 3650;
 
 const sanction = {
   memberId: zId,
@@ -163,7 +162,7 @@ export const ZLiftInput = z.object({ memberId: zId });
  * `all`, every comment of theirs not deleted and not rejected or marked spam by a moderator
  * (pending, published, and approved ones: the moderator's new decision replaces the approval).
  */
-export const REJECT_SCOPES = ["pending", "all"] as const;
+const REJECT_SCOPES = ["pending", "all"] as const;
 export type TRejectScope = (typeof REJECT_SCOPES)[number];
 
 export const ZRejectCommentsInput = z.object({ memberId: zId, scope: z.enum(REJECT_SCOPES).default("pending") });

@@ -19,7 +19,7 @@ import { activeBanWhere } from "../moderation/bans";
 import type { TNoticeWire } from "./notices.schema";
 
 /** At most this many notices in one answer (a reader rarely has more than one). */
-export const NOTICES_MAX = 20;
+const NOTICES_MAX = 20;
 
 const KIND_WIRE = { WARNING: "warning", BAN: "ban", SUSPENSION: "suspension" } as const;
 

@@ -35,7 +35,7 @@ import {
 } from "./community.schema";
 
 /** The queue's Pending tab, for one reader (queue.ts `tabWhere("pending")`). */
-export function pendingCommentsWhere(accountId: number, memberId?: number): Prisma.CommentWhereInput {
+function pendingCommentsWhere(accountId: number, memberId?: number): Prisma.CommentWhereInput {
   return {
     accountId,
     ...(memberId === undefined ? {} : { authorId: memberId }),
@@ -191,8 +191,8 @@ export async function searchReaders(
 
 // ─── a reader's card ─────────────────────────────────────────────────────────────────────────
 
-export const CARD_DECISIONS_MAX = 100;
-export const CARD_NOTICES_MAX = 100;
+const CARD_DECISIONS_MAX = 100;
+const CARD_NOTICES_MAX = 100;
 
 /** A reader's card: their row, the queue's history of them, the decisions on their comments and the notices sent to them. */
 export async function readerCard(

@@ -5,7 +5,7 @@
 import type { TLiveChange } from "./live.schema";
 
 /** A notice: a statement committed events `from`..`to` on `page` of `account`. */
-export type LiveNotice = { account: number; page: number; from: bigint; to: bigint };
+type LiveNotice = { account: number; page: number; from: bigint; to: bigint };
 
 /** A notice's content, or null for anything that is not one. */
 export function readLiveNotice(payload: string | undefined): LiveNotice | null {

@@ -31,7 +31,7 @@ export function eventsInRange(db: Db, pageId: number, from: bigint, to: bigint):
 }
 
 /** Most events a catch-up reads; more, and the reader reads the list again instead. */
-export const CATCH_UP_LIMIT = 500;
+const CATCH_UP_LIMIT = 500;
 
 /**
  * The page's events after `since`. `resync`: they cannot be told exactly (the event `since` names

@@ -41,7 +41,7 @@ export type LiveLimits = {
   retryMs: number;
 };
 
-export const LIVE_LIMITS: LiveLimits = {
+const LIVE_LIMITS: LiveLimits = {
   perPage: 2_500,
   perInstance: 10_000,
   perClient: 50,
@@ -54,7 +54,7 @@ export const LIVE_LIMITS: LiveLimits = {
 };
 
 /** Seconds a refused stream is told to wait (Retry-After). */
-export const LIVE_RETRY_AFTER_SECONDS = 30;
+const LIVE_RETRY_AFTER_SECONDS = 30;
 
 type Stream = {
   page: PageStreams;

@@ -16,7 +16,6 @@ export const ZLiveEventsQuery = z.object({
   /** Sent by the widget with every call; not needed here. */
   jwt: z.string().optional(),
 });
-export type TLiveEventsQuery = z.infer<typeof ZLiveEventsQuery>;
 
 /** What changed in the page's visible thread since the previous cursor. */
 export type TLiveChange = {

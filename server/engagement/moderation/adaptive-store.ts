@@ -45,7 +45,7 @@ export async function adaptiveTotals(db: Db, accountId: number): Promise<Outcome
 }
 
 /** The terms a comment's body counts with: its text as moderation reads it (moderation.ts contentOf). */
-export function termsOfBody(body: unknown): string[] {
+function termsOfBody(body: unknown): string[] {
   const ops = (body as { ops?: TCommentOp[] } | null)?.ops ?? [];
   return termsOf(contentOf(ops).text);
 }

@@ -17,7 +17,7 @@ import { normalise } from "./text-normalise";
 /** At most this many distinct terms per comment (the first met). */
 export const MAX_TERMS = 300;
 /** Longer words are not terms (a URL's path, a run of letters): too rare to learn from. */
-export const MAX_WORD_LENGTH = 40;
+const MAX_WORD_LENGTH = 40;
 
 /** Words too common to count on their own (they still make bigrams). */
 const STOP_WORDS: ReadonlySet<string> = new Set(

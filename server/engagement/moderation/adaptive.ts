@@ -38,7 +38,7 @@ export const ADAPTIVE = {
 } as const;
 
 /** The spam score at which a comment is spam (the lexicon scorer's: docs/moderation.md). */
-export const SPAM_AT = 50;
+const SPAM_AT = 50;
 
 /** Decided comments containing a term (or, for the totals, decided comments), by outcome. */
 export type OutcomeCounts = { approved: number; rejected: number; spam: number };
@@ -50,7 +50,7 @@ export type AdaptiveStats = {
   terms: Map<string, OutcomeCounts>;
 };
 
-export type AdaptiveAdjustment = { toxicity: number; spam: number };
+type AdaptiveAdjustment = { toxicity: number; spam: number };
 
 const NONE: AdaptiveAdjustment = { toxicity: 0, spam: 0 };
 

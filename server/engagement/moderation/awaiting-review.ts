@@ -21,7 +21,7 @@ import type { TCommentWire } from "../comments.schema";
 import { decodePageId, findPage } from "../pages";
 
 /** At most this many comments in one answer (a reader rarely has more than a few waiting). */
-export const AWAITING_REVIEW_MAX = 50;
+const AWAITING_REVIEW_MAX = 50;
 
 /** The JWT reader's comments on the page that wait for a moderator. */
 export async function listAwaitingReview(

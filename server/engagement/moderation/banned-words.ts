@@ -10,7 +10,7 @@
  * reduced to one letter ("baaad" → "bad"), and anything that is not a letter or a digit read as a
  * space. So "Sp4mmy Brand" matches "spammy brand", and "cunt" does not match "Scunthorpe".
  */
-export type BannedWordAction = "reject" | "hold" | "flag";
+type BannedWordAction = "reject" | "hold" | "flag";
 export type BannedWord = { word: string; action: BannedWordAction };
 
 const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", $: "s" };

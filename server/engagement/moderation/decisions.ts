@@ -12,7 +12,7 @@ export type CommentFlags = {
   deleted: boolean;
 };
 
-export type ActionOutcome =
+type ActionOutcome =
   | { kind: "noop" }
   | { kind: "conflict"; message: string }
   | {

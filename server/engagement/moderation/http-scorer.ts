@@ -22,7 +22,7 @@ import type { CommentScore, CommentScorer, ScorerInput } from "./scorer";
 
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-export type HttpScorerConfig = {
+type HttpScorerConfig = {
   url: string;
   timeoutMs: number;
   token?: string;
@@ -30,7 +30,7 @@ export type HttpScorerConfig = {
 };
 
 /** A scorer that asks `config.url`; `fetch` is for tests. */
-export function httpScorer(config: HttpScorerConfig, fetch?: GuardedFetch): CommentScorer {
+function httpScorer(config: HttpScorerConfig, fetch?: GuardedFetch): CommentScorer {
   const host = new URL(config.url).host;
   const send =
     fetch ??

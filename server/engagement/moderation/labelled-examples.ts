@@ -12,7 +12,7 @@
  */
 export type Label = "toxic" | "spam" | "fine";
 
-export type LabelledExample = {
+type LabelledExample = {
   text: string;
   label: Label;
   /** Links of link ops (URLs in the text are found by the scorer's input builder). */

@@ -62,7 +62,7 @@ export type ModerationSettingsView = Pick<
   "mode" | "toxicityThreshold" | "bannedWords" | "holdLinksFromNewReaders"
 >;
 
-export type ModerationDecision =
+type ModerationDecision =
   { reject: true } | { reject: false; isPublished: boolean; isSpam: boolean; toxicity: number; reasons: string[] };
 
 export function decideModeration(args: {

@@ -5,9 +5,9 @@
 import { z } from "zod";
 
 export const PAGE_RULE_MODES = ["open", "pre_moderation", "closed"] as const;
-export const SLOW_MODE_MAX_SECONDS = 86_400;
+const SLOW_MODE_MAX_SECONDS = 86_400;
 
-export const ZPageRules = z.object({
+const ZPageRules = z.object({
   /** open: the account's moderation; pre_moderation: every comment waits; closed: no new comments. */
   mode: z.enum(PAGE_RULE_MODES),
   /** One comment per signed-in reader per this many seconds (0: off). */
@@ -27,7 +27,7 @@ export const ZSetPageRulesInput = ZPageRules.extend({
 }).strict();
 export type TSetPageRulesInput = z.output<typeof ZSetPageRulesInput>;
 
-export const ZPageRulesRow = ZPageRules.extend({
+const ZPageRulesRow = ZPageRules.extend({
   qaMode: z.boolean(),
   pageId: z.number().int(),
   url: z.string(),
@@ -42,7 +42,7 @@ export const ZSetPageRulesResult = z.object({ changed: z.boolean(), page: ZPageR
 export const ZPageRulesList = z.object({ pages: z.array(ZPageRulesRow) });
 
 /** Why a page surges: comments arrive faster than moderators clear them, or nobody is on shift. */
-export const ZPublicSurge = z.object({
+const ZPublicSurge = z.object({
   reason: z.enum(["queue", "off_shift"]),
   action: z.enum(["pre_moderation", "slow_mode"]),
   slow_mode_seconds: z.number().int(),

@@ -36,7 +36,7 @@ async function alertRecipients(db: Db, accountId: number): Promise<{ email: stri
 }
 
 /** Moderators' e-mail: how many comments wait, the oldest's age, the link to the queue. */
-export function alertEmailText(args: {
+function alertEmailText(args: {
   accountName: string;
   pending: number;
   oldest: Date;

@@ -21,7 +21,7 @@ export type TDecidedView = (typeof DECIDED_VIEWS)[number];
  * Comments readers see (published, not spam, not hidden), and the featured ones: where a moderator
  * finds any comment to feature, or one to stop featuring (docs/engagement.md "Conversation tools").
  */
-export const CONVERSATION_VIEWS = ["published", "featured"] as const;
+const CONVERSATION_VIEWS = ["published", "featured"] as const;
 
 export const QUEUE_VIEWS = [...QUEUE_TABS, ...DECIDED_VIEWS, ...CONVERSATION_VIEWS] as const;
 export type TQueueView = (typeof QUEUE_VIEWS)[number];
@@ -62,7 +62,7 @@ export const zDay = z.preprocess(
 );
 
 /** Reason codes as scorers and moderation write them ("toxicity.insult", "held.spam"). */
-export const REASON_CODE = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$/;
+const REASON_CODE = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$/;
 
 export const ZQueueFilters = z
   .object({
@@ -88,7 +88,6 @@ export const ZQueueFilters = z
   })
   .refine((f) => !f.from || !f.to || f.from <= f.to, { message: "must not be before from", path: ["to"] });
 export type TQueueFilters = z.output<typeof ZQueueFilters>;
-export type TQueueFiltersInput = z.input<typeof ZQueueFilters>;
 
 export const FILTER_KEYS = ["q", "page", "reader", "reason", "from", "to"] as const;
 

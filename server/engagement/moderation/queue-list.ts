@@ -101,7 +101,7 @@ function filterConditions(accountId: number, filters: TQueueFilters, decided: bo
   return out;
 }
 
-export type QueueRow = { id: number; at: Date };
+type QueueRow = { id: number; at: Date };
 
 /**
  * One page of ids of a view, in order, and the sort time of each (for the cursor): `limit + 1`

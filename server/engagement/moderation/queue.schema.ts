@@ -18,7 +18,7 @@ export {
   type TQueueView,
 } from "./queue-filters.schema";
 
-export const QUEUE_PAGE_SIZE = { default: 20, max: 50 };
+const QUEUE_PAGE_SIZE = { default: 20, max: 50 };
 
 const zId = z.number().int().min(1).max(PG_INT_MAX);
 
@@ -34,11 +34,10 @@ export const ZQueueInput = z.object({
 });
 export type TQueueInput = z.input<typeof ZQueueInput>;
 
-export const MODERATION_STATES = ["undecided", "approved", "rejected", "spam"] as const;
-export type TModerationState = (typeof MODERATION_STATES)[number];
+const MODERATION_STATES = ["undecided", "approved", "rejected", "spam"] as const;
 
 export const REPORT_REASONS = ["spam", "abuse", "off_topic", "other"] as const;
-export type TReportReason = (typeof REPORT_REASONS)[number];
+type TReportReason = (typeof REPORT_REASONS)[number];
 
 export const REPORT_REASON_LABELS: Record<TReportReason, string> = {
   spam: "Spam",
@@ -47,7 +46,7 @@ export const REPORT_REASON_LABELS: Record<TReportReason, string> = {
   other: "Other",
 };
 
-export const ZQueueItem = z.object({
+const ZQueueItem = z.object({
   id: z.number().int(),
   /** The ops as stored (validated when written): the dashboard renders them as text and links, never HTML. */
   ops: z.custom<TCommentOp[]>((value) => Array.isArray(value)),
@@ -125,7 +124,7 @@ export type TQueueCounts = z.output<typeof ZQueueCounts>;
 
 // ─── actions ─────────────────────────────────────────────────────────────────────────────────
 
-export const COMMENT_ACTIONS = ["approve", "reject", "delete", "spam", "not_spam"] as const;
+const COMMENT_ACTIONS = ["approve", "reject", "delete", "spam", "not_spam"] as const;
 export type TCommentAction = (typeof COMMENT_ACTIONS)[number];
 
 export const ZCommentActionInput = z.object({

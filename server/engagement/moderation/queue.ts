@@ -56,7 +56,7 @@ import {
 import { explainReasons, findHighlights } from "./reasons";
 import { moderationSettingsOf } from "./settings";
 
-export type QueueComment = Comment & { page: Page; author: Pick<Member, "id" | "name"> };
+type QueueComment = Comment & { page: Page; author: Pick<Member, "id" | "name"> };
 
 export const INCLUDE = { page: true, author: { select: { id: true, name: true } } } as const;
 
@@ -388,7 +388,7 @@ export function stateInWords(c: Pick<Comment, "moderationState" | "isPublished" 
 
 // ─── a reader's history ──────────────────────────────────────────────────────────────────────
 
-export const HISTORY_COMMENTS_MAX = 100;
+const HISTORY_COMMENTS_MAX = 100;
 
 /** A reader's comments (newest first, at most HISTORY_COMMENTS_MAX) with their states, the reports against them and their bans. */
 export async function readerHistory(

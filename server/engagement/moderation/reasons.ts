@@ -116,7 +116,7 @@ export function explainReasons(
 
 // ─── highlights ──────────────────────────────────────────────────────────────────────────────
 
-export type HighlightKind = "banned" | "toxic" | "spam" | "link";
+type HighlightKind = "banned" | "toxic" | "spam" | "link";
 export type Highlight = { start: number; end: number; kind: HighlightKind; label: string };
 
 const BANNED_LABEL: Record<BannedWord["action"], string> = {
@@ -153,7 +153,7 @@ const KIND_LABEL: Partial<Record<WordKind, string>> = {
 };
 
 /** The text of a comment as moderation reads it (text inserts in order) and where its link ops are. */
-export function textOfOps(ops: readonly TCommentOp[]): { text: string; links: [number, number][] } {
+function textOfOps(ops: readonly TCommentOp[]): { text: string; links: [number, number][] } {
   let text = "";
   const links: [number, number][] = [];
   for (const op of ops) {

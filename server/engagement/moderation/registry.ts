@@ -30,11 +30,6 @@ export function registeredScorer(): CommentScorer {
   return current;
 }
 
-/** The registered scorer's answer, or the lexicon scorer's when it fails. */
-export function scoreComment(input: ScorerInput, options: { timeoutMs?: number } = {}): Promise<CommentScore> {
-  return scoreWith(current, input, options);
-}
-
 /**
  * `scorer`'s answer, or the lexicon scorer's (reason "scorer.fallback") when it throws, answers
  * something that is not a CommentScore or takes longer than `timeoutMs` (SCORER_TIMEOUT_MS): the

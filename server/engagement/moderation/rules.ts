@@ -59,10 +59,10 @@ export type RuleHistory = {
 };
 
 /** Texts shorter than this (normalised) are never repeats: "Thanks!" or "Agreed" on two pages is no spam. */
-export const REPEAT_MIN_LENGTH = 20;
+const REPEAT_MIN_LENGTH = 20;
 
 /** A text as compared for repeats: read as banned words are (case, accents, leetspeak, punctuation), spaces collapsed. */
-export function normaliseForRepeat(text: string): string {
+function normaliseForRepeat(text: string): string {
   return normaliseForBannedWords(text).trim();
 }
 
@@ -108,11 +108,11 @@ export function isUntrusted(
 }
 
 /** Whether the reader still waits for their first approvals (pre-moderated until N are published). */
-export function isAwaitingApprovals(history: Pick<RuleHistory, "publishedComments">, settings: RuleSettings): boolean {
+function isAwaitingApprovals(history: Pick<RuleHistory, "publishedComments">, settings: RuleSettings): boolean {
   return history.publishedComments < settings.preModerateUntilApproved;
 }
 
-export type PageRefusal = { kind: "closed" } | { kind: "slow"; retryAfterSeconds: number };
+type PageRefusal = { kind: "closed" } | { kind: "slow"; retryAfterSeconds: number };
 
 /**
  * Whether the page refuses a new comment: closed, or the reader commented there less than

@@ -6,7 +6,7 @@
 import { z } from "zod";
 
 /** A scoring configuration: the layers over the base scorer and the threshold it holds at. */
-export const ZScoringConfig = z.object({
+const ZScoringConfig = z.object({
   /** The adaptive layer (adaptive.ts) adjusts toxicity and spam. */
   adaptive: z.boolean(),
   /** The external scorer (MODERATION_SCORER_URL) scores instead of the built-in one. */
@@ -24,7 +24,7 @@ export type TUpdateLiveScoringInput = z.output<typeof ZUpdateLiveScoringInput>;
 export const ZSetShadowInput = ZScoringConfig.strict();
 export type TSetShadowInput = z.output<typeof ZSetShadowInput>;
 
-export const ZScoringSettingsView = z.object({
+const ZScoringSettingsView = z.object({
   live: ZScoringConfig,
   /** The configuration being tried in shadow, and since when; null: none. */
   shadow: ZScoringConfig.extend({ since: z.date() }).nullable(),
@@ -42,7 +42,7 @@ export const ZUpdateScoringResult = z.object({
 export type TUpdateScoringResult = z.output<typeof ZUpdateScoringResult>;
 
 /** How one configuration's holds agreed with the moderators (shadow.ts agreementOf). */
-export const ZAgreement = z.object({
+const ZAgreement = z.object({
   /** Comments it would hold. */
   held: z.number().int(),
   /** Of those, rejected or marked spam by moderators. */

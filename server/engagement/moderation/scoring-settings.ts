@@ -45,7 +45,7 @@ export type ScoringState = {
   updatedAt: Date | null;
 };
 
-export const SCORING_DEFAULTS: ScoringState = { adaptive: false, externalScorer: false, shadow: null, updatedAt: null };
+const SCORING_DEFAULTS: ScoringState = { adaptive: false, externalScorer: false, shadow: null, updatedAt: null };
 
 function stateOf(row: CommentScoringSettings | null): ScoringState {
   if (!row) return SCORING_DEFAULTS;

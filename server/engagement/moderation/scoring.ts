@@ -26,7 +26,7 @@ import type { ScoringState } from "./scoring-settings";
 
 type Layers = { adaptive: boolean; externalScorer: boolean };
 
-export type AccountScores = {
+type AccountScores = {
   live: CommentScore;
   /** The shadow configuration's score; null when none is tried (or not asked for). */
   shadow: CommentScore | null;

@@ -7,8 +7,8 @@ import { z } from "zod";
 
 import { normaliseForBannedWords } from "./banned-words";
 
-export const MODERATION_MODES = ["post_moderation", "pre_moderation"] as const;
-export const BANNED_WORD_ACTIONS = ["reject", "hold", "flag"] as const;
+const MODERATION_MODES = ["post_moderation", "pre_moderation"] as const;
+const BANNED_WORD_ACTIONS = ["reject", "hold", "flag"] as const;
 export const BANNED_WORDS_MAX = 500;
 
 /** What an account has until someone changes it. */
@@ -28,7 +28,7 @@ export const MODERATION_DEFAULTS = {
   editWindowMinutes: 0,
 } as const satisfies TModerationSettings;
 
-export const ZBannedWord = z.object({
+const ZBannedWord = z.object({
   word: z
     .string()
     .trim()

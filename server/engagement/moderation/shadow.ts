@@ -19,13 +19,13 @@ import { getScoringSettings } from "./scoring-settings";
 import type { TScoringConfig, TScoringOverview } from "./scoring-settings.schema";
 
 /** What a configuration decided for a comment. */
-export type ScoredDecision = { held: boolean; toxicity: number; isSpam: boolean; reasons: string[] };
+type ScoredDecision = { held: boolean; toxicity: number; isSpam: boolean; reasons: string[] };
 
 /** The shadow's decision of a new comment, beside the live one, with the configuration that made it. */
 export type ShadowRecord = { live: ScoredDecision; shadow: ScoredDecision; config: TScoringConfig };
 
 /** The figures look this far back. */
-export const FIGURES_DAYS = 30;
+const FIGURES_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**

@@ -28,7 +28,7 @@ import {
 import { capitals, foldText, joinSpeltOut } from "./text-normalise";
 
 /** Points of the spam signals; a comment is spam at 1 point or more. */
-export const SPAM_POINTS = {
+const SPAM_POINTS = {
   /** Each distinct known spam phrase ("click here", "buy now"). */
   phrase: 0.6,
   /** A known spam phrase and a link in the same comment. */

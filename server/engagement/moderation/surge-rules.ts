@@ -48,13 +48,13 @@ export function wallClock(now: Date, timeZone: string): { day: number; minute: n
 }
 
 /** "09:30" → 570; "24:00" → 1440. */
-export function minutesOf(clock: string): number {
+function minutesOf(clock: string): number {
   const [h, m] = clock.split(":");
   return Number(h) * 60 + Number(m);
 }
 
 /** Whether a shift covers the zone's weekday and minute (a shift past midnight goes on into the next day). */
-export function shiftCovers(shift: TShift, at: { day: number; minute: number }): boolean {
+function shiftCovers(shift: TShift, at: { day: number; minute: number }): boolean {
   const from = minutesOf(shift.from);
   const to = minutesOf(shift.to);
   if (from < to) return at.day === shift.day && at.minute >= from && at.minute < to;
@@ -70,7 +70,7 @@ export function isOnShift(args: { shifts: readonly TShift[]; timeZone: string; n
 }
 
 /** A page's queue over the surge window. */
-export type QueueReading = {
+type QueueReading = {
   /** Pending comments on the page now. */
   pending: number;
   /** Comments created on the page in the window (held or not). */
@@ -79,7 +79,7 @@ export type QueueReading = {
   decisions: number;
 };
 
-export type SurgeThresholds = Pick<
+type SurgeThresholds = Pick<
   TSurgeSettings,
   "surgePendingMin" | "surgeArrivalRatio" | "surgeWindowMinutes" | "surgeCalmMinutes"
 >;
@@ -126,7 +126,7 @@ export function offShiftStep(args: { open: boolean; onShift: boolean }): SurgeSt
 }
 
 /** What a surge imposes on a page (and why, for the reason a held comment gets). */
-export type SurgeRules = {
+type SurgeRules = {
   action: "pre_moderation" | "slow_mode";
   slowModeSeconds: number;
   reason?: "queue" | "off_shift";
@@ -153,7 +153,7 @@ export function strictestRules(page: PageRules, surges: readonly SurgeRules[]): 
   return heldBySurge ? { mode, slowModeSeconds, heldBySurge } : { mode, slowModeSeconds };
 }
 
-export type AlertStep = { kind: "none" } | { kind: "start" } | { kind: "end" };
+type AlertStep = { kind: "none" } | { kind: "start" } | { kind: "end" };
 
 /**
  * The queue-age alert: an episode starts when the oldest pending comment has waited longer than

@@ -5,9 +5,9 @@
  */
 import { z } from "zod";
 
-export const SURGE_ACTIONS = ["off", "pre_moderation", "slow_mode"] as const;
+const SURGE_ACTIONS = ["off", "pre_moderation", "slow_mode"] as const;
 export type TSurgeAction = (typeof SURGE_ACTIONS)[number];
-export const SHIFTS_MAX = 50;
+const SHIFTS_MAX = 50;
 /** Monday 1 … Sunday 7 (ISO). */
 export const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7] as const;
 
@@ -31,7 +31,7 @@ export const ZShift = z
 export type TShift = z.output<typeof ZShift>;
 
 /** Whether the runtime knows the zone (Intl: the IANA names, "UTC"). */
-export function isTimeZone(zone: string): boolean {
+function isTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat("en-GB", { timeZone: zone });
     return true;
@@ -97,11 +97,11 @@ export const ZUpdateSurgeSettingsResult = z.object({
 
 export const ZSetAlertSubscriptionInput = z.object({ subscribed: z.boolean() }).strict();
 
-export const SURGE_REASONS = ["queue", "off_shift"] as const;
+const SURGE_REASONS = ["queue", "off_shift"] as const;
 export type TSurgeReason = (typeof SURGE_REASONS)[number];
 
 /** A surge as moderators see it. */
-export const ZSurgeRow = z.object({
+const ZSurgeRow = z.object({
   id: z.number().int(),
   /** Null: every page of the account (nobody on shift). */
   pageId: z.number().int().nullable(),

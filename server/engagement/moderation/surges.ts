@@ -44,7 +44,7 @@ import {
 } from "./surge-settings.schema";
 
 const MINUTE_MS = 60_000;
-export const SURGE_WATCH_EVERY_MS = MINUTE_MS;
+const SURGE_WATCH_EVERY_MS = MINUTE_MS;
 
 const REASON_FROM_DB = { QUEUE: "queue", OFF_SHIFT: "off_shift" } as const;
 const ACTION_FROM_DB = { PRE_MODERATION: "pre_moderation", SLOW_MODE: "slow_mode" } as const;
@@ -52,7 +52,7 @@ const ACTION_FROM_DB = { PRE_MODERATION: "pre_moderation", SLOW_MODE: "slow_mode
 // ─── What a comment create reads ────────────────────────────────────────────────────────────
 
 /** An open surge as the create path and the widget need it. */
-export type OpenSurge = {
+type OpenSurge = {
   /** Null: every page of the account (off shift). */
   pageId: number | null;
   reason: TSurgeReason;
@@ -148,7 +148,7 @@ async function readQueues(
 type OpenRow = { id: number; page_id: number | null; reason: "queue" | "off_shift"; calm_since: Date | null };
 
 /** What one watch of an account did (tests and the job's log). */
-export type WatchResult = { started: number; ended: number; alertsSent: number };
+type WatchResult = { started: number; ended: number; alertsSent: number };
 
 async function recordSwitch(
   tx: TransactionClient,

@@ -24,7 +24,7 @@ import type { ShadowRecord } from "./shadow";
  * What moderation knows of a reader: the first comment's time, the published comments, a ban in
  * force, and what the rules before publishing read (rules.ts RuleHistory).
  */
-export type ReaderHistory = Omit<RuleHistory, "publishedComments"> & {
+type ReaderHistory = Omit<RuleHistory, "publishedComments"> & {
   firstCommentAt: Date | null;
   publishedComments: number;
   ban: { until: string | null } | null;

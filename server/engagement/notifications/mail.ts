@@ -31,7 +31,7 @@ export type TMailContext = {
   unsubscribeMailto: string;
 };
 
-export type TRenderedMail = { subject: string; text: string; html: string; headers: Record<string, string> };
+type TRenderedMail = { subject: string; text: string; html: string; headers: Record<string, string> };
 
 const EXCERPT_MAX = 280;
 
@@ -72,7 +72,7 @@ function headline(item: TMailItem): string {
 }
 
 /** What the item says happened, in words. */
-export function itemSentence(item: TMailItem): string {
+function itemSentence(item: TMailItem): string {
   switch (item.kind) {
     case "replies":
       return `${item.authorName} replied to your comment on "${headline(item)}"`;

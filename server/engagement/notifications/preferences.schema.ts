@@ -7,11 +7,11 @@ import { z } from "zod";
 
 import { ZTimeZone } from "../moderation/surge-settings.schema";
 
-export const ZNotificationChoice = z.enum(["off", "immediate", "digest"], {
+const ZNotificationChoice = z.enum(["off", "immediate", "digest"], {
   error: "must be off, immediate or digest",
 });
 
-export const ZNotificationPrefs = z.strictObject({
+const ZNotificationPrefs = z.strictObject({
   replies: ZNotificationChoice,
   mentions: ZNotificationChoice,
   decisions: ZNotificationChoice,
@@ -25,7 +25,7 @@ export const ZPrefsQuery = z.object({ jwt: z.string().optional() });
  * The reader's IANA time zone, for the digest's hour (the widget sends what the browser says,
  * `Intl.DateTimeFormat().resolvedOptions().timeZone`), kept in its canonical spelling.
  */
-export const ZReaderTimeZone = ZTimeZone.transform(
+const ZReaderTimeZone = ZTimeZone.transform(
   (zone) => new Intl.DateTimeFormat("en", { timeZone: zone }).resolvedOptions().timeZone,
 );
 
@@ -42,12 +42,8 @@ export const ZUpdatePrefsBody = z
     if (body.preferences === undefined && body.time_zone === undefined)
       ctx.addIssue({ code: "custom", path: ["preferences"], message: "must name at least one kind (or a time_zone)" });
   });
-export type TUpdatePrefsBody = z.infer<typeof ZUpdatePrefsBody>;
 
 export const ZUnsubscribeQuery = z.object({ token: z.string().min(1, "is required").max(200) });
-
-/** RFC 8058's one-click body (form-encoded `List-Unsubscribe=One-Click`); a mail client may send nothing else. */
-export const ZUnsubscribeBody = z.object({ "List-Unsubscribe": z.string().max(100).optional() }).optional();
 
 /**
  * The widget's answer: the reader's choice for each kind, whether e-mail can reach them at all,

@@ -15,7 +15,7 @@ import { VISIBLE } from "../comments";
 import { decodePageId, findPage } from "../pages";
 import { commentLink, excerptOf } from "./mail";
 
-export const RSS_ITEMS = 50;
+const RSS_ITEMS = 50;
 
 /** Text for XML character data and attribute values; characters XML 1.0 cannot hold are dropped. */
 export function escapeXml(text: string): string {
@@ -28,7 +28,7 @@ export function escapeXml(text: string): string {
     .replaceAll("'", "&apos;");
 }
 
-export type TRssComment = {
+type TRssComment = {
   id: number;
   accountId: number;
   authorName: string;

@@ -14,7 +14,7 @@ import { nextDay, zonedDay, zonedHour } from "../../time-zone";
 
 export const NOTIFICATION_KINDS = ["replies", "mentions", "decisions"] as const;
 export type TNotificationKind = (typeof NOTIFICATION_KINDS)[number];
-export type TNotificationChoice = "off" | "immediate" | "digest";
+type TNotificationChoice = "off" | "immediate" | "digest";
 export type TNotificationPrefs = Record<TNotificationKind, TNotificationChoice>;
 
 /** A reader who never chose: every kind at once. */
@@ -25,7 +25,7 @@ export const DEFAULT_PREFS: TNotificationPrefs = {
 };
 
 /** The hour of the day, on the reader's clocks (UTC for a reader whose zone is not known), the daily digest goes out. */
-export const DIGEST_HOUR = 7;
+const DIGEST_HOUR = 7;
 
 export type TDecision = "approved" | "rejected";
 
@@ -56,7 +56,7 @@ export type TRecipientFacts = {
   timeZone: string;
 };
 
-export type TNotificationEvent = {
+type TNotificationEvent = {
   kind: TNotificationKind;
   memberId: number;
   commentId: number;

@@ -6,10 +6,9 @@
  */
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 
-import { NOTIFICATION_KINDS, type TNotificationKind } from "./rules";
+import type { TNotificationKind } from "./rules";
 
 export type TUnsubscribeKind = TNotificationKind | "all";
-export const UNSUBSCRIBE_KINDS = [...NOTIFICATION_KINDS, "all"] as const;
 
 /** Used only outside production when AUTH_SECRET is unset. */
 const DEVELOPMENT_SECRET = "masthead-development-unsubscribe-secret-not-for-production";

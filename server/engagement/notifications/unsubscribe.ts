@@ -21,7 +21,7 @@ const KIND_WORDS: Record<TUnsubscribeKind, string> = {
 };
 
 /** The member and kind the token names (400 malformed, 404 not this account's member's). */
-export async function memberOfToken(db: Db, args: { accountId: number; token: string }) {
+async function memberOfToken(db: Db, args: { accountId: number; token: string }) {
   if (!isUnsubscribeTokenForm(args.token)) {
     throw new AppError("BAD_REQUEST", "This unsubscribe link is not complete: copy the whole link from the e-mail.", {
       details: [{ field: "query.token", issue: "is not an unsubscribe token" }],

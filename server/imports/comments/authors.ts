@@ -34,7 +34,7 @@ import { guestNameOf, normaliseEmail, type CommentAuthor } from "./records";
 
 export const MEMBER_KIND = "member";
 
-export type AuthorPlan = Omit<MemberPlan, "exists"> & {
+type AuthorPlan = Omit<MemberPlan, "exists"> & {
   guest: boolean;
   guestName: string | null;
 };
@@ -77,7 +77,7 @@ export function noteSpelling(ctx: ImportContext, spelled: string | null, email: 
 export type SourceIdentity = { provider: string; externalId: string };
 
 /** A reader of a file, to be found or created as a member. */
-export type WantedMember = {
+type WantedMember = {
   /** Normalised (normaliseEmail), or null. */
   email: string | null;
   /** The reader's identities in the systems the file comes from; the first names a member without e-mail. */
@@ -90,7 +90,7 @@ export type WantedMember = {
   createdAt?: Date | null;
 };
 
-export type MemberPlan = {
+type MemberPlan = {
   /** Who, for the report ("Ada <ada@example.com>"). */
   label: string;
   effects: PlanEffect[];
@@ -102,7 +102,7 @@ export type MemberPlan = {
 };
 
 /** The import records naming a reader: "email:<e-mail>", "<provider>:<id>". */
-export function memberKeys(wanted: Pick<WantedMember, "email" | "identities">): Mapping[] {
+function memberKeys(wanted: Pick<WantedMember, "email" | "identities">): Mapping[] {
   return [
     ...(wanted.email ? [{ kind: MEMBER_KIND, sourceId: `email:${wanted.email}` }] : []),
     ...wanted.identities.map((i) => ({ kind: MEMBER_KIND, sourceId: `${i.provider}:${i.externalId}` })),

@@ -47,10 +47,10 @@ import {
   type SourceState,
 } from "./records";
 
-export const CORAL_ROOT = "coral";
-export const CORAL_FILES = { users: "users.json", stories: "stories.json", comments: "comments.json" } as const;
+const CORAL_ROOT = "coral";
+const CORAL_FILES = { users: "users.json", stories: "stories.json", comments: "comments.json" } as const;
 /** Comments of archived stories (Coral's archive database), where the folder has them. */
-export const CORAL_ARCHIVED = "archivedComments.json";
+const CORAL_ARCHIVED = "archivedComments.json";
 
 /** A date as Coral's downloader (an ISO string) or mongoexport (`{"$date": …}`) writes it. */
 const ZDate = z.union([
@@ -124,7 +124,7 @@ const why = (error: z.ZodError) => {
 };
 
 /** A comments.json document as a post, or why it is not a comment at all. */
-export function coralPost(
+function coralPost(
   value: unknown,
   line: number,
   users: ReadonlyMap<string, CoralUser>,

@@ -23,7 +23,7 @@ import {
 const DSQ_ID = "dsq:id";
 
 /** A <thread> element as a thread (null without a dsq:id: nothing can name it). */
-export function disqusThread(node: XmlNode): CommentThread | null {
+function disqusThread(node: XmlNode): CommentThread | null {
   const id = node.attrs[DSQ_ID]?.trim();
   if (!id) return null;
   const created = parseExportDate(childText(node, "createdAt"));
@@ -37,7 +37,7 @@ export function disqusThread(node: XmlNode): CommentThread | null {
 }
 
 /** A <post> element as a post; `errors` are the parser's, for this element. */
-export function disqusPost(node: XmlNode, errors: readonly string[], undecodable: boolean): CommentPost {
+function disqusPost(node: XmlNode, errors: readonly string[], undecodable: boolean): CommentPost {
   const problems = [...errors];
   const id = node.attrs[DSQ_ID]?.trim() ?? "";
   if (!id) problems.push("it has no dsq:id");

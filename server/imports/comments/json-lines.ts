@@ -18,7 +18,7 @@ import { createGunzip } from "node:zlib";
 import { ImportFileError } from "../types";
 
 /** The longest line read (a Remark42 meta line lists every user: a few MB for a large site). */
-export const MAX_LINE = 64 * 1024 * 1024;
+const MAX_LINE = 64 * 1024 * 1024;
 
 export type JsonLine = { line: number; value: unknown } | { line: number; error: string };
 

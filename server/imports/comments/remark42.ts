@@ -32,7 +32,7 @@ import { ImportFileError, siteScope } from "../types";
 import { fileName, readJsonLines } from "./json-lines";
 import { emptyPost, parseExportDate, type CommentPost, type CommentReader, type CommentRecord } from "./records";
 
-export const REMARK42_ROOT = "remark42";
+const REMARK42_ROOT = "remark42";
 
 const ZMeta = z
   .object({
@@ -90,7 +90,7 @@ function blockNote(name: string, id: string, until: string | null): string {
 }
 
 /** A comment line as a post, or why it is not a comment at all (a problem of the file). */
-export function remark42Post(
+function remark42Post(
   value: unknown,
   line: number,
   users: ReadonlyMap<string, RemarkUser>,

@@ -36,9 +36,9 @@ import { normaliseEmail, type CommentPost, type CommentReader, type CommentThrea
 import { CommentWriter } from "./writer";
 
 export const PAGE_KIND = "page";
-export const COMMENT_KIND = "comment";
+const COMMENT_KIND = "comment";
 
-export type CommentSourceItem = ImportItem &
+type CommentSourceItem = ImportItem &
   (
     | { kind: typeof PAGE_KIND; thread: CommentThread & { posts: number } }
     | { kind: typeof COMMENT_KIND; post: CommentPost; duplicate: boolean }
@@ -208,7 +208,7 @@ async function planPage(db: Db, item: CommentSourceItem & { kind: "page" }, ctx:
 }
 
 /** The stored body of a post: ops ending with a newline, within the comment limits; or why not. */
-export function commentBody(
+function commentBody(
   post: Pick<CommentPost, "html" | "newlines" | "state">,
   publisher: ImportContext["publisher"],
   appUrl: string,

@@ -18,7 +18,7 @@ import { enqueueCommentNotifications } from "../../engagement/notifications/noti
 import { Prisma, type CommentModerationState } from "../../generated/prisma/client";
 import type { ImportContext } from "../types";
 
-export type PendingComment = {
+type PendingComment = {
   sourceId: string;
   sourceParentId: string | null;
   row: {

@@ -51,9 +51,9 @@ const isSiteElement = (p: readonly string[]) =>
   p.length === 3 && p[1] === "channel" && (WXR_SITE_ELEMENTS as readonly string[]).includes(p[2]!);
 
 /** The item being read: its fields as they came (WordPress writes them before its comments). */
-export type WxrItem = { postId: string | null; link: string | null; title: string | null; line: number };
+type WxrItem = { postId: string | null; link: string | null; title: string | null; line: number };
 
-export function wxrThread(item: WxrItem): CommentThread | null {
+function wxrThread(item: WxrItem): CommentThread | null {
   if (!item.postId) return null;
   return { sourceId: item.postId, url: item.link, title: item.title, createdAt: null, line: item.line };
 }
@@ -61,7 +61,7 @@ export function wxrThread(item: WxrItem): CommentThread | null {
 const field = (node: XmlNode, name: string) => childText(node, `wp:${name}`);
 
 /** A <wp:comment> of `item` as a post; `errors` are the parser's, for this element. */
-export function wxrComment(node: XmlNode, item: WxrItem, errors: readonly string[], undecodable: boolean): CommentPost {
+function wxrComment(node: XmlNode, item: WxrItem, errors: readonly string[], undecodable: boolean): CommentPost {
   const problems = [...errors];
   const id = field(node, "comment_id") ?? "";
   if (!/^\d+$/.test(id)) problems.push("it has no comment_id");

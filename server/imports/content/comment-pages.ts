@@ -17,7 +17,7 @@ import { isPublicationUrl } from "../../publishing/publisher";
 import { storyUrl } from "../../publishing/story-view";
 import type { ImportContext, PlanEffect } from "../types";
 
-export type PlannedCommentPage = {
+type PlannedCommentPage = {
   effects: PlanEffect[];
   apply: (tx: TransactionClient) => Promise<void>;
 } | null;

@@ -28,14 +28,14 @@ const MAX_ITEMS = 10_000;
 /** The most collections read from one site. */
 const MAX_COLLECTIONS = 1_000;
 /** The home collection's slug, by convention. */
-export const HOME_COLLECTION = "home";
+const HOME_COLLECTION = "home";
 
-export type ContentCollectionItem =
+type ContentCollectionItem =
   | { type: "story"; storyId: string; associatedMetadata: Record<string, unknown> }
   | { type: "collection"; slug: string; associatedMetadata: Record<string, unknown> };
 
 /** Rules of an automated collection, by slugs rather than the old site's ids. */
-export type ContentCollectionRules = {
+type ContentCollectionRules = {
   sectionSlugs?: string[];
   authorSlugs?: string[];
   tagSlugs?: string[];
@@ -91,7 +91,7 @@ const ZWireItem = z.union([
 ]);
 
 /** What the first read of the stories learnt that collections need. */
-export type CollectionClues = {
+type CollectionClues = {
   /** Section collections' slugs the stories name. */
   slugs: Set<string>;
   /** The old site's section and author ids, as slugs. */

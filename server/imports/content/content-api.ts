@@ -62,12 +62,12 @@ type WireStory = z.infer<typeof ZWireStory>;
  * How the API is read: the requests' limits (content-api-fetch.ts), the stories a page, and the
  * collections the operator names (--collections) besides those found.
  */
-export type ApiOptions = FetchOptions & { pageSize: number; collections?: readonly string[] };
+type ApiOptions = FetchOptions & { pageSize: number; collections?: readonly string[] };
 
 const ACCESS: Record<string, ContentAccess> = { public: "public", login: "login", subscription: "subscription" };
 
 /** The API's root: http(s), no query; or an ImportFileError. */
-export function baseUrlOf(text: string): URL {
+function baseUrlOf(text: string): URL {
   let url: URL;
   try {
     url = new URL(text.trim());
@@ -145,7 +145,7 @@ const issues = (error: z.ZodError) =>
     .join("; ");
 
 /** One listed story as a ContentPost (see the file's comment); `where` is its place in the list. */
-export function wirePost(raw: unknown, cdn: string | null, where: string): ContentPost {
+function wirePost(raw: unknown, cdn: string | null, where: string): ContentPost {
   const parsed = ZWireStory.safeParse(raw);
   const post: ContentPost = {
     sourceId: "",
@@ -212,7 +212,7 @@ export function wirePost(raw: unknown, cdn: string | null, where: string): Conte
 }
 
 /** The stories of a content API at `file.path` (a base URL), as the content source reads them. */
-export async function openContentApi(file: ImportFile, options: ApiOptions): Promise<ContentFile> {
+async function openContentApi(file: ImportFile, options: ApiOptions): Promise<ContentFile> {
   const base = baseUrlOf(file.path);
   const hash = createHash("sha256").update(base.href);
   let count = 0;

@@ -31,7 +31,7 @@ import type { ContentAccess, ContentPerson, ContentPost, ContentStatus, ContentT
 import type { ContentFile } from "./source";
 
 /** The largest export read (Node.js holds a JSON document of at most ~512 MB as one string). */
-export const MAX_BYTES = 400 * 1024 * 1024;
+const MAX_BYTES = 400 * 1024 * 1024;
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -149,7 +149,7 @@ function oldUrl(pattern: string, post: { slug: string; id: string; date: Date | 
 }
 
 /** A row of `posts` as a ContentPost (see the file's comment). */
-export function ghostPost(row: Json, index: GhostIndex, position: number): ContentPost {
+function ghostPost(row: Json, index: GhostIndex, position: number): ContentPost {
   const id = str(row.id);
   const type = str(row.type) || "post";
   const errors: string[] = [];

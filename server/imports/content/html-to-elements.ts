@@ -133,7 +133,7 @@ function imageElement(b: Builder, img: Element, caption: string | null): TStoryE
 }
 
 /** A URL of a provider Masthead embeds, as its element; null for any other URL. */
-export function embedElement(b: Pick<Builder, "options">, url: string): TStoryElement | null {
+function embedElement(b: Pick<Builder, "options">, url: string): TStoryElement | null {
   const id = (b.options.newId ?? randomUUID)();
   if (youtubeVideoId(url)) return { id, type: "youtube-video", subtype: null, metadata: {}, url };
   if (tweetIdFromUrl(url)) return { id, type: "jsembed", subtype: "tweet", metadata: {}, url };

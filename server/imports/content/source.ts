@@ -12,7 +12,7 @@ import type { ContentCollection } from "./content-api-collections";
 import type { ContentPost } from "./records";
 import { ImageHosts, planStory, REDIRECT_KIND, STORY_KIND } from "./story-plan";
 
-export type ContentItem = ImportItem &
+type ContentItem = ImportItem &
   ({ kind: typeof STORY_KIND; post: ContentPost } | { kind: typeof COLLECTION_KIND; collection: ContentCollection });
 
 /** What a reader found on its first read, and how to read the posts again. */

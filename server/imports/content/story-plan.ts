@@ -57,7 +57,7 @@ const SLUG_MAX = 200;
 const refuse = (reason: string): ItemPlan => ({ action: "refuse", reason });
 
 /** Elements as cards of at most ELEMENTS_PER_CARD. */
-export function elementsToCards(elements: readonly TStoryElement[]): TCard[] {
+function elementsToCards(elements: readonly TStoryElement[]): TCard[] {
   const cards: TCard[] = [];
   for (let i = 0; i < elements.length; i += ELEMENTS_PER_CARD) {
     cards.push({
@@ -78,7 +78,7 @@ const detailsOf = (error: AppError) =>
     .join("; ") || error.message;
 
 /** The path of an old address, as a custom URL's source path (no trailing slash), or null. */
-export function oldPath(url: string | null): string | null {
+function oldPath(url: string | null): string | null {
   if (!url) return null;
   let parsed: URL;
   try {

@@ -29,7 +29,7 @@ import type { AttachmentImage } from "./html-to-elements";
 import type { ContentPerson, ContentPost, ContentStatus, ContentTerm } from "./records";
 import type { ContentFile } from "./source";
 
-export type WxrIndex = {
+type WxrIndex = {
   digest: string;
   /** The site the file's post ids belong to (its channel's blog URL), normalised; "" when none. */
   site: string;
@@ -76,7 +76,7 @@ function person(node: XmlNode): ContentPerson | null {
 }
 
 /** The first read: digest, people, attachments, problems (see the file's comment). */
-export async function indexWxr(file: ImportFile): Promise<WxrIndex> {
+async function indexWxr(file: ImportFile): Promise<WxrIndex> {
   const hash = createHash("sha256");
   const index: WxrIndex = { digest: "", site: "", problems: [], authors: new Map(), attachments: new Map(), items: 0 };
   const siteElements = new Map<string, string>();
@@ -152,7 +152,7 @@ function terms(node: XmlNode, domain: string): ContentTerm[] {
 }
 
 /** An <item> as a ContentPost (see the file's comment). */
-export function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[], undecodable: boolean): ContentPost {
+function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[], undecodable: boolean): ContentPost {
   const id = wp(node, "post_id");
   const type = wp(node, "post_type") || "post";
   const problems = [...errors];
@@ -212,7 +212,7 @@ export function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[
 }
 
 /** The second read: every <item>, in the file's order. */
-export async function* readWxrPosts(file: ImportFile, index: WxrIndex): AsyncGenerator<ContentPost> {
+async function* readWxrPosts(file: ImportFile, index: WxrIndex): AsyncGenerator<ContentPost> {
   for await (const event of streamXml(file.path, { isRecord, structureDepth: 2 })) {
     if (event.type === "record" && event.node.name === "item") {
       yield wxrPost(event.node, index, event.errors, event.undecodable);

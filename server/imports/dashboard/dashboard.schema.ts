@@ -12,14 +12,14 @@ import { z } from "zod";
 import { IMPORT_ACTIONS, type ImportAction } from "../types";
 
 /** A source's name as the registry (sources.ts) spells it; checked against the registry by the services. */
-export const ZImportSourceName = z
+const ZImportSourceName = z
   .string({ error: "Choose what the file is (a source)." })
   .trim()
   .min(1, "Choose what the file is (a source).")
   .max(64);
 
 /** The file's name as the browser gives it: kept for the report and the list of runs. */
-export const ZImportFileName = z
+const ZImportFileName = z
   .string({ error: "Give the file's name." })
   .trim()
   .min(1, "Give the file's name.")
@@ -29,7 +29,7 @@ export const ZImportFileName = z
 /** POST /api/admin/imports?source=…&name=… (the body is the file's bytes). */
 export const ZImportUploadQuery = z.object({ source: ZImportSourceName, name: ZImportFileName });
 
-export const ZImportUploadId = z.uuid("An upload id is a UUID.");
+const ZImportUploadId = z.uuid("An upload id is a UUID.");
 
 /** Start the real run of an uploaded file (Import, and Resume): `digest` is the dry run's, as the owner reviewed it. */
 export const ZStartImportInput = z.object({
@@ -40,8 +40,8 @@ export const ZUploadInput = z.object({ uploadId: ZImportUploadId });
 
 export const ZListImportRunsInput = z.object({ limit: z.number().int().min(1).max(100).default(20) });
 
-export const ZImportOperation = z.enum(["dry-run", "import"]);
-export const ZImportState = z.enum(["queued", "running", "completed", "interrupted", "failed"]);
+const ZImportOperation = z.enum(["dry-run", "import"]);
+const ZImportState = z.enum(["queued", "running", "completed", "interrupted", "failed"]);
 export type TImportState = z.infer<typeof ZImportState>;
 
 const ZActionCounts = z.object({
@@ -84,10 +84,9 @@ export const ZImportReport = z.object({
   error: z.string().nullable(),
   seconds: z.number(),
 });
-export type TImportReport = z.infer<typeof ZImportReport>;
 
 /** A report as the page gets it: with `text`, the report as the command line prints it (report.ts formatReport). */
-export const ZImportReportView = ZImportReport.extend({ text: z.string() });
+const ZImportReportView = ZImportReport.extend({ text: z.string() });
 export type TImportReportView = z.infer<typeof ZImportReportView>;
 
 export const ZImportSourceView = z.object({

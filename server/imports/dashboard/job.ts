@@ -90,7 +90,7 @@ function startHeartbeat(db: Db, job: HeldJob<TImportJobPayload>, ctx: JobContext
 const asJson = (report: ImportReport) => report as unknown as Prisma.InputJsonValue;
 
 /** Run one operation to its end (see the file's comment). */
-export async function runImportOperation(db: Db, job: HeldJob<TImportJobPayload>, ctx: JobContext): Promise<void> {
+async function runImportOperation(db: Db, job: HeldJob<TImportJobPayload>, ctx: JobContext): Promise<void> {
   const { uploadId, operation } = job.payload;
   const upload = await db.importUpload.findUnique({ where: { id: uploadId } });
   if (!upload) return;

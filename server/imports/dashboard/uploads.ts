@@ -85,7 +85,7 @@ async function writeLimited(
   return { digest: hash.digest("hex"), bytes };
 }
 
-export type StoreUploadArgs = {
+type StoreUploadArgs = {
   actor: StaffActor;
   source: string;
   fileName: string;

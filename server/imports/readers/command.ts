@@ -10,7 +10,7 @@ import type { ImportSource } from "../types";
 import { planMappingTemplate } from "./plans";
 import { SUBSCRIPTIONS_SOURCE, subscriptionsSource } from "./subscriptions";
 
-export type PlanOptions = { from: string; dryRun: boolean; plans?: string; plansTemplate?: string };
+type PlanOptions = { from: string; dryRun: boolean; plans?: string; plansTemplate?: string };
 
 /** What is wrong with the plan options of a command line, or null. */
 export function planOptionsError(command: PlanOptions): string | null {

@@ -39,7 +39,7 @@ export type CsvRow = {
 };
 
 /** What the first read of a file found. */
-export type CsvIndex = { digest: string; rows: number; columns: string[]; problems: FileProblem[] };
+type CsvIndex = { digest: string; rows: number; columns: string[]; problems: FileProblem[] };
 
 /** The longest row read (characters): far beyond any reader's or subscription's row. */
 const MAX_RECORD_BYTES = 1_000_000;

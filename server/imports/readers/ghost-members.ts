@@ -30,8 +30,8 @@ import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan, Pla
 import { indexCsv, readCsv, type CsvRow, type CsvSpec } from "./csv";
 import { normaliseEmail, parseCsvBoolean, parseCsvDate } from "./values";
 
-export const GHOST_MEMBERS_SOURCE = "ghost-members";
-export const CONSENT_KIND = "consent";
+const GHOST_MEMBERS_SOURCE = "ghost-members";
+const CONSENT_KIND = "consent";
 /** The list a Ghost site's `subscribed_to_emails` consents to. */
 export const NEWSLETTER_LIST = "newsletter";
 export const GHOST_CONSENT_SOURCE = "import:ghost";

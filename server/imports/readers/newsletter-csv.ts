@@ -36,7 +36,7 @@ import { indexCsv, readCsv, type CsvRow, type CsvSpec } from "./csv";
 import { normaliseEmail } from "./values";
 
 export const NEWSLETTER_CSV_SOURCE = "newsletter-csv";
-export const NEWSLETTER_SUBSCRIPTION_KIND = "newsletter-subscription";
+const NEWSLETTER_SUBSCRIPTION_KIND = "newsletter-subscription";
 export const NEWSLETTER_CSV_CONSENT_SOURCE = "import:csv";
 
 const CONSENT_COLUMNS = ["consented_at", "consent_date", "consent date"] as const;

@@ -25,7 +25,7 @@ const ZPlanMapping = z
   .strict();
 
 /** Old plan (as the file writes it, trimmed) → Masthead plan id or title; null: undecided. */
-export type PlanMapping = Map<string, number | string | null>;
+type PlanMapping = Map<string, number | string | null>;
 
 /** Read a mapping file (ImportFileError naming what is wrong). */
 export async function readPlanMapping(path: string): Promise<PlanMapping> {
@@ -54,7 +54,7 @@ export async function readPlanMapping(path: string): Promise<PlanMapping> {
 type PlanWithGroup = Prisma.SubscriptionPlanGetPayload<{ include: { group: true } }>;
 
 /** A mapped plan, or why the rows of that old plan are refused. */
-export type MappedPlan = { plan: PlanWithGroup } | { refuse: string };
+type MappedPlan = { plan: PlanWithGroup } | { refuse: string };
 
 /** Resolves mapped plans against the account's catalogue, once per old plan. */
 export class PlanResolver {

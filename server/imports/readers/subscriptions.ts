@@ -41,7 +41,7 @@ import { PlanResolver, readPlanMapping } from "./plans";
 import { normaliseEmail, parseAmount, parseCsvBoolean, parseCsvDate, parseCurrency, parseIdentity } from "./values";
 
 export const SUBSCRIPTIONS_SOURCE = "subscriptions";
-export const SUBSCRIPTION_KIND = "subscription";
+const SUBSCRIPTION_KIND = "subscription";
 
 const SPEC: CsvSpec = {
   title: "A subscriptions CSV",
@@ -80,7 +80,7 @@ const MAX_PLANS_LISTED = 1000;
 
 type SubscriptionItem = ImportItem & { row: CsvRow };
 
-export type SubscriptionsOptions = {
+type SubscriptionsOptions = {
   /** The reviewed plan mapping file; without it every row is refused (a dry run lists the plans). */
   plans?: string;
   /** Told, once the file is read, the old plans it names with their row counts (for a mapping template). */

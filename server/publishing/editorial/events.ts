@@ -38,7 +38,7 @@ import {
 } from "../story-view";
 import type { TContentWorkflowEvent } from "./stories.schema";
 
-export type StoryEventData = {
+type StoryEventData = {
   story: Record<string, unknown>;
   section: Record<string, unknown> | null;
   "parent-section": Record<string, unknown> | null;
@@ -50,12 +50,12 @@ export type StoryEventData = {
 };
 
 /** Purge keys of every public response a change to this story can alter. */
-export function storyPurgeKeys(storyId: string): string[] {
+function storyPurgeKeys(storyId: string): string[] {
   return [`s/${storyId}`, "stories"];
 }
 
 /** The event's `data`, from what is already loaded. Pure. */
-export function buildStoryEventData(args: {
+function buildStoryEventData(args: {
   story: StoryWithRelations;
   view: StoryViewContext;
   parentSection: SectionRow | null;

@@ -24,7 +24,7 @@ export const FILE_TYPES = {
   "text/csv": "csv",
 } as const;
 export type TFileMimeType = keyof typeof FILE_TYPES;
-export type TFileExtension = (typeof FILE_TYPES)[TFileMimeType];
+type TFileExtension = (typeof FILE_TYPES)[TFileMimeType];
 
 /** What the upload button and the 415 answer say is accepted. */
 export const ACCEPTED_FILES_LABEL = "PDF, Word (.docx), Excel (.xlsx), PowerPoint (.pptx), plain text or CSV";

@@ -30,12 +30,12 @@ import {
 import { cleanFileName } from "./media.schema";
 
 /** "<accountId>/files/<yyyy>/<mm>/<uuid>.<ext>", the month in UTC. */
-export function fileKey(accountId: number, now: Date, id: string, mimeType: TFileMimeType): string {
+function fileKey(accountId: number, now: Date, id: string, mimeType: TFileMimeType): string {
   return `${accountId}/files/${uploadMonth(now)}/${id}.${FILE_TYPES[mimeType]}`;
 }
 
 /** Check an upload's size (413 over `maxBytes`, 400 empty) and content (415 unless an accepted type). */
-export function inspectFile(data: Uint8Array, fileName: string, maxBytes: number): TFileMimeType {
+function inspectFile(data: Uint8Array, fileName: string, maxBytes: number): TFileMimeType {
   if (data.byteLength > maxBytes) throw new AppError("PAYLOAD_TOO_LARGE", `The file is larger than ${maxBytes} bytes.`);
   if (data.byteLength === 0)
     throw new AppError("BAD_REQUEST", "The file is empty.", { details: [{ field: "file", issue: "is empty" }] });
@@ -47,7 +47,7 @@ export function inspectFile(data: Uint8Array, fileName: string, maxBytes: number
   return mimeType;
 }
 
-export type StoredFile = { id: string; key: string; fileName: string; mimeType: TFileMimeType; bytes: number };
+type StoredFile = { id: string; key: string; fileName: string; mimeType: TFileMimeType; bytes: number };
 
 /**
  * Keep a staff upload: inspected, its bytes stored under a new key, then recorded and audited
@@ -100,7 +100,7 @@ export async function storeFile(
 }
 
 /** Where a file is read: always Masthead's own /files/<key> (its headers make it a safe download). */
-export function publicFileUrl(key: string, env: { APP_URL: string }): string {
+function publicFileUrl(key: string, env: { APP_URL: string }): string {
   return new URL(`/files/${key}`, env.APP_URL).toString();
 }
 
@@ -117,7 +117,7 @@ export function uploadedFileToWire(file: StoredFile, env: { APP_URL: string }): 
 
 // ─── Serving ─────────────────────────────────────────────────────────────────────────────────
 
-export type FileObject = { id: string; key: string; fileName: string; mimeType: TFileMimeType; bytes: number };
+type FileObject = { id: string; key: string; fileName: string; mimeType: TFileMimeType; bytes: number };
 
 /** The recorded file a key names, or null (not a file key, or no file has it). */
 export async function findFile(db: Db, args: { key: string }): Promise<FileObject | null> {
@@ -138,11 +138,7 @@ export async function findFile(db: Db, args: { key: string }): Promise<FileObjec
  * it): the cards' JSON is searched as text. Keys hold only digits, hex, "/", "-" and ".", none of
  * them LIKE wildcards.
  */
-export async function storiesUsingFile(
-  db: Db,
-  accountId: number,
-  key: string,
-): Promise<{ id: string; headline: string }[]> {
+async function storiesUsingFile(db: Db, accountId: number, key: string): Promise<{ id: string; headline: string }[]> {
   if (!FILE_KEY_PATTERN.test(key)) return [];
   return db.$queryRaw<{ id: string; headline: string }[]>`
     SELECT id::text AS id, headline FROM stories

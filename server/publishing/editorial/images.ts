@@ -65,7 +65,7 @@ export function imagePath(uploadDir: string, key: string): string | null {
 
 // ─── Storing ─────────────────────────────────────────────────────────────────────────────────
 
-export type StoredImage = {
+type StoredImage = {
   id: string;
   key: string;
   mimeType: TImageMimeType;
@@ -77,7 +77,7 @@ export type StoredImage = {
 };
 
 /** What an upload is, from its bytes: its type (magic bytes) and size in pixels. */
-export type InspectedImage = { mimeType: TImageMimeType; width: number | null; height: number | null };
+type InspectedImage = { mimeType: TImageMimeType; width: number | null; height: number | null };
 
 /**
  * Check an upload's size (413 over `maxBytes`, 400 empty) and content: a JPEG, PNG, WebP or GIF
@@ -215,10 +215,10 @@ export async function storeImage(
 
 // ─── Serving ─────────────────────────────────────────────────────────────────────────────────
 
-export type ImageObject = { id: string; key: string; mimeType: string; bytes: number };
+type ImageObject = { id: string; key: string; mimeType: string; bytes: number };
 
 /** The recorded image a key names, or null (not a key, or no image has it). */
-export async function findImage(db: Db, args: { key: string }): Promise<ImageObject | null> {
+async function findImage(db: Db, args: { key: string }): Promise<ImageObject | null> {
   if (!IMAGE_KEY_PATTERN.test(args.key)) return null;
   return db.imageAsset.findUnique({
     where: { key: args.key },

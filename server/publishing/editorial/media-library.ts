@@ -42,7 +42,7 @@ import {
 import { IMAGE_KEY_PATTERN } from "./organise.schema";
 
 /** How many missing thumbnails one list call makes at most. */
-export const BACKFILL_PER_LIST = 8;
+const BACKFILL_PER_LIST = 8;
 
 type Env = { APP_URL: string; IMAGE_PUBLIC_BASE_URL?: string | undefined };
 
@@ -63,7 +63,7 @@ function addUses(uses: Map<string, TMediaUse[]>, use: Use, refs: readonly ImageR
 const column = (field: string, key: string | null): ImageRef[] => (key ? [{ field, key }] : []);
 
 /** Every upload key the account's content and configuration name, with where (see the header). */
-export async function imageUses(db: Db, accountId: number): Promise<Map<string, TMediaUse[]>> {
+async function imageUses(db: Db, accountId: number): Promise<Map<string, TMediaUse[]>> {
   const where = { accountId };
   const [stories, authors, collections, items, entities, pages, config] = await Promise.all([
     db.story.findMany({
@@ -152,7 +152,7 @@ export async function imageUses(db: Db, accountId: number): Promise<Map<string, 
 }
 
 /** Where one image is used ([] when nowhere). */
-export async function usesOfImage(db: Db, accountId: number, key: string): Promise<TMediaUse[]> {
+async function usesOfImage(db: Db, accountId: number, key: string): Promise<TMediaUse[]> {
   return (await imageUses(db, accountId)).get(key) ?? [];
 }
 
@@ -205,7 +205,7 @@ async function uploaderNames(db: Db, assets: readonly Asset[]): Promise<Map<stri
  * Make the missing thumbnails of `assets` (at most BACKFILL_PER_LIST; never tried again for an
  * image sharp could not read). Returns the assets as they now are.
  */
-export async function backfillThumbnails(
+async function backfillThumbnails(
   db: Db,
   assets: Asset[],
   args: { storage: ImageStorage; now: Date },

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ZImageKey } from "./organise.schema";
 
 export const ALT_MAX_LENGTH = 500;
-export const FILE_NAME_MAX_LENGTH = 200;
+const FILE_NAME_MAX_LENGTH = 200;
 
 /**
  * Plain text as alt text and file names keep it: no markup (anything tag-like is removed), no
@@ -51,7 +51,7 @@ export const ZMediaKeyInput = z.object({ key: ZImageKey });
 export const ZUpdateAltInput = z.object({ key: ZImageKey, alt: ZAltText });
 
 /** Where an image is used: a story (linked in the library), or another thing that names it. */
-export const ZMediaUse = z.object({
+const ZMediaUse = z.object({
   kind: z.enum(["story", "author", "collection", "entity", "page", "settings"]),
   id: z.string(),
   label: z.string(),

@@ -11,7 +11,7 @@ import { zWebUrl } from "../../web-url";
 // ─── Shared fields ───────────────────────────────────────────────────────────────────────────
 
 /** Lower-case words joined by single hyphens: what appears in URLs and API paths. */
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * A slug made from a name or headline: "Côte d'Ivoire & Co." → "cote-d-ivoire-co", at most
@@ -53,7 +53,6 @@ const zLimit = z.number().int().min(1).max(200).default(50);
 const zOffset = z.number().int().min(0).max(1_000_000).default(0);
 
 export const ZIdInput = z.object({ id: zId });
-export type TIdInput = z.input<typeof ZIdInput>;
 
 // ─── Sections ────────────────────────────────────────────────────────────────────────────────
 
@@ -91,7 +90,7 @@ export const ZImageKey = z.string().regex(IMAGE_KEY_PATTERN, "must be the key of
  * Where an image field may point: an uploaded image's key, or an http(s) URL (allowed only on the
  * hosts the account lists: server/publishing/editorial/image-refs.ts checks both on save).
  */
-export const ZImageRef = z
+const ZImageRef = z
   .string()
   .trim()
   .max(2000)
@@ -242,13 +241,12 @@ export const ZUpdateCollectionInput = z.object({
 export type TUpdateCollectionInput = z.input<typeof ZUpdateCollectionInput>;
 
 /** Layout hints a front end reads from an item (associated-metadata), e.g. {"layout": "four-col"}. */
-export const ZAssociatedMetadata = z.looseObject({ layout: z.string().trim().min(1).max(100).optional() });
+const ZAssociatedMetadata = z.looseObject({ layout: z.string().trim().min(1).max(100).optional() });
 
-export const ZCollectionItemInput = z.union([
+const ZCollectionItemInput = z.union([
   z.strictObject({ storyId: z.uuid(), associatedMetadata: ZAssociatedMetadata.optional() }),
   z.strictObject({ collectionId: zId, associatedMetadata: ZAssociatedMetadata.optional() }),
 ]);
-export type TCollectionItemInput = z.input<typeof ZCollectionItemInput>;
 
 /** The complete ordered list of a manual collection's items: it replaces the previous one. */
 export const ZSetCollectionItemsInput = z

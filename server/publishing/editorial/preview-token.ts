@@ -37,7 +37,7 @@ export function signPreviewToken(storyId: string, expiresAt: Date, key: Buffer =
   return `${id}.${ms}.${sign(id, ms, key).toString("base64url")}`;
 }
 
-export type PreviewTokenCheck =
+type PreviewTokenCheck =
   | { ok: true; storyId: string; expiresAt: Date }
   /** "invalid": malformed, forged or signed with another key; "expired": genuine, but too old. */
   | { ok: false; reason: "invalid" | "expired" };

@@ -82,7 +82,7 @@ export const PREVIEW_HEADERS: Record<string, string> = {
 const ARTICLE_CSP =
   "default-src 'none'; img-src https: http: data:; style-src 'unsafe-inline'; frame-src https://www.youtube.com; base-uri 'none'; form-action 'none'";
 
-export type PreviewAnswer = { status: number; contentType: string; html: string; headers: Record<string, string> };
+type PreviewAnswer = { status: number; contentType: string; html: string; headers: Record<string, string> };
 
 function page(status: number, title: string, message: string): PreviewAnswer {
   return {

@@ -11,8 +11,8 @@ import { z } from "zod";
 import { ZCards } from "../cards.schema";
 import { ZStoryHeroImageView, ZStorySeoView } from "./stories.schema";
 
-export const REVISION_KINDS = ["save", "autosave", "restore"] as const;
-export const ZRevisionKind = z.enum(REVISION_KINDS);
+const REVISION_KINDS = ["save", "autosave", "restore"] as const;
+const ZRevisionKind = z.enum(REVISION_KINDS);
 export type TRevisionKind = z.infer<typeof ZRevisionKind>;
 
 /** Consecutive autosaves by one editor share one revision while it is younger than this. */
@@ -57,7 +57,7 @@ export const ZRevisionInput = z.object({
 export const ZRestoreRevisionInput = ZRevisionInput.extend({ version: z.number().int().positive() });
 export type TRestoreRevisionInput = z.input<typeof ZRestoreRevisionInput>;
 
-export const ZRevisionListItem = z.object({
+const ZRevisionListItem = z.object({
   id: z.number().int(),
   version: z.number().int(),
   kind: ZRevisionKind,

@@ -30,7 +30,7 @@ import {
 import type { TStoryEditorView, TUpdateStoryInput } from "./stories.schema";
 
 /** What a revision keeps of the story as the editor sees it. */
-export function snapshotOf(view: TStoryEditorView): TRevisionSnapshot {
+function snapshotOf(view: TStoryEditorView): TRevisionSnapshot {
   return {
     headline: view.headline,
     subheadline: view.subheadline,

@@ -36,8 +36,8 @@ import { moveStory, scheduledPublicationKey } from "./stories/moves";
 import { getStory } from "./stories/read";
 
 /** How soon and how far ahead a publication can be scheduled. */
-export const SCHEDULE_MIN_AHEAD_MS = 60_000;
-export const SCHEDULE_MAX_AHEAD_MS = 366 * 86_400_000;
+const SCHEDULE_MIN_AHEAD_MS = 60_000;
+const SCHEDULE_MAX_AHEAD_MS = 366 * 86_400_000;
 
 const stale = () =>
   new AppError("CONFLICT", "Someone else saved this story after you opened it. Reload it, then schedule again.", {

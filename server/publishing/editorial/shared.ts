@@ -46,7 +46,7 @@ const LOCKABLE = {
   collections: { id: "int", soft: true },
   entities: { id: "int", soft: true },
 } as const;
-export type LockableTable = keyof typeof LOCKABLE;
+type LockableTable = keyof typeof LOCKABLE;
 
 /**
  * Lock the account's rows of `table` with these ids until the transaction ends, and return the ids
@@ -88,7 +88,7 @@ export function notFound(what: string, field?: string): AppError {
 }
 
 /** A row of the actor's account, by id; a soft-deleted one (`deletedAt`) is out of scope. */
-export type OwnedWhere = { id: number; accountId: number; deletedAt?: null };
+type OwnedWhere = { id: number; accountId: number; deletedAt?: null };
 
 /** How a service reads one kind of the account's rows (section, author, tag, entity, collection). */
 export type OwnedRows<Row> = {
@@ -144,7 +144,7 @@ export async function listOwnedPage<Row, Where extends object, OrderBy>(
 }
 
 /** 409 with the field named, so forms can show it next to the slug. */
-export function slugTaken(what: string, slug: string): AppError {
+function slugTaken(what: string, slug: string): AppError {
   return new AppError("CONFLICT", `Another ${what} already uses the slug "${slug}".`, {
     details: [{ field: "slug", issue: "is already in use" }],
   });

@@ -17,7 +17,7 @@ export type TStoryStatus = z.infer<typeof ZStoryStatus>;
 
 /** Workflow moves (server/publishing/editorial/workflow.ts has the table). */
 export const STORY_ACTIONS = ["submit", "approve", "reject", "publish", "retract", "back-to-draft"] as const;
-export const ZStoryAction = z.enum(STORY_ACTIONS);
+const ZStoryAction = z.enum(STORY_ACTIONS);
 export type TStoryAction = z.infer<typeof ZStoryAction>;
 
 /** The CONTENT webhook events the story workflow emits (declared in server/webhooks/events.schema.ts). */
@@ -25,7 +25,7 @@ export type TContentWorkflowEvent = (typeof STORY_WORKFLOW_EVENTS)[number];
 
 /** Who may read a published story: anyone, signed-in members, or subscribers. */
 export const STORY_ACCESS = ["public", "login", "subscription"] as const;
-export const ZStoryAccess = z.enum(STORY_ACCESS);
+const ZStoryAccess = z.enum(STORY_ACCESS);
 
 /** Templates front ends commonly render; any other lower-case name is accepted too. */
 export const STORY_TEMPLATES = ["text", "photo", "video", "listicle", "live-blog", "interview", "review"] as const;
@@ -36,7 +36,7 @@ export const STORY_TEMPLATES = ["text", "photo", "video", "listicle", "live-blog
 export const STORY_SLUG_MAX = 120;
 
 /** Lower-case words joined by "-", in one or more "/"-separated parts ("politics/budget-2026"). */
-export const STORY_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*$/;
+const STORY_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*$/;
 
 const YOUTUBE_HOSTS = new Set([
   "youtube.com",
@@ -102,7 +102,7 @@ const uniqueIds = (what: string, max: number) =>
     .max(max, `at most ${max} ${what}`)
     .refine((ids) => new Set(ids).size === ids.length, `the same ${what.replace(/s$/, "")} is listed twice`);
 
-export const ZHeroImage = z.object({
+const ZHeroImage = z.object({
   s3Key: z.string().trim().min(1, "is required").max(500),
   caption: optionalText(1_000).optional(),
   attribution: optionalText(500).optional(),
@@ -117,16 +117,15 @@ export const ZHeroImage = z.object({
     })
     .optional(),
 });
-export type THeroImage = z.infer<typeof ZHeroImage>;
 
-export const ZStorySeo = z.object({
+const ZStorySeo = z.object({
   metaTitle: optionalText(200).optional(),
   metaDescription: optionalText(500).optional(),
   metaKeywords: z.array(z.string().trim().min(1).max(100)).max(30).optional(),
 });
 
 /** A tag the story carries: an existing one by id, or one found or created by name. */
-export const ZStoryTagRef = z.union([
+const ZStoryTagRef = z.union([
   z.object({ id: zId }),
   z.object({ name: z.string().trim().min(1, "is required").max(100) }),
 ]);
@@ -181,7 +180,7 @@ export const ZCreateStoryInput = ZStoryFields.partial().extend({ headline: ZStor
 export type TCreateStoryInput = z.input<typeof ZCreateStoryInput>;
 
 /** How a save came about: the editor's Save button, or the autosave of a draft (revisions.ts). */
-export const STORY_SAVE_KINDS = ["save", "autosave"] as const;
+const STORY_SAVE_KINDS = ["save", "autosave"] as const;
 
 /**
  * `version` is the one the editor loaded: if someone saved since, the update is refused (CONFLICT).
@@ -243,7 +242,7 @@ export const ZDeleteStoryInput = z.object({ id: z.uuid(), version: z.number().in
 
 // ─── Views (tRPC outputs) ────────────────────────────────────────────────────────────────────
 
-export const ZStoryMove = z.object({ action: ZStoryAction, to: ZStoryStatus, label: z.string() });
+const ZStoryMove = z.object({ action: ZStoryAction, to: ZStoryStatus, label: z.string() });
 
 /** The hero image and the SEO fields as the editor shows them (also in revisions' snapshots). */
 export const ZStoryHeroImageView = z.object({
@@ -302,7 +301,7 @@ export const ZStoryEditorView = z.object({
 });
 export type TStoryEditorView = z.infer<typeof ZStoryEditorView>;
 
-export const ZStoryListItem = z.object({
+const ZStoryListItem = z.object({
   id: z.uuid(),
   headline: z.string(),
   slug: z.string(),

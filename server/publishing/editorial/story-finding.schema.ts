@@ -23,11 +23,11 @@ export const STORY_SORT_LABEL: Record<TStorySort, string> = {
 };
 
 /** Which of a story's dates the date range filters on. */
-export const STORY_DATE_FIELDS = ["updated", "published"] as const;
-export type TStoryDateField = (typeof STORY_DATE_FIELDS)[number];
+const STORY_DATE_FIELDS = ["updated", "published"] as const;
+type TStoryDateField = (typeof STORY_DATE_FIELDS)[number];
 
 /** A calendar day, "YYYY-MM-DD", that exists (checked on UTC's calendar, which every zone shares). */
-export const ZCalendarDay = z
+const ZCalendarDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, "use YYYY-MM-DD")
   .refine((day) => {
@@ -73,7 +73,7 @@ export type TListStoriesInput = z.input<typeof ZListStoriesInput>;
  * - "headline": a query whose words are all shorter than 3 characters (a 1–2 letter prefix in the
  *   index matches nearly everything): headline contains the query, case-insensitively.
  */
-export type SearchPlan =
+type SearchPlan =
   { kind: "none" } | { kind: "headline"; pattern: string } | { kind: "fulltext"; tsquery: string; pattern: string };
 
 /** A LIKE pattern that matches `text` literally anywhere (`\` is the escape character). */
@@ -201,11 +201,11 @@ export function listInputFromState(state: StoryListState, pageSize: number): TLi
 
 // ─── Bulk actions ────────────────────────────────────────────────────────────────────────────
 
-export const BULK_ACTIONS = ["submit", "publish", "retract", "add-to-collection", "delete"] as const;
+const BULK_ACTIONS = ["submit", "publish", "retract", "add-to-collection", "delete"] as const;
 export type TBulkAction = (typeof BULK_ACTIONS)[number];
 
 /** Past tense for the editor's summary ("4 published"). */
-export const BULK_DONE: Record<TBulkAction, string> = {
+const BULK_DONE: Record<TBulkAction, string> = {
   submit: "submitted",
   publish: "published",
   retract: "retracted",
@@ -213,7 +213,7 @@ export const BULK_DONE: Record<TBulkAction, string> = {
   delete: "deleted",
 };
 
-export const BULK_MAX = 100;
+const BULK_MAX = 100;
 
 export const ZBulkStoriesInput = z
   .object({
@@ -234,7 +234,7 @@ export const ZBulkStoriesInput = z
   });
 export type TBulkStoriesInput = z.input<typeof ZBulkStoriesInput>;
 
-export const ZBulkStoryResult = z.object({
+const ZBulkStoryResult = z.object({
   id: z.uuid(),
   /** Null when there is no such story (of this account). */
   headline: z.string().nullable(),

@@ -23,11 +23,11 @@ import type { Db } from "../../db/client";
 import { emitWebhookEvent } from "../../webhooks/deliveries";
 import { changedBy } from "./shared";
 
-export type TaxonomyKind = "section" | "tag" | "author" | "entity";
-export type TaxonomyChange = "update" | "delete";
+type TaxonomyKind = "section" | "tag" | "author" | "entity";
+type TaxonomyChange = "update" | "delete";
 
 /** The event each kind sends (declared in CONTENT_EVENTS, server/webhooks/events.schema.ts). */
-export const TAXONOMY_EVENTS = {
+const TAXONOMY_EVENTS = {
   section: "section-update",
   tag: "tag-update",
   author: "author-update",
@@ -35,7 +35,7 @@ export const TAXONOMY_EVENTS = {
 } as const satisfies Record<TaxonomyKind, string>;
 
 /** Purge keys of every public response that shows the item. Pure. */
-export function taxonomyPurgeKeys(
+function taxonomyPurgeKeys(
   kind: TaxonomyKind,
   args: { id: number; storyIds: readonly string[]; collectionId?: number | null },
 ): string[] {

@@ -19,7 +19,7 @@ import sharp from "sharp";
 import { IMAGE_KEY_PATTERN } from "./organise.schema";
 
 /** Width of a thumbnail in pixels (narrower images keep their width). */
-export const THUMBNAIL_WIDTH = 320;
+const THUMBNAIL_WIDTH = 320;
 /** The most pixels sharp decodes for a thumbnail (about 8,000 × 6,000); more is refused. */
 export const THUMBNAIL_MAX_INPUT_PIXELS = 50_000_000;
 const THUMB_SUFFIX = ".thumb.webp";
@@ -46,7 +46,7 @@ export function withinThumbnailPixelLimit(width: number | null, height: number |
 
 // ─── Making ──────────────────────────────────────────────────────────────────────────────────
 
-export type Thumbnail = { data: Uint8Array; width: number; height: number };
+type Thumbnail = { data: Uint8Array; width: number; height: number };
 
 /** The thumbnail of an image's bytes, or null when sharp cannot make one (corrupt, too many pixels). */
 export async function makeThumbnail(data: Uint8Array): Promise<Thumbnail | null> {

@@ -14,7 +14,7 @@
  */
 import type { TContentWorkflowEvent, TStoryAction, TStoryStatus } from "./stories.schema";
 
-export type WorkflowMove = {
+type WorkflowMove = {
   action: TStoryAction;
   from: TStoryStatus;
   to: TStoryStatus;
@@ -42,7 +42,7 @@ export function movesFrom(status: TStoryStatus): WorkflowMove[] {
   return WORKFLOW.filter((move) => move.from === status);
 }
 
-export type MoveResult = { ok: true; move: WorkflowMove } | { ok: false; reason: string };
+type MoveResult = { ok: true; move: WorkflowMove } | { ok: false; reason: string };
 
 /** Where `action` takes a story in `status`, or why it cannot. */
 export function resolveMove(status: TStoryStatus, action: TStoryAction): MoveResult {

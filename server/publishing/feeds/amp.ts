@@ -31,7 +31,7 @@ import { attrs, escapeXml } from "./xml";
 export const AMP_BOILERPLATE =
   "<style amp-boilerplate>body{-webkit-animation:-amp-start 8s steps(1,end) 0s 1 normal both;-moz-animation:-amp-start 8s steps(1,end) 0s 1 normal both;-ms-animation:-amp-start 8s steps(1,end) 0s 1 normal both;animation:-amp-start 8s steps(1,end) 0s 1 normal both}@-webkit-keyframes -amp-start{from{visibility:hidden}to{visibility:visible}}@-moz-keyframes -amp-start{from{visibility:hidden}to{visibility:visible}}@-ms-keyframes -amp-start{from{visibility:hidden}to{visibility:visible}}@-o-keyframes -amp-start{from{visibility:hidden}to{visibility:visible}}@keyframes -amp-start{from{visibility:hidden}to{visibility:visible}}</style><noscript><style amp-boilerplate>body{-webkit-animation:none;-moz-animation:none;-ms-animation:none;animation:none}</style></noscript>";
 
-export const AMP_RUNTIME = "https://cdn.ampproject.org/v0.js";
+const AMP_RUNTIME = "https://cdn.ampproject.org/v0.js";
 const EXTENSIONS = {
   "amp-youtube": "https://cdn.ampproject.org/v0/amp-youtube-0.1.js",
   "amp-twitter": "https://cdn.ampproject.org/v0/amp-twitter-0.1.js",
@@ -70,7 +70,7 @@ function ampImg(image: ImageRef): string {
   }</figure>`;
 }
 
-export const AMP_RENDERER: ElementRenderer = {
+const AMP_RENDERER: ElementRenderer = {
   textOptions: AMP_TEXT_OPTIONS,
   image: ampImg,
   youtube: (video) =>
@@ -165,7 +165,7 @@ export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext): strin
  * The story's identifiers that go with its AMP page when a client asks for JSON (GET
  * /api/v1/amp/story with `Accept: application/json`), kebab-case like the rest of the content API.
  */
-export type AmpStoryIdentifiers = {
+type AmpStoryIdentifiers = {
   id: string;
   "story-content-id": string;
   slug: string;

@@ -186,7 +186,7 @@ export const TEXT_HTML_OPTIONS: sanitizeHtml.IOptions = {
   transformTags: { h1: "h2", h4: "h3", h5: "h3", h6: "h3" },
 };
 
-export function sanitizeText(html: string, options: sanitizeHtml.IOptions = TEXT_HTML_OPTIONS): string {
+function sanitizeText(html: string, options: sanitizeHtml.IOptions = TEXT_HTML_OPTIONS): string {
   return sanitizeHtml(html, options);
 }
 
@@ -202,7 +202,7 @@ function plainParagraphs(text: string, wrap: (escaped: string) => string): strin
 
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{6,20}$/;
 
-export function youtubeId(element: TStoryElement): string | null {
+function youtubeId(element: TStoryElement): string | null {
   const direct = element["video-id"];
   if (direct && YOUTUBE_ID.test(direct)) return direct;
   for (const candidate of [element.url, element["embed-url"]]) {

@@ -6,8 +6,8 @@ import { refuseNul } from "../content.schema";
 
 const zSlug = z.string().trim().min(1).max(300);
 
-export const FEED_LIMIT_DEFAULT = 20;
-export const FEED_LIMIT_MAX = 100;
+const FEED_LIMIT_DEFAULT = 20;
+const FEED_LIMIT_MAX = 100;
 
 export const ZFeedQuery = refuseNul(
   z.object({

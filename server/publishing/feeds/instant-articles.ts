@@ -30,7 +30,7 @@ const IA_TEXT_OPTIONS = {
   transformTags: { h1: "h2", h3: "h2", h4: "h2", h5: "h2", h6: "h2", code: "span", pre: "p" },
 };
 
-export const INSTANT_ARTICLE_RENDERER: ElementRenderer = {
+const INSTANT_ARTICLE_RENDERER: ElementRenderer = {
   textOptions: IA_TEXT_OPTIONS,
   image: (image) =>
     `<figure><img${attrs({ src: image.url, width: image.width, height: image.height, alt: image.alt })}/>${

@@ -32,7 +32,7 @@ const NAMESPACES = {
   "xmlns:media": "http://search.yahoo.com/mrss/",
 };
 
-export type Channel = {
+type Channel = {
   title: string;
   link: string;
   description: string;

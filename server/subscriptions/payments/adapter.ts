@@ -68,7 +68,7 @@ export type VerifiedPayment = {
 };
 
 /** A refund staff asked for (refunds.ts): part or all of a captured payment, in its currency. */
-export type RefundRequest = {
+type RefundRequest = {
   accountId: number;
   /** Our payment_refunds row id: a stable receipt / idempotency key for the gateway. */
   refundId: number;
@@ -81,7 +81,7 @@ export type RefundRequest = {
   reason: string | null;
 };
 
-export type RefundResult = {
+type RefundResult = {
   /** The gateway's refund id (null for adapters that move no money). */
   externalRefundId: string | null;
   /** Stored on the refund row; never a secret. */
@@ -143,7 +143,7 @@ export type RecurringChargeResult =
  * card form (or setup flow) hands the browser a token for the new method; the adapter checks it
  * with the gateway and answers the reference later charges use (the subscription's payment_token).
  */
-export type PaymentMethodUpdate = {
+type PaymentMethodUpdate = {
   accountId: number;
   subscriptionId: number;
   /** The reference charges use now (the subscription's payment_token). */
@@ -156,7 +156,7 @@ export type PaymentMethodUpdate = {
  * A reader asks where to change the card of a subscription whose gateway hosts that page itself
  * (the self-service page links there); the gateway later reports the change by webhook.
  */
-export type HostedPaymentMethodRequest = {
+type HostedPaymentMethodRequest = {
   accountId: number;
   subscriptionId: number;
   /** The gateway's subscription id as checkout froze it (the attempt's external_reference_id). */
@@ -164,7 +164,7 @@ export type HostedPaymentMethodRequest = {
   currentPaymentToken: string | null;
 };
 
-export type UpdatedPaymentMethod = {
+type UpdatedPaymentMethod = {
   /** The reference the next charges use (stored as the subscription's payment_token). */
   paymentToken: string;
   /** Shown to the reader ("Visa ending 4242"); never a secret, never a full card number. */

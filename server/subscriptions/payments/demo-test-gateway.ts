@@ -29,7 +29,7 @@ export const DEMO_TEST_PAYMENT_TYPE = "demo_test";
 export const DEMO_EXPIRED_CARD_TOKEN = "demo_card_expired";
 const DEMO_ACCOUNT_SLUG = "demo";
 
-export type DemoGatewayGuard = {
+type DemoGatewayGuard = {
   /** Whether the operator turned the demo tools on (env DEMO_TOOLS). */
   enabled: () => boolean;
   /** Whether the account is the demo publisher. */

@@ -44,7 +44,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** What is stored in gateway_events.payload: the adapter's details and the job chosen. */
 type StoredEvent = { job: GatewayJobName | null; details: GatewayEventDetails };
 
-export type WebhookReceipt = { status: "accepted" | "duplicate" | "ignored"; eventId: number | null };
+type WebhookReceipt = { status: "accepted" | "duplicate" | "ignored"; eventId: number | null };
 
 /** The adapter of a provider that receives webhooks, or 404. */
 function webhookAdapter(provider: string): PaymentAdapter {

@@ -8,10 +8,9 @@ import { z } from "zod";
 
 /** The providers the dashboard can configure: each has an adapter (payments/registry.ts). */
 export const GATEWAY_PROVIDERS = ["razorpay"] as const;
-export const ZGatewayProvider = z.enum(GATEWAY_PROVIDERS);
-export type TGatewayProvider = z.infer<typeof ZGatewayProvider>;
+const ZGatewayProvider = z.enum(GATEWAY_PROVIDERS);
 
-export const ZGatewayEnvironment = z.enum(["live", "sandbox"]);
+const ZGatewayEnvironment = z.enum(["live", "sandbox"]);
 
 const zKey = (what: string) =>
   z

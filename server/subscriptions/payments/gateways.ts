@@ -29,11 +29,11 @@ import { paymentAdapterForProvider } from "./registry";
 type Row = Prisma.PaymentGatewayGetPayload<object>;
 
 /** Where a gateway posts its webhooks for this account (docs/subscriptions.md, "Payment adapters"). */
-export function gatewayWebhookPath(provider: string, accountId: number): string {
+function gatewayWebhookPath(provider: string, accountId: number): string {
   return `/api/v1/payment_gateways/${encodeURIComponent(provider)}/webhooks/${accountId}`;
 }
 
-export function gatewayToAdmin(row: Row): TGatewayAdmin {
+function gatewayToAdmin(row: Row): TGatewayAdmin {
   return {
     provider: row.provider,
     environment: row.environment === "live" ? "live" : "sandbox",

@@ -43,15 +43,15 @@ import {
 } from "./adapter";
 import type { GatewayJobName } from "./jobs";
 
-export const RAZORPAY_PROVIDER = "razorpay";
-export const RAZORPAY_PAYMENT_TYPES = ["razorpay", "razorpay_recurring"] as const;
+const RAZORPAY_PROVIDER = "razorpay";
+const RAZORPAY_PAYMENT_TYPES = ["razorpay", "razorpay_recurring"] as const;
 /** Billing cycles of a Razorpay subscription when the plan's metadata gives no `razorpay_total_count`. */
-export const RAZORPAY_DEFAULT_TOTAL_COUNT = 120;
+const RAZORPAY_DEFAULT_TOTAL_COUNT = 120;
 const TIMEOUT_MS = 10_000;
 
 type FetchLike = (url: string, init?: { method?: string; headers?: HeadersInit; body?: string }) => Promise<Response>;
 
-export type RazorpayAdapterOptions = {
+type RazorpayAdapterOptions = {
   /** Default: RAZORPAY_API_BASE_URL. */
   baseUrl?: () => string;
   /** Default: the guarded fetch, private addresses allowed only by PAYMENT_GATEWAY_ALLOW_PRIVATE_URLS. */
@@ -79,7 +79,7 @@ export function orderPaymentSignature(orderId: string, paymentId: string, keySec
 }
 
 /** Checkout's signature of a subscription's payment: HMAC(payment_id|subscription_id, key secret). */
-export function subscriptionPaymentSignature(paymentId: string, subscriptionId: string, keySecret: string): string {
+function subscriptionPaymentSignature(paymentId: string, subscriptionId: string, keySecret: string): string {
   return razorpayHmac(`${paymentId}|${subscriptionId}`, keySecret);
 }
 

@@ -26,7 +26,7 @@ import type { GatewayEventDetails, PaymentAdapter } from "./adapter";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export type RecurringOutcome = { status: "processed" | "ignored" | "failed"; reason: string | null };
+type RecurringOutcome = { status: "processed" | "ignored" | "failed"; reason: string | null };
 
 /** The subscription a recurring event is about: by the payment, the gateway subscription, or the attempt. */
 async function findSubscriptionId(

@@ -24,7 +24,7 @@ import { addSubscriberByStaff, unsubscribeByStaff } from "../../newsletters/subs
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 /** Who manages newsletters (OWNER always may); contributors and moderators may not. */
-export const NEWSLETTER_ROLES = ["EDITOR", "REVENUE"] as const;
+const NEWSLETTER_ROLES = ["EDITOR", "REVENUE"] as const;
 const staff = adminProcedure(NEWSLETTER_ROLES);
 
 const ZPlanOption = z.object({ id: z.number(), title: z.string() });

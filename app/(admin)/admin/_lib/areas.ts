@@ -8,7 +8,7 @@
  */
 import { hasAnyRole, type AdminRole } from "@/server/auth/roles";
 
-export type AdminSection = {
+type AdminSection = {
   slug: string;
   label: string;
   summary: string;
@@ -16,7 +16,7 @@ export type AdminSection = {
   roles?: readonly AdminRole[];
 };
 
-export type AdminArea = {
+type AdminArea = {
   slug: string;
   href: string;
   label: string;
@@ -29,7 +29,7 @@ export type AdminArea = {
   entry?: string;
 };
 
-export const ADMIN_AREAS = [
+const ADMIN_AREAS = [
   { slug: "", href: "/admin", label: "Overview", summary: "Your publication at a glance.", built: true },
   {
     slug: "content",

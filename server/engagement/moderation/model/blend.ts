@@ -10,15 +10,15 @@
  */
 
 /** The default hold threshold (settings.schema.ts MODERATION_DEFAULTS.toxicityThreshold). */
-export const HOLD_THRESHOLD = 70;
+const HOLD_THRESHOLD = 70;
 /**
  * Largest share of ordinary comments the model alone may hold at the chosen probabilities, on the
  * out-of-fold predictions it is chosen on: none (cross-validated F1 0.971 against 0.969 at 0.5 %
  * and 0.967 at 1 %, with fewer ordinary comments held).
  */
-export const MAX_ORDINARY_HELD = { toxic: 0, spam: 0 };
+const MAX_ORDINARY_HELD = { toxic: 0, spam: 0 };
 /** Below this the model's score is not given as a reason, even when it is above the rules'. */
-export const MODEL_REASON_FROM = 50;
+const MODEL_REASON_FROM = 50;
 
 const logit = (p: number) => {
   const q = Math.min(Math.max(p, 1e-9), 1 - 1e-9);

@@ -80,7 +80,7 @@ const DENSE_NAMES = [
   "shape.masked_share",
   "shape.short",
 ] as const;
-export const DENSE_FEATURES = DENSE_NAMES.length;
+const DENSE_FEATURES = DENSE_NAMES.length;
 /** The length of a weight vector: the buckets, then the rules' slots. */
 export const FEATURES = BUCKETS + DENSE_FEATURES;
 

@@ -68,7 +68,7 @@ export function rulesOf(text: string): { toxicity: ToxicityAnalysis; spam: SpamA
   return { toxicity: analyseToxicity(input.text), spam: analyseSpam(input) };
 }
 
-export type TrainOptions = {
+type TrainOptions = {
   /** What the model reads. */
   features: FeatureOptions;
   /** L2 penalty (per example, on the weights, not the bias). */
@@ -99,7 +99,7 @@ export const TOXIC_TRAIN_OPTIONS: TrainOptions = {
 };
 export const SPAM_TRAIN_OPTIONS: TrainOptions = { ...TOXIC_TRAIN_OPTIONS, features: MODEL_FEATURES.spam };
 
-export type LinearModel = { weights: Float64Array; bias: number };
+type LinearModel = { weights: Float64Array; bias: number };
 
 const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 
@@ -197,7 +197,7 @@ export function featurise(examples: Example[], options: FeatureOptions): SparseV
 export type Setting = { toxic: TrainOptions; spam: TrainOptions };
 /** Each target's examples' feature vectors. */
 export type TargetVectors = Record<Target, SparseVector[]>;
-export const SHIPPED_SETTING: Setting = {
+const SHIPPED_SETTING: Setting = {
   toxic: TOXIC_TRAIN_OPTIONS,
   spam: SPAM_TRAIN_OPTIONS,
 };
@@ -270,7 +270,7 @@ export function outOfFold(
 }
 
 /** Both targets' feature vectors (computed once when they read the same). */
-export function featuriseTargets(examples: Example[], setting: Setting): TargetVectors {
+function featuriseTargets(examples: Example[], setting: Setting): TargetVectors {
   const toxic = featurise(examples, setting.toxic.features);
   const same = JSON.stringify(setting.toxic.features) === JSON.stringify(setting.spam.features);
   return { toxic, spam: same ? toxic : featurise(examples, setting.spam.features) };
@@ -305,7 +305,7 @@ export type WeightsFile = {
 };
 
 /** The folds and seed of the cross-validation that chooses the shipped probabilities to hold at. */
-export const SHIPPED_CV = { folds: 5, seed: 20260 } as const;
+const SHIPPED_CV = { folds: 5, seed: 20260 } as const;
 const EXTRA_FILE = "model/extra-examples.jsonl";
 
 /** The shipped model's weights, trained on every example (no probabilities chosen yet). */
@@ -322,7 +322,7 @@ export function trainShippedWeights(
 }
 
 /** The probabilities to hold at, chosen on 5-fold out-of-fold predictions (./blend.ts chooseHoldAt). */
-export function shippedHoldAt(examples: Example[], xs: TargetVectors): { toxic: number; spam: number } {
+function shippedHoldAt(examples: Example[], xs: TargetVectors): { toxic: number; spam: number } {
   const indexes = examples.map((_, i) => i);
   const measured = indexes.filter((i) => examples[i]!.source !== EXTRA_FILE);
   const alwaysTrain = indexes.filter((i) => examples[i]!.source === EXTRA_FILE);

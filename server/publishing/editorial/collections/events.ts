@@ -12,7 +12,7 @@ import { emitWebhookEvent } from "../../../webhooks/deliveries";
 import { changedBy } from "../shared";
 import { readRules } from "./read";
 
-export type CollectionChange = "create" | "update" | "items" | "delete";
+type CollectionChange = "create" | "update" | "items" | "delete";
 
 /** The audit action of each change to a collection. */
 const COLLECTION_AUDIT_ACTIONS = {

@@ -48,7 +48,7 @@ const COLLECTION_SELECT = {
 
 type CollectionRow = Prisma.CollectionGetPayload<{ select: typeof COLLECTION_SELECT }>;
 
-export type CollectionSummary = {
+type CollectionSummary = {
   id: number;
   slug: string;
   name: string;
@@ -64,7 +64,7 @@ export type CollectionSummary = {
   updatedAt: Date;
 };
 
-export type CollectionItemView =
+type CollectionItemView =
   | {
       type: "story";
       storyId: string;

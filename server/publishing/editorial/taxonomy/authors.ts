@@ -64,7 +64,7 @@ const authorEventItem = (author: AuthorRow) => {
   const { metadata: _metadata, ...item } = authorToWire({ ...author, metadata: null });
   return item;
 };
-export type AuthorView = ReturnType<typeof withStoryCount<AuthorRow>>;
+type AuthorView = ReturnType<typeof withStoryCount<AuthorRow>>;
 
 export async function listAuthors(
   db: Db,

@@ -74,7 +74,7 @@ const entityView = ({ _count, metadata, ...entity }: EntityRow) => ({
   storyCount: _count.stories,
   relationshipCount: _count.relations,
 });
-export type EntityView = ReturnType<typeof entityView>;
+type EntityView = ReturnType<typeof entityView>;
 
 export async function listEntities(
   db: Db,

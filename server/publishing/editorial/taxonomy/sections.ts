@@ -33,7 +33,7 @@ import {
 } from "../shared";
 import { recordQuietTaxonomyChange, recordTaxonomyChange } from "./changes";
 
-export type SectionNode = {
+type SectionNode = {
   id: number;
   name: string;
   displayName: string;

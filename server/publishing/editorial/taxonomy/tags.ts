@@ -38,7 +38,7 @@ const TAG_SELECT = {
   _count: { select: { stories: true } },
 } satisfies Prisma.TagSelect;
 type TagRow = Prisma.TagGetPayload<{ select: typeof TAG_SELECT }>;
-export type TagView = ReturnType<typeof withStoryCount<TagRow>>;
+type TagView = ReturnType<typeof withStoryCount<TagRow>>;
 
 const TAGS = {
   what: "Tag",
