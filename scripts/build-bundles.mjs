@@ -65,7 +65,7 @@ async function bundle(entry, options) {
 }
 
 /** The widgets' loader and frame scripts and the frames' stylesheet (docs/widgets.md). */
-export async function buildWidgets() {
+async function buildWidgets() {
   const loader = await bundle("widgets/src/loader.ts", { target: "es2017" });
   const frame = await bundle("widgets/src/frame.ts", { target: "es2017" });
   const css = (

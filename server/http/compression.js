@@ -22,7 +22,7 @@ const COMPRESSIBLE =
   /^\s*(text\/(?!event-stream)[\w.+-]+|image\/svg\+xml|application\/(json|javascript|x-javascript|ecmascript|xml|[\w.-]+\+(json|xml)))\s*(;|$)/i;
 
 /** Bodies below this are sent as they are: gzip's header and trailer would outweigh the gain. */
-export const THRESHOLD_BYTES = 1024;
+const THRESHOLD_BYTES = 1024;
 
 /** An answer with an ETag larger than this is compressed as it streams, not held and kept. */
 const MAX_HELD_BYTES = 4 * 1024 * 1024;

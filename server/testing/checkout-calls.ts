@@ -24,7 +24,7 @@ export type Sub = {
 };
 /** A preview's or a create's answer (the fields a test reads). */
 export type Answer = { subscription: Sub; attempt_token: string; external_reference_id: string; [k: string]: unknown };
-export type CreateBody = {
+type CreateBody = {
   subscription: Json & { payment: Json & { payment_token: string } };
   attempt_token: string;
   [k: string]: unknown;

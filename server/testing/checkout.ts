@@ -16,7 +16,7 @@ import { GATEWAY_SECRET_PURPOSE } from "../subscriptions/payments/credentials";
 import { paymentAdapterFor, registerPaymentAdapter } from "../subscriptions/payments/registry";
 import { createTestPublisher, insertStory } from "./publishing-factories";
 
-export const TESTPAY_SECRET = "testpay-gateway-secret-0000000000";
+const TESTPAY_SECRET = "testpay-gateway-secret-0000000000";
 
 export function testpaySignature(order: string, paymentId: string, secret = TESTPAY_SECRET): string {
   return createHmac("sha256", secret).update(`${order}|${paymentId}`).digest("hex");
@@ -85,7 +85,7 @@ export const testpayAdapter: PaymentAdapter = {
 };
 
 /** Register testpay once per test process. */
-export function registerTestpay() {
+function registerTestpay() {
   if (!paymentAdapterFor("testpay")) registerPaymentAdapter(testpayAdapter);
 }
 

@@ -21,7 +21,7 @@ export async function scoringSetup() {
   const moderator = await createTestStaff(db, { account: owner.account.id, roles: ["MODERATOR"], name: "Mo" });
   return { db, accountId: owner.account.id, owner, moderator };
 }
-export type ScoringSetup = Awaited<ReturnType<typeof scoringSetup>>;
+type ScoringSetup = Awaited<ReturnType<typeof scoringSetup>>;
 
 /** A comment `text` on PAGE_URL, by `user` (reader "ada" unless told), as its row. */
 export async function postComment(s: ScoringSetup, text: string, opts: { user?: ApiUser; now?: Date } = {}) {

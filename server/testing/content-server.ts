@@ -29,7 +29,7 @@ type Handler = (
   req: Request,
   ctx: { params: Promise<Record<string, string | string[] | undefined>> },
 ) => Promise<Response>;
-export type RouteModule = Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", Handler>>;
+type RouteModule = Partial<Record<"GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", Handler>>;
 export type ContentRoute = { pattern: RegExp; module: RouteModule };
 
 /** Path → route module. More specific patterns first. */

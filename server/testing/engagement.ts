@@ -4,7 +4,7 @@ import { SignJWT } from "jose";
 import { lexiconScorer } from "../engagement/moderation/lexicon-scorer";
 import { encodePageId } from "../engagement/pages";
 
-export const TEST_JWT_SECRET = "publisher-shared-secret-for-tests-0001";
+const TEST_JWT_SECRET = "publisher-shared-secret-for-tests-0001";
 
 /** A publisher-signed HS256 JWT for a reader (claims id, name, …), valid for an hour unless `exp` is given. */
 export function readerJwt(

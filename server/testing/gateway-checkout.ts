@@ -21,7 +21,7 @@ import { addDuration } from "../subscriptions/subscription-state";
 import { razorpayFixture, type RazorpayFixture } from "./razorpay-fixture";
 import { createTestStaff } from "./staff";
 
-export type PendingCheckout = {
+type PendingCheckout = {
   attemptId: string;
   orderId: string;
   subscriptionId: number | null;

@@ -89,7 +89,7 @@ const decode = (text: string) =>
   });
 
 /** What is unsafe in an HTML fragment a front end would render: tags and attributes off the allow-list, unsafe links. */
-export function unsafeHtmlProblems(html: string): string[] {
+function unsafeHtmlProblems(html: string): string[] {
   const problems: string[] = [];
   if (/<!--|<!\[|<\?/.test(html)) problems.push("comment or processing instruction");
   for (const match of html.matchAll(/<\s*(\/?)\s*([^\s>/]+)([^>]*)>?/g)) {

@@ -16,7 +16,7 @@ import { insertSubscribedMembers, insertTestNewsletter, insertTestSend, testNews
 import { createTestPublisher } from "./publishing-factories";
 
 export type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-export type ErrorJson = { error: { code: string; message: string; details?: { field: string; issue: string }[] } };
+type ErrorJson = { error: { code: string; message: string; details?: { field: string; issue: string }[] } };
 
 const CODES: Record<number, string> = {
   400: "BAD_REQUEST",

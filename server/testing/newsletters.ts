@@ -69,7 +69,7 @@ export async function insertSubscribedMembers(
 }
 
 /** What happened to one delivery of a test send. */
-export type TestDeliveryOutcome = {
+type TestDeliveryOutcome = {
   status?: NewsletterDeliveryStatus;
   openedAt?: Date | null;
   /** Its clicks' times (the first is the delivery's clickedAt). */

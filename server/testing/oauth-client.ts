@@ -78,7 +78,7 @@ export async function oauthSetup() {
   return { db, actor, client, clientSecret, other, publisher, member, cookie: `qt-auth=${session!.token}` };
 }
 
-export type OAuthSetup = Awaited<ReturnType<typeof oauthSetup>>;
+type OAuthSetup = Awaited<ReturnType<typeof oauthSetup>>;
 
 /** Publisher A as oauth4webapi's authorization server. */
 export const authServer: oauth.AuthorizationServer = {

@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
 
-export type IdTokenClaims = {
+type IdTokenClaims = {
   sub: string;
   aud?: string | string[];
   email?: string;
@@ -26,7 +26,7 @@ export type IdTokenClaims = {
   expiresIn?: number;
 };
 
-export type FacebookUser = { id: string; name: string; email?: string; appId: string };
+type FacebookUser = { id: string; name: string; email?: string; appId: string };
 
 export type TestOidcProvider = {
   issuer: string;

@@ -114,7 +114,7 @@ export function textCards(...paragraphs: string[]): TCard[] {
   ];
 }
 
-export type TestStoryOverrides = {
+type TestStoryOverrides = {
   headline?: string;
   subheadline?: string | null;
   slug?: string;

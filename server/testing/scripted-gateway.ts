@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 import type { PaymentAdapter, RecurringCharge, RecurringChargeResult } from "../subscriptions/payments/adapter";
 import { paymentAdapterFor, registerPaymentAdapter } from "../subscriptions/payments/registry";
 
-export type ScriptedGateway = {
+type ScriptedGateway = {
   /** Every recurring charge asked for, in order. */
   calls: RecurringCharge[];
   /** The payment id of each idempotency key charged. */

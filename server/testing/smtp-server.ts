@@ -10,7 +10,7 @@ import { SMTPServer } from "smtp-server";
 export type ReceivedMessage = { from: string; to: string[]; raw: string };
 
 /** How to answer RCPT TO for `address` the n-th time (0-based) it is offered: accept, or an SMTP error. */
-export type RcptBehaviour = (address: string, n: number) => "accept" | { code: number; message: string };
+type RcptBehaviour = (address: string, n: number) => "accept" | { code: number; message: string };
 
 export type TestSmtpServer = {
   port: number;

@@ -15,7 +15,7 @@ import { createCaller } from "../trpc/root";
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${(counter++).toString(36)}`;
 
-export type TestStaffOptions = {
+type TestStaffOptions = {
   roles: AdminRole[];
   /**
    * The account: an existing one's id, or a slug (the account with that slug, created on first

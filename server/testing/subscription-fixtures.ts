@@ -64,7 +64,7 @@ export async function insertTestPlan(
   });
 }
 
-export type TestSubscriptionOverrides = {
+type TestSubscriptionOverrides = {
   status?: SubscriptionStatus;
   start?: Date;
   /** Replaces the end addDuration gives (null: no end). */

@@ -5,7 +5,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type ReceivedRequest = {
+type ReceivedRequest = {
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;
@@ -13,7 +13,7 @@ export type ReceivedRequest = {
   at: number;
 };
 /** What to do with the n-th request (0-based): answer with a status, redirect, or never answer. */
-export type Behaviour = (
+type Behaviour = (
   n: number,
   request: ReceivedRequest,
 ) => { status: number; body?: string; headers?: Record<string, string> } | "hang";

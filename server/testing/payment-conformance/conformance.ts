@@ -40,7 +40,7 @@ import {
 import { GATEWAY_JOB_NAMES } from "../../subscriptions/payments/jobs";
 
 /** One payment the fake gateway made: what checkout prepared, and the proof the reader's browser sent. */
-export type FakePayment = { intent: PaymentIntent; prepared: PreparedPayment; proof: PaymentProof };
+type FakePayment = { intent: PaymentIntent; prepared: PreparedPayment; proof: PaymentProof };
 
 /**
  * A stand-in for the gateway, built from its documented payloads. Every part an adapter does not
