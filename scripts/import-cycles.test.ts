@@ -13,7 +13,9 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const FOLDERS = ["server", "app", "components", "inngest", "scripts", "widgets", "sdk"];
-const SKIP = /(?:^|\/)(?:node_modules|\.next|generated)(?:\/|$)|\.generated\.ts$|\.d\.ts$/;
+const SKIP_DIR = /(?:^|\/)(?:node_modules|\.next|generated)$/;
+/** Generated modules and declaration files (a route folder may be named like one: accesstype.d.ts/). */
+const SKIP_FILE = /\.generated\.ts$|\.d\.ts$/;
 const SOURCE = /\.(?:ts|tsx|js|mjs)$/;
 
 function sourceFiles(): string[] {
@@ -21,14 +23,15 @@ function sourceFiles(): string[] {
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
-      if (SKIP.test(path.relative(ROOT, file))) continue;
-      if (entry.isDirectory()) walk(file);
-      else if (SOURCE.test(entry.name)) files.push(file);
+      if (entry.isDirectory()) {
+        if (!SKIP_DIR.test(path.relative(ROOT, file))) walk(file);
+      } else if (SOURCE.test(entry.name) && !SKIP_FILE.test(entry.name)) files.push(file);
     }
   };
   for (const folder of FOLDERS) walk(path.join(ROOT, folder));
   for (const entry of fs.readdirSync(ROOT, { withFileTypes: true }))
-    if (entry.isFile() && SOURCE.test(entry.name) && !SKIP.test(entry.name)) files.push(path.join(ROOT, entry.name));
+    if (entry.isFile() && SOURCE.test(entry.name) && !SKIP_FILE.test(entry.name))
+      files.push(path.join(ROOT, entry.name));
   return files;
 }
 
