@@ -7,7 +7,7 @@
  * cookie.
  */
 import { jwtVerify } from "jose";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { GET as widgetCurrentUser } from "@/app/api/v1/accounts/[account_id]/current_user/route";
 import { signUpMember } from "@/server/members/members";
@@ -20,14 +20,10 @@ import {
   serve,
   SITE,
   tokenForm,
+  withRealTimers,
 } from "@/server/testing/oauth-client";
 
-beforeEach(() => {
-  vi.useRealTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+withRealTimers();
 
 describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
   it("the auth component: allow_ajax, callback_uri, the JWT exchange and the internal exchange", async () => {

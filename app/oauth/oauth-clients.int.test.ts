@@ -6,7 +6,7 @@
  * apply at once; without a member session, the login page with a return-to, and auto-sso goes back
  * with login_required.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { revokeOAuthClient, rotateOAuthClientSecret, updateOAuthClient } from "@/server/oauth/clients";
 import {
@@ -18,14 +18,10 @@ import {
   serve,
   SITE,
   tokenForm,
+  withRealTimers,
 } from "@/server/testing/oauth-client";
 
-beforeEach(() => {
-  vi.useRealTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+withRealTimers();
 
 describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
   it("never redirects to an unregistered redirect_uri nor for an unknown, revoked or other account's client", async () => {

@@ -6,7 +6,7 @@
  * expired token; the hourly purge of expired tokens and codes.
  */
 import * as oauth from "oauth4webapi";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { getDb } from "@/server/db";
 import { LocalRunner } from "@/server/jobs/local-runner";
@@ -23,15 +23,11 @@ import {
   SITE,
   throughHandlers,
   tokenForm,
+  withRealTimers,
 } from "@/server/testing/oauth-client";
 import { fakeClock } from "@/server/testing/webhook-receiver";
 
-beforeEach(() => {
-  vi.useRealTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-});
+withRealTimers();
 
 describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
   it("authorize → code → token → current_user.json: the reader's member, the author of their comments", async () => {

@@ -2,9 +2,13 @@
  * The setting of the comment scoring tests: a publisher with an owner and a moderator, readers,
  * comments posted on one page, and the tests' base scorer (fixedScore).
  */
+import { afterEach, beforeEach, vi } from "vitest";
+
+import { resetEnvCache } from "../../env.js";
 import type { ApiUser } from "../auth/api-auth";
 import { getDb } from "../db";
 import { createComment } from "../engagement/comments";
+import { setCommentScorer } from "../engagement/moderation/registry";
 import type { CommentScore, ScorerInput } from "../engagement/moderation/scorer";
 import { pageId } from "./engagement";
 import { createTestPublisher } from "./publishing-factories";
@@ -46,7 +50,23 @@ const PHRASES: [RegExp, number, string][] = [
   [/bloody/i, 25, "toxicity.profanity"],
   [/pathetic/i, 20, "toxicity.insult"],
 ];
-export function fixedScore(input: ScorerInput): CommentScore {
+function fixedScore(input: ScorerInput): CommentScore {
   const found = PHRASES.find(([pattern]) => pattern.test(input.text));
   return { toxicity: found?.[1] ?? 0, isSpam: false, reasons: found ? [found[2]] : [], spam: 0 };
+}
+
+/**
+ * The file's tests score with fixedScore; after each, the scorer, stubbed environment variables
+ * and spies are put back. Called at the top of a test file.
+ */
+export function withFixedScorer(): void {
+  beforeEach(() => {
+    setCommentScorer({ name: "fixed", score: fixedScore });
+  });
+  afterEach(() => {
+    setCommentScorer(null);
+    vi.unstubAllEnvs();
+    vi.restoreAllMocks();
+    resetEnvCache();
+  });
 }

@@ -6,7 +6,7 @@
  * the token endpoint.
  */
 import * as oauth from "oauth4webapi";
-import { expect } from "vitest";
+import { afterEach, beforeEach, expect, vi } from "vitest";
 
 import { GET as bkAuthorizeGet } from "@/app/api/auth/v1/oauth/authorize/route";
 import { GET as autoSsoGet } from "@/app/api/auth/v1/oauth/auto-sso/authorize/route";
@@ -125,5 +125,15 @@ export function tokenForm(fields: Record<string, string>, headers: Record<string
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
     body: new URLSearchParams(fields).toString(),
+  });
+}
+
+/** The file's tests run on real timers, whatever a test before them left. Called at the top of a test file. */
+export function withRealTimers(): void {
+  beforeEach(() => {
+    vi.useRealTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
 }

@@ -7,14 +7,12 @@
  *   the counts, never counting a comment twice;
  * - the counts go with a deleted reader's decided comments and with a deleted account.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-import { resetEnvCache } from "../../../env.js";
 import type { Db } from "../../db/client";
-import { fixedScore, PAGE_URL, postComment, reader, scoringSetup } from "../../testing/comment-scoring";
+import { PAGE_URL, postComment, reader, scoringSetup, withFixedScorer } from "../../testing/comment-scoring";
 import { pageId } from "../../testing/engagement";
 import { editComment } from "../comments";
-import { setCommentScorer } from "./registry";
 import { scoringSettingsOf } from "./scoring-settings";
 
 const stat = async (db: Db, accountId: number, term: string) =>
@@ -23,16 +21,7 @@ const stat = async (db: Db, accountId: number, term: string) =>
     select: { approved: true, rejected: true, spam: true },
   })) ?? { approved: 0, rejected: 0, spam: 0 };
 
-beforeEach(() => {
-  setCommentScorer({ name: "fixed", score: fixedScore });
-});
-
-afterEach(() => {
-  setCommentScorer(null);
-  vi.unstubAllEnvs();
-  vi.restoreAllMocks();
-  resetEnvCache();
-});
+withFixedScorer();
 
 describe("the scoring settings", () => {
   it("are kept in memory for comment creates and dropped when the row changes, by the service or by hand", async () => {

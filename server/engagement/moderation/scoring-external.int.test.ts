@@ -7,26 +7,17 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
 import { resetEnvCache } from "../../../env.js";
 import { log } from "../../log";
-import { fixedScore, postComment, scoringSetup } from "../../testing/comment-scoring";
+import { postComment, scoringSetup, withFixedScorer } from "../../testing/comment-scoring";
 import { externalScorer } from "./http-scorer";
 import { lexiconScorer } from "./lexicon-scorer";
-import { scoreWith, setCommentScorer } from "./registry";
+import { scoreWith } from "./registry";
 import type { ScorerInput } from "./scorer";
 
-beforeEach(() => {
-  setCommentScorer({ name: "fixed", score: fixedScore });
-});
-
-afterEach(() => {
-  setCommentScorer(null);
-  vi.unstubAllEnvs();
-  vi.restoreAllMocks();
-  resetEnvCache();
-});
+withFixedScorer();
 
 type Answer = { status?: number; body: string; delayMs?: number };
 

@@ -4,24 +4,13 @@
  * (the rule for comments nobody decided); promote and discard, audited and for owners only, and a
  * new shadow's figures starting afresh.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { resetEnvCache } from "../../../env.js";
-import { fixedScore, postComment, reader, scoringSetup } from "../../testing/comment-scoring";
+import { postComment, reader, scoringSetup, withFixedScorer } from "../../testing/comment-scoring";
 import { trpcCodeOf } from "../../testing/staff";
-import { setCommentScorer } from "./registry";
 import { setShadowScoring } from "./scoring-settings";
 
-beforeEach(() => {
-  setCommentScorer({ name: "fixed", score: fixedScore });
-});
-
-afterEach(() => {
-  setCommentScorer(null);
-  vi.unstubAllEnvs();
-  vi.restoreAllMocks();
-  resetEnvCache();
-});
+withFixedScorer();
 
 describe("shadow mode", () => {
   it("records what the shadow would have done beside each new comment, without effect, and compares both with the moderators", async () => {
