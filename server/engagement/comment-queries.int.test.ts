@@ -10,6 +10,7 @@ import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { withTransaction } from "@/server/db/transaction";
 import type { Page, Prisma } from "@/server/generated/prisma/client";
+import { mulberry32 } from "@/server/seeded-random";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
 import {
@@ -21,17 +22,6 @@ import {
 } from "./comment-queries";
 import { VISIBLE } from "./comments";
 import type { TSortOrder } from "./comments.schema";
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STATES = [
   {},
@@ -46,7 +36,8 @@ const STATES = [
 
 /** An account with `pages` pages of comments in every state, replies of each, and reactions. */
 async function generate(db: Db, seed: number, pages: number) {
-  const rnd = random(seed);
+  // A failure can be replayed from its seed.
+  const rnd = mulberry32(seed);
   const pick = <T>(items: readonly T[]) => items[Math.floor(rnd() * items.length)]!;
   const account = await createTestPublisher(db);
   const members = await Promise.all(

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 
 import type { TCard, TStoryElement } from "../publishing/cards.schema";
+import { mulberry32 } from "../seeded-random";
 import type { StorySpec } from "./demo-stories";
 
 /** Sentences each section's stories are written from (deterministically shuffled per story). */
@@ -91,18 +92,6 @@ export function demoSlug(headline: string): string {
     .replace(/-+$/, "");
 }
 
-/** A small deterministic PRNG (mulberry32), so the same story gets the same text on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function shuffled<T>(items: readonly T[], random: () => number): T[] {
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
@@ -138,7 +127,8 @@ export function demoCards(
   images: { inline: { key: string; width: number; height: number } },
   at: number,
 ): TCard[] {
-  const random = prng(index * 7919 + 17);
+  // The same story gets the same text on every run.
+  const random = mulberry32(index * 7919 + 17);
   const sentences = shuffled(SENTENCES[spec.section] ?? SENTENCES.world!, random);
   const paragraph = (n: number) => `<p>${escapeHtml(sentences.slice(n * 2, n * 2 + 2).join(" ") || spec.summary)}</p>`;
   const cards: TCard[] = [

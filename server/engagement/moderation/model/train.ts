@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
+import { mulberry32 } from "../../../seeded-random";
 import { contentOf } from "../moderation";
 import { analyseSpam, type SpamAnalysis } from "../spam-rules";
 import { analyseToxicity } from "../toxicity-rules";
@@ -201,17 +202,6 @@ const SHIPPED_SETTING: Setting = {
   toxic: TOXIC_TRAIN_OPTIONS,
   spam: SPAM_TRAIN_OPTIONS,
 };
-
-export function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Fold of each measured example (-1: always trained on), stratified by label. */
 export function foldsOf(examples: Example[], indexes: number[], k: number, seed: number): Map<number, number> {
