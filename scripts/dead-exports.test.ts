@@ -16,12 +16,9 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
-const CHECKED = ["server", "app", "components", "inngest", "scripts", "widgets", "sdk"];
-const USERS = [...CHECKED, "e2e"];
-const SKIP_DIR = /(?:^|\/)(?:node_modules|\.next|generated)$/;
-const SKIP_FILE = /\.generated\.ts$|\.d\.ts$/;
-const SOURCE = /\.(?:ts|tsx|js|mjs)$/;
+import { PROJECT_ROOT, projectSourceFiles, SOURCE_FOLDERS } from "./lib/source-files";
+
+const USERS = [...SOURCE_FOLDERS, "e2e"];
 const TEST = /\.(?:test|spec)\.tsx?$/;
 /** Files whose exports Next.js reads by their names (docs: "File conventions"). */
 const NEXT_CONVENTION =
@@ -31,27 +28,16 @@ const PUBLISHED = new Set(["sdk/accesstype/types.ts"]);
 const EXPORTED =
   /^export (?:declare )?(?:async )?(?:const|let|function\*?|class|type|interface|enum) ([A-Za-z_$][\w$]*)/gm;
 
-function files(folders: string[]): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const file = path.join(dir, entry.name);
-      const relative = path.relative(ROOT, file);
-      if (entry.isDirectory()) {
-        if (!SKIP_DIR.test(relative)) walk(file);
-      } else if (SOURCE.test(entry.name) && !SKIP_FILE.test(entry.name)) out.push(relative);
-    }
-  };
-  for (const folder of folders) if (fs.existsSync(path.join(ROOT, folder))) walk(path.join(ROOT, folder));
-  for (const entry of fs.readdirSync(ROOT, { withFileTypes: true }))
-    if (entry.isFile() && (SOURCE.test(entry.name) || entry.name === "package.json")) out.push(entry.name);
-  return out;
-}
+/** The files below `folders` and at the root (package.json too), relative to the project's root. */
+const files = (folders: readonly string[]) =>
+  [...projectSourceFiles(folders), path.join(PROJECT_ROOT, "package.json")].map((file) =>
+    path.relative(PROJECT_ROOT, file),
+  );
 
 /** The exported names no other file names, as "file: name". */
 function deadExports(): string[] {
   const users = files(USERS);
-  const text = new Map(users.map((file) => [file, fs.readFileSync(path.join(ROOT, file), "utf8")]));
+  const text = new Map(users.map((file) => [file, fs.readFileSync(path.join(PROJECT_ROOT, file), "utf8")]));
   // Which files name each word.
   const namedIn = new Map<string, Set<string>>();
   for (const [file, source] of text) {
@@ -62,7 +48,7 @@ function deadExports(): string[] {
     }
   }
   const dead: string[] = [];
-  for (const file of files(CHECKED)) {
+  for (const file of files(SOURCE_FOLDERS)) {
     if (TEST.test(file) || NEXT_CONVENTION.test(file) || PUBLISHED.has(file) || !text.has(file)) continue;
     const source = text.get(file)!;
     for (const [, name] of source.matchAll(EXPORTED)) {

@@ -11,37 +11,15 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
-const FOLDERS = ["server", "app", "components", "inngest", "scripts", "widgets", "sdk"];
-const SKIP_DIR = /(?:^|\/)(?:node_modules|\.next|generated)$/;
-/** Generated modules and declaration files (a route folder may be named like one: accesstype.d.ts/). */
-const SKIP_FILE = /\.generated\.ts$|\.d\.ts$/;
-const SOURCE = /\.(?:ts|tsx|js|mjs)$/;
-
-function sourceFiles(): string[] {
-  const files: string[] = [];
-  const walk = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-      const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIP_DIR.test(path.relative(ROOT, file))) walk(file);
-      } else if (SOURCE.test(entry.name) && !SKIP_FILE.test(entry.name)) files.push(file);
-    }
-  };
-  for (const folder of FOLDERS) walk(path.join(ROOT, folder));
-  for (const entry of fs.readdirSync(ROOT, { withFileTypes: true }))
-    if (entry.isFile() && SOURCE.test(entry.name) && !SKIP_FILE.test(entry.name))
-      files.push(path.join(ROOT, entry.name));
-  return files;
-}
+import { PROJECT_ROOT, projectSourceFiles } from "./lib/source-files";
 
 /** Each file's imports (static, dynamic, re-exports, type-only) that resolve to project sources. */
 function importGraph(): Map<string, string[]> {
-  const config = ts.readConfigFile(path.join(ROOT, "tsconfig.json"), (file) => ts.sys.readFile(file));
-  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, ROOT);
+  const config = ts.readConfigFile(path.join(PROJECT_ROOT, "tsconfig.json"), (file) => ts.sys.readFile(file));
+  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, PROJECT_ROOT);
   const host = ts.createCompilerHost(options);
-  const cache = ts.createModuleResolutionCache(ROOT, (name) => name, options);
-  const files = sourceFiles();
+  const cache = ts.createModuleResolutionCache(PROJECT_ROOT, (name) => name, options);
+  const files = projectSourceFiles();
   const known = new Set(files);
   const graph = new Map<string, string[]>();
   for (const file of files) {
@@ -80,8 +58,8 @@ describe("the import graph", () => {
   it("reads the project's sources and resolves the @/ alias", () => {
     const graph = importGraph();
     expect(graph.size).toBeGreaterThan(500);
-    const route = path.join(ROOT, "server/http/checkout-routes.ts");
-    expect(graph.get(route)).toContain(path.join(ROOT, "server/subscriptions/checkout/create.ts"));
+    const route = path.join(PROJECT_ROOT, "server/http/checkout-routes.ts");
+    expect(graph.get(route)).toContain(path.join(PROJECT_ROOT, "server/subscriptions/checkout/create.ts"));
   });
 
   it("finds a circle when there is one", () => {
@@ -95,7 +73,9 @@ describe("the import graph", () => {
   });
 
   it("has no circle", () => {
-    const found = cycles(importGraph()).map((cycle) => cycle.map((file) => path.relative(ROOT, file)).join(" → "));
+    const found = cycles(importGraph()).map((cycle) =>
+      cycle.map((file) => path.relative(PROJECT_ROOT, file)).join(" → "),
+    );
     expect(found).toEqual([]);
   });
 });
