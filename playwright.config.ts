@@ -31,8 +31,9 @@ export default defineConfig({
   testMatch: "**/*.spec.ts",
   forbidOnly: !!process.env.CI,
   retries: 0,
-  // Two cores build and serve the app too: one worker keeps timings predictable.
-  workers: 1,
+  // Two workers: a spec mostly waits on the app and the browser (one worker kept about 0.6 of a
+  // core busy); side by side they share the app's one server. E2E_WORKERS=1 runs them one by one.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   timeout: 90_000,
   expect: { timeout: 15_000 },
   // scripts/test-all.ts names a JSON report file to count the results.

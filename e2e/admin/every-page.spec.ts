@@ -67,6 +67,9 @@ const PAGES: ((ids: Ids) => string)[] = [
   () => "/docs/api",
 ];
 
+// The walks at the two sizes take a minute or two each (axe is most of it): one worker each.
+test.describe.configure({ mode: "parallel" });
+
 type Ids = { story: string; collection: number; endpoint: string; newsletter: number; send: number };
 
 /** axe-core's serious and critical findings on the page as it is now, one line each. */
