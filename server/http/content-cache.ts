@@ -90,8 +90,11 @@ type KeyUrl = Pick<URL, "pathname" | "search">;
 
 /** What a cached read answers: the body and how to send and keep it. */
 export type CacheableAnswer = { body: unknown } & ContentResponseOptions & {
-    /** Keep it in the response cache at most this long (an expiry the answer knows of). */
-    cacheTtlMs?: number;
+    /**
+     * Keep it in the response cache no later than this (an expiry the answer knows of). A time,
+     * not a length: the build itself takes time, and the answer must not outlive the expiry by it.
+     */
+    cacheUntil?: Date;
   };
 
 /**
@@ -135,12 +138,14 @@ export async function cachedRead(
   }
   const generation = cache.generation();
   const building = (async (): Promise<Built> => {
-    const { body, cacheTtlMs, ...answer } = await build();
+    const { body, cacheUntil, ...answer } = await build();
+    const ttlMs = cacheUntil ? cacheUntil.getTime() - Date.now() : undefined;
     const built = buildContentResponse(body, answer);
     const status = answer.status ?? 200;
     const keep =
       !options.bypass &&
       status === 200 &&
+      (ttlMs === undefined || ttlMs > 0) &&
       built.tags.length > 0 &&
       !/\b(private|no-store)\b/i.test(built.headers["Cache-Control"] ?? "");
     // An answer that varies by a request header (Vary: Accept) is kept per value of it.
@@ -154,7 +159,7 @@ export async function cachedRead(
         if (varyByPath.size >= 10_000) varyByPath.clear();
         varyByPath.set(path, vary);
       }
-      cache.set(path + own, account, generation, built, { ttlMs: cacheTtlMs });
+      cache.set(path + own, account, generation, built, { ttlMs });
     }
     return { built, status, keep, vary, variant: own };
   })();

@@ -18,7 +18,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
         nextBreakingNewsExpiry(db, ctx),
       ]);
       // Kept until the first expiry takes a story off the list (or an event changes it first).
-      return { ...storiesAnswer(stories), cacheTtlMs: expiry ? expiry.getTime() - ctx.now.getTime() : undefined };
+      return { ...storiesAnswer(stories), cacheUntil: expiry ?? undefined };
     },
   ),
 });
