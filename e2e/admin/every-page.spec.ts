@@ -67,7 +67,8 @@ const PAGES: ((ids: Ids) => string)[] = [
   () => "/docs/api",
 ];
 
-// The walks at the two sizes take a minute or two each (axe is most of it): one worker each.
+// The walks at the two sizes take a minute or two each (axe is most of it): with E2E_WORKERS=2,
+// one worker each.
 test.describe.configure({ mode: "parallel" });
 
 type Ids = { story: string; collection: number; endpoint: string; newsletter: number; send: number };
