@@ -9,10 +9,12 @@
  *   lint, formatting, API reference, unit tests, webhooks and newsletter benches, integration tests on PGlite
  *   and on PostgreSQL
  *
- * Two cores hold all of it. Everything off the longest chain runs under `nice`, so it takes the
- * cores the build and the browser tests leave (they mostly wait on the app and the browser) and
- * the browser tests keep the pace their timeouts assume: about 25 minutes on 2 cores, against
- * 110 one after another. The build skips Next.js's own type check (NEXT_BUILD_SKIP_TYPECHECK):
+ * Two cores hold all of it. Everything off the longest chain runs under `nice -n 19`, so it takes
+ * the cores the build and the browser tests leave (they mostly wait on the app and the browser)
+ * and the browser tests keep the pace they have alone. The scheduler weighs each runnable thread
+ * by its nice value, and the steps beside them run a dozen threads at once: at `nice -n 10` those
+ * together outweighed the browser tests' few and slowed them by two thirds; at 19 they weigh
+ * about a seventh as much. The build skips Next.js's own type check (NEXT_BUILD_SKIP_TYPECHECK):
  * the type check step is the same check. Side by side, a step's output is printed whole when it
  * ends.
  *
@@ -63,7 +65,7 @@ type Step = {
   runner?: boolean;
   /** Steps this one waits for (when selected). */
   after?: string[];
-  /** On the longest chain (build, browser tests): at normal priority; the others run under nice. */
+  /** On the longest chain (build, browser tests): at normal priority; the others run under `nice -n 19`. */
   critical?: boolean;
 };
 
@@ -237,7 +239,7 @@ function runStep(step: Step, alone: boolean): Promise<Result> {
   const started = Date.now();
   const own = step.runner ? [...step.command, ...filters] : step.command;
   // Beside the longest chain, the others yield the cores to it (`nice` is on every Linux and macOS).
-  const command = !alone && !step.critical && process.platform !== "win32" ? ["nice", "-n", "10", ...own] : own;
+  const command = !alone && !step.critical && process.platform !== "win32" ? ["nice", "-n", "19", ...own] : own;
   if (alone) console.log(`\n━━━ ${step.title} ━━━`);
   const logFile = path.join(reportDir, `${step.id}.log`);
   const out = alone ? "inherit" : fs.openSync(logFile, "w");
