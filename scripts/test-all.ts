@@ -11,10 +11,10 @@
  *
  * Two cores hold all of it. Everything off the longest chain runs under `nice -n 19`, so it takes
  * the cores the build and the browser tests leave (they mostly wait on the app and the browser)
- * and the browser tests keep the pace they have alone. The scheduler weighs each runnable thread
- * by its nice value, and the steps beside them run a dozen threads at once: at `nice -n 10` those
- * together outweighed the browser tests' few and slowed them by two thirds; at 19 they weigh
- * about a seventh as much. The build skips Next.js's own type check (NEXT_BUILD_SKIP_TYPECHECK):
+ * and the browser tests keep close to the pace they have alone. The scheduler weighs each
+ * runnable thread by its nice value, and the steps beside them run a dozen threads at once: at
+ * `nice -n 10` together they outweighed the browser tests' few; at 19 they weigh about a seventh
+ * as much (docs/decisions/0018). The build skips Next.js's own type check (NEXT_BUILD_SKIP_TYPECHECK):
  * the type check step is the same check. Side by side, a step's output is printed whole when it
  * ends.
  *
