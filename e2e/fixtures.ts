@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
 
 import { startReceiver, type Receiver } from "../server/testing/webhook-receiver";
 
@@ -104,6 +104,22 @@ export async function trpcQuery<T>(request: APIRequestContext, path: string, inp
 }
 
 /** A real 1×1 PNG, as a file for setInputFiles. */
+/**
+ * Wait until a rich-text editor that has just taken the focus (a click, a dialog closing) has
+ * checked it: 20 ms after focusing, ProseMirror puts its own selection back on the page when the
+ * page's still is the one it found on focusing. Keys sent sooner than that (no hand is that fast)
+ * had the caret moved under them. A 30 ms timer set now fires after that one.
+ */
+export async function afterEditorFocus(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 30)));
+}
+
+/** Click into a rich-text editor that already holds text, ready for keys that move the caret. */
+export async function clickIntoText(text: Locator): Promise<void> {
+  await text.click();
+  await afterEditorFocus(text.page());
+}
+
 export function pngFile(name: string) {
   const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
   return { name, mimeType: "image/png", buffer: Buffer.from(PNG_1X1, "base64") };

@@ -5,7 +5,7 @@
  * the private preview shows the draft; an earlier revision is restored; the story is scheduled and
  * found again with the list's filters.
  */
-import { expect, pngFile, submitSignIn, test, trpcQuery } from "../fixtures";
+import { clickIntoText, expect, pngFile, submitSignIn, test, trpcQuery } from "../fixtures";
 
 type Story = {
   version: number;
@@ -61,7 +61,7 @@ test("write, autosave, leave and return, keep a colleague's change, preview, res
   await expect(version).toHaveText("Version 1");
 
   // 2. Autosave: more text, and it saves itself a few seconds after typing stops.
-  await page.getByLabel("Text 1.1").click();
+  await clickIntoText(page.getByLabel("Text 1.1"));
   await page.keyboard.press("ControlOrMeta+End");
   await page.keyboard.type(" Chicks are expected in June.");
   await expect(status).toHaveText("Unsaved changes");
@@ -94,7 +94,7 @@ test("write, autosave, leave and return, keep a colleague's change, preview, res
   await expect(colleague.getByTestId("save-status")).toHaveText("Saved", { timeout: 20_000 });
   await expect(colleague.getByTestId("story-version")).toHaveText("Version 3");
 
-  await page.getByLabel("Text 1.1").click();
+  await clickIntoText(page.getByLabel("Text 1.1"));
   await page.keyboard.press("ControlOrMeta+End");
   await page.keyboard.type(" The council will protect the site.");
   const conflict = page.getByTestId("story-conflict");

@@ -12,6 +12,8 @@
 import type { ConsoleMessage, Page } from "@playwright/test";
 
 import {
+  afterEditorFocus,
+  clickIntoText,
   expect,
   expectNoHorizontalPageScroll,
   pngFile,
@@ -74,7 +76,7 @@ test("the editor opens without console warnings, shows structure, ends links, sa
   expect(problems).toEqual([]);
 
   // 2. Structure as readers see it.
-  await text.click();
+  await clickIntoText(text);
   await page.keyboard.press("ControlOrMeta+End");
   await page.keyboard.press("Enter");
   await page.getByRole("button", { name: "Heading (Ctrl+Alt+2)" }).click();
@@ -109,6 +111,7 @@ test("the editor opens without console warnings, shows structure, ends links, sa
   await dialog.getByLabel("Address").fill("example.org/one");
   await page.keyboard.press("Enter");
   await expect(dialog).toBeHidden();
+  await afterEditorFocus(page);
   expect(await page.evaluate(() => window.getSelection()?.isCollapsed)).toBe(true);
   await page.keyboard.type(" and more");
   const line = text.locator("p").filter({ hasText: "Read " });
@@ -120,6 +123,7 @@ test("the editor opens without console warnings, shows structure, ends links, sa
   await dialog.getByLabel("Address").fill("example.com");
   await page.keyboard.press("Enter");
   await expect(dialog).toBeHidden();
+  await afterEditorFocus(page);
   // The right arrow moves on (to the empty paragraph the editor keeps at the end) and writes
   // nothing; back at the link's end, what is typed is plain text after it.
   const second = text.locator("p").filter({ hasText: "See " });
@@ -138,6 +142,7 @@ test("the editor opens without console warnings, shows structure, ends links, sa
   await dialog.getByLabel("Address").fill("example.net");
   await page.keyboard.press("Enter");
   await expect(dialog).toBeHidden();
+  await afterEditorFocus(page);
   expect(await page.evaluate(() => window.getSelection()?.isCollapsed)).toBe(true);
   await expect(text.getByRole("link", { name: "me", exact: true })).toHaveAttribute(
     "href",
