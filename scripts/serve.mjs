@@ -27,6 +27,8 @@ import { compressResponse, GzipMemo } from "../server/http/compression.js";
 import { edgeRefusal, PAGE_ADDRESS_HEADER, pageAddress, requestIdFrom, SERVED_METHODS } from "../server/http/edge.js";
 import { setPeerAddress } from "../server/security/peer-address.js";
 
+import "./lib/closed-output.mjs";
+
 const dev = process.argv.includes("--dev");
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOST ?? "0.0.0.0";

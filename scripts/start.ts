@@ -16,6 +16,8 @@
  */
 // First: on a Node.js older than package.json's engines.node, stop with one line before anything loads.
 import "./lib/require-supported-node";
+// Writes to a closed terminal or pipe are dropped, not fatal (this process forwards signals to its server).
+import "./lib/closed-output.mjs";
 
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";

@@ -110,6 +110,8 @@ export async function startBuiltServer(args: {
   schema: string;
   /** More settings (or overrides) for this server. */
   env?: Record<string, string>;
+  /** Its stdout and stderr: dropped (the default), or pipes the spec reads (or closes). */
+  output?: "ignore" | "pipe";
 }): Promise<BuiltServer> {
   const child = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], {
     cwd: ROOT,
@@ -130,7 +132,7 @@ export async function startBuiltServer(args: {
       INNGEST_DEV: "",
       ...args.env,
     },
-    stdio: "ignore",
+    stdio: ["ignore", args.output ?? "ignore", args.output ?? "ignore"],
   });
   const url = `http://127.0.0.1:${args.port}`;
   const server: BuiltServer = {

@@ -3,7 +3,8 @@
  * serving for the drain period (clients here act as a load balancer: they stop sending once the
  * health check fails); then it stops listening, answers every request it had accepted (one still
  * sending its body when the signal came), lets the background job it is running finish and
- * release its lease, and exits 0. No client ever sees a connection reset.
+ * release its lease, and exits 0. No client ever sees a connection reset. It does so too when
+ * whatever read its output has gone (every write then fails with EPIPE).
  */
 import http from "node:http";
 import net from "node:net";
@@ -114,6 +115,31 @@ test("SIGTERM finishes the requests and the job in flight, refuses new connectio
     expect((await db.story.findUniqueOrThrow({ where: { id: story.id } })).status).toBe("PUBLISHED");
   } finally {
     await blocker.end().catch(() => {});
+    await server.kill();
+  }
+});
+
+test("SIGTERM ends a server whose output nobody reads any more", async () => {
+  const server = await startBuiltServer({
+    port: PORT + 1,
+    schema: SCHEMA,
+    env: { LOG_LEVEL: "info", SHUTDOWN_DRAIN_MS: "500" },
+    output: "pipe",
+  });
+  const exited = new Promise<number | null>((resolve) => server.process.once("exit", (code) => resolve(code)));
+  try {
+    // The reader goes (a closed terminal, a log shipper that stopped); then requests that log.
+    server.process.stdout!.destroy();
+    server.process.stderr!.destroy();
+    for (const path of ["/api/health", "/api/v1/no-such-thing", "/api/v1/stories?limit=oops"])
+      await fetch(server.url + path);
+    server.process.kill("SIGTERM");
+    const code = await Promise.race([
+      exited,
+      new Promise<string>((resolve) => setTimeout(() => resolve("still running after 20 s"), 20_000)),
+    ]);
+    expect(code).toBe(0);
+  } finally {
     await server.kill();
   }
 });
