@@ -103,7 +103,6 @@ export async function trpcQuery<T>(request: APIRequestContext, path: string, inp
   return ((await response.json()) as { result: { data: { json: T } } }).result.data.json;
 }
 
-/** A real 1×1 PNG, as a file for setInputFiles. */
 /**
  * Wait until a rich-text editor that has just taken the focus (a click, a dialog closing) has
  * checked it: 20 ms after focusing, ProseMirror puts its own selection back on the page when the
@@ -120,6 +119,7 @@ export async function clickIntoText(text: Locator): Promise<void> {
   await afterEditorFocus(text.page());
 }
 
+/** A real 1×1 PNG, as a file for setInputFiles. */
 export function pngFile(name: string) {
   const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
   return { name, mimeType: "image/png", buffer: Buffer.from(PNG_1X1, "base64") };
