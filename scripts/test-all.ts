@@ -22,7 +22,8 @@
  * are installed, started and given the test database when this machine lacks them, one line each;
  * one that cannot be made ready fails with the command to run. Nothing is skipped silently. Every
  * step runs even when an earlier one failed, so one run shows every problem; the exit code is
- * non-zero if any step failed. The last line counts tests across runners.
+ * non-zero if any step failed. The summary names each failed test under its step (the end of
+ * a long log is often all a CI page keeps); the last line counts tests across runners.
  *
  * Flags: --only=unit,int-pglite,… runs a subset; --skip=e2e leaves steps out (say so when you do).
  * Arguments that are not flags (test files, name filters) go to the selected test runners, e.g.
@@ -37,6 +38,7 @@ import os from "node:os";
 import path from "node:path";
 
 import { DEBIAN_CHROMIUM, ensureTestPrerequisites } from "./lib/test-prerequisites";
+import { playwrightCounts, vitestCounts, type Counts } from "./lib/test-reports";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const bin = (name: string) => path.join(root, "node_modules/.bin", name);
@@ -53,7 +55,6 @@ function withSchema(url: string, schema: string): string {
   return parsed.toString();
 }
 
-type Counts = { passed: number; failed: number; skipped: number };
 type Step = {
   id: string;
   title: string;
@@ -69,25 +70,8 @@ type Step = {
   critical?: boolean;
 };
 
-const vitestCounts = (file: string): Counts => {
-  const data = JSON.parse(fs.readFileSync(file, "utf8")) as {
-    numPassedTests: number;
-    numFailedTests: number;
-    numPendingTests: number;
-    numTodoTests: number;
-  };
-  return {
-    passed: data.numPassedTests,
-    failed: data.numFailedTests,
-    skipped: data.numPendingTests + data.numTodoTests,
-  };
-};
-const playwrightCounts = (file: string): Counts => {
-  const data = JSON.parse(fs.readFileSync(file, "utf8")) as {
-    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
-  };
-  return { passed: data.stats.expected + data.stats.flaky, failed: data.stats.unexpected, skipped: data.stats.skipped };
-};
+/** A runner's JSON report, parsed by the step's `parse`. */
+const readReport = <T>(file: string): T => JSON.parse(fs.readFileSync(file, "utf8")) as T;
 const vitest = (id: string, config: string, env?: Record<string, string>): Step => ({
   id,
   title: "",
@@ -102,7 +86,7 @@ const vitest = (id: string, config: string, env?: Record<string, string>): Step 
   ],
   env,
   report: path.join(reportDir, `${id}.json`),
-  parse: vitestCounts,
+  parse: (file) => vitestCounts(readReport(file), root),
   runner: true,
 });
 
@@ -194,7 +178,7 @@ const steps: Step[] = [
     command: [bin("playwright"), "test"],
     env: { PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reportDir, "e2e.json") },
     report: path.join(reportDir, "e2e.json"),
-    parse: playwrightCounts,
+    parse: (file) => playwrightCounts(readReport(file), root),
     runner: true,
     after: ["build"],
     critical: true,
@@ -285,7 +269,9 @@ function start(step: Step): Promise<Result> {
 const results: Result[] = await Promise.all(selected.map(start));
 
 console.log("\n━━━ Summary ━━━");
-const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+const total = { passed: 0, failed: 0, skipped: 0 };
+/** Failed tests named under their step's line: at most this many each (the step's output has all). */
+const FAILURES_NAMED = 20;
 for (const r of results) {
   const detail = r.counts
     ? `${r.counts.passed} passed, ${r.counts.failed} failed, ${r.counts.skipped} skipped`
@@ -293,6 +279,9 @@ for (const r of results) {
       ? "clean"
       : "errors";
   console.log(`${r.ok ? "✓" : "✗"} ${r.step.title.padEnd(40)} ${detail.padEnd(40)} ${r.seconds.toFixed(1)} s`);
+  for (const name of r.counts?.failures.slice(0, FAILURES_NAMED) ?? []) console.log(`    ✗ ${name}`);
+  if ((r.counts?.failures.length ?? 0) > FAILURES_NAMED)
+    console.log(`    … and ${r.counts!.failures.length - FAILURES_NAMED} more (in the step's output above)`);
   if (r.counts) {
     total.passed += r.counts.passed;
     total.failed += r.counts.failed;
