@@ -15,6 +15,8 @@ import { holdScheduledStoryJob, specSchema, startBuiltServer, waitFor } from "./
 
 const SCHEMA = `mh_shutdown_${process.pid}`;
 const PORT = Number(process.env.E2E_PORT ?? 3210) + 23;
+/** The second test's server (+24 is another spec's). */
+const QUIET_PORT = Number(process.env.E2E_PORT ?? 3210) + 26;
 
 test.setTimeout(180_000);
 
@@ -121,7 +123,7 @@ test("SIGTERM finishes the requests and the job in flight, refuses new connectio
 
 test("SIGTERM ends a server whose output nobody reads any more", async () => {
   const server = await startBuiltServer({
-    port: PORT + 1,
+    port: QUIET_PORT,
     schema: SCHEMA,
     env: { LOG_LEVEL: "info", SHUTDOWN_DRAIN_MS: "500" },
     output: "pipe",
