@@ -279,9 +279,10 @@ for (const r of results) {
       ? "clean"
       : "errors";
   console.log(`${r.ok ? "✓" : "✗"} ${r.step.title.padEnd(40)} ${detail.padEnd(40)} ${r.seconds.toFixed(1)} s`);
-  for (const name of r.counts?.failures.slice(0, FAILURES_NAMED) ?? []) console.log(`    ✗ ${name}`);
-  if ((r.counts?.failures.length ?? 0) > FAILURES_NAMED)
-    console.log(`    … and ${r.counts!.failures.length - FAILURES_NAMED} more (in the step's output above)`);
+  const failures = r.counts?.failures ?? [];
+  for (const name of failures.slice(0, FAILURES_NAMED)) console.log(`    ✗ ${name}`);
+  if (failures.length > FAILURES_NAMED)
+    console.log(`    … and ${failures.length - FAILURES_NAMED} more (in the step's output above)`);
   if (r.counts) {
     total.passed += r.counts.passed;
     total.failed += r.counts.failed;

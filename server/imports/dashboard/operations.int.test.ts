@@ -242,7 +242,8 @@ describe("imports router", () => {
 
   it("stops a running import after the batch in flight, and Resume does the rest", async () => {
     const { db, account, owner } = await team();
-    const file = await largeExport(600);
+    const comments = 600;
+    const file = await largeExport(comments);
     const { id, digest } = await uploadFile(db, owner, file);
     await runJobsNow(db);
     await owner.caller.imports.start({ uploadId: id, digest });
@@ -269,8 +270,8 @@ describe("imports router", () => {
     await runJobsNow(db);
     const resumed = await owner.caller.imports.upload({ uploadId: id });
     expect(resumed.run).toMatchObject({ status: "completed" });
-    expect(resumed.run!.counts.comment).toMatchObject({ create: 600 - landed, skip: landed });
-    expect(await db.comment.count({ where: { accountId: account.id } })).toBe(600);
+    expect(resumed.run!.counts.comment).toMatchObject({ create: comments - landed, skip: landed });
+    expect(await db.comment.count({ where: { accountId: account.id } })).toBe(comments);
     expect((await owner.caller.imports.runs({})).map((r) => r.status)).toEqual(["completed", "interrupted"]);
   });
 
