@@ -48,7 +48,7 @@ if (!password) {
 
 const database = await openDatabase(databaseConfigFromEnv(env)).catch(exitOnKnownError);
 try {
-  await applyMigrations(database.adapter.factory);
+  await applyMigrations(database.adapter);
   const created = await createOwner(database.prisma, {
     email: values.email,
     name: values.name,

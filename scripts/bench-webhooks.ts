@@ -68,7 +68,7 @@ const config: DatabaseConfig = process.env.DATABASE_URL
 const database = await openDatabase(config);
 const db = database.prisma;
 try {
-  await applyMigrations(database.adapter.factory);
+  await applyMigrations(database.adapter);
   const account = await db.account.create({ data: { slug: "bench", name: "Bench", jwtSecret: "x".repeat(32) } });
   await db.webhookEndpoint.create({
     data: { accountId: account.id, kind: "CONTENT", url, events: ["story-publish"], secret: "whsec_bench" },

@@ -25,8 +25,8 @@ if (!name) {
 
 const shadow = await openAdapter({ kind: "pglite", dir: "memory://" });
 try {
-  await applyMigrations(shadow.factory);
-  const sql = await diffDatabaseToSchema(shadow.factory);
+  await applyMigrations(shadow);
+  const sql = await diffDatabaseToSchema(shadow);
   if (!sql) {
     console.log("No changes: the migrations already produce prisma/schema.prisma.");
   } else {

@@ -23,7 +23,7 @@ process.once("SIGINT", () => {
 });
 let code = 1;
 try {
-  await applyMigrations(database.adapter.factory);
+  await applyMigrations(database.adapter);
   ({ code } = await importCommand(database.prisma, process.argv.slice(2), {
     out: (text) => console.log(text),
     err: (text) => console.error(text),

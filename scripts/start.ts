@@ -64,7 +64,7 @@ if (!buildOnly) {
   });
   let accounts = 0;
   try {
-    const applied = await applyMigrations(database.adapter.factory);
+    const applied = await applyMigrations(database.adapter);
     log(applied.length ? `applied migrations: ${applied.join(", ")}` : "database schema is up to date");
     accounts = await database.prisma.account.count();
   } finally {

@@ -21,7 +21,7 @@ export const DATABASE_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgre
 /** A migrated schema of its own; `drop()` removes it. */
 export async function openSchema(schema: string): Promise<Database & { drop: () => Promise<void> }> {
   const database = await openDatabase({ kind: "postgresql", url: DATABASE_URL, schema });
-  await applyMigrations(database.adapter.factory);
+  await applyMigrations(database.adapter);
   return Object.assign(database, {
     drop: async () => {
       await database.prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

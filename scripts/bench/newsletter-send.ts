@@ -60,7 +60,7 @@ const fail = (what: string) => {
 };
 
 try {
-  await applyMigrations(database.adapter.factory);
+  await applyMigrations(database.adapter);
   const account = await db.account.create({
     data: { slug: "bench", name: "The Bench Gazette", domain: "news.bench.test", jwtSecret: "x".repeat(32) },
   });

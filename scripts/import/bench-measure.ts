@@ -63,7 +63,7 @@ export async function measureImport(args: {
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
   try {
-    await applyMigrations(database.adapter.factory);
+    await applyMigrations(database.adapter);
     const account = await db.account.create({
       data: { slug: "bench", name: "Bench", domain: "news.example.com", jwtSecret: "x".repeat(32) },
     });

@@ -1,6 +1,7 @@
 /**
- * Opens the driver adapter for a DatabaseConfig. The same adapter serves Prisma Client
- * (queries) and the WebAssembly schema engine (migrations), so both paths see one database.
+ * Opens the driver adapter for a DatabaseConfig. Prisma Client (queries) and the WebAssembly
+ * schema engine (migrations) reach the same database through it: the client through `factory`,
+ * the engine through a migration session of its own (`migrationSession`).
  */
 import fs from "node:fs";
 
@@ -16,10 +17,21 @@ export type OpenedAdapter = {
   /** The PGlite instance, when the database is PGlite (snapshots, tests). */
   pglite?: PGlite;
   factory: SqlMigrationAwareDriverAdapterFactory;
+  /**
+   * What the schema engine connects through, ended when the engine is done. On PostgreSQL it is a
+   * connection of its own: the engine takes a session-level advisory lock (pg_advisory_lock) to
+   * serialise migrations and never releases it; on the client's pool that lock stayed on a pooled
+   * connection, and every other process migrating the same database (another instance starting,
+   * `npm run db:seed`, a test run beside it) waited 10 s at a time for it. Ending the session's
+   * connection releases it. PGlite is one session: the client's own factory.
+   */
+  migrationSession: () => Promise<MigrationSession>;
   /** Runs a statement outside Prisma (schema creation, health probes, test resets). */
   exec: (sql: string) => Promise<void>;
   close: () => Promise<void>;
 };
+
+export type MigrationSession = { factory: SqlMigrationAwareDriverAdapterFactory; end: () => Promise<void> };
 
 export type OpenAdapterOptions = {
   /** PGlite only: start from this dump (PGlite.dumpDataDir) instead of an empty database. */
@@ -40,8 +52,10 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
       unlock();
       throw error;
     }
+    const factory = wholeMigrationScripts(new PrismaPGlite(pglite), (script) => pglite.exec(script));
     return {
-      factory: wholeMigrationScripts(new PrismaPGlite(pglite), (script) => pglite.exec(script)),
+      factory,
+      migrationSession: async () => ({ factory, end: async () => undefined }),
       exec: async (sql) => {
         await pglite.exec(sql);
       },
@@ -55,11 +69,8 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
   const { Pool } = await import("pg");
   // Every connection works in the configured schema: the schema engine's SQL is unqualified and
   // follows search_path (the adapter's `schema` option only reaches Prisma Client's queries).
-  const pool = new Pool({
-    connectionString: config.url,
-    max: config.poolMax ?? 10,
-    options: `-c search_path="${config.schema}"`,
-  });
+  const connection = { connectionString: config.url, options: `-c search_path="${config.schema}"` };
+  const pool = new Pool({ ...connection, max: config.poolMax ?? 10 });
   // A dropped connection must not crash the process; the next query reports the error.
   pool.on("error", () => undefined);
   if (config.schema !== "public") await pool.query(`CREATE SCHEMA IF NOT EXISTS "${config.schema}"`);
@@ -72,6 +83,14 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
       }),
       (script) => pool.query(script),
     ),
+    migrationSession: async () => {
+      const own = new Pool({ ...connection, max: 1 });
+      own.on("error", () => undefined);
+      return {
+        factory: wholeMigrationScripts(new PrismaPg(own, { schema: config.schema }), (script) => own.query(script)),
+        end: () => own.end(),
+      };
+    },
     exec: async (sql) => {
       await pool.query(sql);
     },

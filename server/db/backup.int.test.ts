@@ -48,7 +48,7 @@ afterAll(async () => {
 async function createDatabase(config: DatabaseConfig, slugs: string[], migrationsDir = MIGRATIONS_DIR) {
   const db = await openDatabase(config);
   try {
-    await applyMigrations(db.adapter.factory, migrationsDir);
+    await applyMigrations(db.adapter, migrationsDir);
     for (const slug of slugs)
       await db.prisma.$executeRaw`INSERT INTO accounts (slug, name, jwt_secret, updated_at)
         VALUES (${slug}, ${`The ${slug}`}, ${`secret-of-${slug}`}, now())`;
@@ -241,7 +241,7 @@ describe.runIf(testDb.kind === "postgres")("backups of PostgreSQL (pg_dump, pg_r
     const file = path.join(tmp, "pg-old.dump");
     expect((await backupDatabase(old, file, { env })).migrations).toEqual(allMigrations.slice(0, -1));
     const db = await openDatabase(old);
-    await applyMigrations(db.adapter.factory); // the upgrade the backup predates
+    await applyMigrations(db.adapter); // the upgrade the backup predates
     await db.close();
 
     // Newer than the backup: refused even with force.

@@ -172,7 +172,7 @@ async function restorePglite(
     try {
       migrations = await pgliteMigrations(database.adapter.pglite!);
       refuseNewerBackup(migrations, known);
-      applied = await applyMigrations(database.adapter.factory, options.migrationsDir);
+      applied = await applyMigrations(database.adapter, options.migrationsDir);
     } finally {
       await database.close();
     }
@@ -252,7 +252,7 @@ async function restorePostgres(
 
   const adapter = await openAdapter(config);
   try {
-    const applied = await applyMigrations(adapter.factory, options.migrationsDir);
+    const applied = await applyMigrations(adapter, options.migrationsDir);
     return { migrations: backup.migrations, applied };
   } finally {
     await adapter.close();

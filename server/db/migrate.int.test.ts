@@ -5,6 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { getDatabase } from ".";
+import { connectToSchema } from "../testing/test-database";
 import { openDatabase } from "./client";
 import { describeSchema } from "./inspect";
 import { applyMigrations, diffDatabaseToSchema, MIGRATIONS_DIR, SCHEMA_PATH } from "./migrate";
@@ -17,20 +18,20 @@ describe("migrations", () => {
   // The schema engine's introspection runs on PGlite only: @prisma/adapter-pg cannot decode the
   // "char" catalog columns it reads. PostgreSQL is held to the same schema by the catalog test below.
   it.runIf(onPglite)("produce exactly the schema in schema.prisma (no drift)", async () => {
-    expect(await diffDatabaseToSchema(db.adapter.factory)).toBe("");
+    expect(await diffDatabaseToSchema(db.adapter)).toBe("");
   });
 
   it.runIf(onPglite)("report drift when schema.prisma has a change no migration holds", async () => {
     const schema = await fs.readFile(SCHEMA_PATH, "utf8");
     const changed = schema.replace("model Account {\n", "model Account {\n  driftProbe String?\n");
-    const sql = await diffDatabaseToSchema(db.adapter.factory, changed);
+    const sql = await diffDatabaseToSchema(db.adapter, changed);
     expect(sql).toMatch(/ALTER TABLE "accounts" ADD COLUMN\s+"driftProbe" TEXT/);
   });
 
   it("give this database the same catalog as a fresh PGlite migrated from the same folder", async () => {
     const reference = await openDatabase({ kind: "pglite", dir: "memory://" });
     try {
-      await applyMigrations(reference.adapter.factory);
+      await applyMigrations(reference.adapter);
       const expected = await describeSchema(reference.prisma, "public");
       const actual = await describeSchema(db.prisma, schemaName);
       expect(expected.length).toBeGreaterThan(20);
@@ -43,7 +44,32 @@ describe("migrations", () => {
   }, 120_000);
 
   it("applying them again is a no-op", async () => {
-    expect(await applyMigrations(db.adapter.factory)).toEqual([]);
+    expect(await applyMigrations(db.adapter)).toEqual([]);
+  });
+
+  // The schema engine's lock (pg_advisory_lock(72707369), database-wide) is never released by the
+  // engine itself: a process that kept it after migrating made every other process migrating the
+  // same database (another instance starting, a seed, a test run beside it) wait 10 s at a time.
+  it.runIf(!onPglite)("leave the migration lock free once they are applied, succeeding or failing", async () => {
+    const other = await connectToSchema(schemaName);
+    const lockIsFree = async () => {
+      const { rows } = await other.query<{ taken: boolean }>("SELECT pg_try_advisory_lock(72707369) AS taken");
+      if (rows[0]!.taken) await other.query("SELECT pg_advisory_unlock(72707369)");
+      return rows[0]!.taken;
+    };
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "mh-migrations-"));
+    try {
+      expect(await applyMigrations(db.adapter)).toEqual([]);
+      expect(await lockIsFree()).toBe(true);
+      await fs.mkdir(path.join(dir, "99990101000000_failing"));
+      await fs.writeFile(path.join(dir, "99990101000000_failing/migration.sql"), "SELECT 1/0;\n");
+      await expect(applyMigrations(db.adapter, dir)).rejects.toThrow(/division by zero/);
+      expect(await lockIsFree()).toBe(true);
+    } finally {
+      await other.end();
+      await db.adapter.exec(`DELETE FROM _prisma_migrations WHERE migration_name = '99990101000000_failing'`);
+      await fs.rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("carry the deliveries and e-mails pending before the job engine over as jobs", async () => {
@@ -55,7 +81,7 @@ describe("migrations", () => {
         if (name >= "20261122235123_jobs" && !name.endsWith(".toml")) continue;
         await fs.cp(path.join(MIGRATIONS_DIR, name), path.join(dir, name), { recursive: true });
       }
-      await applyMigrations(old.adapter.factory, dir);
+      await applyMigrations(old.adapter, dir);
       await old.adapter.exec(`
         INSERT INTO accounts (id, slug, name, jwt_secret, updated_at) VALUES (7, 'old', 'Old', 'x', now());
         INSERT INTO webhook_endpoints (id, account_id, kind, url, events, updated_at)
@@ -69,7 +95,7 @@ describe("migrations", () => {
           ('00000000-0000-4000-8000-0000000000e1', 7, 'a@example.com', 'S', 'T', 'member.password_reset', 'pending'),
           ('00000000-0000-4000-8000-0000000000e2', 7, 'b@example.com', 'S', 'T', 'member.password_reset', 'sent');
       `);
-      expect(await applyMigrations(old.adapter.factory)).toContain("20261122235123_jobs");
+      expect(await applyMigrations(old.adapter)).toContain("20261122235123_jobs");
       const jobs = await old.prisma.job.findMany({ orderBy: { name: "asc" } });
       expect(jobs.map((j) => [j.name, j.accountId, j.payload, j.status])).toEqual([
         ["mail.send", 7, { emailId: "00000000-0000-4000-8000-0000000000e1" }, "PENDING"],
@@ -92,7 +118,7 @@ describe("migrations", () => {
       'CREATE TABLE "probe_table" ("id" INTEGER);\n',
     );
     try {
-      expect(await applyMigrations(db.adapter.factory, dir)).toEqual(["99990101000000_probe"]);
+      expect(await applyMigrations(db.adapter, dir)).toEqual(["99990101000000_probe"]);
       const rows = await db.prisma.$queryRawUnsafe<{ migration_name: string }[]>(
         `SELECT migration_name FROM _prisma_migrations ORDER BY started_at`,
       );
@@ -116,7 +142,7 @@ describe("migrations", () => {
       (await db.prisma.$queryRawUnsafe<{ t: string | null }[]>(`SELECT to_regclass('probe_failing')::text AS t`))[0]!
         .t !== null;
     try {
-      await expect(applyMigrations(db.adapter.factory, dir)).rejects.toThrow(/division by zero/);
+      await expect(applyMigrations(db.adapter, dir)).rejects.toThrow(/division by zero/);
       const [record] = await db.prisma.$queryRawUnsafe<{ finished_at: Date | null; logs: string | null }[]>(
         `SELECT finished_at, logs FROM _prisma_migrations WHERE migration_name = $1`,
         name,
@@ -126,13 +152,13 @@ describe("migrations", () => {
       // Both databases run the script as one simple query, in one transaction: nothing of it stays.
       expect(await probeExists()).toBe(false);
 
-      await expect(applyMigrations(db.adapter.factory, dir)).rejects.toThrow(/failed migrations/);
+      await expect(applyMigrations(db.adapter, dir)).rejects.toThrow(/failed migrations/);
 
       // The fix: undo what it left, correct it, clear its record, run again.
       await db.adapter.exec(`DROP TABLE IF EXISTS "probe_failing"`);
       await fs.writeFile(file, 'CREATE TABLE "probe_failing" ("id" INTEGER);\n');
       await db.adapter.exec(`DELETE FROM _prisma_migrations WHERE migration_name = '${name}' AND finished_at IS NULL`);
-      expect(await applyMigrations(db.adapter.factory, dir)).toEqual([name]);
+      expect(await applyMigrations(db.adapter, dir)).toEqual([name]);
       expect(await probeExists()).toBe(true);
     } finally {
       await db.adapter.exec(

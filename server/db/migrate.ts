@@ -10,12 +10,11 @@ import fs from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 
-import {
-  bindMigrationAwareSqlAdapterFactory,
-  type SqlMigrationAwareDriverAdapterFactory,
-} from "@prisma/driver-adapter-utils";
+import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
 import type * as SchemaEngineWasm from "@prisma/schema-engine-wasm";
+
+import type { OpenedAdapter } from "./adapter";
 
 const require = createRequire(import.meta.url);
 
@@ -53,25 +52,31 @@ function loadEngineClass(): Promise<EngineRuntime["SchemaEngine"]> {
 /** Engine log lines (the diff script arrives there, not in the result). */
 type EngineLog = { lines: string[] };
 
+/** The engine over a migration session of `adapter`'s, ended (and its advisory lock released) after `fn`. */
 async function withEngine<T>(
-  factory: SqlMigrationAwareDriverAdapterFactory,
+  adapter: Pick<OpenedAdapter, "migrationSession">,
   schema: string | undefined,
   fn: (engine: SchemaEngine, log: EngineLog) => Promise<T>,
 ): Promise<T> {
   const SchemaEngineClass = await loadEngineClass();
   const log: EngineLog = { lines: [] };
   const datamodels: [string, string][] | undefined = schema === undefined ? undefined : [[SCHEMA_PATH, schema]];
-  const engine = await SchemaEngineClass.new(
-    { datamodels },
-    (line: string) => {
-      log.lines.push(line);
-    },
-    bindMigrationAwareSqlAdapterFactory(factory),
-  );
+  const session = await adapter.migrationSession();
   try {
-    return await fn(engine, log);
+    const engine = await SchemaEngineClass.new(
+      { datamodels },
+      (line: string) => {
+        log.lines.push(line);
+      },
+      bindMigrationAwareSqlAdapterFactory(session.factory),
+    );
+    try {
+      return await fn(engine, log);
+    } finally {
+      engine.free();
+    }
   } finally {
-    engine.free();
+    await session.end();
   }
 }
 
@@ -101,15 +106,16 @@ export async function listMigrations(dir = MIGRATIONS_DIR): Promise<MigrationLis
  * Returns the names applied by this call.
  */
 export async function applyMigrations(
-  factory: SqlMigrationAwareDriverAdapterFactory,
+  adapter: Pick<OpenedAdapter, "migrationSession">,
   dir = MIGRATIONS_DIR,
 ): Promise<string[]> {
   const migrationsList = await listMigrations(dir);
   // The engine serialises migrations with a database-wide advisory lock and gives up after 10 s;
-  // another process migrating another schema of the same database holds it only briefly.
+  // another process migrating another schema of the same database holds it only while it applies
+  // (its migration session ends with the engine).
   for (let attempt = 1; ; attempt++) {
     try {
-      return await withEngine(factory, undefined, async (engine) => {
+      return await withEngine(adapter, undefined, async (engine) => {
         const result = await engine.applyMigrations({ migrationsList, filters: NO_FILTER });
         return result.appliedMigrationNames;
       });
@@ -125,12 +131,12 @@ export async function applyMigrations(
  * migration) to the schema in schema.prisma. Empty when there is no drift.
  */
 export async function diffDatabaseToSchema(
-  factory: SqlMigrationAwareDriverAdapterFactory,
+  adapter: Pick<OpenedAdapter, "migrationSession">,
   schemaText?: string,
 ): Promise<string> {
   const schema = schemaText ?? (await fs.readFile(SCHEMA_PATH, "utf8"));
   const files = [{ path: SCHEMA_PATH, content: schema }];
-  return withEngine(factory, schema, async (engine, log) => {
+  return withEngine(adapter, schema, async (engine, log) => {
     const result = await engine.diff({
       from: { tag: "schemaDatasource", files, configDir: PROJECT_ROOT },
       to: { tag: "schemaDatamodel", files },

@@ -6,7 +6,7 @@ import { applyMigrations } from "./migrate";
 export async function migrateDatabase(config: DatabaseConfig): Promise<string[]> {
   const adapter = await openAdapter(config);
   try {
-    return await applyMigrations(adapter.factory);
+    return await applyMigrations(adapter);
   } finally {
     await adapter.close();
   }

@@ -51,7 +51,7 @@ export async function runSeed(
   assertSeedAllowed(env);
   const database = await openDatabase(config);
   try {
-    await applyMigrations(database.adapter.factory);
+    await applyMigrations(database.adapter);
     const report: SeedReport = { created: [] };
     const { accountId, content } = await withTransaction(
       database.prisma,

@@ -50,7 +50,7 @@ async function prepare(): Promise<Prepared> {
   const runId = `${Date.now().toString(36)}_${process.pid}_${randomBytes(3).toString("hex")}`;
   if (TEST_DB === "pglite") {
     const adapter = await openAdapter({ kind: "pglite", dir: "memory://" });
-    await applyMigrations(adapter.factory);
+    await applyMigrations(adapter);
     // Uncompressed: each test file opens it, and unpacking a gzip costs every file a quarter second.
     const dump = await adapter.pglite!.dumpDataDir("none");
     const file = snapshotPath(runId);
@@ -74,7 +74,7 @@ async function prepare(): Promise<Prepared> {
         `Install and start one: apt-get install postgresql && pg_ctlcluster 15 main start. Cause: ${String(error)}`,
     );
   }
-  await applyMigrations(adapter.factory);
+  await applyMigrations(adapter);
   await adapter.close();
   return {
     testDb: { kind: "postgres", schema },
