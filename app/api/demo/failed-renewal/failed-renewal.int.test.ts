@@ -14,6 +14,7 @@ import { GET as ACCESS } from "@/app/api/access/v1/stories/[storyId]/access/rout
 import { POST as READER_JWT } from "@/app/api/demo/reader-jwt/route";
 import { resetEnvCache } from "@/env.js";
 import { createApiKey } from "@/server/accounts/api-keys";
+import { ownWritesHeard } from "@/server/cache/process-cache";
 import { getDb } from "@/server/db";
 import { withTransaction } from "@/server/db/transaction";
 import { DEMO, seedDemoPublisher } from "@/server/seed/demo";
@@ -156,6 +157,9 @@ describe("the demo's failed-renewal test tool", () => {
     // with a reader of its own, the tool is not there (404).
     expect((await call(FAIL, "POST", path(key), {})).status).toBe(401);
     await db.account.update({ where: { id: other.id }, data: { jwtSecret: "another-publisher-shared-secret-000" } });
+    // The 401 above cached the account's old secret; on PostgreSQL the change's notice clears it a
+    // moment after the commit, as for any write outside a request (server/cache/process-cache.ts).
+    await ownWritesHeard(db);
     const { readerJwt } = await import("@/server/testing/engagement");
     const otherJwt = await readerJwt({ id: "r-9", name: "R" }, { secret: "another-publisher-shared-secret-000" });
     expect(
