@@ -31,7 +31,7 @@ export type OpenedAdapter = {
   close: () => Promise<void>;
 };
 
-export type MigrationSession = { factory: SqlMigrationAwareDriverAdapterFactory; end: () => Promise<void> };
+type MigrationSession = { factory: SqlMigrationAwareDriverAdapterFactory; end: () => Promise<void> };
 
 export type OpenAdapterOptions = {
   /** PGlite only: start from this dump (PGlite.dumpDataDir) instead of an empty database. */
