@@ -19,11 +19,12 @@ export type OpenedAdapter = {
   factory: SqlMigrationAwareDriverAdapterFactory;
   /**
    * What the schema engine connects through, ended when the engine is done. On PostgreSQL it is a
-   * connection of its own: the engine takes a session-level advisory lock (pg_advisory_lock) to
-   * serialise migrations and never releases it; on the client's pool that lock stayed on a pooled
-   * connection, and every other process migrating the same database (another instance starting,
-   * `npm run db:seed`, a test run beside it) waited 10 s at a time for it. Ending the session's
-   * connection releases it. PGlite is one session: the client's own factory.
+   * connection of its own: the engine serialises migrations with a session-level advisory lock
+   * (pg_advisory_lock) that it never releases, and ending the connection does. So the lock lasts
+   * as long as the migrating, and another process migrating the same database (an instance
+   * starting, `npm run db:seed`, a test run beside it) waits no longer. It must never be a
+   * connection of the client's pool, which would keep the lock for as long as it lives. PGlite is
+   * one session: the client's own factory.
    */
   migrationSession: () => Promise<MigrationSession>;
   /** Runs a statement outside Prisma (schema creation, health probes, test resets). */

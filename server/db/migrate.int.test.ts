@@ -48,8 +48,8 @@ describe("migrations", () => {
   });
 
   // The schema engine's lock (pg_advisory_lock(72707369), database-wide) is never released by the
-  // engine itself: a process that kept it after migrating made every other process migrating the
-  // same database (another instance starting, a seed, a test run beside it) wait 10 s at a time.
+  // engine itself: kept by a process after migrating, it would make every other process migrating
+  // the same database (an instance starting, a seed, a test run beside it) wait 10 s at a time.
   // Other processes may hold it for a moment while they migrate: what must not hold it is any
   // connection of this process's pool, each of which the check below occupies at once.
   it.runIf(!onPglite)("leave no migration lock on the client's connections, succeeding or failing", async () => {
