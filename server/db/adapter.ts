@@ -32,6 +32,9 @@ export type OpenedAdapter = {
   close: () => Promise<void>;
 };
 
+/** Connections a process opens at most on PostgreSQL when DATABASE_POOL_MAX does not say. */
+export const DEFAULT_POOL_MAX = 10;
+
 type MigrationSession = { factory: SqlMigrationAwareDriverAdapterFactory; end: () => Promise<void> };
 
 export type OpenAdapterOptions = {
@@ -71,7 +74,7 @@ export async function openAdapter(config: DatabaseConfig, options: OpenAdapterOp
   // Every connection works in the configured schema: the schema engine's SQL is unqualified and
   // follows search_path (the adapter's `schema` option only reaches Prisma Client's queries).
   const connection = { connectionString: config.url, options: `-c search_path="${config.schema}"` };
-  const pool = new Pool({ ...connection, max: config.poolMax ?? 10 });
+  const pool = new Pool({ ...connection, max: config.poolMax ?? DEFAULT_POOL_MAX });
   // A dropped connection must not crash the process; the next query reports the error.
   pool.on("error", () => undefined);
   if (config.schema !== "public") await pool.query(`CREATE SCHEMA IF NOT EXISTS "${config.schema}"`);

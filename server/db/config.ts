@@ -7,7 +7,7 @@ import { getEnv } from "../../env.js";
 export type DatabaseConfig =
   | { kind: "pglite"; dir: string }
   /**
-   * `poolMax`: connections this process opens at most (default 10); `preparedStatements`: false
+   * `poolMax`: connections this process opens at most (default DEFAULT_POOL_MAX, ./adapter.ts); `preparedStatements`: false
    * sends every statement unnamed (./statement-names.ts).
    */
   | { kind: "postgresql"; url: string; schema: string; poolMax?: number; preparedStatements?: boolean };

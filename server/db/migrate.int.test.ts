@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 
 import { getDatabase } from ".";
 import { connectToSchema } from "../testing/test-database";
+import { DEFAULT_POOL_MAX } from "./adapter";
 import { openDatabase } from "./client";
 import { describeSchema } from "./inspect";
 import { applyMigrations, diffDatabaseToSchema, MIGRATIONS_DIR, SCHEMA_PATH } from "./migrate";
@@ -53,14 +54,18 @@ describe("migrations", () => {
   // Other processes may hold it for a moment while they migrate: what must not hold it is any
   // connection of this process's pool, each of which the check below occupies at once.
   it.runIf(!onPglite)("leave no migration lock on the client's connections, succeeding or failing", async () => {
+    const ENGINE_LOCK = 72707369;
+    const poolMax = (db.config.kind === "postgresql" && db.config.poolMax) || DEFAULT_POOL_MAX;
     const other = await connectToSchema(schemaName);
     const lockOnOwnPool = async () => {
-      const busy = Array.from({ length: 12 }, () =>
+      // More queries at once than the pool has connections: every connection runs one.
+      const busy = Array.from({ length: poolMax + 2 }, () =>
         db.prisma.$queryRawUnsafe<{ pid: number }[]>("SELECT pg_backend_pid() AS pid FROM pg_sleep(0.05)"),
       );
       const own = new Set((await Promise.all(busy)).map((rows) => rows[0]!.pid));
       const { rows } = await other.query<{ pid: number }>(
-        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = 72707369 AND granted",
+        "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND granted",
+        [ENGINE_LOCK],
       );
       return rows.some((row) => own.has(row.pid));
     };
