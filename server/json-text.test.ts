@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { lazyJsonObject, toJsonText } from "./json-text";
+import { asciiJson, lazyJsonObject, toJsonText } from "./json-text";
 
 describe("toJsonText", () => {
   it("writes an object given its text as that text, and everything else as JSON.stringify does", () => {
@@ -25,7 +25,7 @@ describe("toJsonText", () => {
 
   it("is not fooled by strings that look like its placeholders", () => {
     const story = lazyJsonObject('{"id":"kept"}', { id: "kept" });
-    // Whatever a reader writes, a NUL is escaped by JSON and the marker is random per call.
+    // Whatever a reader writes, a NUL is escaped by JSON and the marker is random, never written out.
     const sneaky = ["\u0000", "\\u0000", '"\\u00000:0"', "\u00000:0"];
     const text = toJsonText({ sneaky, story });
     expect(JSON.parse(text)).toEqual({ sneaky, story: { id: "kept" } });
@@ -48,5 +48,33 @@ describe("toJsonText", () => {
     const other = lazyJsonObject<Record<string, unknown>>(text, { id: "a" });
     delete other.tags;
     expect(toJsonText(other)).toBe('{"id":"a","headline":"Kept","votes":2}');
+  });
+
+  it("writes what surrounds kept texts ASCII, the same value to a parser", () => {
+    const story = lazyJsonObject('{"id":"a","headline":"Caf\\u00e9"}', { id: "a" });
+    const text = toJsonText({ story, title: "Über — 日本 😀", lone: "\ud800" });
+    expect(text).toMatch(/^[\x00-\x7e]+$/);
+    expect(JSON.parse(text)).toEqual({ story: { id: "a", headline: "Café" }, title: "Über — 日本 😀", lone: "\ud800" });
+    // Without kept texts it is JSON.stringify's own output.
+    expect(toJsonText({ title: "Über" })).toBe('{"title":"Über"}');
+  });
+
+  it("escapes every character beyond ASCII, and nothing else", () => {
+    const value = { s: 'plain "quoted" \\ tab\t', t: "é—“”日本😀\u2028\u007f", n: [1, null, true] };
+    const text = asciiJson(JSON.stringify(value));
+    expect(text).toMatch(/^[\x00-\x7e]+$/);
+    expect(JSON.parse(text)).toEqual(value);
+    expect(asciiJson('{"a":"b"}')).toBe('{"a":"b"}');
+  });
+
+  it("gives objects that an await does not parse (they are not thenables)", async () => {
+    // An invalid text shows whether it was parsed: reading it throws.
+    const unparsed = lazyJsonObject<{ id: string; headline: string }>("{not json", { id: "a" });
+    const resolved = await (async () => unparsed)();
+    expect(resolved.id).toBe("a");
+    expect(() => resolved.headline).toThrow();
+    // A text with a "then" key is parsed to answer it: a JSON value is never callable.
+    const withThen = lazyJsonObject<{ then: number }>('{"id":"b","then":1}', { id: "b" });
+    expect((await (async () => withThen)()).then).toBe(1);
   });
 });

@@ -86,6 +86,22 @@ describe("story wire forms", () => {
     expect(await readWireStoryBy(db, view, { slug: story.slug })).toEqual(built);
   });
 
+  it("are kept as ASCII JSON text that reads back every character of the story", async () => {
+    const { db, account, view } = await setup();
+    const headline = "Café — “quoted” 日本 😀 \u2028 end";
+    const story = await insertStory(db, account.id, { headline, slug: "non-ascii-story" });
+    const built = (await readWireStoriesByIds(db, view, [story.id]))[0]!;
+    const row = await db.storyWire.findUnique({ where: { storyId: story.id }, select: { body: true } });
+    expect(row?.body).toMatch(/^[\x00-\x7e]+$/);
+    expect((JSON.parse(row!.body!) as { headline: string }).headline).toBe(headline);
+    const fromKept = (await readWireStoriesByIds(db, view, [story.id]))[0]!;
+    expect(fromKept.headline).toBe(headline);
+    expect(built).toEqual(fromKept);
+    const text = toJsonText({ story: fromKept, note: "ß→" });
+    expect(text).toMatch(/^[\x00-\x7e]+$/);
+    expect(JSON.parse(text)).toEqual({ story: JSON.parse(JSON.stringify({ ...fromKept })) as unknown, note: "ß→" });
+  });
+
   it("are built again after any change to the story's row or its links", async () => {
     const { db, account, story, first, second, tag, section, entity, read, readAndMark } = await setup();
     const otherTag = await insertTag(db, account.id);

@@ -6,8 +6,8 @@
  *
  * Invariants:
  * - A kept form is read only while its `form_seq` is the story's `current_seq` (both in
- *   story_wires) and it was built for the publisher's site URL in this version of the wire shape
- *   (`formBuiltFor`, WIRE_FORM_VERSION). The database raises `current_seq` in the same transaction
+ *   story_wires) and it was built for the publisher's site URL in this version of the wire shape,
+ *   written ASCII (`formBuiltFor`, WIRE_FORM_VERSION). The database raises `current_seq` in the same transaction
  *   as every change the form shows (the story_wire_forms migration's triggers), whoever writes it,
  *   so a form built from an older state is never read again.
  * - A form is built the one way every story is (storyToWire) from the story and its relations read
@@ -23,7 +23,7 @@ import "server-only";
 
 import type { Db } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
-import { lazyJsonObject } from "../json-text";
+import { asciiJson, lazyJsonObject } from "../json-text";
 import { log } from "../log";
 import {
   projectFields,
@@ -34,8 +34,11 @@ import {
   type WireStory,
 } from "./story-view";
 
-/** What a form must have been built for to be read for a publisher: this wire shape, this site URL. */
-export const formBuiltFor = (siteUrl: string): string => `v${WIRE_FORM_VERSION} ${siteUrl}`;
+/**
+ * What a form must have been built for to be read for a publisher: this wire shape, written ASCII
+ * (../json-text.ts asciiJson), for this site URL.
+ */
+export const formBuiltFor = (siteUrl: string): string => `v${WIRE_FORM_VERSION} ascii ${siteUrl}`;
 
 /** A page of stories to read: the same arguments as `findMany`. */
 export type StoryPageArgs = {
@@ -137,8 +140,8 @@ async function fromKept(
 }
 
 /**
- * Builds the wire forms of these published stories and keeps them: their JSON text by id, without
- * `votes` (storyToWire writes it last; the read adds it).
+ * Builds the wire forms of these published stories and keeps them: their JSON text by id, ASCII,
+ * without `votes` (storyToWire writes it last; the read adds it).
  */
 async function buildWireForms(db: Db, view: StoryViewContext, ids: string[]): Promise<Map<string, string>> {
   const stories = await db.story.findMany({
@@ -148,7 +151,7 @@ async function buildWireForms(db: Db, view: StoryViewContext, ids: string[]): Pr
   });
   const forms = stories.map((story) => {
     const { votes: _, ...wire } = storyToWire(story, { publisherId: view.publisherId, siteUrl: view.siteUrl });
-    return { id: story.id, seq: story.wire?.currentSeq ?? 0, body: JSON.stringify(wire) };
+    return { id: story.id, seq: story.wire?.currentSeq ?? 0, body: asciiJson(JSON.stringify(wire)) };
   });
   await keepWireForms(db, formBuiltFor(view.siteUrl), forms);
   return new Map(forms.map((form) => [form.id, form.body]));
