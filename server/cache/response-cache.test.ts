@@ -44,6 +44,34 @@ describe("ResponseCache", () => {
     expect(text(cache.get("1 /b"))).toBe("b");
   });
 
+  it("replaces an answer built again under its key, dropped afterwards by the keys it now carries", () => {
+    const cache = new ResponseCache(() => 1_000_000);
+    cache.set("1 /a", 1, cache.generation(), answer("one", ["s/1", "stories"]));
+    const used = cache.usedBytes;
+    // Built again (a no-cache read) with the same keys: the new body, the same index.
+    cache.set("1 /a", 1, cache.generation(), answer("two", ["s/1", "stories"]));
+    expect(text(cache.get("1 /a"))).toBe("two");
+    expect(cache.usedBytes).toBe(used);
+    cache.set("1 /a", 1, cache.generation(), answer("longer", ["s/1", "stories"]));
+    expect(cache.usedBytes).toBe(used + 3);
+    cache.purge({ account: 1, tags: ["s/1"] });
+    expect(cache.get("1 /a")).toBeUndefined();
+    expect(cache.usedBytes).toBe(0);
+    // Built again with other keys: the ones it no longer carries do not drop it.
+    cache.set("1 /a", 1, cache.generation(), answer("one", ["s/1", "stories"]));
+    cache.set("1 /a", 1, cache.generation(), answer("three", ["s/3", "stories"]));
+    cache.purge({ account: 1, tags: ["s/1"] });
+    expect(text(cache.get("1 /a"))).toBe("three");
+    cache.purge({ account: 1, tags: ["s/3"] });
+    expect(cache.get("1 /a")).toBeUndefined();
+    // Built again while a purge of one of its keys committed: neither copy is kept.
+    cache.set("1 /a", 1, cache.generation(), answer("one", ["s/1", "stories"]));
+    const before = cache.generation();
+    cache.purge({ account: 1, tags: ["stories"] });
+    cache.set("1 /a", 1, before, answer("old", ["s/1", "stories"]));
+    expect(cache.get("1 /a")).toBeUndefined();
+  });
+
   it("does not keep a response built before a purge of one of its keys (or its account) that committed meanwhile", () => {
     const cache = new ResponseCache(() => 1_000_000);
     // The build read the old rows; the change committed and purged one of its keys while it ran.

@@ -156,7 +156,6 @@ export class ResponseCache {
     const bytes = response.body.byteLength + key.length * 2 + 512;
     if (bytes > Math.min(MAX_ENTRY_BYTES, max)) return;
     const now = options.now ?? Date.now();
-    this.remove(key);
     const entry: Entry = {
       ...response,
       account,
@@ -164,6 +163,16 @@ export class ResponseCache {
       until: now + Math.min(options.ttlMs ?? RESPONSE_TTL_MS, RESPONSE_TTL_MS),
       at: ++this.appends,
     };
+    const kept = this.entries.get(key);
+    if (kept && kept.account === account && sameTags(kept.tags, entry.tags)) {
+      // The answer built again (a no-cache read) under the same keys: indexed by them already.
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+      this.bytes += bytes - kept.bytes;
+      this.dropOldest(max);
+      return;
+    }
+    this.remove(key);
     this.entries.set(key, entry);
     this.bytes += bytes;
     for (const tag of new Set(entry.tags)) {
@@ -172,6 +181,11 @@ export class ResponseCache {
       keys.add(key);
       this.byTag.set(id, keys);
     }
+    this.dropOldest(max);
+  }
+
+  /** Drop the least recently used entries until the bodies fit in `max` bytes. */
+  private dropOldest(max: number): void {
     for (const [oldest] of this.entries) {
       if (this.bytes <= max) break;
       this.remove(oldest);
@@ -221,6 +235,9 @@ export class ResponseCache {
     }
   }
 }
+
+const sameTags = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((tag, i) => tag === b[i]);
 
 const globalForResponses = globalThis as unknown as { mastheadResponses?: ResponseCache };
 
