@@ -74,7 +74,7 @@ describe("toJsonText", () => {
     expect(resolved.id).toBe("a");
     expect(() => resolved.headline).toThrow();
     // A text with a "then" key is parsed to answer it: a JSON value is never callable.
-    const withThen = lazyJsonObject<{ then: number }>('{"id":"b","then":1}', { id: "b" });
+    const withThen = lazyJsonObject<{ id: string; then: number }>('{"id":"b","then":1}', { id: "b" });
     expect((await (async () => withThen)()).then).toBe(1);
   });
 });

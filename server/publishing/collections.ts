@@ -18,7 +18,6 @@ import type { Collection, Prisma } from "../generated/prisma/client";
 import { ZStoredCollectionRules, type TCollectionQuery, type TStoredCollectionRules } from "./content.schema";
 import {
   loadWireStories,
-  loadWireStoriesByIds,
   orderByFor,
   publishedWhere,
   sectionFamilyIds,
@@ -26,6 +25,7 @@ import {
   type ContentContext,
 } from "./stories";
 import { ms, type WireStory } from "./story-view";
+import { fromKept, KEPT_COLUMNS, KEPT_JOINS, type KeptRow } from "./story-wire";
 
 type WireCollection = Record<string, unknown>;
 type CollectionResult = { collection: WireCollection; tags: string[] };
@@ -54,65 +54,76 @@ export async function getPublishedCollection(
   return row.automated ? automatedCollection(db, ctx, row, q) : manualCollection(db, ctx, row, q);
 }
 
+/** A manual collection's item of the page (null columns: none) and the count of all that match. */
+type ItemRow = KeptRow & {
+  total: number;
+  item_id: number | null;
+  story_id: string | null;
+  associated_metadata: unknown;
+  child_id: number | null;
+  child_name: string | null;
+  child_slug: string | null;
+  child_template: string | null;
+};
+
+/**
+ * A manual collection's page of items: one statement reads the items that match (published
+ * stories not excluded, live nested collections, as item-type asks), their count, and for the
+ * page's stories their kept wire forms (story-wire.ts).
+ */
 async function manualCollection(
   db: Db,
   ctx: ContentContext,
   row: CollectionRow,
   q: TCollectionQuery,
 ): Promise<CollectionResult> {
-  const kinds: Prisma.CollectionItemWhereInput[] = [];
-  if (q.itemType !== "collection") {
-    kinds.push({
-      story: {
-        ...publishedWhere(ctx.accountId),
-        ...(q.excludeStoryIds.length > 0 ? { id: { notIn: q.excludeStoryIds } } : {}),
-      },
-    });
-  }
-  if (q.itemType !== "story") kinds.push({ childCollection: { accountId: ctx.accountId, deletedAt: null } });
-  const where: Prisma.CollectionItemWhereInput = { collectionId: row.id, OR: kinds };
-
-  const [total, items] = await Promise.all([
-    db.collectionItem.count({ where }),
-    db.collectionItem.findMany({
-      where,
-      orderBy: [{ position: "asc" }, { id: "asc" }],
-      skip: q.offset,
-      take: q.limit,
-      select: {
-        storyId: true,
-        associatedMetadata: true,
-        childCollection: { select: { id: true, name: true, slug: true, template: true } },
-      },
-    }),
-  ]);
-  const stories = await loadWireStoriesByIds(
+  const rows = await db.$queryRaw<ItemRow[]>`
+    WITH matching AS (
+      SELECT ci.id, ci.position, ci.story_id, ci.child_collection_id, ci.associated_metadata
+        FROM collection_items ci
+        LEFT JOIN stories s ON s.id = ci.story_id AND s.account_id = ${ctx.accountId} AND s.status = 'published'
+        LEFT JOIN collections c ON c.id = ci.child_collection_id AND c.account_id = ${ctx.accountId} AND c.deleted_at IS NULL
+       WHERE ci.collection_id = ${row.id}
+         AND ((${q.itemType !== "collection"} AND s.id IS NOT NULL AND NOT s.id = ANY(${q.excludeStoryIds}::uuid[]))
+           OR (${q.itemType !== "story"} AND c.id IS NOT NULL))
+    ), page AS (
+      SELECT * FROM matching ORDER BY position, id LIMIT ${q.limit} OFFSET ${q.offset}
+    )
+    SELECT t.total, p.id AS item_id, p.story_id::text AS story_id, p.associated_metadata,
+           c.id AS child_id, c.name AS child_name, c.slug AS child_slug, c.template AS child_template, ${KEPT_COLUMNS}
+      FROM (SELECT count(*)::int AS total FROM matching) t
+      LEFT JOIN page p ON true
+      LEFT JOIN collections c ON c.id = p.child_collection_id
+      LEFT JOIN stories s ON s.id = p.story_id
+      ${KEPT_JOINS}
+     ORDER BY p.position, p.id`;
+  const items = rows.filter((r) => r.item_id !== null);
+  const stories = await fromKept(
     db,
-    ctx,
-    items.flatMap((i) => (i.storyId ? [i.storyId] : [])),
+    ctx.view,
+    items.filter((r) => r.story_id !== null),
     q.storyFields,
   );
   const byId = new Map(stories.map((s) => [s.id as string, s]));
   const wireItems = items.flatMap((item): Record<string, unknown>[] => {
-    if (item.childCollection) {
-      const child = item.childCollection;
+    if (item.child_id !== null) {
       return [
         {
-          id: child.id,
+          id: item.child_id,
           type: "collection",
-          name: child.name,
-          slug: child.slug,
-          template: child.template,
-          "associated-metadata": item.associatedMetadata ?? {},
+          name: item.child_name,
+          slug: item.child_slug,
+          template: item.child_template,
+          "associated-metadata": item.associated_metadata ?? {},
         },
       ];
     }
-    const story = item.storyId ? byId.get(item.storyId) : undefined;
-    return story ? [storyItem(story, item.associatedMetadata)] : [];
+    const story = item.story_id ? byId.get(item.story_id) : undefined;
+    return story ? [storyItem(story, item.associated_metadata)] : [];
   });
-  const childTags = items.flatMap((i) => (i.childCollection ? [`c/${i.childCollection.id}`] : []));
+  const childTags = items.flatMap((i) => (i.child_id !== null ? [`c/${i.child_id}`] : []));
   return {
-    collection: toWire(ctx, row, {}, total, wireItems),
+    collection: toWire(ctx, row, {}, rows[0]?.total ?? 0, wireItems),
     tags: [`c/${row.id}`, ...childTags, ...storyTags(stories)],
   };
 }

@@ -21,7 +21,16 @@ import type { Prisma } from "../generated/prisma/client";
 import type { TStoriesQuery, TStoryOrder } from "./content.schema";
 import type { Publisher } from "./publisher";
 import type { StoryViewContext, WireStory } from "./story-view";
-import { readWireStories, readWireStoriesByIds, readWireStoryBy, type StoryPageArgs } from "./story-wire";
+import {
+  fromKept,
+  KEPT_COLUMNS,
+  KEPT_JOINS,
+  readWireStories,
+  readWireStoriesByIds,
+  readWireStoryBy,
+  type KeptRow,
+  type StoryPageArgs,
+} from "./story-wire";
 
 export type ContentContext = {
   accountId: number;
@@ -215,40 +224,46 @@ export async function listRelatedStories(
     walk?: number;
   },
 ): Promise<WireStory[]> {
-  const story = await db.story.findFirst({
-    where: { id: storyId, ...publishedWhere(ctx.accountId) },
-    select: { sections: { select: { sectionId: true } }, tags: { select: { tagId: true } } },
-  });
-  if (!story) throw new AppError("NOT_FOUND", "No published story with this id.");
-  const sectionIds = q.sectionId !== undefined ? [q.sectionId] : story.sections.map((s) => s.sectionId);
-  const tagIds = story.tags.map((t) => t.tagId);
-  const or: Prisma.StoryWhereInput[] = [];
-  if (sectionIds.length > 0) or.push({ sections: { some: { sectionId: { in: sectionIds } } } });
-  if (tagIds.length > 0) or.push({ tags: { some: { tagId: { in: tagIds } } } });
-  if (or.length === 0) return [];
   const take = q.offset + q.limit;
   const walk = q.walk ?? RELATED_WALK;
-  if (take <= walk) {
-    const newest = await db.$queryRaw<{ id: string }[]>`
-      SELECT r.id::text AS id FROM (
+  // One statement: the story's sections (or the one asked for) and tags, the walk, and the
+  // page's kept forms (story-wire.ts). No row: no such published story.
+  const rows = await db.$queryRaw<(KeptRow & { section_ids: number[]; tag_ids: number[]; found: number })[]>`
+    WITH me AS (
+      SELECT st.id,
+             CASE WHEN ${q.sectionId ?? null}::int IS NULL
+                  THEN ARRAY(SELECT x.section_id FROM story_sections x WHERE x.story_id = st.id ORDER BY x.section_id)
+                  ELSE ARRAY[${q.sectionId ?? null}::int] END AS section_ids,
+             ARRAY(SELECT x.tag_id FROM story_tags x WHERE x.story_id = st.id ORDER BY x.tag_id) AS tag_ids
+        FROM stories st
+       WHERE st.id = ${storyId}::uuid AND st.account_id = ${ctx.accountId} AND st.status = 'published'
+    ), newest AS (
+      SELECT r.id, r.published_at FROM (
         SELECT s.id, s.published_at FROM stories s
         WHERE s.account_id = ${ctx.accountId} AND s.status = 'published'
-        ORDER BY s.published_at DESC, s.id DESC LIMIT ${walk}
-      ) AS r
-      WHERE r.id <> ${storyId}::uuid
-        AND (EXISTS (SELECT 1 FROM story_sections x WHERE x.story_id = r.id AND x.section_id = ANY(${sectionIds}::int[]) OFFSET 0)
-          OR EXISTS (SELECT 1 FROM story_tags x WHERE x.story_id = r.id AND x.tag_id = ANY(${tagIds}::int[]) OFFSET 0))
-      ORDER BY r.published_at DESC, r.id DESC LIMIT ${take}`;
-    // (OFFSET 0 keeps each test a probe per story: without it PostgreSQL hashes the whole section.)
-    if (newest.length === take) {
-      return loadWireStoriesByIds(
-        db,
-        ctx,
-        newest.slice(q.offset).map((r) => r.id),
-        q.fields,
-      );
-    }
-  }
+        ORDER BY s.published_at DESC, s.id DESC LIMIT ${take <= walk ? walk : 0}
+      ) AS r, me
+      WHERE r.id <> me.id
+        AND (EXISTS (SELECT 1 FROM story_sections x WHERE x.story_id = r.id AND x.section_id = ANY(me.section_ids) OFFSET 0)
+          OR EXISTS (SELECT 1 FROM story_tags x WHERE x.story_id = r.id AND x.tag_id = ANY(me.tag_ids) OFFSET 0))
+      ORDER BY r.published_at DESC, r.id DESC LIMIT ${take}
+    ), page AS (
+      SELECT id, row_number() OVER (ORDER BY published_at DESC, id DESC) AS n FROM newest
+    )
+    SELECT me.section_ids, me.tag_ids, (SELECT count(*)::int FROM newest) AS found, ${KEPT_COLUMNS}
+      FROM me
+      LEFT JOIN (page k JOIN stories s ON s.id = k.id) ON k.n > ${q.offset}
+      ${KEPT_JOINS}
+     ORDER BY k.n`;
+  // (OFFSET 0 keeps each test a probe per story: without it PostgreSQL hashes the whole section.)
+  const story = rows[0];
+  if (!story) throw new AppError("NOT_FOUND", "No published story with this id.");
+  // The walk found them all: they are the newest overall.
+  if (story.found === take) return fromKept(db, ctx.view, rows, q.fields);
+  const or: Prisma.StoryWhereInput[] = [];
+  if (story.section_ids.length > 0) or.push({ sections: { some: { sectionId: { in: story.section_ids } } } });
+  if (story.tag_ids.length > 0) or.push({ tags: { some: { tagId: { in: story.tag_ids } } } });
+  if (or.length === 0) return [];
   return loadWireStories(db, ctx, {
     where: { ...publishedWhere(ctx.accountId), id: { not: storyId }, OR: or },
     orderBy: orderByFor("published"),

@@ -49,8 +49,11 @@ export type StoryPageArgs = {
   fields?: readonly string[];
 };
 
-/** A published story with its kept form (null columns: none kept) and its vote totals. */
-type KeptRow = {
+/**
+ * A published story with its kept form (null columns: none kept) and its vote totals: what
+ * KEPT_COLUMNS selects from a statement that joins `stories s` and KEPT_JOINS.
+ */
+export type KeptRow = {
   id: string;
   current_seq: number | null;
   form_seq: number | null;
@@ -60,8 +63,8 @@ type KeptRow = {
   down: number | null;
 };
 
-const KEPT_COLUMNS = Prisma.sql`s.id::text AS id, w.current_seq, w.form_seq, w.built_for, w.body, v.up, v.down`;
-const KEPT_JOINS = Prisma.sql`LEFT JOIN story_wires w ON w.story_id = s.id LEFT JOIN story_vote_totals v ON v.story_id = s.id`;
+export const KEPT_COLUMNS = Prisma.sql`s.id::text AS id, w.current_seq, w.form_seq, w.built_for, w.body, v.up, v.down`;
+export const KEPT_JOINS = Prisma.sql`LEFT JOIN story_wires w ON w.story_id = s.id LEFT JOIN story_vote_totals v ON v.story_id = s.id`;
 
 /**
  * One page of stories in wire shape, in the query's order, each projected to `fields`: the page's
@@ -116,7 +119,7 @@ export async function readWireStoryBy(
 }
 
 /** The wire stories of these rows: kept forms where current, the others built (and kept). */
-async function fromKept(
+export async function fromKept(
   db: Db,
   view: StoryViewContext,
   rows: readonly KeptRow[],

@@ -110,6 +110,9 @@ describe("GET /api/v1/collections/{slug}: manual collections", () => {
     const page = await readJson<Collection>(await getCollection("home", "?limit=2&offset=1"));
     expect(page["total-count"]).toBe(4);
     expect(itemIds(page)).toEqual(["collection:section-sport", n.stories.cupFinal.id]);
+    // A page past the end still counts them all.
+    const past = await readJson<Collection>(await getCollection("home", "?offset=10"));
+    expect({ total: past["total-count"], items: past.items }).toEqual({ total: 4, items: [] });
   });
 
   it("404s unknown and deleted collections; 400s bad parameters", async () => {
