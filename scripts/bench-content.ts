@@ -166,7 +166,13 @@ try {
   try {
     for (const scenario of answering) {
       log(`${scenario.name}: ${REQUESTS} requests, ${CONNECTIONS} connections…`);
-      const result = await measure(bases, client, scenario.name, scenario.call);
+      const result = await measure(
+        bases,
+        client,
+        scenario.name,
+        scenario.call,
+        scenario.afresh ? 0 : (scenario.distinct ?? 1),
+      );
       const baseline = baselines().some((b) => b.name === scenario.name);
       rows.push({ ...result, afresh: scenario.afresh, baseline, floor: floors.get(scenario.name) });
     }

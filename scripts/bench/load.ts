@@ -105,19 +105,28 @@ export type Result = Memory & {
   p95: number;
   p99: number;
   cpu: Cpu;
+  /** The share of the run's answers that said X-Cache: HIT. */
+  hitShare: number;
 };
 
-/** A scenario: WARMUP requests, then REQUESTS (at most SECONDS), its CPU read around them. */
+/**
+ * A scenario: WARMUP requests (at least `warmup`), then REQUESTS (at most SECONDS), its CPU read
+ * around them.
+ */
 export async function measure(
   bases: readonly string[],
   client: pg.Client,
   name: string,
   calls: () => Call,
+  warmup = 0,
 ): Promise<Result> {
-  await load(bases, calls, WARMUP, 30_000);
+  await load(bases, calls, Math.max(WARMUP, warmup), 60_000);
   const before = await sampleCpu(client);
   const own = process.cpuUsage();
-  const run = await load(bases, calls, REQUESTS, SECONDS * 1000);
+  let hits = 0;
+  const run = await load(bases, calls, REQUESTS, SECONDS * 1000, (_, __, cache) => {
+    if (cache === "HIT") hits++;
+  });
   const mine = process.cpuUsage(own);
   const used = await cpuSince(client, before);
   const n = Math.max(1, run.latencies.length);
@@ -134,5 +143,6 @@ export async function measure(
     p95: percentile(sorted, 95),
     p99: percentile(sorted, 99),
     cpu: { app: used.app / n, db: used.db / n, client: (mine.user + mine.system) / 1000 / n },
+    hitShare: hits / n,
   };
 }

@@ -62,6 +62,7 @@ export function printReport(rows: readonly Row[], context: { title: string; warm
       r.p95.toFixed(1),
       r.p99.toFixed(1),
       r.rps.toFixed(0),
+      r.afresh || r.baseline ? "" : `${(100 * r.hitShare).toFixed(0)}%`,
       sql,
       f?.sql ? f.sql.wallMs.toFixed(2) : "",
       f?.jsonMs !== undefined ? f.jsonMs.toFixed(3) : "",
@@ -85,6 +86,7 @@ export function printReport(rows: readonly Row[], context: { title: string; warm
     "p95 ms",
     "p99 ms",
     "req/s",
+    "HIT",
     "floor SQL ms",
     "SQL wall ms",
     "floor JSON ms",
@@ -120,6 +122,8 @@ export function printReport(rows: readonly Row[], context: { title: string; warm
 CPU ms app+db: CPU time per request of the app's processes and of its PostgreSQL backends (from /proc),
   "= ms" their sum, the figure the budgets bound; client ms: the load generator's own CPU per request;
 ', uncached': the same requests with Cache-Control: no-cache, built afresh every time;
+HIT: the share of a cached scenario's answers served from the response cache (its warm-up sends each
+  request it goes round once first);
 floor SQL ms: the statements one request ran, replayed alone through pg (PostgreSQL's CPU + this
   process's, per replay), with their count; SQL wall ms: the replay's time; floor JSON ms: the same
   answer serialised again (JSON.stringify). Budgets: cached answers within
