@@ -33,10 +33,12 @@ import { log } from "../log";
  * publisher_configs), "api-keys" (api_keys but their last use, accounts' JWT secrets), "meter"
  * (meter_settings), "access" (readers' access-granting subscriptions and what they grant),
  * "webhook-endpoints" (webhook_endpoints), "moderation" (comment_moderation_settings,
- * comment_scoring_settings), "moderation-surges" (page_surges).
+ * comment_scoring_settings), "moderation-surges" (page_surges), "collections" (collections, and
+ * which section's collection each is).
  */
 const CACHE_TOPICS = [
   "publisher",
+  "collections",
   "api-keys",
   "meter",
   "access",

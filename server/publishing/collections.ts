@@ -13,6 +13,7 @@
  */
 import "server-only";
 
+import { ProcessCache } from "../cache/process-cache";
 import type { Db } from "../db/client";
 import type { Collection, Prisma } from "../generated/prisma/client";
 import { ZStoredCollectionRules, type TCollectionQuery, type TStoredCollectionRules } from "./content.schema";
@@ -41,15 +42,23 @@ export function collectionHead(row: Pick<Collection, "id" | "slug" | "name" | "s
   return { id, slug, name, summary, template, automated };
 }
 
+/**
+ * Collections by account and slug (null: none), kept in the process until a collection or a
+ * section's collection changes anywhere (the database announces it: topic "collections").
+ */
+const bySlug = new ProcessCache<string, CollectionRow | null>("collections", { ttlMs: 60_000, maxEntries: 10_000 });
+
 /** The collection with its page of items, or null when the slug is unknown (or deleted). */
 export async function getPublishedCollection(
   db: Db,
   { ctx, slug, query: q }: { ctx: ContentContext; slug: string; query: TCollectionQuery },
 ): Promise<CollectionResult | null> {
-  const row = await db.collection.findUnique({
-    where: { accountId_slug: { accountId: ctx.accountId, slug } },
-    include: { sectionOf: { select: { id: true } } },
-  });
+  const row = await bySlug.load(`${ctx.accountId} ${slug}`, () =>
+    db.collection.findUnique({
+      where: { accountId_slug: { accountId: ctx.accountId, slug } },
+      include: { sectionOf: { select: { id: true } } },
+    }),
+  );
   if (!row || row.deletedAt) return null;
   return row.automated ? automatedCollection(db, ctx, row, q) : manualCollection(db, ctx, row, q);
 }

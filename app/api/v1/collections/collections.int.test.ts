@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 
+import { ownWritesHeard } from "@/server/cache/process-cache";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { readJson, seedCollections, seedNewsroom, withParams, type Newsroom } from "@/server/testing/newsroom-fixture";
@@ -113,6 +114,21 @@ describe("GET /api/v1/collections/{slug}: manual collections", () => {
     // A page past the end still counts them all.
     const past = await readJson<Collection>(await getCollection("home", "?offset=10"));
     expect({ total: past["total-count"], items: past.items }).toEqual({ total: 4, items: [] });
+  });
+
+  it("reads a collection changed by any writer, by hand included, at the next read built afresh", async () => {
+    const db = await getDb();
+    const n = await seedNewsroom(db);
+    const { home } = await seedCollections(db, n);
+    const fresh = { "cache-control": "no-cache" };
+    expect(await readJson<Collection>(await getCollection("home", "", fresh))).toMatchObject({ name: "Home" });
+    await db.$executeRaw`UPDATE collections SET name = 'Front', slug = 'front' WHERE id = ${home.id}`;
+    await ownWritesHeard(db);
+    expect((await getCollection("home", "", fresh)).status).toBe(404);
+    expect(await readJson<Collection>(await getCollection("front", "", fresh))).toMatchObject({ name: "Front" });
+    await db.$executeRaw`UPDATE collections SET deleted_at = now() WHERE id = ${home.id}`;
+    await ownWritesHeard(db);
+    expect((await getCollection("front", "", fresh)).status).toBe(404);
   });
 
   it("404s unknown and deleted collections; 400s bad parameters", async () => {
