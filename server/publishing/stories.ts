@@ -25,6 +25,7 @@ import {
   fromKept,
   KEPT_COLUMNS,
   KEPT_JOINS,
+  readWirePage,
   readWireStories,
   readWireStoriesByIds,
   readWireStoryBy,
@@ -102,26 +103,36 @@ export async function sectionFamilyIds(
   return rows.map((r) => r.id);
 }
 
-/** The `where` of GET /api/v1/stories for these parameters. */
-async function storiesWhere(
+/**
+ * The conditions of GET /api/v1/stories for these parameters, over `stories s`: this publisher's
+ * published stories, in the section (by id or slug, with its sub-sections), with the tag, of the
+ * templates, not excluded.
+ */
+async function storiesConditions(
   db: Db,
   accountId: number,
   q: Pick<TStoriesQuery, "sectionId" | "sectionSlug" | "tagSlug" | "templates" | "excludeIds">,
-): Promise<Prisma.StoryWhereInput> {
-  const and: Prisma.StoryWhereInput[] = [publishedWhere(accountId)];
-  if (q.sectionId !== undefined)
-    and.push({
-      sections: { some: { sectionId: { in: await sectionFamilyIds(db, accountId, { ids: [q.sectionId] }) } } },
-    });
-  if (q.sectionSlug !== undefined)
-    and.push({
-      sections: { some: { sectionId: { in: await sectionFamilyIds(db, accountId, { slug: q.sectionSlug }) } } },
-    });
-  if (q.tagSlug !== undefined) and.push({ tags: { some: { tag: { accountId, slug: q.tagSlug } } } });
-  if (q.templates && q.templates.length > 0) and.push({ storyTemplate: { in: q.templates } });
-  if (q.excludeIds.length > 0) and.push({ id: { notIn: q.excludeIds } });
-  return and.length === 1 ? and[0]! : { AND: and };
+): Promise<Prisma.Sql> {
+  const and = [Prisma.sql`s.account_id = ${accountId}`, Prisma.sql`s.status = 'published'`];
+  const inSections = (ids: number[]) =>
+    Prisma.sql`EXISTS (SELECT 1 FROM story_sections x WHERE x.story_id = s.id AND x.section_id = ANY(${ids}::int[]))`;
+  if (q.sectionId !== undefined) and.push(inSections(await sectionFamilyIds(db, accountId, { ids: [q.sectionId] })));
+  if (q.sectionSlug !== undefined) and.push(inSections(await sectionFamilyIds(db, accountId, { slug: q.sectionSlug })));
+  if (q.tagSlug !== undefined) {
+    and.push(Prisma.sql`EXISTS (SELECT 1 FROM story_tags x JOIN tags t ON t.id = x.tag_id
+      WHERE x.story_id = s.id AND t.account_id = ${accountId} AND t.slug = ${q.tagSlug})`);
+  }
+  if (q.templates && q.templates.length > 0) and.push(Prisma.sql`s.story_template = ANY(${q.templates}::text[])`);
+  if (q.excludeIds.length > 0) and.push(Prisma.sql`s.id <> ALL(${q.excludeIds}::uuid[])`);
+  return Prisma.join(and, " AND ");
 }
+
+/** The list's orders, over `stories s` (as orderByFor). */
+const ORDER_SQL: Record<TStoryOrder, Prisma.Sql> = {
+  "last-published": Prisma.sql`s.last_published_at DESC, s.id DESC`,
+  oldest: Prisma.sql`s.published_at ASC, s.id ASC`,
+  published: Prisma.sql`s.published_at DESC, s.id DESC`,
+};
 
 // ─── Endpoints ───────────────────────────────────────────────────────────────────────────────
 
@@ -129,27 +140,30 @@ async function storiesWhere(
 const RANDOM_POOL = 200;
 
 /**
- * GET /api/v1/stories: published stories, filtered, ordered and paged. With `randomize`, `limit`
- * stories drawn at random from the newest RANDOM_POOL matches (offset ignored).
+ * GET /api/v1/stories: published stories, filtered, ordered and paged: the page and its kept
+ * forms in one statement (story-wire.ts). With `randomize`, `limit` stories drawn at random from
+ * the newest RANDOM_POOL matches (offset ignored).
  */
-/** GET /api/v1/stories: a page of the publisher's published stories, filtered and ordered by the query. */
 export async function listPublishedStories(
   db: Db,
   { ctx, ...q }: { ctx: ContentContext } & TStoriesQuery,
 ): Promise<WireStory[]> {
-  const where = await storiesWhere(db, ctx.accountId, q);
-  const orderBy = orderByFor(q.order);
+  const where = await storiesConditions(db, ctx.accountId, q);
+  const order = ORDER_SQL[q.order];
   if (q.randomize) {
-    const pool = await db.story.findMany({
-      where,
-      orderBy,
-      take: Math.max(RANDOM_POOL, q.limit),
-      select: { id: true },
-    });
+    const pool = await db.$queryRaw<{ id: string }[]>`
+      SELECT s.id::text AS id FROM stories s WHERE ${where}
+       ORDER BY ${order} LIMIT ${Math.max(RANDOM_POOL, q.limit)}`;
     const ids = shuffle(pool.map((p) => p.id)).slice(0, q.limit);
     return loadWireStoriesByIds(db, ctx, ids, q.fields);
   }
-  return loadWireStories(db, ctx, { where, orderBy, take: q.limit, skip: q.offset, fields: q.fields });
+  return readWirePage(
+    db,
+    ctx.view,
+    Prisma.sql`SELECT s.id, row_number() OVER (ORDER BY ${order}) AS n FROM stories s WHERE ${where}
+      ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`,
+    q.fields,
+  );
 }
 
 function shuffle<T>(items: T[]): T[] {

@@ -86,6 +86,24 @@ export async function readWireStories(db: Db, view: StoryViewContext, args: Stor
   );
 }
 
+/**
+ * A page of stories chosen in SQL, read with their kept forms in the same statement: `page` selects
+ * from `stories s` each story's `id` and its place `n` in the page (its conditions hold only the
+ * publisher's published stories).
+ */
+export async function readWirePage(
+  db: Db,
+  view: StoryViewContext,
+  page: Prisma.Sql,
+  fields?: readonly string[],
+): Promise<WireStory[]> {
+  const rows = await db.$queryRaw<KeptRow[]>`
+    WITH k AS (${page})
+    SELECT ${KEPT_COLUMNS} FROM k JOIN stories s ON s.id = k.id ${KEPT_JOINS}
+     ORDER BY k.n`;
+  return fromKept(db, view, rows, fields);
+}
+
 /** The publisher's published stories by id, in the order of `ids` (others left out). */
 export async function readWireStoriesByIds(
   db: Db,
