@@ -23,8 +23,10 @@ import type { Publisher } from "./publisher";
 import type { StoryViewContext, WireStory } from "./story-view";
 import {
   fromKept,
+  integerSql,
   KEPT_COLUMNS,
   KEPT_JOINS,
+  pageLimitSql,
   readWirePage,
   readWireStories,
   readWireStoriesByIds,
@@ -161,8 +163,8 @@ export async function listPublishedStories(
     db,
     ctx.view,
     Prisma.sql`SELECT s.id, row_number() OVER (ORDER BY ${order}) AS n FROM stories s WHERE ${where}
-      ORDER BY ${order} LIMIT ${q.limit} OFFSET ${q.offset}`,
-    q.fields,
+      ORDER BY ${order} LIMIT ${pageLimitSql(q.offset + q.limit)}`,
+    q,
   );
 }
 
@@ -241,13 +243,10 @@ export async function listRelatedStories(
   const take = q.offset + q.limit;
   const walk = q.walk ?? RELATED_WALK;
   // One statement: the story's sections (or the one asked for) and tags, the walk, and the
-  // page's kept forms (story-wire.ts). No row: no such published story.
-  // The walk's limits are written into the text, not sent as parameters: knowing them, PostgreSQL
-  // keeps one plan for the prepared statement instead of planning it on every call, which cost
-  // twice what running it does. The matches asked of the walk are `take` rounded up to a power of
-  // two, so that few texts are prepared.
+  // page's kept forms (story-wire.ts). No row: no such published story. The walk's limits are
+  // written into the text, so that PostgreSQL keeps one plan for it (pageLimitSql).
   const walkLimit = integerSql(take <= walk ? walk : 0);
-  const matchLimit = integerSql(2 ** Math.ceil(Math.log2(take)));
+  const matchLimit = pageLimitSql(take);
   const rows = await db.$queryRaw<(KeptRow & { section_ids: number[]; tag_ids: number[]; found: number })[]>`
     WITH me AS (
       SELECT st.id,
@@ -291,12 +290,6 @@ export async function listRelatedStories(
     skip: q.offset,
     fields: q.fields,
   });
-}
-
-/** A whole number written into a statement's text (a limit PostgreSQL should plan for). */
-function integerSql(n: number): Prisma.Sql {
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a whole number: ${n}`);
-  return Prisma.raw(String(n));
 }
 
 /**

@@ -87,21 +87,38 @@ export async function readWireStories(db: Db, view: StoryViewContext, args: Stor
 }
 
 /**
- * A page of stories chosen in SQL, read with their kept forms in the same statement: `page` selects
- * from `stories s` each story's `id` and its place `n` in the page (its conditions hold only the
- * publisher's published stories).
+ * A page of stories chosen in SQL, read with their kept forms in the same statement: `ranked`
+ * selects from `stories s` each story's `id` and its place `n` (from 1, in the page's order) for
+ * at least the first offset + limit of them (its conditions hold only the publisher's published
+ * stories); the page is those placed after `offset`, `limit` of them.
  */
 export async function readWirePage(
   db: Db,
   view: StoryViewContext,
-  page: Prisma.Sql,
-  fields?: readonly string[],
+  ranked: Prisma.Sql,
+  page: { offset: number; limit: number; fields?: readonly string[] },
 ): Promise<WireStory[]> {
   const rows = await db.$queryRaw<KeptRow[]>`
-    WITH k AS (${page})
+    WITH k AS (${ranked})
     SELECT ${KEPT_COLUMNS} FROM k JOIN stories s ON s.id = k.id ${KEPT_JOINS}
+     WHERE k.n > ${page.offset} AND k.n <= ${page.offset + page.limit}
      ORDER BY k.n`;
-  return fromKept(db, view, rows, fields);
+  return fromKept(db, view, rows, page.fields);
+}
+
+/**
+ * How many stories a statement that pages through them asks for, to show `take`: `take` rounded
+ * up to a power of two, written into the statement's text (`integerSql`). Knowing its limit,
+ * PostgreSQL keeps one generic plan for the prepared statement; sent as a parameter, it cannot cost
+ * a generic plan of the index walk and plans every call, which cost more than running it (a list of
+ * 20: 0.26-0.40 ms planned, 0.21-0.24 ms run). Rounded, so that few texts are prepared.
+ */
+export const pageLimitSql = (take: number): Prisma.Sql => integerSql(2 ** Math.ceil(Math.log2(Math.max(1, take))));
+
+/** A whole number written into a statement's text (a limit PostgreSQL should plan for). */
+export function integerSql(n: number): Prisma.Sql {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a whole number: ${n}`);
+  return Prisma.raw(String(n));
 }
 
 /** The publisher's published stories by id, in the order of `ids` (others left out). */
