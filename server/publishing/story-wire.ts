@@ -7,9 +7,9 @@
  * Invariants:
  * - A kept form is read only while its `form_seq` is the story's `current_seq` (both in
  *   story_wires) and it was built for the publisher's site URL in this version of the wire shape,
- *   written ASCII (`formBuiltFor`, WIRE_FORM_VERSION). The database raises `current_seq` in the same transaction
- *   as every change the form shows (the story_wire_forms migration's triggers), whoever writes it,
- *   so a form built from an older state is never read again.
+ *   written ASCII (`formBuiltFor`, WIRE_FORM_VERSION). The database raises `current_seq` in the
+ *   same transaction as every change the form shows (the story_wire_forms migration's triggers),
+ *   whoever writes it, so a form built from an older state is never read again.
  * - A form is built the one way every story is (storyToWire) from the story and its relations read
  *   in one statement with its `current_seq`, so it holds exactly the state of that version; it is
  *   kept only while that is still the story's version.
