@@ -56,7 +56,8 @@ export async function scenarios(base: string, stories: number): Promise<Scenario
   ];
 }
 
-type Named = { name: string; call: () => Call; distinct?: number };
+/** A scenario before it is told whether it is built afresh. */
+type Named = Omit<Scenario, "afresh">;
 
 async function contentScenarios(base: string, stories: number): Promise<Named[]> {
   const slugs = Array.from(
