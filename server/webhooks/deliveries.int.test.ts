@@ -390,7 +390,18 @@ describe("webhook deliveries against a real receiver", () => {
     // Those leases lapse (their workers died); every worker then tries every delivery at once:
     // only the one that takes the lease sends.
     clock.advance(LEASE_MS + 1);
-    await Promise.all(ids.flatMap((id) => ["x", "y", "z"].map((w) => attempt(id, clock, w))));
+    // Sixty runs at once on a loaded machine can stall the event loop past the content connect
+    // timeout (3 s); that would record a timed-out attempt instead of a send. The race is what is
+    // under test here, so these sends get time enough.
+    const patient: Partial<JobDeps> = {
+      sendWebhook: (request) => sendWebhookRequest({ ...request, connectTimeoutMs: 60_000, responseTimeoutMs: 60_000 }),
+    };
+    await Promise.all(ids.flatMap((id) => ["x", "y", "z"].map((w) => attempt(id, clock, w, patient))));
+    const settled = await db.webhookDelivery.findMany({
+      where: { id: { in: ids } },
+      select: { status: true, lastError: true },
+    });
+    expect(settled.filter((d) => d.status !== "SUCCEEDED")).toEqual([]);
     // The truth is the database and the receiver: one attempt recorded and one request sent per
     // delivery. (A racing caller's own outcome is inferred from counts read around its run, so a
     // caller whose rival finished in between would report the rival's success as its own.)
