@@ -121,6 +121,13 @@ describe("normalizePageUrl", () => {
     expect(n("https://news.example.com/a?b=2&a=1")).toBe(n("https://news.example.com/a?a=1&b=2"));
   });
 
+  it("drops a bare ? or #, and a ? that is part of the fragment", () => {
+    for (const url of ["/a?", "/a#", "/a?#", "/a#x?y", "/a?#x?y", "/a?utm_source=x#y?z"]) {
+      expect(n(`https://news.example.com${url}`), url).toBe("https://news.example.com/a");
+    }
+    expect(n("https://news.example.com/a?b=1#x?a=2")).toBe("https://news.example.com/a?b=1");
+  });
+
   it("keeps the path as it is (case, trailing slash), resolving dot segments", () => {
     expect(n("https://news.example.com/A/")).not.toBe(n("https://news.example.com/a/"));
     expect(n("https://news.example.com/a/")).not.toBe(n("https://news.example.com/a"));

@@ -77,6 +77,9 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 // C0 controls, space, DEL and the C1 controls: the URL parser would drop or encode them silently.
 const CONTROL_OR_SPACE = /[\u0000-\u0020\u007f-\u009f]/;
 
+// One decoder for every id: a call without `stream` starts afresh, and a fatal one throws on bad bytes.
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
 function bad(field: string, issue: string): AppError {
   return new AppError("BAD_REQUEST", `The page id in ${field} is not valid: ${issue}.`, {
     details: [{ field, issue }],
@@ -110,7 +113,7 @@ export function decodePageId(pageId: string, field: string): string {
   if (!bytes || bytes.length === 0) throw bad(field, "it is not base64");
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    text = STRICT_UTF8.decode(bytes);
   } catch {
     throw bad(field, "it does not decode to UTF-8 text");
   }
@@ -145,10 +148,15 @@ export function normalizePageUrl(url: string, field: string): string {
   if (!parsed.hostname) throw bad(field, "the URL has no host");
   if (parsed.username || parsed.password) throw bad(field, "the URL must not carry credentials");
   if (parsed.hostname.endsWith(".")) parsed.hostname = parsed.hostname.replace(/\.+$/, "");
-  parsed.hash = "";
-  const kept = [...parsed.searchParams].filter(([name]) => !isTrackingParam(name));
-  kept.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
-  parsed.search = kept.length ? new URLSearchParams(kept).toString() : "";
+  // Each setter serialises the URL again: the fragment and the query are rewritten only when the
+  // URL has them (a bare "#" or "?" too: it is dropped). The fragment goes first, so a "?" left in
+  // the href is the query's.
+  if (parsed.href.includes("#")) parsed.hash = "";
+  if (parsed.href.includes("?")) {
+    const kept = [...parsed.searchParams].filter(([name]) => !isTrackingParam(name));
+    kept.sort(([a, av], [b, bv]) => (a < b ? -1 : a > b ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+    parsed.search = kept.length ? new URLSearchParams(kept).toString() : "";
+  }
   const normalized = parsed.toString();
   if (normalized.length > PAGE_URL_MAX_LENGTH)
     throw bad(field, `the URL is longer than ${PAGE_URL_MAX_LENGTH} characters`);
