@@ -45,4 +45,21 @@ describe("API reference generation", () => {
     });
     expect(renderMarkdown(docs)).toContain("## GET /api/v1/things");
   });
+
+  it("names the roles of a dashboard route, and OWNER once", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mh-ref-"));
+    for (const name of ["plans", "owners"]) {
+      fs.mkdirSync(path.join(dir, `api/admin/${name}`), { recursive: true });
+      fs.writeFileSync(path.join(dir, `api/admin/${name}/route.ts`), "export const GET = apiRoute(/* … */);");
+    }
+    const route = (roles: ("REVENUE" | "EDITOR" | "OWNER")[]) =>
+      apiRoute({ auth: "admin", roles }, async () => Response.json([]));
+    const docs = await collectEndpoints(dir, async (file) => ({
+      GET: file.includes("owners") ? route(["OWNER"]) : route(["REVENUE", "EDITOR"]),
+    }));
+    expect(Object.fromEntries(docs.map((doc) => [doc.path, doc.auth]))).toEqual({
+      "/api/admin/owners": "dashboard session (next-auth cookie), role OWNER",
+      "/api/admin/plans": "dashboard session (next-auth cookie), role REVENUE or EDITOR (or OWNER)",
+    });
+  });
 });

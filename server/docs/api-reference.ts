@@ -24,6 +24,12 @@ export type EndpointDoc = {
   bodyTypes: string[];
 };
 
+/** Who may call an admin route: its roles, and OWNER, who always may (named once). */
+function rolesLabel(roles: readonly string[]): string {
+  const others = roles.filter((role) => role !== "OWNER");
+  return others.length ? `role ${others.join(" or ")} (or OWNER)` : "role OWNER";
+}
+
 const AUTH_LABEL: Record<AuthScheme, string> = {
   public: "none",
   publisher: "none (the publisher is the one whose domain the request is on)",
@@ -83,10 +89,7 @@ export async function collectEndpoints(
       docs.push({
         method,
         path: routePath(appDir, file),
-        auth:
-          meta.auth === "admin"
-            ? `${AUTH_LABEL.admin}, role ${(meta.roles ?? []).join(" or ")} (or OWNER)`
-            : AUTH_LABEL[meta.auth],
+        auth: meta.auth === "admin" ? `${AUTH_LABEL.admin}, ${rolesLabel(meta.roles ?? [])}` : AUTH_LABEL[meta.auth],
         summary: meta.summary ?? "",
         ...(meta.rateLimit
           ? {
