@@ -18,7 +18,7 @@ const ZId = zWholeNumber({ min: 1, max: PG_INT_MAX });
 /** Extra gateway fields a client sends in `payment` (a gateway's signature, order id…): small scalars only. */
 const ZPaymentExtra = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
 
-export const ZCheckoutPayment = z
+const ZPaymentFields = z
   .object({
     payment_type: z.string().trim().min(1, "is required").max(64),
     amount_cents: ZCents.optional(),
@@ -26,8 +26,15 @@ export const ZCheckoutPayment = z
     /** The gateway's payment id (create only). */
     payment_token: z.string().trim().max(256).nullable().optional(),
   })
-  .catchall(ZPaymentExtra)
-  .refine((p) => Object.keys(p).length <= 30, { message: "has too many fields" });
+  .catchall(ZPaymentExtra);
+const fewFields = (payment: object) => Object.keys(payment).length <= 30;
+
+export const ZCheckoutPayment = ZPaymentFields.refine(fewFields, { message: "has too many fields" });
+
+/** `payment` with some fields declared otherwise (a renewal's required token); the rest as checkout's. */
+export function checkoutPaymentWith<S extends z.ZodRawShape>(shape: S) {
+  return ZPaymentFields.extend(shape).refine(fewFields, { message: "has too many fields" });
+}
 
 const ZMetadata = z
   .record(z.string().max(100), z.json())

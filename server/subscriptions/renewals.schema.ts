@@ -6,20 +6,18 @@
  */
 import { z } from "zod";
 
-import { ZCheckoutPayment, ZCheckoutSubscription } from "./checkout.schema";
+import { checkoutPaymentWith, ZCheckoutSubscription } from "./checkout.schema";
 import { ALTERNATE_IDENTITY_FIELDS, refineAlternateIdentity } from "./subscribers.schema";
 
 export const ZRenewalBody = z
   .object({
     subscription: z.object({
       coupon_code: ZCheckoutSubscription.shape.coupon_code,
-      payment: ZCheckoutPayment.and(
-        z.object({
-          payment_token: z.string().trim().min(1, "is required").max(256),
-          /** The gateway order the payment was made against (Razorpay: order_…). */
-          external_reference_id: z.string().trim().min(1).max(256).optional(),
-        }),
-      ),
+      payment: checkoutPaymentWith({
+        payment_token: z.string().trim().min(1, "is required").max(256),
+        /** The gateway order the payment was made against (Razorpay: order_…). */
+        external_reference_id: z.string().trim().min(1).max(256).optional(),
+      }),
       metadata: ZCheckoutSubscription.shape.metadata,
     }),
     ...ALTERNATE_IDENTITY_FIELDS,
