@@ -21,6 +21,7 @@ import { ProcessCache } from "../cache/process-cache";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { parseWholeNumber, PG_INT_MAX } from "../params.schema";
+import { assertSafeInput } from "../validation";
 import { webUrlOrNull } from "../web-url";
 
 export type ApiAccount = { id: number; slug: string; name: string };
@@ -244,6 +245,9 @@ export async function verifyPublisherJwt(
     const claims = ZClaims.safeParse(payload);
     if (!claims.success) throw new AppError("UNAUTHORIZED", "The user token lacks the id claim.");
     const c = claims.data;
+    // The claims are stored and sent on (a reader's id, name and e-mail): text PostgreSQL cannot
+    // keep is the publisher's mistake, refused as any input's would be (400 naming the claim).
+    assertSafeInput(c, "jwt");
     user = Object.freeze({
       id: c.id,
       name: c.name ?? null,

@@ -208,3 +208,42 @@ describe("402 on story reads (opt-in)", () => {
     expect((await byId(b.id, "check-access=true")).status).toBe(401);
   });
 });
+
+describe("a reader token whose claims hold text the database cannot store", () => {
+  it("is refused with 400 naming the claim on all four routes, and counts nothing", async () => {
+    const { db, account, key, serverKey, story } = await setup();
+    await setMeter(db, account.id, { freeStories: 3 });
+    const s = await story("subscription");
+    for (const [claims, field] of [
+      [{ id: "x\ud800", name: "n" }, "jwt.id"],
+      [{ id: "r\u0000", name: "n" }, "jwt.id"],
+      [{ id: "r", name: "n\udc00" }, "jwt.name"],
+      [{ id: "r", name: "n", email: "a\u0000@b.test" }, "jwt.email"],
+    ] as const) {
+      const jwt = await readerJwt(claims);
+      const responses = [
+        await send(ACCESS, s.id, { key, masthead_jwt: jwt }),
+        await send(AMP_ACCESS, s.id, { key, readerId: "amp-1", masthead_jwt: jwt }),
+        await send(
+          PINGBACK,
+          s.id,
+          { masthead_jwt: jwt },
+          { method: "POST", body: "{}", headers: { "content-type": "application/json", "x-subauth": serverKey } },
+        ),
+        await send(
+          AMP_PINGBACK,
+          s.id,
+          { key, readerId: "amp-1", masthead_jwt: jwt },
+          { method: "POST", body: "{}", headers: { "content-type": "text/plain" } },
+        ),
+      ];
+      for (const res of responses) {
+        expect(res.status, JSON.stringify(claims)).toBe(400);
+        expect(((await res.json()) as { error: { details: { field: string }[] } }).error.details).toEqual([
+          expect.objectContaining({ field }),
+        ]);
+      }
+    }
+    expect(await views(db, account.id)).toBe(0);
+  });
+});
