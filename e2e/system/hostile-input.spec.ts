@@ -228,4 +228,23 @@ test("the dashboard's tRPC, sign-in and pages answer hostile input without a ser
     const text = await res.text();
     expect(text, `${method} ${url}: no stack trace`).not.toMatch(/\n\s+at .*\.(ts|js|mjs):\d+/);
   }
+  // next-auth's and tRPC's paths answer a client's mistake in the API's JSON error shape too: a
+  // method they do not serve, a body that does not parse, an action next-auth does not have.
+  const shaped: [string, string, number, [string, string]?][] = [
+    ["PUT", "/api/auth/session", 405],
+    ["DELETE", "/api/auth/signout", 405],
+    ["PATCH", "/api/trpc/stories.list", 405],
+    ["DELETE", "/api/trpc/stories.list", 405],
+    ["GET", "/api/auth/callback/credentials", 405],
+    ["GET", "/api/auth/no-such-action", 400],
+    ["POST", "/api/auth/session", 400, ["application/json", "{"]],
+    ["POST", "/api/auth/signout", 400, ["application/json", "{"]],
+  ];
+  const problems: string[] = [];
+  for (const [method, url, status, body] of shaped) {
+    const res = await send(request, method, url, body);
+    if (res.status() !== status) problems.push(`${method} ${url} → ${res.status()}, not ${status}`);
+    problems.push(...(await problemsWith(res, `${method} ${url}`)));
+  }
+  expect(problems).toEqual([]);
 });

@@ -29,7 +29,7 @@ const ZPaymentFields = z
   .catchall(ZPaymentExtra);
 const fewFields = (payment: object) => Object.keys(payment).length <= 30;
 
-export const ZCheckoutPayment = ZPaymentFields.refine(fewFields, { message: "has too many fields" });
+const ZCheckoutPayment = ZPaymentFields.refine(fewFields, { message: "has too many fields" });
 
 /** `payment` with some fields declared otherwise (a renewal's required token); the rest as checkout's. */
 export function checkoutPaymentWith<S extends z.ZodRawShape>(shape: S) {

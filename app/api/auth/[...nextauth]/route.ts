@@ -1,12 +1,24 @@
 // GET|POST /api/auth/* – next-auth's endpoints for dashboard sign-in (csrf, callback, session, sign-out).
 // Static routes under /api/auth/v1/* are separate route files and take precedence over this catch-all.
+// A client's mistake here is answered in the API's JSON error shape (server/http/foreign-routes.ts).
 import NextAuth from "next-auth";
 
 import { authOptions } from "@/server/auth/next-auth";
+import { AppError } from "@/server/errors";
+import { foreignRoutes } from "@/server/http/foreign-routes";
 
-const handler = NextAuth(authOptions) as (
-  request: Request,
-  context: { params: Promise<{ nextauth: string[] }> },
-) => Promise<Response>;
+type Context = { params: Promise<{ nextauth: string[] }> };
+const nextAuth = NextAuth(authOptions) as (request: Request, context: Context) => Promise<Response>;
 
-export { handler as GET, handler as POST };
+async function handler(request: Request, context: Context): Promise<Response> {
+  // next-auth answers a GET of the credentials callback with a plain-text 500: it takes a POST only.
+  if (request.method === "GET" && new URL(request.url).pathname.endsWith("/callback/credentials")) {
+    throw new AppError("METHOD_NOT_ALLOWED", "Sign in with a POST on this path.", { headers: { Allow: "POST" } });
+  }
+  return nextAuth(request, context);
+}
+
+export const { GET, POST, PUT, PATCH, DELETE } = foreignRoutes(handler, {
+  served: ["GET", "POST"],
+  library: "next-auth",
+});

@@ -6,6 +6,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { ownWritesHeard } from "@/server/cache/process-cache";
 import { getDb } from "@/server/db";
 import { requestIdFrom } from "@/server/http/edge.js";
+import { foreignRoutes } from "@/server/http/foreign-routes";
 import { log } from "@/server/log";
 import { appRouter } from "@/server/trpc/root";
 import { createTRPCContext } from "@/server/trpc/trpc";
@@ -34,4 +35,10 @@ async function handler(request: Request): Promise<Response> {
   return response;
 }
 
-export { handler as GET, handler as POST };
+// Other methods: a 405 in the API's JSON error shape (server/http/foreign-routes.ts); tRPC answers
+// its own errors, a body that does not parse among them, in its JSON shape.
+export const { GET, POST, PUT, PATCH, DELETE } = foreignRoutes(handler, {
+  served: ["GET", "POST"],
+  library: "tRPC",
+  answersMalformedJson: true,
+});

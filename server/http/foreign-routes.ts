@@ -1,0 +1,95 @@
+/**
+ * The paths under /api whose answers come from another library's handler: next-auth's sign-in
+ * endpoints and the dashboard's tRPC procedures. They keep the API's promise that a client's
+ * mistake on any /api path is a 4xx in the JSON error shape (server/http/errors.ts):
+ * - a method the library does not serve: 405 with `Allow` (Next.js alone answers an empty 405);
+ * - a JSON body that does not parse: 400, before the library reads it (next-auth throws on it;
+ *   tRPC answers it itself, in its own JSON shape the dashboard's client reads);
+ * - an error the library answers as plain text (next-auth: "This action with HTTP GET is not
+ *   supported"): the same status in the JSON shape, with the library's sentence as the message
+ *   (a 5xx is logged and answered "Internal server error.");
+ * - anything thrown: logged, 500 INTERNAL.
+ * What the library answers otherwise (JSON, redirects, its HTML pages) passes unchanged.
+ */
+import { randomUUID } from "node:crypto";
+
+import { AppError, ERROR_STATUS, type AppErrorCode } from "../errors";
+import { log } from "../log";
+import { requestIdFrom } from "./edge.js";
+import { errorResponse, toErrorResponse } from "./errors";
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = (typeof METHODS)[number];
+type Handler<A extends unknown[]> = (request: Request, ...rest: A) => Promise<Response>;
+
+/** The error code a library's status stands for (the first code with that status). */
+function codeOf(status: number): AppErrorCode {
+  const found = Object.entries(ERROR_STATUS).find(([, s]) => s === status)?.[0] as AppErrorCode | undefined;
+  return found ?? (status >= 500 ? "INTERNAL" : "BAD_REQUEST");
+}
+
+async function malformedJson(request: Request): Promise<boolean> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json" && !type.endsWith("+json")) return false;
+  const text = await request.clone().text();
+  if (!text.trim()) return false;
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A plain-text error the library answered, in the API's JSON shape. */
+async function asJsonError(response: Response, requestId: string, library: string): Promise<Response> {
+  const text = (await response.text()).replace(/^Error:\s*/, "").trim();
+  const code = codeOf(response.status);
+  if (response.status >= 500) {
+    log.error(`${library} answered an error`, { requestId, status: response.status, error: text });
+    return errorResponse(new AppError(code, "Internal server error."), requestId);
+  }
+  return errorResponse(new AppError(code, text || "The request is not valid."), requestId);
+}
+
+/**
+ * Route exports for `handler`, which serves `served`; `library` names it in the log. The other
+ * methods answer 405 (HEAD and OPTIONS stay Next.js's own).
+ */
+export function foreignRoutes<A extends unknown[]>(
+  handler: Handler<A>,
+  options: { served: readonly Method[]; library: string; answersMalformedJson?: boolean },
+): Record<Method, Handler<A>> {
+  const { served, library } = options;
+  const allow = [...served, ...(served.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  const wrapped: Handler<A> = async (request, ...rest) => {
+    const requestId = requestIdFrom(request.headers.get("x-request-id")) ?? randomUUID();
+    try {
+      if (!options.answersMalformedJson && (await malformedJson(request))) {
+        return errorResponse(
+          new AppError("BAD_REQUEST", "The body is not valid JSON.", {
+            details: [{ field: "body", issue: "malformed JSON" }],
+          }),
+          requestId,
+        );
+      }
+      const response = await handler(request, ...rest);
+      const type = response.headers.get("content-type") ?? "";
+      if (response.status >= 400 && (type === "" || type.startsWith("text/plain"))) {
+        return asJsonError(response, requestId, library);
+      }
+      return response;
+    } catch (error) {
+      return toErrorResponse(error, requestId);
+    }
+  };
+  const notAllowed: Handler<A> = async (request, ..._rest) =>
+    errorResponse(
+      new AppError("METHOD_NOT_ALLOWED", `Use ${served.join(" or ")} on this path.`, { headers: { Allow: allow } }),
+      requestIdFrom(request.headers.get("x-request-id")) ?? randomUUID(),
+    );
+  return Object.fromEntries(METHODS.map((m) => [m, served.includes(m) ? wrapped : notAllowed])) as Record<
+    Method,
+    Handler<A>
+  >;
+}
