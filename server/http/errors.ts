@@ -49,3 +49,18 @@ export function toErrorResponse(
   log.error("unexpected error", { requestId, error });
   return errorResponse(new AppError("INTERNAL", "Internal server error."), requestId, extraHeaders);
 }
+
+/** The `Allow` of a path that serves `methods`: HEAD wherever GET is, OPTIONS always. */
+export function allowHeader(methods: readonly string[]): string {
+  return [...methods, ...(methods.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+}
+
+/** 405 for a method a path that serves `methods` does not, with its `Allow`. */
+export function methodNotAllowed(methods: readonly string[], requestId: string): Response {
+  return errorResponse(
+    new AppError("METHOD_NOT_ALLOWED", `Use ${methods.join(" or ")} on this path.`, {
+      headers: { Allow: allowHeader(methods) },
+    }),
+    requestId,
+  );
+}

@@ -16,7 +16,7 @@ import { randomUUID } from "node:crypto";
 import { AppError, ERROR_STATUS, type AppErrorCode } from "../errors";
 import { log } from "../log";
 import { requestIdFrom } from "./edge.js";
-import { errorResponse, toErrorResponse } from "./errors";
+import { errorResponse, methodNotAllowed, toErrorResponse } from "./errors";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
@@ -61,7 +61,6 @@ export function foreignRoutes<A extends unknown[]>(
   options: { served: readonly Method[]; library: string; answersMalformedJson?: boolean },
 ): Record<Method, Handler<A>> {
   const { served, library } = options;
-  const allow = [...served, ...(served.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
   const wrapped: Handler<A> = async (request, ...rest) => {
     const requestId = requestIdFrom(request.headers.get("x-request-id")) ?? randomUUID();
     try {
@@ -84,10 +83,7 @@ export function foreignRoutes<A extends unknown[]>(
     }
   };
   const notAllowed: Handler<A> = async (request, ..._rest) =>
-    errorResponse(
-      new AppError("METHOD_NOT_ALLOWED", `Use ${served.join(" or ")} on this path.`, { headers: { Allow: allow } }),
-      requestIdFrom(request.headers.get("x-request-id")) ?? randomUUID(),
-    );
+    methodNotAllowed(served, requestIdFrom(request.headers.get("x-request-id")) ?? randomUUID());
   return Object.fromEntries(METHODS.map((m) => [m, served.includes(m) ? wrapped : notAllowed])) as Record<
     Method,
     Handler<A>

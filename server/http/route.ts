@@ -45,7 +45,7 @@ import { PEER_ADDRESS_HEADER, servedPeerAddress } from "../security/peer-address
 import { assertSafeInput } from "../validation";
 import { corsHeaders, preflightResponse } from "./cors";
 import { requestIdFrom } from "./edge.js";
-import { errorResponse, toErrorResponse } from "./errors";
+import { allowHeader, methodNotAllowed, toErrorResponse } from "./errors";
 import { memberTokenFromRequest } from "./member-session";
 import { parseQueryString } from "./query-string";
 import { readBody, searchParamsToObject, type BodyType } from "./request-body";
@@ -280,12 +280,8 @@ export function routes(
   handlers: Partial<Record<Method, RouteHandler>>,
 ): Record<Method | "OPTIONS", (req: Request, ctx: NextContext) => Promise<Response>> {
   const allowed = METHODS.filter((m) => handlers[m]);
-  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
-  const notAllowed = async () =>
-    errorResponse(
-      new AppError("METHOD_NOT_ALLOWED", `Use ${allowed.join(" or ")} on this path.`, { headers: { Allow: allow } }),
-      randomUUID(),
-    );
+  const allow = allowHeader(allowed);
+  const notAllowed = async () => methodNotAllowed(allowed, randomUUID());
   const browserFacing = allowed.some((m) => handlers[m]!.meta.cors);
   const result = {} as Record<Method | "OPTIONS", (req: Request, ctx: NextContext) => Promise<Response>>;
   for (const method of METHODS) result[method] = handlers[method] ?? notAllowed;
