@@ -107,7 +107,8 @@ async function send(
       "X-SUBAUTH": "mh_sk_forged",
       Cookie: "qt-auth=forged; next-auth.session-token=forged.jwt.value",
     },
-    data: body?.[1],
+    // As bytes: Playwright sends a string that is not JSON, under a JSON type, as a JSON string.
+    data: body ? Buffer.from(body[1]) : undefined,
     failOnStatusCode: false,
     maxRedirects: 0,
   });

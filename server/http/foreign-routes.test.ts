@@ -13,6 +13,8 @@ async function library(request: Request): Promise<Response> {
   if (path === "/broken")
     return new Response("Error: secret detail", { status: 500, headers: { "content-type": "text/plain" } });
   if (path === "/empty") return new Response(null, { status: 404 });
+  if (path === "/object")
+    return new Response("[object Object]", { status: 400, headers: { "content-type": "text/plain" } });
   if (path === "/throws") throw new Error("secret detail");
   if (path === "/redirect") return new Response(null, { status: 302, headers: { location: "/signin" } });
   if (path === "/own-error") return Response.json({ error: { json: { code: -32600 } } }, { status: 400 });
@@ -43,6 +45,7 @@ describe("foreignRoutes", () => {
     const refused = await get("/refused");
     expect(refused.status).toBe(400);
     expect(await errorOf(refused)).toEqual({ code: "BAD_REQUEST", message: "This action is not supported" });
+    expect(await errorOf(await get("/object"))).toEqual({ code: "BAD_REQUEST", message: "The request is not valid." });
     const empty = await get("/empty");
     expect(empty.status).toBe(404);
     expect((await errorOf(empty)).code).toBe("NOT_FOUND");

@@ -49,7 +49,9 @@ async function asJsonError(response: Response, requestId: string, library: strin
     log.error(`${library} answered an error`, { requestId, status: response.status, error: text });
     return errorResponse(new AppError(code, "Internal server error."), requestId);
   }
-  return errorResponse(new AppError(code, text || "The request is not valid."), requestId);
+  // next-auth answers some refusals with an object it stringified: no sentence to pass on.
+  const sentence = text && !/^\[object \w+\]$/.test(text) ? text : "The request is not valid.";
+  return errorResponse(new AppError(code, sentence), requestId);
 }
 
 /**
