@@ -17,6 +17,7 @@ import { AppError, ERROR_STATUS, type AppErrorCode } from "../errors";
 import { log } from "../log";
 import { requestIdFrom } from "./edge.js";
 import { errorResponse, methodNotAllowed, toErrorResponse } from "./errors";
+import { isJsonType, mediaTypeOf, parseJsonBody } from "./request-body";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
@@ -28,17 +29,11 @@ function codeOf(status: number): AppErrorCode {
   return found ?? (status >= 500 ? "INTERNAL" : "BAD_REQUEST");
 }
 
-async function malformedJson(request: Request): Promise<boolean> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/json" && !type.endsWith("+json")) return false;
+/** BAD_REQUEST when the body is sent as JSON and does not parse (the library reads it after). */
+async function assertJsonParses(request: Request): Promise<void> {
+  if (!isJsonType(mediaTypeOf(request))) return;
   const text = await request.clone().text();
-  if (!text.trim()) return false;
-  try {
-    JSON.parse(text);
-    return false;
-  } catch {
-    return true;
-  }
+  if (text.trim()) parseJsonBody(text);
 }
 
 /** A plain-text error the library answered, in the API's JSON shape. */
@@ -66,14 +61,7 @@ export function foreignRoutes<A extends unknown[]>(
   const wrapped: Handler<A> = async (request, ...rest) => {
     const requestId = requestIdFrom(request.headers.get("x-request-id")) ?? randomUUID();
     try {
-      if (!options.answersMalformedJson && (await malformedJson(request))) {
-        return errorResponse(
-          new AppError("BAD_REQUEST", "The body is not valid JSON.", {
-            details: [{ field: "body", issue: "malformed JSON" }],
-          }),
-          requestId,
-        );
-      }
+      if (!options.answersMalformedJson) await assertJsonParses(request);
       const response = await handler(request, ...rest);
       const type = response.headers.get("content-type") ?? "";
       if (response.status >= 400 && (type === "" || type.startsWith("text/plain"))) {

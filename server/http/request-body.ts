@@ -21,9 +21,30 @@ export function searchParamsToObject(params: URLSearchParams): Record<string, st
   return out;
 }
 
+/** The request's media type, lower-cased, without parameters ("" when none is sent). */
+export function mediaTypeOf(req: Request): string {
+  return (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+/** A JSON media type: application/json, or any +json. */
+export function isJsonType(contentType: string): boolean {
+  return matchesType("json", contentType);
+}
+
+/** A JSON body's value; BAD_REQUEST when the text does not parse. */
+export function parseJsonBody(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new AppError("BAD_REQUEST", "The body is not valid JSON.", {
+      details: [{ field: "body", issue: "malformed JSON" }],
+    });
+  }
+}
+
 /** The body, size-limited as it streams (413), of an accepted content type (415), parsed (400). */
 export async function readBody(req: Request, types: BodyType[], maxBytes: number): Promise<unknown> {
-  const contentType = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const contentType = mediaTypeOf(req);
   const text = await readLimited(req, maxBytes);
   if (!text.trim()) {
     if (!contentType || types.some((t) => matchesType(t, contentType))) return {};
@@ -32,13 +53,7 @@ export async function readBody(req: Request, types: BodyType[], maxBytes: number
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", `Send the body as ${types.map(typeLabel).join(" or ")}.`);
   }
   if (contentType === "application/x-www-form-urlencoded") return searchParamsToObject(new URLSearchParams(text));
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new AppError("BAD_REQUEST", "The body is not valid JSON.", {
-      details: [{ field: "body", issue: "malformed JSON" }],
-    });
-  }
+  return parseJsonBody(text);
 }
 
 function matchesType(type: BodyType, contentType: string): boolean {
