@@ -128,7 +128,7 @@ function pageAndRealmSql(accountId: SqlValue, pageId: SqlValue): Prisma.Sql {
  * comment adds (countsAfterCreate). The arguments are the write statement's parameters.
  */
 export function countsBeforeCreateSql(accountId: Prisma.Sql, pageId: Prisma.Sql, parentId: Prisma.Sql): Prisma.Sql {
-  // Two lookups of the parent by its key measured cheaper than one lateral join to it (2026-11-25).
+  // Two lookups of the parent by its key measured cheaper than one lateral join to it.
   return Prisma.sql`
     SELECT counts.*,
       (SELECT p.is_published AND NOT p.is_spam FROM comments p WHERE p.id = ${parentId}) AS parent_listed,
