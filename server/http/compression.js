@@ -144,9 +144,17 @@ export function compressResponse(req, res, memo) {
   /** @type {NodeJS.Immediate | undefined} */
   let turn;
 
-  /** @param {unknown} chunk @param {BufferEncoding | undefined} encoding */
-  const bytesOf = (chunk, encoding) =>
-    typeof chunk === "string" ? Buffer.from(chunk, encoding) : Buffer.from(/** @type {Uint8Array} */ (chunk));
+  /**
+   * A chunk as a Buffer: a view of the bytes written, not a copy (a writer does not change a chunk
+   * once written, as for any Node.js stream).
+   * @param {unknown} chunk @param {BufferEncoding | undefined} encoding
+   */
+  const bytesOf = (chunk, encoding) => {
+    if (typeof chunk === "string") return Buffer.from(chunk, encoding);
+    if (Buffer.isBuffer(chunk)) return chunk;
+    const view = /** @type {Uint8Array} */ (chunk);
+    return Buffer.from(view.buffer, view.byteOffset, view.byteLength);
+  };
 
   /** @param {number} length the body's length when known (Content-Length, or all of it at end) */
   function decide(length = Number(res.getHeader("content-length") ?? NaN)) {
@@ -203,7 +211,7 @@ export function compressResponse(req, res, memo) {
   /** Send a held body whole: compressed (through the memo when it has an ETag), or plain when short. */
   function sendHeld(/** @type {(() => void) | undefined} */ callback) {
     if (turn) clearImmediate(turn);
-    const body = Buffer.concat(held);
+    const body = held.length === 1 ? /** @type {Buffer} */ (held[0]) : Buffer.concat(held);
     held = [];
     if (body.length >= THRESHOLD_BYTES) {
       const compressed = mode === "held" ? memo.gzip(String(res.getHeader("etag")), body) : zlib.gzipSync(body);

@@ -121,6 +121,29 @@ describe("compressResponse", () => {
     expect(memo.entries.size).toBe(2);
   });
 
+  it("sends the bytes of Uint8Array chunks that view part of a larger buffer, held or plain, one chunk or several", async () => {
+    memo = new GzipMemo(1024 * 1024);
+    // The body sits in the middle of a larger buffer, as a web stream's chunk may.
+    const whole = Buffer.from(`<<<<${big}>>>>`);
+    const body = new Uint8Array(whole.buffer, whole.byteOffset + 4, Buffer.byteLength(big));
+    handlers.set("/views", (req, res) => {
+      res.setHeader("Content-Type", "application/json");
+      res.setHeader("ETag", '"views"');
+      if (req.headers["x-chunks"] === "one") return res.end(body);
+      res.write(body.subarray(0, 700));
+      res.write(body.subarray(700, 1500));
+      res.end(body.subarray(1500));
+    });
+    for (const chunks of ["one", "several"]) {
+      const zipped = await get("/views", { "accept-encoding": "gzip", "x-chunks": chunks });
+      expect(zipped.headers["content-encoding"], chunks).toBe("gzip");
+      expect(zipped.text, chunks).toBe(big);
+      const plain = await get("/views", { "x-chunks": chunks });
+      expect(plain.headers["content-encoding"], chunks).toBeUndefined();
+      expect(plain.text, chunks).toBe(big);
+    }
+  });
+
   it("streams an answer without an ETag through gzip, flushing each chunk as it is written", async () => {
     let release!: () => void;
     const later = new Promise<void>((resolve) => (release = resolve));
