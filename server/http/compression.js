@@ -286,19 +286,21 @@ export function compressResponse(req, res, memo) {
   ) {
     if (typeof chunk === "function") [callback, chunk] = [chunk, undefined];
     if (typeof encoding === "function") [callback, encoding] = [encoding, undefined];
+    // The last chunk's bytes, made once (none to make when it goes out plain as it is).
+    const bytes = chunk == null || mode === "plain" ? undefined : bytesOf(chunk, encoding);
     // Ended before anything was written: the whole body is this chunk (Node sets Content-Length
     // itself when it goes out plain).
     if (mode === undefined) {
-      decide(chunk == null ? 0 : bytesOf(chunk, encoding).length);
+      decide(bytes?.length ?? 0);
       if (mode === "stream") sendHead();
     }
     if (mode === "plain") return end.call(res, chunk, encoding, callback);
     if (mode === "held" || mode === "pending") {
-      if (chunk != null) held.push(bytesOf(chunk, encoding));
+      if (bytes) held.push(bytes);
       return sendHeld(callback);
     }
     const stream = /** @type {zlib.Gzip} */ (gzip);
-    if (chunk != null) stream.write(bytesOf(chunk, encoding));
+    if (bytes) stream.write(bytes);
     stream.once("end", () => end.call(res, callback));
     stream.end();
     return res;
