@@ -158,6 +158,41 @@ describe("apiRoute: authentication", () => {
     expect((await postWithQueryJwt(null, account.id)).status).toBe(401);
     expect((await postWithQueryJwt(good, 999999)).status).toBe(404);
   });
+
+  it("looks for the body's JWT within the route's body limit: a long body without Content-Length is cut there", async () => {
+    const { account } = await setup();
+    const route = apiRoute(
+      {
+        auth: "publisherJwt+user",
+        params: z.object({ account_id: z.string() }),
+        body: z.object({}),
+        maxBodyBytes: 64 * 1024,
+      },
+      async () => Response.json({}),
+    );
+    let sent = 0;
+    const chunk = new TextEncoder().encode(`{"jwt":"${"x".repeat(16 * 1024)}`);
+    const endless = new ReadableStream<Uint8Array>({
+      pull(c) {
+        // Ended at 8 MiB only so that a reader without a limit fails this test instead of hanging it.
+        if (sent >= 8 * 1024 * 1024) return c.close();
+        sent += chunk.byteLength;
+        c.enqueue(chunk);
+      },
+    });
+    const response = await route(
+      new Request("http://t/x", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: endless,
+        duplex: "half",
+      } as RequestInit),
+      { params: Promise.resolve({ account_id: String(account.id) }) },
+    );
+    // No JWT could be read within the limit: the reader is not signed in.
+    expect(response.status).toBe(401);
+    expect(sent).toBeLessThan(256 * 1024);
+  });
 });
 
 describe("apiRoute: errors, one shape, the right status", () => {

@@ -216,7 +216,12 @@ export function apiRoute<
       const params = parseWith(options.params, rawParams, "params");
       const search = parseQueryString(url.search);
       const db = await getDb();
-      const who = await authenticate(db, options, req, search, params);
+      // Read once, within its limit: a publisher-JWT route looks for its jwt in it (jwtFromBody).
+      let bodyRead: Promise<unknown> | undefined;
+      const readBodyOnce = options.rawBody
+        ? null
+        : () => (bodyRead ??= readBody(req, options.bodyTypes ?? ["json"], options.maxBodyBytes ?? env.MAX_BODY_BYTES));
+      const who = await authenticate(db, options, req, search, params, readBodyOnce);
 
       if (options.rateLimit) {
         const result = await checkRules([options.rateLimit].flat(), {
@@ -232,14 +237,7 @@ export function apiRoute<
         }
       }
 
-      const body =
-        options.body && !options.rawBody
-          ? parseWith(
-              options.body,
-              await readBody(req, options.bodyTypes ?? ["json"], options.maxBodyBytes ?? env.MAX_BODY_BYTES),
-              "body",
-            )
-          : undefined;
+      const body = options.body && readBodyOnce ? parseWith(options.body, await readBodyOnce(), "body") : undefined;
       const query = parseWith(options.query, searchParamsToObject(search), "query");
 
       const response = await handler({
@@ -380,6 +378,7 @@ async function authenticate(
   req: Request,
   search: URLSearchParams,
   params: unknown,
+  readBodyOnce: (() => Promise<unknown>) | null,
 ): Promise<Who> {
   const scheme = options.auth;
   switch (scheme) {
@@ -423,7 +422,7 @@ async function authenticate(
     case "publisherJwt+user": {
       const raw = (params as { account_id?: unknown } | undefined)?.account_id;
       const accountId = typeof raw === "string" || typeof raw === "number" ? String(raw) : "";
-      const token = search.get("jwt") ?? (await jwtFromBody(req));
+      const token = search.get("jwt") ?? (await jwtFromBody(req, readBodyOnce));
       return authenticatePublisherJwt(db, accountId, token, {
         user: scheme === "publisherJwt+user" ? "required" : "optional",
       });
@@ -475,12 +474,12 @@ function bearerToken(req: Request, search: URLSearchParams): string | null {
   return fromHeader ?? fromQuery;
 }
 
-/** `jwt` in a JSON body, read from a clone so the body stays readable for validation. */
-async function jwtFromBody(req: Request): Promise<string | null> {
-  if (!req.body || !(req.headers.get("content-type") ?? "").includes("json")) return null;
+/** `jwt` in a JSON body as the route reads it (none in a raw body, or one it cannot read: its error comes later). */
+async function jwtFromBody(req: Request, readBodyOnce: (() => Promise<unknown>) | null): Promise<string | null> {
+  if (!readBodyOnce || !req.body || !(req.headers.get("content-type") ?? "").includes("json")) return null;
   try {
-    const data = (await req.clone().json()) as { jwt?: unknown };
-    return typeof data.jwt === "string" ? data.jwt : null;
+    const data = await readBodyOnce();
+    return data && typeof data === "object" && "jwt" in data && typeof data.jwt === "string" ? data.jwt : null;
   } catch {
     return null;
   }
