@@ -217,6 +217,15 @@ test("the dashboard's tRPC, sign-in and pages answer hostile input without a ser
     ["POST", "/api/auth/callback/credentials", ["application/x-www-form-urlencoded", "email=%00&password=%E0%A4%A"]],
     ["POST", "/api/auth/callback/credentials", ["application/json", "{"]],
     ["GET", "/api/auth/session"],
+    // A callbackUrl that is no URL, or another origin's: next-auth's default callback threw on these.
+    ["POST", "/api/auth/signout", ["application/x-www-form-urlencoded", "callbackUrl=x"]],
+    ["POST", "/api/auth/signin/credentials", ["application/x-www-form-urlencoded", "callbackUrl=x"]],
+    [
+      "POST",
+      "/api/auth/callback/credentials",
+      ["application/x-www-form-urlencoded", "callbackUrl=http%3A%2F%2Fa.b%3Ax"],
+    ],
+    ["GET", "/api/auth/signin?callbackUrl=x"],
     ["GET", "/admin/content/stories/%E0%A4%A"],
     ["GET", "/admin/content/collections/99999999999999999999"],
     ["GET", "/admin/webhooks/..%2F..%2F"],
@@ -237,7 +246,7 @@ test("the dashboard's tRPC, sign-in and pages answer hostile input without a ser
     ["PATCH", "/api/trpc/stories.list", 405],
     ["DELETE", "/api/trpc/stories.list", 405],
     ["GET", "/api/auth/callback/credentials", 405],
-    ["GET", "/api/auth/no-such-action", 400],
+    ["GET", "/api/auth/no-such-action", 404],
     ["POST", "/api/auth/session", 400, ["application/json", "{"]],
     ["POST", "/api/auth/signout", 400, ["application/json", "{"]],
   ];

@@ -107,6 +107,9 @@ describe("authorizeAdminCredentials", () => {
       { email: "", password: "x" },
       { email: "a@b.test", password: "" },
       { email: "a@b.test", password: "x".repeat(2000) },
+      // Text the database cannot store: no user has it.
+      { email: "a\u0000b@b.test", password: "x" },
+      { email: "a@b.test", password: "x\u0000" },
     ]) {
       expect(await authorizeAdminCredentials(db, credentials, { ip: null, throttle: throttle() })).toBeNull();
     }
@@ -178,6 +181,22 @@ describe("authOptions (next-auth wiring)", () => {
     expect(await authorize({ email: "gone@gazette.test", password: PASSWORD }, req)).toBeNull();
     const db = await getDb();
     expect((await db.auditLog.findFirstOrThrow()).ip).toBe("192.0.2.10");
+  });
+
+  it("returns from signing in or out to a path or a URL of the site only, whatever callbackUrl says", async () => {
+    const redirect = authOptions.callbacks!.redirect!;
+    const baseUrl = "https://news.example";
+    const cases: [string, string][] = [
+      ["/admin/content/stories?tab=drafts", "https://news.example/admin/content/stories?tab=drafts"],
+      ["https://news.example/admin", "https://news.example/admin"],
+      ["https://news.example.evil.test/", baseUrl],
+      ["https://news.examplex/", baseUrl],
+      ["https://evil.test/admin", baseUrl],
+      ["javascript:alert(1)", baseUrl],
+      ["x", baseUrl],
+      ["", baseUrl],
+    ];
+    for (const [url, expected] of cases) expect(await redirect({ url, baseUrl }), url).toBe(expected);
   });
 
   it("turns the rate limit into the sign-in page's RateLimited code", async () => {

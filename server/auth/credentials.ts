@@ -12,6 +12,7 @@ import { recordAudit } from "../audit/audit-log";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { PEER_ADDRESS_HEADER, servedPeerAddress } from "../security/peer-address.js";
+import { unsafeInputFindings } from "../validation";
 import { staffActor } from "./actor";
 import type { AdminSessionUser } from "./admin-session";
 import { SESSION_USER_SELECT, toSessionUser } from "./admin-sessions";
@@ -35,8 +36,9 @@ export async function authorizeAdminCredentials(
   credentials: unknown,
   options: AuthorizeOptions,
 ): Promise<AdminSessionUser | null> {
-  const parsed = ZAdminSignInInput.safeParse(credentials);
-  if (!parsed.success) return null;
+  // Text the database cannot store (a NUL character) matches no user: a failed sign-in, like a malformed one.
+  const parsed = unsafeInputFindings(credentials).length === 0 ? ZAdminSignInInput.safeParse(credentials) : null;
+  if (!parsed?.success) return null;
   const { email, password } = parsed.data;
   const now = options.now ?? (() => new Date());
   const throttle = options.throttle ?? getSignInThrottle();

@@ -105,6 +105,8 @@ export const authOptions: AuthOptions = {
     error(code, metadata) {
       const message = metadata instanceof Error ? metadata.message : (metadata as { message?: string })?.message;
       if (code === "JWT_SESSION_ERROR") log.warn("dashboard session cookie rejected", { code, message });
+      // A callbackUrl that is neither a path nor a URL: the client's mistake (next-auth answers the error page).
+      else if (code === "INVALID_CALLBACK_URL_ERROR") log.warn("next-auth refused a callback URL", { code, message });
       else log.error("next-auth error", { code, message });
     },
     warn(code) {
@@ -144,6 +146,12 @@ export const authOptions: AuthOptions = {
     }),
   ],
   callbacks: {
+    // Where signing in or out returns: a path of this site or a URL on its origin; anything else
+    // (another origin, or text that is no URL, which next-auth's own callback throws on) the site's root.
+    redirect({ url, baseUrl }) {
+      if (url.startsWith("/")) return `${baseUrl}${url}`;
+      return URL.canParse(url) && new URL(url).origin === new URL(baseUrl).origin ? url : baseUrl;
+    },
     async jwt({ token, user }) {
       if (user) {
         // Sign-in: the token names the user and the session; the rest is refreshed from the database below on later requests.

@@ -37,6 +37,14 @@ describe("next-auth's endpoints", () => {
     }
   });
 
+  it("answer a path that is no action of theirs with a JSON 404, as any unknown path under /api", async () => {
+    for (const path of ["nope", "no/such/thing", "session-x"]) {
+      const res = await call(GET, "GET", path);
+      expect(res.status, path).toBe(404);
+      expect((await error(res)).code).toBe("NOT_FOUND");
+    }
+  });
+
   it("answer a GET of the credentials callback, which takes a POST, with a JSON 405", async () => {
     const res = await call(GET, "GET", "callback/credentials");
     expect(res.status).toBe(405);

@@ -10,7 +10,22 @@ import { foreignRoutes } from "@/server/http/foreign-routes";
 type Context = { params: Promise<{ nextauth: string[] }> };
 const nextAuth = NextAuth(authOptions) as (request: Request, context: Context) => Promise<Response>;
 
+/** next-auth's actions (/api/auth/<action>/…); any other path under /api/auth is 404, as elsewhere under /api. */
+const ACTIONS = new Set([
+  "providers",
+  "session",
+  "csrf",
+  "signin",
+  "signout",
+  "callback",
+  "verify-request",
+  "error",
+  "_log",
+]);
+
 async function handler(request: Request, context: Context): Promise<Response> {
+  const [action] = (await context.params).nextauth;
+  if (!action || !ACTIONS.has(action)) throw new AppError("NOT_FOUND", "Not found.");
   // next-auth answers a GET of the credentials callback with a plain-text 500: it takes a POST only.
   if (request.method === "GET" && new URL(request.url).pathname.endsWith("/callback/credentials")) {
     throw new AppError("METHOD_NOT_ALLOWED", "Sign in with a POST on this path.", { headers: { Allow: "POST" } });
