@@ -5,7 +5,9 @@
 //
 // - Methods no route serves (TRACE, TRACK, CONNECT…): Next.js fails on them before any of our code
 //   runs (a 500: the Fetch API refuses to build such a Request), so they are answered here: 405.
-//   So are paths whose percent-encoding does not decode (400), and every request gets its id
+//   So are paths whose percent-encoding does not decode, targets that are not a path ("*") and
+//   requests without exactly one Host (400; an absolute-form target is served as its path, its host
+//   the Host), and every request gets its id
 //   (X-Request-Id): server/http/edge.js; and the address of its socket (x-masthead-peer, which
 //   per-IP rate limits count by unless TRUST_PROXY): server/security/peer-address.js. (On Vercel a
 //   Next.js proxy does the same:
@@ -24,7 +26,14 @@ import net from "node:net";
 import next from "next";
 
 import { compressResponse, GzipMemo } from "../server/http/compression.js";
-import { edgeRefusal, PAGE_ADDRESS_HEADER, pageAddress, requestIdFrom, SERVED_METHODS } from "../server/http/edge.js";
+import {
+  absoluteFormTarget,
+  edgeRefusal,
+  PAGE_ADDRESS_HEADER,
+  pageAddress,
+  requestIdFrom,
+  SERVED_METHODS,
+} from "../server/http/edge.js";
 import { setPeerAddress } from "../server/security/peer-address.js";
 
 import "./lib/closed-output.mjs";
@@ -75,10 +84,18 @@ const notAllowed = (method) => [
   { Allow: [...METHODS].join(", ") },
 ];
 
-const server = http.createServer((req, res) => {
+// A request without Host is refused below in the JSON shape (Node.js would answer a bare 400).
+const server = http.createServer({ requireHostHeader: false }, (req, res) => {
   if (!METHODS.has(req.method ?? "")) {
     res.socket?.end(rawError(...notAllowed(req.method)));
     return;
+  }
+  // Absolute-form (GET http://host/path): its path, and its host as the Host (Next.js would
+  // redirect to the URL as sent).
+  const absolute = absoluteFormTarget(req.url ?? "/");
+  if (absolute) {
+    req.url = absolute.path;
+    req.headers.host = absolute.host;
   }
   // Every request's id: the client's when it is a sane one, else a new one. Routes (apiRoute,
   // tRPC) and the page error log (instrumentation.ts) read it from the request; the response carries it.
@@ -89,7 +106,12 @@ const server = http.createServer((req, res) => {
   if (page) req.headers[PAGE_ADDRESS_HEADER] = page;
   else delete req.headers[PAGE_ADDRESS_HEADER];
   setPeerAddress(req.headers, req.socket.remoteAddress);
-  const refusal = edgeRefusal(req.method ?? "GET", req.url ?? "/");
+  let hostHeaders = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (/^host$/i.test(req.rawHeaders[i])) hostHeaders++;
+  const refusal = edgeRefusal(req.method ?? "GET", req.url ?? "/", {
+    hostHeaders: absolute ? 1 : hostHeaders,
+    httpVersion: req.httpVersion,
+  });
   if (refusal) {
     // Next.js would fail on these itself (a 500): answered here, in the API's JSON error shape.
     const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message, details: refusal.details } });

@@ -52,6 +52,27 @@ test("requests the HTTP parser refuses get the JSON shape too", async ({ baseURL
   expect(huge.headers).toMatch(/content-type: application\/json/i);
 });
 
+test("a target that is not a path, and a request without exactly one Host, are a JSON 400", async ({ baseURL }) => {
+  for (const request of [
+    "OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    "GET * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    "GET /api/v1/stories HTTP/1.1\r\nConnection: close\r\n\r\n",
+    "GET /api/v1/stories HTTP/1.1\r\nHost: localhost\r\nHost: evil.test\r\nConnection: close\r\n\r\n",
+  ]) {
+    const res = await raw(baseURL!, request);
+    expect({ request, status: res.status }).toEqual({ request, status: 400 });
+    expect(res.headers).toMatch(/content-type: application\/json/i);
+    expect((JSON.parse(res.body) as ErrorBody).error.code).toBe("BAD_REQUEST");
+  }
+  // Absolute-form is served as its path (Next.js alone redirected to the URL as sent).
+  const absolute = await raw(
+    baseURL!,
+    "GET http://localhost/api/health HTTP/1.1\r\nHost: evil.test\r\nConnection: close\r\n\r\n",
+  );
+  expect(absolute.status).toBe(200);
+  expect(absolute.headers).not.toMatch(/^location:/im);
+});
+
 test("an undecodable path is a JSON 400 naming the path", async ({ request }) => {
   for (const path of ["/api/v1/stories/%E0%A4%A", "/api/v1/tags/%", "/api/v1/collections/%zz", "/api/member/%C0"]) {
     const res = await request.get(path);

@@ -8,6 +8,10 @@
  * publisher's site sends its session cookie from there. Under "*" any site may read the public
  * APIs, but never with a reader's cookies; it can still send X-QT-AUTH, and read it from a login.
  */
+import { AppError } from "../errors";
+import { requestIdFrom } from "./edge.js";
+import { allowHeader, errorResponse } from "./errors";
+
 const CORS_ALLOWED_HEADERS = ["Content-Type", "X-QT-AUTH", "X-Request-Id", "Authorization"];
 
 export function isOriginAllowed(origin: string, allowed: string): boolean {
@@ -31,10 +35,17 @@ export function corsHeaders(origin: string | null, allowed: string): Record<stri
   };
 }
 
-/** The answer to a preflight (OPTIONS) request. */
+/**
+ * The answer to an OPTIONS request of a browser-facing path: with an Origin, a preflight (204, or a
+ * JSON 403 for an origin not allowed); without one it is no preflight: 204 with `Allow`.
+ */
 export function preflightResponse(req: Request, allowed: string, methods: string[]): Response {
   const origin = req.headers.get("origin");
-  if (!origin || !isOriginAllowed(origin, allowed)) return new Response(null, { status: 403 });
+  if (!origin) return new Response(null, { status: 204, headers: { Allow: allowHeader(methods) } });
+  if (!isOriginAllowed(origin, allowed)) {
+    const requestId = requestIdFrom(req.headers.get("x-request-id")) ?? crypto.randomUUID();
+    return errorResponse(new AppError("FORBIDDEN", "This origin may not call this API from a browser."), requestId);
+  }
   return new Response(null, {
     status: 204,
     headers: {

@@ -38,20 +38,52 @@ export function pageAddress(rawUrl) {
 }
 
 /**
+ * A request target in absolute-form (`GET http://host/path?q HTTP/1.1`, which a server must accept:
+ * RFC 9112 §3.2.2) as the path and query it names and the host that replaces the Host header;
+ * undefined for any other target (origin-form, "/…", is used as it is; anything else is refused).
+ * @param {string} rawUrl the request target as sent
+ * @returns {{ path: string; host: string } | undefined}
+ */
+export function absoluteFormTarget(rawUrl) {
+  if (!/^https?:\/\//i.test(rawUrl) || !URL.canParse(rawUrl)) return undefined;
+  const url = new URL(rawUrl);
+  return { path: url.pathname + url.search, host: url.host };
+}
+
+/**
  * Why a request is refused before routing, or null:
  * - a method no route serves (TRACE, PROPFIND…): 405 with Allow;
+ * - a target that is not a path ("*", or absolute-form not rewritten first: see absoluteFormTarget): 400;
+ * - with `sent`: more than one Host header, or none in HTTP/1.1 (RFC 9112 §3.2): 400;
  * - a path whose percent-encoding does not decode (/api/v1/stories/%E0%A4%A, /images/%ED%A0%80): 400.
  * @param {string} method
  * @param {string} rawUrl the request target as sent (path and query)
+ * @param {{ hostHeaders: number; httpVersion: string }} [sent] how many Host headers came, and the HTTP version
  * @returns {{ status: number; code: string; message: string; details?: { field: string; issue: string }[]; headers?: Record<string, string> } | null}
  */
-export function edgeRefusal(method, rawUrl) {
+export function edgeRefusal(method, rawUrl, sent) {
   if (!SERVED_METHODS.includes(method.toUpperCase())) {
     return {
       status: 405,
       code: "METHOD_NOT_ALLOWED",
       message: `${method} is not a method this server serves.`,
       headers: { Allow: SERVED_METHODS.join(", ") },
+    };
+  }
+  if (!rawUrl.startsWith("/")) {
+    return {
+      status: 400,
+      code: "BAD_REQUEST",
+      message: "The request target is not a path.",
+      details: [{ field: "path", issue: "is not a path (origin-form, such as /api/v1/stories)" }],
+    };
+  }
+  if (sent && (sent.hostHeaders > 1 || (sent.hostHeaders === 0 && sent.httpVersion !== "1.0"))) {
+    return {
+      status: 400,
+      code: "BAD_REQUEST",
+      message: "Send one Host header.",
+      details: [{ field: "headers.host", issue: sent.hostHeaders > 1 ? "is sent more than once" : "is missing" }],
     };
   }
   const query = rawUrl.indexOf("?");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { PEER_ADDRESS_HEADER, setPeerAddress } from "../security/peer-address.js";
-import { edgeRefusal, pageAddress, requestIdFrom } from "./edge.js";
+import { absoluteFormTarget, edgeRefusal, pageAddress, requestIdFrom } from "./edge.js";
 import { json } from "./respond";
 
 describe("edge refusals", () => {
@@ -34,6 +34,30 @@ describe("edge refusals", () => {
     // A bad encoding in the query is the route's to judge (a 400 naming the parameter).
     for (const path of ["/api/v1/custom-urls/%2Fold%2Fpage", "/api/v1/tags/caf%C3%A9", "/api/v1/stories?q=%zz"])
       expect(edgeRefusal("GET", path)).toBeNull();
+  });
+
+  it("refuses a target that is not a path, and a request without exactly one Host (none is fine in HTTP/1.0)", () => {
+    for (const target of ["*", "x", "http://localhost/api", ""]) {
+      expect(edgeRefusal("GET", target)?.details).toEqual([
+        { field: "path", issue: "is not a path (origin-form, such as /api/v1/stories)" },
+      ]);
+    }
+    const host = (hostHeaders: number, httpVersion = "1.1") =>
+      edgeRefusal("GET", "/api/v1/stories", { hostHeaders, httpVersion })?.details;
+    expect(host(1)).toBeUndefined();
+    expect(host(0, "1.0")).toBeUndefined();
+    expect(host(0)).toEqual([{ field: "headers.host", issue: "is missing" }]);
+    expect(host(2)).toEqual([{ field: "headers.host", issue: "is sent more than once" }]);
+  });
+
+  it("reads an absolute-form target as its path and host, and nothing else as one", () => {
+    expect(absoluteFormTarget("http://news.example:8080/api/v1/stories?limit=2")).toEqual({
+      path: "/api/v1/stories?limit=2",
+      host: "news.example:8080",
+    });
+    expect(absoluteFormTarget("HTTPS://news.example")).toEqual({ path: "/", host: "news.example" });
+    for (const other of ["/api/v1/stories", "*", "ftp://x/y", "http://[::1", "//news.example/x"])
+      expect(absoluteFormTarget(other)).toBeUndefined();
   });
 
   it("keeps a sane client request id and refuses anything else", () => {

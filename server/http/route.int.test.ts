@@ -536,4 +536,26 @@ describe("apiRoute: CORS", () => {
     expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, OPTIONS");
     expect(preflight.headers.get("access-control-allow-headers")).not.toMatch(/subauth/i);
   });
+
+  it("answers OPTIONS without an Origin (no preflight) with Allow, and a disallowed origin's preflight with a JSON 403", async () => {
+    const plain = await exports.OPTIONS(new Request("http://t/x", { method: "OPTIONS" }), NO_PARAMS);
+    expect(plain.status).toBe(204);
+    expect(plain.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+    const before = process.env.CORS_ALLOWED_ORIGINS;
+    process.env.CORS_ALLOWED_ORIGINS = "https://news.example";
+    resetEnvCache();
+    try {
+      const refused = await exports.OPTIONS(
+        new Request("http://t/x", { method: "OPTIONS", headers: { Origin: "https://evil.test" } }),
+        NO_PARAMS,
+      );
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("FORBIDDEN");
+      expect(refused.headers.get("access-control-allow-origin")).toBeNull();
+    } finally {
+      if (before === undefined) delete process.env.CORS_ALLOWED_ORIGINS;
+      else process.env.CORS_ALLOWED_ORIGINS = before;
+      resetEnvCache();
+    }
+  });
 });
