@@ -189,8 +189,8 @@ describe("apiRoute: authentication", () => {
       } as RequestInit),
       { params: Promise.resolve({ account_id: String(account.id) }) },
     );
-    // No JWT could be read within the limit: the reader is not signed in.
-    expect(response.status).toBe(401);
+    // The JWT cannot be read within the limit: the body is too large.
+    expect(response.status).toBe(413);
     expect(sent).toBeLessThan(256 * 1024);
   });
 });

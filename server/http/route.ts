@@ -474,15 +474,14 @@ function bearerToken(req: Request, search: URLSearchParams): string | null {
   return fromHeader ?? fromQuery;
 }
 
-/** `jwt` in a JSON body as the route reads it (none in a raw body, or one it cannot read: its error comes later). */
+/** `jwt` in a JSON body as the route reads it: none in a raw body or malformed JSON; too large a body is 413 (415…). */
 async function jwtFromBody(req: Request, readBodyOnce: (() => Promise<unknown>) | null): Promise<string | null> {
   if (!readBodyOnce || !req.body || !(req.headers.get("content-type") ?? "").includes("json")) return null;
-  try {
-    const data = await readBodyOnce();
-    return data && typeof data === "object" && "jwt" in data && typeof data.jwt === "string" ? data.jwt : null;
-  } catch {
-    return null;
-  }
+  const data = await readBodyOnce().catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "BAD_REQUEST") return null;
+    throw error;
+  });
+  return data && typeof data === "object" && "jwt" in data && typeof data.jwt === "string" ? data.jwt : null;
 }
 
 function parseWith<S extends z.ZodType | undefined>(schema: S, value: unknown, where: string): unknown {
