@@ -55,7 +55,7 @@ import { recordShadowScore, type ShadowRecord } from "./moderation/shadow";
 import { effectiveRules, openSurgesOf, surgesOn } from "./moderation/surges";
 import { moderateWriting, pageRefusalError } from "./moderation/writing";
 import { enqueueCommentNotifications, talksToReaders } from "./notifications/notify";
-import { decodePageId, findOrCreatePage, findPage } from "./pages";
+import { assertPageMayOpen, decodePageId, findOrCreatePage, findPage } from "./pages";
 
 /** A repeated post (same reader, page, parent and body) within this window returns the first comment. */
 export const DUPLICATE_WINDOW_MS = 10_000;
@@ -118,19 +118,25 @@ function repeatedComment(db: Db, id: number) {
 }
 
 /** A reply's parent: a listed top-level comment of the same page (404, or 400 for a reply itself). */
-async function assertRepliable(db: Db, args: { accountId: number; pageId: number; parentId: number }): Promise<void> {
-  // A held or spam comment is not listed: it takes no replies.
-  const parent = await db.comment.findFirst({
-    where: {
-      id: args.parentId,
-      accountId: args.accountId,
-      pageId: args.pageId,
-      deletedAt: null,
-      isPublished: true,
-      isSpam: false,
-    },
-    select: { parentCommentId: true },
-  });
+async function assertRepliable(
+  db: Db,
+  args: { accountId: number; pageId: number | null; parentId: number },
+): Promise<void> {
+  // A held or spam comment is not listed: it takes no replies. A page not made yet has no comments.
+  const parent =
+    args.pageId === null
+      ? null
+      : await db.comment.findFirst({
+          where: {
+            id: args.parentId,
+            accountId: args.accountId,
+            pageId: args.pageId,
+            deletedAt: null,
+            isPublished: true,
+            isSpam: false,
+          },
+          select: { parentCommentId: true },
+        });
   if (!parent) {
     throw new AppError("NOT_FOUND", "The comment replied to is not on this page.", {
       details: [{ field: "body.comment.parent_comment_id", issue: "is not a comment of this page" }],
@@ -167,17 +173,21 @@ export async function createComment(
   const ops = prepareOps(input.comment.body.ops, publisher, getEnv().APP_URL);
   const parentId = input.comment.parent_comment_id ?? null;
   const digest = digestOf(ops, parentId);
-  // Who writes (guest and confidential rules, the captcha checked: guests.ts), the page and the
-  // moderation settings beside it (from memory: the rules before publishing need them to know what
-  // to read): no read needs another.
-  const [read, commenter, settings, surges] = await Promise.all([
+  // The page and the moderation settings beside it (from memory: the rules before publishing need
+  // them to know what to read).
+  const [read, settings, surges] = await Promise.all([
     findPage(db, account.id, url),
-    commenterFor(db, { accountId: account.id, user: args.user, input, now }),
     moderationSettingsOf(db, account.id),
     // The account's open surges, from memory (moderation/surges.ts): the stricter of a surge and
     // the page's own rules applies.
     openSurgesOf(db, account.id),
   ]);
+  // A comment the page refuses (another site's page, a reply to what is not on it) writes nothing,
+  // not even the reader's member record: checked before the writer is found or made.
+  assertPageMayOpen(publisher, url, read);
+  if (parentId !== null) await assertRepliable(db, { accountId: account.id, pageId: read?.id ?? null, parentId });
+  // Who writes (guest and confidential rules, the captcha checked: guests.ts).
+  const commenter = await commenterFor(db, { accountId: account.id, user: args.user, input, now });
   const { member, guest } = commenter;
   const rules = effectiveRules(pageRulesOf(read), surgesOn(surges, read?.id ?? null));
   const { columns: moderation, shadow } = await moderate(db, {
@@ -202,7 +212,6 @@ export async function createComment(
   });
 
   const page = await findOrCreatePage(db, publisher, url, now, read);
-  if (parentId !== null) await assertRepliable(db, { accountId: account.id, pageId: page.id, parentId });
   const draft: Comment = {
     id: 0,
     accountId: account.id,

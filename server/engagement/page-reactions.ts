@@ -21,7 +21,7 @@ import { withTransaction } from "../db/transaction";
 import { findJwtMember, findOrCreateJwtMember } from "../members/identities";
 import { getPublisher } from "../publishing/publisher";
 import { assertNotBanned } from "./moderation/bans";
-import { decodePageId, findOrCreatePage, findPage } from "./pages";
+import { assertPageMayOpen, decodePageId, findOrCreatePage, findPage } from "./pages";
 import { REACTION_IDS, type TPageReactionsWire, type TReactionId } from "./reactions.schema";
 
 const PAGE_FIELD = "params.encoded_url";
@@ -65,7 +65,12 @@ type ChangeArgs = { accountId: number; user: ApiUser; encodedUrl: string; reacti
 /** Give the reader's reaction to the page (created on first use); giving it again changes nothing. */
 export async function addPageReaction(db: Db, args: ChangeArgs): Promise<TPageReactionsWire> {
   const url = decodePageId(args.encodedUrl, PAGE_FIELD);
-  const publisher = await getPublisher(db, args.accountId, { appUrl: getEnv().APP_URL });
+  const [publisher, read] = await Promise.all([
+    getPublisher(db, args.accountId, { appUrl: getEnv().APP_URL }),
+    findPage(db, args.accountId, url),
+  ]);
+  // A page that cannot open is refused before the reader's member record is made.
+  assertPageMayOpen(publisher, url, read);
   const member = await findOrCreateJwtMember(db, { accountId: args.accountId, user: args.user, now: args.now });
   await assertNotBanned(db, { accountId: args.accountId, memberId: member.id, now: args.now });
   const page = await withTransaction(

@@ -169,6 +169,20 @@ export function findPage(db: Db, accountId: number, url: string): Promise<Page |
 }
 
 /**
+ * FORBIDDEN unless the page exists (`existing`, as findPage read it) or its URL is on the
+ * publication's hosts: checked before anything is written for a reader (their member record).
+ */
+export function assertPageMayOpen(publisher: Publisher, url: string, existing: Page | null): void {
+  if (existing || isPublicationUrl(publisher, url)) return;
+  throw new AppError(
+    "FORBIDDEN",
+    `Comments are taken only on the publication's own pages (${publisher.publicationHosts.join(", ") || "no host is set"}); ` +
+      "add this host to the publication's domains in Settings.",
+    { details: [{ field: "params.encoded_url", issue: "is not on one of the publication's hosts" }] },
+  );
+}
+
+/**
  * The account's page at a normalised URL, created on first use. FORBIDDEN when the URL is not on
  * the publication's hosts. Safe under concurrency, in a transaction or not: two first comments at
  * once both insert, the unique index (account, url) keeps one (the other's insert does nothing,
@@ -184,14 +198,7 @@ export async function findOrCreatePage(
 ): Promise<Page> {
   const existing = read === undefined ? await findPage(db, publisher.accountId, url) : read;
   if (existing) return existing;
-  if (!isPublicationUrl(publisher, url)) {
-    throw new AppError(
-      "FORBIDDEN",
-      `Comments are taken only on the publication's own pages (${publisher.publicationHosts.join(", ") || "no host is set"}); ` +
-        "add this host to the publication's domains in Settings.",
-      { details: [{ field: "params.encoded_url", issue: "is not on one of the publication's hosts" }] },
-    );
-  }
+  assertPageMayOpen(publisher, url, existing);
   await db.page.createMany({ data: [{ accountId: publisher.accountId, url, createdAt: now }], skipDuplicates: true });
   const page = await findPage(db, publisher.accountId, url);
   // Only a delete between the two statements leaves nothing (409: the client may send it again).

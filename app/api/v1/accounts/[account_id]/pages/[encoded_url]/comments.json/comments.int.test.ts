@@ -198,7 +198,16 @@ describe("POST comments.json", () => {
     const foreign = await post(id, pageId("https://elsewhere.example/a"), { ...text("x"), jwt });
     expect(foreign.status).toBe(403);
     expect(((await foreign.json()) as ErrorBody).error.message).toMatch(/news\.example\.com/);
+    // A reply to a comment that is not on the page: 404.
+    const orphan = await post(id, pageId(URL_A), {
+      ...text("x"),
+      jwt,
+      comment: { ...text("x").comment, parent_comment_id: 999999 },
+    });
+    expect(orphan.status).toBe(404);
     expect(await db.page.count()).toBe(0);
+    // Refused, so nothing is written for the reader either: no member record.
+    expect(await db.member.count({ where: { accountId: Number(id) } })).toBe(0);
   });
 
   it("answers 401 without a jwt, and for forged, expired and alg:none tokens; 404 for an unknown account", async () => {

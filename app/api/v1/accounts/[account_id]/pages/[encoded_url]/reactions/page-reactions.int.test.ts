@@ -110,6 +110,8 @@ describe("page reactions", () => {
     expect((await add("999999", B64, "like", { jwt })).status).toBe(404);
     expect(await db.pageReaction.count()).toBe(0);
     expect(await db.page.count()).toBe(0);
+    // Refused, so nothing is written for the reader either: no member record.
+    expect(await db.member.count()).toBe(0);
 
     await add(id, B64, "like", { jwt });
     const member = await db.memberIdentity.findFirstOrThrow({ where: { externalId: "reader-1" } });
