@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 
 import { LOADER_JS } from "../server/widgets/bundles.generated";
 import { solveRange } from "./src/captcha";
-import { opsToText, pageId, textToOps, whiteIsTooLight } from "./src/ops";
+import { opsToText, pageId, readableOn, textToOps, whiteIsTooLight } from "./src/ops";
 
 describe("the loader bundle", () => {
   it("defines no global but talktype and reads no storage or cookies of the host page", () => {
@@ -142,5 +142,16 @@ describe("text on the primary colour", () => {
     expect(whiteIsTooLight("#aa3300")).toBe(false);
     expect(whiteIsTooLight("#000000")).toBe(false);
     expect(whiteIsTooLight("rebeccapurple")).toBe(false); // not parsed: white stays
+  });
+});
+
+describe("text in the primary colour", () => {
+  it("is the colour where it reads at 4.5:1 on the background, else the nearest shade that does", () => {
+    expect(readableOn("#3a9fdd", "#fff")).toBe("#2c77a6"); // the default primary: 2.9:1 on white, darkened
+    expect(readableOn("#aa3300", "#ffffff")).toBe("#aa3300"); // 6.6:1 already
+    expect(readableOn("#3a9fdd", "#000")).toBe("#3a9fdd"); // 7.2:1 on black
+    expect(readableOn("#1a3a5c", "#111111")).not.toBe("#1a3a5c"); // too dark on a dark page: lightened
+    expect(whiteIsTooLight(readableOn("#1a3a5c", "#111111"))).toBe(true);
+    expect(readableOn("rebeccapurple", "#fff")).toBe("rebeccapurple"); // not parsed: as it is
   });
 });

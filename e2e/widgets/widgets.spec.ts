@@ -160,11 +160,15 @@ test.describe("widgets on a publisher's page", () => {
     await benComment.getByRole("button", { name: "Reply", exact: true }).first().click();
     const replyBox = frame.getByRole("textbox", { name: `Write a reply to ${ben.name}` });
     await expect(replyBox).toHaveValue(`@${ben.name} `);
-    await replyBox.pressSequentially(`the night route matters ${run}`);
+    // axe with the reply box (and its mention picker's wiring) open.
+    expect(await seriousViolations(page)).toEqual([]);
+    await replyBox.pressSequentially(`the night route matters ${run} https://example.com/night`);
     await benComment.locator("form.composer").getByRole("button", { name: "Reply" }).click();
     const reply = commentWith(frame, `the night route matters ${run}`);
     await expect(reply).toBeVisible();
     await expect(reply.locator(".mention")).toHaveText(`@${ben.name}`);
+    // A link in a comment (checked by axe on the Metype page below, in the default colours).
+    await expect(reply.locator(":scope > .body a")).toHaveAttribute("href", "https://example.com/night");
 
     // A reaction, while a new comment is half written: the thread re-renders and keeps the draft.
     await box.fill(`half a thought ${run}`);
@@ -257,6 +261,9 @@ test.describe("widgets on a publisher's page", () => {
     const metypeFrame = frameOf(metype, "#metype-container-1");
     await expect(commentWith(metypeFrame, `about the night buses ${run}`)).toBeVisible();
     await expect(metypeFrame.getByRole("heading", { name: "4 comments" })).toBeVisible();
+    // This page sets no colours: the default primary, in which the reply's link is drawn, passes axe.
+    await expect(commentWith(metypeFrame, `the night route matters ${run}`).locator(":scope > .body a")).toBeVisible();
+    expect(await seriousViolations(metype)).toEqual([]);
     expect(await metype.evaluate(() => (window as unknown as { talktype: { loaded: boolean } }).talktype.loaded)).toBe(
       true,
     );
@@ -268,7 +275,7 @@ test.describe("widgets on a publisher's page", () => {
     await expect(commentWith(phoneFrame, `about the night buses ${run}`)).toBeVisible();
     await expectNoHorizontalPageScroll(phone, "the host page");
     await expectNoSidewaysScrollInFrame(phone);
-    // axe in the frame, with its default colours: no serious or critical violation.
+    // axe in the frame, at 360 px: no serious or critical violation.
     expect(await seriousViolations(phone)).toEqual([]);
 
     for (const p of [pageB, guest, metype, phone]) await p.context().close();

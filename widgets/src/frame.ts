@@ -17,7 +17,7 @@ import { newsletterWidget } from "./frame/newsletter";
 import { reactionsWidget } from "./frame/reactions";
 import { type Config } from "./frame/types";
 import { ugcWidget } from "./frame/ugc";
-import { whiteIsTooLight } from "./ops";
+import { readableOn, whiteIsTooLight } from "./ops";
 
 if (typeof document === "undefined" && typeof self !== "undefined") {
   serveWorker(self);
@@ -64,6 +64,9 @@ function applyTheme(config: Config): void {
     root.style.setProperty("--primary", c.primary);
     // Text on the primary colour: white, or dark where white would not be readable (WCAG contrast 4.5:1).
     root.style.setProperty("--on-primary", whiteIsTooLight(c.primary) ? "#111" : "#fff");
+    // Text in the primary colour (links): a shade of it that reads at 4.5:1 on the background (white
+    // unless the page gives one).
+    root.style.setProperty("--primary-text", readableOn(c.primary, c.bg || "#fff"));
   }
   if (c.secondary) root.style.setProperty("--secondary", c.secondary);
   if (c.bg) root.style.setProperty("--bg", c.bg);

@@ -94,15 +94,47 @@ export function opsToText(ops: Op[], mentions: Mention[], images: string[]): str
   return text.replace(/\n$/, "");
 }
 
-/** Whether white text on a `#rgb`/`#rrggbb` colour falls under a 4.5:1 contrast (other colours: false). */
-export function whiteIsTooLight(color: string): boolean {
+/** The 0-255 channels of a `#rgb`/`#rrggbb` colour, or null for any other colour. */
+function channels(color: string): [number, number, number] | null {
   const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color.trim());
-  if (!m) return false;
+  if (!m) return null;
   const hex = m[1]!.length === 3 ? m[1]!.replace(/./g, "$&$&") : m[1]!;
-  const [r, g, b] = [0, 2, 4].map((i) => {
-    const v = parseInt(hex.slice(i, i + 2), 16) / 255;
+  return [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+}
+
+/** WCAG relative luminance of 0-255 channels. */
+function luminance(rgb: [number, number, number]): number {
+  const [r, g, b] = rgb.map((c) => {
+    const v = c / 255;
     return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
   });
-  const luminance = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
-  return 1.05 / (luminance + 0.05) < 4.5;
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+const contrast = (a: number, b: number) => (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+
+/** Whether white text on a `#rgb`/`#rrggbb` colour falls under a 4.5:1 contrast (other colours: false). */
+export function whiteIsTooLight(color: string): boolean {
+  const rgb = channels(color);
+  return rgb !== null && contrast(1, luminance(rgb)) < 4.5;
+}
+
+/**
+ * `color` as text on `background` (both `#rgb`/`#rrggbb`): itself where it reads at 4.5:1 (WCAG
+ * AA), else the nearest shade that does, darker on a light background, lighter on a dark one.
+ * Other colours are returned as they are.
+ */
+export function readableOn(color: string, background: string): string {
+  const rgb = channels(color);
+  const bg = channels(background);
+  if (!rgb || !bg) return color;
+  const bgLuminance = luminance(bg);
+  const toward = bgLuminance > 0.18 ? 0 : 255;
+  for (let step = 0; step <= 20; step++) {
+    const mixed = rgb.map((c) => Math.round(c + ((toward - c) * step) / 20)) as [number, number, number];
+    if (contrast(luminance(mixed), bgLuminance) >= 4.5 || step === 20) {
+      return "#" + mixed.map((c) => c.toString(16).padStart(2, "0")).join("");
+    }
+  }
+  return color;
 }

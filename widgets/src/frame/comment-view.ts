@@ -1,4 +1,5 @@
 /** A comment's parts as the comments and feed widgets draw them: body, author's name, time. */
+import { localTime } from "../local-time";
 import { isHttp, type Op } from "../ops";
 import { config, t } from "./core";
 import { h, img, str, textWithBreaks } from "./dom";
@@ -47,12 +48,7 @@ export function renderBody(ops: Op[]): HTMLElement {
   return body;
 }
 
-/** A time in the frame's language (medium date, short time). */
+/** A time in the frame's language and the reader's time zone, with the zone ("Nov 27, 2026, 9:21 PM EST"). */
 export function when(iso: string): string {
-  const date = new Date(iso);
-  try {
-    return new Intl.DateTimeFormat(config.lang || "en", { dateStyle: "medium", timeStyle: "short" }).format(date);
-  } catch {
-    return date.toISOString();
-  }
+  return localTime(iso, config.lang || "en", "short");
 }

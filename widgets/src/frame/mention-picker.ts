@@ -12,6 +12,8 @@ export function mentionPicker(area: HTMLTextAreaElement, chosen: Mention[]): HTM
     "aria-label": t("mentionPicker"),
     hidden: "",
   });
+  // A textarea keeps its textbox role, which takes no aria-expanded: the open list is told by the
+  // option it makes active (aria-activedescendant).
   area.setAttribute("aria-autocomplete", "list");
   area.setAttribute("aria-controls", list.id);
   let options: Mention[] = [];
@@ -22,7 +24,6 @@ export function mentionPicker(area: HTMLTextAreaElement, chosen: Mention[]): HTM
     list.hidden = true;
     options = [];
     area.removeAttribute("aria-activedescendant");
-    area.setAttribute("aria-expanded", "false");
   };
   const draw = () => {
     list.replaceChildren(
@@ -40,7 +41,6 @@ export function mentionPicker(area: HTMLTextAreaElement, chosen: Mention[]): HTM
       }),
     );
     list.hidden = !options.length;
-    area.setAttribute("aria-expanded", String(options.length > 0));
     if (options.length) area.setAttribute("aria-activedescendant", list.id + "-" + active);
     reportHeight();
   };
