@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { beforeEach, describe, expect, it } from "vitest";
 
+import { getEnv } from "@/env.js";
 import { getDb } from "@/server/db";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
 import {
@@ -139,8 +140,12 @@ describe("GET /stories.rss", () => {
 
   it("filters by section and tag, honours limit, and 404s unknown slugs", async () => {
     const data = await seed();
-    const bySection = parse((await feed(storiesRss, "http://localhost/stories.rss?section=politics")).text);
+    // Asked at the address the server is bound to: the feed's self link is at the app's public URL.
+    const bySection = parse((await feed(storiesRss, "http://0.0.0.0:4411/stories.rss?section=politics")).text);
     expect(bySection.items.map((i) => i.guid["#text"])).toEqual([data.middle.id, data.older.id]);
+    expect((bySection.rss.channel["atom:link"] as Record<string, string>)["@href"]).toBe(
+      new URL("/stories.rss?section=politics", getEnv().APP_URL).toString(),
+    );
     expect(bySection.rss.channel.title).toBe("Gazette & Co: Politics");
     const byTag = parse((await feed(storiesRss, "http://localhost/stories.rss?tag=elections")).text);
     expect(byTag.items.map((i) => i.guid["#text"])).toEqual([data.older.id]);

@@ -145,7 +145,8 @@ export function feedRoute(
     const { xml, tags } = await build(db, {
       accountId: ctx.accountId,
       appUrl: getEnv().APP_URL,
-      selfUrl: url.toString(),
+      // The feed's own address at the app's public URL (the request's may name the address it is bound to).
+      selfUrl: new URL(url.pathname + url.search, getEnv().APP_URL).toString(),
       ...query,
     });
     return { body: xml, contentType: RSS_CONTENT_TYPE, tags };

@@ -1,4 +1,5 @@
 // GET /api/v1/accounts/{account_id}/pages/{b64 url}/comments.rss – the page's newest comments as RSS 2.0
+import { getEnv } from "@/env.js";
 import { COMMENTS_PURGE_KEY } from "@/server/engagement/comments-cache";
 import { ZPageParams } from "@/server/engagement/comments.schema";
 import { pageCommentsRss } from "@/server/engagement/notifications/rss";
@@ -32,7 +33,8 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
           body: await pageCommentsRss(db, {
             accountId: account.id,
             encodedUrl: params.encoded_url,
-            selfUrl: key.toString(),
+            // The feed's own address at the app's public URL (the request's may name the address it is bound to).
+            selfUrl: new URL(key.pathname, getEnv().APP_URL).toString(),
           }),
           contentType: "application/rss+xml; charset=utf-8",
           tags: [COMMENTS_PURGE_KEY],
