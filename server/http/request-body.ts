@@ -94,7 +94,12 @@ export async function readBodyBytes(
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    // A client that goes away mid-body ("aborted"): its mistake, answered (to nobody) as a 400, not logged as a server error.
+    const { done, value } = await reader.read().catch(() => {
+      throw new AppError("BAD_REQUEST", "The body ended before it was whole.", {
+        details: [{ field: "body", issue: "was cut off" }],
+      });
+    });
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {

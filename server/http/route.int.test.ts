@@ -260,6 +260,26 @@ describe("apiRoute: errors, one shape, the right status", () => {
         )
       ).status,
     ).toBe(413);
+    // A body whose client goes away before it ends: a 400, not a server error.
+    const cut = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('{"name":'));
+      },
+      pull(c) {
+        c.error(new Error("aborted"));
+      },
+    });
+    const cutOff = await strict(
+      new Request("http://t/x?limit=5&sort=asc", {
+        method: "POST",
+        headers: json,
+        body: cut,
+        duplex: "half",
+      } as RequestInit),
+      NO_PARAMS,
+    );
+    expect(cutOff.status).toBe(400);
+    expect((await body(cutOff)).error.details).toEqual([{ field: "body", issue: "was cut off" }]);
     const wrongType = await post({ headers: { "Content-Type": "text/xml" }, body: "<a/>" });
     expect(wrongType.status).toBe(415);
     expect((await body(wrongType)).error.code).toBe("UNSUPPORTED_MEDIA_TYPE");
