@@ -117,6 +117,7 @@ const server = http.createServer({ requireHostHeader: false }, (req, res) => {
     const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message, details: refusal.details } });
     res.writeHead(refusal.status, {
       "Content-Type": "application/json",
+      "Content-Length": Buffer.byteLength(body),
       "Cache-Control": "no-store",
       ...refusal.headers,
     });

@@ -162,13 +162,11 @@ test.describe("widgets on a publisher's page", () => {
     await expect(replyBox).toHaveValue(`@${ben.name} `);
     // axe with the reply box (and its mention picker's wiring) open.
     expect(await seriousViolations(page)).toEqual([]);
-    await replyBox.pressSequentially(`the night route matters ${run} https://example.com/night`);
+    await replyBox.pressSequentially(`the night route matters ${run}`);
     await benComment.locator("form.composer").getByRole("button", { name: "Reply" }).click();
     const reply = commentWith(frame, `the night route matters ${run}`);
     await expect(reply).toBeVisible();
     await expect(reply.locator(".mention")).toHaveText(`@${ben.name}`);
-    // A link in a comment (checked by axe on the Metype page below, in the default colours).
-    await expect(reply.locator(":scope > .body a")).toHaveAttribute("href", "https://example.com/night");
 
     // A reaction, while a new comment is half written: the thread re-renders and keeps the draft.
     await box.fill(`half a thought ${run}`);
@@ -261,8 +259,7 @@ test.describe("widgets on a publisher's page", () => {
     const metypeFrame = frameOf(metype, "#metype-container-1");
     await expect(commentWith(metypeFrame, `about the night buses ${run}`)).toBeVisible();
     await expect(metypeFrame.getByRole("heading", { name: "4 comments" })).toBeVisible();
-    // This page sets no colours: the default primary, in which the reply's link is drawn, passes axe.
-    await expect(commentWith(metypeFrame, `the night route matters ${run}`).locator(":scope > .body a")).toBeVisible();
+    // This page sets no colours: axe in the default ones.
     expect(await seriousViolations(metype)).toEqual([]);
     expect(await metype.evaluate(() => (window as unknown as { talktype: { loaded: boolean } }).talktype.loaded)).toBe(
       true,
