@@ -149,6 +149,8 @@ export function ModerationQueue({
       queryClient.invalidateQueries({ queryKey: trpc.moderation.queue.pathKey() }),
       queryClient.invalidateQueries({ queryKey: trpc.moderation.counts.pathKey() }),
       queryClient.invalidateQueries({ queryKey: trpc.moderation.history.pathKey() }),
+      // The figures beside the queue (pending, decided) change with every decision.
+      queryClient.invalidateQueries({ queryKey: trpc.moderationSurges.stats.pathKey() }),
     ]);
   }, [queryClient, trpc]);
 

@@ -139,7 +139,7 @@ export function RevenueMetrics() {
                 <MetricCard
                   metric="mrr"
                   value={money(current.mrr)}
-                  detail={`${current.paying_subscribers} paying subscribers`}
+                  detail={`${current.paying_subscribers} paying ${current.paying_subscribers === 1 ? "subscriber" : "subscribers"}`}
                 />
                 <MetricCard metric="arr" value={money(current.arr)} />
                 <MetricCard

@@ -193,7 +193,11 @@ export function StoryList({ bulkActions = true }: { bulkActions?: boolean } = {}
               value={state.sort}
               onChange={(event) => setState({ sort: event.target.value as TStorySort | "" })}
               placeholder={state.q ? "Relevance" : "Updated, newest first"}
-              options={STORY_SORTS.map((s) => ({ value: s, label: STORY_SORT_LABEL[s] }))}
+              // The default order is the placeholder's: not listed a second time.
+              options={STORY_SORTS.filter((s) => s !== (state.q ? "relevance" : "updated-desc")).map((s) => ({
+                value: s,
+                label: STORY_SORT_LABEL[s],
+              }))}
             />
           </FormField>
           <FormField label="Section">
