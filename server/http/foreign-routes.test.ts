@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { foreignRoutes } from "./foreign-routes";
+import { foreignRoutes, LIBRARY_MAX_BODY_BYTES } from "./foreign-routes";
 
 /** A library's handler that answers as next-auth does, by path. */
 async function library(request: Request): Promise<Response> {
@@ -68,6 +68,34 @@ describe("foreignRoutes", () => {
     expect(await (await post('{"a":1}')).json()).toEqual({ a: 1 });
     // Not JSON by its type: the library's to read.
     expect((await post("{", "text/plain")).status).toBe(500);
+  });
+
+  it("refuses a body over its limit with 413 before the library reads it, also one without Content-Length", async () => {
+    let pulled = 0;
+    const chunk = new Uint8Array(1024 * 1024).fill(0x20);
+    const long = new ReadableStream<Uint8Array>({
+      pull(c) {
+        // Ended at twice the limit only so that a reader without a limit fails instead of hanging.
+        if (pulled >= 2 * LIBRARY_MAX_BODY_BYTES) return c.close();
+        pulled += chunk.byteLength;
+        c.enqueue(chunk);
+      },
+    });
+    for (const answersMalformedJson of [false, true]) {
+      const own = foreignRoutes(library, { served: ["POST"], library: "test", answersMalformedJson });
+      const request = (body: BodyInit) =>
+        new Request("http://localhost/echo", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body,
+          duplex: "half",
+        } as RequestInit);
+      const res = await own.POST(request(answersMalformedJson ? "x".repeat(LIBRARY_MAX_BODY_BYTES + 1) : long));
+      expect(res.status).toBe(413);
+      expect((await errorOf(res)).code).toBe("PAYLOAD_TOO_LARGE");
+    }
+    // Read no further than the limit and what the stream buffers ahead (a few chunks).
+    expect(pulled).toBeLessThanOrEqual(LIBRARY_MAX_BODY_BYTES + 8 * chunk.byteLength);
   });
 
   it("answers the methods it does not serve with 405 and Allow", async () => {

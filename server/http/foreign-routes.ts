@@ -5,6 +5,7 @@
  * - a method the library does not serve: 405 with `Allow` (Next.js alone answers an empty 405);
  * - a JSON body that does not parse: 400, before the library reads it (next-auth throws on it;
  *   tRPC answers it itself, in its own JSON shape the dashboard's client reads);
+ * - a body over LIBRARY_MAX_BODY_BYTES: 413, before the library reads it (neither limits it);
  * - an error the library answers as plain text (next-auth: "This action with HTTP GET is not
  *   supported"): the same status in the JSON shape, with the library's sentence as the message
  *   (a 5xx is logged and answered "Internal server error.");
@@ -17,7 +18,7 @@ import { AppError, ERROR_STATUS, type AppErrorCode } from "../errors";
 import { log } from "../log";
 import { requestIdFrom } from "./edge.js";
 import { errorResponse, methodNotAllowed, toErrorResponse } from "./errors";
-import { isJsonType, mediaTypeOf, parseJsonBody } from "./request-body";
+import { isJsonType, mediaTypeOf, parseJsonBody, readBodyBytes } from "./request-body";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
@@ -29,10 +30,30 @@ function codeOf(status: number): AppErrorCode {
   return found ?? (status >= 500 ? "INTERNAL" : "BAD_REQUEST");
 }
 
-/** BAD_REQUEST when the body is sent as JSON and does not parse (the library reads it after). */
-async function assertJsonParses(request: Request): Promise<void> {
-  if (!isJsonType(mediaTypeOf(request))) return;
-  const text = await request.clone().text();
+/**
+ * The most a request to a library's path may send (413 beyond, before the library reads it): the
+ * dashboard's largest saves, a story with all its cards, fit well within it.
+ */
+export const LIBRARY_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The body, read from a clone within LIBRARY_MAX_BODY_BYTES (PAYLOAD_TOO_LARGE beyond; the library
+ * then reads the original, which holds no more than that); with `json`, BAD_REQUEST when it is
+ * sent as JSON and does not parse.
+ */
+async function checkBody(request: Request, json: boolean): Promise<void> {
+  if (!request.body) return;
+  const bytes = await readBodyBytes(
+    request.clone(),
+    LIBRARY_MAX_BODY_BYTES,
+    () => new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${LIBRARY_MAX_BODY_BYTES} bytes.`),
+  ).catch((error: unknown) => {
+    // Refused: the original is never read either (cancelling both branches lets the body go).
+    request.body?.cancel().catch(() => undefined);
+    throw error;
+  });
+  if (!json || !isJsonType(mediaTypeOf(request))) return;
+  const text = new TextDecoder().decode(bytes);
   if (text.trim()) parseJsonBody(text);
 }
 
@@ -61,7 +82,7 @@ export function foreignRoutes<A extends unknown[]>(
   const wrapped: Handler<A> = async (request, ...rest) => {
     const requestId = requestIdFrom(request.headers.get("x-request-id")) ?? randomUUID();
     try {
-      if (!options.answersMalformedJson) await assertJsonParses(request);
+      await checkBody(request, !options.answersMalformedJson);
       const response = await handler(request, ...rest);
       const type = response.headers.get("content-type") ?? "";
       if (response.status >= 400 && (type === "" || type.startsWith("text/plain"))) {

@@ -103,7 +103,8 @@ export async function readBodyBytes(
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
-      await reader.cancel();
+      // Not awaited: a branch of a cloned body settles its cancel only once the other branch is cancelled too.
+      reader.cancel().catch(() => undefined);
       throw tooLarge();
     }
     chunks.push(value);
