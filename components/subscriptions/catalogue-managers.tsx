@@ -23,7 +23,7 @@ import {
   ZUpdateGroupInput,
   ZUpdatePlanInput,
 } from "@/server/subscriptions/catalogue.schema";
-import { centsToDecimal } from "@/server/subscriptions/money.schema";
+import { centsToDecimal, formatMoney } from "@/server/subscriptions/money.schema";
 
 import {
   amountProblem,
@@ -263,7 +263,7 @@ const plans = defineManager({
       header: "Price",
       cell: (p) => {
         const others = priceListOf(p.prices, p.price_currency);
-        return `${centsToDecimal(p.price_cents, p.price_currency)} ${p.price_currency}${others ? ` (also ${others})` : ""}`;
+        return `${formatMoney(p.price_cents, p.price_currency)}${others ? ` (also ${others})` : ""}`;
       },
     },
     {

@@ -13,7 +13,7 @@ import { ResourceManager } from "@/components/manager/resource-manager";
 import { formatDateTime, useTimeZone } from "@/components/ui";
 import { dayInZone, zonedDayEnd, zonedDayStart } from "@/server/dates.schema";
 import { ZCreateCouponInput, ZUpdateCouponInput } from "@/server/subscriptions/catalogue.schema";
-import { centsToDecimal } from "@/server/subscriptions/money.schema";
+import { centsToDecimal, formatMoney } from "@/server/subscriptions/money.schema";
 
 import {
   amountProblem,
@@ -48,9 +48,7 @@ type CouponValues = FormValues & {
 type CouponRow = { discountType: "percent" | "fixed"; percentOff: number | null; amountOffCents: number | null };
 const isFixed = (v: { discountType: string }) => v.discountType === "fixed";
 const discountOf = (c: CouponRow & { amountCurrency: string | null }) =>
-  c.discountType === "percent"
-    ? `${c.percentOff} %`
-    : `${centsToDecimal(c.amountOffCents ?? 0, c.amountCurrency ?? "USD")} ${c.amountCurrency}`;
+  c.discountType === "percent" ? `${c.percentOff} %` : formatMoney(c.amountOffCents ?? 0, c.amountCurrency ?? "USD");
 /** The coupon's fields as the procedures take them (create and update alike); days are `zone`'s. */
 function couponFields(v: CouponValues, zone: string) {
   const fixed = isFixed(v);

@@ -26,7 +26,7 @@ import {
   type Column,
 } from "@/components/ui";
 import { servicePeriodWords } from "@/server/subscriptions/invoices.schema";
-import { centsToDecimal } from "@/server/subscriptions/money.schema";
+import { formatMoney } from "@/server/subscriptions/money.schema";
 
 type Invoice = RouterOutputs["invoices"]["list"]["invoices"][number];
 
@@ -69,9 +69,7 @@ const COLUMNS: readonly Column<Invoice>[] = [
   {
     header: "Amount",
     cell: (i) => (
-      <span className="whitespace-nowrap tabular-nums">
-        {centsToDecimal(i.amount_cents, i.amount_currency)} {i.amount_currency}
-      </span>
+      <span className="whitespace-nowrap tabular-nums">{formatMoney(i.amount_cents, i.amount_currency)}</span>
     ),
     className: "text-right",
   },

@@ -26,7 +26,7 @@ import {
 import { useTRPC } from "@/components/trpc/react";
 import { Button, FormField, Input, LoadState, Panel, useTimeZone } from "@/components/ui";
 import { formatDay, formatMonth, lastZonedDays } from "@/server/dates.schema";
-import { centsToDecimal } from "@/server/subscriptions/money.schema";
+import { centsToDecimal, formatMoney } from "@/server/subscriptions/money.schema";
 import { ZReportRangeInput, type TReportRangeInput } from "@/server/subscriptions/revenue.schema";
 
 /** The last 30 days of `zone`, today included. */
@@ -211,7 +211,7 @@ function RevenueChart({ range }: { range: TReportRangeInput }) {
       {data?.totals.map((total) => {
         const c = total.currency;
         const days = data.days.filter((d) => d.currency === c);
-        const money = (cents: number) => `${centsToDecimal(cents, c)} ${c}`;
+        const money = (cents: number) => formatMoney(cents, c);
         return (
           <ChartFigure
             key={c}
@@ -253,7 +253,7 @@ function DailyMoneyBars<Day extends { day: string }>({
   currency: string;
   bars: { key: string; name: string; fill: string }[];
 }) {
-  const money = (cents: number) => `${centsToDecimal(cents, currency)} ${currency}`;
+  const money = (cents: number) => formatMoney(cents, currency);
   return (
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
@@ -286,16 +286,14 @@ function DunningChart({ range }: { range: TReportRangeInput }) {
       {data?.at_risk.length ? (
         <p className="text-sm text-gray-700" data-testid="dunning-at-risk">
           In grace now:{" "}
-          {data.at_risk
-            .map((r) => `${centsToDecimal(r.cents, r.currency)} ${r.currency} (${r.subscriptions} subscriptions)`)
-            .join(", ")}
+          {data.at_risk.map((r) => `${formatMoney(r.cents, r.currency)} (${r.subscriptions} subscriptions)`).join(", ")}
           .
         </p>
       ) : null}
       {data?.totals.map((total) => {
         const c = total.currency;
         const days = data.days.filter((d) => d.currency === c);
-        const money = (cents: number) => `${centsToDecimal(cents, c)} ${c}`;
+        const money = (cents: number) => formatMoney(cents, c);
         return (
           <ChartFigure
             key={c}
@@ -409,7 +407,7 @@ export function RevenueHeadlines() {
             label="Revenue this month"
             value={
               h.revenue_this_month.length
-                ? h.revenue_this_month.map((r) => `${centsToDecimal(r.net_cents, r.currency)} ${r.currency}`).join(", ")
+                ? h.revenue_this_month.map((r) => formatMoney(r.net_cents, r.currency)).join(", ")
                 : "—"
             }
           />

@@ -20,7 +20,7 @@ import {
   ZUpdatePricingPlanInput,
   type PRICING_ASSET_TYPES,
 } from "@/server/subscriptions/catalogue.schema";
-import { centsToDecimal } from "@/server/subscriptions/money.schema";
+import { centsToDecimal, formatMoney } from "@/server/subscriptions/money.schema";
 
 import {
   accessLevelOf,
@@ -192,7 +192,7 @@ const campaigns = defineManager({
       header: "Target",
       cell: (g) => {
         const c = campaignOf(g);
-        return `${centsToDecimal(c.target_amount_cents, c.currency ?? "USD")} ${c.currency ?? ""}`;
+        return formatMoney(c.target_amount_cents, c.currency ?? "USD");
       },
     },
     {
@@ -321,7 +321,7 @@ const pricingPlans = defineManager({
           ? `${p.asset_ids.length} ${p.asset_ids.length === 1 ? p.asset_type : plural(p.asset_type)}`
           : `Every ${p.asset_type}`,
     },
-    { header: "Price", cell: (p) => `${centsToDecimal(p.price_cents, p.price_currency)} ${p.price_currency}` },
+    { header: "Price", cell: (p) => formatMoney(p.price_cents, p.price_currency) },
     {
       header: "Access for",
       cell: (p) => periodInWords(p.duration_length, p.duration_unit, { capital: true }),

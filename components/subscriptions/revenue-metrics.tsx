@@ -17,13 +17,13 @@ import type { RouterOutputs } from "@/components/trpc/types";
 import { cx, LoadState, Panel, useTimeZone } from "@/components/ui";
 import { formatMonth } from "@/server/dates.schema";
 import { METRIC_DEFINITIONS, type TMetricKey, type TMoneyFigure } from "@/server/subscriptions/metrics.schema";
-import { centsToDecimal } from "@/server/subscriptions/money.schema";
+import { centsToDecimal, formatMoney } from "@/server/subscriptions/money.schema";
 
 const TIP_WIDTH = 256;
 const LINE_COLORS = ["#4f46e5", "#15803d", "#b45309", "#be185d", "#0e7490"];
 
 const money = (figures: TMoneyFigure[]) =>
-  figures.length ? figures.map((f) => `${centsToDecimal(f.cents, f.currency)} ${f.currency}`).join(", ") : "—";
+  figures.length ? figures.map((f) => formatMoney(f.cents, f.currency)).join(", ") : "—";
 
 /** A figure's definition: a "?" toggletip that keyboards and screen readers reach. */
 function MetricDefinition({ metric }: { metric: TMetricKey }) {

@@ -24,13 +24,13 @@ import {
   useConfirm,
   type BadgeTone,
 } from "@/components/ui";
-import { centsToDecimal, decimalToCents } from "@/server/subscriptions/money.schema";
+import { centsToDecimal, decimalToCents, formatMoney } from "@/server/subscriptions/money.schema";
 import { ZRefundPaymentInput } from "@/server/subscriptions/revenue.schema";
 
 type Activity = RouterOutputs["revenue"]["subscriberActivity"];
 type Payment = Activity["payments"][number];
 
-export const money = (cents: number, currency: string) => `${centsToDecimal(cents, currency)} ${currency}`;
+export const money = (cents: number, currency: string) => formatMoney(cents, currency);
 
 const PAYMENT_TONES: Record<string, BadgeTone> = {
   captured: "green",

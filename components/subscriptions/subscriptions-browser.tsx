@@ -37,7 +37,7 @@ import {
 } from "@/components/ui";
 import { formatDay } from "@/server/dates.schema";
 import { periodInWords } from "@/server/subscriptions/catalogue.schema";
-import { centsToDecimal } from "@/server/subscriptions/money.schema";
+import { formatMoney } from "@/server/subscriptions/money.schema";
 import {
   SUBSCRIPTION_STATUSES_WIRE,
   type TSubscriptionStatusWire,
@@ -65,7 +65,7 @@ const STATUS_TONES: Record<string, BadgeTone> = {
 
 const emailOf = (s: TSubscriptionWire) =>
   s.subscriber.subscriber_identities.find((i) => i.provider === "email")?.value ?? null;
-const money = (cents: number, currency: string) => `${centsToDecimal(cents, currency)} ${currency}`;
+const money = (cents: number, currency: string) => formatMoney(cents, currency);
 
 function StatusBadge({ s }: { s: TSubscriptionWire }) {
   return (

@@ -29,6 +29,7 @@ import { queueEmail } from "../mail/outbox";
 import { beginDunning, endDunning, openDunningEpisode, recordFailedRetry } from "./dunning";
 import { issueInvoiceForPayment } from "./invoices";
 import { DAY_MS, nextLifecycleStep, RENEWAL_REMINDER_DAYS, type LifecycleStep } from "./lifecycle-steps";
+import { formatMoney } from "./money.schema";
 import { PaymentAdapterError, type PaymentAdapter, type RecurringChargeResult } from "./payments/adapter";
 import { gatewayCredentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
@@ -200,7 +201,8 @@ async function remind(ctx: StepContext, sub: Subscription): Promise<void> {
   // The account's zone, named: a mail does not know the reader's.
   const account = await ctx.tx.account.findUnique({ where: { id: sub.accountId }, select: { timeZone: true } });
   const day = target ? formatInstant(target, account?.timeZone ?? "UTC") : "soon";
-  const amount = `${(sub.paymentAmountCents / 100).toFixed(2)} ${sub.paymentAmountCurrency}`;
+  // The currency's own decimals (a yen has none), exactly.
+  const amount = formatMoney(sub.paymentAmountCents, sub.paymentAmountCurrency);
   await queueEmail(ctx.tx, {
     accountId: sub.accountId,
     to,

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 
-import { centsToDecimal, decimalToCents, MAX_CENTS, minorUnits, percentageString, ZCurrency } from "./money.schema";
+import {
+  centsToDecimal,
+  decimalToCents,
+  formatMoney,
+  MAX_CENTS,
+  minorUnits,
+  percentageString,
+  ZCurrency,
+} from "./money.schema";
 
 describe("money", () => {
   it("turns decimal text into cents by its digits, never through a float", () => {
@@ -31,6 +39,16 @@ describe("money", () => {
     expect(centsToDecimal(1234, "KWD")).toBe("1.234");
     expect(centsToDecimal(-250, "USD")).toBe("-2.50");
     expect(() => centsToDecimal(1.5, "USD")).toThrow();
+  });
+
+  it("shows an amount with its digits grouped in thousands and its code after", () => {
+    expect(formatMoney(5_000_000, "USD")).toBe("50,000.00 USD");
+    expect(formatMoney(299_000, "INR")).toBe("2,990.00 INR");
+    expect(formatMoney(999, "USD")).toBe("9.99 USD");
+    expect(formatMoney(100_000, "JPY")).toBe("100,000 JPY");
+    expect(formatMoney(1_234_567, "KWD")).toBe("1,234.567 KWD");
+    expect(formatMoney(-123_456, "EUR")).toBe("-1,234.56 EUR");
+    expect(formatMoney(MAX_CENTS, "EUR")).toMatch(/^\d{1,3}(,\d{3})*\.\d\d EUR$/);
   });
 
   it("round-trips", () => {

@@ -76,6 +76,16 @@ export function centsToDecimal(cents: number, currency: string): string {
   return `${sign}${padded.slice(0, -digits)}.${padded.slice(-digits)}`;
 }
 
+/**
+ * An amount as the dashboard shows it: the digits grouped in thousands, the currency's decimals,
+ * its code after ("50,000.00 USD", "1,000 JPY", "-2.50 EUR"). Exact: no floating point.
+ */
+export function formatMoney(cents: number, currency: string): string {
+  const [whole = "", fraction] = centsToDecimal(cents, currency).split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${grouped}${fraction === undefined ? "" : `.${fraction}`} ${currency}`;
+}
+
 /** part / whole as a percentage with two decimals, floored ("37.50"); "0.00" when whole is 0. */
 export function percentageString(part: number, whole: number): string {
   if (whole <= 0) return "0.00";
