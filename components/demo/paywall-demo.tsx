@@ -314,6 +314,13 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
         {reader ? (
           <p>
             Signed in as <strong>{reader.email}</strong> (demo reader).{" "}
+            {/* The publisher's reader manages their subscriptions with the same JWT (a fragment: never sent to a server). */}
+            <a
+              href={`/member/subscriptions#${new URLSearchParams({ key: accountKey, jwt: reader.jwt }).toString()}`}
+              className="text-brand-700 underline"
+            >
+              Manage your subscriptions
+            </a>{" "}
             <button type="button" onClick={signOut} className="text-brand-700 underline">
               Sign out
             </button>

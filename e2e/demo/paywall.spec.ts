@@ -150,5 +150,12 @@ for (const viewport of VIEWPORTS) {
       clientWidth: document.documentElement.clientWidth,
     }));
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
+
+    // The reader manages the subscription just bought on the account page, signed in by the same JWT.
+    await page.getByRole("link", { name: "Manage your subscriptions" }).click();
+    await expect(page).toHaveURL(/\/member\/subscriptions$/);
+    const card = page.getByTestId("subscription-card").filter({ hasText: "Yearly" });
+    await expect(card.getByRole("heading", { name: "Yearly" })).toBeVisible();
+    await expect(card.getByText("Active", { exact: true })).toBeVisible();
   });
 }
