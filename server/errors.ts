@@ -72,6 +72,10 @@ export function zodIssuesToDetails(error: z.ZodError, prefix?: string): ErrorDet
   return error.issues.map((issue) => {
     const pathText = issue.path.map(String).join(".");
     const field = [prefix, pathText].filter(Boolean).join(".") || (prefix ?? "(root)");
+    // A number read from text (z.coerce) that is missing or not one reaches zod as NaN: say so.
+    if (issue.code === "invalid_type" && issue.expected === "number" && / received NaN$/.test(issue.message)) {
+      return { field, issue: "must be a number (it is missing or is not one)" };
+    }
     return { field, issue: issue.message };
   });
 }
