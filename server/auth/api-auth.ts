@@ -121,10 +121,16 @@ export async function authenticatePublisherJwt(
   token: string | null | undefined,
   options: { user: "required" | "optional"; now?: Date },
 ): Promise<{ account: ApiAccount; user: ApiUser | null }> {
-  // The one number rule for path parameters: "0x1", "1e0", "+1" or "01" name no account.
+  // The one number rule for path parameters (docs/api-conventions.md): "0x1", "1e0", "+1" or "01"
+  // are no id (400); an id no account has is 404.
   const accountId = parseWholeNumber(accountIdParam);
-  if (accountId === null || accountId < 1 || accountId > PG_INT_MAX)
-    throw new AppError("NOT_FOUND", "Unknown account.");
+  if (accountId === null || accountId < 1 || accountId > PG_INT_MAX) {
+    throw new AppError("BAD_REQUEST", "The account id is not valid.", {
+      details: [
+        { field: "params.account_id", issue: "must be a whole number from 1 to 2147483647, in decimal digits" },
+      ],
+    });
+  }
   // Asked on every engagement read: the account comes from a process cache (dropped with the
   // "publisher" topic, which the settings change that renames an account invalidates).
   let account = accountsById.get(accountId);

@@ -94,7 +94,7 @@ describe("GET current_user", () => {
     expect((await get(id, await readerJwt({ id: "r" }))).status).toBe(401);
     expect((await get(id, "not-a-jwt")).status).toBe(401);
     expect((await get("999999", await readerJwt())).status).toBe(404);
-    expect((await get("01", await readerJwt())).status).toBe(404);
+    expect((await get("01", await readerJwt())).status).toBe(400);
     expect(await db.member.count()).toBe(0);
   });
 

@@ -224,7 +224,7 @@ describe("POST comments.json", () => {
       expect(res.status, String(jwt)).toBe(401);
     }
     expect((await post("999999", b64, { ...text("x"), jwt: await readerJwt() })).status).toBe(404);
-    expect((await post("0x1", b64, { ...text("x"), jwt: await readerJwt() })).status).toBe(404);
+    expect((await post("0x1", b64, { ...text("x"), jwt: await readerJwt() })).status).toBe(400);
     expect(await db.comment.count()).toBe(0);
     expect(await db.member.count()).toBe(0);
   });
