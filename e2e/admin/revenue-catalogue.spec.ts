@@ -109,7 +109,7 @@ for (const viewport of VIEWPORTS) {
       await newCampaign.getByRole("button", { name: "Create campaign" }).click();
       await expect(newCampaign).toBeHidden();
       const campaignRow = page.getByTestId("campaign-row").filter({ hasText: `Fund ${run}` });
-      await expect(campaignRow).toContainText("2500.50 EUR");
+      await expect(campaignRow).toContainText("2,500.50 EUR");
       await expect(campaignRow).toContainText("0.00 EUR (0.00 %)");
       const campaign = (
         await trpcQuery<
