@@ -30,8 +30,6 @@ import { ZRefundPaymentInput } from "@/server/subscriptions/revenue.schema";
 type Activity = RouterOutputs["revenue"]["subscriberActivity"];
 type Payment = Activity["payments"][number];
 
-export const money = (cents: number, currency: string) => formatMoney(cents, currency);
-
 const PAYMENT_TONES: Record<string, BadgeTone> = {
   captured: "green",
   refunded: "gray",
@@ -113,7 +111,7 @@ function PaymentRow({ payment: p, memberId }: { payment: Payment; memberId: numb
   const refund = useMutation(
     trpc.revenue.refund.mutationOptions({
       onSuccess: async (out) => {
-        setDone(`Refunded ${money(out.refund.amount_cents, out.refund.currency)}.`);
+        setDone(`Refunded ${formatMoney(out.refund.amount_cents, out.refund.currency)}.`);
         setOpen(false);
         setAmount("");
         setReason("");
@@ -132,11 +130,11 @@ function PaymentRow({ payment: p, memberId }: { payment: Payment; memberId: numb
     const cents = amount.trim() === "" ? remaining : decimalToCents(amount.trim(), p.currency);
     if (cents === null || cents <= 0)
       return setProblem(`Enter an amount in ${p.currency}, e.g. ${centsToDecimal(remaining, p.currency)}.`);
-    if (cents > remaining) return setProblem(`At most ${money(remaining, p.currency)} is left to refund.`);
+    if (cents > remaining) return setProblem(`At most ${formatMoney(remaining, p.currency)} is left to refund.`);
     const input = ZRefundPaymentInput.safeParse({ paymentId: p.id, amountCents: cents, reason: reason || undefined });
     if (!input.success) return setProblem(input.error.issues[0]?.message ?? "Check the amount.");
     const ok = await confirm({
-      title: `Refund ${money(cents, p.currency)}?`,
+      title: `Refund ${formatMoney(cents, p.currency)}?`,
       body: `Payment #${p.id} (${p.payment_type}) goes back to the reader through its gateway. This cannot be undone.`,
       confirmLabel: "Refund",
     });
@@ -146,7 +144,7 @@ function PaymentRow({ payment: p, memberId }: { payment: Payment; memberId: numb
   return (
     <li className="space-y-2 rounded border border-gray-200 p-3" data-testid={`payment-${p.id}`}>
       <div className="flex flex-wrap items-center gap-2">
-        <span className="font-medium">{money(p.amount_cents, p.currency)}</span>
+        <span className="font-medium">{formatMoney(p.amount_cents, p.currency)}</span>
         <Badge tone={PAYMENT_TONES[p.status] ?? "gray"}>{p.status}</Badge>
         <Badge tone="gray">{p.payment_type}</Badge>
         <span className="text-gray-600">
@@ -155,7 +153,7 @@ function PaymentRow({ payment: p, memberId }: { payment: Payment; memberId: numb
         </span>
         {p.refunded_cents > 0 ? (
           <span className="text-gray-600" data-testid="payment-refunded">
-            refunded {money(p.refunded_cents, p.currency)}
+            refunded {formatMoney(p.refunded_cents, p.currency)}
           </span>
         ) : null}
         {p.status === "captured" && remaining > 0 && !open ? (
@@ -203,7 +201,7 @@ function PaymentRow({ payment: p, memberId }: { payment: Payment; memberId: numb
             <li key={r.id} className="flex flex-wrap gap-2">
               <DateTime value={new Date(r.created_at)} />
               <span>
-                refund {money(r.amount_cents, p.currency)} {r.status}
+                refund {formatMoney(r.amount_cents, p.currency)} {r.status}
                 {r.by ? ` by ${r.by}` : ""}
                 {r.reason ? ` (“${r.reason}”)` : ""}
                 {r.error ? `: ${r.error}` : ""}

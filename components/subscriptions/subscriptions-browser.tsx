@@ -65,7 +65,6 @@ const STATUS_TONES: Record<string, BadgeTone> = {
 
 const emailOf = (s: TSubscriptionWire) =>
   s.subscriber.subscriber_identities.find((i) => i.provider === "email")?.value ?? null;
-const money = (cents: number, currency: string) => formatMoney(cents, currency);
 
 function StatusBadge({ s }: { s: TSubscriptionWire }) {
   return (
@@ -331,8 +330,8 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
             </dd>
             <dt className="text-gray-600">Price</dt>
             <dd>
-              {money(s.plan_amount_cents, s.plan_amount_currency)}; paid{" "}
-              {money(s.payment_amount_cents, s.payment_amount_currency)} ({s.payment_type})
+              {formatMoney(s.plan_amount_cents, s.plan_amount_currency)}; paid{" "}
+              {formatMoney(s.payment_amount_cents, s.payment_amount_currency)} ({s.payment_type})
             </dd>
             <dt className="text-gray-600">Status</dt>
             <dd data-testid="subscription-status">
@@ -415,7 +414,7 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
               <ul className="space-y-1" data-testid="subscription-payments">
                 {data.payments.map((p) => (
                   <li key={p.id} className="flex flex-wrap gap-2">
-                    <DateTime value={new Date(p.created_at)} /> <span>{money(p.amount_cents, p.currency)}</span>
+                    <DateTime value={new Date(p.created_at)} /> <span>{formatMoney(p.amount_cents, p.currency)}</span>
                     <Badge tone="gray">{p.payment_type}</Badge>
                     <Badge tone={p.status === "captured" ? "green" : "gray"}>{p.status}</Badge>
                   </li>
