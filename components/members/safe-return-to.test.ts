@@ -23,7 +23,7 @@ describe("safeReturnTo", () => {
     "/member/signup",
     "/member/forgot-password?return_to=/x",
     "/member/reset-password?token=abc",
-  ])("sends %j to /", (value) => {
-    expect(safeReturnTo(value)).toBe("/");
+  ])("sends %j to the reader's account page", (value) => {
+    expect(safeReturnTo(value)).toBe("/member/subscriptions");
   });
 });

@@ -1,10 +1,11 @@
 /**
- * Where a reader goes after signing in on the member pages: only a path on this same site (the
- * OAuth authorize URL that sent them, usually). Anything else, an absolute URL, `//host`, a
- * backslash trick or the member pages themselves (login, sign-up, password), becomes "/", so a crafted `return_to` cannot
- * turn the login page into an open redirect.
+ * Where a reader goes after signing in or signing up on the member pages: only a path on this same
+ * site (the OAuth authorize URL that sent them, usually). Without one, or with anything else (an
+ * absolute URL, `//host`, a backslash trick or the member pages themselves: login, sign-up,
+ * password), the reader's own account page, so a crafted `return_to` cannot turn the login page
+ * into an open redirect.
  */
-const DEFAULT_RETURN_TO = "/";
+const DEFAULT_RETURN_TO = "/member/subscriptions";
 const BASE = "http://masthead.invalid";
 const MEMBER_PAGES = new Set(["/member/login", "/member/signup", "/member/forgot-password", "/member/reset-password"]);
 

@@ -234,3 +234,13 @@ test("revenue staff set a retention offer; a subscriber takes it instead of canc
     await staff.close();
   }
 });
+
+test("a new reader who signs up lands on their account page", async ({ page }) => {
+  await page.goto("/member/signup");
+  await page.getByLabel("Name").fill("New Reader");
+  await page.getByLabel("E-mail").fill(`new.reader.${Date.now()}@example.com`);
+  await page.getByLabel("Password").fill("a long enough password");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/member\/subscriptions$/);
+  await expect(page.getByRole("heading", { name: "Your subscriptions", level: 1 })).toBeVisible();
+});
