@@ -109,7 +109,8 @@ export function composer(parent: Comment | null, editing: Comment | null, replyT
       accept: "image/jpeg,image/png,image/webp,image/gif",
       class: "sr-only",
       tabindex: "-1",
-      "aria-label": t("addImage"),
+      // Opened by the button below: hidden from assistive technology, so "Add an image" is one control.
+      "aria-hidden": "true",
     }) as HTMLInputElement;
     const pick = h("button", { class: "link", type: "button" }, "🖼 " + t("addImage"));
     pick.addEventListener("click", () => file.click());
