@@ -43,11 +43,7 @@ export const LIBRARY_MAX_BODY_BYTES = 16 * 1024 * 1024;
  */
 async function checkBody(request: Request, json: boolean): Promise<void> {
   if (!request.body) return;
-  const bytes = await readBodyBytes(
-    request.clone(),
-    LIBRARY_MAX_BODY_BYTES,
-    () => new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${LIBRARY_MAX_BODY_BYTES} bytes.`),
-  ).catch((error: unknown) => {
+  const bytes = await readBodyBytes(request.clone(), LIBRARY_MAX_BODY_BYTES).catch((error: unknown) => {
     // Refused: the original is never read either (cancelling both branches lets the body go).
     request.body?.cancel().catch(() => undefined);
     throw error;

@@ -71,22 +71,18 @@ function typeLabel(type: BodyType): string {
 }
 
 async function readLimited(req: Request, maxBytes: number): Promise<string> {
-  const bytes = await readBodyBytes(
-    req,
-    maxBytes,
-    () => new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`),
-  );
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder().decode(await readBodyBytes(req, maxBytes));
 }
 
 /**
- * The raw body, refused with `tooLarge()` once it is certainly over `maxBytes`: by its
- * Content-Length, or while it streams in (a body without one is never read past the limit).
+ * The raw body, refused with `tooLarge()` (by default PAYLOAD_TOO_LARGE "The body is larger than
+ * <maxBytes> bytes.") once it is certainly over `maxBytes`: by its Content-Length, or while it
+ * streams in (a body without one is never read past the limit).
  */
 export async function readBodyBytes(
   req: Request,
   maxBytes: number,
-  tooLarge: () => AppError,
+  tooLarge: () => AppError = () => new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`),
 ): Promise<Buffer<ArrayBuffer>> {
   if (Number(req.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge();
   if (!req.body) return Buffer.alloc(0);

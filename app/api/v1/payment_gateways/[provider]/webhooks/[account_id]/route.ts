@@ -1,7 +1,6 @@
 // POST /api/v1/payment_gateways/{provider}/webhooks/{account_id} – a payment gateway's webhook for one account (signed by the gateway)
 import { z } from "zod";
 
-import { AppError } from "@/server/errors";
 import { readBodyBytes } from "@/server/http/request-body";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
@@ -28,11 +27,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
         "A payment gateway's webhook (paste this URL into the gateway's dashboard; Razorpay: provider razorpay). The raw body must carry the gateway's signature (Razorpay: X-Razorpay-Signature, HMAC-SHA256 under the account's webhook secret) → 401 otherwise, nothing stored. Stored once per gateway event id (X-Razorpay-Event-Id): a repeated delivery answers 200 {status: \"duplicate\"} and changes nothing. Then processed as a job: payment.authorized / payment.captured settle the pending subscription of the order (activated once captured). 404 for an account without this gateway.",
     },
     async ({ req, db, params }) => {
-      const bytes = await readBodyBytes(
-        req,
-        MAX_WEBHOOK_BYTES,
-        () => new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${MAX_WEBHOOK_BYTES} bytes.`),
-      );
+      const bytes = await readBodyBytes(req, MAX_WEBHOOK_BYTES);
       const receipt = await receiveGatewayWebhook(db, {
         provider: params.provider,
         accountId: params.account_id,
