@@ -5,11 +5,14 @@ import fs from "node:fs";
 import nextVitals from "eslint-config-next/core-web-vitals";
 import tseslint from "typescript-eslint";
 
+import plainObjectKeys from "./scripts/lint/plain-object-keys.mjs";
+
 // ─── The layers of server/ ─────────────────────────────────────────────────────────────────────
 // Bottom first; a file imports its own layer and the ones below it, never one above:
 //   1. base: env.js, server/db, server/log.ts, server/errors.ts, server/lifecycle.ts (process stop
 //      hooks), server/validation.ts, server/web-url.ts, server/time, server/security,
-//      server/generated (Prisma), server/json-text.ts, and the shared schemas server/*.schema.ts;
+//      server/generated (Prisma), server/json-text.ts, server/own-keys.ts, and the shared schemas
+//      server/*.schema.ts;
 //   2. server/cache: the in-process caches and what empties them;
 //   3. domain: every other folder of server/ (accounts, audit, auth, engagement, jobs, mail,
 //      members, oauth, publishing, subscriptions, webhooks, widgets…); domain areas import each
@@ -33,6 +36,7 @@ const BASE = [
   "cursor-page.schema",
   "params.schema",
   "json-text",
+  "own-keys",
 ];
 const CACHE = ["cache"];
 const TRANSPORTS = ["http", "trpc", "docs"];
@@ -96,6 +100,21 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/require-await": "off",
     },
+  },
+  // Text (a comment's word, a header, a query parameter) is never a key into a plain object: a Map,
+  // a null-prototype object or an own-property check (server/own-keys.ts). Tests choose their keys.
+  {
+    files: [
+      "server/**/*.ts",
+      "app/**/*.ts",
+      "app/**/*.tsx",
+      "inngest/**/*.ts",
+      "scripts/import/**/*.ts",
+      "widgets/src/**/*.ts",
+    ],
+    ignores: TESTS,
+    plugins: { masthead: plainObjectKeys },
+    rules: { "masthead/no-string-key-on-plain-object": "error" },
   },
   // Configuration is read in one place (env.js).
   {

@@ -10,12 +10,12 @@ import { JOBS } from "../server/jobs/registry";
 const ZJobQueued = z.object({ jobId: z.uuid() });
 
 /** The event that starts a job's run, by job name: masthead/job.<name> (e.g. masthead/job.webhook.deliver). */
-const jobQueued = Object.fromEntries(
+const jobQueued = new Map(
   JOBS.map((definition) => [definition.name, eventType(`masthead/job.${definition.name}`, { schema: ZJobQueued })]),
 );
 
 export function jobQueuedEvent(name: string) {
-  const event = jobQueued[name];
+  const event = jobQueued.get(name);
   if (!event) throw new Error(`No Inngest event for job ${name}`);
   return event;
 }

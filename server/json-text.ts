@@ -75,10 +75,12 @@ export function lazyJsonObject<T extends object>(text: string, known: Partial<T>
       if (!parsed && typeof key === "string" && Object.hasOwn(known, key)) return known[key as keyof T];
       if (!parsed && key === "then" && !text.includes('"then":')) return undefined;
       parse();
+      // eslint-disable-next-line masthead/no-string-key-on-plain-object -- the proxy answers what its target would
       return target[key];
     },
     has(_, key) {
       parse();
+      // eslint-disable-next-line masthead/no-string-key-on-plain-object -- the proxy answers what its target would
       return key in target;
     },
     ownKeys() {

@@ -17,7 +17,7 @@ import { planOptionsError, sourceWithPlanOptions } from "../../server/imports/re
 import { NEWSLETTER_CSV_SOURCE, newsletterCsvSource } from "../../server/imports/readers/newsletter-csv";
 import { formatReport, type ImportReport } from "../../server/imports/report";
 import { runImport } from "../../server/imports/runner";
-import { contentApiSource, IMPORT_SOURCES, importSourceNames } from "../../server/imports/sources";
+import { contentApiSource, importSourceNamed, importSourceNames } from "../../server/imports/sources";
 import { ImportFileError } from "../../server/imports/types";
 
 const USAGE =
@@ -28,7 +28,7 @@ const USAGE =
   "       [--plans MAPPING.json] [--plans-template OUT.json] (subscriptions: the plan mapping)\n" +
   "       [--newsletter <slug>] (newsletter-csv: the newsletter of rows that name none)\n" +
   `Sources: ${importSourceNames()
-    .map((name) => `${name} (${IMPORT_SOURCES[name]!.description})`)
+    .map((name) => `${name} (${importSourceNamed(name)!.description})`)
     .join("; ")}`;
 
 type ImportCommand = {
@@ -72,7 +72,7 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
   const { values, positionals } = parsed;
   if (values.help) return { error: "" };
   if (!values.from) return { error: "Say which system the file comes from: --from <source>." };
-  if (!IMPORT_SOURCES[values.from]) {
+  if (!importSourceNamed(values.from)) {
     return { error: `Unknown source "${values.from}": use one of ${importSourceNames().join(", ")}.` };
   }
   if (positionals.length !== 1) return { error: "Give exactly one FILE to import." };
@@ -176,7 +176,7 @@ export async function importCommand(
         (command.newsletter !== undefined ? newsletterCsvSource({ newsletter: command.newsletter }) : null) ??
         (command.collections.length > 0
           ? contentApiSource({ collections: command.collections })
-          : IMPORT_SOURCES[command.from]!),
+          : importSourceNamed(command.from)!),
       file: { path: command.file, name: command.file },
       accountId,
       actor,

@@ -8,6 +8,8 @@
  */
 import "server-only";
 
+import { ownValue } from "@/server/own-keys";
+
 import { recordAudit } from "../audit/audit-log";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
@@ -89,7 +91,7 @@ export function clientIpFromHeaders(
   const read = (name: string): string | undefined => {
     if (!headers) return undefined;
     if (headers instanceof Headers) return headers.get(name) ?? undefined;
-    const value = headers[name];
+    const value = ownValue(headers, name);
     return Array.isArray(value) ? value.join(",") : value;
   };
   const forwarded = (read("x-forwarded-for") ?? "")

@@ -23,6 +23,8 @@ import { headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 
+import { ownValue } from "@/server/own-keys";
+
 import { getEnv } from "../../env.js";
 import { recordAudit } from "../audit/audit-log";
 import { getDb } from "../db";
@@ -265,6 +267,6 @@ function headerValue(
 ): string | null {
   if (!headers) return null;
   if (headers instanceof Headers) return headers.get(name);
-  const value = headers[name];
+  const value = ownValue(headers, name);
   return (Array.isArray(value) ? value.join(", ") : value) ?? null;
 }

@@ -23,7 +23,7 @@ export type SignInErrorCode = keyof typeof SIGN_IN_ERROR_MESSAGES;
 
 export function signInErrorMessage(code: string | null | undefined): string | null {
   if (!code) return null;
-  return code in SIGN_IN_ERROR_MESSAGES
+  return Object.hasOwn(SIGN_IN_ERROR_MESSAGES, code)
     ? SIGN_IN_ERROR_MESSAGES[code as SignInErrorCode]
     : SIGN_IN_ERROR_MESSAGES.SignInUnavailable;
 }

@@ -9,6 +9,8 @@ import path from "node:path";
 
 import { z } from "zod";
 
+import { ownValue } from "@/server/own-keys";
+
 import type { AuthScheme, RouteHandler } from "../http/route";
 
 export type EndpointDoc = {
@@ -83,7 +85,7 @@ export async function collectEndpoints(
   for (const file of findRouteFiles(appDir)) {
     const mod = await load(file);
     for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
-      const handler = mod[method] as Partial<RouteHandler> | undefined;
+      const handler = ownValue(mod, method) as Partial<RouteHandler> | undefined;
       const meta = handler?.meta;
       if (!meta) continue;
       docs.push({

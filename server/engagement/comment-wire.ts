@@ -2,6 +2,8 @@
  * Comments as the API answers them (spec §4.1's comment object): authors, reactions, counts and
  * mentions read for a list of comments at once (a list made a reader's own: comment-viewer.ts).
  */
+import { nullPrototypeRecord, type NullPrototypeRecord } from "@/server/own-keys";
+
 import type { Db } from "../db/client";
 import type { Member, Page } from "../generated/prisma/client";
 import { commentAuthorsOf, type CommentAuthor } from "../members/identities";
@@ -116,16 +118,16 @@ export async function toWire(
 }
 
 /** Reaction id → how many gave it, for each of the comments `ids` that has any. */
-async function reactionCounts(db: Db, ids: readonly number[]): Promise<Map<number, Record<string, number>>> {
+async function reactionCounts(db: Db, ids: readonly number[]): Promise<Map<number, NullPrototypeRecord<number>>> {
   const groups = await db.commentReaction.groupBy({
     by: ["commentId", "reactionId"],
     where: { commentId: { in: [...ids] } },
     _count: { _all: true },
     orderBy: [{ commentId: "asc" }, { reactionId: "asc" }],
   });
-  const reactions = new Map<number, Record<string, number>>();
+  const reactions = new Map<number, NullPrototypeRecord<number>>();
   for (const g of groups) {
-    const map = reactions.get(g.commentId) ?? {};
+    const map = reactions.get(g.commentId) ?? nullPrototypeRecord<number>();
     map[g.reactionId] = g._count._all;
     reactions.set(g.commentId, map);
   }

@@ -4,13 +4,14 @@
  * routes that take a raw body (gateway webhooks, uploads).
  */
 import { AppError } from "../errors";
+import { nullPrototypeRecord } from "../own-keys";
 
 /** The body types a route accepts: JSON, JSON sent as text/plain, or a form. */
 export type BodyType = "json" | "text-json" | "form";
 
 /** Query parameters as an object; repeated keys (ids[]=1&ids[]=2) become arrays under the bare name. */
 export function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  const out = nullPrototypeRecord<string | string[]>();
   for (const [rawKey, value] of params) {
     const isArray = rawKey.endsWith("[]");
     const key = isArray ? rawKey.slice(0, -2) : rawKey;

@@ -18,6 +18,8 @@
  *    the last links into "text (url)" so that the comment keeps every word and every address.
  * The stored form (a final newline, the size limits) is the engagement's own `prepareOps`.
  */
+import { ownValue } from "@/server/own-keys";
+
 import { COMMENT_LIMITS, ZLinkOp, type TCommentOp } from "../engagement/comments.schema";
 import { cleanHtml } from "../publishing/editorial/sanitize";
 
@@ -42,13 +44,15 @@ export function imagesAsLinks(html: string): string {
   });
 }
 
+const NAMED_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+
 /** The few entities the allow-list's output holds (it escapes & < > " and leaves the rest as characters). */
 export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#[0-9]+|amp|lt|gt|quot|apos|nbsp);/gi, (whole, name: string) => {
     const lower = name.toLowerCase();
     if (lower.startsWith("#x")) return codePoint(parseInt(lower.slice(2), 16), whole);
     if (lower.startsWith("#")) return codePoint(parseInt(lower.slice(1), 10), whole);
-    return { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" }[lower] ?? whole;
+    return ownValue(NAMED_ENTITIES, lower) ?? whole;
   });
 }
 

@@ -3,6 +3,8 @@
  * action (with the reason of every skip and refusal), the file's problems and the notes. Pure:
  * the runner adds to it, the CLI prints it (`formatReport`), the run record keeps its counts.
  */
+import { nullPrototypeRecord, type NullPrototypeRecord } from "@/server/own-keys";
+
 import { IMPORT_ACTIONS, type FileProblem, type ImportAction } from "./types";
 
 /** Lines kept per action (the counts are always whole). */
@@ -25,7 +27,7 @@ export type ImportReport = {
   runId: string | null;
   /** completed, interrupted (the operator stopped it), failed; a dry run: completed. */
   status: "completed" | "interrupted" | "failed";
-  kinds: Record<string, Record<ImportAction, number>>;
+  kinds: NullPrototypeRecord<Record<ImportAction, number>>;
   lines: Record<ImportAction, ReportLine[]>;
   problems: FileProblem[];
   problemCount: number;
@@ -45,7 +47,7 @@ export function newReport(args: {
   site?: string;
   announce?: boolean;
 }): ImportReport {
-  const kinds: ImportReport["kinds"] = {};
+  const kinds: ImportReport["kinds"] = nullPrototypeRecord();
   for (const kind of args.kinds) kinds[kind] = { create: 0, update: 0, skip: 0, refuse: 0 };
   return {
     source: args.source,

@@ -4,6 +4,8 @@
  */
 import "server-only";
 
+import { ownValue } from "@/server/own-keys";
+
 import { CORAL_READER } from "./comments/coral";
 import { DISQUS_READER } from "./comments/disqus";
 import { REMARK42_READER } from "./comments/remark42";
@@ -65,6 +67,11 @@ export const IMPORT_SOURCES: Record<string, ImportSource> = {
   },
   "newsletter-csv": newsletterCsvSource(),
 };
+
+/** The source named `name` (text from the command line or a form), or undefined. */
+export function importSourceNamed(name: string): ImportSource | undefined {
+  return ownValue(IMPORT_SOURCES, name);
+}
 
 export function importSourceNames(): string[] {
   return Object.keys(IMPORT_SOURCES);

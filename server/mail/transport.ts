@@ -13,6 +13,8 @@
  */
 import nodemailer from "nodemailer";
 
+import { nullPrototypeRecord } from "@/server/own-keys";
+
 import type { Env } from "../../env.js";
 import { log } from "../log";
 
@@ -33,7 +35,7 @@ export type OutgoingMail = {
 
 /** The extra headers of a mail, strings only (anything else in the stored JSON is dropped). */
 export function extraHeaders(mail: Pick<OutgoingMail, "headers">): Record<string, string> {
-  const headers: Record<string, string> = {};
+  const headers = nullPrototypeRecord<string>();
   if (!mail.headers || typeof mail.headers !== "object" || Array.isArray(mail.headers)) return headers;
   for (const [name, value] of Object.entries(mail.headers)) {
     if (typeof value === "string" && /^[A-Za-z0-9-]+$/.test(name) && !/[\r\n]/.test(value)) headers[name] = value;

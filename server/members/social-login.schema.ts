@@ -92,7 +92,7 @@ export const ZSaveLoginProviderInput = refuseNul(
       enabled: z.boolean().default(true),
     })
     .transform((input, ctx) => {
-      const known = WELL_KNOWN_PROVIDERS[input.name];
+      const known = Object.hasOwn(WELL_KNOWN_PROVIDERS, input.name) ? WELL_KNOWN_PROVIDERS[input.name] : undefined;
       const kind = input.kind ?? known?.kind;
       const issuer = input.issuer ?? (known && known.kind === kind ? known.issuer : undefined);
       if (!kind) {

@@ -18,6 +18,8 @@
  */
 import "server-only";
 
+import { ownValue } from "@/server/own-keys";
+
 import { getEnv } from "../../env.js";
 import { recordAudit } from "../audit/audit-log";
 import type { StaffActor } from "../auth/actor";
@@ -70,7 +72,7 @@ export async function logInWithProvider(
   const name = args.providerName.trim().toLowerCase();
   const provider = await db.loginProvider.findUnique({ where: { accountId_name: { accountId, name } } });
   if (!provider || !provider.enabled) {
-    if (WELL_KNOWN_PROVIDERS[name]) {
+    if (ownValue(WELL_KNOWN_PROVIDERS, name)) {
       throw new AppError("UNPROCESSABLE", `Login with ${name} is not configured for this publication.`);
     }
     throw new AppError("NOT_FOUND", `No login provider "${name}" on this publication.`);

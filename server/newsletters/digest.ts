@@ -14,6 +14,8 @@ import "server-only";
 
 import { z } from "zod";
 
+import { ownValue } from "@/server/own-keys";
+
 import type { Db } from "../db/client";
 import { defineJob } from "../jobs/define";
 import { log } from "../log";
@@ -41,7 +43,7 @@ function localDay(at: Date, zone: string): { day: string; weekday: number } {
     weekday: "short",
   }).formatToParts(at);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  return { day: `${get("year")}-${get("month")}-${get("day")}`, weekday: WEEKDAYS[get("weekday")] ?? 0 };
+  return { day: `${get("year")}-${get("month")}-${get("day")}`, weekday: ownValue(WEEKDAYS, get("weekday")) ?? 0 };
 }
 
 /** The instant of today's digest on the zone's clocks, when today is one of its days and it is due at `now`. */

@@ -20,6 +20,8 @@
  */
 import sanitizeHtml from "sanitize-html";
 
+import { ownValue } from "@/server/own-keys";
+
 import type { TCard, TStoryElement } from "../publishing/cards.schema";
 
 export const MAIL_WIDTH = 600;
@@ -56,7 +58,8 @@ export function htmlToText(html: string): string {
     .replace(/<[^>]*>/g, "")
     .replace(/&(#?[a-z0-9]+);/gi, (whole, name: string) => {
       const lower = name.toLowerCase();
-      if (ENTITIES[lower] !== undefined) return ENTITIES[lower];
+      const named = ownValue(ENTITIES, lower);
+      if (named !== undefined) return named;
       const code = lower.startsWith("#x")
         ? parseInt(lower.slice(2), 16)
         : lower.startsWith("#")
@@ -239,7 +242,7 @@ export function renderElement(element: TStoryElement, ctx: ElementContext): Rend
           ? `https://x.com/i/status/${tweet}`
           : [element.url, element["embed-url"]].find(isWebUrl);
       if (!url) return null;
-      const label = EMBED_LABELS[element.subtype ?? ""] ?? "View the original";
+      const label = ownValue(EMBED_LABELS, element.subtype ?? "") ?? "View the original";
       return previewBlock({ title: plain(element.title) || plain(element.description) || label, url, label }, ctx);
     }
     case "file": {

@@ -17,6 +17,8 @@
  */
 import "server-only";
 
+import { ownValue } from "@/server/own-keys";
+
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 
@@ -58,7 +60,7 @@ export async function suppress(
       await tx.$executeRaw`INSERT INTO email_suppressions (account_id, email, reason, detail, created_at)
         VALUES (${args.accountId}, ${email}, ${args.reason}, ${detail}, ${now})
         ON CONFLICT (account_id, email) DO NOTHING`;
-    } else if (STRENGTH[args.reason] > STRENGTH[existing.reason as TSuppressionReason]) {
+    } else if (STRENGTH[args.reason] > (ownValue(STRENGTH, existing.reason) ?? 0)) {
       await tx.emailSuppression.update({ where: key, data: { reason: args.reason, detail } });
     }
     const ended = await tx.newsletterSubscription.updateMany({

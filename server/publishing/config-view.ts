@@ -9,6 +9,8 @@
  */
 import "server-only";
 
+import { nullPrototypeRecord, ownValue } from "@/server/own-keys";
+
 import type { Db } from "../db/client";
 import type { Publisher } from "./publisher";
 import { SECTION_SELECT, sectionToWire, type SectionRow } from "./story-view";
@@ -273,9 +275,10 @@ export async function buildPublisherConfig(db: Db, publisher: Publisher, env: Co
 
 /** Objects merged key by key (stored over defaults); anything else, arrays too, replaced. */
 export function deepMerge(base: Json, over: Json): Json {
-  const out: Json = { ...base };
+  const out: Json = nullPrototypeRecord(Object.entries(base));
   for (const [key, value] of Object.entries(over)) {
-    out[key] = isObject(value) && isObject(base[key]) ? deepMerge(base[key], value) : value;
+    const under = ownValue(base, key);
+    out[key] = isObject(value) && isObject(under) ? deepMerge(under, value) : value;
   }
   return out;
 }
@@ -288,7 +291,7 @@ export async function buildMenuGroups(db: Db, publisher: Publisher): Promise<{ "
 
 function menuGroupsOf(publisher: Publisher, sections: SectionRow[]): Record<string, Json> {
   const layout = publisher.layout;
-  const groups: Record<string, Json> = {};
+  const groups = nullPrototypeRecord<Json>();
   const stored = isObject(layout["menu-groups"]) ? layout["menu-groups"] : {};
   let nextId = 2;
   for (const [slug, group] of Object.entries(stored)) {

@@ -9,6 +9,8 @@
  */
 import "server-only";
 
+import { nullPrototypeRecord } from "@/server/own-keys";
+
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
@@ -101,7 +103,7 @@ export async function getEntityRelationships(db: Db, args: { accountId: number; 
   let self = await findEntityRow(db, args.accountId, args.id);
   let from = [self.id];
   let previous: RelationshipEntry[] = [];
-  let listed: Record<string, RelationshipEntry[]> = {};
+  let listed = nullPrototypeRecord<RelationshipEntry[]>();
   for (const segment of args.path) {
     if (/^\d+$/.test(segment)) {
       const id = Number(segment);
@@ -109,7 +111,7 @@ export async function getEntityRelationships(db: Db, args: { accountId: number; 
         throw new AppError("NOT_FOUND", `Entity ${id} is not reached by this relationship path.`);
       self = await findEntityRow(db, args.accountId, id);
       from = [self.id];
-      listed = {};
+      listed = nullPrototypeRecord<RelationshipEntry[]>();
       continue;
     }
     const rows = await db.entityRelationship.findMany({

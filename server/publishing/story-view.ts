@@ -6,6 +6,8 @@
  * Vocabulary: "wire" objects are what goes out as JSON; `STORY_INCLUDE` is what must be loaded
  * from the database to build one.
  */
+import { nullPrototypeRecord, ownValue } from "@/server/own-keys";
+
 import type { Prisma } from "../generated/prisma/client";
 import type { TCard } from "./cards.schema";
 
@@ -184,8 +186,8 @@ export function projectFields<T extends Record<string, unknown>>(
   fields: readonly string[] | undefined,
 ): Partial<T> {
   if (!fields || fields.length === 0) return object;
-  const out: Record<string, unknown> = {};
-  for (const key of ["id", ...fields]) if (key in object) out[key] = object[key];
+  const out = nullPrototypeRecord<unknown>();
+  for (const key of ["id", ...fields]) if (Object.hasOwn(object, key)) out[key] = object[key];
   return out as Partial<T>;
 }
 
@@ -198,7 +200,7 @@ export function htmlToText(html: string): string {
   return html
     .replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ")
     .replace(/<[^>]*>/g, " ")
-    .replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_, name: string) => ENTITIES[name] ?? " ")
+    .replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_, name: string) => ownValue(ENTITIES, name) ?? " ")
     .replace(/\s+/g, " ")
     .trim();
 }

@@ -4,6 +4,8 @@
  */
 import { randomUUID } from "node:crypto";
 
+import { ownValue } from "@/server/own-keys";
+
 import type { TCard, TStoryElement } from "../publishing/cards.schema";
 import { mulberry32 } from "../seeded-random";
 import type { StorySpec } from "./demo-stories";
@@ -129,7 +131,7 @@ export function demoCards(
 ): TCard[] {
   // The same story gets the same text on every run.
   const random = mulberry32(index * 7919 + 17);
-  const sentences = shuffled(SENTENCES[spec.section] ?? SENTENCES.world!, random);
+  const sentences = shuffled(ownValue(SENTENCES, spec.section) ?? SENTENCES.world!, random);
   const paragraph = (n: number) => `<p>${escapeHtml(sentences.slice(n * 2, n * 2 + 2).join(" ") || spec.summary)}</p>`;
   const cards: TCard[] = [
     card(

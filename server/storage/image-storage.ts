@@ -23,6 +23,8 @@ import { Readable } from "node:stream";
 
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 
+import { ownValue } from "@/server/own-keys";
+
 import type { Env } from "../../env.js";
 import { log } from "../log";
 
@@ -85,7 +87,7 @@ const CONTENT_TYPES: Record<string, string> = {
 
 /** The content type a key's extension names (disk keeps no metadata besides the name). */
 function contentTypeOf(key: string): string {
-  return CONTENT_TYPES[key.slice(key.lastIndexOf(".") + 1).toLowerCase()] ?? "application/octet-stream";
+  return ownValue(CONTENT_TYPES, key.slice(key.lastIndexOf(".") + 1).toLowerCase()) ?? "application/octet-stream";
 }
 
 // ─── Disk ────────────────────────────────────────────────────────────────────────────────────

@@ -3,6 +3,8 @@
  * (a create's input, or an update merged over the stored row) and lists what is wrong, so a
  * create and an update can never disagree. A service turns a non-empty list into a 422.
  */
+import { ownValue } from "@/server/own-keys";
+
 import { AppError, type ErrorDetail } from "../errors";
 import type { TCouponFields, TPlanFields, TTaxRuleFields } from "./catalogue.schema";
 
@@ -62,7 +64,7 @@ export function planProblems(plan: PlanRecord, groupType: string): ErrorDetail[]
     problems.push({ field: "chargeRetryDays", issue: "must be in increasing order, each day once" });
   if (retries.some((d) => d >= plan.gracePeriodDays))
     problems.push({ field: "chargeRetryDays", issue: "must each come before the grace period ends" });
-  const same = plan.prices[plan.priceCurrency];
+  const same = ownValue(plan.prices, plan.priceCurrency);
   if (same && same.amount_cents !== plan.priceCents)
     problems.push({ field: "prices", issue: `differs from the default price in ${plan.priceCurrency}` });
   return problems;

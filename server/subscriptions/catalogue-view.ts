@@ -2,6 +2,8 @@
  * The catalogue on the wire: the spec's snake_case shapes (interface-spec §2.2) of groups with
  * their plans and assets, campaign groups' extra fields, and pay-per-asset pricing plans.
  */
+import { nullPrototypeRecord } from "@/server/own-keys";
+
 import type { Prisma } from "../generated/prisma/client";
 import { centsToDecimal, percentageString } from "./money.schema";
 
@@ -36,7 +38,7 @@ function assetsOf(links: { role: string; asset: AssetRow }[], role: string) {
 }
 
 export function planToWire(plan: PlanRow) {
-  const prices = { ...(plan.prices as Record<string, { amount_cents: number }>) };
+  const prices = nullPrototypeRecord(Object.entries(plan.prices as Record<string, { amount_cents: number }>));
   prices[plan.priceCurrency] = { amount_cents: plan.priceCents };
   return {
     id: plan.id,

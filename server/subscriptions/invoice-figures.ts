@@ -11,6 +11,8 @@
  * - taxes: one line per tax rule checkout froze in the subscription's `tax_detail`;
  * - round off: amount − (net + taxes), what rounding left between the terms and the charge.
  */
+import { nullPrototypeRecord } from "@/server/own-keys";
+
 import type { ServicePeriod } from "./invoices.schema";
 import { centsToDecimal } from "./money.schema";
 import { computeTax, type DiscountDetail, type TaxLine } from "./pricing";
@@ -185,7 +187,7 @@ export const basisPointsToPercentage = (bp: number) => bp / 100;
  */
 export function invoiceToWire(record: InvoiceRecord) {
   const money = (c: number) => centsToDecimal(c, record.currency);
-  const taxes: Record<string, { percentage: number; amount: string; currency: string }> = {};
+  const taxes = nullPrototypeRecord<{ percentage: number; amount: string; currency: string }>();
   for (const line of invoiceTaxLines(record)) {
     let name = line.name;
     for (let n = 2; name in taxes; n++) name = `${line.name} (${n})`;

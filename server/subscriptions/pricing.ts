@@ -12,6 +12,8 @@
  *   authorization amount (5 currency units), charged and refunded by the gateway;
  * - campaign contributions: the reader chooses the amount, at least the plan's price.
  */
+import { ownValue } from "@/server/own-keys";
+
 import { formatInstant } from "../dates.schema";
 import type { ErrorDetail } from "../errors";
 import type { DurationUnit } from "../generated/prisma/enums";
@@ -34,7 +36,7 @@ export function planPriceIn(
   const wanted = (currency ?? plan.priceCurrency).toUpperCase();
   if (wanted === plan.priceCurrency) return { amountCents: plan.priceCents, currency: wanted };
   const prices = (plan.prices ?? {}) as Record<string, { amount_cents?: unknown } | undefined>;
-  const amount = prices[wanted]?.amount_cents;
+  const amount = ownValue(prices, wanted)?.amount_cents;
   return typeof amount === "number" && Number.isInteger(amount) && amount >= 0
     ? { amountCents: amount, currency: wanted }
     : null;

@@ -19,6 +19,8 @@ import "server-only";
 
 import { z } from "zod";
 
+import { ownValue } from "@/server/own-keys";
+
 import { recordAudit } from "../audit/audit-log";
 import type { Actor } from "../auth/actor";
 import type { Db, TransactionClient } from "../db/client";
@@ -114,7 +116,7 @@ export async function listCancellations(db: Db, args: { actor: Actor }) {
     subscriber_id: r.memberId,
     plan_name: r.subscription.planName,
     reason: r.reason,
-    reason_label: CANCEL_REASONS[r.reason as TCancelReason] ?? r.reason,
+    reason_label: ownValue(CANCEL_REASONS, r.reason) ?? r.reason,
     comment: r.comment,
     outcome: r.outcome as "cancelled" | "offer_accepted" | "paused",
     undone: r.undoneAt !== null,

@@ -7,6 +7,8 @@
  * the one format with the zone named ("1 Dec 2026, 01:00 CET"): the reader's when the page sends it,
  * else the account's (docs/dashboard.md "Dates and times").
  */
+import { ownValue } from "@/server/own-keys";
+
 import { formatInstant } from "../dates.schema";
 import { periodInWords } from "./catalogue.schema";
 import { minorUnits } from "./money.schema";
@@ -92,7 +94,7 @@ export function switchInWords(f: SwitchFigures): string {
   const day = timeInWords(f.appliesAt, f.timeZone);
   if (f.recurring && f.applies === "now") return recurringNowInWords(f);
   if (f.recurring)
-    return `Nothing to pay now. You keep your current plan until ${day}; from then you pay ${price} ${per} for ${f.planName}.${WAITS_BECAUSE[f.scheduledReason ?? ""] ?? ""}`;
+    return `Nothing to pay now. You keep your current plan until ${day}; from then you pay ${price} ${per} for ${f.planName}.${ownValue(WAITS_BECAUSE, f.scheduledReason ?? "") ?? ""}`;
   if (f.applies === "now") {
     const credit =
       f.creditCents > 0

@@ -12,6 +12,8 @@
  */
 import "server-only";
 
+import { ownValue } from "@/server/own-keys";
+
 import { getAccountTimeZone } from "../accounts/time-zone";
 import { recordAudit } from "../audit/audit-log";
 import { systemActor } from "../auth/actor";
@@ -69,7 +71,7 @@ function switchOptions(
   const list: SwitchOption[] = [];
   for (const { p, t } of entries) {
     const prices = p.prices as Record<string, { amount_cents: number } | undefined> | null;
-    const cents = p.price_currency === currency ? p.price_cents : prices?.[currency]?.amount_cents;
+    const cents = p.price_currency === currency ? p.price_cents : ownValue(prices, currency)?.amount_cents;
     // Not offered: no price in the subscription's currency, or the other kind (a switch stays recurring or one-time).
     if (cents === undefined || p.recurring !== recurring) continue;
     const unit = p.duration_unit.replace(/s$/, "");

@@ -17,6 +17,8 @@
  */
 import "server-only";
 
+import { nullPrototypeRecord, ownValue } from "@/server/own-keys";
+
 import { recordAudit } from "../audit/audit-log";
 import { systemActor, type Actor } from "../auth/actor";
 import { dayInZone, formatInstant, zonedDayEnd } from "../dates.schema";
@@ -122,7 +124,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * The result keeps the limits of one metadata object (50 keys, 8 kB), else 422.
  */
 function mergeSubscriptionMetadata(stored: unknown, patch: TSubscriptionMetadata): Prisma.InputJsonObject {
-  const merged: Record<string, unknown> = { ...(isObject(stored) ? stored : {}) };
+  const merged = nullPrototypeRecord(Object.entries(isObject(stored) ? stored : {}));
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete merged[key];
     else merged[key] = value;
@@ -378,7 +380,7 @@ function switchEntry(plan: PlanForSwitch, prorationEnabled: boolean) {
 function pricePerDay(plan: PlanForSwitch, currency: string): number | null {
   if (plan.durationUnit === "LIFETIME") return null;
   const prices = isObject(plan.prices) ? plan.prices : {};
-  const entry = prices[currency];
+  const entry = ownValue(prices, currency);
   const cents =
     isObject(entry) && typeof entry.amount_cents === "number"
       ? entry.amount_cents

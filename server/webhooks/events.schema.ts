@@ -106,7 +106,9 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<TWebhookEventName, string> = {
 
 /** The one-line description of an event name ("" for a name Masthead does not send). */
 export function webhookEventDescription(name: string): string {
-  return (WEBHOOK_EVENT_DESCRIPTIONS as Record<string, string>)[name] ?? "";
+  return Object.hasOwn(WEBHOOK_EVENT_DESCRIPTIONS, name)
+    ? (WEBHOOK_EVENT_DESCRIPTIONS as Record<string, string>)[name]!
+    : "";
 }
 
 const ZWebhookKind = z.enum(["CONTENT", "SUBSCRIPTION", "ENGAGEMENT"]);

@@ -140,7 +140,9 @@ const TITLES: Record<Kind, string> = {
     const params = new URLSearchParams();
     params.set("page_url", attr(el, "page-url") || location.href);
     for (const name of PASSED) {
-      const value = attr(el, name) || DEFAULTS[kind]![name];
+      const defaults = DEFAULTS[kind]!;
+      const value =
+        attr(el, name) || (Object.prototype.hasOwnProperty.call(defaults, name) ? defaults[name] : undefined);
       if (value) params.set(name.replace(/-/g, "_"), value);
     }
     if (!params.has("window_height")) params.set("window_height", String(window.innerHeight));

@@ -271,16 +271,23 @@ const es: Record<StringKey, string> = {
   newsletterSent: "Gracias. Si esta dirección puede recibir nuestro correo, le hemos enviado un enlace para confirmar.",
 };
 
-const TABLES: Record<string, Table> = { en, es };
+const TABLES = new Map<string, Table>([
+  ["en", en],
+  ["es", es],
+]);
 
 /** The strings for a language code ("es", "es-ES"); English where the language has none. */
 export function stringsFor(
   language: string | null | undefined,
 ): (key: StringKey, values?: Record<string, string | number>) => string {
   const code = (language ?? "en").toLowerCase().split(/[-_]/)[0] ?? "en";
-  const table = TABLES[code] ?? en;
+  const table = TABLES.get(code) ?? en;
   return (key, values) => {
     const text = table[key] ?? en[key];
-    return values ? text.replace(/\{(\w+)\}/g, (_, name: string) => String(values[name] ?? "")) : text;
+    return values
+      ? text.replace(/\{(\w+)\}/g, (_, name: string) =>
+          Object.prototype.hasOwnProperty.call(values, name) ? String(values[name] ?? "") : "",
+        )
+      : text;
   };
 }

@@ -13,7 +13,7 @@
 type BannedWordAction = "reject" | "hold" | "flag";
 export type BannedWord = { word: string; action: BannedWordAction };
 
-const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", $: "s" };
+const LEET = new Map(Object.entries({ "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", $: "s" }));
 
 /** The form text and words are compared in; words that normalise to nothing cannot match. */
 export function normaliseForBannedWords(text: string): string {
@@ -21,7 +21,7 @@ export function normaliseForBannedWords(text: string): string {
     .normalize("NFKD")
     .replace(/\p{M}+/gu, "")
     .toLowerCase()
-    .replace(/[013457@$]/g, (c) => LEET[c]!)
+    .replace(/[013457@$]/g, (c) => LEET.get(c) ?? c)
     .replace(/[^\p{L}\p{N}]+/gu, " ")
     .replace(/(\p{L})\1+/gu, "$1")
     .trim();

@@ -2,6 +2,8 @@
  * How a moderator's decision and a comment's flags move together (docs/engagement.md "Actions").
  * Pure: the services (queue.ts, comments.ts's edit) read the comment, ask here, and write.
  */
+import { ownValue } from "@/server/own-keys";
+
 import type { CommentModerationState } from "../../generated/prisma/enums";
 import type { TCommentAction } from "./queue.schema";
 
@@ -140,7 +142,7 @@ export function stateBefore(metadata: unknown): {
   const published = m.published as { from?: unknown } | undefined;
   const spam = m.spam as { from?: unknown } | undefined;
   const decided = m.decidedBefore as { byId?: unknown; at?: unknown } | undefined;
-  const state = typeof m.from === "string" ? STATE_OF_WIRE[m.from] : undefined;
+  const state = typeof m.from === "string" ? ownValue(STATE_OF_WIRE, m.from) : undefined;
   if (!state || typeof published?.from !== "boolean" || typeof spam?.from !== "boolean" || !decided) return null;
   const at = typeof decided.at === "string" ? new Date(decided.at) : null;
   return {

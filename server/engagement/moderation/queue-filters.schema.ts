@@ -99,7 +99,7 @@ type SearchParamsLike = URLSearchParams | Record<string, string | string[] | und
 
 const first = (params: SearchParamsLike, key: string): string | undefined => {
   if (params instanceof URLSearchParams) return params.get(key) ?? undefined;
-  const value = params[key];
+  const value = Object.hasOwn(params, key) ? params[key] : undefined;
   return Array.isArray(value) ? value[0] : value;
 };
 
@@ -112,7 +112,7 @@ export function parseQueueSearchParams(params: SearchParamsLike): TQueueUrlState
   const viewRaw = first(params, "view");
   const view = (QUEUE_VIEWS as readonly string[]).includes(viewRaw ?? "") ? (viewRaw as TQueueView) : "pending";
   const order = first(params, "order") === "oldest" ? "oldest" : "newest";
-  const raw: Record<string, string | undefined> = {};
+  const raw = Object.create(null) as Record<string, string | undefined>;
   for (const key of FILTER_KEYS) raw[key] = first(params, key);
   const invalid: string[] = [];
   const parsed = ZQueueFilters.safeParse(raw);

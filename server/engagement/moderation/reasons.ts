@@ -10,6 +10,8 @@
  * ops). What the scorer finds by pattern alone (a threat with no listed word, a phone number, an
  * offer) is explained by its reason but not highlighted.
  */
+import { ownValue } from "@/server/own-keys";
+
 import type { TCommentOp } from "../comments.schema";
 import { REPORTS_TO_HOLD } from "../reports.schema";
 import { normaliseForBannedWords, type BannedWord } from "./banned-words";
@@ -94,7 +96,7 @@ export function explainReason(code: string, context: { toxicity: number; thresho
     const held = context.toxicity >= context.threshold;
     return `Held: toxicity ${formatScore(context.toxicity)} ${held ? "≥" : "<"} threshold ${context.threshold}${held ? "" : " (the threshold was lower when it was held)"}`;
   }
-  return WORDING[code] ?? `Other reason: ${code}`;
+  return ownValue(WORDING, code) ?? `Other reason: ${code}`;
 }
 
 /** A reason's wording for the reason filter, where no comment gives the figures. */

@@ -16,6 +16,8 @@
  * - episode (alert): from the moment a pending comment has waited longer than `alertAfterMinutes`
  *   until no pending comment has; one e-mail per episode.
  */
+import { ownValue } from "@/server/own-keys";
+
 import type { PageRules } from "./rules";
 import type { TShift, TSurgeSettings } from "./surge-settings.schema";
 
@@ -43,7 +45,7 @@ function formatIn(timeZone: string): Intl.DateTimeFormat {
 export function wallClock(now: Date, timeZone: string): { day: number; minute: number } {
   const parts = formatIn(timeZone).formatToParts(now);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  const day = WEEKDAY_NUMBER[part("weekday")] ?? 1;
+  const day = ownValue(WEEKDAY_NUMBER, part("weekday")) ?? 1;
   return { day, minute: Number(part("hour")) * 60 + Number(part("minute")) };
 }
 

@@ -43,7 +43,7 @@ export type NormalisedText = {
 // ─── folding ─────────────────────────────────────────────────────────────────────────────────
 
 /** Cyrillic and Greek lower-case letters that pass for Latin ones. */
-const LOOK_ALIKES: Record<string, string> = {
+const LOOK_ALIKE_LETTERS: Record<string, string> = {
   а: "a",
   в: "b",
   е: "e",
@@ -90,7 +90,8 @@ const LOOK_ALIKES: Record<string, string> = {
   ȷ: "j",
   ℓ: "l",
 };
-const LOOK_ALIKE_RE = new RegExp(`[${Object.keys(LOOK_ALIKES).join("")}]`, "gu");
+const LOOK_ALIKES = new Map(Object.entries(LOOK_ALIKE_LETTERS));
+const LOOK_ALIKE_RE = new RegExp(`[${[...LOOK_ALIKES.keys()].join("")}]`, "gu");
 
 /**
  * Compatibility forms (fullwidth, ligatures), accents removed, lower case (unless `keepCase`),
@@ -100,7 +101,7 @@ const LOOK_ALIKE_RE = new RegExp(`[${Object.keys(LOOK_ALIKES).join("")}]`, "gu")
 export function foldText(text: string, options: { keepCase?: boolean } = {}): string {
   const plain = text.normalize("NFKD").replace(/[\p{M}\u200B-\u200D\u2060\uFEFF\u00AD]/gu, "");
   return (options.keepCase ? plain : plain.toLowerCase())
-    .replace(LOOK_ALIKE_RE, (c) => LOOK_ALIKES[c]!)
+    .replace(LOOK_ALIKE_RE, (c) => LOOK_ALIKES.get(c) ?? c)
     .replace(/[“”„‟«»″]/g, '"')
     .replace(/[‘’‚‛′`´]/g, "'")
     .replace(/[‐‑‒–—―−]/g, "-");
@@ -185,21 +186,23 @@ export function quotedCharacters(text: string): boolean[] {
 
 // ─── words ───────────────────────────────────────────────────────────────────────────────────
 
-const LEET: Record<string, string> = {
-  "0": "o",
-  "1": "i",
-  "3": "e",
-  "4": "a",
-  "5": "s",
-  "7": "t",
-  "8": "b",
-  "9": "g",
-  "@": "a",
-  $: "s",
-  "!": "i",
-  "|": "l",
-  "+": "t",
-};
+const LEET = new Map<string, string>(
+  Object.entries({
+    "0": "o",
+    "1": "i",
+    "3": "e",
+    "4": "a",
+    "5": "s",
+    "7": "t",
+    "8": "b",
+    "9": "g",
+    "@": "a",
+    $: "s",
+    "!": "i",
+    "|": "l",
+    "+": "t",
+  }),
+);
 const MASK = /[*#_]/;
 const NON_LETTER = /[^\p{L}']/u;
 
@@ -236,77 +239,80 @@ const MASKABLE: string[] = [
 ];
 const LISTED = new Set<string>(MASKABLE);
 
-const CONTRACTIONS: Record<string, string> = {
-  "i'm": "i am",
-  im: "i am",
-  "i'll": "i will",
-  "i'd": "i would",
-  "i've": "i have",
-  "you're": "you are",
-  youre: "you are",
-  "you'll": "you will",
-  "you've": "you have",
-  "you'd": "you would",
-  "we're": "we are",
-  "we'll": "we will",
-  "we've": "we have",
-  "they're": "they are",
-  theyre: "they are",
-  "they'll": "they will",
-  "he's": "he is",
-  "she's": "she is",
-  "it's": "it is",
-  "that's": "that is",
-  thats: "that is",
-  "what's": "what is",
-  "there's": "there is",
-  "let's": "let us",
-  lets: "let us",
-  "someone's": "someone is",
-  "somebody's": "somebody is",
-  "who's": "who is",
-  "he'll": "he will",
-  "she'll": "she will",
-  "he'd": "he would",
-  "she'd": "she would",
-  "they'd": "they would",
-  "we'd": "we would",
-  "don't": "do not",
-  dont: "do not",
-  "doesn't": "does not",
-  doesnt: "does not",
-  "didn't": "did not",
-  didnt: "did not",
-  "can't": "can not",
-  cant: "can not",
-  cannot: "can not",
-  "won't": "will not",
-  "wouldn't": "would not",
-  "shouldn't": "should not",
-  shouldnt: "should not",
-  "couldn't": "could not",
-  "isn't": "is not",
-  isnt: "is not",
-  "aren't": "are not",
-  arent: "are not",
-  "wasn't": "was not",
-  "weren't": "were not",
-  "haven't": "have not",
-  "hasn't": "has not",
-  "ain't": "is not",
-  "should've": "should have",
-  shouldve: "should have",
-  "would've": "would have",
-  "could've": "could have",
-  "must've": "must have",
-  shoulda: "should have",
-  gonna: "going to",
-  wanna: "want to",
-  gotta: "got to",
-  imma: "i am going to",
-  "y'all": "you all",
-  "t'": "tu",
-};
+/** Contractions and their words; a Map, so that no word of a comment reads an Object.prototype member. */
+const CONTRACTIONS = new Map<string, string>(
+  Object.entries({
+    "i'm": "i am",
+    im: "i am",
+    "i'll": "i will",
+    "i'd": "i would",
+    "i've": "i have",
+    "you're": "you are",
+    youre: "you are",
+    "you'll": "you will",
+    "you've": "you have",
+    "you'd": "you would",
+    "we're": "we are",
+    "we'll": "we will",
+    "we've": "we have",
+    "they're": "they are",
+    theyre: "they are",
+    "they'll": "they will",
+    "he's": "he is",
+    "she's": "she is",
+    "it's": "it is",
+    "that's": "that is",
+    thats: "that is",
+    "what's": "what is",
+    "there's": "there is",
+    "let's": "let us",
+    lets: "let us",
+    "someone's": "someone is",
+    "somebody's": "somebody is",
+    "who's": "who is",
+    "he'll": "he will",
+    "she'll": "she will",
+    "he'd": "he would",
+    "she'd": "she would",
+    "they'd": "they would",
+    "we'd": "we would",
+    "don't": "do not",
+    dont: "do not",
+    "doesn't": "does not",
+    doesnt: "does not",
+    "didn't": "did not",
+    didnt: "did not",
+    "can't": "can not",
+    cant: "can not",
+    cannot: "can not",
+    "won't": "will not",
+    "wouldn't": "would not",
+    "shouldn't": "should not",
+    shouldnt: "should not",
+    "couldn't": "could not",
+    "isn't": "is not",
+    isnt: "is not",
+    "aren't": "are not",
+    arent: "are not",
+    "wasn't": "was not",
+    "weren't": "were not",
+    "haven't": "have not",
+    "hasn't": "has not",
+    "ain't": "is not",
+    "should've": "should have",
+    shouldve: "should have",
+    "would've": "would have",
+    "could've": "could have",
+    "must've": "must have",
+    shoulda: "should have",
+    gonna: "going to",
+    wanna: "want to",
+    gotta: "got to",
+    imma: "i am going to",
+    "y'all": "you all",
+    "t'": "tu",
+  }),
+);
 
 /** Runs of three or more of one letter made one (c1) or two (c2) letters long. */
 function destretch(word: string): { one: string; two: string } | null {
@@ -335,7 +341,7 @@ function readDisguised(word: string): string | null {
   const cached = maskCache.get(word);
   if (cached !== undefined) return cached;
   let found: string | null = null;
-  const leet = [...word].map((c) => LEET[c] ?? c).join("");
+  const leet = [...word].map((c) => LEET.get(c) ?? c).join("");
   if (!NON_LETTER.test(leet)) {
     const read = readLetters(leet);
     if (KNOWN.has(read.text)) found = read.text;
@@ -346,7 +352,7 @@ function readDisguised(word: string): string | null {
   const digits = (word.match(/\p{N}/gu) ?? []).length;
   const enoughLetters = digits === 0 ? letters >= 1 : letters >= 2 && letters >= digits;
   if (found === null && enoughLetters && word.length >= 3) {
-    const source = [...word].map((c) => (/\p{L}/u.test(c) ? c : MASK.test(c) || c in LEET ? "." : c)).join("");
+    const source = [...word].map((c) => (/\p{L}/u.test(c) ? c : MASK.test(c) || LEET.has(c) ? "." : c)).join("");
     const re = new RegExp(`^${source.replace(/[$^+?()[\]{}|\\]/g, "\\$&")}$`, "u");
     found = MASKABLE.find((w) => w.length === word.length && re.test(w)) ?? null;
     if (found === null && !NON_LETTER.test(leet)) found = readLetters(leet).text;
@@ -385,7 +391,7 @@ function readWord(raw: string, spelt: boolean): { text: string; disguised: boole
   const elision = ELISION.exec(word);
   if (elision) {
     const head = elision[0];
-    const expanded = CONTRACTIONS[head];
+    const expanded = CONTRACTIONS.get(head);
     return [...(expanded ? [{ text: expanded, disguised: false }] : []), ...readWord(word.slice(head.length), spelt)];
   }
   if (NUMBER_LIKE.test(word)) return [{ text: word, disguised: false }];
@@ -416,7 +422,7 @@ function readWord(raw: string, spelt: boolean): { text: string; disguised: boole
     const pieces = segment(text);
     if (pieces && pieces.length > 1) return pieces.map((piece) => ({ text: piece, disguised: true }));
   }
-  const expanded = CONTRACTIONS[text];
+  const expanded = CONTRACTIONS.get(text);
   if (expanded) return expanded.split(" ").map((part) => ({ text: part, disguised }));
   return [{ text, disguised }];
 }

@@ -2,6 +2,8 @@
  * The toxicity patterns over the normalised text (./toxicity-rules.ts): threats, incitement,
  * self-harm incitement, dismissals and the rest, each with its kind, weight and reason; negations.
  */
+import { ownValue } from "@/server/own-keys";
+
 import { type ToxicCategory } from "./scorer";
 import { type Token } from "./text-normalise";
 import { type WeightName } from "./toxicity-weights";
@@ -27,7 +29,7 @@ const MACROS: Record<string, string> = {
 /** A pattern over the normalised text: words separated by single spaces, punctuation as words. */
 export function rx(source: string): RegExp {
   const expanded = source.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const macro = MACROS[name];
+    const macro = ownValue(MACROS, name);
     if (macro === undefined) throw new Error(`unknown macro ${name}`);
     return macro;
   });

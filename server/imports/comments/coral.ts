@@ -36,6 +36,8 @@ import nodePath from "node:path";
 
 import { z } from "zod";
 
+import { ownValue } from "@/server/own-keys";
+
 import { ImportFileError } from "../types";
 import { readJsonLines, type JsonLine } from "./json-lines";
 import {
@@ -146,7 +148,7 @@ function coralPost(
     (revision?.body ?? "") +
     (media ? `<p><a href="${escapeHtml(media.url)}">${escapeHtml(media.title || media.type)}</a></p>` : "");
   const status = (c.status ?? "NONE").toUpperCase();
-  let state: SourceState = STATES[status] ?? "held";
+  let state: SourceState = ownValue(STATES, status) ?? "held";
   if (state === "rejected" && revision?.metadata?.akismet === true) state = "spam";
   if (c.deletedAt) state = "deleted";
   const authorId = c.authorID ?? null;

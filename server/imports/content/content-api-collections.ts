@@ -20,6 +20,8 @@ import type { Hash } from "node:crypto";
 
 import { z } from "zod";
 
+import { ownValue } from "@/server/own-keys";
+
 import type { FileProblem } from "../types";
 import { getJson, type FetchOptions } from "./content-api-fetch";
 
@@ -129,7 +131,8 @@ const strings = (value: unknown): string[] | undefined =>
 /** An automated collection's rules by slugs; errors for the ids no listed story names. */
 function rulesOf(rules: Record<string, unknown>, clues: CollectionClues, errors: string[]): ContentCollectionRules {
   const bySlug = (key: string, names: Map<string, string>, what: string) => {
-    const ids = Array.isArray(rules[key]) ? (rules[key] as unknown[]) : undefined;
+    const listed = ownValue(rules, key);
+    const ids = Array.isArray(listed) ? (listed as unknown[]) : undefined;
     if (!ids) return undefined;
     const unknown = ids.filter((id) => !names.has(String(id)));
     if (unknown.length > 0) {

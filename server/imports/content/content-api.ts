@@ -23,6 +23,8 @@ import { createHash } from "node:crypto";
 
 import { z } from "zod";
 
+import { ownValue } from "@/server/own-keys";
+
 import { ZCards, type TStoryElement } from "../../publishing/cards.schema";
 import { slugify } from "../../publishing/editorial/organise.schema";
 import { ImportFileError, siteScope, type ImportFile } from "../types";
@@ -204,7 +206,7 @@ function wirePost(raw: unknown, cdn: string | null, where: string): ContentPost 
       caption: story["hero-image-caption"] ?? null,
     };
   }
-  const access = ACCESS[story.access ?? "public"];
+  const access = ownValue(ACCESS, story.access ?? "public");
   if (!access) post.notes.push(`its access "${story.access}" is not known: imported as public`);
   post.access = access ?? "public";
   post.oldUrl = story.url ?? null;

@@ -23,6 +23,8 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 
+import { ownValue } from "@/server/own-keys";
+
 import { slugify } from "../../publishing/editorial/organise.schema";
 import { parseExportDate } from "../comments/records";
 import { ImportFileError, type FileProblem, type ImportFile } from "../types";
@@ -36,7 +38,10 @@ const MAX_BYTES = 400 * 1024 * 1024;
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
-const rows = (data: Json, name: string): Json[] => (Array.isArray(data[name]) ? data[name].filter(isObj) : []);
+const rows = (data: Json, name: string): Json[] => {
+  const list = ownValue(data, name);
+  return Array.isArray(list) ? list.filter(isObj) : [];
+};
 
 async function readData(file: ImportFile): Promise<{ data: Json; digest: string }> {
   let bytes: Buffer;
@@ -86,9 +91,9 @@ function grouped(list: Json[], key: string, value: string): Map<string, string[]
   const sorted = [...list].sort((a, b) => Number(a.sort_order ?? 0) - Number(b.sort_order ?? 0));
   const map = new Map<string, string[]>();
   for (const row of sorted) {
-    const k = str(row[key]);
+    const k = str(ownValue(row, key));
     if (!k) continue;
-    map.set(k, [...(map.get(k) ?? []), str(row[value])]);
+    map.set(k, [...(map.get(k) ?? []), str(ownValue(row, value))]);
   }
   return map;
 }
@@ -155,11 +160,11 @@ function ghostPost(row: Json, index: GhostIndex, position: number): ContentPost 
   const errors: string[] = [];
   if (!id) errors.push("it has no id");
   const statusName = str(row.status);
-  const status = STATUS[statusName];
+  const status = ownValue(STATUS, statusName);
   const notes: string[] = [];
   if (statusName === "sent") notes.push("sent as an e-mail only in Ghost: imported as published");
   const visibility = str(row.visibility) || "public";
-  const access = ACCESS[visibility];
+  const access = ownValue(ACCESS, visibility);
   if (!access) notes.push(`its visibility "${visibility}" is not known: imported as public`);
   if (visibility === "tiers") {
     notes.push("visible to some tiers in Ghost: imported for subscribers (which tiers is not kept)");
@@ -231,7 +236,8 @@ export async function openGhost(file: ImportFile): Promise<ContentFile> {
   const count = rows(data, "posts").length;
   const problems: FileProblem[] = [];
   for (const name of ["tags", "users", "posts_tags", "posts_authors"]) {
-    if (!Array.isArray(data[name])) problems.push({ where: `data.${name}`, message: "absent: the posts have none" });
+    if (!Array.isArray(ownValue(data, name)))
+      problems.push({ where: `data.${name}`, message: "absent: the posts have none" });
   }
   return {
     digest,

@@ -20,6 +20,8 @@
  */
 import { createHash } from "node:crypto";
 
+import { nullPrototypeRecord } from "@/server/own-keys";
+
 import { slugify } from "../../publishing/editorial/organise.schema";
 import { parseExportDate } from "../comments/records";
 import { WXR_SITE_ELEMENTS, wxrSite } from "../comments/wxr";
@@ -177,7 +179,7 @@ function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[], unde
   const login = childText(node, "dc:creator") ?? "";
   const author =
     index.authors.get(login) ?? (login ? { sourceId: login, name: login, slug: slugify(login), email: null } : null);
-  const metadata: Record<string, string> = {};
+  const metadata = nullPrototypeRecord<string>();
   for (const [key, value] of meta) if (!key.startsWith("_")) metadata[key] = value;
   const skip = !STORY_TYPES.has(type)
     ? type === "attachment"

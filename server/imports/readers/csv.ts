@@ -18,6 +18,8 @@ import fs from "node:fs";
 
 import { CsvError, parse } from "csv-parse";
 
+import { nullPrototypeRecord } from "@/server/own-keys";
+
 import { ImportFileError, type FileProblem, type ImportFile } from "../types";
 
 /** What a source reads from a CSV file. */
@@ -90,7 +92,7 @@ function readHeader(spec: CsvSpec, record: string[]): { columns: string[]; probl
 const linesOf = (record: string[]) => record.reduce((n, v) => n + (v.match(/\n/g)?.length ?? 0), 1);
 
 function rowOf(columns: string[], record: string[], line: number): CsvRow {
-  const values: Record<string, string> = {};
+  const values = nullPrototypeRecord<string>();
   columns.forEach((name, i) => {
     if (name !== "") values[name] = record[i] ?? "";
   });

@@ -12,6 +12,8 @@ import fs from "node:fs/promises";
 
 import { z } from "zod";
 
+import { nullPrototypeRecord } from "@/server/own-keys";
+
 import type { Db } from "../../db/client";
 import type { Prisma } from "../../generated/prisma/client";
 import { periodInWords } from "../../subscriptions/catalogue.schema";
@@ -105,7 +107,7 @@ export async function planMappingTemplate(db: Db, accountId: number, oldPlans: M
     include: { group: { select: { name: true } } },
     orderBy: { id: "asc" },
   });
-  const available: Record<string, string> = {};
+  const available = nullPrototypeRecord<string>();
   for (const p of plans) {
     available[String(p.id)] =
       `${p.title} (${p.group.name}; ${periodInWords(p.durationLength, p.durationUnit.toLowerCase())}${p.recurring ? ", recurring" : ""})`;

@@ -27,6 +27,8 @@ import "server-only";
 
 import sanitizeHtml from "sanitize-html";
 
+import { nullPrototypeRecord } from "@/server/own-keys";
+
 import { AppError, zodIssuesToDetails, type ErrorDetail } from "../../errors";
 import { checkWebUrl } from "../../web-url";
 import { ZCards, type TCard, type TStoryElement } from "../cards.schema";
@@ -154,14 +156,14 @@ function cleanValue(value: unknown, key: string, field: string, walk: Walk, dept
   // A list under a link key is a list of links; under any other key, its items are judged by the key too.
   if (Array.isArray(value))
     return value.map((item, i) => cleanValue(item, key, `${field}.${i}`, walk, depth + 1, isUrl));
-  const out: Record<string, unknown> = {};
+  const out = nullPrototypeRecord<unknown>();
   for (const [k, v] of Object.entries(value as Record<string, unknown>))
     out[k] = cleanValue(v, k, `${field}.${k}`, walk, depth + 1, URL_KEY.test(k));
   return out;
 }
 
 function cleanObject(value: Record<string, unknown>, field: string, walk: Walk): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+  const out = nullPrototypeRecord<unknown>();
   for (const [key, item] of Object.entries(value))
     out[key] = cleanValue(item, key, field ? `${field}.${key}` : key, walk, 1, URL_KEY.test(key));
   return out;

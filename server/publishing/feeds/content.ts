@@ -10,6 +10,8 @@ import "server-only";
 
 import sanitizeHtml from "sanitize-html";
 
+import { ownValue } from "@/server/own-keys";
+
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
@@ -236,7 +238,7 @@ export function renderCards(cards: readonly TCard[], renderer: ElementRenderer, 
 
 /** A string of an element's metadata (stored as sanitised HTML) as plain text, or "". */
 function metadataText(element: TStoryElement, key: string): string {
-  const value = element.metadata?.[key];
+  const value = ownValue(element.metadata, key);
   return typeof value === "string" ? htmlToText(value) : "";
 }
 

@@ -22,6 +22,8 @@ import "server-only";
 
 import { z } from "zod";
 
+import { ownValue } from "@/server/own-keys";
+
 import type { Db, TransactionClient } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
@@ -77,7 +79,7 @@ export async function receiveGatewayWebhook(
     if (error instanceof PaymentAdapterError) throw new AppError("BAD_REQUEST", error.message);
     throw error;
   }
-  const job = adapter.webhookEventTypeMapping()[details.event] ?? null;
+  const job = ownValue(adapter.webhookEventTypeMapping(), details.event) ?? null;
   const { status, reason } = initialStatus(job);
   const stored: StoredEvent = { job, details };
   return withTransaction(db, async (tx) => {

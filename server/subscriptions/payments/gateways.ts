@@ -8,6 +8,8 @@
  */
 import "server-only";
 
+import { nullPrototypeRecord } from "@/server/own-keys";
+
 import { recordAudit } from "../../audit/audit-log";
 import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
@@ -197,7 +199,7 @@ export async function listPaymentOptions(
     select: { provider: true, appKey: true, environment: true },
     orderBy: { provider: "asc" },
   });
-  const options: Record<string, { app_key: string; environment: string; payment_types: string[] }> = {};
+  const options = nullPrototypeRecord<{ app_key: string; environment: string; payment_types: string[] }>();
   for (const row of rows) {
     const adapter = paymentAdapterForProvider(row.provider);
     if (!adapter || adapter.callers !== "any") continue;

@@ -29,6 +29,8 @@ import "server-only";
 
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 
+import { ownValue } from "@/server/own-keys";
+
 import { getEnv } from "../../../env.js";
 import { guardedFetch } from "../../webhooks/guarded-fetch";
 import {
@@ -92,7 +94,7 @@ const int = (v: unknown): number | null => (typeof v === "number" && Number.isIn
 const notesOf = (v: unknown): Record<string, unknown> =>
   v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const entityAt = (payload: Entity, name: string): Entity | null => {
-  const wrapper = payload[name];
+  const wrapper = ownValue(payload, name);
   if (!wrapper || typeof wrapper !== "object") return null;
   const entity = (wrapper as Entity).entity;
   return entity && typeof entity === "object" ? (entity as Entity) : null;
@@ -370,7 +372,7 @@ async function verifyRazorpayPayment(
   if (data.currency !== intent.currency) return failed("The payment's currency differs from the subscription's.");
   if (data.amount !== intent.amountCents) return failed("The payment's amount differs from the subscription's.");
   const gatewayStatus = str(data.status) ?? "";
-  const mapped = PAYMENT_STATUS[gatewayStatus] ?? "pending";
+  const mapped = ownValue(PAYMENT_STATUS, gatewayStatus) ?? "pending";
   return {
     status: mapped,
     externalPaymentId: paymentId,

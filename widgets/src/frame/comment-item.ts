@@ -58,7 +58,7 @@ function actions(comment: Comment, parent: Comment | null, li: HTMLElement): HTM
   if (!comment.is_published) return bar;
   const reactions = h("span", { class: "reactions", role: "group", "aria-label": t("reactionsOf") });
   for (const [id, emoji] of REACTIONS) {
-    const count = comment.reactions[id] || 0;
+    const count = (Object.prototype.hasOwnProperty.call(comment.reactions, id) && comment.reactions[id]) || 0;
     const given = (comment.my_reactions || []).indexOf(id) >= 0;
     if (!count && !jwt) continue;
     const button = h(

@@ -36,7 +36,7 @@ function show(n: number, answer: PageReactions, focusId?: string): void {
 function render(focusId?: string): void {
   const group = h("div", { class: "summary page-reactions", role: "group", "aria-label": t("reactionsOnPage") });
   for (const [id, emoji] of REACTIONS) {
-    const count = (state && state.reactions[id]) || 0;
+    const count = (state && Object.prototype.hasOwnProperty.call(state.reactions, id) && state.reactions[id]) || 0;
     const given = Boolean(state && state.my_reactions.indexOf(id) >= 0);
     const name = t(("reaction_" + id) as StringKey);
     const button = h(

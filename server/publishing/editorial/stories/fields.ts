@@ -7,6 +7,8 @@ import "server-only";
 
 import type { z } from "zod";
 
+import { ownValue } from "@/server/own-keys";
+
 import type { Actor } from "../../../auth/actor";
 import type { Db } from "../../../db/client";
 import { AppError, type ErrorDetail } from "../../../errors";
@@ -235,7 +237,9 @@ export function changedStoryFields(before: Record<string, unknown>, after: Recor
     );
   const changed = Object.keys(after).filter(
     (key) =>
-      after[key] !== undefined && !STAMPED_BY_SAVE.has(key) && comparable(before[key]) !== comparable(after[key]),
+      ownValue(after, key) !== undefined &&
+      !STAMPED_BY_SAVE.has(key) &&
+      comparable(ownValue(before, key)) !== comparable(ownValue(after, key)),
   );
-  return [...new Set(changed.map((key) => EDITOR_FIELD[key] ?? key))].sort();
+  return [...new Set(changed.map((key) => ownValue(EDITOR_FIELD, key) ?? key))].sort();
 }
