@@ -55,6 +55,12 @@ describe("the import command line", () => {
         /^Unknown source "livefyre": use one of disqus, wxr-comments(, [a-z0-9-]+)*\.$/,
       ) as string,
     });
+    // Names of Object.prototype's members are not sources either.
+    for (const name of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      expect(parseImportArgs(["--from", name, "x.xml"])).toEqual({
+        error: expect.stringMatching(new RegExp(`^Unknown source "${name}"`)) as string,
+      });
+    }
     expect(parseImportArgs(["--from", "disqus"])).toEqual({ error: "Give exactly one FILE to import." });
     expect(parseImportArgs(["--from", "disqus", "a.xml", "b.xml"])).toEqual({
       error: "Give exactly one FILE to import.",
