@@ -35,6 +35,15 @@ export const PROTOTYPE_NAMES: readonly string[] = [
   ]),
 ];
 
+/**
+ * A prototype name, Object.prototype's more often (a plain object answers those; most are only
+ * a few among Array's and String's).
+ */
+export const prototypeName: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(...Object.getOwnPropertyNames(Object.prototype)),
+  fc.constantFrom(...PROTOTYPE_NAMES),
+);
+
 /** The prototype names as readers write them: alone, capitalised, in a sentence, as a contraction's neighbour. */
 export const PROTOTYPE_SENTENCES: readonly string[] = PROTOTYPE_NAMES.flatMap((name) => [
   name,
@@ -57,7 +66,7 @@ const character = fc.oneof(
   { arbitrary: range(0x1f300, 0x1faff), weight: 2 }, // emoji (astral)
   { arbitrary: range(0x10000, 0x10ffff), weight: 1 }, // any astral character
   { arbitrary: fc.constantFrom("\u0000", "\ud800", "\udfff", "\ufeff", "\u200d", "\ufffd"), weight: 1 }, // NUL, lone surrogates, BOM, ZWJ
-  { arbitrary: fc.constantFrom(...PROTOTYPE_NAMES).map((name) => ` ${name} `), weight: 2 },
+  { arbitrary: prototypeName.map((name) => ` ${name} `), weight: 2 },
 );
 
 /** Text of those characters, `maxLength` characters at most. */
