@@ -164,7 +164,7 @@ describe("metadata, entities and names looked up in tables", () => {
     const cleaned = cleanMetadataOrThrow(metadata, "metadata");
     expect(Object.keys(cleaned).sort()).toEqual([...PROTOTYPE_NAMES].sort());
     expect(Object.getPrototypeOf(cleaned)).not.toBe(Array.prototype);
-    const merged = deepMerge({ a: { b: 1 } }, metadata as Record<string, never>);
+    const merged = deepMerge({ a: { b: 1 } }, metadata);
     expect(Object.keys(merged).sort()).toEqual(["a", ...PROTOTYPE_NAMES].sort());
     const projected = projectFields({ id: "1", headline: "h" }, [...PROTOTYPE_NAMES]);
     expect(Object.keys(projected)).toEqual(["id"]);

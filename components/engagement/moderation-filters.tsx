@@ -57,7 +57,7 @@ export function ModerationFilters({
     event.preventDefault();
     const parsed = ZQueueFilters.safeParse(draft);
     if (!parsed.success) {
-      const next: Partial<Record<keyof Draft, string>> = {};
+      const next = Object.create(null) as Partial<Record<keyof Draft, string>>;
       for (const issue of parsed.error.issues) next[String(issue.path[0]) as keyof Draft] ??= issue.message;
       setErrors(next);
       return;

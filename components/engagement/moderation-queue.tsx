@@ -39,6 +39,7 @@ import {
   type TQueueItem,
   type TQueueView,
 } from "@/server/engagement/moderation/queue.schema";
+import { ownValue } from "@/server/own-keys";
 
 import { BanDialog } from "./ban-dialog";
 import { ModerationFilters } from "./moderation-filters";
@@ -253,7 +254,8 @@ export function ModerationQueue({
         s: "spam",
         n: "not_spam",
       };
-      if (actions[key]) return (handled(), void run(current, actions[key]));
+      const action = ownValue(actions, key);
+      if (action) return (handled(), void run(current, action));
       if (key === "b") return (handled(), setBanFor(current.author));
       if (key === "h") return (handled(), setHistoryOf(current.author.memberId));
     };

@@ -26,13 +26,14 @@ import {
   type FieldIssue,
   type ServerErrors,
 } from "@/components/ui";
+import { nullPrototypeRecord } from "@/server/own-keys";
 
 import type { FieldSpec, FormContext, FormValues } from "./config";
 
 /** The first problem of each field, from a zod schema's issues (keyed by the first path segment). */
 function schemaProblems(schema: ZodType, input: unknown): Record<string, string> {
   const result = schema.safeParse(input);
-  const out: Record<string, string> = {};
+  const out = nullPrototypeRecord<string>();
   if (!result.success) for (const issue of result.error.issues) out[String(issue.path[0] ?? "")] ??= issue.message;
   return out;
 }
@@ -81,7 +82,7 @@ export function ResourceForm<Row, Values extends FormValues, TDef extends Resolv
         const own = validate?.(values) ?? {};
         const found = Object.keys(own).length ? own : schemaProblems(schema, toInput(values));
         if (Object.keys(found).length) {
-          const fieldsFound: Partial<Record<string, string>> = {};
+          const fieldsFound = nullPrototypeRecord<string>();
           const others: FieldIssue[] = [];
           for (const [field, issue = ""] of Object.entries(found)) {
             if (names.includes(field)) fieldsFound[field] = issue;

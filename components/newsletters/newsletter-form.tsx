@@ -31,6 +31,7 @@ import {
   type TNewsletterInput,
   type TNewsletterView,
 } from "@/server/newsletters/newsletters.schema";
+import { nullPrototypeRecord, ownValue } from "@/server/own-keys";
 
 const DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
 
@@ -132,10 +133,11 @@ export function NewsletterForm({
   const set = (patch: Partial<Values>) => setValues((v) => ({ ...v, ...patch }));
   const server = serverErrors(error, FIELDS);
   // The client's check names nested paths; the server's details name top-level fields.
-  const fieldError = (path: string) => local[path] ?? (server.fields as Record<string, string | undefined>)[path];
+  const fieldError = (path: string) =>
+    ownValue(local, path) ?? ownValue(server.fields as Record<string, string | undefined>, path);
   const firstUnder = (prefix: string) =>
     Object.entries(local).find(([path]) => path === prefix || path.startsWith(`${prefix}.`))?.[1] ??
-    (server.fields as Record<string, string | undefined>)[prefix];
+    ownValue(server.fields as Record<string, string | undefined>, prefix);
 
   return (
     <form
@@ -145,7 +147,7 @@ export function NewsletterForm({
         event.preventDefault();
         const parsed = ZNewsletterInput.safeParse(toInput(values));
         if (!parsed.success) {
-          const problems: Record<string, string> = {};
+          const problems = nullPrototypeRecord<string>();
           for (const issue of parsed.error.issues) problems[issue.path.join(".")] ??= issue.message;
           setLocal(problems);
           return;

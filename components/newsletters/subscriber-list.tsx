@@ -28,6 +28,7 @@ import {
   useConfirm,
 } from "@/components/ui";
 import type { TSubscriberView } from "@/server/newsletters/newsletters.schema";
+import { ownValue } from "@/server/own-keys";
 
 type Status = TSubscriberView["status"];
 const STATUS_LABEL: Record<Status, string> = { ACTIVE: "Active", PENDING: "Pending", UNSUBSCRIBED: "Unsubscribed" };
@@ -44,7 +45,7 @@ const SOURCE_LABEL: Record<string, string> = {
   suppressed: "suppressed address",
   audience: "audience",
 };
-const source = (s: string) => SOURCE_LABEL[s] ?? s;
+const source = (s: string) => ownValue(SOURCE_LABEL, s) ?? s;
 
 export function SubscriberList({ newsletterId }: { newsletterId: number }) {
   const trpc = useTRPC();

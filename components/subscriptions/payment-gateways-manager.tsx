@@ -9,6 +9,7 @@
 import { defineManager, type FormValues } from "@/components/manager/config";
 import { ResourceManager } from "@/components/manager/resource-manager";
 import { Badge, Input } from "@/components/ui";
+import { ownValue } from "@/server/own-keys";
 import {
   GATEWAY_PROVIDERS,
   ZUpsertGatewayInput,
@@ -25,7 +26,7 @@ type GatewayValues = FormValues & {
 };
 
 const LABELS: Record<string, string> = { razorpay: "Razorpay" };
-const label = (provider: string) => LABELS[provider] ?? provider;
+const label = (provider: string) => ownValue(LABELS, provider) ?? provider;
 const webhookUrl = (g: TGatewayAdmin) =>
   `${typeof window === "undefined" ? "" : window.location.origin}${g.webhookPath}`;
 const hint = (saved: string | null | undefined) =>

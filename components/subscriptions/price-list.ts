@@ -3,6 +3,7 @@
  * or lines between prices), sent as `prices` ({currency: {amount_cents}}). The default price and
  * currency are fields of their own. Pure.
  */
+import { nullPrototypeRecord } from "@/server/own-keys";
 import { centsToDecimal, decimalToCents } from "@/server/subscriptions/money.schema";
 
 export type Prices = Record<string, { amount_cents: number }>;
@@ -34,7 +35,7 @@ export function priceListProblem(text: string, defaultCurrency: string): string 
 
 /** The prices the text gives (call after `priceListProblem` found none). */
 export function pricesOf(text: string): Prices {
-  const prices: Prices = {};
+  const prices: Prices = nullPrototypeRecord();
   for (const entry of entries(text)) {
     const match = PRICE.exec(entry);
     if (!match) continue;

@@ -26,6 +26,7 @@ import {
   Table,
   WholeNumberInput,
 } from "@/components/ui";
+import { nullPrototypeRecord } from "@/server/own-keys";
 import { ZRetentionOfferInput } from "@/server/subscriptions/self-service.schema";
 
 type View = { kind: "coupon" | "pause"; coupon_id: number | null; periods: number; enabled: boolean } | null;
@@ -97,7 +98,7 @@ function Editor({
           enabled,
         });
         if (!parsed.success) {
-          const found: Record<string, string> = {};
+          const found = nullPrototypeRecord<string>();
           for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
           setProblems(found);
           return;

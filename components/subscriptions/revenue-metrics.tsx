@@ -16,6 +16,7 @@ import { useTRPC } from "@/components/trpc/react";
 import type { RouterOutputs } from "@/components/trpc/types";
 import { cx, LoadState, Panel, useTimeZone } from "@/components/ui";
 import { formatMonth } from "@/server/dates.schema";
+import { nullPrototypeRecord } from "@/server/own-keys";
 import { METRIC_DEFINITIONS, type TMetricKey, type TMoneyFigure } from "@/server/subscriptions/metrics.schema";
 import { centsToDecimal, formatMoney } from "@/server/subscriptions/money.schema";
 
@@ -117,11 +118,12 @@ export function RevenueMetrics() {
   const current = data?.months.at(-1);
   const currencies = data?.currencies ?? [];
   const series = (data?.months ?? []).map((m) => {
-    const row: Record<string, string | number | null> = {
+    const row = nullPrototypeRecord<string | number | null>();
+    Object.assign(row, {
       month: formatMonth(m.month),
       churn: m.churn_rate === null ? null : Math.round(m.churn_rate * 1000) / 10,
       trials: m.trial_conversion === null ? null : Math.round(m.trial_conversion * 1000) / 10,
-    };
+    });
     for (const c of currencies) row[c] = Number(centsToDecimal(m.mrr.find((f) => f.currency === c)?.cents ?? 0, c));
     return row;
   });

@@ -24,6 +24,7 @@ import {
   useConfirm,
   type BadgeTone,
 } from "@/components/ui";
+import { ownValue } from "@/server/own-keys";
 import { centsToDecimal, decimalToCents, formatMoney } from "@/server/subscriptions/money.schema";
 import { ZRefundPaymentInput } from "@/server/subscriptions/revenue.schema";
 
@@ -79,7 +80,7 @@ export function SubscriberActivity({ memberId }: { memberId: number }) {
                 {w.deliveries.length ? (
                   w.deliveries.map((d) => (
                     <span key={d.id} className="flex min-w-0 flex-wrap items-center gap-1">
-                      <Badge tone={DELIVERY_TONES[d.status] ?? "gray"}>{d.status}</Badge>
+                      <Badge tone={ownValue(DELIVERY_TONES, d.status) ?? "gray"}>{d.status}</Badge>
                       <span className="text-xs break-all text-gray-600">
                         {d.endpoint_url} · {d.attempts} attempt{d.attempts === 1 ? "" : "s"}
                         {d.last_status_code ? ` · HTTP ${d.last_status_code}` : ""}
@@ -145,7 +146,7 @@ function PaymentRow({ payment: p, memberId }: { payment: Payment; memberId: numb
     <li className="space-y-2 rounded border border-gray-200 p-3" data-testid={`payment-${p.id}`}>
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium">{formatMoney(p.amount_cents, p.currency)}</span>
-        <Badge tone={PAYMENT_TONES[p.status] ?? "gray"}>{p.status}</Badge>
+        <Badge tone={ownValue(PAYMENT_TONES, p.status) ?? "gray"}>{p.status}</Badge>
         <Badge tone="gray">{p.payment_type}</Badge>
         <span className="text-gray-600">
           #{p.id}

@@ -36,6 +36,7 @@ import {
   type BadgeTone,
 } from "@/components/ui";
 import { formatDay } from "@/server/dates.schema";
+import { ownValue } from "@/server/own-keys";
 import { periodInWords } from "@/server/subscriptions/catalogue.schema";
 import { formatMoney } from "@/server/subscriptions/money.schema";
 import {
@@ -69,7 +70,7 @@ const emailOf = (s: TSubscriptionWire) =>
 function StatusBadge({ s }: { s: TSubscriptionWire }) {
   return (
     <span className="flex flex-wrap gap-1">
-      <Badge tone={STATUS_TONES[s.status] ?? "gray"}>
+      <Badge tone={ownValue(STATUS_TONES, s.status) ?? "gray"}>
         {STATUS_LABELS[s.status as TSubscriptionStatusWire] ?? s.status}
       </Badge>
       {s.status === "cancelled" && s.active ? <Badge tone="blue">access until end</Badge> : null}

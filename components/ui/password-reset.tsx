@@ -8,6 +8,8 @@
  */
 import { useState, type FormEvent, type ReactNode } from "react";
 
+import { nullPrototypeRecord } from "@/server/own-keys";
+
 import { Alert } from "./alert";
 import { Button } from "./button";
 import { FormField } from "./form-field";
@@ -45,7 +47,7 @@ async function post(path: string, body: unknown): Promise<Result> {
       error?: { message?: string; details?: { field?: string; issue?: string }[] };
     };
     if (response.ok) return { ok: true, message: json.message ?? "Done." };
-    const fields: Record<string, string> = {};
+    const fields = nullPrototypeRecord<string>();
     for (const detail of json.error?.details ?? [])
       if (typeof detail.field === "string" && typeof detail.issue === "string")
         fields[detail.field.replace(/^body\./, "")] ??= detail.issue;

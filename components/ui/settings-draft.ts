@@ -10,6 +10,8 @@ import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 import { useState } from "react";
 import type { ZodType } from "zod";
 
+import { nullPrototypeRecord, ownValue } from "@/server/own-keys";
+
 import { serverErrors } from "./server-errors";
 
 export function useSettingsDraft<Draft extends object, F extends string>({
@@ -42,7 +44,7 @@ export function useSettingsDraft<Draft extends object, F extends string>({
   function check<T>(schema: ZodType<T>, input: unknown, where: (path: readonly PropertyKey[]) => string = () => "") {
     const checked = schema.safeParse(input);
     if (!checked.success) {
-      const issues: Record<string, string> = {};
+      const issues = nullPrototypeRecord<string>();
       for (const issue of checked.error.issues)
         issues[String(issue.path[0])] ??= `${issue.message}${where(issue.path)}`;
       setLocalIssues(issues);
@@ -88,7 +90,7 @@ export function useOnSaved<Result extends { changed: string[] }>(
  */
 export function savedNote(changed: readonly string[], labels: Readonly<Record<string, string>>): string {
   if (changed.length === 0) return "Nothing changed.";
-  return `Saved: ${changed.map((field) => labels[field] ?? field).join(", ")}.`;
+  return `Saved: ${changed.map((field) => ownValue(labels, field) ?? field).join(", ")}.`;
 }
 
 /** Whole-number settings as a form types them: text, so a field can be emptied while typing. */

@@ -15,16 +15,13 @@ import ts from "typescript";
 const MESSAGE =
   'A string key into a plain object answers Object.prototype\'s members ("constructor", "__proto__"): use a Map, Object.create(null), or check Object.hasOwn first.';
 
-/** Whether `type` is a string that is not a literal (or a union that contains one), or any. */
+/** Whether `type` is a string that is not a literal (or a union that contains one), or any; not a type parameter. */
 function isOpenString(type) {
   if (type.isUnion()) return type.types.some(isOpenString);
   const f = type.flags;
   if (f & (ts.TypeFlags.Any | ts.TypeFlags.String | ts.TypeFlags.TemplateLiteral | ts.TypeFlags.StringMapping))
     return true;
-  if (f & ts.TypeFlags.TypeParameter) {
-    const constraint = type.getConstraint?.();
-    return constraint ? isOpenString(constraint) : false;
-  }
+  // A type parameter (`F extends string`) is left to its callers: a form's field names, a closed set.
   return false;
 }
 
@@ -84,6 +81,7 @@ function isNullPrototypeCall(node) {
   return false;
 }
 
+/** @type {import("eslint").Rule.RuleModule} */
 export const noStringKeyOnPlainObject = {
   meta: {
     type: "problem",
@@ -163,4 +161,6 @@ export const noStringKeyOnPlainObject = {
   },
 };
 
-export default { rules: { "no-string-key-on-plain-object": noStringKeyOnPlainObject } };
+const plugin = { rules: { "no-string-key-on-plain-object": noStringKeyOnPlainObject } };
+
+export default plugin;

@@ -35,7 +35,6 @@ import { offerInWords } from "./self-service-words";
 import {
   CANCEL_REASONS,
   ZRetentionOfferInput,
-  type TCancelReason,
   type TRetentionOfferInput,
 } from "./self-service.schema";
 import { addDuration } from "./subscription-state";

@@ -10,6 +10,7 @@ import { useDeferredValue, useRef, useState, type KeyboardEvent } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import { Button, FilterSelect, FormField, LoadState, SearchInput } from "@/components/ui";
+import { ownValue } from "@/server/own-keys";
 import { MEDIA_PAGE_SIZE, type TMediaItem } from "@/server/publishing/editorial/media.schema";
 
 type MediaFilter = "all" | "unused";
@@ -156,7 +157,8 @@ export function MediaGrid({
       ArrowDown: columns(),
       ArrowUp: -columns(),
     };
-    if (event.key in step) move(index + step[event.key]!);
+    const by = ownValue(step, event.key);
+    if (by !== undefined) move(index + by);
     else if (event.key === "Home") move(0);
     else if (event.key === "End") move(items.length - 1);
     else return;

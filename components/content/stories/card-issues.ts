@@ -4,6 +4,7 @@
  * first element (position "2.1", as the element editor numbers it), as "URL: <issue>".
  */
 import type { FieldIssue } from "@/components/ui";
+import { ownValue } from "@/server/own-keys";
 
 /** What the element editor calls a field of an element. */
 const FIELD_LABELS: Record<string, string> = {
@@ -35,7 +36,7 @@ export function placeCardIssue(field: string): { position: string; label: string
 
 function labelOf(rest: string[]): string | null {
   if (rest.length === 0) return null;
-  return FIELD_LABELS[rest[0]!] ?? rest.join(" ");
+  return ownValue(FIELD_LABELS, rest[0]!) ?? rest.join(" ");
 }
 
 /**

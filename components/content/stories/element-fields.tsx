@@ -11,6 +11,7 @@ import { useId } from "react";
 
 import { FileUploadButton } from "@/components/content/file-upload";
 import { FormField, Input, Select, Textarea } from "@/components/ui";
+import { ownValue } from "@/server/own-keys";
 import { tweetIdFromUrl, youtubeVideoId } from "@/server/publishing/editorial/stories.schema";
 
 import { GalleryFields, ImageFields } from "./image-fields";
@@ -21,7 +22,10 @@ import { TextElementField } from "./text-element-field";
 export function ElementFields(props: EditorProps) {
   const { element, position, onChange, onReplace } = props;
   const metadata = element.metadata;
-  const meta = (key: string) => (typeof metadata[key] === "string" ? metadata[key] : "");
+  const meta = (key: string) => {
+    const value = ownValue(metadata, key);
+    return typeof value === "string" ? value : "";
+  };
   const setMeta = (key: string, value: string) => onChange({ ...element, metadata: { ...metadata, [key]: value } });
   switch (element.type) {
     case "text":
@@ -158,7 +162,10 @@ function EmbedFields({ element, position, onChange }: EditorProps) {
 
 function FileFields({ element, position, onChange }: EditorProps) {
   const record = element as Record<string, unknown>;
-  const text = (key: string) => (typeof record[key] === "string" ? record[key] : "");
+  const text = (key: string) => {
+    const value = ownValue(record, key);
+    return typeof value === "string" ? value : "";
+  };
   return (
     <div className="grid gap-2 sm:grid-cols-2">
       <div className="sm:col-span-2">

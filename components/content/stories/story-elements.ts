@@ -4,6 +4,7 @@
  * helpers the editor needs: new elements and cards, moving items, plain text in HTML fields,
  * embed code in base64, an image's focus point from a click. No React: unit-tested.
  */
+import { ownValue } from "@/server/own-keys";
 import type { TCard, TStoryElement } from "@/server/publishing/cards.schema";
 
 /** A v4 UUID, also where crypto.randomUUID is missing (pages served over plain http). */
@@ -146,7 +147,7 @@ const ENTITIES: Record<string, string> = {
  * which the sanitiser keeps as it is.
  */
 export function htmlToPlain(html: string | undefined | null): string {
-  return (html ?? "").replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_, name: string) => ENTITIES[name] ?? "");
+  return (html ?? "").replace(/&(amp|lt|gt|quot|#39|apos|nbsp);/g, (_, name: string) => ownValue(ENTITIES, name) ?? "");
 }
 
 export function plainToHtml(text: string): string {
