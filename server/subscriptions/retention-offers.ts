@@ -32,11 +32,7 @@ import { enqueueJob } from "../jobs/queue";
 import { parseInput } from "../validation";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
 import { offerInWords } from "./self-service-words";
-import {
-  CANCEL_REASONS,
-  ZRetentionOfferInput,
-  type TRetentionOfferInput,
-} from "./self-service.schema";
+import { CANCEL_REASONS, ZRetentionOfferInput, type TRetentionOfferInput } from "./self-service.schema";
 import { addDuration } from "./subscription-state";
 import { emitSubscriptionEvent } from "./subscription-view";
 
