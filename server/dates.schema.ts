@@ -7,9 +7,55 @@
  * Days are "YYYY-MM-DD" on a zone's clocks: a date field's day starts at that zone's midnight and
  * ends at its last millisecond before the next midnight (23 or 25 hours long on a clock change).
  */
-import { nextDay, offsetMs, zonedDayStart } from "./time-zone";
+import { z } from "zod";
+
+import { nextDay, offsetMs, utcDayText, utcMs, zonedDayStart } from "./time-zone";
 
 export { nextDay, zonedDayStart };
+
+/**
+ * The days a filter, range or date field takes: 1 Jan 1900 to 31 Dec 2999. Every day and instant the
+ * edge accepts lies inside, so zone conversions, the day after the last one and the database's
+ * comparisons never leave what JavaScript's Date, Intl and PostgreSQL can all represent.
+ */
+export const FIRST_DAY = "1900-01-01";
+export const LAST_DAY = "2999-12-31";
+const FIRST_MS = Date.parse(`${FIRST_DAY}T00:00:00Z`);
+const LAST_MS = Date.parse(`${LAST_DAY}T23:59:59.999Z`);
+
+/** Whether "YYYY-MM-DD" names a day that exists (no 2027-02-30). */
+function isCalendarDay(day: string): boolean {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  const at = new Date(utcMs(year, month - 1, date));
+  return at.getUTCFullYear() === year && at.getUTCMonth() === month - 1 && at.getUTCDate() === date;
+}
+
+/** A calendar day "YYYY-MM-DD" (on the account's clocks where it filters), from FIRST_DAY to LAST_DAY. */
+export const zCalendarDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "must be a day as YYYY-MM-DD", abort: true })
+  .refine(isCalendarDay, { message: "is not a day of the calendar", abort: true })
+  .refine((day) => day >= FIRST_DAY && day <= LAST_DAY, `must be a day from ${FIRST_DAY} to ${LAST_DAY}`);
+
+/** An instant from the start of FIRST_DAY to the end of LAST_DAY (UTC), from a Date or an ISO text. */
+export const zBoundedInstant = z.coerce
+  .date({ message: "must be a date and time (ISO 8601)" })
+  .refine((at) => at.getTime() >= FIRST_MS && at.getTime() <= LAST_MS, {
+    message: `must be between ${FIRST_DAY} and ${LAST_DAY}`,
+  });
+
+const DAY_MS = 86_400_000;
+
+/** `from` and `to`, days both included, `to` not before `from`, at most `maxDays` days. */
+export function zDayRange(maxDays: number) {
+  return z
+    .object({ from: zCalendarDay, to: zCalendarDay })
+    .refine((r) => r.from <= r.to, { message: "must not be before from", path: ["to"] })
+    .refine((r) => (Date.parse(`${r.to}T00:00:00Z`) - Date.parse(`${r.from}T00:00:00Z`)) / DAY_MS + 1 <= maxDays, {
+      message: `covers at most ${maxDays} days`,
+      path: ["to"],
+    });
+}
 
 const FORMATS = new Map<string, Intl.DateTimeFormat>();
 const DAYS = new Map<string, Intl.DateTimeFormat>();
@@ -73,7 +119,7 @@ export function lastZonedDays(now: Date, count: number, zone: string): string[] 
 /** The day before `day` ("2026-03-01" → "2026-02-28"). */
 export function previousDay(day: string): string {
   const [year, month, date] = day.split("-").map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, date - 1)).toISOString().slice(0, 10);
+  return utcDayText(utcMs(year, month - 1, date - 1));
 }
 
 const DAY_WORDS = new Intl.DateTimeFormat("en-GB", {
@@ -90,7 +136,7 @@ const SHORT_DAY_WORDS = new Intl.DateTimeFormat("en-GB", { day: "numeric", month
  */
 export function formatDay(day: string, options: { short?: boolean } = {}): string {
   const [year, month, date] = day.split("-").map(Number) as [number, number, number];
-  return (options.short ? SHORT_DAY_WORDS : DAY_WORDS).format(new Date(Date.UTC(year, month - 1, date)));
+  return (options.short ? SHORT_DAY_WORDS : DAY_WORDS).format(new Date(utcMs(year, month - 1, date)));
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -117,7 +163,7 @@ export function fromZonedInput(value: string, zone?: string): Date | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value);
   if (!match) return null;
   const [year, month, date, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number];
-  const local = Date.UTC(year, month - 1, date, hour, minute);
+  const local = utcMs(year, month - 1, date, hour, minute);
   const check = new Date(local);
   if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== date || hour > 23 || minute > 59) return null;
   if (!zone) return new Date(year, month - 1, date, hour, minute);

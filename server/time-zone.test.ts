@@ -34,3 +34,13 @@ describe("zonedDay and zonedHour", () => {
     expect(zonedHour("2026-03-29", 7, "Europe/Madrid").toISOString()).toBe("2026-03-29T05:00:00.000Z");
   });
 });
+
+describe("days at the ends of the calendar", () => {
+  it("keeps years 0 to 99 as those years and writes the day after 9999-12-31", () => {
+    expect(nextDay("0099-12-31")).toBe("0100-01-01");
+    expect(nextDay("0005-02-28")).toBe("0005-03-01");
+    expect(nextDay("9999-12-31")).toBe("10000-01-01");
+    expect(zonedDayStart("0050-06-01", "UTC").toISOString()).toBe("0050-06-01T00:00:00.000Z");
+    expect(zonedDayStart("2999-12-31", "Pacific/Kiritimati").toISOString()).toBe("2999-12-30T10:00:00.000Z");
+  });
+});

@@ -5,6 +5,7 @@
 import { z } from "zod";
 
 import { zCursorPage, zCursorPaging } from "../cursor-page.schema";
+import { zCalendarDay } from "../dates.schema";
 
 /** Dotted verbs such as "admin.sign_in" or "api_key.create". */
 const ZAuditAction = z
@@ -15,13 +16,7 @@ const ZAuditAction = z
   .regex(/^[a-z0-9_]+(\.[a-z0-9_]+)*$/, "must be a dotted action such as admin.sign_in");
 
 /** A calendar day ("2026-11-22"), on the account's clocks. */
-const ZDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day as YYYY-MM-DD")
-  .refine((day) => {
-    const date = new Date(`${day}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(day);
-  }, "is not a day of the calendar");
+const ZDay = zCalendarDay;
 
 /** The filters of the listing and of its CSV export. */
 const FILTERS = {

@@ -4,21 +4,14 @@
  */
 import { z } from "zod";
 
-const DAY_MS = 86_400_000;
+import { zCalendarDay, zDayRange } from "../dates.schema";
+
 /** Days the subscribers chart and the sends' list cover at most. */
 const STATS_MAX_DAYS = 366;
-
-const zDay = z.iso.date().refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "is not a calendar day");
 const zId = z.coerce.number().int().min(1).max(2_147_483_647);
 
 /** Days "from" to "to", both included, in the account's time zone. */
-export const ZStatsRange = z
-  .object({ from: zDay, to: zDay })
-  .refine((r) => r.from <= r.to, { message: "must not be before from", path: ["to"] })
-  .refine((r) => (Date.parse(`${r.to}T00:00:00Z`) - Date.parse(`${r.from}T00:00:00Z`)) / DAY_MS + 1 <= STATS_MAX_DAYS, {
-    message: `covers at most ${STATS_MAX_DAYS} days`,
-    path: ["to"],
-  });
+export const ZStatsRange = zDayRange(STATS_MAX_DAYS);
 export type TStatsRange = z.output<typeof ZStatsRange>;
 
 export const ZNewsletterStatsInput = z.object({ newsletterId: zId, range: ZStatsRange });
@@ -29,16 +22,18 @@ export const ZNewsletterIdParams = z.object({ id: zId });
 export const ZSendIdParams = z.object({ id: zId, sendId: zId });
 
 /** A CSV's optional range: both days, or neither (everything). */
-export const ZOptionalStatsRange = z.object({ from: zDay.optional(), to: zDay.optional() }).superRefine((r, ctx) => {
-  if ((r.from === undefined) !== (r.to === undefined)) {
-    ctx.addIssue({ code: "custom", message: "give both from and to, or neither", path: [r.from ? "to" : "from"] });
-    return;
-  }
-  if (r.from === undefined || r.to === undefined) return;
-  const checked = ZStatsRange.safeParse(r);
-  for (const issue of checked.error?.issues ?? [])
-    ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
-});
+export const ZOptionalStatsRange = z
+  .object({ from: zCalendarDay.optional(), to: zCalendarDay.optional() })
+  .superRefine((r, ctx) => {
+    if ((r.from === undefined) !== (r.to === undefined)) {
+      ctx.addIssue({ code: "custom", message: "give both from and to, or neither", path: [r.from ? "to" : "from"] });
+      return;
+    }
+    if (r.from === undefined || r.to === undefined) return;
+    const checked = ZStatsRange.safeParse(r);
+    for (const issue of checked.error?.issues ?? [])
+      ctx.addIssue({ code: "custom", message: issue.message, path: issue.path });
+  });
 
 /** A send's counts (server/newsletters/stats.ts says what each means). */
 export type SendCounts = {

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 
+import { zBoundedInstant } from "../dates.schema";
 import { MAX_CENTS, ZCents, ZCurrency } from "./money.schema";
 
 export const SUBSCRIPTION_TYPES = ["standard", "individual", "campaign", "group_access", "dynamic_asset"] as const;
@@ -243,8 +244,8 @@ const ZCouponFields = z.object({
   percentOff: z.number().int().nullable().default(null),
   amountOffCents: z.number().int().max(MAX_CENTS).nullable().default(null),
   amountCurrency: ZCurrency.nullable().default(null),
-  validFrom: z.coerce.date(),
-  validUntil: z.coerce.date().nullable().default(null),
+  validFrom: zBoundedInstant,
+  validUntil: zBoundedInstant.nullable().default(null),
   maxRedemptions: z.number().int().min(1).max(10_000_000).nullable().default(null),
   maxRedemptionsPerSubscriber: z.number().int().min(1).max(1000).nullable().default(null),
   planIds: z.array(ZId).max(100).default([]),

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 
-import { nextDay, zonedDayStart } from "../dates.schema";
+import { nextDay, zDayRange, zonedDayStart } from "../dates.schema";
 
 const MAX_INT = 2_147_483_647;
 
@@ -19,23 +19,8 @@ export type TRefundPaymentInput = z.output<typeof ZRefundPaymentInput>;
 
 export const ZSubscriberDetailInput = z.object({ memberId: z.number().int().min(1).max(MAX_INT) });
 
-/** The longest range a report covers, in days (both ends included). */
-const REPORT_MAX_DAYS = 366;
-const DAY_MS = 86_400_000;
-
-const zUtcDay = z.iso.date().refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "is not a calendar day");
-
 /** `from` and `to` are days of the account's zone, both included; at most 366 days. */
-export const ZReportRangeInput = z
-  .object({ from: zUtcDay, to: zUtcDay })
-  .refine((r) => r.from <= r.to, { message: "must not be before from", path: ["to"] })
-  .refine(
-    (r) => (Date.parse(`${r.to}T00:00:00Z`) - Date.parse(`${r.from}T00:00:00Z`)) / DAY_MS + 1 <= REPORT_MAX_DAYS,
-    {
-      message: `covers at most ${REPORT_MAX_DAYS} days`,
-      path: ["to"],
-    },
-  );
+export const ZReportRangeInput = zDayRange(366);
 export type TReportRangeInput = z.output<typeof ZReportRangeInput>;
 
 /**

@@ -5,6 +5,7 @@
 import { z } from "zod";
 
 import { zCursorPaging } from "../cursor-page.schema";
+import { LAST_DAY } from "../dates.schema";
 import { identityValueIssue, MAX_IDENTITY_LENGTH, ZProvider } from "./subscribers.schema";
 
 /** The stored statuses of a subscription as the wire and the dashboard write them. */
@@ -48,7 +49,8 @@ export const ZExtendTo = z.union([
     .refine((s) => {
       const d = new Date(`${s}T00:00:00.000Z`);
       return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-    }, "must be an existing date YYYY-MM-DD"),
+    }, "must be an existing date YYYY-MM-DD")
+    .refine((s) => s <= LAST_DAY, `must be a date up to ${LAST_DAY}`),
 ]);
 export type TExtendTo = z.output<typeof ZExtendTo>;
 

@@ -9,6 +9,8 @@
  */
 import { z } from "zod";
 
+import { zCalendarDay } from "../../dates.schema";
+
 /** The queue's tabs: comments waiting for a decision (a comment may be in several). */
 export const QUEUE_TABS = ["pending", "reported", "spam", "toxic"] as const;
 export type TQueueTab = (typeof QUEUE_TABS)[number];
@@ -51,14 +53,7 @@ const zTerm = (max: number) =>
 /** A day as YYYY-MM-DD (a day of the account's zone), a real date. */
 export const zDay = z.preprocess(
   emptyToUndefined,
-  z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "must be a day as YYYY-MM-DD", abort: true })
-    .refine((s) => {
-      const d = new Date(`${s}T00:00:00.000Z`);
-      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
-    }, "is not a real date")
-    .optional(),
+  zCalendarDay.optional(),
 );
 
 /** Reason codes as scorers and moderation write them ("toxicity.insult", "held.spam"). */

@@ -17,7 +17,7 @@ describe("ZQueueFilters", () => {
     expect(issues({ reader: "a\nb" })).toEqual(["reader: must not contain control characters"]);
     expect(issues({ reason: "toxicity.insult" })).toEqual([]);
     expect(issues({ reason: "Toxicity insult" })).toEqual(["reason: must be a reason code such as toxicity.insult"]);
-    expect(issues({ from: "2026-02-29" })).toEqual(["from: is not a real date"]);
+    expect(issues({ from: "2026-02-29" })).toEqual(["from: is not a day of the calendar"]);
     expect(issues({ from: "2028-02-29" })).toEqual([]);
     expect(issues({ to: "25/11/2026" })).toEqual(["to: must be a day as YYYY-MM-DD"]);
     expect(issues({ from: "2026-11-25", to: "2026-11-24" })).toEqual(["to: must not be before from"]);

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 
+import { zBoundedInstant } from "../../dates.schema";
 import type { STORY_WORKFLOW_EVENTS } from "../../webhooks/events.schema";
 import { ZCards } from "../cards.schema";
 import { ZAltText } from "./media.schema";
@@ -229,7 +230,7 @@ export type TTransitionStoryInput = z.input<typeof ZTransitionStoryInput>;
 export const ZScheduleStoryInput = z.object({
   id: z.uuid(),
   version: z.number().int().positive(),
-  publishAt: z.coerce.date(),
+  publishAt: zBoundedInstant,
 });
 export type TScheduleStoryInput = z.input<typeof ZScheduleStoryInput>;
 

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 
+import { zCalendarDay } from "../../dates.schema";
 import { ZStoryStatus, type TStoryStatus } from "./stories.schema";
 
 // ─── The list's input ────────────────────────────────────────────────────────────────────────
@@ -27,13 +28,7 @@ const STORY_DATE_FIELDS = ["updated", "published"] as const;
 type TStoryDateField = (typeof STORY_DATE_FIELDS)[number];
 
 /** A calendar day, "YYYY-MM-DD", that exists (checked on UTC's calendar, which every zone shares). */
-const ZCalendarDay = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, "use YYYY-MM-DD")
-  .refine((day) => {
-    const date = new Date(`${day}T00:00:00Z`);
-    return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
-  }, "is not a day of the calendar");
+const ZCalendarDay = zCalendarDay;
 
 export const ZListStoriesInput = z
   .object({
