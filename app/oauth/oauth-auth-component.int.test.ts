@@ -91,11 +91,12 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
     const code = (await getCode(s, {}, "/api/auth/v1/oauth/authorize")).get("code")!;
     // Another site's script (not a top-level navigation) is refused, and the code is not spent.
     const exchangeUrl = `${SITE}/api/auth/v1/oauth/token?code=${code}&callback_uri=${encodeURIComponent(`${SITE}/story/1`)}`;
-    for (const headers of [
+    const crossSite: Record<string, string>[] = [
       { "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors", "sec-fetch-dest": "empty" },
       { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "iframe" },
       { origin: "https://evil.example.net" },
-    ]) {
+    ];
+    for (const headers of crossSite) {
       const refused = await serve(exchangeUrl, { headers });
       expect(refused.status, JSON.stringify(headers)).toBe(403);
       expect(refused.headers.getSetCookie()).toEqual([]);

@@ -61,12 +61,13 @@ describe("cookie sessions and cross-site requests", () => {
   it("this site's own pages, a back end without browser headers: the cookies", async () => {
     await createTestPublisher(await getDb());
     const { email, password } = await signupMember();
-    for (const headers of [
+    const cases: Record<string, string>[] = [
       { origin: "http://localhost", "sec-fetch-site": "same-origin" },
       { "sec-fetch-site": "same-origin" },
       { "sec-fetch-site": "none" },
       {},
-    ]) {
+    ];
+    for (const headers of cases) {
       const res = await post(login, "/api/member/login", { email, password }, headers);
       expect(res.status).toBe(200);
       const token = res.headers.get("X-QT-AUTH");
