@@ -89,13 +89,26 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
 
     // Internal exchange: the code becomes a session cookie on this host, then callback_uri.
     const code = (await getCode(s, {}, "/api/auth/v1/oauth/authorize")).get("code")!;
+    // Another site's script (not a top-level navigation) is refused, and the code is not spent.
+    const exchangeUrl = `${SITE}/api/auth/v1/oauth/token?code=${code}&callback_uri=${encodeURIComponent(`${SITE}/story/1`)}`;
+    const crossSite: Record<string, string>[] = [
+      { "sec-fetch-site": "cross-site", "sec-fetch-mode": "cors", "sec-fetch-dest": "empty" },
+      { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "iframe" },
+      { origin: "https://evil.example.net" },
+    ];
+    for (const headers of crossSite) {
+      const refused = await serve(exchangeUrl, { headers });
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(refused.headers.getSetCookie()).toEqual([]);
+    }
     const bad = await serve(
       `${SITE}/api/auth/v1/oauth/token?code=${code}&callback_uri=${encodeURIComponent("https://evil.example.com/")}`,
     );
     expect(bad.status).toBe(400);
-    const internal = await serve(
-      `${SITE}/api/auth/v1/oauth/token?code=${code}&callback_uri=${encodeURIComponent(`${SITE}/story/1`)}`,
-    );
+    // The redirect back: a top-level navigation, from the provider's page on another site.
+    const internal = await serve(exchangeUrl, {
+      headers: { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" },
+    });
     expect(internal.status).toBe(302);
     expect(internal.headers.get("location")).toBe(`${SITE}/story/1`);
     const cookie = internal.headers.getSetCookie().find((c) => c.startsWith("qt-auth="))!;

@@ -4,9 +4,14 @@
  * `session-cookie` (the names real clients read: @quintype/backend and quintype-ruby read the
  * header, quintype-api-php the `session-cookie` cookie, bridgekeeper relies on `qt-auth`), and
  * comes back in either.
+ *
+ * The cookies are set only on a request this site (or an origin the publisher allows) made
+ * (./session-origin.ts): a request from another site gets the token in X-QT-AUTH and the body's
+ * answer, never the cookies, so no page elsewhere can sign a reader's browser in (login CSRF).
  */
 import type { MemberSession } from "../members/sessions";
 import { json } from "./respond";
+import { crossSiteSessionProblem } from "./session-origin";
 
 const SESSION_HEADER = "X-QT-AUTH";
 const SESSION_COOKIES = ["qt-auth", "session-cookie"] as const;
@@ -101,13 +106,19 @@ export function jsonWithMemberSession(
   return withSessionCookies(req, response, session, options.now);
 }
 
-/** `response` with the session's cookies set (Secure when the request came over https). */
+/**
+ * `response` with the session's cookies set (Secure when the request came over https); none on a
+ * request from another site (./session-origin.ts; `navigation`: a top-level GET navigation from
+ * another site is allowed, for the OAuth redirect back).
+ */
 export function withSessionCookies(
   req: Request,
   response: Response,
   session: MemberSession,
   now = new Date(),
+  options: { navigation?: boolean } = {},
 ): Response {
+  if (crossSiteSessionProblem(req, options)) return response;
   for (const value of sessionCookies(session.token, {
     expiresAt: session.expiresAt,
     now,

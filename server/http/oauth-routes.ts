@@ -28,6 +28,7 @@ import { withSessionCookies } from "./member-session";
 import { readBody } from "./request-body";
 import { json } from "./respond";
 import { apiRoute, type RouteHandler } from "./route";
+import { assertSessionRequestSameSite } from "./session-origin";
 
 const perIp = (name: string, limit: number) => ({ name, limit, windowSeconds: 60, by: "ip" as const });
 const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
@@ -148,6 +149,8 @@ export function internalExchangeRoute(summary: string): RouteHandler {
       summary,
     },
     async ({ req, db, publisher, query }) => {
+      // Its only product is the cookies: from another site, only a top-level navigation (the redirect back).
+      assertSessionRequestSameSite(req, { navigation: true });
       const now = new Date();
       const { session, location } = await exchangeCodeForSession(db, {
         publisher,
@@ -156,7 +159,7 @@ export function internalExchangeRoute(summary: string): RouteHandler {
         codeVerifier: query.code_verifier,
         now,
       });
-      return withSessionCookies(req, goTo(location, false), session, now);
+      return withSessionCookies(req, goTo(location, false), session, now, { navigation: true });
     },
   );
 }

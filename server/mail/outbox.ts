@@ -30,6 +30,8 @@ type QueueEmailInput = {
   html?: string;
   /** Extra headers, such as List-Unsubscribe (RFC 8058). */
   headers?: Record<string, string>;
+  /** The From when not MAIL_FROM ("Name" <address>: a newsletter's sender). */
+  from?: string;
   /** What made it, dotted: "member.password_reset". */
   kind: string;
   now: Date;
@@ -45,6 +47,7 @@ export async function queueEmail(db: Db, input: QueueEmailInput): Promise<{ id: 
       text: input.text,
       ...(input.html ? { html: input.html } : {}),
       ...(input.headers ? { headers: input.headers } : {}),
+      ...(input.from ? { sender: input.from } : {}),
       kind: input.kind,
       createdAt: input.now,
     },
@@ -79,7 +82,8 @@ export const sendMailJob = defineJob<{ emailId: string }, OutgoingMail>({
         continue;
       }
       try {
-        await ctx.mail.send(mail);
+        const { sender, ...rest } = mail;
+        await ctx.mail.send({ ...rest, ...(sender ? { from: sender } : {}) });
         performed.push({ job, result: { status: "done" as const }, data: mail });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

@@ -57,6 +57,7 @@ const logTransport: MailTransport = {
       id: mail.id,
       accountId: mail.accountId,
       kind: mail.kind,
+      ...(mail.from ? { from: mail.from } : {}),
       to: mail.to,
       subject: mail.subject,
       body: mail.text,

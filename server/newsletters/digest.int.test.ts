@@ -1,5 +1,6 @@
 // The digest's schedule on the test clock, in the account's time zone (both databases): due at its time,
 // once per local day however often or wherever it runs, skipped without a new story, and mailed by the jobs.
+// A digest of an automated collection evaluates the collection's rules when it is made and mailed.
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { getDb } from "../db";
@@ -91,5 +92,88 @@ describe("the digest schedule", () => {
     setClock(new Date("2026-12-11T12:01:00Z"));
     expect(await createDueDigests(db, now())).toBe(1);
     expect((await digests(newsletter.id)).map((d) => d.dedupeKey)).toEqual(["digest:2026-11-27", "digest:2026-12-11"]);
+  });
+
+  it("a digest of an automated collection sends the stories its rules select at send time", async () => {
+    const account = await createTestPublisher(db);
+    await db.account.update({ where: { id: account.id }, data: { timeZone: "UTC" } });
+    const section = await db.section.create({
+      data: { accountId: account.id, slug: "city", name: "City", displayName: "City" },
+    });
+    const collection = await db.collection.create({
+      data: {
+        accountId: account.id,
+        slug: "city-video",
+        name: "City video",
+        automated: true,
+        rules: { "section-ids": [section.id], "story-templates": ["video"] },
+      },
+    });
+    const at = (iso: string) => new Date(iso);
+    await insertStory(db, account.id, {
+      headline: "Bridge reopens",
+      storyTemplate: "video",
+      sectionIds: [section.id],
+      publishedAt: at("2026-11-26T10:00:00Z"),
+    });
+    await insertStory(db, account.id, {
+      headline: "Market day",
+      storyTemplate: "video",
+      sectionIds: [section.id],
+      publishedAt: at("2026-11-26T11:00:00Z"),
+    });
+    // Not selected by the rules: another template; no section; a draft.
+    await insertStory(db, account.id, {
+      headline: "Op-ed",
+      sectionIds: [section.id],
+      publishedAt: at("2026-11-26T12:00:00Z"),
+    });
+    await insertStory(db, account.id, {
+      headline: "Elsewhere",
+      storyTemplate: "video",
+      publishedAt: at("2026-11-26T12:00:00Z"),
+    });
+    await insertStory(db, account.id, {
+      headline: "Unfinished",
+      storyTemplate: "video",
+      sectionIds: [section.id],
+      status: "DRAFT",
+    });
+    const newsletter = await insertNewsletter(db, account.id, {
+      digestCollectionId: collection.id,
+      digestSchedule: { days: [5], time: "07:00" },
+    });
+    const readers = await insertSubscribers(db, { accountId: account.id, newsletterId: newsletter.id, count: 2 });
+
+    setClock(new Date("2026-11-27T07:05:00Z"));
+    const mail = recordingTransport();
+    await enqueueJob(db, newsletterDigestJob, {}, { now: now() });
+    await runJobsNow(db, testJobDeps({ clock: now, mail, appUrl: "https://app.test" }));
+    expect(await digests(newsletter.id)).toMatchObject([
+      { status: "SENT", collectionId: collection.id, recipients: 2 },
+    ]);
+    expect(mail.sent.map((m) => m.to).sort()).toEqual(readers.map((r) => r.email).sort());
+    const html = mail.sent[0]!.html!;
+    // Newest first, as the content API lists the collection.
+    expect(html.indexOf("Market day")).toBeGreaterThan(-1);
+    expect(html.indexOf("Market day")).toBeLessThan(html.indexOf("Bridge reopens"));
+    for (const left of ["Op-ed", "Elsewhere", "Unfinished"]) expect(html).not.toContain(left);
+
+    // A week later, no story the rules select was published since: skipped. One published since: sent.
+    await insertStory(db, account.id, {
+      headline: "Not video",
+      sectionIds: [section.id],
+      publishedAt: at("2026-11-30T09:00:00Z"),
+    });
+    setClock(new Date("2026-12-04T07:05:00Z"));
+    expect(await createDueDigests(db, now())).toBe(0);
+    await insertStory(db, account.id, {
+      headline: "Tram line",
+      storyTemplate: "video",
+      sectionIds: [section.id],
+      publishedAt: at("2026-12-05T09:00:00Z"),
+    });
+    setClock(new Date("2026-12-11T07:05:00Z"));
+    expect(await createDueDigests(db, now())).toBe(1);
   });
 });

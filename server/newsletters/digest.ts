@@ -1,7 +1,8 @@
 /**
  * "newsletter.digest", every 5 minutes: the digests that are due. A newsletter with a
  * `digestCollectionId` and a `digestSchedule` ({days: [1-7, Monday 1], time: "HH:MM"}) mails the
- * collection's top stories (./send-content.ts `digestStories`) on those days at that time on the
+ * collection's top stories (./digest-stories.ts: a manual collection's items, an automated
+ * collection's rules evaluated at send time) on those days at that time on the
  * account's clocks (accounts.time_zone).
  *
  * A digest is due from its time until DIGEST_WINDOW_MS later (a server down at 07:00 still sends
@@ -20,6 +21,7 @@ import type { Db } from "../db/client";
 import { defineJob } from "../jobs/define";
 import { log } from "../log";
 import { zonedDayStart } from "../time-zone";
+import { digestFreshCount } from "./digest-stories";
 import { createSend } from "./send";
 
 const DIGEST_EVERY_MS = 5 * 60_000;
@@ -83,16 +85,10 @@ export async function createDueDigests(db: Db, now: Date): Promise<number> {
       orderBy: { scheduledAt: "desc" },
       select: { scheduledAt: true },
     });
-    const fresh = await db.collectionItem.count({
-      where: {
-        collectionId: n.digestCollectionId!,
-        collection: { accountId: n.accountId, deletedAt: null },
-        story: {
-          status: "PUBLISHED",
-          accountId: n.accountId,
-          ...(previous ? { publishedAt: { gt: previous.scheduledAt } } : {}),
-        },
-      },
+    const fresh = await digestFreshCount(db, {
+      accountId: n.accountId,
+      collectionId: n.digestCollectionId!,
+      since: previous?.scheduledAt ?? null,
     });
     if (fresh === 0) continue;
     const collection = await db.collection.findUnique({ where: { id: n.digestCollectionId! }, select: { name: true } });

@@ -13,9 +13,13 @@ describe("newsletter links", () => {
     const t = byDelivery.split("/").at(-1)!;
     expect(verifyNewsletterToken(key, 3, t)).toEqual({ purpose: "delivery", id: "99" });
     expect(unsubscribeUrl({ ...base, subscriptionId: 5 })).toContain("/unsubscribe/unsubscribe.5.");
-    expect(confirmUrl({ ...base, subscriptionId: 5 })).toMatch(
-      /^https:\/\/news\.example\/newsletters\/confirm\/confirm\.5\./,
-    );
+    const confirm = confirmUrl({ ...base, subscriptionId: 5, nonce: "request-a" });
+    expect(confirm).toMatch(/^https:\/\/news\.example\/newsletters\/confirm\/confirm\.5\./);
+    // Signed over the sign-up request's nonce: it verifies with that nonce only.
+    const ct = confirm.split("/").at(-1)!;
+    expect(verifyNewsletterToken(key, 3, ct, ["confirm"], "request-a")).toEqual({ purpose: "confirm", id: "5" });
+    expect(verifyNewsletterToken(key, 3, ct, ["confirm"], "request-b")).toBeNull();
+    expect(verifyNewsletterToken(key, 3, ct, ["confirm"])).toBeNull();
     expect(openPixelUrl({ ...base, deliveryId: 7 })).toContain("/api/newsletters/open/delivery.7.");
   });
 

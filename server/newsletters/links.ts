@@ -20,8 +20,13 @@ function origin(baseUrl: string): string {
   return baseUrl.replace(/\/+$/, "");
 }
 
-function token(args: Base, purpose: TNewsletterTokenPurpose, id: number | bigint | string): string {
-  return signNewsletterToken(args.key, { accountId: args.accountId, purpose, id });
+function token(
+  args: Base,
+  purpose: TNewsletterTokenPurpose,
+  id: number | bigint | string,
+  nonce?: string | null,
+): string {
+  return signNewsletterToken(args.key, { accountId: args.accountId, purpose, id, nonce });
 }
 
 /**
@@ -41,9 +46,9 @@ export function unsubscribePageUrl(baseUrl: string, tokenText: string): string {
   return `${origin(baseUrl)}/newsletters/unsubscribe/${tokenText}`;
 }
 
-/** The double opt-in link of a PENDING subscription. */
-export function confirmUrl(args: Base & { subscriptionId: number }): string {
-  return `${origin(args.baseUrl)}/newsletters/confirm/${token(args, "confirm", args.subscriptionId)}`;
+/** The double opt-in link of a PENDING subscription, for the sign-up request `nonce` names. */
+export function confirmUrl(args: Base & { subscriptionId: number; nonce: string | null }): string {
+  return `${origin(args.baseUrl)}/newsletters/confirm/${token(args, "confirm", args.subscriptionId, args.nonce)}`;
 }
 
 function urlMac(key: Buffer, accountId: number, deliveryId: string, url: string): string {

@@ -109,6 +109,12 @@ export function personalise(template: MailTemplate, reader: ReaderLinks): { html
 }
 
 /** The headers of every newsletter mail: one-click unsubscribe (RFC 8058), the sender's reply-to. */
+/** The From of every mail of a newsletter: "Name" <address>, with nothing that could break the header. */
+export function fromHeader(name: string, address: string): string {
+  const clean = name.replace(/["\\\r\n<>]/g, "").trim();
+  return clean ? `"${clean}" <${address}>` : address;
+}
+
 export function newsletterHeaders(args: { unsubscribeUrl: string; replyTo?: string | null }): Record<string, string> {
   return {
     "List-Unsubscribe": `<${args.unsubscribeUrl}>`,

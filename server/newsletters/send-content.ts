@@ -19,10 +19,8 @@ import { getPublisher } from "../publishing/publisher";
 import { storyUrl } from "../publishing/story-view";
 import { loadReaderState } from "../subscriptions/access-load";
 import { applyAccessRule, storyAccessKind, type StoryAccess } from "../subscriptions/access-rule";
+import { digestStories } from "./digest-stories";
 import { compileDigestMail, compileStoryMail, parseDesign, type MailFrame, type MailTemplate } from "./render-mail";
-
-/** Stories a digest lists at most. */
-const DIGEST_STORIES = 10;
 
 export type SendContent = {
   /** The template a reader gets. */
@@ -135,33 +133,6 @@ export async function storyContent(
       );
     },
   };
-}
-
-/** The published stories of a collection for a digest, in the collection's order (at most DIGEST_STORIES). */
-export async function digestStories(db: Db, args: { accountId: number; collectionId: number }) {
-  const items = await db.collectionItem.findMany({
-    where: {
-      collectionId: args.collectionId,
-      collection: { accountId: args.accountId, deletedAt: null },
-      story: { status: "PUBLISHED", accountId: args.accountId },
-    },
-    orderBy: { position: "asc" },
-    take: DIGEST_STORIES,
-    select: {
-      story: {
-        select: {
-          id: true,
-          headline: true,
-          summary: true,
-          slug: true,
-          heroImageS3Key: true,
-          heroImageMetadata: true,
-          publishedAt: true,
-        },
-      },
-    },
-  });
-  return items.flatMap((i) => (i.story ? [i.story] : []));
 }
 
 /** A digest send's content: one template for every reader. */

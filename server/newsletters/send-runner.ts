@@ -37,7 +37,7 @@ import { log } from "../log";
 import { PermanentMailError, type MailTransport } from "../mail/transport";
 import { audience } from "./audience";
 import { clickUrl, openPixelUrl, unsubscribeUrl } from "./links";
-import { newsletterHeaders, personalise, subjectLine } from "./render-mail";
+import { fromHeader, newsletterHeaders, personalise, subjectLine } from "./render-mail";
 import { sendContent, type SendContent } from "./send-content";
 import { suppress, suppressedAmong } from "./suppression";
 import type { Throttle } from "./throttle";
@@ -69,12 +69,6 @@ type SliceResult = { state: "done" } | { state: "continue"; at: Date } | { state
 type ClaimedRow = { id: string; member_id: number; email: string; attempts: number };
 
 const backoffMs = (attempt: number) => Math.min(3600_000, 30_000 * 2 ** Math.max(0, attempt - 1));
-
-/** "Name <address>" with nothing that could break the header. */
-export function fromHeader(name: string, address: string): string {
-  const clean = name.replace(/["\\\r\n<>]/g, "").trim();
-  return clean ? `"${clean}" <${address}>` : address;
-}
 
 async function writeRecipients(db: Db, sendId: number, now: Date): Promise<void> {
   await withTransaction(

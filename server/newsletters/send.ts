@@ -14,7 +14,7 @@ import { AppError } from "../errors";
 import { cancelJob, enqueueJob } from "../jobs/queue";
 import { queueEmail } from "../mail/outbox";
 import { audienceCount } from "./audience";
-import { newsletterHeaders, personalise, subjectLine } from "./render-mail";
+import { fromHeader, newsletterHeaders, personalise, subjectLine } from "./render-mail";
 import { storyTemplates } from "./send-content";
 import { newsletterSendJob } from "./send-job";
 import { TEST_RECIPIENTS_MAX, type TListSendsInput, type TSendPage, type TSendView } from "./send.schema";
@@ -261,6 +261,7 @@ export async function testSend(
         text: body.text,
         html: body.html,
         headers: newsletterHeaders({ unsubscribeUrl: unsubscribe, replyTo: newsletter.replyTo }),
+        from: fromHeader(newsletter.senderName, newsletter.senderEmail),
         kind: "newsletter.test",
         now: args.now,
       });

@@ -1,9 +1,10 @@
 /**
  * What the signed links of newsletter mails do (./links.ts, ./tokens.ts) for subscriptions:
  *
- * - confirm (`confirm.<subscription>`): a PENDING subscription becomes ACTIVE (confirmedAt), and
- *   the address's suppression is lifted: the reader proved the address and asked again. Only a
- *   POST does it (the page's button): link scanners GET.
+ * - confirm (`confirm.<subscription>`, signed over the sign-up request's nonce): a PENDING
+ *   subscription becomes ACTIVE (confirmedAt), and the address's suppression is lifted: the reader
+ *   proved the address and asked again. Only a POST does it (the page's button): link scanners
+ *   GET. The link of an earlier request (replaced by a later sign-up) is NOT_FOUND.
  * - unsubscribe (`unsubscribe.<subscription>` or `delivery.<delivery>`): the subscription becomes
  *   UNSUBSCRIBED with the caller's source; a delivery's `unsubscribedAt` is set, so the send counts
  *   it. A delivery whose reader has no subscription row (an audience of members) gets one,
@@ -86,7 +87,10 @@ async function resolve(db: Db, token: string, purposes: readonly TNewsletterToke
     };
   }
   const subscription = await db.newsletterSubscription.findUnique({ where: { id: Number(id) } });
-  if (!subscription || !verifyNewsletterToken(key, subscription.accountId, token, [purpose])) throw notFound();
+  // A confirmation link names the sign-up request it was mailed for (its nonce): a later request
+  // of the same address replaced the nonce, and the older link no longer confirms anything.
+  const nonce = purpose === "confirm" ? subscription?.confirmNonce : null;
+  if (!subscription || !verifyNewsletterToken(key, subscription.accountId, token, [purpose], nonce)) throw notFound();
   return {
     accountId: subscription.accountId,
     subscription,
@@ -144,7 +148,7 @@ export async function confirmSubscription(db: Db, args: { token: string; now: Da
   if (subscription.status === "PENDING") {
     await withTransaction(db, async (tx) => {
       const { count } = await tx.newsletterSubscription.updateMany({
-        where: { id: subscription.id, status: "PENDING" },
+        where: { id: subscription.id, status: "PENDING", confirmNonce: subscription.confirmNonce },
         data: { status: "ACTIVE", confirmedAt: args.now },
       });
       if (count === 0) return;

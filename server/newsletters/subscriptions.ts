@@ -8,13 +8,19 @@
  * - ACTIVE at once only when the caller vouches for the address (`proven`: a signed-in reader, or
  *   staff) AND the member's e-mail is verified AND the address is not suppressed. Otherwise
  *   PENDING, with a confirmation mail (double opt-in) queued in the same transaction; following its
- *   link (./subscription-links.ts) makes it ACTIVE and lifts the address's suppression.
+ *   link (./subscription-links.ts) makes it ACTIVE and lifts the address's suppression. Each
+ *   request that mails a confirmation gets a new random `confirmNonce`, which its link is signed
+ *   over: a link confirms only the request it was sent for, never a later sign-up of the address.
+ * - The confirmation mail comes from the newsletter's sender (name, address, Reply-To), as its
+ *   issues do.
  * - Every (re)subscribe records the consent: `consentedAt` (now) and `consentSource`. A PENDING
  *   row asked again is mailed again at most once per CONFIRM_RESEND_MS.
  * - Unsubscribing records `unsubscribedAt` and `unsubscribeSource`; again is a no-op that keeps
  *   the first time and source.
  */
 import "server-only";
+
+import { randomBytes } from "node:crypto";
 
 import { getEnv } from "../../env.js";
 import { recordAudit } from "../audit/audit-log";
@@ -31,6 +37,7 @@ import { memberAddress } from "./audience";
 import { confirmUrl, unsubscribeUrl } from "./links";
 import { getNewsletterRow } from "./newsletters";
 import type { TAddSubscriberInput } from "./newsletters.schema";
+import { fromHeader, newsletterHeaders } from "./render-mail";
 import type { TMemberNewsletter } from "./subscriptions.schema";
 import { isSuppressed, normaliseEmail } from "./suppression";
 import { newsletterTokenKey } from "./tokens";
@@ -55,15 +62,20 @@ function statusWord(row: Pick<NewsletterSubscription, "status"> | undefined): Su
   return row ? (row.status.toLowerCase() as SubscriptionStatusWord) : "none";
 }
 
-/** The confirmation mail of a PENDING subscription, queued in `tx`. */
+/** A new sign-up request's nonce (./tokens.ts: a confirmation link is signed over it). */
+function newConfirmNonce(): string {
+  return randomBytes(16).toString("base64url");
+}
+
+/** The confirmation mail of a PENDING subscription for its latest request (`nonce`), queued in `tx`. */
 async function queueConfirmation(
   tx: TransactionClient,
-  args: { member: Member; address: string; newsletter: Newsletter; subscriptionId: number; now: Date },
+  args: { member: Member; address: string; newsletter: Newsletter; subscriptionId: number; nonce: string; now: Date },
 ): Promise<void> {
   const { member, newsletter } = args;
   const account = await tx.account.findUniqueOrThrow({ where: { id: member.accountId }, select: { name: true } });
   const base = { baseUrl: getEnv().APP_URL, key: newsletterTokenKey(), accountId: member.accountId };
-  const confirm = confirmUrl({ ...base, subscriptionId: args.subscriptionId });
+  const confirm = confirmUrl({ ...base, subscriptionId: args.subscriptionId, nonce: args.nonce });
   const unsubscribe = unsubscribeUrl({ ...base, subscriptionId: args.subscriptionId });
   await queueEmail(tx, {
     accountId: member.accountId,
@@ -80,7 +92,8 @@ async function queueConfirmation(
       "",
       `Not interested? ${unsubscribe}`,
     ].join("\n"),
-    headers: { "List-Unsubscribe": `<${unsubscribe}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    headers: newsletterHeaders({ unsubscribeUrl: unsubscribe, replyTo: newsletter.replyTo }),
+    from: fromHeader(newsletter.senderName, newsletter.senderEmail),
     kind: CONFIRM_MAIL_KIND,
     now: args.now,
   });
@@ -126,15 +139,18 @@ async function subscribeMember(
           return result(row, false);
         }
         if (now.getTime() - existing.consentedAt.getTime() < CONFIRM_RESEND_MS) return result(existing, false);
+        const nonce = newConfirmNonce();
         const row = await tx.newsletterSubscription.update({
           where: { id: existing.id },
-          data: { consentedAt: now, consentSource: source },
+          data: { consentedAt: now, consentSource: source, confirmNonce: nonce },
         });
-        await queueConfirmation(tx, { member, address, newsletter, subscriptionId: row.id, now });
+        await queueConfirmation(tx, { member, address, newsletter, subscriptionId: row.id, nonce, now });
         return result(row, true);
       }
+      const nonce = active ? null : newConfirmNonce();
       const data = {
         status: active ? ("ACTIVE" as const) : ("PENDING" as const),
+        confirmNonce: nonce,
         consentedAt: now,
         consentSource: source,
         confirmedAt: null,
@@ -152,7 +168,7 @@ async function subscribeMember(
               createdAt: now,
             },
           });
-      if (!active) await queueConfirmation(tx, { member, address, newsletter, subscriptionId: row.id, now });
+      if (nonce) await queueConfirmation(tx, { member, address, newsletter, subscriptionId: row.id, nonce, now });
       return result(row, !active);
     },
     { retryUniqueClashes: true },

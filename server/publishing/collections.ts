@@ -137,35 +137,52 @@ async function manualCollection(
   };
 }
 
+/**
+ * What an automated collection's rules select now: the filter of the published stories they match
+ * and their order, and the sections they name (a section's collection without a section rule: that
+ * section). The content API and the newsletter digest (server/newsletters/digest.ts) both read it.
+ */
+export async function automatedCollectionStories(
+  db: Db,
+  accountId: number,
+  row: Pick<Collection, "rules"> & { sectionOf: { id: number } | null },
+  excludeStoryIds: readonly string[] = [],
+): Promise<{
+  where: Prisma.StoryWhereInput;
+  orderBy: Prisma.StoryOrderByWithRelationInput[];
+  sectionIds: number[] | undefined;
+}> {
+  const rules: TStoredCollectionRules = ZStoredCollectionRules.parse(row.rules);
+  const sectionIds = rules["section-ids"] ?? (row.sectionOf ? [row.sectionOf.id] : undefined);
+  const and: Prisma.StoryWhereInput[] = [publishedWhere(accountId)];
+  if (sectionIds)
+    and.push({
+      sections: { some: { sectionId: { in: await sectionFamilyIds(db, accountId, { ids: sectionIds }) } } },
+    });
+  if (rules["tag-slugs"]) and.push({ tags: { some: { tag: { accountId, slug: { in: rules["tag-slugs"] } } } } });
+  if (rules["author-ids"]) and.push({ authors: { some: { authorId: { in: rules["author-ids"] } } } });
+  if (rules["story-templates"]) and.push({ storyTemplate: { in: rules["story-templates"] } });
+  if (excludeStoryIds.length > 0) and.push({ id: { notIn: [...excludeStoryIds] } });
+  const orderBy = orderByFor(rules.sort === "last-published-at" ? "last-published" : "published");
+  return { where: { AND: and }, orderBy, sectionIds };
+}
+
 async function automatedCollection(
   db: Db,
   ctx: ContentContext,
   row: CollectionRow,
   q: TCollectionQuery,
 ): Promise<CollectionResult> {
-  const rules: TStoredCollectionRules = ZStoredCollectionRules.parse(row.rules);
-  const sectionIds = rules["section-ids"] ?? (row.sectionOf ? [row.sectionOf.id] : undefined);
-  const and: Prisma.StoryWhereInput[] = [publishedWhere(ctx.accountId)];
-  if (sectionIds)
-    and.push({
-      sections: { some: { sectionId: { in: await sectionFamilyIds(db, ctx.accountId, { ids: sectionIds }) } } },
-    });
-  if (rules["tag-slugs"])
-    and.push({ tags: { some: { tag: { accountId: ctx.accountId, slug: { in: rules["tag-slugs"] } } } } });
-  if (rules["author-ids"]) and.push({ authors: { some: { authorId: { in: rules["author-ids"] } } } });
-  if (rules["story-templates"]) and.push({ storyTemplate: { in: rules["story-templates"] } });
-  if (q.excludeStoryIds.length > 0) and.push({ id: { notIn: q.excludeStoryIds } });
-
+  const { where, orderBy, sectionIds } = await automatedCollectionStories(db, ctx.accountId, row, q.excludeStoryIds);
   const cacheKeys = (sectionIds ?? []).map((id) => `sc/${ctx.view.publisherId}/${id}`);
   if (q.itemType === "collection") {
     return { collection: toWire(ctx, row, { sectionIds }, 0, [], cacheKeys), tags: [`c/${row.id}`, "stories"] };
   }
-  const where: Prisma.StoryWhereInput = { AND: and };
   const [total, stories] = await Promise.all([
     db.story.count({ where }),
     loadWireStories(db, ctx, {
       where,
-      orderBy: orderByFor(rules.sort === "last-published-at" ? "last-published" : "published"),
+      orderBy,
       take: q.limit,
       skip: q.offset,
       fields: q.storyFields,

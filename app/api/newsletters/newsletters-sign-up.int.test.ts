@@ -5,7 +5,9 @@
  * leave one member, one row and one mail, and bad input or a newsletter that is unknown, archived
  * or for paying readers changes nothing. The confirm link confirms on POST only, again is the
  * same, is 400 malformed and 404 for another account or purpose, and does not bring back a reader
- * who unsubscribed after signing up.
+ * who unsubscribed after signing up. A link confirms only the sign-up it was mailed for: a later
+ * sign-up of the same address (a new request, a new mail) is not confirmed by an older link. The
+ * confirmation mail comes from the newsletter's sender.
  */
 import { describe, expect, it } from "vitest";
 
@@ -153,5 +155,58 @@ describe("confirm link", () => {
       status: "UNSUBSCRIBED",
       unsubscribeSource: "one_click",
     });
+  });
+
+  it("confirms only the sign-up it was mailed for, not a later sign-up of the same address", async () => {
+    const { db, account, daily } = await subscriptionSetup();
+    const body = { account_id: account.id, email: "ada@example.com", newsletters: ["daily"] };
+    await subscribe(body);
+    const first = (await confirmMails(db, account.id))[0]!;
+    // Sign-up A is left unconfirmed; A leaves by the mail's unsubscribe link.
+    const unsub = /<([^>]+)>/.exec((first.headers as Record<string, string>)["List-Unsubscribe"]!)![1]!;
+    expect((await oneClick(unsub.split("/").pop()!)).status).toBe(200);
+    // Someone else signs the address up again: a new request, a new mail.
+    await subscribe(body, "10.0.0.9");
+    const mails = await confirmMails(db, account.id);
+    expect(mails).toHaveLength(2);
+    const older = await confirm(confirmTokenIn(first.text));
+    expect(older.status).toBe(404);
+    expect(((await older.json()) as Json).error?.code).toBe("NOT_FOUND");
+    expect(await db.newsletterSubscription.findFirstOrThrow({ where: { newsletterId: daily.id } })).toMatchObject({
+      status: "PENDING",
+      confirmedAt: null,
+    });
+    expect(await (await confirm(confirmTokenIn(mails[1]!.text))).json()).toMatchObject({ status: "active" });
+  });
+
+  it("a pending sign-up asked again after the resend pause: only the newest mail's link confirms", async () => {
+    const { db, account, daily } = await subscriptionSetup();
+    const body = { account_id: account.id, email: "bo@example.com", newsletters: ["daily"] };
+    await subscribe(body);
+    // An hour and more later (the resend pause), the address is signed up again while still pending.
+    await db.newsletterSubscription.updateMany({
+      where: { newsletterId: daily.id },
+      data: { consentedAt: new Date(Date.now() - 2 * 3600_000) },
+    });
+    await subscribe(body, "10.0.0.8");
+    const mails = await confirmMails(db, account.id);
+    expect(mails).toHaveLength(2);
+    expect((await confirm(confirmTokenIn(mails[0]!.text))).status).toBe(404);
+    const row = await db.newsletterSubscription.findFirstOrThrow({ where: { newsletterId: daily.id } });
+    expect(row.status).toBe("PENDING");
+    expect((await confirm(confirmTokenIn(mails[1]!.text))).status).toBe(200);
+  });
+
+  it("comes from the newsletter's sender, with its Reply-To", async () => {
+    const { db, account, newsletter } = await subscriptionSetup();
+    await newsletter("letters", {
+      senderName: "Letters Desk",
+      senderEmail: "letters@gazette.test",
+      replyTo: "ed@gazette.test",
+    });
+    await subscribe({ account_id: account.id, email: "cy@example.com", newsletters: ["letters"] });
+    const [mail] = await confirmMails(db, account.id);
+    expect(mail!.sender).toBe('"Letters Desk" <letters@gazette.test>');
+    expect(mail!.headers).toMatchObject({ "Reply-To": "ed@gazette.test" });
   });
 });

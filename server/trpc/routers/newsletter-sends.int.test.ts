@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 
 import { getDb } from "../../db";
 import type { Db } from "../../db/client";
+import { recordingTransport, runJobsNow, testJobDeps } from "../../testing/jobs";
 import { insertNewsletter, insertSubscribers } from "../../testing/newsletter-fixtures";
 import { insertStory } from "../../testing/publishing-factories";
 import { createTestStaff, trpcCodeOf } from "../../testing/staff";
@@ -76,6 +77,19 @@ describe("newsletterSends", () => {
       ["desk@gazette.test", "[Test] Budget day", "newsletter.test"],
     ]);
     expect(mails[0]!.html).toContain("Budget day");
+    // From the newsletter's sender, as its issues are, not MAIL_FROM: the outbox hands it to the transport.
+    expect(mails.map((m) => m.sender)).toEqual([
+      '"The Gazette" <briefing@gazette.test>',
+      '"The Gazette" <briefing@gazette.test>',
+    ]);
+    const mail = recordingTransport();
+    await runJobsNow(db, testJobDeps({ mail }));
+    expect(mail.sent.map((m) => [m.to, m.from])).toEqual(
+      expect.arrayContaining([
+        ["chief@gazette.test", '"The Gazette" <briefing@gazette.test>'],
+        ["desk@gazette.test", '"The Gazette" <briefing@gazette.test>'],
+      ]),
+    );
     expect(await db.newsletterSend.count()).toBe(0);
     expect(await db.newsletterDelivery.count()).toBe(0);
   });

@@ -271,7 +271,7 @@ describe("the confirmation mail over SMTP", () => {
     for (let pass = 0; pass < 5; pass++) if ((await runJobsNow(db, testJobDeps({ mail }))).claimed === 0) return;
   }
 
-  it("arrives with its subject, the confirm link and one-click unsubscribe headers", async () => {
+  it("arrives from the newsletter sender with its subject, the confirm link and one-click unsubscribe headers", async () => {
     const { db, owner } = await setup();
     const daily = await owner.caller.newsletters.create(FORM);
     await owner.caller.newsletters.addSubscriber({ newsletterId: daily.id, email: "cy@example.com" });
@@ -283,6 +283,8 @@ describe("the confirmation mail over SMTP", () => {
     expect(smtp.received[0]!.to).toEqual(["cy@example.com"]);
     const unfolded = smtp.received[0]!.raw.replace(/\r\n[ \t]+/g, " ");
     expect(unfolded).toMatch(/^Subject: Confirm your subscription to Daily Briefing\r?$/m);
+    // From the newsletter's sender, as its issues are, not MAIL_FROM ("News").
+    expect(unfolded).toMatch(/^From: "?The Gazette"? <news@gazette\.test>\r?$/m);
     expect(unfolded).toMatch(
       /^List-Unsubscribe: <https?:\/\/[^>]+\/api\/newsletters\/unsubscribe\/unsubscribe\.\d+\.[A-Za-z0-9_-]{43}>\r?$/m,
     );

@@ -188,4 +188,21 @@ describe("the self-service page's API", () => {
     );
     expect((overview.subscriptions as Json[]).map((x) => x.id)).toEqual([s.sub.id]);
   });
+
+  it("the JWT exchange sets no session cookie on a request from another site", async () => {
+    const s = await setup();
+    const path = `/api/member/subscriptions/session?key=${s.f.key}&svc_jwt=${s.jwt}`;
+    const crossSite: Record<string, string>[] = [
+      { origin: "https://evil.example.net", "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "cross-site" },
+    ];
+    for (const headers of crossSite) {
+      const res = await call(SESSION, "POST", path, {}, undefined, headers);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("X-QT-AUTH")).toBeTruthy();
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+    const own = await call(SESSION, "POST", path, {}, undefined, { "sec-fetch-site": "same-origin" });
+    expect(own.headers.get("set-cookie")).toContain("HttpOnly");
+  });
 });
