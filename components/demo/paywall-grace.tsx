@@ -12,17 +12,20 @@ import { useState } from "react";
 
 import { formatDateTime } from "@/components/ui";
 import type { Subscription } from "@/sdk/accesstype/types";
+import { graceAccessEnd, keepReadingWords, PAYMENT_FAILED_WORDS } from "@/server/subscriptions/grace.schema";
 
 /** Where a reader updates the card of a subscription: the hosted self-service page. */
 const updateCardHref = (subscriptionId: number) => `/member/subscriptions#payment-${subscriptionId}`;
 
 export type Grace = { subscriptionId: number; endsAt: string | null };
 
-/** The reader's subscription in its grace period, if any. */
+/** The reader's subscription in its grace period, if any (the rule the self-service page and the mail share). */
 export function graceOf(subscriptions: Subscription[]): Grace | null {
-  const sub = subscriptions.find((s) => s.in_grace_period === true && s.active && typeof s.id === "number");
-  if (!sub || typeof sub.id !== "number") return null;
-  return { subscriptionId: sub.id, endsAt: typeof sub.grace_ends_at === "string" ? sub.grace_ends_at : null };
+  for (const s of subscriptions) {
+    const grace = graceAccessEnd(s);
+    if (grace && typeof s.id === "number") return { subscriptionId: s.id, endsAt: grace.until };
+  }
+  return null;
 }
 
 export function GraceBanner({ grace }: { grace: Grace }) {
@@ -32,12 +35,10 @@ export function GraceBanner({ grace }: { grace: Grace }) {
       data-testid="grace-banner"
       className="mb-4 rounded-md border border-amber-400 bg-amber-50 p-4 text-sm text-amber-950"
     >
-      <p className="font-semibold">Your last payment did not go through.</p>
+      <p className="font-semibold">{PAYMENT_FAILED_WORDS}</p>
       <p className="mt-1">
-        {grace.endsAt
-          ? `You can keep reading until ${formatDateTime(new Date(grace.endsAt))}. `
-          : "You can keep reading for now. "}
-        Update your card to keep your subscription; we will charge it again.
+        {keepReadingWords(grace.endsAt, (iso) => formatDateTime(new Date(iso)))} Update your card to keep your
+        subscription; we will charge it again.
       </p>
       <a
         href={updateCardHref(grace.subscriptionId)}

@@ -132,7 +132,7 @@ describe("dunning on the test clock", () => {
     ]);
     expect(mails[0]!.text).toContain(`http://localhost:3000/member/subscriptions#payment-${subscriptionId}`);
     expect(mails[0]!.text).toContain("12.50 EUR");
-    expect(mails[0]!.text).toContain("You keep reading until 8 Feb 2026, 01:00 CET.");
+    expect(mails[0]!.text).toContain("You can keep reading until 8 Feb 2026, 01:00 CET.");
     expect(mails[0]!.text).toContain(
       "We will try your card again on 2 Feb 2026, 01:00 CET; 4 Feb 2026, 01:00 CET; 6 Feb 2026, 01:00 CET.",
     );

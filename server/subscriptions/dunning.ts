@@ -29,6 +29,7 @@ import {
   nextChargeRetryAt,
   remainingChargeRetries,
 } from "./dunning-rules";
+import { keepReadingWords } from "./grace.schema";
 import { centsToDecimal } from "./money.schema";
 
 /** The e-mail's kind in the outbox. */
@@ -190,7 +191,8 @@ async function queuePaymentFailedMail(
     text:
       `Hello${member?.name ? ` ${member.name}` : ""},\n\n` +
       `we could not take the ${amount} payment for your ${sub.planName} subscription to ${account.name}.\n\n` +
-      `You keep reading until ${time(args.graceEndsAt)}. To keep your subscription, update your card here:\n\n` +
+      `${keepReadingWords(args.graceEndsAt.toISOString(), (iso) => time(new Date(iso)))} ` +
+      `To keep your subscription, update your card here:\n\n` +
       `${link}\n\n` +
       retries +
       `Once a payment goes through, your subscription simply continues.\n`,

@@ -19,7 +19,7 @@ import { systemActor } from "../../auth/actor";
 import type { TransactionClient } from "../../db/client";
 import type { Prisma } from "../../generated/prisma/client";
 import { endDunning } from "../dunning";
-import { recordCharge, scheduleSubscriptionLifecycle } from "../lifecycle";
+import { recordCharge, retryChargeSoon, scheduleSubscriptionLifecycle } from "../lifecycle";
 import { addDuration } from "../subscription-state";
 import { emitSubscriptionEvent } from "../subscription-view";
 import type { GatewayEventDetails, PaymentAdapter } from "./adapter";
@@ -252,5 +252,8 @@ export async function settlePaymentMethodUpdate(
     metadata: { payment_type: sub.paymentType, label: method.label, source: "gateway", event: details.event },
     now,
   });
+  // In grace: the unpaid period is retried on the new card now when we charge it (a gateway that
+  // charges by itself, like Razorpay, retries on its own and this does nothing).
+  await retryChargeSoon(tx, { subscriptionId: sub.id, now });
   return { status: "processed", reason: null };
 }
