@@ -14,10 +14,26 @@ import { formatDateTime } from "@/components/ui";
 import type { Subscription } from "@/sdk/accesstype/types";
 import { graceAccessEnd, keepReadingWords, PAYMENT_FAILED_WORDS } from "@/server/subscriptions/grace.schema";
 
-/** Where a reader updates the card of a subscription: the hosted self-service page. */
-const updateCardHref = (subscriptionId: number) => `/member/subscriptions#payment-${subscriptionId}`;
+/**
+ * The signed "update your card" link of a subscription in grace (the client API, with the reader's
+ * JWT): it works for a reader the publisher knows only by its JWT. Without it (the call failed),
+ * the hosted self-service page at the subscription's payment section.
+ */
+export async function cardLinkOf(accountKey: string, jwt: string, subscriptionId: number): Promise<string> {
+  const query = new URLSearchParams({ key: accountKey, accesstype_jwt: jwt });
+  try {
+    const res = await fetch(`/api/access/v1/members/me/subscriptions/${subscriptionId}/card-link?${query.toString()}`, {
+      method: "POST",
+      headers: { Accept: "application/json" },
+    });
+    if (res.ok) return ((await res.json()) as { url: string }).url;
+  } catch {
+    // the fallback below
+  }
+  return `/member/subscriptions#payment-${subscriptionId}`;
+}
 
-export type Grace = { subscriptionId: number; endsAt: string | null };
+export type Grace = { subscriptionId: number; endsAt: string | null; href?: string };
 
 /** The reader's subscription in its grace period, if any (the rule the self-service page and the mail share). */
 export function graceOf(subscriptions: Subscription[]): Grace | null {
@@ -41,7 +57,7 @@ export function GraceBanner({ grace }: { grace: Grace }) {
         subscription; we will charge it again.
       </p>
       <a
-        href={updateCardHref(grace.subscriptionId)}
+        href={grace.href ?? `/member/subscriptions#payment-${grace.subscriptionId}`}
         className="mt-2 inline-block min-h-11 py-2 font-semibold text-amber-950 underline sm:min-h-0 sm:py-0"
       >
         Update your card

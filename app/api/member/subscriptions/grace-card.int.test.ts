@@ -6,15 +6,18 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 
+import { POST as CARD_LINK } from "@/app/api/access/v1/members/me/subscriptions/[subscription_id]/card-link/route";
 import { POST as PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
 import { POST as CREATE } from "@/app/api/access/v1/members/me/subscriptions/route";
 import { POST as FAIL } from "@/app/api/demo/failed-renewal/route";
 import { POST as READER_JWT } from "@/app/api/demo/reader-jwt/route";
+import { GET as LINK_GET, PUT as LINK_PUT } from "@/app/api/member/card-link/[token]/route";
 import { resetEnvCache } from "@/env.js";
 import { formatInstant } from "@/server/dates.schema";
 import { getDb } from "@/server/db";
 import { DEMO, seedDemoPublisher } from "@/server/seed/demo";
 import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
+import { signCardLink } from "@/server/subscriptions/card-link";
 import { keepReadingWords } from "@/server/subscriptions/grace.schema";
 import { selfServiceOverview, updateSelfServicePaymentMethod } from "@/server/subscriptions/self-service";
 import { call } from "@/server/testing/engagement";
@@ -126,5 +129,62 @@ describe("a subscription in its grace period", () => {
     const card = overview.subscriptions.find((c) => c.id === sub.id)!;
     expect(card.in_grace_period).toBe(false);
     expect(card.summary).toMatch(/^Next payment: /);
+  });
+
+  it("the e-mail's and the banner's 'update your card' link works for a JWT reader without a session; a forged or expired one is refused", async () => {
+    const { db, accountId, jwt, sub, memberId } = await readerInGrace("grace-link@example.com");
+    const mail = await db.outgoingEmail.findFirstOrThrow({ where: { accountId, kind: "subscription.payment_failed" } });
+    const mailed = /\/member\/card\/([0-9.]+[A-Za-z0-9_-]{43})/.exec(mail.text)?.[1];
+    expect(mailed).toBeTruthy();
+    // The banner asks the client API (with the reader's JWT) for the same kind of link.
+    const minted = await call(
+      CARD_LINK,
+      "POST",
+      `/api/access/v1/members/me/subscriptions/${sub.id}/card-link?key=${DEMO.accountKey}&accesstype_jwt=${jwt}`,
+      { subscription_id: String(sub.id) },
+    );
+    expect(minted.status).toBe(200);
+    const banner = /\/member\/card\/(.+)$/.exec(((await minted.json()) as { url: string }).url)?.[1];
+    expect(banner).toBeTruthy();
+    const link = (token: string) => `/api/member/card-link/${token}`;
+
+    // Refused: forged (another subscription under the same signature), altered, expired, another key's.
+    const [a, , m, exp, sig] = mailed!.split(".");
+    const expired = signCardLink({
+      accountId,
+      subscriptionId: sub.id,
+      memberId,
+      expiresAt: new Date(Date.now() - 1000),
+    });
+    for (const bad of [
+      `${a}.${sub.id + 1}.${m}.${exp}.${sig}`,
+      `${a}.${sub.id}.${m}.${Number(exp) + 60}.${sig}`,
+      expired,
+    ]) {
+      const res = await call(LINK_PUT, "PUT", link(bad), { token: bad }, { payment_token: "demo_method_visa-4242" });
+      expect(res.status).toBe(401);
+      expect((await call(LINK_GET, "GET", link(bad), { token: bad })).status).toBe(401);
+    }
+    expect(await db.subscription.findUniqueOrThrow({ where: { id: sub.id } })).toMatchObject({
+      paymentToken: "demo_card_expired",
+    });
+
+    // The mailed link: the subscription, then the new card, charged at once.
+    const seen = await call(LINK_GET, "GET", link(mailed!), { token: mailed! });
+    expect(seen.status).toBe(200);
+    expect(await seen.json()).toMatchObject({ id: sub.id, in_grace_period: true, can_update_payment_method: true });
+    const put = await call(
+      LINK_PUT,
+      "PUT",
+      link(banner!),
+      { token: banner! },
+      { payment_token: "demo_method_visa-4242" },
+    );
+    expect(put.status, await put.clone().text()).toBe(200);
+    await runJobsNow(db);
+    expect(await db.subscription.findUniqueOrThrow({ where: { id: sub.id } })).toMatchObject({
+      paymentToken: "demo_method_visa-4242",
+      graceEndsAt: null,
+    });
   });
 });
