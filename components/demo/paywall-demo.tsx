@@ -29,7 +29,7 @@ import type {
 import { trialAuthorizationInWords } from "@/server/subscriptions/catalogue.schema";
 
 import { couponRefusal, couponSummary, money, PlanPrice, type Coupon, type CouponResult } from "./paywall-coupon";
-import { FailRenewalTool, GraceBanner, graceOf, type Grace } from "./paywall-grace";
+import { cardLinkOf, FailRenewalTool, GraceBanner, graceOf, type Grace } from "./paywall-grace";
 
 type Props = { storyId: string; accountKey: string; demoTools: boolean };
 type Reader = { email: string; jwt: string; expiresAt: string };
@@ -154,8 +154,10 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
       if (grant.grantReason === "METERING") await api.pingbackAssetAccess(asset, grant);
       // A subscriber in a grace period (a renewal charge failed) is told so, with where to update the card.
       // (Without the list, the story still shows: the banner is a notice, not the access.)
-      const grace =
+      const found =
         who && grant.grantReason === "SUBSCRIBER" ? graceOf(await api.getSubscriptions().catch(() => [])) : null;
+      const grace =
+        found && who ? { ...found, href: await cardLinkOf(accountKey, who.jwt, found.subscriptionId) } : found;
       if (stale()) return;
       setView({ kind: "granted", grant, paragraphs: storyParagraphs(body.story), grace });
     },

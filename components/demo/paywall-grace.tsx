@@ -12,17 +12,36 @@ import { useState } from "react";
 
 import { formatDateTime } from "@/components/ui";
 import type { Subscription } from "@/sdk/accesstype/types";
+import { graceAccessEnd, keepReadingWords, PAYMENT_FAILED_WORDS } from "@/server/subscriptions/grace.schema";
 
-/** Where a reader updates the card of a subscription: the hosted self-service page. */
-const updateCardHref = (subscriptionId: number) => `/member/subscriptions#payment-${subscriptionId}`;
+/**
+ * The signed "update your card" link of a subscription in grace (the client API, with the reader's
+ * JWT): it works for a reader the publisher knows only by its JWT. Without it (the call failed),
+ * the hosted self-service page at the subscription's payment section.
+ */
+export async function cardLinkOf(accountKey: string, jwt: string, subscriptionId: number): Promise<string> {
+  const query = new URLSearchParams({ key: accountKey, accesstype_jwt: jwt });
+  try {
+    const res = await fetch(`/api/access/v1/members/me/subscriptions/${subscriptionId}/card-link?${query.toString()}`, {
+      method: "POST",
+      headers: { Accept: "application/json" },
+    });
+    if (res.ok) return ((await res.json()) as { url: string }).url;
+  } catch {
+    // the fallback below
+  }
+  return `/member/subscriptions#payment-${subscriptionId}`;
+}
 
-export type Grace = { subscriptionId: number; endsAt: string | null };
+export type Grace = { subscriptionId: number; endsAt: string | null; href?: string };
 
-/** The reader's subscription in its grace period, if any. */
+/** The reader's subscription in its grace period, if any (the rule the self-service page and the mail share). */
 export function graceOf(subscriptions: Subscription[]): Grace | null {
-  const sub = subscriptions.find((s) => s.in_grace_period === true && s.active && typeof s.id === "number");
-  if (!sub || typeof sub.id !== "number") return null;
-  return { subscriptionId: sub.id, endsAt: typeof sub.grace_ends_at === "string" ? sub.grace_ends_at : null };
+  for (const s of subscriptions) {
+    const grace = graceAccessEnd(s);
+    if (grace && typeof s.id === "number") return { subscriptionId: s.id, endsAt: grace.until };
+  }
+  return null;
 }
 
 export function GraceBanner({ grace }: { grace: Grace }) {
@@ -32,15 +51,13 @@ export function GraceBanner({ grace }: { grace: Grace }) {
       data-testid="grace-banner"
       className="mb-4 rounded-md border border-amber-400 bg-amber-50 p-4 text-sm text-amber-950"
     >
-      <p className="font-semibold">Your last payment did not go through.</p>
+      <p className="font-semibold">{PAYMENT_FAILED_WORDS}</p>
       <p className="mt-1">
-        {grace.endsAt
-          ? `You can keep reading until ${formatDateTime(new Date(grace.endsAt))}. `
-          : "You can keep reading for now. "}
-        Update your card to keep your subscription; we will charge it again.
+        {keepReadingWords(grace.endsAt, (iso) => formatDateTime(new Date(iso)))} Update your card to keep your
+        subscription; we will charge it again.
       </p>
       <a
-        href={updateCardHref(grace.subscriptionId)}
+        href={grace.href ?? `/member/subscriptions#payment-${grace.subscriptionId}`}
         className="mt-2 inline-block min-h-11 py-2 font-semibold text-amber-950 underline sm:min-h-0 sm:py-0"
       >
         Update your card

@@ -91,7 +91,7 @@ for (const viewport of VIEWPORTS) {
     await expect(banner).toContainText(/You can keep reading until \d{1,2} [A-Z][a-z]{2,3} \d{4}, \d{2}:\d{2} \S+\./);
     await expect(banner.getByRole("link", { name: "Update your card" })).toHaveAttribute(
       "href",
-      `/member/subscriptions#payment-${subscriptionId}`,
+      new RegExp(`/member/card/\\d+\\.${subscriptionId}\\.\\d+\\.\\d+\\.[A-Za-z0-9_-]{43}$`),
     );
     await expect(demo).toHaveAttribute("data-grant-reason", "SUBSCRIBER");
     await expect(page.getByTestId("story-rest").getByRole("paragraph")).toHaveCount(3);

@@ -130,9 +130,11 @@ describe("dunning on the test clock", () => {
     expect(mails.map((m) => [m.to, m.subject])).toEqual([
       [email, "Your Monthly payment did not go through: update your card"],
     ]);
-    expect(mails[0]!.text).toContain(`http://localhost:3000/member/subscriptions#payment-${subscriptionId}`);
+    expect(mails[0]!.text).toMatch(
+      new RegExp(`http://localhost:3000/member/card/\\d+\\.${subscriptionId}\\.\\d+\\.\\d+\\.[A-Za-z0-9_-]{43}`),
+    );
     expect(mails[0]!.text).toContain("12.50 EUR");
-    expect(mails[0]!.text).toContain("You keep reading until 8 Feb 2026, 01:00 CET.");
+    expect(mails[0]!.text).toContain("You can keep reading until 8 Feb 2026, 01:00 CET.");
     expect(mails[0]!.text).toContain(
       "We will try your card again on 2 Feb 2026, 01:00 CET; 4 Feb 2026, 01:00 CET; 6 Feb 2026, 01:00 CET.",
     );
@@ -384,7 +386,9 @@ describe("the update-your-card e-mail over SMTP", () => {
     const unfolded = received[0]!.raw.replace(/\r\n[ \t]+/g, " ");
     expect(/^Subject: (.*)$/m.exec(unfolded)![1]).toBe("Your Monthly payment did not go through: update your card");
     const body = unfolded.replace(/=\r\n/g, "").replace(/=3D/g, "=");
-    expect(body).toContain(`http://localhost:3000/member/subscriptions#payment-${subscriptionId}`);
+    expect(body).toMatch(
+      new RegExp(`http://localhost:3000/member/card/\\d+\\.${subscriptionId}\\.\\d+\\.\\d+\\.[A-Za-z0-9_-]{43}`),
+    );
     expect((await cardMails(db, accountId)).map((m) => m.status)).toEqual(["SENT"]);
   });
 });

@@ -21,6 +21,7 @@ import type { DunningEpisode, Subscription } from "../generated/prisma/client";
 import { queueEmail } from "../mail/outbox";
 import { hostedMemberOrigin } from "../members/reset-link";
 import { getPublisher } from "../publishing/publisher";
+import { cardLinkUrl } from "./card-link";
 import {
   chargeRetryDaysOf,
   DEFAULT_DUNNING,
@@ -29,23 +30,21 @@ import {
   nextChargeRetryAt,
   remainingChargeRetries,
 } from "./dunning-rules";
+import { keepReadingWords } from "./grace.schema";
 import { centsToDecimal } from "./money.schema";
 
 /** The e-mail's kind in the outbox. */
 const PAYMENT_FAILED_MAIL_KIND = "subscription.payment_failed";
-/** Where the reader updates the card: the hosted self-service page, at this subscription's payment section. */
-const UPDATE_CARD_PATH = "/member/subscriptions";
-
-/** The link the "update your card" e-mail carries (hosted member pages, docs/subscriptions.md "Dunning"). */
-async function updateCardLink(
+/** The e-mail's signed "update your card" link (card-link.ts): works without a password or session. */
+export async function updateCardLink(
   tx: TransactionClient,
-  args: { accountId: number; subscriptionId: number; appUrl: string },
+  args: { accountId: number; subscriptionId: number; appUrl: string; now: Date },
 ): Promise<string> {
   const publisher = await getPublisher(tx, args.accountId, { appUrl: args.appUrl });
   const origin =
     (await hostedMemberOrigin(tx, { publisher, appUrl: args.appUrl, fallbackSlug: getEnv().PUBLISHING_ACCOUNT })) ??
     new URL(args.appUrl).origin;
-  return `${origin}${UPDATE_CARD_PATH}#payment-${args.subscriptionId}`;
+  return (await cardLinkUrl(tx, { origin, subscriptionId: args.subscriptionId, now: args.now }))!;
 }
 
 async function settingsFor(tx: TransactionClient, sub: Pick<Subscription, "planId">) {
@@ -177,7 +176,12 @@ async function queuePaymentFailedMail(
   });
   // Times in the account's zone, named: the reader's own zone is not known to a mail.
   const time = (d: Date) => formatInstant(d, account.timeZone);
-  const link = await updateCardLink(tx, { accountId: sub.accountId, subscriptionId: sub.id, appUrl: args.appUrl });
+  const link = await updateCardLink(tx, {
+    accountId: sub.accountId,
+    subscriptionId: sub.id,
+    appUrl: args.appUrl,
+    now: args.now,
+  });
   const amount = `${centsToDecimal(sub.paymentAmountCents, sub.paymentAmountCurrency)} ${sub.paymentAmountCurrency}`;
   const retries =
     args.retries.length > 0 ? `We will try your card again on ${args.retries.map(time).join("; ")}.\n\n` : "";
@@ -190,7 +194,8 @@ async function queuePaymentFailedMail(
     text:
       `Hello${member?.name ? ` ${member.name}` : ""},\n\n` +
       `we could not take the ${amount} payment for your ${sub.planName} subscription to ${account.name}.\n\n` +
-      `You keep reading until ${time(args.graceEndsAt)}. To keep your subscription, update your card here:\n\n` +
+      `${keepReadingWords(args.graceEndsAt.toISOString(), (iso) => time(new Date(iso)))} ` +
+      `To keep your subscription, update your card here:\n\n` +
       `${link}\n\n` +
       retries +
       `Once a payment goes through, your subscription simply continues.\n`,

@@ -24,6 +24,7 @@ import { cancelJob } from "../jobs/queue";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
 import { applyRetentionOffer, offerForSubscription, retentionJobKey, type AppliedOffer } from "./retention-offers";
 import type { TSelfServiceCancelInput } from "./self-service.schema";
+import { addDuration } from "./subscription-state";
 import { emitSubscriptionEvent, loadSubscriptionWire, notFoundSubscription } from "./subscription-view";
 import { cancelSubscription } from "./subscriptions";
 
@@ -123,6 +124,10 @@ export async function undoCancel(db: Db, args: Reader) {
         status: "ACTIVE",
         cancelledAt: null,
         nextPaymentDueDate: sub.recurring ? (trialEnd ?? sub.endTimestamp) : null,
+        // A cancel in the trial ended access with it: the period after the trial comes back.
+        ...(trialEnd && sub.endTimestamp.getTime() === trialEnd.getTime()
+          ? { endTimestamp: addDuration(trialEnd, sub.durationLength, sub.durationUnit) }
+          : {}),
       },
     });
     const open = await tx.subscriptionCancellation.findFirst({

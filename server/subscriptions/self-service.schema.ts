@@ -70,3 +70,11 @@ export const ZRetentionOfferInput = z
       ctx.addIssue({ code: "custom", path: ["coupon_id"], message: "Choose the coupon to offer." });
   });
 export type TRetentionOfferInput = z.infer<typeof ZRetentionOfferInput>;
+
+/** The path of a signed "update your card" link (server/subscriptions/card-link.ts); its signature is checked after. */
+export const ZCardLinkParams = z.object({
+  token: z
+    .string()
+    .max(200)
+    .regex(/^[0-9.]+[A-Za-z0-9_-]{43}$/, "This link is not valid."),
+});

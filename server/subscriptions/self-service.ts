@@ -25,8 +25,9 @@ import { findOrCreateJwtMember } from "../members/identities";
 import { createMemberSession, type MemberSession } from "../members/sessions";
 import { periodInWords } from "./catalogue.schema";
 import { listCreditNotes } from "./credit-notes";
+import { graceAccessEnd, keepReadingWords, PAYMENT_FAILED_WORDS } from "./grace.schema";
 import { listMemberInvoices } from "./invoices";
-import { scheduleSubscriptionLifecycle } from "./lifecycle";
+import { retryChargeSoon, scheduleSubscriptionLifecycle } from "./lifecycle";
 import { PaymentAdapterError } from "./payments/adapter";
 import { credentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
@@ -166,9 +167,12 @@ function summaryOf(
     return ended
       ? `Paused: it resumes on ${time(pausedUntil)}, with a payment of ${amount}.`
       : `Paused after ${end ?? "this period"}: nothing to pay until it resumes on ${time(pausedUntil)}.`;
+  // In grace the period's end has passed but access has not (grace-words.ts, as the banner and the mail).
+  const graceEnd = graceAccessEnd(s);
+  if (graceEnd)
+    return `${PAYMENT_FAILED_WORDS} ${keepReadingWords(graceEnd.until, time)} Update your payment method to keep your subscription.`;
   if (ended || s.expired) return end ? `Ended on ${end}.` : "Ended.";
   if (s.status === "pending") return "Waiting for the payment to be confirmed.";
-  if (s.in_grace_period) return "Your last payment failed: update your payment method to keep reading.";
   if (s.cancelled) return end ? `Cancelled: you keep access until ${end}.` : "Cancelled.";
   if (s.recurring && s.next_payment_due_date) {
     // A credit balance comes off the next charge (lifecycle.ts): the sentence says what is charged.
@@ -334,7 +338,10 @@ export async function updateSelfServicePaymentMethod(
       metadata: { payment_type: sub.paymentType, label: updated.label },
       now: args.now,
     });
-    await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now: args.now });
+    // In grace after a failed charge: the unpaid period is charged to the new method now (the
+    // lifecycle job queued at this instant), not at the schedule's next retry.
+    if (!(await retryChargeSoon(tx, { subscriptionId: sub.id, now: args.now })))
+      await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now: args.now });
   });
   return { subscription_id: sub.id, label: updated.label, message: "Your payment method is updated." };
 }

@@ -226,13 +226,16 @@ export async function cancelSubscription(
         });
       }
       const endsNow = row.status === "PENDING" && (row.endTimestamp === null || row.endTimestamp > args.now);
+      // Cancelled in its trial: nothing was paid for the period after it, so access ends with the trial.
+      const inTrial = !endsNow && row.trialEndsAt !== null && row.trialEndsAt > args.now;
+      const endsAt = endsNow ? args.now : inTrial ? row.trialEndsAt : row.endTimestamp;
       await tx.subscription.update({
         where: { id: row.id },
         data: {
           status: "CANCELLED",
           cancelledAt: args.now,
           nextPaymentDueDate: null,
-          ...(endsNow ? { endTimestamp: args.now } : {}),
+          ...(endsAt !== row.endTimestamp ? { endTimestamp: endsAt } : {}),
         },
       });
       await recordAudit(tx, {
@@ -243,7 +246,7 @@ export async function cancelSubscription(
         metadata: {
           via: args.caller.via,
           from_status: row.status.toLowerCase(),
-          end_timestamp: (endsNow ? args.now : row.endTimestamp)?.toISOString() ?? null,
+          end_timestamp: endsAt?.toISOString() ?? null,
           ...(args.cancellation ? { reason: args.cancellation.reason, comment: args.cancellation.comment } : {}),
         },
         now: args.now,

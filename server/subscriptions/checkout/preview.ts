@@ -134,6 +134,9 @@ async function previewWire(
     payment_type: "preview",
     status: null,
     active: false,
+    /** What this payment is (with a trial: the authorization); the periods cost total_amount_cents. */
+    payment_amount: centsToDecimal(terms.amount_cents, terms.currency),
+    payment_amount_cents: terms.amount_cents,
     /** The price before discount and tax, and the total of a period after them. */
     price_cents: terms.price_cents,
     discount_cents: terms.discount_cents,

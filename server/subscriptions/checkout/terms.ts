@@ -362,6 +362,8 @@ export function intentOf(
     amountCents: terms.amount_cents,
     currency: terms.currency,
     recurring: terms.recurring,
+    trial: terms.trial,
+    periodCents: terms.total_cents,
     plan: { id: terms.plan_id, title: terms.plan_name },
     subscriber: {
       id: member?.id ?? null,
@@ -438,7 +440,9 @@ export function rowFields(
     recurring: terms.recurring,
     paymentType: terms.payment_type,
     paymentToken: null as string | null,
-    paymentAmountCents: terms.amount_cents,
+    // What each period is charged: the price after coupon and tax. With a trial this payment is
+    // only the authorization (terms.amount_cents, the checkout's Payment row); the periods cost this.
+    paymentAmountCents: terms.total_cents,
     paymentAmountCurrency: terms.currency,
     taxAmountCents: terms.tax_cents,
     taxDetail: terms.tax_lines,

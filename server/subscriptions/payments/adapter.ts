@@ -14,6 +14,7 @@
  *              FAILED refuses the create (422).
  *   webhook  → webhookRequestAuthorized(), webhookEventTypeMapping(), webhookEventDetails(), …
  */
+import type { DurationUnit } from "../../generated/prisma/enums";
 import type { GatewayJobName } from "./jobs";
 
 export type GatewayEnvironment = "live" | "sandbox";
@@ -32,9 +33,14 @@ export type PaymentIntent = {
   accountId: number;
   /** The attempt (preview) id: a stable idempotency key / receipt for the gateway. */
   attemptId: string;
+  /** What this payment is: with a trial, only the authorization (refunded). */
   amountCents: number;
   currency: string;
   recurring: boolean;
+  /** A recurring plan's trial: the first period's charge (`periodCents`) is due when it ends. */
+  trial?: { length: number; unit: DurationUnit } | null;
+  /** What each period is charged: the price after coupon and tax. */
+  periodCents?: number;
   /** `metadata` carries gateway mappings a publisher configures (e.g. `razorpay_plan_id` for recurring plans). */
   plan: { id: number | null; title: string; metadata?: Record<string, unknown> | null };
   subscriber: { id: number | null; name: string | null; email: string | null; phone: string | null };

@@ -36,7 +36,12 @@ import { emitSubscriptionEvent } from "../subscription-view";
 import { PaymentAdapterError, type GatewayEventDetails, type PaymentAdapter } from "./adapter";
 import { gatewayCredentialsFor } from "./credentials";
 import type { GatewayJobName } from "./jobs";
-import { settlePaymentMethodUpdate, settleRecurringCancel, settleRecurringCharge } from "./recurring-events";
+import {
+  checkoutPaymentAmount,
+  settlePaymentMethodUpdate,
+  settleRecurringCancel,
+  settleRecurringCharge,
+} from "./recurring-events";
 import { paymentAdapterForProvider } from "./registry";
 
 /** How long after an attempt expires a payment of it still waits for the checkout's create. */
@@ -183,14 +188,17 @@ export async function settleOneTimeCharge(
   // One settlement of a subscription at a time: events of one payment (authorized, captured)
   // may be processed together by two workers.
   await tx.$queryRawUnsafe(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, subscriptionId);
-  const subscription = await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId } });
+  const row = await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId } });
+  // This event pays the checkout (with a trial: the authorization), not a period's charge.
+  const checkout = await checkoutPaymentAmount(tx, row);
+  const subscription = { ...row, paymentAmountCents: checkout.amountCents, paymentAmountCurrency: checkout.currency };
   if (
-    details.amountCents !== subscription.paymentAmountCents ||
-    (details.currency ?? "").toUpperCase() !== subscription.paymentAmountCurrency.toUpperCase()
+    details.amountCents !== checkout.amountCents ||
+    (details.currency ?? "").toUpperCase() !== checkout.currency.toUpperCase()
   )
     return {
       status: "failed",
-      reason: `The payment (${details.amountCents ?? "?"} ${details.currency ?? "?"}) differs from the subscription's (${subscription.paymentAmountCents} ${subscription.paymentAmountCurrency}).`,
+      reason: `The payment (${details.amountCents ?? "?"} ${details.currency ?? "?"}) differs from the checkout's (${checkout.amountCents} ${checkout.currency}).`,
     };
 
   const reported = details.status === "captured" ? "CAPTURED" : details.status === "authorized" ? "AUTHORIZED" : null;

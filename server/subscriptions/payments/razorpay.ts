@@ -33,6 +33,7 @@ import { ownValue } from "@/server/own-keys";
 
 import { getEnv } from "../../../env.js";
 import { guardedFetch } from "../../webhooks/guarded-fetch";
+import { addDuration } from "../subscription-state";
 import {
   PaymentAdapterError,
   type GatewayCredentials,
@@ -207,6 +208,8 @@ export function createRazorpayAdapter(options: RazorpayAdapterOptions = {}): Pay
         total_count: totalCount,
         quantity: 1,
         customer_notify: 1,
+        // With a trial, this payment is only the authorization: the plan's first charge is at the trial's end.
+        ...(intent.trial ? { start_at: trialEndSeconds(intent.trial) } : {}),
         notes,
       });
       if (status >= 400) throw new PaymentAdapterError(errorDescription(data), "declined");
@@ -445,3 +448,8 @@ export function razorpayEventDetails(request: GatewayRequest): GatewayEventDetai
 }
 
 export const razorpayAdapter = createRazorpayAdapter();
+
+/** Razorpay's `start_at` (Unix seconds) of a subscription whose trial starts now. */
+function trialEndSeconds(trial: NonNullable<PaymentIntent["trial"]>): number {
+  return Math.floor(addDuration(new Date(), trial.length, trial.unit)!.getTime() / 1000);
+}

@@ -19,7 +19,7 @@ import { systemActor } from "../../auth/actor";
 import type { TransactionClient } from "../../db/client";
 import type { Prisma } from "../../generated/prisma/client";
 import { endDunning } from "../dunning";
-import { recordCharge, scheduleSubscriptionLifecycle } from "../lifecycle";
+import { recordCharge, retryChargeSoon, scheduleSubscriptionLifecycle } from "../lifecycle";
 import { addDuration } from "../subscription-state";
 import { emitSubscriptionEvent } from "../subscription-view";
 import type { GatewayEventDetails, PaymentAdapter } from "./adapter";
@@ -62,6 +62,26 @@ async function findSubscriptionId(
   return sub?.id ?? null;
 }
 
+/**
+ * What the subscription's checkout was paid (its attempt's amount: with a trial, the authorization),
+ * as opposed to `paymentAmountCents`, what each period is charged. Subscriptions made without a
+ * checkout attempt (imports, staff) paid their period's amount.
+ */
+export async function checkoutPaymentAmount(
+  tx: TransactionClient,
+  subscription: { attemptId: string | null; paymentAmountCents: number; paymentAmountCurrency: string },
+): Promise<{ amountCents: number; currency: string }> {
+  const attempt = subscription.attemptId
+    ? await tx.subscriptionAttempt.findUnique({
+        where: { id: subscription.attemptId },
+        select: { amountCents: true, currency: true },
+      })
+    : null;
+  return attempt
+    ? { amountCents: attempt.amountCents, currency: attempt.currency }
+    : { amountCents: subscription.paymentAmountCents, currency: subscription.paymentAmountCurrency };
+}
+
 async function lockSubscription(tx: TransactionClient, id: number) {
   await tx.$queryRawUnsafe(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, id);
   return tx.subscription.findUniqueOrThrow({ where: { id } });
@@ -78,20 +98,26 @@ export async function settleRecurringCharge(
   if (subscriptionId === null)
     return { status: "ignored", reason: "No subscription of ours has this gateway subscription." };
   const sub = await lockSubscription(tx, subscriptionId);
-  if (
-    details.amountCents !== null &&
-    (details.amountCents !== sub.paymentAmountCents ||
-      (details.currency ?? "").toUpperCase() !== sub.paymentAmountCurrency.toUpperCase())
-  )
-    return {
-      status: "failed",
-      reason: `The charge (${details.amountCents} ${details.currency ?? "?"}) differs from the subscription's (${sub.paymentAmountCents} ${sub.paymentAmountCurrency}).`,
-    };
   const known = await tx.payment.findFirst({
     where: { accountId, paymentType: sub.paymentType, externalPaymentId: details.externalPaymentId },
     select: { id: true, status: true },
   });
   if (known && known.status === "CAPTURED") return { status: "processed", reason: "This payment is already recorded." };
+  // A pending subscription's first charge pays its checkout (with a trial: the authorization);
+  // every later one a period, at the subscription's amount (the price after coupon and tax).
+  const expected =
+    sub.status === "PENDING"
+      ? await checkoutPaymentAmount(tx, sub)
+      : { amountCents: sub.paymentAmountCents, currency: sub.paymentAmountCurrency };
+  if (
+    details.amountCents !== null &&
+    (details.amountCents !== expected.amountCents ||
+      (details.currency ?? "").toUpperCase() !== expected.currency.toUpperCase())
+  )
+    return {
+      status: "failed",
+      reason: `The charge (${details.amountCents} ${details.currency ?? "?"}) differs from the subscription's (${expected.amountCents} ${expected.currency}).`,
+    };
 
   if (sub.status === "PENDING") {
     // The first charge of a subscription checkout left pending: it pays the period checkout set.
@@ -105,8 +131,8 @@ export async function settleRecurringCharge(
     else
       await recordCharge(tx, {
         subscription: sub,
-        amountCents: sub.paymentAmountCents,
-        currency: sub.paymentAmountCurrency,
+        amountCents: expected.amountCents,
+        currency: expected.currency,
         externalPaymentId: details.externalPaymentId,
         externalOrderId: details.externalSubscriptionId,
         periodStart: sub.startTimestamp,
@@ -226,5 +252,8 @@ export async function settlePaymentMethodUpdate(
     metadata: { payment_type: sub.paymentType, label: method.label, source: "gateway", event: details.event },
     now,
   });
+  // In grace: the unpaid period is retried on the new card now when we charge it (a gateway that
+  // charges by itself, like Razorpay, retries on its own and this does nothing).
+  await retryChargeSoon(tx, { subscriptionId: sub.id, now });
   return { status: "processed", reason: null };
 }

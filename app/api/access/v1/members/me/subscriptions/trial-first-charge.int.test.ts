@@ -1,0 +1,167 @@
+/**
+ * A trial through demo_test, from the demo paywall's calls: the checkout charges the 5-unit
+ * authorization, the subscription records what each period costs (the plan's price after the
+ * coupon), and every consumer reads that: the first charge at the trial's end, the renewal after
+ * it, the self-service card, the "update your card" e-mail and the revenue report's figures.
+ * Cancelling during the trial ends access at the trial's end.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+
+import { POST as PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
+import { POST as CREATE } from "@/app/api/access/v1/members/me/subscriptions/route";
+import { POST as READER_JWT } from "@/app/api/demo/reader-jwt/route";
+import { resetEnvCache } from "@/env.js";
+import { getDb } from "@/server/db";
+import { withTransaction } from "@/server/db/transaction";
+import { DEMO, seedDemoPublisher } from "@/server/seed/demo";
+import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
+import { advanceSubscription } from "@/server/subscriptions/lifecycle";
+import { DEMO_EXPIRED_CARD_TOKEN } from "@/server/subscriptions/payments/demo-test-gateway";
+import { selfServiceOverview } from "@/server/subscriptions/self-service";
+import { grantsAccess } from "@/server/subscriptions/subscription-state";
+import { cancelSubscription } from "@/server/subscriptions/subscriptions";
+import { call } from "@/server/testing/engagement";
+
+afterEach(() => {
+  delete process.env.DEMO_TOOLS;
+  resetEnvCache();
+});
+
+async function seedDemo() {
+  const db = await getDb();
+  process.env.DEMO_TOOLS = "true";
+  resetEnvCache();
+  const report = { created: [] as string[] };
+  const accountId = await seedDemoPublisher(db, report);
+  await seedDemoCatalogue(db, { accountId }, report);
+  const monthly = await db.subscriptionPlan.findFirstOrThrow({ where: { accountId, title: "Monthly" } });
+  return { db, accountId, monthly };
+}
+
+type Wire = { id: number; payment_amount_cents: number; trial_end_date?: string };
+
+/** Preview and create the Monthly plan's 14-day trial with WELCOME20, as the demo paywall does. */
+async function subscribeWithTrial(planId: number, email: string) {
+  const res = await call(READER_JWT, "POST", `/api/demo/reader-jwt?key=${DEMO.accountKey}`, {}, { email });
+  const jwt = ((await res.json()) as { accesstype_jwt: string }).accesstype_jwt;
+  const q = `key=${DEMO.accountKey}&accesstype_jwt=${jwt}`;
+  const subscription = {
+    subscription_plan_id: planId,
+    coupon_code: "WELCOME20",
+    payment: { payment_type: "demo_test", amount_currency: "USD" },
+  };
+  const preview = await call(
+    PREVIEW,
+    "POST",
+    `/api/access/v1/members/me/subscriptions/preview?${q}`,
+    {},
+    {
+      subscription,
+    },
+  );
+  const previewed = (await preview.json()) as {
+    attempt_token: string;
+    external_reference_id: string;
+    subscription: { payment_amount_cents: number; total_amount_cents: number };
+  };
+  expect(preview.status, JSON.stringify(previewed)).toBe(200);
+  // What the checkout says: 5 dollars now (refunded), then 9.00 less 20 % = 7.20 a month.
+  expect(previewed.subscription).toMatchObject({ payment_amount_cents: 500, total_amount_cents: 720 });
+  const attempt = previewed.external_reference_id.replace(/^demo_order_/, "");
+  const created = await call(
+    CREATE,
+    "POST",
+    `/api/access/v1/members/me/subscriptions?${q}`,
+    {},
+    {
+      subscription: {
+        ...subscription,
+        payment: { ...subscription.payment, amount_cents: 500, payment_token: `demo_pay_${attempt}` },
+      },
+      attempt_token: previewed.attempt_token,
+    },
+  );
+  const body = (await created.json()) as { subscription: Wire };
+  expect(created.status, JSON.stringify(body)).toBe(201);
+  return body.subscription;
+}
+
+describe("a trial's first charge", () => {
+  it("charges the plan's price after the coupon at the trial's end and at each renewal, and says so everywhere", async () => {
+    const { db, accountId, monthly } = await seedDemo();
+    const bought = await subscribeWithTrial(monthly.id, "trial-reader@example.com");
+    // The subscription records what a period costs; the checkout's payment is the authorization.
+    expect(bought.payment_amount_cents).toBe(720);
+    const row = await db.subscription.findUniqueOrThrow({ where: { id: bought.id } });
+    expect(row).toMatchObject({ paymentAmountCents: 720, paymentAmountCurrency: "USD" });
+    const checkoutPayments = await db.payment.findMany({ where: { subscriptionId: bought.id } });
+    expect(checkoutPayments.map((p) => p.amountCents)).toEqual([500]);
+
+    // The self-service card: "Free trial; then $7.20 on <trial end>", "$7.20 per month".
+    const before = await selfServiceOverview(db, {
+      accountId,
+      memberId: row.memberId,
+      now: new Date(),
+      timeZone: "UTC",
+    });
+    const card = before.subscriptions.find((c) => c.id === bought.id)!;
+    expect(card.amount_cents).toBe(720);
+    expect(card.summary).toMatch(/^Free trial; then \$7\.20 on /);
+
+    // The trial ends: the first charge is 7.20, and pays the period checkout set.
+    const trialEnd = row.trialEndsAt!;
+    await withTransaction(db, (tx) => advanceSubscription(tx, { subscriptionId: bought.id, now: trialEnd }));
+    const afterTrial = await db.subscription.findUniqueOrThrow({ where: { id: bought.id } });
+    expect(afterTrial.endTimestamp?.toISOString()).toBe(row.endTimestamp?.toISOString());
+    // The renewal a month later: 7.20 again.
+    await withTransaction(db, (tx) =>
+      advanceSubscription(tx, { subscriptionId: bought.id, now: afterTrial.nextPaymentDueDate! }),
+    );
+    const charges = await db.payment.findMany({
+      where: { subscriptionId: bought.id, status: "CAPTURED", externalPaymentId: { startsWith: "demo_renew_" } },
+      orderBy: { id: "asc" },
+    });
+    expect(charges.map((p) => [p.amountCents, p.currency])).toEqual([
+      [720, "USD"],
+      [720, "USD"],
+    ]);
+    const invoices = await db.invoice.findMany({ where: { subscriptionId: bought.id }, orderBy: { id: "asc" } });
+    expect(invoices.map((i) => i.amountCents)).toEqual([720, 720]);
+
+    // The next renewal is declined: the "update your card" e-mail names 7.20 USD.
+    const renewed = await db.subscription.update({
+      where: { id: bought.id },
+      data: { paymentToken: DEMO_EXPIRED_CARD_TOKEN },
+    });
+    await withTransaction(db, (tx) =>
+      advanceSubscription(tx, { subscriptionId: bought.id, now: renewed.nextPaymentDueDate! }),
+    );
+    const mail = await db.outgoingEmail.findFirstOrThrow({ where: { accountId, kind: "subscription.payment_failed" } });
+    expect(mail.text).toContain("the 7.20 USD payment");
+  });
+
+  it("cancelled during the trial: access ends when the trial ends, and nothing is charged", async () => {
+    const { db, accountId, monthly } = await seedDemo();
+    const bought = await subscribeWithTrial(monthly.id, "trial-leaver@example.com");
+    const row = await db.subscription.findUniqueOrThrow({ where: { id: bought.id } });
+    const trialEnd = row.trialEndsAt!;
+    const midTrial = new Date(trialEnd.getTime() - 3 * 86_400_000);
+    await cancelSubscription(db, {
+      accountId,
+      caller: { via: "client_api", memberId: row.memberId },
+      id: bought.id,
+      now: midTrial,
+    });
+    const cancelled = await db.subscription.findUniqueOrThrow({ where: { id: bought.id } });
+    expect(cancelled.status).toBe("CANCELLED");
+    expect(cancelled.endTimestamp?.toISOString()).toBe(trialEnd.toISOString());
+    expect(grantsAccess(cancelled, new Date(trialEnd.getTime() - 1))).toBe(true);
+    expect(grantsAccess(cancelled, new Date(trialEnd.getTime() + 1))).toBe(false);
+    await withTransaction(db, (tx) => advanceSubscription(tx, { subscriptionId: bought.id, now: trialEnd }));
+    const ended = await db.subscription.findUniqueOrThrow({ where: { id: bought.id } });
+    expect(ended.status).toBe("EXPIRED");
+    expect(await db.payment.count({ where: { subscriptionId: bought.id, status: "CAPTURED", amountCents: 720 } })).toBe(
+      0,
+    );
+  });
+});

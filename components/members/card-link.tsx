@@ -1,0 +1,86 @@
+"use client";
+
+/**
+ * The page a signed "update your card" link opens (/member/card/<token>; the dunning e-mail and the
+ * paywall's banner): the one subscription it names and its card form, or the gateway's hosted page.
+ * No password or session: the link itself is the permission (server/subscriptions/card-link.ts).
+ */
+import { useEffect, useState } from "react";
+
+import { Alert, Button, buttonClasses, Card, FormField, Input } from "@/components/ui";
+
+import { sendJson, type Problem } from "./self-service-api";
+
+type LinkedCard = {
+  id: number;
+  plan_name: string;
+  summary: string;
+  payment_type: string;
+  can_update_payment_method: boolean;
+  payment_method_update: { kind: "form" } | { kind: "hosted"; provider_name: string; href: string } | null;
+};
+
+export function CardLink({ token }: { token: string }) {
+  const api = `/api/member/card-link/${encodeURIComponent(token)}`;
+  const [card, setCard] = useState<LinkedCard | null>(null);
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [value, setValue] = useState("");
+  const [pending, setPending] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+
+  useEffect(() => {
+    void (async () => {
+      const res = await sendJson("GET", api);
+      if (res.ok) setCard(res.body as LinkedCard);
+      else setProblem(res.problem);
+    })();
+  }, [api]);
+
+  async function save() {
+    if (!card) return;
+    setPending(true);
+    setProblem(null);
+    const raw = value.trim();
+    const payment_token = card.payment_type === "demo_test" ? `demo_method_${raw.toLowerCase()}` : raw;
+    const res = await sendJson("PUT", api, { payment_token });
+    setPending(false);
+    if (res.ok) setDone((res.body as { message: string }).message);
+    else setProblem(res.problem);
+  }
+
+  if (!card) return problem ? <Alert tone="error">{problem.message}</Alert> : <p className="text-sm">Loading…</p>;
+  const way = card.payment_method_update;
+  const demo = card.payment_type === "demo_test";
+  return (
+    <Card className="space-y-3 p-5">
+      <h2 className="text-base font-semibold text-gray-900">{card.plan_name}</h2>
+      <p className="text-sm text-gray-700">{card.summary}</p>
+      {done ? (
+        <Alert tone="success">{done} If a payment was due, it is being taken now.</Alert>
+      ) : !card.can_update_payment_method || !way ? (
+        <Alert tone="info">The card of this subscription cannot be changed here; contact the publication.</Alert>
+      ) : way.kind === "hosted" ? (
+        <a href={way.href} className={buttonClasses({ variant: "primary" })}>
+          Update your card at {way.provider_name}
+        </a>
+      ) : (
+        <>
+          <FormField
+            label={demo ? "Test card" : "New card"}
+            hint={
+              demo
+                ? 'The demo gateway takes any name, e.g. "visa-4242"; "decline" is refused.'
+                : "From the payment form of your card's gateway."
+            }
+            error={problem?.message}
+          >
+            <Input value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" />
+          </FormField>
+          <Button variant="primary" loading={pending} loadingText="Saving…" onClick={() => void save()}>
+            Save payment method
+          </Button>
+        </>
+      )}
+    </Card>
+  );
+}
