@@ -25,7 +25,7 @@ export type SubscriptionCard = {
   scheduled_switch: { plan_name: string | null; scheduled_at: string } | null;
   cancellation: {
     reason: string;
-    outcome: "cancelled" | "offer_accepted";
+    outcome: "cancelled" | "offer_accepted" | "paused";
     offer: { kind: "coupon" | "pause"; until: string } | null;
   } | null;
   can_cancel: boolean;

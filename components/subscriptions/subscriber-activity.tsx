@@ -1,13 +1,15 @@
 "use client";
 
 /**
- * A subscriber's payments (with their refunds, and the refund form) and the subscription webhooks
- * sent about them (tRPC revenue.subscriberActivity, revenue.refund), for the Subscribers page.
+ * A subscriber's payments (with their refunds, and the refund form) beside their failed renewal
+ * charges, and the subscription webhooks sent about them (tRPC revenue.subscriberActivity, revenue.refund), for the Subscribers page.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 
+import { FailedChargeRow } from "@/components/subscriptions/failed-charge";
 import { InvoicesList } from "@/components/subscriptions/invoices-list";
+import { invalidateMoneyViews } from "@/components/subscriptions/money-views";
 import { useTRPC } from "@/components/trpc/react";
 import type { RouterOutputs } from "@/components/trpc/types";
 import {
@@ -51,14 +53,18 @@ export function SubscriberActivity({ memberId }: { memberId: number }) {
         <LoadState
           query={activity}
           what="payments"
-          empty={data?.payments.length === 0}
+          empty={data?.payments.length === 0 && data.failed_charges.length === 0}
           emptyText="No payments recorded."
         />
-        {data?.payments.length ? (
+        {data && (data.payments.length || data.failed_charges.length) ? (
           <ul className="space-y-3" data-testid="subscriber-payments">
-            {data.payments.map((p) => (
-              <PaymentRow key={p.id} payment={p} memberId={memberId} />
-            ))}
+            {byDateDesc(data).map((entry) =>
+              entry.kind === "payment" ? (
+                <PaymentRow key={`p${entry.payment.id}`} payment={entry.payment} />
+              ) : (
+                <FailedChargeRow key={`f${entry.charge.id}`} charge={entry.charge} withSubscription />
+              ),
+            )}
           </ul>
         ) : null}
       </section>
@@ -99,7 +105,16 @@ export function SubscriberActivity({ memberId }: { memberId: number }) {
   );
 }
 
-function PaymentRow({ payment: p, memberId }: { payment: Payment; memberId: number }) {
+/** Payments and failed renewal charges in one list, newest first. */
+function byDateDesc(data: Activity) {
+  const entries = [
+    ...data.payments.map((payment) => ({ kind: "payment" as const, at: payment.created_at, payment })),
+    ...data.failed_charges.map((charge) => ({ kind: "failed" as const, at: charge.failed_at, charge })),
+  ];
+  return entries.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
+}
+
+function PaymentRow({ payment: p }: { payment: Payment }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const confirm = useConfirm();
@@ -116,10 +131,8 @@ function PaymentRow({ payment: p, memberId }: { payment: Payment; memberId: numb
         setOpen(false);
         setAmount("");
         setReason("");
-        await Promise.all([
-          queryClient.invalidateQueries({ queryKey: trpc.revenue.subscriberActivity.queryKey({ memberId }) }),
-          queryClient.invalidateQueries({ queryKey: trpc.subscriberSubscriptions.pathKey() }),
-        ]);
+        // The credit note it issued and the invoice's status too (invoices.*), at once.
+        await invalidateMoneyViews(queryClient, trpc);
       },
     }),
   );

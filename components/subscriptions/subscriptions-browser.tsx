@@ -33,48 +33,39 @@ import {
   useConfirm,
   useDateTimeFormat,
   useTimeZone,
-  type BadgeTone,
 } from "@/components/ui";
 import { formatDay } from "@/server/dates.schema";
-import { ownValue } from "@/server/own-keys";
 import { periodInWords } from "@/server/subscriptions/catalogue.schema";
 import { formatMoney } from "@/server/subscriptions/money.schema";
 import {
   SUBSCRIPTION_STATUSES_WIRE,
   type TSubscriptionStatusWire,
 } from "@/server/subscriptions/subscription-actions.schema";
+import { subscriptionStatusLabel } from "@/server/subscriptions/subscription-status.schema";
 
+import { FailedChargeRow } from "./failed-charge";
+import { invalidateMoneyViews } from "./money-views";
 import { PauseForm } from "./pause-form";
 
 type TSubscriptionWire = RouterOutputs["subscriberSubscriptions"]["get"]["subscription"];
 
 const PAGE_SIZE = 25;
-const STATUS_LABELS: Record<TSubscriptionStatusWire, string> = {
-  pending: "Pending",
-  active: "Active",
-  cancelled: "Cancelled",
-  failed: "Failed",
-  expired: "Expired",
-};
-const STATUS_TONES: Record<string, BadgeTone> = {
-  pending: "amber",
-  active: "green",
-  cancelled: "gray",
-  failed: "red",
-  expired: "gray",
-};
-
 const emailOf = (s: TSubscriptionWire) =>
   s.subscriber.subscriber_identities.find((i) => i.provider === "email")?.value ?? null;
 
+/** The status in one word (subscriptionStatusLabel: "Paused" while a pause is open), and what qualifies it. */
 function StatusBadge({ s }: { s: TSubscriptionWire }) {
+  const word = subscriptionStatusLabel(s);
   return (
-    <span className="flex flex-wrap gap-1">
-      <Badge tone={ownValue(STATUS_TONES, s.status) ?? "gray"}>
-        {STATUS_LABELS[s.status as TSubscriptionStatusWire] ?? s.status}
-      </Badge>
-      {s.status === "cancelled" && s.active ? <Badge tone="blue">access until end</Badge> : null}
-      {s.expired && s.status !== "expired" ? <Badge tone="gray">expired</Badge> : null}
+    <span className="flex flex-wrap items-center gap-1">
+      <Badge tone={word.tone}>{word.label}</Badge>
+      {word.paused && s.paused_until ? (
+        <span className="text-gray-600">
+          resumes <DateTime value={new Date(s.paused_until)} />
+        </span>
+      ) : null}
+      {!word.paused && s.status === "cancelled" && s.active ? <Badge tone="blue">access until end</Badge> : null}
+      {!word.paused && s.expired && s.status !== "expired" ? <Badge tone="gray">expired</Badge> : null}
     </span>
   );
 }
@@ -142,10 +133,12 @@ export function SubscriptionsBrowser() {
                 value={status}
                 onChange={setStatus}
                 labels={
-                  Object.fromEntries(SUBSCRIPTION_STATUSES_WIRE.map((s) => [s, STATUS_LABELS[s]])) as Record<
-                    TSubscriptionStatusWire,
-                    string
-                  >
+                  Object.fromEntries(
+                    SUBSCRIPTION_STATUSES_WIRE.map((s) => [
+                      s,
+                      subscriptionStatusLabel({ status: s, paused_until: null }).label,
+                    ]),
+                  ) as Record<TSubscriptionStatusWire, string>
                 }
               />
               <FilterSelect
@@ -255,11 +248,7 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
   const [message, setMessage] = useState<string | null>(null);
   const [extendTo, setExtendTo] = useState("");
   const detail = useQuery(trpc.subscriberSubscriptions.get.queryOptions({ id }));
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: trpc.subscriberSubscriptions.pathKey() }),
-      queryClient.invalidateQueries({ queryKey: trpc.subscribers.pathKey() }),
-    ]);
+  const refresh = () => invalidateMoneyViews(queryClient, trpc);
   const cancel = useMutation(
     trpc.subscriberSubscriptions.cancel.mutationOptions({
       onSuccess: async () => {
@@ -286,6 +275,7 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
       title: `Cancel subscription #${s.id}?`,
       body: "The reader keeps access until the end of the period already paid for; it will not renew.",
       confirmLabel: "Cancel subscription",
+      dismissLabel: "Keep subscription",
     });
     if (ok) cancel.mutate({ id: s.id });
   };
@@ -421,9 +411,16 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
                   </li>
                 ))}
               </ul>
-            ) : (
+            ) : data.failed_charges.length ? null : (
               <p className="text-gray-600">No payments recorded.</p>
             )}
+            {data.failed_charges.length ? (
+              <ul className="mt-2 space-y-2" data-testid="subscription-failed-charges">
+                {data.failed_charges.map((c) => (
+                  <FailedChargeRow key={c.id} charge={c} />
+                ))}
+              </ul>
+            ) : null}
           </section>
 
           <section>

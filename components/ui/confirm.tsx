@@ -6,8 +6,8 @@
  *   const confirm = useConfirm();
  *   if (await confirm({ title: `Delete the tag "${tag.name}"?`, confirmLabel: "Delete" })) remove.mutate({ id });
  *
- * One ConfirmProvider (in the dashboard layout) serves every screen. Cancel has the focus first,
- * so Enter on a stray key press keeps the data.
+ * One ConfirmProvider (in the dashboard layout) serves every screen. The dismiss button ("Cancel",
+ * or what is kept: `dismissLabel`) has the focus first, so Enter on a stray key press keeps the data.
  */
 import { createContext, use, useCallback, useRef, useState, type ReactNode } from "react";
 
@@ -20,9 +20,20 @@ export type ConfirmOptions = {
   body?: ReactNode;
   /** The button that goes ahead: "Delete", "Rotate secret". */
   confirmLabel: string;
+  /**
+   * The button that changes nothing ("Cancel" by default). A move that is itself a cancel ("Cancel
+   * subscription") names what is kept instead ("Keep subscription"): never "Cancel" beside "Cancel …".
+   */
+  dismissLabel?: string;
   /** danger (default) for deletes, primary for moves that only replace something. */
   tone?: "danger" | "primary";
 };
+
+/** The dismiss button's words: `dismissLabel`, else "Cancel", or "Go back" beside a move named "Cancel …". */
+export function dismissLabelOf(options: Pick<ConfirmOptions, "confirmLabel" | "dismissLabel">): string {
+  if (options.dismissLabel) return options.dismissLabel;
+  return /^\s*cancel\b/i.test(options.confirmLabel) ? "Go back" : "Cancel";
+}
 
 type Confirm = (options: ConfirmOptions) => Promise<boolean>;
 
@@ -86,7 +97,7 @@ export function ConfirmDialog({
           {options?.confirmLabel}
         </Button>
         <Button onClick={onCancel} data-autofocus>
-          Cancel
+          {options ? dismissLabelOf(options) : "Cancel"}
         </Button>
       </FormActions>
     </Dialog>

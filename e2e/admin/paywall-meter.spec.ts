@@ -1,12 +1,14 @@
 /**
  * The paywall meter in the dashboard: a revenue user saves the meter (a bad value is refused
  * before sending), it is kept after a reload, and AMP's authorization endpoint answers the access
- * grant object with AMP's CORS headers for the demo publication.
+ * grant object with AMP's CORS headers for the demo publication when the site's first-party
+ * endpoint forwards it with the server key (X-SUBAUTH), and 401 without it.
  */
 import { expect, test } from "../fixtures";
 
 const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
 const DEMO_CLIENT_KEY = "mh_pk_demo_public_client_key_local_only";
+const DEMO_SERVER_KEY = "mh_sk_demo_server_key_local_only_0000";
 
 test("a revenue user sets the paywall meter, and amp-access answers", async ({ page, signIn }, testInfo) => {
   await signIn(REVENUE);
@@ -30,10 +32,12 @@ test("a revenue user sets the paywall meter, and amp-access answers", async ({ p
   };
   const story = stories.stories[0]!;
   const origin = new URL(page.url()).origin;
-  const response = await page.request.get(
-    `/api/access/v1/stories/${story.id}/amp-access?key=${DEMO_CLIENT_KEY}&readerId=e2e-reader&accesstype_integration_id=1&__amp_source_origin=${encodeURIComponent(origin)}`,
-    { headers: { "AMP-Same-Origin": "true" } },
-  );
+  const ampAccess = `/api/access/v1/stories/${story.id}/amp-access?key=${DEMO_CLIENT_KEY}&readerId=e2e-reader&accesstype_integration_id=1&__amp_source_origin=${encodeURIComponent(origin)}`;
+  const direct = await page.request.get(ampAccess, { headers: { "AMP-Same-Origin": "true" } });
+  expect(direct.status()).toBe(401);
+  const response = await page.request.get(ampAccess, {
+    headers: { "AMP-Same-Origin": "true", "X-SUBAUTH": DEMO_SERVER_KEY },
+  });
   expect(response.status()).toBe(200);
   expect(response.headers()["amp-access-control-allow-source-origin"]).toBe(origin);
   const grant = (await response.json()) as { granted: boolean; grantReason: string | null; data: object };

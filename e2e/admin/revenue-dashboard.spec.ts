@@ -1,6 +1,7 @@
 /**
  * The revenue dashboard: a revenue user finds a subscriber by e-mail, refunds part of
- * their payment (confirmed; the payment shows what was refunded and by whom), sees the reports'
+ * their payment (confirmed; the payment shows what was refunded and by whom, and the credit note
+ * it issued shows at once), sees the reports'
  * charts and the overview's headline numbers; the owner's audit log shows the refund. On a
  * desktop and on a 390 px phone, with no sideways page scroll.
  */
@@ -73,6 +74,7 @@ for (const viewport of VIEWPORTS) {
       await expect(detail.getByTestId("subscriber-webhooks")).toContainText("subscription.created");
       await expectNoHorizontalPageScroll(page);
 
+      await expect(detail).toContainText("This subscriber has no credit notes.");
       await payments.getByRole("button", { name: "Refund…" }).click();
       const form = payments.getByRole("form", { name: /Refund payment/ });
       await form.getByLabel("Amount (USD)").fill("12.00");
@@ -87,6 +89,11 @@ for (const viewport of VIEWPORTS) {
       await expect(payments).toContainText("Refunded 2.50 USD.");
       await expect(payments.getByTestId("payment-refunded")).toContainText("refunded 2.50 USD");
       await expect(payments.getByTestId("payment-refunds")).toContainText(`e2e ${run}`);
+      // The credit note the refund issued shows at once, without reopening the subscriber.
+      const creditNotes = detail.locator('[data-testid^="credit-note-"]');
+      await expect(creditNotes).toHaveCount(1);
+      await expect(creditNotes).toContainText("2.50");
+      await expect(creditNotes).toContainText(`e2e ${run}`);
       await expectNoHorizontalPageScroll(page);
       await page.screenshot({ path: testInfo.outputPath("subscriber.png"), fullPage: true });
 

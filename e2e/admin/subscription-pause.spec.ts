@@ -36,7 +36,11 @@ for (const viewport of [
     await expect(
       detail.getByText(/^Paused: no payment and no access until \d{1,2} [A-Z][a-z]{2,3} \d{4}, \d{2}:\d{2} \S+, then/),
     ).toBeVisible();
-    await expect(detail.getByTestId("subscription-status")).toContainText("Cancelled");
+    // Stored cancelled (no renewal), shown as what it is: paused, and when it resumes.
+    await expect(detail.getByTestId("subscription-status")).toContainText("Paused");
+    await expect(detail.getByTestId("subscription-status")).toContainText("resumes");
+    await expect(detail.getByTestId("subscription-status")).not.toContainText("Cancelled");
+    await expect(results).toContainText("Paused");
     await expect(detail.getByRole("button", { name: "Pause", exact: true })).toHaveCount(0);
     await expectNoHorizontalPageScroll(page);
     expect(await seriousViolations(page)).toEqual([]);

@@ -65,6 +65,9 @@ for (const viewport of VIEWPORTS) {
       await detail.getByRole("button", { name: "Cancel subscription" }).click();
       const dialog = page.getByRole("dialog");
       await expect(dialog).toContainText("keeps access until the end");
+      // The way back names what is kept: no "Cancel" beside "Cancel subscription".
+      await expect(dialog.getByRole("button", { name: "Keep subscription" })).toBeFocused();
+      await expect(dialog.getByRole("button", { name: "Cancel", exact: true })).toHaveCount(0);
       await dialog.getByRole("button", { name: "Cancel subscription" }).click();
       await expect(detail.getByTestId("subscription-status")).toContainText("Cancelled");
       await expect(detail.getByTestId("subscription-status")).toContainText("access until end");

@@ -195,11 +195,13 @@ async function engagementScenarios(): Promise<{ reads: Named[]; create: Named }>
  * The access scenarios (server/seed/large-access.ts: DATA_DIR/bench-access.json): the web access
  * check and AMP's authorization for subscription stories. "access decision": one in two calls by
  * a subscriber (its publisher-signed JWT), the others by an anonymous reader with a meter
- * history; "amp-access": anonymous AMP readers. Neither counts (AMP counts on pingback).
+ * history; "amp-access": anonymous AMP readers, forwarded with the server key. Neither counts (AMP counts on pingback).
  */
 async function accessScenarios(): Promise<Named[]> {
   const seeded = readJson<{ storyIds: string[]; subscriberIds: string[]; anonymousIds: string[] }>("bench-access.json");
-  const { jwtSecret, accountKey } = readJson<{ jwtSecret: string; accountKey: string }>("demo-credentials.json");
+  const { jwtSecret, accountKey, subauthKey } = readJson<{ jwtSecret: string; accountKey: string; subauthKey: string }>(
+    "demo-credentials.json",
+  );
   if (seeded.storyIds.length === 0) return [];
   const key = new TextEncoder().encode(jwtSecret);
   const jwts = await Promise.all(seeded.subscriberIds.slice(0, 200).map((id) => signJwt({ id, name: id }, key)));
@@ -222,6 +224,8 @@ async function accessScenarios(): Promise<Named[]> {
         const n = m++;
         return {
           path: `/api/access/v1/stories/${story(n)}/amp-access?key=${accountKey}&accesstype_integration_id=1&readerId=${anon(n)}`,
+          // As the publisher's first-party endpoint forwards AMP's call (docs/subscriptions.md).
+          init: { headers: { "x-subauth": subauthKey } },
         };
       },
     },

@@ -45,6 +45,7 @@ const AUTH_LABEL: Record<AuthScheme, string> = {
   serverOrClient: "X-SUBAUTH server key, or the key query parameter (client key)",
   "serverOrClient+optionalUser":
     "X-SUBAUTH server key, or the key query parameter (client key); + masthead_jwt / accesstype_jwt / svc_jwt user token (optional)",
+  amp: "X-SUBAUTH server key (+ key query parameter of the same account, optional; without X-SUBAUTH: the client key alone, only when the account allows direct AMP calls) + masthead_jwt / accesstype_jwt / svc_jwt user token (optional)",
   publisherJwt: "account in the path + publisher-signed jwt (optional)",
   "publisherJwt+user": "account in the path + publisher-signed jwt (required)",
   oauth: "OAuth access token: Authorization: Bearer <token> or the access_token query parameter (401 without)",

@@ -60,6 +60,9 @@ function assertReaderNamed(kind: "amp" | "web", readerId: string | null): void {
   }
 }
 
+const AMP_AUTH =
+  "X-SUBAUTH (the server key, added by the publisher's first-party endpoint) is required: 401 without it or with a wrong key, unless the account allows direct AMP calls (Settings).";
+
 const GRANT_SHAPE =
   "{granted, grantReason (FREE, LOGGED_IN, SUBSCRIBER, ASSET, METERING; null when denied), data: {numberRemaining, isLoggedIn, isLast}}";
 
@@ -67,13 +70,13 @@ const GRANT_SHAPE =
 export function accessCheckRoute(kind: "amp" | "web") {
   return apiRoute(
     {
-      auth: "serverOrClient+optionalUser",
+      auth: kind === "amp" ? "amp" : "serverOrClient+optionalUser",
       params: ZAccessParams,
       query: kind === "web" ? ZWebAccessQuery : ZAccessQuery,
       cors: true,
       summary:
         kind === "amp"
-          ? `AMP's authorization (amp-access / amp-subscriptions): may the reader (readerId, required: 400 without it; optional JWT) read the story? → ${GRANT_SHAPE}. Never counts (AMP counts on pingback). disable-meter=true: only subscribers. AMP CORS (__amp_source_origin) for the publication's origins and AMP caches. 404 for an unknown story.`
+          ? `AMP's authorization (amp-access / amp-subscriptions): may the reader (readerId, required: 400 without it; optional JWT) read the story? → ${GRANT_SHAPE}. Never counts (AMP counts on pingback). disable-meter=true: only subscribers. AMP CORS (__amp_source_origin) for the publication's origins and AMP caches. ${AMP_AUTH} 404 for an unknown story.`
           : `The web's isAssetAccessible: ${GRANT_SHAPE}. count=true counts a METERING read on the reader's meter in the same call (otherwise send the pingback). 404 for an unknown story.`,
     },
     async ({ db, req, account, user, params, query }) => {
@@ -109,14 +112,14 @@ export function accessCheckRoute(kind: "amp" | "web") {
 export function pingbackRoute(kind: "amp" | "web") {
   return apiRoute(
     {
-      auth: "serverOrClient+optionalUser",
+      auth: kind === "amp" ? "amp" : "serverOrClient+optionalUser",
       params: ZAccessParams,
       query: ZAccessQuery,
       body: ZMeterObject,
       bodyTypes: ["text-json", "json"],
       maxBodyBytes: PINGBACK_MAX_BODY_BYTES,
       cors: true,
-      summary: `${kind === "amp" ? "AMP's pingback (readerId required: 400 without it)" : "The web's pingback (navigator.sendBeacon)"}: the body is the meter object (text/plain or JSON; not JSON: 400). The read is decided again and counted on the reader's meter when it is METERING: once per story and period, repeated pingbacks change nothing. → {}. 404 for an unknown story.`,
+      summary: `${kind === "amp" ? `AMP's pingback (readerId required: 400 without it; ${AMP_AUTH})` : "The web's pingback (navigator.sendBeacon)"}: the body is the meter object (text/plain or JSON; not JSON: 400). The read is decided again and counted on the reader's meter when it is METERING: once per story and period, repeated pingbacks change nothing. → {}. 404 for an unknown story.`,
     },
     async ({ db, req, account, user, params, query }) => {
       const headers = await ampHeaders(db, req, account, query.__amp_source_origin);

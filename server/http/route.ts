@@ -42,6 +42,7 @@ import { checkRateLimit, rateLimitHeaders, type RateLimitResult } from "../rate-
 import { addressBucket } from "../rate-limit/address";
 import { getRateLimitStore } from "../rate-limit/store";
 import { PEER_ADDRESS_HEADER, servedPeerAddress } from "../security/peer-address.js";
+import { authenticateAmpCall } from "../subscriptions/amp-calls";
 import { assertSafeInput } from "../validation";
 import { corsHeaders, preflightResponse } from "./cors";
 import { requestIdFrom } from "./edge.js";
@@ -61,7 +62,10 @@ import { readBody, searchParamsToObject, type BodyType } from "./request-body";
  * - "serverOrClient": the server key when X-SUBAUTH is sent, otherwise the client key in `key`
  *   (catalogue listings that back ends and browsers both call by one path): `account`;
  * - "serverOrClient+optionalUser": the same, with the publisher-signed user JWT when one is sent
- *   (AMP's paywall calls: spec §5 "X-SUBAUTH, query key, optional svc_jwt"): `account`, `user`;
+ *   (the web's paywall calls): `account`, `user`;
+ * - "amp": AMP's paywall calls (spec §5 "X-SUBAUTH, query key, optional svc_jwt"): the server key
+ *   in X-SUBAUTH (a `key` beside it must be the same account's), or the client key alone when the
+ *   account allows direct AMP calls (server/subscriptions/amp-calls.ts): `account`, `user`;
  * - "client", "client+user", "client+optionalUser": an account's client key in `key`, and the
  *   publisher-signed user JWT (masthead_jwt, accesstype_jwt): `account`, `user`;
  * - "publisherJwt", "publisherJwt+user": the account in the path and a publisher-signed `jwt`:
@@ -80,6 +84,7 @@ export type AuthScheme =
   | "server"
   | "serverOrClient"
   | "serverOrClient+optionalUser"
+  | "amp"
   | "client"
   | "client+user"
   | "client+optionalUser"
@@ -100,6 +105,7 @@ type SchemeContext = {
   server: { account: ApiAccount };
   serverOrClient: { account: ApiAccount };
   "serverOrClient+optionalUser": { account: ApiAccount; user: ApiUser | null };
+  amp: { account: ApiAccount; user: ApiUser | null };
   client: { account: ApiAccount };
   "client+user": { account: ApiAccount; user: ApiUser };
   "client+optionalUser": { account: ApiAccount; user: ApiUser | null };
@@ -412,6 +418,12 @@ async function authenticate(
         return { account, user: await optionalUserOf(db, account.id, search) };
       }
       return authenticateClient(db, search, { user: "optional", cached: true });
+    case "amp":
+      return authenticateAmpCall(db, {
+        serverKey: req.headers.get("x-subauth"),
+        query: search,
+        userOf: (accountId) => optionalUserOf(db, accountId, search),
+      });
     case "client":
       return { account: (await authenticateClient(db, search, { user: "none" })).account };
     case "client+user":

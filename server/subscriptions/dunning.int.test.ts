@@ -192,6 +192,22 @@ describe("dunning on the test clock", () => {
         "subscription.recovered",
       ]),
     );
+    // The failed renewal is in the subscriber's payments beside the payment that recovered it.
+    expect(activity.payments.map((p) => p.id)).toEqual(expect.arrayContaining([payments[0]!.id]));
+    expect(activity.failed_charges).toEqual([
+      {
+        id: episode!.id,
+        subscription_id: subscriptionId,
+        amount_cents: 1250,
+        currency: "EUR",
+        period_start: DUE,
+        failed_at: DUE,
+        retries: 1,
+        last_error: "Card declined.",
+        outcome: "recovered",
+        payment_id: payments[0]!.id,
+      },
+    ]);
 
     // Recovered revenue, on the day it was paid, in its currency.
     const report = await dunningReport(db, { accountId, range: { from: "2026-02-01", to: "2026-02-28" } });

@@ -170,7 +170,7 @@ export async function openCancellation(db: Db, args: { subscriptionId: number })
     ? {
         reason: row.reason,
         comment: row.comment,
-        outcome: row.outcome as "cancelled" | "offer_accepted",
+        outcome: row.outcome as "cancelled" | "offer_accepted" | "paused",
         offer: (row.offer as AppliedOffer | null) ?? null,
         created_at: row.createdAt.toISOString(),
       }

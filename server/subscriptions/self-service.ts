@@ -28,6 +28,7 @@ import { listCreditNotes } from "./credit-notes";
 import { graceAccessEnd, keepReadingWords, PAYMENT_FAILED_WORDS } from "./grace.schema";
 import { listMemberInvoices } from "./invoices";
 import { retryChargeSoon, scheduleSubscriptionLifecycle } from "./lifecycle";
+import { pausedUntilOf } from "./pauses";
 import { PaymentAdapterError } from "./payments/adapter";
 import { credentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
@@ -108,10 +109,8 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire, 
   // A recurring subscription keeps a method while live and in its grace period (a failed charge:
   // exactly when the dunning e-mail sends the reader to #payment-<id>).
   const keepsMethod = s.recurring && (!ended || s.in_grace_period) && s.status !== "expired";
-  const pause =
-    cancellation?.outcome === "offer_accepted" && cancellation.offer?.kind === "pause" ? cancellation.offer : null;
-  const pausedUntil =
-    pause && !pause.resumed_at && (s.status === "cancelled" || s.status === "expired") ? pause.until : null;
+  // The retention offer's pause and staff's pause alike (./pauses.ts).
+  const pausedUntil = (await pausedUntilOf(db, [s])).get(s.id) ?? null;
   return {
     id: s.id,
     plan_name: s.plan_name,

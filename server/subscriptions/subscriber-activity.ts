@@ -1,6 +1,7 @@
 /**
  * What the revenue dashboard shows about one subscriber beside their identities and
- * subscriptions: their payments (with refunds) and the subscription webhooks sent about them
+ * subscriptions: their payments (with refunds), their renewal charges that failed
+ * (./failed-charges.ts) and the subscription webhooks sent about them
  * (events whose payload names one of their subscriptions, or them as `data.subscriber`), each
  * with its deliveries' status.
  */
@@ -9,6 +10,7 @@ import "server-only";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { Prisma } from "../generated/prisma/client";
+import { failedChargesOf, type FailedChargeView } from "./failed-charges";
 
 const EVENT_LIMIT = 100;
 
@@ -46,7 +48,11 @@ type SubscriberWebhookView = {
 export async function getSubscriberActivity(
   db: Db,
   args: { accountId: number; memberId: number },
-): Promise<{ payments: SubscriberPaymentView[]; webhooks: SubscriberWebhookView[] }> {
+): Promise<{
+  payments: SubscriberPaymentView[];
+  failed_charges: FailedChargeView[];
+  webhooks: SubscriberWebhookView[];
+}> {
   const member = await db.member.findFirst({
     where: { id: args.memberId, accountId: args.accountId },
     select: { id: true },
@@ -68,6 +74,7 @@ export async function getSubscriberActivity(
         },
       })
     : [];
+  const failedCharges = await failedChargesOf(db, { accountId: args.accountId, subscriptionIds: ids });
   const actorIds = [
     ...new Set(payments.flatMap((p) => p.refunds.map((r) => r.actorId)).filter((x): x is string => !!x)),
   ];
@@ -124,6 +131,7 @@ export async function getSubscriberActivity(
         created_at: r.createdAt.toISOString(),
       })),
     })),
+    failed_charges: failedCharges,
     webhooks: events.map((e) => ({
       id: String(e.id),
       name: e.name,

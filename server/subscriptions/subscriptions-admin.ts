@@ -13,6 +13,8 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { parseInput } from "../validation";
+import { failedChargesOf } from "./failed-charges";
+import { pausedUntilOf } from "./pauses";
 import { planCopy } from "./plan-copy";
 import { loadSubscriber, resolveSubscriber } from "./subscribers";
 import { ZListSubscriptionsInput, type TListSubscriptionsInput } from "./subscription-actions.schema";
@@ -25,6 +27,9 @@ import {
   type TSubscriptionWire,
 } from "./subscription-view";
 import { getSubscription } from "./subscriptions";
+
+/** A subscription as staff see it: the wire shape, and when a pause ends (null: not paused; ./pauses.ts). */
+export type TAdminSubscription = TSubscriptionWire & { paused_until: string | null };
 
 // Cursor: the last id of a page, base64url ("s:<id>"), checked when it comes back.
 const encodeCursor = (id: number) => Buffer.from(`s:${id}`, "utf8").toString("base64url");
@@ -46,7 +51,7 @@ function decodeCursor(cursor: string): number {
 export async function listSubscriptionsForAdmin(
   db: Db,
   args: { actor: Actor; input: TListSubscriptionsInput; now: Date },
-): Promise<{ items: TSubscriptionWire[]; nextCursor: string | null }> {
+): Promise<{ items: TAdminSubscription[]; nextCursor: string | null }> {
   const input = parseInput(ZListSubscriptionsInput, args.input);
   const contains = { contains: input.q, mode: "insensitive" as const };
   const where: Prisma.SubscriptionWhereInput = {
@@ -75,7 +80,9 @@ export async function listSubscriptionsForAdmin(
     take: input.limit + 1,
     orderBy: "id",
   });
-  const items = rows.slice(0, input.limit);
+  const page = rows.slice(0, input.limit);
+  const paused = await pausedUntilOf(db, page);
+  const items = page.map((s) => ({ ...s, paused_until: paused.get(s.id) ?? null }));
   const last = items.at(-1);
   return { items, nextCursor: rows.length > input.limit && last ? encodeCursor(last.id) : null };
 }
@@ -87,15 +94,26 @@ type TimelineEntry = {
   detail: Record<string, unknown>;
 };
 
-/** One subscription with its payments and its timeline (created, then the audit entries about it). */
+/**
+ * The audit actions that record a subscription's creation (checkout and the server API, a renewal
+ * by a new subscription, staff's gift): the timeline shows the creation once, from them.
+ */
+const CREATION_ACTIONS = new Set(["subscription.create", "subscription.renew", "subscription.grant"]);
+
+/**
+ * One subscription with its payments (with its failed renewal charges beside them) and its
+ * timeline: the audit entries about it, which start with its creation; a subscription whose
+ * creation was not audited (made before the audit log recorded creations) starts with one
+ * "subscription.create" from its own created_at.
+ */
 export async function getSubscriptionForAdmin(db: Db, args: { actor: Actor; id: number; now: Date }) {
-  const subscription = await getSubscription(db, {
+  const wire = await getSubscription(db, {
     accountId: args.actor.accountId,
     caller: { via: "dashboard", actor: args.actor },
     id: args.id,
     now: args.now,
   });
-  const [payments, audit] = await Promise.all([
+  const [payments, audit, failedCharges, paused] = await Promise.all([
     db.payment.findMany({
       where: { accountId: args.actor.accountId, subscriptionId: args.id },
       orderBy: { id: "asc" },
@@ -114,9 +132,15 @@ export async function getSubscriptionForAdmin(db: Db, args: { actor: Actor; id: 
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       select: { action: true, metadata: true, createdAt: true, actor: { select: { name: true, email: true } } },
     }),
+    failedChargesOf(db, { accountId: args.actor.accountId, subscriptionIds: [args.id] }),
+    pausedUntilOf(db, [wire]),
   ]);
+  const subscription: TAdminSubscription = { ...wire, paused_until: paused.get(wire.id) ?? null };
+  const audited = audit.some((entry) => CREATION_ACTIONS.has(entry.action));
   const timeline: TimelineEntry[] = [
-    { at: subscription.created_at, action: "subscription.create", by: subscription.created_by, detail: {} },
+    ...(audited
+      ? []
+      : [{ at: subscription.created_at, action: "subscription.create", by: subscription.created_by, detail: {} }]),
     ...audit.map((entry) => {
       const detail = (entry.metadata ?? {}) as Record<string, unknown>;
       return {
@@ -142,6 +166,7 @@ export async function getSubscriptionForAdmin(db: Db, args: { actor: Actor; id: 
       status: p.status.toLowerCase(),
       created_at: p.createdAt.toISOString(),
     })),
+    failed_charges: failedCharges,
     timeline,
   };
 }

@@ -1,4 +1,7 @@
-/** settings.* – the publication's settings (what GET /api/v1/config serves), for owners. */
+/**
+ * settings.* – the publication's settings (what GET /api/v1/config serves), for owners; and who
+ * may call AMP's paywall endpoints (ampCalls).
+ */
 import { z } from "zod";
 
 import { getPublisherSettings, updatePublisherSettings } from "../../publishing/settings";
@@ -7,6 +10,7 @@ import {
   ZPublisherSettingsView,
   ZUpdatePublisherSettingsResult,
 } from "../../publishing/settings.schema";
+import { getAmpCallSettings, setAmpCallSettings, ZAmpCallSettings } from "../../subscriptions/amp-call-settings";
 import { appUrl, createTRPCRouter, ownerProcedure } from "../trpc";
 
 export const settingsRouter = createTRPCRouter({
@@ -22,4 +26,15 @@ export const settingsRouter = createTRPCRouter({
     .mutation(({ ctx, input }) =>
       updatePublisherSettings(ctx.db, { actor: ctx.actor, input, appUrl: appUrl(), now: new Date() }),
     ),
+
+  /** Whether AMP's paywall calls may come without X-SUBAUTH (server/subscriptions/amp-calls.ts). */
+  ampCalls: ownerProcedure
+    .input(z.void())
+    .output(ZAmpCallSettings)
+    .query(({ ctx }) => getAmpCallSettings(ctx.db, { actor: ctx.actor })),
+
+  setAmpCalls: ownerProcedure
+    .input(ZAmpCallSettings)
+    .output(ZAmpCallSettings)
+    .mutation(({ ctx, input }) => setAmpCallSettings(ctx.db, { actor: ctx.actor, input, now: new Date() })),
 });

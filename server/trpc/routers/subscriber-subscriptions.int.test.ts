@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 
+import { recordAudit } from "../../audit/audit-log";
+import { systemActor } from "../../auth/actor";
 import { getDb } from "../../db";
 import { withTransaction } from "../../db/transaction";
 import { endRetentionOffer } from "../../subscriptions/retention-offers";
+import { selfServiceOverview } from "../../subscriptions/self-service";
 import { resolveSubscriber } from "../../subscriptions/subscribers";
+import { subscriptionStatusLabel } from "../../subscriptions/subscription-status.schema";
 import { createTestTeam, trpcCodeOf } from "../../testing/staff";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../../testing/subscription-fixtures";
 
@@ -46,6 +50,21 @@ describe("subscriberSubscriptions router", () => {
     expect(await trpcCodeOf(editor.caller.subscriberSubscriptions.list({}))).toBe("FORBIDDEN");
     expect(await trpcCodeOf(other.revenue.caller.subscriberSubscriptions.get({ id: bos.id }))).toBe("NOT_FOUND");
     expect(await trpcCodeOf(other.revenue.caller.subscriberSubscriptions.cancel({ id: bos.id }))).toBe("NOT_FOUND");
+    // A creation without an audit entry (made before creations were audited) still starts the timeline, once.
+    expect((await revenue.caller.subscriberSubscriptions.get({ id: made[0]!.id })).timeline).toEqual([
+      expect.objectContaining({ action: "subscription.create", by: "server_api" }),
+    ]);
+    // A creation that was audited (checkout, the server API) is listed once, from its audit entry.
+    await recordAudit(db, {
+      actor: systemActor(accountId, "server_api"),
+      action: "subscription.create",
+      targetType: "subscription",
+      targetId: made[1]!.id,
+      metadata: { subscriber_id: ada.id, plan_id: monthly.id },
+    });
+    const created = (await revenue.caller.subscriberSubscriptions.get({ id: made[1]!.id })).timeline;
+    expect(created.map((e) => e.action)).toEqual(["subscription.create"]);
+    expect(created[0]!.detail).toMatchObject({ plan_id: monthly.id });
   });
 
   it("cancels and extends with the staff user in the audit timeline, and gives a complimentary subscription", async () => {
@@ -87,13 +106,13 @@ describe("subscriberSubscriptions router", () => {
     ).toBe("UNPROCESSABLE_CONTENT");
 
     const detail = await revenue.caller.subscriberSubscriptions.get({ id: given.id });
+    // The gift is the creation: listed once.
     expect(detail.timeline.map((e) => e.action)).toEqual([
-      "subscription.create",
       "subscription.grant",
       "subscription.extend",
       "subscription.cancel",
     ]);
-    expect(detail.timeline[3]!.by).toBe(revenue.user.name);
+    expect(detail.timeline[2]!.by).toBe(revenue.user.name);
     expect(detail.payments).toEqual([]);
     const audit = await db.auditLog.findFirstOrThrow({ where: { accountId, action: "subscription.cancel" } });
     expect(audit.actorId).toBe(revenue.user.id);
@@ -136,6 +155,17 @@ describe("subscriberSubscriptions router", () => {
     expect(paused).toMatchObject({ status: "CANCELLED", nextPaymentDueDate: null, endTimestamp: before.endTimestamp });
     const row = await db.subscriptionCancellation.findFirstOrThrow({ where: { subscriptionId: sub.id } });
     expect(row).toMatchObject({ outcome: "paused", reason: "temporary", offer: applied });
+    // Stored cancelled, shown paused until it resumes: the list, the detail and the reader's page.
+    const listed = await revenue.caller.subscriberSubscriptions.list({ memberId: reader.id });
+    expect(listed.items.map((s) => [s.id, s.paused_until])).toEqual([
+      [pass.id, null],
+      [sub.id, applied.until],
+    ]);
+    const shown = (await revenue.caller.subscriberSubscriptions.get({ id: sub.id })).subscription;
+    expect(shown.paused_until).toBe(applied.until);
+    expect(subscriptionStatusLabel(shown)).toMatchObject({ label: "Paused", paused: true });
+    const page = await selfServiceOverview(db, { accountId, memberId: reader.id, now: new Date() });
+    expect(page.subscriptions.find((c) => c.id === sub.id)?.paused_until).toBe(applied.until);
     expect(await db.job.count({ where: { name: "subscription.retention_offer", status: "PENDING" } })).toBe(1);
     expect(await db.auditLog.findFirstOrThrow({ where: { accountId, action: "subscription.pause" } })).toMatchObject({
       actorId: revenue.user.id,
@@ -154,6 +184,7 @@ describe("subscriberSubscriptions router", () => {
       endRetentionOffer(tx, { subscriptionId: sub.id, cancellationId: row.id, now: until }),
     );
     expect(woken).toBe("resumed");
+    expect((await revenue.caller.subscriberSubscriptions.get({ id: sub.id })).subscription.paused_until).toBeNull();
     expect(await db.subscription.findUniqueOrThrow({ where: { id: sub.id } })).toMatchObject({
       status: "ACTIVE",
       cancelledAt: null,

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 
+import { AmpCallsPanel } from "@/components/settings/amp-calls-panel";
 import { LoginProviders } from "@/components/settings/login-providers";
 import { SettingsForm } from "@/components/settings/settings-form";
 
@@ -17,6 +18,7 @@ export default function SettingsPage() {
       <div className="space-y-6">
         <SettingsForm />
         <LoginProviders />
+        <AmpCallsPanel />
       </div>
     </AdminPage>
   );

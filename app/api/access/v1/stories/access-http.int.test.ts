@@ -10,7 +10,7 @@ import { GET as STORY_BY_SLUG } from "@/app/api/v1/stories-by-slug/route";
 import { GET as STORY_BY_ID } from "@/app/api/v1/stories/[storyId]/route";
 import { getDb } from "@/server/db";
 import type { AccessGrant } from "@/server/subscriptions/access";
-import { ampAccess, createAccessFixture, send, views } from "@/server/testing/access-calls";
+import { ampAccess, createAccessFixture, forward, send, views } from "@/server/testing/access-calls";
 import { insertPlanWithAssets, insertSubscription, setMeter } from "@/server/testing/access-fixtures";
 import { readerJwt } from "@/server/testing/engagement";
 
@@ -27,7 +27,7 @@ describe("AMP's reader id", () => {
     await setMeter(db, account.id, { freeStories: 3 });
     const s = await story("subscription");
     for (const query of [{ key }, { key, readerId: "" }, { key, readerId: "  " }]) {
-      const res = await send(AMP_ACCESS, s.id, query);
+      const res = await forward(AMP_ACCESS, s.id, query);
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(await res.json()).toEqual({
         error: {
@@ -36,7 +36,7 @@ describe("AMP's reader id", () => {
           details: [{ field: "readerId", issue: "required" }],
         },
       });
-      const ping = await send(AMP_PINGBACK, s.id, query, {
+      const ping = await forward(AMP_PINGBACK, s.id, query, {
         method: "POST",
         body: JSON.stringify({ granted: true, grantReason: "METERING" }),
         headers: { "content-type": "text/plain" },
@@ -58,7 +58,7 @@ describe("pingback bodies and AMP CORS", () => {
     const { key, story } = await setup();
     const s = await story("subscription");
     for (const body of ["granted=true", '{"granted": tru', "[1,2]", "42", '{"granted": "yes"}']) {
-      const res = await send(
+      const res = await forward(
         AMP_PINGBACK,
         s.id,
         { key, readerId: "r" },
@@ -87,7 +87,7 @@ describe("pingback bodies and AMP CORS", () => {
     const { key, story } = await setup(); // site URL https://news.example.com, domain localhost
     const s = await story("public");
     const amp = (headers: Record<string, string>, source = "https://news.example.com") =>
-      send(AMP_ACCESS, s.id, { key, readerId: "r", __amp_source_origin: source }, { headers });
+      forward(AMP_ACCESS, s.id, { key, readerId: "r", __amp_source_origin: source }, { headers });
     let res = await amp({ origin: "https://news-example-com.cdn.ampproject.org" });
     expect(res.status).toBe(200);
     expect(res.headers.get("access-control-allow-origin")).toBe("https://news-example-com.cdn.ampproject.org");
@@ -104,7 +104,7 @@ describe("pingback bodies and AMP CORS", () => {
       403,
     );
     // The pingback too, and an error keeps the AMP headers so the runtime can read it.
-    const ping = await send(
+    const ping = await forward(
       AMP_PINGBACK,
       s.id,
       { key, readerId: "r", __amp_source_origin: "https://news.example.com" },
@@ -115,7 +115,7 @@ describe("pingback bodies and AMP CORS", () => {
       },
     );
     expect(ping.status).toBe(400);
-    const missing = await send(
+    const missing = await forward(
       AMP_ACCESS,
       "7f8e0d62-0000-4000-8000-000000000000",
       { key, readerId: "r", __amp_source_origin: "https://news.example.com" },
@@ -126,7 +126,7 @@ describe("pingback bodies and AMP CORS", () => {
     expect(missing.status).toBe(404);
     expect(missing.headers.get("amp-access-control-allow-source-origin")).toBe("https://news.example.com");
     // No readerId (spec: required): 400, which AMP can read too.
-    const unnamed = await send(
+    const unnamed = await forward(
       AMP_ACCESS,
       "7f8e0d62-0000-4000-8000-000000000000",
       { key, __amp_source_origin: "https://news.example.com" },
@@ -223,14 +223,14 @@ describe("a reader token whose claims hold text the database cannot store", () =
       const jwt = await readerJwt(claims);
       const responses = [
         await send(ACCESS, s.id, { key, masthead_jwt: jwt }),
-        await send(AMP_ACCESS, s.id, { key, readerId: "amp-1", masthead_jwt: jwt }),
+        await forward(AMP_ACCESS, s.id, { key, readerId: "amp-1", masthead_jwt: jwt }),
         await send(
           PINGBACK,
           s.id,
           { masthead_jwt: jwt },
           { method: "POST", body: "{}", headers: { "content-type": "application/json", "x-subauth": serverKey } },
         ),
-        await send(
+        await forward(
           AMP_PINGBACK,
           s.id,
           { key, readerId: "amp-1", masthead_jwt: jwt },

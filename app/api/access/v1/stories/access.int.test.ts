@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import { decideAccess } from "@/server/subscriptions/access";
-import { ampAccess, createAccessFixture, send } from "@/server/testing/access-calls";
+import { ampAccess, createAccessFixture, forward, send } from "@/server/testing/access-calls";
 import { insertMember, insertPlanWithAssets, insertSubscription } from "@/server/testing/access-fixtures";
 import { readerJwt } from "@/server/testing/engagement";
 import { insertStory } from "@/server/testing/publishing-factories";
@@ -188,12 +188,12 @@ describe("access decision: grant reasons", () => {
       { status: "DRAFT" },
     );
     for (const id of [theirs.id, "7f8e0d62-0000-4000-8000-000000000000", draft.id, "not-a-uuid"]) {
-      const res = await send(AMP_ACCESS, id, { key, readerId: "r" });
+      const res = await forward(AMP_ACCESS, id, { key, readerId: "r" });
       expect(res.status, id).toBe(404);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe("NOT_FOUND");
       expect(
         (
-          await send(
+          await forward(
             AMP_PINGBACK,
             id,
             { key, readerId: "r" },

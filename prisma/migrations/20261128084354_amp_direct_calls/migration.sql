@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "accounts" ADD COLUMN     "amp_direct_calls" BOOLEAN NOT NULL DEFAULT false;

@@ -1,0 +1,28 @@
+/**
+ * A subscription's status in one word for the dashboard (pure; safe in the browser). A pause is
+ * not a stored status: a paused subscription is stored `cancelled` (no renewal) or, once its
+ * paid period is over, `expired`, with an open pause on its cancellation row that wakes it at
+ * `paused_until` (retention-offers.ts, ./pauses.ts). Every view reads the word from here, so a
+ * paused subscription never reads "Cancelled".
+ */
+
+export type SubscriptionStatusTone = "amber" | "green" | "gray" | "red" | "blue";
+
+const STATUS_WORDS = new Map<string, { label: string; tone: SubscriptionStatusTone }>([
+  ["pending", { label: "Pending", tone: "amber" }],
+  ["active", { label: "Active", tone: "green" }],
+  ["cancelled", { label: "Cancelled", tone: "gray" }],
+  ["failed", { label: "Failed", tone: "red" }],
+  ["expired", { label: "Expired", tone: "gray" }],
+]);
+
+/** "Paused" while a pause is open; otherwise the stored status's word. */
+export function subscriptionStatusLabel(s: { status: string; paused_until: string | null }): {
+  label: string;
+  tone: SubscriptionStatusTone;
+  paused: boolean;
+} {
+  if (s.paused_until) return { label: "Paused", tone: "blue", paused: true };
+  const word = STATUS_WORDS.get(s.status);
+  return { label: word?.label ?? s.status, tone: word?.tone ?? "gray", paused: false };
+}
