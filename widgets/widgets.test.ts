@@ -154,4 +154,10 @@ describe("text in the primary colour", () => {
     expect(whiteIsTooLight(readableOn("#1a3a5c", "#111111"))).toBe(true);
     expect(readableOn("rebeccapurple", "#fff")).toBe("rebeccapurple"); // not parsed: as it is
   });
+
+  it("is measured against white when the background is not a colour of its own (the loader's 'transparent')", () => {
+    // The loader passes bg_color=transparent by default: the default primary must still be darkened.
+    for (const background of ["transparent", "", "inherit", "rgb(255, 255, 255)"])
+      expect(readableOn("#3a9fdd", background), background).toBe("#2c77a6");
+  });
 });

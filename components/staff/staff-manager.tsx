@@ -37,6 +37,18 @@ const ROLE_HINTS: Record<AdminRole, string> = {
   CONTRIBUTOR: "writes and submits their own stories; cannot publish",
 };
 
+/** Contributor cannot publish, Editor and Owner can: ticking one side unticks the other (the server refuses both). */
+function withRole(roles: AdminRole[], role: AdminRole): AdminRole[] {
+  const publishing: AdminRole[] = ["EDITOR", "OWNER"];
+  const kept =
+    role === "CONTRIBUTOR"
+      ? roles.filter((r) => !publishing.includes(r))
+      : publishing.includes(role)
+        ? roles.filter((r) => r !== "CONTRIBUTOR")
+        : roles;
+  return [...kept, role];
+}
+
 function RoleChoices({
   roles,
   onChange,
@@ -60,7 +72,7 @@ function RoleChoices({
               </span>
             }
             checked={roles.includes(role)}
-            onChange={(e) => onChange(e.target.checked ? [...roles, role] : roles.filter((r) => r !== role))}
+            onChange={(e) => onChange(e.target.checked ? withRole(roles, role) : roles.filter((r) => r !== role))}
           />
         ))}
       </div>
@@ -244,7 +256,7 @@ function AddUserForm({ onDone, onCancel }: { onDone: (message: string) => void; 
   const trpc = useTRPC();
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
-  const [roles, setRoles] = useState<AdminRole[]>(["EDITOR"]);
+  const [roles, setRoles] = useState<AdminRole[]>([]);
   const [how, setHow] = useState<"invite" | "password">("invite");
   const [password, setPassword] = useState("");
   const create = useMutation(

@@ -27,6 +27,8 @@ export type ConfirmOptions = {
   dismissLabel?: string;
   /** danger (default) for deletes, primary for moves that only replace something. */
   tone?: "danger" | "primary";
+  /** "lg" for a body that shows something to look at first (the newsletter mail's preview). */
+  size?: "sm" | "lg";
 };
 
 /** The dismiss button's words: `dismissLabel`, else "Cancel", or "Go back" beside a move named "Cancel …". */
@@ -90,7 +92,7 @@ export function ConfirmDialog({
   onCancel: () => void;
 }) {
   return (
-    <Dialog open={open} onClose={onCancel} title={options?.title ?? ""} size="sm">
+    <Dialog open={open} onClose={onCancel} title={options?.title ?? ""} size={options?.size ?? "sm"}>
       {options?.body ? <div className="mb-4 text-sm text-gray-700">{options.body}</div> : null}
       <FormActions>
         <Button variant={options?.tone === "primary" ? "primary" : "danger"} onClick={onConfirm}>

@@ -90,6 +90,21 @@ for (const size of SIZES) {
     await expect(writer.getByTestId("story-status").first()).toHaveAttribute("data-status", "SUBMITTED");
     await expect(writer.getByRole("button", { name: "Approve", exact: true })).toHaveCount(0);
     await expect(writer.getByTestId("story-read-only")).toBeVisible();
+    // Read-only for real: the fields are disabled, the text is not editable, and nothing tries to save.
+    let saves = 0;
+    writer.on("request", (request) => {
+      if (request.url().includes("stories.update")) saves++;
+    });
+    await expect(writer.getByLabel("Headline", { exact: true })).toBeDisabled();
+    await expect(writer.getByLabel("Summary (optional)", { exact: true })).toBeDisabled();
+    await expect(writer.getByLabel("Access", { exact: true })).toBeDisabled();
+    await expect(writer.getByLabel("Text 1.1")).toHaveAttribute("contenteditable", "false");
+    await writer.getByLabel("Text 1.1").click();
+    await writer.keyboard.type(" More words.");
+    await expect(writer.getByLabel("Text 1.1")).not.toContainText("More words.");
+    await expect(writer.getByTestId("save-status")).toHaveAttribute("data-state", "saved");
+    await writer.waitForTimeout(3_000);
+    expect(saves).toBe(0);
     expect(await seriousViolations(writer)).toEqual([]);
     await expectNoHorizontalPageScroll(writer);
 

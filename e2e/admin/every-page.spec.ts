@@ -6,7 +6,7 @@
 import type { Page, TestInfo } from "@playwright/test";
 
 import { expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcCall, trpcQuery } from "../fixtures";
-import { createNewsletter } from "../newsletters/fixtures";
+import { createNewsletter, setSiteUrl } from "../newsletters/fixtures";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
@@ -104,11 +104,13 @@ async function findIds(page: Page): Promise<Ids> {
   const published = (await (await page.request.get("/api/v1/stories?limit=1")).json()) as {
     stories: { id: string }[];
   };
+  // Story mails link to the story on the site: sending needs the site URL set.
+  const siteBefore = await setSiteUrl(page.request, "https://www.gazette.example");
   const sent = await trpcCall<{ sends: { id: number }[] }>(page.request, "newsletterSends.send", {
     storyId: published.stories[0]!.id,
     newsletterIds: [newsletter.id],
     subject: `Every page check ${run}`,
-  });
+  }).finally(() => setSiteUrl(page.request, siteBefore));
   // A manual collection with items: its editor lists rows.
   return {
     story: stories.items[0]!.id,

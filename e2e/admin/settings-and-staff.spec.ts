@@ -6,7 +6,7 @@
  */
 import type { Page } from "@playwright/test";
 
-import { expect, submitSignIn, test } from "../fixtures";
+import { expect, seriousViolations, submitSignIn, test } from "../fixtures";
 
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 900 };
@@ -165,6 +165,16 @@ test("an owner invites a user who sets a password, changes roles, disables them;
 
   const email = `casey.${Date.now()}@demo.masthead.test`;
   await page.getByRole("button", { name: "Add user" }).click();
+  // No role is ticked to start with; Contributor and Editor exclude each other.
+  for (const role of [/^Owner/, /^Editor/, /^Moderator/, /^Revenue/, /^Contributor/])
+    await expect(page.getByLabel(role)).not.toBeChecked();
+  await page.getByLabel(/^Editor/).check();
+  await page.getByLabel(/^Contributor/).check();
+  await expect(page.getByLabel(/^Editor/)).not.toBeChecked();
+  await page.getByLabel(/^Editor/).check();
+  await expect(page.getByLabel(/^Contributor/)).not.toBeChecked();
+  await page.getByLabel(/^Editor/).uncheck();
+  expect(await seriousViolations(page)).toEqual([]);
   await page.getByLabel("Name", { exact: true }).fill("Casey Copy");
   await page.getByLabel("E-mail", { exact: true }).fill(email);
   await page.getByLabel(/^Moderator/).check();

@@ -1,7 +1,7 @@
 /** What the newsletter specs share: the two window sizes, the page checks, and a newsletter made through tRPC. */
 import type { APIRequestContext, Page } from "@playwright/test";
 
-import { expect, expectNoHorizontalPageScroll, seriousViolations, trpcCall } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, seriousViolations, trpcCall, trpcQuery } from "../fixtures";
 
 export const SIZES = [
   { name: "desktop", width: 1440, height: 900 },
@@ -37,4 +37,19 @@ export async function createNewsletter(
     digestCollectionId: null,
     digestSchedule: null,
   });
+}
+
+/**
+ * Sets the demo's site URL (Settings → Site) through the dashboard's tRPC calls, as the owner the
+ * request is signed in as; answers what it was, for putting it back. Story mails link to the story
+ * on the site, so sending is refused while it is unset (the demo seeds Masthead's own address).
+ */
+export async function setSiteUrl(request: APIRequestContext, siteUrl: string): Promise<string> {
+  const view = await trpcQuery<{ settings: Record<string, unknown> & { siteUrl: string } }>(
+    request,
+    "settings.get",
+    undefined,
+  );
+  await trpcCall(request, "settings.update", { ...view.settings, siteUrl });
+  return view.settings.siteUrl;
 }

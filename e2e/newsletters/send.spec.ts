@@ -3,11 +3,12 @@
  * the owner (who passes every editor check, and alone reads the Outbox) makes a newsletter with one
  * subscribed reader (the app's own tRPC calls; the reader confirms from the mail when pending), opens a published story in the editor, sends a test
  * to their own address from the Newsletter panel and finds it in the Outbox, then sends the story to
- * the newsletter after the confirmation that names one reader, and sees the send listed as sent in
- * the panel and on the Sends page.
+ * the newsletter after the confirmation that names one reader and shows the mail as readers get it,
+ * and sees the send listed as sent in the panel and on the Sends page. While the site URL is unset
+ * (the demo's Masthead address) Send is not offered and the panel says where to set it.
  */
 import { expect, test, trpcCall, trpcQuery } from "../fixtures";
-import { createNewsletter, expectCleanPage, SIZES } from "./fixtures";
+import { createNewsletter, expectCleanPage, setSiteUrl, SIZES } from "./fixtures";
 
 for (const size of SIZES) {
   test.describe(`on a ${size.name} (${size.width} px)`, () => {
@@ -69,14 +70,29 @@ for (const size of SIZES) {
       await expect(page.getByRole("main").getByText(staff).first()).toBeVisible();
       await expect(page.getByText(`[Test] ${subject}`).first()).toBeVisible();
 
+      // No site URL yet: the story's link in the mail would lead nowhere, so Send is not offered.
       await page.goto(`/admin/content/stories/${story.id}`);
-      await panel.getByLabel(newsletterName, { exact: true }).check();
-      await panel.getByLabel("Subject (optional)", { exact: true }).fill(subject);
-      await panel.getByRole("button", { name: "Send", exact: true }).click();
-      const dialog = page.getByRole("dialog");
-      await expect(dialog.getByRole("heading", { name: "Send to 1 reader?", exact: true })).toBeVisible();
-      await expectCleanPage(page, "the send confirmation");
-      await dialog.getByRole("button", { name: "Send", exact: true }).click();
+      await expect(panel.getByTestId("newsletter-site-url-missing")).toContainText("Settings → Site");
+      await expect(panel.getByRole("link", { name: "Settings → Site" })).toHaveAttribute("href", "/admin/settings");
+      await expect(panel.getByRole("button", { name: "Send", exact: true })).toHaveCount(0);
+      await expectCleanPage(page, "the Newsletter panel without a site URL");
+      const before = await setSiteUrl(page.request, "https://www.gazette.example");
+      try {
+        await page.goto(`/admin/content/stories/${story.id}`);
+        await panel.getByLabel(newsletterName, { exact: true }).check();
+        await panel.getByLabel("Subject (optional)", { exact: true }).fill(subject);
+        await panel.getByRole("button", { name: "Send", exact: true }).click();
+        const dialog = page.getByRole("dialog");
+        await expect(dialog.getByRole("heading", { name: "Send to 1 reader?", exact: true })).toBeVisible();
+        // The mail as readers get it, before it goes: the headline and the link to the story on the site.
+        const mail = dialog.frameLocator('[data-testid="newsletter-mail-preview"]');
+        await expect(mail.getByText(story.headline).first()).toBeVisible();
+        await expect(mail.locator('a[href^="https://www.gazette.example/"]').first()).toBeAttached();
+        await expectCleanPage(page, "the send confirmation");
+        await dialog.getByRole("button", { name: "Send", exact: true }).click();
+      } finally {
+        await setSiteUrl(page.request, before);
+      }
       await expect(panel.getByTestId("newsletter-send-message")).toHaveText("Sending: the send is listed below.");
       const sends = panel.getByTestId("story-sends");
       await expect(sends).toContainText(newsletterName);

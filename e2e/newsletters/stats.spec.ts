@@ -8,7 +8,7 @@
 import fs from "node:fs/promises";
 
 import { expect, test, trpcCall } from "../fixtures";
-import { createNewsletter, expectCleanPage, SIZES } from "./fixtures";
+import { createNewsletter, expectCleanPage, setSiteUrl, SIZES } from "./fixtures";
 
 for (const size of SIZES) {
   test.describe(`on a ${size.name} (${size.width} px)`, () => {
@@ -37,11 +37,13 @@ for (const size of SIZES) {
         name: "Stats Reader",
       });
       const subject = `Stats check ${run}`;
+      // Story mails link to the story on the site: sending needs the site URL set.
+      const siteBefore = await setSiteUrl(page.request, "https://www.gazette.example");
       const sent = await trpcCall<{ sends: { id: number }[] }>(page.request, "newsletterSends.send", {
         storyId,
         newsletterIds: [newsletter.id],
         subject,
-      });
+      }).finally(() => setSiteUrl(page.request, siteBefore));
       const sendId = sent.sends[0]!.id;
 
       await page.goto(`/admin/newsletters/${newsletter.id}/stats`);

@@ -20,14 +20,30 @@ export const ZChangeAdminPasswordInput = z.object({
 });
 export type TChangeAdminPasswordInput = z.input<typeof ZChangeAdminPasswordInput>;
 
+/**
+ * Roles that contradict each other: a contributor "cannot publish", which an editor or owner
+ * can (roles.ts), so Contributor goes alone or with Moderator or Revenue.
+ */
+export const CONTRADICTING_ROLES =
+  "Contributor cannot be combined with Editor or Owner: a contributor cannot publish, an editor or owner can";
+
+/**
+ * At least one role; duplicates are dropped and the list comes back in ADMIN_ROLES order;
+ * Contributor together with Editor or Owner is refused.
+ */
+const ZRoles = z
+  .array(z.enum(ADMIN_ROLES))
+  .min(1, "give at least one role")
+  .max(16)
+  .refine((roles) => !(roles.includes("CONTRIBUTOR") && (roles.includes("EDITOR") || roles.includes("OWNER"))), {
+    message: CONTRADICTING_ROLES,
+  })
+  .transform((roles) => ADMIN_ROLES.filter((role) => roles.includes(role)));
+
 export const ZSetAdminRolesInput = z.object({
   userId: z.uuid("is not a user id"),
   /** At least one role; duplicates are dropped and the list comes back in ADMIN_ROLES order. */
-  roles: z
-    .array(z.enum(ADMIN_ROLES))
-    .min(1, "give at least one role")
-    .max(16)
-    .transform((roles) => ADMIN_ROLES.filter((role) => roles.includes(role))),
+  roles: ZRoles,
 });
 export type TSetAdminRolesInput = z.input<typeof ZSetAdminRolesInput>;
 
@@ -45,12 +61,6 @@ const ZAdminEmail = z
   .min(1, "is required")
   .max(254, "must be at most 254 characters")
   .pipe(z.email("is not an e-mail address"));
-
-const ZRoles = z
-  .array(z.enum(ADMIN_ROLES))
-  .min(1, "give at least one role")
-  .max(16)
-  .transform((roles) => ADMIN_ROLES.filter((role) => roles.includes(role)));
 
 /**
  * Add a dashboard user (owners only). Without a password they get an invitation e-mail with a

@@ -54,6 +54,7 @@ function sendToNewsletter(s: Pick<Awaited<ReturnType<typeof setUp>>, "account" |
     storyId: s.story.id,
     newsletterIds: [s.newsletter.id],
     createdBy: null,
+    appUrl: APP,
     now: new Date(),
   });
 }
@@ -130,6 +131,7 @@ describe("a story sent to a newsletter", () => {
         storyId: story.id,
         newsletterIds: [newsletter.id],
         createdBy: null,
+        appUrl: APP,
         now: new Date(),
       });
     const results = await Promise.all([ask(), ask(), ask(), ask()]);
@@ -149,6 +151,7 @@ describe("a story sent to a newsletter", () => {
         storyId: draft.id,
         newsletterIds: [newsletter.id],
         createdBy: null,
+        appUrl: APP,
         now: new Date(),
       }),
     ).rejects.toMatchObject({ code: "BAD_REQUEST" });
@@ -160,6 +163,7 @@ describe("a story sent to a newsletter", () => {
         storyId: story.id,
         newsletterIds: [newsletter.id],
         createdBy: null,
+        appUrl: APP,
         now: new Date(),
       }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });

@@ -39,6 +39,13 @@ export const ZTestSendInput = z.object({
     .max(TEST_RECIPIENTS_MAX, `At most ${TEST_RECIPIENTS_MAX} addresses.`),
 });
 
+/** The mail as readers get it, before sending (the Newsletter panel's preview). */
+export const ZPreviewSendInput = z.object({
+  storyId: z.uuid(),
+  newsletterId: z.number().int().positive(),
+  subject: ZSubject.optional(),
+});
+
 export const ZSendIdInput = z.object({ sendId: z.number().int().positive() });
 
 export const ZListSendsInput = z.object({

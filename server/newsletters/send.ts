@@ -13,6 +13,7 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import { cancelJob, enqueueJob } from "../jobs/queue";
 import { queueEmail } from "../mail/outbox";
+import { getPublisher } from "../publishing/publisher";
 import { audienceCount } from "./audience";
 import { fromHeader, newsletterHeaders, personalise, subjectLine } from "./render-mail";
 import { storyTemplates } from "./send-content";
@@ -83,6 +84,20 @@ export async function createSend(
   });
 }
 
+/** Why a story cannot go to readers while the site URL is unset (the dashboard shows it as is). */
+export const SITE_URL_UNSET =
+  "The site's public URL is not set, so the mail's story link would lead to Masthead's own address, which has no story pages. Set it in Settings → Site (/admin/settings), then send.";
+
+/**
+ * Refuses (BAD_REQUEST, field siteUrl) while the account's site URL is unset or Masthead's own
+ * address: a story mail links readers to the story on the site (storyUrl), which would answer 404.
+ */
+export async function requireSiteUrl(db: Db, accountId: number, appUrl: string): Promise<void> {
+  const publisher = await getPublisher(db, accountId, { appUrl });
+  if (!publisher.siteUrlSet)
+    throw new AppError("BAD_REQUEST", SITE_URL_UNSET, { details: [{ field: "siteUrl", issue: "is not set" }] });
+}
+
 /**
  * Send a published story to newsletters (each once: a second request answers the first send).
  * In the caller's transaction when `db` is one (Publish and send: in the publish's).
@@ -95,9 +110,11 @@ export async function sendStory(
     newsletterIds: number[];
     subject?: string;
     createdBy: string | null;
+    appUrl: string;
     now: Date;
   },
 ): Promise<{ sends: (SendRow & { newsletterId: number; created: boolean })[] }> {
+  await requireSiteUrl(db, args.accountId, args.appUrl);
   return withTransaction(db, async (tx) => {
     const story = await tx.story.findFirst({
       where: { id: args.storyId, accountId: args.accountId },
@@ -267,4 +284,20 @@ export async function testSend(
       });
   });
   return { queued: to.length };
+}
+
+/**
+ * The story mail as readers get it (the full variant, links untracked), for the editor to look at
+ * before sending: subject and HTML. Nothing is queued.
+ */
+export async function previewSend(
+  db: Db,
+  args: { accountId: number; storyId: string; newsletterId: number; subject?: string; appUrl: string },
+): Promise<{ subject: string; html: string; siteUrlSet: boolean }> {
+  const newsletter = await liveNewsletter(db, args.accountId, args.newsletterId);
+  const t = await storyTemplates(db, { newsletter, storyId: args.storyId, appUrl: args.appUrl });
+  const publisher = await getPublisher(db, args.accountId, { appUrl: args.appUrl });
+  const unsubscribe = `${args.appUrl.replace(/\/+$/, "")}/admin/newsletters`;
+  const body = personalise(t.full, { link: (url) => url, unsubscribeUrl: unsubscribe, openPixelUrl: null });
+  return { subject: subjectLine(args.subject ?? t.headline), html: body.html, siteUrlSet: publisher.siteUrlSet };
 }

@@ -102,6 +102,8 @@ function channels(color: string): [number, number, number] | null {
   return [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
 }
 
+const WHITE: [number, number, number] = [255, 255, 255];
+
 /** WCAG relative luminance of 0-255 channels. */
 function luminance(rgb: [number, number, number]): number {
   const [r, g, b] = rgb.map((c) => {
@@ -120,14 +122,17 @@ export function whiteIsTooLight(color: string): boolean {
 }
 
 /**
- * `color` as text on `background` (both `#rgb`/`#rrggbb`): itself where it reads at 4.5:1 (WCAG
+ * `color` as text on `background` (`#rgb`/`#rrggbb`; anything else, such as "transparent", counts
+ * as white): itself where it reads at 4.5:1 (WCAG
  * AA), else the nearest shade that does, darker on a light background, lighter on a dark one.
  * Other colours are returned as they are.
  */
 export function readableOn(color: string, background: string): string {
   const rgb = channels(color);
-  const bg = channels(background);
-  if (!rgb || !bg) return color;
+  // A background that is not a colour of its own ("transparent", the loader's default, or one
+  // given another way) is measured as white, the frame's own: the colour is never left unchecked.
+  const bg = channels(background) ?? WHITE;
+  if (!rgb) return color;
   const bgLuminance = luminance(bg);
   const toward = bgLuminance > 0.18 ? 0 : 255;
   for (let step = 0; step <= 20; step++) {

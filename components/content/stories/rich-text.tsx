@@ -17,6 +17,7 @@ import { Button, Dialog, FormActions, FormField, Input } from "@/components/ui";
 
 import "./rich-text.css";
 
+import { useStoryReadOnly } from "./read-only";
 import {
   applyLinkTransaction,
   cleanPastedHtml,
@@ -54,9 +55,11 @@ export function RichTextEditor({
     onImageFilesRef.current = onImageFiles;
   }, [onChange, onImageFiles]);
 
+  const readOnly = useStoryReadOnly();
   const editor = useEditor({
     extensions: richTextExtensions(),
     content: value,
+    editable: !readOnly,
     immediatelyRender: false,
     editorProps: {
       attributes: {
@@ -106,6 +109,10 @@ export function RichTextEditor({
       onChangeRef.current(html);
     },
   });
+
+  useEffect(() => {
+    if (editor && editor.isEditable === readOnly) editor.setEditable(!readOnly, false);
+  }, [editor, readOnly]);
 
   // A new value from outside (a reload, a restored revision): shown, without moving the caret otherwise.
   // The same document spelled another way (a save's answer: the server's sanitised HTML of what was

@@ -38,6 +38,7 @@ import { CardEditor } from "./card-editor";
 import { ConflictView } from "./conflict-view";
 import { EntityPicker } from "./entity-picker";
 import { HeroImagePanel } from "./hero-image-panel";
+import { StoryReadOnly } from "./read-only";
 import { ReturnNoteAlert } from "./return-note";
 import { RevisionHistory } from "./revision-history";
 import { SeoPanel } from "./seo-panel";
@@ -91,6 +92,8 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
   const length = useMemo(() => storyLength(values.cards), [values.cards]);
   const checks = useMemo(() => prePublishChecks(values), [values]);
   const saveLabel = current ? (dirty ? "Save changes" : "Saved") : "Create draft";
+  // Another writer's draft, or a contributor's story once submitted: shown, not changeable.
+  const readOnly = Boolean(current && !current.canEdit);
   // Ctrl+S / ⌘S saves the story (or creates the draft) instead of the browser saving the page.
   const saveRef = useRef(save);
   const canSaveRef = useRef(false);
@@ -131,39 +134,43 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
             onResolve={resolveConflict}
           />
         ) : null}
-        <Panel title="Story" padded>
-          <FormField error={errors.fields.headline} label="Headline">
-            <Input required maxLength={500} {...text("headline")} />
-          </FormField>
-          <FormField error={errors.fields.subheadline} label="Subheadline" optional>
-            <Input maxLength={1000} {...text("subheadline")} />
-          </FormField>
-          <FormField
-            error={errors.fields.slug}
-            label="Slug"
-            hint="Lower-case words and hyphens; left empty, it is made from the headline. Unique across the publication."
-          >
-            <Input maxLength={200} {...text("slug")} className="font-mono" />
-          </FormField>
-          <FormField error={errors.fields.summary} label="Summary" optional>
-            <Textarea rows={2} maxLength={2000} {...text("summary")} />
-          </FormField>
-        </Panel>
+        <StoryReadOnly value={readOnly}>
+          <fieldset disabled={readOnly} className="min-w-0 space-y-6" data-testid="story-fields">
+            <Panel title="Story" padded>
+              <FormField error={errors.fields.headline} label="Headline">
+                <Input required maxLength={500} {...text("headline")} />
+              </FormField>
+              <FormField error={errors.fields.subheadline} label="Subheadline" optional>
+                <Input maxLength={1000} {...text("subheadline")} />
+              </FormField>
+              <FormField
+                error={errors.fields.slug}
+                label="Slug"
+                hint="Lower-case words and hyphens; left empty, it is made from the headline. Unique across the publication."
+              >
+                <Input maxLength={200} {...text("slug")} className="font-mono" />
+              </FormField>
+              <FormField error={errors.fields.summary} label="Summary" optional>
+                <Textarea rows={2} maxLength={2000} {...text("summary")} />
+              </FormField>
+            </Panel>
 
-        <Panel title="Cards" padded>
-          <CardEditor cards={values.cards} issues={cardIssues} onChange={(cards) => set("cards", cards)} />
-          <p className="mt-3 text-xs text-gray-600" data-testid="story-length" aria-live="off">
-            {lengthText(length)}
-          </p>
-        </Panel>
+            <Panel title="Cards" padded>
+              <CardEditor cards={values.cards} issues={cardIssues} onChange={(cards) => set("cards", cards)} />
+              <p className="mt-3 text-xs text-gray-600" data-testid="story-length" aria-live="off">
+                {lengthText(length)}
+              </p>
+            </Panel>
 
-        <Panel title="Hero image" padded>
-          <HeroImagePanel values={values} setValues={setValues} text={text} />
-        </Panel>
+            <Panel title="Hero image" padded>
+              <HeroImagePanel values={values} setValues={setValues} text={text} />
+            </Panel>
 
-        <Panel title="SEO" padded>
-          <SeoPanel values={values} siteUrl={options?.siteUrl ?? null} onChange={(key, value) => set(key, value)} />
-        </Panel>
+            <Panel title="SEO" padded>
+              <SeoPanel values={values} siteUrl={options?.siteUrl ?? null} onChange={(key, value) => set(key, value)} />
+            </Panel>
+          </fieldset>
+        </StoryReadOnly>
       </div>
 
       <div className="min-w-0 space-y-6">
@@ -221,76 +228,80 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
           </div>
         </div>
 
-        {(
-          [
-            { field: "sections", title: "Sections", label: "Add a section", choices: sections, firstNote: "primary" },
-            { field: "authors", title: "Authors", label: "Add an author", choices: authors, firstNote: "byline" },
-          ] as const
-        ).map(({ field, title, ...picker }) => (
-          <Panel key={field} title={title} padded>
-            <OrderedPicker
-              {...picker}
-              testId={field}
-              chosen={values[field]}
-              onChange={(chosen) => set(field, chosen)}
-            />
+        <fieldset disabled={readOnly} className="min-w-0 space-y-6" data-testid="story-settings">
+          {(
+            [
+              { field: "sections", title: "Sections", label: "Add a section", choices: sections, firstNote: "primary" },
+              { field: "authors", title: "Authors", label: "Add an author", choices: authors, firstNote: "byline" },
+            ] as const
+          ).map(({ field, title, ...picker }) => (
+            <Panel key={field} title={title} padded>
+              <OrderedPicker
+                {...picker}
+                testId={field}
+                chosen={values[field]}
+                onChange={(chosen) => set(field, chosen)}
+              />
+            </Panel>
+          ))}
+          <Panel title="Tags" padded>
+            <TagPicker chosen={values.tags} choices={tags} onChange={(chosen) => set("tags", chosen)} />
           </Panel>
-        ))}
-        <Panel title="Tags" padded>
-          <TagPicker chosen={values.tags} choices={tags} onChange={(chosen) => set("tags", chosen)} />
-        </Panel>
-        <Panel title="Entities" padded>
-          <EntityPicker chosen={values.entities} onChange={(chosen) => set("entities", chosen)} />
-        </Panel>
+          <Panel title="Entities" padded>
+            <EntityPicker chosen={values.entities} onChange={(chosen) => set("entities", chosen)} />
+          </Panel>
 
-        <Panel title="Publishing" padded>
-          <FormField error={errors.fields.access} label="Access">
-            <Select value={values.access} onChange={(e) => set("access", e.target.value as FormValues["access"])}>
-              <option value="public">Public: anyone</option>
-              <option value="login">Login: signed-in members</option>
-              <option value="subscription">Subscription: subscribers</option>
-            </Select>
-          </FormField>
-          <FormField error={errors.fields.storyTemplate} label="Story template">
-            <Select {...text("storyTemplate")}>
-              <option value="">Default</option>
-              {[...new Set([...STORY_TEMPLATES, ...(values.storyTemplate ? [values.storyTemplate] : [])])].map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </Select>
-          </FormField>
-          <Checkbox
-            label="Breaking news"
-            checked={values.isBreakingNews}
-            onChange={(e) => set("isBreakingNews", e.target.checked)}
-          />
-          {values.isBreakingNews ? (
-            <>
-              <FormField
-                error={errors.fields.breakingNewsExpiresAt}
-                label="Breaking news until"
-                hint={`In ${zone ?? "UTC"}.`}
-                optional
-              >
-                <Input type="datetime-local" {...text("breakingNewsExpiresAt")} />
-              </FormField>
-              <FormField
-                error={errors.fields.breakingNewsLinkedStoryId}
-                label="Linked story id"
-                optional
-                hint="The story the breaking-news item links to (for example this one, or a fuller story)."
-              >
-                <Input
-                  {...text("breakingNewsLinkedStoryId")}
-                  placeholder={current?.id ?? "story id"}
-                  className="font-mono text-xs"
-                />
-              </FormField>
-            </>
-          ) : null}
-        </Panel>
+          <Panel title="Publishing" padded>
+            <FormField error={errors.fields.access} label="Access">
+              <Select value={values.access} onChange={(e) => set("access", e.target.value as FormValues["access"])}>
+                <option value="public">Public: anyone</option>
+                <option value="login">Login: signed-in members</option>
+                <option value="subscription">Subscription: subscribers</option>
+              </Select>
+            </FormField>
+            <FormField error={errors.fields.storyTemplate} label="Story template">
+              <Select {...text("storyTemplate")}>
+                <option value="">Default</option>
+                {[...new Set([...STORY_TEMPLATES, ...(values.storyTemplate ? [values.storyTemplate] : [])])].map(
+                  (t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ),
+                )}
+              </Select>
+            </FormField>
+            <Checkbox
+              label="Breaking news"
+              checked={values.isBreakingNews}
+              onChange={(e) => set("isBreakingNews", e.target.checked)}
+            />
+            {values.isBreakingNews ? (
+              <>
+                <FormField
+                  error={errors.fields.breakingNewsExpiresAt}
+                  label="Breaking news until"
+                  hint={`In ${zone ?? "UTC"}.`}
+                  optional
+                >
+                  <Input type="datetime-local" {...text("breakingNewsExpiresAt")} />
+                </FormField>
+                <FormField
+                  error={errors.fields.breakingNewsLinkedStoryId}
+                  label="Linked story id"
+                  optional
+                  hint="The story the breaking-news item links to (for example this one, or a fuller story)."
+                >
+                  <Input
+                    {...text("breakingNewsLinkedStoryId")}
+                    placeholder={current?.id ?? "story id"}
+                    className="font-mono text-xs"
+                  />
+                </FormField>
+              </>
+            ) : null}
+          </Panel>
+        </fieldset>
 
         {current ? (
           <Panel title="History" padded>
@@ -299,7 +310,13 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
               currentVersion={current.version}
               current={baseline}
               status={current.status}
-              restoreDisabled={dirty ? "Save or undo your changes first: restoring replaces the form." : null}
+              restoreDisabled={
+                readOnly
+                  ? "This story is not yours to change."
+                  : dirty
+                    ? "Save or undo your changes first: restoring replaces the form."
+                    : null
+              }
               onRestore={restoreRevision}
             />
           </Panel>

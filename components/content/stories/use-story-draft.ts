@@ -103,7 +103,12 @@ export function useStoryDraft(story: TStoryEditorView | null) {
   useEffect(() => {
     valuesRef.current = values;
   }, [values]);
-  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  // A story this person may read but not change takes no edits (the form's controls are disabled too).
+  const readOnly = Boolean(current && !current.canEdit);
+  const edit: typeof setValues = (next) => {
+    if (!readOnly) setValues(next);
+  };
+  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => edit((v) => ({ ...v, [key]: value }));
   /** The value and onChange of a control bound to one of the form's text fields. */
   const text = (key: TextField) => ({
     value: values[key],
@@ -337,7 +342,7 @@ export function useStoryDraft(story: TStoryEditorView | null) {
   return {
     options: options.data,
     values,
-    setValues,
+    setValues: edit,
     set,
     text,
     baseline,

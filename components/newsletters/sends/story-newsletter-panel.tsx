@@ -4,7 +4,9 @@
  * The story editor's Newsletter panel (docs/newsletters.md "Sending"): choose newsletters and a
  * subject (the headline when left empty), send a test to up to five staff addresses, then "Publish
  * and send" an approved story (one transaction) or "Send" a published one, after a confirmation that
- * says how many readers it reaches. Below, the story's sends with their state.
+ * shows the mail as readers get it and says how many readers it reaches. While the site URL is not
+ * set, sending is not offered (the mail's story link would lead nowhere; the server refuses too) and
+ * the panel says where to set it. Below, the story's sends with their state.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -12,6 +14,7 @@ import { useState } from "react";
 import type { StoryDraft } from "@/components/content/stories/use-story-draft";
 import { useTRPC } from "@/components/trpc/react";
 import {
+  Alert,
   Button,
   Checkbox,
   DateTime,
@@ -32,8 +35,14 @@ const splitAddresses = (text: string) =>
     .map((a) => a.trim())
     .filter(Boolean);
 
-export function StoryNewsletterPanel({ draft }: { draft: Pick<StoryDraft, "current" | "dirty" | "settle"> }) {
-  const { current, dirty, settle } = draft;
+export function StoryNewsletterPanel({
+  draft,
+}: {
+  draft: Pick<StoryDraft, "current" | "dirty" | "settle" | "options">;
+}) {
+  const { current, dirty, settle, options } = draft;
+  // stories.options gives the site URL only when it is set (not Masthead's own address).
+  const siteUrlMissing = Boolean(options) && !options?.siteUrl;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const confirm = useConfirm();
@@ -41,6 +50,7 @@ export function StoryNewsletterPanel({ draft }: { draft: Pick<StoryDraft, "curre
   const [subject, setSubject] = useState("");
   const [testTo, setTestTo] = useState("");
   const [message, setMessage] = useState<string | null>(null);
+  const [previewError, setPreviewError] = useState<string | null>(null);
   const storyId = current?.id ?? "";
   const choices = useQuery({ ...trpc.newsletterSends.choices.queryOptions(), enabled: Boolean(current) });
   const sends = useQuery({ ...trpc.newsletterSends.list.queryOptions({ storyId }), enabled: Boolean(current) });
@@ -80,14 +90,36 @@ export function StoryNewsletterPanel({ draft }: { draft: Pick<StoryDraft, "curre
 
   const go = async () => {
     setMessage(null);
+    setPreviewError(null);
+    let preview: { subject: string; html: string };
+    try {
+      preview = await queryClient.fetchQuery({
+        ...trpc.newsletterSends.preview.queryOptions({ storyId, newsletterId: chosen[0]!, subject: subjectValue }),
+        staleTime: 0,
+      });
+    } catch (caught) {
+      setPreviewError(caught instanceof Error ? caught.message : "The mail's preview could not be made.");
+      return;
+    }
     const ok = await confirm({
       title: `${published ? "Send" : "Publish and send"} to ${recipients.toLocaleString("en")} ${recipients === 1 ? "reader" : "readers"}?`,
+      size: "lg",
       body: (
-        <span>
-          “{subject.trim() || current.headline}” goes to{" "}
-          {picked.map((n) => `${n.name} (${n.recipients.toLocaleString("en")})`).join(", ")}. A send cannot be taken
-          back once mails have left.
-        </span>
+        <div className="space-y-3">
+          <p>
+            “{preview.subject}” goes to{" "}
+            {picked.map((n) => `${n.name} (${n.recipients.toLocaleString("en")})`).join(", ")}. A send cannot be taken
+            back once mails have left.
+          </p>
+          <p className="text-xs text-gray-600">The mail as readers get it ({picked[0]?.name}):</p>
+          <iframe
+            title="Preview of the mail"
+            data-testid="newsletter-mail-preview"
+            sandbox=""
+            srcDoc={preview.html}
+            className="h-96 w-full rounded border border-gray-300 bg-white"
+          />
+        </div>
       ),
       confirmLabel: published ? "Send" : "Publish and send",
       tone: "primary",
@@ -142,7 +174,7 @@ export function StoryNewsletterPanel({ draft }: { draft: Pick<StoryDraft, "curre
         >
           Send test
         </Button>
-        {published || canPublish ? (
+        {(published || canPublish) && !siteUrlMissing ? (
           <Button
             size="sm"
             variant="primary"
@@ -154,7 +186,14 @@ export function StoryNewsletterPanel({ draft }: { draft: Pick<StoryDraft, "curre
           </Button>
         ) : null}
       </div>
-      {dirty && (published || canPublish) ? (
+      {siteUrlMissing && (published || canPublish) ? (
+        <Alert tone="warning" data-testid="newsletter-site-url-missing">
+          Sending is not possible yet: the site&apos;s public URL is not set, so the mail&apos;s link to the story would
+          lead nowhere. Set it in <TextLink href="/admin/settings">Settings → Site</TextLink>.
+        </Alert>
+      ) : null}
+      {previewError ? <Alert tone="error">{previewError}</Alert> : null}
+      {dirty && (published || canPublish) && !siteUrlMissing ? (
         <p className="text-xs text-amber-800">Save your changes before sending.</p>
       ) : null}
       {!published && !canPublish ? (

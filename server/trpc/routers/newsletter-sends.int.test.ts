@@ -7,6 +7,7 @@ import { recordingTransport, runJobsNow, testJobDeps } from "../../testing/jobs"
 import { insertNewsletter, insertSubscribers } from "../../testing/newsletter-fixtures";
 import { insertStory } from "../../testing/publishing-factories";
 import { createTestStaff, trpcCodeOf } from "../../testing/staff";
+import { appUrl } from "../trpc";
 
 let db: Db;
 beforeEach(async () => {
@@ -129,5 +130,46 @@ describe("newsletterSends", () => {
       ),
     ).toBe("UNPROCESSABLE_CONTENT");
     expect(await db.newsletterSend.count()).toBe(0);
+  });
+
+  it("refuses to send while the site URL is unset (the mail's story link would answer 404), and says where to set it", async () => {
+    const { editor, accountId, newsletter } = await setUp();
+    // Unset, or Masthead's own address (what the demo seeds): neither serves story pages.
+    for (const siteUrl of ["", appUrl()]) {
+      await db.publisherConfig.update({ where: { accountId }, data: { siteUrl } });
+      const approved = await insertStory(db, accountId, { status: "APPROVED" });
+      const published = await insertStory(db, accountId, { status: "PUBLISHED" });
+      const publishAndSend = editor.caller.newsletterSends.publishAndSend({
+        storyId: approved.id,
+        version: approved.version,
+        newsletterIds: [newsletter.id],
+      });
+      await expect(publishAndSend).rejects.toMatchObject({ code: "BAD_REQUEST" });
+      await expect(publishAndSend).rejects.toThrow(/Set it in Settings → Site \(\/admin\/settings\)/);
+      const send = editor.caller.newsletterSends.send({ storyId: published.id, newsletterIds: [newsletter.id] });
+      await expect(send).rejects.toMatchObject({ code: "BAD_REQUEST" });
+      // Neither published nor sent.
+      expect((await db.story.findUniqueOrThrow({ where: { id: approved.id } })).status).toBe("APPROVED");
+      expect(await db.newsletterSend.count()).toBe(0);
+      const preview = await editor.caller.newsletterSends.preview({
+        storyId: approved.id,
+        newsletterId: newsletter.id,
+      });
+      expect(preview.siteUrlSet).toBe(false);
+    }
+  });
+
+  it("previews the mail as readers get it: subject and HTML with the story's link on the site", async () => {
+    const { editor, accountId, newsletter } = await setUp();
+    const story = await insertStory(db, accountId, { status: "APPROVED", headline: "Budget day" });
+    const preview = await editor.caller.newsletterSends.preview({
+      storyId: story.id,
+      newsletterId: newsletter.id,
+      subject: "Tonight: the budget",
+    });
+    expect(preview).toMatchObject({ subject: "Tonight: the budget", siteUrlSet: true });
+    expect(preview.html).toContain("Budget day");
+    expect(preview.html).toContain(`https://news.example.com/${story.slug}`);
+    expect(await db.outgoingEmail.count()).toBe(0);
   });
 });

@@ -5,11 +5,20 @@
 import { z } from "zod";
 
 import { withTransaction } from "../../db/transaction";
-import { cancelSend, listSends, newsletterChoices, sendStory, testSend } from "../../newsletters/send";
+import {
+  cancelSend,
+  listSends,
+  newsletterChoices,
+  previewSend,
+  requireSiteUrl,
+  sendStory,
+  testSend,
+} from "../../newsletters/send";
 import {
   SEND_STATUSES,
   ZListSendsInput,
   ZNewsletterChoices,
+  ZPreviewSendInput,
   ZPublishAndSendInput,
   ZSendIdInput,
   ZSendPage,
@@ -44,15 +53,23 @@ export const newsletterSendsRouter = createTRPCRouter({
     .input(ZStorySendInput)
     .output(ZSendResult)
     .mutation(({ ctx, input }) =>
-      sendStory(ctx.db, { accountId: ctx.actor.accountId, ...input, createdBy: ctx.actor.id, now: new Date() }),
+      sendStory(ctx.db, {
+        accountId: ctx.actor.accountId,
+        ...input,
+        createdBy: ctx.actor.id,
+        appUrl: appUrl(),
+        now: new Date(),
+      }),
     ),
 
   /** Publish the story and send it, in one transaction: both happen, or neither. */
   publishAndSend: editorProcedure
     .input(ZPublishAndSendInput)
     .output(ZSendResult)
-    .mutation(({ ctx, input }) => {
+    .mutation(async ({ ctx, input }) => {
       const now = new Date();
+      // Refused before publishing: neither happens while the mail's links would lead nowhere.
+      await requireSiteUrl(ctx.db, ctx.actor.accountId, appUrl());
       return withTransaction(ctx.db, async (tx) => {
         await moveStory(tx, {
           actor: ctx.actor,
@@ -68,6 +85,7 @@ export const newsletterSendsRouter = createTRPCRouter({
           newsletterIds: input.newsletterIds,
           subject: input.subject,
           createdBy: ctx.actor.id,
+          appUrl: appUrl(),
           now,
         });
       });
@@ -80,6 +98,12 @@ export const newsletterSendsRouter = createTRPCRouter({
     .mutation(({ ctx, input }) =>
       testSend(ctx.db, { accountId: ctx.actor.accountId, ...input, appUrl: appUrl(), now: new Date() }),
     ),
+
+  /** The mail as readers get it (subject and HTML), before sending; whether the site URL is set. */
+  preview: editorProcedure
+    .input(ZPreviewSendInput)
+    .output(z.object({ subject: z.string(), html: z.string(), siteUrlSet: z.boolean() }))
+    .query(({ ctx, input }) => previewSend(ctx.db, { accountId: ctx.actor.accountId, ...input, appUrl: appUrl() })),
 
   /** Stop a queued or running send. */
   cancel: editorProcedure

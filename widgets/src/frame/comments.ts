@@ -12,12 +12,25 @@ import { heldOfReader, withHeldReplies, withoutFeatured } from "../conversation"
 import { rulesLines, type PageRules } from "../page-rules";
 import { commentItem } from "./comment-item";
 import { composer } from "./composer";
-import { api, app, errorText, jwt, me, pagePath, reportHeight, t, whenUserKnown } from "./core";
+import {
+  api,
+  app,
+  errorText,
+  jwt,
+  me,
+  onReaderChange,
+  onSessionChange,
+  pagePath,
+  readerGeneration,
+  reportHeight,
+  t,
+  whenUserKnown,
+} from "./core";
 import { h } from "./dom";
 import { followLive } from "./live";
 import { loadNotices, noticeAnnouncement, noticeView } from "./notices";
 import { notificationSettings } from "./notification-settings";
-import { isClosed, isQa, state, thread } from "./thread-state";
+import { draft, isClosed, isQa, state, thread } from "./thread-state";
 import { awaitingList, featuredStrip, sortSelect, startEditWindowTick } from "./thread-toolbar";
 import { type Comment } from "./types";
 
@@ -28,6 +41,14 @@ export function commentsWidget(): void {
   thread.load = load;
   thread.refreshRules = refreshRules;
   thread.showError = showError;
+  // Another session (sign-in, sign-out, another reader): the previous reader's held comments, their
+  // questions awaiting an answer and the list as they saw it go; another reader's draft goes too.
+  onSessionChange(() => {
+    Object.assign(state, { comments: [], featured: [], awaiting: [], own: [], heldNotice: false });
+    state.totalCount = 0;
+    state.totalParents = 0;
+  });
+  onReaderChange(() => Object.assign(draft, { text: "", mentions: [], images: [] }));
   whenUserKnown(() => {
     loadNotices()
       .then(() => load(true))
@@ -77,6 +98,7 @@ function loadHeld(): Promise<Comment[]> {
 }
 
 async function load(reset: boolean): Promise<void> {
+  const asked = readerGeneration;
   const [answer, nextRules, held] = await Promise.all([
     api<ListAnswer>("GET", pagePath + "/comments.json", undefined, {
       sort_order: state.sort,
@@ -88,6 +110,8 @@ async function load(reset: boolean): Promise<void> {
     reset ? loadRules() : Promise.resolve(state.rules),
     reset ? loadHeld() : Promise.resolve([]),
   ]);
+  // Asked for the reader before the page switched: theirs, not this one's.
+  if (asked !== readerGeneration) return;
   state.rules = nextRules;
   state.comments = reset ? answer.comments : state.comments.concat(answer.comments);
   state.own = heldOfReader(state.own, held, state.comments);

@@ -26,6 +26,31 @@ export let jwt: string | null = null;
 /** The signed-in reader, as the API knows them (null when signed out or the JWT was refused). */
 export let me: Me | null = null;
 
+/**
+ * Per-reader state: what each module keeps for the signed-in reader (held comments, notices,
+ * counts, what they typed) is dropped when the page signs another reader in, or signs out, without
+ * a reload, before the widget loads again for the new session. `readerGeneration` is bumped at
+ * each change: an answer asked for an earlier session is not shown.
+ */
+export let readerGeneration = 0;
+let readerId: string | null = null;
+const sessionResets: (() => void)[] = [];
+const readerResets: (() => void)[] = [];
+
+/**
+ * `reset` drops what a module read from the API for the signed-in reader (held comments,
+ * notices, their reactions, their feed): run at every change of session (sign-in, sign-out,
+ * another JWT); the widget reads it again for the new one.
+ */
+export function onSessionChange(reset: () => void): void {
+  sessionResets.push(reset);
+}
+
+/** `reset` drops what the reader typed or was told (a draft, "sent"): run only when another reader takes over. */
+export function onReaderChange(reset: () => void): void {
+  readerResets.push(reset);
+}
+
 let embedded = false;
 let userKnown = true;
 let lastHeight = 0;
@@ -108,10 +133,20 @@ export function askLogin(): void {
 
 /**
  * Run `run` once the reader is known (the page's answer, or 1.2 s without one), and again each
- * time the page signs a reader in or out.
+ * time the page signs a reader in or out, after the previous session's state is dropped.
  */
 export function whenUserKnown(run: () => void): void {
-  onUser = () => void loadMe().then(run);
+  onUser = () => {
+    const asked = ++readerGeneration;
+    for (const reset of sessionResets) reset();
+    void loadMe().then(() => {
+      if (asked !== readerGeneration) return;
+      const id = me ? String(me.id) : null;
+      if (id !== readerId) for (const reset of readerResets) reset();
+      readerId = id;
+      run();
+    });
+  };
   if (userKnown) onUser();
   else
     setTimeout(() => {
@@ -124,12 +159,14 @@ export function whenUserKnown(run: () => void): void {
 
 async function loadMe(): Promise<void> {
   me = null;
-  if (!jwt) return;
+  const asked = jwt;
+  if (!asked) return;
   try {
-    const answer = await api<{ current_user: Me | null }>("GET", base + "/current_user", undefined, { jwt });
-    me = answer.current_user;
+    const answer = await api<{ current_user: Me | null }>("GET", base + "/current_user", undefined, { jwt: asked });
+    // An answer for a JWT the page has since replaced is not this reader's.
+    if (jwt === asked) me = answer.current_user;
   } catch {
-    jwt = null;
+    if (jwt === asked) jwt = null;
   }
 }
 

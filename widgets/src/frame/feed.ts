@@ -6,7 +6,20 @@
 import { isHttp } from "../ops";
 import { type StringKey } from "../strings";
 import { displayName, renderBody, when } from "./comment-view";
-import { api, base, config, jwt, redraw, setFeedOpenHandler, t, toParent, whenUserKnown } from "./core";
+import {
+  api,
+  base,
+  config,
+  jwt,
+  me,
+  onSessionChange,
+  readerGeneration,
+  redraw,
+  setFeedOpenHandler,
+  t,
+  toParent,
+  whenUserKnown,
+} from "./core";
 import { h, safeStorage } from "./dom";
 import { type Comment, type Obj } from "./types";
 
@@ -22,6 +35,12 @@ export function feedWidget(): void {
     close,
   );
   setFeedOpenHandler(() => void load(true).catch(() => render()));
+  // Another session: the previous reader's items and unread count go (their tab is read again).
+  onSessionChange(() => {
+    if (tab === "mine") items = [];
+    unread = null;
+    cursor = null;
+  });
   whenUserKnown(() => {
     if (!jwt && tab === "mine") tab = "latest";
     load(true).catch(() => render());
@@ -39,15 +58,19 @@ let sinceKey: string;
 // answers, if they arrive later, are dropped rather than shown over the newer list.
 let generation = 0;
 
+/** The newest item seen is kept per reader: another reader on this browser has their own count. */
+const readerSinceKey = () => sinceKey + (me ? "-" + String(me.id) : "");
+
 async function load(reset: boolean): Promise<void> {
   if (reset) generation++;
   const asked = generation;
+  const session = readerGeneration;
   const query: Obj = { limit: 20, cursor: reset ? undefined : cursor };
   let path = base + "/feed";
   if (tab === "mine") {
     path += "/me";
     query.jwt = jwt;
-    query.since = safeStorage(sinceKey);
+    query.since = safeStorage(readerSinceKey());
   }
   const answer = await api<{ items: typeof items; next_cursor: string | null; unread_count?: number | null }>(
     "GET",
@@ -55,13 +78,13 @@ async function load(reset: boolean): Promise<void> {
     undefined,
     query,
   );
-  if (asked !== generation) return;
+  if (asked !== generation || session !== readerGeneration) return;
   items = reset ? answer.items : items.concat(answer.items);
   cursor = answer.next_cursor;
   if (tab === "mine") {
     unread = answer.unread_count ?? null;
     const newest = items[0];
-    if (newest) safeStorage(sinceKey, newest.comment.created_at);
+    if (newest) safeStorage(readerSinceKey(), newest.comment.created_at);
   }
   render();
 }

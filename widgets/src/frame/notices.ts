@@ -5,22 +5,22 @@
  * time zone (the browser's). Text only: nothing a moderator wrote is parsed as HTML.
  */
 import { localTime } from "../local-time";
-import { api, base, config, jwt, t } from "./core";
+import { api, base, config, jwt, onSessionChange, readerGeneration, t } from "./core";
 import { h } from "./dom";
 
 export type Notice = { id: number; kind: "warning" | "ban" | "suspension"; message: string; until: string | null };
 
 let notices: Notice[] = [];
+// Another session: the previous reader's notices are not this one's.
+onSessionChange(() => (notices = []));
 
 /** Fetch the reader's notices still to show (none when signed out, or when the call fails). */
 export async function loadNotices(): Promise<void> {
   notices = [];
   if (!jwt) return;
-  try {
-    notices = (await api<{ notices: Notice[] }>("GET", base + "/notices", undefined, { jwt })).notices || [];
-  } catch {
-    notices = [];
-  }
+  const asked = readerGeneration;
+  const answer = await api<{ notices: Notice[] }>("GET", base + "/notices", undefined, { jwt }).catch(() => null);
+  if (asked === readerGeneration) notices = (answer && answer.notices) || [];
 }
 
 /** The first notice's title, for the frame's live region; null when there is none. */

@@ -11,6 +11,7 @@ import {
   config,
   errorText,
   jwt,
+  onReaderChange,
   reportHeight,
   setTopicHandler,
   t,
@@ -27,6 +28,11 @@ export function ugcWidget(): void {
     topicType = type;
     topicValue = value;
     render();
+  });
+  // Another reader: the last one's words and "sent" are not theirs.
+  onReaderChange(() => {
+    sent = false;
+    draft.title = draft.text = draft.links = "";
   });
   whenUserKnown(render);
 }
