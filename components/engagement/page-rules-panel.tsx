@@ -67,7 +67,10 @@ export function PageRulesPanel() {
         }}
       >
         <div className="min-w-64 flex-1">
-          <FormField label="Page URL">
+          <FormField
+            label="Page URL"
+            hint="Any form of the page's address: http or https, with or without www. or a trailing /, tracking parameters and #… are ignored."
+          >
             <Input value={url} placeholder="https://…" maxLength={2000} onChange={(e) => setUrl(e.target.value)} />
           </FormField>
         </div>

@@ -37,6 +37,7 @@ const FIELDS = [
   "siteUrl",
   "siteDomains",
   "cdnImage",
+  "externalImageHosts",
   "logoUrl",
   "seo",
   "language",
@@ -49,6 +50,13 @@ function timeZoneOptions(current: string) {
   if (!zones.includes(current)) zones.unshift(current);
   return zones.map((zone) => ({ value: zone, label: zone.replace(/_/g, " ") }));
 }
+
+/** The entries of a one-per-line (or comma separated) list, empty ones dropped. */
+const lines = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 
 export function SettingsForm() {
   const trpc = useTRPC();
@@ -70,6 +78,7 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TPublisherSetting
   const queryClient = useQueryClient();
   const sections = useQuery(trpc.organise.sections.list.queryOptions());
   const [domainsText, setDomainsText] = useState(view.settings.siteDomains.join("\n"));
+  const [imageHostsText, setImageHostsText] = useState(view.settings.externalImageHosts.join("\n"));
   const update = useMutation(
     trpc.settings.update.mutationOptions({
       onSuccess: useOnSaved(setSaved, trpc.settings.get.queryKey(), (result) =>
@@ -98,10 +107,8 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TPublisherSetting
     setSaved(null);
     update.mutate({
       ...values,
-      siteDomains: domainsText
-        .split(/[\s,]+/)
-        .map((d) => d.trim())
-        .filter(Boolean),
+      siteDomains: lines(domainsText),
+      externalImageHosts: lines(imageHostsText),
     });
   }
 
@@ -186,6 +193,21 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TPublisherSetting
               placeholder={view.defaultCdnImage}
               value={values.cdnImage}
               onChange={(e) => set("cdnImage", e.target.value)}
+            />
+          </FormField>
+          <FormField
+            label="External image hosts"
+            optional
+            hint="One host per line (images.example.com, or *.example.com for its subdomains), no https://. Stories, collections and content imports may use image URLs on these hosts; other images must be uploaded."
+            error={errors.fields.externalImageHosts ?? firstUnder("externalImageHosts")}
+          >
+            <Textarea
+              rows={3}
+              value={imageHostsText}
+              onChange={(e) => {
+                setSaved(null);
+                setImageHostsText(e.target.value);
+              }}
             />
           </FormField>
           <FormField label="Logo URL" optional hint="An http(s) image address." error={errors.fields.logoUrl}>

@@ -27,6 +27,7 @@ import type { TSearchSubscribersInput, TSubscriberStanding } from "@/server/subs
 
 import { ExportLink } from "./export-link";
 import { SubscriberActivity } from "./subscriber-activity";
+import { subscriberDetail } from "./subscriber-detail";
 import { SubscriberSubscriptions, SubscriptionDetail } from "./subscriptions-browser";
 
 /** Each standing as the list says it (subscriber-standing.ts). */
@@ -97,9 +98,7 @@ export function SubscribersBrowser() {
           testId="subscriber-results"
           row={(s) => ({
             title: s.name ?? "Unnamed",
-            detail:
-              s.email ??
-              `${s.subscriber_identities.length} identit${s.subscriber_identities.length === 1 ? "y" : "ies"}`,
+            detail: subscriberDetail(s),
             aside: (
               <span className="flex flex-col items-end gap-1">
                 <Badge tone={STANDINGS[s.standing].tone}>{STANDINGS[s.standing].label}</Badge>

@@ -1,8 +1,9 @@
 /** Page ids and URL normalisation (server/engagement/pages.ts). */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { AppError } from "../errors";
-import { decodePageId, encodePageId, normalizePageUrl } from "./pages";
+import { decodePageId, encodePageId, normalizePageUrl, pageUrlForms } from "./pages";
 
 const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
 const b64url = (text: string) => Buffer.from(text, "utf8").toString("base64url");
@@ -136,5 +137,75 @@ describe("normalizePageUrl", () => {
 
   it("refuses URLs too long to be a page", () => {
     expect(refusal(() => n(`https://news.example.com/${"a".repeat(2100)}`)).code).toBe("BAD_REQUEST");
+  });
+});
+
+describe("pageUrlForms", () => {
+  const label = fc.stringMatching(/^[a-z0-9]{1,10}$/);
+  const host = fc.tuple(label, label).map(([a, b]) => `${a}.${b}.example`);
+  const segment = fc.stringMatching(/^[A-Za-z0-9._~-]{1,12}$/).filter((s) => s !== "." && s !== "..");
+  const path = fc.array(segment, { maxLength: 4 }).map((parts) => `/${parts.join("/")}`);
+  const query = fc.array(fc.tuple(fc.constantFrom("id", "page", "q"), label), { maxLength: 2 });
+  const canonical = fc
+    .tuple(host, path, query)
+    .map(([h, p, q]) =>
+      normalizePageUrl(`https://${h}${p}${q.length ? `?${new URLSearchParams(q).toString()}` : ""}`, "f"),
+    );
+
+  it("reaches the page from any way of writing its URL", () => {
+    const written = fc.record({
+      scheme: fc.constantFrom("http", "https", "HTTPS"),
+      www: fc.boolean(),
+      slash: fc.boolean(),
+      tracking: fc.subarray(["utm_source=news", "fbclid=abc", "gclid=1", "UTM_Campaign=x"]),
+      fragment: fc.option(label, { nil: undefined }),
+      upperHost: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(canonical, written, (url, w) => {
+        const parsed = new URL(url);
+        const h = `${w.www ? "www." : ""}${parsed.hostname}`;
+        const p = w.slash && parsed.pathname !== "/" ? `${parsed.pathname}/` : parsed.pathname;
+        const params = [...parsed.searchParams]
+          .map(([k, v]) => `${k}=${v}`)
+          .concat(w.tracking)
+          .reverse();
+        const text = `${w.scheme}://${w.upperHost ? h.toUpperCase() : h}${p}${params.length ? `?${params.join("&")}` : ""}${w.fragment ? `#${w.fragment}` : ""}`;
+        expect(pageUrlForms(normalizePageUrl(text, "f"))).toContain(url);
+      }),
+    );
+  });
+
+  it("is symmetric, starts with the URL itself and never changes the path's words or the query", () => {
+    fc.assert(
+      fc.property(canonical, (url) => {
+        const forms = pageUrlForms(url);
+        expect(forms[0]).toBe(url);
+        expect(new Set(forms).size).toBe(forms.length);
+        const key = (u: string) => {
+          const x = new URL(u);
+          return `${x.hostname.replace(/^www\./, "")}${x.pathname.replace(/\/+$/, "")}${x.search}`;
+        };
+        for (const form of forms) {
+          expect(pageUrlForms(form)).toContain(url);
+          expect(key(form)).toBe(key(url));
+        }
+      }),
+    );
+  });
+
+  it("keeps an IP host and a port as they are", () => {
+    expect(pageUrlForms("http://127.0.0.1:8080/a")).toEqual([
+      "http://127.0.0.1:8080/a",
+      "https://127.0.0.1:8080/a",
+      "https://127.0.0.1:8080/a/",
+      "http://127.0.0.1:8080/a/",
+    ]);
+    expect(pageUrlForms("https://news.example.com/")).toEqual([
+      "https://news.example.com/",
+      "https://www.news.example.com/",
+      "http://news.example.com/",
+      "http://www.news.example.com/",
+    ]);
   });
 });

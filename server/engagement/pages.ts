@@ -20,6 +20,9 @@
  * parameters sorted by name (then value, stable) and re-encoded as a form. The path is kept as is:
  * paths are case-sensitive and "/a" and "/a/" may be different pages.
  *
+ * Staff naming a page (page rules) may use any form of its URL: findPageByAnyForm also tries the
+ * other scheme, "www." or not and a trailing "/" or not (pageUrlForms).
+ *
  * **Pages** are rows (account, normalised URL). A write (the first comment) creates the page, and
  * only for a URL on the publication's hosts (Publisher.publicationHosts: the site URL's host, the
  * account's domain, the domains of Settings); reads of an unknown page create nothing.
@@ -161,6 +164,54 @@ export function normalizePageUrl(url: string, field: string): string {
   if (normalized.length > PAGE_URL_MAX_LENGTH)
     throw bad(field, `the URL is longer than ${PAGE_URL_MAX_LENGTH} characters`);
   return normalized;
+}
+
+/**
+ * The other forms a person may write a page's normalised URL in: the other scheme (http/https),
+ * with or without "www.", with or without a trailing "/" on the path (the root keeps its "/").
+ * `url` first, then the others, no duplicates. Pure.
+ */
+export function pageUrlForms(url: string): string[] {
+  const parsed = new URL(url);
+  const host = parsed.hostname.startsWith("www.") ? parsed.hostname.slice(4) : parsed.hostname;
+  const hosts = host && !/^[\d.]+$|^\[/.test(host) ? [host, `www.${host}`] : [parsed.hostname];
+  const path = parsed.pathname;
+  const paths = path === "/" ? ["/"] : [path.replace(/\/+$/, "") || "/", `${path.replace(/\/+$/, "")}/`];
+  const forms = new Set<string>([url]);
+  for (const scheme of ["https:", "http:"])
+    for (const h of hosts)
+      for (const p of paths) {
+        const form = new URL(url);
+        form.protocol = scheme;
+        form.hostname = h;
+        form.pathname = p;
+        if (form.port === (scheme === "https:" ? "443" : "80")) form.port = "";
+        forms.add(form.toString());
+      }
+  return [...forms];
+}
+
+/**
+ * The account's page that staff name by any form of its URL (normalizePageUrl, then pageUrlForms):
+ * the page at exactly that URL, else the one page at another form of it. Null when none;
+ * CONFLICT naming the candidates when several pages answer to the forms (staff then give one).
+ */
+export async function findPageByAnyForm(db: Db, accountId: number, url: string, field: string): Promise<Page | null> {
+  const exact = await findPage(db, accountId, url);
+  if (exact) return exact;
+  const pages = await db.page.findMany({
+    where: { accountId, url: { in: pageUrlForms(url) } },
+    orderBy: { id: "asc" },
+    take: 10,
+  });
+  if (pages.length <= 1) return pages[0] ?? null;
+  throw new AppError(
+    "CONFLICT",
+    `Several pages answer to this URL: ${pages.map((p) => p.url).join(", ")}. Give one of them.`,
+    {
+      details: [{ field, issue: "names several pages; give one of them exactly" }],
+    },
+  );
 }
 
 /** The account's page at a normalised URL, or null (nothing is created). */

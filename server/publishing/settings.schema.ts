@@ -11,6 +11,21 @@ const HOST = /^(?=.{1,253}$)(?:localhost|(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?
 
 const ZHost = z.string().trim().toLowerCase().regex(HOST, "is not a host name (like news.example.com)");
 
+/** An external image host: a host name, or "*.example.org" for its subdomains; a pasted https:// and path dropped. */
+const ZImageHost = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .transform((value) => value.replace(/^https?:\/\//, "").replace(/\/.*$/, ""))
+  .pipe(
+    z
+      .string()
+      .refine(
+        (host) => HOST.test(host.startsWith("*.") ? host.slice(2) : host) && host !== "*.localhost",
+        "is not a host name (like images.example.com, or *.example.com for its subdomains)",
+      ),
+  );
+
 /** The site's public URL: http(s), no query or fragment, kept without a trailing slash. */
 /** An IANA time zone this runtime knows ("Europe/Madrid", "UTC"). */
 export const ZTimeZone = z
@@ -96,6 +111,11 @@ export const ZPublisherSettingsInput = z.object({
   /** Other hosts of the publication (www., m. …); duplicates and the site URL's own host dropped. */
   siteDomains: z.array(ZHost).max(20, "at most 20 domains").default([]),
   cdnImage: ZCdnHost.default(""),
+  /**
+   * Hosts whose image URLs stories, collections and imports may use (settings "external-image-hosts",
+   * server/publishing/editorial/image-refs.ts); duplicates dropped.
+   */
+  externalImageHosts: z.array(ZImageHost).max(100, "at most 100 image hosts").default([]),
   /** Empty: none (the theme's logo, if any). */
   logoUrl: z.union([z.literal(""), zWebUrl({ maxLength: 2_000 })]).default(""),
   seo: z
@@ -135,6 +155,7 @@ export const ZPublisherSettingsView = z.object({
     siteUrl: z.string(),
     siteDomains: z.array(z.string()),
     cdnImage: z.string(),
+    externalImageHosts: z.array(z.string()),
     logoUrl: z.string(),
     seo: z.object({ title: z.string(), description: z.string(), keywords: z.string() }),
     language: z.object({ isoCode: z.string(), ietfCode: z.string(), direction: z.enum(["ltr", "rtl"]) }),

@@ -1,6 +1,6 @@
 /**
  * The publication's settings, as the Settings page edits them (owners): the name, the site's public
- * URL and the other domains of the publication, the image CDN host, the logo, the menu, the SEO
+ * URL and the other domains of the publication, the image CDN host, the external image hosts, the logo, the menu, the SEO
  * defaults and the language. They are what `GET /api/v1/config` serves (config-view.ts), stored in
  * the Account and its PublisherConfig row; keys the page does not edit (theme, social links, AMP,
  * other settings and layout keys) are kept as they are.
@@ -25,6 +25,7 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { emitWebhookEvent } from "../webhooks/deliveries";
+import { EXTERNAL_IMAGE_HOSTS_SETTING } from "./editorial/image-refs";
 import { changedBy } from "./editorial/shared";
 import {
   ZPublisherSettingsInput,
@@ -133,6 +134,7 @@ function currentSettings(stored: Stored): TPublisherSettings {
     siteUrl: config?.siteUrl ?? "",
     siteDomains: config?.siteDomains ?? [],
     cdnImage: config?.cdnImage ?? "",
+    externalImageHosts: imageHostsOf(settings),
     logoUrl: str(logo.url),
     seo: {
       title: str(home.title) || str(home["page-title"]),
@@ -194,6 +196,7 @@ export async function updatePublisherSettings(
   const next: TPublisherSettings = {
     ...input,
     siteDomains: [...new Set(input.siteDomains)].filter((host) => host !== siteHost),
+    externalImageHosts: [...new Set(input.externalImageHosts)],
     // Only the key of each item's type is kept (a form may send the others empty).
     menu:
       input.menu?.map(({ title, type, sectionId, tagSlug, url }) =>
@@ -235,7 +238,10 @@ export async function updatePublisherSettings(
       languageIsoCode: next.language.isoCode,
       languageIetfCode: next.language.ietfCode,
       languageDirection: next.language.direction,
-      settings: withLogo(stored.config?.settings, next.logoUrl) as Prisma.InputJsonObject,
+      settings: withImageHosts(
+        withLogo(stored.config?.settings, next.logoUrl),
+        next.externalImageHosts,
+      ) as Prisma.InputJsonObject,
       seo: withHomeSeo(stored.config?.seo, next.seo) as Prisma.InputJsonValue,
       layout: withMenu(stored.config?.layout, next.menu) as Prisma.InputJsonObject,
       updatedAt: now,
@@ -254,6 +260,9 @@ export async function updatePublisherSettings(
       metadata: {
         changed,
         ...(changed.includes("siteUrl") ? { siteUrl: { from: before.siteUrl, to: next.siteUrl } } : {}),
+        ...(changed.includes("externalImageHosts")
+          ? { externalImageHosts: { from: before.externalImageHosts, to: next.externalImageHosts } }
+          : {}),
       },
       ip: args.ip,
       now,
@@ -273,6 +282,20 @@ export async function updatePublisherSettings(
     });
     return { changed, view: toView(await load(tx, actor.accountId), args) };
   });
+}
+
+/** The external image hosts the stored settings hold (strings only). */
+function imageHostsOf(settings: Json): string[] {
+  const hosts = settings[EXTERNAL_IMAGE_HOSTS_SETTING];
+  return Array.isArray(hosts) ? hosts.filter((host): host is string => typeof host === "string") : [];
+}
+
+/** The stored settings with the external image hosts set (or removed when none), other keys kept. */
+function withImageHosts(settings: Json, hosts: string[]): Json {
+  const out = { ...settings };
+  if (hosts.length) out[EXTERNAL_IMAGE_HOSTS_SETTING] = hosts;
+  else delete out[EXTERNAL_IMAGE_HOSTS_SETTING];
+  return out;
 }
 
 /** The stored settings with the logo URL set (or removed), other keys kept. */

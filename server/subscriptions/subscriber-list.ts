@@ -58,12 +58,15 @@ export async function searchSubscribers(
     now: args.now,
   });
   return members.map((m) => {
-    const email = isPlaceholderEmail(m.email) ? null : m.email;
+    // A reader known by a publisher JWT (or a social login) has a placeholder sign-in e-mail: staff
+    // see the address their login's claims gave (kept as communicationEmail), when there is one.
+    const signInEmail = isPlaceholderEmail(m.email) ? null : m.email;
+    const email = signInEmail ?? m.communicationEmail;
     return {
       ...subscriberToWire(
         m,
         [
-          ...(email ? [{ provider: EMAIL_PROVIDER, value: email }] : []),
+          ...(signInEmail ? [{ provider: EMAIL_PROVIDER, value: signInEmail }] : []),
           ...m.identities.map((i) => ({ provider: i.provider, value: i.externalId })),
         ],
         m.subscriberProfile,

@@ -105,7 +105,26 @@ export function StoryWorkflow({
                 button
               );
             })}
+            {current.blockedMoves.map((m) => (
+              <Button
+                key={`blocked-${m.action}-${m.to}`}
+                variant={moveVariant(m.action)}
+                disabled
+                aria-describedby="story-blocked-moves-reason"
+                data-testid="blocked-move"
+              >
+                {m.label}
+              </Button>
+            ))}
           </div>
+          {current.blockedMoves.length || current.scheduleBlockedReason ? (
+            <p id="story-blocked-moves-reason" className="text-xs text-gray-700" data-testid="blocked-moves-reason">
+              {current.blockedMoves.length
+                ? `${current.blockedMoves.map((m) => m.label).join(", ")}${current.scheduleBlockedReason ? " and scheduling" : ""}: `
+                : "Scheduling: "}
+              {current.blockedMoves[0]?.reason ?? current.scheduleBlockedReason}
+            </p>
+          ) : null}
           {current.status === "APPROVED" && current.canSchedule ? (
             <SchedulePublication story={current} disabled={pending || dirty} onChanged={settle} />
           ) : null}

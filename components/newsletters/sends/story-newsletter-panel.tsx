@@ -27,6 +27,7 @@ import {
   useConfirm,
 } from "@/components/ui";
 
+import { sendBlockedReason, testBlockedReason } from "./send-blocked";
 import { SendStatus } from "./send-status";
 
 const splitAddresses = (text: string) =>
@@ -80,6 +81,8 @@ export function StoryNewsletterPanel({
   );
   if (!current) return null;
   const canPublish = current.moves.some((m) => m.action === "publish");
+  // The self-approval rule: the writer sees "Publish and send" disabled, with why.
+  const publishBlocked = current.blockedMoves.find((m) => m.action === "publish")?.reason ?? null;
   const published = current.status === "PUBLISHED";
   const newsletters = choices.data ?? [];
   const picked = newsletters.filter((n) => chosen.includes(n.id));
@@ -87,6 +90,8 @@ export function StoryNewsletterPanel({
   const busy = test.isPending || send.isPending || publishAndSend.isPending;
   const errors = serverErrors(test.error ?? send.error ?? publishAndSend.error, ["subject", "to", "newsletterIds"]);
   const subjectValue = subject.trim() || undefined;
+  const testBlocked = testBlockedReason({ chosen: chosen.length, addresses: splitAddresses(testTo).length });
+  const sendBlocked = sendBlockedReason({ chosen: chosen.length, dirty, blocked: published ? null : publishBlocked });
 
   const go = async () => {
     setMessage(null);
@@ -165,7 +170,8 @@ export function StoryNewsletterPanel({
       <div className="flex flex-wrap gap-2">
         <Button
           size="sm"
-          disabled={busy || chosen.length === 0 || splitAddresses(testTo).length === 0}
+          disabled={busy || testBlocked !== null}
+          aria-describedby={testBlocked ? "newsletter-test-blocked" : undefined}
           loading={test.isPending}
           onClick={() => {
             setMessage(null);
@@ -174,11 +180,12 @@ export function StoryNewsletterPanel({
         >
           Send test
         </Button>
-        {(published || canPublish) && !siteUrlMissing ? (
+        {(published || canPublish || publishBlocked) && !siteUrlMissing ? (
           <Button
             size="sm"
             variant="primary"
-            disabled={busy || dirty || chosen.length === 0}
+            disabled={busy || sendBlocked !== null}
+            aria-describedby={sendBlocked ? "newsletter-send-blocked" : undefined}
             loading={send.isPending || publishAndSend.isPending}
             onClick={() => void go()}
           >
@@ -186,17 +193,24 @@ export function StoryNewsletterPanel({
           </Button>
         ) : null}
       </div>
-      {siteUrlMissing && (published || canPublish) ? (
+      {siteUrlMissing && (published || canPublish || publishBlocked) ? (
         <Alert tone="warning" data-testid="newsletter-site-url-missing">
           Sending is not possible yet: the site&apos;s public URL is not set, so the mail&apos;s link to the story would
           lead nowhere. Set it in <TextLink href="/admin/settings">Settings → Site</TextLink>.
         </Alert>
       ) : null}
       {previewError ? <Alert tone="error">{previewError}</Alert> : null}
-      {dirty && (published || canPublish) && !siteUrlMissing ? (
-        <p className="text-xs text-amber-800">Save your changes before sending.</p>
+      {testBlocked ? (
+        <p id="newsletter-test-blocked" className="text-xs text-gray-700" data-testid="newsletter-test-blocked">
+          Send test: {testBlocked}
+        </p>
       ) : null}
-      {!published && !canPublish ? (
+      {sendBlocked && (published || canPublish || publishBlocked) ? (
+        <p id="newsletter-send-blocked" className="text-xs text-amber-800" data-testid="newsletter-send-blocked">
+          {published ? "Send" : "Publish and send"}: {sendBlocked}
+        </p>
+      ) : null}
+      {!published && !canPublish && !publishBlocked ? (
         <p className="text-xs text-gray-500">
           A story is sent when it is published, or with its publication once approved.
         </p>

@@ -14,7 +14,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import type { PageCommentMode as DbPageCommentMode, Page } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
-import { decodePageId, findPage, normalizePageUrl } from "../pages";
+import { decodePageId, findPage, findPageByAnyForm, normalizePageUrl } from "../pages";
 import { requireModerator } from "./moderator";
 import {
   ZSetPageRulesInput,
@@ -64,8 +64,10 @@ export async function listPageRules(db: Db, args: { actor: StaffActor }): Promis
 }
 
 /**
- * Set the rules of the account's page at `url` (404 when no comment was ever posted there: pages
- * are made by their first comment). Setting the rules it has changes nothing and writes nothing.
+ * Set the rules of the account's page at `url`, written in any form (pages.ts findPageByAnyForm:
+ * scheme, "www.", trailing "/", tracking parameters, fragment, parameter order); 404 when no
+ * comment was ever posted there (pages are made by their first comment), 409 when the forms name
+ * several pages. Setting the rules it has changes nothing and writes nothing.
  */
 export async function setPageRules(
   db: Db,
@@ -76,7 +78,7 @@ export async function setPageRules(
   const input = parseInput(ZSetPageRulesInput, args.input);
   const url = normalizePageUrl(input.url, "url");
   return withTransaction(db, async (tx) => {
-    const found = await findPage(tx, actor.accountId, url);
+    const found = await findPageByAnyForm(tx, actor.accountId, url, "url");
     if (!found)
       throw new AppError("NOT_FOUND", "No page with comments at this URL.", {
         details: [{ field: "url", issue: "has no comments page" }],

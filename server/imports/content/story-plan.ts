@@ -7,7 +7,7 @@
  * - Body: html-to-elements.ts, then the editor's own save path (normalizeCards: the allow-list,
  *   the URL rule, embeds' ids); elements in cards of at most 200.
  * - Images stay at their URLs (the hero image's key and each image element's `image-s3-key` is
- *   the URL), so their hosts must be among the account's external image hosts (Settings); a post
+ *   the URL), so their hosts must be among the account's external image hosts (Settings → Images and logo); a post
  *   with an image elsewhere is refused, naming the host, and imports once it is added.
  * - Slug: the post's own (or its title's), made free with "-2", "-3"… when another story has it.
  * - Status: published at its date (first, last published then too); draft; scheduled: approved
@@ -163,7 +163,7 @@ export async function planStory(
   const refusedHosts = await (options.imageHosts ?? new ImageHosts()).refused(db, ctx.accountId, refs);
   if (refusedHosts.length > 0) {
     return refuse(
-      `its images are on ${refusedHosts.join(", ")}, not among the account's external image hosts: add them in Settings and run the import again`,
+      `its images are on ${refusedHosts.join(", ")}, not among the account's external image hosts: add them under Settings → Images and logo → External image hosts and run the import again`,
     );
   }
 

@@ -81,7 +81,7 @@ describe("importing the posts and pages of a WordPress export", () => {
     });
     expect(report.lines.refuse.map((l) => `${l.sourceId}: ${l.reason}`)).toEqual([
       expect.stringMatching(
-        /^17: its images are on elsewhere\.example\.net, not among the account's external image hosts/,
+        /^17: its images are on elsewhere\.example\.net, not among the account's external image hosts: add them under Settings → Images and logo → External image hosts/,
       ),
     ]);
     expect(report.lines.skip.map((l) => `${l.sourceId}: ${l.reason}`)).toEqual([

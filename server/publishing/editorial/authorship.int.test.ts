@@ -154,9 +154,17 @@ describe("no self-approval", () => {
     await expect(editor.caller.stories.transition({ id: story.id, version: 2, action: "approve" })).rejects.toThrow(
       "This account does not let anyone approve, publish or schedule a story they wrote; another editor must.",
     );
-    expect((await editor.caller.stories.get({ id: story.id })).moves.map((m) => m.action)).toEqual(["reject"]);
+    const submitted = await editor.caller.stories.get({ id: story.id });
+    expect(submitted.moves.map((m) => m.action)).toEqual(["reject"]);
+    // What the rule holds back is listed with its reason, for the editor to show disabled.
+    const REASON =
+      "This account does not let anyone approve, publish or schedule a story they wrote; another editor must.";
+    expect(submitted.blockedMoves).toEqual([expect.objectContaining({ action: "approve", reason: REASON })]);
+    expect((await second.caller.stories.get({ id: story.id })).blockedMoves).toEqual([]);
     await second.caller.stories.transition({ id: story.id, version: 2, action: "approve" });
-    expect(await editor.caller.stories.get({ id: story.id })).toMatchObject({ canSchedule: false, canEdit: true });
+    const approved = await editor.caller.stories.get({ id: story.id });
+    expect(approved).toMatchObject({ canSchedule: false, canEdit: true, scheduleBlockedReason: REASON });
+    expect(approved.blockedMoves.map((m) => [m.action, m.reason])).toEqual([["publish", REASON]]);
     expect(await codeOf(editor.caller.stories.transition({ id: story.id, version: 3, action: "publish" }))).toBe(
       "FORBIDDEN",
     );

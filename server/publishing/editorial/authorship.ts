@@ -37,6 +37,10 @@ export function isContributorOnly(actor: Actor): boolean {
   return actor.roles.includes("CONTRIBUTOR") && !actor.roles.includes("EDITOR") && !actor.roles.includes("OWNER");
 }
 
+/** Why the self-approval rule (Account.noSelfApproval) refuses a move: the editor shows it next to the move. */
+export const SELF_APPROVAL_REFUSAL =
+  "This account does not let anyone approve, publish or schedule a story they wrote; another editor must.";
+
 /** Why `actor` may not do `gate` to `story`, or null when they may. Pure. */
 export function authorshipRefusal(args: {
   actor: Actor;
@@ -57,7 +61,7 @@ export function authorshipRefusal(args: {
     return "Contributors write and submit stories; an editor approves, publishes and schedules them.";
   }
   if (args.noSelfApproval && own && SELF_APPROVAL_GATES.has(gate))
-    return "This account does not let anyone approve, publish or schedule a story they wrote; another editor must.";
+    return SELF_APPROVAL_REFUSAL;
   return null;
 }
 

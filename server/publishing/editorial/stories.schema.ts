@@ -299,6 +299,13 @@ export const ZStoryEditorView = z.object({
    */
   canEdit: z.boolean().default(true),
   canSchedule: z.boolean().default(true),
+  /**
+   * Moves the story could make that the self-approval rule keeps from this user, with the reason:
+   * the dashboard shows them disabled with it (moves stay those the user may use).
+   */
+  blockedMoves: z.array(ZStoryMove.extend({ reason: z.string() })).default([]),
+  /** Why this user may not schedule it under the self-approval rule, or null. */
+  scheduleBlockedReason: z.string().nullable().default(null),
 });
 export type TStoryEditorView = z.infer<typeof ZStoryEditorView>;
 

@@ -4,6 +4,8 @@ import { GET as getConfig } from "@/app/api/v1/config/route";
 import { getEnv } from "@/env.js";
 
 import { getDb } from "../../db";
+import { ImageHosts } from "../../imports/content/story-plan";
+import { assertImageRefsAllowed } from "../../publishing/editorial/image-refs";
 import { forgetPublisherCache, getPublisher, isPublicationUrl } from "../../publishing/publisher";
 import { insertSection } from "../../testing/publishing-factories";
 import { createTestTeam, trpcCodeOf } from "../../testing/staff";
@@ -116,6 +118,44 @@ describe("settings router", () => {
     expect((await getPublisher(db, owner.account.id, { appUrl: getEnv().APP_URL }))?.siteUrl).toBe(appUrl);
   });
 
+  it("edits the external image hosts that stories and content imports may use, audited", async () => {
+    const db = await getDb();
+    const { owner } = await createTestTeam(db, "gamma", { owner: ["OWNER"] });
+    const accountId = owner.account.id;
+    const ref = (key: string) => [{ field: "heroImage.s3Key", key }];
+    expect(await new ImageHosts().refused(db, accountId, ref("https://images.old.example/a.jpg"))).toEqual([
+      "images.old.example",
+    ]);
+
+    const saved = await owner.caller.settings.update({
+      ...SETTINGS,
+      externalImageHosts: ["https://Images.Old.example/wp-content/", "*.cdn.example", "images.old.example"],
+    });
+    expect(saved.changed).toContain("externalImageHosts");
+    expect(saved.view.settings.externalImageHosts).toEqual(["images.old.example", "*.cdn.example"]);
+    const audit = await db.auditLog.findFirstOrThrow({ where: { action: "settings.update", accountId } });
+    expect(audit.metadata).toMatchObject({
+      externalImageHosts: { from: [], to: ["images.old.example", "*.cdn.example"] },
+    });
+
+    // What the importer and the editor read.
+    expect(await new ImageHosts().refused(db, accountId, ref("https://images.old.example/a.jpg"))).toEqual([]);
+    expect(await new ImageHosts().refused(db, accountId, ref("https://eu.cdn.example/a.jpg"))).toEqual([]);
+    expect(await new ImageHosts().refused(db, accountId, ref("https://elsewhere.example/a.jpg"))).toEqual([
+      "elsewhere.example",
+    ]);
+    await expect(
+      assertImageRefsAllowed(db, { accountId, refs: ref("https://images.old.example/b.png") }),
+    ).resolves.toBeUndefined();
+
+    // Other settings keys are kept; emptying the list removes it.
+    const again = await owner.caller.settings.update({ ...SETTINGS, externalImageHosts: [] });
+    expect(again.view.settings).toMatchObject({ externalImageHosts: [], logoUrl: SETTINGS.logoUrl });
+    expect(await new ImageHosts().refused(db, accountId, ref("https://images.old.example/a.jpg"))).toEqual([
+      "images.old.example",
+    ]);
+  });
+
   it("refuses bad input with 4xx and keeps non-owners out", async () => {
     const db = await getDb();
     const { owner, editor } = await createTestTeam(db, "beta", { owner: ["OWNER"], editor: ["EDITOR"] });
@@ -125,6 +165,10 @@ describe("settings router", () => {
       { siteUrl: "javascript:alert(1)" },
       { siteDomains: ["not a host"] },
       { cdnImage: "images.example.com/<x>" },
+      { externalImageHosts: ["not a host"] },
+      { externalImageHosts: ["*."] },
+      { externalImageHosts: ["*"] },
+      { externalImageHosts: ["**.example.com"] },
       { logoUrl: "data:image/png;base64,AAAA" },
       { language: { isoCode: "english", ietfCode: "en-US", direction: "ltr" as const } },
       { menu: [{ title: "X", type: "link" as const, url: "//evil.example" }] },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { getDb } from "../../db";
+import { findOrCreateJwtMember } from "../../members/identities";
 import { addSubscriberIdentity, setSubscriberMetadata } from "../../subscriptions/subscribers";
 import { createTestTeam, trpcCodeOf } from "../../testing/staff";
 
@@ -42,5 +43,30 @@ describe("subscribers router", () => {
     expect(await trpcCodeOf(other.revenue.caller.subscribers.get({ id: one.id }))).toBe("NOT_FOUND");
     expect(await other.revenue.caller.subscribers.search({ q: "ada@", who: "all" })).toEqual([]);
     expect(await trpcCodeOf(editor.caller.subscribers.search({ q: "" }))).toBe("FORBIDDEN");
+  });
+
+  it("shows staff the e-mail a publisher JWT gave for a reader known only by it, never the placeholder", async () => {
+    const db = await getDb();
+    const { revenue } = await createTestTeam(db, "subs-jwt", { revenue: ["REVENUE"] });
+    const accountId = revenue.account.id;
+    const now = new Date();
+    await findOrCreateJwtMember(db, {
+      accountId,
+      user: { id: "jwt-ada-7", name: "Ada JWT", email: "Ada.JWT@Example.com", avatarUrl: null, provider: null },
+      now,
+    });
+    await findOrCreateJwtMember(db, {
+      accountId,
+      user: { id: "jwt-no-mail-8", name: "No Mail", email: null, avatarUrl: null, provider: null },
+      now,
+    });
+    const rows = await revenue.caller.subscribers.search({ who: "all" });
+    const ada = rows.find((r) => r.name === "Ada JWT");
+    const noMail = rows.find((r) => r.name === "No Mail");
+    expect(ada).toMatchObject({ email: "ada.jwt@example.com" });
+    expect(ada?.subscriber_identities).toEqual([{ provider: "publisher", value: "jwt-ada-7" }]);
+    expect(noMail).toMatchObject({ email: null });
+    expect(noMail?.subscriber_identities).toEqual([{ provider: "publisher", value: "jwt-no-mail-8" }]);
+    for (const row of rows) expect(row.email ?? "").not.toMatch(/identities\.invalid/);
   });
 });

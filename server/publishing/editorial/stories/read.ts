@@ -8,7 +8,7 @@ import { parseInput } from "../../../validation";
 import type { TCard } from "../../cards.schema";
 import { getPublisher } from "../../publisher";
 import { STORY_INCLUDE, storyUrl, type StoryWithRelations } from "../../story-view";
-import { authorshipRefusal, type StoryGate } from "../authorship";
+import { authorshipRefusal, SELF_APPROVAL_REFUSAL, type StoryGate } from "../authorship";
 import { asObject, isObject } from "../shared";
 import { ZStoryEntitySearchInput, type TStoryEditorView } from "../stories.schema";
 import { canDelete, movesFrom } from "../workflow";
@@ -63,6 +63,8 @@ function toEditorView(story: StoryWithRelations, siteUrl: string | null): TStory
     canDelete: canDelete(story.status),
     canEdit: true,
     canSchedule: true,
+    blockedMoves: [],
+    scheduleBlockedReason: null,
   };
 }
 
@@ -85,14 +87,22 @@ export async function getStory(db: Db, args: { actor: Actor; id: string; appUrl:
   ]);
   const view = toEditorView(story, publisher.siteUrlSet ? publisher.siteUrl : null);
   // Only what this user may do: the buttons shown are the moves the services will accept.
-  const may = (gate: StoryGate) =>
-    authorshipRefusal({ actor: args.actor, gate, story, noSelfApproval: account?.noSelfApproval ?? false }) === null;
+  const refusal = (gate: StoryGate) =>
+    authorshipRefusal({ actor: args.actor, gate, story, noSelfApproval: account?.noSelfApproval ?? false });
+  const may = (gate: StoryGate) => refusal(gate) === null;
+  // What the self-approval rule holds back is shown disabled with its reason, not hidden.
+  const selfApproval = (gate: StoryGate) => (refusal(gate) === SELF_APPROVAL_REFUSAL ? SELF_APPROVAL_REFUSAL : null);
   return {
     ...view,
     moves: view.moves.filter((m) => may(m.action)),
+    blockedMoves: view.moves.flatMap((m) => {
+      const reason = selfApproval(m.action);
+      return reason ? [{ ...m, reason }] : [];
+    }),
     canDelete: view.canDelete && may("delete"),
     canEdit: may("edit"),
     canSchedule: may("schedule"),
+    scheduleBlockedReason: story.status === "APPROVED" ? selfApproval("schedule") : null,
   };
 }
 

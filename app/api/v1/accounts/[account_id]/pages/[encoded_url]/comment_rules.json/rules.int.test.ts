@@ -310,6 +310,42 @@ describe("page rules", () => {
     );
   });
 
+  it("finds the page by any form of its URL: scheme, www, trailing slash, tracking parameters, fragment", async () => {
+    const s = await withPage();
+    const forms = [
+      "http://news.example.com/politics/a-story",
+      "https://www.news.example.com/politics/a-story/",
+      "HTTPS://News.Example.com/politics/a-story?utm_source=x&fbclid=1#comments",
+      "http://www.news.example.com:80/politics/a-story/#top",
+    ];
+    for (const [i, url] of forms.entries()) {
+      const set = await s.caller.pageRules.set({ url, mode: "open", slowModeSeconds: 10 + i });
+      expect(set, url).toMatchObject({ changed: true, page: { url: URL_A, slowModeSeconds: 10 + i } });
+    }
+    expect(await s.db.page.count({ where: { accountId: s.account.id } })).toBe(1);
+    // Another path, or another query parameter, is another page.
+    expect(await trpcCodeOf(s.caller.pageRules.set({ url: `${URL_A}-2`, mode: "closed", slowModeSeconds: 0 }))).toBe(
+      "NOT_FOUND",
+    );
+    expect(
+      await trpcCodeOf(s.caller.pageRules.set({ url: `${URL_A}?page=2`, mode: "closed", slowModeSeconds: 0 })),
+    ).toBe("NOT_FOUND");
+    // Two pages that are forms of each other: the exact one is taken, a third form is ambiguous.
+    await created(s, `${ORDINARY} On the slash page.`, `${URL_A}/`);
+    expect((await s.db.page.findMany({ where: { accountId: s.account.id } })).map((p) => p.url).sort()).toEqual([
+      URL_A,
+      `${URL_A}/`,
+    ]);
+    const exact = await s.caller.pageRules.set({ url: URL_A, mode: "closed", slowModeSeconds: 0 });
+    expect(exact.page.url).toBe(URL_A);
+    const slash = await s.caller.pageRules.set({ url: `${URL_A}/`, mode: "closed", slowModeSeconds: 0 });
+    expect(slash.page.url).toBe(`${URL_A}/`);
+    const ambiguous = "http://www.news.example.com/politics/a-story";
+    expect(await trpcCodeOf(s.caller.pageRules.set({ url: ambiguous, mode: "open", slowModeSeconds: 0 }))).toBe(
+      "CONFLICT",
+    );
+  });
+
   it("takes the rule settings through moderation.updateSettings, validated", async () => {
     const s = await withPage();
     const result = await s.caller.moderation.updateSettings({
