@@ -59,7 +59,8 @@ for (const viewport of VIEWPORTS) {
       await signInAs(page, users[role]);
       const problems: string[] = [];
       for (const path of await navPaths(page)) {
-        await page.goto(path);
+        // A page's first visit on a dev server (npm run dev) compiles it: more than the default 30 s on 2 cores.
+        await page.goto(path, { timeout: 120_000 });
         await settle(page);
         problems.push(...(await seriousViolations(page)).map((line) => `${path}: ${line}`));
         for (const name of DIALOGS[path] ?? []) {
