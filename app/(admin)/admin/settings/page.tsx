@@ -12,7 +12,7 @@ export default function SettingsPage() {
     <AdminPage
       area="settings"
       title="Settings"
-      description="What the publication's website and apps are built from: the site's address and domains, images, logo, menu, search-engine defaults and language. A change reaches them at once (and the webhooks subscribed to configuration changes); every change is in the audit log."
+      description="What the publication's website and apps are built from: the site's address and domains, images, logo, menu, search-engine defaults and language. Every change is in the audit log and goes to the webhooks subscribed to configuration changes."
     >
       <div className="space-y-6">
         <SettingsForm />
