@@ -14,6 +14,7 @@ import {
   buttonClasses,
   Code,
   DateTime,
+  FilterDisclosure,
   FilterSelect,
   FormField,
   Input,
@@ -140,36 +141,41 @@ export function AuditLogTable() {
         </a>
       }
     >
-      <div className="grid grid-cols-[minmax(0,1fr)] gap-3 border-b border-gray-200 px-4 py-3 sm:grid-cols-2 lg:grid-cols-4 [&>*]:min-w-0">
-        <FilterSelect
-          className="min-w-0 flex-1"
-          label="Action"
-          value={filter.action ?? ""}
-          onChange={(event) => set({ action: event.target.value || undefined })}
-          placeholder="All actions"
-          options={(actions.data ?? []).map((option) => ({
-            value: option.action,
-            label: `${option.action} (${option.count})`,
-          }))}
-        />
-        <FilterSelect
-          className="min-w-0 flex-1"
-          label="By"
-          value={filter.actor ?? ""}
-          onChange={(event) => set({ actor: event.target.value || undefined })}
-          placeholder="Everyone"
-          options={[
-            ...(actors.data ?? []).map((person) => ({ value: person.id, label: person.name })),
-            { value: "system", label: "System" },
-          ]}
-        />
-        <FormField label="From (day)">
-          <Input type="date" value={filter.from ?? ""} onChange={(e) => set({ from: e.target.value || undefined })} />
-        </FormField>
-        <FormField label="To (day)" error={datesWrong ? "must not be before From" : undefined}>
-          <Input type="date" value={filter.to ?? ""} onChange={(e) => set({ to: e.target.value || undefined })} />
-        </FormField>
-      </div>
+      <FilterDisclosure
+        className="border-b border-gray-200 px-4 py-3"
+        active={Object.values(filter).filter(Boolean).length}
+      >
+        <div className="grid grid-cols-[minmax(0,1fr)] gap-3 sm:grid-cols-2 lg:grid-cols-4 [&>*]:min-w-0">
+          <FilterSelect
+            className="min-w-0 flex-1"
+            label="Action"
+            value={filter.action ?? ""}
+            onChange={(event) => set({ action: event.target.value || undefined })}
+            placeholder="All actions"
+            options={(actions.data ?? []).map((option) => ({
+              value: option.action,
+              label: `${option.action} (${option.count})`,
+            }))}
+          />
+          <FilterSelect
+            className="min-w-0 flex-1"
+            label="By"
+            value={filter.actor ?? ""}
+            onChange={(event) => set({ actor: event.target.value || undefined })}
+            placeholder="Everyone"
+            options={[
+              ...(actors.data ?? []).map((person) => ({ value: person.id, label: person.name })),
+              { value: "system", label: "System" },
+            ]}
+          />
+          <FormField label="From (day)">
+            <Input type="date" value={filter.from ?? ""} onChange={(e) => set({ from: e.target.value || undefined })} />
+          </FormField>
+          <FormField label="To (day)" error={datesWrong ? "must not be before From" : undefined}>
+            <Input type="date" value={filter.to ?? ""} onChange={(e) => set({ to: e.target.value || undefined })} />
+          </FormField>
+        </div>
+      </FilterDisclosure>
       <LoadState
         query={log}
         what="audit log"

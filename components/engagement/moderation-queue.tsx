@@ -19,6 +19,7 @@ import {
   cx,
   Dialog,
   ErrorAlert,
+  FilterDisclosure,
   FilterSelect,
   LoadMore,
   LoadState,
@@ -26,6 +27,7 @@ import {
   useConfirm,
 } from "@/components/ui";
 import {
+  FILTER_KEYS,
   hasFilters,
   isDecidedView,
   queueSearchParams,
@@ -329,7 +331,7 @@ export function ModerationQueue({
       ) : null}
 
       <Panel title="Search and filters">
-        <div className="px-4 py-3">
+        <FilterDisclosure className="px-4 py-3" active={FILTER_KEYS.filter((key) => !!filters[key]).length}>
           <ModerationFilters
             filters={filters}
             reasons={reasons}
@@ -340,7 +342,7 @@ export function ModerationQueue({
               setInvalid([]);
             }}
           />
-        </div>
+        </FilterDisclosure>
       </Panel>
 
       <Panel

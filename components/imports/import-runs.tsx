@@ -42,7 +42,7 @@ export function ImportRuns({ polling }: { polling: boolean }) {
         query={runs}
         what="runs"
         empty={rows.length === 0}
-        emptyText="No import has run yet. Runs from the command line (npm run import) are listed here too."
+        emptyText="No import has run yet. Imports run on the server itself are listed here too."
       />
       {rows.length ? (
         <Table

@@ -98,7 +98,7 @@ export function ImportUploadForm({
       </FormField>
       {sources.data?.some((s) => s.commandLineOnly) ? (
         <div className="text-sm text-gray-700">
-          <p>From the command line only:</p>
+          <p>Not uploaded here: whoever runs this Masthead imports these on the server.</p>
           <ul className="mt-1 list-disc space-y-1 pl-5">
             {sources.data
               .filter((s) => s.commandLineOnly)

@@ -78,8 +78,9 @@ function TransportNote({ transport }: { transport: TOutgoingEmailPage["transport
       <span data-testid="outbox-transport">
         Transport: <strong>log</strong>
       </span>
-      . No mail server is configured (SMTP_URL): e-mails are written to the server log and marked sent. Their bodies are
-      shown here, so in development you can open a password reset link from this page.
+      . No mail server is set up for this installation, so no e-mail reaches its reader: each is written to the
+      server&apos;s log and marked sent. Whoever runs this Masthead can connect a mail server. Until then the e-mails
+      are shown here, so you can open a password reset link from this page.
     </Alert>
   );
 }

@@ -12,6 +12,7 @@ export { cx } from "./cx";
 export { DateTime, formatDateTime, TimeZoneProvider, useDateTimeFormat, useTimeZone } from "./date-time";
 export { Dialog } from "./dialog";
 export { EmptyState } from "./empty-state";
+export { FilterDisclosure } from "./filter-disclosure";
 export { FormActions, FormField, useFieldControl } from "./form-field";
 export {
   FilterSelect,

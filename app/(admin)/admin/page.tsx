@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 
+import { ModerationWorkCard, RevenueWorkCard } from "@/components/admin/work-overview";
 import { EditorOverview } from "@/components/content/stories/editor-overview";
 import { Card, Code, DateTime, PageHeader, TextLink } from "@/components/ui";
 import { getDashboardOverview } from "@/server/accounts/overview";
+import { getModerationWork, getRevenueWork } from "@/server/accounts/work-overview";
 import { staffActor } from "@/server/auth/actor";
 import { requireAdmin } from "@/server/auth/next-auth";
 import { ADMIN_ROLES, hasAnyRole, ROLE_LABELS } from "@/server/auth/roles";
@@ -18,6 +20,12 @@ export default async function OverviewPage() {
   const { user } = await requireAdmin({ from: area.href, roles: area.roles });
   const overview = await getDashboardOverview(await getDb(), { actor: staffActor(user) });
   const { account, adminUsers, activity } = overview;
+  const db = await getDb();
+  const now = new Date();
+  const [moderation, revenue] = await Promise.all([
+    hasAnyRole(user.roles, ["MODERATOR"]) ? getModerationWork(db, { accountId: account.id, now }) : null,
+    hasAnyRole(user.roles, ["REVENUE"]) ? getRevenueWork(db, { accountId: account.id, now }) : null,
+  ]);
 
   return (
     <>
@@ -27,6 +35,18 @@ export default async function OverviewPage() {
       {hasAnyRole(user.roles, ["EDITOR"]) ? (
         <div className="mb-8">
           <EditorOverview />
+        </div>
+      ) : null}
+
+      {/* Moderators and revenue staff see their work: the queue, the subscriptions that need them. */}
+      {moderation ? (
+        <div className="mb-8">
+          <ModerationWorkCard work={moderation} />
+        </div>
+      ) : null}
+      {revenue ? (
+        <div className="mb-8">
+          <RevenueWorkCard work={revenue} />
         </div>
       ) : null}
 

@@ -171,22 +171,29 @@ function Toolbar({ editor, onLink }: { editor: Editor | null; onLink: () => void
       aria-label="Formatting"
       className="flex flex-wrap gap-1 rounded-t-md border border-b-0 border-gray-300 bg-gray-50 p-1"
     >
-      <Tool pressed={state?.bold} label="Bold (Ctrl+B)" onClick={run((e) => e.chain().focus().toggleBold().run())}>
+      <Tool
+        pressed={state?.bold}
+        label="Bold (Ctrl+B)"
+        shows="B"
+        onClick={run((e) => e.chain().focus().toggleBold().run())}
+      >
         <strong>B</strong>
       </Tool>
       <Tool
         pressed={state?.italic}
         label="Italic (Ctrl+I)"
+        shows="I"
         onClick={run((e) => e.chain().focus().toggleItalic().run())}
       >
         <em>I</em>
       </Tool>
-      <Tool pressed={state?.link} label="Link (Ctrl+K)" onClick={onLink}>
+      <Tool pressed={state?.link} label="Link (Ctrl+K)" shows="Link" onClick={onLink}>
         Link
       </Tool>
       <Tool
         pressed={state?.h2}
         label="Heading (Ctrl+Alt+2)"
+        shows="H2"
         onClick={run((e) => e.chain().focus().toggleHeading({ level: 2 }).run())}
       >
         H2
@@ -194,6 +201,7 @@ function Toolbar({ editor, onLink }: { editor: Editor | null; onLink: () => void
       <Tool
         pressed={state?.h3}
         label="Subheading (Ctrl+Alt+3)"
+        shows="H3"
         onClick={run((e) => e.chain().focus().toggleHeading({ level: 3 }).run())}
       >
         H3
@@ -201,6 +209,7 @@ function Toolbar({ editor, onLink }: { editor: Editor | null; onLink: () => void
       <Tool
         pressed={state?.bullets}
         label="Bulleted list (Ctrl+Shift+8)"
+        shows="• List"
         onClick={run((e) => e.chain().focus().toggleBulletList().run())}
       >
         • List
@@ -208,6 +217,7 @@ function Toolbar({ editor, onLink }: { editor: Editor | null; onLink: () => void
       <Tool
         pressed={state?.numbers}
         label="Numbered list (Ctrl+Shift+7)"
+        shows="1. List"
         onClick={run((e) => e.chain().focus().toggleOrderedList().run())}
       >
         1. List
@@ -215,6 +225,7 @@ function Toolbar({ editor, onLink }: { editor: Editor | null; onLink: () => void
       <Tool
         pressed={state?.quote}
         label="Quote (Ctrl+Shift+B)"
+        shows="“ Quote"
         onClick={run((e) => e.chain().focus().toggleBlockquote().run())}
       >
         “ Quote
@@ -223,14 +234,28 @@ function Toolbar({ editor, onLink }: { editor: Editor | null; onLink: () => void
   );
 }
 
+/**
+ * A toolbar button's accessible name: what it does (`label`), after the text it shows when that
+ * text is not already its start, so speech input can say what is on the button (WCAG 2.5.3,
+ * label in name): "H2" → "H2: Heading (Ctrl+Alt+2)", "Link" → "Link (Ctrl+K)", "B" → "Bold (Ctrl+B)".
+ */
+export function toolName(shows: string, label: string): string {
+  // A single letter ("B" for bold) is a picture of the action rather than a word to say.
+  const said = shows.replace(/[^\p{L}\p{N}]+/gu, "");
+  return said.length < 2 || label.toLowerCase().startsWith(shows.toLowerCase()) ? label : `${shows}: ${label}`;
+}
+
 function Tool({
   pressed,
   label,
+  shows,
   onClick,
   children,
 }: {
   pressed: boolean | undefined;
   label: string;
+  /** The text the button shows (children may style it). */
+  shows: string;
   onClick: () => void;
   children: ReactNode;
 }) {
@@ -238,7 +263,7 @@ function Tool({
     <button
       type="button"
       aria-pressed={pressed ?? false}
-      aria-label={label}
+      aria-label={toolName(shows, label)}
       title={label}
       // Keep the editor's selection: the click must not move the focus before the command runs.
       onMouseDown={(event) => event.preventDefault()}

@@ -99,9 +99,11 @@ describe("moderation figures", () => {
     expect(viaTrpc.perWeek.periods).toHaveLength(2);
   });
 
-  it("counts days and weeks on the account's calendar", async () => {
+  it("counts days and weeks on the account's calendar (Settings → Site), not the shifts' zone", async () => {
     const s = await setup();
-    await s.ana.caller.moderationSurges.updateSettings({ timeZone: "Pacific/Auckland" });
+    await s.db.account.update({ where: { id: s.account.id }, data: { timeZone: "Pacific/Auckland" } });
+    // The shifts' zone is another: the figures' days are still the account's, like every time shown.
+    await s.ana.caller.moderationSurges.updateSettings({ timeZone: "America/Los_Angeles" });
     const comment = await held(s, new Date());
     await s.ana.caller.moderation.act({ commentId: comment.id, action: "approve" });
     const now = new Date();

@@ -6,18 +6,19 @@
  * - time to decision: over the comments a moderator decided in the last `days` days, from the
  *   comment's creation to its (last) decision (comments.decided_at), median and 90th percentile;
  * - decisions per moderator per day (last `days`) and per week (last `weeks`, Monday to Sunday),
- *   in the account's moderation time zone: every decision counts, from the audit log (approve,
+ *   in the account's time zone (Settings → Site, the zone every dashboard time is shown in; not
+ *   the shifts' zone): every decision counts, from the audit log (approve,
  *   reject, spam, not spam, delete), since a comment keeps only its last decider.
  */
 import "server-only";
 
+import { getAccountTimeZone } from "../../accounts/time-zone";
 import type { StaffActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { parseInput } from "../../validation";
 import { ZModerationStatsInput, type TModerationStats, type TModerationStatsInput } from "./moderation-stats.schema";
 import { requireModerator } from "./moderator";
 import { wallClock } from "./surge-rules";
-import { surgeSettingsOf } from "./surge-settings-row";
 
 const DAY_MS = 86_400_000;
 /** The audit actions that are a moderator's decision on a comment (undo.ts DECISION_ACTIONS but undo). */
@@ -79,7 +80,7 @@ export async function getModerationStats(
   const { days, weeks } = parseInput(ZModerationStatsInput, args.input ?? {});
   const { now } = args;
   const accountId = args.actor.accountId;
-  const { timeZone } = surgeSettingsOf(await db.moderationSurgeSettings.findUnique({ where: { accountId } }));
+  const timeZone = await getAccountTimeZone(db, accountId);
   const periods = periodsOf(now, timeZone, days, weeks);
   // A day or two more than the periods, so the index on created_at bounds the reads; the zone's dates pick.
   const dayFrom = new Date(now.getTime() - (days + 1) * DAY_MS);

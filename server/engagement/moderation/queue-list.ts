@@ -10,7 +10,7 @@
  * - Text, page and reader filters are ILIKE with the term's %, _ and \ escaped: a term is matched
  *   as written, any case. The comment's text is its text inserts joined in order, as moderation
  *   scores it (mentions and images are not text).
- * - Dates are UTC days, both included, on the sort column.
+ * - Dates are days in the account's time zone (Settings → Site), both included, on the sort column.
  */
 import "server-only";
 

@@ -13,7 +13,7 @@ export default function SettingsPage() {
     <AdminPage
       area="settings"
       title="Settings"
-      description="What front ends load from GET /api/v1/config: the site's address and domains, images, logo, menu, SEO defaults and language. Every change is in the audit log and sends the config-update webhook event."
+      description="What the publication's website and apps are built from: the site's address and domains, images, logo, menu, search-engine defaults and language. Every change is in the audit log and goes to the webhooks subscribed to configuration changes."
     >
       <div className="space-y-6">
         <SettingsForm />
