@@ -11,7 +11,7 @@ import type { useTRPC } from "@/components/trpc/react";
 
 type Trpc = ReturnType<typeof useTRPC>;
 
-export const MONEY_VIEW_ROUTERS = ["revenue", "invoices", "subscriberSubscriptions", "subscribers"] as const;
+const MONEY_VIEW_ROUTERS = ["revenue", "invoices", "subscriberSubscriptions", "subscribers"] as const;
 
 export function invalidateMoneyViews(queryClient: QueryClient, trpc: Trpc): Promise<unknown> {
   return Promise.all(

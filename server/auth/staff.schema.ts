@@ -24,7 +24,7 @@ export type TChangeAdminPasswordInput = z.input<typeof ZChangeAdminPasswordInput
  * Roles that contradict each other: a contributor "cannot publish", which an editor or owner
  * can (roles.ts), so Contributor goes alone or with Moderator or Revenue.
  */
-export const CONTRADICTING_ROLES =
+const CONTRADICTING_ROLES =
   "Contributor cannot be combined with Editor or Owner: a contributor cannot publish, an editor or owner can";
 
 /**

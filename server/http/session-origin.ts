@@ -16,7 +16,7 @@ import { getEnv } from "../../env.js";
 import { AppError } from "../errors";
 import { isOriginAllowed } from "./cors";
 
-export const CROSS_SITE_SESSION_MESSAGE =
+const CROSS_SITE_SESSION_MESSAGE =
   "A sign-in from another site is refused: sign in on this site, or from an origin the publisher allows.";
 
 function originOf(url: string): string | null {

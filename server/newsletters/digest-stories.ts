@@ -15,7 +15,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { automatedCollectionStories } from "../publishing/collections";
 
 /** A digest lists at most this many stories. */
-export const DIGEST_STORIES = 10;
+const DIGEST_STORIES = 10;
 
 const STORY_FIELDS = {
   id: true,

@@ -85,7 +85,7 @@ export async function createSend(
 }
 
 /** Why a story cannot go to readers while the site URL is unset (the dashboard shows it as is). */
-export const SITE_URL_UNSET =
+const SITE_URL_UNSET =
   "The site's public URL is not set, so the mail's story link would lead to Masthead's own address, which has no story pages. Set it in Settings → Site (/admin/settings), then send.";
 
 /**

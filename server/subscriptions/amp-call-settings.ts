@@ -17,7 +17,7 @@ export const ZAmpCallSettings = z.strictObject({
   /** AMP's calls may come without X-SUBAUTH, with the client key alone. */
   ampDirectCalls: z.boolean(),
 });
-export type TAmpCallSettings = z.infer<typeof ZAmpCallSettings>;
+type TAmpCallSettings = z.infer<typeof ZAmpCallSettings>;
 
 /** The account's AMP call setting (owners). */
 export async function getAmpCallSettings(db: Db, args: { actor: Actor }): Promise<TAmpCallSettings> {

@@ -17,7 +17,7 @@ const refused = () =>
   new AppError("UNAUTHORIZED", "This link is not valid or has expired. Ask for a new one, or sign in.");
 
 /** The link's claims for this account, or 401. */
-export function cardLinkClaims(token: string, accountId: number, now: Date): CardLinkClaims {
+function cardLinkClaims(token: string, accountId: number, now: Date): CardLinkClaims {
   const claims = verifyCardLink(token, now);
   if (!claims || claims.accountId !== accountId) throw refused();
   return claims;

@@ -13,16 +13,16 @@ import { getEnv, type Env } from "../../env.js";
 import type { Db, TransactionClient } from "../db/client";
 
 /** How long a link works at most (the grace period usually ends sooner: then the link ends with it). */
-export const CARD_LINK_MAX_TTL_MS = 14 * 86_400_000;
+const CARD_LINK_MAX_TTL_MS = 14 * 86_400_000;
 /** Where the link lands (app/member/card/[token]). */
-export const CARD_LINK_PATH = "/member/card";
+const CARD_LINK_PATH = "/member/card";
 
 const DEVELOPMENT_SECRET = "masthead-development-card-link-secret-not-for-production";
 const TOKEN = /^([1-9]\d{0,9})\.([1-9]\d{0,12})\.([1-9]\d{0,12})\.([1-9]\d{0,11})\.([A-Za-z0-9_-]{43})$/;
 
 export type CardLinkClaims = { accountId: number; subscriptionId: number; memberId: number; expiresAt: Date };
 
-export function cardLinkKey(env: Pick<Env, "AUTH_SECRET" | "NODE_ENV"> = getEnv()): Buffer {
+function cardLinkKey(env: Pick<Env, "AUTH_SECRET" | "NODE_ENV"> = getEnv()): Buffer {
   const base = env.AUTH_SECRET;
   if (!base && env.NODE_ENV === "production") throw new Error("AUTH_SECRET is required");
   return Buffer.from(hkdfSync("sha256", base ?? DEVELOPMENT_SECRET, "masthead-card-link", "card-link-v1", 32));

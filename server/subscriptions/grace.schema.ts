@@ -7,7 +7,7 @@
  */
 
 /** The fields of a subscription (its wire, or the SDK's) the rule reads. */
-export type GraceFacts = {
+type GraceFacts = {
   in_grace_period?: boolean | null;
   grace_ends_at?: string | null;
   active?: boolean | null;

@@ -6,7 +6,7 @@
  * paused subscription never reads "Cancelled".
  */
 
-export type SubscriptionStatusTone = "amber" | "green" | "gray" | "red" | "blue";
+type SubscriptionStatusTone = "amber" | "green" | "gray" | "red" | "blue";
 
 const STATUS_WORDS = new Map<string, { label: string; tone: SubscriptionStatusTone }>([
   ["pending", { label: "Pending", tone: "amber" }],

@@ -29,7 +29,7 @@ import {
 import { getSubscription } from "./subscriptions";
 
 /** A subscription as staff see it: the wire shape, and when a pause ends (null: not paused; ./pauses.ts). */
-export type TAdminSubscription = TSubscriptionWire & { paused_until: string | null };
+type TAdminSubscription = TSubscriptionWire & { paused_until: string | null };
 
 // Cursor: the last id of a page, base64url ("s:<id>"), checked when it comes back.
 const encodeCursor = (id: number) => Buffer.from(`s:${id}`, "utf8").toString("base64url");

@@ -51,10 +51,7 @@ const zTerm = (max: number) =>
   );
 
 /** A day as YYYY-MM-DD (a day of the account's zone), a real date. */
-export const zDay = z.preprocess(
-  emptyToUndefined,
-  zCalendarDay.optional(),
-);
+const zDay = z.preprocess(emptyToUndefined, zCalendarDay.optional());
 
 /** Reason codes as scorers and moderation write them ("toxicity.insult", "held.spam"). */
 const REASON_CODE = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$/;
