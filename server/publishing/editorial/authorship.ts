@@ -60,8 +60,7 @@ export function authorshipRefusal(args: {
     }
     return "Contributors write and submit stories; an editor approves, publishes and schedules them.";
   }
-  if (args.noSelfApproval && own && SELF_APPROVAL_GATES.has(gate))
-    return SELF_APPROVAL_REFUSAL;
+  if (args.noSelfApproval && own && SELF_APPROVAL_GATES.has(gate)) return SELF_APPROVAL_REFUSAL;
   return null;
 }
 
