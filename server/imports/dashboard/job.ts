@@ -185,6 +185,14 @@ async function runImportOperation(db: Db, job: HeldJob<TImportJobPayload>, ctx: 
   }
 }
 
+/** An unexpected error's text (shown on the Import page once retries run out) without the upload folder's paths. */
+function withoutStoredPath(message: string): string {
+  const dir = getEnv().IMPORT_DIR.replace(/[/\\]+$/, "");
+  if (!dir) return message;
+  const escaped = dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return message.replace(new RegExp(`${escaped}[^\\s'"]*`, "g"), "the uploaded file");
+}
+
 export const importOperationJob = defineJob<TImportJobPayload, null>({
   name: "import.operation",
   kind: "external",
@@ -204,7 +212,7 @@ export const importOperationJob = defineJob<TImportJobPayload, null>({
         // Retried with backoff (the database went away…); the next attempt resumes the run.
         performed.push({
           job,
-          result: { status: "error", error: error instanceof Error ? error.message : String(error) },
+          result: { status: "error", error: withoutStoredPath(error instanceof Error ? error.message : String(error)) },
         });
       }
     }
