@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { staffActor, systemActor, type Actor } from "../../server/auth/actor";
 import type { Db } from "../../server/db/client";
 import { AppError } from "../../server/errors";
+import { displayName } from "../../server/imports/limits";
 import { planOptionsError, sourceWithPlanOptions } from "../../server/imports/readers/command";
 import { NEWSLETTER_CSV_SOURCE, newsletterCsvSource } from "../../server/imports/readers/newsletter-csv";
 import { formatReport, type ImportReport } from "../../server/imports/report";
@@ -177,7 +178,7 @@ export async function importCommand(
         (command.collections.length > 0
           ? contentApiSource({ collections: command.collections })
           : importSourceNamed(command.from)!),
-      file: { path: command.file, name: command.file },
+      file: { path: command.file, name: displayName(command.file) },
       accountId,
       actor,
       dryRun: command.dryRun,

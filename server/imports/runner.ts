@@ -27,10 +27,12 @@ import type { Db, TransactionClient } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import { getPublisher } from "../publishing/publisher";
+import { withFileName } from "./limits";
 import { MappingStore } from "./mappings";
 import { addNote, addProblem, countAction, newReport, reportCounts, type ImportReport } from "./report";
 import {
   ImportAborted,
+  ImportFileError,
   siteScope,
   type ImportContext,
   type ImportFile,
@@ -42,6 +44,9 @@ import {
 
 /** Items per transaction: few enough that live comments wait little for the counts' rows. */
 export const DEFAULT_BATCH_SIZE = 100;
+
+/** The longest a dry run reads before it is stopped (it writes nothing; a real run may take longer). */
+export const DRY_RUN_MAX_MS = 10 * 60 * 1000;
 
 export type RunImportArgs = {
   source: ImportSource;
@@ -76,7 +81,11 @@ export async function runImport(db: Db, args: RunImportArgs): Promise<ImportRepo
   const account = await db.account.findUnique({ where: { id: args.accountId }, select: { id: true, slug: true } });
   if (!account) throw new AppError("NOT_FOUND", `Account ${args.accountId} not found.`);
   if (args.actor.accountId !== account.id) throw new AppError("FORBIDDEN", "The actor belongs to another account.");
-  const prepared = await args.source.prepare(args.file);
+  const prepared = await args.source.prepare(args.file).catch((error: unknown) => {
+    // Messages name the uploaded file, never where the server keeps it (limits.ts).
+    if (error instanceof ImportFileError) error.message = withFileName(error.message, args.file);
+    throw error;
+  });
   const report = newReport({
     source: args.source.name,
     kinds: args.source.kinds,
@@ -87,7 +96,13 @@ export async function runImport(db: Db, args: RunImportArgs): Promise<ImportRepo
     site: args.site !== undefined ? siteScope(args.site) : (prepared.site ?? ""),
     announce: args.announce ?? false,
   });
-  for (const problem of prepared.problems) addProblem(report, problem);
+  for (const problem of prepared.problems) {
+    addProblem(report, {
+      ...problem,
+      where: withFileName(problem.where, args.file),
+      message: withFileName(problem.message, args.file),
+    });
+  }
   const publisher = await getPublisher(db, account.id, { appUrl: getEnv().APP_URL });
   const runId = args.dryRun ? null : await startRun(db, args, prepared, startedAt);
   report.runId = runId;
@@ -129,6 +144,11 @@ export async function runImport(db: Db, args: RunImportArgs): Promise<ImportRepo
       await args.onProgress?.(done, prepared.itemCount, runId);
     };
     for await (const item of prepared.items()) {
+      if (args.dryRun && clock().getTime() - startedAt.getTime() > DRY_RUN_MAX_MS) {
+        throw new ImportFileError(
+          `The dry run of ${args.file.name} took longer than ${DRY_RUN_MAX_MS / 60000} minutes: it is stopped (split the file).`,
+        );
+      }
       batch.push(item);
       if (batch.length >= (args.batchSize ?? DEFAULT_BATCH_SIZE)) {
         await flush();
@@ -143,7 +163,7 @@ export async function runImport(db: Db, args: RunImportArgs): Promise<ImportRepo
     // A simulated kill leaves everything as a kill would: the run stays "running".
     if (error instanceof ImportAborted) throw error;
     report.status = "failed";
-    report.error = error instanceof Error ? error.message : String(error);
+    report.error = withFileName(error instanceof Error ? error.message : String(error), args.file);
   }
   report.seconds = (clock().getTime() - startedAt.getTime()) / 1000;
   if (runId) await finishRun(db, args, runId, report, clock());

@@ -23,6 +23,7 @@ import fs from "node:fs";
 
 import { SaxesParser } from "saxes";
 
+import { displayName, ImportLimitError, MAX_DEPTH, tooDeepMessage } from "./limits";
 import { ImportFileError, type FileProblem } from "./types";
 
 export type XmlNode = {
@@ -78,7 +79,7 @@ function decoderFor(encoding: string, file: string): TextDecoder {
   try {
     return new TextDecoder(encoding, { fatal: false, ignoreBOM: true });
   } catch {
-    throw new ImportFileError(`${file}: its encoding "${encoding}" cannot be read (export it as UTF-8).`);
+    throw new ImportFileError(`${displayName(file)}: its encoding "${encoding}" cannot be read (export it as UTF-8).`);
   }
 }
 
@@ -96,7 +97,7 @@ async function readHead(path: string): Promise<Buffer> {
           : code === "EISDIR"
             ? "it is a directory"
             : (code ?? "unreadable");
-    throw new ImportFileError(`Cannot read ${path}: ${why}.`);
+    throw new ImportFileError(`Cannot read ${displayName(path)}: ${why}.`);
   }
   try {
     const head = Buffer.alloc(SNIFF_BYTES);
@@ -120,6 +121,8 @@ export async function* streamXml(path: string, options: XmlStreamOptions): Async
   /** The record being read: its open elements, outermost first. */
   let record: { nodes: XmlNode[]; path: string[]; errors: string[] } | null = null;
   let sawRoot = false;
+  /** Set when an element opens deeper than MAX_DEPTH: the whole file is refused (see limits.ts). */
+  let tooDeep: string | null = null;
 
   parser.on("error", (error) => {
     const message = error.message.replace(/^\d+:\d+: /, "");
@@ -128,6 +131,10 @@ export async function* streamXml(path: string, options: XmlStreamOptions): Async
   });
   parser.on("opentag", (tag) => {
     stack.push(tag.name);
+    if (stack.length > MAX_DEPTH) {
+      tooDeep ??= `line ${parser.line}, <${tag.name}>`;
+      return;
+    }
     const attrs = tag.attributes as Record<string, string>;
     if (!sawRoot) {
       sawRoot = true;
@@ -154,6 +161,7 @@ export async function* streamXml(path: string, options: XmlStreamOptions): Async
   parser.on("cdata", onText);
   parser.on("closetag", (tag) => {
     stack.pop();
+    if (stack.length >= MAX_DEPTH) return;
     if (record) {
       const node = record.nodes.pop()!;
       if (record.nodes.length === 0) {
@@ -178,9 +186,11 @@ export async function* streamXml(path: string, options: XmlStreamOptions): Async
       const bytes = chunk as Buffer;
       options.onBytes?.(bytes);
       parser.write(decoder.decode(bytes, { stream: true }));
+      if (tooDeep) throw new ImportLimitError(tooDeepMessage(displayName(path), tooDeep));
       yield* queue.splice(0);
     }
     parser.write(decoder.decode());
+    if (tooDeep) throw new ImportLimitError(tooDeepMessage(displayName(path), tooDeep));
     const open = record as { nodes: XmlNode[] } | null;
     if (open) {
       const first = open.nodes[0]!;

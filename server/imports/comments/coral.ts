@@ -38,6 +38,7 @@ import { z } from "zod";
 
 import { ownValue } from "@/server/own-keys";
 
+import { displayName } from "../limits";
 import { ImportFileError } from "../types";
 import { readJsonLines, type JsonLine } from "./json-lines";
 import {
@@ -181,13 +182,13 @@ function coralPost(
 /** The folder's files, checked; ImportFileError when it is not a Coral folder. */
 async function coralFiles(path: string): Promise<string[]> {
   const stat = await fs.promises.stat(path).catch(() => null);
-  if (!stat) throw new ImportFileError(`Cannot read ${path}: no such file or folder.`);
+  if (!stat) throw new ImportFileError(`Cannot read ${displayName(path)}: no such file or folder.`);
   const expected = `a folder holding ${Object.values(CORAL_FILES).join(", ")} (Coral's utilities/download or mongoexport)`;
-  if (!stat.isDirectory()) throw new ImportFileError(`${nodePath.basename(path)} is not ${expected}.`);
+  if (!stat.isDirectory()) throw new ImportFileError(`${displayName(path)} is not ${expected}.`);
   const names = await fs.promises.readdir(path);
   const missing = Object.values(CORAL_FILES).filter((n) => !names.includes(n));
   if (missing.length > 0) {
-    throw new ImportFileError(`${path} is not ${expected}: ${missing.join(", ")} missing.`);
+    throw new ImportFileError(`${displayName(path)} is not ${expected}: ${missing.join(", ")} missing.`);
   }
   return [
     CORAL_FILES.users,

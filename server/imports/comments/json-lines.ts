@@ -11,10 +11,10 @@
  * as usual.
  */
 import fs from "node:fs";
-import nodePath from "node:path";
 import { pipeline } from "node:stream";
 import { createGunzip } from "node:zlib";
 
+import { displayName, expandedSizeCap, ImportLimitError, jsonTooDeep, tooDeepMessage } from "../limits";
 import { ImportFileError } from "../types";
 
 /** The longest line read (a Remark42 meta line lists every user: a few MB for a large site). */
@@ -25,7 +25,7 @@ export type JsonLine = { line: number; value: unknown } | { line: number; error:
 function cannotRead(path: string, error: unknown): ImportFileError {
   const code = (error as { code?: string }).code;
   const why = code === "ENOENT" ? "no such file" : code === "EACCES" ? "permission denied" : (code ?? "unreadable");
-  return new ImportFileError(`Cannot read ${path}: ${why}.`);
+  return new ImportFileError(`Cannot read ${displayName(path)}: ${why}.`);
 }
 
 /** Whether `path` starts as a gzip file does; ImportFileError when it cannot be read. */
@@ -33,7 +33,7 @@ async function isGzip(path: string): Promise<boolean> {
   const stat = await fs.promises.stat(path).catch((error: unknown) => {
     throw cannotRead(path, error);
   });
-  if (stat.isDirectory()) throw new ImportFileError(`Cannot read ${path}: it is a directory.`);
+  if (stat.isDirectory()) throw new ImportFileError(`Cannot read ${displayName(path)}: it is a directory.`);
   const handle = await fs.promises.open(path, "r").catch((error: unknown) => {
     throw cannotRead(path, error);
   });
@@ -48,7 +48,7 @@ async function isGzip(path: string): Promise<boolean> {
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-function parseLine(bytes: Buffer, line: number, last: boolean): JsonLine | null {
+function parseLine(bytes: Buffer, line: number, last: boolean, path: string): JsonLine | null {
   let text: string;
   try {
     text = decoder.decode(bytes);
@@ -58,6 +58,9 @@ function parseLine(bytes: Buffer, line: number, last: boolean): JsonLine | null 
   if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.endsWith("\r")) text = text.slice(0, -1);
   if (text.trim() === "") return null;
+  // A line nested too deep refuses the whole file (see limits.ts).
+  const deep = jsonTooDeep(text);
+  if (deep) throw new ImportLimitError(tooDeepMessage(displayName(path), `line ${line}, column ${deep.column}`));
   try {
     return { line, value: JSON.parse(text) as unknown };
   } catch (error) {
@@ -75,7 +78,9 @@ export async function* readJsonLines(path: string, onBytes: (bytes: Buffer) => v
   const raw = fs.createReadStream(path, { highWaterMark: 64 * 1024 });
   raw.on("data", (chunk) => onBytes(chunk as Buffer));
   // pipeline: an error of the file or of the unpacking ends the iteration below with it.
-  const input: AsyncIterable<Buffer> = gzip ? pipeline(raw, createGunzip(), () => undefined) : raw;
+  const input: AsyncIterable<Buffer> = gzip
+    ? pipeline(raw, createGunzip(), expandedSizeCap(displayName(path)), () => undefined)
+    : raw;
   let pending: Buffer[] = [];
   let pendingLength = 0;
   let tooLong = false;
@@ -89,7 +94,7 @@ export async function* readJsonLines(path: string, onBytes: (bytes: Buffer) => v
         if (tooLong || pendingLength + piece.length > MAX_LINE) {
           yield { line, error: `it is longer than ${MAX_LINE / 1024 / 1024} MB: left out` };
         } else {
-          const parsed = parseLine(pendingLength ? Buffer.concat([...pending, piece]) : piece, line, false);
+          const parsed = parseLine(pendingLength ? Buffer.concat([...pending, piece]) : piece, line, false, path);
           if (parsed) yield parsed;
         }
         pending = [];
@@ -109,6 +114,7 @@ export async function* readJsonLines(path: string, onBytes: (bytes: Buffer) => v
       }
     }
   } catch (error) {
+    if (error instanceof ImportFileError) throw error;
     const why = error instanceof Error ? error.message : String(error);
     yield {
       line,
@@ -118,10 +124,10 @@ export async function* readJsonLines(path: string, onBytes: (bytes: Buffer) => v
   }
   if (tooLong) yield { line, error: `it is longer than ${MAX_LINE / 1024 / 1024} MB: left out` };
   else if (pendingLength > 0) {
-    const parsed = parseLine(Buffer.concat(pending), line, true);
+    const parsed = parseLine(Buffer.concat(pending), line, true, path);
     if (parsed) yield parsed;
   }
 }
 
 /** The file's name for messages. */
-export const fileName = (path: string) => nodePath.basename(path);
+export const fileName = displayName;

@@ -6,6 +6,7 @@
  * markdown (as text), code, divider (hr), bookmark (a link). Other cards are left out; the caller
  * says so in the report (`skipped`).
  */
+import { jsonTooDeep, MAX_DEPTH } from "../limits";
 
 const esc = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const attr = (text: string) => esc(text).replace(/"/g, "&quot;");
@@ -206,6 +207,8 @@ export function ghostBodyHtml(post: { html?: unknown; lexical?: unknown; mobiled
   ] as const) {
     const raw = post[field];
     if (typeof raw !== "string" || !raw.trim()) continue;
+    // Too deep to render (see limits.ts; the Ghost reader refuses such an export before this).
+    if (jsonTooDeep(raw)) return { html: "", skipped: [`its ${field} nests deeper than ${MAX_DEPTH} levels`] };
     try {
       const doc: unknown = JSON.parse(raw);
       if (isObj(doc)) return render(doc);

@@ -27,6 +27,7 @@ import { ownValue } from "@/server/own-keys";
 
 import { slugify } from "../../publishing/editorial/organise.schema";
 import { parseExportDate } from "../comments/records";
+import { ImportLimitError, jsonTooDeep, tooDeepMessage } from "../limits";
 import { ImportFileError, type FileProblem, type ImportFile } from "../types";
 import { ghostBodyHtml } from "./ghost-render";
 import type { ContentAccess, ContentPerson, ContentPost, ContentStatus, ContentTerm } from "./records";
@@ -47,7 +48,7 @@ async function readData(file: ImportFile): Promise<{ data: Json; digest: string 
   let bytes: Buffer;
   try {
     const stat = await fs.promises.stat(file.path);
-    if (stat.isDirectory()) throw new ImportFileError(`Cannot read ${file.path}: it is a directory.`);
+    if (stat.isDirectory()) throw new ImportFileError(`Cannot read ${file.name}: it is a directory.`);
     if (stat.size > MAX_BYTES) {
       throw new ImportFileError(
         `${file.name} is ${Math.round(stat.size / 1048576)} MB: a Ghost export is read whole, up to ${MAX_BYTES / 1048576} MB.`,
@@ -58,13 +59,16 @@ async function readData(file: ImportFile): Promise<{ data: Json; digest: string 
     if (error instanceof ImportFileError) throw error;
     const code = (error as { code?: string }).code;
     throw new ImportFileError(
-      `Cannot read ${file.path}: ${code === "ENOENT" ? "no such file" : (code ?? "unreadable")}.`,
+      `Cannot read ${file.name}: ${code === "ENOENT" ? "no such file" : (code ?? "unreadable")}.`,
     );
   }
   const digest = createHash("sha256").update(bytes).digest("hex");
+  const text = bytes.toString("utf8").replace(/^\uFEFF/, "");
+  const deep = jsonTooDeep(text);
+  if (deep) throw new ImportLimitError(tooDeepMessage(file.name, `line ${deep.line}, column ${deep.column}`));
   let doc: unknown;
   try {
-    doc = JSON.parse(bytes.toString("utf8").replace(/^\uFEFF/, ""));
+    doc = JSON.parse(text);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new ImportFileError(`${file.name} is not a Ghost export: it is not JSON (${why}; truncated?).`);
@@ -74,7 +78,21 @@ async function readData(file: ImportFile): Promise<{ data: Json; digest: string 
   if (!isObj(db) || !isObj(db.data) || !Array.isArray(db.data.posts)) {
     throw new ImportFileError(`${file.name} is not a Ghost export: it has no db[0].data.posts.`);
   }
+  refuseDeepBodies(db.data.posts as unknown[], file.name);
   return { data: db.data, digest };
+}
+
+/** The Lexical/Mobiledoc inside posts is JSON too: one nested past MAX_DEPTH refuses the export. */
+function refuseDeepBodies(posts: unknown[], name: string): void {
+  for (const post of posts) {
+    if (!isObj(post)) continue;
+    for (const field of ["lexical", "mobiledoc"] as const) {
+      const raw = ownValue(post, field);
+      const deep = typeof raw === "string" ? jsonTooDeep(raw) : null;
+      if (deep)
+        throw new ImportLimitError(tooDeepMessage(name, `post ${str(post.id)}, its ${field} at column ${deep.column}`));
+    }
+  }
 }
 
 /** What the posts refer to, by Ghost id. */

@@ -26,6 +26,7 @@ import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { defineJob, type HeldJob, type JobContext, type Performed } from "../../jobs/define";
 import { log } from "../../log";
+import { ImportLimitError } from "../limits";
 import type { ImportReport } from "../report";
 import { runImport } from "../runner";
 import { IMPORT_SOURCES } from "../sources";
@@ -173,7 +174,7 @@ async function runImportOperation(db: Db, job: HeldJob<TImportJobPayload>, ctx: 
     });
   } catch (error) {
     // The file cannot be read at all (truncated before its first item, not this format): said, not retried.
-    if (error instanceof ImportFileError && (await isGzipFile(file)))
+    if (error instanceof ImportFileError && !(error instanceof ImportLimitError) && (await isGzipFile(file)))
       return void (await fail(
         `${upload.fileName} is gzip-compressed and the ${source.name} source cannot read it so: unpack it (gunzip) and upload the file inside.`,
       ));
@@ -182,6 +183,14 @@ async function runImportOperation(db: Db, job: HeldJob<TImportJobPayload>, ctx: 
   } finally {
     await stopHeartbeat();
   }
+}
+
+/** An unexpected error's text (shown on the Import page once retries run out) without the upload folder's paths. */
+function withoutStoredPath(message: string): string {
+  const dir = getEnv().IMPORT_DIR.replace(/[/\\]+$/, "");
+  if (!dir) return message;
+  const escaped = dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return message.replace(new RegExp(`${escaped}[^\\s'"]*`, "g"), "the uploaded file");
 }
 
 export const importOperationJob = defineJob<TImportJobPayload, null>({
@@ -203,7 +212,7 @@ export const importOperationJob = defineJob<TImportJobPayload, null>({
         // Retried with backoff (the database went away…); the next attempt resumes the run.
         performed.push({
           job,
-          result: { status: "error", error: error instanceof Error ? error.message : String(error) },
+          result: { status: "error", error: withoutStoredPath(error instanceof Error ? error.message : String(error)) },
         });
       }
     }

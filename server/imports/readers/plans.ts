@@ -17,6 +17,7 @@ import { nullPrototypeRecord } from "@/server/own-keys";
 import type { Db } from "../../db/client";
 import type { Prisma } from "../../generated/prisma/client";
 import { periodInWords } from "../../subscriptions/catalogue.schema";
+import { displayName, parseBoundedJson } from "../limits";
 import { ImportFileError } from "../types";
 
 const ZPlanMapping = z
@@ -31,23 +32,28 @@ type PlanMapping = Map<string, number | string | null>;
 
 /** Read a mapping file (ImportFileError naming what is wrong). */
 export async function readPlanMapping(path: string): Promise<PlanMapping> {
+  const name = displayName(path);
   let text: string;
   try {
     text = await fs.readFile(path, "utf8");
   } catch (error) {
-    throw new ImportFileError(`The plan mapping ${path} cannot be read: ${(error as Error).message}`);
+    const code = (error as { code?: string }).code;
+    throw new ImportFileError(
+      `The plan mapping ${name} cannot be read: ${code === "ENOENT" ? "no such file" : (code ?? "unreadable")}.`,
+    );
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseBoundedJson(text, `The plan mapping ${name}`);
   } catch (error) {
-    throw new ImportFileError(`The plan mapping ${path} is not JSON: ${(error as Error).message}`);
+    if (error instanceof ImportFileError) throw error;
+    throw new ImportFileError(`The plan mapping ${name} is not JSON: ${(error as Error).message}`);
   }
   const parsed = ZPlanMapping.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ImportFileError(
-      `The plan mapping ${path} is not {"plans": {"<old plan>": <plan id> | "<plan title>" | null}}: ${issue.path.join(".") || "(top)"} ${issue.message}`,
+      `The plan mapping ${name} is not {"plans": {"<old plan>": <plan id> | "<plan title>" | null}}: ${issue.path.join(".") || "(top)"} ${issue.message}`,
     );
   }
   return new Map(Object.entries(parsed.data.plans).map(([old, target]) => [old.trim(), target]));
