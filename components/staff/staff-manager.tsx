@@ -226,11 +226,7 @@ export function StaffManager({ currentUserId }: { currentUserId: string }) {
                   </Button>
                 ) : (
                   <>
-                    <Button
-                      size="sm"
-                      onClick={() => void onReset(user)}
-                      aria-label={`Send ${user.name} a password reset`}
-                    >
+                    <Button size="sm" onClick={() => void onReset(user)} aria-label={`Reset password of ${user.name}`}>
                       Reset password
                     </Button>
                     <Button

@@ -213,7 +213,7 @@ export function ItemsEditor({ collection, onSaved }: { collection: Detail; onSav
               <li key={story.id} className="flex items-center justify-between gap-2 px-3 py-2">
                 <span className="min-w-0 truncate text-sm text-gray-800">{story.headline}</span>
                 <Button
-                  aria-label={`Add ${story.headline}`}
+                  aria-label={`${keys.has(`s:${story.id}`) ? "Added" : "Add"} ${story.headline}`}
                   disabled={keys.has(`s:${story.id}`)}
                   onClick={() =>
                     add({
