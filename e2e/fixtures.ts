@@ -170,3 +170,13 @@ export const test = base.extend<{
 });
 
 export { expect };
+
+/**
+ * On a phone a list's filter form sits behind its "Filters" button (components/ui/filter-disclosure.tsx):
+ * open it when the button is shown and closed. From 640 px up the form is always shown and this does nothing.
+ */
+export async function openFilters(page: Page): Promise<void> {
+  const button = page.getByTestId("filter-disclosure").getByRole("button", { name: /^Filters/ });
+  if ((await button.count()) === 0 || !(await button.first().isVisible())) return;
+  if ((await button.first().getAttribute("aria-expanded")) === "false") await button.first().click();
+}

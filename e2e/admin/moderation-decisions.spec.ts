@@ -13,6 +13,7 @@ import {
   demoAccount,
   expect,
   expectNoHorizontalPageScroll,
+  openFilters,
   seriousViolations,
   submitSignIn,
   test,
@@ -74,6 +75,7 @@ for (const viewport of VIEWPORTS) {
 
       // The Rejected view, searched: the search is in the URL, so a reload (or a shared link) keeps it.
       await page.getByRole("tab", { name: /^Rejected/ }).click();
+      await openFilters(page);
       await page.getByLabel("Search comments").fill(stamp);
       await page.getByRole("button", { name: "Search", exact: true }).click();
       await expect(page).toHaveURL(new RegExp(`view=rejected&q=${stamp}`));
@@ -117,6 +119,7 @@ for (const viewport of VIEWPORTS) {
         await expect(owner).toHaveURL(/\/admin$/);
         await owner.goto(page.url().replace(/\/admin\/.*$/, "/admin/audit-log"));
         for (const action of ["comment.reject", "comment.undo", "comment.approve"]) {
+          await openFilters(owner);
           await owner.getByLabel("Action").selectOption({ value: action });
           const row = auditEntries(owner)
             .filter({ has: owner.locator("code", { hasText: action }) })

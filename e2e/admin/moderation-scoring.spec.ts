@@ -15,6 +15,7 @@ import {
   demoAccount,
   expect,
   expectNoHorizontalPageScroll,
+  openFilters,
   seriousViolations,
   test,
   trpcCall,
@@ -108,6 +109,7 @@ for (const viewport of VIEWPORTS) {
         // The audit log: the shadow set and its promotion, by the owner.
         await page.goto("/admin/audit-log");
         for (const action of ["comment_scoring.shadow_set", "comment_scoring.promote"]) {
+          await openFilters(page);
           await page.getByLabel("Action").selectOption({ value: action });
           const entry = auditEntries(page)
             .filter({ has: page.locator("code", { hasText: action }) })

@@ -5,7 +5,7 @@
  * charts and the overview's headline numbers; the owner's audit log shows the refund. On a
  * desktop and on a 390 px phone, with no sideways page scroll.
  */
-import { auditEntries, expect, expectNoHorizontalPageScroll, submitSignIn, test } from "../fixtures";
+import { auditEntries, expect, expectNoHorizontalPageScroll, openFilters, submitSignIn, test } from "../fixtures";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
@@ -119,6 +119,7 @@ for (const viewport of VIEWPORTS) {
         await submitSignIn(owner, users.owner);
         await expect(owner).toHaveURL(/\/admin$/);
         await owner.goto(page.url().replace(/\/admin\/.*$/, "/admin/audit-log"));
+        await openFilters(owner);
         await owner.getByLabel("Action").selectOption({ value: "payment.refund" });
         await expect(auditEntries(owner).filter({ hasText: "payment.refund" }).first()).toBeVisible();
         await expectNoHorizontalPageScroll(owner);

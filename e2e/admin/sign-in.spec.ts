@@ -1,7 +1,7 @@
 /** Signing in and out of the dashboard, and what a signed-out visitor gets. */
 import type { Page } from "@playwright/test";
 
-import { expect, submitSignIn, test } from "../fixtures";
+import { expect, openFilters, submitSignIn, test } from "../fixtures";
 
 // Next.js keeps an empty role="alert" route announcer on every page: look for ours by its text.
 const signInAlert = (page: Page) => page.getByRole("alert").filter({ hasText: /\S/ });
@@ -45,6 +45,7 @@ test("an owner signs in, sees the dashboard, finds the sign-in in the audit log,
   await expect(newest).toContainText(users.owner.email);
 
   // The action filter narrows the list to that action.
+  await openFilters(page);
   await page.getByLabel("Action").selectOption("admin.sign_in");
   await expect(page.getByRole("row").nth(1)).toContainText("admin.sign_in");
   for (const row of await page.getByRole("row").all()) {
