@@ -28,8 +28,13 @@ export function displayName(path: string): string {
   return nodePath.basename(path);
 }
 
-/** `message` with the stored file's path (and its last segment) replaced by the file's own name. */
+/**
+ * `message` with the stored file's path (and its last segment) replaced by the file's own name.
+ * A source read from an address (another content API) has no server path to hide: its message
+ * is left whole (its last segment may be an ordinary word such as "site").
+ */
 export function withFileName(message: string, file: ImportFile): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file.path)) return message;
   let out = message.split(file.path).join(file.name);
   const base = displayName(file.path);
   if (base && base !== file.name) out = out.split(base).join(file.name);
@@ -76,7 +81,7 @@ export function parseBoundedJson(text: string, name: string): unknown {
 }
 
 /** The message for a compressed file expanding past MAX_EXPANDED_BYTES. */
-export function tooLargeExpandedMessage(name: string): string {
+function tooLargeExpandedMessage(name: string): string {
   return `${name} expands to more than ${MAX_EXPANDED_BYTES / 1048576} MB when unpacked: it is refused (unpack it and check what is inside).`;
 }
 

@@ -46,7 +46,7 @@ import {
 export const DEFAULT_BATCH_SIZE = 100;
 
 /** The longest a dry run reads before it is stopped (it writes nothing; a real run may take longer). */
-export const DRY_RUN_MAX_MS = 10 * 60 * 1000;
+const DRY_RUN_MAX_MS = 10 * 60 * 1000;
 
 export type RunImportArgs = {
   source: ImportSource;

@@ -168,7 +168,9 @@ describe("issueInvoiceForPayment from checkout", () => {
   it("does not invoice a trial's authorization charge, a free plan, or a payment not captured", async () => {
     const f = await createCheckoutFixture(await getDb());
     const { made } = await checkout(f, paid(f.trial.id));
-    expect(made.subscription.payment_amount_cents).toBe(500);
+    // The subscription carries the plan's price (what the first charge after the trial takes);
+    // the trial's authorization charge itself is not invoiced.
+    expect(made.subscription.payment_amount_cents).toBe(f.trial.priceCents);
     expect(made.subscription.invoices).toEqual([]);
     const { ids } = await capturedPayments(f.db, 2);
     await f.db.payment.update({ where: { id: ids[0]! }, data: { status: "AUTHORIZED" } });
