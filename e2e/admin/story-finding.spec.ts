@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto";
 
 import type { Page } from "@playwright/test";
 
-import { expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcCall } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, openFilters, seriousViolations, test, trpcCall } from "../fixtures";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
@@ -86,7 +86,9 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByRole("heading", { name: "Stories", level: 1 })).toBeVisible();
       const search = page.getByRole("searchbox", { name: "Search headlines and text" });
 
-      // Filters: section, author, tag, status (each one a picker; each kept in the URL).
+      // Filters: section, author, tag, status (each one a picker; each kept in the URL). On a phone
+      // the form is behind its Filters button.
+      await openFilters(page);
       await page.getByRole("combobox", { name: "Section", exact: true }).selectOption({ label: `Harbour ${run}` });
       await expect(page).toHaveURL(new RegExp(`section=${section.id}`));
       await expect(rows(page)).toHaveCount(1);
@@ -109,6 +111,7 @@ for (const viewport of VIEWPORTS) {
       await rows(page).getByRole("link").click();
       await expect(page).toHaveURL(new RegExp(`/admin/content/stories/${draft.id}$`));
       await page.goBack();
+      await openFilters(page);
       await expect(search).toHaveValue(word.slice(0, -2));
       await expect(rows(page)).toHaveCount(1);
       await expect(rows(page)).toContainText(`Harbour draft ${run}`);
@@ -176,6 +179,7 @@ for (const viewport of VIEWPORTS) {
       expect(await seriousViolations(page)).toEqual([]);
       await page.getByRole("link", { name: "Awaiting approval: all in Stories" }).click();
       await expect(page).toHaveURL(/status=submitted/);
+      await openFilters(page);
       await expect(page.getByRole("combobox", { name: "Status", exact: true })).toHaveValue("SUBMITTED");
       await expect(rows(page).filter({ hasText: `Waiting ${run}` })).toHaveCount(1);
     });
