@@ -13,6 +13,14 @@ import { createNewsletter, expectCleanPage, setSiteUrl, SIZES } from "./fixtures
 for (const size of SIZES) {
   test.describe(`on a ${size.name} (${size.width} px)`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
+    // The site URL this test set, put back after it even when it fails or times out (other specs,
+    // the widgets' frame-ancestors among them, read the account's hosts).
+    let siteUrlBefore: string | null = null;
+    test.afterEach(async ({ page }) => {
+      if (siteUrlBefore === null) return;
+      await setSiteUrl(page.request, siteUrlBefore);
+      siteUrlBefore = null;
+    });
 
     test("an editor sends a test, then sends the story to a newsletter", async ({ page, signIn, users }) => {
       const run = `${size.name}-${Date.now().toString(36)}`;
@@ -76,23 +84,19 @@ for (const size of SIZES) {
       await expect(panel.getByRole("link", { name: "Settings → Site" })).toHaveAttribute("href", "/admin/settings");
       await expect(panel.getByRole("button", { name: "Send", exact: true })).toHaveCount(0);
       await expectCleanPage(page, "the Newsletter panel without a site URL");
-      const before = await setSiteUrl(page.request, "https://www.gazette.example");
-      try {
-        await page.goto(`/admin/content/stories/${story.id}`);
-        await panel.getByLabel(newsletterName, { exact: true }).check();
-        await panel.getByLabel("Subject (optional)", { exact: true }).fill(subject);
-        await panel.getByRole("button", { name: "Send", exact: true }).click();
-        const dialog = page.getByRole("dialog");
-        await expect(dialog.getByRole("heading", { name: "Send to 1 reader?", exact: true })).toBeVisible();
-        // The mail as readers get it, before it goes: the headline and the link to the story on the site.
-        const mail = dialog.frameLocator('[data-testid="newsletter-mail-preview"]');
-        await expect(mail.getByText(story.headline).first()).toBeVisible();
-        await expect(mail.locator('a[href^="https://www.gazette.example/"]').first()).toBeAttached();
-        await expectCleanPage(page, "the send confirmation");
-        await dialog.getByRole("button", { name: "Send", exact: true }).click();
-      } finally {
-        await setSiteUrl(page.request, before);
-      }
+      siteUrlBefore = await setSiteUrl(page.request, "https://www.gazette.example");
+      await page.goto(`/admin/content/stories/${story.id}`);
+      await panel.getByLabel(newsletterName, { exact: true }).check();
+      await panel.getByLabel("Subject (optional)", { exact: true }).fill(subject);
+      await panel.getByRole("button", { name: "Send", exact: true }).click();
+      const dialog = page.getByRole("dialog");
+      await expect(dialog.getByRole("heading", { name: "Send to 1 reader?", exact: true })).toBeVisible();
+      // The mail as readers get it, before it goes: the headline and the link to the story on the site.
+      const mail = dialog.frameLocator('[data-testid="newsletter-mail-preview"]');
+      await expect(mail.getByText(story.headline).first()).toBeVisible();
+      await expect(mail.locator('a[href^="https://www.gazette.example/"]').first()).toBeAttached();
+      await expectCleanPage(page, "the send confirmation");
+      await dialog.getByRole("button", { name: "Send", exact: true }).click();
       await expect(panel.getByTestId("newsletter-send-message")).toHaveText("Sending: the send is listed below.");
       const sends = panel.getByTestId("story-sends");
       await expect(sends).toContainText(newsletterName);

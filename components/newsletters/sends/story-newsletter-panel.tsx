@@ -27,6 +27,7 @@ import {
   useConfirm,
 } from "@/components/ui";
 
+import { previewDocument } from "./mail-preview";
 import { sendBlockedReason, testBlockedReason } from "./send-blocked";
 import { SendStatus } from "./send-status";
 
@@ -120,8 +121,8 @@ export function StoryNewsletterPanel({
           <iframe
             title="Preview of the mail"
             data-testid="newsletter-mail-preview"
-            sandbox=""
-            srcDoc={preview.html}
+            sandbox="allow-scripts"
+            srcDoc={previewDocument(preview.html)}
             className="h-96 w-full rounded border border-gray-300 bg-white"
           />
         </div>
