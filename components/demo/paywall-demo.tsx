@@ -29,7 +29,8 @@ import type {
 import { trialAuthorizationInWords } from "@/server/subscriptions/catalogue.schema";
 
 import { couponRefusal, couponSummary, money, PlanPrice, type Coupon, type CouponResult } from "./paywall-coupon";
-import { cardLinkOf, FailRenewalTool, GraceBanner, graceOf, type Grace } from "./paywall-grace";
+import { FailRenewalTool, GraceBanner, graceWithCardLink, type Grace } from "./paywall-grace";
+import { freeStoriesLeft, message, storyParagraphs } from "./paywall-text";
 
 type Props = { storyId: string; accountKey: string; demoTools: boolean };
 type Reader = { email: string; jwt: string; expiresAt: string };
@@ -76,26 +77,6 @@ function savedReader(): Reader | null {
   } catch {
     return null;
   }
-}
-
-function message(error: unknown): string {
-  const e = error as { error?: { message?: string }; message?: string };
-  return e?.error?.message ?? e?.message ?? "Something went wrong.";
-}
-
-function storyParagraphs(story: unknown): string[] {
-  const out: string[] = [];
-  const cards = (story as { cards?: unknown[] })?.cards ?? [];
-  for (const card of cards)
-    for (const element of ((card as { "story-elements"?: unknown[] })["story-elements"] ?? []) as {
-      type?: string;
-      text?: string;
-    }[])
-      if (element.type === "text" && element.text) {
-        const text = new DOMParser().parseFromString(element.text, "text/html").body.textContent?.trim();
-        if (text) out.push(text);
-      }
-  return out.slice(1); // the first paragraph is already on the page
 }
 
 export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
@@ -154,10 +135,10 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
       if (grant.grantReason === "METERING") await api.pingbackAssetAccess(asset, grant);
       // A subscriber in a grace period (a renewal charge failed) is told so, with where to update the card.
       // (Without the list, the story still shows: the banner is a notice, not the access.)
-      const found =
-        who && grant.grantReason === "SUBSCRIBER" ? graceOf(await api.getSubscriptions().catch(() => [])) : null;
       const grace =
-        found && who ? { ...found, href: await cardLinkOf(accountKey, who.jwt, found.subscriptionId) } : found;
+        who && grant.grantReason === "SUBSCRIBER"
+          ? await graceWithCardLink(await api.getSubscriptions().catch(() => []), accountKey, who.jwt)
+          : null;
       if (stale()) return;
       setView({ kind: "granted", grant, paragraphs: storyParagraphs(body.story), grace });
     },
@@ -493,9 +474,4 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
       ) : null}
     </div>
   );
-}
-
-/** "1 free story", "2 free stories", "0 free stories". */
-function freeStoriesLeft(n: number): string {
-  return `${n} free ${n === 1 ? "story" : "stories"}`;
 }

@@ -19,7 +19,7 @@ import { graceAccessEnd, keepReadingWords, PAYMENT_FAILED_WORDS } from "@/server
  * JWT): it works for a reader the publisher knows only by its JWT. Without it (the call failed),
  * the hosted self-service page at the subscription's payment section.
  */
-export async function cardLinkOf(accountKey: string, jwt: string, subscriptionId: number): Promise<string> {
+async function cardLinkOf(accountKey: string, jwt: string, subscriptionId: number): Promise<string> {
   const query = new URLSearchParams({ key: accountKey, accesstype_jwt: jwt });
   try {
     const res = await fetch(`/api/access/v1/members/me/subscriptions/${subscriptionId}/card-link?${query.toString()}`, {
@@ -36,12 +36,22 @@ export async function cardLinkOf(accountKey: string, jwt: string, subscriptionId
 export type Grace = { subscriptionId: number; endsAt: string | null; href?: string };
 
 /** The reader's subscription in its grace period, if any (the rule the self-service page and the mail share). */
-export function graceOf(subscriptions: Subscription[]): Grace | null {
+function graceOf(subscriptions: Subscription[]): Grace | null {
   for (const s of subscriptions) {
     const grace = graceAccessEnd(s);
     if (grace && typeof s.id === "number") return { subscriptionId: s.id, endsAt: grace.until };
   }
   return null;
+}
+
+/** The reader's subscription in grace, if any, with the signed link to its card update. */
+export async function graceWithCardLink(
+  subscriptions: Subscription[],
+  accountKey: string,
+  jwt: string,
+): Promise<Grace | null> {
+  const grace = graceOf(subscriptions);
+  return grace && { ...grace, href: await cardLinkOf(accountKey, jwt, grace.subscriptionId) };
 }
 
 export function GraceBanner({ grace }: { grace: Grace }) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import { ENGAGEMENT_RATE_LIMITS, perIpAndReader } from "../http/engagement-limits";
-import { rateLimitIdentity } from "../http/route";
+import { rateLimitIdentity } from "../http/rate-limit-rules";
 import { EASY_CAPTCHA, encodeCaptcha, solve } from "../testing/captcha";
 import { CAPTCHA, captchaSecrets, createCaptchaChallenge, parseCaptchaResponse, verifyCaptcha } from "./captcha";
 import { ZGuestName } from "./comments.schema";

@@ -17,8 +17,9 @@ import { createSubscription } from "../subscriptions/checkout/create";
 import { previewSubscription } from "../subscriptions/checkout/preview";
 import { checkoutRequest } from "../subscriptions/checkout/request";
 import { ZClientQuery, ZSubscriberPathParams } from "../subscriptions/subscribers.schema";
+import type { RouteRateLimit } from "./rate-limit-rules";
 import { json } from "./respond";
-import { apiRoute, type RouteRateLimit } from "./route";
+import { apiRoute } from "./route";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 const MAX_BODY_BYTES = 32_768;

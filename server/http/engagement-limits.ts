@@ -5,7 +5,7 @@
  * configured store: memory, database or Redis). A new write adds an entry here with
  * `perIpAndReader(name, perIp, perReader, windowSeconds)`.
  */
-import type { RouteRateLimit } from "./route";
+import type { RouteRateLimit } from "./rate-limit-rules";
 
 /** An "ip" rule and a "reader" rule over the same window; the names are `<name>` and `<name>.reader`. */
 export function perIpAndReader(

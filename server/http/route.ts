@@ -39,7 +39,6 @@ import { recordRequest, routeTemplate } from "../metrics";
 import { authenticateAccessToken } from "../oauth/provider";
 import { resolvePublisher, type Publisher } from "../publishing/publisher";
 import { checkRateLimit, rateLimitHeaders, type RateLimitResult } from "../rate-limit";
-import { addressBucket } from "../rate-limit/address";
 import { getRateLimitStore } from "../rate-limit/store";
 import { PEER_ADDRESS_HEADER, servedPeerAddress } from "../security/peer-address.js";
 import { authenticateAmpCall } from "../subscriptions/amp-calls";
@@ -49,6 +48,7 @@ import { requestIdFrom } from "./edge.js";
 import { allowHeader, methodNotAllowed, toErrorResponse } from "./errors";
 import { memberTokenFromRequest } from "./member-session";
 import { parseQueryString } from "./query-string";
+import { rateLimitIdentity, type RouteRateLimit } from "./rate-limit-rules";
 import { readBody, searchParamsToObject, type BodyType } from "./request-body";
 
 /**
@@ -115,40 +115,6 @@ type SchemeContext = {
   oauth: { oauth: OAuthBearer };
   operator: object;
 };
-
-/**
- * What a rate-limit rule counts by:
- * - "ip": the caller's IP; "key": the account (its key, or the publisher); "ip+key": both;
- * - "reader": the signed-in reader (the user of a publisher-signed JWT, or a member session),
- *   per account; requests without one are not counted by this rule;
- * - "guest": the IP, counting only requests without a signed-in reader (guests get a tighter
- *   limit than the route's "ip" rule).
- */
-export type RateLimitBy = "ip" | "key" | "ip+key" | "reader" | "guest";
-export type RouteRateLimit = { name: string; limit: number; windowSeconds: number; by: RateLimitBy };
-
-/**
- * The identity a rule counts a request under, or null when the rule does not apply to it
- * ("reader" without a reader, "guest" with one).
- */
-export function rateLimitIdentity(
-  by: RateLimitBy,
-  request: { ip: string; accountId: number | undefined; reader: string | null },
-): string | null {
-  const key = request.accountId === undefined ? "anonymous" : String(request.accountId);
-  switch (by) {
-    case "ip":
-      return addressBucket(request.ip);
-    case "key":
-      return key;
-    case "ip+key":
-      return `${key}:${addressBucket(request.ip)}`;
-    case "reader":
-      return request.reader === null ? null : `${key}:${request.reader}`;
-    case "guest":
-      return request.reader === null ? addressBucket(request.ip) : null;
-  }
-}
 
 export type RouteOptions<A extends AuthScheme, Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType> = {
   auth: A;
