@@ -8,10 +8,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 
-import { POST as PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
-import { POST as CREATE, GET as LIST } from "@/app/api/access/v1/members/me/subscriptions/route";
+import { GET as LIST } from "@/app/api/access/v1/members/me/subscriptions/route";
 import { GET as ACCESS } from "@/app/api/access/v1/stories/[storyId]/access/route";
-import { POST as READER_JWT } from "@/app/api/demo/reader-jwt/route";
 import { resetEnvCache } from "@/env.js";
 import { createApiKey } from "@/server/accounts/api-keys";
 import { ownWritesHeard } from "@/server/cache/process-cache";
@@ -21,6 +19,7 @@ import { DEMO, seedDemoPublisher } from "@/server/seed/demo";
 import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
 import { seedDemoPaywall } from "@/server/seed/demo-paywall";
 import { advanceSubscription } from "@/server/subscriptions/lifecycle";
+import { demoCheckout, demoReaderJwt } from "@/server/testing/demo-checkout";
 import { call } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 
@@ -47,47 +46,9 @@ async function seedDemo() {
   return { db, accountId, storyIds };
 }
 
-async function jwtFor(email: string) {
-  const res = await call(READER_JWT, "POST", `/api/demo/reader-jwt?key=${DEMO.accountKey}`, {}, { email });
-  return ((await res.json()) as { accesstype_jwt: string }).accesstype_jwt;
-}
-
 /** Preview and create a Yearly subscription through demo_test, as the demo page does. */
 async function subscribe(planId: number, jwt: string) {
-  const q = `key=${DEMO.accountKey}&accesstype_jwt=${jwt}`;
-  const subscription = { subscription_plan_id: planId, payment: { payment_type: "demo_test", amount_currency: "USD" } };
-  const preview = await call(
-    PREVIEW,
-    "POST",
-    `/api/access/v1/members/me/subscriptions/preview?${q}`,
-    {},
-    {
-      subscription,
-    },
-  );
-  const previewed = (await preview.json()) as {
-    attempt_token: string;
-    external_reference_id: string;
-    subscription: { payment_amount_cents: number };
-  };
-  const attempt = previewed.external_reference_id.replace(/^demo_order_/, "");
-  const created = await call(
-    CREATE,
-    "POST",
-    `/api/access/v1/members/me/subscriptions?${q}`,
-    {},
-    {
-      subscription: {
-        ...subscription,
-        payment: {
-          ...subscription.payment,
-          amount_cents: previewed.subscription.payment_amount_cents,
-          payment_token: `demo_pay_${attempt}`,
-        },
-      },
-      attempt_token: previewed.attempt_token,
-    },
-  );
+  const { created } = await demoCheckout(jwt, { subscription_plan_id: planId });
   expect(created.status).toBe(201);
   return ((await created.json()) as { subscription: Wire }).subscription;
 }
@@ -96,7 +57,7 @@ describe("the demo's failed-renewal test tool", () => {
   it("puts the reader's subscription in grace: still reading, the banner's facts, the e-mail; a new card recovers it", async () => {
     const { db, accountId, storyIds } = await seedDemo();
     demoTools(true);
-    const jwt = await jwtFor("grace-reader@example.com");
+    const jwt = await demoReaderJwt("grace-reader@example.com");
     const yearly = await db.subscriptionPlan.findFirstOrThrow({ where: { accountId, title: "Yearly" } });
     expect(yearly).toMatchObject({ chargeRetryDays: [1, 3, 5], gracePeriodDays: 7 });
     const bought = await subscribe(yearly.id, jwt);
@@ -148,7 +109,7 @@ describe("the demo's failed-renewal test tool", () => {
   it("is a 404 on another account or with DEMO_TOOLS off, and a 422 for a reader with nothing renewing", async () => {
     const { db } = await seedDemo();
     demoTools(true);
-    const jwt = await jwtFor("nobody@example.com");
+    const jwt = await demoReaderJwt("nobody@example.com");
     const path = (key: string) => `/api/demo/failed-renewal?key=${key}&accesstype_jwt=${jwt}`;
     expect((await call(FAIL, "POST", path(DEMO.accountKey), {})).status).toBe(422);
     const other = await createTestPublisher(db);

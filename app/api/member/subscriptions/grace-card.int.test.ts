@@ -7,10 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { POST as CARD_LINK } from "@/app/api/access/v1/members/me/subscriptions/[subscription_id]/card-link/route";
-import { POST as PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
-import { POST as CREATE } from "@/app/api/access/v1/members/me/subscriptions/route";
 import { POST as FAIL } from "@/app/api/demo/failed-renewal/route";
-import { POST as READER_JWT } from "@/app/api/demo/reader-jwt/route";
 import { GET as LINK_GET, PUT as LINK_PUT } from "@/app/api/member/card-link/[token]/route";
 import { resetEnvCache } from "@/env.js";
 import { formatInstant } from "@/server/dates.schema";
@@ -20,6 +17,7 @@ import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
 import { signCardLink } from "@/server/subscriptions/card-link";
 import { keepReadingWords } from "@/server/subscriptions/grace.schema";
 import { selfServiceOverview, updateSelfServicePaymentMethod } from "@/server/subscriptions/self-service";
+import { demoCheckout, demoReaderJwt } from "@/server/testing/demo-checkout";
 import { call } from "@/server/testing/engagement";
 import { runJobsNow } from "@/server/testing/jobs";
 
@@ -31,7 +29,7 @@ afterEach(() => {
 type Wire = { id: number; in_grace_period: boolean; grace_ends_at: string | null; end_timestamp: string };
 
 /** The demo account, a JWT reader subscribed to Yearly through demo_test, and the renewal failed now. */
-export async function readerInGrace(email: string) {
+async function readerInGrace(email: string) {
   const db = await getDb();
   process.env.DEMO_TOOLS = "true";
   resetEnvCache();
@@ -39,45 +37,9 @@ export async function readerInGrace(email: string) {
   const accountId = await seedDemoPublisher(db, report);
   await seedDemoCatalogue(db, { accountId }, report);
   const yearly = await db.subscriptionPlan.findFirstOrThrow({ where: { accountId, title: "Yearly" } });
-  const jwtRes = await call(READER_JWT, "POST", `/api/demo/reader-jwt?key=${DEMO.accountKey}`, {}, { email });
-  const jwt = ((await jwtRes.json()) as { accesstype_jwt: string }).accesstype_jwt;
+  const jwt = await demoReaderJwt(email);
   const q = `key=${DEMO.accountKey}&accesstype_jwt=${jwt}`;
-  const subscription = {
-    subscription_plan_id: yearly.id,
-    payment: { payment_type: "demo_test", amount_currency: "USD" },
-  };
-  const preview = await call(
-    PREVIEW,
-    "POST",
-    `/api/access/v1/members/me/subscriptions/preview?${q}`,
-    {},
-    {
-      subscription,
-    },
-  );
-  const previewed = (await preview.json()) as {
-    attempt_token: string;
-    external_reference_id: string;
-    subscription: { payment_amount_cents: number };
-  };
-  const attempt = previewed.external_reference_id.replace(/^demo_order_/, "");
-  const created = await call(
-    CREATE,
-    "POST",
-    `/api/access/v1/members/me/subscriptions?${q}`,
-    {},
-    {
-      subscription: {
-        ...subscription,
-        payment: {
-          ...subscription.payment,
-          amount_cents: previewed.subscription.payment_amount_cents,
-          payment_token: `demo_pay_${attempt}`,
-        },
-      },
-      attempt_token: previewed.attempt_token,
-    },
-  );
+  const { created } = await demoCheckout(jwt, { subscription_plan_id: yearly.id });
   expect(created.status).toBe(201);
   const failed = await call(FAIL, "POST", `/api/demo/failed-renewal?${q}`, {});
   expect(failed.status).toBe(200);

@@ -7,20 +7,17 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 
-import { POST as PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
-import { POST as CREATE } from "@/app/api/access/v1/members/me/subscriptions/route";
-import { POST as READER_JWT } from "@/app/api/demo/reader-jwt/route";
 import { resetEnvCache } from "@/env.js";
 import { getDb } from "@/server/db";
 import { withTransaction } from "@/server/db/transaction";
-import { DEMO, seedDemoPublisher } from "@/server/seed/demo";
+import { seedDemoPublisher } from "@/server/seed/demo";
 import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
 import { advanceSubscription } from "@/server/subscriptions/lifecycle";
 import { DEMO_EXPIRED_CARD_TOKEN } from "@/server/subscriptions/payments/demo-test-gateway";
 import { selfServiceOverview } from "@/server/subscriptions/self-service";
 import { grantsAccess } from "@/server/subscriptions/subscription-state";
 import { cancelSubscription } from "@/server/subscriptions/subscriptions";
-import { call } from "@/server/testing/engagement";
+import { demoCheckout, demoReaderJwt } from "@/server/testing/demo-checkout";
 
 afterEach(() => {
   delete process.env.DEMO_TOOLS;
@@ -42,45 +39,10 @@ type Wire = { id: number; payment_amount_cents: number; trial_end_date?: string 
 
 /** Preview and create the Monthly plan's 14-day trial with WELCOME20, as the demo paywall does. */
 async function subscribeWithTrial(planId: number, email: string) {
-  const res = await call(READER_JWT, "POST", `/api/demo/reader-jwt?key=${DEMO.accountKey}`, {}, { email });
-  const jwt = ((await res.json()) as { accesstype_jwt: string }).accesstype_jwt;
-  const q = `key=${DEMO.accountKey}&accesstype_jwt=${jwt}`;
-  const subscription = {
-    subscription_plan_id: planId,
-    coupon_code: "WELCOME20",
-    payment: { payment_type: "demo_test", amount_currency: "USD" },
-  };
-  const preview = await call(
-    PREVIEW,
-    "POST",
-    `/api/access/v1/members/me/subscriptions/preview?${q}`,
-    {},
-    {
-      subscription,
-    },
-  );
-  const previewed = (await preview.json()) as {
-    attempt_token: string;
-    external_reference_id: string;
-    subscription: { payment_amount_cents: number; total_amount_cents: number };
-  };
-  expect(preview.status, JSON.stringify(previewed)).toBe(200);
+  const jwt = await demoReaderJwt(email);
+  const { previewed, created } = await demoCheckout(jwt, { subscription_plan_id: planId, coupon_code: "WELCOME20" });
   // What the checkout says: 5 dollars now (refunded), then 9.00 less 20 % = 7.20 a month.
   expect(previewed.subscription).toMatchObject({ payment_amount_cents: 500, total_amount_cents: 720 });
-  const attempt = previewed.external_reference_id.replace(/^demo_order_/, "");
-  const created = await call(
-    CREATE,
-    "POST",
-    `/api/access/v1/members/me/subscriptions?${q}`,
-    {},
-    {
-      subscription: {
-        ...subscription,
-        payment: { ...subscription.payment, amount_cents: 500, payment_token: `demo_pay_${attempt}` },
-      },
-      attempt_token: previewed.attempt_token,
-    },
-  );
   const body = (await created.json()) as { subscription: Wire };
   expect(created.status, JSON.stringify(body)).toBe(201);
   return body.subscription;
