@@ -278,6 +278,8 @@ export async function computeTerms(
   let discountDetail: DiscountDetail = {};
   if (req.couponCode) {
     if (!couponTarget || groupForCampaign) throw unprocessable(field("coupon_code"), "cannot be used on this plan");
+    if (base.recurring && adapter.recurringCouponRefusal)
+      throw unprocessable(field("coupon_code"), adapter.recurringCouponRefusal);
     const row = await db.coupon.findUnique({ where: { accountId_code: { accountId, code: req.couponCode } } });
     if (!row) throw unprocessable(field("coupon_code"), "is not a coupon of this publisher");
     const used = member
