@@ -98,10 +98,11 @@ describe("a trial through Razorpay", () => {
     expect(Math.abs((asked.start_at as number) - trialEnd.getTime() / 1000)).toBeLessThanOrEqual(5);
 
     const gatewayState = { id: gatewaySub, entity: "subscription", status: "active", notes: [] };
-    const charge = (eventId: string) => {
-      const { payment } = fx.pay({ subscriptionId: gatewaySub, amount: 1000, currency: "USD" });
-      return fx.webhook("subscription.charged", { subscription: gatewayState, payment }, eventId);
-    };
+    const charge = (
+      eventId: string,
+      payment = fx.pay({ subscriptionId: gatewaySub, amount: 1000, currency: "USD" }).payment,
+    ) =>
+      Object.assign(fx.webhook("subscription.charged", { subscription: gatewayState, payment }, eventId), { payment });
     const state = async () => {
       const sub = await db.subscription.findUniqueOrThrow({ where: { id: row.id } });
       const charges = await db.payment.findMany({
@@ -137,6 +138,10 @@ describe("a trial through Razorpay", () => {
     };
     expect(await state()).toEqual(afterTrial);
     expect(((await (await webhook(first)).json()) as { status: string }).status).toBe("duplicate");
+    // The same payment in another event (Razorpay's payment id is the key): counted once.
+    expect(
+      ((await (await webhook(charge("evt_same_payment", first.payment))).json()) as { status: string }).status,
+    ).toBe("accepted");
     await runJobsNow(db, deps());
     expect(await state()).toEqual(afterTrial);
 
