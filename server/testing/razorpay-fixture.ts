@@ -130,6 +130,12 @@ export function razorpayFixture(
       if (!body || typeof body.plan_id !== "string" || !body.plan_id.startsWith("plan_"))
         return badRequest("The id provided does not exist", "plan_id");
       if (typeof body.total_count !== "number") return badRequest("The total count field is required.", "total_count");
+      if (body.start_at !== undefined && (typeof body.start_at !== "number" || body.start_at <= now()))
+        return badRequest("start_at cannot be lesser than the current time.", "start_at");
+      if (body.offer_id !== undefined && typeof body.offer_id !== "string")
+        return badRequest("The offer id provided does not exist", "offer_id");
+      // With start_at (a trial), Checkout's payment only authorises the card; the first charge is then.
+      const startAt = typeof body.start_at === "number" ? body.start_at : now();
       const subscriptionId = id("sub");
       const subscription = {
         id: subscriptionId,
@@ -141,8 +147,9 @@ export function razorpayFixture(
         ended_at: null,
         quantity: body.quantity ?? 1,
         notes: body.notes ?? [],
-        charge_at: now(),
-        start_at: now(),
+        charge_at: startAt,
+        start_at: startAt,
+        offer_id: body.offer_id ?? null,
         end_at: null,
         auth_attempts: 0,
         total_count: body.total_count,

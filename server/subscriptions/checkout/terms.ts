@@ -70,6 +70,8 @@ export type AttemptTerms = {
   dynamic_assets: { id: string; type: "story" | "collection" }[];
   campaign: { id: number; name: string } | null;
   metadata: Record<string, unknown> | null;
+  /** The plan's metadata, where the publisher names gateway mappings (`razorpay_plan_id`). */
+  plan_metadata?: Record<string, unknown> | null;
   notes: string | null;
   name: string | null;
   /** A gift: who receives it (normalised identity) and the gifter's message. */
@@ -116,6 +118,7 @@ export async function computeTerms(
     | "amount_cents"
     | "trial"
     | "metadata"
+    | "plan_metadata"
     | "notes"
     | "name"
   >;
@@ -127,6 +130,7 @@ export async function computeTerms(
   } | null = null;
   let trialPlan: Parameters<typeof trialTerms>[0] | null = null;
   let supportedProviders: string[] = [];
+  let planMetadata: Record<string, unknown> | null = null;
 
   if (req.dynamic) {
     // Pay per asset: subscription_plan_id is a pricing plan; dynamic_assets name what it buys.
@@ -236,6 +240,8 @@ export async function computeTerms(
     couponTarget = { planId: plan.id, groupId: plan.groupId };
     trialPlan = plan;
     supportedProviders = (plan.supportedPaymentProviders as string[]) ?? [];
+    const meta = plan.metadata;
+    planMetadata = meta && typeof meta === "object" && !Array.isArray(meta) ? meta : null;
   }
 
   // Gift: a recipient other than the buyer (resolved, or created, at create).
@@ -272,6 +278,8 @@ export async function computeTerms(
   let discountDetail: DiscountDetail = {};
   if (req.couponCode) {
     if (!couponTarget || groupForCampaign) throw unprocessable(field("coupon_code"), "cannot be used on this plan");
+    if (base.recurring && adapter.recurringCouponRefusal)
+      throw unprocessable(field("coupon_code"), adapter.recurringCouponRefusal);
     const row = await db.coupon.findUnique({ where: { accountId_code: { accountId, code: req.couponCode } } });
     if (!row) throw unprocessable(field("coupon_code"), "is not a coupon of this publisher");
     const used = member
@@ -342,6 +350,7 @@ export async function computeTerms(
       amount_cents: amountCents,
       trial,
       metadata: req.metadata,
+      plan_metadata: planMetadata,
       notes: req.notes,
       name: req.name,
       gift,
@@ -364,7 +373,7 @@ export function intentOf(
     recurring: terms.recurring,
     trial: terms.trial,
     periodCents: terms.total_cents,
-    plan: { id: terms.plan_id, title: terms.plan_name },
+    plan: { id: terms.plan_id, title: terms.plan_name, metadata: terms.plan_metadata ?? null },
     subscriber: {
       id: member?.id ?? null,
       name: member?.name ?? terms.name,

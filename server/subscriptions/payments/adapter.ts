@@ -189,6 +189,12 @@ export interface PaymentAdapter {
   readonly takesPayment: boolean;
   /** Who may use it: "server" (X-SUBAUTH only), or "any" (the client API and guests too). */
   readonly callers: "server" | "any";
+  /**
+   * Why a coupon cannot be used on this gateway's recurring subscriptions (the gateway charges
+   * each period a price Masthead cannot lower); checkout refuses the combination with it (422).
+   * Absent: coupons apply.
+   */
+  readonly recurringCouponRefusal?: string;
 
   preparePayment(creds: GatewayCredentials | null, intent: PaymentIntent): Promise<PreparedPayment>;
   verifyPayment(creds: GatewayCredentials | null, intent: PaymentIntent, proof: PaymentProof): Promise<VerifiedPayment>;

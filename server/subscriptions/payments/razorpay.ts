@@ -170,6 +170,11 @@ export function createRazorpayAdapter(options: RazorpayAdapterOptions = {}): Pay
     displayName: "Razorpay",
     takesPayment: true,
     callers: "any",
+    // Razorpay charges a subscription its Razorpay plan's amount, less an Offer linked by
+    // `offer_id`; Offers are made on Razorpay's Dashboard only (no API creates or reads one), so
+    // Masthead can neither make one equal to a coupon nor check that a linked one is.
+    recurringCouponRefusal:
+      "cannot be used with Razorpay subscriptions: Razorpay would charge the plan's full price each period",
 
     async preparePayment(credentials, intent) {
       const creds = needCredentials(credentials);

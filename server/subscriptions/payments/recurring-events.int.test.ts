@@ -179,6 +179,35 @@ describe("recurring gateway events", () => {
     });
   });
 
+  it("cancelled in its trial (the end is the trial's end): a charge Razorpay made anyway pays the period after it", async () => {
+    const ctx = await setup();
+    const { db, accountId } = ctx;
+    const trialEnd = at("2026-01-15T00:00:00.000Z");
+    await db.subscription.update({
+      where: { id: ctx.subscriptionId },
+      data: {
+        trialEndsAt: trialEnd,
+        trialPeriodLength: 14,
+        trialPeriodUnit: "DAYS",
+        status: "CANCELLED",
+        cancelledAt: at("2026-01-10T00:00:00.000Z"),
+        endTimestamp: trialEnd,
+        nextPaymentDueDate: null,
+      },
+    });
+    setClock(at("2026-01-14T23:00:00.000Z"));
+    expect((await receive(db, accountId, chargedHook(ctx).hook)).status).toBe("accepted");
+    await runJobsNow(db, deps());
+    expect(await state(ctx)).toMatchObject({ status: "CANCELLED", end: "2026-02-15T00:00:00.000Z", payments: 2 });
+    const charge = await db.payment.findFirstOrThrow({
+      where: { subscriptionId: ctx.subscriptionId },
+      orderBy: { id: "desc" },
+    });
+    expect(charge.details).toMatchObject({
+      recurring_charge: { period_start: trialEnd.toISOString(), period_end: "2026-02-15T00:00:00.000Z" },
+    });
+  });
+
   it("refuses a bad signature: nothing stored, nothing changed", async () => {
     const ctx = await setup();
     const { hook } = chargedHook(ctx);

@@ -8,7 +8,8 @@
  * - a charge is known by the gateway's payment id (payments are unique per account, payment type
  *   and id): the same payment twice, in one event or two, is recorded and counted once;
  * - each new charge adds one period to end_timestamp, whatever the order the periods arrive in
- *   (period 3 before period 2 ends at the same end as 2 then 3);
+ *   (period 3 before period 2 ends at the same end as 2 then 3), except the first after a trial:
+ *   it pays the period from the trial's end that checkout already counted (chargedPeriod);
  * - a cancellation is a state, not a toggle: cancelled before or after a charge, the subscription
  *   ends cancelled, with the charged periods counted.
  */
@@ -17,7 +18,7 @@ import "server-only";
 import { recordAudit } from "../../audit/audit-log";
 import { systemActor } from "../../auth/actor";
 import type { TransactionClient } from "../../db/client";
-import type { Prisma } from "../../generated/prisma/client";
+import type { Prisma, Subscription } from "../../generated/prisma/client";
 import { endDunning } from "../dunning";
 import { recordCharge, retryChargeSoon, scheduleSubscriptionLifecycle } from "../lifecycle";
 import { addDuration } from "../subscription-state";
@@ -25,6 +26,8 @@ import { emitSubscriptionEvent } from "../subscription-view";
 import type { GatewayEventDetails, PaymentAdapter } from "./adapter";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type DurationOf = { durationLength: number; durationUnit: Subscription["durationUnit"] };
 
 type RecurringOutcome = { status: "processed" | "ignored" | "failed"; reason: string | null };
 
@@ -85,6 +88,38 @@ export async function checkoutPaymentAmount(
 async function lockSubscription(tx: TransactionClient, id: number) {
   await tx.$queryRawUnsafe(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, id);
   return tx.subscription.findUniqueOrThrow({ where: { id } });
+}
+
+/**
+ * The period a gateway's new charge pays. After a trial, the first charge pays the period that
+ * starts at the trial's end: checkout already set the end one period after it, so that end stays
+ * (a subscription cancelled in its trial, whose end is the trial's end, gets that period). Every
+ * other charge pays the period after the current end. The subscription's row is locked, so two
+ * charges at once are counted one after the other.
+ */
+async function chargedPeriod(
+  tx: TransactionClient,
+  sub: { id: number; trialEndsAt: Date | null; endTimestamp: Date | null } & DurationOf,
+  now: Date,
+): Promise<{ periodStart: Date; periodEnd: Date | null }> {
+  if (sub.trialEndsAt !== null) {
+    const paid = await tx.payment.findFirst({
+      where: {
+        subscriptionId: sub.id,
+        details: { path: ["recurring_charge", "period_start"], equals: sub.trialEndsAt.toISOString() },
+      },
+      select: { id: true },
+    });
+    if (!paid)
+      return {
+        periodStart: sub.trialEndsAt,
+        periodEnd: addDuration(sub.trialEndsAt, sub.durationLength, sub.durationUnit),
+      };
+  }
+  return {
+    periodStart: sub.endTimestamp ?? now,
+    periodEnd: sub.endTimestamp ? addDuration(sub.endTimestamp, sub.durationLength, sub.durationUnit) : null,
+  };
 }
 
 /** recurring_subscription_charged: record the payment once and add one period (activating a pending subscription). */
@@ -152,8 +187,11 @@ export async function settleRecurringCharge(
     return { status: "processed", reason: null };
   }
 
-  const periodStart = sub.endTimestamp ?? now;
-  const periodEnd = sub.endTimestamp ? addDuration(sub.endTimestamp, sub.durationLength, sub.durationUnit) : null;
+  const { periodStart, periodEnd } = await chargedPeriod(tx, sub, now);
+  const end =
+    periodEnd === null || sub.endTimestamp === null
+      ? periodEnd
+      : new Date(Math.max(periodEnd.getTime(), sub.endTimestamp.getTime()));
   // A later period's charge, not the checkout's payment: no attempt (see lifecycle.ts settlePeriod).
   const recorded = await recordCharge(tx, {
     subscription: { ...sub, attemptId: null },
@@ -177,10 +215,10 @@ export async function settleRecurringCharge(
   await tx.subscription.update({
     where: { id: sub.id },
     data: {
-      endTimestamp: periodEnd,
+      endTimestamp: end,
       graceEndsAt: null,
       chargeRetryAt: null,
-      nextPaymentDueDate: live ? periodEnd : null,
+      nextPaymentDueDate: live ? end : null,
     },
   });
   await emitSubscriptionEvent(tx, { accountId, name: "subscription.renewed", subscriptionId: sub.id, occurredAt: now });
