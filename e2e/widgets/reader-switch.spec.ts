@@ -96,6 +96,9 @@ test.describe("the comment widget when the page switches the reader", () => {
         await frame.getByRole("textbox", { name: "Write a comment" }).fill(held);
         await frame.locator("form.composer").first().getByRole("button", { name: "Post" }).click();
         await expect(frame.getByText(held)).toBeVisible();
+        // "Held" is said once: shown, and announced through the live region only until it is read.
+        const heldLine = frame.getByText("Your comment is waiting for a moderator", { exact: false });
+        await expect(heldLine).toHaveCount(1);
         const { items } = await trpcQuery<{ items: { memberId: number }[] }>(page.request, "community.readers", {
           q: first.name,
         });
@@ -109,6 +112,8 @@ test.describe("the comment widget when the page switches the reader", () => {
         await expect(frame.getByText("Signed in as")).toHaveCount(0);
         await signInReader(tab, jwtA, first.name);
         await expect(frame.getByText(warning)).toHaveCount(1);
+        // The notice's title once in the frame's text (its announcement leaves the live region).
+        await expect(frame.getByText("A message from the moderators", { exact: true })).toHaveCount(1);
         await expect(frame.locator("section.notice")).toHaveCount(1);
         await expect(frame.getByText(held)).toBeVisible();
 

@@ -11,7 +11,7 @@ import { displayName, nameTag, renderBody, when } from "./comment-view";
 import { composer } from "./composer";
 import { api, askLogin, config, jwt, me, pagePath, reportHeight, t } from "./core";
 import { h, img } from "./dom";
-import { isClosed, replaceComment, thread } from "./thread-state";
+import { announce, isClosed, replaceComment, thread } from "./thread-state";
 import { REACTIONS, type Comment, type Obj } from "./types";
 
 /**
@@ -121,7 +121,7 @@ function actions(comment: Comment, parent: Comment | null, li: HTMLElement): HTM
     hide.addEventListener("click", () => {
       api<{ comment: Comment }>("POST", pagePath + "/comments/" + comment.id + "/hide", { jwt })
         .then(() => {
-          thread.live.textContent = t("hidden");
+          announce(t("hidden"));
           return thread.load(true);
         })
         .catch(thread.showError);

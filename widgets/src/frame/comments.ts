@@ -30,7 +30,7 @@ import { h } from "./dom";
 import { followLive } from "./live";
 import { loadNotices, noticeAnnouncement, noticeView } from "./notices";
 import { notificationSettings } from "./notification-settings";
-import { draft, isClosed, isQa, state, thread } from "./thread-state";
+import { announce, draft, isClosed, isQa, state, thread } from "./thread-state";
 import { awaitingList, featuredStrip, sortSelect, startEditWindowTick } from "./thread-toolbar";
 import { type Comment } from "./types";
 
@@ -54,7 +54,7 @@ export function commentsWidget(): void {
       .then(() => load(true))
       .then(() => {
         const notice = noticeAnnouncement();
-        if (notice) thread.live.textContent = notice;
+        if (notice) announce(notice);
         startEditWindowTick();
         // Live threads (live.ts): others' comments, edits and hides read in as they happen.
         followLive(
@@ -78,7 +78,7 @@ async function refreshRules(message: string): Promise<void> {
   if (!next || JSON.stringify(next) === JSON.stringify(state.rules)) return;
   state.rules = next;
   render();
-  thread.live.textContent = message;
+  announce(message);
 }
 
 type ListAnswer = {
@@ -143,7 +143,8 @@ function render(): void {
     (document.getElementById("notice-ok") ?? app.querySelector<HTMLElement>("textarea, button"))?.focus();
   });
   if (notice) children.push(notice);
-  if (state.heldNotice) children.push(h("p", { class: "notice", role: "status" }, t("held")));
+  // Announced once when the comment was held (composer.ts): shown here, not announced again.
+  if (state.heldNotice) children.push(h("p", { class: "notice" }, t("held")));
   const said = rulesLines(state.rules, t);
   if (isQa()) said.unshift(t("qaNotice"));
   if (said.length) children.push(h("p", { class: "notice rules", id: "page-rules" }, said.join(" ")));
@@ -179,8 +180,8 @@ function render(): void {
 }
 
 function showError(error: unknown): void {
+  // The alert is announced by itself: not said a second time through the live region.
   const message = errorText(error);
-  thread.live.textContent = message;
   const box = h("p", { class: "notice error", role: "alert" }, message);
   app.prepend(box);
   reportHeight();

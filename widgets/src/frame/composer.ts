@@ -22,7 +22,7 @@ import {
 } from "./core";
 import { h, img } from "./dom";
 import { mentionPicker } from "./mention-picker";
-import { draft, isQa, replaceComment, state, thread } from "./thread-state";
+import { announce, draft, isQa, replaceComment, state, thread } from "./thread-state";
 import { type Comment, type Obj } from "./types";
 
 /** The box to write a comment, a reply (`parent`) or an edit (`editing`). */
@@ -188,7 +188,7 @@ export function composer(parent: Comment | null, editing: Comment | null, replyT
       state.heldNotice = !created.comment.is_published;
       if (state.heldNotice) state.own.push(created.comment);
       // A question of a Q&A page waits for its answer: said, as a held comment is.
-      thread.live.textContent = state.heldNotice ? t("held") : isQa() && !parent ? t("qaNotice") : "";
+      announce(state.heldNotice ? t("held") : isQa() && !parent ? t("qaNotice") : "");
       await thread.load(true);
     })().catch((error: unknown) => {
       submit.removeAttribute("disabled");

@@ -48,6 +48,23 @@ export const thread = {
   live: null as unknown as HTMLElement,
 };
 
+/**
+ * How long an announcement stays in the live region: long enough to be read out, then gone, so a
+ * reader browsing the frame's text (or a screen reader's review) does not meet a second copy of
+ * what the frame shows (a moderator's notice, "held", an error).
+ */
+const ANNOUNCEMENT_MS = 5_000;
+let clearing: ReturnType<typeof setTimeout> | undefined;
+
+/** Say `text` to screen readers once, without moving the focus; "" says nothing. */
+export function announce(text: string): void {
+  thread.live.textContent = text;
+  clearTimeout(clearing);
+  clearing = setTimeout(() => {
+    if (thread.live.textContent === text) thread.live.textContent = "";
+  }, ANNOUNCEMENT_MS);
+}
+
 export function isClosed(): boolean {
   return state.rules !== null && state.rules.comment_mode === "closed";
 }
