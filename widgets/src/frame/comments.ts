@@ -27,7 +27,7 @@ import {
   whenUserKnown,
 } from "./core";
 import { h } from "./dom";
-import { followLive } from "./live";
+import { followLive, refreshWhenFree } from "./live";
 import { loadNotices, noticeAnnouncement, noticeView } from "./notices";
 import { notificationSettings } from "./notification-settings";
 import { announce, draft, isClosed, isQa, state, thread } from "./thread-state";
@@ -59,7 +59,7 @@ export function commentsWidget(): void {
         // Live threads (live.ts): others' comments, edits and hides read in as they happen.
         followLive(
           () => state.comments,
-          () => load(true),
+          () => load(true, true),
         );
       })
       .catch(showError);
@@ -97,7 +97,8 @@ function loadHeld(): Promise<Comment[]> {
     .catch(() => []);
 }
 
-async function load(reset: boolean): Promise<void> {
+/** Read the thread (again, with `reset`); a `live` refresh that finds the reader writing is put off. */
+async function load(reset: boolean, live = false): Promise<void> {
   const asked = readerGeneration;
   const [answer, nextRules, held] = await Promise.all([
     api<ListAnswer>("GET", pagePath + "/comments.json", undefined, {
@@ -112,6 +113,7 @@ async function load(reset: boolean): Promise<void> {
   ]);
   // Asked for the reader before the page switched: theirs, not this one's.
   if (asked !== readerGeneration) return;
+  if (live && refreshWhenFree()) return;
   state.rules = nextRules;
   state.comments = reset ? answer.comments : state.comments.concat(answer.comments);
   state.own = heldOfReader(state.own, held, state.comments);

@@ -180,6 +180,18 @@ function isBusy(): boolean {
   return Boolean(typing || app.querySelector("form.report") || app.querySelectorAll("form.composer").length > 1);
 }
 
+/**
+ * A live refresh's answer came back while the reader had started writing (a reply box opened
+ * after the refresh was asked for): it is not drawn over their box; the refresh is asked for again
+ * and waits until they are done.
+ */
+export function refreshWhenFree(): boolean {
+  if (!isBusy()) return false;
+  pending = true;
+  void applyPending();
+  return true;
+}
+
 let waiting = false;
 
 async function applyPending(): Promise<void> {
