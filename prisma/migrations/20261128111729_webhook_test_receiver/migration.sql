@@ -3,7 +3,7 @@ ALTER TABLE "webhook_deliveries" ADD COLUMN     "test" BOOLEAN NOT NULL DEFAULT 
 
 -- CreateTable
 CREATE TABLE "webhook_test_receipts" (
-    "id" UUID NOT NULL,
+    "id" BIGSERIAL NOT NULL,
     "account_id" INTEGER NOT NULL,
     "received_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "headers" JSONB NOT NULL,
@@ -18,7 +18,7 @@ CREATE TABLE "webhook_test_receipts" (
 );
 
 -- CreateIndex
-CREATE INDEX "webhook_test_receipts_account_id_received_at_idx" ON "webhook_test_receipts"("account_id", "received_at" DESC);
+CREATE INDEX "webhook_test_receipts_account_id_id_idx" ON "webhook_test_receipts"("account_id", "id" DESC);
 
 -- AddForeignKey
 ALTER TABLE "webhook_test_receipts" ADD CONSTRAINT "webhook_test_receipts_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
