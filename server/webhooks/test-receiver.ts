@@ -53,9 +53,13 @@ function receiverKey(env: Pick<Env, "AUTH_SECRET" | "NODE_ENV"> = getEnv()): Buf
   return Buffer.from(hkdfSync("sha256", base ?? DEVELOPMENT_SECRET, "masthead-webhook-test-receiver", "v1", 32));
 }
 
-/** The account's test receiver URL: APP_URL + the path + its token. */
+/**
+ * The account's test receiver URL: APP_URL + the path + its token, normalised as webhook URLs are
+ * stored (`new URL(url).href`: lower-case scheme and host), so the one saved compares equal.
+ */
 export function testReceiverUrl(accountId: number, env: Env = getEnv()): string {
-  return `${env.APP_URL.replace(/\/+$/, "")}${TEST_RECEIVER_PATH}/${testReceiverToken(accountId, receiverKey(env))}`;
+  const token = testReceiverToken(accountId, receiverKey(env));
+  return new URL(`${env.APP_URL.replace(/\/+$/, "")}${TEST_RECEIVER_PATH}/${token}`).href;
 }
 
 /**
