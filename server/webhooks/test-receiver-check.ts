@@ -35,7 +35,7 @@ export function accountOfTestReceiverToken(token: string, key: Buffer): number |
 }
 
 /** What the receiver checks a request with: the secrets of one webhook pointed at it. */
-export type ReceiverEndpoint = {
+type ReceiverEndpoint = {
   id: string;
   secret: string | null;
   previousSecret: string | null;
