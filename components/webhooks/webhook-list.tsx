@@ -108,7 +108,12 @@ export function WebhookList() {
           create.reset();
           setInitialUrl(url);
           setAdding(true);
-          document.getElementById("webhooks-title")?.scrollIntoView({ behavior: "smooth", block: "start" });
+          // The form opens above: take the keyboard there, to its first field (the URL is filled in).
+          requestAnimationFrame(() => {
+            const section = document.getElementById("webhooks-title")?.closest("section");
+            section?.scrollIntoView({ block: "start" });
+            section?.querySelector<HTMLElement>("input")?.focus();
+          });
         }}
       />
     </div>

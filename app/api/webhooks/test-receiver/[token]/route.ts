@@ -33,7 +33,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       });
       if (!received.valid) {
         throw new AppError("UNAUTHORIZED", `The signature does not verify: ${received.note}`, {
-          details: [{ field: "headers.webhook-signature", issue: received.note }],
+          details: [{ field: "headers", issue: received.note }],
         });
       }
       return json(
