@@ -11,14 +11,15 @@ import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import { Badge, Button, CodeBlock, DateTime, LoadError, Loading, Panel } from "@/components/ui";
-import type { TTestReceiverView } from "@/server/webhooks/test-delivery.schema";
+import { TEST_RECEIVER_PATH, type TTestReceiverView } from "@/server/webhooks/test-delivery.schema";
 
 /** How often the list is read again while it is on screen. */
 const REFRESH_MS = 5000;
 
-function useTestReceiver() {
+/** The receiver and what it kept, read again every few seconds while the page is shown; `enabled` false: not read. */
+function useTestReceiver(enabled = true) {
   const trpc = useTRPC();
-  return useQuery(trpc.webhooks.testReceiver.queryOptions(undefined, { refetchInterval: REFRESH_MS }));
+  return useQuery(trpc.webhooks.testReceiver.queryOptions(undefined, { refetchInterval: REFRESH_MS, enabled }));
 }
 
 function CopyButton({ value }: { value: string }) {
@@ -78,7 +79,8 @@ function ReceiptList({ receipts }: { receipts: TTestReceiverView["receipts"] }) 
 
 /** What the receiver got, on its own panel (a webhook's page). */
 export function TestReceiverReceipts({ url }: { url: string }) {
-  const receiver = useTestReceiver();
+  // Only a webhook whose URL has the receiver's path can be pointed at it: no other page reads it.
+  const receiver = useTestReceiver(url.includes(TEST_RECEIVER_PATH));
   if (!receiver.data || receiver.data.url !== url) return null;
   return (
     <Panel

@@ -47,6 +47,9 @@ export const ZTestDeliveryView = z.object({
 });
 export type TTestDeliveryView = z.infer<typeof ZTestDeliveryView>;
 
+/** Where the built-in test receiver lives (app/api/webhooks/test-receiver/[token]): APP_URL + this + "/" + token. */
+export const TEST_RECEIVER_PATH = "/api/webhooks/test-receiver";
+
 /** The account's built-in test receiver (test-receiver.ts): its URL and the requests it kept, newest first. */
 export const ZTestReceiverView = z.object({
   url: z.string(),

@@ -7,9 +7,6 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 
 import { verifyQtSignature, verifyStandardSignature } from "./signing";
 
-/** Where the receiver lives (app/api/webhooks/test-receiver/[token]); its URL is APP_URL + this + "/" + token. */
-export const TEST_RECEIVER_PATH = "/api/webhooks/test-receiver";
-
 const TOKEN = /^([1-9]\d{0,9})-([A-Za-z0-9_-]{43})$/;
 
 function mac(accountId: number, key: Buffer): Buffer {

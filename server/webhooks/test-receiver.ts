@@ -18,10 +18,10 @@ import type { Actor } from "../auth/actor";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
+import { TEST_RECEIVER_PATH } from "./test-delivery.schema";
 import {
   accountOfTestReceiverToken,
   checkReceivedSignature,
-  TEST_RECEIVER_PATH,
   testReceiverToken,
   type SignatureCheck,
 } from "./test-receiver-check";
