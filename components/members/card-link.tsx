@@ -7,8 +7,9 @@
  */
 import { useEffect, useState } from "react";
 
-import { Alert, Button, buttonClasses, Card, FormField, Input } from "@/components/ui";
+import { Alert, buttonClasses, Card } from "@/components/ui";
 
+import { CardForm } from "./card-form";
 import { sendJson, type Problem } from "./self-service-api";
 
 type LinkedCard = {
@@ -24,8 +25,6 @@ export function CardLink({ token }: { token: string }) {
   const api = `/api/member/card-link/${encodeURIComponent(token)}`;
   const [card, setCard] = useState<LinkedCard | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const [value, setValue] = useState("");
-  const [pending, setPending] = useState(false);
   const [done, setDone] = useState<string | null>(null);
 
   useEffect(() => {
@@ -36,21 +35,8 @@ export function CardLink({ token }: { token: string }) {
     })();
   }, [api]);
 
-  async function save() {
-    if (!card) return;
-    setPending(true);
-    setProblem(null);
-    const raw = value.trim();
-    const payment_token = card.payment_type === "demo_test" ? `demo_method_${raw.toLowerCase()}` : raw;
-    const res = await sendJson("PUT", api, { payment_token });
-    setPending(false);
-    if (res.ok) setDone((res.body as { message: string }).message);
-    else setProblem(res.problem);
-  }
-
   if (!card) return problem ? <Alert tone="error">{problem.message}</Alert> : <p className="text-sm">Loading…</p>;
   const way = card.payment_method_update;
-  const demo = card.payment_type === "demo_test";
   return (
     <Card className="space-y-3 p-5">
       <h2 className="text-base font-semibold text-gray-900">{card.plan_name}</h2>
@@ -64,22 +50,7 @@ export function CardLink({ token }: { token: string }) {
           Update your card at {way.provider_name}
         </a>
       ) : (
-        <>
-          <FormField
-            label={demo ? "Test card" : "New card"}
-            hint={
-              demo
-                ? 'The demo gateway takes any name, e.g. "visa-4242"; "decline" is refused.'
-                : "From the payment form of your card's gateway."
-            }
-            error={problem?.message}
-          >
-            <Input value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" />
-          </FormField>
-          <Button variant="primary" loading={pending} loadingText="Saving…" onClick={() => void save()}>
-            Save payment method
-          </Button>
-        </>
+        <CardForm paymentType={card.payment_type} url={api} onSaved={setDone} />
       )}
     </Card>
   );

@@ -21,7 +21,6 @@ import {
   DateTime,
   Fieldset,
   FormField,
-  Input,
   RadioChoices,
   Select,
   Textarea,
@@ -30,6 +29,7 @@ import {
 } from "@/components/ui";
 import { CANCEL_REASONS, type TCancelReason } from "@/server/subscriptions/self-service.schema";
 
+import { CardForm } from "./card-form";
 import { framedByAllowedSite } from "./frame-guard";
 import {
   readerFromHash,
@@ -418,40 +418,13 @@ function HostedPaymentMethod({ s, onClose, way }: ActionProps & { way: { provide
 }
 
 function PaymentMethodForm({ s, onDone, onClose }: ActionProps) {
-  const demo = s.payment_type === "demo_test";
-  const [token, setToken] = useState("");
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [pending, setPending] = useState(false);
-  async function save() {
-    setPending(true);
-    setProblem(null);
-    const payment_token = demo ? `demo_method_${token.trim().toLowerCase()}` : token.trim();
-    const res = await sendJson("PUT", `/api/member/subscriptions/${s.id}/payment-method`, { payment_token });
-    setPending(false);
-    if (res.ok) await onDone((res.body as { message: string }).message);
-    else setProblem(res.problem);
-  }
   return (
     <div className="space-y-3 border-t border-gray-200 pt-3" id={`payment-${s.id}`} data-testid="payment-method">
-      <FormField
-        label={demo ? "Test card" : "New card"}
-        hint={
-          demo
-            ? 'The demo gateway takes any name, e.g. "visa-4242"; "decline" is refused.'
-            : "From the payment form of your card's gateway."
-        }
-        error={problem?.message}
-      >
-        <Input value={token} onChange={(e) => setToken(e.target.value)} autoComplete="off" />
-      </FormField>
-      <div className="flex flex-wrap gap-2">
-        <Button variant="primary" loading={pending} loadingText="Saving…" onClick={() => void save()}>
-          Save payment method
-        </Button>
+      <CardForm paymentType={s.payment_type} url={`/api/member/subscriptions/${s.id}/payment-method`} onSaved={onDone}>
         <Button variant="secondary" onClick={onClose}>
           Close
         </Button>
-      </div>
+      </CardForm>
     </div>
   );
 }

@@ -4,9 +4,10 @@
  * "Send a test event" on a webhook's page: the owner picks an event and sees the exact request
  * Masthead would send (headers with the signatures, the body) and how a receiver checks the
  * signatures, without the secret. It is sent too when the address is allowed; the answer, or why
- * nothing was sent (a private address, a disabled webhook), is shown beside it.
+ * nothing was sent (a private address, a disabled webhook), is shown beside it, and the test is in
+ * the delivery log (marked "Test").
  */
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
@@ -57,15 +58,25 @@ export function TestDeliveryPanel({
   const trpc = useTRPC();
   const events = [TEST_EVENT, ...EVENTS_BY_KIND[kind]];
   const [event, setEvent] = useState<string>(subscribed[0] ?? TEST_EVENT);
-  const preview = useMutation(trpc.webhooks.testPreview.mutationOptions());
+  const queryClient = useQueryClient();
+  // The test is in the delivery log (and, at the test receiver, in what it received): read them again.
+  const preview = useMutation(
+    trpc.webhooks.testPreview.mutationOptions({
+      onSettled: async () => {
+        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.deliveries.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.webhooks.testReceiver.queryKey() });
+      },
+    }),
+  );
   const view = preview.data;
 
   return (
     <Panel title="Send a test event" padded data-testid="test-delivery">
       <p className="text-sm text-gray-600">
         Builds the exact request this webhook would get for an event, signed with its secret, and shows it here. It is
-        sent too when the URL is a public address{active ? "" : " and the webhook is enabled"}; its data says{" "}
-        <Code>&quot;test&quot;: true</Code>.
+        sent too when the URL is a public address or Masthead&apos;s test receiver
+        {active ? "" : ", and the webhook is enabled"}; its data says <Code>&quot;test&quot;: true</Code>. Either way it
+        goes into the delivery log below, marked &quot;Test&quot;.
       </p>
       <form
         className="flex flex-col gap-3 sm:flex-row sm:items-end"

@@ -3,7 +3,8 @@
 /**
  * One webhook: edit it, disable or re-enable it, rotate its secret, send a test event, delete it,
  * see the exact request of a chosen event with its signatures (test-delivery-panel.tsx), and read
- * its delivery log (every attempt), with "Redeliver" on completed deliveries.
+ * its delivery log (every attempt; tests carry a "Test" badge), with "Redeliver" on completed
+ * deliveries. A webhook pointed at the built-in test receiver shows what the receiver got, too.
  */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
@@ -31,6 +32,7 @@ import { WEBHOOK_KIND_LABELS } from "@/server/webhooks/events.schema";
 import { EndpointStatus } from "./endpoint-status";
 import { SecretOnce } from "./secret-once";
 import { TestDeliveryPanel } from "./test-delivery-panel";
+import { TestReceiverReceipts } from "./test-receiver-panel";
 import { WebhookForm } from "./webhook-form";
 
 type DeliveryStatus = "PENDING" | "SUCCEEDED" | "FAILED";
@@ -170,6 +172,7 @@ export function WebhookDetail({ id }: { id: string }) {
       </Panel>
       <TestDeliveryPanel id={id} kind={ep.kind} subscribed={ep.events} active={ep.active} />
       <DeliveryLog endpointId={id} active={ep.active} />
+      <TestReceiverReceipts url={ep.url} />
     </div>
   );
 }
@@ -233,6 +236,7 @@ function DeliveryLog({ endpointId, active }: { endpointId: string; active: boole
                     {d.attemptCount} attempt{d.attemptCount === 1 ? "" : "s"}
                     {d.lastStatusCode ? ` · HTTP ${d.lastStatusCode}` : d.lastError ? ` · ${d.lastError}` : ""}
                   </span>
+                  {d.test ? <Badge tone="gray">Test</Badge> : null}
                   {d.redeliveryOf ? <span className="text-xs text-gray-500">redelivery</span> : null}
                   {d.status === "PENDING" ? (
                     <span className="text-xs text-gray-500">

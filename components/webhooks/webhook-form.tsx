@@ -83,7 +83,7 @@ export function WebhookForm({
       ) : null}
       <FormField
         label="Endpoint URL"
-        hint="http or https, at most 255 characters. Private and loopback addresses are refused."
+        hint="http or https, at most 255 characters. Private and loopback addresses are refused, except this install's test receiver (below the list of webhooks)."
         error={errors.fields.url}
       >
         <Input

@@ -1,6 +1,9 @@
 "use client";
 
-/** The account's webhooks and the form to add one (the new secret is shown once). */
+/**
+ * The account's webhooks and the form to add one (the new secret is shown once), and the built-in
+ * test receiver ("Use the test receiver" opens the form with its URL).
+ */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 
@@ -10,6 +13,7 @@ import { WEBHOOK_KIND_LABELS } from "@/server/webhooks/events.schema";
 
 import { EndpointStatus } from "./endpoint-status";
 import { SecretOnce } from "./secret-once";
+import { TestReceiverPanel } from "./test-receiver-panel";
 import { WebhookForm } from "./webhook-form";
 
 export function WebhookList() {
@@ -17,11 +21,14 @@ export function WebhookList() {
   const queryClient = useQueryClient();
   const list = useQuery(trpc.webhooks.list.queryOptions());
   const [adding, setAdding] = useState(false);
+  /** The URL the form opens with ("Use the test receiver"); a new one opens a fresh form. */
+  const [initialUrl, setInitialUrl] = useState<string | null>(null);
   const [created, setCreated] = useState<{ id: string; secret: string | null } | null>(null);
   const create = useMutation(
     trpc.webhooks.create.mutationOptions({
       onSuccess: async (result) => {
         setAdding(false);
+        setInitialUrl(null);
         setCreated({ id: result.endpoint.id, secret: result.secret });
         await queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() });
       },
@@ -39,9 +46,14 @@ export function WebhookList() {
           label: "Add webhook",
           formTitle: "New webhook",
           open: adding,
-          onOpen: () => setAdding(true),
+          onOpen: () => {
+            setInitialUrl(null);
+            setAdding(true);
+          },
           form: (
             <WebhookForm
+              key={initialUrl ?? ""}
+              initial={initialUrl ? { url: initialUrl, description: "Masthead's test receiver" } : undefined}
               submitLabel="Add webhook"
               pending={create.isPending}
               error={create.error}
@@ -49,6 +61,7 @@ export function WebhookList() {
               onCancel={() => {
                 create.reset();
                 setAdding(false);
+                setInitialUrl(null);
               }}
             />
           ),
@@ -89,6 +102,20 @@ export function WebhookList() {
           </ul>
         )}
       </ListPanel>
+
+      <TestReceiverPanel
+        onUse={(url) => {
+          create.reset();
+          setInitialUrl(url);
+          setAdding(true);
+          // The form opens above: take the keyboard there, to its first field (the URL is filled in).
+          requestAnimationFrame(() => {
+            const section = document.getElementById("webhooks-title")?.closest("section");
+            section?.scrollIntoView({ block: "start" });
+            section?.querySelector<HTMLElement>("input")?.focus();
+          });
+        }}
+      />
     </div>
   );
 }

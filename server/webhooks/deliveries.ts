@@ -23,6 +23,7 @@ import { defineJob, type Clock, type Performed } from "../jobs/define";
 import { enqueueJobs } from "../jobs/queue";
 import { EVENTS_BY_KIND, TEST_EVENT } from "./events.schema";
 import { webhookRequest } from "./request";
+import { allowsPrivateWebhookUrl } from "./test-receiver";
 import type { Sender } from "./transport";
 
 /** Per-kind timing. Content follows the spec exactly; subscriptions keep trying for a day. */
@@ -177,7 +178,7 @@ export async function sendTestEvent(
     },
   });
   const delivery = await db.webhookDelivery.create({
-    data: { eventId: event.id, endpointId: endpoint.id, nextAttemptAt: args.now },
+    data: { eventId: event.id, endpointId: endpoint.id, nextAttemptAt: args.now, test: true },
   });
   await queueDeliveries(db, [delivery], args.accountId, args.now);
   return { eventId: event.id, deliveryId: delivery.id };
@@ -210,6 +211,7 @@ export async function redeliver(
       endpointId: original.endpointId,
       nextAttemptAt: args.now,
       redeliveryOf: original.id,
+      test: original.test,
     },
   });
   await queueDeliveries(db, [delivery], args.accountId, args.now);
@@ -262,7 +264,7 @@ async function sendAttempt(
     headers,
     connectTimeoutMs: policy.connectTimeoutMs,
     responseTimeoutMs: policy.responseTimeoutMs,
-    allowPrivate: args.allowPrivate,
+    allowPrivate: allowsPrivateWebhookUrl(endpoint.url, endpoint.accountId, args.allowPrivate),
   });
   const finishedAt = args.clock();
   const ok = isSuccessStatus(result.statusCode);

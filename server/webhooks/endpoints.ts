@@ -22,6 +22,7 @@ import {
   type TListDeliveriesInput,
   type TUpdateWebhookEndpointInput,
 } from "./events.schema";
+import { allowsPrivateWebhookUrl } from "./test-receiver";
 import { assertPublicUrl } from "./url-guard";
 
 /** How long the previous secret still signs deliveries after a rotation, so receivers can switch. */
@@ -93,7 +94,7 @@ export async function createWebhookEndpoint(
   { actor, input, allowPrivate }: { actor: Actor; input: TCreateWebhookEndpointInput; allowPrivate: boolean },
 ) {
   const args = parseInput(ZCreateWebhookEndpointInput, input);
-  await assertPublicUrl(args.url, allowPrivate);
+  await assertPublicUrl(args.url, allowsPrivateWebhookUrl(args.url, actor.accountId, allowPrivate));
   const secret = args.withSecret ? generateWebhookSecret() : null;
   return withTransaction(db, async (tx) => {
     const endpoint = await tx.webhookEndpoint.create({
@@ -123,7 +124,8 @@ export async function updateWebhookEndpoint(
       details: issues.map((i) => ({ field: `events.${i.index}`, issue: i.message })),
     });
   }
-  if (args.url && args.url !== current.url) await assertPublicUrl(args.url, allowPrivate);
+  if (args.url && args.url !== current.url)
+    await assertPublicUrl(args.url, allowsPrivateWebhookUrl(args.url, actor.accountId, allowPrivate));
   return withTransaction(db, async (tx) => {
     const endpoint = await tx.webhookEndpoint.update({
       where: { id: current.id },

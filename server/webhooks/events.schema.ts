@@ -227,6 +227,8 @@ const ZWebhookDeliveryView = z.object({
   lastError: z.string().nullable(),
   completedAt: z.date().nullable(),
   redeliveryOf: z.string().nullable(),
+  /** Sent from the dashboard as a test ("Send a test event"), or a redelivery of one. */
+  test: z.boolean(),
   createdAt: z.date(),
   event: z.object({ id: z.string(), name: z.string(), occurredAt: z.date(), payload: z.unknown() }),
   attempts: z.array(ZWebhookAttemptView),

@@ -69,8 +69,25 @@ describe("webhooks.testPreview", () => {
         where: { accountId: owner.account.id, action: "webhook.test_preview", targetId: endpoint.id },
       });
       expect(audit.metadata).toMatchObject({ event: "subscription.renewed", event_id: String(body.id) });
-      // No delivery is queued for it: it was sent once, here.
-      expect(await db.webhookDelivery.count({ where: { endpointId: endpoint.id } })).toBe(0);
+      // It is in the delivery log as a test, completed with its one attempt; nothing is queued: it was sent once, here.
+      const logged = await db.webhookDelivery.findMany({
+        where: { endpointId: endpoint.id },
+        include: { attempts: true },
+      });
+      expect(logged).toEqual([
+        expect.objectContaining({
+          id: view.deliveryId,
+          test: true,
+          status: "SUCCEEDED",
+          attemptCount: 1,
+          lastStatusCode: 202,
+          attempts: [
+            expect.objectContaining({ number: 1, statusCode: 202, responseExcerpt: "thanks", succeeded: true }),
+          ],
+        }),
+      ]);
+      expect(header(view, "X-Masthead-Delivery-Id")).toBe(view.deliveryId);
+      expect(await db.job.count({ where: { name: "webhook.deliver" } })).toBe(0);
     } finally {
       await receiver.close();
     }
@@ -105,6 +122,18 @@ describe("webhooks.testPreview", () => {
       expect(disabled.result).toMatchObject({ outcome: "not_sent" });
       expect(disabled.result.error).toMatch(/disabled/);
       expect(receiver.requests).toHaveLength(0);
+      // Both are in the log as failed tests, with why they were not sent and no attempt.
+      const logged = await db.webhookDelivery.findMany({
+        where: { endpointId: endpoint.id },
+        orderBy: { createdAt: "asc" },
+        include: { attempts: true },
+      });
+      expect(logged.map((d) => [d.test, d.status, d.attemptCount, d.attempts.length])).toEqual([
+        [true, "FAILED", 0, 0],
+        [true, "FAILED", 0, 0],
+      ]);
+      expect(logged[0]!.lastError).toMatch(/private or reserved address/);
+      expect(logged[1]!.lastError).toMatch(/disabled/);
     } finally {
       await receiver.close();
     }
@@ -120,6 +149,13 @@ describe("webhooks.testPreview", () => {
     const view = await owner.caller.webhooks.testPreview({ id: endpoint.id, event: "comment.created" });
     expect(view.result.outcome).toBe("no_response");
     expect(view.result.error).toMatch(/ECONNREFUSED/);
+    const logged = await db.webhookDelivery.findUniqueOrThrow({
+      where: { id: view.deliveryId },
+      include: { attempts: true },
+    });
+    expect(logged).toMatchObject({ test: true, status: "FAILED", attemptCount: 1, lastStatusCode: null });
+    expect(logged.lastError).toMatch(/ECONNREFUSED/);
+    expect(logged.attempts[0]).toMatchObject({ statusCode: null, succeeded: false });
   });
 
   it("is for owners of the account only, and refuses bad input with nothing recorded", async () => {

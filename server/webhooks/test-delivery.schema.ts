@@ -19,6 +19,8 @@ export type TTestDeliveryInput = z.input<typeof ZTestDeliveryInput>;
 const ZTestDeliveryOutcome = z.enum(["answered", "no_response", "not_sent"]);
 
 export const ZTestDeliveryView = z.object({
+  /** The test's entry in the endpoint's delivery log (X-Masthead-Delivery-Id of the request). */
+  deliveryId: z.uuid(),
   event: z.string(),
   eventDescription: z.string(),
   request: z.object({
@@ -44,3 +46,27 @@ export const ZTestDeliveryView = z.object({
   }),
 });
 export type TTestDeliveryView = z.infer<typeof ZTestDeliveryView>;
+
+/** Where the built-in test receiver lives (app/api/webhooks/test-receiver/[token]): APP_URL + this + "/" + token. */
+export const TEST_RECEIVER_PATH = "/api/webhooks/test-receiver";
+
+/** The account's built-in test receiver (test-receiver.ts): its URL and the requests it kept, newest first. */
+export const ZTestReceiverView = z.object({
+  url: z.string(),
+  /** How many requests are kept: older ones are dropped. */
+  kept: z.number().int(),
+  receipts: z.array(
+    z.object({
+      id: z.string(),
+      receivedAt: z.date(),
+      headers: z.array(z.object({ name: z.string(), value: z.string() })),
+      body: z.string(),
+      bodyBytes: z.number().int(),
+      bodyTruncated: z.boolean(),
+      signatureValid: z.boolean(),
+      signatureNote: z.string(),
+      statusCode: z.number().int(),
+    }),
+  ),
+});
+export type TTestReceiverView = z.infer<typeof ZTestReceiverView>;

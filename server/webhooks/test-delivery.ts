@@ -2,13 +2,16 @@
  * "Send a test event" (dashboard, owners only): builds the exact request a delivery of the chosen
  * event would make to this endpoint (request.ts: body, headers, both signatures with the
  * endpoint's live secrets) and returns it to be shown, with what the signatures sign; the secret
- * itself never leaves the server. The request is also sent, once and at once (no retries, no
- * delivery row), when the endpoint is enabled and its address is allowed (url-guard.ts; the
- * transport checks the address again on the socket); otherwise the preview still comes back,
- * with why it was not sent.
+ * itself never leaves the server. The request is also sent, once and at once (no retries), when
+ * the endpoint is enabled and its address is allowed (url-guard.ts, or the account's own test
+ * receiver: test-receiver.ts; the transport checks the address again on the socket); otherwise
+ * the preview still comes back, with why it was not sent.
  *
- * The event is recorded (a real event id, as receivers de-duplicate by it) with a `data` that
- * says it is a test, and the attempt is audited ("webhook.test_preview") before anything is sent.
+ * Either way it goes into the endpoint's delivery log as a test delivery (`test`): succeeded or
+ * failed, with its one attempt (status code, time taken, the answer's first bytes) when it was
+ * sent, or the reason it was not. The event is recorded (a real event id, as receivers
+ * de-duplicate by it) with a `data` that says it is a test, and the attempt is audited
+ * ("webhook.test_preview") before anything is sent.
  */
 import "server-only";
 
@@ -24,6 +27,7 @@ import { DELIVERY_POLICY } from "./deliveries";
 import { EVENTS_BY_KIND, TEST_EVENT, webhookEventDescription } from "./events.schema";
 import { webhookRequest } from "./request";
 import { ZTestDeliveryInput, type TTestDeliveryInput, type TTestDeliveryView } from "./test-delivery.schema";
+import { allowsPrivateWebhookUrl } from "./test-receiver";
 import type { Sender } from "./transport";
 import { assertPublicUrl } from "./url-guard";
 
@@ -74,8 +78,10 @@ export async function sendWebhookTestPreview(
     return { endpoint, event };
   });
 
-  const { body, headers } = webhookRequest(event, endpoint, { id: randomUUID() }, now);
+  const deliveryId = randomUUID();
+  const { body, headers } = webhookRequest(event, endpoint, { id: deliveryId }, now);
   const view: Omit<TTestDeliveryView, "result"> = {
+    deliveryId,
     event: input.event,
     eventDescription: webhookEventDescription(input.event),
     request: {
@@ -90,14 +96,29 @@ export async function sendWebhookTestPreview(
       standardSignatureCount: headers["webhook-signature"]?.split(" ").length ?? 0,
     },
   };
+  const result = await sendOnce(endpoint, { body, headers, actor, allowPrivate: args.allowPrivate, send: args.send });
+  await logTestDelivery(db, { deliveryId, eventId: event.id, endpointId: endpoint.id, result, now });
+  return { ...view, result };
+}
 
+type TestResult = TTestDeliveryView["result"];
+
+/** Send the request once, when the endpoint is enabled and its address allowed. */
+async function sendOnce(
+  endpoint: { url: string; active: boolean; kind: keyof typeof DELIVERY_POLICY },
+  args: { body: string; headers: Record<string, string>; actor: Actor; allowPrivate: boolean; send: Sender },
+): Promise<TestResult> {
   const notSent = (error: string) => ({
-    ...view,
-    result: { outcome: "not_sent" as const, statusCode: null, durationMs: null, error, responseExcerpt: null },
+    outcome: "not_sent" as const,
+    statusCode: null,
+    durationMs: null,
+    error,
+    responseExcerpt: null,
   });
   if (!endpoint.active) return notSent("This webhook is disabled: re-enable it to send to it.");
+  const allowPrivate = allowsPrivateWebhookUrl(endpoint.url, args.actor.accountId, args.allowPrivate);
   try {
-    await assertPublicUrl(endpoint.url, args.allowPrivate);
+    await assertPublicUrl(endpoint.url, allowPrivate);
   } catch (error) {
     if (error instanceof AppError) return notSent(error.message);
     throw error;
@@ -105,20 +126,63 @@ export async function sendWebhookTestPreview(
   const policy = DELIVERY_POLICY[endpoint.kind];
   const sent = await args.send({
     url: endpoint.url,
-    body,
-    headers,
+    body: args.body,
+    headers: args.headers,
     connectTimeoutMs: policy.connectTimeoutMs,
     responseTimeoutMs: policy.responseTimeoutMs,
-    allowPrivate: args.allowPrivate,
+    allowPrivate,
   });
   return {
-    ...view,
-    result: {
-      outcome: sent.statusCode === null ? "no_response" : "answered",
-      statusCode: sent.statusCode,
-      durationMs: sent.durationMs,
-      error: sent.error,
-      responseExcerpt: sent.excerpt,
-    },
+    outcome: sent.statusCode === null ? "no_response" : "answered",
+    statusCode: sent.statusCode,
+    durationMs: sent.durationMs,
+    error: sent.error,
+    responseExcerpt: sent.excerpt,
   };
+}
+
+/**
+ * The test in the endpoint's delivery log, completed at once: succeeded on a 2xx, failed otherwise;
+ * one attempt when it was sent (as a real delivery's), none when it was not (the reason is its error).
+ */
+async function logTestDelivery(
+  db: Db,
+  args: { deliveryId: string; eventId: bigint; endpointId: string; result: TestResult; now: Date },
+): Promise<void> {
+  const { result, now } = args;
+  const sent = result.outcome !== "not_sent";
+  const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+  const error = ok ? null : (result.error ?? (result.statusCode !== null ? `HTTP ${result.statusCode}` : null));
+  const finishedAt = new Date(now.getTime() + (result.durationMs ?? 0));
+  await withTransaction(db, async (tx) => {
+    await tx.webhookDelivery.create({
+      data: {
+        id: args.deliveryId,
+        eventId: args.eventId,
+        endpointId: args.endpointId,
+        test: true,
+        status: ok ? "SUCCEEDED" : "FAILED",
+        attemptCount: sent ? 1 : 0,
+        nextAttemptAt: now,
+        lastStatusCode: result.statusCode,
+        lastError: error,
+        completedAt: finishedAt,
+        createdAt: now,
+        updatedAt: finishedAt,
+      },
+    });
+    if (!sent) return;
+    await tx.webhookAttempt.create({
+      data: {
+        deliveryId: args.deliveryId,
+        number: 1,
+        startedAt: now,
+        durationMs: result.durationMs ?? 0,
+        statusCode: result.statusCode,
+        error,
+        responseExcerpt: result.responseExcerpt,
+        succeeded: ok,
+      },
+    });
+  });
 }

@@ -26,7 +26,8 @@ import {
   ZWebhookSecretOnce,
 } from "../../webhooks/events.schema";
 import { sendWebhookTestPreview } from "../../webhooks/test-delivery";
-import { ZTestDeliveryInput, ZTestDeliveryView } from "../../webhooks/test-delivery.schema";
+import { ZTestDeliveryInput, ZTestDeliveryView, ZTestReceiverView } from "../../webhooks/test-delivery.schema";
+import { testReceiverView } from "../../webhooks/test-receiver";
 import { sendWebhookRequest } from "../../webhooks/transport";
 import { createTRPCRouter, ownerProcedure } from "../trpc";
 
@@ -101,6 +102,11 @@ export const webhooksRouter = createTRPCRouter({
         ...allowPrivate(),
       }),
     ),
+
+  /** The account's built-in test receiver: its URL, and the requests it kept (newest first). */
+  testReceiver: ownerProcedure
+    .output(ZTestReceiverView)
+    .query(({ ctx }) => testReceiverView(ctx.db, { actor: ctx.actor })),
 
   deliveries: ownerProcedure
     .input(ZListDeliveriesInput)
