@@ -35,6 +35,7 @@ const STANDINGS: Record<TSubscriberStanding, { label: string; tone: BadgeTone }>
   active: { label: "Active", tone: "green" },
   grace: { label: "In grace", tone: "amber" },
   trial: { label: "Trial", tone: "blue" },
+  paused: { label: "Paused", tone: "blue" },
   cancelling: { label: "Cancelling", tone: "amber" },
   lapsed: { label: "Lapsed", tone: "gray" },
   none: { label: "Never subscribed", tone: "gray" },

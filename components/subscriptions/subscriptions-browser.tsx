@@ -38,8 +38,8 @@ import { formatDay } from "@/server/dates.schema";
 import { periodInWords } from "@/server/subscriptions/catalogue.schema";
 import { formatMoney } from "@/server/subscriptions/money.schema";
 import {
-  SUBSCRIPTION_STATUSES_WIRE,
-  type TSubscriptionStatusWire,
+  SUBSCRIPTION_STATUS_FILTERS,
+  type TSubscriptionStatusFilter,
 } from "@/server/subscriptions/subscription-actions.schema";
 import { subscriptionStatusLabel } from "@/server/subscriptions/subscription-status.schema";
 
@@ -78,7 +78,7 @@ export function SubscriptionsBrowser() {
   const trpc = useTRPC();
   const [q, setQ] = useState("");
   const deferred = useDeferredValue(q.trim());
-  const [status, setStatus] = useState<TSubscriptionStatusWire | "">("");
+  const [status, setStatus] = useState<TSubscriptionStatusFilter | "">("");
   const [planId, setPlanId] = useState("");
   const [selected, setSelected] = useState<number | null>(null);
   const [granting, setGranting] = useState(false);
@@ -134,11 +134,11 @@ export function SubscriptionsBrowser() {
                 onChange={setStatus}
                 labels={
                   Object.fromEntries(
-                    SUBSCRIPTION_STATUSES_WIRE.map((s) => [
+                    SUBSCRIPTION_STATUS_FILTERS.map((s) => [
                       s,
-                      subscriptionStatusLabel({ status: s, paused_until: null }).label,
+                      s === "paused" ? "Paused" : subscriptionStatusLabel({ status: s, paused_until: null }).label,
                     ]),
-                  ) as Record<TSubscriptionStatusWire, string>
+                  ) as Record<TSubscriptionStatusFilter, string>
                 }
               />
               <FilterSelect
