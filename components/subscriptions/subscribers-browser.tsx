@@ -16,6 +16,7 @@ import {
   Button,
   Code,
   DateTime,
+  FilterDisclosure,
   LoadState,
   Panel,
   RadioChoices,
@@ -57,22 +58,22 @@ export function SubscribersBrowser() {
 
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <Panel
-        title="Subscribers"
-        actions={
-          <SearchInput
-            aria-label="Search subscribers"
-            placeholder="E-mail, phone, provider:id, member id…"
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-            compact
-          />
-        }
-      >
-        <fieldset className="mb-3">
-          <legend className="sr-only">Who to list</legend>
-          <RadioChoices name="who" value={who} options={WHO} onChange={setWho} />
-        </fieldset>
+      <Panel title="Subscribers">
+        <FilterDisclosure className="mb-3" active={[q.trim() !== "", who !== "paying"].filter(Boolean).length}>
+          <div className="flex flex-wrap items-center gap-3">
+            <SearchInput
+              aria-label="Search subscribers"
+              placeholder="E-mail, phone, provider:id, member id…"
+              value={q}
+              onChange={(e) => setQ(e.target.value)}
+              compact
+            />
+            <fieldset>
+              <legend className="sr-only">Who to list</legend>
+              <RadioChoices name="who" value={who} options={WHO} onChange={setWho} />
+            </fieldset>
+          </div>
+        </FilterDisclosure>
         <p className="mb-3">
           <ExportLink
             kind="subscribers"

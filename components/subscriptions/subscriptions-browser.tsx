@@ -19,6 +19,7 @@ import {
   Code,
   DateTime,
   ErrorAlert,
+  FilterDisclosure,
   FilterSelect,
   FormActions,
   FormField,
@@ -121,35 +122,37 @@ export function SubscriptionsBrowser() {
         <Panel
           title="Subscriptions"
           actions={
-            <div className="flex flex-wrap items-center gap-2">
-              <SearchInput
-                aria-label="Search subscriptions"
-                placeholder="Subscriber e-mail, name or identity"
-                value={q}
-                onChange={(e) => setQ(e.target.value)}
-                compact
-              />
-              <StatusFilter
-                value={status}
-                onChange={setStatus}
-                labels={
-                  Object.fromEntries(
-                    SUBSCRIPTION_STATUS_FILTERS.map((s) => [
-                      s,
-                      s === "paused" ? "Paused" : subscriptionStatusLabel({ status: s, paused_until: null }).label,
-                    ]),
-                  ) as Record<TSubscriptionStatusFilter, string>
-                }
-              />
-              <FilterSelect
-                label="Plan"
-                value={planId}
-                onChange={(e) => setPlanId(e.target.value)}
-                placeholder="All"
-                options={planOptions}
-                className="max-w-40"
-              />
-            </div>
+            <FilterDisclosure active={[deferred, status, planId].filter(Boolean).length}>
+              <div className="flex flex-wrap items-center gap-2">
+                <SearchInput
+                  aria-label="Search subscriptions"
+                  placeholder="Subscriber e-mail, name or identity"
+                  value={q}
+                  onChange={(e) => setQ(e.target.value)}
+                  compact
+                />
+                <StatusFilter
+                  value={status}
+                  onChange={setStatus}
+                  labels={
+                    Object.fromEntries(
+                      SUBSCRIPTION_STATUS_FILTERS.map((s) => [
+                        s,
+                        s === "paused" ? "Paused" : subscriptionStatusLabel({ status: s, paused_until: null }).label,
+                      ]),
+                    ) as Record<TSubscriptionStatusFilter, string>
+                  }
+                />
+                <FilterSelect
+                  label="Plan"
+                  value={planId}
+                  onChange={(e) => setPlanId(e.target.value)}
+                  placeholder="All"
+                  options={planOptions}
+                  className="max-w-40"
+                />
+              </div>
+            </FilterDisclosure>
           }
         >
           <LoadState

@@ -61,6 +61,7 @@ for (const viewport of VIEWPORTS) {
 
       // Find the subscriber by e-mail and refund 2.50 of the 9.00.
       await page.goto("/admin/subscriptions/subscribers");
+      await openFilters(page);
       await page.getByLabel("Search subscribers").fill(email.toUpperCase());
       const results = page.getByTestId("subscriber-results");
       await expect(results.getByRole("button")).toHaveCount(1);

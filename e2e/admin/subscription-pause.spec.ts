@@ -3,7 +3,7 @@
  * 390 px: two periods, after a confirmation; it will not renew, the reader has no access during
  * the pause, and the retention page lists it as paused by staff. With axe, no sideways scroll.
  */
-import { expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, openFilters, seriousViolations, test } from "../fixtures";
 import { subscribeMonthly } from "../subscriptions";
 
 const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
@@ -22,6 +22,7 @@ for (const viewport of [
     await subscribeMonthly(request, email);
     await signIn(REVENUE);
     await page.goto("/admin/subscriptions/subscriptions");
+    await openFilters(page);
     await page.getByLabel("Search subscriptions").fill(email);
     const results = page.getByTestId("subscription-results");
     await expect(results.getByRole("button")).toHaveCount(1);
