@@ -42,7 +42,7 @@ import {
   SUBSCRIPTION_STATUS_FILTERS,
   type TSubscriptionStatusFilter,
 } from "@/server/subscriptions/subscription-actions.schema";
-import { subscriptionStatusLabel } from "@/server/subscriptions/subscription-status.schema";
+import { paymentStatusLabel, subscriptionStatusLabel } from "@/server/subscriptions/subscription-status.schema";
 
 import { FailedChargeRow } from "./failed-charge";
 import { invalidateMoneyViews } from "./money-views";
@@ -410,7 +410,7 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
                   <li key={p.id} className="flex flex-wrap gap-2">
                     <DateTime value={new Date(p.created_at)} /> <span>{formatMoney(p.amount_cents, p.currency)}</span>
                     <Badge tone="gray">{p.payment_type}</Badge>
-                    <Badge tone={p.status === "captured" ? "green" : "gray"}>{p.status}</Badge>
+                    <Badge tone={p.status === "captured" ? "green" : "gray"}>{paymentStatusLabel(p.status)}</Badge>
                   </li>
                 ))}
               </ul>

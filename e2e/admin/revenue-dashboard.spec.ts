@@ -71,7 +71,9 @@ for (const viewport of VIEWPORTS) {
       await expect(detail.getByTestId("subscriber-subscriptions")).toContainText("Monthly");
       const payments = detail.getByTestId("subscriber-payments");
       await expect(payments).toContainText("9.00 USD");
-      await expect(payments).toContainText("captured");
+      // The payment's status in words ("Paid"), not the stored "captured".
+      await expect(payments).toContainText("Paid");
+      await expect(payments).not.toContainText("captured");
       await expect(detail.getByTestId("subscriber-webhooks")).toContainText("subscription.created");
       await expectNoHorizontalPageScroll(page);
 
