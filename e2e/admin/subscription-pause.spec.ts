@@ -42,9 +42,25 @@ for (const viewport of [
     await expect(detail.getByTestId("subscription-status")).toContainText("resumes");
     await expect(detail.getByTestId("subscription-status")).not.toContainText("Cancelled");
     await expect(results).toContainText("Paused");
+    // The status filter has Paused of its own; Cancelled leaves the paused subscription out.
+    await page.getByLabel("Status", { exact: true }).selectOption("paused");
+    await expect(results.getByRole("button")).toHaveCount(1);
+    await page.getByLabel("Status", { exact: true }).selectOption("cancelled");
+    await expect(results.getByRole("button")).toHaveCount(0);
+    await page.getByLabel("Status", { exact: true }).selectOption("");
+    await expect(results.getByRole("button")).toHaveCount(1);
     await expect(detail.getByRole("button", { name: "Pause", exact: true })).toHaveCount(0);
     await expectNoHorizontalPageScroll(page);
     expect(await seriousViolations(page)).toEqual([]);
+
+    // Where the reader stands on the Subscribers page: Paused, not Cancelling.
+    await page.goto("/admin/subscriptions/subscribers");
+    await openFilters(page);
+    await page.getByLabel("Search subscribers").fill(email);
+    const subscriber = page.getByTestId("subscriber-results").getByRole("button");
+    await expect(subscriber).toHaveCount(1);
+    await expect(subscriber).toContainText("Paused");
+    await expect(subscriber).not.toContainText("Cancelling");
 
     await page.goto("/admin/subscriptions/retention");
     await expect(page.getByRole("region", { name: "Cancellations table" })).toContainText("Paused by staff");
