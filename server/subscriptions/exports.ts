@@ -78,7 +78,14 @@ function subscribers(db: Db, accountId: number, who: "paying" | "all", now: Date
         ...(email ? [`${EMAIL_PROVIDER}:${email}`] : []),
         ...m.identities.map((i) => `${i.provider}:${i.externalId}`),
       ];
-      return [m.id, m.name, email, subscriberStanding(m.subscriptions, now, m.paused), identities.join(" "), m.createdAt];
+      return [
+        m.id,
+        m.name,
+        email,
+        subscriberStanding(m.subscriptions, now, m.paused),
+        identities.join(" "),
+        m.createdAt,
+      ];
     }),
   };
 }
