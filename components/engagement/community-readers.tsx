@@ -9,7 +9,17 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Button, Checkbox, DateTime, FilterSelect, LoadMore, LoadState, Panel, SearchInput } from "@/components/ui";
+import {
+  Button,
+  Checkbox,
+  DateTime,
+  FilterDisclosure,
+  FilterSelect,
+  LoadMore,
+  LoadState,
+  Panel,
+  SearchInput,
+} from "@/components/ui";
 import { READERS_PAGE_SIZE, type TReaderStatusFilter } from "@/server/engagement/community/community.schema";
 
 import { ReaderCardDialog } from "./reader-card";
@@ -48,40 +58,45 @@ export function CommunityReaders({ initialQuery = "" }: { initialQuery?: string 
 
   return (
     <div className="space-y-4">
-      <form
-        role="search"
-        aria-label="Find readers"
-        className="flex flex-col gap-3 rounded-lg border border-gray-200 bg-white p-4 shadow-sm md:flex-row md:flex-wrap md:items-center"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setQ(draft.trim());
-        }}
+      <FilterDisclosure
+        className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm"
+        active={[q !== "", status !== "all", hasPending].filter(Boolean).length}
       >
-        <div className="flex min-w-0 flex-1 gap-2">
-          <SearchInput
-            aria-label="Find a reader"
-            placeholder="Name, username, e-mail or member id"
-            value={draft}
-            maxLength={200}
-            onChange={(event) => setDraft(event.target.value)}
-            className="min-w-0 flex-1"
-          />
-          <Button type="submit">Search</Button>
-        </div>
-        <div className="flex flex-wrap items-center gap-4">
-          <FilterSelect
-            label="Standing"
-            value={status}
-            onChange={(event) => setStatus(event.target.value as TReaderStatusFilter)}
-            options={Object.entries(STATUS_FILTER_LABELS).map(([value, label]) => ({ value, label }))}
-          />
-          <Checkbox
-            label="Has pending comments"
-            checked={hasPending}
-            onChange={(event) => setHasPending(event.target.checked)}
-          />
-        </div>
-      </form>
+        <form
+          role="search"
+          aria-label="Find readers"
+          className="flex flex-col gap-3 md:flex-row md:flex-wrap md:items-center"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setQ(draft.trim());
+          }}
+        >
+          <div className="flex min-w-0 flex-1 gap-2">
+            <SearchInput
+              aria-label="Find a reader"
+              placeholder="Name, username, e-mail or member id"
+              value={draft}
+              maxLength={200}
+              onChange={(event) => setDraft(event.target.value)}
+              className="min-w-0 flex-1"
+            />
+            <Button type="submit">Search</Button>
+          </div>
+          <div className="flex flex-wrap items-center gap-4">
+            <FilterSelect
+              label="Standing"
+              value={status}
+              onChange={(event) => setStatus(event.target.value as TReaderStatusFilter)}
+              options={Object.entries(STATUS_FILTER_LABELS).map(([value, label]) => ({ value, label }))}
+            />
+            <Checkbox
+              label="Has pending comments"
+              checked={hasPending}
+              onChange={(event) => setHasPending(event.target.checked)}
+            />
+          </div>
+        </form>
+      </FilterDisclosure>
 
       <Panel title="Readers" titleId="community-readers">
         <LoadState

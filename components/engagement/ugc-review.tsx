@@ -17,6 +17,7 @@ import {
   Code,
   DateTime,
   ErrorAlert,
+  FilterDisclosure,
   FilterSelect,
   LoadMore,
   LoadState,
@@ -75,16 +76,18 @@ export function UgcReview() {
       <Panel
         title="Submissions"
         actions={
-          <div className="flex flex-wrap items-center gap-3">
-            <StatusFilter value={status} onChange={setStatus} labels={STATUS_LABEL} counts={counts.data} />
-            <FilterSelect
-              label="Topic"
-              value={topicType}
-              onChange={(event) => setTopicType(event.target.value)}
-              placeholder="All"
-              options={(topics.data ?? []).map((t) => ({ value: t.topicType, label: `${t.topicType} (${t.count})` }))}
-            />
-          </div>
+          <FilterDisclosure active={[status, topicType].filter(Boolean).length}>
+            <div className="flex flex-wrap items-center gap-3">
+              <StatusFilter value={status} onChange={setStatus} labels={STATUS_LABEL} counts={counts.data} />
+              <FilterSelect
+                label="Topic"
+                value={topicType}
+                onChange={(event) => setTopicType(event.target.value)}
+                placeholder="All"
+                options={(topics.data ?? []).map((t) => ({ value: t.topicType, label: `${t.topicType} (${t.count})` }))}
+              />
+            </div>
+          </FilterDisclosure>
         }
       >
         <div aria-live="polite" className="empty:hidden">

@@ -9,6 +9,13 @@ import type { TImportRunView } from "@/server/imports/dashboard/dashboard.schema
 
 import { formatCount } from "./import-report";
 
+const STATUS_WORD: Record<TImportRunView["status"], string> = {
+  running: "Running",
+  completed: "Completed",
+  interrupted: "Interrupted",
+  failed: "Failed",
+};
+
 const STATUS_TONE: Record<TImportRunView["status"], BadgeTone> = {
   running: "blue",
   completed: "green",
@@ -61,7 +68,7 @@ export function ImportRuns({ polling }: { polling: boolean }) {
             { header: "File", cell: (run) => <span className="break-all">{run.fileName}</span> },
             {
               header: "Status",
-              cell: (run) => <Badge tone={STATUS_TONE[run.status]}>{run.status}</Badge>,
+              cell: (run) => <Badge tone={STATUS_TONE[run.status]}>{STATUS_WORD[run.status]}</Badge>,
             },
             {
               header: "Counts",

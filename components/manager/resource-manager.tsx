@@ -17,6 +17,7 @@ import {
   Dialog,
   EmptyState,
   ErrorAlert,
+  FilterDisclosure,
   LoadState,
   Panel,
   PanelFooter,
@@ -133,28 +134,34 @@ export function ResourceManager<
       title={title}
       actions={
         <>
-          {config.filter ? (
-            <Select
-              compact
-              fit
-              aria-label={config.filter.label}
-              value={filter}
-              onChange={(e) => setFilter(e.target.value)}
-              placeholder={config.filter.allLabel}
-              options={(data === undefined ? [] : config.filter.options(data)).map((value) => ({
-                value,
-                label: value,
-              }))}
-            />
-          ) : null}
-          {config.search !== false ? (
-            <SearchInput
-              compact
-              aria-label={`Search ${noun.many}`}
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              className="sm:w-48"
-            />
+          {config.filter || config.search !== false ? (
+            <FilterDisclosure active={[filter, search].filter(Boolean).length}>
+              <div className="flex flex-wrap items-center gap-2">
+                {config.filter ? (
+                  <Select
+                    compact
+                    fit
+                    aria-label={config.filter.label}
+                    value={filter}
+                    onChange={(e) => setFilter(e.target.value)}
+                    placeholder={config.filter.allLabel}
+                    options={(data === undefined ? [] : config.filter.options(data)).map((value) => ({
+                      value,
+                      label: value,
+                    }))}
+                  />
+                ) : null}
+                {config.search !== false ? (
+                  <SearchInput
+                    compact
+                    aria-label={`Search ${noun.many}`}
+                    value={search}
+                    onChange={(e) => setSearch(e.target.value)}
+                    className="sm:w-48"
+                  />
+                ) : null}
+              </div>
+            </FilterDisclosure>
           ) : null}
           <Button onClick={() => setDialog({ mode: "create" })}>Add {noun.one}</Button>
         </>

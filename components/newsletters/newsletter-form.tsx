@@ -7,6 +7,7 @@
  * (a slug in use, a plan not of the account) land on their fields too.
  */
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
@@ -290,6 +291,16 @@ export function NewsletterForm({
             onChange={(e) => set({ digestCollectionId: e.target.value })}
           />
         </FormField>
+        {values.digestCollectionId !== "" && options.data?.siteUrlSet === false ? (
+          <p className="mt-3 text-sm text-amber-800" role="status" data-testid="digest-site-url-unset">
+            Digests are not sent while the site&apos;s public URL is not set: the mail&apos;s story links would lead to
+            Masthead&apos;s own address, which has no story pages. Set it in{" "}
+            <Link href="/admin/settings" className="underline">
+              Settings → Site
+            </Link>
+            ; until then each digest day is skipped, and the audit log says why.
+          </p>
+        ) : null}
         {values.digestCollectionId !== "" ? (
           <div className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto]">
             <Fieldset legend="Days" error={fieldError("digestSchedule.days") ?? fieldError("digestSchedule")}>

@@ -16,6 +16,7 @@ import {
   Button,
   DateTime,
   ErrorAlert,
+  FilterDisclosure,
   FormActions,
   FormField,
   Input,
@@ -95,14 +96,18 @@ export function SubscriberList({ newsletterId }: { newsletterId: number }) {
       titleId="subscribers-title"
       actions={
         <>
-          <StatusFilter
-            value={status}
-            onChange={setStatus}
-            labels={STATUS_LABEL}
-            counts={
-              counts ? { ACTIVE: counts.active, PENDING: counts.pending, UNSUBSCRIBED: counts.unsubscribed } : undefined
-            }
-          />
+          <FilterDisclosure active={status ? 1 : 0}>
+            <StatusFilter
+              value={status}
+              onChange={setStatus}
+              labels={STATUS_LABEL}
+              counts={
+                counts
+                  ? { ACTIVE: counts.active, PENDING: counts.pending, UNSUBSCRIBED: counts.unsubscribed }
+                  : undefined
+              }
+            />
+          </FilterDisclosure>
           {!adding ? <Button onClick={() => setAdding(true)}>Add reader</Button> : null}
         </>
       }

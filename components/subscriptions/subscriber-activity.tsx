@@ -29,6 +29,7 @@ import {
 import { ownValue } from "@/server/own-keys";
 import { centsToDecimal, decimalToCents, formatMoney } from "@/server/subscriptions/money.schema";
 import { ZRefundPaymentInput } from "@/server/subscriptions/revenue.schema";
+import { paymentStatusLabel } from "@/server/subscriptions/subscription-status.schema";
 
 type Activity = RouterOutputs["revenue"]["subscriberActivity"];
 type Payment = Activity["payments"][number];
@@ -86,7 +87,7 @@ export function SubscriberActivity({ memberId }: { memberId: number }) {
                 {w.deliveries.length ? (
                   w.deliveries.map((d) => (
                     <span key={d.id} className="flex min-w-0 flex-wrap items-center gap-1">
-                      <Badge tone={ownValue(DELIVERY_TONES, d.status) ?? "gray"}>{d.status}</Badge>
+                      <Badge tone={ownValue(DELIVERY_TONES, d.status) ?? "gray"}>{paymentStatusLabel(d.status)}</Badge>
                       <span className="text-xs break-all text-gray-600">
                         {d.endpoint_url} · {d.attempts} attempt{d.attempts === 1 ? "" : "s"}
                         {d.last_status_code ? ` · HTTP ${d.last_status_code}` : ""}
@@ -159,7 +160,7 @@ function PaymentRow({ payment: p }: { payment: Payment }) {
     <li className="space-y-2 rounded border border-gray-200 p-3" data-testid={`payment-${p.id}`}>
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-medium">{formatMoney(p.amount_cents, p.currency)}</span>
-        <Badge tone={ownValue(PAYMENT_TONES, p.status) ?? "gray"}>{p.status}</Badge>
+        <Badge tone={ownValue(PAYMENT_TONES, p.status) ?? "gray"}>{paymentStatusLabel(p.status)}</Badge>
         <Badge tone="gray">{p.payment_type}</Badge>
         <span className="text-gray-600">
           #{p.id}
@@ -215,7 +216,7 @@ function PaymentRow({ payment: p }: { payment: Payment }) {
             <li key={r.id} className="flex flex-wrap gap-2">
               <DateTime value={new Date(r.created_at)} />
               <span>
-                refund {formatMoney(r.amount_cents, p.currency)} {r.status}
+                refund {formatMoney(r.amount_cents, p.currency)} · {paymentStatusLabel(r.status).toLowerCase()}
                 {r.by ? ` by ${r.by}` : ""}
                 {r.reason ? ` (“${r.reason}”)` : ""}
                 {r.error ? `: ${r.error}` : ""}

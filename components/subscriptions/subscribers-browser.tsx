@@ -16,6 +16,7 @@ import {
   Button,
   Code,
   DateTime,
+  FilterDisclosure,
   LoadState,
   Panel,
   RadioChoices,
@@ -35,6 +36,7 @@ const STANDINGS: Record<TSubscriberStanding, { label: string; tone: BadgeTone }>
   active: { label: "Active", tone: "green" },
   grace: { label: "In grace", tone: "amber" },
   trial: { label: "Trial", tone: "blue" },
+  paused: { label: "Paused", tone: "blue" },
   cancelling: { label: "Cancelling", tone: "amber" },
   lapsed: { label: "Lapsed", tone: "gray" },
   none: { label: "Never subscribed", tone: "gray" },
@@ -56,22 +58,22 @@ export function SubscribersBrowser() {
 
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <Panel
-        title="Subscribers"
-        actions={
-          <SearchInput
-            aria-label="Search subscribers"
-            placeholder="E-mail, phone, provider:id, member id…"
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-            compact
-          />
-        }
-      >
-        <fieldset className="mb-3">
-          <legend className="sr-only">Who to list</legend>
-          <RadioChoices name="who" value={who} options={WHO} onChange={setWho} />
-        </fieldset>
+      <Panel title="Subscribers">
+        <FilterDisclosure className="mb-3" active={[q.trim() !== "", who !== "paying"].filter(Boolean).length}>
+          <div className="flex flex-wrap items-center gap-3">
+            <SearchInput
+              aria-label="Search subscribers"
+              placeholder="E-mail, phone, provider:id, member id…"
+              value={q}
+              onChange={(e) => setQ(e.target.value)}
+              compact
+            />
+            <fieldset>
+              <legend className="sr-only">Who to list</legend>
+              <RadioChoices name="who" value={who} options={WHO} onChange={setWho} />
+            </fieldset>
+          </div>
+        </FilterDisclosure>
         <p className="mb-3">
           <ExportLink
             kind="subscribers"

@@ -19,6 +19,7 @@ import {
   Code,
   DateTime,
   ErrorAlert,
+  FilterDisclosure,
   FilterSelect,
   FormActions,
   FormField,
@@ -38,10 +39,10 @@ import { formatDay } from "@/server/dates.schema";
 import { periodInWords } from "@/server/subscriptions/catalogue.schema";
 import { formatMoney } from "@/server/subscriptions/money.schema";
 import {
-  SUBSCRIPTION_STATUSES_WIRE,
-  type TSubscriptionStatusWire,
+  SUBSCRIPTION_STATUS_FILTERS,
+  type TSubscriptionStatusFilter,
 } from "@/server/subscriptions/subscription-actions.schema";
-import { subscriptionStatusLabel } from "@/server/subscriptions/subscription-status.schema";
+import { paymentStatusLabel, subscriptionStatusLabel } from "@/server/subscriptions/subscription-status.schema";
 
 import { FailedChargeRow } from "./failed-charge";
 import { invalidateMoneyViews } from "./money-views";
@@ -78,7 +79,7 @@ export function SubscriptionsBrowser() {
   const trpc = useTRPC();
   const [q, setQ] = useState("");
   const deferred = useDeferredValue(q.trim());
-  const [status, setStatus] = useState<TSubscriptionStatusWire | "">("");
+  const [status, setStatus] = useState<TSubscriptionStatusFilter | "">("");
   const [planId, setPlanId] = useState("");
   const [selected, setSelected] = useState<number | null>(null);
   const [granting, setGranting] = useState(false);
@@ -121,35 +122,37 @@ export function SubscriptionsBrowser() {
         <Panel
           title="Subscriptions"
           actions={
-            <div className="flex flex-wrap items-center gap-2">
-              <SearchInput
-                aria-label="Search subscriptions"
-                placeholder="Subscriber e-mail, name or identity"
-                value={q}
-                onChange={(e) => setQ(e.target.value)}
-                compact
-              />
-              <StatusFilter
-                value={status}
-                onChange={setStatus}
-                labels={
-                  Object.fromEntries(
-                    SUBSCRIPTION_STATUSES_WIRE.map((s) => [
-                      s,
-                      subscriptionStatusLabel({ status: s, paused_until: null }).label,
-                    ]),
-                  ) as Record<TSubscriptionStatusWire, string>
-                }
-              />
-              <FilterSelect
-                label="Plan"
-                value={planId}
-                onChange={(e) => setPlanId(e.target.value)}
-                placeholder="All"
-                options={planOptions}
-                className="max-w-40"
-              />
-            </div>
+            <FilterDisclosure active={[deferred, status, planId].filter(Boolean).length}>
+              <div className="flex flex-wrap items-center gap-2">
+                <SearchInput
+                  aria-label="Search subscriptions"
+                  placeholder="Subscriber e-mail, name or identity"
+                  value={q}
+                  onChange={(e) => setQ(e.target.value)}
+                  compact
+                />
+                <StatusFilter
+                  value={status}
+                  onChange={setStatus}
+                  labels={
+                    Object.fromEntries(
+                      SUBSCRIPTION_STATUS_FILTERS.map((s) => [
+                        s,
+                        s === "paused" ? "Paused" : subscriptionStatusLabel({ status: s, paused_until: null }).label,
+                      ]),
+                    ) as Record<TSubscriptionStatusFilter, string>
+                  }
+                />
+                <FilterSelect
+                  label="Plan"
+                  value={planId}
+                  onChange={(e) => setPlanId(e.target.value)}
+                  placeholder="All"
+                  options={planOptions}
+                  className="max-w-40"
+                />
+              </div>
+            </FilterDisclosure>
           }
         >
           <LoadState
@@ -407,7 +410,7 @@ export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () =>
                   <li key={p.id} className="flex flex-wrap gap-2">
                     <DateTime value={new Date(p.created_at)} /> <span>{formatMoney(p.amount_cents, p.currency)}</span>
                     <Badge tone="gray">{p.payment_type}</Badge>
-                    <Badge tone={p.status === "captured" ? "green" : "gray"}>{p.status}</Badge>
+                    <Badge tone={p.status === "captured" ? "green" : "gray"}>{paymentStatusLabel(p.status)}</Badge>
                   </li>
                 ))}
               </ul>

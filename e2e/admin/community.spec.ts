@@ -14,6 +14,7 @@ import {
   demoAccount,
   expect,
   expectNoHorizontalPageScroll,
+  openFilters,
   seriousViolations,
   test,
   trpcCall,
@@ -69,6 +70,8 @@ for (const viewport of VIEWPORTS) {
       ).toHaveAttribute("aria-current", "page");
 
       // Find the reader by name.
+      if (viewport.name === "phone") await expect(page.getByRole("searchbox", { name: "Find a reader" })).toBeHidden();
+      await openFilters(page);
       await page.getByRole("searchbox", { name: "Find a reader" }).fill(name);
       await page.getByRole("button", { name: "Search", exact: true }).click();
       const row = page.getByTestId("reader-row").filter({ hasText: name });

@@ -100,7 +100,7 @@ for (const viewport of VIEWPORTS) {
     // The run is listed, with who ran it.
     const run = page.getByTestId("import-run").first();
     await expect(run).toContainText("disqus-sample.xml");
-    await expect(run).toContainText("completed");
+    await expect(run).toContainText("Completed");
     await expectAccessibleAndFitting(page, `import report (${viewport.name})`);
 
     // 3. The same file again: its dry run would create nothing.

@@ -7,7 +7,7 @@
  */
 import type { Page, TestInfo } from "@playwright/test";
 
-import { expect, expectNoHorizontalPageScroll, pngFile, test } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, openFilters, pngFile, test } from "../fixtures";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
@@ -54,6 +54,7 @@ for (const viewport of VIEWPORTS) {
       await expect(harbour).toContainText(`harbour-${run}`);
 
       // Search.
+      await openFilters(page);
       await page.getByLabel("Search tags").fill(run);
       await expect(page.getByTestId("tag-row")).toHaveCount(1);
       await page.getByLabel("Search tags").fill(`nothing-like-${run}`);
@@ -150,6 +151,7 @@ for (const viewport of VIEWPORTS) {
       await expect(row).toContainText("Covers the docks.");
       await expect(row.locator(`img[src="${src}"]`)).toHaveCount(1);
 
+      await openFilters(page);
       await page.getByLabel("Search authors").fill(run);
       await expect(page.getByTestId("author-row")).toHaveCount(1);
       await expectNoHorizontalPageScroll(page);

@@ -61,6 +61,7 @@ for (const viewport of VIEWPORTS) {
 
       // Find the subscriber by e-mail and refund 2.50 of the 9.00.
       await page.goto("/admin/subscriptions/subscribers");
+      await openFilters(page);
       await page.getByLabel("Search subscribers").fill(email.toUpperCase());
       const results = page.getByTestId("subscriber-results");
       await expect(results.getByRole("button")).toHaveCount(1);
@@ -70,7 +71,9 @@ for (const viewport of VIEWPORTS) {
       await expect(detail.getByTestId("subscriber-subscriptions")).toContainText("Monthly");
       const payments = detail.getByTestId("subscriber-payments");
       await expect(payments).toContainText("9.00 USD");
-      await expect(payments).toContainText("captured");
+      // The payment's status in words ("Paid"), not the stored "captured".
+      await expect(payments).toContainText("Paid");
+      await expect(payments).not.toContainText("captured");
       await expect(detail.getByTestId("subscriber-webhooks")).toContainText("subscription.created");
       await expectNoHorizontalPageScroll(page);
 

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 
-import { expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, openFilters, seriousViolations, test } from "../fixtures";
 
 const SERVER_KEY = "mh_sk_demo_server_key_local_only_0000";
 
@@ -38,11 +38,21 @@ for (const viewport of VIEWPORTS) {
       await signIn(users.owner);
       await page.goto("/admin/subscriptions/subscribers");
       await expect(page.getByRole("heading", { name: "Subscribers", level: 1 })).toBeVisible();
+      // On a phone the search and "who" sit behind the Filters button, so the list starts on the first screen.
+      const filters = page.getByTestId("filter-disclosure").getByRole("button", { name: /^Filters/ });
+      if (viewport.name === "phone") {
+        await expect(page.getByLabel("Search subscribers")).toBeHidden();
+        await expect(filters).toHaveAttribute("aria-expanded", "false");
+      } else {
+        await expect(filters).toBeHidden();
+      }
+      await openFilters(page);
       await page.getByLabel("Search subscribers").fill(`plat-${tag}`);
       const results = page.getByTestId("subscriber-results");
       // Registered, never subscribed: not among paying subscribers (the default), listed among all members.
       await expect(page.getByText(`No subscriber matches`)).toBeVisible();
       await page.getByLabel("All members").check();
+      if (viewport.name === "phone") await expect(filters).toHaveText("Filters (2 on)");
       await expect(results.getByRole("button")).toHaveCount(1);
       await expect(results).toContainText(email);
       await expect(results).toContainText("Never subscribed");

@@ -3,7 +3,7 @@
  * 390 px: two periods, after a confirmation; it will not renew, the reader has no access during
  * the pause, and the retention page lists it as paused by staff. With axe, no sideways scroll.
  */
-import { expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, openFilters, seriousViolations, test } from "../fixtures";
 import { subscribeMonthly } from "../subscriptions";
 
 const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
@@ -22,6 +22,7 @@ for (const viewport of [
     await subscribeMonthly(request, email);
     await signIn(REVENUE);
     await page.goto("/admin/subscriptions/subscriptions");
+    await openFilters(page);
     await page.getByLabel("Search subscriptions").fill(email);
     const results = page.getByTestId("subscription-results");
     await expect(results.getByRole("button")).toHaveCount(1);
@@ -41,9 +42,25 @@ for (const viewport of [
     await expect(detail.getByTestId("subscription-status")).toContainText("resumes");
     await expect(detail.getByTestId("subscription-status")).not.toContainText("Cancelled");
     await expect(results).toContainText("Paused");
+    // The status filter has Paused of its own; Cancelled leaves the paused subscription out.
+    await page.getByLabel("Status", { exact: true }).selectOption("paused");
+    await expect(results.getByRole("button")).toHaveCount(1);
+    await page.getByLabel("Status", { exact: true }).selectOption("cancelled");
+    await expect(results.getByRole("button")).toHaveCount(0);
+    await page.getByLabel("Status", { exact: true }).selectOption("");
+    await expect(results.getByRole("button")).toHaveCount(1);
     await expect(detail.getByRole("button", { name: "Pause", exact: true })).toHaveCount(0);
     await expectNoHorizontalPageScroll(page);
     expect(await seriousViolations(page)).toEqual([]);
+
+    // Where the reader stands on the Subscribers page: Paused, not Cancelling.
+    await page.goto("/admin/subscriptions/subscribers");
+    await openFilters(page);
+    await page.getByLabel("Search subscribers").fill(email);
+    const subscriber = page.getByTestId("subscriber-results").getByRole("button");
+    await expect(subscriber).toHaveCount(1);
+    await expect(subscriber).toContainText("Paused");
+    await expect(subscriber).not.toContainText("Cancelling");
 
     await page.goto("/admin/subscriptions/retention");
     await expect(page.getByRole("region", { name: "Cancellations table" })).toContainText("Paused by staff");

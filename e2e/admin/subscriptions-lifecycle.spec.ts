@@ -3,7 +3,7 @@
  * a subscription to it, finds it on the Subscriptions page, and cancels it at period end (the
  * reader keeps access until the end; the server API agrees). On a desktop and on a 390 px phone.
  */
-import { expect, expectNoHorizontalPageScroll, test } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, openFilters, test } from "../fixtures";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
@@ -51,6 +51,7 @@ for (const viewport of VIEWPORTS) {
       await grant.getByRole("button", { name: "Give subscription" }).click();
       await expect(grant).toBeHidden();
 
+      await openFilters(page);
       await page.getByLabel("Search subscriptions").fill(`reader-${run}`);
       const results = page.getByTestId("subscription-results");
       await expect(results.getByRole("button")).toHaveCount(1);
@@ -86,6 +87,7 @@ for (const viewport of VIEWPORTS) {
       ]);
 
       await page.goto("/admin/subscriptions/subscribers");
+      await openFilters(page);
       await page.getByLabel("Search subscribers").fill(email);
       // The unfiltered list shows until the search answers: wait for it to narrow to this reader.
       const subscribers = page.getByTestId("subscriber-results");

@@ -11,7 +11,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { SignJWT } from "jose";
 
-import { expect, expectNoHorizontalPageScroll, test } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, openFilters, test } from "../fixtures";
 
 type Demo = { accountId: number; jwtSecret: string };
 
@@ -90,6 +90,7 @@ for (const viewport of VIEWPORTS) {
           .click();
       }
       await expect(page.getByRole("heading", { name: "Reader submissions", level: 1 })).toBeVisible();
+      await openFilters(page);
       await expect(page.getByLabel("Status")).toHaveValue("PENDING");
 
       const row = page.getByTestId("ugc-submission").filter({ hasText: `Flood report ${run}` });

@@ -1,6 +1,8 @@
 /**
  * The sources `npm run import -- --from <name>` knows. A new source (WXR posts, Ghost JSON,
  * readers and subscriptions CSVs) is one entry: an ImportSource (types.ts) of its own module.
+ * Descriptions and `commandLineOnly` are shown to owners on the dashboard's Import page: plain
+ * words, no commands or flags (those are in docs/migration.md, for operators).
  */
 import "server-only";
 
@@ -34,7 +36,8 @@ export function contentApiSource(options: { collections?: readonly string[] } = 
         contentApiOpener({ allowPrivate: importAllowsPrivateUrls(), collections: options.collections ?? [] })(file),
       { collections: true },
     ),
-    commandLineOnly: "it reads a site rather than a file: npm run import -- --from content-api https://old.example.com",
+    commandLineOnly:
+      "it reads a site rather than a file: send the old site's address to whoever runs your Masthead server, who imports it for you",
   };
 }
 
@@ -42,7 +45,7 @@ export const IMPORT_SOURCES: Record<string, ImportSource> = {
   disqus: commentSource("disqus", "comments of a Disqus export (XML)", DISQUS_READER),
   "wxr-comments": commentSource(
     "wxr-comments",
-    "the comments of a WordPress export (WXR 1.2); its posts and pages: --from wxr",
+    "the comments of a WordPress export (WXR 1.2); its posts and pages are imported as WordPress posts and pages",
     WXR_READER,
   ),
   remark42: commentSource("remark42", "comments of a Remark42 backup (JSON lines, gzipped or not)", REMARK42_READER),
@@ -52,7 +55,8 @@ export const IMPORT_SOURCES: Record<string, ImportSource> = {
       "comments of Coral, from its MongoDB: a folder of stories.json, users.json and comments.json",
       CORAL_READER,
     ),
-    commandLineOnly: "its data is a folder of three files: npm run import -- --from coral FOLDER",
+    commandLineOnly:
+      "its data is a folder of three files (stories, users and comments), not one file: send the folder to whoever runs your Masthead server, who imports it for you",
   },
   wxr: contentSource("wxr", "the posts and pages of a WordPress export (WXR 1.2)", openWxr, {
     commentsSource: "wxr-comments",
@@ -63,7 +67,7 @@ export const IMPORT_SOURCES: Record<string, ImportSource> = {
   subscriptions: {
     ...subscriptionsSource(),
     commandLineOnly:
-      "it needs the plan mapping you review first: npm run import -- --from subscriptions FILE --plans MAPPING.json",
+      "each of the old system's plans must first be matched to one of yours: send the file to whoever runs your Masthead server, who goes through that matching with you and imports it",
   },
   "newsletter-csv": newsletterCsvSource(),
 };

@@ -166,7 +166,8 @@ export type ImportSource<I extends ImportItem = ImportItem> = {
   kinds: readonly string[];
   /**
    * Why the dashboard cannot run it (its export is a folder, or it needs a mapping the operator
-   * reviews first): it is imported with `npm run import` only. Unset: the dashboard runs it too.
+   * reviews first): it is imported with `npm run import` only, and this says to an owner, in plain
+   * words (no commands), what to do instead. Unset: the dashboard runs it too.
    */
   commandLineOnly?: string;
   /** Read the file once; ImportFileError when it cannot be read at all. */

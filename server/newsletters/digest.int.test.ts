@@ -6,11 +6,16 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { getDb } from "../db";
 import type { Db } from "../db/client";
 import { enqueueJob } from "../jobs/queue";
+import { forgetPublisherCache } from "../publishing/publisher";
 import { now, resetClock, setClock } from "../testing/clock";
 import { recordingTransport, runJobsNow, testJobDeps } from "../testing/jobs";
 import { insertNewsletter, insertSubscribers } from "../testing/newsletter-fixtures";
 import { createTestPublisher, insertStory } from "../testing/publishing-factories";
 import { createDueDigests, dueDigest, newsletterDigestJob } from "./digest";
+import { DIGEST_SITE_URL_UNSET } from "./send";
+
+/** Masthead's own address in these tests (the publishers' site URL is news.example.com). */
+const APP_URL = "http://masthead.test";
 
 let db: Db;
 beforeEach(async () => {
@@ -55,7 +60,7 @@ describe("the digest schedule", () => {
   it("makes one send per local day, skips a day without a new story, and the jobs mail it", async () => {
     const { account, collection, newsletter, readers } = await setUp();
     setClock(new Date("2026-11-27T11:55:00Z"));
-    expect(await createDueDigests(db, now())).toBe(0);
+    expect(await createDueDigests(db, now(), APP_URL)).toBe(0);
 
     // At 12:05 UTC, through the job engine as the app runs it: the digest job makes the send, the send job mails it.
     setClock(new Date("2026-11-27T12:05:00Z"));
@@ -75,13 +80,13 @@ describe("the digest schedule", () => {
 
     // Again, and from two instances at once: still one.
     setClock(new Date("2026-11-27T12:20:00Z"));
-    const again = await Promise.all([createDueDigests(db, now()), createDueDigests(db, now())]);
+    const again = await Promise.all([createDueDigests(db, now(), APP_URL), createDueDigests(db, now(), APP_URL)]);
     expect(again).toEqual([0, 0]);
     expect(await digests(newsletter.id)).toHaveLength(1);
 
     // Next Friday, nothing new in the collection: skipped.
     setClock(new Date("2026-12-04T12:05:00Z"));
-    expect(await createDueDigests(db, now())).toBe(0);
+    expect(await createDueDigests(db, now(), APP_URL)).toBe(0);
 
     // A story published since: the Friday after, a digest.
     const fresh = await insertStory(db, account.id, {
@@ -90,8 +95,34 @@ describe("the digest schedule", () => {
     });
     await db.collectionItem.create({ data: { collectionId: collection.id, position: 1, storyId: fresh.id } });
     setClock(new Date("2026-12-11T12:01:00Z"));
-    expect(await createDueDigests(db, now())).toBe(1);
+    expect(await createDueDigests(db, now(), APP_URL)).toBe(1);
     expect((await digests(newsletter.id)).map((d) => d.dedupeKey)).toEqual(["digest:2026-11-27", "digest:2026-12-11"]);
+  });
+
+  it("is not sent while the site URL is unset: skipped with the reason recorded once, sent once it is set", async () => {
+    const { account, newsletter } = await setUp();
+    await db.publisherConfig.update({ where: { accountId: account.id }, data: { siteUrl: "" } });
+    forgetPublisherCache();
+    setClock(new Date("2026-11-27T12:05:00Z"));
+    expect(await createDueDigests(db, now(), APP_URL)).toBe(0);
+    setClock(new Date("2026-11-27T12:10:00Z"));
+    expect(await createDueDigests(db, now(), APP_URL)).toBe(0);
+    expect(await digests(newsletter.id)).toEqual([]);
+    const skipped = await db.auditLog.findMany({
+      where: { accountId: account.id, action: "newsletter.digest_skipped" },
+    });
+    expect(skipped.map((e) => [e.targetType, e.targetId])).toEqual([["newsletter", String(newsletter.id)]]);
+    expect(skipped[0]!.metadata).toMatchObject({ day: "2026-11-27", reason: DIGEST_SITE_URL_UNSET });
+    expect(DIGEST_SITE_URL_UNSET).toContain("the site's public URL is not set");
+
+    // Set within the digest's window: that day's digest goes.
+    await db.publisherConfig.update({
+      where: { accountId: account.id },
+      data: { siteUrl: "https://news.example.com" },
+    });
+    forgetPublisherCache();
+    setClock(new Date("2026-11-27T12:15:00Z"));
+    expect(await createDueDigests(db, now(), APP_URL)).toBe(1);
   });
 
   it("a digest of an automated collection sends the stories its rules select at send time", async () => {
@@ -166,7 +197,7 @@ describe("the digest schedule", () => {
       publishedAt: at("2026-11-30T09:00:00Z"),
     });
     setClock(new Date("2026-12-04T07:05:00Z"));
-    expect(await createDueDigests(db, now())).toBe(0);
+    expect(await createDueDigests(db, now(), APP_URL)).toBe(0);
     await insertStory(db, account.id, {
       headline: "Tram line",
       storyTemplate: "video",
@@ -174,6 +205,6 @@ describe("the digest schedule", () => {
       publishedAt: at("2026-12-05T09:00:00Z"),
     });
     setClock(new Date("2026-12-11T07:05:00Z"));
-    expect(await createDueDigests(db, now())).toBe(1);
+    expect(await createDueDigests(db, now(), APP_URL)).toBe(1);
   });
 });

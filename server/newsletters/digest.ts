@@ -9,7 +9,10 @@
  * the 07:00 digest at 07:40, not at midnight). Its send has the key "digest:<local date>", so two
  * instances, or a run repeated after a crash, make one send (./send.ts `createSend`). It is skipped
  * when no story of the collection was published since the previous digest's time (or, for a first
- * digest, when the collection has no published story).
+ * digest, when the collection has no published story). It is not sent either while the account's
+ * site URL is unset (the story links would lead nowhere, as "Publish and send" refuses): the day
+ * is skipped with an audit entry "newsletter.digest_skipped" saying why, once per newsletter and day,
+ * and the newsletter form says so beside the digest's settings.
  */
 import "server-only";
 
@@ -17,12 +20,15 @@ import { z } from "zod";
 
 import { ownValue } from "@/server/own-keys";
 
+import { recordAudit } from "../audit/audit-log";
+import { systemActor } from "../auth/actor";
 import type { Db } from "../db/client";
 import { defineJob } from "../jobs/define";
 import { log } from "../log";
+import { getPublisher } from "../publishing/publisher";
 import { zonedDayStart } from "../time-zone";
 import { digestFreshCount } from "./digest-stories";
-import { createSend } from "./send";
+import { createSend, DIGEST_SITE_URL_UNSET } from "./send";
 
 const DIGEST_EVERY_MS = 5 * 60_000;
 const DIGEST_WINDOW_MS = 2 * 3600_000;
@@ -58,8 +64,40 @@ export function dueDigest(schedule: TDigestSchedule, zone: string, now: Date): {
   return since >= 0 && since < DIGEST_WINDOW_MS ? { day, at } : null;
 }
 
+/**
+ * Whether the account's site URL is set; when not, the day's digest is skipped and the reason
+ * recorded once (an audit entry for the newsletter, since the digest's time).
+ */
+async function siteUrlReady(
+  db: Db,
+  n: { id: number; accountId: number },
+  due: { day: string; at: Date },
+  args: { appUrl: string; now: Date },
+): Promise<boolean> {
+  const publisher = await getPublisher(db, n.accountId, { appUrl: args.appUrl });
+  if (publisher.siteUrlSet) return true;
+  const action = "newsletter.digest_skipped";
+  const targetId = String(n.id);
+  const recorded = await db.auditLog.findFirst({
+    where: { accountId: n.accountId, action, targetType: "newsletter", targetId, createdAt: { gte: due.at } },
+    select: { id: true },
+  });
+  if (!recorded) {
+    await recordAudit(db, {
+      actor: systemActor(n.accountId, "newsletter.digest"),
+      action,
+      targetType: "newsletter",
+      targetId,
+      metadata: { day: due.day, reason: DIGEST_SITE_URL_UNSET },
+      now: args.now,
+    });
+    log.warn("newsletter digest skipped: site URL unset", { newsletter: n.id, day: due.day });
+  }
+  return false;
+}
+
 /** Create the digest sends due at `now`. Returns how many were created. */
-export async function createDueDigests(db: Db, now: Date): Promise<number> {
+export async function createDueDigests(db: Db, now: Date, appUrl: string): Promise<number> {
   const newsletters = await db.newsletter.findMany({
     where: { archivedAt: null, digestCollectionId: { not: null } },
     select: {
@@ -91,6 +129,7 @@ export async function createDueDigests(db: Db, now: Date): Promise<number> {
       since: previous?.scheduledAt ?? null,
     });
     if (fresh === 0) continue;
+    if (!(await siteUrlReady(db, n, due, { appUrl, now }))) continue;
     const collection = await db.collection.findUnique({ where: { id: n.digestCollectionId! }, select: { name: true } });
     const result = await createSend(db, {
       accountId: n.accountId,
@@ -117,6 +156,6 @@ export const newsletterDigestJob = defineJob<Record<string, never>>({
   everyMs: DIGEST_EVERY_MS,
   concurrency: 1,
   async run(tx, _job, ctx) {
-    await createDueDigests(tx, ctx.clock());
+    await createDueDigests(tx, ctx.clock(), ctx.appUrl);
   },
 });

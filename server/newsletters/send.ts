@@ -88,6 +88,10 @@ export async function createSend(
 const SITE_URL_UNSET =
   "The site's public URL is not set, so the mail's story link would lead to Masthead's own address, which has no story pages. Set it in Settings → Site (/admin/settings), then send.";
 
+/** Why a digest is not sent while the site URL is unset (recorded in the audit log, newsletter.digest_skipped). */
+export const DIGEST_SITE_URL_UNSET =
+  "The digest was not sent: the site's public URL is not set, so the mail's story links would lead to Masthead's own address, which has no story pages. Set it in Settings → Site (/admin/settings); the next digest day sends it.";
+
 /**
  * Refuses (BAD_REQUEST, field siteUrl) while the account's site URL is unset or Masthead's own
  * address: a story mail links readers to the story on the site (storyUrl), which would answer 404.

@@ -12,6 +12,7 @@ import type { Db } from "../db/client";
 import { isPlaceholderEmail } from "../members/identities";
 import type { TExportKind } from "./exports.schema";
 import { centsToDecimal } from "./money.schema";
+import { pausedUntilOf } from "./pauses";
 import { STANDING_FIELDS, SUBSCRIBED_STATUSES, subscriberStanding } from "./subscriber-standing";
 import { EMAIL_PROVIDER } from "./subscribers";
 import { isTrialAuthorization } from "./trial-history";
@@ -38,8 +39,8 @@ async function* mapRows<T>(rows: AsyncIterable<T>, row: (item: T) => readonly Cs
 const emailOf = (email: string) => (isPlaceholderEmail(email) ? null : email);
 
 function subscribers(db: Db, accountId: number, who: "paying" | "all", now: Date): CsvExport {
-  const rows = keyset((after, take) =>
-    db.member.findMany({
+  const rows = keyset(async (after, take) => {
+    const members = await db.member.findMany({
       where: {
         accountId,
         id: { gt: after },
@@ -60,8 +61,14 @@ function subscribers(db: Db, accountId: number, who: "paying" | "all", now: Date
           select: STANDING_FIELDS,
         },
       },
-    }),
-  );
+    });
+    // A paused subscription reads "paused" (./pauses.ts), as on the Subscribers page.
+    const paused = await pausedUntilOf(
+      db,
+      members.flatMap((m) => m.subscriptions),
+    );
+    return members.map((m) => ({ ...m, paused }));
+  });
   return {
     header: ["subscriber_id", "name", "email", "standing", "identities", "created_at"],
     rows: mapRows(rows, (m) => {
@@ -71,7 +78,14 @@ function subscribers(db: Db, accountId: number, who: "paying" | "all", now: Date
         ...(email ? [`${EMAIL_PROVIDER}:${email}`] : []),
         ...m.identities.map((i) => `${i.provider}:${i.externalId}`),
       ];
-      return [m.id, m.name, email, subscriberStanding(m.subscriptions, now), identities.join(" "), m.createdAt];
+      return [
+        m.id,
+        m.name,
+        email,
+        subscriberStanding(m.subscriptions, now, m.paused),
+        identities.join(" "),
+        m.createdAt,
+      ];
     }),
   };
 }

@@ -21,13 +21,35 @@ export async function pausedUntilOf(
   const held = subscriptions.filter(
     (s) => s.status.toLowerCase() === "cancelled" || s.status.toLowerCase() === "expired",
   );
-  const paused = new Map<number, string>();
-  if (held.length === 0) return paused;
+  if (held.length === 0) return new Map();
   const rows = await db.subscriptionCancellation.findMany({
     where: { subscriptionId: { in: held.map((s) => s.id) }, undoneAt: null },
     orderBy: { id: "desc" },
     select: { subscriptionId: true, outcome: true, offer: true },
   });
+  return openPauses(rows);
+}
+
+/**
+ * The ids of the account's subscriptions that are paused now (for the dashboard's status filter:
+ * `paused`, and `cancelled`/`expired` without them).
+ */
+export async function pausedSubscriptionIds(db: Db, accountId: number): Promise<number[]> {
+  const rows = await db.subscriptionCancellation.findMany({
+    where: {
+      accountId,
+      undoneAt: null,
+      subscription: { deletedAt: null, status: { in: ["CANCELLED", "EXPIRED"] } },
+    },
+    orderBy: { id: "desc" },
+    select: { subscriptionId: true, outcome: true, offer: true },
+  });
+  return [...openPauses(rows).keys()];
+}
+
+/** Of cancellation rows newest first, the subscriptions whose latest row holds an open pause. */
+function openPauses(rows: readonly { subscriptionId: number; outcome: string; offer: unknown }[]) {
+  const paused = new Map<number, string>();
   const latest = new Map<number, (typeof rows)[number]>();
   for (const row of rows) if (!latest.has(row.subscriptionId)) latest.set(row.subscriptionId, row);
   for (const [subscriptionId, row] of latest) {

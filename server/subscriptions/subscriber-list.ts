@@ -9,6 +9,7 @@ import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { isPlaceholderEmail } from "../members/identities";
 import { memberLookupConditions } from "../members/member-lookup";
+import { pausedUntilOf } from "./pauses";
 import { STANDING_FIELDS, SUBSCRIBED_STATUSES, subscriberStanding } from "./subscriber-standing";
 import { EMAIL_PROVIDER, loadCumulativeEnds, subscriberToWire } from "./subscribers";
 import type { TSearchSubscribersInput, TSubscriberRow } from "./subscribers.schema";
@@ -52,6 +53,10 @@ export async function searchSubscribers(
       },
     },
   });
+  const paused = await pausedUntilOf(
+    db,
+    members.flatMap((m) => m.subscriptions),
+  );
   const cumulative = await loadCumulativeEnds(db, {
     accountId: args.accountId,
     memberIds: members.map((m) => m.id),
@@ -73,7 +78,7 @@ export async function searchSubscribers(
         cumulative.get(m.id),
       ),
       email,
-      standing: subscriberStanding(m.subscriptions, args.now),
+      standing: subscriberStanding(m.subscriptions, args.now, paused),
     };
   });
 }

@@ -38,6 +38,15 @@ describe("subscriberStanding", () => {
     );
   });
 
+  it("says paused for a paused subscription, stored cancelled or expired, below active", () => {
+    const held = { ...sub({ status: "CANCELLED", cancelledAt: at(-2) }), id: 7 };
+    const over = { ...sub({ status: "EXPIRED", endTimestamp: at(-3) }), id: 8 };
+    expect(subscriberStanding([held], now, new Set([7]))).toBe("paused");
+    expect(subscriberStanding([over], now, new Set([8]))).toBe("paused");
+    expect(subscriberStanding([held], now)).toBe("cancelling");
+    expect(subscriberStanding([held, { ...sub(), id: 9 }], now, new Set([7]))).toBe("active");
+  });
+
   it("says the strongest standing when subscriptions differ", () => {
     const lapsed = sub({ status: "EXPIRED", endTimestamp: at(-3) });
     const trial = sub({ trialEndsAt: at(4) });

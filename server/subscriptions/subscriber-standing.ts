@@ -5,6 +5,7 @@
  * - `active`: a subscription grants access now and renews or runs to its end;
  * - `grace`: access continues in a grace period after a charge failed at the end;
  * - `trial`: the only access is a trial;
+ * - `paused`: a subscription is paused (./pauses.ts), stored cancelled or expired until it resumes;
  * - `cancelling`: cancelled, with access until the period ends;
  * - `lapsed`: subscribed before, no access now;
  * - `none`: never subscribed (a member who only comments or reads), or only failed checkouts.
@@ -19,6 +20,7 @@ export const SUBSCRIBED_STATUSES = ["ACTIVE", "CANCELLED", "EXPIRED"] as const;
 
 /** The subscription fields a standing is read from (a Prisma select). */
 export const STANDING_FIELDS = {
+  id: true,
   status: true,
   startTimestamp: true,
   endTimestamp: true,
@@ -28,10 +30,16 @@ export const STANDING_FIELDS = {
   recurring: true,
 } as const;
 
-export function subscriberStanding(subscriptions: readonly SubscriptionTiming[], now: Date): TSubscriberStanding {
+/** `paused`: which of the subscriptions (by id) are paused now (pausedUntilOf in ./pauses.ts). */
+export function subscriberStanding(
+  subscriptions: readonly (SubscriptionTiming & { id?: number })[],
+  now: Date,
+  paused: { has(id: number): boolean } = new Set<number>(),
+): TSubscriberStanding {
   const taken = subscriptions.filter((s) => (SUBSCRIBED_STATUSES as readonly string[]).includes(s.status));
   const standings = new Set<TSubscriberStanding>(
     taken.map((s) => {
+      if (s.id !== undefined && paused.has(s.id)) return "paused";
       const flags = subscriptionFlags(s, now);
       if (!flags.active) return "lapsed";
       if (flags.in_grace_period) return "grace";

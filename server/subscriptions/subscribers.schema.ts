@@ -177,7 +177,7 @@ export const ZSearchSubscribersInput = z.object({
 export type TSearchSubscribersInput = z.output<typeof ZSearchSubscribersInput>;
 
 /** Where a reader stands as a subscriber, strongest first (subscriber-standing.ts). */
-export const SUBSCRIBER_STANDINGS = ["active", "grace", "trial", "cancelling", "lapsed", "none"] as const;
+export const SUBSCRIBER_STANDINGS = ["active", "grace", "trial", "paused", "cancelling", "lapsed", "none"] as const;
 const ZSubscriberStanding = z.enum(SUBSCRIBER_STANDINGS);
 export type TSubscriberStanding = z.output<typeof ZSubscriberStanding>;
 

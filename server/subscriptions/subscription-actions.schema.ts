@@ -10,7 +10,13 @@ import { identityValueIssue, MAX_IDENTITY_LENGTH, ZProvider } from "./subscriber
 
 /** The stored statuses of a subscription as the wire and the dashboard write them. */
 export const SUBSCRIPTION_STATUSES_WIRE = ["pending", "active", "cancelled", "failed", "expired"] as const;
-export type TSubscriptionStatusWire = (typeof SUBSCRIPTION_STATUSES_WIRE)[number];
+
+/**
+ * What the dashboard's list filters by: a stored status, or `paused` (stored cancelled or expired
+ * with an open pause, ./pauses.ts; the `cancelled` and `expired` filters leave those out).
+ */
+export const SUBSCRIPTION_STATUS_FILTERS = [...SUBSCRIPTION_STATUSES_WIRE, "paused"] as const;
+export type TSubscriptionStatusFilter = (typeof SUBSCRIPTION_STATUS_FILTERS)[number];
 
 export const SUBSCRIPTION_METADATA_LIMITS = { keys: 50, bytes: 8_192, notes: 2_000, maxBodyBytes: 32_768 };
 
@@ -59,7 +65,7 @@ export type TExtendTo = z.output<typeof ZExtendTo>;
 export const ZListSubscriptionsInput = z.object({
   /** Subscriber e-mail, name or identity value containing it (case-insensitive). */
   q: z.string().trim().max(200).default(""),
-  status: z.enum(SUBSCRIPTION_STATUSES_WIRE).optional(),
+  status: z.enum(SUBSCRIPTION_STATUS_FILTERS).optional(),
   planId: z.number().int().positive().optional(),
   memberId: z.number().int().positive().optional(),
   ...zCursorPaging,

@@ -26,3 +26,20 @@ export function subscriptionStatusLabel(s: { status: string; paused_until: strin
   const word = STATUS_WORDS.get(s.status);
   return { label: word?.label ?? s.status, tone: word?.tone ?? "gray", paused: false };
 }
+
+const PAYMENT_WORDS = new Map<string, string>([
+  ["pending", "Pending"],
+  ["authorized", "Authorized"],
+  ["captured", "Paid"],
+  ["failed", "Failed"],
+  ["refunded", "Refunded"],
+  ["partially_refunded", "Partly refunded"],
+]);
+
+/** A payment's or a refund's stored status as staff read it ("captured" → "Paid"); unknown: capitalised, "_" as spaces. */
+export function paymentStatusLabel(status: string): string {
+  const word = PAYMENT_WORDS.get(status);
+  if (word) return word;
+  const spaced = status.replaceAll("_", " ").toLowerCase();
+  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
+}

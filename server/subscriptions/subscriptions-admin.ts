@@ -14,10 +14,14 @@ import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { parseInput } from "../validation";
 import { failedChargesOf } from "./failed-charges";
-import { pausedUntilOf } from "./pauses";
+import { pausedSubscriptionIds, pausedUntilOf } from "./pauses";
 import { planCopy } from "./plan-copy";
 import { loadSubscriber, resolveSubscriber } from "./subscribers";
-import { ZListSubscriptionsInput, type TListSubscriptionsInput } from "./subscription-actions.schema";
+import {
+  ZListSubscriptionsInput,
+  type TListSubscriptionsInput,
+  type TSubscriptionStatusFilter,
+} from "./subscription-actions.schema";
 import { addDuration } from "./subscription-state";
 import {
   emitSubscriberCreated,
@@ -56,7 +60,7 @@ export async function listSubscriptionsForAdmin(
   const contains = { contains: input.q, mode: "insensitive" as const };
   const where: Prisma.SubscriptionWhereInput = {
     deletedAt: null,
-    ...(input.status ? { status: input.status.toUpperCase() as "ACTIVE" } : {}),
+    AND: [await statusCondition(db, args.actor.accountId, input.status)],
     ...(input.planId ? { planId: input.planId } : {}),
     ...(input.memberId ? { memberId: input.memberId } : {}),
     ...(input.cursor ? { id: { lt: decodeCursor(input.cursor) } } : {}),
@@ -85,6 +89,23 @@ export async function listSubscriptionsForAdmin(
   const items = page.map((s) => ({ ...s, paused_until: paused.get(s.id) ?? null }));
   const last = items.at(-1);
   return { items, nextCursor: rows.length > input.limit && last ? encodeCursor(last.id) : null };
+}
+
+/**
+ * The status filter's condition: `paused` is the subscriptions with an open pause (./pauses.ts);
+ * `cancelled` and `expired` leave those out, as the list words them "Paused".
+ */
+async function statusCondition(
+  db: Db,
+  accountId: number,
+  status: TSubscriptionStatusFilter | undefined,
+): Promise<Prisma.SubscriptionWhereInput> {
+  if (!status) return {};
+  if (status === "pending" || status === "active" || status === "failed")
+    return { status: status.toUpperCase() as Uppercase<typeof status> };
+  const paused = await pausedSubscriptionIds(db, accountId);
+  if (status === "paused") return { id: { in: paused } };
+  return { status: status.toUpperCase() as Uppercase<typeof status>, id: { notIn: paused } };
 }
 
 type TimelineEntry = {

@@ -101,6 +101,10 @@ describe("imports router", () => {
       "content-api",
       "subscriptions",
     ]);
+    // Owners read these on the Import page: no commands or flags (docs/migration.md has those).
+    for (const s of sources) {
+      expect(`${s.description} ${s.commandLineOnly ?? ""}`).not.toMatch(/npm |npx |--[a-z]|MAPPING|FOLDER/);
+    }
   });
 
   it("shows the dry run, then imports on confirm as the owner, with progress, report, run and audit", async () => {

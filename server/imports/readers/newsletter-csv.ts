@@ -142,7 +142,7 @@ function resolveNewsletter(slug: string, newsletters: Map<string, Newsletter>): 
     return `it names no newsletter and the account has ${active.length === 0 ? "none" : `${active.length}`}: add a "newsletter" column with a slug (${active
       .map((n) => n.slug)
       .slice(0, 10)
-      .join(", ")}), or give a default (--newsletter SLUG)`;
+      .join(", ")}), or have whoever runs the server import it with a default newsletter`;
   }
   const found = newsletters.get(slug);
   if (!found) {

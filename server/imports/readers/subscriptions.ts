@@ -101,7 +101,7 @@ function sourceIdOf(row: CsvRow): string {
 export function subscriptionsSource(options: SubscriptionsOptions = {}): ImportSource<SubscriptionItem> {
   return {
     name: SUBSCRIPTIONS_SOURCE,
-    description: "paying readers' subscriptions, from a CSV (--plans MAPPING.json maps their plans)",
+    description: "paying readers' subscriptions, from a CSV, their old plans matched to yours",
     kinds: [SUBSCRIPTION_KIND, MEMBER_KIND],
     prepare: async (file) => {
       const mapping = options.plans ? await readPlanMapping(options.plans) : null;

@@ -14,6 +14,7 @@ import type { Db } from "../../db/client";
 import { mailTransportFromEnv } from "../../mail/transport";
 import type { TNewsletterFormInput } from "../../newsletters/newsletters.schema";
 import { suppress } from "../../newsletters/suppression";
+import { forgetPublisherCache } from "../../publishing/publisher";
 import { runJobsNow, testJobDeps } from "../../testing/jobs";
 import { startSmtpServer, type TestSmtpServer } from "../../testing/smtp-server";
 import { createTestStaff, trpcCodeOf } from "../../testing/staff";
@@ -153,6 +154,18 @@ describe("newsletters.*", () => {
       plans: [{ id: plan.id }],
       collections: [{ id: home.id }],
     });
+    // The form says digests wait for the site URL: options tell it whether the URL is set.
+    const siteUrlSet = async (siteUrl: string) => {
+      await db.publisherConfig.upsert({
+        where: { accountId: account.id },
+        create: { accountId: account.id, siteUrl, cdnImage: "images.example.com" },
+        update: { siteUrl },
+      });
+      forgetPublisherCache();
+      return (await owner.caller.newsletters.options()).siteUrlSet;
+    };
+    expect(await siteUrlSet("")).toBe(false);
+    expect(await siteUrlSet("https://news.example.com")).toBe(true);
     // Another account's newsletter is not found.
     expect(await trpcCodeOf(other.caller.newsletters.get({ id: paid.id }))).toBe("NOT_FOUND");
     expect(await trpcCodeOf(other.caller.newsletters.update({ id: paid.id, newsletter: FORM }))).toBe("NOT_FOUND");

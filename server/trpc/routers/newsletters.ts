@@ -21,7 +21,8 @@ import {
   ZUpdateNewsletterInput,
 } from "../../newsletters/newsletters.schema";
 import { addSubscriberByStaff, unsubscribeByStaff } from "../../newsletters/subscriptions";
-import { adminProcedure, createTRPCRouter } from "../trpc";
+import { getPublisher } from "../../publishing/publisher";
+import { adminProcedure, appUrl, createTRPCRouter } from "../trpc";
 
 /** Who manages newsletters (OWNER always may); contributors and moderators may not. */
 const NEWSLETTER_ROLES = ["EDITOR", "REVENUE"] as const;
@@ -39,13 +40,16 @@ export const newslettersRouter = createTRPCRouter({
     .input(z.object({ id: ZNewsletterId }))
     .output(ZNewsletterView)
     .query(({ ctx, input }) => getNewsletter(ctx.db, { actor: ctx.actor, id: input.id })),
-  /** The plans and collections the form offers (the account's own). */
+  /**
+   * The plans and collections the form offers (the account's own), and whether the site URL is
+   * set (digests are not sent without it: ../../newsletters/digest.ts).
+   */
   options: staff
     .input(z.void())
-    .output(z.object({ plans: z.array(ZPlanOption), collections: z.array(ZCollectionOption) }))
+    .output(z.object({ plans: z.array(ZPlanOption), collections: z.array(ZCollectionOption), siteUrlSet: z.boolean() }))
     .query(async ({ ctx }) => {
       const accountId = ctx.actor.accountId;
-      const [plans, collections] = await Promise.all([
+      const [plans, collections, publisher] = await Promise.all([
         ctx.db.subscriptionPlan.findMany({
           where: { accountId },
           select: { id: true, title: true },
@@ -57,8 +61,9 @@ export const newslettersRouter = createTRPCRouter({
           orderBy: { name: "asc" },
           take: 500,
         }),
+        getPublisher(ctx.db, accountId, { appUrl: appUrl() }),
       ]);
-      return { plans, collections };
+      return { plans, collections, siteUrlSet: publisher.siteUrlSet };
     }),
   create: staff
     .input(ZNewsletterInput)

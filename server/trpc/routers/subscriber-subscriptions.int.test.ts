@@ -178,6 +178,32 @@ describe("subscriberSubscriptions router", () => {
     );
     expect((await revenue.caller.retentionOffer.cancellations()).map((c) => c.outcome)).toEqual(["paused"]);
 
+    // Paused is its own filter value and its own standing, never "cancelled"/"cancelling".
+    const dropped = await insertTestSubscription(db, {
+      accountId,
+      memberId: reader.id,
+      planId: monthly.id,
+      status: "CANCELLED",
+      cancelledAt: new Date(),
+    });
+    const ids = async (status: "paused" | "cancelled" | "expired" | "active") =>
+      (await revenue.caller.subscriberSubscriptions.list({ status })).items.map((s) => s.id);
+    expect(await ids("paused")).toEqual([sub.id]);
+    expect(await ids("cancelled")).toEqual([dropped.id]);
+    expect(await ids("expired")).toEqual([]);
+    expect(await ids("active")).toEqual([pass.id]);
+    expect(
+      (await revenue.caller.subscriberSubscriptions.list({ status: "paused", cursor: listed.nextCursor })).items,
+    ).toHaveLength(1);
+    expect((await other.revenue.caller.subscriberSubscriptions.list({ status: "paused" })).items).toEqual([]);
+    expect(await trpcCodeOf(revenue.caller.subscriberSubscriptions.list({ status: "pausd" as "paused" }))).toBe(
+      "BAD_REQUEST",
+    );
+    await db.subscription.update({ where: { id: pass.id }, data: { deletedAt: new Date() } });
+    const [standing] = await revenue.caller.subscribers.search({ q: "pia@example.com" });
+    expect(standing?.standing).toBe("paused");
+    await db.subscription.update({ where: { id: pass.id }, data: { deletedAt: null } });
+
     // At the pause's end the job wakes it: active, a period due at once.
     const until = new Date(applied.until);
     const woken = await withTransaction(db, (tx) =>
