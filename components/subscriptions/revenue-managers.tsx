@@ -140,7 +140,7 @@ type CampaignFields = {
   currency: string | null;
   target_amount_cents: number;
   target_amount_validation_enabled: boolean;
-  collected_amount: string;
+  collected_amount_cents: number;
   collected_amount_percentage: string;
   target_reached: boolean;
   display_assets: { id: number }[];
@@ -153,7 +153,7 @@ function campaignOf(group: object): CampaignFields {
     currency: c.currency ?? null,
     target_amount_cents: c.target_amount_cents ?? 0,
     target_amount_validation_enabled: c.target_amount_validation_enabled ?? false,
-    collected_amount: c.collected_amount ?? "0.00",
+    collected_amount_cents: c.collected_amount_cents ?? 0,
     collected_amount_percentage: c.collected_amount_percentage ?? "0.00",
     target_reached: c.target_reached ?? false,
     display_assets: c.display_assets ?? [],
@@ -199,7 +199,9 @@ const campaigns = defineManager({
       header: "Collected",
       cell: (g) => {
         const c = campaignOf(g);
-        return `${c.collected_amount} ${c.currency ?? ""} (${c.collected_amount_percentage} %)${c.target_reached ? ", reached" : ""}`;
+        // In the Target column's form: "1,250.00 USD (12.50 %)".
+        const collected = formatMoney(c.collected_amount_cents, c.currency ?? "USD");
+        return `${collected} (${c.collected_amount_percentage} %)${c.target_reached ? ", reached" : ""}`;
       },
     },
     { header: "Plans", cell: (g) => g.subscription_plans.length },

@@ -63,7 +63,7 @@ export function SubscribersBrowser() {
           <div className="flex flex-wrap items-center gap-3">
             <SearchInput
               aria-label="Search subscribers"
-              placeholder="E-mail, phone, provider:id, member id…"
+              placeholder="E-mail, phone, name, member id…"
               value={q}
               onChange={(e) => setQ(e.target.value)}
               compact
