@@ -291,13 +291,17 @@ test.describe("widgets on a publisher's page", () => {
     // Every reaction button is a target of at least 24 × 24 px (WCAG 2.5.8).
     const reactionButtons = group.getByRole("button");
     await expect(reactionButtons.first()).toBeVisible();
-    const sizes = await reactionButtons.evaluateAll((els) =>
-      els.map((el) => ({ width: el.getBoundingClientRect().width, height: el.getBoundingClientRect().height })),
-    );
-    for (const { width, height } of sizes) {
-      expect(height, "a reaction button's height").toBeGreaterThanOrEqual(24);
-      expect(width, "a reaction button's width").toBeGreaterThanOrEqual(24);
-    }
+    // Measured again until steady: the frame draws the group anew once the reader is known.
+    await expect(async () => {
+      const sizes = await reactionButtons.evaluateAll((els) =>
+        els.map((el) => ({ width: el.getBoundingClientRect().width, height: el.getBoundingClientRect().height })),
+      );
+      expect(sizes.length).toBeGreaterThan(0);
+      for (const { width, height } of sizes) {
+        expect(height, "a reaction button's height").toBeGreaterThanOrEqual(24);
+        expect(width, "a reaction button's width").toBeGreaterThanOrEqual(24);
+      }
+    }).toPass({ timeout: 10_000 });
     await group.getByRole("button", { name: "Love, 0" }).click();
     await expect(group.getByRole("button", { name: "Love, 1" })).toHaveAttribute("aria-pressed", "true");
     await expect(group.getByRole("button", { name: "Love, 1" })).toBeFocused();
