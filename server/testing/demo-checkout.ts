@@ -8,9 +8,27 @@ import { expect } from "vitest";
 import { POST as PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
 import { POST as CREATE } from "@/app/api/access/v1/members/me/subscriptions/route";
 import { POST as READER_JWT } from "@/app/api/demo/reader-jwt/route";
-import { DEMO } from "@/server/seed/demo";
+import { resetEnvCache } from "@/env.js";
+import { getDb } from "@/server/db";
+import { DEMO, seedDemoPublisher } from "@/server/seed/demo";
+import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
 
 import { call } from "./engagement";
+
+/**
+ * The demo account with its catalogue, DEMO_TOOLS on (the caller's afterEach turns it off), and
+ * the plan `title` of it.
+ */
+export async function seedDemoWithTools(title: string) {
+  const db = await getDb();
+  process.env.DEMO_TOOLS = "true";
+  resetEnvCache();
+  const report = { created: [] as string[] };
+  const accountId = await seedDemoPublisher(db, report);
+  await seedDemoCatalogue(db, { accountId }, report);
+  const plan = await db.subscriptionPlan.findFirstOrThrow({ where: { accountId, title } });
+  return { db, accountId, plan };
+}
 
 /** A JWT for the demo reader `email` (the demo account; DEMO_TOOLS on). */
 export async function demoReaderJwt(email: string): Promise<string> {

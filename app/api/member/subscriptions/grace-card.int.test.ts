@@ -11,13 +11,11 @@ import { POST as FAIL } from "@/app/api/demo/failed-renewal/route";
 import { GET as LINK_GET, PUT as LINK_PUT } from "@/app/api/member/card-link/[token]/route";
 import { resetEnvCache } from "@/env.js";
 import { formatInstant } from "@/server/dates.schema";
-import { getDb } from "@/server/db";
-import { DEMO, seedDemoPublisher } from "@/server/seed/demo";
-import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
+import { DEMO } from "@/server/seed/demo";
 import { signCardLink } from "@/server/subscriptions/card-link";
 import { keepReadingWords } from "@/server/subscriptions/grace.schema";
 import { selfServiceOverview, updateSelfServicePaymentMethod } from "@/server/subscriptions/self-service";
-import { demoCheckout, demoReaderJwt } from "@/server/testing/demo-checkout";
+import { demoCheckout, demoReaderJwt, seedDemoWithTools } from "@/server/testing/demo-checkout";
 import { call } from "@/server/testing/engagement";
 import { runJobsNow } from "@/server/testing/jobs";
 
@@ -30,13 +28,7 @@ type Wire = { id: number; in_grace_period: boolean; grace_ends_at: string | null
 
 /** The demo account, a JWT reader subscribed to Yearly through demo_test, and the renewal failed now. */
 async function readerInGrace(email: string) {
-  const db = await getDb();
-  process.env.DEMO_TOOLS = "true";
-  resetEnvCache();
-  const report = { created: [] as string[] };
-  const accountId = await seedDemoPublisher(db, report);
-  await seedDemoCatalogue(db, { accountId }, report);
-  const yearly = await db.subscriptionPlan.findFirstOrThrow({ where: { accountId, title: "Yearly" } });
+  const { db, accountId, plan: yearly } = await seedDemoWithTools("Yearly");
   const jwt = await demoReaderJwt(email);
   const q = `key=${DEMO.accountKey}&accesstype_jwt=${jwt}`;
   const { created } = await demoCheckout(jwt, { subscription_plan_id: yearly.id });

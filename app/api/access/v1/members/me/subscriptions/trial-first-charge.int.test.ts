@@ -8,16 +8,13 @@
 import { afterEach, describe, expect, it } from "vitest";
 
 import { resetEnvCache } from "@/env.js";
-import { getDb } from "@/server/db";
 import { withTransaction } from "@/server/db/transaction";
-import { seedDemoPublisher } from "@/server/seed/demo";
-import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
 import { advanceSubscription } from "@/server/subscriptions/lifecycle";
 import { DEMO_EXPIRED_CARD_TOKEN } from "@/server/subscriptions/payments/demo-test-gateway";
 import { selfServiceOverview } from "@/server/subscriptions/self-service";
 import { grantsAccess } from "@/server/subscriptions/subscription-state";
 import { cancelSubscription } from "@/server/subscriptions/subscriptions";
-import { demoCheckout, demoReaderJwt } from "@/server/testing/demo-checkout";
+import { demoCheckout, demoReaderJwt, seedDemoWithTools } from "@/server/testing/demo-checkout";
 
 afterEach(() => {
   delete process.env.DEMO_TOOLS;
@@ -25,14 +22,8 @@ afterEach(() => {
 });
 
 async function seedDemo() {
-  const db = await getDb();
-  process.env.DEMO_TOOLS = "true";
-  resetEnvCache();
-  const report = { created: [] as string[] };
-  const accountId = await seedDemoPublisher(db, report);
-  await seedDemoCatalogue(db, { accountId }, report);
-  const monthly = await db.subscriptionPlan.findFirstOrThrow({ where: { accountId, title: "Monthly" } });
-  return { db, accountId, monthly };
+  const { db, accountId, plan } = await seedDemoWithTools("Monthly");
+  return { db, accountId, monthly: plan };
 }
 
 type Wire = { id: number; payment_amount_cents: number; trial_end_date?: string };
