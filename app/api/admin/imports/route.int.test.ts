@@ -131,9 +131,18 @@ describe("POST /api/admin/imports", () => {
     };
 
     const unknown = await expectError(await upload(sample, "source=nope&name=a.xml"), 400, /Unknown source "nope"/);
-    // A source the dashboard cannot run (a folder; a mapping to review) is refused, saying how to run it.
-    await expectError(await upload(sample, "source=coral&name=a.json"), 400, /command line only: .*--from coral/);
-    await expectError(await upload(sample, "source=subscriptions&name=a.csv"), 400, /--plans MAPPING\.json/);
+    // A source the dashboard cannot run (a folder; a mapping to review) is refused, saying what to do
+    // in an owner's words (the commands are in docs/migration.md, for whoever runs the server).
+    await expectError(
+      await upload(sample, "source=coral&name=a.json"),
+      400,
+      /command line only: .*whoever runs your Masthead server/,
+    );
+    await expectError(
+      await upload(sample, "source=subscriptions&name=a.csv"),
+      400,
+      /plans must first be matched .*whoever runs your Masthead server/,
+    );
     expect(unknown.details).toEqual([{ field: "source", issue: expect.stringContaining("disqus") as string }]);
     await expectError(await upload(sample, "name=a.xml"), 400, /./);
     await expectError(await upload(sample, "source=disqus"), 400, /./);
