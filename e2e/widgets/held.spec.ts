@@ -5,26 +5,17 @@
  */
 import { pageIdOf, postComment } from "../comments";
 import { demoAccount, expect, seriousViolations, test, trpcCall } from "../fixtures";
-import { commentsPage, expectNoSidewaysScrollInFrame, publisherSite, readerJwt, signInReader } from "./host-page";
-
-const VIEWPORTS = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
+import {
+  commentPagesPerViewport,
+  expectNoSidewaysScrollInFrame,
+  readerJwt,
+  signInReader,
+  VIEWPORTS,
+} from "./host-page";
 
 test.describe("a held comment in the comment widget", () => {
-  let site: Awaited<ReturnType<typeof publisherSite>>;
   const run = Date.now().toString(36);
-
-  test.beforeAll(async () => {
-    const pages: Record<string, string> = {};
-    for (const v of VIEWPORTS) pages[`/held-${v.name}-${run}.html`] = commentsPage(demoAccount().accountId);
-    site = await publisherSite(67, pages);
-  });
-
-  test.afterAll(async () => {
-    await site.close();
-  });
+  const site = commentPagesPerViewport(67, "held", run);
 
   for (const viewport of VIEWPORTS) {
     test(`stays with its author after a reload, never with another reader (${viewport.name})`, async ({

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import { SignJWT } from "jose";
 
-import { expect } from "../fixtures";
+import { demoAccount, expect, test } from "../fixtures";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 export const MASTHEAD = `http://localhost:${PORT}`;
@@ -52,6 +52,33 @@ export async function publisherSite(
   await new Promise<void>((resolve) => server.listen(PORT + offset, hostname, resolve));
   expect((server.address() as AddressInfo).port).toBe(PORT + offset);
   return { origin, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** The two sizes the widget specs run at. */
+export const VIEWPORTS = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+/**
+ * A publisher's site (see publisherSite) with a comments page per viewport for this run:
+ * `/<prefix>-<viewport>-<run>.html`, set up before the spec's tests and closed after them. The
+ * answer's `origin` is read inside a test.
+ */
+export function commentPagesPerViewport(offset: number, prefix: string, run: string): { origin: string } {
+  const holder = { origin: "" };
+  let close: () => Promise<void> = () => Promise.resolve();
+  test.beforeAll(async () => {
+    const pages = new Map<string, string>();
+    for (const v of VIEWPORTS) pages.set(`/${prefix}-${v.name}-${run}.html`, commentsPage(demoAccount().accountId));
+    const site = await publisherSite(offset, Object.fromEntries(pages));
+    holder.origin = site.origin;
+    close = site.close;
+  });
+  test.afterAll(async () => {
+    await close();
+  });
+  return holder;
 }
 
 /** A reader's publisher-signed JWT (HS256, 15 minutes). */

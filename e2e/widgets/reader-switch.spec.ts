@@ -8,12 +8,7 @@ import type { Locator } from "@playwright/test";
 
 import { pageIdOf } from "../comments";
 import { demoAccount, expect, seriousViolations, test, trpcCall, trpcQuery } from "../fixtures";
-import { commentsPage, publisherSite, readerJwt, signInReader } from "./host-page";
-
-const VIEWPORTS = [
-  { name: "desktop", width: 1440, height: 900 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
+import { commentPagesPerViewport, readerJwt, signInReader, VIEWPORTS } from "./host-page";
 
 /** The WCAG contrast of an element's text colour (its alpha laid over white) against white. */
 async function contrastOnWhite(locator: Locator): Promise<number> {
@@ -31,18 +26,8 @@ async function contrastOnWhite(locator: Locator): Promise<number> {
 }
 
 test.describe("the comment widget when the page switches the reader", () => {
-  let site: Awaited<ReturnType<typeof publisherSite>>;
   const run = Date.now().toString(36);
-
-  test.beforeAll(async () => {
-    const pages: Record<string, string> = {};
-    for (const v of VIEWPORTS) pages[`/switch-${v.name}-${run}.html`] = commentsPage(demoAccount().accountId);
-    site = await publisherSite(71, pages);
-  });
-
-  test.afterAll(async () => {
-    await site.close();
-  });
+  const site = commentPagesPerViewport(71, "switch", run);
 
   for (const viewport of VIEWPORTS) {
     test(`drops the first reader's held comment and notice for the second (${viewport.name})`, async ({
