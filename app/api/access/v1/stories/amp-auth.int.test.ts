@@ -40,7 +40,12 @@ describe("AMP's paywall calls need the server key", () => {
       ["no X-SUBAUTH", {}, /X-SUBAUTH header is missing/],
       ["an empty X-SUBAUTH", { "x-subauth": "" }, /X-SUBAUTH header is missing/],
       ["a made-up key", { "x-subauth": "mh_sk_not_a_key_at_all" }, /X-SUBAUTH header is not a valid key/],
-      ["the server key with a letter changed", { "x-subauth": `${serverKey.slice(0, -1)}x` }, /not a valid key/],
+      // (Its last letter made another one: "x" when it is not already "x", else "y".)
+      [
+        "the server key with a letter changed",
+        { "x-subauth": `${serverKey.slice(0, -1)}${serverKey.endsWith("x") ? "y" : "x"}` },
+        /not a valid key/,
+      ],
       ["the client key as X-SUBAUTH", { "x-subauth": key }, /not a valid key/],
       ["another account's server key", { "x-subauth": other.serverKey }, /not a client key of the X-SUBAUTH/],
     ];
