@@ -12,9 +12,10 @@
  * A token names exactly one row of one account for one purpose; anything else, or a changed
  * character, fails the constant-time comparison.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { createHmac, hkdfSync } from "node:crypto";
 
 import { getEnv } from "../../env.js";
+import { base64urlMacMatches } from "../security/signed-token";
 
 const NEWSLETTER_TOKEN_PURPOSES = ["confirm", "unsubscribe", "delivery"] as const;
 export type TNewsletterTokenPurpose = (typeof NEWSLETTER_TOKEN_PURPOSES)[number];
@@ -76,8 +77,6 @@ export function verifyNewsletterToken(
   const purpose = match[1] as TNewsletterTokenPurpose;
   const id = match[2]!;
   if (!purposes.includes(purpose)) return null;
-  const given = Buffer.from(match[3]!, "base64url");
-  const expected = mac(key, accountId, purpose, id, nonce);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (!base64urlMacMatches(match[3]!, mac(key, accountId, purpose, id, nonce))) return null;
   return { purpose, id };
 }

@@ -7,10 +7,11 @@
  * the ids and the expiry, and is compared in constant time. It lets its bearer see the
  * subscription's plan and replace its payment method (`updateSelfServicePaymentMethod`), no more.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { createHmac, hkdfSync } from "node:crypto";
 
 import { getEnv, type Env } from "../../env.js";
 import type { Db, TransactionClient } from "../db/client";
+import { base64urlMacMatches } from "../security/signed-token";
 
 /** How long a link works at most (the grace period usually ends sooner: then the link ends with it). */
 const CARD_LINK_MAX_TTL_MS = 14 * 86_400_000;
@@ -54,11 +55,7 @@ export function verifyCardLink(token: unknown, now: Date, key: Buffer = cardLink
   const m = TOKEN.exec(token);
   if (!m) return null;
   const payload = `${m[1]}.${m[2]}.${m[3]}.${m[4]}`;
-  const given = Buffer.from(m[5]!, "base64url");
-  // One spelling per signature (no malleable trailing bits).
-  if (given.toString("base64url") !== m[5]) return null;
-  const expected = mac(payload, key);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (!base64urlMacMatches(m[5]!, mac(payload, key))) return null;
   const expiresAt = new Date(Number(m[4]) * 1000);
   if (expiresAt.getTime() <= now.getTime()) return null;
   return { accountId: Number(m[1]), subscriptionId: Number(m[2]), memberId: Number(m[3]), expiresAt };

@@ -4,8 +4,9 @@
  * turns off exactly one reader's one kind (or "all"), in one account; anything else, or a changed
  * character, fails the constant-time comparison.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { createHmac, hkdfSync } from "node:crypto";
 
+import { base64urlMacMatches } from "../../security/signed-token";
 import type { TNotificationKind } from "./rules";
 
 export type TUnsubscribeKind = TNotificationKind | "all";
@@ -49,8 +50,6 @@ export function verifyUnsubscribeToken(
   if (!match) return null;
   const memberId = Number(match[1]);
   const kind = match[2] as TUnsubscribeKind;
-  const given = Buffer.from(match[3]!, "base64url");
-  const expected = mac(key, accountId, memberId, kind);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  if (!base64urlMacMatches(match[3]!, mac(key, accountId, memberId, kind))) return null;
   return { memberId, kind };
 }

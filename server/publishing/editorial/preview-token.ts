@@ -7,9 +7,10 @@
  * outside production when it is unset (as server/subscriptions/attempt-token.ts). Verification is
  * constant-time.
  */
-import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
+import { createHmac, hkdfSync } from "node:crypto";
 
 import { getEnv, type Env } from "../../../env.js";
+import { base64urlMacMatches } from "../../security/signed-token";
 
 const DEVELOPMENT_SECRET = "masthead-development-preview-token-secret-not-for-production";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -50,11 +51,7 @@ export function verifyPreviewToken(token: string, now: Date, key: Buffer = previ
   if (rest.length || !id || !expiry || !signature) return invalid;
   if (!UUID.test(id) || !EXPIRY.test(expiry) || !SIGNATURE.test(signature)) return invalid;
   const ms = Number(expiry);
-  const expected = sign(id, ms, key);
-  const given = Buffer.from(signature, "base64url");
-  // One spelling per signature: the last character's unused bits must be zero (no malleability).
-  if (given.toString("base64url") !== signature) return invalid;
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return invalid;
+  if (!base64urlMacMatches(signature, sign(id, ms, key))) return invalid;
   if (now.getTime() >= ms) return { ok: false, reason: "expired" };
   return { ok: true, storyId: id, expiresAt: new Date(ms) };
 }
