@@ -1,6 +1,6 @@
 /**
  * `npm run import -- --from <source> FILE [--account <slug>] [--actor <email>] [--dry-run]
- * [--site <label>] [--announce] [--collections <slugs>] [--newsletter <slug>]`
+ * [--site <label>] [--announce] [--collections <slugs>] [--newsletter <slug>] [--ghost-url <url>]`
  * (docs/migration.md): the arguments, who acts, and the report. scripts/import.ts opens the
  * database and calls `importCommand`; tests call it with theirs.
  *
@@ -13,12 +13,13 @@ import { parseArgs } from "node:util";
 import { staffActor, systemActor, type Actor } from "../../server/auth/actor";
 import type { Db } from "../../server/db/client";
 import { AppError } from "../../server/errors";
+import { ZGhostUrl } from "../../server/imports/content/ghost-urls";
 import { displayName } from "../../server/imports/limits";
 import { planOptionsError, sourceWithPlanOptions } from "../../server/imports/readers/command";
 import { NEWSLETTER_CSV_SOURCE, newsletterCsvSource } from "../../server/imports/readers/newsletter-csv";
 import { formatReport, type ImportReport } from "../../server/imports/report";
 import { runImport } from "../../server/imports/runner";
-import { contentApiSource, importSourceNamed, importSourceNames } from "../../server/imports/sources";
+import { contentApiSource, ghostSource, importSourceNamed, importSourceNames } from "../../server/imports/sources";
 import { ImportFileError } from "../../server/imports/types";
 
 const USAGE =
@@ -28,6 +29,7 @@ const USAGE =
   "       [--collections home,politics] (content-api: collections to import besides those it finds)\n" +
   "       [--plans MAPPING.json] [--plans-template OUT.json] (subscriptions: the plan mapping)\n" +
   "       [--newsletter <slug>] (newsletter-csv: the newsletter of rows that name none)\n" +
+  "       [--ghost-url https://old-site.example] (ghost: the old site's address, for __GHOST_URL__)\n" +
   `Sources: ${importSourceNames()
     .map((name) => `${name} (${importSourceNamed(name)!.description})`)
     .join("; ")}`;
@@ -44,6 +46,7 @@ type ImportCommand = {
   plans?: string;
   plansTemplate?: string;
   newsletter?: string;
+  ghostUrl?: string;
 };
 
 /** The command line, or the one line saying what is wrong with it. */
@@ -64,6 +67,7 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
         plans: { type: "string" },
         "plans-template": { type: "string" },
         newsletter: { type: "string" },
+        "ghost-url": { type: "string" },
         help: { type: "boolean", default: false },
       },
     });
@@ -96,6 +100,8 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
   if (values.newsletter !== undefined && !/^[\w-]{1,200}$/.test(values.newsletter.trim())) {
     return { error: "--newsletter takes a newsletter's slug: --newsletter morning-briefing." };
   }
+  const ghostUrl = ghostUrlOption(values["ghost-url"], values.from);
+  if (ghostUrl && "error" in ghostUrl) return ghostUrl;
   const command: ImportCommand = {
     from: values.from,
     file: positionals[0]!,
@@ -108,9 +114,18 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
     plans: values.plans,
     plansTemplate: values["plans-template"],
     newsletter: values.newsletter?.trim(),
+    ghostUrl: ghostUrl?.url,
   };
   const planError = planOptionsError(command);
   return planError ? { error: planError } : { command };
+}
+
+/** --ghost-url: an http(s) address, for --from ghost only (zod: ZGhostUrl); undefined when not given. */
+function ghostUrlOption(value: string | undefined, from: string): { url: string } | { error: string } | undefined {
+  if (value === undefined) return undefined;
+  if (from !== "ghost") return { error: "--ghost-url is for --from ghost (the old Ghost site's address)." };
+  const parsed = ZGhostUrl.safeParse(value);
+  return parsed.success ? { url: parsed.data } : { error: parsed.error.issues[0]!.message };
 }
 
 /** The account to import into and who acts (an owner by e-mail, or the system). */
@@ -175,6 +190,7 @@ export async function importCommand(
       source:
         shaped?.source ??
         (command.newsletter !== undefined ? newsletterCsvSource({ newsletter: command.newsletter }) : null) ??
+        (command.ghostUrl !== undefined ? ghostSource({ ghostUrl: command.ghostUrl }) : null) ??
         (command.collections.length > 0
           ? contentApiSource({ collections: command.collections })
           : importSourceNamed(command.from)!),

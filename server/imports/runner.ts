@@ -81,7 +81,9 @@ export async function runImport(db: Db, args: RunImportArgs): Promise<ImportRepo
   const account = await db.account.findUnique({ where: { id: args.accountId }, select: { id: true, slug: true } });
   if (!account) throw new AppError("NOT_FOUND", `Account ${args.accountId} not found.`);
   if (args.actor.accountId !== account.id) throw new AppError("FORBIDDEN", "The actor belongs to another account.");
-  const prepared = await args.source.prepare(args.file).catch((error: unknown) => {
+  const publisher = await getPublisher(db, account.id, { appUrl: getEnv().APP_URL });
+  const siteUrl = publisher.siteUrlSet ? publisher.siteUrl : null;
+  const prepared = await args.source.prepare(args.file, { siteUrl }).catch((error: unknown) => {
     // Messages name the uploaded file, never where the server keeps it (limits.ts).
     if (error instanceof ImportFileError) error.message = withFileName(error.message, args.file);
     throw error;
@@ -103,7 +105,6 @@ export async function runImport(db: Db, args: RunImportArgs): Promise<ImportRepo
       message: withFileName(problem.message, args.file),
     });
   }
-  const publisher = await getPublisher(db, account.id, { appUrl: getEnv().APP_URL });
   const runId = args.dryRun ? null : await startRun(db, args, prepared, startedAt);
   report.runId = runId;
 

@@ -15,7 +15,7 @@ import { commentSource } from "./comments/source";
 import { WXR_READER } from "./comments/wxr";
 import { contentApiOpener } from "./content/content-api";
 import { importAllowsPrivateUrls } from "./content/content-api-fetch";
-import { openGhost } from "./content/ghost";
+import { ghostOpener } from "./content/ghost";
 import { contentSource } from "./content/source";
 import { openWxr } from "./content/wxr";
 import { ghostMembersSource } from "./readers/ghost-members";
@@ -41,6 +41,14 @@ export function contentApiSource(options: { collections?: readonly string[] } = 
   };
 }
 
+/**
+ * The Ghost source; `ghostUrl`: the old site's address (--ghost-url), which `__GHOST_URL__` in the
+ * export stands for; without it, the account's site URL (content/ghost-urls.ts).
+ */
+export function ghostSource(options: { ghostUrl?: string } = {}): ImportSource {
+  return contentSource("ghost", "the posts and pages of a Ghost export (JSON)", ghostOpener(options));
+}
+
 export const IMPORT_SOURCES: Record<string, ImportSource> = {
   disqus: commentSource("disqus", "comments of a Disqus export (XML)", DISQUS_READER),
   "wxr-comments": commentSource(
@@ -61,7 +69,7 @@ export const IMPORT_SOURCES: Record<string, ImportSource> = {
   wxr: contentSource("wxr", "the posts and pages of a WordPress export (WXR 1.2)", openWxr, {
     commentsSource: "wxr-comments",
   }),
-  ghost: contentSource("ghost", "the posts and pages of a Ghost export (JSON)", openGhost),
+  ghost: ghostSource(),
   "content-api": contentApiSource(),
   "ghost-members": ghostMembersSource,
   subscriptions: {

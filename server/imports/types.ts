@@ -157,6 +157,9 @@ export type PreparedSource<I extends ImportItem = ImportItem> = {
   prefetch?(db: Db, items: readonly I[], ctx: ImportContext): Promise<void>;
 };
 
+/** What a source knows of the account when it reads the file: its public site URL, when set in Settings. */
+export type PrepareAccount = { siteUrl: string | null };
+
 /** One source format. */
 export type ImportSource<I extends ImportItem = ImportItem> = {
   name: string;
@@ -171,5 +174,5 @@ export type ImportSource<I extends ImportItem = ImportItem> = {
    */
   commandLineOnly?: string;
   /** Read the file once; ImportFileError when it cannot be read at all. */
-  prepare(file: ImportFile): Promise<PreparedSource<I>>;
+  prepare(file: ImportFile, account?: PrepareAccount): Promise<PreparedSource<I>>;
 };

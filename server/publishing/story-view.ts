@@ -163,6 +163,8 @@ export function storyToWire(story: Omit<StoryWithRelations, "plainText">, ctx: S
     alternative: story.alternative ?? {},
     access: story.access,
     "access-level-value": story.accessLevelValue,
+    // Where the free part ends (story elements readers without access see); null: none stored.
+    "paywall-at": story.paywallAt ?? null,
     "bullet-type": "123",
     "canonical-url": story.canonicalUrl,
     "custom-slug": story.customSlug,

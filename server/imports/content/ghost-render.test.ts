@@ -56,10 +56,10 @@ describe("ghostBodyHtml", () => {
       "<p>one</p><p>two &lt;b&gt;</p>",
       '<p><a href="https://e.example/b">B &amp; b</a></p>',
       "<hr>",
-      "",
+      "<!--members-only-->",
       "",
     ]);
-    expect(rendered.skipped).toEqual(["a paywall card", "a toggle card"]);
+    expect(rendered.skipped).toEqual(["a toggle card"]);
   });
 
   it("renders Mobiledoc: markups opening and closing, atoms, lists, cards", () => {

@@ -3,10 +3,12 @@
  * (Ghost 1–4) document rendered as Ghost renders the common parts, for html-to-elements.ts to
  * read. Pure. Text formats (bold, italic, code, links), paragraphs, headings, lists, quotes, line
  * breaks, and the cards: image, gallery, embed (YouTube, X, Instagram and others by URL), html,
- * markdown (as text), code, divider (hr), bookmark (a link). Other cards are left out; the caller
- * says so in the report (`skipped`).
+ * markdown (as text), code, divider (hr), bookmark (a link), and paywall (Ghost's
+ * `<!--members-only-->`, where the free part ends: ghost-urls.ts). Other cards are left out; the
+ * caller says so in the report (`skipped`).
  */
 import { jsonTooDeep, MAX_DEPTH } from "../limits";
+import { MEMBERS_ONLY } from "./ghost-urls";
 
 const esc = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const attr = (text: string) => esc(text).replace(/"/g, "&quot;");
@@ -62,6 +64,8 @@ function card(name: string, p: Json): string | null {
     case "hr":
     case "horizontalrule":
       return "<hr>";
+    case "paywall":
+      return MEMBERS_ONLY;
     case "bookmark": {
       const url = str(p.url);
       const title = isObj(p.metadata) ? str(p.metadata.title) : "";

@@ -9,11 +9,15 @@
  *   skipped.
  * - Authors (posts_authors, in sort order) → Masthead authors, found by Ghost's slug.
  * - status: published → published at published_at; draft → draft; scheduled → scheduled at
- *   published_at; sent (an e-mail-only post) → published, said in the report.
- * - visibility → the story's access: public → public; members → login; paid and tiers →
- *   subscription (which tiers is not kept: any access-granting subscription reads it; said in
- *   the report).
- * - Featured image: feature_image (its alt and caption from posts_meta) → the hero image.
+ *   published_at. An e-mail-only post (status sent, or posts_meta.email_only) was never on the
+ *   web: a draft, said in the report.
+ * - visibility and tiers → the story's access and access level (ghost-access.ts).
+ * - The paywall split point (`<!--members-only-->`, the paywall card) of a post that is not
+ *   public → the story's paywallAt (ghost-urls.ts splitAtPaywall).
+ * - The old site's own address (`__GHOST_URL__`, root-relative paths) → `options.ghostUrl`, else
+ *   the account's site URL; an export needing one without either is refused (ghost-urls.ts).
+ * - Featured image: feature_image (its alt and caption from posts_meta) → the hero image. An image
+ *   html-to-elements cannot keep (not an http(s) address) is a line of the report.
  * - Old URL: "/<slug>/", or the export's `permalinks` setting when it has one (:slug, :year,
  *   :month, :day, :id, :primary_tag, :primary_author); pages are always "/<slug>/".
  *
@@ -28,9 +32,19 @@ import { ownValue } from "@/server/own-keys";
 import { slugify } from "../../publishing/editorial/organise.schema";
 import { parseExportDate } from "../comments/records";
 import { ImportLimitError, jsonTooDeep, tooDeepMessage } from "../limits";
-import { ImportFileError, type FileProblem, type ImportFile } from "../types";
+import { ImportFileError, type FileProblem, type ImportFile, type PrepareAccount } from "../types";
+import { ghostAccess, ghostTiers, type GhostTiers } from "./ghost-access";
 import { ghostBodyHtml } from "./ghost-render";
-import type { ContentAccess, ContentPerson, ContentPost, ContentStatus, ContentTerm } from "./records";
+import {
+  absoluteHtml,
+  ghostBase,
+  ghostUrlOf,
+  needsBase,
+  splitAtPaywall,
+  unkeptImages,
+  withGhostUrls,
+} from "./ghost-urls";
+import type { ContentPerson, ContentPost, ContentStatus, ContentTerm } from "./records";
 import type { ContentFile } from "./source";
 
 /** The largest export read (Node.js holds a JSON document of at most ~512 MB as one string). */
@@ -103,6 +117,9 @@ type GhostIndex = {
   postAuthors: Map<string, string[]>;
   meta: Map<string, Json>;
   permalink: string;
+  tiers: GhostTiers;
+  /** The old site's address (ghost-urls.ts), or null. */
+  base: string | null;
 };
 
 function grouped(list: Json[], key: string, value: string): Map<string, string[]> {
@@ -116,7 +133,7 @@ function grouped(list: Json[], key: string, value: string): Map<string, string[]
   return map;
 }
 
-function indexOf(data: Json): GhostIndex {
+function indexOf(data: Json, base: string | null): GhostIndex {
   const tags = new Map<string, ContentTerm & { internal: boolean }>();
   for (const t of rows(data, "tags")) {
     const name = str(t.name).trim();
@@ -139,22 +156,19 @@ function indexOf(data: Json): GhostIndex {
     postAuthors: grouped(rows(data, "posts_authors"), "post_id", "author_id"),
     meta: new Map(rows(data, "posts_meta").map((m) => [str(m.post_id), m])),
     permalink: str(setting?.value) || "/:slug/",
+    tiers: ghostTiers(data),
+    base,
   };
 }
 
 const STATUS: Record<string, ContentStatus> = {
   published: "published",
-  sent: "published",
+  sent: "draft",
   draft: "draft",
   scheduled: "scheduled",
 };
 
-const ACCESS: Record<string, ContentAccess> = {
-  public: "public",
-  members: "login",
-  paid: "subscription",
-  tiers: "subscription",
-};
+const isTrue = (v: unknown) => v === true || v === 1 || v === "1" || v === "true";
 
 function oldUrl(pattern: string, post: { slug: string; id: string; date: Date | null; tag?: string; author?: string }) {
   const d = post.date ?? new Date(0);
@@ -172,28 +186,47 @@ function oldUrl(pattern: string, post: { slug: string; id: string; date: Date | 
 }
 
 /** A row of `posts` as a ContentPost (see the file's comment). */
-function ghostPost(row: Json, index: GhostIndex, position: number): ContentPost {
-  const id = str(row.id);
+/** The post's status; an e-mail-only post (status sent, posts_meta.email_only) is a draft, noted. */
+function ghostStatus(row: Json, meta: Json, notes: string[]): ContentStatus | undefined {
+  const name = str(row.status);
+  if (name === "sent" || (isTrue(meta.email_only ?? row.email_only) && name !== "draft")) {
+    notes.push("sent as an e-mail only in Ghost, never on the web: imported as an unpublished draft");
+    return "draft";
+  }
+  return ownValue(STATUS, name);
+}
+
+/**
+ * The body's HTML on the old site's address, split at the paywall when the post is not public
+ * (`lockedHtml`); what it leaves out is noted, each image that cannot be kept by its URL.
+ */
+function ghostBody(row: Json, base: string | null, gated: boolean, notes: string[]) {
+  const body = ghostBodyHtml(row);
+  if (body.skipped.length) notes.push(`left out of its body: ${[...new Set(body.skipped)].join(", ")}`);
+  const html = absoluteHtml(body.html, base);
+  for (const src of unkeptImages(html)) notes.push(`its image ${src} is not a web address: left out`);
+  const split = splitAtPaywall(html);
+  if (!split) return { html, lockedHtml: null };
+  return gated ? { html: split.free, lockedHtml: split.locked } : { html: split.free + split.locked, lockedHtml: null };
+}
+
+function ghostPost(raw: Json, index: GhostIndex, position: number): ContentPost {
+  const id = str(raw.id);
+  const row = withGhostUrls(raw, index.base);
+  const meta = withGhostUrls(index.meta.get(id) ?? {}, index.base);
   const type = str(row.type) || "post";
   const errors: string[] = [];
   if (!id) errors.push("it has no id");
-  const statusName = str(row.status);
-  const status = ownValue(STATUS, statusName);
   const notes: string[] = [];
-  if (statusName === "sent") notes.push("sent as an e-mail only in Ghost: imported as published");
-  const visibility = str(row.visibility) || "public";
-  const access = ownValue(ACCESS, visibility);
-  if (!access) notes.push(`its visibility "${visibility}" is not known: imported as public`);
-  if (visibility === "tiers") {
-    notes.push("visible to some tiers in Ghost: imported for subscribers (which tiers is not kept)");
-  }
+  const status = ghostStatus(row, meta, notes);
+  const access = ghostAccess(row, index.tiers);
+  notes.push(...access.notes);
   let date = parseExportDate(str(row.published_at) || str(row.created_at));
   if (date === "invalid") {
     errors.push("its published_at is not a date");
     date = null;
   }
-  const body = ghostBodyHtml(row);
-  if (body.skipped.length) notes.push(`left out of its body: ${[...new Set(body.skipped)].join(", ")}`);
+  const body = ghostBody(row, index.base, access.access !== "public", notes);
   const tags = (index.postTags.get(id) ?? []).flatMap((t) => {
     const tag = index.tags.get(t);
     return tag && !tag.internal ? [{ name: tag.name, slug: tag.slug }] : [];
@@ -205,8 +238,7 @@ function ghostPost(row: Json, index: GhostIndex, position: number): ContentPost 
   if (authors.length === 0 && str(row.author_id) && index.users.get(str(row.author_id))) {
     authors.push(index.users.get(str(row.author_id))!);
   }
-  const meta = index.meta.get(id) ?? {};
-  const image = str(row.feature_image);
+  const image = ghostUrlOf(str(row.feature_image), index.base);
   const slug = str(row.slug);
   return {
     sourceId: id,
@@ -214,6 +246,7 @@ function ghostPost(row: Json, index: GhostIndex, position: number): ContentPost 
     title: str(row.title),
     slug: slug || null,
     html: body.html,
+    lockedHtml: body.lockedHtml,
     autop: false,
     excerpt: str(row.custom_excerpt) || null,
     status: status ?? "draft",
@@ -229,7 +262,8 @@ function ghostPost(row: Json, index: GhostIndex, position: number): ContentPost 
         }
       : null,
     metadata: {},
-    access: access ?? "public",
+    access: access.access,
+    accessLevelValue: access.accessLevelValue,
     // The address a published post had (a draft's or a scheduled one's was never public).
     oldUrl:
       slug && status === "published"
@@ -242,30 +276,51 @@ function ghostPost(row: Json, index: GhostIndex, position: number): ContentPost 
           })
         : null,
     notes,
-    skip: status ? null : `its status "${statusName || "(none)"}" is not a post's`,
+    skip: status ? null : `its status "${str(row.status) || "(none)"}" is not a post's`,
     errors,
     where: `post ${position + 1}`,
   };
 }
 
-/** A Ghost export as the content source reads it (posts named by their place in `posts`, from 1). */
-export async function openGhost(file: ImportFile): Promise<ContentFile> {
-  const { data, digest } = await readData(file);
-  const count = rows(data, "posts").length;
-  const problems: FileProblem[] = [];
-  for (const name of ["tags", "users", "posts_tags", "posts_authors"]) {
-    if (!Array.isArray(ownValue(data, name)))
-      problems.push({ where: `data.${name}`, message: "absent: the posts have none" });
-  }
-  return {
-    digest,
-    problems,
-    count,
-    posts: async function* () {
-      const again = await readData(file);
-      const index = indexOf(again.data);
-      const posts = rows(again.data, "posts");
-      for (const [i, row] of posts.entries()) yield ghostPost(row, index, i);
-    },
+/**
+ * The export's posts that name the old site by __GHOST_URL__ or root-relative image paths, refused
+ * (ImportFileError, before anything is written) when the old site's address is not known.
+ */
+function requireBase(data: Json, base: string | null, name: string): void {
+  if (base) return;
+  const meta = new Map(rows(data, "posts_meta").map((m) => [str(m.post_id), m]));
+  const needing = rows(data, "posts").filter((row) => needsBase(row, meta.get(str(row.id))));
+  if (needing.length === 0) return;
+  throw new ImportFileError(
+    `${name} names the old Ghost site's own address as __GHOST_URL__ (or by paths such as /content/images/…) in ${needing.length} post(s), first "${str(needing[0]!.title).slice(0, 80)}": their images and links need that address. Give it (--ghost-url https://your-old-site.example), or set the site URL under Settings → Site, and import again; nothing was imported.`,
+  );
+}
+
+/**
+ * A Ghost export as the content source reads it (posts named by their place in `posts`, from 1).
+ * `ghostUrl`: the old site's address (--ghost-url), used before the account's site URL.
+ */
+export function ghostOpener(options: { ghostUrl?: string } = {}) {
+  return async (file: ImportFile, account?: PrepareAccount): Promise<ContentFile> => {
+    const { data, digest } = await readData(file);
+    const base = ghostBase({ ghostUrl: options.ghostUrl, siteUrl: account?.siteUrl });
+    requireBase(data, base, file.name);
+    const count = rows(data, "posts").length;
+    const problems: FileProblem[] = [];
+    for (const name of ["tags", "users", "posts_tags", "posts_authors"]) {
+      if (!Array.isArray(ownValue(data, name)))
+        problems.push({ where: `data.${name}`, message: "absent: the posts have none" });
+    }
+    return {
+      digest,
+      problems,
+      count,
+      posts: async function* () {
+        const again = await readData(file);
+        const index = indexOf(again.data, base);
+        const posts = rows(again.data, "posts");
+        for (const [i, row] of posts.entries()) yield ghostPost(row, index, i);
+      },
+    };
   };
 }

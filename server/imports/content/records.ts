@@ -45,6 +45,16 @@ export type ContentPost = {
   /** Custom fields Masthead keeps (the story's metadata). */
   metadata: Record<string, string>;
   access: ContentAccess;
+  /**
+   * The story's access level (Story.accessLevelValue): subscriptions whose story asset has an
+   * access_level below it do not read it (access-rule.ts). Unset: none.
+   */
+  accessLevelValue?: number | null;
+  /**
+   * The part of the body after the paywall split point, as HTML (`html` is then the free part):
+   * the story's paywallAt is the number of elements `html` makes. Unset: no split point.
+   */
+  lockedHtml?: string | null;
   /** The post's address in the old site, absolute; its path becomes a 301 to the story. */
   oldUrl: string | null;
   /** Choices made on the operator's behalf, for the report (a private post made a draft). */

@@ -6,7 +6,7 @@
  */
 import "server-only";
 
-import type { ImportFile, ImportItem, ImportSource, PreparedSource } from "../types";
+import type { ImportFile, ImportItem, ImportSource, PrepareAccount, PreparedSource } from "../types";
 import { COLLECTION_KIND, planCollection } from "./collection-plan";
 import type { ContentCollection } from "./content-api-collections";
 import type { ContentPost } from "./records";
@@ -37,15 +37,15 @@ const KINDS = [STORY_KIND, "author", "section", "tag", REDIRECT_KIND] as const;
 export function contentSource(
   name: string,
   description: string,
-  open: (file: ImportFile) => Promise<ContentFile>,
+  open: (file: ImportFile, account?: PrepareAccount) => Promise<ContentFile>,
   options: { commentsSource?: string; collections?: boolean } = {},
 ): ImportSource<ContentItem> {
   return {
     name,
     description,
     kinds: [...KINDS, ...(options.commentsSource ? ["page"] : []), ...(options.collections ? [COLLECTION_KIND] : [])],
-    prepare: async (file) => {
-      const content = await open(file);
+    prepare: async (file, account) => {
+      const content = await open(file, account);
       const imageHosts = new ImageHosts();
       return {
         digest: content.digest,

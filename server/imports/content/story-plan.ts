@@ -96,12 +96,18 @@ function oldPath(url: string | null): string | null {
   return path === "" ? null : path;
 }
 
-/** The story's cards, hero and image check; or why the post cannot be a story. */
-function storyBody(post: ContentPost, now: Date): { cards: TCard[] } | { refuse: string } {
-  const elements = post.elements ?? htmlToElements(post.html, { autop: post.autop, attachment: post.attachment });
+/**
+ * The story's cards and its paywall split point (the elements of the free part, when the post has
+ * a locked part); or why the post cannot be a story.
+ */
+function storyBody(post: ContentPost, now: Date): { cards: TCard[]; paywallAt: number | null } | { refuse: string } {
+  const read = (html: string) => htmlToElements(html, { autop: post.autop, attachment: post.attachment });
+  const free = post.elements ?? read(post.html);
+  const elements = typeof post.lockedHtml === "string" ? [...free, ...read(post.lockedHtml)] : free;
   if (elements.length > ELEMENTS_PER_CARD * 500) return { refuse: "its body has more blocks than a story holds" };
   try {
-    return { cards: normalizeCards(elementsToCards(elements), [], now) };
+    const cards = normalizeCards(elementsToCards(elements), [], now);
+    return { cards, paywallAt: typeof post.lockedHtml === "string" ? free.length : null };
   } catch (error) {
     if (error instanceof AppError) return { refuse: `its body cannot be a story: ${detailsOf(error)}` };
     throw error;
@@ -115,25 +121,27 @@ function storyBody(post: ContentPost, now: Date): { cards: TCard[] } | { refuse:
 export class ImageHosts {
   private hosts: string[] | null = null;
 
-  /** The hosts of `refs` the account does not allow (none: all allowed). */
-  async refused(db: Db, accountId: number, refs: readonly ImageRef[]): Promise<string[]> {
-    if (refs.length === 0) return [];
+  /** The hosts of `refs` the account does not allow, each with its first URL (none: all allowed). */
+  async refused(db: Db, accountId: number, refs: readonly ImageRef[]): Promise<Map<string, string>> {
+    if (refs.length === 0) return new Map();
     if (this.hosts === null) {
       const config = await db.publisherConfig.findUnique({ where: { accountId }, select: { settings: true } });
       const settings = config?.settings as Record<string, unknown> | null | undefined;
       const hosts = settings && !Array.isArray(settings) ? settings[EXTERNAL_IMAGE_HOSTS_SETTING] : undefined;
       this.hosts = Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === "string") : [];
     }
-    const refused = new Set<string>();
+    const refused = new Map<string, string>();
     for (const ref of refs) {
       if (isAllowedExternalImage(ref.key, this.hosts)) continue;
+      let host: string;
       try {
-        refused.add(new URL(ref.key).hostname);
+        host = new URL(ref.key).hostname;
       } catch {
-        refused.add(ref.key.slice(0, 100));
+        host = ref.key.slice(0, 100);
       }
+      if (!refused.has(host)) refused.set(host, ref.key.slice(0, 300));
     }
-    return [...refused];
+    return refused;
   }
 }
 
@@ -159,11 +167,15 @@ export async function planStory(
   const body = storyBody(post, ctx.now);
   if ("refuse" in body) return refuse(body.refuse);
   const hero = post.hero && /^https?:\/\//i.test(post.hero.url) ? post.hero : null;
+  if (post.hero && !hero)
+    ctx.note(
+      `${post.type} ${post.sourceId}: its featured image ${post.hero.url.slice(0, 300)} is not a web address: left out`,
+    );
   const refs = storyImageRefs({ heroImage: hero ? { s3Key: hero.url } : null, cards: body.cards });
   const refusedHosts = await (options.imageHosts ?? new ImageHosts()).refused(db, ctx.accountId, refs);
-  if (refusedHosts.length > 0) {
+  if (refusedHosts.size > 0) {
     return refuse(
-      `its images are on ${refusedHosts.join(", ")}, not among the account's external image hosts: add them under Settings → Images and logo → External image hosts and run the import again`,
+      `its images are on ${[...refusedHosts.keys()].join(", ")}, not among the account's external image hosts: add them under Settings → Images and logo → External image hosts and run the import again (${[...refusedHosts.values()].join(", ")})`,
     );
   }
 
@@ -254,6 +266,8 @@ export async function planStory(
           readTime: readTimeMinutes(plainText),
           metadata: metadata as Prisma.InputJsonObject,
           access: post.access,
+          accessLevelValue: post.accessLevelValue ?? null,
+          paywallAt: body.paywallAt,
           heroImageS3Key: hero?.url ?? null,
           heroImageCaption: hero?.caption ? cleanHtml(hero.caption) : null,
           heroImageMetadata: hero?.alt ? { alt: cleanHtml(hero.alt) } : undefined,
