@@ -45,6 +45,27 @@ describe("the import command line", () => {
     });
   });
 
+  it("takes --ghost-url for a Ghost export only, as an http(s) address", () => {
+    expect(
+      parseImportArgs(["--from", "ghost", "g.json", "--ghost-url", " https://old.example.org/blog/ "]),
+    ).toMatchObject({
+      command: { ghostUrl: "https://old.example.org/blog" },
+    });
+    expect(parseImportArgs(["--from", "wxr", "a.xml", "--ghost-url", "https://old.example.org"])).toEqual({
+      error: "--ghost-url is for --from ghost (the old Ghost site's address).",
+    });
+    for (const bad of [
+      "old.example.org",
+      "ftp://old.example.org",
+      "https://old.example.org/?x=1",
+      "javascript:alert(1)",
+    ]) {
+      expect(parseImportArgs(["--from", "ghost", "g.json", "--ghost-url", bad]), bad).toEqual({
+        error: "--ghost-url is the old Ghost site's address, https://… (and its path when Ghost was in a folder).",
+      });
+    }
+  });
+
   it("says in one line what is wrong", () => {
     expect(parseImportArgs(["export.xml"])).toEqual({
       error: "Say which system the file comes from: --from <source>.",

@@ -53,7 +53,7 @@ describe("importing the posts and pages of a Ghost export", () => {
     });
     expect(report.notes).toEqual([
       `post ${ID(2)}: left out of its body: a signup card`,
-      `post ${ID(4)}: visible to some tiers in Ghost: imported for subscribers (which tiers is not kept)`,
+      `post ${ID(4)}: for Ghost tiers the export does not list: imported for every paying subscriber`,
     ]);
 
     // HTML: a gallery card, a YouTube embed card, a quote; two authors in order; the internal tag left out.
