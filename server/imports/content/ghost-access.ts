@@ -71,7 +71,7 @@ export function ghostTiers(data: Json): GhostTiers {
   return { tiers, postTiers };
 }
 
-export type GhostAccess = { access: ContentAccess; accessLevelValue: number | null; notes: string[] };
+type GhostAccess = { access: ContentAccess; accessLevelValue: number | null; notes: string[] };
 
 const SIMPLE = new Map<string, ContentAccess>([
   ["public", "public"],

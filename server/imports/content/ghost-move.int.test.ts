@@ -108,8 +108,9 @@ describe("a Ghost move keeps its images and its access rules", () => {
     expect(await access(6)).toEqual(["login", null, "PUBLISHED", 1]);
     expect(await access(7)).toEqual(["public", null, "DRAFT", null]);
     expect(await access(8)).toEqual(["public", null, "DRAFT", null]);
-    // A public post's marker splits nothing: everyone reads it all.
+    // A public post's marker splits nothing: everyone reads it all. (A Ghost 2 page: `page: 1`, no type.)
     expect(await access(9)).toEqual(["public", null, "PUBLISHED", null]);
+    expect((await storyOf(db, acc.id, 9)).metadata).toMatchObject({ "source-type": "page" });
     expect(texts(await storyOf(db, acc.id, 9))).toEqual(["<p>Everyone.</p>", "<p>Everyone too.</p>"]);
     expect(texts(await storyOf(db, acc.id, 2))).toEqual([
       "<p>The free opening.</p>",

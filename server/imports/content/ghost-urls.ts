@@ -13,7 +13,7 @@ import { z } from "zod";
 
 import { nullPrototypeRecord } from "@/server/own-keys";
 
-export const GHOST_URL = "__GHOST_URL__";
+const GHOST_URL = "__GHOST_URL__";
 
 const GHOST_URL_MESSAGE =
   "--ghost-url is the old Ghost site's address, https://… (and its path when Ghost was in a folder).";

@@ -214,7 +214,8 @@ function ghostPost(raw: Json, index: GhostIndex, position: number): ContentPost 
   const id = str(raw.id);
   const row = withGhostUrls(raw, index.base);
   const meta = withGhostUrls(index.meta.get(id) ?? {}, index.base);
-  const type = str(row.type) || "post";
+  // Ghost 1-2 exports say `page: 1` rather than `type: "page"`.
+  const type = str(row.type) || (isTrue(row.page) ? "page" : "post");
   const errors: string[] = [];
   if (!id) errors.push("it has no id");
   const notes: string[] = [];
