@@ -24,7 +24,7 @@ export const ZGhostUrl = z
   .trim()
   .max(500, GHOST_URL_MESSAGE)
   .pipe(z.url({ protocol: /^https?$/, hostname: z.regexes.domain, error: GHOST_URL_MESSAGE }))
-  .refine((url) => !/[?#]/.test(url), GHOST_URL_MESSAGE)
+  .refine((url) => !/[?#\s"'<>\\]/.test(url), GHOST_URL_MESSAGE)
   .transform((url) => url.replace(/\/+$/, ""));
 
 /** The marker Ghost writes where the free part of a members' post ends. */
