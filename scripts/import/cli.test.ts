@@ -59,6 +59,7 @@ describe("the import command line", () => {
       "ftp://old.example.org",
       "https://old.example.org/?x=1",
       "javascript:alert(1)",
+      'https://old.example.org/a"b',
     ]) {
       expect(parseImportArgs(["--from", "ghost", "g.json", "--ghost-url", bad]), bad).toEqual({
         error: "--ghost-url is the old Ghost site's address, https://… (and its path when Ghost was in a folder).",

@@ -24,6 +24,7 @@ const oneCard = <E>(elements: E[]) => [
  */
 const SHAPES: Record<number, string> = {
   1: "12fb925a9b8e1b244da31eb19b653055",
+  2: "96603adf73540c52ea60f80fa09c5cb0",
 };
 
 const at = new Date("2026-01-02T03:04:05.678Z");
@@ -51,6 +52,7 @@ const FULL_STORY = {
   alternative: { home: { default: { headline: "Alt" } } },
   access: "subscription",
   accessLevelValue: 10,
+  paywallAt: 3,
   isLiveBlog: false,
   canonicalUrl: "https://elsewhere.example/story",
   customSlug: "custom",

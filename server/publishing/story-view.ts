@@ -97,7 +97,7 @@ export function tagToWire(tag: { id: number; name: string; slug: string; metaDes
  * the section, author and tag shapes in it) writes comes with a new version, or readers keep
  * getting the old shape. story-view.test.ts fails until it does.
  */
-export const WIRE_FORM_VERSION = 1;
+export const WIRE_FORM_VERSION = 2;
 
 /** The full wire story. Drafts are built too (webhook payloads of story-submit carry them). */
 export function storyToWire(story: Omit<StoryWithRelations, "plainText">, ctx: StoryViewContext): WireStory {
