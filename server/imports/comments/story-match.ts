@@ -47,7 +47,7 @@ export const THREAD_MATCHES = [
 ] as const;
 export type ThreadMatch = (typeof THREAD_MATCHES)[number];
 
-export type MatchedStory = { how: ThreadMatch; id: number; slug: string; headline: string };
+export type MatchedStory = { how: ThreadMatch; id: string; slug: string; headline: string };
 
 type Candidate = { ids: string[]; sites: string[] };
 
@@ -82,7 +82,7 @@ async function recordedStory(
   ctx: ImportContext,
   where: { kind: string; sourceIds: string[]; source?: string },
   sites: readonly string[],
-): Promise<number | null> {
+): Promise<string | null> {
   if (where.sourceIds.length === 0) return null;
   const rows = await db.importRecord.findMany({
     where: {
@@ -101,7 +101,7 @@ async function recordedStory(
     const preferred = sites.flatMap((s) => mine.filter((r) => r.site === s))[0];
     const targets = new Set(mine.map((r) => r.targetId));
     const pick = preferred?.targetId ?? (targets.size === 1 ? [...targets][0] : undefined);
-    if (pick !== undefined && /^\d+$/.test(pick)) return Number(pick);
+    if (pick !== undefined) return pick;
   }
   return null;
 }
@@ -145,7 +145,7 @@ async function pathOnKnownSite(db: Db, ctx: ImportContext, link: string): Promis
   return path || null;
 }
 
-async function storyById(db: Db, ctx: ImportContext, id: number | null, how: ThreadMatch) {
+async function storyById(db: Db, ctx: ImportContext, id: string | null, how: ThreadMatch) {
   if (id === null) return null;
   const story = await db.story.findFirst({
     where: { id, accountId: ctx.accountId },
@@ -249,7 +249,7 @@ export function storyThreadKeys(oldUrl: string | null, extra: readonly string[] 
 export async function recordThreadKeys(
   tx: TransactionClient,
   ctx: ImportContext,
-  storyId: number,
+  storyId: string,
   keys: readonly string[],
 ): Promise<void> {
   if (keys.length === 0) return;

@@ -77,11 +77,13 @@ async function placeThread(db: Db, ctx: ImportContext, thread: Thread, target: T
   // Two threads of one page: in a dry run nothing is written, so the page an earlier thread would
   // create is remembered by its URL's key.
   const urlKey = { kind: "page-url", sourceId: threadUrlKey(url) };
+  const closedKey = { kind: "page-closed", sourceId: urlKey.sourceId };
   if (ctx.dryRun && (await ctx.lookup(db, urlKey)) !== null) {
+    const close = closed && (await ctx.lookup(db, closedKey)) === null;
     return {
-      action: "skip",
-      reason: `${target.what} comes with an earlier thread: its comments are added to it`,
-      remember: [key],
+      action: close ? "update" : "skip",
+      reason: `${target.what} comes with an earlier thread: its comments are added to it${close ? "; closed" : ""}`,
+      remember: close ? [key, closedKey] : [key],
       tally,
     };
   }
@@ -97,7 +99,7 @@ async function placeThread(db: Db, ctx: ImportContext, thread: Thread, target: T
     return {
       action: "create",
       reason: `${target.what}${headline ? ` "${headline}"` : ""}${closed ? ", closed" : ""}`,
-      remember: [key, urlKey],
+      remember: closed ? [key, urlKey, closedKey] : [key, urlKey],
       tally,
       apply: async (tx) => {
         const created = await tx.page.create({
@@ -123,7 +125,7 @@ async function placeThread(db: Db, ctx: ImportContext, thread: Thread, target: T
       changes.length > 0
         ? `page #${page.id} ${page.url} (${target.what}): ${changes.join(", ")}`
         : `page #${page.id} ${page.url} (${target.what}) is there already: its comments are added to it`,
-    remember: [key, urlKey],
+    remember: closed || page.commentMode === "CLOSED" ? [key, urlKey, closedKey] : [key, urlKey],
     tally,
     apply: async (tx) => {
       if (changes.length > 0) {

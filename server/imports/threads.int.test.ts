@@ -1,0 +1,95 @@
+/**
+ * A WordPress move whose comments were on Disqus, on PGlite and PostgreSQL: the WXR content
+ * import, its own comments, then the Disqus export (fixtures wxr-threads.xml, disqus-threads.xml).
+ * Every thread reaches its story's comments page however it names it (thread id, dsq_thread_id,
+ * imported URL in another spelling, old slug, redirect, the story's own address, ?p=), one page
+ * per link however written, closed threads close their page, and the report says how each thread
+ * went and which matched nothing, with their links.
+ */
+import { describe, expect, it } from "vitest";
+
+import { getDb } from "@/server/db";
+import type { Db } from "@/server/db/client";
+import { matchedTally, UNMATCHED_TALLY } from "@/server/imports/comments/thread-page";
+import { contentImportAccount, importFixture, tableCounts } from "@/server/testing/imports";
+
+/** Comments per page URL, and the closed pages. */
+async function pagesOf(db: Db, accountId: number) {
+  const pages = await db.page.findMany({
+    where: { accountId },
+    select: { url: true, commentMode: true, _count: { select: { comments: true } } },
+    orderBy: { url: "asc" },
+  });
+  return {
+    comments: Object.fromEntries(pages.filter((p) => p._count.comments > 0).map((p) => [p.url, p._count.comments])),
+    closed: pages.filter((p) => p.commentMode === "CLOSED").map((p) => p.url),
+  };
+}
+
+const site = "https://news.example.com";
+
+describe("comment threads of a WordPress move reach their stories", () => {
+  it("places every Disqus comment on its story's page, by each way a thread names it", async () => {
+    const db = await getDb();
+    const acc = await contentImportAccount(db);
+    const content = await importFixture(db, acc.id, "wxr", "wxr-threads.xml");
+    expect(content.kinds.story).toEqual({ create: 7, update: 0, skip: 0, refuse: 0 });
+    const own = await importFixture(db, acc.id, "wxr-comments", "wxr-threads.xml");
+    expect(own.kinds.comment).toEqual({ create: 1, update: 0, skip: 0, refuse: 0 });
+    const disqus = await importFixture(db, acc.id, "disqus", "disqus-threads.xml");
+    expect(disqus.kinds.comment).toEqual({ create: 15, update: 0, skip: 0, refuse: 1 });
+
+    expect(await pagesOf(db, acc.id)).toEqual({
+      comments: {
+        [`${site}/about-us/`]: 2,
+        [`${site}/bridge-repairs`]: 1,
+        [`${site}/budget-vote`]: 4,
+        [`${site}/flood-warning`]: 2,
+        [`${site}/harbour-festival`]: 1,
+        [`${site}/mayor-resigns`]: 2,
+        [`${site}/school-opens`]: 3,
+        [`${site}/tram-line`]: 1,
+      },
+      // Harbour festival's comments were closed in WordPress; thread 7005 and 7010 on Disqus.
+      closed: [`${site}/about-us/`, `${site}/harbour-festival`, `${site}/mayor-resigns`],
+    });
+
+    const counts = Object.fromEntries(Object.entries(disqus.tallies).map(([name, t]) => [name, t.count]));
+    expect(counts).toEqual({
+      [matchedTally("thread id")]: 2,
+      [matchedTally("dsq_thread_id")]: 1,
+      [matchedTally("imported URL")]: 2,
+      [matchedTally("old slug")]: 1,
+      [matchedTally("redirect")]: 1,
+      [matchedTally("canonical URL")]: 1,
+      [UNMATCHED_TALLY]: 3,
+    });
+    expect(disqus.tallies[UNMATCHED_TALLY]!.lines).toEqual([
+      'thread 7009: https://news.example.com/about-us/?utm_medium=email&ref=footer "Thread 7009"',
+      'thread 7010: http://news.example.com:80/about-us "Thread 7010"',
+      'thread 7011: https://elsewhere.example.net/2020/01/guest-post/ "Thread 7011"',
+    ]);
+
+    const before = await tableCounts(db);
+    const again = await importFixture(db, acc.id, "disqus", "disqus-threads.xml");
+    for (const counts of Object.values(again.kinds)) expect(counts.create + counts.update).toBe(0);
+    // The run's own bookkeeping only: its run row and its two audit entries.
+    expect(await tableCounts(db)).toEqual({
+      ...before,
+      import_runs: before.import_runs! + 1,
+      audit_logs: before.audit_logs! + 2,
+    });
+  });
+
+  it("plans the same in a dry run, the threads of one page on one page", async () => {
+    const db = await getDb();
+    const acc = await contentImportAccount(db);
+    await importFixture(db, acc.id, "wxr", "wxr-threads.xml");
+    const before = await tableCounts(db);
+    const dry = await importFixture(db, acc.id, "disqus", "disqus-threads.xml", { dryRun: true });
+    expect(await tableCounts(db)).toEqual(before);
+    const real = await importFixture(db, acc.id, "disqus", "disqus-threads.xml");
+    expect(dry.kinds).toEqual(real.kinds);
+    expect(dry.tallies).toEqual(real.tallies);
+  });
+});
