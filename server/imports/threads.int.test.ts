@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { matchedTally, UNMATCHED_TALLY } from "@/server/imports/comments/thread-page";
-import { contentImportAccount, importFixture, tableCounts } from "@/server/testing/imports";
+import { commentImportAccount, contentImportAccount, importFixture, tableCounts } from "@/server/testing/imports";
 
 /** Comments per page URL, and the closed pages. */
 async function pagesOf(db: Db, accountId: number) {
@@ -91,5 +91,15 @@ describe("comment threads of a WordPress move reach their stories", () => {
     const real = await importFixture(db, acc.id, "disqus", "disqus-threads.xml");
     expect(dry.kinds).toEqual(real.kinds);
     expect(dry.tallies).toEqual(real.tallies);
+  });
+
+  it("closes the pages of Remark42's read-only posts and Coral's closed stories", async () => {
+    const db = await getDb();
+    const { account: remark } = await commentImportAccount(db);
+    await importFixture(db, remark.id, "remark42", "remark42-sample.jsonl");
+    expect((await pagesOf(db, remark.id)).closed).toEqual([`${site}/2020/03/remark`]);
+    const { account: coral } = await commentImportAccount(db);
+    await importFixture(db, coral.id, "coral", "coral-sample");
+    expect((await pagesOf(db, coral.id)).closed).toEqual([`${site}/2021/06/zoe`]);
   });
 });

@@ -24,6 +24,9 @@ import { findThreadPage, threadPageUrl, threadUrlKey } from "./thread-url";
 export const PAGE_KIND = "page";
 /** The report's tally of the threads that matched no story (listed with their links). */
 export const UNMATCHED_TALLY = "Threads that matched no story (their comments go to the page at their link)";
+/** The report's tally of the threads whose page an earlier run recorded (the content import: its story's). */
+export const KNOWN_TALLY =
+  "Threads on the page an earlier run gave them (the story's, when the content import made it)";
 /** The report's tally of the threads that went to a story, per way they were matched. */
 export const matchedTally = (how: string) => `Threads matched to a story by ${how}`;
 
@@ -39,7 +42,8 @@ const unmatched = (thread: Thread) => ({
 export async function planThreadPage(db: Db, thread: Thread, ctx: ImportContext, provider: string): Promise<ItemPlan> {
   const key = { kind: PAGE_KIND, sourceId: thread.sourceId };
   const known = await ctx.lookup(db, key);
-  if (known !== null) return { action: "skip", reason: `imported before (page #${known})` };
+  if (known !== null)
+    return { action: "skip", reason: `imported before (page #${known})`, tally: { name: KNOWN_TALLY } };
   if (thread.posts === 0) return { action: "skip", reason: "no comments in the file" };
   const story = await matchThreadStory(db, ctx, thread, provider);
   const storyUrl = story ? storyCommentsUrl(ctx, story.slug) : null;

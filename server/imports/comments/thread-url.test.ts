@@ -80,6 +80,16 @@ describe("threadUrlKey", () => {
     expect(threadUrlKey("https://news.example.com/A")).not.toBe(threadUrlKey("https://news.example.com/a"));
   });
 
+  it("takes a directory's index file for the directory", () => {
+    expect(threadUrlKey("http://localhost:4000/blog/2013/02/12/redacted/index.html")).toBe(
+      threadUrlKey("http://localhost:4000/blog/2013/02/12/redacted/"),
+    );
+    expect(threadUrlKey("https://news.example.com/index.php?p=3")).toBe("https://news.example.com/?p=3");
+    expect(threadUrlKey("https://news.example.com/about/index.html.bak")).toBe(
+      "https://news.example.com/about/index.html.bak",
+    );
+  });
+
   it("refuses what is no page URL", () => {
     expect(() => threadUrlKey("ftp://news.example.com/a")).toThrow(/not valid/);
     expect(() => threadUrlKey("/2019/01/hello")).toThrow(/not valid/);

@@ -5,11 +5,12 @@
  * - `threadUrlKey`: what two links of one page share. The page URL normalisation of the
  *   engagement API (pages.ts normalizePageUrl: host lower case, no default port, no fragment, no
  *   tracking parameter, query sorted), then also: scheme https, no "www.", no trailing "/" on the
- *   path, and the parameters that only say where a reader came from or which rendering they saw
- *   (IMPORT_ONLY_PARAMS: ref, amp, replytocom…). Other parameters stay: "?p=123" is a page.
+ *   path, no directory index file ("index.html", "index.php"), and none of the parameters that
+ *   only say where a reader came from or which rendering they saw (IMPORT_ONLY_PARAMS: ref, amp,
+ *   replytocom…). Other parameters stay: "?p=123" is a page.
  * - `threadPageUrl`: the URL an import creates a page at: the normalised link without those
- *   parameters, in the scheme and host of the publication's site URL when it is that host
- *   ("www." or not).
+ *   parameters and index file, in the scheme and host of the publication's site URL when it is
+ *   that host ("www." or not).
  * - `findThreadPage`: the account's page at any form of a link (the other scheme, "www." or not,
  *   a trailing "/" or not): the exact one first.
  * Pure but for the last.
@@ -60,6 +61,8 @@ export function isThreadNoiseParam(name: string): boolean {
 /** `url` normalised as a page URL, then without IMPORT_ONLY_PARAMS; BAD_REQUEST naming `field` when it is none. */
 function cleanLink(url: string, field: string): URL {
   const parsed = new URL(normalizePageUrl(url.trim(), field));
+  // A directory's index file is the directory ("/2013/hello/index.html" is "/2013/hello/").
+  parsed.pathname = parsed.pathname.replace(/\/index\.(?:html?|php)$/i, "/");
   if (parsed.search) {
     const kept = [...parsed.searchParams].filter(([name]) => !isThreadNoiseParam(name));
     parsed.search = kept.length ? new URLSearchParams(kept).toString() : "";
