@@ -6,6 +6,10 @@
  * per link however written, closed threads close their page, and the report says how each thread
  * went and which matched nothing, with their links.
  */
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
 import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
@@ -101,5 +105,27 @@ describe("comment threads of a WordPress move reach their stories", () => {
     const { account: coral } = await commentImportAccount(db);
     await importFixture(db, coral.id, "coral", "coral-sample");
     expect((await pagesOf(db, coral.id)).closed).toEqual([`${site}/2021/06/zoe`]);
+  });
+
+  it("finds a Ghost story by the Ghost theme's Disqus identifier, ghost-<post id>", async () => {
+    const db = await getDb();
+    const acc = await contentImportAccount(db, ["ghost.example.com"]);
+    await importFixture(db, acc.id, "ghost", "ghost-export.json");
+    const dir = await mkdtemp(path.join(tmpdir(), "threads-"));
+    const file = path.join(dir, "disqus-ghost.xml");
+    await writeFile(
+      file,
+      `<?xml version="1.0" encoding="utf-8"?>
+<disqus xmlns="http://disqus.com" xmlns:dsq="http://disqus.com/disqus-internals">
+  <thread dsq:id="1"><id>ghost-6500000000000000000000a1</id><forum>ghostgazette</forum>
+    <link>https://old.example.net/somewhere-else/</link><title>T</title><createdAt>2024-01-01T00:00:00Z</createdAt></thread>
+  <post dsq:id="2"><message>&lt;p&gt;Hi&lt;/p&gt;</message><createdAt>2024-01-02T00:00:00Z</createdAt>
+    <author><name>Reader</name><isAnonymous>true</isAnonymous></author><thread dsq:id="1" /></post>
+</disqus>
+`,
+    );
+    const report = await importFixture(db, acc.id, "disqus", file);
+    expect(report.tallies[matchedTally("thread id")]?.count).toBe(1);
+    expect((await pagesOf(db, acc.id)).comments).toEqual({ [`${site}/election-night`]: 1 });
   });
 });

@@ -8,6 +8,8 @@
  *    then a `?p=`/`?page_id=` link (WordPress's default permalinks). Found among the stories the
  *    WordPress content import made (import_records: source "wxr", kind "story"), the thread's own
  *    site's first, then the site the guid names; another site's only when it is the only one.
+ *    A Ghost theme's Disqus identifier, "ghost-<post id>", finds the story `--from ghost` made of
+ *    that post (source "ghost").
  * 2. **dsq_thread_id**: the Disqus thread id the Disqus WordPress plugin kept on the post (post
  *    meta `dsq_thread_id`), which the content import recorded (kind "thread-key", "dsq:<id>").
  * 3. **imported URL**: the link is, in any form (threadUrlKey), the post's address in the old
@@ -190,6 +192,19 @@ async function matchByPath(db: Db, ctx: ImportContext, link: string): Promise<Ma
   return canonical ? { how: "canonical URL", ...canonical } : null;
 }
 
+/** Step 1 (see the file's comment): by the post id the thread names. */
+async function matchById(db: Db, ctx: ImportContext, thread: CommentThread, sites: string[]) {
+  const ghost = /^ghost-(\S{1,100})$/.exec(thread.identifier?.trim() ?? "")?.[1];
+  if (ghost) {
+    const id = await recordedStory(db, ctx, { kind: "story", source: "ghost", sourceIds: [ghost] }, sites);
+    return storyById(db, ctx, id, "thread id");
+  }
+  const posts = threadPostIds(thread);
+  const source = { kind: "story", source: WORDPRESS_CONTENT_SOURCE };
+  const id = await recordedStory(db, ctx, { ...source, sourceIds: posts.ids }, [...sites, ...posts.sites]);
+  return storyById(db, ctx, id, "thread id");
+}
+
 /** The imported story `thread` belongs to (see the file's comment), or null. */
 export async function matchThreadStory(
   db: Db,
@@ -197,24 +212,12 @@ export async function matchThreadStory(
   thread: CommentThread,
   provider: string,
 ): Promise<MatchedStory | null> {
-  const posts = threadPostIds(thread);
-  const sites = [ctx.site, ...posts.sites].filter(Boolean);
-  const kind = { kind: "story", source: WORDPRESS_CONTENT_SOURCE };
-  const byId = await storyById(
-    db,
-    ctx,
-    await recordedStory(db, ctx, { ...kind, sourceIds: posts.ids }, sites),
-    "thread id",
-  );
+  const sites = ctx.site ? [ctx.site] : [];
+  const byId = await matchById(db, ctx, thread, sites);
   if (byId) return byId;
   if (provider === "disqus") {
-    const keys = [`dsq:${thread.sourceId}`];
-    const byDsq = await storyById(
-      db,
-      ctx,
-      await recordedStory(db, ctx, { kind: THREAD_KEY_KIND, sourceIds: keys }, sites),
-      "dsq_thread_id",
-    );
+    const keys = { kind: THREAD_KEY_KIND, sourceIds: [`dsq:${thread.sourceId}`] };
+    const byDsq = await storyById(db, ctx, await recordedStory(db, ctx, keys, sites), "dsq_thread_id");
     if (byDsq) return byDsq;
   }
   if (!thread.url) return null;
