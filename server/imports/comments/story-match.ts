@@ -33,23 +33,15 @@ import { siteScope, type ImportContext } from "../types";
 import type { CommentThread } from "./records";
 import { threadPageUrl, threadUrlKey } from "./thread-url";
 
-export const THREAD_KEY_KIND = "thread-key";
+const THREAD_KEY_KIND = "thread-key";
 /** The content source whose story ids are WordPress post ids. */
 const WORDPRESS_CONTENT_SOURCE = "wxr";
 /** The content sources that record thread keys (story-plan.ts): every one. */
 const CONTENT_SOURCES = ["wxr", "ghost", "content-api"];
 
-export const THREAD_MATCHES = [
-  "thread id",
-  "dsq_thread_id",
-  "imported URL",
-  "redirect",
-  "old slug",
-  "canonical URL",
-] as const;
-export type ThreadMatch = (typeof THREAD_MATCHES)[number];
+type ThreadMatch = "thread id" | "dsq_thread_id" | "imported URL" | "redirect" | "old slug" | "canonical URL";
 
-export type MatchedStory = { how: ThreadMatch; id: string; slug: string; headline: string };
+type MatchedStory = { how: ThreadMatch; id: string; slug: string; headline: string };
 
 type Candidate = { ids: string[]; sites: string[] };
 

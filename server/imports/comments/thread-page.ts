@@ -25,8 +25,7 @@ export const PAGE_KIND = "page";
 /** The report's tally of the threads that matched no story (listed with their links). */
 export const UNMATCHED_TALLY = "Threads that matched no story (their comments go to the page at their link)";
 /** The report's tally of the threads whose page an earlier run recorded (the content import: its story's). */
-export const KNOWN_TALLY =
-  "Threads on the page an earlier run gave them (the story's, when the content import made it)";
+const KNOWN_TALLY = "Threads on the page an earlier run gave them (the story's, when the content import made it)";
 /** The report's tally of the threads that went to a story, per way they were matched. */
 export const matchedTally = (how: string) => `Threads matched to a story by ${how}`;
 
