@@ -100,23 +100,30 @@ async function recordedStory(
   return null;
 }
 
-/** The sites the account's stories were imported from (their hosts), read once per run. */
-const importedHosts = new WeakMap<ImportContext, Promise<Set<string>>>();
+/**
+ * The hosts of the sites the account's stories were imported from (import_records' sites), and
+ * whether it has imported stories at all (none: no thread is matched, no query per thread), read
+ * once per run.
+ */
+const importedSites = new WeakMap<ImportContext, Promise<{ any: boolean; hosts: Set<string> }>>();
 
-function hostsOf(db: Db, ctx: ImportContext): Promise<Set<string>> {
-  let hosts = importedHosts.get(ctx);
-  if (!hosts) {
-    hosts = db.importRecord
+function sitesOf(db: Db, ctx: ImportContext): Promise<{ any: boolean; hosts: Set<string> }> {
+  let sites = importedSites.get(ctx);
+  if (!sites) {
+    sites = db.importRecord
       .findMany({
-        where: { accountId: ctx.accountId, kind: "story", site: { not: "" } },
+        where: { accountId: ctx.accountId, kind: "story", source: { in: CONTENT_SOURCES } },
         distinct: ["site"],
         select: { site: true },
         take: 1_000,
       })
-      .then((rows) => new Set(rows.map((r) => r.site.split("/")[0]!)));
-    importedHosts.set(ctx, hosts);
+      .then((rows) => ({
+        any: rows.length > 0,
+        hosts: new Set(rows.flatMap((r) => (r.site ? [r.site.split("/")[0]!] : []))),
+      }));
+    importedSites.set(ctx, sites);
   }
-  return hosts;
+  return sites;
 }
 
 /** The link's path (decoded, no trailing "/"), when the link is on the publication or an imported site. */
@@ -128,7 +135,7 @@ async function pathOnKnownSite(db: Db, ctx: ImportContext, link: string): Promis
     return null;
   }
   const host = url.host.toLowerCase().replace(/^www\./, "");
-  if (!isPublicationUrl(ctx.publisher, url.toString()) && !(await hostsOf(db, ctx)).has(host)) return null;
+  if (!isPublicationUrl(ctx.publisher, url.toString()) && !(await sitesOf(db, ctx)).hosts.has(host)) return null;
   let path = url.pathname;
   try {
     path = decodeURIComponent(path);
@@ -204,6 +211,7 @@ export async function matchThreadStory(
   thread: CommentThread,
   provider: string,
 ): Promise<MatchedStory | null> {
+  if (!(await sitesOf(db, ctx)).any) return null;
   const sites = ctx.site ? [ctx.site] : [];
   const byId = await matchById(db, ctx, thread, sites);
   if (byId) return byId;
