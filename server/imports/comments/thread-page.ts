@@ -23,7 +23,8 @@ import { findThreadPage, threadPageUrl, threadUrlKey } from "./thread-url";
 
 export const PAGE_KIND = "page";
 /** The report's tally of the threads that matched no story (listed with their links). */
-export const UNMATCHED_TALLY = "Threads that matched no story (their comments go to the page at their link)";
+export const UNMATCHED_TALLY =
+  "Threads that matched no story (on the page at their link when it is on the publication's hosts)";
 /** The report's tally of the threads whose page an earlier run recorded (the content import: its story's). */
 const KNOWN_TALLY = "Threads on the page an earlier run gave them (the story's, when the content import made it)";
 /** The report's tally of the threads that went to a story, per way they were matched. */
