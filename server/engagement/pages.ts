@@ -69,7 +69,7 @@ const TRACKING_PARAMS: ReadonlySet<string> = new Set([
   "ref_url",
 ]);
 
-function isTrackingParam(name: string): boolean {
+export function isTrackingParam(name: string): boolean {
   const lower = name.toLowerCase();
   return lower.startsWith("utm_") || TRACKING_PARAMS.has(lower);
 }

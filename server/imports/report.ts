@@ -33,6 +33,8 @@ export type ImportReport = {
   problemCount: number;
   notes: string[];
   noteCount: number;
+  /** What sources count beyond items (ItemPlan.tally), by name: the count and the first lines. */
+  tallies: NullPrototypeRecord<{ count: number; lines: string[] }>;
   error: string | null;
   seconds: number;
 };
@@ -65,6 +67,7 @@ export function newReport(args: {
     problemCount: 0,
     notes: [],
     noteCount: 0,
+    tallies: nullPrototypeRecord(),
     error: null,
     seconds: 0,
   };
@@ -86,6 +89,13 @@ export function addProblem(report: ImportReport, problem: FileProblem): void {
 export function addNote(report: ImportReport, note: string): void {
   report.noteCount++;
   if (report.notes.length < MAX_NOTES) report.notes.push(note);
+}
+
+/** Count one under `name` (ItemPlan.tally), keeping `line` while there is room. */
+export function addTally(report: ImportReport, name: string, line?: string): void {
+  const tally = (report.tallies[name] ??= { count: 0, lines: [] });
+  tally.count++;
+  if (line !== undefined && tally.lines.length < REPORT_LINES_PER_ACTION) tally.lines.push(line);
 }
 
 /** The counts a run record keeps. */
@@ -128,6 +138,13 @@ export function formatReport(report: ImportReport): string {
       `${HEADINGS[action][report.dryRun ? 0 : 1]} (${total}${total > lines.length ? `, first ${lines.length}` : ""}):`,
     );
     for (const line of lines) out.push(`  ${line.kind} ${line.label}: ${line.reason}`);
+  }
+  const tallies = Object.entries(report.tallies);
+  if (tallies.length > 0) out.push("");
+  for (const [name, tally] of tallies) {
+    const more = tally.count > tally.lines.length && tally.lines.length > 0 ? `, first ${tally.lines.length}` : "";
+    out.push(`${name}: ${tally.count}${more}`);
+    for (const line of tally.lines) out.push(`  ${line}`);
   }
   if (report.problemCount > 0) {
     const more = report.problemCount > report.problems.length ? `, first ${report.problems.length}` : "";

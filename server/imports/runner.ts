@@ -29,7 +29,7 @@ import { AppError } from "../errors";
 import { getPublisher } from "../publishing/publisher";
 import { withFileName } from "./limits";
 import { MappingStore } from "./mappings";
-import { addNote, addProblem, countAction, newReport, reportCounts, type ImportReport } from "./report";
+import { addNote, addProblem, addTally, countAction, newReport, reportCounts, type ImportReport } from "./report";
 import {
   ImportAborted,
   ImportFileError,
@@ -245,6 +245,7 @@ function count(report: ImportReport, { item, plan, notes }: Outcome): void {
     countAction(report, effect.action, { kind: effect.kind, sourceId: null, label: effect.label, reason: "" });
   }
   for (const note of notes) addNote(report, note);
+  if (plan.tally) addTally(report, plan.tally.name, plan.tally.line);
 }
 
 /** The run record and its audit entry; notes the earlier unfinished run of the same file it resumes. */

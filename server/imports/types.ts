@@ -44,6 +44,11 @@ export type ItemPlan = {
   effects?: PlanEffect[];
   remember?: Mapping[];
   apply?: (tx: TransactionClient) => Promise<void>;
+  /**
+   * Counted in the report under `name` once the item is (the threads that went to stories, per
+   * how they were matched); `line`, when set, is listed too (the first few).
+   */
+  tally?: { name: string; line?: string };
 };
 
 /** The file to import. */

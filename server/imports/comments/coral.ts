@@ -26,7 +26,8 @@
  *   guests; a comment whose author deleted their account (authorID null) is a guest's, unnamed.
  *   A banned user's comments are imported in their own states, the ban is not (a report note).
  * Dropped: reactions and flags (actionCounts), tags such as "featured", ratings, earlier
- * revisions, moderation actions and their reasons, story settings (closed, premod, Q&A).
+ * revisions, moderation actions and their reasons, story settings (premod, Q&A). A story a moderator
+ * closed (closedAt a date; false is reopened) closes its page.
  *
  * Users are read first and kept in memory (id → name, e-mail, ban: some 100 bytes a user); stories
  * and comments are streamed. Rows of another tenant than the stories' first are left out.
@@ -85,6 +86,8 @@ const ZStory = z.object({
   url: z.string().nullish(),
   metadata: z.object({ title: z.string().nullish() }).nullish(),
   createdAt: ZDate.nullish(),
+  /** When a moderator closed it; false: reopened. */
+  closedAt: z.union([ZDate, z.literal(false)]).nullish(),
 });
 
 const ZComment = z.object({
@@ -253,6 +256,7 @@ async function* readCoral(path: string, onBytes: (bytes: Buffer) => void): Async
         title: s.metadata?.title?.trim() || null,
         createdAt: created instanceof Date ? created : null,
         line: entry.line,
+        closed: s.closedAt !== false && coralDate(s.closedAt) instanceof Date,
       },
     };
   }

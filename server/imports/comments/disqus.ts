@@ -33,6 +33,8 @@ function disqusThread(node: XmlNode): CommentThread | null {
     title: childText(node, "title") || null,
     createdAt: created instanceof Date ? created : null,
     line: node.line,
+    identifier: childText(node, "id") || null,
+    closed: isTrue(childText(node, "isClosed")),
   };
 }
 

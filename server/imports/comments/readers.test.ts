@@ -137,6 +137,8 @@ describe("the WXR reader", () => {
         url: "https://news.example.com/2019/03/hello-world/",
         title: "Hello world",
         createdAt: null,
+        identifier: "10",
+        closed: false,
         line: expect.any(Number) as number,
       },
       {
@@ -144,6 +146,8 @@ describe("the WXR reader", () => {
         url: "https://news.example.com/a-propos/",
         title: "À propos — 日本語",
         createdAt: null,
+        identifier: "20",
+        closed: false,
         line: expect.any(Number) as number,
       },
       {
@@ -151,6 +155,8 @@ describe("the WXR reader", () => {
         url: null,
         title: "A draft without a link",
         createdAt: null,
+        identifier: "40",
+        closed: false,
         line: expect.any(Number) as number,
       },
     ]);

@@ -14,6 +14,14 @@ export type CommentThread = {
   title: string | null;
   createdAt: Date | null;
   line: number;
+  /**
+   * What the site named the thread by, when the export says (Disqus's <id>: the Disqus WordPress
+   * plugin writes "<post id> <guid>"; a WordPress export's own thread is its post id): the first
+   * clue to the imported story (story-match.ts).
+   */
+  identifier?: string | null;
+  /** No new comments there (Disqus <isClosed>, WordPress comment_status "closed"): the page is closed. */
+  closed?: boolean;
 };
 
 /**

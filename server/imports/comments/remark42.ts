@@ -22,8 +22,8 @@
  *   spam state, so everything else is published. A user blocked there (the meta's
  *   `blocked.status`, or `user.block`) keeps their comments, as Remark42 shows them (dimmed,
  *   marked "Blocked"); the block is not carried over, and the report notes it once per user.
- * Dropped: votes and score, pins, edits' summaries, avatars, IP hashes, read-only flags, the
- * "verified" badge. Read as CommentRecords, line by line (json-lines.ts).
+ * A read-only post (the meta's `posts[].read_only`) closes its page. Dropped: votes and score,
+ * pins, edits' summaries, avatars, IP hashes, the "verified" badge. Read as CommentRecords, line by line (json-lines.ts).
  */
 import { z } from "zod";
 
@@ -46,7 +46,7 @@ const ZMeta = z
         }),
       )
       .nullish(),
-    posts: z.array(z.object({ url: z.string() })).nullish(),
+    posts: z.array(z.object({ url: z.string(), read_only: z.boolean().nullish() })).nullish(),
   })
   .refine((meta) => meta.version !== undefined || meta.users != null || meta.posts != null);
 
@@ -138,6 +138,7 @@ function remark42Post(
 async function* readRemark42(path: string, onBytes: (bytes: Buffer) => void): AsyncGenerator<CommentRecord> {
   const name = fileName(path);
   let users: Map<string, RemarkUser> | null = null;
+  let readOnly = new Set<string>();
   const threads = new Set<string>();
   let siteSent = false;
   for await (const entry of readJsonLines(path, onBytes)) {
@@ -155,6 +156,7 @@ async function* readRemark42(path: string, onBytes: (bytes: Buffer) => void): As
         );
       }
       users = usersOf(meta.data);
+      readOnly = new Set((meta.data.posts ?? []).filter((p) => p.read_only === true).map((p) => p.url));
       yield { type: "root", name: REMARK42_ROOT };
       continue;
     }
@@ -184,6 +186,7 @@ async function* readRemark42(path: string, onBytes: (bytes: Buffer) => void): As
           title: typeof title === "string" && title.trim() ? title.trim() : null,
           createdAt: post.createdAt,
           line: post.line,
+          closed: readOnly.has(post.threadId),
         },
       };
     }

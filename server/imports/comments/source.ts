@@ -5,8 +5,8 @@
  *
  * Order of the items, so that a reply always finds the comment it goes under:
  * 1. the first read indexes the file (index-pass.ts);
- * 2. one "page" item per thread: the account's page at its normalised URL, found or created
- *    (headline from the title); a thread without posts is skipped;
+ * 2. one "page" item per thread: its imported story's comments page, else the account's page at
+ *    its link, found or created (thread-page.ts); a thread without posts is skipped;
  * 3. a second read yields the top-level posts (and those refused whatever their place);
  * 4. a third read yields the replies, each under its thread's top-level post (Masthead nests one
  *    level), the post it answered kept in import_records.source_parent_id.
@@ -25,17 +25,15 @@ import { formatInstant } from "../../dates.schema";
 import type { Db, TransactionClient } from "../../db/client";
 import { digestOf, prepareOps } from "../../engagement/comment-bodies";
 import type { TCommentOp } from "../../engagement/comments.schema";
-import { findPage, normalizePageUrl } from "../../engagement/pages";
 import { AppError } from "../../errors";
-import { isPublicationUrl } from "../../publishing/publisher";
 import { htmlToOps } from "../html-to-ops";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan, PreparedSource } from "../types";
 import { MEMBER_KIND, planAuthor } from "./authors";
 import { IN_LOOP, indexCommentFile, MISSING_PARENT, type CommentIndex } from "./index-pass";
 import { normaliseEmail, type CommentPost, type CommentReader, type CommentThread } from "./records";
+import { PAGE_KIND, planThreadPage } from "./thread-page";
 import { CommentWriter } from "./writer";
 
-export const PAGE_KIND = "page";
 const COMMENT_KIND = "comment";
 
 type CommentSourceItem = ImportItem &
@@ -70,7 +68,9 @@ async function prepareCommentFile(reader: CommentReader, file: ImportFile): Prom
     items: () => commentItems(reader, file, index),
     prefetch: (db, items, ctx) => prefetch(db, items, ctx, index, reader.provider),
     plan: (db, item, ctx) =>
-      item.kind === PAGE_KIND ? planPage(db, item, ctx) : planComment(db, item, ctx, { index, reader, noted, writer }),
+      item.kind === PAGE_KIND
+        ? planThreadPage(db, item.thread, ctx, reader.provider)
+        : planComment(db, item, ctx, { index, reader, noted, writer }),
     flush: (tx, ctx) => writer.flush(tx, ctx),
     discard: () => writer.discard(),
   };
@@ -147,65 +147,6 @@ async function prefetch(
 }
 
 const refuse = (reason: string): ItemPlan => ({ action: "refuse", reason });
-
-async function planPage(db: Db, item: CommentSourceItem & { kind: "page" }, ctx: ImportContext): Promise<ItemPlan> {
-  const { thread } = item;
-  const key = { kind: PAGE_KIND, sourceId: thread.sourceId };
-  const known = await ctx.lookup(db, key);
-  if (known !== null) return { action: "skip", reason: `imported before (page #${known})` };
-  if (thread.posts === 0) return { action: "skip", reason: "no comments in the file" };
-  if (!thread.url) return refuse(`it has no link: its ${thread.posts} comment(s) cannot be placed`);
-  let url: string;
-  try {
-    url = normalizePageUrl(thread.url, "link");
-  } catch (error) {
-    const issue = error instanceof AppError ? (error.details?.[0]?.issue ?? error.message) : String(error);
-    return refuse(`its link is not a page URL (${issue}): its ${thread.posts} comment(s) are not imported`);
-  }
-  const title = thread.title?.slice(0, 500) || null;
-  // Two threads of one page (their links differ only by tracking parameters or a fragment): in a
-  // dry run nothing is written, so the page an earlier thread would create is remembered by URL.
-  const urlKey = { kind: "page-url", sourceId: url };
-  if (ctx.dryRun && (await ctx.lookup(db, urlKey)) !== null) {
-    return {
-      action: "skip",
-      reason: `page ${url} comes with an earlier thread: its comments are added to it`,
-      remember: [key],
-    };
-  }
-  const page = await findPage(db, ctx.accountId, url);
-  if (!page) {
-    if (!isPublicationUrl(ctx.publisher, url)) {
-      return refuse(
-        `${url} is not on the publication's hosts (${ctx.publisher.publicationHosts.join(", ") || "none set"}): add its host in Settings, or fix the links`,
-      );
-    }
-    return {
-      action: "create",
-      reason: `page ${url}${title ? ` "${title}"` : ""}`,
-      remember: [key, urlKey],
-      apply: async (tx) => {
-        const created = await tx.page.create({
-          data: { accountId: ctx.accountId, url, headline: title, createdAt: thread.createdAt ?? ctx.now },
-          select: { id: true },
-        });
-        await ctx.record(tx, { ...key, targetId: created.id, created: true });
-      },
-    };
-  }
-  const setHeadline = page.headline === null && title !== null;
-  return {
-    action: setHeadline ? "update" : "skip",
-    reason: setHeadline
-      ? `page #${page.id} ${url}: headline "${title}"`
-      : `page #${page.id} ${url} is there already: its comments are added to it`,
-    remember: [key],
-    apply: async (tx) => {
-      if (setHeadline) await tx.page.update({ where: { id: page.id }, data: { headline: title } });
-      await ctx.record(tx, { ...key, targetId: page.id, created: false });
-    },
-  };
-}
 
 /** The stored body of a post: ops ending with a newline, within the comment limits; or why not. */
 function commentBody(

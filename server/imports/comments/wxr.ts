@@ -51,11 +51,19 @@ const isSiteElement = (p: readonly string[]) =>
   p.length === 3 && p[1] === "channel" && (WXR_SITE_ELEMENTS as readonly string[]).includes(p[2]!);
 
 /** The item being read: its fields as they came (WordPress writes them before its comments). */
-type WxrItem = { postId: string | null; link: string | null; title: string | null; line: number };
+type WxrItem = { postId: string | null; link: string | null; title: string | null; closed: boolean; line: number };
 
 function wxrThread(item: WxrItem): CommentThread | null {
   if (!item.postId) return null;
-  return { sourceId: item.postId, url: item.link, title: item.title, createdAt: null, line: item.line };
+  return {
+    sourceId: item.postId,
+    url: item.link,
+    title: item.title,
+    createdAt: null,
+    line: item.line,
+    identifier: item.postId,
+    closed: item.closed,
+  };
 }
 
 const field = (node: XmlNode, name: string) => childText(node, `wp:${name}`);
@@ -95,13 +103,12 @@ function wxrComment(node: XmlNode, item: WxrItem, errors: readonly string[], und
   };
 }
 
+/** The <item> elements read: its fields (written before its comments), then each comment. */
+const ITEM_RECORDS = new Set(["title", "link", "wp:post_id", "wp:comment_status", "wp:comment"]);
+
 async function* readWxr(path: string, onBytes: (bytes: Buffer) => void): AsyncGenerator<CommentRecord> {
   const events = streamXml(path, {
-    isRecord: (p) =>
-      isSiteElement(p) ||
-      (p.length === 4 &&
-        p[2] === "item" &&
-        (p[3] === "title" || p[3] === "link" || p[3] === "wp:post_id" || p[3] === "wp:comment")),
+    isRecord: (p) => isSiteElement(p) || (p.length === 4 && p[2] === "item" && ITEM_RECORDS.has(p[3]!)),
     structureDepth: 3,
     onBytes,
   });
@@ -123,7 +130,7 @@ async function* readWxr(path: string, onBytes: (bytes: Buffer) => void): AsyncGe
     if (event.type === "root") yield { type: "root", name: event.name };
     else if (event.type === "problem") yield { type: "problem", problem: event.problem };
     else if (event.type === "open" && event.depth === 3 && event.name === "item") {
-      item = { postId: null, link: null, title: null, line: event.line };
+      item = { postId: null, link: null, title: null, closed: false, line: event.line };
       threadSent = false;
     } else if (event.type === "close" && event.depth === 3 && event.name === "item") {
       item = null;
@@ -133,6 +140,7 @@ async function* readWxr(path: string, onBytes: (bytes: Buffer) => void): AsyncGe
       if (node.name === "title") item.title = text;
       else if (node.name === "link") item.link = text;
       else if (node.name === "wp:post_id") item.postId = text;
+      else if (node.name === "wp:comment_status") item.closed = text?.toLowerCase() === "closed";
       else {
         if (!threadSent) {
           threadSent = true;

@@ -57,6 +57,13 @@ export type ContentPost = {
   lockedHtml?: string | null;
   /** The post's address in the old site, absolute; its path becomes a 301 to the story. */
   oldUrl: string | null;
+  /**
+   * What else comment exports may name the post by (comments/story-match.ts): the Disqus thread
+   * id the Disqus plugin kept ("dsq:<id>"), the slugs it had before ("slug:<old slug>").
+   */
+  threadKeys?: string[];
+  /** Comments closed on it in the old site (WordPress comment_status "closed"): its comments page is closed. */
+  commentsClosed?: boolean;
   /** Choices made on the operator's behalf, for the report (a private post made a draft). */
   notes: string[];
   /** Why it is not imported (an attachment, a trashed post): a skip. */

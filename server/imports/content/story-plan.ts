@@ -16,7 +16,9 @@
  * - A published story's old URL's path becomes a custom URL: a 301 redirect to "/<slug>"
  *   (custom-urls.ts), unless that path is already one, or is the story's own. A draft's or a
  *   scheduled post's address was never public: none.
- * - Recorded as kind "story" (import_records): a second run skips it.
+ * - Recorded as kind "story" (import_records): a second run skips it; what comment exports may
+ *   name it by (its old address, a Disqus thread id, old slugs) as kind "thread-key"
+ *   (comments/story-match.ts).
  */
 import "server-only";
 
@@ -42,6 +44,7 @@ import { normalizeCards } from "../../publishing/editorial/stories/cards";
 import { generateSlug, storyImageRefs } from "../../publishing/editorial/stories/fields";
 import { scheduledPublicationKey } from "../../publishing/editorial/stories/moves";
 import { cardsPlainText, readTimeMinutes } from "../../publishing/story-view";
+import { recordThreadKeys, storyThreadKeys } from "../comments/story-match";
 import type { ImportContext, ItemPlan, PlanEffect } from "../types";
 import { planCommentPage } from "./comment-pages";
 import { htmlToElements, htmlToPlainText } from "./html-to-elements";
@@ -241,6 +244,7 @@ export async function planStory(
         headline,
         createdAt: date,
         label: `${post.type} ${post.sourceId}`,
+        closed: post.commentsClosed,
       })
     : null;
   if (commentPage) effects.push(...commentPage.effects);
@@ -312,6 +316,7 @@ export async function planStory(
         });
       }
       await commentPage?.apply(tx);
+      await recordThreadKeys(tx, ctx, story.id, storyThreadKeys(post.oldUrl, post.threadKeys));
       // --announce: a published story's "story-publish" webhook, as the workflow's Publish sends it
       // (a scheduled one sends its own when the story.publish job publishes it, announced or not).
       if (ctx.announce && status === "PUBLISHED") {

@@ -65,6 +65,23 @@ function postmeta(node: XmlNode): Map<string, string> {
   return meta;
 }
 
+/**
+ * What comment exports may name a post by besides its id: the Disqus plugin's thread id (post
+ * meta dsq_thread_id) and every old slug WordPress kept (_wp_old_slug).
+ */
+function threadKeys(node: XmlNode): string[] {
+  const keys: string[] = [];
+  for (const c of node.children) {
+    if (c.name !== "wp:postmeta") continue;
+    const key = childText(c, "wp:meta_key");
+    const value = (child(c, "wp:meta_value")?.text ?? "").trim();
+    if (!value) continue;
+    if (key === "dsq_thread_id" && /^\d+$/.test(value)) keys.push(`dsq:${value}`);
+    if (key === "_wp_old_slug") keys.push(`slug:${decodeSlug(value)}`);
+  }
+  return keys;
+}
+
 function person(node: XmlNode): ContentPerson | null {
   const login = wp(node, "author_login");
   if (!login) return null;
@@ -205,6 +222,8 @@ function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[], unde
     metadata,
     access: "public",
     oldUrl: childText(node, "link") || null,
+    threadKeys: threadKeys(node),
+    commentsClosed: wp(node, "comment_status").trim().toLowerCase() === "closed",
     notes,
     skip,
     errors: problems,

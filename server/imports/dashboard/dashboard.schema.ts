@@ -81,6 +81,8 @@ export const ZImportReport = z.object({
   problemCount: z.number().int(),
   notes: z.array(z.string()),
   noteCount: z.number().int(),
+  // Reports stored before sources counted beyond items (threads per match): none.
+  tallies: z.record(z.string(), z.object({ count: z.number().int(), lines: z.array(z.string()) })).default({}),
   error: z.string().nullable(),
   seconds: z.number(),
 });
