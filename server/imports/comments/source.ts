@@ -30,9 +30,9 @@ import { AppError } from "../../errors";
 import { isPublicationUrl } from "../../publishing/publisher";
 import { htmlToOps } from "../html-to-ops";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan, PreparedSource } from "../types";
-import { MEMBER_KIND, planAuthor } from "./authors";
+import { MEMBER_KIND, planAuthor, type AuthorFile } from "./authors";
 import { IN_LOOP, indexCommentFile, MISSING_PARENT, type CommentIndex } from "./index-pass";
-import { normaliseEmail, type CommentPost, type CommentReader, type CommentThread } from "./records";
+import { authorKey, type CommentPost, type CommentReader, type CommentThread } from "./records";
 import { CommentWriter } from "./writer";
 
 export const PAGE_KIND = "page";
@@ -60,7 +60,7 @@ export function commentSource(
 
 async function prepareCommentFile(reader: CommentReader, file: ImportFile): Promise<PreparedSource<CommentSourceItem>> {
   const index = await indexCommentFile(reader, file);
-  const noted = new Set<string>();
+  const authors: AuthorFile = { noted: new Set<string>(), spamOnly: index.spamOnly.authors };
   const writer = new CommentWriter(COMMENT_KIND);
   return {
     digest: index.digest,
@@ -70,7 +70,9 @@ async function prepareCommentFile(reader: CommentReader, file: ImportFile): Prom
     items: () => commentItems(reader, file, index),
     prefetch: (db, items, ctx) => prefetch(db, items, ctx, index, reader.provider),
     plan: (db, item, ctx) =>
-      item.kind === PAGE_KIND ? planPage(db, item, ctx) : planComment(db, item, ctx, { index, reader, noted, writer }),
+      item.kind === PAGE_KIND
+        ? planPage(db, item, ctx)
+        : planComment(db, item, ctx, { index, reader, authors, writer }),
     flush: (tx, ctx) => writer.flush(tx, ctx),
     discard: () => writer.discard(),
   };
@@ -137,8 +139,8 @@ async function prefetch(
     if (post.threadId) pages.push(post.threadId);
     const position = index.positionOf.get(post.sourceId);
     if (position !== undefined && isReply(index, position)) comments.push(index.ids[index.roots[position]!]!);
-    const email = normaliseEmail(post.author.email);
-    if (email) members.push(`email:${email}`);
+    const key = authorKey(provider, post.author);
+    if (key) members.push(key);
     if (post.author.accountId) members.push(`${provider}:${post.author.accountId}`);
   }
   await ctx.preload(db, PAGE_KIND, pages);
@@ -227,13 +229,25 @@ function commentBody(
   }
 }
 
-type CommentFile = { index: CommentIndex; reader: CommentReader; noted: Set<string>; writer: CommentWriter };
+/** Once per file: how many authors wrote nothing but spam, and what became of them (authors.ts). */
+function noteSpamOnly(ctx: ImportContext, index: CommentIndex, noted: Set<string>) {
+  const { authors, posts } = index.spamOnly;
+  if (authors.size === 0 || noted.has(SPAM_ONLY_NOTE)) return;
+  noted.add(SPAM_ONLY_NOTE);
+  ctx.note(
+    `${authors.size} author(s) wrote nothing but spam (${posts} comment(s)): they are not made members; their comments are kept as spam, by a guest under the name given, their addresses not kept`,
+  );
+}
+
+const SPAM_ONLY_NOTE = "\0spam-only";
+
+type CommentFile = { index: CommentIndex; reader: CommentReader; authors: AuthorFile; writer: CommentWriter };
 
 async function planComment(
   db: Db,
   item: CommentSourceItem & { kind: "comment" },
   ctx: ImportContext,
-  { index, reader, noted, writer }: CommentFile,
+  { index, reader, authors, writer }: CommentFile,
 ): Promise<ItemPlan> {
   const { post } = item;
   if (!post.sourceId) return refuse(`it has no id: ${post.errors.join("; ") || "nothing can name it"}`);
@@ -271,7 +285,9 @@ async function planComment(
   }
   const body = commentBody(post, ctx.publisher, getEnv().APP_URL);
   if ("refuse" in body) return refuse(body.refuse);
-  const author = await planAuthor(db, ctx, reader.provider, post.author, noted);
+  const author = await planAuthor(db, ctx, reader.provider, post.author, authors);
+  noteSpamOnly(ctx, index, authors.noted);
+  const { noted } = authors;
   if (post.note && !noted.has(post.note)) {
     // Once per note (a blocked author's), remembered up to a bound: past it, notes may repeat.
     if (noted.size < 10_000) noted.add(post.note);
