@@ -157,48 +157,42 @@ export async function planMember(db: Db, ctx: ImportContext, wanted: WantedMembe
   const keys = memberKeys(wanted);
   const first = identities[0];
   const label = email ? `${name} <${email}>` : `${name} (${first ? `${first.provider}:${first.externalId}` : "?"})`;
-  for (const key of keys) {
-    const known = await ctx.lookup(db, key);
-    if (known === null) continue;
-    // Known by this key already; record the other keys too, so any finds the member next time.
-    const rest = keys.filter((k) => k !== key);
-    return {
-      label,
-      effects: [],
-      remember: rest,
-      exists: true,
-      resolve: async (tx) => {
-        const memberId = Number(known);
-        for (const k of rest) await recordIfNew(tx, ctx, k, memberId, false);
-        return memberId;
-      },
-    };
-  }
-
-  const byEmail = email
-    ? await db.member.findUnique({
-        where: { accountId_email: { accountId: ctx.accountId, email } },
-        select: { id: true },
-      })
-    : null;
-  const holders: (number | null)[] = [];
+  // Known by a key already (an earlier item or run): its identities not recorded yet are linked
+  // if nobody holds them (a visitor's e-mail first, the same person's account later in the file).
+  let recorded: string | null = null;
+  const unrecorded: SourceIdentity[] = [];
   for (const identity of identities) {
+    if ((await ctx.lookup(db, { kind: MEMBER_KIND, sourceId: `${identity.provider}:${identity.externalId}` })) === null)
+      unrecorded.push(identity);
+  }
+  for (const key of keys) recorded ??= await ctx.lookup(db, key);
+  const byEmail =
+    recorded === null && email
+      ? await db.member.findUnique({
+          where: { accountId_email: { accountId: ctx.accountId, email } },
+          select: { id: true },
+        })
+      : null;
+  const candidates = recorded === null ? identities : unrecorded;
+  const holders: (number | null)[] = [];
+  for (const identity of candidates) {
     const row = await db.memberIdentity.findUnique({
       where: { accountId_provider_externalId: { accountId: ctx.accountId, ...identity } },
       select: { memberId: true },
     });
     holders.push(row?.memberId ?? null);
   }
-  const existing = byEmail?.id ?? holders.find((h) => h !== null) ?? null;
-  identities.forEach((identity, i) => {
+  const found = byEmail?.id ?? holders.find((h) => h !== null) ?? null;
+  const existing: number | string | null = recorded ?? found;
+  candidates.forEach((identity, i) => {
     const holder = holders[i];
-    if (existing !== null && holder != null && holder !== existing) {
+    if (existing !== null && holder != null && String(holder) !== String(existing)) {
       ctx.note(
         `${identity.provider}:${identity.externalId} is member #${holder}'s, ${email ?? "this reader"} member #${existing}'s: what the file says of them goes to #${existing}${byEmail ? " (by e-mail)" : ""}`,
       );
     }
   });
-  const link = identities.filter((_, i) => holders[i] === null);
+  const link = candidates.filter((_, i) => holders[i] === null);
   const effects: PlanEffect[] =
     existing === null
       ? [{ kind: MEMBER_KIND, action: "create", label }]
@@ -217,7 +211,7 @@ export async function planMember(db: Db, ctx: ImportContext, wanted: WantedMembe
     remember: keys,
     exists: existing !== null,
     resolve: async (tx) => {
-      let memberId = existing;
+      let memberId = existing === null ? null : Number(existing);
       let linked = link;
       if (memberId === null) {
         const key = email ? { accountId: ctx.accountId, email } : { accountId: ctx.accountId, ...link[0]! };
