@@ -8,6 +8,7 @@
  *   depth is kept under its root, and the post it answered is kept in import_records
  *   (source_parent_id);
  * - each post's thread (a reply must be on its root's);
+ * - the replies listed before the post they answer (their reply_to_id is set when it is written);
  * - posts whose id comes twice (the later ones are refused), posts in a loop of parents;
  * - the authors (by authorKey) whose every post is spam: they do not become members (authors.ts);
  * - the file's problems, its root element and its SHA-256.
@@ -40,6 +41,8 @@ export type CommentIndex = {
   parents: Int32Array;
   /** Root position (itself for a top-level post), or IN_LOOP, by position. */
   roots: Int32Array;
+  /** Parent position → the positions of its replies listed before it (few: most files list parents first). */
+  earlyReplies: Map<number, number[]>;
   /** Post elements read, duplicates included: the positions of later reads. */
   postCount: number;
   /** The authors (authorKey) all of whose posts are spam, and how many posts they wrote. */
@@ -123,9 +126,19 @@ export async function indexCommentFile(reader: CommentReader, file: ImportFile):
     threadOf,
     parents,
     roots: rootsOf(parents),
+    earlyReplies: earlyRepliesOf(parents),
     postCount,
     spamOnly: spamOnlyOf(authors),
   };
+}
+
+/** Parent position → its replies listed before it. */
+function earlyRepliesOf(parents: Int32Array): Map<number, number[]> {
+  const early = new Map<number, number[]>();
+  parents.forEach((parent, position) => {
+    if (parent > position) early.set(parent, [...(early.get(parent) ?? []), position]);
+  });
+  return early;
 }
 
 /** The root of every post (a walk up its parents; a loop marks every post on it IN_LOOP). */

@@ -9,7 +9,8 @@
  *    (headline from the title); a thread without posts is skipped;
  * 3. a second read yields the top-level posts (and those refused whatever their place);
  * 4. a third read yields the replies, each under its thread's top-level post (Masthead nests one
- *    level), the post it answered kept in import_records.source_parent_id.
+ *    level), the post it answered kept in import_records.source_parent_id and, once both are
+ *    written, as the comment's reply_to_id (writer.ts).
  *
  * A post becomes a comment on its thread's page, by its author (authors.ts), at its date, in its
  * state: published → published; approved → published, decided "approved"; held (WordPress 0) →
@@ -307,6 +308,7 @@ async function planComment(
       writer.add({
         sourceId: post.sourceId,
         sourceParentId,
+        earlyReplies: (index.earlyReplies.get(position) ?? []).map((p) => index.ids[p]!),
         row: {
           account_id: ctx.accountId,
           page_id: Number(pageId),
