@@ -89,6 +89,20 @@ describe("the authors of a WordPress export's comments", () => {
     expect(mixedSpam.author.email).toBe("mixed@example.org");
     expect((await commentOf(db, account.id, "10")).authorId).toBe(mixedSpam.authorId);
 
+    // Replies four deep: under the top-level comment, each answering the one before (reply_to_id).
+    const ids = new Map<string, number>();
+    for (const id of ["1", "2", "3", "4"]) ids.set(id, (await commentOf(db, account.id, id)).id);
+    for (const [id, answered] of [
+      ["2", "1"],
+      ["3", "2"],
+      ["4", "3"],
+    ] as const) {
+      const reply = await commentOf(db, account.id, id);
+      expect(reply.parentCommentId).toBe(ids.get("1"));
+      // A direct reply to its parent needs no other: reply_to_id is the parent (the API answers so).
+      expect(reply.replyToId).toBe(answered === "1" ? null : ids.get(answered));
+    }
+
     // A second run changes nothing.
     const before = await importSnapshot(db, account.id);
     const again = await importFixture(db, account.id, "wxr-comments", "wxr-people.xml");

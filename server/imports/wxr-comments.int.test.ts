@@ -89,14 +89,17 @@ describe("importing the comments of a WordPress export", () => {
       name: "Bob the Visitor",
       source: "wordpress",
     });
-    // Five deep, depth three listed before depth two: all under the first, their parents recorded.
+    // Five deep, depth three listed before depth two: all under the first, their parents recorded
+    // and kept as reply_to_id (103's set when 102, listed after it, is written).
     for (const [id, parent] of [
       ["102", "101"],
       ["103", "102"],
       ["104", "103"],
       ["105", "104"],
     ] as const) {
-      expect((await commentOf(db, account.id, id)).parentCommentId).toBe(first.id);
+      const reply = await commentOf(db, account.id, id);
+      expect(reply.parentCommentId).toBe(first.id);
+      expect(reply.replyToId).toBe((await commentOf(db, account.id, parent)).id);
       expect(
         (await db.importRecord.findFirstOrThrow({ where: { kind: "comment", sourceId: id } })).sourceParentId,
       ).toBe(parent);
