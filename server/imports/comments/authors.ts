@@ -88,14 +88,14 @@ async function noteStaff(
   args: { staff: StaffPerson; account: string | null; email: string | null; noted: Set<string> },
 ) {
   const { staff, account, email, noted } = args;
-  const once = `staff:${account ?? staff.login}`;
+  const once = `staff:${staff.login}`;
   if (noted.has(once) || noted.size >= NOTED_LIMIT) return;
   noted.add(once);
   const admin = email
     ? await db.adminUser.findFirst({ where: { accountId: ctx.accountId, email }, select: { name: true } })
     : null;
   ctx.note(
-    `WordPress user ${staff.login} (#${account ?? "?"}) is the site's staff: their comments are the member ${email ?? `wordpress:${account ?? "?"}`}'s${admin ? `, the e-mail of dashboard user ${admin.name}` : ""}, not a reader account of their own`,
+    `WordPress user ${staff.login}${account ? ` (#${account})` : ""} is the site's staff: their comments are the member ${email ?? `wordpress:${account ?? "?"}`}'s${admin ? `, the e-mail of dashboard user ${admin.name}` : ""}, not a reader account of their own`,
   );
 }
 
