@@ -57,7 +57,7 @@ describe("the authors of a WordPress export's comments", () => {
     // The staff address typed by a visitor is the same person.
     expect((await commentOf(db, account.id, "5")).authorId).toBe(staff.authorId);
     expect(report.notes).toContain(
-      "WordPress user admin (#1) is the site's staff: their comments are the member editor@news.example.com's, the e-mail of dashboard user Eddie Editor, not a reader account of their own",
+      "WordPress user admin is the site's staff: their comments are the member editor@news.example.com's, the e-mail of dashboard user Eddie Editor, not a reader account of their own",
     );
 
     // A staff person listed without an id (WordPress.com): by the login, their own e-mail and name.
