@@ -265,6 +265,7 @@ export type WireComment = Pick<
   | "accountId"
   | "pageId"
   | "parentCommentId"
+  | "replyToId"
   | "authorId"
   | "body"
   | "hiddenById"
@@ -299,7 +300,7 @@ export async function threadRows(
 ): Promise<ThreadRow[]> {
   if (args.ids.length === 0) return [];
   const columns = Prisma.raw(`c.id, c.account_id AS "accountId", c.page_id AS "pageId",
-      c.parent_comment_id AS "parentCommentId", c.author_id AS "authorId", c.body,
+      c.parent_comment_id AS "parentCommentId", c.reply_to_id AS "replyToId", c.author_id AS "authorId", c.body,
       c.hidden_by_id AS "hiddenById", c.hidden_at AS "hiddenAt", c.deleted_by_id AS "deletedById",
       c.deleted_at AS "deletedAt", c.edited_at AS "editedAt", c.is_spam AS "isSpam",
       c.is_published AS "isPublished", c.toxicity, c.confidential, c.guest, c.guest_name AS "guestName",

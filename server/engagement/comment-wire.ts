@@ -88,6 +88,8 @@ export async function toWire(
       body: { ops },
       created_at: c.createdAt.toISOString(),
       parent_comment_id: c.parentCommentId,
+      // The comment it answers: its parent, or the reply it answered under that parent.
+      reply_to_id: c.parentCommentId === null ? null : (c.replyToId ?? c.parentCommentId),
       author_id: c.authorId,
       hidden_by_id: c.hiddenById,
       hidden_at: iso(c.hiddenAt),

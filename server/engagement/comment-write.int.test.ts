@@ -39,6 +39,7 @@ function write(db: Db, page: Page, authorId: number, over: Partial<Comment> = {}
     accountId: page.accountId,
     pageId: page.id,
     parentCommentId: null,
+    replyToId: null,
     authorId,
     body: { ops: [{ insert: "A comment.\n" }] },
     bodyDigest: randomUUID(),

@@ -99,6 +99,7 @@ function writeSql(args: WriteArgs): Prisma.Sql {
   const accountId = Prisma.sql`${comment.accountId}::int`;
   const pageId = Prisma.sql`${comment.pageId}::int`;
   const parentId = Prisma.sql`${comment.parentCommentId}::int`;
+  const replyToId = Prisma.sql`${comment.replyToId}::int`;
   return Prisma.sql`
 WITH captcha AS (
   INSERT INTO used_captchas (digest, expires_at, created_at)
@@ -117,9 +118,9 @@ WITH captcha AS (
        OR c.comment_id = ${args.replacing ?? null}::int)${slowModeSql(args.slowModeSeconds, pageId, at)}
   RETURNING comment_id
 ), inserted AS (
-  INSERT INTO comments (id, account_id, page_id, parent_comment_id, author_id, body, body_digest, confidential,
-    guest, guest_name, mobile, is_published, is_spam, toxicity, moderation_reasons, created_at)
-  SELECT claim.comment_id, ${accountId}, ${pageId}, ${parentId}, ${member}, ${JSON.stringify(comment.body)}::jsonb,
+  INSERT INTO comments (id, account_id, page_id, parent_comment_id, reply_to_id, author_id, body, body_digest,
+    confidential, guest, guest_name, mobile, is_published, is_spam, toxicity, moderation_reasons, created_at)
+  SELECT claim.comment_id, ${accountId}, ${pageId}, ${parentId}, ${replyToId}, ${member}, ${JSON.stringify(comment.body)}::jsonb,
     ${comment.bodyDigest}::text, ${comment.confidential}::boolean, ${comment.guest}::boolean,
     ${comment.guestName}::text, ${comment.mobile}::boolean, ${comment.isPublished}::boolean,
     ${comment.isSpam}::boolean, ${comment.toxicity}::float8,

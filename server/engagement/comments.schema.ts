@@ -194,6 +194,12 @@ export type TCommentWire = {
   body: { ops: TCommentOp[] };
   created_at: string;
   parent_comment_id: number | null;
+  /**
+   * Added to the spec's comment: the comment a reply answers. Replies nest one level, so a reply to
+   * a reply is under that reply's top-level comment (parent_comment_id) and this names the reply it
+   * answered; otherwise it equals parent_comment_id (null for a top-level comment).
+   */
+  reply_to_id: number | null;
   author_id: number;
   hidden_by_id: number | null;
   hidden_at: string | null;

@@ -12,7 +12,9 @@
  *   last comment, within DUPLICATE_WINDOW_MS, gets that comment back. The reader's claim, the
  *   comment and its event are one statement (comment-write.ts), so two identical posts at once make
  *   one comment.
- * - Replies nest one level: the parent is a top-level comment of the same page and account.
+ * - Replies nest one level: the parent is a top-level comment of the same page and account; a
+ *   reply to a reply goes under that reply's top-level comment, the reply it answers kept
+ *   (reply_to_id).
  * - Moderation (moderation/, docs/engagement.md "Moderation"): every create and edit is scored
  *   (toxicity, is_spam) and checked against the account's settings: a banned "reject" word is 400,
  *   anything that must wait is stored with is_published false. The author gets it back in the
@@ -117,36 +119,35 @@ function repeatedComment(db: Db, id: number) {
   return db.comment.findFirst({ where: { id, deletedAt: null }, include: { author: { select: AUTHOR_FIELDS } } });
 }
 
-/** A reply's parent: a listed top-level comment of the same page (404, or 400 for a reply itself). */
-async function assertRepliable(
+/** Listed: a held, spam or deleted comment takes no replies. */
+const LISTED = { deletedAt: null, isPublished: true, isSpam: false } as const;
+
+/**
+ * Where a reply goes (404 when the comment answered is not listed on this page). Replies nest one
+ * level: a reply to a top-level comment is under it; a reply to a reply is under that reply's
+ * top-level comment, the reply it answers kept as `replyToId` (reply_to_id in the API).
+ */
+async function replyPlace(
   db: Db,
-  args: { accountId: number; pageId: number | null; parentId: number },
-): Promise<void> {
-  // A held or spam comment is not listed: it takes no replies. A page not made yet has no comments.
-  const parent =
+  args: { accountId: number; pageId: number | null; answered: number },
+): Promise<{ parentId: number; replyToId: number | null }> {
+  // A page not made yet has no comments.
+  const answered =
     args.pageId === null
       ? null
       : await db.comment.findFirst({
-          where: {
-            id: args.parentId,
-            accountId: args.accountId,
-            pageId: args.pageId,
-            deletedAt: null,
-            isPublished: true,
-            isSpam: false,
-          },
-          select: { parentCommentId: true },
+          where: { id: args.answered, accountId: args.accountId, pageId: args.pageId, ...LISTED },
+          select: { parentCommentId: true, parent: { select: { deletedAt: true, isPublished: true, isSpam: true } } },
         });
-  if (!parent) {
+  const parent = answered?.parent;
+  if (!answered || (parent && (parent.deletedAt !== null || !parent.isPublished || parent.isSpam))) {
     throw new AppError("NOT_FOUND", "The comment replied to is not on this page.", {
       details: [{ field: "body.comment.parent_comment_id", issue: "is not a comment of this page" }],
     });
   }
-  if (parent.parentCommentId !== null) {
-    throw new AppError("BAD_REQUEST", "Replies nest one level: reply to the top-level comment.", {
-      details: [{ field: "body.comment.parent_comment_id", issue: "is a reply itself" }],
-    });
-  }
+  return answered.parentCommentId === null
+    ? { parentId: args.answered, replyToId: null }
+    : { parentId: answered.parentCommentId, replyToId: args.answered };
 }
 
 /**
@@ -171,8 +172,7 @@ export async function createComment(
   const url = decodePageId(args.encodedUrl, PAGE_FIELD);
   const publisher = await publisherOf(db, account.id);
   const ops = prepareOps(input.comment.body.ops, publisher, getEnv().APP_URL);
-  const parentId = input.comment.parent_comment_id ?? null;
-  const digest = digestOf(ops, parentId);
+  const answered = input.comment.parent_comment_id ?? null;
   // The page and the moderation settings beside it (from memory: the rules before publishing need
   // them to know what to read).
   const [read, settings, surges] = await Promise.all([
@@ -185,7 +185,10 @@ export async function createComment(
   // A comment the page refuses (another site's page, a reply to what is not on it) writes nothing,
   // not even the reader's member record: checked before the writer is found or made.
   assertPageMayOpen(publisher, url, read);
-  if (parentId !== null) await assertRepliable(db, { accountId: account.id, pageId: read?.id ?? null, parentId });
+  const place =
+    answered === null ? null : await replyPlace(db, { accountId: account.id, pageId: read?.id ?? null, answered });
+  const parentId = place?.parentId ?? null;
+  const digest = digestOf(ops, parentId);
   // Who writes (guest and confidential rules, the captcha checked: guests.ts).
   const commenter = await commenterFor(db, { accountId: account.id, user: args.user, input, now });
   const { member, guest } = commenter;
@@ -217,6 +220,7 @@ export async function createComment(
     accountId: account.id,
     pageId: page.id,
     parentCommentId: parentId,
+    replyToId: place?.replyToId ?? null,
     authorId: member.id,
     body: { ops },
     bodyDigest: digest,

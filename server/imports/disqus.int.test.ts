@@ -59,7 +59,8 @@ describe("importing a Disqus export", () => {
     expect(report.kinds).toEqual({
       page: { create: 1, update: 1, skip: 2, refuse: 1 },
       comment: { create: 14, update: 0, skip: 0, refuse: 4 },
-      member: { create: 5, update: 1, skip: 0, refuse: 0 },
+      // pills4u wrote nothing but spam: no member.
+      member: { create: 4, update: 1, skip: 0, refuse: 0 },
     });
     const refused = report.lines.refuse.map((l) => `${l.kind} ${l.sourceId}: ${l.reason}`);
     expect(refused).toEqual([
@@ -150,7 +151,15 @@ describe("importing a Disqus export", () => {
       isPublished: false,
       moderationState: "SPAM",
       decidedAt: new Date("2019-02-01T12:30:00Z"),
+      // Its author wrote nothing but spam: a guest under the name given, no member, no address kept.
+      guest: true,
+      guestName: "Pills",
     });
+    expect(await db.member.count({ where: { email: "spammer@spam.example" } })).toBe(0);
+    expect(await db.memberIdentity.count({ where: { provider: "disqus", externalId: "pills4u" } })).toBe(0);
+    expect(report.notes).toContain(
+      "1 author(s) wrote nothing but spam (1 comment(s)): they are not made members; their comments are kept as spam, by a guest under the name given, their addresses not kept",
+    );
     const guest = await commentOf(db, account.id, "5011");
     expect(guest).toMatchObject({ guest: true, guestName: "Anonymous Coward 3" });
     expect(await db.memberIdentity.count({ where: { memberId: guest.authorId, provider: "guest" } })).toBe(1);

@@ -39,7 +39,7 @@ async function command(db: Db, argv: string[]) {
 }
 
 describe("importing the comments of a WordPress export", () => {
-  it("lands them field by field: one member per registered reader, visitors as guests", async () => {
+  it("lands them field by field: one member per reader known by an account or an e-mail", async () => {
     const db = await getDb();
     const account = await importAccount(db);
     const ada = await db.member.create({
@@ -49,7 +49,8 @@ describe("importing the comments of a WordPress export", () => {
     expect(report.kinds).toEqual({
       page: { create: 2, update: 0, skip: 0, refuse: 1 },
       comment: { create: 10, update: 0, skip: 1, refuse: 1 },
-      member: { create: 4, update: 1, skip: 0, refuse: 0 },
+      // Bob (a visitor with an e-mail), Carol, Dan, Hanako; Ada linked; Pills wrote nothing but spam.
+      member: { create: 5, update: 1, skip: 0, refuse: 0 },
     });
     expect(report.lines.refuse.map((l) => `${l.kind} ${l.sourceId}: ${l.reason}`)).toEqual([
       "page 40: it has no link: its 1 comment(s) cannot be placed",
@@ -80,18 +81,25 @@ describe("importing the comments of a WordPress export", () => {
     expect(
       await db.memberIdentity.findMany({ where: { memberId: ada.id }, select: { provider: true, externalId: true } }),
     ).toEqual([{ provider: "wordpress", externalId: "3" }]);
-    // A visitor without an account is a guest, their e-mail not kept.
+    // A visitor without an account is the reader of the e-mail they gave, the address kept.
     const visitor = await commentOf(db, account.id, "101");
-    expect(visitor).toMatchObject({ guest: true, guestName: "Bob the Visitor", parentCommentId: first.id });
-    expect(await db.member.count({ where: { email: "bob@visitor.example" } })).toBe(0);
-    // Five deep, depth three listed before depth two: all under the first, their parents recorded.
+    expect(visitor).toMatchObject({ guest: false, guestName: null, parentCommentId: first.id });
+    expect(visitor.author).toMatchObject({
+      email: "bob@visitor.example",
+      name: "Bob the Visitor",
+      source: "wordpress",
+    });
+    // Five deep, depth three listed before depth two: all under the first, their parents recorded
+    // and kept as reply_to_id (103's set when 102, listed after it, is written).
     for (const [id, parent] of [
       ["102", "101"],
       ["103", "102"],
       ["104", "103"],
       ["105", "104"],
     ] as const) {
-      expect((await commentOf(db, account.id, id)).parentCommentId).toBe(first.id);
+      const reply = await commentOf(db, account.id, id);
+      expect(reply.parentCommentId).toBe(first.id);
+      expect(reply.replyToId).toBe((await commentOf(db, account.id, parent)).id);
       expect(
         (await db.importRecord.findFirstOrThrow({ where: { kind: "comment", sourceId: id } })).sourceParentId,
       ).toBe(parent);

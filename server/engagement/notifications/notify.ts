@@ -153,6 +153,7 @@ const COMMENT_INCLUDE = {
   page: { select: { url: true, headline: true } },
   author: { select: { id: true, name: true } },
   parent: { select: { authorId: true, isPublished: true, isSpam: true } },
+  replyTo: { select: { authorId: true } },
 } as const;
 
 type LoadedComment = Prisma.CommentGetPayload<{ include: typeof COMMENT_INCLUDE }>;
@@ -168,7 +169,8 @@ function factsOf(comment: LoadedComment, mentionable: ReadonlySet<number>): TCom
     moderationState: comment.moderationState,
     deleted: comment.deletedAt !== null,
     guest: comment.guest,
-    parentAuthorId: comment.parent?.authorId ?? null,
+    // A reply tells the author of the comment it answers (a reply under the same parent, or the parent).
+    parentAuthorId: comment.replyTo?.authorId ?? comment.parent?.authorId ?? null,
     mentionedIds: mentionsOf(ops)
       .map((m) => Number(m.id))
       .filter((id) => mentionable.has(id)),

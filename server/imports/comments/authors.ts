@@ -3,7 +3,8 @@
  * comments, newsletters and subscriptions reach (server/members, "one person, one record").
  *
  * - An author **with an account** in the source system (a Disqus user; a registered WordPress
- *   user, comment_user_id ≠ 0) is a member, found:
+ *   user, comment_user_id ≠ 0), or **known by an e-mail** (a WordPress visitor who gave one), is a
+ *   member, found:
  *   1. by e-mail: the member whose sign-in e-mail it is (members.email, compared as Masthead keeps
  *      e-mails: trimmed and lower-cased, so "Ada@Example.com " and "ada@example.com" are one
  *      reader); then
@@ -13,11 +14,19 @@
  *      password: the reader takes the account over by resetting its password, which proves the
  *      address), or a reserved placeholder without one; source "disqus" or "wordpress".
  *   The member is given the source identity when nobody holds it, so later files find them.
- * - An author **without an account** (a Disqus guest, `isAnonymous`; a WordPress visitor) is a
- *   guest, as Masthead's own guests are (server/engagement/guests.ts): the comment is written by
- *   the account's one guest member, says `guest`, and keeps the name given as `guest_name`. Their
- *   e-mail is not kept: anybody can type any address into a guest form, so it proves nothing and
- *   must not attach a stranger's words to a member.
+ * - A **staff person** of the old site (a WordPress user the export lists as a <wp:author>) is the
+ *   member of the staff person's own e-mail (the <wp:author>'s, not what the comment form held),
+ *   named as the export names them, with the identity "wordpress:<user id>": the member a
+ *   commenter with that e-mail and the story author with it are too (one person, one record). The
+ *   report says so once per person, naming the dashboard user of that e-mail when there is one.
+ * - An author **without an account or e-mail** (a Disqus guest, `isAnonymous`; a WordPress
+ *   visitor who gave none) is a guest, as Masthead's own guests are
+ *   (server/engagement/guests.ts): the comment is written by the account's one guest member, says
+ *   `guest`, and keeps the name given as `guest_name`. A Disqus guest's e-mail is not kept: Disqus
+ *   says they had no account there.
+ * - An author **all of whose comments in the file are spam** (index-pass.ts) does not become a
+ *   member either: the comments are kept as spam (a moderator sees them, the spam filter learns
+ *   from them) and written by the guest member under the name given; the address is not kept.
  * Each author's member is recorded once (import_records kind "member", by "email:…",
  * "<provider>:…" or "guest"), so the rest of the file finds it without asking again.
  *
@@ -30,7 +39,7 @@ import type { Db, TransactionClient } from "../../db/client";
 import { GUEST_DEFAULT_NAME, GUEST_PROVIDER, guestMember } from "../../engagement/guests";
 import { createIdentityMember, cut, placeholderEmail } from "../../members/identities";
 import type { ImportContext, Mapping, PlanEffect } from "../types";
-import { guestNameOf, normaliseEmail, type CommentAuthor } from "./records";
+import { authorKey, guestNameOf, normaliseEmail, type CommentAuthor, type StaffPerson } from "./records";
 
 export const MEMBER_KIND = "member";
 
@@ -42,26 +51,52 @@ type AuthorPlan = Omit<MemberPlan, "exists"> & {
 /** Spellings of e-mails already noted (a note per spelling, not per comment); bounded. */
 const NOTED_LIMIT = 10_000;
 
+/** What a file's plans share: spellings and people noted once, the authors whose every post is spam. */
+export type AuthorFile = { noted: Set<string>; spamOnly: ReadonlySet<string> };
+
 /** The plan for `author` (see the file's comment). */
 export async function planAuthor(
   db: Db,
   ctx: ImportContext,
   provider: string,
   author: CommentAuthor,
-  noted: Set<string>,
+  { noted, spamOnly }: AuthorFile,
 ): Promise<AuthorPlan> {
-  const email = normaliseEmail(author.email);
+  const key = authorKey(provider, author);
+  if (key === null || spamOnly.has(key)) return planGuest(db, ctx, author);
+  const { staff } = author;
+  const spelled = normaliseEmail(staff?.email) ? staff!.email : author.email;
+  const email = normaliseEmail(spelled);
   const account = author.accountId?.trim() || null;
-  if (author.anonymous || (!email && !account)) return planGuest(db, ctx, author);
-  noteSpelling(ctx, author.email, email, noted);
-  const name = cut(author.name, 200) ?? account ?? "Reader";
+  noteSpelling(ctx, spelled, email, noted);
+  const name = cut(staff?.name ?? author.name, 200) ?? staff?.login ?? account ?? "Reader";
   const member = await planMember(db, ctx, {
     email,
     identities: account ? [{ provider, externalId: account }] : [],
     name,
     source: provider,
   });
-  return { guest: false, guestName: null, ...member };
+  if (!staff) return { guest: false, guestName: null, ...member };
+  await noteStaff(db, ctx, { staff, account, email, noted });
+  return { guest: false, guestName: null, ...member, label: `staff ${staff.login}, ${member.label}` };
+}
+
+/** Say once per staff person whose member their comments go to, and the dashboard user of that e-mail. */
+async function noteStaff(
+  db: Db,
+  ctx: ImportContext,
+  args: { staff: StaffPerson; account: string | null; email: string | null; noted: Set<string> },
+) {
+  const { staff, account, email, noted } = args;
+  const once = `staff:${staff.login}`;
+  if (noted.has(once) || noted.size >= NOTED_LIMIT) return;
+  noted.add(once);
+  const admin = email
+    ? await db.adminUser.findFirst({ where: { accountId: ctx.accountId, email }, select: { name: true } })
+    : null;
+  ctx.note(
+    `WordPress user ${staff.login}${account ? ` (#${account})` : ""} is the site's staff: their comments are the member ${email ?? `wordpress:${account ?? "?"}`}'s${admin ? `, the e-mail of dashboard user ${admin.name}` : ""}, not a reader account of their own`,
+  );
 }
 
 /** Note once per spelling that an e-mail written otherwise is read as `email` (bounded). */
@@ -122,48 +157,42 @@ export async function planMember(db: Db, ctx: ImportContext, wanted: WantedMembe
   const keys = memberKeys(wanted);
   const first = identities[0];
   const label = email ? `${name} <${email}>` : `${name} (${first ? `${first.provider}:${first.externalId}` : "?"})`;
-  for (const key of keys) {
-    const known = await ctx.lookup(db, key);
-    if (known === null) continue;
-    // Known by this key already; record the other keys too, so any finds the member next time.
-    const rest = keys.filter((k) => k !== key);
-    return {
-      label,
-      effects: [],
-      remember: rest,
-      exists: true,
-      resolve: async (tx) => {
-        const memberId = Number(known);
-        for (const k of rest) await recordIfNew(tx, ctx, k, memberId, false);
-        return memberId;
-      },
-    };
-  }
-
-  const byEmail = email
-    ? await db.member.findUnique({
-        where: { accountId_email: { accountId: ctx.accountId, email } },
-        select: { id: true },
-      })
-    : null;
-  const holders: (number | null)[] = [];
+  // Known by a key already (an earlier item or run): its identities not recorded yet are linked
+  // if nobody holds them (a visitor's e-mail first, the same person's account later in the file).
+  let recorded: string | null = null;
+  const unrecorded: SourceIdentity[] = [];
   for (const identity of identities) {
+    if ((await ctx.lookup(db, { kind: MEMBER_KIND, sourceId: `${identity.provider}:${identity.externalId}` })) === null)
+      unrecorded.push(identity);
+  }
+  for (const key of keys) recorded ??= await ctx.lookup(db, key);
+  const byEmail =
+    recorded === null && email
+      ? await db.member.findUnique({
+          where: { accountId_email: { accountId: ctx.accountId, email } },
+          select: { id: true },
+        })
+      : null;
+  const candidates = recorded === null ? identities : unrecorded;
+  const holders: (number | null)[] = [];
+  for (const identity of candidates) {
     const row = await db.memberIdentity.findUnique({
       where: { accountId_provider_externalId: { accountId: ctx.accountId, ...identity } },
       select: { memberId: true },
     });
     holders.push(row?.memberId ?? null);
   }
-  const existing = byEmail?.id ?? holders.find((h) => h !== null) ?? null;
-  identities.forEach((identity, i) => {
+  const found = byEmail?.id ?? holders.find((h) => h !== null) ?? null;
+  const existing: number | string | null = recorded ?? found;
+  candidates.forEach((identity, i) => {
     const holder = holders[i];
-    if (existing !== null && holder != null && holder !== existing) {
+    if (existing !== null && holder != null && String(holder) !== String(existing)) {
       ctx.note(
         `${identity.provider}:${identity.externalId} is member #${holder}'s, ${email ?? "this reader"} member #${existing}'s: what the file says of them goes to #${existing}${byEmail ? " (by e-mail)" : ""}`,
       );
     }
   });
-  const link = identities.filter((_, i) => holders[i] === null);
+  const link = candidates.filter((_, i) => holders[i] === null);
   const effects: PlanEffect[] =
     existing === null
       ? [{ kind: MEMBER_KIND, action: "create", label }]
@@ -182,7 +211,7 @@ export async function planMember(db: Db, ctx: ImportContext, wanted: WantedMembe
     remember: keys,
     exists: existing !== null,
     resolve: async (tx) => {
-      let memberId = existing;
+      let memberId = existing === null ? null : Number(existing);
       let linked = link;
       if (memberId === null) {
         const key = email ? { accountId: ctx.accountId, email } : { accountId: ctx.accountId, ...link[0]! };

@@ -8,14 +8,16 @@
  *   depth is kept under its root, and the post it answered is kept in import_records
  *   (source_parent_id);
  * - each post's thread (a reply must be on its root's);
+ * - the replies listed before the post they answer (their reply_to_id is set when it is written);
  * - posts whose id comes twice (the later ones are refused), posts in a loop of parents;
+ * - the authors (by authorKey) whose every post is spam: they do not become members (authors.ts);
  * - the file's problems, its root element and its SHA-256.
  * Later reads go through the file again and take these answers from here.
  */
 import { createHash } from "node:crypto";
 
 import { ImportFileError, type FileProblem, type ImportFile } from "../types";
-import type { CommentReader, CommentThread } from "./records";
+import { authorKey, type CommentPost, type CommentReader, type CommentThread } from "./records";
 
 /** No parent, or a parent that is not in the file. */
 export const NO_PARENT = -1;
@@ -39,9 +41,35 @@ export type CommentIndex = {
   parents: Int32Array;
   /** Root position (itself for a top-level post), or IN_LOOP, by position. */
   roots: Int32Array;
+  /** Parent position → the positions of its replies listed before it (few: most files list parents first). */
+  earlyReplies: Map<number, number[]>;
   /** Post elements read, duplicates included: the positions of later reads. */
   postCount: number;
+  /** The authors (authorKey) all of whose posts are spam, and how many posts they wrote. */
+  spamOnly: { authors: Set<string>; posts: number };
 };
+
+/** Each author's posts and spam posts, by authorKey. */
+type AuthorCounts = Map<string, { posts: number; spam: number }>;
+
+function countAuthor(counts: AuthorCounts, provider: string, post: CommentPost) {
+  const key = authorKey(provider, post.author);
+  if (key === null) return;
+  const count = counts.get(key) ?? { posts: 0, spam: 0 };
+  count.posts++;
+  if (post.spam || post.state === "spam") count.spam++;
+  counts.set(key, count);
+}
+
+function spamOnlyOf(counts: AuthorCounts): CommentIndex["spamOnly"] {
+  const spamOnly = { authors: new Set<string>(), posts: 0 };
+  for (const [key, { posts, spam }] of counts) {
+    if (spam < posts) continue;
+    spamOnly.authors.add(key);
+    spamOnly.posts += posts;
+  }
+  return spamOnly;
+}
 
 /** Read the file once (see the file's comment). ImportFileError when it is not this reader's format. */
 export async function indexCommentFile(reader: CommentReader, file: ImportFile): Promise<CommentIndex> {
@@ -55,6 +83,7 @@ export async function indexCommentFile(reader: CommentReader, file: ImportFile):
   let root: string | null = null;
   let site = "";
   let postCount = 0;
+  const authors: AuthorCounts = new Map();
   for await (const record of reader.read(file.path, (bytes) => hash.update(bytes))) {
     if (record.type === "root") {
       root = record.name;
@@ -73,6 +102,7 @@ export async function indexCommentFile(reader: CommentReader, file: ImportFile):
       postCount++;
       const { post } = record;
       if (!post.sourceId || positionOf.has(post.sourceId)) continue;
+      if (!post.skip) countAuthor(authors, reader.provider, post);
       positionOf.set(post.sourceId, ids.length);
       ids.push(post.sourceId);
       parentIds.push(post.parentId);
@@ -96,8 +126,19 @@ export async function indexCommentFile(reader: CommentReader, file: ImportFile):
     threadOf,
     parents,
     roots: rootsOf(parents),
+    earlyReplies: earlyRepliesOf(parents),
     postCount,
+    spamOnly: spamOnlyOf(authors),
   };
+}
+
+/** Parent position → its replies listed before it. */
+function earlyRepliesOf(parents: Int32Array): Map<number, number[]> {
+  const early = new Map<number, number[]>();
+  parents.forEach((parent, position) => {
+    if (parent > position) early.set(parent, [...(early.get(parent) ?? []), position]);
+  });
+  return early;
 }
 
 /** The root of every post (a walk up its parents; a loop marks every post on it IN_LOOP). */

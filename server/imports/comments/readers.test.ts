@@ -185,11 +185,40 @@ describe("the WXR reader", () => {
       skip: null,
     });
     const byId = (id: string) => all.find((p) => p.sourceId === id)!;
-    expect(byId("101").author).toMatchObject({ accountId: null, anonymous: true });
+    // Ada is the staff person <wp:author> 3; Bob a visitor, known by the e-mail he gave.
+    expect(all[0]!.author.staff).toEqual({ login: "ada", name: "Ada Lovelace", email: "ada@example.com" });
+    expect(byId("101").author).toMatchObject({ accountId: null, anonymous: false, staff: null });
     expect(byId("106")).toMatchObject({ state: "held", createdAt: new Date("2019-03-05T09:00:00Z") });
     expect(byId("107").state).toBe("spam");
     expect(byId("108").state).toBe("deleted");
     expect(byId("109").skip).toBe("a pingback, not a reader's comment");
+  });
+
+  it("finds the staff person of a comment by e-mail, user id, then login (registered users only)", async () => {
+    // As WordPress.com writes them (the theme unit test data): no <wp:author_id>, staff replying as
+    // a user id the list does not name; the login the comment's name.
+    const comment = (id: string, author: string, email: string, user: string) =>
+      `<wp:comment><wp:comment_id>${id}</wp:comment_id><wp:comment_author>${author}</wp:comment_author>
+      <wp:comment_author_email>${email}</wp:comment_author_email><wp:comment_date_gmt>2020-01-01 00:00:00</wp:comment_date_gmt>
+      <wp:comment_content>Hi</wp:comment_content><wp:comment_approved>1</wp:comment_approved>
+      <wp:comment_parent>0</wp:comment_parent><wp:comment_user_id>${user}</wp:comment_user_id></wp:comment>`;
+    const file = writeTmp(
+      "staff.xml",
+      `<?xml version="1.0"?><rss xmlns:wp="http://wordpress.org/export/1.2/"><channel>
+      <wp:author><wp:author_login>themedemos</wp:author_login><wp:author_email>Demos@Example.com</wp:author_email>
+        <wp:author_display_name>Theme Buster</wp:author_display_name></wp:author>
+      <wp:author><wp:author_id>2</wp:author_id><wp:author_login>admin</wp:author_login>
+        <wp:author_email>editor@example.com</wp:author_email></wp:author>
+      <item><link>https://example.com/a/</link><wp:post_id>1</wp:post_id>
+      ${comment("1", "themedemos", "", "24783058")}
+      ${comment("2", "Someone", "admin@localhost", "2")}
+      ${comment("3", "A visitor", " demos@example.com\n", "0")}
+      ${comment("4", "admin", "troll@example.org", "0")}
+      ${comment("5", "Reader", "reader@example.org", "9")}
+      </item></channel></rss>`,
+    );
+    const staff = posts(await readAll(WXR_READER, file)).map((p) => p.author.staff?.login ?? null);
+    expect(staff).toEqual(["themedemos", "admin", "themedemos", null, null]);
   });
 
   it("maps comment_approved", () => {

@@ -36,9 +36,26 @@ export type CommentAuthor = {
   email: string | null;
   /** The author's account in the source system (a Disqus username, a WordPress user id). */
   accountId: string | null;
-  /** The source says the author had no account (a Disqus guest). */
+  /** The source says the author had no account and no e-mail to be known by (a Disqus guest). */
   anonymous: boolean;
+  /** The site's staff person this account is (a WordPress user the export lists as <wp:author>). */
+  staff?: StaffPerson | null;
 };
+
+/** A person of the old site's staff, as the export lists them (WordPress: <wp:author>). */
+export type StaffPerson = { login: string; name: string | null; email: string | null };
+
+/**
+ * The key an author is one person by across a file: their e-mail (the staff person's first), else
+ * their account in the source system; null for a guest. Spam-only authors are counted by it.
+ */
+export function authorKey(provider: string, author: CommentAuthor): string | null {
+  if (author.anonymous) return null;
+  const email = normaliseEmail(author.staff?.email) ?? normaliseEmail(author.email);
+  if (email) return `email:${email}`;
+  const account = author.accountId?.trim();
+  return account ? `${provider}:${account}` : null;
+}
 
 export type CommentPost = {
   sourceId: string;

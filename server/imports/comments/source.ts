@@ -9,7 +9,8 @@
  *    its link, found or created (thread-page.ts); a thread without posts is skipped;
  * 3. a second read yields the top-level posts (and those refused whatever their place);
  * 4. a third read yields the replies, each under its thread's top-level post (Masthead nests one
- *    level), the post it answered kept in import_records.source_parent_id.
+ *    level), the post it answered kept in import_records.source_parent_id and, once both are
+ *    written, as the comment's reply_to_id (writer.ts).
  *
  * A post becomes a comment on its thread's page, by its author (authors.ts), at its date, in its
  * state: published → published; approved → published, decided "approved"; held (WordPress 0) →
@@ -28,9 +29,9 @@ import type { TCommentOp } from "../../engagement/comments.schema";
 import { AppError } from "../../errors";
 import { htmlToOps } from "../html-to-ops";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan, PreparedSource } from "../types";
-import { MEMBER_KIND, planAuthor } from "./authors";
+import { MEMBER_KIND, planAuthor, type AuthorFile } from "./authors";
 import { IN_LOOP, indexCommentFile, MISSING_PARENT, type CommentIndex } from "./index-pass";
-import { normaliseEmail, type CommentPost, type CommentReader, type CommentThread } from "./records";
+import { authorKey, type CommentPost, type CommentReader, type CommentThread } from "./records";
 import { PAGE_KIND, planThreadPage } from "./thread-page";
 import { CommentWriter } from "./writer";
 
@@ -58,7 +59,7 @@ export function commentSource(
 
 async function prepareCommentFile(reader: CommentReader, file: ImportFile): Promise<PreparedSource<CommentSourceItem>> {
   const index = await indexCommentFile(reader, file);
-  const noted = new Set<string>();
+  const authors: AuthorFile = { noted: new Set<string>(), spamOnly: index.spamOnly.authors };
   const writer = new CommentWriter(COMMENT_KIND);
   return {
     digest: index.digest,
@@ -70,7 +71,7 @@ async function prepareCommentFile(reader: CommentReader, file: ImportFile): Prom
     plan: (db, item, ctx) =>
       item.kind === PAGE_KIND
         ? planThreadPage(db, item.thread, ctx, reader.provider)
-        : planComment(db, item, ctx, { index, reader, noted, writer }),
+        : planComment(db, item, ctx, { index, reader, authors, writer }),
     flush: (tx, ctx) => writer.flush(tx, ctx),
     discard: () => writer.discard(),
   };
@@ -137,8 +138,8 @@ async function prefetch(
     if (post.threadId) pages.push(post.threadId);
     const position = index.positionOf.get(post.sourceId);
     if (position !== undefined && isReply(index, position)) comments.push(index.ids[index.roots[position]!]!);
-    const email = normaliseEmail(post.author.email);
-    if (email) members.push(`email:${email}`);
+    const key = authorKey(provider, post.author);
+    if (key) members.push(key);
     if (post.author.accountId) members.push(`${provider}:${post.author.accountId}`);
   }
   await ctx.preload(db, PAGE_KIND, pages);
@@ -168,13 +169,25 @@ function commentBody(
   }
 }
 
-type CommentFile = { index: CommentIndex; reader: CommentReader; noted: Set<string>; writer: CommentWriter };
+/** Once per file: how many authors wrote nothing but spam, and what became of them (authors.ts). */
+function noteSpamOnly(ctx: ImportContext, index: CommentIndex, noted: Set<string>) {
+  const { authors, posts } = index.spamOnly;
+  if (authors.size === 0 || noted.has(SPAM_ONLY_NOTE)) return;
+  noted.add(SPAM_ONLY_NOTE);
+  ctx.note(
+    `${authors.size} author(s) wrote nothing but spam (${posts} comment(s)): they are not made members; their comments are kept as spam, by a guest under the name given, their addresses not kept`,
+  );
+}
+
+const SPAM_ONLY_NOTE = "\0spam-only";
+
+type CommentFile = { index: CommentIndex; reader: CommentReader; authors: AuthorFile; writer: CommentWriter };
 
 async function planComment(
   db: Db,
   item: CommentSourceItem & { kind: "comment" },
   ctx: ImportContext,
-  { index, reader, noted, writer }: CommentFile,
+  { index, reader, authors, writer }: CommentFile,
 ): Promise<ItemPlan> {
   const { post } = item;
   if (!post.sourceId) return refuse(`it has no id: ${post.errors.join("; ") || "nothing can name it"}`);
@@ -212,7 +225,9 @@ async function planComment(
   }
   const body = commentBody(post, ctx.publisher, getEnv().APP_URL);
   if ("refuse" in body) return refuse(body.refuse);
-  const author = await planAuthor(db, ctx, reader.provider, post.author, noted);
+  const author = await planAuthor(db, ctx, reader.provider, post.author, authors);
+  noteSpamOnly(ctx, index, authors.noted);
+  const { noted } = authors;
   if (post.note && !noted.has(post.note)) {
     // Once per note (a blocked author's), remembered up to a bound: past it, notes may repeat.
     if (noted.size < 10_000) noted.add(post.note);
@@ -232,6 +247,7 @@ async function planComment(
       writer.add({
         sourceId: post.sourceId,
         sourceParentId,
+        earlyReplies: (index.earlyReplies.get(position) ?? []).map((p) => index.ids[p]!),
         row: {
           account_id: ctx.accountId,
           page_id: Number(pageId),

@@ -20,7 +20,10 @@ import type { ImportContext } from "../types";
 
 type PendingComment = {
   sourceId: string;
+  /** The post it answered, when not its top-level post (Masthead's parent). */
   sourceParentId: string | null;
+  /** The posts answering it that the file lists before it (index-pass.ts earlyReplies). */
+  earlyReplies: string[];
   row: {
     account_id: number;
     page_id: number;
@@ -82,6 +85,7 @@ export class CommentWriter {
         sourceParentId: c.sourceParentId,
       })),
     );
+    await linkReplyTo(tx, ctx, this.kind, batch);
     if (ctx.announce) {
       for (const [i, c] of batch.entries()) {
         await enqueueCommentNotifications(tx, {
@@ -105,4 +109,22 @@ export class CommentWriter {
     this.pending = [];
     this.bySource = new Set();
   }
+}
+
+/**
+ * Each reply of `batch` that answered another reply gets that reply's comment as reply_to_id, and
+ * so do the replies written earlier that answer a comment of `batch`: through the import records
+ * (source_parent_id → the comment the post became), by source id, in one statement.
+ */
+async function linkReplyTo(tx: TransactionClient, ctx: ImportContext, kind: string, batch: PendingComment[]) {
+  const ids = batch.flatMap((c) => (c.sourceParentId ? [c.sourceId] : []).concat(c.earlyReplies));
+  if (ids.length === 0) return;
+  await tx.$executeRaw(Prisma.sql`
+    UPDATE comments c SET reply_to_id = p.target_id::int
+    FROM import_records r
+    JOIN import_records p ON p.account_id = r.account_id AND p.source = r.source AND p.kind = r.kind
+      AND p.source_id = r.source_parent_id AND p.site IN (r.site, '')
+    WHERE r.account_id = ${ctx.accountId} AND r.source = ${ctx.source} AND r.kind = ${kind} AND r.site = ${ctx.site}
+      AND r.source_id = ANY(${ids}::text[]) AND r.source_parent_id IS NOT NULL
+      AND p.target_id ~ '^[0-9]{1,9}$' AND c.id = r.target_id::int AND c.reply_to_id IS NULL`);
 }

@@ -8,16 +8,23 @@
  *
  * WordPress keeps a comment's text as typed, with newlines as line breaks; pingbacks and
  * trackbacks are skipped (they are not readers' comments), as are other plugins' comment types.
+ *
+ * Authors: a registered user (comment_user_id > 0) is an account ("wordpress", the user id); one
+ * of the channel's <wp:author>s (author_id, author_login, author_email, author_display_name,
+ * written before the items) is the site's staff, and the comment carries that person (WxrStaff).
+ * A visitor (user id 0) is known by the e-mail they gave, if any (authors.ts).
  */
 import { siteScope } from "../types";
 import { childText, streamXml, type XmlNode } from "../xml-stream";
 import {
+  normaliseEmail,
   parseExportDate,
   type CommentPost,
   type CommentReader,
   type CommentRecord,
   type CommentThread,
   type SourceState,
+  type StaffPerson,
 } from "./records";
 
 /** Comment types that are readers' comments ("" and "comment"; WooCommerce's reviews). */
@@ -49,6 +56,43 @@ export function wxrSite(found: ReadonlyMap<string, string>): string {
 
 const isSiteElement = (p: readonly string[]) =>
   p.length === 3 && p[1] === "channel" && (WXR_SITE_ELEMENTS as readonly string[]).includes(p[2]!);
+const field = (node: XmlNode, name: string) => childText(node, `wp:${name}`);
+
+const isStaffElement = (p: readonly string[]) => p.length === 3 && p[1] === "channel" && p[2] === "wp:author";
+
+/**
+ * The channel's <wp:author>s (a few: the people who wrote posts). WordPress.com exports and older
+ * files have no <wp:author_id> (the theme unit test data's staff reply as user 24783058, listed by
+ * login and e-mail only), so a comment's author is one of them by, in order: the comment's e-mail
+ * (any comment: a visitor typing the staff address is that person, not a second one); the user id;
+ * the login as the comment's name, for a registered user only (anybody can type "admin").
+ */
+class WxrStaff {
+  private readonly byId = new Map<string, StaffPerson>();
+  private readonly byEmail = new Map<string, StaffPerson>();
+  private readonly byLogin = new Map<string, StaffPerson>();
+
+  add(node: XmlNode): void {
+    const login = field(node, "author_login")?.trim() ?? "";
+    if (!login) return;
+    const email = field(node, "author_email")?.trim() || null;
+    const person = { login, name: field(node, "author_display_name")?.trim() || null, email };
+    const id = field(node, "author_id")?.trim() ?? "";
+    if (/^\d+$/.test(id) && id !== "0" && !this.byId.has(id)) this.byId.set(id, person);
+    const key = normaliseEmail(email);
+    if (key && !this.byEmail.has(key)) this.byEmail.set(key, person);
+    if (!this.byLogin.has(login.toLowerCase())) this.byLogin.set(login.toLowerCase(), person);
+  }
+
+  /** The staff person a comment's author is, or null. */
+  find(userId: string | null, email: string | null, name: string | null): StaffPerson | null {
+    const key = normaliseEmail(email);
+    const byEmail = key ? this.byEmail.get(key) : undefined;
+    if (byEmail) return byEmail;
+    if (userId === null) return null;
+    return this.byId.get(userId) ?? (name ? this.byLogin.get(name.trim().toLowerCase()) : undefined) ?? null;
+  }
+}
 
 /** The item being read: its fields as they came (WordPress writes them before its comments). */
 type WxrItem = { postId: string | null; link: string | null; title: string | null; closed: boolean; line: number };
@@ -66,10 +110,14 @@ function wxrThread(item: WxrItem): CommentThread | null {
   };
 }
 
-const field = (node: XmlNode, name: string) => childText(node, `wp:${name}`);
-
 /** A <wp:comment> of `item` as a post; `errors` are the parser's, for this element. */
-function wxrComment(node: XmlNode, item: WxrItem, errors: readonly string[], undecodable: boolean): CommentPost {
+function wxrComment(
+  node: XmlNode,
+  item: WxrItem,
+  staff: WxrStaff,
+  errors: readonly string[],
+  undecodable: boolean,
+): CommentPost {
   const problems = [...errors];
   const id = field(node, "comment_id") ?? "";
   if (!/^\d+$/.test(id)) problems.push("it has no comment_id");
@@ -80,8 +128,11 @@ function wxrComment(node: XmlNode, item: WxrItem, errors: readonly string[], und
   if (undecodable) problems.push("it holds bytes that do not decode (is the file in the encoding it declares?)");
   const type = (field(node, "comment_type") ?? "").toLowerCase();
   const parent = field(node, "comment_parent") ?? "0";
-  const userId = field(node, "comment_user_id") ?? "0";
+  const userId = (field(node, "comment_user_id") ?? "0").trim();
+  const registered = /^\d+$/.test(userId) && userId !== "0";
   const state = wxrState(field(node, "comment_approved"));
+  const name = field(node, "comment_author") || null;
+  const email = field(node, "comment_author_email") || null;
   return {
     sourceId: id,
     threadId: item.postId,
@@ -92,10 +143,12 @@ function wxrComment(node: XmlNode, item: WxrItem, errors: readonly string[], und
     state,
     spam: state === "spam",
     author: {
-      name: field(node, "comment_author") || null,
-      email: field(node, "comment_author_email") || null,
-      accountId: /^\d+$/.test(userId) && userId !== "0" ? userId : null,
-      anonymous: !(/^\d+$/.test(userId) && userId !== "0"),
+      name,
+      email,
+      accountId: registered ? userId : null,
+      // A visitor is no account, but is known by the e-mail they gave (authors.ts).
+      anonymous: false,
+      staff: staff.find(registered ? userId : null, email, name),
     },
     skip: READER_TYPES.has(type) ? null : `a ${type}, not a reader's comment`,
     errors: problems,
@@ -108,7 +161,8 @@ const ITEM_RECORDS = new Set(["title", "link", "wp:post_id", "wp:comment_status"
 
 async function* readWxr(path: string, onBytes: (bytes: Buffer) => void): AsyncGenerator<CommentRecord> {
   const events = streamXml(path, {
-    isRecord: (p) => isSiteElement(p) || (p.length === 4 && p[2] === "item" && ITEM_RECORDS.has(p[3]!)),
+    isRecord: (p) =>
+      isSiteElement(p) || isStaffElement(p) || (p.length === 4 && p[2] === "item" && ITEM_RECORDS.has(p[3]!)),
     structureDepth: 3,
     onBytes,
   });
@@ -116,8 +170,14 @@ async function* readWxr(path: string, onBytes: (bytes: Buffer) => void): AsyncGe
   let threadSent = false;
   // WordPress writes the channel's site elements before the first item.
   const siteElements = new Map<string, string>();
+  // …and its <wp:author>s.
+  const staff = new WxrStaff();
   let siteSent = false;
   for await (const event of events) {
+    if (event.type === "record" && event.node.name === "wp:author") {
+      staff.add(event.node);
+      continue;
+    }
     if (event.type === "record" && !item && !siteSent) {
       siteElements.set(event.node.name, event.node.text.trim());
       continue;
@@ -147,7 +207,7 @@ async function* readWxr(path: string, onBytes: (bytes: Buffer) => void): AsyncGe
           const thread = wxrThread(item);
           if (thread) yield { type: "thread", thread };
         }
-        yield { type: "post", post: wxrComment(node, item, event.errors, event.undecodable) };
+        yield { type: "post", post: wxrComment(node, item, staff, event.errors, event.undecodable) };
       }
     }
   }

@@ -165,7 +165,10 @@ export function composer(parent: Comment | null, editing: Comment | null, replyT
         return;
       }
       const body: Obj = { ops };
-      const payload: Obj = { comment: { body, ...(parent ? { parent_comment_id: parent.id } : {}) } };
+      // The comment answered: the server keeps a reply to a reply under its top-level comment
+      // (`parent`) and answers with the one replied to as reply_to_id.
+      const answered = replyTo ?? parent;
+      const payload: Obj = { comment: { body, ...(answered ? { parent_comment_id: answered.id } : {}) } };
       if (jwt) {
         payload.jwt = jwt;
         if (confidential && confidential.checked) payload.confidential = true;

@@ -57,6 +57,7 @@ describe("POST comments.json", () => {
       body: { ops: [{ insert: "Hello\n" }] },
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as string,
       parent_comment_id: null,
+      reply_to_id: null,
       author_id: member.id,
       hidden_by_id: null,
       hidden_at: null,
@@ -229,11 +230,11 @@ describe("POST comments.json", () => {
     expect(await db.member.count()).toBe(0);
   });
 
-  it("replies to a top-level comment of the same page only", async () => {
+  it("replies to a comment of the same page only, a reply to a reply under its top-level comment", async () => {
     const { id } = await setup();
     const parent = (await comment(id, text("top"))).comment;
     const reply = await comment(id, { comment: { body: { ops: [{ insert: "re" }] }, parent_comment_id: parent.id } });
-    expect(reply.comment.parent_comment_id).toBe(parent.id);
+    expect(reply.comment).toMatchObject({ parent_comment_id: parent.id, reply_to_id: parent.id });
     expect(reply.total_parent_comments_count).toBe(1);
     expect(reply.total_count).toBe(2);
     const jwt = await readerJwt();
@@ -241,7 +242,21 @@ describe("POST comments.json", () => {
       comment: { body: { ops: [{ insert: "re re" }] }, parent_comment_id: reply.comment.id },
       jwt,
     });
-    expect(deeper.status).toBe(400);
+    // Replies nest one level: under the top-level comment, the reply it answers kept.
+    expect(deeper.status).toBe(201);
+    const deep = ((await deeper.json()) as Created).comment;
+    expect(deep).toMatchObject({ parent_comment_id: parent.id, reply_to_id: reply.comment.id });
+    const deepest = await comment(id, {
+      comment: { body: { ops: [{ insert: "re re re" }] }, parent_comment_id: deep.id },
+    });
+    expect(deepest.comment).toMatchObject({ parent_comment_id: parent.id, reply_to_id: deep.id });
+    // The list says so too.
+    const listed = (await (await list(id, pageId(URL_A))).json()) as TCommentList;
+    expect(listed.comments[0]!.replies).toEqual([
+      expect.objectContaining({ id: reply.comment.id, reply_to_id: parent.id }),
+      expect.objectContaining({ id: deep.id, reply_to_id: reply.comment.id }),
+      expect.objectContaining({ id: deepest.comment.id, reply_to_id: deep.id }),
+    ]);
     const otherPage = await post(id, pageId("https://news.example.com/other"), {
       comment: { body: { ops: [{ insert: "re" }] }, parent_comment_id: parent.id },
       jwt,
