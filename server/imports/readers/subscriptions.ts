@@ -33,6 +33,7 @@ import type { Db } from "../../db/client";
 import type { Prisma, SubscriptionStatus } from "../../generated/prisma/client";
 import { DAY_MS, RENEWAL_REMINDER_DAYS } from "../../subscriptions/lifecycle-steps";
 import { centsToDecimal } from "../../subscriptions/money.schema";
+import { billedElsewhere } from "../../subscriptions/payments/registry";
 import { planCopy } from "../../subscriptions/plan-copy";
 import { MEMBER_KIND, noteSpelling, planMember, type SourceIdentity } from "../comments/authors";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan } from "../types";
@@ -248,6 +249,13 @@ async function planRow(
   const name = v.name?.trim().slice(0, 200) || email?.split("@")[0] || identities[0]!.externalId.slice(0, 200);
   const member = await planMember(db, ctx, { email, identities, name, source: "import" });
   const when = timing(status, cancelAtEnd === true, end, ctx.now, plan.recurring);
+  const elsewhere = billedElsewhere({ paymentType, createdBy: "import", recurring: plan.recurring });
+  if (elsewhere && when.status === "ACTIVE" && !noted.has(`elsewhere:${paymentType}`)) {
+    noted.add(`elsewhere:${paymentType}`);
+    ctx.note(
+      `subscriptions billed by ${gateway || "the old system"}, which Masthead cannot charge: access until their period end, then they end (no reminder, no dunning, no e-mail); staff can extend them`,
+    );
+  }
   if (status === "past_due" && when.status === "ACTIVE") {
     ctx.note(`${item.label}: past_due is imported active until its period end, as the gateway retries the charge`);
   }
