@@ -1,6 +1,6 @@
 /**
  * `npm run import -- --from <source> FILE [--account <slug>] [--actor <email>] [--dry-run]
- * [--site <label>] [--announce] [--collections <slugs>] [--newsletter <slug>]`
+ * [--site <label>] [--announce] [--collections <slugs>] [--newsletter <slug>] [--as-of <instant>]`
  * (docs/migration.md): the arguments, who acts, and the report. scripts/import.ts opens the
  * database and calls `importCommand`; tests call it with theirs.
  *
@@ -10,12 +10,15 @@
  */
 import { parseArgs } from "node:util";
 
+import { z } from "zod";
+
 import { staffActor, systemActor, type Actor } from "../../server/auth/actor";
 import type { Db } from "../../server/db/client";
 import { AppError } from "../../server/errors";
 import { displayName } from "../../server/imports/limits";
 import { planOptionsError, sourceWithPlanOptions } from "../../server/imports/readers/command";
 import { NEWSLETTER_CSV_SOURCE, newsletterCsvSource } from "../../server/imports/readers/newsletter-csv";
+import { SUBSCRIPTIONS_SOURCE } from "../../server/imports/readers/subscriptions";
 import { formatReport, type ImportReport } from "../../server/imports/report";
 import { runImport } from "../../server/imports/runner";
 import { contentApiSource, importSourceNamed, importSourceNames } from "../../server/imports/sources";
@@ -28,6 +31,7 @@ const USAGE =
   "       [--collections home,politics] (content-api: collections to import besides those it finds)\n" +
   "       [--plans MAPPING.json] [--plans-template OUT.json] (subscriptions: the plan mapping)\n" +
   "       [--newsletter <slug>] (newsletter-csv: the newsletter of rows that name none)\n" +
+  "       [--as-of 2026-11-01T00:00:00Z] (the instant the file was exported: statuses and access as they were then)\n" +
   `Sources: ${importSourceNames()
     .map((name) => `${name} (${importSourceNamed(name)!.description})`)
     .join("; ")}`;
@@ -44,7 +48,29 @@ type ImportCommand = {
   plans?: string;
   plansTemplate?: string;
   newsletter?: string;
+  asOf?: Date;
 };
+
+/** The sources whose statuses and access depend on when the file was exported. */
+const AS_OF_SOURCES = [SUBSCRIPTIONS_SOURCE, "ghost-members", NEWSLETTER_CSV_SOURCE];
+
+/** --as-of: an ISO 8601 instant with its zone, not in the future. */
+const ZAsOf = z.iso
+  .datetime({ offset: true })
+  .transform((text) => new Date(text))
+  .refine((at) => at.getTime() <= Date.now(), "is in the future");
+
+function parseAsOf(text: string | undefined): { asOf?: Date } | { error: string } {
+  if (text === undefined) return {};
+  const parsed = ZAsOf.safeParse(text.trim());
+  if (parsed.success) return { asOf: parsed.data };
+  const future = parsed.error.issues.some((i) => i.message === "is in the future");
+  return {
+    error: future
+      ? `--as-of ${text} is in the future: give the instant the file was exported.`
+      : `--as-of takes an instant in ISO 8601 with its zone, e.g. 2026-11-01T00:00:00Z (not "${text}").`,
+  };
+}
 
 /** The command line, or the one line saying what is wrong with it. */
 export function parseImportArgs(argv: string[]): { command: ImportCommand } | { error: string } {
@@ -64,6 +90,7 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
         plans: { type: "string" },
         "plans-template": { type: "string" },
         newsletter: { type: "string" },
+        "as-of": { type: "string" },
         help: { type: "boolean", default: false },
       },
     });
@@ -96,6 +123,11 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
   if (values.newsletter !== undefined && !/^[\w-]{1,200}$/.test(values.newsletter.trim())) {
     return { error: "--newsletter takes a newsletter's slug: --newsletter morning-briefing." };
   }
+  const asOf = parseAsOf(values["as-of"]);
+  if ("error" in asOf) return { error: asOf.error };
+  if (asOf.asOf && !AS_OF_SOURCES.includes(values.from)) {
+    return { error: `--as-of is for the readers' files: --from ${AS_OF_SOURCES.join(", ")}.` };
+  }
   const command: ImportCommand = {
     from: values.from,
     file: positionals[0]!,
@@ -108,6 +140,7 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
     plans: values.plans,
     plansTemplate: values["plans-template"],
     newsletter: values.newsletter?.trim(),
+    asOf: asOf.asOf,
   };
   const planError = planOptionsError(command);
   return planError ? { error: planError } : { command };
@@ -184,6 +217,7 @@ export async function importCommand(
       dryRun: command.dryRun,
       site: command.site,
       announce: command.announce,
+      asOf: command.asOf,
       signal: io.signal,
       afterItem: io.afterItem,
       onProgress: (done, total) => {
@@ -192,6 +226,7 @@ export async function importCommand(
         io.err(`… ${done.toLocaleString("en")} of ${total.toLocaleString("en")} items`);
       },
     });
+    if (command.asOf) io.out(`As of ${command.asOf.toISOString()} (--as-of): statuses and access as they were then.`);
     io.out(formatReport(report));
     await shaped?.afterRun(db, accountId, io.out);
     return { code: report.status === "failed" ? 1 : 0, report };
