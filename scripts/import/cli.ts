@@ -17,6 +17,7 @@ import type { Db } from "../../server/db/client";
 import { AppError } from "../../server/errors";
 import { displayName } from "../../server/imports/limits";
 import { planOptionsError, sourceWithPlanOptions } from "../../server/imports/readers/command";
+import { GHOST_MEMBERS_SOURCE } from "../../server/imports/readers/ghost-members";
 import { NEWSLETTER_CSV_SOURCE, newsletterCsvSource } from "../../server/imports/readers/newsletter-csv";
 import { SUBSCRIPTIONS_SOURCE } from "../../server/imports/readers/subscriptions";
 import { formatReport, type ImportReport } from "../../server/imports/report";
@@ -52,7 +53,7 @@ type ImportCommand = {
 };
 
 /** The sources whose statuses and access depend on when the file was exported. */
-const AS_OF_SOURCES = [SUBSCRIPTIONS_SOURCE, "ghost-members", NEWSLETTER_CSV_SOURCE];
+const AS_OF_SOURCES = [SUBSCRIPTIONS_SOURCE, GHOST_MEMBERS_SOURCE, NEWSLETTER_CSV_SOURCE];
 
 /** --as-of: an ISO 8601 instant with its zone, not in the future. */
 const ZAsOf = z.iso
