@@ -183,7 +183,7 @@ describe("--as-of", () => {
         "2999-01-01T00:00:00Z",
         "--as-of 2999-01-01T00:00:00Z is in the future: give the instant the file was exported.",
       ],
-    ]) {
+    ] as const) {
       out.length = 0;
       expect((await importCommand(db, [...args, "--as-of", asOf], io)).code).toBe(2);
       expect(out[0]).toBe(message);
