@@ -1,6 +1,7 @@
 /**
  * `npm run import -- --from <source> FILE [--account <slug>] [--actor <email>] [--dry-run]
- * [--site <label>] [--announce] [--collections <slugs>] [--newsletter <slug>] [--ghost-url <url>]`
+ * [--site <label>] [--announce] [--collections <slugs>] [--newsletter <slug>] [--ghost-url <url>]
+ * [--as-of <instant>]`
  * (docs/migration.md): the arguments, who acts, and the report. scripts/import.ts opens the
  * database and calls `importCommand`; tests call it with theirs.
  *
@@ -10,13 +11,17 @@
  */
 import { parseArgs } from "node:util";
 
+import { z } from "zod";
+
 import { staffActor, systemActor, type Actor } from "../../server/auth/actor";
 import type { Db } from "../../server/db/client";
 import { AppError } from "../../server/errors";
 import { ZGhostUrl } from "../../server/imports/content/ghost-urls";
 import { displayName } from "../../server/imports/limits";
 import { planOptionsError, sourceWithPlanOptions } from "../../server/imports/readers/command";
+import { GHOST_MEMBERS_SOURCE } from "../../server/imports/readers/ghost-members";
 import { NEWSLETTER_CSV_SOURCE, newsletterCsvSource } from "../../server/imports/readers/newsletter-csv";
+import { SUBSCRIPTIONS_SOURCE } from "../../server/imports/readers/subscriptions";
 import { formatReport, type ImportReport } from "../../server/imports/report";
 import { runImport } from "../../server/imports/runner";
 import { contentApiSource, ghostSource, importSourceNamed, importSourceNames } from "../../server/imports/sources";
@@ -30,6 +35,7 @@ const USAGE =
   "       [--plans MAPPING.json] [--plans-template OUT.json] (subscriptions: the plan mapping)\n" +
   "       [--newsletter <slug>] (newsletter-csv: the newsletter of rows that name none)\n" +
   "       [--ghost-url https://old-site.example] (ghost: the old site's address, for __GHOST_URL__)\n" +
+  "       [--as-of 2026-11-01T00:00:00Z] (the instant the file was exported: statuses and access as they were then)\n" +
   `Sources: ${importSourceNames()
     .map((name) => `${name} (${importSourceNamed(name)!.description})`)
     .join("; ")}`;
@@ -47,7 +53,29 @@ type ImportCommand = {
   plansTemplate?: string;
   newsletter?: string;
   ghostUrl?: string;
+  asOf?: Date;
 };
+
+/** The sources whose statuses and access depend on when the file was exported. */
+const AS_OF_SOURCES = [SUBSCRIPTIONS_SOURCE, GHOST_MEMBERS_SOURCE, NEWSLETTER_CSV_SOURCE];
+
+/** --as-of: an ISO 8601 instant with its zone, not in the future. */
+const ZAsOf = z.iso
+  .datetime({ offset: true })
+  .transform((text) => new Date(text))
+  .refine((at) => at.getTime() <= Date.now(), "is in the future");
+
+function parseAsOf(text: string | undefined): { asOf?: Date } | { error: string } {
+  if (text === undefined) return {};
+  const parsed = ZAsOf.safeParse(text.trim());
+  if (parsed.success) return { asOf: parsed.data };
+  const future = parsed.error.issues.some((i) => i.message === "is in the future");
+  return {
+    error: future
+      ? `--as-of ${text} is in the future: give the instant the file was exported.`
+      : `--as-of takes an instant in ISO 8601 with its zone, e.g. 2026-11-01T00:00:00Z (not "${text}").`,
+  };
+}
 
 /** The command line, or the one line saying what is wrong with it. */
 export function parseImportArgs(argv: string[]): { command: ImportCommand } | { error: string } {
@@ -68,6 +96,7 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
         "plans-template": { type: "string" },
         newsletter: { type: "string" },
         "ghost-url": { type: "string" },
+        "as-of": { type: "string" },
         help: { type: "boolean", default: false },
       },
     });
@@ -102,6 +131,11 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
   }
   const ghostUrl = ghostUrlOption(values["ghost-url"], values.from);
   if (ghostUrl && "error" in ghostUrl) return ghostUrl;
+  const asOf = parseAsOf(values["as-of"]);
+  if ("error" in asOf) return { error: asOf.error };
+  if (asOf.asOf && !AS_OF_SOURCES.includes(values.from)) {
+    return { error: `--as-of is for the readers' files: --from ${AS_OF_SOURCES.join(", ")}.` };
+  }
   const command: ImportCommand = {
     from: values.from,
     file: positionals[0]!,
@@ -115,6 +149,7 @@ export function parseImportArgs(argv: string[]): { command: ImportCommand } | { 
     plansTemplate: values["plans-template"],
     newsletter: values.newsletter?.trim(),
     ghostUrl: ghostUrl?.url,
+    asOf: asOf.asOf,
   };
   const planError = planOptionsError(command);
   return planError ? { error: planError } : { command };
@@ -200,6 +235,7 @@ export async function importCommand(
       dryRun: command.dryRun,
       site: command.site,
       announce: command.announce,
+      asOf: command.asOf,
       signal: io.signal,
       afterItem: io.afterItem,
       onProgress: (done, total) => {
@@ -208,6 +244,7 @@ export async function importCommand(
         io.err(`… ${done.toLocaleString("en")} of ${total.toLocaleString("en")} items`);
       },
     });
+    if (command.asOf) io.out(`As of ${command.asOf.toISOString()} (--as-of): statuses and access as they were then.`);
     io.out(formatReport(report));
     await shaped?.afterRun(db, accountId, io.out);
     return { code: report.status === "failed" ? 1 : 0, report };

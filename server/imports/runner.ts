@@ -59,6 +59,8 @@ export type RunImportArgs = {
   /** Send what a live write sends (--announce): the stories' webhooks, comment notifications. */
   announce?: boolean;
   now?: () => Date;
+  /** The instant the items' decisions are taken at (--as-of: when the file was exported); default: the run's start. */
+  asOf?: Date;
   batchSize?: number;
   /** Stop between batches (the CLI's Ctrl-C): the run ends "interrupted", what is done stays. */
   signal?: AbortSignal;
@@ -118,7 +120,7 @@ export async function runImport(db: Db, args: RunImportArgs): Promise<ImportRepo
     dryRun: args.dryRun,
     site: report.site,
     announce: report.announce,
-    now: startedAt,
+    now: args.asOf ?? startedAt,
     runId,
     lookup: (q, m) => store.lookup(q, m),
     preload: (q, kind, ids) => store.preload(q, kind, ids),

@@ -47,6 +47,19 @@ describe("nextLifecycleStep", () => {
     ]);
   });
 
+  it("billed elsewhere: no reminder, charge or grace period; it expires at its end (or an open grace's end)", () => {
+    const elsewhere = (s: Partial<LifecycleState>, now: string) =>
+      show(nextLifecycleStep({ ...base, ...s }, at(now), { chargeable: false, billedElsewhere: true }));
+    expect(elsewhere({}, "2026-01-10T00:00:00Z")).toEqual(["expire", "2026-02-01T00:00:00.000Z"]);
+    expect(elsewhere({}, "2026-02-03T00:00:00Z")).toEqual(["expire", "2026-02-01T00:00:00.000Z"]);
+    expect(elsewhere({ graceEndsAt: at("2026-02-08T00:00:00Z") }, "2026-02-03T00:00:00Z")).toEqual([
+      "expire",
+      "2026-02-08T00:00:00.000Z",
+    ]);
+    expect(elsewhere({ endTimestamp: null }, "2026-01-10T00:00:00Z")).toBeNull();
+    expect(elsewhere({ status: "EXPIRED" }, "2026-01-10T00:00:00Z")).toBeNull();
+  });
+
   it("expires at the grace period's end, and cancelled or one-time subscriptions at their end", () => {
     expect(show(step({ graceEndsAt: at("2026-02-08T00:00:00Z") }, "2026-02-02T00:00:00Z"))).toEqual([
       "expire",

@@ -48,9 +48,19 @@ function reminderTarget(s: LifecycleState): Date | null {
  * The subscription's next lifecycle step (due now or later), or null when nothing is ever due
  * again (expired, failed, pending its payment, deleted, or no end). `chargeable`: its adapter
  * charges periods itself (chargeRecurring); otherwise the gateway's webhook (or nobody) pays them.
+ * `billedElsewhere`: a gateway Masthead has no adapter for takes its payments (an imported Stripe
+ * subscription): no reminder, no charge, no grace period or dunning; it ends, quietly, at its end.
  */
-export function nextLifecycleStep(s: LifecycleState, now: Date, opts: { chargeable: boolean }): LifecycleStep | null {
+export function nextLifecycleStep(
+  s: LifecycleState,
+  now: Date,
+  opts: { chargeable: boolean; billedElsewhere?: boolean },
+): LifecycleStep | null {
   if (s.deletedAt || (s.status !== "ACTIVE" && s.status !== "CANCELLED")) return null;
+  if (opts.billedElsewhere) {
+    const end = s.graceEndsAt !== null && s.status === "ACTIVE" ? s.graceEndsAt : s.endTimestamp;
+    return end ? { kind: "expire", at: end } : null;
+  }
   const live = s.status === "ACTIVE" && s.cancelledAt === null;
   const steps: LifecycleStep[] = [];
   if (s.graceEndsAt !== null && s.status === "ACTIVE") {

@@ -32,7 +32,7 @@ import { DAY_MS, nextLifecycleStep, RENEWAL_REMINDER_DAYS, type LifecycleStep } 
 import { formatMoney } from "./money.schema";
 import { PaymentAdapterError, type PaymentAdapter, type RecurringChargeResult } from "./payments/adapter";
 import { gatewayCredentialsFor } from "./payments/credentials";
-import { paymentAdapterFor } from "./payments/registry";
+import { billedElsewhere, paymentAdapterFor } from "./payments/registry";
 import { applyCredit } from "./plan-switch-proration";
 import { applyDueScheduledSwitch } from "./plan-switch-scheduled";
 import { addDuration } from "./subscription-state";
@@ -46,7 +46,10 @@ function chargeable(adapter: PaymentAdapter | null): boolean {
 }
 
 function stepOf(sub: Subscription, now: Date): LifecycleStep | null {
-  return nextLifecycleStep(sub, now, { chargeable: chargeable(paymentAdapterFor(sub.paymentType)) });
+  return nextLifecycleStep(sub, now, {
+    chargeable: chargeable(paymentAdapterFor(sub.paymentType)),
+    billedElsewhere: billedElsewhere(sub),
+  });
 }
 
 export function lifecycleJobKey(subscriptionId: number, at: Date): string {

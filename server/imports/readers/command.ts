@@ -2,11 +2,13 @@
  * The command line's options of the subscriptions import (scripts/import/cli.ts): `--plans
  * MAPPING.json`, the reviewed plan mapping a real run needs, and `--plans-template OUT.json`,
  * where the mapping template goes (printed after the report when a dry run has no mapping).
+ * Ghost's members import takes `--plans` too: its complimentary members' tiers (ghost-comps.ts).
  */
 import fs from "node:fs/promises";
 
 import type { Db } from "../../db/client";
 import type { ImportSource } from "../types";
+import { GHOST_MEMBERS_SOURCE, ghostMembersSourceWith } from "./ghost-members";
 import { planMappingTemplate } from "./plans";
 import { SUBSCRIPTIONS_SOURCE, subscriptionsSource } from "./subscriptions";
 
@@ -14,9 +16,10 @@ type PlanOptions = { from: string; dryRun: boolean; plans?: string; plansTemplat
 
 /** What is wrong with the plan options of a command line, or null. */
 export function planOptionsError(command: PlanOptions): string | null {
+  if (command.from === GHOST_MEMBERS_SOURCE && !command.plansTemplate) return null;
   if (command.from !== SUBSCRIPTIONS_SOURCE) {
     return command.plans || command.plansTemplate
-      ? `--plans and --plans-template go with --from ${SUBSCRIPTIONS_SOURCE} only.`
+      ? `--plans goes with --from ${SUBSCRIPTIONS_SOURCE} or ${GHOST_MEMBERS_SOURCE} (its complimentary members' tiers), --plans-template with --from ${SUBSCRIPTIONS_SOURCE} only.`
       : null;
   }
   if (!command.dryRun && !command.plans) {
@@ -33,6 +36,9 @@ export function sourceWithPlanOptions(command: PlanOptions): {
   source: ImportSource;
   afterRun: (db: Db, accountId: number, out: (text: string) => void) => Promise<void>;
 } | null {
+  if (command.from === GHOST_MEMBERS_SOURCE && command.plans) {
+    return { source: ghostMembersSourceWith({ plans: command.plans }), afterRun: async () => undefined };
+  }
   if (command.from !== SUBSCRIPTIONS_SOURCE) return null;
   let found = new Map<string, number>();
   const source = subscriptionsSource({ plans: command.plans, onPlans: (plans) => (found = plans) });

@@ -30,6 +30,22 @@ export type CsvSpec = {
   required: readonly (string | readonly string[])[];
   /** Every column the source reads (the required ones included). */
   known: readonly string[];
+  /** Other systems' exports the source takes as they are, told apart by their header. */
+  formats?: readonly CsvFormat[];
+};
+
+/**
+ * Another system's export (Stripe's subscriptions export): recognised when its header has every
+ * `detect` column; its columns are then renamed to the source's (`columns`: ours, then theirs
+ * in order of preference; the first present is read, the others are ignored), and `required`
+ * replaces the spec's.
+ */
+export type CsvFormat = {
+  name: string;
+  title: string;
+  detect: readonly string[];
+  columns: readonly (readonly [string, readonly string[]])[];
+  required: CsvSpec["required"];
 };
 
 export type CsvRow = {
@@ -40,8 +56,8 @@ export type CsvRow = {
   error: string | null;
 };
 
-/** What the first read of a file found. */
-type CsvIndex = { digest: string; rows: number; columns: string[]; problems: FileProblem[] };
+/** What the first read of a file found; `format`: the other system's export it is, if any. */
+type CsvIndex = { digest: string; rows: number; columns: string[]; problems: FileProblem[]; format: CsvFormat | null };
 
 /** The longest row read (characters): far beyond any reader's or subscription's row. */
 const MAX_RECORD_BYTES = 1_000_000;
@@ -63,29 +79,47 @@ function records(path: string, onBytes: (chunk: Buffer) => void): AsyncIterable<
   return input.pipe(parser) as AsyncIterable<string[]>;
 }
 
+/** The header's columns under the source's names, when it is `format`'s (see CsvFormat). */
+function renamed(format: CsvFormat, columns: string[]): string[] {
+  const out = [...columns];
+  for (const [ours, theirs] of format.columns) {
+    const at = theirs.map((name) => columns.indexOf(name)).find((i) => i >= 0);
+    if (at !== undefined) out[at] = ours;
+  }
+  return out;
+}
+
+type Header = { columns: string[]; problems: FileProblem[]; format: CsvFormat | null };
+
 /** The header's column names, checked against `spec` (ImportFileError when they do not hold). */
-function readHeader(spec: CsvSpec, record: string[]): { columns: string[]; problems: FileProblem[] } {
-  const columns = record.map((name) => name.trim().toLowerCase());
+function readHeader(spec: CsvSpec, record: string[]): Header {
+  const own = record.map((name) => name.trim().toLowerCase());
+  const format = spec.formats?.find((f) => f.detect.every((c) => own.includes(c))) ?? null;
+  const columns = format ? renamed(format, own) : own;
   const seen = new Set<string>();
   for (const name of columns) {
     if (seen.has(name)) throw new ImportFileError(`${spec.title}: the header names the column "${name}" twice.`);
     seen.add(name);
   }
-  for (const need of spec.required) {
+  for (const need of format?.required ?? spec.required) {
     const options = typeof need === "string" ? [need] : need;
     if (!options.some((o) => seen.has(o))) {
       const what = options.length === 1 ? `"${options[0]}"` : options.map((o) => `"${o}"`).join(" or ");
       throw new ImportFileError(
-        `${spec.title}: the header has no column ${what} (it has ${columns.map((c) => `"${c}"`).join(", ") || "none"}).`,
+        `${format?.title ?? spec.title}: the header has no column ${what} (it has ${columns.map((c) => `"${c}"`).join(", ") || "none"}).`,
       );
     }
   }
   const unknown = columns.filter((c) => c !== "" && !spec.known.includes(c));
-  const problems = unknown.map((name) => ({
-    where: "line 1",
-    message: `the column "${name}" is not read by this import: ignored`,
-  }));
-  return { columns, problems };
+  const problems: FileProblem[] = unknown.length
+    ? [
+        {
+          where: "line 1",
+          message: `${unknown.length === 1 ? "the column" : `${unknown.length} columns`} ${unknown.map((c) => `"${c}"`).join(", ")} ${unknown.length === 1 ? "is" : "are"} not read by this import: ignored`,
+        },
+      ]
+    : [];
+  return { columns, problems, format };
 }
 
 /** The lines a record takes: one, and one more per line break inside its quoted values. */
@@ -124,7 +158,7 @@ function problemOf(error: unknown, line: number): FileProblem {
 async function* csvRows(
   file: ImportFile,
   spec: CsvSpec,
-  hooks: { onBytes?: (chunk: Buffer) => void; onHeader?: (h: ReturnType<typeof readHeader>) => void },
+  hooks: { onBytes?: (chunk: Buffer) => void; onHeader?: (h: Header) => void },
   onProblem: (problem: FileProblem) => void,
 ): AsyncGenerator<CsvRow> {
   let columns: string[] | null = null;
@@ -159,23 +193,29 @@ async function* csvRows(
  * The first read: checks the header, digests the bytes, counts the rows and hands each to
  * `visit` (a source's index of what later rows look up); keeps nothing of the file itself.
  */
-export async function indexCsv(file: ImportFile, spec: CsvSpec, visit: (row: CsvRow) => void): Promise<CsvIndex> {
+export async function indexCsv(
+  file: ImportFile,
+  spec: CsvSpec,
+  visit: (row: CsvRow, format: CsvFormat | null) => void,
+): Promise<CsvIndex> {
   const hash = createHash("sha256");
   const problems: FileProblem[] = [];
   let columns: string[] = [];
+  let format: CsvFormat | null = null;
   let rows = 0;
   const hooks = {
     onBytes: (chunk: Buffer) => hash.update(chunk),
-    onHeader: (h: ReturnType<typeof readHeader>) => {
+    onHeader: (h: Header) => {
       columns = h.columns;
+      format = h.format;
       problems.push(...h.problems);
     },
   };
   for await (const row of csvRows(file, spec, hooks, (p) => problems.push(p))) {
     rows++;
-    visit(row);
+    visit(row, format);
   }
-  return { digest: hash.digest("hex"), rows, columns, problems };
+  return { digest: hash.digest("hex"), rows, columns, problems, format };
 }
 
 /** The rows again (a later read); its problems were said by `indexCsv`. */

@@ -68,6 +68,7 @@ describe("importing Ghost's members CSV", () => {
     expect(report.kinds).toEqual({
       member: { create: 2, update: 3, skip: 1, refuse: 5 },
       consent: { create: 3, update: 0, skip: 0, refuse: 0 },
+      subscription: { create: 0, update: 0, skip: 0, refuse: 0 },
     });
     expect(report.lines.refuse.map((l) => `${l.label}: ${l.reason}`)).toEqual([
       "line 6 (BOB@example.net): its e-mail bob@example.net is line 2's too (one reader, one row): only line 2 is imported",
@@ -90,8 +91,10 @@ describe("importing Ghost's members CSV", () => {
         'e-mail "Bob@Example.NET" is read as bob@example.net: one reader whatever the spelling',
         "labels are not imported: Masthead has no labels for readers (first: line 2)",
         "staff notes are not imported: Masthead has no place for them (first: line 2)",
-        expect.stringMatching(/^tiers are not imported: .*subscriptions CSV/),
-        expect.stringMatching(/^complimentary access is not imported from this file: .*\(first: line 4\)$/),
+        expect.stringMatching(
+          /^paid members' access comes from their gateway subscriptions, .*--from subscriptions .*\(first: line 2\)$/,
+        ),
+        'line 4 (carol@example.com): complimentary access not given: no plan of the account is titled "complimentary": give the plan mapping (--plans MAPPING.json) or name a plan so',
       ]),
     );
 

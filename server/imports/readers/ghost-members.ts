@@ -14,9 +14,12 @@
  * - `subscribed_to_emails` true becomes the member's consent to the list "newsletter"
  *   (member_consents, source "import:ghost", at the import's time: Ghost's export does not say
  *   when it was given); false records nothing.
- * - Not imported, said once in the report: labels, the staff note and tiers (Masthead has no
- *   place for them), complimentary access (give those readers a subscription in the subscriptions
- *   CSV). A member Masthead has already keeps its name; a row with `deleted_at` is skipped.
+ * - Complimentary members (`complimentary_plan` true, or `status` comped) get a complimentary
+ *   subscription on the plan their tier maps to (ghost-comps.ts; `--plans`, the subscriptions
+ *   import's mapping file, or the plan titled as the tier). Paid members: the report says once to
+ *   import their gateway subscriptions (`--from subscriptions`).
+ * - Not imported, said once in the report: labels and the staff note (Masthead has no place for
+ *   them). A member Masthead has already keeps its name; a row with `deleted_at` is skipped.
  * - Refused, one line each: a row without a usable e-mail, an e-mail or Ghost id that an earlier
  *   row of the file has (two spellings of one e-mail are one reader), a bad date or boolean, a row
  *   cut off.
@@ -28,9 +31,11 @@ import type { Db } from "../../db/client";
 import { MEMBER_KIND, noteSpelling, planMember } from "../comments/authors";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan, PlanEffect } from "../types";
 import { indexCsv, readCsv, type CsvRow, type CsvSpec } from "./csv";
+import { COMP_KIND, compResolver, ghostStatusOf, planComp } from "./ghost-comps";
+import { readPlanMapping, type PlanResolver } from "./plans";
 import { normaliseEmail, parseCsvBoolean, parseCsvDate } from "./values";
 
-const GHOST_MEMBERS_SOURCE = "ghost-members";
+export const GHOST_MEMBERS_SOURCE = "ghost-members";
 const CONSENT_KIND = "consent";
 /** The list a Ghost site's `subscribed_to_emails` consents to. */
 export const NEWSLETTER_LIST = "newsletter";
@@ -52,6 +57,7 @@ const SPEC: CsvSpec = {
     "labels",
     "tiers",
     "products",
+    "status",
   ],
 };
 
@@ -60,35 +66,41 @@ type MemberItem = ImportItem & { row: CsvRow; email: string | null; ghostId: str
 /** The first line of each e-mail and Ghost id of the file (a later row repeating one is refused). */
 type MembersIndex = { emails: Map<string, number>; ids: Map<string, number> };
 
-export const ghostMembersSource: ImportSource<MemberItem> = {
-  name: GHOST_MEMBERS_SOURCE,
-  description: "the members of a Ghost site, from its members CSV export",
-  kinds: [MEMBER_KIND, CONSENT_KIND],
-  prepare: async (file) => {
-    const index: MembersIndex = { emails: new Map(), ids: new Map() };
-    const csv = await indexCsv(file, SPEC, (row) => {
-      const email = normaliseEmail(row.values.email);
-      const id = row.values.id?.trim();
-      if (email && !index.emails.has(email)) index.emails.set(email, row.line);
-      if (id && !index.ids.has(id)) index.ids.set(id, row.line);
-    });
-    const noted = new Set<string>();
-    return {
-      digest: csv.digest,
-      itemCount: csv.rows,
-      problems: csv.problems,
-      items: () => memberItems(file),
-      prefetch: async (db, items, ctx) => {
-        const keys = items.flatMap((i) => [
-          ...(i.email ? [`email:${i.email}`] : []),
-          ...(i.ghostId ? [`ghost:${i.ghostId}`] : []),
-        ]);
-        await ctx.preload(db, MEMBER_KIND, keys);
-      },
-      plan: (db, item, ctx) => planRow(db, item, ctx, index, noted),
-    };
-  },
-};
+/** The source, with the plan mapping its complimentary members' tiers go through (--plans). */
+export function ghostMembersSourceWith(options: { plans?: string } = {}): ImportSource<MemberItem> {
+  return {
+    name: GHOST_MEMBERS_SOURCE,
+    description: "the members of a Ghost site, from its members CSV export",
+    kinds: [MEMBER_KIND, CONSENT_KIND, COMP_KIND],
+    prepare: async (file) => {
+      const resolver = compResolver(options.plans ? await readPlanMapping(options.plans) : null, options.plans ?? null);
+      const index: MembersIndex = { emails: new Map(), ids: new Map() };
+      const csv = await indexCsv(file, SPEC, (row) => {
+        const email = normaliseEmail(row.values.email);
+        const id = row.values.id?.trim();
+        if (email && !index.emails.has(email)) index.emails.set(email, row.line);
+        if (id && !index.ids.has(id)) index.ids.set(id, row.line);
+      });
+      const noted = new Set<string>();
+      return {
+        digest: csv.digest,
+        itemCount: csv.rows,
+        problems: csv.problems,
+        items: () => memberItems(file),
+        prefetch: async (db, items, ctx) => {
+          const keys = items.flatMap((i) => [
+            ...(i.email ? [`email:${i.email}`] : []),
+            ...(i.ghostId ? [`ghost:${i.ghostId}`] : []),
+          ]);
+          await ctx.preload(db, MEMBER_KIND, keys);
+        },
+        plan: (db, item, ctx) => planRow(db, item, ctx, { index, noted, resolver }),
+      };
+    },
+  };
+}
+
+export const ghostMembersSource = ghostMembersSourceWith();
 
 async function* memberItems(file: ImportFile): AsyncGenerator<MemberItem> {
   for await (const row of readCsv(file, SPEC)) {
@@ -115,7 +127,7 @@ function noteOnce(ctx: ImportContext, noted: Set<string>, what: string, message:
 }
 
 /** What of the row Masthead does not keep, said once per kind of value. */
-function noteDropped(ctx: ImportContext, noted: Set<string>, row: CsvRow, complimentary: boolean) {
+function noteDropped(ctx: ImportContext, noted: Set<string>, row: CsvRow, paid: boolean) {
   const v = row.values;
   const at = `(first: line ${row.line})`;
   if (v.labels?.trim()) {
@@ -123,30 +135,23 @@ function noteDropped(ctx: ImportContext, noted: Set<string>, row: CsvRow, compli
   }
   if (v.note?.trim())
     noteOnce(ctx, noted, "note", `staff notes are not imported: Masthead has no place for them ${at}`);
-  if (v.tiers?.trim() || v.products?.trim()) {
+  if (paid) {
     noteOnce(
       ctx,
       noted,
-      "tiers",
-      `tiers are not imported: a paying reader's access comes from the subscriptions CSV (--from subscriptions) ${at}`,
-    );
-  }
-  if (complimentary) {
-    noteOnce(
-      ctx,
-      noted,
-      "complimentary",
-      `complimentary access is not imported from this file: list those readers in the subscriptions CSV with gateway "complimentary" ${at}`,
+      "paid",
+      `paid members' access comes from their gateway subscriptions, not from this file: import Stripe's subscriptions export with --from subscriptions --plans MAPPING.json (docs/migration.md "Subscriptions CSV"); until then they read as free members ${at}`,
     );
   }
 }
+
+type RowContext = { index: MembersIndex; noted: Set<string>; resolver: PlanResolver };
 
 async function planRow(
   db: Db,
   item: MemberItem,
   ctx: ImportContext,
-  index: MembersIndex,
-  noted: Set<string>,
+  { index, noted, resolver }: RowContext,
 ): Promise<ItemPlan> {
   const { row, email, ghostId } = item;
   const v = row.values;
@@ -179,7 +184,8 @@ async function planRow(
   const customer = v.stripe_customer_id?.trim() || null;
 
   noteSpelling(ctx, v.email ?? null, email, noted);
-  noteDropped(ctx, noted, row, complimentary === true);
+  const standing = ghostStatusOf(v, complimentary === true);
+  noteDropped(ctx, noted, row, standing === "paid");
   const name = v.name?.trim().slice(0, 200) || email.split("@")[0]!;
   const member = await planMember(db, ctx, {
     email,
@@ -192,28 +198,37 @@ async function planRow(
     createdAt,
   });
   const consent = subscribed === true && !(await hasConsent(db, ctx, member.exists ? email : null));
-  const effects: PlanEffect[] = consent
-    ? [{ kind: CONSENT_KIND, action: "create", label: `${email}: ${NEWSLETTER_LIST}` }]
-    : [];
+  const planned =
+    standing === "comped"
+      ? await planComp(db, ctx, { v, sourceId: item.sourceId, createdAt, resolver, label: item.label })
+      : null;
+  if (planned && "note" in planned) ctx.note(planned.note);
+  const comp = planned && !("note" in planned) ? planned : null;
+  const effects: PlanEffect[] = [
+    ...(consent ? [{ kind: CONSENT_KIND, action: "create" as const, label: `${email}: ${NEWSLETTER_LIST}` }] : []),
+    ...(comp ? [comp.effect] : []),
+  ];
   const what = [
     createdAt ? `joined ${formatInstant(createdAt, ctx.publisher.timeZone)}` : null,
     consent ? "newsletter consent" : subscribed === true ? "newsletter consent kept" : "no newsletter consent",
     customer ? `stripe customer ${customer}` : null,
+    comp ? comp.effect.label : null,
   ]
     .filter(Boolean)
     .join(", ");
   const linking = member.effects.find((e) => e.action === "update");
-  const action = !member.exists ? "create" : linking || consent ? "update" : "skip";
+  const action = !member.exists ? "create" : linking || consent || comp ? "update" : "skip";
   const reason = !member.exists
     ? `member ${member.label}: ${what}`
-    : `${linking ? linking.label : `member ${member.label} is there already`}${consent ? "; newsletter consent" : ""}`;
+    : `${linking ? linking.label : `member ${member.label} is there already`}${consent ? "; newsletter consent" : ""}${comp ? `; ${comp.effect.label}` : ""}`;
   return {
     action,
     reason,
     effects,
-    remember: member.remember,
+    remember: [...member.remember, ...(comp ? [comp.key] : [])],
     apply: async (tx) => {
       const memberId = await member.resolve(tx);
+      await comp?.apply(tx, memberId);
       if (!consent) return;
       await tx.memberConsent.createMany({
         data: [

@@ -68,9 +68,14 @@ type MappedPlan = { plan: PlanWithGroup } | { refuse: string };
 export class PlanResolver {
   private readonly resolved = new Map<string, MappedPlan>();
 
+  /**
+   * `mapping` null: every old plan is refused as unmapped, or, with `byTitle` (Ghost's tiers
+   * without a mapping file), maps to the account's plan with that exact title.
+   */
   constructor(
     private readonly mapping: PlanMapping | null,
     private readonly mappingName: string | null,
+    private readonly byTitle = false,
   ) {}
 
   async resolve(db: Db, accountId: number, oldPlan: string): Promise<MappedPlan> {
@@ -82,18 +87,23 @@ export class PlanResolver {
   }
 
   private async lookup(db: Db, accountId: number, oldPlan: string): Promise<MappedPlan> {
-    if (!this.mapping) {
+    if (!this.mapping && !this.byTitle) {
       return { refuse: `its plan "${oldPlan}" is not mapped yet: give the plan mapping (--plans MAPPING.json)` };
     }
-    if (!this.mapping.has(oldPlan)) {
+    if (this.mapping && !this.mapping.has(oldPlan)) {
       return { refuse: `unknown plan "${oldPlan}": it is not in the plan mapping ${this.mappingName}` };
     }
-    const target = this.mapping.get(oldPlan);
+    const target = this.mapping ? this.mapping.get(oldPlan) : oldPlan;
     if (target === null || target === undefined) {
       return { refuse: `its plan "${oldPlan}" is left unmapped (null) in ${this.mappingName}` };
     }
     const where = { accountId, deletedAt: null, ...(typeof target === "number" ? { id: target } : { title: target }) };
     const plans = await db.subscriptionPlan.findMany({ where, include: { group: true }, take: 2 });
+    if (plans.length === 0 && !this.mapping) {
+      return {
+        refuse: `no plan of the account is titled "${oldPlan}": give the plan mapping (--plans MAPPING.json) or name a plan so`,
+      };
+    }
     if (plans.length === 0) {
       return { refuse: `its plan "${oldPlan}" maps to ${JSON.stringify(target)}, which is no plan of the account` };
     }

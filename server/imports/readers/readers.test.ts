@@ -153,7 +153,7 @@ describe("the values of a row", () => {
 });
 
 describe("the plan options of the command line", () => {
-  it("go with the subscriptions import only, which needs a mapping unless it is a dry run", async () => {
+  it("go with the subscriptions import (a mapping needed unless a dry run) and Ghost's members (--plans)", async () => {
     const { planOptionsError } = await import("./command");
     expect(planOptionsError({ from: "subscriptions", dryRun: true })).toBeNull();
     expect(planOptionsError({ from: "subscriptions", dryRun: false, plans: "p.json" })).toBeNull();
@@ -161,7 +161,11 @@ describe("the plan options of the command line", () => {
       /^A subscriptions import needs the plan mapping/,
     );
     expect(planOptionsError({ from: "disqus", dryRun: false, plans: "p.json" })).toBe(
-      "--plans and --plans-template go with --from subscriptions only.",
+      "--plans goes with --from subscriptions or ghost-members (its complimentary members' tiers), --plans-template with --from subscriptions only.",
+    );
+    expect(planOptionsError({ from: "ghost-members", dryRun: false, plans: "p.json" })).toBeNull();
+    expect(planOptionsError({ from: "ghost-members", dryRun: true, plansTemplate: "t.json" })).toMatch(
+      /--plans-template with --from subscriptions only/,
     );
     expect(planOptionsError({ from: "disqus", dryRun: false })).toBeNull();
   });

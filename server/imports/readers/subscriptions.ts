@@ -5,23 +5,30 @@
  *
  * Columns (header names; `email` or `identity`, and the others marked * are required):
  *   email | identity (provider:id), name, plan*, status*, current_period_end*, cancel_at_period_end,
- *   gateway, gateway_customer_id, gateway_subscription_id, amount | amount_cents*, currency*, started_at*
+ *   gateway, gateway_customer_id, gateway_subscription_id, amount | amount_cents*, currency*,
+ *   started_at*, quantity. Stripe's subscriptions export and Razorpay's subscriptions report are
+ *   taken as exported, told apart by their header (gateway-exports.ts).
  *
  * - **Reader**: the member planMember finds or creates (comments/authors.ts): by e-mail as Masthead
  *   keeps it (the same member the members CSV or a comment import made, whatever the spelling),
  *   then by identity (`identity`, and `<gateway>:<gateway_customer_id>`), else a new one.
  * - **Plan**: the old plan through the reviewed mapping (plans.ts); unmapped or unknown: refused.
  *   The subscription keeps the plan's copy (plan-copy.ts) and what the reader pays (`amount` in
- *   integer cents, `currency`).
- * - **Status and time** (`now` is the run's clock): active, trialing, past_due → active until
- *   current_period_end (trialing: the trial ends then; recurring plans: the next payment is due
- *   then); cancel_at_period_end, or status cancelled/canceled → cancelled: access until
- *   current_period_end, no renewal; cancelled with its period over → expired. The subscription
- *   grants access by the one rule (subscription-state.ts grantsAccess) until its end.
+ *   the currency's units, or `amount_cents`, times `quantity`; no amount: the plan's price).
+ * - **Status and time** (`now` is the run's clock, `--as-of` sets it): active, trialing, past_due
+ *   (Razorpay pending) → active until current_period_end (trialing: the trial ends then;
+ *   recurring plans: the next payment is due then); cancel_at_period_end, or status
+ *   cancelled/canceled → cancelled: access until current_period_end, no renewal; with its period
+ *   over, or a status that says it is over (unpaid, incomplete_expired, halted, completed,
+ *   expired) → expired. Never paid or paused (incomplete, created, authenticated, paused): refused,
+ *   with the reason. The subscription grants access by the one rule (subscription-state.ts
+ *   grantsAccess) until its end.
  * - **Gateway**: `gateway_subscription_id` is the subscription's payment token, where the
  *   gateway's recurring webhooks find it (payments/recurring-events.ts); payment type
  *   `razorpay_recurring` for Razorpay on a recurring plan, `sponsored` for "complimentary", else
- *   the gateway's name ("stripe"), "manual" when none is given.
+ *   the gateway's name ("stripe"), "manual" when none is given. One Masthead cannot charge (no
+ *   adapter, or manual on a recurring plan: payments/registry.ts billedElsewhere) is never
+ *   reminded, charged or dunned: it ends at its end, and staff can extend it.
  * - **Quiet**: no payment, no charge, no e-mail, no webhook, no job. The lifecycle's sweep takes
  *   the subscription up like any other; a renewal reminder whose moment had come before the
  *   import counts as sent (the old system's own reminders covered that period).
@@ -33,10 +40,12 @@ import type { Db } from "../../db/client";
 import type { Prisma, SubscriptionStatus } from "../../generated/prisma/client";
 import { DAY_MS, RENEWAL_REMINDER_DAYS } from "../../subscriptions/lifecycle-steps";
 import { centsToDecimal } from "../../subscriptions/money.schema";
+import { billedElsewhere } from "../../subscriptions/payments/registry";
 import { planCopy } from "../../subscriptions/plan-copy";
 import { MEMBER_KIND, noteSpelling, planMember, type SourceIdentity } from "../comments/authors";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan } from "../types";
-import { indexCsv, readCsv, type CsvRow, type CsvSpec } from "./csv";
+import { indexCsv, readCsv, type CsvFormat, type CsvRow, type CsvSpec } from "./csv";
+import { fromGatewayExport, GATEWAY_EXPORTS, importStatusOf, type ImportStatus } from "./gateway-exports";
 import { PlanResolver, readPlanMapping } from "./plans";
 import { normaliseEmail, parseAmount, parseCsvBoolean, parseCsvDate, parseCurrency, parseIdentity } from "./values";
 
@@ -69,11 +78,10 @@ const SPEC: CsvSpec = {
     "amount_cents",
     "currency",
     "started_at",
+    "quantity",
   ],
+  formats: GATEWAY_EXPORTS,
 };
-
-/** The statuses a row may have, as the old system writes them. */
-const STATUSES = ["active", "trialing", "past_due", "cancelled", "canceled"] as const;
 
 /** At most this many distinct old plans are listed (a column that is not plans would have thousands). */
 const MAX_PLANS_LISTED = 1000;
@@ -107,7 +115,8 @@ export function subscriptionsSource(options: SubscriptionsOptions = {}): ImportS
       const mapping = options.plans ? await readPlanMapping(options.plans) : null;
       const firstLine = new Map<string, number>();
       const plans = new Map<string, number>();
-      const csv = await indexCsv(file, SPEC, (row) => {
+      const csv = await indexCsv(file, SPEC, (read, format) => {
+        const row = fromGatewayExport(format, read);
         const id = sourceIdOf(row);
         if (!firstLine.has(id)) firstLine.set(id, row.line);
         const plan = row.values.plan?.trim();
@@ -116,19 +125,21 @@ export function subscriptionsSource(options: SubscriptionsOptions = {}): ImportS
       options.onPlans?.(plans);
       const resolver = new PlanResolver(mapping, options.plans ?? null);
       const noted = new Set<string>();
+      const format = csv.format;
       return {
         digest: csv.digest,
         itemCount: csv.rows,
         problems: csv.problems,
-        items: () => subscriptionItems(file),
-        plan: (db, item, ctx) => planRow(db, item, ctx, { firstLine, resolver, noted }),
+        items: () => subscriptionItems(file, format),
+        plan: (db, item, ctx) => planRow(db, item, ctx, { firstLine, resolver, noted, format }),
       };
     },
   };
 }
 
-async function* subscriptionItems(file: ImportFile): AsyncGenerator<SubscriptionItem> {
-  for await (const row of readCsv(file, SPEC)) {
+async function* subscriptionItems(file: ImportFile, format: CsvFormat | null): AsyncGenerator<SubscriptionItem> {
+  for await (const read of readCsv(file, SPEC)) {
+    const row = fromGatewayExport(format, read);
     const who = row.values.email?.trim() || row.values.identity?.trim() || "no reader";
     yield { kind: SUBSCRIPTION_KIND, sourceId: sourceIdOf(row), label: `line ${row.line} (${who})`, row };
   }
@@ -145,9 +156,9 @@ function paymentTypeOf(gateway: string, recurring: boolean): string {
 }
 
 /** What a row's status and dates come to (see the file's comment). */
-function timing(status: (typeof STATUSES)[number], cancelAtEnd: boolean, end: Date, now: Date, recurring: boolean) {
-  const cancelled = status === "cancelled" || status === "canceled" || cancelAtEnd;
-  const ended = end.getTime() <= now.getTime();
+function timing(status: ImportStatus, cancelAtEnd: boolean, end: Date, now: Date, recurring: boolean) {
+  const cancelled = status === "cancelled" || status === "ended" || cancelAtEnd;
+  const ended = status === "ended" || end.getTime() <= now.getTime();
   const stored: SubscriptionStatus = cancelled ? (ended ? "EXPIRED" : "CANCELLED") : "ACTIVE";
   const reminderDue = end.getTime() - RENEWAL_REMINDER_DAYS * DAY_MS <= now.getTime();
   return {
@@ -159,18 +170,96 @@ function timing(status: (typeof STATUSES)[number], cancelAtEnd: boolean, end: Da
   };
 }
 
-type RowContext = { firstLine: Map<string, number>; resolver: PlanResolver; noted: Set<string> };
+type RowContext = {
+  firstLine: Map<string, number>;
+  resolver: PlanResolver;
+  noted: Set<string>;
+  format: CsvFormat | null;
+};
+type Values = Record<string, string>;
+type Refused = { refuse: string };
 
-async function planRow(
-  db: Db,
-  item: SubscriptionItem,
-  ctx: ImportContext,
-  { firstLine, resolver, noted }: RowContext,
-): Promise<ItemPlan> {
+/** The reader a row names: its e-mail and identities (the gateway's customer among them). */
+function readerOf(
+  v: Values,
+  gateway: string,
+): { emailText: string; email: string | null; identities: SourceIdentity[] } | Refused {
+  const emailText = v.email?.trim() ?? "";
+  let email = emailText ? normaliseEmail(emailText) : null;
+  if (emailText && !email) return { refuse: `its e-mail "${emailText}" is not an address` };
+  const identities: SourceIdentity[] = [];
+  const identityText = v.identity?.trim() ?? "";
+  if (identityText) {
+    const identity = parseIdentity(identityText);
+    if (!identity) return { refuse: `its identity "${identityText}" is not provider:id` };
+    if (identity.provider === "email") {
+      const named = normaliseEmail(identity.externalId);
+      if (!named) return { refuse: `its identity "${identityText}" is not an address` };
+      if (email && named !== email)
+        return { refuse: `its e-mail ${email} and identity ${identityText} name two readers` };
+      email = named;
+    } else {
+      identities.push(identity);
+    }
+  }
+  const customer = v.gateway_customer_id?.trim();
+  if (gateway && customer) identities.push({ provider: gateway, externalId: customer });
+  if (!email && identities.length === 0) return { refuse: "it names no reader (email or identity)" };
+  return { emailText, email, identities };
+}
+
+/** A row's status, period and renewal. */
+function termsOf(v: Values): { status: ImportStatus; start: Date; end: Date; cancelAtEnd: boolean } | Refused {
+  const status = importStatusOf(v.status);
+  if (typeof status !== "string") return status;
+  const end = parseCsvDate(v.current_period_end);
+  if (end === null || end === "invalid") {
+    return { refuse: `its current_period_end "${v.current_period_end?.trim() ?? ""}" is not a date` };
+  }
+  const start = parseCsvDate(v.started_at);
+  if (start === null || start === "invalid")
+    return { refuse: `its started_at "${v.started_at?.trim() ?? ""}" is not a date` };
+  if (start.getTime() > end.getTime()) return { refuse: "it starts after its current period ends" };
+  const cancelAtEnd = parseCsvBoolean(v.cancel_at_period_end);
+  if (cancelAtEnd === "invalid")
+    return { refuse: `its cancel_at_period_end "${v.cancel_at_period_end}" is not true or false` };
+  return { status, start, end, cancelAtEnd: cancelAtEnd === true };
+}
+
+/**
+ * What the reader pays per period, in minor units: the row's amount (and currency) times its
+ * quantity; a file with neither (Razorpay's report) pays the mapped plan's price.
+ */
+function priceOf(
+  v: Values,
+  plan: { priceCents: number; priceCurrency: string },
+): { cents: number; currency: string } | Refused {
+  const quantityText = v.quantity?.trim() || "1";
+  if (!/^[1-9]\d{0,5}$/.test(quantityText))
+    return { refuse: `its quantity "${quantityText}" is not a whole number of at least 1` };
+  const quantity = Number(quantityText);
+  const given = [v.amount, v.amount_cents, v.currency].some((x) => x?.trim());
+  if (!given) return { cents: plan.priceCents * quantity, currency: plan.priceCurrency };
+  const currency = parseCurrency(v.currency);
+  if (!currency) return { refuse: `its currency "${v.currency?.trim() ?? ""}" is not a three-letter code` };
+  const amount = parseAmount(v, currency);
+  if ("error" in amount) return { refuse: amount.error };
+  return { cents: amount.cents * quantity, currency };
+}
+
+/** Notes said once per run: the export's format, and the gateways Masthead cannot charge. */
+function noteOnce(ctx: ImportContext, noted: Set<string>, key: string, message: string) {
+  if (noted.has(key)) return;
+  noted.add(key);
+  ctx.note(message);
+}
+
+async function planRow(db: Db, item: SubscriptionItem, ctx: ImportContext, rc: RowContext): Promise<ItemPlan> {
   const { row } = item;
   const v = row.values;
   if (row.error) return refuse(row.error);
-  const first = firstLine.get(item.sourceId);
+  if (rc.format) noteOnce(ctx, rc.noted, "format", `the file is read as ${rc.format.title}, its columns by name`);
+  const first = rc.firstLine.get(item.sourceId);
   if (first !== undefined && first !== row.line) {
     return refuse(`it repeats line ${first}'s subscription (${item.sourceId}): only line ${first} is imported`);
   }
@@ -178,58 +267,22 @@ async function planRow(
   const known = await ctx.lookup(db, key);
   if (known !== null) return { action: "skip", reason: `imported before (subscription #${known})` };
 
-  // The reader.
-  const emailText = v.email?.trim() ?? "";
-  let email = emailText ? normaliseEmail(emailText) : null;
-  if (emailText && !email) return refuse(`its e-mail "${emailText}" is not an address`);
-  const identities: SourceIdentity[] = [];
-  const identityText = v.identity?.trim() ?? "";
-  if (identityText) {
-    const identity = parseIdentity(identityText);
-    if (!identity) return refuse(`its identity "${identityText}" is not provider:id`);
-    if (identity.provider === "email") {
-      const named = normaliseEmail(identity.externalId);
-      if (!named) return refuse(`its identity "${identityText}" is not an address`);
-      if (email && named !== email) return refuse(`its e-mail ${email} and identity ${identityText} name two readers`);
-      email = named;
-    } else {
-      identities.push(identity);
-    }
-  }
-  if (!email && identities.length === 0) return refuse("it names no reader (email or identity)");
-
-  // What it is.
-  const status = v.status?.trim().toLowerCase() as (typeof STATUSES)[number];
-  if (!STATUSES.includes(status)) {
-    return refuse(`its status "${v.status?.trim() ?? ""}" is not one of active, trialing, past_due, cancelled`);
-  }
-  const end = parseCsvDate(v.current_period_end);
-  if (end === null || end === "invalid") {
-    return refuse(`its current_period_end "${v.current_period_end?.trim() ?? ""}" is not a date`);
-  }
-  const start = parseCsvDate(v.started_at);
-  if (start === null || start === "invalid")
-    return refuse(`its started_at "${v.started_at?.trim() ?? ""}" is not a date`);
-  if (start.getTime() > end.getTime()) return refuse("it starts after its current period ends");
-  const cancelAtEnd = parseCsvBoolean(v.cancel_at_period_end);
-  if (cancelAtEnd === "invalid") {
-    return refuse(`its cancel_at_period_end "${v.cancel_at_period_end}" is not true or false`);
-  }
-  const currency = parseCurrency(v.currency);
-  if (!currency) return refuse(`its currency "${v.currency?.trim() ?? ""}" is not a three-letter code`);
-  const amount = parseAmount(v, currency);
-  if ("error" in amount) return refuse(amount.error);
-  const oldPlan = v.plan?.trim() ?? "";
-  if (!oldPlan) return refuse("it has no plan");
-  const mapped = await resolver.resolve(db, ctx.accountId, oldPlan);
-  if ("refuse" in mapped) return refuse(mapped.refuse);
-  const { plan } = mapped;
-
   const gateway = v.gateway?.trim().toLowerCase() ?? "";
   if (gateway && !/^[a-z][a-z0-9_-]{1,31}$/.test(gateway)) return refuse(`its gateway "${gateway}" is not a name`);
+  const reader = readerOf(v, gateway);
+  if ("refuse" in reader) return refuse(reader.refuse);
+  const terms = termsOf(v);
+  if ("refuse" in terms) return refuse(terms.refuse);
+  const oldPlan = v.plan?.trim() ?? "";
+  if (!oldPlan) return refuse("it has no plan");
+  const mapped = await rc.resolver.resolve(db, ctx.accountId, oldPlan);
+  if ("refuse" in mapped) return refuse(mapped.refuse);
+  const { plan } = mapped;
+  const price = priceOf(v, plan);
+  if ("refuse" in price) return refuse(price.refuse);
+
   const customer = v.gateway_customer_id?.trim() || null;
   const gatewaySubscription = v.gateway_subscription_id?.trim() || null;
-  if (gateway && customer) identities.push({ provider: gateway, externalId: customer });
   const paymentType = paymentTypeOf(gateway, plan.recurring);
   if (gatewaySubscription) {
     const existing = await db.subscription.findFirst({
@@ -244,11 +297,20 @@ async function planRow(
     }
   }
 
-  noteSpelling(ctx, emailText || null, email, noted);
+  const { email, identities } = reader;
+  noteSpelling(ctx, reader.emailText || null, email, rc.noted);
   const name = v.name?.trim().slice(0, 200) || email?.split("@")[0] || identities[0]!.externalId.slice(0, 200);
   const member = await planMember(db, ctx, { email, identities, name, source: "import" });
-  const when = timing(status, cancelAtEnd === true, end, ctx.now, plan.recurring);
-  if (status === "past_due" && when.status === "ACTIVE") {
+  const when = timing(terms.status, terms.cancelAtEnd, terms.end, ctx.now, plan.recurring);
+  if (when.status === "ACTIVE" && billedElsewhere({ paymentType, createdBy: "import", recurring: plan.recurring })) {
+    noteOnce(
+      ctx,
+      rc.noted,
+      `elsewhere:${paymentType}`,
+      `subscriptions billed by ${gateway || "the old system"}, which Masthead cannot charge: access until their period end, then they end (no reminder, no dunning, no e-mail); staff can extend them`,
+    );
+  }
+  if (terms.status === "past_due" && when.status === "ACTIVE") {
     ctx.note(`${item.label}: past_due is imported active until its period end, as the gateway retries the charge`);
   }
   const data: Prisma.SubscriptionUncheckedCreateInput = {
@@ -257,29 +319,29 @@ async function planRow(
     ...planCopy(plan),
     ...when,
     createdBy: "import",
-    startTimestamp: start,
-    endTimestamp: end,
+    startTimestamp: terms.start,
+    endTimestamp: terms.end,
     recurring: plan.recurring,
     paymentType,
     paymentToken: gatewaySubscription,
-    paymentAmountCents: amount.cents,
-    paymentAmountCurrency: currency,
+    paymentAmountCents: price.cents,
+    paymentAmountCurrency: price.currency,
     metadata: {
       imported_from: {
         source: SUBSCRIPTIONS_SOURCE,
         plan: oldPlan,
-        status,
+        status: v.status!.trim().toLowerCase(),
         gateway: gateway || null,
         gateway_customer_id: customer,
         gateway_subscription_id: gatewaySubscription,
       },
     },
-    createdAt: start,
+    createdAt: terms.start,
   };
-  const period = `${formatInstant(start, ctx.publisher.timeZone)} → ${formatInstant(end, ctx.publisher.timeZone)}`;
+  const period = `${formatInstant(terms.start, ctx.publisher.timeZone)} → ${formatInstant(terms.end, ctx.publisher.timeZone)}`;
   return {
     action: "create",
-    reason: `${when.status.toLowerCase()} "${plan.title}" (#${plan.id}) for ${member.label}, ${period}, ${centsToDecimal(amount.cents, currency)} ${currency}, ${paymentType}`,
+    reason: `${when.status.toLowerCase()} "${plan.title}" (#${plan.id}) for ${member.label}, ${period}, ${centsToDecimal(price.cents, price.currency)} ${price.currency}, ${paymentType}`,
     effects: member.effects,
     remember: [...member.remember, key],
     apply: async (tx) => {

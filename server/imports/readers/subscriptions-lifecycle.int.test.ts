@@ -1,0 +1,153 @@
+/**
+ * Imported subscriptions billed elsewhere on the lifecycle, on PGlite and PostgreSQL: the import
+ * and the lifecycle's sweep and jobs run on the test clock, around each period end. A Stripe
+ * subscription (no adapter in Masthead) or an imported recurring one with no gateway named keeps
+ * access until its period end, is never reminded, charged or dunned, and ends quietly there;
+ * staff (not the reader) can extend it. Not one e-mail is queued.
+ */
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+import { afterEach, describe, expect, it } from "vitest";
+
+import { systemActor } from "@/server/auth/actor";
+import { getDb } from "@/server/db";
+import type { Db } from "@/server/db/client";
+import { runImport } from "@/server/imports/runner";
+import { sweepSubscriptionLifecycle } from "@/server/subscriptions/lifecycle";
+import { grantsAccess } from "@/server/subscriptions/subscription-state";
+import { extendSubscription } from "@/server/subscriptions/subscriptions";
+import { now, resetClock, setClock } from "@/server/testing/clock";
+import { FIXTURES, importAccount } from "@/server/testing/imports";
+import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
+
+import { subscriptionsSource } from "./subscriptions";
+
+const NOW = new Date("2026-11-26T12:00:00Z");
+const PLANS = path.join(FIXTURES, "subscriptions-plans.json");
+
+/** Two rows of a system that names no gateway: one recurring, ending two days after the import. */
+const NO_GATEWAY = [
+  "email,name,plan,status,current_period_end,cancel_at_period_end,amount,currency,started_at",
+  "nina@example.com,Nina,gold-monthly,active,2026-11-28T00:00:00Z,false,9.00,USD,2026-10-28T00:00:00Z",
+].join("\n");
+
+async function setup() {
+  const db = await getDb();
+  const account = await importAccount(db);
+  const group = await db.subscriptionGroup.create({ data: { accountId: account.id, name: "Digital" } });
+  for (const [title, unit, cents] of [
+    ["Gold monthly", "MONTHS", 900],
+    ["Gold yearly", "YEARS", 9000],
+  ] as const) {
+    await db.subscriptionPlan.create({
+      data: {
+        accountId: account.id,
+        groupId: group.id,
+        title,
+        durationLength: 1,
+        durationUnit: unit,
+        priceCents: cents,
+        priceCurrency: "USD",
+        recurring: true,
+      },
+    });
+  }
+  return { db, accountId: account.id };
+}
+
+async function importFile(db: Db, accountId: number, file: string) {
+  return runImport(db, {
+    source: subscriptionsSource({ plans: PLANS }),
+    file: { path: file, name: path.basename(file) },
+    accountId,
+    actor: systemActor(accountId, "import"),
+    dryRun: false,
+    now,
+  });
+}
+
+/** The clock at `at`: the sweep, then every job due, as the app's runner would. */
+async function passTime(db: Db, at: string) {
+  setClock(new Date(at));
+  await sweepSubscriptionLifecycle(db, now());
+  for (let pass = 0; pass < 10; pass++) {
+    const { claimed } = await runJobsNow(db, testJobDeps({ clock: now }));
+    if (claimed === 0) return;
+  }
+}
+
+/** A reader's subscription, by e-mail or by the gateway's subscription id. */
+const subOf = (db: Db, accountId: number, key: string) =>
+  db.subscription.findFirstOrThrow({ where: { accountId, OR: [{ member: { email: key } }, { paymentToken: key }] } });
+
+afterEach(() => resetClock());
+
+describe("imported subscriptions billed elsewhere, on the lifecycle", () => {
+  it("keep access until their period end, then end without a reminder, a charge, dunning or an e-mail", async () => {
+    const { db, accountId } = await setup();
+    setClock(NOW);
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "subs-elsewhere-"));
+    const noGateway = path.join(dir, "no-gateway.csv");
+    await fs.writeFile(noGateway, NO_GATEWAY);
+    const stripe = await importFile(db, accountId, path.join(FIXTURES, "subscriptions.csv"));
+    const manual = await importFile(db, accountId, noGateway);
+    await fs.rm(dir, { recursive: true });
+    expect(stripe.kinds.subscription!.create).toBe(6);
+    expect(manual.kinds.subscription!.create).toBe(1);
+    expect(stripe.notes).toContain(
+      "subscriptions billed by stripe, which Masthead cannot charge: access until their period end, then they end (no reminder, no dunning, no e-mail); staff can extend them",
+    );
+
+    const mails = () => db.outgoingEmail.findMany({ where: { accountId }, select: { kind: true, to: true } });
+    const state = async (email: string) => {
+      const sub = await subOf(db, accountId, email);
+      return { status: sub.status, access: grantsAccess(sub, now()), graceEndsAt: sub.graceEndsAt };
+    };
+    // Minutes after the quiet import, and the day before Nina's and Henry's (past_due) ends.
+    await passTime(db, "2026-11-26T12:05:00Z");
+    await passTime(db, "2026-11-27T23:59:00Z");
+    expect(await state("nina@example.com")).toEqual({ status: "ACTIVE", access: true, graceEndsAt: null });
+    await passTime(db, "2026-11-28T00:00:01Z");
+    expect(await state("nina@example.com")).toEqual({ status: "EXPIRED", access: false, graceEndsAt: null });
+    await passTime(db, "2026-11-29T23:59:00Z");
+    expect(await state("henry@example.com")).toEqual({ status: "ACTIVE", access: true, graceEndsAt: null });
+    // Henry's end, then a week later (where a grace period would have ended), Dave's trial end, Bob's end.
+    for (const at of ["2026-11-30T00:00:01Z", "2026-12-08T00:00:00Z", "2026-12-10T00:00:01Z", "2027-01-15T00:00:01Z"])
+      await passTime(db, at);
+    for (const email of ["henry@example.com", "sub_DAVE", "bob@example.net"])
+      expect(await state(email)).toEqual({ status: "EXPIRED", access: false, graceEndsAt: null });
+    // Zoë cancelled: access until her end still.
+    expect(await state("zoe@example.fr")).toMatchObject({ status: "CANCELLED", access: true });
+
+    expect(await mails()).toEqual([]);
+    expect(await db.dunningEpisode.count({ where: { subscription: { accountId } } })).toBe(0);
+    expect(await db.payment.count({ where: { accountId } })).toBe(0);
+    const events = await db.webhookEvent.findMany({ where: { accountId }, select: { name: true } });
+    expect(new Set(events.map((e) => e.name))).toEqual(new Set(["subscription.expired"]));
+
+    // Staff extend Henry's (the gateway still bills him); the reader cannot extend it himself.
+    const henry = await subOf(db, accountId, "henry@example.com");
+    await expect(
+      extendSubscription(db, {
+        accountId,
+        caller: { via: "client_api", memberId: henry.memberId },
+        id: henry.id,
+        extendTo: "2027-02-28",
+        now: now(),
+      }),
+    ).rejects.toThrow("A recurring subscription cannot be extended");
+    await extendSubscription(db, {
+      accountId,
+      caller: { via: "dashboard", actor: systemActor(accountId, "staff-test") },
+      id: henry.id,
+      extendTo: "2027-02-28",
+      now: now(),
+    });
+    expect(await state("henry@example.com")).toEqual({ status: "ACTIVE", access: true, graceEndsAt: null });
+    await passTime(db, "2027-03-01T00:00:01Z");
+    expect(await state("henry@example.com")).toEqual({ status: "EXPIRED", access: false, graceEndsAt: null });
+    expect(await mails()).toEqual([]);
+  });
+});
