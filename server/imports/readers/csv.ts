@@ -88,7 +88,11 @@ class CsvDecoding extends Transform {
         this.decoder = new StrictDecoder(encoding, this.name);
         bytes = bytes.subarray(bomLength);
       }
-      const text = this.decoder ? this.decoder.decode(bytes, this.at) : "";
+      // A NUL byte in a file read as UTF-8: UTF-16 without its mark (said before its other bytes fail to decode).
+      const nulByte = this.decoder?.encoding === "utf-8" && bytes ? bytes.indexOf(0) : -1;
+      const text = this.decoder
+        ? this.decoder.decode(nulByte === -1 ? bytes : bytes!.subarray(0, nulByte + 1), this.at)
+        : "";
       const nul = text.indexOf("\u0000");
       if (nul !== -1) {
         const where = positionIn(text, nul, this.at);
