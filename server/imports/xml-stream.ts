@@ -202,7 +202,9 @@ export async function* streamXml(path: string, options: XmlStreamOptions): Async
       throw notWellFormed(path, `line ${parser.line}`, `the file ends before </${stack[0]}>${inside}: it was cut off`);
     }
     parser.close();
-    if (fatal) throw fatal;
+    // Set by the "error" handler during close (TypeScript cannot see a callback's assignment).
+    const atClose = fatal as ImportFileError | null;
+    if (atClose) throw atClose;
     yield* queue.splice(0);
   } finally {
     stream.destroy();
