@@ -3,7 +3,7 @@
  * report as the command line prints it (report.ts formatReport: the first lines of each action
  * with their reasons, the file's problems, the notes).
  */
-import { Table } from "@/components/ui";
+import { Table, TextLink } from "@/components/ui";
 import type { TImportReportView } from "@/server/imports/dashboard/dashboard.schema";
 
 const ACTIONS = ["create", "update", "skip", "refuse"] as const;
@@ -48,6 +48,7 @@ export function ImportReport({ report, title }: { report: TImportReportView; tit
           })),
         ]}
       />
+      <ImportedLinks report={report} />
       <details className="rounded-md border border-gray-200 bg-gray-50" open={report.problemCount > 0}>
         <summary className="cursor-pointer rounded px-3 py-2 text-sm font-medium text-gray-800 focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none">
           The whole report: each action&apos;s first lines with their reasons, the file&apos;s problems and the notes
@@ -63,4 +64,31 @@ export function ImportReport({ report, title }: { report: TImportReportView; tit
       </details>
     </div>
   );
+}
+
+/** The first rows of each action that have a dashboard page (a real run's stories, collections, members), linked. */
+function ImportedLinks({ report }: { report: TImportReportView }) {
+  const linked = ACTIONS.flatMap((action) =>
+    report.lines[action].flatMap((line) => (line.href ? [{ ...line, href: line.href, action }] : [])),
+  );
+  if (linked.length === 0) return null;
+  return (
+    <div>
+      <h4 className="text-sm font-medium text-gray-800">Open what was imported</h4>
+      <ul className="mt-1 space-y-1 text-sm" data-testid="report-links">
+        {linked.map((line) => (
+          <li key={`${line.action}-${line.kind}-${line.sourceId ?? line.label}`}>
+            <span className="text-gray-600">{HEADERS[line.action][1]}</span> {line.kind}{" "}
+            <TextLink href={dashboardPath(line.href)}>{line.label}</TextLink>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** The report's absolute link (APP_URL's) as a path on this dashboard, whatever host it is opened on. */
+function dashboardPath(href: string): string {
+  const url = new URL(href, "http://dashboard.invalid");
+  return `${url.pathname}${url.search}`;
 }

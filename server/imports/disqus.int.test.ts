@@ -262,17 +262,12 @@ describe("importing a Disqus export", () => {
     expect(started.metadata).toMatchObject({ resumes: runs[1]!.id });
   });
 
-  it("never expands an entity a file declares (XXE): the post using one is refused, the rest imported", async () => {
+  it("refuses whole a file whose DTD declares entities (XXE): nothing expanded, nothing written", async () => {
     const { db, account } = await setup();
-    const report = await importFixture(db, account.id, "disqus", "disqus-xxe.xml");
-    expect(report.lines.refuse).toEqual([
-      expect.objectContaining({
-        sourceId: "11",
-        reason: expect.stringMatching(/^line \d+: undefined entity/) as string,
-      }),
-    ]);
-    const bodies = JSON.stringify(await db.comment.findMany({ select: { body: true } }));
-    expect(bodies).toContain("An ordinary comment &xxe; (in CDATA: text, not an entity).");
-    expect(bodies).not.toMatch(/root:|EXPANDED-INTERNAL-ENTITY/);
+    const before = await tableCounts(db);
+    await expect(importFixture(db, account.id, "disqus", "disqus-xxe.xml")).rejects.toThrow(
+      /^disqus-xxe\.xml is not well-formed XML: line 5: its DTD declares entities/,
+    );
+    expect(await tableCounts(db)).toEqual(before);
   });
 });

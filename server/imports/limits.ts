@@ -68,6 +68,20 @@ export function jsonTooDeep(text: string): { line: number; column: number } | nu
   return null;
 }
 
+/**
+ * Where JSON.parse stopped in `text` ("line 3, column 7"), from its message's position; at the end
+ * of the text when it says the text ended; null when it names no place.
+ */
+export function jsonErrorWhere(text: string, error: unknown): string | null {
+  const message = error instanceof Error ? error.message : "";
+  const at = /at position (\d+)/.exec(message);
+  const position = at ? Number(at[1]) : /end of (JSON )?input/i.test(message) ? text.length : null;
+  if (position === null) return null;
+  const before = text.slice(0, position);
+  const line = before.split("\n").length;
+  return `line ${line}, column ${position - before.lastIndexOf("\n")}`;
+}
+
 /** The message for a document nested deeper than MAX_DEPTH at `where`. */
 export function tooDeepMessage(name: string, where: string): string {
   return `${name} nests deeper than ${MAX_DEPTH} levels (at ${where}): it is refused whole, nothing of it is imported.`;

@@ -74,6 +74,12 @@ export class MappingStore {
     return row?.targetId ?? null;
   }
 
+  /** The Masthead id `m` is known to have (committed or staged) without asking the database; null when not known. */
+  known(m: Mapping): string | null {
+    const key = keyOf(m);
+    return this.staged.get(key) ?? this.committed.get(key) ?? null;
+  }
+
   /** Read in one statement the mappings of `sourceIds` of `kind` that are not known yet. */
   async preload(db: Db, kind: string, sourceIds: readonly string[]): Promise<void> {
     const wanted = [...new Set(sourceIds.filter((id) => !this.committed.has(keyOf({ kind, sourceId: id }))))];

@@ -12,7 +12,21 @@ const REPORT_LINES_PER_ACTION = 20;
 /** Notes and problems kept (each counted beyond that). */
 const MAX_NOTES = 50;
 
-type ReportLine = { kind: string; sourceId: string | null; label: string; reason: string };
+/** `href`: where staff open what the item became (a real run's created, updated or matched rows of a kind that has a page). */
+type ReportLine = { kind: string; sourceId: string | null; label: string; reason: string; href?: string | null };
+
+/** The dashboard page of an imported row, by kind; kinds without a page of their own are absent. */
+const ITEM_PAGES = new Map<string, (id: string) => string>([
+  ["story", (id) => `/admin/content/stories/${encodeURIComponent(id)}`],
+  ["collection", (id) => `/admin/content/collections/${encodeURIComponent(id)}`],
+  ["member", (id) => `/admin/engagement/community?q=${encodeURIComponent(`#${id}`)}`],
+]);
+
+/** The absolute dashboard URL of the row `targetId` of `kind`, or null when that kind has no page. */
+export function importedItemLink(appUrl: string, kind: string, targetId: string): string | null {
+  const page = ITEM_PAGES.get(kind);
+  return page ? `${appUrl.replace(/\/+$/, "")}${page(targetId)}` : null;
+}
 
 export type ImportReport = {
   source: string;
@@ -137,7 +151,7 @@ export function formatReport(report: ImportReport): string {
       "",
       `${HEADINGS[action][report.dryRun ? 0 : 1]} (${total}${total > lines.length ? `, first ${lines.length}` : ""}):`,
     );
-    for (const line of lines) out.push(`  ${line.kind} ${line.label}: ${line.reason}`);
+    for (const line of lines) out.push(`  ${line.kind} ${line.label}: ${line.reason}${line.href ? ` <${line.href}>` : ""}`);
   }
   const tallies = Object.entries(report.tallies);
   if (tallies.length > 0) out.push("");

@@ -29,7 +29,7 @@ import { AppError } from "../errors";
 import { getPublisher } from "../publishing/publisher";
 import { withFileName } from "./limits";
 import { MappingStore } from "./mappings";
-import { addNote, addProblem, addTally, countAction, newReport, reportCounts, type ImportReport } from "./report";
+import { addNote, addProblem, addTally, countAction, importedItemLink, newReport, reportCounts, type ImportReport } from "./report";
 import {
   ImportAborted,
   ImportFileError,
@@ -210,7 +210,11 @@ async function processBatch(r: Runner, batch: ImportItem[], takeNotes: () => str
       { timeout: 120_000 },
     );
     store.commit();
-    for (const outcome of outcomes) count(r.report, outcome);
+    const link = (item: ImportItem) => {
+      const target = store.known({ kind: item.kind, sourceId: item.sourceId });
+      return target === null ? null : importedItemLink(getEnv().APP_URL, item.kind, target);
+    };
+    for (const outcome of outcomes) count(r.report, outcome, link);
   } catch (error) {
     store.rollback();
     prepared.discard?.();
@@ -236,12 +240,13 @@ async function applyItem(r: Runner, tx: TransactionClient, item: ImportItem, tak
   return { item, plan, notes: takeNotes() };
 }
 
-function count(report: ImportReport, { item, plan, notes }: Outcome): void {
+function count(report: ImportReport, { item, plan, notes }: Outcome, link?: (item: ImportItem) => string | null): void {
   countAction(report, plan.action, {
     kind: item.kind,
     sourceId: item.sourceId,
     label: item.label,
     reason: plan.reason,
+    href: plan.action === "refuse" ? null : (link?.(item) ?? null),
   });
   for (const effect of plan.effects ?? []) {
     countAction(report, effect.action, { kind: effect.kind, sourceId: null, label: effect.label, reason: "" });

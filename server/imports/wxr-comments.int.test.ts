@@ -141,36 +141,33 @@ describe("importing the comments of a WordPress export", () => {
 });
 
 describe("npm run import", () => {
-  it("imports what a truncated file holds and says where it ends", async () => {
-    const db = await getDb();
-    const account = await importAccount(db);
-    const text = fs.readFileSync(path.join(FIXTURES, "disqus-sample.xml"), "utf8");
-    const file = path.join(tmp, "truncated.xml");
-    fs.writeFileSync(file, text.slice(0, text.indexOf("Depth four.")));
-    const result = await command(db, ["--from", "disqus", file, "--account", account.slug]);
-    expect(result.code).toBe(0);
-    expect(result.out).toContain("the file ends inside this <post> (truncated?): it is not imported");
-    expect(result.out).toContain("the file ends before </disqus>: it looks truncated");
-    expect(result.report!.kinds.comment).toEqual({ create: 4, update: 0, skip: 0, refuse: 0 });
-  });
-
-  it("refuses only the post whose bytes are not in the declared encoding", async () => {
+  it("refuses whole, with code 1 and the line, a truncated file or one with bytes not in its encoding", async () => {
     const db = await getDb();
     const account = await importAccount(db);
     const text = fs.readFileSync(path.join(FIXTURES, "disqus-sample.xml"));
+    const truncated = path.join(tmp, "truncated.xml");
+    fs.writeFileSync(truncated, text.subarray(0, text.indexOf("Depth four.")));
     const at = text.indexOf("Depth two.");
-    const file = path.join(tmp, "latin1-inside.xml");
-    fs.writeFileSync(file, Buffer.concat([text.subarray(0, at), Buffer.from("Caf\xe9 ", "latin1"), text.subarray(at)]));
-    const result = await command(db, ["--from", "disqus", file, "--account", account.slug]);
-    expect(result.code).toBe(0);
-    expect(result.report!.lines.refuse).toContainEqual(
-      expect.objectContaining({
-        sourceId: "5003",
-        reason: "it holds bytes that do not decode (is the file in the encoding it declares?)",
-      }),
+    const latin1 = path.join(tmp, "latin1-inside.xml");
+    fs.writeFileSync(
+      latin1,
+      Buffer.concat([text.subarray(0, at), Buffer.from("Caf\xe9 ", "latin1"), text.subarray(at)]),
     );
-    // Its replies have their top-level post, so they land; it alone is missing.
-    expect(result.report!.kinds.comment!.create).toBe(13);
+    const before = await tableCounts(db);
+    const cut = await command(db, ["--from", "disqus", truncated, "--account", account.slug]);
+    expect(cut).toMatchObject({ code: 1, out: "" });
+    expect(cut.err).toMatch(
+      /^truncated\.xml is not well-formed XML: line \d+: the file ends before <\/disqus>, inside the <post> of line \d+: it was cut off\./,
+    );
+    const wrong = await command(db, ["--from", "disqus", latin1, "--account", account.slug]);
+    expect(wrong).toMatchObject({ code: 1, out: "" });
+    const line = text.subarray(0, at).toString("utf8").split("\n").length;
+    expect(wrong.err).toMatch(
+      new RegExp(
+        `^latin1-inside\\.xml is not in the encoding it uses \\(utf-8\\): line ${line}, column \\d+ holds bytes that do not decode`,
+      ),
+    );
+    expect(await tableCounts(db)).toEqual(before);
   });
 
   it("stops with one line and a non-zero code when the file cannot be read, and 2 for a wrong command", async () => {
@@ -202,7 +199,7 @@ describe("npm run import", () => {
     const account = await importAccount(db);
     const owner = await createTestStaff(db, { account: account.id, roles: ["OWNER"] });
     const editor = await createTestStaff(db, { account: account.id, roles: ["EDITOR"] });
-    const file = path.join(FIXTURES, "disqus-xxe.xml");
+    const file = path.join(FIXTURES, "disqus-sample.xml");
     const refused = await command(db, ["--from", "disqus", file, "--actor", editor.user.email]);
     expect(refused).toMatchObject({ code: 1, err: `${editor.user.email} is not an owner: only owners import.` });
     const done = await command(db, ["--from", "disqus", file, "--actor", owner.user.email.toUpperCase()]);

@@ -3,19 +3,19 @@
  * bounded memory: the file is read in chunks, decoded, and parsed by `saxes`; only the record
  * being read is held, as a small tree.
  *
- * **No entity is ever resolved.** saxes does not read DTDs: an entity declared in one, internal
- * or external (`<!ENTITY xxe SYSTEM "file:///etc/passwd">`, the XXE attack), is never expanded,
- * and using it is an error of the record it is in (which is refused); nothing is fetched or read
- * from disk. Only XML's five predefined entities and character references are decoded.
- *
- * **Encoding**: a byte-order mark (UTF-8, UTF-16 LE/BE) wins, then the XML declaration's
- * `encoding`, then UTF-8. An encoding the platform cannot decode is ImportFileError. Bytes that do
- * not decode in it become U+FFFD, and a record holding one says so (`undecodable`): the file is
- * probably in another encoding than it declares.
- *
- * **Errors** (saxes reports them and reads on): inside a record, they are the record's (`errors`);
- * outside, they are problems of the file; a file that ends inside a record (truncated) loses that
- * record, and says so.
+ * **A file that is not well-formed XML is refused whole** (ImportFileError, naming the line and
+ * column): the import's first read (`prepare`) meets it before anything is written, so nothing of
+ * such a file is imported. That is:
+ * - any error saxes reports (a tag not closed or closed out of order, an attribute twice, a
+ *   character XML does not allow, an entity that is not declared…);
+ * - a file that ends before its root element closes (truncated);
+ * - a DTD declaring entities (`<!ENTITY xxe SYSTEM "file:///etc/passwd">`, the XXE attack, or the
+ *   "billion laughs" nest of entities): no entity is ever expanded, nothing is fetched or read
+ *   from disk, and an export never declares any; only XML's five predefined entities and
+ *   character references are decoded;
+ * - bytes that do not decode in the file's encoding (text-decoding.ts). The encoding: a
+ *   byte-order mark (UTF-8, UTF-16 LE/BE) wins, then the XML declaration's `encoding`, then
+ *   UTF-8; one the platform cannot decode is refused too.
  */
 import "server-only";
 
@@ -24,7 +24,8 @@ import fs from "node:fs";
 import { SaxesParser } from "saxes";
 
 import { displayName, ImportLimitError, MAX_DEPTH, tooDeepMessage } from "./limits";
-import { ImportFileError, type FileProblem } from "./types";
+import { StrictDecoder } from "./text-decoding";
+import { ImportFileError } from "./types";
 
 export type XmlNode = {
   name: string;
@@ -40,8 +41,7 @@ type XmlEvent =
   | { type: "root"; name: string }
   /** An element outside records, at depth ≤ `structureDepth` (root: 1), opened or closed. */
   | { type: "open" | "close"; name: string; depth: number; line: number }
-  | { type: "record"; node: XmlNode; path: string[]; errors: string[]; undecodable: boolean }
-  | { type: "problem"; problem: FileProblem };
+  | { type: "record"; node: XmlNode; path: string[] };
 
 type XmlStreamOptions = {
   /** Whether an element at `path` (names from the root, its own last) starts a record. */
@@ -75,12 +75,11 @@ function sniffEncoding(head: Buffer): { encoding: string; bomLength: number } {
   return { encoding: declaration ? declaration[1]!.toLowerCase() : "utf-8", bomLength: 0 };
 }
 
-function decoderFor(encoding: string, file: string): TextDecoder {
-  try {
-    return new TextDecoder(encoding, { fatal: false, ignoreBOM: true });
-  } catch {
-    throw new ImportFileError(`${displayName(file)}: its encoding "${encoding}" cannot be read (export it as UTF-8).`);
-  }
+/** The one refusal of a file that is not well-formed (see the file's comment). */
+function notWellFormed(path: string, where: string, why: string): ImportFileError {
+  return new ImportFileError(
+    `${displayName(path)} is not well-formed XML: ${where}: ${why}. Nothing of it is imported (is it whole, and the export it says it is?).`,
+  );
 }
 
 async function readHead(path: string): Promise<Buffer> {
@@ -112,22 +111,33 @@ async function readHead(path: string): Promise<Buffer> {
 export async function* streamXml(path: string, options: XmlStreamOptions): AsyncGenerator<XmlEvent> {
   const head = await readHead(path);
   const { encoding, bomLength } = sniffEncoding(head);
-  const decoder = decoderFor(encoding, path);
+  const decoder = new StrictDecoder(encoding, displayName(path));
   const structureDepth = options.structureDepth ?? 2;
 
   const queue: XmlEvent[] = [];
   const parser = new SaxesParser({ xmlns: false, position: true });
   const stack: string[] = [];
   /** The record being read: its open elements, outermost first. */
-  let record: { nodes: XmlNode[]; path: string[]; errors: string[] } | null = null;
+  let record: { nodes: XmlNode[]; path: string[] } | null = null;
   let sawRoot = false;
   /** Set when an element opens deeper than MAX_DEPTH: the whole file is refused (see limits.ts). */
   let tooDeep: string | null = null;
+  /** The first reason the file is not well-formed: it is refused once the chunk is parsed. */
+  let fatal: ImportFileError | null = null;
 
   parser.on("error", (error) => {
-    const message = error.message.replace(/^\d+:\d+: /, "");
-    if (record) record.errors.push(`line ${parser.line}: ${message}`);
-    else queue.push({ type: "problem", problem: { where: `line ${parser.line}`, message } });
+    const at = /^(\d+):(\d+): /.exec(error.message);
+    const where = at ? `line ${at[1]}, column ${at[2]}` : `line ${parser.line}`;
+    fatal ??= notWellFormed(path, where, error.message.replace(/^\d+:\d+: /, "").replace(/\.$/, ""));
+  });
+  parser.on("doctype", (doctype) => {
+    if (/<!ENTITY/i.test(doctype)) {
+      fatal ??= notWellFormed(
+        path,
+        `line ${parser.line}`,
+        "its DTD declares entities (an export never does; entities are never expanded)",
+      );
+    }
   });
   parser.on("opentag", (tag) => {
     stack.push(tag.name);
@@ -145,11 +155,7 @@ export async function* streamXml(path: string, options: XmlStreamOptions): Async
       record.nodes[record.nodes.length - 1]!.children.push(node);
       record.nodes.push(node);
     } else if (options.isRecord(stack)) {
-      record = {
-        nodes: [{ name: tag.name, attrs, text: "", children: [], line: parser.line }],
-        path: [...stack],
-        errors: [],
-      };
+      record = { nodes: [{ name: tag.name, attrs, text: "", children: [], line: parser.line }], path: [...stack] };
     } else if (stack.length <= structureDepth) {
       queue.push({ type: "open", name: tag.name, depth: stack.length, line: parser.line });
     }
@@ -165,19 +171,19 @@ export async function* streamXml(path: string, options: XmlStreamOptions): Async
     if (record) {
       const node = record.nodes.pop()!;
       if (record.nodes.length === 0) {
-        queue.push({
-          type: "record",
-          node,
-          path: record.path,
-          errors: record.errors,
-          undecodable: hasReplacement(node),
-        });
+        queue.push({ type: "record", node, path: record.path });
         record = null;
       }
     } else if (stack.length < structureDepth) {
       queue.push({ type: "close", name: tag.name, depth: stack.length + 1, line: parser.line });
     }
   });
+  /** Parse the next bytes (null: the end); throw what makes the file refused. */
+  const parse = (bytes: Buffer | null) => {
+    parser.write(decoder.decode(bytes, { line: parser.line, column: parser.column + 1 }));
+    if (tooDeep) throw new ImportLimitError(tooDeepMessage(displayName(path), tooDeep));
+    if (fatal) throw fatal;
+  };
 
   const stream = fs.createReadStream(path, { start: bomLength, highWaterMark: options.chunkBytes ?? 64 * 1024 });
   if (bomLength > 0) options.onBytes?.(head.subarray(0, bomLength));
@@ -185,42 +191,22 @@ export async function* streamXml(path: string, options: XmlStreamOptions): Async
     for await (const chunk of stream) {
       const bytes = chunk as Buffer;
       options.onBytes?.(bytes);
-      parser.write(decoder.decode(bytes, { stream: true }));
-      if (tooDeep) throw new ImportLimitError(tooDeepMessage(displayName(path), tooDeep));
+      parse(bytes);
       yield* queue.splice(0);
     }
-    parser.write(decoder.decode());
-    if (tooDeep) throw new ImportLimitError(tooDeepMessage(displayName(path), tooDeep));
-    const open = record as { nodes: XmlNode[] } | null;
-    if (open) {
-      const first = open.nodes[0]!;
-      queue.push({
-        type: "problem",
-        problem: {
-          where: `line ${first.line}`,
-          message: `the file ends inside this <${first.name}> (truncated?): it is not imported`,
-        },
-      });
-      record = null;
+    parse(null);
+    if (!sawRoot) throw notWellFormed(path, `line ${parser.line}`, "it holds no element");
+    if (stack.length > 0) {
+      const open = (record as { nodes: XmlNode[] } | null)?.nodes[0];
+      const inside = open ? `, inside the <${open.name}> of line ${open.line}` : "";
+      throw notWellFormed(path, `line ${parser.line}`, `the file ends before </${stack[0]}>${inside}: it was cut off`);
     }
-    if (sawRoot && stack.length > 0) {
-      queue.push({
-        type: "problem",
-        problem: { where: `line ${parser.line}`, message: `the file ends before </${stack[0]}>: it looks truncated` },
-      });
-    }
-    // saxes reports unclosed tags at the end too: what it says then is said above.
-    parser.off("error");
-    parser.on("error", () => undefined);
     parser.close();
+    // Set by the "error" handler during close (TypeScript cannot see a callback's assignment).
+    const atClose = fatal as ImportFileError | null;
+    if (atClose) throw atClose;
     yield* queue.splice(0);
   } finally {
     stream.destroy();
   }
-}
-
-function hasReplacement(node: XmlNode): boolean {
-  if (node.text.includes("\uFFFD")) return true;
-  if (Object.values(node.attrs).some((v) => v.includes("\uFFFD"))) return true;
-  return node.children.some(hasReplacement);
 }

@@ -38,14 +38,13 @@ function disqusThread(node: XmlNode): CommentThread | null {
   };
 }
 
-/** A <post> element as a post; `errors` are the parser's, for this element. */
-function disqusPost(node: XmlNode, errors: readonly string[], undecodable: boolean): CommentPost {
-  const problems = [...errors];
+/** A <post> element as a post. */
+function disqusPost(node: XmlNode): CommentPost {
+  const problems: string[] = [];
   const id = node.attrs[DSQ_ID]?.trim() ?? "";
   if (!id) problems.push("it has no dsq:id");
   const created = parseExportDate(childText(node, "createdAt"));
   if (created === "invalid") problems.push(`its createdAt "${childText(node, "createdAt")}" is not a date`);
-  if (undecodable) problems.push("it holds bytes that do not decode (is the file in the encoding it declares?)");
   const author = child(node, "author");
   const deleted = isTrue(childText(node, "isDeleted"));
   const spam = isTrue(childText(node, "isSpam"));
@@ -87,7 +86,6 @@ async function* readDisqus(path: string, onBytes: (bytes: Buffer) => void): Asyn
   let siteSent = false;
   for await (const event of events) {
     if (event.type === "root") yield { type: "root", name: event.name };
-    else if (event.type === "problem") yield { type: "problem", problem: event.problem };
     else if (event.type === "record" && event.node.name === "thread") {
       // The forum (the Disqus site's shortname) scopes the ids: the first thread's names it.
       const forum = siteScope(childText(event.node, "forum"));
@@ -103,7 +101,7 @@ async function* readDisqus(path: string, onBytes: (bytes: Buffer) => void): Asyn
           problem: { where: `line ${event.node.line}`, message: "a <thread> without dsq:id is left out" },
         };
     } else if (event.type === "record") {
-      yield { type: "post", post: disqusPost(event.node, event.errors, event.undecodable) };
+      yield { type: "post", post: disqusPost(event.node) };
     }
   }
 }

@@ -63,44 +63,55 @@ describe("the Disqus reader", () => {
     expect(problems(records)).toEqual([]);
   });
 
-  it("never expands an entity declared in a DTD (XXE): the post using one is refused", async () => {
-    const records = await readAll(DISQUS_READER, fixture("disqus-xxe.xml"));
-    const [first, second] = posts(records);
-    expect(first!.errors.join(" ")).toMatch(/undefined entity/);
-    expect(first!.html).not.toMatch(/root:|EXPANDED-INTERNAL-ENTITY/);
-    expect(second!.errors).toEqual([]);
-    expect(second!.html).toContain("&xxe;");
-    expect(JSON.stringify(records)).not.toMatch(/root:x:0|EXPANDED-INTERNAL-ENTITY/);
+  it("refuses whole a file whose DTD declares entities (XXE, billion laughs), expanding none", async () => {
+    await expect(readAll(DISQUS_READER, fixture("disqus-xxe.xml"))).rejects.toThrow(
+      /disqus-xxe\.xml is not well-formed XML: line \d+: its DTD declares entities/,
+    );
+    const laughs =
+      '<?xml version="1.0"?>\n<!DOCTYPE disqus [\n <!ENTITY lol "lol">\n <!ENTITY lol2 "&lol;&lol;&lol;&lol;">\n]>\n<disqus><post dsq:id="1"><message>&lol2;</message></post></disqus>';
+    await expect(readAll(DISQUS_READER, writeTmp("laughs.xml", laughs))).rejects.toThrow(
+      /laughs\.xml is not well-formed XML: line 5: its DTD declares entities/,
+    );
   });
 
-  it("says where a truncated file ends and loses only the post it ends in", async () => {
+  it("refuses whole a truncated file, naming the line where it ends and the post it ends in", async () => {
     const text = fs.readFileSync(fixture("disqus-sample.xml"), "utf8");
     const cut = text.indexOf("Depth four.");
-    const records = await readAll(DISQUS_READER, writeTmp("truncated.xml", text.slice(0, cut)));
-    expect(posts(records).map((p) => p.sourceId)).toEqual(["5001", "5002", "5004", "5003"]);
-    expect(problems(records).map((p) => p.message)).toEqual([
-      "the file ends inside this <post> (truncated?): it is not imported",
-      "the file ends before </disqus>: it looks truncated",
-    ]);
+    const line = text.slice(0, cut).split("\n").length;
+    const postLine = text.slice(0, text.lastIndexOf("<post ", cut)).split("\n").length;
+    await expect(readAll(DISQUS_READER, writeTmp("truncated.xml", text.slice(0, cut)))).rejects.toThrow(
+      `truncated.xml is not well-formed XML: line ${line}: the file ends before </disqus>, inside the <post> of line ${postLine}: it was cut off.`,
+    );
   });
 
-  it("refuses a post holding bytes the declared encoding cannot decode, and reads a Latin-1 file as Latin-1", async () => {
+  it("refuses whole a file with bytes its declared encoding cannot decode, and reads a Latin-1 file as Latin-1", async () => {
     const head =
-      '<?xml version="1.0" encoding="utf-8"?><disqus xmlns:dsq="x"><thread dsq:id="1"><link>https://news.example.com/a</link></thread>';
+      '<?xml version="1.0" encoding="utf-8"?>\n<disqus xmlns:dsq="x"><thread dsq:id="1"><link>https://news.example.com/a</link></thread>\n';
     const post = (id: string, body: Buffer) =>
       Buffer.concat([
         Buffer.from(`<post dsq:id="${id}"><message>`),
         body,
-        Buffer.from(`</message><createdAt>2020-01-01T00:00:00Z</createdAt><thread dsq:id="1"/></post>`),
+        Buffer.from(`</message><createdAt>2020-01-01T00:00:00Z</createdAt><thread dsq:id="1"/></post>\n`),
       ]);
     const latin1 = Buffer.from("caf\xe9", "latin1");
     const wrong = writeTmp(
       "wrong.xml",
-      Buffer.concat([Buffer.from(head), post("1", latin1), post("2", Buffer.from("fine")), Buffer.from("</disqus>")]),
+      Buffer.concat([
+        Buffer.from(head),
+        post("1", latin1),
+        post("2", Buffer.from("fine \uFFFD")),
+        Buffer.from("</disqus>"),
+      ]),
     );
-    const [bad, good] = posts(await readAll(DISQUS_READER, wrong));
-    expect(bad!.errors).toEqual(["it holds bytes that do not decode (is the file in the encoding it declares?)"]);
-    expect(good!.errors).toEqual([]);
+    await expect(readAll(DISQUS_READER, wrong)).rejects.toThrow(
+      "wrong.xml is not in the encoding it uses (utf-8): line 3, column 30 holds bytes that do not decode.",
+    );
+    // A replacement character the file really holds is text like any other.
+    const real = writeTmp(
+      "real.xml",
+      Buffer.concat([Buffer.from(head), post("2", Buffer.from("fine \uFFFD")), Buffer.from("</disqus>")]),
+    );
+    expect(posts(await readAll(DISQUS_READER, real))[0]).toMatchObject({ html: "fine \uFFFD", errors: [] });
     const declared = writeTmp(
       "latin1.xml",
       Buffer.concat([Buffer.from(head.replace("utf-8", "ISO-8859-1")), post("1", latin1), Buffer.from("</disqus>")]),

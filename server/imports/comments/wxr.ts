@@ -14,7 +14,8 @@
  * written before the items) is the site's staff, and the comment carries that person (WxrStaff).
  * A visitor (user id 0) is known by the e-mail they gave, if any (authors.ts).
  */
-import { siteScope } from "../types";
+import { displayName } from "../limits";
+import { ImportFileError, siteScope } from "../types";
 import { childText, streamXml, type XmlNode } from "../xml-stream";
 import {
   normaliseEmail,
@@ -54,8 +55,36 @@ export function wxrSite(found: ReadonlyMap<string, string>): string {
   return "";
 }
 
+/** The channel's element naming the export's version. */
+export const WXR_VERSION_ELEMENT = "wp:wxr_version";
+
+/** The versions of WXR read: WordPress has written 1.0, 1.1 and 1.2, alike in what is read here. */
+const WXR_VERSIONS = new Set(["1.0", "1.1", "1.2"]);
+
+/**
+ * Refuse (ImportFileError) a file whose <wp:wxr_version> is not one read, or that has none before
+ * its first item (`at`: that item's line; null: the file has none). Every WordPress export names it.
+ */
+export function checkWxrVersion(
+  version: { text: string; line: number } | undefined,
+  at: number | null,
+  path: string,
+): void {
+  if (version && WXR_VERSIONS.has(version.text)) return;
+  const why = version
+    ? `line ${version.line}: its <${WXR_VERSION_ELEMENT}> is "${version.text.slice(0, 40)}"`
+    : at === null
+      ? `it has no <${WXR_VERSION_ELEMENT}>`
+      : `line ${at}: it has no <${WXR_VERSION_ELEMENT}> before its posts`;
+  throw new ImportFileError(
+    `${displayName(path)} is not a WordPress export this import reads: ${why} (versions 1.0 to 1.2 are read). Nothing of it is imported.`,
+  );
+}
+
 const isSiteElement = (p: readonly string[]) =>
-  p.length === 3 && p[1] === "channel" && (WXR_SITE_ELEMENTS as readonly string[]).includes(p[2]!);
+  p.length === 3 &&
+  p[1] === "channel" &&
+  (p[2] === WXR_VERSION_ELEMENT || (WXR_SITE_ELEMENTS as readonly string[]).includes(p[2]!));
 const field = (node: XmlNode, name: string) => childText(node, `wp:${name}`);
 
 const isStaffElement = (p: readonly string[]) => p.length === 3 && p[1] === "channel" && p[2] === "wp:author";
@@ -110,22 +139,15 @@ function wxrThread(item: WxrItem): CommentThread | null {
   };
 }
 
-/** A <wp:comment> of `item` as a post; `errors` are the parser's, for this element. */
-function wxrComment(
-  node: XmlNode,
-  item: WxrItem,
-  staff: WxrStaff,
-  errors: readonly string[],
-  undecodable: boolean,
-): CommentPost {
-  const problems = [...errors];
+/** A <wp:comment> of `item` as a post. */
+function wxrComment(node: XmlNode, item: WxrItem, staff: WxrStaff): CommentPost {
+  const problems: string[] = [];
   const id = field(node, "comment_id") ?? "";
   if (!/^\d+$/.test(id)) problems.push("it has no comment_id");
   let created = parseExportDate(field(node, "comment_date_gmt"));
   // An unapproved comment's GMT date may be WordPress's zero date: its local date is all there is.
   if (created === null) created = parseExportDate(field(node, "comment_date"));
   if (created === "invalid") problems.push("its comment_date_gmt is not a date");
-  if (undecodable) problems.push("it holds bytes that do not decode (is the file in the encoding it declares?)");
   const type = (field(node, "comment_type") ?? "").toLowerCase();
   const parent = field(node, "comment_parent") ?? "0";
   const userId = (field(node, "comment_user_id") ?? "0").trim();
@@ -172,6 +194,7 @@ async function* readWxr(path: string, onBytes: (bytes: Buffer) => void): AsyncGe
   const siteElements = new Map<string, string>();
   // …and its <wp:author>s.
   const staff = new WxrStaff();
+  let version: { text: string; line: number } | undefined;
   let siteSent = false;
   for await (const event of events) {
     if (event.type === "record" && event.node.name === "wp:author") {
@@ -179,16 +202,18 @@ async function* readWxr(path: string, onBytes: (bytes: Buffer) => void): AsyncGe
       continue;
     }
     if (event.type === "record" && !item && !siteSent) {
-      siteElements.set(event.node.name, event.node.text.trim());
+      const text = event.node.text.trim();
+      if (event.node.name === WXR_VERSION_ELEMENT) version ??= { text, line: event.node.line };
+      else siteElements.set(event.node.name, text);
       continue;
     }
     if (!siteSent && event.type === "open" && event.depth === 3 && event.name === "item") {
+      checkWxrVersion(version, event.line, path);
       siteSent = true;
       const site = wxrSite(siteElements);
       if (site) yield { type: "site", site };
     }
     if (event.type === "root") yield { type: "root", name: event.name };
-    else if (event.type === "problem") yield { type: "problem", problem: event.problem };
     else if (event.type === "open" && event.depth === 3 && event.name === "item") {
       item = { postId: null, link: null, title: null, closed: false, line: event.line };
       threadSent = false;
@@ -207,10 +232,11 @@ async function* readWxr(path: string, onBytes: (bytes: Buffer) => void): AsyncGe
           const thread = wxrThread(item);
           if (thread) yield { type: "thread", thread };
         }
-        yield { type: "post", post: wxrComment(node, item, staff, event.errors, event.undecodable) };
+        yield { type: "post", post: wxrComment(node, item, staff) };
       }
     }
   }
+  if (!siteSent) checkWxrVersion(version, null, path);
 }
 
 export const WXR_READER: CommentReader = {

@@ -215,7 +215,7 @@ describe("importing the posts and pages of a Ghost export", () => {
     const before = await tableCounts(db);
     await expect(importFixture(db, acc.id, "ghost", "ghost-export-truncated.json")).rejects.toThrow(ImportFileError);
     await expect(importFixture(db, acc.id, "ghost", "ghost-export-truncated.json")).rejects.toThrow(
-      /^ghost-export-truncated\.json is not a Ghost export: it is not JSON \(.*; truncated\?\)\.$/,
+      /^ghost-export-truncated\.json is not a Ghost export: it is not JSON \(line 63, column 16: .*; truncated\?\)\. Nothing of it is imported\.$/,
     );
     await expect(importFixture(db, acc.id, "ghost", "wxr-content.xml")).rejects.toThrow(/is not a Ghost export/);
     expect(await tableCounts(db)).toEqual(before);

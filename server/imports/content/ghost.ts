@@ -31,7 +31,8 @@ import { ownValue } from "@/server/own-keys";
 
 import { slugify } from "../../publishing/editorial/organise.schema";
 import { parseExportDate } from "../comments/records";
-import { ImportLimitError, jsonTooDeep, tooDeepMessage } from "../limits";
+import { ImportLimitError, jsonErrorWhere, jsonTooDeep, tooDeepMessage } from "../limits";
+import { StrictDecoder } from "../text-decoding";
 import { ImportFileError, type FileProblem, type ImportFile, type PrepareAccount } from "../types";
 import { ghostAccess, ghostTiers, type GhostTiers } from "./ghost-access";
 import { ghostBodyHtml } from "./ghost-render";
@@ -77,7 +78,9 @@ async function readData(file: ImportFile): Promise<{ data: Json; digest: string 
     );
   }
   const digest = createHash("sha256").update(bytes).digest("hex");
-  const text = bytes.toString("utf8").replace(/^\uFEFF/, "");
+  const decoder = new StrictDecoder("utf-8", file.name);
+  const start = { line: 1, column: 1 };
+  const text = (decoder.decode(bytes, start) + decoder.decode(null, start)).replace(/^\uFEFF/, "");
   const deep = jsonTooDeep(text);
   if (deep) throw new ImportLimitError(tooDeepMessage(file.name, `line ${deep.line}, column ${deep.column}`));
   let doc: unknown;
@@ -85,7 +88,10 @@ async function readData(file: ImportFile): Promise<{ data: Json; digest: string 
     doc = JSON.parse(text);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new ImportFileError(`${file.name} is not a Ghost export: it is not JSON (${why}; truncated?).`);
+    const where = jsonErrorWhere(text, error);
+    throw new ImportFileError(
+      `${file.name} is not a Ghost export: it is not JSON (${where ? `${where}: ` : ""}${why}; truncated?). Nothing of it is imported.`,
+    );
   }
   // {db: [{meta, data}]}, or {meta, data} as older versions wrote it.
   const db: unknown = isObj(doc) && Array.isArray(doc.db) ? (doc.db as unknown[])[0] : doc;

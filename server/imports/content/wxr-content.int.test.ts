@@ -351,13 +351,13 @@ describe("importing the posts and pages of a WordPress export", () => {
     expect(await db.story.count({ where: { accountId: acc.id } })).toBe(0);
   });
 
-  it("imports what a truncated file holds and says where it ends", async () => {
+  it("refuses whole a truncated file, naming the line, and writes nothing", async () => {
     const db = await getDb();
     const acc = await account(db);
-    const report = await importFixture(db, acc.id, "wxr", "wxr-content-truncated.xml");
-    expect(report.problems.map((p) => p.message)).toEqual(
-      expect.arrayContaining([expect.stringContaining("truncated")]),
+    const before = await tableCounts(db);
+    await expect(importFixture(db, acc.id, "wxr", "wxr-content-truncated.xml")).rejects.toThrow(
+      /^wxr-content-truncated\.xml is not well-formed XML: line \d+: the file ends before <\/rss>, inside the <item> of line \d+: it was cut off\./,
     );
-    expect(report.kinds.story).toMatchObject({ create: 4, refuse: 0 });
+    expect(await tableCounts(db)).toEqual(before);
   });
 });

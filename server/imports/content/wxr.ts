@@ -24,7 +24,7 @@ import { nullPrototypeRecord } from "@/server/own-keys";
 
 import { slugify } from "../../publishing/editorial/organise.schema";
 import { parseExportDate } from "../comments/records";
-import { WXR_SITE_ELEMENTS, wxrSite } from "../comments/wxr";
+import { checkWxrVersion, WXR_SITE_ELEMENTS, WXR_VERSION_ELEMENT, wxrSite } from "../comments/wxr";
 import { ImportFileError, type FileProblem, type ImportFile } from "../types";
 import { child, childText, streamXml, type XmlNode } from "../xml-stream";
 import type { AttachmentImage } from "./html-to-elements";
@@ -41,7 +41,7 @@ type WxrIndex = {
   items: number;
 };
 
-const CHANNEL_RECORDS = new Set<string>(["wp:author", "item", ...WXR_SITE_ELEMENTS]);
+const CHANNEL_RECORDS = new Set<string>(["wp:author", "item", WXR_VERSION_ELEMENT, ...WXR_SITE_ELEMENTS]);
 const isRecord = (p: readonly string[]) => p.length === 3 && p[1] === "channel" && CHANNEL_RECORDS.has(p[2]!);
 
 const wp = (node: XmlNode, name: string) => childText(node, `wp:${name}`) ?? "";
@@ -99,13 +99,19 @@ async function indexWxr(file: ImportFile): Promise<WxrIndex> {
   const hash = createHash("sha256");
   const index: WxrIndex = { digest: "", site: "", problems: [], authors: new Map(), attachments: new Map(), items: 0 };
   const siteElements = new Map<string, string>();
+  let version: { text: string; line: number } | undefined;
+  let firstItem: number | null = null;
   for await (const event of streamXml(file.path, { isRecord, structureDepth: 2, onBytes: (b) => hash.update(b) })) {
     if (event.type === "root" && event.name !== "rss") {
       throw new ImportFileError(`${file.name} is not a WordPress export (WXR): its root element is <${event.name}>.`);
     }
-    if (event.type === "problem") index.problems.push(event.problem);
     if (event.type !== "record") continue;
     const { node } = event;
+    if (node.name === WXR_VERSION_ELEMENT) {
+      if (firstItem === null) version ??= { text: node.text.trim(), line: node.line };
+      continue;
+    }
+    if (node.name === "item") firstItem ??= node.line;
     if (node.name !== "item" && node.name !== "wp:author") {
       if (!siteElements.has(node.name)) siteElements.set(node.name, node.text.trim());
       continue;
@@ -128,9 +134,7 @@ async function indexWxr(file: ImportFile): Promise<WxrIndex> {
       }
     }
   }
-  if (index.authors.size === 0 && index.items === 0 && index.problems.length > 0) {
-    throw new ImportFileError(`${file.name} cannot be read as XML: ${index.problems[0]!.message}`);
-  }
+  checkWxrVersion(version, firstItem, file.path);
   index.digest = hash.digest("hex");
   index.site = wxrSite(siteElements);
   return index;
@@ -171,12 +175,11 @@ function terms(node: XmlNode, domain: string): ContentTerm[] {
 }
 
 /** An <item> as a ContentPost (see the file's comment). */
-function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[], undecodable: boolean): ContentPost {
+function wxrPost(node: XmlNode, index: WxrIndex): ContentPost {
   const id = wp(node, "post_id");
   const type = wp(node, "post_type") || "post";
-  const problems = [...errors];
+  const problems: string[] = [];
   if (!/^\d+$/.test(id)) problems.push("it has no wp:post_id");
-  if (undecodable) problems.push("it holds bytes that do not decode (is the file in the encoding it declares?)");
   const state = status(wp(node, "status"));
   let date = parseExportDate(wp(node, "post_date_gmt"));
   // A draft's GMT date is WordPress's zero date: its local date is all there is.
@@ -236,7 +239,7 @@ function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[], unde
 async function* readWxrPosts(file: ImportFile, index: WxrIndex): AsyncGenerator<ContentPost> {
   for await (const event of streamXml(file.path, { isRecord, structureDepth: 2 })) {
     if (event.type === "record" && event.node.name === "item") {
-      yield wxrPost(event.node, index, event.errors, event.undecodable);
+      yield wxrPost(event.node, index);
     }
   }
 }

@@ -56,6 +56,8 @@ const ZReportLine = z.object({
   sourceId: z.string().nullable(),
   label: z.string(),
   reason: z.string(),
+  // Reports stored before lines carried their row's page: none.
+  href: z.string().nullable().default(null),
 });
 
 /** report.ts's ImportReport, as stored with the upload (dry run) or the run (import). */

@@ -209,6 +209,33 @@ describe("imports router", () => {
     expect(await db.comment.count({ where: { accountId: account.id } })).toBe(0);
   });
 
+  it("fails the dry run of a broken or hostile file with its line, writing nothing", async () => {
+    const { db, account, owner } = await team();
+    const text = await fs.readFile(SAMPLE, "utf8");
+    const cut = path.join(dir, "cut-export.xml");
+    await fs.writeFile(cut, text.slice(0, text.length / 2));
+    for (const [file, error] of [
+      [cut, /^cut-export\.xml is not well-formed XML: line \d+: the file ends before <\/disqus>/],
+      [
+        path.join(FIXTURES, "disqus-xxe.xml"),
+        /^disqus-xxe\.xml is not well-formed XML: line 5: its DTD declares entities/,
+      ],
+    ] as const) {
+      const { id } = await uploadFile(db, owner, file);
+      const before = await tableCounts(db);
+      await runJobsNow(db);
+      const view = await owner.caller.imports.upload({ uploadId: id });
+      expect(view).toMatchObject({ state: "failed", run: null });
+      expect(view.error).toMatch(error);
+      expect(await tableCounts(db)).toMatchObject({
+        comments: before.comments,
+        pages: before.pages,
+        import_runs: before.import_runs,
+      });
+    }
+    expect(await db.comment.count({ where: { accountId: account.id } })).toBe(0);
+  });
+
   it("refuses two imports of one account at once (409), whichever asks first", async () => {
     const { db, owner } = await team();
     const a = await uploadFile(db, owner);

@@ -1,25 +1,33 @@
 /**
  * The CSV files of readers and revenue (Ghost's members export, a subscriptions export), read as
- * a stream with csv-parse: bounded memory whatever the file's size, a UTF-8 byte-order mark and
- * CRLF line ends taken as they come, quoted values over several lines kept whole.
+ * a stream with csv-parse: bounded memory whatever the file's size, CRLF line ends taken as they
+ * come, quoted values over several lines kept whole.
+ *
+ * What is wrong with the file as a whole refuses it whole (ImportFileError, naming the line):
+ * the import's first read (`prepare`) meets it before anything is written, so nothing is imported.
+ * - **Encoding**: a byte-order mark says it (UTF-8, UTF-16 LE or BE: Excel's "Unicode text" is
+ *   read as what it is); without one the file must be UTF-8. Bytes that do not decode, or a NUL
+ *   character (UTF-16 without its mark), refuse the file naming their line (text-decoding.ts).
+ * - **Cut off**: a file ending inside a quoted value, or in a row with fewer values than the
+ *   header and no line end, was truncated; csv-parse failing to read on is refused the same way.
  *
  * - The **header** row names the columns; names are compared trimmed and lower-cased. A required
  *   column missing, a name twice, or no header at all: the file is refused (ImportFileError),
  *   nothing is imported. A column the source does not read is ignored, and said once (a problem
  *   line, "ignored").
- * - A **row** is returned with its line number and its values by column name. What is wrong with
- *   the row itself (fewer or more values than the header has, bytes that are not UTF-8) is its
- *   `error`: the source refuses that row alone.
- * - A file that ends inside a quoted value (cut off mid-way) or that csv-parse cannot read further
- *   ends the rows there with one problem line; the rows before it are imported.
+ * - A **row** is returned with its line number and its values by column name. A row with fewer
+ *   or more values than the header has (a comma not in quotes) is its `error`: the source refuses
+ *   that row alone, as it does a row whose values are wrong (a bad date, an unknown plan).
  */
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import { Transform, type TransformCallback } from "node:stream";
 
 import { CsvError, parse } from "csv-parse";
 
 import { nullPrototypeRecord } from "@/server/own-keys";
 
+import { positionIn, StrictDecoder, type TextPosition } from "../text-decoding";
 import { ImportFileError, type FileProblem, type ImportFile } from "../types";
 
 /** What a source reads from a CSV file. */
@@ -62,12 +70,72 @@ type CsvIndex = { digest: string; rows: number; columns: string[]; problems: Fil
 /** The longest row read (characters): far beyond any reader's or subscription's row. */
 const MAX_RECORD_BYTES = 1_000_000;
 
-/** A stream of `file`'s records and, through `onBytes`, its bytes. */
-function records(path: string, onBytes: (chunk: Buffer) => void): AsyncIterable<string[]> {
-  const input = fs.createReadStream(path);
+/** The encoding a byte-order mark says, and its length; UTF-8 without one. */
+function bomEncoding(head: Buffer): { encoding: string; bomLength: number } {
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return { encoding: "utf-8", bomLength: 3 };
+  if (head[0] === 0xff && head[1] === 0xfe) return { encoding: "utf-16le", bomLength: 2 };
+  if (head[0] === 0xfe && head[1] === 0xff) return { encoding: "utf-16be", bomLength: 2 };
+  return { encoding: "utf-8", bomLength: 0 };
+}
+
+/** Bytes to UTF-8 text in the file's encoding (see the file's comment); `endsWithNewline` once done. */
+class CsvDecoding extends Transform {
+  private decoder: StrictDecoder | null = null;
+  private at: TextPosition = { line: 1, column: 1 };
+  endsWithNewline = false;
+
+  constructor(private readonly name: string) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.pass(chunk, done);
+  }
+
+  override _flush(done: TransformCallback): void {
+    this.pass(null, done);
+  }
+
+  private pass(chunk: Buffer | null, done: TransformCallback): void {
+    try {
+      let bytes = chunk;
+      if (!this.decoder && bytes) {
+        const { encoding, bomLength } = bomEncoding(bytes);
+        this.decoder = new StrictDecoder(encoding, this.name);
+        bytes = bytes.subarray(bomLength);
+      }
+      // A NUL byte in a file read as UTF-8: UTF-16 without its mark (said before its other bytes fail to decode).
+      const nulByte = this.decoder?.encoding === "utf-8" && bytes ? bytes.indexOf(0) : -1;
+      const text = this.decoder
+        ? this.decoder.decode(nulByte === -1 ? bytes : bytes!.subarray(0, nulByte + 1), this.at)
+        : "";
+      const nul = text.indexOf("\u0000");
+      if (nul !== -1) {
+        const where = positionIn(text, nul, this.at);
+        throw new ImportFileError(
+          `${this.name}: line ${where.line}, column ${where.column} holds a NUL character: is it UTF-16 without a byte-order mark? Nothing of it is imported: export it as UTF-8.`,
+        );
+      }
+      if (text) {
+        this.at = positionIn(text, text.length, this.at);
+        this.endsWithNewline = text.endsWith("\n");
+      }
+      done(null, text ? Buffer.from(text, "utf8") : undefined);
+    } catch (error) {
+      done(error as Error);
+    }
+  }
+}
+
+/** A stream of `file`'s records and, through `onBytes`, its bytes; `decoding` says how the text ended. */
+function records(
+  file: ImportFile,
+  onBytes: (chunk: Buffer) => void,
+): { rows: AsyncIterable<string[]>; decoding: CsvDecoding } {
+  const input = fs.createReadStream(file.path);
   input.on("data", (chunk) => onBytes(chunk as Buffer));
+  const decoding = new CsvDecoding(file.name);
   const parser = parse({
-    bom: true,
     relax_column_count: true,
     // Empty lines come as [""] and are skipped here, so that every line is counted.
     skip_empty_lines: false,
@@ -76,7 +144,8 @@ function records(path: string, onBytes: (chunk: Buffer) => void): AsyncIterable<
     max_record_size: MAX_RECORD_BYTES,
   });
   input.on("error", (error) => parser.destroy(error));
-  return input.pipe(parser) as AsyncIterable<string[]>;
+  decoding.on("error", (error) => parser.destroy(error));
+  return { rows: input.pipe(decoding).pipe(parser) as AsyncIterable<string[]>, decoding };
 }
 
 /** The header's columns under the source's names, when it is `format`'s (see CsvFormat). */
@@ -130,41 +199,38 @@ function rowOf(columns: string[], record: string[], line: number): CsvRow {
   columns.forEach((name, i) => {
     if (name !== "") values[name] = record[i] ?? "";
   });
-  let error: string | null = null;
-  if (record.length !== columns.length) {
-    error = `it has ${record.length} value(s) for the header's ${columns.length} columns (a line cut off, or a comma not in quotes)`;
-  } else if (record.some((v) => v.includes("\uFFFD"))) {
-    error = "its text is not UTF-8: export the file as UTF-8";
-  }
+  const error =
+    record.length !== columns.length
+      ? `it has ${record.length} value(s) for the header's ${columns.length} columns (a comma not in quotes?)`
+      : null;
   return { line, values, error };
 }
 
-/** A read problem as one line, or the error again when it is not about the file's content. */
-function problemOf(error: unknown, line: number): FileProblem {
-  if (error instanceof CsvError) {
-    const message =
-      error.code === "CSV_QUOTE_NOT_CLOSED"
-        ? "the file ends inside a quoted value: it was cut off; the rows before it are read"
-        : `the file cannot be read further (${error.message}); the rows before it are read`;
-    return { where: `line ${line}`, message };
-  }
-  throw error;
+/** The refusal of a file csv-parse cannot read on (cut off inside a quoted value, or worse). */
+function cutOff(file: ImportFile, error: CsvError, line: number): ImportFileError {
+  const why =
+    error.code === "CSV_QUOTE_NOT_CLOSED"
+      ? "the file ends inside a quoted value: it was cut off"
+      : `the file cannot be read on (${error.message})`;
+  return new ImportFileError(`${file.name}: line ${line}: ${why}. Nothing of it is imported.`);
 }
 
 /**
- * Iterate `file`'s rows: `onHeader` once with the header's outcome, then every row; a file cut
- * off ends with `onProblem`. ImportFileError when the file cannot be opened or has no header.
+ * Iterate `file`'s rows: `onHeader` once with the header's outcome, then every row.
+ * ImportFileError when the file cannot be opened, has no header, or is refused whole (see the
+ * file's comment): the first read of a file meets that before anything is written.
  */
 async function* csvRows(
   file: ImportFile,
   spec: CsvSpec,
   hooks: { onBytes?: (chunk: Buffer) => void; onHeader?: (h: Header) => void },
-  onProblem: (problem: FileProblem) => void,
 ): AsyncGenerator<CsvRow> {
   let columns: string[] | null = null;
   let nextLine = 1;
+  let last: { line: number; short: boolean } | null = null;
+  const { rows, decoding } = records(file, hooks.onBytes ?? (() => undefined));
   try {
-    for await (const record of records(file.path, hooks.onBytes ?? (() => undefined))) {
+    for await (const record of rows) {
       const line = nextLine;
       nextLine += linesOf(record);
       if (record.length === 1 && record[0] === "") continue;
@@ -174,6 +240,7 @@ async function* csvRows(
         hooks.onHeader?.(header);
         continue;
       }
+      last = { line, short: record.length < columns.length };
       yield rowOf(columns, record, line);
     }
   } catch (error) {
@@ -181,12 +248,15 @@ async function* csvRows(
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
       throw new ImportFileError(`The file ${file.name} does not exist.`);
     }
-    if (columns === null && !(error instanceof CsvError)) {
-      throw new ImportFileError(`The file ${file.name} cannot be read: ${(error as Error).message}`);
-    }
-    onProblem(problemOf(error, nextLine));
+    if (error instanceof CsvError) throw cutOff(file, error, nextLine);
+    throw new ImportFileError(`The file ${file.name} cannot be read: ${(error as Error).message}`);
   }
   if (columns === null) throw new ImportFileError(`${spec.title}: the file is empty (no header row).`);
+  if (last?.short && !decoding.endsWithNewline) {
+    throw new ImportFileError(
+      `${file.name}: line ${last.line}: the file ends in this row, with fewer values than the header and no line end: it was cut off. Nothing of it is imported.`,
+    );
+  }
 }
 
 /**
@@ -211,7 +281,7 @@ export async function indexCsv(
       problems.push(...h.problems);
     },
   };
-  for await (const row of csvRows(file, spec, hooks, (p) => problems.push(p))) {
+  for await (const row of csvRows(file, spec, hooks)) {
     rows++;
     visit(row, format);
   }
@@ -220,5 +290,5 @@ export async function indexCsv(
 
 /** The rows again (a later read); its problems were said by `indexCsv`. */
 export function readCsv(file: ImportFile, spec: CsvSpec): AsyncGenerator<CsvRow> {
-  return csvRows(file, spec, {}, () => undefined);
+  return csvRows(file, spec, {});
 }

@@ -204,22 +204,19 @@ describe("importing Ghost's members CSV", () => {
     });
   });
 
-  it("imports the rows before a cut-off end and refuses a file that is not Ghost's", async () => {
+  it("refuses whole a cut-off file or one that is not Ghost's, writing nothing", async () => {
     const db = await getDb();
     const account = await importAccount(db);
-    const cut = await importFixture(db, account.id, "ghost-members", "ghost-members-truncated.csv", { now });
-    expect(cut.kinds.member).toEqual({ create: 1, update: 0, skip: 0, refuse: 0 });
-    expect(cut.problems).toEqual([
-      {
-        where: "line 3",
-        message: "the file ends inside a quoted value: it was cut off; the rows before it are read",
-      },
-    ]);
-    expect(await db.member.findMany({ where: { accountId: account.id }, select: { email: true } })).toEqual([
-      { email: "amy@example.com" },
-    ]);
-
     const before = await tableCounts(db);
+    await expect(
+      importFixture(db, account.id, "ghost-members", "ghost-members-truncated.csv", { now }),
+    ).rejects.toThrow(
+      new ImportFileError(
+        "ghost-members-truncated.csv: line 3: the file ends inside a quoted value: it was cut off. Nothing of it is imported.",
+      ),
+    );
+    expect(await tableCounts(db)).toEqual(before);
+
     await expect(importFixture(db, account.id, "ghost-members", "ghost-members-wrong-header.csv")).rejects.toThrow(
       new ImportFileError(
         'A Ghost members export: the header has no column "email" (it has "email address", "first name", "last name").',

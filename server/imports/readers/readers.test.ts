@@ -55,25 +55,51 @@ describe("reading a CSV file", () => {
     ]);
   });
 
-  it("refuses a row cut short or not UTF-8, alone, and ends at a value never closed", async () => {
-    const { index, rows } = await read(
-      Buffer.concat([
-        Buffer.from("email,plan\nada@example.com\ncaf"),
-        Buffer.from([0xe9]),
-        Buffer.from('@example.com,gold\nzoe@example.fr,gold\nyann@example.com,"gold\n'),
-      ]),
-    );
+  it("refuses a row with too few values alone, and a file cut off or not in its encoding whole, naming the line", async () => {
+    const { rows } = await read("email,plan\nada@example.com\nzoe@example.fr,gold\n");
     expect(rows.map((r) => [r.line, r.error])).toEqual([
-      [2, "it has 1 value(s) for the header's 2 columns (a line cut off, or a comma not in quotes)"],
-      [3, "its text is not UTF-8: export the file as UTF-8"],
-      [4, null],
+      [2, "it has 1 value(s) for the header's 2 columns (a comma not in quotes?)"],
+      [3, null],
     ]);
-    expect(index.problems).toEqual([
-      {
-        where: "line 5",
-        message: "the file ends inside a quoted value: it was cut off; the rows before it are read",
-      },
+    const refused = (content: string | Buffer) => {
+      const f = file(content);
+      return expect(indexCsv(f, SPEC, () => undefined)).rejects.toThrow(f.name);
+    };
+    const latin1 = Buffer.concat([
+      Buffer.from("email,plan\nzoe@example.fr,gold\ncaf"),
+      Buffer.from([0xe9]),
+      Buffer.from("@example.com,gold\n"),
     ]);
+    await refused(latin1);
+    await expect(indexCsv(file(latin1), SPEC, () => undefined)).rejects.toThrow(
+      /is not in the encoding it uses \(utf-8\): line 3, column 4 holds bytes that do not decode\. Nothing of it is imported/,
+    );
+    await expect(
+      indexCsv(file('email,plan\nzoe@example.fr,gold\nyann@example.com,"gold\n'), SPEC, () => undefined),
+    ).rejects.toThrow(/: line 3: the file ends inside a quoted value: it was cut off\. Nothing of it is imported\./);
+    await expect(indexCsv(file("email,plan\nzoe@example.fr,gold\nyann@exa"), SPEC, () => undefined)).rejects.toThrow(
+      /: line 3: the file ends in this row, with fewer values than the header and no line end: it was cut off\./,
+    );
+    // UTF-16 without its byte-order mark: NUL bytes in every ASCII character.
+    await expect(
+      indexCsv(file(Buffer.from("email,plan\na@b.co,gold\n", "utf16le")), SPEC, () => undefined),
+    ).rejects.toThrow(/: line 1, column 2 holds a NUL character: is it UTF-16 without a byte-order mark\?/);
+  });
+
+  it("reads a file by its byte-order mark: UTF-8, UTF-16 LE and BE", async () => {
+    const text = "email,plan\nzoë@example.fr,gold\n李@example.cn,silver\n";
+    const be = Buffer.from(text, "utf16le").swap16();
+    for (const bytes of [
+      Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]),
+      Buffer.concat([Buffer.from([0xfe, 0xff]), be]),
+    ]) {
+      const { rows } = await read(bytes);
+      expect(rows.map((r) => [r.line, r.values.email, r.error])).toEqual([
+        [2, "zoë@example.fr", null],
+        [3, "李@example.cn", null],
+      ]);
+    }
   });
 
   it("refuses the whole file when its header is not the format's", async () => {

@@ -5,6 +5,8 @@
  * in AMP components only: amp-img (with width, height and layout="responsive") for the hero and
  * image elements, amp-youtube and amp-twitter (each with its extension script, only when used).
  * Text HTML is sanitised to tags AMP allows: no style attributes, scripts, iframes or <img>.
+ * The page is public: a story that is not carries its free part only (content.ts freePartOf) and
+ * a link to the rest on the site.
  */
 import "server-only";
 
@@ -12,10 +14,10 @@ import type sanitizeHtml from "sanitize-html";
 
 import { formatInstant } from "../../dates.schema";
 import type { Db } from "../../db/client";
-import type { TCard } from "../cards.schema";
 import { getPublisher } from "../publisher";
 import { storyUrl, type StoryWithRelations } from "../story-view";
 import {
+  freePartOf,
   heroImage,
   loadPublishedStoryBySlug,
   renderCards,
@@ -24,7 +26,7 @@ import {
   type FeedContext,
   type ImageRef,
 } from "./content";
-import { storyDescription } from "./rss";
+import { readMoreHtml, storyDescription } from "./rss";
 import { attrs, escapeXml } from "./xml";
 
 /** Exactly as https://amp.dev/documentation/guides-and-tutorials/learn/spec/amp-boilerplate/ gives it. */
@@ -100,7 +102,7 @@ export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext): strin
   const { publisher } = ctx;
   const url = story.canonicalUrl || storyUrl(publisher.siteUrl, story.slug);
   const hero = heroImage(story, ctx);
-  const body = renderCards(story.cards as unknown as TCard[], AMP_RENDERER, ctx);
+  const body = [renderCards(freePartOf(story), AMP_RENDERER, ctx), readMoreHtml(story, ctx)].filter(Boolean).join("\n");
   const published = story.firstPublishedAt ?? story.publishedAt ?? story.createdAt;
   const modified = story.lastPublishedAt ?? story.updatedAt;
   const authors = story.authors.map((a) => a.author.name);

@@ -67,6 +67,7 @@ function fakeStory(overrides: Partial<StoryWithRelations> = {}): StoryWithRelati
     slug: "politics/a-story",
     summary: "Summary & <more>",
     status: "PUBLISHED",
+    access: "public",
     cards,
     plainText: "text",
     heroImageS3Key: "hero/a.png",
@@ -113,6 +114,21 @@ describe("image URLs", () => {
       "http://localhost:3000/images/demo/a.png",
     );
     expect(imageUrl("https://cdn.test/", "/x.png", "http://localhost:3000")).toBe("https://cdn.test/x.png");
+  });
+
+  it("keeps an absolute http(s) URL (an imported image on its old host) as it is, whatever the CDN", () => {
+    const url = "https://old.example.org/wp-content/uploads/2024/06/a%20b.jpg?w=640&h=480";
+    expect(imageUrl("images.example.com", url, "http://localhost:3000")).toBe(url);
+    expect(imageUrl("localhost:3000/images", "HTTP://Old.example.org/x.png", "http://localhost:3000")).toBe(
+      "HTTP://Old.example.org/x.png",
+    );
+    expect(imageUrl("images.example.com", "//cdn.old.example.org/x.png", "http://localhost:3000")).toBe(
+      "https://cdn.old.example.org/x.png",
+    );
+    // A key that merely mentions a scheme further in stays a key.
+    expect(imageUrl("images.example.com", "a/https://b.png", "http://localhost:3000")).toBe(
+      "https://images.example.com/a/https%3A//b.png",
+    );
   });
 });
 
@@ -327,5 +343,47 @@ describe("the preview page", () => {
   it("says when its link stops working in the one format, in the account's zone", () => {
     const page = articlePreviewHtml(fakeStory(), ctx, new Date("2025-06-03T11:00:00Z"));
     expect(page).toContain("This link stops working at 3 Jun 2025, 13:00 CEST.</p>");
+  });
+});
+
+describe("a story that is not public in every feed", () => {
+  const paid = (access: string) =>
+    fakeStory({
+      access,
+      summary: "",
+      subheadline: null,
+      plainText: "Free opening. Paid middle, paid end.",
+      cards: oneCard([
+        element(1, { type: "text", text: "<p>Free opening.</p>" }),
+        element(2, { type: "text", text: "<p>Paid middle.</p>" }),
+        element(3, { type: "text", text: "<p>Paid end.</p>" }),
+      ]) as unknown as StoryWithRelations["cards"],
+    });
+
+  it("carries its free part and a link to the rest, never the paid text", () => {
+    for (const [access, who] of [
+      ["subscription", "subscribers"],
+      ["login", "signed-in readers"],
+    ] as const) {
+      const story = paid(access);
+      const item = rssItem(story, ctx, storyHtml(story, ctx));
+      for (const [name, out] of [
+        ["rss", item],
+        ["instant article", instantArticleHtml(story, ctx)],
+        ["amp", ampStoryHtml(story, ctx)],
+      ] as const) {
+        expect(out, name).toContain("Free opening.");
+        expect(out, name).not.toContain("Paid");
+        expect(out, name).toContain(`The rest of this story is for ${who}: read it on the site.`);
+        expect(out, name).toContain('href="https://news.example.com/politics/a-story"');
+      }
+    }
+  });
+
+  it("is carried whole when it is public", () => {
+    const story = paid("public");
+    const html = storyHtml(story, ctx);
+    expect(html).toContain("Paid end.");
+    expect(html).not.toContain("The rest of this story");
   });
 });

@@ -96,18 +96,24 @@ export function feedCacheTags(kind: string, stories: readonly { id: string }[]):
 // ─── Images ──────────────────────────────────────────────────────────────────────────────────
 
 /**
- * Absolute URL of an image key on the publisher's image host. `cdnImage` is a host and path with
- * no scheme ("images.example.com", or "localhost:3000/images" when Masthead serves images itself):
- * it gets APP_URL's scheme when it is Masthead's own host, https otherwise.
+ * The URL of an image reference: a hero image's key or an image element's `image-s3-key`.
+ * - An absolute http(s) URL (an imported story's image, kept on its old host) is that URL, as
+ *   written; a protocol-relative one ("//host/x.jpg") gets https.
+ * - Anything else is a key on the publisher's image host. `cdnImage` is a host and path with no
+ *   scheme ("images.example.com", or "localhost:3000/images" when Masthead serves images itself):
+ *   it gets APP_URL's scheme when it is Masthead's own host, https otherwise.
  */
 export function imageUrl(cdnImage: string, key: string, appUrl: string): string {
+  const ref = key.trim();
+  if (/^https?:\/\//i.test(ref)) return ref;
+  if (ref.startsWith("//")) return `https:${ref}`;
   let base = cdnImage.replace(/\/+$/, "");
   if (!/^https?:\/\//i.test(base)) {
     const app = new URL(appUrl);
     const host = base.split("/")[0]!.toLowerCase();
     base = `${host === app.host.toLowerCase() ? app.protocol : "https:"}//${base}`;
   }
-  return `${base}/${key.replace(/^\/+/, "").split("/").map(encodeURIComponent).join("/")}`;
+  return `${base}/${ref.replace(/^\/+/, "").split("/").map(encodeURIComponent).join("/")}`;
 }
 
 export type ImageRef = {
@@ -146,6 +152,28 @@ export function heroImage(story: StoryWithRelations, ctx: FeedContext): ImageRef
       heroAlt(story.heroImageMetadata) ??
       (story.heroImageCaption ? htmlToText(story.heroImageCaption) : story.headline),
   };
+}
+
+// ─── The free part of a story ────────────────────────────────────────────────────────────────
+
+/** Whether every reader may read the whole story (its access is "public"). */
+export function isOpenToAll(story: Pick<StoryWithRelations, "access">): boolean {
+  return story.access === "public";
+}
+
+/**
+ * What a feed may carry of a story's body: all the cards of a public story; of a story for
+ * logged-in readers or subscribers, its first element only (the part before the paywall, shown to
+ * anyone), so that a feed reader never gets what only paying readers may read.
+ */
+export function freePartOf(story: Pick<StoryWithRelations, "access" | "cards">): TCard[] {
+  const cards = story.cards as unknown as TCard[];
+  if (isOpenToAll(story)) return cards;
+  for (const card of cards) {
+    const first = card["story-elements"]?.[0];
+    if (first) return [{ ...card, "story-elements": [first] }];
+  }
+  return [];
 }
 
 // ─── Cards to HTML ───────────────────────────────────────────────────────────────────────────

@@ -2,17 +2,18 @@
  * Instant Articles feed (GET /api/instant-articles.rss): an RSS 2.0 feed whose content:encoded is
  * a complete Instant Article document per story: canonical link, markup version, a header with
  * the headline, publication time and authors, then the body with images as <figure><img> and
- * YouTube videos and tweets as iframes in <figure class="op-interactive">.
+ * YouTube videos and tweets as iframes in <figure class="op-interactive">. A story that is not
+ * public carries its free part only (content.ts freePartOf) and a link to the rest.
  */
 import "server-only";
 
 import { formatInstant } from "../../dates.schema";
 import type { Db } from "../../db/client";
-import type { TCard } from "../cards.schema";
 import { getPublisher } from "../publisher";
 import { storyUrl, type StoryWithRelations } from "../story-view";
 import {
   feedCacheTags,
+  freePartOf,
   heroImage,
   loadFeedStories,
   renderCards,
@@ -20,7 +21,7 @@ import {
   type ElementRenderer,
   type FeedContext,
 } from "./content";
-import { baseChannel, rssDocument, rssItem, type FeedRequest } from "./rss";
+import { baseChannel, readMoreHtml, rssDocument, rssItem, type FeedRequest } from "./rss";
 import { attrs, escapeXml } from "./xml";
 
 /** Instant Articles allow h1/h2 only, and no code blocks. */
@@ -72,7 +73,8 @@ export function instantArticleHtml(story: StoryWithRelations, ctx: FeedContext):
     `<time class="op-modified"${attrs({ datetime: modified.toISOString() })}>${escapeXml(formatInstant(modified, ctx.publisher.timeZone))}</time>`,
     authors,
     `</header>`,
-    renderCards(story.cards as unknown as TCard[], INSTANT_ARTICLE_RENDERER, ctx),
+    renderCards(freePartOf(story), INSTANT_ARTICLE_RENDERER, ctx),
+    readMoreHtml(story, ctx),
     copyright ? `<footer><small>${escapeXml(copyright)}</small></footer>` : "",
     `</article>`,
     `</body>`,

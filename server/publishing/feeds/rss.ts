@@ -1,18 +1,21 @@
 /**
  * RSS 2.0 feed of a publisher's newest published stories (GET /stories.rss), with the content,
  * Dublin Core, Media RSS and Atom namespaces that feed readers and aggregators read:
- * content:encoded (full HTML), dc:creator (authors), media:content/media:thumbnail (hero image),
- * atom:link rel=self. The instant-articles feed reuses the channel and item skeleton.
+ * content:encoded (the story's HTML: all of a public story, only the free part of one for logged-in
+ * readers or subscribers, content.ts freePartOf), dc:creator (authors), media:content and
+ * media:thumbnail (hero image), atom:link rel=self. The instant-articles feed reuses the channel
+ * and item skeleton.
  */
 import "server-only";
 
 import type { Db } from "../../db/client";
-import type { TCard } from "../cards.schema";
 import { getPublisher } from "../publisher";
 import { htmlToText, sectionToWire, storyUrl, type StoryWithRelations } from "../story-view";
 import {
   feedCacheTags,
+  freePartOf,
   heroImage,
+  isOpenToAll,
   lastChange,
   loadFeedStories,
   renderCards,
@@ -80,9 +83,11 @@ export const HTML_RENDERER: ElementRenderer = {
     `<blockquote class="twitter-tweet"><a${attrs({ href: tweet.url })}>${escapeXml(tweet.url)}</a></blockquote>`,
 };
 
-/** Summary for <description>: the story's summary, or the start of its text. */
-export function storyDescription(story: Pick<StoryWithRelations, "summary" | "subheadline" | "plainText">): string {
-  const text = story.summary || story.subheadline || story.plainText || "";
+/** Summary for <description>: the story's summary, or the start of its text (of its free part when it is not public). */
+export function storyDescription(
+  story: Pick<StoryWithRelations, "summary" | "subheadline" | "plainText" | "access" | "cards">,
+): string {
+  const text = story.summary || story.subheadline || (isOpenToAll(story) ? story.plainText : freeText(story)) || "";
   const plain = htmlToText(text);
   return plain.length > 300 ? `${plain.slice(0, 297).replace(/\s+\S*$/, "")}…` : plain;
 }
@@ -121,10 +126,29 @@ export function rssItem(story: StoryWithRelations, ctx: FeedContext, contentEnco
   return parts.join("\n");
 }
 
-/** The HTML body of a story for content:encoded: hero image, then every card. */
+/** The text of a story's free part, as HTML (for its description). */
+function freeText(story: Pick<StoryWithRelations, "access" | "cards">): string {
+  return freePartOf(story)
+    .flatMap((card) => card["story-elements"] ?? [])
+    .map((element) => element.text ?? "")
+    .join(" ");
+}
+
+/** The line after the free part of a story that is not public: where the rest is read. */
+export function readMoreHtml(story: Pick<StoryWithRelations, "access" | "slug">, ctx: FeedContext): string {
+  if (isOpenToAll(story)) return "";
+  const who = story.access === "login" ? "signed-in readers" : "subscribers";
+  return `<p><a${attrs({ href: storyUrl(ctx.publisher.siteUrl, story.slug) })}>The rest of this story is for ${who}: read it on the site.</a></p>`;
+}
+
+/** The HTML body of a story for content:encoded: hero image, then the cards of its free part. */
 export function storyHtml(story: StoryWithRelations, ctx: FeedContext): string {
   const hero = heroImage(story, ctx);
-  return [hero ? HTML_RENDERER.image(hero) : "", renderCards(story.cards as unknown as TCard[], HTML_RENDERER, ctx)]
+  return [
+    hero ? HTML_RENDERER.image(hero) : "",
+    renderCards(freePartOf(story), HTML_RENDERER, ctx),
+    readMoreHtml(story, ctx),
+  ]
     .filter(Boolean)
     .join("\n");
 }
