@@ -151,7 +151,8 @@ export function formatReport(report: ImportReport): string {
       "",
       `${HEADINGS[action][report.dryRun ? 0 : 1]} (${total}${total > lines.length ? `, first ${lines.length}` : ""}):`,
     );
-    for (const line of lines) out.push(`  ${line.kind} ${line.label}: ${line.reason}${line.href ? ` <${line.href}>` : ""}`);
+    for (const line of lines)
+      out.push(`  ${line.kind} ${line.label}: ${line.reason}${line.href ? ` <${line.href}>` : ""}`);
   }
   const tallies = Object.entries(report.tallies);
   if (tallies.length > 0) out.push("");

@@ -29,7 +29,16 @@ import { AppError } from "../errors";
 import { getPublisher } from "../publishing/publisher";
 import { withFileName } from "./limits";
 import { MappingStore } from "./mappings";
-import { addNote, addProblem, addTally, countAction, importedItemLink, newReport, reportCounts, type ImportReport } from "./report";
+import {
+  addNote,
+  addProblem,
+  addTally,
+  countAction,
+  importedItemLink,
+  newReport,
+  reportCounts,
+  type ImportReport,
+} from "./report";
 import {
   ImportAborted,
   ImportFileError,
