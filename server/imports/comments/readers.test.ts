@@ -215,7 +215,7 @@ describe("the WXR reader", () => {
       <wp:comment_parent>0</wp:comment_parent><wp:comment_user_id>${user}</wp:comment_user_id></wp:comment>`;
     const file = writeTmp(
       "staff.xml",
-      `<?xml version="1.0"?><rss xmlns:wp="http://wordpress.org/export/1.2/"><channel>
+      `<?xml version="1.0"?><rss xmlns:wp="http://wordpress.org/export/1.2/"><channel><wp:wxr_version>1.2</wp:wxr_version>
       <wp:author><wp:author_login>themedemos</wp:author_login><wp:author_email>Demos@Example.com</wp:author_email>
         <wp:author_display_name>Theme Buster</wp:author_display_name></wp:author>
       <wp:author><wp:author_id>2</wp:author_id><wp:author_login>admin</wp:author_login>
