@@ -380,6 +380,24 @@ describe("a story that is not public in every feed", () => {
     }
   });
 
+  it("ends its free part at its paywall point when it has one, across cards", () => {
+    const story = paid("subscription");
+    const twoCards = [
+      ...oneCard([element(1, { type: "text", text: "<p>Free opening.</p>" })]),
+      ...oneCard([
+        element(2, { type: "text", text: "<p>Free second.</p>" }),
+        element(3, { type: "text", text: "<p>Paid end.</p>" }),
+      ]),
+    ] as unknown as StoryWithRelations["cards"];
+    const atTwo = { ...story, cards: twoCards, paywallAt: 2 };
+    const html = rssItem(atTwo, ctx, storyHtml(atTwo, ctx));
+    expect(html).toContain("Free second.");
+    expect(html).not.toContain("Paid end.");
+    const none = rssItem({ ...atTwo, paywallAt: 0 }, ctx, storyHtml({ ...atTwo, paywallAt: 0 }, ctx));
+    expect(none).not.toContain("Free opening.");
+    expect(none).toContain("The rest of this story is for subscribers");
+  });
+
   it("is carried whole when it is public", () => {
     const story = paid("public");
     const html = storyHtml(story, ctx);

@@ -163,17 +163,23 @@ export function isOpenToAll(story: Pick<StoryWithRelations, "access">): boolean 
 
 /**
  * What a feed may carry of a story's body: all the cards of a public story; of a story for
- * logged-in readers or subscribers, its first element only (the part before the paywall, shown to
- * anyone), so that a feed reader never gets what only paying readers may read.
+ * logged-in readers or subscribers, its free part only (shown to anyone): the elements before its
+ * paywall point (`paywallAt`, counted across the cards in order), else its first element, so that
+ * a feed reader never gets what only paying readers may read.
  */
-export function freePartOf(story: Pick<StoryWithRelations, "access" | "cards">): TCard[] {
+export function freePartOf(story: Pick<StoryWithRelations, "access" | "cards" | "paywallAt">): TCard[] {
   const cards = story.cards as unknown as TCard[];
   if (isOpenToAll(story)) return cards;
+  let left = story.paywallAt ?? 1;
+  const free: TCard[] = [];
   for (const card of cards) {
-    const first = card["story-elements"]?.[0];
-    if (first) return [{ ...card, "story-elements": [first] }];
+    if (left <= 0) break;
+    const elements = (card["story-elements"] ?? []).slice(0, left);
+    if (elements.length === 0) continue;
+    free.push({ ...card, "story-elements": elements });
+    left -= elements.length;
   }
-  return [];
+  return free;
 }
 
 // ─── Cards to HTML ───────────────────────────────────────────────────────────────────────────
