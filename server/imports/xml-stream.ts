@@ -128,7 +128,12 @@ export async function* streamXml(path: string, options: XmlStreamOptions): Async
   parser.on("error", (error) => {
     const at = /^(\d+):(\d+): /.exec(error.message);
     const where = at ? `line ${at[1]}, column ${at[2]}` : `line ${parser.line}`;
-    fatal ??= notWellFormed(path, where, error.message.replace(/^\d+:\d+: /, "").replace(/\.$/, ""));
+    const why = error.message.replace(/^\d+:\d+: /, "").replace(/\.$/, "");
+    fatal ??= sawRoot
+      ? notWellFormed(path, where, why)
+      : new ImportFileError(
+          `${displayName(path)} is not XML: it holds no XML element (${where}: ${why}). Nothing of it is imported.`,
+        );
   });
   parser.on("doctype", (doctype) => {
     if (/<!ENTITY/i.test(doctype)) {
