@@ -25,13 +25,13 @@ import fs from "node:fs";
 
 import { ownValue } from "@/server/own-keys";
 
-import { slugify } from "../../publishing/editorial/organise.schema";
 import { parseExportDate } from "../comments/records";
 import { ImportLimitError, jsonTooDeep, tooDeepMessage } from "../limits";
 import { ImportFileError, type FileProblem, type ImportFile } from "../types";
 import { ghostBodyHtml } from "./ghost-render";
 import type { ContentAccess, ContentPerson, ContentPost, ContentStatus, ContentTerm } from "./records";
 import type { ContentFile } from "./source";
+import { termSlug } from "./term-slug";
 
 /** The largest export read (Node.js holds a JSON document of at most ~512 MB as one string). */
 const MAX_BYTES = 400 * 1024 * 1024;
@@ -120,14 +120,14 @@ function indexOf(data: Json): GhostIndex {
   const tags = new Map<string, ContentTerm & { internal: boolean }>();
   for (const t of rows(data, "tags")) {
     const name = str(t.name).trim();
-    const slug = slugify(str(t.slug) || name);
+    const slug = termSlug(name, str(t.slug));
     if (!name || !slug) continue;
     tags.set(str(t.id), { name, slug, internal: name.startsWith("#") || t.visibility === "internal" });
   }
   const users = new Map<string, ContentPerson>();
   for (const u of rows(data, "users")) {
     const name = str(u.name).trim() || str(u.slug);
-    const slug = slugify(str(u.slug) || name);
+    const slug = termSlug(name, str(u.slug));
     if (!slug) continue;
     users.set(str(u.id), { sourceId: str(u.id), name, slug, email: str(u.email) || null, bio: str(u.bio) || null });
   }

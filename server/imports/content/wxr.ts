@@ -22,7 +22,6 @@ import { createHash } from "node:crypto";
 
 import { nullPrototypeRecord } from "@/server/own-keys";
 
-import { slugify } from "../../publishing/editorial/organise.schema";
 import { parseExportDate } from "../comments/records";
 import { WXR_SITE_ELEMENTS, wxrSite } from "../comments/wxr";
 import { ImportFileError, type FileProblem, type ImportFile } from "../types";
@@ -30,6 +29,7 @@ import { child, childText, streamXml, type XmlNode } from "../xml-stream";
 import type { AttachmentImage } from "./html-to-elements";
 import type { ContentPerson, ContentPost, ContentStatus, ContentTerm } from "./records";
 import type { ContentFile } from "./source";
+import { decodeSlug, termSlug } from "./term-slug";
 
 type WxrIndex = {
   digest: string;
@@ -45,15 +45,6 @@ const CHANNEL_RECORDS = new Set<string>(["wp:author", "item", ...WXR_SITE_ELEMEN
 const isRecord = (p: readonly string[]) => p.length === 3 && p[1] === "channel" && CHANNEL_RECORDS.has(p[2]!);
 
 const wp = (node: XmlNode, name: string) => childText(node, `wp:${name}`) ?? "";
-
-/** A slug as WordPress writes it (percent-encoded when not ASCII), decoded; as it is when malformed. */
-function decodeSlug(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
 
 function postmeta(node: XmlNode): Map<string, string> {
   const meta = new Map<string, string>();
@@ -72,7 +63,7 @@ function person(node: XmlNode): ContentPerson | null {
   return {
     sourceId: login,
     name,
-    slug: slugify(login) || slugify(name) || `author-${wp(node, "author_id") || "x"}`,
+    slug: termSlug(name, login),
     email: wp(node, "author_email") || null,
   };
 }
@@ -146,7 +137,7 @@ function terms(node: XmlNode, domain: string): ContentTerm[] {
   return node.children.flatMap((c) => {
     if (c.name !== "category" || c.attrs.domain !== domain) return [];
     const name = c.text.trim();
-    const slug = slugify(decodeSlug(c.attrs.nicename ?? "") || name);
+    const slug = termSlug(name, c.attrs.nicename ?? "");
     if (!name || !slug || seen.has(slug)) return [];
     seen.add(slug);
     return [{ name, slug }];
@@ -178,7 +169,8 @@ function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[], unde
     notes.push("password-protected in WordPress: imported as a draft (Masthead has no story passwords)");
   const login = childText(node, "dc:creator") ?? "";
   const author =
-    index.authors.get(login) ?? (login ? { sourceId: login, name: login, slug: slugify(login), email: null } : null);
+    index.authors.get(login) ??
+    (login ? { sourceId: login, name: login, slug: termSlug(login, login), email: null } : null);
   const metadata = nullPrototypeRecord<string>();
   for (const [key, value] of meta) if (!key.startsWith("_")) metadata[key] = value;
   const skip = !STORY_TYPES.has(type)
