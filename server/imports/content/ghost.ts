@@ -171,6 +171,29 @@ function oldUrl(pattern: string, post: { slug: string; id: string; date: Date | 
   return `https://ghost.invalid${path.startsWith("/") ? path : `/${path}`}`;
 }
 
+/**
+ * Subheadline, SEO and canonical URL: custom_excerpt → subheadline (and summary); meta_title,
+ * meta_description, og_{title,description,image}, twitter_{title,description,image} and
+ * canonical_url, from posts_meta (Ghost 4+) or the post row (older exports).
+ */
+function ghostSeo(row: Json, meta: Json): Pick<ContentPost, "subheadline" | "seo" | "canonicalUrl"> {
+  const field = (name: string) => str(ownValue(meta, name)).trim() || str(ownValue(row, name)).trim() || undefined;
+  return {
+    subheadline: str(row.custom_excerpt).trim() || null,
+    seo: {
+      "meta-title": field("meta_title"),
+      "meta-description": field("meta_description"),
+      "og-title": field("og_title"),
+      "og-description": field("og_description"),
+      "og-image": field("og_image"),
+      "twitter-title": field("twitter_title"),
+      "twitter-description": field("twitter_description"),
+      "twitter-image": field("twitter_image"),
+    },
+    canonicalUrl: field("canonical_url") ?? null,
+  };
+}
+
 /** A row of `posts` as a ContentPost (see the file's comment). */
 function ghostPost(row: Json, index: GhostIndex, position: number): ContentPost {
   const id = str(row.id);
@@ -216,6 +239,7 @@ function ghostPost(row: Json, index: GhostIndex, position: number): ContentPost 
     html: body.html,
     autop: false,
     excerpt: str(row.custom_excerpt) || null,
+    ...ghostSeo(row, meta),
     status: status ?? "draft",
     date,
     authors,

@@ -36,7 +36,7 @@ import {
   type ImageRef,
 } from "../../publishing/editorial/image-refs";
 import { slugify } from "../../publishing/editorial/organise.schema";
-import { cleanHtml, cleanMetadataOrThrow } from "../../publishing/editorial/sanitize";
+import { cleanHtml } from "../../publishing/editorial/sanitize";
 import { publishScheduledStoryJob } from "../../publishing/editorial/scheduling";
 import { normalizeCards } from "../../publishing/editorial/stories/cards";
 import { generateSlug, storyImageRefs } from "../../publishing/editorial/stories/fields";
@@ -46,6 +46,7 @@ import type { ImportContext, ItemPlan, PlanEffect } from "../types";
 import { planCommentPage } from "./comment-pages";
 import { htmlToElements, htmlToPlainText } from "./html-to-elements";
 import type { ContentPost } from "./records";
+import { keptMetadata, storySeoFields } from "./story-fields";
 import { planTerm, type PlannedTerm, type TermKind } from "./terms";
 
 export const STORY_KIND = "story";
@@ -96,15 +97,41 @@ function oldPath(url: string | null): string | null {
   return path === "" ? null : path;
 }
 
-/** The story's cards, hero and image check; or why the post cannot be a story. */
-function storyBody(post: ContentPost, now: Date): { cards: TCard[] } | { refuse: string } {
-  const elements = post.elements ?? htmlToElements(post.html, { autop: post.autop, attachment: post.attachment });
+const ELEMENT_FIELD = /^cards\.(\d+)\.story-elements\.(\d+)(?:\.|$)/;
+
+/** The elements (by their place in the body) the save path refused, with why. */
+function refusedElements(error: AppError): Map<number, string> {
+  const refused = new Map<number, string>();
+  for (const d of error.details ?? []) {
+    const m = ELEMENT_FIELD.exec(d.field);
+    if (!m) continue;
+    const at = Number(m[1]) * ELEMENTS_PER_CARD + Number(m[2]);
+    if (!refused.has(at)) refused.set(at, `${d.field.replace(ELEMENT_FIELD, "")} ${d.issue}`.trim());
+  }
+  return refused;
+}
+
+/**
+ * The story's cards; or why the post cannot be a story. An element the editor's save path refuses
+ * (a link that fails the URL rule) is left out and said, once: the rest of the body is kept.
+ */
+function storyBody(
+  post: ContentPost,
+  now: Date,
+  note: (message: string) => void,
+): { cards: TCard[] } | { refuse: string } {
+  let elements = post.elements ?? htmlToElements(post.html, { autop: post.autop, attachment: post.attachment });
   if (elements.length > ELEMENTS_PER_CARD * 500) return { refuse: "its body has more blocks than a story holds" };
-  try {
-    return { cards: normalizeCards(elementsToCards(elements), [], now) };
-  } catch (error) {
-    if (error instanceof AppError) return { refuse: `its body cannot be a story: ${detailsOf(error)}` };
-    throw error;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return { cards: normalizeCards(elementsToCards(elements), [], now) };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const refused = refusedElements(error);
+      if (attempt > 0 || refused.size === 0) return { refuse: `its body cannot be a story: ${detailsOf(error)}` };
+      for (const [at, why] of refused) note(`left out of its body: a ${elements[at]?.type ?? "?"} block (${why})`);
+      elements = elements.filter((_, i) => !refused.has(i));
+    }
   }
 }
 
@@ -156,7 +183,9 @@ export async function planStory(
   const headline = htmlToPlainText(post.title).slice(0, 500) || "(untitled)";
   if (headline === "(untitled)") ctx.note(`${post.type} ${post.sourceId} has no title: imported as "(untitled)"`);
   for (const note of post.notes) ctx.note(`${post.type} ${post.sourceId}: ${note}`);
-  const body = storyBody(post, ctx.now);
+  // Each field on its own: one that cannot be kept is reported and left out, never the story.
+  const noteField = (message: string) => ctx.note(`${post.type} ${post.sourceId}: ${message}`);
+  const body = storyBody(post, ctx.now, noteField);
   if ("refuse" in body) return refuse(body.refuse);
   const hero = post.hero && /^https?:\/\//i.test(post.hero.url) ? post.hero : null;
   const refs = storyImageRefs({ heroImage: hero ? { s3Key: hero.url } : null, cards: body.cards });
@@ -167,16 +196,12 @@ export async function planStory(
     );
   }
 
-  let metadata: Record<string, unknown>;
-  try {
-    metadata = cleanMetadataOrThrow(
-      { ...post.metadata, "imported-from": ctx.source, "source-type": post.type },
-      "metadata",
-    );
-  } catch (error) {
-    if (error instanceof AppError) return refuse(`its custom fields cannot be kept: ${detailsOf(error)}`);
-    throw error;
-  }
+  const metadata = {
+    ...keptMetadata(post.metadata, noteField),
+    "imported-from": ctx.source,
+    "source-type": post.type,
+  };
+  const fields = storySeoFields(post, noteField);
 
   const base = slugify(post.slug ?? "", SLUG_MAX) || slugify(post.title, SLUG_MAX) || `story-${post.sourceId}`;
   const slug = await generateSlug(db, ctx.accountId, base);
@@ -248,11 +273,14 @@ export async function planStory(
           headline,
           slug,
           summary: post.excerpt ? htmlToPlainText(post.excerpt).slice(0, 2_000) || null : null,
+          subheadline: fields.subheadline,
+          seo: fields.seo as Prisma.InputJsonObject,
+          canonicalUrl: fields.canonicalUrl,
           status,
           cards: body.cards as unknown as Prisma.InputJsonValue,
           plainText,
           readTime: readTimeMinutes(plainText),
-          metadata: metadata as Prisma.InputJsonObject,
+          metadata,
           access: post.access,
           heroImageS3Key: hero?.url ?? null,
           heroImageCaption: hero?.caption ? cleanHtml(hero.caption) : null,

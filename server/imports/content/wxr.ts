@@ -20,8 +20,6 @@
  */
 import { createHash } from "node:crypto";
 
-import { nullPrototypeRecord } from "@/server/own-keys";
-
 import { parseExportDate } from "../comments/records";
 import { WXR_SITE_ELEMENTS, wxrSite } from "../comments/wxr";
 import { ImportFileError, type FileProblem, type ImportFile } from "../types";
@@ -30,31 +28,24 @@ import type { AttachmentImage } from "./html-to-elements";
 import type { ContentPerson, ContentPost, ContentStatus, ContentTerm } from "./records";
 import type { ContentFile } from "./source";
 import { decodeSlug, termSlug } from "./term-slug";
+import { postmeta, wxrCustomFields, wxrSeo } from "./wxr-fields";
 
 type WxrIndex = {
   digest: string;
   /** The site the file's post ids belong to (its channel's blog URL), normalised; "" when none. */
   site: string;
+  /** The channel's title (Yoast's and Rank Math's "sitename"). */
+  siteName: string;
   problems: FileProblem[];
   authors: Map<string, ContentPerson>;
   attachments: Map<string, AttachmentImage>;
   items: number;
 };
 
-const CHANNEL_RECORDS = new Set<string>(["wp:author", "item", ...WXR_SITE_ELEMENTS]);
+const CHANNEL_RECORDS = new Set<string>(["wp:author", "item", "title", ...WXR_SITE_ELEMENTS]);
 const isRecord = (p: readonly string[]) => p.length === 3 && p[1] === "channel" && CHANNEL_RECORDS.has(p[2]!);
 
 const wp = (node: XmlNode, name: string) => childText(node, `wp:${name}`) ?? "";
-
-function postmeta(node: XmlNode): Map<string, string> {
-  const meta = new Map<string, string>();
-  for (const c of node.children) {
-    if (c.name !== "wp:postmeta") continue;
-    const key = childText(c, "wp:meta_key");
-    if (key && !meta.has(key)) meta.set(key, child(c, "wp:meta_value")?.text ?? "");
-  }
-  return meta;
-}
 
 function person(node: XmlNode): ContentPerson | null {
   const login = wp(node, "author_login");
@@ -71,7 +62,15 @@ function person(node: XmlNode): ContentPerson | null {
 /** The first read: digest, people, attachments, problems (see the file's comment). */
 async function indexWxr(file: ImportFile): Promise<WxrIndex> {
   const hash = createHash("sha256");
-  const index: WxrIndex = { digest: "", site: "", problems: [], authors: new Map(), attachments: new Map(), items: 0 };
+  const index: WxrIndex = {
+    digest: "",
+    site: "",
+    siteName: "",
+    problems: [],
+    authors: new Map(),
+    attachments: new Map(),
+    items: 0,
+  };
   const siteElements = new Map<string, string>();
   for await (const event of streamXml(file.path, { isRecord, structureDepth: 2, onBytes: (b) => hash.update(b) })) {
     if (event.type === "root" && event.name !== "rss") {
@@ -97,7 +96,7 @@ async function indexWxr(file: ImportFile): Promise<WxrIndex> {
         index.attachments.set(wp(node, "post_id"), {
           url,
           caption: childText(node, "excerpt:encoded") || null,
-          alt: meta.get("_wp_attachment_image_alt")?.trim() || null,
+          alt: meta.get("_wp_attachment_image_alt")?.[0]?.trim() || null,
         });
       }
     }
@@ -107,6 +106,7 @@ async function indexWxr(file: ImportFile): Promise<WxrIndex> {
   }
   index.digest = hash.digest("hex");
   index.site = wxrSite(siteElements);
+  index.siteName = siteElements.get("title") ?? "";
   return index;
 }
 
@@ -158,7 +158,7 @@ function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[], unde
   if (date === "invalid") problems.push("its post_date_gmt is not a date");
   const html = child(node, "content:encoded")?.text ?? "";
   const meta = postmeta(node);
-  const thumbnail = meta.get("_thumbnail_id")?.trim();
+  const thumbnail = meta.get("_thumbnail_id")?.[0]?.trim();
   const hero = thumbnail ? (index.attachments.get(thumbnail) ?? null) : null;
   const notes: string[] = [];
   if (thumbnail && !hero) notes.push(`its featured image (attachment ${thumbnail}) is not in the file`);
@@ -171,8 +171,11 @@ function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[], unde
   const author =
     index.authors.get(login) ??
     (login ? { sourceId: login, name: login, slug: termSlug(login, login), email: null } : null);
-  const metadata = nullPrototypeRecord<string>();
-  for (const [key, value] of meta) if (!key.startsWith("_")) metadata[key] = value;
+  const custom = wxrCustomFields(meta);
+  notes.push(...custom.notes);
+  const title = childText(node, "title") ?? "";
+  const excerpt = childText(node, "excerpt:encoded") || null;
+  const sections = terms(node, "category");
   const skip = !STORY_TYPES.has(type)
     ? type === "attachment"
       ? "an attachment (its image is kept where a post uses it: featured image, gallery)"
@@ -183,18 +186,19 @@ function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[], unde
   return {
     sourceId: id,
     type,
-    title: childText(node, "title") ?? "",
+    title,
     slug: wp(node, "post_name") ? decodeSlug(wp(node, "post_name")) : null,
     html,
     autop: !/<!--\s*wp:/.test(html),
-    excerpt: childText(node, "excerpt:encoded") || null,
+    excerpt,
+    ...wxrSeo(meta, { title, excerpt: excerpt ?? "", siteName: index.siteName, category: sections[0]?.name ?? "" }),
     status: "status" in state && !protectedPost ? state.status : "draft",
     date: date instanceof Date ? date : null,
     authors: author?.slug ? [author] : [],
-    sections: terms(node, "category"),
+    sections,
     tags: terms(node, "post_tag"),
     hero,
-    metadata,
+    metadata: custom.fields,
     access: "public",
     oldUrl: childText(node, "link") || null,
     notes,
