@@ -212,7 +212,7 @@ function ghostPost(row: Json, index: GhostIndex, position: number): ContentPost 
   }
   let date = parseExportDate(str(row.published_at) || str(row.created_at));
   if (date === "invalid") {
-    errors.push("its published_at is not a date");
+    notes.push("its published_at is not a date: dated at the import");
     date = null;
   }
   const body = ghostBodyHtml(row);

@@ -77,6 +77,8 @@ export type ContentPost = {
   errors: string[];
   /** [gallery ids] of the post: its attachments. */
   attachment?: (id: string) => AttachmentImage | undefined;
+  /** [gallery] without ids: the images attached to the post, in their order. */
+  attached?: () => AttachmentImage[];
   /** Where it is in the file, for the report ("line 120", "post 3"). */
   where: string;
 };

@@ -120,7 +120,17 @@ function storyBody(
   now: Date,
   note: (message: string) => void,
 ): { cards: TCard[] } | { refuse: string } {
-  let elements = post.elements ?? htmlToElements(post.html, { autop: post.autop, attachment: post.attachment });
+  const unknownShortcodes = new Set<string>();
+  let elements =
+    post.elements ??
+    htmlToElements(post.html, {
+      autop: post.autop,
+      attachment: post.attachment,
+      attached: post.attached,
+      unknownShortcodes,
+    });
+  if (unknownShortcodes.size > 0)
+    note(`shortcodes left out, their text kept: ${[...unknownShortcodes].map((n) => `[${n}]`).join(", ")}`);
   if (elements.length > ELEMENTS_PER_CARD * 500) return { refuse: "its body has more blocks than a story holds" };
   for (let attempt = 0; ; attempt++) {
     try {

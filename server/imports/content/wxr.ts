@@ -39,6 +39,8 @@ type WxrIndex = {
   problems: FileProblem[];
   authors: Map<string, ContentPerson>;
   attachments: Map<string, AttachmentImage>;
+  /** The images attached to each post (an attachment's wp:post_parent), in the file's order. */
+  attachedTo: Map<string, AttachmentImage[]>;
   items: number;
 };
 
@@ -69,6 +71,7 @@ async function indexWxr(file: ImportFile): Promise<WxrIndex> {
     problems: [],
     authors: new Map(),
     attachments: new Map(),
+    attachedTo: new Map(),
     items: 0,
   };
   const siteElements = new Map<string, string>();
@@ -93,11 +96,18 @@ async function indexWxr(file: ImportFile): Promise<WxrIndex> {
       const url = wp(node, "attachment_url") || childText(node, "guid") || "";
       if (url) {
         const meta = postmeta(node);
-        index.attachments.set(wp(node, "post_id"), {
+        const image = {
           url,
           caption: childText(node, "excerpt:encoded") || null,
           alt: meta.get("_wp_attachment_image_alt")?.[0]?.trim() || null,
-        });
+        };
+        index.attachments.set(wp(node, "post_id"), image);
+        const parent = wp(node, "post_parent");
+        if (parent && parent !== "0") {
+          const siblings = index.attachedTo.get(parent) ?? [];
+          siblings.push(image);
+          index.attachedTo.set(parent, siblings);
+        }
       }
     }
   }
@@ -153,14 +163,17 @@ function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[], unde
   if (undecodable) problems.push("it holds bytes that do not decode (is the file in the encoding it declares?)");
   const state = status(wp(node, "status"));
   let date = parseExportDate(wp(node, "post_date_gmt"));
-  // A draft's GMT date is WordPress's zero date: its local date is all there is.
-  if (date === null) date = parseExportDate(wp(node, "post_date"));
-  if (date === "invalid") problems.push("its post_date_gmt is not a date");
+  // A draft's GMT date is WordPress's zero date: its local date is all there is (and all there is
+  // when the GMT one is not a date).
+  if (date === null || date === "invalid") date = parseExportDate(wp(node, "post_date")) ?? date;
   const html = child(node, "content:encoded")?.text ?? "";
   const meta = postmeta(node);
   const thumbnail = meta.get("_thumbnail_id")?.[0]?.trim();
   const hero = thumbnail ? (index.attachments.get(thumbnail) ?? null) : null;
   const notes: string[] = [];
+  // A date that cannot be read costs the date, not the story: it is dated at the import.
+  if (date === "invalid")
+    notes.push(`its post_date_gmt "${wp(node, "post_date_gmt").slice(0, 40)}" is not a date: dated at the import`);
   if (thumbnail && !hero) notes.push(`its featured image (attachment ${thumbnail}) is not in the file`);
   if ("note" in state && state.note) notes.push(state.note);
   // Masthead has no password-protected stories: published, it would be readable by anyone.
@@ -205,6 +218,7 @@ function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[], unde
     skip,
     errors: problems,
     attachment: (attachmentId) => index.attachments.get(attachmentId),
+    attached: () => index.attachedTo.get(id) ?? [],
     where: `line ${node.line}`,
   };
 }
