@@ -78,23 +78,30 @@ const ownLine = (url: string | null) => (url ? block(`<p>${escapeXml(url)}</p>`)
 
 const URL_SHORTCODES = new Set(["youtube", "vimeo", "tweet", "twitter", "instagram", "soundcloud", "dailymotion"]);
 
+const LINE_START = /(?:^|\n|<p>|<br\s*\/?>)[ \t]*$/;
+const LINE_END = /^[ \t]*(?:$|\n|<\/p>|<br\b)/;
+
 /** Any other shortcode: its tags dropped, its text kept, its name said (see the file's comment). */
 function unknownShortcodes(html: string, unknown: Set<string> | undefined): string {
   const closed = new Set([...html.matchAll(/\[\/([a-z][\w-]*)\]/gi)].map((m) => m[1]!.toLowerCase()));
   return html.replace(
-    /(^|\n|<p>|<br\s*\/?>)?\[(\/)?([a-z][\w-]*)((?:\s+[^\]]*?)?)(\/)?\](?=(\s*(?:$|\n|<\/p>|<br))?)/gi,
-    (whole: string, before: string | undefined, close, rawName: string, attrs: string, selfClose, after) => {
+    /\[(\/)?([a-z][\w-]*)((?:\s+[^\]]*?)?)(\/)?\]/gi,
+    (whole: string, close, rawName: string, attrs: string, selfClose, offset: number) => {
       const name = rawName.toLowerCase();
+      const alone = () =>
+        attrs.trim() === "" &&
+        LINE_START.test(html.slice(Math.max(0, offset - 20), offset)) &&
+        LINE_END.test(html.slice(offset + whole.length, offset + whole.length + 10));
       const isShortcode =
         close !== undefined ||
         closed.has(name) ||
         selfClose !== undefined ||
         /[-_]/.test(name) ||
         /^\s+[\w-]+\s*=/.test(attrs) ||
-        (before !== undefined && after !== undefined && attrs.trim() === "");
+        alone();
       if (!isShortcode) return whole;
       unknown?.add(name);
-      return before ?? "";
+      return "";
     },
   );
 }
