@@ -162,18 +162,22 @@ function wxrPost(node: XmlNode, index: WxrIndex, errors: readonly string[], unde
   if (!/^\d+$/.test(id)) problems.push("it has no wp:post_id");
   if (undecodable) problems.push("it holds bytes that do not decode (is the file in the encoding it declares?)");
   const state = status(wp(node, "status"));
-  let date = parseExportDate(wp(node, "post_date_gmt"));
+  const gmt = parseExportDate(wp(node, "post_date_gmt"));
   // A draft's GMT date is WordPress's zero date: its local date is all there is (and all there is
   // when the GMT one is not a date).
-  if (date === null || date === "invalid") date = parseExportDate(wp(node, "post_date")) ?? date;
+  const date = gmt === null || gmt === "invalid" ? (parseExportDate(wp(node, "post_date")) ?? gmt) : gmt;
   const html = child(node, "content:encoded")?.text ?? "";
   const meta = postmeta(node);
   const thumbnail = meta.get("_thumbnail_id")?.[0]?.trim();
   const hero = thumbnail ? (index.attachments.get(thumbnail) ?? null) : null;
   const notes: string[] = [];
   // A date that cannot be read costs the date, not the story: it is dated at the import.
-  if (date === "invalid")
-    notes.push(`its post_date_gmt "${wp(node, "post_date_gmt").slice(0, 40)}" is not a date: dated at the import`);
+  if (gmt === "invalid") {
+    const given = wp(node, "post_date_gmt").slice(0, 40);
+    notes.push(
+      `its post_date_gmt "${given}" is not a date: dated ${date instanceof Date ? "by its post_date" : "at the import"}`,
+    );
+  }
   if (thumbnail && !hero) notes.push(`its featured image (attachment ${thumbnail}) is not in the file`);
   if ("note" in state && state.note) notes.push(state.note);
   // Masthead has no password-protected stories: published, it would be readable by anyone.
