@@ -20,7 +20,7 @@
 import { escapeXml } from "../../publishing/feeds/xml";
 import type { AttachmentImage } from "./html-to-elements";
 
-export type ShortcodeOptions = {
+type ShortcodeOptions = {
   /** A WordPress attachment by its post id ([gallery ids]). */
   attachment?: (id: string) => AttachmentImage | undefined;
   /** The images attached to the post ([gallery] without ids). */
@@ -30,7 +30,7 @@ export type ShortcodeOptions = {
 };
 
 /** An attribute of a shortcode's opening tag (`name="…"`, `name='…'`, `name=…`), or null. */
-export function attrOf(shortcode: string, name: string): string | null {
+function attrOf(shortcode: string, name: string): string | null {
   const m = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s\\]]+))`, "i").exec(shortcode);
   return m ? (m[1] ?? m[2] ?? m[3] ?? "") : null;
 }

@@ -22,7 +22,7 @@ import { htmlToPlainText } from "./html-to-elements";
 import type { ContentPost, ContentSeo } from "./records";
 
 /** Says one thing about the post in the report ("custom field "x" left out: …"). */
-export type FieldNote = (message: string) => void;
+type FieldNote = (message: string) => void;
 
 const issuesOf = (error: AppError) =>
   (error.details ?? [])

@@ -55,7 +55,7 @@ const MAPPED = new Set([...SUBTITLE_KEYS, ...SEO_KEYS.flatMap(([, keys]) => keys
 const SERIALIZED = /^(?:[aO]:\d+:[{"]|[CsS]:\d+:"|[idb]:[^;]*;$|N;$)/;
 
 /** What a template variable of Yoast or Rank Math stands for in this post. */
-export type SeoContext = { title: string; excerpt: string; siteName: string; category: string };
+type SeoContext = { title: string; excerpt: string; siteName: string; category: string };
 
 /** A title or description with its plugin's variables filled in (see the file's comment). */
 function fillVariables(value: string, ctx: SeoContext): string {
