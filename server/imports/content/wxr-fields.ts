@@ -36,7 +36,7 @@ export function postmeta(node: XmlNode): Map<string, string[]> {
 const SUBTITLE_KEYS = ["wps_subtitle", "subtitle", "_subtitle", "sub_title", "subheadline"];
 
 /** Fields of the SEO plugins, by the seo field they fill, Yoast's first. */
-const SEO_KEYS: [keyof ContentSeo, string[]][] = [
+const SEO_KEYS: [Exclude<keyof ContentSeo, "meta-keywords">, string[]][] = [
   ["meta-title", ["_yoast_wpseo_title", "rank_math_title"]],
   ["meta-description", ["_yoast_wpseo_metadesc", "rank_math_description"]],
   ["og-title", ["_yoast_wpseo_opengraph-title", "rank_math_facebook_title"]],
