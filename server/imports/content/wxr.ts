@@ -14,8 +14,10 @@
  *   trash, auto-draft → skipped. A password-protected post (wp:post_password) → draft, said in
  *   the report: Masthead has no story passwords.
  * - <category domain="category"> → sections (the first the primary), domain="post_tag" → tags.
- * - Custom fields: postmeta whose key does not start with "_" → the story's metadata (as text);
- *   WordPress's and plugins' own ("_edit_lock", "_yoast_…") are dropped.
+ * - Custom fields, subtitle, SEO fields and canonical URL: wxr-fields.ts (a field that cannot be
+ *   kept is left out and said, never the post).
+ * - Terms' and authors' slugs: term-slug.ts (any script kept).
+ * - A post_date_gmt that is not a date: the post_date, else the import's time (said).
  * - Classic-editor posts (no <!-- wp: --> block comment) are read as wpautop text.
  */
 import { createHash } from "node:crypto";
