@@ -76,7 +76,14 @@ export const HOSTILE_URLS = [
 ];
 
 const ALLOWED_TAGS = new Set(["p", "br", "strong", "em", "b", "i", "a", "ul", "ol", "li", "h2", "h3", "blockquote"]);
-const ALLOWED_ATTRIBUTES: Record<string, Set<string>> = { a: new Set(["href"]), blockquote: new Set(["class"]) };
+for (const tag of ["table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td"]) ALLOWED_TAGS.add(tag);
+const CELL = new Set(["colspan", "rowspan"]);
+const ALLOWED_ATTRIBUTES: Record<string, Set<string>> = {
+  a: new Set(["href"]),
+  blockquote: new Set(["class"]),
+  td: CELL,
+  th: CELL,
+};
 
 const NAMED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", colon: ":", tab: "\t" };
 const decode = (text: string) =>

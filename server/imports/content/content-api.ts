@@ -26,12 +26,12 @@ import { z } from "zod";
 import { ownValue } from "@/server/own-keys";
 
 import { ZCards, type TStoryElement } from "../../publishing/cards.schema";
-import { slugify } from "../../publishing/editorial/organise.schema";
 import { ImportFileError, siteScope, type ImportFile } from "../types";
 import { learnFromStory, newClues, readCollections } from "./content-api-collections";
 import { DEFAULT_FETCH_OPTIONS, getJson, type FetchOptions } from "./content-api-fetch";
 import type { ContentAccess, ContentPerson, ContentPost, ContentTerm } from "./records";
 import type { ContentFile } from "./source";
+import { termSlug } from "./term-slug";
 
 /** Stories asked for a page (the API's most). */
 export const PAGE_SIZE = 100;
@@ -135,7 +135,7 @@ function withImageUrls(element: TStoryElement, cdn: string | null): TStoryElemen
 }
 
 const term = (t: { name: string; slug: string }): ContentTerm | null => {
-  const slug = slugify(t.slug || t.name);
+  const slug = termSlug(t.name, t.slug);
   const name = t.name.trim() || slug;
   return slug ? { name, slug } : null;
 };

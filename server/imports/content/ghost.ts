@@ -29,7 +29,6 @@ import fs from "node:fs";
 
 import { ownValue } from "@/server/own-keys";
 
-import { slugify } from "../../publishing/editorial/organise.schema";
 import { parseExportDate } from "../comments/records";
 import { ImportLimitError, jsonErrorWhere, jsonTooDeep, tooDeepMessage } from "../limits";
 import { StrictDecoder } from "../text-decoding";
@@ -47,6 +46,7 @@ import {
 } from "./ghost-urls";
 import type { ContentPerson, ContentPost, ContentStatus, ContentTerm } from "./records";
 import type { ContentFile } from "./source";
+import { termSlug } from "./term-slug";
 
 /** The largest export read (Node.js holds a JSON document of at most ~512 MB as one string). */
 const MAX_BYTES = 400 * 1024 * 1024;
@@ -143,14 +143,14 @@ function indexOf(data: Json, base: string | null): GhostIndex {
   const tags = new Map<string, ContentTerm & { internal: boolean }>();
   for (const t of rows(data, "tags")) {
     const name = str(t.name).trim();
-    const slug = slugify(str(t.slug) || name);
+    const slug = termSlug(name, str(t.slug));
     if (!name || !slug) continue;
     tags.set(str(t.id), { name, slug, internal: name.startsWith("#") || t.visibility === "internal" });
   }
   const users = new Map<string, ContentPerson>();
   for (const u of rows(data, "users")) {
     const name = str(u.name).trim() || str(u.slug);
-    const slug = slugify(str(u.slug) || name);
+    const slug = termSlug(name, str(u.slug));
     if (!slug) continue;
     users.set(str(u.id), { sourceId: str(u.id), name, slug, email: str(u.email) || null, bio: str(u.bio) || null });
   }
@@ -189,6 +189,29 @@ function oldUrl(pattern: string, post: { slug: string; id: string; date: Date | 
     .replace(/:primary_author/g, post.author ?? "all");
   // Only the path is used (the redirect's source path): the host stands for the old site's.
   return `https://ghost.invalid${path.startsWith("/") ? path : `/${path}`}`;
+}
+
+/**
+ * Subheadline, SEO and canonical URL: custom_excerpt → subheadline (and summary); meta_title,
+ * meta_description, og_{title,description,image}, twitter_{title,description,image} and
+ * canonical_url, from posts_meta (Ghost 4+) or the post row (older exports).
+ */
+function ghostSeo(row: Json, meta: Json): Pick<ContentPost, "subheadline" | "seo" | "canonicalUrl"> {
+  const field = (name: string) => str(ownValue(meta, name)).trim() || str(ownValue(row, name)).trim() || undefined;
+  return {
+    subheadline: str(row.custom_excerpt).trim() || null,
+    seo: {
+      "meta-title": field("meta_title"),
+      "meta-description": field("meta_description"),
+      "og-title": field("og_title"),
+      "og-description": field("og_description"),
+      "og-image": field("og_image"),
+      "twitter-title": field("twitter_title"),
+      "twitter-description": field("twitter_description"),
+      "twitter-image": field("twitter_image"),
+    },
+    canonicalUrl: field("canonical_url") ?? null,
+  };
 }
 
 /** A row of `posts` as a ContentPost (see the file's comment). */
@@ -230,7 +253,7 @@ function ghostPost(raw: Json, index: GhostIndex, position: number): ContentPost 
   notes.push(...access.notes);
   let date = parseExportDate(str(row.published_at) || str(row.created_at));
   if (date === "invalid") {
-    errors.push("its published_at is not a date");
+    notes.push("its published_at is not a date: dated at the import");
     date = null;
   }
   const body = ghostBody(row, index.base, access.access !== "public", notes);
@@ -256,6 +279,7 @@ function ghostPost(raw: Json, index: GhostIndex, position: number): ContentPost 
     lockedHtml: body.lockedHtml,
     autop: false,
     excerpt: str(row.custom_excerpt) || null,
+    ...ghostSeo(row, meta),
     status: status ?? "draft",
     date,
     authors,

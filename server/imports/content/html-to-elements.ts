@@ -28,6 +28,7 @@ import { DomUtils, parseDocument } from "htmlparser2";
 
 import type { TStoryElement } from "../../publishing/cards.schema";
 import { tweetIdFromUrl, youtubeVideoId } from "../../publishing/editorial/stories.schema";
+import { expandShortcodes } from "./shortcodes";
 
 export type AttachmentImage = { url: string; caption?: string | null; alt?: string | null };
 
@@ -36,57 +37,56 @@ export type HtmlToElementsOptions = {
   autop?: boolean;
   /** A WordPress attachment by its post id ([gallery ids]). */
   attachment?: (id: string) => AttachmentImage | undefined;
+  /** The images attached to the post ([gallery] without ids). */
+  attached?: () => AttachmentImage[];
+  /** Filled with the names of the shortcodes stripped (shortcodes.ts), for the report. */
+  unknownShortcodes?: Set<string>;
   /** Element ids (tests pass a counter). */
   newId?: () => string;
 };
 
-const BLOCK_TAGS =
-  /<\/?(?:p|div|h[1-6]|ul|ol|li|blockquote|figure|pre|table|hr|iframe|section|article|dl|address|form)\b/i;
+/** The block-level tags wpautop keeps out of paragraphs (WordPress's $allblocks, with media). */
+const AUTOP_BLOCKS =
+  "table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area|blockquote|address|math|style|p|h[1-6]|hr|fieldset|legend|section|article|aside|hgroup|header|footer|nav|figure|figcaption|details|menu|summary|iframe|audio|video|source";
+const OPENS_BLOCK = new RegExp(`(<(?:${AUTOP_BLOCKS})[\\s/>])`, "gi");
+const CLOSES_BLOCK = new RegExp(`(</(?:${AUTOP_BLOCKS})>)`, "gi");
+const STARTS_WITH_BLOCK = new RegExp(`^</?(?:${AUTOP_BLOCKS})[\\s/>]`, "i");
+const ENDS_WITH_CLOSERS = new RegExp(`^([\\s\\S]*?)((?:\\s*</(?:${AUTOP_BLOCKS})>)+)$`, "i");
 
-/** WordPress's wpautop, simplified: blank lines → paragraphs, newlines → <br>, blocks left alone. */
+/** One chunk of wpautop text: a paragraph (newlines are line breaks) unless it is a block's own markup. */
+function autopChunk(chunk: string): string {
+  if (STARTS_WITH_BLOCK.test(chunk)) return chunk;
+  const m = ENDS_WITH_CLOSERS.exec(chunk);
+  const [text, closers] = m ? [m[1]!.trim(), m[2]!] : [chunk, ""];
+  return text ? `<p>${text.replace(/\n/g, "<br>\n")}</p>${closers}` : closers;
+}
+
+/**
+ * WordPress's wpautop, simplified: blank lines make paragraphs and newlines line breaks, in the
+ * text between blocks; block tags (lists, quotes, tables…) start and end a paragraph, and <pre>
+ * is left as it is.
+ */
 export function autop(text: string): string {
-  const normalised = text.replace(/\r\n?/g, "\n");
+  const pres: string[] = [];
+  const normalised = text
+    .replace(/\r\n?/g, "\n")
+    .replace(/<pre\b[\s\S]*?<\/pre>/gi, (pre) => `<pre data-autop="${pres.push(pre) - 1}"></pre>`)
+    .replace(OPENS_BLOCK, "\n\n$1")
+    .replace(CLOSES_BLOCK, "$1\n\n");
   return normalised
     .split(/\n\s*\n/)
     .map((chunk) => chunk.trim())
     .filter(Boolean)
-    .map((chunk) => (BLOCK_TAGS.test(chunk.slice(0, 20)) ? chunk : `<p>${chunk.replace(/\n/g, "<br>\n")}</p>`))
-    .join("\n");
+    .map(autopChunk)
+    .join("\n")
+    .replace(/<pre data-autop="(\d+)"><\/pre>/g, (_, i: string) => pres[Number(i)] ?? "");
 }
-
-const attrOf = (shortcode: string, name: string): string | null => {
-  const m = new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s\\]]+))`, "i").exec(shortcode);
-  return m ? (m[1] ?? m[2] ?? m[3] ?? "") : null;
-};
 
 const { textContent } = DomUtils;
 /** Markup of a node, non-ASCII characters kept as they are (only & < > " encoded). */
 const getOuterHTML = (node: ChildNode) => DomUtils.getOuterHTML(node, { encodeEntities: "utf8" });
 const escapeText = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const escapeAttr = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
-
-/** WordPress shortcodes as the HTML they stand for (see the file's comment). */
-function expandShortcodes(html: string, options: HtmlToElementsOptions): string {
-  return html
-    .replace(/\[gallery\b([^\]]*)\]/gi, (_, attrs: string) => {
-      const ids = (attrOf(attrs, "ids") ?? "").split(",").map((id) => id.trim());
-      const images = ids.flatMap((id) => {
-        const image = id ? options.attachment?.(id) : undefined;
-        if (!image) return [];
-        const caption = image.caption ? `<figcaption>${escapeText(image.caption)}</figcaption>` : "";
-        return [`<figure><img src="${escapeAttr(image.url)}" alt="${escapeAttr(image.alt ?? "")}">${caption}</figure>`];
-      });
-      return images.length ? `\n\n<figure class="wp-block-gallery">${images.join("")}</figure>\n\n` : "";
-    })
-    .replace(/\[caption\b[^\]]*\]([\s\S]*?)\[\/caption\]/gi, (_, inner: string) => {
-      const img = /<img\b[^>]*>/i.exec(inner);
-      const link = /<a\b[^>]*>\s*<img\b[^>]*>\s*<\/a>/i.exec(inner);
-      const media = link?.[0] ?? img?.[0] ?? "";
-      const caption = inner.replace(media, "").trim();
-      return `\n\n<figure>${media}<figcaption>${caption}</figcaption></figure>\n\n`;
-    })
-    .replace(/\[embed\b[^\]]*\]\s*(https?:\/\/[^\s[]+)\s*\[\/embed\]/gi, (_, url: string) => `\n\n${url}\n\n`);
-}
 
 type Builder = { out: TStoryElement[]; inline: string; options: HtmlToElementsOptions };
 
@@ -172,8 +172,21 @@ function figure(b: Builder, el: Element): void {
     const iframe = findAll(el, "iframe")[0];
     const quote = findAll(el, "blockquote")[0];
     if (quote) return blockquote(b, quote);
-    const url = iframe?.attribs.src ?? textContent(el).trim().split(/\s+/)[0] ?? "";
-    return embedOrLink(b, url);
+    const video = findAll(el, "video")[0] ?? findAll(el, "audio")[0];
+    if (video) media(b, video);
+    else embedOrLink(b, iframe?.attribs.src ?? textContent(el).trim().split(/\s+/)[0] ?? "");
+    // Masthead's embeds have no caption: the figure's is the paragraph after it.
+    if (captionHtml && caption && hasText(caption))
+      b.out.push({ ...base(b, "text"), text: `<p><em>${captionHtml}</em></p>` });
+    return;
+  }
+  if (cls.includes("wp-block-table") || cls.includes("wp-block-audio") || cls.includes("wp-block-video")) {
+    const inner = findAll(el, "table")[0] ?? findAll(el, "video")[0] ?? findAll(el, "audio")[0];
+    if (inner?.name === "table") return table(b, inner, captionHtml);
+    if (inner) media(b, inner);
+    if (captionHtml && caption && hasText(caption))
+      b.out.push({ ...base(b, "text"), text: `<p><em>${captionHtml}</em></p>` });
+    return;
   }
   const img = findAll(el, "img")[0];
   if (img) {
@@ -182,6 +195,58 @@ function figure(b: Builder, el: Element): void {
     return;
   }
   for (const child of el.children) if (!(isTag(child) && child.name === "figcaption")) block(b, child);
+}
+
+/** <video>/<audio> (its src or first <source>): a provider's embed, else a "file" element linking to the file. */
+function media(b: Builder, el: Element): void {
+  const src = (el.attribs.src ?? findAll(el, "source")[0]?.attribs.src ?? "").trim();
+  if (!/^https?:\/\//i.test(src)) return;
+  const embed = embedElement(b, src);
+  if (embed) b.out.push(embed);
+  else b.out.push({ ...base(b, "file"), "file-url": src });
+}
+
+const CELL_SPAN = /^\d{1,3}$/;
+
+/** One row's cells, their spans kept. */
+function tableRow(tr: Element): string {
+  const cells = tr.children.filter((c): c is Element => isTag(c) && (c.name === "td" || c.name === "th"));
+  const html = cells.map((cell) => {
+    const span = (name: "colspan" | "rowspan", value = cell.attribs[name] ?? "") =>
+      CELL_SPAN.test(value) ? ` ${name}="${value}"` : "";
+    const spans = span("colspan") + span("rowspan");
+    return `<${cell.name}${spans}>${innerHtml(cell).trim()}</${cell.name}>`;
+  });
+  return html.length ? `<tr>${html.join("")}</tr>` : "";
+}
+
+/**
+ * A table as a "text" element of subtype "table" holding it (caption, head, body and foot rows,
+ * cells with their spans); a layout table (an image, embed or table inside it): its blocks one by
+ * one, as any container.
+ */
+function table(b: Builder, el: Element, caption: string | null = null): void {
+  if (["img", "iframe", "table", "video", "audio"].some((name) => findAll(el, name).length > 0)) {
+    for (const child of el.children) block(b, child);
+    return flushInline(b);
+  }
+  if (!hasText(el)) return;
+  const part = (tr: Element) => {
+    const parent = tr.parent && isTag(tr.parent) ? tr.parent.name : "";
+    return parent === "thead" || parent === "tfoot" ? parent : "tbody";
+  };
+  const rows = findAll(el, "tr");
+  const section = (name: string) => {
+    const html = rows
+      .filter((tr) => part(tr) === name)
+      .map(tableRow)
+      .join("");
+    return html ? `<${name}>${html}</${name}>` : "";
+  };
+  const own = el.children.find((c): c is Element => isTag(c) && c.name === "caption");
+  const title = caption ?? (own && hasText(own) ? innerHtml(own).trim() : null);
+  const text = `<table>${title ? `<caption>${title}</caption>` : ""}${section("thead")}${section("tbody")}${section("tfoot")}</table>`;
+  b.out.push({ ...base(b, "text", "table"), text });
 }
 
 function blockquote(b: Builder, el: Element): void {
@@ -269,8 +334,17 @@ function block(b: Builder, node: ChildNode): void {
     }
     case "iframe":
       return embedOrLink(b, node.attribs.src ?? "");
+    case "table":
+      return table(b, node);
+    case "audio":
+    case "video":
+      return media(b, node);
     case "pre": {
-      const code = textContent(node).replace(/\r\n?/g, "\n").replace(/\n+$/, "");
+      // Its lines as they show: a <br> in it is a line break too.
+      const lines = parseDocument(innerHtml(node).replace(/<br\s*\/?>/gi, "\n"));
+      const code = textContent(lines)
+        .replace(/\r\n?/g, "\n")
+        .replace(/^\n+|\n+$/g, "");
       if (code.trim()) b.out.push({ ...base(b, "text"), text: `<p>${escapeText(code).replace(/\n/g, "<br>")}</p>` });
       return;
     }
@@ -300,7 +374,11 @@ export function htmlToPlainText(html: string): string {
 /** The story elements of a post's HTML (see the file's comment). */
 export function htmlToElements(html: string, options: HtmlToElementsOptions = {}): TStoryElement[] {
   let source = html.replace(/<!--\s*\/?wp:[\s\S]*?-->/g, "");
-  source = expandShortcodes(source, options);
+  source = expandShortcodes(source, {
+    attachment: options.attachment,
+    attached: options.attached,
+    unknown: options.unknownShortcodes,
+  });
   if (options.autop) source = autop(source);
   const doc = parseDocument(source, { lowerCaseTags: true, lowerCaseAttributeNames: true });
   const b: Builder = { out: [], inline: "", options };

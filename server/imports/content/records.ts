@@ -19,6 +19,22 @@ export type ContentStatus = "published" | "draft" | "scheduled";
 /** Masthead's access setting of a story (Story.access). */
 export type ContentAccess = "public" | "login" | "subscription";
 
+/**
+ * A story's SEO fields as Masthead's content API serves them (Story.seo): "meta-title",
+ * "meta-description", "meta-keywords", and the social card's title, description and image.
+ */
+export type ContentSeo = {
+  "meta-title"?: string;
+  "meta-description"?: string;
+  "meta-keywords"?: string[];
+  "og-title"?: string;
+  "og-description"?: string;
+  "og-image"?: string;
+  "twitter-title"?: string;
+  "twitter-description"?: string;
+  "twitter-image"?: string;
+};
+
 export type ContentPost = {
   sourceId: string;
   /** "post" or "page" (kept in the story's metadata). */
@@ -35,6 +51,12 @@ export type ContentPost = {
   /** Classic-editor text: newlines are paragraphs (html-to-elements.ts). */
   autop: boolean;
   excerpt: string | null;
+  /** The line under the headline (WordPress: a subtitle plugin's field; Ghost: custom_excerpt). */
+  subheadline?: string | null;
+  /** SEO fields the export states (Yoast, Rank Math, Ghost's meta and social fields). */
+  seo?: ContentSeo;
+  /** The canonical URL the export states, when it is not the post's own address. */
+  canonicalUrl?: string | null;
   status: ContentStatus;
   date: Date | null;
   authors: ContentPerson[];
@@ -72,6 +94,8 @@ export type ContentPost = {
   errors: string[];
   /** [gallery ids] of the post: its attachments. */
   attachment?: (id: string) => AttachmentImage | undefined;
+  /** [gallery] without ids: the images attached to the post, in their order. */
+  attached?: () => AttachmentImage[];
   /** Where it is in the file, for the report ("line 120", "post 3"). */
   where: string;
 };

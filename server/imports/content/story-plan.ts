@@ -38,7 +38,7 @@ import {
   type ImageRef,
 } from "../../publishing/editorial/image-refs";
 import { slugify } from "../../publishing/editorial/organise.schema";
-import { cleanHtml, cleanMetadataOrThrow } from "../../publishing/editorial/sanitize";
+import { cleanHtml } from "../../publishing/editorial/sanitize";
 import { publishScheduledStoryJob } from "../../publishing/editorial/scheduling";
 import { normalizeCards } from "../../publishing/editorial/stories/cards";
 import { generateSlug, storyImageRefs } from "../../publishing/editorial/stories/fields";
@@ -49,6 +49,7 @@ import type { ImportContext, ItemPlan, PlanEffect } from "../types";
 import { planCommentPage } from "./comment-pages";
 import { htmlToElements, htmlToPlainText } from "./html-to-elements";
 import type { ContentPost } from "./records";
+import { keptMetadata, storySeoFields } from "./story-fields";
 import { planTerm, type PlannedTerm, type TermKind } from "./terms";
 
 export const STORY_KIND = "story";
@@ -99,21 +100,58 @@ function oldPath(url: string | null): string | null {
   return path === "" ? null : path;
 }
 
+const ELEMENT_FIELD = /^cards\.(\d+)\.story-elements\.(\d+)(?:\.|$)/;
+
+/** The elements (by their place in the body) the save path refused, with why. */
+function refusedElements(error: AppError): Map<number, string> {
+  const refused = new Map<number, string>();
+  for (const d of error.details ?? []) {
+    const m = ELEMENT_FIELD.exec(d.field);
+    if (!m) continue;
+    const at = Number(m[1]) * ELEMENTS_PER_CARD + Number(m[2]);
+    if (!refused.has(at)) refused.set(at, `${d.field.replace(ELEMENT_FIELD, "")} ${d.issue}`.trim());
+  }
+  return refused;
+}
+
 /**
  * The story's cards and its paywall split point (the elements of the free part, when the post has
- * a locked part); or why the post cannot be a story.
+ * a locked part); or why the post cannot be a story. An element the editor's save path refuses
+ * (a link that fails the URL rule) is left out and said, once: the rest of the body is kept.
  */
-function storyBody(post: ContentPost, now: Date): { cards: TCard[]; paywallAt: number | null } | { refuse: string } {
-  const read = (html: string) => htmlToElements(html, { autop: post.autop, attachment: post.attachment });
+function storyBody(
+  post: ContentPost,
+  now: Date,
+  note: (message: string) => void,
+): { cards: TCard[]; paywallAt: number | null } | { refuse: string } {
+  const unknownShortcodes = new Set<string>();
+  const read = (html: string) =>
+    htmlToElements(html, {
+      autop: post.autop,
+      attachment: post.attachment,
+      attached: post.attached,
+      unknownShortcodes,
+    });
   const free = post.elements ?? read(post.html);
-  const elements = typeof post.lockedHtml === "string" ? [...free, ...read(post.lockedHtml)] : free;
+  const locked = typeof post.lockedHtml === "string";
+  let elements = locked ? [...free, ...read(post.lockedHtml!)] : free;
+  /** Whether each element kept is of the free part. */
+  let isFree = elements.map((_, i) => i < free.length);
+  if (unknownShortcodes.size > 0)
+    note(`shortcodes left out, their text kept: ${[...unknownShortcodes].map((n) => `[${n}]`).join(", ")}`);
   if (elements.length > ELEMENTS_PER_CARD * 500) return { refuse: "its body has more blocks than a story holds" };
-  try {
-    const cards = normalizeCards(elementsToCards(elements), [], now);
-    return { cards, paywallAt: typeof post.lockedHtml === "string" ? free.length : null };
-  } catch (error) {
-    if (error instanceof AppError) return { refuse: `its body cannot be a story: ${detailsOf(error)}` };
-    throw error;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const cards = normalizeCards(elementsToCards(elements), [], now);
+      return { cards, paywallAt: locked ? isFree.filter(Boolean).length : null };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const refused = refusedElements(error);
+      if (attempt > 0 || refused.size === 0) return { refuse: `its body cannot be a story: ${detailsOf(error)}` };
+      for (const [at, why] of refused) note(`left out of its body: a ${elements[at]?.type ?? "?"} block (${why})`);
+      elements = elements.filter((_, i) => !refused.has(i));
+      isFree = isFree.filter((_, i) => !refused.has(i));
+    }
   }
 }
 
@@ -167,7 +205,9 @@ export async function planStory(
   const headline = htmlToPlainText(post.title).slice(0, 500) || "(untitled)";
   if (headline === "(untitled)") ctx.note(`${post.type} ${post.sourceId} has no title: imported as "(untitled)"`);
   for (const note of post.notes) ctx.note(`${post.type} ${post.sourceId}: ${note}`);
-  const body = storyBody(post, ctx.now);
+  // Each field on its own: one that cannot be kept is reported and left out, never the story.
+  const noteField = (message: string) => ctx.note(`${post.type} ${post.sourceId}: ${message}`);
+  const body = storyBody(post, ctx.now, noteField);
   if ("refuse" in body) return refuse(body.refuse);
   const hero = post.hero && /^https?:\/\//i.test(post.hero.url) ? post.hero : null;
   if (post.hero && !hero)
@@ -182,16 +222,12 @@ export async function planStory(
     );
   }
 
-  let metadata: Record<string, unknown>;
-  try {
-    metadata = cleanMetadataOrThrow(
-      { ...post.metadata, "imported-from": ctx.source, "source-type": post.type },
-      "metadata",
-    );
-  } catch (error) {
-    if (error instanceof AppError) return refuse(`its custom fields cannot be kept: ${detailsOf(error)}`);
-    throw error;
-  }
+  const metadata = {
+    ...keptMetadata(post.metadata, noteField),
+    "imported-from": ctx.source,
+    "source-type": post.type,
+  };
+  const fields = storySeoFields(post, noteField);
 
   const base = slugify(post.slug ?? "", SLUG_MAX) || slugify(post.title, SLUG_MAX) || `story-${post.sourceId}`;
   const slug = await generateSlug(db, ctx.accountId, base);
@@ -264,11 +300,14 @@ export async function planStory(
           headline,
           slug,
           summary: post.excerpt ? htmlToPlainText(post.excerpt).slice(0, 2_000) || null : null,
+          subheadline: fields.subheadline,
+          seo: fields.seo as Prisma.InputJsonObject,
+          canonicalUrl: fields.canonicalUrl,
           status,
           cards: body.cards as unknown as Prisma.InputJsonValue,
           plainText,
           readTime: readTimeMinutes(plainText),
-          metadata: metadata as Prisma.InputJsonObject,
+          metadata,
           access: post.access,
           accessLevelValue: post.accessLevelValue ?? null,
           paywallAt: body.paywallAt,

@@ -14,15 +14,14 @@
  *   trash, auto-draft → skipped. A password-protected post (wp:post_password) → draft, said in
  *   the report: Masthead has no story passwords.
  * - <category domain="category"> → sections (the first the primary), domain="post_tag" → tags.
- * - Custom fields: postmeta whose key does not start with "_" → the story's metadata (as text);
- *   WordPress's and plugins' own ("_edit_lock", "_yoast_…") are dropped.
+ * - Custom fields, subtitle, SEO fields and canonical URL: wxr-fields.ts (a field that cannot be
+ *   kept is left out and said, never the post).
+ * - Terms' and authors' slugs: term-slug.ts (any script kept).
+ * - A post_date_gmt that is not a date: the post_date, else the import's time (said).
  * - Classic-editor posts (no <!-- wp: --> block comment) are read as wpautop text.
  */
 import { createHash } from "node:crypto";
 
-import { nullPrototypeRecord } from "@/server/own-keys";
-
-import { slugify } from "../../publishing/editorial/organise.schema";
 import { parseExportDate } from "../comments/records";
 import { checkWxrVersion, WXR_SITE_ELEMENTS, WXR_VERSION_ELEMENT, wxrSite } from "../comments/wxr";
 import { ImportFileError, type FileProblem, type ImportFile } from "../types";
@@ -30,40 +29,27 @@ import { child, childText, streamXml, type XmlNode } from "../xml-stream";
 import type { AttachmentImage } from "./html-to-elements";
 import type { ContentPerson, ContentPost, ContentStatus, ContentTerm } from "./records";
 import type { ContentFile } from "./source";
+import { decodeSlug, termSlug } from "./term-slug";
+import { postmeta, wxrCustomFields, wxrSeo } from "./wxr-fields";
 
 type WxrIndex = {
   digest: string;
   /** The site the file's post ids belong to (its channel's blog URL), normalised; "" when none. */
   site: string;
+  /** The channel's title (Yoast's and Rank Math's "sitename"). */
+  siteName: string;
   problems: FileProblem[];
   authors: Map<string, ContentPerson>;
   attachments: Map<string, AttachmentImage>;
+  /** The images attached to each post (an attachment's wp:post_parent), in the file's order. */
+  attachedTo: Map<string, AttachmentImage[]>;
   items: number;
 };
 
-const CHANNEL_RECORDS = new Set<string>(["wp:author", "item", WXR_VERSION_ELEMENT, ...WXR_SITE_ELEMENTS]);
+const CHANNEL_RECORDS = new Set<string>(["wp:author", "item", "title", WXR_VERSION_ELEMENT, ...WXR_SITE_ELEMENTS]);
 const isRecord = (p: readonly string[]) => p.length === 3 && p[1] === "channel" && CHANNEL_RECORDS.has(p[2]!);
 
 const wp = (node: XmlNode, name: string) => childText(node, `wp:${name}`) ?? "";
-
-/** A slug as WordPress writes it (percent-encoded when not ASCII), decoded; as it is when malformed. */
-function decodeSlug(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-
-function postmeta(node: XmlNode): Map<string, string> {
-  const meta = new Map<string, string>();
-  for (const c of node.children) {
-    if (c.name !== "wp:postmeta") continue;
-    const key = childText(c, "wp:meta_key");
-    if (key && !meta.has(key)) meta.set(key, child(c, "wp:meta_value")?.text ?? "");
-  }
-  return meta;
-}
 
 /**
  * What comment exports may name a post by besides its id: the Disqus plugin's thread id (post
@@ -89,7 +75,7 @@ function person(node: XmlNode): ContentPerson | null {
   return {
     sourceId: login,
     name,
-    slug: slugify(login) || slugify(name) || `author-${wp(node, "author_id") || "x"}`,
+    slug: termSlug(name, login),
     email: wp(node, "author_email") || null,
   };
 }
@@ -97,7 +83,16 @@ function person(node: XmlNode): ContentPerson | null {
 /** The first read: digest, people, attachments, problems (see the file's comment). */
 async function indexWxr(file: ImportFile): Promise<WxrIndex> {
   const hash = createHash("sha256");
-  const index: WxrIndex = { digest: "", site: "", problems: [], authors: new Map(), attachments: new Map(), items: 0 };
+  const index: WxrIndex = {
+    digest: "",
+    site: "",
+    siteName: "",
+    problems: [],
+    authors: new Map(),
+    attachments: new Map(),
+    attachedTo: new Map(),
+    items: 0,
+  };
   const siteElements = new Map<string, string>();
   let version: { text: string; line: number } | undefined;
   let firstItem: number | null = null;
@@ -126,17 +121,25 @@ async function indexWxr(file: ImportFile): Promise<WxrIndex> {
       const url = wp(node, "attachment_url") || childText(node, "guid") || "";
       if (url) {
         const meta = postmeta(node);
-        index.attachments.set(wp(node, "post_id"), {
+        const image = {
           url,
           caption: childText(node, "excerpt:encoded") || null,
-          alt: meta.get("_wp_attachment_image_alt")?.trim() || null,
-        });
+          alt: meta.get("_wp_attachment_image_alt")?.[0]?.trim() || null,
+        };
+        index.attachments.set(wp(node, "post_id"), image);
+        const parent = wp(node, "post_parent");
+        if (parent && parent !== "0") {
+          const siblings = index.attachedTo.get(parent) ?? [];
+          siblings.push(image);
+          index.attachedTo.set(parent, siblings);
+        }
       }
     }
   }
   checkWxrVersion(version, firstItem, file.path);
   index.digest = hash.digest("hex");
   index.site = wxrSite(siteElements);
+  index.siteName = siteElements.get("title") ?? "";
   return index;
 }
 
@@ -167,7 +170,7 @@ function terms(node: XmlNode, domain: string): ContentTerm[] {
   return node.children.flatMap((c) => {
     if (c.name !== "category" || c.attrs.domain !== domain) return [];
     const name = c.text.trim();
-    const slug = slugify(decodeSlug(c.attrs.nicename ?? "") || name);
+    const slug = termSlug(name, c.attrs.nicename ?? "");
     if (!name || !slug || seen.has(slug)) return [];
     seen.add(slug);
     return [{ name, slug }];
@@ -181,15 +184,22 @@ function wxrPost(node: XmlNode, index: WxrIndex): ContentPost {
   const problems: string[] = [];
   if (!/^\d+$/.test(id)) problems.push("it has no wp:post_id");
   const state = status(wp(node, "status"));
-  let date = parseExportDate(wp(node, "post_date_gmt"));
-  // A draft's GMT date is WordPress's zero date: its local date is all there is.
-  if (date === null) date = parseExportDate(wp(node, "post_date"));
-  if (date === "invalid") problems.push("its post_date_gmt is not a date");
+  const gmt = parseExportDate(wp(node, "post_date_gmt"));
+  // A draft's GMT date is WordPress's zero date: its local date is all there is (and all there is
+  // when the GMT one is not a date).
+  const date = gmt === null || gmt === "invalid" ? (parseExportDate(wp(node, "post_date")) ?? gmt) : gmt;
   const html = child(node, "content:encoded")?.text ?? "";
   const meta = postmeta(node);
-  const thumbnail = meta.get("_thumbnail_id")?.trim();
+  const thumbnail = meta.get("_thumbnail_id")?.[0]?.trim();
   const hero = thumbnail ? (index.attachments.get(thumbnail) ?? null) : null;
   const notes: string[] = [];
+  // A date that cannot be read costs the date, not the story: it is dated at the import.
+  if (gmt === "invalid") {
+    const given = wp(node, "post_date_gmt").slice(0, 40);
+    notes.push(
+      `its post_date_gmt "${given}" is not a date: dated ${date instanceof Date ? "by its post_date" : "at the import"}`,
+    );
+  }
   if (thumbnail && !hero) notes.push(`its featured image (attachment ${thumbnail}) is not in the file`);
   if ("note" in state && state.note) notes.push(state.note);
   // Masthead has no password-protected stories: published, it would be readable by anyone.
@@ -198,9 +208,13 @@ function wxrPost(node: XmlNode, index: WxrIndex): ContentPost {
     notes.push("password-protected in WordPress: imported as a draft (Masthead has no story passwords)");
   const login = childText(node, "dc:creator") ?? "";
   const author =
-    index.authors.get(login) ?? (login ? { sourceId: login, name: login, slug: slugify(login), email: null } : null);
-  const metadata = nullPrototypeRecord<string>();
-  for (const [key, value] of meta) if (!key.startsWith("_")) metadata[key] = value;
+    index.authors.get(login) ??
+    (login ? { sourceId: login, name: login, slug: termSlug(login, login), email: null } : null);
+  const custom = wxrCustomFields(meta);
+  notes.push(...custom.notes);
+  const title = childText(node, "title") ?? "";
+  const excerpt = childText(node, "excerpt:encoded") || null;
+  const sections = terms(node, "category");
   const skip = !STORY_TYPES.has(type)
     ? type === "attachment"
       ? "an attachment (its image is kept where a post uses it: featured image, gallery)"
@@ -211,18 +225,19 @@ function wxrPost(node: XmlNode, index: WxrIndex): ContentPost {
   return {
     sourceId: id,
     type,
-    title: childText(node, "title") ?? "",
+    title,
     slug: wp(node, "post_name") ? decodeSlug(wp(node, "post_name")) : null,
     html,
     autop: !/<!--\s*wp:/.test(html),
-    excerpt: childText(node, "excerpt:encoded") || null,
+    excerpt,
+    ...wxrSeo(meta, { title, excerpt: excerpt ?? "", siteName: index.siteName, category: sections[0]?.name ?? "" }),
     status: "status" in state && !protectedPost ? state.status : "draft",
     date: date instanceof Date ? date : null,
     authors: author?.slug ? [author] : [],
-    sections: terms(node, "category"),
+    sections,
     tags: terms(node, "post_tag"),
     hero,
-    metadata,
+    metadata: custom.fields,
     access: "public",
     oldUrl: childText(node, "link") || null,
     threadKeys: threadKeys(node),
@@ -231,6 +246,7 @@ function wxrPost(node: XmlNode, index: WxrIndex): ContentPost {
     skip,
     errors: problems,
     attachment: (attachmentId) => index.attachments.get(attachmentId),
+    attached: () => index.attachedTo.get(id) ?? [],
     where: `line ${node.line}`,
   };
 }

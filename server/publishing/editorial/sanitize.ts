@@ -2,10 +2,11 @@
  * What editors save is what readers' front ends render, so it is made safe once, on save, by two
  * rules (docs/publishing.md, "HTML and plain text"):
  *
- * - HTML: one allow-list (ALLOWED_TAGS; `a[href]` only, `blockquote[class]` for embed markup of
- *   known providers). Everything else goes: scripts, styles, event handlers, frames, SVG, forms,
- *   comments. A link stays only when its href passes the URL rule, with `mailto:` allowed (in
- *   anchors only); otherwise the anchor loses its href and keeps its text.
+ * - HTML: one allow-list (ALLOWED_TAGS, tables included; `a[href]` and a cell's `colspan` and
+ *   `rowspan` only, `blockquote[class]` for embed markup of known providers). Everything else
+ *   goes: scripts, styles, event handlers, frames, SVG, forms, comments. A link stays only when
+ *   its href passes the URL rule, with `mailto:` allowed (in anchors only); otherwise the anchor
+ *   loses its href and keeps its text.
  * - URLs: the one URL rule (server/web-url.ts): absolute http(s), no whitespace, control
  *   characters or credentials; stored normalised. A field that fails it is refused with
  *   BAD_REQUEST naming the field, never silently dropped.
@@ -35,7 +36,12 @@ import { ZCards, type TCard, type TStoryElement } from "../cards.schema";
 
 // ─── The allow-list ──────────────────────────────────────────────────────────────────────────
 
-export const ALLOWED_TAGS = ["p", "br", "strong", "em", "b", "i", "a", "ul", "ol", "li", "h2", "h3", "blockquote"];
+/** Tables: a text element of subtype "table" (an import's, html-to-elements.ts) holds one. */
+const TABLE_TAGS = ["table", "caption", "thead", "tbody", "tfoot", "tr", "th", "td"];
+export const ALLOWED_TAGS = [
+  ...["p", "br", "strong", "em", "b", "i", "a", "ul", "ol", "li", "h2", "h3", "blockquote"],
+  ...TABLE_TAGS,
+];
 
 /** Classes embed markup needs to be picked up by the provider's script (a tweet, an Instagram post). */
 const EMBED_CLASSES = ["twitter-tweet", "twitter-video", "instagram-media", "tiktok-embed"];
@@ -61,7 +67,7 @@ const DROPPED_WITH_CONTENT = [
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: ALLOWED_TAGS,
-  allowedAttributes: { a: ["href"] },
+  allowedAttributes: { a: ["href"], td: ["colspan", "rowspan"], th: ["colspan", "rowspan"] },
   allowedClasses: { blockquote: EMBED_CLASSES },
   allowedSchemes: ["http", "https", "mailto"],
   allowedSchemesAppliedToAttributes: ["href", "src", "cite"],

@@ -85,7 +85,7 @@ export const HTML_RENDERER: ElementRenderer = {
 
 /** Summary for <description>: the story's summary, or the start of its text (of its free part when it is not public). */
 export function storyDescription(
-  story: Pick<StoryWithRelations, "summary" | "subheadline" | "plainText" | "access" | "cards">,
+  story: Pick<StoryWithRelations, "summary" | "subheadline" | "plainText" | "access" | "cards" | "paywallAt">,
 ): string {
   const text = story.summary || story.subheadline || (isOpenToAll(story) ? story.plainText : freeText(story)) || "";
   const plain = htmlToText(text);
@@ -127,7 +127,7 @@ export function rssItem(story: StoryWithRelations, ctx: FeedContext, contentEnco
 }
 
 /** The text of a story's free part, as HTML (for its description). */
-function freeText(story: Pick<StoryWithRelations, "access" | "cards">): string {
+function freeText(story: Pick<StoryWithRelations, "access" | "cards" | "paywallAt">): string {
   return freePartOf(story)
     .flatMap((card) => card["story-elements"] ?? [])
     .map((element) => element.text ?? "")
