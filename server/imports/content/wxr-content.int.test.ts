@@ -9,8 +9,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { GET as getCustomUrl } from "@/app/api/v1/custom-urls/[...path]/route";
+import { getEnv } from "@/env.js";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
+import { formatReport } from "@/server/imports/report";
 import { ImportAborted } from "@/server/imports/types";
 import { contentImportAccount, FIXTURES, importedStory, importFixture, tableCounts } from "@/server/testing/imports";
 
@@ -304,6 +306,21 @@ describe("importing the posts and pages of a WordPress export", () => {
     const counts = await tableCounts(db);
     const again = await importFixture(db, acc.id, "wxr", "wxr-content.xml");
     expect(again.kinds.story).toEqual({ create: 0, update: 0, skip: 11, refuse: 1 });
+    // A real run's story lines link to the story in the dashboard (a skip to the one it matched);
+    // a dry run's and a refusal's to nothing.
+    const appUrl = getEnv().APP_URL.replace(/\/+$/, "");
+    expect(dry.lines.create.every((l) => !l.href)).toBe(true);
+    const storyLines = [
+      ...real.lines.create,
+      ...again.lines.skip.filter((l) => l.reason.startsWith("imported before")),
+    ].filter((l) => l.kind === "story");
+    expect(storyLines.length).toBeGreaterThan(0);
+    for (const line of storyLines) {
+      const story = await storyOf(db, acc.id, line.sourceId!);
+      expect(line.href).toBe(`${appUrl}/admin/content/stories/${story.id}`);
+    }
+    expect(formatReport(real)).toContain(`<${storyLines[0]!.href}>`);
+    expect(again.lines.refuse.every((l) => !l.href)).toBe(true);
     expect(again.lines.skip.filter((l) => l.reason.startsWith("imported before")).length).toBe(7);
     const after = await tableCounts(db);
     // Only the run's own bookkeeping grows: its run row and its two audit entries.
