@@ -260,3 +260,35 @@ export async function expectDryRunPlansTheRun(
   expect(dry.lines.create.map((l) => l.sourceId)).toEqual(real.lines.create.map((l) => l.sourceId));
   return { dry, real };
 }
+
+/**
+ * Recurring USD plans in a "Digital" group of the account, one per [title, unit, cents], by title:
+ * the plans an old system's subscriptions are mapped onto.
+ */
+export async function recurringPlans(
+  db: Db,
+  accountId: number,
+  plans: readonly (readonly [title: string, unit: "MONTHS" | "YEARS", cents: number])[] = [
+    ["Gold monthly", "MONTHS", 900],
+    ["Gold yearly", "YEARS", 9000],
+  ],
+) {
+  const group = await db.subscriptionGroup.create({ data: { accountId, name: "Digital" } });
+  const made = new Map<string, Awaited<ReturnType<Db["subscriptionPlan"]["create"]>>>();
+  for (const [title, unit, cents] of plans) {
+    const plan = await db.subscriptionPlan.create({
+      data: {
+        accountId,
+        groupId: group.id,
+        title,
+        durationLength: 1,
+        durationUnit: unit,
+        priceCents: cents,
+        priceCurrency: "USD",
+        recurring: true,
+      },
+    });
+    made.set(title, plan);
+  }
+  return made;
+}

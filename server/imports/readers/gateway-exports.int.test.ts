@@ -17,7 +17,7 @@ import { systemActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { runImport, type RunImportArgs } from "@/server/imports/runner";
-import { FIXTURES, importAccount, importFixture } from "@/server/testing/imports";
+import { FIXTURES, importAccount, importFixture, recurringPlans } from "@/server/testing/imports";
 
 import { subscriptionsSource } from "./subscriptions";
 
@@ -29,24 +29,7 @@ async function setup(slug?: string) {
   const db = await getDb();
   const account = await importAccount(db, slug);
   await importFixture(db, account.id, "ghost-members", "ghost-members.csv", { now });
-  const group = await db.subscriptionGroup.create({ data: { accountId: account.id, name: "Digital" } });
-  for (const [title, unit, cents] of [
-    ["Gold monthly", "MONTHS", 900],
-    ["Gold yearly", "YEARS", 9000],
-  ] as const) {
-    await db.subscriptionPlan.create({
-      data: {
-        accountId: account.id,
-        groupId: group.id,
-        title,
-        durationLength: 1,
-        durationUnit: unit,
-        priceCents: cents,
-        priceCurrency: "USD",
-        recurring: true,
-      },
-    });
-  }
+  await recurringPlans(db, account.id);
   return { db, accountId: account.id, slug: account.slug };
 }
 

@@ -15,7 +15,7 @@ import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { sweepSubscriptionLifecycle } from "@/server/subscriptions/lifecycle";
 import { grantsAccess } from "@/server/subscriptions/subscription-state";
-import { importAccount, importFixture } from "@/server/testing/imports";
+import { importAccount, importFixture, recurringPlans } from "@/server/testing/imports";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
 
 const NOW = new Date("2026-11-26T12:00:00Z");
@@ -39,21 +39,11 @@ afterAll(async () => fs.rm(dir, { recursive: true }));
 async function setup() {
   const db = await getDb();
   const account = await importAccount(db);
-  const group = await db.subscriptionGroup.create({ data: { accountId: account.id, name: "Digital" } });
-  const plan = (title: string) =>
-    db.subscriptionPlan.create({
-      data: {
-        accountId: account.id,
-        groupId: group.id,
-        title,
-        durationLength: 1,
-        durationUnit: "MONTHS",
-        priceCents: 900,
-        priceCurrency: "USD",
-        recurring: true,
-      },
-    });
-  return { db, account, premium: await plan("Premium"), gold: await plan("Gold plus") };
+  const plans = await recurringPlans(db, account.id, [
+    ["Premium", "MONTHS", 900],
+    ["Gold plus", "MONTHS", 900],
+  ]);
+  return { db, account, premium: plans.get("Premium")!, gold: plans.get("Gold plus")! };
 }
 
 const compOf = (db: Db, accountId: number, email: string) =>

@@ -19,7 +19,7 @@ import { sweepSubscriptionLifecycle } from "@/server/subscriptions/lifecycle";
 import { grantsAccess } from "@/server/subscriptions/subscription-state";
 import { extendSubscription } from "@/server/subscriptions/subscriptions";
 import { now, resetClock, setClock } from "@/server/testing/clock";
-import { FIXTURES, importAccount } from "@/server/testing/imports";
+import { FIXTURES, importAccount, recurringPlans } from "@/server/testing/imports";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
 
 import { subscriptionsSource } from "./subscriptions";
@@ -36,24 +36,7 @@ const NO_GATEWAY = [
 async function setup() {
   const db = await getDb();
   const account = await importAccount(db);
-  const group = await db.subscriptionGroup.create({ data: { accountId: account.id, name: "Digital" } });
-  for (const [title, unit, cents] of [
-    ["Gold monthly", "MONTHS", 900],
-    ["Gold yearly", "YEARS", 9000],
-  ] as const) {
-    await db.subscriptionPlan.create({
-      data: {
-        accountId: account.id,
-        groupId: group.id,
-        title,
-        durationLength: 1,
-        durationUnit: unit,
-        priceCents: cents,
-        priceCurrency: "USD",
-        recurring: true,
-      },
-    });
-  }
+  await recurringPlans(db, account.id);
   return { db, accountId: account.id };
 }
 

@@ -17,7 +17,7 @@ import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { runImport, type RunImportArgs } from "@/server/imports/runner";
 import { decideAccess } from "@/server/subscriptions/access";
-import { FIXTURES, importAccount, importFixture, tableCounts } from "@/server/testing/imports";
+import { FIXTURES, importAccount, importFixture, recurringPlans, tableCounts } from "@/server/testing/imports";
 import { insertStory } from "@/server/testing/publishing-factories";
 
 import { ImportAborted } from "../types";
@@ -34,22 +34,9 @@ async function setup(slug?: string) {
   const account = await importAccount(db, slug);
   await importFixture(db, account.id, "disqus", "disqus-sample.xml", { now });
   await importFixture(db, account.id, "ghost-members", "ghost-members.csv", { now });
-  const group = await db.subscriptionGroup.create({ data: { accountId: account.id, name: "Digital" } });
-  const plan = (title: string, unit: "MONTHS" | "YEARS", cents: number) =>
-    db.subscriptionPlan.create({
-      data: {
-        accountId: account.id,
-        groupId: group.id,
-        title,
-        durationLength: 1,
-        durationUnit: unit,
-        priceCents: cents,
-        priceCurrency: "USD",
-        recurring: true,
-      },
-    });
-  const monthly = await plan("Gold monthly", "MONTHS", 900);
-  const yearly = await plan("Gold yearly", "YEARS", 9000);
+  const plans = await recurringPlans(db, account.id);
+  const monthly = plans.get("Gold monthly")!;
+  const yearly = plans.get("Gold yearly")!;
   return { db, account, monthly, yearly };
 }
 
