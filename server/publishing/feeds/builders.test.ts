@@ -398,6 +398,20 @@ describe("a story that is not public in every feed", () => {
     expect(none).toContain("The rest of this story is for subscribers");
   });
 
+  it("keeps a table's rows and cells in RSS and AMP", () => {
+    const table =
+      '<table><caption>Results</caption><tbody><tr><th scope="row">Ada</th><td colspan="2">42</td></tr></tbody></table>';
+    const story = fakeStory({
+      cards: oneCard([
+        element(1, { type: "text", subtype: "table", text: table }),
+      ]) as unknown as StoryWithRelations["cards"],
+    });
+    for (const out of [storyHtml(story, ctx), ampStoryHtml(story, ctx)]) {
+      expect(out).toContain("<caption>Results</caption>");
+      expect(out).toContain('<th scope="row">Ada</th><td colspan="2">42</td>');
+    }
+  });
+
   it("is carried whole when it is public", () => {
     const story = paid("public");
     const html = storyHtml(story, ctx);
