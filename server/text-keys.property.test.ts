@@ -138,11 +138,17 @@ describe("an import's CSV", () => {
             `email,${headers.map(quote).join(",")}\na@example.com,${headers.map(() => quote(value)).join(",")}\n`,
           );
           const rows: CsvRow[] = [];
-          await indexCsv(
+          const read = indexCsv(
             { path: file, name: "g.csv" },
             { title: "A test", required: ["email"], known: ["email"] },
             (row) => rows.push(row),
           );
+          // A NUL character is never text of a UTF-8 CSV (csv.ts): the file is refused whole, saying so.
+          if ([value, ...headers].some((text) => text.includes("\u0000"))) {
+            await expect(read).rejects.toThrow(/holds a NUL character/);
+            return;
+          }
+          await read;
           for (const header of headers) expect(Object.hasOwn(rows[0]!.values, column(header))).toBe(true);
         },
       ),

@@ -28,9 +28,7 @@ import { DomUtils, parseDocument } from "htmlparser2";
 
 import type { TStoryElement } from "../../publishing/cards.schema";
 import { tweetIdFromUrl, youtubeVideoId } from "../../publishing/editorial/stories.schema";
-import { expandShortcodes } from "./shortcodes";
-
-export type AttachmentImage = { url: string; caption?: string | null; alt?: string | null };
+import { expandShortcodes, type AttachmentImage } from "./shortcodes";
 
 export type HtmlToElementsOptions = {
   /** Classic-editor text: newlines are paragraphs and line breaks (WordPress's wpautop). */

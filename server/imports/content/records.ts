@@ -5,7 +5,7 @@
  * into story elements when it is planned).
  */
 import type { TStoryElement } from "../../publishing/cards.schema";
-import type { AttachmentImage } from "./html-to-elements";
+import type { AttachmentImage } from "./shortcodes";
 
 /** A person of the export (a WordPress user, a Ghost staff user). `slug` finds the Masthead author. */
 export type ContentPerson = { sourceId: string; name: string; slug: string; email: string | null; bio?: string | null };

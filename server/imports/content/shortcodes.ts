@@ -18,7 +18,9 @@
  *   "-" or "_" in it, or stands alone on its line.
  */
 import { escapeXml } from "../../publishing/feeds/xml";
-import type { AttachmentImage } from "./html-to-elements";
+
+/** An image of the export's attachments (a WordPress media item): its URL, caption and alt text. */
+export type AttachmentImage = { url: string; caption?: string | null; alt?: string | null };
 
 type ShortcodeOptions = {
   /** A WordPress attachment by its post id ([gallery ids]). */

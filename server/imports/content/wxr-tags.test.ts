@@ -37,7 +37,7 @@ function wxr(tags: { name: string; encoded: boolean }[]): string {
   });
   return `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:wp="http://wordpress.org/export/1.2/" xmlns:content="http://purl.org/rss/1.0/modules/content/">
-<channel><title>T</title><link>https://news.example.com</link>
+<channel><title>T</title><link>https://news.example.com</link><wp:wxr_version>1.2</wp:wxr_version>
 <item><title>Post</title><wp:post_id>1</wp:post_id><wp:status>publish</wp:status><wp:post_type>post</wp:post_type>
 <content:encoded>Body</content:encoded>${categories.join("")}</item>
 </channel></rss>`;

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 
 import { ImportFileError } from "../types";
+import { planOptionsError } from "./command";
 import { indexCsv, readCsv, type CsvRow, type CsvSpec } from "./csv";
 import { parseAmount, parseCsvBoolean, parseCsvDate, parseCurrency, parseIdentity } from "./values";
 
@@ -179,8 +180,7 @@ describe("the values of a row", () => {
 });
 
 describe("the plan options of the command line", () => {
-  it("go with the subscriptions import (a mapping needed unless a dry run) and Ghost's members (--plans)", async () => {
-    const { planOptionsError } = await import("./command");
+  it("go with the subscriptions import (a mapping needed unless a dry run) and Ghost's members (--plans)", () => {
     expect(planOptionsError({ from: "subscriptions", dryRun: true })).toBeNull();
     expect(planOptionsError({ from: "subscriptions", dryRun: false, plans: "p.json" })).toBeNull();
     expect(planOptionsError({ from: "subscriptions", dryRun: false })).toMatch(
