@@ -9,10 +9,23 @@ import { useMutation } from "@tanstack/react-query";
 
 import { formatBytes } from "@/components/content/media/media-browser";
 import { useTRPC } from "@/components/trpc/react";
-import { Alert, Badge, Button, Code, DateTime, ErrorAlert, FormActions, Panel, type BadgeTone } from "@/components/ui";
+import {
+  Alert,
+  Badge,
+  Button,
+  Code,
+  DateTime,
+  ErrorAlert,
+  FormActions,
+  Panel,
+  useDateTimeFormat,
+  type BadgeTone,
+} from "@/components/ui";
 import type { TImportState, TImportUploadView } from "@/server/imports/dashboard/dashboard.schema";
 
+import { optionsInWords } from "./import-options";
 import { createdSummary, formatCount, ImportReport } from "./import-report";
+import { PlanMappingForm } from "./plan-mapping-form";
 
 const STATE_LABEL: Record<TImportState, string> = {
   queued: "Queued",
@@ -74,6 +87,7 @@ export function ImportStatus({ upload, onChanged }: { upload: TImportUploadView;
   const run = upload.run;
   const isImport = upload.operation === "import";
   const confirm = () => start.mutate({ uploadId: upload.id, digest: upload.fileDigest });
+  const format = useDateTimeFormat();
 
   return (
     <Panel
@@ -92,6 +106,9 @@ export function ImportStatus({ upload, onChanged }: { upload: TImportUploadView;
         {formatBytes(upload.bytes)} · SHA-256 <Code className="break-all">{upload.fileDigest}</Code> · uploaded{" "}
         <DateTime value={upload.createdAt} />
         {upload.uploadedBy ? ` by ${upload.uploadedBy}` : null}
+      </p>
+      <p className="text-xs text-gray-600" data-testid="import-options-used">
+        Options: {optionsInWords(upload.options, format)}
       </p>
 
       {underWay ? (
@@ -149,6 +166,14 @@ export function ImportStatus({ upload, onChanged }: { upload: TImportUploadView;
                 Import: create {createdSummary(dry)}
               </Button>
             </div>
+          ) : null}
+          {!underWay && dry.oldPlans.length > 0 ? (
+            <PlanMappingForm
+              key={`${upload.id}:${dry.digest}:${JSON.stringify(upload.options.plans ?? [])}`}
+              upload={upload}
+              oldPlans={dry.oldPlans}
+              onChanged={onChanged}
+            />
           ) : null}
           <ImportReport report={dry} title={isImport ? "The dry run said" : "What the import would do"} />
         </>

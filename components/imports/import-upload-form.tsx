@@ -2,8 +2,8 @@
 
 /**
  * Upload an export (POST /api/admin/imports, the session cookie authenticates): the owner picks
- * what the file is (every source of the registry, tRPC imports.sources) and the file; its bytes
- * are the request's body, sent with XMLHttpRequest for the upload's progress. The server stores
+ * what the file is (every source of the registry, tRPC imports.sources), the options that source
+ * takes (import-options.tsx) and the file; its bytes are the request's body, sent with XMLHttpRequest for the upload's progress. The server stores
  * it and queues its dry run; `onUploaded` gets the upload's id.
  */
 import { useQuery } from "@tanstack/react-query";
@@ -11,14 +11,33 @@ import { useId, useRef, useState, type FormEvent } from "react";
 
 import { formatBytes } from "@/components/content/media/media-browser";
 import { useTRPC } from "@/components/trpc/react";
-import { Button, FormActions, FormField, LoadState, Select } from "@/components/ui";
+import { Button, FormActions, FormField, LoadState, Select, useTimeZone } from "@/components/ui";
+
+import { ImportOptionFields, NO_OPTIONS, optionsQuery, type ImportOptionValues } from "./import-options";
 
 type Sending = { state: "idle" } | { state: "sending"; percent: number | null } | { state: "error"; message: string };
 
-function send(file: File, source: string, onProgress: (percent: number | null) => void): Promise<{ id: string }> {
+/** The server's refusal, with its problems by field (`{ field, issue }`). */
+class UploadRefused extends Error {
+  constructor(
+    message: string,
+    readonly fields: ReadonlyMap<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+type ErrorBody = { error?: { message?: string; details?: { field?: string; issue?: string }[] } } | null;
+
+function send(
+  file: File,
+  options: URLSearchParams,
+  onProgress: (percent: number | null) => void,
+): Promise<{ id: string }> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    const query = new URLSearchParams({ source, name: file.name });
+    const query = new URLSearchParams(options);
+    query.set("name", file.name);
     request.open("POST", `/api/admin/imports?${query.toString()}`);
     request.responseType = "json";
     request.setRequestHeader("Content-Type", file.type || "application/octet-stream");
@@ -26,9 +45,13 @@ function send(file: File, source: string, onProgress: (percent: number | null) =
       onProgress(event.lengthComputable ? Math.round((event.loaded / event.total) * 100) : null);
     request.onerror = () => reject(new Error("The upload failed: the server could not be reached."));
     request.onload = () => {
-      const json = request.response as { id?: string; error?: { message?: string } } | null;
-      if (request.status === 201 && json?.id) resolve({ id: json.id });
-      else reject(new Error(json?.error?.message ?? `The upload failed (HTTP ${request.status}).`));
+      const json = request.response as ({ id?: string } & ErrorBody) | null;
+      if (request.status === 201 && json?.id) return resolve({ id: json.id });
+      const fields = new Map<string, string>();
+      // A query parameter the route refused is named "query.<name>"; an option the source does not take, "<name>".
+      for (const d of json?.error?.details ?? [])
+        if (d.field && d.issue) fields.set(d.field.replace(/^query\./, ""), d.issue);
+      reject(new UploadRefused(json?.error?.message ?? `The upload failed (HTTP ${request.status}).`, fields));
     };
     request.send(file);
   });
@@ -48,6 +71,9 @@ export function ImportUploadForm({
   const sources = useQuery(trpc.imports.sources.queryOptions());
   const [source, setSource] = useState("");
   const [file, setFile] = useState<File | null>(null);
+  const [options, setOptions] = useState<ImportOptionValues>(NO_OPTIONS);
+  const [optionErrors, setOptionErrors] = useState<ReadonlyMap<string, string>>(new Map());
+  const zone = useTimeZone() ?? "UTC";
   const [sending, setSending] = useState<Sending>({ state: "idle" });
   const [problems, setProblems] = useState<{ source?: string; file?: string }>({});
   const fileId = useId();
@@ -68,13 +94,18 @@ export function ImportUploadForm({
     setProblems(found);
     if (found.source || found.file || !file) return;
     setSending({ state: "sending", percent: 0 });
+    setOptionErrors(new Map());
+    const query = optionsQuery(options, chosen?.options ?? [], zone);
+    query.set("source", source);
     try {
-      const { id } = await send(file, source, (percent) => setSending({ state: "sending", percent }));
+      const { id } = await send(file, query, (percent) => setSending({ state: "sending", percent }));
       setSending({ state: "idle" });
       setFile(null);
+      setOptions(NO_OPTIONS);
       if (input.current) input.current.value = "";
       onUploaded(id);
     } catch (error) {
+      if (error instanceof UploadRefused) setOptionErrors(error.fields);
       setSending({ state: "error", message: (error as Error).message });
     }
   }
@@ -127,6 +158,9 @@ export function ImportUploadForm({
           data-testid="import-file"
         />
       </FormField>
+      {chosen ? (
+        <ImportOptionFields takes={chosen.options} values={options} onChange={setOptions} errors={optionErrors} />
+      ) : null}
       <FormActions>
         <Button
           type="submit"

@@ -129,3 +129,71 @@ test("the Import page and its API are the owner's alone", async ({ page, users, 
   const api = await page.request.post("/api/admin/imports?source=disqus&name=a.xml", { data: "<disqus/>" });
   expect(api.status()).toBe(403);
 });
+
+const RAZORPAY = path.join(
+  import.meta.dirname,
+  "..",
+  "..",
+  "server",
+  "imports",
+  "fixtures",
+  "razorpay-subscriptions.csv",
+);
+
+test("an owner gives a file its options, maps its old plans on the page, and the dry run reads it mapped", async ({
+  page,
+  users,
+  signIn,
+}) => {
+  test.slow();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(users.owner);
+  await page.goto("/admin/import");
+  const source = page.getByLabel("What the file is");
+
+  // Each source shows the options it takes; one it cannot hold is named at its field.
+  await source.selectOption("ghost");
+  const ghostUrl = page.getByLabel(/Address of the old Ghost site/);
+  await expect(ghostUrl).toBeVisible();
+  await expect(page.getByLabel(/When the file was exported/)).toHaveCount(0);
+  await ghostUrl.fill("ftp://old.example.org");
+  await page.getByLabel("Export file").setInputFiles(RAZORPAY);
+  await page.getByRole("button", { name: "Upload and check" }).click();
+  await expect(page.getByTestId("import-upload-error")).toBeVisible();
+  await expect(ghostUrl).toHaveAttribute("aria-invalid", "true");
+
+  // A subscriptions CSV as of its export: its dry run lists the old plan, every row refused unmapped.
+  await source.selectOption("subscriptions");
+  await expect(ghostUrl).toHaveCount(0);
+  await page.getByLabel(/When the file was exported/).fill("2026-09-25T00:00");
+  await page.getByLabel("Export file").setInputFiles(RAZORPAY);
+  await page.getByRole("button", { name: "Upload and check" }).click();
+  const upload = page.getByTestId("import-upload");
+  await expect(upload.getByTestId("import-state")).toHaveText("Dry run: Completed", { timeout: 30_000 });
+  await expect(upload.getByTestId("import-options-used")).toContainText("as of 25 Sep 2026");
+  const mapping = upload.getByTestId("plan-mapping");
+  const oldPlan = mapping.getByLabel(/plan_RZP_MONTHLY/);
+  await expect(oldPlan).toHaveValue("");
+  const created = upload
+    .getByTestId("dry-run-report")
+    .getByTestId("report-kind-subscription")
+    .getByTestId("count-create");
+  await expect(created).toHaveText("0");
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize(size);
+    await expectAccessibleAndFitting(page, `plan mapping (${size.width} px)`);
+  }
+
+  // Mapped onto one of the account's plans: checked again, the rows now planned.
+  const firstPlan = (await oldPlan.locator("option").nth(1).getAttribute("value")) ?? "";
+  expect(firstPlan).toMatch(/^\d+$/);
+  await oldPlan.selectOption(firstPlan);
+  await mapping.getByTestId("plan-mapping-save").click();
+  await expect(upload.getByTestId("import-options-used")).toContainText("1 of 1 old plans mapped");
+  await expect(upload.getByTestId("import-state")).toHaveText("Dry run: Completed", { timeout: 30_000 });
+  await expect(created).not.toHaveText("0");
+  await expect(upload.getByTestId("plan-mapping").getByLabel(/plan_RZP_MONTHLY/)).toHaveValue(firstPlan);
+});

@@ -18,13 +18,12 @@ import type { Db } from "../../server/db/client";
 import { AppError } from "../../server/errors";
 import { ZGhostUrl } from "../../server/imports/content/ghost-urls";
 import { displayName } from "../../server/imports/limits";
-import { planOptionsError, sourceWithPlanOptions } from "../../server/imports/readers/command";
-import { GHOST_MEMBERS_SOURCE } from "../../server/imports/readers/ghost-members";
-import { NEWSLETTER_CSV_SOURCE, newsletterCsvSource } from "../../server/imports/readers/newsletter-csv";
-import { SUBSCRIPTIONS_SOURCE } from "../../server/imports/readers/subscriptions";
+import { AS_OF_SOURCES, sourceWithOptions } from "../../server/imports/options";
+import { planOptionsError, planTemplateAfterRun } from "../../server/imports/readers/command";
+import { NEWSLETTER_CSV_SOURCE } from "../../server/imports/readers/newsletter-csv";
 import { formatReport, type ImportReport } from "../../server/imports/report";
 import { runImport } from "../../server/imports/runner";
-import { contentApiSource, ghostSource, importSourceNamed, importSourceNames } from "../../server/imports/sources";
+import { importSourceNamed, importSourceNames } from "../../server/imports/sources";
 import { ImportFileError } from "../../server/imports/types";
 
 const USAGE =
@@ -55,9 +54,6 @@ type ImportCommand = {
   ghostUrl?: string;
   asOf?: Date;
 };
-
-/** The sources whose statuses and access depend on when the file was exported. */
-const AS_OF_SOURCES = [SUBSCRIPTIONS_SOURCE, GHOST_MEMBERS_SOURCE, NEWSLETTER_CSV_SOURCE];
 
 /** --as-of: an ISO 8601 instant with its zone, not in the future. */
 const ZAsOf = z.iso
@@ -220,15 +216,9 @@ export async function importCommand(
   try {
     const { accountId, actor } = await accountAndActor(db, command);
     let lastProgress = Date.now();
-    const shaped = sourceWithPlanOptions(command);
+    const template = planTemplateAfterRun(command);
     const report = await runImport(db, {
-      source:
-        shaped?.source ??
-        (command.newsletter !== undefined ? newsletterCsvSource({ newsletter: command.newsletter }) : null) ??
-        (command.ghostUrl !== undefined ? ghostSource({ ghostUrl: command.ghostUrl }) : null) ??
-        (command.collections.length > 0
-          ? contentApiSource({ collections: command.collections })
-          : importSourceNamed(command.from)!),
+      source: sourceWithOptions(command.from, { ...command, onPlans: template?.onPlans })!,
       file: { path: command.file, name: displayName(command.file) },
       accountId,
       actor,
@@ -246,7 +236,7 @@ export async function importCommand(
     });
     if (command.asOf) io.out(`As of ${command.asOf.toISOString()} (--as-of): statuses and access as they were then.`);
     io.out(formatReport(report));
-    await shaped?.afterRun(db, accountId, io.out);
+    await template?.afterRun(db, accountId, io.out);
     return { code: report.status === "failed" ? 1 : 0, report };
   } catch (error) {
     if (error instanceof ImportFileError || error instanceof AppError) {

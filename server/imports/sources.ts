@@ -72,11 +72,7 @@ export const IMPORT_SOURCES: Record<string, ImportSource> = {
   ghost: ghostSource(),
   "content-api": contentApiSource(),
   "ghost-members": ghostMembersSource,
-  subscriptions: {
-    ...subscriptionsSource(),
-    commandLineOnly:
-      "each of the old system's plans must first be matched to one of yours: send the file to whoever runs your Masthead server, who goes through that matching with you and imports it",
-  },
+  subscriptions: subscriptionsSource(),
   "newsletter-csv": newsletterCsvSource(),
 };
 

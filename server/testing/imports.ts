@@ -3,17 +3,23 @@
  * dry run must leave alone, and a snapshot of what an import made, by the source's ids (so two
  * runs can be compared whatever ids the database handed out). Test support: imported by tests only.
  */
+import { createReadStream } from "node:fs";
+import fs from "node:fs/promises";
 import path from "node:path";
+import { Readable } from "node:stream";
 
 import { expect } from "vitest";
 
-import { systemActor } from "../auth/actor";
+import { staffActor, systemActor } from "../auth/actor";
 import type { Db } from "../db/client";
+import type { TImportOptions } from "../imports/dashboard/dashboard.schema";
+import { storeImportUpload } from "../imports/dashboard/uploads";
 import { runImport, type RunImportArgs } from "../imports/runner";
 import { IMPORT_SOURCES } from "../imports/sources";
 import { ImportAborted } from "../imports/types";
 import { forgetPublisherCache } from "../publishing/publisher";
 import { createTestPublisher } from "./publishing-factories";
+import type { TestStaff } from "./staff";
 
 export const FIXTURES = path.join(import.meta.dirname, "..", "imports", "fixtures");
 
@@ -291,4 +297,24 @@ export async function recurringPlans(
     made.set(title, plan);
   }
   return made;
+}
+
+/** Upload `file` as `owner` on the Import page (what POST /api/admin/imports does), its dry run queued. */
+export async function uploadImportFile(
+  db: Db,
+  owner: TestStaff,
+  args: { file: string; source: string; dir: string; options?: TImportOptions; now?: Date },
+) {
+  const stat = await fs.stat(args.file);
+  return storeImportUpload(db, {
+    actor: staffActor(owner.user),
+    source: args.source,
+    fileName: path.basename(args.file),
+    options: args.options,
+    body: Readable.toWeb(createReadStream(args.file)) as ReadableStream<Uint8Array>,
+    contentLength: stat.size,
+    maxBytes: 10 * 1024 * 1024,
+    dir: args.dir,
+    now: args.now ?? new Date(),
+  });
 }

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 
+import { ZGhostUrl } from "../content/ghost-urls";
 import { IMPORT_ACTIONS, type ImportAction } from "../types";
 
 /** A source's name as the registry (sources.ts) spells it; checked against the registry by the services. */
@@ -26,8 +27,66 @@ const ZImportFileName = z
   .max(255, "The file's name may be at most 255 characters.")
   .refine((name) => !/[\u0000-\u001f\\/]/.test(name), "The file's name may not hold slashes or control characters.");
 
-/** POST /api/admin/imports?source=…&name=… (the body is the file's bytes). */
-export const ZImportUploadQuery = z.object({ source: ZImportSourceName, name: ZImportFileName });
+/** One old plan of the file and the account's plan it becomes (null: not decided yet, its rows are refused). */
+const ZPlanChoice = z.object({
+  old: z.string().trim().min(1, "An old plan is named.").max(500),
+  plan: z.number().int().positive().nullable(),
+});
+
+/**
+ * The options of an upload, the command line's flags of the same names (docs/migration.md): each
+ * is for the sources the flag is for (server/imports/options.ts says which), checked on upload.
+ */
+export const ZImportOptions = z.object({
+  /** --site: the site the file's ids belong to, instead of the one the file names. */
+  site: z
+    .string()
+    .trim()
+    .regex(/^[\w.:/-]{1,200}$/, "The site is a site's URL or a label of letters, digits, dots, dashes and slashes.")
+    .optional(),
+  /** --announce: send the webhooks and e-mails live writes send (default: quiet). */
+  announce: z.boolean().default(false),
+  /** --ghost-url: the old Ghost site's address, which __GHOST_URL__ stands for. */
+  ghostUrl: ZGhostUrl.optional(),
+  /** --as-of: the instant the file was exported (ISO 8601 with its zone). */
+  asOf: z.iso
+    .datetime({ offset: true, error: "The export's instant is ISO 8601 with its zone, e.g. 2026-11-01T00:00:00Z." })
+    .optional(),
+  /** --newsletter: the newsletter of rows that name none. */
+  newsletter: z
+    .string()
+    .trim()
+    .regex(/^[\w-]{1,200}$/, "The newsletter is named by its slug.")
+    .optional(),
+  /** --plans: each old plan of the file → one of the account's plans. */
+  plans: z.array(ZPlanChoice).max(500, "At most 500 old plans are mapped.").optional(),
+});
+export type TImportOptions = z.infer<typeof ZImportOptions>;
+
+/** A query string's yes (announce=1). */
+const ZQueryFlag = z
+  .enum(["1", "0", "true", "false"], { error: "is 1 or 0" })
+  .transform((v) => v === "1" || v === "true");
+
+/** POST /api/admin/imports?source=…&name=…[&site=…&announce=1&ghost-url=…&as-of=…&newsletter=…] (the body is the file's bytes). */
+export const ZImportUploadQuery = z.object({
+  source: ZImportSourceName,
+  name: ZImportFileName,
+  site: ZImportOptions.shape.site,
+  announce: ZQueryFlag.optional(),
+  "ghost-url": ZImportOptions.shape.ghostUrl,
+  "as-of": ZImportOptions.shape.asOf,
+  newsletter: ZImportOptions.shape.newsletter,
+});
+
+/** Set the plan mapping of an uploaded file and check it again (a new dry run). */
+export const ZSetPlanMappingInput = z.object({
+  uploadId: z.uuid("An upload id is a UUID."),
+  plans: z.array(ZPlanChoice).min(1, "Map at least one old plan.").max(500),
+});
+
+/** One of the account's plans an old plan can become. */
+export const ZPlanOption = z.object({ id: z.number().int(), label: z.string() });
 
 const ZImportUploadId = z.uuid("An upload id is a UUID.");
 
@@ -87,6 +146,9 @@ export const ZImportReport = z.object({
   tallies: z.record(z.string(), z.object({ count: z.number().int(), lines: z.array(z.string()) })).default({}),
   error: z.string().nullable(),
   seconds: z.number(),
+  // The old plans (or Ghost tiers of complimentary members) the file names, with their rows: what
+  // the plan mapping maps. Reports of other sources, and older ones: none.
+  oldPlans: z.array(z.object({ plan: z.string(), rows: z.number().int() })).default([]),
 });
 
 /** A report as the page gets it: with `text`, the report as the command line prints it (report.ts formatReport). */
@@ -99,6 +161,8 @@ export const ZImportSourceView = z.object({
   kinds: z.array(z.string()),
   /** Why it is imported from the command line only; null: the dashboard runs it. */
   commandLineOnly: z.string().nullable(),
+  /** The options it takes (ZImportOptions's, as the query string names them): site, announce, ghost-url, as-of, newsletter, plans. */
+  options: z.array(z.string()),
 });
 
 const ZProgress = z.object({
@@ -143,6 +207,8 @@ export const ZImportUploadView = z.object({
   /** The latest operation's progress (the dry run's, or its real run's). */
   progress: ZProgress,
   error: z.string().nullable(),
+  /** The options it was uploaded with (and the plan mapping set since). */
+  options: ZImportOptions,
   dryReport: ZImportReportView.nullable(),
   /** The latest real run of this file, with its report once finished. */
   run: ZImportRunView.extend({ report: ZImportReportView.nullable() }).nullable(),

@@ -27,10 +27,11 @@ import type { Prisma } from "../../generated/prisma/client";
 import { defineJob, type HeldJob, type JobContext, type Performed } from "../../jobs/define";
 import { log } from "../../log";
 import { ImportLimitError } from "../limits";
+import { pagePlanMapping, sourceWithOptions } from "../options";
 import type { ImportReport } from "../report";
 import { runImport } from "../runner";
-import { IMPORT_SOURCES } from "../sources";
 import { ImportFileError } from "../types";
+import { ZImportOptions } from "./dashboard.schema";
 import { digestOfFile, isGzipFile, uploadPath } from "./files";
 
 export const ZImportJobPayload = z.object({
@@ -88,7 +89,12 @@ function startHeartbeat(db: Db, job: HeldJob<TImportJobPayload>, ctx: JobContext
   };
 }
 
-const asJson = (report: ImportReport) => report as unknown as Prisma.InputJsonValue;
+/** The report as stored, with the old plans the file names (what the Import page's plan mapping maps). */
+const asJson = (report: ImportReport, oldPlans: Map<string, number> | null = null) =>
+  ({
+    ...report,
+    oldPlans: [...(oldPlans ?? new Map<string, number>())].map(([plan, rows]) => ({ plan, rows })),
+  }) as unknown as Prisma.InputJsonValue;
 
 /** Run one operation to its end (see the file's comment). */
 async function runImportOperation(db: Db, job: HeldJob<TImportJobPayload>, ctx: JobContext): Promise<void> {
@@ -97,7 +103,16 @@ async function runImportOperation(db: Db, job: HeldJob<TImportJobPayload>, ctx: 
   if (!upload) return;
   const fail = (error: string) =>
     db.importUpload.update({ where: { id: uploadId }, data: { state: "failed", error, updatedAt: ctx.clock() } });
-  const source = Object.hasOwn(IMPORT_SOURCES, upload.source) ? IMPORT_SOURCES[upload.source] : undefined;
+  // The options were checked on upload; stored by an older version, or changed since: read as none.
+  const parsedOptions = ZImportOptions.safeParse(upload.options);
+  const options = parsedOptions.success ? parsedOptions.data : ZImportOptions.parse({});
+  let oldPlans: Map<string, number> | null = null;
+  const source = sourceWithOptions(upload.source, {
+    ghostUrl: options.ghostUrl,
+    newsletter: options.newsletter,
+    plans: pagePlanMapping(options.plans),
+    onPlans: (plans) => (oldPlans = plans),
+  });
   if (!source) return void (await fail(`This installation has no source "${upload.source}".`));
   const file = uploadPath(getEnv().IMPORT_DIR, upload.accountId, upload.id);
   const startedAt = ctx.clock();
@@ -136,6 +151,9 @@ async function runImportOperation(db: Db, job: HeldJob<TImportJobPayload>, ctx: 
       accountId: upload.accountId,
       actor: await actorFor(db, upload.accountId, job.payload.actorId),
       dryRun: operation === "dry-run",
+      site: options.site,
+      announce: options.announce,
+      asOf: options.asOf === undefined ? undefined : new Date(options.asOf),
       now: ctx.clock,
       signal: controller.signal,
       onProgress: async (done, total, runId) => {
@@ -168,7 +186,7 @@ async function runImportOperation(db: Db, job: HeldJob<TImportJobPayload>, ctx: 
           state: report.status,
           error: report.error,
           updatedAt: ctx.clock(),
-          ...(operation === "dry-run" ? { dryReport: asJson(report) } : {}),
+          ...(operation === "dry-run" ? { dryReport: asJson(report, oldPlans) } : {}),
         },
       });
     });

@@ -3,11 +3,9 @@
  * only, bad input refused with nothing changed, the import confirmed after its dry run, the
  * refusal of a second import at once, cancelling, and resuming after a cancel and after a kill.
  */
-import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
@@ -16,12 +14,18 @@ import { staffActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { claimJobs } from "@/server/jobs/engine";
-import { FIXTURES, importAccount, importFixture, importSnapshot, tableCounts } from "@/server/testing/imports";
+import {
+  FIXTURES,
+  importAccount,
+  importFixture,
+  importSnapshot,
+  tableCounts,
+  uploadImportFile,
+} from "@/server/testing/imports";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
 import { createAnonymousCaller, createTestStaff, type TestStaff } from "@/server/testing/staff";
 
 import { ImportAborted } from "../types";
-import { storeImportUpload } from "./uploads";
 
 const SAMPLE = path.join(FIXTURES, "disqus-sample.xml");
 let dir = "";
@@ -50,18 +54,8 @@ async function team() {
 }
 
 /** Upload a file as the owner (what POST /api/admin/imports does), its dry run queued. */
-async function uploadFile(db: Db, owner: TestStaff, file = SAMPLE, source = "disqus") {
-  const stat = await fs.stat(file);
-  return storeImportUpload(db, {
-    actor: staffActor(owner.user),
-    source,
-    fileName: path.basename(file),
-    body: Readable.toWeb(createReadStream(file)) as ReadableStream<Uint8Array>,
-    contentLength: stat.size,
-    maxBytes: 10 * 1024 * 1024,
-    dir,
-    now: new Date(),
-  });
+function uploadFile(db: Db, owner: TestStaff, file = SAMPLE, source = "disqus") {
+  return uploadImportFile(db, owner, { file, source, dir });
 }
 
 /** A Disqus export of one thread and `n` comments (many batches of the runner's 100). */
@@ -96,11 +90,14 @@ describe("imports router", () => {
       kinds: [...IMPORT_SOURCES.disqus!.kinds],
       commandLineOnly: null,
     });
-    expect(sources.filter((s) => s.commandLineOnly).map((s) => s.name)).toEqual([
-      "coral",
-      "content-api",
-      "subscriptions",
-    ]);
+    expect(sources.filter((s) => s.commandLineOnly).map((s) => s.name)).toEqual(["coral", "content-api"]);
+    // The options each takes (the command line's flags for it).
+    const takes = new Map(sources.map((s) => [s.name, s.options]));
+    expect(takes.get("disqus")).toEqual(["site", "announce"]);
+    expect(takes.get("ghost")).toEqual(["site", "announce", "ghost-url"]);
+    expect(takes.get("subscriptions")).toEqual(["site", "announce", "as-of", "plans"]);
+    expect(takes.get("ghost-members")).toEqual(["site", "announce", "as-of", "plans"]);
+    expect(takes.get("newsletter-csv")).toEqual(["site", "announce", "as-of", "newsletter"]);
     // Owners read these on the Import page: no commands or flags (docs/migration.md has those).
     for (const s of sources) {
       expect(`${s.description} ${s.commandLineOnly ?? ""}`).not.toMatch(/npm |npx |--[a-z]|MAPPING|FOLDER/);

@@ -11,10 +11,13 @@ import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { cancelJob } from "../../jobs/queue";
+import { sourceOptionNames } from "../options";
 import { formatReport } from "../report";
 import { IMPORT_SOURCES } from "../sources";
 import {
+  ZImportOptions,
   ZImportReport,
+  type TImportOptions,
   type TImportReportView,
   type TImportRunView,
   type TImportState,
@@ -29,6 +32,7 @@ export function listImportSources() {
     description: s.description,
     kinds: [...s.kinds],
     commandLineOnly: s.commandLineOnly ?? null,
+    options: sourceOptionNames(s.name),
   }));
 }
 
@@ -38,6 +42,12 @@ const staffName = (user: { name: string | null; email: string } | null) => (user
 function reportOf(value: unknown): TImportReportView | null {
   const parsed = ZImportReport.safeParse(value);
   return parsed.success ? { ...parsed.data, text: formatReport(parsed.data) } : null;
+}
+
+/** An upload's stored options (none when unreadable: stored by an older version). */
+function optionsOf(value: unknown): TImportOptions {
+  const parsed = ZImportOptions.safeParse(value);
+  return parsed.success ? parsed.data : { announce: false };
 }
 
 type RunRow = {
@@ -95,7 +105,7 @@ function runView(run: RunRow, now: Date): TImportRunView {
   };
 }
 
-async function uploadView(db: Db, uploadId: string, accountId: number, now: Date): Promise<TImportUploadView> {
+export async function uploadView(db: Db, uploadId: string, accountId: number, now: Date): Promise<TImportUploadView> {
   const upload = await db.importUpload.findFirst({
     where: { id: uploadId, accountId },
     include: { uploadedBy: { select: { name: true, email: true } } },
@@ -126,6 +136,7 @@ async function uploadView(db: Db, uploadId: string, accountId: number, now: Date
       ? { done: run.progressDone, total: run.progressTotal, at: run.updatedAt }
       : { done: upload.progressDone, total: upload.progressTotal, at: upload.updatedAt },
     error: upload.error,
+    options: optionsOf(upload.options),
     dryReport: reportOf(upload.dryReport),
     run: run ? { ...runView(run, now), report: reportOf(run.report) } : null,
   };

@@ -19,6 +19,8 @@ import type { StaffActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
+import { importOptionsProblems } from "../options";
+import type { TImportOptions } from "./dashboard.schema";
 import { uploadPath } from "./files";
 import { assertNoImportUnderWay, getImportSourceOrThrow, queueOperation } from "./queue";
 
@@ -85,9 +87,22 @@ async function writeLimited(
   return { digest: hash.digest("hex"), bytes };
 }
 
+/** 400 naming each option the source does not take (or that cannot hold), before a byte is read. */
+export function assertImportOptions(source: string, options: TImportOptions, now: Date): void {
+  const problems = importOptionsProblems(source, options, now);
+  if (problems.length === 0) return;
+  throw new AppError(
+    "BAD_REQUEST",
+    `These options do not go with a ${source} file: ${problems.map((p) => `${p.field} ${p.issue}`).join("; ")}.`,
+    { details: problems },
+  );
+}
+
 type StoreUploadArgs = {
   actor: StaffActor;
   source: string;
+  /** The options the owner chose (checked here against the source); none by default. */
+  options?: TImportOptions;
   fileName: string;
   body: ReadableStream<Uint8Array> | null;
   /** The request's Content-Length, when it sent one: refused at once when over the limit. */
@@ -100,6 +115,8 @@ type StoreUploadArgs = {
 /** Store an uploaded export and queue its dry run (see the file's comment). */
 export async function storeImportUpload(db: Db, args: StoreUploadArgs) {
   const source = getImportSourceOrThrow(args.source);
+  const options = args.options ?? { announce: false };
+  assertImportOptions(source.name, options, args.now);
   if (args.contentLength !== null && args.contentLength > args.maxBytes)
     throw new AppError(
       "PAYLOAD_TOO_LARGE",
@@ -124,6 +141,7 @@ export async function storeImportUpload(db: Db, args: StoreUploadArgs) {
           accountId: args.actor.accountId,
           source: source.name,
           fileName: args.fileName,
+          options,
           fileDigest: digest,
           bytes: BigInt(bytes),
           uploadedById: args.actor.id,

@@ -7,10 +7,9 @@
 import fs from "node:fs/promises";
 
 import type { Db } from "../../db/client";
-import type { ImportSource } from "../types";
-import { GHOST_MEMBERS_SOURCE, ghostMembersSourceWith } from "./ghost-members";
+import { GHOST_MEMBERS_SOURCE } from "./ghost-members";
 import { planMappingTemplate } from "./plans";
-import { SUBSCRIPTIONS_SOURCE, subscriptionsSource } from "./subscriptions";
+import { SUBSCRIPTIONS_SOURCE } from "./subscriptions";
 
 type PlanOptions = { from: string; dryRun: boolean; plans?: string; plansTemplate?: string };
 
@@ -29,23 +28,19 @@ export function planOptionsError(command: PlanOptions): string | null {
 }
 
 /**
- * The source to run for `command` when its options shape it (subscriptions), with what to do
- * once the run is over (write or print the plan mapping template); null for other sources.
+ * What a subscriptions run of `command` does with the old plans its file names: the plan mapping
+ * template to write or print once the run is over; null when the run has its mapping and wants no
+ * template, or is of another source.
  */
-export function sourceWithPlanOptions(command: PlanOptions): {
-  source: ImportSource;
+export function planTemplateAfterRun(command: PlanOptions): {
+  onPlans: (plans: Map<string, number>) => void;
   afterRun: (db: Db, accountId: number, out: (text: string) => void) => Promise<void>;
 } | null {
-  if (command.from === GHOST_MEMBERS_SOURCE && command.plans) {
-    return { source: ghostMembersSourceWith({ plans: command.plans }), afterRun: async () => undefined };
-  }
-  if (command.from !== SUBSCRIPTIONS_SOURCE) return null;
+  if (command.from !== SUBSCRIPTIONS_SOURCE || (!command.plansTemplate && command.plans)) return null;
   let found = new Map<string, number>();
-  const source = subscriptionsSource({ plans: command.plans, onPlans: (plans) => (found = plans) });
   return {
-    source,
+    onPlans: (plans) => (found = plans),
     afterRun: async (db, accountId, out) => {
-      if (!command.plansTemplate && command.plans) return;
       const template = await planMappingTemplate(db, accountId, found);
       const counts = [...found.entries()].map(([plan, rows]) => `"${plan}" (${rows} row${rows === 1 ? "" : "s"})`);
       out(`\nOld plans in the file (${found.size}): ${counts.join(", ") || "none"}`);

@@ -57,7 +57,7 @@ describe("Ghost's complimentary members", () => {
     expect(report.kinds.subscription).toEqual({ create: 1, update: 0, skip: 0, refuse: 0 });
     expect(report.notes).toEqual(
       expect.arrayContaining([
-        'line 3 (gus@example.com): complimentary access not given: no plan of the account is titled "Gold": give the plan mapping (--plans MAPPING.json) or name a plan so',
+        'line 3 (gus@example.com): complimentary access not given: no plan of the account is titled "Gold": give the plan mapping (--plans MAPPING.json, or on the Import page) or name a plan so',
         expect.stringMatching(/^paid members' access comes from their gateway subscriptions, .*\(first: line 4\)$/),
       ]),
     );

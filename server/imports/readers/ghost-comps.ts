@@ -19,6 +19,7 @@ import type { Db, TransactionClient } from "../../db/client";
 import { planCopy } from "../../subscriptions/plan-copy";
 import type { ImportContext, PlanEffect } from "../types";
 import { PlanResolver } from "./plans";
+import { parseCsvBoolean } from "./values";
 
 export const COMP_KIND = "subscription";
 
@@ -26,6 +27,13 @@ export const COMP_KIND = "subscription";
 function tierOf(v: Record<string, string>): string {
   const tiers = (v.tiers?.trim() || v.products?.trim() || "").split(",").map((t) => t.trim());
   return tiers.find(Boolean) ?? "complimentary";
+}
+
+/** The tier of a complimentary member's row (what the plan mapping maps); null for another row or an unreadable flag. */
+export function compTierOf(v: Record<string, string>): string | null {
+  const complimentary = parseCsvBoolean(v.complimentary_plan);
+  if (complimentary === "invalid") return null;
+  return ghostStatusOf(v, complimentary === true) === "comped" ? tierOf(v) : null;
 }
 
 /** The resolver of a run: the mapping file's (--plans), or each tier to the plan titled as it. */

@@ -94,7 +94,7 @@ describe("importing Ghost's members CSV", () => {
         expect.stringMatching(
           /^paid members' access comes from their gateway subscriptions, .*--from subscriptions .*\(first: line 2\)$/,
         ),
-        'line 4 (carol@example.com): complimentary access not given: no plan of the account is titled "complimentary": give the plan mapping (--plans MAPPING.json) or name a plan so',
+        'line 4 (carol@example.com): complimentary access not given: no plan of the account is titled "complimentary": give the plan mapping (--plans MAPPING.json, or on the Import page) or name a plan so',
       ]),
     );
 

@@ -31,8 +31,8 @@ import type { Db } from "../../db/client";
 import { MEMBER_KIND, noteSpelling, planMember } from "../comments/authors";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan, PlanEffect } from "../types";
 import { indexCsv, readCsv, type CsvRow, type CsvSpec } from "./csv";
-import { COMP_KIND, compResolver, ghostStatusOf, planComp } from "./ghost-comps";
-import { readPlanMapping, type PlanResolver } from "./plans";
+import { COMP_KIND, compResolver, compTierOf, ghostStatusOf, planComp } from "./ghost-comps";
+import { loadPlanMapping, type PlanMappingOption, type PlanResolver } from "./plans";
 import { normaliseEmail, parseCsvBoolean, parseCsvDate } from "./values";
 
 export const GHOST_MEMBERS_SOURCE = "ghost-members";
@@ -63,24 +63,39 @@ const SPEC: CsvSpec = {
 
 type MemberItem = ImportItem & { row: CsvRow; email: string | null; ghostId: string | null };
 
+/** At most this many distinct tiers are listed (a column that is not tiers would have thousands). */
+const MAX_TIERS_LISTED = 500;
+
 /** The first line of each e-mail and Ghost id of the file (a later row repeating one is refused). */
 type MembersIndex = { emails: Map<string, number>; ids: Map<string, number> };
 
 /** The source, with the plan mapping its complimentary members' tiers go through (--plans). */
-export function ghostMembersSourceWith(options: { plans?: string } = {}): ImportSource<MemberItem> {
+export function ghostMembersSourceWith(
+  options: {
+    plans?: PlanMappingOption;
+    /** Told, once the file is read, the tiers of its complimentary members with their row counts (what the mapping maps). */
+    onPlans?: (tiers: Map<string, number>) => void;
+  } = {},
+): ImportSource<MemberItem> {
   return {
     name: GHOST_MEMBERS_SOURCE,
     description: "the members of a Ghost site, from its members CSV export",
     kinds: [MEMBER_KIND, CONSENT_KIND, COMP_KIND],
     prepare: async (file) => {
-      const resolver = compResolver(options.plans ? await readPlanMapping(options.plans) : null, options.plans ?? null);
+      const given = await loadPlanMapping(options.plans);
+      const resolver = compResolver(given?.mapping ?? null, given?.name ?? null);
       const index: MembersIndex = { emails: new Map(), ids: new Map() };
+      const tiers = new Map<string, number>();
       const csv = await indexCsv(file, SPEC, (row) => {
         const email = normaliseEmail(row.values.email);
         const id = row.values.id?.trim();
         if (email && !index.emails.has(email)) index.emails.set(email, row.line);
         if (id && !index.ids.has(id)) index.ids.set(id, row.line);
+        const tier = compTierOf(row.values);
+        if (tier !== null && (tiers.has(tier) || tiers.size < MAX_TIERS_LISTED))
+          tiers.set(tier, (tiers.get(tier) ?? 0) + 1);
       });
+      options.onPlans?.(tiers);
       const noted = new Set<string>();
       return {
         digest: csv.digest,

@@ -30,8 +30,23 @@ const ZPlanMapping = z
 /** Old plan (as the file writes it, trimmed) → Masthead plan id or title; null: undecided. */
 type PlanMapping = Map<string, number | string | null>;
 
+/**
+ * A source's plan mapping option: the path of a mapping file (--plans), or a mapping already read
+ * (the dashboard's, set on the Import page) with the name its refusals call it by.
+ */
+export type PlanMappingOption = string | { name: string; mapping: PlanMapping };
+
+/** The mapping of `option` (read when it is a file) and its name; null: none given. */
+export async function loadPlanMapping(
+  option: PlanMappingOption | undefined,
+): Promise<{ mapping: PlanMapping; name: string } | null> {
+  if (option === undefined) return null;
+  if (typeof option !== "string") return option;
+  return { mapping: await readPlanMapping(option), name: option };
+}
+
 /** Read a mapping file (ImportFileError naming what is wrong). */
-export async function readPlanMapping(path: string): Promise<PlanMapping> {
+async function readPlanMapping(path: string): Promise<PlanMapping> {
   const name = displayName(path);
   let text: string;
   try {
@@ -88,7 +103,9 @@ export class PlanResolver {
 
   private async lookup(db: Db, accountId: number, oldPlan: string): Promise<MappedPlan> {
     if (!this.mapping && !this.byTitle) {
-      return { refuse: `its plan "${oldPlan}" is not mapped yet: give the plan mapping (--plans MAPPING.json)` };
+      return {
+        refuse: `its plan "${oldPlan}" is not mapped yet: give the plan mapping (--plans MAPPING.json, or on the Import page)`,
+      };
     }
     if (this.mapping && !this.mapping.has(oldPlan)) {
       return { refuse: `unknown plan "${oldPlan}": it is not in the plan mapping ${this.mappingName}` };
@@ -101,7 +118,7 @@ export class PlanResolver {
     const plans = await db.subscriptionPlan.findMany({ where, include: { group: true }, take: 2 });
     if (plans.length === 0 && !this.mapping) {
       return {
-        refuse: `no plan of the account is titled "${oldPlan}": give the plan mapping (--plans MAPPING.json) or name a plan so`,
+        refuse: `no plan of the account is titled "${oldPlan}": give the plan mapping (--plans MAPPING.json, or on the Import page) or name a plan so`,
       };
     }
     if (plans.length === 0) {

@@ -252,7 +252,7 @@ describe("importing a subscriptions CSV", () => {
     expect(await tableCounts(db)).toEqual(before);
     expect(result.report!.kinds.subscription).toEqual({ create: 0, update: 0, skip: 0, refuse: 11 });
     expect(result.report!.lines.refuse[0]!.reason).toBe(
-      'its plan "gold-monthly" is not mapped yet: give the plan mapping (--plans MAPPING.json)',
+      'its plan "gold-monthly" is not mapped yet: give the plan mapping (--plans MAPPING.json, or on the Import page)',
     );
     expect(out.join("\n")).toContain(
       'Old plans in the file (4): "gold-monthly" (7 rows), "gold-yearly" (2 rows), "platinum" (1 row), "legacy" (1 row)',

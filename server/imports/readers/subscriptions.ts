@@ -46,7 +46,7 @@ import { MEMBER_KIND, noteSpelling, planMember, type SourceIdentity } from "../c
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan } from "../types";
 import { indexCsv, readCsv, type CsvFormat, type CsvRow, type CsvSpec } from "./csv";
 import { fromGatewayExport, GATEWAY_EXPORTS, importStatusOf, type ImportStatus } from "./gateway-exports";
-import { PlanResolver, readPlanMapping } from "./plans";
+import { loadPlanMapping, PlanResolver, type PlanMappingOption } from "./plans";
 import { normaliseEmail, parseAmount, parseCsvBoolean, parseCsvDate, parseCurrency, parseIdentity } from "./values";
 
 export const SUBSCRIPTIONS_SOURCE = "subscriptions";
@@ -89,8 +89,8 @@ const MAX_PLANS_LISTED = 1000;
 type SubscriptionItem = ImportItem & { row: CsvRow };
 
 type SubscriptionsOptions = {
-  /** The reviewed plan mapping file; without it every row is refused (a dry run lists the plans). */
-  plans?: string;
+  /** The reviewed plan mapping (its file, or the Import page's); without it every row is refused (a dry run lists the plans). */
+  plans?: PlanMappingOption;
   /** Told, once the file is read, the old plans it names with their row counts (for a mapping template). */
   onPlans?: (plans: Map<string, number>) => void;
 };
@@ -112,7 +112,7 @@ export function subscriptionsSource(options: SubscriptionsOptions = {}): ImportS
     description: "paying readers' subscriptions, from a CSV, their old plans matched to yours",
     kinds: [SUBSCRIPTION_KIND, MEMBER_KIND],
     prepare: async (file) => {
-      const mapping = options.plans ? await readPlanMapping(options.plans) : null;
+      const given = await loadPlanMapping(options.plans);
       const firstLine = new Map<string, number>();
       const plans = new Map<string, number>();
       const csv = await indexCsv(file, SPEC, (read, format) => {
@@ -123,7 +123,7 @@ export function subscriptionsSource(options: SubscriptionsOptions = {}): ImportS
         if (plan && (plans.has(plan) || plans.size < MAX_PLANS_LISTED)) plans.set(plan, (plans.get(plan) ?? 0) + 1);
       });
       options.onPlans?.(plans);
-      const resolver = new PlanResolver(mapping, options.plans ?? null);
+      const resolver = new PlanResolver(given?.mapping ?? null, given?.name ?? null);
       const noted = new Set<string>();
       const format = csv.format;
       return {

@@ -6,6 +6,8 @@ import {
   ZImportSourceView,
   ZImportUploadView,
   ZListImportRunsInput,
+  ZPlanOption,
+  ZSetPlanMappingInput,
   ZStartImportInput,
   ZUploadInput,
 } from "../../imports/dashboard/dashboard.schema";
@@ -17,6 +19,7 @@ import {
   listImportSources,
   startImport,
 } from "../../imports/dashboard/operations";
+import { listPlanChoices, setPlanMapping } from "../../imports/dashboard/plan-mapping";
 import { createTRPCRouter, ownerProcedure } from "../trpc";
 
 export const importsRouter = createTRPCRouter({
@@ -45,6 +48,18 @@ export const importsRouter = createTRPCRouter({
     .input(ZStartImportInput)
     .output(ZImportUploadView)
     .mutation(({ ctx, input }) => startImport(ctx.db, { actor: ctx.actor, ...input, now: new Date() })),
+
+  /** The account's plans an old plan of a subscriptions or Ghost members file can become. */
+  planChoices: ownerProcedure
+    .input(z.void())
+    .output(z.array(ZPlanOption))
+    .query(({ ctx }) => listPlanChoices(ctx.db, { actor: ctx.actor })),
+
+  /** Map the file's old plans onto the account's and check it again (a new dry run). */
+  setPlanMapping: ownerProcedure
+    .input(ZSetPlanMappingInput)
+    .output(ZImportUploadView)
+    .mutation(({ ctx, input }) => setPlanMapping(ctx.db, { actor: ctx.actor, ...input, now: new Date() })),
 
   /** Stop the upload's operation after the batch in flight (or before it starts). */
   cancel: ownerProcedure

@@ -131,18 +131,36 @@ describe("POST /api/admin/imports", () => {
     };
 
     const unknown = await expectError(await upload(sample, "source=nope&name=a.xml"), 400, /Unknown source "nope"/);
-    // A source the dashboard cannot run (a folder; a mapping to review) is refused, saying what to do
-    // in an owner's words (the commands are in docs/migration.md, for whoever runs the server).
+    // A source the dashboard cannot run (a folder) is refused, saying what to do in an owner's
+    // words (the commands are in docs/migration.md, for whoever runs the server).
     await expectError(
       await upload(sample, "source=coral&name=a.json"),
       400,
       /command line only: .*whoever runs your Masthead server/,
     );
-    await expectError(
-      await upload(sample, "source=subscriptions&name=a.csv"),
+    // Options: each for the sources its flag is for, in its shape, the export's instant not ahead.
+    const misplaced = await expectError(
+      await upload(
+        sample,
+        "source=disqus&name=a.xml&ghost-url=https%3A%2F%2Fold.example&as-of=2026-01-01T00%3A00%3A00Z",
+      ),
       400,
-      /plans must first be matched .*whoever runs your Masthead server/,
+      /do not go with a disqus file: ghost-url is for Ghost exports only.*as-of is for the readers' files only/,
     );
+    expect(misplaced.details?.map((d) => d.field)).toEqual(["ghost-url", "as-of"]);
+    await expectError(
+      await upload(sample, "source=subscriptions&name=a.csv&as-of=2999-01-01T00%3A00%3A00Z"),
+      400,
+      /as-of is in the future/,
+    );
+    for (const bad of [
+      "source=ghost&name=a.json&ghost-url=ftp%3A%2F%2Fold.example",
+      "source=subscriptions&name=a.csv&as-of=2026-09-25",
+      "source=disqus&name=a.xml&announce=maybe",
+      "source=disqus&name=a.xml&site=a%20b",
+      "source=newsletter-csv&name=a.csv&newsletter=%3Cb%3E",
+    ])
+      await expectError(await upload(sample, bad), 400, /./);
     expect(unknown.details).toEqual([{ field: "source", issue: expect.stringContaining("disqus") as string }]);
     await expectError(await upload(sample, "name=a.xml"), 400, /./);
     await expectError(await upload(sample, "source=disqus"), 400, /./);
