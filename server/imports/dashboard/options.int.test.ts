@@ -131,6 +131,29 @@ describe("the Import page's options", () => {
     });
   });
 
+  it("maps a Ghost members file's complimentary tiers on the page", async () => {
+    const db = await getDb();
+    const account = await importAccount(db);
+    const gold = (await recurringPlans(db, account.id)).get("Gold yearly")!;
+    const owner = await createTestStaff(db, { roles: ["OWNER"], account: account.id });
+    const { id } = await uploadImportFile(db, owner, {
+      file: path.join(FIXTURES, "ghost-members.csv"),
+      source: "ghost-members",
+      dir,
+    });
+    await runJobsNow(db);
+    const unmapped = (await owner.caller.imports.upload({ uploadId: id })).dryReport!;
+    expect(unmapped.oldPlans).toEqual([{ plan: "complimentary", rows: 1 }]);
+    expect(unmapped.kinds.subscription?.create ?? 0).toBe(0);
+    await owner.caller.imports.setPlanMapping({ uploadId: id, plans: [{ old: "complimentary", plan: gold.id }] });
+    await runJobsNow(db);
+    const mapped = (await owner.caller.imports.upload({ uploadId: id })).dryReport!;
+    expect(mapped.kinds.subscription).toMatchObject({ create: 1 });
+    expect(mapped.lines.create.filter((l) => l.kind === "subscription").map((l) => l.label)).toEqual([
+      expect.stringContaining(`"Gold yearly" (#${gold.id}), tier complimentary`) as string,
+    ]);
+  });
+
   it("resolves a Ghost export's __GHOST_URL__ on the address given at upload", async () => {
     const db = await getDb();
     const account = await contentImportAccount(db, ["old.example.org"]);
