@@ -124,11 +124,10 @@ describe("settings router", () => {
     const accountId = owner.account.id;
     const ref = (key: string) => [{ field: "heroImage.s3Key", key }];
     // The refused hosts, each with the first URL that named it.
-    const refusedHosts = async (refs: ReturnType<typeof ref>) =>
-      [...(await new ImageHosts().refused(db, accountId, refs)).keys()];
-    expect(await refusedHosts(ref("https://images.old.example/a.jpg"))).toEqual([
-      "images.old.example",
-    ]);
+    const refusedHosts = async (refs: ReturnType<typeof ref>) => [
+      ...(await new ImageHosts().refused(db, accountId, refs)).keys(),
+    ];
+    expect(await refusedHosts(ref("https://images.old.example/a.jpg"))).toEqual(["images.old.example"]);
 
     const saved = await owner.caller.settings.update({
       ...SETTINGS,
@@ -144,9 +143,7 @@ describe("settings router", () => {
     // What the importer and the editor read.
     expect(await refusedHosts(ref("https://images.old.example/a.jpg"))).toEqual([]);
     expect(await refusedHosts(ref("https://eu.cdn.example/a.jpg"))).toEqual([]);
-    expect(await refusedHosts(ref("https://elsewhere.example/a.jpg"))).toEqual([
-      "elsewhere.example",
-    ]);
+    expect(await refusedHosts(ref("https://elsewhere.example/a.jpg"))).toEqual(["elsewhere.example"]);
     await expect(
       assertImageRefsAllowed(db, { accountId, refs: ref("https://images.old.example/b.png") }),
     ).resolves.toBeUndefined();
@@ -154,9 +151,7 @@ describe("settings router", () => {
     // Other settings keys are kept; emptying the list removes it.
     const again = await owner.caller.settings.update({ ...SETTINGS, externalImageHosts: [] });
     expect(again.view.settings).toMatchObject({ externalImageHosts: [], logoUrl: SETTINGS.logoUrl });
-    expect(await refusedHosts(ref("https://images.old.example/a.jpg"))).toEqual([
-      "images.old.example",
-    ]);
+    expect(await refusedHosts(ref("https://images.old.example/a.jpg"))).toEqual(["images.old.example"]);
   });
 
   it("refuses bad input with 4xx and keeps non-owners out", async () => {
