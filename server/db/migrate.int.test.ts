@@ -84,7 +84,8 @@ describe("migrations", () => {
     }
   });
 
-  it("carry the deliveries and e-mails pending before the job engine over as jobs", async () => {
+  // Migrates a fresh database up to the engine and again to the end: longer than 30 s on a busy machine.
+  it("carry the deliveries and e-mails pending before the job engine over as jobs", { timeout: 120_000 }, async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), "mh-migrations-"));
     const old = await openDatabase({ kind: "pglite", dir: "memory://" });
     try {

@@ -105,101 +105,112 @@ async function load(db: Db, id: number) {
 }
 
 describe("subscription lifecycle on the test clock", () => {
-  it("runs a monthly plan with a 7-day trial through a year of renewals, a failed charge, the grace period and the expiry", async () => {
-    const start = at("2026-01-01T00:00:00.000Z");
-    const { db, accountId, subscriptionId } = await setup(start, { trialDays: 7 });
+  // A year of the test clock's days, each running the lifecycle jobs: longer than 30 s on a busy machine.
+  it(
+    "runs a monthly plan with a 7-day trial through a year of renewals, a failed charge, the grace period and the expiry",
+    { timeout: 120_000 },
+    async () => {
+      const start = at("2026-01-01T00:00:00.000Z");
+      const { db, accountId, subscriptionId } = await setup(start, { trialDays: 7 });
 
-    // In the trial: access, no payment yet; the reminder before the first charge went at once (7 days ahead).
-    await runUntil(db, accountId, at("2026-01-07T23:00:00.000Z"));
-    let sub = await load(db, subscriptionId);
-    expect(subscriptionFlags(sub, now())).toMatchObject({
-      active: true,
-      in_trial_period: true,
-      in_grace_period: false,
-    });
-    expect(await db.payment.count({ where: { subscriptionId } })).toBe(0);
-    expect(sub.renewalReminderSentAt?.toISOString()).toBe("2026-01-01T00:00:00.000Z");
+      // In the trial: access, no payment yet; the reminder before the first charge went at once (7 days ahead).
+      await runUntil(db, accountId, at("2026-01-07T23:00:00.000Z"));
+      let sub = await load(db, subscriptionId);
+      expect(subscriptionFlags(sub, now())).toMatchObject({
+        active: true,
+        in_trial_period: true,
+        in_grace_period: false,
+      });
+      expect(await db.payment.count({ where: { subscriptionId } })).toBe(0);
+      expect(sub.renewalReminderSentAt?.toISOString()).toBe("2026-01-01T00:00:00.000Z");
 
-    // Trial ends 8 January: first charge; it pays the period checkout set (to 8 February).
-    await runUntil(db, accountId, at("2026-01-08T00:00:00.000Z"));
-    sub = await load(db, subscriptionId);
-    expect(sub.endTimestamp?.toISOString()).toBe("2026-02-08T00:00:00.000Z");
-    expect(sub.nextPaymentDueDate?.toISOString()).toBe("2026-02-08T00:00:00.000Z");
-    expect(subscriptionFlags(sub, now()).in_trial_period).toBe(false);
+      // Trial ends 8 January: first charge; it pays the period checkout set (to 8 February).
+      await runUntil(db, accountId, at("2026-01-08T00:00:00.000Z"));
+      sub = await load(db, subscriptionId);
+      expect(sub.endTimestamp?.toISOString()).toBe("2026-02-08T00:00:00.000Z");
+      expect(sub.nextPaymentDueDate?.toISOString()).toBe("2026-02-08T00:00:00.000Z");
+      expect(subscriptionFlags(sub, now()).in_trial_period).toBe(false);
 
-    // A year: a charge on the 8th of every month, each extending the end by one month.
-    for (let month = 2; month <= 12; month++) {
-      const due = at(`2026-${String(month).padStart(2, "0")}-08T00:00:00.000Z`);
-      await runUntil(db, accountId, due);
+      // A year: a charge on the 8th of every month, each extending the end by one month.
+      for (let month = 2; month <= 12; month++) {
+        const due = at(`2026-${String(month).padStart(2, "0")}-08T00:00:00.000Z`);
+        await runUntil(db, accountId, due);
+        sub = await load(db, subscriptionId);
+        expect(sub.status).toBe("ACTIVE");
+        expect(sub.endTimestamp?.toISOString()).toBe(addDuration(due, 1, "MONTHS")!.toISOString());
+        expect(grantsAccess(sub, now())).toBe(true);
+      }
+      const payments = await db.payment.findMany({ where: { subscriptionId }, orderBy: { id: "asc" } });
+      expect(payments).toHaveLength(12);
+      expect(payments.every((p) => p.status === "CAPTURED" && p.amountCents === 999 && p.currency === "USD")).toBe(
+        true,
+      );
+      expect(new Set(payments.map((p) => p.externalPaymentId)).size).toBe(12);
+      expect(
+        payments.map(
+          (p) => (p.details as { recurring_charge: { period_start: string } }).recurring_charge.period_start,
+        ),
+      ).toEqual(
+        Array.from({ length: 12 }, (_, i) => addDuration(at("2026-01-08T00:00:00.000Z"), i, "MONTHS")!.toISOString()),
+      );
+      // Each charge is invoiced when it is recorded: numbers 1..12 of the account, in charge order.
+      const invoices = await db.invoice.findMany({ where: { subscriptionId }, orderBy: { sequenceNumber: "asc" } });
+      expect(invoices.map((i) => [i.sequenceNumber, i.paymentId, i.amountCents, i.currency])).toEqual(
+        payments.map((p, i) => [i + 1, p.id, 999, "USD"]),
+      );
+
+      // The card stops working: the 8 January 2027 charge fails, the grace period starts (7 days, access kept).
+      const declineFrom = at("2027-01-08T00:00:00.000Z");
+      gateway.declines = (charge) => charge.periodStart >= declineFrom;
+      await runUntil(db, accountId, at("2027-01-08T00:00:00.000Z"));
       sub = await load(db, subscriptionId);
       expect(sub.status).toBe("ACTIVE");
-      expect(sub.endTimestamp?.toISOString()).toBe(addDuration(due, 1, "MONTHS")!.toISOString());
-      expect(grantsAccess(sub, now())).toBe(true);
-    }
-    const payments = await db.payment.findMany({ where: { subscriptionId }, orderBy: { id: "asc" } });
-    expect(payments).toHaveLength(12);
-    expect(payments.every((p) => p.status === "CAPTURED" && p.amountCents === 999 && p.currency === "USD")).toBe(true);
-    expect(new Set(payments.map((p) => p.externalPaymentId)).size).toBe(12);
-    expect(
-      payments.map((p) => (p.details as { recurring_charge: { period_start: string } }).recurring_charge.period_start),
-    ).toEqual(
-      Array.from({ length: 12 }, (_, i) => addDuration(at("2026-01-08T00:00:00.000Z"), i, "MONTHS")!.toISOString()),
-    );
-    // Each charge is invoiced when it is recorded: numbers 1..12 of the account, in charge order.
-    const invoices = await db.invoice.findMany({ where: { subscriptionId }, orderBy: { sequenceNumber: "asc" } });
-    expect(invoices.map((i) => [i.sequenceNumber, i.paymentId, i.amountCents, i.currency])).toEqual(
-      payments.map((p, i) => [i + 1, p.id, 999, "USD"]),
-    );
+      expect(sub.endTimestamp?.toISOString()).toBe("2027-01-08T00:00:00.000Z");
+      expect(sub.graceEndsAt?.toISOString()).toBe("2027-01-15T00:00:00.000Z");
+      expect(subscriptionFlags(sub, now())).toMatchObject({ active: true, in_grace_period: true, expired: false });
+      await runUntil(db, accountId, at("2027-01-14T23:59:00.000Z"));
+      expect((await load(db, subscriptionId)).status).toBe("ACTIVE");
 
-    // The card stops working: the 8 January 2027 charge fails, the grace period starts (7 days, access kept).
-    const declineFrom = at("2027-01-08T00:00:00.000Z");
-    gateway.declines = (charge) => charge.periodStart >= declineFrom;
-    await runUntil(db, accountId, at("2027-01-08T00:00:00.000Z"));
-    sub = await load(db, subscriptionId);
-    expect(sub.status).toBe("ACTIVE");
-    expect(sub.endTimestamp?.toISOString()).toBe("2027-01-08T00:00:00.000Z");
-    expect(sub.graceEndsAt?.toISOString()).toBe("2027-01-15T00:00:00.000Z");
-    expect(subscriptionFlags(sub, now())).toMatchObject({ active: true, in_grace_period: true, expired: false });
-    await runUntil(db, accountId, at("2027-01-14T23:59:00.000Z"));
-    expect((await load(db, subscriptionId)).status).toBe("ACTIVE");
+      // Grace over: expired, no access, nothing more ever scheduled.
+      await runUntil(db, accountId, at("2027-01-15T00:00:00.000Z"));
+      sub = await load(db, subscriptionId);
+      expect(sub.status).toBe("EXPIRED");
+      expect(sub.nextPaymentDueDate).toBeNull();
+      expect(subscriptionFlags(sub, now())).toMatchObject({ active: false, expired: true, in_grace_period: false });
+      await runUntil(db, accountId, at("2027-06-01T00:00:00.000Z"));
+      expect(await db.job.count({ where: { accountId, name: "subscription.lifecycle", status: "PENDING" } })).toBe(0);
+      expect(await db.payment.count({ where: { subscriptionId } })).toBe(12);
+      expect(await db.invoice.count({ where: { subscriptionId } })).toBe(12);
+      expect(gateway.calls).toHaveLength(13);
 
-    // Grace over: expired, no access, nothing more ever scheduled.
-    await runUntil(db, accountId, at("2027-01-15T00:00:00.000Z"));
-    sub = await load(db, subscriptionId);
-    expect(sub.status).toBe("EXPIRED");
-    expect(sub.nextPaymentDueDate).toBeNull();
-    expect(subscriptionFlags(sub, now())).toMatchObject({ active: false, expired: true, in_grace_period: false });
-    await runUntil(db, accountId, at("2027-06-01T00:00:00.000Z"));
-    expect(await db.job.count({ where: { accountId, name: "subscription.lifecycle", status: "PENDING" } })).toBe(0);
-    expect(await db.payment.count({ where: { subscriptionId } })).toBe(12);
-    expect(await db.invoice.count({ where: { subscriptionId } })).toBe(12);
-    expect(gateway.calls).toHaveLength(13);
+      // Every webhook event, in order, at its time.
+      const renewals = Array.from({ length: 12 }, (_, i) => ({
+        name: "subscription.renewed",
+        at: addDuration(at("2026-01-08T00:00:00.000Z"), i, "MONTHS")!.toISOString(),
+      }));
+      expect(await eventsOf(db, accountId)).toEqual([
+        ...renewals,
+        { name: "subscription.charge_failed", at: "2027-01-08T00:00:00.000Z" },
+        { name: "subscription.grace_period_entered", at: "2027-01-08T00:00:00.000Z" },
+        { name: "subscription.expired", at: "2027-01-15T00:00:00.000Z" },
+      ]);
+      const expired = await db.webhookEvent.findFirstOrThrow({ where: { accountId, name: "subscription.expired" } });
+      expect(expired.payload).toMatchObject({ subscription: { id: subscriptionId, status: "expired", expired: true } });
 
-    // Every webhook event, in order, at its time.
-    const renewals = Array.from({ length: 12 }, (_, i) => ({
-      name: "subscription.renewed",
-      at: addDuration(at("2026-01-08T00:00:00.000Z"), i, "MONTHS")!.toISOString(),
-    }));
-    expect(await eventsOf(db, accountId)).toEqual([
-      ...renewals,
-      { name: "subscription.charge_failed", at: "2027-01-08T00:00:00.000Z" },
-      { name: "subscription.grace_period_entered", at: "2027-01-08T00:00:00.000Z" },
-      { name: "subscription.expired", at: "2027-01-15T00:00:00.000Z" },
-    ]);
-    const expired = await db.webhookEvent.findFirstOrThrow({ where: { accountId, name: "subscription.expired" } });
-    expect(expired.payload).toMatchObject({ subscription: { id: subscriptionId, status: "expired", expired: true } });
-
-    // One reminder 7 days before each charge (13), sent once each.
-    const reminders = await db.outgoingEmail.findMany({
-      where: { accountId, kind: "subscription.renewal_reminder" },
-      orderBy: { createdAt: "asc" },
-    });
-    expect(reminders.map((m) => m.createdAt.toISOString())).toEqual([
-      "2026-01-01T00:00:00.000Z",
-      ...Array.from({ length: 12 }, (_, i) => addDuration(at("2026-02-01T00:00:00.000Z"), i, "MONTHS")!.toISOString()),
-    ]);
-    expect(reminders[1]!.subject).toMatch(/renews on 8 Feb 2026, 00:00 UTC$/);
-  });
+      // One reminder 7 days before each charge (13), sent once each.
+      const reminders = await db.outgoingEmail.findMany({
+        where: { accountId, kind: "subscription.renewal_reminder" },
+        orderBy: { createdAt: "asc" },
+      });
+      expect(reminders.map((m) => m.createdAt.toISOString())).toEqual([
+        "2026-01-01T00:00:00.000Z",
+        ...Array.from({ length: 12 }, (_, i) =>
+          addDuration(at("2026-02-01T00:00:00.000Z"), i, "MONTHS")!.toISOString(),
+        ),
+      ]);
+      expect(reminders[1]!.subject).toMatch(/renews on 8 Feb 2026, 00:00 UTC$/);
+    },
+  );
 
   it("applies a downgrade scheduled for the period end before that period's charge, whichever job runs first", async () => {
     for (const order of ["lifecycle first", "switch first"] as const) {

@@ -268,7 +268,8 @@ describe("imports router", () => {
     expect((await owner.caller.imports.upload({ uploadId: id })).run!.status).toBe("completed");
   });
 
-  it("stops a running import after the batch in flight, and Resume does the rest", async () => {
+  // 600 comments imported twice over, batch by batch: more than the default 30 s on a busy machine.
+  it("stops a running import after the batch in flight, and Resume does the rest", { timeout: 120_000 }, async () => {
     const { db, account, owner } = await team();
     const comments = 600;
     const file = await largeExport(comments);
