@@ -92,7 +92,12 @@ function parseLine(bytes: Buffer, line: number, last: boolean, path: string): Js
   return { line, value: value as Record<string, unknown> };
 }
 
-const tooLongWhy = `it is longer than ${MAX_LINE / 1024 / 1024} MB, the longest line read`;
+/** A line past MAX_LINE: a limit (limits.ts), refusing the file whole like the others. */
+function tooLongLine(path: string, line: number): ImportLimitError {
+  return new ImportLimitError(
+    `${displayName(path)}: line ${line}: it is longer than ${MAX_LINE / 1024 / 1024} MB, the longest line read. Nothing of it is imported.`,
+  );
+}
 
 /** The lines of `path` (see the file's comment). ImportFileError when it cannot be opened or a line is broken. */
 export async function* readJsonLines(path: string, onBytes: (bytes: Buffer) => void): AsyncGenerator<JsonLine> {
@@ -105,6 +110,7 @@ export async function* readJsonLines(path: string, onBytes: (bytes: Buffer) => v
     : raw;
   let pending: Buffer[] = [];
   let pendingLength = 0;
+  let tooLong = false;
   let line = 1;
   try {
     for await (const chunk of input) {
@@ -112,7 +118,7 @@ export async function* readJsonLines(path: string, onBytes: (bytes: Buffer) => v
       for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, start)) {
         const piece = chunk.subarray(start, at);
         start = at + 1;
-        if (pendingLength + piece.length > MAX_LINE) throw brokenLine(path, line, tooLongWhy);
+        if (tooLong || pendingLength + piece.length > MAX_LINE) throw tooLongLine(path, line);
         const parsed = parseLine(pendingLength ? Buffer.concat([...pending, piece]) : piece, line, false, path);
         if (parsed) yield parsed;
         pending = [];
@@ -120,8 +126,14 @@ export async function* readJsonLines(path: string, onBytes: (bytes: Buffer) => v
         line++;
       }
       const rest = chunk.subarray(start);
-      if (rest.length === 0) continue;
-      if (pendingLength + rest.length > MAX_LINE) throw brokenLine(path, line, tooLongWhy);
+      if (rest.length === 0 || tooLong) continue;
+      // Read on to the line's end (or the file's): a gzip bomb is refused by its expanded size.
+      if (pendingLength + rest.length > MAX_LINE) {
+        tooLong = true;
+        pending = [];
+        pendingLength = 0;
+        continue;
+      }
       pending.push(Buffer.from(rest));
       pendingLength += rest.length;
     }
@@ -134,6 +146,7 @@ export async function* readJsonLines(path: string, onBytes: (bytes: Buffer) => v
       `the file cannot be read past this line (${gzip ? "its gzip data is cut off or damaged: " : ""}${why})`,
     );
   }
+  if (tooLong) throw tooLongLine(path, line);
   if (pendingLength > 0) {
     const parsed = parseLine(Buffer.concat(pending), line, true, path);
     if (parsed) yield parsed;
