@@ -59,6 +59,17 @@ ${end}`;
 const disqus = fs.readFileSync(path.join(FIXTURES, "disqus-sample.xml"), "utf8");
 const members = fs.readFileSync(path.join(FIXTURES, "ghost-members.csv"), "utf8").replace(/^\uFEFF/, "");
 const lineOf = (text: string, index: number) => text.slice(0, index).split("\n").length;
+const remark42 = fs.readFileSync(path.join(FIXTURES, "remark42-sample.jsonl"), "utf8");
+const remark42Lines = remark42.split("\n");
+
+/** The Coral sample copied to a folder of its own, its comments.json with `edit` applied. */
+function coral(folder: string, edit: (lines: string[]) => string[]): string {
+  const dir = path.join(tmp, folder);
+  fs.cpSync(path.join(FIXTURES, "coral-sample"), dir, { recursive: true });
+  const comments = path.join(dir, "comments.json");
+  fs.writeFileSync(comments, edit(fs.readFileSync(comments, "utf8").split("\n")).join("\n"));
+  return dir;
+}
 
 type Case = { name: string; from: string; file: () => string; err: RegExp };
 
@@ -131,6 +142,39 @@ const REFUSED: Case[] = [
     err: new RegExp(
       `^latin1\\.csv is not in the encoding it uses \\(utf-8\\): line ${lineOf(members, members.indexOf("Bob Builder"))}, column \\d+ holds bytes that do not decode`,
     ),
+  },
+  {
+    name: "a Remark42 backup with a line that is not JSON",
+    from: "remark42",
+    file: () =>
+      write("remark42-bad.jsonl", remark42Lines.toSpliced(4, 0, '{"id":"x","pid":"" "text":"broken"}').join("\n")),
+    err: /^remark42-bad\.jsonl: line 5: it is not JSON \(.*\)\. Nothing of it is imported\.$/,
+  },
+  {
+    name: "a Remark42 backup with a line that is JSON but not an object",
+    from: "remark42",
+    file: () => write("remark42-list.jsonl", remark42Lines.toSpliced(6, 0, '["a","list"]').join("\n")),
+    err: /^remark42-list\.jsonl: line 7: it is a list, not a JSON object\. Nothing of it is imported\.$/,
+  },
+  {
+    name: "a Remark42 backup cut off in its last line",
+    from: "remark42",
+    file: () => write("remark42-cut.jsonl", remark42.trimEnd().slice(0, -40)),
+    err: new RegExp(
+      `^remark42-cut\\.jsonl: line ${remark42.trimEnd().split("\n").length}: the file ends inside this line: it was cut off \\(`,
+    ),
+  },
+  {
+    name: "a Coral export whose comments.json has a line that is not JSON",
+    from: "coral",
+    file: () => coral("coral-bad", (lines) => lines.toSpliced(2, 0, '{"id":"c-x" "storyID":"story-1"}')),
+    err: /^comments\.json: line 3: it is not JSON \(.*\)\. Nothing of it is imported\.$/,
+  },
+  {
+    name: "a Coral export whose comments.json is cut off",
+    from: "coral",
+    file: () => coral("coral-cut", (lines) => [...lines.filter((l) => l.trim()), '{"id":"c-cut","storyID":"sto']),
+    err: /^comments\.json: line \d+: the file ends inside this line: it was cut off \(/,
   },
   {
     name: "a Ghost export that does not parse",

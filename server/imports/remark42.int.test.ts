@@ -78,13 +78,7 @@ describe("importing a Remark42 backup", () => {
       `comment ${id(15)}: its message is empty once read as text`,
       `comment ${id(1)}: its id ${id(1)} appears more than once: only the first is imported`,
     ]);
-    expect(report.problems).toEqual([
-      { where: "line 13", message: expect.stringMatching(/^it is not JSON: .*: left out$/) as string },
-      {
-        where: "line 18",
-        message: expect.stringMatching(/^the file ends inside this line \(was it cut off\?\): .*: left out$/) as string,
-      },
-    ]);
+    expect(report.problems).toEqual([]);
     expect(report.notes).toEqual(
       expect.arrayContaining([
         'e-mail "Ada@Example.com" is read as ada@example.com: one reader whatever the spelling',

@@ -16,6 +16,16 @@
  * - bytes that do not decode in the file's encoding (text-decoding.ts). The encoding: a
  *   byte-order mark (UTF-8, UTF-16 LE/BE) wins, then the XML declaration's `encoding`, then
  *   UTF-8; one the platform cannot decode is refused too.
+ *
+ * **Names are resolved by namespace URI, not by prefix.** An element or attribute in one of the
+ * namespaces the readers know (NAMESPACES) is named with that namespace's usual prefix, whatever
+ * prefix the file binds it to (`<alt:post_id xmlns:alt="http://wordpress.org/export/1.2/">` and
+ * `<post_id xmlns="http://wordpress.org/export/1.2/">` are both `wp:post_id`); a prefix bound to
+ * another URI is named `{uri}local`, which no reader asks for (`<wp:post_id
+ * xmlns:wp="http://example.com/">` is not a post id). Declarations nest and are undone where their
+ * element closes, as XML Namespaces says. An unprefixed element in no namespace or another one
+ * keeps its local name (RSS's and Disqus's own elements); a prefix the file never declares keeps
+ * its name as written.
  */
 import "server-only";
 
@@ -53,9 +63,53 @@ type XmlStreamOptions = {
   onBytes?: (bytes: Buffer) => void;
 };
 
-/** A record's child by name, or undefined. */
+/** A record's child by name (the last, when it has several, as WordPress's importer reads them), or undefined. */
 export function child(node: XmlNode, name: string): XmlNode | undefined {
-  return node.children.find((c) => c.name === name);
+  return node.children.findLast((c) => c.name === name);
+}
+
+/** The namespaces the readers ask for, by URI, with the prefix their names are given. */
+const NAMESPACES: readonly (readonly [RegExp, string])[] = [
+  [/^http:\/\/wordpress\.org\/export\/[^/]+\/excerpt\/$/, "excerpt"],
+  // Every WXR version's URI: wxr.ts reads <wp:wxr_version> and refuses the versions it does not read.
+  [/^http:\/\/wordpress\.org\/export\/[^/]+\/$/, "wp"],
+  [/^http:\/\/purl\.org\/rss\/1\.0\/modules\/content\/$/, "content"],
+  [/^http:\/\/purl\.org\/dc\/elements\/1\.1\/$/, "dc"],
+  [/^http:\/\/disqus\.com\/disqus-internals$/, "dsq"],
+];
+
+/** Prefix → URI in scope ("" the default namespace); a Map, as prefixes are the file's text. */
+type Scope = ReadonlyMap<string, string>;
+
+/** The scope inside an element: its parent's, with the element's own declarations. */
+function scopeOf(parent: Scope, attrs: Record<string, string>): Scope {
+  let scope: Map<string, string> | null = null;
+  for (const [name, value] of Object.entries(attrs)) {
+    const prefix = name === "xmlns" ? "" : name.startsWith("xmlns:") ? name.slice(6) : null;
+    if (prefix === null) continue;
+    scope ??= new Map(parent);
+    scope.set(prefix, value);
+  }
+  return scope ?? parent;
+}
+
+/** An element's or attribute's name as the readers ask for it (see the file's comment). */
+function resolvedName(name: string, scope: Scope, element: boolean): string {
+  const colon = name.indexOf(":");
+  const prefix = colon === -1 ? "" : name.slice(0, colon);
+  if (prefix === "xml" || prefix === "xmlns" || (colon === -1 && !element)) return name;
+  const uri = scope.get(prefix);
+  if (uri === undefined) return name;
+  const local = name.slice(colon + 1);
+  const known = NAMESPACES.find(([pattern]) => pattern.test(uri));
+  if (known) return `${known[1]}:${local}`;
+  return colon === -1 ? local : `{${uri}}${local}`;
+}
+
+function resolvedAttrs(attrs: Record<string, string>, scope: Scope): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of Object.entries(attrs)) out[resolvedName(name, scope, false)] = value;
+  return out;
 }
 
 /** The trimmed text of a child (undefined when the child is absent). */
@@ -117,6 +171,9 @@ export async function* streamXml(path: string, options: XmlStreamOptions): Async
   const queue: XmlEvent[] = [];
   const parser = new SaxesParser({ xmlns: false, position: true });
   const stack: string[] = [];
+  /** The namespaces in scope of each open element, outermost first (XML's own prefix bound). */
+  const scopes: Scope[] = [];
+  const documentScope: Scope = new Map([["xml", "http://www.w3.org/XML/1998/namespace"]]);
   /** The record being read: its open elements, outermost first. */
   let record: { nodes: XmlNode[]; path: string[] } | null = null;
   let sawRoot = false;
@@ -145,24 +202,28 @@ export async function* streamXml(path: string, options: XmlStreamOptions): Async
     }
   });
   parser.on("opentag", (tag) => {
-    stack.push(tag.name);
+    const raw = tag.attributes as Record<string, string>;
+    const scope = scopeOf(scopes.at(-1) ?? documentScope, raw);
+    const name = resolvedName(tag.name, scope, true);
+    stack.push(name);
+    scopes.push(scope);
     if (stack.length > MAX_DEPTH) {
       tooDeep ??= `line ${parser.line}, <${tag.name}>`;
       return;
     }
-    const attrs = tag.attributes as Record<string, string>;
+    const attrs = resolvedAttrs(raw, scope);
     if (!sawRoot) {
       sawRoot = true;
-      queue.push({ type: "root", name: tag.name });
+      queue.push({ type: "root", name });
     }
     if (record) {
-      const node: XmlNode = { name: tag.name, attrs, text: "", children: [], line: parser.line };
+      const node: XmlNode = { name, attrs, text: "", children: [], line: parser.line };
       record.nodes[record.nodes.length - 1]!.children.push(node);
       record.nodes.push(node);
     } else if (options.isRecord(stack)) {
-      record = { nodes: [{ name: tag.name, attrs, text: "", children: [], line: parser.line }], path: [...stack] };
+      record = { nodes: [{ name, attrs, text: "", children: [], line: parser.line }], path: [...stack] };
     } else if (stack.length <= structureDepth) {
-      queue.push({ type: "open", name: tag.name, depth: stack.length, line: parser.line });
+      queue.push({ type: "open", name, depth: stack.length, line: parser.line });
     }
   });
   const onText = (text: string) => {
@@ -170,8 +231,9 @@ export async function* streamXml(path: string, options: XmlStreamOptions): Async
   };
   parser.on("text", onText);
   parser.on("cdata", onText);
-  parser.on("closetag", (tag) => {
-    stack.pop();
+  parser.on("closetag", () => {
+    const name = stack.pop()!;
+    scopes.pop();
     if (stack.length >= MAX_DEPTH) return;
     if (record) {
       const node = record.nodes.pop()!;
@@ -180,7 +242,7 @@ export async function* streamXml(path: string, options: XmlStreamOptions): Async
         record = null;
       }
     } else if (stack.length < structureDepth) {
-      queue.push({ type: "close", name: tag.name, depth: stack.length + 1, line: parser.line });
+      queue.push({ type: "close", name, depth: stack.length + 1, line: parser.line });
     }
   });
   /** Parse the next bytes (null: the end); throw what makes the file refused. */

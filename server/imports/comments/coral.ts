@@ -216,10 +216,6 @@ async function* readCoral(path: string, onBytes: (bytes: Buffer) => void): Async
   });
   const users = new Map<string, CoralUser>();
   for await (const entry of readJsonLines(nodePath.join(path, CORAL_FILES.users), onBytes)) {
-    if ("error" in entry) {
-      yield problem(CORAL_FILES.users, entry, `${entry.error}: that user's comments go to a member named by their id`);
-      continue;
-    }
     const parsed = ZUser.safeParse(entry.value);
     if (!parsed.success) {
       yield problem(CORAL_FILES.users, entry, `not a Coral user (${why(parsed.error)}): left out`);
@@ -233,10 +229,6 @@ async function* readCoral(path: string, onBytes: (bytes: Buffer) => void): Async
     });
   }
   for await (const entry of readJsonLines(nodePath.join(path, CORAL_FILES.stories), onBytes)) {
-    if ("error" in entry) {
-      yield problem(CORAL_FILES.stories, entry, `${entry.error}: left out`);
-      continue;
-    }
     const parsed = ZStory.safeParse(entry.value);
     if (!parsed.success) {
       yield problem(CORAL_FILES.stories, entry, `not a Coral story (${why(parsed.error)}): left out`);
@@ -262,11 +254,7 @@ async function* readCoral(path: string, onBytes: (bytes: Buffer) => void): Async
   }
   for (const file of files.slice(2)) {
     for await (const entry of readJsonLines(nodePath.join(path, file), onBytes)) {
-      if ("error" in entry) {
-        yield problem(file, entry, `${entry.error}: left out`);
-        continue;
-      }
-      const tenantID = (entry.value as { tenantID?: unknown } | null)?.tenantID;
+      const tenantID = entry.value.tenantID;
       if (typeof tenantID === "string" && otherTenant(tenantID)) {
         yield problem(file, entry, `a comment of another tenant (${tenantID}): left out`);
         continue;

@@ -27,39 +27,47 @@ async function readAll(file: string): Promise<{ lines: JsonLine[]; bytes: number
 }
 
 describe("reading JSON lines", () => {
-  it("reads one value a line: a BOM, CRs and blank lines dropped, line numbers kept", async () => {
-    const file = writeTmp("a.jsonl", '\ufeff{"a":1}\r\n\r\n{"b":"é 日本 👍"}\n  \n[3]');
+  it("reads one object a line: a BOM, CRs, blank lines and a final newline dropped, line numbers kept", async () => {
+    const file = writeTmp("a.jsonl", '\ufeff{"a":1}\r\n\r\n{"b":"é 日本 👍"}\n  \n{"c":[3]}\n');
     const { lines, bytes } = await readAll(file);
     expect(lines).toEqual([
       { line: 1, value: { a: 1 } },
       { line: 3, value: { b: "é 日本 👍" } },
-      { line: 5, value: [3] },
+      { line: 5, value: { c: [3] } },
     ]);
     expect(bytes).toBe(fs.statSync(file).size);
   });
 
-  it("says which line is not JSON, does not decode, or is cut off, and reads on", async () => {
-    const bad = Buffer.concat([
-      Buffer.from('{"ok":1}\n{"broken" 2}\n'),
-      Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d, 0x0a]),
-      Buffer.from('{"ok":2}\n{"cut":"off'),
-    ]);
-    const { lines } = await readAll(writeTmp("b.jsonl", bad));
-    expect(lines).toEqual([
-      { line: 1, value: { ok: 1 } },
-      { line: 2, error: expect.stringMatching(/^it is not JSON: /) as string },
-      { line: 3, error: "it holds bytes that are not UTF-8 (export the file as UTF-8)" },
-      { line: 4, value: { ok: 2 } },
-      { line: 5, error: expect.stringMatching(/^the file ends inside this line \(was it cut off\?\): /) as string },
-    ]);
-  });
+  const refusals: [string, string | Buffer, string][] = [
+    ["not JSON", '{"ok":1}\n{"broken" 2}\n{"ok":2}\n', "line 2: it is not JSON ("],
+    ["JSON but not an object", '{"ok":1}\n\n[3]\n{"ok":2}\n', "line 3: it is a list, not a JSON object."],
+    ["a number", '{"ok":1}\n42\n', "line 2: it is a number, not a JSON object."],
+    ["null", "null\n", "line 1: it is null, not a JSON object."],
+    [
+      "not UTF-8",
+      Buffer.concat([Buffer.from('{"ok":1}\n'), Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d, 0x0a])]),
+      "line 2: it holds bytes that are not UTF-8 (export the file as UTF-8).",
+    ],
+    ["cut off", '{"ok":1}\n{"ok":2}\n{"cut":"off', "line 3: the file ends inside this line: it was cut off ("],
+  ];
+  for (const [name, content, message] of refusals) {
+    it(`refuses the whole file on a line ${name}, naming the line, before reading on`, async () => {
+      const file = writeTmp(`${name.replace(/\W/g, "-")}.jsonl`, content);
+      const seen: JsonLine[] = [];
+      const reading = (async () => {
+        for await (const line of readJsonLines(file, () => undefined)) seen.push(line);
+      })();
+      await expect(reading).rejects.toThrow(ImportFileError);
+      await expect(readAll(file)).rejects.toThrow(`${path.basename(file)}: ${message}`);
+      await expect(readAll(file)).rejects.toThrow(/Nothing of it is imported\.$/);
+      expect(seen.every((l) => l.value.ok !== undefined)).toBe(true);
+    });
+  }
 
   it("reads lines across 64 KB reads", async () => {
     const long = JSON.stringify({ text: "x".repeat(200_000) });
     const { lines } = await readAll(writeTmp("c.jsonl", `${long}\n${long}\n`));
-    expect(lines.map((l) => ("value" in l ? (l.value as { text: string }).text.length : l.error))).toEqual([
-      200_000, 200_000,
-    ]);
+    expect(lines.map((l) => (l.value.text as string).length)).toEqual([200_000, 200_000]);
   });
 
   it("unpacks a gzip file, hashing the bytes as stored, and says where a cut gzip file ends", async () => {
@@ -72,11 +80,9 @@ describe("reading JSON lines", () => {
       { line: 2, value: { a: 2 } },
     ]);
     expect(bytes).toBe(gz.length);
-    const cut = await readAll(writeTmp("e.gz", gz.subarray(0, gz.length - 6)));
-    expect(cut.lines.at(-1)).toEqual({
-      line: expect.any(Number) as number,
-      error: expect.stringMatching(/its gzip data is cut off or damaged/) as string,
-    });
+    await expect(readAll(writeTmp("e.gz", gz.subarray(0, gz.length - 6)))).rejects.toThrow(
+      /^e\.gz: line \d+: the file cannot be read past this line \(its gzip data is cut off or damaged: /,
+    );
   });
 
   it("refuses a missing file or a folder with one line", async () => {

@@ -6,9 +6,12 @@
  * file's digest is the digest of what the operator gave.
  *
  * Each line is UTF-8 (a byte-order mark at the start is dropped, a CR before the newline too);
- * blank lines are skipped. A line that is not JSON, does not decode, is longer than MAX_LINE, or
- * is cut off by the end of the file is an error with its line number, and the next line is read
- * as usual.
+ * blank lines and a final newline are fine. Each other line is one JSON object. A line that is not
+ * JSON, is JSON but not an object, does not decode, is longer than MAX_LINE, or is cut off by the
+ * end of the file (or of its gzip data) refuses the whole file with its line number
+ * (ImportFileError): a file broken there is not the export it says it is, and its lines past the
+ * break may be anything. A record that is an object but misses what an item needs is the
+ * reader's to refuse alone.
  */
 import fs from "node:fs";
 import { pipeline } from "node:stream";
@@ -20,7 +23,7 @@ import { ImportFileError } from "../types";
 /** The longest line read (a Remark42 meta line lists every user: a few MB for a large site). */
 const MAX_LINE = 64 * 1024 * 1024;
 
-export type JsonLine = { line: number; value: unknown } | { line: number; error: string };
+export type JsonLine = { line: number; value: Record<string, unknown> };
 
 function cannotRead(path: string, error: unknown): ImportFileError {
   const code = (error as { code?: string }).code;
@@ -48,12 +51,23 @@ async function isGzip(path: string): Promise<boolean> {
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
+/** The refusal of the whole file for its line `line`. */
+function brokenLine(path: string, line: number, why: string): ImportFileError {
+  return new ImportFileError(`${displayName(path)}: line ${line}: ${why}. Nothing of it is imported.`);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "string" ? "a string" : `a ${typeof value}`;
+}
+
 function parseLine(bytes: Buffer, line: number, last: boolean, path: string): JsonLine | null {
   let text: string;
   try {
     text = decoder.decode(bytes);
   } catch {
-    return { line, error: "it holds bytes that are not UTF-8 (export the file as UTF-8)" };
+    throw brokenLine(path, line, "it holds bytes that are not UTF-8 (export the file as UTF-8)");
   }
   if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.endsWith("\r")) text = text.slice(0, -1);
@@ -61,18 +75,31 @@ function parseLine(bytes: Buffer, line: number, last: boolean, path: string): Js
   // A line nested too deep refuses the whole file (see limits.ts).
   const deep = jsonTooDeep(text);
   if (deep) throw new ImportLimitError(tooDeepMessage(displayName(path), `line ${line}, column ${deep.column}`));
+  let value: unknown;
   try {
-    return { line, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    return {
+    throw brokenLine(
+      path,
       line,
-      error: last ? `the file ends inside this line (was it cut off?): ${why}` : `it is not JSON: ${why}`,
-    };
+      last ? `the file ends inside this line: it was cut off (${why})` : `it is not JSON (${why})`,
+    );
   }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw brokenLine(path, line, `it is ${kindOf(value)}, not a JSON object`);
+  }
+  return { line, value: value as Record<string, unknown> };
 }
 
-/** The lines of `path` (see the file's comment). ImportFileError when it cannot be opened. */
+/** A line past MAX_LINE: a limit (limits.ts), refusing the file whole like the others. */
+function tooLongLine(path: string, line: number): ImportLimitError {
+  return new ImportLimitError(
+    `${displayName(path)}: line ${line}: it is longer than ${MAX_LINE / 1024 / 1024} MB, the longest line read. Nothing of it is imported.`,
+  );
+}
+
+/** The lines of `path` (see the file's comment). ImportFileError when it cannot be opened or a line is broken. */
 export async function* readJsonLines(path: string, onBytes: (bytes: Buffer) => void): AsyncGenerator<JsonLine> {
   const gzip = await isGzip(path);
   const raw = fs.createReadStream(path, { highWaterMark: 64 * 1024 });
@@ -91,39 +118,36 @@ export async function* readJsonLines(path: string, onBytes: (bytes: Buffer) => v
       for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, start)) {
         const piece = chunk.subarray(start, at);
         start = at + 1;
-        if (tooLong || pendingLength + piece.length > MAX_LINE) {
-          yield { line, error: `it is longer than ${MAX_LINE / 1024 / 1024} MB: left out` };
-        } else {
-          const parsed = parseLine(pendingLength ? Buffer.concat([...pending, piece]) : piece, line, false, path);
-          if (parsed) yield parsed;
-        }
+        if (tooLong || pendingLength + piece.length > MAX_LINE) throw tooLongLine(path, line);
+        const parsed = parseLine(pendingLength ? Buffer.concat([...pending, piece]) : piece, line, false, path);
+        if (parsed) yield parsed;
         pending = [];
         pendingLength = 0;
-        tooLong = false;
         line++;
       }
       const rest = chunk.subarray(start);
       if (rest.length === 0 || tooLong) continue;
+      // Read on to the line's end (or the file's): a gzip bomb is refused by its expanded size.
       if (pendingLength + rest.length > MAX_LINE) {
         tooLong = true;
         pending = [];
         pendingLength = 0;
-      } else {
-        pending.push(Buffer.from(rest));
-        pendingLength += rest.length;
+        continue;
       }
+      pending.push(Buffer.from(rest));
+      pendingLength += rest.length;
     }
   } catch (error) {
     if (error instanceof ImportFileError) throw error;
     const why = error instanceof Error ? error.message : String(error);
-    yield {
+    throw brokenLine(
+      path,
       line,
-      error: `the file cannot be read past this line (${gzip ? "its gzip data is cut off or damaged: " : ""}${why})`,
-    };
-    return;
+      `the file cannot be read past this line (${gzip ? "its gzip data is cut off or damaged: " : ""}${why})`,
+    );
   }
-  if (tooLong) yield { line, error: `it is longer than ${MAX_LINE / 1024 / 1024} MB: left out` };
-  else if (pendingLength > 0) {
+  if (tooLong) throw tooLongLine(path, line);
+  if (pendingLength > 0) {
     const parsed = parseLine(Buffer.concat(pending), line, true, path);
     if (parsed) yield parsed;
   }

@@ -86,7 +86,7 @@ describe("the Disqus reader", () => {
 
   it("refuses whole a file with bytes its declared encoding cannot decode, and reads a Latin-1 file as Latin-1", async () => {
     const head =
-      '<?xml version="1.0" encoding="utf-8"?>\n<disqus xmlns:dsq="x"><thread dsq:id="1"><link>https://news.example.com/a</link></thread>\n';
+      '<?xml version="1.0" encoding="utf-8"?>\n<disqus xmlns:dsq="http://disqus.com/disqus-internals"><thread dsq:id="1"><link>https://news.example.com/a</link></thread>\n';
     const post = (id: string, body: Buffer) =>
       Buffer.concat([
         Buffer.from(`<post dsq:id="${id}"><message>`),
@@ -136,6 +136,27 @@ describe("the Disqus reader", () => {
     await expect(indexCommentFile(DISQUS_READER, junk)).rejects.toThrow(ImportFileError);
     const odd = { path: writeTmp("odd.xml", '<?xml version="1.0" encoding="x-unknown-9"?><disqus/>'), name: "odd.xml" };
     await expect(indexCommentFile(DISQUS_READER, odd)).rejects.toThrow(/encoding "x-unknown-9" cannot be read/);
+  });
+
+  it("reads dsq:id by its namespace, under any prefix, and not a dsq prefix bound elsewhere", async () => {
+    const file = writeTmp(
+      "disqus-prefixes.xml",
+      `<?xml version="1.0" encoding="utf-8"?>
+<disqus xmlns="http://disqus.com" xmlns:internals="http://disqus.com/disqus-internals" xmlns:dsq="http://example.com/not-disqus">
+<thread internals:id="1"><link>https://news.example.com/a</link></thread>
+<thread dsq:id="2"><link>https://news.example.com/b</link></thread>
+<post internals:id="10"><message>Read</message><createdAt>2020-01-01T00:00:00Z</createdAt><thread internals:id="1"/></post>
+<post xmlns:x="http://disqus.com/disqus-internals" x:id="11"><message>Read too</message><createdAt>2020-01-01T00:00:00Z</createdAt><thread x:id="1"/><parent dsq:id="10"/></post>
+</disqus>
+`,
+    );
+    const records = await readAll(DISQUS_READER, file);
+    expect(threads(records).map((t) => t.sourceId)).toEqual(["1"]);
+    expect(problems(records)).toEqual([{ where: "line 4", message: "a <thread> without dsq:id is left out" }]);
+    expect(posts(records).map((p) => [p.sourceId, p.threadId, p.parentId])).toEqual([
+      ["10", "1", null],
+      ["11", "1", null],
+    ]);
   });
 });
 
@@ -240,6 +261,19 @@ describe("the WXR reader", () => {
       "deleted",
       "deleted",
       "held",
+    ]);
+  });
+
+  it("reads WXR names by namespace URI, not by prefix (wxr-namespaces.xml)", async () => {
+    const records = await readAll(WXR_READER, fixture("wxr-namespaces.xml"));
+    // The last post id of an item wins; an item whose wp prefix is bound elsewhere has no comments here.
+    expect(threads(records).map((t) => [t.sourceId, t.url])).toEqual([
+      ["91", "https://news.example.com/prefixes/"],
+      ["92", "https://news.example.com/default/"],
+    ]);
+    expect(posts(records).map((p) => [p.sourceId, p.threadId, p.author.name, p.html])).toEqual([
+      ["11", "91", "Cy", "First"],
+      ["21", "92", "Di", "Second"],
     ]);
   });
 });

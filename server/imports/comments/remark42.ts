@@ -28,8 +28,9 @@
 import { z } from "zod";
 
 import { formatInstant } from "../../dates.schema";
+import { ImportLimitError } from "../limits";
 import { ImportFileError, siteScope } from "../types";
-import { fileName, readJsonLines } from "./json-lines";
+import { fileName, readJsonLines, type JsonLine } from "./json-lines";
 import { emptyPost, parseExportDate, type CommentPost, type CommentReader, type CommentRecord } from "./records";
 
 const REMARK42_ROOT = "remark42";
@@ -135,20 +136,37 @@ function remark42Post(
   };
 }
 
+/**
+ * `lines`, with `refusal` instead of the reader's own when the first line is broken: a file whose
+ * first line is not JSON (another export, XML) is not a backup, which says more than its line 1.
+ */
+async function* firstLineAs(lines: AsyncGenerator<JsonLine>, refusal: ImportFileError): AsyncGenerator<JsonLine> {
+  let first = true;
+  try {
+    for await (const entry of lines) {
+      first = false;
+      yield entry;
+    }
+  } catch (error) {
+    if (first && error instanceof ImportFileError && !(error instanceof ImportLimitError)) throw refusal;
+    throw error;
+  }
+}
+
 async function* readRemark42(path: string, onBytes: (bytes: Buffer) => void): AsyncGenerator<CommentRecord> {
   const name = fileName(path);
   let users: Map<string, RemarkUser> | null = null;
   let readOnly = new Set<string>();
   const threads = new Set<string>();
   let siteSent = false;
-  for await (const entry of readJsonLines(path, onBytes)) {
+  const notBackup = new ImportFileError(
+    `${name} is not a Remark42 backup: its first line is not the {"version":1,"users":[…],"posts":[…]} line a Remark42 backup starts with.`,
+  );
+  const lines = readJsonLines(path, onBytes);
+  for await (const entry of firstLineAs(lines, notBackup)) {
     if (users === null) {
-      const meta = "value" in entry ? ZMeta.safeParse(entry.value) : null;
-      if (!meta?.success) {
-        throw new ImportFileError(
-          `${name} is not a Remark42 backup: its first line is not the {"version":1,"users":[…],"posts":[…]} line a Remark42 backup starts with.`,
-        );
-      }
+      const meta = ZMeta.safeParse(entry.value);
+      if (!meta.success) throw notBackup;
       const version = meta.data.version ?? 0;
       if (version !== 0 && version !== 1) {
         throw new ImportFileError(
@@ -158,10 +176,6 @@ async function* readRemark42(path: string, onBytes: (bytes: Buffer) => void): As
       users = usersOf(meta.data);
       readOnly = new Set((meta.data.posts ?? []).filter((p) => p.read_only === true).map((p) => p.url));
       yield { type: "root", name: REMARK42_ROOT };
-      continue;
-    }
-    if ("error" in entry) {
-      yield { type: "problem", problem: { where: `line ${entry.line}`, message: `${entry.error}: left out` } };
       continue;
     }
     const post = remark42Post(entry.value, entry.line, users);
