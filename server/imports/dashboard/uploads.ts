@@ -88,7 +88,7 @@ async function writeLimited(
 }
 
 /** 400 naming each option the source does not take (or that cannot hold), before a byte is read. */
-export function assertImportOptions(source: string, options: TImportOptions, now: Date): void {
+function assertImportOptions(source: string, options: TImportOptions, now: Date): void {
   const problems = importOptionsProblems(source, options, now);
   if (problems.length === 0) return;
   throw new AppError(
