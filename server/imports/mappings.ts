@@ -20,7 +20,7 @@ import "server-only";
 
 import type { Db, TransactionClient } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
-import type { Mapping } from "./types";
+import type { Mapping, RecordManyOptions } from "./types";
 
 const CACHE_LIMIT = 100_000;
 /** What a dry run's lookups answer for what it would have created. */
@@ -127,14 +127,21 @@ export class MappingStore {
     this.staged.set(keyOf(row), targetId);
   }
 
-  /** Write the mappings of many created rows in one statement (a batch's comments). */
+  /**
+   * Write the mappings of many rows in one statement (a batch's comments, a story's thread keys).
+   * `skipDuplicates`: a mapping the run's site already has is left as it is (a second run, or two
+   * items naming one key: the first keeps it); those rows are not cached, as which row holds the
+   * key is not known without asking.
+   */
   async recordMany(
     tx: TransactionClient,
     rows: (Mapping & { targetId: string | number; created: boolean; sourceParentId?: string | null })[],
     runId: string | null,
+    options: RecordManyOptions = {},
   ): Promise<void> {
     if (rows.length === 0) return;
     await tx.importRecord.createMany({
+      skipDuplicates: options.skipDuplicates === true,
       data: rows.map((row) => ({
         accountId: this.accountId,
         source: this.source,
@@ -147,6 +154,7 @@ export class MappingStore {
         runId,
       })),
     });
+    if (options.skipDuplicates) return;
     for (const row of rows) this.staged.set(keyOf(row), String(row.targetId));
   }
 

@@ -134,7 +134,7 @@ export async function runImport(db: Db, args: RunImportArgs): Promise<ImportRepo
     lookup: (q, m) => store.lookup(q, m),
     preload: (q, kind, ids) => store.preload(q, kind, ids),
     record: (tx, row) => store.record(tx, { ...row, runId }),
-    recordMany: (tx, rows) => store.recordMany(tx, rows, runId),
+    recordMany: (tx, rows, options) => store.recordMany(tx, rows, runId, options),
     note: (message) => notes.push(message),
   };
   const runner = { db, args, prepared, ctx, store, report, applied: 0 };

@@ -32,6 +32,29 @@ async function pagesOf(db: Db, accountId: number) {
 
 const site = "https://news.example.com";
 
+/** A Disqus export of one anonymous comment per thread, `[identifier, link]`; its path. */
+async function disqusFile(threads: [string, string][]): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "threads-"));
+  const file = path.join(dir, "disqus.xml");
+  const body = threads
+    .map(
+      ([id, link], i) => `  <thread dsq:id="${i + 1}"><id>${id}</id><forum>gazette</forum>
+    <link>${link}</link><title>T${i + 1}</title><createdAt>2024-01-01T00:00:00Z</createdAt></thread>
+  <post dsq:id="${100 + i}"><message>&lt;p&gt;Hi&lt;/p&gt;</message><createdAt>2024-01-02T00:00:00Z</createdAt>
+    <author><name>Reader</name><isAnonymous>true</isAnonymous></author><thread dsq:id="${i + 1}" /></post>`,
+    )
+    .join("\n");
+  await writeFile(
+    file,
+    `<?xml version="1.0" encoding="utf-8"?>
+<disqus xmlns="http://disqus.com" xmlns:dsq="http://disqus.com/disqus-internals">
+${body}
+</disqus>
+`,
+  );
+  return file;
+}
+
 describe("comment threads of a WordPress move reach their stories", () => {
   it("places every Disqus comment on its story's page, by each way a thread names it", async () => {
     const db = await getDb();
@@ -127,5 +150,44 @@ describe("comment threads of a WordPress move reach their stories", () => {
     const report = await importFixture(db, acc.id, "disqus", file);
     expect(report.tallies[matchedTally("thread id")]?.count).toBe(1);
     expect((await pagesOf(db, acc.id)).comments).toEqual({ [`${site}/election-night`]: 1 });
+  });
+
+  it("finds a Ghost story by its comment_id: ghost-<comment_id>, and the WordPress post id Ghost kept there", async () => {
+    const db = await getDb();
+    const acc = await contentImportAccount(db);
+    // Ferry timetable came to Ghost from WordPress (comment_id "123", its post id); Pier reopens did not.
+    await importFixture(db, acc.id, "ghost", "ghost-from-wordpress.json");
+    const file = await disqusFile([
+      ["123 http://old.example/?p=123", "https://old.example/2019/01/ferry/"],
+      ["ghost-123", "https://old.example/2019/01/ferry-2/"],
+      ["ghost-6600000000000000000000b2", "https://old.example/pier/"],
+    ]);
+    const report = await importFixture(db, acc.id, "disqus", file);
+    expect(report.tallies[matchedTally("thread id")]?.count).toBe(3);
+    expect((await pagesOf(db, acc.id)).comments).toEqual({
+      [`${site}/ferry-timetable`]: 2,
+      [`${site}/pier-reopens`]: 1,
+    });
+    // A second content run records no key twice.
+    const keys = () => db.importRecord.count({ where: { accountId: acc.id, kind: "thread-key" } });
+    const before = await keys();
+    await importFixture(db, acc.id, "ghost", "ghost-from-wordpress.json");
+    expect(await keys()).toBe(before);
+  });
+
+  it("finds a story by the canonical URL it keeps when nothing else names it", async () => {
+    const db = await getDb();
+    const acc = await contentImportAccount(db);
+    await importFixture(db, acc.id, "wxr", "wxr-threads.xml");
+    // An address on the old site no thread key, redirect or slug knows: only the canonical URL.
+    const canonical = "https://www.oldgazette.example.org/series/transport/part-2";
+    await db.story.update({
+      where: { accountId_slug: { accountId: acc.id, slug: "tram-line" } },
+      data: { canonicalUrl: canonical },
+    });
+    const report = await importFixture(db, acc.id, "disqus", await disqusFile([["transport-part-2", canonical]]));
+    const counts = Object.fromEntries(Object.entries(report.tallies).map(([name, t]) => [name, t.count]));
+    expect(counts).toEqual({ [matchedTally("canonical URL")]: 1 });
+    expect((await pagesOf(db, acc.id)).comments).toEqual({ [`${site}/tram-line`]: 1 });
   });
 });

@@ -97,6 +97,9 @@ export type FileProblem = { where: string; message: string };
  * The run as a source sees it: the account, the clock, and the mappings of what earlier items
  * created (import_records, with what this run did so far).
  */
+/** MappingStore.recordMany's options: `skipDuplicates` leaves a mapping the site has as it is. */
+export type RecordManyOptions = { skipDuplicates?: boolean };
+
 export type ImportContext = {
   accountId: number;
   publisher: Publisher;
@@ -135,6 +138,7 @@ export type ImportContext = {
   recordMany: (
     tx: TransactionClient,
     rows: (Mapping & { targetId: string | number; created: boolean; sourceParentId?: string | null })[],
+    options?: RecordManyOptions,
   ) => Promise<void>;
   /** A note for the report: a choice made on the operator's behalf (an e-mail taken in lower case). */
   note: (message: string) => void;

@@ -9,7 +9,9 @@
  *    WordPress content import made (import_records: source "wxr", kind "story"), the thread's own
  *    site's first, then the site the guid names; another site's only when it is the only one.
  *    A Ghost theme's Disqus identifier, "ghost-<post id>", finds the story `--from ghost` made of
- *    that post (source "ghost").
+ *    that post (source "ghost"), or of the post whose `comment_id` it is (thread key
+ *    "ghost:<comment_id>"); a post id no WordPress story has, the Ghost post whose comment_id it
+ *    is (a post Ghost imported from WordPress keeps its WordPress id there: "post:<id>").
  * 2. **dsq_thread_id**: the Disqus thread id the Disqus WordPress plugin kept on the post (post
  *    meta `dsq_thread_id`), which the content import recorded (kind "thread-key", "dsq:<id>").
  * 3. **imported URL**: the link is, in any form (threadUrlKey), the post's address in the old
@@ -195,12 +197,18 @@ async function matchByPath(db: Db, ctx: ImportContext, link: string): Promise<Ma
 async function matchById(db: Db, ctx: ImportContext, thread: CommentThread, sites: string[]) {
   const ghost = /^ghost-(\S{1,100})$/.exec(thread.identifier?.trim() ?? "")?.[1];
   if (ghost) {
-    const id = await recordedStory(db, ctx, { kind: "story", source: "ghost", sourceIds: [ghost] }, sites);
+    const id =
+      (await recordedStory(db, ctx, { kind: "story", source: "ghost", sourceIds: [ghost] }, sites)) ??
+      (await recordedStory(db, ctx, { kind: THREAD_KEY_KIND, sourceIds: [`ghost:${ghost}`] }, sites));
     return storyById(db, ctx, id, "thread id");
   }
   const posts = threadPostIds(thread);
   const source = { kind: "story", source: WORDPRESS_CONTENT_SOURCE };
-  const id = await recordedStory(db, ctx, { ...source, sourceIds: posts.ids }, [...sites, ...posts.sites]);
+  const postSites = [...sites, ...posts.sites];
+  const id =
+    (await recordedStory(db, ctx, { ...source, sourceIds: posts.ids }, postSites)) ??
+    // A Ghost post moved from WordPress, whose comment_id is its WordPress post id.
+    (await recordedStory(db, ctx, { kind: THREAD_KEY_KIND, sourceIds: posts.ids.map((p) => `post:${p}`) }, postSites));
   return storyById(db, ctx, id, "thread id");
 }
 
@@ -248,26 +256,28 @@ export function storyThreadKeys(oldUrl: string | null, extra: readonly string[] 
   return [...keys];
 }
 
-/** Record `keys` of story `storyId` (import_records, kind "thread-key"), in the story's transaction. */
+/**
+ * The keys a Ghost post's `comment_id` names it by: Ghost's Disqus embed's identifier,
+ * "ghost-<comment_id>" ("ghost:<comment_id>"), and, for a post Ghost imported from WordPress (a
+ * numeric comment_id: the WordPress post id), the WordPress plugin's thread id ("post:<id>").
+ */
+export function commentIdThreadKeys(commentId: string): string[] {
+  const id = commentId.trim();
+  if (!id || id.length > 100 || /\s/.test(id)) return [];
+  return POST_ID.test(id) ? [`ghost:${id}`, `post:${id}`] : [`ghost:${id}`];
+}
+
+/**
+ * Record `keys` of story `storyId` (import_records, kind "thread-key"), in the story's transaction.
+ * A key the site has already is left as it is: a second run adds none, and of two posts naming one
+ * key (one old slug, one Disqus thread) the first imported keeps it.
+ */
 export async function recordThreadKeys(
   tx: TransactionClient,
   ctx: ImportContext,
   storyId: string,
   keys: readonly string[],
 ): Promise<void> {
-  if (keys.length === 0) return;
-  await tx.importRecord.createMany({
-    data: keys.map((sourceId) => ({
-      accountId: ctx.accountId,
-      source: ctx.source,
-      kind: THREAD_KEY_KIND,
-      sourceId,
-      site: ctx.site,
-      targetId: String(storyId),
-      created: false,
-      runId: ctx.runId,
-    })),
-    // Two posts of one file naming one old slug: the first keeps it.
-    skipDuplicates: true,
-  });
+  const rows = keys.map((sourceId) => ({ kind: THREAD_KEY_KIND, sourceId, targetId: storyId, created: false }));
+  await ctx.recordMany(tx, rows, { skipDuplicates: true });
 }

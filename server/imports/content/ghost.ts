@@ -30,6 +30,7 @@ import fs from "node:fs";
 import { ownValue } from "@/server/own-keys";
 
 import { parseExportDate } from "../comments/records";
+import { commentIdThreadKeys } from "../comments/story-match";
 import { ImportLimitError, jsonErrorWhere, jsonTooDeep, tooDeepMessage } from "../limits";
 import { StrictDecoder } from "../text-decoding";
 import { ImportFileError, type FileProblem, type ImportFile, type PrepareAccount } from "../types";
@@ -306,6 +307,9 @@ function ghostPost(raw: Json, index: GhostIndex, position: number): ContentPost 
             author: authors[0]?.slug,
           })
         : null,
+    // Ghost's Disqus embed names the thread by comment_id (the WordPress post id of a post Ghost
+    // imported from WordPress): story-match.ts finds the story by it.
+    threadKeys: commentIdThreadKeys(str(row.comment_id)),
     notes,
     skip: status ? null : `its status "${str(row.status) || "(none)"}" is not a post's`,
     errors,

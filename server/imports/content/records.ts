@@ -81,7 +81,8 @@ export type ContentPost = {
   oldUrl: string | null;
   /**
    * What else comment exports may name the post by (comments/story-match.ts): the Disqus thread
-   * id the Disqus plugin kept ("dsq:<id>"), the slugs it had before ("slug:<old slug>").
+   * id the Disqus plugin kept ("dsq:<id>"), the slugs it had before ("slug:<old slug>"), a Ghost
+   * post's comment_id ("ghost:<comment_id>", "post:<WordPress post id>").
    */
   threadKeys?: string[];
   /** Comments closed on it in the old site (WordPress comment_status "closed"): its comments page is closed. */
