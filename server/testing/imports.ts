@@ -5,11 +5,13 @@
  */
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 
-import { expect } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 
+import { resetEnvCache } from "../../env.js";
 import { staffActor, systemActor } from "../auth/actor";
 import type { Db } from "../db/client";
 import type { TImportOptions } from "../imports/dashboard/dashboard.schema";
@@ -317,4 +319,26 @@ export async function uploadImportFile(
     dir: args.dir,
     now: args.now ?? new Date(),
   });
+}
+
+/**
+ * A temporary IMPORT_DIR for a test file's uploads: made before its tests, emptied before each,
+ * removed after them. Returns the folder (read it inside a test).
+ */
+export function importDirForTests(prefix: string): () => string {
+  let dir = "";
+  beforeAll(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), prefix));
+    process.env.IMPORT_DIR = dir;
+    resetEnvCache();
+  });
+  afterAll(async () => {
+    delete process.env.IMPORT_DIR;
+    resetEnvCache();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    for (const entry of await fs.readdir(dir)) await fs.rm(path.join(dir, entry), { recursive: true, force: true });
+  });
+  return () => dir;
 }

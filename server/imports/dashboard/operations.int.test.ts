@@ -7,9 +7,8 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { resetEnvCache } from "@/env.js";
 import { staffActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
@@ -17,6 +16,7 @@ import { claimJobs } from "@/server/jobs/engine";
 import {
   FIXTURES,
   importAccount,
+  importDirForTests,
   importFixture,
   importSnapshot,
   tableCounts,
@@ -28,21 +28,7 @@ import { createAnonymousCaller, createTestStaff, type TestStaff } from "@/server
 import { ImportAborted } from "../types";
 
 const SAMPLE = path.join(FIXTURES, "disqus-sample.xml");
-let dir = "";
-
-beforeAll(async () => {
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), "masthead-import-ops-"));
-  process.env.IMPORT_DIR = dir;
-  resetEnvCache();
-});
-afterAll(async () => {
-  delete process.env.IMPORT_DIR;
-  resetEnvCache();
-  await fs.rm(dir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  for (const entry of await fs.readdir(dir)) await fs.rm(path.join(dir, entry), { recursive: true, force: true });
-});
+const importDir = importDirForTests("masthead-import-ops-");
 
 /** An account on the fixtures' host with an owner and an editor. */
 async function team() {
@@ -55,7 +41,7 @@ async function team() {
 
 /** Upload a file as the owner (what POST /api/admin/imports does), its dry run queued. */
 function uploadFile(db: Db, owner: TestStaff, file = SAMPLE, source = "disqus") {
-  return uploadImportFile(db, owner, { file, source, dir });
+  return uploadImportFile(db, owner, { file, source, dir: importDir() });
 }
 
 /** A Disqus export of one thread and `n` comments (many batches of the runner's 100). */
@@ -197,7 +183,7 @@ describe("imports router", () => {
     const { db, account, owner } = await team();
     const { id, digest } = await uploadFile(db, owner);
     await runJobsNow(db);
-    await fs.appendFile(path.join(dir, String(account.id), id), "<!-- changed -->\n");
+    await fs.appendFile(path.join(importDir(), String(account.id), id), "<!-- changed -->\n");
     await owner.caller.imports.start({ uploadId: id, digest });
     await runJobsNow(db);
     const view = await owner.caller.imports.upload({ uploadId: id });
@@ -209,7 +195,7 @@ describe("imports router", () => {
   it("fails the dry run of a broken or hostile file with its line, writing nothing", async () => {
     const { db, account, owner } = await team();
     const text = await fs.readFile(SAMPLE, "utf8");
-    const cut = path.join(dir, "cut-export.xml");
+    const cut = path.join(importDir(), "cut-export.xml");
     await fs.writeFile(cut, text.slice(0, text.length / 2));
     for (const [file, error] of [
       [cut, /^cut-export\.xml is not well-formed XML: line \d+: the file ends before <\/disqus>/],

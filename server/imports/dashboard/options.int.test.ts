@@ -6,17 +6,16 @@
  * refused, changing nothing.
  */
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { resetEnvCache } from "@/env.js";
 import { getDb } from "@/server/db";
 import {
   contentImportAccount,
   FIXTURES,
   importAccount,
+  importDirForTests,
   importedStory,
   recurringPlans,
   tableCounts,
@@ -25,20 +24,7 @@ import {
 import { runJobsNow } from "@/server/testing/jobs";
 import { createTestStaff } from "@/server/testing/staff";
 
-let dir = "";
-beforeAll(async () => {
-  dir = await fs.mkdtemp(path.join(os.tmpdir(), "masthead-import-options-"));
-  process.env.IMPORT_DIR = dir;
-  resetEnvCache();
-});
-afterAll(async () => {
-  delete process.env.IMPORT_DIR;
-  resetEnvCache();
-  await fs.rm(dir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  for (const entry of await fs.readdir(dir)) await fs.rm(path.join(dir, entry), { recursive: true, force: true });
-});
+const importDir = importDirForTests("masthead-import-options-");
 
 const EXPORTED = "2026-09-25T00:00:00Z";
 
@@ -53,7 +39,7 @@ describe("the Import page's options", () => {
     const { id } = await uploadImportFile(db, owner, {
       file,
       source: "subscriptions",
-      dir,
+      dir: importDir(),
       options: { announce: false, asOf: EXPORTED },
     });
     await runJobsNow(db);
@@ -75,7 +61,7 @@ describe("the Import page's options", () => {
     const disqus = await uploadImportFile(db, owner, {
       file: path.join(FIXTURES, "disqus-sample.xml"),
       source: "disqus",
-      dir,
+      dir: importDir(),
     });
     await runJobsNow(db);
     const before = await tableCounts(db);
@@ -139,7 +125,7 @@ describe("the Import page's options", () => {
     const { id } = await uploadImportFile(db, owner, {
       file: path.join(FIXTURES, "ghost-members.csv"),
       source: "ghost-members",
-      dir,
+      dir: importDir(),
     });
     await runJobsNow(db);
     const unmapped = (await owner.caller.imports.upload({ uploadId: id })).dryReport!;
@@ -161,7 +147,7 @@ describe("the Import page's options", () => {
     const { id } = await uploadImportFile(db, owner, {
       file: path.join(FIXTURES, "ghost-move.json"),
       source: "ghost",
-      dir,
+      dir: importDir(),
       options: { announce: false, ghostUrl: "https://old.example.org" },
     });
     await runJobsNow(db);
