@@ -213,7 +213,14 @@ if (!(await ensureTestPrerequisites(prerequisites))) {
 }
 
 // ─── Run ─────────────────────────────────────────────────────────────────────────────────────
-type Result = { step: Step; ok: boolean; seconds: number; counts?: Counts };
+type Result = { step: Step; ok: boolean; seconds: number; cpuSeconds?: number; counts?: Counts };
+
+/**
+ * GNU time, where the machine has it (Debian's \`time\` package): it reports the CPU seconds (user +
+ * system) of a step and the processes it waited for, so the summary shows where the cores went.
+ * CI's time limit is a sum of these over two cores, not of the wall times of steps run side by side.
+ */
+const GNU_TIME = ["/usr/bin/time"].find((file) => fs.existsSync(file) && process.platform === "linux");
 
 /**
  * One step as a child process. Alone in the run it writes to this terminal as it goes; next to
@@ -223,7 +230,9 @@ function runStep(step: Step, alone: boolean): Promise<Result> {
   const started = Date.now();
   const own = step.runner ? [...step.command, ...filters] : step.command;
   // Beside the longest chain, the others yield the cores to it (`nice` is on every Linux and macOS).
-  const command = !alone && !step.critical && process.platform !== "win32" ? ["nice", "-n", "19", ...own] : own;
+  const niced = !alone && !step.critical && process.platform !== "win32" ? ["nice", "-n", "19", ...own] : own;
+  const cpuFile = path.join(reportDir, `${step.id}.cpu`);
+  const command = GNU_TIME ? [GNU_TIME, "--quiet", "--format", "%U %S", "--output", cpuFile, ...niced] : niced;
   if (alone) console.log(`\n━━━ ${step.title} ━━━`);
   const logFile = path.join(reportDir, `${step.id}.log`);
   const out = alone ? "inherit" : fs.openSync(logFile, "w");
@@ -248,9 +257,16 @@ function runStep(step: Step, alone: boolean): Promise<Result> {
           counts = undefined;
         }
       }
-      resolve({ step, ok: code === 0, seconds: (Date.now() - started) / 1000, counts });
+      resolve({ step, ok: code === 0, seconds: (Date.now() - started) / 1000, cpuSeconds: cpuOf(cpuFile), counts });
     });
   });
+}
+
+/** The user + system seconds GNU time wrote for a step, if it did. */
+function cpuOf(file: string): number | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  const [user, system] = fs.readFileSync(file, "utf8").trim().split(/\s+/).slice(-2).map(Number);
+  return Number.isFinite(user) && Number.isFinite(system) ? user! + system! : undefined;
 }
 
 const alone = selected.length === 1;
@@ -278,7 +294,8 @@ for (const r of results) {
     : r.ok
       ? "clean"
       : "errors";
-  console.log(`${r.ok ? "✓" : "✗"} ${r.step.title.padEnd(40)} ${detail.padEnd(40)} ${r.seconds.toFixed(1)} s`);
+  const cpu = r.cpuSeconds === undefined ? "" : `  (CPU ${r.cpuSeconds.toFixed(0)} s)`;
+  console.log(`${r.ok ? "✓" : "✗"} ${r.step.title.padEnd(40)} ${detail.padEnd(40)} ${r.seconds.toFixed(1)} s${cpu}`);
   const failures = r.counts?.failures ?? [];
   for (const name of failures.slice(0, FAILURES_NAMED)) console.log(`    ✗ ${name}`);
   if (failures.length > FAILURES_NAMED)
@@ -301,5 +318,7 @@ if (skip.length || only)
     })`,
   );
 fs.rmSync(reportDir, { recursive: true, force: true });
+const cpuTotal = results.reduce((sum, r) => sum + (r.cpuSeconds ?? 0), 0);
+if (cpuTotal > 0) console.log(`CPU, all steps: ${cpuTotal.toFixed(0)} s (${os.availableParallelism()} cores)`);
 console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
 process.exit(results.every((r) => r.ok) ? 0 : 1);
