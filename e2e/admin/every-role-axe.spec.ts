@@ -1,41 +1,22 @@
 /**
- * Each demo role's dashboard, at desktop and phone sizes: signed in as the owner, editor,
- * moderator and revenue user, every page their navigation links to (and the Overview) has no
+ * Each demo role's dashboard, at desktop and phone sizes: signed in as the editor, moderator and
+ * revenue user (the owner's is every-page.spec.ts), every page their navigation links to (and the Overview) has no
  * serious or critical axe violation, label-content-name-mismatch included (seriousViolations),
  * with the pages' main dialogs open too. On a phone a list's filters wait behind a "Filters"
  * button, so the list starts within the first screen.
  */
 import type { Page } from "@playwright/test";
 
-import { expect, seriousViolations, test, type DemoUser } from "../fixtures";
+import { expect, test, type DemoUser } from "../fixtures";
+import { navPaths, pageAndDialogViolations, settle } from "./axe-walk";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
 
-const ROLES = ["owner", "editor", "moderator", "revenue"] as const;
-
-/** Buttons that open a page's main dialog, by page: opened, scanned, closed with Escape. */
-const DIALOGS: Record<string, RegExp[]> = {
-  "/admin/users": [/^Add user$/],
-  "/admin/webhooks": [/^Add webhook$/],
-  "/admin/subscriptions/subscriptions": [/^Give a subscription$/],
-};
-
-async function settle(page: Page) {
-  await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
-  await expect(page.getByRole("status").filter({ hasText: /^Loading/ })).toHaveCount(0);
-}
-
-/** The dashboard pages the signed-in user's navigation links to (whatever the width shows of it). */
-async function navPaths(page: Page): Promise<string[]> {
-  const hrefs = await page
-    .getByRole("navigation", { name: "Dashboard", includeHidden: true })
-    .locator("a[href^='/admin']")
-    .evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? ""));
-  return [...new Set(["/admin", ...hrefs.map((href) => href.split("#")[0]!)])];
-}
+// The owner's walk is every-page.spec.ts (every page, at both sizes, with the same dialogs).
+const ROLES = ["editor", "moderator", "revenue"] as const;
 
 async function signInAs(page: Page, user: DemoUser) {
   await page.goto("/admin/sign-in");
@@ -62,14 +43,7 @@ for (const viewport of VIEWPORTS) {
         // A page's first visit on a dev server (npm run dev) compiles it: more than the default 30 s on 2 cores.
         await page.goto(path, { timeout: 120_000 });
         await settle(page);
-        problems.push(...(await seriousViolations(page)).map((line) => `${path}: ${line}`));
-        for (const name of DIALOGS[path] ?? []) {
-          const opener = page.getByRole("button", { name });
-          if (!(await opener.isVisible())) continue;
-          await opener.click();
-          problems.push(...(await seriousViolations(page)).map((line) => `${path} (${name.source}): ${line}`));
-          await page.keyboard.press("Escape");
-        }
+        problems.push(...(await pageAndDialogViolations(page, path)));
       }
       await context.close();
       expect(problems, problems.join("\n")).toEqual([]);
