@@ -45,6 +45,15 @@ type TransactionOptions = {
 const MAX_CLASH_ATTEMPTS = 3;
 
 /**
+ * Milliseconds a transaction may wait for a connection of the pool before it fails. Prisma's
+ * default (2 s) failed a burst larger than the pool (DEFAULT_POOL_MAX) as soon as each
+ * transaction took a little longer on a busy machine: twenty concurrent payments issuing their
+ * invoices twice at once, on two busy cores. A burst waits its turn instead, for at most the
+ * time one transaction may run.
+ */
+const MAX_WAIT_FOR_CONNECTION_MS = 20_000;
+
+/**
  * What every commit of withTransaction awaits before it returns (server/cache/start.ts sets it).
  * On globalThis: Next.js loads this module once per bundle, and instrumentation sets it for all.
  */
@@ -70,7 +79,7 @@ export async function withTransaction<T>(
           pending.set(tx, hooks);
           return fn(tx);
         },
-        { timeout: options.timeout ?? 20_000 },
+        { timeout: options.timeout ?? 20_000, maxWait: MAX_WAIT_FOR_CONNECTION_MS },
       );
       runHooks(hooks);
       await globalForCommits.mastheadAfterEveryCommit?.(db);
