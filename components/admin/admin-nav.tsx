@@ -1,8 +1,10 @@
 "use client";
 
-import Link, { useLinkStatus } from "next/link";
+import { useLinkStatus } from "next/link";
 import { usePathname } from "next/navigation";
 import { useId, useState } from "react";
+
+import { PageLink } from "@/components/ui/page-link";
 
 export type AdminNavItem = { href: string; label: string; children?: { href: string; label: string }[] };
 
@@ -62,7 +64,7 @@ export function AdminNav({ items }: { items: AdminNavItem[] }) {
           const current = isCurrent(pathname, item.href);
           return (
             <li key={item.href}>
-              <Link
+              <PageLink
                 href={item.href}
                 onClick={() => close(item.href)}
                 aria-current={pathname === item.href ? "page" : undefined}
@@ -72,12 +74,12 @@ export function AdminNav({ items }: { items: AdminNavItem[] }) {
               >
                 {item.label}
                 <PageChangeProgress />
-              </Link>
+              </PageLink>
               {item.children && item.children.length > 0 ? (
                 <ul className="mt-1 mb-2 ml-3 space-y-0.5 border-l border-gray-200 pl-3">
                   {item.children.map((child) => (
                     <li key={child.href}>
-                      <Link
+                      <PageLink
                         href={child.href}
                         onClick={() => close(item.href)}
                         aria-current={pathname === child.href ? "page" : undefined}
@@ -89,7 +91,7 @@ export function AdminNav({ items }: { items: AdminNavItem[] }) {
                       >
                         {child.label}
                         <PageChangeProgress />
-                      </Link>
+                      </PageLink>
                     </li>
                   ))}
                 </ul>

@@ -7,7 +7,6 @@
  * (a slug in use, a plan not of the account) land on their fields too.
  */
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
@@ -24,6 +23,7 @@ import {
   serverErrors,
   Textarea,
 } from "@/components/ui";
+import { PageLink } from "@/components/ui/page-link";
 import {
   AUDIENCE_LABELS,
   NEWSLETTER_AUDIENCES,
@@ -295,9 +295,9 @@ export function NewsletterForm({
           <p className="mt-3 text-sm text-amber-800" role="status" data-testid="digest-site-url-unset">
             Digests are not sent while the site&apos;s public URL is not set: the mail&apos;s story links would lead to
             Masthead&apos;s own address, which has no story pages. Set it in{" "}
-            <Link href="/admin/settings" className="underline">
+            <PageLink href="/admin/settings" className="underline">
               Settings → Site
-            </Link>
+            </PageLink>
             ; until then each digest day is skipped, and the audit log says why.
           </p>
         ) : null}

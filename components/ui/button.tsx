@@ -5,10 +5,10 @@
  * `md` (forms, toolbars), `sm` (inside dense rows and cards), `xs` (icon-sized arrows in lists).
  * `loading` disables the button, marks it busy and shows `loadingText` (e.g. "Saving…").
  */
-import Link from "next/link";
 import type { ComponentProps, ReactNode } from "react";
 
 import { cx } from "./cx";
+import { PageLink } from "./page-link";
 
 export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
 export type ButtonSize = "xs" | "sm" | "md" | "lg";
@@ -83,8 +83,8 @@ export function ButtonLink({
   size,
   className,
   ...props
-}: ComponentProps<typeof Link> & { variant?: ButtonVariant; size?: ButtonSize }) {
-  return <Link className={buttonClasses({ variant, size, className })} {...props} />;
+}: ComponentProps<typeof PageLink> & { variant?: ButtonVariant; size?: ButtonSize }) {
+  return <PageLink className={buttonClasses({ variant, size, className })} {...props} />;
 }
 
 function Spinner() {

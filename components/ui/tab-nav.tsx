@@ -1,7 +1,7 @@
 /** Tabs between sibling pages (links, the current one marked). Scrolls sideways on a phone rather than the page. */
-import Link from "next/link";
 
 import { cx } from "./cx";
+import { PageLink } from "./page-link";
 
 export function TabNav({
   label,
@@ -16,7 +16,7 @@ export function TabNav({
     <nav aria-label={label} className="-mt-4 mb-6 overflow-x-auto border-b border-gray-200">
       <div className="flex gap-1">
         {items.map((item) => (
-          <Link
+          <PageLink
             key={item.key}
             href={item.href}
             aria-current={item.key === current ? "page" : undefined}
@@ -28,7 +28,7 @@ export function TabNav({
             )}
           >
             {item.label}
-          </Link>
+          </PageLink>
         ))}
       </div>
     </nav>
