@@ -1,22 +1,21 @@
 /**
  * npm test: every check the project has, in one command (CI runs exactly this).
  *
- * Every step starts at once, but for the ones that wait for another (`after`):
+ * The longest chain starts at once, and beside it two lanes of the other steps, each lane one
+ * step after another (LANES); a step also waits for the ones it needs (`after`):
  *
  *   build ──> browser tests (Playwright)              the longest chain, at normal priority
- *         ├─> type check (reads the build's .next/types)
- *         └─> content bench, smallest form
- *   lint, formatting, API reference, unit tests, webhooks and newsletter benches, integration tests on PGlite
- *   and on PostgreSQL
+ *   lane 1:   integration tests on PGlite → lint → formatting → API reference
+ *   lane 2:   integration tests on PostgreSQL → unit tests → type check (after the build: it reads
+ *             .next/types) → webhooks, newsletter and content benches (the content bench after the build)
  *
  * Two cores hold all of it. Everything off the longest chain runs under `nice -n 19`, so it takes
- * the cores the build and the browser tests leave (they mostly wait on the app and the browser)
- * and the browser tests keep close to the pace they have alone. The scheduler weighs each
- * runnable thread by its nice value, and the steps beside them run a dozen threads at once: at
- * `nice -n 10` together they outweighed the browser tests' few; at 19 they weigh about a seventh
- * as much (docs/decisions/0018). The build skips Next.js's own type check (NEXT_BUILD_SKIP_TYPECHECK):
- * the type check step is the same check. Side by side, a step's output is printed whole when it
- * ends.
+ * the cores the build and the browser tests leave and the browser tests keep close to the pace
+ * they have alone (docs/decisions/0018). Two lanes keep both cores busy once the browser tests
+ * end; all the steps at once gave each a sliver of what the browser tests leave, and tests with a
+ * time limit in the integration suites ran out of it (docs/decisions/0031). The build skips
+ * Next.js's own type check (NEXT_BUILD_SKIP_TYPECHECK): the type check step is the same check.
+ * Side by side, a step's output is printed whole when it ends.
  *
  * Prerequisites come first (scripts/lib/test-prerequisites.ts): PostgreSQL, Redis and Chromium
  * are installed, started and given the test database when this machine lacks them, one line each;
@@ -185,6 +184,15 @@ const steps: Step[] = [
   },
 ];
 
+/**
+ * The steps off the longest chain, in two lanes: a lane runs its (selected) steps one after
+ * another, the integration suites first (their tests have time limits), then what has none.
+ */
+const LANES = [
+  ["int-pglite", "lint", "format", "docs"],
+  ["int-postgres", "unit", "typecheck", "bench-webhooks", "bench-newsletter", "bench"],
+];
+
 const arg = (name: string) =>
   process.argv
     .find((a) => a.startsWith(`--${name}=`))
@@ -276,7 +284,9 @@ const running = new Map<string, Promise<Result>>();
 function start(step: Step): Promise<Result> {
   let pending = running.get(step.id);
   if (!pending) {
-    const waitFor = selected.filter((other) => step.after?.includes(other.id)).map(start);
+    const lane = LANES.find((ids) => ids.includes(step.id))?.filter((id) => selected.some((s) => s.id === id)) ?? [];
+    const before = lane[lane.indexOf(step.id) - 1];
+    const waitFor = selected.filter((other) => step.after?.includes(other.id) || other.id === before).map(start);
     pending = Promise.all(waitFor).then(() => runStep(step, alone));
     running.set(step.id, pending);
   }
