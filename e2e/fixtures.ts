@@ -82,7 +82,8 @@ export async function trpcCall<T>(request: APIRequestContext, path: string, inpu
 export async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page })
     .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .options({ rules: { "label-content-name-mismatch": { enabled: true } } })
+    // Only the violations' nodes are gathered (axe's resultTypes): the passes' were a quarter of a scan's time.
+    .options({ rules: { "label-content-name-mismatch": { enabled: true } }, resultTypes: ["violations"] })
     .analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")

@@ -4,18 +4,8 @@
  * when the image is chosen from the library (by keyboard) in another story; "Unused" finds the
  * image nothing uses, and it can be deleted (after a confirmation), while the used one cannot.
  */
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 
-import { expect, pngFile, test, trpcQuery } from "../fixtures";
-
-/** axe-core's serious and critical findings (WCAG 2.1 A and AA) on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} – ${v.help}`));
-}
+import { expect, pngFile, seriousViolations, test, trpcQuery } from "../fixtures";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },

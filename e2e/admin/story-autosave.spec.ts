@@ -6,20 +6,16 @@
  * opens the draft; Publish asks first, naming the story. And two editors on one story: the second
  * sees both texts side by side and keeps theirs without losing the first's.
  */
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 
-import { expect, expectNoHorizontalPageScroll, submitSignIn, test, trpcCall, trpcQuery } from "../fixtures";
-
-/** axe-core's serious and critical WCAG 2.1 A/AA violations on the page as it is now (dialogs included). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-    .analyze();
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} – ${v.help}`));
-}
+import {
+  expect,
+  expectNoHorizontalPageScroll,
+  seriousViolations,
+  submitSignIn,
+  test,
+  trpcCall,
+  trpcQuery,
+} from "../fixtures";
 
 type Story = { id: string; version: number; entities: { id: number; name: string }[] };
 

@@ -4,19 +4,9 @@
  * size, saves and publishes; the content API serves the element with the file's link, which downloads as a PDF
  * in a sandbox. No serious accessibility violation on the way.
  */
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
 
 import { testPdf } from "../../server/testing/documents";
-import { expect, test, trpcCall, trpcQuery } from "../fixtures";
-
-/** axe-core's serious and critical findings (WCAG 2.1 A and AA) on the page as it is now. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} – ${v.help}`));
-}
+import { expect, seriousViolations, test, trpcCall, trpcQuery } from "../fixtures";
 
 type Element = { type: string; subtype: string | null } & Record<string, unknown>;
 

@@ -4,9 +4,16 @@
  * uploaded images, cards reordered by keyboard (the drag handle: Space, arrow, Space); then the
  * content API serves exactly the HTML the editor showed, in the order the editor left.
  */
-import AxeBuilder from "@axe-core/playwright";
 
-import { expect, expectNoHorizontalPageScroll, pngFile, test, trpcCall, trpcQuery } from "../fixtures";
+import {
+  expect,
+  expectNoHorizontalPageScroll,
+  pngFile,
+  seriousViolations,
+  test,
+  trpcCall,
+  trpcQuery,
+} from "../fixtures";
 
 type Element = { type: string; subtype: string | null; text?: string; metadata: Record<string, unknown> } & Record<
   string,
@@ -193,10 +200,7 @@ test("paste from Google Docs is cleaned; every element type can be added, fits a
   for (const width of [1440, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await expectNoHorizontalPageScroll(page, `the story editor at ${width} px`);
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    const serious = results.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} – ${v.help}`));
+    const serious = await seriousViolations(page);
     expect(serious, serious.join("\n")).toEqual([]);
   }
 });

@@ -7,11 +7,10 @@
 import fs from "node:fs";
 import path from "node:path";
 
-import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { SignJWT } from "jose";
 
-import { expect, expectNoHorizontalPageScroll, openFilters, test } from "../fixtures";
+import { expect, expectNoHorizontalPageScroll, openFilters, seriousViolations, test } from "../fixtures";
 
 type Demo = { accountId: number; jwtSecret: string };
 
@@ -48,14 +47,6 @@ async function mine(request: APIRequestContext, jwt: string): Promise<Submission
   const res = await request.get(`/api/v1/accounts/${accountId}/ugc/me?jwt=${jwt}`);
   expect(res.status()).toBe(200);
   return ((await res.json()) as { items: Submission[] }).items;
-}
-
-async function noSeriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")} – ${v.help}`));
-  expect(serious).toEqual([]);
 }
 
 const VIEWPORTS = [
@@ -105,7 +96,7 @@ for (const viewport of VIEWPORTS) {
         /nofollow/,
       );
       await expectNoHorizontalPageScroll(page, `/admin/ugc at ${viewport.width} px`);
-      await noSeriousViolations(page);
+      expect(await seriousViolations(page)).toEqual([]);
 
       await row.getByRole("button", { name: viewport.decision }).click();
       await expect(page.getByRole("status").filter({ hasText: `Flood report ${run}` })).toContainText(
