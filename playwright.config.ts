@@ -20,6 +20,21 @@ const PORT = Number(process.env.E2E_PORT ?? 3210);
 const DATA_DIR = ".data-e2e";
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+/**
+ * Playwright starts Chromium with --disable-dev-shm-usage, for containers whose /dev/shm is a
+ * few megabytes: Chromium then keeps its shared memory in files under /tmp. Where /dev/shm has
+ * room (a gibibyte free), Chromium keeps it there, in memory, as it does outside Playwright: on a
+ * disk-backed /tmp each of its buffers was a file created and deleted on disk.
+ */
+function sharedMemoryHasRoom(): boolean {
+  try {
+    const { bavail, bsize } = fs.statfsSync("/dev/shm");
+    return bavail * bsize >= 1024 ** 3;
+  } catch {
+    return false;
+  }
+}
+
 if (!fs.existsSync(CHROMIUM)) {
   throw new Error(
     `Chromium is not at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set CHROMIUM_PATH).`,
@@ -52,6 +67,7 @@ export default defineConfig({
         ...devices["Desktop Chrome"],
         launchOptions: {
           executablePath: CHROMIUM,
+          ignoreDefaultArgs: sharedMemoryHasRoom() ? ["--disable-dev-shm-usage"] : [],
           args: [
             "--headless",
             "--no-sandbox",

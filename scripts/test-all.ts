@@ -13,7 +13,7 @@
  * the cores the build and the browser tests leave and the browser tests keep close to the pace
  * they have alone (docs/decisions/0018). Two lanes keep both cores busy once the browser tests
  * end; all the steps at once gave each a sliver of what the browser tests leave, and tests with a
- * time limit in the integration suites ran out of it (docs/decisions/0031). The build skips
+ * time limit in the integration suites ran out of it (docs/decisions/0030). The build skips
  * Next.js's own type check (NEXT_BUILD_SKIP_TYPECHECK): the type check step is the same check.
  * Side by side, a step's output is printed whole when it ends.
  *
