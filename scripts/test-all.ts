@@ -224,11 +224,11 @@ if (!(await ensureTestPrerequisites(prerequisites))) {
 type Result = { step: Step; ok: boolean; seconds: number; cpuSeconds?: number; counts?: Counts };
 
 /**
- * GNU time, where the machine has it (Debian's \`time\` package): it reports the CPU seconds (user +
+ * GNU time, where the machine has it (Debian's `time` package): it reports the CPU seconds (user +
  * system) of a step and the processes it waited for, so the summary shows where the cores went.
  * CI's time limit is a sum of these over two cores, not of the wall times of steps run side by side.
  */
-const GNU_TIME = ["/usr/bin/time"].find((file) => fs.existsSync(file) && process.platform === "linux");
+const GNU_TIME = process.platform === "linux" && fs.existsSync("/usr/bin/time") ? "/usr/bin/time" : undefined;
 
 /**
  * One step as a child process. Alone in the run it writes to this terminal as it goes; next to

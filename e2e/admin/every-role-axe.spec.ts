@@ -1,8 +1,8 @@
 /**
  * Each demo role's dashboard, at desktop and phone sizes: signed in as the editor, moderator and
- * revenue user (the owner's is every-page.spec.ts), every page their navigation links to (and the Overview) has no
- * serious or critical axe violation, label-content-name-mismatch included (seriousViolations),
- * with the pages' main dialogs open too. On a phone a list's filters wait behind a "Filters"
+ * revenue user (the owner's is every-page.spec.ts), every page their navigation links to (and
+ * the Overview) has no serious or critical axe violation, label-content-name-mismatch included
+ * (seriousViolations), with the pages' main dialogs open too. On a phone a list's filters wait behind a "Filters"
  * button, so the list starts within the first screen.
  */
 import type { Page } from "@playwright/test";

@@ -4,7 +4,6 @@
  * when the image is chosen from the library (by keyboard) in another story; "Unused" finds the
  * image nothing uses, and it can be deleted (after a confirmation), while the used one cannot.
  */
-
 import { expect, pngFile, seriousViolations, test, trpcQuery } from "../fixtures";
 
 const VIEWPORTS = [

@@ -6,7 +6,6 @@
  * opens the draft; Publish asks first, naming the story. And two editors on one story: the second
  * sees both texts side by side and keeps theirs without losing the first's.
  */
-
 import {
   expect,
   expectNoHorizontalPageScroll,

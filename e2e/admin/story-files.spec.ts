@@ -4,7 +4,6 @@
  * size, saves and publishes; the content API serves the element with the file's link, which downloads as a PDF
  * in a sandbox. No serious accessibility violation on the way.
  */
-
 import { testPdf } from "../../server/testing/documents";
 import { expect, seriousViolations, test, trpcCall, trpcQuery } from "../fixtures";
 

@@ -4,7 +4,6 @@
  * uploaded images, cards reordered by keyboard (the drag handle: Space, arrow, Space); then the
  * content API serves exactly the HTML the editor showed, in the order the editor left.
  */
-
 import {
   expect,
   expectNoHorizontalPageScroll,

@@ -44,6 +44,9 @@ type TransactionOptions = {
 
 const MAX_CLASH_ATTEMPTS = 3;
 
+/** Milliseconds a transaction may run unless its caller says otherwise. */
+const DEFAULT_TIMEOUT_MS = 20_000;
+
 /**
  * Milliseconds a transaction may wait for a connection of the pool before it fails. Prisma's
  * default (2 s) failed a burst larger than the pool (DEFAULT_POOL_MAX) as soon as each
@@ -51,7 +54,7 @@ const MAX_CLASH_ATTEMPTS = 3;
  * invoices twice at once, on two busy cores. A burst waits its turn instead, for at most the
  * time one transaction may run.
  */
-const MAX_WAIT_FOR_CONNECTION_MS = 20_000;
+const MAX_WAIT_FOR_CONNECTION_MS = DEFAULT_TIMEOUT_MS;
 
 /**
  * What every commit of withTransaction awaits before it returns (server/cache/start.ts sets it).
@@ -79,7 +82,7 @@ export async function withTransaction<T>(
           pending.set(tx, hooks);
           return fn(tx);
         },
-        { timeout: options.timeout ?? 20_000, maxWait: MAX_WAIT_FOR_CONNECTION_MS },
+        { timeout: options.timeout ?? DEFAULT_TIMEOUT_MS, maxWait: MAX_WAIT_FOR_CONNECTION_MS },
       );
       runHooks(hooks);
       await globalForCommits.mastheadAfterEveryCommit?.(db);
