@@ -275,6 +275,7 @@ export type WireComment = Pick<
   | "editedAt"
   | "isSpam"
   | "isPublished"
+  | "pageAuthor"
   | "toxicity"
   | "confidential"
   | "guest"
@@ -303,7 +304,7 @@ export async function threadRows(
       c.parent_comment_id AS "parentCommentId", c.reply_to_id AS "replyToId", c.author_id AS "authorId", c.body,
       c.hidden_by_id AS "hiddenById", c.hidden_at AS "hiddenAt", c.deleted_by_id AS "deletedById",
       c.deleted_at AS "deletedAt", c.edited_at AS "editedAt", c.is_spam AS "isSpam",
-      c.is_published AS "isPublished", c.toxicity, c.confidential, c.guest, c.guest_name AS "guestName",
+      c.is_published AS "isPublished", c.page_author AS "pageAuthor", c.toxicity, c.confidential, c.guest, c.guest_name AS "guestName",
       c.created_at AS "createdAt", c.reaction_count AS "reactionCount"`);
   const ids = [...args.ids];
   return db.$queryRaw<ThreadRow[]>(Prisma.sql`

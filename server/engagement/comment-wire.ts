@@ -106,7 +106,7 @@ export async function toWire(
       hidden: c.hiddenAt !== null,
       deleted: c.deletedAt !== null,
       realm_comment_count: realmCount,
-      is_page_author: jwtIdsOf(c.authorId).some((id) => page.authorIds.includes(id)),
+      is_page_author: c.pageAuthor || jwtIdsOf(c.authorId).some((id) => page.authorIds.includes(id)),
       author:
         c.confidential || (placeholder && c.deletedAt !== null)
           ? null

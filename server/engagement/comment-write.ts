@@ -158,6 +158,7 @@ export const NEW_COMMENT = {
   answeredAt: null,
   answeredById: null,
   reactionCount: 0,
+  pageAuthor: false,
 } as const satisfies Partial<Comment>;
 
 type Written = CountsBeforeCreate & { comment_id: number | null; event_id: bigint | null };

@@ -2,12 +2,14 @@
  * Who the comments of a WordPress export are by, on PGlite and PostgreSQL (fixture
  * wxr-people.xml): visitors with an e-mail are the reader of that e-mail, staff replies the staff
  * person's member (whatever the comment form held), visitors without an e-mail guests, authors who
- * wrote nothing but spam no members.
+ * wrote nothing but spam no members; the post's author replying is the page's author.
  */
 import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
+import { listComments } from "@/server/engagement/comment-list";
+import { encodePageId } from "@/server/engagement/pages";
 import { importAccount, importFixture, importSnapshot } from "@/server/testing/imports";
 
 async function commentOf(db: Db, accountId: number, sourceId: string) {
@@ -102,6 +104,24 @@ describe("the authors of a WordPress export's comments", () => {
       // A direct reply to its parent needs no other: reply_to_id is the parent (the API answers so).
       expect(reply.replyToId).toBe(answered === "1" ? null : ids.get(answered));
     }
+
+    // The post's author (dc:creator admin, WordPress user 1) replying is the page's author, as
+    // WordPress marks them; another staff person, or a visitor typing the author's address, is not.
+    expect(staff.pageAuthor).toBe(true);
+    for (const id of ["1", "4", "5"]) expect((await commentOf(db, account.id, id)).pageAuthor).toBe(false);
+    const page = await db.page.findUniqueOrThrow({ where: { id: staff.pageId } });
+    const list = await listComments(db, {
+      accountId: account.id,
+      encodedUrl: encodePageId(page.url),
+      query: {
+        parent_comments_limit: 20,
+        parent_comments_offset: 0,
+        sort_order: "oldest",
+        child_comments_sort_order: "oldest",
+      },
+    });
+    const wired = list.comments.flatMap((c) => [c, ...(c.replies ?? [])]);
+    expect(wired.filter((c) => c.is_page_author).map((c) => c.id)).toEqual([staff.id]);
 
     // A second run changes nothing.
     const before = await importSnapshot(db, account.id);

@@ -249,8 +249,25 @@ describe("the WXR reader", () => {
       ${comment("5", "Reader", "reader@example.org", "9")}
       </item></channel></rss>`,
     );
-    const staff = posts(await readAll(WXR_READER, file)).map((p) => p.author.staff?.login ?? null);
-    expect(staff).toEqual(["themedemos", "admin", "themedemos", null, null]);
+    const read = posts(await readAll(WXR_READER, file));
+    expect(read.map((p) => p.author.staff?.login ?? null)).toEqual(["themedemos", "admin", "themedemos", null, null]);
+    // No <dc:creator>: no comment is the post author's.
+    expect(read.map((p) => p.pageAuthor)).toEqual([false, false, false, false, false]);
+    // The post's author (dc:creator, any case) signed in: the page author's; a visitor typing their address is not.
+    const authored = writeTmp(
+      "authored.xml",
+      fs
+        .readFileSync(file, "utf8")
+        .replace("<rss ", '<rss xmlns:dc="http://purl.org/dc/elements/1.1/" ')
+        .replace("<link>", "<dc:creator>ThemeDemos</dc:creator><link>"),
+    );
+    expect(posts(await readAll(WXR_READER, authored)).map((p) => p.pageAuthor)).toEqual([
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it("maps comment_approved", () => {

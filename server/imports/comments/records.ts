@@ -68,6 +68,8 @@ export type CommentPost = {
   /** Also marked spam (a deleted spam post stays spam). */
   spam: boolean;
   author: CommentAuthor;
+  /** The source says its author wrote the page (a WordPress post's author replying): is_page_author. */
+  pageAuthor?: boolean;
   /** Not a reader's comment at all (a pingback): skipped with this reason. */
   skip: string | null;
   /** What is wrong with this post in the file (an undefined entity, a broken date): refused. */

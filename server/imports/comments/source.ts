@@ -260,6 +260,7 @@ async function planComment(
           // A deleted comment stays published, as a moderator's delete leaves it: its replies show under a placeholder.
           is_published: post.state === "published" || post.state === "approved" || post.state === "deleted",
           is_spam: spam,
+          page_author: post.pageAuthor === true,
           moderation_state: decision,
           // The export says that, not when: the comment's own date is the earliest it can have been.
           decided_at: decision === "undecided" ? null : createdAt,

@@ -35,6 +35,7 @@ type PendingComment = {
     guest_name: string | null;
     is_published: boolean;
     is_spam: boolean;
+    page_author: boolean;
     moderation_state: "undecided" | "approved" | "rejected" | "spam";
     decided_at: string | null;
     deleted_at: string | null;
@@ -66,13 +67,13 @@ export class CommentWriter {
     const rows = batch.map((c, i) => ({ id: ids[i]!.id, ...c.row }));
     await tx.$executeRaw(Prisma.sql`
       INSERT INTO comments (id, account_id, page_id, parent_comment_id, author_id, body, body_digest, guest,
-        guest_name, is_published, is_spam, moderation_state, decided_at, deleted_at, created_at)
+        guest_name, is_published, is_spam, page_author, moderation_state, decided_at, deleted_at, created_at)
       SELECT x.id, x.account_id, x.page_id, x.parent_comment_id, x.author_id, x.body, x.body_digest, x.guest,
-        x.guest_name, x.is_published, x.is_spam, x.moderation_state::comment_moderation_state, x.decided_at,
+        x.guest_name, x.is_published, x.is_spam, x.page_author, x.moderation_state::comment_moderation_state, x.decided_at,
         x.deleted_at, x.created_at
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id int, account_id int, page_id int,
         parent_comment_id int, author_id int, body jsonb, body_digest text, guest boolean, guest_name text,
-        is_published boolean, is_spam boolean, moderation_state text, decided_at timestamptz,
+        is_published boolean, is_spam boolean, page_author boolean, moderation_state text, decided_at timestamptz,
         deleted_at timestamptz, created_at timestamptz)
       ORDER BY x.id`);
     await ctx.recordMany(

@@ -124,7 +124,15 @@ class WxrStaff {
 }
 
 /** The item being read: its fields as they came (WordPress writes them before its comments). */
-type WxrItem = { postId: string | null; link: string | null; title: string | null; closed: boolean; line: number };
+type WxrItem = {
+  postId: string | null;
+  link: string | null;
+  title: string | null;
+  closed: boolean;
+  /** The post's author (<dc:creator>: a <wp:author>'s login). */
+  creator: string | null;
+  line: number;
+};
 
 function wxrThread(item: WxrItem): CommentThread | null {
   if (!item.postId) return null;
@@ -155,6 +163,7 @@ function wxrComment(node: XmlNode, item: WxrItem, staff: WxrStaff): CommentPost 
   const state = wxrState(field(node, "comment_approved"));
   const name = field(node, "comment_author") || null;
   const email = field(node, "comment_author_email") || null;
+  const person = staff.find(registered ? userId : null, email, name);
   return {
     sourceId: id,
     threadId: item.postId,
@@ -170,8 +179,11 @@ function wxrComment(node: XmlNode, item: WxrItem, staff: WxrStaff): CommentPost 
       accountId: registered ? userId : null,
       // A visitor is no account, but is known by the e-mail they gave (authors.ts).
       anonymous: false,
-      staff: staff.find(registered ? userId : null, email, name),
+      staff: person,
     },
+    // WordPress marks a comment by the post's own author (its "bypostauthor"): a signed-in user, the
+    // post's author; a visitor who typed that person's address is not marked.
+    pageAuthor: registered && person !== null && person.login.toLowerCase() === item.creator?.toLowerCase(),
     skip: READER_TYPES.has(type) ? null : `a ${type}, not a reader's comment`,
     errors: problems,
     line: node.line,
@@ -179,7 +191,7 @@ function wxrComment(node: XmlNode, item: WxrItem, staff: WxrStaff): CommentPost 
 }
 
 /** The <item> elements read: its fields (written before its comments), then each comment. */
-const ITEM_RECORDS = new Set(["title", "link", "wp:post_id", "wp:comment_status", "wp:comment"]);
+const ITEM_RECORDS = new Set(["title", "link", "dc:creator", "wp:post_id", "wp:comment_status", "wp:comment"]);
 
 async function* readWxr(path: string, onBytes: (bytes: Buffer) => void): AsyncGenerator<CommentRecord> {
   const events = streamXml(path, {
@@ -215,7 +227,7 @@ async function* readWxr(path: string, onBytes: (bytes: Buffer) => void): AsyncGe
     }
     if (event.type === "root") yield { type: "root", name: event.name };
     else if (event.type === "open" && event.depth === 3 && event.name === "item") {
-      item = { postId: null, link: null, title: null, closed: false, line: event.line };
+      item = { postId: null, link: null, title: null, closed: false, creator: null, line: event.line };
       threadSent = false;
     } else if (event.type === "close" && event.depth === 3 && event.name === "item") {
       item = null;
@@ -224,6 +236,7 @@ async function* readWxr(path: string, onBytes: (bytes: Buffer) => void): AsyncGe
       const text = node.text.trim() || null;
       if (node.name === "title") item.title = text;
       else if (node.name === "link") item.link = text;
+      else if (node.name === "dc:creator") item.creator = text;
       else if (node.name === "wp:post_id") item.postId = text;
       else if (node.name === "wp:comment_status") item.closed = text?.toLowerCase() === "closed";
       else {
