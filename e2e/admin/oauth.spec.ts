@@ -3,7 +3,7 @@
  * dashboard (its secret shown once); then a reader's browser goes through /oauth/authorize, the
  * member login page (or sign-up), and lands on the client's redirect URI with a code, which a real
  * OAuth client library (oauth4webapi) exchanges for a token that reads current_user.json.
- * The client application's host is simulated by Playwright (page.route), not contacted.
+ * The client application's host is never contacted: the test reads where the browser was sent.
  */
 import * as oauth from "oauth4webapi";
 
@@ -50,10 +50,15 @@ for (const { name, viewport } of [
     const reader = await browser.newContext({ viewport, baseURL });
     const readerPage = await reader.newPage();
     let landed: URL | null = null;
-    await readerPage.route("https://app.example.test/**", async (route) => {
-      landed = new URL(route.request().url());
-      await route.fulfill({ status: 200, contentType: "text/plain", body: "the client app" });
+    // Where the browser was sent, from the request it starts (before any name lookup); the page
+    // the client would show is stood in for where the browser lets Playwright answer a redirect's
+    // target (the full Chromium does, its headless shell does not).
+    readerPage.on("request", (request) => {
+      if (request.url().startsWith("https://app.example.test/")) landed = new URL(request.url());
     });
+    await readerPage.route("https://app.example.test/**", (route) =>
+      route.fulfill({ status: 200, contentType: "text/plain", body: "the client app" }),
+    );
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const authorize = new URL("/oauth/authorize", baseURL);

@@ -162,17 +162,17 @@ describe("decideRedis", () => {
 });
 
 describe("decideChromium", () => {
-  it("installs Debian's chromium when /usr/bin/chromium is missing, and only then", () => {
-    const debian = { path: "/usr/bin/chromium", isDebianPath: true };
+  it("installs Debian's chromium-headless-shell when /usr/bin/chromium-headless-shell is missing, and only then", () => {
+    const debian = { path: "/usr/bin/chromium-headless-shell", isDebianPath: true };
     expect(decideChromium({ ...debian, exists: true }, NOBODY, none)).toMatchObject({ kind: "ready" });
     expect(decideChromium({ ...debian, exists: false }, ROOT, none)).toEqual({
       kind: "install",
       name: "Chromium",
-      package: "chromium",
+      package: "chromium-headless-shell",
     });
     expect(decideChromium({ ...debian, exists: false }, NOBODY, none)).toMatchObject({
       kind: "fail",
-      line: expect.stringContaining("`sudo apt-get install -y chromium`") as string,
+      line: expect.stringContaining("`sudo apt-get install -y chromium-headless-shell`") as string,
     });
     expect(decideChromium({ ...debian, exists: false }, ROOT, after("install"))).toMatchObject({ kind: "fail" });
   });
@@ -180,7 +180,7 @@ describe("decideChromium", () => {
   it("does not install anything for a CHROMIUM_PATH of one's own: it says the file is missing", () => {
     expect(decideChromium({ path: "/opt/chrome/chrome", isDebianPath: false, exists: false }, ROOT, none)).toEqual({
       kind: "fail",
-      line: "Chromium is missing at /opt/chrome/chrome (CHROMIUM_PATH): point CHROMIUM_PATH at a Chromium binary, or unset it to use Debian's /usr/bin/chromium.",
+      line: "Chromium is missing at /opt/chrome/chrome (CHROMIUM_PATH): point CHROMIUM_PATH at a Chromium binary, or unset it to use Debian's /usr/bin/chromium-headless-shell.",
     });
   });
 });

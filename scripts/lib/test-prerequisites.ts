@@ -1,7 +1,7 @@
 /**
  * What npm test needs on the machine, made ready before the suites run: PostgreSQL
  * (TEST_DATABASE_URL, for the integration tests on PostgreSQL), Redis (TEST_REDIS_URL, for the
- * Redis rate-limit store) and Chromium (CHROMIUM_PATH, for Playwright).
+ * Redis rate-limit store) and Chromium's headless shell (CHROMIUM_PATH, for Playwright).
  *
  * For each one that is missing: install it (Debian's package, with apt-get as root or through
  * password-less `sudo -n`), start it when it is installed but not running, create the test
@@ -43,7 +43,7 @@ export type RedisFacts = { server: Server; answers: boolean; installed: boolean 
 type ChromiumFacts = {
   path: string;
   exists: boolean;
-  /** Debian's path, which apt-get install chromium fills. */ isDebianPath: boolean;
+  /** Debian's path, which apt-get install chromium-headless-shell fills. */ isDebianPath: boolean;
 };
 
 export type Action = "install" | "start" | "create-database";
@@ -57,7 +57,13 @@ export type Step =
   /** Cannot be made ready here: `line` says why and names the command to run. */
   | { kind: "fail"; line: string };
 
-export const DEBIAN_CHROMIUM = "/usr/bin/chromium";
+/**
+ * Debian's Chromium headless shell (package chromium-headless-shell): the browser Playwright itself
+ * runs headless tests in. The full browser (package chromium) in its headless mode took about a
+ * third more CPU for the same specs (docs/decisions/0029).
+ */
+export const DEBIAN_CHROMIUM = "/usr/bin/chromium-headless-shell";
+const DEBIAN_CHROMIUM_PACKAGE = "chromium-headless-shell";
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "::1", "[::1]", ""]);
 
 /** True for addresses of this machine, whose servers we may install and start. */
@@ -190,7 +196,7 @@ export function decideChromium(facts: ChromiumFacts, system: System, done: Reado
       line: `Chromium is missing at ${facts.path} (CHROMIUM_PATH): point CHROMIUM_PATH at a Chromium binary, or unset it to use Debian's ${DEBIAN_CHROMIUM}.`,
     };
   }
-  return installOrFail("Chromium", "chromium", system, done, "");
+  return installOrFail("Chromium", DEBIAN_CHROMIUM_PACKAGE, system, done, "");
 }
 
 // ─── 2. Probe ────────────────────────────────────────────────────────────────────────────────
