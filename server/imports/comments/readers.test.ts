@@ -268,6 +268,16 @@ describe("the WXR reader", () => {
       false,
       false,
     ]);
+    // A file that lists no staff (as isso's wordpress.xml): the signed-in user named as the post's creator.
+    const unlisted = writeTmp(
+      "unlisted.xml",
+      `<?xml version="1.0"?><rss xmlns:wp="http://wordpress.org/export/1.1/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+      <channel><wp:wxr_version>1.1</wp:wxr_version><item><link>https://example.com/b/</link>
+      <dc:creator><![CDATA[Tester]]></dc:creator><wp:post_id>2</wp:post_id>
+      ${comment("1", "Tester", "info@example.org", "1")}${comment("2", "Tester", "info@example.org", "0")}
+      ${comment("3", "Someone", "s@example.org", "2")}</item></channel></rss>`,
+    );
+    expect(posts(await readAll(WXR_READER, unlisted)).map((p) => p.pageAuthor)).toEqual([true, false, false]);
   });
 
   it("maps comment_approved", () => {

@@ -147,6 +147,9 @@ function wxrThread(item: WxrItem): CommentThread | null {
   };
 }
 
+const sameLogin = (a: string | null | undefined, b: string | null): boolean =>
+  !!a?.trim() && !!b && a.trim().toLowerCase() === b.trim().toLowerCase();
+
 /** A <wp:comment> of `item` as a post. */
 function wxrComment(node: XmlNode, item: WxrItem, staff: WxrStaff): CommentPost {
   const problems: string[] = [];
@@ -182,8 +185,9 @@ function wxrComment(node: XmlNode, item: WxrItem, staff: WxrStaff): CommentPost 
       staff: person,
     },
     // WordPress marks a comment by the post's own author (its "bypostauthor"): a signed-in user, the
-    // post's author; a visitor who typed that person's address is not marked.
-    pageAuthor: registered && person !== null && person.login.toLowerCase() === item.creator?.toLowerCase(),
+    // post's author (by the login of their <wp:author>, or by their name where the file lists no
+    // staff, as WXR 1.0 files do); a visitor who typed that person's address is not marked.
+    pageAuthor: registered && sameLogin(person?.login ?? name, item.creator),
     skip: READER_TYPES.has(type) ? null : `a ${type}, not a reader's comment`,
     errors: problems,
     line: node.line,
