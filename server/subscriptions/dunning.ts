@@ -107,7 +107,7 @@ export async function beginDunning(
   const chargeRetryAt = episode.outcome === "OPEN" ? nextChargeRetryAt(schedule) : null;
   await tx.subscription.update({
     where: { id: sub.id },
-    data: { endTimestamp: args.paidThrough, graceEndsAt, chargeRetryAt },
+    data: { endTimestamp: args.paidThrough, graceEndsAt, chargeRetryAt, gatewayWordDueAt: null },
   });
   if (inserted) {
     await queuePaymentFailedMail(tx, {

@@ -12,6 +12,7 @@ const base: LifecycleState = {
   nextPaymentDueDate: at("2026-02-01T00:00:00Z"),
   graceEndsAt: null,
   chargeRetryAt: null,
+  gatewayWordDueAt: null,
   renewalReminderSentAt: null,
 };
 const step = (s: Partial<LifecycleState>, now: string, chargeable = true) =>
@@ -45,6 +46,32 @@ describe("nextLifecycleStep", () => {
       "enter_grace",
       "2026-02-01T00:00:00.000Z",
     ]);
+  });
+
+  it("awaits the word of a gateway that charges periods itself, then enters the grace period without it", () => {
+    const selfBilled = (s: Partial<LifecycleState>, now: string) =>
+      show(nextLifecycleStep({ ...base, ...s }, at(now), { chargeable: false, gatewayWordWithinMs: 86_400_000 }));
+    const reminded = { renewalReminderSentAt: at("2026-01-25T00:00:00Z") };
+    expect(selfBilled(reminded, "2026-01-26T00:00:00Z")).toEqual(["await_gateway", "2026-02-01T00:00:00.000Z"]);
+    // Awaiting: the grace period (with its e-mail) only when the word is due and none came.
+    const waiting = {
+      ...reminded,
+      gatewayWordDueAt: at("2026-02-02T00:00:00Z"),
+      graceEndsAt: at("2026-02-02T00:00:00Z"),
+    };
+    expect(selfBilled(waiting, "2026-02-01T01:00:00Z")).toEqual(["enter_grace", "2026-02-02T00:00:00.000Z"]);
+    // Cancelled while awaiting: it ends when the word was due.
+    expect(selfBilled({ ...waiting, cancelledAt: at("2026-02-01T02:00:00Z") }, "2026-02-01T03:00:00Z")).toEqual([
+      "expire",
+      "2026-02-02T00:00:00.000Z",
+    ]);
+    // A cancelled subscription, or a gateway Masthead charges through, does not wait.
+    expect(selfBilled({ ...reminded, cancelledAt: at("2026-01-20T00:00:00Z") }, "2026-01-26T00:00:00Z")?.[0]).toBe(
+      "expire",
+    );
+    expect(
+      show(nextLifecycleStep({ ...base, ...reminded }, at("2026-01-26T00:00:00Z"), { chargeable: false }))?.[0],
+    ).toBe("enter_grace");
   });
 
   it("billed elsewhere: no reminder, charge or grace period; it expires at its end (or an open grace's end)", () => {

@@ -12,7 +12,7 @@
  * - "subscription.lifecycle_sweep" (every 5 minutes): queues the step of every subscription that
  *   is due and has none pending (subscriptions checkout created, or whose job failed for good).
  *
- * Every captured recurring charge becomes a Payment row through `recordCharge`, here only.
+ * Every captured recurring charge becomes a Payment row through `recordCharge` (./charges.ts) only.
  */
 import "server-only";
 
@@ -21,13 +21,13 @@ import { z } from "zod";
 import { getEnv } from "../../env.js";
 import { formatInstant } from "../dates.schema";
 import type { Db, TransactionClient } from "../db/client";
-import type { Prisma, Subscription } from "../generated/prisma/client";
+import type { Subscription } from "../generated/prisma/client";
 import { defineJob } from "../jobs/define";
 import { enqueueJob, enqueueJobs } from "../jobs/queue";
 import { log } from "../log";
 import { queueEmail } from "../mail/outbox";
+import { recordCharge } from "./charges";
 import { beginDunning, endDunning, openDunningEpisode, recordFailedRetry } from "./dunning";
-import { issueInvoiceForPayment } from "./invoices";
 import { DAY_MS, nextLifecycleStep, RENEWAL_REMINDER_DAYS, type LifecycleStep } from "./lifecycle-steps";
 import { formatMoney } from "./money.schema";
 import { PaymentAdapterError, type PaymentAdapter, type RecurringChargeResult } from "./payments/adapter";
@@ -46,9 +46,11 @@ function chargeable(adapter: PaymentAdapter | null): boolean {
 }
 
 function stepOf(sub: Subscription, now: Date): LifecycleStep | null {
+  const adapter = paymentAdapterFor(sub.paymentType);
   return nextLifecycleStep(sub, now, {
-    chargeable: chargeable(paymentAdapterFor(sub.paymentType)),
+    chargeable: chargeable(adapter),
     billedElsewhere: billedElsewhere(sub),
+    gatewayWordWithinMs: adapter?.renewalReportedWithinMs,
   });
 }
 
@@ -99,89 +101,6 @@ export async function retryChargeSoon(
   await tx.subscription.update({ where: { id: sub.id }, data: { chargeRetryAt: args.now } });
   await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now: args.now });
   return true;
-}
-
-// ─── Payments ────────────────────────────────────────────────────────────────────────────────
-
-type RecordChargeInput = {
-  subscription: Pick<Subscription, "id" | "accountId" | "paymentType" | "attemptId">;
-  amountCents: number;
-  currency: string;
-  /** The gateway's payment id (null for charges without one, e.g. sponsored). */
-  externalPaymentId: string | null;
-  externalOrderId?: string | null;
-  /** The period this charge pays for. */
-  periodStart: Date;
-  periodEnd: Date | null;
-  /** "lifecycle" (we charged), "gateway" (the gateway's recurring webhook) or "plan_switch" (a prorated upgrade). */
-  source: "lifecycle" | "gateway" | "plan_switch";
-  /** Credit balance (subscriptions.credit_cents) taken off this charge; its invoice shows the line. */
-  creditAppliedCents?: number;
-  details?: Record<string, unknown>;
-  now: Date;
-};
-
-/**
- * THE one place a captured recurring charge becomes a Payment row, and its invoice. Returns
- * null when this gateway payment is already recorded (a repeated webhook, a retried charge):
- * the caller then changes nothing else.
- */
-export async function recordCharge(tx: TransactionClient, input: RecordChargeInput): Promise<{ id: number } | null> {
-  const payment = await insertCharge(tx, input);
-  // Every captured charge is invoiced, in the transaction that records it (invoices.ts).
-  if (payment) await issueInvoiceForPayment(tx, payment.id, { now: input.now });
-  return payment;
-}
-
-async function insertCharge(tx: TransactionClient, input: RecordChargeInput): Promise<{ id: number } | null> {
-  const { subscription } = input;
-  if (input.externalPaymentId) {
-    const [row] = await tx.$queryRawUnsafe<{ id: number }[]>(
-      `INSERT INTO payments (account_id, subscription_id, attempt_id, payment_type, external_payment_id, external_order_id,
-                             amount_cents, currency, status, details, created_at, updated_at)
-       VALUES ($1, $2, $3::uuid, $4, $5, $6, $7, $8, 'captured', $9::jsonb, $10::timestamptz, $10::timestamptz)
-       ON CONFLICT (account_id, payment_type, external_payment_id) DO NOTHING
-       RETURNING id`,
-      subscription.accountId,
-      subscription.id,
-      subscription.attemptId,
-      subscription.paymentType,
-      input.externalPaymentId,
-      input.externalOrderId ?? null,
-      input.amountCents,
-      input.currency,
-      JSON.stringify(chargeDetails(input)),
-      input.now.toISOString(),
-    );
-    return row ?? null;
-  }
-  return tx.payment.create({
-    data: {
-      accountId: subscription.accountId,
-      subscriptionId: subscription.id,
-      attemptId: subscription.attemptId,
-      paymentType: subscription.paymentType,
-      externalOrderId: input.externalOrderId ?? null,
-      amountCents: input.amountCents,
-      currency: input.currency,
-      status: "CAPTURED",
-      details: chargeDetails(input),
-      createdAt: input.now,
-    },
-    select: { id: true },
-  });
-}
-
-function chargeDetails(input: RecordChargeInput): Prisma.InputJsonObject {
-  return {
-    recurring_charge: {
-      source: input.source,
-      period_start: input.periodStart.toISOString(),
-      period_end: input.periodEnd?.toISOString() ?? null,
-      ...(input.creditAppliedCents ? { credit_applied_cents: input.creditAppliedCents } : {}),
-    },
-    ...(input.details ? { gateway: input.details as Prisma.InputJsonObject } : {}),
-  };
 }
 
 // ─── Steps ───────────────────────────────────────────────────────────────────────────────────
@@ -249,10 +168,26 @@ async function enterGrace(
   await emit(ctx, sub, "subscription.grace_period_entered");
 }
 
+/**
+ * The period ended and its gateway charges periods itself: it reports the renewal a while later
+ * (payments/adapter.ts renewalReportedWithinMs). The reader keeps reading until that word is due
+ * and is told nothing; a charge ends the wait (recurring-events.ts), a failure starts the grace
+ * period at once (dunning.ts), and silence starts it when the word was due.
+ */
+async function awaitGateway(ctx: StepContext, sub: Subscription): Promise<void> {
+  const waitMs = paymentAdapterFor(sub.paymentType)?.renewalReportedWithinMs ?? 0;
+  const due = new Date(sub.endTimestamp!.getTime() + waitMs);
+  await ctx.tx.subscription.update({ where: { id: sub.id }, data: { graceEndsAt: due, gatewayWordDueAt: due } });
+  log.info("subscription awaits its gateway's word on the ended period", {
+    subscription: sub.id,
+    until: due.toISOString(),
+  });
+}
+
 async function expire(ctx: StepContext, sub: Subscription): Promise<void> {
   await ctx.tx.subscription.update({
     where: { id: sub.id },
-    data: { status: "EXPIRED", nextPaymentDueDate: null, chargeRetryAt: null },
+    data: { status: "EXPIRED", nextPaymentDueDate: null, chargeRetryAt: null, gatewayWordDueAt: null },
   });
   // A grace period that ran out unpaid: the episode's revenue is lost.
   if (sub.graceEndsAt !== null) await endDunning(ctx.tx, { subscriptionId: sub.id, outcome: "LOST", now: ctx.now });
@@ -410,6 +345,7 @@ export async function advanceSubscription(
     if (step.kind === "remind") await remind(ctx, sub);
     else if (step.kind === "charge") await charge(ctx, sub);
     else if (step.kind === "retry_charge") await retryCharge(ctx, sub);
+    else if (step.kind === "await_gateway") await awaitGateway(ctx, sub);
     else if (step.kind === "enter_grace")
       await enterGrace(ctx, sub, sub.endTimestamp!, "The period ended unpaid.", false);
     else await expire(ctx, sub);

@@ -27,6 +27,7 @@ export const STANDING_FIELDS = {
   cancelledAt: true,
   trialEndsAt: true,
   graceEndsAt: true,
+  gatewayWordDueAt: true,
   recurring: true,
 } as const;
 

@@ -48,6 +48,18 @@ describe("grantsAccess", () => {
     });
     expect(grantsAccess({ ...grace, status: "CANCELLED" }, at("2026-02-05T00:00:00Z"))).toBe(false);
   });
+  it("awaiting a gateway's word after the end: still reading, neither in grace nor expired", () => {
+    const due = at("2026-02-02T00:00:00Z");
+    const waiting = { ...base, recurring: true, graceEndsAt: due, gatewayWordDueAt: due };
+    expect(grantsAccess(waiting, at("2026-02-01T06:00:00Z"))).toBe(true);
+    expect(subscriptionFlags(waiting, at("2026-02-01T06:00:00Z"))).toMatchObject({
+      active: true,
+      in_grace_period: false,
+      expired: false,
+    });
+    expect(cumulativeEnd([waiting], at("2026-02-01T06:00:00Z"))).toEqual(due);
+    expect(grantsAccess(waiting, due)).toBe(false);
+  });
 });
 
 describe("subscriptionFlags", () => {

@@ -12,6 +12,8 @@ export type SubscriptionTiming = {
   cancelledAt: Date | null;
   trialEndsAt: Date | null;
   graceEndsAt: Date | null;
+  /** Awaiting a gateway's word on the ended period (grace_ends_at is then that instant): not in grace. */
+  gatewayWordDueAt?: Date | null;
   recurring: boolean;
   deletedAt?: Date | null;
 };
@@ -25,10 +27,14 @@ export function grantsAccess(s: SubscriptionTiming, now: Date): boolean {
   if (s.startTimestamp.getTime() > now.getTime()) return false;
   if (s.endTimestamp === null) return true;
   if (now.getTime() < s.endTimestamp.getTime()) return true;
-  return inGracePeriod(s, now);
+  return pastEndStillReading(s, now);
 }
 
-function inGracePeriod(s: SubscriptionTiming, now: Date): boolean {
+/**
+ * Ended, and still reading until grace_ends_at: in its grace period (a renewal failed), or awaiting
+ * the word of a gateway that charges periods itself (lifecycle-steps.ts "await_gateway").
+ */
+function pastEndStillReading(s: SubscriptionTiming, now: Date): boolean {
   return (
     s.status === "ACTIVE" &&
     s.endTimestamp !== null &&
@@ -38,8 +44,13 @@ function inGracePeriod(s: SubscriptionTiming, now: Date): boolean {
   );
 }
 
+/** In its grace period: a renewal failed (not merely awaiting the gateway's word), still reading. */
+function inGracePeriod(s: SubscriptionTiming, now: Date): boolean {
+  return pastEndStillReading(s, now) && !s.gatewayWordDueAt;
+}
+
 export function subscriptionFlags(s: SubscriptionTiming, now: Date) {
-  const expired = s.endTimestamp !== null && s.endTimestamp.getTime() <= now.getTime() && !inGracePeriod(s, now);
+  const expired = s.endTimestamp !== null && s.endTimestamp.getTime() <= now.getTime() && !pastEndStillReading(s, now);
   const active = grantsAccess(s, now);
   return {
     active,
@@ -107,7 +118,7 @@ export function cumulativeEnd(rows: readonly SubscriptionTiming[], now: Date): D
   const granting = live.filter((r) => grantsAccess(r, now));
   if (!granting.length) return null;
   const endOf = (r: SubscriptionTiming) =>
-    r.endTimestamp === null ? NO_END : inGracePeriod(r, now) && r.graceEndsAt ? r.graceEndsAt : r.endTimestamp;
+    r.endTimestamp === null ? NO_END : pastEndStillReading(r, now) && r.graceEndsAt ? r.graceEndsAt : r.endTimestamp;
   let end = Math.max(...granting.map((r) => endOf(r).getTime()));
   const later = live
     .filter((r) => !granting.includes(r))

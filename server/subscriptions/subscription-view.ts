@@ -89,7 +89,8 @@ export function subscriptionToWire(row: SubscriptionRow, subscriber: TSubscriber
     expires_in_days: flags.expires_in_days,
     in_grace_period: flags.in_grace_period,
     /** Masthead's: when the grace period after an unpaid period ends (access until then), or null. */
-    grace_ends_at: iso(row.graceEndsAt),
+    // Awaiting a gateway's word on the ended period is no grace period (lifecycle-steps.ts await_gateway).
+    grace_ends_at: row.gatewayWordDueAt ? null : iso(row.graceEndsAt),
     in_trial_period: flags.in_trial_period,
     // plan copy
     plan_name: row.planName,

@@ -236,6 +236,13 @@ export interface PaymentAdapter {
     creds: GatewayCredentials | null,
     request: HostedPaymentMethodRequest,
   ): Promise<{ url: string }>;
+  /**
+   * For a gateway that charges periods itself (no chargeRecurring): how long after a period's end
+   * its word on the renewal (a charge, a failure) may take. Until then the reader keeps reading and
+   * is told nothing (lifecycle-steps.ts "await_gateway"); with no word by then, the grace period
+   * and its e-mail start. Absent: the grace period starts at the period's end.
+   */
+  readonly renewalReportedWithinMs?: number;
   /** The gateway's name as readers know it ("Razorpay"), for links to its hosted pages. */
   readonly displayName?: string;
   /** Spec §6 renewal: the gateway subscription's current end. */

@@ -41,6 +41,7 @@ import {
   settlePaymentMethodUpdate,
   settleRecurringCancel,
   settleRecurringCharge,
+  settleRecurringPaymentFailed,
 } from "./recurring-events";
 import { paymentAdapterForProvider } from "./registry";
 
@@ -303,6 +304,14 @@ async function loadEvent(db: Db, id: number) {
   return { ...event, stored: event.payload as unknown as StoredEvent };
 }
 
+/** The recurring jobs, by name (recurring-events.ts). */
+const RECURRING_SETTLERS = new Map<string, typeof settleRecurringPaymentFailed>([
+  ["recurring_subscription_charged", settleRecurringCharge],
+  ["recurring_subscription_cancelled", settleRecurringCancel],
+  ["recurring_subscription_payment_method_updated", settlePaymentMethodUpdate],
+  ["recurring_subscription_payment_failed", settleRecurringPaymentFailed],
+]);
+
 /** "payment_gateway.event": run the job an event maps to, once. */
 export const gatewayEventJob = defineJob<{ gatewayEventId: number }>({
   name: "payment_gateway.event",
@@ -319,13 +328,14 @@ export const gatewayEventJob = defineJob<{ gatewayEventId: number }>({
     if (!adapter) return void (await finish("failed", "No adapter for this provider any more."));
     if (event.stored.job === null) return void (await finish("ignored", initialStatus(null).reason));
     if (event.stored.job !== "one_time_subscription_charged") {
-      const settle =
-        event.stored.job === "recurring_subscription_charged"
-          ? settleRecurringCharge
-          : event.stored.job === "recurring_subscription_payment_method_updated"
-            ? settlePaymentMethodUpdate
-            : settleRecurringCancel;
-      const result = await settle(tx, { accountId: event.accountId, adapter, details: event.stored.details, now });
+      const settle = RECURRING_SETTLERS.get(event.stored.job) ?? settleRecurringCancel;
+      const result = await settle(tx, {
+        accountId: event.accountId,
+        adapter,
+        details: event.stored.details,
+        now,
+        appUrl: ctx.appUrl,
+      });
       return void (await finish(result.status, result.reason));
     }
     const outcome = await settleOneTimeCharge(tx, {

@@ -8,5 +8,11 @@ export const GATEWAY_JOB_NAMES = [
   "recurring_subscription_cancelled",
   /** Designed here (not in the spec's list): the gateway now charges another card; stores its reference. */
   "recurring_subscription_payment_method_updated",
+  /**
+   * Designed here (not in the spec's list): the gateway's charge of a period failed and it may retry
+   * on its own (Razorpay's subscription.pending, Stripe's invoice.payment_failed): the grace period
+   * starts at once, with its one e-mail, if the paid period has ended.
+   */
+  "recurring_subscription_payment_failed",
 ] as const;
 export type GatewayJobName = (typeof GATEWAY_JOB_NAMES)[number];

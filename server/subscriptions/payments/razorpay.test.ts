@@ -322,6 +322,7 @@ describe("webhooks", () => {
       "payment.authorized": "one_time_subscription_charged",
       "payment.captured": "one_time_subscription_charged",
       "subscription.charged": "recurring_subscription_charged",
+      "subscription.pending": "recurring_subscription_payment_failed",
       "subscription.halted": "recurring_subscription_cancelled",
       "subscription.cancelled": "recurring_subscription_cancelled",
       "subscription.updated": "recurring_subscription_payment_method_updated",

@@ -107,6 +107,8 @@ const EVENT_JOBS: Readonly<Record<string, GatewayJobName>> = Object.freeze({
   "payment.authorized": "one_time_subscription_charged",
   "payment.captured": "one_time_subscription_charged",
   "subscription.charged": "recurring_subscription_charged",
+  // An automatic charge failed; Razorpay retries it on its own.
+  "subscription.pending": "recurring_subscription_payment_failed",
   "subscription.halted": "recurring_subscription_cancelled",
   "subscription.cancelled": "recurring_subscription_cancelled",
   "subscription.updated": "recurring_subscription_payment_method_updated",
@@ -168,6 +170,9 @@ export function createRazorpayAdapter(options: RazorpayAdapterOptions = {}): Pay
     paymentTypes: RAZORPAY_PAYMENT_TYPES,
     provider: RAZORPAY_PROVIDER,
     displayName: "Razorpay",
+    // Razorpay charges each period at its start and says so by webhook, usually within minutes; a
+    // day covers its delays before the reader hears of a failed payment.
+    renewalReportedWithinMs: 24 * 60 * 60 * 1000,
     takesPayment: true,
     callers: "any",
     // Razorpay charges a subscription its Razorpay plan's amount, less an Offer linked by

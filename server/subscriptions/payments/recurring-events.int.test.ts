@@ -1,8 +1,9 @@
 /**
- * Razorpay's recurring webhooks (subscription.charged, subscription.halted/cancelled) through
+ * Razorpay's recurring webhooks (subscription.charged, .pending, .halted/.cancelled) through
  * receiveGatewayWebhook and the real job engine, on the test clock: duplicates, events out of
- * order, a bad signature, the same payment processed by two workers at once, and the lifecycle's
- * grace period when the gateway's charge does not come.
+ * order, a bad signature, the same payment processed by two workers at once, the wait for the
+ * gateway's word at a period's end (no false "payment failed" mail when its charge comes a little
+ * late), and the grace period when its charge fails or does not come.
  */
 import { afterEach, describe, expect, it } from "vitest";
 
@@ -77,7 +78,7 @@ function chargedHook(ctx: Ctx, eventId?: string, payment?: Record<string, unknow
   return { hook, payment: p };
 }
 
-function cancelHook(ctx: Ctx, event: "subscription.cancelled" | "subscription.halted") {
+function cancelHook(ctx: Ctx, event: "subscription.cancelled" | "subscription.halted" | "subscription.pending") {
   return ctx.fx.webhook(event, {
     subscription: { id: ctx.gatewaySub, entity: "subscription", status: event.split(".")[1], notes: [] },
   });
@@ -103,6 +104,9 @@ async function state(ctx: Ctx) {
     grace: sub.graceEndsAt?.toISOString() ?? null,
     payments: await ctx.db.payment.count({ where: { subscriptionId: ctx.subscriptionId } }),
     events: events.map((e) => e.name),
+    mails: await ctx.db.outgoingEmail.count({
+      where: { accountId: ctx.accountId, kind: "subscription.payment_failed" },
+    }),
   };
 }
 
@@ -169,6 +173,7 @@ describe("recurring gateway events", () => {
       grace: null,
       payments: 2,
       events: ["subscription.cancelled", "subscription.renewed"],
+      mails: 0,
     });
     // Cancelled: no grace period at the end, it expires.
     setClock(at("2026-03-01T00:00:00.000Z"));
@@ -239,17 +244,22 @@ describe("recurring gateway events", () => {
     });
   });
 
-  it("no charge from the gateway by the end: the grace period, a late charge ends it, none expires it", async () => {
+  it("awaits the gateway's word for a day after the end: a charge in it renews quietly, none starts the grace period", async () => {
     const ctx = await setup();
     const { db, accountId } = ctx;
+    // The period ends: the reader keeps reading, told nothing, while Razorpay charges.
     setClock(at("2026-02-01T00:00:00.000Z"));
     await runJobsNow(db, deps());
     expect(await state(ctx)).toMatchObject({
       status: "ACTIVE",
-      grace: "2026-02-08T00:00:00.000Z",
-      events: ["subscription.grace_period_entered"],
+      grace: "2026-02-02T00:00:00.000Z",
+      events: [],
+      mails: 0,
     });
-    setClock(at("2026-02-03T00:00:00.000Z"));
+    const waiting = await db.subscription.findUniqueOrThrow({ where: { id: ctx.subscriptionId } });
+    expect(waiting.gatewayWordDueAt?.toISOString()).toBe("2026-02-02T00:00:00.000Z");
+    // Razorpay's charge, an hour late: renewed, and no failure ever happened.
+    setClock(at("2026-02-01T01:00:00.000Z"));
     await receive(db, accountId, chargedHook(ctx).hook);
     await runJobsNow(db, deps());
     expect(await state(ctx)).toMatchObject({
@@ -257,30 +267,73 @@ describe("recurring gateway events", () => {
       grace: null,
       end: "2026-03-01T00:00:00.000Z",
       payments: 2,
+      events: ["subscription.renewed"],
+      mails: 0,
     });
+    // The next period's charge never comes: the grace period (and its one mail) when the word was due.
     setClock(at("2026-03-01T00:00:00.000Z"));
     await runJobsNow(db, deps());
+    expect(await state(ctx)).toMatchObject({ grace: "2026-03-02T00:00:00.000Z", mails: 0 });
+    setClock(at("2026-03-02T00:00:00.000Z"));
+    await runJobsNow(db, deps());
+    expect(await state(ctx)).toMatchObject({
+      status: "ACTIVE",
+      grace: "2026-03-08T00:00:00.000Z",
+      events: ["subscription.renewed", "subscription.grace_period_entered"],
+      mails: 1,
+    });
     setClock(at("2026-03-08T00:00:00.000Z"));
     await runJobsNow(db, deps());
     expect(await state(ctx)).toMatchObject({
       status: "EXPIRED",
-      events: [
-        "subscription.grace_period_entered",
-        "subscription.renewed",
-        "subscription.recovered",
-        "subscription.grace_period_entered",
-        "subscription.expired",
-      ],
+      events: ["subscription.renewed", "subscription.grace_period_entered", "subscription.expired"],
+      mails: 1,
     });
-    // Two failure episodes (dunning.ts): the first paid late by the gateway, the second lost.
-    const episodes = await db.dunningEpisode.findMany({
-      where: { subscriptionId: ctx.subscriptionId },
-      orderBy: { id: "asc" },
-    });
-    expect(episodes.map((e) => [e.periodStart.toISOString(), e.outcome, e.retries])).toEqual([
-      ["2026-02-01T00:00:00.000Z", "RECOVERED", 0],
-      ["2026-03-01T00:00:00.000Z", "LOST", 0],
+    // One failure episode, lost; the late charge of February was none.
+    const episodes = await db.dunningEpisode.findMany({ where: { subscriptionId: ctx.subscriptionId } });
+    expect(episodes.map((e) => [e.periodStart.toISOString(), e.outcome])).toEqual([
+      ["2026-03-01T00:00:00.000Z", "LOST"],
     ]);
-    expect(episodes[0]!.paymentId).not.toBeNull();
+  });
+
+  it("a failed charge the gateway reports starts the grace period at once, mailed once; its late charge recovers it", async () => {
+    const ctx = await setup();
+    const { db, accountId } = ctx;
+    // Before the end, a failure waits for the end.
+    setClock(at("2026-01-31T12:00:00.000Z"));
+    await receive(db, accountId, cancelHook(ctx, "subscription.pending"));
+    await runJobsNow(db, deps());
+    expect(await state(ctx)).toMatchObject({ grace: null, mails: 0 });
+    setClock(at("2026-02-01T00:00:00.000Z"));
+    await runJobsNow(db, deps());
+    setClock(at("2026-02-01T02:00:00.000Z"));
+    await receive(db, accountId, cancelHook(ctx, "subscription.pending"));
+    await runJobsNow(db, deps());
+    expect(await state(ctx)).toMatchObject({
+      status: "ACTIVE",
+      grace: "2026-02-08T00:00:00.000Z",
+      events: ["subscription.grace_period_entered"],
+      mails: 1,
+    });
+    const inGrace = await db.subscription.findUniqueOrThrow({ where: { id: ctx.subscriptionId } });
+    expect(inGrace.gatewayWordDueAt).toBeNull();
+    // Razorpay fails its retry too: nothing more is said.
+    setClock(at("2026-02-02T02:00:00.000Z"));
+    await receive(db, accountId, cancelHook(ctx, "subscription.pending"));
+    await runJobsNow(db, deps());
+    expect(await state(ctx)).toMatchObject({ grace: "2026-02-08T00:00:00.000Z", mails: 1 });
+    // Its next retry succeeds: recovered.
+    setClock(at("2026-02-03T02:00:00.000Z"));
+    await receive(db, accountId, chargedHook(ctx).hook);
+    await runJobsNow(db, deps());
+    expect(await state(ctx)).toMatchObject({
+      status: "ACTIVE",
+      grace: null,
+      end: "2026-03-01T00:00:00.000Z",
+      events: ["subscription.grace_period_entered", "subscription.renewed", "subscription.recovered"],
+      mails: 1,
+    });
+    const episodes = await db.dunningEpisode.findMany({ where: { subscriptionId: ctx.subscriptionId } });
+    expect(episodes.map((e) => e.outcome)).toEqual(["RECOVERED"]);
   });
 });

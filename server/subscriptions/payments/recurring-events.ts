@@ -19,8 +19,9 @@ import { recordAudit } from "../../audit/audit-log";
 import { systemActor } from "../../auth/actor";
 import type { TransactionClient } from "../../db/client";
 import type { Prisma, Subscription } from "../../generated/prisma/client";
-import { endDunning } from "../dunning";
-import { recordCharge, retryChargeSoon, scheduleSubscriptionLifecycle } from "../lifecycle";
+import { recordCharge } from "../charges";
+import { beginDunning, endDunning } from "../dunning";
+import { retryChargeSoon, scheduleSubscriptionLifecycle } from "../lifecycle";
 import { addDuration } from "../subscription-state";
 import { emitSubscriptionEvent } from "../subscription-view";
 import type { GatewayEventDetails, PaymentAdapter } from "./adapter";
@@ -218,6 +219,7 @@ export async function settleRecurringCharge(
       endTimestamp: end,
       graceEndsAt: null,
       chargeRetryAt: null,
+      gatewayWordDueAt: null,
       nextPaymentDueDate: live ? end : null,
     },
   });
@@ -293,5 +295,46 @@ export async function settlePaymentMethodUpdate(
   // In grace: the unpaid period is retried on the new card now when we charge it (a gateway that
   // charges by itself, like Razorpay, retries on its own and this does nothing).
   await retryChargeSoon(tx, { subscriptionId: sub.id, now });
+  return { status: "processed", reason: null };
+}
+
+/**
+ * recurring_subscription_payment_failed: the gateway could not charge a period and retries on its
+ * own (it charges its subscriptions itself). Once the paid period has ended, the grace period
+ * starts now rather than when the gateway's word was due (lifecycle-steps.ts await_gateway), with
+ * its e-mail, once per period (dunning.ts: a repeated or later failure of the period mails nothing
+ * more). A failure before the period's end (a gateway charging early) waits for the end.
+ */
+export async function settleRecurringPaymentFailed(
+  tx: TransactionClient,
+  args: { accountId: number; adapter: PaymentAdapter; details: GatewayEventDetails; now: Date; appUrl: string },
+): Promise<RecurringOutcome> {
+  const { accountId, now } = args;
+  const subscriptionId = await findSubscriptionId(tx, args);
+  if (subscriptionId === null)
+    return { status: "ignored", reason: "No subscription of ours has this gateway subscription." };
+  const sub = await lockSubscription(tx, subscriptionId);
+  if (sub.status !== "ACTIVE" || sub.cancelledAt !== null || !sub.recurring)
+    return { status: "ignored", reason: `The subscription is ${sub.status.toLowerCase()}: no renewal is due.` };
+  if (sub.endTimestamp === null || sub.endTimestamp.getTime() > now.getTime())
+    return { status: "ignored", reason: "The paid period has not ended: its end starts the grace period if unpaid." };
+  if (sub.graceEndsAt !== null && sub.gatewayWordDueAt === null)
+    return { status: "processed", reason: "The subscription is already in its grace period." };
+  const { opened } = await beginDunning(tx, {
+    sub,
+    paidThrough: sub.endTimestamp,
+    charged: false,
+    reason: "The payment gateway could not charge the period.",
+    now,
+    appUrl: args.appUrl,
+  });
+  if (opened)
+    await emitSubscriptionEvent(tx, {
+      accountId,
+      name: "subscription.grace_period_entered",
+      subscriptionId: sub.id,
+      occurredAt: now,
+    });
+  await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now });
   return { status: "processed", reason: null };
 }

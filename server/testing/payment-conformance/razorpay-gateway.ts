@@ -14,6 +14,7 @@ const EVENT_STATES: Record<string, { payment?: string; subscription?: string }> 
   "payment.authorized": { payment: "authorized" },
   "payment.captured": { payment: "captured" },
   "subscription.charged": { payment: "captured", subscription: "active" },
+  "subscription.pending": { subscription: "pending" },
   "subscription.halted": { subscription: "halted" },
   "subscription.cancelled": { subscription: "cancelled" },
 };
