@@ -45,11 +45,44 @@ function chargeable(adapter: PaymentAdapter | null): boolean {
   return adapter !== null && "chargeRecurring" in adapter && adapter.chargeRecurring !== undefined;
 }
 
-function stepOf(sub: Subscription, now: Date): LifecycleStep | null {
+/** Whether an account hears from a gateway: its credentials set, enabled, with a webhook secret. */
+type Hearing = (accountId: number, provider: string) => Promise<boolean>;
+
+/** A Hearing that asks the database once per account and gateway. */
+function hearingFrom(db: Db): Hearing {
+  const known = new Map<string, Promise<boolean>>();
+  return (accountId, provider) => {
+    const key = `${accountId}:${provider}`;
+    let heard = known.get(key);
+    if (!heard) {
+      heard = db.paymentGateway
+        .findUnique({
+          where: { accountId_provider: { accountId, provider } },
+          select: { enabled: true, webhookSecretEncrypted: true },
+        })
+        .then((row) => Boolean(row?.enabled && row.webhookSecretEncrypted));
+      known.set(key, heard);
+    }
+    return heard;
+  };
+}
+
+/**
+ * The subscription's next step. An imported subscription whose gateway charges periods itself is
+ * billed elsewhere while the account does not hear from that gateway (payments/registry.ts
+ * billedElsewhere): nothing would ever tell Masthead of its renewals, so it ends quietly.
+ */
+async function stepOf(sub: Subscription, now: Date, hears: Hearing): Promise<LifecycleStep | null> {
   const adapter = paymentAdapterFor(sub.paymentType);
+  const unheard =
+    sub.createdBy === "import" &&
+    adapter?.provider != null &&
+    adapter.takesPayment &&
+    !chargeable(adapter) &&
+    !(await hears(sub.accountId, adapter.provider));
   return nextLifecycleStep(sub, now, {
     chargeable: chargeable(adapter),
-    billedElsewhere: billedElsewhere(sub),
+    billedElsewhere: billedElsewhere(sub) || unheard,
     gatewayWordWithinMs: adapter?.renewalReportedWithinMs,
   });
 }
@@ -69,7 +102,7 @@ export async function scheduleSubscriptionLifecycle(
 ): Promise<LifecycleStep | null> {
   const sub = await db.subscription.findUnique({ where: { id: args.subscriptionId } });
   if (!sub) return null;
-  const step = stepOf(sub, args.now);
+  const step = await stepOf(sub, args.now, hearingFrom(db));
   if (step) await enqueueStep(db, sub, step, args.now);
   return step;
 }
@@ -333,10 +366,11 @@ export async function advanceSubscription(
   // and a prepaid one-time switch starts its new period rather than expiring (plan-switch.ts).
   await applyDueScheduledSwitch(tx, { subscriptionId: args.subscriptionId, now: args.now });
   const ran: LifecycleStep[] = [];
+  const hears = hearingFrom(tx);
   for (let i = 0; i < MAX_STEPS_PER_RUN; i++) {
     const sub = await tx.subscription.findUnique({ where: { id: args.subscriptionId } });
     if (!sub) return ran;
-    const step = stepOf(sub, args.now);
+    const step = await stepOf(sub, args.now, hears);
     if (!step) return ran;
     if (step.at.getTime() > args.now.getTime()) {
       await enqueueStep(tx, sub, step, args.now);
@@ -353,7 +387,7 @@ export async function advanceSubscription(
   }
   // Still behind after MAX_STEPS_PER_RUN: continue in a fresh job at once.
   const sub = await tx.subscription.findUnique({ where: { id: args.subscriptionId } });
-  const step = sub ? stepOf(sub, args.now) : null;
+  const step = sub ? await stepOf(sub, args.now, hears) : null;
   if (sub && step)
     await enqueueStep(tx, sub, { ...step, at: new Date(Math.max(step.at.getTime(), args.now.getTime())) }, args.now);
   return ran;
@@ -394,19 +428,19 @@ export async function sweepSubscriptionLifecycle(db: Db, now: Date): Promise<num
   );
   if (rows.length === 0) return 0;
   const subs = await db.subscription.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
-  const items = subs.flatMap((sub) => {
-    const step = stepOf(sub, now);
-    if (!step) return [];
-    return [
-      {
+  const hears = hearingFrom(db);
+  const items = [];
+  for (const sub of subs) {
+    const step = await stepOf(sub, now, hears);
+    if (step)
+      items.push({
         payload: { subscriptionId: sub.id },
         key: lifecycleJobKey(sub.id, step.at),
         runAt: step.at,
         accountId: sub.accountId,
         now,
-      },
-    ];
-  });
+      });
+  }
   await enqueueJobs(db, subscriptionLifecycleJob, items);
   return items.length;
 }

@@ -3,7 +3,9 @@
  * and the lifecycle's sweep and jobs run on the test clock, around each period end. A Stripe
  * subscription (no adapter in Masthead) or an imported recurring one with no gateway named keeps
  * access until its period end, is never reminded, charged or dunned, and ends quietly there;
- * staff (not the reader) can extend it. Not one e-mail is queued.
+ * staff (not the reader) can extend it. Not one e-mail is queued. An imported Razorpay
+ * subscription is billed elsewhere too while the account does not hear from Razorpay; once it
+ * does, Razorpay's word renews it, and the reader hears nothing while that word is on its way.
  */
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -16,9 +18,11 @@ import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { runImport } from "@/server/imports/runner";
 import { sweepSubscriptionLifecycle } from "@/server/subscriptions/lifecycle";
+import { receiveGatewayWebhook } from "@/server/subscriptions/payments/gateway-events";
 import { grantsAccess } from "@/server/subscriptions/subscription-state";
 import { extendSubscription } from "@/server/subscriptions/subscriptions";
 import { now, resetClock, setClock } from "@/server/testing/clock";
+import { razorpayStandIn } from "@/server/testing/gateway-checkout";
 import { FIXTURES, importAccount, recurringPlans } from "@/server/testing/imports";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
 
@@ -65,6 +69,7 @@ async function passTime(db: Db, at: string) {
 const subOf = (db: Db, accountId: number, key: string) =>
   db.subscription.findFirstOrThrow({ where: { accountId, OR: [{ member: { email: key } }, { paymentToken: key }] } });
 
+const razorpayAccount = razorpayStandIn();
 afterEach(() => resetClock());
 
 describe("imported subscriptions billed elsewhere, on the lifecycle", () => {
@@ -132,5 +137,66 @@ describe("imported subscriptions billed elsewhere, on the lifecycle", () => {
     await passTime(db, "2027-03-01T00:00:01Z");
     expect(await state("henry@example.com")).toEqual({ status: "EXPIRED", access: false, graceEndsAt: null });
     expect(await mails()).toEqual([]);
+  });
+
+  it("an imported Razorpay subscription ends quietly unless the account hears from Razorpay, whose word then renews it", async () => {
+    setClock(NOW);
+    const rows = (id: string) =>
+      [
+        "email,name,plan,status,current_period_end,cancel_at_period_end,gateway,gateway_subscription_id,amount,currency,started_at",
+        `ravi@example.in,Ravi,gold-monthly,active,2026-11-28T00:00:00Z,false,razorpay,${id},9.00,USD,2026-10-28T00:00:00Z`,
+      ].join("\n");
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "subs-razorpay-"));
+    const deaf = await setup();
+    const heard = await setup();
+    const { fx } = await razorpayAccount(heard.db, heard.accountId);
+    for (const [ctx, id] of [
+      [deaf, "sub_DEAF"],
+      [heard, "sub_HEARD"],
+    ] as const) {
+      const file = path.join(dir, `${id}.csv`);
+      await fs.writeFile(file, rows(id));
+      const report = await importFile(ctx.db, ctx.accountId, file);
+      expect(report.kinds.subscription!.create).toBe(1);
+      expect(report.notes).toContain(
+        "subscriptions billed by Razorpay renew when it reports each charge: with its keys and webhook secret in Subscriptions → Payment gateways; until then they end quietly at their period end",
+      );
+    }
+    await fs.rm(dir, { recursive: true });
+    const { db } = heard;
+    const state = async (accountId: number, id: string) => {
+      const sub = await subOf(db, accountId, id);
+      return { status: sub.status, access: grantsAccess(sub, now()), end: sub.endTimestamp?.toISOString() };
+    };
+    const mails = (accountId: number) => db.outgoingEmail.count({ where: { accountId } });
+
+    // The period ends. Not heard: it ends. Heard: the reader keeps reading while Razorpay charges.
+    await passTime(db, "2026-11-28T00:00:01Z");
+    expect(await state(deaf.accountId, "sub_DEAF")).toMatchObject({ status: "EXPIRED", access: false });
+    expect(await state(heard.accountId, "sub_HEARD")).toMatchObject({ status: "ACTIVE", access: true });
+    // Razorpay's charge, an hour late: the next period, and no mail to anyone.
+    setClock(new Date("2026-11-28T01:00:00Z"));
+    const payment = fx.pay({ subscriptionId: "sub_HEARD", amount: 900, currency: "USD" }).payment;
+    const hook = fx.webhook("subscription.charged", {
+      subscription: { id: "sub_HEARD", entity: "subscription", status: "active", notes: [] },
+      payment,
+    });
+    await receiveGatewayWebhook(db, {
+      provider: "razorpay",
+      accountId: heard.accountId,
+      headers: new Headers(hook.headers),
+      rawBody: hook.body,
+      now: now(),
+    });
+    await passTime(db, "2026-11-28T01:00:01Z");
+    expect(await state(heard.accountId, "sub_HEARD")).toEqual({
+      status: "ACTIVE",
+      access: true,
+      end: "2026-12-28T00:00:00.000Z",
+    });
+    await passTime(db, "2026-11-30T00:00:00Z");
+    expect(await mails(deaf.accountId)).toBe(0);
+    expect(await mails(heard.accountId)).toBe(0);
+    expect(await db.dunningEpisode.count({ where: { subscription: { accountId: heard.accountId } } })).toBe(0);
   });
 });

@@ -40,7 +40,7 @@ import type { Db } from "../../db/client";
 import type { Prisma, SubscriptionStatus } from "../../generated/prisma/client";
 import { DAY_MS, RENEWAL_REMINDER_DAYS } from "../../subscriptions/lifecycle-steps";
 import { centsToDecimal } from "../../subscriptions/money.schema";
-import { billedElsewhere } from "../../subscriptions/payments/registry";
+import { billedElsewhere, paymentAdapterFor } from "../../subscriptions/payments/registry";
 import { planCopy } from "../../subscriptions/plan-copy";
 import { MEMBER_KIND, noteSpelling, planMember, type SourceIdentity } from "../comments/authors";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan } from "../types";
@@ -308,6 +308,15 @@ async function planRow(db: Db, item: SubscriptionItem, ctx: ImportContext, rc: R
       rc.noted,
       `elsewhere:${paymentType}`,
       `subscriptions billed by ${gateway || "the old system"}, which Masthead cannot charge: access until their period end, then they end (no reminder, no dunning, no e-mail); staff can extend them`,
+    );
+  }
+  const adapter = paymentAdapterFor(paymentType);
+  if (when.status === "ACTIVE" && plan.recurring && adapter?.renewalReportedWithinMs !== undefined) {
+    noteOnce(
+      ctx,
+      rc.noted,
+      `heard:${paymentType}`,
+      `subscriptions billed by ${adapter.displayName ?? gateway} renew when it reports each charge: with its keys and webhook secret in Subscriptions → Payment gateways; until then they end quietly at their period end`,
     );
   }
   if (terms.status === "past_due" && when.status === "ACTIVE") {
