@@ -41,7 +41,16 @@ describe("revenue reports on the account's clocks", () => {
     });
     const report = await revenueReport(db, { accountId, range: { from: "2026-03-01", to: "2026-03-03" } });
     expect(report.days).toEqual([
-      { day: "2026-03-02", currency: "EUR", captured_cents: 900, refunded_cents: 900, net_cents: 0 },
+      {
+        day: "2026-03-02",
+        currency: "EUR",
+        captured_cents: 900,
+        refunded_cents: 900,
+        net_cents: 0,
+        tax_cents: 0,
+        refunded_tax_cents: 0,
+        net_excluding_tax_cents: 0,
+      },
     ]);
     // The same through tRPC: the range's days are the account's.
     expect((await revenue.caller.revenue.revenueReport({ from: "2026-03-01", to: "2026-03-01" })).days).toEqual([]);

@@ -1,16 +1,23 @@
 /**
- * The revenue reports (reports.ts) on the real database: known rows, exact numbers per UTC day.
+ * The revenue reports (reports.ts) on the real database: known rows, exact numbers per UTC day;
+ * the taxes of invoiced payments and of their refunds' credit notes split from revenue.
  */
 import { describe, expect, it } from "vitest";
 
+import { staffActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
+import { withTransaction } from "@/server/db/transaction";
+import { issueInvoiceForPayment } from "@/server/subscriptions/invoices";
+import { refundPayment } from "@/server/subscriptions/refunds";
 import { conversionReport, revenueReport, subscriptionsReport } from "@/server/subscriptions/reports";
 import { resolveSubscriber } from "@/server/subscriptions/subscribers";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";
 
 const at = (iso: string) => new Date(iso);
+/** The tax figures of revenue that carried no tax. */
+const untaxed = (netCents: number) => ({ tax_cents: 0, refunded_tax_cents: 0, net_excluding_tax_cents: netCents });
 
 async function reader(db: Db, accountId: number, email: string) {
   return (await resolveSubscriber(db, { accountId, provider: "email", identity: email, create: true }))!;
@@ -143,16 +150,131 @@ describe("revenue reports", () => {
 
     const report = await revenueReport(db, { accountId, range: { from: "2026-03-01", to: "2026-03-03" } });
     expect(report.days).toEqual([
-      { day: "2026-03-01", currency: "INR", captured_cents: 49_900, refunded_cents: 0, net_cents: 49_900 },
-      { day: "2026-03-01", currency: "USD", captured_cents: 3_000, refunded_cents: 0, net_cents: 3_000 },
-      { day: "2026-03-02", currency: "EUR", captured_cents: 500, refunded_cents: 0, net_cents: 500 },
-      { day: "2026-03-03", currency: "EUR", captured_cents: 0, refunded_cents: 500, net_cents: -500 },
+      {
+        day: "2026-03-01",
+        currency: "INR",
+        captured_cents: 49_900,
+        refunded_cents: 0,
+        net_cents: 49_900,
+        ...untaxed(49_900),
+      },
+      {
+        day: "2026-03-01",
+        currency: "USD",
+        captured_cents: 3_000,
+        refunded_cents: 0,
+        net_cents: 3_000,
+        ...untaxed(3_000),
+      },
+      { day: "2026-03-02", currency: "EUR", captured_cents: 500, refunded_cents: 0, net_cents: 500, ...untaxed(500) },
+      { day: "2026-03-03", currency: "EUR", captured_cents: 0, refunded_cents: 500, net_cents: -500, ...untaxed(-500) },
     ]);
     expect(report.currencies).toEqual(["EUR", "INR", "USD"]);
     expect(report.totals).toEqual([
-      { currency: "EUR", captured_cents: 500, refunded_cents: 500, net_cents: 0 },
-      { currency: "INR", captured_cents: 49_900, refunded_cents: 0, net_cents: 49_900 },
-      { currency: "USD", captured_cents: 3_000, refunded_cents: 0, net_cents: 3_000 },
+      { currency: "EUR", captured_cents: 500, refunded_cents: 500, net_cents: 0, ...untaxed(0) },
+      { currency: "INR", captured_cents: 49_900, refunded_cents: 0, net_cents: 49_900, ...untaxed(49_900) },
+      { currency: "USD", captured_cents: 3_000, refunded_cents: 0, net_cents: 3_000, ...untaxed(3_000) },
+    ]);
+  });
+
+  it("splits the taxes of invoices and credit notes from revenue, per day and currency, in cents", async () => {
+    const db = await getDb();
+    const revenue = await createTestStaff(db, { roles: ["REVENUE"] });
+    const accountId = revenue.account.id;
+    const actor = staffActor({ id: revenue.user.id, accountId, roles: ["REVENUE"] });
+    const payer = await reader(db, accountId, "taxed@example.com");
+    const vat = [{ name: "VAT", rate_basis_points: 2000, inclusive: false }];
+    const gst = [{ name: "GST", rate_basis_points: 1800, inclusive: true }];
+    /** A captured payment of a subscription priced `priceCents` with `taxDetail`, invoiced as checkout does. */
+    const taxedPayment = async (
+      priceCents: number,
+      currency: string,
+      taxDetail: typeof vat,
+      amountCents: number,
+      createdAt: string,
+    ) => {
+      const plan = await insertTestPlan(db, await insertTestGroup(db, accountId), {
+        priceCents,
+        priceCurrency: currency,
+      });
+      const sub = await insertTestSubscription(db, { accountId, memberId: payer.id, planId: plan.id });
+      await db.subscription.update({ where: { id: sub.id }, data: { taxDetail, paymentAmountCents: amountCents } });
+      const payment = await db.payment.create({
+        data: {
+          accountId,
+          subscriptionId: sub.id,
+          paymentType: "manual",
+          amountCents,
+          currency,
+          status: "CAPTURED",
+          createdAt: at(createdAt),
+        },
+      });
+      await withTransaction(db, (tx) => issueInvoiceForPayment(tx, payment.id, { now: at(createdAt) }));
+      return payment;
+    };
+    // VAT 20% on top of €10.00: €12.00 paid, €2.00 of it tax; twice, on 1 and 2 March.
+    await taxedPayment(1_000, "EUR", vat, 1_200, "2026-03-01T10:00:00Z");
+    const eur = await taxedPayment(1_000, "EUR", vat, 1_200, "2026-03-02T10:00:00Z");
+    // GST 18% inside ₹118.00: ₹18.00 of it tax.
+    const inr = await taxedPayment(11_800, "INR", gst, 11_800, "2026-03-01T12:00:00Z");
+    // A manual payment with no invoice carries no tax.
+    await db.payment.create({
+      data: {
+        accountId,
+        paymentType: "manual",
+        amountCents: 500,
+        currency: "USD",
+        status: "CAPTURED",
+        createdAt: at("2026-03-01T08:00:00Z"),
+      },
+    });
+    // Half of the 2 March euro payment and half of the rupee one refunded on 3 March: credit notes
+    // with €1.00 (200 × 600 / 1200) and ₹9.00 (1800 × 5900 / 11800) of tax.
+    await refundPayment(db, { actor, input: { paymentId: eur.id, amountCents: 600 }, now: at("2026-03-03T09:00:00Z") });
+    await refundPayment(db, {
+      actor,
+      input: { paymentId: inr.id, amountCents: 5_900 },
+      now: at("2026-03-03T09:00:00Z"),
+    });
+    const notes = await db.creditNote.findMany({ where: { accountId }, orderBy: { id: "asc" } });
+    expect(notes.map((n) => (n.taxLines as { amount_cents: number }[]).map((l) => l.amount_cents))).toEqual([
+      [100],
+      [900],
+    ]);
+
+    const report = await revenueReport(db, { accountId, range: { from: "2026-03-01", to: "2026-03-03" } });
+    const row = (captured: number, refunded: number, tax: number, refundedTax: number) => ({
+      captured_cents: captured,
+      refunded_cents: refunded,
+      net_cents: captured - refunded,
+      tax_cents: tax,
+      refunded_tax_cents: refundedTax,
+      net_excluding_tax_cents: captured - refunded - tax + refundedTax,
+    });
+    expect(report.days).toEqual([
+      { day: "2026-03-01", currency: "EUR", ...row(1_200, 0, 200, 0) },
+      { day: "2026-03-01", currency: "INR", ...row(11_800, 0, 1_800, 0) },
+      { day: "2026-03-01", currency: "USD", ...row(500, 0, 0, 0) },
+      { day: "2026-03-02", currency: "EUR", ...row(1_200, 0, 200, 0) },
+      { day: "2026-03-03", currency: "EUR", ...row(0, 600, 0, 100) },
+      { day: "2026-03-03", currency: "INR", ...row(0, 5_900, 0, 900) },
+    ]);
+    expect(report.totals).toEqual([
+      { currency: "EUR", ...row(2_400, 600, 400, 100) },
+      { currency: "INR", ...row(11_800, 5_900, 1_800, 900) },
+      { currency: "USD", ...row(500, 0, 0, 0) },
+    ]);
+    // The figures, written out: €18.00 net of which €3.00 tax; ₹59.00 net of which ₹9.00 tax.
+    expect(report.totals.map((t) => [t.currency, t.net_cents, t.net_excluding_tax_cents])).toEqual([
+      ["EUR", 1_800, 1_500],
+      ["INR", 5_900, 5_000],
+      ["USD", 500, 500],
+    ]);
+    // The same through tRPC.
+    expect((await revenue.caller.revenue.revenueReport({ from: "2026-03-03", to: "2026-03-03" })).totals).toEqual([
+      { currency: "EUR", ...row(0, 600, 0, 100) },
+      { currency: "INR", ...row(0, 5_900, 0, 900) },
     ]);
   });
 

@@ -14,6 +14,11 @@
  *   per currency, in integer cents; refunds (succeeded) by the day they were made, per currency;
  *   net = captured - refunded. A trial's authorization charge is no revenue: neither it nor its
  *   refund counts (trial-history.ts, the rule invoices follow too).
+ * - **Tax**: the taxes inside those figures, as frozen on the documents: tax = the `tax_lines`
+ *   amounts of the captured payments' invoices (inclusive and exclusive alike), on the payment's
+ *   day; refunded tax = the `tax_lines` amounts of the refunds' credit notes, on the refund's day.
+ *   A payment without an invoice (manual, sponsored) or a refund without a credit note carries no
+ *   tax. net excluding tax = net - (tax - refunded tax): what the publisher keeps before taxes.
  * - **Meter conversion**: a reader *hit the paywall* on the day their free_stories-th metered read
  *   of a meter period was counted (meter_views, the account's current free limit). They
  *   *converted* when they are a logged-in reader ("m:<member id>") whose member started a
@@ -33,10 +38,18 @@ type SubscriptionsReport = {
   days: { day: string; active: number; new: number; churned: number }[];
   totals: { new: number; churned: number; active_at_end: number };
 };
+type RevenueFigures = {
+  captured_cents: number;
+  refunded_cents: number;
+  net_cents: number;
+  tax_cents: number;
+  refunded_tax_cents: number;
+  net_excluding_tax_cents: number;
+};
 type RevenueReport = {
   currencies: string[];
-  days: { day: string; currency: string; captured_cents: number; refunded_cents: number; net_cents: number }[];
-  totals: { currency: string; captured_cents: number; refunded_cents: number; net_cents: number }[];
+  days: ({ day: string; currency: string } & RevenueFigures)[];
+  totals: ({ currency: string } & RevenueFigures)[];
 };
 type ConversionReport = {
   free_stories: number | null;
@@ -101,51 +114,76 @@ export async function revenueReport(
   const range = parseInput(ZReportRangeInput, args.range);
   const zone = await getAccountTimeZone(db, args.accountId);
   const { start, end } = rangeBounds(range, zone);
-  const rows = await db.$queryRaw<{ day: string; currency: string; captured: bigint; refunded: bigint }[]>`
+  // Taxes of a payment: its invoice's tax_lines; of a refund: its credit note's (one each at most).
+  const rows = await db.$queryRaw<
+    { day: string; currency: string; captured: bigint; refunded: bigint; tax: bigint; refunded_tax: bigint }[]
+  >`
     WITH captured AS (
-      SELECT to_char(p.created_at AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS day, p.currency, SUM(p.amount_cents) AS cents
+      SELECT to_char(p.created_at AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS day, p.currency,
+        SUM(p.amount_cents)::bigint AS cents, SUM(COALESCE(it.cents, 0))::bigint AS tax
       FROM payments p LEFT JOIN subscriptions s ON s.id = p.subscription_id
+        LEFT JOIN LATERAL (
+          SELECT SUM((t->>'amount_cents')::bigint) AS cents
+          FROM invoices i CROSS JOIN LATERAL jsonb_array_elements(i.tax_lines) t
+          WHERE i.payment_id = p.id
+        ) it ON true
       WHERE p.account_id = ${args.accountId} AND p.status IN ('captured', 'refunded')
         AND p.created_at >= ${start}::timestamptz AND p.created_at < ${end}::timestamptz
         AND NOT ${TRIAL_AUTHORIZATION_SQL}
       GROUP BY 1, 2
     ),
     refunded AS (
-      SELECT to_char(r.created_at AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS day, p.currency, SUM(r.amount_cents) AS cents
+      SELECT to_char(r.created_at AT TIME ZONE ${zone}, 'YYYY-MM-DD') AS day, p.currency,
+        SUM(r.amount_cents)::bigint AS cents, SUM(COALESCE(ct.cents, 0))::bigint AS tax
       FROM payment_refunds r JOIN payments p ON p.id = r.payment_id LEFT JOIN subscriptions s ON s.id = p.subscription_id
+        LEFT JOIN LATERAL (
+          SELECT SUM((t->>'amount_cents')::bigint) AS cents
+          FROM credit_notes cn CROSS JOIN LATERAL jsonb_array_elements(cn.tax_lines) t
+          WHERE cn.refund_id = r.id
+        ) ct ON true
       WHERE r.account_id = ${args.accountId} AND r.status = 'succeeded'
         AND r.created_at >= ${start}::timestamptz AND r.created_at < ${end}::timestamptz
         AND NOT ${TRIAL_AUTHORIZATION_SQL}
       GROUP BY 1, 2
     )
     SELECT COALESCE(c.day, r.day) AS day, COALESCE(c.currency, r.currency) AS currency,
-      COALESCE(c.cents, 0) AS captured, COALESCE(r.cents, 0) AS refunded
+      COALESCE(c.cents, 0) AS captured, COALESCE(r.cents, 0) AS refunded,
+      COALESCE(c.tax, 0) AS tax, COALESCE(r.tax, 0) AS refunded_tax
     FROM captured c FULL OUTER JOIN refunded r ON r.day = c.day AND r.currency = c.currency
     ORDER BY 1, 2`;
-  const days = rows.map((r) => {
-    const captured = num(r.captured);
-    const refunded = num(r.refunded);
-    return {
-      day: dayOf(r.day),
-      currency: r.currency,
-      captured_cents: captured,
-      refunded_cents: refunded,
-      net_cents: captured - refunded,
-    };
-  });
-  const totals = new Map<
-    string,
-    { currency: string; captured_cents: number; refunded_cents: number; net_cents: number }
-  >();
+  const days = rows.map((r) => ({
+    day: dayOf(r.day),
+    currency: r.currency,
+    ...revenueFigures(num(r.captured), num(r.refunded), num(r.tax), num(r.refunded_tax)),
+  }));
+  const totals = new Map<string, { currency: string } & RevenueFigures>();
   for (const d of days) {
-    const t = totals.get(d.currency) ?? { currency: d.currency, captured_cents: 0, refunded_cents: 0, net_cents: 0 };
-    t.captured_cents += d.captured_cents;
-    t.refunded_cents += d.refunded_cents;
-    t.net_cents += d.net_cents;
-    totals.set(d.currency, t);
+    const t = totals.get(d.currency);
+    const sum = t
+      ? revenueFigures(
+          t.captured_cents + d.captured_cents,
+          t.refunded_cents + d.refunded_cents,
+          t.tax_cents + d.tax_cents,
+          t.refunded_tax_cents + d.refunded_tax_cents,
+        )
+      : revenueFigures(d.captured_cents, d.refunded_cents, d.tax_cents, d.refunded_tax_cents);
+    totals.set(d.currency, { currency: d.currency, ...sum });
   }
   const currencies = [...totals.keys()].sort();
   return { currencies, days, totals: currencies.map((c) => totals.get(c)!) };
+}
+
+/** The report's figures from its four sums (integer cents). */
+function revenueFigures(captured: number, refunded: number, tax: number, refundedTax: number): RevenueFigures {
+  const net = captured - refunded;
+  return {
+    captured_cents: captured,
+    refunded_cents: refunded,
+    net_cents: net,
+    tax_cents: tax,
+    refunded_tax_cents: refundedTax,
+    net_excluding_tax_cents: net - (tax - refundedTax),
+  };
 }
 
 export async function conversionReport(

@@ -96,7 +96,15 @@ describe("one trial per reader", () => {
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const report = await revenueReport(f.db, { accountId: f.account.id, range: { from: day(-1), to: day(1) } });
     expect(report.totals).toEqual([
-      { currency: "USD", captured_cents: f.trial.priceCents, refunded_cents: 0, net_cents: f.trial.priceCents },
+      {
+        currency: "USD",
+        captured_cents: f.trial.priceCents,
+        refunded_cents: 0,
+        net_cents: f.trial.priceCents,
+        tax_cents: 0,
+        refunded_tax_cents: 0,
+        net_excluding_tax_cents: f.trial.priceCents,
+      },
     ]);
     expect(await f.db.payment.count({ where: { accountId: f.account.id, status: "REFUNDED", amountCents: 500 } })).toBe(
       1,
