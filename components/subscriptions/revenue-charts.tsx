@@ -96,17 +96,30 @@ export function ChartFigure({
   children,
   table,
   testId,
+  figures,
 }: {
   title: string;
   summary: string;
   children: ReactNode;
   table: { head: string[]; rows: (string | number)[][] };
   testId: string;
+  /** Headline figures shown under the summary (label, value). */
+  figures?: { label: string; value: string; testId: string }[];
 }) {
   return (
     <figure className="min-w-0 space-y-2" data-testid={testId}>
       <figcaption className="text-sm font-medium text-gray-900">{title}</figcaption>
       <p className="text-sm text-gray-600">{summary}</p>
+      {figures?.length ? (
+        <dl className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
+          {figures.map((f) => (
+            <div key={f.label} className="min-w-0" data-testid={f.testId}>
+              <dt className="text-xs text-gray-600">{f.label}</dt>
+              <dd className="font-medium text-gray-900 tabular-nums">{f.value}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : null}
       <div role="img" aria-label={`${title}: ${summary}`} className="h-60 w-full min-w-0">
         {children}
       </div>
@@ -212,19 +225,29 @@ function RevenueChart({ range }: { range: TReportRangeInput }) {
         const c = total.currency;
         const days = data.days.filter((d) => d.currency === c);
         const money = (cents: number) => formatMoney(cents, c);
+        // The tax kept: the captured payments' taxes less those given back with refunds.
+        const tax = total.tax_cents - total.refunded_tax_cents;
         return (
           <ChartFigure
             key={c}
             testId={`chart-revenue-${c}`}
             title={`Revenue in ${c}`}
-            summary={`Captured ${money(total.captured_cents)}, refunded ${money(total.refunded_cents)}, net ${money(total.net_cents)}.`}
+            summary={`Captured ${money(total.captured_cents)}, refunded ${money(total.refunded_cents)}, net ${money(total.net_cents)}, of which tax ${money(tax)}; net excluding tax ${money(total.net_excluding_tax_cents)}.`}
+            figures={[
+              { label: "Net", value: money(total.net_cents), testId: "revenue-net" },
+              { label: "Tax", value: money(tax), testId: "revenue-tax" },
+              { label: "Excluding tax", value: money(total.net_excluding_tax_cents), testId: "revenue-excluding-tax" },
+            ]}
             table={{
-              head: ["Day", "Captured", "Refunded", "Net"],
+              head: ["Day", "Captured", "Refunded", "Net", "Tax", "Refunded tax", "Net excl. tax"],
               rows: days.map((d) => [
                 formatDay(d.day),
                 centsToDecimal(d.captured_cents, c),
                 centsToDecimal(d.refunded_cents, c),
                 centsToDecimal(d.net_cents, c),
+                centsToDecimal(d.tax_cents, c),
+                centsToDecimal(d.refunded_tax_cents, c),
+                centsToDecimal(d.net_excluding_tax_cents, c),
               ]),
             }}
           >

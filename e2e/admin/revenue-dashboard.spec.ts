@@ -1,9 +1,9 @@
 /**
  * The revenue dashboard: a revenue user finds a subscriber by e-mail, refunds part of
  * their payment (confirmed; the payment shows what was refunded and by whom, and the credit note
- * it issued shows at once), sees the reports'
- * charts and the overview's headline numbers; the owner's audit log shows the refund. On a
- * desktop and on a 390 px phone, with no sideways page scroll.
+ * it issued shows at once), sees the reports' charts (revenue per currency with its net, tax
+ * and net excluding tax) and the overview's headline numbers; the owner's audit log shows the
+ * refund. On a desktop and on a 390 px phone, with no sideways page scroll.
  */
 import { auditEntries, expect, expectNoHorizontalPageScroll, openFilters, submitSignIn, test } from "../fixtures";
 
@@ -106,6 +106,17 @@ for (const viewport of VIEWPORTS) {
       for (const id of ["chart-active", "chart-new-churned", "chart-revenue-USD"])
         await expect(page.getByTestId(id).locator("svg.recharts-surface").first()).toBeVisible();
       await expect(page.getByTestId("chart-revenue-USD")).toContainText("refunded");
+      // Net, and how much of it is tax, next to each other per currency (the demo GST is for Indian addresses; this reader gave none).
+      for (const [id, label] of [
+        ["revenue-net", "Net"],
+        ["revenue-tax", "Tax"],
+        ["revenue-excluding-tax", "Excluding tax"],
+      ] as const) {
+        const figure = page.getByTestId("chart-revenue-USD").getByTestId(id);
+        await expect(figure).toBeVisible();
+        await expect(figure).toContainText(label);
+        await expect(figure).toContainText("USD");
+      }
       const range = page.getByRole("form", { name: "Report range" });
       await range.getByLabel("From", { exact: true }).fill("2024-01-01");
       await range.getByLabel("To", { exact: true }).fill("2025-06-01");
