@@ -29,6 +29,7 @@ import { issueInvoiceForPayment } from "../invoices";
 import { scheduleSubscriptionLifecycle } from "../lifecycle";
 import { credentialsFor } from "../payments/credentials";
 import { paymentAdapterFor } from "../payments/registry";
+import { taxLocation } from "../pricing";
 import { loadSubscriber, resolveSubscriberCreated } from "../subscribers";
 import { normaliseIdentityValue } from "../subscribers.schema";
 import { emitSubscriberCreated, emitSubscriptionEvent, loadSubscriptionWire } from "../subscription-view";
@@ -83,6 +84,16 @@ function termsMismatch(terms: AttemptTerms, req: CheckoutRequest): ErrorDetail[]
     differs("subscription.payment.amount_currency", terms.currency);
   if ((req.couponCode ?? null) !== (terms.coupon?.code ?? null))
     differs("subscription.coupon_code", terms.coupon?.code ?? "none");
+  // The tax was computed for the preview's place: an address of another one would change it.
+  if (terms.tax_location && req.metadata) {
+    const frozen = terms.tax_location;
+    const sent = taxLocation(req.metadata, frozen);
+    if (sent.country !== frozen.country || sent.region !== frozen.region)
+      differs(
+        "subscription.metadata",
+        `tax of ${[frozen.country ?? "no country", frozen.region].filter(Boolean).join("/")}`,
+      );
+  }
   if (terms.kind === "pricing_plan" && req.dynamicAssets) {
     const sent = [...new Set(req.dynamicAssets.map((a) => a.id))].sort().join(",");
     if (

@@ -62,6 +62,8 @@ export type AttemptTerms = {
   discount_detail: DiscountDetail;
   tax_cents: number;
   tax_lines: TaxLine[];
+  /** Where the tax was computed for (country, region), when the account had tax rules; the create's address must agree. */
+  tax_location?: { country: string | null; region: string | null } | null;
   /** What a period costs after discount and tax. */
   total_cents: number;
   /** What this payment is: the total, or the trial authorization. */
@@ -114,6 +116,7 @@ export async function computeTerms(
     | "discount_detail"
     | "tax_cents"
     | "tax_lines"
+    | "tax_location"
     | "total_cents"
     | "amount_cents"
     | "trial"
@@ -295,12 +298,13 @@ export async function computeTerms(
 
   // Tax (not on campaign contributions): the request's address first, then the subscriber's.
   let tax = { taxCents: 0, totalCents: base.price_cents - discountCents, lines: [] as TaxLine[] };
+  let taxWhere: AttemptTerms["tax_location"] = null;
   if (!groupForCampaign) {
     const rules = await db.taxRule.findMany({ where: { accountId, enabled: true, deletedAt: null } });
     if (rules.length) {
       const stored = member ? await getSubscriberMetadata(db, member.id) : null;
-      const where = taxLocation(req.metadata, stored);
-      const t = computeTax(base.price_cents - discountCents, applicableTaxRules(rules, where));
+      taxWhere = taxLocation(req.metadata, stored);
+      const t = computeTax(base.price_cents - discountCents, applicableTaxRules(rules, taxWhere));
       tax = { taxCents: t.taxCents, totalCents: t.totalCents, lines: t.lines };
     }
   }
@@ -346,6 +350,7 @@ export async function computeTerms(
       discount_detail: discountDetail,
       tax_cents: tax.taxCents,
       tax_lines: tax.lines,
+      tax_location: taxWhere,
       total_cents: tax.totalCents,
       amount_cents: amountCents,
       trial,

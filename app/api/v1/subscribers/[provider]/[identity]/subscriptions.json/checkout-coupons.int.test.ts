@@ -1,7 +1,8 @@
 /**
  * Coupons and tax at checkout, on PGlite and PostgreSQL: a coupon and the tax of the request's
- * address applied and frozen, a coupon's limits (in all, per subscriber) held when creates race,
- * a coupon validated for a plan; and external_subscription_token (deprecated), answering the
+ * address applied and frozen, a tampered tax (the untaxed amount, a payment of it, another
+ * address at create) refused like a tampered price, a coupon's limits (in all, per subscriber)
+ * held when creates race, a coupon validated for a plan; and external_subscription_token (deprecated), answering the
  * attempt's gateway order. Paid flows use testpay (server/testing/checkout.ts).
  */
 import { describe, expect, it } from "vitest";
@@ -10,7 +11,16 @@ import { POST as VALIDATE } from "@/app/api/access/v1/coupons/validate/route";
 import { POST as EXTERNAL_TOKEN } from "@/app/api/v1/subscription_plans/[plan_id]/external_subscription_token.json/route";
 import { getDb } from "@/server/db";
 import { createCheckoutFixture, testpayPayment } from "@/server/testing/checkout";
-import { ok, paid, previewPaid, refused, serverCreate, serverPreview, type Err } from "@/server/testing/checkout-calls";
+import {
+  ok,
+  paid,
+  previewPaid,
+  refused,
+  serverCreate,
+  serverPreview,
+  type Err,
+  type Json,
+} from "@/server/testing/checkout-calls";
 import { call } from "@/server/testing/engagement";
 
 const setup = async () => createCheckoutFixture(await getDb());
@@ -63,6 +73,54 @@ describe("server API checkout", () => {
       await serverPreview(f, paid(f.monthly.id), {}, { provider: "email", identity: "cy@example.com" }),
     );
     expect(plain.subscription.payment_amount_cents).toBe(1000);
+  });
+
+  it("refuses a tampered tax at create like a tampered price, and creates nothing", async () => {
+    const f = await setup();
+    await f.db.taxRule.create({ data: { accountId: f.account.id, name: "GST", rateBasisPoints: 1800, country: "IN" } });
+    await f.db.taxRule.create({
+      data: { accountId: f.account.id, name: "VAT", rateBasisPoints: 2000, country: "FR", inclusive: true },
+    });
+    const india = { address: { country: "IN", city: "Pune" } };
+    const sub = { ...paid(f.monthly.id), metadata: india };
+    const preview = await ok(await serverPreview(f, sub));
+    // GST 18% on top of 10.00 USD: 11.80, 1.80 of it tax, frozen in the attempt.
+    expect(preview.subscription).toMatchObject({ payment_amount_cents: 1_180, tax_amount_cents: 180 });
+    const create = (subscription: Json) => serverCreate(f, { subscription, attempt_token: preview.attempt_token });
+    const payment = testpayPayment(preview.external_reference_id, 1_180, "USD");
+    const taxed = { ...sub, payment: { ...sub.payment, amount_cents: 1_180, ...payment } };
+
+    // The untaxed price as the amount: refused as a changed price is, naming the field.
+    let err = await refused(
+      await create({ ...taxed, payment: { ...taxed.payment, amount_cents: 1_000 } }),
+      422,
+      "subscription.payment.amount_cents",
+    );
+    expect(err.error.message).toMatch(/differs from the preview \(1180\)/);
+    // A real payment of the untaxed amount (the gateway's record): refused by the adapter.
+    const untaxed = testpayPayment(preview.external_reference_id, 1_000, "USD");
+    await refused(
+      await create({ ...sub, payment: { ...sub.payment, ...untaxed } }),
+      422,
+      "subscription.payment.payment_token",
+    );
+    // Another address at create than the tax was computed for (no GST; VAT inside the price):
+    // refused, naming the address and the country the preview taxed.
+    for (const elsewhere of [{ country: "US" }, { country: "fr", city: "Lyon" }]) {
+      err = await refused(await create({ ...taxed, metadata: { address: elsewhere } }), 422, "subscription.metadata");
+      expect(err.error.message).toMatch(/differs from the preview \(tax of IN\)/);
+    }
+    expect(await f.db.subscription.count({ where: { accountId: f.account.id } })).toBe(0);
+    expect(await f.db.payment.count({ where: { accountId: f.account.id } })).toBe(0);
+    expect(await f.db.subscriptionAttempt.count({ where: { accountId: f.account.id, usedAt: { not: null } } })).toBe(0);
+
+    // The untampered create (the same address, or none: the preview's stands) works.
+    const made = await ok(await create({ ...taxed, metadata: { address: { country: "in", city: "Pune" } } }), 201);
+    expect(made.subscription).toMatchObject({ payment_amount_cents: 1_180, tax_amount_cents: 180 });
+    const row = await f.db.subscription.findFirstOrThrow({ where: { accountId: f.account.id } });
+    expect(row.taxDetail).toMatchObject([
+      { name: "GST", rate_basis_points: 1800, amount_cents: 180, inclusive: false },
+    ]);
   });
 
   it("lets a coupon be redeemed only up to its limit when creates race", async () => {
