@@ -119,6 +119,12 @@ export type GatewayEventDetails = {
    * a subscription's update event): its reference and a label ("Visa ending 1111"); null: none named.
    */
   paymentMethod?: { token: string; label: string | null } | null;
+  /**
+   * A refund the event reports (payment_refunded): the gateway's refund id, the amount given back
+   * (integer minor units) and, when the refund was asked for through Masthead, our refund's id as
+   * the gateway echoes it (Razorpay's receipt `refund_<id>`, Stripe's metadata).
+   */
+  refund?: { id: string; amountCents: number; mastheadRefundId: number | null } | null;
   /** Spec §6 optional fields. */
   email?: string | null;
   contact?: string | null;

@@ -35,6 +35,7 @@ import { issueInvoiceForPayment } from "../invoices";
 import { emitSubscriptionEvent } from "../subscription-view";
 import { PaymentAdapterError, type GatewayEventDetails, type PaymentAdapter } from "./adapter";
 import { gatewayCredentialsFor } from "./credentials";
+import { settleGatewayRefund } from "./gateway-refunds";
 import type { GatewayJobName } from "./jobs";
 import {
   checkoutPaymentAmount,
@@ -304,12 +305,13 @@ async function loadEvent(db: Db, id: number) {
   return { ...event, stored: event.payload as unknown as StoredEvent };
 }
 
-/** The recurring jobs, by name (recurring-events.ts). */
+/** The jobs other than one_time_subscription_charged, by name (recurring-events.ts, gateway-refunds.ts). */
 const RECURRING_SETTLERS = new Map<string, typeof settleRecurringPaymentFailed>([
   ["recurring_subscription_charged", settleRecurringCharge],
   ["recurring_subscription_cancelled", settleRecurringCancel],
   ["recurring_subscription_payment_method_updated", settlePaymentMethodUpdate],
   ["recurring_subscription_payment_failed", settleRecurringPaymentFailed],
+  ["payment_refunded", settleGatewayRefund],
 ]);
 
 /** "payment_gateway.event": run the job an event maps to, once. */

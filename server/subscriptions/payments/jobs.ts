@@ -14,5 +14,11 @@ export const GATEWAY_JOB_NAMES = [
    * starts at once, with its one e-mail, if the paid period has ended.
    */
   "recurring_subscription_payment_failed",
+  /**
+   * Designed here (not in the spec's list): a payment was refunded at the gateway (its own
+   * dashboard, or a refund asked through Masthead whose answer was lost): recorded once, with its
+   * credit note, as a refund staff make here is.
+   */
+  "payment_refunded",
 ] as const;
 export type GatewayJobName = (typeof GATEWAY_JOB_NAMES)[number];

@@ -326,6 +326,7 @@ describe("webhooks", () => {
       "subscription.halted": "recurring_subscription_cancelled",
       "subscription.cancelled": "recurring_subscription_cancelled",
       "subscription.updated": "recurring_subscription_payment_method_updated",
+      "refund.processed": "payment_refunded",
     });
   });
 
@@ -343,6 +344,7 @@ describe("webhooks", () => {
       status: "captured",
       recurring: false,
       paymentMethod: null,
+      refund: null,
       email: "john.smith@example.com",
       contact: "+11234567890",
       feeCents: null,

@@ -112,6 +112,8 @@ const EVENT_JOBS: Readonly<Record<string, GatewayJobName>> = Object.freeze({
   "subscription.halted": "recurring_subscription_cancelled",
   "subscription.cancelled": "recurring_subscription_cancelled",
   "subscription.updated": "recurring_subscription_payment_method_updated",
+  // A refund made on Razorpay's Dashboard, or one asked through Masthead (its receipt is ours).
+  "refund.processed": "payment_refunded",
 });
 
 /** Razorpay subscription states in which its hosted page takes a new card (its documented lifecycle). */
@@ -420,6 +422,7 @@ export function razorpayEventDetails(request: GatewayRequest): GatewayEventDetai
   const payment = entityAt(payload, "payment");
   const subscription = entityAt(payload, "subscription");
   const order = entityAt(payload, "order");
+  const refund = entityAt(payload, "refund");
   const headerId = request.headers.get("x-razorpay-event-id")?.trim();
   const eventId =
     headerId && headerId.length <= 200
@@ -438,7 +441,7 @@ export function razorpayEventDetails(request: GatewayRequest): GatewayEventDetai
   return {
     eventId,
     event,
-    externalPaymentId: str(payment?.id),
+    externalPaymentId: str(payment?.id) ?? str(refund?.payment_id),
     externalOrderId: str(payment?.order_id) ?? str(order?.id),
     externalSubscriptionId: str(subscription?.id),
     amountCents: int(payment?.amount) ?? int(order?.amount),
@@ -450,11 +453,21 @@ export function razorpayEventDetails(request: GatewayRequest): GatewayEventDetai
     // A subscription's charges are payments of its invoices: not one-time orders.
     recurring: subscription !== null || str(payment?.invoice_id) !== null,
     paymentMethod,
+    refund: refundOf(refund),
     email: str(payment?.email),
     contact: str(payment?.contact),
     feeCents: fee,
     feeCurrency: fee === null ? null : currency,
   };
+}
+
+/** A refund entity as GatewayEventDetails' refund: our refund's id from the receipt refund() gives it. */
+function refundOf(refund: Entity | null): GatewayEventDetails["refund"] {
+  const id = str(refund?.id);
+  const amountCents = int(refund?.amount);
+  if (!id || amountCents === null) return null;
+  const receipt = /^refund_(\d{1,9})$/.exec(str(refund?.receipt) ?? "");
+  return { id, amountCents, mastheadRefundId: receipt ? Number(receipt[1]) : null };
 }
 
 export const razorpayAdapter = createRazorpayAdapter();

@@ -263,7 +263,7 @@ export function describeAdapterConformance(
         const mapping = adapter.webhookEventTypeMapping();
         expect(Object.keys(mapping).length).toBeGreaterThan(0);
         for (const [event, job] of Object.entries(mapping)) {
-          const recurring = job !== "one_time_subscription_charged";
+          const recurring = job !== "one_time_subscription_charged" && job !== "payment_refunded";
           if (recurring && !gateway.recurring) continue;
           const payment = await paid(gateway, adapter, "captured", recurring ? gateway.recurring!.intent : {});
           const request = await hooks.send(event, payment, creds!.webhook_secret!);
@@ -285,6 +285,11 @@ export function describeAdapterConformance(
             // What settleOneTimeCharge acts on.
             expect(["captured", "authorized"]).toContain(details.status);
             expect(details.recurring ?? false).toBe(false);
+          } else if (job === "payment_refunded") {
+            // What settleGatewayRefund acts on: the payment and the refund.
+            expect(details.externalPaymentId).toBe(payment.proof.paymentToken);
+            expect(typeof details.refund?.id).toBe("string");
+            expect(details.refund?.amountCents).toBe(payment.intent.amountCents);
           } else {
             expect(details.externalSubscriptionId).toBe(payment.prepared.externalReferenceId);
             expect(details.status).toEqual(expect.any(String));

@@ -17,6 +17,7 @@ const EVENT_STATES: Record<string, { payment?: string; subscription?: string }> 
   "subscription.pending": { subscription: "pending" },
   "subscription.halted": { subscription: "halted" },
   "subscription.cancelled": { subscription: "cancelled" },
+  "refund.processed": { payment: "refunded" },
 };
 
 export function fakeRazorpay(): FakeGateway & { fixture: RazorpayFixture } {
@@ -51,7 +52,7 @@ export function fakeRazorpay(): FakeGateway & { fixture: RazorpayFixture } {
       signatureHeader: "x-razorpay-signature",
       send(event, payment, secret) {
         const states = EVENT_STATES[event] ?? {};
-        const entities: { payment?: Entity; subscription?: Entity } = {};
+        const entities: { payment?: Entity; subscription?: Entity; refund?: Entity } = {};
         const paid = fx.payments.get(payment.proof.paymentToken ?? "");
         if (paid && (states.payment || !states.subscription))
           entities.payment = {
@@ -63,6 +64,17 @@ export function fakeRazorpay(): FakeGateway & { fixture: RazorpayFixture } {
           : null;
         if (subscription)
           entities.subscription = { ...subscription, status: states.subscription ?? subscription.status };
+        if (paid && event === "refund.processed")
+          entities.refund = {
+            id: `rfnd_${String(paid.id).slice(4)}`,
+            entity: "refund",
+            amount: paid.amount,
+            currency: paid.currency,
+            payment_id: paid.id,
+            receipt: null,
+            notes: [],
+            status: "processed",
+          };
         const { body, headers } = fx.webhook(event, entities);
         return {
           rawBody: body,

@@ -287,7 +287,7 @@ describe("Razorpay webhooks", () => {
       payment: fx.pay({ subscriptionId: sub.id }).payment,
     });
     const halted = fx.webhook("subscription.halted", { subscription: { ...sub, status: "halted" } });
-    const refunded = fx.webhook("refund.processed", {});
+    const refunded = fx.webhook("payment.dispute.created", {});
     const answers = [];
     for (const hook of [charged, halted, refunded]) {
       const res = await post(accountId, hook);
@@ -301,7 +301,7 @@ describe("Razorpay webhooks", () => {
     expect(events.map((e) => [e.eventType, e.status])).toEqual([
       ["subscription.charged", "ignored"],
       ["subscription.halted", "ignored"],
-      ["refund.processed", "ignored"],
+      ["payment.dispute.created", "ignored"],
     ]);
     expect(events[0]!.error).toMatch(/No subscription of ours/);
     expect(events[1]!.error).toMatch(/No subscription of ours/);

@@ -1,0 +1,110 @@
+/**
+ * payment_refunded (jobs.ts): a refund the gateway reports by webhook, run by
+ * "payment_gateway.event" (gateway-events.ts) in its transaction. Refunds made on the gateway's
+ * own dashboard reach Masthead this way, and so does the answer to a refund asked through
+ * Masthead (refunds.ts) that was lost on the way back. Either way the refund is recorded once:
+ *
+ * - known by the gateway's refund id (a repeated event, or the refund refunds.ts recorded);
+ * - a refund Masthead asked for carries our refund's id: still under way, refunds.ts records it;
+ *   failed here (its answer was lost) but done at the gateway, it is recorded now;
+ * - any other is a refund made at the gateway: a succeeded refund row (no staff member), never
+ *   more than what is left of the payment, the payment refunded once nothing is left, its credit
+ *   note (credit-notes.ts) and the audit entry, as refunds.ts writes them.
+ *
+ * The payment's row is locked first, so a staff refund finishing at the same time and this event
+ * take turns.
+ */
+import "server-only";
+
+import { recordAudit } from "../../audit/audit-log";
+import { systemActor } from "../../auth/actor";
+import type { TransactionClient } from "../../db/client";
+import { issueCreditNoteForRefund } from "../credit-notes";
+import type { GatewayEventDetails, PaymentAdapter } from "./adapter";
+
+type Outcome = { status: "processed" | "ignored"; reason: string | null };
+
+export async function settleGatewayRefund(
+  tx: TransactionClient,
+  args: { accountId: number; adapter: PaymentAdapter; details: GatewayEventDetails; now: Date },
+): Promise<Outcome> {
+  const { accountId, adapter, details, now } = args;
+  const refund = details.refund;
+  if (!refund || !details.externalPaymentId || refund.amountCents <= 0)
+    return { status: "ignored", reason: "The event names no refund of a payment." };
+  const found = await tx.payment.findFirst({
+    where: { accountId, paymentType: { in: [...adapter.paymentTypes] }, externalPaymentId: details.externalPaymentId },
+    select: { id: true },
+  });
+  if (!found) return { status: "ignored", reason: "No payment of ours has this gateway payment id." };
+  await tx.$queryRaw`SELECT id FROM payments WHERE id = ${found.id} FOR UPDATE`;
+  const payment = await tx.payment.findUniqueOrThrow({ where: { id: found.id } });
+
+  if (await tx.paymentRefund.findFirst({ where: { paymentId: payment.id, externalRefundId: refund.id } }))
+    return { status: "processed", reason: "This refund is recorded already." };
+  const ours =
+    refund.mastheadRefundId === null
+      ? null
+      : await tx.paymentRefund.findFirst({ where: { id: refund.mastheadRefundId, paymentId: payment.id } });
+  if (ours?.status === "PENDING")
+    return { status: "processed", reason: "A refund staff asked for: it is recorded as it finishes." };
+  if (ours?.status === "SUCCEEDED") {
+    await tx.paymentRefund.update({ where: { id: ours.id }, data: { externalRefundId: refund.id } });
+    return { status: "processed", reason: "This refund is recorded already." };
+  }
+
+  const left = payment.amountCents - payment.refundedCents;
+  const amount = Math.min(refund.amountCents, left);
+  if (amount <= 0) return { status: "processed", reason: "Nothing is left of the payment to record a refund of." };
+  await tx.payment.update({ where: { id: payment.id }, data: { refundedCents: { increment: amount } } });
+  const gateway = adapter.displayName ?? adapter.provider ?? payment.paymentType;
+  // Ours, failed here while the gateway refunded (its answer was lost): succeeded after all.
+  const row = ours
+    ? await tx.paymentRefund.update({
+        where: { id: ours.id },
+        data: { status: "SUCCEEDED", externalRefundId: refund.id, amountCents: amount, error: null },
+      })
+    : await tx.paymentRefund.create({
+        data: {
+          accountId,
+          paymentId: payment.id,
+          amountCents: amount,
+          status: "SUCCEEDED",
+          externalRefundId: refund.id,
+          reason: `Refunded at ${gateway}`,
+          createdAt: now,
+        },
+      });
+  await tx.$executeRaw`
+    UPDATE payments p SET status = 'refunded', updated_at = now()
+    WHERE p.id = ${payment.id} AND p.status = 'captured' AND p.amount_cents = (
+      SELECT COALESCE(SUM(r.amount_cents), 0) FROM payment_refunds r
+      WHERE r.payment_id = p.id AND r.status = 'succeeded')`;
+  const credited = await issueCreditNoteForRefund(tx, row.id, { now });
+  await recordAudit(tx, {
+    actor: systemActor(accountId, "payment_gateway"),
+    action: "payment.refund",
+    targetType: "payment",
+    targetId: payment.id,
+    metadata: {
+      refund_id: row.id,
+      amount_cents: amount,
+      currency: payment.currency,
+      payment_type: payment.paymentType,
+      subscription_id: payment.subscriptionId,
+      external_refund_id: refund.id,
+      source: "gateway",
+      event: details.event,
+      ...(amount < refund.amountCents ? { gateway_amount_cents: refund.amountCents } : {}),
+      ...(credited.creditNote ? { credit_note_id: credited.creditNote.id } : {}),
+    },
+    now,
+  });
+  return {
+    status: "processed",
+    reason:
+      amount < refund.amountCents
+        ? `Recorded ${amount} of the ${refund.amountCents} refunded: no more was left.`
+        : null,
+  };
+}
