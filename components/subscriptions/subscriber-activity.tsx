@@ -41,6 +41,12 @@ const PAYMENT_TONES: Record<string, BadgeTone> = {
   authorized: "amber",
   failed: "red",
 };
+/** A dispute's standing, as revenue staff read it. */
+const DISPUTE_WORDS = new Map([
+  ["open", "Disputed"],
+  ["won", "Dispute won"],
+  ["lost", "Dispute lost"],
+]);
 const DELIVERY_TONES: Record<string, BadgeTone> = { succeeded: "green", pending: "amber", failed: "red" };
 
 export function SubscriberActivity({ memberId }: { memberId: number }) {
@@ -166,6 +172,11 @@ function PaymentRow({ payment: p }: { payment: Payment }) {
           #{p.id}
           {p.plan_name ? ` · ${p.plan_name}` : ""} · <DateTime value={new Date(p.created_at)} />
         </span>
+        {p.disputes.map((d) => (
+          <Badge key={d.id} tone={d.status === "lost" ? "red" : d.status === "won" ? "green" : "amber"}>
+            {DISPUTE_WORDS.get(d.status) ?? "Disputed"}
+          </Badge>
+        ))}
         {p.refunded_cents > 0 ? (
           <span className="text-gray-600" data-testid="payment-refunded">
             refunded {formatMoney(p.refunded_cents, p.currency)}
@@ -209,6 +220,27 @@ function PaymentRow({ payment: p }: { payment: Payment }) {
             </Button>
           </FormActions>
         </form>
+      ) : null}
+      {p.disputes.length ? (
+        <ul className="space-y-1 text-xs text-gray-600" data-testid="payment-disputes">
+          {p.disputes.map((d) => (
+            <li key={d.id} className="flex flex-wrap gap-2">
+              <DateTime value={new Date(d.opened_at)} />
+              <span>
+                disputed {formatMoney(d.amount_cents, p.currency)} at the gateway
+                {d.reason ? ` (${d.reason})` : ""}
+                {d.closed_at ? (
+                  <>
+                    {" "}
+                    · {d.status} <DateTime value={new Date(d.closed_at)} />
+                  </>
+                ) : (
+                  " · open: the card's bank decides"
+                )}
+              </span>
+            </li>
+          ))}
+        </ul>
       ) : null}
       {p.refunds.length ? (
         <ul className="space-y-1 text-xs text-gray-600" data-testid="payment-refunds">

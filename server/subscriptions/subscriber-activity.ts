@@ -35,6 +35,15 @@ type SubscriberPaymentView = {
     by: string | null;
     created_at: string;
   }[];
+  /** Disputes (chargebacks) the gateway reported (payments/gateway-disputes.ts). */
+  disputes: {
+    id: number;
+    status: string;
+    amount_cents: number;
+    reason: string | null;
+    opened_at: string;
+    closed_at: string | null;
+  }[];
 };
 
 type SubscriberWebhookView = {
@@ -71,6 +80,7 @@ export async function getSubscriberActivity(
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
         include: {
           refunds: { orderBy: { id: "asc" } },
+          disputes: { orderBy: { id: "asc" } },
         },
       })
     : [];
@@ -129,6 +139,14 @@ export async function getSubscriberActivity(
         error: r.error,
         by: r.actorId ? (actorName.get(r.actorId) ?? null) : null,
         created_at: r.createdAt.toISOString(),
+      })),
+      disputes: p.disputes.map((d) => ({
+        id: d.id,
+        status: d.status,
+        amount_cents: d.amountCents,
+        reason: d.reason,
+        opened_at: d.openedAt.toISOString(),
+        closed_at: d.closedAt?.toISOString() ?? null,
       })),
     })),
     failed_charges: failedCharges,

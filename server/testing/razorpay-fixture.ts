@@ -55,7 +55,7 @@ export type RazorpayFixture = {
   /** A webhook as Razorpay sends it: the raw body and its headers. */
   webhook: (
     event: string,
-    entities: { payment?: Entity; order?: Entity; subscription?: Entity; refund?: Entity },
+    entities: { payment?: Entity; order?: Entity; subscription?: Entity; refund?: Entity; dispute?: Entity },
     eventId?: string,
   ) => { body: string; headers: Record<string, string> };
   listen: () => Promise<{ url: string; close: () => Promise<void> }>;

@@ -125,6 +125,11 @@ export type GatewayEventDetails = {
    * the gateway echoes it (Razorpay's receipt `refund_<id>`, Stripe's metadata).
    */
   refund?: { id: string; amountCents: number; mastheadRefundId: number | null } | null;
+  /**
+   * A dispute (chargeback) the event reports (payment_disputed): the gateway's id, the amount
+   * disputed, where it stands (open until the bank decides) and the gateway's reason.
+   */
+  dispute?: { id: string; amountCents: number; status: "open" | "won" | "lost"; reason: string | null } | null;
   /** Spec §6 optional fields. */
   email?: string | null;
   contact?: string | null;

@@ -35,6 +35,7 @@ import { issueInvoiceForPayment } from "../invoices";
 import { emitSubscriptionEvent } from "../subscription-view";
 import { PaymentAdapterError, type GatewayEventDetails, type PaymentAdapter } from "./adapter";
 import { gatewayCredentialsFor } from "./credentials";
+import { settleGatewayDispute } from "./gateway-disputes";
 import { settleGatewayRefund } from "./gateway-refunds";
 import type { GatewayJobName } from "./jobs";
 import {
@@ -305,13 +306,14 @@ async function loadEvent(db: Db, id: number) {
   return { ...event, stored: event.payload as unknown as StoredEvent };
 }
 
-/** The jobs other than one_time_subscription_charged, by name (recurring-events.ts, gateway-refunds.ts). */
+/** The jobs other than one_time_subscription_charged, by name (recurring-events.ts, gateway-refunds.ts, gateway-disputes.ts). */
 const RECURRING_SETTLERS = new Map<string, typeof settleRecurringPaymentFailed>([
   ["recurring_subscription_charged", settleRecurringCharge],
   ["recurring_subscription_cancelled", settleRecurringCancel],
   ["recurring_subscription_payment_method_updated", settlePaymentMethodUpdate],
   ["recurring_subscription_payment_failed", settleRecurringPaymentFailed],
   ["payment_refunded", settleGatewayRefund],
+  ["payment_disputed", settleGatewayDispute],
 ]);
 
 /** "payment_gateway.event": run the job an event maps to, once. */

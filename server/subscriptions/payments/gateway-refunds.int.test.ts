@@ -3,7 +3,9 @@
  * receiveGatewayWebhook and the job engine, on PGlite and PostgreSQL: one made on Razorpay's
  * Dashboard is recorded once (repeated, and run by two workers at once), with its credit note and
  * audit entry; one staff made through Masthead is not recorded twice; one larger than what is left
- * is capped; one whose answer Masthead lost (its row failed) is recorded after all.
+ * is capped; one whose answer Masthead lost (its row failed) is recorded after all. Disputes
+ * (payment.dispute.* → payment_disputed, gateway-disputes.ts): opened once, a won one closed, a
+ * lost one recorded as the money gone back, and a late "under review" reopens nothing.
  */
 import { describe, expect, it } from "vitest";
 
@@ -146,6 +148,85 @@ describe("refunds the gateway reports", () => {
     expect(await recorded(ctx)).toMatchObject({
       payment: { status: "CAPTURED", refunded: 12_000 },
       refunds: [{ amount: 5_000 }, { status: "SUCCEEDED", amount: 7_000, gateway: "rfnd_LOST", creditNote: 7_000 }],
+    });
+  });
+});
+
+/** Razorpay's payment.dispute.<state> for the payment. */
+async function disputeEvent(ctx: Ctx, id: string, state: "created" | "under_review" | "won" | "lost", amount = AMOUNT) {
+  const dispute = {
+    id,
+    entity: "dispute",
+    payment_id: ctx.gatewayPayment.id,
+    amount,
+    currency: "INR",
+    reason_code: "fraudulent",
+    status: state === "created" ? "open" : state,
+    phase: "chargeback",
+  };
+  const hook = ctx.fx.webhook(`payment.dispute.${state}`, { dispute, payment: ctx.gatewayPayment });
+  await receiveGatewayWebhook(ctx.db, {
+    provider: "razorpay",
+    accountId: ctx.accountId,
+    headers: new Headers(hook.headers),
+    rawBody: hook.body,
+    now: new Date(),
+  });
+}
+
+describe("disputes the gateway reports", () => {
+  it("opens a dispute once; lost, the money is recorded as gone back; a late 'under review' changes nothing", async () => {
+    const ctx = await setup();
+    await disputeEvent(ctx, "disp_1", "created");
+    await disputeEvent(ctx, "disp_1", "under_review");
+    await run(ctx.db);
+    const disputes = () => ctx.db.paymentDispute.findMany({ where: { paymentId: ctx.payment.id } });
+    expect((await disputes()).map((d) => [d.status, d.amountCents, d.reason, d.refundId])).toEqual([
+      ["open", AMOUNT, "fraudulent", null],
+    ]);
+    expect(await recorded(ctx)).toMatchObject({ payment: { status: "CAPTURED", refunded: 0 }, refunds: [] });
+
+    await disputeEvent(ctx, "disp_1", "lost");
+    await disputeEvent(ctx, "disp_1", "under_review");
+    await run(ctx.db);
+    expect(await recorded(ctx)).toEqual({
+      payment: { status: "REFUNDED", refunded: AMOUNT },
+      refunds: [{ status: "SUCCEEDED", amount: AMOUNT, gateway: "dispute:disp_1", staff: false, creditNote: AMOUNT }],
+    });
+    const [lost] = await disputes();
+    expect(lost).toMatchObject({ status: "lost", closedAt: expect.any(Date) as Date });
+    expect(lost!.refundId).not.toBeNull();
+    const audit = await ctx.db.auditLog.findMany({
+      where: { accountId: ctx.accountId, action: { startsWith: "payment.dispute" } },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(audit.map((a) => a.action)).toEqual(["payment.dispute.opened", "payment.dispute.lost"]);
+    // Revenue staff see it on the subscriber's payments.
+    const sub = await ctx.db.subscription.findUniqueOrThrow({ where: { id: ctx.payment.subscriptionId! } });
+    const activity = await ctx.owner.caller.revenue.subscriberActivity({ memberId: sub.memberId });
+    expect(activity.payments.find((p) => p.id === ctx.payment.id)?.disputes).toEqual([
+      expect.objectContaining({ status: "lost", amount_cents: AMOUNT, reason: "fraudulent" }),
+    ]);
+  });
+
+  it("closes a won dispute with no money moved; a dispute after a partial refund gives back at most what is left", async () => {
+    const ctx = await setup();
+    await disputeEvent(ctx, "disp_W", "won");
+    await run(ctx.db);
+    expect(
+      (await ctx.db.paymentDispute.findMany({ where: { paymentId: ctx.payment.id } })).map((d) => d.status),
+    ).toEqual(["won"]);
+    expect(await recorded(ctx)).toMatchObject({ payment: { refunded: 0 }, refunds: [] });
+
+    await ctx.owner.caller.revenue.refund({ paymentId: ctx.payment.id, amountCents: 9_900 });
+    await disputeEvent(ctx, "disp_L", "lost");
+    await run(ctx.db);
+    expect(await recorded(ctx)).toMatchObject({
+      payment: { status: "REFUNDED", refunded: AMOUNT },
+      refunds: [
+        { amount: 9_900, staff: true },
+        { amount: AMOUNT - 9_900, gateway: "dispute:disp_L" },
+      ],
     });
   });
 });

@@ -19,6 +19,7 @@ import "server-only";
 import { recordAudit } from "../../audit/audit-log";
 import { systemActor } from "../../auth/actor";
 import type { TransactionClient } from "../../db/client";
+import type { Payment, PaymentRefund } from "../../generated/prisma/client";
 import { issueCreditNoteForRefund } from "../credit-notes";
 import type { GatewayEventDetails, PaymentAdapter } from "./adapter";
 
@@ -53,25 +54,63 @@ export async function settleGatewayRefund(
     return { status: "processed", reason: "This refund is recorded already." };
   }
 
-  const left = payment.amountCents - payment.refundedCents;
-  const amount = Math.min(refund.amountCents, left);
-  if (amount <= 0) return { status: "processed", reason: "Nothing is left of the payment to record a refund of." };
-  await tx.payment.update({ where: { id: payment.id }, data: { refundedCents: { increment: amount } } });
   const gateway = adapter.displayName ?? adapter.provider ?? payment.paymentType;
   // Ours, failed here while the gateway refunded (its answer was lost): succeeded after all.
-  const row = ours
+  const amount = await recordMoneyBack(tx, {
+    payment,
+    amountCents: refund.amountCents,
+    externalRefundId: refund.id,
+    reason: `Refunded at ${gateway}`,
+    ours: ours ?? null,
+    audit: { event: details.event },
+    now,
+  });
+  if (amount === 0) return { status: "processed", reason: "Nothing is left of the payment to record a refund of." };
+  return {
+    status: "processed",
+    reason:
+      amount < refund.amountCents
+        ? `Recorded ${amount} of the ${refund.amountCents} refunded: no more was left.`
+        : null,
+  };
+}
+
+/**
+ * Money of `payment` went back to the reader at the gateway (a refund made there, a dispute lost):
+ * recorded as a refund staff make here is, under the payment's row lock the caller holds: a
+ * succeeded refund row (`ours`, a failed one of ours, becomes it), never more than what is left,
+ * the payment refunded once nothing is, its credit note and the `payment.refund` audit entry.
+ * Returns the amount recorded (0: nothing was left).
+ */
+export async function recordMoneyBack(
+  tx: TransactionClient,
+  args: {
+    payment: Payment;
+    amountCents: number;
+    externalRefundId: string;
+    reason: string;
+    ours: PaymentRefund | null;
+    audit: Record<string, string | number>;
+    now: Date;
+  },
+): Promise<number> {
+  const { payment, now } = args;
+  const amount = Math.min(args.amountCents, payment.amountCents - payment.refundedCents);
+  if (amount <= 0) return 0;
+  await tx.payment.update({ where: { id: payment.id }, data: { refundedCents: { increment: amount } } });
+  const row = args.ours
     ? await tx.paymentRefund.update({
-        where: { id: ours.id },
-        data: { status: "SUCCEEDED", externalRefundId: refund.id, amountCents: amount, error: null },
+        where: { id: args.ours.id },
+        data: { status: "SUCCEEDED", externalRefundId: args.externalRefundId, amountCents: amount, error: null },
       })
     : await tx.paymentRefund.create({
         data: {
-          accountId,
+          accountId: payment.accountId,
           paymentId: payment.id,
           amountCents: amount,
           status: "SUCCEEDED",
-          externalRefundId: refund.id,
-          reason: `Refunded at ${gateway}`,
+          externalRefundId: args.externalRefundId,
+          reason: args.reason,
           createdAt: now,
         },
       });
@@ -82,7 +121,7 @@ export async function settleGatewayRefund(
       WHERE r.payment_id = p.id AND r.status = 'succeeded')`;
   const credited = await issueCreditNoteForRefund(tx, row.id, { now });
   await recordAudit(tx, {
-    actor: systemActor(accountId, "payment_gateway"),
+    actor: systemActor(payment.accountId, "payment_gateway"),
     action: "payment.refund",
     targetType: "payment",
     targetId: payment.id,
@@ -92,19 +131,13 @@ export async function settleGatewayRefund(
       currency: payment.currency,
       payment_type: payment.paymentType,
       subscription_id: payment.subscriptionId,
-      external_refund_id: refund.id,
+      external_refund_id: args.externalRefundId,
       source: "gateway",
-      event: details.event,
-      ...(amount < refund.amountCents ? { gateway_amount_cents: refund.amountCents } : {}),
+      ...args.audit,
+      ...(amount < args.amountCents ? { gateway_amount_cents: args.amountCents } : {}),
       ...(credited.creditNote ? { credit_note_id: credited.creditNote.id } : {}),
     },
     now,
   });
-  return {
-    status: "processed",
-    reason:
-      amount < refund.amountCents
-        ? `Recorded ${amount} of the ${refund.amountCents} refunded: no more was left.`
-        : null,
-  };
+  return amount;
 }

@@ -20,5 +20,10 @@ export const GATEWAY_JOB_NAMES = [
    * credit note, as a refund staff make here is.
    */
   "payment_refunded",
+  /**
+   * Designed here (not in the spec's list): a payment is disputed (a chargeback), or its dispute
+   * was decided; a lost one is recorded as the money going back (gateway-disputes.ts).
+   */
+  "payment_disputed",
 ] as const;
 export type GatewayJobName = (typeof GATEWAY_JOB_NAMES)[number];

@@ -2,13 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import { razorpayFixture } from "../../testing/razorpay-fixture";
 import type { GatewayCredentials, PaymentIntent } from "./adapter";
-import {
-  createRazorpayAdapter,
-  orderPaymentSignature,
-  razorpayEventDetails,
-  razorpayHmac,
-  signatureMatches,
-} from "./razorpay";
+import { createRazorpayAdapter, orderPaymentSignature, razorpayHmac, signatureMatches } from "./razorpay";
+import { razorpayEventDetails } from "./razorpay-events";
 
 function setup() {
   const fx = razorpayFixture();
@@ -327,6 +322,11 @@ describe("webhooks", () => {
       "subscription.cancelled": "recurring_subscription_cancelled",
       "subscription.updated": "recurring_subscription_payment_method_updated",
       "refund.processed": "payment_refunded",
+      "payment.dispute.created": "payment_disputed",
+      "payment.dispute.under_review": "payment_disputed",
+      "payment.dispute.action_required": "payment_disputed",
+      "payment.dispute.won": "payment_disputed",
+      "payment.dispute.lost": "payment_disputed",
     });
   });
 
@@ -345,6 +345,7 @@ describe("webhooks", () => {
       recurring: false,
       paymentMethod: null,
       refund: null,
+      dispute: null,
       email: "john.smith@example.com",
       contact: "+11234567890",
       feeCents: null,

@@ -27,7 +27,7 @@
  */
 import "server-only";
 
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 
 import { ownValue } from "@/server/own-keys";
 
@@ -37,14 +37,13 @@ import { addDuration } from "../subscription-state";
 import {
   PaymentAdapterError,
   type GatewayCredentials,
-  type GatewayEventDetails,
-  type GatewayRequest,
   type PaymentAdapter,
   type PaymentIntent,
   type PaymentProof,
   type VerifiedPayment,
 } from "./adapter";
 import type { GatewayJobName } from "./jobs";
+import { int, razorpayEventDetails, str, type Entity } from "./razorpay-events";
 
 const RAZORPAY_PROVIDER = "razorpay";
 const RAZORPAY_PAYMENT_TYPES = ["razorpay", "razorpay_recurring"] as const;
@@ -86,21 +85,6 @@ function subscriptionPaymentSignature(paymentId: string, subscriptionId: string,
   return razorpayHmac(`${paymentId}|${subscriptionId}`, keySecret);
 }
 
-// ─── Razorpay's entities, as far as we read them ─────────────────────────────────────────────
-
-type Entity = Record<string, unknown>;
-const str = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
-const int = (v: unknown): number | null => (typeof v === "number" && Number.isInteger(v) ? v : null);
-/** Razorpay sends `notes: []` when there are none. */
-const notesOf = (v: unknown): Record<string, unknown> =>
-  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-const entityAt = (payload: Entity, name: string): Entity | null => {
-  const wrapper = ownValue(payload, name);
-  if (!wrapper || typeof wrapper !== "object") return null;
-  const entity = (wrapper as Entity).entity;
-  return entity && typeof entity === "object" ? (entity as Entity) : null;
-};
-
 // ─── The adapter ─────────────────────────────────────────────────────────────────────────────
 
 const EVENT_JOBS: Readonly<Record<string, GatewayJobName>> = Object.freeze({
@@ -114,6 +98,12 @@ const EVENT_JOBS: Readonly<Record<string, GatewayJobName>> = Object.freeze({
   "subscription.updated": "recurring_subscription_payment_method_updated",
   // A refund made on Razorpay's Dashboard, or one asked through Masthead (its receipt is ours).
   "refund.processed": "payment_refunded",
+  // A chargeback, and the bank's decision on it.
+  "payment.dispute.created": "payment_disputed",
+  "payment.dispute.under_review": "payment_disputed",
+  "payment.dispute.action_required": "payment_disputed",
+  "payment.dispute.won": "payment_disputed",
+  "payment.dispute.lost": "payment_disputed",
 });
 
 /** Razorpay subscription states in which its hosted page takes a new card (its documented lifecycle). */
@@ -404,70 +394,6 @@ async function verifyRazorpayPayment(
       fee: int(data.fee),
     },
   };
-}
-
-/** Spec §6 webhook_event_details from a Razorpay webhook body (its documented payloads). */
-export function razorpayEventDetails(request: GatewayRequest): GatewayEventDetails {
-  let body: Entity;
-  try {
-    const parsed: unknown = JSON.parse(request.rawBody);
-    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("not an object");
-    body = parsed as Entity;
-  } catch {
-    throw new PaymentAdapterError("The Razorpay webhook body is not a JSON object.", "invalid");
-  }
-  const event = str(body.event);
-  if (!event || body.entity !== "event") throw new PaymentAdapterError("The body is not a Razorpay event.", "invalid");
-  const payload = notesOf(body.payload);
-  const payment = entityAt(payload, "payment");
-  const subscription = entityAt(payload, "subscription");
-  const order = entityAt(payload, "order");
-  const refund = entityAt(payload, "refund");
-  const headerId = request.headers.get("x-razorpay-event-id")?.trim();
-  const eventId =
-    headerId && headerId.length <= 200
-      ? headerId
-      : `sha256:${createHash("sha256").update(request.rawBody, "utf8").digest("hex")}`;
-  const fee = payment ? int(payment.fee) : null;
-  const currency = str(payment?.currency) ?? str(order?.currency);
-  // The card a subscription's update names: its token (else the card id) and a label.
-  const card = payment?.card && typeof payment.card === "object" ? (payment.card as Entity) : null;
-  const methodToken = str(payment?.token_id) ?? str(payment?.card_id) ?? str(card?.id);
-  const last4 = str(card?.last4);
-  const paymentMethod =
-    event === "subscription.updated" && methodToken
-      ? { token: methodToken, label: last4 ? `${str(card?.network) ?? "Card"} ending ${last4}` : null }
-      : null;
-  return {
-    eventId,
-    event,
-    externalPaymentId: str(payment?.id) ?? str(refund?.payment_id),
-    externalOrderId: str(payment?.order_id) ?? str(order?.id),
-    externalSubscriptionId: str(subscription?.id),
-    amountCents: int(payment?.amount) ?? int(order?.amount),
-    currency,
-    notes: { ...notesOf(subscription?.notes), ...notesOf(order?.notes), ...notesOf(payment?.notes) },
-    status: event.startsWith("subscription.")
-      ? str(subscription?.status)
-      : (str(payment?.status) ?? str(order?.status)),
-    // A subscription's charges are payments of its invoices: not one-time orders.
-    recurring: subscription !== null || str(payment?.invoice_id) !== null,
-    paymentMethod,
-    refund: refundOf(refund),
-    email: str(payment?.email),
-    contact: str(payment?.contact),
-    feeCents: fee,
-    feeCurrency: fee === null ? null : currency,
-  };
-}
-
-/** A refund entity as GatewayEventDetails' refund: our refund's id from the receipt refund() gives it. */
-function refundOf(refund: Entity | null): GatewayEventDetails["refund"] {
-  const id = str(refund?.id);
-  const amountCents = int(refund?.amount);
-  if (!id || amountCents === null) return null;
-  const receipt = /^refund_(\d{1,9})$/.exec(str(refund?.receipt) ?? "");
-  return { id, amountCents, mastheadRefundId: receipt ? Number(receipt[1]) : null };
 }
 
 export const razorpayAdapter = createRazorpayAdapter();

@@ -263,7 +263,7 @@ export function describeAdapterConformance(
         const mapping = adapter.webhookEventTypeMapping();
         expect(Object.keys(mapping).length).toBeGreaterThan(0);
         for (const [event, job] of Object.entries(mapping)) {
-          const recurring = job !== "one_time_subscription_charged" && job !== "payment_refunded";
+          const recurring = !["one_time_subscription_charged", "payment_refunded", "payment_disputed"].includes(job);
           if (recurring && !gateway.recurring) continue;
           const payment = await paid(gateway, adapter, "captured", recurring ? gateway.recurring!.intent : {});
           const request = await hooks.send(event, payment, creds!.webhook_secret!);
@@ -285,6 +285,11 @@ export function describeAdapterConformance(
             // What settleOneTimeCharge acts on.
             expect(["captured", "authorized"]).toContain(details.status);
             expect(details.recurring ?? false).toBe(false);
+          } else if (job === "payment_disputed") {
+            // What settleGatewayDispute acts on: the payment and the dispute.
+            expect(details.externalPaymentId).toBe(payment.proof.paymentToken);
+            expect(typeof details.dispute?.id).toBe("string");
+            expect(["open", "won", "lost"]).toContain(details.dispute?.status);
           } else if (job === "payment_refunded") {
             // What settleGatewayRefund acts on: the payment and the refund.
             expect(details.externalPaymentId).toBe(payment.proof.paymentToken);

@@ -52,7 +52,7 @@ export function fakeRazorpay(): FakeGateway & { fixture: RazorpayFixture } {
       signatureHeader: "x-razorpay-signature",
       send(event, payment, secret) {
         const states = EVENT_STATES[event] ?? {};
-        const entities: { payment?: Entity; subscription?: Entity; refund?: Entity } = {};
+        const entities: { payment?: Entity; subscription?: Entity; refund?: Entity; dispute?: Entity } = {};
         const paid = fx.payments.get(payment.proof.paymentToken ?? "");
         if (paid && (states.payment || !states.subscription))
           entities.payment = {
@@ -74,6 +74,17 @@ export function fakeRazorpay(): FakeGateway & { fixture: RazorpayFixture } {
             receipt: null,
             notes: [],
             status: "processed",
+          };
+        if (paid && event.startsWith("payment.dispute."))
+          entities.dispute = {
+            id: `disp_${String(paid.id).slice(4)}`,
+            entity: "dispute",
+            payment_id: paid.id,
+            amount: paid.amount,
+            currency: paid.currency,
+            reason_code: "chargeback",
+            status: event.split(".")[2],
+            phase: "chargeback",
           };
         const { body, headers } = fx.webhook(event, entities);
         return {
