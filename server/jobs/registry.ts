@@ -10,6 +10,7 @@ import { sendMailJob } from "../mail/outbox";
 import { newsletterDigestJob } from "../newsletters/digest";
 import { newsletterSendJob } from "../newsletters/send-job";
 import { publishScheduledStoryJob } from "../publishing/editorial/scheduling";
+import { dunningMailJob } from "../subscriptions/dunning";
 import { subscriptionLifecycleJob, subscriptionLifecycleSweepJob } from "../subscriptions/lifecycle";
 import { gatewayAbsenceJob, gatewayEventJob } from "../subscriptions/payments/gateway-events";
 import { switchPlanJob } from "../subscriptions/plan-switch-scheduled";
@@ -28,6 +29,7 @@ export const JOBS: readonly JobDefinition[] = [
   gatewayAbsenceJob,
   subscriptionLifecycleJob,
   subscriptionLifecycleSweepJob,
+  dunningMailJob,
   switchPlanJob,
   retentionOfferJob,
   trialRefundJob,

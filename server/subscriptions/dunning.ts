@@ -14,10 +14,14 @@
  */
 import "server-only";
 
+import { z } from "zod";
+
 import { getEnv } from "../../env.js";
 import { formatInstant } from "../dates.schema";
 import type { TransactionClient } from "../db/client";
 import type { DunningEpisode, Subscription } from "../generated/prisma/client";
+import { defineJob } from "../jobs/define";
+import { enqueueJob } from "../jobs/queue";
 import { queueEmail } from "../mail/outbox";
 import { hostedMemberOrigin } from "../members/reset-link";
 import { getPublisher } from "../publishing/publisher";
@@ -71,7 +75,19 @@ export async function openDunningEpisode(
  */
 export async function beginDunning(
   tx: TransactionClient,
-  args: { sub: Subscription; paidThrough: Date; charged: boolean; reason: string; now: Date; appUrl: string },
+  args: {
+    sub: Subscription;
+    paidThrough: Date;
+    charged: boolean;
+    reason: string;
+    now: Date;
+    appUrl: string;
+    /**
+     * A gateway that charges by itself may still report the period's charge: the e-mail waits
+     * until then (dunningMailJob), and is not sent if the episode ended paid meanwhile.
+     */
+    mailAt?: Date;
+  },
 ): Promise<{ graceEndsAt: Date; chargeRetryAt: Date | null; opened: boolean }> {
   const { sub, now } = args;
   const settings = await settingsFor(tx, sub);
@@ -109,7 +125,14 @@ export async function beginDunning(
     where: { id: sub.id },
     data: { endTimestamp: args.paidThrough, graceEndsAt, chargeRetryAt },
   });
-  if (inserted) {
+  if (inserted && args.mailAt && args.mailAt > now) {
+    await enqueueJob(
+      tx,
+      dunningMailJob,
+      { episodeId: episode.id },
+      { accountId: sub.accountId, now, runAt: args.mailAt, key: `dunning.mail:${episode.id}` },
+    );
+  } else if (inserted) {
     await queuePaymentFailedMail(tx, {
       sub,
       reason: args.reason,
@@ -201,3 +224,35 @@ async function queuePaymentFailedMail(
       `Once a payment goes through, your subscription simply continues.\n`,
   });
 }
+
+/**
+ * "dunning.mail": the "update your card" e-mail of an episode whose gateway charges by itself,
+ * once the gateway's charge had time to arrive (beginDunning's `mailAt`). An episode that ended
+ * meanwhile (the gateway's charge came: recovered) sends nothing.
+ */
+export const dunningMailJob = defineJob<{ episodeId: number }>({
+  name: "dunning.mail",
+  kind: "transactional",
+  payload: z.object({ episodeId: z.number().int().positive() }),
+  maxAttempts: 8,
+  async run(tx, job, ctx) {
+    const episode = await tx.dunningEpisode.findUnique({ where: { id: job.payload.episodeId } });
+    if (!episode || episode.outcome !== "OPEN") return;
+    const sub = await tx.subscription.findUnique({ where: { id: episode.subscriptionId } });
+    if (!sub || sub.status !== "ACTIVE" || sub.graceEndsAt === null) return;
+    const schedule = {
+      startedAt: episode.startedAt,
+      retryDays: chargeRetryDaysOf(episode.retryDays),
+      retriesDone: episode.retries,
+      graceEndsAt: sub.graceEndsAt,
+    };
+    await queuePaymentFailedMail(tx, {
+      sub,
+      reason: episode.lastError ?? "The period ended unpaid.",
+      graceEndsAt: sub.graceEndsAt,
+      retries: remainingChargeRetries(schedule),
+      now: ctx.clock(),
+      appUrl: ctx.appUrl,
+    });
+  },
+});

@@ -231,6 +231,8 @@ async function enterGrace(
   reason: string,
   charged: boolean,
 ): Promise<void> {
+  // A gateway that charges by itself may report the period's charge a little after its end.
+  const wait = charged ? undefined : paymentAdapterFor(sub.paymentType)?.renewalChargeWaitMs;
   const { graceEndsAt, chargeRetryAt } = await beginDunning(ctx.tx, {
     sub,
     paidThrough,
@@ -238,6 +240,7 @@ async function enterGrace(
     reason,
     now: ctx.now,
     appUrl: ctx.appUrl,
+    ...(wait ? { mailAt: new Date(ctx.now.getTime() + wait) } : {}),
   });
   log.info("subscription entered its grace period", {
     subscription: sub.id,

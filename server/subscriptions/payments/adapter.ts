@@ -240,6 +240,13 @@ export interface PaymentAdapter {
     creds: GatewayCredentials | null,
     request: HostedPaymentMethodRequest,
   ): Promise<{ url: string }>;
+  /**
+   * For a gateway that charges its subscriptions by itself (no chargeRecurring): how long after a
+   * period's end its charge may still be reported (its own billing delay). The grace period starts
+   * at the end as always, but the "payment failed" e-mail waits this long and is not sent when the
+   * charge came. Absent: the e-mail goes at the end.
+   */
+  readonly renewalChargeWaitMs?: number;
   /** The gateway's name as readers know it ("Razorpay"), for links to its hosted pages. */
   readonly displayName?: string;
   /** Spec §6 renewal: the gateway subscription's current end. */

@@ -158,7 +158,7 @@ describe("payment gateways (dashboard)", () => {
     expect(
       await trpcCodeOf(
         owner.caller.paymentGateways.save({
-          provider: "stripe" as "razorpay",
+          provider: "paypal" as "razorpay",
           environment: "live",
           appKey: "pk_1234",
           secret: "abcdefgh",

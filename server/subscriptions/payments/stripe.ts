@@ -39,6 +39,7 @@ import { cardBrand, STRIPE_EVENT_JOBS, stripeEventDetails, stripeSignatureValid 
 
 const STRIPE_PROVIDER = "stripe";
 const STRIPE_PAYMENT_TYPES = ["stripe", "stripe_recurring"] as const;
+const STRIPE_RENEWAL_CHARGE_WAIT_MS = 24 * 60 * 60_000;
 
 type StripeAdapterOptions = {
   /** Default: STRIPE_API_BASE_URL (Stripe itself). */
@@ -286,6 +287,9 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
     paymentTypes: STRIPE_PAYMENT_TYPES,
     provider: STRIPE_PROVIDER,
     displayName: "Stripe",
+    // Stripe finalizes a renewal's invoice about an hour after the period renews and charges it
+    // then (up to 72 h when the invoice.created webhook is not acknowledged); a day covers the usual case.
+    renewalChargeWaitMs: STRIPE_RENEWAL_CHARGE_WAIT_MS,
     takesPayment: true,
     callers: "any",
 
