@@ -13,7 +13,7 @@ import { getEnv } from "../../../env.js";
 import { PaymentAdapterError, type GatewayCredentials } from "./adapter";
 
 /** The Stripe API version every call sends (`Stripe-Version`), documented in docs/subscriptions.md. */
-export const STRIPE_API_VERSION = Stripe.API_VERSION;
+const STRIPE_API_VERSION = Stripe.API_VERSION;
 const TIMEOUT_MS = 10_000;
 
 /** Where the SDK connects: Stripe itself, or (tests) a fake of its API. */
