@@ -265,9 +265,24 @@ describe("Stripe subscriptions", () => {
     });
     expect(await refusal(update(si.id))).toMatchObject({ kind: "declined" });
     const pm = fake.confirmSetupIntent(si.id, { brand: "mastercard", last4: "4444" });
-    expect(await update(si.id)).toEqual({ paymentToken: ref, label: "Mastercard ending 4444" });
+    expect(await update(si.id)).toEqual({ paymentToken: pm.id, label: "Mastercard ending 4444" });
     expect(sub.default_payment_method).toBe(pm.id);
     expect(fake.invoice(invoice.id as string).status).toBe("paid");
+
+    // A card Stripe declines (its test card ending 0002) for the open invoice: declined, in Stripe's words.
+    fake.renew(ref, "failed");
+    const declining = await new Stripe(fake.secretKey, {
+      ...fake.sdkOptions,
+      maxNetworkRetries: 0,
+    }).setupIntents.create({
+      customer: sub.customer as string,
+    });
+    fake.confirmSetupIntent(declining.id, { last4: "0002" });
+    expect(await refusal(update(declining.id))).toEqual({
+      kind: "declined",
+      message: "Your card has insufficient funds.",
+    });
+    expect(sub.default_payment_method).toBe(pm.id);
 
     const end = (sub.items as { data: { current_period_end: number }[] }).data[0]!.current_period_end;
     const renewed = await adapter().renewal!(creds(), {

@@ -407,8 +407,8 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
         throw new PaymentAdapterError(setup.last_setup_error?.message ?? "The new card was not confirmed.", "declined");
       const method = setup.payment_method as Stripe.PaymentMethod | null;
       if (!method) throw new PaymentAdapterError("The SetupIntent names no card.", "declined");
-      await stripeCall(() => stripe.subscriptions.update(subscriptionId, { default_payment_method: method.id }));
-      // An unpaid invoice (a failed renewal): paid with the new card at once.
+      // An unpaid invoice (a failed renewal): paid with the new card at once, before the card
+      // becomes the subscription's (a card Stripe declines changes nothing).
       const invoice = sub.latest_invoice as Stripe.Invoice | null;
       const openInvoice = invoice?.status === "open" ? invoice.id : undefined;
       if (openInvoice)
@@ -419,8 +419,11 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
             { idempotencyKey: `masthead-pay-${openInvoice}-${method.id}` },
           ),
         );
+      await stripeCall(() => stripe.subscriptions.update(subscriptionId, { default_payment_method: method.id }));
       const card = method.card;
-      return { paymentToken: subscriptionId, label: card ? `${cardBrand(card.brand)} ending ${card.last4}` : null };
+      // The card's PaymentMethod, as Stripe's customer.subscription.updated names it: that event,
+      // which follows this change, then finds the method unchanged.
+      return { paymentToken: method.id, label: card ? `${cardBrand(card.brand)} ending ${card.last4}` : null };
     },
 
     async hostedPaymentMethodUpdate(credentials, request) {
