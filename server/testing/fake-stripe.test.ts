@@ -94,4 +94,38 @@ describe("fake Stripe server", () => {
     expect(event).toMatchObject({ id: hook.id, object: "event", type: "payment_intent.succeeded", livemode: false });
     expect(event.api_version).toBe(Stripe.API_VERSION);
   });
+  it("sets and clears cancel_at_period_end and pause_collection, and refuses changes to a canceled subscription", async () => {
+    const stripe = sdk();
+    const customer = await stripe.customers.create({ email: "ada@example.com" });
+    await stripe.products.create({ id: "prod_fake_test", name: "Monthly" });
+    const sub = await stripe.subscriptions.create({
+      customer: customer.id,
+      items: [
+        {
+          price_data: {
+            currency: "usd",
+            product: "prod_fake_test",
+            unit_amount: 700,
+            recurring: { interval: "month" },
+          },
+        },
+      ],
+      trial_period_days: 7,
+      payment_behavior: "default_incomplete",
+      expand: ["latest_invoice.confirmation_secret"],
+    });
+    expect(sub).toMatchObject({ object: "subscription", status: "trialing", cancel_at_period_end: false });
+    expect(sub.items.data[0]!.current_period_end - sub.items.data[0]!.current_period_start).toBe(7 * 86_400);
+    expect((await stripe.subscriptions.update(sub.id, { cancel_at_period_end: true })).cancel_at_period_end).toBe(true);
+    const paused = await stripe.subscriptions.update(sub.id, { pause_collection: { behavior: "void" } });
+    expect(paused.pause_collection).toEqual({ behavior: "void", resumes_at: null });
+    expect((await stripe.subscriptions.update(sub.id, { pause_collection: "" })).pause_collection).toBeNull();
+    expect(
+      await refusal(stripe.subscriptions.update(sub.id, { pause_collection: { behavior: "later" as "void" } })),
+    ).toMatchObject({ status: 400, param: "pause_collection[behavior]" });
+    expect((await stripe.subscriptions.cancel(sub.id)).status).toBe("canceled");
+    expect(await refusal(stripe.subscriptions.update(sub.id, { cancel_at_period_end: false }))).toMatchObject({
+      status: 400,
+    });
+  });
 });
