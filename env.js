@@ -160,6 +160,12 @@ export const envSchema = z
      */
     RAZORPAY_API_BASE_URL: zHttpUrl.default("https://api.razorpay.com"),
     /**
+     * Stripe's API, reached through the official SDK's host/port/protocol options
+     * (docs/subscriptions.md, "Stripe"). Changed only to point the adapter at a fake of Stripe's
+     * API (tests, local development).
+     */
+    STRIPE_API_BASE_URL: zHttpUrl.default("https://api.stripe.com"),
+    /**
      * Let calls to payment gateways' APIs reach loopback and private addresses: for a stand-in of a
      * gateway on the local network, and for tests. Never needed for the real gateways.
      */

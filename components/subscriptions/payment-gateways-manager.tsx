@@ -25,7 +25,7 @@ type GatewayValues = FormValues & {
   enabled: string;
 };
 
-const LABELS: Record<string, string> = { razorpay: "Razorpay" };
+const LABELS: Record<string, string> = { razorpay: "Razorpay", stripe: "Stripe" };
 const label = (provider: string) => ownValue(LABELS, provider) ?? provider;
 const webhookUrl = (g: TGatewayAdmin) =>
   `${typeof window === "undefined" ? "" : window.location.origin}${g.webhookPath}`;
@@ -131,7 +131,7 @@ const gateways = defineManager({
       required: true,
       mono: true,
       maxLength: 200,
-      hint: "Razorpay: Settings → API Keys, the Key Id (rzp_test_… or rzp_live_…).",
+      hint: "Razorpay: Settings → API Keys, the Key Id (rzp_test_… or rzp_live_…). Stripe: Developers → API keys, the publishable key (pk_test_… or pk_live_…).",
     },
     {
       name: "secret",

@@ -302,6 +302,7 @@ export async function updateSelfServicePaymentMethod(
 ) {
   const sub = await db.subscription.findFirst({
     where: { id: args.subscriptionId, accountId: args.accountId, memberId: args.memberId, deletedAt: null },
+    include: { attempt: { select: { externalReferenceId: true } } },
   });
   if (!sub) throw notFoundSubscription();
   const adapter = paymentMethodChanger(sub, args.now, "updatePaymentMethod");
@@ -312,6 +313,7 @@ export async function updateSelfServicePaymentMethod(
       accountId: args.accountId,
       subscriptionId: sub.id,
       currentPaymentToken: sub.paymentToken,
+      gatewayReference: sub.attempt?.externalReferenceId ?? null,
       proof: { paymentToken: args.paymentToken, extra: args.extra },
     });
   } catch (error) {

@@ -378,6 +378,7 @@ export function intentOf(
     recurring: terms.recurring,
     trial: terms.trial,
     periodCents: terms.total_cents,
+    period: terms.recurring ? { length: terms.duration_length, unit: terms.duration_unit } : null,
     plan: { id: terms.plan_id, title: terms.plan_name, metadata: terms.plan_metadata ?? null },
     subscriber: {
       id: member?.id ?? null,

@@ -41,6 +41,8 @@ export type PaymentIntent = {
   trial?: { length: number; unit: DurationUnit } | null;
   /** What each period is charged: the price after coupon and tax. */
   periodCents?: number;
+  /** A recurring plan's billing period (gateways that make the recurring price themselves, e.g. Stripe). */
+  period?: { length: number; unit: DurationUnit } | null;
   /** `metadata` carries gateway mappings a publisher configures (e.g. `razorpay_plan_id` for recurring plans). */
   plan: { id: number | null; title: string; metadata?: Record<string, unknown> | null };
   subscriber: { id: number | null; name: string | null; email: string | null; phone: string | null };
@@ -165,6 +167,8 @@ type PaymentMethodUpdate = {
   subscriptionId: number;
   /** The reference charges use now (the subscription's payment_token). */
   currentPaymentToken: string | null;
+  /** The gateway's subscription id as checkout froze it (the attempt's external_reference_id). */
+  gatewayReference?: string | null;
   /** What the gateway's form handed the browser: its token and any signature fields. */
   proof: { paymentToken: string; extra: Record<string, unknown> };
 };

@@ -158,13 +158,38 @@ describe("payment gateways (dashboard)", () => {
     expect(
       await trpcCodeOf(
         owner.caller.paymentGateways.save({
-          provider: "stripe" as "razorpay",
+          provider: "paypal" as "razorpay",
           environment: "live",
           appKey: "pk_1234",
           secret: "abcdefgh",
         }),
       ),
     ).toBe("BAD_REQUEST");
+    // Stripe's keys say their mode: test keys are the sandbox's.
+    expect(
+      await trpcCodeOf(
+        owner.caller.paymentGateways.save({
+          provider: "stripe",
+          environment: "live",
+          appKey: "pk_test_51Abc",
+          secret: "sk_test_51Abc",
+        }),
+      ),
+    ).toBe("BAD_REQUEST");
+    expect(
+      await owner.caller.paymentGateways.save({
+        provider: "stripe",
+        environment: "sandbox",
+        appKey: "pk_test_51Abc",
+        secret: "sk_test_51Abc",
+        webhookSecret: "whsec_51Abc",
+      }),
+    ).toMatchObject({
+      provider: "stripe",
+      environment: "sandbox",
+      appKey: "pk_test_51Abc",
+      paymentTypes: ["stripe", "stripe_recurring"],
+    });
     expect(
       await trpcCodeOf(
         owner.caller.paymentGateways.save({

@@ -7,7 +7,7 @@
 import { z } from "zod";
 
 /** The providers the dashboard can configure: each has an adapter (payments/registry.ts). */
-export const GATEWAY_PROVIDERS = ["razorpay"] as const;
+export const GATEWAY_PROVIDERS = ["razorpay", "stripe"] as const;
 const ZGatewayProvider = z.enum(GATEWAY_PROVIDERS);
 
 const ZGatewayEnvironment = z.enum(["live", "sandbox"]);
@@ -25,14 +25,60 @@ const zKey = (what: string) =>
  * left out (or empty) keeps the stored one. `webhook_secret`: left out or empty keeps it, `null`
  * removes it (webhooks are then refused).
  */
-export const ZUpsertGatewayInput = z.object({
-  provider: ZGatewayProvider,
-  environment: ZGatewayEnvironment,
-  appKey: zKey("The app key"),
-  secret: z.union([z.literal(""), zKey("The secret")]).optional(),
-  webhookSecret: z.union([z.literal(""), zKey("The webhook secret"), z.null()]).optional(),
-  enabled: z.boolean().optional(),
-});
+export const ZUpsertGatewayInput = z
+  .object({
+    provider: ZGatewayProvider,
+    environment: ZGatewayEnvironment,
+    appKey: zKey("The app key"),
+    secret: z.union([z.literal(""), zKey("The secret")]).optional(),
+    webhookSecret: z.union([z.literal(""), zKey("The webhook secret"), z.null()]).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.provider !== "stripe") return;
+    for (const issue of stripeKeyIssues(input)) ctx.addIssue({ code: "custom", ...issue });
+  });
+
+/**
+ * Stripe's keys say their mode: `pk_test_…`/`pk_live_…` (publishable, the app key),
+ * `sk_test_…`/`sk_live_…` or a restricted `rk_…` (the secret), `whsec_…` (the webhook's signing
+ * secret). The keys must be of one mode, and the environment is that mode (test = sandbox).
+ */
+function stripeKeyIssues(input: {
+  environment: string;
+  appKey: string;
+  secret?: string;
+  webhookSecret?: string | null;
+}): { path: string[]; message: string }[] {
+  const issues: { path: string[]; message: string }[] = [];
+  const mode = /^pk_(test|live)_[A-Za-z0-9]+$/.exec(input.appKey)?.[1];
+  if (!mode)
+    issues.push({
+      path: ["appKey"],
+      message: "The Stripe publishable key starts with pk_test_ or pk_live_ (Developers → API keys).",
+    });
+  else if ((mode === "test") !== (input.environment === "sandbox"))
+    issues.push({
+      path: ["environment"],
+      message: `The publishable key is a ${mode} key: the environment must be ${mode === "test" ? "sandbox" : "live"}.`,
+    });
+  if (input.secret) {
+    const secretMode = /^[sr]k_(test|live)_[A-Za-z0-9]+$/.exec(input.secret)?.[1];
+    if (!secretMode)
+      issues.push({
+        path: ["secret"],
+        message: "The Stripe secret key starts with sk_test_, sk_live_, rk_test_ or rk_live_.",
+      });
+    else if (mode && secretMode !== mode)
+      issues.push({
+        path: ["secret"],
+        message: `The secret key is a ${secretMode} key, the publishable key a ${mode} key.`,
+      });
+  }
+  if (input.webhookSecret && !/^whsec_[A-Za-z0-9]+$/.test(input.webhookSecret))
+    issues.push({ path: ["webhookSecret"], message: "The Stripe webhook signing secret starts with whsec_." });
+  return issues;
+}
 export type TUpsertGatewayInput = z.input<typeof ZUpsertGatewayInput>;
 
 export const ZGatewayProviderInput = z.object({ provider: ZGatewayProvider });

@@ -24,7 +24,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       produces: "any",
       rateLimit: { name: "payment_gateways.webhook", limit: 3000, windowSeconds: 60, by: "ip" },
       summary:
-        "A payment gateway's webhook (paste this URL into the gateway's dashboard; Razorpay: provider razorpay). The raw body must carry the gateway's signature (Razorpay: X-Razorpay-Signature, HMAC-SHA256 under the account's webhook secret) → 401 otherwise, nothing stored. Stored once per gateway event id (X-Razorpay-Event-Id): a repeated delivery answers 200 {status: \"duplicate\"} and changes nothing. Then processed as a job: payment.authorized / payment.captured settle the pending subscription of the order (activated once captured). 404 for an account without this gateway.",
+        "A payment gateway's webhook (paste this URL into the gateway's dashboard; provider razorpay or stripe). The raw body must carry the gateway's signature (Razorpay: X-Razorpay-Signature, HMAC-SHA256 under the account's webhook secret; Stripe: Stripe-Signature, at most 300 s old) → 401 otherwise, nothing stored. Stored once per gateway event id (X-Razorpay-Event-Id; Stripe's evt_ id): a repeated delivery answers 200 {status: \"duplicate\"} and changes nothing. Then processed as a job (docs/subscriptions.md \"Gateway webhooks\"): payments settle the pending subscription, renewals, failed renewals, cancellations, card changes, refunds and disputes reach the subscription, its invoices and the reports. 404 for an account without this gateway.",
     },
     async ({ req, db, params }) => {
       const bytes = await readBodyBytes(req, MAX_WEBHOOK_BYTES);
