@@ -22,14 +22,19 @@ type PaymentMethodUpdateWay = { kind: "form" } | { kind: "hosted"; provider_name
 const hostedPaymentMethodHref = (subscriptionId: number) =>
   `/api/member/subscriptions/${subscriptionId}/payment-method/hosted`;
 
+/**
+ * The gateway's own page first where it has one (Razorpay's subscription page, Stripe's Customer
+ * Portal): the page's form takes only what a gateway without a page of its own checks itself; a
+ * card never passes through Masthead's page for a gateway that hosts its own.
+ */
 export function paymentMethodUpdateWay(adapter: PaymentAdapter | null, subscriptionId: number): PaymentMethodUpdateWay {
-  if (adapter?.updatePaymentMethod) return { kind: "form" };
   if (adapter?.hostedPaymentMethodUpdate)
     return {
       kind: "hosted",
       provider_name: adapter.displayName ?? adapter.provider ?? "your payment provider",
       href: hostedPaymentMethodHref(subscriptionId),
     };
+  if (adapter?.updatePaymentMethod) return { kind: "form" };
   return null;
 }
 
