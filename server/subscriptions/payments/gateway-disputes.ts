@@ -17,7 +17,7 @@ import { recordAudit } from "../../audit/audit-log";
 import { systemActor } from "../../auth/actor";
 import type { TransactionClient } from "../../db/client";
 import type { GatewayEventDetails, PaymentAdapter } from "./adapter";
-import { recordMoneyBack } from "./gateway-refunds";
+import { lockedPaymentOf, recordMoneyBack } from "./gateway-refunds";
 
 type Outcome = { status: "processed" | "ignored"; reason: string | null };
 
@@ -29,13 +29,8 @@ export async function settleGatewayDispute(
   const dispute = details.dispute;
   if (!dispute || !details.externalPaymentId)
     return { status: "ignored", reason: "The event names no dispute of a payment." };
-  const found = await tx.payment.findFirst({
-    where: { accountId, paymentType: { in: [...adapter.paymentTypes] }, externalPaymentId: details.externalPaymentId },
-    select: { id: true },
-  });
-  if (!found) return { status: "ignored", reason: "No payment of ours has this gateway payment id." };
-  await tx.$queryRaw`SELECT id FROM payments WHERE id = ${found.id} FOR UPDATE`;
-  const payment = await tx.payment.findUniqueOrThrow({ where: { id: found.id } });
+  const payment = await lockedPaymentOf(tx, { accountId, adapter, externalPaymentId: details.externalPaymentId });
+  if (!payment) return { status: "ignored", reason: "No payment of ours has this gateway payment id." };
 
   const key = { paymentId_externalDisputeId: { paymentId: payment.id, externalDisputeId: dispute.id } };
   let row = await tx.paymentDispute.findUnique({ where: key });

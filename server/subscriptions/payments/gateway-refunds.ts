@@ -33,13 +33,8 @@ export async function settleGatewayRefund(
   const refund = details.refund;
   if (!refund || !details.externalPaymentId || refund.amountCents <= 0)
     return { status: "ignored", reason: "The event names no refund of a payment." };
-  const found = await tx.payment.findFirst({
-    where: { accountId, paymentType: { in: [...adapter.paymentTypes] }, externalPaymentId: details.externalPaymentId },
-    select: { id: true },
-  });
-  if (!found) return { status: "ignored", reason: "No payment of ours has this gateway payment id." };
-  await tx.$queryRaw`SELECT id FROM payments WHERE id = ${found.id} FOR UPDATE`;
-  const payment = await tx.payment.findUniqueOrThrow({ where: { id: found.id } });
+  const payment = await lockedPaymentOf(tx, { accountId, adapter, externalPaymentId: details.externalPaymentId });
+  if (!payment) return { status: "ignored", reason: "No payment of ours has this gateway payment id." };
 
   if (await tx.paymentRefund.findFirst({ where: { paymentId: payment.id, externalRefundId: refund.id } }))
     return { status: "processed", reason: "This refund is recorded already." };
@@ -73,6 +68,24 @@ export async function settleGatewayRefund(
         ? `Recorded ${amount} of the ${refund.amountCents} refunded: no more was left.`
         : null,
   };
+}
+
+/** The account's payment of the gateway's payment id, its row locked; null: none of ours. */
+export async function lockedPaymentOf(
+  tx: TransactionClient,
+  args: { accountId: number; adapter: PaymentAdapter; externalPaymentId: string },
+): Promise<Payment | null> {
+  const found = await tx.payment.findFirst({
+    where: {
+      accountId: args.accountId,
+      paymentType: { in: [...args.adapter.paymentTypes] },
+      externalPaymentId: args.externalPaymentId,
+    },
+    select: { id: true },
+  });
+  if (!found) return null;
+  await tx.$queryRaw`SELECT id FROM payments WHERE id = ${found.id} FOR UPDATE`;
+  return tx.payment.findUniqueOrThrow({ where: { id: found.id } });
 }
 
 /**

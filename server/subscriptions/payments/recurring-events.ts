@@ -86,6 +86,14 @@ export async function checkoutPaymentAmount(
     : { amountCents: subscription.paymentAmountCents, currency: subscription.paymentAmountCurrency };
 }
 
+/** A subscription webhook event of `name`, now (subscription-view.ts). */
+const emit = (
+  tx: TransactionClient,
+  at: { accountId: number; subscriptionId: number; now: Date },
+  name: Parameters<typeof emitSubscriptionEvent>[1]["name"],
+) =>
+  emitSubscriptionEvent(tx, { accountId: at.accountId, name, subscriptionId: at.subscriptionId, occurredAt: at.now });
+
 async function lockSubscription(tx: TransactionClient, id: number) {
   await tx.$queryRawUnsafe(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, id);
   return tx.subscription.findUniqueOrThrow({ where: { id } });
@@ -178,12 +186,7 @@ export async function settleRecurringCharge(
         now,
       });
     await tx.subscription.update({ where: { id: sub.id }, data: { status: "ACTIVE" } });
-    await emitSubscriptionEvent(tx, {
-      accountId,
-      name: "subscription.activated",
-      subscriptionId: sub.id,
-      occurredAt: now,
-    });
+    await emit(tx, { accountId, subscriptionId: sub.id, now }, "subscription.activated");
     await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now });
     return { status: "processed", reason: null };
   }
@@ -223,15 +226,10 @@ export async function settleRecurringCharge(
       nextPaymentDueDate: live ? end : null,
     },
   });
-  await emitSubscriptionEvent(tx, { accountId, name: "subscription.renewed", subscriptionId: sub.id, occurredAt: now });
+  await emit(tx, { accountId, subscriptionId: sub.id, now }, "subscription.renewed");
   // Paid in its grace period (the gateway's own retry): the failure episode is recovered (dunning.ts).
   if (await endDunning(tx, { subscriptionId: sub.id, outcome: "RECOVERED", paymentId: recorded.id, now }))
-    await emitSubscriptionEvent(tx, {
-      accountId,
-      name: "subscription.recovered",
-      subscriptionId: sub.id,
-      occurredAt: now,
-    });
+    await emit(tx, { accountId, subscriptionId: sub.id, now }, "subscription.recovered");
   await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now });
   return { status: "processed", reason: null };
 }
@@ -255,12 +253,7 @@ export async function settleRecurringCancel(
     where: { id: sub.id },
     data: { status: sub.status === "PENDING" ? "FAILED" : "CANCELLED", cancelledAt: now, nextPaymentDueDate: null },
   });
-  await emitSubscriptionEvent(tx, {
-    accountId,
-    name: "subscription.cancelled",
-    subscriptionId: sub.id,
-    occurredAt: now,
-  });
+  await emit(tx, { accountId, subscriptionId: sub.id, now }, "subscription.cancelled");
   await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now });
   return { status: "processed", reason: null };
 }
@@ -328,13 +321,7 @@ export async function settleRecurringPaymentFailed(
     now,
     appUrl: args.appUrl,
   });
-  if (opened)
-    await emitSubscriptionEvent(tx, {
-      accountId,
-      name: "subscription.grace_period_entered",
-      subscriptionId: sub.id,
-      occurredAt: now,
-    });
+  if (opened) await emit(tx, { accountId, subscriptionId: sub.id, now }, "subscription.grace_period_entered");
   await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now });
   return { status: "processed", reason: null };
 }

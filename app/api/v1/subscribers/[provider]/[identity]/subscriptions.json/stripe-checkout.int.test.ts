@@ -73,6 +73,27 @@ async function setup() {
   return { db, f, fake, preview, create, webhook };
 }
 
+/** A recurring plan bought through Stripe without a trial, its first invoice paid; the failure mails counted. */
+async function paidMonthly(ctx: Awaited<ReturnType<typeof setup>>) {
+  const { db, f, fake, preview, create } = ctx;
+  const payment = { payment_type: "stripe_recurring", amount_currency: "USD" };
+  const subscription = { subscription_plan_id: f.trial.id, trial_period: false, payment };
+  const previewed = await preview(subscription);
+  const subId = previewed.external_reference_id;
+  const first = fake.state.invoices.get(fake.state.subscriptions.get(subId)!.latest_invoice as string)!;
+  fake.pay(first.payment_intent_id as string, "succeeded");
+  const made = await create(
+    { ...subscription, payment: { ...payment, amount_cents: 1000, payment_token: subId } },
+    previewed.attempt_token,
+  );
+  expect(made.status, JSON.stringify(made.body)).toBe(201);
+  const id = made.body.subscription!.id;
+  const end = (await db.subscription.findUniqueOrThrow({ where: { id } })).endTimestamp!;
+  const mails = () =>
+    db.outgoingEmail.count({ where: { accountId: f.account.id, kind: "subscription.payment_failed" } });
+  return { subId, id, end, mails };
+}
+
 describe("checkout through Stripe", () => {
   it("takes a one-time payment, refuses a changed amount, and waits for 3-D Secure's webhook", async () => {
     const { db, f, fake, preview, create, webhook } = await setup();
@@ -216,22 +237,9 @@ describe("checkout through Stripe", () => {
     ).toBe(0);
   });
   it("mails the reader a day after the period's end when Stripe reported no charge, once; Stripe's late charge recovers it", async () => {
-    const { db, f, fake, preview, create, webhook } = await setup();
-    const payment = { payment_type: "stripe_recurring", amount_currency: "USD" };
-    const subscription = { subscription_plan_id: f.trial.id, trial_period: false, payment };
-    const previewed = await preview(subscription);
-    const subId = previewed.external_reference_id;
-    const first = fake.state.invoices.get(fake.state.subscriptions.get(subId)!.latest_invoice as string)!;
-    fake.pay(first.payment_intent_id as string, "succeeded");
-    const made = await create(
-      { ...subscription, payment: { ...payment, amount_cents: 1000, payment_token: subId } },
-      previewed.attempt_token,
-    );
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const id = made.body.subscription!.id;
-    const end = (await db.subscription.findUniqueOrThrow({ where: { id } })).endTimestamp!;
-    const mails = () =>
-      db.outgoingEmail.count({ where: { accountId: f.account.id, kind: "subscription.payment_failed" } });
+    const ctx = await setup();
+    const { db, fake, webhook } = ctx;
+    const { subId, id, end, mails } = await paidMonthly(ctx);
 
     // The period ends; Stripe's charge fails, and it does not say so: the reader keeps reading
     // until Stripe's word is due (a day), told nothing.
@@ -264,22 +272,9 @@ describe("checkout through Stripe", () => {
   });
 
   it("Stripe's own word: a failed renewal starts the grace period at once, mailed once; a refund and a lost dispute made on Stripe are recorded", async () => {
-    const { db, f, fake, preview, create, webhook } = await setup();
-    const payment = { payment_type: "stripe_recurring", amount_currency: "USD" };
-    const subscription = { subscription_plan_id: f.trial.id, trial_period: false, payment };
-    const previewed = await preview(subscription);
-    const subId = previewed.external_reference_id;
-    const first = fake.state.invoices.get(fake.state.subscriptions.get(subId)!.latest_invoice as string)!;
-    fake.pay(first.payment_intent_id as string, "succeeded");
-    const made = await create(
-      { ...subscription, payment: { ...payment, amount_cents: 1000, payment_token: subId } },
-      previewed.attempt_token,
-    );
-    expect(made.status, JSON.stringify(made.body)).toBe(201);
-    const id = made.body.subscription!.id;
-    const end = (await db.subscription.findUniqueOrThrow({ where: { id } })).endTimestamp!;
-    const mails = () =>
-      db.outgoingEmail.count({ where: { accountId: f.account.id, kind: "subscription.payment_failed" } });
+    const ctx = await setup();
+    const { db, f, fake, preview, create, webhook } = ctx;
+    const { subId, id, end, mails } = await paidMonthly(ctx);
 
     // The renewal's charge fails and Stripe says so: the grace period now, one mail; Stripe's
     // failed retry says so again, and nothing more is sent.
