@@ -42,6 +42,17 @@ async function setup() {
 }
 type Ctx = Awaited<ReturnType<typeof setup>>;
 
+/** A signed Razorpay webhook received as the route receives it. */
+function deliver(ctx: Ctx, hook: { body: string; headers: Record<string, string> }) {
+  return receiveGatewayWebhook(ctx.db, {
+    provider: "razorpay",
+    accountId: ctx.accountId,
+    headers: new Headers(hook.headers),
+    rawBody: hook.body,
+    now: new Date(),
+  });
+}
+
 /** Razorpay's refund.processed for `amount` of the payment (receipt: ours, when we asked). */
 async function refundProcessed(ctx: Ctx, args: { id: string; amount: number; receipt?: string; eventId?: string }) {
   const refund = {
@@ -54,14 +65,7 @@ async function refundProcessed(ctx: Ctx, args: { id: string; amount: number; rec
     notes: [],
     status: "processed",
   };
-  const hook = ctx.fx.webhook("refund.processed", { refund, payment: ctx.gatewayPayment }, args.eventId);
-  await receiveGatewayWebhook(ctx.db, {
-    provider: "razorpay",
-    accountId: ctx.accountId,
-    headers: new Headers(hook.headers),
-    rawBody: hook.body,
-    now: new Date(),
-  });
+  await deliver(ctx, ctx.fx.webhook("refund.processed", { refund, payment: ctx.gatewayPayment }, args.eventId));
 }
 
 const run = (db: Db, worker?: string) => runJobsNow(db, testJobDeps(), worker);
@@ -164,14 +168,7 @@ async function disputeEvent(ctx: Ctx, id: string, state: "created" | "under_revi
     status: state === "created" ? "open" : state,
     phase: "chargeback",
   };
-  const hook = ctx.fx.webhook(`payment.dispute.${state}`, { dispute, payment: ctx.gatewayPayment });
-  await receiveGatewayWebhook(ctx.db, {
-    provider: "razorpay",
-    accountId: ctx.accountId,
-    headers: new Headers(hook.headers),
-    rawBody: hook.body,
-    now: new Date(),
-  });
+  await deliver(ctx, ctx.fx.webhook(`payment.dispute.${state}`, { dispute, payment: ctx.gatewayPayment }));
 }
 
 describe("disputes the gateway reports", () => {
