@@ -144,6 +144,12 @@ server.on("clientError", (error, socket) => {
   socket.end(rawError(400, "Bad Request", "BAD_REQUEST", "The request is not valid HTTP."));
 });
 
+// An idle keep-alive connection is closed by its client (browsers, proxies and load balancers
+// keep theirs about 60 s), not by this server: a request a client sends on a connection the
+// server is closing at that moment is reset (ECONNRESET). Node.js's default is 5 s.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+
 server.listen(port, hostname);
 
 async function shutdown(signal) {
