@@ -15,7 +15,7 @@ import "server-only";
 
 import { recordAudit } from "../audit/audit-log";
 import { actorUserId, type Actor } from "../auth/actor";
-import type { Db } from "../db/client";
+import type { Db, TransactionClient } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import { parseInput } from "../validation";
@@ -146,11 +146,7 @@ export async function refundPayment(
       where: { id: refundRow.id },
       data: { status: "SUCCEEDED", externalRefundId: result.externalRefundId },
     });
-    await tx.$executeRaw`
-      UPDATE payments p SET status = 'refunded', updated_at = now()
-      WHERE p.id = ${payment.id} AND p.status = 'captured' AND p.amount_cents = (
-        SELECT COALESCE(SUM(r.amount_cents), 0) FROM payment_refunds r
-        WHERE r.payment_id = p.id AND r.status = 'succeeded')`;
+    await markRefundedWhenWhole(tx, payment.id);
     const after = await tx.payment.findUniqueOrThrow({ where: { id: payment.id } });
     // An invoiced payment's refund is credited (credit-notes.ts); a trial's authorization is not invoiced.
     const credited = await issueCreditNoteForRefund(tx, refund.id, args.now ? { now: args.now } : {});
@@ -192,4 +188,16 @@ export async function refundPayment(
       },
     };
   });
+}
+
+/**
+ * The payment becomes REFUNDED once its succeeded refunds add up to its whole amount (called under
+ * the payment's row lock, so two refunds finishing together cannot both miss it).
+ */
+export async function markRefundedWhenWhole(tx: TransactionClient, paymentId: number): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE payments p SET status = 'refunded', updated_at = now()
+    WHERE p.id = ${paymentId} AND p.status = 'captured' AND p.amount_cents = (
+      SELECT COALESCE(SUM(r.amount_cents), 0) FROM payment_refunds r
+      WHERE r.payment_id = p.id AND r.status = 'succeeded')`;
 }

@@ -21,6 +21,7 @@ import { systemActor } from "../../auth/actor";
 import type { TransactionClient } from "../../db/client";
 import type { Payment, PaymentRefund } from "../../generated/prisma/client";
 import { issueCreditNoteForRefund } from "../credit-notes";
+import { markRefundedWhenWhole } from "../refunds";
 import type { GatewayEventDetails, PaymentAdapter } from "./adapter";
 
 type Outcome = { status: "processed" | "ignored"; reason: string | null };
@@ -127,11 +128,7 @@ export async function recordMoneyBack(
           createdAt: now,
         },
       });
-  await tx.$executeRaw`
-    UPDATE payments p SET status = 'refunded', updated_at = now()
-    WHERE p.id = ${payment.id} AND p.status = 'captured' AND p.amount_cents = (
-      SELECT COALESCE(SUM(r.amount_cents), 0) FROM payment_refunds r
-      WHERE r.payment_id = p.id AND r.status = 'succeeded')`;
+  await markRefundedWhenWhole(tx, payment.id);
   const credited = await issueCreditNoteForRefund(tx, row.id, { now });
   await recordAudit(tx, {
     actor: systemActor(payment.accountId, "payment_gateway"),
