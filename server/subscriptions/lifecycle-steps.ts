@@ -69,7 +69,7 @@ function reminderTarget(s: LifecycleState): Date | null {
  * The subscription's next lifecycle step (due now or later), or null when nothing is ever due
  * again (expired, failed, pending its payment, deleted, or no end). `chargeable`: its adapter
  * charges periods itself (chargeRecurring); otherwise the gateway's webhook (or nobody) pays them.
- * `billedElsewhere`: a gateway Masthead has no adapter for takes its payments (an imported Stripe
+ * `billedElsewhere` (payments/billing-source.ts): a system Masthead cannot charge or hear from takes its payments (an imported
  * subscription): no reminder, no charge, no grace period or dunning; it ends, quietly, at its end.
  * `gatewayWordWithinMs`: the subscription's gateway charges periods itself and reports a renewal
  * within this long after the period's end (payments/adapter.ts renewalReportedWithinMs).

@@ -30,9 +30,10 @@ import { recordCharge } from "./charges";
 import { beginDunning, endDunning, openDunningEpisode, recordFailedRetry } from "./dunning";
 import { DAY_MS, nextLifecycleStep, RENEWAL_REMINDER_DAYS, type LifecycleStep } from "./lifecycle-steps";
 import { formatMoney } from "./money.schema";
-import { PaymentAdapterError, type PaymentAdapter, type RecurringChargeResult } from "./payments/adapter";
+import { PaymentAdapterError, type RecurringChargeResult } from "./payments/adapter";
+import { billedElsewhere, chargesOnRequest, hearingFrom, type Hearing } from "./payments/billing-source";
 import { gatewayCredentialsFor } from "./payments/credentials";
-import { billedElsewhere, paymentAdapterFor } from "./payments/registry";
+import { paymentAdapterFor } from "./payments/registry";
 import { applyCredit } from "./plan-switch-proration";
 import { applyDueScheduledSwitch } from "./plan-switch-scheduled";
 import { addDuration } from "./subscription-state";
@@ -41,48 +42,15 @@ import { emitSubscriptionEvent } from "./subscription-view";
 /** Steps run in one job at most (a subscription years behind catches up over several runs). */
 const MAX_STEPS_PER_RUN = 48;
 
-function chargeable(adapter: PaymentAdapter | null): boolean {
-  return adapter !== null && "chargeRecurring" in adapter && adapter.chargeRecurring !== undefined;
-}
-
-/** Whether an account hears from a gateway: its credentials set, enabled, with a webhook secret. */
-type Hearing = (accountId: number, provider: string) => Promise<boolean>;
-
-/** A Hearing that asks the database once per account and gateway. */
-function hearingFrom(db: Db): Hearing {
-  const known = new Map<string, Promise<boolean>>();
-  return (accountId, provider) => {
-    const key = `${accountId}:${provider}`;
-    let heard = known.get(key);
-    if (!heard) {
-      heard = db.paymentGateway
-        .findUnique({
-          where: { accountId_provider: { accountId, provider } },
-          select: { enabled: true, webhookSecretEncrypted: true },
-        })
-        .then((row) => Boolean(row?.enabled && row.webhookSecretEncrypted));
-      known.set(key, heard);
-    }
-    return heard;
-  };
-}
-
 /**
- * The subscription's next step. An imported subscription whose gateway charges periods itself is
- * billed elsewhere while the account does not hear from that gateway (payments/registry.ts
- * billedElsewhere): nothing would ever tell Masthead of its renewals, so it ends quietly.
+ * The subscription's next step. One billed elsewhere (payments/billing-source.ts) ends quietly at
+ * its end: nothing would ever tell Masthead of its renewals.
  */
 async function stepOf(sub: Subscription, now: Date, hears: Hearing): Promise<LifecycleStep | null> {
   const adapter = paymentAdapterFor(sub.paymentType);
-  const unheard =
-    sub.createdBy === "import" &&
-    adapter?.provider != null &&
-    adapter.takesPayment &&
-    !chargeable(adapter) &&
-    !(await hears(sub.accountId, adapter.provider));
   return nextLifecycleStep(sub, now, {
-    chargeable: chargeable(adapter),
-    billedElsewhere: billedElsewhere(sub) || unheard,
+    chargeable: chargesOnRequest(adapter),
+    billedElsewhere: await billedElsewhere(sub, hears),
     gatewayWordWithinMs: adapter?.renewalReportedWithinMs,
   });
 }
@@ -129,7 +97,7 @@ export async function retryChargeSoon(
   await tx.$queryRawUnsafe(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, args.subscriptionId);
   const sub = await tx.subscription.findUnique({ where: { id: args.subscriptionId } });
   if (!sub || sub.status !== "ACTIVE" || sub.cancelledAt || !sub.recurring || !sub.graceEndsAt) return false;
-  if (sub.graceEndsAt <= args.now || !chargeable(paymentAdapterFor(sub.paymentType))) return false;
+  if (sub.graceEndsAt <= args.now || !chargesOnRequest(paymentAdapterFor(sub.paymentType))) return false;
   if (!(await openDunningEpisode(tx, sub.id))) return false;
   await tx.subscription.update({ where: { id: sub.id }, data: { chargeRetryAt: args.now } });
   await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now: args.now });

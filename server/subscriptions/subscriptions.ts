@@ -27,7 +27,7 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
-import { billedElsewhere } from "./payments/registry";
+import { billedElsewhere, hearingFrom } from "./payments/billing-source";
 import type { TExtendTo, TSubscriptionMetadata } from "./subscription-actions.schema";
 import { accessGrantingWhere, grantsAccess } from "./subscription-state";
 import {
@@ -281,7 +281,7 @@ function extendToEnd(date: string, zone = "UTC"): Date {
  * Move the end of a one-time subscription (§3 extend, §8 extend_to): to the end of the given day
  * on `zone`'s clocks (the client API: UTC; the dashboard: the account's zone), or `indefinitely`
  * (no end). Refused (422): recurring plans (their gateway sets the end), except, for staff and the
- * server API, one billed elsewhere (payments/registry.ts billedElsewhere),
+ * server API, one billed elsewhere (payments/billing-source.ts),
  * cancelled or failed subscriptions, a date in the past or not after the current end, a date on a
  * subscription with no end. `indefinitely` on one with no end changes nothing.
  */
@@ -292,7 +292,7 @@ export async function extendSubscription(
   return withTransaction(db, async (tx) => {
     const row = await lockSubscription(tx, args.accountId, args.caller, args.id);
     // Billed elsewhere, Masthead hears of no payment: the publisher (staff, server API) sets the end.
-    if (row.recurring && !(args.caller.via !== "client_api" && billedElsewhere(row))) {
+    if (row.recurring && !(args.caller.via !== "client_api" && (await billedElsewhere(row, hearingFrom(tx))))) {
       throw extendRefused(
         "A recurring subscription cannot be extended: its payments set its end.",
         "the subscription is recurring",

@@ -88,6 +88,23 @@ function ref(map: Map<string, Obj>, kind: string, id: string, param: string): Ob
 
 // ─── Rendering (internal fields out, expansions in) ──────────────────────────────────────────
 
+/** The invoice's payment by its PaymentIntent, as Stripe's InvoicePayment object. */
+function invoicePayment(invoice: Obj, pi: Obj): Obj {
+  return {
+    id: `inpay_${String(pi.id).slice(3)}`,
+    object: "invoice_payment",
+    amount_paid: invoice.status === "paid" ? invoice.amount_paid : null,
+    amount_requested: invoice.amount_due,
+    currency: invoice.currency,
+    invoice: invoice.id,
+    is_default: true,
+    livemode: false,
+    payment: { type: "payment_intent", payment_intent: pi.id },
+    status: invoice.status === "paid" ? "paid" : "open",
+    created: invoice.created,
+  };
+}
+
 function renderInvoice(s: StripeState, invoice: Obj, expand: string[]): Obj {
   const { payment_intent_id: piId, ...out } = invoice;
   const pi = typeof piId === "string" ? s.paymentIntents.get(piId) : undefined;
@@ -98,23 +115,7 @@ function renderInvoice(s: StripeState, invoice: Obj, expand: string[]): Obj {
       object: "list",
       has_more: false,
       url: `/v1/invoices/${String(invoice.id)}/payments`,
-      data: pi
-        ? [
-            {
-              id: `inpay_${String(pi.id).slice(3)}`,
-              object: "invoice_payment",
-              amount_paid: invoice.status === "paid" ? invoice.amount_paid : null,
-              amount_requested: invoice.amount_due,
-              currency: invoice.currency,
-              invoice: invoice.id,
-              is_default: true,
-              livemode: false,
-              payment: { type: "payment_intent", payment_intent: pi.id },
-              status: invoice.status === "paid" ? "paid" : "open",
-              created: invoice.created,
-            },
-          ]
-        : [],
+      data: pi ? [invoicePayment(invoice, pi)] : [],
     };
   return out;
 }
@@ -389,6 +390,23 @@ export const ROUTES: Route[] = [
     return renderSubscription(s, sub, expands(p));
   }),
   route("GET", "/v1/invoices/:id", (s, p, id) => renderInvoice(s, s.get(s.invoices, "invoice", id), expands(p))),
+  // The invoice payments of one invoice, or of one PaymentIntent (`payment[payment_intent]`).
+  route("GET", "/v1/invoice_payments", (s, p) => {
+    const payment = obj(p, "payment");
+    const byIntent = payment ? str(payment, "payment_intent") : undefined;
+    const byInvoice = str(p, "invoice");
+    const data = [...s.invoices.values()]
+      .filter(
+        (i) =>
+          (byInvoice === undefined || i.id === byInvoice) &&
+          (byIntent === undefined || i.payment_intent_id === byIntent),
+      )
+      .flatMap((i) => {
+        const pi = typeof i.payment_intent_id === "string" ? s.paymentIntents.get(i.payment_intent_id) : undefined;
+        return pi ? [invoicePayment(i, pi)] : [];
+      });
+    return { object: "list", has_more: false, url: "/v1/invoice_payments", data };
+  }),
   route("POST", "/v1/invoices/:id/pay", (s, p, id) => {
     const invoice = s.get(s.invoices, "invoice", id);
     if (invoice.status !== "open")

@@ -12,7 +12,9 @@ import type { Db } from "../db/client";
 import { startFakeStripe, type FakeStripe } from "./fake-stripe";
 import { createTestStaff } from "./staff";
 
-export function stripeStandIn(): (db: Db, account?: number) => Promise<{ fake: FakeStripe; accountId: number }> {
+export function stripeStandIn(
+  options: Parameters<typeof startFakeStripe>[0] = {},
+): (db: Db, account?: number) => Promise<{ fake: FakeStripe; accountId: number }> {
   let fake: FakeStripe | undefined;
   let saved: string | undefined;
   beforeAll(() => {
@@ -26,7 +28,7 @@ export function stripeStandIn(): (db: Db, account?: number) => Promise<{ fake: F
   });
   return async (db, account) => {
     await fake?.close();
-    fake = await startFakeStripe();
+    fake = await startFakeStripe(options);
     process.env.STRIPE_API_BASE_URL = fake.url;
     resetEnvCache();
     const owner = await createTestStaff(db, { roles: ["OWNER"], ...(account === undefined ? {} : { account }) });

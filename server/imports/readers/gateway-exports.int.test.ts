@@ -67,7 +67,7 @@ describe("a gateway's subscriptions export, as exported", () => {
     const bob = await byToken(db, accountId, "sub_S1BOB");
     expect(bob).toMatchObject({
       status: "ACTIVE",
-      paymentType: "stripe",
+      paymentType: "stripe_recurring",
       startTimestamp: new Date("2026-10-15T00:00:00Z"),
       endTimestamp: new Date("2027-01-15T00:00:00Z"),
       paymentAmountCents: 900,

@@ -1,7 +1,7 @@
 /**
  * Imported subscriptions billed elsewhere on the lifecycle, on PGlite and PostgreSQL: the import
  * and the lifecycle's sweep and jobs run on the test clock, around each period end. A Stripe
- * subscription (no adapter in Masthead) or an imported recurring one with no gateway named keeps
+ * subscription of an account that does not hear from Stripe, or an imported recurring one with no gateway named, keeps
  * access until its period end, is never reminded, charged or dunned, and ends quietly there;
  * staff (not the reader) can extend it. Not one e-mail is queued. An imported Razorpay
  * subscription is billed elsewhere too while the account does not hear from Razorpay; once it
@@ -85,7 +85,7 @@ describe("imported subscriptions billed elsewhere, on the lifecycle", () => {
     expect(stripe.kinds.subscription!.create).toBe(6);
     expect(manual.kinds.subscription!.create).toBe(1);
     expect(stripe.notes).toContain(
-      "subscriptions billed by stripe, which Masthead cannot charge: access until their period end, then they end (no reminder, no dunning, no e-mail); staff can extend them",
+      "subscriptions billed by Stripe renew when it reports each charge: with its keys and webhook secret in Subscriptions → Payment gateways; until then they end quietly at their period end",
     );
 
     const mails = () => db.outgoingEmail.findMany({ where: { accountId }, select: { kind: true, to: true } });

@@ -124,7 +124,7 @@ describe("importing a subscriptions CSV", () => {
       graceEndsAt: null,
       renewalReminderSentAt: null,
       recurring: true,
-      paymentType: "stripe",
+      paymentType: "stripe_recurring",
       paymentToken: "sub_BOB1",
       paymentAmountCents: 900,
       paymentAmountCurrency: "USD",

@@ -25,9 +25,11 @@
  *   grantsAccess) until its end.
  * - **Gateway**: `gateway_subscription_id` is the subscription's payment token, where the
  *   gateway's recurring webhooks find it (payments/recurring-events.ts); payment type
- *   `razorpay_recurring` for Razorpay on a recurring plan, `sponsored` for "complimentary", else
- *   the gateway's name ("stripe"), "manual" when none is given. One Masthead cannot charge (no
- *   adapter, or manual on a recurring plan: payments/registry.ts billedElsewhere) is never
+ *   `<gateway>_recurring` on a recurring plan for a gateway that has one (`razorpay_recurring`,
+ *   `stripe_recurring`), `sponsored` for "complimentary", else the gateway's name, "manual" when
+ *   none is given. A gateway that charges each period itself renews the subscription by its
+ *   webhooks once the account hears from it; one billed elsewhere (payments/billing-source.ts:
+ *   no adapter, manual on a recurring plan, a gateway the account does not hear from) is never
  *   reminded, charged or dunned: it ends at its end, and staff can extend it.
  * - **Quiet**: no payment, no charge, no e-mail, no webhook, no job. The lifecycle's sweep takes
  *   the subscription up like any other; a renewal reminder whose moment had come before the
@@ -40,7 +42,8 @@ import type { Db } from "../../db/client";
 import type { Prisma, SubscriptionStatus } from "../../generated/prisma/client";
 import { DAY_MS, RENEWAL_REMINDER_DAYS } from "../../subscriptions/lifecycle-steps";
 import { centsToDecimal } from "../../subscriptions/money.schema";
-import { billedElsewhere, paymentAdapterFor } from "../../subscriptions/payments/registry";
+import { billedElsewhere, chargesOnRequest, hearingFrom } from "../../subscriptions/payments/billing-source";
+import { paymentAdapterFor, paymentAdapterForProvider } from "../../subscriptions/payments/registry";
 import { planCopy } from "../../subscriptions/plan-copy";
 import { MEMBER_KIND, noteSpelling, planMember, type SourceIdentity } from "../comments/authors";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan } from "../types";
@@ -150,8 +153,9 @@ const refuse = (reason: string): ItemPlan => ({ action: "refuse", reason });
 /** The payment type a gateway's subscriptions get (see the file's comment). */
 function paymentTypeOf(gateway: string, recurring: boolean): string {
   if (gateway === "") return "manual";
-  if (gateway === "razorpay") return recurring ? "razorpay_recurring" : "razorpay";
   if (gateway === "complimentary" || gateway === "comp") return "sponsored";
+  const recurringType = `${gateway}_recurring`;
+  if (recurring && paymentAdapterForProvider(gateway)?.paymentTypes.includes(recurringType)) return recurringType;
   return gateway;
 }
 
@@ -302,21 +306,27 @@ async function planRow(db: Db, item: SubscriptionItem, ctx: ImportContext, rc: R
   const name = v.name?.trim().slice(0, 200) || email?.split("@")[0] || identities[0]!.externalId.slice(0, 200);
   const member = await planMember(db, ctx, { email, identities, name, source: "import" });
   const when = timing(terms.status, terms.cancelAtEnd, terms.end, ctx.now, plan.recurring);
-  if (when.status === "ACTIVE" && billedElsewhere({ paymentType, createdBy: "import", recurring: plan.recurring })) {
-    noteOnce(
-      ctx,
-      rc.noted,
-      `elsewhere:${paymentType}`,
-      `subscriptions billed by ${gateway || "the old system"}, which Masthead cannot charge: access until their period end, then they end (no reminder, no dunning, no e-mail); staff can extend them`,
-    );
-  }
   const adapter = paymentAdapterFor(paymentType);
-  if (when.status === "ACTIVE" && plan.recurring && adapter?.renewalReportedWithinMs !== undefined) {
+  const selfBilling = plan.recurring && adapter?.provider != null && adapter.takesPayment && !chargesOnRequest(adapter);
+  if (when.status === "ACTIVE" && selfBilling) {
     noteOnce(
       ctx,
       rc.noted,
       `heard:${paymentType}`,
       `subscriptions billed by ${adapter.displayName ?? gateway} renew when it reports each charge: with its keys and webhook secret in Subscriptions → Payment gateways; until then they end quietly at their period end`,
+    );
+  } else if (
+    when.status === "ACTIVE" &&
+    (await billedElsewhere(
+      { accountId: ctx.accountId, paymentType, createdBy: "import", recurring: plan.recurring },
+      hearingFrom(db),
+    ))
+  ) {
+    noteOnce(
+      ctx,
+      rc.noted,
+      `elsewhere:${paymentType}`,
+      `subscriptions billed by ${gateway || "the old system"}, which Masthead cannot charge: access until their period end, then they end (no reminder, no dunning, no e-mail); staff can extend them`,
     );
   }
   if (terms.status === "past_due" && when.status === "ACTIVE") {

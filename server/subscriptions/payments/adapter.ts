@@ -260,6 +260,13 @@ export interface PaymentAdapter {
   readonly renewalReportedWithinMs?: number;
   /** The gateway's name as readers know it ("Razorpay"), for links to its hosted pages. */
   readonly displayName?: string;
+  /**
+   * Other ids under which Masthead may have recorded the gateway payment `externalPaymentId` names,
+   * for events that name a payment another way than the charge was recorded (Stripe records a
+   * subscription's charge by its invoice; its refunds and disputes name the PaymentIntent). Throws
+   * a PaymentAdapterError when the gateway cannot be reached (the event's job retries).
+   */
+  paymentAliases?(creds: GatewayCredentials, externalPaymentId: string): Promise<string[]>;
   /** Spec §6 renewal: the gateway subscription's current end. */
   renewal?(creds: GatewayCredentials, details: GatewayEventDetails): Promise<{ endTimestamp: Date | null }>;
 }

@@ -23,6 +23,7 @@ import type { Payment, PaymentRefund } from "../../generated/prisma/client";
 import { issueCreditNoteForRefund } from "../credit-notes";
 import { markRefundedWhenWhole } from "../refunds";
 import type { GatewayEventDetails, PaymentAdapter } from "./adapter";
+import { gatewayCredentialsFor } from "./credentials";
 
 type Outcome = { status: "processed" | "ignored"; reason: string | null };
 
@@ -71,19 +72,28 @@ export async function settleGatewayRefund(
   };
 }
 
-/** The account's payment of the gateway's payment id, its row locked; null: none of ours. */
+/**
+ * The account's payment of the gateway's payment id, its row locked; null: none of ours. A payment
+ * recorded under another id of the gateway's (a Stripe subscription's charge, by its invoice) is
+ * found through the adapter's paymentAliases.
+ */
 export async function lockedPaymentOf(
   tx: TransactionClient,
   args: { accountId: number; adapter: PaymentAdapter; externalPaymentId: string },
 ): Promise<Payment | null> {
-  const found = await tx.payment.findFirst({
-    where: {
-      accountId: args.accountId,
-      paymentType: { in: [...args.adapter.paymentTypes] },
-      externalPaymentId: args.externalPaymentId,
-    },
-    select: { id: true },
-  });
+  const { accountId, adapter } = args;
+  const find = (ids: string[]) =>
+    tx.payment.findFirst({
+      where: { accountId, paymentType: { in: [...adapter.paymentTypes] }, externalPaymentId: { in: ids } },
+      orderBy: { id: "asc" },
+      select: { id: true },
+    });
+  let found = await find([args.externalPaymentId]);
+  if (!found && adapter.paymentAliases && adapter.provider) {
+    const creds = await gatewayCredentialsFor(tx, accountId, adapter.provider, { includeDisabled: true });
+    const aliases = creds ? await adapter.paymentAliases(creds, args.externalPaymentId) : [];
+    if (aliases.length) found = await find(aliases);
+  }
   if (!found) return null;
   await tx.$queryRaw`SELECT id FROM payments WHERE id = ${found.id} FOR UPDATE`;
   return tx.payment.findUniqueOrThrow({ where: { id: found.id } });

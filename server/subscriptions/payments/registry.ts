@@ -27,19 +27,3 @@ export function paymentAdapterForProvider(provider: string): PaymentAdapter | nu
 // TEST-ONLY: the demo paywall's gateway; refuses every account but the demo one, and everything
 // unless DEMO_TOOLS is on (demo-test-gateway.ts).
 registerPaymentAdapter(demoTestGatewayAdapter());
-
-/**
- * Whether a subscription's payments are taken by a system Masthead cannot charge or hear from:
- * a payment type with no adapter, an imported recurring Stripe subscription (payment type
- * `stripe`), or an imported recurring subscription whose old system was not named (payment type
- * manual). Masthead never reminds,
- * charges or duns it, and never mails its reader about a payment: it ends at its end
- * (lifecycle-steps.ts), unless staff extend it.
- */
-export function billedElsewhere(sub: { paymentType: string; createdBy: string; recurring: boolean }): boolean {
-  if (paymentAdapterFor(sub.paymentType) === null) return true;
-  // An imported Stripe subscription (the import names it "stripe", the one-time type): nothing
-  // ties it to this account's Stripe webhooks yet, so Masthead hears of no renewal.
-  if (sub.createdBy === "import" && sub.recurring && sub.paymentType === "stripe") return true;
-  return sub.createdBy === "import" && sub.paymentType === "manual" && sub.recurring;
-}

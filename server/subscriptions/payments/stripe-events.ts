@@ -29,7 +29,8 @@ export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
  * way). A renewal's failed charge (`invoice.payment_failed`) starts the grace period at once, with
  * its one mail; Stripe's own retries then settle it (`invoice.paid`) or give up
  * (`customer.subscription.deleted`). Refunds (`refund.created`, `refund.updated`: recorded once
- * succeeded) and disputes (`charge.dispute.*`) are matched by the PaymentIntent: one-time payments.
+ * succeeded) and disputes (`charge.dispute.*`) name the PaymentIntent: a one-time payment's own id,
+ * or, for a subscription's charge (recorded by its invoice), found through paymentAliases.
  */
 export const STRIPE_EVENT_JOBS: Readonly<Record<string, GatewayJobName>> = Object.freeze({
   "payment_intent.succeeded": "one_time_subscription_charged",

@@ -443,6 +443,16 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
       return { url: url.toString() };
     },
 
+    async paymentAliases(creds, externalPaymentId) {
+      if (!externalPaymentId.startsWith("pi_")) return [];
+      const stripe = client(creds);
+      // The invoices this PaymentIntent paid: a subscription's charges are recorded by their invoice.
+      const listed = await stripeCall(() =>
+        stripe.invoicePayments.list({ payment: { type: "payment_intent", payment_intent: externalPaymentId } }),
+      );
+      return listed.data.map((p) => idOf(p.invoice)).filter((id): id is string => id !== null);
+    },
+
     async renewal(creds, details) {
       if (!details.externalSubscriptionId) return { endTimestamp: null };
       const sub = await stripeCall(() => client(creds).subscriptions.retrieve(details.externalSubscriptionId!));

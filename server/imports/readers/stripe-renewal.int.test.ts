@@ -1,0 +1,209 @@
+/**
+ * Subscriptions moved in from a Stripe account (Stripe's subscriptions export, as a Ghost site's
+ * paying members come), on PGlite and PostgreSQL: once the account hears from Stripe (keys and
+ * webhook secret saved), each keeps renewing on Stripe. The Stripe side is the fake Stripe server,
+ * reached through the official SDK, on the test clock; its subscription is made there before the
+ * export is taken, and renewed there at its period end, with the webhook Stripe would send.
+ */
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+import Stripe from "stripe";
+import { afterEach, describe, expect, it } from "vitest";
+
+import { systemActor } from "@/server/auth/actor";
+import { getDb } from "@/server/db";
+import type { Db } from "@/server/db/client";
+import { runImport } from "@/server/imports/runner";
+import { sweepSubscriptionLifecycle } from "@/server/subscriptions/lifecycle";
+import { receiveGatewayWebhook } from "@/server/subscriptions/payments/gateway-events";
+import { grantsAccess } from "@/server/subscriptions/subscription-state";
+import { now, resetClock, setClock } from "@/server/testing/clock";
+import type { FakeStripe } from "@/server/testing/fake-stripe";
+import { recurringPlans } from "@/server/testing/imports";
+import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
+import { stripeStandIn } from "@/server/testing/stripe-checkout";
+
+import { subscriptionsSource } from "./subscriptions";
+
+const STRIPE_EXPORT_HEADER =
+  "id,Customer ID,Customer Email,Plan,Product,Quantity,Currency,Interval,Amount,Status,Created (UTC),Current Period Start (UTC),Current Period End (UTC),Cancel At Period End,Customer Name";
+
+const stripeAccount = stripeStandIn({ clock: () => now().getTime() });
+afterEach(() => resetClock());
+
+/** The clock at `at`: the sweep, then every job due, as the app's runner would. */
+async function passTime(db: Db, at: string) {
+  setClock(new Date(at));
+  await sweepSubscriptionLifecycle(db, now());
+  for (let pass = 0; pass < 10; pass++) {
+    const { claimed } = await runJobsNow(db, testJobDeps({ clock: now }));
+    if (claimed === 0) return;
+  }
+}
+
+/** A reader's monthly Stripe subscription of $9, paid at Stripe a month before the import. */
+async function subscribedAtStripe(fake: FakeStripe, email: string) {
+  const stripe = new Stripe(fake.secretKey, { ...fake.sdkOptions, maxNetworkRetries: 0 });
+  const customer = await stripe.customers.create({ email, name: "Rosa" });
+  const product = await stripe.products.create({ name: "Gold" });
+  const sub = await stripe.subscriptions.create({
+    customer: customer.id,
+    items: [
+      { price_data: { currency: "usd", product: product.id, unit_amount: 900, recurring: { interval: "month" } } },
+    ],
+    payment_behavior: "default_incomplete",
+    payment_settings: { save_default_payment_method: "on_subscription" },
+  });
+  const piOfFirstInvoice = fake.state.invoices.get(sub.latest_invoice as string)!.payment_intent_id as string;
+  fake.pay(piOfFirstInvoice, "succeeded", { brand: "visa", last4: "4242" });
+  const after = fake.subscription(sub.id) as { status: string; items: { data: { current_period_end: number }[] } };
+  expect(after.status).toBe("active");
+  return { sub, customer, price: sub.items.data[0]!.price.id, end: after.items.data[0]!.current_period_end };
+}
+
+const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
+const utc = (seconds: number) => iso(seconds).slice(0, 16).replace("T", " ");
+
+/** Stripe's event for `object`, signed now (the webhook check's clock is the real one), received. */
+async function deliver(db: Db, fake: FakeStripe, accountId: number, type: string, object: Record<string, unknown>) {
+  const hook = fake.webhook(type, object, { timestamp: Math.floor(Date.now() / 1000) });
+  const received = await receiveGatewayWebhook(db, {
+    provider: "stripe",
+    accountId,
+    headers: new Headers(hook.headers),
+    rawBody: hook.body,
+    now: now(),
+  });
+  expect(received.status).toBe("accepted");
+  for (let pass = 0; pass < 10; pass++) {
+    const { claimed } = await runJobsNow(db, testJobDeps({ clock: now }));
+    if (claimed === 0) return;
+  }
+}
+
+/**
+ * Rosa's Stripe subscription, imported from Stripe's export a month after she subscribed, and
+ * renewed by Stripe at its period end: checked on the way, answered with what the tests need.
+ */
+async function movedInAndRenewed() {
+  const db = await getDb();
+  setClock(new Date("2026-10-28T12:00:00Z"));
+  const { fake, accountId } = await stripeAccount(db);
+  await recurringPlans(db, accountId);
+  const rosa = await subscribedAtStripe(fake, "rosa@example.org");
+
+  // A month on, the old site's owner exports Stripe's subscriptions and imports them here.
+  setClock(new Date("2026-11-26T12:00:00Z"));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "stripe-moved-"));
+  const file = path.join(dir, "subscriptions.csv");
+  const plans = path.join(dir, "plans.json");
+  await fs.writeFile(
+    file,
+    [
+      STRIPE_EXPORT_HEADER,
+      `${rosa.sub.id},${rosa.customer.id},rosa@example.org,${rosa.price},prod_GOLD,1,usd,month,9.00,active,${utc(rosa.sub.created)},${utc(rosa.sub.created)},${utc(rosa.end)},false,Rosa`,
+    ].join("\n"),
+  );
+  await fs.writeFile(plans, JSON.stringify({ plans: { [rosa.price]: "Gold monthly" } }));
+  const report = await runImport(db, {
+    source: subscriptionsSource({ plans }),
+    file: { path: file, name: "subscriptions.csv" },
+    accountId,
+    actor: systemActor(accountId, "import"),
+    dryRun: false,
+    now,
+  });
+  await fs.rm(dir, { recursive: true });
+  expect(report.kinds.subscription!.create).toBe(1);
+  expect(report.notes).toContain(
+    "subscriptions billed by Stripe renew when it reports each charge: with its keys and webhook secret in Subscriptions → Payment gateways; until then they end quietly at their period end",
+  );
+  const state = async () => {
+    const sub = await db.subscription.findFirstOrThrow({ where: { accountId, paymentToken: rosa.sub.id } });
+    return {
+      paymentType: sub.paymentType,
+      status: sub.status,
+      access: grantsAccess(sub, now()),
+      end: sub.endTimestamp?.toISOString(),
+      grace: sub.graceEndsAt !== null && sub.gatewayWordDueAt === null,
+    };
+  };
+  expect(await state()).toEqual({
+    paymentType: "stripe_recurring",
+    status: "ACTIVE",
+    access: true,
+    end: iso(rosa.end),
+    grace: false,
+  });
+
+  // The period ends: the reader keeps reading, in no grace period, while Stripe charges.
+  await passTime(db, new Date((rosa.end + 1) * 1000).toISOString());
+  expect(await state()).toMatchObject({ status: "ACTIVE", access: true, grace: false });
+  // Stripe renews the subscription an hour later and says so (invoice.paid).
+  setClock(new Date((rosa.end + 3600) * 1000));
+  const renewed = fake.renew(rosa.sub.id);
+  await deliver(db, fake, accountId, "invoice.paid", renewed.invoice);
+  await passTime(db, new Date((rosa.end + 3601) * 1000).toISOString());
+  const next = (fake.subscription(rosa.sub.id) as { items: { data: { current_period_end: number }[] } }).items.data[0]!;
+  expect(await state()).toEqual({
+    paymentType: "stripe_recurring",
+    status: "ACTIVE",
+    access: true,
+    end: iso(next.current_period_end),
+    grace: false,
+  });
+  const payments = await db.payment.findMany({
+    where: { accountId },
+    select: { externalPaymentId: true, amountCents: true },
+  });
+  expect(payments).toEqual([{ externalPaymentId: renewed.invoice.id, amountCents: 900 }]);
+  return { db, fake, accountId, rosa, renewed };
+}
+
+describe("Stripe subscriptions moved in", () => {
+  it("renew on Stripe at their period end, with no mail while Stripe's word is on its way", async () => {
+    const { db, accountId, rosa } = await movedInAndRenewed();
+    // Days later, nothing has been mailed to anyone and nobody was dunned.
+    await passTime(db, new Date((rosa.end + 5 * 86_400) * 1000).toISOString());
+    expect(await db.outgoingEmail.count({ where: { accountId } })).toBe(0);
+    expect(await db.dunningEpisode.count({ where: { subscription: { accountId } } })).toBe(0);
+  });
+
+  it("a renewal refunded or disputed at Stripe reaches the payment recorded by its invoice", async () => {
+    const { db, fake, accountId, renewed } = await movedInAndRenewed();
+    const payment = await db.payment.findFirstOrThrow({ where: { accountId, externalPaymentId: renewed.invoice.id as string } });
+    const paymentIntent = renewed.paymentIntent.id as string;
+    // Staff refund $3 on Stripe's dashboard: the event names the PaymentIntent, not the invoice.
+    const refund = fake.state.refund({ paymentIntent, amount: 300 });
+    await deliver(db, fake, accountId, "refund.created", refund);
+    await deliver(db, fake, accountId, "refund.created", refund);
+    const refunds = await db.paymentRefund.findMany({
+      where: { paymentId: payment.id },
+      select: { amountCents: true, status: true, externalRefundId: true },
+    });
+    expect(refunds).toEqual([{ amountCents: 300, status: "SUCCEEDED", externalRefundId: refund.id }]);
+    expect(await db.creditNote.count({ where: { accountId } })).toBe(1);
+    // The reader's bank disputes the rest.
+    const dispute = {
+      id: "dp_RENEWAL1",
+      object: "dispute",
+      amount: 600,
+      currency: "usd",
+      charge: renewed.paymentIntent.latest_charge,
+      payment_intent: paymentIntent,
+      reason: "fraudulent",
+      status: "needs_response",
+      created: Math.floor(now().getTime() / 1000),
+      livemode: false,
+      metadata: {},
+    };
+    await deliver(db, fake, accountId, "charge.dispute.created", dispute);
+    const disputes = await db.paymentDispute.findMany({
+      where: { paymentId: payment.id },
+      select: { externalDisputeId: true, amountCents: true, status: true },
+    });
+    expect(disputes).toEqual([{ externalDisputeId: "dp_RENEWAL1", amountCents: 600, status: "open" }]);
+  });
+});
