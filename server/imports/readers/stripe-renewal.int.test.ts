@@ -173,7 +173,9 @@ describe("Stripe subscriptions moved in", () => {
 
   it("a renewal refunded or disputed at Stripe reaches the payment recorded by its invoice", async () => {
     const { db, fake, accountId, renewed } = await movedInAndRenewed();
-    const payment = await db.payment.findFirstOrThrow({ where: { accountId, externalPaymentId: renewed.invoice.id as string } });
+    const payment = await db.payment.findFirstOrThrow({
+      where: { accountId, externalPaymentId: renewed.invoice.id as string },
+    });
     const paymentIntent = renewed.paymentIntent.id as string;
     // Staff refund $3 on Stripe's dashboard: the event names the PaymentIntent, not the invoice.
     const refund = fake.state.refund({ paymentIntent, amount: 300 });
