@@ -12,6 +12,7 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Subscription } from "../generated/prisma/client";
 import { PaymentAdapterError, type PaymentAdapter } from "./payments/adapter";
+import { gatewaySubscriptionOf } from "./payments/billing-source";
 import { credentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
 import { notFoundSubscription } from "./subscription-view";
@@ -87,7 +88,7 @@ export async function hostedPaymentMethodLink(
     return await adapter.hostedPaymentMethodUpdate(creds, {
       accountId: args.accountId,
       subscriptionId: sub.id,
-      gatewayReference: sub.attempt?.externalReferenceId ?? null,
+      gatewayReference: gatewaySubscriptionOf(sub),
       currentPaymentToken: sub.paymentToken,
     });
   } catch (error) {

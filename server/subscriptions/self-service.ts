@@ -30,6 +30,7 @@ import { listMemberInvoices } from "./invoices";
 import { retryChargeSoon, scheduleSubscriptionLifecycle } from "./lifecycle";
 import { pausedUntilOf } from "./pauses";
 import { PaymentAdapterError } from "./payments/adapter";
+import { gatewaySubscriptionOf } from "./payments/billing-source";
 import { credentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
 import { applyPlanSwitch, previewPlanSwitch } from "./plan-switch";
@@ -313,7 +314,7 @@ export async function updateSelfServicePaymentMethod(
       accountId: args.accountId,
       subscriptionId: sub.id,
       currentPaymentToken: sub.paymentToken,
-      gatewayReference: sub.attempt?.externalReferenceId ?? null,
+      gatewayReference: gatewaySubscriptionOf(sub),
       proof: { paymentToken: args.paymentToken, extra: args.extra },
     });
   } catch (error) {

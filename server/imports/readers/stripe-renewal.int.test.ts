@@ -67,8 +67,15 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 const utc = (seconds: number) => iso(seconds).slice(0, 16).replace("T", " ");
 
 /** Stripe's event for `object`, signed now (the webhook check's clock is the real one), received. */
-async function deliver(db: Db, fake: FakeStripe, accountId: number, type: string, object: Record<string, unknown>) {
-  const hook = fake.webhook(type, object, { timestamp: Math.floor(Date.now() / 1000) });
+async function deliver(
+  db: Db,
+  fake: FakeStripe,
+  accountId: number,
+  type: string,
+  object: Record<string, unknown>,
+  previousAttributes?: Record<string, unknown>,
+) {
+  const hook = fake.webhook(type, object, { timestamp: Math.floor(Date.now() / 1000), previousAttributes });
   const received = await receiveGatewayWebhook(db, {
     provider: "stripe",
     accountId,
@@ -121,7 +128,7 @@ async function movedInAndRenewed() {
     "subscriptions billed by Stripe renew when it reports each charge: with its keys and webhook secret in Subscriptions → Payment gateways; until then they end quietly at their period end",
   );
   const state = async () => {
-    const sub = await db.subscription.findFirstOrThrow({ where: { accountId, paymentToken: rosa.sub.id } });
+    const sub = await db.subscription.findFirstOrThrow({ where: { accountId, gatewaySubscriptionId: rosa.sub.id } });
     return {
       paymentType: sub.paymentType,
       status: sub.status,
@@ -137,6 +144,16 @@ async function movedInAndRenewed() {
     end: iso(rosa.end),
     grace: false,
   });
+
+  // Rosa changes her card in Stripe's Customer Portal: the payment token becomes the new card,
+  // and Stripe's webhooks still find her subscription by its Stripe id.
+  const card = fake.state.createPaymentMethod({ brand: "mastercard", last4: "4444", customer: rosa.customer.id });
+  fake.state.subscriptions.get(rosa.sub.id)!.default_payment_method = card.id;
+  await deliver(db, fake, accountId, "customer.subscription.updated", fake.subscription(rosa.sub.id), {
+    default_payment_method: "pm_OLD",
+  });
+  const changed = await db.subscription.findFirstOrThrow({ where: { accountId, gatewaySubscriptionId: rosa.sub.id } });
+  expect(changed.paymentToken).toBe(card.id);
 
   // The period ends: the reader keeps reading, in no grace period, while Stripe charges.
   await passTime(db, new Date((rosa.end + 1) * 1000).toISOString());

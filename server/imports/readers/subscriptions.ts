@@ -290,7 +290,11 @@ async function planRow(db: Db, item: SubscriptionItem, ctx: ImportContext, rc: R
   const paymentType = paymentTypeOf(gateway, plan.recurring);
   if (gatewaySubscription) {
     const existing = await db.subscription.findFirst({
-      where: { accountId: ctx.accountId, paymentType, paymentToken: gatewaySubscription },
+      where: {
+        accountId: ctx.accountId,
+        paymentType,
+        OR: [{ paymentToken: gatewaySubscription }, { gatewaySubscriptionId: gatewaySubscription }],
+      },
       select: { id: true },
     });
     if (existing) {
@@ -343,6 +347,8 @@ async function planRow(db: Db, item: SubscriptionItem, ctx: ImportContext, rc: R
     recurring: plan.recurring,
     paymentType,
     paymentToken: gatewaySubscription,
+    // Where the gateway's webhooks find it after a card change there replaced the payment token.
+    gatewaySubscriptionId: selfBilling ? gatewaySubscription : null,
     paymentAmountCents: price.cents,
     paymentAmountCurrency: price.currency,
     metadata: {

@@ -56,3 +56,14 @@ export async function billedElsewhere(sub: Billed, hears: Hearing): Promise<bool
   const selfBilling = adapter.provider !== null && adapter.takesPayment && !chargesOnRequest(adapter);
   return selfBilling && !(await hears(sub.accountId, adapter.provider));
 }
+
+/**
+ * The gateway's own subscription id of a subscription it charges by itself: the one its checkout
+ * attempt froze (external_reference_id), or the one an import named (gateway_subscription_id).
+ */
+export function gatewaySubscriptionOf(sub: {
+  gatewaySubscriptionId: string | null;
+  attempt?: { externalReferenceId: string | null } | null;
+}): string | null {
+  return sub.attempt?.externalReferenceId ?? sub.gatewaySubscriptionId;
+}

@@ -53,7 +53,13 @@ async function findSubscriptionId(
     if (payment?.subscriptionId) return payment.subscriptionId;
   }
   const subOr: Prisma.SubscriptionWhereInput[] = [
-    ...(refs.length ? [{ paymentToken: { in: refs } }, { attempt: { externalReferenceId: { in: refs } } }] : []),
+    ...(refs.length
+      ? [
+          { paymentToken: { in: refs } },
+          { gatewaySubscriptionId: { in: refs } },
+          { attempt: { externalReferenceId: { in: refs } } },
+        ]
+      : []),
     ...(typeof details.notes.attempt_id === "string" && UUID.test(details.notes.attempt_id)
       ? [{ attemptId: details.notes.attempt_id }]
       : []),
