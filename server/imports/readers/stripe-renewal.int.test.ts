@@ -1,6 +1,6 @@
 /**
- * Subscriptions moved in from a Stripe account (Stripe's subscriptions export, as a Ghost site's
- * paying members come), on PGlite and PostgreSQL: once the account hears from Stripe (keys and
+ * Subscriptions moved in from a Ghost site on Stripe (its members export, then Stripe's
+ * subscriptions export, as docs/migration.md orders them), on PGlite and PostgreSQL: once the account hears from Stripe (keys and
  * webhook secret saved), each keeps renewing on Stripe. The Stripe side is the fake Stripe server,
  * reached through the official SDK, on the test clock; its subscription is made there before the
  * export is taken, and renewed there at its period end, with the webhook Stripe would send.
@@ -25,6 +25,7 @@ import { recurringPlans } from "@/server/testing/imports";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
 import { stripeStandIn } from "@/server/testing/stripe-checkout";
 
+import { ghostMembersSourceWith } from "./ghost-members";
 import { subscriptionsSource } from "./subscriptions";
 
 const STRIPE_EXPORT_HEADER =
@@ -106,6 +107,25 @@ async function movedInAndRenewed() {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "stripe-moved-"));
   const file = path.join(dir, "subscriptions.csv");
   const plans = path.join(dir, "plans.json");
+  // First the Ghost site's members export: Rosa, a paying member, with her Stripe customer.
+  const members = path.join(dir, "members.csv");
+  await fs.writeFile(
+    members,
+    [
+      "id,email,name,note,subscribed_to_emails,complimentary_plan,stripe_customer_id,created_at,deleted_at,labels,tiers",
+      `5f00000000000000000000aa,Rosa@Example.org,Rosa Luz,,false,false,${rosa.customer.id},2026-10-28T12:00:00.000Z,,,Gold`,
+    ].join("\n"),
+  );
+  const ghost = await runImport(db, {
+    source: ghostMembersSourceWith(),
+    file: { path: members, name: "members.csv" },
+    accountId,
+    actor: systemActor(accountId, "import"),
+    dryRun: false,
+    now,
+  });
+  expect(ghost.kinds.member!.create).toBe(1);
+  // Then Stripe's subscriptions export, its row naming the customer only (no e-mail).
   await fs.writeFile(
     file,
     [
@@ -144,6 +164,12 @@ async function movedInAndRenewed() {
     end: iso(rosa.end),
     grace: false,
   });
+  // One reader: the Ghost member holds the subscription.
+  const holder = await db.subscription.findFirstOrThrow({
+    where: { accountId, gatewaySubscriptionId: rosa.sub.id },
+    select: { member: { select: { email: true, name: true } } },
+  });
+  expect(holder.member).toMatchObject({ email: "rosa@example.org", name: "Rosa Luz" });
 
   // Rosa changes her card in Stripe's Customer Portal: the payment token becomes the new card,
   // and Stripe's webhooks still find her subscription by its Stripe id.
