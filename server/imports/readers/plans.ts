@@ -74,7 +74,7 @@ async function readPlanMapping(path: string): Promise<PlanMapping> {
   return new Map(Object.entries(parsed.data.plans).map(([old, target]) => [old.trim(), target]));
 }
 
-type PlanWithGroup = Prisma.SubscriptionPlanGetPayload<{ include: { group: true } }>;
+export type PlanWithGroup = Prisma.SubscriptionPlanGetPayload<{ include: { group: true } }>;
 
 /** A mapped plan, or why the rows of that old plan are refused. */
 type MappedPlan = { plan: PlanWithGroup } | { refuse: string };

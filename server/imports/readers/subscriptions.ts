@@ -38,7 +38,7 @@
 import "server-only";
 
 import { formatInstant } from "../../dates.schema";
-import type { Db } from "../../db/client";
+import type { Db, TransactionClient } from "../../db/client";
 import type { Prisma, SubscriptionStatus } from "../../generated/prisma/client";
 import { DAY_MS, RENEWAL_REMINDER_DAYS } from "../../subscriptions/lifecycle-steps";
 import { centsToDecimal } from "../../subscriptions/money.schema";
@@ -49,7 +49,7 @@ import { MEMBER_KIND, noteSpelling, planMember, type SourceIdentity } from "../c
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan } from "../types";
 import { indexCsv, readCsv, type CsvFormat, type CsvRow, type CsvSpec } from "./csv";
 import { fromGatewayExport, GATEWAY_EXPORTS, importStatusOf, type ImportStatus } from "./gateway-exports";
-import { loadPlanMapping, PlanResolver, type PlanMappingOption } from "./plans";
+import { loadPlanMapping, PlanResolver, type PlanMappingOption, type PlanWithGroup } from "./plans";
 import { normaliseEmail, parseAmount, parseCsvBoolean, parseCsvDate, parseCurrency, parseIdentity } from "./values";
 
 export const SUBSCRIPTIONS_SOURCE = "subscriptions";
@@ -275,16 +275,65 @@ async function planRow(db: Db, item: SubscriptionItem, ctx: ImportContext, rc: R
   if (gateway && !/^[a-z][a-z0-9_-]{1,31}$/.test(gateway)) return refuse(`its gateway "${gateway}" is not a name`);
   const reader = readerOf(v, gateway);
   if ("refuse" in reader) return refuse(reader.refuse);
-  const terms = termsOf(v);
-  if ("refuse" in terms) return refuse(terms.refuse);
   const oldPlan = v.plan?.trim() ?? "";
   if (!oldPlan) return refuse("it has no plan");
   const mapped = await rc.resolver.resolve(db, ctx.accountId, oldPlan);
   if ("refuse" in mapped) return refuse(mapped.refuse);
-  const { plan } = mapped;
-  const price = priceOf(v, plan);
-  if ("refuse" in price) return refuse(price.refuse);
+  const planned = await planImportedSubscription(db, ctx, {
+    v,
+    plan: mapped.plan,
+    key,
+    label: item.label,
+    noted: rc.noted,
+    source: SUBSCRIPTIONS_SOURCE,
+  });
+  if ("refuse" in planned) return refuse(planned.refuse);
+  if ("skip" in planned) return { action: "skip", reason: planned.skip };
 
+  const { email, identities } = reader;
+  noteSpelling(ctx, reader.emailText || null, email, rc.noted);
+  const name = v.name?.trim().slice(0, 200) || email?.split("@")[0] || identities[0]!.externalId.slice(0, 200);
+  const member = await planMember(db, ctx, { email, identities, name, source: "import" });
+  return {
+    action: "create",
+    reason: `${planned.label} for ${member.label}`,
+    effects: member.effects,
+    remember: [...member.remember, key],
+    apply: async (tx) => planned.apply(tx, await member.resolve(tx)),
+  };
+}
+
+/** A subscription of the old system, planned for a reader the caller finds (this CSV's, a Ghost member's). */
+export type ImportedSubscription = {
+  /** What it is ("active \"Gold\" (#3), 1 Oct → 1 Nov, 9.00 USD, stripe_recurring"). */
+  label: string;
+  apply: (tx: TransactionClient, memberId: number) => Promise<void>;
+};
+
+/**
+ * The subscription `v` describes (this file's columns: status, current_period_end,
+ * cancel_at_period_end, gateway, gateway_customer_id, gateway_subscription_id, amount |
+ * amount_cents, currency, started_at, quantity, plan) on the mapped `plan`, recorded under `key`;
+ * skipped when a subscription has its gateway subscription already; refused with the reason.
+ */
+export async function planImportedSubscription(
+  db: Db,
+  ctx: ImportContext,
+  args: {
+    v: Values;
+    plan: PlanWithGroup;
+    key: { kind: string; sourceId: string };
+    label: string;
+    noted: Set<string>;
+    source: string;
+  },
+): Promise<ImportedSubscription | Refused | { skip: string }> {
+  const { v, plan, key, noted } = args;
+  const gateway = v.gateway?.trim().toLowerCase() ?? "";
+  const terms = termsOf(v);
+  if ("refuse" in terms) return terms;
+  const price = priceOf(v, plan);
+  if ("refuse" in price) return price;
   const customer = v.gateway_customer_id?.trim() || null;
   const gatewaySubscription = v.gateway_subscription_id?.trim() || null;
   const paymentType = paymentTypeOf(gateway, plan.recurring);
@@ -297,25 +346,16 @@ async function planRow(db: Db, item: SubscriptionItem, ctx: ImportContext, rc: R
       },
       select: { id: true },
     });
-    if (existing) {
-      return {
-        action: "skip",
-        reason: `subscription #${existing.id} has ${gateway} subscription ${gatewaySubscription} already`,
-      };
-    }
+    if (existing)
+      return { skip: `subscription #${existing.id} has ${gateway} subscription ${gatewaySubscription} already` };
   }
-
-  const { email, identities } = reader;
-  noteSpelling(ctx, reader.emailText || null, email, rc.noted);
-  const name = v.name?.trim().slice(0, 200) || email?.split("@")[0] || identities[0]!.externalId.slice(0, 200);
-  const member = await planMember(db, ctx, { email, identities, name, source: "import" });
   const when = timing(terms.status, terms.cancelAtEnd, terms.end, ctx.now, plan.recurring);
   const adapter = paymentAdapterFor(paymentType);
   const selfBilling = plan.recurring && adapter?.provider != null && adapter.takesPayment && !chargesOnRequest(adapter);
   if (when.status === "ACTIVE" && selfBilling) {
     noteOnce(
       ctx,
-      rc.noted,
+      noted,
       `heard:${paymentType}`,
       `subscriptions billed by ${adapter.displayName ?? gateway} renew when it reports each charge: with its keys and webhook secret in Subscriptions → Payment gateways; until then they end quietly at their period end`,
     );
@@ -328,13 +368,13 @@ async function planRow(db: Db, item: SubscriptionItem, ctx: ImportContext, rc: R
   ) {
     noteOnce(
       ctx,
-      rc.noted,
+      noted,
       `elsewhere:${paymentType}`,
       `subscriptions billed by ${gateway || "the old system"}, which Masthead cannot charge: access until their period end, then they end (no reminder, no dunning, no e-mail); staff can extend them`,
     );
   }
   if (terms.status === "past_due" && when.status === "ACTIVE") {
-    ctx.note(`${item.label}: past_due is imported active until its period end, as the gateway retries the charge`);
+    ctx.note(`${args.label}: past_due is imported active until its period end, as the gateway retries the charge`);
   }
   const data: Prisma.SubscriptionUncheckedCreateInput = {
     accountId: ctx.accountId,
@@ -353,8 +393,8 @@ async function planRow(db: Db, item: SubscriptionItem, ctx: ImportContext, rc: R
     paymentAmountCurrency: price.currency,
     metadata: {
       imported_from: {
-        source: SUBSCRIPTIONS_SOURCE,
-        plan: oldPlan,
+        source: args.source,
+        plan: v.plan?.trim() ?? null,
         status: v.status!.trim().toLowerCase(),
         gateway: gateway || null,
         gateway_customer_id: customer,
@@ -365,12 +405,8 @@ async function planRow(db: Db, item: SubscriptionItem, ctx: ImportContext, rc: R
   };
   const period = `${formatInstant(terms.start, ctx.publisher.timeZone)} → ${formatInstant(terms.end, ctx.publisher.timeZone)}`;
   return {
-    action: "create",
-    reason: `${when.status.toLowerCase()} "${plan.title}" (#${plan.id}) for ${member.label}, ${period}, ${centsToDecimal(price.cents, price.currency)} ${price.currency}, ${paymentType}`,
-    effects: member.effects,
-    remember: [...member.remember, key],
-    apply: async (tx) => {
-      const memberId = await member.resolve(tx);
+    label: `${when.status.toLowerCase()} "${plan.title}" (#${plan.id}), ${period}, ${centsToDecimal(price.cents, price.currency)} ${price.currency}, ${paymentType}`,
+    apply: async (tx, memberId) => {
       const created = await tx.subscription.create({ data: { ...data, memberId }, select: { id: true } });
       await ctx.record(tx, { ...key, targetId: created.id, created: true });
     },
