@@ -321,6 +321,8 @@ describe("webhooks", () => {
       "subscription.halted": "recurring_subscription_cancelled",
       "subscription.cancelled": "recurring_subscription_cancelled",
       "subscription.updated": "recurring_subscription_payment_method_updated",
+      "subscription.paused": "recurring_subscription_updated",
+      "subscription.resumed": "recurring_subscription_updated",
       "refund.processed": "payment_refunded",
       "payment.dispute.created": "payment_disputed",
       "payment.dispute.under_review": "payment_disputed",
