@@ -64,11 +64,11 @@ export function razorpaySubscriptionControls(
     change: GatewaySubscriptionChange,
     action: string,
     body: unknown,
-    done: (state: string) => boolean,
+    done: (state: string, refusal: string) => boolean,
   ) {
     const { status, data } = await call(creds, "POST", path(change, action), body);
     if (status < 400) return;
-    if (done(await stateOf(creds, change))) return;
+    if (done(await stateOf(creds, change), description(data))) return;
     throw new PaymentAdapterError(description(data), "declined");
   }
 

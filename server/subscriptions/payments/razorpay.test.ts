@@ -348,6 +348,8 @@ describe("webhooks", () => {
       paymentMethod: null,
       refund: null,
       dispute: null,
+      occurredAt: new Date(1691735748 * 1000),
+      gatewaySubscription: null,
       email: "john.smith@example.com",
       contact: "+11234567890",
       feeCents: null,
