@@ -64,7 +64,9 @@ async function followState(
   if (subscriptionId === null)
     return { status: "ignored", reason: "No subscription of ours has this gateway subscription." };
   const sub = await lockSubscription(tx, subscriptionId);
-  const at = details.occurredAt ?? now;
+  // Stored as JSON with the event (gateway_events.payload): dates come back as ISO strings.
+  const at = details.occurredAt ? new Date(details.occurredAt) : now;
+  const resumesAt = state.resumesAt ? new Date(state.resumesAt) : null;
   if (sub.gatewayStateAt && at < sub.gatewayStateAt)
     return {
       status: "ignored",
@@ -92,7 +94,7 @@ async function followState(
     if (!live) return done("The subscription already does not renew.");
     if (sub.endTimestamp === null)
       return { status: "ignored", reason: "The subscription has no period to pause after." };
-    const until = state.resumesAt ? pauseEnd(sub, state.resumesAt) : null;
+    const until = resumesAt ? pauseEnd(sub, resumesAt) : null;
     await tx.subscription.update({
       where: { id: sub.id },
       data: { status: "CANCELLED", cancelledAt: now, nextPaymentDueDate: null },
