@@ -168,7 +168,9 @@ describe("Masthead follows Stripe", () => {
       { ...fake.subscription(stripeId), cancel_at_period_end: false, cancel_at: null },
       { created: before - 60 },
     );
-    expect((await webhook(older)).event).toMatchObject({ status: "ignored", error: expect.stringMatching(/older/) });
+    const stale = (await webhook(older)).event;
+    expect(stale?.status).toBe("ignored");
+    expect(stale?.error).toMatch(/older/);
     expect((await row()).status).toBe("CANCELLED");
 
     // The reader takes it back in the portal: active again, once.

@@ -35,9 +35,9 @@ import { billedElsewhere, paymentAdapterFor } from "./payments/registry";
 /** How long a transaction that tells the gateway may run: its calls (10 s each, retried) fit in it. */
 export const GATEWAY_TX_TIMEOUT_MS = 75_000;
 
-export type GatewayChange = "cancel_at_period_end" | "undo_cancel" | "cancel_now" | "pause" | "resume";
+type GatewayChange = "cancel_at_period_end" | "undo_cancel" | "cancel_now" | "pause" | "resume";
 
-export type GatewayState = "active" | "cancelling" | "paused" | "ended";
+type GatewayState = "active" | "cancelling" | "paused" | "ended";
 
 /** The gateway state after each change Masthead tells. */
 const STATE_AFTER = new Map<GatewayChange, GatewayState>([

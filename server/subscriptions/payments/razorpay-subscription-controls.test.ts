@@ -77,7 +77,7 @@ describe("Razorpay subscription controls", () => {
   });
 
   it("has no undo of a cancel: Razorpay cannot reactivate a cancelled subscription", () => {
-    expect(setup().controls.undoCancelAtPeriodEnd).toBeUndefined();
+    expect("undoCancelAtPeriodEnd" in setup().controls).toBe(false);
   });
 
   it("pauses an active subscription now and resumes it, each once", async () => {
@@ -100,15 +100,15 @@ describe("Razorpay subscription controls", () => {
     const { fx, controls, creds, subscription, change, posts } = setup();
     const trial = await subscription("authenticated");
     const until = new Date(Date.now() + 86_400_000);
-    expect(await refusal(controls.pauseCollection(creds, { ...change(trial), resumesAt: until }))).toMatchObject({
+    expect(await refusal(controls.pauseCollection(creds, { ...change(trial), resumesAt: until }))).toEqual({
       kind: "declined",
-      message: expect.stringMatching(/trial/),
+      message: "Razorpay cancels a subscription paused before its first charge: it cannot be paused in its trial.",
     });
     expect(fx.subscriptions.get(trial)!.status).toBe("authenticated");
     const halted = await subscription("halted");
-    expect(await refusal(controls.pauseCollection(creds, { ...change(halted), resumesAt: until }))).toMatchObject({
+    expect(await refusal(controls.pauseCollection(creds, { ...change(halted), resumesAt: until }))).toEqual({
       kind: "declined",
-      message: expect.stringMatching(/halted/),
+      message: "Razorpay pauses only active subscriptions; this one is halted.",
     });
     expect(posts()).toEqual([]);
 
