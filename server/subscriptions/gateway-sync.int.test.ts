@@ -17,7 +17,7 @@ import { pausedUntilOf } from "@/server/subscriptions/pauses";
 import { undoCancel } from "@/server/subscriptions/self-service-cancel";
 import { cancelSubscription } from "@/server/subscriptions/subscriptions";
 import { createCheckoutFixture } from "@/server/testing/checkout";
-import { now, resetClock } from "@/server/testing/clock";
+import { now, resetClock, setClock } from "@/server/testing/clock";
 import { call } from "@/server/testing/engagement";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
 import { createTestStaff } from "@/server/testing/staff";
@@ -208,5 +208,36 @@ describe("Masthead follows Stripe", () => {
     const until = (await pausedUntilOf(db, [{ id, status: "cancelled" }])).get(id)!;
     expect(Date.parse(until)).toBeGreaterThanOrEqual(resumesAt * 1000);
     expect(Date.parse(until) - resumesAt * 1000).toBeLessThan(31 * 86_400_000);
+  });
+
+  it("follows an open-ended pause as no renewal, and wakes the subscription when Stripe collects again after its end", async () => {
+    const { db, f, fake, stripeId, row, webhook, events } = await setup();
+    const end = (await row()).endTimestamp!;
+    const sub = fake.state.subscriptions.get(stripeId)!;
+    sub.pause_collection = { behavior: "keep_as_draft", resumes_at: null };
+    const paused = fake.webhook("customer.subscription.updated", fake.subscription(stripeId));
+    expect((await webhook(paused)).event).toMatchObject({ status: "processed" });
+    expect(await row()).toMatchObject({ status: "CANCELLED", gatewayState: "paused", nextPaymentDueDate: null });
+    expect(await events("subscription.cancelled")).toBe(0);
+
+    // The paid period ends: expired, as a cancelled subscription does; no "payment failed" mail.
+    setClock(new Date(end.getTime() + 60_000));
+    await runJobsNow(db, testJobDeps({ clock: now }));
+    expect((await row()).status).toBe("EXPIRED");
+
+    sub.pause_collection = null;
+    const resumed = fake.webhook("customer.subscription.updated", fake.subscription(stripeId), {
+      created: Math.floor(now().getTime() / 1000),
+    });
+    expect((await webhook(resumed)).event).toMatchObject({ status: "processed" });
+    expect(await row()).toMatchObject({ status: "ACTIVE", cancelledAt: null, gatewayState: "active" });
+    const woken = await db.webhookEvent.findFirst({
+      where: { accountId: f.account.id, name: "subscription.activated" },
+      orderBy: { id: "desc" },
+    });
+    expect(woken?.payload).toMatchObject({ resumed_from_pause: true });
+    expect(
+      await db.outgoingEmail.count({ where: { accountId: f.account.id, kind: "subscription.payment_failed" } }),
+    ).toBe(0);
   });
 });
