@@ -10,6 +10,7 @@ import { sendMailJob } from "../mail/outbox";
 import { newsletterDigestJob } from "../newsletters/digest";
 import { newsletterSendJob } from "../newsletters/send-job";
 import { publishScheduledStoryJob } from "../publishing/editorial/scheduling";
+import { gatewayResumeJob } from "../subscriptions/gateway-resume";
 import { subscriptionLifecycleJob, subscriptionLifecycleSweepJob } from "../subscriptions/lifecycle";
 import { gatewayAbsenceJob, gatewayEventJob } from "../subscriptions/payments/gateway-events";
 import { switchPlanJob } from "../subscriptions/plan-switch-scheduled";
@@ -30,6 +31,7 @@ export const JOBS: readonly JobDefinition[] = [
   subscriptionLifecycleSweepJob,
   switchPlanJob,
   retentionOfferJob,
+  gatewayResumeJob,
   trialRefundJob,
   surgeWatchJob,
   notifyCommentJob,

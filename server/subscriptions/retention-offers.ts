@@ -12,7 +12,9 @@
  *   end, the `subscription.expired` event fires then); the job wakes it at the pause's end
  *   (status active, a period due at once: the lifecycle charges it through the stored method;
  *   `subscription.activated` with `resumed_from_pause: true`).
- *   Taking the pause back before the period ends is the page's "undo".
+ *   Taking the pause back before the period ends is the page's "undo". A gateway that charges the
+ *   subscription by itself is told to pause collecting, and to collect again when it wakes
+ *   (./gateway-sync.ts, ./gateway-resume.ts).
  * A subscription takes an offer once; the offer as applied is kept on its cancellation row.
  */
 import "server-only";
@@ -30,6 +32,8 @@ import type { Coupon, Subscription } from "../generated/prisma/client";
 import { defineJob } from "../jobs/define";
 import { enqueueJob } from "../jobs/queue";
 import { parseInput } from "../validation";
+import { gatewayResumeJob } from "./gateway-resume";
+import { collectionResumesAt, tellGateway } from "./gateway-sync";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
 import { offerInWords } from "./self-service-words";
 import { CANCEL_REASONS, ZRetentionOfferInput, type TRetentionOfferInput } from "./self-service.schema";
@@ -253,9 +257,15 @@ export async function applyRetentionOffer(
   } else {
     const from = sub.endTimestamp!;
     let until = from;
-    for (let i = 0; i < offer.periods; i++) until = addDuration(until, sub.durationLength, unit) ?? until;
+    let lastPaused = from;
+    for (let i = 0; i < offer.periods; i++) {
+      lastPaused = until;
+      until = addDuration(until, sub.durationLength, unit) ?? until;
+    }
     runAt = until;
     applied = { kind: "pause", periods: offer.periods, paused_from: from.toISOString(), until: until.toISOString() };
+    // The gateway that charges it stops collecting first (gateway-sync.ts); refused: nothing changes.
+    await tellGateway(tx, sub, "pause", { now, resumesAt: collectionResumesAt(until, lastPaused) });
     // No renewal: the subscription ends with its paid period, and the job wakes it at `until`.
     await tx.subscription.update({
       where: { id: sub.id },
@@ -304,8 +314,10 @@ export async function endRetentionOffer(
   }
   if (offer.resumed_at) return "nothing";
   await tx.subscriptionCancellation.update({ where: { id: row.id }, data: { offer: { ...offer, resumed_at: iso } } });
-  // Woken only from the pause it took: a subscription reactivated, or deleted meanwhile, stays.
+  // Woken only from the pause it took: a subscription reactivated, deleted, or ended by its
+  // gateway meanwhile (its subscription there cancelled) stays.
   if (sub.status !== "EXPIRED" && !(sub.status === "CANCELLED" && sub.cancelledAt !== null)) return "nothing";
+  if (sub.gatewayState === "ended") return "nothing";
   await tx.subscription.update({
     where: { id: sub.id },
     data: {
@@ -318,6 +330,9 @@ export async function endRetentionOffer(
     },
   });
   await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now: args.now });
+  // The gateway that charges it by itself collects again (./gateway-resume.ts).
+  if (sub.gatewayState === "paused")
+    await enqueueJob(tx, gatewayResumeJob, { subscriptionId: sub.id }, { accountId: sub.accountId, now: args.now });
   await emitSubscriptionEvent(tx, {
     accountId: sub.accountId,
     name: "subscription.activated",

@@ -8,6 +8,8 @@
  *   Cancelling again changes nothing and stores no second reason.
  * - Offer accepted: the reason is stored too (outcome "offer_accepted", with the offer as applied:
  *   ./retention-offers.ts); the subscription is not cancelled. Once per subscription.
+ * - A subscription its gateway charges by itself (Stripe, Razorpay): the gateway is told first
+ *   (./gateway-sync.ts), in the same transaction; refused or unreachable, nothing changes.
  * - Undo: a cancelled (or paused) subscription whose period has not ended becomes active again
  *   with its next payment at the period end (recurring), as if never cancelled; its cancel row is
  *   marked undone and a pause's wake-up job withdrawn. `subscription.activated` is emitted with
@@ -21,12 +23,16 @@ import type { Db, TransactionClient } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import { cancelJob } from "../jobs/queue";
+import { GATEWAY_TX_TIMEOUT_MS, tellGateway } from "./gateway-sync";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
 import { applyRetentionOffer, offerForSubscription, retentionJobKey, type AppliedOffer } from "./retention-offers";
 import type { TSelfServiceCancelInput } from "./self-service.schema";
 import { addDuration } from "./subscription-state";
 import { emitSubscriptionEvent, loadSubscriptionWire, notFoundSubscription } from "./subscription-view";
 import { cancelSubscription } from "./subscriptions";
+
+/** A cancel, an offer or an undo may wait for the gateway that charges the subscription (gateway-sync.ts). */
+const GATEWAY_TX = { timeout: GATEWAY_TX_TIMEOUT_MS };
 
 type Reader = { accountId: number; memberId: number; subscriptionId: number; now: Date };
 
@@ -44,119 +50,133 @@ const wire = async (db: Db, r: Reader) =>
 
 /** Cancel at period end with the reader's reason → the subscription (wire shape). */
 export async function cancelWithReason(db: Db, args: Reader & { input: TSelfServiceCancelInput }) {
-  return withTransaction(db, async (tx) => {
-    const sub = await lockReaderSubscription(tx, args);
-    const comment = args.input.comment ?? null;
-    if (sub.status !== "CANCELLED")
-      // Failed and expired ones are refused (422) by cancelSubscription, with the reason row rolled back.
-      await tx.subscriptionCancellation.create({
+  return withTransaction(
+    db,
+    async (tx) => {
+      const sub = await lockReaderSubscription(tx, args);
+      const comment = args.input.comment ?? null;
+      if (sub.status !== "CANCELLED")
+        // Failed and expired ones are refused (422) by cancelSubscription, with the reason row rolled back.
+        await tx.subscriptionCancellation.create({
+          data: {
+            accountId: args.accountId,
+            subscriptionId: sub.id,
+            memberId: args.memberId,
+            reason: args.input.reason,
+            comment,
+            outcome: "cancelled",
+            createdAt: args.now,
+          },
+        });
+      return cancelSubscription(tx, {
+        accountId: args.accountId,
+        caller: { via: "client_api", memberId: args.memberId },
+        id: sub.id,
+        now: args.now,
+        cancellation: { reason: args.input.reason, comment },
+      });
+    },
+    GATEWAY_TX,
+  );
+}
+
+/** Take the account's retention offer instead of cancelling → {subscription, offer}. */
+export async function acceptRetentionOffer(db: Db, args: Reader & { input: TSelfServiceCancelInput }) {
+  const applied = await withTransaction(
+    db,
+    async (tx) => {
+      const sub = await lockReaderSubscription(tx, args);
+      const offer = await offerForSubscription(tx, sub, args.now);
+      if (!offer)
+        throw new AppError("UNPROCESSABLE", "There is no offer for this subscription (now).", {
+          details: [{ field: "subscription", issue: "has no retention offer" }],
+        });
+      const row = await tx.subscriptionCancellation.create({
         data: {
           accountId: args.accountId,
           subscriptionId: sub.id,
           memberId: args.memberId,
           reason: args.input.reason,
-          comment,
-          outcome: "cancelled",
+          comment: args.input.comment ?? null,
+          outcome: "offer_accepted",
           createdAt: args.now,
         },
       });
-    return cancelSubscription(tx, {
-      accountId: args.accountId,
-      caller: { via: "client_api", memberId: args.memberId },
-      id: sub.id,
-      now: args.now,
-      cancellation: { reason: args.input.reason, comment },
-    });
-  });
-}
-
-/** Take the account's retention offer instead of cancelling → {subscription, offer}. */
-export async function acceptRetentionOffer(db: Db, args: Reader & { input: TSelfServiceCancelInput }) {
-  const applied = await withTransaction(db, async (tx) => {
-    const sub = await lockReaderSubscription(tx, args);
-    const offer = await offerForSubscription(tx, sub, args.now);
-    if (!offer)
-      throw new AppError("UNPROCESSABLE", "There is no offer for this subscription (now).", {
-        details: [{ field: "subscription", issue: "has no retention offer" }],
+      const result = await applyRetentionOffer(tx, { sub, offer, cancellationId: row.id, now: args.now });
+      await tx.subscriptionCancellation.update({ where: { id: row.id }, data: { offer: result } });
+      await recordAudit(tx, {
+        actor: systemActor(args.accountId, "client_api"),
+        action: "subscription.retention_offer.accept",
+        targetType: "subscription",
+        targetId: sub.id,
+        metadata: { reason: args.input.reason, comment: args.input.comment ?? null, offer: result },
+        now: args.now,
       });
-    const row = await tx.subscriptionCancellation.create({
-      data: {
-        accountId: args.accountId,
-        subscriptionId: sub.id,
-        memberId: args.memberId,
-        reason: args.input.reason,
-        comment: args.input.comment ?? null,
-        outcome: "offer_accepted",
-        createdAt: args.now,
-      },
-    });
-    const result = await applyRetentionOffer(tx, { sub, offer, cancellationId: row.id, now: args.now });
-    await tx.subscriptionCancellation.update({ where: { id: row.id }, data: { offer: result } });
-    await recordAudit(tx, {
-      actor: systemActor(args.accountId, "client_api"),
-      action: "subscription.retention_offer.accept",
-      targetType: "subscription",
-      targetId: sub.id,
-      metadata: { reason: args.input.reason, comment: args.input.comment ?? null, offer: result },
-      now: args.now,
-    });
-    return result;
-  });
+      return result;
+    },
+    GATEWAY_TX,
+  );
   return { subscription: await wire(db, args), offer: applied };
 }
 
 /** Take back a cancel (or a pause) before the period ends → the subscription, active again. */
 export async function undoCancel(db: Db, args: Reader) {
-  await withTransaction(db, async (tx) => {
-    const sub = await lockReaderSubscription(tx, args);
-    if (sub.status !== "CANCELLED" || sub.cancelledAt === null)
-      throw new AppError("UNPROCESSABLE", "This subscription is not cancelled.", {
-        details: [{ field: "subscription", issue: "is not cancelled" }],
+  await withTransaction(
+    db,
+    async (tx) => {
+      const sub = await lockReaderSubscription(tx, args);
+      if (sub.status !== "CANCELLED" || sub.cancelledAt === null)
+        throw new AppError("UNPROCESSABLE", "This subscription is not cancelled.", {
+          details: [{ field: "subscription", issue: "is not cancelled" }],
+        });
+      if (sub.endTimestamp === null || sub.endTimestamp <= args.now)
+        throw new AppError("UNPROCESSABLE", "The period has ended: subscribe again instead.", {
+          details: [{ field: "subscription", issue: "has ended" }],
+        });
+      const open = await tx.subscriptionCancellation.findFirst({
+        where: { subscriptionId: sub.id, undoneAt: null },
+        orderBy: { id: "desc" },
       });
-    if (sub.endTimestamp === null || sub.endTimestamp <= args.now)
-      throw new AppError("UNPROCESSABLE", "The period has ended: subscribe again instead.", {
-        details: [{ field: "subscription", issue: "has ended" }],
+      const paused =
+        (open?.outcome === "offer_accepted" || open?.outcome === "paused") &&
+        (open.offer as AppliedOffer | null)?.kind === "pause";
+      // The gateway that charges it renews again first (gateway-sync.ts); refused: nothing changes.
+      await tellGateway(tx, sub, paused ? "resume" : "undo_cancel", { now: args.now });
+      const trialEnd = sub.trialEndsAt && sub.trialEndsAt > args.now ? sub.trialEndsAt : null;
+      await tx.subscription.update({
+        where: { id: sub.id },
+        data: {
+          status: "ACTIVE",
+          cancelledAt: null,
+          nextPaymentDueDate: sub.recurring ? (trialEnd ?? sub.endTimestamp) : null,
+          // A cancel in the trial ended access with it: the period after the trial comes back.
+          ...(trialEnd && sub.endTimestamp.getTime() === trialEnd.getTime()
+            ? { endTimestamp: addDuration(trialEnd, sub.durationLength, sub.durationUnit) }
+            : {}),
+        },
       });
-    const trialEnd = sub.trialEndsAt && sub.trialEndsAt > args.now ? sub.trialEndsAt : null;
-    await tx.subscription.update({
-      where: { id: sub.id },
-      data: {
-        status: "ACTIVE",
-        cancelledAt: null,
-        nextPaymentDueDate: sub.recurring ? (trialEnd ?? sub.endTimestamp) : null,
-        // A cancel in the trial ended access with it: the period after the trial comes back.
-        ...(trialEnd && sub.endTimestamp.getTime() === trialEnd.getTime()
-          ? { endTimestamp: addDuration(trialEnd, sub.durationLength, sub.durationUnit) }
-          : {}),
-      },
-    });
-    const open = await tx.subscriptionCancellation.findFirst({
-      where: { subscriptionId: sub.id, undoneAt: null },
-      orderBy: { id: "desc" },
-    });
-    const paused =
-      (open?.outcome === "offer_accepted" || open?.outcome === "paused") &&
-      (open.offer as AppliedOffer | null)?.kind === "pause";
-    if (open && (open.outcome === "cancelled" || paused))
-      await tx.subscriptionCancellation.update({ where: { id: open.id }, data: { undoneAt: args.now } });
-    if (paused) await cancelJob(tx, { key: retentionJobKey(sub.id), now: args.now });
-    await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now: args.now });
-    await recordAudit(tx, {
-      actor: systemActor(args.accountId, "client_api"),
-      action: "subscription.undo_cancel",
-      targetType: "subscription",
-      targetId: sub.id,
-      metadata: { cancelled_at: sub.cancelledAt.toISOString(), paused },
-      now: args.now,
-    });
-    await emitSubscriptionEvent(tx, {
-      accountId: args.accountId,
-      name: "subscription.activated",
-      subscriptionId: sub.id,
-      occurredAt: args.now,
-      extra: { reactivated: true },
-    });
-  });
+      if (open && (open.outcome === "cancelled" || paused))
+        await tx.subscriptionCancellation.update({ where: { id: open.id }, data: { undoneAt: args.now } });
+      if (paused) await cancelJob(tx, { key: retentionJobKey(sub.id), now: args.now });
+      await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now: args.now });
+      await recordAudit(tx, {
+        actor: systemActor(args.accountId, "client_api"),
+        action: "subscription.undo_cancel",
+        targetType: "subscription",
+        targetId: sub.id,
+        metadata: { cancelled_at: sub.cancelledAt.toISOString(), paused },
+        now: args.now,
+      });
+      await emitSubscriptionEvent(tx, {
+        accountId: args.accountId,
+        name: "subscription.activated",
+        subscriptionId: sub.id,
+        occurredAt: args.now,
+        extra: { reactivated: true },
+      });
+    },
+    GATEWAY_TX,
+  );
   return wire(db, args);
 }
 

@@ -25,7 +25,8 @@ import { dayInZone, formatInstant, zonedDayEnd } from "../dates.schema";
 import type { Db, TransactionClient } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma, Subscription } from "../generated/prisma/client";
+import { GATEWAY_TX_TIMEOUT_MS, tellGateway } from "./gateway-sync";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
 import { billedElsewhere, hearingFrom } from "./payments/billing-source";
 import type { TExtendTo, TSubscriptionMetadata } from "./subscription-actions.schema";
@@ -213,54 +214,88 @@ export async function cancelSubscription(
     cancellation?: { reason: string; comment: string | null };
   },
 ): Promise<TSubscriptionWire> {
-  return withTransaction(db, async (tx) => {
-    const row = await lockSubscription(tx, args.accountId, args.caller, args.id);
-    if (row.status !== "CANCELLED") {
-      if (row.status === "FAILED") {
-        throw new AppError("UNPROCESSABLE", "A failed subscription cannot be cancelled: it grants nothing.", {
-          details: [{ field: "subscription", issue: "has failed" }],
+  return withTransaction(
+    db,
+    async (tx) => {
+      const row = await lockSubscription(tx, args.accountId, args.caller, args.id);
+      if (row.status !== "CANCELLED") {
+        if (row.status === "FAILED") {
+          throw new AppError("UNPROCESSABLE", "A failed subscription cannot be cancelled: it grants nothing.", {
+            details: [{ field: "subscription", issue: "has failed" }],
+          });
+        }
+        if (row.status === "EXPIRED") {
+          throw new AppError("UNPROCESSABLE", "An expired subscription cannot be cancelled: it has ended.", {
+            details: [{ field: "subscription", issue: "has expired" }],
+          });
+        }
+        const endsNow = row.status === "PENDING" && (row.endTimestamp === null || row.endTimestamp > args.now);
+        // The gateway that charges it stops first (gateway-sync.ts): refused or unreachable, nothing changes.
+        await tellGateway(tx, row, row.status === "PENDING" ? "cancel_now" : "cancel_at_period_end", {
+          now: args.now,
         });
-      }
-      if (row.status === "EXPIRED") {
-        throw new AppError("UNPROCESSABLE", "An expired subscription cannot be cancelled: it has ended.", {
-          details: [{ field: "subscription", issue: "has expired" }],
-        });
-      }
-      const endsNow = row.status === "PENDING" && (row.endTimestamp === null || row.endTimestamp > args.now);
-      // Cancelled in its trial: nothing was paid for the period after it, so access ends with the trial.
-      const inTrial = !endsNow && row.trialEndsAt !== null && row.trialEndsAt > args.now;
-      const endsAt = endsNow ? args.now : inTrial ? row.trialEndsAt : row.endTimestamp;
-      await tx.subscription.update({
-        where: { id: row.id },
-        data: {
-          status: "CANCELLED",
-          cancelledAt: args.now,
-          nextPaymentDueDate: null,
-          ...(endsAt !== row.endTimestamp ? { endTimestamp: endsAt } : {}),
-        },
-      });
-      await recordAudit(tx, {
-        actor: actorOf(args.accountId, args.caller),
-        action: "subscription.cancel",
-        targetType: "subscription",
-        targetId: row.id,
-        metadata: {
+        await markCancelled(tx, row, {
+          actor: actorOf(args.accountId, args.caller),
           via: args.caller.via,
-          from_status: row.status.toLowerCase(),
-          end_timestamp: endsAt?.toISOString() ?? null,
-          ...(args.cancellation ? { reason: args.cancellation.reason, comment: args.cancellation.comment } : {}),
-        },
-        now: args.now,
-      });
-      await emitSubscriptionEvent(tx, {
-        accountId: args.accountId,
-        name: "subscription.cancelled",
-        subscriptionId: row.id,
-        occurredAt: args.now,
-        ...(args.cancellation ? { extra: { cancellation: args.cancellation } } : {}),
-      });
-    }
-    return (await loadSubscriptionWire(tx, { accountId: args.accountId, id: row.id, now: args.now }))!;
+          endsNow,
+          now: args.now,
+          cancellation: args.cancellation,
+        });
+      }
+      return (await loadSubscriptionWire(tx, { accountId: args.accountId, id: row.id, now: args.now }))!;
+    },
+    { timeout: GATEWAY_TX_TIMEOUT_MS },
+  );
+}
+
+/**
+ * The cancel itself, on a locked live or pending subscription: status cancelled, no next payment,
+ * the end moved to now (`endsNow`: never paid) or the trial's end (cancelled in its trial: nothing
+ * was paid for the period after it); the audit row and the `subscription.cancelled` event. The
+ * gateway's own cancel (payments/gateway-subscription-events.ts) records the same, via "gateway".
+ */
+export async function markCancelled(
+  tx: TransactionClient,
+  row: Subscription,
+  args: {
+    actor: Actor;
+    via: string;
+    endsNow: boolean;
+    now: Date;
+    cancellation?: { reason: string; comment: string | null };
+  },
+) {
+  // Cancelled in its trial: nothing was paid for the period after it, so access ends with the trial.
+  const inTrial = !args.endsNow && row.trialEndsAt !== null && row.trialEndsAt > args.now;
+  const endsAt = args.endsNow ? args.now : inTrial ? row.trialEndsAt : row.endTimestamp;
+  await tx.subscription.update({
+    where: { id: row.id },
+    data: {
+      status: "CANCELLED",
+      cancelledAt: args.now,
+      nextPaymentDueDate: null,
+      ...(endsAt !== row.endTimestamp ? { endTimestamp: endsAt } : {}),
+    },
+  });
+  await recordAudit(tx, {
+    actor: args.actor,
+    action: "subscription.cancel",
+    targetType: "subscription",
+    targetId: row.id,
+    metadata: {
+      via: args.via,
+      from_status: row.status.toLowerCase(),
+      end_timestamp: endsAt?.toISOString() ?? null,
+      ...(args.cancellation ? { reason: args.cancellation.reason, comment: args.cancellation.comment } : {}),
+    },
+    now: args.now,
+  });
+  await emitSubscriptionEvent(tx, {
+    accountId: row.accountId,
+    name: "subscription.cancelled",
+    subscriptionId: row.id,
+    occurredAt: args.now,
+    ...(args.cancellation ? { extra: { cancellation: args.cancellation } } : {}),
   });
 }
 

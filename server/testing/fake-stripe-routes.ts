@@ -269,7 +269,15 @@ function updateSubscription(s: StripeState, p: Params, id: string): Obj {
   if (sub.status === "canceled")
     throw invalid(null, "A canceled subscription can only update its cancellation_details and metadata.");
   const atEnd = bool(p, "cancel_at_period_end");
-  if (atEnd !== undefined) sub.cancel_at_period_end = atEnd;
+  if (atEnd !== undefined) {
+    // Stripe sets (or clears) when it will cancel: the current period's end, asked now.
+    const item = (sub.items as { data: Obj[] }).data[0]!;
+    Object.assign(sub, {
+      cancel_at_period_end: atEnd,
+      cancel_at: atEnd ? item.current_period_end : null,
+      canceled_at: atEnd ? s.now() : null,
+    });
+  }
   if (Object.hasOwn(p, "pause_collection")) {
     const pause = p.pause_collection;
     if (pause === "") sub.pause_collection = null;

@@ -174,14 +174,14 @@ export async function startFakeStripe(options: { clock?: () => number } = {}) {
   function webhook(
     type: string,
     object: Obj,
-    opts: { id?: string; previousAttributes?: Obj; secret?: string; timestamp?: number } = {},
+    opts: { id?: string; previousAttributes?: Obj; secret?: string; timestamp?: number; created?: number } = {},
   ): Signed & { id: string } {
     const id = opts.id ?? state.newId("evt");
     const event = {
       id,
       object: "event",
       api_version: Stripe.API_VERSION,
-      created: state.now(),
+      created: opts.created ?? state.now(),
       data: { object, ...(opts.previousAttributes ? { previous_attributes: opts.previousAttributes } : {}) },
       livemode: false,
       pending_webhooks: 1,

@@ -205,22 +205,48 @@ export function razorpayFixture(
       if (full) payment.status = "refunded";
       return json(200, refund);
     }
-    m = /^\/v1\/subscriptions\/([^/]+)(\/cancel)?$/.exec(path);
+    m = /^\/v1\/subscriptions\/([^/]+)(\/cancel|\/pause|\/resume)?$/.exec(path);
     if (m) {
       const subscription = subscriptions.get(decodeURIComponent(m[1]!));
       if (!subscription) return badRequest("The id provided does not exist");
-      if (method === "POST" && m[2]) {
-        if (subscription.status === "cancelled")
-          return badRequest("Subscription cannot be cancelled since it is already cancelled");
-        subscription.status = "cancelled";
-        subscription.ended_at = now();
-        return json(200, subscription);
-      }
+      if (method === "POST" && m[2]) return subscriptionAction(subscription, m[2], body);
       if (method === "GET" && !m[2]) return json(200, subscription);
     }
     return json(404, {
       error: { code: "BAD_REQUEST_ERROR", description: "The requested URL was not found on the server." },
     });
+  }
+
+  /**
+   * Cancel (now, or at the cycle's end: the subscription stays active until then), pause (only an
+   * active one, now; an authenticated one is cancelled instead, as Razorpay documents) and resume.
+   */
+  function subscriptionAction(subscription: Entity, action: string, body: Entity | null): Response {
+    const status = subscription.status as string;
+    if (action === "/cancel") {
+      if (["cancelled", "completed", "expired"].includes(status))
+        return badRequest("Subscription cannot be cancelled since it is already cancelled");
+      if (body?.cancel_at_cycle_end === 1 || body?.cancel_at_cycle_end === true) {
+        subscription.end_at = subscription.current_end ?? subscription.charge_at;
+        return json(200, subscription);
+      }
+      Object.assign(subscription, { status: "cancelled", ended_at: now() });
+      return json(200, subscription);
+    }
+    if (action === "/pause") {
+      if (body?.pause_at !== "now") return badRequest("pause_at must be now", "pause_at");
+      if (status === "authenticated") {
+        Object.assign(subscription, { status: "cancelled", ended_at: now() });
+        return json(200, subscription);
+      }
+      if (status !== "active") return badRequest(`Subscription is not in active state`);
+      Object.assign(subscription, { status: "paused", paused_at: now(), pause_initiated_by: "self", charge_at: null });
+      return json(200, subscription);
+    }
+    if (body?.resume_at !== "now") return badRequest("resume_at must be now", "resume_at");
+    if (status !== "paused") return badRequest(`Subscription is not in paused state`);
+    Object.assign(subscription, { status: "active", pause_initiated_by: null, charge_at: now() });
+    return json(200, subscription);
   }
 
   const fixture: RazorpayFixture = {

@@ -132,6 +132,17 @@ export type GatewayEventDetails = {
    * disputed, where it stands (open until the bank decides) and the gateway's reason.
    */
   dispute?: { id: string; amountCents: number; status: "open" | "won" | "lost"; reason: string | null } | null;
+  /** When the gateway made the event (its own clock): a state older than Masthead's last word is stale. */
+  occurredAt?: Date | null;
+  /**
+   * The gateway subscription's state as the event shows it (subscription events): renewing
+   * ("active"), set to cancel at its period's end ("cancelling"), not collecting ("paused", until
+   * `resumesAt` when it says so) or "ended"; "other" for states Masthead does not follow (incomplete).
+   */
+  gatewaySubscription?: {
+    state: "active" | "cancelling" | "paused" | "ended" | "other";
+    resumesAt: Date | null;
+  } | null;
   /** Spec §6 optional fields. */
   email?: string | null;
   contact?: string | null;
@@ -190,6 +201,50 @@ type UpdatedPaymentMethod = {
   paymentToken: string;
   /** Shown to the reader ("Visa ending 4242"); never a secret, never a full card number. */
   label: string | null;
+};
+
+/**
+ * A change Masthead makes to a subscription that the gateway charges by itself (no
+ * chargeRecurring): the gateway is told before Masthead records it (server/subscriptions/gateway-sync.ts).
+ */
+export type GatewaySubscriptionChange = {
+  accountId: number;
+  subscriptionId: number;
+  /** The gateway's subscription id as checkout froze it (the attempt's external_reference_id). */
+  gatewayReference: string;
+  /**
+   * Stable for this change of this state of the subscription: a repeat after a crash between the
+   * gateway's answer and Masthead's write sends the same key (gateways that take one replay the answer).
+   */
+  idempotencyKey: string;
+};
+
+/**
+ * Optional: the subscription changes a gateway that charges each period itself is told of. Each
+ * reads the gateway's subscription first: already as wanted counts as done (a repeat is harmless).
+ * Throws a PaymentAdapterError: "declined" when the gateway refuses or cannot do it for this
+ * subscription (Masthead answers 422 with the message), "unavailable" when it cannot be reached.
+ */
+export type GatewaySubscriptionControls = {
+  /** Stop renewing at the end of the paid period (a trial: at its end); access stays until then. */
+  cancelAtPeriodEnd(creds: GatewayCredentials | null, change: GatewaySubscriptionChange): Promise<void>;
+  /**
+   * Take back a cancel at period end (the period has not ended). Absent: the gateway cannot
+   * (Razorpay: a cancelled subscription cannot be reactivated), and Masthead refuses the undo (422).
+   */
+  undoCancelAtPeriodEnd?(creds: GatewayCredentials | null, change: GatewaySubscriptionChange): Promise<void>;
+  /** End the gateway's subscription now (one never paid, that must not be charged later). */
+  cancelNow(creds: GatewayCredentials | null, change: GatewaySubscriptionChange): Promise<void>;
+  /**
+   * Charge nothing until `resumesAt` (Masthead's pause after the paid period); the first charge
+   * after it is the pause's end. Gateways that can only pause now and resume on request pause now.
+   */
+  pauseCollection(
+    creds: GatewayCredentials | null,
+    change: GatewaySubscriptionChange & { resumesAt: Date },
+  ): Promise<void>;
+  /** Charge again from now on (a pause ended or taken back). */
+  resumeCollection(creds: GatewayCredentials | null, change: GatewaySubscriptionChange): Promise<void>;
 };
 
 export interface PaymentAdapter {
@@ -267,6 +322,11 @@ export interface PaymentAdapter {
    * a PaymentAdapterError when the gateway cannot be reached (the event's job retries).
    */
   paymentAliases?(creds: GatewayCredentials, externalPaymentId: string): Promise<string[]>;
+  /**
+   * For a gateway that charges periods itself: cancel, undo, pause and resume are told to it
+   * (GatewaySubscriptionControls). Absent: Masthead changes only its own rows.
+   */
+  readonly subscriptionControls?: GatewaySubscriptionControls;
   /** Spec §6 renewal: the gateway subscription's current end. */
   renewal?(creds: GatewayCredentials, details: GatewayEventDetails): Promise<{ endTimestamp: Date | null }>;
 }

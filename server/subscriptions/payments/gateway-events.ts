@@ -37,6 +37,7 @@ import { PaymentAdapterError, type GatewayEventDetails, type PaymentAdapter } fr
 import { gatewayCredentialsFor } from "./credentials";
 import { settleGatewayDispute } from "./gateway-disputes";
 import { settleGatewayRefund } from "./gateway-refunds";
+import { settleGatewaySubscriptionUpdate } from "./gateway-subscription-events";
 import type { GatewayJobName } from "./jobs";
 import {
   checkoutPaymentAmount,
@@ -311,6 +312,7 @@ const RECURRING_SETTLERS = new Map<string, typeof settleRecurringPaymentFailed>(
   ["recurring_subscription_charged", settleRecurringCharge],
   ["recurring_subscription_cancelled", settleRecurringCancel],
   ["recurring_subscription_payment_method_updated", settlePaymentMethodUpdate],
+  ["recurring_subscription_updated", settleGatewaySubscriptionUpdate],
   ["recurring_subscription_payment_failed", settleRecurringPaymentFailed],
   ["payment_refunded", settleGatewayRefund],
   ["payment_disputed", settleGatewayDispute],

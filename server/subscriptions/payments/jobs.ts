@@ -9,6 +9,13 @@ export const GATEWAY_JOB_NAMES = [
   /** Designed here (not in the spec's list): the gateway now charges another card; stores its reference. */
   "recurring_subscription_payment_method_updated",
   /**
+   * Designed here (not in the spec's list): the gateway's subscription changed state (set to
+   * cancel at its period's end or taken back, its collection paused or resumed, on the gateway's
+   * own pages): Masthead follows (payments/gateway-subscription-events.ts); a card change the
+   * same event reports is stored as recurring_subscription_payment_method_updated does.
+   */
+  "recurring_subscription_updated",
+  /**
    * Designed here (not in the spec's list): the gateway's charge of a period failed and it may retry
    * on its own (Razorpay's subscription.pending, Stripe's invoice.payment_failed): the grace period
    * starts at once, with its one e-mail, if the paid period has ended.

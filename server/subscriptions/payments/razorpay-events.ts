@@ -72,6 +72,8 @@ export function razorpayEventDetails(request: GatewayRequest): GatewayEventDetai
     paymentMethod,
     refund: refundOf(refund),
     dispute: disputeOf(dispute),
+    occurredAt: int(body.created_at) === null ? null : new Date(int(body.created_at)! * 1000),
+    gatewaySubscription: subscription ? gatewayStateOf(str(subscription.status)) : null,
     email: str(payment?.email),
     contact: str(payment?.contact),
     feeCents: fee,
@@ -100,4 +102,17 @@ function refundOf(refund: Entity | null): GatewayEventDetails["refund"] {
   if (!id || amountCents === null) return null;
   const receipt = /^refund_(\d{1,9})$/.exec(str(refund?.receipt) ?? "");
   return { id, amountCents, mastheadRefundId: receipt ? Number(receipt[1]) : null };
+}
+
+/** A Razorpay subscription's status as the state Masthead follows (a paused one resumes when told). */
+function gatewayStateOf(status: string | null): GatewayEventDetails["gatewaySubscription"] {
+  const state =
+    status === "active"
+      ? "active"
+      : status === "paused"
+        ? "paused"
+        : status === "cancelled" || status === "completed" || status === "expired"
+          ? "ended"
+          : "other";
+  return { state, resumesAt: null };
 }

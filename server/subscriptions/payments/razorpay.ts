@@ -44,6 +44,7 @@ import {
 } from "./adapter";
 import type { GatewayJobName } from "./jobs";
 import { int, razorpayEventDetails, str, type Entity } from "./razorpay-events";
+import { razorpaySubscriptionControls } from "./razorpay-subscription-controls";
 
 const RAZORPAY_PROVIDER = "razorpay";
 const RAZORPAY_PAYMENT_TYPES = ["razorpay", "razorpay_recurring"] as const;
@@ -96,6 +97,9 @@ const EVENT_JOBS: Readonly<Record<string, GatewayJobName>> = Object.freeze({
   "subscription.halted": "recurring_subscription_cancelled",
   "subscription.cancelled": "recurring_subscription_cancelled",
   "subscription.updated": "recurring_subscription_payment_method_updated",
+  // Paused or resumed on Razorpay's Dashboard (or by Masthead: then nothing changes).
+  "subscription.paused": "recurring_subscription_updated",
+  "subscription.resumed": "recurring_subscription_updated",
   // A refund made on Razorpay's Dashboard, or one asked through Masthead (its receipt is ours).
   "refund.processed": "payment_refunded",
   // A chargeback, and the bank's decision on it.
@@ -172,6 +176,10 @@ export function createRazorpayAdapter(options: RazorpayAdapterOptions = {}): Pay
     // Masthead can neither make one equal to a coupon nor check that a linked one is.
     recurringCouponRefusal:
       "cannot be used with Razorpay subscriptions: Razorpay would charge the plan's full price each period",
+    // Disabled keys still stop or pause what Razorpay charges (readers can no longer pay through them).
+    subscriptionControls: razorpaySubscriptionControls(call, (creds) =>
+      needCredentials(creds && { ...creds, enabled: true }),
+    ),
 
     async preparePayment(credentials, intent) {
       const creds = needCredentials(credentials);

@@ -33,7 +33,7 @@ type DurationOf = { durationLength: number; durationUnit: Subscription["duration
 type RecurringOutcome = { status: "processed" | "ignored" | "failed"; reason: string | null };
 
 /** The subscription a recurring event is about: by the payment, the gateway subscription, or the attempt. */
-async function findSubscriptionId(
+export async function findSubscriptionId(
   tx: TransactionClient,
   args: { accountId: number; adapter: PaymentAdapter; details: GatewayEventDetails },
 ): Promise<number | null> {
@@ -100,7 +100,7 @@ const emit = (
 ) =>
   emitSubscriptionEvent(tx, { accountId: at.accountId, name, subscriptionId: at.subscriptionId, occurredAt: at.now });
 
-async function lockSubscription(tx: TransactionClient, id: number) {
+export async function lockSubscription(tx: TransactionClient, id: number) {
   await tx.$queryRawUnsafe(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, id);
   return tx.subscription.findUniqueOrThrow({ where: { id } });
 }
@@ -250,6 +250,9 @@ export async function settleRecurringCancel(
   if (subscriptionId === null)
     return { status: "ignored", reason: "No subscription of ours has this gateway subscription." };
   const sub = await lockSubscription(tx, subscriptionId);
+  // Ended at the gateway (not halted: a new card revives that): a pause's wake-up leaves it ended.
+  if (args.details.gatewaySubscription?.state === "ended")
+    await tx.subscription.update({ where: { id: sub.id }, data: { gatewayState: "ended", gatewayStateAt: now } });
   if (sub.cancelledAt !== null || sub.status === "CANCELLED")
     return { status: "processed", reason: "The subscription was already cancelled." };
   if (sub.status !== "ACTIVE" && sub.status !== "PENDING")

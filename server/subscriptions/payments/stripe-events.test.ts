@@ -120,6 +120,32 @@ describe("Stripe event details", () => {
     ).toBeNull();
   });
 
+  it("reads the subscription's state Masthead follows, and when Stripe made the event", () => {
+    const sub = { id: "sub_1Qsub", object: "subscription", status: "active", metadata: {}, cancel_at: null };
+    const state = (over: Record<string, unknown>) =>
+      stripeEventDetails(signed("customer.subscription.updated", { ...sub, ...over })).gatewaySubscription;
+    expect(state({ cancel_at_period_end: false, pause_collection: null })).toEqual({
+      state: "active",
+      resumesAt: null,
+    });
+    expect(state({ status: "trialing", cancel_at_period_end: true, cancel_at: 1_900_000_000 })).toEqual({
+      state: "cancelling",
+      resumesAt: null,
+    });
+    expect(state({ pause_collection: { behavior: "void", resumes_at: 1_900_000_000 } })).toEqual({
+      state: "paused",
+      resumesAt: new Date(1_900_000_000_000),
+    });
+    expect(state({ pause_collection: { behavior: "keep_as_draft", resumes_at: null } })).toEqual({
+      state: "paused",
+      resumesAt: null,
+    });
+    expect(state({ status: "canceled" })?.state).toBe("ended");
+    expect(state({ status: "incomplete" })?.state).toBe("other");
+    const details = stripeEventDetails(signed("customer.subscription.updated", sub));
+    expect(Math.abs(details.occurredAt!.getTime() - Date.now())).toBeLessThan(5_000);
+  });
+
   it("refuses what is not a Stripe event", () => {
     for (const rawBody of ["", "[]", "{}", '{"object":"event","id":"x","type":"a","data":{"object":{}}}'])
       expect(() => stripeEventDetails({ rawBody, headers: new Headers() }), rawBody).toThrow("not a Stripe event");

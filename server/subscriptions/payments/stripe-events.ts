@@ -25,8 +25,10 @@ export const STRIPE_WEBHOOK_TOLERANCE_SECONDS = 300;
 /**
  * Stripe event → job. Not mapped, since no job fits (the event is stored as `ignored`):
  * `payment_intent.payment_failed` (a one-time payment that failed pays nothing; checkout's create
- * already answers the failure), `customer.subscription.paused`/`resumed` (Masthead pauses its own
- * way). A renewal's failed charge (`invoice.payment_failed`) starts the grace period at once, with
+ * already answers the failure). `customer.subscription.updated` (a card change, a cancel at period
+ * end set or taken back, collection paused or resumed: in the Customer Portal, Stripe's dashboard,
+ * or by Masthead itself) and `customer.subscription.paused`/`resumed` make Masthead follow the
+ * subscription's state (recurring_subscription_updated). A renewal's failed charge (`invoice.payment_failed`) starts the grace period at once, with
  * its one mail; Stripe's own retries then settle it (`invoice.paid`) or give up
  * (`customer.subscription.deleted`). Refunds (`refund.created`, `refund.updated`: recorded once
  * succeeded) and disputes (`charge.dispute.*`) name the PaymentIntent: a one-time payment's own id,
@@ -36,7 +38,9 @@ export const STRIPE_EVENT_JOBS: Readonly<Record<string, GatewayJobName>> = Objec
   "payment_intent.succeeded": "one_time_subscription_charged",
   "invoice.paid": "recurring_subscription_charged",
   "customer.subscription.deleted": "recurring_subscription_cancelled",
-  "customer.subscription.updated": "recurring_subscription_payment_method_updated",
+  "customer.subscription.updated": "recurring_subscription_updated",
+  "customer.subscription.paused": "recurring_subscription_updated",
+  "customer.subscription.resumed": "recurring_subscription_updated",
   "invoice.payment_failed": "recurring_subscription_payment_failed",
   "refund.created": "payment_refunded",
   "refund.updated": "payment_refunded",
@@ -98,6 +102,7 @@ export function stripeEventDetails(request: GatewayRequest): GatewayEventDetails
     currency: upper(object.currency),
     notes: { ...(objectOf(object.metadata) ?? {}) },
     status: str(object.status),
+    occurredAt: int(body.created) === null ? null : new Date(int(body.created)! * 1000),
   } satisfies GatewayEventDetails;
 
   switch (object.object) {
@@ -139,6 +144,7 @@ export function stripeEventDetails(request: GatewayRequest): GatewayEventDetails
         externalSubscriptionId: str(object.id),
         recurring: true,
         paymentMethod: changed ? { token: method, label } : null,
+        gatewaySubscription: subscriptionState(object),
       };
     }
     case "charge":
@@ -184,6 +190,21 @@ export function stripeEventDetails(request: GatewayRequest): GatewayEventDetails
     default:
       return base;
   }
+}
+
+/** A Stripe subscription's state as Masthead follows it: ended, paused (collection), cancelling, renewing. */
+function subscriptionState(sub: Entity): NonNullable<GatewayEventDetails["gatewaySubscription"]> {
+  const status = str(sub.status);
+  const pause = objectOf(sub.pause_collection);
+  if (status === "canceled" || status === "incomplete_expired") return { state: "ended", resumesAt: null };
+  if (pause || status === "paused") {
+    const resumes = int(pause?.resumes_at);
+    return { state: "paused", resumesAt: resumes === null ? null : new Date(resumes * 1000) };
+  }
+  if (sub.cancel_at_period_end === true || int(sub.cancel_at) !== null) return { state: "cancelling", resumesAt: null };
+  if (status === "active" || status === "trialing" || status === "past_due" || status === "unpaid")
+    return { state: "active", resumesAt: null };
+  return { state: "other", resumesAt: null };
 }
 
 /** "Visa", "Mastercard"… from Stripe's card brand ("visa", "mastercard", "amex", …). */

@@ -19,7 +19,8 @@
  *   Stripe and must carry this attempt, this amount and this currency before anything is granted.
  * - Stripe charges each period itself and says so with `invoice.paid` (no chargeRecurring); a
  *   subscription's charge is known by its invoice id (`in_…`), refunded through the invoice's
- *   PaymentIntent.
+ *   PaymentIntent. Cancels, undos, pauses and resumes made in Masthead are told to Stripe
+ *   (./stripe-subscription-controls.ts).
  */
 import "server-only";
 
@@ -36,6 +37,7 @@ import {
 } from "./adapter";
 import { stripeAdapterError, stripeCall, stripeClient, stripeErrorCode, type StripeConnection } from "./stripe-client";
 import { cardBrand, STRIPE_EVENT_JOBS, stripeEventDetails, stripeSignatureValid } from "./stripe-events";
+import { stripeSubscriptionControls } from "./stripe-subscription-controls";
 
 const STRIPE_PROVIDER = "stripe";
 const STRIPE_PAYMENT_TYPES = ["stripe", "stripe_recurring"] as const;
@@ -292,6 +294,10 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
     renewalReportedWithinMs: STRIPE_RENEWAL_CHARGE_WAIT_MS,
     takesPayment: true,
     callers: "any",
+    // Disabled keys still stop or pause what Stripe charges (readers can no longer pay through them).
+    subscriptionControls: stripeSubscriptionControls((creds) =>
+      client(needCredentials(creds && { ...creds, enabled: true })),
+    ),
 
     async preparePayment(credentials, intent) {
       const creds = needCredentials(credentials);
