@@ -44,6 +44,7 @@ import {
 } from "./adapter";
 import type { GatewayJobName } from "./jobs";
 import { int, razorpayEventDetails, str, type Entity } from "./razorpay-events";
+import { razorpayPlanChanges } from "./razorpay-switch";
 
 const RAZORPAY_PROVIDER = "razorpay";
 const RAZORPAY_PAYMENT_TYPES = ["razorpay", "razorpay_recurring"] as const;
@@ -117,7 +118,7 @@ export function createRazorpayAdapter(options: RazorpayAdapterOptions = {}): Pay
   /** One API call with basic auth (key id : key secret); Razorpay's error description on failure. */
   async function call(
     creds: GatewayCredentials,
-    method: "GET" | "POST",
+    method: "GET" | "POST" | "PATCH",
     path: string,
     body?: unknown,
   ): Promise<{ status: number; data: Entity }> {
@@ -172,6 +173,7 @@ export function createRazorpayAdapter(options: RazorpayAdapterOptions = {}): Pay
     // Masthead can neither make one equal to a coupon nor check that a linked one is.
     recurringCouponRefusal:
       "cannot be used with Razorpay subscriptions: Razorpay would charge the plan's full price each period",
+    ...razorpayPlanChanges({ call, needCredentials, errorDescription }),
 
     async preparePayment(credentials, intent) {
       const creds = needCredentials(credentials);

@@ -36,6 +36,7 @@ import {
 } from "./adapter";
 import { stripeAdapterError, stripeCall, stripeClient, stripeErrorCode, type StripeConnection } from "./stripe-client";
 import { cardBrand, STRIPE_EVENT_JOBS, stripeEventDetails, stripeSignatureValid } from "./stripe-events";
+import { stripePlanChanges } from "./stripe-switch";
 
 const STRIPE_PROVIDER = "stripe";
 const STRIPE_PAYMENT_TYPES = ["stripe", "stripe_recurring"] as const;
@@ -292,6 +293,7 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
     renewalReportedWithinMs: STRIPE_RENEWAL_CHARGE_WAIT_MS,
     takesPayment: true,
     callers: "any",
+    ...stripePlanChanges({ client, needCredentials, itemFor, productFor }),
 
     async preparePayment(credentials, intent) {
       const creds = needCredentials(credentials);
