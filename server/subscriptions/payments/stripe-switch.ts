@@ -36,8 +36,6 @@ import {
 } from "./adapter";
 import { stripeCall } from "./stripe-client";
 
-type StripeItem = Awaited<ReturnType<StripeSwitchDeps["itemFor"]>>["item"];
-
 /** What the Stripe adapter lends: its client, its credentials check, and how it makes a plan's item. */
 type StripeSwitchDeps = {
   client: (creds: GatewayCredentials) => Stripe;
@@ -96,7 +94,7 @@ export function stripePlanChanges(deps: StripeSwitchDeps): GatewayPlanChanges {
       subscriber: { id: null, name: null, email: null, phone: null },
     };
     const { item } = await deps.itemFor(stripe, intent, () => deps.productFor(stripe, intent));
-    return { sub, current, item: { id: current.id, ...item } as StripeItem & { id: string } };
+    return { sub, current, item: { id: current.id, ...item } };
   }
 
   /** Stripe's preview of the switch's proration invoice at `prorationDate`, in the contract's figures. */
@@ -211,9 +209,9 @@ export function stripePlanChanges(deps: StripeSwitchDeps): GatewayPlanChanges {
       if (updated.pending_update) {
         const reason = await declineReason(stripe, invoice);
         // The update waits for a payment: voided, it is discarded and nothing is charged later.
-        const open = invoice?.id ? await stripeCall(() => stripe.invoices.retrieve(invoice.id!)) : null;
+        const open = invoice?.id ? await stripeCall(() => stripe.invoices.retrieve(invoice.id)) : null;
         if (open?.status === "open")
-          await stripeCall(() => stripe.invoices.voidInvoice(open.id!, {}, { idempotencyKey: `${key}-void` }));
+          await stripeCall(() => stripe.invoices.voidInvoice(open.id, {}, { idempotencyKey: `${key}-void` }));
         return { status: "failed", reason };
       }
       if (
