@@ -20,7 +20,7 @@ import { addDuration } from "./subscription-state";
 export const switchJobKey = (subscriptionId: number) => `subscription.switch_plan:${subscriptionId}`;
 
 /** The scheduled switch as stored on the subscription (scheduled_switch). */
-export type ScheduledSwitch = {
+type ScheduledSwitch = {
   switch_type: SwitchType;
   price_cents: number;
   currency: string;

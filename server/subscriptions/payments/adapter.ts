@@ -239,7 +239,7 @@ export type GatewayProration = {
   nextChargeAt: Date | null;
 };
 
-export type GatewayPlanChangeResult =
+type GatewayPlanChangeResult =
   | {
       status: "changed";
       /** What was charged now (a switch "now"): the gateway's payment id (Stripe: the invoice), once recorded. */
