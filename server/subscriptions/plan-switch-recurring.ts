@@ -10,10 +10,16 @@
  *   payment row, unique per gateway payment id, and its invoice). A downgrade's difference becomes
  *   the subscription's credit balance (credit_cents), taken off the next renewal charges. Another
  *   billing interval starts a new period now (the cycle resets).
- * - **Scheduled for the next charge** otherwise, as before: proration off, a gateway that charges
- *   its subscriptions by itself (razorpay_recurring: Razorpay, not Masthead, takes each charge), a
- *   subscription nobody charges to a stored card (manual), or a free trial (nothing paid to
- *   prorate against). `reason` says which.
+ * - **Now, prorated by the gateway** when the gateway charges its subscriptions by itself but
+ *   prorates a plan change itself (stripe_recurring: the adapter's `planChangeTimings` has "now"):
+ *   the figures are the gateway's, quoted at the preview and charged through it at the confirm
+ *   (./plan-switch-gateway.ts); a switch the gateway would turn into a credit of its own waits
+ *   for the next charge instead (`gateway_credit`).
+ * - **Scheduled for the next charge** otherwise: proration off, a gateway that charges its
+ *   subscriptions by itself and changes their plan only from the next cycle (razorpay_recurring),
+ *   a subscription nobody charges to a stored card (manual), or a free trial (nothing paid to
+ *   prorate against). `reason` says which. A gateway that charges by itself is told at the confirm
+ *   (`gateway`), so its next charge is the new plan's price too.
  */
 import "server-only";
 
@@ -24,31 +30,16 @@ import { recordCharge } from "./charges";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
 import { PaymentAdapterError, type PaymentAdapter } from "./payments/adapter";
 import { credentialsFor } from "./payments/credentials";
+import { switchAtGatewayNow } from "./plan-switch-gateway";
 import { applyCredit, proratedRecurringSwitch, type Interval } from "./plan-switch-proration";
 import { switchTo } from "./plan-switch-scheduled";
+import {
+  chargesStoredMethod,
+  gatewayProrates,
+  type RecurringSwitchTerms,
+  type ScheduledReason,
+} from "./plan-switch-terms";
 import { addDuration } from "./subscription-state";
-
-/** Why a recurring switch waits for the next charge instead of applying now. */
-type ScheduledReason = "proration_off" | "gateway_charges" | "not_charged" | "trial";
-
-/** What a recurring switch's preview freezes beside the common terms (plan-switch.ts SwitchTerms). */
-export type RecurringSwitchTerms =
-  | { mode: "scheduled"; apply_at: string | null; reason: ScheduledReason }
-  | {
-      mode: "now";
-      /** The end of the period the credit was computed on (the next charge date at the preview). */
-      period_end: string;
-      credit_cents: number;
-      /** The new plan's price for the rest of the period (the full price when the cycle resets). */
-      rest_cents: number;
-      charge_cents: number;
-      /** Added to the subscription's credit balance (a downgrade). */
-      carry_cents: number;
-      /** The cycle resets (another billing interval): a new period starts at the switch. */
-      resets_cycle: boolean;
-      /** When the next renewal charge falls (the period end, or the new period's end). */
-      next_charge_at: string;
-    };
 
 type SubForSwitch = Pick<
   Subscription,
@@ -70,9 +61,6 @@ function currentPeriod(sub: SubForSwitch): { start: Date; end: Date } | null {
   return { start, end };
 }
 
-/** Whether the adapter charges a stored payment method itself (renewals, dunning, switches). */
-const chargesStoredMethod = (adapter: PaymentAdapter | null) => adapter?.chargeRecurring !== undefined;
-
 /** The terms of switching a recurring subscription to a plan of `priceCents` per `target` interval. */
 export function recurringSwitchTerms(args: {
   sub: SubForSwitch;
@@ -86,7 +74,7 @@ export function recurringSwitchTerms(args: {
   const period = currentPeriod(sub);
   const applyAt = (sub.nextPaymentDueDate ?? sub.endTimestamp)?.toISOString() ?? null;
   if (!args.prorationEnabled) return { mode: "scheduled", apply_at: applyAt, reason: "proration_off" };
-  if (!chargesStoredMethod(args.adapter))
+  if (!chargesStoredMethod(args.adapter) && !gatewayProrates(args.adapter))
     return { mode: "scheduled", apply_at: applyAt, reason: args.adapter?.provider ? "gateway_charges" : "not_charged" };
   if ((sub.trialEndsAt && sub.trialEndsAt > now) || !period)
     return { mode: "scheduled", apply_at: applyAt, reason: "trial" };
@@ -115,7 +103,9 @@ export function recurringSwitchTerms(args: {
 /** Why a scheduled switch waits, as the switch's message says it. */
 export const SCHEDULED_WHY: Record<ScheduledReason, string> = {
   proration_off: "proration is off",
-  gateway_charges: "the payment gateway charges this subscription by itself",
+  gateway_charges: "the payment gateway charges this subscription by itself and changes its plan from the next charge",
+  gateway_credit:
+    "the payment gateway would keep the difference as a credit of its own, so the cheaper plan starts at the next charge",
   not_charged: "this subscription is not charged to a stored payment method",
   trial: "nothing was paid to prorate during the free trial",
 };
@@ -166,7 +156,7 @@ export async function applyRecurringSwitchNow(
     terms: Extract<RecurringSwitchTerms, { mode: "now" }>;
     attemptId: string;
     adapter: PaymentAdapter;
-    target: Parameters<typeof switchTo>[1]["target"];
+    target: Parameters<typeof switchTo>[1]["target"] & { metadata: unknown };
     priceCents: number;
     currency: string;
     now: Date;
@@ -180,8 +170,13 @@ export async function applyRecurringSwitchNow(
       "Your subscription renewed since this preview; nothing was charged. Preview the change again.",
     );
   const newPeriodStart = terms.resets_cycle ? now : null;
-  const nextChargeAt = new Date(terms.next_charge_at);
-  if (terms.charge_cents > 0) {
+  let nextChargeAt = new Date(terms.next_charge_at);
+  const gateway = terms.gateway;
+  if (gateway) {
+    // The gateway charges by itself and prorates the switch itself (Stripe): charged and changed there.
+    const made = await switchAtGatewayNow(tx, { ...args, terms: { ...terms, gateway } });
+    nextChargeAt = made.nextChargeAt ?? nextChargeAt;
+  } else if (terms.charge_cents > 0) {
     const creds = await credentialsFor(tx, sub.accountId, args.adapter);
     let result;
     try {

@@ -13,13 +13,14 @@ import { systemActor } from "../auth/actor";
 import type { Db, TransactionClient } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { defineJob } from "../jobs/define";
+import { enqueueJob } from "../jobs/queue";
 import type { SwitchType } from "./plan-switch-proration";
 import { addDuration } from "./subscription-state";
 
 export const switchJobKey = (subscriptionId: number) => `subscription.switch_plan:${subscriptionId}`;
 
 /** The scheduled switch as stored on the subscription (scheduled_switch). */
-export type ScheduledSwitch = {
+type ScheduledSwitch = {
   switch_type: SwitchType;
   price_cents: number;
   currency: string;
@@ -69,6 +70,34 @@ export async function switchTo(
       scheduledSwitch: Prisma.DbNull,
     },
   });
+}
+
+/**
+ * Store a switch that waits on the subscription and queue its job (keyed per subscription: a
+ * second switch replaces the first), in the confirm's transaction.
+ */
+export async function scheduleSwitch(
+  tx: TransactionClient,
+  args: {
+    subscriptionId: number;
+    accountId: number;
+    targetPlanId: number;
+    at: Date;
+    frozen: ScheduledSwitch;
+    now: Date;
+  },
+) {
+  const { subscriptionId, at } = args;
+  await tx.subscription.update({
+    where: { id: subscriptionId },
+    data: { scheduledPlanId: args.targetPlanId, scheduledSwitchAt: at, scheduledSwitch: args.frozen },
+  });
+  await enqueueJob(
+    tx,
+    switchPlanJob,
+    { subscriptionId, at: at.toISOString() },
+    { key: switchJobKey(subscriptionId), onConflict: "replace", runAt: at, accountId: args.accountId, now: args.now },
+  );
 }
 
 /**

@@ -17,9 +17,10 @@
  * - Recurring plans (./plan-switch-recurring.ts): with proration on and an adapter that charges a
  *   stored payment method, applied now: an upgrade pays the prorated difference through
  *   `chargeRecurring` at the confirm, a downgrade's difference becomes a credit balance taken off
- *   the next charges. Otherwise (proration off, a gateway that charges by itself, a free trial)
- *   scheduled for the next charge (chargeable_amount_cents null): the job changes the plan copy at
- *   the period end, so the lifecycle's next charge is the target's price.
+ *   the next charges; on a gateway that prorates itself (Stripe), in its figures, through it.
+ *   Otherwise (proration off, a free trial, …) scheduled for the next charge
+ *   (chargeable_amount_cents null): the job changes the plan copy at the period end, so the next
+ *   charge is the target's price, and a gateway that charges by itself is told at the confirm.
  * - The scheduled switch is stored on the subscription (scheduled_plan_id, scheduled_switch_at,
  *   scheduled_switch) and its job is keyed per subscription (`subscription.switch_plan:<id>`), so a
  *   second switch replaces the first and it is never queued twice (./plan-switch-scheduled.ts).
@@ -33,20 +34,16 @@ import { systemActor } from "../auth/actor";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
-import { cancelJob, enqueueJob } from "../jobs/queue";
+import { cancelJob } from "../jobs/queue";
 import { ATTEMPT_TTL_MS, signAttemptToken, verifyAttemptToken } from "./attempt-token";
 import { PaymentAdapterError } from "./payments/adapter";
 import { credentialsFor } from "./payments/credentials";
 import { paymentAdapterFor } from "./payments/registry";
+import { gatewaySwitchTerms, scheduleAtGateway } from "./plan-switch-gateway";
 import { classifySwitch, pricePerDay, proratedCharge, targetPriceIn, type SwitchType } from "./plan-switch-proration";
-import {
-  applyRecurringSwitchNow,
-  recurringSwitchTerms,
-  SCHEDULED_WHY,
-  switchExtras,
-  type RecurringSwitchTerms,
-} from "./plan-switch-recurring";
-import { switchJobKey, switchPlanJob, switchTo, type ScheduledSwitch } from "./plan-switch-scheduled";
+import { applyRecurringSwitchNow, recurringSwitchTerms, SCHEDULED_WHY, switchExtras } from "./plan-switch-recurring";
+import { scheduleSwitch, switchJobKey, switchTo } from "./plan-switch-scheduled";
+import type { RecurringSwitchTerms } from "./plan-switch-terms";
 import { loadSubscriptionWire, notFoundSubscription } from "./subscription-view";
 
 const unprocessable = (field: string, issue: string, message?: string) =>
@@ -154,14 +151,25 @@ export async function previewPlanSwitch(
   let charge: number | null;
   let credit = 0;
   const adapter = paymentAdapterFor(sub.paymentType);
+  const attemptId = randomUUID();
   let recurring: RecurringSwitchTerms | undefined;
   if (sub.recurring) {
-    recurring = recurringSwitchTerms({
+    const terms = recurringSwitchTerms({
       sub,
       prorationEnabled: sub.group?.prorationEnabled ?? true,
       adapter,
       priceCents: price,
       target: { length: target.durationLength, unit: target.durationUnit },
+      now,
+    });
+    recurring = await gatewaySwitchTerms(db, {
+      terms,
+      adapter,
+      sub,
+      target,
+      attemptId,
+      priceCents: price,
+      currency,
       now,
     });
     mode = recurring.mode;
@@ -196,7 +204,6 @@ export async function previewPlanSwitch(
     );
 
   let externalReferenceId: string | null = null;
-  const attemptId = randomUUID();
   // A one-time switch is paid in the gateway's form (an order now); a recurring one is charged to
   // the stored payment method at the confirm.
   if (charge !== null && charge > 0 && !sub.recurring) {
@@ -443,28 +450,29 @@ export async function applyPlanSwitch(
         });
         await cancelJob(tx, { key: switchJobKey(sub.id), now });
       } else {
-        const at = new Date(terms.apply_at!);
-        const scheduled: ScheduledSwitch = {
-          switch_type: terms.switch_type,
-          price_cents: terms.price_cents,
-          currency: terms.currency,
-          charge_cents: terms.charge_cents,
-          attempt_id: attempt.id,
-        };
-        await tx.subscription.update({
-          where: { id: sub.id },
-          data: {
-            scheduledPlanId: target.id,
-            scheduledSwitchAt: at,
-            scheduledSwitch: scheduled,
+        if (terms.recurring?.mode === "scheduled" && terms.recurring.gateway)
+          await scheduleAtGateway(tx, {
+            sub,
+            adapter: paymentAdapterFor(terms.payment_type),
+            target,
+            attemptId: attempt.id,
+            priceCents: terms.price_cents,
+            currency: terms.currency,
+          });
+        await scheduleSwitch(tx, {
+          subscriptionId: sub.id,
+          accountId,
+          targetPlanId: target.id,
+          at: new Date(terms.apply_at!),
+          frozen: {
+            switch_type: terms.switch_type,
+            price_cents: terms.price_cents,
+            currency: terms.currency,
+            charge_cents: terms.charge_cents,
+            attempt_id: attempt.id,
           },
+          now,
         });
-        await enqueueJob(
-          tx,
-          switchPlanJob,
-          { subscriptionId: sub.id, at: at.toISOString() },
-          { key: switchJobKey(sub.id), onConflict: "replace", runAt: at, accountId, now },
-        );
       }
       await recordAudit(tx, {
         actor: systemActor(accountId, "client_api"),

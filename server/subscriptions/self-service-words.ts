@@ -55,13 +55,15 @@ export type SwitchFigures = {
   /** A recurring switch: the next renewal charge, after any credit balance, and when. */
   nextChargeCents?: number;
   nextChargeAt?: string | null;
-  /** A recurring switch that waits: why ("proration_off", "gateway_charges", "not_charged", "trial"). */
+  /** A recurring switch that waits: why (plan-switch-terms.ts ScheduledReason). */
   scheduledReason?: string;
 };
 
 const WAITS_BECAUSE: Record<string, string> = {
   gateway_charges:
     " Your payment provider charges this subscription on its own schedule, so the change waits for the next charge.",
+  gateway_credit:
+    " Your payment provider would keep the difference as a credit of its own, so the cheaper plan starts at the next charge.",
   not_charged: " This subscription is not charged to a stored card, so the change waits for the end of the period.",
   trial: " During your free trial there is nothing to prorate, so the change waits until the trial ends.",
 };

@@ -29,9 +29,9 @@ export function addInterval(from: number, interval: string, count: number): numb
 
 // ─── Parameters ──────────────────────────────────────────────────────────────────────────────
 
-function str(p: Params, name: string, required: true): string;
-function str(p: Params, name: string, required?: false): string | undefined;
-function str(p: Params, name: string, required = false): string | undefined {
+export function str(p: Params, name: string, required: true): string;
+export function str(p: Params, name: string, required?: false): string | undefined;
+export function str(p: Params, name: string, required = false): string | undefined {
   const v = Object.hasOwn(p, name) ? p[name] : undefined;
   if (v === undefined || v === "") {
     if (required) throw invalid("parameter_missing", `Missing required param: ${name}.`, name);
@@ -41,23 +41,23 @@ function str(p: Params, name: string, required = false): string | undefined {
   return v;
 }
 
-function int(p: Params, name: string, required: true): number;
-function int(p: Params, name: string, required?: false): number | undefined;
-function int(p: Params, name: string, required = false): number | undefined {
+export function int(p: Params, name: string, required: true): number;
+export function int(p: Params, name: string, required?: false): number | undefined;
+export function int(p: Params, name: string, required = false): number | undefined {
   const v = str(p, name, required as true);
   if (v === undefined) return undefined;
   if (!/^-?\d+$/.test(v)) throw invalid("parameter_invalid_integer", `Invalid integer: ${v}`, name);
   return Number(v);
 }
 
-const obj = (p: Params, name: string): Params | undefined => {
+export const obj = (p: Params, name: string): Params | undefined => {
   const v = Object.hasOwn(p, name) ? p[name] : undefined;
   if (v === undefined || v === "") return undefined;
   if (typeof v !== "object" || v === null || Array.isArray(v))
     throw invalid("parameter_invalid_object", `Invalid object: ${name}`, name);
   return v as Params;
 };
-const list = (p: Params, name: string): Params[] => {
+export const list = (p: Params, name: string): Params[] => {
   const v = Object.hasOwn(p, name) ? p[name] : undefined;
   if (v === undefined) return [];
   if (!Array.isArray(v)) throw invalid("parameter_invalid_array", `Invalid array: ${name}`, name);
@@ -70,7 +70,7 @@ const bool = (p: Params, name: string): boolean | undefined => {
   return v === "true";
 };
 const metadataOf = (p: Params): Obj => ({ ...(obj(p, "metadata") ?? {}) });
-const expands = (p: Params): string[] => list(p, "expand").map((e) => (typeof e === "string" ? e : ""));
+export const expands = (p: Params): string[] => list(p, "expand").map((e) => (typeof e === "string" ? e : ""));
 
 function currency(p: Params, name = "currency"): string {
   const c = str(p, name, true);
@@ -105,7 +105,7 @@ function invoicePayment(invoice: Obj, pi: Obj): Obj {
   };
 }
 
-function renderInvoice(s: StripeState, invoice: Obj, expand: string[]): Obj {
+export function renderInvoice(s: StripeState, invoice: Obj, expand: string[]): Obj {
   const { payment_intent_id: piId, ...out } = invoice;
   const pi = typeof piId === "string" ? s.paymentIntents.get(piId) : undefined;
   if (expand.includes("confirmation_secret"))
@@ -148,7 +148,7 @@ function renderSetupIntent(s: StripeState, si: Obj, expand: string[]): Obj {
 
 // ─── Subscriptions ───────────────────────────────────────────────────────────────────────────
 
-function priceFrom(s: StripeState, item: Params, where: string): Obj {
+export function priceFrom(s: StripeState, item: Params, where: string): Obj {
   const priceId = str(item, "price");
   if (priceId) return ref(s.prices, "price", priceId, `${where}[price]`);
   const data = obj(item, "price_data");

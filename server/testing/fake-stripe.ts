@@ -19,6 +19,7 @@ import Stripe from "stripe";
 
 import { addInterval, renderSubscription, ROUTES } from "./fake-stripe-routes";
 import { FakeStripeError, stripeState, type Obj, type StripeState } from "./fake-stripe-state";
+import { SUBSCRIPTION_CHANGE_ROUTES } from "./fake-stripe-switch-routes";
 
 type Call = { method: string; path: string; params: Obj; idempotencyKey: string | null; stripeVersion: string | null };
 type Signed = { body: string; headers: Record<string, string> };
@@ -88,7 +89,7 @@ export async function startFakeStripe(options: { clock?: () => number } = {}) {
             body: { error: { type: "api_error", message: "An unknown error occurred on Stripe's end." } },
           };
     }
-    for (const r of ROUTES) {
+    for (const r of [...SUBSCRIPTION_CHANGE_ROUTES, ...ROUTES]) {
       if (r.method !== method) continue;
       const m = r.pattern.exec(path);
       if (!m) continue;

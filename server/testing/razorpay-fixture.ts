@@ -205,6 +205,21 @@ export function razorpayFixture(
       if (full) payment.status = "refunded";
       return json(200, refund);
     }
+    // A plan change at the cycle's end (PATCH, schedule_change_at=cycle_end) and its cancellation.
+    m = /^\/v1\/subscriptions\/([^/]+)(\/cancel_scheduled_changes)?$/.exec(path);
+    const changed = m && subscriptions.get(decodeURIComponent(m[1]!));
+    if (m && changed && ((method === "PATCH" && !m[2]) || (method === "POST" && m[2]))) {
+      if (!["authenticated", "active"].includes(changed.status as string))
+        return badRequest(`Subscription cannot be updated when it is in ${String(changed.status)} state`);
+      if (method === "POST")
+        return json(200, Object.assign(changed, { has_scheduled_changes: false, change_scheduled_at: null }));
+      if (typeof body?.plan_id !== "string" || !body.plan_id.startsWith("plan_"))
+        return badRequest("The id provided does not exist", "plan_id");
+      if (body.schedule_change_at !== "cycle_end")
+        return badRequest("This stand-in models only schedule_change_at=cycle_end.", "schedule_change_at");
+      const at = (changed.current_end as number | null) ?? (changed.charge_at as number);
+      return json(200, Object.assign(changed, { has_scheduled_changes: true, change_scheduled_at: at }));
+    }
     m = /^\/v1\/subscriptions\/([^/]+)(\/cancel|\/pause|\/resume)?$/.exec(path);
     if (m) {
       const subscription = subscriptions.get(decodeURIComponent(m[1]!));

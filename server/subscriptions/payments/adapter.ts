@@ -247,7 +247,96 @@ export type GatewaySubscriptionControls = {
   resumeCollection(creds: GatewayCredentials | null, change: GatewaySubscriptionChange): Promise<void>;
 };
 
-export interface PaymentAdapter {
+// ─── Plan switches on gateways that charge by themselves (../plan-switch-gateway.ts) ───────────
+
+/** The gateway subscription a plan switch changes, and the plan it is to charge. */
+export type GatewayPlanChange = {
+  accountId: number;
+  subscriptionId: number;
+  /** The switch's attempt: the idempotency key of every call (one attempt, one change at the gateway). */
+  attemptId: string;
+  /** The gateway's subscription id (the checkout attempt's external_reference_id). */
+  gatewayReference: string | null;
+  currency: string;
+  /** The target plan; `metadata` carries its gateway mappings (`stripe_price_id`, `razorpay_plan_id`, …). */
+  plan: { id: number; title: string; metadata: Record<string, unknown> | null };
+  /** What the target charges each period (integer minor units), and its period. */
+  priceCents: number;
+  period: { length: number; unit: DurationUnit };
+  /** The current plan's period, and the end of the period being paid (the next charge) as Masthead knows it. */
+  fromPeriod: { length: number; unit: DurationUnit };
+  periodEnd: Date | null;
+};
+
+/** How a switch reaches the gateway: from its next charge on, or now with the gateway's own proration. */
+export type GatewayPlanChangeTiming =
+  | { when: "next_period" }
+  | {
+      when: "now";
+      /** The instant the proration is computed at (Unix seconds), frozen at the preview. */
+      prorationDate: number;
+      /** What the preview showed the gateway would charge now (quotePlanChange's amountCents). */
+      expectedCents: number;
+    };
+
+/** What the gateway will charge for switching now (quotePlanChange), in integer minor units. */
+export type GatewayProration = {
+  prorationDate: number;
+  /** Charged now: the rest of the period on the new price less the unused time on the old (may be < 0: a credit). */
+  amountCents: number;
+  /** The unused time on the old price (≥ 0). */
+  creditCents: number;
+  /** The new price for the rest of the period (or for a whole new period when the cycle resets). */
+  restCents: number;
+  /** Another billing interval: the gateway starts a new period now. */
+  resetsCycle: boolean;
+  /** When the gateway charges next after the switch. */
+  nextChargeAt: Date | null;
+};
+
+type GatewayPlanChangeResult =
+  | {
+      status: "changed";
+      /** What was charged now (a switch "now"): the gateway's payment id (Stripe: the invoice), once recorded. */
+      charge: { externalPaymentId: string; amountCents: number; details?: Record<string, unknown> } | null;
+      /** When the gateway charges next (its answer); null: unchanged or not said. */
+      nextChargeAt: Date | null;
+    }
+  | { status: "failed"; reason: string };
+
+/**
+ * A plan switch on a gateway that charges its subscriptions by itself (no chargeRecurring): it must
+ * charge the new plan's price too. Adapters without these leave the gateway untold.
+ */
+export interface GatewayPlanChanges {
+  /** Which timings changePlan makes. */
+  readonly planChangeTimings?: readonly GatewayPlanChangeTiming["when"][];
+  /**
+   * Why this switch cannot be made on the gateway as Masthead means it (shown in a 422 at the
+   * preview), checked without calling it; null: it can.
+   */
+  planChangeRefusal?(change: GatewayPlanChange, when: GatewayPlanChangeTiming["when"]): string | null;
+  /** What the gateway would charge for switching now, computed at `prorationDate` (the preview). */
+  quotePlanChange?(
+    creds: GatewayCredentials | null,
+    change: GatewayPlanChange,
+    prorationDate: number,
+  ): Promise<GatewayProration>;
+  /**
+   * Change the gateway subscription's plan. "now": charged through the gateway as quoted; a charge
+   * of another amount than `expectedCents`, or a declined one, leaves the gateway subscription as
+   * it was and answers `failed` with the reason. Idempotent on the attempt: a repeated call answers
+   * the first one's outcome. Throws a PaymentAdapterError when the gateway cannot be reached
+   * ("unavailable") or refuses the request ("invalid", "declined").
+   */
+  changePlan?(
+    creds: GatewayCredentials | null,
+    change: GatewayPlanChange,
+    timing: GatewayPlanChangeTiming,
+  ): Promise<GatewayPlanChangeResult>;
+}
+
+export interface PaymentAdapter extends GatewayPlanChanges {
   /** The payment_type value(s) it answers: "manual", "sponsored", "razorpay", "razorpay_recurring". */
   readonly paymentTypes: readonly string[];
   /** The provider name credentials are stored under (null: needs none, e.g. manual). */

@@ -45,6 +45,7 @@ import {
 import type { GatewayJobName } from "./jobs";
 import { int, razorpayEventDetails, str, type Entity } from "./razorpay-events";
 import { razorpaySubscriptionControls } from "./razorpay-subscription-controls";
+import { razorpayPlanChanges } from "./razorpay-switch";
 
 const RAZORPAY_PROVIDER = "razorpay";
 const RAZORPAY_PAYMENT_TYPES = ["razorpay", "razorpay_recurring"] as const;
@@ -121,7 +122,7 @@ export function createRazorpayAdapter(options: RazorpayAdapterOptions = {}): Pay
   /** One API call with basic auth (key id : key secret); Razorpay's error description on failure. */
   async function call(
     creds: GatewayCredentials,
-    method: "GET" | "POST",
+    method: "GET" | "POST" | "PATCH",
     path: string,
     body?: unknown,
   ): Promise<{ status: number; data: Entity }> {
@@ -180,6 +181,7 @@ export function createRazorpayAdapter(options: RazorpayAdapterOptions = {}): Pay
     subscriptionControls: razorpaySubscriptionControls(call, (creds) =>
       needCredentials(creds && { ...creds, enabled: true }),
     ),
+    ...razorpayPlanChanges({ call, needCredentials, errorDescription }),
 
     async preparePayment(credentials, intent) {
       const creds = needCredentials(credentials);

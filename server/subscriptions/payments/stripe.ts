@@ -38,6 +38,7 @@ import {
 import { stripeAdapterError, stripeCall, stripeClient, stripeErrorCode, type StripeConnection } from "./stripe-client";
 import { cardBrand, STRIPE_EVENT_JOBS, stripeEventDetails, stripeSignatureValid } from "./stripe-events";
 import { stripeSubscriptionControls } from "./stripe-subscription-controls";
+import { stripePlanChanges } from "./stripe-switch";
 
 const STRIPE_PROVIDER = "stripe";
 const STRIPE_PAYMENT_TYPES = ["stripe", "stripe_recurring"] as const;
@@ -298,6 +299,7 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
     subscriptionControls: stripeSubscriptionControls((creds) =>
       client(needCredentials(creds && { ...creds, enabled: true })),
     ),
+    ...stripePlanChanges({ client, needCredentials, itemFor, productFor }),
 
     async preparePayment(credentials, intent) {
       const creds = needCredentials(credentials);

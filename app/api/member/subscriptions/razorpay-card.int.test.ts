@@ -5,7 +5,8 @@
  * page; the route fetches the subscription (GET /v1/subscriptions/<id>) and sends the reader to its
  * short_url; Razorpay's subscription.updated webhook then stores the new card's token, audited
  * once; a gateway with no way at all keeps the clear 422; and a plan switch of such a subscription
- * waits for the next charge, saying why.
+ * waits for the next charge, saying why, and moves Razorpay's subscription to the target's Razorpay
+ * plan at the cycle's end (a plan without one refused).
  */
 import { describe, expect, it } from "vitest";
 
@@ -21,6 +22,7 @@ import { insertSelfServiceSubscription, insertTestPlan } from "@/server/testing/
 import { GET as HOSTED } from "./[subscription_id]/payment-method/hosted/route";
 import { PUT as PAYMENT_METHOD } from "./[subscription_id]/payment-method/route";
 import { POST as SWITCH_PREVIEW } from "./[subscription_id]/switch/preview/route";
+import { POST as SWITCH } from "./[subscription_id]/switch/route";
 import { GET as OVERVIEW } from "./route";
 
 const DAY = 86_400_000;
@@ -38,7 +40,10 @@ async function setup(opts: { paymentType?: string; razorpayStatus?: string } = {
   const f = await createCheckoutFixture(db);
   const { fx, url } = await razorpayAccount(db, f.account.id);
   const standard = await insertTestPlan(db, f.group, { title: "Standard", priceCents: 49900, recurring: true });
-  const premium = await insertTestPlan(db, f.group, { title: "Premium", priceCents: 79900, recurring: true });
+  const premium = await db.subscriptionPlan.update({
+    where: { id: (await insertTestPlan(db, f.group, { title: "Premium", priceCents: 79900, recurring: true })).id },
+    data: { metadata: { razorpay_plan_id: "plan_Premium" } },
+  });
   // Razorpay's subscription, as checkout's preview made it (POST /v1/subscriptions) and the reader authorised it.
   const made = await fx.handle(`${url}/v1/subscriptions`, {
     method: "POST",
@@ -69,6 +74,8 @@ async function setup(opts: { paymentType?: string; razorpayStatus?: string } = {
     where: { id: created.id },
     data: { attemptId: attempt.id, paymentToken: "pay_first0000001" },
   });
+  // Razorpay's current cycle ends when Masthead's period does.
+  fx.subscriptions.get(gatewaySub)!.current_end = Math.floor(sub.endTimestamp!.getTime() / 1000);
   const page = (handler: Parameters<typeof call>[0], method: string, tail: string, body?: unknown) =>
     call(handler, method, `/api/member/subscriptions/${sub.id}${tail}`, { subscription_id: String(sub.id) }, body, {
       "X-QT-AUTH": token,
@@ -206,5 +213,26 @@ describe("a Razorpay subscription's card, from the self-service page", () => {
     expect(p.words).toMatch(
       /^Nothing to pay now\. You keep your current plan until .+; from then you pay \$799\.00 per month for Premium\. Your payment provider charges this subscription on its own schedule, so the change waits for the next charge\.$/,
     );
+
+    // The confirm moves Razorpay's subscription to Premium's Razorpay plan from its next cycle.
+    const done = await s.page(SWITCH, "POST", "/switch", { attempt_token: p.attempt_token as string });
+    expect(done.status, JSON.stringify((await done.clone().json()) as Json)).toBe(200);
+    expect(s.fx.calls.filter((c) => c.method === "PATCH")).toEqual([
+      {
+        method: "PATCH",
+        path: `/v1/subscriptions/${s.gatewaySub}`,
+        body: { plan_id: "plan_Premium", schedule_change_at: "cycle_end" },
+      },
+    ]);
+    expect(await s.db.subscription.findUniqueOrThrow({ where: { id: s.sub.id } })).toMatchObject({
+      planId: s.standard.id,
+      scheduledPlanId: s.premium.id,
+    });
+
+    // A plan with no Razorpay plan cannot be switched to on Razorpay: refused at the preview.
+    const bare = await insertTestPlan(s.db, s.f.group, { title: "Bare", priceCents: 99900, recurring: true });
+    const refused = await s.page(SWITCH_PREVIEW, "POST", "/switch/preview", { subscription_plan_id: bare.id });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as Json).error.message).toMatch(/set razorpay_plan_id/);
   });
 });
