@@ -470,3 +470,5 @@ export const ROUTES: Route[] = [
     };
   }),
 ];
+
+export { currency, int, list, metadataOf, obj, route, str, type Route };

@@ -274,3 +274,37 @@ export class PaymentAdapterError extends Error {
     this.name = "PaymentAdapterError";
   }
 }
+
+// ─── Connection check (the dashboard's "Check connection") ───────────────────────────────────
+
+/** One thing wrong with an account's gateway setup, in words its owner can act on. */
+export type GatewayCheckProblem = {
+  /** Stable, for tests and the dashboard: secret_rejected, key_modes_differ, permission_missing, … */
+  code: string;
+  message: string;
+};
+
+/** What a connection check found: never a secret, nothing Stripe returned about the key but its mode. */
+export type GatewayCheck = {
+  /** Nothing wrong: readers can pay and the gateway's webhooks are heard. */
+  ok: boolean;
+  /** The mode the keys say they are of ("test"/"live"), null when they say nothing or disagree. */
+  mode: "test" | "live" | null;
+  /** The account's environment setting, and whether the keys' mode is it (test = sandbox). */
+  environment: GatewayEnvironment;
+  environmentMatches: boolean;
+  /** Whether the gateway answered at all (false: unreachable, nothing else was checked). */
+  reached: boolean;
+  problems: GatewayCheckProblem[];
+  /** What went well, in words ("The secret key works (a restricted key with every permission Masthead needs)."). */
+  notes: string[];
+};
+
+export interface PaymentAdapter {
+  /**
+   * Check the account's credentials against the gateway without moving money or changing
+   * anything (the dashboard's "Check connection"). Never throws for what it finds: every
+   * problem is in the answer. Adapters without it have no check.
+   */
+  checkConnection?(creds: GatewayCredentials): Promise<GatewayCheck>;
+}

@@ -34,6 +34,7 @@ import {
   type PaymentProof,
   type VerifiedPayment,
 } from "./adapter";
+import { checkStripeConnection } from "./stripe-check";
 import { stripeAdapterError, stripeCall, stripeClient, stripeErrorCode, type StripeConnection } from "./stripe-client";
 import { cardBrand, STRIPE_EVENT_JOBS, stripeEventDetails, stripeSignatureValid } from "./stripe-events";
 
@@ -442,6 +443,8 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
       if (url.protocol !== "https:") throw new PaymentAdapterError("Stripe gave no hosted page.", "unavailable");
       return { url: url.toString() };
     },
+
+    checkConnection: (creds) => checkStripeConnection(client(creds), creds),
 
     async renewal(creds, details) {
       if (!details.externalSubscriptionId) return { endTimestamp: null };
