@@ -46,6 +46,8 @@ export type PaymentIntent = {
   /** `metadata` carries gateway mappings a publisher configures (e.g. `razorpay_plan_id` for recurring plans). */
   plan: { id: number | null; title: string; metadata?: Record<string, unknown> | null };
   subscriber: { id: number | null; name: string | null; email: string | null; phone: string | null };
+  /** The subscriber's recorded gateway customers (checkout passes them for a known reader; absent: a guest). */
+  customers?: GatewayCustomers;
 };
 
 export type PreparedPayment = {
@@ -73,6 +75,8 @@ export type VerifiedPayment = {
   reason?: string;
   /** Stored on the payment row; never a secret. */
   details?: Record<string, unknown>;
+  /** The gateway's customer that paid (Stripe's cus_…): the buyer's from then on when they have none. */
+  gatewayCustomerId?: string | null;
 };
 
 /** A refund staff asked for (refunds.ts): part or all of a captured payment, in its currency. */
@@ -274,6 +278,23 @@ export class PaymentAdapterError extends Error {
     this.name = "PaymentAdapterError";
   }
 }
+
+// ─── A reader's customer at a gateway (Stripe's cus_…), recorded once per reader ─────────────
+
+/**
+ * The gateway customers recorded for one subscriber of one account (member_gateway_customers):
+ * a gateway that keeps customers (Stripe) makes one at the reader's first checkout and reuses it.
+ */
+export type GatewayCustomers = {
+  /** Stable for the subscriber within the account ("<account>-<member>"), for idempotency keys. */
+  readonly key: string;
+  /** The customer recorded for the provider and environment, or null. */
+  find(provider: string, environment: GatewayEnvironment): Promise<string | null>;
+  /** Record `externalId` unless another is recorded already (a concurrent checkout's); answers the recorded one. */
+  remember(provider: string, environment: GatewayEnvironment, externalId: string): Promise<string>;
+  /** Forget `externalId` (the gateway no longer knows it), if it is still the recorded one. */
+  forget(provider: string, environment: GatewayEnvironment, externalId: string): Promise<void>;
+};
 
 // ─── Connection check (the dashboard's "Check connection") ───────────────────────────────────
 
