@@ -45,7 +45,9 @@ describe("fake Stripe server", () => {
   it("answers a restricted key's request without the permission with 403 naming it, and a rolled key with 401", async () => {
     const key = fake.addKey({ permissions: ["customer_read", "payment_intent_write"] });
     expect(await refusal(sdk(key).paymentIntents.retrieve("pi_nope"))).toMatchObject({ status: 404 });
-    const forbidden = await sdk(key).customers.create({ email: "ada@example.com" }).catch((e: Error) => e);
+    const forbidden = await sdk(key)
+      .customers.create({ email: "ada@example.com" })
+      .catch((e: Error) => e);
     expect(forbidden).toBeInstanceOf(Stripe.errors.StripePermissionError);
     expect((forbidden as InstanceType<typeof Stripe.errors.StripeError>).statusCode).toBe(403);
     expect((forbidden as Error).message).toMatch(
