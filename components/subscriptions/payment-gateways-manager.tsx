@@ -4,10 +4,12 @@
  * Payment gateways in the dashboard (REVENUE staff): an account's credentials per gateway
  * (tRPC paymentGateways.*). Secrets are write-only: typed in, never shown again; the list shows
  * the last four characters, and an edit that leaves a secret empty keeps the saved one. Each row
- * gives the webhook URL to paste into the gateway's own dashboard.
+ * gives the webhook URL to paste into the gateway's own dashboard, and (Stripe) a connection check
+ * that runs after each save (gateway-connection-check.tsx).
  */
 import { defineManager, type FormValues } from "@/components/manager/config";
 import { ResourceManager } from "@/components/manager/resource-manager";
+import { checkWhenShown, GatewayConnectionCheck } from "@/components/subscriptions/gateway-connection-check";
 import { Badge, Input } from "@/components/ui";
 import { ownValue } from "@/server/own-keys";
 import {
@@ -106,6 +108,7 @@ const gateways = defineManager({
         </code>
       ),
     },
+    { header: "Connection", cell: (g) => <GatewayConnectionCheck gateway={g} /> },
   ],
   fields: [
     {
@@ -172,7 +175,7 @@ const gateways = defineManager({
     webhookSecret: "",
     enabled: "yes",
   }),
-  create: { schema: ZUpsertGatewayInput, toInput },
+  create: { schema: ZUpsertGatewayInput, toInput, onCreated: (g) => checkWhenShown(g) },
   update: {
     schema: ZUpsertGatewayInput,
     label: "Edit",

@@ -496,3 +496,5 @@ export const ROUTES: Route[] = [
     };
   }),
 ];
+
+export { currency, metadataOf, route, type Route };

@@ -42,6 +42,26 @@ describe("fake Stripe server", () => {
     });
   });
 
+  it("answers a restricted key's request without the permission with 403 naming it, and a rolled key with 401", async () => {
+    const key = fake.addKey({ permissions: ["customer_read", "payment_intent_write"] });
+    expect(await refusal(sdk(key).paymentIntents.retrieve("pi_nope"))).toMatchObject({ status: 404 });
+    const forbidden = await sdk(key)
+      .customers.create({ email: "ada@example.com" })
+      .catch((e: Error) => e);
+    expect(forbidden).toBeInstanceOf(Stripe.errors.StripePermissionError);
+    expect((forbidden as InstanceType<typeof Stripe.errors.StripeError>).statusCode).toBe(403);
+    expect((forbidden as Error).message).toMatch(
+      new RegExp(
+        `^The provided key 'rk_test_\\*+[0-9a-f]{4}' does not have the required permissions for this endpoint on account '${fake.stripeAccountId}'\\. Having the 'rak_customer_write' permission would allow this request to continue\\.$`,
+      ),
+    );
+    fake.revokeKey(key);
+    expect(await refusal(sdk(key).paymentIntents.retrieve("pi_nope"))).toMatchObject({
+      name: "StripeAuthenticationError",
+      status: 401,
+    });
+  });
+
   it("answers an unknown id with 404 resource_missing and bad parameters with 400", async () => {
     expect(await refusal(sdk().paymentIntents.retrieve("pi_nope"))).toMatchObject({
       name: "StripeInvalidRequestError",

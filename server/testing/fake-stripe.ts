@@ -4,7 +4,8 @@
  * of the API the Stripe adapter uses (fake-stripe-routes.ts), in Stripe's documented shapes
  * (fake-stripe-state.ts): form-encoded bodies in bracket notation as the SDK sends them
  * (`metadata[attempt_id]=…`, `items[0][price_data][currency]=usd`, `expand[0]=…`), the secret key as a
- * Bearer token (401 otherwise), `Idempotency-Key` honoured (the same key answers the same
+ * Bearer token (401 otherwise; restricted keys made by `addKey` get 403 where they lack a
+ * permission, fake-stripe-keys.ts), `Idempotency-Key` honoured (the same key answers the same
  * response; other parameters with it are an `idempotency_error`), Stripe's error shape.
  *
  * Tests drive what happens in the reader's browser and on Stripe's side through its controls
@@ -17,6 +18,8 @@ import type { AddressInfo } from "node:net";
 
 import Stripe from "stripe";
 
+import { ACCOUNT_ROUTES } from "./fake-stripe-account-routes";
+import { fakeStripeKeys, type FakeStripePermission } from "./fake-stripe-keys";
 import { addInterval, renderSubscription, ROUTES } from "./fake-stripe-routes";
 import { FakeStripeError, stripeState, type Obj, type StripeState } from "./fake-stripe-state";
 import { SUBSCRIPTION_CHANGE_ROUTES } from "./fake-stripe-switch-routes";
@@ -59,7 +62,9 @@ export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;
  */
 export async function startFakeStripe(options: { clock?: () => number } = {}) {
   const clock = options.clock ?? (() => Date.now());
-  const secretKey = `sk_test_${randomBytes(24).toString("hex")}`;
+  const stripeAccountId = `acct_${randomBytes(8).toString("hex")}`;
+  const keys = fakeStripeKeys(stripeAccountId);
+  const secretKey = keys.add();
   const publishableKey = `pk_test_${randomBytes(24).toString("hex")}`;
   const webhookSecret = `whsec_${randomBytes(24).toString("hex")}`;
   let state: StripeState = stripeState(clock);
@@ -89,7 +94,7 @@ export async function startFakeStripe(options: { clock?: () => number } = {}) {
             body: { error: { type: "api_error", message: "An unknown error occurred on Stripe's end." } },
           };
     }
-    for (const r of [...SUBSCRIPTION_CHANGE_ROUTES, ...ROUTES]) {
+    for (const r of [...SUBSCRIPTION_CHANGE_ROUTES, ...ROUTES, ...ACCOUNT_ROUTES]) {
       if (r.method !== method) continue;
       const m = r.pattern.exec(path);
       if (!m) continue;
@@ -118,20 +123,8 @@ export async function startFakeStripe(options: { clock?: () => number } = {}) {
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       const method = req.method ?? "GET";
-      const auth = req.headers.authorization ?? "";
-      if (auth !== `Bearer ${secretKey}`) {
-        const shown = auth.startsWith("Bearer ") ? `${auth.slice(7, 15)}****${auth.slice(-4)}` : "";
-        return answer(
-          res,
-          401,
-          JSON.stringify({
-            error: {
-              type: "invalid_request_error",
-              message: shown ? `Invalid API Key provided: ${shown}` : "You did not provide an API key.",
-            },
-          }),
-        );
-      }
+      const refused = keys.refusal(req.headers.authorization ?? "", method, url.pathname);
+      if (refused) return answer(res, refused.status, JSON.stringify(refused.body));
       const text = method === "GET" || method === "DELETE" ? url.search.slice(1) : Buffer.concat(chunks).toString();
       const params = decodeStripeForm(text);
       const key = typeof req.headers["idempotency-key"] === "string" ? req.headers["idempotency-key"] : null;
@@ -212,6 +205,15 @@ export async function startFakeStripe(options: { clock?: () => number } = {}) {
     secretKey,
     publishableKey,
     webhookSecret,
+    stripeAccountId,
+    /**
+     * Another key of this account: a secret key of `mode` (default test), or, with `permissions`,
+     * a restricted key that may do only that (`["payment_intent_write", "price_read"]`).
+     */
+    addKey: (options: { mode?: "test" | "live"; permissions?: readonly FakeStripePermission[] } = {}) =>
+      keys.add(options),
+    /** Roll a key: Stripe refuses it from now on (401). */
+    revokeKey: (key: string) => keys.revoke(key),
     get state() {
       return state;
     },

@@ -28,6 +28,7 @@ import { verifyAttemptToken } from "../attempt-token";
 import { issueInvoiceForPayment } from "../invoices";
 import { scheduleSubscriptionLifecycle } from "../lifecycle";
 import { credentialsFor } from "../payments/credentials";
+import { adoptGatewayCustomer } from "../payments/gateway-customers";
 import { paymentAdapterFor } from "../payments/registry";
 import { taxLocation } from "../pricing";
 import { loadSubscriber, resolveSubscriberCreated } from "../subscribers";
@@ -328,6 +329,15 @@ export async function createSubscription(
             name: "subscription.activated",
             subscriptionId: row.id,
             occurredAt: now,
+          });
+        // The gateway customer that paid becomes the buyer's, unless they have one (a new reader's first checkout).
+        if (verified.gatewayCustomerId && adapter.provider && creds)
+          await adoptGatewayCustomer(tx, {
+            accountId,
+            memberId: member.id,
+            provider: adapter.provider,
+            environment: creds.environment,
+            externalId: verified.gatewayCustomerId,
           });
         return row.id;
       },

@@ -19,6 +19,7 @@ import type { MemberRecord } from "../../members/members";
 import { ATTEMPT_TTL_MS, signAttemptToken, verifyAttemptToken } from "../attempt-token";
 import { centsToDecimal } from "../money.schema";
 import { credentialsFor } from "../payments/credentials";
+import { memberGatewayCustomers } from "../payments/gateway-customers";
 import { paymentAdapterFor } from "../payments/registry";
 import { couponDiscount, couponIssue, planPriceIn } from "../pricing";
 import { loadSubscriber } from "../subscribers";
@@ -47,7 +48,11 @@ export async function previewSubscription(
   const attemptId = randomUUID();
   const creds = await credentialsFor(db, accountId, adapter);
   const prepared = await adapter
-    .preparePayment(creds, intentOf(accountId, attemptId, terms, who, member))
+    .preparePayment(creds, {
+      ...intentOf(accountId, attemptId, terms, who, member),
+      // A known reader's gateway customer is made once and reused (guests: per attempt).
+      ...(member ? { customers: memberGatewayCustomers(db, accountId, member.id) } : {}),
+    })
     .catch(adapterError);
   await withTransaction(db, async (tx) => {
     await tx.subscriptionAttempt.create({

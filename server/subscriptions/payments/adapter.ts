@@ -46,6 +46,8 @@ export type PaymentIntent = {
   /** `metadata` carries gateway mappings a publisher configures (e.g. `razorpay_plan_id` for recurring plans). */
   plan: { id: number | null; title: string; metadata?: Record<string, unknown> | null };
   subscriber: { id: number | null; name: string | null; email: string | null; phone: string | null };
+  /** The subscriber's recorded gateway customers (checkout passes them for a known reader; absent: a guest). */
+  customers?: GatewayCustomers;
 };
 
 export type PreparedPayment = {
@@ -73,6 +75,8 @@ export type VerifiedPayment = {
   reason?: string;
   /** Stored on the payment row; never a secret. */
   details?: Record<string, unknown>;
+  /** The gateway's customer that paid (Stripe's cus_…): the buyer's from then on when they have none. */
+  gatewayCustomerId?: string | null;
 };
 
 /** A refund staff asked for (refunds.ts): part or all of a captured payment, in its currency. */
@@ -429,4 +433,55 @@ export class PaymentAdapterError extends Error {
     super(message);
     this.name = "PaymentAdapterError";
   }
+}
+
+// ─── A reader's customer at a gateway (Stripe's cus_…), recorded once per reader ─────────────
+
+/**
+ * The gateway customers recorded for one subscriber of one account (member_gateway_customers):
+ * a gateway that keeps customers (Stripe) makes one at the reader's first checkout and reuses it.
+ */
+export type GatewayCustomers = {
+  /** Stable for the subscriber within the account ("<account>-<member>"), for idempotency keys. */
+  readonly key: string;
+  /** The customer recorded for the provider and environment, or null. */
+  find(provider: string, environment: GatewayEnvironment): Promise<string | null>;
+  /** Record `externalId` unless another is recorded already (a concurrent checkout's); answers the recorded one. */
+  remember(provider: string, environment: GatewayEnvironment, externalId: string): Promise<string>;
+  /** Forget `externalId` (the gateway no longer knows it), if it is still the recorded one. */
+  forget(provider: string, environment: GatewayEnvironment, externalId: string): Promise<void>;
+};
+
+// ─── Connection check (the dashboard's "Check connection") ───────────────────────────────────
+
+/** One thing wrong with an account's gateway setup, in words its owner can act on. */
+export type GatewayCheckProblem = {
+  /** Stable, for tests and the dashboard: secret_rejected, key_modes_differ, permission_missing, … */
+  code: string;
+  message: string;
+};
+
+/** What a connection check found: never a secret, nothing Stripe returned about the key but its mode. */
+export type GatewayCheck = {
+  /** Nothing wrong: readers can pay and the gateway's webhooks are heard. */
+  ok: boolean;
+  /** The mode the keys say they are of ("test"/"live"), null when they say nothing or disagree. */
+  mode: "test" | "live" | null;
+  /** The account's environment setting, and whether the keys' mode is it (test = sandbox). */
+  environment: GatewayEnvironment;
+  environmentMatches: boolean;
+  /** Whether the gateway answered at all (false: unreachable, nothing else was checked). */
+  reached: boolean;
+  problems: GatewayCheckProblem[];
+  /** What went well, in words ("The secret key works (a restricted key with every permission Masthead needs)."). */
+  notes: string[];
+};
+
+export interface PaymentAdapter {
+  /**
+   * Check the account's credentials against the gateway without moving money or changing
+   * anything (the dashboard's "Check connection"). Never throws for what it finds: every
+   * problem is in the answer. Adapters without it have no check.
+   */
+  checkConnection?(creds: GatewayCredentials): Promise<GatewayCheck>;
 }

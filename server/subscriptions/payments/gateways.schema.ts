@@ -99,3 +99,17 @@ export const ZGatewayAdmin = z.object({
   updatedAt: z.string(),
 });
 export type TGatewayAdmin = z.infer<typeof ZGatewayAdmin>;
+
+/** The dashboard's "Check connection" (tRPC paymentGateways.check): what is wrong, in words; never a secret. */
+export const ZGatewayCheck = z.object({
+  provider: z.string(),
+  ok: z.boolean(),
+  mode: z.enum(["test", "live"]).nullable(),
+  environment: ZGatewayEnvironment,
+  environmentMatches: z.boolean(),
+  reached: z.boolean(),
+  problems: z.array(z.object({ code: z.string(), message: z.string() })),
+  notes: z.array(z.string()),
+  checkedAt: z.string(),
+});
+export type TGatewayCheck = z.infer<typeof ZGatewayCheck>;

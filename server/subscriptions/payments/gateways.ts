@@ -18,12 +18,13 @@ import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { encryptSecret, secretHint } from "../../security/encryption";
 import { parseInput } from "../../validation";
-import { GATEWAY_SECRET_PURPOSE } from "./credentials";
+import { GATEWAY_SECRET_PURPOSE, gatewayCredentialsFor } from "./credentials";
 import {
   ZGatewayProviderInput,
   ZSetGatewayEnabledInput,
   ZUpsertGatewayInput,
   type TGatewayAdmin,
+  type TGatewayCheck,
   type TUpsertGatewayInput,
 } from "./gateways.schema";
 import { paymentAdapterForProvider } from "./registry";
@@ -159,6 +160,27 @@ export async function setGatewayEnabled(
     });
     return gatewayToAdmin(row);
   });
+}
+
+/**
+ * Check the saved credentials against the gateway (the dashboard's "Check connection", also run
+ * after each save): the adapter's checkConnection, disabled credentials included (an owner checks
+ * keys before offering them). 404 without saved credentials; 422 for a gateway without a check.
+ */
+export async function checkGateway(
+  db: Db,
+  args: { actor: Actor; input: { provider: string }; now?: Date },
+): Promise<TGatewayCheck> {
+  const input = parseInput(ZGatewayProviderInput, args.input);
+  const adapter = paymentAdapterForProvider(input.provider);
+  if (!adapter?.checkConnection)
+    throw new AppError("UNPROCESSABLE", `${adapter?.displayName ?? input.provider} has no connection check.`, {
+      details: [{ field: "provider", issue: "has no connection check" }],
+    });
+  const creds = await gatewayCredentialsFor(db, args.actor.accountId, input.provider, { includeDisabled: true });
+  if (!creds) throw notFound();
+  const result = await adapter.checkConnection(creds);
+  return { provider: input.provider, ...result, checkedAt: (args.now ?? new Date()).toISOString() };
 }
 
 /** Forget the credentials (the received events stay, for the record). */

@@ -10,7 +10,8 @@
  * - preview, one-time: `paymentIntents.create` {amount, currency, metadata {attempt_id, account_id}},
  *   idempotent on the attempt; the PaymentIntent id is the external_reference_id, its client_secret
  *   goes to the Payment Element (3-D Secure happens there).
- * - preview, recurring: a Customer, then `subscriptions.create` with `payment_behavior:
+ * - preview, recurring: the reader's Customer (one per reader: ./stripe-customers.ts; a guest's,
+ *   per attempt), then `subscriptions.create` with `payment_behavior:
  *   default_incomplete`, the period's price (the plan's `stripe_price_id`, checked against the
  *   price, or `price_data` on a product made per plan), `trial_end` at the trial's end plus the
  *   trial's authorization as an invoice item, metadata {attempt_id}; the first invoice's
@@ -35,7 +36,9 @@ import {
   type PaymentProof,
   type VerifiedPayment,
 } from "./adapter";
+import { checkStripeConnection } from "./stripe-check";
 import { stripeAdapterError, stripeCall, stripeClient, stripeErrorCode, type StripeConnection } from "./stripe-client";
+import { stripeCustomerOf } from "./stripe-customers";
 import { cardBrand, STRIPE_EVENT_JOBS, stripeEventDetails, stripeSignatureValid } from "./stripe-events";
 import { stripeSubscriptionControls } from "./stripe-subscription-controls";
 import { stripePlanChanges } from "./stripe-switch";
@@ -141,21 +144,26 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
         "invalid",
       );
     const { item, product } = await itemFor(stripe, intent, () => productFor(stripe, intent));
-    const customer = await stripeCall(() =>
-      stripe.customers.create(
-        {
-          ...(intent.subscriber.email ? { email: intent.subscriber.email } : {}),
-          ...(intent.subscriber.name ? { name: intent.subscriber.name } : {}),
-          metadata: { ...metadata, ...(intent.subscriber.id ? { member_id: String(intent.subscriber.id) } : {}) },
-        },
-        { idempotencyKey: `masthead-customer-${intent.attemptId}` },
-      ),
-    );
+    // The reader's own customer (stripe-customers.ts); a guest's, for this attempt only.
+    const customer: string =
+      (await stripeCustomerOf(stripe, creds, intent)) ??
+      (
+        await stripeCall(() =>
+          stripe.customers.create(
+            {
+              ...(intent.subscriber.email ? { email: intent.subscriber.email } : {}),
+              ...(intent.subscriber.name ? { name: intent.subscriber.name } : {}),
+              metadata: { ...metadata, ...(intent.subscriber.id ? { member_id: String(intent.subscriber.id) } : {}) },
+            },
+            { idempotencyKey: `masthead-customer-${intent.attemptId}` },
+          ),
+        )
+      ).id;
     const trialEnd = intent.trial ? addDuration(new Date(), intent.trial.length, intent.trial.unit) : null;
     const subscription = await stripeCall(() =>
       stripe.subscriptions.create(
         {
-          customer: customer.id,
+          customer,
           items: [item],
           payment_behavior: "default_incomplete",
           payment_settings: { save_default_payment_method: "on_subscription" },
@@ -230,6 +238,7 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
       status,
       externalPaymentId: invoice.id ?? null,
       externalOrderId: reference,
+      gatewayCustomerId: idOf(sub.customer),
       ...(status === "failed" && pi ? { reason: failureReason(pi) } : {}),
       details: {
         stripe_subscription_id: sub.id,
@@ -306,9 +315,11 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
       if (intent.recurring) return prepareSubscription(creds, intent);
       const stripe = client(creds);
       const currency = intent.currency.toLowerCase();
+      const customer = await stripeCustomerOf(stripe, creds, intent);
       const pi = await stripeCall(() =>
         stripe.paymentIntents.create(
           {
+            ...(customer ? { customer } : {}),
             amount: intent.amountCents,
             currency,
             automatic_payment_methods: { enabled: true },
@@ -460,6 +471,7 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
       );
       return listed.data.map((p) => idOf(p.invoice)).filter((id): id is string => id !== null);
     },
+    checkConnection: (creds) => checkStripeConnection(client(creds), creds),
 
     async renewal(creds, details) {
       if (!details.externalSubscriptionId) return { endTimestamp: null };

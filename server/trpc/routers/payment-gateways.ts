@@ -1,9 +1,16 @@
 /** paymentGateways.* – an account's payment-gateway credentials (REVENUE staff; OWNER passes). Secrets go in, never out. */
 import { z } from "zod";
 
-import { deleteGateway, listGateways, setGatewayEnabled, upsertGateway } from "../../subscriptions/payments/gateways";
+import {
+  checkGateway,
+  deleteGateway,
+  listGateways,
+  setGatewayEnabled,
+  upsertGateway,
+} from "../../subscriptions/payments/gateways";
 import {
   ZGatewayAdmin,
+  ZGatewayCheck,
   ZGatewayProviderInput,
   ZSetGatewayEnabledInput,
   ZUpsertGatewayInput,
@@ -26,6 +33,11 @@ export const paymentGatewaysRouter = createTRPCRouter({
     .input(ZSetGatewayEnabledInput)
     .output(ZGatewayAdmin)
     .mutation(({ ctx, input }) => setGatewayEnabled(ctx.db, { actor: ctx.actor, input, now: now() })),
+  /** The saved keys against the gateway, in words (Stripe: stripe-check.ts). Changes nothing. */
+  check: revenue
+    .input(ZGatewayProviderInput)
+    .output(ZGatewayCheck)
+    .mutation(({ ctx, input }) => checkGateway(ctx.db, { actor: ctx.actor, input, now: now() })),
   delete: revenue
     .input(ZGatewayProviderInput)
     .mutation(({ ctx, input }) => deleteGateway(ctx.db, { actor: ctx.actor, input, now: now() })),
