@@ -14,6 +14,7 @@ import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[ide
 import { getDb } from "@/server/db";
 import { isAppError } from "@/server/errors";
 import { pausedUntilOf } from "@/server/subscriptions/pauses";
+import { offerForSubscription } from "@/server/subscriptions/retention-offers";
 import { undoCancel } from "@/server/subscriptions/self-service-cancel";
 import { cancelSubscription } from "@/server/subscriptions/subscriptions";
 import { createCheckoutFixture } from "@/server/testing/checkout";
@@ -88,6 +89,28 @@ const codeOf = (p: Promise<unknown>) =>
   );
 
 describe("Masthead tells Stripe", () => {
+  it("offers no retention coupon on a Stripe subscription (Stripe would charge the full price); the pause offer stays", async () => {
+    const { db, f, row } = await setup();
+    const coupon = await db.coupon.create({
+      data: {
+        accountId: f.account.id,
+        code: "STAY50",
+        discountType: "PERCENT",
+        percentOff: 50,
+        validFrom: new Date(0),
+      },
+    });
+    await db.retentionOffer.create({
+      data: { accountId: f.account.id, kind: "coupon", couponId: coupon.id, periods: 2, enabled: true },
+    });
+    expect(await offerForSubscription(db, await row(), now())).toBeNull();
+    await db.retentionOffer.update({
+      where: { accountId: f.account.id },
+      data: { kind: "pause", couponId: null },
+    });
+    expect(await offerForSubscription(db, await row(), now())).toMatchObject({ kind: "pause", periods: 2 });
+  });
+
   it("cancels at the period end on Stripe first; Stripe down changes nothing; a repeat and a concurrent cancel make one change", async () => {
     const { fake, stripeId, row, cancel, stripeWrites, audits, events } = await setup();
 

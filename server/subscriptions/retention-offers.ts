@@ -35,6 +35,8 @@ import { parseInput } from "../validation";
 import { gatewayResumeJob } from "./gateway-resume";
 import { collectionResumesAt, tellGateway } from "./gateway-sync";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
+import { chargesOnRequest } from "./payments/billing-source";
+import { paymentAdapterFor } from "./payments/registry";
 import { offerInWords } from "./self-service-words";
 import { CANCEL_REASONS, ZRetentionOfferInput, type TRetentionOfferInput } from "./self-service.schema";
 import { addDuration } from "./subscription-state";
@@ -158,10 +160,17 @@ function couponUsable(coupon: Coupon, sub: Pick<Subscription, "planId" | "groupI
   );
 }
 
+/** Whether a gateway charges the subscription's periods itself (Stripe, Razorpay subscriptions). */
+function chargedByGateway(sub: Pick<Subscription, "paymentType">): boolean {
+  const adapter = paymentAdapterFor(sub.paymentType);
+  return adapter !== null && adapter.provider !== null && adapter.takesPayment && !chargesOnRequest(adapter);
+}
+
 /**
  * The account's offer for this subscription, or null: none set or turned off, the subscription
- * not a live recurring one with a next period, the coupon unusable for it, or an offer already
- * taken by this subscription.
+ * not a live recurring one with a next period, the coupon unusable for it (or a coupon offer on a
+ * subscription its gateway charges by itself: it would charge the full price), or an offer
+ * already taken by this subscription.
  */
 export async function offerForSubscription(db: Db, sub: Subscription, now: Date): Promise<OfferTerms | null> {
   const offer = await db.retentionOffer.findUnique({ where: { accountId: sub.accountId } });
@@ -184,6 +193,8 @@ export async function offerForSubscription(db: Db, sub: Subscription, now: Date)
         durationUnit: sub.durationUnit.toLowerCase(),
       }),
     };
+  // A gateway that charges each period itself would charge the full price all the same.
+  if (chargedByGateway(sub)) return null;
   const coupon = offer.couponId ? await db.coupon.findFirst({ where: { id: offer.couponId } }) : null;
   if (!coupon || !couponUsable(coupon, sub, now)) return null;
   if (coupon.maxRedemptionsPerSubscriber !== null) {
