@@ -34,6 +34,7 @@ import {
   type PaymentProof,
   type VerifiedPayment,
 } from "./adapter";
+import { stripeBrowserOptions } from "./stripe-browser";
 import { stripeAdapterError, stripeCall, stripeClient, stripeErrorCode, type StripeConnection } from "./stripe-client";
 import { cardBrand, STRIPE_EVENT_JOBS, stripeEventDetails, stripeSignatureValid } from "./stripe-events";
 
@@ -292,6 +293,7 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
     renewalReportedWithinMs: STRIPE_RENEWAL_CHARGE_WAIT_MS,
     takesPayment: true,
     callers: "any",
+    browserOptions: stripeBrowserOptions,
 
     async preparePayment(credentials, intent) {
       const creds = needCredentials(credentials);
