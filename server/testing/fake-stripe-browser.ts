@@ -20,7 +20,7 @@ import { build } from "esbuild";
 import type { Obj, StripeState } from "./fake-stripe-state";
 
 type Reply = { status: number; headers: Record<string, string>; body: string };
-export type BrowserSide = {
+type BrowserSide = {
   state: () => StripeState;
   publishableKey: string;
   secretKey: string;
