@@ -3,11 +3,11 @@
  * (e2e/fake-stripe-config.ts) as the account's Stripe gateway, let the "Digital access" plans
  * take Stripe, and add a one-time "Week pass" plan; `undo` puts the account back as the seed left
  * it for the other specs (gateway disabled, the Week pass disabled, the plans' providers and the
- * seeded meter back). The reader's side: the paywall's card form and the fake's controls.
+ * seeded meter back). The reader's side: the paywall's card form.
  */
 import type { Browser, Page } from "@playwright/test";
 
-import { FAKE_STRIPE_KEYS, FAKE_STRIPE_URL } from "./fake-stripe-config";
+import { FAKE_STRIPE_KEYS } from "./fake-stripe-config";
 import { expect, seriousViolations, submitSignIn, trpcCall, trpcQuery } from "./fixtures";
 
 const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
@@ -110,19 +110,4 @@ export async function payByCard(page: Page, plan: string, card: string): Promise
   await form.getByLabel("Security code").fill("123");
   expect(await seriousViolations(page)).toEqual([]);
   await form.getByRole("button", { name: /^Pay / }).click();
-}
-
-/** The fake's billing cycle for a Stripe subscription, and the signed webhook Stripe sends for it, delivered to the app. */
-export async function renewOnStripe(page: Page, subscriptionId: string, accountId: number, outcome: "paid" | "failed") {
-  const answer = await page.request.post(`${FAKE_STRIPE_URL}/_fake/subscriptions/${subscriptionId}/renew`, {
-    headers: { Authorization: `Bearer ${FAKE_STRIPE_KEYS.secretKey}` },
-    data: { outcome },
-  });
-  expect(answer.status(), await answer.text()).toBe(200);
-  const { webhook } = (await answer.json()) as { webhook: { body: string; headers: Record<string, string> } };
-  const delivered = await page.request.post(`/api/v1/payment_gateways/stripe/webhooks/${accountId}`, {
-    headers: webhook.headers,
-    data: webhook.body,
-  });
-  expect(delivered.status(), await delivered.text()).toBe(200);
 }
