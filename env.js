@@ -166,6 +166,16 @@ export const envSchema = z
      */
     STRIPE_API_BASE_URL: zHttpUrl.default("https://api.stripe.com"),
     /**
+     * Where readers' browsers load Stripe.js (docs/subscriptions.md, "Stripe"): the payment options
+     * name it (`js_url`) and the browser SDK loads it for Stripe's Payment Element. Changed only to
+     * serve a fake of Stripe.js (browser tests).
+     */
+    STRIPE_JS_URL: z
+      .string()
+      .trim()
+      .refine((v) => /^https?:\/\/[^/]+/.test(v), "must be an http:// or https:// URL")
+      .default("https://js.stripe.com/v3/"),
+    /**
      * Let calls to payment gateways' APIs reach loopback and private addresses: for a stand-in of a
      * gateway on the local network, and for tests. Never needed for the real gateways.
      */

@@ -3,6 +3,9 @@
  * `npx tsx scripts/start.ts` migrates, seeds the demo publisher, builds when the sources changed,
  * and serves on port 3210 (E2E_PORT) with its own embedded database in .data-e2e.
  *
+ * A second webServer is the fake Stripe (e2e/fake-stripe-server.ts) that the app's
+ * STRIPE_API_BASE_URL and STRIPE_JS_URL point at.
+ *
  * The data folder is emptied in the webServer command itself, right before the server starts:
  * Playwright starts the webServer before globalSetup runs, so a globalSetup would pull the
  * database out from under a running server. A server that is already running (reused outside CI)
@@ -16,6 +19,8 @@
 import fs from "node:fs";
 
 import { defineConfig, devices } from "@playwright/test";
+
+import { FAKE_STRIPE_URL } from "./e2e/fake-stripe-config";
 
 /** E2E_PORT lets two checkouts run their browser tests side by side; system specs use the ports after it. */
 const PORT = Number(process.env.E2E_PORT ?? 3210);
@@ -84,23 +89,38 @@ export default defineConfig({
       },
     },
   ],
-  webServer: {
-    command: `node -e "require('node:fs').rmSync('${DATA_DIR}', { recursive: true, force: true })" && npx tsx scripts/start.ts`,
-    url: `http://localhost:${PORT}/api/health`,
-    env: {
-      PORT: String(PORT),
-      DATA_DIR,
-      // Always the embedded database in DATA_DIR, never whatever DATABASE_URL the shell carries:
-      // the start script seeds demo users with public passwords.
-      DATABASE_URL: "",
-      APP_URL: `http://localhost:${PORT}`,
-      // Webhook specs receive deliveries on a local port (127.0.0.1), which is refused otherwise.
-      WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+  webServer: [
+    {
+      command: `node -e "require('node:fs').rmSync('${DATA_DIR}', { recursive: true, force: true })" && npx tsx scripts/start.ts`,
+      url: `http://localhost:${PORT}/api/health`,
+      env: {
+        PORT: String(PORT),
+        DATA_DIR,
+        // Always the embedded database in DATA_DIR, never whatever DATABASE_URL the shell carries:
+        // the start script seeds demo users with public passwords.
+        DATABASE_URL: "",
+        APP_URL: `http://localhost:${PORT}`,
+        // Webhook specs receive deliveries on a local port (127.0.0.1), which is refused otherwise.
+        WEBHOOK_ALLOW_PRIVATE_URLS: "true",
+        // Stripe is the fake below: its API for the adapter, its Stripe.js for the reader's browser.
+        STRIPE_API_BASE_URL: FAKE_STRIPE_URL,
+        STRIPE_JS_URL: `${FAKE_STRIPE_URL}/v3/`,
+      },
+      reuseExistingServer: !process.env.CI,
+      // The first start builds the app: a few minutes on 2 cores.
+      timeout: 6 * 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
     },
-    reuseExistingServer: !process.env.CI,
-    // The first start builds the app: a few minutes on 2 cores.
-    timeout: 6 * 60_000,
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+    {
+      // The fake Stripe (server/testing/fake-stripe.ts) at a fixed address: a webServer, since
+      // Playwright starts those before globalSetup; the app reaches it only when a spec pays.
+      command: "npx tsx e2e/fake-stripe-server.ts",
+      url: `${FAKE_STRIPE_URL}/v3/`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  ],
 });

@@ -11,25 +11,31 @@
  *      reason it is refused;
  *   4. subscribe: getPaymentOptions().demo_test.proceed(paymentObject, with the coupon when it
  *      applies to the plan) = preview, the test gateway's "payment" (this page's dialog; no money
- *      moves), create; then check again;
+ *      moves), create; then check again; when the account's Stripe gateway is enabled, "Pay by card"
+ *      on the plans that take Stripe: getPaymentOptions().stripe.proceed(paymentObject, {container})
+ *      draws Stripe's Payment Element in this page's dialog (./paywall-card.tsx);
  *   5. a subscriber whose renewal failed (getSubscriptions: in_grace_period) sees the grace
  *      banner with the link to update the card (./paywall-grace.tsx).
  * The demo reader "signs in" with an e-mail: /api/demo/reader-jwt mints a JWT for it (demo account
  * only, only with DEMO_TOOLS on).
  */
 import { useCallback, useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 
 import type {
   AccessGrant,
   AccessTypeApi,
   GatewayPayment,
+  PaymentOption,
   SubscriptionGroup,
   SubscriptionPlan,
 } from "@/sdk/accesstype/types";
 import { trialAuthorizationInWords } from "@/server/subscriptions/catalogue.schema";
 
+import { CardPaymentDialog, planPaymentObject, stripePaymentType, takesStripe } from "./paywall-card";
 import { couponRefusal, couponSummary, money, PlanPrice, type Coupon, type CouponResult } from "./paywall-coupon";
 import { FailRenewalTool, GraceBanner, graceWithCardLink, type Grace } from "./paywall-grace";
+import { TestPaymentDialog, type Payment } from "./paywall-test-payment";
 import { freeStoriesLeft, message, storyParagraphs } from "./paywall-text";
 
 type Props = { storyId: string; accountKey: string; demoTools: boolean };
@@ -39,16 +45,6 @@ type View =
   | { kind: "granted"; grant: AccessGrant; paragraphs: string[]; grace: Grace | null }
   | { kind: "denied"; grant: AccessGrant | null }
   | { kind: "error"; message: string };
-type Payment = {
-  planTitle: string;
-  amount: string;
-  /** The coupon the preview applied, if any. */
-  coupon: string | null;
-  /** With a trial: what today's charge is, and when the first payment comes. */
-  explanation: string | null;
-  resolve: (p: GatewayPayment) => void;
-  reject: (e: unknown) => void;
-};
 
 const READER_KEY = "masthead_demo_reader";
 
@@ -88,6 +84,10 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [payment, setPayment] = useState<Payment | null>(null);
+  const [options, setOptions] = useState<Record<string, PaymentOption> | null>(null);
+  const [cardPlan, setCardPlan] = useState<string | null>(null);
+  const [payError, setPayError] = useState<string | null>(null);
+  const cardRef = useRef<HTMLDivElement>(null);
   const [couponCode, setCouponCode] = useState("");
   const [coupon, setCoupon] = useState<Coupon | null>(null);
   const payRef = useRef<HTMLButtonElement>(null);
@@ -160,6 +160,11 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
         setPlans(groups.find((g) => g.name === "Digital access")?.subscription_plans ?? []),
       )
       .catch((error: unknown) => setNotice(message(error)));
+    // The account's gateways: Stripe, when enabled, adds "Pay by card" to the plans that take it.
+    sdk
+      .getPaymentOptions()
+      .then(setOptions)
+      .catch(() => setOptions({}));
   }, [sdk, view.kind, plans.length]);
 
   useEffect(() => {
@@ -234,6 +239,7 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
     const withCoupon = coupon?.byPlan[plan.id]?.ok ? coupon.code : null;
     setBusy(true);
     setNotice(null);
+    setPayError(null);
     try {
       // The test gateway's browser step: this page's dialog stands in for a gateway's widget.
       sdk.registerGateway("demo_test", ({ preview }) => {
@@ -265,20 +271,7 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
         );
       });
       const options = await sdk.getPaymentOptions();
-      await options.demo_test!.proceed({
-        type: "standard",
-        plan: {
-          id: plan.id,
-          title: plan.title,
-          description: plan.description,
-          price_cents: plan.price_cents,
-          price_currency: plan.price_currency,
-          duration_length: plan.duration_length,
-          duration_unit: plan.duration_unit,
-        },
-        payment: { payment_type: "demo_test" },
-        ...(withCoupon ? { coupon_code: withCoupon } : {}),
-      });
+      await options.demo_test!.proceed(planPaymentObject(plan, "demo_test", withCoupon));
       setNotice("Subscribed. Welcome aboard!");
       setView({ kind: "loading" });
       await check(sdk, reader);
@@ -286,6 +279,37 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
       setNotice(couponRefusal(error) ?? message(error));
     } finally {
       setPayment(null);
+      setBusy(false);
+    }
+  }
+
+  /** Stripe: the SDK previews, draws Stripe's card form in the dialog, confirms (3-D Secure inside), creates. */
+  async function payByCard(plan: SubscriptionPlan) {
+    if (!sdk) return;
+    const withCoupon = coupon?.byPlan[plan.id]?.ok ? coupon.code : null;
+    setBusy(true);
+    setNotice(null);
+    setPayError(null);
+    // The dialog (and the container the SDK draws in) is on the page before the SDK looks for it.
+    flushSync(() => setCardPlan(plan.title));
+    try {
+      const current = await sdk.getPaymentOptions();
+      await current.stripe!.proceed(planPaymentObject(plan, stripePaymentType(plan), withCoupon), {
+        container: cardRef.current,
+      });
+      setCardPlan(null);
+      setNotice("Subscribed. Welcome aboard!");
+      setView({ kind: "loading" });
+      await check(sdk, reader);
+    } catch (error) {
+      const code = (error as { error?: { code?: string } }).error?.code;
+      if (code === "PAYMENT_CANCELLED") setNotice("Payment cancelled: you have not subscribed.");
+      else
+        setPayError(
+          `The payment did not go through, and you have not subscribed. ${couponRefusal(error) ?? message(error)}`,
+        );
+    } finally {
+      setCardPlan(null);
       setBusy(false);
     }
   }
@@ -385,6 +409,16 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
                 >
                   Subscribe: {plan.title}
                 </button>
+                {takesStripe(options, plan) ? (
+                  <button
+                    type="button"
+                    disabled={busy || !reader}
+                    onClick={() => void payByCard(plan)}
+                    className="rounded border border-brand-700 px-3 py-1.5 font-semibold text-brand-700 disabled:opacity-50"
+                  >
+                    Pay by card: {plan.title}
+                  </button>
+                ) : null}
               </li>
             ))}
           </ul>
@@ -425,53 +459,14 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
           {notice}
         </p>
       ) : null}
-
-      {payment ? (
-        <div
-          role="dialog"
-          aria-modal="true"
-          aria-labelledby="test-payment-title"
-          className="fixed inset-0 z-10 flex items-center justify-center bg-black/40 p-4"
-        >
-          <div className="w-full max-w-sm rounded-lg bg-white p-5 shadow-lg">
-            <h2 id="test-payment-title" className="text-lg font-bold">
-              Test payment
-            </h2>
-            <p className="mt-2 text-sm text-gray-700">
-              {payment.planTitle}: {payment.amount}. The demo&apos;s test gateway: no card, no money moves.
-            </p>
-            {payment.coupon ? (
-              <p className="mt-2 text-sm text-gray-700" data-testid="payment-coupon">
-                Coupon {payment.coupon} applied.
-              </p>
-            ) : null}
-            {payment.explanation ? (
-              <p className="mt-2 text-sm text-gray-700" data-testid="trial-explanation">
-                {payment.explanation}
-              </p>
-            ) : null}
-            <div className="mt-4 flex gap-2">
-              <button
-                ref={payRef}
-                type="button"
-                onClick={() => payment.resolve({})}
-                className="rounded bg-brand-700 px-3 py-1.5 font-semibold text-white"
-              >
-                Pay (test)
-              </button>
-              <button
-                type="button"
-                onClick={() =>
-                  payment.reject({ status: 0, error: { code: "PAYMENT_CANCELLED", message: "Payment cancelled." } })
-                }
-                className="rounded border border-gray-400 px-3 py-1.5"
-              >
-                Cancel
-              </button>
-            </div>
-          </div>
-        </div>
+      {payError ? (
+        <p className="mt-4 rounded-md bg-red-50 p-3 text-sm text-red-900" role="alert" data-testid="payment-error">
+          {payError}
+        </p>
       ) : null}
+      {cardPlan ? <CardPaymentDialog planTitle={cardPlan} containerRef={cardRef} /> : null}
+
+      {payment ? <TestPaymentDialog payment={payment} payRef={payRef} /> : null}
     </div>
   );
 }

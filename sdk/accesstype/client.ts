@@ -10,6 +10,7 @@ import type {
   PaymentObject,
   PaymentOption,
   PreviewResult,
+  ProceedOptions,
   SubscriptionRequest,
 } from "./types";
 
@@ -46,7 +47,7 @@ type Deps = {
   fetch: FetchLike;
   storage?: StorageLike | null;
   randomId: () => string;
-  /** Gateways with a browser step (razorpay in the browser build); more through registerGateway. */
+  /** Gateways with a browser step (razorpay and stripe in the browser build); more through registerGateway. */
   gateways?: Record<string, GatewayHandler>;
 };
 
@@ -318,7 +319,10 @@ export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessT
       const names = new Set([...Object.keys(listed), ...Object.keys(gateways)]);
       for (const name of names) {
         const option = listed[name] ?? {};
-        options[name] = { ...option, proceed: (paymentObject: PaymentObject) => proceed(name, option, paymentObject) };
+        options[name] = {
+          ...option,
+          proceed: (paymentObject: PaymentObject, ui?: ProceedOptions) => proceed(name, option, paymentObject, ui),
+        };
       }
       return options;
     },
@@ -390,13 +394,18 @@ export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessT
     },
   };
 
-  async function proceed(name: string, option: Record<string, unknown>, paymentObject: PaymentObject) {
+  async function proceed(
+    name: string,
+    option: Record<string, unknown>,
+    paymentObject: PaymentObject,
+    ui: ProceedOptions = {},
+  ) {
     if (!paymentObject?.plan?.id) throw sdkError(400, "BAD_REQUEST", "The payment object needs plan.id.");
     const request = requestFromPaymentObject(paymentObject, name);
     const preview = (await api.preview(request)) as PreviewResult;
     const handler = gateways[name];
     const paid: GatewayPayment = handler
-      ? await handler({ preview, paymentObject, option, user, config: { env: config.env } })
+      ? await handler({ preview, paymentObject, option, user, config: { env: config.env }, ui: ui ?? {} })
       : { payment_token: paymentObject.payment?.payment_token ?? null };
     const frozen = preview.subscription ?? ({} as PreviewResult["subscription"]);
     const subscription = await api.create({

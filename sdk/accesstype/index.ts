@@ -9,6 +9,8 @@
  */
 import { createAccessType, drainQueue } from "./client";
 import { razorpayGateway } from "./razorpay";
+import { createStripeGateway, loadStripeJs } from "./stripe";
+import { domCardForm } from "./stripe-form";
 import type { AccessTypeConfig } from "./types";
 
 function scriptConfig(): AccessTypeConfig {
@@ -45,7 +47,10 @@ if (!window.AccessType || typeof window.AccessType.setUser !== "function") {
     fetch: (url, init) => fetch(url, init as RequestInit),
     storage: storage(),
     randomId,
-    gateways: { razorpay: razorpayGateway },
+    gateways: {
+      razorpay: razorpayGateway,
+      stripe: createStripeGateway({ loadStripe: loadStripeJs, cardForm: domCardForm, returnUrl: () => location.href }),
+    },
   });
   window.AccessType = api;
   window.accesstypeq = drainQueue(window.accesstypeq, api, (error) =>

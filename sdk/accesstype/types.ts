@@ -113,6 +113,8 @@ export type PreviewResult = {
   subscription: Subscription;
   attempt_token: string;
   external_reference_id: string | null;
+  /** What the gateway's widget needs for this payment (Stripe: publishable_key, mode, client_secret). */
+  payment_options?: Record<string, unknown>;
   [key: string]: unknown;
 };
 
@@ -140,12 +142,20 @@ export type PaymentObject = {
 /** What `proceed` resolves to once the subscription is created. */
 export type ProceedResult = { subscription: Subscription; preview: PreviewResult };
 
+/**
+ * Where a gateway whose widget lives in the page (Stripe's Payment Element) draws its card form:
+ * an element, or a CSS selector of one. Gateways with a window of their own (Razorpay) ignore it.
+ */
+export type ProceedOptions = { container?: HTMLElement | string | null };
+
 export type PaymentOption = {
   app_key?: string;
   environment?: string;
   payment_types?: string[];
+  /** Stripe: where Stripe.js is loaded from (https://js.stripe.com/v3/ unless the server says otherwise). */
+  js_url?: string;
   /** Preview, let the reader pay in the gateway's widget, then create. */
-  proceed(paymentObject: PaymentObject): Promise<ProceedResult>;
+  proceed(paymentObject: PaymentObject, options?: ProceedOptions): Promise<ProceedResult>;
   [key: string]: unknown;
 };
 
@@ -160,6 +170,8 @@ export type GatewayHandler = (args: {
   option: Record<string, unknown>;
   user: { jwt: string | null; email: string | null; phone: string | null; loggedIn: boolean };
   config: { env: string };
+  /** The second argument of `proceed`, or {}. */
+  ui: ProceedOptions;
 }) => Promise<GatewayPayment>;
 
 export type SwitchablePlans = Subscription & {

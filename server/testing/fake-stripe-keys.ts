@@ -40,10 +40,10 @@ export function fakeStripeKeys(accountId: string) {
 
   return {
     /** A key the fake accepts: a secret key (every permission) or a restricted one (only `permissions`). */
-    add(options: { mode?: "test" | "live"; permissions?: readonly FakeStripePermission[] } = {}): string {
+    add(options: { mode?: "test" | "live"; permissions?: readonly FakeStripePermission[]; key?: string } = {}): string {
       const mode = options.mode ?? "test";
       const restricted = options.permissions !== undefined;
-      const key = `${restricted ? "rk" : "sk"}_${mode}_${randomBytes(24).toString("hex")}`;
+      const key = options.key ?? `${restricted ? "rk" : "sk"}_${mode}_${randomBytes(24).toString("hex")}`;
       const permissions = restricted ? new Map<string, "read" | "write">() : null;
       for (const p of options.permissions ?? []) {
         const [, resource, access] = /^(.+)_(read|write)$/.exec(p)!;

@@ -19,6 +19,7 @@ import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 
 import { ACCOUNT_ROUTES } from "./fake-stripe-account-routes";
+import { browserRequest } from "./fake-stripe-browser";
 import { fakeStripeKeys, type FakeStripePermission } from "./fake-stripe-keys";
 import { addInterval, renderSubscription, ROUTES } from "./fake-stripe-routes";
 import { FakeStripeError, stripeState, type Obj, type StripeState } from "./fake-stripe-state";
@@ -56,17 +57,20 @@ function toArrays(value: unknown): unknown {
 
 export type FakeStripe = Awaited<ReturnType<typeof startFakeStripe>>;
 
+/** The fake's keys: random unless given (a browser test's server is configured before the fake starts). */
+type FakeStripeKeys = { secretKey: string; publishableKey: string; webhookSecret: string };
+
 /**
- * Start the fake on an ephemeral port. `clock` (ms) dates objects and webhooks; default Date.now.
- * Close it with `close()`.
+ * Start the fake on an ephemeral port (or `port`). `clock` (ms) dates objects and webhooks;
+ * default Date.now. Close it with `close()`.
  */
-export async function startFakeStripe(options: { clock?: () => number } = {}) {
+export async function startFakeStripe(options: { clock?: () => number; port?: number; keys?: FakeStripeKeys } = {}) {
   const clock = options.clock ?? (() => Date.now());
   const stripeAccountId = `acct_${randomBytes(8).toString("hex")}`;
   const keys = fakeStripeKeys(stripeAccountId);
-  const secretKey = keys.add();
-  const publishableKey = `pk_test_${randomBytes(24).toString("hex")}`;
-  const webhookSecret = `whsec_${randomBytes(24).toString("hex")}`;
+  const secretKey = keys.add({ key: options.keys?.secretKey });
+  const publishableKey = options.keys?.publishableKey ?? `pk_test_${randomBytes(24).toString("hex")}`;
+  const webhookSecret = options.keys?.webhookSecret ?? `whsec_${randomBytes(24).toString("hex")}`;
   let state: StripeState = stripeState(clock);
   const calls: Call[] = [];
   const idempotent = new Map<string, { fingerprint: string; status: number; body: string }>();
@@ -123,45 +127,72 @@ export async function startFakeStripe(options: { clock?: () => number } = {}) {
     req.on("end", () => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       const method = req.method ?? "GET";
-      const refused = keys.refusal(req.headers.authorization ?? "", method, url.pathname);
-      if (refused) return answer(res, refused.status, JSON.stringify(refused.body));
-      const text = method === "GET" || method === "DELETE" ? url.search.slice(1) : Buffer.concat(chunks).toString();
-      const params = decodeStripeForm(text);
-      const key = typeof req.headers["idempotency-key"] === "string" ? req.headers["idempotency-key"] : null;
-      calls.push({
-        method,
-        path: url.pathname,
-        params,
-        idempotencyKey: key,
-        stripeVersion: typeof req.headers["stripe-version"] === "string" ? req.headers["stripe-version"] : null,
-      });
-      const fingerprint = `${method} ${url.pathname} ${text}`;
-      if (key && method === "POST") {
-        const seen = idempotent.get(key);
-        if (seen) {
-          if (seen.fingerprint !== fingerprint)
-            return answer(
-              res,
-              400,
-              JSON.stringify({
-                error: {
-                  type: "idempotency_error",
-                  message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
-                },
-              }),
-            );
-          return answer(res, seen.status, seen.body, true);
-        }
-      }
-      const { status, body } = handle(method, url.pathname, params);
-      const json = JSON.stringify(body);
-      // Stripe keeps the answer of a key unless the request failed on its side (5xx, 429).
-      if (key && method === "POST" && status < 500 && status !== 429)
-        idempotent.set(key, { fingerprint, status, body: json });
-      answer(res, status, json);
+      const auth = req.headers.authorization ?? "";
+      // Stripe.js's side (the fake script and its calls) and the test controls, before the API's own.
+      const browser = {
+        state: () => state,
+        publishableKey,
+        secretKey,
+        renew: (id: string, outcome: "paid" | "failed") => fake.renew(id, outcome),
+        webhook,
+      };
+      void browserRequest(browser, method, url, auth, Buffer.concat(chunks).toString()).then(
+        (reply) => {
+          if (!reply) return apiRequest(req, res, url, method, auth, chunks);
+          res.writeHead(reply.status, reply.headers);
+          res.end(reply.body);
+        },
+        () => answer(res, 500, JSON.stringify({ error: { type: "api_error", message: "The fake failed." } })),
+      );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+
+  function apiRequest(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    method: string,
+    auth: string,
+    chunks: Buffer[],
+  ) {
+    const refused = keys.refusal(auth, method, url.pathname);
+    if (refused) return answer(res, refused.status, JSON.stringify(refused.body));
+    const text = method === "GET" || method === "DELETE" ? url.search.slice(1) : Buffer.concat(chunks).toString();
+    const params = decodeStripeForm(text);
+    const key = typeof req.headers["idempotency-key"] === "string" ? req.headers["idempotency-key"] : null;
+    calls.push({
+      method,
+      path: url.pathname,
+      params,
+      idempotencyKey: key,
+      stripeVersion: typeof req.headers["stripe-version"] === "string" ? req.headers["stripe-version"] : null,
+    });
+    const fingerprint = `${method} ${url.pathname} ${text}`;
+    if (key && method === "POST") {
+      const seen = idempotent.get(key);
+      if (seen) {
+        if (seen.fingerprint !== fingerprint)
+          return answer(
+            res,
+            400,
+            JSON.stringify({
+              error: {
+                type: "idempotency_error",
+                message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+              },
+            }),
+          );
+        return answer(res, seen.status, seen.body, true);
+      }
+    }
+    const { status, body } = handle(method, url.pathname, params);
+    const json = JSON.stringify(body);
+    // Stripe keeps the answer of a key unless the request failed on its side (5xx, 429).
+    if (key && method === "POST" && status < 500 && status !== 429)
+      idempotent.set(key, { fingerprint, status, body: json });
+    answer(res, status, json);
+  }
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
 
   /** Stripe's event (snapshot payload) for `object`, signed as Stripe signs it (`Stripe-Signature`). */
@@ -198,7 +229,7 @@ export async function startFakeStripe(options: { clock?: () => number } = {}) {
     return out;
   };
 
-  return {
+  const fake = {
     url: `http://127.0.0.1:${port}`,
     /** What the SDK needs to reach the fake. */
     sdkOptions: { host: "127.0.0.1", port, protocol: "http" as const },
@@ -264,4 +295,5 @@ export async function startFakeStripe(options: { clock?: () => number } = {}) {
     webhook,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  return fake;
 }

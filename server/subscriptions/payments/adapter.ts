@@ -358,6 +358,11 @@ export interface PaymentAdapter extends GatewayPlanChanges {
    * Absent: coupons apply.
    */
   readonly recurringCouponRefusal?: string;
+  /**
+   * What a reader's browser needs besides the public key to run the gateway's widget, added to the
+   * gateway's entry of GET /api/access/v1/payment_options (Stripe: where Stripe.js is loaded from).
+   */
+  browserOptions?(): Record<string, string>;
 
   preparePayment(creds: GatewayCredentials | null, intent: PaymentIntent): Promise<PreparedPayment>;
   verifyPayment(creds: GatewayCredentials | null, intent: PaymentIntent, proof: PaymentProof): Promise<VerifiedPayment>;

@@ -207,21 +207,22 @@ export async function deleteGateway(
   });
 }
 
+/** One gateway's entry of the payment options: its public key, environment, payment types and widget's needs. */
+type PaymentOption = { app_key: string; environment: string; payment_types: string[]; [extra: string]: unknown };
+
 /**
  * What a reader's browser needs to pay (GET /api/access/v1/payment_options): each enabled gateway
- * with its app key (public by design: Razorpay Checkout takes it as `key`), environment and
- * payment types. Never a secret.
+ * with its app key (public by design: Razorpay Checkout takes it as `key`, Stripe.js the
+ * publishable key), environment and payment types, plus what its adapter's `browserOptions`
+ * adds (Stripe: `js_url`). Never a secret.
  */
-export async function listPaymentOptions(
-  db: Db,
-  accountId: number,
-): Promise<Record<string, { app_key: string; environment: string; payment_types: string[] }>> {
+export async function listPaymentOptions(db: Db, accountId: number): Promise<Record<string, PaymentOption>> {
   const rows = await db.paymentGateway.findMany({
     where: { accountId, enabled: true },
     select: { provider: true, appKey: true, environment: true },
     orderBy: { provider: "asc" },
   });
-  const options = nullPrototypeRecord<{ app_key: string; environment: string; payment_types: string[] }>();
+  const options = nullPrototypeRecord<PaymentOption>();
   for (const row of rows) {
     const adapter = paymentAdapterForProvider(row.provider);
     if (!adapter || adapter.callers !== "any") continue;
@@ -229,6 +230,7 @@ export async function listPaymentOptions(
       app_key: row.appKey,
       environment: row.environment,
       payment_types: [...adapter.paymentTypes],
+      ...adapter.browserOptions?.(),
     };
   }
   return options;

@@ -36,6 +36,7 @@ import {
   type PaymentProof,
   type VerifiedPayment,
 } from "./adapter";
+import { stripeBrowserOptions } from "./stripe-browser";
 import { checkStripeConnection } from "./stripe-check";
 import { stripeAdapterError, stripeCall, stripeClient, stripeErrorCode, type StripeConnection } from "./stripe-client";
 import { stripeCustomerOf } from "./stripe-customers";
@@ -309,6 +310,7 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
       client(needCredentials(creds && { ...creds, enabled: true })),
     ),
     ...stripePlanChanges({ client, needCredentials, itemFor, productFor }),
+    browserOptions: stripeBrowserOptions,
 
     async preparePayment(credentials, intent) {
       const creds = needCredentials(credentials);

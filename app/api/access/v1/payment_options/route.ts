@@ -14,7 +14,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       cors: true,
       rateLimit: { name: "payment_options.get", limit: 300, windowSeconds: 60, by: "ip+key" },
       summary:
-        "{payment_options: {<provider>: {app_key, environment, payment_types}}}: the account's enabled payment gateways that readers may pay through (e.g. razorpay with payment_types razorpay and razorpay_recurring). The app key is the gateway's public key; no secret is ever included. The browser SDK's getPaymentOptions calls it.",
+        "{payment_options: {<provider>: {app_key, environment, payment_types, …}}}: the account's enabled payment gateways that readers may pay through (e.g. razorpay with payment_types razorpay and razorpay_recurring; stripe with stripe and stripe_recurring plus js_url, where the browser loads Stripe.js). The app key is the gateway's public key; no secret is ever included. The browser SDK's getPaymentOptions calls it.",
     },
     async ({ db, account }) =>
       json({ payment_options: await listPaymentOptions(db, account.id) }, { headers: { "Cache-Control": "no-store" } }),
