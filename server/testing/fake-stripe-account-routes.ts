@@ -1,11 +1,11 @@
 /**
  * More endpoints of the fake Stripe server (fake-stripe.ts), beside fake-stripe-routes.ts: updates
- * of customers, products, invoices and refunds (metadata, a customer's e-mail and name) and the
- * deletion of a customer, in Stripe's shapes. An update of an id Stripe does not know is 404
+ * of customers, products, invoices and refunds (metadata, a customer's e-mail and name), the
+ * deletion of a customer and the list of a customer's subscriptions, in Stripe's shapes. An update of an id Stripe does not know is 404
  * resource_missing, which is also what the connection check's probes (stripe-check.ts) expect
  * from a key that may make them.
  */
-import { metadataOf, obj, route, str, type Route } from "./fake-stripe-routes";
+import { metadataOf, obj, renderSubscription, route, str, type Route } from "./fake-stripe-routes";
 import { missing, type Obj, type StripeState } from "./fake-stripe-state";
 
 /** Merge the request's metadata into an object's, as Stripe does (an empty value removes a key). */
@@ -26,6 +26,24 @@ function liveCustomer(s: StripeState, id: string): Obj {
 }
 
 export const ACCOUNT_ROUTES: Route[] = [
+  // A customer's subscriptions, newest first, by page (`status` all: canceled ones too).
+  route("GET", "/v1/subscriptions", (s, p) => {
+    const customer = str(p, "customer");
+    const status = str(p, "status");
+    const limit = Math.min(100, Math.max(1, Number(str(p, "limit") ?? "10") || 10));
+    const after = str(p, "starting_after");
+    let all = [...s.subscriptions.values()]
+      .filter((sub) => customer === undefined || sub.customer === customer)
+      .filter((sub) => (status === "all" ? true : status ? sub.status === status : sub.status !== "canceled"))
+      .reverse();
+    if (after !== undefined) all = all.slice(all.findIndex((sub) => sub.id === after) + 1);
+    return {
+      object: "list",
+      has_more: all.length > limit,
+      url: "/v1/subscriptions",
+      data: all.slice(0, limit).map((sub) => renderSubscription(s, sub, [])),
+    };
+  }),
   route("POST", "/v1/customers/:id", (s, p, id) => {
     const customer = liveCustomer(s, id);
     for (const field of ["email", "name", "phone"] as const) {

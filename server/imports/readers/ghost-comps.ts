@@ -24,7 +24,7 @@ import { parseCsvBoolean } from "./values";
 export const COMP_KIND = "subscription";
 
 /** The tier a Ghost row names first ("complimentary" when none). */
-function tierOf(v: Record<string, string>): string {
+export function tierOf(v: Record<string, string>): string {
   const tiers = (v.tiers?.trim() || v.products?.trim() || "").split(",").map((t) => t.trim());
   return tiers.find(Boolean) ?? "complimentary";
 }

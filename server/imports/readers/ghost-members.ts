@@ -31,7 +31,8 @@ import type { Db } from "../../db/client";
 import { MEMBER_KIND, noteSpelling, planMember } from "../comments/authors";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan, PlanEffect } from "../types";
 import { indexCsv, readCsv, type CsvRow, type CsvSpec } from "./csv";
-import { COMP_KIND, compResolver, compTierOf, ghostStatusOf, planComp } from "./ghost-comps";
+import { COMP_KIND, compResolver, compTierOf, ghostStatusOf, planComp, tierOf } from "./ghost-comps";
+import { ghostStripeLinker } from "./ghost-stripe";
 import { loadPlanMapping, type PlanMappingOption, type PlanResolver } from "./plans";
 import { normaliseEmail, parseCsvBoolean, parseCsvDate } from "./values";
 
@@ -97,6 +98,7 @@ export function ghostMembersSourceWith(
       });
       options.onPlans?.(tiers);
       const noted = new Set<string>();
+      const stripe = ghostStripeLinker(resolver, noted);
       return {
         digest: csv.digest,
         itemCount: csv.rows,
@@ -109,7 +111,7 @@ export function ghostMembersSourceWith(
           ]);
           await ctx.preload(db, MEMBER_KIND, keys);
         },
-        plan: (db, item, ctx) => planRow(db, item, ctx, { index, noted, resolver }),
+        plan: (db, item, ctx) => planRow(db, item, ctx, { index, noted, resolver, stripe }),
       };
     },
   };
@@ -160,13 +162,18 @@ function noteDropped(ctx: ImportContext, noted: Set<string>, row: CsvRow, paid: 
   }
 }
 
-type RowContext = { index: MembersIndex; noted: Set<string>; resolver: PlanResolver };
+type RowContext = {
+  index: MembersIndex;
+  noted: Set<string>;
+  resolver: PlanResolver;
+  stripe: ReturnType<typeof ghostStripeLinker>;
+};
 
 async function planRow(
   db: Db,
   item: MemberItem,
   ctx: ImportContext,
-  { index, noted, resolver }: RowContext,
+  { index, noted, resolver, stripe }: RowContext,
 ): Promise<ItemPlan> {
   const { row, email, ghostId } = item;
   const v = row.values;
@@ -200,7 +207,11 @@ async function planRow(
 
   noteSpelling(ctx, v.email ?? null, email, noted);
   const standing = ghostStatusOf(v, complimentary === true);
-  noteDropped(ctx, noted, row, standing === "paid");
+  // A paid member's Stripe subscriptions come from Stripe when the account has its keys.
+  const fromStripe = standing === "paid" && customer !== null && (await stripe.linking(db, ctx));
+  noteDropped(ctx, noted, row, standing === "paid" && !fromStripe);
+  const link = fromStripe ? await stripe.link(db, ctx, { customer, tier: tierOf(v), label: item.label }) : null;
+  if (link && "refuse" in link) return refuse(link.refuse);
   const name = v.name?.trim().slice(0, 200) || email.split("@")[0]!;
   const member = await planMember(db, ctx, {
     email,
@@ -222,28 +233,32 @@ async function planRow(
   const effects: PlanEffect[] = [
     ...(consent ? [{ kind: CONSENT_KIND, action: "create" as const, label: `${email}: ${NEWSLETTER_LIST}` }] : []),
     ...(comp ? [comp.effect] : []),
+    ...(link?.effects ?? []),
   ];
+  const linked = link?.effects.map((e) => e.label).join("; ") ?? "";
   const what = [
     createdAt ? `joined ${formatInstant(createdAt, ctx.publisher.timeZone)}` : null,
     consent ? "newsletter consent" : subscribed === true ? "newsletter consent kept" : "no newsletter consent",
     customer ? `stripe customer ${customer}` : null,
     comp ? comp.effect.label : null,
+    linked || null,
   ]
     .filter(Boolean)
     .join(", ");
   const linking = member.effects.find((e) => e.action === "update");
-  const action = !member.exists ? "create" : linking || consent || comp ? "update" : "skip";
+  const action = !member.exists ? "create" : linking || consent || comp || linked ? "update" : "skip";
   const reason = !member.exists
     ? `member ${member.label}: ${what}`
-    : `${linking ? linking.label : `member ${member.label} is there already`}${consent ? "; newsletter consent" : ""}${comp ? `; ${comp.effect.label}` : ""}`;
+    : `${linking ? linking.label : `member ${member.label} is there already`}${consent ? "; newsletter consent" : ""}${comp ? `; ${comp.effect.label}` : ""}${linked ? `; ${linked}` : ""}`;
   return {
     action,
     reason,
     effects,
-    remember: [...member.remember, ...(comp ? [comp.key] : [])],
+    remember: [...member.remember, ...(comp ? [comp.key] : []), ...(link?.keys ?? [])],
     apply: async (tx) => {
       const memberId = await member.resolve(tx);
       await comp?.apply(tx, memberId);
+      await link?.apply(tx, memberId);
       if (!consent) return;
       await tx.memberConsent.createMany({
         data: [

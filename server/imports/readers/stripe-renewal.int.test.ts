@@ -92,10 +92,13 @@ async function deliver(
 }
 
 /**
- * Rosa's Stripe subscription, imported from Stripe's export a month after she subscribed, and
- * renewed by Stripe at its period end: checked on the way, answered with what the tests need.
+ * Rosa's Stripe subscription, moved in a month after she subscribed, and renewed by Stripe at its
+ * period end: checked on the way, answered with what the tests need. `export`: the Ghost members
+ * are imported before Stripe is connected, then Stripe's export links her subscription by her
+ * customer; `ghost`: Stripe is connected first and the members import reads it from Stripe
+ * (Stripe's export, imported after, finds it there already).
  */
-async function movedInAndRenewed() {
+async function movedInAndRenewed(via: "export" | "ghost" = "export") {
   const db = await getDb();
   setClock(new Date("2026-10-28T12:00:00Z"));
   const { fake, accountId } = await stripeAccount(db);
@@ -116,8 +119,12 @@ async function movedInAndRenewed() {
       `5f00000000000000000000aa,Rosa@Example.org,Rosa Luz,,false,false,${rosa.customer.id},2026-10-28T12:00:00.000Z,,,Gold`,
     ].join("\n"),
   );
+  await fs.writeFile(plans, JSON.stringify({ plans: { [rosa.price]: "Gold monthly" } }));
+  const connected = (enabled: boolean) =>
+    db.paymentGateway.update({ where: { accountId_provider: { accountId, provider: "stripe" } }, data: { enabled } });
+  if (via === "export") await connected(false);
   const ghost = await runImport(db, {
-    source: ghostMembersSourceWith(),
+    source: ghostMembersSourceWith({ plans }),
     file: { path: members, name: "members.csv" },
     accountId,
     actor: systemActor(accountId, "import"),
@@ -125,15 +132,16 @@ async function movedInAndRenewed() {
     now,
   });
   expect(ghost.kinds.member!.create).toBe(1);
+  expect(ghost.kinds.subscription?.create ?? 0).toBe(via === "ghost" ? 1 : 0);
+  await connected(true);
   // Then Stripe's subscriptions export, its row naming the customer only (no e-mail).
   await fs.writeFile(
     file,
     [
       STRIPE_EXPORT_HEADER,
-      `${rosa.sub.id},${rosa.customer.id},rosa@example.org,${rosa.price},prod_GOLD,1,usd,month,9.00,active,${utc(rosa.sub.created)},${utc(rosa.sub.created)},${utc(rosa.end)},false,Rosa`,
+      `${rosa.sub.id},${rosa.customer.id},,${rosa.price},prod_GOLD,1,usd,month,9.00,active,${utc(rosa.sub.created)},${utc(rosa.sub.created)},${utc(rosa.end)},false,Rosa`,
     ].join("\n"),
   );
-  await fs.writeFile(plans, JSON.stringify({ plans: { [rosa.price]: "Gold monthly" } }));
   const report = await runImport(db, {
     source: subscriptionsSource({ plans }),
     file: { path: file, name: "subscriptions.csv" },
@@ -143,8 +151,8 @@ async function movedInAndRenewed() {
     now,
   });
   await fs.rm(dir, { recursive: true });
-  expect(report.kinds.subscription!.create).toBe(1);
-  expect(report.notes).toContain(
+  expect(report.kinds.subscription!.create).toBe(via === "export" ? 1 : 0);
+  expect((via === "export" ? report : ghost).notes).toContain(
     "subscriptions billed by Stripe renew when it reports each charge: with its keys and webhook secret in Subscriptions → Payment gateways; until then they end quietly at their period end",
   );
   const state = async () => {
@@ -212,6 +220,14 @@ describe("Stripe subscriptions moved in", () => {
     await passTime(db, new Date((rosa.end + 5 * 86_400) * 1000).toISOString());
     expect(await db.outgoingEmail.count({ where: { accountId } })).toBe(0);
     expect(await db.dunningEpisode.count({ where: { subscription: { accountId } } })).toBe(0);
+  });
+
+  it("are read from Stripe by the Ghost members import when Stripe is connected, and renew there the same", async () => {
+    const { db, accountId, rosa } = await movedInAndRenewed("ghost");
+    const linked = await db.subscription.findFirstOrThrow({ where: { accountId, gatewaySubscriptionId: rosa.sub.id } });
+    expect(linked.metadata).toMatchObject({ imported_from: { source: "ghost-members", gateway: "stripe" } });
+    expect(await db.subscription.count({ where: { accountId } })).toBe(1);
+    expect(await db.outgoingEmail.count({ where: { accountId } })).toBe(0);
   });
 
   it("a renewal refunded or disputed at Stripe reaches the payment recorded by its invoice", async () => {

@@ -15,6 +15,7 @@
  *   webhook  → webhookRequestAuthorized(), webhookEventTypeMapping(), webhookEventDetails(), …
  */
 import type { DurationUnit } from "../../generated/prisma/enums";
+import type { GatewaySubscriptionRecord } from "./gateway-records";
 import type { GatewayJobName } from "./jobs";
 
 export type GatewayEnvironment = "live" | "sandbox";
@@ -425,6 +426,8 @@ export interface PaymentAdapter extends GatewayPlanChanges {
    * (GatewaySubscriptionControls). Absent: Masthead changes only its own rows.
    */
   readonly subscriptionControls?: GatewaySubscriptionControls;
+  /** The gateway's subscriptions of one of its customers (an import taking a reader over from it). */
+  customerSubscriptions?(creds: GatewayCredentials, customerId: string): Promise<GatewaySubscriptionRecord[]>;
   /** Spec §6 renewal: the gateway subscription's current end. */
   renewal?(creds: GatewayCredentials, details: GatewayEventDetails): Promise<{ endTimestamp: Date | null }>;
 }

@@ -39,6 +39,7 @@ import {
 import { stripeBrowserOptions } from "./stripe-browser";
 import { checkStripeConnection } from "./stripe-check";
 import { stripeAdapterError, stripeCall, stripeClient, stripeErrorCode, type StripeConnection } from "./stripe-client";
+import { stripeCustomerSubscriptions } from "./stripe-customer-subscriptions";
 import { stripeCustomerOf } from "./stripe-customers";
 import { cardBrand, STRIPE_EVENT_JOBS, stripeEventDetails, stripeSignatureValid } from "./stripe-events";
 import { stripeSubscriptionControls } from "./stripe-subscription-controls";
@@ -474,6 +475,8 @@ export function createStripeAdapter(options: StripeAdapterOptions = {}): Payment
       return listed.data.map((p) => idOf(p.invoice)).filter((id): id is string => id !== null);
     },
     checkConnection: (creds) => checkStripeConnection(client(creds), creds),
+
+    customerSubscriptions: (creds, customerId) => stripeCustomerSubscriptions(client(creds), customerId),
 
     async renewal(creds, details) {
       if (!details.externalSubscriptionId) return { endTimestamp: null };
