@@ -7,20 +7,12 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { razorpayFixture } from "../../testing/razorpay-fixture";
-import { PaymentAdapterError, type GatewayCredentials } from "./adapter";
+import { razorpayAdapterStandIn } from "../../testing/razorpay-adapter";
+import { PaymentAdapterError } from "./adapter";
 import { createRazorpayAdapter } from "./razorpay";
 
 function setup() {
-  const fx = razorpayFixture();
-  const adapter = createRazorpayAdapter({ baseUrl: () => "https://api.razorpay.test", fetch: fx.handle });
-  const creds: GatewayCredentials = {
-    app_key: fx.keyId,
-    secret: fx.keySecret,
-    enabled: true,
-    webhook_secret: fx.webhookSecret,
-    environment: "sandbox",
-  };
+  const { fx, adapter, creds } = razorpayAdapterStandIn();
   /** A subscription in Razorpay's `status`, as checkout made it. */
   const subscription = async (status: string) => {
     const prepared = await adapter.preparePayment(creds, {

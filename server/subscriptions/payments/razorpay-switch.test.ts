@@ -6,22 +6,14 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { razorpayFixture } from "../../testing/razorpay-fixture";
-import { PaymentAdapterError, type GatewayCredentials, type GatewayPlanChange } from "./adapter";
+import { razorpayAdapterStandIn } from "../../testing/razorpay-adapter";
+import { PaymentAdapterError, type GatewayPlanChange } from "./adapter";
 import { createRazorpayAdapter } from "./razorpay";
 
 const END = 1_790_000_000;
 
 function setup(status = "active") {
-  const fx = razorpayFixture();
-  const adapter = createRazorpayAdapter({ baseUrl: () => "https://api.razorpay.test", fetch: fx.handle });
-  const creds: GatewayCredentials = {
-    app_key: fx.keyId,
-    secret: fx.keySecret,
-    enabled: true,
-    webhook_secret: fx.webhookSecret,
-    environment: "sandbox",
-  };
+  const { fx, adapter, creds } = razorpayAdapterStandIn();
   const sub = { id: "sub_Switch01", entity: "subscription", plan_id: "plan_Standard", status, current_end: END };
   fx.subscriptions.set(sub.id, { ...sub, has_scheduled_changes: false, change_scheduled_at: null });
   const change = (over: Partial<GatewayPlanChange> = {}): GatewayPlanChange => ({

@@ -1,20 +1,12 @@
 import { describe, expect, it } from "vitest";
 
-import { razorpayFixture } from "../../testing/razorpay-fixture";
-import type { GatewayCredentials, PaymentIntent } from "./adapter";
-import { createRazorpayAdapter, orderPaymentSignature, razorpayHmac, signatureMatches } from "./razorpay";
+import { razorpayAdapterStandIn } from "../../testing/razorpay-adapter";
+import type { PaymentIntent } from "./adapter";
+import { orderPaymentSignature, razorpayHmac, signatureMatches } from "./razorpay";
 import { razorpayEventDetails } from "./razorpay-events";
 
 function setup() {
-  const fx = razorpayFixture();
-  const adapter = createRazorpayAdapter({ baseUrl: () => "https://api.razorpay.test", fetch: fx.handle });
-  const creds: GatewayCredentials = {
-    app_key: fx.keyId,
-    secret: fx.keySecret,
-    enabled: true,
-    webhook_secret: fx.webhookSecret,
-    environment: "sandbox",
-  };
+  const { fx, adapter, creds } = razorpayAdapterStandIn();
   return { fx, adapter, creds };
 }
 

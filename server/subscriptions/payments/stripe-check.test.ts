@@ -10,9 +10,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { startFakeStripe, type FakeStripe } from "../../testing/fake-stripe";
+import { fakeStripeAdapter, fakeStripeCredentials } from "../../testing/fake-stripe-adapter";
 import type { FakeStripePermission } from "../../testing/fake-stripe-keys";
 import type { GatewayCheck, GatewayCredentials } from "./adapter";
-import { createStripeAdapter } from "./stripe";
 import { STRIPE_PROBES } from "./stripe-check";
 
 let fake: FakeStripe;
@@ -22,15 +22,8 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
-const adapter = (connection = () => fake.sdkOptions) => createStripeAdapter({ connection, maxNetworkRetries: 0 });
-const creds = (over: Partial<GatewayCredentials> = {}): GatewayCredentials => ({
-  app_key: fake.publishableKey,
-  secret: fake.secretKey,
-  enabled: true,
-  webhook_secret: fake.webhookSecret,
-  environment: "sandbox",
-  ...over,
-});
+const adapter = (connection = () => fake.sdkOptions) => fakeStripeAdapter(fake, connection);
+const creds = (over: Partial<GatewayCredentials> = {}) => fakeStripeCredentials(fake, over);
 const check = async (c: GatewayCredentials, connection?: () => FakeStripe["sdkOptions"]) => {
   const result = await adapter(connection).checkConnection!(c);
   // Whatever it finds, the answer never holds the secret key.

@@ -9,8 +9,8 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { startFakeStripe, type FakeStripe } from "../../testing/fake-stripe";
+import { fakeStripeAdapter, fakeStripeCredentials } from "../../testing/fake-stripe-adapter";
 import { PaymentAdapterError, type GatewayCredentials } from "./adapter";
-import { createStripeAdapter } from "./stripe";
 
 let fake: FakeStripe;
 beforeAll(async () => {
@@ -19,15 +19,9 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
-const adapter = () => createStripeAdapter({ connection: () => fake.sdkOptions, maxNetworkRetries: 0 });
+const adapter = () => fakeStripeAdapter(fake);
 const controls = () => adapter().subscriptionControls!;
-const creds = (): GatewayCredentials => ({
-  app_key: fake.publishableKey,
-  secret: fake.secretKey,
-  enabled: true,
-  webhook_secret: fake.webhookSecret,
-  environment: "sandbox",
-});
+const creds = (over: Partial<GatewayCredentials> = {}) => fakeStripeCredentials(fake, over);
 let n = 0;
 
 /** A paid monthly Stripe subscription, as checkout makes it. */

@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { startFakeStripe, type FakeStripe } from "../../testing/fake-stripe";
+import { fakeStripeAdapter, fakeStripeCredentials } from "../../testing/fake-stripe-adapter";
 import { PaymentAdapterError, type GatewayCredentials, type GatewayPlanChange } from "./adapter";
-import { createStripeAdapter } from "./stripe";
 
 const DAY = 86_400;
 let nowMs = Date.parse("2026-03-01T00:00:00Z");
@@ -24,14 +24,8 @@ beforeEach(() => {
   nowMs = Date.parse("2026-03-01T00:00:00Z");
 });
 
-const adapter = () => createStripeAdapter({ connection: () => fake.sdkOptions, maxNetworkRetries: 0 });
-const creds = (): GatewayCredentials => ({
-  app_key: fake.publishableKey,
-  secret: fake.secretKey,
-  enabled: true,
-  webhook_secret: fake.webhookSecret,
-  environment: "sandbox",
-});
+const adapter = () => fakeStripeAdapter(fake);
+const creds = (over: Partial<GatewayCredentials> = {}) => fakeStripeCredentials(fake, over);
 let attempt = 0;
 const uuid = () => `1a2b3c4d-0000-4000-8000-${String(++attempt).padStart(12, "0")}`;
 

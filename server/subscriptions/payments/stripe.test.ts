@@ -8,6 +8,7 @@ import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { startFakeStripe, type FakeStripe } from "../../testing/fake-stripe";
+import { fakeStripeAdapter, fakeStripeCredentials } from "../../testing/fake-stripe-adapter";
 import { PaymentAdapterError, type GatewayCredentials, type PaymentIntent } from "./adapter";
 import { createStripeAdapter } from "./stripe";
 
@@ -18,15 +19,8 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
 
-const adapter = () => createStripeAdapter({ connection: () => fake.sdkOptions, maxNetworkRetries: 0 });
-const creds = (over: Partial<GatewayCredentials> = {}): GatewayCredentials => ({
-  app_key: fake.publishableKey,
-  secret: fake.secretKey,
-  enabled: true,
-  webhook_secret: fake.webhookSecret,
-  environment: "sandbox",
-  ...over,
-});
+const adapter = () => fakeStripeAdapter(fake);
+const creds = (over: Partial<GatewayCredentials> = {}) => fakeStripeCredentials(fake, over);
 let attempt = 0;
 const intent = (over: Partial<PaymentIntent> = {}): PaymentIntent => ({
   accountId: 7,
