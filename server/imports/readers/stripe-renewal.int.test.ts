@@ -16,13 +16,12 @@ import { systemActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { runImport } from "@/server/imports/runner";
-import { sweepSubscriptionLifecycle } from "@/server/subscriptions/lifecycle";
 import { receiveGatewayWebhook } from "@/server/subscriptions/payments/gateway-events";
 import { grantsAccess } from "@/server/subscriptions/subscription-state";
 import { now, resetClock, setClock } from "@/server/testing/clock";
 import type { FakeStripe } from "@/server/testing/fake-stripe";
 import { recurringPlans } from "@/server/testing/imports";
-import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
+import { passTime, runDueJobs } from "@/server/testing/lifecycle-clock";
 import { stripeStandIn } from "@/server/testing/stripe-checkout";
 
 import { ghostMembersSourceWith } from "./ghost-members";
@@ -33,16 +32,6 @@ const STRIPE_EXPORT_HEADER =
 
 const stripeAccount = stripeStandIn({ clock: () => now().getTime() });
 afterEach(() => resetClock());
-
-/** The clock at `at`: the sweep, then every job due, as the app's runner would. */
-async function passTime(db: Db, at: string) {
-  setClock(new Date(at));
-  await sweepSubscriptionLifecycle(db, now());
-  for (let pass = 0; pass < 10; pass++) {
-    const { claimed } = await runJobsNow(db, testJobDeps({ clock: now }));
-    if (claimed === 0) return;
-  }
-}
 
 /** A reader's monthly Stripe subscription of $9, paid at Stripe a month before the import. */
 async function subscribedAtStripe(fake: FakeStripe, email: string) {
@@ -85,10 +74,7 @@ async function deliver(
     now: now(),
   });
   expect(received.status).toBe("accepted");
-  for (let pass = 0; pass < 10; pass++) {
-    const { claimed } = await runJobsNow(db, testJobDeps({ clock: now }));
-    if (claimed === 0) return;
-  }
+  await runDueJobs(db);
 }
 
 /**

@@ -17,14 +17,13 @@ import { systemActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { runImport } from "@/server/imports/runner";
-import { sweepSubscriptionLifecycle } from "@/server/subscriptions/lifecycle";
 import { receiveGatewayWebhook } from "@/server/subscriptions/payments/gateway-events";
 import { grantsAccess } from "@/server/subscriptions/subscription-state";
 import { extendSubscription } from "@/server/subscriptions/subscriptions";
 import { now, resetClock, setClock } from "@/server/testing/clock";
 import { razorpayStandIn } from "@/server/testing/gateway-checkout";
 import { FIXTURES, importAccount, recurringPlans } from "@/server/testing/imports";
-import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
+import { passTime } from "@/server/testing/lifecycle-clock";
 
 import { subscriptionsSource } from "./subscriptions";
 
@@ -53,16 +52,6 @@ async function importFile(db: Db, accountId: number, file: string) {
     dryRun: false,
     now,
   });
-}
-
-/** The clock at `at`: the sweep, then every job due, as the app's runner would. */
-async function passTime(db: Db, at: string) {
-  setClock(new Date(at));
-  await sweepSubscriptionLifecycle(db, now());
-  for (let pass = 0; pass < 10; pass++) {
-    const { claimed } = await runJobsNow(db, testJobDeps({ clock: now }));
-    if (claimed === 0) return;
-  }
 }
 
 /** A reader's subscription, by e-mail or by the gateway's subscription id. */

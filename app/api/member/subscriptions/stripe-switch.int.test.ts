@@ -14,7 +14,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 
-import { POST as WEBHOOK } from "@/app/api/v1/payment_gateways/[provider]/webhooks/[account_id]/route";
+import { postGatewayWebhook } from "@/app/api/v1/payment_gateways/[provider]/webhooks/[account_id]/post-webhook";
 import { POST as SERVER_CREATE } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions.json/route";
 import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions/preview.json/route";
 import { getDb } from "@/server/db";
@@ -91,14 +91,7 @@ async function setup(opts: { proration?: boolean } = {}) {
     [...fake.state.invoices.values()].filter((i) => i.billing_reason === "subscription_update");
   const row = () => db.subscription.findUniqueOrThrow({ where: { id } });
   const webhook = async (hook: { body: string; headers: Record<string, string> }) => {
-    const res = await WEBHOOK(
-      new Request(`http://localhost/api/v1/payment_gateways/stripe/webhooks/${f.account.id}`, {
-        method: "POST",
-        headers: { host: "localhost", ...hook.headers },
-        body: hook.body,
-      }),
-      { params: Promise.resolve({ provider: "stripe", account_id: String(f.account.id) }) },
-    );
+    const res = await postGatewayWebhook("stripe", f.account.id, hook);
     return (await res.json()) as { status?: string };
   };
   return {

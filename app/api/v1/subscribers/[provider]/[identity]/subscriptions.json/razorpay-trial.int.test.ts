@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 
-import { POST as WEBHOOK } from "@/app/api/v1/payment_gateways/[provider]/webhooks/[account_id]/route";
+import { postGatewayWebhook } from "@/app/api/v1/payment_gateways/[provider]/webhooks/[account_id]/post-webhook";
 import { POST as SERVER_CREATE } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions.json/route";
 import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions/preview.json/route";
 import { getDb } from "@/server/db";
@@ -44,14 +44,7 @@ async function setup() {
   const create = (subscription: Record<string, unknown>, attemptToken: string) =>
     call(SERVER_CREATE, "POST", "/x", ada, { subscription, attempt_token: attemptToken }, { "x-subauth": f.serverKey });
   const webhook = (hook: { body: string; headers: Record<string, string> }) =>
-    WEBHOOK(
-      new Request(`http://localhost/api/v1/payment_gateways/razorpay/webhooks/${f.account.id}`, {
-        method: "POST",
-        headers: { host: "localhost", ...hook.headers },
-        body: hook.body,
-      }),
-      { params: Promise.resolve({ provider: "razorpay", account_id: String(f.account.id) }) },
-    );
+    postGatewayWebhook("razorpay", f.account.id, hook);
   return { db, f, fx, preview, create, webhook };
 }
 
