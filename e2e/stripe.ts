@@ -2,7 +2,7 @@
  * Stripe on the demo account for the browser specs: revenue staff save the fake Stripe's keys
  * (e2e/fake-stripe-config.ts) as the account's Stripe gateway, let the "Digital access" plans
  * take Stripe, and add a one-time "Week pass" plan; `undo` puts the account back as the seed left
- * it for the other specs (gateway disabled, the Week pass disabled, the plans' providers and the
+ * it for the other specs (gateway removed, the Week pass disabled, the plans' providers and the
  * seeded meter back). The reader's side: the paywall's card form.
  */
 import type { Browser, Page } from "@playwright/test";
@@ -85,7 +85,8 @@ export async function enableStripe(browser: Browser): Promise<void> {
 /** The demo account as the seed left it, for the other specs. */
 export async function disableStripe(browser: Browser): Promise<void> {
   await asRevenue(browser, async (page) => {
-    await trpcCall(page.request, "paymentGateways.setEnabled", { provider: "stripe", enabled: false });
+    // The seed has no Stripe keys: removed, so the gateways page's specs find Razorpay's row alone.
+    await trpcCall(page.request, "paymentGateways.delete", { provider: "stripe" });
     await trpcCall(page.request, "paywallMeter.update", SEEDED_METER);
     for (const plan of await digitalPlans(page)) {
       if (plan.title === WEEK_PASS)

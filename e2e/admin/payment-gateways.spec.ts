@@ -2,8 +2,10 @@
  * Payment gateways in the dashboard: a revenue user saves Razorpay keys, the secrets are never
  * shown again (only their last four characters), an edit that leaves them empty keeps them, the
  * webhook URL to paste into Razorpay is shown, and the client API's payment options list the
- * public key only. On a desktop and on a 390 px phone.
+ * public key only; Stripe keys are checked against the fake Stripe and the check's findings said
+ * in words. On a desktop and on a 390 px phone.
  */
+import { FAKE_STRIPE_KEYS } from "../fake-stripe-config";
 import { expect, expectNoHorizontalPageScroll, test } from "../fixtures";
 
 const VIEWPORTS = [
@@ -81,6 +83,52 @@ for (const viewport of VIEWPORTS) {
       });
       expect(text).not.toContain(secret);
       expect(text).not.toContain(webhookSecret);
+    });
+
+    test("a revenue user saves Stripe keys and the connection check says what is wrong in words", async ({
+      page,
+      signIn,
+    }) => {
+      await signIn(REVENUE);
+      await page.goto("/admin/subscriptions/gateways");
+      const rows = page.getByTestId("gateway-row");
+      const stripeRow = rows.filter({ hasText: FAKE_STRIPE_KEYS.publishableKey });
+      // A live secret key beside a test publishable key is refused at once, in words.
+      await page.getByRole("button", { name: "Add payment gateway" }).click();
+      const dialog = page.getByRole("dialog", { name: "New payment gateway" });
+      await dialog.getByLabel("Gateway").selectOption("stripe");
+      await dialog.getByLabel("App key (key id)").fill(FAKE_STRIPE_KEYS.publishableKey);
+      await dialog.getByLabel("Secret (key secret)").fill("sk_live_NotAKeyStripeKnows0000");
+      await dialog.getByRole("button", { name: "Create payment gateway" }).click();
+      await expect(dialog).toContainText("The secret key is a live key, the publishable key a test key.");
+      // A test key Stripe does not know, and no webhook secret: saved, then checked.
+      await dialog.getByLabel("Secret (key secret)").fill("sk_test_NotAKeyStripeKnows0000");
+      await dialog.getByRole("button", { name: "Create payment gateway" }).click();
+      await expect(dialog).toBeHidden();
+      const check = stripeRow.getByTestId("gateway-connection-check");
+      await check.getByRole("button", { name: "Check connection" }).click();
+      await expect(check).toContainText("Needs attention");
+      await expect(check.locator("[data-problem]").first()).toBeVisible();
+      await expect(check).toContainText(/webhook/i);
+      await expectNoHorizontalPageScroll(page);
+      expect(await page.content()).not.toContain("sk_test_NotAKeyStripeKnows0000");
+
+      // The fake Stripe's own test keys and its signing secret: connected, in test mode.
+      await stripeRow.getByRole("button", { name: "Edit Stripe" }).click();
+      const edit = page.getByRole("dialog", { name: 'Edit payment gateway "Stripe"' });
+      await edit.getByLabel("Secret (key secret)").fill(FAKE_STRIPE_KEYS.secretKey);
+      await edit.getByLabel("Webhook secret").fill(FAKE_STRIPE_KEYS.webhookSecret);
+      await edit.getByRole("button", { name: "Save payment gateway" }).click();
+      await expect(edit).toBeHidden();
+      await check.getByRole("button", { name: "Check connection" }).click();
+      await expect(check).toContainText("Connected");
+      await expect(check).toContainText("test mode");
+      await expectNoHorizontalPageScroll(page);
+
+      // Gone again: the demo account's seed has no Stripe keys.
+      await stripeRow.getByRole("button", { name: "Delete Stripe" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+      await expect(stripeRow).toHaveCount(0);
     });
   });
 }
