@@ -5,9 +5,9 @@
  * it for the other specs (gateway removed, the Week pass disabled, the plans' providers and the
  * seeded meter back). The reader's side: the paywall's card form.
  */
-import type { Browser, Page } from "@playwright/test";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
 
-import { FAKE_STRIPE_KEYS } from "./fake-stripe-config";
+import { FAKE_STRIPE_KEYS, FAKE_STRIPE_URL } from "./fake-stripe-config";
 import { expect, seriousViolations, submitSignIn, trpcCall, trpcQuery } from "./fixtures";
 
 const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
@@ -111,4 +111,28 @@ export async function payByCard(page: Page, plan: string, card: string): Promise
   await form.getByLabel("Security code").fill("123");
   expect(await seriousViolations(page)).toEqual([]);
   await form.getByRole("button", { name: /^Pay / }).click();
+}
+
+/**
+ * Stripe's side of a renewal that fails: the fake Stripe's billing cycle declines the
+ * subscription's card, and the signed `invoice.payment_failed` Stripe sends is delivered to the
+ * demo account's webhook URL (as the gateways page shows it). Answers the app's reply status.
+ */
+export async function stripeRenewalFails(browser: Browser, request: APIRequestContext, subscriptionId: string) {
+  const path = await asRevenue(browser, async (page) => {
+    const gateways = await trpcQuery<{ provider: string; webhookPath: string }[]>(
+      page.request,
+      "paymentGateways.list",
+      undefined,
+    );
+    return gateways.find((g) => g.provider === "stripe")!.webhookPath;
+  });
+  const renewed = await request.post(`${FAKE_STRIPE_URL}/_fake/subscriptions/${subscriptionId}/renew`, {
+    headers: { authorization: `Bearer ${FAKE_STRIPE_KEYS.secretKey}` },
+    data: { outcome: "failed" },
+  });
+  expect(renewed.status(), await renewed.text()).toBe(200);
+  const { webhook } = (await renewed.json()) as { webhook: { body: string; headers: Record<string, string> } };
+  const delivered = await request.post(path, { headers: webhook.headers, data: webhook.body });
+  return delivered.status();
 }

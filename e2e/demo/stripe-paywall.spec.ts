@@ -10,7 +10,7 @@
 import type { Page } from "@playwright/test";
 
 import { expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
-import { CARDS, disableStripe, enableStripe, payByCard } from "../stripe";
+import { CARDS, disableStripe, enableStripe, payByCard, stripeRenewalFails } from "../stripe";
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
@@ -88,7 +88,10 @@ for (const viewport of VIEWPORTS) {
       expect(await seriousViolations(page)).toEqual([]);
     });
 
-    test("a recurring plan with 3-D Secure completed; the card changes on Stripe's portal", async ({ page }) => {
+    test("a recurring plan with 3-D Secure completed; the card changes on Stripe's portal; a failed renewal at Stripe starts the grace period", async ({
+      page,
+      browser,
+    }) => {
       await readerAtPaywall(page, `stripe-3ds-${viewport.name}-${Date.now()}@example.com`);
       const preview = page.waitForResponse((r) => r.url().includes("/subscriptions/preview") && r.ok());
       const create = created(page);
@@ -131,6 +134,25 @@ for (const viewport of VIEWPORTS) {
       const hosted = await page.request.get((await portal.getAttribute("href"))!, { maxRedirects: 0 });
       expect(hosted.status()).toBe(303);
       expect(hosted.headers()["location"]).toMatch(/^https:\/\/billing\.stripe\.com\/p\/session\/test_/);
+
+      // The renewal: the period ends (the demo's test tool), Masthead awaits Stripe's word and the
+      // reader keeps reading, told nothing; Stripe's failed charge then starts the grace period.
+      await page.goBack();
+      await expect(demo).toHaveAttribute("data-grant-reason", "SUBSCRIBER");
+      await page.getByRole("button", { name: "Make my renewal fail now (test)" }).click();
+      await expect(page.getByRole("button", { name: "Make my renewal fail now (test)" })).toBeVisible();
+      await expect(page.getByTestId("grace-banner")).toHaveCount(0);
+      expect(await stripeRenewalFails(browser, page.request, subscriptionId)).toBe(200);
+      // The event is settled by a background job: the page shows it once that has run.
+      const banner = page.getByTestId("grace-banner");
+      await expect(async () => {
+        await page.reload();
+        await expect(banner).toBeVisible({ timeout: 2_000 });
+      }).toPass({ timeout: 30_000 });
+      await expect(demo).toHaveAttribute("data-grant-reason", "SUBSCRIBER");
+      await expect(banner).toContainText("Your last payment did not go through.");
+      await expectNoHorizontalPageScroll(page);
+      expect(await seriousViolations(page)).toEqual([]);
     });
 
     test("a recurring plan whose 3-D Secure challenge fails: nothing granted, the reader told", async ({ page }) => {

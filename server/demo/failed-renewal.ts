@@ -6,6 +6,10 @@
  * period ends now, and the lifecycle runs the charge at once, as it would at a real renewal: the
  * charge is declined and the subscription enters its plan's grace period with its retries. A new
  * card (the self-service page's payment method) makes the next retry succeed.
+ * A Stripe subscription (stripe_recurring, the demo paywall's card form) has its period end now
+ * instead: Stripe charges it, so the lifecycle waits for Stripe's word (await_gateway) and the
+ * reader keeps reading; Stripe's failure (invoice.payment_failed, the fake Stripe's renew control
+ * in the browser tests) then starts the grace period.
  * Only for the demo publisher's account and only while DEMO_TOOLS is on; anywhere else a 404.
  */
 import "server-only";
@@ -17,6 +21,8 @@ import { AppError } from "../errors";
 import { advanceSubscription } from "../subscriptions/lifecycle";
 import { DEMO_EXPIRED_CARD_TOKEN, DEMO_TEST_PAYMENT_TYPE } from "../subscriptions/payments/demo-test-gateway";
 import { loadSubscriptionWire, notFoundSubscription } from "../subscriptions/subscription-view";
+
+const STRIPE_RECURRING = "stripe_recurring";
 
 export async function failDemoRenewal(
   db: Db,
@@ -41,7 +47,7 @@ export async function failDemoRenewal(
             status: "ACTIVE",
             cancelledAt: null,
             recurring: true,
-            paymentType: DEMO_TEST_PAYMENT_TYPE,
+            paymentType: { in: [DEMO_TEST_PAYMENT_TYPE, STRIPE_RECURRING] },
             graceEndsAt: null,
             deletedAt: null,
             startTimestamp: { lte: now },
@@ -50,14 +56,17 @@ export async function failDemoRenewal(
         })
       : null;
     if (!sub) {
-      throw new AppError("UNPROCESSABLE", "The reader has no renewing demo_test subscription to fail.", {
-        details: [{ field: "accesstype_jwt", issue: "names a reader without a renewing demo_test subscription" }],
+      throw new AppError("UNPROCESSABLE", "The reader has no renewing demo_test or Stripe subscription to fail.", {
+        details: [
+          { field: "accesstype_jwt", issue: "names a reader without a renewing demo_test or Stripe subscription" },
+        ],
       });
     }
     await tx.subscription.update({
       where: { id: sub.id },
       data: {
-        paymentToken: DEMO_EXPIRED_CARD_TOKEN,
+        // Stripe declines its own charge; the demo gateway declines the expired test card.
+        ...(sub.paymentType === DEMO_TEST_PAYMENT_TYPE ? { paymentToken: DEMO_EXPIRED_CARD_TOKEN } : {}),
         endTimestamp: now,
         nextPaymentDueDate: now,
         ...(sub.trialEndsAt && sub.trialEndsAt > now ? { trialEndsAt: now } : {}),

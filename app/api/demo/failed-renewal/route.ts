@@ -1,4 +1,4 @@
-// POST /api/demo/failed-renewal?key=&accesstype_jwt= – TEST TOOL: the demo reader's renewing demo_test subscription fails its renewal now (grace period), demo account only, only with DEMO_TOOLS (404 otherwise)
+// POST /api/demo/failed-renewal?key=&accesstype_jwt= – TEST TOOL: the demo reader's renewing demo_test subscription fails its renewal now (grace period), a Stripe one ends its period (Stripe's word awaited), demo account only, only with DEMO_TOOLS (404 otherwise)
 import { getEnv } from "@/env.js";
 import { failDemoRenewal } from "@/server/demo/failed-renewal";
 import { readerMember } from "@/server/http/reader-subscription-routes";
@@ -16,7 +16,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       cors: true,
       rateLimit: { name: "demo.failed-renewal", limit: 10, windowSeconds: 60, by: "ip" },
       summary:
-        "TEST TOOL of the demo paywall: the signed-in demo reader's renewing demo_test subscription fails its renewal now: its card becomes the expired test card, its period ends, the charge is declined and the plan's grace period starts → {subscription}. 422 without such a subscription. Only for the demo account's key and only while DEMO_TOOLS is on; 404 otherwise.",
+        "TEST TOOL of the demo paywall: the signed-in demo reader's renewing demo_test subscription fails its renewal now: its card becomes the expired test card, its period ends, the charge is declined and the plan's grace period starts; a renewing Stripe subscription's period ends now and Masthead awaits Stripe's word on the renewal → {subscription}. 422 without such a subscription. Only for the demo account's key and only while DEMO_TOOLS is on; 404 otherwise.",
     },
     async ({ db, account, user }) => {
       const member = await readerMember(db, account.id, user);
