@@ -13,24 +13,22 @@ import type { MemberRecord } from "../../members/members";
 import { PaymentAdapterError, type PaymentAdapter, type PaymentIntent } from "../payments/adapter";
 import { paymentAdapterFor } from "../payments/registry";
 import {
-  applicableTaxRules,
-  computeTax,
   contributionAmount,
   couponDiscount,
   couponIssue,
   planPriceIn,
-  taxLocation,
   trialAuthorizationCents,
   trialTerms,
   type DiscountDetail,
   type TaxLine,
 } from "../pricing";
-import { getSubscriberMetadata, resolveSubscriber } from "../subscribers";
+import { resolveSubscriber } from "../subscribers";
 import { normaliseIdentityValue } from "../subscribers.schema";
 import { addDuration } from "../subscription-state";
 import { earlierTrialOf } from "../trial-history";
 import { bindingOf, CREATED_BY, preferredIdentityOf, type CheckoutWho } from "./buyer";
 import type { CheckoutRequest } from "./request";
+import { checkoutTax } from "./tax";
 
 /** The body field that carries the attempt token. */
 export const TOKEN_FIELD = "attempt_token";
@@ -297,17 +295,13 @@ export async function computeTerms(
   }
 
   // Tax (not on campaign contributions): the request's address first, then the subscriber's.
-  let tax = { taxCents: 0, totalCents: base.price_cents - discountCents, lines: [] as TaxLine[] };
-  let taxWhere: AttemptTerms["tax_location"] = null;
-  if (!groupForCampaign) {
-    const rules = await db.taxRule.findMany({ where: { accountId, enabled: true, deletedAt: null } });
-    if (rules.length) {
-      const stored = member ? await getSubscriberMetadata(db, member.id) : null;
-      taxWhere = taxLocation(req.metadata, stored);
-      const t = computeTax(base.price_cents - discountCents, applicableTaxRules(rules, taxWhere));
-      tax = { taxCents: t.taxCents, totalCents: t.totalCents, lines: t.lines };
-    }
-  }
+  const tax = await checkoutTax(db, {
+    accountId,
+    member,
+    metadata: req.metadata,
+    amountCents: base.price_cents - discountCents,
+    campaign: groupForCampaign !== null,
+  });
 
   // Trial.
   let trial: AttemptTerms["trial"] = null;
@@ -350,7 +344,7 @@ export async function computeTerms(
       discount_detail: discountDetail,
       tax_cents: tax.taxCents,
       tax_lines: tax.lines,
-      tax_location: taxWhere,
+      tax_location: tax.location,
       total_cents: tax.totalCents,
       amount_cents: amountCents,
       trial,
