@@ -28,7 +28,7 @@ import { addDuration } from "../subscription-state";
 import { earlierTrialOf } from "../trial-history";
 import { bindingOf, CREATED_BY, preferredIdentityOf, type CheckoutWho } from "./buyer";
 import type { CheckoutRequest } from "./request";
-import { checkoutTax } from "./tax";
+import { checkoutTax, type TaxPlace } from "./tax";
 
 /** The body field that carries the attempt token. */
 export const TOKEN_FIELD = "attempt_token";
@@ -60,8 +60,13 @@ export type AttemptTerms = {
   discount_detail: DiscountDetail;
   tax_cents: number;
   tax_lines: TaxLine[];
-  /** Where the tax was computed for (country, region), when the account had tax rules; the create's address must agree. */
-  tax_location?: { country: string | null; region: string | null } | null;
+  /**
+   * Where the tax was computed for (country, region; with Stripe Tax also the postal code), when
+   * the account had tax rules or Stripe Tax; the create's address must agree.
+   */
+  tax_location?: TaxPlace | null;
+  /** Stripe Tax: the Tax Calculation the tax lines come from (`taxcalc_…`). */
+  stripe_tax_calculation?: string | null;
   /** What a period costs after discount and tax. */
   total_cents: number;
   /** What this payment is: the total, or the trial authorization. */
@@ -115,6 +120,7 @@ export async function computeTerms(
     | "tax_cents"
     | "tax_lines"
     | "tax_location"
+    | "stripe_tax_calculation"
     | "total_cents"
     | "amount_cents"
     | "trial"
@@ -300,7 +306,10 @@ export async function computeTerms(
     member,
     metadata: req.metadata,
     amountCents: base.price_cents - discountCents,
+    currency: base.currency,
     campaign: groupForCampaign !== null,
+    provider: adapter.provider ?? null,
+    reference: `${base.kind}_${base.plan_id}`,
   });
 
   // Trial.
@@ -345,6 +354,7 @@ export async function computeTerms(
       tax_cents: tax.taxCents,
       tax_lines: tax.lines,
       tax_location: tax.location,
+      stripe_tax_calculation: tax.stripeCalculation,
       total_cents: tax.totalCents,
       amount_cents: amountCents,
       trial,
