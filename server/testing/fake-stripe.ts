@@ -23,6 +23,7 @@ import { fakeStripeKeys, type FakeStripePermission } from "./fake-stripe-keys";
 import { addInterval, renderSubscription, ROUTES } from "./fake-stripe-routes";
 import { FakeStripeError, stripeState, type Obj, type StripeState } from "./fake-stripe-state";
 import { SUBSCRIPTION_CHANGE_ROUTES } from "./fake-stripe-switch-routes";
+import { fakeStripeTax } from "./fake-stripe-tax-routes";
 
 type Call = { method: string; path: string; params: Obj; idempotencyKey: string | null; stripeVersion: string | null };
 type Signed = { body: string; headers: Record<string, string> };
@@ -71,6 +72,7 @@ export async function startFakeStripe(options: { clock?: () => number } = {}) {
   const calls: Call[] = [];
   const idempotent = new Map<string, { fingerprint: string; status: number; body: string }>();
   let failures: { count: number; status: number } = { count: 0, status: 500 };
+  const tax = fakeStripeTax();
 
   function answer(res: http.ServerResponse, status: number, body: string, replayed = false) {
     res.writeHead(status, {
@@ -94,7 +96,7 @@ export async function startFakeStripe(options: { clock?: () => number } = {}) {
             body: { error: { type: "api_error", message: "An unknown error occurred on Stripe's end." } },
           };
     }
-    for (const r of [...SUBSCRIPTION_CHANGE_ROUTES, ...ROUTES, ...ACCOUNT_ROUTES]) {
+    for (const r of [...SUBSCRIPTION_CHANGE_ROUTES, ...ROUTES, ...ACCOUNT_ROUTES, ...tax.routes]) {
       if (r.method !== method) continue;
       const m = r.pattern.exec(path);
       if (!m) continue;
@@ -224,11 +226,14 @@ export async function startFakeStripe(options: { clock?: () => number } = {}) {
       idempotent.clear();
       calls.length = 0;
       failures = { count: 0, status: 500 };
+      tax.reset();
     },
     /** The next `count` requests fail with `status` (500: api_error, 429: rate limited). */
     failNext(count: number, status = 500) {
       failures = { count, status };
     },
+    /** Stripe Tax: the rates by place and whether it is active (fake-stripe-tax-routes.ts). */
+    tax: { setRates: tax.setRates, setActive: tax.setActive },
     pay: (...args: Parameters<StripeState["pay"]>) => state.pay(...args),
     completeAction: (id: string, passed: boolean) => state.completeAction(id, passed),
     /** The reader confirms a SetupIntent with a new card (Stripe.js confirmSetup). */
