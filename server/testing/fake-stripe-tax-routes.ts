@@ -15,7 +15,7 @@ import { expands, int, list, obj, route, str, type Route } from "./fake-stripe-r
 import { FakeStripeError, invalid, type Obj, type StripeState } from "./fake-stripe-state";
 
 /** One jurisdiction's rate: "New York City" 4.5 (a percentage as Stripe writes it, "4.5"). */
-export type FakeTaxRate = {
+type FakeTaxRate = {
   jurisdiction: string;
   percentage: string;
   level?: "country" | "state" | "county" | "city" | "district";

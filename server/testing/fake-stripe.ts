@@ -233,7 +233,10 @@ export async function startFakeStripe(options: { clock?: () => number } = {}) {
       failures = { count, status };
     },
     /** Stripe Tax: the rates by place and whether it is active (fake-stripe-tax-routes.ts). */
-    tax: { setRates: tax.setRates, setActive: tax.setActive },
+    tax: {
+      setRates: (table: Parameters<typeof tax.setRates>[0]) => tax.setRates(table),
+      setActive: (on: boolean) => tax.setActive(on),
+    },
     pay: (...args: Parameters<StripeState["pay"]>) => state.pay(...args),
     completeAction: (id: string, passed: boolean) => state.completeAction(id, passed),
     /** The reader confirms a SetupIntent with a new card (Stripe.js confirmSetup). */

@@ -27,7 +27,7 @@ import { getSubscriberMetadata } from "../subscribers";
  */
 export type TaxPlace = { country: string | null; region: string | null; postal_code?: string | null };
 
-export type CheckoutTax = {
+type CheckoutTax = {
   taxCents: number;
   /** What a period costs after discount and tax. */
   totalCents: number;

@@ -50,7 +50,7 @@ describe("Stripe Tax calculation", () => {
     const answer = await ask();
     // 4 % of 1000 = 40; 4.875 % of 1000 = 48.75 → 49 (Stripe's amount, whatever the rate rounds to).
     expect(answer).toEqual({
-      calculationId: expect.stringMatching(/^taxcalc_/),
+      calculationId: expect.stringMatching(/^taxcalc_/) as string,
       taxCents: 89,
       totalCents: 1089,
       lines: [
@@ -125,7 +125,7 @@ describe("Stripe Tax calculation", () => {
 
   it("asks for the full address when Stripe cannot place it (a US address without a postal code)", async () => {
     const error = await ask({ address: { country: "US", state: "NY", postal_code: null } }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ kind: "invalid", message: expect.stringMatching(/postal_code/) });
+    expect(error).toMatchObject({ kind: "invalid", message: expect.stringMatching(/postal_code/) as string });
   });
 
   it("is unavailable when Stripe fails", async () => {
@@ -159,7 +159,7 @@ describe("the connection check with Stripe Tax on", () => {
     expect(result.ok).toBe(false);
     expect(result.problems).toContainEqual({
       code: "stripe_tax_inactive",
-      message: expect.stringMatching(/not active on the Stripe account \(Stripe still needs: head_office\)/),
+      message: expect.stringMatching(/not active on the Stripe account \(Stripe still needs: head_office\)/) as string,
     });
   });
 
@@ -186,7 +186,7 @@ describe("the connection check with Stripe Tax on", () => {
     });
     const result = await check({ ...creds(), secret: key });
     expect(result.problems).toEqual([
-      { code: "permission_missing", message: expect.stringMatching(/Tax Settings: Read/) },
+      { code: "permission_missing", message: expect.stringMatching(/Tax Settings: Read/) as string },
     ]);
   });
 });

@@ -18,9 +18,9 @@ import { PaymentAdapterError, type GatewayCredentials } from "./adapter";
 import { stripeAdapterError, stripeClient, stripeErrorCode, type StripeConnection } from "./stripe-client";
 
 /** The reader's billing address, as the preview froze it (country: ISO 3166-1 alpha-2). */
-export type StripeTaxAddress = { country: string; state: string | null; postal_code: string | null };
+type StripeTaxAddress = { country: string; state: string | null; postal_code: string | null };
 
-export type StripeTaxQuestion = {
+type StripeTaxQuestion = {
   /** The price of a period after discount, in the currency's minor units. */
   amountCents: number;
   currency: string;
@@ -31,7 +31,7 @@ export type StripeTaxQuestion = {
   address: StripeTaxAddress;
 };
 
-export type StripeTaxAnswer = {
+type StripeTaxAnswer = {
   /** The Tax Calculation's id (`taxcalc_…`). */
   calculationId: string;
   taxCents: number;
@@ -60,7 +60,7 @@ export function percentageToBasisPoints(percentage: string): number {
 const exactPercentage = (p: string) => (p.includes(".") ? p.replace(/0+$/, "").replace(/\.$/, "") : p);
 
 /** Stripe's calculation as Masthead's tax lines: one per jurisdiction that taxes (amount > 0). */
-export function stripeTaxLines(calculation: Stripe.Tax.Calculation): TaxLine[] {
+function stripeTaxLines(calculation: Stripe.Tax.Calculation): TaxLine[] {
   const lines: TaxLine[] = [];
   for (const item of calculation.line_items?.data ?? []) {
     const inclusive = item.tax_behavior === "inclusive";
