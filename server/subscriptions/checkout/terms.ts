@@ -300,18 +300,6 @@ export async function computeTerms(
     discountDetail = d.detail;
   }
 
-  // Tax (not on campaign contributions): the request's address first, then the subscriber's.
-  const tax = await checkoutTax(db, {
-    accountId,
-    member,
-    metadata: req.metadata,
-    amountCents: base.price_cents - discountCents,
-    currency: base.currency,
-    campaign: groupForCampaign !== null,
-    provider: adapter.provider ?? null,
-    reference: `${base.kind}_${base.plan_id}`,
-  });
-
   // Trial.
   let trial: AttemptTerms["trial"] = null;
   if (trialPlan) {
@@ -322,6 +310,19 @@ export async function computeTerms(
   } else if (req.trial.trial_period === true || req.trial.trial_period_length !== undefined) {
     throw unprocessable(field("trial_period"), "this plan has no trial");
   }
+
+  // Tax (not on campaign contributions): the request's address first, then the subscriber's. After
+  // the checks above, so that a refused request costs no Stripe Tax calculation.
+  const tax = await checkoutTax(db, {
+    accountId,
+    member,
+    metadata: req.metadata,
+    amountCents: base.price_cents - discountCents,
+    currency: base.currency,
+    campaign: groupForCampaign !== null,
+    provider: adapter.provider ?? null,
+    reference: `${base.kind}_${base.plan_id}`,
+  });
   const amountCents = trial ? trialAuthorizationCents(base.currency) : tax.totalCents;
 
   // Who may use the payment type.

@@ -164,10 +164,14 @@ describe("checkout with Stripe Tax", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
   });
 
-  it("says so when Stripe Tax is not active on the Stripe account, or no address was sent (422)", async () => {
+  it("says so when Stripe Tax is not active on the Stripe account, or no address was sent (422), after the other checks", async () => {
     const { db, f, fake, preview, subscription } = await setup();
+    // A preview refused for another reason (a trial the plan has not) asks Stripe for no calculation.
+    let res = await preview({ ...subscription, trial_period: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(422);
+    expect(fake.calls.some((c) => c.path === "/v1/tax/calculations")).toBe(false);
     fake.tax.setActive(false);
-    let res = await preview();
+    res = await preview();
     expect(res.status, JSON.stringify(res.body)).toBe(422);
     expect(res.body.error?.message).toMatch(/Stripe Tax is not active on the publisher's Stripe account/);
     expect(res.body.error?.message).toMatch(/Settings → Tax/);
