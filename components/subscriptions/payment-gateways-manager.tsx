@@ -25,6 +25,8 @@ type GatewayValues = FormValues & {
   secret: string;
   webhookSecret: string;
   enabled: string;
+  /** Stripe Tax's boxes, joined by commas: "on", "inclusive". */
+  stripeTax: string;
 };
 
 const LABELS: Record<string, string> = { razorpay: "Razorpay", stripe: "Stripe" };
@@ -48,6 +50,14 @@ function SecretInput({ value, onChange }: { value: string; onChange: (value: str
   );
 }
 
+const taxBoxes = (v: GatewayValues) => new Set(v.stripeTax.split(",").filter(Boolean));
+const STRIPE_TAX_OPTIONS = [
+  { value: "on", label: "Stripe Tax: Stripe computes each checkout's tax (instead of the tax rules)" },
+  { value: "inclusive", label: "Prices include the tax (where no tax rule of the reader's country says otherwise)" },
+] as const;
+const stripeTaxValue = (g: TGatewayAdmin) =>
+  [g.stripeTax ? "on" : "", g.stripeTaxInclusive ? "inclusive" : ""].filter(Boolean).join(",");
+
 const toInput = (v: GatewayValues) => ({
   provider: v.provider as (typeof GATEWAY_PROVIDERS)[number],
   environment: v.environment as "live" | "sandbox",
@@ -55,6 +65,9 @@ const toInput = (v: GatewayValues) => ({
   secret: v.secret,
   webhookSecret: v.webhookSecret,
   enabled: v.enabled === "yes",
+  ...(v.provider === "stripe"
+    ? { stripeTax: taxBoxes(v).has("on"), stripeTaxInclusive: taxBoxes(v).has("inclusive") }
+    : {}),
 });
 
 const gateways = defineManager({
@@ -81,6 +94,7 @@ const gateways = defineManager({
           {label(g.provider)}
           <Badge tone={g.enabled ? "green" : "gray"}>{g.enabled ? "Enabled" : "Disabled"}</Badge>
           <Badge tone={g.environment === "live" ? "amber" : "gray"}>{g.environment}</Badge>
+          {g.stripeTax ? <Badge tone="green">Stripe Tax</Badge> : null}
         </span>
       ),
     },
@@ -166,6 +180,15 @@ const gateways = defineManager({
         { value: "no", label: "No" },
       ],
     },
+    {
+      name: "stripeTax",
+      kind: "checkboxes",
+      label: "Tax",
+      optional: true,
+      when: (v) => v.provider === "stripe",
+      useOptions: () => STRIPE_TAX_OPTIONS,
+      hint: "Stripe Tax must be active on the Stripe account (Settings → Tax); the connection check says whether it is.",
+    },
   ],
   emptyValues: () => ({
     provider: GATEWAY_PROVIDERS[0],
@@ -174,6 +197,7 @@ const gateways = defineManager({
     secret: "",
     webhookSecret: "",
     enabled: "yes",
+    stripeTax: "",
   }),
   create: { schema: ZUpsertGatewayInput, toInput, onCreated: (g) => checkWhenShown(g) },
   update: {
@@ -186,6 +210,7 @@ const gateways = defineManager({
       secret: "",
       webhookSecret: "",
       enabled: g.enabled ? "yes" : "no",
+      stripeTax: stripeTaxValue(g),
     }),
     toInput: (v, g) => ({ ...toInput(v), provider: g.provider as (typeof GATEWAY_PROVIDERS)[number] }),
   },

@@ -9,7 +9,7 @@ import "server-only";
 import { formatInstant } from "../dates.schema";
 import type { CreditNoteRow } from "./credit-notes";
 import { sellerLines, type DocumentModel, type InvoiceDocumentLine } from "./invoice-document";
-import { basisPointsToPercentage, invoiceTaxLines, servicePeriodWords } from "./invoice-figures";
+import { invoiceTaxLines, servicePeriodWords, taxLinePercentage } from "./invoice-figures";
 import { centsToDecimal } from "./money.schema";
 
 export type CreditNoteDocumentRow = CreditNoteRow & {
@@ -39,7 +39,7 @@ export function creditNoteDocumentModel(row: CreditNoteDocumentRow, zone: string
   ];
   for (const tax of invoiceTaxLines(row))
     lines.push({
-      label: `${tax.name} ${basisPointsToPercentage(tax.rate_basis_points)} %`,
+      label: `${tax.name} ${taxLinePercentage(tax)} %`,
       amount: money(tax.amount_cents),
     });
   lines.push({ label: "Total credited", amount: money(row.amountCents), strong: true });

@@ -18,7 +18,7 @@ import type { Db, TransactionClient } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { creditNoteFigures } from "./credit-note-figures";
-import { basisPointsToPercentage, invoiceTaxLines } from "./invoice-figures";
+import { invoiceTaxLines, taxLinePercentage } from "./invoice-figures";
 import type { InvoiceReader } from "./invoices";
 import { centsToDecimal } from "./money.schema";
 
@@ -96,7 +96,7 @@ function creditNoteToWire(row: CreditNoteRow & { invoice: { sequenceNumber: numb
     amount_before_tax: money(row.netCents),
     taxes: invoiceTaxLines(row).map((l) => ({
       name: l.name,
-      percentage: basisPointsToPercentage(l.rate_basis_points),
+      percentage: taxLinePercentage(l),
       amount: money(l.amount_cents),
     })),
     reason: row.reason,

@@ -10,7 +10,7 @@ import "server-only";
 import PDFDocument from "pdfkit";
 
 import { formatInstant } from "../dates.schema";
-import { basisPointsToPercentage, invoiceTaxLines, servicePeriodWords } from "./invoice-figures";
+import { invoiceTaxLines, servicePeriodWords, taxLinePercentage } from "./invoice-figures";
 import type { InvoiceRow } from "./invoices";
 import { centsToDecimal } from "./money.schema";
 
@@ -43,7 +43,7 @@ export function invoiceDocumentModel(row: InvoiceRow, zone: string): DocumentMod
   lines.push({ label: "Amount after discount, before tax", amount: money(row.netCents) });
   for (const tax of invoiceTaxLines(row))
     lines.push({
-      label: `${tax.name} ${basisPointsToPercentage(tax.rate_basis_points)} %${tax.inclusive ? " (included in the price)" : ""}`,
+      label: `${tax.name} ${taxLinePercentage(tax)} %${tax.inclusive ? " (included in the price)" : ""}`,
       amount: money(tax.amount_cents),
     });
   if (row.roundOffCents !== 0) lines.push({ label: "Round off", amount: money(row.roundOffCents) });

@@ -68,6 +68,72 @@ describe("invoiceFigures", () => {
     expect(other.taxLines).toEqual([{ name: "GST", rate_basis_points: 1800, amount_cents: 180, inclusive: true }]);
     expect(other.roundOffCents).toBe(0);
   });
+
+  it("shows Stripe Tax's lines as Stripe computed them: its amounts and exact rates, not recomputed", () => {
+    const stripe = (name: string, bp: number, pct: string, amount: number, inclusive = false) => ({
+      name,
+      rate_basis_points: bp,
+      rate_percentage: pct,
+      amount_cents: amount,
+      inclusive,
+      country: "US",
+      region: "NY",
+      source: "stripe" as const,
+    });
+    // Stripe said 50 cents for New York City: recomputing from 488 bp would make 49, so the line
+    // shows that the amount is Stripe's, not a recomputation.
+    const f = invoiceFigures({
+      amountCents: 1090,
+      planAmountCents: 1000,
+      discountDetail: {},
+      taxDetail: [stripe("New York Sales Tax", 400, "4", 40), stripe("New York City Sales Tax", 488, "4.875", 50)],
+    });
+    expect(f).toMatchObject({ basePriceCents: 1000, netCents: 1000, roundOffCents: 0, amountCents: 1090 });
+    expect(f.taxLines).toEqual([
+      { name: "New York Sales Tax", rate_basis_points: 400, rate_percentage: "4", amount_cents: 40, inclusive: false },
+      {
+        name: "New York City Sales Tax",
+        rate_basis_points: 488,
+        rate_percentage: "4.875",
+        amount_cents: 50,
+        inclusive: false,
+      },
+    ]);
+    const inclusive = invoiceFigures({
+      amountCents: 1190,
+      planAmountCents: 1190,
+      discountDetail: {},
+      taxDetail: [{ ...stripe("Germany VAT", 1900, "19", 190, true), country: "DE", region: null }],
+    });
+    expect(inclusive).toMatchObject({ basePriceCents: 1190, netCents: 1000, roundOffCents: 0 });
+    expect(inclusive.taxLines.map((l) => l.amount_cents)).toEqual([190]);
+    const wire = invoiceToWire({
+      id: 1,
+      sequenceNumber: 1,
+      currency: "USD",
+      basePriceCents: 1000,
+      discountCents: 0,
+      couponCode: null,
+      discountPercentage: null,
+      netCents: 1000,
+      taxLines: f.taxLines,
+      roundOffCents: 0,
+      amountCents: 1090,
+      externalPaymentId: null,
+      subscriptionId: 1,
+      sellerName: "S",
+      sellerAddress: null,
+      sellerTaxId: null,
+      periodStart: null,
+      periodEnd: null,
+      createdAt: new Date(0),
+    });
+    expect(wire.invoice_taxes["New York City Sales Tax"]).toEqual({
+      percentage: 4.875,
+      amount: "0.50",
+      currency: "USD",
+    });
+  });
 });
 
 describe("invoiceToWire", () => {

@@ -19,7 +19,14 @@ import { computeTax, type DiscountDetail, type TaxLine } from "./pricing";
 
 export { servicePeriodWords, type ServicePeriod } from "./invoices.schema";
 
-export type InvoiceTaxLine = { name: string; rate_basis_points: number; amount_cents: number; inclusive: boolean };
+export type InvoiceTaxLine = {
+  name: string;
+  rate_basis_points: number;
+  /** Stripe Tax: the exact rate ("8.875"); the percentage shown is this one when present. */
+  rate_percentage?: string;
+  amount_cents: number;
+  inclusive: boolean;
+};
 
 type InvoiceFigures = {
   basePriceCents: number;
@@ -59,7 +66,8 @@ const cents = (v: unknown): number | null => (Number.isSafeInteger(v) && (v as n
  * When the charge is what the terms make a period cost (price − discount + exclusive tax: a
  * checkout's payment, a renewal at the same terms), the invoice shows those terms: the base price,
  * the coupon's discount, and the tax lines recomputed with pricing.ts's `computeTax` from the
- * frozen rules (the same lines checkout stored). Otherwise (a campaign contribution above the plan's
+ * frozen rules (the same lines checkout stored); Stripe Tax's lines (`source: "stripe"`) are not
+ * recomputed but shown as Stripe computed them, its amounts and exact rates. Otherwise (a campaign contribution above the plan's
  * price, a gateway charge of another amount) the charge is taken as it is: no discount, and the
  * frozen tax rules counted inside it, as inclusive taxes are (so the lines add up to the charge).
  */
@@ -79,7 +87,7 @@ export function invoiceFigures(terms: InvoiceTerms): InvoiceFigures {
   const discounted = Math.min(cents(detail.discounted_price_cents) ?? price, price);
   const coupon = typeof detail.code === "string" ? detail.code : null;
 
-  const asPriced = computeTax(discounted, rules);
+  const asPriced = stripeTaxAsPriced(terms.taxDetail, discounted) ?? computeTax(discounted, rules);
   const matches = asPriced.totalCents === terms.amountCents;
   const tax = matches
     ? asPriced
@@ -90,6 +98,7 @@ export function invoiceFigures(terms: InvoiceTerms): InvoiceFigures {
   const taxLines = tax.lines.map((l) => ({
     name: l.name,
     rate_basis_points: l.rate_basis_points,
+    ...(l.rate_percentage ? { rate_percentage: l.rate_percentage } : {}),
     amount_cents: l.amount_cents,
     inclusive: l.inclusive,
   }));
@@ -107,6 +116,19 @@ export function invoiceFigures(terms: InvoiceTerms): InvoiceFigures {
     roundOffCents: terms.amountCents - tax.netCents - taxes,
     amountCents: terms.amountCents,
   };
+}
+
+/**
+ * Stripe Tax's frozen lines as checkout priced them: Stripe's amounts (not recomputed from the
+ * rounded rates), the inclusive ones inside the price, the exclusive ones added. Null when the
+ * lines are not all Stripe's.
+ */
+function stripeTaxAsPriced(taxDetail: unknown, discounted: number) {
+  const lines = (Array.isArray(taxDetail) ? taxDetail : []).filter(isTaxLine);
+  if (!lines.length || !lines.every((l) => l.source === "stripe" && cents(l.amount_cents) !== null)) return null;
+  const inside = lines.filter((l) => l.inclusive).reduce((sum, l) => sum + l.amount_cents, 0);
+  const added = lines.filter((l) => !l.inclusive).reduce((sum, l) => sum + l.amount_cents, 0);
+  return { netCents: discounted - inside, taxCents: inside + added, totalCents: discounted + added, lines };
 }
 
 /** What the wire and the documents need of an invoice row. */
@@ -177,7 +199,13 @@ export function invoiceTaxLines(record: Pick<InvoiceRecord, "taxLines">): Invoic
 }
 
 /** A rate in basis points as the spec's percentage number: 1800 → 18, 1250 → 12.5. */
-export const basisPointsToPercentage = (bp: number) => bp / 100;
+const basisPointsToPercentage = (bp: number) => bp / 100;
+
+/** A tax line's percentage: Stripe Tax's exact rate (8.875) when it has one, else its basis points'. */
+export const taxLinePercentage = (line: Pick<InvoiceTaxLine, "rate_basis_points" | "rate_percentage">) =>
+  line.rate_percentage && Number.isFinite(Number(line.rate_percentage))
+    ? Number(line.rate_percentage)
+    : basisPointsToPercentage(line.rate_basis_points);
 
 /**
  * Spec §2.2 Invoice. Amounts the spec types as strings are decimals in the currency's minor units
@@ -192,7 +220,7 @@ export function invoiceToWire(record: InvoiceRecord) {
     let name = line.name;
     for (let n = 2; name in taxes; n++) name = `${line.name} (${n})`;
     taxes[name] = {
-      percentage: basisPointsToPercentage(line.rate_basis_points),
+      percentage: taxLinePercentage(line),
       amount: money(line.amount_cents),
       currency: record.currency,
     };

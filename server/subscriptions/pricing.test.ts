@@ -122,14 +122,24 @@ describe("tax", () => {
   });
 
   it("finds the location in the request's metadata first, then the subscriber's; only alpha-2 countries", () => {
-    expect(taxLocation({ address: { country: "in", state: "ka" } }, { address: { country: "US" } })).toEqual({
-      country: "IN",
-      region: "KA",
+    const at = (country: string | null, region: string | null, postal_code: string | null = null) => ({
+      country,
+      region,
+      postal_code,
     });
-    expect(taxLocation({}, null, { address: { country: "US", state: "NY" } })).toEqual({ country: "US", region: "NY" });
-    expect(taxLocation({ country: "DE" })).toEqual({ country: "DE", region: null });
-    expect(taxLocation({ address: { country: "India" } })).toEqual({ country: null, region: null });
-    expect(taxLocation(undefined)).toEqual({ country: null, region: null });
+    expect(taxLocation({ address: { country: "in", state: "ka" } }, { address: { country: "US" } })).toEqual(
+      at("IN", "KA"),
+    );
+    expect(taxLocation({}, null, { address: { country: "US", state: "NY" } })).toEqual(at("US", "NY"));
+    expect(taxLocation({ country: "DE" })).toEqual(at("DE", null));
+    expect(taxLocation({ address: { country: "India" } })).toEqual(at(null, null));
+    expect(taxLocation(undefined)).toEqual(at(null, null));
+    // The postal code, for Stripe Tax: trimmed, single spaces, upper case; top-level too.
+    expect(taxLocation({ address: { country: "us", state: "ny", postal_code: " 10001 " } })).toEqual(
+      at("US", "NY", "10001"),
+    );
+    expect(taxLocation({ country: "GB", postal_code: "sw1a   1aa" })).toEqual(at("GB", null, "SW1A 1AA"));
+    expect(taxLocation({ address: { country: "US", postal_code: 10001 } })).toEqual(at("US", null, "10001"));
   });
 
   it("applies enabled rules of everywhere, the country and the region", () => {

@@ -144,14 +144,19 @@ export type TaxRuleTerms = {
 
 export type TaxLine = {
   name: string;
+  /** The rate in whole basis points (a Stripe Tax rate rounded half up: 8.875 % → 888). */
   rate_basis_points: number;
+  /** Stripe Tax: the exact rate, a percentage as Stripe gives it ("8.875"; decision 0038). */
+  rate_percentage?: string;
   amount_cents: number;
   inclusive: boolean;
   country: string | null;
   region: string | null;
+  /** "stripe": Stripe Tax computed this line (its amount is Stripe's); absent: the account's tax rule. */
+  source?: "stripe";
 };
 
-type TaxLocation = { country: string | null; region: string | null };
+type TaxLocation = { country: string | null; region: string | null; postal_code: string | null };
 
 /** a / b rounded half up, for non-negative integers. */
 export function roundHalfUp(numerator: number, denominator: number): number {
@@ -160,8 +165,10 @@ export function roundHalfUp(numerator: number, denominator: number): number {
 
 /**
  * Where the buyer is, for tax: `country` an ISO 3166-1 alpha-2 code (a value that is not one, like
- * "India", names no country), `region` the state. The request's metadata first (what the reader
- * just entered: `address.{country,state}` or top-level `country`/`state`), then the subscriber's.
+ * "India", names no country), `region` the state, `postal_code` (upper case, single spaces; Stripe
+ * Tax needs it in some countries). The request's metadata first (what the reader just entered:
+ * `address.{country,state,postal_code}` or top-level `country`/`state`/`postal_code`), then the
+ * subscriber's.
  */
 export function taxLocation(...sources: unknown[]): TaxLocation {
   for (const source of sources) {
@@ -174,15 +181,19 @@ export function taxLocation(...sources: unknown[]): TaxLocation {
     return {
       country: /^[A-Z]{2}$/.test(code) ? code : null,
       region: (str(address.state) ?? str(o.state) ?? str(o.region))?.trim().toUpperCase() || null,
+      postal_code: (str(address.postal_code) ?? str(o.postal_code))?.trim().replace(/\s+/g, " ").toUpperCase() || null,
     };
   }
-  return { country: null, region: null };
+  return { country: null, region: null, postal_code: null };
 }
 
 const str = (v: unknown) => (typeof v === "string" && v.trim() ? v : typeof v === "number" ? String(v) : null);
 
 /** The enabled rules that apply at `where`: country null (everywhere) or equal; region null or equal. */
-export function applicableTaxRules(rules: readonly TaxRuleTerms[], where: TaxLocation): TaxRuleTerms[] {
+export function applicableTaxRules(
+  rules: readonly TaxRuleTerms[],
+  where: Pick<TaxLocation, "country" | "region">,
+): TaxRuleTerms[] {
   return rules
     .filter((r) => r.enabled && !r.deletedAt)
     .filter((r) => r.country === null || (where.country !== null && r.country.toUpperCase() === where.country))

@@ -24,6 +24,7 @@ import { fakeStripeKeys, type FakeStripePermission } from "./fake-stripe-keys";
 import { addInterval, renderSubscription, ROUTES } from "./fake-stripe-routes";
 import { FakeStripeError, stripeState, type Obj, type StripeState } from "./fake-stripe-state";
 import { SUBSCRIPTION_CHANGE_ROUTES } from "./fake-stripe-switch-routes";
+import { fakeStripeTax } from "./fake-stripe-tax-routes";
 
 type Call = { method: string; path: string; params: Obj; idempotencyKey: string | null; stripeVersion: string | null };
 type Signed = { body: string; headers: Record<string, string> };
@@ -75,6 +76,7 @@ export async function startFakeStripe(options: { clock?: () => number; port?: nu
   const calls: Call[] = [];
   const idempotent = new Map<string, { fingerprint: string; status: number; body: string }>();
   let failures: { count: number; status: number } = { count: 0, status: 500 };
+  const tax = fakeStripeTax();
 
   function answer(res: http.ServerResponse, status: number, body: string, replayed = false) {
     res.writeHead(status, {
@@ -98,7 +100,7 @@ export async function startFakeStripe(options: { clock?: () => number; port?: nu
             body: { error: { type: "api_error", message: "An unknown error occurred on Stripe's end." } },
           };
     }
-    for (const r of [...SUBSCRIPTION_CHANGE_ROUTES, ...ROUTES, ...ACCOUNT_ROUTES]) {
+    for (const r of [...SUBSCRIPTION_CHANGE_ROUTES, ...ROUTES, ...ACCOUNT_ROUTES, ...tax.routes]) {
       if (r.method !== method) continue;
       const m = r.pattern.exec(path);
       if (!m) continue;
@@ -255,10 +257,16 @@ export async function startFakeStripe(options: { clock?: () => number; port?: nu
       idempotent.clear();
       calls.length = 0;
       failures = { count: 0, status: 500 };
+      tax.reset();
     },
     /** The next `count` requests fail with `status` (500: api_error, 429: rate limited). */
     failNext(count: number, status = 500) {
       failures = { count, status };
+    },
+    /** Stripe Tax: the rates by place and whether it is active (fake-stripe-tax-routes.ts). */
+    tax: {
+      setRates: (table: Parameters<typeof tax.setRates>[0]) => tax.setRates(table),
+      setActive: (on: boolean) => tax.setActive(on),
     },
     pay: (...args: Parameters<StripeState["pay"]>) => state.pay(...args),
     completeAction: (id: string, passed: boolean) => state.completeAction(id, passed),

@@ -89,10 +89,12 @@ function termsMismatch(terms: AttemptTerms, req: CheckoutRequest): ErrorDetail[]
   if (terms.tax_location && req.metadata) {
     const frozen = terms.tax_location;
     const sent = taxLocation(req.metadata, frozen);
-    if (sent.country !== frozen.country || sent.region !== frozen.region)
+    // Stripe Tax froze the postal code too (undefined: the tax rules, which do not look at it).
+    const postal = frozen.postal_code !== undefined && sent.postal_code !== frozen.postal_code;
+    if (sent.country !== frozen.country || sent.region !== frozen.region || postal)
       differs(
         "subscription.metadata",
-        `tax of ${[frozen.country ?? "no country", frozen.region].filter(Boolean).join("/")}`,
+        `tax of ${[frozen.country ?? "no country", frozen.region, frozen.postal_code].filter(Boolean).join("/")}`,
       );
   }
   if (terms.kind === "pricing_plan" && req.dynamicAssets) {

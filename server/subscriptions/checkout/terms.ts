@@ -13,24 +13,22 @@ import type { MemberRecord } from "../../members/members";
 import { PaymentAdapterError, type PaymentAdapter, type PaymentIntent } from "../payments/adapter";
 import { paymentAdapterFor } from "../payments/registry";
 import {
-  applicableTaxRules,
-  computeTax,
   contributionAmount,
   couponDiscount,
   couponIssue,
   planPriceIn,
-  taxLocation,
   trialAuthorizationCents,
   trialTerms,
   type DiscountDetail,
   type TaxLine,
 } from "../pricing";
-import { getSubscriberMetadata, resolveSubscriber } from "../subscribers";
+import { resolveSubscriber } from "../subscribers";
 import { normaliseIdentityValue } from "../subscribers.schema";
 import { addDuration } from "../subscription-state";
 import { earlierTrialOf } from "../trial-history";
 import { bindingOf, CREATED_BY, preferredIdentityOf, type CheckoutWho } from "./buyer";
 import type { CheckoutRequest } from "./request";
+import { checkoutTax, type TaxPlace } from "./tax";
 
 /** The body field that carries the attempt token. */
 export const TOKEN_FIELD = "attempt_token";
@@ -62,8 +60,13 @@ export type AttemptTerms = {
   discount_detail: DiscountDetail;
   tax_cents: number;
   tax_lines: TaxLine[];
-  /** Where the tax was computed for (country, region), when the account had tax rules; the create's address must agree. */
-  tax_location?: { country: string | null; region: string | null } | null;
+  /**
+   * Where the tax was computed for (country, region; with Stripe Tax also the postal code), when
+   * the account had tax rules or Stripe Tax; the create's address must agree.
+   */
+  tax_location?: TaxPlace | null;
+  /** Stripe Tax: the Tax Calculation the tax lines come from (`taxcalc_…`). */
+  stripe_tax_calculation?: string | null;
   /** What a period costs after discount and tax. */
   total_cents: number;
   /** What this payment is: the total, or the trial authorization. */
@@ -117,6 +120,7 @@ export async function computeTerms(
     | "tax_cents"
     | "tax_lines"
     | "tax_location"
+    | "stripe_tax_calculation"
     | "total_cents"
     | "amount_cents"
     | "trial"
@@ -296,19 +300,6 @@ export async function computeTerms(
     discountDetail = d.detail;
   }
 
-  // Tax (not on campaign contributions): the request's address first, then the subscriber's.
-  let tax = { taxCents: 0, totalCents: base.price_cents - discountCents, lines: [] as TaxLine[] };
-  let taxWhere: AttemptTerms["tax_location"] = null;
-  if (!groupForCampaign) {
-    const rules = await db.taxRule.findMany({ where: { accountId, enabled: true, deletedAt: null } });
-    if (rules.length) {
-      const stored = member ? await getSubscriberMetadata(db, member.id) : null;
-      taxWhere = taxLocation(req.metadata, stored);
-      const t = computeTax(base.price_cents - discountCents, applicableTaxRules(rules, taxWhere));
-      tax = { taxCents: t.taxCents, totalCents: t.totalCents, lines: t.lines };
-    }
-  }
-
   // Trial.
   let trial: AttemptTerms["trial"] = null;
   if (trialPlan) {
@@ -319,6 +310,19 @@ export async function computeTerms(
   } else if (req.trial.trial_period === true || req.trial.trial_period_length !== undefined) {
     throw unprocessable(field("trial_period"), "this plan has no trial");
   }
+
+  // Tax (not on campaign contributions): the request's address first, then the subscriber's. After
+  // the checks above, so that a refused request costs no Stripe Tax calculation.
+  const tax = await checkoutTax(db, {
+    accountId,
+    member,
+    metadata: req.metadata,
+    amountCents: base.price_cents - discountCents,
+    currency: base.currency,
+    campaign: groupForCampaign !== null,
+    provider: adapter.provider ?? null,
+    reference: `${base.kind}_${base.plan_id}`,
+  });
   const amountCents = trial ? trialAuthorizationCents(base.currency) : tax.totalCents;
 
   // Who may use the payment type.
@@ -350,7 +354,8 @@ export async function computeTerms(
       discount_detail: discountDetail,
       tax_cents: tax.taxCents,
       tax_lines: tax.lines,
-      tax_location: taxWhere,
+      tax_location: tax.location,
+      stripe_tax_calculation: tax.stripeCalculation,
       total_cents: tax.totalCents,
       amount_cents: amountCents,
       trial,

@@ -27,6 +27,8 @@ export type GatewayCredentials = {
   enabled: boolean;
   webhook_secret: string | null;
   environment: GatewayEnvironment;
+  /** Stripe: the account's Stripe Tax setting (payments/stripe-tax.ts); absent for other gateways. */
+  stripe_tax?: { enabled: boolean; inclusive: boolean };
 };
 
 /** What checkout knows when it asks for a payment (all money in integer minor units). */

@@ -33,6 +33,7 @@ export async function gatewayCredentialsFor(
       ? decryptSecret(row.webhookSecretEncrypted, GATEWAY_SECRET_PURPOSE)
       : null,
     environment: row.environment as GatewayEnvironment,
+    ...(row.provider === "stripe" ? { stripe_tax: { enabled: row.stripeTax, inclusive: row.stripeTaxInclusive } } : {}),
   };
 }
 

@@ -189,6 +189,35 @@ describe("payment gateways (dashboard)", () => {
       environment: "sandbox",
       appKey: "pk_test_51Abc",
       paymentTypes: ["stripe", "stripe_recurring"],
+      stripeTax: false,
+      stripeTaxInclusive: false,
+    });
+    // Stripe Tax: Stripe's only; on, it stays on through a save that does not mention it.
+    expect(
+      await trpcCodeOf(
+        owner.caller.paymentGateways.save({
+          provider: "razorpay",
+          environment: "sandbox",
+          appKey: "rzp_test_AAAA1111",
+          secret: "abcdefgh",
+          stripeTax: true,
+        }),
+      ),
+    ).toBe("BAD_REQUEST");
+    const stripeTax = { provider: "stripe", environment: "sandbox", appKey: "pk_test_51Abc" } as const;
+    expect(
+      await owner.caller.paymentGateways.save({ ...stripeTax, stripeTax: true, stripeTaxInclusive: true }),
+    ).toMatchObject({ stripeTax: true, stripeTaxInclusive: true });
+    expect(await owner.caller.paymentGateways.save(stripeTax)).toMatchObject({
+      stripeTax: true,
+      stripeTaxInclusive: true,
+    });
+    expect((await gatewayCredentialsFor(db, owner.account.id, "stripe"))?.stripe_tax).toEqual({
+      enabled: true,
+      inclusive: true,
+    });
+    expect(await owner.caller.paymentGateways.save({ ...stripeTax, stripeTax: false })).toMatchObject({
+      stripeTax: false,
     });
     expect(
       await trpcCodeOf(

@@ -33,9 +33,17 @@ export const ZUpsertGatewayInput = z
     secret: z.union([z.literal(""), zKey("The secret")]).optional(),
     webhookSecret: z.union([z.literal(""), zKey("The webhook secret"), z.null()]).optional(),
     enabled: z.boolean().optional(),
+    /** Stripe only: the checkout's tax is Stripe Tax's instead of the account's tax rules. Left out: kept (new: off). */
+    stripeTax: z.boolean().optional(),
+    /** Stripe Tax: prices include the tax where no tax rule of the buyer's country says otherwise. */
+    stripeTaxInclusive: z.boolean().optional(),
   })
   .superRefine((input, ctx) => {
-    if (input.provider !== "stripe") return;
+    if (input.provider !== "stripe") {
+      for (const field of ["stripeTax", "stripeTaxInclusive"] as const)
+        if (input[field]) ctx.addIssue({ code: "custom", path: [field], message: "Stripe Tax is for Stripe only." });
+      return;
+    }
     for (const issue of stripeKeyIssues(input)) ctx.addIssue({ code: "custom", ...issue });
   });
 
@@ -90,6 +98,9 @@ export const ZGatewayAdmin = z.object({
   environment: ZGatewayEnvironment,
   appKey: z.string(),
   enabled: z.boolean(),
+  /** Stripe: the checkout's tax is Stripe Tax's; prices include it (stripeTaxInclusive) or not. */
+  stripeTax: z.boolean(),
+  stripeTaxInclusive: z.boolean(),
   secretHint: z.string(),
   hasWebhookSecret: z.boolean(),
   webhookSecretHint: z.string().nullable(),

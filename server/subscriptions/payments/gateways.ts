@@ -42,6 +42,8 @@ function gatewayToAdmin(row: Row): TGatewayAdmin {
     environment: row.environment === "live" ? "live" : "sandbox",
     appKey: row.appKey,
     enabled: row.enabled,
+    stripeTax: row.stripeTax,
+    stripeTaxInclusive: row.stripeTaxInclusive,
     secretHint: row.secretHint,
     hasWebhookSecret: row.webhookSecretEncrypted !== null,
     webhookSecretHint: row.webhookSecretEncrypted === null ? null : (row.webhookSecretHint ?? ""),
@@ -88,6 +90,8 @@ export async function upsertGateway(
         environment: input.environment,
         appKey: input.appKey,
         ...(input.enabled === undefined ? {} : { enabled: input.enabled }),
+        ...(input.stripeTax === undefined ? {} : { stripeTax: input.stripeTax }),
+        ...(input.stripeTaxInclusive === undefined ? {} : { stripeTaxInclusive: input.stripeTaxInclusive }),
         ...(secret
           ? { secretEncrypted: encryptSecret(secret, GATEWAY_SECRET_PURPOSE), secretHint: secretHint(secret) }
           : {}),
@@ -109,6 +113,8 @@ export async function upsertGateway(
               environment: input.environment,
               appKey: input.appKey,
               enabled: input.enabled ?? true,
+              stripeTax: input.stripeTax ?? false,
+              stripeTaxInclusive: input.stripeTaxInclusive ?? false,
               secretEncrypted: encryptSecret(secret!, GATEWAY_SECRET_PURPOSE),
               secretHint: secretHint(secret!),
               ...(webhookSecret
@@ -128,6 +134,9 @@ export async function upsertGateway(
           provider: row.provider,
           environment: row.environment,
           enabled: row.enabled,
+          ...(row.provider === "stripe"
+            ? { stripe_tax: row.stripeTax, stripe_tax_inclusive: row.stripeTaxInclusive }
+            : {}),
           secret_replaced: Boolean(secret),
           webhook_secret: webhookSecret === null ? "removed" : webhookSecret ? "replaced" : "kept",
         },

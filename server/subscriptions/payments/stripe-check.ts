@@ -12,6 +12,8 @@
  *   key's permission for the endpoint before it looks for the object: 404 (or 400 naming the
  *   missing object) means the key may, 403 that it may not, 401 that the key itself is refused.
  * - No webhook signing secret: Stripe's webhooks are refused, so Masthead hears no renewal.
+ * - With the account's Stripe Tax on: whether Stripe Tax is active on the Stripe account (its tax
+ *   settings' status), since every checkout through Stripe is refused until it is.
  *
  * The secret goes to Stripe only, as the SDK's Bearer token: it is never in the answer, a log or
  * an error (Stripe's messages, which mask the key, are not passed on either).
@@ -21,6 +23,7 @@ import "server-only";
 import Stripe from "stripe";
 
 import type { GatewayCheck, GatewayCheckProblem, GatewayCredentials } from "./adapter";
+import { stripeTaxStatus } from "./stripe-tax";
 
 /** A probe id no Stripe object has (Stripe's ids are `<prefix>_` + 14 or more letters and digits). */
 const NONE = "masthead_connection_check";
@@ -196,6 +199,11 @@ export async function checkStripeConnection(
     notes.push(
       restricted ? "The restricted key works and has every permission Masthead needs." : "The secret key works.",
     );
+  if (creds.stripe_tax?.enabled) {
+    const tax = await stripeTaxStatus(stripe);
+    if (tax.problem) problems.push(tax.problem);
+    if (tax.note) notes.push(tax.note);
+  }
   return done(true);
 }
 
