@@ -33,6 +33,19 @@ const RESOURCES: readonly [RegExp, string][] = [
 /** A permission a restricted key is given: "customer_write", "price_read". */
 export type FakeStripePermission = `${string}_${"read" | "write"}`;
 
+/** Every permission the Stripe adapter needs, as a restricted key is given them. */
+export const ADAPTER_PERMISSIONS: readonly FakeStripePermission[] = [
+  "payment_intent_write",
+  "customer_write",
+  "product_write",
+  "price_read",
+  "subscription_write",
+  "invoice_write",
+  "refund_write",
+  "setup_intent_read",
+  "billing_portal_session_write",
+];
+
 const mask = (key: string) => `${key.slice(0, 8)}${"*".repeat(Math.max(0, key.length - 12))}${key.slice(-4)}`;
 
 export function fakeStripeKeys(accountId: string) {

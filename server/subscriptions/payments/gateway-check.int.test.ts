@@ -11,6 +11,8 @@ import { getDb } from "@/server/db";
 import { createTestStaff } from "@/server/testing/staff";
 import { stripeStandIn } from "@/server/testing/stripe-checkout";
 
+import { ADAPTER_PERMISSIONS } from "../../testing/fake-stripe-keys";
+
 const session = vi.hoisted(() => ({ current: null as AdminSession | null }));
 vi.mock("@/server/auth/next-auth", () => ({ getAdminSession: () => Promise.resolve(session.current) }));
 
@@ -54,16 +56,7 @@ describe("POST /api/trpc/paymentGateways.check", () => {
 
     // A restricted key without Customers: Write, and no webhook secret.
     const restricted = fake.addKey({
-      permissions: [
-        "payment_intent_write",
-        "product_write",
-        "price_read",
-        "subscription_write",
-        "invoice_write",
-        "refund_write",
-        "setup_intent_read",
-        "billing_portal_session_write",
-      ],
+      permissions: ADAPTER_PERMISSIONS.filter((p) => p !== "customer_write"),
     });
     await owner.caller.paymentGateways.save({
       provider: "stripe",

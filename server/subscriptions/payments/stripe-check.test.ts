@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { startFakeStripe, type FakeStripe } from "../../testing/fake-stripe";
 import { fakeStripeAdapter, fakeStripeCredentials } from "../../testing/fake-stripe-adapter";
-import type { FakeStripePermission } from "../../testing/fake-stripe-keys";
+import { ADAPTER_PERMISSIONS } from "../../testing/fake-stripe-keys";
 import type { GatewayCheck, GatewayCredentials } from "./adapter";
 import { STRIPE_PROBES } from "./stripe-check";
 
@@ -32,18 +32,7 @@ const check = async (c: GatewayCredentials, connection?: () => FakeStripe["sdkOp
 };
 const codes = (result: GatewayCheck) => result.problems.map((p) => p.code);
 
-/** Every permission the adapter needs, as a restricted key is given them. */
-const ALL: FakeStripePermission[] = [
-  "payment_intent_write",
-  "customer_write",
-  "product_write",
-  "price_read",
-  "subscription_write",
-  "invoice_write",
-  "refund_write",
-  "setup_intent_read",
-  "billing_portal_session_write",
-];
+const ALL = ADAPTER_PERMISSIONS;
 
 describe("Stripe connection check", () => {
   it("passes working test keys with a webhook secret, in test mode, changing nothing at Stripe", async () => {

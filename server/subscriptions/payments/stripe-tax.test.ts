@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { startFakeStripe, type FakeStripe } from "../../testing/fake-stripe";
+import { ADAPTER_PERMISSIONS } from "../../testing/fake-stripe-keys";
 import { PaymentAdapterError, type GatewayCredentials } from "./adapter";
 import { createStripeAdapter } from "./stripe";
 import { calculateStripeTax, percentageToBasisPoints, STRIPE_TAX_INACTIVE } from "./stripe-tax";
@@ -172,17 +173,7 @@ describe("the connection check with Stripe Tax on", () => {
 
   it("names the permissions a restricted key lacks for Stripe Tax", async () => {
     const key = fake.addKey({
-      permissions: [
-        "payment_intent_write",
-        "customer_write",
-        "product_write",
-        "price_read",
-        "subscription_write",
-        "invoice_write",
-        "refund_write",
-        "setup_intent_read",
-        "billing_portal_session_write",
-      ],
+      permissions: ADAPTER_PERMISSIONS,
     });
     const result = await check({ ...creds(), secret: key });
     expect(result.problems).toEqual([
