@@ -4,7 +4,9 @@
  * browser: e2e/fake-stripe-server.ts), with axe on each step:
  * - a one-time plan: a declined card is said and grants nothing, then a good card buys it;
  * - a recurring plan with a 3-D Secure challenge completed: a subscriber at once; the reader's
- *   self-service page sends the card change to Stripe's hosted portal;
+ *   self-service page sends the card change to Stripe's hosted portal; its renewal, once the period
+ *   has ended, fails at Stripe (invoice.payment_failed): the grace period and its banner, and the
+ *   Reports page counts it in grace;
  * - a recurring plan whose challenge fails: nothing granted, the reader told.
  */
 import type { Page } from "@playwright/test";
@@ -34,6 +36,8 @@ const created = (page: Page) =>
   page.waitForResponse(
     (r) => r.url().includes("/api/access/v1/members/me/subscriptions?") && r.request().method() === "POST",
   );
+
+const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
 
 for (const viewport of VIEWPORTS) {
   test.describe(`paying with Stripe (${viewport.name})`, () => {
@@ -91,6 +95,7 @@ for (const viewport of VIEWPORTS) {
     test("a recurring plan with 3-D Secure completed; the card changes on Stripe's portal; a failed renewal at Stripe starts the grace period", async ({
       page,
       browser,
+      signIn,
     }) => {
       await readerAtPaywall(page, `stripe-3ds-${viewport.name}-${Date.now()}@example.com`);
       const preview = page.waitForResponse((r) => r.url().includes("/subscriptions/preview") && r.ok());
@@ -151,6 +156,17 @@ for (const viewport of VIEWPORTS) {
       }).toPass({ timeout: 30_000 });
       await expect(demo).toHaveAttribute("data-grant-reason", "SUBSCRIBER");
       await expect(banner).toContainText("Your last payment did not go through.");
+      await expectNoHorizontalPageScroll(page);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // Revenue staff: the Stripe payments are this month's revenue, and the renewal is in grace.
+      await signIn(REVENUE);
+      await page.goto("/admin/subscriptions/reports");
+      await expect(page.getByTestId("dunning-at-risk")).toContainText("In grace now:");
+      await page.goto("/admin/subscriptions");
+      const revenue = page.getByTestId("revenue-headlines");
+      await expect(revenue).toContainText("Revenue this month");
+      await expect(revenue).toContainText("USD");
       await expectNoHorizontalPageScroll(page);
       expect(await seriousViolations(page)).toEqual([]);
     });
