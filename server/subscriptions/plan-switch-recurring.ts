@@ -29,16 +29,12 @@ import type { Subscription } from "../generated/prisma/client";
 import { recordCharge } from "./charges";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
 import { PaymentAdapterError, type PaymentAdapter } from "./payments/adapter";
+import { chargesOnRequest } from "./payments/billing-source";
 import { credentialsFor } from "./payments/credentials";
 import { switchAtGatewayNow } from "./plan-switch-gateway";
 import { applyCredit, proratedRecurringSwitch, type Interval } from "./plan-switch-proration";
 import { switchTo } from "./plan-switch-scheduled";
-import {
-  chargesStoredMethod,
-  gatewayProrates,
-  type RecurringSwitchTerms,
-  type ScheduledReason,
-} from "./plan-switch-terms";
+import { gatewayProrates, type RecurringSwitchTerms, type ScheduledReason } from "./plan-switch-terms";
 import { addDuration } from "./subscription-state";
 
 type SubForSwitch = Pick<
@@ -74,7 +70,7 @@ export function recurringSwitchTerms(args: {
   const period = currentPeriod(sub);
   const applyAt = (sub.nextPaymentDueDate ?? sub.endTimestamp)?.toISOString() ?? null;
   if (!args.prorationEnabled) return { mode: "scheduled", apply_at: applyAt, reason: "proration_off" };
-  if (!chargesStoredMethod(args.adapter) && !gatewayProrates(args.adapter))
+  if (!chargesOnRequest(args.adapter) && !gatewayProrates(args.adapter))
     return { mode: "scheduled", apply_at: applyAt, reason: args.adapter?.provider ? "gateway_charges" : "not_charged" };
   if ((sub.trialEndsAt && sub.trialEndsAt > now) || !period)
     return { mode: "scheduled", apply_at: applyAt, reason: "trial" };

@@ -4,6 +4,7 @@
  * decides and applies the switch, plan-switch-gateway.ts makes it on a gateway that charges by itself.
  */
 import type { PaymentAdapter } from "./payments/adapter";
+import { chargesOnRequest } from "./payments/billing-source";
 
 /** Why a recurring switch waits for the next charge instead of applying now. */
 export type ScheduledReason = "proration_off" | "gateway_charges" | "gateway_credit" | "not_charged" | "trial";
@@ -35,12 +36,9 @@ export type RecurringSwitchTerms =
       next_charge_at: string;
     };
 
-/** Whether the adapter charges a stored payment method itself (renewals, dunning, switches). */
-export const chargesStoredMethod = (adapter: PaymentAdapter | null) => adapter?.chargeRecurring !== undefined;
-
 /** Whether the adapter's gateway charges by itself and prorates a plan change now itself (Stripe). */
 export const gatewayProrates = (adapter: PaymentAdapter | null): boolean =>
-  !chargesStoredMethod(adapter) &&
+  !chargesOnRequest(adapter) &&
   adapter?.planChangeTimings?.includes("now") === true &&
   adapter.quotePlanChange !== undefined &&
   adapter.changePlan !== undefined;

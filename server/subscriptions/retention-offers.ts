@@ -35,7 +35,7 @@ import { parseInput } from "../validation";
 import { gatewayResumeJob } from "./gateway-resume";
 import { collectionResumesAt, tellGateway } from "./gateway-sync";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
-import { chargesOnRequest } from "./payments/billing-source";
+import { chargesByItself } from "./payments/billing-source";
 import { paymentAdapterFor } from "./payments/registry";
 import { offerInWords } from "./self-service-words";
 import { CANCEL_REASONS, ZRetentionOfferInput, type TRetentionOfferInput } from "./self-service.schema";
@@ -160,12 +160,6 @@ function couponUsable(coupon: Coupon, sub: Pick<Subscription, "planId" | "groupI
   );
 }
 
-/** Whether a gateway charges the subscription's periods itself (Stripe, Razorpay subscriptions). */
-function chargedByGateway(sub: Pick<Subscription, "paymentType">): boolean {
-  const adapter = paymentAdapterFor(sub.paymentType);
-  return adapter !== null && adapter.provider !== null && adapter.takesPayment && !chargesOnRequest(adapter);
-}
-
 /**
  * The account's offer for this subscription, or null: none set or turned off, the subscription
  * not a live recurring one with a next period, the coupon unusable for it (or a coupon offer on a
@@ -194,7 +188,7 @@ export async function offerForSubscription(db: Db, sub: Subscription, now: Date)
       }),
     };
   // A gateway that charges each period itself would charge the full price all the same.
-  if (chargedByGateway(sub)) return null;
+  if (chargesByItself(paymentAdapterFor(sub.paymentType))) return null;
   const coupon = offer.couponId ? await db.coupon.findFirst({ where: { id: offer.couponId } }) : null;
   if (!coupon || !couponUsable(coupon, sub, now)) return null;
   if (coupon.maxRedemptionsPerSubscriber !== null) {

@@ -42,7 +42,7 @@ import type { Db, TransactionClient } from "../../db/client";
 import type { Prisma, SubscriptionStatus } from "../../generated/prisma/client";
 import { DAY_MS, RENEWAL_REMINDER_DAYS } from "../../subscriptions/lifecycle-steps";
 import { centsToDecimal } from "../../subscriptions/money.schema";
-import { billedElsewhere, chargesOnRequest, hearingFrom } from "../../subscriptions/payments/billing-source";
+import { billedElsewhere, chargesByItself, hearingFrom } from "../../subscriptions/payments/billing-source";
 import { paymentAdapterFor, paymentAdapterForProvider } from "../../subscriptions/payments/registry";
 import { planCopy } from "../../subscriptions/plan-copy";
 import { MEMBER_KIND, noteSpelling, planMember, type SourceIdentity } from "../comments/authors";
@@ -351,7 +351,7 @@ export async function planImportedSubscription(
   }
   const when = timing(terms.status, terms.cancelAtEnd, terms.end, ctx.now, plan.recurring);
   const adapter = paymentAdapterFor(paymentType);
-  const selfBilling = plan.recurring && adapter?.provider != null && adapter.takesPayment && !chargesOnRequest(adapter);
+  const selfBilling = plan.recurring && chargesByItself(adapter);
   if (when.status === "ACTIVE" && selfBilling) {
     noteOnce(
       ctx,

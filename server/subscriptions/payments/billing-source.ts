@@ -23,6 +23,11 @@ export function chargesOnRequest(adapter: PaymentAdapter | null): boolean {
   return adapter !== null && adapter.chargeRecurring !== undefined;
 }
 
+/** Whether the adapter is a gateway that charges each period itself (Razorpay, Stripe subscriptions). */
+export function chargesByItself(adapter: PaymentAdapter | null): adapter is PaymentAdapter & { provider: string } {
+  return adapter !== null && adapter.provider !== null && adapter.takesPayment && !chargesOnRequest(adapter);
+}
+
 /** Whether an account hears from a gateway: its credentials set, enabled, with a webhook secret. */
 export type Hearing = (accountId: number, provider: string) => Promise<boolean>;
 
@@ -53,8 +58,7 @@ export async function billedElsewhere(sub: Billed, hears: Hearing): Promise<bool
   if (adapter === null) return true;
   if (sub.createdBy !== "import" || !sub.recurring) return false;
   if (sub.paymentType === "manual") return true;
-  const selfBilling = adapter.provider !== null && adapter.takesPayment && !chargesOnRequest(adapter);
-  return selfBilling && !(await hears(sub.accountId, adapter.provider));
+  return chargesByItself(adapter) && !(await hears(sub.accountId, adapter.provider));
 }
 
 /**
