@@ -13,7 +13,7 @@ import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
 import { type RazorpayFixture } from "@/server/testing/razorpay-fixture";
 import { createTestStaff } from "@/server/testing/staff";
 
-import { POST } from "./route";
+import { postGatewayWebhook } from "./post-webhook";
 
 const razorpayAccount = razorpayStandIn();
 
@@ -29,14 +29,7 @@ function post(
   hook: { body: string; headers: Record<string, string> },
   provider = "razorpay",
 ) {
-  return POST(
-    new Request(`http://localhost/api/v1/payment_gateways/${provider}/webhooks/${accountId}`, {
-      method: "POST",
-      headers: { host: "localhost", ...hook.headers },
-      body: hook.body,
-    }),
-    { params: Promise.resolve({ provider, account_id: String(accountId) }) },
-  );
+  return postGatewayWebhook(provider, accountId, hook);
 }
 
 async function capturedHook(

@@ -6,7 +6,7 @@ import { POST } from "./route";
 
 export function postGatewayWebhook(
   provider: string,
-  accountId: number,
+  accountId: number | string,
   hook: { body: string; headers: Record<string, string> },
 ): Promise<Response> {
   return POST(
