@@ -18,6 +18,7 @@ describe("the generated bundle modules", () => {
   it("are what the sources build, and every script stays under its budget", async () => {
     const modules = await buildBundles();
     expect(modules.map((m) => m.file)).toEqual([
+      "i18n/catalogues.generated.ts",
       "server/widgets/bundles.generated.ts",
       "sdk/accesstype/bundle.generated.ts",
     ]);

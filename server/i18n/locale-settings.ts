@@ -1,0 +1,57 @@
+/**
+ * An account's reader locales (docs/i18n.md): its default (the locale its language setting names,
+ * IETF code first, else English) and the locales it offers (Settings → Languages; none saved offers
+ * every shipped one, always including the default). And the locale a request or a reader gets.
+ */
+import { acceptedTags, chooseLocale, isLocale, LOCALES, matchLocale, type Locale } from "@/i18n/locales";
+
+import { type Db } from "../db/client";
+
+export type AccountLocales = { defaultLocale: Locale; offered: Locale[] };
+
+/** The pure rule, from the stored settings. */
+export function accountLocalesFrom(
+  config: { languageIetfCode: string; languageIsoCode: string; localesOffered: readonly string[] } | null,
+): AccountLocales {
+  const defaultLocale = matchLocale(config?.languageIetfCode) ?? matchLocale(config?.languageIsoCode) ?? "en";
+  const saved = (config?.localesOffered ?? []).filter(isLocale);
+  const offered = saved.length ? [...new Set([defaultLocale, ...saved])] : [...LOCALES];
+  return { defaultLocale, offered: LOCALES.filter((l) => offered.includes(l)) };
+}
+
+export async function accountLocales(db: Db, accountId: number): Promise<AccountLocales> {
+  const config = await db.publisherConfig.findUnique({
+    where: { accountId },
+    select: { languageIetfCode: true, languageIsoCode: true, localesOffered: true },
+  });
+  return accountLocalesFrom(config);
+}
+
+/** Member pages: the reader's saved choice, else Accept-Language, else the account's default. */
+export function pageLocale(
+  locales: AccountLocales,
+  input: { saved?: string | null; acceptLanguage?: string | null },
+): Locale {
+  return chooseLocale([input.saved, ...acceptedTags(input.acceptLanguage)], locales.offered, locales.defaultLocale);
+}
+
+/** Mail to a reader: their saved choice, else the account's default. */
+export async function memberLocale(db: Db, accountId: number, memberId: number | null): Promise<Locale> {
+  const [locales, member] = await Promise.all([
+    accountLocales(db, accountId),
+    memberId === null ? null : db.member.findFirst({ where: { id: memberId, accountId }, select: { locale: true } }),
+  ]);
+  return chooseLocale([member?.locale], locales.offered, locales.defaultLocale);
+}
+
+/** Saves a reader's choice (null: follow the browser again). A locale the account does not offer is refused. */
+export async function setMemberLocale(
+  db: Db,
+  accountId: number,
+  memberId: number,
+  locale: Locale | null,
+): Promise<boolean> {
+  if (locale !== null && !(await accountLocales(db, accountId)).offered.includes(locale)) return false;
+  const { count } = await db.member.updateMany({ where: { id: memberId, accountId }, data: { locale } });
+  return count === 1;
+}
