@@ -133,10 +133,10 @@ describe("dunning on the test clock", () => {
     expect(mails[0]!.text).toMatch(
       new RegExp(`http://localhost:3000/member/card/\\d+\\.${subscriptionId}\\.\\d+\\.\\d+\\.[A-Za-z0-9_-]{43}`),
     );
-    expect(mails[0]!.text).toContain("12.50 EUR");
-    expect(mails[0]!.text).toContain("You can keep reading until 8 Feb 2026, 01:00 CET.");
+    expect(mails[0]!.text).toContain("€12.50");
+    expect(mails[0]!.text).toContain("You can keep reading until Feb 8, 2026, 1:00 AM GMT+1.");
     expect(mails[0]!.text).toContain(
-      "We will try your card again on 2 Feb 2026, 01:00 CET; 4 Feb 2026, 01:00 CET; 6 Feb 2026, 01:00 CET.",
+      "We will try your card again on these dates:\nFeb 2, 2026, 1:00 AM GMT+1\nFeb 4, 2026, 1:00 AM GMT+1\nFeb 6, 2026, 1:00 AM GMT+1",
     );
 
     // 2 February: the first retry is declined too; the next one is on the 4th. No second e-mail.
