@@ -122,7 +122,7 @@ function levelsOf(chars: readonly string[], paragraph: 0 | 1): number[] {
 }
 
 /** A stretch of the line at one level: `rtl` when it reads right to left. */
-export type BidiRun = { text: string; rtl: boolean };
+type BidiRun = { text: string; rtl: boolean };
 
 /**
  * One line of text as runs in visual order, left to right on the page; each run's own text in

@@ -31,7 +31,7 @@ const FILES: Record<FontFamily, { pkg: string; base: string }> = {
 const WEIGHT_DIR: Record<FontWeight, string> = { regular: "400Regular", bold: "700Bold" };
 
 /** The font file's path: node_modules under the working directory (`next start`, tests, scripts). */
-export function fontPath(family: FontFamily, weight: FontWeight): string {
+function fontPath(family: FontFamily, weight: FontWeight): string {
   const { pkg, base } = FILES[family];
   const dir = WEIGHT_DIR[weight];
   return path.join(process.cwd(), "node_modules", "@expo-google-fonts", pkg, dir, `${base}_${dir}.ttf`);

@@ -20,7 +20,7 @@ import { fontRuns, fontStack, loadFont, type FontFamily, type FontWeight } from 
 
 type Doc = InstanceType<typeof PDFDocument>;
 
-export type TextStyle = { size: number; weight?: FontWeight; color?: string };
+type TextStyle = { size: number; weight?: FontWeight; color?: string };
 
 /**
  * Where a block goes: its left edge and width on the page; `align` on the locale's start or end

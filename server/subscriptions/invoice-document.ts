@@ -7,15 +7,14 @@
  * with the account's overrides), whoever opens them, reader or staff; times in that locale and the
  * account's zone (`accounts.time_zone`), zone named ("29 Nov 2026, 10:30 IST"); amounts by `Intl`
  * from integer minor units. The HTML page carries the locale's lang and dir (an Arabic invoice
- * reads right to left, its table's columns in logical order); the PDF's fonts and right-to-left
- * lines are ./pdf-document.ts's.
+ * reads right to left, its table's columns in logical order); the PDF (fonts, right-to-left
+ * lines) is ./pdf-document.ts's.
  */
 import "server-only";
 
 import type { ReaderMail } from "../mail/reader-mail";
 import { invoiceTaxLines, taxLinePercentage } from "./invoice-figures";
 import type { InvoiceRow } from "./invoices";
-import { renderDocumentPdf } from "./pdf-document";
 
 export type InvoiceDocumentLine = { label: string; amount: string; strong?: boolean };
 
@@ -128,11 +127,6 @@ function sellerLines(
     ...(row.sellerAddress ? row.sellerAddress.split("\n").filter(Boolean) : []),
     ...(row.sellerTaxId ? [lang.t("docTaxId", { id: row.sellerTaxId })] : []),
   ];
-}
-
-/** The invoice as a PDF (A4, fonts for the subscriber's script embedded: ./pdf-document.ts). */
-export function renderInvoicePdf(row: InvoiceRow, lang: DocumentLanguage): Promise<Buffer> {
-  return renderDocumentPdf(invoiceDocumentModel(row, lang));
 }
 
 const escapeHtml = (text: string) =>

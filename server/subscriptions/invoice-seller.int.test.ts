@@ -22,10 +22,11 @@ import { createTestPublisher } from "../testing/publishing-factories";
 import { scriptedGateway } from "../testing/scripted-gateway";
 import { createTestStaff, trpcCodeOf } from "../testing/staff";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../testing/subscription-fixtures";
-import { invoiceDocumentModel, renderInvoiceHtml, renderInvoicePdf } from "./invoice-document";
+import { invoiceDocumentModel, renderInvoiceHtml } from "./invoice-document";
 import type { TInvoiceWire } from "./invoice-figures";
 import { invoiceToWire } from "./invoices";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
+import { renderInvoicePdf } from "./pdf-document";
 import { resolveSubscriber } from "./subscribers";
 
 type Made = { subscription: { id: number; invoices: TInvoiceWire[] } };

@@ -9,9 +9,15 @@ import "server-only";
 import PDFDocument from "pdfkit";
 
 import { PdfText, type Box } from "../pdf/text";
-import type { DocumentModel } from "./invoice-document";
+import { invoiceDocumentModel, type DocumentLanguage, type DocumentModel } from "./invoice-document";
+import type { InvoiceRow } from "./invoices";
 
 const GREY = "#444";
+
+/** An invoice as a PDF in `lang` (the subscriber's language, the account's zone). */
+export function renderInvoicePdf(row: InvoiceRow, lang: DocumentLanguage): Promise<Buffer> {
+  return renderDocumentPdf(invoiceDocumentModel(row, lang));
+}
 
 /** The document model as a PDF. */
 export function renderDocumentPdf(model: DocumentModel): Promise<Buffer> {

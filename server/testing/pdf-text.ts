@@ -63,7 +63,7 @@ function literalString(text: string, from: number): Buffer {
   return Buffer.from(bytes);
 }
 
-export type PdfFacts = { fonts: string[]; characters: Set<string>; actualText: string[] };
+type PdfFacts = { fonts: string[]; characters: Set<string>; actualText: string[] };
 
 export function pdfFacts(pdf: Buffer): PdfFacts {
   const text = pdf.toString("latin1");
