@@ -53,6 +53,7 @@ async function documentResponse(
       headers: {
         ...PRIVATE,
         "Content-Type": "text/html; charset=utf-8",
+        "Content-Language": model.locale,
         // A static page: no script but the print button's handler, nothing loaded from elsewhere.
         "Content-Security-Policy":
           "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-hashes' 'sha256-MguIPR6qNR8D3B+eAlK+bIRTZe8t3wkOY4B/56Me9FU='; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",

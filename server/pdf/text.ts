@@ -64,16 +64,24 @@ export class PdfText {
     return name;
   }
 
+  private readonly widths = new Map<string, number>();
+
+  /** A run's width in one font, measured once per document. */
+  private runWidth(font: string, size: number, text: string): number {
+    const id = `${font}\u0000${size}\u0000${text}`;
+    let width = this.widths.get(id);
+    if (width === undefined) {
+      width = this.doc.font(font).fontSize(size).widthOfString(text, { features: FEATURES });
+      this.widths.set(id, width);
+    }
+    return width;
+  }
+
   /** The width of a stretch of text in logical order. */
   widthOf(text: string, style: TextStyle): number {
     const weight = style.weight ?? "regular";
     return fontRuns(text, this.stack, weight).reduce(
-      (sum, run) =>
-        sum +
-        this.doc
-          .font(this.font(run.family, weight))
-          .fontSize(style.size)
-          .widthOfString(run.text, { features: FEATURES }),
+      (sum, run) => sum + this.runWidth(this.font(run.family, weight), style.size, run.text),
       0,
     );
   }
@@ -84,24 +92,34 @@ export class PdfText {
     return { height: (font.ascent - font.descent) * style.size, baseline: font.ascent * style.size };
   }
 
-  /** The lines `text` breaks into within `width` (at spaces; inside a word only when it is wider than the line). */
+  /**
+   * The lines `text` breaks into within `width`: at spaces, a word measured once and a line as the
+   * sum of its words (kerning across a space is not counted); inside a word only when it alone is
+   * wider than the line, between grapheme clusters.
+   */
   lines(text: string, width: number, style: TextStyle): string[] {
     const out: string[] = [];
+    const fits = (used: number, token: string) => used + this.widthOf(token.trimEnd(), style) <= width;
     for (const paragraph of text.split("\n")) {
       let line = "";
+      let used = 0;
       for (const token of paragraph.match(/\S+\s*|\s+/g) ?? [""]) {
-        if (this.widthOf((line + token).trimEnd(), style) <= width) {
+        if (fits(used, token)) {
           line += token;
+          used += this.widthOf(token, style);
           continue;
         }
         if (line.trim()) out.push(line.trimEnd());
         line = "";
+        used = 0;
         for (const { segment } of new Intl.Segmenter(this.locale, { granularity: "grapheme" }).segment(token)) {
-          if (line && this.widthOf((line + segment).trimEnd(), style) > width) {
+          if (line && !fits(used, segment)) {
             out.push(line.trimEnd());
             line = "";
+            used = 0;
           }
           line += segment;
+          used += this.widthOf(segment, style);
         }
       }
       out.push(line.trimEnd());
@@ -122,7 +140,7 @@ export class PdfText {
         return {
           text,
           font,
-          width: this.doc.font(font).fontSize(style.size).widthOfString(text, { features: FEATURES }),
+          width: this.runWidth(font, style.size, text),
         };
       });
     });
