@@ -25,6 +25,7 @@ const READER_SURFACES: ReadonlyMap<string, readonly string[]> = new Map([
       "server/mail/reader-mail.ts",
       "server/engagement/notifications/mail.ts",
       "server/engagement/notifications/notify.ts",
+      "server/engagement/notifications/unsubscribe.ts",
       "server/newsletters/render-mail.ts",
       "server/newsletters/render-elements.ts",
       "server/newsletters/send-content.ts",

@@ -2,23 +2,17 @@
  * One-click unsubscribe (RFC 8058) behind every notification e-mail's List-Unsubscribe:
  * GET shows a small page that asks (and changes nothing: mail scanners follow links), POST, with
  * no session, turns the token's kind (or all) off. The token is the proof (token.ts): malformed is
- * 400, not signed for this account's member is 404.
+ * 400, not signed for this account's member is 404. Both pages are in the reader's locale (the
+ * member's saved choice, else the account's default), as the mail that linked to them was.
  */
 import "server-only";
 
 import { getEnv } from "../../../env.js";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
-import { escapeHtml } from "../../mail/reader-mail";
+import { escapeHtml, langDir, readerMail, type ReaderMail } from "../../mail/reader-mail";
 import { setPrefs, unsubscribeChange } from "./preferences";
 import { isUnsubscribeTokenForm, unsubscribeKey, verifyUnsubscribeToken, type TUnsubscribeKind } from "./token";
-
-const KIND_WORDS: Record<TUnsubscribeKind, string> = {
-  replies: "e-mails about replies to your comments",
-  mentions: "e-mails about mentions of you",
-  decisions: "e-mails about moderators' decisions on your comments",
-  all: "every e-mail about your comments",
-};
 
 /** The member and kind the token names (400 malformed, 404 not this account's member's). */
 async function memberOfToken(db: Db, args: { accountId: number; token: string }) {
@@ -39,10 +33,15 @@ async function memberOfToken(db: Db, args: { accountId: number; token: string })
 export async function unsubscribe(
   db: Db,
   args: { accountId: number; token: string; now: Date },
-): Promise<{ unsubscribed: TUnsubscribeKind; preferences: Awaited<ReturnType<typeof setPrefs>> }> {
+): Promise<{
+  unsubscribed: TUnsubscribeKind;
+  preferences: Awaited<ReturnType<typeof setPrefs>>;
+  /** The reader's language, for the page a browser gets. */
+  language: ReaderMail;
+}> {
   const { memberId, kind } = await memberOfToken(db, args);
   const preferences = await setPrefs(db, { memberId, prefs: unsubscribeChange(kind), now: args.now });
-  return { unsubscribed: kind, preferences };
+  return { unsubscribed: kind, preferences, language: await readerMail(db, args.accountId, memberId) };
 }
 
 const PAGE_STYLE =
@@ -50,9 +49,9 @@ const PAGE_STYLE =
 const BUTTON_STYLE =
   "font:inherit;padding:.5rem 1rem;border:0;border-radius:.375rem;background:#1d4ed8;color:#fff;cursor:pointer";
 
-function htmlPage(title: string, inner: string): string {
+function htmlPage(lang: ReaderMail, title: string, inner: string): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<html ${langDir(lang)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>${escapeHtml(title)}</title></head>
 <body><main style="${PAGE_STYLE}"><h1 style="font-size:1.5rem">${escapeHtml(title)}</h1>${inner}</main></body></html>
 `;
@@ -60,21 +59,24 @@ function htmlPage(title: string, inner: string): string {
 
 /** GET: the page that asks; its button POSTs the one-click body to the same URL. */
 export async function unsubscribeConfirmPage(db: Db, args: { accountId: number; token: string }): Promise<string> {
-  const { kind } = await memberOfToken(db, args);
+  const { memberId, kind } = await memberOfToken(db, args);
+  const lang = await readerMail(db, args.accountId, memberId);
   const action = `?token=${encodeURIComponent(args.token)}`;
   return htmlPage(
-    "Unsubscribe",
-    `<p>Stop ${escapeHtml(KIND_WORDS[kind])}?</p>
+    lang,
+    lang.t("unsubscribe"),
+    `<p>${escapeHtml(lang.t("unsubscribeAsk", { kind }))}</p>
 <form method="post" action="${escapeHtml(action)}"><input type="hidden" name="List-Unsubscribe" value="One-Click">
-<button type="submit" style="${BUTTON_STYLE}">Unsubscribe</button></form>
-<p style="color:#52525b;font-size:.875rem">You can turn them on again in the comments' Notifications settings.</p>`,
+<button type="submit" style="${BUTTON_STYLE}">${escapeHtml(lang.t("unsubscribe"))}</button></form>
+<p style="color:#52525b;font-size:.875rem">${escapeHtml(lang.t("unsubscribeTurnOnAgain"))}</p>`,
   );
 }
 
 /** The page a browser's POST (the confirm page's button) answers. */
-export function unsubscribedPage(kind: TUnsubscribeKind): string {
+export function unsubscribedPage(kind: TUnsubscribeKind, lang: ReaderMail): string {
   return htmlPage(
-    "Unsubscribed",
-    `<p>You will get no more ${escapeHtml(KIND_WORDS[kind])}. You can turn them on again in the comments' Notifications settings.</p>`,
+    lang,
+    lang.t("unsubscribedTitle"),
+    `<p>${escapeHtml(lang.t("unsubscribeDone", { kind }))} ${escapeHtml(lang.t("unsubscribeTurnOnAgain"))}</p>`,
   );
 }

@@ -163,6 +163,18 @@ describe("one-click unsubscribe", () => {
     expect((await prefs(id)).preferences.replies).toBe("digest");
   });
 
+  it("asks and answers in the reader's language: Arabic, right to left", async () => {
+    const { db, id, member, token } = await reader();
+    await db.member.update({ where: { id: member.id }, data: { locale: "ar" } });
+    const page = await (await call(CONFIRM, "GET", `/x?token=${token("all")}`, { account_id: id })).text();
+    expect(page).toContain('<html lang="ar" dir="rtl">');
+    expect(page).toContain("هل تريد إيقاف كل الرسائل المتعلقة بتعليقاتك؟");
+    const done = await call(UNSUBSCRIBE, "POST", `/x?token=${token("all")}`, { account_id: id }, undefined, {
+      accept: "text/html",
+    });
+    expect(await done.text()).toContain("لن تصلك بعد الآن أي رسالة تتعلق بتعليقاتك.");
+  });
+
   it("a malformed token is 400, a forged one or one of another account or member 404; nothing changes", async () => {
     const { db, id, account, member, token } = await reader();
     const good = token("replies");

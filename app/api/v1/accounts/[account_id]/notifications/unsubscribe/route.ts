@@ -51,9 +51,13 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
         "One-click unsubscribe (RFC 8058 List-Unsubscribe-Post), without signing in: turns off the token's kind (replies, mentions, decisions, or all) for its reader → 200 {unsubscribed, preferences} (text/html for a browser that asks for it). Again: the same. 400 for a malformed token, 404 for one not signed for a reader of this account.",
     },
     async ({ db, req, params, query }) => {
-      const done = await unsubscribe(db, { accountId: params.account_id, token: query.token, now: new Date() });
+      const { language, ...done } = await unsubscribe(db, {
+        accountId: params.account_id,
+        token: query.token,
+        now: new Date(),
+      });
       if ((req.headers.get("accept") ?? "").includes("text/html")) {
-        return new Response(unsubscribedPage(done.unsubscribed), { headers: HTML });
+        return new Response(unsubscribedPage(done.unsubscribed, language), { headers: HTML });
       }
       return json(done, { headers: { "Cache-Control": "no-store" } });
     },
