@@ -17,7 +17,7 @@
  *    the comment is English: a comment wrongly read as English is scored as today, a comment
  *    wrongly read as another language is treated as unscored, so doubt goes to English.
  *
- * Measured by scripts/moderation/evaluate-language.ts (figures in docs/moderation.md).
+ * The first DETECTED_LENGTH characters decide. Measured by scripts/moderation/evaluate-language.ts (figures in docs/moderation.md).
  */
 import { francAll } from "franc-min";
 
@@ -57,35 +57,31 @@ export type LanguageReading = {
 
 /** HTML tags and BBCode ("[url=…]", "[/url]"): markup, not words. */
 const MARKUP = /<[^>]{0,200}>|\[\/?[a-z]{1,10}(?:=[^\]]{0,200})?\]/gi;
-const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.\p{L}{2,}/gu;
-
-function scriptOf(letter: string): Script {
-  if (/\p{Script=Latin}/u.test(letter)) return "latin";
-  if (/\p{Script=Devanagari}/u.test(letter)) return "devanagari";
-  if (/\p{Script=Tamil}/u.test(letter)) return "tamil";
-  if (/\p{Script=Arabic}/u.test(letter)) return "arabic";
-  return "other";
-}
+const EMAIL = /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]{1,64}@[\p{L}\p{N}.-]{1,253}\.\p{L}{2,24}/gu;
+/** The first this many characters of a comment decide its language (the rest would only cost time). */
+export const DETECTED_LENGTH = 2_000;
+/** Of which the trigram detector reads the first this many characters of words. */
+const FRANC_LENGTH = 600;
 
 /**
  * The script the text is written in: Latin unless at least half its letters are of other scripts,
  * then the commonest of those; null without letters.
  */
 function mainScript(text: string): Script | null {
-  const counts = new Map<Script, number>();
-  let total = 0;
   // Vowel signs count with their letters (a Devanagari or Tamil word is as long as it is written).
-  for (const [letter] of text.matchAll(/[\p{L}\p{M}]/gu)) {
-    if (/\p{Script=Inherited}/u.test(letter)) continue;
-    const script = scriptOf(letter);
-    counts.set(script, (counts.get(script) ?? 0) + 1);
-    total += 1;
-  }
-  if (total === 0) return null;
-  const latin = counts.get("latin") ?? 0;
+  const count = (re: RegExp) => text.match(re)?.length ?? 0;
+  const total = count(/[\p{L}\p{M}]/gu) - count(/\p{Script=Inherited}/gu);
+  if (total <= 0) return null;
+  const latin = count(/[\p{Script=Latin}]/gu);
   if (latin * 2 > total) return "latin";
-  counts.delete("latin");
-  return [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+  const others: [Script, number][] = [
+    ["devanagari", count(/\p{Script=Devanagari}/gu)],
+    ["tamil", count(/\p{Script=Tamil}/gu)],
+    ["arabic", count(/\p{Script=Arabic}/gu)],
+  ];
+  const known = others.reduce((n, [, c]) => n + c, 0);
+  others.push(["other", total - latin - known]);
+  return others.sort((a, b) => b[1] - a[1])[0]![0];
 }
 
 function stopWordCounts(words: readonly string[]): Map<LatinLanguage, number> {
@@ -111,7 +107,7 @@ function latinLanguage(text: string): LatinLanguage | "hi" | null {
   const stops = stopWordCounts(words);
   const hindi = words.filter((w) => ROMANISED_HINDI_STOP_WORDS.has(w)).length;
   if (hindi >= 2 && [...stops.values()].every((n) => hindi > n)) return "hi";
-  const scores = new Map(francAll(words.join(" "), { only: FRANC_ONLY, minLength: 1 }));
+  const scores = new Map(francAll(words.join(" ").slice(0, FRANC_LENGTH), { only: FRANC_ONLY, minLength: 1 }));
   let guess: LatinLanguage = "en";
   let best = -1;
   for (const [code, score] of scores) {
@@ -137,7 +133,7 @@ function undisguised(text: string): string {
 
 /** The language of a comment's text (see the header). */
 export function detectLanguage(text: string): LanguageReading {
-  const plain = undisguised(text)
+  const plain = undisguised(text.slice(0, DETECTED_LENGTH))
     .replace(MARKUP, " ")
     .replace(new RegExp(URL_IN_TEXT.source, URL_IN_TEXT.flags), " ")
     .replace(EMAIL, " ");
