@@ -75,7 +75,8 @@ for (const language of SAMPLED) {
   );
   const toxic = scores.filter((s) => s.toxicity >= 70).length;
   const spam = scores.filter((s) => s.isSpam).length;
-  const shipped = sentences.filter((s) => hasShippedWord(s, language)).length;
+  const listLanguage = language === "it" || language === "nl" ? null : language;
+  const shipped = sentences.filter((s) => hasShippedWord(s, listLanguage)).length;
   const highest = Math.max(...scores.map((s) => s.toxicity));
   console.log(
     `  built-in scorer: held for toxicity ${pct(toxic, sentences.length)}, spam ${pct(spam, sentences.length)}, ` +

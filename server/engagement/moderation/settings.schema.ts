@@ -13,9 +13,9 @@ const BANNED_WORD_ACTIONS = ["reject", "hold", "flag"] as const;
  * What happens to a comment in a language the built-in scorer does not score (docs/moderation.md
  * "Languages"): held for a moderator, scored by the external scorer, or published unscored.
  */
-export const UNSCORED_LANGUAGE_POLICIES = ["pre_moderate", "external", "publish"] as const;
+const UNSCORED_LANGUAGE_POLICIES = ["pre_moderate", "external", "publish"] as const;
 /** What a word of the shipped list of a comment's language does (language/shipped-words.ts). */
-export const LANGUAGE_WORD_LIST_ACTIONS = ["flag", "hold", "off"] as const;
+const LANGUAGE_WORD_LIST_ACTIONS = ["flag", "hold", "off"] as const;
 export const BANNED_WORDS_MAX = 500;
 
 /** What an account has until someone changes it. */

@@ -158,7 +158,7 @@ const NATIVE_DIGIT = new RegExp(
 );
 
 /** Digits of other scripts written as 0–9 ("٠٥٥٥" → "0555"). */
-export function asciiDigits(text: string): string {
+function asciiDigits(text: string): string {
   return text.replace(NATIVE_DIGIT, (c) => {
     const code = c.codePointAt(0)!;
     const zero = DIGIT_ZEROS.find((z) => code >= z && code <= z + 9)!;

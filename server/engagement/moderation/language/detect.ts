@@ -29,7 +29,7 @@ import { ROMANISED_HINDI_STOP_WORDS, STOP_WORDS } from "./stop-words";
 /** Latin-script comments shorter than this many words are not told apart. */
 export const MIN_LATIN_WORDS = 4;
 /** franc's score of English, relative to its best guess, above which a guess without function words is doubted. */
-export const ENGLISH_CLOSE = 0.9;
+const ENGLISH_CLOSE = 0.9;
 
 const FRANC_CODES = new Map<string, LatinLanguage>([
   ["eng", "en"],
@@ -48,7 +48,7 @@ const SCRIPT_LANGUAGE: ReadonlyMap<Script, CommentLanguage> = new Map<Script, Co
   ["other", "other"],
 ]);
 
-export type LanguageReading = {
+type LanguageReading = {
   /** The language, or null when the text is too short (or has no letters) to tell. */
   language: CommentLanguage | null;
   /** The script most of its letters are written in; null without letters. */
@@ -59,7 +59,7 @@ export type LanguageReading = {
 const MARKUP = /<[^>]{0,200}>|\[\/?[a-z]{1,10}(?:=[^\]]{0,200})?\]/gi;
 const EMAIL = /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]{1,64}@[\p{L}\p{N}.-]{1,253}\.\p{L}{2,24}/gu;
 /** The first this many characters of a comment decide its language (the rest would only cost time). */
-export const DETECTED_LENGTH = 2_000;
+const DETECTED_LENGTH = 2_000;
 /** Of which the trigram detector reads the first this many characters of words. */
 const FRANC_LENGTH = 600;
 

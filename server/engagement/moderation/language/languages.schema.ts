@@ -45,8 +45,3 @@ export const SHIPPED_LIST_LANGUAGES: ReadonlySet<CommentLanguage> = new Set<Comm
   "ar",
   "hi",
 ]);
-
-/** The languages whose comments the built-in scorer does not score, in the dashboard's order. */
-export const UNSCORED_LANGUAGES: readonly CommentLanguage[] = COMMENT_LANGUAGES.filter(
-  (language) => !SCORED_LANGUAGES.has(language),
-);
