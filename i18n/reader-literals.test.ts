@@ -19,7 +19,26 @@ const READER_SURFACES: ReadonlyMap<string, readonly string[]> = new Map([
   ["widgets", ["widgets/src"]],
   ["member", ["app/member", "components/members", "app/newsletters"]],
   ["paywall", ["sdk/accesstype"]],
-  ["mail", ["server/engagement/notifications/mail.ts", "server/newsletters/render-mail.ts"]],
+  [
+    "mail",
+    [
+      "server/mail/reader-mail.ts",
+      "server/engagement/notifications/mail.ts",
+      "server/engagement/notifications/notify.ts",
+      "server/newsletters/render-mail.ts",
+      "server/newsletters/render-elements.ts",
+      "server/newsletters/send-content.ts",
+      "server/newsletters/digest.ts",
+      "server/newsletters/subscriptions.ts",
+      "server/members/member-account.ts",
+      "server/members/members.ts",
+      "server/subscriptions/dunning.ts",
+      "server/subscriptions/lifecycle.ts",
+      "server/subscriptions/invoice-document.ts",
+      "server/subscriptions/credit-note-document.ts",
+      "server/subscriptions/pdf-document.ts",
+    ],
+  ],
 ]);
 
 const VISIBLE_ATTRIBUTES = new Set([

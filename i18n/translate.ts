@@ -61,9 +61,13 @@ export function formatMoney(cents: number, currency: string, locale: Locale): st
 
 /** A date and time in the reader's locale and time zone, with the zone named ("29 Nov 2026, 10:30 IST"). */
 export function formatDateTime(when: Date, locale: Locale, timeZone: string): string {
+  // Intl refuses timeZoneName beside dateStyle/timeStyle: the fields are named one by one.
   return new Intl.DateTimeFormat(locale, {
-    dateStyle: "medium",
-    timeStyle: "short",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
     timeZone,
     timeZoneName: "short",
   }).format(when);

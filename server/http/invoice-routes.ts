@@ -1,28 +1,25 @@
 /**
  * What the invoice and credit note document routes share (docs/subscriptions.md "Invoices"): the
  * answer of one invoice or credit note as a PDF or a printable page. Who may read it is decided by the caller's
- * `getInvoiceOrThrow` (the subscriber's own, or revenue staff); this only renders, with times in
- * the account's zone (a reader and the staff get the same document).
+ * `getInvoiceOrThrow` (the subscriber's own, or revenue staff); this only renders, in the
+ * subscriber's language with times in the account's zone (a reader and the staff get the same
+ * document).
  */
-import { getAccountTimeZone } from "../accounts/time-zone";
 import type { Db } from "../db/client";
+import { readerMail } from "../mail/reader-mail";
 import { creditNoteDocumentModel, type CreditNoteDocumentRow } from "../subscriptions/credit-note-document";
-import {
-  invoiceDocumentModel,
-  renderDocumentHtml,
-  renderDocumentPdf,
-  type DocumentModel,
-} from "../subscriptions/invoice-document";
+import { invoiceDocumentModel, renderDocumentHtml, type DocumentModel } from "../subscriptions/invoice-document";
 import type { InvoiceRow } from "../subscriptions/invoices";
 import type { TInvoiceFormat } from "../subscriptions/invoices.schema";
+import { renderDocumentPdf } from "../subscriptions/pdf-document";
 
 const PRIVATE = { "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff" };
 
 /** The invoice in `format`; `pdfHref` is the printable page's link to its PDF. */
 export async function invoiceDocumentResponse(db: Db, invoice: InvoiceRow, format: TInvoiceFormat, pdfHref: string) {
-  const zone = await getAccountTimeZone(db, invoice.accountId);
+  const lang = await readerMail(db, invoice.accountId, invoice.memberId);
   return documentResponse(
-    invoiceDocumentModel(invoice, zone),
+    invoiceDocumentModel(invoice, lang),
     format,
     pdfHref,
     `invoice-${invoice.sequenceNumber}.pdf`,
@@ -36,9 +33,9 @@ export async function creditNoteDocumentResponse(
   format: TInvoiceFormat,
   pdfHref: string,
 ) {
-  const zone = await getAccountTimeZone(db, note.accountId);
+  const lang = await readerMail(db, note.accountId, note.memberId);
   return documentResponse(
-    creditNoteDocumentModel(note, zone),
+    creditNoteDocumentModel(note, lang),
     format,
     pdfHref,
     `credit-note-${note.sequenceNumber}.pdf`,
@@ -56,6 +53,7 @@ async function documentResponse(
       headers: {
         ...PRIVATE,
         "Content-Type": "text/html; charset=utf-8",
+        "Content-Language": model.locale,
         // A static page: no script but the print button's handler, nothing loaded from elsewhere.
         "Content-Security-Policy":
           "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-hashes' 'sha256-MguIPR6qNR8D3B+eAlK+bIRTZe8t3wkOY4B/56Me9FU='; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
@@ -68,6 +66,7 @@ async function documentResponse(
       ...PRIVATE,
       "Content-Type": "application/pdf",
       "Content-Disposition": `attachment; filename="${filename}"`,
+      "Content-Language": model.locale,
       "Content-Length": String(pdf.length),
     },
   });

@@ -8,7 +8,8 @@
  * - valid 10 minutes, single use, at most 5 wrong tries; a new code for an address ends the older
  *   ones (only the latest works);
  * - sending is limited per address (5 an hour) and per IP (30 an hour): 429 with Retry-After;
- * - mailed through the outbox (queueEmail in the code's transaction); never logged by Masthead;
+ * - mailed through the outbox (queueEmail in the code's transaction), in the member's locale
+ *   (../mail/reader-mail.ts); never logged by Masthead;
  * - a code is checked and used up in its own committed writes, so a wrong try counts even when the
  *   request then fails, and two requests with one code: exactly one succeeds (a conditional update).
  * Answers never tell whether an address has an account (as forgot-password).
@@ -22,6 +23,7 @@ import type { Db } from "../db/client";
 import { isUniqueClash, withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import { queueEmail } from "../mail/outbox";
+import { readerMail, renderSimpleMail } from "../mail/reader-mail";
 import type { Publisher } from "../publishing/publisher";
 import type { RateLimitRule } from "../rate-limit";
 import { addressBucket } from "../rate-limit/address";
@@ -106,19 +108,15 @@ export async function sendOtp(
         createdAt: now,
       },
     });
+    const mail = await readerMail(tx, accountId, member?.id ?? holder?.id ?? null);
     await queueEmail(tx, {
       accountId,
       to: email,
-      subject: `${code} is your ${publisher.name} code`,
-      text: [
-        `Hello ${member?.name ?? holder?.name ?? ""},`.replace(" ,", ","),
-        "",
-        `Your ${publisher.name} code is:`,
-        "",
-        `    ${code}`,
-        "",
-        "It is valid for 10 minutes and works once. If you did not ask for it, ignore this e-mail.",
-      ].join("\n"),
+      subject: mail.t("otpSubject", { code, publisher: publisher.name }),
+      ...renderSimpleMail(mail, {
+        name: member?.name ?? holder?.name,
+        blocks: [{ p: mail.t("otpIntro", { publisher: publisher.name }) }, { code }, { p: mail.t("otpValidity") }],
+      }),
       kind: OTP_MAIL_KIND,
       now,
     });
@@ -293,19 +291,19 @@ export async function sendVerificationLink(
         createdAt: now,
       },
     });
+    const mail = await readerMail(tx, accountId, member.id);
     await queueEmail(tx, {
       accountId,
       to: email,
-      subject: `Confirm your e-mail for ${publisher.name}`,
-      text: [
-        `Hello ${member.name},`,
-        "",
-        `To confirm that this is your e-mail address for ${publisher.name}, open this link within 24 hours:`,
-        "",
-        link,
-        "",
-        "If you did not ask for it, ignore this e-mail.",
-      ].join("\n"),
+      subject: mail.t("verifySubject", { publisher: publisher.name }),
+      ...renderSimpleMail(mail, {
+        name: member.name,
+        blocks: [
+          { p: mail.t("verifyIntro", { publisher: publisher.name }) },
+          { link, label: mail.t("verifyButton") },
+          { p: mail.t("ignoreIfNotAsked") },
+        ],
+      }),
       kind: VERIFY_MAIL_KIND,
       now,
     });

@@ -23,6 +23,7 @@ import { isUniqueClash, withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { Member, Prisma } from "../generated/prisma/client";
 import { queueEmail } from "../mail/outbox";
+import { readerMail, renderSimpleMail } from "../mail/reader-mail";
 import type { Publisher } from "../publishing/publisher";
 import { addressBucket } from "../rate-limit/address";
 import { assertWithinRateLimits } from "../rate-limit/assert";
@@ -263,27 +264,23 @@ export async function requestPasswordReset(
         createdAt: now,
       },
     });
+    const mail = await readerMail(tx, accountId, member.id);
     await queueEmail(tx, {
       accountId,
       to: member.email,
-      subject: `Reset your ${publisher.name} password`,
-      text: passwordResetText({ name: member.name, publisherName: publisher.name, link }),
+      subject: mail.t("resetSubject", { publisher: publisher.name }),
+      ...renderSimpleMail(mail, {
+        name: member.name,
+        blocks: [
+          { p: mail.t("resetIntro", { publisher: publisher.name }) },
+          { link, label: mail.t("resetButton") },
+          { p: mail.t("resetOnce") },
+        ],
+      }),
       kind: PASSWORD_RESET_KIND,
       now,
     });
   });
-}
-
-function passwordResetText(args: { name: string; publisherName: string; link: string }): string {
-  return [
-    `Hello ${args.name},`,
-    "",
-    `Someone (we hope you) asked to reset the password of your ${args.publisherName} account. To choose a new password, open this link within one hour:`,
-    "",
-    args.link,
-    "",
-    "The link works once. If you did not ask for it, ignore this e-mail: your password stays as it is.",
-  ].join("\n");
 }
 
 /**

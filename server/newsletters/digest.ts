@@ -23,6 +23,8 @@ import { ownValue } from "@/server/own-keys";
 import { recordAudit } from "../audit/audit-log";
 import { systemActor } from "../auth/actor";
 import type { Db } from "../db/client";
+import { accountLocales } from "../i18n/locale-settings";
+import { translatorFor } from "../i18n/overrides";
 import { defineJob } from "../jobs/define";
 import { log } from "../log";
 import { getPublisher } from "../publishing/publisher";
@@ -131,12 +133,18 @@ export async function createDueDigests(db: Db, now: Date, appUrl: string): Promi
     if (fresh === 0) continue;
     if (!(await siteUrlReady(db, n, due, { appUrl, now }))) continue;
     const collection = await db.collection.findUnique({ where: { id: n.digestCollectionId! }, select: { name: true } });
+    // A collection gone since: the subject says "Top stories" in the newsroom's language.
+    const title =
+      collection?.name ??
+      (await translatorFor(db, n.accountId, "mail", (await accountLocales(db, n.accountId)).defaultLocale))(
+        "newsletterTopStories",
+      );
     const result = await createSend(db, {
       accountId: n.accountId,
       newsletterId: n.id,
       kind: "digest",
       dedupeKey,
-      subject: `${n.name}: ${collection?.name ?? "Top stories"}`,
+      subject: `${n.name}: ${title}`,
       collectionId: n.digestCollectionId,
       scheduledAt: due.at,
       now,

@@ -20,6 +20,7 @@
  */
 import sanitizeHtml from "sanitize-html";
 
+import type { Translate } from "@/i18n/translate";
 import { ownValue } from "@/server/own-keys";
 
 import type { TCard, TStoryElement } from "../publishing/cards.schema";
@@ -33,6 +34,8 @@ export type ElementContext = {
   link: (url: string) => string;
   /** The newsletter's accent colour (links, quote bars), already checked. */
   accent: string;
+  /** The reader's words for what Masthead adds (a preview's label: "Watch the video"). */
+  t: Translate<"mail">;
 };
 
 export type Rendered = { html: string; text: string };
@@ -160,12 +163,12 @@ function previewBlock(
 const isWebUrl = (url: unknown): url is string => typeof url === "string" && /^https?:\/\/[^\s]+$/i.test(url);
 const plain = (html: unknown) => (typeof html === "string" ? htmlToText(html) : "");
 
-const EMBED_LABELS: Record<string, string> = {
-  tweet: "View the post on X",
-  instagram: "View the post on Instagram",
-  "facebook-post": "View the post on Facebook",
-  location: "View the map",
-};
+const EMBED_LABELS = {
+  tweet: "elementViewOnX",
+  instagram: "elementViewOnInstagram",
+  "facebook-post": "elementViewOnFacebook",
+  location: "elementViewMap",
+} as const;
 
 /** One element; null when it has nothing a mail can show. */
 export function renderElement(element: TStoryElement, ctx: ElementContext): Rendered | null {
@@ -227,9 +230,9 @@ export function renderElement(element: TStoryElement, ctx: ElementContext): Rend
       if (!url) return null;
       return previewBlock(
         {
-          title: plain(element.title) || "Watch the video",
+          title: plain(element.title) || ctx.t("elementWatchVideo"),
           url,
-          label: "Video on YouTube",
+          label: ctx.t("elementYouTube"),
           thumbnail: id ? `https://i.ytimg.com/vi/${id}/hqdefault.jpg` : null,
         },
         ctx,
@@ -242,13 +245,16 @@ export function renderElement(element: TStoryElement, ctx: ElementContext): Rend
           ? `https://x.com/i/status/${tweet}`
           : [element.url, element["embed-url"]].find(isWebUrl);
       if (!url) return null;
-      const label = ownValue(EMBED_LABELS, element.subtype ?? "") ?? "View the original";
+      const label = ctx.t(ownValue(EMBED_LABELS, element.subtype ?? "") ?? "elementViewOriginal");
       return previewBlock({ title: plain(element.title) || plain(element.description) || label, url, label }, ctx);
     }
     case "file": {
       const url = element["file-url"];
       if (!isWebUrl(url)) return null;
-      return previewBlock({ title: element["file-name"] || "Download the file", url, label: "File" }, ctx);
+      return previewBlock(
+        { title: element["file-name"] || ctx.t("elementDownloadFile"), url, label: ctx.t("elementFile") },
+        ctx,
+      );
     }
     default:
       return null;

@@ -8,7 +8,13 @@
  * 600-pixel column, which a table and a handful of inline styles give in every client; MJML would
  * add a compiler (and its dependencies) to every send, React Email a React render per reader.
  *
- * A mail is compiled once per send and variant (full story, or cut at the paywall) into a
+ * The chrome (the "why you get this" footer, unsubscribe, "Read on the site", "Subscribe to read
+ * on", a preview's label) is in the reader's language (`frame.language`: the `mail` catalogue), with
+ * that locale's lang and dir on the root; the newsroom's own content (headline, story, digest
+ * items) keeps the account's language and direction (`frame.content`), so an English story mailed
+ * to an Arabic reader stays left to right inside a right-to-left frame.
+ *
+ * A mail is compiled once per send, variant and reader locale (full story, or cut at the paywall) into a
  * template whose links are markers (`mhl-<nonce>-<n>`, the nonce random per template so no text of
  * the story can forge one), and personalised per reader (`personalise`): each link becomes the
  * reader's redirected link when the newsletter counts clicks, the unsubscribe link the reader's
@@ -18,6 +24,9 @@
 import { randomBytes } from "node:crypto";
 
 import { z } from "zod";
+
+import { directionOf, type Locale } from "@/i18n/locales";
+import type { Translate } from "@/i18n/translate";
 
 import {
   escapeHtml,
@@ -131,7 +140,13 @@ export function subjectLine(subject: string): string {
     .slice(0, 250);
 }
 
+/** The reader's language for the chrome. */
+export type MailLanguage = { locale: Locale; t: Translate<"mail"> };
+
 export type MailFrame = {
+  language: MailLanguage;
+  /** The newsroom's language: the account's default locale. */
+  contentLocale: Locale;
   newsletterName: string;
   publisherName: string;
   design: NewsletterDesign;
@@ -141,8 +156,12 @@ export type MailFrame = {
 
 const SANS = "font-family:Arial,Helvetica,sans-serif;";
 
+const langDir = (locale: Locale) => `lang="${locale}" dir="${directionOf(locale)}"`;
+const align = (locale: Locale) => `text-align:${directionOf(locale) === "rtl" ? "right" : "left"};`;
+
 function layout(frame: MailFrame, links: Links, body: string): string {
-  const { design } = frame;
+  const { design, language } = frame;
+  const { t, locale } = language;
   const logo = design.logoUrl
     ? `<img src="${escapeHtml(design.logoUrl)}" height="40" alt="${escapeHtml(frame.publisherName)}" style="display:block;border:0;height:40px;width:auto;">`
     : `<span style="${SANS}font-size:20px;font-weight:bold;color:#111827;">${escapeHtml(frame.publisherName)}</span>`;
@@ -150,18 +169,18 @@ function layout(frame: MailFrame, links: Links, body: string): string {
     ? `<p style="margin:0 0 8px;">${escapeHtml(design.footer).replace(/\n/g, "<br>")}</p>`
     : "";
   return `<!doctype html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light"><title>${escapeHtml(frame.newsletterName)}</title></head>
-<body style="margin:0;padding:0;background:${design.backgroundColor};">
+<html ${langDir(locale)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="light"><title>${escapeHtml(frame.newsletterName)}</title></head>
+<body style="margin:0;padding:0;background:${design.backgroundColor};" ${langDir(locale)}>
 ${frame.preheader ? `<div style="display:none;max-height:0;overflow:hidden;">${escapeHtml(frame.preheader)}</div>` : ""}
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${design.backgroundColor};">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${design.backgroundColor};" ${langDir(locale)}>
 <tr><td align="center" style="padding:24px 12px;">
 <table role="presentation" width="${MAIL_WIDTH}" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:${MAIL_WIDTH}px;background:#ffffff;">
 <tr><td style="padding:20px 24px;border-bottom:4px solid ${design.accentColor};">${logo}<div style="${SANS}font-size:13px;color:#6b7280;margin-top:4px;">${escapeHtml(frame.newsletterName)}</div></td></tr>
-<tr><td style="padding:24px;">
+<tr><td style="padding:24px;${align(frame.contentLocale)}" ${langDir(frame.contentLocale)}>
 ${body}
 </td></tr>
-<tr><td style="padding:20px 24px;background:#f9fafb;${SANS}font-size:12px;line-height:1.5;color:#6b7280;">
-${address}<p style="margin:0;">You receive ${escapeHtml(frame.newsletterName)} from ${escapeHtml(frame.publisherName)}. <a href="${links.unsubscribe}" style="color:#6b7280;text-decoration:underline;">Unsubscribe</a></p>
+<tr><td style="padding:20px 24px;background:#f9fafb;${SANS}font-size:12px;line-height:1.5;color:#6b7280;${align(locale)}">
+${address}<p style="margin:0;">${escapeHtml(t("newsletterWhy", { newsletter: frame.newsletterName, publisher: frame.publisherName }))} <a href="${links.unsubscribe}" style="color:#6b7280;text-decoration:underline;">${escapeHtml(t("unsubscribe"))}</a></p>
 </td></tr>
 </table>
 <!--${links.nonce}-pixel-->
@@ -170,17 +189,24 @@ ${address}<p style="margin:0;">You receive ${escapeHtml(frame.newsletterName)} f
 }
 
 function footerText(frame: MailFrame, links: Links): string {
+  const { t } = frame.language;
   return [
     "-- ",
-    `You receive ${frame.newsletterName} from ${frame.publisherName}.`,
+    t("newsletterWhy", { newsletter: frame.newsletterName, publisher: frame.publisherName }),
     ...(frame.design.footer ? [frame.design.footer] : []),
-    `Unsubscribe: ${links.unsubscribe}`,
+    t("unsubscribeLine", { url: links.unsubscribe }),
   ].join("\n");
 }
 
-function elementContext(links: Links, design: NewsletterDesign, imageUrl: (key: string) => string): ElementContext {
-  return { imageUrl, link: (url) => links.mark(url), accent: design.accentColor };
+function elementContext(links: Links, frame: MailFrame, imageUrl: (key: string) => string): ElementContext {
+  return { imageUrl, link: (url) => links.mark(url), accent: frame.design.accentColor, t: frame.language.t };
 }
+
+/** A block of the reader's language inside the newsroom's content (the story's tail). */
+const chrome = (frame: MailFrame, html: string) =>
+  frame.language.locale === frame.contentLocale
+    ? html
+    : `<div ${langDir(frame.language.locale)} style="${align(frame.language.locale)}">${html}</div>`;
 
 const button = (href: string, label: string, accent: string) =>
   `<table role="presentation" cellpadding="0" cellspacing="0" border="0" style="margin:8px 0 20px;"><tr><td style="background:${accent};border-radius:4px;">` +
@@ -209,7 +235,8 @@ export function compileStoryMail(args: {
 }): MailTemplate {
   const { frame, story } = args;
   const links = new Links();
-  const ctx = elementContext(links, frame.design, args.imageUrl);
+  const ctx = elementContext(links, frame, args.imageUrl);
+  const { t } = frame.language;
   const all = storyElements(story.cards);
   const elements = args.variant === "full" ? all : freeElements(all);
   const body = renderElements(elements, ctx);
@@ -229,11 +256,13 @@ export function compileStoryMail(args: {
         ctx,
       )
     : null;
-  const tail =
+  const tail = chrome(
+    frame,
     args.variant === "cut"
-      ? `<p style="${STYLES.p}font-weight:bold;">The rest of this story is for subscribers.</p>` +
-        button(links.mark(args.subscribeUrl), "Subscribe to read on", frame.design.accentColor)
-      : `<p style="${STYLES.p}"><a href="${storyLink}" style="color:${frame.design.accentColor};">Read on the site</a></p>`;
+      ? `<p style="${STYLES.p}font-weight:bold;">${escapeHtml(t("newsletterForSubscribers"))}</p>` +
+          button(links.mark(args.subscribeUrl), t("newsletterSubscribe"), frame.design.accentColor)
+      : `<p style="${STYLES.p}"><a href="${storyLink}" style="color:${frame.design.accentColor};">${escapeHtml(t("newsletterReadOnSite"))}</a></p>`,
+  );
   const html = layout(frame, links, [headline, sub, hero?.html ?? "", body.html, tail].join("\n"));
   const text = [
     story.headline,
@@ -243,8 +272,8 @@ export function compileStoryMail(args: {
     body.text,
     "",
     args.variant === "cut"
-      ? `The rest of this story is for subscribers. Subscribe to read on: ${links.mark(args.subscribeUrl)}`
-      : `Read on the site: ${storyLink}`,
+      ? `${t("newsletterForSubscribers")} ${t("newsletterSubscribeLine", { url: links.mark(args.subscribeUrl) })}`
+      : t("newsletterReadOnSiteLine", { url: storyLink }),
     "",
     footerText(frame, links),
   ].join("\n");
@@ -266,7 +295,8 @@ export function compileDigestMail(args: {
 }): MailTemplate {
   const { frame } = args;
   const links = new Links();
-  const ctx = elementContext(links, frame.design, (key) => key);
+  const ctx = elementContext(links, frame, (key) => key);
+  const readStory = frame.language.t("newsletterReadStory");
   const items = args.stories.map((story) => {
     const href = links.mark(story.url);
     const image = story.image
@@ -278,7 +308,11 @@ export function compileDigestMail(args: {
       html:
         `<div style="margin:0 0 28px;">${image}<h2 style="${STYLES.h3}margin-top:0;"><a href="${href}" style="color:#111827;text-decoration:none;">${escapeHtml(story.headline)}</a></h2>` +
         (summary ? `<p style="${STYLES.p}">${escapeHtml(summary)}</p>` : "") +
-        `<a href="${href}" style="${SANS}font-size:14px;color:${frame.design.accentColor};">Read the story</a></div>`,
+        chrome(
+          frame,
+          `<a href="${href}" style="${SANS}font-size:14px;color:${frame.design.accentColor};">${escapeHtml(readStory)}</a>`,
+        ) +
+        `</div>`,
       text: [story.headline, ...(summary ? [summary] : []), href].join("\n"),
     };
   });

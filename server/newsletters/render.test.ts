@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 
+import { translator } from "@/i18n/translate";
+
 import type { TCard, TStoryElement } from "../publishing/cards.schema";
 import { freeElements, htmlToText, mailHtml, renderElement, sizedImage, type ElementContext } from "./render-elements";
 import {
@@ -16,6 +18,7 @@ const ctx: ElementContext = {
   imageUrl: (key) => `https://images.example.com/${key}`,
   link: (url) => `https://track.test/?u=${encodeURIComponent(url)}`,
   accent: "#aa0000",
+  t: translator("mail", "en"),
 };
 
 let n = 0;
@@ -30,6 +33,8 @@ const cards = (...elements: TStoryElement[]): TCard[] => [
 ];
 
 const frame: MailFrame = {
+  language: { locale: "en", t: translator("mail", "en") },
+  contentLocale: "en",
   newsletterName: "The Briefing",
   publisherName: "The Gazette",
   design: parseDesign({
@@ -234,5 +239,38 @@ describe("the mail", () => {
     expect(html).toContain('width="600" height="300"');
     expect(html).toContain(encodeURIComponent("https://news.example.com/three"));
     expect(text).toContain("Three");
+  });
+});
+
+describe("the chrome in the reader's language", () => {
+  const para = (t: string) => el({ type: "text", text: `<p>${t}</p>` });
+  const c = cards(para("Free paragraph."), para("Paid paragraph."));
+  const compile = (locale: "ar" | "ta", variant: "full" | "cut") =>
+    personalise(
+      compileStoryMail({
+        frame: { ...frame, language: { locale, t: translator("mail", locale) } },
+        story: story(c),
+        variant,
+        subscribeUrl: "https://news.example.com/subscribe",
+        imageUrl: ctx.imageUrl,
+      }),
+      reader("r1"),
+    );
+
+  it("puts an Arabic reader's frame right to left and keeps the newsroom's English story left to right", () => {
+    const { html, text: plain } = compile("ar", "cut");
+    expect(html).toContain('<html lang="ar" dir="rtl">');
+    expect(html).toContain('lang="en" dir="ltr">');
+    expect(html).toContain("اشترك لمتابعة القراءة");
+    expect(html).toContain("تصلك نشرة The Briefing من The Gazette.");
+    expect(html).not.toContain("Subscribe to read on");
+    expect(plain).toContain("إلغاء الاشتراك: https://app.test/api/newsletters/unsubscribe/r1");
+  });
+
+  it("says a Tamil reader's footer and links in Tamil", () => {
+    const { html } = compile("ta", "full");
+    expect(html).toContain('<html lang="ta" dir="ltr">');
+    expect(html).toContain("இணையதளத்தில் படியுங்கள்");
+    expect(html).toContain("குழுவிலகு");
   });
 });

@@ -123,6 +123,29 @@ describe("a story sent to a newsletter", () => {
     }
   });
 
+  it("frames each reader's copy in the reader's language: Hindi, Arabic right to left, the rest the account's", async () => {
+    const { account, newsletter, story, subscribers } = await setUp(3);
+    const [hindi, arabic, plain] = subscribers as [{ id: number; email: string }, ...{ id: number; email: string }[]];
+    await db.member.update({ where: { id: hindi.id }, data: { locale: "hi" } });
+    await db.member.update({ where: { id: arabic!.id }, data: { locale: "ar" } });
+    const { sends } = await sendToNewsletter({ account, newsletter, story });
+    // The mails as the transport is handed them (the HTML part before any transfer encoding).
+    const handed: { to: string; html?: string | null }[] = [];
+    await runToEnd(sends[0]!.id, { mail: { name: "capture", send: async (m) => void handed.push(m) } });
+    const bodyTo = (address: string) => handed.find((m) => m.to === address)!.html ?? "";
+    const hi = bodyTo(hindi.email);
+    expect(hi).toContain('<html lang="hi" dir="ltr">');
+    expect(hi).toContain("वेबसाइट पर पढ़ें");
+    expect(hi).toContain("सदस्यता छोड़ें");
+    const ar = bodyTo(arabic!.email);
+    expect(ar).toContain('<html lang="ar" dir="rtl">');
+    // The newsroom's English story stays left to right inside the Arabic frame.
+    expect(ar).toContain('lang="en" dir="ltr"');
+    expect(ar).toContain("اقرأ على الموقع");
+    expect(bodyTo(plain!.email)).toContain("Read on the site");
+    expect(handed.map((m) => m.to).sort()).toEqual(subscribers.map((s) => s.email).sort());
+  });
+
   it("is created once per newsletter and story, however many ask at once", async () => {
     const { account, newsletter, story } = await setUp(1);
     const ask = () =>

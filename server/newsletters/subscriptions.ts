@@ -12,7 +12,8 @@
  *   request that mails a confirmation gets a new random `confirmNonce`, which its link is signed
  *   over: a link confirms only the request it was sent for, never a later sign-up of the address.
  * - The confirmation mail comes from the newsletter's sender (name, address, Reply-To), as its
- *   issues do.
+ *   issues do, in the member's locale (their saved choice, else the account's default: every
+ *   subscriber has a member record, so no locale is kept on the subscription).
  * - Every (re)subscribe records the consent: `consentedAt` (now) and `consentSource`. A PENDING
  *   row asked again is mailed again at most once per CONFIRM_RESEND_MS.
  * - Unsubscribing records `unsubscribedAt` and `unsubscribeSource`; again is a no-op that keeps
@@ -30,6 +31,7 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { Newsletter, NewsletterSubscription } from "../generated/prisma/client";
 import { queueEmail } from "../mail/outbox";
+import { readerMail, renderSimpleMail } from "../mail/reader-mail";
 import { findOrCreateMemberByIdentity } from "../members/identities";
 import type { MemberRecord } from "../members/members";
 import { accessGrantingWhere } from "../subscriptions/subscription-state";
@@ -73,25 +75,28 @@ async function queueConfirmation(
   args: { member: Member; address: string; newsletter: Newsletter; subscriptionId: number; nonce: string; now: Date },
 ): Promise<void> {
   const { member, newsletter } = args;
-  const account = await tx.account.findUniqueOrThrow({ where: { id: member.accountId }, select: { name: true } });
+  const [account, mail] = await Promise.all([
+    tx.account.findUniqueOrThrow({ where: { id: member.accountId }, select: { name: true } }),
+    readerMail(tx, member.accountId, member.id),
+  ]);
   const base = { baseUrl: getEnv().APP_URL, key: newsletterTokenKey(), accountId: member.accountId };
   const confirm = confirmUrl({ ...base, subscriptionId: args.subscriptionId, nonce: args.nonce });
   const unsubscribe = unsubscribeUrl({ ...base, subscriptionId: args.subscriptionId });
+  const { t } = mail;
+  const body = renderSimpleMail(mail, {
+    name: member.name,
+    blocks: [
+      { p: t("confirmIntro", { newsletter: newsletter.name, publisher: account.name }) },
+      { link: confirm, label: t("confirmButton") },
+      { p: t("confirmIgnore") },
+    ],
+    footer: t("confirmNotInterested", { url: unsubscribe }),
+  });
   await queueEmail(tx, {
     accountId: member.accountId,
     to: args.address,
-    subject: `Confirm your subscription to ${newsletter.name}`,
-    text: [
-      `Hello ${member.name},`,
-      "",
-      `Please confirm that you want to receive "${newsletter.name}" from ${account.name}:`,
-      "",
-      confirm,
-      "",
-      "If you did not ask for it, ignore this mail: you will not be subscribed.",
-      "",
-      `Not interested? ${unsubscribe}`,
-    ].join("\n"),
+    subject: t("confirmSubject", { newsletter: newsletter.name }),
+    ...body,
     headers: newsletterHeaders({ unsubscribeUrl: unsubscribe, replyTo: newsletter.replyTo }),
     from: fromHeader(newsletter.senderName, newsletter.senderEmail),
     kind: CONFIRM_MAIL_KIND,

@@ -1,16 +1,21 @@
 /**
  * A credit note as a document (docs/subscriptions.md "Credit notes"), printed by the invoices'
  * renderers (invoice-document.ts): the seller and buyer as the credited invoice froze them, the
- * invoice it credits, the refunded amount before tax, its taxes and the total credited. Times in
- * the account's zone, in the one format with the zone.
+ * invoice it credits, the refunded amount before tax, its taxes and the total credited. In the
+ * subscriber's language, times in the account's zone, as invoices are.
  */
 import "server-only";
 
-import { formatInstant } from "../dates.schema";
 import type { CreditNoteRow } from "./credit-notes";
-import { sellerLines, type DocumentModel, type InvoiceDocumentLine } from "./invoice-document";
-import { invoiceTaxLines, servicePeriodWords, taxLinePercentage } from "./invoice-figures";
-import { centsToDecimal } from "./money.schema";
+import {
+  documentFrame,
+  percentWords,
+  periodWords,
+  type DocumentLanguage,
+  type DocumentModel,
+  type InvoiceDocumentLine,
+} from "./invoice-document";
+import { invoiceTaxLines, taxLinePercentage } from "./invoice-figures";
 
 export type CreditNoteDocumentRow = CreditNoteRow & {
   invoice: {
@@ -27,34 +32,39 @@ export type CreditNoteDocumentRow = CreditNoteRow & {
   };
 };
 
-export function creditNoteDocumentModel(row: CreditNoteDocumentRow, zone: string): DocumentModel {
-  const money = (cents: number) => `${row.currency} ${centsToDecimal(cents, row.currency)}`;
+export function creditNoteDocumentModel(row: CreditNoteDocumentRow, lang: DocumentLanguage): DocumentModel {
+  const { t } = lang;
+  const money = (cents: number) => lang.money(cents, row.currency);
   const invoice = row.invoice;
-  const period = servicePeriodWords({ start: invoice.periodStart, end: invoice.periodEnd }, zone);
+  const period = periodWords({ start: invoice.periodStart, end: invoice.periodEnd }, lang);
   const lines: InvoiceDocumentLine[] = [
     {
-      label: `Refund: ${invoice.planName}${period ? ` · ${period}` : ""}, before tax`,
+      label: period
+        ? t("docRefundPeriod", { plan: invoice.planName, period })
+        : t("docRefund", { plan: invoice.planName }),
       amount: money(row.netCents),
     },
   ];
   for (const tax of invoiceTaxLines(row))
     lines.push({
-      label: `${tax.name} ${taxLinePercentage(tax)} %`,
+      label: t("docTax", { tax: tax.name, percent: percentWords(taxLinePercentage(tax), lang.locale) }),
       amount: money(tax.amount_cents),
     });
-  lines.push({ label: "Total credited", amount: money(row.amountCents), strong: true });
+  lines.push({ label: t("docTotalCredited"), amount: money(row.amountCents), strong: true });
   return {
-    title: `Credit note ${row.sequenceNumber}`,
-    seller: invoice.sellerName,
-    sellerLines: sellerLines(invoice),
+    ...documentFrame(lang, invoice),
+    title: t("docCreditNoteTitle", { number: String(row.sequenceNumber) }),
     facts: [
-      { label: "Credit note number", value: String(row.sequenceNumber) },
-      { label: "Date", value: formatInstant(row.createdAt, zone) },
+      { label: t("docCreditNoteNumber"), value: String(row.sequenceNumber) },
+      { label: t("docDate"), value: lang.dateTime(row.createdAt) },
       {
-        label: "Credits invoice",
-        value: `${invoice.sequenceNumber} of ${formatInstant(invoice.createdAt, zone)}`,
+        label: t("docCreditsInvoice"),
+        value: t("docCreditsInvoiceValue", {
+          number: String(invoice.sequenceNumber),
+          date: lang.dateTime(invoice.createdAt),
+        }),
       },
-      ...(row.reason ? [{ label: "Reason", value: row.reason }] : []),
+      ...(row.reason ? [{ label: t("docReason"), value: row.reason }] : []),
     ],
     billedTo: [invoice.subscriberName, invoice.subscriberEmail].filter((v): v is string => !!v),
     lines,

@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { parseEnv } from "@/env.js";
+import { formatDateTime, formatMoney } from "@/i18n/translate";
 
 import { staffActor } from "../auth/actor";
 import { getDb } from "../db";
@@ -133,10 +134,10 @@ describe("dunning on the test clock", () => {
     expect(mails[0]!.text).toMatch(
       new RegExp(`http://localhost:3000/member/card/\\d+\\.${subscriptionId}\\.\\d+\\.\\d+\\.[A-Za-z0-9_-]{43}`),
     );
-    expect(mails[0]!.text).toContain("12.50 EUR");
-    expect(mails[0]!.text).toContain("You can keep reading until 8 Feb 2026, 01:00 CET.");
+    expect(mails[0]!.text).toContain("€12.50");
+    expect(mails[0]!.text).toContain("You can keep reading until Feb 8, 2026, 1:00 AM GMT+1.");
     expect(mails[0]!.text).toContain(
-      "We will try your card again on 2 Feb 2026, 01:00 CET; 4 Feb 2026, 01:00 CET; 6 Feb 2026, 01:00 CET.",
+      "We will try your card again on these dates:\nFeb 2, 2026, 1:00 AM GMT+1\nFeb 4, 2026, 1:00 AM GMT+1\nFeb 6, 2026, 1:00 AM GMT+1",
     );
 
     // 2 February: the first retry is declined too; the next one is on the 4th. No second e-mail.
@@ -260,6 +261,24 @@ describe("dunning on the test clock", () => {
     expect(report.totals).toEqual([{ currency: "EUR", recovered_cents: 0, lost_cents: 1250, recovered: 0, lost: 1 }]);
     expect(report.days.map((d) => d.day)).toEqual(["2026-02-08"]);
     expect(report.at_risk).toEqual([]);
+  });
+
+  it("tells a reader whose saved locale is Hindi in Hindi: amount, dates in the account's zone, the card link", async () => {
+    const { db, accountId, memberId, subscriptionId } = await setup();
+    await db.account.update({ where: { id: accountId }, data: { timeZone: "Asia/Kolkata" } });
+    await db.member.update({ where: { id: memberId }, data: { locale: "hi" } });
+    declining(true);
+    await runUntil(db, accountId, at(DUE));
+    const [mail, ...more] = await cardMails(db, accountId);
+    expect(more).toEqual([]);
+    expect(mail!.subject).toBe("आपके Monthly का भुगतान नहीं हो पाया: अपना कार्ड अपडेट करें");
+    expect(mail!.text).toContain(`${formatMoney(1250, "EUR", "hi")} का भुगतान हम नहीं ले पाए`);
+    const graceEnd = formatDateTime(at("2026-02-08T00:00:00.000Z"), "hi", "Asia/Kolkata");
+    expect(graceEnd).toMatch(/IST$/);
+    expect(mail!.text).toContain(`आप ${graceEnd} तक पढ़ना जारी रख सकते हैं।`);
+    expect(mail!.text).toMatch(new RegExp(`/member/card/\\d+\\.${subscriptionId}\\.`));
+    expect(mail!.html).toContain('<html lang="hi" dir="ltr">');
+    expect(mail!.html).toContain("मेरा कार्ड अपडेट करें");
   });
 
   it("takes the grace length from the plan: 3 days and no retries", async () => {

@@ -15,10 +15,10 @@
 import "server-only";
 
 import { getEnv } from "../../env.js";
-import { formatInstant } from "../dates.schema";
 import type { TransactionClient } from "../db/client";
 import type { DunningEpisode, Subscription } from "../generated/prisma/client";
 import { queueEmail } from "../mail/outbox";
+import { readerMail, renderSimpleMail, type MailBlock } from "../mail/reader-mail";
 import { hostedMemberOrigin } from "../members/reset-link";
 import { getPublisher } from "../publishing/publisher";
 import { cardLinkUrl } from "./card-link";
@@ -30,8 +30,6 @@ import {
   nextChargeRetryAt,
   remainingChargeRetries,
 } from "./dunning-rules";
-import { keepReadingWords } from "./grace.schema";
-import { centsToDecimal } from "./money.schema";
 
 /** The e-mail's kind in the outbox. */
 const PAYMENT_FAILED_MAIL_KIND = "subscription.payment_failed";
@@ -170,34 +168,35 @@ async function queuePaymentFailedMail(
   });
   const to = member?.communicationEmail ?? member?.email ?? null;
   if (!to) return;
-  const account = await tx.account.findUniqueOrThrow({
-    where: { id: sub.accountId },
-    select: { name: true, timeZone: true },
-  });
-  // Times in the account's zone, named: the reader's own zone is not known to a mail.
-  const time = (d: Date) => formatInstant(d, account.timeZone);
+  const [account, mail] = await Promise.all([
+    tx.account.findUniqueOrThrow({ where: { id: sub.accountId }, select: { name: true } }),
+    readerMail(tx, sub.accountId, sub.memberId),
+  ]);
+  const { t } = mail;
   const link = await updateCardLink(tx, {
     accountId: sub.accountId,
     subscriptionId: sub.id,
     appUrl: args.appUrl,
     now: args.now,
   });
-  const amount = `${centsToDecimal(sub.paymentAmountCents, sub.paymentAmountCurrency)} ${sub.paymentAmountCurrency}`;
-  const retries =
-    args.retries.length > 0 ? `We will try your card again on ${args.retries.map(time).join("; ")}.\n\n` : "";
+  // Times in the reader's locale and the account's zone, named: the reader's own zone is not known to a mail.
+  const amount = mail.money(sub.paymentAmountCents, sub.paymentAmountCurrency);
+  const blocks: MailBlock[] = [
+    { p: t("dunningCouldNotCharge", { amount, plan: sub.planName, publisher: account.name }) },
+    { p: `${t("dunningKeepReadingUntil", { date: mail.dateTime(args.graceEndsAt) })} ${t("dunningUpdateCard")}` },
+    { link, label: t("dunningButton") },
+    // One date a line: a date and time already holds commas in most locales.
+    ...(args.retries.length > 0
+      ? [{ p: [t("dunningRetries"), ...args.retries.map((d) => mail.dateTime(d))].join("\n") }]
+      : []),
+    { p: t("dunningContinues") },
+  ];
   await queueEmail(tx, {
     accountId: sub.accountId,
     to,
     kind: PAYMENT_FAILED_MAIL_KIND,
     now: args.now,
-    subject: `Your ${sub.planName} payment did not go through: update your card`,
-    text:
-      `Hello${member?.name ? ` ${member.name}` : ""},\n\n` +
-      `we could not take the ${amount} payment for your ${sub.planName} subscription to ${account.name}.\n\n` +
-      `${keepReadingWords(args.graceEndsAt.toISOString(), (iso) => time(new Date(iso)))} ` +
-      `To keep your subscription, update your card here:\n\n` +
-      `${link}\n\n` +
-      retries +
-      `Once a payment goes through, your subscription simply continues.\n`,
+    subject: t("dunningSubject", { plan: sub.planName }),
+    ...renderSimpleMail(mail, { name: member?.name, blocks }),
   });
 }

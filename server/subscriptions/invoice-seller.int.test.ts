@@ -10,21 +10,23 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { POST as CLIENT_PREVIEW } from "@/app/api/access/v1/members/me/subscriptions/preview/route";
 import { POST as CLIENT_CREATE } from "@/app/api/access/v1/members/me/subscriptions/route";
+import { formatDateTime } from "@/i18n/translate";
 
-import { formatInstant } from "../dates.schema";
 import { getDb } from "../db";
 import { createCheckoutFixture, testpayPayment, type CheckoutFixture } from "../testing/checkout";
 import { now, resetClock, setClock } from "../testing/clock";
 import { call, readerJwt } from "../testing/engagement";
 import { runJobsNow, testJobDeps } from "../testing/jobs";
+import { documentLanguage } from "../testing/pdf-text";
 import { createTestPublisher } from "../testing/publishing-factories";
 import { scriptedGateway } from "../testing/scripted-gateway";
 import { createTestStaff, trpcCodeOf } from "../testing/staff";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../testing/subscription-fixtures";
-import { invoiceDocumentModel, renderInvoiceHtml, renderInvoicePdf } from "./invoice-document";
+import { invoiceDocumentModel, renderInvoiceHtml } from "./invoice-document";
 import type { TInvoiceWire } from "./invoice-figures";
 import { invoiceToWire } from "./invoices";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
+import { renderInvoicePdf } from "./pdf-document";
 import { resolveSubscriber } from "./subscribers";
 
 type Made = { subscription: { id: number; invoices: TInvoiceWire[] } };
@@ -123,11 +125,11 @@ describe("the seller on invoices", () => {
 
     // The documents of invoice 2 print its frozen seller, not the one set now.
     const second = issued[1]!;
-    const html = renderInvoiceHtml(second, "UTC");
+    const html = renderInvoiceHtml(second, documentLanguage("en", "UTC"));
     expect(html).toContain("Daily Masthead Ltd");
     expect(html).toContain("1 Fleet Street<br>London EC4Y 1AA<br>United Kingdom<br>VAT number: GB 123 4567 89");
     expect(html).not.toContain("Masthead Media plc");
-    const pdf = await renderInvoicePdf(second, "UTC");
+    const pdf = await renderInvoicePdf(second, documentLanguage("en", "UTC"));
     expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
     // The dashboard's list carries the seller and the period too.
     const listed = await revenue.caller.invoices.list({});
@@ -146,9 +148,12 @@ describe("the service period on invoices", () => {
       end: sub.endTimestamp!.toISOString(),
     });
     const row = await f.db.invoice.findFirstOrThrow({ where: { subscriptionId: made.id } });
-    const model = invoiceDocumentModel(row, "Europe/Paris");
-    const words = `${formatInstant(sub.startTimestamp, "Europe/Paris")} – ${formatInstant(sub.endTimestamp!, "Europe/Paris")}`;
-    expect(words).toMatch(/^\d{1,2} \w{3,4} \d{4}, \d{2}:\d{2} CES?T – \d{1,2} \w{3,4} \d{4}, \d{2}:\d{2} CES?T$/);
+    const model = invoiceDocumentModel(row, documentLanguage("en", "Europe/Paris"));
+    const at = (d: Date) => formatDateTime(d, "en", "Europe/Paris");
+    const words = `${at(sub.startTimestamp)} – ${at(sub.endTimestamp!)}`;
+    expect(words).toMatch(
+      /^\w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M GMT\+[12] – \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M GMT\+[12]$/,
+    );
     expect(model.facts).toContainEqual({ label: "Service period", value: words });
     expect(model.lines[0]!.label).toBe(`${row.planName} · ${words}`);
   });
@@ -200,16 +205,17 @@ describe("the service period on invoices", () => {
       end: "2027-01-01T00:00:00.000Z",
     });
     // Printed in the account's zone, named: east and west of UTC the days differ from UTC's.
-    expect(invoiceDocumentModel(renewal, "Europe/Paris").facts).toContainEqual({
+    const paris = documentLanguage("en", "Europe/Paris");
+    expect(invoiceDocumentModel(renewal, paris).facts).toContainEqual({
       label: "Service period",
-      value: "1 Dec 2026, 01:00 CET – 1 Jan 2027, 01:00 CET",
+      value: "Dec 1, 2026, 1:00 AM GMT+1 – Jan 1, 2027, 1:00 AM GMT+1",
     });
-    expect(invoiceDocumentModel(renewal, "Europe/Paris").facts).toContainEqual({
+    expect(invoiceDocumentModel(renewal, paris).facts).toContainEqual({
       label: "Date",
-      value: "1 Dec 2026, 01:00 CET",
+      value: "Dec 1, 2026, 1:00 AM GMT+1",
     });
-    expect(renderInvoiceHtml(renewal, "America/New_York")).toContain(
-      "30 Nov 2026, 19:00 GMT-5 – 31 Dec 2026, 19:00 GMT-5",
+    expect(renderInvoiceHtml(renewal, documentLanguage("en", "America/New_York"))).toContain(
+      "Nov 30, 2026, 7:00 PM EST – Dec 31, 2026, 7:00 PM EST",
     );
   });
 });

@@ -19,17 +19,16 @@ import "server-only";
 import { z } from "zod";
 
 import { getEnv } from "../../env.js";
-import { formatInstant } from "../dates.schema";
 import type { Db, TransactionClient } from "../db/client";
 import type { Subscription } from "../generated/prisma/client";
 import { defineJob } from "../jobs/define";
 import { enqueueJob, enqueueJobs } from "../jobs/queue";
 import { log } from "../log";
 import { queueEmail } from "../mail/outbox";
+import { readerMail, renderSimpleMail } from "../mail/reader-mail";
 import { recordCharge } from "./charges";
 import { beginDunning, endDunning, openDunningEpisode, recordFailedRetry } from "./dunning";
 import { DAY_MS, nextLifecycleStep, RENEWAL_REMINDER_DAYS, type LifecycleStep } from "./lifecycle-steps";
-import { formatMoney } from "./money.schema";
 import { PaymentAdapterError, type RecurringChargeResult } from "./payments/adapter";
 import { billedElsewhere, chargesOnRequest, hearingFrom, type Hearing } from "./payments/billing-source";
 import { gatewayCredentialsFor } from "./payments/credentials";
@@ -121,22 +120,25 @@ async function remind(ctx: StepContext, sub: Subscription): Promise<void> {
   const to = member?.communicationEmail ?? member?.email ?? null;
   if (!to) return;
   const target = sub.recurring ? (sub.nextPaymentDueDate ?? sub.endTimestamp) : sub.endTimestamp;
-  // The account's zone, named: a mail does not know the reader's.
-  const account = await ctx.tx.account.findUnique({ where: { id: sub.accountId }, select: { timeZone: true } });
-  const day = target ? formatInstant(target, account?.timeZone ?? "UTC") : "soon";
-  // The currency's own decimals (a yen has none), exactly.
-  const amount = formatMoney(sub.paymentAmountCents, sub.paymentAmountCurrency);
+  if (!target) return;
+  // The reader's locale, the account's zone named (a mail does not know the reader's zone).
+  const mail = await readerMail(ctx.tx, sub.accountId, sub.memberId);
+  const { t } = mail;
+  const values = {
+    plan: sub.planName,
+    date: mail.dateTime(target),
+    amount: mail.money(sub.paymentAmountCents, sub.paymentAmountCurrency),
+  };
   await queueEmail(ctx.tx, {
     accountId: sub.accountId,
     to,
     kind: "subscription.renewal_reminder",
     now: ctx.now,
-    subject: sub.recurring
-      ? `Your ${sub.planName} subscription renews on ${day}`
-      : `Your ${sub.planName} subscription ends on ${day}`,
-    text: sub.recurring
-      ? `Hello${member?.name ? ` ${member.name}` : ""},\n\nyour ${sub.planName} subscription renews on ${day}: ${amount} will be charged then. Nothing to do if you wish to keep it.\n`
-      : `Hello${member?.name ? ` ${member.name}` : ""},\n\nyour ${sub.planName} subscription ends on ${day}. Renew it to keep reading.\n`,
+    subject: t(sub.recurring ? "reminderRenewsSubject" : "reminderEndsSubject", values),
+    ...renderSimpleMail(mail, {
+      name: member?.name,
+      blocks: [{ p: t(sub.recurring ? "reminderRenewsBody" : "reminderEndsBody", values) }],
+    }),
   });
 }
 

@@ -55,6 +55,25 @@ describe("public sign-up", () => {
     expect(mails[0]!.headers).toMatchObject({ "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" });
   });
 
+  it("mails a new subscriber, who has chosen no language, in the account's: Arabic, right to left", async () => {
+    const { db, account } = await subscriptionSetup();
+    await db.publisherConfig.update({
+      where: { accountId: account.id },
+      data: { languageIetfCode: "ar-EG", languageIsoCode: "ar", languageDirection: "rtl" },
+    });
+    expect(
+      (await subscribe({ account_id: account.id, email: "huda@example.com", newsletters: ["daily"] })).status,
+    ).toBe(202);
+    const [mail] = await confirmMails(db, account.id);
+    expect(mail!.subject).toBe("أكّد اشتراكك في Daily Briefing");
+    expect(mail!.text.startsWith("مرحبًا huda،")).toBe(true);
+    expect(mail!.html).toContain('<html lang="ar" dir="rtl">');
+    expect(mail!.html).toContain("text-align:right;");
+    expect(mail!.html).toContain("نعم، اشتركني");
+    // The link still confirms.
+    expect((await confirm(confirmTokenIn(mail!.text))).status).toBe(200);
+  });
+
   it("answers a known, already subscribed address exactly as an unknown one, changing nothing", async () => {
     const { db, account, daily } = await subscriptionSetup();
     const ada = await memberWithSession(db, account.id, "ada@example.com", true);

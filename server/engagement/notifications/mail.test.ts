@@ -1,9 +1,19 @@
 import { describe, expect, it } from "vitest";
 
+import type { Locale } from "@/i18n/locales";
+import { translator } from "@/i18n/translate";
+
 import { commentLink, excerptOf, renderDigestMail, renderImmediateMail, type TMailItem } from "./mail";
 import { escapeXml, renderRss } from "./rss";
 
+const language = (locale: Locale, overrides?: ReadonlyMap<string, string>) => ({
+  locale,
+  dir: locale === "ar" ? ("rtl" as const) : ("ltr" as const),
+  t: translator("mail", locale, overrides),
+});
+
 const ctx = {
+  language: language("en"),
   publication: "The <Daily>",
   readerName: "Ada & co",
   unsubscribeUrl: "https://app.example.com/api/v1/accounts/1/notifications/unsubscribe?token=1.replies.x",
@@ -17,6 +27,7 @@ const item = (over: Partial<TMailItem> = {}): TMailItem => ({
   commentId: 5,
   authorName: "Bo <script>",
   excerpt: 'I "disagree" <b>strongly</b>',
+  authorKind: "member",
   pageUrl: "https://news.example.com/a?x=1&y=2",
   headline: "A & B",
   ...over,
@@ -64,6 +75,42 @@ describe("notification mails", () => {
     ).toBe("Hi @Ada");
     expect(excerptOf({ ops: [{ insert: "x".repeat(400) }] })).toHaveLength(280);
     expect(commentLink("https://a.example/p#old", 3)).toBe("https://a.example/p#comment-3");
+  });
+});
+
+describe("notification mails in the reader's language", () => {
+  it("say it in Hindi: subject, text and HTML, with lang and the Devanagari full stop", () => {
+    const mail = renderImmediateMail({ ...ctx, language: language("hi") }, item());
+    expect(mail.subject).toBe('Bo <script> ने "A & B" पर आपकी टिप्पणी का जवाब दिया · The <Daily>');
+    expect(mail.text).toContain("नमस्ते Ada & co,");
+    expect(mail.text).toContain('Bo <script> ने "A & B" पर आपकी टिप्पणी का जवाब दिया।');
+    expect(mail.html).toContain('<html lang="hi" dir="ltr">');
+    expect(mail.html).toContain("टिप्पणी देखें");
+    expect(mail.html).not.toContain("See the comment");
+  });
+
+  it("read right to left in Arabic, and keep a comment's own direction", () => {
+    const mail = renderDigestMail({ ...ctx, language: language("ar") }, [item(), item({ id: 2, kind: "mentions" })]);
+    expect(mail.html).toContain('<html lang="ar" dir="rtl">');
+    expect(mail.html).toContain("text-align:right;");
+    expect(mail.html).toContain('<blockquote dir="auto"');
+    // Arabic plural rules: two updates is the dual form.
+    expect(mail.subject).toBe("أمران جديدان على تعليقاتك · The <Daily>");
+  });
+
+  it("name an author without a name in the reader's words", () => {
+    const fr = { ...ctx, language: language("fr") };
+    expect(renderImmediateMail(fr, item({ authorName: null, authorKind: "confidential" })).subject).toMatch(
+      /^Quelqu’un a répondu/,
+    );
+    expect(renderImmediateMail(fr, item({ authorName: null, authorKind: "guest" })).subject).toMatch(/^Un invité/);
+  });
+
+  it("use the owner's own greeting when there is one", () => {
+    const own = language("de", new Map([["greeting", "Liebe Leserin, lieber Leser {name},"]]));
+    const mail = renderImmediateMail({ ...ctx, language: own }, item());
+    expect(mail.text.startsWith("Liebe Leserin, lieber Leser Ada & co,")).toBe(true);
+    expect(mail.html).toContain("Liebe Leserin, lieber Leser Ada &amp; co,");
   });
 });
 

@@ -11,6 +11,7 @@ import { POST as HIDE } from "@/app/api/v1/accounts/[account_id]/pages/[encoded_
 import { parseEnv } from "@/env.js";
 
 import { withTransaction } from "../../db/transaction";
+import { saveOverride } from "../../i18n/overrides";
 import { mailTransportFromEnv } from "../../mail/transport";
 import { call, pageId, readerJwt } from "../../testing/engagement";
 import { runJobsNow, testJobDeps } from "../../testing/jobs";
@@ -177,6 +178,47 @@ describe("never two mails for one event", () => {
     expect(await deliverCommentNotifications(db, args)).toEqual([]);
     await drain(db);
     expect(await summary(db, account.id)).toEqual(["ada@example.com replies"]);
+  });
+});
+
+describe("notifications in the reader's language", () => {
+  it("a reader whose saved locale is Hindi gets the reply in Hindi, once; an Arabic reader's mail reads right to left; the owner's greeting wins", async () => {
+    const { db, account, id } = await setup();
+    const top = await post(id, ADA, text("First."));
+    const cy = await post(id, CY, text("Hello."));
+    await db.member.update({ where: { id: top.author_id }, data: { locale: "hi" } });
+    await db.member.update({ where: { id: cy.author_id }, data: { locale: "ar" } });
+    await saveOverride(db, account.id, { surface: "mail", locale: "ar", key: "greeting" }, "أهلًا بك يا {name}،", null);
+    const reply = await post(id, BO, [{ insert: "Agreed, " }, mention(cy.author_id, "Cy")], top.id);
+    await drain(db);
+    const [toAda, toCy] = await mails(db, account.id);
+    expect(toAda!.subject).toBe(`Bo ने "${PAGE}" पर आपकी टिप्पणी का जवाब दिया · The Gazette`);
+    expect(toAda!.text.startsWith("नमस्ते Ada,")).toBe(true);
+    expect(toAda!.html).toContain('<html lang="hi" dir="ltr">');
+    expect(toAda!.html).toContain("टिप्पणी देखें");
+    expect(toCy!.html).toContain('<html lang="ar" dir="rtl">');
+    expect(toCy!.text.startsWith("أهلًا بك يا Cy،")).toBe(true);
+    expect(toCy!.subject).toContain("أشار إليك Bo");
+    // The same event again (another worker, a rerun): the locale looked up, nothing written twice.
+    expect(await deliverCommentNotifications(db, { commentId: reply.id, now: new Date(), appUrl: "http://x" })).toEqual(
+      [],
+    );
+    expect(await summary(db, account.id)).toEqual(["ada@example.com replies", "cy@example.com mentions"]);
+  });
+
+  it("a Hindi reader's daily digest is in Hindi, its count by Hindi plural rules", async () => {
+    const { db, account, id } = await setup();
+    const top = await post(id, ADA, text("First."));
+    await db.member.update({ where: { id: top.author_id }, data: { locale: "hi" } });
+    await setPrefs(db, { memberId: top.author_id, prefs: { replies: "digest" }, now: new Date() });
+    await post(id, BO, text("One reply."), top.id);
+    await drain(db);
+    const result = await sendDigest(db, { memberId: top.author_id, now: new Date(), appUrl: "http://x" });
+    expect(result.told).toBe(1);
+    const [digest] = await mails(db, account.id);
+    expect(digest!.subject).toBe("आपकी टिप्पणियों पर 1 नई बात · The Gazette");
+    expect(digest!.text).toContain("आपकी टिप्पणियों के जवाब");
+    expect(digest!.text).toContain("पिछले सारांश के बाद आपकी टिप्पणियों पर यह हुआ:");
   });
 });
 

@@ -26,6 +26,7 @@ import type { Comment, Prisma, ReaderNotificationKind } from "../../generated/pr
 import { defineJob } from "../../jobs/define";
 import { enqueueJob } from "../../jobs/queue";
 import { queueEmail } from "../../mail/outbox";
+import { readerMail } from "../../mail/reader-mail";
 import { mentionsOf } from "../comment-bodies";
 import { COMMENT_LIMITS, type TCommentOp } from "../comments.schema";
 import { activeBanWhere } from "../moderation/bans";
@@ -218,17 +219,24 @@ async function recipientsOf(db: Db, accountId: number, memberIds: number[], now:
 
 // ─── the mail's surroundings ─────────────────────────────────────────────────────────────────
 
-/** The one-click URL and mailbox of a reader's kind, and the publication's name. */
+/**
+ * The one-click URL and mailbox of a reader's kind, the publication's name, and the reader's
+ * language (their saved locale, else the account's default), read in the caller's transaction.
+ */
 async function mailContext(
   db: Db,
   args: { accountId: number; memberId: number; readerName: string; kind: TUnsubscribeKind; appUrl: string },
 ): Promise<TMailContext> {
   const env = getEnv();
-  const account = await db.account.findUniqueOrThrow({ where: { id: args.accountId }, select: { name: true } });
+  const [account, language] = await Promise.all([
+    db.account.findUniqueOrThrow({ where: { id: args.accountId }, select: { name: true } }),
+    readerMail(db, args.accountId, args.memberId),
+  ]);
   const token = signUnsubscribeToken(unsubscribeKey(env), args);
   const base = args.appUrl.replace(/\/$/, "");
   const sender = /<([^>]+)>/.exec(env.MAIL_FROM ?? "")?.[1] ?? env.MAIL_FROM ?? `unsubscribe@${new URL(base).hostname}`;
   return {
+    language,
     publication: account.name,
     readerName: args.readerName,
     unsubscribeUrl: `${base}/api/v1/accounts/${args.accountId}/notifications/unsubscribe?token=${token}`,
@@ -246,11 +254,9 @@ function mailItem(
     decision: row.decision ?? null,
     createdAt: row.createdAt,
     commentId: comment.id,
-    authorName: comment.confidential
-      ? "Someone"
-      : comment.guest
-        ? (comment.guestName ?? "A guest")
-        : comment.author.name || "A reader",
+    // Without a name, the mail says "Someone", "A guest" or "A reader" in the reader's words.
+    authorName: comment.confidential ? null : comment.guest ? comment.guestName || null : comment.author.name || null,
+    authorKind: comment.confidential ? "confidential" : comment.guest ? "guest" : "member",
     excerpt: excerptOf(comment.body),
     pageUrl: comment.page.url,
     headline: comment.page.headline,

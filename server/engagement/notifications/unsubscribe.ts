@@ -9,7 +9,7 @@ import "server-only";
 import { getEnv } from "../../../env.js";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
-import { escapeHtml } from "./mail";
+import { escapeHtml } from "../../mail/reader-mail";
 import { setPrefs, unsubscribeChange } from "./preferences";
 import { isUnsubscribeTokenForm, unsubscribeKey, verifyUnsubscribeToken, type TUnsubscribeKind } from "./token";
 

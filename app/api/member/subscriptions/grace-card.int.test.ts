@@ -10,6 +10,7 @@ import { POST as CARD_LINK } from "@/app/api/access/v1/members/me/subscriptions/
 import { POST as FAIL } from "@/app/api/demo/failed-renewal/route";
 import { GET as LINK_GET, PUT as LINK_PUT } from "@/app/api/member/card-link/[token]/route";
 import { resetEnvCache } from "@/env.js";
+import { formatDateTime, translator } from "@/i18n/translate";
 import { formatInstant } from "@/server/dates.schema";
 import { DEMO } from "@/server/seed/demo";
 import { signCardLink } from "@/server/subscriptions/card-link";
@@ -54,8 +55,11 @@ describe("a subscription in its grace period", () => {
     );
     const account = await db.account.findUniqueOrThrow({ where: { id: accountId }, select: { timeZone: true } });
     const mail = await db.outgoingEmail.findFirstOrThrow({ where: { accountId, kind: "subscription.payment_failed" } });
+    // The mail says the same in the reader's locale (English here) and the account's zone.
     expect(mail.text).toContain(
-      keepReadingWords(sub.grace_ends_at, (iso) => formatInstant(new Date(iso), account.timeZone)),
+      translator("mail", "en")("dunningKeepReadingUntil", {
+        date: formatDateTime(new Date(sub.grace_ends_at!), "en", account.timeZone),
+      }),
     );
   });
 

@@ -24,6 +24,7 @@ import { createCheckoutFixture } from "@/server/testing/checkout";
 import { now, resetClock, setClock } from "@/server/testing/clock";
 import { call } from "@/server/testing/engagement";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
+import { documentLanguage } from "@/server/testing/pdf-text";
 import { insertSelfServiceSubscription, insertTestPlan } from "@/server/testing/subscription-fixtures";
 
 import { POST as CLIENT_PREVIEW } from "../../access/v1/members/me/subscriptions/[subscription_id]/switch_plan/preview/route";
@@ -245,9 +246,9 @@ describe("a recurring switch with proration on", () => {
     const invoice = await s.db.invoice.findFirstOrThrow({ where: { subscriptionId: s.sub.id } });
     expect(invoice).toMatchObject({ creditCents: 399, amountCents: 1, basePriceCents: 400 });
     expect(invoiceToWire(invoice)).toMatchObject({ credit_applied: "3.99", amount_cents: 1, base_price: "4.00" });
-    expect(invoiceDocumentModel(invoice, "UTC").lines).toContainEqual({
+    expect(invoiceDocumentModel(invoice, documentLanguage("en", "UTC")).lines).toContainEqual({
       label: "Credit from a plan change",
-      amount: "USD -3.99",
+      amount: "-$3.99",
     });
     // The renewal after it is charged in full.
     setClock(new Date(renewed.nextPaymentDueDate!.getTime() + 60_000));

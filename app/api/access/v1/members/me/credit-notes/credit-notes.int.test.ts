@@ -97,7 +97,7 @@ describe("credit note lists and documents", () => {
     const page = await html.text();
     expect(page).toContain("Credit note 1");
     expect(page).toContain(`${ada.invoice.sequenced_invoice_number} of `);
-    expect(page).toContain("USD 2.50");
+    expect(page).toContain("$2.50");
     expect(page).toContain("outage");
     expect(page).toContain("Reader cn-ada");
 

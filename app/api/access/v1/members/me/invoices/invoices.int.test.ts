@@ -10,8 +10,8 @@ import { POST as CLIENT_CREATE } from "@/app/api/access/v1/members/me/subscripti
 import { GET as ADMIN_DOCUMENT } from "@/app/api/admin/invoices/[invoice_file]/route";
 import { POST as SERVER_CREATE } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions.json/route";
 import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions/preview.json/route";
+import { formatDateTime, formatMoney } from "@/i18n/translate";
 import type { AdminSession } from "@/server/auth/admin-session";
-import { formatInstant } from "@/server/dates.schema";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { withTransaction } from "@/server/db/transaction";
@@ -21,6 +21,7 @@ import { settleOneTimeCharge } from "@/server/subscriptions/payments/gateway-eve
 import { insertMember } from "@/server/testing/access-fixtures";
 import { createCheckoutFixture, testpayAdapter, testpayPayment, type CheckoutFixture } from "@/server/testing/checkout";
 import { call, readerJwt } from "@/server/testing/engagement";
+import { pdfFacts } from "@/server/testing/pdf-text";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";
@@ -289,10 +290,10 @@ describe("invoice documents and lists", () => {
     expect(html.headers.get("content-type")).toContain("text/html");
     const page = await html.text();
     expect(page).toContain("Invoice 1");
-    expect(page).toContain("USD 10.00");
+    expect(page).toContain("$10.00");
     expect(page).toContain("@media print");
-    expect(page).toContain(`<dt>Date</dt><dd>${formatInstant(issued.createdAt, "Asia/Tokyo")}</dd>`);
-    expect(formatInstant(issued.createdAt, "Asia/Tokyo")).toMatch(/ GMT\+9$/);
+    expect(page).toContain(`<dt>Date</dt><dd>${formatDateTime(issued.createdAt, "en", "Asia/Tokyo")}</dd>`);
+    expect(formatDateTime(issued.createdAt, "en", "Asia/Tokyo")).toMatch(/ GMT\+9$/);
     expect(page).toContain(`href="/api/access/v1/members/me/invoices/${ada.invoice.id}.pdf?key=${f.key}&amp;svc_jwt=`);
     expect(html.headers.get("content-security-policy")).toContain("default-src 'none'");
 
@@ -343,5 +344,28 @@ describe("invoice documents and lists", () => {
     expect(await trpcCodeOf(revenue.caller.invoices.list({ limit: 0 }))).toBe("BAD_REQUEST");
     const editor = await createTestStaff(f.db, { account: f.account.id, roles: ["EDITOR"] });
     expect(await trpcCodeOf(editor.caller.invoices.list({}))).toBe("FORBIDDEN");
+  });
+});
+
+describe("invoice documents in the subscriber's language", () => {
+  it("gives a reader whose saved locale is Hindi the PDF and page in Hindi; an Arabic reader's page reads right to left", async () => {
+    const f = await createCheckoutFixture(await getDb());
+    const ada = await readerCheckout(f, "r-hi");
+    const memberId = (await f.db.invoice.findUniqueOrThrow({ where: { id: ada.invoice.id } })).memberId;
+    await f.db.member.update({ where: { id: memberId }, data: { locale: "hi" } });
+    const pdf = await call(DOCUMENT, "GET", ada.q, { invoice_file: `${ada.invoice.id}.pdf` });
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("content-language")).toBe("hi");
+    const facts = pdfFacts(Buffer.from(await pdf.arrayBuffer()));
+    expect(facts.fonts.some((name) => name.endsWith("+NotoSansDevanagari-Regular"))).toBe(true);
+    expect(facts.actualText).toEqual(expect.arrayContaining(["इनवॉइस 1", "कुल भुगतान", "बिल किसके नाम"]));
+    expect(facts.actualText).toContain(formatMoney(1000, "USD", "hi"));
+
+    await f.db.member.update({ where: { id: memberId }, data: { locale: "ar" } });
+    const htmlPath = `/api/access/v1/members/me/invoices/${ada.invoice.id}.html${ada.q.slice(2)}`;
+    const page = await (await call(DOCUMENT, "GET", htmlPath, { invoice_file: `${ada.invoice.id}.html` })).text();
+    expect(page).toContain('<html lang="ar" dir="rtl">');
+    expect(page).toContain("فاتورة رقم 1");
+    expect(page).toContain(">طباعة</button>");
   });
 });
