@@ -20,6 +20,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
+import { parse } from "@formatjs/icu-messageformat-parser";
 import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -97,9 +98,32 @@ async function buildWidgets() {
   };
 }
 
+/**
+ * The SDK's English, baked into the script: the paywall catalogue's `sdk.*` messages, parsed as
+ * i18n/messages.ts parses them. The reader's own locale comes from the messages route.
+ */
+function sdkEnglish() {
+  const english = JSON.parse(fs.readFileSync(path.join(root, "i18n/messages/paywall/en.json"), "utf8"));
+  return Object.fromEntries(
+    Object.entries(english)
+      .filter(([key]) => key.startsWith("sdk."))
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([key, message]) => [key, parse(message, { ignoreTag: true, requiresOtherClause: true })]),
+  );
+}
+
+/** intl-messageformat goes into the SDK without its parser (decision 0039): the messages come parsed. */
+export const SDK_ALIAS = { "@formatjs/icu-messageformat-parser": "@formatjs/icu-messageformat-parser/no-parser.js" };
+
 /** The AccessType browser SDK and its public types as the .d.ts (docs/subscriptions.md, "Browser SDK"). */
 export async function buildSdk() {
-  const built = await bundle("sdk/accesstype/index.ts", { target: "es2018", platform: "browser", charset: "utf8" });
+  const built = await bundle("sdk/accesstype/index.ts", {
+    target: "es2018",
+    platform: "browser",
+    charset: "utf8",
+    alias: SDK_ALIAS,
+    define: { __MASTHEAD_SDK_ENGLISH__: JSON.stringify(sdkEnglish()) },
+  });
   const js = `/*! Masthead AccessType SDK | AGPL-3.0-only | docs/subscriptions.md "Browser SDK" */\n${built}`;
   const dts = fs
     .readFileSync(path.join(root, "sdk/accesstype/types.ts"), "utf8")
@@ -130,7 +154,9 @@ function buildCatalogues() {
     for (const file of fs.readdirSync(path.join(dir, surface)).sort()) {
       if (!file.endsWith(".json")) continue;
       const messages = JSON.parse(fs.readFileSync(path.join(dir, surface, file), "utf8"));
-      locales[file.replace(/\.json$/, "")] = Object.fromEntries(Object.entries(messages).sort(([a], [b]) => (a < b ? -1 : 1)));
+      locales[file.replace(/\.json$/, "")] = Object.fromEntries(
+        Object.entries(messages).sort(([a], [b]) => (a < b ? -1 : 1)),
+      );
     }
     catalogues[surface] = locales;
   }

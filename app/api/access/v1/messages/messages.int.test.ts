@@ -68,7 +68,8 @@ describe("the SDK's messages", () => {
       expect(body.dir).toBe(locale === "ar" ? "rtl" : "ltr");
       // Every message formats as the server's translator does, without a parser on the reader's side.
       const t = translator("paywall", body.locale as never);
-      for (const key of SDK_KEYS) expect(shown(body, key, { amount: "₹1,499.00" })).toBe(t(key as never, { amount: "₹1,499.00" }));
+      for (const key of SDK_KEYS)
+        expect(shown(body, key, { amount: "₹1,499.00" })).toBe(t(key as never, { amount: "₹1,499.00" }));
     }
     expect(shown(await answer({ locale: "hi" }), "sdk.cancel")).not.toBe(shown(english, "sdk.cancel"));
   });
@@ -129,7 +130,13 @@ describe("the SDK's messages", () => {
 
   it("refuses what is not a language tag (400) and a missing or wrong key (401); never 500", async () => {
     const { ask } = await setup();
-    for (const query of [{ locale: "<script>" }, { lang: "en-" }, { locale: "x".repeat(40) }, { lang: "12" }]) {
+    const bad: Record<string, string>[] = [
+      { locale: "<script>" },
+      { lang: "en-" },
+      { locale: "x".repeat(40) },
+      { lang: "12" },
+    ];
+    for (const query of bad) {
       const res = await ask(query);
       expect(res.status, JSON.stringify(query)).toBe(400);
       const error = ((await res.json()) as { error: { code: string; details: { field: string }[] } }).error;

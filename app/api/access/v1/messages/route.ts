@@ -13,7 +13,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       query: ZSdkMessagesQuery,
       cors: true,
       summary:
-        'The AccessType SDK\'s messages (its card form, its errors to readers) for the account whose client key is `key`: {locale, dir, messages: {"sdk.<name>": ICU syntax tree}}, the paywall catalogue in the locale chosen from `locale` (the page\'s explicit option), else `lang` (the page\'s language), else the account\'s default, among the locales it offers, with the account\'s overrides in force. A tag no offered locale matches is passed over; one that is not a language tag is 400. Public and cacheable (ETag, Cache-Tag messages/paywall/<locale>, purged when an override of that locale or the account\'s locales change).',
+        "The AccessType SDK's messages (its card form, its errors to readers) for the account whose client key is `key`: {locale, dir, messages: {\"sdk.<name>\": ICU syntax tree}}, the paywall catalogue in the locale chosen from `locale` (the page's explicit option), else `lang` (the page's language), else the account's default, among the locales it offers, with the account's overrides in force. A tag no offered locale matches is passed over; one that is not a language tag is 400. Public and cacheable (ETag, Cache-Tag messages/paywall/<locale>, purged when an override of that locale or the account's locales change).",
     },
     async ({ db, req, url, account, query }) =>
       cachedRead(req, url, account.id, () => sdkMessages(db, account.id, query)),
