@@ -6,16 +6,18 @@
  */
 import { z } from "zod";
 
-/** A language tag as i18n/locales.ts reads one ("hi", "pt-BR", "es_MX"); empty: none given. */
-export const ZLanguageTag = z
+/** A language tag as i18n/locales.ts reads one ("hi", "pt-BR", "es_MX"), or "": as sent (undefined: not sent). */
+export const ZLanguageTagText = z
   .string()
   .trim()
   .regex(
     /^(?=.{0,35}$)(?:[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*)?$/,
     "is not a language tag such as hi, ta-IN or pt-BR (at most 35 characters)",
   )
-  .optional()
-  .transform((v) => v || null);
+  .optional();
+
+/** The same, null when not sent or empty. */
+export const ZLanguageTag = ZLanguageTagText.transform((v) => v || null);
 
 export const ZSdkMessagesQuery = z.object({
   key: z.string().optional(),
