@@ -13,7 +13,7 @@ import { IntlMessageFormat } from "intl-messageformat";
 
 import type { CATALOGUES } from "../../i18n/catalogues.generated";
 
-export type SdkMessageKey = Extract<keyof (typeof CATALOGUES)["paywall"]["en"], `sdk.${string}`>;
+type SdkMessageKey = Extract<keyof (typeof CATALOGUES)["paywall"]["en"], `sdk.${string}`>;
 /** Message key → its syntax tree, as the messages route answers (and the build bakes English in). */
 export type SdkMessageTable = Readonly<Record<string, MessageFormatElement[] | undefined>>;
 type Values = Record<string, string | number>;

@@ -29,7 +29,7 @@ type NoticeKey =
   | "access.subscribeToRead";
 
 /** Which notice a grant gets, and its values. Pure. */
-export function noticeOf(decision: AccessDecision): { key: NoticeKey; values?: { n: number } } {
+function noticeOf(decision: AccessDecision): { key: NoticeKey; values?: { n: number } } {
   if (!decision.granted)
     return { key: decision.why === "login_required" ? "access.signInToRead" : "access.subscribeToRead" };
   switch (decision.grantReason) {
@@ -48,7 +48,7 @@ export function noticeOf(decision: AccessDecision): { key: NoticeKey; values?: {
   }
 }
 
-export type GrantWords = {
+type GrantWords = {
   locale: Locale;
   dir: "ltr" | "rtl";
   messages: { notice: string; subscribe: string; signIn: string };

@@ -18,7 +18,7 @@ import type { TSdkMessagesQuery } from "./sdk-messages.schema";
 
 const isSdkKey = (key: string) => key.startsWith("sdk.");
 
-export type SdkMessages = {
+type SdkMessages = {
   locale: Locale;
   dir: "ltr" | "rtl";
   /** Message key → its syntax tree. */

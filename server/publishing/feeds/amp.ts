@@ -104,7 +104,7 @@ function jsonLd(data: unknown): string {
 }
 
 /** The words of the AMP page: the paywall catalogue in the account's default locale, its overrides in force. */
-export type AmpWords = { locale: Locale; t: Translate<"paywall">; tags: string[] };
+type AmpWords = { locale: Locale; t: Translate<"paywall">; tags: string[] };
 
 /**
  * An AMP page is one language, the publication's: the account's default locale (its language
