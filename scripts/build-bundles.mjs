@@ -160,9 +160,32 @@ async function buildWidgets() {
   };
 }
 
+/**
+ * The SDK's English, baked into the script: the paywall catalogue's `sdk.*` messages, parsed as
+ * i18n/messages.ts parses them. The reader's own locale comes from the messages route.
+ */
+function sdkEnglish() {
+  const english = JSON.parse(fs.readFileSync(path.join(root, "i18n/messages/paywall/en.json"), "utf8"));
+  return Object.fromEntries(
+    Object.entries(english)
+      .filter(([key]) => key.startsWith("sdk."))
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([key, message]) => [key, parse(message, { ignoreTag: true, requiresOtherClause: true })]),
+  );
+}
+
+/** intl-messageformat goes into the SDK without its parser (decision 0039): the messages come parsed. */
+export const SDK_ALIAS = { "@formatjs/icu-messageformat-parser": "@formatjs/icu-messageformat-parser/no-parser.js" };
+
 /** The AccessType browser SDK and its public types as the .d.ts (docs/subscriptions.md, "Browser SDK"). */
 export async function buildSdk() {
-  const built = await bundle("sdk/accesstype/index.ts", { target: "es2018", platform: "browser", charset: "utf8" });
+  const built = await bundle("sdk/accesstype/index.ts", {
+    target: "es2018",
+    platform: "browser",
+    charset: "utf8",
+    alias: SDK_ALIAS,
+    define: { __MASTHEAD_SDK_ENGLISH__: JSON.stringify(sdkEnglish()) },
+  });
   const js = `/*! Masthead AccessType SDK | AGPL-3.0-only | docs/subscriptions.md "Browser SDK" */\n${built}`;
   const dts = fs
     .readFileSync(path.join(root, "sdk/accesstype/types.ts"), "utf8")
