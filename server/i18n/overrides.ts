@@ -28,7 +28,7 @@ export function overrideProblem(surface: Surface, key: string, message: string):
   return messageProblem(message, argumentsOf(parseMessage(messagesOf(surface, "en").get(key) ?? "")));
 }
 
-export type Override = { surface: Surface; locale: Locale; key: string; message: string; updatedAt: Date };
+type Override = { surface: Surface; locale: Locale; key: string; message: string; updatedAt: Date };
 
 /** Every override of the account, each with whether it still fits the catalogue (`stale`: it is not used). */
 export async function listOverrides(db: Db, accountId: number): Promise<(Override & { stale: string | null })[]> {
