@@ -18,8 +18,8 @@ import { translator, type Translate } from "@/i18n/translate";
 
 import type { Db } from "../../db/client";
 import { accountLocales } from "../../i18n/locale-settings";
-import { overridesFor } from "../../i18n/overrides";
 import { MESSAGES_PURGE_KEY } from "../../i18n/messages-cache";
+import { overridesFor } from "../../i18n/overrides";
 import { getPublisher } from "../publisher";
 import { storyUrl, type StoryWithRelations } from "../story-view";
 import {
