@@ -8,8 +8,9 @@
  * A word matches as a whole word or phrase, in any script, after the same reading of the text and
  * of the word (docs/moderation.md, "Languages"):
  *
- * - the text is cut into words by `Intl.Segmenter` (the script's own word boundaries), each word
- *   cut again at anything that is not a letter, a mark or a digit (so "don't" is "don t");
+ * - a word is a run of letters, marks and digits (so "don't" is "don t"): the words Unicode's word
+ *   boundaries give in spaced scripts, with vowel signs inside them; runs of the scripts written
+ *   without spaces are cut by `Intl.Segmenter`;
  * - compatibility forms (NFKC); accents removed from Latin, Greek and Cyrillic letters only: the
  *   vowel signs of Devanagari or Tamil are letters of the word, never removed; invisible joiners
  *   dropped; in Arabic script the short vowels and tatweel are dropped and alef forms made one
@@ -39,12 +40,22 @@ const ALEFS = /[\u0622\u0623\u0625\u0671]/g;
 const NOT_WORD = /[^\p{L}\p{M}\p{N}]+/u;
 const UNSPACED =
   /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{M}]+$/u;
+const UNSPACED_LETTER =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const ARABIC_WORD = /^\p{Script=Arabic}/u;
 /** Proclitics written onto an Arabic word: and, so, with, for, like, the, and the… , O (vocative). */
 const ARABIC_PROCLITICS = ["و", "ف", "ب", "ل", "ك", "ال", "وال", "فال", "بال", "كال", "لل", "يا"];
 
 /** One piece of a word (letters, marks, digits) as the lists compare it; may read as several words. */
 function foldPiece(piece: string): string[] {
+  // Plain ASCII letters and digits (most words of most comments): lower case, leetspeak, stretching.
+  if (/^[A-Za-z0-9]+$/.test(piece)) {
+    const word = piece
+      .toLowerCase()
+      .replace(/[013457]/g, (c) => LEET.get(c) ?? c)
+      .replace(/([a-z])\1+/g, "$1");
+    return [word];
+  }
   const folded = piece
     .normalize("NFKD")
     .replace(ACCENTED, "$1")
@@ -63,19 +74,39 @@ function foldPiece(piece: string): string[] {
     .filter((w) => /[\p{L}\p{N}]/u.test(w));
 }
 
+/** A run of letters, marks and digits (joiners kept: they sit inside Devanagari and Arabic words). */
+const PIECE = /[\p{L}\p{M}\p{N}\u200C\u200D]+/gu;
+/** Runs longer than this are not handed to the segmenter (V8's takes quadratic time on long text). */
+const SEGMENTED_MAX = 256;
+
 /**
- * The words of `text` as the lists read them, each with its place in `text`. "@" and "$" count as
- * letters (leetspeak); a segment the segmenter calls a word is cut again at signs inside it.
+ * The words of `text` as the lists read them, each with its place in `text`: runs of letters,
+ * marks and digits ("@" and "$" count as letters, for leetspeak), so any sign or space ends a word.
+ * In the scripts written without spaces a run is cut into words by `Intl.Segmenter`. For the
+ * other scripts the segmenter's words are these runs (Unicode word boundaries fall at the same
+ * signs): it is not asked, since its time grows with the square of the text.
  */
 export function readWords(text: string): ReadWord[] {
-  // Same length as the text, so the segmenter's offsets are the text's.
+  // Same length as the text, so offsets are the text's.
   const leet = text.replace(/[@$]/g, (c) => (c === "@" ? "a" : "s"));
   const out: ReadWord[] = [];
-  for (const segment of SEGMENTER.segment(leet)) {
-    if (!segment.isWordLike) continue;
-    for (const m of segment.segment.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
-      const start = segment.index + m.index;
-      for (const word of foldPiece(m[0])) out.push({ word, start, end: start + m[0].length });
+  // A comment says the same words again: each is folded once.
+  const folded = new Map<string, string[]>();
+  const push = (piece: string, start: number) => {
+    let words = folded.get(piece);
+    if (words === undefined) {
+      words = foldPiece(piece);
+      folded.set(piece, words);
+    }
+    for (const word of words) out.push({ word, start, end: start + piece.length });
+  };
+  for (const m of leet.matchAll(PIECE)) {
+    if (m[0].length > SEGMENTED_MAX || !UNSPACED_LETTER.test(m[0])) {
+      push(m[0], m.index);
+      continue;
+    }
+    for (const segment of SEGMENTER.segment(m[0])) {
+      if (segment.isWordLike) push(segment.segment, m.index + segment.index);
     }
   }
   return out;
