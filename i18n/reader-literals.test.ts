@@ -18,7 +18,7 @@ const root = path.resolve(import.meta.dirname, "..");
 const READER_SURFACES: ReadonlyMap<string, readonly string[]> = new Map([
   ["widgets", ["widgets/src"]],
   ["member", ["app/member", "components/members", "app/newsletters"]],
-  ["paywall", ["sdk/accesstype"]],
+  ["paywall", ["sdk/accesstype", "app/demo/paywall", "components/demo", "server/publishing/feeds/amp.ts"]],
   [
     "mail",
     [

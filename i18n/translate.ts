@@ -1,6 +1,6 @@
 /**
  * Formatting a catalogue's messages (docs/i18n.md): ICU MessageFormat by intl-messageformat, numbers,
- * money and dates by `Intl` in the reader's locale and time zone. A translator takes the account's
+ * money and dates by `Intl` in the reader's locale and time zone (./format.ts). A translator takes the account's
  * overrides for that locale (server/i18n/overrides.ts), which win over the catalogue key by key.
  */
 import { IntlMessageFormat, type PrimitiveType } from "intl-messageformat";
@@ -52,28 +52,4 @@ export function translator<S extends Surface>(
   };
 }
 
-/** Money in integer cents, in the reader's locale ("₹1,499.00", "1.499,00 €", "US$ 14,99"). */
-export function formatMoney(cents: number, currency: string, locale: Locale): string {
-  const format = new Intl.NumberFormat(locale, { style: "currency", currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(cents / 10 ** digits);
-}
-
-/** A date and time in the reader's locale and time zone, with the zone named ("29 Nov 2026, 10:30 IST"). */
-export function formatDateTime(when: Date, locale: Locale, timeZone: string): string {
-  // Intl refuses timeZoneName beside dateStyle/timeStyle: the fields are named one by one.
-  return new Intl.DateTimeFormat(locale, {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone,
-    timeZoneName: "short",
-  }).format(when);
-}
-
-/** A calendar date in the reader's locale ("29 November 2026"), in the given time zone. */
-export function formatDate(when: Date, locale: Locale, timeZone: string): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone }).format(when);
-}
+export { formatDate, formatDateTime, formatMoney } from "./format";

@@ -4,6 +4,8 @@
  * need no files at run time:
  *
  *   widgets   widgets/src/     → server/widgets/bundles.generated.ts   loader.js, frame.js (ES2017), frame.css
+ *             (frame.js formats the catalogue's messages with intl-messageformat, its parser left out:
+ *             the frame page sends them parsed; loader.js carries its few words from the catalogue)
  *   sdk       sdk/accesstype/  → sdk/accesstype/bundle.generated.ts    accesstype.js (ES2018) and its .d.ts
  *   messages  i18n/messages/   → i18n/catalogues.generated.ts          every surface's catalogue, per locale
  *
@@ -20,6 +22,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
+import { parse } from "@formatjs/icu-messageformat-parser";
 import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -29,6 +32,8 @@ export const LOADER_BUDGET_BYTES = 15 * 1024;
 export const SDK_GZIP_BUDGET_BYTES = 10 * 1024;
 /** The frames' script, loaded once per widget frame (comments, feed, contributions, reactions). */
 export const FRAME_BUDGET_BYTES = 20 * 1024;
+/** What one locale's widget messages, parsed as the frame page sends them, may add to a frame page. */
+export const FRAME_CATALOGUE_BUDGET_BYTES = 5 * 1024;
 
 /**
  * @typedef {{ name: string; text: string; budget?: number }} Script
@@ -60,15 +65,73 @@ async function bundle(entry, options) {
     write: false,
     legalComments: "none",
     logLevel: "warning",
+    absWorkingDir: root,
     ...options,
   });
   return result.outputFiles[0].text;
 }
 
+/** A message as server/i18n and i18n/messages.ts parse it (plain text: tags are text). */
+function parseMessage(message) {
+  return parse(message, { ignoreTag: true, requiresOtherClause: true });
+}
+
+/** Each locale's widget messages (i18n/messages/widgets/<locale>.json), by locale. */
+function widgetMessages() {
+  const dir = path.join(root, "i18n/messages/widgets");
+  return new Map(
+    fs
+      .readdirSync(dir)
+      .filter((file) => file.endsWith(".json"))
+      .sort()
+      .map((file) => [file.replace(/\.json$/, ""), JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"))]),
+  );
+}
+
+/** The messages the loader says itself (the iframes' titles, the login frame's, the refused notice). */
+const LOADER_KEYS = {
+  comments: "comments",
+  feed: "feedTitle",
+  ugc: "ugcTitle",
+  reactions: "reactionsOnPage",
+  newsletter: "newsletterTitle",
+  login: "loginTitle",
+  refused: "frameRefused",
+};
+
+/**
+ * The loader's words per locale, from the catalogue: plain messages as text, one with arguments as
+ * [text, name, text, name, …] (the loader has no formatter: a plural or select there fails the build).
+ */
+function loaderWords() {
+  const words = {};
+  for (const [locale, messages] of widgetMessages()) {
+    words[locale] = Object.fromEntries(
+      Object.entries(LOADER_KEYS).map(([name, key]) => {
+        const parts = [""];
+        for (const el of parseMessage(messages[key])) {
+          if (el.type === 0) parts[parts.length - 1] += el.value;
+          else if (el.type === 1) parts.push(el.value, "");
+          else throw new Error(`i18n/messages/widgets/${locale}.json ${key}: the loader takes only {name} arguments`);
+        }
+        return [name, parts.length === 1 ? parts[0] : parts];
+      }),
+    );
+  }
+  return words;
+}
+
 /** The widgets' loader and frame scripts and the frames' stylesheet (docs/widgets.md). */
 async function buildWidgets() {
-  const loader = await bundle("widgets/src/loader.ts", { target: "es2017" });
-  const frame = await bundle("widgets/src/frame.ts", { target: "es2017" });
+  const loader = await bundle("widgets/src/loader.ts", {
+    target: "es2017",
+    define: { __LOADER_WORDS__: JSON.stringify(loaderWords()) },
+  });
+  const frame = await bundle("widgets/src/frame.ts", {
+    target: "es2017",
+    // The frame page sends its messages parsed: the formatter goes without the parser (decision 0039).
+    alias: { "@formatjs/icu-messageformat-parser": "@formatjs/icu-messageformat-parser/no-parser.js" },
+  });
   const css = (
     await build({
       entryPoints: [path.join(root, "widgets/src/frame.css")],
@@ -97,9 +160,32 @@ async function buildWidgets() {
   };
 }
 
+/**
+ * The SDK's English, baked into the script: the paywall catalogue's `sdk.*` messages, parsed as
+ * i18n/messages.ts parses them. The reader's own locale comes from the messages route.
+ */
+function sdkEnglish() {
+  const english = JSON.parse(fs.readFileSync(path.join(root, "i18n/messages/paywall/en.json"), "utf8"));
+  return Object.fromEntries(
+    Object.entries(english)
+      .filter(([key]) => key.startsWith("sdk."))
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([key, message]) => [key, parse(message, { ignoreTag: true, requiresOtherClause: true })]),
+  );
+}
+
+/** intl-messageformat goes into the SDK without its parser (decision 0039): the messages come parsed. */
+export const SDK_ALIAS = { "@formatjs/icu-messageformat-parser": "@formatjs/icu-messageformat-parser/no-parser.js" };
+
 /** The AccessType browser SDK and its public types as the .d.ts (docs/subscriptions.md, "Browser SDK"). */
 export async function buildSdk() {
-  const built = await bundle("sdk/accesstype/index.ts", { target: "es2018", platform: "browser", charset: "utf8" });
+  const built = await bundle("sdk/accesstype/index.ts", {
+    target: "es2018",
+    platform: "browser",
+    charset: "utf8",
+    alias: SDK_ALIAS,
+    define: { __MASTHEAD_SDK_ENGLISH__: JSON.stringify(sdkEnglish()) },
+  });
   const js = `/*! Masthead AccessType SDK | AGPL-3.0-only | docs/subscriptions.md "Browser SDK" */\n${built}`;
   const dts = fs
     .readFileSync(path.join(root, "sdk/accesstype/types.ts"), "utf8")
@@ -130,14 +216,22 @@ function buildCatalogues() {
     for (const file of fs.readdirSync(path.join(dir, surface)).sort()) {
       if (!file.endsWith(".json")) continue;
       const messages = JSON.parse(fs.readFileSync(path.join(dir, surface, file), "utf8"));
-      locales[file.replace(/\.json$/, "")] = Object.fromEntries(Object.entries(messages).sort(([a], [b]) => (a < b ? -1 : 1)));
+      locales[file.replace(/\.json$/, "")] = Object.fromEntries(
+        Object.entries(messages).sort(([a], [b]) => (a < b ? -1 : 1)),
+      );
     }
     catalogues[surface] = locales;
   }
   const source =
     `// Generated by scripts/build-bundles.mjs from i18n/messages/: do not edit (run node scripts/build-bundles.mjs).\n` +
     `export const CATALOGUES = ${JSON.stringify(catalogues, null, 1)} as const;\n`;
-  return { file: "i18n/catalogues.generated.ts", source, scripts: [] };
+  // What each locale's widget messages add to a frame page, parsed as server/widgets/frame-catalogue.ts sends them.
+  const scripts = Object.entries(catalogues.widgets ?? {}).map(([locale, messages]) => ({
+    name: `widgets/${locale} messages, parsed`,
+    text: JSON.stringify(Object.fromEntries(Object.entries(messages).map(([key, m]) => [key, parseMessage(m)]))),
+    budget: FRAME_CATALOGUE_BUDGET_BYTES,
+  }));
+  return { file: "i18n/catalogues.generated.ts", source, scripts };
 }
 
 /** @returns {Promise<GeneratedModule[]>} every generated module, as the sources build it now */

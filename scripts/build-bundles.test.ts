@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import {
   buildBundles,
   FRAME_BUDGET_BYTES,
+  FRAME_CATALOGUE_BUDGET_BYTES,
   gzipSize,
   LOADER_BUDGET_BYTES,
   readGenerated,
@@ -39,5 +40,12 @@ describe("the generated bundle modules", () => {
     expect(SDK_GZIP_BUDGET_BYTES).toBe(10 * 1024);
     expect(budgets["frame.js"]).toBe(FRAME_BUDGET_BYTES);
     expect(FRAME_BUDGET_BYTES).toBe(20 * 1024);
+    // Each locale's widget messages, parsed as a frame page carries them: at most 5 kB gzipped.
+    const catalogues = modules[0]!.scripts.filter((s) => s.name.startsWith("widgets/"));
+    expect(catalogues.map((s) => s.name.split(" ")[0]).sort()).toEqual(
+      ["ar", "de", "en", "es", "fr", "hi", "pt-BR", "ta"].map((l) => `widgets/${l}`),
+    );
+    for (const script of catalogues) expect(script.budget, script.name).toBe(FRAME_CATALOGUE_BUDGET_BYTES);
+    expect(FRAME_CATALOGUE_BUDGET_BYTES).toBe(5 * 1024);
   }, 30_000);
 });

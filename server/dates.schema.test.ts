@@ -27,6 +27,22 @@ describe("formatInstant", () => {
   });
 });
 
+describe("dates in the account's locale", () => {
+  it("keeps English as the dashboard writes it and follows another locale's way, zone named", () => {
+    const at = new Date("2026-11-22T11:00:00Z");
+    expect(formatInstant(at, "Europe/Paris", "en")).toBe("22 Nov 2026, 12:00 CET");
+    expect(formatInstant(at, "Europe/Berlin", "de")).toBe("22. Nov. 2026, 12:00 MEZ");
+    expect(formatInstant(at, "Asia/Kolkata", "hi")).toBe("22 नव॰ 2026, 04:30 pm IST");
+    expect(formatInstant(at, "America/Sao_Paulo", "pt-BR")).toBe("22 de nov. de 2026, 08:00 BRT");
+    expect(formatInstant(at, "Asia/Riyadh", "ar")).toMatch(/نوفمبر/);
+    expect(formatDay("2026-11-02", { locale: "fr" })).toBe("2 nov. 2026");
+    expect(formatDay("2027-01-01", { short: true, locale: "es" })).toBe("1 ene");
+    expect(formatDay("2027-01-01", { short: true, locale: "en" })).toBe("1 Jan");
+    expect(formatMonth("2026-11", "fr")).toBe("nov. 2026");
+    expect(formatMonth("2026-09", "en")).toBe("Sept 2026");
+  });
+});
+
 describe("dayInZone", () => {
   it("is the day on the zone's clocks, which the UTC day is not everywhere", () => {
     const lateUtc = new Date("2026-11-26T23:30:00Z");

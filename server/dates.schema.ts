@@ -9,6 +9,8 @@
  */
 import { z } from "zod";
 
+import type { Locale } from "@/i18n/locales";
+
 import { nextDay, offsetMs, utcDayText, utcMs, zonedDayStart } from "./time-zone";
 
 export { nextDay, zonedDayStart };
@@ -60,12 +62,21 @@ export function zDayRange(maxDays: number) {
 const FORMATS = new Map<string, Intl.DateTimeFormat>();
 const DAYS = new Map<string, Intl.DateTimeFormat>();
 
-/** "22 Nov 2026, 12:00 CET": `value` in `zone` (undefined: the runtime's own). */
-export function formatInstant(value: Date, zone?: string): string {
-  const key = zone ?? "";
+/**
+ * The Intl locale of a dashboard format: the account's default locale (i18n/locales.ts), English
+ * written as the dashboard always has ("22 Nov 2026", en-GB's order with the 24-hour clock).
+ */
+const intlLocale = (locale: Locale | undefined) => (!locale || locale === "en" ? "en-GB" : locale);
+
+/**
+ * "22 Nov 2026, 12:00 CET": `value` in `zone` (undefined: the runtime's own), in `locale`'s way of
+ * writing dates ("22. Nov. 2026, 12:00 MEZ" in de, "22 नव॰ 2026, 12:00 pm IST" in hi).
+ */
+export function formatInstant(value: Date, zone?: string, locale?: Locale): string {
+  const key = `${locale ?? ""} ${zone ?? ""}`;
   let format = FORMATS.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat("en-GB", {
+    format = new Intl.DateTimeFormat(intlLocale(locale), {
       day: "numeric",
       month: "short",
       year: "numeric",
@@ -122,21 +133,27 @@ export function previousDay(day: string): string {
   return utcDayText(utcMs(year, month - 1, date - 1));
 }
 
-const DAY_WORDS = new Intl.DateTimeFormat("en-GB", {
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  timeZone: "UTC",
-});
-const SHORT_DAY_WORDS = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+const DAY_WORDS = new Map<string, Intl.DateTimeFormat>();
 
 /**
  * A calendar day already on the right zone's clocks ("2026-11-22") as words: "22 Nov 2026", or
- * "22 Nov" when `short`. Say the zone beside it once (a chart's caption: "days in Europe/Paris").
+ * "22 Nov" when `short`, in `locale`'s way ("22. Nov. 2026" in de). Say the zone beside it once
+ * (a chart's caption: "days in Europe/Paris").
  */
-export function formatDay(day: string, options: { short?: boolean } = {}): string {
+export function formatDay(day: string, options: { short?: boolean; locale?: Locale } = {}): string {
   const [year, month, date] = day.split("-").map(Number) as [number, number, number];
-  return (options.short ? SHORT_DAY_WORDS : DAY_WORDS).format(new Date(utcMs(year, month - 1, date)));
+  const key = `${options.locale ?? ""} ${options.short ? "short" : "long"}`;
+  let format = DAY_WORDS.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(intlLocale(options.locale), {
+      day: "numeric",
+      month: "short",
+      ...(options.short ? {} : { year: "numeric" }),
+      timeZone: "UTC",
+    });
+    DAY_WORDS.set(key, format);
+  }
+  return format.format(new Date(utcMs(year, month - 1, date)));
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
@@ -173,7 +190,15 @@ export function fromZonedInput(value: string, zone?: string): Date | null {
   return new Date(exact.length ? Math.min(...exact) : Math.max(...candidates));
 }
 
-/** A calendar month ("2026-11") as words: "Nov 2026". */
-export function formatMonth(month: string): string {
-  return formatDay(`${month}-01`).replace(/^1 /, "");
+const MONTH_WORDS = new Map<string, Intl.DateTimeFormat>();
+
+/** A calendar month ("2026-11") as words: "Nov 2026" ("nov. 2026" in fr). */
+export function formatMonth(month: string, locale?: Locale): string {
+  const [year, number] = month.split("-").map(Number) as [number, number];
+  let format = MONTH_WORDS.get(locale ?? "");
+  if (!format) {
+    format = new Intl.DateTimeFormat(intlLocale(locale), { month: "short", year: "numeric", timeZone: "UTC" });
+    MONTH_WORDS.set(locale ?? "", format);
+  }
+  return format.format(new Date(utcMs(year, number - 1, 1)));
 }

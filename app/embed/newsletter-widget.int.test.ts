@@ -42,7 +42,7 @@ describe("the newsletter widget's frame", () => {
     const all = await frame(account.id, {});
     expect(all.status).toBe(200);
     const html = await all.text();
-    expect(html).toContain("<title>Newsletters</title>");
+    expect(html).toContain("<title>Get our newsletters</title>");
     expect(configOf(html)).toMatchObject({
       kind: "newsletter",
       accountId: account.id,

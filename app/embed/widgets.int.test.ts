@@ -1,7 +1,7 @@
 /**
  * The widget frame pages through their route handler: the HTML shell and its settings block,
  * the strict CSP with frame-ancestors from the account's hosts (Settings' domains included), the
- * account's language and moderation settings, invalid settings dropped or refused, and the
+ * account's language (frame-locales.int.test.ts has the rest) and moderation settings, invalid settings dropped or refused, and the
  * scripts' routes.
  */
 import { describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import * as embedRoute from "@/app/embed/[account_id]/[widget]/route";
 import * as metypeLoader from "@/app/quintype-metype/assets/application.js/route";
 import * as frameJs from "@/app/widgets/v1/frame.js/route";
 import * as loaderRoute from "@/app/widgets/v1/loader.js/route";
+import { messagesOf, parseMessage } from "@/i18n/messages";
 import { getDb } from "@/server/db";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
 import { call } from "@/server/testing/engagement";
@@ -35,7 +36,7 @@ describe("widget frame pages", () => {
     const account = await createTestPublisher(db, { domain: "news.example.com", siteUrl: "https://www.example.com" });
     await db.publisherConfig.update({
       where: { accountId: account.id },
-      data: { siteDomains: ["m.example.com"], languageIsoCode: "es" },
+      data: { siteDomains: ["m.example.com"], languageIsoCode: "es", languageIetfCode: "es-ES" },
     });
     await db.commentModerationSettings.create({
       data: { accountId: account.id, guestCommentsAllowed: true, confidentialCommentsAllowed: false },
@@ -63,13 +64,19 @@ describe("widget frame pages", () => {
     expect(html).toContain('<html lang="es" dir="ltr">');
     expect(html).toContain(`/widgets/v1/frame.js?v=${FRAME_JS_HASH}`);
     expect(html).not.toMatch(/<script>(?!<)/); // no inline script: only src= and the JSON block
-    expect(configOf(html)).toEqual({
+    const { messages, ...config } = configOf(html);
+    // The account's locale's words, parsed (the frame formats them without a parser).
+    expect((messages as Record<string, unknown>).comments).toEqual(
+      parseMessage(messagesOf("widgets", "es").get("comments")!),
+    );
+    expect(html).toContain(`<title>${messagesOf("widgets", "es").get("comments")}</title>`);
+    expect(config).toEqual({
       kind: "comments",
       accountId: account.id,
       pageUrl: "https://news.example.com/a-story?x=1",
       widgetId: "masthead-comments-1",
       parentOrigin: "https://news.example.com",
-      lang: "es",
+      locale: "es",
       guestsAllowed: true,
       confidentialAllowed: false,
       topicType: "",

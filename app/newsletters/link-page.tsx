@@ -2,61 +2,97 @@
  * The pages a newsletter mail's links open (/newsletters/confirm/<token>, /newsletters/unsubscribe/<token>):
  * they name the newsletter and ask with one button, which POSTs to the API (link scanners only GET,
  * so opening a page changes nothing). A malformed link and an unknown one each get a clear page.
+ * In the reader's language: this browser's choice, else the saved one of the reader the link names,
+ * else Accept-Language, else the newsletter's account's default (components/members/reader-page.ts).
  */
-import type { ReactNode } from "react";
+import type { Metadata } from "next";
+import { cache, type ReactNode } from "react";
 
+import type { MemberKey } from "@/components/members/member-words";
+import { ReaderShell } from "@/components/members/reader-shell";
 import { Card } from "@/components/ui";
 import { getDb } from "@/server/db";
 import { isAppError } from "@/server/errors";
 import { describeNewsletterLink, type LinkView } from "@/server/newsletters/subscription-links";
 import type { TNewsletterTokenPurpose } from "@/server/newsletters/tokens";
 
+import { readerPage, type ReaderPage } from "../member/reader-page";
+
 type LinkLookup = { ok: true; view: LinkView } | { ok: false; problem: "malformed" | "unknown" };
 
-export async function lookUpLink(token: string, purposes: readonly TNewsletterTokenPurpose[]): Promise<LinkLookup> {
-  try {
-    return { ok: true, view: await describeNewsletterLink(await getDb(), { token, purposes }) };
-  } catch (error) {
-    if (isAppError(error) && error.code === "BAD_REQUEST") return { ok: false, problem: "malformed" };
-    if (isAppError(error) && error.code === "NOT_FOUND") return { ok: false, problem: "unknown" };
-    throw error;
-  }
+/** The link's view (cached for the request: its metadata and its page read it). */
+export const lookUpLink = cache(
+  async (token: string, purposes: readonly TNewsletterTokenPurpose[]): Promise<LinkLookup> => {
+    try {
+      return { ok: true, view: await describeNewsletterLink(await getDb(), { token, purposes }) };
+    } catch (error) {
+      if (isAppError(error) && error.code === "BAD_REQUEST") return { ok: false, problem: "malformed" };
+      if (isAppError(error) && error.code === "NOT_FOUND") return { ok: false, problem: "unknown" };
+      throw error;
+    }
+  },
+);
+
+/** The page of a looked-up link: the link's account and reader, else the host's. */
+export function linkReaderPage(found: LinkLookup): Promise<ReaderPage> {
+  return found.ok ? readerPage(found.view.accountId, found.view.readerLocale) : readerPage();
+}
+
+/** A link page's metadata: its title in the reader's language; no index, no Referer (the token is in the URL). */
+export async function linkMetadata(found: LinkLookup, title: MemberKey): Promise<Metadata> {
+  const { words } = await linkReaderPage(found);
+  return { title: words.t(title), robots: { index: false }, referrer: "no-referrer" };
 }
 
 export function LinkPageFrame({
+  page,
   heading,
   publication,
   children,
 }: {
+  page: ReaderPage;
   heading: string;
   publication?: string;
   children: ReactNode;
 }) {
   return (
-    <main id="main" className="flex min-h-screen flex-col items-center justify-center px-4 py-10 sm:px-6">
-      <div className="w-full max-w-md">
-        {publication ? (
-          <p className="text-center text-2xl font-bold tracking-tight break-words text-gray-900">{publication}</p>
-        ) : null}
-        <Card className="mt-6">
-          <h1 className="text-lg font-semibold text-gray-900">{heading}</h1>
-          <div className="mt-3 space-y-4 text-sm text-gray-700">{children}</div>
-        </Card>
-      </div>
-    </main>
+    <ReaderShell page={page}>
+      <main id="main" className="flex flex-1 flex-col items-center justify-center px-4 py-10 sm:px-6">
+        <div className="w-full max-w-md">
+          {publication ? (
+            <p className="text-center text-2xl font-bold tracking-tight break-words text-gray-900" dir="auto">
+              {publication}
+            </p>
+          ) : null}
+          <Card className="mt-6">
+            <h1 className="text-lg font-semibold text-gray-900">{heading}</h1>
+            <div className="mt-3 space-y-4 text-sm text-gray-700">{children}</div>
+          </Card>
+        </div>
+      </main>
+    </ReaderShell>
   );
 }
 
-export function LinkProblem({ problem }: { problem: "malformed" | "unknown" }) {
+export function LinkProblem({ page, problem }: { page: ReaderPage; problem: "malformed" | "unknown" }) {
+  const { t } = page.words;
   return (
-    <LinkPageFrame heading={problem === "malformed" ? "This link is incomplete" : "This link is not valid"}>
-      <p>
-        {problem === "malformed"
-          ? "The link seems cut short. Open it again from the mail, or copy the whole link into the address bar."
-          : "This link does not match any subscription. It may have been changed, or the subscription no longer exists."}
-      </p>
+    <LinkPageFrame page={page} heading={t(problem === "malformed" ? "link.malformedTitle" : "link.unknownTitle")}>
+      <p>{t(problem === "malformed" ? "link.malformed" : "link.unknown")}</p>
     </LinkPageFrame>
   );
+}
+
+/** The reader's (masked) address and the newsletter's name, set apart from the sentence around them. */
+export function linkNames(view: LinkView): { email: ReactNode; newsletter: ReactNode } {
+  return {
+    email: <bdi dir="ltr">{view.email}</bdi>,
+    newsletter: (
+      <strong>
+        <bdi>{view.newsletterName}</bdi>
+      </strong>
+    ),
+  };
 }
 
 export const SUBMIT_CLASSES =

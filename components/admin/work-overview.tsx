@@ -4,14 +4,13 @@
  */
 import type { ReactNode } from "react";
 
-import { Card, DateTime, TextLink } from "@/components/ui";
+import { Card, DateTime, MoneyFigures, TextLink } from "@/components/ui";
 import {
   REFUNDS_PAST_DAYS,
   RENEWALS_AHEAD_DAYS,
   type TModerationWork,
   type TRevenueWork,
 } from "@/server/accounts/work-overview.schema";
-import { formatMoney } from "@/server/subscriptions/money.schema";
 
 function Figure({ label, value, href, detail }: { label: string; value: ReactNode; href: string; detail?: ReactNode }) {
   return (
@@ -24,9 +23,6 @@ function Figure({ label, value, href, detail }: { label: string; value: ReactNod
     </div>
   );
 }
-
-const money = (figures: readonly { currency: string; cents: number }[]) =>
-  figures.length === 0 ? "—" : figures.map((f) => formatMoney(f.cents, f.currency)).join(", ");
 
 const QUEUE = "/admin/engagement/moderation";
 
@@ -63,7 +59,7 @@ export function RevenueWorkCard({ work }: { work: TRevenueWork }) {
       <dl className="mt-4 grid grid-cols-2 gap-4 sm:grid-cols-4" data-testid="revenue-work">
         <Figure
           label="MRR this month"
-          value={money(work.mrr)}
+          value={<MoneyFigures figures={work.mrr} />}
           href={`${SUBS}/reports`}
           detail={`${work.payingSubscribers} paying ${work.payingSubscribers === 1 ? "subscriber" : "subscribers"}`}
         />
@@ -82,7 +78,7 @@ export function RevenueWorkCard({ work }: { work: TRevenueWork }) {
           label={`Refunds, last ${REFUNDS_PAST_DAYS} days`}
           value={work.refunds.count}
           href={`${SUBS}/invoices`}
-          detail={work.refunds.count ? money(work.refunds.amounts) : undefined}
+          detail={work.refunds.count ? <MoneyFigures figures={work.refunds.amounts} /> : undefined}
         />
       </dl>
     </Card>

@@ -11,6 +11,8 @@ import type { RefObject } from "react";
 
 import type { PaymentObject, PaymentOption, SubscriptionPlan } from "@/sdk/accesstype/types";
 
+import type { DemoWords } from "./paywall-words";
+
 /** Whether the reader may pay for `plan` by card through Stripe. */
 export function takesStripe(options: Record<string, PaymentOption> | null, plan: SubscriptionPlan): boolean {
   if (!options?.stripe) return false;
@@ -43,9 +45,11 @@ export function stripePaymentType(plan: SubscriptionPlan): string {
 export function CardPaymentDialog({
   planTitle,
   containerRef,
+  words,
 }: {
   planTitle: string;
   containerRef: RefObject<HTMLDivElement | null>;
+  words: DemoWords;
 }) {
   return (
     <div
@@ -57,10 +61,10 @@ export function CardPaymentDialog({
     >
       <div className="w-full max-w-md rounded-lg bg-white p-5 shadow-lg">
         <h2 id="card-payment-title" className="text-lg font-bold">
-          Pay by card
+          {words.t("demo.payByCard")}
         </h2>
         <p id="card-payment-text" className="mt-2 text-sm text-gray-700">
-          {planTitle}: your card is taken by Stripe, on this page; your bank may ask you to confirm the payment.
+          {words.t("demo.payByCardText", { plan: planTitle })}
         </p>
         {/* The SDK's Stripe step draws its form here (sdk/accesstype/stripe-form.ts). */}
         <div

@@ -17,9 +17,11 @@
  *   5. a subscriber whose renewal failed (getSubscriptions: in_grace_period) sees the grace
  *      banner with the link to update the card (./paywall-grace.tsx).
  * The demo reader "signs in" with an e-mail: /api/demo/reader-jwt mints a JWT for it (demo account
- * only, only with DEMO_TOOLS on).
+ * only, only with DEMO_TOOLS on). Every word is the paywall catalogue's, in the page's locale
+ * (./paywall-words.tsx); the SDK draws its card form in the same language, read from the lang of
+ * the container it draws in.
  */
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 
 import type {
@@ -30,16 +32,26 @@ import type {
   SubscriptionGroup,
   SubscriptionPlan,
 } from "@/sdk/accesstype/types";
-import { trialAuthorizationInWords } from "@/server/subscriptions/catalogue.schema";
 
 import { CardPaymentDialog, planPaymentObject, stripePaymentType, takesStripe } from "./paywall-card";
-import { couponRefusal, couponSummary, money, PlanPrice, type Coupon, type CouponResult } from "./paywall-coupon";
+import { couponRefusal, couponSummary, PlanPrice, type Coupon, type CouponResult } from "./paywall-coupon";
 import { FailRenewalTool, GraceBanner, graceWithCardLink, type Grace } from "./paywall-grace";
+import { ReaderBar, type Reader } from "./paywall-reader";
 import { TestPaymentDialog, type Payment } from "./paywall-test-payment";
-import { freeStoriesLeft, message, storyParagraphs } from "./paywall-text";
+import { message, storyParagraphs } from "./paywall-text";
+import { demoWords, type DemoWords } from "./paywall-words";
 
-type Props = { storyId: string; accountKey: string; demoTools: boolean };
-type Reader = { email: string; jwt: string; expiresAt: string };
+type Props = {
+  storyId: string;
+  accountKey: string;
+  demoTools: boolean;
+  /** The group of plans the paywall offers. */
+  group: string;
+  /** The page's locale and direction, and its paywall messages (server/demo/paywall-page.ts). */
+  locale: string;
+  dir: "ltr" | "rtl";
+  messages: [string, string][];
+};
 type View =
   | { kind: "loading" }
   | { kind: "granted"; grant: AccessGrant; paragraphs: string[]; grace: Grace | null }
@@ -51,7 +63,7 @@ const READER_KEY = "masthead_demo_reader";
 function loadSdk(accountKey: string): Promise<AccessTypeApi> {
   if (window.AccessType) return Promise.resolve(window.AccessType);
   return new Promise((resolve, reject) => {
-    const done = () => (window.AccessType ? resolve(window.AccessType) : reject(new Error("AccessType did not load.")));
+    const done = () => (window.AccessType ? resolve(window.AccessType) : reject(new Error("no AccessType")));
     let script = document.getElementById("AccessTypeScript") as HTMLScriptElement | null;
     if (!script) {
       script = document.createElement("script");
@@ -62,7 +74,7 @@ function loadSdk(accountKey: string): Promise<AccessTypeApi> {
       document.head.appendChild(script);
     }
     script.addEventListener("load", done, { once: true });
-    script.addEventListener("error", () => reject(new Error("The SDK script could not be loaded.")), { once: true });
+    script.addEventListener("error", () => reject(new Error("no SDK script")), { once: true });
   });
 }
 
@@ -75,12 +87,30 @@ function savedReader(): Reader | null {
   }
 }
 
-export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
+/** The status line of a granted read: the meter's count, or what grants it. */
+function grantNotice(grant: AccessGrant, words: DemoWords): string {
+  switch (grant.grantReason) {
+    case "METERING":
+      return grant.data.isLast
+        ? words.t("demo.lastFreeStory")
+        : words.t("demo.freeStory", { n: grant.data.numberRemaining ?? 0 });
+    case "SUBSCRIBER":
+      return words.t("access.subscriber");
+    case "ASSET":
+      return words.t("access.asset");
+    case "LOGGED_IN":
+      return words.t("access.loggedIn");
+    default:
+      return words.t("access.free");
+  }
+}
+
+export function PaywallDemo({ storyId, accountKey, demoTools, group, locale, dir, messages }: Props) {
+  const words = useMemo(() => demoWords(locale, dir, messages), [locale, dir, messages]);
   const [sdk, setSdk] = useState<AccessTypeApi | null>(null);
   const [reader, setReader] = useState<Reader | null>(null);
   const [view, setView] = useState<View>({ kind: "loading" });
   const [plans, setPlans] = useState<SubscriptionPlan[]>([]);
-  const [email, setEmail] = useState("");
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [payment, setPayment] = useState<Payment | null>(null);
@@ -101,9 +131,9 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
         setReader(savedReader());
         setSdk(api);
       },
-      (error: unknown) => setView({ kind: "error", message: message(error) }),
+      (error: unknown) => setView({ kind: "error", message: message(error, words) }),
     );
-  }, [accountKey]);
+  }, [accountKey, words]);
 
   const check = useCallback(
     async (api: AccessTypeApi, who: Reader | null) => {
@@ -128,7 +158,7 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
         setView({ kind: "denied", grant });
         return;
       }
-      if (!response.ok) throw new Error(`The story could not be loaded (HTTP ${response.status}).`);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const body = (await response.json()) as { story?: unknown };
       // A metered read is counted once the story is shown (the AccessType component does the same).
       if (stale()) return;
@@ -149,30 +179,27 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
     if (!sdk) return;
     // check() sets state only after its first await (the SDK's answer): an external system's callback.
     // eslint-disable-next-line react-hooks/set-state-in-effect
-    check(sdk, reader).catch((error: unknown) => setView({ kind: "error", message: message(error) }));
-  }, [sdk, reader, check]);
+    check(sdk, reader).catch((error: unknown) => setView({ kind: "error", message: message(error, words) }));
+  }, [sdk, reader, check, words]);
 
   useEffect(() => {
     if (!sdk || view.kind !== "denied" || plans.length) return;
     sdk
       .getPlans()
-      .then((groups: SubscriptionGroup[]) =>
-        setPlans(groups.find((g) => g.name === "Digital access")?.subscription_plans ?? []),
-      )
-      .catch((error: unknown) => setNotice(message(error)));
+      .then((groups: SubscriptionGroup[]) => setPlans(groups.find((g) => g.name === group)?.subscription_plans ?? []))
+      .catch((error: unknown) => setNotice(message(error, words)));
     // The account's gateways: Stripe, when enabled, adds "Pay by card" to the plans that take it.
     sdk
       .getPaymentOptions()
       .then(setOptions)
       .catch(() => setOptions({}));
-  }, [sdk, view.kind, plans.length]);
+  }, [sdk, view.kind, plans.length, group, words]);
 
   useEffect(() => {
     if (payment) payRef.current?.focus();
   }, [payment]);
 
-  async function signIn(event: React.FormEvent) {
-    event.preventDefault();
+  async function signIn(email: string) {
     setBusy(true);
     setNotice(null);
     try {
@@ -186,13 +213,13 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
         expires_at?: string;
         error?: { message: string };
       };
-      if (!response.ok || !body.accesstype_jwt) throw new Error(body.error?.message ?? "Signing in failed.");
+      if (!response.ok || !body.accesstype_jwt) throw new Error("no JWT");
       const next = { email: email.trim().toLowerCase(), jwt: body.accesstype_jwt, expiresAt: body.expires_at! };
       sessionStorage.setItem(READER_KEY, JSON.stringify(next));
       setView({ kind: "loading" });
       setReader(next);
-    } catch (error) {
-      setNotice(message(error));
+    } catch {
+      setNotice(words.t("demo.signInFailed"));
     } finally {
       setBusy(false);
     }
@@ -219,9 +246,9 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
           const answer = await sdk.validateCoupon({ subscriptionPlanId: plan.id, couponCode: code });
           byPlan[plan.id] = answer.valid
             ? { ok: true, cents: answer.discounted_price_cents, currency: answer.price_currency }
-            : { ok: false, reason: "This coupon does not apply to this plan." };
+            : { ok: false, reason: words.t("demo.coupon.notForPlan") };
         } catch (error) {
-          byPlan[plan.id] = { ok: false, reason: couponRefusal(error) ?? message(error) };
+          byPlan[plan.id] = { ok: false, reason: couponRefusal(error, words) ?? message(error, words) };
         }
       }),
     );
@@ -254,16 +281,16 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
         return new Promise<GatewayPayment>((resolve, reject) =>
           setPayment({
             planTitle: plan.title,
-            amount: money(cents, currency),
+            amount: words.money(cents, currency),
             coupon: withCoupon,
             explanation:
               trialLength && trialUnit
-                ? trialAuthorizationInWords(
-                    money(cents, currency),
-                    money(firstPayment, currency),
-                    trialLength,
-                    trialUnit,
-                  )
+                ? words.t("demo.trialToday", {
+                    authorization: words.money(cents, currency),
+                    price: words.money(firstPayment, currency),
+                    length: trialLength,
+                    unit: trialUnit.toLowerCase(),
+                  })
                 : null,
             resolve: () => resolve({ payment_token: `demo_pay_${attempt}` }),
             reject,
@@ -272,11 +299,16 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
       });
       const options = await sdk.getPaymentOptions();
       await options.demo_test!.proceed(planPaymentObject(plan, "demo_test", withCoupon));
-      setNotice("Subscribed. Welcome aboard!");
+      setNotice(words.t("demo.subscribed"));
       setView({ kind: "loading" });
       await check(sdk, reader);
     } catch (error) {
-      setNotice(couponRefusal(error) ?? message(error));
+      const code = (error as { error?: { code?: string } }).error?.code;
+      setNotice(
+        code === "PAYMENT_CANCELLED"
+          ? words.t("demo.paymentCancelled")
+          : (couponRefusal(error, words) ?? message(error, words)),
+      );
     } finally {
       setPayment(null);
       setBusy(false);
@@ -298,15 +330,15 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
         container: cardRef.current,
       });
       setCardPlan(null);
-      setNotice("Subscribed. Welcome aboard!");
+      setNotice(words.t("demo.subscribed"));
       setView({ kind: "loading" });
       await check(sdk, reader);
     } catch (error) {
       const code = (error as { error?: { code?: string } }).error?.code;
-      if (code === "PAYMENT_CANCELLED") setNotice("Payment cancelled: you have not subscribed.");
+      if (code === "PAYMENT_CANCELLED") setNotice(words.t("demo.paymentCancelled"));
       else
         setPayError(
-          `The payment did not go through, and you have not subscribed. ${couponRefusal(error) ?? message(error)}`,
+          words.t("demo.paymentNotThrough", { reason: couponRefusal(error, words) ?? message(error, words) }).trim(),
         );
     } finally {
       setCardPlan(null);
@@ -317,59 +349,24 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
   const grant = view.kind === "granted" || view.kind === "denied" ? view.grant : null;
   return (
     <div data-testid="paywall-demo" data-access={view.kind} data-grant-reason={grant?.grantReason ?? ""}>
-      <section aria-label="Demo reader" className="mb-6 rounded-md border border-gray-200 bg-gray-100 p-4 text-sm">
-        {reader ? (
-          <p>
-            Signed in as <strong>{reader.email}</strong> (demo reader).{" "}
-            {/* The publisher's reader manages their subscriptions with the same JWT (a fragment: never sent to a server). */}
-            <a
-              href={`/member/subscriptions#${new URLSearchParams({ key: accountKey, jwt: reader.jwt }).toString()}`}
-              className="text-brand-700 underline"
-            >
-              Manage your subscriptions
-            </a>{" "}
-            <button type="button" onClick={signOut} className="text-brand-700 underline">
-              Sign out
-            </button>
-          </p>
-        ) : demoTools ? (
-          <form onSubmit={signIn} className="flex flex-wrap items-end gap-2">
-            <label className="flex flex-col">
-              <span className="font-medium">Demo reader e-mail</span>
-              <input
-                type="email"
-                required
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-                className="mt-1 rounded border border-gray-400 bg-white px-2 py-1"
-              />
-            </label>
-            <button type="submit" disabled={busy} className="rounded bg-brand-700 px-3 py-1.5 font-semibold text-white">
-              Sign in
-            </button>
-            <span className="w-full text-gray-700">
-              Test tool: signs a reader JWT for any e-mail, on the demo publisher only.
-            </span>
-          </form>
-        ) : (
-          <p>Reading as a guest. (The demo tools, sign-in and the test gateway, are off on this server.)</p>
-        )}
-      </section>
+      <ReaderBar
+        reader={reader}
+        accountKey={accountKey}
+        demoTools={demoTools}
+        busy={busy}
+        words={words}
+        onSignIn={(email) => void signIn(email)}
+        onSignOut={signOut}
+      />
 
-      {view.kind === "loading" ? <p className="text-gray-700">Checking your access…</p> : null}
+      {view.kind === "loading" ? <p className="text-gray-700">{words.t("demo.checking")}</p> : null}
       {view.kind === "error" ? <p role="alert">{view.message}</p> : null}
 
       {view.kind === "granted" ? (
         <>
-          {view.grace ? <GraceBanner grace={view.grace} /> : null}
+          {view.grace ? <GraceBanner grace={view.grace} words={words} /> : null}
           <p className="rounded-md bg-green-50 p-3 text-sm text-green-900" role="status">
-            {view.grant.grantReason === "METERING"
-              ? view.grant.data.isLast
-                ? "This is your last free story this month."
-                : `Free story. ${freeStoriesLeft(view.grant.data.numberRemaining ?? 0)} left this month.`
-              : view.grant.grantReason === "SUBSCRIBER"
-                ? "Thanks for subscribing: you have full access."
-                : `Access: ${view.grant.grantReason}`}
+            {grantNotice(view.grant, words)}
           </p>
           <div data-testid="story-rest" className="space-y-4">
             {view.paragraphs.map((p, i) => (
@@ -380,9 +377,12 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
             <FailRenewalTool
               accountKey={accountKey}
               jwt={reader.jwt}
+              words={words}
               onDone={() => {
                 setView({ kind: "loading" });
-                check(sdk, reader).catch((error: unknown) => setView({ kind: "error", message: message(error) }));
+                check(sdk, reader).catch((error: unknown) =>
+                  setView({ kind: "error", message: message(error, words) }),
+                );
               }}
             />
           ) : null}
@@ -392,22 +392,20 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
       {view.kind === "denied" ? (
         <section aria-labelledby="paywall-title" className="rounded-lg border-2 border-brand-700 bg-white p-5">
           <h2 id="paywall-title" className="text-xl font-bold">
-            Subscribe to keep reading
+            {words.t("demo.paywallTitle")}
           </h2>
-          <p className="mt-1 text-gray-700">
-            You have read your free stories this month. Digital access: every story on every device.
-          </p>
+          <p className="mt-1 text-gray-700">{words.t("demo.paywallText", { group })}</p>
           <ul className="mt-4 space-y-3">
             {plans.map((plan) => (
               <li key={plan.id} className="flex flex-wrap items-center justify-between gap-2">
-                <PlanPrice plan={plan} coupon={coupon} />
+                <PlanPrice plan={plan} coupon={coupon} words={words} />
                 <button
                   type="button"
                   disabled={busy || !reader}
                   onClick={() => void subscribe(plan)}
                   className="rounded bg-brand-700 px-3 py-1.5 font-semibold text-white disabled:opacity-50"
                 >
-                  Subscribe: {plan.title}
+                  {words.t("demo.subscribePlan", { plan: plan.title })}
                 </button>
                 {takesStripe(options, plan) ? (
                   <button
@@ -416,7 +414,7 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
                     onClick={() => void payByCard(plan)}
                     className="rounded border border-brand-700 px-3 py-1.5 font-semibold text-brand-700 disabled:opacity-50"
                   >
-                    Pay by card: {plan.title}
+                    {words.t("demo.payByCardPlan", { plan: plan.title })}
                   </button>
                 ) : null}
               </li>
@@ -424,7 +422,7 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
           </ul>
           <form onSubmit={applyCoupon} className="mt-4 flex flex-wrap items-end gap-2 text-sm">
             <label className="flex flex-col">
-              <span className="font-medium">Coupon code</span>
+              <span className="font-medium">{words.t("demo.couponCode")}</span>
               <input
                 value={couponCode}
                 onChange={(e) => setCouponCode(e.target.value)}
@@ -439,18 +437,18 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
               disabled={busy || !couponCode.trim()}
               className="min-h-11 rounded border border-brand-700 px-3 py-1.5 font-semibold text-brand-700 disabled:opacity-50 sm:min-h-9"
             >
-              Apply
+              {words.t("demo.apply")}
             </button>
             {coupon ? (
               <button type="button" onClick={removeCoupon} className="min-h-11 px-2 text-gray-700 underline sm:min-h-9">
-                Remove coupon
+                {words.t("demo.removeCoupon")}
               </button>
             ) : null}
           </form>
           <p className="mt-2 text-sm" role="status" data-testid="coupon-status">
-            {coupon ? couponSummary(coupon, plans) : ""}
+            {coupon ? couponSummary(coupon, plans, words) : ""}
           </p>
-          {!reader ? <p className="mt-3 text-sm text-gray-700">Sign in above to subscribe.</p> : null}
+          {!reader ? <p className="mt-3 text-sm text-gray-700">{words.t("demo.signInToSubscribe")}</p> : null}
         </section>
       ) : null}
 
@@ -464,9 +462,9 @@ export function PaywallDemo({ storyId, accountKey, demoTools }: Props) {
           {payError}
         </p>
       ) : null}
-      {cardPlan ? <CardPaymentDialog planTitle={cardPlan} containerRef={cardRef} /> : null}
+      {cardPlan ? <CardPaymentDialog planTitle={cardPlan} containerRef={cardRef} words={words} /> : null}
 
-      {payment ? <TestPaymentDialog payment={payment} payRef={payRef} /> : null}
+      {payment ? <TestPaymentDialog payment={payment} payRef={payRef} words={words} /> : null}
     </div>
   );
 }

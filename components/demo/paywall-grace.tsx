@@ -5,14 +5,17 @@
  * charge failed keeps reading until the grace period ends, and is told so, with the link to the
  * hosted page where they update their card. The page reads it from the SDK's getSubscriptions()
  * (`in_grace_period`, `grace_ends_at`). Beside it, the demo's test tool that makes the renewal fail
- * now (POST /api/demo/failed-renewal; demo account and DEMO_TOOLS only). The end is in the one
- * format, in the reader's (browser's) zone.
+ * now (POST /api/demo/failed-renewal; demo account and DEMO_TOOLS only). The end is in the
+ * reader's locale and (browser's) zone, the zone named.
  */
 import { useState } from "react";
 
-import { formatDateTime } from "@/components/ui";
+import { isLocale } from "@/i18n/locales";
+import { formatReaderInstant } from "@/i18n/reader-dates";
 import type { Subscription } from "@/sdk/accesstype/types";
-import { graceAccessEnd, keepReadingWords, PAYMENT_FAILED_WORDS } from "@/server/subscriptions/grace.schema";
+import { graceAccessEnd } from "@/server/subscriptions/grace.schema";
+
+import type { DemoWords } from "./paywall-words";
 
 /**
  * The signed "update your card" link of a subscription in grace (the client API, with the reader's
@@ -54,30 +57,43 @@ export async function graceWithCardLink(
   return grace && { ...grace, href: await cardLinkOf(accountKey, jwt, grace.subscriptionId) };
 }
 
-export function GraceBanner({ grace }: { grace: Grace }) {
+export function GraceBanner({ grace, words }: { grace: Grace; words: DemoWords }) {
+  const locale = isLocale(words.locale) ? words.locale : "en";
   return (
     <div
       role="status"
       data-testid="grace-banner"
       className="mb-4 rounded-md border border-amber-400 bg-amber-50 p-4 text-sm text-amber-950"
     >
-      <p className="font-semibold">{PAYMENT_FAILED_WORDS}</p>
+      <p className="font-semibold">{words.t("demo.paymentFailedTitle")}</p>
       <p className="mt-1">
-        {keepReadingWords(grace.endsAt, (iso) => formatDateTime(new Date(iso)))} Update your card to keep your
-        subscription; we will charge it again.
+        {grace.endsAt === null
+          ? words.t("demo.keepReadingForNow")
+          : words.t("demo.keepReadingUntil", { time: formatReaderInstant(new Date(grace.endsAt), locale) })}{" "}
+        {words.t("demo.updateCardText")}
       </p>
       <a
         href={grace.href ?? `/member/subscriptions#payment-${grace.subscriptionId}`}
         className="mt-2 inline-block min-h-11 py-2 font-semibold text-amber-950 underline sm:min-h-0 sm:py-0"
       >
-        Update your card
+        {words.t("demo.updateCard")}
       </a>
     </div>
   );
 }
 
 /** TEST TOOL: the demo reader's renewal fails now (the subscription enters its grace period). */
-export function FailRenewalTool({ accountKey, jwt, onDone }: { accountKey: string; jwt: string; onDone: () => void }) {
+export function FailRenewalTool({
+  accountKey,
+  jwt,
+  onDone,
+  words,
+}: {
+  accountKey: string;
+  jwt: string;
+  onDone: () => void;
+  words: DemoWords;
+}) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   async function fail() {
@@ -89,13 +105,10 @@ export function FailRenewalTool({ accountKey, jwt, onDone }: { accountKey: strin
         method: "POST",
         headers: { Accept: "application/json" },
       });
-      if (!response.ok) {
-        const body = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-        throw new Error(body?.error?.message ?? `HTTP ${response.status}`);
-      }
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
       onDone();
-    } catch (error) {
-      setProblem(error instanceof Error ? error.message : "The test tool failed.");
+    } catch {
+      setProblem(words.t("demo.toolFailed"));
     } finally {
       setBusy(false);
     }
@@ -108,9 +121,9 @@ export function FailRenewalTool({ accountKey, jwt, onDone }: { accountKey: strin
         onClick={() => void fail()}
         className="min-h-11 rounded border border-gray-400 px-3 py-1.5 disabled:opacity-50 sm:min-h-9"
       >
-        Make my renewal fail now (test)
+        {words.t("demo.failRenewal")}
       </button>
-      <span className="ml-2">Test tool: the test card expires and the renewal charge is declined.</span>
+      <span className="ms-2">{words.t("demo.failRenewalText")}</span>
       {problem ? <p role="alert">{problem}</p> : null}
     </div>
   );

@@ -8,6 +8,8 @@ import type { RefObject } from "react";
 
 import type { GatewayPayment } from "@/sdk/accesstype/types";
 
+import type { DemoWords } from "./paywall-words";
+
 export type Payment = {
   planTitle: string;
   amount: string;
@@ -22,9 +24,11 @@ export type Payment = {
 export function TestPaymentDialog({
   payment,
   payRef,
+  words,
 }: {
   payment: Payment;
   payRef: RefObject<HTMLButtonElement | null>;
+  words: DemoWords;
 }) {
   return (
     <div
@@ -35,14 +39,14 @@ export function TestPaymentDialog({
     >
       <div className="w-full max-w-sm rounded-lg bg-white p-5 shadow-lg">
         <h2 id="test-payment-title" className="text-lg font-bold">
-          Test payment
+          {words.t("demo.testPayment")}
         </h2>
         <p className="mt-2 text-sm text-gray-700">
-          {payment.planTitle}: {payment.amount}. The demo&apos;s test gateway: no card, no money moves.
+          {words.t("demo.testPaymentText", { plan: payment.planTitle, amount: payment.amount })}
         </p>
         {payment.coupon ? (
           <p className="mt-2 text-sm text-gray-700" data-testid="payment-coupon">
-            Coupon {payment.coupon} applied.
+            {words.t("demo.couponApplied", { code: payment.coupon })}
           </p>
         ) : null}
         {payment.explanation ? (
@@ -50,23 +54,26 @@ export function TestPaymentDialog({
             {payment.explanation}
           </p>
         ) : null}
-        <div className="mt-4 flex gap-2">
+        <div className="mt-4 flex flex-wrap gap-2">
           <button
             ref={payRef}
             type="button"
             onClick={() => payment.resolve({})}
             className="rounded bg-brand-700 px-3 py-1.5 font-semibold text-white"
           >
-            Pay (test)
+            {words.t("demo.payTest")}
           </button>
           <button
             type="button"
             onClick={() =>
-              payment.reject({ status: 0, error: { code: "PAYMENT_CANCELLED", message: "Payment cancelled." } })
+              payment.reject({
+                status: 0,
+                error: { code: "PAYMENT_CANCELLED", message: words.t("demo.paymentCancelled") },
+              })
             }
             className="rounded border border-gray-400 px-3 py-1.5"
           >
-            Cancel
+            {words.t("demo.cancel")}
           </button>
         </div>
       </div>

@@ -1,9 +1,14 @@
-/** The demo paywall's words (paywall-demo.tsx): error messages, the story's text, the meter. */
+/** The demo paywall's words about errors and the story's text (paywall-demo.tsx). */
+import type { DemoWords } from "./paywall-words";
 
-/** What a failed SDK or API call says, or a generic line. */
-export function message(error: unknown): string {
-  const e = error as { error?: { message?: string }; message?: string };
-  return e?.error?.message ?? e?.message ?? "Something went wrong.";
+/** SDK errors whose message the SDK (or Stripe.js) already wrote in the reader's locale. */
+const READER_WORDED = new Set(["PAYMENT_FAILED", "PAYMENT_CANCELLED", "GATEWAY_UNAVAILABLE"]);
+
+/** What a failed SDK or API call says to the reader: the SDK's own words, else one line of ours. */
+export function message(error: unknown, words: DemoWords): string {
+  const e = error as { error?: { code?: string; message?: string } } | null;
+  if (e?.error?.message && READER_WORDED.has(e.error.code ?? "")) return e.error.message;
+  return words.t("demo.error");
 }
 
 /** The story's text paragraphs from a content API story, less the first (already on the page). */
@@ -20,9 +25,4 @@ export function storyParagraphs(story: unknown): string[] {
         if (text) out.push(text);
       }
   return out.slice(1); // the first paragraph is already on the page
-}
-
-/** "1 free story", "2 free stories", "0 free stories". */
-export function freeStoriesLeft(n: number): string {
-  return `${n} free ${n === 1 ? "story" : "stories"}`;
 }

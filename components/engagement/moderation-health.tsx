@@ -9,8 +9,7 @@
 import { useQuery } from "@tanstack/react-query";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Badge, DateTime, LoadState, Panel, Table, TextLink } from "@/components/ui";
-import { formatDay } from "@/server/dates.schema";
+import { Badge, DateTime, LoadState, Panel, Table, TextLink, useFigureFormats } from "@/components/ui";
 import type { TModerationStats } from "@/server/engagement/moderation/moderation-stats.schema";
 import type { TSurgeRow } from "@/server/engagement/moderation/surge-settings.schema";
 
@@ -101,6 +100,7 @@ function CountsTable({
 }
 
 export function ModerationStatsPanel() {
+  const { formatDay } = useFigureFormats();
   const trpc = useTRPC();
   const query = useQuery({
     ...trpc.moderationSurges.stats.queryOptions({ days: 7, weeks: 8 }),

@@ -3,11 +3,13 @@
 /**
  * The moderation settings (moderation.settings, moderation.updateSettings): mode, toxicity
  * threshold, banned and suspect words (three pasted lists), links from readers without trust, guest and
- * confidential comments, and the rules before publishing. Checked with the same zod schema as the server before sending.
+ * confidential comments, the rules before publishing, and languages (moderation-languages-panel.tsx). Checked with
+ * the same zod schema as the server before sending.
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 
+import { LanguagesPanel } from "@/components/engagement/moderation-languages-panel";
 import { useTRPC } from "@/components/trpc/react";
 import {
   Alert,
@@ -54,6 +56,8 @@ const FIELDS = [
   "repeatedPostWindowMinutes",
   "holdDisposableEmails",
   "editWindowMinutes",
+  "unscoredLanguages",
+  "languageWordLists",
 ] as const;
 
 /** Each field as the saved note says it. */
@@ -71,6 +75,8 @@ const FIELD_LABELS: Record<(typeof FIELDS)[number], string> = {
   repeatedPostWindowMinutes: "repeated posts",
   holdDisposableEmails: "disposable e-mail addresses",
   editWindowMinutes: "edit window",
+  unscoredLanguages: "comments the built-in scorer does not score",
+  languageWordLists: "shipped word lists",
 };
 
 /** The whole-number fields, typed as text in the form. */
@@ -146,6 +152,8 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TModerationSettin
       guestCommentsAllowed: view.guestCommentsAllowed,
       confidentialCommentsAllowed: view.confidentialCommentsAllowed,
       holdDisposableEmails: view.holdDisposableEmails,
+      unscoredLanguages: view.unscoredLanguages,
+      languageWordLists: view.languageWordLists,
     },
     fields: FIELDS,
     serverError: save.error,
@@ -295,10 +303,13 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TModerationSettin
         </FormField>
       </Panel>
 
+      <LanguagesPanel draft={draft} set={set} error={error} />
+
       <Panel title={`Banned and suspect words (${bannedWords.length})`} padded>
         <p className="text-sm text-gray-600">
-          Paste one word or phrase per line (commas also separate). Matched as whole words, in any case, with accents
-          and look-alike digits read as letters. At most {BANNED_WORDS_MAX} words in all.
+          Paste one word or phrase per line (commas also separate). Matched as whole words in any script and any case,
+          with accents (of Latin letters) and look-alike digits read as letters; Arabic words also with the article or
+          &ldquo;and&rdquo; written onto them. At most {BANNED_WORDS_MAX} words in all.
         </p>
         {listProblem ? (
           <p className="text-sm text-red-700" data-testid="field-error" role="alert">

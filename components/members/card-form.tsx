@@ -9,6 +9,8 @@ import { useState, type ReactNode } from "react";
 
 import { Button, FormField, Input } from "@/components/ui";
 
+import { useWords } from "./member-i18n";
+import { problemText } from "./problem-words";
 import { sendJson, type Problem } from "./self-service-api";
 
 export function CardForm({
@@ -19,11 +21,12 @@ export function CardForm({
 }: {
   paymentType: string;
   url: string;
-  /** With the API's message once the card is saved. */
-  onSaved: (message: string) => Promise<void> | void;
+  /** Once the card is saved. */
+  onSaved: () => Promise<void> | void;
   /** More buttons beside Save. */
   children?: ReactNode;
 }) {
+  const { t } = useWords();
   const demo = paymentType === "demo_test";
   const [value, setValue] = useState("");
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -35,26 +38,31 @@ export function CardForm({
     const raw = value.trim();
     const res = await sendJson("PUT", url, { payment_token: demo ? `demo_method_${raw.toLowerCase()}` : raw });
     setPending(false);
-    if (res.ok) await onSaved((res.body as { message: string }).message);
+    if (res.ok) await onSaved();
     else setProblem(res.problem);
   }
 
   return (
     <>
       <FormField
-        label={demo ? "Test card" : "New card"}
-        hint={
-          demo
-            ? 'The demo gateway takes any name, e.g. "visa-4242"; "decline" is refused.'
-            : "From the payment form of your card's gateway."
+        label={demo ? t("payment.testCard") : t("payment.newCard")}
+        hint={demo ? t("payment.testHint") : t("payment.newCardHint")}
+        error={
+          problem
+            ? problemText(t, problem, {
+                UNPROCESSABLE: "payment.refused",
+                BAD_REQUEST: "payment.refused",
+                NOT_FOUND: "card.notFound",
+                UNAUTHORIZED: url.includes("/card-link/") ? "cardLink.invalid" : "common.signedOut",
+              })
+            : undefined
         }
-        error={problem?.message}
       >
-        <Input value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" />
+        <Input value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" dir="ltr" />
       </FormField>
       <div className="flex flex-wrap gap-2">
-        <Button variant="primary" loading={pending} loadingText="Saving…" onClick={() => void save()}>
-          Save payment method
+        <Button variant="primary" loading={pending} loadingText={t("payment.saving")} onClick={() => void save()}>
+          {t("payment.save")}
         </Button>
         {children}
       </div>

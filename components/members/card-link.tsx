@@ -4,12 +4,15 @@
  * The page a signed "update your card" link opens (/member/card/<token>; the dunning e-mail and the
  * paywall's banner): the one subscription it names and its card form, or the gateway's hosted page.
  * No password or session: the link itself is the permission (server/subscriptions/card-link.ts).
+ * The API writes the card's sentence in the link's reader's language, the page the rest.
  */
 import { useEffect, useState } from "react";
 
 import { Alert, buttonClasses, Card } from "@/components/ui";
 
 import { CardForm } from "./card-form";
+import { useWords } from "./member-i18n";
+import { problemText } from "./problem-words";
 import { sendJson, type Problem } from "./self-service-api";
 
 type LinkedCard = {
@@ -22,10 +25,11 @@ type LinkedCard = {
 };
 
 export function CardLink({ token }: { token: string }) {
+  const { t, rich } = useWords();
   const api = `/api/member/card-link/${encodeURIComponent(token)}`;
   const [card, setCard] = useState<LinkedCard | null>(null);
   const [problem, setProblem] = useState<Problem | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
 
   useEffect(() => {
     void (async () => {
@@ -35,22 +39,31 @@ export function CardLink({ token }: { token: string }) {
     })();
   }, [api]);
 
-  if (!card) return problem ? <Alert tone="error">{problem.message}</Alert> : <p className="text-sm">Loading…</p>;
+  if (!card)
+    return problem ? (
+      <Alert tone="error">
+        {problemText(t, problem, { UNAUTHORIZED: "cardLink.invalid", BAD_REQUEST: "cardLink.invalid" })}
+      </Alert>
+    ) : (
+      <p className="text-sm">{t("common.loading")}</p>
+    );
   const way = card.payment_method_update;
   return (
     <Card className="space-y-3 p-5">
-      <h2 className="text-base font-semibold text-gray-900">{card.plan_name}</h2>
+      <h2 className="text-base font-semibold text-gray-900" dir="auto">
+        {card.plan_name}
+      </h2>
       <p className="text-sm text-gray-700">{card.summary}</p>
       {done ? (
-        <Alert tone="success">{done} If a payment was due, it is being taken now.</Alert>
+        <Alert tone="success">{t("cardLink.saved")}</Alert>
       ) : !card.can_update_payment_method || !way ? (
-        <Alert tone="info">The card of this subscription cannot be changed here; contact the publication.</Alert>
+        <Alert tone="info">{t("cardLink.cannot")}</Alert>
       ) : way.kind === "hosted" ? (
         <a href={way.href} className={buttonClasses({ variant: "primary" })}>
-          Update your card at {way.provider_name}
+          {rich("payment.hostedLink", { provider: <bdi>{way.provider_name}</bdi> })}
         </a>
       ) : (
-        <CardForm paymentType={card.payment_type} url={api} onSaved={setDone} />
+        <CardForm paymentType={card.payment_type} url={api} onSaved={() => setDone(true)} />
       )}
     </Card>
   );

@@ -4,41 +4,54 @@
  * The member login and sign-up form (app/member/login, app/member/signup): served on the
  * publisher's host, posting to the member API there (/api/auth/v1/login, /api/auth/v1/signup),
  * which sets the session cookie; then the browser goes on to `returnTo` (already made safe by the
- * page: a path on this site). Sign-up is checked with the API's own schema first; the server's
- * `{ field, issue }` problems are shown next to their fields.
+ * page: a path on this site). Sign-up is checked with the API's own schema first. Every word is the
+ * member catalogue's (./member-i18n.tsx); a refusal is said by its error code (./problem-words.ts).
  */
 import { useState, type FormEvent } from "react";
 
 import { Alert, Button, FormField, Input, TextLink } from "@/components/ui";
 import { ZMemberSignupInput } from "@/server/members/members.schema";
 
+import { useWords } from "./member-i18n";
+import { issueText, problemText } from "./problem-words";
+import { problemOf } from "./self-service-api";
+
 type Mode = "login" | "signup";
 type Field = "name" | "email" | "password";
 type Problems = { message: string | null; fields: Partial<Record<Field, string>> };
 
 const FIELDS: readonly Field[] = ["name", "email", "password"];
+const PASSWORD_MIN = 8;
+const NAME_MAX = 200;
 
 function text(form: FormData, name: string): string {
   const value = form.get(name);
   return typeof value === "string" ? value : "";
 }
 
-/** The API's error body ({error: {message, details: [{field: "body.email", issue}]}}) split by field. */
-function problemsOf(body: unknown, fallback: string): Problems {
-  const error = (body as { error?: { message?: unknown; details?: unknown } } | null)?.error;
-  const fields: Problems["fields"] = {};
-  for (const detail of Array.isArray(error?.details) ? (error.details as { field?: unknown; issue?: unknown }[]) : []) {
-    const field = typeof detail.field === "string" ? detail.field.replace(/^body\./, "").split(".")[0] : "";
-    if (FIELDS.includes(field as Field) && typeof detail.issue === "string") fields[field as Field] ??= detail.issue;
-  }
-  const message = typeof error?.message === "string" ? error.message : fallback;
-  return { message, fields };
-}
-
 export function MemberAuthForm({ mode, returnTo }: { mode: Mode; returnTo: string }) {
+  const { t } = useWords();
   const [problems, setProblems] = useState<Problems>({ message: null, fields: {} });
   const [pending, setPending] = useState(false);
   const isSignup = mode === "signup";
+
+  /** A refused answer: the sentence by its code, and the fields it names with their own words. */
+  function refused(status: number, json: unknown): Problems {
+    const problem = problemOf(status, json);
+    const fields: Problems["fields"] = {};
+    for (const name of problem.fields) {
+      const field = name.split(".")[0] as Field;
+      if (field === "email") fields.email ??= t("field.email");
+      if (field === "password") fields.password ??= t("field.tooShort", { min: PASSWORD_MIN });
+      if (field === "name") fields.name ??= t("field.tooLong", { max: NAME_MAX });
+    }
+    const message = problemText(t, problem, {
+      UNAUTHORIZED: "auth.badCredentials",
+      CONFLICT: "auth.emailTaken",
+      BAD_REQUEST: "auth.checkFields",
+    });
+    return { message, fields };
+  }
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -52,9 +65,9 @@ export function MemberAuthForm({ mode, returnTo }: { mode: Mode; returnTo: strin
         const fields: Problems["fields"] = {};
         for (const issue of parsed.error.issues) {
           const field = String(issue.path[0] ?? "") as Field;
-          if (FIELDS.includes(field)) fields[field] ??= issue.message;
+          if (FIELDS.includes(field)) fields[field] ??= issueText(t, issue);
         }
-        setProblems({ message: "Check the highlighted fields.", fields });
+        setProblems({ message: t("auth.checkFields"), fields });
         return;
       }
     }
@@ -71,9 +84,9 @@ export function MemberAuthForm({ mode, returnTo }: { mode: Mode; returnTo: strin
         window.location.assign(returnTo);
         return; // stay "pending" while the next page loads
       }
-      setProblems(problemsOf(await response.json().catch(() => null), "Something went wrong. Try again."));
+      setProblems(refused(response.status, await response.json().catch(() => null)));
     } catch {
-      setProblems({ message: "The server could not be reached. Check your connection and try again.", fields: {} });
+      setProblems({ message: t("common.offline"), fields: {} });
     }
     setPending(false);
   }
@@ -93,31 +106,38 @@ export function MemberAuthForm({ mode, returnTo }: { mode: Mode; returnTo: strin
         </Alert>
       ) : null}
       {isSignup ? (
-        <FormField id="name" label="Name" optional error={problems.fields.name} hint="Shown next to your comments.">
-          <Input name="name" autoComplete="name" maxLength={200} />
+        <FormField
+          id="name"
+          label={t("auth.name")}
+          optional={t("common.optional")}
+          error={problems.fields.name}
+          hint={t("auth.nameHint")}
+        >
+          <Input name="name" autoComplete="name" maxLength={NAME_MAX} dir="auto" />
         </FormField>
       ) : null}
-      <FormField id="email" label="E-mail" error={problems.fields.email}>
-        <Input name="email" type="email" autoComplete={isSignup ? "email" : "username"} required autoFocus />
+      <FormField id="email" label={t("auth.email")} error={problems.fields.email}>
+        <Input name="email" type="email" dir="ltr" autoComplete={isSignup ? "email" : "username"} required autoFocus />
       </FormField>
       <FormField
         id="password"
-        label="Password"
+        label={t("auth.password")}
         error={problems.fields.password}
-        hint={isSignup ? "At least 8 characters." : undefined}
+        hint={isSignup ? t("auth.passwordHint", { min: PASSWORD_MIN }) : undefined}
       >
         <Input
           name="password"
           type="password"
+          dir="ltr"
           autoComplete={isSignup ? "new-password" : "current-password"}
           required
-          minLength={isSignup ? 8 : undefined}
+          minLength={isSignup ? PASSWORD_MIN : undefined}
         />
       </FormField>
       {isSignup ? null : (
-        <p className="-mt-2 text-right text-sm">
+        <p className="-mt-2 text-end text-sm">
           <TextLink href={`/member/forgot-password?return_to=${encodeURIComponent(returnTo)}`}>
-            Forgot password?
+            {t("auth.forgot")}
           </TextLink>
         </p>
       )}
@@ -127,13 +147,13 @@ export function MemberAuthForm({ mode, returnTo }: { mode: Mode; returnTo: strin
         size="lg"
         className="w-full"
         loading={pending}
-        loadingText={isSignup ? "Creating your account…" : "Signing in…"}
+        loadingText={isSignup ? t("auth.creating") : t("auth.signingIn")}
       >
-        {isSignup ? "Create account" : "Sign in"}
+        {isSignup ? t("auth.submitSignup") : t("auth.submitLogin")}
       </Button>
       <p className="text-center text-sm text-gray-700">
-        {isSignup ? "Already have an account? " : "New here? "}
-        <TextLink href={otherHref}>{isSignup ? "Sign in" : "Create an account"}</TextLink>
+        {isSignup ? t("auth.haveAccount") : t("auth.newHere")}{" "}
+        <TextLink href={otherHref}>{isSignup ? t("auth.toLogin") : t("auth.toSignup")}</TextLink>
       </p>
     </form>
   );

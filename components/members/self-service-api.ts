@@ -53,11 +53,27 @@ export type CreditNote = {
 
 export type Overview = { subscriptions: SubscriptionCard[]; invoices: Invoice[]; credit_notes: CreditNote[] };
 
-export type Problem = { message: string; field?: string };
+/**
+ * A refusal as the page reads it: the HTTP status (0: no answer), the API's `error.code`, and the
+ * field its first detail names (body.x → x). The page says it in the reader's words by the code
+ * (./problem-words.ts), not with the API's English sentence.
+ */
+export type Problem = { status: number; code: string | null; field?: string; fields: string[] };
 
 type Sent = { ok: true; status: number; body: unknown } | { ok: false; status: number; problem: Problem };
 
-/** One JSON call; a refusal comes back as the API's message (and its first field, body.x → x). */
+type ErrorBody = { error?: { code?: unknown; details?: { field?: unknown }[] } } | null;
+
+/** The Problem of a refused answer's JSON body. */
+export function problemOf(status: number, json: unknown): Problem {
+  const error = (json as ErrorBody)?.error;
+  const fields = (Array.isArray(error?.details) ? error.details : [])
+    .map((d) => (typeof d?.field === "string" ? d.field.replace(/^body\./, "") : ""))
+    .filter(Boolean);
+  return { status, code: typeof error?.code === "string" ? error.code : null, field: fields[0], fields };
+}
+
+/** One JSON call; a refusal comes back as its Problem. */
 export async function sendJson(method: string, path: string, body?: unknown): Promise<Sent> {
   try {
     const res = await fetch(path, {
@@ -68,18 +84,9 @@ export async function sendJson(method: string, path: string, body?: unknown): Pr
     });
     const json: unknown = await res.json().catch(() => null);
     if (res.ok) return { ok: true, status: res.status, body: json };
-    const error = (json as { error?: { message?: unknown; details?: { field?: unknown }[] } } | null)?.error;
-    const field = error?.details?.[0]?.field;
-    return {
-      ok: false,
-      status: res.status,
-      problem: {
-        message: typeof error?.message === "string" ? error.message : "Something went wrong. Try again.",
-        field: typeof field === "string" ? field.replace(/^body\./, "") : undefined,
-      },
-    };
+    return { ok: false, status: res.status, problem: problemOf(res.status, json) };
   } catch {
-    return { ok: false, status: 0, problem: { message: "The server could not be reached. Check your connection." } };
+    return { ok: false, status: 0, problem: { status: 0, code: null, fields: [] } };
   }
 }
 

@@ -11,9 +11,12 @@ import { useCallback, useEffect, useState } from "react";
 import { Alert, Badge } from "@/components/ui";
 import type { TMemberNewsletter } from "@/server/newsletters/subscriptions.schema";
 
+import { useWords } from "./member-i18n";
+import { problemText } from "./problem-words";
 import { sendJson } from "./self-service-api";
 
 export function NewsletterSection() {
+  const { t } = useWords();
   const [list, setList] = useState<TMemberNewsletter[] | null>(null);
   const [failed, setFailed] = useState(false);
   // The newsletter being changed and the reader's choice, shown on the switch until the answer.
@@ -35,7 +38,10 @@ export function NewsletterSection() {
     setProblem(null);
     const res = await sendJson("PUT", `/api/member/newsletters/${encodeURIComponent(n.slug)}`, { subscribed });
     setBusy(null);
-    if (!res.ok) return setProblem(res.problem.message);
+    if (!res.ok)
+      return setProblem(
+        problemText(t, res.problem, { UNPROCESSABLE: "news.needEmail", NOT_FOUND: "news.changeFailed" }),
+      );
     const updated = (res.body as { newsletter: TMemberNewsletter }).newsletter;
     setList((current) => current?.map((item) => (item.slug === updated.slug ? updated : item)) ?? null);
   }
@@ -43,14 +49,14 @@ export function NewsletterSection() {
   return (
     <section aria-labelledby="newsletters-heading" className="space-y-3">
       <h2 id="newsletters-heading" className="text-base font-semibold text-gray-900">
-        Newsletters
+        {t("news.title")}
       </h2>
       {failed ? (
-        <Alert tone="error">Your newsletters could not be loaded. Reload the page to try again.</Alert>
+        <Alert tone="error">{t("news.loadFailed")}</Alert>
       ) : list === null ? (
-        <p className="text-sm text-gray-600">Loading newsletters…</p>
+        <p className="text-sm text-gray-600">{t("news.loading")}</p>
       ) : list.length === 0 ? (
-        <p className="text-sm text-gray-600">This publication has no newsletters yet.</p>
+        <p className="text-sm text-gray-600">{t("news.none")}</p>
       ) : (
         <ul className="divide-y divide-gray-100 rounded-lg border border-gray-200 bg-white">
           {list.map((n) => {
@@ -63,15 +69,21 @@ export function NewsletterSection() {
                 data-testid="newsletter-choice"
               >
                 <div className="min-w-0">
-                  <p className="text-sm font-medium break-words text-gray-900">{n.name}</p>
-                  {n.description ? <p className="text-xs break-words text-gray-600">{n.description}</p> : null}
+                  <p className="text-sm font-medium break-words text-gray-900" dir="auto">
+                    {n.name}
+                  </p>
+                  {n.description ? (
+                    <p className="text-xs break-words text-gray-600" dir="auto">
+                      {n.description}
+                    </p>
+                  ) : null}
                   <p className="mt-1">
                     {n.status === "pending" ? (
-                      <Badge tone="amber">Waiting for your confirmation: check your mail</Badge>
+                      <Badge tone="amber">{t("news.pending")}</Badge>
                     ) : n.status === "active" ? (
-                      <Badge tone="green">Subscribed</Badge>
+                      <Badge tone="green">{t("news.active")}</Badge>
                     ) : n.status === "unsubscribed" ? (
-                      <Badge tone="gray">Unsubscribed</Badge>
+                      <Badge tone="gray">{t("news.unsubscribed")}</Badge>
                     ) : null}
                   </p>
                 </div>
@@ -83,10 +95,10 @@ export function NewsletterSection() {
                     checked={on}
                     disabled={changing}
                     aria-busy={changing}
-                    aria-label={`Receive ${n.name}`}
+                    aria-label={t("news.receive", { name: n.name })}
                     onChange={(event) => void toggle(n, event.target.checked)}
                   />
-                  <span aria-hidden="true">{on ? "On" : "Off"}</span>
+                  <span aria-hidden="true">{on ? t("news.on") : t("news.off")}</span>
                 </label>
               </li>
             );

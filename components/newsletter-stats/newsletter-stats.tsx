@@ -27,16 +27,17 @@ import {
   Button,
   buttonClasses,
   DateTime,
-  formatDateTime,
   FormField,
   Input,
   LoadState,
   Panel,
   Table,
   TextLink,
+  useFigureFormats,
+  useFormatLocale,
   useTimeZone,
 } from "@/components/ui";
-import { formatDay } from "@/server/dates.schema";
+import { formatInstant } from "@/server/dates.schema";
 import { formatRate, ZStatsRange, type TStatsRange } from "@/server/newsletters/stats.schema";
 
 import { OpensCaveat, StatFigures, STATS_COLORS } from "./stat-figures";
@@ -55,9 +56,8 @@ function lastThirtyDays(zone: string | undefined, now = Date.now()): TStatsRange
   return { from: dayIn(now - 29 * DAY_MS, zone), to: dayIn(now, zone) };
 }
 
-const shortDay = (day: string) => formatDay(day, { short: true });
-
 export function NewsletterStats({ newsletterId }: { newsletterId: number }) {
+  const { formatDay } = useFigureFormats();
   const zone = useTimeZone();
   const [range, setRange] = useState<TStatsRange>(() => lastThirtyDays(zone));
   const trpc = useTRPC();
@@ -182,8 +182,9 @@ type SendPoint = {
 };
 
 function SendsChart({ sends, zone }: { sends: readonly SendPoint[]; zone: string }) {
+  const locale = useFormatLocale();
   const points = [...sends].reverse().map((s) => ({
-    label: formatDateTime(s.startedAt ?? s.scheduledAt, zone),
+    label: formatInstant(s.startedAt ?? s.scheduledAt, zone, locale),
     subject: s.subject,
     delivered: s.delivered,
     opened: s.opened,
@@ -234,6 +235,7 @@ function SubscribersChart({
   range: TStatsRange;
   zone: string;
 }) {
+  const { formatDay, shortDay } = useFigureFormats();
   const first = days[0];
   const last = days.at(-1);
   const started = days.reduce((n, d) => n + d.started, 0);

@@ -11,7 +11,7 @@ import { useQuery } from "@tanstack/react-query";
 import { crud, defineManager, idsOf, type FormValues } from "@/components/manager/config";
 import { ResourceManager } from "@/components/manager/resource-manager";
 import { useTRPC } from "@/components/trpc/react";
-import { Select } from "@/components/ui";
+import { Money, Select } from "@/components/ui";
 import {
   DURATION_UNITS,
   periodInWords,
@@ -23,7 +23,7 @@ import {
   ZUpdateGroupInput,
   ZUpdatePlanInput,
 } from "@/server/subscriptions/catalogue.schema";
-import { centsToDecimal, formatMoney } from "@/server/subscriptions/money.schema";
+import { centsToDecimal } from "@/server/subscriptions/money.schema";
 
 import {
   amountProblem,
@@ -263,7 +263,12 @@ const plans = defineManager({
       header: "Price",
       cell: (p) => {
         const others = priceListOf(p.prices, p.price_currency);
-        return `${formatMoney(p.price_cents, p.price_currency)}${others ? ` (also ${others})` : ""}`;
+        return (
+          <>
+            <Money cents={p.price_cents} currency={p.price_currency} />
+            {others ? ` (also ${others})` : ""}
+          </>
+        );
       },
     },
     {

@@ -10,10 +10,10 @@ import { useMemo } from "react";
 
 import { crud, defineManager, idsOf, type FormValues } from "@/components/manager/config";
 import { ResourceManager } from "@/components/manager/resource-manager";
-import { formatDateTime, useTimeZone } from "@/components/ui";
+import { DateTime, Money, useTimeZone } from "@/components/ui";
 import { dayInZone, zonedDayEnd, zonedDayStart } from "@/server/dates.schema";
 import { ZCreateCouponInput, ZUpdateCouponInput } from "@/server/subscriptions/catalogue.schema";
-import { centsToDecimal, formatMoney } from "@/server/subscriptions/money.schema";
+import { centsToDecimal } from "@/server/subscriptions/money.schema";
 
 import {
   amountProblem,
@@ -48,7 +48,11 @@ type CouponValues = FormValues & {
 type CouponRow = { discountType: "percent" | "fixed"; percentOff: number | null; amountOffCents: number | null };
 const isFixed = (v: { discountType: string }) => v.discountType === "fixed";
 const discountOf = (c: CouponRow & { amountCurrency: string | null }) =>
-  c.discountType === "percent" ? `${c.percentOff} %` : formatMoney(c.amountOffCents ?? 0, c.amountCurrency ?? "USD");
+  c.discountType === "percent" ? (
+    `${c.percentOff} %`
+  ) : (
+    <Money cents={c.amountOffCents ?? 0} currency={c.amountCurrency ?? "USD"} />
+  );
 /** The coupon's fields as the procedures take them (create and update alike); days are `zone`'s. */
 function couponFields(v: CouponValues, zone: string) {
   const fixed = isFixed(v);
@@ -85,8 +89,12 @@ const couponsIn = (zone: string) =>
       { header: "Discount", cell: discountOf },
       {
         header: "Valid",
-        cell: (c) =>
-          `${formatDateTime(new Date(c.validFrom), zone)} – ${c.validUntil ? formatDateTime(new Date(c.validUntil), zone) : "no end"}`,
+        cell: (c) => (
+          <>
+            <DateTime value={new Date(c.validFrom)} /> –{" "}
+            {c.validUntil ? <DateTime value={new Date(c.validUntil)} /> : "no end"}
+          </>
+        ),
       },
       {
         header: "Redeemed",

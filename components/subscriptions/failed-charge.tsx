@@ -5,8 +5,7 @@
  * a subscription's payments): server/subscriptions/failed-charges.ts.
  */
 import type { RouterOutputs } from "@/components/trpc/types";
-import { Badge, DateTime, type BadgeTone } from "@/components/ui";
-import { formatMoney } from "@/server/subscriptions/money.schema";
+import { Badge, DateTime, useFigureFormats, type BadgeTone } from "@/components/ui";
 
 type FailedChargeView = RouterOutputs["revenue"]["subscriberActivity"]["failed_charges"][number];
 
@@ -23,6 +22,7 @@ export function FailedChargeRow({
   charge: FailedChargeView;
   withSubscription?: boolean;
 }) {
+  const { formatMoney } = useFigureFormats();
   const outcome = OUTCOME_WORDS.get(c.outcome);
   return (
     <li

@@ -19,6 +19,7 @@ import {
   Input,
   LoadMore,
   LoadState,
+  Money,
   Panel,
   Table,
   textLinkClasses,
@@ -26,7 +27,6 @@ import {
   type Column,
 } from "@/components/ui";
 import { servicePeriodWords } from "@/server/subscriptions/invoices.schema";
-import { formatMoney } from "@/server/subscriptions/money.schema";
 
 type Invoice = RouterOutputs["invoices"]["list"]["invoices"][number];
 
@@ -69,7 +69,9 @@ const COLUMNS: readonly Column<Invoice>[] = [
   {
     header: "Amount",
     cell: (i) => (
-      <span className="whitespace-nowrap tabular-nums">{formatMoney(i.amount_cents, i.amount_currency)}</span>
+      <span className="whitespace-nowrap tabular-nums">
+        <Money cents={i.amount_cents} currency={i.amount_currency} />
+      </span>
     ),
     className: "text-right",
   },

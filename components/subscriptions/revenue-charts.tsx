@@ -24,9 +24,9 @@ import {
 } from "recharts";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Button, FormField, Input, LoadState, Panel, useTimeZone } from "@/components/ui";
-import { formatDay, formatMonth, lastZonedDays } from "@/server/dates.schema";
-import { centsToDecimal, formatMoney } from "@/server/subscriptions/money.schema";
+import { Button, FormField, Input, LoadState, Panel, useFigureFormats, useTimeZone } from "@/components/ui";
+import { lastZonedDays } from "@/server/dates.schema";
+import { centsToDecimal } from "@/server/subscriptions/money.schema";
 import { ZReportRangeInput, type TReportRangeInput } from "@/server/subscriptions/revenue.schema";
 
 /** The last 30 days of `zone`, today included. */
@@ -36,8 +36,6 @@ function defaultRange(zone: string, now = new Date()): TReportRangeInput {
 }
 
 const COLORS = { primary: "#4f46e5", green: "#15803d", red: "#b91c1c", gray: "#6b7280" };
-const shortDay = (day: string) => formatDay(day, { short: true });
-const dayLabel = (day: unknown) => (typeof day === "string" ? formatDay(day) : "");
 
 export function RevenueCharts() {
   const zone = useTimeZone() ?? "UTC";
@@ -155,6 +153,7 @@ export function ChartFigure({
 }
 
 function SubscriptionCharts({ range }: { range: TReportRangeInput }) {
+  const { formatDay, shortDay, dayLabel } = useFigureFormats();
   const trpc = useTRPC();
   const report = useQuery(trpc.revenue.subscriptionsReport.queryOptions(range));
   const data = report.data;
@@ -210,6 +209,7 @@ function SubscriptionCharts({ range }: { range: TReportRangeInput }) {
 }
 
 function RevenueChart({ range }: { range: TReportRangeInput }) {
+  const { formatMoney, formatDay } = useFigureFormats();
   const trpc = useTRPC();
   const report = useQuery(trpc.revenue.revenueReport.queryOptions(range));
   const data = report.data;
@@ -276,6 +276,7 @@ function DailyMoneyBars<Day extends { day: string }>({
   currency: string;
   bars: { key: string; name: string; fill: string }[];
 }) {
+  const { formatMoney, shortDay, dayLabel } = useFigureFormats();
   const money = (cents: number) => formatMoney(cents, currency);
   return (
     <ResponsiveContainer width="100%" height="100%">
@@ -295,6 +296,7 @@ function DailyMoneyBars<Day extends { day: string }>({
 
 /** Failed recurring charges: revenue recovered in the grace period, lost at its end, at risk now. */
 function DunningChart({ range }: { range: TReportRangeInput }) {
+  const { formatMoney, formatDay } = useFigureFormats();
   const trpc = useTRPC();
   const report = useQuery(trpc.revenue.dunningReport.queryOptions(range));
   const data = report.data;
@@ -357,6 +359,7 @@ function DailyCountBars({
   days: readonly ({ day: string } & Record<string, string | number>)[];
   bars: { key: string; name: string; fill: string }[];
 }) {
+  const { shortDay, dayLabel } = useFigureFormats();
   return (
     <ResponsiveContainer width="100%" height="100%">
       <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
@@ -376,6 +379,7 @@ function DailyCountBars({
 export const percent = (rate: number | null) => (rate === null ? "—" : `${(rate * 100).toFixed(1)} %`);
 
 function ConversionChart({ range }: { range: TReportRangeInput }) {
+  const { formatDay } = useFigureFormats();
   const trpc = useTRPC();
   const report = useQuery(trpc.revenue.conversionReport.queryOptions(range));
   const data = report.data;
@@ -411,6 +415,7 @@ function ConversionChart({ range }: { range: TReportRangeInput }) {
 
 /** The overview's headline numbers (this month of the account's zone), above the section cards. */
 export function RevenueHeadlines() {
+  const { formatMoney, formatMonth } = useFigureFormats();
   const trpc = useTRPC();
   const headlines = useQuery(trpc.revenue.headlines.queryOptions());
   const h = headlines.data;

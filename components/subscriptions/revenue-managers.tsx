@@ -8,6 +8,7 @@
  */
 import { crud, defineManager, idsOf, type FormValues } from "@/components/manager/config";
 import { ResourceManager } from "@/components/manager/resource-manager";
+import { Money } from "@/components/ui";
 import {
   ASSET_TYPES,
   periodInWords,
@@ -20,7 +21,7 @@ import {
   ZUpdatePricingPlanInput,
   type PRICING_ASSET_TYPES,
 } from "@/server/subscriptions/catalogue.schema";
-import { centsToDecimal, formatMoney } from "@/server/subscriptions/money.schema";
+import { centsToDecimal } from "@/server/subscriptions/money.schema";
 
 import {
   accessLevelOf,
@@ -192,7 +193,7 @@ const campaigns = defineManager({
       header: "Target",
       cell: (g) => {
         const c = campaignOf(g);
-        return formatMoney(c.target_amount_cents, c.currency ?? "USD");
+        return <Money cents={c.target_amount_cents} currency={c.currency ?? "USD"} />;
       },
     },
     {
@@ -200,8 +201,12 @@ const campaigns = defineManager({
       cell: (g) => {
         const c = campaignOf(g);
         // In the Target column's form: "1,250.00 USD (12.50 %)".
-        const collected = formatMoney(c.collected_amount_cents, c.currency ?? "USD");
-        return `${collected} (${c.collected_amount_percentage} %)${c.target_reached ? ", reached" : ""}`;
+        return (
+          <>
+            <Money cents={c.collected_amount_cents} currency={c.currency ?? "USD"} /> ({c.collected_amount_percentage}{" "}
+            %){c.target_reached ? ", reached" : ""}
+          </>
+        );
       },
     },
     { header: "Plans", cell: (g) => g.subscription_plans.length },
@@ -323,7 +328,7 @@ const pricingPlans = defineManager({
           ? `${p.asset_ids.length} ${p.asset_ids.length === 1 ? p.asset_type : plural(p.asset_type)}`
           : `Every ${p.asset_type}`,
     },
-    { header: "Price", cell: (p) => formatMoney(p.price_cents, p.price_currency) },
+    { header: "Price", cell: (p) => <Money cents={p.price_cents} currency={p.price_currency} /> },
     {
       header: "Access for",
       cell: (p) => periodInWords(p.duration_length, p.duration_unit, { capital: true }),

@@ -14,17 +14,13 @@ import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, X
 import { ChartFigure, percent } from "@/components/subscriptions/revenue-charts";
 import { useTRPC } from "@/components/trpc/react";
 import type { RouterOutputs } from "@/components/trpc/types";
-import { cx, LoadState, Panel, useTimeZone } from "@/components/ui";
-import { formatMonth } from "@/server/dates.schema";
+import { cx, LoadState, Panel, useMoneyFigures, useMonthFormat, useTimeZone } from "@/components/ui";
 import { nullPrototypeRecord } from "@/server/own-keys";
-import { METRIC_DEFINITIONS, type TMetricKey, type TMoneyFigure } from "@/server/subscriptions/metrics.schema";
-import { centsToDecimal, formatMoney } from "@/server/subscriptions/money.schema";
+import { METRIC_DEFINITIONS, type TMetricKey } from "@/server/subscriptions/metrics.schema";
+import { centsToDecimal } from "@/server/subscriptions/money.schema";
 
 const TIP_WIDTH = 256;
 const LINE_COLORS = ["#4f46e5", "#15803d", "#b45309", "#be185d", "#0e7490"];
-
-const money = (figures: TMoneyFigure[]) =>
-  figures.length ? figures.map((f) => formatMoney(f.cents, f.currency)).join(", ") : "—";
 
 /** A figure's definition: a "?" toggletip that keyboards and screen readers reach. */
 function MetricDefinition({ metric }: { metric: TMetricKey }) {
@@ -112,6 +108,8 @@ function MetricCard({ metric, value, detail }: { metric: TMetricKey; value: stri
 
 export function RevenueMetrics() {
   const trpc = useTRPC();
+  const money = useMoneyFigures();
+  const formatMonth = useMonthFormat();
   const zone = useTimeZone() ?? "UTC";
   const query = useQuery(trpc.revenue.metrics.queryOptions());
   const data = query.data;
@@ -241,6 +239,7 @@ export function RevenueMetrics() {
 type Plans = RouterOutputs["revenue"]["metrics"]["plans"];
 
 function PlanTable({ plans }: { plans: Plans }) {
+  const money = useMoneyFigures();
   const head: { label: string; metric?: TMetricKey }[] = [
     { label: "Plan" },
     { label: "MRR", metric: "mrr" },

@@ -24,10 +24,11 @@ import {
   LoadState,
   serverErrors,
   useConfirm,
+  useFigureFormats,
   type BadgeTone,
 } from "@/components/ui";
 import { ownValue } from "@/server/own-keys";
-import { centsToDecimal, decimalToCents, formatMoney } from "@/server/subscriptions/money.schema";
+import { centsToDecimal, decimalToCents } from "@/server/subscriptions/money.schema";
 import { ZRefundPaymentInput } from "@/server/subscriptions/revenue.schema";
 import { paymentStatusLabel } from "@/server/subscriptions/subscription-status.schema";
 
@@ -122,6 +123,7 @@ function byDateDesc(data: Activity) {
 }
 
 function PaymentRow({ payment: p }: { payment: Payment }) {
+  const { formatMoney } = useFigureFormats();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const confirm = useConfirm();

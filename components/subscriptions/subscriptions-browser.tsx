@@ -33,11 +33,10 @@ import {
   StatusFilter,
   useConfirm,
   useDateTimeFormat,
+  useFigureFormats,
   useTimeZone,
 } from "@/components/ui";
-import { formatDay } from "@/server/dates.schema";
 import { periodInWords } from "@/server/subscriptions/catalogue.schema";
-import { formatMoney } from "@/server/subscriptions/money.schema";
 import {
   SUBSCRIPTION_STATUS_FILTERS,
   type TSubscriptionStatusFilter,
@@ -243,6 +242,7 @@ function GrantForm({
 }
 
 export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () => void }) {
+  const { formatMoney, formatDay } = useFigureFormats();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const confirm = useConfirm();

@@ -71,7 +71,7 @@ export function ErrorAlert({
       <p>{sentence}</p>
       <ErrorReference error={error} />
       {others.length ? (
-        <ul className="mt-1 list-disc pl-5">
+        <ul className="mt-1 list-disc ps-5">
           {others.map((d) => (
             <li key={`${d.field}:${d.issue}`}>
               <span className="font-medium">{d.field}</span>: {d.issue}

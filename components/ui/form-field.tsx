@@ -33,8 +33,8 @@ export function FormField({
   hint?: ReactNode;
   /** The field's problem (from the client's own check or the server's `{ field, issue }`). */
   error?: string;
-  /** Adds "(optional)" to the label. */
-  optional?: boolean;
+  /** Adds "(optional)" to the label; a text is the marker in the page's own language. */
+  optional?: boolean | string;
   /** The control's id; one is made up when not given. */
   id?: string;
   className?: string;
@@ -48,7 +48,9 @@ export function FormField({
     <div className={className}>
       <label htmlFor={controlId} className="block text-sm font-medium text-gray-900">
         {label}
-        {optional ? <span className="font-normal text-gray-500"> (optional)</span> : null}
+        {optional ? (
+          <span className="font-normal text-gray-500"> {typeof optional === "string" ? optional : "(optional)"}</span>
+        ) : null}
       </label>
       <div className="mt-1">
         <FieldContext value={{ id: controlId, describedBy: message ? messageId : undefined, invalid: Boolean(error) }}>

@@ -15,6 +15,17 @@ export { EmptyState } from "./empty-state";
 export { FilterDisclosure } from "./filter-disclosure";
 export { FormActions, FormField, useFieldControl } from "./form-field";
 export {
+  FormatLocaleProvider,
+  Money,
+  MoneyFigures,
+  useDayFormat,
+  useFigureFormats,
+  useFormatLocale,
+  useMoneyFigures,
+  useMoneyFormat,
+  useMonthFormat,
+} from "./formats";
+export {
   FilterSelect,
   Input,
   SearchInput,

@@ -77,7 +77,7 @@ export function Select({
 }: ComponentProps<"select"> & Compact & { options?: readonly SelectOption[]; placeholder?: string }) {
   const control = useControlProps(props);
   return (
-    <select {...props} {...control} className={controlClasses({ compact, fit }, cx(compact && "pr-8", className))}>
+    <select {...props} {...control} className={controlClasses({ compact, fit }, cx(compact && "pe-8", className))}>
       {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
       {options?.map((option) => (
         <option key={option.value} value={option.value}>

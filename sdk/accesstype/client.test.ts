@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 
+import { messagesOf, parseMessage } from "@/i18n/messages";
+
 import {
   buildRequest,
   createAccessType,
@@ -283,7 +285,7 @@ describe("AccessType", () => {
     });
     expect(result.subscription).toEqual({ id: 42, status: "active" });
     expect(seen).toEqual([{ app_key: "rzp_test_1", environment: "sandbox" }, "order_1"]);
-    const [, previewCall, createCall] = api.calls;
+    const [previewCall, createCall] = api.calls.filter((c) => c.method === "POST");
     expect(previewCall!.body).toEqual({
       subscription: {
         subscription_plan_id: 7,
@@ -330,5 +332,91 @@ describe("AccessType", () => {
       attempt_token: "a.b",
     });
     expect(api.calls[1]!.url.searchParams.has("accesstype_jwt")).toBe(false);
+  });
+});
+
+describe("the reader's words", () => {
+  const preview = { subscription: { payment_amount_cents: 500 }, attempt_token: "a.t", external_reference_id: "o" };
+  const table = (locale: "en" | "hi") =>
+    Object.fromEntries(
+      [...messagesOf("paywall", locale)].filter(([k]) => k.startsWith("sdk.")).map(([k, m]) => [k, parseMessage(m)]),
+    );
+
+  function checkout(
+    messages: { status?: number; body?: unknown } = { body: { locale: "hi", dir: "ltr", messages: table("hi") } },
+  ) {
+    const api = fakeApi({
+      "GET /api/access/v1/payment_options": { body: { payment_options: { card: {}, plain: {} } } },
+      "POST /api/access/v1/members/me/subscriptions/preview": { body: preview },
+      "POST /api/access/v1/members/me/subscriptions": { status: 201, body: { subscription: { id: 1 } } },
+      "GET /api/access/v1/messages": messages,
+    });
+    const heard: { locale: string; dir: string; cancel: string }[] = [];
+    let pageLang: string | null = null;
+    const at = createAccessType(CONFIG, {
+      fetch: api.fetch,
+      randomId: () => "reader-0001",
+      english: table("en"),
+      pageLanguage: () => pageLang,
+      gateways: {
+        card: async ({ words }) => {
+          heard.push({ locale: words.locale, dir: words.dir, cancel: words.t("sdk.cancel") });
+          return { payment_token: "t" };
+        },
+      },
+    });
+    const pay = async (gateway = "card") => {
+      await at.setUser({ accesstypeJwt: "h.p.s" });
+      await (
+        await at.getPaymentOptions()
+      )[gateway]!.proceed({ plan: { id: 7, price_cents: 900, price_currency: "USD" } });
+    };
+    const asked = () =>
+      api.calls
+        .filter((c) => c.url.pathname === "/api/access/v1/messages")
+        .map((c) => Object.fromEntries([...c.url.searchParams].filter(([name]) => name !== "key")));
+    return { at, pay, heard, asked, setPageLang: (lang: string | null) => (pageLang = lang) };
+  }
+
+  it("asks with the explicit locale, then the page's language, and hands the gateway the answer's words", async () => {
+    const c = checkout();
+    await c.pay();
+    c.setPageLang("ta-IN");
+    await c.pay();
+    c.at.init({ locale: "hi" });
+    await c.pay();
+    c.at.setLocale("pt-BR").setLocale(null);
+    c.setPageLang("not a language!");
+    await c.pay();
+    // The last is the first's request again (no locale, no usable language): answered from before.
+    expect(c.asked()).toEqual([{}, { lang: "ta-IN" }, { locale: "hi", lang: "ta-IN" }]);
+    expect(c.heard).toHaveLength(4);
+    expect(c.heard[0]).toEqual({ locale: "hi", dir: "ltr", cancel: messagesOf("paywall", "hi").get("sdk.cancel") });
+  });
+
+  it("asks once per page and language, and not at all for a gateway with no browser step", async () => {
+    const c = checkout();
+    await c.pay();
+    await c.pay();
+    await c.pay("plain");
+    expect(c.asked()).toEqual([{}]);
+    expect(c.heard).toHaveLength(2);
+  });
+
+  it("goes on in English when the words cannot be had, and asks again next time", async () => {
+    for (const answer of [
+      { status: 500, body: { error: { code: "INTERNAL", message: "x" } } },
+      { body: { nope: 1 } },
+    ]) {
+      const c = checkout(answer);
+      await c.pay();
+      await c.pay();
+      expect(c.heard.map((h) => [h.locale, h.cancel])).toEqual([
+        ["en", "Cancel"],
+        ["en", "Cancel"],
+      ]);
+      // A failed request is asked again; a bad answer (the server answered) is kept.
+      expect(c.asked()).toHaveLength(answer.status === 500 ? 2 : 1);
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { languageTag, sdkWords, wordsFromAnswer, type SdkMessageTable, type SdkWords } from "./messages";
 import type {
   AccessGrant,
   AccessTypeApi,
@@ -49,6 +50,10 @@ type Deps = {
   randomId: () => string;
   /** Gateways with a browser step (razorpay and stripe in the browser build); more through registerGateway. */
   gateways?: Record<string, GatewayHandler>;
+  /** The language of the page where `container` is (its closest lang attribute), or null. */
+  pageLanguage?: (container: ProceedOptions["container"]) => string | null;
+  /** English, the words until (or unless) the reader's arrive: the catalogue's `sdk.*` messages, parsed. */
+  english?: SdkMessageTable;
 };
 
 type UserState = {
@@ -188,7 +193,12 @@ export function drainQueue<T>(
 
 /** The `AccessType` object. `config.key` and `config.baseUrl` must be set before the first call. */
 export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessTypeApi {
-  const config = { key: initial.key ?? "", baseUrl: initial.baseUrl ?? "", env: initial.env ?? "" };
+  const config = {
+    key: initial.key ?? "",
+    baseUrl: initial.baseUrl ?? "",
+    env: initial.env ?? "",
+    locale: initial.locale ?? "",
+  };
   let user: UserState = userState(null);
   const gateways: Record<string, GatewayHandler> = { ...deps.gateways };
   let memoryReaderId: string | null = null;
@@ -241,6 +251,31 @@ export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessT
       "Call AccessType.setUser with an accesstypeJwt, an emailAddress or a mobileNumber first.",
     );
   };
+  const english = deps.english ?? {};
+  const wordsByUrl = new Map<string, Promise<SdkWords>>();
+  /**
+   * The reader's words for a payment drawn in `container`: asked once per page and language (the
+   * answer is public and cached), English when they cannot be had; never rejects.
+   */
+  const wordsFor = (container: ProceedOptions["container"]): Promise<SdkWords> => {
+    const request = buildRequest(ready(), "GET", "/api/access/v1/messages", {
+      locale: languageTag(config.locale),
+      lang: languageTag(deps.pageLanguage?.(container) ?? null),
+    });
+    let words = wordsByUrl.get(request.url);
+    if (!words) {
+      const fallback = sdkWords("en", "ltr", english, english);
+      words = send(deps.fetch, request).then(
+        (data) => wordsFromAnswer(data, english) ?? fallback,
+        () => {
+          wordsByUrl.delete(request.url); // asked again next time
+          return fallback;
+        },
+      );
+      wordsByUrl.set(request.url, words);
+    }
+    return words;
+  };
   const storyPath = (asset: AssetRef, what: string) => {
     if (!asset || asset.id === undefined || asset.id === null || String(asset.id) === "")
       throw sdkError(400, "BAD_REQUEST", "The asset needs an id.");
@@ -253,6 +288,11 @@ export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessT
       if (next.key !== undefined) config.key = next.key;
       if (next.baseUrl !== undefined) config.baseUrl = next.baseUrl;
       if (next.env !== undefined) config.env = next.env;
+      if (next.locale !== undefined) config.locale = next.locale;
+      return api;
+    },
+    setLocale(locale: string | null) {
+      config.locale = locale ?? "";
       return api;
     },
     async setUser(next: AccessTypeUser) {
@@ -402,10 +442,22 @@ export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessT
   ) {
     if (!paymentObject?.plan?.id) throw sdkError(400, "BAD_REQUEST", "The payment object needs plan.id.");
     const request = requestFromPaymentObject(paymentObject, name);
-    const preview = (await api.preview(request)) as PreviewResult;
     const handler = gateways[name];
+    // The reader's words are asked for beside the preview (a gateway with a browser step shows them).
+    const [preview, words] = await Promise.all([
+      api.preview(request) as Promise<PreviewResult>,
+      handler ? wordsFor(ui?.container) : null,
+    ]);
     const paid: GatewayPayment = handler
-      ? await handler({ preview, paymentObject, option, user, config: { env: config.env }, ui: ui ?? {} })
+      ? await handler({
+          preview,
+          paymentObject,
+          option,
+          user,
+          config: { env: config.env },
+          ui: ui ?? {},
+          words: words!,
+        })
       : { payment_token: paymentObject.payment?.payment_token ?? null };
     const frozen = preview.subscription ?? ({} as PreviewResult["subscription"]);
     const subscription = await api.create({

@@ -9,6 +9,7 @@
 /* eslint-disable @typescript-eslint/only-throw-error, @typescript-eslint/prefer-promise-reject-errors --
    the SDK's documented contract: promises reject with the plain `{status, error}` object. */
 import { sdkError, type GatewayHandler } from "./client";
+import type { SdkWords } from "./messages";
 
 const RAZORPAY_CHECKOUT_URL = "https://checkout.razorpay.com/v1/checkout.js";
 
@@ -44,8 +45,11 @@ function loadCheckout(): Promise<RazorpayConstructor> {
   return loading;
 }
 
-export const razorpayGateway: GatewayHandler = async ({ preview, paymentObject, option, user }) => {
-  const Razorpay = await loadCheckout();
+export const razorpayGateway: GatewayHandler = async ({ preview, paymentObject, option, user, ...args }) => {
+  const words: SdkWords = args.words;
+  const Razorpay = await loadCheckout().catch(() => {
+    throw sdkError(0, "GATEWAY_UNAVAILABLE", words.t("sdk.gatewayUnavailable"));
+  });
   const reference = preview.external_reference_id;
   if (!reference) throw sdkError(422, "UNPROCESSABLE", "The preview made no Razorpay order.");
   const recurring = String(paymentObject.payment?.payment_type ?? "").endsWith("_recurring");
@@ -66,11 +70,11 @@ export const razorpayGateway: GatewayHandler = async ({ preview, paymentObject, 
           ...(response.razorpay_order_id ? { razorpay_order_id: response.razorpay_order_id } : {}),
           ...(response.razorpay_subscription_id ? { razorpay_subscription_id: response.razorpay_subscription_id } : {}),
         }),
-      modal: { ondismiss: () => reject(sdkError(0, "PAYMENT_CANCELLED", "The reader closed the payment window.")) },
+      modal: { ondismiss: () => reject(sdkError(0, "PAYMENT_CANCELLED", words.t("sdk.windowClosed"))) },
     });
     checkout.on("payment.failed", (response) => {
       const description = (response as { error?: { description?: string } })?.error?.description;
-      reject(sdkError(402, "PAYMENT_FAILED", description || "The payment failed."));
+      reject(sdkError(402, "PAYMENT_FAILED", description || words.t("sdk.paymentFailed")));
     });
     checkout.open();
   });

@@ -1,18 +1,26 @@
 /**
  * The card form the Stripe step (./stripe.ts) draws in the page's container: a labelled form with
  * the place where Stripe's Payment Element mounts, an error line announced to screen readers
- * (role="alert"), and "Pay <amount>" and "Cancel" buttons. Class names (masthead-stripe-*) let the
- * page style it; it brings no style of its own but its layout.
+ * (role="alert"), and "Pay <amount>" and "Cancel" buttons, in the reader's words, with their
+ * language and direction (`lang`, `dir`). Class names (masthead-stripe-*) let the page style it;
+ * it brings no style of its own but its layout (logical: it follows the direction).
  */
+import type { SdkWords } from "./messages";
 import type { CardForm } from "./stripe";
 import type { ProceedOptions } from "./types";
 
-export function domCardForm(container: ProceedOptions["container"], payLabel: string): CardForm | null {
+export function domCardForm(
+  container: ProceedOptions["container"],
+  words: SdkWords,
+  payLabel: string,
+): CardForm | null {
   const host = typeof container === "string" ? document.querySelector<HTMLElement>(container) : container;
   if (!host) return null;
   const form = document.createElement("form");
   form.className = "masthead-stripe-form";
-  form.setAttribute("aria-label", "Card payment");
+  form.lang = words.locale;
+  form.dir = words.dir;
+  form.setAttribute("aria-label", words.t("sdk.cardPayment"));
   form.noValidate = true;
   form.style.cssText = "display:grid;gap:12px";
   const mountPoint = document.createElement("div");
@@ -31,7 +39,7 @@ export function domCardForm(container: ProceedOptions["container"], payLabel: st
   const cancel = document.createElement("button");
   cancel.type = "button";
   cancel.className = "masthead-stripe-cancel";
-  cancel.textContent = "Cancel";
+  cancel.textContent = words.t("sdk.cancel");
   actions.append(pay, cancel);
   form.append(mountPoint, error, actions);
   host.append(form);
@@ -50,7 +58,7 @@ export function domCardForm(container: ProceedOptions["container"], payLabel: st
       pay.disabled = on;
       cancel.disabled = on;
       form.setAttribute("aria-busy", String(on));
-      pay.textContent = on ? "Paying…" : payLabel;
+      pay.textContent = on ? words.t("sdk.paying") : payLabel;
     },
     error(message) {
       error.textContent = message;

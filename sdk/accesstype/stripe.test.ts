@@ -5,11 +5,22 @@
  */
 import { describe, expect, it } from "vitest";
 
+import { messagesOf, parseMessage } from "@/i18n/messages";
+import { translator } from "@/i18n/translate";
+
 import { createAccessType, type FetchLike } from "./client";
+import { sdkWords, type SdkMessageTable } from "./messages";
 import { createStripeGateway, payLabel, STRIPE_JS_URL, type CardForm, type StripeJs } from "./stripe";
 import type { PreviewResult } from "./types";
 
 type ConfirmResult = Awaited<ReturnType<ReturnType<StripeJs>["confirmPayment"]>>;
+
+/** The catalogue's `sdk.*` messages of a locale, parsed, as the messages route sends them. */
+const table = (locale: "en" | "hi" | "ar"): SdkMessageTable =>
+  Object.fromEntries(
+    [...messagesOf("paywall", locale)].filter(([k]) => k.startsWith("sdk.")).map(([k, m]) => [k, parseMessage(m)]),
+  );
+const english = sdkWords("en", "ltr", table("en"), table("en"));
 
 /** Stripe.js as a test double recording its calls; confirmPayment answers the queued results in turn. */
 function fakeStripeJs(results: ConfirmResult[]) {
@@ -81,7 +92,7 @@ function preview(over: Partial<PreviewResult> = {}): PreviewResult {
   };
 }
 
-function setup(results: ConfirmResult[], container: unknown = "#pay") {
+function setup(results: ConfirmResult[], container: unknown = "#pay", words = english) {
   const js = fakeStripeJs(results);
   const { form, state, mountPoint } = fakeForm();
   const loaded: string[] = [];
@@ -91,8 +102,8 @@ function setup(results: ConfirmResult[], container: unknown = "#pay") {
       loaded.push(url);
       return js.stripe;
     },
-    cardForm: (where, label) => {
-      forms.push([where, label]);
+    cardForm: (where, formWords, label) => {
+      forms.push([where, label, formWords.locale]);
       return where ? form : null;
     },
     returnUrl: () => "https://news.example/story",
@@ -106,6 +117,7 @@ function setup(results: ConfirmResult[], container: unknown = "#pay") {
       user,
       config: { env: "" },
       ui: { container: container as string },
+      words,
     });
   return { run, js, state, loaded, forms, mountPoint };
 }
@@ -116,10 +128,10 @@ describe("the SDK's Stripe step", () => {
     const paid = t.run(preview(), { app_key: "pk_test_listed", js_url: "http://127.0.0.1:4999/v3/" });
     await settle();
     expect(t.loaded).toEqual(["http://127.0.0.1:4999/v3/"]);
-    expect(t.forms).toEqual([["#pay", expect.stringMatching(/^Pay .*9\.00/)]]);
+    expect(t.forms).toEqual([["#pay", expect.stringMatching(/^Pay .*9\.00/), "en"]]);
     expect(t.js.log.slice(0, 4)).toEqual([
       ["Stripe", "pk_test_abc"],
-      ["elements", { clientSecret: "pi_123_secret_xyz" }],
+      ["elements", { clientSecret: "pi_123_secret_xyz", locale: "en" }],
       ["create", "payment"],
       ["mount", t.mountPoint],
     ]);
@@ -221,6 +233,7 @@ describe("the SDK's Stripe step", () => {
       {
         fetch,
         randomId: () => "reader-0001",
+        english: table("en"),
         gateways: {
           stripe: createStripeGateway({
             loadStripe: async () => current.stripe,
@@ -260,11 +273,42 @@ describe("the SDK's Stripe step", () => {
   });
 
   it("says the amount on the Pay button in the currency's own digits", () => {
-    expect(payLabel(preview())).toMatch(/^Pay .*9\.00$/);
+    expect(payLabel(preview(), english)).toMatch(/^Pay .*9\.00$/);
     const yen = preview();
     yen.subscription = { ...yen.subscription, payment_amount_cents: 500, payment_amount_currency: "JPY" };
-    expect(payLabel(yen)).toMatch(/^Pay .*500$/);
+    expect(payLabel(yen, english)).toMatch(/^Pay .*500$/);
     yen.subscription = { ...yen.subscription, payment_amount_currency: null };
-    expect(payLabel(yen)).toBe("Pay");
+    expect(payLabel(yen, english)).toBe("Pay");
+  });
+
+  it("speaks the reader's locale: the Pay button, the errors, Stripe's own form where Stripe has the locale", async () => {
+    const hindi = sdkWords("hi", "ltr", table("hi"), table("en"));
+    const t = translator("paywall", "hi");
+    const dollars = new Intl.NumberFormat("hi", { style: "currency", currency: "USD" }).format(9);
+    expect(payLabel(preview(), hindi)).toBe(t("sdk.pay", { amount: dollars }));
+    expect(payLabel(preview(), hindi)).not.toMatch(/Pay/);
+
+    const cancelled = setup([], "#pay", hindi);
+    const closing = cancelled.run();
+    await settle();
+    expect(cancelled.forms).toEqual([["#pay", t("sdk.pay", { amount: dollars }), "hi"]]);
+    // Stripe.js has no Hindi: it follows the browser.
+    expect(cancelled.js.log[1]).toEqual(["elements", { clientSecret: "pi_123_secret_xyz", locale: "auto" }]);
+    cancelled.state.cancel();
+    await expect(closing).rejects.toEqual({
+      status: 0,
+      error: { code: "PAYMENT_CANCELLED", message: t("sdk.formClosed") },
+    });
+
+    const arabic = sdkWords("ar", "rtl", table("ar"), table("en"));
+    const open = setup([{ paymentIntent: { id: "pi_1", status: "requires_payment_method" } }], "#pay", arabic);
+    const unpaid = open.run();
+    await settle();
+    expect(open.js.log[1]).toEqual(["elements", { clientSecret: "pi_123_secret_xyz", locale: "ar" }]);
+    open.state.submit();
+    await expect(unpaid).rejects.toEqual({
+      status: 402,
+      error: { code: "PAYMENT_FAILED", message: translator("paywall", "ar")("sdk.paymentNotCompleted") },
+    });
   });
 });

@@ -16,6 +16,7 @@
 /* eslint-disable @typescript-eslint/only-throw-error, @typescript-eslint/prefer-promise-reject-errors --
    the SDK's documented contract: promises reject with the plain `{status, error}` object. */
 import { sdkError, type GatewayHandler } from "./client";
+import { stripeLocale, type SdkWords } from "./messages";
 import type { AccessTypeError, PreviewResult, ProceedOptions } from "./types";
 
 export const STRIPE_JS_URL = "https://js.stripe.com/v3/";
@@ -28,7 +29,7 @@ type StripeConfirmResult = {
 type StripeElement = { mount(target: HTMLElement): void; destroy(): void };
 type StripeElements = { create(type: "payment"): StripeElement };
 type StripeInstance = {
-  elements(options: { clientSecret: string }): StripeElements;
+  elements(options: { clientSecret: string; locale: string }): StripeElements;
   confirmPayment(options: {
     elements: StripeElements;
     confirmParams: { return_url: string };
@@ -49,8 +50,8 @@ export type CardForm = {
 
 type StripeDeps = {
   loadStripe(url: string): Promise<StripeJs>;
-  /** The form in `container`, or null when there is no such element. */
-  cardForm(container: ProceedOptions["container"], payLabel: string): CardForm | null;
+  /** The form in `container`, in the reader's words, or null when there is no such element. */
+  cardForm(container: ProceedOptions["container"], words: SdkWords, payLabel: string): CardForm | null;
   /** Where a payment method that must leave the page (a bank's page) comes back to. */
   returnUrl(): string;
 };
@@ -63,25 +64,27 @@ const isSdkError = (e: unknown): e is AccessTypeError =>
   typeof e === "object" && e !== null && typeof (e as AccessTypeError).error?.code === "string";
 
 /** "Pay $9.00": the preview's frozen amount in the reader's locale (minor units by the currency's digits). */
-export function payLabel(preview: PreviewResult): string {
+export function payLabel(preview: PreviewResult, words: SdkWords): string {
   const cents = preview.subscription?.payment_amount_cents;
   const currency = preview.subscription?.payment_amount_currency;
-  if (typeof cents !== "number" || !currency) return "Pay";
+  if (typeof cents !== "number" || !currency) return words.t("sdk.payPlain");
   try {
-    const format = new Intl.NumberFormat(undefined, { style: "currency", currency });
-    return `Pay ${format.format(cents / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2))}`;
+    const format = new Intl.NumberFormat(words.locale, { style: "currency", currency });
+    const amount = format.format(cents / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+    return words.t("sdk.pay", { amount });
   } catch {
-    return "Pay";
+    return words.t("sdk.payPlain");
   }
 }
 
 export function createStripeGateway(deps: StripeDeps): GatewayHandler {
-  return async ({ preview, option, ui }) => {
+  return async ({ preview, option, ui, ...args }) => {
+    const words: SdkWords = args.words;
     const given = preview.payment_options ?? {};
     const clientSecret = text(given.client_secret);
     const publishableKey = text(given.publishable_key) ?? text(option.app_key);
     if (!clientSecret || !publishableKey) throw sdkError(422, "UNPROCESSABLE", "The preview made no Stripe payment.");
-    const form = deps.cardForm(ui?.container, payLabel(preview));
+    const form = deps.cardForm(ui?.container, words, payLabel(preview, words));
     if (!form)
       throw sdkError(400, "BAD_REQUEST", "Stripe's card form needs a container: proceed(paymentObject, {container}).");
     let stripe: StripeInstance;
@@ -90,12 +93,17 @@ export function createStripeGateway(deps: StripeDeps): GatewayHandler {
     try {
       const Stripe = await deps.loadStripe(text(option.js_url) ?? STRIPE_JS_URL);
       stripe = Stripe(publishableKey);
-      elements = stripe.elements({ clientSecret });
+      elements = stripe.elements({ clientSecret, locale: stripeLocale(words.locale) });
       element = elements.create("payment");
       element.mount(form.mountPoint);
     } catch (error) {
       form.remove();
-      throw isSdkError(error) ? error : sdkError(0, "GATEWAY_UNAVAILABLE", "Stripe's card form could not be shown.");
+      // Stripe.js did not load (the loader's error), or its form could not be mounted.
+      throw sdkError(
+        0,
+        "GATEWAY_UNAVAILABLE",
+        words.t(isSdkError(error) ? "sdk.gatewayUnavailable" : "sdk.formUnavailable"),
+      );
     }
     return new Promise((resolve, reject) => {
       const finish = () => {
@@ -106,7 +114,7 @@ export function createStripeGateway(deps: StripeDeps): GatewayHandler {
         finish();
         reject(error);
       };
-      form.onCancel(() => fail(sdkError(0, "PAYMENT_CANCELLED", "The reader closed the payment form.")));
+      form.onCancel(() => fail(sdkError(0, "PAYMENT_CANCELLED", words.t("sdk.formClosed"))));
       form.onSubmit(() => {
         form.busy(true);
         form.error("");
@@ -118,17 +126,17 @@ export function createStripeGateway(deps: StripeDeps): GatewayHandler {
               if (error?.type === "validation_error") {
                 // Stripe.js checked the card before sending it: the reader corrects it here.
                 form.busy(false);
-                form.error(error.message || "Check the card details.");
+                form.error(error.message || words.t("sdk.checkCard"));
                 return;
               }
-              if (error) return fail(sdkError(402, "PAYMENT_FAILED", error.message || "The payment failed."));
+              if (error) return fail(sdkError(402, "PAYMENT_FAILED", error.message || words.t("sdk.paymentFailed")));
               const intent = result.paymentIntent;
               if (!intent?.id || !TAKEN.has(intent.status))
-                return fail(sdkError(402, "PAYMENT_FAILED", "The payment was not completed."));
+                return fail(sdkError(402, "PAYMENT_FAILED", words.t("sdk.paymentNotCompleted")));
               finish();
               resolve({ payment_token: intent.id });
             },
-            () => fail(sdkError(0, "GATEWAY_UNAVAILABLE", "Stripe could not confirm the payment.")),
+            () => fail(sdkError(0, "GATEWAY_UNAVAILABLE", words.t("sdk.confirmFailed"))),
           );
       });
     });

@@ -162,6 +162,18 @@ export type PaymentOption = {
 /** What a gateway's browser step returns: fields merged into `payment` of the create. */
 export type GatewayPayment = { payment_token?: string | null; [key: string]: unknown };
 
+/**
+ * What the SDK says to the reader, in the reader's locale (docs/subscriptions.md, "Browser SDK"):
+ * `t(key, values)` formats one of the paywall catalogue's `sdk.*` messages ("sdk.cancel", "sdk.pay"
+ * with `{amount}`…), with the account's own words where it has them; `locale` and `dir` are the
+ * language and direction to give what is drawn with them.
+ */
+export type ReaderWords = {
+  locale: string;
+  dir: "ltr" | "rtl";
+  t(key: string, values?: Record<string, string | number>): string;
+};
+
 /** A gateway's browser step (registerGateway): let the reader pay for the previewed order. */
 export type GatewayHandler = (args: {
   preview: PreviewResult;
@@ -172,6 +184,8 @@ export type GatewayHandler = (args: {
   config: { env: string };
   /** The second argument of `proceed`, or {}. */
   ui: ProceedOptions;
+  /** The reader's words, in the locale chosen for this page (English until, or unless, they load). */
+  words: ReaderWords;
 }) => Promise<GatewayPayment>;
 
 export type SwitchablePlans = Subscription & {
@@ -187,11 +201,20 @@ export type AccessTypeConfig = {
   baseUrl?: string;
   /** "sandbox" makes gateway widgets run in their test mode where they have one. */
   env?: string;
+  /**
+   * The reader's language (a BCP 47 tag: "hi", "pt-BR"), for what the SDK shows (its card form, its
+   * errors). Without it, the language of the element the card form is drawn in (its closest `lang`,
+   * the page's `<html lang>`), else the account's default; a locale the account does not offer is
+   * passed over. Read from the script's `?locale=` or `data-locale` otherwise.
+   */
+  locale?: string;
 };
 
 export interface AccessTypeApi {
   readonly version: string;
   init(config: AccessTypeConfig): AccessTypeApi;
+  /** The reader's language for what the SDK shows (null: the page's own again); see AccessTypeConfig.locale. */
+  setLocale(locale: string | null): AccessTypeApi;
   setUser(user: AccessTypeUser): Promise<boolean>;
   /** The anonymous reader id the meter counts this browser by (kept in localStorage). */
   getReaderId(): string;

@@ -34,7 +34,7 @@ import { log } from "../log";
  * (meter_settings), "access" (readers' access-granting subscriptions and what they grant),
  * "webhook-endpoints" (webhook_endpoints), "moderation" (comment_moderation_settings,
  * comment_scoring_settings), "moderation-surges" (page_surges), "collections" (collections, and
- * which section's collection each is).
+ * which section's collection each is), "message-overrides" (message_overrides: an owner's own words).
  */
 const CACHE_TOPICS = [
   "publisher",
@@ -45,6 +45,7 @@ const CACHE_TOPICS = [
   "webhook-endpoints",
   "moderation",
   "moderation-surges",
+  "message-overrides",
 ] as const;
 // Built responses are not a topic: they are dropped by purge keys (./response-cache.ts).
 type CacheTopic = (typeof CACHE_TOPICS)[number];

@@ -11,6 +11,7 @@ import type { Db } from "../db/client";
 import { AppError, isAppError } from "../errors";
 import { getPublisher } from "../publishing/publisher";
 import { decideAccess, recordPingback, toAccessGrant } from "../subscriptions/access";
+import { grantWords } from "../subscriptions/access-words";
 import {
   PINGBACK_MAX_BODY_BYTES,
   ZAccessParams,
@@ -64,7 +65,7 @@ const AMP_AUTH =
   "X-SUBAUTH (the server key, added by the publisher's first-party endpoint) is required: 401 without it or with a wrong key, unless the account allows direct AMP calls (Settings).";
 
 const GRANT_SHAPE =
-  "{granted, grantReason (FREE, LOGGED_IN, SUBSCRIBER, ASSET, METERING; null when denied), data: {numberRemaining, isLoggedIn, isLast}}";
+  "{granted, grantReason (FREE, LOGGED_IN, SUBSCRIBER, ASSET, METERING; null when denied), data: {numberRemaining, isLoggedIn, isLast}}; with `locale` (the page's language tag, 400 when it is not one), data also has {locale, dir, messages: {notice, subscribe, signIn}}: the reader's words in the offered locale it names, else the account's default";
 
 /** GET …/amp-access (AMP) and GET …/access (web; `count=true` counts a metered read at once). */
 export function accessCheckRoute(kind: "amp" | "web") {
@@ -102,7 +103,11 @@ export function accessCheckRoute(kind: "amp" | "web") {
               },
               meter: "check",
             });
-        return json(toAccessGrant(decision));
+        const grant = toAccessGrant(decision);
+        // Asked with the page's language: the reader's words go with the grant (access-words.ts).
+        if (query.locale === undefined) return json(grant);
+        const words = await grantWords(db, account.id, query.locale || null, decision);
+        return json({ ...grant, data: { ...grant.data, ...words } });
       });
     },
   );

@@ -20,7 +20,7 @@ const SESSION_COOKIES = ["qt-auth", "session-cookie"] as const;
 const MAX_TOKEN_LENGTH = 200;
 
 /** The session token a request carries: the X-QT-AUTH header, else the qt-auth or session-cookie cookie. */
-export function memberTokenFromRequest(req: Request): string | null {
+export function memberTokenFromRequest(req: Pick<Request, "headers">): string | null {
   const header = req.headers.get(SESSION_HEADER)?.trim();
   if (header) return header.length <= MAX_TOKEN_LENGTH ? header : null;
   const cookies = parseCookies(req.headers.get("cookie"));
@@ -48,7 +48,7 @@ export function clearedSessionCookies(args: { secure: boolean }): string[] {
 }
 
 /** Whether the request came over https (directly, or per the proxy's X-Forwarded-Proto). */
-function isSecureRequest(req: Request): boolean {
+export function isSecureRequest(req: Request): boolean {
   const forwarded = req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
   if (forwarded) return forwarded === "https";
   return new URL(req.url).protocol === "https:";

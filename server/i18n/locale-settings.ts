@@ -27,12 +27,19 @@ export async function accountLocales(db: Db, accountId: number): Promise<Account
   return accountLocalesFrom(config);
 }
 
-/** Member pages: the reader's saved choice, else Accept-Language, else the account's default. */
+/**
+ * Member pages: the reader's saved choice, else the choice this browser made signed out (the
+ * locale cookie), else Accept-Language, else the account's default.
+ */
 export function pageLocale(
   locales: AccountLocales,
-  input: { saved?: string | null; acceptLanguage?: string | null },
+  input: { saved?: string | null; cookie?: string | null; acceptLanguage?: string | null },
 ): Locale {
-  return chooseLocale([input.saved, ...acceptedTags(input.acceptLanguage)], locales.offered, locales.defaultLocale);
+  return chooseLocale(
+    [input.saved, input.cookie, ...acceptedTags(input.acceptLanguage)],
+    locales.offered,
+    locales.defaultLocale,
+  );
 }
 
 /** Mail to a reader: their saved choice, else the account's default. */

@@ -7,13 +7,12 @@
  */
 import { z } from "zod";
 
+import { argumentsOf, cleanOverride, messageProblem, parseMessage } from "@/i18n/icu";
 import { LOCALES, type Locale } from "@/i18n/locales";
-import { argumentsOf, isMessageKey, messagesOf, parseMessage, SURFACES, type Surface } from "@/i18n/messages";
+import { isMessageKey, messagesOf, SURFACES, type Surface } from "@/i18n/messages";
 import { translator, type Translate } from "@/i18n/translate";
 
 import { type Db } from "../db/client";
-
-export const MAX_OVERRIDE_LENGTH = 2000;
 
 export const ZOverrideTarget = z.object({
   surface: z.enum(SURFACES as [Surface, ...Surface[]]),
@@ -21,38 +20,15 @@ export const ZOverrideTarget = z.object({
   key: z.string().min(1).max(100),
 });
 
-/** Plain text: NFC, line ends as \n, no control characters but \n and \t, trimmed. */
-export function cleanOverride(message: string): string {
-  return message
-    .normalize("NFC")
-    .replace(/\r\n?/g, "\n")
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, "")
-    .trim();
-}
+export { cleanOverride };
 
-/** Why `message` cannot be the override of `surface`/`key`, or null when it can. */
+/** Why `message` cannot be the override of `surface`/`key`, or null when it can (i18n/icu.ts messageProblem). */
 export function overrideProblem(surface: Surface, key: string, message: string): string | null {
   if (!isMessageKey(surface, key)) return `"${key}" is not a message of the ${surface} catalogue.`;
-  if (!message) return "The message is empty: remove the override to use the catalogue's words.";
-  if (message.length > MAX_OVERRIDE_LENGTH) return `The message is longer than ${MAX_OVERRIDE_LENGTH} characters.`;
-  if (/<\/?[a-z!?][^>]*>/i.test(message)) return "Messages are plain text: markup such as <b> is not allowed.";
-  let args: Map<string, string>;
-  try {
-    args = argumentsOf(parseMessage(message));
-  } catch (error) {
-    return `The message does not parse as ICU MessageFormat (${(error as Error).message}).`;
-  }
-  const allowed = argumentsOf(parseMessage(messagesOf(surface, "en").get(key) ?? ""));
-  for (const name of args.keys()) {
-    if (!allowed.has(name)) {
-      const names = [...allowed.keys()].map((n) => `{${n}}`).join(", ") || "none";
-      return `{${name}} is not given to this message (its arguments: ${names}).`;
-    }
-  }
-  return null;
+  return messageProblem(message, argumentsOf(parseMessage(messagesOf(surface, "en").get(key) ?? "")));
 }
 
-export type Override = { surface: Surface; locale: Locale; key: string; message: string; updatedAt: Date };
+type Override = { surface: Surface; locale: Locale; key: string; message: string; updatedAt: Date };
 
 /** Every override of the account, each with whether it still fits the catalogue (`stale`: it is not used). */
 export async function listOverrides(db: Db, accountId: number): Promise<(Override & { stale: string | null })[]> {

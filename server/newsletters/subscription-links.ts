@@ -103,6 +103,10 @@ async function resolve(db: Db, token: string, purposes: readonly TNewsletterToke
 export type LinkView = {
   newsletterName: string;
   accountName: string;
+  /** The newsletter's account (the page's words and locales are its). */
+  accountId: number;
+  /** The reader's saved language (members.locale; null: none chosen). */
+  readerLocale: string | null;
   /** The reader's address, partly hidden ("a***@example.com"). */
   email: string;
   status: "none" | "pending" | "active" | "unsubscribed";
@@ -119,12 +123,17 @@ async function view(db: Db, target: Target): Promise<LinkView> {
       where: { id: target.newsletterId },
       select: { name: true, account: { select: { name: true } } },
     }),
-    db.member.findUniqueOrThrow({ where: { id: target.memberId }, select: { email: true, communicationEmail: true } }),
+    db.member.findUniqueOrThrow({
+      where: { id: target.memberId },
+      select: { email: true, communicationEmail: true, locale: true },
+    }),
   ]);
   const status = target.subscription ? (target.subscription.status.toLowerCase() as LinkView["status"]) : "none";
   return {
     newsletterName: newsletter.name,
     accountName: newsletter.account.name,
+    accountId: target.accountId,
+    readerLocale: member.locale,
     email: maskEmail(memberAddress(member) ?? member.email),
     status,
   };

@@ -8,6 +8,9 @@
 import type { Db } from "../db/client";
 import type { SeedReport } from "./demo";
 
+/** The group the demo paywall offers (app/demo/paywall). */
+export const DEMO_GROUP_NAME = "Digital access";
+
 export async function seedDemoCatalogue(
   db: Db,
   args: { accountId: number; now?: Date },
@@ -22,7 +25,7 @@ export async function seedDemoCatalogue(
   const digital = await db.subscriptionGroup.create({
     data: {
       accountId,
-      name: "Digital access",
+      name: DEMO_GROUP_NAME,
       description: "Every story on every device.",
       metadataFields: ["address"],
       assets: {

@@ -12,6 +12,7 @@ import type { Prisma } from "../generated/prisma/client";
 import type { TCard } from "../publishing/cards.schema";
 import { cardsPlainText, readTimeMinutes } from "../publishing/story-view";
 import type { SeedReport } from "./demo";
+import { DEMO_GROUP_NAME } from "./demo-catalogue";
 
 export const DEMO_PAYWALL_FREE_STORIES = 2;
 
@@ -132,7 +133,7 @@ export async function seedDemoPaywall(
   }
   // The demo checkout pays through the test-only gateway (server/subscriptions/payments/demo-test-gateway.ts).
   const plans = await db.subscriptionPlan.findMany({
-    where: { accountId, group: { name: "Digital access" } },
+    where: { accountId, group: { name: DEMO_GROUP_NAME } },
     select: { id: true, supportedPaymentProviders: true },
   });
   for (const plan of plans) {

@@ -5,6 +5,8 @@
  */
 import { z } from "zod";
 
+import { ZLanguageTagText } from "./sdk-messages.schema";
+
 const zFlag = z
   .enum(["true", "false", "1", "0", ""])
   .optional()
@@ -15,8 +17,9 @@ export const ZAccessParams = z.object({ storyId: z.string().min(1).max(100) });
 
 /**
  * ?key= (client key; or X-SUBAUTH), the reader's JWT (accesstype_jwt, svc_jwt, masthead_jwt),
- * readerId (AMP's READER_ID, the web's reader cookie), disable-meter (hard paywall), and what
- * AMP adds (accesstype_integration_id, accepted and not used; __amp_source_origin).
+ * readerId (AMP's READER_ID, the web's reader cookie), disable-meter (hard paywall), what AMP adds
+ * (accesstype_integration_id, accepted and not used; __amp_source_origin), and `locale`: the
+ * page's language, which asks the check for the reader's words with the grant (access-words.ts).
  */
 export const ZAccessQuery = z.object({
   key: z.string().optional(),
@@ -33,6 +36,7 @@ export const ZAccessQuery = z.object({
   "disable-meter": zFlag,
   accesstype_integration_id: z.string().max(100).optional(),
   __amp_source_origin: z.string().max(500).optional(),
+  locale: ZLanguageTagText,
 });
 
 /** The web check: the same, plus count=true to count a metered read in the same call. */
@@ -58,7 +62,12 @@ export const ZMeterObject = z
   })
   .passthrough();
 
-export const PINGBACK_MAX_BODY_BYTES = 4096;
+/**
+ * The pingback body is the grant AMP got (amp-subscriptions sends it back whole), so it holds the
+ * reader's words when the check was asked for them: three messages of at most 2,000 characters
+ * (an owner's override), up to 3 bytes each in UTF-8, are 18 kB; with the grant, under 24 kB.
+ */
+export const PINGBACK_MAX_BODY_BYTES = 24 * 1024;
 
 /** The dashboard's "Paywall meter" settings. */
 export const ZMeterSettingsInput = z.object({

@@ -9,6 +9,7 @@ import "server-only";
 
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
+import { readerLocale, readerWords, type ReaderLocaleInput } from "../members/reader-locale";
 import { verifyCardLink, type CardLinkClaims } from "./card-link";
 import { selfServiceOverview, updateSelfServicePaymentMethod } from "./self-service";
 import { hostedPaymentMethodLink } from "./self-service-payment-method";
@@ -23,10 +24,43 @@ function cardLinkClaims(token: string, accountId: number, now: Date): CardLinkCl
   return claims;
 }
 
-/** The subscription's card as the self-service page shows it (that one subscription only). */
-export async function cardLinkView(db: Db, args: { token: string; accountId: number; now: Date }) {
+/** The account and saved language of the reader a link names (null: not a valid link), for its page. */
+export async function cardLinkReader(
+  db: Db,
+  args: { token: string; now: Date },
+): Promise<{ accountId: number; locale: string | null } | null> {
+  const claims = verifyCardLink(args.token, args.now);
+  if (!claims) return null;
+  const member = await db.member.findFirst({
+    where: { id: claims.memberId, accountId: claims.accountId },
+    select: { locale: true },
+  });
+  return { accountId: claims.accountId, locale: member?.locale ?? null };
+}
+
+/**
+ * The subscription's card as the self-service page shows it (that one subscription only), in the
+ * language of its page (this browser's choice, else the link's reader's saved one, else the browser's).
+ */
+export async function cardLinkView(
+  db: Db,
+  args: {
+    token: string;
+    accountId: number;
+    now: Date;
+    reader?: Pick<ReaderLocaleInput, "cookies" | "acceptLanguage">;
+  },
+) {
   const c = cardLinkClaims(args.token, args.accountId, args.now);
-  const overview = await selfServiceOverview(db, { accountId: c.accountId, memberId: c.memberId, now: args.now });
+  const linked = await cardLinkReader(db, { token: args.token, now: args.now });
+  const { locale } = await readerLocale(db, c.accountId, { ...args.reader, linkReader: linked?.locale });
+  const words = await readerWords(db, c.accountId, locale);
+  const overview = await selfServiceOverview(db, {
+    accountId: c.accountId,
+    memberId: c.memberId,
+    now: args.now,
+    words,
+  });
   const card = overview.subscriptions.find((s) => s.id === c.subscriptionId);
   if (!card) throw refused();
   const way = card.payment_method_update;

@@ -23,6 +23,3 @@ export function graceAccessEnd(s: GraceFacts): { until: string | null } | null {
 export function keepReadingWords(until: string | null, time: (iso: string) => string): string {
   return until === null ? "You can keep reading for now." : `You can keep reading until ${time(until)}.`;
 }
-
-/** The headline all three places open with. */
-export const PAYMENT_FAILED_WORDS = "Your last payment did not go through.";

@@ -1,4 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+
+import { LOCALES } from "@/i18n/locales";
 
 import {
   centsToDecimal,
@@ -49,6 +52,38 @@ describe("money", () => {
     expect(formatMoney(1_234_567, "KWD")).toBe("1,234.567 KWD");
     expect(formatMoney(-123_456, "EUR")).toBe("-1,234.56 EUR");
     expect(formatMoney(MAX_CENTS, "EUR")).toMatch(/^\d{1,3}(,\d{3})*\.\d\d EUR$/);
+  });
+
+  it("writes money as the account's locale does, from the exact digits", () => {
+    // CLDR's ways (the examples of docs/i18n.md): lakh grouping in Hindi and Tamil, the euro after in German.
+    expect(formatMoney(14_990_000, "INR", "hi")).toBe("₹1,49,900.00");
+    expect(formatMoney(14_990_000, "INR", "ta")).toBe("₹1,49,900.00");
+    expect(formatMoney(149_900, "EUR", "de")).toBe("1.499,00\u00a0€");
+    expect(formatMoney(149_900, "EUR", "fr")).toBe("1\u202f499,00\u00a0€");
+    expect(formatMoney(149_900, "USD", "es")).toBe("1499,00\u00a0US$");
+    expect(formatMoney(149_900, "BRL", "pt-BR")).toBe("R$\u00a01.499,00");
+    expect(formatMoney(100_000, "JPY", "de")).toBe("100.000\u00a0¥");
+    expect(formatMoney(1_234_567, "KWD", "hi")).toMatch(/1,234\.567/);
+    expect(formatMoney(-250, "EUR", "de")).toBe("-2,50\u00a0€");
+    expect(formatMoney(149_900, "USD", "en")).toBe("1,499.00 USD");
+  });
+
+  it("keeps every digit of any amount in every locale", () => {
+    const toLatin = (text: string) => text.replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -MAX_CENTS, max: MAX_CENTS }),
+        fc.constantFrom("USD", "EUR", "INR", "JPY", "KWD", "BRL", "CLP", "BHD"),
+        fc.constantFrom(...LOCALES),
+        (cents, currency, locale) => {
+          const digits = (text: string) =>
+            toLatin(text)
+              .replace(/\D/g, "")
+              .replace(/^0+(?=\d)/, "");
+          expect(digits(formatMoney(cents, currency, locale))).toBe(digits(centsToDecimal(cents, currency)));
+        },
+      ),
+    );
   });
 
   it("round-trips", () => {

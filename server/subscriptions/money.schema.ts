@@ -8,6 +8,8 @@
  */
 import { z } from "zod";
 
+import type { Locale } from "@/i18n/locales";
+
 const ZERO_DECIMAL = new Set([
   "BIF",
   "CLP",
@@ -76,14 +78,36 @@ export function centsToDecimal(cents: number, currency: string): string {
   return `${sign}${padded.slice(0, -digits)}.${padded.slice(-digits)}`;
 }
 
+const MONEY_FORMATS = new Map<string, Intl.NumberFormat>();
+
 /**
- * An amount as the dashboard shows it: the digits grouped in thousands, the currency's decimals,
- * its code after ("50,000.00 USD", "1,000 JPY", "-2.50 EUR"). Exact: no floating point.
+ * An amount as the dashboard shows it. In English (the default): the digits grouped in thousands,
+ * the currency's decimals, its code after ("50,000.00 USD", "1,000 JPY", "-2.50 EUR"). In another
+ * of the account's locales (i18n/locales.ts), as that locale writes money: "₹1,49,900.00" in hi,
+ * "1.499,00 €" in de. Exact either way: Intl is given the decimal digits, never a float.
  */
-export function formatMoney(cents: number, currency: string): string {
-  const [whole = "", fraction] = centsToDecimal(cents, currency).split(".");
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${grouped}${fraction === undefined ? "" : `.${fraction}`} ${currency}`;
+export function formatMoney(cents: number, currency: string, locale: Locale = "en"): string {
+  const decimal = centsToDecimal(cents, currency);
+  if (locale === "en") {
+    const [whole = "", fraction] = decimal.split(".");
+    const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    return `${grouped}${fraction === undefined ? "" : `.${fraction}`} ${currency}`;
+  }
+  const key = `${locale} ${currency}`;
+  let format = MONEY_FORMATS.get(key);
+  if (!format) {
+    const digits = minorUnits(currency);
+    format = new Intl.NumberFormat(locale, {
+      style: "currency",
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+    // Currencies are a short list, locales eight: bounded, but a made-up code must not grow it forever.
+    if (MONEY_FORMATS.size > 500) MONEY_FORMATS.clear();
+    MONEY_FORMATS.set(key, format);
+  }
+  return format.format(decimal as `${number}`);
 }
 
 /** part / whole as a percentage with two decimals, floored ("37.50"); "0.00" when whole is 0. */

@@ -37,7 +37,7 @@ import { collectionResumesAt, tellGateway } from "./gateway-sync";
 import { scheduleSubscriptionLifecycle } from "./lifecycle";
 import { chargesByItself } from "./payments/billing-source";
 import { paymentAdapterFor } from "./payments/registry";
-import { offerInWords } from "./self-service-words";
+import { offerInWords, type ReaderWords } from "./self-service-words";
 import { CANCEL_REASONS, ZRetentionOfferInput, type TRetentionOfferInput } from "./self-service.schema";
 import { addDuration } from "./subscription-state";
 import { emitSubscriptionEvent } from "./subscription-view";
@@ -166,7 +166,12 @@ function couponUsable(coupon: Coupon, sub: Pick<Subscription, "planId" | "groupI
  * subscription its gateway charges by itself: it would charge the full price), or an offer
  * already taken by this subscription.
  */
-export async function offerForSubscription(db: Db, sub: Subscription, now: Date): Promise<OfferTerms | null> {
+export async function offerForSubscription(
+  db: Db,
+  sub: Subscription,
+  now: Date,
+  words?: ReaderWords,
+): Promise<OfferTerms | null> {
   const offer = await db.retentionOffer.findUnique({ where: { accountId: sub.accountId } });
   if (!offer?.enabled) return null;
   if (!sub.recurring || sub.status !== "ACTIVE" || sub.cancelledAt !== null || !sub.endTimestamp) return null;
@@ -180,12 +185,15 @@ export async function offerForSubscription(db: Db, sub: Subscription, now: Date)
       kind: "pause",
       periods: offer.periods,
       coupon: null,
-      words: offerInWords({
-        kind: "pause",
-        periods: offer.periods,
-        durationLength: sub.durationLength,
-        durationUnit: sub.durationUnit.toLowerCase(),
-      }),
+      words: offerInWords(
+        {
+          kind: "pause",
+          periods: offer.periods,
+          durationLength: sub.durationLength,
+          durationUnit: sub.durationUnit.toLowerCase(),
+        },
+        words,
+      ),
     };
   // A gateway that charges each period itself would charge the full price all the same.
   if (chargesByItself(paymentAdapterFor(sub.paymentType))) return null;
@@ -202,13 +210,16 @@ export async function offerForSubscription(db: Db, sub: Subscription, now: Date)
     kind: "coupon",
     periods: offer.periods,
     coupon,
-    words: offerInWords({
-      kind: "coupon",
-      periods: offer.periods,
-      percentOff: coupon.discountType === "PERCENT" ? coupon.percentOff : null,
-      amountOffCents: coupon.amountOffCents,
-      currency: sub.paymentAmountCurrency,
-    }),
+    words: offerInWords(
+      {
+        kind: "coupon",
+        periods: offer.periods,
+        percentOff: coupon.discountType === "PERCENT" ? coupon.percentOff : null,
+        amountOffCents: coupon.amountOffCents,
+        currency: sub.paymentAmountCurrency,
+      },
+      words,
+    ),
   };
 }
 

@@ -23,9 +23,8 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import { findOrCreateJwtMember } from "../members/identities";
 import { createMemberSession, type MemberSession } from "../members/sessions";
-import { periodInWords } from "./catalogue.schema";
 import { listCreditNotes } from "./credit-notes";
-import { graceAccessEnd, keepReadingWords, PAYMENT_FAILED_WORDS } from "./grace.schema";
+import { graceAccessEnd } from "./grace.schema";
 import { listMemberInvoices } from "./invoices";
 import { retryChargeSoon, scheduleSubscriptionLifecycle } from "./lifecycle";
 import { pausedUntilOf } from "./pauses";
@@ -39,13 +38,24 @@ import { scheduledSwitchOf } from "./plan-switch-scheduled";
 import { offerForSubscription } from "./retention-offers";
 import { openCancellation } from "./self-service-cancel";
 import { paymentMethodChanger, paymentMethodUpdateWay } from "./self-service-payment-method";
-import { moneyInWords, switchInWords, timeInWords } from "./self-service-words";
+import {
+  englishWords,
+  isolated,
+  moneyInWords,
+  periodWords,
+  switchInWords,
+  timeInWords,
+  type ReaderWords,
+} from "./self-service-words";
 import { notFoundSubscription, type TSubscriptionWire } from "./subscription-view";
 import { listSubscriberSubscriptions, switchPlanDetails } from "./subscriptions";
 
 type ReaderArgs = { accountId: number; memberId: number; now: Date };
-/** The zone the sentences name their times in: the reader's when the page sends it, else the account's. */
-type ZoneArg = { timeZone?: string };
+/**
+ * The zone the sentences name their times in (the reader's when the page sends it, else the
+ * account's), and their language (the reader's locale, server/members/reader-locale.ts; English when none).
+ */
+type ZoneArg = { timeZone?: string; words?: ReaderWords };
 
 const zoneOf = async (db: Db, args: ReaderArgs & ZoneArg) =>
   args.timeZone ?? (await getAccountTimeZone(db, args.accountId));
@@ -65,6 +75,7 @@ function switchOptions(
   details: Awaited<ReturnType<typeof switchPlanDetails>>,
   currency: string,
   recurring: boolean,
+  words: ReaderWords,
 ): SwitchOption[] {
   const entries = [
     ...details.upgrade_plan_details.map((p) => ({ p, t: "upgrade" as const })),
@@ -77,25 +88,25 @@ function switchOptions(
     const cents = p.price_currency === currency ? p.price_cents : ownValue(prices, currency)?.amount_cents;
     // Not offered: no price in the subscription's currency, or the other kind (a switch stays recurring or one-time).
     if (cents === undefined || p.recurring !== recurring) continue;
-    const unit = p.duration_unit.replace(/s$/, "");
     list.push({
       id: p.id,
       title: p.title,
       switch_type: t,
-      price: moneyInWords(cents, currency),
-      period: p.duration_length === 1 ? unit : `${p.duration_length} ${unit}s`,
+      price: moneyInWords(cents, currency, words.locale),
+      period: periodWords(p.duration_length, p.duration_unit, words, { per: true }),
     });
   }
   return list;
 }
 
 /** What the page shows of one subscription, in words and figures (times in `zone`). */
-async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire, zone: string) {
+async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire, zone: string, words: ReaderWords) {
+  const money = (cents: number) => moneyInWords(cents, s.payment_amount_currency, words.locale);
   const row = await db.subscription.findUniqueOrThrow({ where: { id: s.id } });
   const live = s.status === "active" && !s.expired;
   const cancellation = await openCancellation(db, { subscriptionId: s.id });
   const adapter = paymentAdapterFor(s.payment_type);
-  const offer = live ? await offerForSubscription(db, row, args.now) : null;
+  const offer = live ? await offerForSubscription(db, row, args.now, words) : null;
   const scheduled = (await scheduledSwitchOf(db, { accountId: args.accountId, subscriptionId: s.id })).scheduled_switch;
   const canSwitch = live && !s.cancelled && s.subscription_plan_id !== null && s.subscription_type !== "dynamic_asset";
   const options = canSwitch
@@ -103,6 +114,7 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire, 
         await switchPlanDetails(db, { accountId: args.accountId, subscription: s }),
         s.plan_amount_currency,
         s.recurring,
+        words,
       )
     : [];
   const ended = s.end_timestamp !== null && new Date(s.end_timestamp) <= args.now;
@@ -125,20 +137,17 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire, 
     start_timestamp: s.start_timestamp,
     end_timestamp: s.end_timestamp,
     next_payment_due_date: s.next_payment_due_date,
-    amount: moneyInWords(s.payment_amount_cents, s.payment_amount_currency),
+    amount: money(s.payment_amount_cents),
     amount_cents: s.payment_amount_cents,
     /** A credit balance from a prorated downgrade, taken off the next charges (0: none). */
     credit_cents: row.creditCents,
-    credit:
-      row.creditCents > 0
-        ? `Credit of ${moneyInWords(row.creditCents, s.payment_amount_currency)} from a plan change: it comes off your next charges.`
-        : null,
+    credit: row.creditCents > 0 ? words.t("summary.credit", { amount: money(row.creditCents) }) : null,
     currency: s.payment_amount_currency,
     /** "per month" (recurring) or "1 month" (one period). */
-    period: periodInWords(s.duration_length, s.duration_unit, { per: s.recurring }),
+    period: periodWords(s.duration_length, s.duration_unit, words, { per: s.recurring }),
     payment_type: s.payment_type,
     /** A sentence for the card: when the next payment is, or when access ends. */
-    summary: summaryOf(s, ended, pausedUntil, row.creditCents, zone),
+    summary: summaryOf(s, { ended, pausedUntil, creditCents: row.creditCents, zone, words }),
     /** A pause taken instead of a cancel and not over yet: when the subscription resumes. */
     paused_until: pausedUntil,
     switch_options: options,
@@ -153,47 +162,49 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire, 
   };
 }
 
+/** The card's sentence: when the next payment is, or when access ends. */
 function summaryOf(
   s: TSubscriptionWire,
-  ended: boolean,
-  pausedUntil: string | null,
-  creditCents: number,
-  zone: string,
+  f: { ended: boolean; pausedUntil: string | null; creditCents: number; zone: string; words: ReaderWords },
 ): string {
-  const time = (at: string) => timeInWords(at, zone);
+  const { t, locale } = f.words;
+  const time = (at: string) => timeInWords(at, f.zone, locale);
+  const money = (cents: number) => moneyInWords(cents, s.payment_amount_currency, locale);
   const end = s.end_timestamp ? time(s.end_timestamp) : null;
-  const amount = moneyInWords(s.payment_amount_cents, s.payment_amount_currency);
-  if (pausedUntil)
-    return ended
-      ? `Paused: it resumes on ${time(pausedUntil)}, with a payment of ${amount}.`
-      : `Paused after ${end ?? "this period"}: nothing to pay until it resumes on ${time(pausedUntil)}.`;
-  // In grace the period's end has passed but access has not (grace-words.ts, as the banner and the mail).
+  const amount = money(s.payment_amount_cents);
+  if (f.pausedUntil) {
+    const date = time(f.pausedUntil);
+    if (f.ended) return t("summary.pausedEnded", { date, amount });
+    return end ? t("summary.pausedAfter", { end, date }) : t("summary.pausedAfterPeriod", { date });
+  }
+  // In grace the period's end has passed but access has not (grace.schema.ts, as the banner and the mail).
   const graceEnd = graceAccessEnd(s);
-  if (graceEnd)
-    return `${PAYMENT_FAILED_WORDS} ${keepReadingWords(graceEnd.until, time)} Update your payment method to keep your subscription.`;
-  if (ended || s.expired) return end ? `Ended on ${end}.` : "Ended.";
-  if (s.status === "pending") return "Waiting for the payment to be confirmed.";
-  if (s.cancelled) return end ? `Cancelled: you keep access until ${end}.` : "Cancelled.";
+  if (graceEnd) return graceEnd.until ? t("summary.grace", { date: time(graceEnd.until) }) : t("summary.graceOpen");
+  if (f.ended || s.expired) return end ? t("summary.endedOn", { date: end }) : t("summary.ended");
+  if (s.status === "pending") return t("summary.pending");
+  if (s.cancelled) return end ? t("summary.cancelledUntil", { date: end }) : t("summary.cancelled");
   if (s.recurring && s.next_payment_due_date) {
     // A credit balance comes off the next charge (lifecycle.ts): the sentence says what is charged.
-    const next = applyCredit(s.payment_amount_cents, creditCents).chargeCents;
-    const due = moneyInWords(next, s.payment_amount_currency);
-    const less = next < s.payment_amount_cents ? ` (${amount} less your credit)` : "";
-    return `${s.in_trial_period ? "Free trial; then " : "Next payment: "}${due}${less} on ${time(s.next_payment_due_date)}.`;
+    const next = applyCredit(s.payment_amount_cents, f.creditCents).chargeCents;
+    const values = { amount: money(next), full: amount, date: time(s.next_payment_due_date) };
+    const less = next < s.payment_amount_cents;
+    if (s.in_trial_period) return t(less ? "summary.trialNextCredit" : "summary.trialNext", values);
+    return t(less ? "summary.nextCredit" : "summary.next", values);
   }
-  return end ? `Paid until ${end}.` : "No end date.";
+  return end ? t("summary.paidUntil", { date: end }) : t("summary.noEnd");
 }
 
 /** The page's data: the reader's subscriptions (newest first), invoices and credit notes (with PDF links). */
 export async function selfServiceOverview(db: Db, args: ReaderArgs & ZoneArg) {
   const subscriptions = await listSubscriberSubscriptions(db, { ...args, activeOnly: false });
   const zone = await zoneOf(db, args);
+  const words = args.words ?? englishWords();
   const cards = [];
-  for (const s of subscriptions) cards.push(await subscriptionCard(db, args, s, zone));
+  for (const s of subscriptions) cards.push(await subscriptionCard(db, args, s, zone, words));
   const invoices = (await listMemberInvoices(db, args)).map((i) => ({
     id: i.id,
     number: i.sequenced_invoice_number,
-    amount: moneyInWords(i.amount_cents, i.amount_currency),
+    amount: moneyInWords(i.amount_cents, i.amount_currency, words.locale),
     created_at: i.created_at,
     pdf_href: selfServiceInvoiceHref(i.id, "pdf"),
   }));
@@ -201,7 +212,7 @@ export async function selfServiceOverview(db: Db, args: ReaderArgs & ZoneArg) {
     id: n.id,
     number: n.sequenced_credit_note_number,
     invoice_number: n.sequenced_invoice_number,
-    amount: moneyInWords(n.amount_cents, n.amount_currency),
+    amount: moneyInWords(n.amount_cents, n.amount_currency, words.locale),
     created_at: n.created_at,
     pdf_href: `/api/member/credit-notes/${n.id}.pdf`,
   }));
@@ -231,30 +242,33 @@ export async function previewSelfServiceSwitch(
     target && price !== null ? pricePerDay(price, target.durationLength, target.durationUnit) : null,
   );
   const preview = await previewPlanSwitch(db, { ...args, switchType });
-  const words = switchInWords({
-    timeZone: await zoneOf(db, args),
-    planName: preview.switch.plan_name,
-    applies: preview.switch.applies,
-    appliesAt: preview.switch.applies_at,
-    chargeCents: preview.chargeable_amount_cents,
-    creditCents: preview.switch.credit_cents,
-    priceCents: preview.switch.price_cents,
-    currency: preview.switch.currency,
-    durationLength: target!.durationLength,
-    durationUnit: target!.durationUnit.toLowerCase(),
-    recurring: sub.recurring,
-    ...("rest_cents" in preview.switch
-      ? {
-          restCents: preview.switch.rest_cents,
-          carryCents: preview.switch.carry_cents,
-          resetsCycle: preview.switch.resets_cycle,
-        }
-      : {}),
-    ...("next_charge_cents" in preview.switch
-      ? { nextChargeCents: preview.switch.next_charge_cents, nextChargeAt: preview.switch.next_charge_at }
-      : {}),
-    ...("scheduled_reason" in preview.switch ? { scheduledReason: preview.switch.scheduled_reason } : {}),
-  });
+  const words = switchInWords(
+    {
+      timeZone: await zoneOf(db, args),
+      planName: preview.switch.plan_name,
+      applies: preview.switch.applies,
+      appliesAt: preview.switch.applies_at,
+      chargeCents: preview.chargeable_amount_cents,
+      creditCents: preview.switch.credit_cents,
+      priceCents: preview.switch.price_cents,
+      currency: preview.switch.currency,
+      durationLength: target!.durationLength,
+      durationUnit: target!.durationUnit.toLowerCase(),
+      recurring: sub.recurring,
+      ...("rest_cents" in preview.switch
+        ? {
+            restCents: preview.switch.rest_cents,
+            carryCents: preview.switch.carry_cents,
+            resetsCycle: preview.switch.resets_cycle,
+          }
+        : {}),
+      ...("next_charge_cents" in preview.switch
+        ? { nextChargeCents: preview.switch.next_charge_cents, nextChargeAt: preview.switch.next_charge_at }
+        : {}),
+      ...("scheduled_reason" in preview.switch ? { scheduledReason: preview.switch.scheduled_reason } : {}),
+    },
+    args.words,
+  );
   return {
     attempt_token: preview.attempt_token,
     chargeable_amount_cents: preview.chargeable_amount_cents,
@@ -286,9 +300,14 @@ export async function confirmSelfServiceSwitch(
     subscriptionId: result.subscription.id,
   });
   const zone = await zoneOf(db, args);
-  const message = scheduled
-    ? `Done: your plan changes to ${scheduled.plan_name ?? "the new plan"} on ${timeInWords(scheduled.scheduled_at, zone)}.`
-    : `Done: you are now on ${result.subscription.plan_name}.`;
+  const { t, locale } = args.words ?? englishWords();
+  const plan = (name: string) => isolated(name, locale);
+  const date = scheduled ? timeInWords(scheduled.scheduled_at, zone, locale) : "";
+  const message = !scheduled
+    ? t("words.doneNow", { plan: plan(result.subscription.plan_name) })
+    : scheduled.plan_name
+      ? t("words.doneScheduled", { plan: plan(scheduled.plan_name), date })
+      : t("words.doneScheduledOther", { date });
   return { subscription_id: result.subscription.id, plan_name: result.subscription.plan_name, message };
 }
 

@@ -5,6 +5,7 @@ import { contentOrganiseRouter } from "./routers/content-organise";
 import { storiesRouter } from "./routers/content-stories";
 import { importsRouter } from "./routers/imports";
 import { invoicesRouter } from "./routers/invoices";
+import { languagesRouter } from "./routers/languages";
 import { loginProvidersRouter } from "./routers/login-providers";
 import { mailRouter } from "./routers/mail";
 import { mediaRouter } from "./routers/media";
@@ -36,6 +37,7 @@ export const appRouter = createTRPCRouter({
   stories: storiesRouter,
   imports: importsRouter,
   invoices: invoicesRouter,
+  languages: languagesRouter,
   loginProviders: loginProvidersRouter,
   mail: mailRouter,
   media: mediaRouter,

@@ -3,16 +3,22 @@
  * `ugc`, `reactions`, `newsletter`) that loads the frames' script and stylesheet from Masthead, with the page's
  * settings as a JSON block (never executed), a strict Content-Security-Policy (scripts only from
  * Masthead, no inline script or style) and `frame-ancestors` limited to the publication's hosts.
- * The scripts themselves are built from widgets/src (scripts/build-bundles.mjs).
+ * The settings carry the frame's locale and its words, parsed (./frame-catalogue.ts); `<html lang
+ * dir>` and the title follow the locale. The scripts themselves are built from widgets/src
+ * (scripts/build-bundles.mjs).
  */
 import "server-only";
 
 import { z } from "zod";
 
+import { directionOf } from "@/i18n/locales";
+import { translator } from "@/i18n/translate";
+
 import type { Db } from "../db/client";
 import { moderationSettingsOf } from "../engagement/moderation/settings";
 import { getPublisher } from "../publishing/publisher";
 import { FRAME_CSS, FRAME_CSS_HASH, FRAME_JS, FRAME_JS_HASH, LOADER_JS } from "./bundles.generated";
+import { frameAccountLocales, frameLocale, frameMessages, frameOverrides } from "./frame-catalogue";
 
 export const WIDGET_KINDS = ["comments", "feed", "ugc", "reactions", "newsletter"] as const;
 type WidgetKind = (typeof WIDGET_KINDS)[number];
@@ -21,6 +27,8 @@ const COLOR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{1,30}|(rgb|hsl)a?\([0-9\s.,%/a-z]{1,
 /** A cosmetic setting that is not valid is dropped (the default applies), never an error. */
 const lenient = (schema: z.ZodString) => schema.optional().catch(undefined);
 const color = lenient(z.string().regex(COLOR));
+/** A BCP 47 tag as pages write them ("ar", "pt-BR", "zh-Hant-TW", "es_MX"); anything else is dropped. */
+const languageTag = lenient(z.string().regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,6}$/));
 
 function isHttpUrl(value: string, httpsOnly = false): boolean {
   try {
@@ -57,7 +65,12 @@ export const ZFrameQuery = z.object({
   publisher: lenient(z.string().max(100)),
   topic_type: lenient(z.string().max(50)),
   topic_value: lenient(z.string().max(1000)),
-  language: lenient(z.string().regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/)),
+  /** The container's `data-svc-locale` (or data-masthead-/data-metype-locale): the locale it asks for. */
+  locale: languageTag,
+  /** The original embed code's `language` attribute: the same, read after `locale`. */
+  language: languageTag,
+  /** The language of the host page around the container (its closest `lang`, normally `<html lang>`). */
+  page_lang: languageTag,
   comment_widget_id: lenient(z.string().max(100)),
   window_height: lenient(z.string().max(10)),
   screen_width: lenient(z.string().max(10)),
@@ -92,13 +105,14 @@ function frameCsp(hosts: readonly string[]): string {
   ].join("; ");
 }
 
-const TITLES: Record<WidgetKind, string> = {
-  comments: "Comments",
-  feed: "Recent activity",
-  ugc: "Contribute",
-  reactions: "Reactions",
-  newsletter: "Newsletters",
-};
+/** The catalogue's message that names each widget (the frame's title; the loader's iframe title). */
+const TITLES = {
+  comments: "comments",
+  feed: "feedTitle",
+  ugc: "ugcTitle",
+  reactions: "reactionsOnPage",
+  newsletter: "newsletterTitle",
+} as const satisfies Record<WidgetKind, string>;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -123,18 +137,21 @@ export async function renderFramePage(
   args: { accountId: number; kind: WidgetKind; query: TFrameQuery; appUrl: string },
 ): Promise<Response> {
   const { accountId, kind, query } = args;
-  const [publisher, moderation] = await Promise.all([
+  const [publisher, moderation, locales] = await Promise.all([
     getPublisher(db, accountId, { appUrl: args.appUrl }),
     moderationSettingsOf(db, accountId),
+    frameAccountLocales(db, accountId),
   ]);
-  const lang = query.language ?? publisher.language.isoCode ?? "en";
+  const locale = frameLocale(locales, { locale: query.locale, language: query.language, pageLang: query.page_lang });
+  const overrides = await frameOverrides(db, accountId, locale);
+  const title = translator("widgets", locale, overrides.raw)(TITLES[kind]);
   const config = {
     kind,
     accountId,
     pageUrl: query.page_url,
     widgetId: query.widget_id ?? `masthead-${kind}`,
     parentOrigin: query.parent_origin ?? null,
-    lang,
+    locale,
     guestsAllowed: moderation.guestCommentsAllowed,
     confidentialAllowed: moderation.confidentialCommentsAllowed,
     topicType: query.topic_type ?? "",
@@ -148,17 +165,17 @@ export async function renderFramePage(
     },
     fontFamily: query.font_family ?? null,
     ...(kind === "newsletter" ? { newsletters: await openNewsletters(db, accountId, query.newsletter) } : {}),
+    messages: frameMessages(locale, overrides.parsed),
   };
   // JSON inside <script type="application/json"> is data, never run; "<" escaped so no text ends the element.
   const json = JSON.stringify(config).replace(/</g, "\\u003c");
-  const dir = publisher.language.direction === "rtl" ? "rtl" : "ltr";
   const html = `<!doctype html>
-<html lang="${escapeHtml(lang)}" dir="${dir}">
+<html lang="${locale}" dir="${directionOf(locale)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="strict-origin-when-cross-origin">
-<title>${escapeHtml(TITLES[kind])}</title>
+<title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="/widgets/v1/frame.css?v=${FRAME_CSS_HASH}">
 ${query.font_url ? `<link rel="stylesheet" href="${escapeHtml(query.font_url)}">\n` : ""}<script id="masthead-config" type="application/json">${json}</script>
 <script src="/widgets/v1/frame.js?v=${FRAME_JS_HASH}" defer></script>

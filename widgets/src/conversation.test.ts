@@ -48,7 +48,7 @@ describe("the edit window", () => {
   it("says whole minutes left, rounded down, and less than a minute in the last one", () => {
     expect(editWindowText(at(4 * 60_000 + 30_000), now)).toEqual({ key: "editFor", values: { n: 4 } });
     expect(editWindowText(at(2 * 60_000), now)).toEqual({ key: "editFor", values: { n: 2 } });
-    expect(editWindowText(at(90_000), now)).toEqual({ key: "editForOne" });
+    expect(editWindowText(at(90_000), now)).toEqual({ key: "editFor", values: { n: 1 } });
     expect(editWindowText(at(59_000), now)).toEqual({ key: "editForLessThanMinute" });
   });
 

@@ -4,7 +4,7 @@
  * `editable_until` on the reader's own comments), and the list without the featured comments the
  * strip above it shows.
  */
-import { type StringKey } from "./strings";
+import { type StringKey } from "./translate";
 
 export const SORTS = ["newest", "oldest", "most_reacted"] as const;
 export type Sort = (typeof SORTS)[number];
@@ -52,7 +52,6 @@ export function editWindowText(
   if (!until || !canEdit(until, now)) return null;
   const minutes = Math.floor((Date.parse(until) - now) / 60_000);
   if (minutes < 1) return { key: "editForLessThanMinute" };
-  if (minutes === 1) return { key: "editForOne" };
   return { key: "editFor", values: { n: minutes } };
 }
 

@@ -6,8 +6,10 @@
  * the frame page carries (app/embed/…); the reader's JWT only from the parent page by
  * postMessage (the loader's `accountUserLogin`), checked by origin and window.
  *
- * The shared core is in frame/core.ts; each widget has its own file under frame/. Started as a
- * Web Worker (no `document`), the same file solves the guest captcha.
+ * The shared core is in frame/core.ts; each widget has its own file under frame/. The words are
+ * the catalogue's, sent parsed in the settings (translate.ts); the page's `<html lang dir>` is the
+ * frame's locale, and frame.css lays out right to left by logical properties. Started as a Web
+ * Worker (no `document`), the same file solves the guest captcha.
  */
 import { serveWorker } from "./captcha";
 import { commentsWidget } from "./frame/comments";
@@ -35,7 +37,8 @@ function start(): void {
   applyTheme(config);
   initFrame(config, app, workerUrl);
 
-  toParent({ type: "ready" });
+  // The frame's title is its name in the frame's locale: the loader names the iframe by it.
+  toParent({ type: "ready", title: document.title });
 
   switch (config.kind) {
     case "comments":

@@ -16,7 +16,13 @@
  * - The reader's JWT (`accountUserLogin`) reaches frames only by postMessage, addressed to the
  *   frame's origin, never in a URL. Messages from frames are taken only from a frame this loader
  *   made, and only from its origin.
+ * - A frame's locale is the server's choice (server/widgets/frame-catalogue.ts): the loader passes
+ *   the container's `locale` (`data-svc-locale`…), the original `language` attribute and the
+ *   page's `lang`. Its own few words (the iframes' names until the frame says its own, the login
+ *   frame's, the refused notice) are the catalogue's, put in by the build (`__LOADER_WORDS__`), in
+ *   the locale those name.
  */
+import { directionOf, matchLocale, type Locale } from "../../i18n/locales";
 
 type Obj = Record<string, unknown>;
 type User = { jwt: string; name?: string; avatar?: string } | null;
@@ -31,6 +37,9 @@ type Widget = {
   notice?: HTMLElement;
 };
 type Queued = ArrayLike<unknown>;
+/** A message: text, or [text, argument, text, …] (scripts/build-bundles.mjs loaderWords). */
+type Words = Record<Kind | "login" | "refused", string | string[]>;
+declare const __LOADER_WORDS__: Record<Locale, Words>;
 type Talktype = ((callback?: unknown) => void) & {
   q?: Queued[];
   loaded?: boolean;
@@ -64,16 +73,10 @@ const PASSED = [
   "screen-width",
   "topic-type",
   "topic-value",
+  "locale",
   "language",
   "newsletter",
 ];
-const TITLES: Record<Kind, string> = {
-  comments: "Comments",
-  feed: "Recent activity",
-  ugc: "Send your contribution",
-  reactions: "Reactions",
-  newsletter: "Newsletter sign-up",
-};
 
 (function () {
   const w = window as unknown as { talktype?: Talktype };
@@ -105,6 +108,26 @@ const TITLES: Record<Kind, string> = {
       if (v !== null && v !== "") return v;
     }
     return null;
+  }
+
+  /** The locale the container asks for (`locale`, the original `language`), else its page's language; English. */
+  function localeOf(el: Element): Locale {
+    const page = el.closest("[lang]");
+    return (
+      matchLocale(attr(el, "locale")) ||
+      matchLocale(attr(el, "language")) ||
+      matchLocale(page ? page.getAttribute("lang") : null) ||
+      "en"
+    );
+  }
+
+  /** One of the loader's messages in `locale`, its {arguments} filled. */
+  function say(locale: Locale, key: keyof Words, values: Record<string, string> = {}): string {
+    const message = __LOADER_WORDS__[locale][key];
+    if (typeof message === "string") return message;
+    return message
+      .map((part, i) => (i % 2 ? (Object.prototype.hasOwnProperty.call(values, part) ? values[part] : "") : part))
+      .join("");
   }
 
   function element(target: unknown): HTMLElement | null {
@@ -145,6 +168,9 @@ const TITLES: Record<Kind, string> = {
         attr(el, name) || (Object.prototype.hasOwnProperty.call(defaults, name) ? defaults[name] : undefined);
       if (value) params.set(name.replace(/-/g, "_"), value);
     }
+    const page = el.closest("[lang]");
+    const pageLang = page && page.getAttribute("lang");
+    if (pageLang) params.set("page_lang", pageLang);
     if (!params.has("window_height")) params.set("window_height", String(window.innerHeight));
     if (!params.has("screen_width")) params.set("screen_width", String(screen.width));
     const id = "masthead-" + kind + "-" + ++counter;
@@ -154,7 +180,8 @@ const TITLES: Record<Kind, string> = {
     frame.src = host + "/embed/" + accountId + "/" + kind + "?" + params.toString();
     frame.id = id;
     frame.name = id;
-    frame.title = attr(el, "title") || TITLES[kind];
+    // The frame's own title (in the locale it chose, with the account's words) comes with "ready".
+    frame.title = attr(el, "title") || say(localeOf(el), kind);
     frame.setAttribute("scrolling", kind === "feed" ? "yes" : "no");
     frame.style.cssText =
       "display:block;width:100%;max-width:100%;border:0;overflow:hidden;color-scheme:normal;background:transparent;height:" +
@@ -181,23 +208,32 @@ const TITLES: Record<Kind, string> = {
     notice.setAttribute("data-masthead-refused", widget.kind);
     notice.style.cssText =
       "margin:8px 0;padding:8px 12px;border:1px solid #b45309;border-radius:6px;background:#fffbeb;color:#78350f;font:14px/1.4 system-ui,sans-serif";
-    notice.textContent =
-      TITLES[widget.kind] +
-      " could not be shown here. This page's address (" +
-      location.origin +
-      ") must be one of the publication's sites in Masthead's settings, or Masthead (" +
-      widget.origin +
-      ") could not be reached.";
+    const locale = localeOf(widget.el);
+    notice.lang = locale;
+    notice.dir = directionOf(locale);
+    notice.textContent = say(locale, "refused", {
+      widget: say(locale, widget.kind),
+      origin: location.origin,
+      host: widget.origin,
+    });
     widget.notice = notice;
     widget.el.insertBefore(notice, widget.frame);
     warn(widget.kind + ": the frame from " + widget.origin + " did not answer on " + location.origin);
+  }
+
+  /** The feed waits off screen on the page's end side: the right, or the left on a right-to-left page. */
+  function rtl(el: Element): boolean {
+    return getComputedStyle(el).direction === "rtl";
+  }
+  function feedAway(el: Element): string {
+    return rtl(el) ? "translateX(-110%)" : "translateX(110%)";
   }
 
   function openFeed(open: boolean): void {
     feedOpen = open;
     for (const widget of widgets) {
       if (widget.kind !== "feed") continue;
-      widget.frame.style.transform = open ? "none" : "translateX(110%)";
+      widget.frame.style.transform = open ? "none" : feedAway(widget.el);
       widget.frame.style.visibility = open ? "visible" : "hidden";
       widget.frame.setAttribute("aria-hidden", open ? "false" : "true");
       const button = widget.el.querySelector("#metype-clickthru, [data-masthead-feed-toggle]");
@@ -217,6 +253,8 @@ const TITLES: Record<Kind, string> = {
     switch (data.type) {
       case "ready":
         widget.ready = true;
+        if (typeof data.title === "string" && data.title && !attr(widget.el, "title"))
+          widget.frame.title = data.title.slice(0, 200);
         if (widget.notice) widget.notice.remove();
         widget.notice = undefined;
         sendUser(widget);
@@ -261,10 +299,14 @@ const TITLES: Record<Kind, string> = {
   talktype.newsletterWidgetIframe = (el: unknown) => mount("newsletter", el);
   talktype.feedWidgetIframe = (el: unknown) => {
     const frame = mount("feed", el);
-    if (frame) {
+    const container = frame && frame.parentElement;
+    if (frame && container) {
+      const side = rtl(container) ? "left:0;box-shadow:2px" : "right:0;box-shadow:-2px";
       frame.style.cssText =
-        "position:fixed;top:0;right:0;bottom:0;width:min(400px,100vw);height:100%;border:0;z-index:2147483000;" +
-        "background:#fff;box-shadow:-2px 0 12px rgba(0,0,0,.2);transition:transform .25s ease;transform:translateX(110%);visibility:hidden";
+        "position:fixed;top:0;bottom:0;width:min(400px,100vw);height:100%;border:0;z-index:2147483000;" +
+        side +
+        " 0 12px rgba(0,0,0,.2);background:#fff;transition:transform .25s ease;visibility:hidden;transform:" +
+        feedAway(container);
       frame.setAttribute("aria-hidden", "true");
     }
     return frame;
@@ -303,7 +345,7 @@ const TITLES: Record<Kind, string> = {
     }
     const frame = document.createElement("iframe");
     frame.src = src;
-    frame.title = "Sign in";
+    frame.title = say(localeOf(el), "login");
     frame.style.cssText = "display:block;width:100%;max-width:100%;min-height:480px;border:0";
     let done = false;
     const finish = (detail: Obj) => {

@@ -9,6 +9,8 @@ describe("a suspension's end, as the widget says it", () => {
     expect(en).toMatch(/November/);
     expect(en).toMatch(/2026/);
     expect(localTime(iso, "es")).toMatch(/noviembre/);
+    expect(localTime(iso, "ar")).toMatch(/نوفمبر/);
+    expect(localTime(iso, "hi")).toMatch(/नवंबर/);
     // The zone's name is part of it (the machine's zone here: the reader's in a browser).
     const zone = new Intl.DateTimeFormat("en", { timeZoneName: "short" })
       .formatToParts(new Date(iso))

@@ -1,11 +1,15 @@
 /** The words the comments widget shows about a page's rules (page-rules.ts). */
 import { describe, expect, it } from "vitest";
 
+import { frameMessages } from "../../server/widgets/frame-catalogue";
 import { rulesLines, waitText, type PageRules } from "./page-rules";
-import { stringsFor } from "./strings";
+import { frameWords } from "./translate";
 
-const en = stringsFor("en");
-const es = stringsFor("es");
+// As a frame has them: the catalogue's messages, parsed, formatted without a parser.
+const en = frameWords("en", frameMessages("en")).t;
+const es = frameWords("es", frameMessages("es")).t;
+const ar = frameWords("ar", frameMessages("ar")).t;
+const de = frameWords("de", frameMessages("de")).t;
 const open: PageRules = { comment_mode: "open", slow_mode_seconds: 0, surge: null };
 
 describe("page rules in the widget", () => {
@@ -46,11 +50,19 @@ describe("page rules in the widget", () => {
     ]);
   });
 
-  it("says waits in words", () => {
-    expect(waitText(45, en)).toBe("45 seconds");
-    expect(waitText(60, en)).toBe("minute");
-    expect(waitText(90, en)).toBe("90 seconds");
-    expect(waitText(3600, en)).toBe("hour");
-    expect(waitText(7200, en)).toBe("2 hours");
+  it("says waits in words, by the language's plural rules", () => {
+    expect(waitText(45, en)).toBe("every 45 seconds");
+    expect(waitText(60, en)).toBe("every minute");
+    expect(waitText(90, en)).toBe("every 90 seconds");
+    expect(waitText(3600, en)).toBe("every hour");
+    expect(waitText(7200, en)).toBe("every 2 hours");
+    expect(waitText(60, de)).toBe("jede Minute");
+    expect(waitText(300, de)).toBe("alle 5 Minuten");
+    // Arabic: one, two (the dual), few (3–10), many (11–99), in the digits Intl gives the locale.
+    const digits = new Intl.NumberFormat("ar");
+    expect(waitText(60, ar)).toBe("كل دقيقة");
+    expect(waitText(120, ar)).toBe("كل دقيقتين");
+    expect(waitText(300, ar)).toBe(`كل ${digits.format(5)} دقائق`);
+    expect(waitText(15 * 60, ar)).toBe(`كل ${digits.format(15)} دقيقة`);
   });
 });

@@ -2,9 +2,9 @@
  * What the comments widget says about a page's rules before the reader writes (docs/widgets.md
  * "Page rules"), from GET …/comment_rules.json: closed (no composer), held for a moderator (by the
  * moderators, or by a surge while they catch up or are off shift), slow mode with its wait. Pure:
- * the words are the frame's strings (strings.ts), filled by the caller's `t`.
+ * the words are the catalogue's (i18n/messages/widgets), formatted by the caller's `t`.
  */
-import { type StringKey } from "./strings";
+import { type StringKey, type T } from "./translate";
 
 export type PageRules = {
   comment_mode: "open" | "pre_moderation" | "closed";
@@ -14,12 +14,10 @@ export type PageRules = {
   qa_mode?: boolean;
 };
 
-type T = (key: StringKey, values?: Record<string, string | number>) => string;
-
-/** A wait in words: "30 seconds", "minute" ("one comment every minute"), "5 minutes", "2 hours". */
+/** How often one may post, in words: "every 30 seconds", "every minute", "every 5 minutes", "every 2 hours". */
 export function waitText(seconds: number, t: T): string {
-  if (seconds % 3600 === 0) return seconds === 3600 ? t("waitHour") : t("waitHours", { n: seconds / 3600 });
-  if (seconds % 60 === 0) return seconds === 60 ? t("waitMinute") : t("waitMinutes", { n: seconds / 60 });
+  if (seconds % 3600 === 0) return t("waitHours", { n: seconds / 3600 });
+  if (seconds % 60 === 0) return t("waitMinutes", { n: seconds / 60 });
   return t("waitSeconds", { n: seconds });
 }
 

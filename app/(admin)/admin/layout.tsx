@@ -5,10 +5,11 @@ import type { ReactNode } from "react";
 import { AdminNav, type AdminNavItem } from "@/components/admin/admin-nav";
 import { SignOutButton } from "@/components/admin/sign-out-button";
 import { TRPCReactProvider } from "@/components/trpc/react";
-import { ConfirmProvider, TimeZoneProvider } from "@/components/ui";
+import { ConfirmProvider, FormatLocaleProvider, TimeZoneProvider } from "@/components/ui";
 import { getAdminSession } from "@/server/auth/next-auth";
 import { ROLE_LABELS } from "@/server/auth/roles";
 import { getDb } from "@/server/db";
+import { accountLocalesFrom } from "@/server/i18n/locale-settings";
 
 import { visibleAreas } from "./_lib/areas";
 
@@ -26,13 +27,18 @@ export default async function AdminLayout({ children }: { children: ReactNode })
   const session = await getAdminSession();
   if (!session) return children;
   const { user } = session;
-  // Every time in the dashboard is shown in the account's zone (Settings → Site).
+  // Every time in the dashboard is shown in the account's zone (Settings → Site), and its times,
+  // days and money are written in its default locale (Settings → Languages).
   const account = await (
     await getDb()
   ).account.findUnique({
     where: { id: user.accountId },
-    select: { timeZone: true },
+    select: {
+      timeZone: true,
+      publisherConfig: { select: { languageIetfCode: true, languageIsoCode: true, localesOffered: true } },
+    },
   });
+  const { defaultLocale } = accountLocalesFrom(account?.publisherConfig ?? null);
   const items: AdminNavItem[] = visibleAreas(user.roles).map((area) => ({
     href: area.entry ?? area.href,
     label: area.label,
@@ -42,49 +48,51 @@ export default async function AdminLayout({ children }: { children: ReactNode })
   return (
     <TRPCReactProvider>
       <TimeZoneProvider zone={account?.timeZone ?? "UTC"}>
-        <ConfirmProvider>
-          <div className="min-h-screen">
-            <a
-              href="#main"
-              className="sr-only rounded bg-white px-3 py-2 text-sm font-medium text-brand-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:ring-2 focus:ring-brand-600"
-            >
-              Skip to content
-            </a>
-            <header className="sticky top-0 z-10 border-b border-gray-200 bg-white">
-              <div className="flex h-14 items-center justify-between gap-4 px-4 sm:px-6">
-                <div className="flex min-w-0 items-center gap-3">
-                  <Link
-                    href="/admin"
-                    className="rounded text-lg font-bold tracking-tight text-gray-900 focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none"
-                  >
-                    Masthead
-                  </Link>
-                  <span aria-hidden="true" className="text-gray-300">
-                    /
-                  </span>
-                  <span className="truncate text-sm font-medium text-gray-700" data-testid="account-name">
-                    {user.accountName}
-                  </span>
-                </div>
-                <div className="flex items-center gap-4">
-                  <div className="hidden text-right sm:block" data-testid="signed-in-user">
-                    <p className="text-sm font-medium text-gray-900">{user.name}</p>
-                    <p className="text-xs text-gray-500">
-                      {user.email} · {user.roles.map((role) => ROLE_LABELS[role]).join(", ")}
-                    </p>
+        <FormatLocaleProvider locale={defaultLocale}>
+          <ConfirmProvider>
+            <div className="min-h-screen">
+              <a
+                href="#main"
+                className="sr-only rounded bg-white px-3 py-2 text-sm font-medium text-brand-700 focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:ring-2 focus:ring-brand-600"
+              >
+                Skip to content
+              </a>
+              <header className="sticky top-0 z-10 border-b border-gray-200 bg-white">
+                <div className="flex h-14 items-center justify-between gap-4 px-4 sm:px-6">
+                  <div className="flex min-w-0 items-center gap-3">
+                    <Link
+                      href="/admin"
+                      className="rounded text-lg font-bold tracking-tight text-gray-900 focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none"
+                    >
+                      Masthead
+                    </Link>
+                    <span aria-hidden="true" className="text-gray-300">
+                      /
+                    </span>
+                    <span className="truncate text-sm font-medium text-gray-700" data-testid="account-name">
+                      {user.accountName}
+                    </span>
                   </div>
-                  <SignOutButton />
+                  <div className="flex items-center gap-4">
+                    <div className="hidden text-right sm:block" data-testid="signed-in-user">
+                      <p className="text-sm font-medium text-gray-900">{user.name}</p>
+                      <p className="text-xs text-gray-500">
+                        {user.email} · {user.roles.map((role) => ROLE_LABELS[role]).join(", ")}
+                      </p>
+                    </div>
+                    <SignOutButton />
+                  </div>
                 </div>
+              </header>
+              <div className="flex flex-col lg:flex-row">
+                <AdminNav items={items} />
+                <main id="main" className="min-w-0 flex-1 px-4 py-8 sm:px-6 lg:px-10">
+                  <div className="mx-auto max-w-6xl">{children}</div>
+                </main>
               </div>
-            </header>
-            <div className="flex flex-col lg:flex-row">
-              <AdminNav items={items} />
-              <main id="main" className="min-w-0 flex-1 px-4 py-8 sm:px-6 lg:px-10">
-                <div className="mx-auto max-w-6xl">{children}</div>
-              </main>
             </div>
-          </div>
-        </ConfirmProvider>
+          </ConfirmProvider>
+        </FormatLocaleProvider>
       </TimeZoneProvider>
     </TRPCReactProvider>
   );

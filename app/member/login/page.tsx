@@ -1,9 +1,7 @@
-import type { Metadata } from "next";
-
-import { MemberAuthPage, type SearchParams } from "../member-auth-page";
+import { MemberAuthPage, memberMetadata, type SearchParams } from "../member-auth-page";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Sign in", robots: { index: false } };
+export const generateMetadata = () => memberMetadata("login.title");
 
 /** /member/login?return_to=<path>: where OAuth's authorize sends a reader without a session. */
 export default function MemberLoginPage({ searchParams }: { searchParams: SearchParams }) {

@@ -11,8 +11,7 @@ import { useQuery } from "@tanstack/react-query";
 import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Card, DateTime, LoadState, Panel, TextLink, useTimeZone } from "@/components/ui";
-import { formatDay } from "@/server/dates.schema";
+import { Card, DateTime, LoadState, Panel, TextLink, useFigureFormats, useTimeZone } from "@/components/ui";
 import {
   ACTIVITY_DAYS,
   EMPTY_LIST_STATE,
@@ -25,7 +24,6 @@ const STORIES = "/admin/content/stories";
 const listHref = (patch: Partial<StoryListState>) =>
   `${STORIES}?${listStateToParams({ ...EMPTY_LIST_STATE, ...patch })}`;
 const COLORS = { published: "#4f46e5", votes: "#15803d" };
-const shortDay = (day: string) => formatDay(day, { short: true });
 
 type CardSpec = {
   key: "awaitingApproval" | "scheduled" | "publishedToday" | "myDrafts";
@@ -129,6 +127,7 @@ function OverviewCards({ data }: { data: TEditorOverview }) {
 }
 
 function ActivityChart() {
+  const { formatDay, shortDay } = useFigureFormats();
   const trpc = useTRPC();
   const activity = useQuery(trpc.stories.activity.queryOptions());
   const data = activity.data;

@@ -16,6 +16,8 @@ const DEFAULTS: ModerationSettingsView = {
   toxicityThreshold: 70,
   bannedWords: [],
   holdLinksFromNewReaders: true,
+  unscoredLanguages: "publish",
+  languageWordLists: "flag",
 };
 const OLD = { isNew: false, publishedComments: 5, firstCommentAt: new Date("2026-01-01T00:00:00Z") };
 const NEW = { isNew: true, publishedComments: 0, firstCommentAt: null };

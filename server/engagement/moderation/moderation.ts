@@ -11,9 +11,15 @@
  *    action "hold"; a link (link op, or URL in the text) from a reader without trust (new, or so
  *    found by the rules) while the account holds those; a rule before publishing holds it
  *    (rules.ts). It is published otherwise.
+ * 4. Languages (docs/moderation.md "Languages"): a word of the shipped list of the comment's
+ *    language flags it (as a suspect word) or holds it, as the account chooses; a comment in a
+ *    language the built-in scorer does not read, scored by it alone, carries UNSCORED_REASON and
+ *    its language, and waits when the account holds such comments (what the scorer found still
+ *    counts either way).
  */
 import type { TCommentOp } from "../comments.schema";
 import { bannedWordAction } from "./banned-words";
+import type { CommentLanguage } from "./language/languages.schema";
 import { URL_IN_TEXT } from "./lexicon-scorer";
 import { RULE_REASONS, type RuleOutcome } from "./rules";
 import type { CommentScore, ScorerInput, ScorerReader } from "./scorer";
@@ -21,6 +27,8 @@ import type { TModerationSettings } from "./settings.schema";
 
 /** The reason of a comment published with a suspect word: it waits in the Reported tab until decided. */
 export const SUSPECT_WORD_REASON = "flagged.suspect_word";
+/** A comment in a language the built-in scorer does not read, which only that scorer scored. */
+const UNSCORED_REASON = "unscored.language";
 
 /**
  * A reader is new while their first comment in the account is less than `days` old, or while they
@@ -59,8 +67,40 @@ export function contentOf(ops: readonly TCommentOp[]): Omit<ScorerInput, "reader
 /** The settings the decision uses (settings.schema.ts). */
 export type ModerationSettingsView = Pick<
   TModerationSettings,
-  "mode" | "toxicityThreshold" | "bannedWords" | "holdLinksFromNewReaders"
+  "mode" | "toxicityThreshold" | "bannedWords" | "holdLinksFromNewReaders" | "unscoredLanguages" | "languageWordLists"
 >;
+
+/** What moderation knows of a comment's language (language/detect.ts, scoring.ts). */
+export type LanguageFinding = {
+  /** The language it was read as (null: too short to tell). */
+  language: CommentLanguage | null;
+  /** It holds a word of the shipped list of that language (language/shipped-words.ts). */
+  shippedWord: boolean;
+  /** It is in a language the built-in scorer does not read, and no other scorer scored it. */
+  unscored: boolean;
+};
+
+const NO_FINDING: LanguageFinding = { language: null, shippedWord: false, unscored: false };
+
+/** The reasons and holds of a comment's language (4 above). */
+function languageOutcome(
+  finding: LanguageFinding,
+  settings: ModerationSettingsView,
+): { reasons: string[]; held: string[] } {
+  const reasons: string[] = [];
+  const held: string[] = [];
+  if (finding.shippedWord && settings.languageWordLists !== "off") {
+    reasons.push("language.word_list");
+    if (settings.languageWordLists === "flag") reasons.push(SUSPECT_WORD_REASON);
+    else held.push("held.language_word_list");
+  }
+  if (finding.unscored && finding.language !== null) {
+    reasons.push(UNSCORED_REASON, `language.${finding.language}`);
+    // "external" whose scorer could not answer (none configured, or it failed) holds as well.
+    if (settings.unscoredLanguages !== "publish") held.push("held.unscored_language");
+  }
+  return { reasons, held };
+}
 
 type ModerationDecision =
   { reject: true } | { reject: false; isPublished: boolean; isSpam: boolean; toxicity: number; reasons: string[] };
@@ -72,6 +112,8 @@ export function decideModeration(args: {
   settings: ModerationSettingsView;
   /** The rules' holds (rules.ts applyRules); none when not given. */
   rules?: RuleOutcome;
+  /** The comment's language; nothing when not given. */
+  language?: LanguageFinding;
 }): ModerationDecision {
   const { content, reader, score, settings } = args;
   const rules = args.rules ?? { held: [], isSpam: false, isUntrusted: false };
@@ -89,11 +131,14 @@ export function decideModeration(args: {
     else if (rules.isUntrusted) held.push(RULE_REASONS.untrustedLink);
   }
   held.push(...rules.held);
+  const language = languageOutcome(args.language ?? NO_FINDING, settings);
+  const noted = [...flagged, ...language.reasons.filter((r) => !flagged.includes(r))];
+  held.push(...language.held);
   return {
     reject: false,
     isPublished: held.length === 0,
     isSpam: score.isSpam || rules.isSpam,
     toxicity: score.toxicity,
-    reasons: [...score.reasons, ...flagged, ...held],
+    reasons: [...score.reasons, ...noted, ...held],
   };
 }

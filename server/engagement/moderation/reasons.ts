@@ -14,7 +14,10 @@ import { ownValue } from "@/server/own-keys";
 
 import type { TCommentOp } from "../comments.schema";
 import { REPORTS_TO_HOLD } from "../reports.schema";
-import { normaliseForBannedWords, type BannedWord } from "./banned-words";
+import { listedWordSpans, normaliseForBannedWords, type BannedWord } from "./banned-words";
+import { detectLanguage } from "./language/detect";
+import { COMMENT_LANGUAGES, LANGUAGE_NAMES } from "./language/languages.schema";
+import { SHIPPED_WORDS } from "./language/shipped-words";
 import { URL_IN_TEXT } from "./lexicon-scorer";
 import { SPAM_PHRASES } from "./spam-patterns";
 import { WORD_KIND, type WordKind } from "./word-lists";
@@ -76,6 +79,15 @@ const WORDING: Record<string, string> = {
   "held.repeated_post": "Held as spam: the same text posted on another page",
   "held.disposable_email": "Held: the reader's e-mail is at a disposable address",
   "scorer.fallback": "The account's own scorer failed, so the built-in scorer scored this comment",
+  // Languages (language/): what the built-in scorer cannot read, and the shipped word lists.
+  "unscored.language":
+    "Not scored for toxicity: the built-in scorer does not read this comment's language (what it found still counts)",
+  "held.unscored_language": "Held: this publication holds comments in languages the built-in scorer does not read",
+  "language.word_list": "A word of the shipped list of bad words of the comment's language",
+  "held.language_word_list": "Held: a word of the shipped list of bad words of the comment's language",
+  ...Object.fromEntries(
+    COMMENT_LANGUAGES.map((l) => [`language.${l}`, `Written in ${LANGUAGE_NAMES.get(l)} (as detected)`]),
+  ),
   // The adaptive layer (adaptive.ts): what this publication's moderators decided before.
   "adaptive.raised": "Toxicity raised: moderators here rejected comments with these words before",
   "adaptive.lowered": "Toxicity lowered: moderators here approved comments with these words before",
@@ -203,27 +215,17 @@ export function findHighlights(args: {
   const found: Highlight[] = [];
   const words = wordsOf(text);
 
-  // 1. Banned words and phrases, compared as banned-words.ts compares them, word by word.
-  const needles = args.bannedWords
-    .map((b) => ({ ...b, parts: folded(b.word).split(" ").filter(Boolean) }))
-    .filter((b) => b.parts.length > 0);
-  if (needles.length) {
-    const foldedWords = words.map((w) => folded(w.word));
-    for (let i = 0; i < words.length; i++) {
-      for (const needle of needles) {
-        const n = needle.parts.length;
-        if (i + n > words.length) continue;
-        // A word may fold into several ("don't" → "don t"): compare the joined forms.
-        const joined = foldedWords.slice(i, i + n).join(" ");
-        if (joined === needle.parts.join(" ")) {
-          found.push({
-            start: words[i]!.start,
-            end: words[i + n - 1]!.end,
-            kind: "banned",
-            label: BANNED_LABEL[needle.action],
-          });
-        }
-      }
+  // 1. Banned words and phrases, read as banned-words.ts reads them (any script).
+  for (const span of listedWordSpans(text, args.bannedWords)) {
+    found.push({ start: span.start, end: span.end, kind: "banned", label: BANNED_LABEL[span.listed.action] });
+  }
+
+  // 1b. Words of the shipped list of the comment's language, when one was found.
+  if (reasons.has("language.word_list")) {
+    const list = SHIPPED_WORDS.get(detectLanguage(text).language ?? "en") ?? [];
+    const words = list.map((word) => ({ word }));
+    for (const span of listedWordSpans(text, words)) {
+      found.push({ start: span.start, end: span.end, kind: "banned", label: "Word of the language's shipped list" });
     }
   }
 

@@ -8,6 +8,11 @@
  * 2. The adaptive layer (adaptive.ts), when the configuration turns it on: the comment's terms'
  *    counts are read in one indexed statement (adaptive-store.ts), beside the scoring.
  *
+ * 3. Languages (docs/moderation.md "Languages"): a comment in a language the built-in scorer does
+ *    not read goes to the external scorer when the account chooses "external" for such comments
+ *    (and the operator configured one). Answered by the built-in scorer all the same (no external
+ *    scorer, or it failed), it is "unscored": moderation.ts applies the account's choice.
+ *
  * Live and shadow share what they can: one base score when both use the same scorer, one read
  * of the counts. Everything runs at once, so a shadow adds to a comment's wait only the external
  * scorer's time when the shadow alone uses it (MODERATION_SCORER_TIMEOUT_MS at most).
@@ -20,9 +25,11 @@ import { adaptiveAdjustment, applyAdaptive, type AdaptiveStats } from "./adaptiv
 import { loadAdaptiveStats } from "./adaptive-store";
 import { termsOf } from "./adaptive-terms";
 import { externalScorer } from "./http-scorer";
+import { lexiconScorer } from "./lexicon-scorer";
 import { registeredScorer, scoreWith } from "./registry";
 import type { CommentScore, ScorerInput } from "./scorer";
 import type { ScoringState } from "./scoring-settings";
+import type { TModerationSettings } from "./settings.schema";
 
 type Layers = { adaptive: boolean; externalScorer: boolean };
 
@@ -30,17 +37,33 @@ type AccountScores = {
   live: CommentScore;
   /** The shadow configuration's score; null when none is tried (or not asked for). */
   shadow: CommentScore | null;
+  /** The comment is in a language the built-in scorer does not read, and only it scored it (live, shadow). */
+  unscored: { live: boolean; shadow: boolean };
 };
+
+/** A comment's language as scoring needs it. */
+type LanguageRoute = {
+  /** The built-in scorer does not read the comment's language. */
+  unreadable: boolean;
+  /** The account's choice for such comments (settings.schema.ts unscoredLanguages). */
+  policy: TModerationSettings["unscoredLanguages"];
+};
+
+/** Whether the built-in (lexicon) scorer gave this score: registered as the scorer, or answering for another that failed. */
+const byBuiltIn = (score: CommentScore, asked: "external" | "registered") =>
+  score.reasons.includes("scorer.fallback") || (asked === "registered" && registeredScorer() === lexiconScorer);
 
 /** The live score and, with `withShadow`, the shadow configuration's. */
 export async function scoreForAccount(
   db: Db,
-  args: { accountId: number; input: ScorerInput; scoring: ScoringState; withShadow: boolean },
+  args: { accountId: number; input: ScorerInput; scoring: ScoringState; withShadow: boolean; language?: LanguageRoute },
 ): Promise<AccountScores> {
   const { input, scoring } = args;
   const shadow = args.withShadow ? scoring.shadow : null;
   const external = externalScorer();
-  const usesExternal = (layers: Layers) => layers.externalScorer && external !== null;
+  const unreadable = args.language?.unreadable ?? false;
+  const externalForLanguage = unreadable && args.language?.policy === "external";
+  const usesExternal = (layers: Layers) => (layers.externalScorer || externalForLanguage) && external !== null;
   const base = (useExternal: boolean) =>
     useExternal && external
       ? scoreWith(external.scorer, input, { timeoutMs: external.timeoutMs })
@@ -56,9 +79,15 @@ export async function scoreForAccount(
   ]);
   const layered = (score: CommentScore, adaptive: boolean) =>
     adaptive && stats ? applyAdaptive(score, adaptiveAdjustment(stats, terms)) : score;
+  const unscored = (score: CommentScore, useExternal: boolean) =>
+    unreadable && byBuiltIn(score, useExternal ? "external" : "registered");
   return {
     live: layered(liveBase, scoring.adaptive),
     shadow: shadow ? layered(shadowBase ?? liveBase, shadow.adaptive) : null,
+    unscored: {
+      live: unscored(liveBase, liveExternal),
+      shadow: shadow ? unscored(shadowBase ?? liveBase, shadowExternal) : false,
+    },
   };
 }
 

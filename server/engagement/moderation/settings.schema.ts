@@ -9,6 +9,13 @@ import { normaliseForBannedWords } from "./banned-words";
 
 const MODERATION_MODES = ["post_moderation", "pre_moderation"] as const;
 const BANNED_WORD_ACTIONS = ["reject", "hold", "flag"] as const;
+/**
+ * What happens to a comment in a language the built-in scorer does not score (docs/moderation.md
+ * "Languages"): held for a moderator, scored by the external scorer, or published unscored.
+ */
+const UNSCORED_LANGUAGE_POLICIES = ["pre_moderate", "external", "publish"] as const;
+/** What a word of the shipped list of a comment's language does (language/shipped-words.ts). */
+const LANGUAGE_WORD_LIST_ACTIONS = ["flag", "hold", "off"] as const;
 export const BANNED_WORDS_MAX = 500;
 
 /** What an account has until someone changes it. */
@@ -26,6 +33,8 @@ export const MODERATION_DEFAULTS = {
   repeatedPostWindowMinutes: 0,
   holdDisposableEmails: false,
   editWindowMinutes: 0,
+  unscoredLanguages: "publish",
+  languageWordLists: "flag",
 } as const satisfies TModerationSettings;
 
 const ZBannedWord = z.object({
@@ -73,6 +82,10 @@ export const ZModerationSettings = z.object({
   holdDisposableEmails: z.boolean(),
   /** A reader may edit their comment for this many minutes after posting it (0: no limit; at most a week). */
   editWindowMinutes: z.number().int("must be a whole number").min(0).max(10_080),
+  /** Comments in a language the built-in scorer does not read: "pre_moderate", "external" or "publish". */
+  unscoredLanguages: z.enum(UNSCORED_LANGUAGE_POLICIES),
+  /** A word of the shipped list of the comment's language: "flag" (Reported tab), "hold" or "off". */
+  languageWordLists: z.enum(LANGUAGE_WORD_LIST_ACTIONS),
 });
 export type TModerationSettings = z.output<typeof ZModerationSettings>;
 

@@ -5,7 +5,7 @@
  * An account without a row has MODERATION_DEFAULTS. An update changes the fields it names, in one
  * transaction with an audit entry "comment_moderation.update" naming the fields that changed (and,
  * for banned words, how many there were and are: never the words). An update that changes nothing
- * writes nothing.
+ * writes nothing. `unscoredLanguages: "external"` needs an external scorer configured (422 otherwise).
  */
 import "server-only";
 
@@ -14,8 +14,10 @@ import type { StaffActor } from "../../auth/actor";
 import { ProcessCache } from "../../cache/process-cache";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
+import { AppError } from "../../errors";
 import type { CommentModerationSettings } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
+import { externalScorerHost } from "./http-scorer";
 import { requireModerator } from "./moderator";
 import {
   MODERATION_DEFAULTS,
@@ -27,6 +29,10 @@ import {
 } from "./settings.schema";
 
 const MODE_TO_DB = { post_moderation: "POST_MODERATION", pre_moderation: "PRE_MODERATION" } as const;
+const UNSCORED_TO_DB = { pre_moderate: "PRE_MODERATE", external: "EXTERNAL", publish: "PUBLISH" } as const;
+const UNSCORED_FROM_DB = { PRE_MODERATE: "pre_moderate", EXTERNAL: "external", PUBLISH: "publish" } as const;
+const WORD_LISTS_TO_DB = { flag: "FLAG", hold: "HOLD", off: "OFF" } as const;
+const WORD_LISTS_FROM_DB = { FLAG: "flag", HOLD: "hold", OFF: "off" } as const;
 
 function viewOf(row: CommentModerationSettings | null): TModerationSettingsView {
   if (!row) return { ...MODERATION_DEFAULTS, bannedWords: [], updatedAt: null };
@@ -46,6 +52,8 @@ function viewOf(row: CommentModerationSettings | null): TModerationSettingsView 
     repeatedPostWindowMinutes: row.repeatedPostWindowMinutes,
     holdDisposableEmails: row.holdDisposableEmails,
     editWindowMinutes: row.editWindowMinutes,
+    unscoredLanguages: UNSCORED_FROM_DB[row.unscoredLanguages],
+    languageWordLists: WORD_LISTS_FROM_DB[row.languageWordLists],
     updatedAt: row.updatedAt,
   };
 }
@@ -83,6 +91,11 @@ export async function updateModerationSettings(
   const { actor, now } = args;
   requireModerator(actor);
   const input = parseInput(ZUpdateModerationSettingsInput, args.input);
+  if (input.unscoredLanguages === "external" && !externalScorerHost()) {
+    throw new AppError("UNPROCESSABLE", "No external scorer is configured (MODERATION_SCORER_URL).", {
+      details: [{ field: "unscoredLanguages", issue: "no external scorer is configured on this server" }],
+    });
+  }
   return withTransaction(db, async (tx) => {
     // Two moderators saving at once: the second waits and compares with what the first saved.
     await tx.$queryRaw`SELECT id FROM accounts WHERE id = ${actor.accountId} FOR UPDATE`;
@@ -106,6 +119,8 @@ export async function updateModerationSettings(
       repeatedPostWindowMinutes: next.repeatedPostWindowMinutes,
       holdDisposableEmails: next.holdDisposableEmails,
       editWindowMinutes: next.editWindowMinutes,
+      unscoredLanguages: UNSCORED_TO_DB[next.unscoredLanguages],
+      languageWordLists: WORD_LISTS_TO_DB[next.languageWordLists],
       updatedAt: now,
     };
     const row = await tx.commentModerationSettings.upsert({
@@ -123,6 +138,12 @@ export async function updateModerationSettings(
         ...(changed.includes("mode") ? { mode: { from: before.mode, to: next.mode } } : {}),
         ...(changed.includes("toxicityThreshold")
           ? { toxicityThreshold: { from: before.toxicityThreshold, to: next.toxicityThreshold } }
+          : {}),
+        ...(changed.includes("unscoredLanguages")
+          ? { unscoredLanguages: { from: before.unscoredLanguages, to: next.unscoredLanguages } }
+          : {}),
+        ...(changed.includes("languageWordLists")
+          ? { languageWordLists: { from: before.languageWordLists, to: next.languageWordLists } }
           : {}),
         ...(changed.includes("bannedWords")
           ? { bannedWords: { from: before.bannedWords.length, to: next.bannedWords.length } }

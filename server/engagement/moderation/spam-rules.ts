@@ -9,6 +9,7 @@
  * and codes, loans, crypto, the usual scam products, a contact channel ("WhatsApp", "DM me"),
  * "link in bio". No domain is listed as good or bad: real spam uses real domains.
  */
+import { readWords } from "./banned-words";
 import type { ScorerInput } from "./scorer";
 import {
   ANY_LINK,
@@ -143,6 +144,34 @@ function hasPhoneNumber(text: string): boolean {
   );
 }
 
+/**
+ * The same character 8 times or more in a row, but not Arabic laughter ("ههههههههه", as "hahaha")
+ * nor tatweel, the stroke that stretches an Arabic word ("جميـــــــــل"), which no reader writes as spam.
+ */
+const REPEATED_CHARACTER = /([^\s\u0647\u0640])\1{7,}/u;
+
+/** Zeros of the decimal digits of other scripts, each followed by its 1 to 9. */
+const DIGIT_ZEROS = [0x0660, 0x06f0, 0x07c0, 0x0966, 0x09e6, 0x0a66, 0x0ae6, 0x0b66, 0x0be6, 0x0c66, 0x0ce6, 0x0d66];
+const NATIVE_DIGIT = new RegExp(
+  `[${DIGIT_ZEROS.map((z) => `\\u{${z.toString(16)}}-\\u{${(z + 9).toString(16)}}`).join("")}]`,
+  "gu",
+);
+
+/** Digits of other scripts written as 0–9 ("٠٥٥٥" → "0555"). */
+function asciiDigits(text: string): string {
+  return text.replace(NATIVE_DIGIT, (c) => {
+    const code = c.codePointAt(0)!;
+    const zero = DIGIT_ZEROS.find((z) => code >= z && code <= z + 9)!;
+    return String(code - zero);
+  });
+}
+
+/** The reader's words (links and e-mail addresses left out), in each script, lower case. */
+function ownWordsOf(text: string): string[] {
+  const plain = undisguiseLinks(text).text.replace(ANY_LINK, " ").replace(EMAIL, " ");
+  return readWords(plain).map((w) => w.word);
+}
+
 const SHORTENER =
   /^(?:https?:\/\/)?(?:www\.)?(?:bit\.ly|tinyurl\.com|t\.co|goo\.gl|ow\.ly|is\.gd|buff\.ly|cutt\.ly|rb\.gy|shorturl\.at|tiny\.cc|rebrand\.ly)(?:[/?#]|$)/i;
 
@@ -181,7 +210,9 @@ export function analyseSpam(input: Pick<ScorerInput, "text" | "links" | "reader"
     if (!reasons.includes(reason)) reasons.push(reason);
   };
 
-  const undisguised = undisguiseLinks(joinSpeltOut(foldText(text, { keepCase: true })).text);
+  // Digits of other scripts (Arabic-Indic, Devanagari, Tamil…) read as 0–9, for phone numbers and sums.
+  const digits = asciiDigits(text);
+  const undisguised = undisguiseLinks(joinSpeltOut(foldText(digits, { keepCase: true })).text);
   const cased = undisguised.text;
   const lower = cased.toLowerCase();
   const textLinks = cased.match(ANY_LINK) ?? [];
@@ -196,16 +227,20 @@ export function analyseSpam(input: Pick<ScorerInput, "text" | "links" | "reader"
   }
   if (links.length >= 5) add(SPAM_POINTS.tooManyLinks, "spam.many_links");
   else if (links.length >= 3) add(SPAM_POINTS.manyLinks, "spam.many_links");
-  const ownWords = (withoutLinks.match(/\p{L}{2,}/gu) ?? []).length;
+  // The reader's own words, cut at each script's word boundaries with its vowel signs kept
+  // (banned-words.ts readWords): folding Devanagari or Tamil drops the signs and makes "का", "की",
+  // "के" and "को" one letter each.
+  // Single characters are not words here: letters spelt out ("f r e e") are one word to the rules.
+  const wordList = ownWordsOf(digits).filter((w) => [...w].length >= 2);
+  const ownWords = wordList.length;
   if (links.length > 0 && ownWords <= 2) add(SPAM_POINTS.linkOnly, "spam.link_only");
   if (links.some((link) => SHORTENER.test(link))) add(SPAM_POINTS.shortener, "spam.shortener");
   if (links.length > 0 && reader.isNew) add(SPAM_POINTS.newReaderLink, "spam.new_reader_link");
-  const repeated = /(\S)\1{7,}/u.exec(text);
+  const repeated = REPEATED_CHARACTER.exec(text);
   if (repeated) {
     const flood = repeated[0].length >= 20 && repeated[0].length > text.replace(/\s/g, "").length / 2;
     add(flood ? SPAM_POINTS.flood : SPAM_POINTS.repeatedCharacters, "spam.repeated_characters");
   }
-  const wordList = withoutLinks.match(/[\p{L}\p{N}']+/gu) ?? [];
   const run = longestRun(wordList);
   const counts = new Map<string, number>();
   for (const w of wordList) if (w.length >= 3) counts.set(w, (counts.get(w) ?? 0) + 1);

@@ -12,7 +12,10 @@ import { Prisma } from "../../generated/prisma/client";
 import type { TCommentOp } from "../comments.schema";
 import { activeBanSql, bannedError } from "./bans";
 import { disposableDomains, NO_DOMAINS } from "./disposable-domains";
-import { contentOf, decideModeration, isNewReader } from "./moderation";
+import { detectLanguage } from "./language/detect";
+import { SCORED_LANGUAGES } from "./language/languages.schema";
+import { hasShippedWord } from "./language/shipped-words";
+import { contentOf, decideModeration, isNewReader, type LanguageFinding } from "./moderation";
 import { applyRules, OPEN_PAGE, pageRefusal, type PageRules, type RuleHistory } from "./rules";
 import { scoreForAccount } from "./scoring";
 import { scoringSettingsOf } from "./scoring-settings";
@@ -230,8 +233,17 @@ export async function moderateWriting(
   const checksEmail = settings.holdDisposableEmails && !args.guest && Boolean(args.email);
   // A shadow configuration decides new comments only (not edits, nor UGC submissions).
   const withShadow = scoring.shadow !== null && page?.creating === true;
+  // The comment's language (language/detect.ts): which scorer reads it, and the shipped words.
+  const { language } = detectLanguage(content.text);
+  const unreadable = language !== null && !SCORED_LANGUAGES.has(language);
   const [scores, domains] = await Promise.all([
-    scoreForAccount(db, { accountId: args.accountId, input: { ...content, reader }, scoring, withShadow }),
+    scoreForAccount(db, {
+      accountId: args.accountId,
+      input: { ...content, reader },
+      scoring,
+      withShadow,
+      language: { unreadable, policy: settings.unscoredLanguages },
+    }),
     checksEmail ? disposableDomains() : NO_DOMAINS,
   ]);
   const score = scores.live;
@@ -247,13 +259,34 @@ export async function moderateWriting(
         disposableDomains: domains,
       })
     : undefined;
-  const decision = decideModeration({ content, reader, score, settings, rules });
+  const shippedWord = settings.languageWordLists !== "off" && hasShippedWord(content.text, language);
+  const finding = (unscored: boolean): LanguageFinding => ({ language, shippedWord, unscored });
+  const decision = decideModeration({
+    content,
+    reader,
+    score,
+    settings,
+    rules,
+    language: finding(scores.unscored.live),
+  });
   if (decision.reject) {
     throw new AppError("BAD_REQUEST", `${args.refusal}: it contains language this publication does not accept.`, {
       details: [{ field: args.field, issue: "contains language this publication does not accept" }],
     });
   }
-  return { ...decision, shadow: shadowRecord({ decision, scores, scoring, settings, content, reader, rules }) };
+  return {
+    ...decision,
+    shadow: shadowRecord({
+      decision,
+      scores,
+      scoring,
+      settings,
+      content,
+      reader,
+      rules,
+      language: finding(scores.unscored.shadow),
+    }),
+  };
 }
 
 /** The shadow configuration's decision with the same reader, rules and settings but its own score and threshold. */
@@ -265,6 +298,7 @@ function shadowRecord(args: {
   content: ReturnType<typeof contentOf>;
   reader: Parameters<typeof decideModeration>[0]["reader"];
   rules: Parameters<typeof decideModeration>[0]["rules"];
+  language: LanguageFinding;
 }): ShadowRecord | null {
   const config = args.scoring.shadow;
   if (!config || !args.scores.shadow) return null;
@@ -274,6 +308,7 @@ function shadowRecord(args: {
     score: args.scores.shadow,
     settings: { ...args.settings, toxicityThreshold: config.toxicityThreshold },
     rules: args.rules,
+    language: args.language,
   });
   // A "reject" word refused the comment before (the live decision): the shadow reads the same words.
   if (shadow.reject) return null;

@@ -13,7 +13,7 @@ import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import { parseInput } from "../../validation";
 import type { TCard } from "../cards.schema";
-import { ampStoryHtml } from "../feeds/amp";
+import { ampStoryHtml, ampWords } from "../feeds/amp";
 import { heroImage, renderCards, type FeedContext } from "../feeds/content";
 import { HTML_RENDERER } from "../feeds/rss";
 import { escapeXml } from "../feeds/xml";
@@ -149,7 +149,7 @@ export async function renderPreview(
       contentType: "text/html; charset=utf-8",
       headers: PREVIEW_HEADERS,
       // AMP wants the charset first in <head>: the robots tag goes right after it.
-      html: ampStoryHtml(story, ctx).replace(
+      html: ampStoryHtml(story, ctx, await ampWords(db, story.accountId)).replace(
         '<meta charset="utf-8">',
         '<meta charset="utf-8">\n<meta name="robots" content="noindex, nofollow">',
       ),

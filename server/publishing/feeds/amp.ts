@@ -12,8 +12,14 @@ import "server-only";
 
 import type sanitizeHtml from "sanitize-html";
 
-import { formatInstant } from "../../dates.schema";
+import { type Locale } from "@/i18n/locales";
+import { formatReaderInstant } from "@/i18n/reader-dates";
+import { translator, type Translate } from "@/i18n/translate";
+
 import type { Db } from "../../db/client";
+import { accountLocales } from "../../i18n/locale-settings";
+import { MESSAGES_PURGE_KEY } from "../../i18n/messages-cache";
+import { overridesFor } from "../../i18n/overrides";
 import { getPublisher } from "../publisher";
 import { storyUrl, type StoryWithRelations } from "../story-view";
 import {
@@ -97,12 +103,34 @@ function jsonLd(data: unknown): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
-/** The AMP page of one story. */
-export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext): string {
+/** The words of the AMP page: the paywall catalogue in the account's default locale, its overrides in force. */
+type AmpWords = { locale: Locale; t: Translate<"paywall">; tags: string[] };
+
+/**
+ * An AMP page is one language, the publication's: the account's default locale (its language
+ * setting), which its `<html lang>` says too. Purged when that locale's overrides or the account's
+ * language change.
+ */
+export async function ampWords(db: Db, accountId: number): Promise<AmpWords> {
+  const { defaultLocale: locale } = await accountLocales(db, accountId);
+  return {
+    locale,
+    t: translator("paywall", locale, await overridesFor(db, accountId, "paywall", locale)),
+    tags: [MESSAGES_PURGE_KEY],
+  };
+}
+
+const ENGLISH: AmpWords = { locale: "en", t: translator("paywall", "en"), tags: [] };
+
+/** The AMP page of one story, in `words`' locale. */
+export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext, words: AmpWords = ENGLISH): string {
   const { publisher } = ctx;
+  const { locale, t } = words;
   const url = story.canonicalUrl || storyUrl(publisher.siteUrl, story.slug);
   const hero = heroImage(story, ctx);
-  const body = [renderCards(freePartOf(story), AMP_RENDERER, ctx), readMoreHtml(story, ctx)].filter(Boolean).join("\n");
+  const body = [renderCards(freePartOf(story), AMP_RENDERER, ctx), readMoreHtml(story, ctx, t)]
+    .filter(Boolean)
+    .join("\n");
   const published = story.firstPublishedAt ?? story.publishedAt ?? story.createdAt;
   const modified = story.lastPublishedAt ?? story.updatedAt;
   const authors = story.authors.map((a) => a.author.name);
@@ -151,7 +179,7 @@ export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext): strin
     `<article>`,
     `<h1>${escapeXml(story.headline)}</h1>`,
     story.subheadline ? `<p class="sub">${escapeXml(story.subheadline)}</p>` : "",
-    `<p class="byline">${authors.length ? `By ${escapeXml(authors.join(", "))} · ` : ""}<time${attrs({ datetime: published.toISOString() })}>${escapeXml(formatInstant(published, publisher.timeZone))}</time></p>`,
+    `<p class="byline">${authors.length ? `${escapeXml(t("amp.byline", { authors: new Intl.ListFormat(locale, { type: "unit", style: "short" }).format(authors) }))} · ` : ""}<time${attrs({ datetime: published.toISOString() })}>${escapeXml(formatReaderInstant(published, locale, publisher.timeZone))}</time></p>`,
     hero ? ampImg(hero) : "",
     body,
     `</article>`,
@@ -188,10 +216,12 @@ export async function buildAmpStory(
   const publisher = await getPublisher(db, args.accountId, { appUrl: args.appUrl });
   const story = await loadPublishedStoryBySlug(db, args.accountId, args.slug);
   const url = storyUrl(publisher.siteUrl, story.slug);
+  const words = await ampWords(db, args.accountId);
   return {
-    html: ampStoryHtml(story, { publisher, appUrl: args.appUrl }),
-    // "config": the page shows the publication (its name, logo, menu), which settings change.
-    tags: [`s/${story.id}`, "config"],
+    html: ampStoryHtml(story, { publisher, appUrl: args.appUrl }, words),
+    // "config": the page shows the publication (its name, logo, menu), which settings change; its
+    // words change with the overrides of its locale and the account's language.
+    tags: [`s/${story.id}`, "config", ...words.tags],
     story: {
       id: story.id,
       "story-content-id": story.id,

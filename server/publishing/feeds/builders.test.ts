@@ -1,6 +1,8 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 
+import { translator } from "@/i18n/translate";
+
 import type { TCard } from "../cards.schema";
 import { articlePreviewHtml } from "../editorial/preview";
 import type { Publisher } from "../publisher";
@@ -243,6 +245,37 @@ describe("AMP page", () => {
     const plain = ampStoryHtml(fakeStory({ cards: [] as unknown as StoryWithRelations["cards"] }), ctx);
     expect(plain).not.toContain("amp-youtube");
     expect(plain).not.toContain("amp-twitter");
+  });
+
+  it("is in the account's locale: byline, time and the paywall's line, the account's own words escaped", () => {
+    const story = fakeStory({ access: "subscription" });
+    const english = ampStoryHtml(story, ctx);
+    expect(english).toContain("The rest of this story is for subscribers: read it on the site.</a>");
+    const hindi = (overrides = new Map<string, string>()) =>
+      ampStoryHtml(
+        story,
+        { ...ctx, publisher: { ...publisher, language: { isoCode: "hi", ietfCode: "hi-IN", direction: "ltr" } } },
+        {
+          locale: "hi",
+          t: translator("paywall", "hi", overrides),
+          tags: [],
+        },
+      );
+    const page = hindi();
+    const t = translator("paywall", "hi");
+    expect(page).toContain('<html ⚡ lang="hi">');
+    expect(page).toContain(`>${t("amp.restForSubscribers")}</a>`);
+    expect(page).toMatch(/<p class="byline">लेखक: [^<]+ · <time datetime="2025-06-03T09:39:21.000Z">3 जून 2025, /);
+    expect(page).not.toMatch(/>By |The rest of this story/);
+    const own = hindi(new Map([["amp.restForSubscribers", "बाकी <b>साइट</b> पर & पढ़ें"]]));
+    expect(own).toContain(">बाकी &lt;b&gt;साइट&lt;/b&gt; पर &amp; पढ़ें</a>");
+    const arabic = ampStoryHtml(
+      story,
+      { ...ctx, publisher: { ...publisher, language: { isoCode: "ar", ietfCode: "ar", direction: "rtl" } } },
+      { locale: "ar", t: translator("paywall", "ar"), tags: [] },
+    );
+    expect(arabic).toMatch(/<html ⚡ lang="ar" dir="rtl">/);
+    expect(arabic).toContain(translator("paywall", "ar")("amp.restForSubscribers"));
   });
 });
 

@@ -8,6 +8,8 @@
  */
 import "server-only";
 
+import { translator, type Translate } from "@/i18n/translate";
+
 import type { Db } from "../../db/client";
 import { getPublisher } from "../publisher";
 import { htmlToText, sectionToWire, storyUrl, type StoryWithRelations } from "../story-view";
@@ -134,11 +136,20 @@ function freeText(story: Pick<StoryWithRelations, "access" | "cards" | "paywallA
     .join(" ");
 }
 
-/** The line after the free part of a story that is not public: where the rest is read. */
-export function readMoreHtml(story: Pick<StoryWithRelations, "access" | "slug">, ctx: FeedContext): string {
+const ENGLISH = translator("paywall", "en");
+
+/**
+ * The line after the free part of a story that is not public: where the rest is read, in the
+ * paywall catalogue's words (`t`: the AMP page's locale and the account's overrides; feeds: English).
+ */
+export function readMoreHtml(
+  story: Pick<StoryWithRelations, "access" | "slug">,
+  ctx: FeedContext,
+  t: Translate<"paywall"> = ENGLISH,
+): string {
   if (isOpenToAll(story)) return "";
-  const who = story.access === "login" ? "signed-in readers" : "subscribers";
-  return `<p><a${attrs({ href: storyUrl(ctx.publisher.siteUrl, story.slug) })}>The rest of this story is for ${who}: read it on the site.</a></p>`;
+  const line = t(story.access === "login" ? "amp.restForSignedIn" : "amp.restForSubscribers");
+  return `<p><a${attrs({ href: storyUrl(ctx.publisher.siteUrl, story.slug) })}>${escapeXml(line)}</a></p>`;
 }
 
 /** The HTML body of a story for content:encoded: hero image, then the cards of its free part. */

@@ -41,6 +41,8 @@ describe("moderation router: settings", () => {
       repeatedPostWindowMinutes: 0,
       holdDisposableEmails: false,
       editWindowMinutes: 0,
+      unscoredLanguages: "publish",
+      languageWordLists: "flag",
       updatedAt: null,
     });
 

@@ -6,10 +6,10 @@
  */
 import { canEdit, editWindowText } from "../conversation";
 import { isHttp } from "../ops";
-import { type StringKey } from "../strings";
+import { type StringKey } from "../translate";
 import { displayName, nameTag, renderBody, when } from "./comment-view";
 import { composer } from "./composer";
-import { api, askLogin, config, jwt, me, pagePath, reportHeight, t } from "./core";
+import { api, askLogin, config, jwt, me, num, pagePath, reportHeight, t } from "./core";
 import { h, img } from "./dom";
 import { announce, isClosed, replaceComment, thread } from "./thread-state";
 import { REACTIONS, type Comment, type Obj } from "./types";
@@ -67,10 +67,10 @@ function actions(comment: Comment, parent: Comment | null, li: HTMLElement): HTM
         class: "reaction",
         type: "button",
         "aria-pressed": String(given),
-        "aria-label": t(("reaction_" + id) as StringKey) + ", " + count,
+        "aria-label": t("reactionWithCount", { reaction: t(("reaction_" + id) as StringKey), n: count }),
         title: t(("reaction_" + id) as StringKey),
       },
-      emoji + (count ? " " + count : ""),
+      emoji + (count ? " " + num(count) : ""),
     );
     button.addEventListener("click", () => {
       if (!jwt) return askLogin();

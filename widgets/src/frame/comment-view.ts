@@ -1,4 +1,9 @@
-/** A comment's parts as the comments and feed widgets draw them: body, author's name, time. */
+/**
+ * A comment's parts as the comments and feed widgets draw them: body, author's name, time. What a
+ * reader wrote (a name, a body, a mention) takes its direction from its own letters (dir="auto"),
+ * isolated from the frame's: an English comment in an Arabic frame reads left to right, and the
+ * other way round.
+ */
 import { localTime } from "../local-time";
 import { isHttp, type Op } from "../ops";
 import { config, t } from "./core";
@@ -8,7 +13,7 @@ import { type Comment, type Obj } from "./types";
 /** The author's name; readers (not guests, not the anonymous) carry what the mention picker needs. */
 export function nameTag(comment: Comment, name: string): HTMLElement {
   const a = comment.author;
-  const attrs: Record<string, string> = { class: "name" };
+  const attrs: Record<string, string> = { class: "name", dir: "auto" };
   if (a && !a.guest && a.name) {
     attrs["data-author-id"] = String(a.id);
     attrs["data-author-name"] = a.name;
@@ -26,7 +31,7 @@ export function displayName(comment: Comment): string {
 
 /** A comment's ops as DOM: text, links (http(s) only), mentions and images (http(s) only). */
 export function renderBody(ops: Op[]): HTMLElement {
-  const body = h("div", { class: "body" });
+  const body = h("div", { class: "body", dir: "auto" });
   for (const op of ops) {
     const attrs = op.attributes || {};
     if (typeof op.insert === "string") {
@@ -38,7 +43,7 @@ export function renderBody(ops: Op[]): HTMLElement {
       const insert = op.insert as Obj;
       const mention = attrs.mention as Obj | undefined;
       if (insert.mentions && mention) {
-        const span = h("span", { class: "mention" }, "@" + str(mention.name));
+        const span = h("span", { class: "mention", dir: "auto" }, "@" + str(mention.name));
         body.append(span);
       } else if (typeof insert.image === "string" && isHttp(insert.image)) {
         body.append(img(insert.image, ""));
@@ -50,5 +55,5 @@ export function renderBody(ops: Op[]): HTMLElement {
 
 /** A time in the frame's language and the reader's time zone, with the zone ("Nov 27, 2026, 9:21 PM EST"). */
 export function when(iso: string): string {
-  return localTime(iso, config.lang || "en", "short");
+  return localTime(iso, config.locale, "short");
 }

@@ -21,12 +21,13 @@ import {
   onReaderChange,
   onSessionChange,
   pagePath,
+  parts,
   readerGeneration,
   reportHeight,
   t,
   whenUserKnown,
 } from "./core";
-import { h } from "./dom";
+import { bdi, h } from "./dom";
 import { followLive, refreshWhenFree } from "./live";
 import { loadNotices, noticeAnnouncement, noticeView } from "./notices";
 import { notificationSettings } from "./notification-settings";
@@ -125,9 +126,7 @@ async function load(reset: boolean, live = false): Promise<void> {
 }
 
 function countText(): string {
-  const n = isQa() ? state.totalParents : state.totalCount;
-  if (isQa()) return n === 1 ? t("questionCountOne") : t("questionCount", { n });
-  return n === 1 ? t("commentCountOne") : t("commentCount", { n });
+  return isQa() ? t("questionCount", { n: state.totalParents }) : t("commentCount", { n: state.totalCount });
 }
 
 function render(): void {
@@ -139,7 +138,8 @@ function render(): void {
   for (const c of withHeldReplies(withoutFeatured(state.comments, state.featured), state.own))
     list.append(commentItem(c, null));
   const children: Node[] = [header, thread.live];
-  if (me) children.push(h("p", { class: "meta" }, t("signedInAs", { name: me.name })), notificationSettings());
+  if (me)
+    children.push(h("p", { class: "meta" }, ...parts("signedInAs", { name: bdi(me.name) })), notificationSettings());
   const notice = noticeView(() => {
     render();
     (document.getElementById("notice-ok") ?? app.querySelector<HTMLElement>("textarea, button"))?.focus();

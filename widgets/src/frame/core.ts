@@ -8,12 +8,15 @@
  */
 import { localTime } from "../local-time";
 import { pageId } from "../ops";
-import { stringsFor } from "../strings";
+import { frameWords, type FrameWords, type T } from "../translate";
 import { str } from "./dom";
 import { type Config, type Me, type Obj } from "./types";
 
 export let config: Config;
-export let t: ReturnType<typeof stringsFor>;
+/** The frame's words (../translate.ts): `t` as text, `parts` with nodes among them, `num` a number. */
+export let t: T;
+export let parts: FrameWords["parts"];
+export let num: FrameWords["num"];
 /** The element the widget draws into. */
 export let app: HTMLElement;
 /** The account's API path, and the page's under it. */
@@ -62,7 +65,7 @@ let onFeedOpen: () => void = () => {};
 export function initFrame(settings: Config, root: HTMLElement, scriptUrl: string | null): void {
   config = settings;
   app = root;
-  t = stringsFor(config.lang);
+  ({ t, parts, num } = frameWords(config.locale, config.messages));
   workerUrl = scriptUrl;
   base = "/api/v1/accounts/" + config.accountId;
   pagePath = base + "/pages/" + pageId(config.pageUrl);
@@ -212,6 +215,6 @@ export async function api<T>(method: string, path: string, body?: unknown, query
 export function errorText(error: unknown): string {
   if (!(error instanceof ApiError)) return t("error");
   const ban = error.status === 403 && error.issue ? /^banned(?: until (.+))?$/.exec(error.issue) : null;
-  if (ban) return ban[1] ? t("noticeSuspended", { until: localTime(ban[1], config.lang) }) : t("noticeBanned");
+  if (ban) return ban[1] ? t("noticeSuspended", { until: localTime(ban[1], config.locale) }) : t("noticeBanned");
   return error.message;
 }

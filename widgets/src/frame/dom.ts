@@ -10,6 +10,11 @@ export function h(tag: string, attrs: Record<string, string>, ...children: (Node
   return el;
 }
 
+/** Text whose direction is its own (a name, a title a reader or the newsroom wrote): isolated from the words around it. */
+export function bdi(text: string): HTMLElement {
+  return h("bdi", {}, text);
+}
+
 export function img(src: string, alt: string, className?: string): HTMLElement {
   const el = h("img", { src, alt, loading: "lazy", referrerpolicy: "no-referrer" });
   if (className) el.className = className;

@@ -4,7 +4,7 @@
  * storage. The page opens and closes it (the loader's toggle and slide buttons).
  */
 import { isHttp } from "../ops";
-import { type StringKey } from "../strings";
+import { type StringKey } from "../translate";
 import { displayName, renderBody, when } from "./comment-view";
 import {
   api,
@@ -13,6 +13,7 @@ import {
   jwt,
   me,
   onSessionChange,
+  parts,
   readerGeneration,
   redraw,
   setFeedOpenHandler,
@@ -20,7 +21,7 @@ import {
   toParent,
   whenUserKnown,
 } from "./core";
-import { h, safeStorage } from "./dom";
+import { bdi, h, safeStorage } from "./dom";
 import { type Comment, type Obj } from "./types";
 
 /** Start the widget: its header, then the list once the reader is known and each time it opens. */
@@ -31,7 +32,7 @@ export function feedWidget(): void {
   header = h(
     "div",
     { class: "bar" },
-    h("h1", {}, config.publisher ? config.publisher + " · " + t("feedTitle") : t("feedTitle")),
+    h("h1", {}, ...(config.publisher ? [bdi(config.publisher), " · "] : []), t("feedTitle")),
     close,
   );
   setFeedOpenHandler(() => void load(true).catch(() => render()));
@@ -101,8 +102,8 @@ function render(): void {
     ["mine", "feedMine"],
   ] as ["latest" | "mine", StringKey][]) {
     if (id === "mine" && !jwt) continue;
-    const label =
-      t(key) + (id === "mine" && unread ? " (" + t("feedUnread", { n: unread >= 50 ? "50+" : unread }) + ")" : "");
+    const count = unread && (unread >= 50 ? t("feedUnreadOver", { n: 50 }) : t("feedUnread", { n: unread }));
+    const label = t(key) + (id === "mine" && count ? " (" + count + ")" : "");
     const button = h(
       "button",
       { role: "tab", type: "button", "aria-selected": String(tab === id), "data-tab": id },
@@ -127,8 +128,8 @@ function render(): void {
             : "";
     const page = item.page.headline || item.page.url;
     const pageLink = isHttp(item.page.url)
-      ? h("a", { href: item.page.url, target: "_top" }, page)
-      : h("span", {}, page);
+      ? h("a", { href: item.page.url, target: "_top", dir: "auto" }, page)
+      : h("span", { dir: "auto" }, page);
     list.append(
       h(
         "li",
@@ -136,12 +137,12 @@ function render(): void {
         h(
           "div",
           { class: "head" },
-          h("span", { class: "name" }, displayName(c)),
+          h("span", { class: "name", dir: "auto" }, displayName(c)),
           label ? h("span", { class: "meta" }, label) : "",
           h("time", { datetime: c.created_at }, when(c.created_at)),
         ),
         renderBody(c.body.ops),
-        h("div", { class: "meta" }, t("feedOn", { page: "" }), pageLink),
+        h("div", { class: "meta" }, ...parts("feedOn", { page: pageLink })),
         item.held ? h("span", { class: "badge held" }, t("heldBadge")) : "",
       ),
     );

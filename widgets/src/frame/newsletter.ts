@@ -5,18 +5,19 @@
  * only that a link was sent if the address can receive mail.
  */
 import { api, app, config, errorText, reportHeight, t } from "./core";
-import { h } from "./dom";
+import { bdi, h } from "./dom";
 
 export function newsletterWidget(): void {
   const list = config.newsletters || [];
-  const children: Node[] = [h("h2", {}, list.length === 1 ? list[0]!.name : t("newsletterTitle"))];
+  const children: Node[] = [h("h2", {}, list.length === 1 ? bdi(list[0]!.name) : t("newsletterTitle"))];
   if (!list.length) {
     children.push(h("p", { class: "meta" }, t("newsletterNone")));
     app.replaceChildren(...children);
     reportHeight();
     return;
   }
-  if (list.length === 1 && list[0]!.description) children.push(h("p", { class: "meta" }, list[0]!.description));
+  if (list.length === 1 && list[0]!.description)
+    children.push(h("p", { class: "meta", dir: "auto" }, list[0]!.description));
   const form = h("form", { class: "composer" }) as HTMLFormElement;
   const boxes: [HTMLInputElement, string][] = [];
   if (list.length > 1) {
@@ -24,7 +25,7 @@ export function newsletterWidget(): void {
     for (const n of list) {
       const box = h("input", { type: "checkbox", value: n.slug }) as HTMLInputElement;
       boxes.push([box, n.slug]);
-      group.append(h("label", { class: "check" }, box, n.name));
+      group.append(h("label", { class: "check" }, box, bdi(n.name)));
     }
     form.append(group);
   }

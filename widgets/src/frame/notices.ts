@@ -43,9 +43,9 @@ export function noticeView(onDone: () => void): HTMLElement | null {
   const box = h("section", { class: "notice", "aria-labelledby": "notice-title", "data-notice": String(notice.id) });
   box.append(h("h3", { id: "notice-title" }, title(notice)));
   if (notice.kind === "suspension" && notice.until)
-    box.append(h("p", {}, t("noticeSuspended", { until: localTime(notice.until, config.lang) })));
+    box.append(h("p", {}, t("noticeSuspended", { until: localTime(notice.until, config.locale) })));
   if (notice.kind === "ban") box.append(h("p", {}, t("noticeBanned")));
-  if (notice.message) box.append(h("p", { class: "notice-message" }, notice.message));
+  if (notice.message) box.append(h("p", { class: "notice-message", dir: "auto" }, notice.message));
   const ok = h("button", { class: "btn", type: "button", id: "notice-ok" }, t("noticeAcknowledge"));
   ok.addEventListener("click", () => {
     ok.setAttribute("disabled", "");

@@ -6,7 +6,7 @@
  * the browser's time zone, so the digest comes at 07:00 on the reader's clocks. Read when first
  * opened, so a page view costs no call; kept across the thread's redraws.
  */
-import { type StringKey } from "../strings";
+import { type StringKey } from "../translate";
 import { api, base, errorText, jwt, reportHeight, t } from "./core";
 import { h } from "./dom";
 

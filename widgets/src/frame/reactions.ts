@@ -1,6 +1,6 @@
 /** The page-reactions widget: the six reactions on the page itself, with their counts. */
-import { type StringKey } from "../strings";
-import { api, app, askLogin, errorText, jwt, pagePath, redraw, reportHeight, t, whenUserKnown } from "./core";
+import { type StringKey } from "../translate";
+import { api, app, askLogin, errorText, jwt, num, pagePath, redraw, reportHeight, t, whenUserKnown } from "./core";
 import { h } from "./dom";
 import { REACTIONS } from "./types";
 
@@ -46,10 +46,10 @@ function render(focusId?: string): void {
         type: "button",
         "data-reaction": id,
         "aria-pressed": String(given),
-        "aria-label": name + ", " + count,
+        "aria-label": t("reactionWithCount", { reaction: name, n: count }),
         title: name,
       },
-      emoji + (count ? " " + count : ""),
+      emoji + (count ? " " + num(count) : ""),
     );
     button.addEventListener("click", () => {
       if (!jwt) return askLogin();

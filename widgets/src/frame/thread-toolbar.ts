@@ -5,7 +5,7 @@
  * takes the Edit button away when the window ends.
  */
 import { editWindowText, saveSort, SORTS, type Sort } from "../conversation";
-import { type StringKey } from "../strings";
+import { type StringKey } from "../translate";
 import { commentItem } from "./comment-item";
 import { reportHeight, t } from "./core";
 import { h } from "./dom";

@@ -1,5 +1,6 @@
 /** The frame's settings and the engagement API's shapes the widgets read (docs/engagement.md). */
 import { type Op } from "../ops";
+import { type ParsedMessages } from "../translate";
 
 export type Obj = Record<string, unknown>;
 
@@ -9,7 +10,9 @@ export type Config = {
   pageUrl: string;
   widgetId: string;
   parentOrigin: string | null;
-  lang: string;
+  /** The frame's locale (one of i18n/locales.ts), and its words in it, parsed (server/widgets/frame-catalogue.ts). */
+  locale: string;
+  messages: ParsedMessages;
   guestsAllowed: boolean;
   confidentialAllowed: boolean;
   topicType: string;

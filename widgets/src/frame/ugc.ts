@@ -2,7 +2,7 @@
  * The contribution (UGC) widget: a signed-in reader sends a title, a text and links on the
  * page's topic, and sees the status of their last contributions.
  */
-import { type StringKey } from "../strings";
+import { type StringKey } from "../translate";
 import {
   api,
   app,
@@ -12,12 +12,13 @@ import {
   errorText,
   jwt,
   onReaderChange,
+  parts,
   reportHeight,
   setTopicHandler,
   t,
   whenUserKnown,
 } from "./core";
-import { h } from "./dom";
+import { bdi, h } from "./dom";
 import { type Obj } from "./types";
 
 /** Start the widget: the form once the reader is known, drawn again when the page sets a topic. */
@@ -48,7 +49,11 @@ function render(): void {
   const children: Node[] = [h("h2", {}, t("ugcTitle"))];
   if (topicType || topicValue)
     children.push(
-      h("p", { class: "meta" }, t("ugcTopic", { topic: [topicType, topicValue].filter(Boolean).join(": ") })),
+      h(
+        "p",
+        { class: "meta" },
+        ...parts("ugcTopic", { topic: bdi([topicType, topicValue].filter(Boolean).join(": ")) }),
+      ),
     );
   if (!jwt) {
     const button = h("button", { class: "btn", type: "button" }, t("ugcSignIn"));
@@ -127,7 +132,7 @@ async function mineList(rerender = true): Promise<void> {
       h(
         "li",
         { class: "feed-item" },
-        h("span", { class: "name" }, item.title || item.text.slice(0, 80)),
+        h("span", { class: "name", dir: "auto" }, item.title || item.text.slice(0, 80)),
         " ",
         h("span", { class: "badge" }, t(("ugcStatus_" + item.status) as StringKey)),
       ),

@@ -1,52 +1,89 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 
 import { PaywallDemo } from "@/components/demo/paywall-demo";
+import { PaywallLanguages } from "@/components/demo/paywall-languages";
 import { getDb } from "@/server/db";
-import { loadDemoPaywall } from "@/server/demo/paywall-page";
+import { demoPaywallWords, loadDemoPaywall } from "@/server/demo/paywall-page";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Paywall demo", robots: { index: false } };
+
+type Props = { params: Promise<{ storyId: string }>; searchParams: Promise<{ locale?: string | string[] }> };
+
+/** The story and the reader's language: `?locale=`, else the browser's, else the demo publisher's. */
+async function storyPage({ params, searchParams }: Props) {
+  const { storyId } = await params;
+  const db = await getDb();
+  const demo = await loadDemoPaywall(db);
+  const story = demo?.stories.find((s) => s.id === storyId);
+  if (!demo || !story) notFound();
+  const asked = [(await searchParams).locale].flat()[0] ?? null;
+  const acceptLanguage = (await headers()).get("accept-language");
+  const words = await demoPaywallWords(db, demo.accountId, { locale: asked, acceptLanguage });
+  return { demo, story, words, query: asked ? `?locale=${encodeURIComponent(words.locale)}` : "" };
+}
+
+export async function generateMetadata(props: Props): Promise<Metadata> {
+  const { words } = await storyPage(props);
+  return { title: words.t("demo.title"), robots: { index: false } };
+}
 
 /**
  * /demo/paywall/<story id>: one subscriber-only story. The server sends its first paragraph only;
  * the browser asks the SDK whether the reader may read it, counts a metered read, shows the
  * paywall or fetches the rest through the content API's gated read.
  */
-export default async function DemoPaywallStory({ params }: { params: Promise<{ storyId: string }> }) {
-  const { storyId } = await params;
-  const demo = await loadDemoPaywall(await getDb());
-  const story = demo?.stories.find((s) => s.id === storyId);
-  if (!demo || !story) notFound();
+export default async function DemoPaywallStory(props: Props) {
+  const { demo, story, words, query } = await storyPage(props);
+  const { t } = words;
   const others = demo.stories.filter((s) => s.id !== story.id);
   return (
-    <main className="mx-auto max-w-2xl px-4 py-10">
-      <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">
-        <Link href="/demo/paywall" className="hover:underline">
-          The Daily Masthead · premium
-        </Link>
-      </p>
-      <h1 className="mt-2 text-3xl font-bold tracking-tight">{story.headline}</h1>
-      {story.summary ? <p className="mt-2 text-lg text-gray-700">{story.summary}</p> : null}
-      <article className="mt-6 space-y-4 text-gray-900">
-        <p>{story.lead}</p>
-        <PaywallDemo storyId={story.id} accountKey={demo.accountKey} demoTools={demo.demoTools} />
-      </article>
-      {others.length ? (
-        <nav aria-label="More premium stories" className="mt-10 border-t border-gray-200 pt-6">
-          <h2 className="text-sm font-semibold text-gray-700 uppercase">More premium stories</h2>
-          <ul className="mt-3 space-y-2">
-            {others.map((s) => (
-              <li key={s.id}>
-                <Link href={`/demo/paywall/${s.id}`} className="text-brand-700 hover:underline">
-                  {s.headline}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      ) : null}
-    </main>
+    <div lang={words.locale} dir={words.dir} className="mx-auto max-w-2xl px-4 py-10">
+      <main>
+        <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">
+          <Link href={`/demo/paywall${query}`} className="hover:underline">
+            {t("demo.kickerPremium", { publication: demo.publication })}
+          </Link>
+        </p>
+        <h1 className="mt-2 text-3xl font-bold tracking-tight">{story.headline}</h1>
+        {story.summary ? <p className="mt-2 text-lg text-gray-700">{story.summary}</p> : null}
+        <article className="mt-6 space-y-4 text-gray-900">
+          <p>{story.lead}</p>
+          <PaywallDemo
+            storyId={story.id}
+            accountKey={demo.accountKey}
+            demoTools={demo.demoTools}
+            group={demo.group}
+            locale={words.locale}
+            dir={words.dir}
+            messages={words.entries}
+          />
+        </article>
+        {others.length ? (
+          <nav aria-label={t("demo.morePremium")} className="mt-10 border-t border-gray-200 pt-6">
+            <h2 className="text-sm font-semibold text-gray-700 uppercase">{t("demo.morePremium")}</h2>
+            <ul className="mt-3 space-y-2">
+              {others.map((s) => (
+                <li key={s.id}>
+                  <Link href={`/demo/paywall/${s.id}${query}`} className="text-brand-700 hover:underline">
+                    {s.headline}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
+      </main>
+      <footer className="mt-10 border-t border-gray-200 pt-4">
+        <PaywallLanguages
+          label={t("demo.language")}
+          offered={words.offered}
+          current={words.locale}
+          path={`/demo/paywall/${story.id}`}
+        />
+      </footer>
+    </div>
   );
 }

@@ -1,50 +1,55 @@
-import type { Metadata } from "next";
-
-import { LinkPageFrame, LinkProblem, lookUpLink, SUBMIT_CLASSES } from "../../link-page";
+import {
+  linkMetadata,
+  linkNames,
+  LinkPageFrame,
+  LinkProblem,
+  linkReaderPage,
+  lookUpLink,
+  SUBMIT_CLASSES,
+} from "../../link-page";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = {
-  title: "Confirm your subscription",
-  robots: { index: false },
-  referrer: "no-referrer",
-};
+
+type Params = { params: Promise<{ token: string }> };
+
+const PURPOSES = ["confirm"] as const;
+
+export async function generateMetadata({ params }: Params) {
+  return linkMetadata(await lookUpLink((await params).token, PURPOSES), "confirm.title");
+}
 
 /**
  * /newsletters/confirm/<token>: the double opt-in mail's link. It asks; its button POSTs to
  * /api/newsletters/confirm/<token>, which confirms and comes back here.
  */
-export default async function ConfirmNewsletterPage({ params }: { params: Promise<{ token: string }> }) {
+export default async function ConfirmNewsletterPage({ params }: Params) {
   const { token } = await params;
-  const found = await lookUpLink(token, ["confirm"]);
-  if (!found.ok) return <LinkProblem problem={found.problem} />;
+  const found = await lookUpLink(token, PURPOSES);
+  const page = await linkReaderPage(found);
+  if (!found.ok) return <LinkProblem page={page} problem={found.problem} />;
   const { view } = found;
+  const { t, rich } = page.words;
+  const names = linkNames(view);
   if (view.status === "active") {
     return (
-      <LinkPageFrame heading="You are subscribed" publication={view.accountName}>
-        <p data-testid="newsletter-link-status">
-          {view.email} receives <strong>{view.newsletterName}</strong>. Every mail has a link to unsubscribe.
-        </p>
+      <LinkPageFrame page={page} heading={t("confirm.doneTitle")} publication={view.accountName}>
+        <p data-testid="newsletter-link-status">{rich("confirm.done", names)}</p>
       </LinkPageFrame>
     );
   }
   if (view.status !== "pending") {
     return (
-      <LinkPageFrame heading="This link is no longer needed" publication={view.accountName}>
-        <p data-testid="newsletter-link-status">
-          {view.email} has left <strong>{view.newsletterName}</strong> since this mail was sent, so it does not
-          subscribe anyone. To subscribe again, sign up once more.
-        </p>
+      <LinkPageFrame page={page} heading={t("confirm.staleTitle")} publication={view.accountName}>
+        <p data-testid="newsletter-link-status">{rich("confirm.stale", names)}</p>
       </LinkPageFrame>
     );
   }
   return (
-    <LinkPageFrame heading="Confirm your subscription" publication={view.accountName}>
-      <p>
-        Confirm that {view.email} should receive <strong>{view.newsletterName}</strong>.
-      </p>
+    <LinkPageFrame page={page} heading={t("confirm.title")} publication={view.accountName}>
+      <p>{rich("confirm.ask", names)}</p>
       <form method="post" action={`/api/newsletters/confirm/${token}`}>
         <button type="submit" className={SUBMIT_CLASSES}>
-          Confirm subscription
+          {t("confirm.button")}
         </button>
       </form>
     </LinkPageFrame>

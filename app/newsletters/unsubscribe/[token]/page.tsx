@@ -1,37 +1,49 @@
-import type { Metadata } from "next";
-
-import { LinkPageFrame, LinkProblem, lookUpLink, SUBMIT_CLASSES } from "../../link-page";
+import {
+  linkMetadata,
+  linkNames,
+  LinkPageFrame,
+  LinkProblem,
+  linkReaderPage,
+  lookUpLink,
+  SUBMIT_CLASSES,
+} from "../../link-page";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Unsubscribe", robots: { index: false }, referrer: "no-referrer" };
+
+type Params = { params: Promise<{ token: string }> };
+
+const PURPOSES = ["unsubscribe", "delivery"] as const;
+
+export async function generateMetadata({ params }: Params) {
+  return linkMetadata(await lookUpLink((await params).token, PURPOSES), "unsub.title");
+}
 
 /**
  * /newsletters/unsubscribe/<token>: where a browser opening a mail's unsubscribe link lands. It names
  * the newsletter and asks; its button POSTs to /api/newsletters/unsubscribe/<token> (the one-click
  * URL), which unsubscribes and comes back here. Opening the page changes nothing.
  */
-export default async function UnsubscribeNewsletterPage({ params }: { params: Promise<{ token: string }> }) {
+export default async function UnsubscribeNewsletterPage({ params }: Params) {
   const { token } = await params;
-  const found = await lookUpLink(token, ["unsubscribe", "delivery"]);
-  if (!found.ok) return <LinkProblem problem={found.problem} />;
+  const found = await lookUpLink(token, PURPOSES);
+  const page = await linkReaderPage(found);
+  if (!found.ok) return <LinkProblem page={page} problem={found.problem} />;
   const { view } = found;
+  const { t, rich } = page.words;
+  const names = linkNames(view);
   if (view.status === "unsubscribed") {
     return (
-      <LinkPageFrame heading="You are unsubscribed" publication={view.accountName}>
-        <p data-testid="newsletter-link-status">
-          {view.email} no longer receives <strong>{view.newsletterName}</strong>.
-        </p>
+      <LinkPageFrame page={page} heading={t("unsub.doneTitle")} publication={view.accountName}>
+        <p data-testid="newsletter-link-status">{rich("unsub.done", names)}</p>
       </LinkPageFrame>
     );
   }
   return (
-    <LinkPageFrame heading="Unsubscribe" publication={view.accountName}>
-      <p>
-        Stop sending <strong>{view.newsletterName}</strong> to {view.email}?
-      </p>
+    <LinkPageFrame page={page} heading={t("unsub.title")} publication={view.accountName}>
+      <p>{rich("unsub.ask", names)}</p>
       <form method="post" action={`/api/newsletters/unsubscribe/${token}`}>
         <button type="submit" className={SUBMIT_CLASSES}>
-          Unsubscribe
+          {t("unsub.button")}
         </button>
       </form>
     </LinkPageFrame>

@@ -16,8 +16,15 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       summary:
         "The subscription a signed 'update your card' link (the dunning e-mail, the paywall banner) names → {id, plan_name, summary, in_grace_period, payment_type, can_update_payment_method, payment_method_update, expires_at}. No session needed: the link is signed (HMAC), bound to the subscription and the reader, and expires with the grace period. 401 for a forged, altered or expired link.",
     },
-    async ({ db, publisher, params }) =>
-      privateJson(await cardLinkView(db, { token: params.token, accountId: publisher.accountId, now: new Date() })),
+    async ({ db, req, publisher, params }) =>
+      privateJson(
+        await cardLinkView(db, {
+          token: params.token,
+          accountId: publisher.accountId,
+          now: new Date(),
+          reader: { cookies: req.headers.get("cookie"), acceptLanguage: req.headers.get("accept-language") },
+        }),
+      ),
   ),
   PUT: apiRoute(
     {

@@ -2,6 +2,7 @@
 import { privateJson } from "@/server/http/member-session";
 import { apiRoute, routes } from "@/server/http/route";
 import { SELF_SERVICE_WRITE_ROUTE } from "@/server/http/self-service-routes";
+import { requestWords } from "@/server/members/reader-locale";
 import { confirmSelfServiceSwitch } from "@/server/subscriptions/self-service";
 import { ZSelfServiceSwitchInput, ZSelfServiceZoneQuery } from "@/server/subscriptions/self-service.schema";
 
@@ -16,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       summary:
         "{attempt_token (from the preview), payment_token and signature (only when a one-time switch costs something now: the gateway form's payment; a recurring switch is charged to the stored card)} → {subscription_id, plan_name, message}: the client API's switch_plan. The same token again answers the same, switching once. 409 when the plan's price changed since the preview (nothing charged: preview again); 422 for a token of another subscription, expired, or a payment refused. Optional query time_zone (the reader's, e.g. Europe/Paris): the zone `message` names its time in, else the account's; a zone that is not one is 400.",
     },
-    async ({ db, publisher, member, params, body, query }) => {
+    async ({ db, req, publisher, member, params, body, query }) => {
       const { attempt_token, payment_token, ...extra } = body;
       return privateJson(
         await confirmSelfServiceSwitch(db, {
@@ -28,6 +29,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
           extra,
           now: new Date(),
           timeZone: query.time_zone,
+          words: await requestWords(db, req, publisher.accountId, member.member.locale),
         }),
       );
     },

@@ -2,6 +2,7 @@
 import { privateJson } from "@/server/http/member-session";
 import { apiRoute, routes } from "@/server/http/route";
 import { SELF_SERVICE_WRITE_ROUTE } from "@/server/http/self-service-routes";
+import { requestWords } from "@/server/members/reader-locale";
 import { previewSelfServiceSwitch } from "@/server/subscriptions/self-service";
 import { ZSelfServiceSwitchPreviewInput, ZSelfServiceZoneQuery } from "@/server/subscriptions/self-service.schema";
 
@@ -16,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       summary:
         "{subscription_plan_id} → {attempt_token, chargeable_amount_cents, external_reference_id, switch {applies: now|scheduled, applies_at, price_cents, credit_cents, currency, …}, words (the terms as a sentence), needs_payment (a one-time switch paid in the gateway's form first)}: the client API's switch_plan/preview (the switch type found from the prices). 422 for a plan the subscription cannot switch to; 404 for another member's subscription. Optional query time_zone (the reader's, e.g. Europe/Paris): the zone `words` names its times in, else the account's; a zone that is not one is 400.",
     },
-    async ({ db, publisher, member, params, body, query }) =>
+    async ({ db, req, publisher, member, params, body, query }) =>
       privateJson(
         await previewSelfServiceSwitch(db, {
           accountId: publisher.accountId,
@@ -25,6 +26,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
           targetPlanId: body.subscription_plan_id,
           now: new Date(),
           timeZone: query.time_zone,
+          words: await requestWords(db, req, publisher.accountId, member.member.locale),
         }),
       ),
   ),
