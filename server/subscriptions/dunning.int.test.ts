@@ -135,9 +135,9 @@ describe("dunning on the test clock", () => {
       new RegExp(`http://localhost:3000/member/card/\\d+\\.${subscriptionId}\\.\\d+\\.\\d+\\.[A-Za-z0-9_-]{43}`),
     );
     expect(mails[0]!.text).toContain("€12.50");
-    expect(mails[0]!.text).toContain("You can keep reading until Feb 8, 2026, 1:00 AM GMT+1.");
+    expect(mails[0]!.text).toContain("You can keep reading until 8 Feb 2026, 01:00 CET.");
     expect(mails[0]!.text).toContain(
-      "We will try your card again on these dates:\nFeb 2, 2026, 1:00 AM GMT+1\nFeb 4, 2026, 1:00 AM GMT+1\nFeb 6, 2026, 1:00 AM GMT+1",
+      "We will try your card again on these dates:\n2 Feb 2026, 01:00 CET\n4 Feb 2026, 01:00 CET\n6 Feb 2026, 01:00 CET",
     );
 
     // 2 February: the first retry is declined too; the next one is on the 4th. No second e-mail.

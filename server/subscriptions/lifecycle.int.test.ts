@@ -208,7 +208,7 @@ describe("subscription lifecycle on the test clock", () => {
           addDuration(at("2026-02-01T00:00:00.000Z"), i, "MONTHS")!.toISOString(),
         ),
       ]);
-      expect(reminders[1]!.subject).toMatch(/renews on Feb 8, 2026, 12:00 AM UTC$/);
+      expect(reminders[1]!.subject).toMatch(/renews on 8 Feb 2026, 00:00 UTC$/);
     },
   );
 
