@@ -65,7 +65,7 @@ describe("the self-service page's API", () => {
       title: "Premium",
       switch_type: "upgrade",
       price: "$12.00",
-      period: "month",
+      period: "per month",
     });
     expect(options.map((o) => o.id)).not.toContain(s.f.monthly.id); // one-time
 

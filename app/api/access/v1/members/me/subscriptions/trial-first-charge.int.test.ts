@@ -90,7 +90,7 @@ describe("a trial's first charge", () => {
       advanceSubscription(tx, { subscriptionId: bought.id, now: renewed.nextPaymentDueDate! }),
     );
     const mail = await db.outgoingEmail.findFirstOrThrow({ where: { accountId, kind: "subscription.payment_failed" } });
-    expect(mail.text).toContain("the 7.20 USD payment");
+    expect(mail.text).toContain("the $7.20 payment");
   });
 
   it("cancelled during the trial: access ends when the trial ends, and nothing is charged", async () => {
