@@ -64,6 +64,7 @@ const PAGES: ((ids: Ids) => string)[] = [
   () => "/admin/newsletters/sends",
   () => "/admin/oauth-clients",
   () => "/admin/settings",
+  () => "/admin/settings/languages",
   () => "/admin/users",
   () => "/admin/no-such-page",
   () => "/docs/api",

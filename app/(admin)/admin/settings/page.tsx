@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { AmpCallsPanel } from "@/components/settings/amp-calls-panel";
 import { LoginProviders } from "@/components/settings/login-providers";
 import { SettingsForm } from "@/components/settings/settings-form";
+import { LinkCards } from "@/components/ui";
 
 import { AdminPage } from "../_lib/admin-page";
 
@@ -16,6 +17,16 @@ export default function SettingsPage() {
       description="What the publication's website and apps are built from: the site's address and domains, images, logo, menu, search-engine defaults and language. Every change is in the audit log and goes to the webhooks subscribed to configuration changes."
     >
       <div className="space-y-6">
+        <LinkCards
+          items={[
+            {
+              href: "/admin/settings/languages",
+              title: "Languages",
+              description:
+                "The languages readers are offered, the default, and your own words for any message they see.",
+            },
+          ]}
+        />
         <SettingsForm />
         <LoginProviders />
         <AmpCallsPanel />
