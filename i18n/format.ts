@@ -6,7 +6,7 @@
 import { type Locale } from "./locales";
 
 /** The `Intl` locale a reader locale formats dates with: English as Masthead writes it everywhere. */
-const dateLocale = (locale: Locale): string => (locale === "en" ? "en-GB" : locale);
+export const dateLocale = (locale: Locale): string => (locale === "en" ? "en-GB" : locale);
 
 /** Money in integer cents, in the reader's locale ("₹1,499.00", "1.499,00 €", "US$ 14,99"). */
 export function formatMoney(cents: number, currency: string, locale: Locale): string {

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 
+import { dateLocale, formatDateTime } from "@/i18n/format";
 import type { Locale } from "@/i18n/locales";
 
 import { nextDay, offsetMs, utcDayText, utcMs, zonedDayStart } from "./time-zone";
@@ -59,35 +60,18 @@ export function zDayRange(maxDays: number) {
     });
 }
 
-const FORMATS = new Map<string, Intl.DateTimeFormat>();
 const DAYS = new Map<string, Intl.DateTimeFormat>();
 
-/**
- * The Intl locale of a dashboard format: the account's default locale (i18n/locales.ts), English
- * written as the dashboard always has ("22 Nov 2026", en-GB's order with the 24-hour clock).
- */
-const intlLocale = (locale: Locale | undefined) => (!locale || locale === "en" ? "en-GB" : locale);
+/** The Intl locale of a dashboard format: the account's default locale, English as en-GB (i18n/format.ts). */
+const intlLocale = (locale: Locale | undefined) => dateLocale(locale ?? "en");
 
 /**
  * "22 Nov 2026, 12:00 CET": `value` in `zone` (undefined: the runtime's own), in `locale`'s way of
- * writing dates ("22. Nov. 2026, 12:00 MEZ" in de, "22 नव॰ 2026, 12:00 pm IST" in hi).
+ * writing dates ("22. Nov. 2026, 12:00 MEZ" in de, "22 नव॰ 2026, 12:00 pm IST" in hi); English
+ * (and no locale) as the dashboard always writes it, en-GB's order with the 24-hour clock.
  */
 export function formatInstant(value: Date, zone?: string, locale?: Locale): string {
-  const key = `${locale ?? ""} ${zone ?? ""}`;
-  let format = FORMATS.get(key);
-  if (!format) {
-    format = new Intl.DateTimeFormat(intlLocale(locale), {
-      day: "numeric",
-      month: "short",
-      year: "numeric",
-      hour: "2-digit",
-      minute: "2-digit",
-      timeZoneName: "short",
-      ...(zone ? { timeZone: zone } : {}),
-    });
-    FORMATS.set(key, format);
-  }
-  return format.format(value);
+  return formatDateTime(value, locale ?? "en", zone);
 }
 
 /** The calendar day ("2026-11-22") `instant` falls on, on `zone`'s clocks (undefined: the runtime's). */

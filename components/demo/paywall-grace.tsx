@@ -10,8 +10,8 @@
  */
 import { useState } from "react";
 
+import { formatDateTime } from "@/i18n/format";
 import { isLocale } from "@/i18n/locales";
-import { formatReaderInstant } from "@/i18n/reader-dates";
 import type { Subscription } from "@/sdk/accesstype/types";
 import { graceAccessEnd } from "@/server/subscriptions/grace.schema";
 
@@ -69,7 +69,7 @@ export function GraceBanner({ grace, words }: { grace: Grace; words: DemoWords }
       <p className="mt-1">
         {grace.endsAt === null
           ? words.t("demo.keepReadingForNow")
-          : words.t("demo.keepReadingUntil", { time: formatReaderInstant(new Date(grace.endsAt), locale) })}{" "}
+          : words.t("demo.keepReadingUntil", { time: formatDateTime(new Date(grace.endsAt), locale) })}{" "}
         {words.t("demo.updateCardText")}
       </p>
       <a

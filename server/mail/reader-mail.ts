@@ -19,6 +19,7 @@ import { formatDateTime, formatMoney, type Translate } from "@/i18n/translate";
 import type { Db } from "../db/client";
 import { accountLocales, memberLocale } from "../i18n/locale-settings";
 import { translatorFor } from "../i18n/overrides";
+import { escapeXml } from "../publishing/feeds/xml";
 
 export type ReaderMail = {
   locale: Locale;
@@ -80,15 +81,8 @@ export function greeting(mail: Pick<ReaderMail, "t">, name: string | null | unde
   return clean ? mail.t("greeting", { name: clean }) : mail.t("greetingNoName");
 }
 
-/** Text for HTML: the five characters that matter escaped. */
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
-}
+/** Text for HTML: the five characters that matter escaped (one escaper for XML and HTML alike). */
+export const escapeHtml = (text: string): string => escapeXml(text);
 
 /** The attributes of a mail's root: its language and direction. */
 export function langDir(mail: Pick<ReaderMail, "locale" | "dir">): string {

@@ -24,6 +24,7 @@ import type { Translate } from "@/i18n/translate";
 import { ownValue } from "@/server/own-keys";
 
 import type { TCard, TStoryElement } from "../publishing/cards.schema";
+import { escapeXml } from "../publishing/feeds/xml";
 
 export const MAIL_WIDTH = 600;
 
@@ -40,15 +41,8 @@ export type ElementContext = {
 
 export type Rendered = { html: string; text: string };
 
-/** Text for HTML and attribute values: the five characters that matter escaped. */
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
-}
+/** Text for HTML and attribute values: the five characters that matter escaped (server/publishing/feeds/xml.ts). */
+export const escapeHtml = (text: string): string => escapeXml(text);
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " ", apos: "'" };
 

@@ -12,8 +12,8 @@ import "server-only";
 
 import type sanitizeHtml from "sanitize-html";
 
+import { formatDateTime } from "@/i18n/format";
 import { type Locale } from "@/i18n/locales";
-import { formatReaderInstant } from "@/i18n/reader-dates";
 import { translator, type Translate } from "@/i18n/translate";
 
 import type { Db } from "../../db/client";
@@ -179,7 +179,7 @@ export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext, words:
     `<article>`,
     `<h1>${escapeXml(story.headline)}</h1>`,
     story.subheadline ? `<p class="sub">${escapeXml(story.subheadline)}</p>` : "",
-    `<p class="byline">${authors.length ? `${escapeXml(t("amp.byline", { authors: new Intl.ListFormat(locale, { type: "unit", style: "short" }).format(authors) }))} · ` : ""}<time${attrs({ datetime: published.toISOString() })}>${escapeXml(formatReaderInstant(published, locale, publisher.timeZone))}</time></p>`,
+    `<p class="byline">${authors.length ? `${escapeXml(t("amp.byline", { authors: new Intl.ListFormat(locale, { type: "unit", style: "short" }).format(authors) }))} · ` : ""}<time${attrs({ datetime: published.toISOString() })}>${escapeXml(formatDateTime(published, locale, publisher.timeZone))}</time></p>`,
     hero ? ampImg(hero) : "",
     body,
     `</article>`,
