@@ -39,6 +39,7 @@ import {
   ZMemberSignupInput,
   ZResetPasswordInput,
 } from "../members/members.schema";
+import { signUpLocaleOf } from "../members/reader-locale";
 import { countLiveSessions } from "../members/sessions";
 import { logInWithProvider } from "../members/social-login";
 import { ZSocialLoginInput, ZSocialLoginParams } from "../members/social-login.schema";
@@ -55,7 +56,8 @@ export function signUpRoute(key: MemberBodyKey, summary: string): RouteHandler {
   return apiRoute(
     { auth: "publisher", body: ZMemberSignupInput, cors: true, rateLimit: perIp("member.signup", 30), summary },
     async ({ req, db, publisher, body }) => {
-      const { member, session } = await signUpMember(db, { publisher, input: body, now: new Date() });
+      const locale = await signUpLocaleOf(db, publisher.accountId, req);
+      const { member, session } = await signUpMember(db, { publisher, input: body, locale, now: new Date() });
       return jsonWithMemberSession(req, { [key]: memberToWire(member) }, session, { status: 201 });
     },
   );

@@ -42,6 +42,23 @@ export function pageLocale(
   );
 }
 
+/**
+ * The locale a new reader signed up in, to save on their member record so that mail follows it:
+ * the first of `candidates` (a widget's locale, the locale cookie, Accept-Language's tags) an
+ * offered locale matches; null when none does or it is the account's default (the reader then
+ * follows the default, as one who never chose).
+ */
+export function signUpLocale(
+  locales: AccountLocales,
+  candidates: readonly (string | null | undefined)[],
+): Locale | null {
+  for (const candidate of candidates) {
+    const match = matchLocale(candidate, locales.offered);
+    if (match) return match === locales.defaultLocale ? null : match;
+  }
+  return null;
+}
+
 /** Mail to a reader: their saved choice, else the account's default. */
 export async function memberLocale(db: Db, accountId: number, memberId: number | null): Promise<Locale> {
   const [locales, member] = await Promise.all([

@@ -91,6 +91,8 @@ export type NewIdentityMember = {
   communicationEmail?: string | null;
   /** When the member joined (an imported reader's date in the old system); default `now`. */
   createdAt?: Date;
+  /** The locale they signed up in, when it is not the account's default (server/i18n/locale-settings.ts signUpLocale). */
+  locale?: string | null;
 };
 
 /** How a member was answered: held the identity, known otherwise and linked to it, or created. */
@@ -145,6 +147,7 @@ export async function createIdentityMember(
       communicationEmail: create.communicationEmail ?? null,
       passwordHash: NO_PASSWORD,
       source: create.source,
+      locale: create.locale ?? null,
       createdAt: create.createdAt ?? now,
     },
   });

@@ -89,7 +89,13 @@ function newSession(db: Db, memberId: number, now: Date): Promise<MemberSession>
  */
 export async function signUpMember(
   db: Db,
-  args: { publisher: Publisher; input: TMemberSignupInput; now: Date },
+  args: {
+    publisher: Publisher;
+    input: TMemberSignupInput;
+    now: Date;
+    /** The locale the reader signed up in, kept when it is not the account's default (signUpLocale). */
+    locale?: string | null;
+  },
 ): Promise<MemberWithSession> {
   const { input, now } = args;
   const accountId = args.publisher.accountId;
@@ -109,6 +115,7 @@ export async function signUpMember(
           email: input.email,
           passwordHash,
           source: "email",
+          locale: args.locale ?? null,
           createdAt: now,
         },
       });

@@ -6,10 +6,10 @@
  */
 import "server-only";
 
-import { LOCALES, type Locale } from "@/i18n/locales";
+import { acceptedTags, LOCALES, type Locale } from "@/i18n/locales";
 
 import type { Db } from "../db/client";
-import { accountLocales, pageLocale, type AccountLocales } from "../i18n/locale-settings";
+import { accountLocales, pageLocale, signUpLocale, type AccountLocales } from "../i18n/locale-settings";
 import { translatorFor } from "../i18n/overrides";
 import type { ReaderWords } from "../subscriptions/self-service-words";
 
@@ -56,6 +56,25 @@ export async function readerLocale(
     acceptLanguage: input.acceptLanguage,
   });
   return { locale, locales };
+}
+
+/**
+ * The locale to save on a reader who signs up with `req` (docs/i18n.md "Choosing the locale"): the
+ * page's or widget's own (`named`), else this browser's choice (the locale cookie), else
+ * Accept-Language; null when it is the account's default or none is offered.
+ */
+export async function signUpLocaleOf(
+  db: Db,
+  accountId: number,
+  req: Request,
+  named?: string | null,
+): Promise<Locale | null> {
+  const locales = await accountLocales(db, accountId);
+  return signUpLocale(locales, [
+    named,
+    localeCookieOf(req.headers.get("cookie")),
+    ...acceptedTags(req.headers.get("accept-language")),
+  ]);
 }
 
 /** The member catalogue in `locale` with the account's overrides, for the server's sentences. */

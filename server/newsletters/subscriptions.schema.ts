@@ -39,6 +39,13 @@ export const ZPublicSubscribeInput = z.object({
     .max(200, "must be at most 200 characters")
     .refine((name) => !NAME_FORBIDDEN.test(name), "must be one line without control characters")
     .optional(),
+  /** The widget's or page's locale (a BCP 47 tag): a new reader's mail, the confirmation first, is in it. */
+  locale: z
+    .string()
+    .trim()
+    .max(35, "must be at most 35 characters")
+    .regex(/^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*$/, "must be a language tag such as hi or pt-BR")
+    .optional(),
 });
 
 /** The one answer to a public sign-up, whether or not the e-mail is known. */

@@ -183,7 +183,7 @@ async function subscribeMember(
 /** The member with this e-mail in the account, created (unverified, no password) when there is none. */
 async function findOrCreateNewsletterMember(
   db: Db,
-  args: { accountId: number; email: string; name?: string | null; source: string; now: Date },
+  args: { accountId: number; email: string; name?: string | null; source: string; now: Date; locale?: string | null },
 ): Promise<MemberRecord> {
   const email = normaliseEmail(args.email);
   const { member } = await findOrCreateMemberByIdentity(db, {
@@ -194,6 +194,7 @@ async function findOrCreateNewsletterMember(
       source: args.source,
       email,
       emailVerified: false,
+      locale: args.locale ?? null,
     },
     // A subscriber's further e-mail identity (server/subscriptions/subscribers.ts) names that member.
     otherwise: async (tx) => {
@@ -310,7 +311,16 @@ export async function setMemberSubscription(
  */
 export async function publicSubscribe(
   db: Db,
-  args: { accountId: number; email: string; name?: string; slugs: string[]; source: string; now: Date },
+  args: {
+    accountId: number;
+    email: string;
+    name?: string;
+    slugs: string[];
+    source: string;
+    now: Date;
+    /** A new reader's locale (server/members/reader-locale.ts signUpLocaleOf). */
+    locale?: string | null;
+  },
 ): Promise<SubscribeResult[]> {
   const newsletters = await db.newsletter.findMany({
     where: { accountId: args.accountId, slug: { in: args.slugs }, archivedAt: null, audience: { not: "PAYING" } },

@@ -48,7 +48,12 @@ export function newsletterWidget(): void {
       return;
     }
     submit.setAttribute("disabled", "");
-    api("POST", "/api/newsletters/subscribe", { account_id: config.accountId, email: email.value, newsletters: slugs })
+    api("POST", "/api/newsletters/subscribe", {
+      account_id: config.accountId,
+      email: email.value,
+      newsletters: slugs,
+      locale: config.locale,
+    })
       .then(() => {
         form.replaceWith(h("p", { class: "notice", role: "status" }, t("newsletterSent")));
         reportHeight();
