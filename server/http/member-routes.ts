@@ -157,6 +157,7 @@ export function socialLoginRoute(summary: string): RouteHandler {
         setSession: body["set-session"] === true,
         sessionDays: env.MEMBER_SESSION_DAYS,
         allowPrivate: env.SOCIAL_LOGIN_ALLOW_PRIVATE_URLS,
+        locale: await signUpLocaleOf(db, publisher.accountId, req),
         now: new Date(),
       });
       const wire = memberToWire(member);

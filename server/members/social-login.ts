@@ -65,6 +65,8 @@ export async function logInWithProvider(
     sessionDays: number;
     allowPrivate: boolean;
     now: Date;
+    /** A new member's locale (server/members/reader-locale.ts signUpLocaleOf). */
+    locale?: string | null;
   },
 ): Promise<SocialLoginResult> {
   const { publisher, now } = args;
@@ -88,7 +90,7 @@ export async function logInWithProvider(
     },
     { token: args.token, nonce: args.nonce, allowPrivate: args.allowPrivate },
   );
-  const member = await findOrLinkMember(db, { accountId, provider: provider.name, profile, now });
+  const member = await findOrLinkMember(db, { accountId, provider: provider.name, profile, now, locale: args.locale });
   const session = args.setSession
     ? await createMemberSession(db, { memberId: member.id, now, days: args.sessionDays })
     : null;
@@ -97,7 +99,7 @@ export async function logInWithProvider(
 
 async function findOrLinkMember(
   db: Db,
-  args: { accountId: number; provider: string; profile: SocialProfile; now: Date },
+  args: { accountId: number; provider: string; profile: SocialProfile; now: Date; locale?: string | null },
 ): Promise<MemberRecord> {
   const { accountId, provider, profile, now } = args;
   const email = cut(profile.email, 254)?.toLowerCase() ?? null;
@@ -113,6 +115,7 @@ async function findOrLinkMember(
       emailVerified: Boolean(verifiedEmail),
       communicationEmail: email,
       source: provider,
+      locale: args.locale ?? null,
     },
     // The member with the address the provider vouches for.
     otherwise: async (tx) => {

@@ -53,11 +53,11 @@ beforeEach(async () => {
   });
 });
 
-function login(provider: string, body: unknown) {
+function login(provider: string, body: unknown, headers: Record<string, string> = {}) {
   return POST(
     new Request(`http://localhost/api/login/${provider}`, {
       method: "POST",
-      headers: { "content-type": "application/json", host: "localhost" },
+      headers: { "content-type": "application/json", host: "localhost", ...headers },
       body: typeof body === "string" ? body : JSON.stringify(body),
     }),
     { params: Promise.resolve({ provider }) },
@@ -94,6 +94,27 @@ describe("POST /api/login/<provider> with an OpenID Connect ID token", () => {
     expect(row.emailVerified).toBe(true);
     expect(await verifyPassword("anything", row.passwordHash)).toBe(false);
     expect(await db.webhookEvent.count({ where: { accountId, name: "member-signup" } })).toBe(1);
+  });
+
+  it("keeps the language a new reader signs up in (Accept-Language), and leaves a known reader's alone", async () => {
+    const email = `${unique("asha")}@example.com`;
+    const sub = unique("sub");
+    const first = await login(
+      "google",
+      { token: await op.idToken({ sub, email, email_verified: true, name: "आशा" }) },
+      { "accept-language": "hi-IN,hi;q=0.9" },
+    );
+    expect(first.status).toBe(200);
+    const { member } = await read(first);
+    const db = await getDb();
+    expect((await db.member.findUniqueOrThrow({ where: { id: member.id } })).locale).toBe("hi");
+    const again = await login(
+      "google",
+      { token: await op.idToken({ sub, email, email_verified: true }) },
+      { "accept-language": "ar" },
+    );
+    expect(again.status).toBe(200);
+    expect((await db.member.findUniqueOrThrow({ where: { id: member.id } })).locale).toBe("hi");
   });
 
   it("links a verified e-mail to the existing password member (one reader, one member), ending the unproven password", async () => {
