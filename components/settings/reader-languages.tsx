@@ -33,7 +33,7 @@ export function ReaderLanguages() {
   return (
     <Panel title="Reader languages" padded>
       <LoadState query={view} what="the language settings" />
-      {view.data ? <ReaderLanguagesForm key={view.dataUpdatedAt} view={view.data} /> : null}
+      {view.data ? <ReaderLanguagesForm view={view.data} /> : null}
     </Panel>
   );
 }
@@ -48,9 +48,10 @@ function ReaderLanguagesForm({ view }: { view: TLanguagesView }) {
   const [saved, setSaved] = useState<string | null>(null);
   const update = useMutation(
     trpc.languages.update.mutationOptions({
-      onSuccess: async ({ changed }) => {
+      // The answer is the view as saved: the form keeps its state (and the note) and the page's other panels follow.
+      onSuccess: ({ changed, view: saved }) => {
         setSaved(changed.length > 0 ? `Saved: ${changed.join(", ")}.` : "Nothing had changed.");
-        await queryClient.invalidateQueries({ queryKey: trpc.languages.get.queryKey() });
+        queryClient.setQueryData(trpc.languages.get.queryKey(), saved);
       },
     }),
   );

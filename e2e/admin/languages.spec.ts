@@ -43,8 +43,8 @@ for (const size of [
     await page.getByRole("button", { name: "Save languages" }).click();
     await expect(page.getByText("Nothing had changed.")).toBeVisible();
 
-    await page.getByLabel("Surface").selectOption("paywall");
-    await page.getByLabel("Locale").selectOption("hi");
+    await page.getByLabel("Surface", { exact: true }).selectOption("paywall");
+    await page.getByLabel("Locale", { exact: true }).selectOption("hi");
     await page.getByRole("searchbox", { name: "Find a message" }).fill("sdk.pay");
     const row = page.getByTestId("message-sdk.pay");
     await row.getByRole("button", { name: "Edit sdk.pay" }).click();
