@@ -117,7 +117,10 @@ describe("the external scorer over HTTP", () => {
       const builtIn = await lexiconScorer.score(INPUT); // loaded before the clock starts
       for (let i = 0; i < answers.length; i++) {
         const started = Date.now();
-        const score = await scoreWith(external.scorer, INPUT, { timeoutMs: external.timeoutMs });
+        // Only the slow answer meets the account's 300 ms; the others get time enough that a loaded
+        // machine cannot turn their own failure (a status, not JSON, not a score) into a timeout.
+        const timeoutMs = i === 0 ? external.timeoutMs : 1_200;
+        const score = await scoreWith(external.scorer, INPUT, { timeoutMs });
         // Well before the slow answer's 2 s: the timeout stopped the wait (a loaded machine adds lag).
         expect(Date.now() - started, `answer ${i}`).toBeLessThan(1_500);
         expect(score.toxicity, `answer ${i}`).toBe(builtIn.toxicity);
