@@ -37,7 +37,7 @@ import {
   isAllowedExternalImage,
   type ImageRef,
 } from "../../publishing/editorial/image-refs";
-import { slugify } from "../../publishing/editorial/organise.schema";
+import { slugify } from "../../text/slug";
 import { cleanHtml } from "../../publishing/editorial/sanitize";
 import { publishScheduledStoryJob } from "../../publishing/editorial/scheduling";
 import { normalizeCards } from "../../publishing/editorial/stories/cards";

@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 
-import { slugify } from "../../publishing/editorial/organise.schema";
+import { slugify } from "../../text/slug";
 
 /** Longest slug (organise.schema.ts's limit), the hash suffix included. */
 const SLUG_MAX = 100;

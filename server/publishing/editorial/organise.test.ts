@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 
 import { findCollectionCycle } from "./collections/items";
 import { imageKey, imagePath, sniffImageType } from "./images";
-import { slugify, ZCollectionRules, ZCreateAuthorInput, ZSetCollectionItemsInput } from "./organise.schema";
+import { slugify } from "../../text/slug";
+import { ZCollectionRules, ZCreateAuthorInput, ZSetCollectionItemsInput } from "./organise.schema";
 import { sectionTree, wouldCreateSectionCycle } from "./taxonomy/sections";
 
 describe("slugify", () => {

@@ -15,7 +15,7 @@ import { AppError, type ErrorDetail } from "../../../errors";
 import { Prisma } from "../../../generated/prisma/client";
 import { canonicalJson } from "../../bulk";
 import { collectImageRefs, type ImageRef } from "../image-refs";
-import { slugify } from "../organise.schema";
+import { slugify } from "../../../text/slug";
 import { cleanOptionalHtml } from "../sanitize";
 import { isObject, lockRows } from "../shared";
 import {
