@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 
 import { readSentences, SAMPLED } from "../engagement/moderation/language/sentences/read";
 import { graphemePrefix, truncateGraphemes } from "./graphemes";
-import { decodeSlugParam, isSlug, slugify, SLUG_PATTERN } from "./slug";
+import { decodeSlugParam, isSlug, SLUG_PATTERN, slugify } from "./slug";
 
 const GRAPHEMES = new Intl.Segmenter("und", { granularity: "grapheme" });
 const graphemes = (text: string) => [...GRAPHEMES.segment(text)].map((g) => g.segment);

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { readJson, NO_PARAMS } from "@/server/testing/newsroom-fixture";
+import { NO_PARAMS, readJson } from "@/server/testing/newsroom-fixture";
 import { createTestPublisher, insertStory, textCards } from "@/server/testing/publishing-factories";
 
 import * as searchRoute from "./route";
@@ -31,7 +31,9 @@ async function publisherIn(db: Db, languageIsoCode: string) {
 
 const configOf = async (db: Db, storyId: string) =>
   (
-    await db.$queryRaw<{ config: string }[]>`SELECT search_config::text AS config FROM stories WHERE id = ${storyId}::uuid`
+    await db.$queryRaw<
+      { config: string }[]
+    >`SELECT search_config::text AS config FROM stories WHERE id = ${storyId}::uuid`
   )[0]!.config;
 
 /** One story a language, in that language: the inflected forms in the text, a base form to search for. */
