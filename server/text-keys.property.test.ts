@@ -24,8 +24,8 @@ import { ZSearchQuery } from "./publishing/content.schema";
 import { cleanMetadataOrThrow } from "./publishing/editorial/sanitize";
 import { escapeXml } from "./publishing/feeds/xml";
 import { htmlToText, projectFields } from "./publishing/story-view";
-import { isSlug, slugify } from "./text/slug";
 import { englishWords, inBatches, PROTOTYPE_NAMES, prototypeName, readerText } from "./testing/hostile-text";
+import { isSlug, slugify } from "./text/slug";
 import { webhookEventDescription } from "./webhooks/events.schema";
 
 const NAMES = prototypeName;

@@ -105,6 +105,10 @@ describe("truncateGraphemes and graphemePrefix", () => {
     expect(truncateGraphemes("🇮🇳🇮🇳", 4)).toBe("…");
     expect(truncateGraphemes("short", 5)).toBe("short");
     expect(truncateGraphemes("two words", 5)).toBe("two…");
+    expect(truncateGraphemes("भारत में चुनाव के नतीजे", 16, { atWord: true })).toBe("भारत में चुनाव…");
+    expect(truncateGraphemes("भारत में चुनाव के नतीजे", 20, { atWord: true })).toBe("भारत में चुनाव के…");
+    expect(truncateGraphemes("भारत में चुनाव के नतीजे", 20)).toBe("भारत में चुनाव के न…");
+    expect(truncateGraphemes("abcdef", 4, { ellipsis: "..." })).toBe("a...");
     expect(graphemePrefix("e\u0301e\u0301", 3)).toBe("e\u0301");
   });
 
@@ -117,7 +121,7 @@ describe("truncateGraphemes and graphemePrefix", () => {
         // Nothing more fitted: the next grapheme would have crossed the limit.
         const next = graphemes(text.slice(prefix.length))[0];
         if (next !== undefined) expect(prefix.length + next.length).toBeGreaterThan(max);
-        const cut = truncateGraphemes(text, max, tail);
+        const cut = truncateGraphemes(text, max, { ellipsis: tail, atWord: max % 2 === 0 });
         expect(cut.length).toBeLessThanOrEqual(max);
         if (text.length <= max) expect(cut).toBe(text);
         else {

@@ -2,9 +2,9 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
+import { slugify } from "../../text/slug";
 import { findCollectionCycle } from "./collections/items";
 import { imageKey, imagePath, sniffImageType } from "./images";
-import { slugify } from "../../text/slug";
 import { ZCollectionRules, ZCreateAuthorInput, ZSetCollectionItemsInput } from "./organise.schema";
 import { sectionTree, wouldCreateSectionCycle } from "./taxonomy/sections";
 

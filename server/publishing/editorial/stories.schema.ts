@@ -6,8 +6,8 @@
 import { z } from "zod";
 
 import { zBoundedInstant } from "../../dates.schema";
-import type { STORY_WORKFLOW_EVENTS } from "../../webhooks/events.schema";
 import { isSlug } from "../../text/slug";
+import type { STORY_WORKFLOW_EVENTS } from "../../webhooks/events.schema";
 import { ZCards } from "../cards.schema";
 import { ZAltText } from "./media.schema";
 
