@@ -73,3 +73,9 @@ export function truncateGraphemes(text: string, max: number, options: TruncateOp
   const keep = options.atWord && cutsWord && space > (max - ellipsis.length) * 0.6 ? space : end;
   return text.slice(0, keep).trimEnd() + ellipsis;
 }
+
+/** The first grapheme of `text` (an initial for an avatar, a masked address): "" for "". */
+export function firstGrapheme(text: string): string {
+  for (const { segment } of graphemesOf(text.slice(0, 64))) return segment;
+  return "";
+}

@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { readSentences, SAMPLED } from "../engagement/moderation/language/sentences/read";
-import { graphemePrefix, truncateGraphemes } from "./graphemes";
+import { firstGrapheme, graphemePrefix, truncateGraphemes } from "./graphemes";
 import { decodeSlugParam, isSlug, SLUG_PATTERN, slugify } from "./slug";
 
 const GRAPHEMES = new Intl.Segmenter("und", { granularity: "grapheme" });
@@ -110,6 +110,9 @@ describe("truncateGraphemes and graphemePrefix", () => {
     expect(truncateGraphemes("भारत में चुनाव के नतीजे", 20)).toBe("भारत में चुनाव के न…");
     expect(truncateGraphemes("abcdef", 4, { ellipsis: "..." })).toBe("a...");
     expect(graphemePrefix("e\u0301e\u0301", 3)).toBe("e\u0301");
+    expect(firstGrapheme("प्रिया")).toBe("प्रि");
+    expect(firstGrapheme("👩🏽‍💻 Ana")).toBe("👩🏽‍💻");
+    expect(firstGrapheme("")).toBe("");
   });
 
   it("never split a grapheme and never exceed the limit", () => {

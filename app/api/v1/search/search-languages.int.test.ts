@@ -8,6 +8,7 @@ import type { Db } from "@/server/db/client";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
 import { NO_PARAMS, readJson } from "@/server/testing/newsroom-fixture";
 import { createTestPublisher, insertStory, textCards } from "@/server/testing/publishing-factories";
+import { createTestStaff } from "@/server/testing/staff";
 
 import * as searchRoute from "./route";
 
@@ -167,6 +168,24 @@ describe("story search in the account's language", () => {
     const other = await createTestPublisher(db);
     const elsewhere = await insertStory(db, other.id, { headline: "Farmers", slug: "farmers" });
     expect(await configOf(db, elsewhere.id)).toBe("english");
+  });
+
+  it("finds stories in the dashboard's story finder with the account's configuration too", async () => {
+    const db = await getDb();
+    const account = await publisherIn(db, "hi");
+    const { caller } = await createTestStaff(db, { account: account.id, roles: ["EDITOR"] });
+    const story = await insertStory(db, account.id, {
+      headline: "गाँव में फसल की कटाई",
+      slug: "katai",
+      cards: textCards("किसानों ने नई फसल की कटाई शुरू की।"),
+    });
+    await insertStory(db, account.id, { headline: "मौसम", slug: "mausam", cards: textCards("बारिश हुई।") });
+    for (const search of ["किसान", "किसानों", "फसल कट"]) {
+      expect(
+        (await caller.stories.list({ search })).items.map((s) => s.id),
+        search,
+      ).toEqual([story.id]);
+    }
   });
 
   it("maps language codes to configurations the database has, and anything else to simple", async () => {
