@@ -124,6 +124,7 @@ const zBooleanish = z
 export const zSlugParam = (max = 300) =>
   z
     .string()
+    .min(1, "must not be empty")
     .max(max * 10, `must be at most ${max} characters`)
     .transform(decodeSlugParam)
     .pipe(z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`));
