@@ -201,9 +201,11 @@ export default tseslint.config(
                 "!@/server/trpc/root",
                 "!@/server/errors",
                 "!@/server/own-keys",
+                // Pure text helpers (slugs, grapheme-safe cuts) that import nothing but each other.
+                "!@/server/text/*",
               ],
               message:
-                "Components import only *.schema.ts, server/errors, server/own-keys and tRPC types from server/.",
+                "Components import only *.schema.ts, server/errors, server/own-keys, server/text and tRPC types from server/.",
             },
           ],
         },

@@ -16,6 +16,7 @@ import type { StaffActor } from "../auth/actor";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
+import { graphemePrefix } from "../text/graphemes";
 import { assertOwner } from "./language-settings";
 import type { TMessageArgument, TMessageRow, TOverrideRow } from "./language-settings.schema";
 import { listOverrides, overrideProblem, OverrideRefused, removeOverride, saveOverride } from "./overrides";
@@ -25,7 +26,7 @@ type Target = { surface: Surface; locale: Locale; key: string };
 /** What the audit log keeps of a message: enough to recognise it, never the whole of a long one. */
 const AUDIT_TEXT_LIMIT = 300;
 const auditText = (message: string | null) =>
-  message === null || message.length <= AUDIT_TEXT_LIMIT ? message : `${message.slice(0, AUDIT_TEXT_LIMIT)}…`;
+  message === null || message.length <= AUDIT_TEXT_LIMIT ? message : `${graphemePrefix(message, AUDIT_TEXT_LIMIT)}…`;
 
 function argumentsOfMessage(english: string): TMessageArgument[] {
   const elements = parseMessage(english);

@@ -31,6 +31,7 @@ import type { ApiUser } from "../auth/api-auth";
 import type { Db, TransactionClient } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { Prisma, type Member } from "../generated/prisma/client";
+import { graphemePrefix } from "../text/graphemes";
 import type { MemberRecord } from "./members";
 
 /** The provider of identities that come from a publisher-signed JWT. */
@@ -67,7 +68,7 @@ const MAX_CLAIM_LENGTH = { name: 200, avatar: 2048, email: 254 };
 
 /** A claim trimmed and cut to `max` characters; null when empty. */
 export const cut = (value: string | null | undefined, max: number) =>
-  value ? value.trim().slice(0, max) || null : null;
+  value ? graphemePrefix(value.trim(), max) || null : null;
 
 // ─── find or create a member by identity ─────────────────────────────────────────────────────
 

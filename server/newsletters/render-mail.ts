@@ -28,6 +28,7 @@ import { z } from "zod";
 import { directionOf, type Locale } from "@/i18n/locales";
 import type { Translate } from "@/i18n/translate";
 
+import { graphemePrefix } from "../text/graphemes";
 import {
   escapeHtml,
   freeElements,
@@ -134,10 +135,8 @@ export function newsletterHeaders(args: { unsubscribeUrl: string; replyTo?: stri
 
 /** A subject on one line, at most 250 characters. */
 export function subjectLine(subject: string): string {
-  return subject
-    .replace(/[\r\n\t]+/g, " ")
-    .trim()
-    .slice(0, 250);
+  const line = subject.replace(/[\r\n\t]+/g, " ").trim();
+  return graphemePrefix(line, 250);
 }
 
 /** The reader's language for the chrome. */

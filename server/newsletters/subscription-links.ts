@@ -20,6 +20,7 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { NewsletterSubscription } from "../generated/prisma/client";
 import { PG_INT_MAX } from "../params.schema";
+import { firstGrapheme } from "../text/graphemes";
 import { memberAddress } from "./audience";
 import { unsubscribeSubscription } from "./subscriptions";
 import { liftSuppression } from "./suppression";
@@ -114,7 +115,7 @@ export type LinkView = {
 
 function maskEmail(email: string): string {
   const [local = "", domain = ""] = email.split("@");
-  return `${local.slice(0, 1)}***@${domain}`;
+  return `${firstGrapheme(local)}***@${domain}`;
 }
 
 async function view(db: Db, target: Target): Promise<LinkView> {

@@ -14,6 +14,7 @@
 import { z } from "zod";
 
 import { PG_INT_MAX, zWholeNumber } from "../params.schema";
+import { decodeSlugParam } from "../text/slug";
 import { unsafeInputFindings } from "../validation";
 
 export const MAX_LIMIT = 100;
@@ -115,7 +116,19 @@ const zBooleanish = z
   .optional()
   .transform((v) => v === true || v === "true" || v === "1" || v === "yes");
 
-const zSlug = z.string().trim().min(1).max(300);
+/**
+ * A slug in a path or query (any script, text/slug.ts): percent-escapes a client or router left
+ * in it decoded, composed (NFC). Room for a slug of 300 characters percent-encoded (up to 9
+ * characters each).
+ */
+export const zSlugParam = (max = 300) =>
+  z
+    .string()
+    .min(1, "must not be empty")
+    .max(max * 10, `must be at most ${max} characters`)
+    .transform(decodeSlugParam)
+    .pipe(z.string().trim().min(1, "must not be empty").max(max, `must be at most ${max} characters`));
+const zSlug = zSlugParam();
 
 // ─── Orders ──────────────────────────────────────────────────────────────────────────────────
 
@@ -199,7 +212,7 @@ export type TStoriesQuery = z.output<typeof ZStoriesQuery>;
 /** GET /api/v1/stories-by-slug */
 export const ZStoryBySlugQuery = refuseNul(
   z.object({
-    slug: z.string().trim().min(1, "Give the story's slug.").max(1_000),
+    slug: zSlugParam(1_000),
     fields: zFields,
   }),
 );
@@ -271,7 +284,7 @@ export const ZSearchQuery = refuseNul(
 export type TSearchQuery = z.output<typeof ZSearchQuery>;
 
 /** GET /api/v1/collections/{slug} (and bulk requests of `_type: "collection"`). */
-export const ZCollectionParams = refuseNul(z.object({ slug: z.string().trim().min(1).max(300) }));
+export const ZCollectionParams = refuseNul(z.object({ slug: zSlug }));
 const collectionShape = {
   "item-type": z.enum(["story", "collection"], { message: "Expected story or collection." }).optional(),
   "exclude-story-ids": zStoryIdList,

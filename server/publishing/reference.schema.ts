@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 
-import { MAX_LIMIT, refuseNul, zFields, zIntId, zLimit, zOffset } from "./content.schema";
+import { MAX_LIMIT, refuseNul, zFields, zIntId, zLimit, zOffset, zSlugParam } from "./content.schema";
 
 // Paging, ids and field lists follow the story read API (content.schema.ts): `limit` default 20,
 // lowered to 100 above it; `offset` 0 to 10,000; ids positive integers; `fields` comma lists.
@@ -113,7 +113,7 @@ export type TEntityCollectionsQuery = z.output<typeof ZEntityCollectionsQuery>;
 
 // ─── tags, custom URLs ───────────────────────────────────────────────────────────────────────
 
-export const ZTagParams = refuseNul(z.object({ slug: z.string().min(1).max(200, "must be at most 200 characters") }));
+export const ZTagParams = refuseNul(z.object({ slug: zSlugParam(200) }));
 
 /** The decoded path of a custom URL: starts with "/", no control characters. */
 export const ZCustomUrlPath = z

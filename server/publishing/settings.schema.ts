@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 
+import { isSlug } from "../text/slug";
 import { zWebUrl } from "../web-url";
 
 /** A host name, lower case, no scheme, port or path: "news.example.com", "localhost". */
@@ -81,8 +82,9 @@ const ZMenuItemInput = z
       .string()
       .trim()
       .toLowerCase()
+      .normalize("NFC")
       .max(100)
-      .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "is not a tag slug")
+      .refine((slug) => isSlug(slug), "is not a tag slug")
       .optional(),
     url: z.string().trim().max(2_000).optional(),
   })

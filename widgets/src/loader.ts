@@ -23,6 +23,7 @@
  *   the locale those name.
  */
 import { directionOf, matchLocale, type Locale } from "../../i18n/locales";
+import { graphemePrefix } from "../../server/text/graphemes";
 
 type Obj = Record<string, unknown>;
 type User = { jwt: string; name?: string; avatar?: string } | null;
@@ -254,7 +255,7 @@ const PASSED = [
       case "ready":
         widget.ready = true;
         if (typeof data.title === "string" && data.title && !attr(widget.el, "title"))
-          widget.frame.title = data.title.slice(0, 200);
+          widget.frame.title = graphemePrefix(data.title, 200);
         if (widget.notice) widget.notice.remove();
         widget.notice = undefined;
         sendUser(widget);

@@ -23,6 +23,41 @@ export function pageId(url: string): string {
 }
 
 /**
+ * What continues a word or a character: a letter, mark or digit of any script, a joiner, a
+ * variation selector, a skin tone or an emoji tag. "@Name" followed by one of these is not a
+ * mention of Name ("@Ram" in "@Rama", "@राम" in "@रामा", "@Ana 👩" in "@Ana 👩‍💻").
+ */
+const CONTINUES = /^[\p{L}\p{M}\p{N}\u200c\u200d\ufe0e\ufe0f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u;
+
+/** Where "@name" first stands in `text` as a whole mention (not the start of a longer name); -1 when nowhere. */
+export function mentionAt(text: string, name: string): number {
+  const needle = "@" + name;
+  for (let index = text.indexOf(needle); index >= 0; index = text.indexOf(needle, index + 1)) {
+    if (!CONTINUES.test(text.slice(index + needle.length, index + needle.length + 2))) return index;
+  }
+  return -1;
+}
+
+/**
+ * What the reader is typing after "@" just before the caret (`before`: the text up to it), for the
+ * mention picker: the query (NFC, lower case) and where the "@" stands; null when not in a mention.
+ * Any script: letters, marks, digits, joiners and emoji; up to 30 characters, no spaces.
+ */
+export function mentionQuery(before: string): { start: number; query: string } | null {
+  const match = /(^|\s)@([^\s@]{0,30})$/u.exec(before);
+  if (!match) return null;
+  return { start: before.length - match[2]!.length - 1, query: match[2]!.normalize("NFC").toLowerCase() };
+}
+
+/** The readers whose name holds `query` (mentionQuery's), at most `max`, those whose name starts with it first. */
+export function mentionMatches(readers: Mention[], query: string, max = 6): Mention[] {
+  const named = readers.map((m) => ({ m, name: m.name.normalize("NFC").toLowerCase() }));
+  const found = named.filter((r) => r.name.includes(query));
+  const first = found.filter((r) => r.name.startsWith(query));
+  return [...first, ...found.filter((r) => !r.name.startsWith(query))].slice(0, max).map((r) => r.m);
+}
+
+/**
  * The text of the composer as ops: `@Name` of a chosen reader becomes a mention op, http(s) URLs
  * link ops, the rest text; then the images.
  */
@@ -37,12 +72,17 @@ export function textToOps(text: string, mentions: Mention[], images: string[]): 
     }
     if (last < s.length) ops.push({ insert: s.slice(last) });
   };
-  const names = mentions.filter((m) => text.includes("@" + m.name)).sort((a, b) => b.name.length - a.name.length);
-  let rest = text.trim() ? text.replace(/\s+$/, "") : "";
+  // Names and text compared composed (NFC): a keyboard or IME may send either form.
+  const composed = text.normalize("NFC");
+  const names = mentions
+    .map((m) => ({ ...m, name: m.name.normalize("NFC") }))
+    .filter((m) => m.name && composed.includes("@" + m.name))
+    .sort((a, b) => b.name.length - a.name.length);
+  let rest = composed.trim() ? composed.replace(/\s+$/, "") : "";
   while (rest) {
     let best: { index: number; m: Mention } | null = null;
     for (const m of names) {
-      const index = rest.indexOf("@" + m.name);
+      const index = mentionAt(rest, m.name);
       if (index >= 0 && (!best || index < best.index)) best = { index, m };
     }
     if (!best) {

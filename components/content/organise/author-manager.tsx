@@ -5,6 +5,7 @@ import { ImageField } from "@/components/content/image-upload";
 import { crud, defineManager, searchInput } from "@/components/manager/config";
 import { ResourceManager } from "@/components/manager/resource-manager";
 import { ZCreateAuthorInput, ZUpdateAuthorInput } from "@/server/publishing/editorial/organise.schema";
+import { firstGrapheme } from "@/server/text/graphemes";
 
 import { NameCell, slugColumn, slugField, storiesColumn } from "./fields";
 
@@ -99,7 +100,7 @@ function Avatar({ name, src }: { name: string; src: string | null }) {
     <img src={src} alt="" className="h-9 w-9 shrink-0 rounded-full object-cover" />
   ) : (
     <span className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-gray-100 text-sm font-semibold text-gray-600">
-      {name.slice(0, 1)}
+      {firstGrapheme(name)}
     </span>
   );
 }

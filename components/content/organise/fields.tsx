@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 
 import type { FieldSpec } from "@/components/manager/config";
 import { CountBadge, type Column } from "@/components/ui";
-import { slugify } from "@/server/publishing/editorial/organise.schema";
+import { slugify } from "@/server/text/slug";
 
 /*
  * These are typed for the least a row or a form must have (a slug, a name), not as generics: a

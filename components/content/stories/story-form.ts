@@ -11,6 +11,7 @@ import {
   type TCreateStoryInput,
   type TStoryEditorView,
 } from "@/server/publishing/editorial/stories.schema";
+import { truncateGraphemes } from "@/server/text/graphemes";
 
 import { htmlToDiffText } from "./word-diff";
 
@@ -289,11 +290,7 @@ export const SEO_DESCRIPTION_MAX = 160;
 
 /** `text` cut at a word boundary to at most `max` characters, "…" added when cut. */
 export function truncate(text: string, max: number): string {
-  const clean = text.replace(/\s+/g, " ").trim();
-  if (clean.length <= max) return clean;
-  const cut = clean.slice(0, max - 1);
-  const space = cut.lastIndexOf(" ");
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`;
+  return truncateGraphemes(text.replace(/\s+/g, " ").trim(), max, { atWord: true });
 }
 
 /** What a search engine would show for the story: title, URL and description. */

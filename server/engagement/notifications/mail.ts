@@ -8,6 +8,7 @@
  * HTTPS URL and a mailto, and List-Unsubscribe-Post.
  */
 import { escapeHtml, greeting, langDir, startAlign, type ReaderMail } from "../../mail/reader-mail";
+import { truncateGraphemes } from "../../text/graphemes";
 import { groupDigest, type TDecision, type TNotificationKind } from "./rules";
 
 /** One thing told, with what the mail shows of it. */
@@ -52,7 +53,7 @@ export function excerptOf(body: unknown): string {
     else if (attributes?.mention && typeof attributes.mention.name === "string") text += `@${attributes.mention.name}`;
   }
   const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > EXCERPT_MAX ? `${flat.slice(0, EXCERPT_MAX - 1).trimEnd()}…` : flat;
+  return truncateGraphemes(flat, EXCERPT_MAX);
 }
 
 /** The link to a comment on its page. */

@@ -15,6 +15,7 @@ import "server-only";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import { isPublicationUrl } from "../../publishing/publisher";
+import { graphemePrefix } from "../../text/graphemes";
 import { storyCommentsUrl } from "../content/comment-pages";
 import type { ImportContext, ItemPlan } from "../types";
 import type { CommentThread } from "./records";
@@ -35,7 +36,7 @@ type Target = { url: string; headline: string | null; what: string; tally: NonNu
 
 const unmatched = (thread: Thread) => ({
   name: UNMATCHED_TALLY,
-  line: `thread ${thread.sourceId}: ${thread.url ?? "(no link)"}${thread.title ? ` "${thread.title.slice(0, 100)}"` : ""}`,
+  line: `thread ${thread.sourceId}: ${thread.url ?? "(no link)"}${thread.title ? ` "${graphemePrefix(thread.title, 100)}"` : ""}`,
 });
 
 /** Plan the page of `thread` (see the file's comment). */
@@ -67,7 +68,7 @@ export async function planThreadPage(db: Db, thread: Thread, ctx: ImportContext,
   }
   return placeThread(db, ctx, thread, {
     url,
-    headline: thread.title?.slice(0, 500) || null,
+    headline: thread.title ? graphemePrefix(thread.title, 500) || null : null,
     what: `page ${url}`,
     tally: unmatched(thread),
   });

@@ -6,6 +6,7 @@
  */
 import "server-only";
 
+import { graphemePrefix } from "../../text/graphemes";
 import type { ImportFile, ImportItem, ImportSource, PrepareAccount, PreparedSource } from "../types";
 import { COLLECTION_KIND, planCollection } from "./collection-plan";
 import type { ContentCollection } from "./content-api-collections";
@@ -54,7 +55,7 @@ export function contentSource(
         problems: content.problems,
         items: async function* () {
           for await (const post of content.posts()) {
-            const title = post.title.trim().slice(0, 80);
+            const title = graphemePrefix(post.title.trim(), 80);
             yield {
               kind: STORY_KIND,
               sourceId: post.sourceId || post.where,
@@ -66,7 +67,7 @@ export function contentSource(
             yield {
               kind: COLLECTION_KIND,
               sourceId: collection.slug,
-              label: `collection ${collection.slug} "${collection.name.trim().slice(0, 80)}"`,
+              label: `collection ${collection.slug} "${graphemePrefix(collection.name.trim(), 80)}"`,
               collection,
             };
           }

@@ -17,6 +17,7 @@ import { nullPrototypeRecord } from "@/server/own-keys";
 
 import { AppError } from "../../errors";
 import { cleanMetadataOrThrow } from "../../publishing/editorial/sanitize";
+import { graphemePrefix } from "../../text/graphemes";
 import { checkWebUrl } from "../../web-url";
 import { htmlToPlainText } from "./html-to-elements";
 import type { ContentPost, ContentSeo } from "./records";
@@ -58,7 +59,7 @@ const URL_FIELDS = ["og-image", "twitter-image"] as const;
 function plainField(value: string, max: number, field: string, note: FieldNote): string | null {
   const text = htmlToPlainText(value);
   if (text.length > max) note(`its ${field} is ${text.length} characters: cut to ${max}`);
-  return text.slice(0, max).trim() || null;
+  return graphemePrefix(text, max).trim() || null;
 }
 
 /** A link field's URL as stored, or null (said) when it fails the URL rule. */

@@ -37,19 +37,21 @@ import {
   isAllowedExternalImage,
   type ImageRef,
 } from "../../publishing/editorial/image-refs";
-import { slugify } from "../../publishing/editorial/organise.schema";
 import { cleanHtml } from "../../publishing/editorial/sanitize";
 import { publishScheduledStoryJob } from "../../publishing/editorial/scheduling";
 import { normalizeCards } from "../../publishing/editorial/stories/cards";
 import { generateSlug, storyImageRefs } from "../../publishing/editorial/stories/fields";
 import { scheduledPublicationKey } from "../../publishing/editorial/stories/moves";
 import { cardsPlainText, readTimeMinutes } from "../../publishing/story-view";
+import { graphemePrefix } from "../../text/graphemes";
+import { slugify } from "../../text/slug";
 import { recordThreadKeys, storyThreadKeys } from "../comments/story-match";
 import type { ImportContext, ItemPlan, PlanEffect } from "../types";
 import { planCommentPage } from "./comment-pages";
 import { htmlToElements, htmlToPlainText } from "./html-to-elements";
 import type { ContentPost } from "./records";
 import { keptMetadata, storySeoFields } from "./story-fields";
+import { decodeSlug } from "./term-slug";
 import { planTerm, type PlannedTerm, type TermKind } from "./terms";
 
 export const STORY_KIND = "story";
@@ -202,7 +204,7 @@ export async function planStory(
   if (known !== null) return { action: "skip", reason: `imported before (story ${known})` };
 
   // Headline and summary are plain text, as the editor saves them.
-  const headline = htmlToPlainText(post.title).slice(0, 500) || "(untitled)";
+  const headline = graphemePrefix(htmlToPlainText(post.title), 500) || "(untitled)";
   if (headline === "(untitled)") ctx.note(`${post.type} ${post.sourceId} has no title: imported as "(untitled)"`);
   for (const note of post.notes) ctx.note(`${post.type} ${post.sourceId}: ${note}`);
   // Each field on its own: one that cannot be kept is reported and left out, never the story.
@@ -229,7 +231,9 @@ export async function planStory(
   };
   const fields = storySeoFields(post, noteField);
 
-  const base = slugify(post.slug ?? "", SLUG_MAX) || slugify(post.title, SLUG_MAX) || `story-${post.sourceId}`;
+  // WordPress writes a slug in another script percent-encoded ("%e0%a4%ad…"): read as the text it encodes.
+  const base =
+    slugify(decodeSlug(post.slug ?? ""), SLUG_MAX) || slugify(post.title, SLUG_MAX) || `story-${post.sourceId}`;
   const slug = await generateSlug(db, ctx.accountId, base);
   if (slug !== base) ctx.note(`${post.type} ${post.sourceId}: its slug "${base}" is taken: "${slug}"`);
 
@@ -299,7 +303,7 @@ export async function planStory(
           accountId: ctx.accountId,
           headline,
           slug,
-          summary: post.excerpt ? htmlToPlainText(post.excerpt).slice(0, 2_000) || null : null,
+          summary: post.excerpt ? graphemePrefix(htmlToPlainText(post.excerpt), 2_000) || null : null,
           subheadline: fields.subheadline,
           seo: fields.seo as Prisma.InputJsonObject,
           canonicalUrl: fields.canonicalUrl,

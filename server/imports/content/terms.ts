@@ -13,6 +13,7 @@
 import "server-only";
 
 import type { Db, TransactionClient } from "../../db/client";
+import { graphemePrefix } from "../../text/graphemes";
 import { normaliseEmail } from "../comments/records";
 import type { ImportContext, Mapping, PlanEffect } from "../types";
 import type { ContentPerson, ContentTerm } from "./records";
@@ -53,7 +54,7 @@ async function create(
     const author = await tx.author.create({
       data: {
         accountId,
-        name: p.name.slice(0, 200),
+        name: graphemePrefix(p.name, 200),
         slug: p.slug,
         email: p.email,
         bio: p.bio ?? null,
@@ -65,7 +66,7 @@ async function create(
   }
   if (kind === "tag") {
     const tag = await tx.tag.create({
-      data: { accountId, name: term.name.slice(0, 200), slug: term.slug, createdAt: now },
+      data: { accountId, name: graphemePrefix(term.name, 200), slug: term.slug, createdAt: now },
       select: { id: true },
     });
     return tag.id;
@@ -74,8 +75,8 @@ async function create(
   const section = await tx.section.create({
     data: {
       accountId,
-      name: term.name.slice(0, 200),
-      displayName: term.name.slice(0, 200),
+      name: graphemePrefix(term.name, 200),
+      displayName: graphemePrefix(term.name, 200),
       slug: term.slug,
       position: (last._max.position ?? -1) + 1,
       createdAt: now,

@@ -28,6 +28,7 @@ import "server-only";
 
 import { formatInstant } from "../../dates.schema";
 import type { Db } from "../../db/client";
+import { graphemePrefix } from "../../text/graphemes";
 import { MEMBER_KIND, noteSpelling, planMember } from "../comments/authors";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan, PlanEffect } from "../types";
 import { indexCsv, readCsv, type CsvRow, type CsvSpec } from "./csv";
@@ -212,7 +213,7 @@ async function planRow(
   noteDropped(ctx, noted, row, standing === "paid" && !fromStripe);
   const link = fromStripe ? await stripe.link(db, ctx, { customer, tier: tierOf(v), label: item.label }) : null;
   if (link && "refuse" in link) return refuse(link.refuse);
-  const name = v.name?.trim().slice(0, 200) || email.split("@")[0]!;
+  const name = graphemePrefix(v.name?.trim() ?? "", 200) || email.split("@")[0]!;
   const member = await planMember(db, ctx, {
     email,
     identities: [

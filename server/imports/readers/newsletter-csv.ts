@@ -29,6 +29,7 @@ import "server-only";
 
 import type { Db } from "../../db/client";
 import { suppressedAmong } from "../../newsletters/suppression";
+import { graphemePrefix } from "../../text/graphemes";
 import { MEMBER_KIND, noteSpelling, planMember } from "../comments/authors";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan, PlanEffect } from "../types";
 import { parseConsentDate } from "./consent-date";
@@ -208,7 +209,7 @@ async function planRow(
     );
   }
   noteSpelling(ctx, v.email ?? null, email, run.noted);
-  const name = v.name?.trim().slice(0, 200) || email.split("@")[0]!;
+  const name = graphemePrefix(v.name?.trim() ?? "", 200) || email.split("@")[0]!;
   const member = await planMember(db, ctx, { email, identities: [], name, source: NEWSLETTER_CSV_SOURCE });
   if (member.exists) {
     const existing = await db.newsletterSubscription.findFirst({

@@ -45,6 +45,7 @@ import { centsToDecimal } from "../../subscriptions/money.schema";
 import { billedElsewhere, chargesByItself, hearingFrom } from "../../subscriptions/payments/billing-source";
 import { paymentAdapterFor, paymentAdapterForProvider } from "../../subscriptions/payments/registry";
 import { planCopy } from "../../subscriptions/plan-copy";
+import { graphemePrefix } from "../../text/graphemes";
 import { MEMBER_KIND, noteSpelling, planMember, type SourceIdentity } from "../comments/authors";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan } from "../types";
 import { indexCsv, readCsv, type CsvFormat, type CsvRow, type CsvSpec } from "./csv";
@@ -292,7 +293,8 @@ async function planRow(db: Db, item: SubscriptionItem, ctx: ImportContext, rc: R
 
   const { email, identities } = reader;
   noteSpelling(ctx, reader.emailText || null, email, rc.noted);
-  const name = v.name?.trim().slice(0, 200) || email?.split("@")[0] || identities[0]!.externalId.slice(0, 200);
+  const name =
+    graphemePrefix(v.name?.trim() ?? "", 200) || email?.split("@")[0] || identities[0]!.externalId.slice(0, 200);
   const member = await planMember(db, ctx, { email, identities, name, source: "import" });
   return {
     action: "create",

@@ -1,41 +1,32 @@
 /**
  * Inputs of the editorial dashboard for everything that organises stories: sections, authors,
  * tags, entities, collections and images (server/publishing/editorial/{taxonomy,collections,images}.ts,
- * the tRPC router `organise`, and the forms under components/content/organise). Imports only zod,
- * so the forms can use the same schemas and helpers.
+ * the tRPC router `organise`, and the forms under components/content/organise). Imports only zod
+ * and helpers without imports of their own, so the forms can use the same schemas and helpers.
  */
 import { z } from "zod";
 
+import { isSlug } from "../../text/slug";
 import { zWebUrl } from "../../web-url";
 
 // ─── Shared fields ───────────────────────────────────────────────────────────────────────────
 
-/** Lower-case words joined by single hyphens: what appears in URLs and API paths. */
-const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
 /**
- * A slug made from a name or headline: "Côte d'Ivoire & Co." → "cote-d-ivoire-co", at most
- * `maxLength` characters (100: sections, tags, authors, collections; stories take 120). Empty when
- * nothing is left. Shared by the forms and the server.
+ * A slug (server/text/slug.ts: letters, marks and digits of any script in words joined by single
+ * hyphens, lower case, Latin diacritics left out), at most 100 code units. Typed text is trimmed,
+ * lower-cased and composed (NFC) first.
  */
-export function slugify(name: string, maxLength = 100): string {
-  return name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, maxLength)
-    .replace(/-+$/g, "");
-}
-
 const zSlug = z
   .string()
   .trim()
   .toLowerCase()
+  .normalize("NFC")
   .min(1, "must not be empty")
   .max(100, "must be at most 100 characters")
-  .regex(SLUG_PATTERN, "use lower-case letters, digits and single hyphens (e.g. world-news)");
+  .refine(
+    (slug) => isSlug(slug),
+    "use letters, digits and single hyphens, without accents on Latin letters (e.g. world-news, भारत-समाचार)",
+  );
 const zName = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
 /** Optional text: an empty string clears it (stored as null). */
 const zOptionalText = (max: number) =>

@@ -2,9 +2,10 @@ import path from "node:path";
 
 import { describe, expect, it } from "vitest";
 
+import { slugify } from "../../text/slug";
 import { findCollectionCycle } from "./collections/items";
 import { imageKey, imagePath, sniffImageType } from "./images";
-import { slugify, ZCollectionRules, ZCreateAuthorInput, ZSetCollectionItemsInput } from "./organise.schema";
+import { ZCollectionRules, ZCreateAuthorInput, ZSetCollectionItemsInput } from "./organise.schema";
 import { sectionTree, wouldCreateSectionCycle } from "./taxonomy/sections";
 
 describe("slugify", () => {

@@ -8,7 +8,7 @@ import "server-only";
 import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
-import { slugify } from "./organise.schema";
+import { slugify } from "../../text/slug";
 
 /** Advisory lock namespaces (the first key of pg_advisory_xact_lock(int, int); the account id is the second). */
 const NESTING_LOCKS = { collections: 0x4d430001, sections: 0x4d430002 } as const;

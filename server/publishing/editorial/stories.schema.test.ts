@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { slugify } from "./organise.schema";
+import { slugify } from "../../text/slug";
 import { STORY_SLUG_MAX, tweetIdFromUrl, youtubeVideoId, ZCreateStoryInput, ZUpdateStoryInput } from "./stories.schema";
 
 describe("slugify", () => {

@@ -6,6 +6,7 @@
 import { z } from "zod";
 
 import { zBoundedInstant } from "../../dates.schema";
+import { isSlug } from "../../text/slug";
 import type { STORY_WORKFLOW_EVENTS } from "../../webhooks/events.schema";
 import { ZCards } from "../cards.schema";
 import { ZAltText } from "./media.schema";
@@ -36,8 +37,11 @@ export const STORY_TEMPLATES = ["text", "photo", "video", "listicle", "live-blog
 /** Stories' slugs made from headlines are at most this long. */
 export const STORY_SLUG_MAX = 120;
 
-/** Lower-case words joined by "-", in one or more "/"-separated parts ("politics/budget-2026"). */
-const STORY_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*$/;
+/**
+ * One or more "/"-separated parts ("politics/budget-2026", "राजनीति/बजट-2026"), each a slug by
+ * text/slug.ts's rule: words of letters, marks and digits in any script joined by "-".
+ */
+const isStorySlug = (slug: string) => slug.split("/").every((part) => isSlug(part, 200));
 
 const YOUTUBE_HOSTS = new Set([
   "youtube.com",
@@ -141,10 +145,11 @@ const ZStoryFields = z.object({
     .string()
     .trim()
     .toLowerCase()
+    .normalize("NFC")
     .max(200)
     .refine(
-      (slug) => slug === "" || STORY_SLUG_PATTERN.test(slug),
-      "use lower-case letters, digits and single hyphens, optionally in parts separated by /",
+      (slug) => slug === "" || isStorySlug(slug),
+      "use letters, digits and single hyphens (no accents on Latin letters), optionally in parts separated by /",
     ),
   summary: optionalText(2_000),
   /** Text elements' HTML is sanitised to a small allow-list on save. */

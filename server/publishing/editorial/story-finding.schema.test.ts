@@ -20,6 +20,9 @@ describe("searchPlan", () => {
   it("keeps letters and digits only, so the tsquery syntax cannot be injected", () => {
     expect(searchPlan("budget' | !x & (2026):*")).toMatchObject({ kind: "fulltext", tsquery: "budget & x & 2026:*" });
     expect(searchPlan("Zürich café")).toMatchObject({ tsquery: "zürich & café:*" });
+    // Vowel signs and viramas are marks: they stay inside the word, in any script.
+    expect(searchPlan("किसानों की फसल")).toMatchObject({ tsquery: "किसानों & की & फसल:*" });
+    expect(searchPlan("விவசாயிகள் அறுவடை")).toMatchObject({ tsquery: "விவசாயிகள் & அறுவடை:*" });
   });
   it("falls back to the headline for short words and for punctuation only, with LIKE wildcards escaped", () => {
     expect(searchPlan("EU")).toEqual({ kind: "headline", pattern: "%EU%" });

@@ -61,7 +61,7 @@ export type TListStoriesInput = z.input<typeof ZListStoriesInput>;
 
 /**
  * How a search is run:
- * - "fulltext": the words (letters and digits only, at most 10), all required, on the story's
+ * - "fulltext": the words (letters, their marks and digits, in any script; at most 10), all required, on the story's
  *   search_vector (headline A, subheadline B, text C), the last word as a prefix ("tram lin" finds
  *   "tram line"); a headline containing the whole query also matches (stop words such as "the" are
  *   not in the index, and a headline typed with punctuation should still be found);
@@ -80,7 +80,7 @@ export function searchPlan(search: string | undefined): SearchPlan {
   const query = (search ?? "").trim();
   if (!query) return { kind: "none" };
   const pattern = containsPattern(query);
-  const words = (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 10);
+  const words = (query.toLowerCase().match(/[\p{L}\p{M}\p{N}]+/gu) ?? []).slice(0, 10);
   if (!words.length || words.every((word) => word.length < 3)) return { kind: "headline", pattern };
   const tsquery = words.map((word, i) => (i === words.length - 1 ? `${word}:*` : word)).join(" & ");
   return { kind: "fulltext", tsquery, pattern };

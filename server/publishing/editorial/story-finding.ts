@@ -86,14 +86,15 @@ export async function listStories(
     conditions.push(
       // The query's words stemmed as the index is, or as typed: a prefix is a word cut short, and
       // stemming it can cut it elsewhere ("ready" stems to "readi", no prefix of "readymad").
-      Prisma.sql`(s.search_vector @@ (to_tsquery('english', ${plan.tsquery}) || to_tsquery('simple', ${plan.tsquery})) OR s.headline ILIKE ${plan.pattern})`,
+      // The configuration is the account's (search_account_ts_config), as the stories were indexed with.
+      Prisma.sql`(s.search_vector @@ (to_tsquery(search_account_ts_config(${actor.accountId}::int), ${plan.tsquery}) || to_tsquery('simple', ${plan.tsquery})) OR s.headline ILIKE ${plan.pattern})`,
     );
   const where = Prisma.join(conditions, " AND ");
 
   const sort = effectiveSort(input.sort, plan.kind !== "none");
   const orderBy =
     sort === "relevance" && plan.kind === "fulltext"
-      ? Prisma.sql`ts_rank(s.search_vector, to_tsquery('english', ${plan.tsquery})) DESC, s.updated_at DESC, s.id DESC`
+      ? Prisma.sql`ts_rank(s.search_vector, to_tsquery(search_account_ts_config(${actor.accountId}::int), ${plan.tsquery})) DESC, s.updated_at DESC, s.id DESC`
       : sort === "updated-asc"
         ? Prisma.sql`s.updated_at ASC, s.id ASC`
         : sort === "published-desc"

@@ -20,6 +20,7 @@ import type { Db } from "../../db/client";
 import { accountLocales } from "../../i18n/locale-settings";
 import { MESSAGES_PURGE_KEY } from "../../i18n/messages-cache";
 import { overridesFor } from "../../i18n/overrides";
+import { graphemePrefix } from "../../text/graphemes";
 import { getPublisher } from "../publisher";
 import { storyUrl, type StoryWithRelations } from "../story-view";
 import {
@@ -144,7 +145,7 @@ export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext, words:
   const structured = {
     "@context": "https://schema.org",
     "@type": "NewsArticle",
-    headline: story.headline.slice(0, 110),
+    headline: graphemePrefix(story.headline, 110),
     mainEntityOfPage: url,
     datePublished: published.toISOString(),
     dateModified: modified.toISOString(),

@@ -2,9 +2,9 @@
 import { z } from "zod";
 
 import { zWholeNumber } from "../../params.schema";
-import { refuseNul } from "../content.schema";
+import { refuseNul, zSlugParam } from "../content.schema";
 
-const zSlug = z.string().trim().min(1).max(300);
+const zSlug = zSlugParam();
 
 const FEED_LIMIT_DEFAULT = 20;
 const FEED_LIMIT_MAX = 100;

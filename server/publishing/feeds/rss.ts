@@ -11,6 +11,7 @@ import "server-only";
 import { translator, type Translate } from "@/i18n/translate";
 
 import type { Db } from "../../db/client";
+import { truncateGraphemes } from "../../text/graphemes";
 import { getPublisher } from "../publisher";
 import { htmlToText, sectionToWire, storyUrl, type StoryWithRelations } from "../story-view";
 import {
@@ -91,7 +92,7 @@ export function storyDescription(
 ): string {
   const text = story.summary || story.subheadline || (isOpenToAll(story) ? story.plainText : freeText(story)) || "";
   const plain = htmlToText(text);
-  return plain.length > 300 ? `${plain.slice(0, 297).replace(/\s+\S*$/, "")}…` : plain;
+  return truncateGraphemes(plain, 300, { atWord: true });
 }
 
 /** One <item>; `contentEncoded` is the HTML that goes (as CDATA) into content:encoded. */

@@ -1,5 +1,5 @@
 /** The @mention picker of the comment composer: a listbox under the textarea, keyboard first. */
-import { type Mention } from "../ops";
+import { mentionMatches, mentionQuery, type Mention } from "../ops";
 import { me, reportHeight, t } from "./core";
 import { h } from "./dom";
 
@@ -56,14 +56,10 @@ export function mentionPicker(area: HTMLTextAreaElement, chosen: Mention[]): HTM
     area.focus();
   };
   area.addEventListener("input", () => {
-    const before = area.value.slice(0, area.selectionStart);
-    const match = /(^|\s)@([^\s@]{0,30})$/u.exec(before);
-    if (!match) return close();
-    start = before.length - match[2]!.length - 1;
-    const query = match[2]!.toLowerCase();
-    options = candidates()
-      .filter((m) => m.name.toLowerCase().includes(query))
-      .slice(0, 6);
+    const typing = mentionQuery(area.value.slice(0, area.selectionStart));
+    if (!typing) return close();
+    start = typing.start;
+    options = mentionMatches(candidates(), typing.query);
     active = 0;
     draw();
   });

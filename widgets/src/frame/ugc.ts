@@ -2,6 +2,7 @@
  * The contribution (UGC) widget: a signed-in reader sends a title, a text and links on the
  * page's topic, and sees the status of their last contributions.
  */
+import { graphemePrefix } from "../../../server/text/graphemes";
 import { type StringKey } from "../translate";
 import {
   api,
@@ -132,7 +133,7 @@ async function mineList(rerender = true): Promise<void> {
       h(
         "li",
         { class: "feed-item" },
-        h("span", { class: "name", dir: "auto" }, item.title || item.text.slice(0, 80)),
+        h("span", { class: "name", dir: "auto" }, item.title || graphemePrefix(item.text, 80)),
         " ",
         h("span", { class: "badge" }, t(("ugcStatus_" + item.status) as StringKey)),
       ),

@@ -13,9 +13,9 @@ import type { Actor } from "../../../auth/actor";
 import type { Db } from "../../../db/client";
 import { AppError, type ErrorDetail } from "../../../errors";
 import { Prisma } from "../../../generated/prisma/client";
+import { slugify } from "../../../text/slug";
 import { canonicalJson } from "../../bulk";
 import { collectImageRefs, type ImageRef } from "../image-refs";
-import { slugify } from "../organise.schema";
 import { cleanOptionalHtml } from "../sanitize";
 import { isObject, lockRows } from "../shared";
 import {

@@ -9,10 +9,10 @@ import type { Db } from "../../../db/client";
 import { withTransaction } from "../../../db/transaction";
 import { AppError } from "../../../errors";
 import type { Prisma } from "../../../generated/prisma/client";
+import { slugify } from "../../../text/slug";
 import { parseInput } from "../../../validation";
 import { assertMetadataImagesAllowed } from "../image-refs";
 import {
-  slugify,
   ZAddRelationshipInput,
   ZCreateEntityInput,
   ZListEntitiesInput,
