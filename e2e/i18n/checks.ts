@@ -38,10 +38,10 @@ export async function expectLangDir(where: Where, selector: string, locale: Loca
       bodyDirection: getComputedStyle(el.ownerDocument.body).direction,
     }));
   const dir = directionOf(locale);
-  expect(seen.lang, `${what}: lang`).toBe(locale);
-  expect(seen.dir, `${what}: dir`).toBe(dir);
-  expect(seen.direction, `${what}: computed direction`).toBe(dir);
-  if (selector === "html") expect(seen.bodyDirection, `${what}: the body's direction`).toBe(dir);
+  expect.soft(seen.lang, `${what}: lang`).toBe(locale);
+  expect.soft(seen.dir, `${what}: dir`).toBe(dir);
+  expect.soft(seen.direction, `${what}: computed direction`).toBe(dir);
+  if (selector === "html") expect.soft(seen.bodyDirection, `${what}: the body's direction`).toBe(dir);
 }
 
 /**
@@ -92,11 +92,11 @@ export async function expectNothingCut(where: Where, what: string): Promise<void
     }
     return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, clipped, out: out.slice(0, 5) };
   });
-  expect(found.scrollWidth, `${what} is ${found.scrollWidth} px wide in ${found.clientWidth} px`).toBeLessThanOrEqual(
-    found.clientWidth,
-  );
-  expect(found.out, `${what}: boxes outside the ${found.clientWidth} px window`).toEqual([]);
-  expect(found.clipped, `${what}: text cut off`).toEqual([]);
+  expect
+    .soft(found.scrollWidth, `${what} is ${found.scrollWidth} px wide in ${found.clientWidth} px`)
+    .toBeLessThanOrEqual(found.clientWidth);
+  expect.soft(found.out, `${what}: boxes outside the ${found.clientWidth} px window`).toEqual([]);
+  expect.soft(found.clipped, `${what}: text cut off`).toEqual([]);
 }
 
 /**
@@ -141,7 +141,7 @@ export async function expectTextStartsAtStart(where: Where, selector: string, lo
           ? "left"
           : "right"
         : seen.align;
-  expect(physical, `${what}: text starts on the ${rtl ? "right" : "left"} (${JSON.stringify(seen)})`).toBe(
-    rtl ? "right" : "left",
-  );
+  expect
+    .soft(physical, `${what}: text starts on the ${rtl ? "right" : "left"} (${JSON.stringify(seen)})`)
+    .toBe(rtl ? "right" : "left");
 }

@@ -24,6 +24,8 @@ import {
 } from "./checks";
 
 const KEY = "mh_pk_demo_public_client_key_local_only";
+/** The demo account's server key (README: public, local only). */
+const SERVER_KEY = "mh_sk_demo_server_key_local_only_0000";
 
 test.beforeAll(async ({ browser }) => enableStripe(browser));
 test.afterAll(async ({ browser }) => disableStripe(browser));
@@ -46,14 +48,14 @@ async function checkWidth(page: Page, locale: Locale, width: string): Promise<vo
   await expectNothingCut(page, `the paywall with the card form (${at})`);
   // The plans: each price on the inline start of its row.
   const price = await inlineOffsets(page, "[data-testid^=plan-price-]", "li");
-  expect(price.direction, `the plans' direction (${at})`).toBe(dirOf(locale));
-  expect(Math.abs(price.start), `a plan's price at the inline start (${at})`).toBeLessThanOrEqual(2);
+  expect.soft(price.direction, `the plans' direction (${at})`).toBe(dirOf(locale));
+  expect.soft(Math.abs(price.start), `a plan's price at the inline start (${at})`).toBeLessThanOrEqual(2);
   // The card form: Pay first, on the inline start; the dialog's words from the start side.
   const pay = await inlineOffsets(page, ".masthead-stripe-pay", ".masthead-stripe-actions");
-  expect(Math.abs(pay.start), `Pay at the inline start (${at}) ${JSON.stringify(pay)}`).toBeLessThanOrEqual(2);
+  expect.soft(Math.abs(pay.start), `Pay at the inline start (${at}) ${JSON.stringify(pay)}`).toBeLessThanOrEqual(2);
   await expectTextStartsAtStart(page, "#card-payment-title", locale, `the dialog's title (${at})`);
   await expectTextStartsAtStart(page, "#card-payment-text", locale, `the dialog's text (${at})`);
-  expect(await seriousViolations(page), `axe (${at})`).toEqual([]);
+  expect.soft(await seriousViolations(page), `axe (${at})`).toEqual([]);
 }
 
 test.describe("the paywall and the card form in every locale", () => {
@@ -85,8 +87,10 @@ test("AMP: amp-access answers each locale with its direction and words", async (
   const storyId = (await premiumStoryIds(page))[0]!;
   const english = new Map<string, string>();
   for (const locale of LOCALES) {
+    // As the publisher's first-party endpoint forwards AMP's call: with the server key.
     const res = await request.get(
       `/api/access/v1/stories/${storyId}/amp-access?key=${KEY}&readerId=amp-i18n-${locale}&locale=${encodeURIComponent(locale)}`,
+      { headers: { "X-SUBAUTH": SERVER_KEY } },
     );
     expect(res.status(), await res.text()).toBe(200);
     const grant = (await res.json()) as { data: { locale?: string; dir?: string; messages?: Record<string, string> } };
