@@ -185,30 +185,32 @@ test.describe("the widgets in every locale", () => {
   });
 
   for (const locale of LOCALES) {
-    test(`${locale}: comments, contributions, newsletter, feed and login at 1440 and 390 px`, async ({ page }) => {
-      const { jwtSecret } = demoAccount();
-      // The login frame is a member page: its language is the browser's.
-      await page.setExtraHTTPHeaders({ "Accept-Language": locale });
-      await page.setViewportSize(WIDTHS[0]);
-      await page.goto(`${setup.origin}/widgets.html?locale=${locale}`);
-      const name = `Reader ${locale} ${run}`;
-      await signInReader(page, await readerJwt(jwtSecret, `reader-${locale}-${run}`, name), name);
-      await page.evaluate(() =>
-        (window as unknown as { talktype: { toggleButton: () => void } }).talktype.toggleButton(),
-      );
-      await expect(page.frameLocator("#comments iframe").locator("li.comment")).toHaveCount(1);
-      await expect(page.frameLocator("#comments iframe").locator("form.composer textarea").first()).toBeVisible();
-      await expect(page.frameLocator("#ugc iframe").locator("form.composer textarea").first()).toBeVisible();
-      await expect(
-        page.frameLocator("#newsletter iframe").locator("form.composer input[type=email]").first(),
-      ).toBeVisible();
-      await expect(page.frameLocator("#feed-metype-container iframe").locator(".bar h1").first()).toBeVisible();
-      await expect(page.frameLocator("#login iframe").locator("form").first()).toBeVisible();
-      for (const width of WIDTHS) {
-        await page.setViewportSize(width);
-        await settled(page);
-        await checkWidth(page, locale, width.name);
-      }
+    // The login frame is a member page: its language is the browser's (Accept-Language).
+    test.describe(locale, () => {
+      test.use({ locale });
+      test(`${locale}: comments, contributions, newsletter, feed and login at 1440 and 390 px`, async ({ page }) => {
+        const { jwtSecret } = demoAccount();
+        await page.setViewportSize(WIDTHS[0]);
+        await page.goto(`${setup.origin}/widgets.html?locale=${locale}`);
+        const name = `Reader ${locale} ${run}`;
+        await signInReader(page, await readerJwt(jwtSecret, `reader-${locale}-${run}`, name), name);
+        await page.evaluate(() =>
+          (window as unknown as { talktype: { toggleButton: () => void } }).talktype.toggleButton(),
+        );
+        await expect(page.frameLocator("#comments iframe").locator("li.comment")).toHaveCount(1);
+        await expect(page.frameLocator("#comments iframe").locator("form.composer textarea").first()).toBeVisible();
+        await expect(page.frameLocator("#ugc iframe").locator("form.composer textarea").first()).toBeVisible();
+        await expect(
+          page.frameLocator("#newsletter iframe").locator("form.composer input[type=email]").first(),
+        ).toBeVisible();
+        await expect(page.frameLocator("#feed-metype-container iframe").locator(".bar h1").first()).toBeVisible();
+        await expect(page.frameLocator("#login iframe").locator("form").first()).toBeVisible();
+        for (const width of WIDTHS) {
+          await page.setViewportSize(width);
+          await settled(page);
+          await checkWidth(page, locale, width.name);
+        }
+      });
     });
   }
 });
