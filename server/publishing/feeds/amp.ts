@@ -161,7 +161,7 @@ export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext, words:
     `blockquote{border-inline-start:3px solid ${primary};margin:16px 0;padding-inline-start:12px}footer{padding:16px;font:13px system-ui,sans-serif;color:#666;text-align:center}`;
   return [
     `<!doctype html>`,
-    `<html ⚡${attrs({ lang: locale, dir: directionOf(locale) })}>`,
+    `<html ⚡${attrs({ lang: locale, dir: directionOf(locale) === "rtl" ? "rtl" : null })}>`,
     `<head>`,
     `<meta charset="utf-8">`,
     `<script async src="${AMP_RUNTIME}"></script>`,

@@ -62,7 +62,7 @@ describe("GET /api/v1/amp/story", () => {
     const html = await response.text();
 
     expect(html.startsWith("<!doctype html>")).toBe(true);
-    expect(html).toMatch(/<html ⚡ lang="en" dir="ltr">/);
+    expect(html).toMatch(/<html ⚡ lang="en">/);
     expect(html).toMatch(/<head>\n<meta charset="utf-8">/);
     expect(html).toContain('<script async src="https://cdn.ampproject.org/v0.js"></script>');
     expect(html).toContain('<link rel="canonical" href="https://news.example.com/world/fish-and-chips">');
