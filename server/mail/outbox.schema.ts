@@ -40,6 +40,10 @@ export const ZOutgoingEmailPage = zCursorPage(ZOutgoingEmailView).extend({
 });
 export type TOutgoingEmailPage = z.infer<typeof ZOutgoingEmailPage>;
 
+/** One mail's HTML part, asked by id (the list carries the text part only). */
+export const ZOutgoingEmailHtmlInput = z.object({ id: z.uuid() });
+export const ZOutgoingEmailHtml = z.object({ id: z.string(), html: z.string().nullable() });
+
 export const ZOutgoingEmailCounts = z.object({
   PENDING: z.number().int(),
   SENT: z.number().int(),

@@ -154,6 +154,19 @@ export async function listOutgoingEmails(
   };
 }
 
+/** One of an account's outgoing e-mails with its HTML part (null: the mail is text only); NOT_FOUND otherwise. */
+export async function getOutgoingEmailHtml(
+  db: Db,
+  args: { accountId: number; id: string },
+): Promise<{ id: string; html: string | null }> {
+  const row = await db.outgoingEmail.findFirst({
+    where: { id: args.id, accountId: args.accountId },
+    select: { id: true, html: true },
+  });
+  if (!row) throw new AppError("NOT_FOUND", "There is no such e-mail in this account's outbox.");
+  return row;
+}
+
 export async function countOutgoingEmails(
   db: Db,
   args: { accountId: number },

@@ -120,16 +120,16 @@ const linked = (text: string) =>
     (url) => `<a href="${url}" dir="ltr" style="color:#71717a;">${url}</a>`,
   );
 
-/** A short mail: the greeting, its blocks and an optional footer line, as text and HTML. */
+/** A short mail: its subject (the HTML's title too), the greeting, its blocks and an optional footer line, as text and HTML. */
 export function renderSimpleMail(
   mail: ReaderMail,
-  args: { name: string | null | undefined; blocks: readonly MailBlock[]; footer?: string },
-): { text: string; html: string } {
+  args: { subject: string; name: string | null | undefined; blocks: readonly MailBlock[]; footer?: string },
+): { subject: string; text: string; html: string } {
   const hello = greeting(mail, args.name);
   const text = [hello, ...args.blocks.map(blockText), ...(args.footer ? ["--", args.footer] : [])].join("\n\n") + "\n";
   const align = startAlign(mail);
   const html = `<!doctype html>
-<html ${langDir(mail)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>
+<html ${langDir(mail)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(args.subject)}</title></head>
 <body style="margin:0;padding:0;background:#f4f4f5;"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="padding:16px 8px;" ${langDir(mail)}><tr><td>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #e4e4e7;border-radius:8px;">
 <tr><td style="padding:24px;${SANS}font-size:15px;line-height:1.5;color:#18181b;text-align:${align};">
@@ -137,5 +137,5 @@ export function renderSimpleMail(
 ${args.footer ? `<tr><td style="padding:16px 24px;${SANS}font-size:12px;color:#71717a;text-align:${align};">${linked(args.footer)}</td></tr>` : ""}
 </table></td></tr></table></body></html>
 `;
-  return { text, html };
+  return { subject: args.subject, text, html };
 }

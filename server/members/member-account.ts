@@ -112,8 +112,8 @@ export async function sendOtp(
     await queueEmail(tx, {
       accountId,
       to: email,
-      subject: mail.t("otpSubject", { code, publisher: publisher.name }),
       ...renderSimpleMail(mail, {
+        subject: mail.t("otpSubject", { code, publisher: publisher.name }),
         name: member?.name ?? holder?.name,
         blocks: [{ p: mail.t("otpIntro", { publisher: publisher.name }) }, { code }, { p: mail.t("otpValidity") }],
       }),
@@ -295,8 +295,8 @@ export async function sendVerificationLink(
     await queueEmail(tx, {
       accountId,
       to: email,
-      subject: mail.t("verifySubject", { publisher: publisher.name }),
       ...renderSimpleMail(mail, {
+        subject: mail.t("verifySubject", { publisher: publisher.name }),
         name: member.name,
         blocks: [
           { p: mail.t("verifyIntro", { publisher: publisher.name }) },

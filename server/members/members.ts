@@ -275,8 +275,8 @@ export async function requestPasswordReset(
     await queueEmail(tx, {
       accountId,
       to: member.email,
-      subject: mail.t("resetSubject", { publisher: publisher.name }),
       ...renderSimpleMail(mail, {
+        subject: mail.t("resetSubject", { publisher: publisher.name }),
         name: member.name,
         blocks: [
           { p: mail.t("resetIntro", { publisher: publisher.name }) },

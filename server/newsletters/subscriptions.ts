@@ -84,6 +84,7 @@ async function queueConfirmation(
   const unsubscribe = unsubscribeUrl({ ...base, subscriptionId: args.subscriptionId });
   const { t } = mail;
   const body = renderSimpleMail(mail, {
+    subject: t("confirmSubject", { newsletter: newsletter.name }),
     name: member.name,
     blocks: [
       { p: t("confirmIntro", { newsletter: newsletter.name, publisher: account.name }) },
@@ -95,7 +96,6 @@ async function queueConfirmation(
   await queueEmail(tx, {
     accountId: member.accountId,
     to: args.address,
-    subject: t("confirmSubject", { newsletter: newsletter.name }),
     ...body,
     headers: newsletterHeaders({ unsubscribeUrl: unsubscribe, replyTo: newsletter.replyTo }),
     from: fromHeader(newsletter.senderName, newsletter.senderEmail),

@@ -196,7 +196,6 @@ async function queuePaymentFailedMail(
     to,
     kind: PAYMENT_FAILED_MAIL_KIND,
     now: args.now,
-    subject: t("dunningSubject", { plan: sub.planName }),
-    ...renderSimpleMail(mail, { name: member?.name, blocks }),
+    ...renderSimpleMail(mail, { subject: t("dunningSubject", { plan: sub.planName }), name: member?.name, blocks }),
   });
 }

@@ -134,8 +134,8 @@ async function remind(ctx: StepContext, sub: Subscription): Promise<void> {
     to,
     kind: "subscription.renewal_reminder",
     now: ctx.now,
-    subject: t(sub.recurring ? "reminderRenewsSubject" : "reminderEndsSubject", values),
     ...renderSimpleMail(mail, {
+      subject: t(sub.recurring ? "reminderRenewsSubject" : "reminderEndsSubject", values),
       name: member?.name,
       blocks: [{ p: t(sub.recurring ? "reminderRenewsBody" : "reminderEndsBody", values) }],
     }),

@@ -130,11 +130,11 @@ function itemText(lang: Language, item: TMailItem): string {
   ].join("\n");
 }
 
-function page(ctx: TMailContext, inner: string, why: string): string {
+function page(ctx: TMailContext, subject: string, inner: string, why: string): string {
   const { language: lang } = ctx;
   const align = `text-align:${startAlign(lang)};`;
   return `<!doctype html>
-<html ${langDir(lang)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>
+<html ${langDir(lang)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(subject)}</title></head>
 <body style="${STYLE.body}"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="padding:16px 8px;" ${langDir(lang)}><tr><td>
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="${STYLE.card}">
 <tr><td style="${STYLE.cell}${align}"><p style="margin:0;">${escapeHtml(greeting(lang, ctx.readerName))}</p>${inner}</td></tr>
@@ -155,7 +155,7 @@ export function renderImmediateMail(ctx: TMailContext, item: TMailItem): TRender
   return {
     subject,
     text: `${greeting(lang, ctx.readerName)}\n\n${itemText(lang, item)}\n\n${footText(ctx, why)}`,
-    html: page(ctx, itemHtml(lang, item), why),
+    html: page(ctx, subject, itemHtml(lang, item), why),
     headers: unsubscribeHeaders(ctx),
   };
 }
@@ -182,7 +182,7 @@ export function renderDigestMail(ctx: TMailContext, items: readonly TMailItem[])
   return {
     subject,
     text: `${greeting(lang, ctx.readerName)}\n\n${intro}\n\n${text}\n\n${footText(ctx, why)}`,
-    html: page(ctx, `<p style="margin:12px 0 0;">${escapeHtml(intro)}</p>${html}`, why),
+    html: page(ctx, subject, `<p style="margin:12px 0 0;">${escapeHtml(intro)}</p>${html}`, why),
     headers: unsubscribeHeaders(ctx),
   };
 }

@@ -276,6 +276,14 @@ describe("AMP page", () => {
     );
     expect(arabic).toMatch(/<html ⚡ lang="ar" dir="rtl">/);
     expect(arabic).toContain(translator("paywall", "ar")("amp.restForSubscribers"));
+    // <html lang> is the locale the words are in, not the language setting's ISO code ("pt").
+    const brazil = ampStoryHtml(
+      story,
+      { ...ctx, publisher: { ...publisher, language: { isoCode: "pt", ietfCode: "pt-BR", direction: "ltr" } } },
+      { locale: "pt-BR", t: translator("paywall", "pt-BR"), tags: [] },
+    );
+    expect(brazil).toContain('<html ⚡ lang="pt-BR">');
+    expect(arabic).toContain("blockquote{border-inline-start:");
   });
 });
 

@@ -73,4 +73,44 @@ describe("mail router", () => {
     await expect(owner.mail.list({ limit: 1000 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     await expect(owner.mail.list({ cursor: "not-a-cursor" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
+
+  it("gives an owner one mail's HTML part by id, never another account's", async () => {
+    const a = await accountWithAdmins("alpha");
+    const b = await accountWithAdmins("beta");
+    const db = await getDb();
+    const now = new Date("2026-05-01T08:00:00Z");
+    const html = '<!doctype html><html lang="ar" dir="rtl"><body><p>مرحبا</p></body></html>';
+    const rich = await queueEmail(db, {
+      accountId: a.account.id,
+      to: "r@example.com",
+      subject: "S",
+      text: "t",
+      html,
+      kind: "test",
+      now,
+    });
+    const plain = await queueEmail(db, {
+      accountId: a.account.id,
+      to: "r@example.com",
+      subject: "S",
+      text: "t",
+      kind: "test",
+      now,
+    });
+    const theirs = await queueEmail(db, {
+      accountId: b.account.id,
+      to: "x@example.com",
+      subject: "S",
+      text: "t",
+      html,
+      kind: "test",
+      now,
+    });
+
+    expect(await a.owner.caller.mail.html({ id: rich.id })).toEqual({ id: rich.id, html });
+    expect(await a.owner.caller.mail.html({ id: plain.id })).toEqual({ id: plain.id, html: null });
+    await expect(a.owner.caller.mail.html({ id: theirs.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(a.owner.caller.mail.html({ id: "not-a-uuid" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(a.editor.caller.mail.html({ id: rich.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+  });
 });

@@ -2,8 +2,14 @@
 import { z } from "zod";
 
 import { getEnv } from "../../../env.js";
-import { countOutgoingEmails, listOutgoingEmails } from "../../mail/outbox";
-import { ZListOutgoingEmailsInput, ZOutgoingEmailCounts, ZOutgoingEmailPage } from "../../mail/outbox.schema";
+import { countOutgoingEmails, getOutgoingEmailHtml, listOutgoingEmails } from "../../mail/outbox";
+import {
+  ZListOutgoingEmailsInput,
+  ZOutgoingEmailCounts,
+  ZOutgoingEmailHtml,
+  ZOutgoingEmailHtmlInput,
+  ZOutgoingEmailPage,
+} from "../../mail/outbox.schema";
 import { describeMailTransport } from "../../mail/transport";
 import { createTRPCRouter, ownerProcedure } from "../trpc";
 
@@ -19,6 +25,12 @@ export const mailRouter = createTRPCRouter({
         ...input,
       }),
     ),
+
+  /** One e-mail's HTML part (null for a text-only mail); NOT_FOUND for another account's or none. */
+  html: ownerProcedure
+    .input(ZOutgoingEmailHtmlInput)
+    .output(ZOutgoingEmailHtml)
+    .query(({ ctx, input }) => getOutgoingEmailHtml(ctx.db, { accountId: ctx.actor.accountId, id: input.id })),
 
   /** How many e-mails are pending, sent and failed. */
   counts: ownerProcedure
