@@ -158,7 +158,7 @@ export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext, words:
     `article{max-width:720px;margin:0 auto;padding:16px}h1{font-size:30px;line-height:1.2;margin:8px 0}` +
     `.sub{font-size:19px;color:#444;margin:0 0 8px}.byline{font:14px system-ui,sans-serif;color:#666}` +
     `figure{margin:16px 0}figcaption{font:13px system-ui,sans-serif;color:#666}a{color:${primary}}` +
-    `blockquote{border-left:3px solid ${primary};margin:16px 0;padding-left:12px}footer{padding:16px;font:13px system-ui,sans-serif;color:#666;text-align:center}`;
+    `blockquote{border-inline-start:3px solid ${primary};margin:16px 0;padding-inline-start:12px}footer{padding:16px;font:13px system-ui,sans-serif;color:#666;text-align:center}`;
   return [
     `<!doctype html>`,
     `<html ⚡${attrs({ lang: publisher.language.isoCode, dir: publisher.language.direction === "rtl" ? "rtl" : null })}>`,
