@@ -228,7 +228,7 @@ test("the layout checks find clipped text and a layout the wrong way round", asy
     expect.stringMatching(/^p "نص .*" is cut off \(\d+ px of text in 60 px\)$/),
     expect.stringMatching(/^p "نص .*" runs out of its box$/),
   ]);
-  expect(await page.evaluate(misplaced, "rtl")).toEqual([
+  expect(await page.evaluate(misplaced, "rtl" as const)).toEqual([
     'label "البريد الإلكتروني" is aligned left',
     expect.stringMatching(/^label "البريد الإلكتروني" starts \d+ px from its control's start$/),
     expect.stringMatching(/^button "أرسل" starts -?\d+ px from its row's start$/),
@@ -238,5 +238,5 @@ test("the layout checks find clipped text and a layout the wrong way round", asy
     `<html lang="ar" dir="rtl"><body>${body("", "", "", "padding-inline: 8px 32px")}</body></html>`,
   );
   expect(await page.evaluate(clippedText)).toEqual([]);
-  expect(await page.evaluate(misplaced, "rtl")).toEqual([]);
+  expect(await page.evaluate(misplaced, "rtl" as const)).toEqual([]);
 });
