@@ -1,5 +1,5 @@
 /**
- * No reader-facing words outside the catalogue (docs/i18n.md): the reader surfaces below are read
+ * No reader-facing words outside the catalogue (docs/i18n.md): the reader surfaces (./reader-surfaces.ts) are read
  * with the TypeScript parser, and words written in them where a reader would see them fail here:
  * JSX text, the visible or spoken attributes (aria-label, title, placeholder, alt, label…), text
  * given to the DOM (textContent, innerText, setAttribute, the frames' h() children), and the text
@@ -12,35 +12,9 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
-const root = path.resolve(import.meta.dirname, "..");
+import { READER_SURFACES } from "./reader-surfaces";
 
-/** Each surface's files: folders are walked; tests, generated modules and *.schema.ts are skipped. */
-const READER_SURFACES: ReadonlyMap<string, readonly string[]> = new Map([
-  ["widgets", ["widgets/src"]],
-  ["member", ["app/member", "components/members", "app/newsletters"]],
-  ["paywall", ["sdk/accesstype", "app/demo/paywall", "components/demo", "server/publishing/feeds/amp.ts"]],
-  [
-    "mail",
-    [
-      "server/mail/reader-mail.ts",
-      "server/engagement/notifications/mail.ts",
-      "server/engagement/notifications/notify.ts",
-      "server/engagement/notifications/unsubscribe.ts",
-      "server/newsletters/render-mail.ts",
-      "server/newsletters/render-elements.ts",
-      "server/newsletters/send-content.ts",
-      "server/newsletters/digest.ts",
-      "server/newsletters/subscriptions.ts",
-      "server/members/member-account.ts",
-      "server/members/members.ts",
-      "server/subscriptions/dunning.ts",
-      "server/subscriptions/lifecycle.ts",
-      "server/subscriptions/invoice-document.ts",
-      "server/subscriptions/credit-note-document.ts",
-      "server/subscriptions/pdf-document.ts",
-    ],
-  ],
-]);
+const root = path.resolve(import.meta.dirname, "..");
 
 const VISIBLE_ATTRIBUTES = new Set([
   "aria-label",
@@ -61,6 +35,7 @@ function filesOf(entry: string): string[] {
   return fs.readdirSync(full).flatMap((name) => filesOf(path.join(entry, name)));
 }
 
+/** Folders are walked; tests, generated modules and *.schema.ts are skipped. */
 const isSource = (file: string) =>
   /\.tsx?$/.test(file) && !/\.(test|int\.test|generated|schema)\.tsx?$/.test(file) && !file.endsWith(".d.ts");
 

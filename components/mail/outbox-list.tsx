@@ -95,6 +95,13 @@ function OutboxRow({ email, transport }: { email: TOutgoingEmailView; transport:
             <span className="block truncate text-sm font-medium text-gray-900">{email.subject}</span>
             <span className="block truncate text-xs text-gray-500">
               To {email.to} · <code className="font-mono">{email.kind}</code>
+              {email.language ? (
+                <>
+                  {" "}
+                  · <span data-testid="outbox-language">{email.language.lang}</span>
+                  {email.language.dir === "rtl" ? ", right to left" : null}
+                </>
+              ) : null}
             </span>
           </span>
           <Badge tone={STATUS_TONE[email.status]}>{STATUS_LABEL[email.status]}</Badge>

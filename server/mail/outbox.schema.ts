@@ -21,6 +21,8 @@ const ZOutgoingEmailView = z.object({
   subject: z.string(),
   text: z.string(),
   kind: z.string(),
+  /** The language and direction the HTML part declares on its root (`<html lang dir>`); null without one. */
+  language: z.object({ lang: z.string(), dir: z.enum(["ltr", "rtl"]) }).nullable(),
   status: ZEmailStatus,
   createdAt: z.date(),
   sentAt: z.date().nullable(),

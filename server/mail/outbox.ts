@@ -18,7 +18,12 @@ import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { defineJob } from "../jobs/define";
 import { enqueueJob } from "../jobs/queue";
-import { ZListOutgoingEmailsInput, type TListOutgoingEmailsInput, type TOutgoingEmailPage } from "./outbox.schema";
+import {
+  ZListOutgoingEmailsInput,
+  type TListOutgoingEmailsInput,
+  type TOutgoingEmailPage,
+  type TOutgoingEmailView,
+} from "./outbox.schema";
 import { PermanentMailError, type OutgoingMail } from "./transport";
 
 type QueueEmailInput = {
@@ -115,6 +120,16 @@ export const sendMailJob = defineJob<{ emailId: string }, OutgoingMail>({
 
 // ─── Dashboard ───────────────────────────────────────────────────────────────────────────────
 
+const HTML_ROOT = /<html\b([^>]*)>/i;
+
+/** The `lang` and `dir` on an HTML part's root element (dir "ltr" when it names none), or null. */
+function htmlLanguage(html: string | null): TOutgoingEmailView["language"] {
+  const root = html ? HTML_ROOT.exec(html.slice(0, 2_000)) : null;
+  const lang = root && /\slang="([A-Za-z0-9-]{1,35})"/.exec(root[1]!);
+  if (!root || !lang) return null;
+  return { lang: lang[1]!, dir: /\sdir="rtl"/i.test(root[1]!) ? "rtl" : "ltr" };
+}
+
 /** One page of an account's outgoing e-mails, newest first (keyset on createdAt, id). */
 export async function listOutgoingEmails(
   db: Db,
@@ -143,6 +158,7 @@ export async function listOutgoingEmails(
       subject: row.subject,
       text: row.text,
       kind: row.kind,
+      language: htmlLanguage(row.html),
       status: row.status,
       createdAt: row.createdAt,
       sentAt: row.sentAt,

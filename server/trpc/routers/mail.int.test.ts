@@ -30,6 +30,7 @@ describe("mail router", () => {
       to: "r2@example.com",
       subject: "Reset 2",
       text: "second",
+      html: '<!doctype html>\n<html lang="ar" dir="rtl"><body>ثانية</body></html>',
       kind: "member.password_reset",
       now: new Date(t0 + 1000),
     });
@@ -51,7 +52,10 @@ describe("mail router", () => {
       status: "SENT",
       text: "https://news.example.com/reset-password?token=abc",
       kind: "member.password_reset",
+      language: null,
     });
+    // The language the HTML part declares on its root.
+    expect(page.items[0]!.language).toEqual({ lang: "ar", dir: "rtl" });
     expect(page.items[1]!.sentAt).toBeInstanceOf(Date);
     expect(page.nextCursor).toBeNull();
     expect((await caller.mail.list({ status: "PENDING" })).items.map((m) => m.id)).toEqual([newer.id]);

@@ -1,0 +1,31 @@
+/**
+ * The files readers see, by surface (docs/i18n.md): the tests that hold them to the catalogue
+ * (./reader-literals.test.ts) and to logical sides (./logical-css.test.ts) read them. A folder
+ * stands for every file below it.
+ */
+export const READER_SURFACES: ReadonlyMap<string, readonly string[]> = new Map([
+  ["widgets", ["widgets/src"]],
+  ["member", ["app/member", "components/members", "app/newsletters"]],
+  ["paywall", ["sdk/accesstype", "app/demo/paywall", "components/demo", "server/publishing/feeds/amp.ts"]],
+  [
+    "mail",
+    [
+      "server/mail/reader-mail.ts",
+      "server/engagement/notifications/mail.ts",
+      "server/engagement/notifications/notify.ts",
+      "server/engagement/notifications/unsubscribe.ts",
+      "server/newsletters/render-mail.ts",
+      "server/newsletters/render-elements.ts",
+      "server/newsletters/send-content.ts",
+      "server/newsletters/digest.ts",
+      "server/newsletters/subscriptions.ts",
+      "server/members/member-account.ts",
+      "server/members/members.ts",
+      "server/subscriptions/dunning.ts",
+      "server/subscriptions/lifecycle.ts",
+      "server/subscriptions/invoice-document.ts",
+      "server/subscriptions/credit-note-document.ts",
+      "server/subscriptions/pdf-document.ts",
+    ],
+  ],
+]);
