@@ -302,6 +302,7 @@ const PASSED = [
     const frame = mount("feed", el);
     const container = frame && frame.parentElement;
     if (frame && container) {
+      // logical-css-exempt: a fixed frame's inline sides follow the host page's direction; the drawer follows the container's.
       const side = rtl(container) ? "left:0;box-shadow:2px" : "right:0;box-shadow:-2px";
       frame.style.cssText =
         "position:fixed;top:0;bottom:0;width:min(400px,100vw);height:100%;border:0;z-index:2147483000;" +
