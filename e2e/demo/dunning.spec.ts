@@ -6,60 +6,16 @@
  * sees the banner saying until when, with the link to update the card. Revenue staff see the
  * revenue in grace on the Reports page.
  */
-import type { APIRequestContext } from "@playwright/test";
 
 import { expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
+import { subscribedReader } from "../subscriptions";
 
-const KEY = "mh_pk_demo_public_client_key_local_only";
 const REVENUE = { email: "revenue@demo.masthead.test", password: "masthead-demo-revenue" };
 
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
-
-/** A demo reader with an active Yearly subscription paid through demo_test; returns its id. */
-async function subscribedReader(request: APIRequestContext, email: string): Promise<number> {
-  const minted = await request.post(`/api/demo/reader-jwt?key=${KEY}`, { data: { email } });
-  expect(minted.status(), await minted.text()).toBe(200);
-  const { accesstype_jwt: jwt } = (await minted.json()) as { accesstype_jwt: string };
-  const groups = (await (await request.get(`/api/v1/subscription_groups.json?key=${KEY}`)).json()) as {
-    subscription_groups: { name: string; subscription_plans: { id: number; title: string }[] }[];
-  };
-  const yearly = groups.subscription_groups
-    .find((g) => g.name === "Digital access")!
-    .subscription_plans.find((p) => p.title === "Yearly")!;
-  const q = `key=${KEY}&accesstype_jwt=${jwt}`;
-  const subscription = {
-    subscription_plan_id: yearly.id,
-    payment: { payment_type: "demo_test", amount_currency: "USD" },
-  };
-  const preview = await request.post(`/api/access/v1/members/me/subscriptions/preview?${q}`, {
-    data: { subscription },
-  });
-  expect(preview.status(), await preview.text()).toBe(200);
-  const previewed = (await preview.json()) as {
-    attempt_token: string;
-    external_reference_id: string;
-    subscription: { payment_amount_cents: number };
-  };
-  const attempt = previewed.external_reference_id.replace(/^demo_order_/, "");
-  const created = await request.post(`/api/access/v1/members/me/subscriptions?${q}`, {
-    data: {
-      subscription: {
-        ...subscription,
-        payment: {
-          ...subscription.payment,
-          amount_cents: previewed.subscription.payment_amount_cents,
-          payment_token: `demo_pay_${attempt}`,
-        },
-      },
-      attempt_token: previewed.attempt_token,
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  return ((await created.json()) as { subscription: { id: number } }).subscription.id;
-}
 
 for (const viewport of VIEWPORTS) {
   test(`a reader whose renewal failed keeps reading and sees the grace banner (${viewport.name})`, async ({
@@ -68,7 +24,7 @@ for (const viewport of VIEWPORTS) {
   }) => {
     await page.setViewportSize(viewport);
     const email = `grace-${viewport.name}-${Date.now()}@example.com`;
-    const subscriptionId = await subscribedReader(page.request, email);
+    const { id: subscriptionId } = await subscribedReader(page.request, email);
 
     // A premium story, signed in as that reader: a subscriber, the whole story, no banner.
     await page.goto("/demo/paywall");

@@ -12,6 +12,7 @@
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 
 import { demoAccount, expect, seriousViolations, submitSignIn, test, trpcCall, trpcQuery } from "../fixtures";
+import { subscribedReader } from "../subscriptions";
 import { readerJwt } from "../widgets/host-page";
 import {
   dirOf,
@@ -23,7 +24,6 @@ import {
   type Locale,
 } from "./checks";
 
-const KEY = "mh_pk_demo_public_client_key_local_only";
 const OWNER = { email: "owner@demo.masthead.test", password: "masthead-demo-owner" };
 
 type Languages = { defaultLocale: Locale; offered: Locale[] };
@@ -78,44 +78,7 @@ async function causeReply(request: APIRequestContext, locale: Locale, run: strin
 /** A demo reader with a Yearly subscription (the demo's test gateway) whose renewal then fails: the dunning mail. */
 async function causeDunning(request: APIRequestContext, locale: Locale, run: string): Promise<string> {
   const email = `dunning-${locale.toLowerCase()}-${run}@example.com`;
-  const minted = await request.post(`/api/demo/reader-jwt?key=${KEY}`, { data: { email } });
-  expect(minted.status(), await minted.text()).toBe(200);
-  const { accesstype_jwt: jwt } = (await minted.json()) as { accesstype_jwt: string };
-  const groups = (await (await request.get(`/api/v1/subscription_groups.json?key=${KEY}`)).json()) as {
-    subscription_groups: { name: string; subscription_plans: { id: number; title: string }[] }[];
-  };
-  const yearly = groups.subscription_groups
-    .find((g) => g.name === "Digital access")!
-    .subscription_plans.find((p) => p.title === "Yearly")!;
-  const q = `key=${KEY}&accesstype_jwt=${jwt}`;
-  const subscription = {
-    subscription_plan_id: yearly.id,
-    payment: { payment_type: "demo_test", amount_currency: "USD" },
-  };
-  const preview = await request.post(`/api/access/v1/members/me/subscriptions/preview?${q}`, {
-    data: { subscription },
-  });
-  expect(preview.status(), await preview.text()).toBe(200);
-  const previewed = (await preview.json()) as {
-    attempt_token: string;
-    external_reference_id: string;
-    subscription: { payment_amount_cents: number };
-  };
-  const attempt = previewed.external_reference_id.replace(/^demo_order_/, "");
-  const created = await request.post(`/api/access/v1/members/me/subscriptions?${q}`, {
-    data: {
-      subscription: {
-        ...subscription,
-        payment: {
-          ...subscription.payment,
-          amount_cents: previewed.subscription.payment_amount_cents,
-          payment_token: `demo_pay_${attempt}`,
-        },
-      },
-      attempt_token: previewed.attempt_token,
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
+  const { q } = await subscribedReader(request, email);
   let failed = await request.post(`/api/demo/failed-renewal?${q}`);
   if (failed.status() === 429) {
     // The test tool allows 10 a minute from one address: wait as asked, once.

@@ -12,6 +12,7 @@ import type { Page } from "@playwright/test";
 
 import { expect, seriousViolations, test } from "../fixtures";
 import { disableStripe, enableStripe } from "../stripe";
+import { CLIENT_KEY as KEY, SERVER_KEY } from "../subscriptions";
 import {
   dirOf,
   expectLangDir,
@@ -22,10 +23,6 @@ import {
   WIDTHS,
   type Locale,
 } from "./checks";
-
-const KEY = "mh_pk_demo_public_client_key_local_only";
-/** The demo account's server key (README: public, local only). */
-const SERVER_KEY = "mh_sk_demo_server_key_local_only_0000";
 
 test.beforeAll(async ({ browser }) => enableStripe(browser));
 test.afterAll(async ({ browser }) => disableStripe(browser));
