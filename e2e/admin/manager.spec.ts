@@ -42,7 +42,7 @@ for (const viewport of VIEWPORTS) {
       await create.getByLabel("Slug").fill("Not a slug");
       await create.getByRole("button", { name: "Create tag" }).click();
       await expect(create.getByTestId("field-error")).toHaveText(
-        "use lower-case letters, digits and single hyphens (e.g. world-news)",
+        "use letters, digits and single hyphens, without accents on Latin letters (e.g. world-news, भारत-समाचार)",
       );
       await expect(create.getByLabel("Slug")).toHaveAttribute("aria-invalid", "true");
       if (viewport.name === "phone") await expectNoHorizontalPageScroll(page);

@@ -5,6 +5,7 @@
  * Every one is `auth: "publisher"` (the reader is on the publisher's site) or "member".
  */
 import { getEnv } from "../../env.js";
+import { signUpLocaleOf } from "../i18n/locale-settings";
 import {
   OTP_SENT_MESSAGE,
   resetPasswordWithOtp,
@@ -39,7 +40,6 @@ import {
   ZMemberSignupInput,
   ZResetPasswordInput,
 } from "../members/members.schema";
-import { signUpLocaleOf } from "../members/reader-locale";
 import { countLiveSessions } from "../members/sessions";
 import { logInWithProvider } from "../members/social-login";
 import { ZSocialLoginInput, ZSocialLoginParams } from "../members/social-login.schema";

@@ -79,3 +79,34 @@ export async function setMemberLocale(
   const { count } = await db.member.updateMany({ where: { id: memberId, accountId }, data: { locale } });
   return count === 1;
 }
+
+/** The cookie that keeps a signed-out reader's choice of language in this browser (PUT /api/member/locale). */
+export const LOCALE_COOKIE = "masthead_locale";
+
+/** The locale cookie's value in a Cookie header (the first one), or null. */
+export function localeCookieOf(header: string | null | undefined): string | null {
+  for (const part of (header ?? "").split(";")) {
+    const [name = "", value = ""] = part.split("=", 2).map((s) => s.trim());
+    if (name === LOCALE_COOKIE) return value || null;
+  }
+  return null;
+}
+
+/**
+ * The locale to save on a reader who signs up with `req` (docs/i18n.md "Choosing the locale"): the
+ * page's or widget's own (`named`), else this browser's choice (the locale cookie), else
+ * Accept-Language; null when it is the account's default or none is offered.
+ */
+export async function signUpLocaleOf(
+  db: Db,
+  accountId: number,
+  req: Request,
+  named?: string | null,
+): Promise<Locale | null> {
+  const locales = await accountLocales(db, accountId);
+  return signUpLocale(locales, [
+    named,
+    localeCookieOf(req.headers.get("cookie")),
+    ...acceptedTags(req.headers.get("accept-language")),
+  ]);
+}

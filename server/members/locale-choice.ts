@@ -10,8 +10,7 @@ import { type Locale } from "@/i18n/locales";
 
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
-import { accountLocales, setMemberLocale } from "../i18n/locale-settings";
-import { LOCALE_COOKIE } from "./reader-locale";
+import { accountLocales, LOCALE_COOKIE, setMemberLocale } from "../i18n/locale-settings";
 
 /** A year: the choice outlives any session. */
 const COOKIE_SECONDS = 365 * 86_400;

@@ -6,25 +6,14 @@
  */
 import "server-only";
 
-import { acceptedTags, LOCALES, type Locale } from "@/i18n/locales";
+import { LOCALES, type Locale } from "@/i18n/locales";
 
 import type { Db } from "../db/client";
-import { accountLocales, pageLocale, signUpLocale, type AccountLocales } from "../i18n/locale-settings";
+import { accountLocales, localeCookieOf, pageLocale, type AccountLocales } from "../i18n/locale-settings";
 import { translatorFor } from "../i18n/overrides";
 import type { ReaderWords } from "../subscriptions/self-service-words";
 
 /** The cookie a signed-out reader's choice is kept in (a signed-in reader's is on their record too). */
-export const LOCALE_COOKIE = "masthead_locale";
-
-/** The locale cookie's value in a Cookie header (the first one), or null. */
-function localeCookieOf(header: string | null | undefined): string | null {
-  for (const part of (header ?? "").split(";")) {
-    const [name = "", value = ""] = part.split("=", 2).map((s) => s.trim());
-    if (name === LOCALE_COOKIE) return value || null;
-  }
-  return null;
-}
-
 /** Every shipped locale, English first: a page on a host that names no publisher. */
 const NO_ACCOUNT: AccountLocales = { defaultLocale: "en", offered: [...LOCALES] };
 
@@ -56,25 +45,6 @@ export async function readerLocale(
     acceptLanguage: input.acceptLanguage,
   });
   return { locale, locales };
-}
-
-/**
- * The locale to save on a reader who signs up with `req` (docs/i18n.md "Choosing the locale"): the
- * page's or widget's own (`named`), else this browser's choice (the locale cookie), else
- * Accept-Language; null when it is the account's default or none is offered.
- */
-export async function signUpLocaleOf(
-  db: Db,
-  accountId: number,
-  req: Request,
-  named?: string | null,
-): Promise<Locale | null> {
-  const locales = await accountLocales(db, accountId);
-  return signUpLocale(locales, [
-    named,
-    localeCookieOf(req.headers.get("cookie")),
-    ...acceptedTags(req.headers.get("accept-language")),
-  ]);
 }
 
 /** The member catalogue in `locale` with the account's overrides, for the server's sentences. */

@@ -2,7 +2,7 @@
 import { AppError } from "@/server/errors";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { signUpLocaleOf } from "@/server/members/reader-locale";
+import { signUpLocaleOf } from "@/server/i18n/locale-settings";
 import { publicSubscribe } from "@/server/newsletters/subscriptions";
 import { PUBLIC_SUBSCRIBE_MESSAGE, ZPublicSubscribeInput } from "@/server/newsletters/subscriptions.schema";
 
