@@ -24,7 +24,7 @@ import {
 import { LOCALE_NAMES, LOCALES, type Locale } from "@/i18n/locales";
 import type { TMessageRow, TOverrideRow } from "@/server/i18n/language-settings.schema";
 
-import { OverrideEditor } from "./override-editor";
+import { OverrideEditor, sourceDirection } from "./override-editor";
 
 const SURFACE_NAMES: ReadonlyMap<string, string> = new Map([
   ["widgets", "Widgets"],
@@ -108,7 +108,7 @@ export function MessageOverrides({ surfaces, defaultLocale }: { surfaces: readon
                   {row.override !== null ? <Badge tone={row.stale ? "amber" : "blue"}>your words</Badge> : null}
                   {row.stale ? <Badge tone="amber">not used</Badge> : null}
                 </p>
-                <p lang={locale} dir={direction} className="text-sm break-words text-gray-900">
+                <p lang={locale} dir={sourceDirection(row, direction)} className="text-sm break-words text-gray-900">
                   {row.override ?? row.catalogue}
                 </p>
                 {row.stale ? <p className="text-xs text-amber-800">{row.stale}</p> : null}

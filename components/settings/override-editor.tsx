@@ -17,6 +17,15 @@ import type { TMessageRow } from "@/server/i18n/language-settings.schema";
 
 type Target = { surface: string; locale: Locale; direction: "ltr" | "rtl" };
 
+/**
+ * The direction a message's source is shown in: a plural or select is ICU syntax nested in braces,
+ * which reads left to right (right to left, the bidi algorithm scatters its braces); plain words
+ * and simple arguments read in the locale's direction.
+ */
+export function sourceDirection(row: TMessageRow, direction: "ltr" | "rtl"): "ltr" | "rtl" {
+  return row.arguments.some((a) => a.kind === "plural" || a.kind === "select") ? "ltr" : direction;
+}
+
 function previewOf(locale: Locale, message: string, row: TMessageRow): PreviewLine[] | null {
   try {
     return previewMessage(locale, message, row.arguments);
@@ -65,7 +74,7 @@ export function OverrideEditor({
         </div>
         <div className="min-w-0">
           <dt className="text-xs font-medium text-gray-600">The catalogue&apos;s words ({locale})</dt>
-          <dd lang={locale} dir={direction} className="break-words text-gray-900">
+          <dd lang={locale} dir={sourceDirection(row, direction)} className="break-words text-gray-900">
             {row.catalogue}
           </dd>
         </div>
@@ -81,7 +90,7 @@ export function OverrideEditor({
       >
         <Textarea
           lang={locale}
-          dir={direction}
+          dir={sourceDirection(row, direction)}
           rows={3}
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
