@@ -3,7 +3,8 @@
  * with the account's default locale set to each in turn (mail to a reader who never chose follows
  * it), a reply notification (reader A comments through the widgets' API, reader B replies) and a
  * dunning mail (a demo reader's renewal fails through the demo's test tool) are caused, read from
- * the outbox (`mail.html`), and their HTML parts are opened in the browser: `<html lang dir>` and
+ * the outbox (`mail.html`), with a newsletter's confirmation and an issue as readers get it (its
+ * preview), and their HTML parts are opened in the browser: `<html lang dir>` and
  * the outer table's are the locale's and the body lays out so, nothing scrolls sideways or is cut
  * off, axe finds nothing serious, and the text starts on the locale's side. The AMP story page,
  * which is in the account's default locale, is checked in each locale the same way. The account's
@@ -51,6 +52,31 @@ test.afterAll(async () => {
 /** A page id as the widgets' API reads it: URL-safe base64 of encodeURIComponent(url). */
 function pageId(url: string): string {
   return Buffer.from(encodeURIComponent(url)).toString("base64url");
+}
+
+let newsletter: { id: number; slug: string } | null = null;
+
+/** One opt-in newsletter of this run (made once). */
+async function newsletterOf(ownerRequest: APIRequestContext, run: string): Promise<{ id: number; slug: string }> {
+  if (newsletter) return newsletter;
+  const slug = `i18n-mail-${run}`;
+  const created = await trpcCall<{ id: number }>(ownerRequest, "newsletters.create", {
+    name: `Morning Note ${run}`,
+    slug,
+    description: "The morning's stories.",
+    senderName: "The Gazette",
+    senderEmail: "news@gazette.example",
+    replyTo: "",
+    design: { logoUrl: "", accentColor: "#1d4ed8", backgroundColor: "#ffffff", footer: "1 Main Street" },
+    audience: "OPT_IN",
+    planIds: [],
+    trackOpens: false,
+    trackClicks: false,
+    digestCollectionId: null,
+    digestSchedule: null,
+  });
+  newsletter = { id: created.id, slug };
+  return newsletter;
 }
 
 /** Reader A (with an e-mail) comments on a fresh page, reader B replies: A is told at once. */
@@ -126,7 +152,7 @@ test.describe("reader mail and the AMP page in every locale", () => {
   const run = Date.now().toString(36);
 
   for (const locale of LOCALES) {
-    test(`${locale}: a reply notification, a dunning mail and the AMP page at 1440 and 390 px`, async ({
+    test(`${locale}: a reply notification, a dunning mail, a newsletter's confirmation and issue, and the AMP page at 1440 and 390 px`, async ({
       page,
       browser,
       request,
@@ -142,6 +168,24 @@ test.describe("reader mail and the AMP page in every locale", () => {
       const dunningTo = await causeDunning(request, locale, run);
       await checkMail(page, locale, await htmlTo(staff.request, replyTo));
       await checkMail(page, locale, await htmlTo(staff.request, dunningTo));
+
+      // A newsletter: the confirmation a new reader is sent (in the widget's locale, which is the
+      // default here) and an issue as readers get it (the preview: the newsroom's story in the
+      // frame Masthead adds, its words in the account's default).
+      const { id: newsletterId, slug: newsletterSlug } = await newsletterOf(staff.request, run);
+      const confirmTo = `confirm-${locale.toLowerCase()}-${run}@example.com`;
+      const subscribed = await request.post("/api/newsletters/subscribe", {
+        data: { account_id: demoAccount().accountId, email: confirmTo, newsletters: [newsletterSlug], locale },
+      });
+      expect(subscribed.status(), await subscribed.text()).toBe(202);
+      await checkMail(page, locale, await htmlTo(staff.request, confirmTo));
+      const storyId = ((await (await request.get("/api/v1/stories?limit=1")).json()) as { stories: { id: string }[] })
+        .stories[0]!.id;
+      const issue = await trpcQuery<{ html: string }>(staff.request, "newsletterSends.preview", {
+        storyId,
+        newsletterId,
+      });
+      await checkMail(page, locale, { kind: "newsletter issue", html: issue.html });
 
       // The AMP page of a published story, in the account's default locale.
       const stories = await request.get(`/api/v1/stories?limit=1`);
