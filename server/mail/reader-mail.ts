@@ -131,10 +131,10 @@ export function renderSimpleMail(
   const html = `<!doctype html>
 <html ${langDir(mail)}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(args.subject)}</title></head>
 <body style="margin:0;padding:0;background:#f4f4f5;"><table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="padding:16px 8px;" ${langDir(mail)}><tr><td>
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #e4e4e7;border-radius:8px;">
-<tr><td style="padding:24px;${SANS}font-size:15px;line-height:1.5;color:#18181b;text-align:${align};">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;margin:0 auto;table-layout:fixed;background:#ffffff;border:1px solid #e4e4e7;border-radius:8px;">
+<tr><td style="padding:24px;${SANS}font-size:15px;line-height:1.5;color:#18181b;overflow-wrap:anywhere;word-break:break-word;text-align:${align};">
 <p style="margin:0 0 16px;">${escapeHtml(hello)}</p>${args.blocks.map(blockHtml).join("")}</td></tr>
-${args.footer ? `<tr><td style="padding:16px 24px;${SANS}font-size:12px;color:#71717a;text-align:${align};">${linked(args.footer)}</td></tr>` : ""}
+${args.footer ? `<tr><td style="padding:16px 24px;${SANS}font-size:12px;color:#71717a;overflow-wrap:anywhere;word-break:break-word;text-align:${align};">${linked(args.footer)}</td></tr>` : ""}
 </table></td></tr></table></body></html>
 `;
   return { subject: args.subject, text, html };

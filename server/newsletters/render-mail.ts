@@ -173,12 +173,12 @@ function layout(frame: MailFrame, links: Links, body: string): string {
 ${frame.preheader ? `<div style="display:none;max-height:0;overflow:hidden;">${escapeHtml(frame.preheader)}</div>` : ""}
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="background:${design.backgroundColor};" ${langDir(locale)}>
 <tr><td align="center" style="padding:24px 12px;">
-<table role="presentation" width="${MAIL_WIDTH}" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:${MAIL_WIDTH}px;background:#ffffff;">
+<table role="presentation" width="${MAIL_WIDTH}" cellpadding="0" cellspacing="0" border="0" style="width:100%;max-width:${MAIL_WIDTH}px;table-layout:fixed;background:#ffffff;">
 <tr><td style="padding:20px 24px;border-bottom:4px solid ${design.accentColor};">${logo}<div style="${SANS}font-size:13px;color:#6b7280;margin-top:4px;">${escapeHtml(frame.newsletterName)}</div></td></tr>
-<tr><td style="padding:24px;${align(frame.contentLocale)}" ${langDir(frame.contentLocale)}>
+<tr><td style="padding:24px;overflow-wrap:anywhere;word-break:break-word;${align(frame.contentLocale)}" ${langDir(frame.contentLocale)}>
 ${body}
 </td></tr>
-<tr><td style="padding:20px 24px;background:#f9fafb;${SANS}font-size:12px;line-height:1.5;color:#6b7280;${align(locale)}">
+<tr><td style="padding:20px 24px;background:#f9fafb;${SANS}font-size:12px;line-height:1.5;color:#6b7280;overflow-wrap:anywhere;${align(locale)}">
 ${address}<p style="margin:0;">${escapeHtml(t("newsletterWhy", { newsletter: frame.newsletterName, publisher: frame.publisherName }))} <a href="${links.unsubscribe}" style="color:#6b7280;text-decoration:underline;">${escapeHtml(t("unsubscribe"))}</a></p>
 </td></tr>
 </table>
