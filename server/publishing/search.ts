@@ -4,7 +4,7 @@
  * with websearch_to_tsquery(config, q) ("quoted phrases", -exclusions, OR) and ranked by
  * relevance with freshness over a candidate pool of the newest matches (RANK_POOL). Filters: author (slug or name), author-id, section-id, published-before/after.
  *
- * `config` is the account's text-search configuration, search_account_ts_config(account): its
+ * `config` is the account's text-search configuration (./search-config.ts, a literal): its
  * language's where PostgreSQL has one (stemmed: "elections" finds "election"), else `simple` (the
  * words as written, lower-cased). The stories are indexed with the same one (the search_language
  * migration), so a query's words are normalised exactly as the stories' were.
@@ -17,6 +17,7 @@ import "server-only";
 import type { Db } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import type { TSearchQuery } from "./content.schema";
+import { searchConfigOf } from "./search-config";
 import { loadWireStoriesByIds, type ContentContext } from "./stories";
 import type { WireStory } from "./story-view";
 
@@ -59,8 +60,9 @@ export async function searchStories(
   { ctx, ...q }: { ctx: ContentContext } & TSearchQuery,
 ): Promise<SearchResult> {
   const conditions: Prisma.Sql[] = [Prisma.sql`s.account_id = ${ctx.accountId}`, Prisma.sql`s.status = 'published'`];
-  // The configuration is a stable function of a constant: evaluated once, and the GIN index serves the match.
-  const query = Prisma.sql`websearch_to_tsquery(search_account_ts_config(${ctx.accountId}::int), ${q.q ?? ""})`;
+  // The configuration as a literal (./search-config.ts): the planner estimates the match and the GIN index serves it.
+  const config = q.q ? await searchConfigOf(db, ctx.accountId) : Prisma.raw("'simple'::regconfig");
+  const query = Prisma.sql`websearch_to_tsquery(${config}, ${q.q ?? ""})`;
   if (q.q) conditions.push(Prisma.sql`s.search_vector @@ ${query}`);
   if (q.publishedBefore) conditions.push(Prisma.sql`s.published_at < ${q.publishedBefore}`);
   if (q.publishedAfter) conditions.push(Prisma.sql`s.published_at > ${q.publishedAfter}`);

@@ -25,6 +25,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { Prisma, type StoryStatus } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
+import { searchConfigOf } from "../search-config";
 import { appendStoriesToCollection } from "./collections/items";
 import type { TStoryListItem } from "./stories.schema";
 import { deleteStory, moveStory } from "./stories/moves";
@@ -82,19 +83,20 @@ export async function listStories(
     if (input.to) conditions.push(Prisma.sql`${dateColumn} < ${zonedDayStart(nextDay(input.to), zone)}`);
   }
   if (plan.kind === "headline") conditions.push(Prisma.sql`s.headline ILIKE ${plan.pattern}`);
+  // The account's configuration as a literal, as the stories were indexed with (../search-config.ts).
+  const config = plan.kind === "fulltext" ? await searchConfigOf(db, actor.accountId) : null;
   if (plan.kind === "fulltext")
     conditions.push(
       // The query's words stemmed as the index is, or as typed: a prefix is a word cut short, and
       // stemming it can cut it elsewhere ("ready" stems to "readi", no prefix of "readymad").
-      // The configuration is the account's (search_account_ts_config), as the stories were indexed with.
-      Prisma.sql`(s.search_vector @@ (to_tsquery(search_account_ts_config(${actor.accountId}::int), ${plan.tsquery}) || to_tsquery('simple', ${plan.tsquery})) OR s.headline ILIKE ${plan.pattern})`,
+      Prisma.sql`(s.search_vector @@ (to_tsquery(${config!}, ${plan.tsquery}) || to_tsquery('simple', ${plan.tsquery})) OR s.headline ILIKE ${plan.pattern})`,
     );
   const where = Prisma.join(conditions, " AND ");
 
   const sort = effectiveSort(input.sort, plan.kind !== "none");
   const orderBy =
     sort === "relevance" && plan.kind === "fulltext"
-      ? Prisma.sql`ts_rank(s.search_vector, to_tsquery(search_account_ts_config(${actor.accountId}::int), ${plan.tsquery})) DESC, s.updated_at DESC, s.id DESC`
+      ? Prisma.sql`ts_rank(s.search_vector, to_tsquery(${config!}, ${plan.tsquery})) DESC, s.updated_at DESC, s.id DESC`
       : sort === "updated-asc"
         ? Prisma.sql`s.updated_at ASC, s.id ASC`
         : sort === "published-desc"
