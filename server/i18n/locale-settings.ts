@@ -52,11 +52,8 @@ export function signUpLocale(
   locales: AccountLocales,
   candidates: readonly (string | null | undefined)[],
 ): Locale | null {
-  for (const candidate of candidates) {
-    const match = matchLocale(candidate, locales.offered);
-    if (match) return match === locales.defaultLocale ? null : match;
-  }
-  return null;
+  const chosen = chooseLocale(candidates, locales.offered, locales.defaultLocale);
+  return chosen === locales.defaultLocale ? null : chosen;
 }
 
 /** Mail to a reader: their saved choice, else the account's default. */
