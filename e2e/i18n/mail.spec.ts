@@ -13,6 +13,7 @@
 import type { APIRequestContext, Browser, Page } from "@playwright/test";
 
 import { demoAccount, expect, seriousViolations, submitSignIn, test, trpcCall, trpcQuery } from "../fixtures";
+import { createNewsletter, GAZETTE } from "../newsletters/fixtures";
 import { subscribedReader } from "../subscriptions";
 import { readerJwt } from "../widgets/host-page";
 import {
@@ -60,20 +61,12 @@ let newsletter: { id: number; slug: string } | null = null;
 async function newsletterOf(ownerRequest: APIRequestContext, run: string): Promise<{ id: number; slug: string }> {
   if (newsletter) return newsletter;
   const slug = `i18n-mail-${run}`;
-  const created = await trpcCall<{ id: number }>(ownerRequest, "newsletters.create", {
+  const created = await createNewsletter(ownerRequest, {
     name: `Morning Note ${run}`,
     slug,
     description: "The morning's stories.",
-    senderName: "The Gazette",
-    senderEmail: "news@gazette.example",
-    replyTo: "",
-    design: { logoUrl: "", accentColor: "#1d4ed8", backgroundColor: "#ffffff", footer: "1 Main Street" },
-    audience: "OPT_IN",
-    planIds: [],
-    trackOpens: false,
     trackClicks: false,
-    digestCollectionId: null,
-    digestSchedule: null,
+    sender: GAZETTE,
   });
   newsletter = { id: created.id, slug };
   return newsletter;

@@ -11,6 +11,7 @@
 import type { Browser, Frame, Page } from "@playwright/test";
 
 import { demoAccount, expect, seriousViolations, submitSignIn, test, trpcCall } from "../fixtures";
+import { createNewsletter, GAZETTE } from "../newsletters/fixtures";
 import { LOADER_STUB, MASTHEAD, publisherSite, readerJwt, signInReader } from "../widgets/host-page";
 import {
   dirOf,
@@ -141,20 +142,11 @@ test.describe("the widgets in every locale", () => {
     setup.origin = site.origin;
     setup.thread = `${site.origin}/thread-${run}`;
     await asOwner(browser, async (page) => {
-      await trpcCall(page.request, "newsletters.create", {
+      await createNewsletter(page.request, {
         name: `Evening Post ${run}`,
         slug: setup.newsletter,
         description: "The day's stories at six.",
-        senderName: "The Gazette",
-        senderEmail: "news@gazette.example",
-        replyTo: "",
-        design: { logoUrl: "", accentColor: "#1d4ed8", backgroundColor: "#ffffff", footer: "1 Main Street" },
-        audience: "OPT_IN",
-        planIds: [],
-        trackOpens: false,
-        trackClicks: true,
-        digestCollectionId: null,
-        digestSchedule: null,
+        sender: GAZETTE,
       });
       const created = await trpcCall<{ client: { clientId: string } }>(page.request, "oauthClients.create", {
         name: `Locale login ${run}`,

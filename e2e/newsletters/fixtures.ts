@@ -15,29 +15,45 @@ export async function expectCleanPage(page: Page, what: string): Promise<void> {
 }
 
 /**
- * An opt-in newsletter from the demo sender with no plans and no digest, made with the dashboard's
- * own tRPC call (newsletters.create) by whoever the request is signed in as.
+ * An opt-in newsletter with no plans and no digest, made with the dashboard's own tRPC call
+ * (newsletters.create) by whoever the request is signed in as; from the demo sender unless
+ * another is named.
  */
 export async function createNewsletter(
   request: APIRequestContext,
-  options: { name: string; slug: string; trackOpens: boolean },
+  options: {
+    name: string;
+    slug: string;
+    trackOpens?: boolean;
+    trackClicks?: boolean;
+    description?: string;
+    sender?: { name: string; email: string; footer: string };
+  },
 ): Promise<{ id: number }> {
+  const sender = options.sender ?? {
+    name: "The Demo Gazette",
+    email: "news@demo.masthead.test",
+    footer: "1 Main St, Springfield",
+  };
   return trpcCall<{ id: number }>(request, "newsletters.create", {
     name: options.name,
     slug: options.slug,
-    description: "",
-    senderName: "The Demo Gazette",
-    senderEmail: "news@demo.masthead.test",
+    description: options.description ?? "",
+    senderName: sender.name,
+    senderEmail: sender.email,
     replyTo: "",
-    design: { logoUrl: "", accentColor: "#112233", backgroundColor: "#ffffff", footer: "1 Main St, Springfield" },
+    design: { logoUrl: "", accentColor: "#112233", backgroundColor: "#ffffff", footer: sender.footer },
     audience: "OPT_IN",
     planIds: [],
-    trackOpens: options.trackOpens,
-    trackClicks: true,
+    trackOpens: options.trackOpens ?? false,
+    trackClicks: options.trackClicks ?? true,
     digestCollectionId: null,
     digestSchedule: null,
   });
 }
+
+/** The sender the widget and locale specs use: a publisher of their own, not the demo's. */
+export const GAZETTE = { name: "The Gazette", email: "news@gazette.example", footer: "1 Main Street" } as const;
 
 /**
  * Sets the demo's site URL (Settings → Site) through the dashboard's tRPC calls, as the owner the

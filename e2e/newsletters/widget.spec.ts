@@ -10,11 +10,10 @@ import {
   expectNoHorizontalPageScroll,
   seriousViolations,
   test,
-  trpcCall,
   trpcQuery,
 } from "../fixtures";
 import { LOADER_STUB, MASTHEAD, publisherSite } from "../widgets/host-page";
-import { SIZES } from "./fixtures";
+import { createNewsletter, GAZETTE, SIZES } from "./fixtures";
 
 function newsletterPage(accountId: number, slug: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -46,21 +45,7 @@ test.describe("the newsletter sign-up widget", () => {
       const slug = `widget-${size.name}-${run}`;
       const name = `Widget News ${size.name} ${run}`;
       await signIn(users.owner);
-      await trpcCall(page.request, "newsletters.create", {
-        name,
-        slug,
-        description: "",
-        senderName: "The Gazette",
-        senderEmail: "news@gazette.example",
-        replyTo: "",
-        design: { logoUrl: "", accentColor: "#1d4ed8", backgroundColor: "#ffffff", footer: "1 Main Street" },
-        audience: "OPT_IN",
-        planIds: [],
-        trackOpens: false,
-        trackClicks: true,
-        digestCollectionId: null,
-        digestSchedule: null,
-      });
+      await createNewsletter(page.request, { name, slug, sender: GAZETTE });
       await page.setViewportSize({ width: size.width, height: size.height });
       await page.goto(`${site.origin}/story.html?n=${slug}`);
       const frame = page.frameLocator("#newsletter iframe");
