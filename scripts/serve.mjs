@@ -25,6 +25,7 @@ import net from "node:net";
 
 import next from "next";
 
+import { getEnv } from "../env.js";
 import { compressResponse, GzipMemo } from "../server/http/compression.js";
 import {
   absoluteFormTarget,
@@ -44,7 +45,7 @@ const hostname = process.env.HOST ?? "0.0.0.0";
 const SHUTDOWN_GRACE_MS = 25_000;
 const QUIET_MS = 500;
 /** After SIGTERM, how long new connections are still accepted (and answered "Connection: close"). */
-const SHUTDOWN_DRAIN_MS = Number(process.env.SHUTDOWN_DRAIN_MS ?? 5_000);
+const SHUTDOWN_DRAIN_MS = getEnv().SHUTDOWN_DRAIN_MS;
 const METHODS = new Set(SERVED_METHODS);
 /** Compressed bodies of answers sent before (server/http/compression.js): at most 16 MB of gzip. */
 const gzipMemo = new GzipMemo(16 * 1024 * 1024);
