@@ -1,7 +1,7 @@
 /**
  * The frame of the member pages (login, sign-up, forgot and reset password), on the publisher's
  * host: the publication's name (found by the host, as the member API finds it) and the form, in
- * the reader's language (components/members/reader-page.ts).
+ * the reader's language (app/member/reader-page.ts).
  */
 import type { Metadata } from "next";
 

@@ -3,7 +3,7 @@
  * they name the newsletter and ask with one button, which POSTs to the API (link scanners only GET,
  * so opening a page changes nothing). A malformed link and an unknown one each get a clear page.
  * In the reader's language: this browser's choice, else the saved one of the reader the link names,
- * else Accept-Language, else the newsletter's account's default (components/members/reader-page.ts).
+ * else Accept-Language, else the newsletter's account's default (app/member/reader-page.ts).
  */
 import type { Metadata } from "next";
 import { cache, type ReactNode } from "react";

@@ -3,7 +3,7 @@
 /**
  * The subscriptions catalogue in the dashboard (REVENUE staff): groups and plans, each a
  * ResourceManager (coupons: ./coupon-manager.tsx; tax rules: ./tax-rule-manager.tsx). Prices are
- * typed as decimal amounts ("9.99") and sent as integer cents (server/subscriptions/money.ts: no
+ * typed as decimal amounts ("9.99") and sent as integer cents (server/subscriptions/money.schema.ts: no
  * floating-point money).
  */
 import { useQuery } from "@tanstack/react-query";

@@ -1,7 +1,7 @@
 /**
  * Checkout's route handlers (docs/subscriptions.md "Checkout"), shared by the route files of the
  * server API, the client API and guest checkout: each binds HTTP to previewSubscription /
- * createSubscription (server/subscriptions/checkout.ts) with its own way of naming the buyer.
+ * createSubscription (server/subscriptions/checkout/create.ts) with its own way of naming the buyer.
  */
 import type { z } from "zod";
 
