@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import type { ReactNode } from "react";
 
 import { AdminNav, type AdminNavItem } from "@/components/admin/admin-nav";
 import { SignOutButton } from "@/components/admin/sign-out-button";
 import { TRPCReactProvider } from "@/components/trpc/react";
 import { ConfirmProvider, FormatLocaleProvider, TimeZoneProvider } from "@/components/ui";
+import { PageLink } from "@/components/ui/page-link";
 import { getAdminSession } from "@/server/auth/next-auth";
 import { ROLE_LABELS } from "@/server/auth/roles";
 import { getDb } from "@/server/db";
@@ -60,12 +60,12 @@ export default async function AdminLayout({ children }: { children: ReactNode })
               <header className="sticky top-0 z-10 border-b border-gray-200 bg-white">
                 <div className="flex h-14 items-center justify-between gap-4 px-4 sm:px-6">
                   <div className="flex min-w-0 items-center gap-3">
-                    <Link
+                    <PageLink
                       href="/admin"
                       className="rounded text-lg font-bold tracking-tight text-gray-900 focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:outline-none"
                     >
                       Masthead
-                    </Link>
+                    </PageLink>
                     <span aria-hidden="true" className="text-gray-300">
                       /
                     </span>
