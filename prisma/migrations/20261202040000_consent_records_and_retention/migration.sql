@@ -42,6 +42,7 @@ CREATE TABLE "retention_runs" (
     "started_at" TIMESTAMPTZ(3) NOT NULL,
     "finished_at" TIMESTAMPTZ(3) NOT NULL,
     "removed" JSONB NOT NULL DEFAULT '{}',
+    "complete" BOOLEAN NOT NULL DEFAULT true,
 
     CONSTRAINT "retention_runs_pkey" PRIMARY KEY ("account_id")
 );
