@@ -152,14 +152,14 @@ function Editor({
               max={RETENTION_DAYS_MAX}
               className="w-32"
               value={draft[field]}
-              onChange={(e) => set({ [field]: e.target.value } as Partial<Draft>)}
+              onChange={(e) => set({ [field]: e.target.value })}
             />
           </FormField>
         ))}
       </Panel>
       <Panel title="An erased reader's comments" padded>
         <fieldset>
-          <legend className="mb-2 text-sm text-gray-600">When a reader's account is erased, their comments are:</legend>
+          <legend className="mb-2 text-sm text-gray-600">When a reader’s account is erased, their comments are:</legend>
           <RadioChoices
             name="erasedReaderComments"
             value={draft.erasedReaderComments}
