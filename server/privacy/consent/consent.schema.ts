@@ -5,7 +5,7 @@
 import { z } from "zod";
 
 /** How a consent was given or withdrawn. */
-export const CONSENT_CHANNELS = [
+const CONSENT_CHANNELS = [
   "widget",
   "member_page",
   "confirmation_link",

@@ -35,9 +35,9 @@ import {
   type TRetentionKind,
 } from "./privacy-settings.schema";
 
-export const RETENTION_EVERY_MS = 3600_000;
+const RETENTION_EVERY_MS = 3600_000;
 /** Rows per kind and batch. */
-export const RETENTION_BATCH = 500;
+const RETENTION_BATCH = 500;
 
 type Cutoffs = { ip: Date; log: Date; comments: Date };
 type Step = (tx: Db, accountId: number, cut: Cutoffs, take: number) => Promise<number>;
@@ -131,7 +131,7 @@ export async function applyRetention(
  * Write the account's last run: a run that follows one stopped at its limit adds to its counts
  * (the same sweep); otherwise it replaces them. The row is locked, so runs at once add up right.
  */
-export async function recordRetentionRun(
+async function recordRetentionRun(
   db: Db,
   args: { accountId: number; startedAt: Date; finishedAt: Date; removed: TRetentionCounts; complete: boolean },
 ): Promise<void> {
