@@ -58,52 +58,56 @@ export function NewsletterSection() {
       ) : list.length === 0 ? (
         <p className="text-sm text-gray-600">{t("news.none")}</p>
       ) : (
-        <ul className="divide-y divide-gray-100 rounded-lg border border-gray-200 bg-white">
-          {list.map((n) => {
-            const changing = busy?.slug === n.slug;
-            const on = changing ? busy.subscribed : n.status === "active" || n.status === "pending";
-            return (
-              <li
-                key={n.slug}
-                className="flex items-start justify-between gap-3 px-4 py-3"
-                data-testid="newsletter-choice"
-              >
-                <div className="min-w-0">
-                  <p className="text-sm font-medium break-words text-gray-900" dir="auto">
-                    {n.name}
-                  </p>
-                  {n.description ? (
-                    <p className="text-xs break-words text-gray-600" dir="auto">
-                      {n.description}
+        <>
+          {/* The consent wording the server records with a join (server/privacy/consent/wording.ts). */}
+          <p className="text-sm text-gray-600">{t("consent.newsletterNote")}</p>
+          <ul className="divide-y divide-gray-100 rounded-lg border border-gray-200 bg-white">
+            {list.map((n) => {
+              const changing = busy?.slug === n.slug;
+              const on = changing ? busy.subscribed : n.status === "active" || n.status === "pending";
+              return (
+                <li
+                  key={n.slug}
+                  className="flex items-start justify-between gap-3 px-4 py-3"
+                  data-testid="newsletter-choice"
+                >
+                  <div className="min-w-0">
+                    <p className="text-sm font-medium break-words text-gray-900" dir="auto">
+                      {n.name}
                     </p>
-                  ) : null}
-                  <p className="mt-1">
-                    {n.status === "pending" ? (
-                      <Badge tone="amber">{t("news.pending")}</Badge>
-                    ) : n.status === "active" ? (
-                      <Badge tone="green">{t("news.active")}</Badge>
-                    ) : n.status === "unsubscribed" ? (
-                      <Badge tone="gray">{t("news.unsubscribed")}</Badge>
+                    {n.description ? (
+                      <p className="text-xs break-words text-gray-600" dir="auto">
+                        {n.description}
+                      </p>
                     ) : null}
-                  </p>
-                </div>
-                <label className="flex shrink-0 items-center gap-2 text-sm text-gray-700">
-                  <input
-                    type="checkbox"
-                    role="switch"
-                    className="size-5 rounded text-brand-600 focus:ring-brand-600"
-                    checked={on}
-                    disabled={changing}
-                    aria-busy={changing}
-                    aria-label={t("news.receive", { name: n.name })}
-                    onChange={(event) => void toggle(n, event.target.checked)}
-                  />
-                  <span aria-hidden="true">{on ? t("news.on") : t("news.off")}</span>
-                </label>
-              </li>
-            );
-          })}
-        </ul>
+                    <p className="mt-1">
+                      {n.status === "pending" ? (
+                        <Badge tone="amber">{t("news.pending")}</Badge>
+                      ) : n.status === "active" ? (
+                        <Badge tone="green">{t("news.active")}</Badge>
+                      ) : n.status === "unsubscribed" ? (
+                        <Badge tone="gray">{t("news.unsubscribed")}</Badge>
+                      ) : null}
+                    </p>
+                  </div>
+                  <label className="flex shrink-0 items-center gap-2 text-sm text-gray-700">
+                    <input
+                      type="checkbox"
+                      role="switch"
+                      className="size-5 rounded text-brand-600 focus:ring-brand-600"
+                      checked={on}
+                      disabled={changing}
+                      aria-busy={changing}
+                      aria-label={t("news.receive", { name: n.name })}
+                      onChange={(event) => void toggle(n, event.target.checked)}
+                    />
+                    <span aria-hidden="true">{on ? t("news.on") : t("news.off")}</span>
+                  </label>
+                </li>
+              );
+            })}
+          </ul>
+        </>
       )}
       {problem ? <Alert tone="error">{problem}</Alert> : null}
     </section>

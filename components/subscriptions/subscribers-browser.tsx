@@ -26,6 +26,7 @@ import {
 } from "@/components/ui";
 import type { TSearchSubscribersInput, TSubscriberStanding } from "@/server/subscriptions/subscribers.schema";
 
+import { ConsentHistory } from "./consent-history";
 import { ExportLink } from "./export-link";
 import { SubscriberActivity } from "./subscriber-activity";
 import { subscriberDetail } from "./subscriber-detail";
@@ -178,6 +179,7 @@ function SubscriberDetail({ id, onClose }: { id: number; onClose: () => void }) 
             />
           ) : null}
           <SubscriberActivity memberId={s.id} />
+          <ConsentHistory memberId={s.id} />
         </div>
       ) : null}
     </Panel>

@@ -65,6 +65,7 @@ const PAGES: ((ids: Ids) => string)[] = [
   () => "/admin/oauth-clients",
   () => "/admin/settings",
   () => "/admin/settings/languages",
+  () => "/admin/settings/privacy",
   () => "/admin/users",
   () => "/admin/no-such-page",
   () => "/docs/api",

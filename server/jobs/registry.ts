@@ -9,6 +9,7 @@ import { importOperationJob } from "../imports/dashboard/job";
 import { sendMailJob } from "../mail/outbox";
 import { newsletterDigestJob } from "../newsletters/digest";
 import { newsletterSendJob } from "../newsletters/send-job";
+import { retentionJob } from "../privacy/retention/retention";
 import { publishScheduledStoryJob } from "../publishing/editorial/scheduling";
 import { gatewayResumeJob } from "../subscriptions/gateway-resume";
 import { subscriptionLifecycleJob, subscriptionLifecycleSweepJob } from "../subscriptions/lifecycle";
@@ -39,6 +40,7 @@ export const JOBS: readonly JobDefinition[] = [
   importOperationJob,
   newsletterSendJob,
   newsletterDigestJob,
+  retentionJob,
 ] as JobDefinition[];
 
 const byName = new Map(JOBS.map((definition) => [definition.name, definition]));

@@ -10,6 +10,9 @@
  *   it. A delivery whose reader has no subscription row (an audience of members) gets one,
  *   UNSUBSCRIBED, so the next send leaves the reader out.
  *
+ * Both are consent records (server/privacy/consent): a confirmation given with the confirmation
+ * mail's wording, an unsubscribe withdrawn.
+ *
  * A token is looked up by the row it names, then checked against that row's account: a malformed
  * token is BAD_REQUEST, one not signed for its row's account (or for another purpose) NOT_FOUND.
  */
@@ -20,6 +23,9 @@ import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { NewsletterSubscription } from "../generated/prisma/client";
 import { PG_INT_MAX } from "../params.schema";
+import { recordConsent } from "../privacy/consent/consent";
+import { newsletterPurpose } from "../privacy/consent/consent.schema";
+import { confirmationWording } from "../privacy/consent/wording";
 import { firstGrapheme } from "../text/graphemes";
 import { memberAddress } from "./audience";
 import { unsubscribeSubscription } from "./subscriptions";
@@ -162,6 +168,25 @@ export async function confirmSubscription(db: Db, args: { token: string; now: Da
         data: { status: "ACTIVE", confirmedAt: args.now },
       });
       if (count === 0) return;
+      const [newsletter, account] = await Promise.all([
+        tx.newsletter.findUniqueOrThrow({ where: { id: subscription.newsletterId }, select: { name: true } }),
+        tx.account.findUniqueOrThrow({ where: { id: target.accountId }, select: { name: true } }),
+      ]);
+      const wording = await confirmationWording(tx, {
+        accountId: target.accountId,
+        memberId: subscription.memberId,
+        newsletter: newsletter.name,
+        publisher: account.name,
+      });
+      await recordConsent(tx, {
+        accountId: target.accountId,
+        memberId: subscription.memberId,
+        purpose: newsletterPurpose(subscription.newsletterId),
+        given: true,
+        channel: "confirmation_link",
+        wording,
+        now: args.now,
+      });
       const member = await tx.member.findUniqueOrThrow({
         where: { id: subscription.memberId },
         select: { email: true, communicationEmail: true },
@@ -211,6 +236,14 @@ export async function unsubscribeByToken(
             unsubscribeSource: args.source,
             createdAt: args.now,
           },
+        });
+        await recordConsent(tx, {
+          accountId: target.accountId,
+          memberId: target.memberId,
+          purpose: newsletterPurpose(target.newsletterId),
+          given: false,
+          channel: "unsubscribe_link",
+          now: args.now,
         });
       }
     },

@@ -18,6 +18,8 @@
  *   row asked again is mailed again at most once per CONFIRM_RESEND_MS.
  * - Unsubscribing records `unsubscribedAt` and `unsubscribeSource`; again is a no-op that keeps
  *   the first time and source.
+ * - Each consent given (a sign-up request, a confirmation) and withdrawn is also a consent record
+ *   (server/privacy/consent), with the wording the reader was shown, in the same transaction.
  */
 import "server-only";
 
@@ -34,6 +36,9 @@ import { queueEmail } from "../mail/outbox";
 import { readerMail, renderSimpleMail } from "../mail/reader-mail";
 import { findOrCreateMemberByIdentity } from "../members/identities";
 import type { MemberRecord } from "../members/members";
+import { recordConsent, type ConsentWording } from "../privacy/consent/consent";
+import { channelOfSource, newsletterPurpose } from "../privacy/consent/consent.schema";
+import { memberPageNewsletterWording, newsletterNoteWording, shownLocale } from "../privacy/consent/wording";
 import { accessGrantingWhere } from "../subscriptions/subscription-state";
 import { memberAddress } from "./audience";
 import { confirmUrl, unsubscribeUrl } from "./links";
@@ -110,7 +115,15 @@ async function queueConfirmation(
  */
 async function subscribeMember(
   db: Db,
-  args: { member: Member; newsletter: Newsletter; source: string; proven: boolean; now: Date },
+  args: {
+    member: Member;
+    newsletter: Newsletter;
+    source: string;
+    proven: boolean;
+    now: Date;
+    /** The wording the reader was shown (none: staff, an import). */
+    wording?: ConsentWording | null;
+  },
 ): Promise<SubscribeResult> {
   const { member, newsletter, source, now } = args;
   if (newsletter.accountId !== member.accountId) throw new Error("member and newsletter of different accounts");
@@ -128,6 +141,16 @@ async function subscribeMember(
       const existing = await tx.newsletterSubscription.findUnique({ where: key });
       const suppressed = await isSuppressed(tx, { accountId: member.accountId, email: address });
       const active = args.proven && member.emailVerified && !suppressed;
+      const consented = () =>
+        recordConsent(tx, {
+          accountId: member.accountId,
+          memberId: member.id,
+          purpose: newsletterPurpose(newsletter.id),
+          given: true,
+          channel: channelOfSource(source),
+          wording: args.wording,
+          now,
+        });
       const result = (row: NewsletterSubscription, mailed: boolean): SubscribeResult => ({
         newsletterId: newsletter.id,
         subscriptionId: row.id,
@@ -141,6 +164,7 @@ async function subscribeMember(
             where: { id: existing.id },
             data: { status: "ACTIVE", consentedAt: now, consentSource: source },
           });
+          await consented();
           return result(row, false);
         }
         if (now.getTime() - existing.consentedAt.getTime() < CONFIRM_RESEND_MS) return result(existing, false);
@@ -149,6 +173,7 @@ async function subscribeMember(
           where: { id: existing.id },
           data: { consentedAt: now, consentSource: source, confirmNonce: nonce },
         });
+        await consented();
         await queueConfirmation(tx, { member, address, newsletter, subscriptionId: row.id, nonce, now });
         return result(row, true);
       }
@@ -173,6 +198,7 @@ async function subscribeMember(
               createdAt: now,
             },
           });
+      await consented();
       if (nonce) await queueConfirmation(tx, { member, address, newsletter, subscriptionId: row.id, nonce, now });
       return result(row, !active);
     },
@@ -207,14 +233,29 @@ async function findOrCreateNewsletterMember(
   return member;
 }
 
-/** Leave a newsletter. Idempotent: an UNSUBSCRIBED row keeps its first time and source. */
+/**
+ * Leave a newsletter, with its consent record (withdrawn). Idempotent: an UNSUBSCRIBED row keeps
+ * its first time and source, and nothing more is recorded.
+ */
 export async function unsubscribeSubscription(
   db: Db,
   args: { subscriptionId: number; source: string; now: Date },
 ): Promise<void> {
-  await db.newsletterSubscription.updateMany({
-    where: { id: args.subscriptionId, status: { not: "UNSUBSCRIBED" } },
-    data: { status: "UNSUBSCRIBED", unsubscribedAt: args.now, unsubscribeSource: args.source },
+  await withTransaction(db, async (tx) => {
+    const { count } = await tx.newsletterSubscription.updateMany({
+      where: { id: args.subscriptionId, status: { not: "UNSUBSCRIBED" } },
+      data: { status: "UNSUBSCRIBED", unsubscribedAt: args.now, unsubscribeSource: args.source },
+    });
+    if (count === 0) return;
+    const row = await tx.newsletterSubscription.findUniqueOrThrow({ where: { id: args.subscriptionId } });
+    await recordConsent(tx, {
+      accountId: row.accountId,
+      memberId: row.memberId,
+      purpose: newsletterPurpose(row.newsletterId),
+      given: false,
+      channel: channelOfSource(args.source),
+      now: args.now,
+    });
   });
 }
 
@@ -289,7 +330,15 @@ export async function setMemberSubscription(
   if (!found) throw new AppError("NOT_FOUND", "No such newsletter.");
   const { newsletter } = found;
   if (args.subscribed) {
-    await subscribeMember(db, { member: args.member, newsletter, source: "self_service", proven: true, now: args.now });
+    const wording = await memberPageNewsletterWording(db, args.accountId, args.member.id);
+    await subscribeMember(db, {
+      member: args.member,
+      newsletter,
+      source: "self_service",
+      proven: true,
+      now: args.now,
+      wording,
+    });
   } else {
     const row = await db.newsletterSubscription.findUnique({
       where: { newsletterId_memberId: { newsletterId: newsletter.id, memberId: args.member.id } },
@@ -335,9 +384,14 @@ export async function publicSubscribe(
     });
   }
   const member = await findOrCreateNewsletterMember(db, { ...args, source: "newsletter" });
+  // The widget is shown in the sign-up locale (null: the account's default).
+  const locale = await shownLocale(db, args.accountId, args.locale);
+  const wording = await newsletterNoteWording(db, { accountId: args.accountId, surface: "widgets", locale });
   const results: SubscribeResult[] = [];
   for (const newsletter of newsletters) {
-    results.push(await subscribeMember(db, { member, newsletter, source: args.source, proven: false, now: args.now }));
+    results.push(
+      await subscribeMember(db, { member, newsletter, source: args.source, proven: false, now: args.now, wording }),
+    );
   }
   return results;
 }

@@ -21,6 +21,8 @@ import { ownValue } from "@/server/own-keys";
 
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
+import { recordConsent } from "../privacy/consent/consent";
+import { newsletterPurpose } from "../privacy/consent/consent.schema";
 
 export const SUPPRESSION_REASONS = ["bounce", "complaint", "manual"] as const;
 type TSuppressionReason = (typeof SUPPRESSION_REASONS)[number];
@@ -63,7 +65,7 @@ export async function suppress(
     } else if (STRENGTH[args.reason] > (ownValue(STRENGTH, existing.reason) ?? 0)) {
       await tx.emailSuppression.update({ where: key, data: { reason: args.reason, detail } });
     }
-    const ended = await tx.newsletterSubscription.updateMany({
+    const ended = await tx.newsletterSubscription.updateManyAndReturn({
       where: {
         accountId: args.accountId,
         status: { in: ["ACTIVE", "PENDING"] },
@@ -77,8 +79,22 @@ export async function suppress(
         unsubscribedAt: now,
         unsubscribeSource: SUPPRESSION_UNSUBSCRIBE_SOURCE[args.reason],
       },
+      select: { memberId: true, newsletterId: true },
     });
-    return { unsubscribed: ended.count };
+    // A complaint is the reader's withdrawal, a manual suppression staff's; a bounce is no one's choice.
+    const channel = args.reason === "complaint" ? "complaint" : args.reason === "manual" ? "staff" : null;
+    for (const row of ended) {
+      if (!channel) break;
+      await recordConsent(tx, {
+        accountId: args.accountId,
+        memberId: row.memberId,
+        purpose: newsletterPurpose(row.newsletterId),
+        given: false,
+        channel,
+        now,
+      });
+    }
+    return { unsubscribed: ended.length };
   });
 }
 

@@ -18,6 +18,7 @@ import { oauthClientsRouter } from "./routers/oauth-clients";
 import { pageRulesRouter } from "./routers/page-rules";
 import { paymentGatewaysRouter } from "./routers/payment-gateways";
 import { paywallMeterRouter } from "./routers/paywall-meter";
+import { privacyRouter } from "./routers/privacy";
 import { retentionOfferRouter } from "./routers/retention-offer";
 import { revenueRouter } from "./routers/revenue";
 import { scoringRouter } from "./routers/scoring";
@@ -50,6 +51,7 @@ export const appRouter = createTRPCRouter({
   pageRules: pageRulesRouter,
   paywallMeter: paywallMeterRouter,
   paymentGateways: paymentGatewaysRouter,
+  privacy: privacyRouter,
   retentionOffer: retentionOfferRouter,
   revenue: revenueRouter,
   scoring: scoringRouter,

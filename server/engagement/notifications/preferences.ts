@@ -2,13 +2,19 @@
  * A reader's notification choices (docs/engagement.md "Notifications to readers"): per kind,
  * off, at once or in the daily digest. The reader is the JWT's member; reading never creates one,
  * a change does (the reader chose before they commented). No row: every kind at once.
+ * Turning a kind off, or on again from off, is a consent withdrawn or given: a consent record
+ * (server/privacy/consent) with the settings' wording, in the transaction of the change.
  */
 import "server-only";
 
 import type { ApiUser } from "../../auth/api-auth";
 import type { Db } from "../../db/client";
+import { withTransaction } from "../../db/transaction";
 import type { ReaderNotificationChoice, ReaderNotificationPrefs } from "../../generated/prisma/client";
 import { findJwtMember, findOrCreateJwtMember } from "../../members/identities";
+import { recordConsent } from "../../privacy/consent/consent";
+import { notificationPurpose, type TConsentChannel } from "../../privacy/consent/consent.schema";
+import { notificationWording } from "../../privacy/consent/wording";
 import type { TNotificationPrefsWire, TPrefsAnswer } from "./preferences.schema";
 import { DEFAULT_PREFS, recipientAddress, type TNotificationKind, type TNotificationPrefs } from "./rules";
 import type { TUnsubscribeKind } from "./token";
@@ -30,23 +36,62 @@ function toDb(prefs: Partial<TNotificationPrefsWire>): Partial<Record<TNotificat
   return data;
 }
 
-/** Write some kinds' choices of a member (the others kept), and their time zone when given. */
+/**
+ * Write some kinds' choices of a member (the others kept), and their time zone when given.
+ * `channel`: how the reader changed them (consent records; default "api").
+ */
 export async function setPrefs(
   db: Db,
-  args: { memberId: number; prefs: Partial<TNotificationPrefsWire>; timeZone?: string; now: Date },
+  args: {
+    memberId: number;
+    prefs: Partial<TNotificationPrefsWire>;
+    timeZone?: string;
+    now: Date;
+    channel?: TConsentChannel;
+  },
 ): Promise<TNotificationPrefs> {
-  return prefsOf(await writePrefs(db, args));
+  return prefsOf(await writePrefs(db, { channel: "api", ...args }));
 }
 
 async function writePrefs(
   db: Db,
-  args: { memberId: number; prefs: Partial<TNotificationPrefsWire>; timeZone?: string; now: Date },
+  args: {
+    memberId: number;
+    prefs: Partial<TNotificationPrefsWire>;
+    timeZone?: string;
+    now: Date;
+    channel: TConsentChannel;
+  },
 ) {
   const data = { ...toDb(args.prefs), ...(args.timeZone ? { timeZone: args.timeZone } : {}) };
-  return db.readerNotificationPrefs.upsert({
-    where: { memberId: args.memberId },
-    create: { memberId: args.memberId, ...data, updatedAt: args.now },
-    update: { ...data, updatedAt: args.now },
+  return withTransaction(db, async (tx) => {
+    const before = prefsOf(await tx.readerNotificationPrefs.findUnique({ where: { memberId: args.memberId } }));
+    const row = await tx.readerNotificationPrefs.upsert({
+      where: { memberId: args.memberId },
+      create: { memberId: args.memberId, ...data, updatedAt: args.now },
+      update: { ...data, updatedAt: args.now },
+    });
+    const after = prefsOf(row);
+    const { accountId } = await tx.member.findUniqueOrThrow({
+      where: { id: args.memberId },
+      select: { accountId: true },
+    });
+    for (const kind of ["replies", "mentions", "decisions"] as const) {
+      const given = after[kind] !== "off";
+      if ((before[kind] !== "off") === given) continue;
+      const base = { accountId, memberId: args.memberId, kind };
+      await recordConsent(tx, {
+        ...base,
+        purpose: notificationPurpose(kind),
+        given,
+        channel: args.channel,
+        // Turned off from a mail's link: no wording was agreed to.
+        wording:
+          args.channel === "unsubscribe_link" ? null : await notificationWording(tx, { ...base, choice: after[kind] }),
+        now: args.now,
+      });
+    }
+    return row;
   });
 }
 
@@ -75,7 +120,13 @@ export async function updateReaderPrefs(
   },
 ): Promise<TPrefsAnswer> {
   const member = await findOrCreateJwtMember(db, { accountId: args.accountId, user: args.user, now: args.now });
-  const row = await writePrefs(db, { memberId: member.id, prefs: args.prefs, timeZone: args.timeZone, now: args.now });
+  const row = await writePrefs(db, {
+    memberId: member.id,
+    prefs: args.prefs,
+    timeZone: args.timeZone,
+    now: args.now,
+    channel: "widget",
+  });
   return {
     preferences: prefsOf(row),
     email_on_file: recipientAddress(member) !== null,

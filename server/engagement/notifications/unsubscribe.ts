@@ -40,7 +40,12 @@ export async function unsubscribe(
   language: ReaderMail;
 }> {
   const { memberId, kind } = await memberOfToken(db, args);
-  const preferences = await setPrefs(db, { memberId, prefs: unsubscribeChange(kind), now: args.now });
+  const preferences = await setPrefs(db, {
+    memberId,
+    prefs: unsubscribeChange(kind),
+    now: args.now,
+    channel: "unsubscribe_link",
+  });
   return { unsubscribed: kind, preferences, language: await readerMail(db, args.accountId, memberId) };
 }
 

@@ -28,6 +28,7 @@ import "server-only";
 
 import { formatInstant } from "../../dates.schema";
 import type { Db } from "../../db/client";
+import { recordConsent } from "../../privacy/consent/consent";
 import { graphemePrefix } from "../../text/graphemes";
 import { MEMBER_KIND, noteSpelling, planMember } from "../comments/authors";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan, PlanEffect } from "../types";
@@ -261,7 +262,7 @@ async function planRow(
       await comp?.apply(tx, memberId);
       await link?.apply(tx, memberId);
       if (!consent) return;
-      await tx.memberConsent.createMany({
+      const created = await tx.memberConsent.createManyAndReturn({
         data: [
           {
             accountId: ctx.accountId,
@@ -272,7 +273,20 @@ async function planRow(
           },
         ],
         skipDuplicates: true,
+        select: { id: true },
       });
+      // The imported consent as a consent record too (server/privacy/consent), related to its row.
+      for (const row of created) {
+        await recordConsent(tx, {
+          accountId: ctx.accountId,
+          memberId,
+          purpose: `list:${NEWSLETTER_LIST}`,
+          given: true,
+          channel: "import",
+          memberConsentId: row.id,
+          now: ctx.now,
+        });
+      }
     },
   };
 }

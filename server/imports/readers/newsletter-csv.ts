@@ -29,6 +29,8 @@ import "server-only";
 
 import type { Db } from "../../db/client";
 import { suppressedAmong } from "../../newsletters/suppression";
+import { recordConsent } from "../../privacy/consent/consent";
+import { newsletterPurpose } from "../../privacy/consent/consent.schema";
 import { graphemePrefix } from "../../text/graphemes";
 import { MEMBER_KIND, noteSpelling, planMember } from "../comments/authors";
 import type { ImportContext, ImportFile, ImportItem, ImportSource, ItemPlan, PlanEffect } from "../types";
@@ -253,6 +255,16 @@ async function planRow(
         where: { newsletterId_memberId: { newsletterId: newsletter.id, memberId } },
         select: { id: true },
       });
+      if (created.count === 1) {
+        await recordConsent(tx, {
+          accountId: ctx.accountId,
+          memberId,
+          purpose: newsletterPurpose(newsletter.id),
+          given: true,
+          channel: "import",
+          now: consent,
+        });
+      }
       await ctx.record(tx, {
         kind: NEWSLETTER_SUBSCRIPTION_KIND,
         sourceId,

@@ -39,7 +39,8 @@ export function newsletterWidget(): void {
   }) as HTMLInputElement;
   const status = h("span", { class: "grow", role: "status" });
   const submit = h("button", { class: "btn", type: "submit" }, t("newsletterSubscribe"));
-  form.append(email, h("div", { class: "row" }, status, submit));
+  // The consent wording the server records with the sign-up (server/privacy/consent/wording.ts).
+  form.append(email, h("p", { class: "meta" }, t("consentNewsletterNote")), h("div", { class: "row" }, status, submit));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const slugs = list.length === 1 ? [list[0]!.slug] : boxes.filter(([box]) => box.checked).map(([, slug]) => slug);

@@ -25,6 +25,12 @@ export default function SettingsPage() {
               description:
                 "The languages readers are offered, the default, and your own words for any message they see.",
             },
+            {
+              href: "/admin/settings/privacy",
+              title: "Privacy",
+              description:
+                "How long IP addresses, delivery logs and deleted comments are kept, and what erasure does with a reader's comments.",
+            },
           ]}
         />
         <SettingsForm />

@@ -1,0 +1,70 @@
+/**
+ * Settings → Privacy (docs/privacy.md "Consent and retention"): an owner sets the retention
+ * periods (a bad value is refused before sending), saves, and finds them after a reload; a reader
+ * who signed up from the newsletter widget's endpoint has that consent, with its wording, on the
+ * Subscribers page's detail. At 1440 and 390 px, with axe and no horizontal scroll.
+ */
+import { demoAccount, expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
+import { createNewsletter } from "../newsletters/fixtures";
+
+for (const size of [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const) {
+  test(`an owner sets retention periods, and a reader's consent shows on their page (${size.name})`, async ({
+    page,
+    users,
+    signIn,
+  }) => {
+    await page.setViewportSize(size);
+    await signIn(users.owner);
+    await page.goto("/admin/settings");
+    await page.getByRole("link", { name: /^Privacy/ }).click();
+    await expect(page.getByRole("heading", { name: "Privacy", level: 1 })).toBeVisible();
+    const form = page.getByTestId("privacy-settings-form");
+    await expect(form.getByLabel("IP addresses (days)")).toBeVisible();
+    await expect(page.getByTestId("retention-last-run")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoHorizontalPageScroll(page);
+
+    await form.getByLabel("IP addresses (days)").fill("0");
+    await form.getByRole("button", { name: "Save privacy settings" }).click();
+    await expect(form.getByTestId("field-error")).toContainText("at least 1 day");
+    const ip = size.name === "desktop" ? "14" : "21";
+    await form.getByLabel("IP addresses (days)").fill(ip);
+    await form.getByLabel("Delivery logs (days)").fill("60");
+    await form.getByLabel("Deleted comments (days)").fill("45");
+    await form.getByLabel("Remove them").check();
+    await form.getByRole("button", { name: "Save privacy settings" }).click();
+    await expect(page.getByText("Saved: the next run of the retention job uses these periods.")).toBeVisible();
+    await page.reload();
+    const saved = page.getByTestId("privacy-settings-form");
+    await expect(saved.getByLabel("IP addresses (days)")).toHaveValue(ip);
+    await expect(saved.getByLabel("Deleted comments (days)")).toHaveValue("45");
+    await expect(saved.getByLabel("Remove them")).toBeChecked();
+    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoHorizontalPageScroll(page);
+
+    // A reader signs up from the widget's endpoint: the consent, with the widget's wording, is on their page.
+    const run = `privacy-${size.name}-${Date.now().toString(36)}`;
+    await createNewsletter(page.request, { name: `Privacy ${run}`, slug: run, trackOpens: false });
+    const email = `${run}@example.com`;
+    const signUp = await page.request.post("/api/newsletters/subscribe", {
+      data: { account_id: demoAccount().accountId, email, newsletters: [run] },
+    });
+    expect(signUp.status()).toBe(202);
+    await page.goto("/admin/subscriptions/subscribers");
+    const filters = page.getByTestId("filter-disclosure").getByRole("button", { name: /^Filters/ });
+    if (await filters.isVisible()) await filters.click();
+    await page.getByLabel("All members").check();
+    await page.getByLabel("Search subscribers").fill(email);
+    await page.getByTestId("subscriber-results").getByRole("button").click();
+    const history = page.getByTestId("consent-history");
+    await expect(history).toContainText(`Newsletter “Privacy ${run}”`);
+    await expect(history).toContainText("by sign-up widget");
+    await history.getByText("Wording agreed to").click();
+    await expect(history).toContainText("You can unsubscribe at any time");
+    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoHorizontalPageScroll(page);
+  });
+}
