@@ -2,6 +2,7 @@
 import { auditLogRouter } from "./routers/audit-log";
 import { communityRouter } from "./routers/community";
 import { contentOrganiseRouter } from "./routers/content-organise";
+import { dsaRouter } from "./routers/dsa";
 import { storiesRouter } from "./routers/content-stories";
 import { importsRouter } from "./routers/imports";
 import { invoicesRouter } from "./routers/invoices";
@@ -34,6 +35,7 @@ export const appRouter = createTRPCRouter({
   auditLog: auditLogRouter,
   community: communityRouter,
   organise: contentOrganiseRouter,
+  dsa: dsaRouter,
   stories: storiesRouter,
   imports: importsRouter,
   invoices: invoicesRouter,
