@@ -55,14 +55,14 @@ export async function appealUrl(db: Db, args: { accountId: number; appealId: num
 
 const notFound = () => new AppError("NOT_FOUND", "This appeal link is not valid.");
 
-/** The appeal a token names in the account, or 404 (the secret compared in constant time). */
-async function appealOfToken(db: Db, accountId: number, token: string) {
+/** The appeal a token names (in the account, when given), or 404 (the secret compared in constant time). */
+async function appealOfToken(db: Db, accountId: number | null, token: string) {
   const dot = token.indexOf(".");
   const id = Number(token.slice(0, dot));
   const secret = token.slice(dot + 1);
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw notFound();
+  if (dot < 1 || !Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw notFound();
   const appeal = await db.dsaAppeal.findFirst({
-    where: { id, accountId },
+    where: { id, ...(accountId === null ? {} : { accountId }) },
     include: { notice: { include: { comment: { include: { page: true } } } } },
   });
   const given = Buffer.from(hashAppealSecret(secret), "hex");
@@ -70,6 +70,20 @@ async function appealOfToken(db: Db, accountId: number, token: string) {
   const matches = stored.length === given.length && timingSafeEqual(stored, given);
   if (!appeal || !matches) throw notFound();
   return appeal;
+}
+
+/** The account and language of a valid appeal link (its page's reader), or null. */
+export async function dsaAppealReader(
+  db: Db,
+  args: { token: string },
+): Promise<{ accountId: number; locale: string | null } | null> {
+  if (args.token.length > 60) return null;
+  try {
+    const appeal = await appealOfToken(db, null, args.token);
+    return { accountId: appeal.accountId, locale: appeal.locale };
+  } catch {
+    return null;
+  }
 }
 
 export type TDsaAppealView = {
