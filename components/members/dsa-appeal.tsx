@@ -64,7 +64,8 @@ export function DsaAppeal({ token }: { token: string }) {
     const res = await sendJson("POST", "/api/member/dsa-appeal", { token, text: text.trim() });
     setSending(false);
     if (res.ok) setSent(true);
-    else setError(problemText(t, res.problem, { CONFLICT: "dsa.already", GONE: "dsa.expired", NOT_FOUND: "dsa.invalid" }));
+    else
+      setError(problemText(t, res.problem, { CONFLICT: "dsa.already", GONE: "dsa.expired", NOT_FOUND: "dsa.invalid" }));
   }
 
   const action = ACTIONS.get(view.action as "remove") ?? "dsa.action.none";

@@ -2,8 +2,8 @@
 import { auditLogRouter } from "./routers/audit-log";
 import { communityRouter } from "./routers/community";
 import { contentOrganiseRouter } from "./routers/content-organise";
-import { dsaRouter } from "./routers/dsa";
 import { storiesRouter } from "./routers/content-stories";
+import { dsaRouter } from "./routers/dsa";
 import { importsRouter } from "./routers/imports";
 import { invoicesRouter } from "./routers/invoices";
 import { languagesRouter } from "./routers/languages";

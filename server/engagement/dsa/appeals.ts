@@ -15,8 +15,8 @@ import "server-only";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 import { getEnv } from "../../../env.js";
-import { systemActor } from "../../auth/actor";
 import { recordAudit } from "../../audit/audit-log";
+import { systemActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";

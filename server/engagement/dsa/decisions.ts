@@ -14,8 +14,8 @@
  */
 import "server-only";
 
-import type { StaffActor } from "../../auth/actor";
 import { recordAudit } from "../../audit/audit-log";
+import type { StaffActor } from "../../auth/actor";
 import type { Db, TransactionClient } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
@@ -24,13 +24,8 @@ import { parseInput } from "../../validation";
 import { requireModerator } from "../moderation/moderator";
 import { announceVisibilityChange, lockComment } from "../moderation/queue";
 import { appealDeadline, appealUrl, newAppealSecret } from "./appeals";
-import {
-  ZDsaDecideAppealInput,
-  ZDsaDecideInput,
-  type TDsaDecideAppealInput,
-  type TDsaDecideInput,
-} from "./dsa.schema";
 import { memberAddress, queueAppealDecisionMail, queueDecisionMail, type DsaRecipient } from "./dsa-mail";
+import { ZDsaDecideAppealInput, ZDsaDecideInput, type TDsaDecideAppealInput, type TDsaDecideInput } from "./dsa.schema";
 
 export const DSA_RESTRICTED = "dsa.restricted";
 const STATES = new Set<string>(["UNDECIDED", "APPROVED", "REJECTED", "SPAM"]);

@@ -134,6 +134,43 @@ export const ZDsaReport = z.object({
   undecided: z.number().int(),
   hoursToDecide: z.object({ median: z.number().nullable(), p90: z.number().nullable() }),
   automatedDecisions: z.number().int(),
-  appeals: z.object({ submitted: z.number().int(), upheld: z.number().int(), reversed: z.number().int(), pending: z.number().int() }),
+  appeals: z.object({
+    submitted: z.number().int(),
+    upheld: z.number().int(),
+    reversed: z.number().int(),
+    pending: z.number().int(),
+  }),
 });
 export type TDsaReport = z.output<typeof ZDsaReport>;
+
+/** A row of the moderators' queue (./queue.ts). */
+export type TDsaAppealRow = {
+  id: number;
+  party: string;
+  submittedAt: string | null;
+  text: string | null;
+  outcome: string | null;
+  reasons: string | null;
+  decidedAt: string | null;
+};
+
+export type TDsaNoticeRow = {
+  id: number;
+  createdAt: string;
+  category: string;
+  lawOrReason: string;
+  notifierName: string | null;
+  notifierEmail: string | null;
+  signedIn: boolean;
+  comment: { id: number; text: string; url: string; headline: string | null; published: boolean } | null;
+  decision: {
+    action: string;
+    category: string;
+    ground: string;
+    groundReference: string;
+    facts: string;
+    automated: boolean;
+    decidedAt: string;
+  } | null;
+  appeals: TDsaAppealRow[];
+};

@@ -31,7 +31,10 @@ export async function eraseDsaPersonalData(
       : { count: 0 };
     const authored =
       memberId !== null
-        ? await tx.dsaNotice.updateMany({ where: { accountId, authorMemberId: memberId }, data: { authorMemberId: null } })
+        ? await tx.dsaNotice.updateMany({
+            where: { accountId, authorMemberId: memberId },
+            data: { authorMemberId: null },
+          })
         : { count: 0 };
     const asParty = [
       ...(memberId !== null ? [{ memberId }] : []),

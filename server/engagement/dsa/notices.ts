@@ -13,9 +13,9 @@
 import "server-only";
 
 import { getEnv } from "../../../env.js";
-import type { ApiUser } from "../../auth/api-auth";
-import { systemActor } from "../../auth/actor";
 import { recordAudit } from "../../audit/audit-log";
+import { systemActor } from "../../auth/actor";
+import type { ApiUser } from "../../auth/api-auth";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
@@ -23,8 +23,8 @@ import { findOrCreateJwtMember } from "../../members/identities";
 import { captchaSecrets, captchaUsedError, verifyCaptcha, type VerifiedCaptcha } from "../captcha";
 import { VISIBLE } from "../comments";
 import { decodePageId, findPage } from "../pages";
-import type { TDsaNoticeBody, TDsaNoticeReceipt } from "./dsa.schema";
 import { memberAddress, queueReceiptMail } from "./dsa-mail";
+import type { TDsaNoticeBody, TDsaNoticeReceipt } from "./dsa.schema";
 
 type Notifier = { memberId: number | null; name: string | null; email: string | null; locale: string | null };
 

@@ -12,38 +12,7 @@ import { parseInput } from "../../validation";
 import type { TCommentOp } from "../comments.schema";
 import { contentOf } from "../moderation/moderation";
 import { requireModerator } from "../moderation/moderator";
-import { ZDsaListInput } from "./dsa.schema";
-
-export type TDsaAppealRow = {
-  id: number;
-  party: string;
-  submittedAt: string | null;
-  text: string | null;
-  outcome: string | null;
-  reasons: string | null;
-  decidedAt: string | null;
-};
-
-export type TDsaNoticeRow = {
-  id: number;
-  createdAt: string;
-  category: string;
-  lawOrReason: string;
-  notifierName: string | null;
-  notifierEmail: string | null;
-  signedIn: boolean;
-  comment: { id: number; text: string; url: string; headline: string | null; published: boolean } | null;
-  decision: {
-    action: string;
-    category: string;
-    ground: string;
-    groundReference: string;
-    facts: string;
-    automated: boolean;
-    decidedAt: string;
-  } | null;
-  appeals: TDsaAppealRow[];
-};
+import { ZDsaListInput, type TDsaNoticeRow } from "./dsa.schema";
 
 const MAX_ROWS = 100;
 

@@ -13,8 +13,8 @@
  */
 import "server-only";
 
-import type { StaffActor } from "../../auth/actor";
 import { recordAudit } from "../../audit/audit-log";
+import type { StaffActor } from "../../auth/actor";
 import type { CsvValue } from "../../csv";
 import type { Db } from "../../db/client";
 import { parseInput } from "../../validation";

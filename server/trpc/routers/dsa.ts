@@ -6,7 +6,13 @@
 import { z } from "zod";
 
 import { decideDsaAppeal, decideDsaNotice } from "../../engagement/dsa/decisions";
-import { ZDsaDecideAppealInput, ZDsaDecideInput, ZDsaListInput, ZDsaReport, ZDsaReportInput } from "../../engagement/dsa/dsa.schema";
+import {
+  ZDsaDecideAppealInput,
+  ZDsaDecideInput,
+  ZDsaListInput,
+  ZDsaReport,
+  ZDsaReportInput,
+} from "../../engagement/dsa/dsa.schema";
 import { listDsaNotices } from "../../engagement/dsa/queue";
 import { dsaTransparencyReport } from "../../engagement/dsa/transparency";
 import { adminProcedure, createTRPCRouter } from "../trpc";

@@ -9,9 +9,9 @@ import { isHttp } from "../ops";
 import { type StringKey } from "../translate";
 import { displayName, nameTag, renderBody, when } from "./comment-view";
 import { composer } from "./composer";
-import { dsaNoticeForm } from "./dsa-notice";
 import { api, askLogin, config, jwt, me, num, pagePath, reportHeight, t } from "./core";
 import { h, img } from "./dom";
+import { dsaNoticeForm } from "./dsa-notice";
 import { announce, isClosed, replaceComment, thread } from "./thread-state";
 import { REACTIONS, type Comment, type Obj } from "./types";
 

@@ -18,7 +18,12 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
     },
     async ({ db, publisher, body }) =>
       privateJson(
-        await submitDsaAppeal(db, { accountId: publisher.accountId, token: body.token, text: body.text, now: new Date() }),
+        await submitDsaAppeal(db, {
+          accountId: publisher.accountId,
+          token: body.token,
+          text: body.text,
+          now: new Date(),
+        }),
         201,
       ),
   ),
