@@ -33,7 +33,7 @@ export function appealDeadline(decidedAt: Date): Date {
   return until;
 }
 
-export function hashAppealSecret(secret: string): string {
+function hashAppealSecret(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
 }
 
@@ -86,7 +86,7 @@ export async function dsaAppealReader(
   }
 }
 
-export type TDsaAppealView = {
+type TDsaAppealView = {
   party: "author" | "notifier";
   locale: string | null;
   headline: string;

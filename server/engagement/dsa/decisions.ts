@@ -27,7 +27,7 @@ import { appealDeadline, appealUrl, newAppealSecret } from "./appeals";
 import { memberAddress, queueAppealDecisionMail, queueDecisionMail, type DsaRecipient } from "./dsa-mail";
 import { ZDsaDecideAppealInput, ZDsaDecideInput, type TDsaDecideAppealInput, type TDsaDecideInput } from "./dsa.schema";
 
-export const DSA_RESTRICTED = "dsa.restricted";
+const DSA_RESTRICTED = "dsa.restricted";
 const STATES = new Set<string>(["UNDECIDED", "APPROVED", "REJECTED", "SPAM"]);
 
 /** Make the comment what `action` says, or put it back as it was (`restore`). */

@@ -101,7 +101,7 @@ export function queueReceiptMail(
   }));
 }
 
-export type DecisionFacts = {
+type DecisionFacts = {
   action: string;
   category: string;
   ground: string;

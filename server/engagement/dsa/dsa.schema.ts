@@ -25,7 +25,6 @@ export const DSA_NOTICE_CATEGORIES = [
   "STATEMENT_CATEGORY_RISK_FOR_PUBLIC_SECURITY",
   "STATEMENT_CATEGORY_NOT_SPECIFIED_NOTICE",
 ] as const;
-export type TDsaNoticeCategory = (typeof DSA_NOTICE_CATEGORIES)[number];
 
 /** A moderator's categories: the notice's, and a breach of the community guidelines only. */
 export const DSA_DECISION_CATEGORIES = [...DSA_NOTICE_CATEGORIES, "STATEMENT_CATEGORY_OTHER_VIOLATION_TC"] as const;
@@ -33,15 +32,12 @@ export type TDsaDecisionCategory = (typeof DSA_DECISION_CATEGORIES)[number];
 
 /** What a decision does to the comment: disabled (unpublished), its visibility restricted, nothing. */
 export const DSA_ACTIONS = ["remove", "restrict", "none"] as const;
-export type TDsaAction = (typeof DSA_ACTIONS)[number];
 /** The ground: a law (named) or the community guidelines (a clause). */
 export const DSA_GROUNDS = ["legal", "terms"] as const;
-export const DSA_PARTIES = ["author", "notifier"] as const;
-export type TDsaParty = (typeof DSA_PARTIES)[number];
-export const DSA_APPEAL_OUTCOMES = ["upheld", "reversed"] as const;
+const DSA_APPEAL_OUTCOMES = ["upheld", "reversed"] as const;
 
-export const DSA_LAW_MAX = 1000;
-export const DSA_TEXT_MAX = 2000;
+const DSA_LAW_MAX = 1000;
+const DSA_TEXT_MAX = 2000;
 
 // Control characters other than tab and line feed are refused, as in comment bodies.
 const CONTROL = /[\u0001-\u0008\u000b-\u001f\u007f-\u009f]/;
@@ -102,7 +98,7 @@ export const ZDsaDecideInput = z
   });
 export type TDsaDecideInput = z.output<typeof ZDsaDecideInput>;
 
-export const ZDsaAppealToken = z
+const ZDsaAppealToken = z
   .string()
   .regex(/^[1-9]\d{0,9}\.[A-Za-z0-9_-]{43}$/, "is not an appeal link's token")
   .max(60);
@@ -144,7 +140,7 @@ export const ZDsaReport = z.object({
 export type TDsaReport = z.output<typeof ZDsaReport>;
 
 /** A row of the moderators' queue (./queue.ts). */
-export type TDsaAppealRow = {
+type TDsaAppealRow = {
   id: number;
   party: string;
   submittedAt: string | null;
