@@ -106,7 +106,8 @@ test.describe("an illegal-content notice", () => {
           })
           .not.toBe("");
         expect(await mailTo(owner.request, notifierEmail, "dsa.notice_decision")).toHaveLength(1);
-        const appealPage = await browser.newPage({ viewport: { width: viewport.width, height: viewport.height } });
+        const party = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height } });
+        const appealPage = await party.newPage();
         const url = new URL(link);
         await appealPage.goto(url.pathname + url.search);
         await expect(appealPage.getByRole("heading", { name: "Appeal a decision" })).toBeVisible();
@@ -118,7 +119,7 @@ test.describe("an illegal-content notice", () => {
         expect(await seriousViolations(appealPage)).toEqual([]);
         await appealPage.getByRole("button", { name: "Send appeal" }).click();
         await expect(appealPage.getByText("Your appeal is received.")).toBeVisible();
-        await appealPage.close();
+        await party.close();
 
         // 4. The moderator reverses it; both parties get the final decision.
         await page.reload();
