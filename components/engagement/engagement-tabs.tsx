@@ -4,6 +4,7 @@ import { TabNav } from "@/components/ui";
 const ENGAGEMENT_SECTIONS = [
   { key: "moderation", label: "Moderation queue" },
   { key: "community", label: "Community" },
+  { key: "dsa", label: "Illegal-content notices" },
   { key: "settings", label: "Moderation settings" },
   { key: "scoring", label: "Scoring" },
 ] as const;

@@ -34,6 +34,7 @@ const PAGES: ((ids: Ids) => string)[] = [
   // A decided view (its items show the decision and "Change to …" actions) with the filters' form.
   () => "/admin/engagement/moderation?view=rejected",
   () => "/admin/engagement/community",
+  () => "/admin/engagement/dsa",
   () => "/admin/engagement/settings",
   () => "/admin/engagement/scoring",
   () => "/admin/webhooks",

@@ -35,6 +35,8 @@ export const ENGAGEMENT_RATE_LIMITS = {
   ugcCreate: perIpAndReader("engagement.ugc.create", 30, 20),
   /** Readers' reports of comments. */
   report: perIpAndReader("engagement.report", 30, 20),
+  /** Illegal-content notices (EU Digital Services Act): per 10 minutes. */
+  dsaNotice: perIpAndReader("engagement.dsa_notice", 10, 10, 600),
   /** A reader acknowledging a moderator's notice (docs/engagement.md "Notices to readers"). */
   noticeAcknowledge: perIpAndReader("engagement.notice.acknowledge", 60, 30),
   /** Comment images: per 10 minutes. */

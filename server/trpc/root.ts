@@ -3,6 +3,7 @@ import { auditLogRouter } from "./routers/audit-log";
 import { communityRouter } from "./routers/community";
 import { contentOrganiseRouter } from "./routers/content-organise";
 import { storiesRouter } from "./routers/content-stories";
+import { dsaRouter } from "./routers/dsa";
 import { importsRouter } from "./routers/imports";
 import { invoicesRouter } from "./routers/invoices";
 import { languagesRouter } from "./routers/languages";
@@ -35,6 +36,7 @@ export const appRouter = createTRPCRouter({
   auditLog: auditLogRouter,
   community: communityRouter,
   organise: contentOrganiseRouter,
+  dsa: dsaRouter,
   stories: storiesRouter,
   imports: importsRouter,
   invoices: invoicesRouter,

@@ -11,6 +11,7 @@ import { displayName, nameTag, renderBody, when } from "./comment-view";
 import { composer } from "./composer";
 import { api, askLogin, config, jwt, me, num, pagePath, reportHeight, t } from "./core";
 import { h, img } from "./dom";
+import { dsaNoticeForm } from "./dsa-notice";
 import { announce, isClosed, replaceComment, thread } from "./thread-state";
 import { REACTIONS, type Comment, type Obj } from "./types";
 
@@ -138,9 +139,8 @@ function actions(comment: Comment, parent: Comment | null, li: HTMLElement): HTM
         ),
       );
     }
-  } else if (jwt && comment.author && !comment.author.guest) {
-    bar.append(reportButton(comment, li));
-  } else if (jwt) {
+  } else {
+    // Signed out: the report is a notice of illegal content (dsa-notice.ts), the one anyone may send.
     bar.append(reportButton(comment, li));
   }
   return bar;
@@ -148,7 +148,15 @@ function actions(comment: Comment, parent: Comment | null, li: HTMLElement): HTM
 
 function reportButton(comment: Comment, li: HTMLElement): HTMLElement {
   const button = h("button", { class: "link", type: "button" }, t("report"));
+  const illegal = (replacing: HTMLElement | null) => {
+    const notice = dsaNoticeForm(comment, () => notice.remove());
+    if (replacing) replacing.replaceWith(notice);
+    else li.append(notice);
+    notice.querySelector("select")?.focus();
+    reportHeight();
+  };
   button.addEventListener("click", () => {
+    if (!jwt) return illegal(null);
     const form = h("form", { class: "report" }) as HTMLFormElement;
     const reason = h("select", { "aria-label": t("reportReason") }) as HTMLSelectElement;
     for (const [value, key] of [
@@ -156,9 +164,13 @@ function reportButton(comment: Comment, li: HTMLElement): HTMLElement {
       ["abuse", "reasonAbuse"],
       ["off_topic", "reasonOffTopic"],
       ["other", "reasonOther"],
+      ["illegal", "dsaReasonOption"],
     ] as [string, StringKey][]) {
       reason.append(h("option", { value }, t(key)));
     }
+    reason.addEventListener("change", () => {
+      if (reason.value === "illegal") illegal(form);
+    });
     const note = h("input", {
       type: "text",
       "aria-label": t("reportNote"),
