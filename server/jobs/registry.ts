@@ -9,6 +9,8 @@ import { importOperationJob } from "../imports/dashboard/job";
 import { sendMailJob } from "../mail/outbox";
 import { newsletterDigestJob } from "../newsletters/digest";
 import { newsletterSendJob } from "../newsletters/send-job";
+import { buildExportJob } from "../privacy/exports/build";
+import { cleanupExportsJob } from "../privacy/exports/cleanup";
 import { publishScheduledStoryJob } from "../publishing/editorial/scheduling";
 import { gatewayResumeJob } from "../subscriptions/gateway-resume";
 import { subscriptionLifecycleJob, subscriptionLifecycleSweepJob } from "../subscriptions/lifecycle";
@@ -39,6 +41,8 @@ export const JOBS: readonly JobDefinition[] = [
   importOperationJob,
   newsletterSendJob,
   newsletterDigestJob,
+  buildExportJob,
+  cleanupExportsJob,
 ] as JobDefinition[];
 
 const byName = new Map(JOBS.map((definition) => [definition.name, definition]));

@@ -18,6 +18,7 @@ import { oauthClientsRouter } from "./routers/oauth-clients";
 import { pageRulesRouter } from "./routers/page-rules";
 import { paymentGatewaysRouter } from "./routers/payment-gateways";
 import { paywallMeterRouter } from "./routers/paywall-meter";
+import { privacyExportsRouter } from "./routers/privacy-exports";
 import { retentionOfferRouter } from "./routers/retention-offer";
 import { revenueRouter } from "./routers/revenue";
 import { scoringRouter } from "./routers/scoring";
@@ -56,6 +57,7 @@ export const appRouter = createTRPCRouter({
   settings: settingsRouter,
   staff: staffRouter,
   subscribers: subscribersRouter,
+  privacyExports: privacyExportsRouter,
   subscriberSubscriptions: subscriberSubscriptionsRouter,
   subscriptions: subscriptionsRouter,
   ugc: ugcRouter,
