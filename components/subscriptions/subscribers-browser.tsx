@@ -28,6 +28,7 @@ import type { TSearchSubscribersInput, TSubscriberStanding } from "@/server/subs
 
 import { ExportLink } from "./export-link";
 import { SubscriberActivity } from "./subscriber-activity";
+import { SubscriberDataExport } from "./subscriber-data-export";
 import { subscriberDetail } from "./subscriber-detail";
 import { SubscriberSubscriptions, SubscriptionDetail } from "./subscriptions-browser";
 
@@ -178,6 +179,7 @@ function SubscriberDetail({ id, onClose }: { id: number; onClose: () => void }) 
             />
           ) : null}
           <SubscriberActivity memberId={s.id} />
+          <SubscriberDataExport memberId={s.id} />
         </div>
       ) : null}
     </Panel>

@@ -72,7 +72,7 @@ async function setup() {
   await addComment(s.db, accountId, bob.id, "Bob's secret comment");
   const bobSession = await createMemberSession(s.db, { memberId: bob.id, now: new Date(), days: 1 });
   const asAda = { "X-QT-AUTH": s.token };
-  const asBob = { "X-QT-AUTH": bobSession.token as string };
+  const asBob = { "X-QT-AUTH": bobSession.token };
   return { ...s, accountId, bob, asAda, asBob };
 }
 

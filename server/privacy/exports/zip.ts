@@ -29,7 +29,6 @@ function dosTime(when: Date): { time: number; date: number } {
 
 /** A valid entry name: relative, "/"-separated, no "..", no backslash, no control characters. */
 function assertEntryName(name: string): void {
-  // eslint-disable-next-line no-control-regex
   const bad = /[\u0000-\u001f\\]/.test(name) || name.startsWith("/") || name.split("/").some((s) => s === "..");
   if (!name || bad || Buffer.byteLength(name) > 0xffff) throw new Error(`Not a ZIP entry name: ${name}`);
 }
