@@ -17,7 +17,7 @@ import type { ImageStorage } from "../../storage/image-storage";
 import { exportStorage, exportStorageKey } from "./build";
 
 /** How long an expired export's row stays (its link answers 410 meanwhile). */
-export const EXPIRED_ROW_DAYS = 30;
+const EXPIRED_ROW_DAYS = 30;
 const BATCH = 200;
 
 /** Remove the archive of each export in `rows` (its recorded key and its fixed one; nothing there is fine). */

@@ -11,7 +11,7 @@ import type { Db } from "../../db/client";
 const iso = (when: Date | null | undefined): string | null => (when ? when.toISOString() : null);
 
 /** A comment's ops as text: strings as written, mentions as @name, images as [image: url]. */
-export function commentBodyText(body: unknown): string {
+function commentBodyText(body: unknown): string {
   const ops = (body as { ops?: unknown[] } | null)?.ops;
   if (!Array.isArray(ops)) return "";
   let text = "";

@@ -18,7 +18,7 @@ import { AppError } from "../../errors";
 import type { ImageStorage } from "../../storage/image-storage";
 import { hashExportToken } from "./build";
 
-export type ExportFile = { body: ReadableStream<Uint8Array>; size: number; fileName: string };
+type ExportFile = { body: ReadableStream<Uint8Array>; size: number; fileName: string };
 
 const EXPIRED_MESSAGE =
   "This download link has expired and the archive has been deleted. Ask for your data again on the “Your data” page.";

@@ -81,9 +81,6 @@ export const MEMBER_RELATION_SECTIONS: ReadonlyMap<string, ExportSection> = new 
   ["dataExports", "data_exports"],
 ]);
 
-/** Scalar fields of `Member` an export never holds: a secret (the password's hash) or the row's keys. */
-export const MEMBER_FIELDS_LEFT_OUT: ReadonlySet<string> = new Set(["passwordHash", "accountId"]);
-
 /** data.json: the header and one value per section (a list of rows, one row, or null). */
 export type TMemberExportData = {
   format: typeof EXPORT_FORMAT;

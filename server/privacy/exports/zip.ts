@@ -9,7 +9,7 @@
  */
 import { crc32, deflateRawSync } from "node:zlib";
 
-export type ZipEntry = { name: string; data: Uint8Array };
+type ZipEntry = { name: string; data: Uint8Array };
 
 const LOCAL_HEADER = 0x04034b50;
 const CENTRAL_HEADER = 0x02014b50;
