@@ -44,7 +44,10 @@ export function PrivacyExport() {
     setProblem(null);
     const res = await sendJson("POST", "/api/member/privacy/exports", { locale });
     setBusy(false);
-    if (!res.ok) return setProblem(problemText(t, res.problem, { BAD_REQUEST: "export.askFailed" }));
+    if (!res.ok)
+      return setProblem(
+        problemText(t, res.problem, { BAD_REQUEST: "export.askFailed", UNPROCESSABLE: "export.needEmail" }),
+      );
     setLatest((res.body as { export: TMemberExportView }).export);
   }
 

@@ -26,6 +26,7 @@ import { translatorFor } from "../../i18n/overrides";
 import { defineJob } from "../../jobs/define";
 import { queueEmail } from "../../mail/outbox";
 import { readerMailKit, renderSimpleMail } from "../../mail/reader-mail";
+import { isPlaceholderEmail } from "../../members/identities";
 import { hostedMemberOrigin } from "../../members/reset-link";
 import { getPublisher } from "../../publishing/publisher";
 import { imageStorageFromEnv, type ImageStorage } from "../../storage/image-storage";
@@ -47,6 +48,12 @@ export const exportStorageKey = (accountId: number, exportId: string) => `${acco
 
 /** SHA-256 (hex) of a download token: what the row keeps. */
 export const hashExportToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+
+/** Where mail to the reader goes: their communication address, else their sign-in one (null: a placeholder only). */
+export function readerAddress(member: { email: string; communicationEmail: string | null }): string | null {
+  const to = member.communicationEmail ?? member.email;
+  return isPlaceholderEmail(to) ? null : to;
+}
 
 /** The download link a mail carries: on the publication's member pages' host, where the reader is signed in. */
 async function downloadLink(
@@ -92,7 +99,13 @@ export async function buildMemberExport(
   const storageKey = exportStorageKey(accountId, exportId);
   await args.storage.put(storageKey, archive, { contentType: "application/zip" });
 
-  const token = row.mailReader ? randomBytes(32).toString("base64url") : null;
+  // A reader with no address (a placeholder only) cannot ask (./requests.ts); staff's request is not mailed then.
+  const member = await tx.member.findUniqueOrThrow({
+    where: { id: memberId },
+    select: { name: true, email: true, communicationEmail: true },
+  });
+  const to = row.mailReader ? readerAddress(member) : null;
+  const token = to ? randomBytes(32).toString("base64url") : null;
   const expiresAt = new Date(now.getTime() + EXPORT_TTL_DAYS * 86_400_000);
   await tx.memberDataExport.update({
     where: { id: exportId },
@@ -106,15 +119,14 @@ export async function buildMemberExport(
       expiresAt,
     },
   });
-  if (token) {
-    const member = await tx.member.findUniqueOrThrow({ where: { id: memberId }, select: { name: true, email: true } });
+  if (token && to) {
     const mail = readerMailKit(locale, mailWords, timeZone);
     const link = await downloadLink(tx, { accountId, exportId, token, appUrl: args.appUrl });
     const publisher = account.name;
     const until = mail.dateTime(expiresAt);
     await queueEmail(tx, {
       accountId,
-      to: member.email,
+      to,
       ...renderSimpleMail(mail, {
         subject: mail.t("exportReadySubject", { publisher }),
         name: member.name,

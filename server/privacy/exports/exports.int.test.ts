@@ -20,6 +20,7 @@ import type { AdminSession } from "@/server/auth/admin-session";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { withTransaction } from "@/server/db/transaction";
+import { placeholderEmail } from "@/server/members/identities";
 import { createMemberSession } from "@/server/members/sessions";
 import { call } from "@/server/testing/engagement";
 import { recordingTransport, runJobsNow, testJobDeps } from "@/server/testing/jobs";
@@ -64,7 +65,10 @@ async function addComment(db: Db, accountId: number, memberId: number, text: str
 async function setup() {
   const s = await createSelfServiceFixture(await getDb());
   const accountId = s.f.account.id;
-  await s.db.member.update({ where: { id: s.ada.id }, data: { email: "ada@example.com", bio: "Reads <everything>" } });
+  await s.db.member.update({
+    where: { id: s.ada.id },
+    data: { email: "ada@example.com", communicationEmail: null, bio: "Reads <everything>" },
+  });
   await addComment(s.db, accountId, s.ada.id, "Ada's own <b>comment</b>");
   const bob = await s.db.member.create({
     data: { accountId, name: "Bob Other", email: "bob@example.com", passwordHash: "x" },
@@ -293,6 +297,20 @@ describe("a reader's data export", () => {
 
   it("deleteMemberExports removes a reader's archives and rows, and only theirs", async () => {
     const s = await setup();
+    // (A reader known only by a placeholder address cannot ask: the link goes by mail.)
+    const noMail = await s.db.member.create({
+      data: { accountId: s.accountId, name: "No Mail", email: placeholderEmail("jwt"), passwordHash: "x" },
+    });
+    const noMailSession = await createMemberSession(s.db, { memberId: noMail.id, now: new Date(), days: 1 });
+    const refused = await call(
+      REQUEST,
+      "POST",
+      "/api/member/privacy/exports",
+      {},
+      {},
+      { "X-QT-AUTH": noMailSession.token },
+    );
+    expect(refused.status).toBe(422);
     await call(REQUEST, "POST", "/api/member/privacy/exports", {}, {}, s.asAda);
     await call(REQUEST, "POST", "/api/member/privacy/exports", {}, {}, s.asBob);
     await runJobsNow(s.db, deps().deps);

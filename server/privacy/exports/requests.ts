@@ -21,7 +21,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { accountLocales, memberLocale } from "../../i18n/locale-settings";
 import { enqueueJob } from "../../jobs/queue";
-import { buildExportJob } from "./build";
+import { buildExportJob, readerAddress } from "./build";
 import type { TMemberExportView, TStaffExportView } from "./exports.schema";
 
 type ExportRow = {
@@ -77,6 +77,12 @@ export async function requestMemberExport(
   const { accountId, memberId, now } = args;
   return withTransaction(db, async (tx) => {
     await lockMember(tx, accountId, memberId);
+    const member = await tx.member.findUniqueOrThrow({
+      where: { id: memberId },
+      select: { email: true, communicationEmail: true },
+    });
+    if (!readerAddress(member))
+      throw new AppError("UNPROCESSABLE", "Add an e-mail address to your account first: the link is sent by e-mail.");
     const pending = await tx.memberDataExport.findUnique({ where: { pendingMemberId: memberId }, select: VIEW_FIELDS });
     if (pending) return { export: memberView(pending, now), created: false };
     const row = await tx.memberDataExport.create({
