@@ -3,6 +3,7 @@
  * axe: a reader who commented signs in, asks for their data on /member/privacy, the mail with the
  * link reaches the outbox (read as the owner, mail.list), the link downloads the zip, and its
  * index.html, opened in the browser, shows their comment. The page once in Arabic, right to left.
+ * Then revenue staff produce the same archive from the subscriber's detail and download it.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -18,6 +19,7 @@ import {
   demoUsers,
   expect,
   expectNoHorizontalPageScroll,
+  openFilters,
   seriousViolations,
   submitSignIn,
   test,
@@ -138,4 +140,30 @@ test("a reader asks for their data, gets the link by mail, and reads the archive
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
   await expect(page.getByRole("heading", { name: "بياناتك", level: 1 })).toBeVisible();
   await expectClean(page, "your data in Arabic");
+
+  // Staff (revenue) produce the same for this reader from the subscriber's detail, and download it.
+  const staff = await browser.newContext({ viewport: SIZES[0] });
+  try {
+    const staffPage = await staff.newPage();
+    await staffPage.goto("/admin/sign-in");
+    await submitSignIn(staffPage, demoUsers().revenue);
+    await expect(staffPage).toHaveURL(/\/admin$/);
+    await staffPage.goto("/admin/subscriptions/subscribers");
+    await openFilters(staffPage);
+    await staffPage.getByLabel("Search subscribers").fill(`export-${stamp}`);
+    await staffPage.getByLabel("All members").check();
+    const results = staffPage.getByTestId("subscriber-results");
+    await expect(results.getByRole("button")).toHaveCount(1);
+    await results.getByRole("button").click();
+    const panel = staffPage.getByTestId("subscriber-data-export");
+    await panel.getByRole("button", { name: "Produce the reader's data" }).click();
+    const download = panel.getByRole("link", { name: "Download" });
+    await expect(download).toBeVisible({ timeout: 30_000 });
+    expect(await seriousViolations(staffPage)).toEqual([]);
+    const downloading = staffPage.waitForEvent("download");
+    await download.click();
+    expect((await downloading).suggestedFilename()).toMatch(/^your-data-\d{4}-\d\d-\d\d\.zip$/);
+  } finally {
+    await staff.close();
+  }
 });
