@@ -155,6 +155,16 @@ export const buildExportJob = defineJob<{ exportId: string }>({
   payload: z.object({ exportId: z.uuid() }),
   // A large reader's data takes a while to read and pack: no second worker takes it meanwhile.
   leaseMs: 5 * 60_000,
+  /**
+   * Every attempt failed (storage down for an hour): the request ends as EXPIRED, so the reader
+   * sees it is not coming and may ask again (a pending one would stand in the way for good).
+   */
+  async onFailed(tx, job) {
+    await tx.memberDataExport.updateMany({
+      where: { id: job.payload.exportId, status: "PENDING" },
+      data: { status: "EXPIRED", pendingMemberId: null },
+    });
+  },
   async run(tx, job, ctx) {
     await buildMemberExport(tx, {
       exportId: job.payload.exportId,

@@ -28,7 +28,7 @@ import { createSelfServiceFixture, read, withSelfpayGateway, type Json } from "@
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
 import { withUploadDir } from "@/server/testing/upload-dir";
 
-import { buildMemberExport, EXPORT_MAIL_KIND, exportStorage } from "./build";
+import { buildExportJob, buildMemberExport, EXPORT_MAIL_KIND, exportStorage } from "./build";
 import { deleteMemberExports, expireMemberExports } from "./cleanup";
 import { EXPORT_SECTIONS } from "./format";
 import { requestMemberExport } from "./requests";
@@ -311,6 +311,25 @@ describe("a reader's data export", () => {
       { "X-QT-AUTH": noMailSession.token },
     );
     expect(refused.status).toBe(422);
+    // A build that failed for good ends the request, so the reader may ask again.
+    const stuck = await read(await call(REQUEST, "POST", "/api/member/privacy/exports", {}, {}, s.asBob));
+    await withTransaction(s.db, (tx) =>
+      buildExportJob.onFailed!(
+        tx,
+        {
+          id: stuck.export.id,
+          name: buildExportJob.name,
+          payload: { exportId: stuck.export.id },
+          attempts: 5,
+          accountId: s.accountId,
+        },
+        "storage down",
+        { ...testJobDeps(), workerId: "test" },
+      ),
+    );
+    expect(
+      (await read(await call(STATUS, "GET", "/api/member/privacy/exports", {}, undefined, s.asBob))).export.status,
+    ).toBe("expired");
     await call(REQUEST, "POST", "/api/member/privacy/exports", {}, {}, s.asAda);
     await call(REQUEST, "POST", "/api/member/privacy/exports", {}, {}, s.asBob);
     await runJobsNow(s.db, deps().deps);
@@ -323,7 +342,7 @@ describe("a reader's data export", () => {
     expect(await deleteMemberExports(s.db, s.accountId, s.ada.id)).toBe(2);
     expect(await deleteMemberExports(s.db, s.accountId + 999, s.bob.id)).toBe(0);
     expect(await s.db.memberDataExport.count({ where: { memberId: s.ada.id } })).toBe(0);
-    expect(await s.db.memberDataExport.count({ where: { memberId: s.bob.id } })).toBe(1);
+    expect(await s.db.memberDataExport.count({ where: { memberId: s.bob.id } })).toBe(2); // the ended one and the built one
     expect(fs.readdirSync(dir)).toHaveLength(1);
     expect(await deleteMemberExports(s.db, s.accountId, s.ada.id)).toBe(0);
   });
