@@ -5,7 +5,7 @@
  */
 export const READER_SURFACES: ReadonlyMap<string, readonly string[]> = new Map([
   ["widgets", ["widgets/src"]],
-  ["member", ["app/member", "components/members", "app/newsletters"]],
+  ["member", ["app/member", "components/members", "app/newsletters", "server/privacy/exports/render.ts"]],
   ["paywall", ["sdk/accesstype", "app/demo/paywall", "components/demo", "server/publishing/feeds/amp.ts"]],
   [
     "mail",
@@ -26,6 +26,7 @@ export const READER_SURFACES: ReadonlyMap<string, readonly string[]> = new Map([
       "server/subscriptions/invoice-document.ts",
       "server/subscriptions/credit-note-document.ts",
       "server/subscriptions/pdf-document.ts",
+      "server/privacy/exports/build.ts",
     ],
   ],
 ]);

@@ -29,6 +29,7 @@ import type { TSearchSubscribersInput, TSubscriberStanding } from "@/server/subs
 import { ConsentHistory } from "./consent-history";
 import { ExportLink } from "./export-link";
 import { SubscriberActivity } from "./subscriber-activity";
+import { SubscriberDataExport } from "./subscriber-data-export";
 import { subscriberDetail } from "./subscriber-detail";
 import { SubscriberSubscriptions, SubscriptionDetail } from "./subscriptions-browser";
 
@@ -180,6 +181,7 @@ function SubscriberDetail({ id, onClose }: { id: number; onClose: () => void }) 
           ) : null}
           <SubscriberActivity memberId={s.id} />
           <ConsentHistory memberId={s.id} />
+          <SubscriberDataExport memberId={s.id} />
         </div>
       ) : null}
     </Panel>

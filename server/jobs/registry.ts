@@ -9,6 +9,8 @@ import { importOperationJob } from "../imports/dashboard/job";
 import { sendMailJob } from "../mail/outbox";
 import { newsletterDigestJob } from "../newsletters/digest";
 import { newsletterSendJob } from "../newsletters/send-job";
+import { buildExportJob } from "../privacy/exports/build";
+import { cleanupExportsJob } from "../privacy/exports/cleanup";
 import { retentionJob } from "../privacy/retention/retention";
 import { publishScheduledStoryJob } from "../publishing/editorial/scheduling";
 import { gatewayResumeJob } from "../subscriptions/gateway-resume";
@@ -41,6 +43,8 @@ export const JOBS: readonly JobDefinition[] = [
   newsletterSendJob,
   newsletterDigestJob,
   retentionJob,
+  buildExportJob,
+  cleanupExportsJob,
 ] as JobDefinition[];
 
 const byName = new Map(JOBS.map((definition) => [definition.name, definition]));

@@ -20,6 +20,7 @@ import { pageRulesRouter } from "./routers/page-rules";
 import { paymentGatewaysRouter } from "./routers/payment-gateways";
 import { paywallMeterRouter } from "./routers/paywall-meter";
 import { privacyRouter } from "./routers/privacy";
+import { privacyExportsRouter } from "./routers/privacy-exports";
 import { retentionOfferRouter } from "./routers/retention-offer";
 import { revenueRouter } from "./routers/revenue";
 import { scoringRouter } from "./routers/scoring";
@@ -60,6 +61,7 @@ export const appRouter = createTRPCRouter({
   settings: settingsRouter,
   staff: staffRouter,
   subscribers: subscribersRouter,
+  privacyExports: privacyExportsRouter,
   subscriberSubscriptions: subscriberSubscriptionsRouter,
   subscriptions: subscriptionsRouter,
   ugc: ugcRouter,
