@@ -9,6 +9,7 @@ import { importOperationJob } from "../imports/dashboard/job";
 import { sendMailJob } from "../mail/outbox";
 import { newsletterDigestJob } from "../newsletters/digest";
 import { newsletterSendJob } from "../newsletters/send-job";
+import { erasureJob } from "../privacy/erasure/requests";
 import { publishScheduledStoryJob } from "../publishing/editorial/scheduling";
 import { gatewayResumeJob } from "../subscriptions/gateway-resume";
 import { subscriptionLifecycleJob, subscriptionLifecycleSweepJob } from "../subscriptions/lifecycle";
@@ -39,6 +40,7 @@ export const JOBS: readonly JobDefinition[] = [
   importOperationJob,
   newsletterSendJob,
   newsletterDigestJob,
+  erasureJob,
 ] as JobDefinition[];
 
 const byName = new Map(JOBS.map((definition) => [definition.name, definition]));

@@ -2,6 +2,7 @@
 import { auditLogRouter } from "./routers/audit-log";
 import { communityRouter } from "./routers/community";
 import { contentOrganiseRouter } from "./routers/content-organise";
+import { erasureRouter } from "./routers/erasure";
 import { storiesRouter } from "./routers/content-stories";
 import { importsRouter } from "./routers/imports";
 import { invoicesRouter } from "./routers/invoices";
@@ -35,6 +36,7 @@ export const appRouter = createTRPCRouter({
   community: communityRouter,
   organise: contentOrganiseRouter,
   stories: storiesRouter,
+  erasure: erasureRouter,
   imports: importsRouter,
   invoices: invoicesRouter,
   languages: languagesRouter,
