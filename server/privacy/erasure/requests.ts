@@ -10,8 +10,8 @@ import "server-only";
 import { z } from "zod";
 
 import { getEnv } from "../../../env.js";
-import { systemActor, type Actor, type StaffActor } from "../../auth/actor";
 import { recordAudit } from "../../audit/audit-log";
+import { systemActor, type Actor, type StaffActor } from "../../auth/actor";
 import type { Db, TransactionClient } from "../../db/client";
 import { isUniqueClash, withTransaction } from "../../db/transaction";
 import { GUEST_PROVIDER } from "../../engagement/guests";
@@ -163,7 +163,10 @@ export async function eraseByStaff(
 }
 
 /** Where a member's erasure stands (null: none asked). Scoped to the account. */
-export async function erasureStatus(db: Db, args: { accountId: number; memberId: number }): Promise<ErasureView | null> {
+export async function erasureStatus(
+  db: Db,
+  args: { accountId: number; memberId: number },
+): Promise<ErasureView | null> {
   const row = await db.erasureRequest.findFirst({ where: { accountId: args.accountId, memberId: args.memberId } });
   return row ? view(row) : null;
 }

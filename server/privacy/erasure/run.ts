@@ -8,8 +8,8 @@
  */
 import "server-only";
 
-import { systemActor } from "../../auth/actor";
 import { recordAudit } from "../../audit/audit-log";
+import { systemActor } from "../../auth/actor";
 import type { Db, TransactionClient } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";

@@ -8,9 +8,9 @@
 import "server-only";
 
 import { systemActor } from "../../auth/actor";
-import { Prisma } from "../../generated/prisma/client";
 import type { Db, TransactionClient } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
+import { Prisma } from "../../generated/prisma/client";
 import { GATEWAY_TX_TIMEOUT_MS, tellGateway } from "../../subscriptions/gateway-sync";
 import { lockSubscription } from "../../subscriptions/payments/recurring-events";
 import { markCancelled } from "../../subscriptions/subscriptions";
@@ -36,7 +36,10 @@ export async function stopSubscriptions(db: Db, s: ErasureSubject): Promise<void
         await tellGateway(tx, row, "cancel_now", { now: s.now });
         const fresh = await tx.subscription.findUniqueOrThrow({ where: { id: row.id } });
         if (fresh.status === "CANCELLED") {
-          await tx.subscription.update({ where: { id: row.id }, data: { endTimestamp: s.now, nextPaymentDueDate: null } });
+          await tx.subscription.update({
+            where: { id: row.id },
+            data: { endTimestamp: s.now, nextPaymentDueDate: null },
+          });
         } else {
           await markCancelled(tx, fresh, {
             actor: systemActor(s.accountId, "erasure"),

@@ -7,7 +7,7 @@
 import "server-only";
 
 import type { TransactionClient } from "../../db/client";
-import { OTHER_LOGS, OUTBOX, WEBHOOK_LOGS, scrubTables } from "./scrub";
+import { OTHER_LOGS, OUTBOX, scrubTables, WEBHOOK_LOGS } from "./scrub";
 import type { ErasureSubject } from "./subject";
 
 export async function clearOutbox(tx: TransactionClient, s: ErasureSubject): Promise<void> {

@@ -32,7 +32,7 @@ export const ERASURE_STEPS: readonly ErasureStep[] = [
   },
   {
     name: "comments",
-    what: 'Comments are kept (shown as by a deleted reader) or removed, by the account\'s setting; a removed comment others answered stays as a placeholder.',
+    what: "Comments are kept (shown as by a deleted reader) or removed, by the account's setting; a removed comment others answered stays as a placeholder.",
     mode: "transaction",
     run: applyCommentsRule,
   },
