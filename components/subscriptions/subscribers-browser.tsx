@@ -10,6 +10,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useState } from "react";
 
+import { EraseReader } from "@/components/privacy/erase-reader";
 import { useTRPC } from "@/components/trpc/react";
 import {
   Badge,
@@ -178,6 +179,7 @@ function SubscriberDetail({ id, onClose }: { id: number; onClose: () => void }) 
             />
           ) : null}
           <SubscriberActivity memberId={s.id} />
+          <EraseReader memberId={s.id} />
         </div>
       ) : null}
     </Panel>
