@@ -109,7 +109,7 @@ async function seedNewsletters(db: Db, accountId: number, memberId: number, emai
 }
 
 /** A live manual subscription (no gateway), its captured payment and issued invoice. */
-export async function seedBilling(db: Db, accountId: number, memberId: number, who: { name: string; email: string }) {
+async function seedBilling(db: Db, accountId: number, memberId: number, who: { name: string; email: string }) {
   const group = await insertTestGroup(db, accountId);
   const plan = await insertTestPlan(db, group, { priceCents: 1190 });
   const sub = await insertTestSubscription(db, {

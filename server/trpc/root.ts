@@ -2,8 +2,8 @@
 import { auditLogRouter } from "./routers/audit-log";
 import { communityRouter } from "./routers/community";
 import { contentOrganiseRouter } from "./routers/content-organise";
-import { erasureRouter } from "./routers/erasure";
 import { storiesRouter } from "./routers/content-stories";
+import { erasureRouter } from "./routers/erasure";
 import { importsRouter } from "./routers/imports";
 import { invoicesRouter } from "./routers/invoices";
 import { languagesRouter } from "./routers/languages";

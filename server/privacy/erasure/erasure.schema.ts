@@ -16,5 +16,3 @@ export const ZErasureView = z.object({
 });
 
 export const ZConfirmErasureBody = z.object({ token: z.string().trim().min(16).max(200) });
-
-export const ZAskErasureAnswer = z.object({ sent: z.literal(true), expires_at: z.string() });

@@ -23,7 +23,7 @@ import { assertWithinRateLimits } from "../../rate-limit/assert";
 import { startErasure, type ErasureView } from "./requests";
 import { ERASED_SOURCE } from "./rules";
 
-export const ERASURE_LINK_TTL_MS = 24 * 3600_000;
+const ERASURE_LINK_TTL_MS = 24 * 3600_000;
 export const ERASURE_MAIL_KIND = "member.erasure_confirm";
 const CONFIRM_PATH = "/member/delete-account/confirm";
 const ASK_LIMIT = { name: "member.erasure.ask", limit: 5, windowSeconds: 3600 };

@@ -18,9 +18,9 @@ export type CommentsRule = "keep" | "remove";
 /** What marks a tombstone member (Member.source). */
 export const ERASED_SOURCE = "erased";
 /** The reserved domain (RFC 2606) of a tombstone's e-mail: no mail can ever reach it. */
-export const ERASED_DOMAIN = "erased.invalid";
+const ERASED_DOMAIN = "erased.invalid";
 /** Not a hash verifyPassword accepts (server/auth/password.ts): nobody signs in as a tombstone. */
-export const UNUSABLE_PASSWORD_HASH = "!erased";
+const UNUSABLE_PASSWORD_HASH = "!erased";
 /** What replaces a needle in kept text. */
 export const ERASED_MARK = "[erased]";
 
@@ -51,7 +51,7 @@ export function tombstoneFields(requestId: string) {
   } as const;
 }
 
-export type CommentFate = "keep" | "placeholder" | "delete";
+type CommentFate = "keep" | "placeholder" | "delete";
 
 /**
  * One of the reader's comments: kept as it is (author shown as a deleted reader) under "keep";

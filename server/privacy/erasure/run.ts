@@ -21,7 +21,7 @@ import { readNeedles, type ErasureStep, type ErasureSubject } from "./subject";
 /** A scrubbing step may read many rows of a large account. */
 const STEP_TIMEOUT_MS = 120_000;
 
-export type RunErasureArgs = {
+type RunErasureArgs = {
   requestId: string;
   commentsRule: CommentsRule;
   now: Date;

@@ -11,7 +11,7 @@ import { allNeedles, scrubJson, scrubText, type Needles } from "./rules";
 
 type Column = { name: string; kind: "json" | "text" };
 
-export type ScrubSpec = {
+type ScrubSpec = {
   table: string;
   key: string;
   /** The key column's SQL type, for the update's cast. */
@@ -94,7 +94,7 @@ export const OTHER_LOGS: readonly ScrubSpec[] = [
 ];
 
 /** Scrub the rows of `spec` that name the reader; returns how many were rewritten. */
-export async function scrubTable(
+async function scrubTable(
   tx: TransactionClient,
   spec: ScrubSpec,
   accountId: number,
@@ -113,21 +113,27 @@ export async function scrubTable(
   );
   let changed = 0;
   for (const row of rows) {
+    const cells = new Map(Object.entries(row));
     const sets: string[] = [];
     const values: unknown[] = [];
     for (const c of spec.columns) {
-      const current = row[c.name];
+      const current = cells.get(c.name);
       if (current === null || current === undefined) continue;
-      const next =
-        c.kind === "json"
-          ? scrubJson(current, needles)
-          : { value: scrubText(String(current), needles), changed: scrubText(String(current), needles) !== current };
-      if (!next.changed) continue;
-      values.push(c.kind === "json" ? JSON.stringify(next.value) : next.value);
+      let next: unknown;
+      if (c.kind === "json") {
+        const scrubbed = scrubJson(current, needles);
+        if (!scrubbed.changed) continue;
+        next = JSON.stringify(scrubbed.value);
+      } else {
+        if (typeof current !== "string") continue;
+        next = scrubText(current, needles);
+        if (next === current) continue;
+      }
+      values.push(next);
       sets.push(`"${c.name}" = $${values.length}${c.kind === "json" ? "::jsonb" : ""}`);
     }
     if (!sets.length) continue;
-    values.push(row.erasure_key);
+    values.push(cells.get("erasure_key"));
     await tx.$executeRawUnsafe(
       `UPDATE "${spec.table}" SET ${sets.join(", ")} WHERE "${spec.key}" = $${values.length}::${spec.keyType}`,
       ...values,
