@@ -11,7 +11,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { staffActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
-import { findOrCreateMemberByIdentity } from "@/server/members/identities";
+import { authorWire } from "@/server/engagement/comment-wire";
+import { commentAuthorsOf, findOrCreateMemberByIdentity } from "@/server/members/identities";
 import { logInMember, signUpMember } from "@/server/members/members";
 import { forgetPublisherCache, resolvePublisher } from "@/server/publishing/publisher";
 import type { ImageStorage } from "@/server/storage/image-storage";
@@ -131,6 +132,8 @@ describe("a full erasure", () => {
     expect(member.email).toMatch(/^erased-[0-9a-f-]+@erased\.invalid$/);
     // Comments kept under "keep", by the tombstone; the invoice kept without the e-mail.
     expect(await db.comment.count({ where: { authorId: reader.member.id, deletedAt: null } })).toBe(3);
+    const authors = await commentAuthorsOf(db, [reader.member.id]);
+    expect(authorWire(authors.get(reader.member.id)!.author)).toMatchObject({ name: "", avatar: null, erased: true });
     expect(await db.invoice.findUniqueOrThrow({ where: { id: reader.billing.invoice.id } })).toMatchObject({
       subscriberEmail: null,
       subscriberName: reader.name,
