@@ -4,6 +4,9 @@
  * /member/delete-account/confirm, whose button (a POST, never the GET) confirms. The confirmation
  * starts the erasure (./requests.ts) and signs the reader out everywhere, in one transaction.
  *
+ * The mail goes to the sign-in address, or, for a reader the publisher's JWT signs in (whose
+ * sign-in address is a placeholder), to the address the JWT claimed; with neither, 422.
+ *
  * A token confirms only its own member's erasure: a reader signed in as someone else is refused
  * (403), and a token of another account's reader is unknown here (422), as is an expired or used one.
  */
@@ -16,6 +19,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { queueEmail } from "../../mail/outbox";
 import { readerMail, renderSimpleMail } from "../../mail/reader-mail";
+import { isPlaceholderEmail } from "../../members/identities";
 import { hostedMemberOrigin } from "../../members/reset-link";
 import { hashToken, newToken } from "../../members/sessions";
 import type { Publisher } from "../../publishing/publisher";
@@ -42,9 +46,19 @@ export async function askErasure(
   );
   const member = await db.member.findFirst({
     where: { id: args.memberId, accountId },
-    select: { id: true, name: true, email: true, source: true },
+    select: { id: true, name: true, email: true, communicationEmail: true, source: true },
   });
   if (!member || member.source === ERASED_SOURCE) throw new AppError("UNAUTHORIZED", "Sign in first.");
+  // A reader the publisher's JWT signs in has a placeholder sign-in address: the claimed one then.
+  const to = isPlaceholderEmail(member.email) ? member.communicationEmail : member.email;
+  if (!to)
+    throw new AppError(
+      "UNPROCESSABLE",
+      "No e-mail address is known to confirm with: ask the publication to erase you.",
+      {
+        details: [{ field: "email", issue: "none known" }],
+      },
+    );
   const token = newToken();
   const env = getEnv();
   const origin =
@@ -59,7 +73,7 @@ export async function askErasure(
     const mail = await readerMail(tx, accountId, member.id);
     await queueEmail(tx, {
       accountId,
-      to: member.email,
+      to,
       ...renderSimpleMail(mail, {
         subject: mail.t("eraseSubject", { publisher: publisher.name }),
         name: member.name,
