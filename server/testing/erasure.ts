@@ -286,15 +286,15 @@ export async function tracesOf(db: Db, needles: readonly string[]): Promise<stri
       ORDER BY table_name`,
   );
   const found: string[] = [];
+  const lowered = needles.map((n) => n.toLowerCase());
   for (const { name } of tables) {
     const row = name === "invoices" ? `(to_jsonb(x) - 'subscriber_name')` : `to_jsonb(x)`;
-    for (const needle of needles) {
-      const [hit] = await db.$queryRawUnsafe<{ n: number }[]>(
-        `SELECT count(*)::int AS n FROM "${name}" x WHERE strpos(lower(${row}::text), lower($1)) > 0`,
-        needle,
-      );
-      if (hit?.n) found.push(`${name}: ${hit.n} × ${needle}`);
-    }
+    const hits = lowered.map((_, i) => `strpos(lower(${row}::text), $${i + 1}) > 0`).join(" OR ");
+    const [hit] = await db.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM "${name}" x WHERE ${hits}`,
+      ...lowered,
+    );
+    if (hit?.n) found.push(`${name}: ${hit.n}`);
   }
   return found;
 }

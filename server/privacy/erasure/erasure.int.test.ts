@@ -253,7 +253,7 @@ describe("killed mid-way", () => {
       expect(await leftOf(db, reader)).toEqual({ ...expected, replyKept: true });
       expect(await tracesOf(db, reader.needles)).toEqual([]);
     }
-  });
+  }, 240_000);
 
   it("two runs at once do every step once", async () => {
     const { db, account, actor } = await setup();
