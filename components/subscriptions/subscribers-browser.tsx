@@ -10,6 +10,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useState } from "react";
 
+import { EraseReader } from "@/components/privacy/erase-reader";
 import { useTRPC } from "@/components/trpc/react";
 import {
   Badge,
@@ -182,6 +183,7 @@ function SubscriberDetail({ id, onClose }: { id: number; onClose: () => void }) 
           <SubscriberActivity memberId={s.id} />
           <ConsentHistory memberId={s.id} />
           <SubscriberDataExport memberId={s.id} />
+          <EraseReader memberId={s.id} />
         </div>
       ) : null}
     </Panel>

@@ -7,6 +7,7 @@ import { nullPrototypeRecord, type NullPrototypeRecord } from "@/server/own-keys
 import type { Db } from "../db/client";
 import type { Member, Page } from "../generated/prisma/client";
 import { commentAuthorsOf, type CommentAuthor } from "../members/identities";
+import { ERASED_SOURCE } from "../privacy/erasure/rules";
 import { mentionsOf } from "./comment-bodies";
 import { realmCommentCount, type WireComment } from "./comment-queries";
 import type { TCommentAuthor, TCommentOp, TCommentWire } from "./comments.schema";
@@ -30,10 +31,21 @@ type WireOptions = {
 };
 
 /** The member fields a comment's author is answered with (authorWire): the rest is not read. */
-export const AUTHOR_FIELDS = { id: true, name: true, avatarUrl: true, username: true, bio: true } as const;
+export const AUTHOR_FIELDS = {
+  id: true,
+  name: true,
+  avatarUrl: true,
+  username: true,
+  bio: true,
+  source: true,
+} as const;
 
-export function authorWire(member: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio">): TCommentAuthor {
+export function authorWire(
+  member: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio"> & { source?: string },
+): TCommentAuthor {
   return {
+    // An erased reader's tombstone (docs/privacy.md "Erasure"): the widgets say "deleted reader".
+    ...(member.source === ERASED_SOURCE ? { erased: true as const } : {}),
     id: member.id,
     name: member.name,
     avatar: member.avatarUrl,

@@ -182,6 +182,8 @@ export type TCommentAuthor = {
   guest: boolean;
   bio: string;
   accounts: number[];
+  /** An erased reader (docs/privacy.md "Erasure"): kept comments are shown as by a deleted reader. */
+  erased?: true;
 };
 
 export type TCommentMention = { id: string; name: string; slug: string };

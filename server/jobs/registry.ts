@@ -9,6 +9,7 @@ import { importOperationJob } from "../imports/dashboard/job";
 import { sendMailJob } from "../mail/outbox";
 import { newsletterDigestJob } from "../newsletters/digest";
 import { newsletterSendJob } from "../newsletters/send-job";
+import { erasureJob } from "../privacy/erasure/requests";
 import { buildExportJob } from "../privacy/exports/build";
 import { cleanupExportsJob } from "../privacy/exports/cleanup";
 import { retentionJob } from "../privacy/retention/retention";
@@ -45,6 +46,7 @@ export const JOBS: readonly JobDefinition[] = [
   retentionJob,
   buildExportJob,
   cleanupExportsJob,
+  erasureJob,
 ] as JobDefinition[];
 
 const byName = new Map(JOBS.map((definition) => [definition.name, definition]));

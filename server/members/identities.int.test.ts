@@ -64,7 +64,7 @@ describe("findOrCreateJwtMember", () => {
         [
           first.id,
           {
-            author: { id: first.id, name: "Ada L.", avatarUrl: null, username: null, bio: null },
+            author: { id: first.id, name: "Ada L.", avatarUrl: null, username: null, bio: null, source: "publisher" },
             jwtIds: ["reader-42"],
           },
         ],

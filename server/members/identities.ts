@@ -281,7 +281,8 @@ export async function findOrCreateJwtMember(db: Db, args: JwtMemberArgs): Promis
 
 /** What a comment shows of its author: the member's public fields, and their publisher-JWT ids. */
 export type CommentAuthor = {
-  author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio">;
+  /** `source` "erased": an erased reader's tombstone (docs/privacy.md "Erasure"). */
+  author: Pick<Member, "id" | "name" | "avatarUrl" | "username" | "bio" | "source">;
   /** The ids the publisher's JWTs name this member by (is_page_author), oldest first; often one. */
   jwtIds: string[];
 };
@@ -292,7 +293,7 @@ export async function commentAuthorsOf(db: Db, memberIds: readonly number[]): Pr
   // The ids as one array parameter: one statement text whatever their number, so it is prepared
   // once per connection (docs/database.md), where Prisma's `in` writes one text per count.
   const rows = await db.$queryRaw<(CommentAuthor["author"] & { jwtId: string | null })[]>(Prisma.sql`
-    SELECT m.id, m.name, m.avatar_url AS "avatarUrl", m.username, m.bio, mi.external_id AS "jwtId"
+    SELECT m.id, m.name, m.avatar_url AS "avatarUrl", m.username, m.bio, m.source, mi.external_id AS "jwtId"
     FROM members m
     LEFT JOIN member_identities mi ON mi.member_id = m.id AND mi.provider = ${PUBLISHER_JWT_PROVIDER}
     WHERE m.id = ANY(${[...new Set(memberIds)]}::int[])

@@ -9,6 +9,7 @@ import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { isPlaceholderEmail } from "../members/identities";
 import { memberLookupConditions } from "../members/member-lookup";
+import { ERASED_SOURCE } from "../privacy/erasure/rules";
 import { pausedUntilOf } from "./pauses";
 import { STANDING_FIELDS, SUBSCRIBED_STATUSES, subscriberStanding } from "./subscriber-standing";
 import { EMAIL_PROVIDER, loadCumulativeEnds, subscriberToWire } from "./subscribers";
@@ -37,6 +38,8 @@ export async function searchSubscribers(
   const members = await db.member.findMany({
     where: {
       accountId: args.accountId,
+      // An erased reader's tombstone is nobody to find (docs/privacy.md "Erasure").
+      source: { not: ERASED_SOURCE },
       ...(q ? { OR: lookupConditions(q) } : {}),
       ...(args.who === "paying"
         ? { subscriptions: { some: { status: { in: [...SUBSCRIBED_STATUSES] }, deletedAt: null } } }

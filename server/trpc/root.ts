@@ -4,6 +4,7 @@ import { communityRouter } from "./routers/community";
 import { contentOrganiseRouter } from "./routers/content-organise";
 import { storiesRouter } from "./routers/content-stories";
 import { dsaRouter } from "./routers/dsa";
+import { erasureRouter } from "./routers/erasure";
 import { importsRouter } from "./routers/imports";
 import { invoicesRouter } from "./routers/invoices";
 import { languagesRouter } from "./routers/languages";
@@ -39,6 +40,7 @@ export const appRouter = createTRPCRouter({
   organise: contentOrganiseRouter,
   dsa: dsaRouter,
   stories: storiesRouter,
+  erasure: erasureRouter,
   imports: importsRouter,
   invoices: invoicesRouter,
   languages: languagesRouter,

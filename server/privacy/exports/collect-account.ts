@@ -8,10 +8,9 @@
 import "server-only";
 
 import type { Db } from "../../db/client";
+import { iso } from "./format";
 
 type Row = Record<string, unknown>;
-
-const iso = (when: Date | null | undefined): string | null => (when ? when.toISOString() : null);
 
 /** Identities, sessions, reset and verification links, OAuth grants: when, never the secrets. */
 export async function collectSignIns(db: Db, memberId: number) {

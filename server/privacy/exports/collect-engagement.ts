@@ -7,8 +7,7 @@
 import "server-only";
 
 import type { Db } from "../../db/client";
-
-const iso = (when: Date | null | undefined): string | null => (when ? when.toISOString() : null);
+import { iso } from "./format";
 
 /** A comment's ops as text: strings as written, mentions as @name, images as [image: url]. */
 function commentBodyText(body: unknown): string {

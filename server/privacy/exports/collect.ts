@@ -12,9 +12,8 @@ import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import { collectMail, collectMoney, collectSignIns } from "./collect-account";
 import { collectCommunity, collectContributions } from "./collect-engagement";
-import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION, type TMemberExportData } from "./format";
-
-const iso = (when: Date | null | undefined): string | null => (when ? when.toISOString() : null);
+import { collectPrivacy } from "./collect-privacy";
+import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION, iso, type TMemberExportData } from "./format";
 
 /** The member's profile, its subscriber metadata, and the publication (the account) it belongs to. */
 async function collectProfile(db: Db, accountId: number, memberId: number) {
@@ -74,13 +73,14 @@ export async function collectMemberData(
 ): Promise<TMemberExportData> {
   const { accountId, memberId } = args;
   const profile = await collectProfile(db, accountId, memberId);
-  const [signIns, contributions, community, money, mail, exports] = await Promise.all([
+  const [signIns, contributions, community, money, mail, exports, privacy] = await Promise.all([
     collectSignIns(db, memberId),
     collectContributions(db, memberId),
     collectCommunity(db, memberId),
     collectMoney(db, memberId),
     collectMail(db, { id: memberId, accountId, addresses: profile.addresses }),
     collectExports(db, memberId),
+    collectPrivacy(db, accountId, memberId),
   ]);
   return {
     format: EXPORT_FORMAT,
@@ -94,5 +94,6 @@ export async function collectMemberData(
     ...money,
     ...mail,
     data_exports: exports,
+    ...privacy,
   } satisfies TMemberExportData;
 }

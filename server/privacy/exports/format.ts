@@ -6,6 +6,9 @@
  * `Member`, so a relation added later fails the test until an export section covers it.
  */
 
+/** A time as data.json writes it: ISO 8601 in UTC, or null. */
+export const iso = (when: Date | null | undefined): string | null => (when ? when.toISOString() : null);
+
 export const EXPORT_FORMAT = "masthead.member-export";
 /** Raised when a field changes meaning or goes; adding a field or a section keeps it. */
 export const EXPORT_FORMAT_VERSION = 1;
@@ -42,8 +45,11 @@ export const EXPORT_SECTIONS = [
   "newsletter_subscriptions",
   "newsletter_deliveries",
   "consents",
+  "consent_records",
   "mail",
   "data_exports",
+  "erasure_requests",
+  "illegal_content_notices",
 ] as const;
 export type ExportSection = (typeof EXPORT_SECTIONS)[number];
 
@@ -75,10 +81,14 @@ export const MEMBER_RELATION_SECTIONS: ReadonlyMap<string, ExportSection> = new 
   ["giftedSubscriptions", "gifts_given"],
   ["subscriptionMemberships", "group_memberships"],
   ["consents", "consents"],
+  ["consentRecords", "consent_records"],
   ["newsletterSubscriptions", "newsletter_subscriptions"],
   ["newsletterDeliveries", "newsletter_deliveries"],
   ["gatewayCustomers", "payment_customers"],
   ["dataExports", "data_exports"],
+  ["erasureRequests", "erasure_requests"],
+  // A confirmation link's token (a hash and its expiry), as sessions and reset tokens: not exported.
+  ["erasureConfirmations", "erasure_requests"],
 ]);
 
 /** data.json: the header and one value per section (a list of rows, one row, or null). */

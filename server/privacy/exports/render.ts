@@ -46,8 +46,11 @@ const SECTION_TITLES: Record<ExportSection, Parameters<Translate<"member">>[0]> 
   newsletter_subscriptions: "export.section.newsletterSubscriptions",
   newsletter_deliveries: "export.section.newsletterDeliveries",
   consents: "export.section.consents",
+  consent_records: "export.section.consentRecords",
   mail: "export.section.mail",
   data_exports: "export.section.dataExports",
+  erasure_requests: "export.section.erasureRequests",
+  illegal_content_notices: "export.section.illegalContentNotices",
 };
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;

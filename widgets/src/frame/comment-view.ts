@@ -26,6 +26,7 @@ export function nameTag(comment: Comment, name: string): HTMLElement {
 export function displayName(comment: Comment): string {
   const a = comment.author;
   if (!a) return t("anonymous");
+  if (a.erased) return t("eraseDeletedReader");
   return a.name || (a.guest ? t("guest") : t("anonymous"));
 }
 

@@ -24,7 +24,15 @@ export type Config = {
   newsletters?: { slug: string; name: string; description: string | null }[];
 };
 
-export type Author = { id: number | string; name: string; avatar: string | null; slug: string; guest: boolean } | null;
+export type Author = {
+  id: number | string;
+  name: string;
+  avatar: string | null;
+  slug: string;
+  guest: boolean;
+  /** An erased reader (docs/privacy.md "Erasure"). */
+  erased?: boolean;
+} | null;
 
 export type Comment = {
   id: number;

@@ -1,0 +1,133 @@
+/**
+ * A reader deletes their account (docs/privacy.md "Erasure"): a reader the publisher's JWT signs
+ * in comments, opens /member/delete-account, asks, confirms from the mailed link (read in the
+ * dashboard's Outbox) with the button, is signed out; the background job erases them: their
+ * comment is shown as by a deleted reader, the dashboard's subscriber search no longer finds
+ * them, and their JWT now makes a new person. Axe and no sideways scroll at 1440 and 390 px.
+ */
+import type { Browser, Page } from "@playwright/test";
+import { SignJWT } from "jose";
+
+import { pageIdOf } from "../comments";
+import {
+  demoAccount,
+  expect,
+  expectNoHorizontalPageScroll,
+  seriousViolations,
+  submitSignIn,
+  test,
+  type DemoUser,
+} from "../fixtures";
+
+const CLIENT_KEY = "mh_pk_demo_public_client_key_local_only";
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+
+async function expectCleanAtBothSizes(page: Page, what: string) {
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await expectNoHorizontalPageScroll(page, `${what} at ${size.width}px`);
+    expect(await seriousViolations(page), `${what} at ${size.width}px`).toEqual([]);
+  }
+}
+
+/** The owner in a context of their own, on a dashboard page. */
+async function asOwner<T>(browser: Browser, owner: DemoUser, work: (page: Page) => Promise<T>): Promise<T> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto("/admin/sign-in");
+    await submitSignIn(page, owner);
+    await expect(page).toHaveURL(/\/admin$/);
+    return await work(page);
+  } finally {
+    await context.close();
+  }
+}
+
+test("a reader deletes their account from the member pages and can no longer be found", async ({
+  browser,
+  page,
+  users,
+  baseURL,
+}) => {
+  const { accountId, jwtSecret } = demoAccount();
+  const stamp = Date.now().toString(36);
+  const name = `Erin Erasable${stamp}`;
+  const email = `erin.${stamp}@example.com`;
+  const jwt = await new SignJWT({ id: `erin-${stamp}`, name, email })
+    .setProtectedHeader({ alg: "HS256" })
+    .setIssuedAt()
+    .setExpirationTime("1h")
+    .sign(new TextEncoder().encode(jwtSecret));
+
+  // A comment on the demo article, as the reader.
+  const b64 = pageIdOf(new URL("/demo/article", baseURL).href);
+  const posted = await page.request.post(`/api/v1/accounts/${accountId}/pages/${b64}/comments.json`, {
+    data: { comment: { body: { ops: [{ insert: `Words that outlive me ${stamp}\n` }] } }, jwt },
+  });
+  expect(posted.status(), await posted.text()).toBe(201);
+  const commentId = ((await posted.json()) as { comment: { id: number } }).comment.id;
+
+  // Signed in on the member pages by the publisher's JWT.
+  const sessionUrl = `/api/member/subscriptions/session?key=${CLIENT_KEY}&svc_jwt=${jwt}`;
+  const session = await page.request.post(sessionUrl);
+  expect(session.status(), await session.text()).toBe(200);
+  const memberId = ((await session.json()) as { subscriber_id: number }).subscriber_id;
+
+  await page.goto("/member/delete-account");
+  await expect(page.getByRole("heading", { name: "Delete your account", level: 1 })).toBeVisible();
+  await expectCleanAtBothSizes(page, "delete account");
+  await page.getByRole("button", { name: "Send me the confirmation link" }).click();
+  await expect(page.getByTestId("erase-sent")).toBeVisible();
+
+  const link = await asOwner(browser, users.owner, async (owner) => {
+    await owner.goto("/admin/mail");
+    await expect(owner.getByText(email).first()).toBeVisible();
+    const text =
+      (await owner
+        .getByText(/\/member\/delete-account\/confirm\?token=/)
+        .first()
+        .textContent()) ?? "";
+    const match = /(https?:\/\/\S+\/member\/delete-account\/confirm\?token=[A-Za-z0-9_-]+)/.exec(text);
+    expect(match, text).not.toBeNull();
+    return match![1]!;
+  });
+  await page.goto(new URL(link).pathname + new URL(link).search);
+  await expect(page.getByRole("heading", { name: "Confirm the deletion of your account", level: 1 })).toBeVisible();
+  await expectCleanAtBothSizes(page, "confirm deletion");
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  await expect(page.getByTestId("erase-done")).toBeVisible();
+  await expectCleanAtBothSizes(page, "deletion confirmed");
+  expect((await page.request.get("/api/member/subscriptions")).status()).toBe(401);
+
+  // The job erases them: the comment stays, by a deleted reader.
+  await expect
+    .poll(
+      async () => {
+        const res = await page.request.get(`/api/v1/accounts/${accountId}/pages/${b64}/comments.json`);
+        const { comments } = (await res.json()) as {
+          comments: { id: number; author: { name: string; erased?: boolean } | null }[];
+        };
+        return comments.find((c) => c.id === commentId)?.author ?? null;
+      },
+      { timeout: 30_000 },
+    )
+    .toEqual(expect.objectContaining({ name: "", erased: true }));
+
+  // The dashboard's subscriber search finds them by neither name nor e-mail.
+  await asOwner(browser, users.owner, async (owner) => {
+    await owner.goto("/admin/subscriptions/subscribers");
+    await owner.getByRole("radio", { name: "All members" }).check();
+    for (const q of [name, email]) {
+      await owner.getByRole("searchbox", { name: "Search subscribers" }).fill(q);
+      await expect(owner.getByText(`No member matches “${q}”.`)).toBeVisible();
+    }
+  });
+
+  // Their JWT now signs in a new person.
+  const again = await page.request.post(sessionUrl);
+  expect(((await again.json()) as { subscriber_id: number }).subscriber_id).not.toBe(memberId);
+});
