@@ -45,9 +45,9 @@ export const EXPORT_SECTIONS = [
   "newsletter_subscriptions",
   "newsletter_deliveries",
   "consents",
-  "consent_records",
   "mail",
   "data_exports",
+  "consent_records",
   "erasure_requests",
   "illegal_content_notices",
 ] as const;
