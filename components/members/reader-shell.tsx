@@ -38,3 +38,34 @@ export function ReaderShell({ page, children }: { page: ShellPage; children: Rea
     </div>
   );
 }
+
+/**
+ * A member page's content column: the publication's name (when the page knows it), the title,
+ * the line under it, then the page's own part.
+ */
+export function ReaderMain({
+  publisher,
+  title,
+  intro,
+  children,
+}: {
+  publisher?: { name: string } | null;
+  title: string;
+  intro: string;
+  children: ReactNode;
+}) {
+  return (
+    <main id="main" className="mx-auto w-full max-w-2xl px-4 py-8 sm:px-6 sm:py-10">
+      {publisher ? (
+        <p className="text-sm font-semibold tracking-tight text-gray-700" dir="auto">
+          {publisher.name}
+        </p>
+      ) : null}
+      <h1 className={publisher ? "mt-1 text-xl font-semibold text-gray-900" : "text-xl font-semibold text-gray-900"}>
+        {title}
+      </h1>
+      <p className="mt-1 text-sm text-gray-600">{intro}</p>
+      <div className="mt-6">{children}</div>
+    </main>
+  );
+}

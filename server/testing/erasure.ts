@@ -7,6 +7,7 @@
  */
 import type { Db } from "../db/client";
 import { hashToken, newToken } from "../members/sessions";
+import type { ImageStorage } from "../storage/image-storage";
 import { insertNewsletter } from "./newsletter-fixtures";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "./subscription-fixtures";
 
@@ -297,4 +298,20 @@ export async function tracesOf(db: Db, needles: readonly string[]): Promise<stri
     if (hit?.n) found.push(`${name}: ${hit.n}`);
   }
   return found;
+}
+
+/** A storage that keeps nothing and records the keys it was asked to delete. */
+export function recordingStorage(): ImageStorage & { deleted: string[] } {
+  const deleted: string[] = [];
+  return {
+    name: "disk",
+    deleted,
+    async put() {},
+    async get() {
+      return null;
+    },
+    async delete(key) {
+      deleted.push(key);
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { DsaAppeal } from "@/components/members/dsa-appeal";
-import { ReaderShell } from "@/components/members/reader-shell";
+import { ReaderMain, ReaderShell } from "@/components/members/reader-shell";
 import { getDb } from "@/server/db";
 import { dsaAppealReader } from "@/server/engagement/dsa/appeals";
 
@@ -27,13 +27,9 @@ export default async function DsaAppealPage({ searchParams }: { searchParams: Se
   const { t } = page.words;
   return (
     <ReaderShell page={page}>
-      <main id="main" className="mx-auto w-full max-w-2xl px-4 py-8 sm:px-6 sm:py-10">
-        <h1 className="text-xl font-semibold text-gray-900">{t("dsa.title")}</h1>
-        <p className="mt-1 text-sm text-gray-600">{t("dsa.intro")}</p>
-        <div className="mt-6">
-          <DsaAppeal token={token} />
-        </div>
-      </main>
+      <ReaderMain title={t("dsa.title")} intro={t("dsa.intro")}>
+        <DsaAppeal token={token} />
+      </ReaderMain>
     </ReaderShell>
   );
 }

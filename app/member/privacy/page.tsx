@@ -1,5 +1,5 @@
 import { PrivacyExport } from "@/components/members/privacy-export";
-import { ReaderShell } from "@/components/members/reader-shell";
+import { ReaderMain, ReaderShell } from "@/components/members/reader-shell";
 
 import { memberMetadata } from "../member-auth-page";
 import { readerPage } from "../reader-page";
@@ -18,18 +18,9 @@ export default async function PrivacyPage() {
   const { t } = page.words;
   return (
     <ReaderShell page={page}>
-      <main id="main" className="mx-auto w-full max-w-2xl px-4 py-8 sm:px-6 sm:py-10">
-        {page.publisher ? (
-          <p className="text-sm font-semibold tracking-tight text-gray-700" dir="auto">
-            {page.publisher.name}
-          </p>
-        ) : null}
-        <h1 className="mt-1 text-xl font-semibold text-gray-900">{t("export.title")}</h1>
-        <p className="mt-1 text-sm text-gray-600">{t("export.intro")}</p>
-        <div className="mt-6">
-          <PrivacyExport />
-        </div>
-      </main>
+      <ReaderMain publisher={page.publisher} title={t("export.title")} intro={t("export.intro")}>
+        <PrivacyExport />
+      </ReaderMain>
     </ReaderShell>
   );
 }

@@ -1,4 +1,4 @@
-import { ReaderShell } from "@/components/members/reader-shell";
+import { ReaderMain, ReaderShell } from "@/components/members/reader-shell";
 import { SelfService } from "@/components/members/self-service";
 
 import { memberMetadata } from "../member-auth-page";
@@ -19,18 +19,9 @@ export default async function SelfServicePage() {
   const { t } = page.words;
   return (
     <ReaderShell page={page}>
-      <main id="main" className="mx-auto w-full max-w-2xl px-4 py-8 sm:px-6 sm:py-10">
-        {page.publisher ? (
-          <p className="text-sm font-semibold tracking-tight text-gray-700" dir="auto">
-            {page.publisher.name}
-          </p>
-        ) : null}
-        <h1 className="mt-1 text-xl font-semibold text-gray-900">{t("self.title")}</h1>
-        <p className="mt-1 text-sm text-gray-600">{t("self.intro")}</p>
-        <div className="mt-6">
-          <SelfService frameHosts={page.publisher?.publicationHosts ?? []} />
-        </div>
-      </main>
+      <ReaderMain publisher={page.publisher} title={t("self.title")} intro={t("self.intro")}>
+        <SelfService frameHosts={page.publisher?.publicationHosts ?? []} />
+      </ReaderMain>
     </ReaderShell>
   );
 }

@@ -15,10 +15,9 @@ import { authorWire } from "@/server/engagement/comment-wire";
 import { commentAuthorsOf, findOrCreateMemberByIdentity } from "@/server/members/identities";
 import { logInMember, signUpMember } from "@/server/members/members";
 import { forgetPublisherCache, resolvePublisher } from "@/server/publishing/publisher";
-import type { ImageStorage } from "@/server/storage/image-storage";
 import { PaymentAdapterError, type PaymentAdapter } from "@/server/subscriptions/payments/adapter";
 import { paymentAdapterFor, registerPaymentAdapter } from "@/server/subscriptions/payments/registry";
-import { seedReader, tracesOf, type SeededReader } from "@/server/testing/erasure";
+import { recordingStorage, seedReader, tracesOf, type SeededReader } from "@/server/testing/erasure";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff } from "@/server/testing/staff";
@@ -29,21 +28,6 @@ import { runErasure } from "./run";
 import { ERASURE_STEPS } from "./steps";
 
 beforeEach(() => forgetPublisherCache());
-
-function recordingStorage(): ImageStorage & { deleted: string[] } {
-  const deleted: string[] = [];
-  return {
-    name: "disk",
-    deleted,
-    async put() {},
-    async get() {
-      return null;
-    },
-    async delete(key) {
-      deleted.push(key);
-    },
-  };
-}
 
 async function setup() {
   const db = await getDb();

@@ -9,8 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { staffActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
-import type { ImageStorage } from "@/server/storage/image-storage";
-import { seedReader, tracesOf } from "@/server/testing/erasure";
+import { recordingStorage, seedReader, tracesOf } from "@/server/testing/erasure";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff } from "@/server/testing/staff";
 
@@ -18,21 +17,6 @@ import { requestErasure } from "./requests";
 import { runErasure } from "./run";
 
 beforeEach(() => forgetPublisherCache());
-
-function recordingStorage(): ImageStorage & { deleted: string[] } {
-  const deleted: string[] = [];
-  return {
-    name: "disk",
-    deleted,
-    async put() {},
-    async get() {
-      return null;
-    },
-    async delete(key) {
-      deleted.push(key);
-    },
-  };
-}
 
 describe("erasure and the privacy parts", () => {
   it("deletes the reader's exports and consent records, and strips them from notices that stay", async () => {
