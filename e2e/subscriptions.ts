@@ -10,8 +10,11 @@ const KEY = CLIENT_KEY;
 
 type Group = { name: string; subscription_plans: { id: number; title: string }[] };
 
-/** A monthly recurring subscription for the reader with this e-mail, made through the server API (manual payment). */
-export async function subscribeMonthly(request: APIRequestContext, email: string) {
+/**
+ * A monthly recurring subscription for the reader with this e-mail (or this identity of another
+ * provider: "publisher" for a publisher-JWT reader's id), made through the server API (manual payment).
+ */
+export async function subscribeMonthly(request: APIRequestContext, email: string, provider = "email") {
   const headers = { "X-SUBAUTH": SERVER_KEY };
   const groups = await request.get("/api/v1/subscription_groups.json", { headers });
   expect(groups.status()).toBe(200);
@@ -20,7 +23,7 @@ export async function subscribeMonthly(request: APIRequestContext, email: string
   )!;
   const monthly = digital.subscription_plans.find((p) => p.title === "Monthly")!;
   const subscription = { subscription_plan_id: monthly.id, payment: { payment_type: "manual" }, trial_period: false };
-  const base = `/api/v1/subscribers/email/${encodeURIComponent(email)}`;
+  const base = `/api/v1/subscribers/${provider}/${encodeURIComponent(email)}`;
   const preview = await request.post(`${base}/subscriptions/preview.json`, { headers, data: { subscription } });
   expect(preview.status(), await preview.text()).toBe(200);
   const { attempt_token } = (await preview.json()) as { attempt_token: string };

@@ -4,14 +4,7 @@
  * an address and subscribes; the frame says a confirmation link was sent; the confirmation mail is
  * in the Outbox (double opt-in).
  */
-import {
-  demoAccount,
-  expect,
-  expectNoHorizontalPageScroll,
-  seriousViolations,
-  test,
-  trpcQuery,
-} from "../fixtures";
+import { demoAccount, expect, expectNoHorizontalPageScroll, seriousViolations, test, trpcQuery } from "../fixtures";
 import { LOADER_STUB, MASTHEAD, publisherSite } from "../widgets/host-page";
 import { createNewsletter, GAZETTE, SIZES } from "./fixtures";
 

@@ -2,10 +2,12 @@
  * A reader deletes their account (docs/privacy.md "Erasure"): a reader the publisher's JWT signs
  * in comments, opens /member/delete-account, asks, confirms from the mailed link (read in the
  * dashboard's Outbox) with the button, is signed out; the background job erases them: their
- * comment is shown as by a deleted reader, the dashboard's subscriber search no longer finds
- * them, and their JWT now makes a new person. Axe and no sideways scroll at 1440 and 390 px.
+ * comment is shown as by a deleted reader, the dashboard's subscriber search, Outbox, members'
+ * CSV export and audit-log export no longer name them, their subscription's invoice stays and the
+ * invoices still add up, and their JWT now makes a new person. Axe and no sideways scroll at 1440 and 390 px.
  */
-import type { Browser, Page } from "@playwright/test";
+import type { APIRequestContext, Browser, Page } from "@playwright/test";
+import { parse } from "csv-parse/sync";
 import { SignJWT } from "jose";
 
 import { pageIdOf } from "../comments";
@@ -18,12 +20,23 @@ import {
   test,
   type DemoUser,
 } from "../fixtures";
+import { subscribeMonthly } from "../subscriptions";
 
 const CLIENT_KEY = "mh_pk_demo_public_client_key_local_only";
 const SIZES = [
   { width: 1440, height: 900 },
   { width: 390, height: 844 },
 ] as const;
+
+/** The account's invoices as its CSV export lists them: how many, their total, and the export's text. */
+async function invoices(request: APIRequestContext) {
+  const res = await request.get("/api/admin/exports/invoices.csv");
+  expect(res.status()).toBe(200);
+  const text = await res.text();
+  const rows = parse<Record<string, string>>(text, { columns: true });
+  const total = rows.reduce((sum, row) => sum + Number(row.amount_cents), 0);
+  return { count: rows.length, total, text: text.toLowerCase() };
+}
 
 async function expectCleanAtBothSizes(page: Page, what: string) {
   for (const size of SIZES) {
@@ -77,6 +90,11 @@ test("a reader deletes their account from the member pages and can no longer be 
   expect(session.status(), await session.text()).toBe(200);
   const memberId = ((await session.json()) as { subscriber_id: number }).subscriber_id;
 
+  // A monthly subscription through the server API, invoiced to them.
+  await subscribeMonthly(page.request, `erin-${stamp}`, "publisher");
+  const before = await asOwner(browser, users.owner, (owner) => invoices(owner.request));
+  expect(before.text).toContain(email);
+
   await page.goto("/member/delete-account");
   await expect(page.getByRole("heading", { name: "Delete your account", level: 1 })).toBeVisible();
   await expectCleanAtBothSizes(page, "delete account");
@@ -124,6 +142,20 @@ test("a reader deletes their account from the member pages and can no longer be 
     for (const q of [name, email]) {
       await owner.getByRole("searchbox", { name: "Search subscribers" }).fill(q);
       await expect(owner.getByText(`No member matches “${q}”.`)).toBeVisible();
+    }
+    // The invoices stay and still add up, without the reader's e-mail.
+    const after = await invoices(owner.request);
+    expect({ count: after.count, total: after.total }).toEqual({ count: before.count, total: before.total });
+    expect(after.text).not.toContain(email);
+    // Nor do the dashboard's Outbox, the members' CSV export or the audit log's.
+    await owner.goto("/admin/mail");
+    await expect(owner.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(owner.getByText(email)).toHaveCount(0);
+    for (const csv of ["/api/admin/exports/subscribers.csv?who=all", "/api/admin/audit-log.csv"]) {
+      const res = await owner.request.get(csv);
+      expect(res.status(), csv).toBe(200);
+      const text = (await res.text()).toLowerCase();
+      expect(text.includes(email) || text.includes(name.toLowerCase()), csv).toBe(false);
     }
   });
 

@@ -24,6 +24,20 @@ import { assertNotBanned } from "./moderation/bans";
 import { decodePageId, findPage } from "./pages";
 import { REPORTS_TO_HOLD, type TReportBody, type TReportWire } from "./reports.schema";
 
+/** A visible comment of the page a reader's call names (its base64 URL and the comment's id); else NOT_FOUND. */
+export async function visibleCommentOnPage(db: Db, args: { accountId: number; encodedUrl: string; commentId: number }) {
+  const url = decodePageId(args.encodedUrl, "params.encoded_url");
+  const page = await findPage(db, args.accountId, url);
+  const comment = page
+    ? await db.comment.findFirst({
+        where: { id: args.commentId, accountId: args.accountId, pageId: page.id, ...VISIBLE },
+        select: { id: true, authorId: true },
+      })
+    : null;
+  if (!page || !comment) throw new AppError("NOT_FOUND", "Comment not found on this page.");
+  return { page, comment };
+}
+
 const REASON_TO_DB = { spam: "SPAM", abuse: "ABUSE", off_topic: "OFF_TOPIC", other: "OTHER" } as const;
 const REASON_WIRE = { SPAM: "spam", ABUSE: "abuse", OFF_TOPIC: "off_topic", OTHER: "other" } as const;
 
@@ -32,15 +46,7 @@ export async function reportComment(
   args: { accountId: number; user: ApiUser; encodedUrl: string; commentId: number; input: TReportBody; now: Date },
 ): Promise<TReportWire> {
   const { accountId, now, input } = args;
-  const url = decodePageId(args.encodedUrl, "params.encoded_url");
-  const page = await findPage(db, accountId, url);
-  const found = page
-    ? await db.comment.findFirst({
-        where: { id: args.commentId, accountId, pageId: page.id, ...VISIBLE },
-        select: { id: true, authorId: true },
-      })
-    : null;
-  if (!page || !found) throw new AppError("NOT_FOUND", "Comment not found on this page.");
+  const { page, comment: found } = await visibleCommentOnPage(db, { ...args, accountId });
   const member = await findOrCreateJwtMember(db, { accountId, user: args.user, now });
   await assertNotBanned(db, { accountId, memberId: member.id, now });
   if (member.id === found.authorId) throw new AppError("FORBIDDEN", "You cannot report your own comment.");

@@ -21,8 +21,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { findOrCreateJwtMember } from "../../members/identities";
 import { captchaSecrets, captchaUsedError, verifyCaptcha, type VerifiedCaptcha } from "../captcha";
-import { VISIBLE } from "../comments";
-import { decodePageId, findPage } from "../pages";
+import { visibleCommentOnPage } from "../reports";
 import { memberAddress, queueReceiptMail } from "./dsa-mail";
 import type { TDsaNoticeBody, TDsaNoticeReceipt } from "./dsa.schema";
 
@@ -84,15 +83,7 @@ export async function submitDsaNotice(
   },
 ): Promise<TDsaNoticeReceipt> {
   const { accountId, now, input } = args;
-  const url = decodePageId(args.encodedUrl, "params.encoded_url");
-  const page = await findPage(db, accountId, url);
-  const found = page
-    ? await db.comment.findFirst({
-        where: { id: args.commentId, accountId, pageId: page.id, ...VISIBLE },
-        select: { id: true, authorId: true },
-      })
-    : null;
-  if (!page || !found) throw new AppError("NOT_FOUND", "Comment not found on this page.");
+  const { page, comment: found } = await visibleCommentOnPage(db, { ...args, accountId });
   const { notifier, captcha } = await notifierOf(db, { accountId, user: args.user, input, now });
 
   return withTransaction(db, async (tx) => {

@@ -12,7 +12,7 @@ import "server-only";
 import { timingSafeEqual } from "node:crypto";
 
 import { recordAudit } from "../../audit/audit-log";
-import type { StaffActor } from "../../auth/actor";
+import { systemActor, type StaffActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import type { ImageStorage } from "../../storage/image-storage";
@@ -68,6 +68,14 @@ export async function openMemberExport(
     );
   const file = await archiveOf(args.storage, row, args.now);
   await db.memberDataExport.update({ where: { id: row.id }, data: { downloadedAt: args.now } });
+  await recordAudit(db, {
+    actor: systemActor(args.accountId, "reader"),
+    action: "privacy.export.download",
+    targetType: "member",
+    targetId: row.memberId,
+    metadata: { exportId: row.id },
+    now: args.now,
+  });
   return file;
 }
 

@@ -152,6 +152,11 @@ describe("a reader's data export", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/zip");
     expect(res.headers.get("cache-control")).toContain("no-store");
+    // The request and the download are audited as the reader's (no staff user), once each.
+    for (const action of ["privacy.export", "privacy.export.download"])
+      expect(await s.db.auditLog.count({ where: { action, actorId: null, targetId: String(s.ada.id) } }), action).toBe(
+        1,
+      );
     const zip = await unzipped(res);
     expect(zip.list).toMatch(/data\.json/);
     expect(zip.list).toMatch(/index\.html/);
@@ -258,7 +263,7 @@ describe("a reader's data export", () => {
 
     const made = await revenue.caller.privacyExports.create({ memberId: s.ada.id, mailReader: false });
     expect(made).toMatchObject({ status: "pending", requested_by: "staff", downloadable: false });
-    const audit = await s.db.auditLog.findFirstOrThrow({ where: { action: "privacy.export" } });
+    const audit = await s.db.auditLog.findFirstOrThrow({ where: { action: "privacy.export", actorId: { not: null } } });
     expect(audit).toMatchObject({ actorId: revenue.user.id, targetType: "member", targetId: String(s.ada.id) });
 
     const { mail, deps: jobDeps } = deps();

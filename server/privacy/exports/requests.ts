@@ -15,7 +15,7 @@ import "server-only";
 import { isLocale, type Locale } from "@/i18n/locales";
 
 import { recordAudit } from "../../audit/audit-log";
-import type { StaffActor } from "../../auth/actor";
+import { systemActor, type StaffActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
@@ -98,6 +98,14 @@ export async function requestMemberExport(
       select: VIEW_FIELDS,
     });
     await enqueueJob(tx, buildExportJob, { exportId: row.id }, { key: `privacy.export:${row.id}`, accountId, now });
+    await recordAudit(tx, {
+      actor: systemActor(accountId, "reader"),
+      action: "privacy.export",
+      targetType: "member",
+      targetId: memberId,
+      metadata: { exportId: row.id, requestedBy: "reader" },
+      now,
+    });
     return { export: memberView(row, now), created: true };
   });
 }
