@@ -7,7 +7,7 @@ import { nullPrototypeRecord, type NullPrototypeRecord } from "@/server/own-keys
 import type { Db } from "../db/client";
 import type { Member, Page } from "../generated/prisma/client";
 import { commentAuthorsOf, type CommentAuthor } from "../members/identities";
-import { ERASED_SOURCE } from "../privacy/erasure/rules";
+import { ERASED_SOURCE } from "../members/members.schema";
 import { mentionsOf } from "./comment-bodies";
 import { realmCommentCount, type WireComment } from "./comment-queries";
 import type { TCommentAuthor, TCommentOp, TCommentWire } from "./comments.schema";

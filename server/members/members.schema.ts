@@ -10,6 +10,9 @@ import { z } from "zod";
 
 import { nestsAtMost, refuseNul } from "../publishing/content.schema";
 
+/** Member.source of an erased reader's tombstone (docs/privacy.md "Erasure"): nobody to find or sign in. */
+export const ERASED_SOURCE = "erased";
+
 const MEMBER_PASSWORD_MIN = 8;
 const MEMBER_PASSWORD_MAX = 200;
 /** Largest member metadata object, as JSON (bytes). */

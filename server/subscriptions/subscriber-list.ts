@@ -9,7 +9,7 @@ import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import { isPlaceholderEmail } from "../members/identities";
 import { memberLookupConditions } from "../members/member-lookup";
-import { ERASED_SOURCE } from "../privacy/erasure/rules";
+import { ERASED_SOURCE } from "../members/members.schema";
 import { pausedUntilOf } from "./pauses";
 import { STANDING_FIELDS, SUBSCRIBED_STATUSES, subscriberStanding } from "./subscriber-standing";
 import { EMAIL_PROVIDER, loadCumulativeEnds, subscriberToWire } from "./subscribers";

@@ -20,12 +20,12 @@ import { AppError } from "../../errors";
 import { queueEmail } from "../../mail/outbox";
 import { readerMail, renderSimpleMail } from "../../mail/reader-mail";
 import { isPlaceholderEmail } from "../../members/identities";
+import { ERASED_SOURCE } from "../../members/members.schema";
 import { hostedMemberOrigin } from "../../members/reset-link";
 import { hashToken, newToken } from "../../members/sessions";
 import type { Publisher } from "../../publishing/publisher";
 import { assertWithinRateLimits } from "../../rate-limit/assert";
 import { startErasure, type ErasureView } from "./requests";
-import { ERASED_SOURCE } from "./rules";
 
 const ERASURE_LINK_TTL_MS = 24 * 3600_000;
 export const ERASURE_MAIL_KIND = "member.erasure_confirm";

@@ -19,9 +19,9 @@ import { AppError } from "../../errors";
 import { defineJob } from "../../jobs/define";
 import { enqueueJob } from "../../jobs/queue";
 import { log } from "../../log";
+import { ERASED_SOURCE } from "../../members/members.schema";
 import { imageStorageFromEnv, type ImageStorage } from "../../storage/image-storage";
 import { erasedCommentsRule } from "./comments-rule";
-import { ERASED_SOURCE } from "./rules";
 import { runErasure } from "./run";
 
 export type ErasureView = { id: string; state: string; steps_done: string[]; last_error: string | null };

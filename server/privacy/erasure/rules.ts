@@ -12,11 +12,10 @@
  * - comments rule: the account's setting, "keep" (the body stays, shown as by a deleted reader) or
  *   "remove" (gone; a comment others answered stays as a placeholder so the replies keep their thread).
  */
+import { ERASED_SOURCE } from "../../members/members.schema";
 
 export type CommentsRule = "keep" | "remove";
 
-/** What marks a tombstone member (Member.source). */
-export const ERASED_SOURCE = "erased";
 /** The reserved domain (RFC 2606) of a tombstone's e-mail: no mail can ever reach it. */
 const ERASED_DOMAIN = "erased.invalid";
 /** Not a hash verifyPassword accepts (server/auth/password.ts): nobody signs in as a tombstone. */
