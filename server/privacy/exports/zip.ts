@@ -33,6 +33,31 @@ function assertEntryName(name: string): void {
   if (!name || bad || Buffer.byteLength(name) > 0xffff) throw new Error(`Not a ZIP entry name: ${name}`);
 }
 
+type EntryFields = {
+  method: number;
+  time: number;
+  date: number;
+  crc: number;
+  compressed: number;
+  size: number;
+  name: number;
+};
+
+/**
+ * What a local header and the central directory both say of an entry, in the same order (flags,
+ * method, time, date, CRC-32, compressed and full size, name length), written from `at`.
+ */
+function writeEntryFields(header: Buffer, at: number, f: EntryFields): void {
+  header.writeUInt16LE(UTF8_NAMES, at);
+  header.writeUInt16LE(f.method, at + 2);
+  header.writeUInt16LE(f.time, at + 4);
+  header.writeUInt16LE(f.date, at + 6);
+  header.writeUInt32LE(f.crc, at + 8);
+  header.writeUInt32LE(f.compressed, at + 12);
+  header.writeUInt32LE(f.size, at + 16);
+  header.writeUInt16LE(f.name, at + 20);
+}
+
 /**
  * The archive holding `entries`, in their order. Each is deflated, or stored when deflating would
  * not make it smaller (tiny files).
@@ -53,32 +78,27 @@ export function createZip(entries: readonly ZipEntry[], when: Date): Buffer {
     if (data.length > MAX_32 || body.length > MAX_32 || offset > MAX_32) throw new Error("The archive needs ZIP64.");
     const method = stored ? 0 : 8;
 
+    const fields: EntryFields = {
+      method,
+      time,
+      date,
+      crc,
+      compressed: body.length,
+      size: data.length,
+      name: name.length,
+    };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(LOCAL_HEADER, 0);
     local.writeUInt16LE(VERSION, 4);
-    local.writeUInt16LE(UTF8_NAMES, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    writeEntryFields(local, 6, fields);
+    // extra length: 0
     locals.push(local, name, body);
 
     const central = Buffer.alloc(46);
     central.writeUInt32LE(CENTRAL_HEADER, 0);
     central.writeUInt16LE((3 << 8) | VERSION, 4); // made by: Unix, 2.0
     central.writeUInt16LE(VERSION, 6);
-    central.writeUInt16LE(UTF8_NAMES, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(name.length, 28);
+    writeEntryFields(central, 8, fields);
     // extra length, comment length, disk number, internal attributes: 0
     central.writeUInt32LE((0o100644 << 16) >>> 0, 38); // external: a regular file, rw-r--r--
     central.writeUInt32LE(offset, 42);
