@@ -11,8 +11,10 @@
  * queued only by the statement that moved its row (a receipt by the notice's insert, the decision
  * mails by the update that decided, the final mails by the update that decided the appeal).
  */
+
 import "server-only";
 
+import { DSA_CATEGORY_MESSAGES, DSA_TERMS_CATEGORY_MESSAGE } from "@/i18n/dsa-categories";
 import { chooseLocale, type Locale } from "@/i18n/locales";
 
 import type { Db } from "../../db/client";
@@ -25,18 +27,7 @@ import { isPlaceholderEmail } from "../../members/identities";
 /** A mail's recipient: an address, the language asked for (a member's saved one wins), a name. */
 export type DsaRecipient = { email: string; locale: string | null; memberId: number | null; name: string | null };
 
-const CATEGORY_KEYS = new Map<string, string>([
-  ["STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH", "dsaCatSpeech"],
-  ["STATEMENT_CATEGORY_CYBER_VIOLENCE", "dsaCatCyberViolence"],
-  ["STATEMENT_CATEGORY_PROTECTION_OF_MINORS", "dsaCatMinors"],
-  ["STATEMENT_CATEGORY_SCAMS_AND_FRAUD", "dsaCatScams"],
-  ["STATEMENT_CATEGORY_INTELLECTUAL_PROPERTY_INFRINGEMENTS", "dsaCatIntellectualProperty"],
-  ["STATEMENT_CATEGORY_DATA_PROTECTION_AND_PRIVACY_VIOLATIONS", "dsaCatPrivacy"],
-  ["STATEMENT_CATEGORY_VIOLENCE", "dsaCatViolence"],
-  ["STATEMENT_CATEGORY_RISK_FOR_PUBLIC_SECURITY", "dsaCatPublicSecurity"],
-  ["STATEMENT_CATEGORY_NOT_SPECIFIED_NOTICE", "dsaCatOther"],
-  ["STATEMENT_CATEGORY_OTHER_VIOLATION_TC", "dsaCatTerms"],
-]);
+const CATEGORY_KEYS = new Map<string, string>([...DSA_CATEGORY_MESSAGES, DSA_TERMS_CATEGORY_MESSAGE]);
 
 const ACTION_KEYS = new Map<string, string>([
   ["remove", "dsaActionRemove"],

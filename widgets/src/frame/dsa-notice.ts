@@ -5,23 +5,11 @@
  * e-mail required without sign-in: the decision is sent to it) and a statement of good faith; a
  * reader who is not signed in also solves the captcha. The comment stays as it is: moderators decide.
  */
+import { DSA_CATEGORY_MESSAGES } from "../../../i18n/dsa-categories";
 import { solveCaptcha, type CaptchaChallenge } from "../captcha";
-import { type StringKey } from "../translate";
 import { api, ApiError, base, config, errorText, jwt, pagePath, reportHeight, t, workerUrl } from "./core";
 import { h } from "./dom";
 import type { Comment, Obj } from "./types";
-
-const CATEGORIES: [string, StringKey][] = [
-  ["STATEMENT_CATEGORY_ILLEGAL_OR_HARMFUL_SPEECH", "dsaCatSpeech"],
-  ["STATEMENT_CATEGORY_CYBER_VIOLENCE", "dsaCatCyberViolence"],
-  ["STATEMENT_CATEGORY_PROTECTION_OF_MINORS", "dsaCatMinors"],
-  ["STATEMENT_CATEGORY_SCAMS_AND_FRAUD", "dsaCatScams"],
-  ["STATEMENT_CATEGORY_INTELLECTUAL_PROPERTY_INFRINGEMENTS", "dsaCatIntellectualProperty"],
-  ["STATEMENT_CATEGORY_DATA_PROTECTION_AND_PRIVACY_VIOLATIONS", "dsaCatPrivacy"],
-  ["STATEMENT_CATEGORY_VIOLENCE", "dsaCatViolence"],
-  ["STATEMENT_CATEGORY_RISK_FOR_PUBLIC_SECURITY", "dsaCatPublicSecurity"],
-  ["STATEMENT_CATEGORY_NOT_SPECIFIED_NOTICE", "dsaCatOther"],
-];
 
 function field(label: string, control: HTMLElement): HTMLElement {
   return h("label", { class: "field" }, h("span", {}, label), control);
@@ -31,7 +19,7 @@ function field(label: string, control: HTMLElement): HTMLElement {
 export function dsaNoticeForm(comment: Comment, onCancel: () => void): HTMLFormElement {
   const form = h("form", { class: "report dsa", "data-dsa-notice": String(comment.id) }) as HTMLFormElement;
   const category = h("select", { name: "category", required: "" }) as HTMLSelectElement;
-  for (const [value, key] of CATEGORIES) category.append(h("option", { value }, t(key)));
+  for (const [value, key] of DSA_CATEGORY_MESSAGES) category.append(h("option", { value }, t(key)));
   const law = h("textarea", { name: "law_or_reason", required: "", minlength: "10", maxlength: "1000", rows: "3" });
   const name = h("input", { type: "text", name: "name", maxlength: "200", autocomplete: "name" }) as HTMLInputElement;
   const email = h("input", {
