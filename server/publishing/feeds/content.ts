@@ -17,6 +17,7 @@ import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import { checkWebUrl } from "../../web-url";
 import type { TCard, TStoryElement } from "../cards.schema";
+import { paywallPointOf, splitAtPaywall } from "../paywall-point";
 import type { Publisher } from "../publisher";
 import { htmlToText, STORY_INCLUDE, type StoryWithRelations } from "../story-view";
 import { escapeXml } from "./xml";
@@ -164,22 +165,15 @@ export function isOpenToAll(story: Pick<StoryWithRelations, "access">): boolean 
 /**
  * What a feed may carry of a story's body: all the cards of a public story; of a story for
  * logged-in readers or subscribers, its free part only (shown to anyone): the elements before its
- * paywall point (`paywallAt`, counted across the cards in order), else its first element, so that
- * a feed reader never gets what only paying readers may read.
+ * paywall point (../paywall-point.ts: the story's `paywallAt`, else the account's default), so
+ * that a feed reader never gets what only paying readers may read.
  */
-export function freePartOf(story: Pick<StoryWithRelations, "access" | "cards" | "paywallAt">): TCard[] {
+export function freePartOf(
+  story: Pick<StoryWithRelations, "access" | "cards" | "paywallAt">,
+  accountDefault = 1,
+): TCard[] {
   const cards = story.cards as unknown as TCard[];
-  if (isOpenToAll(story)) return cards;
-  let left = story.paywallAt ?? 1;
-  const free: TCard[] = [];
-  for (const card of cards) {
-    if (left <= 0) break;
-    const elements = (card["story-elements"] ?? []).slice(0, left);
-    if (elements.length === 0) continue;
-    free.push({ ...card, "story-elements": elements });
-    left -= elements.length;
-  }
-  return free;
+  return splitAtPaywall(cards, paywallPointOf(story, accountDefault)).free;
 }
 
 // ─── Cards to HTML ───────────────────────────────────────────────────────────────────────────
