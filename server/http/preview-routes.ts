@@ -8,7 +8,7 @@ import "server-only";
 import { z } from "zod";
 
 import { getEnv } from "../../env.js";
-import { renderPreview } from "../publishing/editorial/preview";
+import { PREVIEW_AS, renderPreview } from "../publishing/editorial/preview";
 import { apiRoute } from "./route";
 
 const SUMMARY = {
@@ -22,12 +22,15 @@ export function previewRoute(format: "article" | "amp") {
       auth: "public",
       produces: "any",
       params: z.object({ token: z.string().max(200) }),
-      summary: `${SUMMARY[format]}, for the holder of a preview link (24 hours; 404 when forged, 410 when expired). Not cached, not indexed.`,
+      // The article view of a closed story: as a reader without access (its free part) or with access (all of it).
+      query: z.object({ as: z.enum(PREVIEW_AS).optional() }),
+      summary: `${SUMMARY[format]}, for the holder of a preview link (24 hours; 404 when forged, 410 when expired). Not cached, not indexed.${format === "article" ? " ?as=reader shows a closed story as a reader without access sees it (its free part), ?as=subscriber (the default) all of it with the paywall point marked." : ""}`,
     },
-    async ({ db, params }) => {
+    async ({ db, params, query }) => {
       const answer = await renderPreview(db, {
         token: params.token,
         format,
+        as: query.as,
         now: new Date(),
         appUrl: getEnv().APP_URL,
       });

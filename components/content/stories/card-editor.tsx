@@ -3,14 +3,17 @@
 /**
  * The story's cards and their elements: add, remove and reorder both (drag the handle, ./sortable-list.tsx,
  * or use Move up/down). Every element type the read API serves is edited here (./element-fields.tsx);
- * the server checks and sanitises all of it on save.
+ * the server checks and sanitises all of it on save. A closed story shows its paywall divider
+ * among them (./paywall-divider-control.tsx).
  */
-import type { ReactNode } from "react";
+import { Fragment, useRef, type ReactNode } from "react";
 
 import { Button } from "@/components/ui";
 import type { TCard, TStoryElement } from "@/server/publishing/cards.schema";
 
 import { ElementFields } from "./element-fields";
+import { dividerSlot, type DividerSlot } from "./paywall-divider";
+import { PaywallDivider, type DividerFocus, type PaywallProps } from "./paywall-divider-control";
 import type { EditorProps } from "./plain-field";
 import { SortableItem, SortableList } from "./sortable-list";
 import { ELEMENT_KINDS, kindOf, move, newCard, newElement, type ElementKind } from "./story-elements";
@@ -32,14 +35,20 @@ function Issues({ issues }: { issues: string[] | undefined }) {
 export function CardEditor({
   cards,
   issues = new Map(),
+  paywall = null,
   onChange,
 }: {
   cards: TCard[];
   /** Problems by position ("" all cards, "2" card 2, "2.1" its first element): see card-issues.ts. */
   issues?: ReadonlyMap<string, string[]>;
+  /** The paywall divider of a closed story (null: a public story has none). */
+  paywall?: PaywallProps | null;
   onChange: (cards: TCard[]) => void;
 }) {
   const setCard = (index: number, card: TCard) => onChange(cards.map((c, i) => (i === index ? card : c)));
+  const focusRef: DividerFocus = useRef(null);
+  const slot: DividerSlot | null = paywall ? dividerSlot(cards, paywall.point) : null;
+  const divider = paywall ? <PaywallDivider paywall={paywall} focusRef={focusRef} /> : null;
   return (
     <div className="space-y-4" data-testid="card-editor">
       <Issues issues={issues.get("")} />
@@ -48,23 +57,29 @@ export function CardEditor({
           No cards yet. A story is told in cards; each holds one or more elements.
         </p>
       ) : null}
+      {slot?.kind === "start" ? divider : null}
       <SortableList ids={cards.map((c) => c.id)} noun="card" onMove={(from, to) => onChange(move(cards, from, to))}>
         <div className="space-y-4">
           {cards.map((card, index) => (
-            <SortableItem key={card.id} id={card.id} label={`Drag card ${index + 1}`}>
-              {(handle) => (
-                <CardBox
-                  card={card}
-                  index={index}
-                  count={cards.length}
-                  handle={handle}
-                  issues={issues}
-                  onChange={(next) => setCard(index, next)}
-                  onMove={(delta) => onChange(move(cards, index, index + delta))}
-                  onRemove={() => onChange(cards.filter((_, i) => i !== index))}
-                />
-              )}
-            </SortableItem>
+            <Fragment key={card.id}>
+              <SortableItem id={card.id} label={`Drag card ${index + 1}`}>
+                {(handle) => (
+                  <CardBox
+                    card={card}
+                    index={index}
+                    count={cards.length}
+                    handle={handle}
+                    issues={issues}
+                    dividerAfter={slot?.kind === "in-card" && slot.card === index ? slot.element : null}
+                    divider={divider}
+                    onChange={(next) => setCard(index, next)}
+                    onMove={(delta) => onChange(move(cards, index, index + delta))}
+                    onRemove={() => onChange(cards.filter((_, i) => i !== index))}
+                  />
+                )}
+              </SortableItem>
+              {slot?.kind === "after-card" && slot.card === index ? divider : null}
+            </Fragment>
           ))}
         </div>
       </SortableList>
@@ -79,6 +94,8 @@ function CardBox({
   count,
   handle,
   issues,
+  dividerAfter,
+  divider,
   onChange,
   onMove,
   onRemove,
@@ -88,6 +105,9 @@ function CardBox({
   count: number;
   handle: ReactNode;
   issues: ReadonlyMap<string, string[]>;
+  /** The paywall divider goes after this element (index), or is not in this card (null). */
+  dividerAfter: number | null;
+  divider: ReactNode;
   onChange: (card: TCard) => void;
   onMove: (delta: number) => void;
   onRemove: () => void;
@@ -127,25 +147,28 @@ function CardBox({
       >
         <div className="space-y-3">
           {elements.map((element, e) => (
-            <SortableItem key={element.id} id={element.id} label={`Drag element ${n}.${e + 1}`}>
-              {(elementHandle) => (
-                <ElementEditor
-                  element={element}
-                  handle={elementHandle}
-                  issues={issues.get(`${n}.${e + 1}`)}
-                  position={`${n}.${e + 1}`}
-                  isFirst={e === 0}
-                  isLast={e === elements.length - 1}
-                  onChange={(next) => setElements(elements.map((x, i) => (i === e ? next : x)))}
-                  onReplace={(next) => {
-                    const at = elements.findIndex((x) => x.id === element.id);
-                    if (at >= 0) setElements([...elements.slice(0, at), ...next, ...elements.slice(at + 1)]);
-                  }}
-                  onMove={(delta) => setElements(move(elements, e, e + delta))}
-                  onRemove={() => setElements(elements.filter((_, i) => i !== e))}
-                />
-              )}
-            </SortableItem>
+            <Fragment key={element.id}>
+              <SortableItem id={element.id} label={`Drag element ${n}.${e + 1}`}>
+                {(elementHandle) => (
+                  <ElementEditor
+                    element={element}
+                    handle={elementHandle}
+                    issues={issues.get(`${n}.${e + 1}`)}
+                    position={`${n}.${e + 1}`}
+                    isFirst={e === 0}
+                    isLast={e === elements.length - 1}
+                    onChange={(next) => setElements(elements.map((x, i) => (i === e ? next : x)))}
+                    onReplace={(next) => {
+                      const at = elements.findIndex((x) => x.id === element.id);
+                      if (at >= 0) setElements([...elements.slice(0, at), ...next, ...elements.slice(at + 1)]);
+                    }}
+                    onMove={(delta) => setElements(move(elements, e, e + delta))}
+                    onRemove={() => setElements(elements.filter((_, i) => i !== e))}
+                  />
+                )}
+              </SortableItem>
+              {dividerAfter === e ? divider : null}
+            </Fragment>
           ))}
         </div>
       </SortableList>

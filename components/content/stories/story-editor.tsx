@@ -38,6 +38,7 @@ import { CardEditor } from "./card-editor";
 import { ConflictView } from "./conflict-view";
 import { EntityPicker } from "./entity-picker";
 import { HeroImagePanel } from "./hero-image-panel";
+import { adjustPaywallAt, effectivePoint, elementCount } from "./paywall-divider";
 import { StoryReadOnly } from "./read-only";
 import { ReturnNoteAlert } from "./return-note";
 import { RevisionHistory } from "./revision-history";
@@ -113,6 +114,7 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
   const sections = options?.sections ?? [];
   const authors = options?.authors ?? [];
   const tags = options?.tags ?? [];
+  const paywallDefault = options?.paywallDefaultElements ?? 1;
 
   return (
     <form
@@ -156,7 +158,30 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
             </Panel>
 
             <Panel title="Cards" padded>
-              <CardEditor cards={values.cards} issues={cardIssues} onChange={(cards) => set("cards", cards)} />
+              <CardEditor
+                cards={values.cards}
+                issues={cardIssues}
+                paywall={
+                  values.access === "public"
+                    ? null
+                    : {
+                        point: effectivePoint(values.cards, values.paywallAt, paywallDefault),
+                        total: elementCount(values.cards),
+                        own: values.paywallAt !== null,
+                        accountDefault: paywallDefault,
+                        onChange: (at) => set("paywallAt", at),
+                      }
+                }
+                // The divider stays where the editor sees it as elements come, go and move (./paywall-divider.ts).
+                onChange={(cards) =>
+                  setValues((v) => ({ ...v, cards, paywallAt: adjustPaywallAt(v.cards, cards, v.paywallAt) }))
+                }
+              />
+              {errors.fields.paywallAt ? (
+                <p className="mt-2 text-xs text-red-700" data-testid="paywall-error">
+                  Paywall divider: {errors.fields.paywallAt}
+                </p>
+              ) : null}
               <p className="mt-3 text-xs text-gray-600" data-testid="story-length" aria-live="off">
                 {lengthText(length)}
               </p>
@@ -252,7 +277,15 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
           </Panel>
 
           <Panel title="Publishing" padded>
-            <FormField error={errors.fields.access} label="Access">
+            <FormField
+              error={errors.fields.access}
+              label="Access"
+              hint={
+                values.access === "public"
+                  ? undefined
+                  : "Readers without access see the story down to the paywall divider in Cards."
+              }
+            >
               <Select value={values.access} onChange={(e) => set("access", e.target.value as FormValues["access"])}>
                 <option value="public">Public: anyone</option>
                 <option value="login">Login: signed-in members</option>

@@ -37,6 +37,8 @@ export type FormValues = {
   metaDescription: string;
   metaKeywords: string;
   access: (typeof STORY_ACCESS)[number];
+  /** Elements free to every reader (the paywall divider); null: the account's default. */
+  paywallAt: number | null;
   storyTemplate: string;
   isBreakingNews: boolean;
   breakingNewsExpiresAt: string;
@@ -103,6 +105,7 @@ export function formValuesOf(
     access: (STORY_ACCESS as readonly string[]).includes(story?.access ?? "")
       ? (story!.access as FormValues["access"])
       : "public",
+    paywallAt: story?.paywallAt ?? null,
     storyTemplate: story?.storyTemplate ?? "",
     isBreakingNews: story?.isBreakingNews ?? false,
     breakingNewsExpiresAt: toLocalInput(expires ? new Date(expires) : null, zone),
@@ -139,6 +142,7 @@ export function toInput(values: FormValues, zone?: string): TCreateStoryInput {
         .filter(Boolean),
     },
     access: values.access,
+    paywallAt: values.paywallAt,
     storyTemplate: values.storyTemplate,
     isBreakingNews: values.isBreakingNews,
     breakingNewsExpiresAt: values.breakingNewsExpiresAt ? fromZonedInput(values.breakingNewsExpiresAt, zone) : null,
@@ -216,6 +220,13 @@ export const FIELD_GROUPS = [
     text: (v: FormValues) => v.metaDescription,
   },
   { key: "metaKeywords", label: "SEO keywords", fields: ["metaKeywords"], text: (v: FormValues) => v.metaKeywords },
+  {
+    key: "paywall",
+    label: "Paywall point",
+    fields: ["paywallAt"],
+    text: (v: FormValues) =>
+      v.paywallAt === null ? "the account's default" : `the first ${v.paywallAt} elements free`,
+  },
   {
     key: "publishing",
     label: "Access, template and breaking news",

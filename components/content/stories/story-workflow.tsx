@@ -157,6 +157,19 @@ export function StoryWorkflow({
                   article
                 </a>{" "}
                 ·{" "}
+                {current.access !== "public" ? (
+                  <>
+                    <a
+                      className="text-brand-700 underline"
+                      href={`${preview.data.url}?as=reader`}
+                      target="_blank"
+                      rel="noreferrer"
+                    >
+                      article without access
+                    </a>{" "}
+                    ·{" "}
+                  </>
+                ) : null}
                 <a className="text-brand-700 underline" href={preview.data.ampUrl} target="_blank" rel="noreferrer">
                   AMP
                 </a>

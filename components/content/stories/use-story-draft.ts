@@ -54,6 +54,7 @@ const FIELDS = [
   "slug",
   "summary",
   "access",
+  "paywallAt",
   "storyTemplate",
   "breakingNewsExpiresAt",
   "breakingNewsLinkedStoryId",

@@ -15,8 +15,9 @@ import { parseInput } from "../../validation";
 import type { TCard } from "../cards.schema";
 import { ampStoryHtml, ampWords } from "../feeds/amp";
 import { heroImage, renderCards, type FeedContext } from "../feeds/content";
-import { HTML_RENDERER } from "../feeds/rss";
+import { HTML_RENDERER, readMoreHtml } from "../feeds/rss";
 import { escapeXml } from "../feeds/xml";
+import { paywallPointOf, splitAtPaywall } from "../paywall-point";
 import { getPublisher } from "../publisher";
 import {
   STORY_INCLUDE,
@@ -100,17 +101,59 @@ function previewStatusLine(story: Pick<StoryWithRelations, "status" | "version">
   return `Preview of a ${escapeXml(story.status.toLowerCase())} story ${of}: not public.`;
 }
 
+/** Whose view of a closed story the preview shows: a reader without access, or one with it (the default). */
+export const PREVIEW_AS = ["reader", "subscriber"] as const;
+export type PreviewAs = (typeof PREVIEW_AS)[number];
+
+/**
+ * The story's body for `as`. A closed story (login or subscription) has a paywall point
+ * (../paywall-point.ts): without access, its free part and the line readers get where it continues;
+ * with access, all of it with the divider drawn where the free part ends. Above, a switch between
+ * the two (links: the page runs no script). A public story is the whole story, no switch.
+ */
+function previewBody(story: StoryWithRelations, ctx: FeedContext, as: PreviewAs, accountDefault: number): string {
+  const cards = story.cards as unknown as TCard[];
+  const point = paywallPointOf(story, accountDefault);
+  if (point === null) return renderCards(cards, HTML_RENDERER, ctx);
+  const split = splitAtPaywall(cards, point);
+  const withAccess = story.access === "login" ? "As a signed-in reader" : "As a subscriber";
+  const link = (value: PreviewAs, text: string) =>
+    `<a href="?as=${value}"${value === as ? ' aria-current="page"' : ""} data-testid="preview-as-${value}">${escapeXml(text)}</a>`;
+  const free = `${split.freeElements} of ${split.totalElements} ${split.totalElements === 1 ? "element" : "elements"} free`;
+  const own = story.paywallAt === null ? `the account's default, ${accountDefault}` : "set for this story";
+  const parts = [
+    `<nav class="preview-as" aria-label="Preview as">${link("reader", "As a reader without access")} · ${link("subscriber", withAccess)}</nav>`,
+    `<p class="preview-note" data-testid="preview-paywall-note">Paywall point: ${escapeXml(free)} (${escapeXml(own)}).</p>`,
+    renderCards(split.free, HTML_RENDERER, ctx),
+  ];
+  if (as === "reader") {
+    if (split.continues) parts.push(`<div data-testid="paywall-continues">${readMoreHtml(story, ctx)}</div>`);
+  } else {
+    const below = story.access === "login" ? "for signed-in readers below" : "for subscribers below";
+    parts.push(
+      `<div class="paywall-line" role="separator" aria-label="Paywall: free above, ${below}" data-testid="paywall-line">Free above · ${below}</div>`,
+      renderCards(split.paid, HTML_RENDERER, ctx),
+    );
+  }
+  return parts.filter(Boolean).join("\n");
+}
+
 /** The draft as a plain article: a banner saying it is a preview, then the story as readers get it. */
-export function articlePreviewHtml(story: StoryWithRelations, ctx: FeedContext, expiresAt: Date): string {
+export function articlePreviewHtml(
+  story: StoryWithRelations,
+  ctx: FeedContext,
+  expiresAt: Date,
+  view: { as: PreviewAs; accountDefault: number } = { as: "subscriber", accountDefault: 1 },
+): string {
   const hero = heroImage(story, ctx);
   const byline = story.authors.map((a) => a.author.name).join(", ");
-  const body = renderCards(story.cards as unknown as TCard[], HTML_RENDERER, ctx);
+  const body = previewBody(story, ctx, view.as, view.accountDefault);
   return [
     `<!doctype html><html lang="en"><head><meta charset="utf-8">`,
     `<meta name="robots" content="noindex, nofollow">`,
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${escapeXml(`Preview: ${story.headline}`)}</title>`,
-    `<style>body{font-family:Georgia,serif;line-height:1.6;max-width:42rem;margin:0 auto;padding:1rem;color:#111}img,iframe{max-width:100%;height:auto}.preview-banner{font-family:system-ui,sans-serif;font-size:.875rem;background:#fef3c7;border:1px solid #f59e0b;padding:.5rem .75rem;border-radius:.25rem}figcaption{font-size:.875rem;color:#555}</style>`,
+    `<style>body{font-family:Georgia,serif;line-height:1.6;max-width:42rem;margin:0 auto;padding:1rem;color:#111}img,iframe{max-width:100%;height:auto}.preview-banner{font-family:system-ui,sans-serif;font-size:.875rem;background:#fef3c7;border:1px solid #f59e0b;padding:.5rem .75rem;border-radius:.25rem}figcaption{font-size:.875rem;color:#555}.preview-as,.preview-note{font-family:system-ui,sans-serif;font-size:.875rem}.preview-as a[aria-current]{font-weight:700;color:#111}.paywall-line{font-family:system-ui,sans-serif;font-size:.8125rem;font-weight:600;color:#78350f;text-align:center;border-block-start:2px dashed #d97706;padding-block-start:.25rem;margin-block:1.5rem}</style>`,
     `</head><body>`,
     `<p class="preview-banner" data-testid="preview-banner">${previewStatusLine(story, ctx.publisher.name)} This link stops working at ${escapeXml(formatInstant(expiresAt, ctx.publisher.timeZone))}.</p>`,
     `<article>`,
@@ -131,7 +174,7 @@ export function articlePreviewHtml(story: StoryWithRelations, ctx: FeedContext, 
  */
 export async function renderPreview(
   db: Db,
-  args: { token: string; format: "article" | "amp"; now: Date; appUrl: string },
+  args: { token: string; format: "article" | "amp"; now: Date; appUrl: string; as?: PreviewAs },
 ): Promise<PreviewAnswer> {
   const check = verifyPreviewToken(args.token, args.now);
   if (!check.ok) {
@@ -159,6 +202,14 @@ export async function renderPreview(
     status: 200,
     contentType: "text/html; charset=utf-8",
     headers: { ...PREVIEW_HEADERS, "Content-Security-Policy": ARTICLE_CSP },
-    html: articlePreviewHtml(story, ctx, check.expiresAt),
+    html: articlePreviewHtml(story, ctx, check.expiresAt, {
+      as: args.as ?? "subscriber",
+      accountDefault: (
+        await db.account.findUniqueOrThrow({
+          where: { id: story.accountId },
+          select: { paywallDefaultElements: true },
+        })
+      ).paywallDefaultElements,
+    }),
   };
 }

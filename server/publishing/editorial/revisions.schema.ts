@@ -33,6 +33,8 @@ export const ZRevisionSnapshot = z.object({
   heroImage: ZStoryHeroImageView.nullable(),
   seo: ZStorySeoView,
   access: z.string(),
+  /** The story's paywall point; absent from revisions saved before editors could set it. */
+  paywallAt: z.number().int().nullable().optional(),
   storyTemplate: z.string().nullable(),
   isBreakingNews: z.boolean(),
   /** ISO 8601, UTC. */

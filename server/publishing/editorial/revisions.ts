@@ -44,6 +44,7 @@ function snapshotOf(view: TStoryEditorView): TRevisionSnapshot {
     heroImage: view.heroImage,
     seo: view.seo,
     access: view.access,
+    paywallAt: view.paywallAt,
     storyTemplate: view.storyTemplate,
     isBreakingNews: view.isBreakingNews,
     breakingNewsExpiresAt: view.breakingNewsExpiresAt?.toISOString() ?? null,
@@ -222,6 +223,8 @@ export async function revisionForRestore(
       : null,
     seo: s.seo,
     access: s.access as TUpdateStoryInput["access"],
+    // A revision from before editors set paywall points leaves the story's point as it is.
+    ...(s.paywallAt !== undefined ? { paywallAt: s.paywallAt } : {}),
     storyTemplate: s.storyTemplate,
     isBreakingNews: s.isBreakingNews,
     breakingNewsExpiresAt: s.breakingNewsExpiresAt ? new Date(s.breakingNewsExpiresAt) : null,

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { zBoundedInstant } from "../../dates.schema";
 import { isSlug } from "../../text/slug";
 import type { STORY_WORKFLOW_EVENTS } from "../../webhooks/events.schema";
-import { ZCards } from "../cards.schema";
+import { ZCards, type TCard } from "../cards.schema";
 import { ZAltText } from "./media.schema";
 
 // ─── Vocabulary ──────────────────────────────────────────────────────────────────────────────
@@ -136,6 +136,28 @@ const ZStoryTagRef = z.union([
 ]);
 export type TStoryTagRef = z.infer<typeof ZStoryTagRef>;
 
+/** No story has more elements than this (a cap on paywallAt before the cards are counted). */
+const PAYWALL_AT_MAX = 100_000;
+
+/** The story elements of `cards`, counted across the cards (what the paywall point counts). */
+export function countStoryElements(cards: readonly TCard[]): number {
+  return cards.reduce((sum, card) => sum + (card["story-elements"]?.length ?? 0), 0);
+}
+
+/** The words of a paywall point beyond the story's elements (the save refuses it, 400). */
+export function paywallAtIssue(paywallAt: number, elements: number): string | null {
+  return paywallAt > elements
+    ? `is after element ${paywallAt}, but the story has ${elements} ${elements === 1 ? "element" : "elements"}: use 0 to ${elements}`
+    : null;
+}
+
+/** A save that sends both the cards and the paywall point: the point must fall within those cards. */
+function refinePaywallAt(input: { cards?: TCard[]; paywallAt?: number | null }, ctx: z.RefinementCtx): void {
+  if (input.cards === undefined || input.paywallAt === undefined || input.paywallAt === null) return;
+  const issue = paywallAtIssue(input.paywallAt, countStoryElements(input.cards));
+  if (issue) ctx.addIssue({ code: "custom", path: ["paywallAt"], message: issue });
+}
+
 /** Every field an editor sets. No defaults here: an update changes only the fields it names. */
 const ZStoryFields = z.object({
   headline: z.string().trim().min(1, "is required").max(500),
@@ -164,6 +186,17 @@ const ZStoryFields = z.object({
   heroImage: ZHeroImage.nullable(),
   seo: ZStorySeo,
   access: ZStoryAccess,
+  /**
+   * The paywall point: how many story elements, counted across the cards in order, every reader
+   * may read (0: none; at most the story's elements); null: the account's default
+   * (../paywall-point.ts). Matters only when access is login or subscription.
+   */
+  paywallAt: z
+    .number()
+    .int("must be a whole number of elements")
+    .min(0, "must be 0 (nothing free) or more")
+    .max(PAYWALL_AT_MAX, `must be at most ${PAYWALL_AT_MAX}`)
+    .nullable(),
   storyTemplate: z
     .string()
     .trim()
@@ -182,7 +215,9 @@ const ZStoryFields = z.object({
   breakingNewsLinkedStoryId: z.uuid().nullable(),
 });
 
-export const ZCreateStoryInput = ZStoryFields.partial().extend({ headline: ZStoryFields.shape.headline });
+export const ZCreateStoryInput = ZStoryFields.partial()
+  .extend({ headline: ZStoryFields.shape.headline })
+  .superRefine(refinePaywallAt);
 export type TCreateStoryInput = z.input<typeof ZCreateStoryInput>;
 
 /** How a save came about: the editor's Save button, or the autosave of a draft (revisions.ts). */
@@ -193,11 +228,13 @@ const STORY_SAVE_KINDS = ["save", "autosave"] as const;
  * `saveKind` "autosave" is for drafts only (a published story changes for readers only on an
  * explicit save); it defaults to "save".
  */
-export const ZUpdateStoryInput = ZStoryFields.partial().extend({
-  id: z.uuid(),
-  version: z.number().int().positive(),
-  saveKind: z.enum(STORY_SAVE_KINDS).optional(),
-});
+export const ZUpdateStoryInput = ZStoryFields.partial()
+  .extend({
+    id: z.uuid(),
+    version: z.number().int().positive(),
+    saveKind: z.enum(STORY_SAVE_KINDS).optional(),
+  })
+  .superRefine(refinePaywallAt);
 export type TUpdateStoryInput = z.input<typeof ZUpdateStoryInput>;
 
 /** A note to the writer may go with a move back to draft (reject, back-to-draft) only. */
@@ -280,6 +317,8 @@ export const ZStoryEditorView = z.object({
   heroImage: ZStoryHeroImageView.nullable(),
   seo: ZStorySeoView,
   access: z.string(),
+  /** The story's own paywall point (elements free to all), or null: the account's default. */
+  paywallAt: z.number().int().nullable(),
   storyTemplate: z.string().nullable(),
   isBreakingNews: z.boolean(),
   breakingNewsExpiresAt: z.date().nullable(),
@@ -359,4 +398,6 @@ export const ZStoryFormOptions = z.object({
   tags: z.array(z.object({ id: z.number().int(), name: z.string(), slug: z.string() })),
   /** The publication's site URL (for the search-result preview); null until Settings has one. */
   siteUrl: z.string().nullable(),
+  /** The account's paywall point for stories that set none: this many elements free. */
+  paywallDefaultElements: z.number().int(),
 });

@@ -161,6 +161,7 @@ export function scalarData(fields: StoryFields, previousSeo: unknown): Prisma.St
   if (fields.subheadline !== undefined) data.subheadline = fields.subheadline;
   if (fields.summary !== undefined) data.summary = fields.summary;
   if (fields.access !== undefined) data.access = fields.access;
+  if (fields.paywallAt !== undefined) data.paywallAt = fields.paywallAt;
   if (fields.storyTemplate !== undefined) data.storyTemplate = fields.storyTemplate;
   if (fields.isBreakingNews !== undefined) data.isBreakingNews = fields.isBreakingNews;
   if (fields.breakingNewsExpiresAt !== undefined) data.breakingNewsExpiresAt = fields.breakingNewsExpiresAt;

@@ -47,6 +47,7 @@ function toEditorView(story: StoryWithRelations, siteUrl: string | null): TStory
       metaKeywords: Array.isArray(keywords) ? keywords.filter((k): k is string => typeof k === "string") : [],
     },
     access: story.access,
+    paywallAt: story.paywallAt,
     storyTemplate: story.storyTemplate,
     isBreakingNews: story.isBreakingNews,
     breakingNewsExpiresAt: story.breakingNewsExpiresAt,
@@ -111,7 +112,7 @@ export async function getStory(db: Db, args: { actor: Actor; id: string; appUrl:
 /** Sections, authors and tags to choose from in the story form. */
 export async function listStoryFormOptions(db: Db, args: { actor: Actor; appUrl: string }) {
   const accountId = args.actor.accountId;
-  const [sections, authors, tags, publisher] = await Promise.all([
+  const [sections, authors, tags, publisher, account] = await Promise.all([
     db.section.findMany({
       where: { accountId, deletedAt: null },
       orderBy: [{ position: "asc" }, { name: "asc" }],
@@ -125,8 +126,15 @@ export async function listStoryFormOptions(db: Db, args: { actor: Actor; appUrl:
       select: { id: true, name: true, slug: true },
     }),
     getPublisher(db, accountId, { appUrl: args.appUrl }),
+    db.account.findUniqueOrThrow({ where: { id: accountId }, select: { paywallDefaultElements: true } }),
   ]);
-  return { sections, authors, tags, siteUrl: publisher.siteUrlSet ? publisher.siteUrl : null };
+  return {
+    sections,
+    authors,
+    tags,
+    siteUrl: publisher.siteUrlSet ? publisher.siteUrl : null,
+    paywallDefaultElements: account.paywallDefaultElements,
+  };
 }
 
 /** The account's live entities whose name contains every word of `search`, by name. */

@@ -35,6 +35,8 @@ import { assertImageRefsAllowed, collectImageRefs } from "../image-refs";
 import { recordRevision, revisionForRestore } from "../revisions";
 import { ZRestoreRevisionInput, type TRestoreRevisionInput, type TRevisionKind } from "../revisions.schema";
 import {
+  countStoryElements,
+  paywallAtIssue,
   ZCreateStoryInput,
   ZUpdateStoryInput,
   type TCreateStoryInput,
@@ -176,6 +178,14 @@ async function saveStory(
       else if (fields.slug !== undefined && fields.slug !== current.slug) {
         await assertStorySlugFree(tx, accountId, fields.slug, id);
         slug = fields.slug;
+      }
+      // A paywall point sent without the cards must fall within the cards the story has (with them: the schema checks).
+      if (fields.paywallAt != null && fields.cards === undefined) {
+        const issue = paywallAtIssue(fields.paywallAt, countStoryElements((current.cards ?? []) as TCard[]));
+        if (issue)
+          throw new AppError("BAD_REQUEST", "The input is not valid.", {
+            details: [{ field: "paywallAt", issue }],
+          });
       }
       const tagIds = fields.tags ? await resolveTags(tx, accountId, fields.tags, now) : undefined;
       const data = scalarData(fields, current.seo);
