@@ -23,14 +23,14 @@ export function previewRoute(format: "article" | "amp") {
       produces: "any",
       params: z.object({ token: z.string().max(200) }),
       // The article view of a closed story: as a reader without access (its free part) or with access (all of it).
-      query: z.object({ as: z.enum(PREVIEW_AS).optional() }),
+      query: format === "article" ? z.object({ as: z.enum(PREVIEW_AS).optional() }) : undefined,
       summary: `${SUMMARY[format]}, for the holder of a preview link (24 hours; 404 when forged, 410 when expired). Not cached, not indexed.${format === "article" ? " ?as=reader shows a closed story as a reader without access sees it (its free part), ?as=subscriber (the default) all of it with the paywall point marked." : ""}`,
     },
     async ({ db, params, query }) => {
       const answer = await renderPreview(db, {
         token: params.token,
         format,
-        as: query.as,
+        as: "as" in query ? query.as : undefined,
         now: new Date(),
         appUrl: getEnv().APP_URL,
       });

@@ -17,7 +17,7 @@ import { ampStoryHtml, ampWords } from "../feeds/amp";
 import { heroImage, renderCards, type FeedContext } from "../feeds/content";
 import { HTML_RENDERER, readMoreHtml } from "../feeds/rss";
 import { escapeXml } from "../feeds/xml";
-import { paywallPointOf, splitAtPaywall } from "../paywall-point";
+import { paywallPointOf, splitAtPaywall, type PaywallSplit } from "../paywall-point";
 import { getPublisher } from "../publisher";
 import {
   STORY_INCLUDE,
@@ -103,7 +103,7 @@ function previewStatusLine(story: Pick<StoryWithRelations, "status" | "version">
 
 /** Whose view of a closed story the preview shows: a reader without access, or one with it (the default). */
 export const PREVIEW_AS = ["reader", "subscriber"] as const;
-export type PreviewAs = (typeof PREVIEW_AS)[number];
+type PreviewAs = (typeof PREVIEW_AS)[number];
 
 /**
  * The story's body for `as`. A closed story (login or subscription) has a paywall point
@@ -115,7 +115,7 @@ function previewBody(story: StoryWithRelations, ctx: FeedContext, as: PreviewAs,
   const cards = story.cards as unknown as TCard[];
   const point = paywallPointOf(story, accountDefault);
   if (point === null) return renderCards(cards, HTML_RENDERER, ctx);
-  const split = splitAtPaywall(cards, point);
+  const split: PaywallSplit = splitAtPaywall(cards, point);
   const withAccess = story.access === "login" ? "As a signed-in reader" : "As a subscriber";
   const link = (value: PreviewAs, text: string) =>
     `<a href="?as=${value}"${value === as ? ' aria-current="page"' : ""} data-testid="preview-as-${value}">${escapeXml(text)}</a>`;
