@@ -9,8 +9,9 @@
 import { useEffect, useRef, type KeyboardEvent, type MutableRefObject } from "react";
 
 import { Button } from "@/components/ui";
+import type { TCard } from "@/server/publishing/cards.schema";
 
-import { dividerText } from "./paywall-divider";
+import { dividerText, effectivePoint, elementCount } from "./paywall-divider";
 
 export type PaywallProps = {
   /** The elements free above the divider, as drawn (the story's own point, or the default's). */
@@ -22,6 +23,22 @@ export type PaywallProps = {
   /** A new point for the story, or null: use the account's default. */
   onChange: (at: number | null) => void;
 };
+
+/** The divider of a story as the form holds it: none for a public story. */
+export function paywallProps(
+  story: { access: string; cards: TCard[]; paywallAt: number | null },
+  accountDefault: number,
+  onChange: (at: number | null) => void,
+): PaywallProps | null {
+  if (story.access === "public") return null;
+  return {
+    point: effectivePoint(story.cards, story.paywallAt, accountDefault),
+    total: elementCount(story.cards),
+    own: story.paywallAt !== null,
+    accountDefault,
+    onChange,
+  };
+}
 
 /** What should take focus once the divider is drawn in its new place (it moves in the page). */
 export type DividerFocus = MutableRefObject<"separator" | "up" | "down" | "default" | null>;

@@ -38,7 +38,8 @@ import { CardEditor } from "./card-editor";
 import { ConflictView } from "./conflict-view";
 import { EntityPicker } from "./entity-picker";
 import { HeroImagePanel } from "./hero-image-panel";
-import { adjustPaywallAt, effectivePoint, elementCount } from "./paywall-divider";
+import { adjustPaywallAt } from "./paywall-divider";
+import { paywallProps } from "./paywall-divider-control";
 import { StoryReadOnly } from "./read-only";
 import { ReturnNoteAlert } from "./return-note";
 import { RevisionHistory } from "./revision-history";
@@ -161,17 +162,7 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
               <CardEditor
                 cards={values.cards}
                 issues={cardIssues}
-                paywall={
-                  values.access === "public"
-                    ? null
-                    : {
-                        point: effectivePoint(values.cards, values.paywallAt, paywallDefault),
-                        total: elementCount(values.cards),
-                        own: values.paywallAt !== null,
-                        accountDefault: paywallDefault,
-                        onChange: (at) => set("paywallAt", at),
-                      }
-                }
+                paywall={paywallProps(values, paywallDefault, (at) => set("paywallAt", at))}
                 // The divider stays where the editor sees it as elements come, go and move (./paywall-divider.ts).
                 onChange={(cards) =>
                   setValues((v) => ({ ...v, cards, paywallAt: adjustPaywallAt(v.cards, cards, v.paywallAt) }))
