@@ -111,21 +111,26 @@ type PreviewAs = (typeof PREVIEW_AS)[number];
  * with access, all of it with the divider drawn where the free part ends. Above, a switch between
  * the two (links: the page runs no script). A public story is the whole story, no switch.
  */
-function previewBody(story: StoryWithRelations, ctx: FeedContext, as: PreviewAs, accountDefault: number): string {
+function previewBody(
+  story: StoryWithRelations,
+  ctx: FeedContext,
+  as: PreviewAs,
+  accountDefault: number,
+): { switcher: string; body: string } {
   const cards = story.cards as unknown as TCard[];
   const point = paywallPointOf(story, accountDefault);
-  if (point === null) return renderCards(cards, HTML_RENDERER, ctx);
+  if (point === null) return { switcher: "", body: renderCards(cards, HTML_RENDERER, ctx) };
   const split: PaywallSplit = splitAtPaywall(cards, point);
   const withAccess = story.access === "login" ? "As a signed-in reader" : "As a subscriber";
   const link = (value: PreviewAs, text: string) =>
     `<a href="?as=${value}"${value === as ? ' aria-current="page"' : ""} data-testid="preview-as-${value}">${escapeXml(text)}</a>`;
   const free = `${split.freeElements} of ${split.totalElements} ${split.totalElements === 1 ? "element" : "elements"} free`;
   const own = story.paywallAt === null ? `the account's default, ${accountDefault}` : "set for this story";
-  const parts = [
+  const switcher = [
     `<nav class="preview-as" aria-label="Preview as">${link("reader", "As a reader without access")} · ${link("subscriber", withAccess)}</nav>`,
     `<p class="preview-note" data-testid="preview-paywall-note">Paywall point: ${escapeXml(free)} (${escapeXml(own)}).</p>`,
-    renderCards(split.free, HTML_RENDERER, ctx),
-  ];
+  ].join("\n");
+  const parts = [renderCards(split.free, HTML_RENDERER, ctx)];
   if (as === "reader") {
     if (split.continues) parts.push(`<div data-testid="paywall-continues">${readMoreHtml(story, ctx)}</div>`);
   } else {
@@ -135,7 +140,7 @@ function previewBody(story: StoryWithRelations, ctx: FeedContext, as: PreviewAs,
       renderCards(split.paid, HTML_RENDERER, ctx),
     );
   }
-  return parts.filter(Boolean).join("\n");
+  return { switcher, body: parts.filter(Boolean).join("\n") };
 }
 
 /** The draft as a plain article: a banner saying it is a preview, then the story as readers get it. */
@@ -143,11 +148,12 @@ export function articlePreviewHtml(
   story: StoryWithRelations,
   ctx: FeedContext,
   expiresAt: Date,
+  // Without a view: as a subscriber, with the accounts' default point as the database sets it.
   view: { as: PreviewAs; accountDefault: number } = { as: "subscriber", accountDefault: 1 },
 ): string {
   const hero = heroImage(story, ctx);
   const byline = story.authors.map((a) => a.author.name).join(", ");
-  const body = previewBody(story, ctx, view.as, view.accountDefault);
+  const { switcher, body } = previewBody(story, ctx, view.as, view.accountDefault);
   return [
     `<!doctype html><html lang="en"><head><meta charset="utf-8">`,
     `<meta name="robots" content="noindex, nofollow">`,
@@ -156,6 +162,7 @@ export function articlePreviewHtml(
     `<style>body{font-family:Georgia,serif;line-height:1.6;max-width:42rem;margin:0 auto;padding:1rem;color:#111}img,iframe{max-width:100%;height:auto}.preview-banner{font-family:system-ui,sans-serif;font-size:.875rem;background:#fef3c7;border:1px solid #f59e0b;padding:.5rem .75rem;border-radius:.25rem}figcaption{font-size:.875rem;color:#555}.preview-as,.preview-note{font-family:system-ui,sans-serif;font-size:.875rem}.preview-as a[aria-current]{font-weight:700;color:#111}.paywall-line{font-family:system-ui,sans-serif;font-size:.8125rem;font-weight:600;color:#78350f;text-align:center;border-block-start:2px dashed #d97706;padding-block-start:.25rem;margin-block:1.5rem}</style>`,
     `</head><body>`,
     `<p class="preview-banner" data-testid="preview-banner">${previewStatusLine(story, ctx.publisher.name)} This link stops working at ${escapeXml(formatInstant(expiresAt, ctx.publisher.timeZone))}.</p>`,
+    switcher,
     `<article>`,
     `<h1>${escapeXml(story.headline)}</h1>`,
     story.subheadline ? `<p class="subheadline"><em>${escapeXml(story.subheadline)}</em></p>` : "",
