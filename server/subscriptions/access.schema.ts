@@ -76,9 +76,12 @@ export const ZMeterSettingsInput = z.object({
   periodLength: z.number().int().min(1).max(366),
   periodUnit: z.enum(["days", "weeks", "months", "years"]),
   meterAnonymous: z.boolean(),
-  /** The registration wall: anonymous readers sign up, free, after `registrationFreeStories` of their own meter. */
-  registrationWall: z.boolean(),
-  registrationFreeStories: z.number().int().min(0).max(1000),
+  /**
+   * The registration wall: anonymous readers sign up, free, after `registrationFreeStories` of their
+   * own meter. A save that leaves them out turns the wall off (a save holds every setting).
+   */
+  registrationWall: z.boolean().default(false),
+  registrationFreeStories: z.number().int().min(0).max(1000).default(3),
 });
 export type TMeterSettingsInput = z.infer<typeof ZMeterSettingsInput>;
 
