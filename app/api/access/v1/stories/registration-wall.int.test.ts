@@ -10,6 +10,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 
 import { POST as bkSignup } from "@/app/api/auth/v1/signup/route";
+import { translator } from "@/i18n/translate";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
@@ -91,6 +92,10 @@ describe("the registration wall", () => {
     const [paid, open, login] = [await story("subscription"), await story("public"), await story("login")];
     const q = { key, readerId: "edge" };
     expect(await ampAccess(paid.id, q)).toMatchObject({ granted: false, data: { wall: "registration" } });
+    // AMP's words for it, in the page's language.
+    expect(await ampAccess(paid.id, { ...q, locale: "es" })).toMatchObject({
+      data: { messages: { notice: translator("paywall", "es")("access.registerToRead") } },
+    });
     expect(await ampAccess(paid.id, { ...q, "disable-meter": "true" })).toMatchObject({
       granted: false,
       data: { wall: "paid" },
