@@ -83,22 +83,24 @@ export function RegistrationWall({
             className="mt-1 min-h-11 rounded border border-gray-400 bg-white px-2 py-1 sm:min-h-9"
           />
         </label>
-        <label className="flex flex-col">
-          <span className="font-medium">{words.t("access.register.password")}</span>
-          <input
-            name="password"
-            type="password"
-            required
-            dir="ltr"
-            minLength={PASSWORD_MIN}
-            autoComplete="new-password"
-            aria-describedby="registration-wall-password-hint"
-            className="mt-1 min-h-11 rounded border border-gray-400 bg-white px-2 py-1 sm:min-h-9"
-          />
+        <div className="flex flex-col">
+          <label className="flex flex-col">
+            <span className="font-medium">{words.t("access.register.password")}</span>
+            <input
+              name="password"
+              type="password"
+              required
+              dir="ltr"
+              minLength={PASSWORD_MIN}
+              autoComplete="new-password"
+              aria-describedby="registration-wall-password-hint"
+              className="mt-1 min-h-11 rounded border border-gray-400 bg-white px-2 py-1 sm:min-h-9"
+            />
+          </label>
           <span id="registration-wall-password-hint" className="mt-1 text-gray-700">
             {words.t("access.register.passwordHint", { min: PASSWORD_MIN })}
           </span>
-        </label>
+        </div>
         {newsletter ? (
           <label className="flex items-start gap-2">
             <input name="newsletter" type="checkbox" className="mt-1 size-4" />
