@@ -53,6 +53,16 @@ for (const viewport of VIEWPORTS) {
       registrationFreeStories: 1,
     });
     try {
+      if (viewport.name === "desktop") {
+        // The owner's page shows the wall's settings beside the meter's.
+        await page.goto("/admin/subscriptions/meter");
+        const form = page.getByTestId("paywall-meter-form");
+        await expect(
+          form.getByLabel("Ask readers who are not logged in to sign up, free, before the paid wall"),
+        ).toBeChecked();
+        await expect(form.getByLabel("Free stories before signing up, per period")).toHaveValue("1");
+        expect(await seriousViolations(page)).toEqual([]);
+      }
       const demo = page.getByTestId("paywall-demo");
       await openStory(page, 0);
       await expect(demo).toHaveAttribute("data-access", "granted");
