@@ -6,7 +6,8 @@
  *   1. load /frontend/v2/accesstype.js?key=<account key>; setUser with the demo reader's JWT;
  *   2. isAssetAccessible({id, type: "story"}); granted → fetch the rest of the story from the
  *      content API's gated read (check-access=true), then, for a METERING grant, pingback (counts
- *      the free read); denied → the paywall with the "Digital access" plans;
+ *      the free read); denied → the paywall with the "Digital access" plans, or the
+ *      registration wall when the grant's data.wall says "registration" (./paywall-registration.tsx);
  *   3. a coupon code, checked against each plan with validateCoupon: the discounted price, or the
  *      reason it is refused;
  *   4. subscribe: getPaymentOptions().demo_test.proceed(paymentObject, with the coupon when it
@@ -37,6 +38,7 @@ import { CardPaymentDialog, planPaymentObject, stripePaymentType, takesStripe } 
 import { couponRefusal, couponSummary, PlanPrice, type Coupon, type CouponResult } from "./paywall-coupon";
 import { FailRenewalTool, GraceBanner, graceWithCardLink, type Grace } from "./paywall-grace";
 import { ReaderBar, type Reader } from "./paywall-reader";
+import { RegistrationWall, type WallNewsletter } from "./paywall-registration";
 import { TestPaymentDialog, type Payment } from "./paywall-test-payment";
 import { message, storyParagraphs } from "./paywall-text";
 import { demoWords, type DemoWords } from "./paywall-words";
@@ -51,6 +53,8 @@ type Props = {
   locale: string;
   dir: "ltr" | "rtl";
   messages: [string, string][];
+  /** The newsletter the registration wall offers (./paywall-registration.tsx); null: no box. */
+  newsletter: WallNewsletter | null;
 };
 type View =
   | { kind: "loading" }
@@ -105,7 +109,7 @@ function grantNotice(grant: AccessGrant, words: DemoWords): string {
   }
 }
 
-export function PaywallDemo({ storyId, accountKey, demoTools, group, locale, dir, messages }: Props) {
+export function PaywallDemo({ storyId, accountKey, demoTools, group, locale, dir, messages, newsletter }: Props) {
   const words = useMemo(() => demoWords(locale, dir, messages), [locale, dir, messages]);
   const [sdk, setSdk] = useState<AccessTypeApi | null>(null);
   const [reader, setReader] = useState<Reader | null>(null);
@@ -223,6 +227,12 @@ export function PaywallDemo({ storyId, accountKey, demoTools, group, locale, dir
     } finally {
       setBusy(false);
     }
+  }
+
+  /** Signed up at the registration wall: signed in as that reader, and welcomed (unless signing in failed). */
+  async function registered(email: string) {
+    await signIn(email);
+    setNotice((said) => said ?? words.t("access.register.welcome"));
   }
 
   function signOut() {
@@ -389,7 +399,9 @@ export function PaywallDemo({ storyId, accountKey, demoTools, group, locale, dir
         </>
       ) : null}
 
-      {view.kind === "denied" ? (
+      {view.kind === "denied" && view.grant?.data.wall === "registration" ? (
+        <RegistrationWall words={words} newsletter={newsletter} onRegistered={registered} />
+      ) : view.kind === "denied" ? (
         <section aria-labelledby="paywall-title" className="rounded-lg border-2 border-brand-700 bg-white p-5">
           <h2 id="paywall-title" className="text-xl font-bold">
             {words.t("demo.paywallTitle")}

@@ -2,8 +2,8 @@
 
 /**
  * The paywall meter (paywallMeter.get, paywallMeter.update; REVENUE staff): free stories per
- * calendar period (UTC) before the paywall, and whether readers without a login are metered.
- * Checked with the server's zod schema before sending.
+ * calendar period (UTC) before the paywall, whether readers without a login are metered, and
+ * the registration wall (free sign-up after its own count of free stories). Checked with the server's zod schema before sending.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
@@ -28,7 +28,15 @@ import {
   type TMeterSettingsView,
 } from "@/server/subscriptions/access.schema";
 
-const FIELDS = ["enabled", "freeStories", "periodLength", "periodUnit", "meterAnonymous"] as const;
+const FIELDS = [
+  "enabled",
+  "freeStories",
+  "periodLength",
+  "periodUnit",
+  "meterAnonymous",
+  "registrationWall",
+  "registrationFreeStories",
+] as const;
 
 export function PaywallMeterForm() {
   const trpc = useTRPC();
@@ -45,7 +53,11 @@ export function PaywallMeterForm() {
   );
 }
 
-type Draft = Omit<TMeterSettingsInput, "freeStories" | "periodLength"> & { freeStories: string; periodLength: string };
+type Draft = Omit<TMeterSettingsInput, "freeStories" | "periodLength" | "registrationFreeStories"> & {
+  freeStories: string;
+  periodLength: string;
+  registrationFreeStories: string;
+};
 
 function Editor({
   view,
@@ -73,6 +85,8 @@ function Editor({
       periodLength: String(view.periodLength),
       periodUnit: view.periodUnit,
       meterAnonymous: view.meterAnonymous,
+      registrationWall: view.registrationWall,
+      registrationFreeStories: String(view.registrationFreeStories),
     },
     fields: FIELDS,
     serverError: save.error,
@@ -90,6 +104,7 @@ function Editor({
           ...draft,
           freeStories: Number(draft.freeStories),
           periodLength: Number(draft.periodLength),
+          registrationFreeStories: Number(draft.registrationFreeStories),
         });
         if (checked !== null) save.mutate(checked);
       }}
@@ -153,6 +168,29 @@ function Editor({
         <p className="text-sm text-gray-600">
           Logged-in readers are metered by their account, on every device and on AMP. Stories the front end marks
           hard-paywalled (disable-meter) are never metered: only subscribers read them.
+        </p>
+      </Panel>
+      <Panel title="Registration wall" padded>
+        <Checkbox
+          label="Ask readers who are not logged in to sign up, free, before the paid wall"
+          checked={draft.registrationWall}
+          onChange={(e) => set({ registrationWall: e.target.checked })}
+        />
+        <FormField
+          label="Free stories before signing up, per period"
+          hint="Counted on its own meter, in the periods above. After signing up, readers get the free stories of the paid meter."
+          error={error("registrationFreeStories")}
+        >
+          <WholeNumberInput
+            min={0}
+            max={1000}
+            value={draft.registrationFreeStories}
+            onChange={(e) => set({ registrationFreeStories: e.target.value })}
+          />
+        </FormField>
+        <p className="text-sm text-gray-600">
+          The wall offers e-mail sign-up, the social logins and your own login; readers join the newsletter only when
+          they tick its box. Subscribers, public and login stories are not affected.
         </p>
       </Panel>
       <ErrorAlert errors={errors} />

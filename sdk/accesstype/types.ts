@@ -24,7 +24,14 @@ export type AssetRef = { id: string; type: string };
 export type AccessGrant = {
   granted: boolean;
   grantReason: string | null;
-  data: { numberRemaining: number | null; isLoggedIn: boolean; isLast: boolean; [key: string]: unknown };
+  data: {
+    numberRemaining: number | null;
+    isLoggedIn: boolean;
+    isLast: boolean;
+    /** Which wall a denied reader meets: "registration" (sign up or sign in), "paid", null when granted. */
+    wall?: "registration" | "paid" | null;
+    [key: string]: unknown;
+  };
   [key: string]: unknown;
 };
 

@@ -65,7 +65,7 @@ const AMP_AUTH =
   "X-SUBAUTH (the server key, added by the publisher's first-party endpoint) is required: 401 without it or with a wrong key, unless the account allows direct AMP calls (Settings).";
 
 const GRANT_SHAPE =
-  "{granted, grantReason (FREE, LOGGED_IN, SUBSCRIBER, ASSET, METERING; null when denied), data: {numberRemaining, isLoggedIn, isLast}}; with `locale` (the page's language tag, 400 when it is not one), data also has {locale, dir, messages: {notice, subscribe, signIn}}: the reader's words in the offered locale it names, else the account's default";
+  "{granted, grantReason (FREE, LOGGED_IN, SUBSCRIBER, ASSET, METERING; null when denied), data: {numberRemaining, isLoggedIn, isLast, wall}} (wall: the wall a denied reader meets, registration (sign up or sign in: the registration wall, a login story) or paid; null when granted); with `locale` (the page's language tag, 400 when it is not one), data also has {locale, dir, messages: {notice, subscribe, signIn}}: the reader's words in the offered locale it names, else the account's default";
 
 /** GET …/amp-access (AMP) and GET …/access (web; `count=true` counts a metered read at once). */
 export function accessCheckRoute(kind: "amp" | "web") {

@@ -43,6 +43,7 @@ import {
 import { countLiveSessions } from "../members/sessions";
 import { logInWithProvider } from "../members/social-login";
 import { ZSocialLoginInput, ZSocialLoginParams } from "../members/social-login.schema";
+import { assertSignUpNewsletters, joinSignUpNewsletters } from "../newsletters/signup-newsletters";
 import { jsonWithMemberSession, loggedOutResponse, privateJson } from "./member-session";
 import { apiRoute, type RouteHandler } from "./route";
 
@@ -56,8 +57,12 @@ export function signUpRoute(key: MemberBodyKey, summary: string): RouteHandler {
   return apiRoute(
     { auth: "publisher", body: ZMemberSignupInput, cors: true, rateLimit: perIp("member.signup", 30), summary },
     async ({ req, db, publisher, body }) => {
+      const newsletters = body.newsletters ?? [];
+      await assertSignUpNewsletters(db, publisher.accountId, newsletters);
       const locale = await signUpLocaleOf(db, publisher.accountId, req);
-      const { member, session } = await signUpMember(db, { publisher, input: body, locale, now: new Date() });
+      const now = new Date();
+      const { member, session } = await signUpMember(db, { publisher, input: body, locale, now });
+      await joinSignUpNewsletters(db, { accountId: publisher.accountId, member, slugs: newsletters, now });
       return jsonWithMemberSession(req, { [key]: memberToWire(member) }, session, { status: 201 });
     },
   );

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 
+import { zNewsletterSlug } from "../newsletters/newsletters.schema";
 import { nestsAtMost, refuseNul } from "../publishing/content.schema";
 
 /** Member.source of an erased reader's tombstone (docs/privacy.md "Erasure"): nobody to find or sign in. */
@@ -56,6 +57,11 @@ export const ZMemberSignupInput = refuseNul(
     "last-name": zOptionalText(100),
     /** true: create the member without starting a session (bridgekeeper's register option). */
     "dont-login": z.boolean().optional(),
+    /**
+     * The newsletters (slugs) the reader ticked while signing up, e.g. on the registration wall:
+     * each joined with a consent record. Left out or empty: none.
+     */
+    newsletters: z.array(zNewsletterSlug).max(10, "names at most 10 newsletters").optional(),
   }),
 );
 export type TMemberSignupInput = z.output<typeof ZMemberSignupInput>;

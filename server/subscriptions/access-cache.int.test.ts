@@ -355,11 +355,11 @@ describe("access checks kept in memory", () => {
     ]);
     expect(queries() - before).toBe(1);
     expect(answers.map(({ granted, grantReason, data }) => [granted, grantReason, data])).toEqual([
-      [true, "METERING", { numberRemaining: 1, isLoggedIn: false, isLast: false }],
-      [true, "FREE", { numberRemaining: 1, isLoggedIn: false, isLast: false }],
-      [true, "METERING", { numberRemaining: 0, isLoggedIn: false, isLast: true }],
-      [false, null, { numberRemaining: 0, isLoggedIn: false, isLast: false }],
-      [true, "METERING", { numberRemaining: 0, isLoggedIn: false, isLast: false }],
+      [true, "METERING", { numberRemaining: 1, isLoggedIn: false, isLast: false, wall: null }],
+      [true, "FREE", { numberRemaining: 1, isLoggedIn: false, isLast: false, wall: null }],
+      [true, "METERING", { numberRemaining: 0, isLoggedIn: false, isLast: true, wall: null }],
+      [false, null, { numberRemaining: 0, isLoggedIn: false, isLast: false, wall: "paid" }],
+      [true, "METERING", { numberRemaining: 0, isLoggedIn: false, isLast: false, wall: null }],
     ]);
     // All of it was kept: the same checks again read nothing.
     const again = queries();

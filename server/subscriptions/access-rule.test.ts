@@ -45,6 +45,8 @@ const rules = (over: Partial<MeterRules> = {}): MeterRules => ({
   periodLength: 1,
   periodUnit: "MONTHS",
   meterAnonymous: true,
+  registrationWall: false,
+  registrationFreeStories: 2,
   ...over,
 });
 
@@ -79,9 +81,11 @@ const decide = (over: Partial<AccessFacts> = {}) =>
     now: NOW,
     ...over,
   });
+/** The decision flat, without `data.wall` (which follows `why`: see "which wall"). */
 const brief = (facts: Partial<AccessFacts> = {}) => {
   const { granted, grantReason, why, data } = decide(facts);
-  return { granted, grantReason, why, ...data };
+  const { wall: _wall, ...rest } = data;
+  return { granted, grantReason, why, ...rest };
 };
 
 describe("story access kinds", () => {
@@ -337,7 +341,7 @@ describe("after counting a read", () => {
     expect(afterCount(decide({ meter: member(1) }), "exhausted")).toEqual({
       granted: false,
       grantReason: null,
-      data: { numberRemaining: 0, isLoggedIn: true, isLast: false },
+      data: { numberRemaining: 0, isLoggedIn: true, isLast: false, wall: "paid" },
       why: "meter_exhausted",
     });
   });
@@ -350,7 +354,7 @@ describe("the wire answer", () => {
     expect(grant).toEqual({
       granted: true,
       grantReason: "METERING",
-      data: { numberRemaining: 0, isLoggedIn: false, isLast: true },
+      data: { numberRemaining: 0, isLoggedIn: false, isLast: true, wall: null },
     });
     expect(grant.data).not.toBe(decision.data);
   });

@@ -11,16 +11,40 @@
  *   `assetsCoverStory`).
  * - ASSET: pay per asset: a dynamic_asset subscription whose dynamic_assets name the story, or a
  *   collection holding it.
- * - METERING: a free read within the account's meter.
+ * - METERING: a free read within the account's meter, or, for an anonymous reader behind the
+ *   registration wall, within the registration meter.
  * Denials (`granted: false`, `grantReason: null`; the reason in `why`, never on the wire):
  * login_required, hard_paywall (disable-meter: only subscribers), meter_off (no meter, or
- * disabled), anonymous_not_metered, no_reader (nobody to count a read for), meter_exhausted.
+ * disabled), anonymous_not_metered, no_reader (nobody to count a read for), meter_exhausted,
+ * registration_required (the registration wall: sign up, free, to read on).
+ *
+ * The registration wall (docs/subscriptions.md "Registration wall"), when the account has it on,
+ * decides for an anonymous reader (not logged in) on a "subscription" story that no subscription
+ * grants and no disable-meter closes: the reader reads `registrationFreeStories` stories per meter
+ * period free, counted on its own registration meter (reader key "w:<readerId>", apart from the
+ * paid meter's "r:<readerId>"); a story already counted is read again free; the next one is
+ * registration_required, as is every one for a reader without a reader id (nothing to count on).
+ * The paid meter's settings (enabled, meterAnonymous, freeStories) play no part for that reader.
+ * Once logged in, the reader is on the paid meter exactly as without the wall. Public and login
+ * stories, subscribers and pay-per-asset readers are decided as without it.
+ *
+ * `data.wall` tells the SDK and AMP which wall to show: "registration" for registration_required
+ * and login_required (sign up or sign in), "paid" for every other denial, null when granted.
  */
 import type { MeterRules } from "./meter";
 
 type GrantReason = "FREE" | "LOGGED_IN" | "SUBSCRIBER" | "ASSET" | "METERING";
 type DenialReason =
-  "login_required" | "hard_paywall" | "meter_off" | "anonymous_not_metered" | "no_reader" | "meter_exhausted";
+  | "login_required"
+  | "hard_paywall"
+  | "meter_off"
+  | "anonymous_not_metered"
+  | "no_reader"
+  | "meter_exhausted"
+  | "registration_required";
+
+/** Which wall a denied reader meets (null: granted). */
+type Wall = "registration" | "paid" | null;
 
 /** The answer AMP and the browser SDK read (the spec's access grant object, meter object). */
 export type AccessGrant = {
@@ -32,6 +56,8 @@ export type AccessGrant = {
     isLoggedIn: boolean;
     /** This read uses the reader's last free story of the period. */
     isLast: boolean;
+    /** Which wall to show: "registration" (sign up or sign in), "paid" (subscribe), null when granted. */
+    wall: Wall;
   };
 };
 
@@ -59,11 +85,17 @@ export type ReaderSubscription = {
   graceEnds: number | null;
 };
 
-/** The reader's meter for the period. */
+/**
+ * The reader's meter for the period: the registration meter for an anonymous reader behind the
+ * registration wall (see `registrationWallApplies`), the paid meter otherwise.
+ */
 export type MeterState = {
   /** The account's meter settings; null: none (metering is off). */
   rules: MeterRules | null;
-  /** Whose meter ("m:<member>", "r:<readerId>"); null: a reader never seen, or nobody to count for. */
+  /**
+   * Whose meter ("m:<member>", "r:<readerId>", "w:<readerId>" for the registration meter); null: a
+   * reader never seen, or nobody to count for.
+   */
   readerKey: string | null;
   loggedIn: boolean;
   /** Stories counted in the period, and whether this one is among them. */
@@ -136,7 +168,16 @@ export function grantsAt(sub: Pick<ReaderSubscription, "start" | "end" | "graceE
   return sub.end === null || sub.end > at || (sub.graceEnds !== null && sub.graceEnds > at);
 }
 
+/**
+ * Whether the registration wall decides for this reader: the account has it on and the reader is
+ * not logged in. The loader reads the registration meter for such a reader, the paid one otherwise.
+ */
+export function registrationWallApplies(rules: MeterRules | null, loggedIn: boolean): boolean {
+  return rules !== null && rules.registrationWall && !loggedIn;
+}
+
 function meterApplies(meter: MeterState): boolean {
+  if (registrationWallApplies(meter.rules, meter.loggedIn)) return meter.readerKey !== null;
   if (!meter.rules || !meter.rules.enabled) return false;
   if (!meter.loggedIn && !meter.rules.meterAnonymous) return false;
   return meter.loggedIn || meter.readerKey !== null;
@@ -150,17 +191,19 @@ function meterApplies(meter: MeterState): boolean {
 export function applyAccessRule(facts: AccessFacts): AccessDecision {
   const { story, meter } = facts;
   const rules = meterApplies(meter) ? meter.rules : null;
-  const remainingNow = rules ? Math.max(0, rules.freeStories - meter.views) : null;
+  const registration = registrationWallApplies(meter.rules, meter.loggedIn);
+  const allowance = rules ? (registration ? rules.registrationFreeStories : rules.freeStories) : 0;
+  const remainingNow = rules ? Math.max(0, allowance - meter.views) : null;
   const grant = (grantReason: GrantReason, why: string, numberRemaining = remainingNow, isLast = false) => ({
     granted: true,
     grantReason,
-    data: { numberRemaining, isLoggedIn: meter.loggedIn, isLast },
+    data: { numberRemaining, isLoggedIn: meter.loggedIn, isLast, wall: null },
     why,
   });
   const deny = (why: DenialReason): AccessDecision => ({
     granted: false,
     grantReason: null,
-    data: { numberRemaining: remainingNow, isLoggedIn: meter.loggedIn, isLast: false },
+    data: { numberRemaining: remainingNow, isLoggedIn: meter.loggedIn, isLast: false, wall: wallOf(why) },
     why,
   });
 
@@ -177,6 +220,12 @@ export function applyAccessRule(facts: AccessFacts): AccessDecision {
     }
   }
   if (facts.disableMeter) return deny("hard_paywall");
+  if (registration) {
+    if (meter.readerKey === null) return deny("registration_required");
+    if (meter.counted) return grant("METERING", "meter:already_counted");
+    if (remainingNow! > 0) return grant("METERING", "meter:new", remainingNow! - 1, remainingNow === 1);
+    return deny("registration_required");
+  }
   if (!meter.rules || !meter.rules.enabled) return deny("meter_off");
   if (!meter.loggedIn && !meter.rules.meterAnonymous) return deny("anonymous_not_metered");
   if (meter.loggedIn && meter.readerKey === null) {
@@ -190,17 +239,27 @@ export function applyAccessRule(facts: AccessFacts): AccessDecision {
   return deny("meter_exhausted");
 }
 
+function wallOf(why: DenialReason): Wall {
+  return why === "registration_required" || why === "login_required" ? "registration" : "paid";
+}
+
 /**
  * A "meter:new" decision once its read was counted on the meter: "counted" (this count), "already"
- * (a parallel pingback counted it first) or "exhausted" (the meter filled meanwhile: denied).
+ * (a parallel pingback counted it first) or "exhausted" (the meter filled meanwhile: denied, by
+ * the registration wall when `registration` says the read was on the registration meter).
  */
-export function afterCount(decision: AccessDecision, outcome: "counted" | "already" | "exhausted"): AccessDecision {
+export function afterCount(
+  decision: AccessDecision,
+  outcome: "counted" | "already" | "exhausted",
+  registration = false,
+): AccessDecision {
   if (outcome === "exhausted") {
+    const why: DenialReason = registration ? "registration_required" : "meter_exhausted";
     return {
       granted: false,
       grantReason: null,
-      data: { ...decision.data, numberRemaining: 0, isLast: false },
-      why: "meter_exhausted",
+      data: { ...decision.data, numberRemaining: 0, isLast: false, wall: wallOf(why) },
+      why,
     };
   }
   return { ...decision, why: outcome === "counted" ? "meter:counted" : "meter:already_counted" };

@@ -26,12 +26,15 @@ type NoticeKey =
   | "access.free"
   | "access.loggedIn"
   | "access.signInToRead"
+  | "access.registerToRead"
   | "access.subscribeToRead";
 
 /** Which notice a grant gets, and its values. Pure. */
 function noticeOf(decision: AccessDecision): { key: NoticeKey; values?: { n: number } } {
-  if (!decision.granted)
-    return { key: decision.why === "login_required" ? "access.signInToRead" : "access.subscribeToRead" };
+  if (!decision.granted) {
+    if (decision.why === "login_required") return { key: "access.signInToRead" };
+    return { key: decision.why === "registration_required" ? "access.registerToRead" : "access.subscribeToRead" };
+  }
   switch (decision.grantReason) {
     case "METERING":
       return decision.data.isLast

@@ -69,13 +69,19 @@ export const ZMeterObject = z
  */
 export const PINGBACK_MAX_BODY_BYTES = 24 * 1024;
 
-/** The dashboard's "Paywall meter" settings. */
+/** The dashboard's "Paywall meter" settings, with the registration wall's. */
 export const ZMeterSettingsInput = z.object({
   enabled: z.boolean(),
   freeStories: z.number().int().min(0).max(1000),
   periodLength: z.number().int().min(1).max(366),
   periodUnit: z.enum(["days", "weeks", "months", "years"]),
   meterAnonymous: z.boolean(),
+  /**
+   * The registration wall: anonymous readers sign up, free, after `registrationFreeStories` of their
+   * own meter. A save that leaves them out turns the wall off (a save holds every setting).
+   */
+  registrationWall: z.boolean().default(false),
+  registrationFreeStories: z.number().int().min(0).max(1000).default(3),
 });
 export type TMeterSettingsInput = z.infer<typeof ZMeterSettingsInput>;
 

@@ -12,8 +12,8 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { findOrCreateJwtMember } from "../members/identities";
 import { keepCountedMeter, loadReaderState, loadStoryAndMeter } from "./access-load";
-import { afterCount, applyAccessRule, type AccessDecision } from "./access-rule";
-import { countMeteredRead, getMeterRules, meterPeriodStart, meterReaderKey } from "./meter";
+import { afterCount, applyAccessRule, registrationWallApplies, type AccessDecision } from "./access-rule";
+import { countMeteredRead, getMeterRules, meterPeriodStart, meterReaderKey, registrationMeterKey } from "./meter";
 
 export { toAccessGrant, type AccessDecision, type AccessGrant } from "./access-rule";
 
@@ -49,8 +49,13 @@ export async function decideAccess(
   const storyId = args.storyId.toLowerCase();
   const loggedIn = args.reader.loggedIn ?? (args.reader.memberId !== null || Boolean(args.reader.jwtUserId));
   const rules = await getMeterRules(db, args.accountId, args.now.getTime());
-  const periodStart = rules?.enabled ? meterPeriodStart(args.now, rules.periodLength, rules.periodUnit) : null;
-  const anonymousKey = meterReaderKey({ memberId: null, loggedIn: false, readerId: args.reader.readerId });
+  // An anonymous reader behind the registration wall is on the registration meter (same periods).
+  const registration = registrationWallApplies(rules, loggedIn);
+  const periodStart =
+    rules && (rules.enabled || registration) ? meterPeriodStart(args.now, rules.periodLength, rules.periodUnit) : null;
+  const anonymousKey = registration
+    ? registrationMeterKey(args.reader.readerId)
+    : meterReaderKey({ memberId: null, loggedIn: false, readerId: args.reader.readerId });
   const jwtUserId = args.reader.memberId === null ? (args.reader.jwtUserId ?? null) : null;
 
   const anonymousMeter =
@@ -60,7 +65,9 @@ export async function decideAccess(
     loadReaderState(db, args.accountId, args.reader.memberId, jwtUserId),
   ]);
   if (!story) throw new AppError("NOT_FOUND", "No published story with this id.");
-  const readerKey = meterReaderKey({ memberId: reader.memberId, loggedIn, readerId: args.reader.readerId });
+  const readerKey = loggedIn
+    ? meterReaderKey({ memberId: reader.memberId, loggedIn, readerId: args.reader.readerId })
+    : anonymousKey;
   // A logged-in reader's meter is keyed by the member, known once the reader state is.
   const views =
     loggedIn && periodStart && readerKey !== null
@@ -83,11 +90,11 @@ export async function decideAccess(
     readerKey,
     periodStart,
     storyId,
-    freeStories: rules.freeStories,
+    freeStories: registration ? rules.registrationFreeStories : rules.freeStories,
     now: args.now,
   });
   if (counted.outcome === "counted") keepCountedMeter(args.accountId, { readerKey, periodStart }, counted.views);
-  return afterCount(decision, counted.outcome);
+  return afterCount(decision, counted.outcome, registration);
 }
 
 /**

@@ -44,3 +44,12 @@ export function meterReaderKey(reader: { memberId: number | null; loggedIn: bool
   if (reader.loggedIn) return reader.memberId === null ? null : `m:${reader.memberId}`;
   return reader.readerId ? `r:${reader.readerId}` : null;
 }
+
+/**
+ * The registration meter's key of an anonymous reader ("w:<readerId>"): the stories it read free
+ * before the registration wall, apart from the paid meter's "r:<readerId>" (./access-rule.ts).
+ * Null without a reader id (nothing to count on).
+ */
+export function registrationMeterKey(readerId: string | null): string | null {
+  return readerId ? `w:${readerId}` : null;
+}

@@ -1,6 +1,6 @@
 /**
  * The dashboard's "Paywall meter" (REVENUE; OWNER passes): read and save an account's meter
- * settings. A save is audited (`meter_settings.update`); the cached settings are dropped on every
+ * settings, the registration wall's with them. A save is audited (`meter_settings.update`); the cached settings are dropped on every
  * instance when it commits (the database announces it: topic "meter"), so the next access check
  * uses them.
  */
@@ -32,6 +32,8 @@ const DEFAULTS: TMeterSettingsInput = {
   periodLength: 1,
   periodUnit: "months",
   meterAnonymous: true,
+  registrationWall: false,
+  registrationFreeStories: 3,
 };
 
 export async function getMeterSettings(db: Db, args: { actor: Actor }): Promise<TMeterSettingsView> {
@@ -43,6 +45,8 @@ export async function getMeterSettings(db: Db, args: { actor: Actor }): Promise<
     periodLength: row.periodLength,
     periodUnit: unitFromDb(row.periodUnit),
     meterAnonymous: row.meterAnonymous,
+    registrationWall: row.registrationWall,
+    registrationFreeStories: row.registrationFreeStories,
     configured: true,
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -72,6 +76,8 @@ export async function updateMeterSettings(
               periodLength: before.periodLength,
               periodUnit: unitFromDb(before.periodUnit),
               meterAnonymous: before.meterAnonymous,
+              registrationWall: before.registrationWall,
+              registrationFreeStories: before.registrationFreeStories,
             }
           : null,
       },

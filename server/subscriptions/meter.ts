@@ -11,7 +11,7 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import type { DurationUnit } from "../generated/prisma/enums";
 
-export { meterPeriodStart, meterReaderKey } from "./meter-period";
+export { meterPeriodStart, meterReaderKey, registrationMeterKey } from "./meter-period";
 
 export type MeterRules = {
   enabled: boolean;
@@ -19,6 +19,9 @@ export type MeterRules = {
   periodLength: number;
   periodUnit: DurationUnit;
   meterAnonymous: boolean;
+  /** The registration wall: anonymous readers read `registrationFreeStories` per period, then sign up. */
+  registrationWall: boolean;
+  registrationFreeStories: number;
 };
 
 // ─── The account's settings ──────────────────────────────────────────────────────────────────
@@ -41,6 +44,8 @@ export async function getMeterRules(db: Db, accountId: number, now = Date.now())
         periodLength: row.periodLength,
         periodUnit: row.periodUnit,
         meterAnonymous: row.meterAnonymous,
+        registrationWall: row.registrationWall,
+        registrationFreeStories: row.registrationFreeStories,
       }
     : null;
   settingsCache.set(accountId, rules, now);

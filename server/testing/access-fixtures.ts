@@ -111,6 +111,8 @@ export async function setMeter(
     periodLength: number;
     periodUnit: "DAYS" | "WEEKS" | "MONTHS" | "YEARS";
     meterAnonymous: boolean;
+    registrationWall: boolean;
+    registrationFreeStories: number;
   }> = {},
 ) {
   const data = {
@@ -119,6 +121,8 @@ export async function setMeter(
     periodLength: 1,
     periodUnit: "MONTHS" as const,
     meterAnonymous: true,
+    registrationWall: false,
+    registrationFreeStories: 3,
     ...settings,
   };
   await db.meterSettings.upsert({ where: { accountId }, create: { accountId, ...data }, update: data });

@@ -25,6 +25,8 @@ describe("paywallMeter", () => {
       periodLength: 2,
       periodUnit: "weeks",
       meterAnonymous: false,
+      registrationWall: false,
+      registrationFreeStories: 3,
     });
     expect(saved).toMatchObject({
       configured: true,
@@ -32,6 +34,8 @@ describe("paywallMeter", () => {
       periodLength: 2,
       periodUnit: "weeks",
       meterAnonymous: false,
+      registrationWall: false,
+      registrationFreeStories: 3,
     });
     expect(await revenue.caller.paywallMeter.get()).toEqual(saved);
     const audit = await db.auditLog.findFirstOrThrow({
@@ -46,6 +50,8 @@ describe("paywallMeter", () => {
           periodLength: 1,
           periodUnit: "months",
           meterAnonymous: true,
+          registrationWall: false,
+          registrationFreeStories: 3,
         }),
       ),
     ).toBe("BAD_REQUEST");
@@ -76,6 +82,8 @@ describe("paywallMeter", () => {
       periodLength: 1,
       periodUnit: "months",
       meterAnonymous: true,
+      registrationWall: false,
+      registrationFreeStories: 3,
     });
     expect(await decide()).toMatchObject({ granted: true, grantReason: "METERING", data: { numberRemaining: 1 } });
     await revenue.caller.paywallMeter.update({
@@ -84,6 +92,8 @@ describe("paywallMeter", () => {
       periodLength: 1,
       periodUnit: "months",
       meterAnonymous: true,
+      registrationWall: false,
+      registrationFreeStories: 3,
     });
     expect((await decide()).why).toBe("meter_off");
   });

@@ -7,6 +7,7 @@ import { PaywallDemo } from "@/components/demo/paywall-demo";
 import { PaywallLanguages } from "@/components/demo/paywall-languages";
 import { getDb } from "@/server/db";
 import { demoPaywallWords, loadDemoPaywall } from "@/server/demo/paywall-page";
+import { wallNewsletter } from "@/server/demo/registration-wall";
 
 export const dynamic = "force-dynamic";
 
@@ -22,7 +23,8 @@ async function storyPage({ params, searchParams }: Props) {
   const asked = [(await searchParams).locale].flat()[0] ?? null;
   const acceptLanguage = (await headers()).get("accept-language");
   const words = await demoPaywallWords(db, demo.accountId, { locale: asked, acceptLanguage });
-  return { demo, story, words, query: asked ? `?locale=${encodeURIComponent(words.locale)}` : "" };
+  const newsletter = await wallNewsletter(db, demo.accountId);
+  return { demo, story, words, newsletter, query: asked ? `?locale=${encodeURIComponent(words.locale)}` : "" };
 }
 
 export async function generateMetadata(props: Props): Promise<Metadata> {
@@ -36,7 +38,7 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
  * paywall or fetches the rest through the content API's gated read.
  */
 export default async function DemoPaywallStory(props: Props) {
-  const { demo, story, words, query } = await storyPage(props);
+  const { demo, story, words, newsletter, query } = await storyPage(props);
   const { t } = words;
   const others = demo.stories.filter((s) => s.id !== story.id);
   return (
@@ -59,6 +61,7 @@ export default async function DemoPaywallStory(props: Props) {
             locale={words.locale}
             dir={words.dir}
             messages={words.entries}
+            newsletter={newsletter}
           />
         </article>
         {others.length ? (

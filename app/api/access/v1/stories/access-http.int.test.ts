@@ -177,7 +177,7 @@ describe("402 on story reads (opt-in)", () => {
     expect(denied.access).toEqual({
       granted: false,
       grantReason: null,
-      data: { numberRemaining: 0, isLoggedIn: false, isLast: false },
+      data: { numberRemaining: 0, isLoggedIn: false, isLast: false, wall: "paid" },
     });
 
     // A subscriber reads it; another account's key or none is 401.

@@ -26,7 +26,7 @@ describe("access decision: grant reasons", () => {
     expect(await ampAccess(pub.id, { key, readerId: "amp-1" })).toEqual({
       granted: true,
       grantReason: "FREE",
-      data: { numberRemaining: null, isLoggedIn: false, isLast: false },
+      data: { numberRemaining: null, isLoggedIn: false, isLast: false, wall: null },
     });
     const jwt = await readerJwt({ id: "u-1", name: "Ada" });
     expect(await ampAccess(login.id, { key, readerId: "amp-1", accesstype_jwt: jwt })).toMatchObject({

@@ -50,6 +50,7 @@ describe("the reader's words with AMP's grant", () => {
         numberRemaining: 1,
         isLoggedIn: false,
         isLast: false,
+        wall: null,
         locale: "hi",
         dir: "ltr",
         messages: {
@@ -59,11 +60,11 @@ describe("the reader's words with AMP's grant", () => {
         },
       },
     });
-    // Without `locale`, the spec's grant as it always was.
+    // Without `locale`, the spec's grant (with Masthead's `wall`).
     expect(await check(a.id, {})).toEqual({
       granted: true,
       grantReason: "METERING",
-      data: { numberRemaining: 1, isLoggedIn: false, isLast: false },
+      data: { numberRemaining: 1, isLoggedIn: false, isLast: false, wall: null },
     });
 
     // The pingback takes the grant back whole, words included, and counts.

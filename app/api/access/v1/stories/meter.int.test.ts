@@ -28,7 +28,7 @@ describe("the meter", () => {
     expect(first).toEqual({
       granted: true,
       grantReason: "METERING",
-      data: { numberRemaining: 1, isLoggedIn: false, isLast: false },
+      data: { numberRemaining: 1, isLoggedIn: false, isLast: false, wall: null },
     });
     expect(await ampAccess(a.id, q)).toEqual(first); // amp-access never counts
     expect(await views(db, account.id)).toBe(0);
@@ -50,7 +50,7 @@ describe("the meter", () => {
     expect(await ampAccess(c.id, q)).toEqual({
       granted: false,
       grantReason: null,
-      data: { numberRemaining: 0, isLoggedIn: false, isLast: false },
+      data: { numberRemaining: 0, isLoggedIn: false, isLast: false, wall: "paid" },
     });
     await pingback(c.id, q);
     expect(await views(db, account.id)).toBe(2);

@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   POST: signUpRoute(
     "user",
-    "@quintype/bridgekeeper-js register {name, email, username, password, dont-login}: as POST /api/member, answering {user}.",
+    "@quintype/bridgekeeper-js register {name, email, username, password, dont-login}, and newsletters (the slugs the reader ticked, as on the registration wall): as POST /api/member, answering {user}.",
   ),
 });
