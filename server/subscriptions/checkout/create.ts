@@ -37,6 +37,7 @@ import { emitSubscriberCreated, emitSubscriptionEvent, loadSubscriptionWire } fr
 import { claimTheTrial } from "../trial-history";
 import { trialRefundJob, trialRefundKey } from "../trial-refund";
 import { bindingOf, CREATED_BY, findBuyer, resolveBuyer, type CheckoutWho } from "./buyer";
+import { recordOfferConversion } from "../offers/checkout-offer";
 import type { CheckoutRequest } from "./request";
 import {
   adapterError,
@@ -108,6 +109,8 @@ function termsMismatch(terms: AttemptTerms, req: CheckoutRequest): ErrorDetail[]
     )
       differs("dynamic_assets", terms.dynamic_assets.map((a) => a.id).join(","));
   }
+  if (req.offer.offerId !== null && req.offer.offerId !== (terms.offer?.offer_id ?? null))
+    differs("subscription.offer_id", String(terms.offer?.offer_id ?? "none"));
   if (req.campaignId !== null && req.campaignId !== (terms.campaign?.id ?? null))
     differs("campaign_id", String(terms.campaign?.id ?? "none"));
   if (req.trial.trial_period === false && terms.trial) differs("subscription.trial_period", "with a trial");
@@ -246,6 +249,7 @@ export async function createSubscription(
           },
           select: { id: true },
         });
+        await recordOfferConversion(tx, { accountId, subscriptionId: row.id, offer: terms.offer });
         if (terms.coupon)
           await tx.couponRedemption.create({
             data: {
