@@ -4,10 +4,9 @@ import { resetEnvCache } from "@/env.js";
 import { getDb } from "@/server/db";
 import { DEMO, seedDemoPublisher } from "@/server/seed/demo";
 import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
+import type { ReaderOffer } from "@/server/subscriptions/offers/reader-offer";
 import { call, readerJwt } from "@/server/testing/engagement";
 import { createTestStaff } from "@/server/testing/staff";
-
-import type { ReaderOffer } from "@/server/subscriptions/offers/reader-offer";
 
 export const IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148";
 export const DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/120 Safari/537.36";

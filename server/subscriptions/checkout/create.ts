@@ -27,6 +27,7 @@ import { enqueueJob } from "../../jobs/queue";
 import { verifyAttemptToken } from "../attempt-token";
 import { issueInvoiceForPayment } from "../invoices";
 import { scheduleSubscriptionLifecycle } from "../lifecycle";
+import { recordOfferConversion } from "../offers/checkout-offer";
 import { credentialsFor } from "../payments/credentials";
 import { adoptGatewayCustomer } from "../payments/gateway-customers";
 import { paymentAdapterFor } from "../payments/registry";
@@ -37,7 +38,6 @@ import { emitSubscriberCreated, emitSubscriptionEvent, loadSubscriptionWire } fr
 import { claimTheTrial } from "../trial-history";
 import { trialRefundJob, trialRefundKey } from "../trial-refund";
 import { bindingOf, CREATED_BY, findBuyer, resolveBuyer, type CheckoutWho } from "./buyer";
-import { recordOfferConversion } from "../offers/checkout-offer";
 import type { CheckoutRequest } from "./request";
 import {
   adapterError,

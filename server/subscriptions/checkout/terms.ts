@@ -10,6 +10,7 @@ import type { Db } from "../../db/client";
 import { AppError, type ErrorDetail } from "../../errors";
 import type { DurationUnit, SubscriptionType } from "../../generated/prisma/enums";
 import type { MemberRecord } from "../../members/members";
+import { checkoutOffer, type FrozenOffer } from "../offers/checkout-offer";
 import { PaymentAdapterError, type PaymentAdapter, type PaymentIntent } from "../payments/adapter";
 import { paymentAdapterFor } from "../payments/registry";
 import {
@@ -28,7 +29,6 @@ import { addDuration } from "../subscription-state";
 import { earlierTrialOf } from "../trial-history";
 import { bindingOf, CREATED_BY, preferredIdentityOf, type CheckoutWho } from "./buyer";
 import type { CheckoutRequest } from "./request";
-import { checkoutOffer, type FrozenOffer } from "../offers/checkout-offer";
 import { checkoutTax, type TaxPlace } from "./tax";
 
 /** The body field that carries the attempt token. */

@@ -39,7 +39,8 @@ export async function checkoutOffer(
   });
   if (!exposure || exposure.experiment.accountId !== args.accountId)
     throw unprocessable("subscription.exposure_id", "is not an exposure of this publisher's tests");
-  if (exposure.experiment.status !== "running") throw unprocessable("subscription.exposure_id", "is of a test that has stopped");
+  if (exposure.experiment.status !== "running")
+    throw unprocessable("subscription.exposure_id", "is of a test that has stopped");
   if (exposure.offerId !== offer.id) throw unprocessable("subscription.exposure_id", "is of another offer");
   return { offer_id: offer.id, exposure_id: args.exposureId };
 }

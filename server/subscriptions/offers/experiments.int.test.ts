@@ -26,7 +26,11 @@ afterEach(() => {
 async function twoOffersAndATest() {
   const world = await offerWorld();
   const { owner, monthly, yearly } = world;
-  const a = await owner.caller.offers.create({ name: "Plain", planIds: [monthly.id, yearly.id], copy: copy("Plain price") });
+  const a = await owner.caller.offers.create({
+    name: "Plain",
+    planIds: [monthly.id, yearly.id],
+    copy: copy("Plain price"),
+  });
   const b = await owner.caller.offers.create({
     name: "Discount",
     planIds: [monthly.id],
@@ -99,16 +103,26 @@ describe("an A/B test of two offers", () => {
 
     const ok = await preview(subscription);
     expect(ok.status).toBe(200);
-    const previewed = (await ok.json()) as { attempt_token: string; external_reference_id: string; subscription: { payment_amount_cents: number } };
+    const previewed = (await ok.json()) as {
+      attempt_token: string;
+      external_reference_id: string;
+      subscription: { payment_amount_cents: number };
+    };
     expect(previewed.subscription.payment_amount_cents).toBe(720);
     const attempt = previewed.external_reference_id.replace(/^demo_order_/, "");
-    const created = await call(CREATE, "POST", `/api/access/v1/members/me/subscriptions?${q}`, {}, {
-      subscription: {
-        ...subscription,
-        payment: { ...subscription.payment, amount_cents: 720, payment_token: `demo_pay_${attempt}` },
+    const created = await call(
+      CREATE,
+      "POST",
+      `/api/access/v1/members/me/subscriptions?${q}`,
+      {},
+      {
+        subscription: {
+          ...subscription,
+          payment: { ...subscription.payment, amount_cents: 720, payment_token: `demo_pay_${attempt}` },
+        },
+        attempt_token: previewed.attempt_token,
       },
-      attempt_token: previewed.attempt_token,
-    });
+    );
     expect(created.status).toBe(201);
     const conversion = await db.offerConversion.findFirstOrThrow({ where: { accountId } });
     expect(conversion).toMatchObject({ offerId: b.id, exposureId });
@@ -122,7 +136,10 @@ describe("an A/B test of two offers", () => {
 
     expect(await trpcCodeOf(revenue.caller.offers.stop({ id: test.id }))).toBe("FORBIDDEN");
     expect(await trpcCodeOf(owner.caller.offers.archive({ id: a.id }))).toBe("CONFLICT");
-    const stops = await Promise.allSettled([owner.caller.offers.stop({ id: test.id }), owner.caller.offers.stop({ id: test.id })]);
+    const stops = await Promise.allSettled([
+      owner.caller.offers.stop({ id: test.id }),
+      owner.caller.offers.stop({ id: test.id }),
+    ]);
     expect(stops.filter((s) => s.status === "fulfilled")).toHaveLength(1);
     const stopped = await db.experiment.findUniqueOrThrow({ where: { id: test.id } });
     expect(stopped).toMatchObject({ status: "stopped", stopReason: "owner" });
@@ -172,7 +189,9 @@ describe("an A/B test of two offers", () => {
     await expose("b", 120, 1);
     // Arm A is far ahead, but has fewer than 100 readers: the test runs on.
     expect(await autoStopExperiments(db, { now: new Date() })).toEqual([]);
-    await db.experimentExposure.create({ data: { experimentId: test.id, readerKey: "r:a-last", arm: "a", offerId: a.id } });
+    await db.experimentExposure.create({
+      data: { experimentId: test.id, readerKey: "r:a-last", arm: "a", offerId: a.id },
+    });
     expect(await autoStopExperiments(db, { now: new Date() })).toEqual([test.id]);
     const row = await db.experiment.findUniqueOrThrow({ where: { id: test.id } });
     expect(row).toMatchObject({ status: "stopped", stopReason: "auto" });

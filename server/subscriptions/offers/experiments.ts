@@ -11,6 +11,8 @@
  */
 import "server-only";
 
+import { z } from "zod";
+
 import { recordAudit } from "../../audit/audit-log";
 import { systemActor, type Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
@@ -19,7 +21,6 @@ import { AppError } from "../../errors";
 import type { Experiment } from "../../generated/prisma/client";
 import { defineJob } from "../../jobs/define";
 import { parseInput } from "../../validation";
-import { z } from "zod";
 import { segmentOf } from "./offers";
 import { ZExperimentInput, type TExperimentInput, type TSegment } from "./offers.schema";
 import { clearlyWorseArm, testResult, type ArmFigures, type TestResult } from "./statistics";
@@ -107,7 +108,13 @@ export async function startExperiment(
       action: "experiment.start",
       targetType: "experiment",
       targetId: row.id,
-      metadata: { name: input.name, offerAId: input.offerAId, offerBId: input.offerBId, splitA: input.splitA, goal: input.goal },
+      metadata: {
+        name: input.name,
+        offerAId: input.offerAId,
+        offerBId: input.offerBId,
+        splitA: input.splitA,
+        goal: input.goal,
+      },
       ip: args.ip,
       now,
     });
@@ -157,8 +164,20 @@ async function resultOf(db: Db, row: Experiment): Promise<TExperimentResult> {
   return {
     experiment,
     arms: [
-      { arm: "a", offerId: row.offerAId, exposures: a.exposures, conversions: a.conversions, revenueCents: a.revenue.sum },
-      { arm: "b", offerId: row.offerBId, exposures: b.exposures, conversions: b.conversions, revenueCents: b.revenue.sum },
+      {
+        arm: "a",
+        offerId: row.offerAId,
+        exposures: a.exposures,
+        conversions: a.conversions,
+        revenueCents: a.revenue.sum,
+      },
+      {
+        arm: "b",
+        offerId: row.offerBId,
+        exposures: b.exposures,
+        conversions: b.conversions,
+        revenueCents: b.revenue.sum,
+      },
     ],
     result,
     worseArm: clearlyWorseArm(result, a, b),
@@ -189,7 +208,12 @@ async function stopWith(
     action: "experiment.stop",
     targetType: "experiment",
     targetId: row.id,
-    metadata: { reason: args.reason, worseArm: snapshot.worseArm, diff: snapshot.result.diff, ci95: snapshot.result.ci95 },
+    metadata: {
+      reason: args.reason,
+      worseArm: snapshot.worseArm,
+      diff: snapshot.result.diff,
+      ci95: snapshot.result.ci95,
+    },
     ip: args.ip,
     now: args.now,
   });
@@ -218,7 +242,11 @@ export async function autoStopExperiments(db: Db, args: { now: Date }): Promise<
     const done = await withTransaction(db, async (tx) => {
       const fresh = await tx.experiment.findFirst({ where: { id: row.id, status: "running" } });
       if (!fresh) return false;
-      await stopWith(tx, fresh, { actor: systemActor(row.accountId, "experiment_auto_stop"), reason: "auto", now: args.now });
+      await stopWith(tx, fresh, {
+        actor: systemActor(row.accountId, "experiment_auto_stop"),
+        reason: "auto",
+        now: args.now,
+      });
       return true;
     });
     if (done) stopped.push(row.id);

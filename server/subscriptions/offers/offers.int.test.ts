@@ -34,8 +34,11 @@ describe("offers in the dashboard", () => {
 
     const bad = async (input: Record<string, unknown>) => {
       const error = await revenue.caller.offers
-        .create({ name: "Bad", planIds: [monthly.id], copy: copy("Hi"), ...input } as never)
-        .then(() => null, (e: unknown) => e as { code: string; message: string; data?: { appError?: unknown } });
+        .create({ name: "Bad", planIds: [monthly.id], copy: copy("Hi"), ...input })
+        .then(
+          () => null,
+          (e: unknown) => e as { code: string; message: string; data?: { appError?: unknown } },
+        );
       return error;
     };
     expect((await bad({ planIds: [] }))?.code).toBe("BAD_REQUEST");
@@ -44,36 +47,53 @@ describe("offers in the dashboard", () => {
     expect((await bad({ defaultLocale: "fr" }))?.code).toBe("BAD_REQUEST");
     // Rules of the catalogue: 422 naming the field.
     expect((await bad({ couponCode: "NOPE" }))?.message).toMatch(/couponCode is not a coupon/);
-    expect((await bad({ planIds: [yearly.id], trialDays: 3 }))?.message).toMatch(/trialDays cannot be given: no plan of this offer has a trial/);
+    expect((await bad({ planIds: [yearly.id], trialDays: 3 }))?.message).toMatch(
+      /trialDays cannot be given: no plan of this offer has a trial/,
+    );
     expect((await bad({ trialDays: 30 }))?.message).toMatch(/trialDays is longer than plan "Monthly" allows/);
     expect((await bad({ planIds: [999999] }))?.message).toMatch(/planIds names plan 999999/);
     expect(await db.offer.count({ where: { accountId } })).toBe(1);
 
-    const second = await revenue.caller.offers.create({ name: "Other", planIds: [yearly.id], copy: copy("Yearly"), isDefault: true });
+    const second = await revenue.caller.offers.create({
+      name: "Other",
+      planIds: [yearly.id],
+      copy: copy("Yearly"),
+      isDefault: true,
+    });
     const rows = await db.offer.findMany({ where: { accountId }, orderBy: { id: "asc" } });
     expect(rows.map((r) => r.isDefault)).toEqual([false, true]);
-    expect(await trpcCodeOf(revenue.caller.offers.create({ name: "Other", planIds: [yearly.id], copy: copy("Again") }))).toBe(
-      "CONFLICT",
-    );
     expect(
-      await db.auditLog.count({ where: { accountId, action: { in: ["offer.create", "offer.update"] } } }),
-    ).toBe(2);
+      await trpcCodeOf(revenue.caller.offers.create({ name: "Other", planIds: [yearly.id], copy: copy("Again") })),
+    ).toBe("CONFLICT");
+    expect(await db.auditLog.count({ where: { accountId, action: { in: ["offer.create", "offer.update"] } } })).toBe(2);
     await revenue.caller.offers.archive({ id: second.id });
     expect((await revenue.caller.offers.list()).map((o) => o.name)).toEqual(["Welcome"]);
 
     const editor = await createTestStaff(db, { roles: ["EDITOR"], account: accountId });
     expect(await trpcCodeOf(editor.caller.offers.list())).toBe("FORBIDDEN");
-    expect(await trpcCodeOf(revenue.caller.offers.start({ name: "t", offerAId: 1, offerBId: 2, goal: "subscriptions" }))).toBe(
-      "FORBIDDEN",
-    );
+    expect(
+      await trpcCodeOf(revenue.caller.offers.start({ name: "t", offerAId: 1, offerBId: 2, goal: "subscriptions" })),
+    ).toBe("FORBIDDEN");
   });
 });
 
 describe("the offer a reader gets", () => {
   it("matches audience, newsletter, country and device by priority, then the default", async () => {
     const { db, accountId, revenue, monthly, yearly, jwtSecret } = await offerWorld();
-    const make = (name: string, priority: number, segment: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-      revenue.caller.offers.create({ name, priority, planIds: [monthly.id], copy: copy(name), segment, ...extra } as never);
+    const make = (
+      name: string,
+      priority: number,
+      segment: Record<string, unknown>,
+      extra: Record<string, unknown> = {},
+    ) =>
+      revenue.caller.offers.create({
+        name,
+        priority,
+        planIds: [monthly.id],
+        copy: copy(name),
+        segment,
+        ...extra,
+      });
     await make("Default", 1000, {}, { isDefault: true, planIds: [yearly.id] });
     await make("Phones from India", 10, { countries: ["IN"], devices: ["mobile"] });
     await make("Newsletter", 20, { newsletter: true });
@@ -88,7 +108,9 @@ describe("the offer a reader gets", () => {
     expect(await headline({})).toBe("Default");
     expect(await headline({}, { "user-agent": IPHONE, "cf-ipcountry": "in" })).toBe("Phones from India");
     expect(await headline({}, { "user-agent": DESKTOP, "cf-ipcountry": "IN" })).toBe("Default");
-    expect(await headline({}, { "sec-ch-ua-mobile": "?1", "user-agent": DESKTOP, "cf-ipcountry": "IN" })).toBe("Phones from India");
+    expect(await headline({}, { "sec-ch-ua-mobile": "?1", "user-agent": DESKTOP, "cf-ipcountry": "IN" })).toBe(
+      "Phones from India",
+    );
     expect(await headline({ utm_medium: "Email" })).toBe("Newsletter");
     expect(await headline({ ref: "newsletter" })).toBe("Newsletter");
 
@@ -125,7 +147,9 @@ describe("the offer a reader gets", () => {
         paymentAmountCurrency: "USD",
       },
     });
-    expect((await askOffer({ accesstype_jwt: await jwtFor("lapsed-1", jwtSecret) })).body.offer?.headline).toBe("Come back");
+    expect((await askOffer({ accesstype_jwt: await jwtFor("lapsed-1", jwtSecret) })).body.offer?.headline).toBe(
+      "Come back",
+    );
 
     // 400 naming the field.
     const bad = await askOffer({ readerId: "has space" });
@@ -145,7 +169,15 @@ describe("the offer a reader gets", () => {
         { locale: "ar", headline: "اشترك", body: "اقرأ كل شيء." },
       ],
     });
-    expect((await askOffer({ locale: "ar-EG" })).body.offer).toMatchObject({ headline: "اشترك", locale: "ar", dir: "rtl" });
-    expect((await askOffer({ locale: "de" })).body.offer).toMatchObject({ headline: "Abonnez-vous", locale: "fr", dir: "ltr" });
+    expect((await askOffer({ locale: "ar-EG" })).body.offer).toMatchObject({
+      headline: "اشترك",
+      locale: "ar",
+      dir: "rtl",
+    });
+    expect((await askOffer({ locale: "de" })).body.offer).toMatchObject({
+      headline: "Abonnez-vous",
+      locale: "fr",
+      dir: "ltr",
+    });
   });
 });

@@ -15,7 +15,14 @@ import { AppError } from "../../errors";
 import type { Offer } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
 import { addDuration } from "../subscription-state";
-import { ZOfferInput, ZSegment, type TOfferInput, type TOfferValues, type TOfferView, type TSegment } from "./offers.schema";
+import {
+  ZOfferInput,
+  ZSegment,
+  type TOfferInput,
+  type TOfferValues,
+  type TOfferView,
+  type TSegment,
+} from "./offers.schema";
 
 const unprocessable = (field: string, issue: string) =>
   new AppError("UNPROCESSABLE", `${field} ${issue}.`, { details: [{ field, issue }] });
@@ -54,11 +61,19 @@ export function offerView(row: Offer): TOfferView {
 async function assertReferences(db: Db, accountId: number, input: TOfferValues, now: Date): Promise<void> {
   const plans = await db.subscriptionPlan.findMany({
     where: { accountId, id: { in: input.planIds }, deletedAt: null },
-    select: { id: true, title: true, recurring: true, trialPeriodEnabled: true, maxTrialPeriodLength: true, maxTrialPeriodUnit: true },
+    select: {
+      id: true,
+      title: true,
+      recurring: true,
+      trialPeriodEnabled: true,
+      maxTrialPeriodLength: true,
+      maxTrialPeriodUnit: true,
+    },
   });
   const byId = new Map(plans.map((p) => [p.id, p]));
   const missing = input.planIds.find((id) => !byId.has(id));
-  if (missing !== undefined) throw unprocessable("planIds", `names plan ${missing}, which is not a plan of this publisher`);
+  if (missing !== undefined)
+    throw unprocessable("planIds", `names plan ${missing}, which is not a plan of this publisher`);
   if (input.couponCode) {
     const coupon = await db.coupon.findUnique({
       where: { accountId_code: { accountId, code: input.couponCode } },
@@ -163,7 +178,13 @@ export async function archiveOffer(db: Db, args: { actor: Actor; id: number; now
     });
     if (running) throw new AppError("CONFLICT", "A running test shows this offer: stop the test first.");
     await tx.offer.update({ where: { id: row.id }, data: { archivedAt: args.now ?? new Date(), isDefault: false } });
-    await recordAudit(tx, { actor: args.actor, action: "offer.archive", targetType: "offer", targetId: row.id, now: args.now });
+    await recordAudit(tx, {
+      actor: args.actor,
+      action: "offer.archive",
+      targetType: "offer",
+      targetId: row.id,
+      now: args.now,
+    });
     return { ok: true as const };
   });
 }

@@ -113,7 +113,13 @@ async function offerPlans(db: Db, accountId: number, offer: Offer, now: Date): P
     if (!p) return [];
     const applies =
       coupon &&
-      !couponIssue(coupon, { planId: p.id, groupId: p.groupId, currency: p.priceCurrency, now, subscriberRedemptions: null });
+      !couponIssue(coupon, {
+        planId: p.id,
+        groupId: p.groupId,
+        currency: p.priceCurrency,
+        now,
+        subscriberRedemptions: null,
+      });
     const hasTrial = p.recurring && p.trialPeriodEnabled && p.maxTrialPeriodLength !== null;
     return [
       {
@@ -121,7 +127,9 @@ async function offerPlans(db: Db, accountId: number, offer: Offer, now: Date): P
         title: p.title,
         price_cents: p.priceCents,
         price_currency: p.priceCurrency,
-        offer_price_cents: applies ? p.priceCents - couponDiscount(coupon, p.priceCents, p.priceCurrency).discountCents : null,
+        offer_price_cents: applies
+          ? p.priceCents - couponDiscount(coupon, p.priceCents, p.priceCurrency).discountCents
+          : null,
         trial_days: hasTrial ? offer.trialDays : null,
       },
     ];
@@ -131,7 +139,7 @@ async function offerPlans(db: Db, accountId: number, offer: Offer, now: Date): P
 function offerCopy(offer: Offer, asked: string | null): { headline: string; body: string; locale: Locale } {
   const copy = new Map(Object.entries((offer.copy ?? {}) as Record<string, { headline: string; body: string }>));
   const offered = [...copy.keys()].filter((l): l is Locale => matchLocale(l) === l);
-  const locale = matchLocale(asked, offered) ?? (matchLocale(offer.defaultLocale) as Locale | null) ?? "en";
+  const locale = matchLocale(asked, offered) ?? matchLocale(offer.defaultLocale) ?? "en";
   const c = copy.get(locale) ?? copy.get(offer.defaultLocale) ?? { headline: offer.name, body: "" };
   return { ...c, locale };
 }

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 import { assignArm, bucketOf, readerKeyOf } from "./assignment";
-import { ZSegment, cleanPlainText } from "./offers.schema";
+import { cleanPlainText, ZSegment } from "./offers.schema";
 import { countryOf, deviceOf, firstMatching, isFromNewsletter, matchesSegment, type ReaderFacts } from "./segment";
 
 const anyone = ZSegment.parse({});
@@ -15,10 +15,10 @@ const facts = (over: Partial<ReaderFacts> = {}): ReaderFacts => ({
 });
 
 const arbFacts = fc.record({
-  audience: fc.constantFrom("anonymous", "registered", "lapsed", "subscriber") as fc.Arbitrary<ReaderFacts["audience"]>,
+  audience: fc.constantFrom("anonymous", "registered", "lapsed", "subscriber"),
   fromNewsletter: fc.boolean(),
   country: fc.option(fc.constantFrom("IN", "US", "DE", "BR", "FR")),
-  device: fc.option(fc.constantFrom("mobile", "desktop") as fc.Arbitrary<"mobile" | "desktop">),
+  device: fc.option(fc.constantFrom<"mobile" | "desktop">("mobile", "desktop")),
 });
 const arbSegment = fc
   .record({
@@ -35,10 +35,15 @@ describe("matchesSegment", () => {
   });
   it("is the conjunction of its conditions: removing one never loses a reader", () => {
     fc.assert(
-      fc.property(arbSegment, arbFacts, fc.constantFrom("audiences", "newsletter", "countries", "devices"), (s, f, k) => {
-        const looser = { ...s, [k]: k === "newsletter" ? null : [] };
-        return !matchesSegment(s, f) || matchesSegment(looser, f);
-      }),
+      fc.property(
+        arbSegment,
+        arbFacts,
+        fc.constantFrom("audiences", "newsletter", "countries", "devices"),
+        (s, f, k) => {
+          const looser = { ...s, [k]: k === "newsletter" ? null : [] };
+          return !matchesSegment(s, f) || matchesSegment(looser, f);
+        },
+      ),
     );
   });
   it("holds exactly when each set condition lists the reader's fact", () => {
@@ -61,7 +66,12 @@ describe("matchesSegment", () => {
     expect(matchesSegment(ZSegment.parse({ devices: ["desktop"] }), reader)).toBe(false);
     // An unknown country matches no country list; a subscriber no audience list.
     expect(matchesSegment(ZSegment.parse({ countries: ["IN"] }), facts())).toBe(false);
-    expect(matchesSegment(ZSegment.parse({ audiences: ["anonymous", "registered", "lapsed"] }), facts({ audience: "subscriber" }))).toBe(false);
+    expect(
+      matchesSegment(
+        ZSegment.parse({ audiences: ["anonymous", "registered", "lapsed"] }),
+        facts({ audience: "subscriber" }),
+      ),
+    ).toBe(false);
   });
   it("firstMatching takes candidates in their order", () => {
     const list = [
@@ -108,10 +118,15 @@ describe("the reader's facts from the request", () => {
 describe("assignment", () => {
   it("is fixed by reader and in range", () => {
     fc.assert(
-      fc.property(fc.uuid(), fc.string({ minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 99 }), (id, key, split) => {
-        const b = bucketOf(id, key);
-        return b >= 0 && b < 10_000 && assignArm(id, key, split) === assignArm(id, key, split);
-      }),
+      fc.property(
+        fc.uuid(),
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 99 }),
+        (id, key, split) => {
+          const b = bucketOf(id, key);
+          return b >= 0 && b < 10_000 && assignArm(id, key, split) === assignArm(id, key, split);
+        },
+      ),
     );
   });
   it("moves readers only from b to a as the split grows", () => {

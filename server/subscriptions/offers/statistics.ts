@@ -30,7 +30,13 @@ export function wilsonInterval(x: number, n: number, z = Z_95): Interval {
 }
 
 /** Newcombe's hybrid score interval for p1 − p2 (x1 of n1 against x2 of n2). */
-export function newcombeDifference(x1: number, n1: number, x2: number, n2: number, z = Z_95): Interval & { diff: number } {
+export function newcombeDifference(
+  x1: number,
+  n1: number,
+  x2: number,
+  n2: number,
+  z = Z_95,
+): Interval & { diff: number } {
   const p1 = n1 > 0 ? x1 / n1 : 0;
   const p2 = n2 > 0 ? x2 / n2 : 0;
   const w1 = wilsonInterval(x1, n1, z);

@@ -4,7 +4,12 @@
  */
 import { z } from "zod";
 
-import { experimentResult, listExperiments, startExperiment, stopExperiment } from "../../subscriptions/offers/experiments";
+import {
+  experimentResult,
+  listExperiments,
+  startExperiment,
+  stopExperiment,
+} from "../../subscriptions/offers/experiments";
 import { archiveOffer, getOfferOrThrow, listOffers, saveOffer } from "../../subscriptions/offers/offers";
 import {
   ZExperimentId,
@@ -26,7 +31,9 @@ export const offersRouter = createTRPCRouter({
   update: revenue
     .input(ZOfferUpdate)
     .mutation(({ ctx, input }) => saveOffer(ctx.db, { actor: ctx.actor, id: input.id, offer: input.offer })),
-  archive: revenue.input(ZOfferId).mutation(({ ctx, input }) => archiveOffer(ctx.db, { actor: ctx.actor, id: input.id })),
+  archive: revenue
+    .input(ZOfferId)
+    .mutation(({ ctx, input }) => archiveOffer(ctx.db, { actor: ctx.actor, id: input.id })),
   experiments: revenue.input(z.void()).query(({ ctx }) => listExperiments(ctx.db, { actor: ctx.actor })),
   result: revenue
     .input(ZExperimentId)
