@@ -14,7 +14,7 @@ import type { AccessTypeApi, PaymentObject, ReaderOffer, SubscriptionPlan } from
 import type { Coupon } from "./paywall-coupon";
 
 type Offer = NonNullable<ReaderOffer["offer"]>;
-export type OfferAnswer = ReaderOffer | null;
+type OfferAnswer = ReaderOffer | null;
 
 /** The reader's offer while the paywall shows (asked again when the reader changes). */
 export function useReaderOffer(sdk: AccessTypeApi | null, shown: boolean, locale: string, readerKey: string | null) {

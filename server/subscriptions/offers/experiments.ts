@@ -25,7 +25,7 @@ import { segmentOf } from "./offers";
 import { ZExperimentInput, type TExperimentInput, type TSegment } from "./offers.schema";
 import { clearlyWorseArm, testResult, type ArmFigures, type TestResult } from "./statistics";
 
-export type TExperimentView = {
+type TExperimentView = {
   id: string;
   name: string;
   offerAId: number;
@@ -40,7 +40,7 @@ export type TExperimentView = {
   stopDetail: unknown;
 };
 
-export type TExperimentResult = {
+type TExperimentResult = {
   experiment: TExperimentView;
   arms: { arm: "a" | "b"; offerId: number; exposures: number; conversions: number; revenueCents: number }[];
   result: TestResult;
@@ -254,7 +254,7 @@ export async function autoStopExperiments(db: Db, args: { now: Date }): Promise<
   return stopped;
 }
 
-export const EXPERIMENT_CHECK_EVERY_MS = 3600_000;
+const EXPERIMENT_CHECK_EVERY_MS = 3600_000;
 
 /** "offers.experiments.auto_stop", hourly (server/jobs/registry.ts). */
 export const experimentAutoStopJob = defineJob<Record<string, never>>({

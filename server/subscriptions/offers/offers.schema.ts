@@ -8,7 +8,7 @@ import { LOCALES } from "@/i18n/locales";
 
 export const AUDIENCES = ["anonymous", "registered", "lapsed"] as const;
 export const DEVICES = ["mobile", "desktop"] as const;
-export const GOALS = ["subscriptions", "revenue_30d"] as const;
+const GOALS = ["subscriptions", "revenue_30d"] as const;
 
 /**
  * Plain text as staff typed it, cleaned once at save: markup tags and control characters
@@ -34,7 +34,7 @@ const zText = (max: number, what: string) =>
     .transform(cleanPlainText)
     .pipe(z.string().min(1, `${what} is required`).max(max, `${what} is at most ${max} characters`));
 
-export const ZOfferCopy = z.object({ headline: zText(120, "the headline"), body: zText(600, "the body") });
+const ZOfferCopy = z.object({ headline: zText(120, "the headline"), body: zText(600, "the body") });
 
 /** Who an offer or a test is for; each list empty (newsletter null) means "anyone". */
 export const ZSegment = z.object({
@@ -166,11 +166,4 @@ export const ZOfferQuery = z.object({
     .optional(),
   utm_medium: z.string().max(100).optional(),
   ref: z.string().max(100).optional(),
-});
-export type TOfferQuery = z.output<typeof ZOfferQuery>;
-
-/** Checkout's reference to the offer a reader subscribes with (the offer endpoint's answer). */
-export const ZCheckoutOffer = z.object({
-  offer_id: z.number().int().positive(),
-  exposure_id: z.uuid("is not an exposure id").nullable().optional(),
 });

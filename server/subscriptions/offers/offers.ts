@@ -39,7 +39,7 @@ export function planIdsOf(value: unknown): number[] {
   return Array.isArray(value) ? value.filter((v): v is number => Number.isInteger(v)) : [];
 }
 
-export function offerView(row: Offer): TOfferView {
+function offerView(row: Offer): TOfferView {
   const copy = (row.copy ?? {}) as CopyMap;
   return {
     id: row.id,

@@ -20,7 +20,7 @@ import { assignArm, readerKeyOf, type Arm } from "./assignment";
 import { planIdsOf, segmentOf } from "./offers";
 import { countryOf, deviceOf, firstMatching, isFromNewsletter, type Audience, type ReaderFacts } from "./segment";
 
-export type ReaderOfferContext = {
+type ReaderOfferContext = {
   accountId: number;
   user: ApiUser | null;
   readerId: string | null;
@@ -31,7 +31,7 @@ export type ReaderOfferContext = {
   now: Date;
 };
 
-export type ReaderOfferPlan = {
+type ReaderOfferPlan = {
   id: number;
   title: string;
   price_cents: number;
@@ -74,7 +74,7 @@ async function audienceOf(db: Db, accountId: number, user: ApiUser | null, now: 
   return ended ? "lapsed" : "registered";
 }
 
-export async function readerFacts(db: Db, ctx: ReaderOfferContext): Promise<ReaderFacts> {
+async function readerFacts(db: Db, ctx: ReaderOfferContext): Promise<ReaderFacts> {
   return {
     audience: await audienceOf(db, ctx.accountId, ctx.user, ctx.now),
     fromNewsletter: isFromNewsletter(ctx.utmMedium, ctx.ref),

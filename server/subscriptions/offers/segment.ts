@@ -19,7 +19,7 @@
 import type { TSegment } from "./offers.schema";
 
 export type Audience = "anonymous" | "registered" | "lapsed" | "subscriber";
-export type Device = "mobile" | "desktop";
+type Device = "mobile" | "desktop";
 
 export type ReaderFacts = {
   audience: Audience;

@@ -10,7 +10,7 @@
  */
 
 /** The standard normal quantile for 95 % and 99 % two-sided intervals. */
-export const Z_95 = 1.959963984540054;
+const Z_95 = 1.959963984540054;
 export const Z_99 = 2.5758293035489;
 
 /** An arm needs this many readers exposed before the job may stop a test by itself. */
@@ -52,7 +52,7 @@ export function newcombeDifference(
 /** A sample by its sums: n values, their sum and the sum of their squares. */
 export type Sums = { n: number; sum: number; sumSq: number };
 
-export function meanAndVariance(s: Sums): { mean: number; variance: number } {
+function meanAndVariance(s: Sums): { mean: number; variance: number } {
   if (s.n === 0) return { mean: 0, variance: 0 };
   const mean = s.sum / s.n;
   const variance = s.n > 1 ? Math.max(0, (s.sumSq - s.n * mean * mean) / (s.n - 1)) : 0;
@@ -132,7 +132,7 @@ function incompleteBeta(x: number, a: number, b: number): number {
 }
 
 /** P(T ≤ t) for Student's t with df degrees of freedom (df > 0, not necessarily whole). */
-export function studentTCdf(t: number, df: number): number {
+function studentTCdf(t: number, df: number): number {
   const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
   return t >= 0 ? 1 - tail : tail;
 }
