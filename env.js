@@ -157,6 +157,12 @@ const envShape = z.object({
   MEMBER_SESSION_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   ALLOW_DEMO_SEED: zBool.default(false),
   DEMO_TOOLS: zBool.default(false),
+  OFFER_COUNTRY_HEADER: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9-]+$/, "must be a header name such as CF-IPCountry")
+    .default("cf-ipcountry"),
   BENCH_ROUTES: zBool.default(false),
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
   VERCEL: z.string().optional(),
@@ -314,6 +320,9 @@ export const ENV_DOCS = {
   DEMO_TOOLS: {
     shown: "`false`; `true` under `npm start`",
     doc: "the demo account's test tools: the demo page's reader sign-in and the `demo_test` gateway (docs/subscriptions.md); `npm start` turns it on when the shell's `NODE_ENV` is not production",
+  },
+  OFFER_COUNTRY_HEADER: {
+    doc: "the request header that carries the reader's ISO country code, read by the paywall offers' country segments (docs/subscriptions.md, \"Offers and experiments\"): `CF-IPCountry` (Cloudflare), `X-Vercel-IP-Country` (Vercel), or your proxy's; only set by a proxy you run",
   },
   NODE_ENV: { doc: "`production` makes `AUTH_SECRET` mandatory and refuses the demo seed" },
   VERCEL: { doc: 'set by Vercel: the checks for serverless functions apply (docs/operations.md, "On Vercel")' },

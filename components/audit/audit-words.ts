@@ -38,6 +38,8 @@ const TARGETS: Record<string, Target> = {
   payment: { label: "Payment", href: () => "/admin/subscriptions/invoices" },
   payment_gateway: { label: "Payment gateway", href: () => "/admin/subscriptions/gateways" },
   meter_settings: { label: "Paywall meter", href: () => "/admin/subscriptions/meter" },
+  offer: { label: "Paywall offer", href: () => "/admin/subscriptions/offers" },
+  experiment: { label: "Offer test", href: () => "/admin/subscriptions/offer-tests" },
   invoice_seller: { label: "Seller on invoices", href: () => "/admin/subscriptions/invoices" },
 };
 

@@ -37,6 +37,7 @@ import type {
 import { CardPaymentDialog, planPaymentObject, stripePaymentType, takesStripe } from "./paywall-card";
 import { couponRefusal, couponSummary, PlanPrice, type Coupon, type CouponResult } from "./paywall-coupon";
 import { FailRenewalTool, GraceBanner, graceWithCardLink, type Grace } from "./paywall-grace";
+import { OfferCopy, offerCoupon, offerPaymentFields, offerPlans, useReaderOffer } from "./paywall-offer";
 import { ReaderBar, type Reader } from "./paywall-reader";
 import { RegistrationWall, type WallNewsletter } from "./paywall-registration";
 import { TestPaymentDialog, type Payment } from "./paywall-test-payment";
@@ -128,6 +129,8 @@ export function PaywallDemo({ storyId, accountKey, demoTools, group, locale, dir
   // Only the latest check may count a read or show its answer (a sign-in starts a new one while
   // the anonymous one may still be in flight; the SDK's user is one for the page).
   const checkSeq = useRef(0);
+  // The paywall's offer for this reader (its plans, coupon, trial and words replace the page's own).
+  const offer = useReaderOffer(sdk, view.kind === "denied", locale, reader?.jwt ?? null);
 
   useEffect(() => {
     loadSdk(accountKey).then(
@@ -274,6 +277,7 @@ export function PaywallDemo({ storyId, accountKey, demoTools, group, locale, dir
   async function subscribe(plan: SubscriptionPlan) {
     if (!sdk) return;
     const withCoupon = coupon?.byPlan[plan.id]?.ok ? coupon.code : null;
+    const fromOffer = offerPaymentFields(offer, plan);
     setBusy(true);
     setNotice(null);
     setPayError(null);
@@ -308,7 +312,12 @@ export function PaywallDemo({ storyId, accountKey, demoTools, group, locale, dir
         );
       });
       const options = await sdk.getPaymentOptions();
-      await options.demo_test!.proceed(planPaymentObject(plan, "demo_test", withCoupon));
+      await options.demo_test!.proceed({
+        ...planPaymentObject(plan, "demo_test", withCoupon),
+        ...fromOffer,
+        // A code the reader typed wins over the offer's.
+        ...(withCoupon ? { coupon_code: withCoupon } : {}),
+      });
       setNotice(words.t("demo.subscribed"));
       setView({ kind: "loading" });
       await check(sdk, reader);
@@ -407,10 +416,11 @@ export function PaywallDemo({ storyId, accountKey, demoTools, group, locale, dir
             {words.t("demo.paywallTitle")}
           </h2>
           <p className="mt-1 text-gray-700">{words.t("demo.paywallText", { group })}</p>
+          <OfferCopy offer={offer?.offer} />
           <ul className="mt-4 space-y-3">
-            {plans.map((plan) => (
+            {offerPlans(plans, offer).map((plan) => (
               <li key={plan.id} className="flex flex-wrap items-center justify-between gap-2">
-                <PlanPrice plan={plan} coupon={coupon} words={words} />
+                <PlanPrice plan={plan} coupon={coupon ?? offerCoupon(offer)} words={words} />
                 <button
                   type="button"
                   disabled={busy || !reader}

@@ -112,6 +112,24 @@ describe("requestFromPaymentObject", () => {
     });
   });
 
+  it("carries a paywall offer, its test exposure and its trial days", () => {
+    const body = requestFromPaymentObject(
+      {
+        plan: { id: 7, price_cents: 900, price_currency: "USD" },
+        offer_id: 3,
+        exposure_id: "0b6f4f2e-8a51-4a52-9d5e-3c1f1e1a2b3c",
+        trial_period_length: 7,
+      },
+      "demo_test",
+    );
+    expect(body).toMatchObject({
+      offer_id: 3,
+      exposure_id: "0b6f4f2e-8a51-4a52-9d5e-3c1f1e1a2b3c",
+      trial_period_length: 7,
+      trial_period_unit: "days",
+    });
+  });
+
   it("leaves the amount to the preview when the payment object names none", () => {
     expect(
       requestFromPaymentObject({ plan: { id: 7, price_cents: 900, price_currency: "EUR" } }, "demo_test").payment,
@@ -198,6 +216,18 @@ describe("AccessType", () => {
     // A second SDK on the same storage (the next page view) is the same reader.
     const again = createAccessType(CONFIG, { fetch: api.fetch, storage, randomId: () => "other-00001" });
     expect(again.getReaderId()).toBe("reader-0001");
+  });
+
+  it("asks for the reader's offer with the reader id and the page's context", async () => {
+    const answer = { offer: null, experiment: null };
+    const api = fakeApi({ "GET /api/access/v1/offer": { body: answer } });
+    const at = createAccessType(CONFIG, { fetch: api.fetch, storage: memoryStorage(), randomId: () => "reader-0009" });
+    expect(await at.getOffer({ locale: "fr", utmMedium: "email" })).toEqual(answer);
+    const [call] = api.calls;
+    expect(call!.url.searchParams.get("readerId")).toBe("reader-0009");
+    expect(call!.url.searchParams.get("utm_medium")).toBe("email");
+    expect(call!.url.searchParams.get("locale")).toBe("fr");
+    expect(call!.url.searchParams.has("ref")).toBe(false);
   });
 
   it("rejects with {status, error} on an API error, and {status: 0} when there is no answer", async () => {

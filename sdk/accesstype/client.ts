@@ -12,6 +12,7 @@ import type {
   PaymentOption,
   PreviewResult,
   ProceedOptions,
+  ReaderOffer,
   SubscriptionRequest,
 } from "./types";
 
@@ -157,6 +158,12 @@ export function requestFromPaymentObject(paymentObject: PaymentObject, paymentTy
   if (paymentObject.coupon_code) request.coupon_code = paymentObject.coupon_code;
   if (paymentObject.metadata) request.metadata = paymentObject.metadata;
   if (paymentObject.recipient_subscriber) request.recipient_subscriber = paymentObject.recipient_subscriber;
+  if (paymentObject.offer_id) request.offer_id = paymentObject.offer_id;
+  if (paymentObject.exposure_id) request.exposure_id = paymentObject.exposure_id;
+  if (paymentObject.trial_period_length) {
+    request.trial_period_length = paymentObject.trial_period_length;
+    request.trial_period_unit = paymentObject.trial_period_unit ?? "days";
+  }
   if (paymentObject.type === "dynamic_asset" && paymentObject.assets?.length) {
     request.dynamic_assets = paymentObject.assets.map((a) => ({ id: String(a.id) }));
     request.type = "dynamic_assets";
@@ -410,6 +417,15 @@ export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessT
         readerId: readerId(),
         "disable-meter": disableMetering ? "true" : null,
       })) as AccessGrant;
+    },
+    async getOffer(context: { locale?: string; utmMedium?: string | null; ref?: string | null } = {}) {
+      return (await call("GET", "/api/access/v1/offer", {
+        ...me(),
+        readerId: readerId(),
+        locale: context.locale ?? null,
+        utm_medium: context.utmMedium ?? null,
+        ref: context.ref ?? null,
+      })) as ReaderOffer;
     },
     async pingbackAssetAccess(asset: AssetRef, accessData: AccessGrant) {
       const request = buildRequest(

@@ -144,6 +144,34 @@ export type PaymentObject = {
   assets?: { id: string; title?: string; slug?: string }[];
   recipient_subscriber?: Record<string, unknown>;
   options?: { urls?: { cancel_url?: string; return_url?: string; success_url?: string } };
+  /** The paywall offer bought from, and its test exposure (getOffer's answer). */
+  offer_id?: number | null;
+  exposure_id?: string | null;
+  /** A trial shorter than the plan's (an offer's trial days). */
+  trial_period_length?: number;
+  trial_period_unit?: "days" | "weeks" | "months" | "years";
+};
+
+/** getOffer's answer: the paywall's offer for this reader, and the A/B test arm they are in. */
+export type ReaderOffer = {
+  offer: {
+    id: number;
+    headline: string;
+    body: string;
+    locale: string;
+    dir: "ltr" | "rtl";
+    coupon_code: string | null;
+    trial_days: number | null;
+    plans: {
+      id: number;
+      title: string;
+      price_cents: number;
+      price_currency: string;
+      offer_price_cents: number | null;
+      trial_days: number | null;
+    }[];
+  } | null;
+  experiment: { id: string; arm: "a" | "b"; exposure_id: string } | null;
 };
 
 /** What `proceed` resolves to once the subscription is created. */
@@ -247,6 +275,8 @@ export interface AccessTypeApi {
   cancelSubscription(id: number): Promise<Record<string, unknown>>;
 
   isAssetAccessible(asset: AssetRef, disableMetering?: boolean): Promise<AccessGrant>;
+  /** The paywall offer for this reader; pass the page's utm_medium and ref (the newsletter rule). */
+  getOffer(context?: { locale?: string; utmMedium?: string | null; ref?: string | null }): Promise<ReaderOffer>;
   pingbackAssetAccess(asset: AssetRef, accessData: AccessGrant): Promise<Record<string, unknown>>;
 
   getSubscriberMetadata(): Promise<SubscriberMetadata>;

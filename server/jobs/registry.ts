@@ -16,6 +16,7 @@ import { retentionJob } from "../privacy/retention/retention";
 import { publishScheduledStoryJob } from "../publishing/editorial/scheduling";
 import { gatewayResumeJob } from "../subscriptions/gateway-resume";
 import { subscriptionLifecycleJob, subscriptionLifecycleSweepJob } from "../subscriptions/lifecycle";
+import { experimentAutoStopJob } from "../subscriptions/offers/experiments";
 import { gatewayAbsenceJob, gatewayEventJob } from "../subscriptions/payments/gateway-events";
 import { switchPlanJob } from "../subscriptions/plan-switch-scheduled";
 import { retentionOfferJob } from "../subscriptions/retention-offers";
@@ -47,6 +48,7 @@ export const JOBS: readonly JobDefinition[] = [
   buildExportJob,
   cleanupExportsJob,
   erasureJob,
+  experimentAutoStopJob,
 ] as JobDefinition[];
 
 const byName = new Map(JOBS.map((definition) => [definition.name, definition]));

@@ -93,6 +93,9 @@ export const ZCheckoutSubscription = z.object({
   trial_period: z.boolean().optional(),
   trial_period_length: z.number().int().positive().max(1000).optional(),
   trial_period_unit: z.enum(["days", "weeks", "months", "years"]).optional(),
+  /** The paywall offer bought from, and its test exposure (docs/subscriptions.md "Offers and experiments"). */
+  offer_id: ZId.nullable().optional(),
+  exposure_id: z.uuid("is not an exposure id").nullable().optional(),
   ...ZShared,
 });
 

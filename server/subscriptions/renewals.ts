@@ -69,6 +69,7 @@ function renewalRequest(body: TRenewalBody, planId: number, storedMetadata: unkn
     trial: { trial_period: false, trial_period_length: undefined, trial_period_unit: undefined },
     dynamicAssets: undefined,
     campaignId: null,
+    offer: { offerId: null, exposureId: null },
     attemptToken: null,
     alternate: null,
     name: null,

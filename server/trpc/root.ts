@@ -17,6 +17,7 @@ import { newsletterSendsRouter } from "./routers/newsletter-sends";
 import { newsletterStatsRouter } from "./routers/newsletter-stats";
 import { newslettersRouter } from "./routers/newsletters";
 import { oauthClientsRouter } from "./routers/oauth-clients";
+import { offersRouter } from "./routers/offers";
 import { pageRulesRouter } from "./routers/page-rules";
 import { paymentGatewaysRouter } from "./routers/payment-gateways";
 import { paywallMeterRouter } from "./routers/paywall-meter";
@@ -53,6 +54,7 @@ export const appRouter = createTRPCRouter({
   newsletters: newslettersRouter,
   newsletterSends: newsletterSendsRouter,
   oauthClients: oauthClientsRouter,
+  offers: offersRouter,
   pageRules: pageRulesRouter,
   paywallMeter: paywallMeterRouter,
   paymentGateways: paymentGatewaysRouter,

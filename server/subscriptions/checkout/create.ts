@@ -27,6 +27,7 @@ import { enqueueJob } from "../../jobs/queue";
 import { verifyAttemptToken } from "../attempt-token";
 import { issueInvoiceForPayment } from "../invoices";
 import { scheduleSubscriptionLifecycle } from "../lifecycle";
+import { recordOfferConversion } from "../offers/checkout-offer";
 import { credentialsFor } from "../payments/credentials";
 import { adoptGatewayCustomer } from "../payments/gateway-customers";
 import { paymentAdapterFor } from "../payments/registry";
@@ -108,6 +109,8 @@ function termsMismatch(terms: AttemptTerms, req: CheckoutRequest): ErrorDetail[]
     )
       differs("dynamic_assets", terms.dynamic_assets.map((a) => a.id).join(","));
   }
+  if (req.offer.offerId !== null && req.offer.offerId !== (terms.offer?.offer_id ?? null))
+    differs("subscription.offer_id", String(terms.offer?.offer_id ?? "none"));
   if (req.campaignId !== null && req.campaignId !== (terms.campaign?.id ?? null))
     differs("campaign_id", String(terms.campaign?.id ?? "none"));
   if (req.trial.trial_period === false && terms.trial) differs("subscription.trial_period", "with a trial");
@@ -246,6 +249,7 @@ export async function createSubscription(
           },
           select: { id: true },
         });
+        await recordOfferConversion(tx, { accountId, subscriptionId: row.id, offer: terms.offer });
         if (terms.coupon)
           await tx.couponRedemption.create({
             data: {

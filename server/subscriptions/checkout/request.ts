@@ -32,6 +32,7 @@ export function checkoutRequest(body: TCheckoutBody) {
     },
     dynamicAssets: s.dynamic_assets ?? body.dynamic_assets,
     campaignId: s.campaign_id ?? body.campaign_id ?? null,
+    offer: { offerId: s.offer_id ?? null, exposureId: s.exposure_id ?? null },
     attemptToken: s.attempt_token ?? body.attempt_token ?? null,
     alternate:
       (s.alternate_provider && s.alternate_identity

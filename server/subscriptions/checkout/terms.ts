@@ -10,6 +10,7 @@ import type { Db } from "../../db/client";
 import { AppError, type ErrorDetail } from "../../errors";
 import type { DurationUnit, SubscriptionType } from "../../generated/prisma/enums";
 import type { MemberRecord } from "../../members/members";
+import { checkoutOffer, type FrozenOffer } from "../offers/checkout-offer";
 import { PaymentAdapterError, type PaymentAdapter, type PaymentIntent } from "../payments/adapter";
 import { paymentAdapterFor } from "../payments/registry";
 import {
@@ -81,6 +82,8 @@ export type AttemptTerms = {
   name: string | null;
   /** A gift: who receives it (normalised identity) and the gifter's message. */
   gift?: { recipient: { provider: string; value: string }; custom_message: string | null } | null;
+  /** The paywall offer (and test exposure) it was bought from (offers/checkout-offer.ts). */
+  offer?: FrozenOffer | null;
   /** A renewal (renewals.ts): the subscription renewed and when the new one starts (ISO). */
   renewal_of?: { subscription_id: number; starts_at: string } | null;
 };
@@ -311,6 +314,9 @@ export async function computeTerms(
     throw unprocessable(field("trial_period"), "this plan has no trial");
   }
 
+  // The paywall offer it is bought from (before the tax: a refused offer costs no Stripe Tax call).
+  const offer = await checkoutOffer(db, { accountId, planId: base.plan_id, ...req.offer });
+
   // Tax (not on campaign contributions): the request's address first, then the subscriber's. After
   // the checks above, so that a refused request costs no Stripe Tax calculation.
   const tax = await checkoutTax(db, {
@@ -364,6 +370,7 @@ export async function computeTerms(
       notes: req.notes,
       name: req.name,
       gift,
+      offer,
     },
   };
 }

@@ -146,6 +146,12 @@ const ADMIN_AREAS = [
       { slug: "taxes", label: "Tax rules", summary: "Taxes charged on sales, by country and region." },
       { slug: "meter", label: "Paywall meter", summary: "Free stories per period before the paywall." },
       {
+        slug: "offers",
+        label: "Paywall offers",
+        summary: "The paywall's plans, price, trial and words for each kind of reader.",
+      },
+      { slug: "offer-tests", label: "Offer tests", summary: "A/B tests of two offers, their result and its interval." },
+      {
         slug: "retention",
         label: "Retention offer",
         summary: "The offer to readers who cancel on the self-service page, and their reasons.",
