@@ -41,6 +41,8 @@ import {
   ZResetPasswordInput,
 } from "../members/members.schema";
 import { countLiveSessions } from "../members/sessions";
+import { linkReader, type LinkVia } from "../subscriptions/conversion-record";
+import { ZReaderIdQuery } from "../subscriptions/conversions.schema";
 import { logInWithProvider } from "../members/social-login";
 import { ZSocialLoginInput, ZSocialLoginParams } from "../members/social-login.schema";
 import { jsonWithMemberSession, loggedOutResponse, privateJson } from "./member-session";
@@ -51,13 +53,33 @@ type MemberBodyKey = "member" | "user";
 
 const perIp = (name: string, limit: number) => ({ name, limit, windowSeconds: 60, by: "ip" as const });
 
+/**
+ * Sign-up and log-in bodies may name the browser's anonymous reader id (`readerId`, optional):
+ * it is linked to the member, so the story whose wall it hit gets the conversion.
+ */
+async function linkBrowser(
+  db: Parameters<typeof linkReader>[0],
+  args: { accountId: number; readerId: string | null; memberId: number; via: LinkVia; now: Date },
+): Promise<void> {
+  if (args.readerId) await linkReader(db, { ...args, readerId: args.readerId });
+}
+
 /** POST: sign up; 201 with the member, logged in (X-QT-AUTH and cookies) unless "dont-login". */
 export function signUpRoute(key: MemberBodyKey, summary: string): RouteHandler {
   return apiRoute(
-    { auth: "publisher", body: ZMemberSignupInput, cors: true, rateLimit: perIp("member.signup", 30), summary },
+    {
+      auth: "publisher",
+      body: ZMemberSignupInput.and(ZReaderIdQuery),
+      cors: true,
+      rateLimit: perIp("member.signup", 30),
+      summary,
+    },
     async ({ req, db, publisher, body }) => {
       const locale = await signUpLocaleOf(db, publisher.accountId, req);
-      const { member, session } = await signUpMember(db, { publisher, input: body, locale, now: new Date() });
+      const now = new Date();
+      const { member, session } = await signUpMember(db, { publisher, input: body, locale, now });
+      const link = { accountId: publisher.accountId, readerId: body.readerId, memberId: member.id, now };
+      await linkBrowser(db, { ...link, via: "signup" });
       return jsonWithMemberSession(req, { [key]: memberToWire(member) }, session, { status: 201 });
     },
   );
@@ -66,9 +88,18 @@ export function signUpRoute(key: MemberBodyKey, summary: string): RouteHandler {
 /** POST: log in by e-mail or username; 200 with the member and a new session. */
 export function logInRoute(key: MemberBodyKey, summary: string): RouteHandler {
   return apiRoute(
-    { auth: "publisher", body: ZMemberLoginInput, cors: true, rateLimit: perIp("member.login", 60), summary },
+    {
+      auth: "publisher",
+      body: ZMemberLoginInput.and(ZReaderIdQuery),
+      cors: true,
+      rateLimit: perIp("member.login", 60),
+      summary,
+    },
     async ({ req, db, publisher, ip, body }) => {
-      const { member, session } = await logInMember(db, { publisher, input: body, ip, now: new Date() });
+      const now = new Date();
+      const { member, session } = await logInMember(db, { publisher, input: body, ip, now });
+      const link = { accountId: publisher.accountId, readerId: body.readerId, memberId: member.id, now };
+      await linkBrowser(db, { ...link, via: "login" });
       return jsonWithMemberSession(req, { [key]: memberToWire(member) }, session);
     },
   );
@@ -142,7 +173,7 @@ export function socialLoginRoute(summary: string): RouteHandler {
     {
       auth: "publisher",
       params: ZSocialLoginParams,
-      body: ZSocialLoginInput,
+      body: ZSocialLoginInput.and(ZReaderIdQuery),
       cors: true,
       rateLimit: perIp("member.social-login", 60),
       summary,
@@ -160,6 +191,8 @@ export function socialLoginRoute(summary: string): RouteHandler {
         locale: await signUpLocaleOf(db, publisher.accountId, req),
         now: new Date(),
       });
+      const link = { accountId: publisher.accountId, readerId: body.readerId, memberId: member.id };
+      await linkBrowser(db, { ...link, via: "social", now: new Date() });
       const wire = memberToWire(member);
       return jsonWithMemberSession(req, { member: wire, user: wire }, session);
     },
