@@ -12,7 +12,6 @@ import { AppError, isAppError } from "../errors";
 import { getPublisher } from "../publishing/publisher";
 import { decideAccess, recordPingback, toAccessGrant } from "../subscriptions/access";
 import { grantWords } from "../subscriptions/access-words";
-import { noteAccessCheck } from "../subscriptions/conversion-record";
 import {
   PINGBACK_MAX_BODY_BYTES,
   ZAccessParams,
@@ -20,6 +19,7 @@ import {
   ZMeterObject,
   ZWebAccessQuery,
 } from "../subscriptions/access.schema";
+import { noteAccessCheck } from "../subscriptions/conversion-record";
 import { ampCorsHeaders } from "./amp-cors";
 import { json } from "./respond";
 import { apiRoute } from "./route";

@@ -52,7 +52,8 @@ async function run(
     return json(await previewSubscription(db, { accountId, who, req, now }), { headers: NO_STORE });
   const { subscription, created } = await createSubscription(db, { accountId, who, req, now });
   // The browser's reader id names the buyer: the story whose wall it hit gets the conversion.
-  if (readerId) await linkReader(db, { accountId, readerId, memberId: subscription.subscriber_id, via: "checkout", now });
+  if (readerId)
+    await linkReader(db, { accountId, readerId, memberId: subscription.subscriber_id, via: "checkout", now });
   return json({ subscription }, { status: created ? 201 : 200, headers: NO_STORE });
 }
 

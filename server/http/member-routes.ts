@@ -41,10 +41,10 @@ import {
   ZResetPasswordInput,
 } from "../members/members.schema";
 import { countLiveSessions } from "../members/sessions";
-import { linkReader, type LinkVia } from "../subscriptions/conversion-record";
-import { ZReaderIdQuery } from "../subscriptions/conversions.schema";
 import { logInWithProvider } from "../members/social-login";
 import { ZSocialLoginInput, ZSocialLoginParams } from "../members/social-login.schema";
+import { linkReader, type LinkVia } from "../subscriptions/conversion-record";
+import { ZReaderIdQuery } from "../subscriptions/conversions.schema";
 import { jsonWithMemberSession, loggedOutResponse, privateJson } from "./member-session";
 import { apiRoute, type RouteHandler } from "./route";
 

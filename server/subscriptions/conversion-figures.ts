@@ -149,7 +149,8 @@ export function conversionFigures(args: {
   const groups = new Map<string, Acc>();
   const accOf = (g: { key: string; label: string }) => {
     let acc = groups.get(g.key);
-    if (!acc) groups.set(g.key, (acc = { label: g.label, readers: new Set(), counts: emptyCounts(), revenue: new Map() }));
+    if (!acc)
+      groups.set(g.key, (acc = { label: g.label, readers: new Set(), counts: emptyCounts(), revenue: new Map() }));
     return acc;
   };
   const dayReaders = new Map<string, Set<string>>();

@@ -96,7 +96,13 @@ export async function linkJwtReader(
   try {
     const member = await findJwtMember(db, { accountId: args.accountId, userId: args.userId });
     if (!member) return remember(key, at + 10 * 60 * 1000);
-    await linkReader(db, { accountId: args.accountId, readerId: args.readerId, memberId: member.id, via: "jwt", now: args.now });
+    await linkReader(db, {
+      accountId: args.accountId,
+      readerId: args.readerId,
+      memberId: member.id,
+      via: "jwt",
+      now: args.now,
+    });
     remember(key, Number.MAX_SAFE_INTEGER);
   } catch (error) {
     log.warn("reader not linked", { error: error instanceof Error ? error.message : error });

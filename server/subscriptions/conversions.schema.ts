@@ -26,9 +26,7 @@ export const CONVERSION_GROUPS = ["story", "section", "author", "tag"] as const;
 export type TConversionGroup = (typeof CONVERSION_GROUPS)[number];
 
 /** The Conversions page and its CSV: days of the account's zone (both included, at most 366) and the grouping. */
-export const ZConversionsInput = zDayRange(366).and(
-  z.object({ by: z.enum(CONVERSION_GROUPS).default("story") }),
-);
+export const ZConversionsInput = zDayRange(366).and(z.object({ by: z.enum(CONVERSION_GROUPS).default("story") }));
 export type TConversionsInput = z.output<typeof ZConversionsInput>;
 
 /** The story editor's panel: one story over a range (the last 30 days of the account's zone when left out). */
