@@ -161,10 +161,12 @@ function ConversionTable({ rows, by }: { rows: Row[]; by: TConversionGroup }) {
         type="button"
         className="uppercase hover:text-gray-900"
         onClick={() => setSort({ key, descending: active ? !sort.descending : key !== "label" })}
-        aria-label={`${label}${active ? (sort.descending ? ", sorted descending" : ", sorted ascending") : ""}: sort`}
       >
         {label}
-        {active ? (sort.descending ? " ↓" : " ↑") : ""}
+        {active ? (
+          <span className="sr-only">{sort.descending ? ", sorted descending" : ", sorted ascending"}</span>
+        ) : null}
+        {active ? <span aria-hidden="true">{sort.descending ? " ↓" : " ↑"}</span> : null}
       </button>
     );
   };
