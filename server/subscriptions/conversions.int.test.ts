@@ -19,6 +19,9 @@ import { insertStory } from "@/server/testing/publishing-factories";
 import { createTestTeam } from "@/server/testing/staff";
 
 import { GET as CSV } from "../../app/api/admin/conversions.csv/route";
+import { anonymiseReaderIds } from "../privacy/erasure/steps-conversions";
+import type { ErasureSubject } from "../privacy/erasure/subject";
+import { collectReaderIds } from "../privacy/exports/collect-reader-ids";
 import { oneStoryConversions, storyConversions } from "./conversion-load";
 import { forgetConversionWrites, linkReader, recordWallHit } from "./conversion-record";
 
@@ -211,5 +214,40 @@ describe("figures per story", () => {
     });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: { code: "BAD_REQUEST" } });
+  });
+});
+
+describe("the reader's rights", () => {
+  it("exports the member's browser ids and walls; erasure unlinks them and keeps the counts under new ids", async () => {
+    const { db, account, story } = await setup();
+    const paid = await story("subscription");
+    const [erased, other] = [await insertMember(db, account.id), await insertMember(db, account.id)];
+    const now = new Date("2026-11-10T08:00:00Z");
+    for (const readerId of ["own-device", "shared-device"])
+      await recordWallHit(db, { accountId: account.id, storyId: paid.id, readerId, wall: "paid", now });
+    await linkReader(db, { accountId: account.id, readerId: "own-device", memberId: erased.id, via: "signup", now });
+    await linkReader(db, { accountId: account.id, readerId: "shared-device", memberId: erased.id, via: "jwt", now });
+    await linkReader(db, { accountId: account.id, readerId: "shared-device", memberId: other.id, via: "login", now });
+
+    const exported = await collectReaderIds(db, account.id, erased.id);
+    expect(exported).toEqual([
+      {
+        reader_id: "own-device",
+        linked_via: "signup",
+        linked_at: now.toISOString(),
+        walls_met: [{ day: "2026-11-10", story_id: paid.id, headline: paid.headline, wall: "paid" }],
+      },
+      expect.objectContaining({ reader_id: "shared-device", linked_via: "jwt" }),
+    ]);
+
+    const subject = { accountId: account.id, memberId: erased.id } as ErasureSubject;
+    await db.$transaction((tx) => anonymiseReaderIds(tx, subject));
+    await db.$transaction((tx) => anonymiseReaderIds(tx, subject)); // a resumed run changes nothing more
+    expect(await collectReaderIds(db, account.id, erased.id)).toEqual([]);
+    const ids = (await hitsOf(db, account.id)).map((h) => h.readerId);
+    expect(ids).toHaveLength(2);
+    expect(ids).toContain("shared-device");
+    expect(ids.find((id) => id !== "shared-device")).toMatch(/^erased:[0-9a-f-]{36}$/);
+    expect(await db.conversionReaderLink.count({ where: { accountId: account.id } })).toBe(1);
   });
 });
