@@ -11,6 +11,7 @@ import { GET as WEB_ACCESS } from "@/app/api/access/v1/stories/[storyId]/access/
 import type { AdminSession } from "@/server/auth/admin-session";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
+import { withTransaction } from "@/server/db/transaction";
 import { findOrCreateJwtMember } from "@/server/members/identities";
 import { ampAccess, createAccessFixture, send } from "@/server/testing/access-calls";
 import { insertMember, insertSubscription } from "@/server/testing/access-fixtures";
@@ -241,8 +242,8 @@ describe("the reader's rights", () => {
     ]);
 
     const subject = { accountId: account.id, memberId: erased.id } as ErasureSubject;
-    await db.$transaction((tx) => anonymiseReaderIds(tx, subject));
-    await db.$transaction((tx) => anonymiseReaderIds(tx, subject)); // a resumed run changes nothing more
+    await withTransaction(db, (tx) => anonymiseReaderIds(tx, subject));
+    await withTransaction(db, (tx) => anonymiseReaderIds(tx, subject)); // a resumed run changes nothing more
     expect(await collectReaderIds(db, account.id, erased.id)).toEqual([]);
     const ids = (await hitsOf(db, account.id)).map((h) => h.readerId);
     expect(ids).toHaveLength(2);
