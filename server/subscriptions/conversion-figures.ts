@@ -13,25 +13,25 @@
 import { dayInZone } from "../dates.schema";
 
 /** A conversion is attributed to a wall hit at most this long before it. */
-export const ATTRIBUTION_WINDOW_MS = 24 * 60 * 60 * 1000;
+const ATTRIBUTION_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** A conversion this soon after the hit is in the same visit. */
-export const SAME_VISIT_MS = 30 * 60 * 1000;
+const SAME_VISIT_MS = 30 * 60 * 1000;
 
 export type Money = { currency: string; cents: number };
 /** One row of conversion_wall_hits: a reader's hits of one story's wall on one UTC day. */
 export type WallHit = { storyId: string; readerId: string; firstAt: Date; lastAt: Date };
 export type ReaderLink = { readerId: string; memberId: number };
-export type ConversionKind = "registered" | "trial" | "paid";
+type ConversionKind = "registered" | "trial" | "paid";
 export type ConversionEvent = { memberId: number; kind: ConversionKind; at: Date; revenue: Money[] };
 type Label = { id: number; name: string };
 export type StoryMeta = { id: string; headline: string; sections: Label[]; authors: Label[]; tags: Label[] };
-export type Grouping = "story" | "section" | "author" | "tag";
+type Grouping = "story" | "section" | "author" | "tag";
 
 export type Attribution = { event: ConversionEvent; storyId: string; hitAt: Date; sameVisit: boolean };
 
 type Counts = { readers: number; registered: number; trials: number; paid: number; sameVisit: number };
-export type ConversionRow = Counts & { key: string; label: string; revenue: Money[] };
-export type ConversionDay = { day: string; readers: number; registered: number; trials: number; paid: number };
+type ConversionRow = Counts & { key: string; label: string; revenue: Money[] };
+type ConversionDay = { day: string; readers: number; registered: number; trials: number; paid: number };
 export type ConversionFigures = { days: ConversionDay[]; rows: ConversionRow[]; totals: Counts & { revenue: Money[] } };
 
 /** Reader ids of each member. */
@@ -108,7 +108,7 @@ export function attributeConversions(
 }
 
 /** Sum money per currency, sorted by currency. */
-export function addMoney(into: Map<string, number>, money: readonly Money[]): void {
+function addMoney(into: Map<string, number>, money: readonly Money[]): void {
   for (const m of money) into.set(m.currency, (into.get(m.currency) ?? 0) + m.cents);
 }
 const moneyList = (sums: Map<string, number>): Money[] =>

@@ -29,10 +29,10 @@ export function forgetConversionWrites(): void {
   written.clear();
 }
 
-export type Wall = "paid" | "registration";
+type Wall = "paid" | "registration";
 
 /** The wall a denied grant names (`data.wall`, when the decision says which), else the paid one. */
-export function wallOf(grant: { data?: object | null }): Wall {
+function wallOf(grant: { data?: object | null }): Wall {
   const wall = (grant.data as { wall?: unknown } | null | undefined)?.wall;
   return wall === "registration" ? "registration" : "paid";
 }
@@ -86,7 +86,7 @@ export async function linkReader(
  * member exists (a member is made on sign-up, checkout or the first counted read). Asked again
  * after 10 minutes while the member does not exist yet; never fails the caller.
  */
-export async function linkJwtReader(
+async function linkJwtReader(
   db: Db,
   args: { accountId: number; readerId: string; userId: string; now: Date },
 ): Promise<void> {

@@ -11,7 +11,7 @@ import { zDayRange } from "../dates.schema";
  * The anonymous reader id the browser knows (the SDK's `masthead_reader_id`, AMP's READER_ID):
  * printable ASCII without spaces, at most 200 characters (as the access check takes it); empty → none.
  */
-export const ZReaderId = z
+const ZReaderId = z
   .string()
   .trim()
   .max(200, "readerId is at most 200 characters")
