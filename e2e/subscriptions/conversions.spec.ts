@@ -84,7 +84,7 @@ test("a story's wall, a subscription, and the story's figures on the Conversions
     // The CSV: the story's line with its paid subscriptions.
     const download = page.waitForEvent("download");
     await page.getByRole("link", { name: "Download conversions (CSV)" }).click();
-    const csv = await readFile((await (await download).path()), "utf8");
+    const csv = await readFile(await (await download).path(), "utf8");
     expect(csv).toContain("story_id,headline,readers_hit_wall,registered,trials_started,paid_started");
     const [head, ...lines] = csv.replace(/^\uFEFF/, "").split("\r\n");
     const fields = lines.find((l) => l.startsWith(storyId))!.split(",");
