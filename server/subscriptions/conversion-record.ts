@@ -66,7 +66,10 @@ export async function recordWallHit(
 
 export type LinkVia = "signup" | "login" | "social" | "jwt" | "checkout";
 
-/** The reader id belongs to the member (kept once: the first way it was learnt and when). */
+/**
+ * The reader id belongs to the member (kept once: the first way it was learnt and when). A failed
+ * write is logged and never fails the caller.
+ */
 export async function linkReader(
   db: Db,
   args: { accountId: number; readerId: string; memberId: number; via: LinkVia; now: Date },
@@ -74,11 +77,16 @@ export async function linkReader(
   const key = `l|${args.accountId}|${args.readerId}|${args.memberId}`;
   const at = args.now.getTime();
   if (fresh(key, at)) return;
-  await db.$executeRaw`
-    INSERT INTO conversion_reader_links (account_id, reader_id, member_id, via, linked_at)
-    VALUES (${args.accountId}, ${args.readerId}, ${args.memberId}, ${args.via}, ${args.now}::timestamptz)
-    ON CONFLICT (account_id, reader_id, member_id) DO NOTHING`;
-  remember(key, Number.MAX_SAFE_INTEGER);
+  try {
+    await db.$executeRaw`
+      INSERT INTO conversion_reader_links (account_id, reader_id, member_id, via, linked_at)
+      VALUES (${args.accountId}, ${args.readerId}, ${args.memberId}, ${args.via}, ${args.now}::timestamptz)
+      ON CONFLICT (account_id, reader_id, member_id) DO NOTHING`;
+    remember(key, Number.MAX_SAFE_INTEGER);
+  } catch (error) {
+    // The sign-up, log-in or purchase that asked has happened: a missing link loses one attribution, nothing more.
+    log.warn("reader not linked", { via: args.via, error: error instanceof Error ? error.message : error });
+  }
 }
 
 /**
