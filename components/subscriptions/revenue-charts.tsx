@@ -53,7 +53,7 @@ export function RevenueCharts() {
   );
 }
 
-function RangeForm({ range, onChange }: { range: TReportRangeInput; onChange: (r: TReportRangeInput) => void }) {
+export function RangeForm({ range, onChange }: { range: TReportRangeInput; onChange: (r: TReportRangeInput) => void }) {
   const [from, setFrom] = useState(range.from);
   const [to, setTo] = useState(range.to);
   const [problem, setProblem] = useState<{ from?: string; to?: string }>({});
@@ -352,7 +352,7 @@ function DunningChart({ range }: { range: TReportRangeInput }) {
 }
 
 /** Whole-number counts per day, one bar per series side by side. */
-function DailyCountBars({
+export function DailyCountBars({
   days,
   bars,
 }: {

@@ -346,7 +346,9 @@ export function createAccessType(initial: AccessTypeConfig, deps: Deps): AccessT
     async create(request: SubscriptionRequest & { attempt_token: string }) {
       const path = checkoutPath();
       const { attempt_token, ...subscription } = request;
-      const data = (await call("POST", path, me(), { ...guestBody(), subscription, attempt_token })) as {
+      // The reader id names the browser: the story whose wall it hit gets the conversion.
+      const query = { ...me(), readerId: readerId() };
+      const data = (await call("POST", path, query, { ...guestBody(), subscription, attempt_token })) as {
         subscription?: unknown;
       };
       return (data?.subscription ?? data) as never;

@@ -19,6 +19,7 @@ import {
   ZMeterObject,
   ZWebAccessQuery,
 } from "../subscriptions/access.schema";
+import { noteAccessCheck } from "../subscriptions/conversion-record";
 import { ampCorsHeaders } from "./amp-cors";
 import { json } from "./respond";
 import { apiRoute } from "./route";
@@ -104,6 +105,8 @@ export function accessCheckRoute(kind: "amp" | "web") {
               meter: "check",
             });
         const grant = toAccessGrant(decision);
+        // A denied check is a wall hit; a reader id beside a JWT names its member (conversions).
+        await noteAccessCheck(db, { ...args, readerId: query.readerId, userId: user?.id ?? null, grant });
         // Asked with the page's language: the reader's words go with the grant (access-words.ts).
         if (query.locale === undefined) return json(grant);
         const words = await grantWords(db, account.id, query.locale || null, decision);
@@ -130,14 +133,18 @@ export function pingbackRoute(kind: "amp" | "web") {
       const headers = await ampHeaders(db, req, account, query.__amp_source_origin);
       return withHeaders(headers, async () => {
         assertReaderNamed(kind, query.readerId);
+        const now = new Date();
         await recordPingback(db, {
           accountId: account.id,
           storyId: params.storyId,
           user,
           readerId: query.readerId,
           disableMeter: query["disable-meter"],
-          now: new Date(),
+          now,
         });
+        // The pingback may have made the JWT's member: link the reader id to it (conversions).
+        const ids = { accountId: account.id, storyId: params.storyId, readerId: query.readerId };
+        await noteAccessCheck(db, { ...ids, userId: user?.id ?? null, grant: null, now });
         return json({});
       });
     },

@@ -16,6 +16,8 @@ import type { CheckoutWho } from "../subscriptions/checkout/buyer";
 import { createSubscription } from "../subscriptions/checkout/create";
 import { previewSubscription } from "../subscriptions/checkout/preview";
 import { checkoutRequest } from "../subscriptions/checkout/request";
+import { linkReader } from "../subscriptions/conversion-record";
+import { ZReaderIdQuery } from "../subscriptions/conversions.schema";
 import { ZClientQuery, ZSubscriberPathParams } from "../subscriptions/subscribers.schema";
 import type { RouteRateLimit } from "./rate-limit-rules";
 import { json } from "./respond";
@@ -42,12 +44,16 @@ async function run(
   accountId: number,
   who: CheckoutWho,
   body: TCheckoutBody,
+  readerId: string | null = null,
 ) {
   const req = checkoutRequest(body);
   const now = new Date();
   if (step === "preview")
     return json(await previewSubscription(db, { accountId, who, req, now }), { headers: NO_STORE });
   const { subscription, created } = await createSubscription(db, { accountId, who, req, now });
+  // The browser's reader id names the buyer: the story whose wall it hit gets the conversion.
+  if (readerId)
+    await linkReader(db, { accountId, readerId, memberId: subscription.subscriber_id, via: "checkout", now });
   return json({ subscription }, { status: created ? 201 : 200, headers: NO_STORE });
 }
 
@@ -85,14 +91,15 @@ export function clientCheckoutRoute(step: Step) {
   return apiRoute(
     {
       auth: "client+user",
-      query: ZClientQuery,
+      query: ZClientQuery.extend(ZReaderIdQuery.shape),
       body: bodyFor(step, ZClientCheckoutBody),
       maxBodyBytes: MAX_BODY_BYTES,
       cors: true,
       rateLimit: BROWSER_LIMITS(step),
-      summary: `${SUMMARY[step]} The subscriber is the JWT's reader. Public groups only; manual and sponsored only when nothing is to be paid. Pay per asset: type "dynamic_assets" (or subscription_type dynamic_asset) and dynamic_assets [{id}].`,
+      summary: `${SUMMARY[step]} The subscriber is the JWT's reader; \`readerId\` (the browser's anonymous reader id, optional) is linked to it at create (conversions). Public groups only; manual and sponsored only when nothing is to be paid. Pay per asset: type "dynamic_assets" (or subscription_type dynamic_asset) and dynamic_assets [{id}].`,
     },
-    async ({ db, account, user, body }) => run(step, db, account.id, { channel: "client", user }, body),
+    async ({ db, account, user, body, query }) =>
+      run(step, db, account.id, { channel: "client", user }, body, query.readerId),
   );
 }
 
@@ -101,20 +108,21 @@ export function guestCheckoutRoute(step: Step) {
   return apiRoute(
     {
       auth: "client",
-      query: ZClientQuery,
+      query: ZClientQuery.extend(ZReaderIdQuery.shape),
       body: bodyFor(step, ZGuestCheckoutBody),
       maxBodyBytes: MAX_BODY_BYTES,
       cors: true,
       rateLimit: BROWSER_LIMITS(step),
-      summary: `${SUMMARY[step]} Guest checkout: emailAddress and/or phoneNumber (E.164), both attached to one subscriber (409 when they belong to two); metadata.mobile_number stays subscription metadata. Public groups only.`,
+      summary: `${SUMMARY[step]} Guest checkout (\`readerId\` as for the client API): emailAddress and/or phoneNumber (E.164), both attached to one subscriber (409 when they belong to two); metadata.mobile_number stays subscription metadata. Public groups only.`,
     },
-    async ({ db, account, body }) =>
+    async ({ db, account, body, query }) =>
       run(
         step,
         db,
         account.id,
         { channel: "guest", email: body.emailAddress ?? null, phone: body.phoneNumber ?? null },
         body,
+        query.readerId,
       ),
   );
 }

@@ -44,6 +44,8 @@ import { countLiveSessions } from "../members/sessions";
 import { logInWithProvider } from "../members/social-login";
 import { ZSocialLoginInput, ZSocialLoginParams } from "../members/social-login.schema";
 import { assertSignUpNewsletters, joinSignUpNewsletters } from "../newsletters/signup-newsletters";
+import { linkReader, type LinkVia } from "../subscriptions/conversion-record";
+import { ZReaderIdQuery } from "../subscriptions/conversions.schema";
 import { jsonWithMemberSession, loggedOutResponse, privateJson } from "./member-session";
 import { apiRoute, type RouteHandler } from "./route";
 
@@ -52,10 +54,27 @@ type MemberBodyKey = "member" | "user";
 
 const perIp = (name: string, limit: number) => ({ name, limit, windowSeconds: 60, by: "ip" as const });
 
+/**
+ * Sign-up and log-in bodies may name the browser's anonymous reader id (`readerId`, optional):
+ * it is linked to the member, so the story whose wall it hit gets the conversion.
+ */
+async function linkBrowser(
+  db: Parameters<typeof linkReader>[0],
+  args: { accountId: number; readerId: string | null; memberId: number; via: LinkVia; now: Date },
+): Promise<void> {
+  if (args.readerId) await linkReader(db, { ...args, readerId: args.readerId });
+}
+
 /** POST: sign up; 201 with the member, logged in (X-QT-AUTH and cookies) unless "dont-login". */
 export function signUpRoute(key: MemberBodyKey, summary: string): RouteHandler {
   return apiRoute(
-    { auth: "publisher", body: ZMemberSignupInput, cors: true, rateLimit: perIp("member.signup", 30), summary },
+    {
+      auth: "publisher",
+      body: ZMemberSignupInput.and(ZReaderIdQuery),
+      cors: true,
+      rateLimit: perIp("member.signup", 30),
+      summary,
+    },
     async ({ req, db, publisher, body }) => {
       const newsletters = body.newsletters ?? [];
       await assertSignUpNewsletters(db, publisher.accountId, newsletters);
@@ -63,6 +82,8 @@ export function signUpRoute(key: MemberBodyKey, summary: string): RouteHandler {
       const now = new Date();
       const { member, session } = await signUpMember(db, { publisher, input: body, locale, now });
       await joinSignUpNewsletters(db, { accountId: publisher.accountId, member, slugs: newsletters, now });
+      const link = { accountId: publisher.accountId, readerId: body.readerId, memberId: member.id, now };
+      await linkBrowser(db, { ...link, via: "signup" });
       return jsonWithMemberSession(req, { [key]: memberToWire(member) }, session, { status: 201 });
     },
   );
@@ -71,9 +92,18 @@ export function signUpRoute(key: MemberBodyKey, summary: string): RouteHandler {
 /** POST: log in by e-mail or username; 200 with the member and a new session. */
 export function logInRoute(key: MemberBodyKey, summary: string): RouteHandler {
   return apiRoute(
-    { auth: "publisher", body: ZMemberLoginInput, cors: true, rateLimit: perIp("member.login", 60), summary },
+    {
+      auth: "publisher",
+      body: ZMemberLoginInput.and(ZReaderIdQuery),
+      cors: true,
+      rateLimit: perIp("member.login", 60),
+      summary,
+    },
     async ({ req, db, publisher, ip, body }) => {
-      const { member, session } = await logInMember(db, { publisher, input: body, ip, now: new Date() });
+      const now = new Date();
+      const { member, session } = await logInMember(db, { publisher, input: body, ip, now });
+      const link = { accountId: publisher.accountId, readerId: body.readerId, memberId: member.id, now };
+      await linkBrowser(db, { ...link, via: "login" });
       return jsonWithMemberSession(req, { [key]: memberToWire(member) }, session);
     },
   );
@@ -147,7 +177,7 @@ export function socialLoginRoute(summary: string): RouteHandler {
     {
       auth: "publisher",
       params: ZSocialLoginParams,
-      body: ZSocialLoginInput,
+      body: ZSocialLoginInput.and(ZReaderIdQuery),
       cors: true,
       rateLimit: perIp("member.social-login", 60),
       summary,
@@ -165,6 +195,8 @@ export function socialLoginRoute(summary: string): RouteHandler {
         locale: await signUpLocaleOf(db, publisher.accountId, req),
         now: new Date(),
       });
+      const link = { accountId: publisher.accountId, readerId: body.readerId, memberId: member.id };
+      await linkBrowser(db, { ...link, via: "social", now: new Date() });
       const wire = memberToWire(member);
       return jsonWithMemberSession(req, { member: wire, user: wire }, session);
     },

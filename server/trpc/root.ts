@@ -28,6 +28,7 @@ import { revenueRouter } from "./routers/revenue";
 import { scoringRouter } from "./routers/scoring";
 import { settingsRouter } from "./routers/settings";
 import { staffRouter } from "./routers/staff";
+import { storyConversionsRouter } from "./routers/story-conversions";
 import { subscriberSubscriptionsRouter } from "./routers/subscriber-subscriptions";
 import { subscribersRouter } from "./routers/subscribers";
 import { subscriptionsRouter } from "./routers/subscriptions";
@@ -64,6 +65,7 @@ export const appRouter = createTRPCRouter({
   scoring: scoringRouter,
   settings: settingsRouter,
   staff: staffRouter,
+  storyConversions: storyConversionsRouter,
   subscribers: subscribersRouter,
   privacyExports: privacyExportsRouter,
   subscriberSubscriptions: subscriberSubscriptionsRouter,

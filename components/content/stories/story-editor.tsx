@@ -46,6 +46,7 @@ import { RevisionHistory } from "./revision-history";
 import { SeoPanel } from "./seo-panel";
 import { StoryActionBar } from "./story-action-bar";
 import { isSaveShortcut, lengthText, prePublishChecks, storyLength } from "./story-aids";
+import { StoryConversionsPanel } from "./story-conversions-panel";
 import type { FormValues } from "./story-form";
 import { OrderedPicker, TagPicker } from "./story-pickers";
 import { StoryWorkflow } from "./story-workflow";
@@ -196,6 +197,11 @@ function StoryForm({ story }: { story: TStoryEditorView | null }) {
         {current?.canSchedule ? (
           <Panel title="Newsletter" padded>
             <StoryNewsletterPanel draft={draft} />
+          </Panel>
+        ) : null}
+        {current?.canSchedule ? (
+          <Panel title="Conversions" padded>
+            <StoryConversionsPanel storyId={current.id} />
           </Panel>
         ) : null}
 

@@ -10,6 +10,7 @@ import "server-only";
 
 import { removeAccess, removeIdentities, stripMember } from "./steps-account";
 import { stopSubscriptions, stripBilling } from "./steps-billing";
+import { anonymiseReaderIds } from "./steps-conversions";
 import { applyCommentsRule, removeEngagement, removeNewsletters, removeNotifications } from "./steps-engagement";
 import { clearImportRecords, clearOutbox, scrubOtherLogs, scrubWebhookLogs } from "./steps-logs";
 import { removeConsentRecords, removeExports, stripNotices } from "./steps-privacy";
@@ -99,6 +100,12 @@ export const ERASURE_STEPS: readonly ErasureStep[] = [
     what: "Illegal-content notices and appeals keep their counts without the reader's name, e-mail or member id.",
     mode: "transaction",
     run: stripNotices,
+  },
+  {
+    name: "conversions",
+    what: "Links from the reader's browser ids to them are deleted; the paywalls those browsers met stay counted under a new random id (a browser another reader also used keeps its id).",
+    mode: "transaction",
+    run: anonymiseReaderIds,
   },
   {
     name: "identities",

@@ -13,6 +13,7 @@ import { AppError } from "../../errors";
 import { collectMail, collectMoney, collectSignIns } from "./collect-account";
 import { collectCommunity, collectContributions } from "./collect-engagement";
 import { collectPrivacy } from "./collect-privacy";
+import { collectReaderIds } from "./collect-reader-ids";
 import { EXPORT_FORMAT, EXPORT_FORMAT_VERSION, iso, type TMemberExportData } from "./format";
 
 /** The member's profile, its subscriber metadata, and the publication (the account) it belongs to. */
@@ -73,7 +74,7 @@ export async function collectMemberData(
 ): Promise<TMemberExportData> {
   const { accountId, memberId } = args;
   const profile = await collectProfile(db, accountId, memberId);
-  const [signIns, contributions, community, money, mail, exports, privacy] = await Promise.all([
+  const [signIns, contributions, community, money, mail, exports, privacy, readerIds] = await Promise.all([
     collectSignIns(db, memberId),
     collectContributions(db, memberId),
     collectCommunity(db, memberId),
@@ -81,6 +82,7 @@ export async function collectMemberData(
     collectMail(db, { id: memberId, accountId, addresses: profile.addresses }),
     collectExports(db, memberId),
     collectPrivacy(db, accountId, memberId),
+    collectReaderIds(db, accountId, memberId),
   ]);
   return {
     format: EXPORT_FORMAT,
@@ -95,5 +97,6 @@ export async function collectMemberData(
     ...mail,
     data_exports: exports,
     ...privacy,
+    reader_ids: readerIds,
   } satisfies TMemberExportData;
 }

@@ -50,6 +50,7 @@ export const EXPORT_SECTIONS = [
   "consent_records",
   "erasure_requests",
   "illegal_content_notices",
+  "reader_ids",
 ] as const;
 export type ExportSection = (typeof EXPORT_SECTIONS)[number];
 
@@ -87,6 +88,7 @@ export const MEMBER_RELATION_SECTIONS: ReadonlyMap<string, ExportSection> = new 
   ["gatewayCustomers", "payment_customers"],
   ["dataExports", "data_exports"],
   ["erasureRequests", "erasure_requests"],
+  ["conversionReaderLinks", "reader_ids"],
   // A confirmation link's token (a hash and its expiry), as sessions and reset tokens: not exported.
   ["erasureConfirmations", "erasure_requests"],
 ]);

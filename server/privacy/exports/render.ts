@@ -51,6 +51,7 @@ const SECTION_TITLES: Record<ExportSection, Parameters<Translate<"member">>[0]> 
   data_exports: "export.section.dataExports",
   erasure_requests: "export.section.erasureRequests",
   illegal_content_notices: "export.section.illegalContentNotices",
+  reader_ids: "export.section.readerIds",
 };
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;

@@ -115,6 +115,11 @@ const ADMIN_AREAS = [
         summary: "Active, new and churned subscriptions, revenue per currency and the meter's conversion, per day.",
       },
       {
+        slug: "conversions",
+        label: "Conversions",
+        summary: "Which stories convert: readers who hit a story's wall, and who registered, started a trial or paid.",
+      },
+      {
         slug: "subscribers",
         label: "Subscribers",
         summary: "Find a reader by any identity: their subscriptions, payments (refunds) and webhooks.",
