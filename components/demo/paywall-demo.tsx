@@ -409,7 +409,12 @@ export function PaywallDemo({ storyId, accountKey, demoTools, group, locale, dir
       ) : null}
 
       {view.kind === "denied" && view.grant?.data.wall === "registration" ? (
-        <RegistrationWall words={words} newsletter={newsletter} onRegistered={registered} />
+        <RegistrationWall
+          words={words}
+          newsletter={newsletter}
+          readerId={sdk?.getReaderId() ?? null}
+          onRegistered={registered}
+        />
       ) : view.kind === "denied" ? (
         <section aria-labelledby="paywall-title" className="rounded-lg border-2 border-brand-700 bg-white p-5">
           <h2 id="paywall-title" className="text-xl font-bold">

@@ -21,10 +21,13 @@ export type WallNewsletter = { slug: string; name: string };
 export function RegistrationWall({
   words,
   newsletter,
+  readerId,
   onRegistered,
 }: {
   words: DemoWords;
   newsletter: WallNewsletter | null;
+  /** The browser's reader id (the SDK's): sent with the sign-up so the story's wall gets the registration. */
+  readerId: string | null;
   onRegistered: (email: string) => Promise<void>;
 }) {
   const [pending, setPending] = useState(false);
@@ -47,7 +50,12 @@ export function RegistrationWall({
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "application/json" },
         credentials: "same-origin",
-        body: JSON.stringify({ email, password, newsletters: joins ? [newsletter.slug] : [] }),
+        body: JSON.stringify({
+          email,
+          password,
+          newsletters: joins ? [newsletter.slug] : [],
+          ...(readerId ? { readerId } : {}),
+        }),
       });
       if (!response.ok) {
         setProblem(words.t(response.status === 409 ? "access.register.emailTaken" : "access.register.failed"));

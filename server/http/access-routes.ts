@@ -9,6 +9,7 @@ import { getEnv } from "../../env.js";
 import type { ApiAccount } from "../auth/api-auth";
 import type { Db } from "../db/client";
 import { AppError, isAppError } from "../errors";
+import { authenticateMember } from "../members/sessions";
 import { getPublisher } from "../publishing/publisher";
 import { decideAccess, recordPingback, toAccessGrant } from "../subscriptions/access";
 import { grantWords } from "../subscriptions/access-words";
@@ -21,6 +22,7 @@ import {
 } from "../subscriptions/access.schema";
 import { noteAccessCheck } from "../subscriptions/conversion-record";
 import { ampCorsHeaders } from "./amp-cors";
+import { memberTokenFromRequest } from "./member-session";
 import { json } from "./respond";
 import { apiRoute } from "./route";
 
@@ -62,6 +64,20 @@ function assertReaderNamed(kind: "amp" | "web", readerId: string | null): void {
   }
 }
 
+/**
+ * The web's calls from a page of the publication may carry the reader's Masthead session (the
+ * X-QT-AUTH header or the session cookie the member pages and the registration wall's sign-up
+ * set): with no publisher JWT, its member is the logged-in reader. A session that is not live, or
+ * another account's, is no reader (anonymous), never an error. AMP's calls know readers by JWT only.
+ */
+async function sessionMemberId(db: Db, req: Request, kind: "amp" | "web", accountId: number, hasJwt: boolean) {
+  if (kind === "amp" || hasJwt) return null;
+  const token = memberTokenFromRequest(req);
+  if (!token) return null;
+  const found = await authenticateMember(db, { accountId, token, now: new Date() }).catch(() => null);
+  return found?.member.id ?? null;
+}
+
 const AMP_AUTH =
   "X-SUBAUTH (the server key, added by the publisher's first-party endpoint) is required: 401 without it or with a wrong key, unless the account allows direct AMP calls (Settings).";
 
@@ -92,21 +108,23 @@ export function accessCheckRoute(kind: "amp" | "web") {
           disableMeter: query["disable-meter"],
           now: new Date(),
         };
+        const memberId = await sessionMemberId(db, req, kind, account.id, Boolean(user));
         const decision = count
-          ? await recordPingback(db, { ...args, user, readerId: query.readerId })
+          ? await recordPingback(db, { ...args, user, sessionMemberId: memberId, readerId: query.readerId })
           : await decideAccess(db, {
               ...args,
               reader: {
-                memberId: null,
+                memberId,
                 jwtUserId: user?.id ?? null,
                 readerId: query.readerId,
-                loggedIn: Boolean(user),
+                loggedIn: Boolean(user) || memberId !== null,
               },
               meter: "check",
             });
         const grant = toAccessGrant(decision);
-        // A denied check is a wall hit; a reader id beside a JWT names its member (conversions).
-        await noteAccessCheck(db, { ...args, readerId: query.readerId, userId: user?.id ?? null, grant });
+        // A denied check is a wall hit; a reader id beside a JWT or a session names its member (conversions).
+        const userId = user?.id ?? null;
+        await noteAccessCheck(db, { ...args, readerId: query.readerId, userId, memberId, grant });
         // Asked with the page's language: the reader's words go with the grant (access-words.ts).
         if (query.locale === undefined) return json(grant);
         const words = await grantWords(db, account.id, query.locale || null, decision);
@@ -134,17 +152,19 @@ export function pingbackRoute(kind: "amp" | "web") {
       return withHeaders(headers, async () => {
         assertReaderNamed(kind, query.readerId);
         const now = new Date();
+        const memberId = await sessionMemberId(db, req, kind, account.id, Boolean(user));
         await recordPingback(db, {
           accountId: account.id,
           storyId: params.storyId,
           user,
+          sessionMemberId: memberId,
           readerId: query.readerId,
           disableMeter: query["disable-meter"],
           now,
         });
         // The pingback may have made the JWT's member: link the reader id to it (conversions).
         const ids = { accountId: account.id, storyId: params.storyId, readerId: query.readerId };
-        await noteAccessCheck(db, { ...ids, userId: user?.id ?? null, grant: null, now });
+        await noteAccessCheck(db, { ...ids, userId: user?.id ?? null, memberId, grant: null, now });
         return json({});
       });
     },

@@ -109,20 +109,23 @@ export async function recordPingback(
     accountId: number;
     storyId: string;
     user: ApiUser | null;
+    /** The member of a Masthead session (sign-up or sign-in on the member pages), when no JWT names the reader. */
+    sessionMemberId?: number | null;
     readerId: string | null;
     disableMeter: boolean;
     now: Date;
   },
 ): Promise<AccessDecision> {
+  const sessionMemberId = args.user ? null : (args.sessionMemberId ?? null);
   const reader = {
-    memberId: null,
+    memberId: sessionMemberId,
     jwtUserId: args.user?.id ?? null,
     readerId: args.readerId,
-    loggedIn: Boolean(args.user),
+    loggedIn: Boolean(args.user) || sessionMemberId !== null,
   };
   const first = await decideAccess(db, { ...args, reader, meter: "check" });
   if (first.why !== "meter:new") return first;
-  let memberId: number | null = null;
+  let memberId: number | null = sessionMemberId;
   if (args.user) {
     const member = await findOrCreateJwtMember(db, {
       accountId: args.accountId,
@@ -134,7 +137,7 @@ export async function recordPingback(
   }
   return decideAccess(db, {
     ...args,
-    reader: { memberId, jwtUserId: null, readerId: args.readerId, loggedIn: Boolean(args.user) },
+    reader: { memberId, jwtUserId: null, readerId: args.readerId, loggedIn: reader.loggedIn },
     meter: "count",
   });
 }

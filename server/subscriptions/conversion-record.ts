@@ -64,7 +64,7 @@ export async function recordWallHit(
   }
 }
 
-export type LinkVia = "signup" | "login" | "social" | "jwt" | "checkout";
+export type LinkVia = "signup" | "login" | "social" | "jwt" | "session" | "checkout";
 
 /**
  * The reader id belongs to the member (kept once: the first way it was learnt and when). A failed
@@ -128,11 +128,14 @@ export async function noteAccessCheck(
     storyId: string;
     readerId: string | null;
     userId: string | null;
+    /** The member of a Masthead session the request carried (no JWT): linked as it is. */
+    memberId?: number | null;
     grant: { granted: boolean; data?: object | null } | null;
     now: Date;
   },
 ): Promise<void> {
   if (!args.readerId) return;
+  const sessionMember = args.memberId ?? null;
   const readerId = args.readerId;
   await Promise.all([
     args.grant && !args.grant.granted
@@ -145,5 +148,8 @@ export async function noteAccessCheck(
         })
       : null,
     args.userId ? linkJwtReader(db, { accountId: args.accountId, readerId, userId: args.userId, now: args.now }) : null,
+    sessionMember !== null
+      ? linkReader(db, { accountId: args.accountId, readerId, memberId: sessionMember, via: "session", now: args.now })
+      : null,
   ]);
 }

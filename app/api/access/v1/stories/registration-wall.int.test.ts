@@ -13,9 +13,10 @@ import { POST as bkSignup } from "@/app/api/auth/v1/signup/route";
 import { translator } from "@/i18n/translate";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
+import { createMemberSession } from "@/server/members/sessions";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
 import { ampAccess, createAccessFixture, pingback, send } from "@/server/testing/access-calls";
-import { setMeter } from "@/server/testing/access-fixtures";
+import { insertMember, setMeter } from "@/server/testing/access-fixtures";
 import { readerJwt } from "@/server/testing/engagement";
 import { forgetRateLimits } from "@/server/testing/hostile-newsletters";
 import { post, uniqueEmail } from "@/server/testing/member-calls";
@@ -102,6 +103,46 @@ describe("the registration wall", () => {
     });
     expect(await ampAccess(open.id, q)).toMatchObject({ granted: true, grantReason: "FREE" });
     expect(await ampAccess(login.id, q)).toMatchObject({ granted: false, data: { wall: "registration" } });
+  });
+});
+
+describe("a reader signed in with a Masthead session", () => {
+  it("is registered for the wall without a publisher JWT: the paid meter counts on their member, and the browser is linked", async () => {
+    const { db, account, key, story } = await setup();
+    await setMeter(db, account.id, { freeStories: 1, registrationWall: true, registrationFreeStories: 0 });
+    const [a, b] = await Promise.all([1, 2].map(() => story("subscription")));
+    const member = await insertMember(db, account.id);
+    const { token } = await createMemberSession(db, { memberId: member.id, now: new Date(), days: 1 });
+    const q = { key, readerId: "session-1" };
+
+    // Anonymous, the wall asks this browser to register at once.
+    expect(await (await send(ACCESS, a!.id, q)).json()).toMatchObject({
+      granted: false,
+      data: { wall: "registration" },
+    });
+    // With the session (the header, or the cookie the sign-up set): the paid meter, on the member.
+    const asMember = await send(ACCESS, a!.id, { ...q, count: "true" }, { headers: { "X-QT-AUTH": token } });
+    expect(await asMember.json()).toMatchObject({ granted: true, grantReason: "METERING", data: { isLoggedIn: true } });
+    expect(await countOf(db, account.id, `m:${member.id}`)).toBe(1);
+    const cookie = { cookie: `qt-auth=${token}` };
+    await send(PINGBACK, b!.id, q, {
+      method: "POST",
+      body: "{}",
+      headers: { ...cookie, "content-type": "text/plain" },
+    });
+    expect(await (await send(ACCESS, b!.id, q, { headers: cookie })).json()).toMatchObject({
+      granted: false,
+      data: { isLoggedIn: true, wall: "paid" },
+    });
+    expect(await countOf(db, account.id, `m:${member.id}`)).toBe(1);
+    expect(
+      await db.conversionReaderLink.findMany({ where: { accountId: account.id, readerId: "session-1" } }),
+    ).toMatchObject([{ memberId: member.id }]);
+
+    // A session that is not live is no reader: anonymous, not an error.
+    const stale = await send(ACCESS, a!.id, q, { headers: { "X-QT-AUTH": "not-a-session" } });
+    expect(stale.status).toBe(200);
+    expect(await stale.json()).toMatchObject({ granted: false, data: { isLoggedIn: false, wall: "registration" } });
   });
 });
 
