@@ -26,6 +26,7 @@ import { memberLocales } from "../mail/reader-mail";
 import { imageUrl } from "../publishing/feeds/content";
 import { getPublisher } from "../publishing/publisher";
 import { storyUrl } from "../publishing/story-view";
+import { paywallPointOf } from "../publishing/paywall-point";
 import { loadReaderState } from "../subscriptions/access-load";
 import { applyAccessRule, storyAccessKind, type StoryAccess } from "../subscriptions/access-rule";
 import { digestStories } from "./digest-stories";
@@ -112,6 +113,7 @@ async function storyMaterial(
       cards: true,
       access: true,
       accessLevelValue: true,
+      paywallAt: true,
       heroImageS3Key: true,
       heroImageMetadata: true,
       heroImageCaption: true,
@@ -131,6 +133,8 @@ async function storyMaterial(
       ? { url: toImage(story.heroImageS3Key), metadata: story.heroImageMetadata, caption: story.heroImageCaption }
       : null,
     cards: story.cards,
+    // Where a reader without access stops reading, as on every channel.
+    paywallPoint: paywallPointOf(story, publisher.paywallDefaultElements),
   };
   const compile = (language: MailLanguage): StoryVariants => {
     const common = {

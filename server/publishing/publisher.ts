@@ -40,8 +40,15 @@ export type Publisher = {
   socialLinks: Record<string, unknown>;
   layout: Record<string, unknown>;
   ampConfig: Record<string, unknown>;
+  /** Where a closed story's free part ends when it sets no point: this many elements (./paywall-point.ts). */
+  paywallDefaultElements: number;
+  /** What the public content API serves of a closed story to a caller without access (./paid-part.ts). */
+  contentApiAccess: ContentApiAccess;
   updatedAt: Date;
 };
+
+/** The account setting `contentApiAccess`: "free_part" (the safe default) or "full" (every element). */
+export type ContentApiAccess = "free_part" | "full";
 
 const TTL_MS = 5_000;
 /** Host lookups kept at most: every Host header a client makes up is a key, so the map is bounded. */
@@ -165,6 +172,9 @@ export async function getPublisher(
     socialLinks: asObject(config?.socialLinks),
     layout: asObject(config?.layout),
     ampConfig: asObject(config?.ampConfig),
+    paywallDefaultElements: account.paywallDefaultElements,
+    // Anything but "full" (the database allows only the two) serves the free part.
+    contentApiAccess: account.contentApiAccess === "full" ? "full" : "free_part",
     updatedAt: config?.updatedAt ?? account.updatedAt,
   };
   byId.set(accountId, publisher, now);

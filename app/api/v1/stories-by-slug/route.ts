@@ -14,6 +14,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
         "One published story by slug: {story}; 404 when no published story has it. With check-access=true&key=<client key> (and the reader's accesstype_jwt, readerId, disable-meter, count): {story, access} when the reader may read it, else 402 {error: PAYMENT_REQUIRED, access} without the story.",
     },
     async ({ db, ctx, search, query }) =>
-      gatedStoryAnswer({ db, search, ctx }, await getStoryBySlug(db, { ctx, slug: query.slug, fields: query.fields })),
+      gatedStoryAnswer({ db, search, ctx }, (ctx) => getStoryBySlug(db, { ctx, slug: query.slug, fields: query.fields })),
   ),
 });

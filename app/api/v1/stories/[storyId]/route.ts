@@ -17,7 +17,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
     async ({ db, ctx, search, params, query }) =>
       gatedStoryAnswer(
         { db, search, ctx },
-        await getStoryById(db, { ctx, id: params.storyId, fields: query.fields }),
+        (ctx) => getStoryById(db, { ctx, id: params.storyId, fields: query.fields }),
         params.storyId,
       ),
   ),
