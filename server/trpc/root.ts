@@ -20,6 +20,7 @@ import { oauthClientsRouter } from "./routers/oauth-clients";
 import { pageRulesRouter } from "./routers/page-rules";
 import { paymentGatewaysRouter } from "./routers/payment-gateways";
 import { paywallMeterRouter } from "./routers/paywall-meter";
+import { paywallPointRouter } from "./routers/paywall-point";
 import { privacyRouter } from "./routers/privacy";
 import { privacyExportsRouter } from "./routers/privacy-exports";
 import { retentionOfferRouter } from "./routers/retention-offer";
@@ -55,6 +56,7 @@ export const appRouter = createTRPCRouter({
   oauthClients: oauthClientsRouter,
   pageRules: pageRulesRouter,
   paywallMeter: paywallMeterRouter,
+  paywallPoint: paywallPointRouter,
   paymentGateways: paymentGatewaysRouter,
   privacy: privacyRouter,
   retentionOffer: retentionOfferRouter,
