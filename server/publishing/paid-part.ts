@@ -15,14 +15,14 @@
  * AMP, newsletters to readers without a grant and widgets always serve the free part.
  */
 import type { TCard } from "./cards.schema";
-import { paywallPointOf, splitAtPaywall } from "./paywall-point";
+import { paywallPointOf, splitAtPaywall, type PaywallSplit } from "./paywall-point";
 import type { WireStory } from "./story-view";
 
 /** What a caller gets of a closed story: all of it, or its free part. */
 export type PaidPartAccess = "full" | "free_part";
 
 /** The marker a story cut to its free part carries (an added field: the others keep their shapes). */
-export type PaywallMarker = { continues: boolean; "free-elements": number; "total-elements": number };
+type PaywallMarker = { continues: boolean; "free-elements": number; "total-elements": number };
 
 /** The key of the marker in a wire story. */
 export const PAYWALL_MARKER_KEY = "paywall";
@@ -49,7 +49,7 @@ export function freePartOfWire(story: WireStory, accountDefault: number): WireSt
   const point = paywallPointOf({ access, paywallAt }, accountDefault);
   if (point === null) return story;
   const cards = Array.isArray(story.cards) ? (story.cards as TCard[]) : [];
-  const split = splitAtPaywall(cards, point);
+  const split: PaywallSplit = splitAtPaywall(cards, point);
   const marker: PaywallMarker = {
     continues: split.continues,
     "free-elements": split.freeElements,

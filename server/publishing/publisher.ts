@@ -14,6 +14,7 @@ import { getEnv } from "../../env.js";
 import { ProcessCache } from "../cache/process-cache";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
+import type { PaidPartAccess } from "./paid-part";
 
 export type Publisher = {
   accountId: number;
@@ -43,12 +44,10 @@ export type Publisher = {
   /** Where a closed story's free part ends when it sets no point: this many elements (./paywall-point.ts). */
   paywallDefaultElements: number;
   /** What the public content API serves of a closed story to a caller without access (./paid-part.ts). */
-  contentApiAccess: ContentApiAccess;
+  contentApiAccess: PaidPartAccess;
   updatedAt: Date;
 };
 
-/** The account setting `contentApiAccess`: "free_part" (the safe default) or "full" (every element). */
-export type ContentApiAccess = "free_part" | "full";
 
 const TTL_MS = 5_000;
 /** Host lookups kept at most: every Host header a client makes up is a key, so the map is bounded. */

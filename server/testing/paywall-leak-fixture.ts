@@ -140,7 +140,7 @@ export type LeakNewsroom = Awaited<ReturnType<typeof seedLeakNewsroom>>;
  * A response body as text a marker can be found in: JSON parsed and written again without
  * escapes (kept story forms are ASCII, "\u03b5"), HTML's numeric character references decoded.
  */
-export function readableBody(text: string): string {
+function readableBody(text: string): string {
   let out = text;
   try {
     out = JSON.stringify(JSON.parse(text));
