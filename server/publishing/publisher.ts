@@ -48,7 +48,6 @@ export type Publisher = {
   updatedAt: Date;
 };
 
-
 const TTL_MS = 5_000;
 /** Host lookups kept at most: every Host header a client makes up is a key, so the map is bounded. */
 export const HOST_CACHE_MAX = 1_000;

@@ -42,8 +42,13 @@ const element = (text: string) => ({
   text: `<p>${text}</p>`,
   metadata: {},
 });
-const card = (...texts: string[]): TCard =>
-  ({ id: randomUUID(), status: "draft", version: 1, metadata: {}, "story-elements": texts.map(element) });
+const card = (...texts: string[]): TCard => ({
+  id: randomUUID(),
+  status: "draft",
+  version: 1,
+  metadata: {},
+  "story-elements": texts.map(element),
+});
 
 async function member(db: Db, accountId: number, externalId: string) {
   return db.member.create({
