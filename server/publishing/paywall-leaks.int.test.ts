@@ -254,7 +254,7 @@ const NO_STORY_TEXT: Record<string, string> = {
   "app/api/v1/menu-groups/route.ts": "menus",
   "app/api/v1/tags/[slug]/route.ts": "one tag",
   "app/demo/paywall/[storyId]/page.tsx": "the demo front end: the rest only through the gated story read",
-  "app/demo/paywall/page.tsx": "the demo front end's list: headlines and leads",
+  "app/demo/paywall/page.tsx": "the demo front end's list: headlines and the first paragraph of the free part",
 };
 
 /** Route and page files that serve stories' content: what the route list check holds to a row or a reason. */
