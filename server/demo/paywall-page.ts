@@ -1,6 +1,7 @@
 /**
  * What the demo paywall pages (app/demo/paywall/) show before any access check: the demo
- * publisher's subscriber-only stories, each with its headline, summary and FIRST paragraph only.
+ * publisher's subscriber-only stories, each with its headline, summary and the first paragraph of
+ * its free part only (docs/subscriptions.md "Who gets the paid part").
  * The rest of a story reaches the browser only from the content API's gated read
  * (`check-access=true`, docs/subscriptions.md "402 on story reads"), after a grant.
  */
@@ -14,6 +15,8 @@ import type { Db } from "../db/client";
 import { accountLocales, pageLocale } from "../i18n/locale-settings";
 import { overridesFor } from "../i18n/overrides";
 import { mergedMessages } from "../i18n/surface-messages";
+import type { TCard } from "../publishing/cards.schema";
+import { paywallPointOf, splitAtPaywall } from "../publishing/paywall-point";
 import { DEMO } from "../seed/demo";
 import { DEMO_GROUP_NAME } from "../seed/demo-catalogue";
 
@@ -84,17 +87,25 @@ function firstParagraph(cards: unknown): string {
   return "";
 }
 
+/** A story's free part (../publishing/paywall-point.ts), its stored cards not trusted to be cards. */
+function freePart(story: { cards: unknown; access: string | null; paywallAt: number | null }, accountDefault: number) {
+  const cards = (Array.isArray(story.cards) ? story.cards : []).filter(
+    (card): card is TCard => typeof card === "object" && card !== null,
+  );
+  return splitAtPaywall(cards, paywallPointOf(story, accountDefault)).free;
+}
+
 /** The demo account's subscriber-only stories, oldest slug order; null when there is no demo account. */
 export async function loadDemoPaywall(db: Db): Promise<DemoPaywall | null> {
   const account = await db.account.findUnique({
     where: { slug: DEMO.account.slug },
-    select: { id: true, name: true, publisherConfig: { select: { settings: true } } },
+    select: { id: true, name: true, paywallDefaultElements: true, publisherConfig: { select: { settings: true } } },
   });
   if (!account) return null;
   const title = (account.publisherConfig?.settings as { title?: unknown } | null)?.title;
   const rows = await db.story.findMany({
     where: { accountId: account.id, access: "subscription", status: "PUBLISHED", slug: { startsWith: "premium/" } },
-    select: { id: true, slug: true, headline: true, summary: true, cards: true },
+    select: { id: true, slug: true, headline: true, summary: true, cards: true, access: true, paywallAt: true },
     orderBy: { slug: "asc" },
     take: 20,
   });
@@ -109,7 +120,8 @@ export async function loadDemoPaywall(db: Db): Promise<DemoPaywall | null> {
       slug: r.slug,
       headline: r.headline,
       summary: r.summary,
-      lead: firstParagraph(r.cards),
+      // The lead comes from the free part only: the page is shown to anyone.
+      lead: firstParagraph(freePart(r, account.paywallDefaultElements)),
     })),
   };
 }

@@ -104,7 +104,8 @@ export type CacheableAnswer = { body: unknown } & ContentResponseOptions & {
  * naming private or no-store), and answers with no purge key (nothing would ever drop them).
  * Never answered from memory: `bypass` requests (the caller's: a reader-specific read) and a
  * request saying `Cache-Control: no-cache` (or `Pragma: no-cache`), which is built afresh and
- * refreshes what is kept. An answer with `Vary` (other than Accept-Encoding) is kept per value of
+ * refreshes what is kept. Answers are kept per `accessClass` (a story's paid part is never served
+ * from memory to a caller without access). An answer with `Vary` (other than Accept-Encoding) is kept per value of
  * those request headers. `X-Cache` says which: HIT, MISS or BYPASS.
  */
 export async function cachedRead(
@@ -115,7 +116,8 @@ export async function cachedRead(
   options: CachedReadOptions = {},
 ): Promise<Response> {
   const cache = responseCache();
-  const path = `${account} ${url.pathname}${keptSearch(url, options.ignoreParams)}`;
+  // Each access class its own answers: a full story is never sent to a caller without access.
+  const path = `${account} ${url.pathname}${keptSearch(url, options.ignoreParams)}${options.accessClass ? ` ${options.accessClass}` : ""}`;
   const key = path + variant(req, varyByPath.get(path));
   const fresh = options.bypass || asksForFresh(req);
   const send = async (built: CachedResponse, status: number, state: CacheOutcome) => {
@@ -174,6 +176,11 @@ type Built = { built: CachedResponse; status: number; keep: boolean; vary: strin
 type CachedReadOptions = {
   /** Built every time and never kept (a reader-specific read). */
   bypass?: boolean;
+  /**
+   * What the caller gets of closed stories ("full", "free_part": ../publishing/paid-part.ts): part
+   * of the key, so an answer is only ever sent to callers of its own class.
+   */
+  accessClass?: string;
   /**
    * Query parameters that do not change the answer, left out of the key (a reader's `jwt`, when
    * `personalize` adds what is theirs).

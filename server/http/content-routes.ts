@@ -13,14 +13,16 @@
 import type { z } from "zod";
 
 import { getEnv } from "../../env.js";
-import { authenticateClient } from "../auth/api-auth";
+import { authenticateClient, authenticateServerKey } from "../auth/api-auth";
 import type { Db } from "../db/client";
 import { AppError, zodIssuesToDetails } from "../errors";
 import { ZSearchQuery, type TSearchQuery } from "../publishing/content.schema";
 import { ZFeedQuery, type TFeedQuery } from "../publishing/feeds/feeds.schema";
 import { RSS_CONTENT_TYPE } from "../publishing/feeds/rss";
+import { contentAccessOf } from "../publishing/paid-part";
+import type { Publisher } from "../publishing/publisher";
 import { searchStories, type SearchResult } from "../publishing/search";
-import { contentContext, storyTags, type ContentContext } from "../publishing/stories";
+import { contentContext, storyTags, withFullAccess, type ContentContext } from "../publishing/stories";
 import type { WireStory } from "../publishing/story-view";
 import { decideAccess, recordPingback, toAccessGrant } from "../subscriptions/access";
 import { ZWebAccessQuery } from "../subscriptions/access.schema";
@@ -36,18 +38,45 @@ type ContentRouteOptions<Q extends z.ZodType, P extends z.ZodType> = Omit<
   "auth" | "body" | "bodyTypes" | "maxBodyBytes" | "rawBody"
 >;
 
-/** A GET of public content: `load` finds it, the answer is a cacheable contentResponse. */
+/**
+ * A GET of public content: `load` finds it, the answer is a cacheable contentResponse. The
+ * context says what the caller gets of closed stories (`callerContext`); the response cache keeps
+ * an answer per access class, and an answer to the server key is private to shared caches.
+ */
 export function contentRoute<Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType>(
   options: ContentRouteOptions<Q, P>,
   load: (args: HandlerContext<"publisher", Q, z.ZodType, P> & { ctx: ContentContext }) => Promise<ContentAnswer>,
 ): RouteHandler {
   return apiRoute({ ...options, auth: "publisher" }, async (args) => {
-    const ctx = contentContext(args.publisher);
+    const { ctx, serverKey } = await callerContext(args.db, args.req, args.publisher);
     // A read that names its reader (check-access) is theirs alone: built every time, never kept.
     return cachedRead(args.req, args.url, ctx.accountId, () => load({ ...args, ctx }), {
       bypass: args.search.has("check-access"),
+      accessClass: ctx.paidPart,
+      ...(serverKey ? { cacheControl: "private, max-age=0" } : {}),
     });
   });
+}
+
+/**
+ * Who is calling the public content API, as a content context (docs/subscriptions.md, "Who gets
+ * the paid part"): with the publication's server key in X-SUBAUTH, every element of every story
+ * (a wrong key: 401, never a silent downgrade); without, what the account's `contentApiAccess`
+ * gives (its free part, or all of it).
+ */
+export async function callerContext(
+  db: Db,
+  req: Request,
+  publisher: Publisher,
+): Promise<{ ctx: ContentContext; serverKey: boolean }> {
+  const header = req.headers.get("x-subauth");
+  if (header === null) return { ctx: contentContext(publisher), serverKey: false };
+  const now = new Date();
+  const account = await authenticateServerKey(db, header, now, { cached: true });
+  if (account.id !== publisher.accountId)
+    throw new AppError("UNAUTHORIZED", "The X-SUBAUTH header is not this publication's server key.");
+  const paidPart = contentAccessOf({ serverKey: true, accountSetting: publisher.contentApiAccess });
+  return { ctx: contentContext(publisher, now, paidPart), serverKey: true };
 }
 
 /** A list of published stories as {stories}: purged with any story change ("stories") and by each story. */
@@ -67,17 +96,22 @@ export const storyAnswer = (story: WireStory, id = String(story.id)): ContentAns
  * "402 on story reads"): with `check-access=true`, the request names the reader like the web
  * access check does (`key`: the account's client key; `accesstype_jwt` / `svc_jwt` /
  * `masthead_jwt`; `readerId`; `disable-meter`; `count=true` to count a metered read). Granted:
- * the story as usual, with the grant in `access` and private caching (the answer is the
- * reader's). Denied: 402 `{error: {code: "PAYMENT_REQUIRED", message}, access: <grant>}` and no
- * story. Without `check-access` nothing changes: the public, cacheable story.
+ * the whole story (every element: the decision gave this reader access), with the grant in
+ * `access` and private caching (the answer is the reader's). Denied: 402 `{error: {code:
+ * "PAYMENT_REQUIRED", message}, access: <grant>}` and no story. Without `check-access` nothing
+ * changes: the public, cacheable story, as the caller's context gives it (its free part when
+ * the caller has no access). `load` reads the story in the context it is given.
  */
 export async function gatedStoryAnswer(
   args: { db: Db; search: URLSearchParams; ctx: ContentContext },
-  story: WireStory,
-  id = String(story.id),
+  load: (ctx: ContentContext) => Promise<WireStory>,
+  id?: string,
 ): Promise<ContentAnswer> {
   const flag = args.search.get("check-access");
-  if (flag !== "true" && flag !== "1") return storyAnswer(story, id);
+  if (flag !== "true" && flag !== "1") {
+    const story = await load(args.ctx);
+    return storyAnswer(story, id ?? String(story.id));
+  }
   const { db, search, ctx } = args;
   const { account, user } = await authenticateClient(db, search, { user: "optional", cached: true });
   if (account.id !== ctx.accountId)
@@ -88,6 +122,8 @@ export async function gatedStoryAnswer(
       details: zodIssuesToDetails(query.error, "query"),
     });
   }
+  // Read whole, and sent only after the decision grants it.
+  const story = await load(withFullAccess(ctx));
   const common = {
     accountId: ctx.accountId,
     storyId: String(story.id),
@@ -113,7 +149,7 @@ export async function gatedStoryAnswer(
       headers,
     };
   }
-  return { body: { story, access }, tags: [`s/${id}`], headers };
+  return { body: { story, access }, tags: [`s/${id ?? String(story.id)}`], headers };
 }
 
 /**

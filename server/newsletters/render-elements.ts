@@ -14,9 +14,9 @@
  * - embeds (YouTube, tweets, Instagram, Facebook posts, maps) and files: a linked preview (a title,
  *   YouTube's thumbnail) to the original. Never an iframe or a script: mail clients drop them.
  *
- * Masthead stores no paywall point in a story: a reader without access gets the part the demo
- * paywall and the content API's teaser give, the elements up to and including the first text
- * element (see `freeElements`), then a "Subscribe to read on" link (./render-mail.ts).
+ * A reader without access to a paywalled story gets its free part: the elements before its paywall
+ * point (../publishing/paywall-point.ts, as every channel cuts it), then a "Subscribe to read on"
+ * link (./render-mail.ts).
  */
 import sanitizeHtml from "sanitize-html";
 
@@ -259,17 +259,6 @@ export function renderElement(element: TStoryElement, ctx: ElementContext): Rend
 export function storyElements(cards: unknown): TStoryElement[] {
   if (!Array.isArray(cards)) return [];
   return (cards as TCard[]).flatMap((card) => (Array.isArray(card?.["story-elements"]) ? card["story-elements"] : []));
-}
-
-/**
- * The free part of a paywalled story: up to and including its first text element, when more
- * follows; otherwise (the story is that one paragraph, or has no text) what comes before it, so
- * the free part never is the whole story.
- */
-export function freeElements(elements: readonly TStoryElement[]): TStoryElement[] {
-  const first = elements.findIndex((e) => e.type === "text" && plain(e.text) !== "");
-  if (first === -1) return [];
-  return elements.slice(0, first === elements.length - 1 ? first : first + 1);
 }
 
 /** The elements as one HTML fragment and one text. */

@@ -28,10 +28,11 @@ import { z } from "zod";
 import { directionOf, type Locale } from "@/i18n/locales";
 import type { Translate } from "@/i18n/translate";
 
+import type { TCard } from "../publishing/cards.schema";
+import { splitAtPaywall } from "../publishing/paywall-point";
 import { graphemePrefix } from "../text/graphemes";
 import {
   escapeHtml,
-  freeElements,
   htmlToText,
   imageBlock,
   MAIL_WIDTH,
@@ -219,11 +220,22 @@ type MailStory = {
   url: string;
   heroImage: { url: string; metadata: unknown; caption: string | null } | null;
   cards: unknown;
+  /**
+   * The story's paywall point (../publishing/paywall-point.ts: its own, else the account's
+   * default; null: none, all of it free): what the "cut" variant keeps.
+   */
+  paywallPoint: number | null;
 };
+
+/** A story's stored cards, those that are objects (the JSON column is not trusted to be an array). */
+function cardsOf(cards: unknown): TCard[] {
+  if (!Array.isArray(cards)) return [];
+  return cards.filter((card): card is TCard => typeof card === "object" && card !== null);
+}
 
 /**
  * A story's mail. `variant`: "full" for readers with access, "cut" for readers without (the free
- * part, then "Subscribe to read on", linking to `subscribeUrl`).
+ * part: the elements before the story's paywall point, as on every channel; then "Subscribe to read on", linking to `subscribeUrl`).
  */
 export function compileStoryMail(args: {
   frame: MailFrame;
@@ -237,7 +249,8 @@ export function compileStoryMail(args: {
   const ctx = elementContext(links, frame, args.imageUrl);
   const { t } = frame.language;
   const all = storyElements(story.cards);
-  const elements = args.variant === "full" ? all : freeElements(all);
+  const elements =
+    args.variant === "full" ? all : storyElements(splitAtPaywall(cardsOf(story.cards), story.paywallPoint).free);
   const body = renderElements(elements, ctx);
   const storyLink = links.mark(story.url);
   const headline = `<h1 style="margin:0 0 8px;${SANS}font-size:28px;line-height:1.25;color:#111827;"><a href="${storyLink}" style="color:#111827;text-decoration:none;">${escapeHtml(story.headline)}</a></h1>`;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { translator } from "@/i18n/translate";
 
 import type { TCard, TStoryElement } from "../publishing/cards.schema";
-import { freeElements, htmlToText, mailHtml, renderElement, sizedImage, type ElementContext } from "./render-elements";
+import { htmlToText, mailHtml, renderElement, sizedImage, type ElementContext } from "./render-elements";
 import {
   compileDigestMail,
   compileStoryMail,
@@ -51,6 +51,7 @@ const story = (c: TCard[], headline = "A headline") => ({
   url: "https://news.example.com/a-headline",
   heroImage: null,
   cards: c,
+  paywallPoint: 1,
 });
 
 const reader = (tag: string) => ({
@@ -136,11 +137,27 @@ describe("story elements in a mail", () => {
 
 describe("the paywall cut", () => {
   const text = (t: string) => el({ type: "text", text: `<p>${t}</p>` });
-  it("keeps up to the first paragraph, never the whole story", () => {
+  it("keeps the elements before the story's paywall point, across cards", () => {
     const image = el({ type: "image", "image-s3-key": "k" });
-    expect(freeElements([image, text("one"), text("two")]).map((e) => e.type)).toEqual(["image", "text"]);
-    expect(freeElements([image, text("only")])).toEqual([image]);
-    expect(freeElements([image])).toEqual([]);
+    const c = [...cards(image, text("Free one.")), ...cards(text("Free two."), text("Paid three."))];
+    for (const [point, free, paid] of [
+      [0, [], ["Free one.", "Free two.", "Paid three."]],
+      [2, ["Free one."], ["Free two.", "Paid three."]],
+      [3, ["Free one.", "Free two."], ["Paid three."]],
+    ] as const) {
+      const mail = personalise(
+        compileStoryMail({
+          frame,
+          story: { ...story(c), paywallPoint: point },
+          variant: "cut",
+          subscribeUrl: "https://x.test/s",
+          imageUrl: ctx.imageUrl,
+        }),
+        reader("r1"),
+      );
+      for (const words of free) expect(mail.text).toContain(words);
+      for (const words of paid) expect(`${mail.html}\n${mail.text}`).not.toContain(words);
+    }
   });
 
   it("gives readers without access the free part and a link to subscribe; readers with access everything", () => {

@@ -24,6 +24,7 @@ import { accountLocales } from "../i18n/locale-settings";
 import { translatorFor } from "../i18n/overrides";
 import { memberLocales } from "../mail/reader-mail";
 import { imageUrl } from "../publishing/feeds/content";
+import { paywallPointOf } from "../publishing/paywall-point";
 import { getPublisher } from "../publishing/publisher";
 import { storyUrl } from "../publishing/story-view";
 import { loadReaderState } from "../subscriptions/access-load";
@@ -112,6 +113,7 @@ async function storyMaterial(
       cards: true,
       access: true,
       accessLevelValue: true,
+      paywallAt: true,
       heroImageS3Key: true,
       heroImageMetadata: true,
       heroImageCaption: true,
@@ -131,6 +133,8 @@ async function storyMaterial(
       ? { url: toImage(story.heroImageS3Key), metadata: story.heroImageMetadata, caption: story.heroImageCaption }
       : null,
     cards: story.cards,
+    // Where a reader without access stops reading, as on every channel.
+    paywallPoint: paywallPointOf(story, publisher.paywallDefaultElements),
   };
   const compile = (language: MailLanguage): StoryVariants => {
     const common = {

@@ -14,6 +14,7 @@ import { getEnv } from "../../env.js";
 import { ProcessCache } from "../cache/process-cache";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
+import type { PaidPartAccess } from "./paid-part";
 
 export type Publisher = {
   accountId: number;
@@ -40,6 +41,10 @@ export type Publisher = {
   socialLinks: Record<string, unknown>;
   layout: Record<string, unknown>;
   ampConfig: Record<string, unknown>;
+  /** Where a closed story's free part ends when it sets no point: this many elements (./paywall-point.ts). */
+  paywallDefaultElements: number;
+  /** What the public content API serves of a closed story to a caller without access (./paid-part.ts). */
+  contentApiAccess: PaidPartAccess;
   updatedAt: Date;
 };
 
@@ -165,6 +170,9 @@ export async function getPublisher(
     socialLinks: asObject(config?.socialLinks),
     layout: asObject(config?.layout),
     ampConfig: asObject(config?.ampConfig),
+    paywallDefaultElements: account.paywallDefaultElements,
+    // Anything but "full" (the database allows only the two) serves the free part.
+    contentApiAccess: account.contentApiAccess === "full" ? "full" : "free_part",
     updatedAt: config?.updatedAt ?? account.updatedAt,
   };
   byId.set(accountId, publisher, now);

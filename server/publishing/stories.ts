@@ -19,6 +19,7 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { Prisma } from "../generated/prisma/client";
 import type { TStoriesQuery, TStoryOrder } from "./content.schema";
+import type { PaidPartAccess } from "./paid-part";
 import type { Publisher } from "./publisher";
 import type { StoryViewContext, WireStory } from "./story-view";
 import {
@@ -39,15 +40,35 @@ export type ContentContext = {
   accountId: number;
   view: StoryViewContext;
   now: Date;
+  /** What the caller gets of closed stories (./paid-part.ts): all of them, or their free part. */
+  paidPart: PaidPartAccess;
 };
 
-/** How stories are shaped for `publisher`'s readers right now. */
-export function contentContext(publisher: Publisher, now = new Date()): ContentContext {
+/**
+ * How stories are shaped for `publisher`'s readers right now: `paidPart` is what the caller gets
+ * of closed stories, by default what the account's content API setting gives a public caller.
+ */
+export function contentContext(
+  publisher: Publisher,
+  now = new Date(),
+  paidPart: PaidPartAccess = publisher.contentApiAccess,
+): ContentContext {
   return {
     accountId: publisher.accountId,
-    view: { publisherId: publisher.accountId, siteUrl: publisher.siteUrl },
+    view: {
+      publisherId: publisher.accountId,
+      siteUrl: publisher.siteUrl,
+      ...(paidPart === "free_part" ? { freePart: { defaultElements: publisher.paywallDefaultElements } } : {}),
+    },
     now,
+    paidPart,
   };
+}
+
+/** The same context for a caller with access to every closed story (a reader the decision granted). */
+export function withFullAccess(ctx: ContentContext): ContentContext {
+  const { freePart: _, ...view } = ctx.view;
+  return { ...ctx, view, paidPart: "full" };
 }
 
 /** The base filter of everything public: this publisher, published. */

@@ -40,6 +40,12 @@ export type StoryViewContext = {
   votes?: Map<string, number>;
   /** Dashboard user names by id (owner-name, assignee-name), when the caller loaded them. */
   userNames?: Map<string, string>;
+  /**
+   * Set for a caller without access to closed stories (./paid-part.ts): the public reads send each
+   * closed story's free part and the `paywall` marker, its point the story's own else
+   * `defaultElements` (the account's). Unset: every element.
+   */
+  freePart?: { defaultElements: number };
 };
 
 export type WireStory = Record<string, unknown>;

@@ -18,6 +18,8 @@
  *   serialised again; a story projected to `fields` is serialised as usual.
  * - A story whose form is missing or out of date is built on the read, and kept for the next.
  *   Failing to keep it never fails the read.
+ * - The kept form is the whole story. A view with `freePart` (a caller without access) gets each
+ *   closed story cut to its free part with the `paywall` marker (./paid-part.ts), parsed for it.
  */
 import "server-only";
 
@@ -25,6 +27,7 @@ import type { Db } from "../db/client";
 import { Prisma } from "../generated/prisma/client";
 import { asciiJson, lazyJsonObject } from "../json-text";
 import { log } from "../log";
+import { freePartOfWire, isClosed, PAYWALL_MARKER_KEY } from "./paid-part";
 import {
   projectFields,
   STORY_INCLUDE,
@@ -61,9 +64,11 @@ export type KeptRow = {
   body: string | null;
   up: number | null;
   down: number | null;
+  /** The story's `access`: whether the read must cut it to its free part (../paid-part.ts). */
+  story_access: string | null;
 };
 
-export const KEPT_COLUMNS = Prisma.sql`s.id::text AS id, w.current_seq, w.form_seq, w.built_for, w.body, v.up, v.down`;
+export const KEPT_COLUMNS = Prisma.sql`s.id::text AS id, s.access AS story_access, w.current_seq, w.form_seq, w.built_for, w.body, v.up, v.down`;
 export const KEPT_JOINS = Prisma.sql`LEFT JOIN story_wires w ON w.story_id = s.id LEFT JOIN story_vote_totals v ON v.story_id = s.id`;
 
 /**
@@ -171,6 +176,12 @@ export async function fromKept(
     if (body === undefined) return [];
     const votes = (row.up ?? 0) - (row.down ?? 0);
     const text = `${body.slice(0, -1)},"votes":${votes}}`;
+    // A closed story read by a caller without access: its free part and the marker, whatever fields.
+    if (view.freePart && isClosed(row.story_access)) {
+      const cut = freePartOfWire(JSON.parse(text) as WireStory, view.freePart.defaultElements);
+      if (!fields || fields.length === 0) return [cut];
+      return [{ ...projectFields(cut, fields), [PAYWALL_MARKER_KEY]: cut[PAYWALL_MARKER_KEY] }];
+    }
     if (fields && fields.length > 0) return [projectFields(JSON.parse(text) as WireStory, fields)];
     // Sent as the kept text itself, parsed only if something looks inside it.
     return [lazyJsonObject<WireStory>(text, { id: row.id })];

@@ -21,6 +21,7 @@ import { offersRouter } from "./routers/offers";
 import { pageRulesRouter } from "./routers/page-rules";
 import { paymentGatewaysRouter } from "./routers/payment-gateways";
 import { paywallMeterRouter } from "./routers/paywall-meter";
+import { paywallPointRouter } from "./routers/paywall-point";
 import { privacyRouter } from "./routers/privacy";
 import { privacyExportsRouter } from "./routers/privacy-exports";
 import { retentionOfferRouter } from "./routers/retention-offer";
@@ -58,6 +59,7 @@ export const appRouter = createTRPCRouter({
   offers: offersRouter,
   pageRules: pageRulesRouter,
   paywallMeter: paywallMeterRouter,
+  paywallPoint: paywallPointRouter,
   paymentGateways: paymentGatewaysRouter,
   privacy: privacyRouter,
   retentionOffer: retentionOfferRouter,

@@ -3,9 +3,11 @@
 import { Client, Collection, Story } from "@quintype/backend";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
+import { createApiKey } from "@/server/accounts/api-keys";
 import { getDb } from "@/server/db";
 import { startContentServer, type ContentServer } from "@/server/testing/content-server";
 import { seedCollections, seedNewsroom, type Newsroom } from "@/server/testing/newsroom-fixture";
+import { insertStory, textCards } from "@/server/testing/publishing-factories";
 
 let server: ContentServer;
 
@@ -150,5 +152,59 @@ describe("@quintype/backend against the content API", () => {
       headline: "Parliament passes the budget",
     });
     expect(String(amp["amp-html"])).toMatch(/^<!doctype html>\n<html ⚡ lang="[a-z-]+">/);
+  });
+});
+
+/**
+ * A front end that decides on its own pages passes the account's server key (docs/subscriptions.md,
+ * "Who gets the paid part"): the client sends every request through `request(path, opts)` with
+ * `opts` handed to the HTTP library, so a subclass (or, in @quintype/framework apps, a wrapper of
+ * `Client.prototype.request` installed at start) adds the X-SUBAUTH header to all of them.
+ */
+class KeyedClient extends Client {
+  constructor(
+    baseUrl: string,
+    private readonly serverKey: string,
+  ) {
+    super(baseUrl, true);
+  }
+
+  override request(path: string, opts: Record<string, unknown> = {}) {
+    const headers = { ...(opts.headers as Record<string, string> | undefined), "X-SUBAUTH": this.serverKey };
+    return super.request(path, { ...opts, headers });
+  }
+}
+
+describe("@quintype/backend on an account whose public content API serves the free part", () => {
+  it("gets whole subscription stories with the server key, and the free part and its marker without", async () => {
+    const { n, client } = await setup();
+    const db = await getDb();
+    const { key: serverKey } = await createApiKey(db, { accountId: n.account.id, kind: "SERVER", name: "front end" });
+    const story = await insertStory(db, n.account.id, {
+      headline: "Members only",
+      slug: "politics/members-only",
+      access: "subscription",
+      cards: textCards("Free lead.", "Paid second.", "Paid third."),
+    });
+    const keyed = new KeyedClient(server.baseUrl, serverKey);
+    const elements = (s: Record<string, unknown> | null | undefined) =>
+      (s!.cards as { "story-elements": { text: string }[] }[]).flatMap((c) => c["story-elements"].map((e) => e.text));
+
+    // A public caller (the plain client): the free part, marked; the fields keep their shapes.
+    const open = await Story.getStoryBySlug(client, "politics/members-only");
+    expect(elements(open)).toEqual(["<p>Free lead.</p>"]);
+    expect(open!.paywall).toEqual({ continues: true, "free-elements": 1, "total-elements": 3 });
+    // The front end with the server key: every element, by slug, by id and in lists and bulk.
+    const whole = ["<p>Free lead.</p>", "<p>Paid second.</p>", "<p>Paid third.</p>"];
+    const bySlug = await Story.getStoryBySlug(keyed, "politics/members-only");
+    expect(elements(bySlug)).toEqual(whole);
+    expect(bySlug!.paywall).toBeUndefined();
+    expect(elements(await Story.getStoryById(keyed, story.id))).toEqual(whole);
+    const listed = (await keyed.getStories({ limit: 1 })).stories[0];
+    expect(elements(listed)).toEqual(whole);
+    const { results } = await keyed.getInBulk({ requests: { top: { _type: "stories", limit: 1 } } });
+    expect(elements((results.top!.stories as Record<string, unknown>[])[0])).toEqual(whole);
+    // And the plain client again: still the free part (the cache keeps each apart).
+    expect(elements(await Story.getStoryById(client, story.id))).toEqual(["<p>Free lead.</p>"]);
   });
 });

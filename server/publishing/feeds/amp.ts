@@ -129,7 +129,10 @@ export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext, words:
   const { locale, t } = words;
   const url = story.canonicalUrl || storyUrl(publisher.siteUrl, story.slug);
   const hero = heroImage(story, ctx);
-  const body = [renderCards(freePartOf(story), AMP_RENDERER, ctx), readMoreHtml(story, ctx, t)]
+  const body = [
+    renderCards(freePartOf(story, ctx.publisher.paywallDefaultElements), AMP_RENDERER, ctx),
+    readMoreHtml(story, ctx, t),
+  ]
     .filter(Boolean)
     .join("\n");
   const published = story.firstPublishedAt ?? story.publishedAt ?? story.createdAt;
@@ -137,7 +140,7 @@ export function ampStoryHtml(story: StoryWithRelations, ctx: FeedContext, words:
   const authors = story.authors.map((a) => a.author.name);
   const theme = { ...publisher.theme, ...(publisher.ampConfig.colors as Record<string, unknown> | undefined) };
   const primary = safeColour(theme["primary-color"] ?? theme.primary, "#b3261e");
-  const description = storyDescription(story);
+  const description = storyDescription(story, ctx.publisher.paywallDefaultElements);
   const extensions = (Object.keys(EXTENSIONS) as (keyof typeof EXTENSIONS)[]).filter((name) =>
     body.includes(`<${name} `),
   );

@@ -30,6 +30,8 @@ const publisher: Publisher = {
   socialLinks: {},
   layout: {},
   ampConfig: {},
+  paywallDefaultElements: 1,
+  contentApiAccess: "free_part",
   updatedAt: new Date("2025-01-01T00:00:00Z"),
 };
 const ctx: FeedContext = { publisher, appUrl: "http://localhost:3000" };

@@ -170,7 +170,7 @@ export function isOpenToAll(story: Pick<StoryWithRelations, "access">): boolean 
  */
 export function freePartOf(
   story: Pick<StoryWithRelations, "access" | "cards" | "paywallAt">,
-  accountDefault = 1,
+  accountDefault: number,
 ): TCard[] {
   const cards = story.cards as unknown as TCard[];
   return splitAtPaywall(cards, paywallPointOf(story, accountDefault)).free;

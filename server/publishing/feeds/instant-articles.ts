@@ -73,7 +73,7 @@ export function instantArticleHtml(story: StoryWithRelations, ctx: FeedContext):
     `<time class="op-modified"${attrs({ datetime: modified.toISOString() })}>${escapeXml(formatInstant(modified, ctx.publisher.timeZone))}</time>`,
     authors,
     `</header>`,
-    renderCards(freePartOf(story), INSTANT_ARTICLE_RENDERER, ctx),
+    renderCards(freePartOf(story, ctx.publisher.paywallDefaultElements), INSTANT_ARTICLE_RENDERER, ctx),
     readMoreHtml(story, ctx),
     copyright ? `<footer><small>${escapeXml(copyright)}</small></footer>` : "",
     `</article>`,

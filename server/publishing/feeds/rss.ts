@@ -89,8 +89,13 @@ export const HTML_RENDERER: ElementRenderer = {
 /** Summary for <description>: the story's summary, or the start of its text (of its free part when it is not public). */
 export function storyDescription(
   story: Pick<StoryWithRelations, "summary" | "subheadline" | "plainText" | "access" | "cards" | "paywallAt">,
+  accountDefault: number,
 ): string {
-  const text = story.summary || story.subheadline || (isOpenToAll(story) ? story.plainText : freeText(story)) || "";
+  const text =
+    story.summary ||
+    story.subheadline ||
+    (isOpenToAll(story) ? story.plainText : freeText(story, accountDefault)) ||
+    "";
   const plain = htmlToText(text);
   return truncateGraphemes(plain, 300, { atWord: true });
 }
@@ -114,7 +119,7 @@ export function rssItem(story: StoryWithRelations, ctx: FeedContext, contentEnco
       }),
     ),
     ...story.tags.map((t) => element("category", t.tag.name)),
-    element("description", storyDescription(story)),
+    element("description", storyDescription(story, ctx.publisher.paywallDefaultElements)),
     `<content:encoded>${cdata(contentEncoded)}</content:encoded>`,
   ];
   if (hero) {
@@ -130,8 +135,8 @@ export function rssItem(story: StoryWithRelations, ctx: FeedContext, contentEnco
 }
 
 /** The text of a story's free part, as HTML (for its description). */
-function freeText(story: Pick<StoryWithRelations, "access" | "cards" | "paywallAt">): string {
-  return freePartOf(story)
+function freeText(story: Pick<StoryWithRelations, "access" | "cards" | "paywallAt">, accountDefault: number): string {
+  return freePartOf(story, accountDefault)
     .flatMap((card) => card["story-elements"] ?? [])
     .map((element) => element.text ?? "")
     .join(" ");
@@ -158,7 +163,7 @@ export function storyHtml(story: StoryWithRelations, ctx: FeedContext): string {
   const hero = heroImage(story, ctx);
   return [
     hero ? HTML_RENDERER.image(hero) : "",
-    renderCards(freePartOf(story), HTML_RENDERER, ctx),
+    renderCards(freePartOf(story, ctx.publisher.paywallDefaultElements), HTML_RENDERER, ctx),
     readMoreHtml(story, ctx),
   ]
     .filter(Boolean)

@@ -11,9 +11,11 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
     {
       query: ZStoryBySlugQuery,
       summary:
-        "One published story by slug: {story}; 404 when no published story has it. With check-access=true&key=<client key> (and the reader's accesstype_jwt, readerId, disable-meter, count): {story, access} when the reader may read it, else 402 {error: PAYMENT_REQUIRED, access} without the story.",
+        "One published story by slug: {story}; 404 when no published story has it. With check-access=true&key=<client key> (and the reader's accesstype_jwt, readerId, disable-meter, count): {story, access} when the reader may read it, else 402 {error: PAYMENT_REQUIRED, access} without the story. A story not public goes whole to the server key and a granted reader; to others (unless the account serves full stories) its free part with paywall: {continues, free-elements, total-elements}.",
     },
     async ({ db, ctx, search, query }) =>
-      gatedStoryAnswer({ db, search, ctx }, await getStoryBySlug(db, { ctx, slug: query.slug, fields: query.fields })),
+      gatedStoryAnswer({ db, search, ctx }, (ctx) =>
+        getStoryBySlug(db, { ctx, slug: query.slug, fields: query.fields }),
+      ),
   ),
 });

@@ -147,6 +147,7 @@ describe("GET /api/v1/stories/{id}/related-stories and /attributes", () => {
       accountId: account.id,
       view: { publisherId: account.id, siteUrl: "https://localhost" },
       now: new Date(),
+      paidPart: "full" as const,
     };
     const target = stories[14]!; // common section, the rare tag
     for (const [offset, limit] of [

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 
 import { PaywallMeterForm } from "@/components/subscriptions/paywall-meter-form";
+import { PaywallPointSettings } from "@/components/subscriptions/paywall-point-settings";
 
 import { AdminPage } from "../../_lib/admin-page";
 
@@ -16,6 +17,7 @@ export default function PaywallMeterPage() {
       description="How many subscription stories a reader may read free each period before the paywall."
     >
       <PaywallMeterForm />
+      <PaywallPointSettings />
     </AdminPage>
   );
 }

@@ -123,7 +123,12 @@ describe("POST /api/stories/{id}/votes", () => {
 
   it("keeps the totals as votes change (the database's triggers), and the story's `votes` field reads them", async () => {
     const { db, publisher, story } = await setup();
-    const readContext = { accountId: publisher.id, view: { publisherId: publisher.id, siteUrl: "" }, now: new Date() };
+    const readContext = {
+      accountId: publisher.id,
+      view: { publisherId: publisher.id, siteUrl: "" },
+      now: new Date(),
+      paidPart: "full" as const,
+    };
     const voters = await Promise.all(Array.from({ length: 8 }, () => member(story.accountId)));
     // Eight members at once, five up and three down; then two change their minds.
     await Promise.all(voters.map((v, n) => vote(story.id, n < 5 ? "1" : "-1", v.token)));
