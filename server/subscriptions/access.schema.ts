@@ -16,6 +16,19 @@ const zFlag = z
 export const ZAccessParams = z.object({ storyId: z.string().min(1).max(100) });
 
 /**
+ * The anonymous reader id the browser knows (the SDK's `masthead_reader_id`, AMP's READER_ID):
+ * printable ASCII without spaces, at most 200 characters; empty → none. The access calls, the
+ * offer call, checkout and the member flows take it alike.
+ */
+export const ZReaderId = z
+  .string()
+  .trim()
+  .max(200, "readerId is at most 200 characters")
+  .regex(/^[\x21-\x7e]*$/, "readerId is printable ASCII without spaces")
+  .optional()
+  .transform((v) => v || null);
+
+/**
  * ?key= (client key; or X-SUBAUTH), the reader's JWT (accesstype_jwt, svc_jwt, masthead_jwt),
  * readerId (AMP's READER_ID, the web's reader cookie), disable-meter (hard paywall), what AMP adds
  * (accesstype_integration_id, accepted and not used; __amp_source_origin), and `locale`: the
@@ -26,13 +39,7 @@ export const ZAccessQuery = z.object({
   masthead_jwt: z.string().optional(),
   accesstype_jwt: z.string().optional(),
   svc_jwt: z.string().optional(),
-  readerId: z
-    .string()
-    .trim()
-    .max(200, "readerId is at most 200 characters")
-    .regex(/^[\x21-\x7e]*$/, "readerId is printable ASCII without spaces")
-    .optional()
-    .transform((v) => v || null),
+  readerId: ZReaderId,
   "disable-meter": zFlag,
   accesstype_integration_id: z.string().max(100).optional(),
   __amp_source_origin: z.string().max(500).optional(),

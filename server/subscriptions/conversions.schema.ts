@@ -6,18 +6,7 @@
 import { z } from "zod";
 
 import { zDayRange } from "../dates.schema";
-
-/**
- * The anonymous reader id the browser knows (the SDK's `masthead_reader_id`, AMP's READER_ID):
- * printable ASCII without spaces, at most 200 characters (as the access check takes it); empty → none.
- */
-const ZReaderId = z
-  .string()
-  .trim()
-  .max(200, "readerId is at most 200 characters")
-  .regex(/^[\x21-\x7e]*$/, "readerId is printable ASCII without spaces")
-  .optional()
-  .transform((v) => v || null);
+import { ZReaderId } from "./access.schema";
 
 /** Optional `readerId` beside another query (checkout, member flows). */
 export const ZReaderIdQuery = z.object({ readerId: ZReaderId });

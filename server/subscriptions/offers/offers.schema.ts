@@ -6,6 +6,8 @@ import { z } from "zod";
 
 import { LOCALES } from "@/i18n/locales";
 
+import { ZAccessQuery } from "../access.schema";
+
 export const AUDIENCES = ["anonymous", "registered", "lapsed"] as const;
 export const DEVICES = ["mobile", "desktop"] as const;
 const GOALS = ["subscriptions", "revenue_30d"] as const;
@@ -145,25 +147,15 @@ export type TExperimentInput = z.input<typeof ZExperimentInput>;
 export const ZExperimentId = z.object({ id: z.uuid() });
 
 /** GET /api/access/v1/offer: the client key, the reader (JWT and/or readerId), the page's context. */
-export const ZOfferQuery = z.object({
-  key: z.string().optional(),
-  masthead_jwt: z.string().optional(),
-  accesstype_jwt: z.string().optional(),
-  svc_jwt: z.string().optional(),
-  readerId: z
-    .string()
-    .trim()
-    .max(200, "readerId is at most 200 characters")
-    .regex(/^[\x21-\x7e]*$/, "readerId is printable ASCII without spaces")
-    .optional()
-    .transform((v) => v || null),
+export const ZOfferQuery = ZAccessQuery.pick({
+  key: true,
+  masthead_jwt: true,
+  accesstype_jwt: true,
+  svc_jwt: true,
+  readerId: true,
+  locale: true,
+}).extend({
   storyId: z.string().trim().min(1).max(100).optional(),
-  locale: z
-    .string()
-    .trim()
-    .max(35)
-    .regex(/^(?:[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*)?$/, "is not a language tag such as hi or pt-BR")
-    .optional(),
   utm_medium: z.string().max(100).optional(),
   ref: z.string().max(100).optional(),
 });
