@@ -3,11 +3,12 @@
 /**
  * The member pages' language picker: each offered locale in its own language (LOCALE_NAMES). A
  * choice goes to PUT /api/member/locale (saved on the member record when signed in, in a cookie
- * either way), then the page loads again in it.
+ * either way), then the page loads again in it. Until the page's script runs the picker is
+ * disabled: a choice made before then would change the box and save nothing.
  */
 import { useState } from "react";
 
-import { Select } from "@/components/ui";
+import { Select, useInBrowser } from "@/components/ui";
 import type { Locale } from "@/i18n/locales";
 
 import { useWords } from "./member-i18n";
@@ -17,6 +18,7 @@ export function LanguagePicker({ offered }: { offered: { code: Locale; name: str
   const { t, locale } = useWords();
   const [pending, setPending] = useState(false);
   const [failed, setFailed] = useState(false);
+  const ready = useInBrowser();
 
   async function choose(code: string) {
     setPending(true);
@@ -37,7 +39,7 @@ export function LanguagePicker({ offered }: { offered: { code: Locale; name: str
           compact
           fit
           value={locale}
-          disabled={pending}
+          disabled={pending || !ready}
           aria-busy={pending}
           data-testid="language-picker"
           onChange={(event) => void choose(event.target.value)}

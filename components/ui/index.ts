@@ -63,3 +63,4 @@ export { ShownOnce } from "./shown-once";
 export { StatusMessage } from "./status-message";
 export { TabNav } from "./tab-nav";
 export { Table, type Column } from "./table";
+export { useInBrowser } from "./in-browser";

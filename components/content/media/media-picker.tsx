@@ -5,10 +5,9 @@
  * keyboard), where picking an image hands it back as an upload would (key, address, size, type)
  * with the alt text kept with it.
  */
-import { useSyncExternalStore } from "react";
 import { createPortal } from "react-dom";
 
-import { Dialog } from "@/components/ui";
+import { Dialog, useInBrowser } from "@/components/ui";
 import type { TMediaItem } from "@/server/publishing/editorial/media.schema";
 import { IMAGE_TYPES, type TImageMimeType, type TUploadedImage } from "@/server/publishing/editorial/organise.schema";
 
@@ -28,10 +27,6 @@ function chosenImage(item: TMediaItem): TUploadedImage & { alt?: string } {
   };
 }
 
-const noSubscription = () => () => {};
-const browserSnapshot = () => true;
-const serverSnapshot = () => false;
-
 export function MediaPickerDialog({
   open,
   onClose,
@@ -44,7 +39,7 @@ export function MediaPickerDialog({
   // Rendered into <body> (once in the browser): upload buttons sit inside editors' forms, and the
   // dialog's search must not submit them (nor its keys reach their handlers). Mounted closed, then
   // opened, as the Dialog expects.
-  const inBrowser = useSyncExternalStore(noSubscription, browserSnapshot, serverSnapshot);
+  const inBrowser = useInBrowser();
   if (!inBrowser) return null;
   return createPortal(
     <Dialog

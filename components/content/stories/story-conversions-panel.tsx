@@ -41,7 +41,7 @@ export function StoryConversionsPanel({ storyId }: { storyId: string }) {
               </div>
             ))}
           </dl>
-          <TextLink href="/admin/subscriptions/conversions">All stories&apos; conversions</TextLink>
+          <TextLink href="/admin/subscriptions/conversions">Conversions of every story</TextLink>
         </>
       ) : null}
     </div>
