@@ -15,9 +15,8 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import { parseInput } from "../validation";
-import { emitWebhookEvent } from "../webhooks/deliveries";
-import { changedBy } from "./editorial/shared";
 import { ZPaywallPointInput, type TPaywallPointInput, type TPaywallPointView } from "./paywall-settings.schema";
+import { emitConfigUpdate } from "./settings";
 
 async function load(db: Db, accountId: number): Promise<TPaywallPointInput> {
   const row = await db.account.findUniqueOrThrow({
@@ -57,19 +56,7 @@ export async function updatePaywallPointSettings(
       ip: args.ip,
       now,
     });
-    await emitWebhookEvent(tx, {
-      accountId: actor.accountId,
-      kind: "CONTENT",
-      name: "config-update",
-      data: {
-        changed,
-        "changed-by": await changedBy(tx, actor),
-        "purge-keys": ["config"],
-        "purge-all": true,
-        "updated-at": now.getTime(),
-      },
-      occurredAt: now,
-    });
+    await emitConfigUpdate(tx, { actor, changed, purgeAll: true, now });
   });
   return getPaywallPointSettings(db, { actor });
 }

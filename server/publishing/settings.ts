@@ -175,6 +175,30 @@ function originOf(url: string): string | null {
 }
 
 /** The Settings page's values (owners only). */
+/**
+ * The CONTENT webhook event "config-update" of a settings save: which fields changed and who
+ * changed them; "purge-keys" ["config"], and "purge-all" when every kept answer embeds a changed
+ * field (a CDN in front should drop everything).
+ */
+export async function emitConfigUpdate(
+  tx: Db,
+  args: { actor: StaffActor; changed: readonly string[]; purgeAll: boolean; now: Date },
+): Promise<void> {
+  await emitWebhookEvent(tx, {
+    accountId: args.actor.accountId,
+    kind: "CONTENT",
+    name: "config-update",
+    data: {
+      changed: [...args.changed],
+      "changed-by": await changedBy(tx, args.actor),
+      "purge-keys": ["config"],
+      "purge-all": args.purgeAll,
+      "updated-at": args.now.getTime(),
+    },
+    occurredAt: args.now,
+  });
+}
+
 export async function getPublisherSettings(
   db: Db,
   args: { actor: StaffActor; appUrl: string },
@@ -267,19 +291,8 @@ export async function updatePublisherSettings(
       ip: args.ip,
       now,
     });
-    await emitWebhookEvent(tx, {
-      accountId: actor.accountId,
-      kind: "CONTENT",
-      name: "config-update",
-      data: {
-        changed,
-        "changed-by": await changedBy(tx, actor),
-        "purge-keys": ["config"],
-        "purge-all": changed.some((field) => PURGE_ALL_FIELDS.includes(field)),
-        "updated-at": now.getTime(),
-      },
-      occurredAt: now,
-    });
+    const purgeAll = changed.some((field) => PURGE_ALL_FIELDS.includes(field));
+    await emitConfigUpdate(tx, { actor, changed, purgeAll, now });
     return { changed, view: toView(await load(tx, actor.accountId), args) };
   });
 }
