@@ -30,7 +30,7 @@ function anchors(text: string): Set<string> {
   return found;
 }
 
-/** Links to a doc's heading: `(target.md#anchor)`, `(#anchor)` and `docs/target.md#anchor`. */
+/** Links to a doc's heading: `(target.md#anchor)`, `(#anchor)` and `docs/<page>.md#<anchor>`. */
 const LINK = /\]\(([\w./-]*?)#([\w-]+)\)|(?<![\w./-])((?:docs\/[\w./-]*|README)\.md)#([\w-]+)/g;
 
 function brokenLinks(): string[] {
