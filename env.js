@@ -4,7 +4,7 @@
  *
  * Imported by next.config.js (so a bad value fails `next build`), by scripts/start.ts (so it fails
  * `npm start` before anything else happens) and by server code through `getEnv()`.
- * Each variable is described in ENV_DOCS, from which README.md's "Configuration" table is written
+ * Each variable is described in ENV_DOCS, from which README.md's "Configuration" list is written
  * (`npm run docs:env`).
  *
  * This is the only file that reads `process.env` (lint enforces it outside scripts and tests).

@@ -1,6 +1,6 @@
 /**
- * npm run docs:env – rewrite README.md's "Configuration" table from env.js (ENV_DOCS and the
- * schema's defaults); scripts/docs-env.test.ts fails when the README's table is out of date.
+ * npm run docs:env – rewrite README.md's "Configuration" list from env.js (ENV_DOCS and the
+ * schema's defaults); scripts/docs-env.test.ts fails when the README's list is out of date.
  */
 // First: on a Node.js older than package.json's engines.node, stop with one line before anything loads.
 import "./lib/require-supported-node";
@@ -12,4 +12,4 @@ import { withEnvTable } from "./lib/env-table";
 
 const readme = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../README.md");
 fs.writeFileSync(readme, withEnvTable(fs.readFileSync(readme, "utf8")));
-console.log("Wrote README.md's variable table from env.js.");
+console.log("Wrote README.md's variable list from env.js.");

@@ -1,7 +1,8 @@
 /**
- * README.md's "Configuration" table, written from env.js: a row per variable of ENV_DOCS, in its
- * order, the default as ENV_DOCS shows it or else the schema's own (`unset` when it has none). Laid
- * out as Prettier lays out a Markdown table, so that the README stays formatted.
+ * README.md's "Configuration" list of variables, written from env.js: an item per variable of
+ * ENV_DOCS, in its order, `- \`NAME\` (default: …): meaning`, the default as ENV_DOCS shows it or
+ * else the schema's own (`unset` when it has none). A list rather than a table: Prettier pads every
+ * cell of a table to its column's widest, which tripled the bytes of this one.
  */
 import { z } from "zod";
 
@@ -21,17 +22,11 @@ function schemaDefault(name: string): string {
   return "unset";
 }
 
-/** The table's Markdown, header and delimiter row included. */
+/** The list's Markdown, one line per variable. */
 export function envTable(): string {
-  const rows = Object.entries(ENV_DOCS).map(([name, { doc, shown }]) => [
-    `\`${name}\``,
-    shown ?? schemaDefault(name),
-    doc.replaceAll("|", "\\|"),
-  ]);
-  const header = ["Variable", "Default", "Meaning"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
-  return [line(header), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.map(line)].join("\n");
+  return Object.entries(ENV_DOCS)
+    .map(([name, { doc, shown }]) => `- \`${name}\` (default: ${shown ?? schemaDefault(name)}): ${doc}`)
+    .join("\n");
 }
 
 /** `readme` with the text between the table's markers replaced by the table of today's env.js. */
