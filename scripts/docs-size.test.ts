@@ -1,6 +1,6 @@
 /**
  * The hand-written docs stay light: README.md and docs/ (decision records included, the generated
- * API reference not) hold at most 460 kB in all, and each area's CONTEXT.md a page (4 kB). Area docs
+ * API reference not) hold at most 460 kB in all, and each area's CONTEXT.md a page (5 kB, about 60 lines). Area docs
  * state the contract and the behaviour; per-endpoint fields and statuses live in
  * docs/api-reference.md, which they link to. A failure lists the biggest files, where to cut first.
  */
@@ -13,7 +13,7 @@ import { contextFiles, handWrittenDocs } from "./lib/docs";
 import { PROJECT_ROOT } from "./lib/source-files";
 
 const BUDGET = 460_000;
-const CONTEXT_BUDGET = 4_000;
+const CONTEXT_BUDGET = 5_000;
 
 const sizes = (files: string[]) =>
   files
