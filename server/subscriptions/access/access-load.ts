@@ -29,7 +29,7 @@ import { ProcessCache } from "../../cache/process-cache";
 import { keepValue, peekKept, responseCache } from "../../cache/response-cache";
 import type { Db } from "../../db/client";
 import { perTurn } from "../../db/turn-batch";
-import { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../../generated/prisma/client";
 import { readRosterIfDue, rosterViews, type MeterRef } from "./access-roster";
 import type { ReaderSubscription, StoryAccess } from "./access-rule";
 import { meterPurgeKey } from "./meter";

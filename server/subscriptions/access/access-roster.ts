@@ -16,7 +16,7 @@ import "server-only";
 import { cachesAnswer } from "../../cache/process-cache";
 import { RESPONSE_TTL_MS, responseCache } from "../../cache/response-cache";
 import type { Db } from "../../db/client";
-import { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../../generated/prisma/client";
 import { meterPurgeKey } from "./meter";
 
 /** A reader's meter for a period. */

@@ -2,7 +2,7 @@
  * The meter's pure rules (no IO, usable by seeds and scripts): calendar periods in UTC and whose
  * meter a read counts on. See ./meter.ts.
  */
-import type { DurationUnit } from "../generated/prisma/enums";
+import type { DurationUnit } from "../../generated/prisma/enums";
 
 const DAY_MS = 86_400_000;
 /** 1970-01-05, a Monday: weeks start on Mondays (ISO 8601). */

@@ -11,7 +11,7 @@ import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { parseInput } from "../../validation";
-import type { DurationUnit } from "../generated/prisma/enums";
+import type { DurationUnit } from "../../generated/prisma/enums";
 import { ZMeterSettingsInput, type TMeterSettingsInput, type TMeterSettingsView } from "./access.schema";
 
 const UNIT_TO_DB: Record<TMeterSettingsInput["periodUnit"], DurationUnit> = {

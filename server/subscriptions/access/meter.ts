@@ -9,7 +9,7 @@ import "server-only";
 import { ProcessCache } from "../../cache/process-cache";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
-import type { DurationUnit } from "../generated/prisma/enums";
+import type { DurationUnit } from "../../generated/prisma/enums";
 
 export { meterPeriodStart, meterReaderKey, registrationMeterKey } from "./meter-period";
 

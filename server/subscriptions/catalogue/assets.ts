@@ -10,7 +10,7 @@ import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { parseInput } from "../../validation";
-import type { Prisma, SubscriptionAssetType } from "../generated/prisma/client";
+import type { Prisma, SubscriptionAssetType } from "../../generated/prisma/client";
 import { auditCatalogue, notFound, sent, toEnum } from "./catalogue-shared";
 import { assetToWire } from "./catalogue-view";
 import {

@@ -5,7 +5,7 @@ import { recordAudit } from "../../audit/audit-log";
 import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 
 type CatalogueKind =
   "subscription_group" | "subscription_plan" | "subscription_asset" | "pricing_plan" | "coupon" | "tax_rule";

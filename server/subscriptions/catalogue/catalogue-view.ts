@@ -4,7 +4,7 @@
  */
 import { nullPrototypeRecord } from "@/server/own-keys";
 
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 import { centsToDecimal, percentageString } from "../money.schema";
 
 export const GROUP_INCLUDE = {

@@ -6,7 +6,7 @@
 import "server-only";
 
 import type { Db } from "../../db/client";
-import type { SubscriptionType } from "../generated/prisma/client";
+import type { SubscriptionType } from "../../generated/prisma/client";
 import { notFound } from "./catalogue-shared";
 import { GROUP_INCLUDE, groupToWire } from "./catalogue-view";
 

@@ -14,7 +14,7 @@ import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { parseInput } from "../../validation";
-import type { DiscountType, Prisma } from "../generated/prisma/client";
+import type { DiscountType, Prisma } from "../../generated/prisma/client";
 import { assertNoProblems, couponProblems } from "./catalogue-rules";
 import { auditCatalogue, notFound, sent, toEnum, updateChange } from "./catalogue-shared";
 import {

@@ -9,7 +9,7 @@ import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { parseInput } from "../../validation";
-import type { Prisma, SubscriptionType } from "../generated/prisma/client";
+import type { Prisma, SubscriptionType } from "../../generated/prisma/client";
 import { assertNoProblems, groupProblems } from "./catalogue-rules";
 import { assertAssetsOfAccount, auditCatalogue, notFound, sent, toEnum } from "./catalogue-shared";
 import { GROUP_INCLUDE, groupToWire } from "./catalogue-view";

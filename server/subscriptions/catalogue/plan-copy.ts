@@ -4,7 +4,7 @@
  * function for every writer of a subscription from a plan (the dashboard's grant, the test
  * fixtures), so a copy cannot drift from another.
  */
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 
 type PlanWithGroup = Prisma.SubscriptionPlanGetPayload<{ include: { group: true } }>;
 

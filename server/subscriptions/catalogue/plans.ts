@@ -9,7 +9,7 @@ import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { parseInput } from "../../validation";
-import type { DurationUnit, Prisma } from "../generated/prisma/client";
+import type { DurationUnit, Prisma } from "../../generated/prisma/client";
 import { chargeRetryDaysOf } from "../recurring/dunning-rules";
 import { allPrices, assertNoProblems, planProblems } from "./catalogue-rules";
 import { assertAssetsOfAccount, auditCatalogue, notFound, sent, toEnum } from "./catalogue-shared";

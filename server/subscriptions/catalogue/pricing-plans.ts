@@ -9,7 +9,7 @@ import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { parseInput } from "../../validation";
-import type { DurationUnit, PricingAssetType, Prisma } from "../generated/prisma/client";
+import type { DurationUnit, PricingAssetType, Prisma } from "../../generated/prisma/client";
 import { auditCatalogue, notFound, sent, toEnum, updateChange } from "./catalogue-shared";
 import { pricingPlanToWire } from "./catalogue-view";
 import {

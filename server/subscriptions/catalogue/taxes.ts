@@ -9,7 +9,7 @@ import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { parseInput } from "../../validation";
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 import { assertNoProblems, taxRuleProblems } from "./catalogue-rules";
 import { auditCatalogue, notFound, sent, updateChange } from "./catalogue-shared";
 import {

@@ -16,7 +16,7 @@ import { ownValue } from "@/server/own-keys";
 
 import { formatInstant } from "../../dates.schema";
 import type { ErrorDetail } from "../../errors";
-import type { DurationUnit } from "../generated/prisma/enums";
+import type { DurationUnit } from "../../generated/prisma/enums";
 import { minorUnits } from "../money.schema";
 import { addDuration } from "../subscribers/subscription-state";
 

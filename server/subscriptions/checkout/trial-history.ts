@@ -8,7 +8,7 @@ import "server-only";
 
 import type { Db, TransactionClient } from "../../db/client";
 import { AppError } from "../../errors";
-import { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../../generated/prisma/client";
 import { hadTrialProblem } from "./pricing";
 
 /** When the reader's first subscription of the account that began with a trial began, or null. */

@@ -16,7 +16,7 @@ import "server-only";
 
 import type { Db, TransactionClient } from "../../db/client";
 import { AppError } from "../../errors";
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 import { centsToDecimal } from "../money.schema";
 import { creditNoteFigures } from "./credit-note-figures";
 import { invoiceTaxLines, taxLinePercentage } from "./invoice-figures";

@@ -20,7 +20,7 @@ import "server-only";
 import type { Db, TransactionClient } from "../../db/client";
 import { AppError } from "../../errors";
 import { isTrialAuthorization } from "../checkout/trial-history";
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 import { invoiceCreditApplied, invoiceFigures, invoiceServicePeriod, invoiceToWire } from "./invoice-figures";
 import { sellerOnInvoice } from "./invoice-seller";
 

@@ -5,7 +5,7 @@
 import "server-only";
 
 import type { TransactionClient } from "../../db/client";
-import type { Prisma, Subscription } from "../generated/prisma/client";
+import type { Prisma, Subscription } from "../../generated/prisma/client";
 import { issueInvoiceForPayment } from "../invoices/invoices";
 
 type RecordChargeInput = {

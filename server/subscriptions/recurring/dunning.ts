@@ -20,7 +20,7 @@ import { queueEmail } from "../../mail/outbox";
 import { readerMail, renderSimpleMail, type MailBlock } from "../../mail/reader-mail";
 import { hostedMemberOrigin } from "../../members/reset-link";
 import { getPublisher } from "../../publishing/publisher";
-import type { DunningEpisode, Subscription } from "../generated/prisma/client";
+import type { DunningEpisode, Subscription } from "../../generated/prisma/client";
 import { cardLinkUrl } from "../self-service/card-link";
 import {
   chargeRetryDaysOf,

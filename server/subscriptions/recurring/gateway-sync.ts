@@ -27,7 +27,7 @@ import "server-only";
 
 import type { Db, TransactionClient } from "../../db/client";
 import { AppError } from "../../errors";
-import type { Subscription } from "../generated/prisma/client";
+import type { Subscription } from "../../generated/prisma/client";
 import { PaymentAdapterError, type GatewaySubscriptionControls, type PaymentAdapter } from "../payments/adapter";
 import { billedElsewhere, gatewaySubscriptionOf, hearingFrom } from "../payments/billing-source";
 import { gatewayCredentialsFor } from "../payments/credentials";

@@ -3,7 +3,7 @@
  * of a subscription's stored state and the time, so the job that runs a step, the sweep that
  * finds forgotten ones and the tests all agree. docs/subscriptions.md "Lifecycle".
  */
-import type { SubscriptionStatus } from "../generated/prisma/enums";
+import type { SubscriptionStatus } from "../../generated/prisma/enums";
 
 export const DAY_MS = 86_400_000;
 /** How many days before the next payment (recurring) or the end (one-time) the reminder e-mail goes. */

@@ -25,7 +25,7 @@ import { enqueueJob, enqueueJobs } from "../../jobs/queue";
 import { log } from "../../log";
 import { queueEmail } from "../../mail/outbox";
 import { readerMail, renderSimpleMail } from "../../mail/reader-mail";
-import type { Subscription } from "../generated/prisma/client";
+import type { Subscription } from "../../generated/prisma/client";
 import { PaymentAdapterError, type RecurringChargeResult } from "../payments/adapter";
 import { billedElsewhere, chargesOnRequest, hearingFrom, type Hearing } from "../payments/billing-source";
 import { gatewayCredentialsFor } from "../payments/credentials";

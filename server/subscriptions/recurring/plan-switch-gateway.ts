@@ -22,7 +22,7 @@ import "server-only";
 
 import type { Db, TransactionClient } from "../../db/client";
 import { AppError } from "../../errors";
-import type { Subscription } from "../generated/prisma/client";
+import type { Subscription } from "../../generated/prisma/client";
 import {
   PaymentAdapterError,
   type GatewayPlanChange,

@@ -11,7 +11,7 @@
  * subscription's currency; a plan without a price in that currency cannot be switched to.
  */
 import { planPriceIn, type PricedPlan } from "../checkout/pricing";
-import type { DurationUnit } from "../generated/prisma/enums";
+import type { DurationUnit } from "../../generated/prisma/enums";
 
 export type SwitchType = "upgrade" | "crossgrade" | "downgrade";
 

@@ -25,7 +25,7 @@ import "server-only";
 
 import type { TransactionClient } from "../../db/client";
 import { AppError } from "../../errors";
-import type { Subscription } from "../generated/prisma/client";
+import type { Subscription } from "../../generated/prisma/client";
 import { PaymentAdapterError, type PaymentAdapter } from "../payments/adapter";
 import { chargesOnRequest } from "../payments/billing-source";
 import { credentialsFor } from "../payments/credentials";

@@ -25,7 +25,7 @@ import type { CheckoutWho } from "../checkout/buyer";
 import { createSubscription } from "../checkout/create";
 import type { CheckoutRequest } from "../checkout/request";
 import { computeTerms } from "../checkout/terms";
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 import { resolveSubscriber } from "../subscribers/subscribers";
 import { grantsAccess } from "../subscribers/subscription-state";
 import { notFoundSubscription } from "../subscribers/subscription-view";

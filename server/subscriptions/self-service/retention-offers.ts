@@ -31,7 +31,7 @@ import { AppError } from "../../errors";
 import { defineJob } from "../../jobs/define";
 import { enqueueJob } from "../../jobs/queue";
 import { parseInput } from "../../validation";
-import type { Coupon, Subscription } from "../generated/prisma/client";
+import type { Coupon, Subscription } from "../../generated/prisma/client";
 import { chargesByItself } from "../payments/billing-source";
 import { paymentAdapterFor } from "../payments/registry";
 import { gatewayResumeJob } from "../recurring/gateway-resume";

@@ -10,7 +10,7 @@ import "server-only";
 
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
-import type { Subscription } from "../generated/prisma/client";
+import type { Subscription } from "../../generated/prisma/client";
 import { PaymentAdapterError, type PaymentAdapter } from "../payments/adapter";
 import { gatewaySubscriptionOf } from "../payments/billing-source";
 import { credentialsFor } from "../payments/credentials";

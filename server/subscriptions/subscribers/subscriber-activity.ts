@@ -9,7 +9,7 @@ import "server-only";
 
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
-import { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../../generated/prisma/client";
 import { failedChargesOf, type FailedChargeView } from "../recurring/failed-charges";
 
 const EVENT_LIMIT = 100;

@@ -35,7 +35,7 @@ import {
   type NewIdentityMember,
 } from "../../members/identities";
 import type { MemberRecord } from "../../members/members";
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 import {
   ADDRESS_KEYS,
   normaliseIdentityValue,

@@ -3,7 +3,7 @@
  * twice), and the one rule for "does this subscription grant access now". Pure: used by the wire
  * shape, the access decision and the dashboard alike.
  */
-import type { DurationUnit, SubscriptionStatus } from "../generated/prisma/enums";
+import type { DurationUnit, SubscriptionStatus } from "../../generated/prisma/enums";
 
 export type SubscriptionTiming = {
   status: SubscriptionStatus;

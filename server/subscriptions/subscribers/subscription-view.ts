@@ -10,7 +10,7 @@ import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import { emitWebhookEvent } from "../../webhooks/deliveries";
 import { assetToWire } from "../catalogue/catalogue-view";
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 import { invoiceToWire } from "../invoices/invoice-figures";
 import { centsToDecimal } from "../money.schema";
 import { listSubscriberIdentities, loadCumulativeEnds, subscriberToWire } from "./subscribers";

@@ -13,7 +13,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { parseInput } from "../../validation";
 import { planCopy } from "../catalogue/plan-copy";
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma } from "../../generated/prisma/client";
 import { failedChargesOf } from "../recurring/failed-charges";
 import { pausedSubscriptionIds, pausedUntilOf } from "../recurring/pauses";
 import { loadSubscriber, resolveSubscriber } from "./subscribers";

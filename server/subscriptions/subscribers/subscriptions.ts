@@ -25,7 +25,7 @@ import { dayInZone, formatInstant, zonedDayEnd } from "../../dates.schema";
 import type { Db, TransactionClient } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
-import type { Prisma, Subscription } from "../generated/prisma/client";
+import type { Prisma, Subscription } from "../../generated/prisma/client";
 import { billedElsewhere, hearingFrom } from "../payments/billing-source";
 import { GATEWAY_TX_TIMEOUT_MS, tellGateway } from "../recurring/gateway-sync";
 import { scheduleSubscriptionLifecycle } from "../recurring/lifecycle";

@@ -4,7 +4,7 @@
  */
 import { ownValue } from "@/server/own-keys";
 
-import type { CommentModerationState } from "../../generated/prisma/enums";
+import type { CommentModerationState } from "../../../generated/prisma/enums";
 import type { TCommentAction } from "./queue.schema";
 
 export type CommentFlags = {

@@ -32,7 +32,7 @@ import { AppError } from "../../../errors";
 import { parseInput } from "../../../validation";
 import type { TCommentOp } from "../../comments.schema";
 import { emitCommentEvent } from "../../events";
-import type { Comment, Member, Page, Prisma } from "../../generated/prisma/client";
+import type { Comment, Member, Page, Prisma } from "../../../generated/prisma/client";
 import { enqueueCommentNotifications } from "../../notifications/notify";
 import { activeBanOf, activeBanWhere, banView } from "../bans/bans";
 import { isNewReader, SUSPECT_WORD_REASON } from "../moderation";

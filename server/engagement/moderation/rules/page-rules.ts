@@ -13,7 +13,7 @@ import type { Db } from "../../../db/client";
 import { withTransaction } from "../../../db/transaction";
 import { AppError } from "../../../errors";
 import { parseInput } from "../../../validation";
-import type { PageCommentMode as DbPageCommentMode, Page } from "../../generated/prisma/client";
+import type { PageCommentMode as DbPageCommentMode, Page } from "../../../generated/prisma/client";
 import { decodePageId, findPage, findPageByAnyForm, normalizePageUrl } from "../../pages";
 import { requireModerator } from "../moderator";
 import { effectiveRules, openSurgesOf, surgesOn } from "../surges/surges";

@@ -3,7 +3,7 @@
  * start-up (docs/engagement.md, "Plugging in another scorer"):
  *
  *   // instrumentation.ts, in register()
- *   const { setCommentScorer } = await import("./server/engagement/moderation/registry");
+ *   const { setCommentScorer } = await import("./server/engagement/moderation/scorer/registry");
  *   setCommentScorer({ name: "my-model", score: async (input) => ({ toxicity, isSpam, reasons }) });
  *
  * A scorer that throws, answers something that is not a CommentScore, or takes longer than

@@ -22,7 +22,7 @@ import type { Db } from "../../../db/client";
 import { withTransaction } from "../../../db/transaction";
 import { AppError } from "../../../errors";
 import { parseInput } from "../../../validation";
-import type { CommentScoringSettings, Prisma } from "../../generated/prisma/client";
+import type { CommentScoringSettings, Prisma } from "../../../generated/prisma/client";
 import { requireModerator } from "../moderator";
 import { moderationSettingsOf } from "../settings";
 import { MODERATION_DEFAULTS } from "../settings.schema";

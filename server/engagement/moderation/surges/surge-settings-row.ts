@@ -1,5 +1,5 @@
 /** An account's surge settings row as settings (surge-settings.schema.ts); no row: the defaults. */
-import type { ModerationSurgeSettings } from "../../generated/prisma/client";
+import type { ModerationSurgeSettings } from "../../../generated/prisma/client";
 import { SURGE_DEFAULTS, ZShift, type TSurgeSettings } from "./surge-settings.schema";
 
 const ACTION_FROM_DB = { PRE_MODERATION: "pre_moderation", SLOW_MODE: "slow_mode" } as const;
