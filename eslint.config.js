@@ -17,8 +17,10 @@ import plainObjectKeys from "./scripts/lint/plain-object-keys.mjs";
 //   3. domain: every other folder of server/ (accounts, audit, auth, engagement, jobs, mail,
 //      members, oauth, publishing, subscriptions, webhooks, widgets…); domain areas import each
 //      other freely (without circles);
-//   4. transports: server/http (REST routes), server/trpc (the dashboard's API), server/docs
-//      (the REST reference, read from the routes);
+//   4. the top of server/: server/background (the list of every area's jobs, handed to the job
+//      engine, and what starts the engine in a process) and the transports: server/http (REST
+//      routes), server/trpc (the dashboard's API), server/docs (the REST reference, read from the
+//      routes);
 //   5. app/, inngest/, instrumentation.ts, scripts/: the entry points. components/ imports only
 //      *.schema.ts and tRPC types from server/ (its own rule below).
 // server/testing is test support: only tests import it. Tests (*.test.ts, *.int.test.ts) and
@@ -40,6 +42,7 @@ const BASE = [
 ];
 const CACHE = ["cache"];
 const TRANSPORTS = ["http", "trpc", "docs"];
+const COMPOSITION = ["background"];
 const TEST_SUPPORT = ["testing"];
 const DOMAIN = [
   ...new Set(
@@ -48,7 +51,7 @@ const DOMAIN = [
       .filter((name) => !/\.test\.tsx?$/.test(name))
       .map((name) => name.replace(/\.tsx?$/, "")),
   ),
-].filter((name) => ![...BASE, ...CACHE, ...TRANSPORTS, ...TEST_SUPPORT].includes(name));
+].filter((name) => ![...BASE, ...CACHE, ...COMPOSITION, ...TRANSPORTS, ...TEST_SUPPORT].includes(name));
 
 const escape = (name) => name.replace(/[.]/g, "\\.");
 /** An import of one of server/'s `names`, by "@/server/…" or by a relative path. */
@@ -64,9 +67,10 @@ const NO_NEXT = { group: ["next/*", "next"], message: "Domain code stays free of
 const NO_TRPC = { group: ["@trpc/*"], message: "Services must not import tRPC; routers live in server/trpc." };
 const NO_TEST_SUPPORT = serverImport(TEST_SUPPORT, "server/testing is test support: only tests import it.");
 const UP_TO_TRANSPORTS = serverImport(
-  TRANSPORTS,
-  "server/http, server/trpc and server/docs sit on top of the domain: move what both need below them.",
+  [...COMPOSITION, ...TRANSPORTS],
+  "server/background, server/http, server/trpc and server/docs sit on top of the domain: move what both need below them.",
 );
+const COMPOSITION_TO_TRANSPORTS = serverImport(TRANSPORTS, "server/background imports no transport.");
 const UP_TO_DOMAIN = serverImport(DOMAIN, "A base module (db, log, errors…) or the cache imports no domain module.");
 const UP_TO_CACHE = serverImport(CACHE, "The base layer (db, log, errors…) sits below server/cache.");
 const layerRule = (...patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
@@ -170,6 +174,11 @@ export default tseslint.config(
   {
     files: ["server/auth/next-auth.ts"],
     rules: layerRule(ENTRY_POINTS, NO_TRPC, NO_TEST_SUPPORT, UP_TO_TRANSPORTS),
+  },
+  {
+    files: inServer(COMPOSITION),
+    ignores: TESTS,
+    rules: layerRule(ENTRY_POINTS, NO_NEXT, NO_TRPC, NO_TEST_SUPPORT, COMPOSITION_TO_TRANSPORTS),
   },
   {
     files: inServer(TRANSPORTS),
