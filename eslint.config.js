@@ -1,11 +1,10 @@
 // ESLint flat config: Next's core-web-vitals rules, typescript-eslint with type information, and the
 // layering rules of docs/architecture.md.
-import fs from "node:fs";
-
 import nextVitals from "eslint-config-next/core-web-vitals";
 import tseslint from "typescript-eslint";
 
 import plainObjectKeys from "./scripts/lint/plain-object-keys.mjs";
+import { BASE, CACHE, COMPOSITION, DOMAIN, TEST_SUPPORT, TRANSPORTS } from "./scripts/lint/server-layers.mjs";
 
 // ─── The layers of server/ ─────────────────────────────────────────────────────────────────────
 // Bottom first; a file imports its own layer and the ones below it, never one above:
@@ -14,9 +13,12 @@ import plainObjectKeys from "./scripts/lint/plain-object-keys.mjs";
 //      server/generated (Prisma), server/json-text.ts, server/own-keys.ts, and the shared schemas
 //      server/*.schema.ts;
 //   2. server/cache: the in-process caches and what empties them;
-//   3. domain: every other folder of server/ (accounts, audit, auth, engagement, jobs, mail,
-//      members, oauth, publishing, subscriptions, webhooks, widgets…); domain areas import each
-//      other freely (without circles);
+//   3. domain: every other folder of server/, in an order of its own, bottom first: pure helpers
+//      (time-zone, text, csv, pdf, rate-limit, storage…), jobs (the engine), mail (the outbox),
+//      audit, auth, webhooks, i18n, publishing, members, subscriptions, accounts, privacy,
+//      engagement, newsletters, imports, oauth, seed, demo, widgets, health. An area imports only
+//      those before it (DOMAIN_ORDER in scripts/lint/server-layers.mjs, checked by
+//      scripts/domain-layers.test.ts);
 //   4. the top of server/: server/background (the list of every area's jobs, handed to the job
 //      engine, and what starts the engine in a process) and the transports: server/http (REST
 //      routes), server/trpc (the dashboard's API), server/docs (the REST reference, read from the
@@ -24,35 +26,9 @@ import plainObjectKeys from "./scripts/lint/plain-object-keys.mjs";
 //   5. app/, inngest/, instrumentation.ts, scripts/: the entry points. components/ imports only
 //      *.schema.ts and tRPC types from server/ (its own rule below).
 // server/testing is test support: only tests import it. Tests (*.test.ts, *.int.test.ts) and
-// server/testing may import any layer. A new folder of server/ is domain until listed otherwise.
-const BASE = [
-  "db",
-  "log",
-  "errors",
-  "lifecycle",
-  "validation",
-  "web-url",
-  "time",
-  "security",
-  "generated",
-  "cursor-page.schema",
-  "params.schema",
-  "json-text",
-  "own-keys",
-];
-const CACHE = ["cache"];
-const TRANSPORTS = ["http", "trpc", "docs"];
-const COMPOSITION = ["background"];
-const TEST_SUPPORT = ["testing"];
-const DOMAIN = [
-  ...new Set(
-    fs
-      .readdirSync(new URL("./server", import.meta.url))
-      .filter((name) => !/\.test\.tsx?$/.test(name))
-      .map((name) => name.replace(/\.tsx?$/, "")),
-  ),
-].filter((name) => ![...BASE, ...CACHE, ...COMPOSITION, ...TRANSPORTS, ...TEST_SUPPORT].includes(name));
-
+// server/testing may import any layer. A new folder of server/ is domain until listed otherwise
+// (and the domain-layers test asks where in DOMAIN_ORDER it goes). The lists:
+// scripts/lint/server-layers.mjs.
 const escape = (name) => name.replace(/[.]/g, "\\.");
 /** An import of one of server/'s `names`, by "@/server/…" or by a relative path. */
 const serverImport = (names, message) => ({

@@ -6,7 +6,7 @@
  * document).
  */
 import type { Db } from "../db/client";
-import { readerMail } from "../mail/reader-mail";
+import { readerMail } from "../i18n/reader-mail";
 import { creditNoteDocumentModel, type CreditNoteDocumentRow } from "../subscriptions/credit-note-document";
 import { invoiceDocumentModel, renderDocumentHtml, type DocumentModel } from "../subscriptions/invoice-document";
 import type { InvoiceRow } from "../subscriptions/invoices";

@@ -27,9 +27,9 @@
  */
 import "server-only";
 
-import { getAccountTimeZone } from "../accounts/time-zone";
 import { dayInZone } from "../dates.schema";
 import type { Db } from "../db/client";
+import { getAccountTimeZone } from "../i18n/time-zone";
 import { parseInput } from "../validation";
 import { rangeBounds, ZReportRangeInput, type TReportRangeInput } from "./revenue.schema";
 import { TRIAL_AUTHORIZATION_SQL } from "./trial-history";

@@ -14,14 +14,15 @@ import "server-only";
 
 import { ownValue } from "@/server/own-keys";
 
-import { getAccountTimeZone } from "../accounts/time-zone";
 import { recordAudit } from "../audit/audit-log";
 import { systemActor } from "../auth/actor";
 import type { ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
+import { getAccountTimeZone } from "../i18n/time-zone";
 import { findOrCreateJwtMember } from "../members/identities";
+import type { ReaderWords } from "../members/reader-locale";
 import { createMemberSession, type MemberSession } from "../members/sessions";
 import { listCreditNotes } from "./credit-notes";
 import { graceAccessEnd } from "./grace.schema";
@@ -38,15 +39,7 @@ import { scheduledSwitchOf } from "./plan-switch-scheduled";
 import { offerForSubscription } from "./retention-offers";
 import { openCancellation } from "./self-service-cancel";
 import { paymentMethodChanger, paymentMethodUpdateWay } from "./self-service-payment-method";
-import {
-  englishWords,
-  isolated,
-  moneyInWords,
-  periodWords,
-  switchInWords,
-  timeInWords,
-  type ReaderWords,
-} from "./self-service-words";
+import { englishWords, isolated, moneyInWords, periodWords, switchInWords, timeInWords } from "./self-service-words";
 import { notFoundSubscription, type TSubscriptionWire } from "./subscription-view";
 import { listSubscriberSubscriptions, switchPlanDetails } from "./subscriptions";
 

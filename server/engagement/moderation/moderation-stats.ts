@@ -12,9 +12,9 @@
  */
 import "server-only";
 
-import { getAccountTimeZone } from "../../accounts/time-zone";
 import type { StaffActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
+import { getAccountTimeZone } from "../../i18n/time-zone";
 import { parseInput } from "../../validation";
 import { ZModerationStatsInput, type TModerationStats, type TModerationStatsInput } from "./moderation-stats.schema";
 import { requireModerator } from "./moderator";
