@@ -1,11 +1,10 @@
 // ESLint flat config: Next's core-web-vitals rules, typescript-eslint with type information, and the
 // layering rules of docs/architecture.md.
-import fs from "node:fs";
-
 import nextVitals from "eslint-config-next/core-web-vitals";
 import tseslint from "typescript-eslint";
 
 import plainObjectKeys from "./scripts/lint/plain-object-keys.mjs";
+import { BASE, CACHE, COMPOSITION, DOMAIN, TEST_SUPPORT, TRANSPORTS } from "./scripts/lint/server-layers.mjs";
 
 // ─── The layers of server/ ─────────────────────────────────────────────────────────────────────
 // Bottom first; a file imports its own layer and the ones below it, never one above:
@@ -14,42 +13,22 @@ import plainObjectKeys from "./scripts/lint/plain-object-keys.mjs";
 //      server/generated (Prisma), server/json-text.ts, server/own-keys.ts, and the shared schemas
 //      server/*.schema.ts;
 //   2. server/cache: the in-process caches and what empties them;
-//   3. domain: every other folder of server/ (accounts, audit, auth, engagement, jobs, mail,
-//      members, oauth, publishing, subscriptions, webhooks, widgets…); domain areas import each
-//      other freely (without circles);
-//   4. transports: server/http (REST routes), server/trpc (the dashboard's API), server/docs
-//      (the REST reference, read from the routes);
+//   3. domain: every other folder of server/, in an order of its own, bottom first: pure helpers
+//      (time-zone, text, csv, pdf, rate-limit, storage…), jobs (the engine), mail (the outbox),
+//      audit, auth, webhooks, i18n, publishing, members, subscriptions, accounts, privacy,
+//      engagement, newsletters, imports, oauth, seed, demo, widgets, health. An area imports only
+//      those before it (DOMAIN_ORDER in scripts/lint/server-layers.mjs, checked by
+//      scripts/domain-layers.test.ts);
+//   4. the top of server/: server/background (the list of every area's jobs, handed to the job
+//      engine, and what starts the engine in a process) and the transports: server/http (REST
+//      routes), server/trpc (the dashboard's API), server/docs (the REST reference, read from the
+//      routes);
 //   5. app/, inngest/, instrumentation.ts, scripts/: the entry points. components/ imports only
 //      *.schema.ts and tRPC types from server/ (its own rule below).
 // server/testing is test support: only tests import it. Tests (*.test.ts, *.int.test.ts) and
-// server/testing may import any layer. A new folder of server/ is domain until listed otherwise.
-const BASE = [
-  "db",
-  "log",
-  "errors",
-  "lifecycle",
-  "validation",
-  "web-url",
-  "time",
-  "security",
-  "generated",
-  "cursor-page.schema",
-  "params.schema",
-  "json-text",
-  "own-keys",
-];
-const CACHE = ["cache"];
-const TRANSPORTS = ["http", "trpc", "docs"];
-const TEST_SUPPORT = ["testing"];
-const DOMAIN = [
-  ...new Set(
-    fs
-      .readdirSync(new URL("./server", import.meta.url))
-      .filter((name) => !/\.test\.tsx?$/.test(name))
-      .map((name) => name.replace(/\.tsx?$/, "")),
-  ),
-].filter((name) => ![...BASE, ...CACHE, ...TRANSPORTS, ...TEST_SUPPORT].includes(name));
-
+// server/testing may import any layer. A new folder of server/ is domain until listed otherwise
+// (and the domain-layers test asks where in DOMAIN_ORDER it goes). The lists:
+// scripts/lint/server-layers.mjs.
 const escape = (name) => name.replace(/[.]/g, "\\.");
 /** An import of one of server/'s `names`, by "@/server/…" or by a relative path. */
 const serverImport = (names, message) => ({
@@ -64,9 +43,10 @@ const NO_NEXT = { group: ["next/*", "next"], message: "Domain code stays free of
 const NO_TRPC = { group: ["@trpc/*"], message: "Services must not import tRPC; routers live in server/trpc." };
 const NO_TEST_SUPPORT = serverImport(TEST_SUPPORT, "server/testing is test support: only tests import it.");
 const UP_TO_TRANSPORTS = serverImport(
-  TRANSPORTS,
-  "server/http, server/trpc and server/docs sit on top of the domain: move what both need below them.",
+  [...COMPOSITION, ...TRANSPORTS],
+  "server/background, server/http, server/trpc and server/docs sit on top of the domain: move what both need below them.",
 );
+const COMPOSITION_TO_TRANSPORTS = serverImport(TRANSPORTS, "server/background imports no transport.");
 const UP_TO_DOMAIN = serverImport(DOMAIN, "A base module (db, log, errors…) or the cache imports no domain module.");
 const UP_TO_CACHE = serverImport(CACHE, "The base layer (db, log, errors…) sits below server/cache.");
 const layerRule = (...patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
@@ -170,6 +150,11 @@ export default tseslint.config(
   {
     files: ["server/auth/next-auth.ts"],
     rules: layerRule(ENTRY_POINTS, NO_TRPC, NO_TEST_SUPPORT, UP_TO_TRANSPORTS),
+  },
+  {
+    files: inServer(COMPOSITION),
+    ignores: TESTS,
+    rules: layerRule(ENTRY_POINTS, NO_NEXT, NO_TRPC, NO_TEST_SUPPORT, COMPOSITION_TO_TRANSPORTS),
   },
   {
     files: inServer(TRANSPORTS),

@@ -1,6 +1,6 @@
 // Runs once when the Next.js server starts: start hearing about changes other instances commit
 // (server/cache/start.ts), and pick the engine of background work for this process
-// (server/jobs/background.ts): Inngest when configured, the local runner otherwise.
+// (server/background/start.ts): Inngest when configured, the local runner otherwise.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getEnv } = await import("./env.js");
@@ -10,7 +10,7 @@ export async function register() {
     const { handJobsToInngest } = await import("./inngest/hand-off");
     handJobsToInngest();
   } else {
-    const { startLocalRunner } = await import("./server/jobs/background");
+    const { startLocalRunner } = await import("./server/background/start");
     startLocalRunner();
   }
 }

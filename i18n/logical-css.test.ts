@@ -16,7 +16,7 @@
  *   `setProperty("padding-left", …)`, `textAlign: "left"`).
  *
  * The mail surface is not read: mail clients honour few logical properties, so mail sets `dir`
- * and aligns to the locale's side itself (server/mail/reader-mail.ts). A line may be exempted with
+ * and aligns to the locale's side itself (server/i18n/reader-mail.ts). A line may be exempted with
  * a comment holding `logical-css-exempt: <why>` on that line or the one before.
  */
 import fs from "node:fs";

@@ -10,7 +10,7 @@ export const READER_SURFACES: ReadonlyMap<string, readonly string[]> = new Map([
   [
     "mail",
     [
-      "server/mail/reader-mail.ts",
+      "server/i18n/reader-mail.ts",
       "server/engagement/notifications/mail.ts",
       "server/engagement/notifications/notify.ts",
       "server/engagement/notifications/unsubscribe.ts",

@@ -1,17 +1,17 @@
 /**
  * Every event Masthead sends to Inngest, declared once: used as a trigger and with `.create()`.
- * One per job kind of the job list (server/jobs/registry.ts): "a job of this kind was queued".
+ * One per job kind of the job list (server/background/job-list.ts): "a job of this kind was queued".
  */
 import { eventType } from "inngest";
 import { z } from "zod";
 
-import { JOBS } from "../server/jobs/registry";
+import { JOBS } from "../server/background/job-list";
 
 const ZJobQueued = z.object({ jobId: z.uuid() });
 
 /** The event that starts a job's run, by job name: masthead/job.<name> (e.g. masthead/job.webhook.deliver). */
 const jobQueued = new Map(
-  JOBS.map((definition) => [definition.name, eventType(`masthead/job.${definition.name}`, { schema: ZJobQueued })]),
+  JOBS.all.map((definition) => [definition.name, eventType(`masthead/job.${definition.name}`, { schema: ZJobQueued })]),
 );
 
 export function jobQueuedEvent(name: string) {

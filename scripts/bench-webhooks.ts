@@ -16,11 +16,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 
+import { JOBS } from "../server/background/job-list";
+import { jobDepsFromEnv } from "../server/background/start";
 import { openDatabase } from "../server/db/client";
 import type { DatabaseConfig } from "../server/db/config";
 import { applyMigrations } from "../server/db/migrate";
 import { withTransaction } from "../server/db/transaction";
-import { jobDepsFromEnv } from "../server/jobs/background";
 import { runDueJobs } from "../server/jobs/engine";
 import { emitWebhookEvent } from "../server/webhooks/deliveries";
 
@@ -97,7 +98,7 @@ try {
   received = 0;
   const deliverStarted = performance.now();
   const deps = { ...jobDepsFromEnv(), allowPrivateUrls: true, webhookConcurrency: C };
-  await runDueJobs(db, { deps, workerId: "bench", limit: C * 8, maxBatches: Number.MAX_SAFE_INTEGER });
+  await runDueJobs(db, { jobs: JOBS, deps, workerId: "bench", limit: C * 8, maxBatches: Number.MAX_SAFE_INTEGER });
   const deliverMs = performance.now() - deliverStarted;
   const succeeded = await db.webhookDelivery.count({ where: { status: "SUCCEEDED" } });
 

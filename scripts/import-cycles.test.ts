@@ -2,37 +2,19 @@
  * No import circles among the project's own sources: the import graph of server/, app/,
  * components/, inngest/, scripts/, widgets/, sdk/ and the root's files, type-only imports
  * included, has no cycle. ESLint's import/no-cycle says the same but more than doubles the lint's
- * time; this reads each file's import lines once (TypeScript's preProcessFile) and resolves them
- * as tsconfig.json does. Layers are eslint.config.js's (no-restricted-imports).
+ * time; this reads each file's import lines once (scripts/lib/import-graph.ts). Layers are
+ * eslint.config.js's (no-restricted-imports) and, among the domain's areas, scripts/domain-layers.test.ts's.
  */
-import fs from "node:fs";
 import path from "node:path";
 
-import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
-import { PROJECT_ROOT, projectSourceFiles } from "./lib/source-files";
+import { importGraph as readImportGraph } from "./lib/import-graph";
+import { PROJECT_ROOT } from "./lib/source-files";
 
-/** Each file's imports (static, dynamic, re-exports, type-only) that resolve to project sources. */
+/** Each file's imports, as the files they resolve to. */
 function importGraph(): Map<string, string[]> {
-  const config = ts.readConfigFile(path.join(PROJECT_ROOT, "tsconfig.json"), (file) => ts.sys.readFile(file));
-  const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, PROJECT_ROOT);
-  const host = ts.createCompilerHost(options);
-  const cache = ts.createModuleResolutionCache(PROJECT_ROOT, (name) => name, options);
-  const files = projectSourceFiles();
-  const known = new Set(files);
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const { importedFiles } = ts.preProcessFile(fs.readFileSync(file, "utf8"), true, true);
-    const targets = new Set<string>();
-    for (const { fileName: specifier } of importedFiles) {
-      if (!specifier.startsWith(".") && !specifier.startsWith("@/")) continue;
-      const resolved = ts.resolveModuleName(specifier, file, options, host, cache).resolvedModule;
-      if (resolved && known.has(resolved.resolvedFileName)) targets.add(resolved.resolvedFileName);
-    }
-    graph.set(file, [...targets]);
-  }
-  return graph;
+  return new Map([...readImportGraph()].map(([file, imports]) => [file, imports.map((i) => i.target)]));
 }
 
 /** One path round each circle found (a depth-first walk's back edges). */

@@ -180,7 +180,7 @@ async function shutdown(signal) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   server.closeAllConnections();
-  // Background work in this process (set by instrumentation.ts through server/jobs/background.ts).
+  // Background work in this process (set by instrumentation.ts through server/background/start.ts).
   const stopBackground = globalThis.mastheadStopBackground;
   if (typeof stopBackground === "function") await stopBackground();
   process.exit(0);

@@ -45,7 +45,7 @@ export async function checkHealth(
   try {
     const db = await withTimeout(openDb(), PROBE_TIMEOUT_MS);
     kind = db.config.kind;
-    await withTimeout(db.prisma.$queryRawUnsafe("SELECT 1"), PROBE_TIMEOUT_MS);
+    await withTimeout(db.prisma.$queryRaw`SELECT 1`, PROBE_TIMEOUT_MS);
     database = { status: "up", kind, latency_ms: Math.round((performance.now() - started) * 10) / 10 };
     due = await withTimeout(countOverdueJobs(db.prisma, { now: now() }), PROBE_TIMEOUT_MS).catch(() => null);
   } catch (error) {

@@ -84,18 +84,15 @@ function metrics(): Metrics {
     },
     async (gauge, db) => {
       const now = new Date();
-      const rows = await db.$queryRawUnsafe<{ name: string; state: string; n: bigint }[]>(
-        `SELECT name, 'pending' AS state, count(*) AS n FROM jobs WHERE status = 'pending' GROUP BY name
-         UNION ALL
-         SELECT name, 'overdue', count(*) FROM jobs
-           WHERE status = 'pending' AND run_at <= $1 AND (locked_until IS NULL OR locked_until < $2) GROUP BY name
-         UNION ALL
-         SELECT name, 'failed_24h', count(*) FROM jobs
-           WHERE status = 'failed' AND completed_at >= $3 GROUP BY name`,
-        new Date(now.getTime() - 60_000),
-        now,
-        new Date(now.getTime() - 86_400_000),
-      );
+      const rows = await db.$queryRaw<{ name: string; state: string; n: bigint }[]>`
+        SELECT name, 'pending' AS state, count(*) AS n FROM jobs WHERE status = 'pending' GROUP BY name
+        UNION ALL
+        SELECT name, 'overdue', count(*) FROM jobs
+          WHERE status = 'pending' AND run_at <= ${new Date(now.getTime() - 60_000)}
+            AND (locked_until IS NULL OR locked_until < ${now}) GROUP BY name
+        UNION ALL
+        SELECT name, 'failed_24h', count(*) FROM jobs
+          WHERE status = 'failed' AND completed_at >= ${new Date(now.getTime() - 86_400_000)} GROUP BY name`;
       for (const row of rows) gauge.set({ name: row.name, state: row.state }, Number(row.n));
     },
   );

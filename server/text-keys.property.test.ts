@@ -22,10 +22,10 @@ import { nullPrototypeRecord, ownValue } from "./own-keys";
 import { deepMerge } from "./publishing/config-view";
 import { ZSearchQuery } from "./publishing/content.schema";
 import { cleanMetadataOrThrow } from "./publishing/editorial/sanitize";
-import { escapeXml } from "./publishing/feeds/xml";
 import { htmlToText, projectFields } from "./publishing/story-view";
 import { englishWords, inBatches, PROTOTYPE_NAMES, prototypeName, readerText } from "./testing/hostile-text";
 import { isSlug, slugify } from "./text/slug";
+import { escapeXml } from "./text/xml";
 import { webhookEventDescription } from "./webhooks/events.schema";
 
 const NAMES = prototypeName;

@@ -8,6 +8,7 @@
 import * as oauth from "oauth4webapi";
 import { describe, expect, it, vi } from "vitest";
 
+import { JOBS } from "@/server/background/job-list";
 import { getDb } from "@/server/db";
 import { LocalRunner } from "@/server/jobs/local-runner";
 import { AUTHORIZATION_CODE_TTL_MS } from "@/server/oauth/provider";
@@ -257,7 +258,7 @@ describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
     await getCode(s); // a code never exchanged
     // The hourly job, as the local runner schedules and runs it.
     const clock = fakeClock(new Date(Date.now() + 3600_000));
-    const runner = new LocalRunner({ getDb, deps: testJobDeps({ clock }), pollIntervalMs: 60_000 });
+    const runner = new LocalRunner({ getDb, jobs: JOBS, deps: testJobDeps({ clock }), pollIntervalMs: 60_000 });
     await runner.tick();
     expect([await s.db.oAuthAccessToken.count(), await s.db.oAuthAuthorizationCode.count()]).toEqual([1, 2]);
     clock.advance(3 * 3600_000);

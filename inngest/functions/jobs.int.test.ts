@@ -1,8 +1,8 @@
 import { InngestTestEngine } from "@inngest/test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
+import { purgeJob } from "@/server/background/purge";
 import { getDb } from "@/server/db";
-import { purgeJob } from "@/server/jobs/maintenance";
 import { enqueueJob } from "@/server/jobs/queue";
 import { startReceiver, type Receiver } from "@/server/testing/webhook-receiver";
 import { deliverWebhookJob, emitWebhookEvent } from "@/server/webhooks/deliveries";

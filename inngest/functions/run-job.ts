@@ -1,14 +1,14 @@
 /**
- * One Inngest function per job kind (server/jobs/registry.ts), started by the job's event. Each
+ * One Inngest function per job kind (server/background/job-list.ts), started by the job's event. Each
  * attempt is a step, and the wait until the job is due again is `step.sleepUntil`, so retries and
  * scheduled jobs survive restarts and deploys. The state lives in the jobs table: a step that runs
  * twice finds the job done or held, and does nothing twice.
  */
+import { JOBS } from "../../server/background/job-list";
+import { jobDepsFromEnv } from "../../server/background/start";
 import { getDb } from "../../server/db";
-import { jobDepsFromEnv } from "../../server/jobs/background";
 import type { JobDefinition } from "../../server/jobs/define";
 import { runJobById, type JobRunState } from "../../server/jobs/engine";
-import { JOBS } from "../../server/jobs/registry";
 import { inngest } from "../client";
 import { jobQueuedEvent } from "../events";
 
@@ -28,7 +28,12 @@ export function jobFunction(definition: JobDefinition) {
       let state: JobRunState = { state: "missing" };
       for (let i = 1; i <= MAX_STEPS; i++) {
         state = await step.run(`attempt-${i}`, async () =>
-          runJobById(await getDb(), { jobId: event.data.jobId, deps: jobDepsFromEnv(), workerId: `inngest:${runId}` }),
+          runJobById(await getDb(), {
+            jobs: JOBS,
+            jobId: event.data.jobId,
+            deps: jobDepsFromEnv(),
+            workerId: `inngest:${runId}`,
+          }),
         );
         // Held by another worker (the sweep, a second event): that worker finishes it.
         if (state.state !== "waiting") return state;
@@ -39,4 +44,4 @@ export function jobFunction(definition: JobDefinition) {
   );
 }
 
-export const jobFunctions = JOBS.map(jobFunction);
+export const jobFunctions = JOBS.all.map(jobFunction);

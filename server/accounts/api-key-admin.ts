@@ -1,19 +1,19 @@
 /**
  * The account's API keys in the dashboard (owners): listed by prefix, never the key; created with
- * a name (the key shown once), rotated with a grace period (api-keys.ts explains rotation), and
+ * a name (the key shown once), rotated with a grace period (server/auth/api-keys.ts explains rotation), and
  * revoked (stops at once). Audited: "api_key.create", "api_key.rotate", "api_key.revoke".
  */
 import "server-only";
 
 import { recordAudit } from "../audit/audit-log";
 import type { StaffActor } from "../auth/actor";
+import { generateApiKey, hashApiKey, isApiKeyLive as isLive } from "../auth/api-keys";
 import { hasAnyRole } from "../auth/roles";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { ApiKey } from "../generated/prisma/client";
 import { parseInput } from "../validation";
-import { generateApiKey, hashApiKey, isApiKeyLive as isLive } from "./api-keys";
 import {
   API_KEY_ROTATION_GRACE_HOURS,
   ZCreateApiKeyInput,

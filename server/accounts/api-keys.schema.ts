@@ -1,5 +1,5 @@
 /**
- * The account's API keys as the dashboard shows them (server/accounts/api-keys.ts): the prefix,
+ * The account's API keys as the dashboard shows them (server/auth/api-keys.ts): the prefix,
  * never the key; the key itself only once, in the answer of a rotation. zod only, for the forms.
  */
 import { z } from "zod";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 
+import { findApiKey } from "../auth/api-keys";
 import { verifyPassword } from "../auth/password";
 import { getDb } from "../db";
-import { findApiKey } from "./api-keys";
 import { createOwner } from "./bootstrap";
 
 describe("createOwner (npm run admin:create)", () => {

@@ -8,10 +8,10 @@ import { z } from "zod";
 
 import { recordAudit } from "../audit/audit-log";
 import { systemActor } from "../auth/actor";
+import { createApiKey } from "../auth/api-keys";
 import { hashPassword } from "../auth/password";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
-import { createApiKey } from "./api-keys";
 
 const ZCreateOwnerInput = z.object({
   email: z.string().trim().toLowerCase().email("must be an e-mail address"),

@@ -11,9 +11,9 @@
 import "server-only";
 
 import type { Db } from "../db/client";
+import { getAccountTimeZone } from "../i18n/time-zone";
 import { revenueMetrics } from "../subscriptions/reports/metrics-load";
 import { zonedDay, zonedDayStart } from "../time-zone";
-import { getAccountTimeZone } from "./time-zone";
 import {
   REFUNDS_PAST_DAYS,
   RENEWALS_AHEAD_DAYS,

@@ -7,7 +7,6 @@
  */
 import "server-only";
 
-import { actorUserId, type Actor } from "../auth/actor";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
@@ -23,9 +22,17 @@ import {
   type TListAuditLogInput,
 } from "./audit-log.schema";
 
+/**
+ * Who acted, as the log records it: a staff member (their user id) or the system (by name). Every
+ * `Actor` of server/auth/actor.ts is one; the log sits below server/auth and names only what it
+ * keeps.
+ */
+type AuditActor =
+  { kind: "staff"; id: string; accountId: number } | { kind: "system"; name: string; accountId: number };
+
 export type RecordAuditInput = {
-  /** Who acted (server/auth/actor.ts): the entry is the actor's account's; the system has no user. */
-  actor: Actor;
+  /** Who acted: the entry is the actor's account's; the system has no user. */
+  actor: AuditActor;
   /** Dotted verb, e.g. "admin.sign_in". */
   action: string;
   targetType?: string;
@@ -42,7 +49,7 @@ export async function recordAudit(db: Db, input: RecordAuditInput): Promise<{ id
   return db.auditLog.create({
     data: {
       accountId: actor.accountId,
-      actorId: actorUserId(actor),
+      actorId: actor.kind === "staff" ? actor.id : null,
       action: input.action,
       targetType: input.targetType ?? null,
       targetId: input.targetId === undefined ? null : String(input.targetId),

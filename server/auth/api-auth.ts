@@ -11,18 +11,18 @@
  * JWTs: HS256 only (alg "none" and every other algorithm are refused), signed with the account's
  * jwtSecret; `exp` and `nbf` are enforced when present, with 30 s of clock tolerance. Tokens
  * without `exp` are accepted, as the original service did; publishers should set one.
- * Keys are compared by their SHA-256 digest in constant time (server/accounts/api-keys.ts).
+ * Keys are compared by their SHA-256 digest in constant time (server/auth/api-keys.ts).
  */
 import { errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
 import { z } from "zod";
 
-import { findApiKey, hashApiKey } from "../accounts/api-keys";
 import { ProcessCache } from "../cache/process-cache";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { parseWholeNumber, PG_INT_MAX } from "../params.schema";
 import { assertSafeInput } from "../validation";
 import { webUrlOrNull } from "../web-url";
+import { findApiKey, hashApiKey } from "./api-keys";
 
 export type ApiAccount = { id: number; slug: string; name: string };
 export type ApiUser = {

@@ -26,6 +26,7 @@ import { randomUUID } from "node:crypto";
 
 import type { Db } from "../db/client";
 import { isTransaction } from "../db/transaction";
+import { Prisma } from "../generated/prisma/client";
 import { log } from "../log";
 
 /**
@@ -216,7 +217,7 @@ export async function ownWritesHeard(db: Db): Promise<void> {
     markerHeard(marker);
   }, HEARD_TIMEOUT_MS);
   try {
-    await client.$executeRawUnsafe(`SELECT pg_notify(${CACHE_CHANNEL_SQL}, $1)`, JSON.stringify({ heard: marker }));
+    await client.$executeRaw`SELECT pg_notify(${Prisma.raw(CACHE_CHANNEL_SQL)}, ${JSON.stringify({ heard: marker })})`;
     await heard;
   } finally {
     clearTimeout(timer);

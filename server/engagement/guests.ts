@@ -24,14 +24,17 @@ import type { ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Comment, Member } from "../generated/prisma/client";
-import { findOrCreateJwtMember, findOrCreateMemberByIdentity, placeholderEmail } from "../members/identities";
+import {
+  findOrCreateJwtMember,
+  findOrCreateMemberByIdentity,
+  GUEST_PROVIDER,
+  placeholderEmail,
+} from "../members/identities";
 import type { MemberRecord } from "../members/members";
 import { captchaSecrets, verifyCaptcha, type VerifiedCaptcha } from "./captcha";
 import type { TCommentAuthor, TCreateCommentBody } from "./comments.schema";
 import { moderationSettingsOf } from "./moderation/settings";
 
-/** The identity provider of the account's guest member. */
-export const GUEST_PROVIDER = "guest";
 /** The name shown for a guest who gave none. */
 export const GUEST_DEFAULT_NAME = "Guest";
 

@@ -6,13 +6,9 @@
  * document).
  */
 import type { Db } from "../db/client";
-import { readerMail } from "../mail/reader-mail";
+import { readerMail } from "../i18n/reader-mail";
 import { creditNoteDocumentModel, type CreditNoteDocumentRow } from "../subscriptions/invoices/credit-note-document";
-import {
-  invoiceDocumentModel,
-  renderDocumentHtml,
-  type DocumentModel,
-} from "../subscriptions/invoices/invoice-document";
+import { invoiceDocumentModel, renderDocumentHtml, type DocumentModel } from "../subscriptions/invoices/invoice-document";
 import type { InvoiceRow } from "../subscriptions/invoices/invoices";
 import type { TInvoiceFormat } from "../subscriptions/invoices/invoices.schema";
 import { renderDocumentPdf } from "../subscriptions/invoices/pdf-document";

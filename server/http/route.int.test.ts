@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 
 import { resetEnvCache } from "../../env.js";
-import { createApiKey } from "../accounts/api-keys";
+import { createApiKey } from "../auth/api-keys";
 import { ProcessCache } from "../cache/process-cache";
 import { getDb } from "../db";
 import { AppError } from "../errors";

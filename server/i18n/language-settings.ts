@@ -20,11 +20,11 @@ import { SURFACES } from "@/i18n/messages";
 
 import { recordAudit } from "../audit/audit-log";
 import type { StaffActor } from "../auth/actor";
+import { changedBy } from "../auth/changed-by";
 import { hasAnyRole } from "../auth/roles";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
-import { changedBy } from "../publishing/editorial/shared";
 import { emitWebhookEvent } from "../webhooks/deliveries";
 import { ZLanguageSettingsInput, type TLanguageSettingsInput, type TLanguagesView } from "./language-settings.schema";
 import { accountLocalesFrom, type AccountLocales } from "./locale-settings";

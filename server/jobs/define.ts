@@ -1,6 +1,6 @@
 /**
  * What a job is (the types every job definition and both engines share). The list of jobs is
- * server/jobs/registry.ts; the engine that claims and runs them is server/jobs/engine.ts.
+ * server/background/job-list.ts; the engine that claims and runs them is server/jobs/engine.ts.
  *
  * Two kinds, by where the job's effect lands:
  * - `transactional`: everything the job does is a database write. `run` gets a transaction that
@@ -16,21 +16,23 @@
 import type { z } from "zod";
 
 import type { Db, TransactionClient } from "../db/client";
-import type { MailTransport } from "../mail/transport";
-import type { Sender } from "../webhooks/transport";
 
 export type Clock = () => Date;
 
-/** What jobs may use besides the database; built once from the configuration, replaced in tests. */
-export type JobDeps = {
+/**
+ * What jobs may use besides the database; built once from the configuration
+ * (server/background/start.ts), replaced in tests. An area whose jobs talk to an outside service
+ * adds that service here itself (declaration merging, next to the service's type):
+ * server/mail/transport.ts adds `mail`, server/webhooks/transport.ts `sendWebhook`, so this file
+ * names no area above the engine.
+ */
+export interface JobDeps {
   clock: Clock;
-  sendWebhook: Sender;
-  mail: MailTransport;
   allowPrivateUrls: boolean;
   webhookRetentionDays: number;
   webhookConcurrency: number;
   appUrl: string;
-};
+}
 
 export type JobContext = JobDeps & { workerId: string };
 

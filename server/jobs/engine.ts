@@ -1,6 +1,8 @@
 /**
- * The job engine: claims due jobs with a lease, runs them through their definitions (the list in
- * ./registry.ts), and records how each run ended. Both engines call it and nothing else:
+ * The job engine: claims due jobs with a lease, runs them through their definitions, and records
+ * how each run ended. It knows no job of its own: the caller passes the list (a `JobList`, built
+ * once at the top, server/background/job-list.ts), so no area's jobs are imported from here.
+ * Both engines call it and nothing else:
  * - the local runner (./local-runner.ts) calls `runDueJobs` in a loop, woken after each commit
  *   that enqueues work;
  * - Inngest runs one function per job kind (inngest/functions/run-job.ts), which calls
@@ -22,7 +24,6 @@ import { withTransaction } from "../db/transaction";
 import { log } from "../log";
 import type { HeldJob, JobContext, JobDefinition, JobDeps, JobResult, Performed } from "./define";
 import { enqueueJob } from "./queue";
-import { jobDefinition, JOBS } from "./registry";
 
 const DEFAULT_LEASE_MS = 60_000;
 const DEFAULT_MAX_ATTEMPTS = 5;
@@ -45,14 +46,24 @@ type ClaimedRow = {
   run_at: Date;
 };
 
+/** The jobs an engine runs: every definition, and each by its name. */
+export type JobList = { readonly all: readonly JobDefinition[]; readonly byName: ReadonlyMap<string, JobDefinition> };
+
+/** A job list from its definitions (names are unique: a second definition of a name is an error). */
+export function jobList(definitions: readonly JobDefinition[]): JobList {
+  const byName = new Map(definitions.map((definition) => [definition.name, definition]));
+  if (byName.size !== definitions.length) throw new Error("Two job definitions share a name.");
+  return { all: definitions, byName };
+}
+
 /** Which jobs a worker takes: every job, or only the long ones, or all but them (local-runner.ts). */
 export type JobLane = "all" | "long" | "short";
 
-const inLane = (d: (typeof JOBS)[number], lane: JobLane) => lane === "all" || (lane === "long") === Boolean(d.long);
+const inLane = (d: JobDefinition, lane: JobLane) => lane === "all" || (lane === "long") === Boolean(d.long);
 
 /** The lane's jobs by name, with their lease (the claim takes only these names). */
-const leases = (lane: JobLane = "all") =>
-  Object.fromEntries(JOBS.filter((d) => inLane(d, lane)).map((d) => [d.name, d.leaseMs ?? DEFAULT_LEASE_MS]));
+const leases = (jobs: JobList, lane: JobLane = "all") =>
+  Object.fromEntries(jobs.all.filter((d) => inLane(d, lane)).map((d) => [d.name, d.leaseMs ?? DEFAULT_LEASE_MS]));
 
 /**
  * Lease up to `limit` due jobs (optionally: only those due for at least `overdueMs`, or one job by
@@ -60,7 +71,15 @@ const leases = (lane: JobLane = "all") =>
  */
 export async function claimJobs(
   db: Db,
-  args: { workerId: string; now: Date; limit: number; overdueMs?: number; jobId?: string; lane?: JobLane },
+  args: {
+    jobs: JobList;
+    workerId: string;
+    now: Date;
+    limit: number;
+    overdueMs?: number;
+    jobId?: string;
+    lane?: JobLane;
+  },
 ): Promise<ClaimedRow[]> {
   const dueBefore = new Date(args.now.getTime() - (args.overdueMs ?? 0));
   const rows = await db.$queryRawUnsafe<ClaimedRow[]>(
@@ -80,7 +99,7 @@ export async function claimJobs(
     args.now,
     dueBefore,
     args.limit,
-    JSON.stringify(leases(args.lane)),
+    JSON.stringify(leases(args.jobs, args.lane)),
     ...(args.jobId ? [args.jobId] : []),
   );
   // Oldest due first (RETURNING keeps no order).
@@ -97,6 +116,7 @@ type Finish = { id: string; status: "pending" | "succeeded" | "failed"; runAt: D
  */
 async function finishJobs(
   tx: TransactionClient,
+  definition: JobDefinition,
   workerId: string,
   now: Date,
   finishes: Finish[],
@@ -122,8 +142,7 @@ async function finishJobs(
     workerId,
   );
   for (const row of done) {
-    const definition = jobDefinition(row.name);
-    if (row.status !== "pending" && definition?.everyMs) {
+    if (row.status !== "pending" && definition.everyMs) {
       await scheduleRecurring(tx, definition, new Date(now.getTime() + definition.everyMs), now);
     }
   }
@@ -139,8 +158,8 @@ async function scheduleRecurring(db: Db, definition: JobDefinition, runAt: Date,
 }
 
 /** Make sure every recurring job has its pending run (at start, and from the sweep). */
-export async function ensureRecurringJobs(db: Db, now: Date): Promise<void> {
-  for (const definition of JOBS) {
+export async function ensureRecurringJobs(db: Db, jobs: JobList, now: Date): Promise<void> {
+  for (const definition of jobs.all) {
     if (definition.everyMs) await scheduleRecurring(db, definition, now, now);
   }
 }
@@ -177,7 +196,7 @@ async function recordFailures(db: Db, definition: JobDefinition, failed: Failure
     });
   await withTransaction(db, async (tx) => {
     const finishes = failed.map((f) => failureOf(definition, f, now));
-    const held = await finishJobs(tx, ctx.workerId, now, finishes);
+    const held = await finishJobs(tx, definition, ctx.workerId, now, finishes);
     for (const f of failed) {
       const finish = finishes.find((x) => x.id === f.job.id);
       if (finish?.status === "failed" && held.has(f.job.id) && definition.onFailed) {
@@ -222,7 +241,7 @@ async function runTransactional(
       );
       if (!mine) return false;
       const result = await definition.run(tx, job, ctx);
-      await finishJobs(tx, ctx.workerId, ctx.clock(), [finishOf(job, result)]);
+      await finishJobs(tx, definition, ctx.workerId, ctx.clock(), [finishOf(job, result)]);
       return true;
     });
     return kept ? "done" : "lost";
@@ -267,6 +286,7 @@ async function runExternal(
       await definition.record(tx, kept, ctx);
       await finishJobs(
         tx,
+        definition,
         ctx.workerId,
         ctx.clock(),
         kept.map((p) => finishOf(p.job, p.result as JobResult)),
@@ -276,11 +296,11 @@ async function runExternal(
   await recordFailures(db, definition, errors, ctx);
 }
 
-async function runClaimed(db: Db, rows: ClaimedRow[], ctx: JobContext): Promise<void> {
+async function runClaimed(db: Db, jobs: JobList, rows: ClaimedRow[], ctx: JobContext): Promise<void> {
   const byName = new Map<string, ClaimedRow[]>();
   for (const row of rows) byName.set(row.name, [...(byName.get(row.name) ?? []), row]);
   for (const [name, group] of byName) {
-    const definition = jobDefinition(name);
+    const definition = jobs.byName.get(name);
     if (!definition) continue; // claimJobs only claims known kinds
     const { held, invalid } = toHeld(definition, group);
     await recordFailures(db, definition, invalid, ctx);
@@ -296,12 +316,21 @@ async function runClaimed(db: Db, rows: ClaimedRow[], ctx: JobContext): Promise<
  */
 export async function runDueJobs(
   db: Db,
-  args: { deps: JobDeps; workerId: string; limit?: number; overdueMs?: number; maxBatches?: number; lane?: JobLane },
+  args: {
+    jobs: JobList;
+    deps: JobDeps;
+    workerId: string;
+    limit?: number;
+    overdueMs?: number;
+    maxBatches?: number;
+    lane?: JobLane;
+  },
 ): Promise<{ claimed: number }> {
   const ctx: JobContext = { ...args.deps, workerId: args.workerId };
   let claimed = 0;
   for (let batch = 0; batch < (args.maxBatches ?? 100); batch++) {
     const rows = await claimJobs(db, {
+      jobs: args.jobs,
       workerId: args.workerId,
       now: ctx.clock(),
       limit: args.limit ?? 64,
@@ -310,7 +339,7 @@ export async function runDueJobs(
     });
     if (rows.length === 0) break;
     claimed += rows.length;
-    await runClaimed(db, rows, ctx);
+    await runClaimed(db, args.jobs, rows, ctx);
   }
   return { claimed };
 }
@@ -326,11 +355,17 @@ export type JobRunState =
  */
 export async function runJobById(
   db: Db,
-  args: { jobId: string; deps: JobDeps; workerId: string },
+  args: { jobs: JobList; jobId: string; deps: JobDeps; workerId: string },
 ): Promise<JobRunState> {
   const ctx: JobContext = { ...args.deps, workerId: args.workerId };
-  const rows = await claimJobs(db, { workerId: args.workerId, now: ctx.clock(), limit: 1, jobId: args.jobId });
-  if (rows.length) await runClaimed(db, rows, ctx);
+  const rows = await claimJobs(db, {
+    jobs: args.jobs,
+    workerId: args.workerId,
+    now: ctx.clock(),
+    limit: 1,
+    jobId: args.jobId,
+  });
+  if (rows.length) await runClaimed(db, args.jobs, rows, ctx);
   const job = await db.job.findUnique({
     where: { id: args.jobId },
     select: { status: true, runAt: true, lockedBy: true, lockedUntil: true },

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 
+import { JOBS } from "../background/job-list";
+import { PURGE_EVERY_MS } from "../background/purge";
 import { getDb } from "../db";
 import { withTransaction } from "../db/transaction";
 import { queueEmail } from "../mail/outbox";
@@ -8,7 +10,6 @@ import { fakeClock, startReceiver, type Receiver } from "../testing/webhook-rece
 import { emitWebhookEvent } from "../webhooks/deliveries";
 import { claimJobs } from "./engine";
 import { LocalRunner } from "./local-runner";
-import { PURGE_EVERY_MS } from "./maintenance";
 import { setJobNotifier, type QueuedJob } from "./queue";
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -31,7 +32,7 @@ async function scenario(behaviour: Parameters<typeof startReceiver>[0]) {
 
 /** A runner told about new jobs the way the server's is (the job notifier), polling rarely. */
 function startRunner(deps = testJobDeps()) {
-  const runner = new LocalRunner({ getDb, deps, pollIntervalMs: 60_000 });
+  const runner = new LocalRunner({ getDb, jobs: JOBS, deps, pollIntervalMs: 60_000 });
   setJobNotifier(() => runner.wake());
   runner.start();
   cleanup.push(async () => {
@@ -45,7 +46,7 @@ describe("local runner (no Inngest configured)", () => {
   it("delivers everything due, retrying on the schedule of the shared domain functions", async () => {
     const { db, receiver, account } = await scenario((n) => ({ status: n % 2 === 0 ? 500 : 200 }));
     const clock = fakeClock();
-    const runner = new LocalRunner({ getDb, deps: testJobDeps({ clock }), pollIntervalMs: 60_000 });
+    const runner = new LocalRunner({ getDb, jobs: JOBS, deps: testJobDeps({ clock }), pollIntervalMs: 60_000 });
     for (let i = 0; i < 3; i++) {
       await emitWebhookEvent(db, {
         accountId: account.id,
@@ -72,7 +73,7 @@ describe("local runner (no Inngest configured)", () => {
   it("is woken by the commit that queues work, not before it and not by the next poll", async () => {
     const { db, receiver, account } = await scenario(() => ({ status: 200 }));
     const told: QueuedJob[][] = [];
-    const runner = new LocalRunner({ getDb, deps: testJobDeps(), pollIntervalMs: 60_000 });
+    const runner = new LocalRunner({ getDb, jobs: JOBS, deps: testJobDeps(), pollIntervalMs: 60_000 });
     setJobNotifier((jobs) => {
       // (The runner's own recurring jobs are told about too; this test watches the deliveries.)
       if (jobs.some((job) => job.name === "webhook.deliver")) told.push(jobs);
@@ -169,7 +170,7 @@ describe("local runner (no Inngest configured)", () => {
   it("keeps the hourly purge scheduled: one pending run, the next one an hour after the last", async () => {
     const db = await getDb();
     const clock = fakeClock();
-    const runner = new LocalRunner({ getDb, deps: testJobDeps({ clock }), pollIntervalMs: 60_000 });
+    const runner = new LocalRunner({ getDb, jobs: JOBS, deps: testJobDeps({ clock }), pollIntervalMs: 60_000 });
     await runner.tick();
     // By when each is due: the two rows can be created in the same millisecond.
     const first = await db.job.findMany({ where: { name: "maintenance.purge" }, orderBy: { runAt: "asc" } });
@@ -196,7 +197,7 @@ describe("local runner (no Inngest configured)", () => {
     for (const name of ["import.operation", "mail.send"])
       await db.job.create({ data: { name, accountId: account.id, payload: payload(name), runAt: now } });
     const names = async (lane: "short" | "long") =>
-      (await claimJobs(db, { workerId: `w-${lane}`, now, limit: 10, lane })).map((row) => row.name);
+      (await claimJobs(db, { jobs: JOBS, workerId: `w-${lane}`, now, limit: 10, lane })).map((row) => row.name);
     expect(await names("short")).toEqual(["mail.send"]);
     expect(await names("long")).toEqual(["import.operation"]);
   });

@@ -13,10 +13,12 @@
 import type { Db } from "../db/client";
 import { log } from "../log";
 import type { JobDeps } from "./define";
-import { ensureRecurringJobs, newWorkerId, runDueJobs, type JobLane } from "./engine";
+import { ensureRecurringJobs, newWorkerId, runDueJobs, type JobLane, type JobList } from "./engine";
 
 type LocalRunnerOptions = {
   getDb: () => Promise<Db>;
+  /** The jobs it runs (server/background/job-list.ts). */
+  jobs: JobList;
   deps: JobDeps;
   pollIntervalMs: number;
   /** Jobs claimed per batch. */
@@ -80,17 +82,18 @@ export class LocalRunner {
   }
 
   private async pass(): Promise<void> {
-    const { deps } = this.options;
+    const { deps, jobs } = this.options;
     try {
       const db = await this.options.getDb();
       const now = deps.clock().getTime();
       if (this.options.lane !== "long" && now - this.lastRecurringCheck >= RECURRING_CHECK_MS) {
         this.lastRecurringCheck = now;
-        await ensureRecurringJobs(db, deps.clock());
+        await ensureRecurringJobs(db, jobs, deps.clock());
       }
       for (;;) {
         this.wakeRequested = false;
         const { claimed } = await runDueJobs(db, {
+          jobs,
           deps,
           workerId: this.workerId,
           limit: this.options.batchSize ?? 64,

@@ -24,7 +24,7 @@ const globalForJobs = globalThis as unknown as { mastheadJobNotifier?: JobNotifi
 
 /**
  * Who hears about new jobs in this process: the local runner or the Inngest glue sets it at start
- * (server/jobs/background.ts). Kept on globalThis because Next.js may load this module once per
+ * (server/background/start.ts). Kept on globalThis because Next.js may load this module once per
  * bundle. Unset (scripts, tests): nobody is told, and jobs wait for whoever runs them.
  */
 export function setJobNotifier(notifier: JobNotifier | undefined): void {

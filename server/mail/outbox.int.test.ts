@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 
+import { JOBS } from "@/server/background/job-list";
+
 import { getDb } from "../db";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
@@ -84,7 +86,9 @@ describe("mail outbox", () => {
     // queued a few milliseconds ahead could still be waiting when a fast run ends).
     const clock = () => new Date(base + 60_000);
     const results = await Promise.all(
-      ["a", "b", "c"].map((workerId) => runDueJobs(db, { deps: testJobDeps({ mail, clock }), workerId, limit: 7 })),
+      ["a", "b", "c"].map((workerId) =>
+        runDueJobs(db, { jobs: JOBS, deps: testJobDeps({ mail, clock }), workerId, limit: 7 }),
+      ),
     );
     expect(results.reduce((n, r) => n + r.claimed, 0)).toBe(60);
     expect(mail.sent).toHaveLength(60);

@@ -49,6 +49,13 @@ export type MailTransport = {
   send(mail: OutgoingMail): Promise<void>;
 };
 
+// The mail jobs send through the transport the process built (server/background/start.ts).
+declare module "../jobs/define" {
+  interface JobDeps {
+    mail: MailTransport;
+  }
+}
+
 /** Mail written to the log, body included (bodies carry reset links, which is the point in development). */
 const logTransport: MailTransport = {
   name: "log",

@@ -37,6 +37,9 @@ import type { MemberRecord } from "./members";
 /** The provider of identities that come from a publisher-signed JWT. */
 export const PUBLISHER_JWT_PROVIDER = "publisher";
 
+/** The identity provider of the account's guest member (server/engagement/guests.ts). */
+export const GUEST_PROVIDER = "guest";
+
 /** Stored in place of a password hash: verifyPassword answers false for it. */
 export const NO_PASSWORD = "!no-password";
 

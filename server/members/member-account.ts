@@ -9,7 +9,7 @@
  *   ones (only the latest works);
  * - sending is limited per address (5 an hour) and per IP (30 an hour): 429 with Retry-After;
  * - mailed through the outbox (queueEmail in the code's transaction), in the member's locale
- *   (../mail/reader-mail.ts); never logged by Masthead;
+ *   (server/i18n/reader-mail.ts); never logged by Masthead;
  * - a code is checked and used up in its own committed writes, so a wrong try counts even when the
  *   request then fails, and two requests with one code: exactly one succeeds (a conditional update).
  * Answers never tell whether an address has an account (as forgot-password).
@@ -22,16 +22,17 @@ import { hashPassword } from "../auth/password";
 import type { Db } from "../db/client";
 import { isUniqueClash, withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
+import { readerMail, renderSimpleMail } from "../i18n/reader-mail";
 import { queueEmail } from "../mail/outbox";
-import { readerMail, renderSimpleMail } from "../mail/reader-mail";
 import type { Publisher } from "../publishing/publisher";
 import type { RateLimitRule } from "../rate-limit";
 import { addressBucket } from "../rate-limit/address";
 import { assertWithinRateLimits } from "../rate-limit/assert";
+import { hashToken, newToken } from "../security/secret-tokens";
 import { isPlaceholderEmail } from "./identities";
 import type { TUpdateProfileInput, TUpdateWithOtpInput } from "./member-account.schema";
 import type { MemberRecord } from "./members";
-import { hashToken, newToken, revokeMemberSessions } from "./sessions";
+import { revokeMemberSessions } from "./sessions";
 
 const OTP_TTL_MS = 10 * 60_000;
 const OTP_MAX_ATTEMPTS = 5;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
+import { hashToken } from "../security/secret-tokens";
 import { ZBridgekeeperResetInput, ZMemberLoginInput, ZMemberMetadataInput, ZMemberSignupInput } from "./members.schema";
-import { hashToken } from "./sessions";
 
 describe("member input schemas", () => {
   it("normalises the e-mail and enforces the password length on sign-up", () => {

@@ -8,8 +8,23 @@
  */
 import { z } from "zod";
 
-import { zNewsletterSlug } from "../newsletters/newsletters.schema";
 import { nestsAtMost, refuseNul } from "../publishing/content.schema";
+
+const NEWSLETTER_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * A newsletter's slug, the name readers subscribe by (the signup below, server/newsletters):
+ * trimmed as forms send it, or taken exactly (a path names the newsletter as written).
+ */
+const newsletterSlug = ({ trim }: { trim: boolean }) =>
+  (trim ? z.string().trim() : z.string())
+    .min(1, "is required")
+    .max(60, "must be at most 60 characters")
+    .regex(NEWSLETTER_SLUG, "may hold only lower-case letters, digits and single hyphens");
+
+export const zNewsletterSlug = newsletterSlug({ trim: true });
+/** Not trimmed: `/daily%0D%0A` is no other address of `/daily`. */
+export const zNewsletterSlugExact = newsletterSlug({ trim: false });
 
 /** Member.source of an erased reader's tombstone (docs/privacy.md "Erasure"): nobody to find or sign in. */
 export const ERASED_SOURCE = "erased";

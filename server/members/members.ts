@@ -22,22 +22,16 @@ import type { Db } from "../db/client";
 import { isUniqueClash, withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { Member, Prisma } from "../generated/prisma/client";
+import { readerMail, renderSimpleMail } from "../i18n/reader-mail";
 import { queueEmail } from "../mail/outbox";
-import { readerMail, renderSimpleMail } from "../mail/reader-mail";
 import type { Publisher } from "../publishing/publisher";
 import { addressBucket } from "../rate-limit/address";
 import { assertWithinRateLimits } from "../rate-limit/assert";
+import { hashToken, newToken } from "../security/secret-tokens";
 import { emitWebhookEvent } from "../webhooks/deliveries";
 import type { TMemberLoginInput, TMemberSignupInput, TMemberWire } from "./members.schema";
 import { passwordResetLink, type ResetPage } from "./reset-link";
-import {
-  createMemberSession,
-  hashToken,
-  newToken,
-  revokeMemberSession,
-  revokeMemberSessions,
-  type MemberSession,
-} from "./sessions";
+import { createMemberSession, revokeMemberSession, revokeMemberSessions, type MemberSession } from "./sessions";
 
 const RESET_TOKEN_TTL_MS = 3600_000;
 export const PASSWORD_RESET_KIND = "member.password_reset";

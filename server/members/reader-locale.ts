@@ -7,15 +7,18 @@
 import "server-only";
 
 import { LOCALES, type Locale } from "@/i18n/locales";
+import type { Translate } from "@/i18n/translate";
 
 import type { Db } from "../db/client";
 import { accountLocales, localeCookieOf, pageLocale, type AccountLocales } from "../i18n/locale-settings";
 import { translatorFor } from "../i18n/overrides";
-import type { ReaderWords } from "../subscriptions/self-service/self-service-words";
 
 /** The cookie a signed-out reader's choice is kept in (a signed-in reader's is on their record too). */
 /** Every shipped locale, English first: a page on a host that names no publisher. */
 const NO_ACCOUNT: AccountLocales = { defaultLocale: "en", offered: [...LOCALES] };
+
+/** The reader's locale and its member-page messages (with the account's overrides). */
+export type ReaderWords = { locale: Locale; t: Translate<"member"> };
 
 export type ReaderLocaleInput = {
   /** The signed-in reader's saved choice. */

@@ -3,30 +3,21 @@
  *
  * A session token is 32 random bytes (base64url), shown once, at login or sign-up (how it travels
  * over HTTP, header and cookies, is server/http/member-session.ts). Only its SHA-256 is stored,
- * so a leaked database does not leak sessions. A session ends at its expiry
+ * so a leaked database does not leak sessions (server/security/secret-tokens.ts). A session ends at its expiry
  * (MEMBER_SESSION_DAYS), at logout, or when the member resets the password.
  */
 import "server-only";
 
-import { createHash, randomBytes } from "node:crypto";
-
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Member } from "../generated/prisma/client";
+import { hashToken, newToken } from "../security/secret-tokens";
 
 /** What an unauthenticated member call answers (bridgekeeper's wording). */
 const NOT_LOGGED_IN = "Could not find qt-auth cookie or X-QT-AUTH header, please Login.";
 
 /** lastUsedAt is written at most this often per session, not on every request. */
 const TOUCH_EVERY_MS = 5 * 60_000;
-
-export function hashToken(token: string): string {
-  return createHash("sha256").update(token, "utf8").digest("hex");
-}
-
-export function newToken(): string {
-  return randomBytes(32).toString("base64url");
-}
 
 /** A session just started: its token, shown once. */
 export type MemberSession = { token: string; expiresAt: Date };

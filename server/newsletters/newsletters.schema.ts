@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 
+import { zNewsletterSlug } from "../members/members.schema";
 import { zWebUrl } from "../web-url";
 
 export const NEWSLETTER_AUDIENCES = ["OPT_IN", "MEMBERS", "PAYING"] as const;
@@ -16,20 +17,8 @@ export const AUDIENCE_LABELS: Record<(typeof NEWSLETTER_AUDIENCES)[number], stri
   PAYING: "Paying subscribers who opted in",
 };
 
-const NEWSLETTER_SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
 const TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
-
-/** A newsletter's slug: trimmed as forms send it, or taken exactly (a path names the newsletter as written). */
-const newsletterSlug = ({ trim }: { trim: boolean }) =>
-  (trim ? z.string().trim() : z.string())
-    .min(1, "is required")
-    .max(60, "must be at most 60 characters")
-    .regex(NEWSLETTER_SLUG, "may hold only lower-case letters, digits and single hyphens");
-
-export const zNewsletterSlug = newsletterSlug({ trim: true });
-/** Not trimmed: `/daily%0D%0A` is no other address of `/daily`. */
-export const zNewsletterSlugExact = newsletterSlug({ trim: false });
 
 export const zNewsletterEmail = z
   .string()

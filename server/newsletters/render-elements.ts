@@ -24,7 +24,7 @@ import type { Translate } from "@/i18n/translate";
 import { ownValue } from "@/server/own-keys";
 
 import type { TCard, TStoryElement } from "../publishing/cards.schema";
-import { escapeXml } from "../publishing/feeds/xml";
+import { escapeXml } from "../text/xml";
 
 export const MAIL_WIDTH = 600;
 
@@ -41,7 +41,7 @@ export type ElementContext = {
 
 export type Rendered = { html: string; text: string };
 
-/** Text for HTML and attribute values: the five characters that matter escaped (server/publishing/feeds/xml.ts). */
+/** Text for HTML and attribute values: the five characters that matter escaped (server/text/xml.ts). */
 export const escapeHtml = (text: string): string => escapeXml(text);
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " ", apos: "'" };

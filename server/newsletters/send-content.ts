@@ -11,7 +11,7 @@
  * reads them (../subscriptions/access/access-load.ts `loadReaderState`: a batch's readers in one statement).
  *
  * Each reader gets the chrome in their own locale (their saved choice, else the account's default:
- * ../mail/reader-mail.ts `memberLocales`, a batch's readers in one statement); a send compiles a
+ * server/i18n/reader-mail.ts `memberLocales`, a batch's readers in one statement); a send compiles a
  * template per variant and locale its readers need, once, with the account's overrides.
  */
 import "server-only";
@@ -22,7 +22,7 @@ import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { accountLocales } from "../i18n/locale-settings";
 import { translatorFor } from "../i18n/overrides";
-import { memberLocales } from "../mail/reader-mail";
+import { memberLocales } from "../i18n/reader-mail";
 import { imageUrl } from "../publishing/feeds/content";
 import { paywallPointOf } from "../publishing/paywall-point";
 import { getPublisher } from "../publishing/publisher";

@@ -2,6 +2,8 @@
 // checked, never twice across two workers and after a kill, bounces, retries, cancellation, idempotent creation.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
+import { JOBS } from "@/server/background/job-list";
+
 import { getDb } from "../db";
 import type { Db } from "../db/client";
 import { claimJobs } from "../jobs/engine";
@@ -245,7 +247,7 @@ describe("a crash of the instance running the job", () => {
     const { sends } = await sendToNewsletter({ account, newsletter, story });
     const sendId = sends[0]!.id;
     // A worker claims the job, sends 6 mails and dies (nothing more written, its job still held).
-    const [held] = await claimJobs(db, { workerId: "dead", now: new Date(), limit: 1 });
+    const [held] = await claimJobs(db, { jobs: JOBS, workerId: "dead", now: new Date(), limit: 1 });
     expect(held?.name).toBe("newsletter.send");
     let handedOff = 0;
     expect((await slice(sendId, { batchSize: 10, killAfterHandoff: () => ++handedOff >= 6 })).state).toBe("killed");

@@ -1,8 +1,9 @@
 /** Readers' newsletter subscriptions on the wire: the member API, the public sign-up, bounce reports. */
 import { z } from "zod";
 
+import { zNewsletterSlug, zNewsletterSlugExact } from "../members/members.schema";
 import { PG_INT_MAX, zWholeNumber } from "../params.schema";
-import { zNewsletterEmail, zNewsletterSlug, zNewsletterSlugExact } from "./newsletters.schema";
+import { zNewsletterEmail } from "./newsletters.schema";
 
 /** A slug in the path names the newsletter exactly (not trimmed, as forms are). */
 export const ZNewsletterSlugParams = z.object({ slug: zNewsletterSlugExact });

@@ -19,7 +19,7 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
 import type { OAuthClient, Prisma } from "../generated/prisma/client";
-import { hashToken } from "../members/sessions";
+import { hashToken } from "../security/secret-tokens";
 import { parseInput } from "../validation";
 import {
   ZCreateOAuthClientInput,

@@ -32,8 +32,9 @@ import type { OAuthClient } from "../generated/prisma/client";
 import { log } from "../log";
 import { PUBLISHER_JWT_PROVIDER } from "../members/identities";
 import type { MemberRecord } from "../members/members";
-import { createMemberSession, hashToken, newToken, type MemberSession } from "../members/sessions";
+import { createMemberSession, type MemberSession } from "../members/sessions";
 import { isPublicationUrl, type Publisher } from "../publishing/publisher";
+import { hashToken, newToken } from "../security/secret-tokens";
 import { isClientSecret } from "./clients";
 import type { TAuthorizeQuery, TTokenRequest } from "./provider.schema";
 

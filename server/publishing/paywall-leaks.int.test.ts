@@ -31,7 +31,7 @@ import * as byId from "@/app/api/v1/stories/[storyId]/route";
 import * as stories from "@/app/api/v1/stories/route";
 import * as byExternalId from "@/app/api/v1/story-by-external-id/[externalId]/route";
 import * as rss from "@/app/stories.rss/route";
-import { createApiKey } from "@/server/accounts/api-keys";
+import { createApiKey } from "@/server/auth/api-keys";
 import { getDb } from "@/server/db";
 import { sendContent } from "@/server/newsletters/send-content";
 import { forgetPublisherCache } from "@/server/publishing/publisher";

@@ -19,6 +19,7 @@ import "server-only";
 
 import { recordAudit } from "../audit/audit-log";
 import type { StaffActor } from "../auth/actor";
+import { changedBy } from "../auth/changed-by";
 import { hasAnyRole } from "../auth/roles";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
@@ -26,7 +27,6 @@ import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { emitWebhookEvent } from "../webhooks/deliveries";
 import { EXTERNAL_IMAGE_HOSTS_SETTING } from "./editorial/image-refs";
-import { changedBy } from "./editorial/shared";
 import {
   ZPublisherSettingsInput,
   type TPublisherSettings,

@@ -93,23 +93,20 @@ export class DatabaseRateLimitStore implements RateLimitStore {
 
   async hit(key: string, windowMs: number, now: Date) {
     const db = await this.getDb();
-    const rows = await db.$queryRawUnsafe<{ count: number; reset_at: Date }[]>(
-      `INSERT INTO rate_limit_buckets (key, count, reset_at) VALUES ($1, 1, $3)
-       ON CONFLICT (key) DO UPDATE SET
-         count = CASE WHEN rate_limit_buckets.reset_at <= $2 THEN 1 ELSE rate_limit_buckets.count + 1 END,
-         reset_at = CASE WHEN rate_limit_buckets.reset_at <= $2 THEN $3 ELSE rate_limit_buckets.reset_at END
-       RETURNING count, reset_at`,
-      key,
-      now,
-      new Date(now.getTime() + windowMs),
-    );
+    const resetAt = new Date(now.getTime() + windowMs);
+    const rows = await db.$queryRaw<{ count: number; reset_at: Date }[]>`
+      INSERT INTO rate_limit_buckets (key, count, reset_at) VALUES (${key}, 1, ${resetAt})
+      ON CONFLICT (key) DO UPDATE SET
+        count = CASE WHEN rate_limit_buckets.reset_at <= ${now} THEN 1 ELSE rate_limit_buckets.count + 1 END,
+        reset_at = CASE WHEN rate_limit_buckets.reset_at <= ${now} THEN ${resetAt} ELSE rate_limit_buckets.reset_at END
+      RETURNING count, reset_at`;
     const row = rows[0]!;
     return { count: Number(row.count), resetAt: new Date(row.reset_at) };
   }
 
   async reset(key: string) {
     const db = await this.getDb();
-    await db.$executeRawUnsafe("DELETE FROM rate_limit_buckets WHERE key = $1", key);
+    await db.$executeRaw`DELETE FROM rate_limit_buckets WHERE key = ${key}`;
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { findApiKey } from "../accounts/api-keys";
+import { findApiKey } from "../auth/api-keys";
 import { verifyPassword } from "../auth/password";
 import { getDb } from "../db";
 import { DEMO, demoCredentials, seedDemoPublisher } from "./demo";

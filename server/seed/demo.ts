@@ -6,7 +6,7 @@
  * These credentials are public (README). Never run this against production data: the seed
  * script refuses when NODE_ENV=production unless ALLOW_DEMO_SEED=true.
  */
-import { createApiKey, hashApiKey } from "../accounts/api-keys";
+import { createApiKey, hashApiKey } from "../auth/api-keys";
 import { hashPassword } from "../auth/password";
 import type { Db } from "../db/client";
 import type { AdminRole } from "../generated/prisma/client";

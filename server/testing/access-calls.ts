@@ -11,7 +11,7 @@ import { expect } from "vitest";
 import { GET as AMP_ACCESS } from "@/app/api/access/v1/stories/[storyId]/amp-access/route";
 import { POST as AMP_PINGBACK } from "@/app/api/access/v1/stories/[storyId]/amp-pingback/route";
 
-import { createApiKey } from "../accounts/api-keys";
+import { createApiKey } from "../auth/api-keys";
 import type { Db } from "../db/client";
 import type { AccessGrant } from "../subscriptions/access/access";
 import { createTestPublisher, insertStory } from "./publishing-factories";

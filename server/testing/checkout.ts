@@ -8,7 +8,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 
-import { createApiKey } from "../accounts/api-keys";
+import { createApiKey } from "../auth/api-keys";
 import type { Db } from "../db/client";
 import { encryptSecret } from "../security/encryption";
 import { PaymentAdapterError, type PaymentAdapter } from "../subscriptions/payments/adapter";

@@ -2,7 +2,7 @@
  * A clock for integration tests of time-driven work (the subscription lifecycle): a test freezes
  * it and moves it, and gives it to the jobs it runs (`testJobDeps({ clock: now })`), so a year of
  * a subscription runs in seconds without sleeping. Production code never reads it: the app's
- * jobs get real time (server/jobs/background.ts), and services take `now` from their caller.
+ * jobs get real time (server/background/start.ts), and services take `now` from their caller.
  *
  *   setClock(new Date("2026-01-01T00:00:00Z"));  // frozen
  *   resetClock();                                 // real time again

@@ -6,7 +6,7 @@
  * `tracesOf`, which reads every table of the database for text that names them.
  */
 import type { Db } from "../db/client";
-import { hashToken, newToken } from "../members/sessions";
+import { hashToken, newToken } from "../security/secret-tokens";
 import type { ImageStorage } from "../storage/image-storage";
 import { insertNewsletter } from "./newsletter-fixtures";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "./subscription-fixtures";

@@ -3,6 +3,7 @@
  * dependencies a test controls (a clock it moves, a mail transport that records, the real
  * webhook sender allowed to reach 127.0.0.1).
  */
+import { JOBS } from "../background/job-list";
 import type { Db } from "../db/client";
 import type { JobDeps } from "../jobs/define";
 import { runDueJobs, runJobById, type JobRunState } from "../jobs/engine";
@@ -48,7 +49,7 @@ export async function runJobsNow(
   deps: JobDeps = testJobDeps(),
   workerId = "test",
 ): Promise<{ claimed: number }> {
-  return runDueJobs(db, { deps, workerId });
+  return runDueJobs(db, { jobs: JOBS, deps, workerId });
 }
 
 /** The pending or finished job of `name` whose payload field `field` is `value`. */
@@ -65,5 +66,10 @@ export async function runJobFor(
   args: { name: string; field: string; value: string; deps?: JobDeps; workerId?: string },
 ): Promise<JobRunState> {
   const job = await findJob(db, args.name, args.field, args.value);
-  return runJobById(db, { jobId: job.id, deps: args.deps ?? testJobDeps(), workerId: args.workerId ?? "test" });
+  return runJobById(db, {
+    jobs: JOBS,
+    jobId: job.id,
+    deps: args.deps ?? testJobDeps(),
+    workerId: args.workerId ?? "test",
+  });
 }

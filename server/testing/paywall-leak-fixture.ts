@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 
 import { GET as STORY_BY_ID } from "@/app/api/v1/stories/[storyId]/route";
 
-import { createApiKey } from "../accounts/api-keys";
+import { createApiKey } from "../auth/api-keys";
 import type { Db } from "../db/client";
 import type { TCard } from "../publishing/cards.schema";
 import { forgetPublisherCache } from "../publishing/publisher";

@@ -10,7 +10,7 @@ import zlib from "node:zlib";
 import type { Locale } from "@/i18n/locales";
 import { translator } from "@/i18n/translate";
 
-import { readerMailKit } from "../mail/reader-mail";
+import { readerMailKit } from "../i18n/reader-mail";
 
 /** The document language of `locale` with the account's zone (no overrides). */
 export const documentLanguage = (locale: Locale, zone: string) =>

@@ -3,8 +3,8 @@
  * key and a client key (`publisher`); a monthly plan's input (999 EUR, 1099 USD, recurring) for a
  * group (`monthly`); and a catalogue made through the services (`catalogue`).
  */
-import { createApiKey } from "../accounts/api-keys";
 import { staffActor } from "../auth/actor";
+import { createApiKey } from "../auth/api-keys";
 import type { Db } from "../db/client";
 import { createAsset } from "../subscriptions/catalogue/assets";
 import { createGroup } from "../subscriptions/catalogue/groups";

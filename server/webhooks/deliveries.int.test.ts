@@ -2,6 +2,8 @@ import net from "node:net";
 
 import { afterEach, describe, expect, it } from "vitest";
 
+import { JOBS } from "@/server/background/job-list";
+
 import { getDb } from "../db";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
@@ -78,7 +80,7 @@ async function attempt(
   const db = await getDb();
   const before = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
   const job = await findJob(db, "webhook.deliver", "deliveryId", deliveryId);
-  const state = await runJobById(db, { jobId: job.id, deps: testJobDeps({ clock, ...deps }), workerId });
+  const state = await runJobById(db, { jobs: JOBS, jobId: job.id, deps: testJobDeps({ clock, ...deps }), workerId });
   const after = await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
   if (after.attemptCount === before.attemptCount) {
     if (before.status !== "PENDING") return { outcome: "skipped", reason: `already ${before.status.toLowerCase()}` };
@@ -339,7 +341,7 @@ describe("webhook deliveries against a real receiver", () => {
     for (let hour = 0; hour <= 26 && deactivatedAt === null; hour++) {
       clock.set(new Date(start + hour * 3600_000));
       await emitSubscriptionCreated(db, a.id, clock(), { subscription: { id: hour } });
-      await runDueJobs(db, { deps: testJobDeps({ clock }), workerId: "w" });
+      await runDueJobs(db, { jobs: JOBS, deps: testJobDeps({ clock }), workerId: "w" });
       const current = await db.webhookEndpoint.findUniqueOrThrow({ where: { id: ep.id } });
       if (!current.active) deactivatedAt = clock().getTime();
       else if (hour < 24) expect(current.failingSince?.getTime()).toBe(start);
@@ -381,8 +383,8 @@ describe("webhook deliveries against a real receiver", () => {
     // Two claimers at once get disjoint sets.
     const [x, y] = (
       await Promise.all([
-        claimJobs(db, { workerId: "x", now: clock(), limit: 15 }),
-        claimJobs(db, { workerId: "y", now: clock(), limit: 15 }),
+        claimJobs(db, { jobs: JOBS, workerId: "x", now: clock(), limit: 15 }),
+        claimJobs(db, { jobs: JOBS, workerId: "y", now: clock(), limit: 15 }),
       ])
     ).map((rows) => rows.map((row) => row.id));
     expect(x!.filter((id) => y!.includes(id))).toEqual([]);
@@ -424,6 +426,7 @@ describe("webhook deliveries against a real receiver", () => {
       return { statusCode: 200, error: null, excerpt: "ok", durationMs: 1 };
     };
     const result = await runDueJobs(db, {
+      jobs: JOBS,
       deps: testJobDeps({ clock, sendWebhook: send, webhookConcurrency: 3 }),
       workerId: "batch",
       limit: 10,

@@ -365,9 +365,9 @@ async function recordAttempts(db: TransactionClient, records: AttemptRecord[]): 
     next_at: r.next?.toISOString() ?? null,
     completed_at: r.status === "pending" ? null : r.finishedAt.toISOString(),
   }));
-  await db.$executeRawUnsafe(
-    `WITH input AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(
+  await db.$executeRaw`
+    WITH input AS (
+       SELECT * FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS t(
          delivery_id uuid, attempt_id uuid, number int, started_at timestamptz, finished_at timestamptz, duration_ms int,
          status_code int, error text, excerpt text, succeeded boolean, status text, next_at timestamptz, completed_at timestamptz)
      ), attempt AS (
@@ -380,9 +380,7 @@ async function recordAttempts(db: TransactionClient, records: AttemptRecord[]): 
             status = i.status::webhook_delivery_status, next_attempt_at = COALESCE(i.next_at, d.next_attempt_at),
             completed_at = i.completed_at, updated_at = i.finished_at
        FROM input i
-      WHERE d.id = i.delivery_id`,
-    JSON.stringify(rows),
-  );
+      WHERE d.id = i.delivery_id`;
   for (const r of records) {
     if (!r.ok || r.delivery.endpoint.failingSince)
       await recordEndpointHealth(db, r.delivery.endpoint, r.ok, r.startedAt, r.finishedAt);

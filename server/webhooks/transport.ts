@@ -35,6 +35,13 @@ type SendResult = {
 
 export type Sender = (request: SendRequest) => Promise<SendResult>;
 
+// The delivery job posts through the sender the process chose (server/background/start.ts).
+declare module "../jobs/define" {
+  interface JobDeps {
+    sendWebhook: Sender;
+  }
+}
+
 const MAX_READ_BYTES = 64 * 1024;
 const agents = {
   "http:": new http.Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 }),

@@ -1,12 +1,12 @@
 // GET /api/health – 200 when every dependency answers (the database; Redis when rate limits live there); 503 naming
 // the one that does not, or "stopping" while the process drains after SIGTERM.
 import { getEnv } from "@/env.js";
+import { backgroundEngineState } from "@/server/background/start";
 import { cacheState } from "@/server/cache/process-cache";
 import { getDatabase } from "@/server/db";
 import { checkHealth } from "@/server/health";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { backgroundEngineState } from "@/server/jobs/background";
 import { getRateLimitStore } from "@/server/rate-limit/store";
 
 export const dynamic = "force-dynamic";

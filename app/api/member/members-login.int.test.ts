@@ -16,8 +16,9 @@ import { OPTIONS as signupOptions } from "@/app/api/member/route";
 import { GET as me } from "@/app/api/v1/members/me/route";
 import { getDb } from "@/server/db";
 import { BAD_CREDENTIALS_MESSAGE } from "@/server/members/members";
-import { createMemberSession, hashToken } from "@/server/members/sessions";
+import { createMemberSession } from "@/server/members/sessions";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
+import { hashToken } from "@/server/security/secret-tokens";
 import {
   get,
   json,

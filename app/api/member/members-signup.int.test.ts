@@ -9,8 +9,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { POST as signup } from "@/app/api/member/route";
 import { verifyPassword } from "@/server/auth/password";
 import { getDb } from "@/server/db";
-import { hashToken } from "@/server/members/sessions";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
+import { hashToken } from "@/server/security/secret-tokens";
 import { json, nextSeq, NO_PARAMS, post, setCookies, signupMember, uniqueEmail } from "@/server/testing/member-calls";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 

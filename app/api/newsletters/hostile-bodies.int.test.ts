@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { createApiKey } from "@/server/accounts/api-keys";
+import { createApiKey } from "@/server/auth/api-keys";
 import { createMemberSession } from "@/server/members/sessions";
 import { call } from "@/server/testing/engagement";
 import {

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { createApiKey } from "@/server/accounts/api-keys";
+import { createApiKey } from "@/server/auth/api-keys";
 import { newsletterTokenKey, signNewsletterToken } from "@/server/newsletters/tokens";
 import { call } from "@/server/testing/engagement";
 import {

@@ -3,7 +3,7 @@
 import { Client, Collection, Story } from "@quintype/backend";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 
-import { createApiKey } from "@/server/accounts/api-keys";
+import { createApiKey } from "@/server/auth/api-keys";
 import { getDb } from "@/server/db";
 import { startContentServer, type ContentServer } from "@/server/testing/content-server";
 import { seedCollections, seedNewsroom, type Newsroom } from "@/server/testing/newsroom-fixture";

@@ -20,8 +20,8 @@ import { chooseLocale, type Locale } from "@/i18n/locales";
 import type { Db } from "../../db/client";
 import { accountLocales } from "../../i18n/locale-settings";
 import { translatorFor } from "../../i18n/overrides";
+import { readerMailKit, renderSimpleMail, type MailBlock, type ReaderMail } from "../../i18n/reader-mail";
 import { queueEmail } from "../../mail/outbox";
-import { readerMailKit, renderSimpleMail, type MailBlock, type ReaderMail } from "../../mail/reader-mail";
 import { isPlaceholderEmail } from "../../members/identities";
 
 /** A mail's recipient: an address, the language asked for (a member's saved one wins), a name. */

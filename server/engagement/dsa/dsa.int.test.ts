@@ -15,12 +15,12 @@ import { POST as NOTICE } from "@/app/api/v1/accounts/[account_id]/pages/[encode
 import type { ApiUser } from "../../auth/api-auth";
 import { getDb } from "../../db";
 import type { Db } from "../../db/client";
+import { eraseDsaPersonalData } from "../../privacy/erasure/dsa-notices";
 import { solvedCaptcha } from "../../testing/captcha";
 import { call, pageId } from "../../testing/engagement";
 import { createTestPublisher } from "../../testing/publishing-factories";
 import { createTestStaff, trpcCodeOf } from "../../testing/staff";
 import { createComment } from "../comments";
-import { eraseDsaPersonalData } from "./erasure";
 
 const URL_A = "https://news.example.com/politics/a-story";
 const AUTHOR: ApiUser = { id: "ada", name: "Ada Lovelace", email: "ada@example.com", avatarUrl: null, provider: null };

@@ -1,13 +1,13 @@
 /**
  * The e-mails that tell readers (docs/engagement.md "Notifications to readers"): one event at
- * once, or the daily digest, in the reader's language (the `mail` catalogue: ../../mail/reader-mail.ts).
+ * once, or the daily digest, in the reader's language (the `mail` catalogue: server/i18n/reader-mail.ts).
  * Plain text and a simple HTML part (tables and inline styles, which every mail client renders)
  * with the locale's lang and dir, every reader-written word escaped (a comment's words and a
  * page's headline keep `dir="auto"`: they are in whatever language their writer used); each item
  * links to the comment on its page. Every mail carries one-click unsubscribe (RFC 8058): List-Unsubscribe with the
  * HTTPS URL and a mailto, and List-Unsubscribe-Post.
  */
-import { escapeHtml, greeting, langDir, startAlign, type ReaderMail } from "../../mail/reader-mail";
+import { escapeHtml, greeting, langDir, startAlign, type ReaderMail } from "../../i18n/reader-mail";
 import { truncateGraphemes } from "../../text/graphemes";
 import { groupDigest, type TDecision, type TNotificationKind } from "./rules";
 

@@ -10,7 +10,7 @@ import "server-only";
 import { getEnv } from "../../../env.js";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
-import { escapeHtml, langDir, readerMail, type ReaderMail } from "../../mail/reader-mail";
+import { escapeHtml, langDir, readerMail, type ReaderMail } from "../../i18n/reader-mail";
 import { setPrefs, unsubscribeChange } from "./preferences";
 import { isUnsubscribeTokenForm, unsubscribeKey, verifyUnsubscribeToken, type TUnsubscribeKind } from "./token";
 

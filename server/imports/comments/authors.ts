@@ -36,8 +36,8 @@
 import "server-only";
 
 import type { Db, TransactionClient } from "../../db/client";
-import { GUEST_DEFAULT_NAME, GUEST_PROVIDER, guestMember } from "../../engagement/guests";
-import { createIdentityMember, cut, placeholderEmail } from "../../members/identities";
+import { GUEST_DEFAULT_NAME, guestMember } from "../../engagement/guests";
+import { createIdentityMember, cut, GUEST_PROVIDER, placeholderEmail } from "../../members/identities";
 import type { ImportContext, Mapping, PlanEffect } from "../types";
 import { authorKey, guestNameOf, normaliseEmail, type CommentAuthor, type StaffPerson } from "./records";
 

@@ -17,7 +17,7 @@
  *   is prose, not a shortcode: a name counts as one when it has attributes, a closing tag, a
  *   "-" or "_" in it, or stands alone on its line.
  */
-import { escapeXml } from "../../publishing/feeds/xml";
+import { escapeXml } from "../../text/xml";
 
 /** An image of the export's attachments (a WordPress media item): its URL, caption and alt text. */
 export type AttachmentImage = { url: string; caption?: string | null; alt?: string | null };

@@ -10,6 +10,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { staffActor } from "@/server/auth/actor";
+import { JOBS } from "@/server/background/job-list";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { claimJobs } from "@/server/jobs/engine";
@@ -296,7 +297,7 @@ describe("imports router", () => {
     await runJobsNow(db);
     await owner.caller.imports.start({ uploadId: id, digest });
     const now = new Date();
-    await claimJobs(db, { workerId: "dead", now, limit: 1 });
+    await claimJobs(db, { jobs: JOBS, workerId: "dead", now, limit: 1 });
     // The dead worker still holds the job: it cannot be withdrawn, only asked to stop.
     expect((await owner.caller.imports.cancel({ uploadId: id })).cancelRequested).toBe(true);
     await runJobsNow(db, testJobDeps({ clock: () => new Date(now.getTime() + 61_000) }));
@@ -311,7 +312,7 @@ describe("imports router", () => {
     await owner.caller.imports.start({ uploadId: id, digest });
     // A worker takes the job and dies half-way through the file: its run stays "running".
     const now = new Date();
-    const [claimed] = await claimJobs(db, { workerId: "dead", now, limit: 1 });
+    const [claimed] = await claimJobs(db, { jobs: JOBS, workerId: "dead", now, limit: 1 });
     expect(claimed?.name).toBe("import.operation");
     await expect(
       importFixture(db, account.id, "disqus", SAMPLE, {

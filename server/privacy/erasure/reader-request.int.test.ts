@@ -99,7 +99,7 @@ describe("nobody erases another reader", () => {
       data: {
         accountId: elsewhere.id,
         memberId: stranger.id,
-        tokenHash: (await import("@/server/members/sessions")).hashToken("t".repeat(43)),
+        tokenHash: (await import("@/server/security/secret-tokens")).hashToken("t".repeat(43)),
         expiresAt: new Date(Date.now() + 3600_000),
       },
     });

@@ -17,14 +17,14 @@ import { systemActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
+import { readerMail, renderSimpleMail } from "../../i18n/reader-mail";
 import { queueEmail } from "../../mail/outbox";
-import { readerMail, renderSimpleMail } from "../../mail/reader-mail";
 import { isPlaceholderEmail } from "../../members/identities";
 import { ERASED_SOURCE } from "../../members/members.schema";
 import { hostedMemberOrigin } from "../../members/reset-link";
-import { hashToken, newToken } from "../../members/sessions";
 import type { Publisher } from "../../publishing/publisher";
 import { assertWithinRateLimits } from "../../rate-limit/assert";
+import { hashToken, newToken } from "../../security/secret-tokens";
 import { startErasure, type ErasureView } from "./requests";
 
 const ERASURE_LINK_TTL_MS = 24 * 3600_000;

@@ -33,7 +33,7 @@ type RunErasureArgs = {
 };
 
 async function lockRequest(tx: TransactionClient, id: string) {
-  await tx.$queryRawUnsafe(`SELECT id FROM erasure_requests WHERE id = $1::uuid FOR UPDATE`, id);
+  await tx.$queryRaw`SELECT id FROM erasure_requests WHERE id = ${id}::uuid FOR UPDATE`;
   return tx.erasureRequest.findUniqueOrThrow({ where: { id } });
 }
 

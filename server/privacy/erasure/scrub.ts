@@ -7,6 +7,8 @@
 import "server-only";
 
 import type { TransactionClient } from "../../db/client";
+import { sqlIdentifier } from "../../db/sql";
+import { Prisma } from "../../generated/prisma/client";
 import { allNeedles, scrubJson, scrubText, type Needles } from "./rules";
 
 type Column = { name: string; kind: "json" | "text" };
@@ -17,15 +19,19 @@ type ScrubSpec = {
   /** The key column's SQL type, for the update's cast. */
   keyType: "uuid" | "bigint" | "int";
   columns: readonly Column[];
-  /** Rows of the account: a condition on the table's own columns, `$1` the account id. */
-  scope: string;
+  /** Rows of the account: a condition on the table's own columns. */
+  scope: (accountId: number) => Prisma.Sql;
 };
 
 const json = (name: string): Column => ({ name, kind: "json" });
 const text = (name: string): Column => ({ name, kind: "text" });
-const OF_ACCOUNT = "account_id = $1";
-const OF_ACCOUNT_EVENTS = "event_id IN (SELECT id FROM webhook_events WHERE account_id = $1)";
-const OF_ACCOUNT_DELIVERIES = `delivery_id IN (SELECT id FROM webhook_deliveries WHERE ${OF_ACCOUNT_EVENTS})`;
+const OF_ACCOUNT = (accountId: number) => Prisma.sql`account_id = ${accountId}`;
+const OF_ACCOUNT_EVENTS = (accountId: number) =>
+  Prisma.sql`event_id IN (SELECT id FROM webhook_events WHERE account_id = ${accountId})`;
+const OF_ACCOUNT_DELIVERIES = (accountId: number) =>
+  Prisma.sql`delivery_id IN (SELECT id FROM webhook_deliveries WHERE ${OF_ACCOUNT_EVENTS(accountId)})`;
+/** The key's cast, by its type (fixed SQL: a type name is no identifier to quote). */
+const KEY_CAST = { uuid: Prisma.sql`uuid`, bigint: Prisma.sql`bigint`, int: Prisma.sql`int` } as const;
 
 /** Webhooks' logs: what was sent, and what receivers answered (an echo of it). */
 export const WEBHOOK_LOGS: readonly ScrubSpec[] = [
@@ -102,20 +108,20 @@ async function scrubTable(
 ): Promise<number> {
   const all = allNeedles(needles).map((n) => n.toLowerCase());
   if (!all.length) return 0;
-  const hits = spec.columns
-    .flatMap((c) => all.map((_, i) => `strpos(lower(coalesce("${c.name}"::text, '')), $${i + 2}) > 0`))
-    .join(" OR ");
-  const cols = spec.columns.map((c) => `"${c.name}"`).join(", ");
-  const rows = await tx.$queryRawUnsafe<Record<string, unknown>[]>(
-    `SELECT "${spec.key}"::text AS erasure_key, ${cols} FROM "${spec.table}" WHERE (${spec.scope}) AND (${hits})`,
-    accountId,
-    ...all,
+  const hits = Prisma.join(
+    spec.columns.flatMap((c) =>
+      all.map((needle) => Prisma.sql`strpos(lower(coalesce(${sqlIdentifier(c.name)}::text, '')), ${needle}) > 0`),
+    ),
+    " OR ",
   );
+  const cols = Prisma.join(spec.columns.map((c) => sqlIdentifier(c.name)));
+  const rows = await tx.$queryRaw<Record<string, unknown>[]>`
+    SELECT ${sqlIdentifier(spec.key)}::text AS erasure_key, ${cols} FROM ${sqlIdentifier(spec.table)}
+     WHERE (${spec.scope(accountId)}) AND (${hits})`;
   let changed = 0;
   for (const row of rows) {
     const cells = new Map(Object.entries(row));
-    const sets: string[] = [];
-    const values: unknown[] = [];
+    const sets: Prisma.Sql[] = [];
     for (const c of spec.columns) {
       const current = cells.get(c.name);
       if (current === null || current === undefined) continue;
@@ -129,15 +135,16 @@ async function scrubTable(
         next = scrubText(current, needles);
         if (next === current) continue;
       }
-      values.push(next);
-      sets.push(`"${c.name}" = $${values.length}${c.kind === "json" ? "::jsonb" : ""}`);
+      sets.push(
+        c.kind === "json"
+          ? Prisma.sql`${sqlIdentifier(c.name)} = ${next}::jsonb`
+          : Prisma.sql`${sqlIdentifier(c.name)} = ${next}`,
+      );
     }
     if (!sets.length) continue;
-    values.push(cells.get("erasure_key"));
-    await tx.$executeRawUnsafe(
-      `UPDATE "${spec.table}" SET ${sets.join(", ")} WHERE "${spec.key}" = $${values.length}::${spec.keyType}`,
-      ...values,
-    );
+    await tx.$executeRaw`
+      UPDATE ${sqlIdentifier(spec.table)} SET ${Prisma.join(sets)}
+       WHERE ${sqlIdentifier(spec.key)} = ${cells.get("erasure_key")}::${KEY_CAST[spec.keyType]}`;
     changed++;
   }
   return changed;

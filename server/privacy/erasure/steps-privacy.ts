@@ -6,9 +6,9 @@
 import "server-only";
 
 import type { TransactionClient } from "../../db/client";
-import { eraseDsaPersonalData } from "../../engagement/dsa/erasure";
 import { eraseConsentRecords } from "../consent/consent";
 import { deleteMemberExports } from "../exports/cleanup";
+import { eraseDsaPersonalData } from "./dsa-notices";
 import type { ErasureSubject } from "./subject";
 
 export async function removeExports(tx: TransactionClient, s: ErasureSubject): Promise<void> {

@@ -8,7 +8,7 @@
 import { directionOf, type Locale } from "@/i18n/locales";
 import { formatDateTime, formatMoney, type Translate } from "@/i18n/translate";
 
-import { escapeXml } from "../../publishing/feeds/xml";
+import { escapeXml } from "../../text/xml";
 import { EXPORT_SECTIONS, type ExportSection, type TMemberExportData } from "./format";
 
 type Kit = { locale: Locale; t: Translate<"member">; timeZone: string };

@@ -11,12 +11,12 @@ import type { Actor } from "../../auth/actor";
 import { formatInstant } from "../../dates.schema";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
+import { escapeXml } from "../../text/xml";
 import { parseInput } from "../../validation";
 import type { TCard } from "../cards.schema";
 import { ampStoryHtml, ampWords } from "../feeds/amp";
 import { heroImage, renderCards, type FeedContext } from "../feeds/content";
 import { HTML_RENDERER, readMoreHtml } from "../feeds/rss";
-import { escapeXml } from "../feeds/xml";
 import { paywallPointOf, splitAtPaywall, type PaywallSplit } from "../paywall-point";
 import { getPublisher } from "../publisher";
 import {

@@ -5,6 +5,8 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 
+import { JOBS } from "@/server/background/job-list";
+
 import { getDb } from "../../db";
 import { runDueJobs } from "../../jobs/engine";
 import { appErrorCodeOf as codeOf } from "../../testing/app-errors";
@@ -140,7 +142,7 @@ describe("scheduled publishing", () => {
     const { db, ctx, id } = await approvedStory();
     await scheduleStoryPublication(db, { ...ctx(), input: { id, version: 3, publishAt: at(30) } });
     const deps = testJobDeps({ clock: () => at(30) });
-    await Promise.all(["a", "b", "c"].map((workerId) => runDueJobs(db, { deps, workerId })));
+    await Promise.all(["a", "b", "c"].map((workerId) => runDueJobs(db, { jobs: JOBS, deps, workerId })));
     expect(await db.webhookEvent.count({ where: { name: "story-publish" } })).toBe(1);
     expect(await db.auditLog.count({ where: { action: "story.publish" } })).toBe(1);
     expect((await db.story.findUniqueOrThrow({ where: { id } })).status).toBe("PUBLISHED");

@@ -7,7 +7,9 @@ import "server-only";
 
 import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
+import { sqlIdentifier } from "../../db/sql";
 import { AppError } from "../../errors";
+import { Prisma } from "../../generated/prisma/client";
 import { slugify } from "../../text/slug";
 
 /** Advisory lock namespaces (the first key of pg_advisory_xact_lock(int, int); the account id is the second). */
@@ -69,12 +71,12 @@ export async function lockRows<T extends LockableTable>(
 ): Promise<Set<T extends "stories" ? string : number>> {
   if (args.ids.length === 0) return new Set();
   const { id, soft } = LOCKABLE[table];
-  const rows = await tx.$queryRawUnsafe<{ id: string | number }[]>(
-    `SELECT id FROM ${table} WHERE account_id = $1 AND id = ANY($2::${id}[])${soft ? " AND deleted_at IS NULL" : ""}
-     ORDER BY id FOR ${args.mode === "update" ? "UPDATE" : "SHARE"}`,
-    args.accountId,
-    [...new Set(args.ids)],
-  );
+  const ids = [...new Set(args.ids)];
+  const rows = await tx.$queryRaw<{ id: string | number }[]>`
+    SELECT id FROM ${sqlIdentifier(table)}
+     WHERE account_id = ${args.accountId} AND id = ANY(${id === "uuid" ? Prisma.sql`${ids}::uuid[]` : Prisma.sql`${ids}::int[]`})
+       ${soft ? Prisma.sql`AND deleted_at IS NULL` : Prisma.empty}
+     ORDER BY id FOR ${args.mode === "update" ? Prisma.sql`UPDATE` : Prisma.sql`SHARE`}`;
   return new Set(rows.map((row) => row.id as T extends "stories" ? string : number));
 }
 
@@ -226,17 +228,4 @@ export function slugFromName(name: string): string {
 /** What a soft-deleted row's slug becomes, freeing the original: never a valid slug (double hyphen). */
 export function deletedSlug(slug: string, id: number): string {
   return `${slug}--deleted-${id}`;
-}
-
-/** Who made a change, as content events carry it ("changed-by"): the staff member, or the system by name. */
-export async function changedBy(
-  db: Db,
-  actor: Actor,
-): Promise<{ id: string | null; name: string | null; email: string | null }> {
-  if (actor.kind === "system") return { id: null, name: `Masthead (${actor.name})`, email: null };
-  const user = await db.adminUser.findFirst({
-    where: { id: actor.id, accountId: actor.accountId },
-    select: { id: true, name: true, email: true },
-  });
-  return user ?? { id: actor.id, name: null, email: null };
 }

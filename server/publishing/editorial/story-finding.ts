@@ -17,13 +17,13 @@
  */
 import "server-only";
 
-import { getAccountTimeZone } from "../../accounts/time-zone";
 import { actorUserId, type Actor } from "../../auth/actor";
 import { lastZonedDays, nextDay, zonedDayRange, zonedDayStart } from "../../dates.schema";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { Prisma, type StoryStatus } from "../../generated/prisma/client";
+import { getAccountTimeZone } from "../../i18n/time-zone";
 import { parseInput } from "../../validation";
 import { searchConfigOf } from "../search-config";
 import { appendStoriesToCollection } from "./collections/items";

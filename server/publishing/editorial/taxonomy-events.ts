@@ -19,9 +19,9 @@
 import "server-only";
 
 import type { Actor } from "../../auth/actor";
+import { changedBy } from "../../auth/changed-by";
 import type { Db } from "../../db/client";
 import { emitWebhookEvent } from "../../webhooks/deliveries";
-import { changedBy } from "./shared";
 
 type TaxonomyKind = "section" | "tag" | "author" | "entity";
 type TaxonomyChange = "update" | "delete";

@@ -21,6 +21,7 @@ import { accountLocales } from "../../i18n/locale-settings";
 import { MESSAGES_PURGE_KEY } from "../../i18n/messages-cache";
 import { overridesFor } from "../../i18n/overrides";
 import { graphemePrefix } from "../../text/graphemes";
+import { attrs, escapeXml } from "../../text/xml";
 import { getPublisher } from "../publisher";
 import { storyUrl, type StoryWithRelations } from "../story-view";
 import {
@@ -34,7 +35,6 @@ import {
   type ImageRef,
 } from "./content";
 import { readMoreHtml, storyDescription } from "./rss";
-import { attrs, escapeXml } from "./xml";
 
 /** Exactly as https://amp.dev/documentation/guides-and-tutorials/learn/spec/amp-boilerplate/ gives it. */
 export const AMP_BOILERPLATE =

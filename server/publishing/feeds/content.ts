@@ -15,12 +15,12 @@ import { ownValue } from "@/server/own-keys";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
+import { escapeXml } from "../../text/xml";
 import { checkWebUrl } from "../../web-url";
 import type { TCard, TStoryElement } from "../cards.schema";
 import { paywallPointOf, splitAtPaywall } from "../paywall-point";
 import type { Publisher } from "../publisher";
 import { htmlToText, STORY_INCLUDE, type StoryWithRelations } from "../story-view";
-import { escapeXml } from "./xml";
 
 export type FeedContext = {
   publisher: Publisher;

@@ -9,6 +9,7 @@ import "server-only";
 
 import { formatInstant } from "../../dates.schema";
 import type { Db } from "../../db/client";
+import { attrs, escapeXml } from "../../text/xml";
 import { getPublisher } from "../publisher";
 import { storyUrl, type StoryWithRelations } from "../story-view";
 import {
@@ -22,7 +23,6 @@ import {
   type FeedContext,
 } from "./content";
 import { baseChannel, readMoreHtml, rssDocument, rssItem, type FeedRequest } from "./rss";
-import { attrs, escapeXml } from "./xml";
 
 /** Instant Articles allow h1/h2 only, and no code blocks. */
 const IA_TEXT_OPTIONS = {

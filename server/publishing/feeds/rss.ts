@@ -12,6 +12,7 @@ import { translator, type Translate } from "@/i18n/translate";
 
 import type { Db } from "../../db/client";
 import { truncateGraphemes } from "../../text/graphemes";
+import { attrs, cdata, element, escapeXml, rfc822 } from "../../text/xml";
 import { getPublisher } from "../publisher";
 import { htmlToText, sectionToWire, storyUrl, type StoryWithRelations } from "../story-view";
 import {
@@ -27,7 +28,6 @@ import {
   type FeedContext,
   type FeedFilter,
 } from "./content";
-import { attrs, cdata, element, escapeXml, rfc822 } from "./xml";
 
 export const RSS_CONTENT_TYPE = "application/rss+xml; charset=utf-8";
 

@@ -5,7 +5,7 @@
  * to Masthead and adds `X-SUBAUTH`. So:
  *
  * - with `X-SUBAUTH`: it must be one of the account's live server keys (compared by digest in
- *   constant time, server/accounts/api-keys.ts), and a `key` sent beside it must be a client key
+ *   constant time, server/auth/api-keys.ts), and a `key` sent beside it must be a client key
  *   of the same account; anything else is 401;
  * - without `X-SUBAUTH`: 401, unless the account's owner allowed direct calls (Settings, "AMP
  *   paywall calls"; `accounts.amp_direct_calls`, off by default), when the client key in `key`

@@ -37,7 +37,7 @@ export async function issueCreditNoteForRefund(
   options: { now?: Date } = {},
 ): Promise<CreditNoteOutcome> {
   // One issue of a refund at a time: a concurrent call waits for the first one's commit.
-  await tx.$queryRawUnsafe(`SELECT id FROM payment_refunds WHERE id = $1 FOR UPDATE`, refundId);
+  await tx.$queryRaw`SELECT id FROM payment_refunds WHERE id = ${refundId} FOR UPDATE`;
   const refund = await tx.paymentRefund.findUnique({
     where: { id: refundId },
     include: { creditNote: true, payment: { include: { invoice: true } } },
@@ -50,19 +50,17 @@ export async function issueCreditNoteForRefund(
   if (!invoice) return { issued: false, creditNote: null, reason: "The payment was not invoiced." };
 
   // The invoice's earlier notes, under the invoice's row lock (notes of one invoice one at a time).
-  await tx.$queryRawUnsafe(`SELECT id FROM invoices WHERE id = $1 FOR UPDATE`, invoice.id);
+  await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${invoice.id} FOR UPDATE`;
   const before = await tx.creditNote.aggregate({ where: { invoiceId: invoice.id }, _sum: { amountCents: true } });
   const figures = creditNoteFigures({
     invoice,
     refundedBeforeCents: before._sum.amountCents ?? 0,
     amountCents: refund.amountCents,
   });
-  const [counter] = await tx.$queryRawUnsafe<{ last_number: number }[]>(
-    `INSERT INTO credit_note_counters (account_id, last_number) VALUES ($1, 1)
-     ON CONFLICT (account_id) DO UPDATE SET last_number = credit_note_counters.last_number + 1
-     RETURNING last_number`,
-    invoice.accountId,
-  );
+  const [counter] = await tx.$queryRaw<{ last_number: number }[]>`
+    INSERT INTO credit_note_counters (account_id, last_number) VALUES (${invoice.accountId}, 1)
+    ON CONFLICT (account_id) DO UPDATE SET last_number = credit_note_counters.last_number + 1
+    RETURNING last_number`;
   const creditNote = await tx.creditNote.create({
     data: {
       accountId: invoice.accountId,

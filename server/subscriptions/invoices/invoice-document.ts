@@ -12,7 +12,7 @@
  */
 import "server-only";
 
-import type { ReaderMail } from "../../mail/reader-mail";
+import type { ReaderMail } from "../../i18n/reader-mail";
 import { invoiceTaxLines, taxLinePercentage } from "./invoice-figures";
 import type { InvoiceRow } from "./invoices";
 

@@ -47,7 +47,7 @@ export async function issueInvoiceForPayment(
 ): Promise<IssueOutcome> {
   // One issue of a payment at a time: a concurrent call waits here for the first one's commit,
   // then finds its invoice below.
-  await tx.$queryRawUnsafe(`SELECT id FROM payments WHERE id = $1 FOR UPDATE`, paymentId);
+  await tx.$queryRaw`SELECT id FROM payments WHERE id = ${paymentId} FOR UPDATE`;
   const payment = await tx.payment.findUnique({
     where: { id: paymentId },
     include: {
@@ -76,12 +76,10 @@ export async function issueInvoiceForPayment(
     discountDetail: (subscription.discountDetail ?? {}) as Record<string, unknown>,
     taxDetail: subscription.taxDetail,
   });
-  const [counter] = await tx.$queryRawUnsafe<{ last_number: number }[]>(
-    `INSERT INTO invoice_counters (account_id, last_number) VALUES ($1, 1)
-     ON CONFLICT (account_id) DO UPDATE SET last_number = invoice_counters.last_number + 1
-     RETURNING last_number`,
-    payment.accountId,
-  );
+  const [counter] = await tx.$queryRaw<{ last_number: number }[]>`
+    INSERT INTO invoice_counters (account_id, last_number) VALUES (${payment.accountId}, 1)
+    ON CONFLICT (account_id) DO UPDATE SET last_number = invoice_counters.last_number + 1
+    RETURNING last_number`;
   const invoice = await tx.invoice.create({
     data: {
       accountId: payment.accountId,

@@ -256,7 +256,7 @@ export async function autoStopExperiments(db: Db, args: { now: Date }): Promise<
 
 const EXPERIMENT_CHECK_EVERY_MS = 3600_000;
 
-/** "offers.experiments.auto_stop", hourly (server/jobs/registry.ts). */
+/** "offers.experiments.auto_stop", hourly (server/background/job-list.ts). */
 export const experimentAutoStopJob = defineJob<Record<string, never>>({
   name: "offers.experiments.auto_stop",
   kind: "transactional",

@@ -92,21 +92,13 @@ export async function receiveGatewayWebhook(
   const { status, reason } = initialStatus(job);
   const stored: StoredEvent = { job, details };
   return withTransaction(db, async (tx) => {
-    const [row] = await tx.$queryRawUnsafe<{ id: number }[]>(
-      `INSERT INTO gateway_events (account_id, provider, external_event_id, event_type, payload, status, error, processed_at, created_at)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8::timestamptz, $9::timestamptz)
-       ON CONFLICT (account_id, provider, external_event_id) DO NOTHING
-       RETURNING id`,
-      args.accountId,
-      args.provider,
-      details.eventId,
-      details.event,
-      JSON.stringify(stored),
-      status,
-      reason,
-      status === "received" ? null : args.now.toISOString(),
-      args.now.toISOString(),
-    );
+    const processedAt = status === "received" ? null : args.now.toISOString();
+    const [row] = await tx.$queryRaw<{ id: number }[]>`
+      INSERT INTO gateway_events (account_id, provider, external_event_id, event_type, payload, status, error, processed_at, created_at)
+      VALUES (${args.accountId}, ${args.provider}, ${details.eventId}, ${details.event}, ${JSON.stringify(stored)}::jsonb,
+              ${status}, ${reason}, ${processedAt}::timestamptz, ${args.now.toISOString()}::timestamptz)
+      ON CONFLICT (account_id, provider, external_event_id) DO NOTHING
+      RETURNING id`;
     if (!row) return { status: "duplicate", eventId: null };
     if (status !== "received") return { status: "ignored", eventId: row.id };
     await enqueueJob(tx, gatewayEventJob, { gatewayEventId: row.id }, { accountId: args.accountId, now: args.now });
@@ -191,7 +183,7 @@ export async function settleOneTimeCharge(
 
   // One settlement of a subscription at a time: events of one payment (authorized, captured)
   // may be processed together by two workers.
-  await tx.$queryRawUnsafe(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, subscriptionId);
+  await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ${subscriptionId} FOR UPDATE`;
   const row = await tx.subscription.findUniqueOrThrow({ where: { id: subscriptionId } });
   // This event pays the checkout (with a trial: the authorization), not a period's charge.
   const checkout = await checkoutPaymentAmount(tx, row);

@@ -101,7 +101,7 @@ const emit = (
   emitSubscriptionEvent(tx, { accountId: at.accountId, name, subscriptionId: at.subscriptionId, occurredAt: at.now });
 
 export async function lockSubscription(tx: TransactionClient, id: number) {
-  await tx.$queryRawUnsafe(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, id);
+  await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ${id} FOR UPDATE`;
   return tx.subscription.findUniqueOrThrow({ where: { id } });
 }
 

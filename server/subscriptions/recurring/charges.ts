@@ -41,23 +41,15 @@ export async function recordCharge(tx: TransactionClient, input: RecordChargeInp
 async function insertCharge(tx: TransactionClient, input: RecordChargeInput): Promise<{ id: number } | null> {
   const { subscription } = input;
   if (input.externalPaymentId) {
-    const [row] = await tx.$queryRawUnsafe<{ id: number }[]>(
-      `INSERT INTO payments (account_id, subscription_id, attempt_id, payment_type, external_payment_id, external_order_id,
-                             amount_cents, currency, status, details, created_at, updated_at)
-       VALUES ($1, $2, $3::uuid, $4, $5, $6, $7, $8, 'captured', $9::jsonb, $10::timestamptz, $10::timestamptz)
-       ON CONFLICT (account_id, payment_type, external_payment_id) DO NOTHING
-       RETURNING id`,
-      subscription.accountId,
-      subscription.id,
-      subscription.attemptId,
-      subscription.paymentType,
-      input.externalPaymentId,
-      input.externalOrderId ?? null,
-      input.amountCents,
-      input.currency,
-      JSON.stringify(chargeDetails(input)),
-      input.now.toISOString(),
-    );
+    const at = input.now.toISOString();
+    const [row] = await tx.$queryRaw<{ id: number }[]>`
+      INSERT INTO payments (account_id, subscription_id, attempt_id, payment_type, external_payment_id, external_order_id,
+                            amount_cents, currency, status, details, created_at, updated_at)
+      VALUES (${subscription.accountId}, ${subscription.id}, ${subscription.attemptId}::uuid, ${subscription.paymentType},
+              ${input.externalPaymentId}, ${input.externalOrderId ?? null}, ${input.amountCents}, ${input.currency},
+              'captured', ${JSON.stringify(chargeDetails(input))}::jsonb, ${at}::timestamptz, ${at}::timestamptz)
+      ON CONFLICT (account_id, payment_type, external_payment_id) DO NOTHING
+      RETURNING id`;
     return row ?? null;
   }
   return tx.payment.create({

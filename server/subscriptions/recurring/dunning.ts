@@ -16,11 +16,11 @@ import "server-only";
 
 import { getEnv } from "../../../env.js";
 import type { TransactionClient } from "../../db/client";
+import type { DunningEpisode, Subscription } from "../generated/prisma/client";
+import { readerMail, renderSimpleMail, type MailBlock } from "../../i18n/reader-mail";
 import { queueEmail } from "../../mail/outbox";
-import { readerMail, renderSimpleMail, type MailBlock } from "../../mail/reader-mail";
 import { hostedMemberOrigin } from "../../members/reset-link";
 import { getPublisher } from "../../publishing/publisher";
-import type { DunningEpisode, Subscription } from "../../generated/prisma/client";
 import { cardLinkUrl } from "../self-service/card-link";
 import {
   chargeRetryDaysOf,
@@ -76,22 +76,14 @@ export async function beginDunning(
   const graceEndsAt = graceEndOf(args.paidThrough, settings.graceDays);
   const periodStart = sub.nextPaymentDueDate ?? args.paidThrough;
   const retryDays = args.charged ? settings.retryDays : [];
-  const [inserted] = await tx.$queryRawUnsafe<{ id: number }[]>(
-    `INSERT INTO dunning_episodes (account_id, subscription_id, period_start, amount_cents, currency, retry_days,
-                                   last_error, started_at, grace_ends_at)
-     VALUES ($1, $2, $3::timestamptz, $4, $5, $6::jsonb, $7, $8::timestamptz, $9::timestamptz)
-     ON CONFLICT (subscription_id, period_start) DO NOTHING
-     RETURNING id`,
-    sub.accountId,
-    sub.id,
-    periodStart.toISOString(),
-    sub.paymentAmountCents,
-    sub.paymentAmountCurrency,
-    JSON.stringify(retryDays),
-    args.reason.slice(0, 500),
-    now.toISOString(),
-    graceEndsAt.toISOString(),
-  );
+  const [inserted] = await tx.$queryRaw<{ id: number }[]>`
+    INSERT INTO dunning_episodes (account_id, subscription_id, period_start, amount_cents, currency, retry_days,
+                                  last_error, started_at, grace_ends_at)
+    VALUES (${sub.accountId}, ${sub.id}, ${periodStart.toISOString()}::timestamptz, ${sub.paymentAmountCents},
+            ${sub.paymentAmountCurrency}, ${JSON.stringify(retryDays)}::jsonb, ${args.reason.slice(0, 500)},
+            ${now.toISOString()}::timestamptz, ${graceEndsAt.toISOString()}::timestamptz)
+    ON CONFLICT (subscription_id, period_start) DO NOTHING
+    RETURNING id`;
   // The same period failing again (a gateway's event put it back in grace): its schedule goes on.
   const episode = await tx.dunningEpisode.findUniqueOrThrow({
     where: { subscriptionId_periodStart: { subscriptionId: sub.id, periodStart } },

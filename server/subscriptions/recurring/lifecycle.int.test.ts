@@ -8,6 +8,8 @@ import { randomUUID } from "node:crypto";
 
 import { afterEach, describe, expect, it } from "vitest";
 
+import { JOBS } from "@/server/background/job-list";
+
 import { getDb } from "../../db";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
@@ -18,9 +20,6 @@ import { runJobsNow, testJobDeps } from "../../testing/jobs";
 import { createTestPublisher } from "../../testing/publishing-factories";
 import { scriptedGateway } from "../../testing/scripted-gateway";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../../testing/subscription-fixtures";
-import { resolveSubscriber } from "../subscribers/subscribers";
-import { addDuration, grantsAccess, subscriptionFlags } from "../subscribers/subscription-state";
-import { cancelSubscription, extendSubscription } from "../subscribers/subscriptions";
 import {
   advanceSubscription,
   lifecycleJobKey,
@@ -367,7 +366,7 @@ describe("subscription lifecycle on the test clock", () => {
     // queues the step (due 24 September), which the same pass runs: the reminder goes, and the
     // charge is queued for 1 October. A second sweep adds nothing.
     setClock(at("2026-09-25T00:00:00.000Z"));
-    await ensureRecurringJobs(db, now());
+    await ensureRecurringJobs(db, JOBS, now());
     await runJobsNow(db, deps());
     const ran = await db.job.findMany({ where: { accountId, name: "subscription.lifecycle", status: "SUCCEEDED" } });
     expect(ran.map((j) => j.runAt.toISOString())).toEqual(["2026-09-24T00:00:00.000Z"]);

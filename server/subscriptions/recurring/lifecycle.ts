@@ -20,18 +20,12 @@ import { z } from "zod";
 
 import { getEnv } from "../../../env.js";
 import type { Db, TransactionClient } from "../../db/client";
+import type { Subscription } from "../generated/prisma/client";
+import { readerMail, renderSimpleMail } from "../../i18n/reader-mail";
 import { defineJob } from "../../jobs/define";
 import { enqueueJob, enqueueJobs } from "../../jobs/queue";
 import { log } from "../../log";
 import { queueEmail } from "../../mail/outbox";
-import { readerMail, renderSimpleMail } from "../../mail/reader-mail";
-import type { Subscription } from "../../generated/prisma/client";
-import { PaymentAdapterError, type RecurringChargeResult } from "../payments/adapter";
-import { billedElsewhere, chargesOnRequest, hearingFrom, type Hearing } from "../payments/billing-source";
-import { gatewayCredentialsFor } from "../payments/credentials";
-import { paymentAdapterFor } from "../payments/registry";
-import { addDuration } from "../subscribers/subscription-state";
-import { emitSubscriptionEvent } from "../subscribers/subscription-view";
 import { recordCharge } from "./charges";
 import { beginDunning, endDunning, openDunningEpisode, recordFailedRetry } from "./dunning";
 import { DAY_MS, nextLifecycleStep, RENEWAL_REMINDER_DAYS, type LifecycleStep } from "./lifecycle-steps";
@@ -93,7 +87,7 @@ export async function retryChargeSoon(
   tx: TransactionClient,
   args: { subscriptionId: number; now: Date },
 ): Promise<boolean> {
-  await tx.$queryRawUnsafe(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, args.subscriptionId);
+  await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ${args.subscriptionId} FOR UPDATE`;
   const sub = await tx.subscription.findUnique({ where: { id: args.subscriptionId } });
   if (!sub || sub.status !== "ACTIVE" || sub.cancelledAt || !sub.recurring || !sub.graceEndsAt) return false;
   if (sub.graceEndsAt <= args.now || !chargesOnRequest(paymentAdapterFor(sub.paymentType))) return false;
@@ -331,7 +325,7 @@ export async function advanceSubscription(
   args: { subscriptionId: number; now: Date; appUrl?: string },
 ): Promise<LifecycleStep[]> {
   const ctx: StepContext = { tx, now: args.now, appUrl: args.appUrl ?? getEnv().APP_URL };
-  await tx.$queryRawUnsafe(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, args.subscriptionId);
+  await tx.$queryRaw`SELECT id FROM subscriptions WHERE id = ${args.subscriptionId} FOR UPDATE`;
   // A plan switch scheduled for the period end comes first: the charge is then the new plan's,
   // and a prepaid one-time switch starts its new period rather than expiring (plan-switch.ts).
   await applyDueScheduledSwitch(tx, { subscriptionId: args.subscriptionId, now: args.now });
@@ -386,16 +380,14 @@ const SWEEP_LIMIT = 500;
  */
 export async function sweepSubscriptionLifecycle(db: Db, now: Date): Promise<number> {
   const horizon = new Date(now.getTime() + RENEWAL_REMINDER_DAYS * DAY_MS);
-  const rows = await db.$queryRawUnsafe<{ id: number }[]>(
-    `SELECT s.id FROM subscriptions s
-      WHERE s.deleted_at IS NULL AND s.status IN ('active', 'cancelled')
-        AND (s.grace_ends_at <= $1 OR s.charge_retry_at <= $2 OR s.next_payment_due_date <= $2 OR s.end_timestamp <= $2)
-        AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.status = 'pending' AND j.key LIKE 'subscription.lifecycle:' || s.id || '@%')
-      ORDER BY s.id
-      LIMIT ${SWEEP_LIMIT}`,
-    now,
-    horizon,
-  );
+  const rows = await db.$queryRaw<{ id: number }[]>`
+    SELECT s.id FROM subscriptions s
+     WHERE s.deleted_at IS NULL AND s.status IN ('active', 'cancelled')
+       AND (s.grace_ends_at <= ${now} OR s.charge_retry_at <= ${horizon} OR s.next_payment_due_date <= ${horizon}
+            OR s.end_timestamp <= ${horizon})
+       AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.status = 'pending' AND j.key LIKE 'subscription.lifecycle:' || s.id || '@%')
+     ORDER BY s.id
+     LIMIT ${SWEEP_LIMIT}`;
   if (rows.length === 0) return 0;
   const subs = await db.subscription.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
   const hears = hearingFrom(db);

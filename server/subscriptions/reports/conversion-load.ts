@@ -7,12 +7,11 @@
  */
 import "server-only";
 
-import { getAccountTimeZone } from "../../accounts/time-zone";
 import { lastZonedDays } from "../../dates.schema";
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
+import { getAccountTimeZone } from "../../i18n/time-zone";
 import { parseInput } from "../../validation";
-import { TRIAL_AUTHORIZATION_SQL } from "../checkout/trial-history";
 import {
   conversionFigures,
   type ConversionEvent,

@@ -11,8 +11,8 @@
  */
 import "server-only";
 
-import { getAccountTimeZone } from "../../accounts/time-zone";
 import type { Db } from "../../db/client";
+import { getAccountTimeZone } from "../../i18n/time-zone";
 import { parseInput } from "../../validation";
 import { rangeBounds, ZReportRangeInput, type TReportRangeInput } from "./revenue.schema";
 

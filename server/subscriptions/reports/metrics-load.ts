@@ -5,8 +5,8 @@
  */
 import "server-only";
 
-import { getAccountTimeZone } from "../../accounts/time-zone";
 import type { Db } from "../../db/client";
+import { getAccountTimeZone } from "../../i18n/time-zone";
 import { lastMonths, revenueMetricsOf, type MetricsSubscription } from "./metrics";
 import type { TRevenueMetrics } from "./metrics.schema";
 

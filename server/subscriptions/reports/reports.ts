@@ -27,11 +27,10 @@
  */
 import "server-only";
 
-import { getAccountTimeZone } from "../../accounts/time-zone";
 import { dayInZone } from "../../dates.schema";
 import type { Db } from "../../db/client";
+import { getAccountTimeZone } from "../../i18n/time-zone";
 import { parseInput } from "../../validation";
-import { TRIAL_AUTHORIZATION_SQL } from "../checkout/trial-history";
 import { rangeBounds, ZReportRangeInput, type TReportRangeInput } from "./revenue.schema";
 
 type SubscriptionsReport = {

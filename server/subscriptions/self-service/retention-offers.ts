@@ -28,18 +28,17 @@ import type { Actor } from "../../auth/actor";
 import type { Db, TransactionClient } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
+import type { Coupon, Subscription } from "../generated/prisma/client";
 import { defineJob } from "../../jobs/define";
 import { enqueueJob } from "../../jobs/queue";
+import type { ReaderWords } from "../../members/reader-locale";
 import { parseInput } from "../../validation";
-import type { Coupon, Subscription } from "../../generated/prisma/client";
-import { chargesByItself } from "../payments/billing-source";
-import { paymentAdapterFor } from "../payments/registry";
 import { gatewayResumeJob } from "../recurring/gateway-resume";
 import { collectionResumesAt, tellGateway } from "../recurring/gateway-sync";
 import { scheduleSubscriptionLifecycle } from "../recurring/lifecycle";
-import { addDuration } from "../subscribers/subscription-state";
-import { emitSubscriptionEvent } from "../subscribers/subscription-view";
-import { offerInWords, type ReaderWords } from "./self-service-words";
+import { chargesByItself } from "../payments/billing-source";
+import { paymentAdapterFor } from "../payments/registry";
+import { offerInWords } from "./self-service-words";
 import { CANCEL_REASONS, ZRetentionOfferInput, type TRetentionOfferInput } from "./self-service.schema";
 
 type RetentionOfferView = {

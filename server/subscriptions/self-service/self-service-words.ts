@@ -14,12 +14,10 @@
 import { formatDateTime } from "@/i18n/format";
 import { directionOf, type Locale } from "@/i18n/locales";
 import { type MessageKey } from "@/i18n/messages";
-import { translator, type Translate } from "@/i18n/translate";
+import { translator } from "@/i18n/translate";
 
+import type { ReaderWords } from "../../members/reader-locale";
 import { minorUnits } from "../money.schema";
-
-/** The reader's locale and its member-page messages (with the account's overrides). */
-export type ReaderWords = { locale: Locale; t: Translate<"member"> };
 
 let english: ReaderWords | undefined;
 /** The catalogue's English, for callers that name no reader. */

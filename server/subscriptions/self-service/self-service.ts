@@ -14,41 +14,34 @@ import "server-only";
 
 import { ownValue } from "@/server/own-keys";
 
-import { getAccountTimeZone } from "../../accounts/time-zone";
 import { recordAudit } from "../../audit/audit-log";
 import { systemActor } from "../../auth/actor";
 import type { ApiUser } from "../../auth/api-auth";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
+import { getAccountTimeZone } from "../../i18n/time-zone";
 import { findOrCreateJwtMember } from "../../members/identities";
+import type { ReaderWords } from "../../members/reader-locale";
 import { createMemberSession, type MemberSession } from "../../members/sessions";
 import { listCreditNotes } from "../invoices/credit-notes";
+import { graceAccessEnd } from "../recurring/grace.schema";
 import { listMemberInvoices } from "../invoices/invoices";
+import { retryChargeSoon, scheduleSubscriptionLifecycle } from "../recurring/lifecycle";
+import { pausedUntilOf } from "../recurring/pauses";
 import { PaymentAdapterError } from "../payments/adapter";
 import { gatewaySubscriptionOf } from "../payments/billing-source";
 import { credentialsFor } from "../payments/credentials";
 import { paymentAdapterFor } from "../payments/registry";
-import { graceAccessEnd } from "../recurring/grace.schema";
-import { retryChargeSoon, scheduleSubscriptionLifecycle } from "../recurring/lifecycle";
-import { pausedUntilOf } from "../recurring/pauses";
 import { applyPlanSwitch, previewPlanSwitch } from "../recurring/plan-switch";
 import { applyCredit, classifySwitch, pricePerDay, targetPriceIn } from "../recurring/plan-switch-proration";
 import { scheduledSwitchOf } from "../recurring/plan-switch-scheduled";
-import { notFoundSubscription, type TSubscriptionWire } from "../subscribers/subscription-view";
-import { listSubscriberSubscriptions, switchPlanDetails } from "../subscribers/subscriptions";
 import { offerForSubscription } from "./retention-offers";
 import { openCancellation } from "./self-service-cancel";
 import { paymentMethodChanger, paymentMethodUpdateWay } from "./self-service-payment-method";
-import {
-  englishWords,
-  isolated,
-  moneyInWords,
-  periodWords,
-  switchInWords,
-  timeInWords,
-  type ReaderWords,
-} from "./self-service-words";
+import { englishWords, isolated, moneyInWords, periodWords, switchInWords, timeInWords } from "./self-service-words";
+import { notFoundSubscription, type TSubscriptionWire } from "../subscribers/subscription-view";
+import { listSubscriberSubscriptions, switchPlanDetails } from "../subscribers/subscriptions";
 
 type ReaderArgs = { accountId: number; memberId: number; now: Date };
 /**

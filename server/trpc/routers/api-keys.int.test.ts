@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { GET as GROUPS_JSON } from "@/app/api/v1/subscription_groups.json/route";
 
-import { createApiKey, findApiKey } from "../../accounts/api-keys";
+import { createApiKey, findApiKey } from "../../auth/api-keys";
 import { getDb } from "../../db";
 import { callGet } from "../../testing/route-calls";
 import { createTestTeam, trpcCodeOf } from "../../testing/staff";

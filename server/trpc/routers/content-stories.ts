@@ -7,7 +7,6 @@ import { z } from "zod";
 import type { StaffActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { createPreviewLink } from "../../publishing/editorial/preview";
-import { getReturnNote } from "../../publishing/editorial/return-note";
 import { getRevision, listRevisions } from "../../publishing/editorial/revisions";
 import {
   ZPreviewLink,
@@ -51,6 +50,7 @@ import {
   ZEditorOverview,
   ZListStoriesInput,
 } from "../../publishing/editorial/story-finding.schema";
+import { getReturnNote } from "../../publishing/editorial/story-return-notes";
 import { adminProcedure, appUrl, createTRPCRouter, editorProcedure } from "../trpc";
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import type { AdminRole } from "../../auth/roles";
 import { getDb } from "../../db";
-import { hashToken } from "../../members/sessions";
+import { hashToken } from "../../security/secret-tokens";
 import { createTestStaff, trpcCodeOf } from "../../testing/staff";
 
 async function admin(slug: string, roles: AdminRole[]) {

@@ -2,9 +2,9 @@
 import { describe, expect, it } from "vitest";
 
 import { rotateApiKey } from "@/server/accounts/api-key-admin";
-import { createApiKey } from "@/server/accounts/api-keys";
 import { staffActor } from "@/server/auth/actor";
 import { authenticateClient } from "@/server/auth/api-auth";
+import { createApiKey } from "@/server/auth/api-keys";
 import { getDb } from "@/server/db";
 import { decideAccess } from "@/server/subscriptions/access/access";
 import { insertStory } from "@/server/testing/publishing-factories";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { createApiKey, findApiKey } from "../../accounts/api-keys";
 import { createAdminSession, findActiveAdminSession } from "../../auth/admin-sessions";
+import { createApiKey, findApiKey } from "../../auth/api-keys";
 import { authorizeAdminCredentials } from "../../auth/credentials";
 import { getSignInThrottle } from "../../auth/sign-in-rate-limit";
 import { ADMIN_FORGOT_PASSWORD_LIMIT, requestAdminPasswordReset, resetAdminPassword } from "../../auth/staff-passwords";

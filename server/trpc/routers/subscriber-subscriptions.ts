@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 
-import { getAccountTimeZone } from "../../accounts/time-zone";
+import { getAccountTimeZone } from "../../i18n/time-zone";
 import { pauseSubscriptionForStaff } from "../../subscriptions/recurring/staff-pause";
 import {
   ZListSubscriptionsInput,

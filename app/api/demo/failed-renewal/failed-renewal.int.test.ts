@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { GET as LIST } from "@/app/api/access/v1/members/me/subscriptions/route";
 import { GET as ACCESS } from "@/app/api/access/v1/stories/[storyId]/access/route";
 import { resetEnvCache } from "@/env.js";
-import { createApiKey } from "@/server/accounts/api-keys";
+import { createApiKey } from "@/server/auth/api-keys";
 import { ownWritesHeard } from "@/server/cache/process-cache";
 import { getDb } from "@/server/db";
 import { withTransaction } from "@/server/db/transaction";

@@ -12,7 +12,7 @@ import { POST as CREATE } from "@/app/api/access/v1/members/me/subscriptions/rou
 import { GET as ACCESS } from "@/app/api/access/v1/stories/[storyId]/access/route";
 import { POST as PINGBACK } from "@/app/api/access/v1/stories/[storyId]/pingback/route";
 import { resetEnvCache } from "@/env.js";
-import { createApiKey } from "@/server/accounts/api-keys";
+import { createApiKey } from "@/server/auth/api-keys";
 import { getDb } from "@/server/db";
 import { DEMO, seedDemoPublisher } from "@/server/seed/demo";
 import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";

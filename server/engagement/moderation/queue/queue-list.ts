@@ -14,10 +14,10 @@
  */
 import "server-only";
 
-import { getAccountTimeZone } from "../../../accounts/time-zone";
 import { nextDay, zonedDayStart } from "../../../dates.schema";
 import type { Db } from "../../../db/client";
-import { Prisma } from "../../../generated/prisma/client";
+import { Prisma } from "../../generated/prisma/client";
+import { getAccountTimeZone } from "../../../i18n/time-zone";
 import { SUSPECT_WORD_REASON } from "../moderation";
 import { isDecidedView, type TQueueFilters, type TQueueView } from "./queue-filters.schema";
 

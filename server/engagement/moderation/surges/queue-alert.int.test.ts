@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { parseEnv } from "@/env.js";
+import { JOBS } from "@/server/background/job-list";
 
 import { getDb } from "../../../db";
 import type { Db } from "../../../db/client";
@@ -37,7 +38,7 @@ async function runAt(db: Db, at: Date): Promise<void> {
       MAIL_FROM: "Masthead <desk@masthead.test>",
     }),
   );
-  await ensureRecurringJobs(db, at);
+  await ensureRecurringJobs(db, JOBS, at);
   for (let pass = 0; pass < 10; pass++) {
     const { claimed } = await runJobsNow(
       db,

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 
 import { GET as RULES } from "@/app/api/v1/accounts/[account_id]/pages/[encoded_url]/comment_rules.json/route";
 import { POST } from "@/app/api/v1/accounts/[account_id]/pages/[encoded_url]/comments.json/route";
+import { JOBS } from "@/server/background/job-list";
 import { ownWritesHeard } from "@/server/cache/process-cache";
 import { getDb } from "@/server/db";
 import type { TCommentWire } from "@/server/engagement/comments.schema";
@@ -102,7 +103,7 @@ async function rules(s: Setup, url: string): Promise<TPublicPageRules> {
 
 /** One pass of the job runner at `at`: the recurring watch scheduled (as the runner does at start) and every due job run. */
 async function runWatch(s: Setup, at: Date) {
-  await ensureRecurringJobs(s.db, at);
+  await ensureRecurringJobs(s.db, JOBS, at);
   await runJobsNow(s.db, testJobDeps({ clock: () => at }));
 }
 

@@ -6,10 +6,10 @@ import "server-only";
 
 import { recordAudit } from "../../../audit/audit-log";
 import type { Actor } from "../../../auth/actor";
+import { changedBy } from "../../../auth/changed-by";
 import type { Db } from "../../../db/client";
 import type { Prisma } from "../../../generated/prisma/client";
 import { emitWebhookEvent } from "../../../webhooks/deliveries";
-import { changedBy } from "../shared";
 import { readRules } from "./read";
 
 type CollectionChange = "create" | "update" | "items" | "delete";

@@ -72,7 +72,7 @@ export async function moveStory(
     action: TStoryAction;
     now: Date;
     appUrl: string;
-    /** For the writer, with a move back to draft (../return-note.ts reads it from the audit entry). */
+    /** For the writer, with a move back to draft (../story-return-notes.ts reads it from the audit entry). */
     note?: string;
   },
 ): Promise<{ event: TContentWorkflowEvent; notified: number }> {

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 
 import { messagesOf } from "@/i18n/messages";
 import { translator } from "@/i18n/translate";
-import { createApiKey } from "@/server/accounts/api-keys";
+import { createApiKey } from "@/server/auth/api-keys";
 import { ownWritesHeard } from "@/server/cache/process-cache";
 import { getDb } from "@/server/db";
 import { removeOverride, saveOverride } from "@/server/i18n/overrides";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 
 import { resetEnvCache } from "@/env.js";
-import { createApiKey } from "@/server/accounts/api-keys";
+import { createApiKey } from "@/server/auth/api-keys";
 import { getDb } from "@/server/db";
 import { call } from "@/server/testing/engagement";
 import { createTestStaff } from "@/server/testing/staff";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 
 import { POST as COMMENT } from "@/app/api/v1/accounts/[account_id]/pages/[encoded_url]/comments.json/route";
 import { GET as IDENTITIES } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriber_identities.json/route";
-import { createApiKey } from "@/server/accounts/api-keys";
+import { createApiKey } from "@/server/auth/api-keys";
 import { getDb } from "@/server/db";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";

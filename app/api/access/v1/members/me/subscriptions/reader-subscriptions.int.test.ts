@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 
-import { createApiKey } from "@/server/accounts/api-keys";
 import type { ApiUser } from "@/server/auth/api-auth";
+import { createApiKey } from "@/server/auth/api-keys";
 import { getDb } from "@/server/db";
 import { findOrCreateJwtMember } from "@/server/members/identities";
 import type { TSubscriptionWire } from "@/server/subscriptions/subscribers/subscription-view";

@@ -1,7 +1,7 @@
 /** GET|POST /api/v1/subscribers/{provider}/{identity}/subscriber_identities.json (server API, X-SUBAUTH). */
 import { describe, expect, it } from "vitest";
 
-import { createApiKey } from "@/server/accounts/api-keys";
+import { createApiKey } from "@/server/auth/api-keys";
 import { getDb } from "@/server/db";
 import { findOrCreateJwtMember } from "@/server/members/identities";
 import { call } from "@/server/testing/engagement";

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 
 import { GET as IDENTITIES } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriber_identities.json/route";
-import { createApiKey } from "@/server/accounts/api-keys";
+import { createApiKey } from "@/server/auth/api-keys";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { resolveSubscriber } from "@/server/subscriptions/subscribers/subscribers";

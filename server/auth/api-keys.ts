@@ -6,7 +6,7 @@
  *
  * Rotation (the dashboard, owners): a new key of the same kind and name is made and shown once;
  * the old one gets `expiresAt` = now + API_KEY_ROTATION_GRACE_HOURS and keeps working until then,
- * so clients move to the new key without downtime (api-key-admin.ts). A key past its expiry is
+ * so clients move to the new key without downtime (server/accounts/api-key-admin.ts). A key past its expiry is
  * refused like a revoked one.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";

@@ -1,11 +1,15 @@
 /**
- * The one list of background jobs. Each is a domain function with its due time in the database
- * (server/jobs/define.ts says what a job is; docs/architecture.md how to add one). The local
- * runner and the Inngest functions run exactly these, by name.
+ * The one list of background jobs, built above every area that defines one: the engine
+ * (server/jobs/engine.ts) takes it as a parameter and imports no area's jobs. Each is a domain
+ * function with its due time in the database (server/jobs/define.ts says what a job is;
+ * docs/architecture.md how to add one). The local runner and the Inngest functions run exactly
+ * these, by name.
  */
 import { surgeWatchJob } from "../engagement/moderation/surges/surges";
 import { digestJob, notifyCommentJob } from "../engagement/notifications/notify";
 import { importOperationJob } from "../imports/dashboard/job";
+import type { JobDefinition } from "../jobs/define";
+import { jobList } from "../jobs/engine";
 import { sendMailJob } from "../mail/outbox";
 import { newsletterDigestJob } from "../newsletters/digest";
 import { newsletterSendJob } from "../newsletters/send-job";
@@ -22,10 +26,9 @@ import { subscriptionLifecycleJob, subscriptionLifecycleSweepJob } from "../subs
 import { switchPlanJob } from "../subscriptions/recurring/plan-switch-scheduled";
 import { retentionOfferJob } from "../subscriptions/self-service/retention-offers";
 import { deliverWebhookJob } from "../webhooks/deliveries";
-import type { JobDefinition } from "./define";
-import { purgeJob } from "./maintenance";
+import { purgeJob } from "./purge";
 
-export const JOBS: readonly JobDefinition[] = [
+export const JOBS = jobList([
   deliverWebhookJob,
   sendMailJob,
   publishScheduledStoryJob,
@@ -49,10 +52,4 @@ export const JOBS: readonly JobDefinition[] = [
   cleanupExportsJob,
   erasureJob,
   experimentAutoStopJob,
-] as JobDefinition[];
-
-const byName = new Map(JOBS.map((definition) => [definition.name, definition]));
-
-export function jobDefinition(name: string): JobDefinition | undefined {
-  return byName.get(name);
-}
+] as JobDefinition[]);

@@ -3,15 +3,15 @@
  * deliveries and attempts, and ended jobs, after WEBHOOK_RETENTION_DAYS; dashboard sessions and
  * OAuth access tokens once they have expired (OAuth codes once their tokens have); used captchas
  * once their challenges have expired. In one transaction: a purge killed half-way deletes nothing,
- * and the next run starts over.
+ * and the next run starts over. It reaches into several areas, so it sits with the job list above them.
  */
 import { z } from "zod";
 
 import { purgeExpiredAdminSessions } from "../auth/admin-sessions";
 import { purgeUsedCaptchas } from "../engagement/captcha";
+import { defineJob } from "../jobs/define";
 import { purgeExpiredOAuthGrants } from "../oauth/provider";
 import { purgeWebhookLogs } from "../webhooks/deliveries";
-import { defineJob } from "./define";
 
 export const PURGE_EVERY_MS = 3600_000;
 

@@ -6,12 +6,13 @@
  */
 import { getEnv } from "../../env.js";
 import { getDb } from "../db";
+import type { JobDeps } from "../jobs/define";
+import { LocalRunner } from "../jobs/local-runner";
+import { setJobNotifier } from "../jobs/queue";
 import { onStop } from "../lifecycle";
 import { mailTransportFromEnv } from "../mail/transport";
 import { sendWebhookRequest } from "../webhooks/transport";
-import type { JobDeps } from "./define";
-import { LocalRunner } from "./local-runner";
-import { setJobNotifier } from "./queue";
+import { JOBS } from "./job-list";
 
 /** The two local runners: long jobs (imports) in a lane of their own, everything else in the other. */
 const globalForJobs = globalThis as unknown as { mastheadRunners?: LocalRunner[] };
@@ -34,7 +35,7 @@ export function startLocalRunner(): LocalRunner | undefined {
   const env = getEnv();
   if (env.inngestEnabled || !env.JOBS_LOCAL_RUNNER) return undefined;
   if (!globalForJobs.mastheadRunners) {
-    const options = { getDb, deps: jobDepsFromEnv(env), pollIntervalMs: env.JOBS_POLL_INTERVAL_MS };
+    const options = { getDb, jobs: JOBS, deps: jobDepsFromEnv(env), pollIntervalMs: env.JOBS_POLL_INTERVAL_MS };
     const runners = [new LocalRunner({ ...options, lane: "short" }), new LocalRunner({ ...options, lane: "long" })];
     globalForJobs.mastheadRunners = runners;
     onStop(stopLocalRunner);

@@ -4,10 +4,10 @@ import { appErrorCodeOf as codeOf } from "../../testing/app-errors";
 import { editorialSetup, testClock } from "../../testing/editorial-fixture";
 import { createTestPublisher } from "../../testing/publishing-factories";
 import { createTestStaff, insertEditor, trpcCodeOf } from "../../testing/staff";
-import { getReturnNote } from "./return-note";
 import { RETURN_NOTE_MAX } from "./stories.schema";
 import { transitionStory } from "./stories/moves";
 import { createStory } from "./stories/write";
+import { getReturnNote } from "./story-return-notes";
 
 const at = testClock("2026-04-01T09:00:00.000Z");
 

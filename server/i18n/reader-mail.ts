@@ -17,9 +17,9 @@ import { chooseLocale, directionOf, type Locale } from "@/i18n/locales";
 import { formatDateTime, formatMoney, type Translate } from "@/i18n/translate";
 
 import type { Db } from "../db/client";
-import { accountLocales, memberLocale } from "../i18n/locale-settings";
-import { translatorFor } from "../i18n/overrides";
-import { escapeXml } from "../publishing/feeds/xml";
+import { escapeXml } from "../text/xml";
+import { accountLocales, memberLocale } from "./locale-settings";
+import { translatorFor } from "./overrides";
 
 export type ReaderMail = {
   locale: Locale;
