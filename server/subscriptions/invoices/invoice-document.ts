@@ -12,9 +12,9 @@
  */
 import "server-only";
 
+import type { InvoiceRow } from ".";
 import type { ReaderMail } from "../../i18n/reader-mail";
 import { invoiceTaxLines, taxLinePercentage } from "./invoice-figures";
-import type { InvoiceRow } from "./invoices";
 
 export type InvoiceDocumentLine = { label: string; amount: string; strong?: boolean };
 

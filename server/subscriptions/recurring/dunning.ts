@@ -16,7 +16,7 @@ import "server-only";
 
 import { getEnv } from "../../../env.js";
 import type { TransactionClient } from "../../db/client";
-import type { DunningEpisode, Subscription } from "../generated/prisma/client";
+import type { DunningEpisode, Subscription } from "../../generated/prisma/client";
 import { readerMail, renderSimpleMail, type MailBlock } from "../../i18n/reader-mail";
 import { queueEmail } from "../../mail/outbox";
 import { hostedMemberOrigin } from "../../members/reset-link";
@@ -33,7 +33,7 @@ import {
 
 /** The e-mail's kind in the outbox. */
 const PAYMENT_FAILED_MAIL_KIND = "subscription.payment_failed";
-/** The e-mail's signed "update your card" link (../self-service/card-link.ts): works without a password or session. */
+/** The e-mail's signed "update your card" link (card-link.ts): works without a password or session. */
 export async function updateCardLink(
   tx: TransactionClient,
   args: { accountId: number; subscriptionId: number; appUrl: string; now: Date },

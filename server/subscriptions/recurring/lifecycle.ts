@@ -20,12 +20,18 @@ import { z } from "zod";
 
 import { getEnv } from "../../../env.js";
 import type { Db, TransactionClient } from "../../db/client";
-import type { Subscription } from "../generated/prisma/client";
+import type { Subscription } from "../../generated/prisma/client";
 import { readerMail, renderSimpleMail } from "../../i18n/reader-mail";
 import { defineJob } from "../../jobs/define";
 import { enqueueJob, enqueueJobs } from "../../jobs/queue";
 import { log } from "../../log";
 import { queueEmail } from "../../mail/outbox";
+import { PaymentAdapterError, type RecurringChargeResult } from "../payments/adapter";
+import { billedElsewhere, chargesOnRequest, hearingFrom, type Hearing } from "../payments/billing-source";
+import { gatewayCredentialsFor } from "../payments/credentials";
+import { paymentAdapterFor } from "../payments/registry";
+import { addDuration } from "../subscribers/subscription-state";
+import { emitSubscriptionEvent } from "../subscribers/subscription-view";
 import { recordCharge } from "./charges";
 import { beginDunning, endDunning, openDunningEpisode, recordFailedRetry } from "./dunning";
 import { DAY_MS, nextLifecycleStep, RENEWAL_REMINDER_DAYS, type LifecycleStep } from "./lifecycle-steps";
@@ -36,7 +42,7 @@ import { applyDueScheduledSwitch } from "./plan-switch-scheduled";
 const MAX_STEPS_PER_RUN = 48;
 
 /**
- * The subscription's next step. One billed elsewhere (../payments/billing-source.ts) ends quietly at
+ * The subscription's next step. One billed elsewhere (payments/billing-source.ts) ends quietly at
  * its end: nothing would ever tell Masthead of its renewals.
  */
 async function stepOf(sub: Subscription, now: Date, hears: Hearing): Promise<LifecycleStep | null> {
@@ -167,7 +173,7 @@ async function enterGrace(
 
 /**
  * The period ended and its gateway charges periods itself: it reports the renewal a while later
- * (../payments/adapter.ts renewalReportedWithinMs). The reader keeps reading until that word is due
+ * (payments/adapter.ts renewalReportedWithinMs). The reader keeps reading until that word is due
  * and is told nothing; a charge ends the wait (recurring-events.ts), a failure starts the grace
  * period at once (dunning.ts), and silence starts it when the word was due.
  */
@@ -283,7 +289,7 @@ async function settlePeriod(
   const periodEnd = addDuration(due, sub.durationLength, sub.durationUnit);
   const { chargeCents, usedCents } = applyCredit(sub.paymentAmountCents, sub.creditCents);
   // A renewal is not the checkout's payment: it carries no attempt (the checkout's attempt marks a
-  // trial's authorization, which is never invoiced; ../checkout/trial-history.ts isTrialAuthorization).
+  // trial's authorization, which is never invoiced; trial-history.ts isTrialAuthorization).
   const payment = await recordCharge(ctx.tx, {
     subscription: { ...sub, attemptId: null },
     amountCents: chargeCents,

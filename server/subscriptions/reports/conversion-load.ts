@@ -12,6 +12,7 @@ import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import { getAccountTimeZone } from "../../i18n/time-zone";
 import { parseInput } from "../../validation";
+import { TRIAL_AUTHORIZATION_SQL } from "../checkout/trial-history";
 import {
   conversionFigures,
   type ConversionEvent,

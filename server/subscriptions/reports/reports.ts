@@ -13,7 +13,7 @@
  * - **Revenue**: captured payments (status captured or refunded) by the day they were made,
  *   per currency, in integer cents; refunds (succeeded) by the day they were made, per currency;
  *   net = captured - refunded. A trial's authorization charge is no revenue: neither it nor its
- *   refund counts (../checkout/trial-history.ts, the rule invoices follow too).
+ *   refund counts (trial-history.ts, the rule invoices follow too).
  * - **Tax**: the taxes inside those figures, as frozen on the documents: tax = the `tax_lines`
  *   amounts of the captured payments' invoices (inclusive and exclusive alike), on the payment's
  *   day; refunded tax = the `tax_lines` amounts of the refunds' credit notes, on the refund's day.
@@ -31,6 +31,7 @@ import { dayInZone } from "../../dates.schema";
 import type { Db } from "../../db/client";
 import { getAccountTimeZone } from "../../i18n/time-zone";
 import { parseInput } from "../../validation";
+import { TRIAL_AUTHORIZATION_SQL } from "../checkout/trial-history";
 import { rangeBounds, ZReportRangeInput, type TReportRangeInput } from "./revenue.schema";
 
 type SubscriptionsReport = {

@@ -14,7 +14,7 @@
  *   `subscription.activated` with `resumed_from_pause: true`).
  *   Taking the pause back before the period ends is the page's "undo". A gateway that charges the
  *   subscription by itself is told to pause collecting, and to collect again when it wakes
- *   (../recurring/gateway-sync.ts, ../recurring/gateway-resume.ts).
+ *   (./gateway-sync.ts, ./gateway-resume.ts).
  * A subscription takes an offer once; the offer as applied is kept on its cancellation row.
  */
 import "server-only";
@@ -28,16 +28,18 @@ import type { Actor } from "../../auth/actor";
 import type { Db, TransactionClient } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
-import type { Coupon, Subscription } from "../generated/prisma/client";
+import type { Coupon, Subscription } from "../../generated/prisma/client";
 import { defineJob } from "../../jobs/define";
 import { enqueueJob } from "../../jobs/queue";
 import type { ReaderWords } from "../../members/reader-locale";
 import { parseInput } from "../../validation";
+import { chargesByItself } from "../payments/billing-source";
+import { paymentAdapterFor } from "../payments/registry";
 import { gatewayResumeJob } from "../recurring/gateway-resume";
 import { collectionResumesAt, tellGateway } from "../recurring/gateway-sync";
 import { scheduleSubscriptionLifecycle } from "../recurring/lifecycle";
-import { chargesByItself } from "../payments/billing-source";
-import { paymentAdapterFor } from "../payments/registry";
+import { addDuration } from "../subscribers/subscription-state";
+import { emitSubscriptionEvent } from "../subscribers/subscription-view";
 import { offerInWords } from "./self-service-words";
 import { CANCEL_REASONS, ZRetentionOfferInput, type TRetentionOfferInput } from "./self-service.schema";
 
@@ -279,7 +281,7 @@ export async function applyRetentionOffer(
     }
     runAt = until;
     applied = { kind: "pause", periods: offer.periods, paused_from: from.toISOString(), until: until.toISOString() };
-    // The gateway that charges it stops collecting first (../recurring/gateway-sync.ts); refused: nothing changes.
+    // The gateway that charges it stops collecting first (gateway-sync.ts); refused: nothing changes.
     await tellGateway(tx, sub, "pause", { now, resumesAt: collectionResumesAt(until, lastPaused) });
     // No renewal: the subscription ends with its paid period, and the job wakes it at `until`.
     await tx.subscription.update({
@@ -345,7 +347,7 @@ export async function endRetentionOffer(
     },
   });
   await scheduleSubscriptionLifecycle(tx, { subscriptionId: sub.id, now: args.now });
-  // The gateway that charges it by itself collects again (../recurring/gateway-resume.ts).
+  // The gateway that charges it by itself collects again (./gateway-resume.ts).
   if (sub.gatewayState === "paused")
     await enqueueJob(tx, gatewayResumeJob, { subscriptionId: sub.id }, { accountId: sub.accountId, now: args.now });
   await emitSubscriptionEvent(tx, {

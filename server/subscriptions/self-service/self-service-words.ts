@@ -83,7 +83,7 @@ export type SwitchFigures = {
   /** A recurring switch: the next renewal charge, after any credit balance, and when. */
   nextChargeCents?: number;
   nextChargeAt?: string | null;
-  /** A recurring switch that waits: why (../recurring/plan-switch-terms.ts ScheduledReason). */
+  /** A recurring switch that waits: why (plan-switch-terms.ts ScheduledReason). */
   scheduledReason?: string;
 };
 

@@ -24,24 +24,24 @@ import { getAccountTimeZone } from "../../i18n/time-zone";
 import { findOrCreateJwtMember } from "../../members/identities";
 import type { ReaderWords } from "../../members/reader-locale";
 import { createMemberSession, type MemberSession } from "../../members/sessions";
+import { listMemberInvoices } from "../invoices";
 import { listCreditNotes } from "../invoices/credit-notes";
-import { graceAccessEnd } from "../recurring/grace.schema";
-import { listMemberInvoices } from "../invoices/invoices";
-import { retryChargeSoon, scheduleSubscriptionLifecycle } from "../recurring/lifecycle";
-import { pausedUntilOf } from "../recurring/pauses";
 import { PaymentAdapterError } from "../payments/adapter";
 import { gatewaySubscriptionOf } from "../payments/billing-source";
 import { credentialsFor } from "../payments/credentials";
 import { paymentAdapterFor } from "../payments/registry";
+import { graceAccessEnd } from "../recurring/grace.schema";
+import { retryChargeSoon, scheduleSubscriptionLifecycle } from "../recurring/lifecycle";
+import { pausedUntilOf } from "../recurring/pauses";
 import { applyPlanSwitch, previewPlanSwitch } from "../recurring/plan-switch";
 import { applyCredit, classifySwitch, pricePerDay, targetPriceIn } from "../recurring/plan-switch-proration";
 import { scheduledSwitchOf } from "../recurring/plan-switch-scheduled";
+import { notFoundSubscription, type TSubscriptionWire } from "../subscribers/subscription-view";
+import { listSubscriberSubscriptions, switchPlanDetails } from "../subscribers/subscriptions";
 import { offerForSubscription } from "./retention-offers";
 import { openCancellation } from "./self-service-cancel";
 import { paymentMethodChanger, paymentMethodUpdateWay } from "./self-service-payment-method";
 import { englishWords, isolated, moneyInWords, periodWords, switchInWords, timeInWords } from "./self-service-words";
-import { notFoundSubscription, type TSubscriptionWire } from "../subscribers/subscription-view";
-import { listSubscriberSubscriptions, switchPlanDetails } from "../subscribers/subscriptions";
 
 type ReaderArgs = { accountId: number; memberId: number; now: Date };
 /**
@@ -115,7 +115,7 @@ async function subscriptionCard(db: Db, args: ReaderArgs, s: TSubscriptionWire, 
   // A recurring subscription keeps a method while live and in its grace period (a failed charge:
   // exactly when the dunning e-mail sends the reader to #payment-<id>).
   const keepsMethod = s.recurring && (!ended || s.in_grace_period) && s.status !== "expired";
-  // The retention offer's pause and staff's pause alike (../recurring/pauses.ts).
+  // The retention offer's pause and staff's pause alike (./pauses.ts).
   const pausedUntil = (await pausedUntilOf(db, [s])).get(s.id) ?? null;
   return {
     id: s.id,
@@ -170,14 +170,14 @@ function summaryOf(
     if (f.ended) return t("summary.pausedEnded", { date, amount });
     return end ? t("summary.pausedAfter", { end, date }) : t("summary.pausedAfterPeriod", { date });
   }
-  // In grace the period's end has passed but access has not (../recurring/grace.schema.ts, as the banner and the mail).
+  // In grace the period's end has passed but access has not (grace.schema.ts, as the banner and the mail).
   const graceEnd = graceAccessEnd(s);
   if (graceEnd) return graceEnd.until ? t("summary.grace", { date: time(graceEnd.until) }) : t("summary.graceOpen");
   if (f.ended || s.expired) return end ? t("summary.endedOn", { date: end }) : t("summary.ended");
   if (s.status === "pending") return t("summary.pending");
   if (s.cancelled) return end ? t("summary.cancelledUntil", { date: end }) : t("summary.cancelled");
   if (s.recurring && s.next_payment_due_date) {
-    // A credit balance comes off the next charge (../recurring/lifecycle.ts): the sentence says what is charged.
+    // A credit balance comes off the next charge (lifecycle.ts): the sentence says what is charged.
     const next = applyCredit(s.payment_amount_cents, f.creditCents).chargeCents;
     const values = { amount: money(next), full: amount, date: time(s.next_payment_due_date) };
     const less = next < s.payment_amount_cents;

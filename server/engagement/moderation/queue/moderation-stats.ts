@@ -16,6 +16,8 @@ import type { StaffActor } from "../../../auth/actor";
 import type { Db } from "../../../db/client";
 import { getAccountTimeZone } from "../../../i18n/time-zone";
 import { parseInput } from "../../../validation";
+import { requireModerator } from "../moderator";
+import { wallClock } from "../surges/surge-rules";
 import { ZModerationStatsInput, type TModerationStats, type TModerationStatsInput } from "./moderation-stats.schema";
 
 const DAY_MS = 86_400_000;

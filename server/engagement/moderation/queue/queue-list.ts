@@ -16,7 +16,7 @@ import "server-only";
 
 import { nextDay, zonedDayStart } from "../../../dates.schema";
 import type { Db } from "../../../db/client";
-import { Prisma } from "../../generated/prisma/client";
+import { Prisma } from "../../../generated/prisma/client";
 import { getAccountTimeZone } from "../../../i18n/time-zone";
 import { SUSPECT_WORD_REASON } from "../moderation";
 import { isDecidedView, type TQueueFilters, type TQueueView } from "./queue-filters.schema";
