@@ -1,7 +1,7 @@
 /**
  * npm run db:migration -- NAME
  * Writes prisma/migrations/<timestamp>_<name>/migration.sql: the SQL that takes a database holding
- * every committed migration to prisma/schema.prisma. Works offline (WebAssembly schema engine, an
+ * every committed migration to the schema in prisma/schema/. Works offline (WebAssembly schema engine, an
  * in-memory PGlite as the shadow database). Writes nothing when there is no change.
  */
 // First: on a Node.js older than package.json's engines.node, stop with one line before anything loads.
@@ -28,7 +28,7 @@ try {
   await applyMigrations(shadow);
   const sql = await diffDatabaseToSchema(shadow);
   if (!sql) {
-    console.log("No changes: the migrations already produce prisma/schema.prisma.");
+    console.log("No changes: the migrations already produce the schema in prisma/schema/.");
   } else {
     const stamp = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
     const dir = path.join(MIGRATIONS_DIR, `${stamp}_${name}`);

@@ -2,7 +2,7 @@
  * Every path of the project named in the docs (README.md, docs/, CONTEXT.md files) or in a source
  * file's comments exists: a renamed or removed file leaves no pointer to nowhere. A path counts when
  * it starts at one of the project's top folders and ends in a file's extension
- * (`server/members/members.ts`, `docs/i18n.md`, `prisma/schema.prisma`); a `#anchor` or `:line`
+ * (`server/members/members.ts`, `docs/i18n.md`, `prisma/schema/base.prisma`); a `#anchor` or `:line`
  * after it is not part of it. Module specifiers in code (`inngest/next`) are not comments, so not read.
  */
 import fs from "node:fs";

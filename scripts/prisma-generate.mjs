@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
-if (!existsSync("prisma/schema.prisma")) process.exit(0);
+if (!existsSync("prisma/schema")) process.exit(0);
 // The Prisma CLI is a build tool (devDependencies): an install without them (npm ci --omit=dev, on
 // a machine that runs a build made elsewhere) has nothing to generate with, and needs nothing.
 if (!existsSync("node_modules/prisma/package.json")) {

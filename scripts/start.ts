@@ -175,7 +175,7 @@ function sourceFingerprint(): string {
     "env.js",
     "next.config.js",
     "package-lock.json",
-    "prisma/schema.prisma",
+    "prisma/schema",
     "postcss.config.mjs",
     "tsconfig.json",
     "instrumentation.ts",

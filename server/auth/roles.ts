@@ -14,7 +14,7 @@ import type { AdminRole as PrismaAdminRole } from "../generated/prisma/enums";
 export const ADMIN_ROLES = ["OWNER", "EDITOR", "MODERATOR", "REVENUE", "CONTRIBUTOR"] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
 
-// The list above must name exactly the schema's roles: a role added to prisma/schema.prisma fails
+// The list above must name exactly the schema's roles: a role added to prisma/schema/accounts.prisma fails
 // the type check here until it is added (and given a meaning) too.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const rolesMatchSchema: Same<AdminRole, PrismaAdminRole> = true;

@@ -9,7 +9,7 @@ import { connectToSchema } from "../testing/test-database";
 import { DEFAULT_POOL_MAX } from "./adapter";
 import { openDatabase } from "./client";
 import { describeSchema } from "./inspect";
-import { applyMigrations, diffDatabaseToSchema, MIGRATIONS_DIR, SCHEMA_PATH } from "./migrate";
+import { applyMigrations, diffDatabaseToSchema, MIGRATIONS_DIR, readSchemaFiles } from "./migrate";
 
 const db = await getDatabase();
 const onPglite = db.config.kind === "pglite";
@@ -18,13 +18,15 @@ const schemaName = db.config.kind === "postgresql" ? db.config.schema : "public"
 describe("migrations", () => {
   // The schema engine's introspection runs on PGlite only: @prisma/adapter-pg cannot decode the
   // "char" catalog columns it reads. PostgreSQL is held to the same schema by the catalog test below.
-  it.runIf(onPglite)("produce exactly the schema in schema.prisma (no drift)", async () => {
+  it.runIf(onPglite)("produce exactly the schema in prisma/schema (no drift)", async () => {
     expect(await diffDatabaseToSchema(db.adapter)).toBe("");
   });
 
-  it.runIf(onPglite)("report drift when schema.prisma has a change no migration holds", async () => {
-    const schema = await fs.readFile(SCHEMA_PATH, "utf8");
-    const changed = schema.replace("model Account {\n", "model Account {\n  driftProbe String?\n");
+  it.runIf(onPglite)("report drift when the schema has a change no migration holds", async () => {
+    const changed = (await readSchemaFiles()).map((file) => ({
+      ...file,
+      content: file.content.replace("model Account {\n", "model Account {\n  driftProbe String?\n"),
+    }));
     const sql = await diffDatabaseToSchema(db.adapter, changed);
     expect(sql).toMatch(/ALTER TABLE "accounts" ADD COLUMN\s+"driftProbe" TEXT/);
   });

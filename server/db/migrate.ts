@@ -19,7 +19,8 @@ import type { OpenedAdapter } from "./adapter";
 const require = createRequire(import.meta.url);
 
 const PROJECT_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
-export const SCHEMA_PATH = path.join(PROJECT_ROOT, "prisma/schema.prisma");
+/** The schema's folder: the generator and datasource in base.prisma, each area's models in its own file. */
+export const SCHEMA_DIR = path.join(PROJECT_ROOT, "prisma/schema");
 export const MIGRATIONS_DIR = path.join(PROJECT_ROOT, "prisma/migrations");
 
 const NO_FILTER = { externalTables: [], externalEnums: [] };
@@ -49,18 +50,32 @@ function loadEngineClass(): Promise<EngineRuntime["SchemaEngine"]> {
   return runtime;
 }
 
+/** One file of the schema, as the engine reads it. */
+export type SchemaFile = { path: string; content: string };
+
+/** The schema's files (every `*.prisma` of `dir`), in name order. */
+export async function readSchemaFiles(dir = SCHEMA_DIR): Promise<SchemaFile[]> {
+  const names = (await fs.readdir(dir)).filter((name) => name.endsWith(".prisma")).sort();
+  return Promise.all(
+    names.map(async (name) => ({
+      path: path.join(dir, name),
+      content: await fs.readFile(path.join(dir, name), "utf8"),
+    })),
+  );
+}
+
 /** Engine log lines (the diff script arrives there, not in the result). */
 type EngineLog = { lines: string[] };
 
 /** The engine over a migration session of `adapter`'s, ended (and its advisory lock released) after `fn`. */
 async function withEngine<T>(
   adapter: Pick<OpenedAdapter, "migrationSession">,
-  schema: string | undefined,
+  schema: SchemaFile[] | undefined,
   fn: (engine: SchemaEngine, log: EngineLog) => Promise<T>,
 ): Promise<T> {
   const SchemaEngineClass = await loadEngineClass();
   const log: EngineLog = { lines: [] };
-  const datamodels: [string, string][] | undefined = schema === undefined ? undefined : [[SCHEMA_PATH, schema]];
+  const datamodels = schema?.map((file): [string, string] => [file.path, file.content]);
   const session = await adapter.migrationSession();
   try {
     const engine = await SchemaEngineClass.new(
@@ -128,15 +143,14 @@ export async function applyMigrations(
 
 /**
  * SQL that takes the database behind `factory` (which must already hold every committed
- * migration) to the schema in schema.prisma. Empty when there is no drift.
+ * migration) to the schema in prisma/schema (or `schemaFiles`). Empty when there is no drift.
  */
 export async function diffDatabaseToSchema(
   adapter: Pick<OpenedAdapter, "migrationSession">,
-  schemaText?: string,
+  schemaFiles?: SchemaFile[],
 ): Promise<string> {
-  const schema = schemaText ?? (await fs.readFile(SCHEMA_PATH, "utf8"));
-  const files = [{ path: SCHEMA_PATH, content: schema }];
-  return withEngine(adapter, schema, async (engine, log) => {
+  const files = schemaFiles ?? (await readSchemaFiles());
+  return withEngine(adapter, files, async (engine, log) => {
     const result = await engine.diff({
       from: { tag: "schemaDatasource", files, configDir: PROJECT_ROOT },
       to: { tag: "schemaDatamodel", files },

@@ -6,7 +6,13 @@ import { describe, expect, it } from "vitest";
 import { EXPORT_SECTIONS, MEMBER_RELATION_SECTIONS } from "./format";
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
-const schema = fs.readFileSync(path.join(ROOT, "prisma/schema.prisma"), "utf8");
+/** The schema's files (prisma/schema/*.prisma), read as one text. */
+const SCHEMA_DIR = path.join(ROOT, "prisma/schema");
+const schema = fs
+  .readdirSync(SCHEMA_DIR)
+  .filter((name) => name.endsWith(".prisma"))
+  .map((name) => fs.readFileSync(path.join(SCHEMA_DIR, name), "utf8"))
+  .join("\n");
 
 /** The models the schema declares, and one model's fields as [name, type without ? or []]. */
 const models = new Set([...schema.matchAll(/^model (\w+) \{/gm)].map((m) => m[1]!));

@@ -1,6 +1,6 @@
 /**
  * The data export's format (docs/privacy.md "Data export (subject access)"): data.json's
- * identification, its sections in order, and which relation of `Member` (prisma/schema.prisma)
+ * identification, its sections in order, and which relation of `Member` (prisma/schema/members.prisma)
  * each section covers. Pure: the collectors fill the sections, index.html shows them in this
  * order, and format.test.ts compares MEMBER_RELATION_SECTIONS with the schema's relations of
  * `Member`, so a relation added later fails the test until an export section covers it.

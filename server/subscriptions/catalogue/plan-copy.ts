@@ -1,5 +1,5 @@
 /**
- * The plan copy: what a subscription keeps of its plan and group when it is made (prisma/schema.prisma
+ * The plan copy: what a subscription keeps of its plan and group when it is made (prisma/schema/subscriptions.prisma
  * Subscription, "plan copy"), so later catalogue edits never change what a reader bought. One
  * function for every writer of a subscription from a plan (the dashboard's grant, the test
  * fixtures), so a copy cannot drift from another.
