@@ -17,7 +17,7 @@ import { onStop } from "../lifecycle";
 import { log } from "../log";
 import type { Database } from "./client";
 
-export type NoticeSubscriber = {
+type NoticeSubscriber = {
   notice(payload: string | undefined): void;
   /** false: notices may be lost from now on; true: every notice is heard again. */
   hearing?(hearing: boolean): void;
@@ -39,11 +39,10 @@ const MAX_BACKOFF_MS = 30_000;
 class Channels {
   readonly byChannel = new Map<string, Set<NoticeSubscriber>>();
 
-  add(channel: string, subscriber: NoticeSubscriber): boolean {
+  add(channel: string, subscriber: NoticeSubscriber): void {
     const subscribers = this.byChannel.get(channel);
-    if (subscribers) return (void subscribers.add(subscriber), false);
-    this.byChannel.set(channel, new Set([subscriber]));
-    return true;
+    if (subscribers) subscribers.add(subscriber);
+    else this.byChannel.set(channel, new Set([subscriber]));
   }
 
   remove(channel: string, subscriber: NoticeSubscriber): boolean {

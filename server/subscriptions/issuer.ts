@@ -40,7 +40,7 @@ async function nextNumber(tx: TransactionClient, counter: Counter, accountId: nu
 }
 
 /** An issue's outcome: the new document, or the one already issued (or none) and why not. */
-export type Issued<Row> = { issued: true; document: Row } | { issued: false; document: Row | null; reason: string };
+type Issued<Row> = { issued: true; document: Row } | { issued: false; document: Row | null; reason: string };
 
 /** What `prepare` finds: nothing to issue (with the document already issued, if any), or what to create. */
 export type Prepared<Row> =

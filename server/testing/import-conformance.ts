@@ -31,7 +31,7 @@ import {
 
 type Counts = { create: number; update: number; skip: number; refuse: number };
 
-export type ImportConformance = {
+type ImportConformance = {
   /** The fixture (or folder) imported, in server/imports/fixtures. */
   file: string;
   /** The account the dry-run and second-run checks import into, as the source's own tests make it. */
