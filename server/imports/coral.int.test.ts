@@ -13,16 +13,8 @@ import { afterAll, describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
-import {
-  commentImportAccount,
-  expectDryRunPlansTheRun,
-  expectResumedLikeWhole,
-  expectRunAgainChangesNothing,
-  FIXTURES,
-  importAccount,
-  importFixture,
-  tableCounts,
-} from "@/server/testing/imports";
+import { describeImportConformance } from "@/server/testing/import-conformance";
+import { commentImportAccount, FIXTURES, importFixture, tableCounts } from "@/server/testing/imports";
 
 const DIR = "coral-sample";
 const S1 = "https://news.example.com/2021/05/coral";
@@ -193,31 +185,6 @@ describe("importing Coral's database", () => {
     expect(await db.webhookEvent.count()).toBe(0);
   });
 
-  it("plans in a dry run what a run does, changing nothing", async () => {
-    const { db, account } = await setup();
-    await expectDryRunPlansTheRun(db, { accountId: account.id, source: "coral", file: DIR });
-  });
-
-  it("changes nothing when run again", async () => {
-    const { db, account } = await setup();
-    const again = await expectRunAgainChangesNothing(db, { accountId: account.id, source: "coral", file: DIR });
-    expect(again.kinds.comment).toEqual({ create: 0, update: 0, skip: 14, refuse: 2 });
-    expect(again.kinds.member).toEqual({ create: 0, update: 0, skip: 0, refuse: 0 });
-  });
-
-  it("resumes a run killed mid-way and ends as an uninterrupted run does", async () => {
-    const db = await getDb();
-    const [whole, killed] = [await importAccount(db, "whole"), await importAccount(db, "killed")];
-    await expectResumedLikeWhole(db, {
-      source: "coral",
-      file: DIR,
-      whole,
-      killed,
-      stopAts: [2, 8],
-      over: { batchSize: 3 },
-    });
-  });
-
   it("refuses whole a file, or a folder without Coral's collections, changing nothing", async () => {
     const { db, account } = await setup();
     const before = await tableCounts(db);
@@ -233,4 +200,14 @@ describe("importing Coral's database", () => {
     );
     expect(await tableCounts(db)).toEqual(before);
   });
+});
+
+describeImportConformance("coral", {
+  file: DIR,
+  account: async () => (await setup()).account,
+  again: {
+    comment: { create: 0, update: 0, skip: 14, refuse: 2 },
+    member: { create: 0, update: 0, skip: 0, refuse: 0 },
+  },
+  resume: { stopAts: [2, 8], batchSize: 3 },
 });

@@ -13,14 +13,8 @@ import { pageAndRealmCounts } from "@/server/engagement/comment-queries";
 import { VISIBLE } from "@/server/engagement/comments";
 import type { TCommentList } from "@/server/engagement/comments.schema";
 import { call, pageId } from "@/server/testing/engagement";
-import {
-  commentImportAccount,
-  expectResumedLikeWhole,
-  expectRunAgainChangesNothing,
-  importAccount,
-  importFixture,
-  tableCounts,
-} from "@/server/testing/imports";
+import { describeImportConformance } from "@/server/testing/import-conformance";
+import { commentImportAccount, importFixture, tableCounts } from "@/server/testing/imports";
 
 const T1 = "https://news.example.com/2019/01/hello?a=1&b=2";
 const T2 = "https://news.example.com/2019/02/zoe";
@@ -220,48 +214,6 @@ describe("importing a Disqus export", () => {
     expect(audits[1]!.metadata).toMatchObject({ system: "import", source: "disqus", status: "completed" });
   });
 
-  it("plans in a dry run what a run does, changing nothing", async () => {
-    const { db, account } = await setup();
-    const before = await tableCounts(db);
-    const dry = await importFixture(db, account.id, "disqus", "disqus-sample.xml", { dryRun: true });
-    expect(await tableCounts(db)).toEqual(before);
-    expect(dry).toMatchObject({ dryRun: true, runId: null, status: "completed" });
-    const real = await importFixture(db, account.id, "disqus", "disqus-sample.xml");
-    expect(dry.kinds).toEqual(real.kinds);
-    expect(dry.lines.refuse).toEqual(real.lines.refuse);
-    expect(dry.lines.skip.map((l) => l.sourceId)).toEqual(real.lines.skip.map((l) => l.sourceId));
-  });
-
-  it("changes nothing when run again", async () => {
-    const { db, account } = await setup();
-    // Only the second run's record and its two audit entries are new.
-    const again = await expectRunAgainChangesNothing(db, {
-      accountId: account.id,
-      source: "disqus",
-      file: "disqus-sample.xml",
-    });
-    expect(again.kinds.comment).toEqual({ create: 0, update: 0, skip: 14, refuse: 4 });
-    expect(again.kinds.page).toEqual({ create: 0, update: 0, skip: 4, refuse: 1 });
-    expect(again.kinds.member).toEqual({ create: 0, update: 0, skip: 0, refuse: 0 });
-  });
-
-  it("resumes a run killed mid-way and ends as an uninterrupted run does", async () => {
-    const db = await getDb();
-    const [whole, killed] = [await importAccount(db, "whole"), await importAccount(db, "killed")];
-    await expectResumedLikeWhole(db, {
-      source: "disqus",
-      file: "disqus-sample.xml",
-      whole,
-      killed,
-      stopAts: [3, 9],
-      over: { batchSize: 4 },
-    });
-    const runs = await db.importRun.findMany({ where: { accountId: killed.id }, orderBy: { startedAt: "asc" } });
-    expect(runs.map((r) => r.status)).toEqual(["running", "running", "completed"]);
-    const started = await db.auditLog.findFirstOrThrow({ where: { targetId: runs[2]!.id, action: "import.started" } });
-    expect(started.metadata).toMatchObject({ resumes: runs[1]!.id });
-  });
-
   it("refuses whole a file whose DTD declares entities (XXE): nothing expanded, nothing written", async () => {
     const { db, account } = await setup();
     const before = await tableCounts(db);
@@ -270,4 +222,22 @@ describe("importing a Disqus export", () => {
     );
     expect(await tableCounts(db)).toEqual(before);
   });
+});
+
+describeImportConformance("disqus", {
+  file: "disqus-sample.xml",
+  account: async () => (await setup()).account,
+  again: {
+    comment: { create: 0, update: 0, skip: 14, refuse: 4 },
+    page: { create: 0, update: 0, skip: 4, refuse: 1 },
+    member: { create: 0, update: 0, skip: 0, refuse: 0 },
+  },
+  resume: { stopAts: [3, 9], batchSize: 4 },
+  // The killed runs stay "running"; the run that resumes them names the one it resumes.
+  afterResume: async (db, killed) => {
+    const runs = await db.importRun.findMany({ where: { accountId: killed.id }, orderBy: { startedAt: "asc" } });
+    expect(runs.map((r) => r.status)).toEqual(["running", "running", "completed"]);
+    const started = await db.auditLog.findFirstOrThrow({ where: { targetId: runs[2]!.id, action: "import.started" } });
+    expect(started.metadata).toMatchObject({ resumes: runs[1]!.id });
+  },
 });

@@ -13,11 +13,9 @@ import { afterAll, describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
+import { describeImportConformance } from "@/server/testing/import-conformance";
 import {
   commentImportAccount,
-  expectDryRunPlansTheRun,
-  expectResumedLikeWhole,
-  expectRunAgainChangesNothing,
   FIXTURES,
   importAccount,
   importFixture,
@@ -186,31 +184,6 @@ describe("importing a Remark42 backup", () => {
     expect(await db.webhookEvent.count()).toBe(0);
   });
 
-  it("plans in a dry run what a run does, changing nothing", async () => {
-    const { db, account } = await setup();
-    await expectDryRunPlansTheRun(db, { accountId: account.id, source: "remark42", file: FILE });
-  });
-
-  it("changes nothing when run again", async () => {
-    const { db, account } = await setup();
-    const again = await expectRunAgainChangesNothing(db, { accountId: account.id, source: "remark42", file: FILE });
-    expect(again.kinds.comment).toEqual({ create: 0, update: 0, skip: 11, refuse: 4 });
-    expect(again.kinds.member).toEqual({ create: 0, update: 0, skip: 0, refuse: 0 });
-  });
-
-  it("resumes a run killed mid-way and ends as an uninterrupted run does", async () => {
-    const db = await getDb();
-    const [whole, killed] = [await importAccount(db, "whole"), await importAccount(db, "killed")];
-    await expectResumedLikeWhole(db, {
-      source: "remark42",
-      file: FILE,
-      whole,
-      killed,
-      stopAts: [2, 7],
-      over: { batchSize: 3 },
-    });
-  });
-
   it("reads a gzipped backup as the plain one, and refuses whole a file that is not a backup", async () => {
     const db = await getDb();
     const plain = await importAccount(db, "plain");
@@ -237,4 +210,14 @@ describe("importing a Remark42 backup", () => {
     await expect(importFixture(db, plain.id, "remark42", empty)).rejects.toThrow(/is empty/);
     expect(await tableCounts(db)).toEqual(before);
   });
+});
+
+describeImportConformance("remark42", {
+  file: FILE,
+  account: async () => (await setup()).account,
+  again: {
+    comment: { create: 0, update: 0, skip: 11, refuse: 4 },
+    member: { create: 0, update: 0, skip: 0, refuse: 0 },
+  },
+  resume: { stopAts: [2, 7], batchSize: 3 },
 });

@@ -11,7 +11,8 @@ import { afterAll, describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
-import { FIXTURES, importAccount, importFixture, importSnapshot, tableCounts } from "@/server/testing/imports";
+import { describeImportConformance } from "@/server/testing/import-conformance";
+import { FIXTURES, importAccount, importFixture, tableCounts } from "@/server/testing/imports";
 import { createTestStaff } from "@/server/testing/staff";
 
 import { importCommand } from "../../scripts/import/cli";
@@ -123,21 +124,13 @@ describe("importing the comments of a WordPress export", () => {
     expect(hanako.author).toMatchObject({ name: "Hanako Yamada", email: "hanako@example.jp", source: "wordpress" });
     expect(await db.webhookEvent.count()).toBe(0);
   });
+});
 
-  it("changes nothing on a second run, nor in a dry run", async () => {
-    const db = await getDb();
-    const account = await importAccount(db);
-    const before = await tableCounts(db);
-    await importFixture(db, account.id, "wxr-comments", "wxr-sample.xml", { dryRun: true });
-    expect(await tableCounts(db)).toEqual(before);
-    await importFixture(db, account.id, "wxr-comments", "wxr-sample.xml");
-    const snapshot = await importSnapshot(db, account.id);
-    const comments = await db.comment.count();
-    const again = await importFixture(db, account.id, "wxr-comments", "wxr-sample.xml");
-    expect(again.kinds.comment).toEqual({ create: 0, update: 0, skip: 11, refuse: 1 });
-    expect(await db.comment.count()).toBe(comments);
-    expect(await importSnapshot(db, account.id)).toEqual(snapshot);
-  });
+describeImportConformance("wxr-comments", {
+  file: "wxr-sample.xml",
+  account: (db) => importAccount(db),
+  again: { comment: { create: 0, update: 0, skip: 11, refuse: 1 } },
+  resume: { stopAts: [2, 6], batchSize: 3 },
 });
 
 describe("npm run import", () => {

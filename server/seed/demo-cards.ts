@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { ownValue } from "@/server/own-keys";
 
 import type { TCard, TStoryElement } from "../publishing/cards.schema";
+import { escapeHtmlText } from "../security/html";
 import { mulberry32 } from "../seeded-random";
 import type { StorySpec } from "./demo-stories";
 
@@ -103,8 +104,6 @@ function shuffled<T>(items: readonly T[], random: () => number): T[] {
   return out;
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-
 function textElement(html: string): TStoryElement {
   return { id: randomUUID(), type: "text", subtype: null, text: html, metadata: {} };
 }
@@ -132,11 +131,12 @@ export function demoCards(
   // The same story gets the same text on every run.
   const random = mulberry32(index * 7919 + 17);
   const sentences = shuffled(ownValue(SENTENCES, spec.section) ?? SENTENCES.world!, random);
-  const paragraph = (n: number) => `<p>${escapeHtml(sentences.slice(n * 2, n * 2 + 2).join(" ") || spec.summary)}</p>`;
+  const paragraph = (n: number) =>
+    `<p>${escapeHtmlText(sentences.slice(n * 2, n * 2 + 2).join(" ") || spec.summary)}</p>`;
   const cards: TCard[] = [
     card(
       [
-        textElement(`<p><strong>${escapeHtml(spec.summary)}</strong></p>`),
+        textElement(`<p><strong>${escapeHtmlText(spec.summary)}</strong></p>`),
         textElement(paragraph(0)),
         textElement(paragraph(1)),
       ],

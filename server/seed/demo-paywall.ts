@@ -11,6 +11,7 @@ import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import type { TCard } from "../publishing/cards.schema";
 import { cardsPlainText, readTimeMinutes } from "../publishing/story-view";
+import { escapeHtmlText } from "../security/html";
 import type { SeedReport } from "./demo";
 import { DEMO_GROUP_NAME } from "./demo-catalogue";
 
@@ -52,8 +53,6 @@ export const DEMO_PREMIUM_STORIES = [
   },
 ] as const;
 
-const escapeHtml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-
 function premiumCards(paragraphs: readonly string[], at: number): TCard[] {
   return [
     {
@@ -65,7 +64,7 @@ function premiumCards(paragraphs: readonly string[], at: number): TCard[] {
         id: randomUUID(),
         type: "text",
         subtype: null,
-        text: `<p>${escapeHtml(p)}</p>`,
+        text: `<p>${escapeHtmlText(p)}</p>`,
         metadata: {},
       })),
       metadata: {},

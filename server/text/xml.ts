@@ -4,7 +4,7 @@
  * the characters XML 1.0 forbids (control characters, lone surrogates, U+FFFE/U+FFFF), which a
  * pasted headline can carry and which make a strict parser reject the whole feed.
  */
-import { ownValue } from "@/server/own-keys";
+import { escapeHtml } from "@/server/security/html";
 
 /** Everything outside XML 1.0's Char production: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF]. */
 const ILLEGAL_XML_CHARS = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -13,12 +13,10 @@ export function stripIllegalXmlChars(text: string): string {
   return text.replace(ILLEGAL_XML_CHARS, "");
 }
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-
 /** Text or attribute value, escaped for XML and HTML alike. `null`/`undefined` become "". */
 export function escapeXml(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return "";
-  return stripIllegalXmlChars(String(value)).replace(/[&<>"']/g, (c) => ownValue(ESCAPES, c) ?? c);
+  return escapeHtml(stripIllegalXmlChars(String(value)));
 }
 
 /**

@@ -11,16 +11,13 @@ import { SignJWT } from "jose";
 
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
+import { escapeHtml } from "../security/html";
 import { DEMO } from "../seed/demo";
 
 const READERS = [
   { id: "demo-reader-ada", name: "Ada Reader" },
   { id: "demo-reader-ben", name: "Ben Reader" },
 ];
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export async function renderDemoArticle(db: Db, args: { appUrl: string; now: Date }): Promise<Response> {
   const account = await db.account.findUnique({

@@ -17,6 +17,7 @@ import { translator } from "@/i18n/translate";
 import type { Db } from "../db/client";
 import { moderationSettingsOf } from "../engagement/moderation/settings";
 import { getPublisher } from "../publishing/publisher";
+import { escapeHtml } from "../security/html";
 import { FRAME_CSS, FRAME_CSS_HASH, FRAME_JS, FRAME_JS_HASH, LOADER_JS } from "./bundles.generated";
 import { frameAccountLocales, frameLocale, frameMessages, frameOverrides } from "./frame-catalogue";
 
@@ -113,10 +114,6 @@ const TITLES = {
   reactions: "reactionsOnPage",
   newsletter: "newsletterTitle",
 } as const satisfies Record<WidgetKind, string>;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * The newsletters the newsletter widget offers: the account's that readers may join without a plan

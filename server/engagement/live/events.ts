@@ -16,8 +16,6 @@ import type { TLiveState } from "./live.schema";
 export function liveChannel(schema: string): string {
   return `masthead_live_${schema}`.slice(0, 63);
 }
-/** The same, as an SQL expression of the connection's schema (PGlite listens to what it names). */
-export const LIVE_CHANNEL_SQL = "left('masthead_live_' || current_schema(), 63)";
 
 const EVENT_FIELDS = { id: true, commentId: true, kind: true } as const;
 

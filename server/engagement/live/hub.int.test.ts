@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { getDatabase, getDb } from "@/server/db";
 import type { Database } from "@/server/db/client";
+import { pgliteListener, postgresListener, type NoticeListener } from "@/server/db/listener";
 import { AppError } from "@/server/errors";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
@@ -18,31 +19,33 @@ import { TEST_DATABASE_URL, TEST_DB } from "@/server/testing/test-database";
 
 import { POST as CREATE } from "../../../app/api/v1/accounts/[account_id]/pages/[encoded_url]/comments.json/route";
 import { POST as HIDE } from "../../../app/api/v1/accounts/[account_id]/pages/[encoded_url]/comments/[comment_id]/hide/route";
-import { liveChannel } from "./events";
 import { LiveHub, type LiveLimits } from "./hub";
 import type { TLiveChange, TLiveState } from "./live.schema";
-import { pgliteLiveSource, postgresLiveSource, type LiveSource } from "./source";
+import { liveSource, type LiveSource } from "./source";
 
 const PAGE = "https://news.example.com/live/a-story";
 const ADA = { id: "reader-ada", name: "Ada" };
 
 const hubs: LiveHub[] = [];
+const listeners: NoticeListener[] = [];
 const readers: SseReader[] = [];
 afterEach(async () => {
   for (const reader of readers.splice(0)) await reader.cancel();
   for (const hub of hubs.splice(0)) await hub.stop();
+  for (const listener of listeners.splice(0)) await listener.stop();
 });
 
 /** A source as an instance has one: PGlite's notices, or a LISTEN connection of its own. */
-function sourceFor(database: Database, name = "masthead-live-test"): LiveSource {
-  return database.config.kind === "pglite"
-    ? pgliteLiveSource(database)
-    : postgresLiveSource({ url: TEST_DATABASE_URL, channel: liveChannel(database.config.schema), name });
+async function sourceFor(database: Database, name = "masthead-live-test"): Promise<LiveSource> {
+  if (database.config.kind === "pglite") return liveSource(await pgliteListener(database));
+  const listener = postgresListener({ url: TEST_DATABASE_URL, schema: database.config.schema, name });
+  listeners.push(listener);
+  return liveSource(listener);
 }
 
 async function newHub(limits: Partial<LiveLimits> = {}, name?: string): Promise<LiveHub> {
   const database = await getDatabase();
-  const hub = new LiveHub(database.prisma, sourceFor(database, name), limits);
+  const hub = new LiveHub(database.prisma, await sourceFor(database, name), limits);
   hubs.push(hub);
   return hub;
 }
@@ -142,7 +145,7 @@ describe("live threads", () => {
       },
     }) as unknown as typeof db;
     const database = await getDatabase();
-    const hub = new LiveHub(counted, sourceFor(database));
+    const hub = new LiveHub(counted, await sourceFor(database));
     hubs.push(hub);
     const streams = Array.from(
       { length: 2_000 },

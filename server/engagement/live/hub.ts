@@ -1,6 +1,6 @@
 /**
  * One instance's hub of live comment streams (docs/engagement.md "Live threads"). It hears the
- * database's live notices once (./source.ts: one LISTEN connection per instance, not one per
+ * database's live notices once (./source.ts: the instance's one LISTEN connection, not one per
  * stream), reads what a notice names once per page (./events.ts), encodes it once, and writes the
  * same bytes to every open stream of that page. One timer for the whole hub sends heartbeats,
  * ends streams that have lived their time (the browser reconnects with Last-Event-ID, spreading

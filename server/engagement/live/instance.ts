@@ -1,17 +1,17 @@
 /**
  * This process's hub (./hub.ts), made on the first stream and kept on globalThis (Next.js loads a
- * module once per bundle; one hub, one listener per instance). It hears the database the process
- * uses: PGlite's own notices, or a LISTEN connection to PostgreSQL (CACHE_LISTEN_URL when set,
- * the database URL otherwise).
+ * module once per bundle; one hub per instance). It hears the database the process uses through
+ * the instance's database listener (server/db/listener.ts): PGlite's own notices, or the LISTEN
+ * connection to PostgreSQL (CACHE_LISTEN_URL when set, the database URL otherwise).
  */
 import "server-only";
 
 import { getEnv } from "../../../env.js";
 import { getDatabase } from "../../db";
+import { pgliteListener, sharedPostgresListener } from "../../db/listener";
 import { onStop } from "../../lifecycle";
-import { liveChannel } from "./events";
 import { LiveHub } from "./hub";
-import { pgliteLiveSource, postgresLiveSource } from "./source";
+import { liveSource } from "./source";
 
 const globalForLive = globalThis as unknown as { mastheadLiveHub?: Promise<LiveHub> };
 
@@ -26,15 +26,11 @@ export function liveHub(): Promise<LiveHub> {
 async function makeHub(): Promise<LiveHub> {
   const database = await getDatabase();
   const config = database.config;
-  const source =
+  const listener =
     config.kind === "pglite"
-      ? pgliteLiveSource(database)
-      : postgresLiveSource({
-          url: getEnv().CACHE_LISTEN_URL ?? config.url,
-          channel: liveChannel(config.schema),
-          name: `masthead-live:${process.pid}`,
-        });
-  const hub = new LiveHub(database.prisma, source);
+      ? await pgliteListener(database)
+      : sharedPostgresListener({ url: getEnv().CACHE_LISTEN_URL ?? config.url, schema: config.schema });
+  const hub = new LiveHub(database.prisma, liveSource(listener));
   onStop(() => hub.stop());
   return hub;
 }

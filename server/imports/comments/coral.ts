@@ -38,6 +38,7 @@ import nodePath from "node:path";
 import { z } from "zod";
 
 import { ownValue } from "@/server/own-keys";
+import { escapeHtml } from "@/server/security/html";
 
 import { displayName } from "../limits";
 import { ImportFileError } from "../types";
@@ -119,9 +120,6 @@ const STATES: Record<string, SourceState> = {
   SYSTEM_WITHHELD: "held",
   REJECTED: "rejected",
 };
-
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 const why = (error: z.ZodError) => {
   const issue = error.issues[0]!;

@@ -7,11 +7,12 @@
  * `<!--members-only-->`, where the free part ends: ghost-urls.ts). Other cards are left out; the
  * caller says so in the report (`skipped`).
  */
+import { escapeHtml, escapeHtmlText } from "../../security/html";
 import { jsonTooDeep, MAX_DEPTH } from "../limits";
 import { MEMBERS_ONLY } from "./ghost-urls";
 
-const esc = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const attr = (text: string) => esc(text).replace(/"/g, "&quot;");
+const esc = escapeHtmlText;
+const attr = escapeHtml;
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -28,6 +28,7 @@ import { DomUtils, parseDocument } from "htmlparser2";
 
 import type { TStoryElement } from "../../publishing/cards.schema";
 import { tweetIdFromUrl, youtubeVideoId } from "../../publishing/editorial/stories.schema";
+import { escapeHtml, escapeHtmlText } from "../../security/html";
 import { expandShortcodes, type AttachmentImage } from "./shortcodes";
 
 export type HtmlToElementsOptions = {
@@ -83,8 +84,6 @@ export function autop(text: string): string {
 const { textContent } = DomUtils;
 /** Markup of a node, non-ASCII characters kept as they are (only & < > " encoded). */
 const getOuterHTML = (node: ChildNode) => DomUtils.getOuterHTML(node, { encodeEntities: "utf8" });
-const escapeText = (value: string) => value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-const escapeAttr = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 type Builder = { out: TStoryElement[]; inline: string; options: HtmlToElementsOptions };
 
@@ -122,7 +121,7 @@ function imageElement(b: Builder, img: Element, caption: string | null): TStoryE
   if (!/^https?:\/\//i.test(src)) return null;
   const element: TStoryElement = { ...base(b, "image"), "image-s3-key": src, title: caption ?? "" };
   const alt = img.attribs.alt?.trim();
-  if (alt) element.metadata = { alt: escapeText(alt) };
+  if (alt) element.metadata = { alt: escapeHtmlText(alt) };
   const width = Number(img.attribs.width);
   const height = Number(img.attribs.height);
   if (Number.isInteger(width) && width > 0 && Number.isInteger(height) && height > 0)
@@ -145,7 +144,7 @@ function embedOrLink(b: Builder, url: string): void {
   const embed = embedElement(b, url);
   if (embed) b.out.push(embed);
   else if (/^https?:\/\//i.test(url))
-    b.out.push({ ...base(b, "text"), text: `<p><a href="${escapeAttr(url)}">${escapeText(url)}</a></p>` });
+    b.out.push({ ...base(b, "text"), text: `<p><a href="${escapeHtml(url)}">${escapeHtmlText(url)}</a></p>` });
 }
 
 function figure(b: Builder, el: Element): void {
@@ -267,7 +266,7 @@ function blockquote(b: Builder, el: Element): void {
         .trim()
         .replace(/^[—–-]\s*/, "")
     : "";
-  b.out.push({ ...base(b, "blockquote"), text, metadata: { content: text, attribution: escapeText(attribution) } });
+  b.out.push({ ...base(b, "blockquote"), text, metadata: { content: text, attribution: escapeHtmlText(attribution) } });
 }
 
 const INLINE = new Set(["a", "strong", "b", "em", "i", "u", "span", "br", "code", "small", "sup", "sub", "mark", "s"]);
@@ -343,7 +342,8 @@ function block(b: Builder, node: ChildNode): void {
       const code = textContent(lines)
         .replace(/\r\n?/g, "\n")
         .replace(/^\n+|\n+$/g, "");
-      if (code.trim()) b.out.push({ ...base(b, "text"), text: `<p>${escapeText(code).replace(/\n/g, "<br>")}</p>` });
+      if (code.trim())
+        b.out.push({ ...base(b, "text"), text: `<p>${escapeHtmlText(code).replace(/\n/g, "<br>")}</p>` });
       return;
     }
     case "hr":

@@ -13,7 +13,8 @@ import type { Db } from "@/server/db/client";
 import { logInMember, requestPasswordReset, resetPasswordWithToken } from "@/server/members/members";
 import { logInWithProvider } from "@/server/members/social-login";
 import { getPublisher } from "@/server/publishing/publisher";
-import { expectResumedLikeWhole, importAccount, importFixture, tableCounts } from "@/server/testing/imports";
+import { describeImportConformance } from "@/server/testing/import-conformance";
+import { importAccount, importFixture, tableCounts } from "@/server/testing/imports";
 import { startTestOidcProvider } from "@/server/testing/oidc-provider";
 import { createTestStaff } from "@/server/testing/staff";
 
@@ -162,48 +163,6 @@ describe("importing Ghost's members CSV", () => {
     expect(audits[1]!.metadata).toMatchObject({ source: "ghost-members", file: GHOST, status: "completed" });
   });
 
-  it("plans in a dry run what a run does, changing nothing", async () => {
-    const { db, account } = await setup();
-    const before = await tableCounts(db);
-    const dry = await importFixture(db, account.id, "ghost-members", GHOST, { now, dryRun: true });
-    expect(await tableCounts(db)).toEqual(before);
-    expect(dry).toMatchObject({ dryRun: true, runId: null });
-    const real = await importFixture(db, account.id, "ghost-members", GHOST, { now });
-    expect(dry.kinds).toEqual(real.kinds);
-    expect(dry.lines.refuse).toEqual(real.lines.refuse);
-    expect(dry.lines.create.map((l) => l.reason)).toEqual(real.lines.create.map((l) => l.reason));
-  });
-
-  it("changes nothing when run again", async () => {
-    const { db, account } = await setup();
-    await importFixture(db, account.id, "ghost-members", GHOST, { now });
-    const snapshot = await readers(db, account.id);
-    const before = await tableCounts(db);
-    const again = await importFixture(db, account.id, "ghost-members", GHOST, { now });
-    expect(await tableCounts(db)).toEqual({
-      ...before,
-      import_runs: before.import_runs! + 1,
-      audit_logs: before.audit_logs! + 2,
-    });
-    expect(await readers(db, account.id)).toEqual(snapshot);
-    expect(again.kinds.member).toEqual({ create: 0, update: 0, skip: 6, refuse: 5 });
-    expect(again.lines.skip.filter((l) => l.reason.startsWith("imported before"))).toHaveLength(5);
-  });
-
-  it("resumes a run killed mid-way and ends as an uninterrupted run does", async () => {
-    const { db, account: whole } = await setup("ghost-whole");
-    const { account: killed } = await setup("ghost-killed");
-    await expectResumedLikeWhole(db, {
-      source: "ghost-members",
-      file: GHOST,
-      whole,
-      killed,
-      stopAts: [3],
-      over: { now, batchSize: 2 },
-      snapshot: readers,
-    });
-  });
-
   it("refuses whole a cut-off file or one that is not Ghost's, writing nothing", async () => {
     const db = await getDb();
     const account = await importAccount(db);
@@ -278,4 +237,15 @@ describe("importing Ghost's members CSV", () => {
       await op.close();
     }
   });
+});
+
+describeImportConformance("ghost-members", {
+  file: GHOST,
+  account: async () => (await setup()).account,
+  resumeAccount: async (_db, slug) => (await setup(`ghost-${slug}`)).account,
+  over: { now },
+  snapshot: readers,
+  again: { member: { create: 0, update: 0, skip: 6, refuse: 5 } },
+  afterAgain: (again) => expect(again.lines.skip.filter((l) => l.reason.startsWith("imported before"))).toHaveLength(5),
+  resume: { stopAts: [3], batchSize: 2 },
 });

@@ -4,13 +4,10 @@
  * succeeded (refunds.ts, the one refund path: staff's refunds and a trial's authorization). A
  * trial's authorization was never invoiced, so its refund makes no note.
  *
- * Numbers: 1, 2, 3… per account with no gaps, a sequence of their own: the account's
- * `credit_note_counters` row is raised by one upsert in the issuing transaction, so concurrent
- * notes queue on it and a transaction that rolls back gives its number back. A refund has at most
- * one note (unique `refund_id`): recording it twice answers the note already issued.
- *
- * Reading: as invoices are read (invoices.ts `InvoiceReader`): the subscriber's own, or the
- * account's revenue staff's; anyone else's id is NOT_FOUND.
+ * Numbers (1, 2, 3… per account with no gaps, a sequence of their own), the lock that issues a
+ * refund's note once and who reads a note are the issuer's (./issuer.ts), as for invoices. A
+ * refund has at most one note (unique `refund_id`): recording it twice answers the note already
+ * issued.
  */
 import "server-only";
 
@@ -20,7 +17,7 @@ import type { Prisma } from "../../generated/prisma/client";
 import { centsToDecimal } from "../money.schema";
 import { creditNoteFigures } from "./credit-note-figures";
 import { invoiceTaxLines, taxLinePercentage } from "./invoice-figures";
-import type { InvoiceReader } from "./invoices";
+import { issueOnce, lockForIssue, ownedBy, readableBy, type InvoiceReader, type Prepared } from "./issuer";
 
 export type CreditNoteRow = Prisma.CreditNoteGetPayload<object>;
 
@@ -36,47 +33,59 @@ export async function issueCreditNoteForRefund(
   refundId: number,
   options: { now?: Date } = {},
 ): Promise<CreditNoteOutcome> {
-  // One issue of a refund at a time: a concurrent call waits for the first one's commit.
-  await tx.$queryRaw`SELECT id FROM payment_refunds WHERE id = ${refundId} FOR UPDATE`;
+  const outcome = await issueOnce(tx, {
+    source: { table: "payment_refunds", id: refundId },
+    counter: "credit_note_counters",
+    prepare: () => prepareCreditNote(tx, refundId, options.now),
+  });
+  return outcome.issued
+    ? { issued: true, creditNote: outcome.document }
+    : { issued: false, creditNote: outcome.document, reason: outcome.reason };
+}
+
+/** Under the refund's lock: its note already issued, why it makes none, or the note to create. */
+async function prepareCreditNote(
+  tx: TransactionClient,
+  refundId: number,
+  now?: Date,
+): Promise<Prepared<CreditNoteRow>> {
   const refund = await tx.paymentRefund.findUnique({
     where: { id: refundId },
     include: { creditNote: true, payment: { include: { invoice: true } } },
   });
-  if (!refund) return { issued: false, creditNote: null, reason: "No such refund." };
-  if (refund.creditNote) return { issued: false, creditNote: refund.creditNote, reason: "Already credited." };
-  if (refund.status !== "SUCCEEDED")
-    return { issued: false, creditNote: null, reason: "The refund has not succeeded." };
+  if (!refund) return { existing: null, reason: "No such refund." };
+  if (refund.creditNote) return { existing: refund.creditNote, reason: "Already credited." };
+  if (refund.status !== "SUCCEEDED") return { existing: null, reason: "The refund has not succeeded." };
   const invoice = refund.payment.invoice;
-  if (!invoice) return { issued: false, creditNote: null, reason: "The payment was not invoiced." };
+  if (!invoice) return { existing: null, reason: "The payment was not invoiced." };
 
   // The invoice's earlier notes, under the invoice's row lock (notes of one invoice one at a time).
-  await tx.$queryRaw`SELECT id FROM invoices WHERE id = ${invoice.id} FOR UPDATE`;
+  await lockForIssue(tx, "invoices", invoice.id);
   const before = await tx.creditNote.aggregate({ where: { invoiceId: invoice.id }, _sum: { amountCents: true } });
   const figures = creditNoteFigures({
     invoice,
     refundedBeforeCents: before._sum.amountCents ?? 0,
     amountCents: refund.amountCents,
   });
-  const [counter] = await tx.$queryRaw<{ last_number: number }[]>`
-    INSERT INTO credit_note_counters (account_id, last_number) VALUES (${invoice.accountId}, 1)
-    ON CONFLICT (account_id) DO UPDATE SET last_number = credit_note_counters.last_number + 1
-    RETURNING last_number`;
-  const creditNote = await tx.creditNote.create({
-    data: {
-      accountId: invoice.accountId,
-      sequenceNumber: Number(counter!.last_number),
-      invoiceId: invoice.id,
-      refundId: refund.id,
-      memberId: invoice.memberId,
-      currency: invoice.currency,
-      netCents: figures.netCents,
-      taxLines: figures.taxLines,
-      amountCents: figures.amountCents,
-      reason: refund.reason,
-      createdAt: options.now ?? new Date(),
-    },
-  });
-  return { issued: true, creditNote };
+  return {
+    accountId: invoice.accountId,
+    create: (sequenceNumber) =>
+      tx.creditNote.create({
+        data: {
+          accountId: invoice.accountId,
+          sequenceNumber,
+          invoiceId: invoice.id,
+          refundId: refund.id,
+          memberId: invoice.memberId,
+          currency: invoice.currency,
+          netCents: figures.netCents,
+          taxLines: figures.taxLines,
+          amountCents: figures.amountCents,
+          reason: refund.reason,
+          createdAt: now ?? new Date(),
+        },
+      }),
+  };
 }
 
 /** A credit note on the wire; amounts as decimals in the currency's minor units, as invoices'. */
@@ -110,13 +119,8 @@ const withInvoiceNumber = { invoice: { select: { sequenceNumber: true } } } as c
 
 /** One credit note the reader may see, or NOT_FOUND (another subscriber's or account's alike). */
 export async function getCreditNoteOrThrow(db: Db, args: { reader: InvoiceReader; id: number }) {
-  const { reader } = args;
   const note = await db.creditNote.findFirst({
-    where: {
-      id: args.id,
-      accountId: reader.accountId,
-      ...(reader.via === "subscriber" ? { memberId: reader.memberId } : {}),
-    },
+    where: { id: args.id, ...readableBy(args.reader) },
     include: {
       invoice: {
         select: {
@@ -141,7 +145,7 @@ export async function getCreditNoteOrThrow(db: Db, args: { reader: InvoiceReader
 /** Credit notes, newest first: a reader's own (client API) or the account's (dashboard). */
 export async function listCreditNotes(db: Db, args: { accountId: number; memberId?: number; limit?: number }) {
   const rows = await db.creditNote.findMany({
-    where: { accountId: args.accountId, ...(args.memberId !== undefined ? { memberId: args.memberId } : {}) },
+    where: ownedBy(args.accountId, args.memberId),
     orderBy: { sequenceNumber: "desc" },
     include: withInvoiceNumber,
     take: args.limit ?? 500,

@@ -12,8 +12,9 @@
  */
 import "server-only";
 
-import type { InvoiceRow } from ".";
+import type { InvoiceRow } from "./invoices";
 import type { ReaderMail } from "../../i18n/reader-mail";
+import { escapeHtml } from "../../security/html";
 import { invoiceTaxLines, taxLinePercentage } from "./invoice-figures";
 
 export type InvoiceDocumentLine = { label: string; amount: string; strong?: boolean };
@@ -128,14 +129,6 @@ function sellerLines(
     ...(row.sellerTaxId ? [lang.t("docTaxId", { id: row.sellerTaxId })] : []),
   ];
 }
-
-const escapeHtml = (text: string) =>
-  text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
 
 /** The invoice as a printable HTML page: one self-contained document, print CSS included. */
 export function renderInvoiceHtml(row: InvoiceRow, lang: DocumentLanguage, options: { pdfHref?: string } = {}): string {

@@ -8,23 +8,21 @@
  * legal name, address, tax id as the account has them then) and the service period the payment
  * paid for (`invoiceServicePeriod`). An issued invoice never changes.
  *
- * Numbers: 1, 2, 3… per account with no gaps. The account's `invoice_counters` row is raised by
- * one upsert in the issuing transaction: concurrent issues of one account queue on that row, and
- * a transaction that rolls back gives its number back (a database sequence would not).
- *
- * Reading: an invoice is the subscriber's own (client API, by the reader's JWT) or the account's
- * revenue staff's (dashboard); anyone else's id is NOT_FOUND, never FORBIDDEN.
+ * Numbers (1, 2, 3… per account with no gaps), the lock that issues a payment's invoice once and
+ * who reads an invoice are the issuer's (./issuer.ts), shared with credit notes.
  */
 import "server-only";
 
 import type { Db, TransactionClient } from "../../db/client";
 import { AppError } from "../../errors";
-import { isTrialAuthorization } from "../checkout/trial-history";
 import type { Prisma } from "../../generated/prisma/client";
+import { isTrialAuthorization } from "../checkout/trial-history";
 import { invoiceCreditApplied, invoiceFigures, invoiceServicePeriod, invoiceToWire } from "./invoice-figures";
 import { sellerOnInvoice } from "./invoice-seller";
+import { issueOnce, ownedBy, readableBy, type InvoiceReader, type Prepared } from "./issuer";
 
 export { invoiceToWire, type TInvoiceWire } from "./invoice-figures";
+export type { InvoiceReader } from "./issuer";
 
 export type InvoiceRow = Prisma.InvoiceGetPayload<object>;
 
@@ -45,9 +43,18 @@ export async function issueInvoiceForPayment(
   paymentId: number,
   options: { now?: Date } = {},
 ): Promise<IssueOutcome> {
-  // One issue of a payment at a time: a concurrent call waits here for the first one's commit,
-  // then finds its invoice below.
-  await tx.$queryRaw`SELECT id FROM payments WHERE id = ${paymentId} FOR UPDATE`;
+  const outcome = await issueOnce(tx, {
+    source: { table: "payments", id: paymentId },
+    counter: "invoice_counters",
+    prepare: () => prepareInvoice(tx, paymentId, options.now),
+  });
+  return outcome.issued
+    ? { issued: true, invoice: outcome.document }
+    : { issued: false, invoice: outcome.document, reason: outcome.reason };
+}
+
+/** Under the payment's lock: its invoice already issued, why it is not invoiced, or the invoice to create. */
+async function prepareInvoice(tx: TransactionClient, paymentId: number, now?: Date): Promise<Prepared<InvoiceRow>> {
   const payment = await tx.payment.findUnique({
     where: { id: paymentId },
     include: {
@@ -56,16 +63,16 @@ export async function issueInvoiceForPayment(
       account: { select: { name: true, invoiceSeller: true } },
     },
   });
-  if (!payment) return { issued: false, invoice: null, reason: "No such payment." };
-  if (payment.invoice) return { issued: false, invoice: payment.invoice, reason: "Already invoiced." };
-  if (payment.status !== "CAPTURED") return { issued: false, invoice: null, reason: "The payment is not captured." };
+  if (!payment) return { existing: null, reason: "No such payment." };
+  if (payment.invoice) return { existing: payment.invoice, reason: "Already invoiced." };
+  if (payment.status !== "CAPTURED") return { existing: null, reason: "The payment is not captured." };
   const subscription = payment.subscription;
-  if (!subscription) return { issued: false, invoice: null, reason: "The payment pays for no subscription." };
+  if (!subscription) return { existing: null, reason: "The payment pays for no subscription." };
   // A charge the credit balance paid whole is invoiced too (its credit line shows why it is 0).
   const credit = invoiceCreditApplied(payment.details);
-  if (payment.amountCents <= 0 && credit <= 0) return { issued: false, invoice: null, reason: "Nothing was charged." };
+  if (payment.amountCents <= 0 && credit <= 0) return { existing: null, reason: "Nothing was charged." };
   if (isTrialAuthorization(payment, subscription))
-    return { issued: false, invoice: null, reason: "A trial's authorization charge, refunded: not invoiced." };
+    return { existing: null, reason: "A trial's authorization charge, refunded: not invoiced." };
 
   const period = invoiceServicePeriod(payment.details, subscription);
   const seller = sellerOnInvoice(payment.account);
@@ -76,58 +83,47 @@ export async function issueInvoiceForPayment(
     discountDetail: (subscription.discountDetail ?? {}) as Record<string, unknown>,
     taxDetail: subscription.taxDetail,
   });
-  const [counter] = await tx.$queryRaw<{ last_number: number }[]>`
-    INSERT INTO invoice_counters (account_id, last_number) VALUES (${payment.accountId}, 1)
-    ON CONFLICT (account_id) DO UPDATE SET last_number = invoice_counters.last_number + 1
-    RETURNING last_number`;
-  const invoice = await tx.invoice.create({
-    data: {
-      accountId: payment.accountId,
-      sequenceNumber: Number(counter!.last_number),
-      paymentId: payment.id,
-      subscriptionId: subscription.id,
-      memberId: subscription.memberId,
-      currency: payment.currency.toUpperCase(),
-      basePriceCents: figures.basePriceCents,
-      discountCents: figures.discountCents,
-      couponCode: figures.couponCode,
-      discountPercentage: figures.discountPercentage,
-      netCents: figures.netCents,
-      taxLines: figures.taxLines,
-      roundOffCents: figures.roundOffCents,
-      creditCents: credit,
-      amountCents: payment.amountCents,
-      externalPaymentId: payment.externalPaymentId,
-      paymentType: payment.paymentType,
-      planName: subscription.planName,
-      subscriberName: subscription.member.name || null,
-      subscriberEmail: subscription.member.communicationEmail ?? subscription.member.email,
-      sellerName: seller.name,
-      sellerAddress: seller.address,
-      sellerTaxId: seller.taxId,
-      periodStart: period.start,
-      periodEnd: period.end,
-      createdAt: options.now ?? new Date(),
-    },
-  });
-  return { issued: true, invoice };
+  return {
+    accountId: payment.accountId,
+    create: (sequenceNumber) =>
+      tx.invoice.create({
+        data: {
+          accountId: payment.accountId,
+          sequenceNumber,
+          paymentId: payment.id,
+          subscriptionId: subscription.id,
+          memberId: subscription.memberId,
+          currency: payment.currency.toUpperCase(),
+          basePriceCents: figures.basePriceCents,
+          discountCents: figures.discountCents,
+          couponCode: figures.couponCode,
+          discountPercentage: figures.discountPercentage,
+          netCents: figures.netCents,
+          taxLines: figures.taxLines,
+          roundOffCents: figures.roundOffCents,
+          creditCents: credit,
+          amountCents: payment.amountCents,
+          externalPaymentId: payment.externalPaymentId,
+          paymentType: payment.paymentType,
+          planName: subscription.planName,
+          subscriberName: subscription.member.name || null,
+          subscriberEmail: subscription.member.communicationEmail ?? subscription.member.email,
+          sellerName: seller.name,
+          sellerAddress: seller.address,
+          sellerTaxId: seller.taxId,
+          periodStart: period.start,
+          periodEnd: period.end,
+          createdAt: now ?? new Date(),
+        },
+      }),
+  };
 }
 
 export const notFoundInvoice = () => new AppError("NOT_FOUND", "No invoice has this id.");
 
-/** Who reads: a subscriber (their own invoices only) or the account's revenue staff (all of them). */
-export type InvoiceReader = { accountId: number } & ({ via: "subscriber"; memberId: number } | { via: "staff" });
-
 /** One invoice the reader may see, or NOT_FOUND (another subscriber's or account's alike). */
 export async function getInvoiceOrThrow(db: Db, args: { reader: InvoiceReader; id: number }): Promise<InvoiceRow> {
-  const { reader } = args;
-  const invoice = await db.invoice.findFirst({
-    where: {
-      id: args.id,
-      accountId: reader.accountId,
-      ...(reader.via === "subscriber" ? { memberId: reader.memberId } : {}),
-    },
-  });
+  const invoice = await db.invoice.findFirst({ where: { id: args.id, ...readableBy(args.reader) } });
   if (!invoice) throw notFoundInvoice();
   return invoice;
 }
@@ -135,7 +131,7 @@ export async function getInvoiceOrThrow(db: Db, args: { reader: InvoiceReader; i
 /** A reader's invoices, newest first (the client API). */
 export async function listMemberInvoices(db: Db, args: { accountId: number; memberId: number }) {
   const rows = await db.invoice.findMany({
-    where: { accountId: args.accountId, memberId: args.memberId },
+    where: ownedBy(args.accountId, args.memberId),
     orderBy: { sequenceNumber: "desc" },
     take: 500,
   });
@@ -149,8 +145,7 @@ export async function listAccountInvoices(
 ) {
   const rows = await db.invoice.findMany({
     where: {
-      accountId: args.accountId,
-      ...(args.memberId !== undefined ? { memberId: args.memberId } : {}),
+      ...ownedBy(args.accountId, args.memberId),
       ...(args.cursor ? { sequenceNumber: { lt: args.cursor } } : {}),
     },
     orderBy: { sequenceNumber: "desc" },
