@@ -181,13 +181,14 @@ export function smtpTransport(config: SmtpConfig): MailTransport {
     debug: false,
   };
   // Opened at the first mail, and again at the first one after close().
-  let pool: ReturnType<typeof nodemailer.createTransport> | undefined;
+  const open = () => nodemailer.createTransport(options);
+  let pool: ReturnType<typeof open> | undefined;
   const domain = senderDomain(config.from);
   return {
     name: "smtp",
     async send(mail) {
       try {
-        await (pool ??= nodemailer.createTransport(options)).sendMail({
+        await (pool ??= open()).sendMail({
           from: mail.from ?? config.from,
           to: mail.to,
           subject: mail.subject,
