@@ -3,8 +3,9 @@
  *                   --instances 1 --only access,amp --no-floors]
  *
  * Benchmark of the publishing content API (reads), the engagement API (comment counts, a comment
- * list, comment create) and the access checks against the local PostgreSQL, stated against the
- * budgets of docs/performance.md (scripts/bench/report.ts):
+ * list, comment create) and the access checks against the local PostgreSQL, each stated as a ratio
+ * to its own floor measured in the same run, against the budgets of docs/performance.md
+ * (scripts/bench/report.ts):
  *   1. DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test?schema=mh_bench, a schema of
  *      its own), migrated and seeded with the demo publisher, N generated stories and the
  *      engagement and access data (topped up when already there; earlier runs' comments removed);
@@ -19,8 +20,10 @@
  *      requests per second, resident memory;
  *   5. the purge under load (scripts/bench/purge.ts): the home collection read by --connections
  *      while it is purged every quarter second: builds per purge, p95 against the steady p95;
- *   6. the table, each figure beside its floor and budget with a pass/fail mark. The exit code is
- *      non-zero when a scenario fails to answer, not when a budget is missed.
+ *   6. one table: per scenario its CPU per request, its floor (the empty route handler + its SQL
+ *      replayed alone + its answer serialised; the empty handler for answers from the response
+ *      cache and for search), the ratio, the budget with a pass/fail mark, p95 and resident
+ *      memory. The exit code is non-zero when a scenario fails to answer, not when a budget is missed.
  * The instances are stopped at the end, whatever happens.
  *
  * `--instances 2` starts two instances on the same database and sends each request to the next

@@ -7,11 +7,12 @@
  * (server/testing/smtp-server.ts, in this process), and checks every mail as it arrives: one per
  * reader, to that reader, with the reader's own signed one-click unsubscribe header and link and
  * every link redirected through a valid per-delivery, per-URL MAC. Prints the time, mails per
- * second, the process's peak resident size (sender and SMTP server together) and the rows written.
+ * second, the process's processor time a mail (sender, SMTP server and checks together), its peak
+ * resident size and the rows written.
  *
  * --per-second: the throttle (NEWSLETTER_MAX_PER_SECOND); 0, the default here, sends unthrottled to
  * measure the sender itself. --workers: senders working the same send at once (instances).
- * --concurrency: SMTP handoffs in flight per worker (each opens its own connection).
+ * --concurrency: SMTP handoffs in flight per worker (over the transport's pooled connections).
  * Database: DATABASE_URL (a schema of its own, dropped at the end) or an in-memory PGlite.
  */
 import "../lib/require-supported-node";
@@ -21,7 +22,7 @@ import { parseArgs } from "node:util";
 import { openDatabase } from "../../server/db/client";
 import type { DatabaseConfig } from "../../server/db/config";
 import { applyMigrations } from "../../server/db/migrate";
-import { smtpTransport } from "../../server/mail/transport";
+import { smtpTransport, type MailTransport } from "../../server/mail/transport";
 import { isClickMacValid } from "../../server/newsletters/links";
 import { createSend, storyDedupeKey } from "../../server/newsletters/send";
 import { runSendSlice } from "../../server/newsletters/send-runner";
@@ -55,6 +56,7 @@ let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
 
 const failures: string[] = [];
+let mail: MailTransport | undefined;
 const fail = (what: string) => {
   if (failures.length < 20) failures.push(what);
 };
@@ -183,6 +185,7 @@ try {
   };
 
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const { send } = await createSend(db, {
     accountId: account.id,
     newsletterId: newsletter.id,
@@ -193,7 +196,11 @@ try {
     scheduledAt: new Date(),
     now: new Date(),
   });
-  const mail = smtpTransport({ url: `smtp://bench:bench@127.0.0.1:${smtp.port}`, from: "Masthead <mail@bench.test>" });
+  const transport = smtpTransport({
+    url: `smtp://bench:bench@127.0.0.1:${smtp.port}`,
+    from: "Masthead <mail@bench.test>",
+  });
+  mail = transport;
   const throttle = PER_SECOND > 0 ? storeThrottle(new MemoryRateLimitStore(), PER_SECOND) : noThrottle;
   let checking = Promise.resolve();
   const worker = async () => {
@@ -201,7 +208,7 @@ try {
       const result = await runSendSlice(db, {
         sendId: send.id,
         clock: () => new Date(),
-        mail,
+        mail: transport,
         appUrl: APP,
         throttle,
         budgetMs: 2000,
@@ -218,6 +225,8 @@ try {
   const seconds = (performance.now() - started) / 1000;
   await checking;
   await check();
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuPerMail = (cpu.user + cpu.system) / 1000 / READERS;
 
   // PostgreSQL publishes a connection's table statistics when it has been idle 10 s at most.
   if (config.kind === "postgresql") await new Promise((r) => setTimeout(r, 11_000));
@@ -236,6 +245,9 @@ try {
   console.log(
     `send       ${seconds.toFixed(1)} s, ${Math.round(READERS / seconds)} mails/s, peak RSS ${(peak / 1e6).toFixed(0)} MB (sender and SMTP server)`,
   );
+  console.log(
+    `cpu        ${cpuPerMail.toFixed(2)} ms a mail in this process (sender, SMTP server and the checks): ${Math.round(1000 / cpuPerMail)} mails per second of one core`,
+  );
   if (before && after)
     console.log(
       `rows       ${Number(after.ins) - Number(before.ins)} inserted, ${Number(after.upd) - Number(before.upd)} updated in the send's tables (pg_stat_user_tables: deliveries, sends, suppressions, jobs)`,
@@ -250,6 +262,7 @@ try {
   }
 } finally {
   clearInterval(sampler);
+  mail?.close?.();
   await smtp.close();
   if (config.kind === "postgresql") await db.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${config.schema}" CASCADE`);
   await database.close();

@@ -15,7 +15,7 @@ import { sendWebhookRequest } from "../webhooks/transport";
 import { JOBS } from "./job-list";
 
 /** The two local runners: long jobs (imports) in a lane of their own, everything else in the other. */
-const globalForJobs = globalThis as unknown as { mastheadRunners?: LocalRunner[] };
+const globalForJobs = globalThis as unknown as { mastheadRunners?: LocalRunner[]; mastheadRunnerDeps?: JobDeps };
 
 /** What jobs use besides the database, from the configuration. */
 export function jobDepsFromEnv(env = getEnv()): JobDeps {
@@ -35,7 +35,9 @@ export function startLocalRunner(): LocalRunner | undefined {
   const env = getEnv();
   if (env.inngestEnabled || !env.JOBS_LOCAL_RUNNER) return undefined;
   if (!globalForJobs.mastheadRunners) {
-    const options = { getDb, jobs: JOBS, deps: jobDepsFromEnv(env), pollIntervalMs: env.JOBS_POLL_INTERVAL_MS };
+    const deps = jobDepsFromEnv(env);
+    globalForJobs.mastheadRunnerDeps = deps;
+    const options = { getDb, jobs: JOBS, deps, pollIntervalMs: env.JOBS_POLL_INTERVAL_MS };
     const runners = [new LocalRunner({ ...options, lane: "short" }), new LocalRunner({ ...options, lane: "long" })];
     globalForJobs.mastheadRunners = runners;
     onStop(stopLocalRunner);
@@ -45,9 +47,10 @@ export function startLocalRunner(): LocalRunner | undefined {
   return globalForJobs.mastheadRunners[0];
 }
 
-/** Stop the local runner (graceful shutdown), waiting for the pass under way. */
+/** Stop the local runner (graceful shutdown), waiting for the pass under way; then close the mail transport's connections. */
 async function stopLocalRunner(): Promise<void> {
   await Promise.all((globalForJobs.mastheadRunners ?? []).map((runner) => runner.stop()));
+  globalForJobs.mastheadRunnerDeps?.mail.close?.();
 }
 
 export function backgroundEngineState(): { engine: "inngest" | "local"; running: boolean } {

@@ -13,6 +13,10 @@
  * representation's, and `If-None-Match` compares weakly, so revalidation still gets its 304.
  * Compressible answers say `Vary: Accept-Encoding` whether or not this one was compressed.
  *
+ * Not the `compression` package (what Next.js's `compress` runs): it compresses an answer again
+ * every time it is sent, several times the empty route handler's cost for a cached list (decision
+ * 0057, measured by scripts/bench/compression.ts).
+ *
  * Plain JavaScript: scripts/serve.mjs runs as it is. On Vercel the platform compresses.
  */
 import zlib from "node:zlib";

@@ -97,6 +97,30 @@ describe("mail over SMTP", () => {
     });
   });
 
+  it("keeps its connections open: many mails over a few logins, and a mail after close() opens them again", async () => {
+    const transport = transportFor(smtpUrl);
+    const opened = smtp.connections();
+    const mail = (n: number) => ({
+      id: `pool-${n}`,
+      accountId: 1,
+      to: `reader${n}@example.com`,
+      subject: `Mail ${n}`,
+      text: `Body ${n}`,
+      kind: "test",
+    });
+    await Promise.all(Array.from({ length: 30 }, (_, n) => transport.send(mail(n))));
+    expect(smtp.received.map((m) => m.to[0]).sort()).toEqual(
+      Array.from({ length: 30 }, (_, n) => `reader${n}@example.com`).sort(),
+    );
+    expect(smtp.connections() - opened).toBeGreaterThan(0);
+    expect(smtp.connections() - opened).toBeLessThanOrEqual(5);
+    expect(smtp.authFailures).toEqual([]);
+    transport.close?.();
+    await transport.send(mail(30));
+    expect(smtp.received).toHaveLength(31);
+    transport.close?.();
+  });
+
   it("retries a temporary refusal (451) with backoff, then sends", async () => {
     const db = await getDb();
     const { id: accountId } = await account();

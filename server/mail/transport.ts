@@ -47,6 +47,8 @@ export type MailTransport = {
   /** Shown on the Outbox page ("log", "smtp"). */
   name: string;
   send(mail: OutgoingMail): Promise<void>;
+  /** Close what the transport keeps open (SMTP: its pooled connections); a mail sent after it opens them again. */
+  close?(): void;
 };
 
 // The mail jobs send through the transport the process built (server/background/start.ts).
@@ -135,38 +137,71 @@ function senderDomain(from: string): string {
 }
 
 /**
- * Mail through an SMTP server (nodemailer). One connection per mail (a mail is one job attempt;
- * the engine runs a few at once). Each message has the Message-ID `<outbox id@sender domain>`:
- * a mail sent again after a crash between the server's acceptance and the outbox's write keeps
- * the same id, so receiving systems can tell the copies apart.
+ * The encoding nodemailer would choose for a mail's parts (quoted-printable when Latin letters
+ * outnumber the characters it would escape, else base64), counted in one pass: nodemailer's own
+ * choice builds an array of every letter of the message, much of the cost of a long mail.
+ */
+function textEncodingOf(...parts: string[]): "quoted-printable" | "base64" {
+  let latin = 0;
+  let other = 0;
+  for (const text of parts) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) latin++;
+      else if (c >= 0x80 || c <= 0x08 || c === 0x0b || c === 0x0c || (c >= 0x0e && c <= 0x1f)) other++;
+    }
+  }
+  return other < latin ? "quoted-printable" : "base64";
+}
+
+/** SMTP connections kept open at once, and mails sent on one before it is closed and another opened. */
+const SMTP_POOL = { maxConnections: 5, maxMessages: 1000 };
+
+/**
+ * Mail through an SMTP server (nodemailer), over a pool of SMTP_POOL.maxConnections connections
+ * kept open and reused: a mail costs its MAIL FROM, RCPT TO and DATA, not a connection, a
+ * greeting, EHLO and a login each (newsletter sends hand off hundreds a second; the outbox's mail
+ * shares the pool). A mail is never sent again by the pool itself: a connection that closes while
+ * it carries one fails that mail (`maxRequeues: 0`; the server may have accepted it), and the
+ * caller's own retry decides, as for any failure. Each message has the Message-ID
+ * `<outbox id@sender domain>`: a mail sent again after a crash between the server's acceptance and
+ * the outbox's write keeps the same id, so receiving systems can tell the copies apart.
  */
 export function smtpTransport(config: SmtpConfig): MailTransport {
   const url = new URL(config.url);
   const secure = url.protocol === "smtps:";
-  const transporter = nodemailer.createTransport({
+  const options = {
     host: url.hostname,
     port: Number(url.port) || (secure ? 465 : 587),
     secure,
+    pool: true as const,
+    ...SMTP_POOL,
+    maxRequeues: 0,
     auth: url.username ? { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } : undefined,
-    // Well inside the job's 60-second lease: a hung server fails the attempt, which is retried.
+    // Well inside the job's 60-second lease: a hung server fails the attempt, which is retried (an
+    // idle pooled connection past socketTimeout is closed, and opened again for the next mail).
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
     // nodemailer logs nothing unless asked; keep it that way (its debug output includes AUTH lines).
     logger: false,
     debug: false,
-  });
+  };
+  // Opened at the first mail, and again at the first one after close().
+  const open = () => nodemailer.createTransport(options);
+  let pool: ReturnType<typeof open> | undefined;
   const domain = senderDomain(config.from);
   return {
     name: "smtp",
     async send(mail) {
       try {
-        await transporter.sendMail({
+        await (pool ??= open()).sendMail({
           from: mail.from ?? config.from,
           to: mail.to,
           subject: mail.subject,
           text: mail.text,
           ...(mail.html ? { html: mail.html } : {}),
+          textEncoding: textEncodingOf(mail.text, mail.html ?? ""),
           messageId: `<${mail.id}@${domain}>`,
           headers: { ...extraHeaders(mail), "X-Masthead-Kind": mail.kind },
         });
@@ -175,6 +210,10 @@ export function smtpTransport(config: SmtpConfig): MailTransport {
         if (isPermanentSmtpFailure(error)) throw new PermanentMailError(message, (error as SmtpError).command);
         throw new Error(message);
       }
+    },
+    close() {
+      pool?.close();
+      pool = undefined;
     },
   };
 }

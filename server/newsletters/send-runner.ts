@@ -10,9 +10,10 @@
  * 2. Claims. A worker claims a batch of PENDING deliveries (FOR UPDATE SKIP LOCKED, a lease in
  *    `claimed_until`): two workers never take the same row, and a dead worker's rows are free again
  *    once the lease lapses. A claimed reader who unsubscribed or was suppressed meanwhile is SKIPPED.
- * 3. Handoff, at most once per address. Just before the SMTP handoff the worker marks the delivery
- *    handed off (`sent_at`), conditionally on no one having done so: only one worker ever hands a
- *    delivery to the SMTP server. Accepted: SENT (written for the batch at its end). Refused for
+ * 3. Handoff, at most once per address. Before the SMTP handoff the worker marks the delivery
+ *    handed off (`sent_at`), conditionally on no one having done so, a group of as many deliveries
+ *    as it has handoffs in flight in one statement: only one worker ever hands a delivery to the
+ *    SMTP server. Accepted: SENT (written for the batch at its end). Refused for
  *    good (a 5xx: PermanentMailError): FAILED, and, when the recipient was refused (RCPT TO), the
  *    address suppressed as a bounce (a refused sender or message is not the address's fault).
  *    Refused for now: the mark is taken back and the delivery waits (claimed_until) 30 s × 2^(attempt − 1)
@@ -20,10 +21,11 @@
  *    A worker that dies after marking a delivery and before writing its outcome (the SMTP server
  *    may or may not have accepted it; most often it has, and the SENT write was lost) leaves it
  *    marked: once its lease lapses it is counted SENT and never handed off again, with
- *    `last_error` saying the outcome is unknown. So a crash in that window can lose one mail per
- *    worker's in-flight handoffs, never send one twice.
- *    (Each worker has up to `concurrency` handoffs in flight, SEND_CONCURRENCY by default.)
- * 4. Pace: each handoff first takes a turn of the throttle (./throttle.ts).
+ *    `last_error` saying the outcome is unknown. So a crash can lose, per worker, its handoffs in
+ *    flight and the group marked and not yet handed off, never send a mail twice.
+ *    (Each worker has up to `concurrency` handoffs in flight, SEND_CONCURRENCY by default; the
+ *    SMTP transport keeps its connections open, ../mail/transport.ts.)
+ * 4. Pace: each handoff first takes a turn of the throttle (./throttle.ts), before its mark.
  * 5. End: a send with no PENDING delivery left is SENT (finished_at); a send staff CANCELLED stops
  *    at the next batch (its unsent deliveries SKIPPED by the cancellation, ./send.ts); a send whose
  *    story was deleted meanwhile ends CANCELLED the same way.
@@ -45,7 +47,7 @@ import { newsletterTokenKey } from "./tokens";
 
 const MAX_ATTEMPTS = 5;
 export const CLAIM_LEASE_MS = 120_000;
-/** Handoffs in flight per sender: an SMTP exchange takes 100 to 300 ms, so 8 keep up with 20 to 50 mails a second. */
+/** Handoffs in flight per sender: each waits on its SMTP exchange over one of the transport's pooled connections. */
 const SEND_CONCURRENCY = 8;
 export const UNKNOWN_OUTCOME = "The sender stopped during the SMTP handoff: counted as sent, not sent again.";
 
@@ -117,6 +119,41 @@ async function claim(db: Db, sendId: number, now: Date, lease: Date, limit: numb
         ORDER BY id LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
     RETURNING d.id::text AS id, d.member_id, d.email, d.attempts`;
+}
+
+/**
+ * The claimed rows, handed out one at a time, each marked handed off (`sent_at`) before it is:
+ * `group` rows at once, one UPDATE for them, once each has taken its turn of the throttle. A row
+ * another worker holds now (our lease lapsed) is never handed out. So a worker that dies leaves
+ * at most a group marked and not yet handed off, beside its handoffs in flight.
+ */
+function handoffMarks(
+  db: Db,
+  args: { rows: ClaimedRow[]; lease: Date; group: number; throttle: Throttle; clock: () => Date; stop: () => boolean },
+): () => Promise<ClaimedRow | undefined> {
+  const waiting = [...args.rows];
+  const marked: ClaimedRow[] = [];
+  let marking: Promise<void> | undefined;
+  const markGroup = async () => {
+    const group = waiting.splice(0, args.group);
+    await Promise.all(group.map(() => args.throttle.take()));
+    if (args.stop()) return;
+    const ids = await db.$queryRaw<{ id: string }[]>`
+      UPDATE newsletter_deliveries SET sent_at = ${args.clock()}, attempts = attempts + 1
+       WHERE id = ANY(${group.map((r) => r.id)}::bigint[]) AND status = 'pending' AND sent_at IS NULL
+         AND claimed_until = ${args.lease}
+      RETURNING id::text AS id`;
+    const ours = new Set(ids.map((r) => r.id));
+    marked.push(...group.filter((r) => ours.has(r.id)));
+  };
+  return async () => {
+    for (;;) {
+      if (marked.length) return marked.shift();
+      if (args.stop() || (waiting.length === 0 && !marking)) return undefined;
+      marking ??= markGroup().finally(() => (marking = undefined));
+      await marking;
+    }
+  };
 }
 
 /** Claimed readers who left the newsletter or whose address was suppressed since: SKIPPED. */
@@ -200,15 +237,10 @@ export async function runSendSlice(db: Db, options: SliceOptions): Promise<Slice
     await content.prepare(rows.map((r) => r.member_id));
     const accepted: string[] = [];
     let killed = false;
+    const lanes = Math.min(options.concurrency ?? SEND_CONCURRENCY, rows.length);
+    const next = handoffMarks(db, { rows, lease, group: lanes, throttle: options.throttle, clock, stop: () => killed });
 
     const handOff = async (row: ClaimedRow) => {
-      await options.throttle.take();
-      if (killed) return;
-      const markedAt = clock();
-      const marked = await db.$executeRaw`
-        UPDATE newsletter_deliveries SET sent_at = ${markedAt}, attempts = attempts + 1
-         WHERE id = ${BigInt(row.id)} AND status = 'pending' AND sent_at IS NULL AND claimed_until = ${lease}`;
-      if (marked !== 1) return; // another worker's now (our lease lapsed)
       const template = content!.templateFor(row.member_id);
       const unsubscribe = unsubscribeUrl({ ...base, deliveryId: row.id });
       const body = personalise(template, {
@@ -239,11 +271,10 @@ export async function runSendSlice(db: Db, options: SliceOptions): Promise<Slice
       accepted.push(row.id);
     };
 
-    // SEND_CONCURRENCY lanes over the batch, each taking the next row.
-    const queue = [...rows];
+    // `lanes` handoffs in flight, each taking the next marked row.
     await Promise.all(
-      Array.from({ length: Math.min(options.concurrency ?? SEND_CONCURRENCY, queue.length) }, async () => {
-        for (let row = queue.shift(); row && !killed; row = queue.shift()) await handOff(row);
+      Array.from({ length: lanes }, async () => {
+        for (let row = await next(); row && !killed; row = await next()) await handOff(row);
       }),
     );
     if (killed) return { state: "killed" };

@@ -17,6 +17,8 @@ export type TestSmtpServer = {
   received: ReceivedMessage[];
   /** Failed logins, by the user name given. */
   authFailures: string[];
+  /** Connections opened to it so far. */
+  connections: () => number;
   setRcptBehaviour: (b: RcptBehaviour) => void;
   close: () => Promise<void>;
 };
@@ -26,6 +28,7 @@ export async function startSmtpServer(login: { user: string; pass: string }): Pr
   const authFailures: string[] = [];
   const offered = new Map<string, number>();
   let behaviour: RcptBehaviour = () => "accept";
+  let connections = 0;
 
   const server = new SMTPServer({
     // Plain text on loopback: no STARTTLS (its self-signed certificate would be refused), and
@@ -34,6 +37,12 @@ export async function startSmtpServer(login: { user: string; pass: string }): Pr
     allowInsecureAuth: true,
     authMethods: ["PLAIN", "LOGIN"],
     logger: false,
+    // Senders keep pooled connections open: closing waits this long for them, then ends them (421).
+    closeTimeout: 200,
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
     onAuth(auth, _session, callback) {
       if (auth.username === login.user && auth.password === login.pass) return callback(null, { user: auth.username });
       authFailures.push(auth.username ?? "");
@@ -68,6 +77,7 @@ export async function startSmtpServer(login: { user: string; pass: string }): Pr
     port,
     received,
     authFailures,
+    connections: () => connections,
     setRcptBehaviour: (b) => {
       behaviour = b;
     },
