@@ -20,7 +20,7 @@ import { useEffect, useRef, useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import { errorCode, errorDetails, useLeaveGuard, useTimeZone } from "@/components/ui";
-import type { TStoryAction, TStoryEditorView } from "@/server/publishing/editorial/stories.schema";
+import type { TStoryEditorView } from "@/server/publishing/editorial/stories.schema";
 
 import { useDraftMoves } from "./story-draft-moves";
 import { eventNotice, useDraftRequests } from "./story-draft-requests";
