@@ -10,7 +10,7 @@ import { useCallback, useRef, useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import { useConfirm } from "@/components/ui";
-import type { TCommentAction, TQueueItem } from "@/server/engagement/moderation/queue.schema";
+import type { TCommentAction, TQueueItem } from "@/server/engagement/moderation/queue/queue.schema";
 
 const ACTION_DONE: Record<TCommentAction, string> = {
   approve: "Approved",

@@ -14,7 +14,7 @@ import {
   type TCommentAction,
   type TQueueItem,
   type TQueueView,
-} from "@/server/engagement/moderation/queue.schema";
+} from "@/server/engagement/moderation/queue/queue.schema";
 import { ownValue } from "@/server/own-keys";
 
 export const TAB_LABELS: Record<TQueueView, string> = {

@@ -24,8 +24,8 @@ import {
   type TQueueFilters,
   type TQueueOrder,
   type TQueueUrlState,
-} from "@/server/engagement/moderation/queue-filters.schema";
-import type { TQueueItem, TQueueView } from "@/server/engagement/moderation/queue.schema";
+} from "@/server/engagement/moderation/queue/queue-filters.schema";
+import type { TQueueItem, TQueueView } from "@/server/engagement/moderation/queue/queue.schema";
 
 import { BanDialog } from "./ban-dialog";
 import { useModerationDecisions } from "./moderation-decisions";
