@@ -16,12 +16,12 @@ import { verifyAttemptToken } from "../checkout/attempt-token";
 import { PaymentAdapterError } from "../payments/adapter";
 import { credentialsFor } from "../payments/credentials";
 import { paymentAdapterFor } from "../payments/registry";
+import { loadSubscriptionWire, notFoundSubscription } from "../subscribers/subscription-view";
 import { scheduleAtGateway } from "./plan-switch-gateway";
 import { targetPriceIn } from "./plan-switch-proration";
 import { applyRecurringSwitchNow, SCHEDULED_WHY } from "./plan-switch-recurring";
 import { scheduleSwitch, switchJobKey, switchTo } from "./plan-switch-scheduled";
 import { assertSwitchable, TOKEN_FIELD, unprocessable, type SwitchTerms } from "./plan-switch-terms";
-import { loadSubscriptionWire, notFoundSubscription } from "../subscribers/subscription-view";
 
 class AlreadyUsed extends Error {}
 
