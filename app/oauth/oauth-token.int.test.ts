@@ -30,6 +30,7 @@ import { fakeClock } from "@/server/testing/webhook-receiver";
 
 withRealTimers();
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("OAuth 2.0 provider with a real client library (oauth4webapi)", () => {
   it("authorize → code → token → current_user.json: the reader's member, the author of their comments", async () => {
     const s = await oauthSetup();

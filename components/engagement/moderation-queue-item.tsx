@@ -70,19 +70,7 @@ export function QueueItem({
           <span className="break-words">{item.author.name}</span>{" "}
           <span className="font-normal text-gray-600">(reader {item.author.memberId})</span>
         </h3>
-        <div className="flex flex-wrap gap-1">
-          <Badge tone={STATE_TONE[item.state]}>{item.state}</Badge>
-          {item.isPublished ? <Badge tone="green">published</Badge> : <Badge tone="gray">unpublished</Badge>}
-          {item.author.isNew ? <Badge tone="blue">new reader</Badge> : null}
-          {item.author.bannedUntil ? <Badge tone="red">banned</Badge> : null}
-          {item.isSpam ? <Badge tone="amber">spam</Badge> : null}
-          {item.hidden ? <Badge tone="gray">hidden by author</Badge> : null}
-          {item.confidential ? <Badge tone="gray">confidential</Badge> : null}
-          {item.featured ? <Badge tone="blue">featured</Badge> : null}
-          {item.qaPage && !item.parentCommentId ? (
-            <Badge tone={item.answered ? "green" : "gray"}>{item.answered ? "answered" : "question"}</Badge>
-          ) : null}
-        </div>
+        <QueueItemBadges item={item} />
       </div>
       <p className="text-xs break-words text-gray-600">
         On{" "}
@@ -181,6 +169,25 @@ export function QueueItem({
         <ConversationActions item={item} />
       </div>
     </article>
+  );
+}
+
+/** The comment's state and what else marks it (published, new reader, banned, spam, hidden…). */
+function QueueItemBadges({ item }: { item: TQueueItem }) {
+  return (
+    <div className="flex flex-wrap gap-1">
+      <Badge tone={STATE_TONE[item.state]}>{item.state}</Badge>
+      {item.isPublished ? <Badge tone="green">published</Badge> : <Badge tone="gray">unpublished</Badge>}
+      {item.author.isNew ? <Badge tone="blue">new reader</Badge> : null}
+      {item.author.bannedUntil ? <Badge tone="red">banned</Badge> : null}
+      {item.isSpam ? <Badge tone="amber">spam</Badge> : null}
+      {item.hidden ? <Badge tone="gray">hidden by author</Badge> : null}
+      {item.confidential ? <Badge tone="gray">confidential</Badge> : null}
+      {item.featured ? <Badge tone="blue">featured</Badge> : null}
+      {item.qaPage && !item.parentCommentId ? (
+        <Badge tone={item.answered ? "green" : "gray"}>{item.answered ? "answered" : "question"}</Badge>
+      ) : null}
+    </div>
   );
 }
 

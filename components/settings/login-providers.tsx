@@ -40,6 +40,7 @@ type Draft = {
 };
 const EMPTY: Draft = { name: "", kind: "", issuer: "", clientIds: "", clientSecret: "", enabled: true };
 
+// eslint-disable-next-line max-lines-per-function -- TODO(issue 62): not cut into parts yet
 export function LoginProviders() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();

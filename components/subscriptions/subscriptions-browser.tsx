@@ -244,6 +244,7 @@ function GrantForm({
   );
 }
 
+// eslint-disable-next-line max-lines-per-function -- TODO(issue 62): not cut into parts yet
 export function SubscriptionDetail({ id, onClose }: { id: number; onClose: () => void }) {
   const { formatMoney, formatDay } = useFigureFormats();
   const trpc = useTRPC();

@@ -39,9 +39,11 @@ async function checkDialog(page: Page, what: string, testInfo: TestInfo) {
 }
 
 for (const viewport of VIEWPORTS) {
+  // eslint-disable-next-line max-lines-per-function -- one viewport's walk: its steps run in order in one browser
   test.describe(`on a ${viewport.name} (${viewport.width} px)`, () => {
     test.use({ viewport: { width: viewport.width, height: viewport.height } });
 
+    // eslint-disable-next-line max-lines-per-function -- one journey through the dashboard: each step needs the one before it
     test("a revenue user creates an asset, a campaign, a pay-per-story plan and a fixed coupon", async ({
       page,
       signIn,

@@ -86,6 +86,7 @@ async function newPage(browser: Browser, width = 1100): Promise<Page> {
   return context.newPage();
 }
 
+// eslint-disable-next-line max-lines-per-function -- one viewport's walk: its steps run in order in one browser
 test.describe("widgets on a publisher's page", () => {
   let site: Awaited<ReturnType<typeof publisherSite>>;
   const run = Date.now().toString(36);

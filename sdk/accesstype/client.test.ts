@@ -175,6 +175,7 @@ describe("drainQueue", () => {
   });
 });
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("AccessType", () => {
   it("lists plans and campaigns by key, and asset plans by id", async () => {
     const api = fakeApi({

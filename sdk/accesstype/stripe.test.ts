@@ -122,6 +122,7 @@ function setup(results: ConfirmResult[], container: unknown = "#pay", words = en
   return { run, js, state, loaded, forms, mountPoint };
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("the SDK's Stripe step", () => {
   it("loads Stripe.js, mounts the Payment Element with the preview's client secret, and hands back the PaymentIntent", async () => {
     const t = setup([{ paymentIntent: { id: "pi_123", status: "succeeded" } }]);

@@ -131,6 +131,7 @@ function markGzip(res) {
  * @param {import("node:http").ServerResponse} res
  * @param {GzipMemo} memo
  */
+// eslint-disable-next-line max-lines-per-function -- one closure over the response's patched writeHead/write/end and the state they share (mode, held bytes, stream)
 export function compressResponse(req, res, memo) {
   if (req.method === "HEAD") return;
   const accepted = acceptsGzip(req.headers["accept-encoding"]);

@@ -89,6 +89,7 @@ describe("acceptsGzip", () => {
   });
 });
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("compressResponse", () => {
   it("compresses an answer with an ETag once per body: the same gzip, a weak ETag, its length", async () => {
     memo = new GzipMemo(1024 * 1024);

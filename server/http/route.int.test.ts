@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one suite per concern of apiRoute (authentication, errors, rate limits, CORS) on the helpers at its top */
 import { Redis } from "ioredis";
 import { SignJWT } from "jose";
 import { afterAll, describe, expect, it } from "vitest";
@@ -351,6 +352,7 @@ describe("apiRoute: text the database cannot store", () => {
   });
 });
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("apiRoute: rate limits", () => {
   it("429 with Retry-After and RateLimit headers past the limit", async () => {
     const route = apiRoute(

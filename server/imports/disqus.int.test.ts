@@ -44,6 +44,7 @@ async function commentOf(db: Db, accountId: number, sourceId: string) {
   });
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("importing a Disqus export", () => {
   it("lands pages, comments and members field by field, quietly", async () => {
     const { db, account, ada, page, own } = await setup();

@@ -55,6 +55,7 @@ const kept = async (db: Db, storyId: string) =>
 const versionOf = async (db: Db, storyId: string) =>
   (await db.storyWire.findUnique({ where: { storyId }, select: { currentSeq: true } }))?.currentSeq ?? 0;
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("story wire forms", () => {
   it("are kept at the first read and read from then on, with the votes merged at each read", async () => {
     const { db, story, read, readAndMark } = await setup();

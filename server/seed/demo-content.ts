@@ -25,6 +25,7 @@ import { diskImageStorage, type ImageStorage } from "../storage/image-storage";
 import type { SeedReport } from "./demo";
 import { demoCards, demoSlug } from "./demo-cards";
 import { ensureImage, type DemoImage } from "./demo-images";
+import { seedPublisherConfig } from "./demo-publisher";
 import { BREAKING, DEMO_STORIES, DRAFTS, type StorySpec } from "./demo-stories";
 
 // ─── The corpus ──────────────────────────────────────────────────────────────────────────────
@@ -180,60 +181,48 @@ export async function seedDemoContent(
   return summary;
 }
 
+/** The demo's content, step by step; each step makes only what is missing (the seed runs again safely). */
 async function seedContent(db: Db, options: DemoContentOptions, report: SeedReport): Promise<DemoContentSummary> {
   const { accountId } = options;
   const now = options.now ?? new Date();
-  const appHost = new URL(options.appUrl).host;
+  await seedPublisherConfig(
+    db,
+    {
+      accountId,
+      appUrl: options.appUrl,
+      menu: DEMO_SECTIONS.filter((sec) => !sec.parent).map((sec) => ({ title: sec.name, url: `/${sec.slug}` })),
+    },
+    report,
+  );
+  const demoImages = await seedImages(db, options, report);
+  const sections = await seedSections(db, accountId, report);
+  const { authors, tags, entities } = await seedTaxonomy(db, accountId, report);
+  const { published, breaking, drafts } = await seedStories(
+    { db, accountId, now, report },
+    { demoImages, sections, authors, tags, entities },
+  );
+  await seedCollections({ db, accountId, now, report }, { published, breaking, sections });
 
-  // Publisher configuration.
-  if (!(await db.publisherConfig.findUnique({ where: { accountId }, select: { accountId: true } }))) {
-    await db.publisherConfig.create({
-      data: {
-        accountId,
-        siteUrl: options.appUrl,
-        cdnImage: `${appHost}/images`,
-        languageIsoCode: "en",
-        languageIetfCode: "en-GB",
-        languageDirection: "ltr",
-        settings: {
-          title: "The Daily Masthead",
-          description: "Independent news, analysis and culture, published with Masthead.",
-          copyright: "© The Daily Masthead (demo content)",
-          "publisher-logo": { url: null },
-        },
-        seo: {
-          "meta-title": "The Daily Masthead",
-          "meta-description": "Independent news, analysis and culture.",
-          "meta-keywords": ["news", "politics", "world", "business", "technology", "sport", "culture"],
-        },
-        theme: { "primary-color": "#b3261e", "secondary-color": "#1d3557", logo: null, "cache-burst": 1 },
-        socialLinks: { "twitter-url": "https://twitter.com/masthead_demo" },
-        layout: {
-          menu: DEMO_SECTIONS.filter((s) => !s.parent).map((s) => ({
-            "item-type": "section",
-            title: s.name,
-            url: `/${s.slug}`,
-          })),
-        },
-        ampConfig: {
-          fonts: { primary: { family: "Georgia, serif" }, secondary: { family: "system-ui, sans-serif" } },
-          colors: {
-            primary: "#b3261e",
-            secondary: "#1d3557",
-            "header-background": "#ffffff",
-            "footer-background": "#1d3557",
-            "footer-text-color": "#ffffff",
-            "section-text-color": "#b3261e",
-          },
-          "related-collection-id": "home",
-          "invalid-elements-strategy": "redirect-to-web-version",
-        },
-      },
-    });
-    report.created.push("publisher config");
-  }
+  return {
+    storySlugs: published.map((s) => s.slug),
+    draftSlugs: drafts.map((d) => d.slug),
+    breakingSlug: breaking.slug,
+    sectionSlugs: DEMO_SECTIONS.map((s) => s.slug),
+    collectionSlugs: [
+      "home",
+      "editors-picks",
+      "technology-and-business",
+      ...DEMO_SECTIONS.map((s) => `section-${s.slug}`),
+    ],
+  };
+}
 
-  // Images: one hero and one inline picture per section.
+type Seeding = { db: Db; accountId: number; now: Date; report: SeedReport };
+type SectionImages = Map<string, { hero: DemoImage; inline: DemoImage }>;
+
+/** Images: one hero and one inline picture per section. */
+async function seedImages(db: Db, options: DemoContentOptions, report: SeedReport): Promise<SectionImages> {
+  const { accountId } = options;
   const images = options.images ?? diskImageStorage(options.uploadDir);
   const demoImages = new Map<string, { hero: DemoImage; inline: DemoImage }>();
   for (const [i, section] of DEMO_SECTIONS.entries()) {
@@ -256,8 +245,11 @@ async function seedContent(db: Db, options: DemoContentOptions, report: SeedRepo
       }),
     });
   }
+  return demoImages;
+}
 
-  // Sections, each with its automated section collection.
+/** Sections, each with its automated section collection. */
+async function seedSections(db: Db, accountId: number, report: SeedReport): Promise<Map<string, number>> {
   const sections = new Map<string, number>();
   for (const [position, spec] of DEMO_SECTIONS.entries()) {
     let section = await db.section.findUnique({ where: { accountId_slug: { accountId, slug: spec.slug } } });
@@ -286,8 +278,11 @@ async function seedContent(db: Db, options: DemoContentOptions, report: SeedRepo
     }
     sections.set(spec.slug, section.id);
   }
+  return sections;
+}
 
-  // Authors, tags, entities and the team's players.
+/** Authors, tags, entities and the team's players. */
+async function seedTaxonomy(db: Db, accountId: number, report: SeedReport) {
   const authors: number[] = [];
   for (const spec of DEMO_AUTHORS) {
     let author = await db.author.findUnique({
@@ -355,8 +350,26 @@ async function seedContent(db: Db, options: DemoContentOptions, report: SeedRepo
       report.created.push(`relationship riverside-united players ${player}`);
     }
   }
+  return { authors, tags, entities };
+}
 
-  // Stories.
+/** Stories: published ones a few hours apart, the breaking one, and drafts. */
+async function seedStories(
+  { db, accountId, now, report }: Seeding,
+  {
+    demoImages,
+    sections,
+    authors,
+    tags,
+    entities,
+  }: {
+    demoImages: SectionImages;
+    sections: Map<string, number>;
+    authors: number[];
+    tags: Map<string, number>;
+    entities: Map<string, number>;
+  },
+) {
   const hour = 3600_000;
   const createStory = async (
     spec: StorySpec,
@@ -431,8 +444,22 @@ async function seedContent(db: Db, options: DemoContentOptions, report: SeedRepo
   const drafts = [];
   for (const [i, spec] of DRAFTS.entries())
     drafts.push(await createStory(spec, DEMO_STORIES.length + 1 + i, { status: "DRAFT", publishedAt: null }));
+  return { published, breaking, drafts };
+}
 
-  // Collections.
+/** Collections: the home page, editors' picks and an automated one of two sections. */
+async function seedCollections(
+  { db, accountId, report }: Seeding,
+  {
+    published,
+    breaking,
+    sections,
+  }: {
+    published: { id: string; slug: string; section: string }[];
+    breaking: { id: string; slug: string };
+    sections: Map<string, number>;
+  },
+) {
   const ensureCollection = async (
     slug: string,
     data: Omit<Prisma.CollectionUncheckedCreateInput, "accountId" | "slug">,
@@ -481,17 +508,4 @@ async function seedContent(db: Db, options: DemoContentOptions, report: SeedRepo
     },
     () => [],
   );
-
-  return {
-    storySlugs: published.map((s) => s.slug),
-    draftSlugs: drafts.map((d) => d.slug),
-    breakingSlug: breaking.slug,
-    sectionSlugs: DEMO_SECTIONS.map((s) => s.slug),
-    collectionSlugs: [
-      "home",
-      "editors-picks",
-      "technology-and-business",
-      ...DEMO_SECTIONS.map((s) => `section-${s.slug}`),
-    ],
-  };
 }

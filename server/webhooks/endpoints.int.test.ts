@@ -55,6 +55,7 @@ async function publishAndDeliver(me: Actor, data: object, clock: () => Date) {
   });
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("webhook endpoint management", () => {
   it("creates an endpoint with a secret shown once, audited, never listed", async () => {
     const db = await getDb();

@@ -14,6 +14,7 @@ afterEach(() => {
 const header = (view: { request: { headers: { name: string; value: string }[] } }, name: string) =>
   view.request.headers.find((h) => h.name === name)?.value;
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("webhooks.testPreview", () => {
   it("shows the exact request of a chosen event with verifiable signatures, sends it and shows the answer, audited", async () => {
     const db = await getDb();

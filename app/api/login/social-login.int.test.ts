@@ -66,6 +66,7 @@ function login(provider: string, body: unknown, headers: Record<string, string> 
 type Answer = { member: { id: number; email: string }; user: { id: number }; error: { code: string } };
 const read = async (res: Response) => (await res.json()) as Answer;
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("POST /api/login/<provider> with an OpenID Connect ID token", () => {
   it("creates a member on first login, sets the session like /api/auth/v1/login, and finds the same member again", async () => {
     const email = `${unique("ada")}@example.com`;

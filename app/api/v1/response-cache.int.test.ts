@@ -107,6 +107,7 @@ async function rebuilt(handler: RouteHandlerFn, path: string, expected: string |
   return text;
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("the response cache on content reads", () => {
   it("serves the same request from memory, with its ETag and 304, and builds afresh on Cache-Control: no-cache", async () => {
     const { db, actor } = await newsroom();

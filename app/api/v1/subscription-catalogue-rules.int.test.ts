@@ -15,6 +15,7 @@ import { appErrorCodeOf } from "@/server/testing/app-errors";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
 import { catalogue, monthly, publisher } from "@/server/testing/subscription-catalogue";
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("catalogue rules and audit", () => {
   it("refuses plans that break a rule (422) and bad shapes (400), writing nothing", async () => {
     const db = await getDb();

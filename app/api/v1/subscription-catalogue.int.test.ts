@@ -41,6 +41,7 @@ type Group = {
 
 const withKey = (path: string, key: string) => `${path}${path.includes("?") ? "&" : "?"}key=${encodeURIComponent(key)}`;
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("catalogue listings", () => {
   it("server API: public groups with only live plans; a private group by id; another account's is 404", async () => {
     const db = await getDb();

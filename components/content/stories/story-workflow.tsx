@@ -137,44 +137,7 @@ export function StoryWorkflow({
                 Preview
               </Button>
             </div>
-            {preview.data ? (
-              <p className="text-xs text-gray-600" data-testid="preview-links">
-                Private link, until <DateTime value={preview.data.expiresAt} />:{" "}
-                {preview.data.frontEndUrl ? (
-                  <>
-                    <a
-                      className="text-brand-700 underline"
-                      href={preview.data.frontEndUrl}
-                      target="_blank"
-                      rel="noreferrer"
-                    >
-                      on the site
-                    </a>{" "}
-                    ·{" "}
-                  </>
-                ) : null}
-                <a className="text-brand-700 underline" href={preview.data.url} target="_blank" rel="noreferrer">
-                  article
-                </a>{" "}
-                ·{" "}
-                {current.access !== "public" ? (
-                  <>
-                    <a
-                      className="text-brand-700 underline"
-                      href={`${preview.data.url}?as=reader`}
-                      target="_blank"
-                      rel="noreferrer"
-                    >
-                      article without access
-                    </a>{" "}
-                    ·{" "}
-                  </>
-                ) : null}
-                <a className="text-brand-700 underline" href={preview.data.ampUrl} target="_blank" rel="noreferrer">
-                  AMP
-                </a>
-              </p>
-            ) : null}
+            {preview.data ? <PreviewLinks link={preview.data} access={current.access} /> : null}
             {preview.isError ? <ErrorAlert errors={serverErrors(preview.error)} /> : null}
             {dirty ? <p className="text-xs text-gray-500">The preview shows the last saved version.</p> : null}
           </div>
@@ -199,5 +162,43 @@ export function StoryWorkflow({
         </p>
       )}
     </Panel>
+  );
+}
+
+/** The private preview's links: on the publication's site (when it has a preview page), the article, without access, AMP. */
+function PreviewLinks({
+  link,
+  access,
+}: {
+  link: NonNullable<StoryDraft["preview"]["data"]>;
+  access: NonNullable<StoryDraft["current"]>["access"];
+}) {
+  return (
+    <p className="text-xs text-gray-600" data-testid="preview-links">
+      Private link, until <DateTime value={link.expiresAt} />:{" "}
+      {link.frontEndUrl ? (
+        <>
+          <a className="text-brand-700 underline" href={link.frontEndUrl} target="_blank" rel="noreferrer">
+            on the site
+          </a>{" "}
+          ·{" "}
+        </>
+      ) : null}
+      <a className="text-brand-700 underline" href={link.url} target="_blank" rel="noreferrer">
+        article
+      </a>{" "}
+      ·{" "}
+      {access !== "public" ? (
+        <>
+          <a className="text-brand-700 underline" href={`${link.url}?as=reader`} target="_blank" rel="noreferrer">
+            article without access
+          </a>{" "}
+          ·{" "}
+        </>
+      ) : null}
+      <a className="text-brand-700 underline" href={link.ampUrl} target="_blank" rel="noreferrer">
+        AMP
+      </a>
+    </p>
   );
 }

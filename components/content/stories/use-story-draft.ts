@@ -11,18 +11,19 @@
  * - When a save meets a newer version (CONFLICT), the newer one is fetched and held in `conflict`
  *   until the editor chooses (resolveConflict); autosave waits meanwhile.
  * - Leaving with unsaved changes asks first (components/ui/leave-guard.ts).
+ * - The requests and their errors are ./story-draft-requests.ts; the workflow moves, the preview,
+ *   restoring a revision and deleting the draft ./story-draft-moves.ts.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { TRPCClientError } from "@trpc/client";
-import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import { errorCode, errorDetails, serverErrors, useConfirm, useLeaveGuard, useTimeZone } from "@/components/ui";
-import type { TStoryAction, TStoryEditorView } from "@/server/publishing/editorial/stories.schema";
+import { errorCode, errorDetails, useLeaveGuard, useTimeZone } from "@/components/ui";
+import type { TStoryEditorView } from "@/server/publishing/editorial/stories.schema";
 
-import { splitCardIssues } from "./card-issues";
-import { prePublishChecks, type PublishCheck } from "./story-aids";
+import { useDraftMoves } from "./story-draft-moves";
+import { eventNotice, useDraftRequests } from "./story-draft-requests";
 import { newCard } from "./story-elements";
 import { formValuesOf, rebase, toInput, type FormValues } from "./story-form";
 
@@ -47,19 +48,6 @@ function isNetworkError(error: unknown): boolean {
   return error instanceof TRPCClientError && !error.data;
 }
 
-/** The form's fields the server's `{ field, issue }` details can name; the rest show in the alert. */
-const FIELDS = [
-  "headline",
-  "subheadline",
-  "slug",
-  "summary",
-  "access",
-  "paywallAt",
-  "storyTemplate",
-  "breakingNewsExpiresAt",
-  "breakingNewsLinkedStoryId",
-] as const;
-
 export type SaveState = "saved" | "saving" | "unsaved" | "offline" | "conflict" | "new";
 
 /** Whether the browser says it is online (true during server rendering). */
@@ -83,9 +71,7 @@ export type StoryDraft = ReturnType<typeof useStoryDraft>;
 /** The draft of `story` (null: a story not created yet) and what the editor does with it. */
 export function useStoryDraft(story: TStoryEditorView | null) {
   const trpc = useTRPC();
-  const router = useRouter();
   const queryClient = useQueryClient();
-  const confirm = useConfirm();
   const zone = useTimeZone();
   const valuesIn = (s: TStoryEditorView | null) => valuesOf(s, zone);
   const inputOf = (v: FormValues) => toInput(v, zone);
@@ -133,53 +119,8 @@ export function useStoryDraft(story: TStoryEditorView | null) {
     await publish(next);
   };
 
-  const create = useMutation(
-    trpc.stories.create.mutationOptions({
-      onSuccess: async (result) => {
-        queryClient.setQueryData(trpc.stories.get.queryKey({ id: result.story.id }), result.story);
-        await queryClient.invalidateQueries({ queryKey: trpc.stories.list.queryKey() });
-        router.replace(`/admin/content/stories/${result.story.id}`);
-      },
-    }),
-  );
-  const update = useMutation(trpc.stories.update.mutationOptions());
-  const restore = useMutation(trpc.stories.restoreRevision.mutationOptions());
-  const preview = useMutation(trpc.stories.previewLink.mutationOptions());
-  const transition = useMutation(
-    trpc.stories.transition.mutationOptions({
-      onSuccess: (result) =>
-        settle(
-          result.story,
-          `${result.story.status.charAt(0)}${result.story.status.slice(1).toLowerCase()}.${eventNotice(result)}`,
-        ),
-    }),
-  );
-  const remove = useMutation(
-    trpc.stories.delete.mutationOptions({
-      onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.stories.list.queryKey() });
-        router.push("/admin/content/stories");
-      },
-    }),
-  );
-  const saving = create.isPending || update.isPending || restore.isPending;
-  const pending = saving || transition.isPending || remove.isPending;
-  const error = create.error ?? update.error ?? restore.error ?? transition.error ?? remove.error;
-  const allErrors = serverErrors(error, FIELDS);
-  // Problems inside the cards show next to their card or element; the alert then only points at them.
-  const cardIssues = splitCardIssues(allErrors.others);
-  const errors = {
-    ...allErrors,
-    others: cardIssues.others,
-    fields: cardIssues.byPosition.size ? { ...allErrors.fields, cards: "see the cards" } : allErrors.fields,
-  };
-  const resetErrors = () => {
-    create.reset();
-    update.reset();
-    restore.reset();
-    transition.reset();
-    remove.reset();
-  };
+  const { create, update, restore, preview, transition, remove, saving, pending, errors, cardIssues, resetErrors } =
+    useDraftRequests(settle);
 
   /** Save `sent` on top of `base` (its version); the editor may go on typing meanwhile. */
   const saveOnto = async (base: TStoryEditorView, sent: FormValues, kind: "save" | "autosave") => {
@@ -222,26 +163,15 @@ export function useStoryDraft(story: TStoryEditorView | null) {
   };
 
   // Autosave: drafts only, never while a conflict waits for a choice, and not while offline.
-  const autosaves = Boolean(current && current.status === "DRAFT" && current.canEdit && !conflict);
-  const saveRef = useRef(save);
-  const busyRef = useRef(pending);
-  useEffect(() => {
-    saveRef.current = save;
-    busyRef.current = pending;
+  useAutosave({
+    autosaves: Boolean(current && current.status === "DRAFT" && current.canEdit && !conflict),
+    dirty,
+    online,
+    values,
+    save,
+    pending,
+    onBackOnline: () => setUnreachable(false),
   });
-  useEffect(() => {
-    if (!autosaves || !dirty || !online) return;
-    const timer = setTimeout(() => {
-      if (!busyRef.current) saveRef.current("autosave");
-    }, AUTOSAVE_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [values, autosaves, dirty, online]);
-  // Back online: what could not be saved goes now (the autosave above, for drafts).
-  useEffect(() => {
-    const back = () => setUnreachable(false);
-    window.addEventListener("online", back);
-    return () => window.removeEventListener("online", back);
-  }, []);
 
   // Leaving with unsaved changes asks first: reload and close, links, Back and Forward.
   const unsaved = dirty || saving;
@@ -266,79 +196,15 @@ export function useStoryDraft(story: TStoryEditorView | null) {
     void saveOnto(theirs, merged, "save");
   };
 
-  /** Make a workflow move; `note`: for the writer, with a move back to draft. */
-  const move = async (action: TStoryAction, note?: string) => {
-    if (!current) return;
-    // Publishing and retracting change what readers see at once: ask first, as Delete does.
-    if (action === "publish" || action === "retract") {
-      const ok = await confirm(
-        action === "publish"
-          ? {
-              title: `Publish "${current.headline}" now?`,
-              body: publishBody(prePublishChecks(valuesRef.current)),
-              confirmLabel: "Publish",
-              tone: "primary",
-            }
-          : {
-              title: `Retract "${current.headline}"?`,
-              body: "It disappears from the site, the API and the feeds at once.",
-              confirmLabel: "Retract",
-            },
-      );
-      if (!ok) return;
-    }
-    resetErrors();
-    setNotice(null);
-    transition.mutate({ id: current.id, version: current.version, action, ...(note?.trim() ? { note } : {}) });
-  };
+  const { move, openPreview, restoreRevision, deleteDraft } = useDraftMoves({
+    current,
+    valuesRef,
+    requests: { transition, preview, restore, remove, resetErrors },
+    setNotice,
+    settle,
+  });
 
-  const openPreview = async () => {
-    if (!current) return;
-    // Opened now, while the click still counts as the editor's: a tab opened after the request is blocked.
-    const tab = window.open("", "_blank");
-    try {
-      const link = await preview.mutateAsync({ storyId: current.id });
-      if (tab) {
-        tab.opener = null;
-        // The publication's own preview page when the account has one, else the generic page.
-        tab.location.href = link.frontEndUrl ?? link.url;
-      }
-    } catch {
-      tab?.close();
-    }
-  };
-
-  const restoreRevision = async (revisionId: number, version: number) => {
-    if (!current) return;
-    resetErrors();
-    setNotice(null);
-    const result = await restore.mutateAsync({ storyId: current.id, revisionId, version }).catch(() => null);
-    if (result) await settle(result.story, `Restored as version ${result.story.version}.`);
-  };
-
-  const deleteDraft = async () => {
-    if (!current) return;
-    const ok = await confirm({
-      title: `Delete the draft "${current.headline}" for good?`,
-      body: "It cannot be brought back.",
-      confirmLabel: "Delete draft",
-    });
-    if (!ok) return;
-    resetErrors();
-    remove.mutate({ id: current.id, version: current.version });
-  };
-
-  const saveState: SaveState = !current
-    ? "new"
-    : conflict
-      ? "conflict"
-      : saving
-        ? "saving"
-        : dirty && (unreachable || !online)
-          ? "offline"
-          : dirty
-            ? "unsaved"
-            : "saved";
+  const saveState = saveStateOf({ current, conflict, saving, dirty, offline: unreachable || !online });
 
   return {
     options: options.data,
@@ -354,7 +220,7 @@ export function useStoryDraft(story: TStoryEditorView | null) {
     saving,
     pending,
     errors,
-    cardIssues: cardIssues.byPosition,
+    cardIssues,
     saveState,
     save,
     settle,
@@ -367,16 +233,58 @@ export function useStoryDraft(story: TStoryEditorView | null) {
   };
 }
 
-/** The Publish confirmation: what publishing does, then what the story still lacks (publishing stays open). */
-function publishBody(checks: PublishCheck[]): string {
-  const now = "Readers, the API, the feeds and the subscribed webhooks get it at once.";
-  if (!checks.length) return now;
-  return `${now} Before you publish, note: ${checks.map((c) => c.message).join(" ")}`;
+/** A draft saves itself AUTOSAVE_DELAY_MS after the last change, unless a save is under way. */
+function useAutosave(args: {
+  autosaves: boolean;
+  dirty: boolean;
+  online: boolean;
+  values: FormValues;
+  save: (kind: "save" | "autosave") => void;
+  pending: boolean;
+  /** Back online: what could not be saved goes now (the autosave, for drafts). */
+  onBackOnline: () => void;
+}) {
+  const { autosaves, dirty, online, values, save, pending, onBackOnline } = args;
+  const saveRef = useRef(save);
+  const busyRef = useRef(pending);
+  const backRef = useRef(onBackOnline);
+  useEffect(() => {
+    saveRef.current = save;
+    busyRef.current = pending;
+    backRef.current = onBackOnline;
+  });
+  useEffect(() => {
+    if (!autosaves || !dirty || !online) return;
+    const timer = setTimeout(() => {
+      if (!busyRef.current) saveRef.current("autosave");
+    }, AUTOSAVE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [values, autosaves, dirty, online]);
+  useEffect(() => {
+    const back = () => backRef.current();
+    window.addEventListener("online", back);
+    return () => window.removeEventListener("online", back);
+  }, []);
 }
 
-/** What a write told the webhooks, as the notice after it says it (nothing when it sent no event). */
-function eventNotice({ event, notified }: { event: string | null; notified: number }): string {
-  if (!event) return "";
-  if (notified === 0) return ` No webhook subscribes to ${event}.`;
-  return ` ${event} sent to ${notified === 1 ? "1 webhook" : `${notified} webhooks`}.`;
+/** The status line's state. */
+function saveStateOf(draft: {
+  current: TStoryEditorView | null;
+  conflict: TStoryEditorView | null;
+  saving: boolean;
+  dirty: boolean;
+  offline: boolean;
+}): SaveState {
+  const { current, conflict, saving, dirty, offline } = draft;
+  return !current
+    ? "new"
+    : conflict
+      ? "conflict"
+      : saving
+        ? "saving"
+        : dirty && offline
+          ? "offline"
+          : dirty
+            ? "unsaved"
+            : "saved";
 }

@@ -37,6 +37,7 @@ const splitAddresses = (text: string) =>
     .map((a) => a.trim())
     .filter(Boolean);
 
+// eslint-disable-next-line max-lines-per-function -- TODO(issue 62): not cut into parts yet
 export function StoryNewsletterPanel({
   draft,
 }: {

@@ -103,6 +103,7 @@ const change = (message: SseMessage) => {
   return message.data as TLiveChange;
 };
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("live threads", () => {
   it("fan one page's changes out to every open stream, through one hub", async () => {
     const { db, account, id, page, first } = await setup();

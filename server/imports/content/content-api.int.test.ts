@@ -127,6 +127,7 @@ async function contentSnapshot(db: Db, accountId: number) {
   return { records: records.map((r) => `${r.kind}:${r.sourceId}:${r.created}`), stories, redirects };
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("importing the stories of another content API", () => {
   it("lands them field by field, reading a page that answered 500 again", async () => {
     const db = await getDb();

@@ -38,6 +38,7 @@ const image = (url: string, fields: Record<string, unknown> = {}) => ({
 const text = (html: string) => ({ type: "text", subtype: null, metadata: {}, text: html });
 const IMAGES = "https://ghost.example.com/content/images";
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("importing the posts and pages of a Ghost export", () => {
   it("lands them field by field", async () => {
     const db = await getDb();

@@ -9,6 +9,7 @@ function convert(html: string, options: HtmlToElementsOptions = {}) {
 
 const text = (html: string) => ({ type: "text", subtype: null, metadata: {}, text: html });
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("htmlToElements", () => {
   it("makes a text element of each paragraph, heading and list, dropping block comments", () => {
     expect(

@@ -190,6 +190,48 @@ export class ImageHosts {
 
 type Planned = { label: TermKind; planned: PlannedTerm };
 
+/** The post's authors, sections and tags, once each by slug (an export may name one twice). */
+async function planStoryTerms(db: Db, ctx: ImportContext, post: ContentPost): Promise<Planned[]> {
+  const terms: Planned[] = [];
+  for (const [label, list] of [
+    ["author", post.authors],
+    ["section", post.sections],
+    ["tag", post.tags],
+  ] as const) {
+    const seen = new Set<string>();
+    for (const term of list) {
+      if (seen.has(term.slug)) continue;
+      seen.add(term.slug);
+      terms.push({ label, planned: await planTerm(db, ctx, label, term) });
+    }
+  }
+  if (post.authors.length === 0) ctx.note(`${post.type} ${post.sourceId} has no author`);
+  return terms;
+}
+
+/**
+ * The redirect from the post's old URL to the story, or null. Only a published story's old URL
+ * was public: a draft's or a scheduled post's is not redirected; a path that is a custom URL
+ * already is left as it is.
+ */
+async function planRedirect(
+  db: Db,
+  ctx: ImportContext,
+  args: { post: ContentPost; published: boolean; destination: string },
+): Promise<string | null> {
+  const { post, destination } = args;
+  const path = args.published ? oldPath(post.oldUrl) : null;
+  const taken =
+    path !== null &&
+    path !== destination &&
+    (await db.customUrl.findUnique({
+      where: { accountId_sourcePath: { accountId: ctx.accountId, sourcePath: path } },
+      select: { id: true },
+    })) !== null;
+  if (taken) ctx.note(`${post.type} ${post.sourceId}: ${path} is a custom URL already: left as it is`);
+  return path !== null && path !== destination && !taken ? path : null;
+}
+
 /** Plan one post (see the file's comment). */
 export async function planStory(
   db: Db,
@@ -237,21 +279,7 @@ export async function planStory(
   const slug = await generateSlug(db, ctx.accountId, base);
   if (slug !== base) ctx.note(`${post.type} ${post.sourceId}: its slug "${base}" is taken: "${slug}"`);
 
-  const terms: Planned[] = [];
-  for (const [label, list] of [
-    ["author", post.authors],
-    ["section", post.sections],
-    ["tag", post.tags],
-  ] as const) {
-    // Once each, by slug (an export may name one twice).
-    const seen = new Set<string>();
-    for (const term of list) {
-      if (seen.has(term.slug)) continue;
-      seen.add(term.slug);
-      terms.push({ label, planned: await planTerm(db, ctx, label, term) });
-    }
-  }
-  if (post.authors.length === 0) ctx.note(`${post.type} ${post.sourceId} has no author`);
+  const terms = await planStoryTerms(db, ctx, post);
 
   const date = post.date ?? ctx.now;
   // The report is read by staff: times in the account's zone, named.
@@ -262,18 +290,8 @@ export async function planStory(
     ctx.note(`${post.type} ${post.sourceId} was scheduled for ${when(date)}, which is past: published at it`);
   const what = status === "PUBLISHED" ? `published ${when(date)}` : scheduled ? `scheduled for ${when(date)}` : "draft";
 
-  // Only a published story's old URL was public: a draft's or a scheduled post's is not redirected.
-  const path = status === "PUBLISHED" ? oldPath(post.oldUrl) : null;
   const destination = `/${slug}`;
-  const taken =
-    path !== null &&
-    path !== destination &&
-    (await db.customUrl.findUnique({
-      where: { accountId_sourcePath: { accountId: ctx.accountId, sourcePath: path } },
-      select: { id: true },
-    })) !== null;
-  const redirect = path !== null && path !== destination && !taken ? path : null;
-  if (taken) ctx.note(`${post.type} ${post.sourceId}: ${path} is a custom URL already: left as it is`);
+  const redirect = await planRedirect(db, ctx, { post, published: status === "PUBLISHED", destination });
   const effects: PlanEffect[] = terms.flatMap((t) => t.planned.effects);
   if (redirect) effects.push({ kind: REDIRECT_KIND, action: "create", label: `${redirect} → ${destination}` });
   const commentPage = options.commentsSource

@@ -74,6 +74,7 @@ async function subscriptionsOf(db: Db, accountId: number) {
     .sort((a, b) => (a.member.email < b.member.email ? -1 : 1));
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("importing a subscriptions CSV", () => {
   it("gives each subscription to the reader's one member, field by field, quietly", async () => {
     const { db, account, monthly, yearly } = await setup();

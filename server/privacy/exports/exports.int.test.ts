@@ -105,6 +105,7 @@ async function unzipped(res: Response): Promise<{ list: string; data: Json; html
   };
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("a reader's data export", () => {
   it("is asked for once, built once under repeated and concurrent runs, mailed once, and downloads the reader's data only", async () => {
     const s = await setup();

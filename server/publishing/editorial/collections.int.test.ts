@@ -50,6 +50,7 @@ async function collectionEvents() {
   }));
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("collections", () => {
   it("creates a manual collection, orders stories and a child collection, and emits collection-update each time", async () => {
     const db = await getDb();

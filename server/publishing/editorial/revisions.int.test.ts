@@ -22,6 +22,7 @@ async function setup() {
   return { ...rest, other: editors[1]! };
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("story revisions", () => {
   it("writes one revision per save with the saved snapshot, newest first, paged, named by editor", async () => {
     const { db, account, actor, ctx } = await setup();

@@ -20,6 +20,7 @@ import { createStory, updateStory } from "./stories/write";
 
 beforeEach(() => forgetPublisherCache());
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("editorial stories", () => {
   it("creates a draft: slug from the headline (suffixed when taken), sanitised text, plain text and read time, tags by name", async () => {
     const { db, account, actor, ctx } = await storySetup();

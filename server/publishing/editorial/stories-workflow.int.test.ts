@@ -17,6 +17,7 @@ import { createStory } from "./stories/write";
 
 beforeEach(() => forgetPublisherCache());
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("editorial stories", () => {
   it("walks draft → submitted → approved → published, emitting each event with section, parent section and section collection", async () => {
     const { db, account, actor, ctx } = await storySetup();

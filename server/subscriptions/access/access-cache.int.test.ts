@@ -1,6 +1,5 @@
+/* eslint-disable max-lines -- every test shares one harness (newsroom(): a counting client and its checks) */
 /**
- * Over 500 lines: every test shares one harness (newsroom(): a counting client and its checks).
- *
  * What access checks keep in memory (./access-load.ts, ./access-roster.ts), and every change that
  * must drop it: one test per kind of change. A check answered from memory reads nothing from the
  * database (the tests count its queries); after each change the next check sees it. On PostgreSQL
@@ -134,6 +133,7 @@ async function newsroom() {
   };
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("access checks kept in memory", () => {
   it("a story's access changed, or the story retracted, drops its kept settings (its purge key)", async () => {
     const { db, account, ctx, publish, expectKept, check } = await newsroom();

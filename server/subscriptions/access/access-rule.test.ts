@@ -145,6 +145,7 @@ describe("what a subscription covers", () => {
   });
 });
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("the decision", () => {
   it("FREE for a public story (or none set), showing the meter of a metered reader", () => {
     for (const access of ["public", "", "PUBLIC"])

@@ -26,6 +26,7 @@ import type { SubscriptionStatus } from "../../generated/prisma/enums";
 import { enqueueJob } from "../../jobs/queue";
 import { issueInvoiceForPayment } from "../invoices/invoices";
 import { recordOfferConversion } from "../offers/checkout-offer";
+import type { PaymentAdapter, VerifiedPayment } from "../payments/adapter";
 import { credentialsFor } from "../payments/credentials";
 import { adoptGatewayCustomer } from "../payments/gateway-customers";
 import { paymentAdapterFor } from "../payments/registry";
@@ -133,6 +134,30 @@ function termsMismatch(terms: AttemptTerms, req: CheckoutRequest): ErrorDetail[]
 
 class AttemptAlreadyUsed extends Error {}
 
+type SubscriptionAnswer = {
+  subscription: NonNullable<Awaited<ReturnType<typeof loadSubscriptionWire>>>;
+  created: boolean;
+};
+type Attempt = { externalReferenceId: string | null };
+/** What the payment step settled, for the transaction that writes the subscription. */
+type Paid = {
+  adapter: PaymentAdapter;
+  creds: Awaited<ReturnType<typeof credentialsFor>>;
+  verified: VerifiedPayment;
+  status: SubscriptionStatus;
+};
+/** Everything one create writes from: the request, its frozen terms and the verified payment. */
+type CreateContext = {
+  accountId: number;
+  who: CheckoutWho;
+  req: CheckoutRequest;
+  now: Date;
+  attemptId: string;
+  attempt: Attempt;
+  hash: string;
+  terms: AttemptTerms;
+} & Paid;
+
 /**
  * Create the subscription a preview promised. Answers `{subscription, created}`: created false
  * when this is the same create repeated (its subscription is answered again).
@@ -140,26 +165,14 @@ class AttemptAlreadyUsed extends Error {}
 export async function createSubscription(
   db: Db,
   args: { accountId: number; who: CheckoutWho; req: CheckoutRequest; now: Date },
-): Promise<{ subscription: NonNullable<Awaited<ReturnType<typeof loadSubscriptionWire>>>; created: boolean }> {
+): Promise<SubscriptionAnswer> {
   const { accountId, who, req, now } = args;
   const attemptId = req.attemptToken ? verifyAttemptToken(req.attemptToken) : null;
   if (!attemptId) throw unprocessable(TOKEN_FIELD, "is not a valid attempt token");
   const attempt = await db.subscriptionAttempt.findFirst({ where: { id: attemptId, accountId } });
   if (!attempt) throw unprocessable(TOKEN_FIELD, "is not a valid attempt token");
   const hash = requestHash(who, req);
-
-  const made = async () => {
-    const again = await db.subscriptionAttempt.findUniqueOrThrow({
-      where: { id: attemptId },
-      select: { createRequestHash: true, subscription: { select: { id: true } } },
-    });
-    if (again.createRequestHash !== hash || !again.subscription)
-      throw unprocessable(TOKEN_FIELD, "has already been used", "This attempt token has already been used.");
-    return {
-      subscription: (await loadSubscriptionWire(db, { accountId, id: again.subscription.id, now }))!,
-      created: false,
-    };
-  };
+  const made = () => answerRepeatedCreate(db, { accountId, attemptId, hash, now });
   if (attempt.usedAt) return made();
   if (attempt.expiresAt.getTime() <= now.getTime())
     throw unprocessable(TOKEN_FIELD, "has expired", "This attempt token has expired: preview again.");
@@ -169,6 +182,51 @@ export async function createSubscription(
     throw unprocessable(TOKEN_FIELD, "was issued to another subscriber");
   assertNone(termsMismatch(terms, req));
 
+  const paid = await verifyCheckoutPayment(db, { accountId, who, req, attemptId, attempt, terms });
+  const ctx: CreateContext = { accountId, who, req, now, attemptId, attempt, hash, terms, ...paid };
+  let subscriptionId: number;
+  try {
+    subscriptionId = await withTransaction(db, (tx) => writeSubscription(tx, ctx), { retryUniqueClashes: true });
+  } catch (error) {
+    if (error instanceof AttemptAlreadyUsed) return made();
+    if ((error as { code?: string }).code === "P2002")
+      throw new AppError("CONFLICT", "A concurrent checkout made the same change; repeat the request.");
+    throw error;
+  }
+  return { subscription: (await loadSubscriptionWire(db, { accountId, id: subscriptionId, now }))!, created: true };
+}
+
+/** The same create repeated answers the subscription it made; another request on a used token is refused. */
+async function answerRepeatedCreate(
+  db: Db,
+  args: { accountId: number; attemptId: string; hash: string; now: Date },
+): Promise<SubscriptionAnswer> {
+  const { accountId, attemptId, hash, now } = args;
+  const again = await db.subscriptionAttempt.findUniqueOrThrow({
+    where: { id: attemptId },
+    select: { createRequestHash: true, subscription: { select: { id: true } } },
+  });
+  if (again.createRequestHash !== hash || !again.subscription)
+    throw unprocessable(TOKEN_FIELD, "has already been used", "This attempt token has already been used.");
+  return {
+    subscription: (await loadSubscriptionWire(db, { accountId, id: again.subscription.id, now }))!,
+    created: false,
+  };
+}
+
+/** The adapter proves the payment; a failed one is refused, a captured (or free) one is ACTIVE. */
+async function verifyCheckoutPayment(
+  db: Db,
+  args: {
+    accountId: number;
+    who: CheckoutWho;
+    req: CheckoutRequest;
+    attemptId: string;
+    attempt: Attempt;
+    terms: AttemptTerms;
+  },
+): Promise<Paid> {
+  const { accountId, who, req, attemptId, attempt, terms } = args;
   const adapter = paymentAdapterFor(terms.payment_type);
   if (!adapter) throw unprocessable("subscription.payment.payment_type", "is not a payment type of this service");
   const creds = await credentialsFor(db, accountId, adapter);
@@ -187,175 +245,194 @@ export async function createSubscription(
       `The payment was not accepted${verified.reason ? `: ${verified.reason}` : "."}`,
     );
   const status: SubscriptionStatus = !adapter.takesPayment || verified.status === "captured" ? "ACTIVE" : "PENDING";
+  return { adapter, creds, verified, status };
+}
 
-  let subscriptionId: number;
-  try {
-    subscriptionId = await withTransaction(
-      db,
-      async (tx) => {
-        const claimed = await tx.subscriptionAttempt.updateMany({
-          where: { id: attemptId, accountId, usedAt: null },
-          data: { usedAt: now, createRequestHash: hash },
-        });
-        if (claimed.count !== 1) throw new AttemptAlreadyUsed();
+/** The one transaction of a create: claim the attempt, then write everything it makes. */
+async function writeSubscription(tx: TransactionClient, ctx: CreateContext): Promise<number> {
+  const { accountId, who, now, attemptId, hash, terms, verified } = ctx;
+  const claimed = await tx.subscriptionAttempt.updateMany({
+    where: { id: attemptId, accountId, usedAt: null },
+    data: { usedAt: now, createRequestHash: hash },
+  });
+  if (claimed.count !== 1) throw new AttemptAlreadyUsed();
 
-        const { member, created } = await resolveBuyer(tx, accountId, who, now);
-        if (terms.member_id !== null && member.id !== terms.member_id)
-          throw unprocessable(TOKEN_FIELD, "was issued to another subscriber");
-        // A gift is held by its recipient (found or created: one reader, one record); the buyer is its gifter.
-        let holder = member;
-        let holderCreated = false;
-        if (terms.gift) {
-          const r = (await resolveSubscriberCreated(tx, {
-            accountId,
-            provider: terms.gift.recipient.provider,
-            identity: terms.gift.recipient.value,
-            create: true,
-            now,
-          }))!;
-          if (r.member.id === member.id) throw unprocessable("recipient_subscriber", "must differ from the gifter");
-          holder = r.member;
-          holderCreated = r.created;
-        }
+  const { member, created } = await resolveBuyer(tx, accountId, who, now);
+  if (terms.member_id !== null && member.id !== terms.member_id)
+    throw unprocessable(TOKEN_FIELD, "was issued to another subscriber");
+  const { holder, holderCreated } = await resolveHolder(tx, { accountId, terms, member, now });
+  if (verified.externalPaymentId) await assertPaymentUnused(tx, ctx, verified.externalPaymentId);
 
-        if (verified.externalPaymentId) {
-          const paid = await tx.payment.findFirst({
-            where: { accountId, paymentType: terms.payment_type, externalPaymentId: verified.externalPaymentId },
-            select: { id: true },
-          });
-          if (paid) throw unprocessable("subscription.payment.payment_token", "has already paid for a subscription");
-        }
+  if (terms.coupon) await redeemCoupon(tx, { accountId, couponId: terms.coupon.id, memberId: member.id, now });
+  if (terms.trial) await claimTheTrial(tx, accountId, holder.id);
 
-        if (terms.coupon) await redeemCoupon(tx, { accountId, couponId: terms.coupon.id, memberId: member.id, now });
-        if (terms.trial) await claimTheTrial(tx, accountId, holder.id);
-
-        const t = timing(terms, now);
-        const row = await tx.subscription.create({
-          data: {
-            ...rowFields(accountId, terms, t),
-            memberId: holder.id,
-            gifterMemberId: terms.gift ? member.id : null,
-            customMessage: terms.gift?.custom_message ?? null,
-            attemptId,
-            status,
-            paymentToken: req.payment.payment_token,
-            metadata: (req.metadata ?? terms.metadata ?? {}) as Prisma.InputJsonObject,
-            notes: req.notes ?? terms.notes,
-            taxDetail: terms.tax_lines,
-            discountDetail: terms.discount_detail,
-            dynamicAssets: terms.dynamic_assets,
-            preferredIdentity: terms.preferred_identity,
-            createdAt: now,
-          },
-          select: { id: true },
-        });
-        await recordOfferConversion(tx, { accountId, subscriptionId: row.id, offer: terms.offer });
-        if (terms.coupon)
-          await tx.couponRedemption.create({
-            data: {
-              accountId,
-              couponId: terms.coupon.id,
-              subscriberId: String(member.id),
-              subscriptionId: String(row.id),
-              redeemedAt: now,
-            },
-          });
-        const payment = await tx.payment.create({
-          data: {
-            accountId,
-            subscriptionId: row.id,
-            attemptId,
-            paymentType: terms.payment_type,
-            externalPaymentId: verified.externalPaymentId,
-            externalOrderId: verified.externalOrderId ?? attempt.externalReferenceId,
-            amountCents: terms.amount_cents,
-            currency: terms.currency,
-            status: !adapter.takesPayment ? "CAPTURED" : (verified.status.toUpperCase() as "CAPTURED"),
-            details: (verified.details ?? {}) as Prisma.InputJsonObject,
-            createdAt: now,
-          },
-          select: { id: true, status: true },
-        });
-        if (payment.status === "CAPTURED") await issueInvoiceForPayment(tx, payment.id, { now });
-        // A trial's authorization is refunded by the gateway (spec §4.2 rule 6): queued with the write.
-        if (terms.trial && payment.status === "CAPTURED" && verified.externalPaymentId)
-          await enqueueJob(
-            tx,
-            trialRefundJob,
-            { paymentId: payment.id },
-            { key: trialRefundKey(payment.id), accountId, now },
-          );
-        // Its next lifecycle step (reminder, charge, expiry…), queued with the write (lifecycle.ts).
-        await scheduleSubscriptionLifecycle(tx, { subscriptionId: row.id, now });
-        if (status === "ACTIVE" && terms.campaign)
-          await tx.subscriptionGroup.update({
-            where: { id: terms.campaign.id },
-            data: { collectedAmountCents: { increment: terms.amount_cents } },
-          });
-        await recordAudit(tx, {
-          actor: systemActor(accountId, CREATED_BY[terms.channel]),
-          action: terms.renewal_of ? "subscription.renew" : "subscription.create",
-          targetType: "subscription",
-          targetId: row.id,
-          metadata: {
-            subscriber_id: member.id,
-            plan_id: terms.plan_id,
-            payment_type: terms.payment_type,
-            amount_cents: terms.amount_cents,
-            currency: terms.currency,
-            status: status.toLowerCase(),
-            ...(terms.renewal_of ? { renewal_of: terms.renewal_of.subscription_id } : {}),
-          },
-          now,
-        });
-        if (created) {
-          const subscriber = await loadSubscriber(tx, accountId, member.id);
-          await emitSubscriberCreated(tx, { subscriber: subscriber!, accountId, occurredAt: now });
-        }
-        if (holderCreated) {
-          const subscriber = await loadSubscriber(tx, accountId, holder.id);
-          await emitSubscriberCreated(tx, { subscriber: subscriber!, accountId, occurredAt: now });
-        }
-        await emitSubscriptionEvent(tx, {
-          accountId,
-          name: "subscription.created",
-          subscriptionId: row.id,
-          occurredAt: now,
-        });
-        if (terms.renewal_of)
-          await emitSubscriptionEvent(tx, {
-            accountId,
-            name: "subscription.renewed",
-            subscriptionId: row.id,
-            occurredAt: now,
-          });
-        if (status === "ACTIVE")
-          await emitSubscriptionEvent(tx, {
-            accountId,
-            name: "subscription.activated",
-            subscriptionId: row.id,
-            occurredAt: now,
-          });
-        // The gateway customer that paid becomes the buyer's, unless they have one (a new reader's first checkout).
-        if (verified.gatewayCustomerId && adapter.provider && creds)
-          await adoptGatewayCustomer(tx, {
-            accountId,
-            memberId: member.id,
-            provider: adapter.provider,
-            environment: creds.environment,
-            externalId: verified.gatewayCustomerId,
-          });
-        return row.id;
+  const subscriptionId = await insertSubscription(tx, ctx, { buyerId: member.id, holderId: holder.id });
+  await recordOfferConversion(tx, { accountId, subscriptionId, offer: terms.offer });
+  if (terms.coupon)
+    await tx.couponRedemption.create({
+      data: {
+        accountId,
+        couponId: terms.coupon.id,
+        subscriberId: String(member.id),
+        subscriptionId: String(subscriptionId),
+        redeemedAt: now,
       },
-      { retryUniqueClashes: true },
+    });
+  await recordFirstPayment(tx, ctx, subscriptionId);
+  // Its next lifecycle step (reminder, charge, expiry…), queued with the write (lifecycle.ts).
+  await scheduleSubscriptionLifecycle(tx, { subscriptionId, now });
+  if (ctx.status === "ACTIVE" && terms.campaign)
+    await tx.subscriptionGroup.update({
+      where: { id: terms.campaign.id },
+      data: { collectedAmountCents: { increment: terms.amount_cents } },
+    });
+  await auditCreate(tx, ctx, { subscriptionId, buyerId: member.id });
+  await emitCreateEvents(tx, ctx, {
+    subscriptionId,
+    newSubscriberIds: [...(created ? [member.id] : []), ...(holderCreated ? [holder.id] : [])],
+  });
+  // The gateway customer that paid becomes the buyer's, unless they have one (a new reader's first checkout).
+  if (verified.gatewayCustomerId && ctx.adapter.provider && ctx.creds)
+    await adoptGatewayCustomer(tx, {
+      accountId,
+      memberId: member.id,
+      provider: ctx.adapter.provider,
+      environment: ctx.creds.environment,
+      externalId: verified.gatewayCustomerId,
+    });
+  return subscriptionId;
+}
+
+type Buyer = Awaited<ReturnType<typeof resolveBuyer>>["member"];
+
+/** A gift is held by its recipient (found or created: one reader, one record); the buyer is its gifter. */
+async function resolveHolder(
+  tx: TransactionClient,
+  args: { accountId: number; terms: AttemptTerms; member: Buyer; now: Date },
+): Promise<{ holder: Buyer; holderCreated: boolean }> {
+  const { accountId, terms, member, now } = args;
+  if (!terms.gift) return { holder: member, holderCreated: false };
+  const r = (await resolveSubscriberCreated(tx, {
+    accountId,
+    provider: terms.gift.recipient.provider,
+    identity: terms.gift.recipient.value,
+    create: true,
+    now,
+  }))!;
+  if (r.member.id === member.id) throw unprocessable("recipient_subscriber", "must differ from the gifter");
+  return { holder: r.member, holderCreated: r.created };
+}
+
+/** One gateway payment pays for one subscription. */
+async function assertPaymentUnused(tx: TransactionClient, ctx: CreateContext, externalPaymentId: string) {
+  const paid = await tx.payment.findFirst({
+    where: { accountId: ctx.accountId, paymentType: ctx.terms.payment_type, externalPaymentId },
+    select: { id: true },
+  });
+  if (paid) throw unprocessable("subscription.payment.payment_token", "has already paid for a subscription");
+}
+
+/** The subscription's row, made from the frozen terms. */
+async function insertSubscription(
+  tx: TransactionClient,
+  ctx: CreateContext,
+  args: { buyerId: number; holderId: number },
+): Promise<number> {
+  const { accountId, req, now, attemptId, terms, status } = ctx;
+  const row = await tx.subscription.create({
+    data: {
+      ...rowFields(accountId, terms, timing(terms, now)),
+      memberId: args.holderId,
+      gifterMemberId: terms.gift ? args.buyerId : null,
+      customMessage: terms.gift?.custom_message ?? null,
+      attemptId,
+      status,
+      paymentToken: req.payment.payment_token,
+      metadata: (req.metadata ?? terms.metadata ?? {}) as Prisma.InputJsonObject,
+      notes: req.notes ?? terms.notes,
+      taxDetail: terms.tax_lines,
+      discountDetail: terms.discount_detail,
+      dynamicAssets: terms.dynamic_assets,
+      preferredIdentity: terms.preferred_identity,
+      createdAt: now,
+    },
+    select: { id: true },
+  });
+  return row.id;
+}
+
+/** The checkout's payment; a captured one is invoiced, and a trial's authorization is refunded. */
+async function recordFirstPayment(tx: TransactionClient, ctx: CreateContext, subscriptionId: number) {
+  const { accountId, now, attemptId, attempt, terms, adapter, verified } = ctx;
+  const payment = await tx.payment.create({
+    data: {
+      accountId,
+      subscriptionId,
+      attemptId,
+      paymentType: terms.payment_type,
+      externalPaymentId: verified.externalPaymentId,
+      externalOrderId: verified.externalOrderId ?? attempt.externalReferenceId,
+      amountCents: terms.amount_cents,
+      currency: terms.currency,
+      status: !adapter.takesPayment ? "CAPTURED" : (verified.status.toUpperCase() as "CAPTURED"),
+      details: (verified.details ?? {}) as Prisma.InputJsonObject,
+      createdAt: now,
+    },
+    select: { id: true, status: true },
+  });
+  if (payment.status === "CAPTURED") await issueInvoiceForPayment(tx, payment.id, { now });
+  // A trial's authorization is refunded by the gateway (spec §4.2 rule 6): queued with the write.
+  if (terms.trial && payment.status === "CAPTURED" && verified.externalPaymentId)
+    await enqueueJob(
+      tx,
+      trialRefundJob,
+      { paymentId: payment.id },
+      { key: trialRefundKey(payment.id), accountId, now },
     );
-  } catch (error) {
-    if (error instanceof AttemptAlreadyUsed) return made();
-    if ((error as { code?: string }).code === "P2002")
-      throw new AppError("CONFLICT", "A concurrent checkout made the same change; repeat the request.");
-    throw error;
+}
+
+async function auditCreate(
+  tx: TransactionClient,
+  ctx: CreateContext,
+  args: { subscriptionId: number; buyerId: number },
+) {
+  const { accountId, now, terms, status } = ctx;
+  await recordAudit(tx, {
+    actor: systemActor(accountId, CREATED_BY[terms.channel]),
+    action: terms.renewal_of ? "subscription.renew" : "subscription.create",
+    targetType: "subscription",
+    targetId: args.subscriptionId,
+    metadata: {
+      subscriber_id: args.buyerId,
+      plan_id: terms.plan_id,
+      payment_type: terms.payment_type,
+      amount_cents: terms.amount_cents,
+      currency: terms.currency,
+      status: status.toLowerCase(),
+      ...(terms.renewal_of ? { renewal_of: terms.renewal_of.subscription_id } : {}),
+    },
+    now,
+  });
+}
+
+/** subscriber.created for each reader the create made, then subscription.created / renewed / activated. */
+async function emitCreateEvents(
+  tx: TransactionClient,
+  ctx: CreateContext,
+  args: { subscriptionId: number; newSubscriberIds: number[] },
+) {
+  const { accountId, now, terms, status } = ctx;
+  for (const memberId of args.newSubscriberIds) {
+    const subscriber = await loadSubscriber(tx, accountId, memberId);
+    await emitSubscriberCreated(tx, { subscriber: subscriber!, accountId, occurredAt: now });
   }
-  return { subscription: (await loadSubscriptionWire(db, { accountId, id: subscriptionId, now }))!, created: true };
+  const names = [
+    "subscription.created" as const,
+    ...(terms.renewal_of ? ["subscription.renewed" as const] : []),
+    ...(status === "ACTIVE" ? ["subscription.activated" as const] : []),
+  ];
+  for (const name of names)
+    await emitSubscriptionEvent(tx, { accountId, name, subscriptionId: args.subscriptionId, occurredAt: now });
 }
 
 /**

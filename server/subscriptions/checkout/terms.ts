@@ -98,18 +98,9 @@ export function assertNone(problems: ErrorDetail[]) {
 
 export const toType = (t: string) => t.toUpperCase() as SubscriptionType;
 
-/** Everything the preview decides, from the catalogue as it is now. */
-export async function computeTerms(
-  db: Db,
-  args: { accountId: number; who: CheckoutWho; req: CheckoutRequest; member: MemberRecord | null; now: Date },
-): Promise<{ terms: AttemptTerms; adapter: PaymentAdapter }> {
-  const { accountId, who, req, member, now } = args;
-  const field = (f: string) => `subscription.${f}`;
-
-  const adapter = paymentAdapterFor(req.payment.payment_type);
-  if (!adapter) throw unprocessable(field("payment.payment_type"), "is not a payment type of this service");
-
-  let base: Omit<
+/** What the plan decides: the terms' base and what the later steps look at. */
+type PlanTerms = {
+  base: Omit<
     AttemptTerms,
     | "v"
     | "channel"
@@ -132,187 +123,43 @@ export async function computeTerms(
     | "notes"
     | "name"
   >;
-  let couponTarget: { planId: number; groupId: number } | null = null;
-  let groupForCampaign: {
+  couponTarget: { planId: number; groupId: number } | null;
+  groupForCampaign: {
     targetAmountCents: number | null;
     targetAmountValidationEnabled: boolean;
     collectedAmountCents: number;
-  } | null = null;
-  let trialPlan: Parameters<typeof trialTerms>[0] | null = null;
-  let supportedProviders: string[] = [];
-  let planMetadata: Record<string, unknown> | null = null;
+  } | null;
+  trialPlan: Parameters<typeof trialTerms>[0] | null;
+  supportedProviders: string[];
+  planMetadata: Record<string, unknown> | null;
+};
 
-  if (req.dynamic) {
-    // Pay per asset: subscription_plan_id is a pricing plan; dynamic_assets name what it buys.
-    const plan = await db.pricingPlan.findFirst({
-      where: { id: req.planId, accountId, deletedAt: null, enabled: true },
-    });
-    if (!plan) throw unprocessable(field("subscription_plan_id"), "is not a pricing plan on sale");
-    const price = planPriceIn(
-      { priceCents: plan.priceCents, priceCurrency: plan.priceCurrency, prices: {} },
-      req.payment.amount_currency,
-    );
-    if (!price) throw unprocessable(field("payment.amount_currency"), `must be ${plan.priceCurrency} for this plan`);
-    const assets = req.dynamicAssets ?? [];
-    if (!assets.length) throw unprocessable("dynamic_assets", "must name the asset bought");
-    const type = plan.assetType === "STORY" ? "story" : "collection";
-    const priced = (plan.assetIds as string[]).map(String);
-    const problems: ErrorDetail[] = [];
-    for (const [i, a] of assets.entries()) {
-      if (a.type && a.type !== type) problems.push({ field: `dynamic_assets.${i}.type`, issue: `must be ${type}` });
-      else if (priced.length && !priced.includes(a.id))
-        problems.push({ field: `dynamic_assets.${i}.id`, issue: "is not priced by this plan" });
-    }
-    assertNone(problems);
-    const ids = [...new Set(assets.map((a) => a.id))];
-    const found =
-      type === "story"
-        ? ids.every((id) => /^[0-9a-f-]{36}$/i.test(id))
-          ? await db.story.count({ where: { accountId, id: { in: ids } } })
-          : -1
-        : ids.every((id) => /^\d{1,9}$/.test(id))
-          ? await db.collection.count({ where: { accountId, id: { in: ids.map(Number) } } })
-          : -1;
-    if (found !== ids.length) throw unprocessable("dynamic_assets", `names a ${type} that does not exist`);
-    base = {
-      kind: "pricing_plan",
-      plan_id: plan.id,
-      group_id: null,
-      subscription_type: "DYNAMIC_ASSET",
-      plan_name: plan.title || `Pay per ${type}`,
-      plan_description: "",
-      group_name: null,
-      group_description: null,
-      duration_length: plan.durationLength,
-      duration_unit: plan.durationUnit,
-      recurring: false,
-      plan_amount_cents: price.amountCents,
-      currency: price.currency,
-      price_cents: price.amountCents,
-      dynamic_assets: ids.map((id) => ({ id, type })),
-      campaign: null,
-    };
-    if (req.subscriptionType && req.subscriptionType !== "dynamic_asset")
-      throw unprocessable(field("subscription_type"), "must be dynamic_asset for a pricing plan");
-  } else {
-    const plan = await db.subscriptionPlan.findFirst({
-      where: { id: req.planId, accountId, deletedAt: null },
-      include: { group: true },
-    });
-    if (!plan || !plan.enabled || plan.group.deletedAt || (who.channel !== "server" && !plan.group.public))
-      throw unprocessable(field("subscription_plan_id"), "is not a plan on sale");
-    const groupType = plan.group.subscriptionType;
-    if (req.subscriptionType && toType(req.subscriptionType) !== groupType)
-      throw unprocessable(field("subscription_type"), `must be ${groupType.toLowerCase()}, the plan's group's type`);
-    const price = planPriceIn(plan, req.payment.amount_currency);
-    if (!price) throw unprocessable(field("payment.amount_currency"), `is not a currency this plan is sold in`);
-    let priceCents = price.amountCents;
-    let campaign: AttemptTerms["campaign"] = null;
-    if (groupType === "CAMPAIGN") {
-      if (plan.group.currency && plan.group.currency !== price.currency)
-        throw unprocessable(
-          field("payment.amount_currency"),
-          `must be ${plan.group.currency}, the campaign's currency`,
-        );
-      if (req.campaignId !== null && req.campaignId !== plan.groupId)
-        throw unprocessable("campaign_id", "is not the campaign of this plan");
-      const contribution = contributionAmount({
-        chosenCents: req.payment.amount_cents,
-        priceCents,
-        group: plan.group,
-      });
-      assertNone(contribution.problems);
-      priceCents = contribution.amountCents;
-      campaign = { id: plan.groupId, name: plan.group.name };
-      groupForCampaign = plan.group;
-    } else if (req.campaignId !== null) {
-      throw unprocessable("campaign_id", "is only for campaign plans");
-    }
-    if (req.dynamicAssets?.length) throw unprocessable("dynamic_assets", "are only for pay per asset");
-    base = {
-      kind: "plan",
-      plan_id: plan.id,
-      group_id: plan.groupId,
-      subscription_type: groupType,
-      plan_name: plan.title,
-      plan_description: plan.description,
-      group_name: plan.group.name,
-      group_description: plan.group.description,
-      duration_length: plan.durationLength,
-      duration_unit: plan.durationUnit,
-      recurring: plan.recurring,
-      plan_amount_cents: price.amountCents,
-      currency: price.currency,
-      price_cents: priceCents,
-      dynamic_assets: [],
-      campaign,
-    };
-    couponTarget = { planId: plan.id, groupId: plan.groupId };
-    trialPlan = plan;
-    supportedProviders = (plan.supportedPaymentProviders as string[]) ?? [];
-    const meta = plan.metadata;
-    planMetadata = meta && typeof meta === "object" && !Array.isArray(meta) ? meta : null;
-  }
+const field = (f: string) => `subscription.${f}`;
 
-  // Gift: a recipient other than the buyer (resolved, or created, at create).
-  let gift: AttemptTerms["gift"] = null;
-  // Who will hold the subscription, when known: the buyer, or a gift's recipient.
-  let holder = member;
-  if (req.gift) {
-    const r = req.gift.recipient;
-    if (!r) throw unprocessable("recipient_subscriber", "is required for a gift");
-    if (base.kind !== "plan" || base.campaign)
-      throw unprocessable("recipient_subscriber", "is only for plan subscriptions (not campaigns or pay per asset)");
-    const recipient = {
-      provider: r.recipient_identity_provider,
-      value: normaliseIdentityValue(r.recipient_identity_provider, r.recipient_identity),
-    };
-    const buyer = preferredIdentityOf(who);
-    const recipientMember = await resolveSubscriber(db, {
-      accountId,
-      provider: r.recipient_identity_provider,
-      identity: r.recipient_identity,
-    });
-    if (
-      (buyer.provider === recipient.provider && buyer.value === recipient.value) ||
-      (member && recipientMember?.id === member.id)
-    )
-      throw unprocessable("recipient_subscriber", "must differ from the gifter");
-    gift = { recipient, custom_message: req.gift.customMessage };
-    holder = recipientMember;
-  }
+/** Everything the preview decides, from the catalogue as it is now. */
+export async function computeTerms(
+  db: Db,
+  args: { accountId: number; who: CheckoutWho; req: CheckoutRequest; member: MemberRecord | null; now: Date },
+): Promise<{ terms: AttemptTerms; adapter: PaymentAdapter }> {
+  const { accountId, who, req, member, now } = args;
 
-  // Coupon (not on campaign contributions).
-  let coupon: AttemptTerms["coupon"] = null;
-  let discountCents = 0;
-  let discountDetail: DiscountDetail = {};
-  if (req.couponCode) {
-    if (!couponTarget || groupForCampaign) throw unprocessable(field("coupon_code"), "cannot be used on this plan");
-    if (base.recurring && adapter.recurringCouponRefusal)
-      throw unprocessable(field("coupon_code"), adapter.recurringCouponRefusal);
-    const row = await db.coupon.findUnique({ where: { accountId_code: { accountId, code: req.couponCode } } });
-    if (!row) throw unprocessable(field("coupon_code"), "is not a coupon of this publisher");
-    const used = member
-      ? await db.couponRedemption.count({ where: { couponId: row.id, subscriberId: String(member.id) } })
-      : null;
-    const issue = couponIssue(row, { ...couponTarget, currency: base.currency, now, subscriberRedemptions: used });
-    if (issue) throw unprocessable(field("coupon_code"), issue);
-    const d = couponDiscount(row, base.price_cents, base.currency);
-    coupon = { id: row.id, code: row.code };
-    discountCents = d.discountCents;
-    discountDetail = d.detail;
-  }
+  const adapter = paymentAdapterFor(req.payment.payment_type);
+  if (!adapter) throw unprocessable(field("payment.payment_type"), "is not a payment type of this service");
 
-  // Trial.
-  let trial: AttemptTerms["trial"] = null;
-  if (trialPlan) {
-    const earlier = holder && req.trial.trial_period !== false ? await earlierTrialOf(db, accountId, holder.id) : null;
-    const t = trialTerms(trialPlan, req.trial, now, earlier);
-    assertNone(t.problems);
-    trial = t.trial;
-  } else if (req.trial.trial_period === true || req.trial.trial_period_length !== undefined) {
-    throw unprocessable(field("trial_period"), "this plan has no trial");
-  }
+  const plan = req.dynamic
+    ? await pricingPlanTerms(db, { accountId, req })
+    : await subscriptionPlanTerms(db, { accountId, who, req });
+  const { base, groupForCampaign } = plan;
+  const { gift, holder } = await giftTerms(db, { accountId, who, req, member, base });
+  const { coupon, discountCents, discountDetail } = await couponTerms(db, {
+    accountId,
+    req,
+    member,
+    now,
+    plan,
+    adapter,
+  });
+  const trial = await trialOfTerms(db, { accountId, req, now, holder, trialPlan: plan.trialPlan });
 
   // The paywall offer it is bought from (before the tax: a refused offer costs no Stripe Tax call).
   const offer = await checkoutOffer(db, { accountId, planId: base.plan_id, ...req.offer });
@@ -330,20 +177,7 @@ export async function computeTerms(
     reference: `${base.kind}_${base.plan_id}`,
   });
   const amountCents = trial ? trialAuthorizationCents(base.currency) : tax.totalCents;
-
-  // Who may use the payment type.
-  if (adapter.callers === "server" && who.channel !== "server" && amountCents > 0)
-    throw unprocessable(
-      field("payment.payment_type"),
-      `${req.payment.payment_type} is for the publisher's back end; this plan must be paid`,
-    );
-  if (
-    adapter.takesPayment &&
-    adapter.provider &&
-    supportedProviders.length &&
-    !supportedProviders.includes(adapter.provider)
-  )
-    throw unprocessable(field("payment.payment_type"), `is not a payment provider of this plan`);
+  assertPaymentTypeAllowed({ adapter, who, req, amountCents, supportedProviders: plan.supportedProviders });
 
   return {
     adapter,
@@ -366,13 +200,254 @@ export async function computeTerms(
       amount_cents: amountCents,
       trial,
       metadata: req.metadata,
-      plan_metadata: planMetadata,
+      plan_metadata: plan.planMetadata,
       notes: req.notes,
       name: req.name,
       gift,
       offer,
     },
   };
+}
+
+/** Pay per asset: subscription_plan_id is a pricing plan; dynamic_assets name what it buys. */
+async function pricingPlanTerms(db: Db, args: { accountId: number; req: CheckoutRequest }): Promise<PlanTerms> {
+  const { accountId, req } = args;
+  const plan = await db.pricingPlan.findFirst({
+    where: { id: req.planId, accountId, deletedAt: null, enabled: true },
+  });
+  if (!plan) throw unprocessable(field("subscription_plan_id"), "is not a pricing plan on sale");
+  const price = planPriceIn(
+    { priceCents: plan.priceCents, priceCurrency: plan.priceCurrency, prices: {} },
+    req.payment.amount_currency,
+  );
+  if (!price) throw unprocessable(field("payment.amount_currency"), `must be ${plan.priceCurrency} for this plan`);
+  const assets = req.dynamicAssets ?? [];
+  if (!assets.length) throw unprocessable("dynamic_assets", "must name the asset bought");
+  const type = plan.assetType === "STORY" ? "story" : "collection";
+  const priced = (plan.assetIds as string[]).map(String);
+  const problems: ErrorDetail[] = [];
+  for (const [i, a] of assets.entries()) {
+    if (a.type && a.type !== type) problems.push({ field: `dynamic_assets.${i}.type`, issue: `must be ${type}` });
+    else if (priced.length && !priced.includes(a.id))
+      problems.push({ field: `dynamic_assets.${i}.id`, issue: "is not priced by this plan" });
+  }
+  assertNone(problems);
+  const ids = [...new Set(assets.map((a) => a.id))];
+  const found =
+    type === "story"
+      ? ids.every((id) => /^[0-9a-f-]{36}$/i.test(id))
+        ? await db.story.count({ where: { accountId, id: { in: ids } } })
+        : -1
+      : ids.every((id) => /^\d{1,9}$/.test(id))
+        ? await db.collection.count({ where: { accountId, id: { in: ids.map(Number) } } })
+        : -1;
+  if (found !== ids.length) throw unprocessable("dynamic_assets", `names a ${type} that does not exist`);
+  if (req.subscriptionType && req.subscriptionType !== "dynamic_asset")
+    throw unprocessable(field("subscription_type"), "must be dynamic_asset for a pricing plan");
+  return {
+    base: {
+      kind: "pricing_plan",
+      plan_id: plan.id,
+      group_id: null,
+      subscription_type: "DYNAMIC_ASSET",
+      plan_name: plan.title || `Pay per ${type}`,
+      plan_description: "",
+      group_name: null,
+      group_description: null,
+      duration_length: plan.durationLength,
+      duration_unit: plan.durationUnit,
+      recurring: false,
+      plan_amount_cents: price.amountCents,
+      currency: price.currency,
+      price_cents: price.amountCents,
+      dynamic_assets: ids.map((id) => ({ id, type })),
+      campaign: null,
+    },
+    couponTarget: null,
+    groupForCampaign: null,
+    trialPlan: null,
+    supportedProviders: [],
+    planMetadata: null,
+  };
+}
+
+/** A plan of a group (on sale, public unless the publisher's server asks), in the request's currency. */
+async function subscriptionPlanTerms(
+  db: Db,
+  args: { accountId: number; who: CheckoutWho; req: CheckoutRequest },
+): Promise<PlanTerms> {
+  const { accountId, who, req } = args;
+  const plan = await db.subscriptionPlan.findFirst({
+    where: { id: req.planId, accountId, deletedAt: null },
+    include: { group: true },
+  });
+  if (!plan || !plan.enabled || plan.group.deletedAt || (who.channel !== "server" && !plan.group.public))
+    throw unprocessable(field("subscription_plan_id"), "is not a plan on sale");
+  const groupType = plan.group.subscriptionType;
+  if (req.subscriptionType && toType(req.subscriptionType) !== groupType)
+    throw unprocessable(field("subscription_type"), `must be ${groupType.toLowerCase()}, the plan's group's type`);
+  const price = planPriceIn(plan, req.payment.amount_currency);
+  if (!price) throw unprocessable(field("payment.amount_currency"), `is not a currency this plan is sold in`);
+  let priceCents = price.amountCents;
+  let campaign: AttemptTerms["campaign"] = null;
+  let groupForCampaign: PlanTerms["groupForCampaign"] = null;
+  if (groupType === "CAMPAIGN") {
+    if (plan.group.currency && plan.group.currency !== price.currency)
+      throw unprocessable(field("payment.amount_currency"), `must be ${plan.group.currency}, the campaign's currency`);
+    if (req.campaignId !== null && req.campaignId !== plan.groupId)
+      throw unprocessable("campaign_id", "is not the campaign of this plan");
+    const contribution = contributionAmount({
+      chosenCents: req.payment.amount_cents,
+      priceCents,
+      group: plan.group,
+    });
+    assertNone(contribution.problems);
+    priceCents = contribution.amountCents;
+    campaign = { id: plan.groupId, name: plan.group.name };
+    groupForCampaign = plan.group;
+  } else if (req.campaignId !== null) {
+    throw unprocessable("campaign_id", "is only for campaign plans");
+  }
+  if (req.dynamicAssets?.length) throw unprocessable("dynamic_assets", "are only for pay per asset");
+  const meta = plan.metadata;
+  return {
+    base: {
+      kind: "plan",
+      plan_id: plan.id,
+      group_id: plan.groupId,
+      subscription_type: groupType,
+      plan_name: plan.title,
+      plan_description: plan.description,
+      group_name: plan.group.name,
+      group_description: plan.group.description,
+      duration_length: plan.durationLength,
+      duration_unit: plan.durationUnit,
+      recurring: plan.recurring,
+      plan_amount_cents: price.amountCents,
+      currency: price.currency,
+      price_cents: priceCents,
+      dynamic_assets: [],
+      campaign,
+    },
+    couponTarget: { planId: plan.id, groupId: plan.groupId },
+    groupForCampaign,
+    trialPlan: plan,
+    supportedProviders: (plan.supportedPaymentProviders as string[]) ?? [],
+    planMetadata: meta && typeof meta === "object" && !Array.isArray(meta) ? meta : null,
+  };
+}
+
+/**
+ * Gift: a recipient other than the buyer (resolved, or created, at create). Answers who will hold
+ * the subscription, when known: the buyer, or a gift's recipient.
+ */
+async function giftTerms(
+  db: Db,
+  args: {
+    accountId: number;
+    who: CheckoutWho;
+    req: CheckoutRequest;
+    member: MemberRecord | null;
+    base: PlanTerms["base"];
+  },
+): Promise<{ gift: AttemptTerms["gift"]; holder: MemberRecord | null }> {
+  const { accountId, who, req, member, base } = args;
+  if (!req.gift) return { gift: null, holder: member };
+  const r = req.gift.recipient;
+  if (!r) throw unprocessable("recipient_subscriber", "is required for a gift");
+  if (base.kind !== "plan" || base.campaign)
+    throw unprocessable("recipient_subscriber", "is only for plan subscriptions (not campaigns or pay per asset)");
+  const recipient = {
+    provider: r.recipient_identity_provider,
+    value: normaliseIdentityValue(r.recipient_identity_provider, r.recipient_identity),
+  };
+  const buyer = preferredIdentityOf(who);
+  const recipientMember = await resolveSubscriber(db, {
+    accountId,
+    provider: r.recipient_identity_provider,
+    identity: r.recipient_identity,
+  });
+  if (
+    (buyer.provider === recipient.provider && buyer.value === recipient.value) ||
+    (member && recipientMember?.id === member.id)
+  )
+    throw unprocessable("recipient_subscriber", "must differ from the gifter");
+  return { gift: { recipient, custom_message: req.gift.customMessage }, holder: recipientMember };
+}
+
+/** Coupon (not on campaign contributions). */
+async function couponTerms(
+  db: Db,
+  args: {
+    accountId: number;
+    req: CheckoutRequest;
+    member: MemberRecord | null;
+    now: Date;
+    plan: PlanTerms;
+    adapter: PaymentAdapter;
+  },
+): Promise<{ coupon: AttemptTerms["coupon"]; discountCents: number; discountDetail: DiscountDetail }> {
+  const { accountId, req, member, now, adapter } = args;
+  const { base, couponTarget, groupForCampaign } = args.plan;
+  if (!req.couponCode) return { coupon: null, discountCents: 0, discountDetail: {} };
+  if (!couponTarget || groupForCampaign) throw unprocessable(field("coupon_code"), "cannot be used on this plan");
+  if (base.recurring && adapter.recurringCouponRefusal)
+    throw unprocessable(field("coupon_code"), adapter.recurringCouponRefusal);
+  const row = await db.coupon.findUnique({ where: { accountId_code: { accountId, code: req.couponCode } } });
+  if (!row) throw unprocessable(field("coupon_code"), "is not a coupon of this publisher");
+  const used = member
+    ? await db.couponRedemption.count({ where: { couponId: row.id, subscriberId: String(member.id) } })
+    : null;
+  const issue = couponIssue(row, { ...couponTarget, currency: base.currency, now, subscriberRedemptions: used });
+  if (issue) throw unprocessable(field("coupon_code"), issue);
+  const d = couponDiscount(row, base.price_cents, base.currency);
+  return { coupon: { id: row.id, code: row.code }, discountCents: d.discountCents, discountDetail: d.detail };
+}
+
+/** The plan's trial, unless the holder had one already or the request declines it. */
+async function trialOfTerms(
+  db: Db,
+  args: {
+    accountId: number;
+    req: CheckoutRequest;
+    now: Date;
+    holder: MemberRecord | null;
+    trialPlan: PlanTerms["trialPlan"];
+  },
+): Promise<AttemptTerms["trial"]> {
+  const { accountId, req, now, holder, trialPlan } = args;
+  if (trialPlan) {
+    const earlier = holder && req.trial.trial_period !== false ? await earlierTrialOf(db, accountId, holder.id) : null;
+    const t = trialTerms(trialPlan, req.trial, now, earlier);
+    assertNone(t.problems);
+    return t.trial;
+  }
+  if (req.trial.trial_period === true || req.trial.trial_period_length !== undefined)
+    throw unprocessable(field("trial_period"), "this plan has no trial");
+  return null;
+}
+
+/** Who may use the payment type: a back end's own type only when nothing is paid, and the plan's providers. */
+function assertPaymentTypeAllowed(args: {
+  adapter: PaymentAdapter;
+  who: CheckoutWho;
+  req: CheckoutRequest;
+  amountCents: number;
+  supportedProviders: string[];
+}) {
+  const { adapter, who, req, amountCents, supportedProviders } = args;
+  if (adapter.callers === "server" && who.channel !== "server" && amountCents > 0)
+    throw unprocessable(
+      field("payment.payment_type"),
+      `${req.payment.payment_type} is for the publisher's back end; this plan must be paid`,
+    );
+  if (
+    adapter.takesPayment &&
+    adapter.provider &&
+    supportedProviders.length &&
+    !supportedProviders.includes(adapter.provider)
+  )
+    throw unprocessable(field("payment.payment_type"), `is not a payment provider of this plan`);
 }
 
 export function intentOf(

@@ -16,6 +16,7 @@ function expectNoSecret(value: unknown, secrets = [SECRET, WEBHOOK_SECRET, NEW_S
   for (const s of secrets) expect(text).not.toContain(s);
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("payment gateways (dashboard)", () => {
   it("saves credentials encrypted, shows only hints, keeps a secret that is not re-entered, and audits without secrets", async () => {
     const db = await getDb();

@@ -31,6 +31,7 @@ import {
   type GatewayCredentials,
   type GatewayPlanChange,
   type GatewayPlanChanges,
+  type GatewayPlanChangeTiming,
   type GatewayProration,
   type PaymentIntent,
 } from "./adapter";
@@ -71,84 +72,148 @@ const sameInterval = (a: { length: number; unit: DurationUnit }, b: { length: nu
 const NEW_INTERVAL_AT_ONCE =
   "Stripe starts a new billing period at once when the billing interval changes, charging the new plan in full now: this switch cannot wait for the period's end on Stripe.";
 
-export function stripePlanChanges(deps: StripeSwitchDeps): GatewayPlanChanges {
-  /** The Stripe subscription, its one item, and the item the target plan makes. */
-  async function targetOf(stripe: Stripe, change: GatewayPlanChange) {
-    const id = change.gatewayReference;
-    if (!id?.startsWith("sub_"))
-      throw new PaymentAdapterError("This subscription has no Stripe subscription.", "invalid");
-    const sub = await stripeCall(() => stripe.subscriptions.retrieve(id));
-    if (sub.status !== "active" && sub.status !== "trialing")
-      throw new PaymentAdapterError(`Stripe reports this subscription as ${sub.status}: its plan cannot change now.`);
-    const current = sub.items.data.length === 1 ? sub.items.data[0]! : null;
-    if (!current) throw new PaymentAdapterError("The Stripe subscription does not have exactly one item.", "invalid");
-    const intent: PaymentIntent = {
-      accountId: change.accountId,
-      attemptId: change.attemptId,
-      amountCents: change.priceCents,
-      periodCents: change.priceCents,
-      currency: change.currency,
-      recurring: true,
-      period: change.period,
-      plan: change.plan,
-      subscriber: { id: null, name: null, email: null, phone: null },
-    };
-    const { item } = await deps.itemFor(stripe, intent, () => deps.productFor(stripe, intent));
-    return { sub, current, item: { id: current.id, ...item } };
-  }
+type SwitchTarget = Awaited<ReturnType<typeof targetOf>>;
 
-  /** Stripe's preview of the switch's proration invoice at `prorationDate`, in the contract's figures. */
-  async function quote(
-    stripe: Stripe,
-    target: Awaited<ReturnType<typeof targetOf>>,
-    change: GatewayPlanChange,
-    prorationDate: number,
-    idempotencyKey?: string,
-  ): Promise<GatewayProration> {
-    const preview = await stripeCall(() =>
-      stripe.invoices.createPreview(
-        {
-          subscription: target.sub.id,
-          subscription_details: {
-            items: [target.item],
-            proration_behavior: "always_invoice",
-            proration_date: prorationDate,
-          },
+/** The Stripe subscription, its one item, and the item the target plan makes. */
+async function targetOf(deps: StripeSwitchDeps, stripe: Stripe, change: GatewayPlanChange) {
+  const id = change.gatewayReference;
+  if (!id?.startsWith("sub_"))
+    throw new PaymentAdapterError("This subscription has no Stripe subscription.", "invalid");
+  const sub = await stripeCall(() => stripe.subscriptions.retrieve(id));
+  if (sub.status !== "active" && sub.status !== "trialing")
+    throw new PaymentAdapterError(`Stripe reports this subscription as ${sub.status}: its plan cannot change now.`);
+  const current = sub.items.data.length === 1 ? sub.items.data[0]! : null;
+  if (!current) throw new PaymentAdapterError("The Stripe subscription does not have exactly one item.", "invalid");
+  const intent: PaymentIntent = {
+    accountId: change.accountId,
+    attemptId: change.attemptId,
+    amountCents: change.priceCents,
+    periodCents: change.priceCents,
+    currency: change.currency,
+    recurring: true,
+    period: change.period,
+    plan: change.plan,
+    subscriber: { id: null, name: null, email: null, phone: null },
+  };
+  const { item } = await deps.itemFor(stripe, intent, () => deps.productFor(stripe, intent));
+  return { sub, current, item: { id: current.id, ...item } };
+}
+
+/** Stripe's preview of the switch's proration invoice at `prorationDate`, in the contract's figures. */
+async function quote(
+  stripe: Stripe,
+  target: SwitchTarget,
+  change: GatewayPlanChange,
+  prorationDate: number,
+  idempotencyKey?: string,
+): Promise<GatewayProration> {
+  const preview = await stripeCall(() =>
+    stripe.invoices.createPreview(
+      {
+        subscription: target.sub.id,
+        subscription_details: {
+          items: [target.item],
+          proration_behavior: "always_invoice",
+          proration_date: prorationDate,
         },
-        idempotencyKey ? { idempotencyKey } : undefined,
-      ),
-    );
-    if (preview.currency !== change.currency.toLowerCase())
-      throw new PaymentAdapterError("Stripe would charge this switch in another currency.", "invalid");
-    const lines = preview.lines.data;
-    const credit = lines.filter((l) => l.amount < 0).reduce((sum, l) => sum - l.amount, 0);
-    const rest = lines.filter((l) => l.amount > 0).reduce((sum, l) => sum + l.amount, 0);
-    const recurring = target.current.price.recurring;
-    const resetsCycle =
-      !recurring ||
-      recurring.interval !== INTERVALS[change.period.unit] ||
-      recurring.interval_count !== change.period.length;
-    // The new period's line when the cycle resets (not a proration); else the period stays.
-    const newPeriod = lines.find((l) => l.amount > 0 && !l.parent?.subscription_item_details?.proration);
-    const nextChargeAt = resetsCycle ? atSeconds(newPeriod?.period.end) : atSeconds(target.current.current_period_end);
+      },
+      idempotencyKey ? { idempotencyKey } : undefined,
+    ),
+  );
+  if (preview.currency !== change.currency.toLowerCase())
+    throw new PaymentAdapterError("Stripe would charge this switch in another currency.", "invalid");
+  const lines = preview.lines.data;
+  const credit = lines.filter((l) => l.amount < 0).reduce((sum, l) => sum - l.amount, 0);
+  const rest = lines.filter((l) => l.amount > 0).reduce((sum, l) => sum + l.amount, 0);
+  const recurring = target.current.price.recurring;
+  const resetsCycle =
+    !recurring ||
+    recurring.interval !== INTERVALS[change.period.unit] ||
+    recurring.interval_count !== change.period.length;
+  // The new period's line when the cycle resets (not a proration); else the period stays.
+  const newPeriod = lines.find((l) => l.amount > 0 && !l.parent?.subscription_item_details?.proration);
+  const nextChargeAt = resetsCycle ? atSeconds(newPeriod?.period.end) : atSeconds(target.current.current_period_end);
+  return {
+    prorationDate,
+    amountCents: preview.total < 0 ? preview.total : preview.amount_due,
+    creditCents: credit,
+    restCents: rest,
+    resetsCycle,
+    nextChargeAt,
+  };
+}
+
+/** Why a payment Stripe declined was declined: its PaymentIntent's last error, in Stripe's words. */
+async function declineReason(stripe: Stripe, invoice: Stripe.Invoice | null): Promise<string> {
+  const payment = invoice?.payments?.data.find((p) => p.is_default) ?? invoice?.payments?.data[0];
+  const piId = idOf(payment?.payment.payment_intent);
+  const pi = piId ? await stripeCall(() => stripe.paymentIntents.retrieve(piId)) : null;
+  return pi?.last_payment_error?.message ?? "Stripe could not charge the card.";
+}
+
+/** Switch now at the frozen proration date: Stripe invoices the difference and must have been paid exactly it. */
+async function changePlanNow(
+  stripe: Stripe,
+  target: SwitchTarget,
+  change: GatewayPlanChange,
+  timing: Extract<GatewayPlanChangeTiming, { when: "now" }>,
+  key: string,
+): ReturnType<NonNullable<GatewayPlanChanges["changePlan"]>> {
+  // Stripe's answer at the frozen proration date, again: still what the reader was shown?
+  const check = await quote(stripe, target, change, timing.prorationDate, `masthead-switch-check-${change.attemptId}`);
+  if (check.amountCents !== timing.expectedCents)
     return {
-      prorationDate,
-      amountCents: preview.total < 0 ? preview.total : preview.amount_due,
-      creditCents: credit,
-      restCents: rest,
-      resetsCycle,
-      nextChargeAt,
+      status: "failed",
+      reason: `Stripe would now charge ${check.amountCents} instead of the ${timing.expectedCents} previewed (the subscription changed at Stripe since). Nothing was charged; preview the switch again.`,
     };
+  const updated = await stripeCall(() =>
+    stripe.subscriptions.update(
+      target.sub.id,
+      {
+        items: [target.item],
+        proration_behavior: "always_invoice",
+        proration_date: timing.prorationDate,
+        payment_behavior: "pending_if_incomplete",
+        expand: ["latest_invoice.payments"],
+      },
+      { idempotencyKey: key },
+    ),
+  );
+  const invoice = updated.latest_invoice as Stripe.Invoice | null;
+  if (updated.pending_update) {
+    const reason = await declineReason(stripe, invoice);
+    // The update waits for a payment: voided, it is discarded and nothing is charged later.
+    const open = invoice?.id ? await stripeCall(() => stripe.invoices.retrieve(invoice.id)) : null;
+    if (open?.status === "open")
+      await stripeCall(() => stripe.invoices.voidInvoice(open.id, {}, { idempotencyKey: `${key}-void` }));
+    return { status: "failed", reason };
   }
+  if (
+    !invoice?.id ||
+    invoice.billing_reason !== "subscription_update" ||
+    invoice.status !== "paid" ||
+    invoice.amount_paid !== Math.max(0, timing.expectedCents)
+  )
+    return {
+      status: "failed",
+      reason: `Stripe's invoice for the switch (${invoice?.id ?? "none"}, ${invoice?.amount_paid ?? 0} paid) is not the ${timing.expectedCents} previewed.`,
+    };
+  const item = updated.items.data[0];
+  return {
+    status: "changed",
+    charge:
+      invoice.amount_paid > 0
+        ? {
+            externalPaymentId: invoice.id,
+            amountCents: invoice.amount_paid,
+            details: { stripe_invoice_id: invoice.id, stripe_subscription_id: updated.id, status: updated.status },
+          }
+        : null,
+    nextChargeAt: atSeconds(item?.current_period_end),
+  };
+}
 
-  /** Why a payment Stripe declined was declined: its PaymentIntent's last error, in Stripe's words. */
-  async function declineReason(stripe: Stripe, invoice: Stripe.Invoice | null): Promise<string> {
-    const payment = invoice?.payments?.data.find((p) => p.is_default) ?? invoice?.payments?.data[0];
-    const piId = idOf(payment?.payment.payment_intent);
-    const pi = piId ? await stripeCall(() => stripe.paymentIntents.retrieve(piId)) : null;
-    return pi?.last_payment_error?.message ?? "Stripe could not charge the card.";
-  }
-
+export function stripePlanChanges(deps: StripeSwitchDeps): GatewayPlanChanges {
   return {
     planChangeTimings: ["next_period", "now"],
 
@@ -160,12 +225,12 @@ export function stripePlanChanges(deps: StripeSwitchDeps): GatewayPlanChanges {
 
     async quotePlanChange(credentials, change, prorationDate) {
       const stripe = deps.client(deps.needCredentials(credentials));
-      return quote(stripe, await targetOf(stripe, change), change, prorationDate);
+      return quote(stripe, await targetOf(deps, stripe, change), change, prorationDate);
     },
 
     async changePlan(credentials, change, timing) {
       const stripe = deps.client(deps.needCredentials(credentials));
-      const target = await targetOf(stripe, change);
+      const target = await targetOf(deps, stripe, change);
       const key = `masthead-switch-${change.attemptId}`;
       if (timing.when === "next_period") {
         if (!sameInterval(change.fromPeriod, change.period))
@@ -179,64 +244,7 @@ export function stripePlanChanges(deps: StripeSwitchDeps): GatewayPlanChanges {
         );
         return { status: "changed", charge: null, nextChargeAt: atSeconds(updated.items.data[0]?.current_period_end) };
       }
-      // Stripe's answer at the frozen proration date, again: still what the reader was shown?
-      const check = await quote(
-        stripe,
-        target,
-        change,
-        timing.prorationDate,
-        `masthead-switch-check-${change.attemptId}`,
-      );
-      if (check.amountCents !== timing.expectedCents)
-        return {
-          status: "failed",
-          reason: `Stripe would now charge ${check.amountCents} instead of the ${timing.expectedCents} previewed (the subscription changed at Stripe since). Nothing was charged; preview the switch again.`,
-        };
-      const updated = await stripeCall(() =>
-        stripe.subscriptions.update(
-          target.sub.id,
-          {
-            items: [target.item],
-            proration_behavior: "always_invoice",
-            proration_date: timing.prorationDate,
-            payment_behavior: "pending_if_incomplete",
-            expand: ["latest_invoice.payments"],
-          },
-          { idempotencyKey: key },
-        ),
-      );
-      const invoice = updated.latest_invoice as Stripe.Invoice | null;
-      if (updated.pending_update) {
-        const reason = await declineReason(stripe, invoice);
-        // The update waits for a payment: voided, it is discarded and nothing is charged later.
-        const open = invoice?.id ? await stripeCall(() => stripe.invoices.retrieve(invoice.id)) : null;
-        if (open?.status === "open")
-          await stripeCall(() => stripe.invoices.voidInvoice(open.id, {}, { idempotencyKey: `${key}-void` }));
-        return { status: "failed", reason };
-      }
-      if (
-        !invoice?.id ||
-        invoice.billing_reason !== "subscription_update" ||
-        invoice.status !== "paid" ||
-        invoice.amount_paid !== Math.max(0, timing.expectedCents)
-      )
-        return {
-          status: "failed",
-          reason: `Stripe's invoice for the switch (${invoice?.id ?? "none"}, ${invoice?.amount_paid ?? 0} paid) is not the ${timing.expectedCents} previewed.`,
-        };
-      const item = updated.items.data[0];
-      return {
-        status: "changed",
-        charge:
-          invoice.amount_paid > 0
-            ? {
-                externalPaymentId: invoice.id,
-                amountCents: invoice.amount_paid,
-                details: { stripe_invoice_id: invoice.id, stripe_subscription_id: updated.id, status: updated.status },
-              }
-            : null,
-        nextChargeAt: atSeconds(item?.current_period_end),
-      };
+      return changePlanNow(stripe, target, change, timing, key);
     },
   };
 }

@@ -114,6 +114,7 @@ const cardMails = (db: Db, accountId: number) =>
   });
 const keys = () => gateway.calls.map((c) => c.idempotencyKey.replace(/^sub:\d+:/, ""));
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("dunning on the test clock", () => {
   it("retries on the plan's schedule in grace, keeps access, and recovers the moment a retry succeeds", async () => {
     const { db, accountId, subscriptionId, memberId, email } = await setup();

@@ -106,6 +106,7 @@ async function load(db: Db, id: number) {
   return db.subscription.findUniqueOrThrow({ where: { id } });
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("subscription lifecycle on the test clock", () => {
   // A year of the test clock's days, each running the lifecycle jobs: longer than 30 s on a busy machine.
   it(

@@ -1,15 +1,18 @@
 /**
- * What a recurring subscription's plan switch freezes at its preview beside the common terms
- * (plan-switch.ts SwitchTerms), and how its payment adapter takes it: plan-switch-recurring.ts
- * decides and applies the switch, plan-switch-gateway.ts makes it on a gateway that charges by itself.
+ * What a plan switch's preview freezes (SwitchTerms; a recurring subscription's part beside it),
+ * what the preview (plan-switch.ts) and the switch (plan-switch-apply.ts) both check, and how a
+ * payment adapter takes a recurring switch: plan-switch-recurring.ts decides and applies it,
+ * plan-switch-gateway.ts makes it on a gateway that charges by itself.
  */
+import { AppError } from "../../errors";
 import type { PaymentAdapter } from "../payments/adapter";
 import { chargesOnRequest } from "../payments/billing-source";
+import type { SwitchType } from "./plan-switch-proration";
 
 /** Why a recurring switch waits for the next charge instead of applying now. */
 export type ScheduledReason = "proration_off" | "gateway_charges" | "gateway_credit" | "not_charged" | "trial";
 
-/** What a recurring switch's preview freezes beside the common terms (plan-switch.ts SwitchTerms). */
+/** What a recurring switch's preview freezes beside the common terms (SwitchTerms). */
 export type RecurringSwitchTerms =
   | {
       mode: "scheduled";
@@ -42,3 +45,51 @@ export const gatewayProrates = (adapter: PaymentAdapter | null): boolean =>
   adapter?.planChangeTimings?.includes("now") === true &&
   adapter.quotePlanChange !== undefined &&
   adapter.changePlan !== undefined;
+
+export const unprocessable = (field: string, issue: string, message?: string) =>
+  new AppError("UNPROCESSABLE", message ?? `${field} ${issue}.`, { details: [{ field, issue }] });
+
+/** What a switch preview freezes (subscription_attempts.terms). */
+export type SwitchTerms = {
+  v: 2;
+  kind: "plan_switch";
+  member_id: number;
+  subscription_id: number;
+  from_plan_id: number;
+  to_plan_id: number;
+  switch_type: SwitchType;
+  mode: "now" | "scheduled";
+  apply_at: string | null;
+  currency: string;
+  price_cents: number;
+  credit_cents: number;
+  /** What the reader pays at the switch; null for a scheduled recurring switch (the next charge pays). */
+  charge_cents: number | null;
+  payment_type: string;
+  /** A recurring subscription's switch: applied now (prorated) or scheduled, and why. */
+  recurring?: RecurringSwitchTerms;
+};
+
+/** The body field that carries the attempt token. */
+export const TOKEN_FIELD = "attempt_token";
+
+/** Whether the subscription may switch now (422 naming why not). */
+export function assertSwitchable(
+  sub: {
+    status: string;
+    planId: number | null;
+    subscriptionType: string;
+    endTimestamp: Date | null;
+    startTimestamp: Date;
+  },
+  now: Date,
+) {
+  if (sub.planId === null || sub.subscriptionType === "DYNAMIC_ASSET" || sub.subscriptionType === "CAMPAIGN")
+    throw unprocessable("subscription", "has no plans to switch to", "Only plan subscriptions switch plans.");
+  if (sub.status !== "ACTIVE" || (sub.endTimestamp !== null && sub.endTimestamp <= now))
+    throw unprocessable(
+      "subscription",
+      "is not active",
+      "Only an active subscription switches plans (a cancelled, pending or ended one does not).",
+    );
+}

@@ -23,6 +23,7 @@ async function reader(db: Db, accountId: number, email: string) {
   return (await resolveSubscriber(db, { accountId, provider: "email", identity: email, create: true }))!;
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("revenue reports", () => {
   it("counts active, new and churned subscriptions per UTC day", async () => {
     const db = await getDb();

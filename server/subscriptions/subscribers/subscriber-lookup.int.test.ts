@@ -9,6 +9,7 @@ import { addSubscriberIdentity, resolveSubscriber } from "@/server/subscriptions
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("subscriber lookup and activity", () => {
   it("finds a subscriber by e-mail, phone, provider:identity, member id and subscription external id", async () => {
     const db = await getDb();

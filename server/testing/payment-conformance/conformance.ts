@@ -97,6 +97,7 @@ function baseIntent(gateway: FakeGateway, over: Partial<PaymentIntent> = {}): Pa
 }
 
 /** Register the conformance suite of one adapter. */
+// eslint-disable-next-line max-lines-per-function -- the conformance suite: one describe of short cases that every adapter runs
 export function describeAdapterConformance(
   name: string,
   makeAdapter: (gateway: FakeGateway) => PaymentAdapter,
@@ -119,6 +120,7 @@ export function describeAdapterConformance(
     return { intent, prepared, proof };
   }
 
+  // eslint-disable-next-line max-lines-per-function -- the conformance suite: one describe of short cases that every adapter runs
   describe(`payment adapter conformance: ${name}`, () => {
     describe("contract", () => {
       it("names its payment types, provider, callers and whether it takes a payment", () => {

@@ -65,6 +65,7 @@ async function issuesOf(promise: Promise<unknown>): Promise<string[]> {
   return [];
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("newsletters.*", () => {
   it("editors and revenue staff manage newsletters; contributors and moderators may not", async () => {
     const { db, account, editor, revenue, contributor, moderator } = await setup();

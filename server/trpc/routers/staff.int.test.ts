@@ -19,6 +19,7 @@ async function lastLinkTo(to: string) {
   return { mail, token: decodeURIComponent(match![1]!) };
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("staff router", () => {
   it("lets an owner invite and add users, change roles, disable and enable them, all audited", async () => {
     const db = await getDb();

@@ -11,6 +11,7 @@ import { subscriptionStatusLabel } from "../../subscriptions/subscribers/subscri
 import { createTestTeam, trpcCodeOf } from "../../testing/staff";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../../testing/subscription-fixtures";
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("subscriberSubscriptions router", () => {
   it("lists, filters and pages the account's subscriptions for revenue staff only", async () => {
     const db = await getDb();

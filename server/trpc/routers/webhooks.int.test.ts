@@ -14,6 +14,7 @@ async function admin(slug: string, roles: AdminRole[]) {
 
 const codeOf = trpcCodeOf;
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("webhooks router", () => {
   it("lets an owner add a webhook (secret shown once), send a test event, read the log and redeliver", async () => {
     const owner = await admin("alpha", ["OWNER"]);

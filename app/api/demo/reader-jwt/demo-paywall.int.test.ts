@@ -51,6 +51,7 @@ async function mint(key: string, email: string) {
   return call(READER_JWT, "POST", `/api/demo/reader-jwt?key=${key}`, {}, { email });
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("the demo paywall", () => {
   it("seeds premium stories, a meter and demo_test on the Digital access plans, once", async () => {
     const { db, accountId, storyIds } = await seedDemo();

@@ -32,6 +32,7 @@ const charges = withSelfpayGateway();
 const setup = async (opts?: SelfServiceOptions) => createSelfServiceFixture(await getDb(), opts);
 const DAY = 86_400_000;
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("the self-service page's API", () => {
   it("cancels with a reason: stored, in the audit row and the webhook, once; undo before the end", async () => {
     const s = await setup();

@@ -38,6 +38,7 @@ const charges = withSelfpayGateway();
 const setup = async (opts?: SelfServiceOptions) => createSelfServiceFixture(await getDb(), opts);
 const user = (id: string): ApiUser => ({ id, name: "Ada", email: null, avatarUrl: null, provider: null });
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("the self-service page's API", () => {
   it("lists the member's subscriptions in words and their invoices with a PDF only they can open", async () => {
     const s = await setup();

@@ -49,6 +49,7 @@ async function setup() {
   return { db, publisher, world, europe, sport, gone };
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("GET /api/v1/config", () => {
   it("describes the publisher with defaults for everything not configured", async () => {
     const { publisher, world, europe, sport } = await setup();

@@ -16,6 +16,7 @@ const search = (query: string) => searchRoute.GET(new Request(`http://localhost/
 const results = async (query: string) => (await readJson<Results>(await search(query))).results;
 const ids = (stories: Story[]) => stories.map((s) => s.id);
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("GET /api/v1/search", () => {
   it("finds published stories only, headline matches ranked above body matches", async () => {
     const db = await getDb();

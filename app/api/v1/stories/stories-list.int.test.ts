@@ -19,6 +19,7 @@ import * as storiesRoute from "./route";
 const listStories = async (query = "", headers: Record<string, string> = {}) =>
   storiesRoute.GET(new Request(`http://localhost/api/v1/stories${query}`, { headers }), NO_PARAMS);
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("GET /api/v1/stories", () => {
   it("lists only published stories, newest first, in the wire shape, with cache headers", async () => {
     const db = await getDb();

@@ -18,6 +18,7 @@ import { POST as AMP_PINGBACK } from "./[storyId]/amp-pingback/route";
 
 const setup = async () => createAccessFixture(await getDb());
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("access decision: grant reasons", () => {
   it("FREE for public stories, LOGGED_IN for login stories with a JWT, login_required without", async () => {
     const { key, story } = await setup();

@@ -18,6 +18,7 @@ import { POST as PINGBACK } from "./[storyId]/pingback/route";
 
 const setup = async () => createAccessFixture(await getDb());
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("the meter", () => {
   it("counts on pingback only, once per story, and says isLast on the last free story", async () => {
     const { db, account, key, story } = await setup();

@@ -47,6 +47,7 @@ async function capturedHook(
 const activatedEvents = (db: Db, accountId: number) =>
   db.webhookEvent.findMany({ where: { accountId, name: "subscription.activated" } });
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("Razorpay webhooks", () => {
   it("payment.captured activates the pending subscription once, records the payment and emits subscription.activated", async () => {
     const { db, fx, accountId, creds } = await setup();

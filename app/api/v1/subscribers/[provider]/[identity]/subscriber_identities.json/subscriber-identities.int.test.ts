@@ -37,6 +37,7 @@ function add(key: string, provider: string, identity: string, body: unknown) {
   return call(POST, "POST", path(provider, identity), { provider, identity }, body, { "x-subauth": key });
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("subscriber_identities.json", () => {
   it("creates the subscriber at an unknown identity on POST, adds identities idempotently, and lists them", async () => {
     const { key } = await setup();

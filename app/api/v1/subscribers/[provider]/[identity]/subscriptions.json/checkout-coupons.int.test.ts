@@ -25,6 +25,7 @@ import { call } from "@/server/testing/engagement";
 
 const setup = async () => createCheckoutFixture(await getDb());
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("server API checkout", () => {
   it("applies a coupon and tax from the request's address, and freezes both", async () => {
     const f = await setup();

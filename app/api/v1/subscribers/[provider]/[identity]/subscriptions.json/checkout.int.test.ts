@@ -24,6 +24,7 @@ import {
 
 const setup = async () => createCheckoutFixture(await getDb());
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("server API checkout", () => {
   it("previews, creates an active subscription with a captured payment, and answers a repeat with the same one", async () => {
     const f = await setup();

@@ -87,6 +87,7 @@ async function paidMonthly(ctx: Awaited<ReturnType<typeof setup>>) {
   return { subId, id, end, mails };
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("checkout through Stripe", () => {
   it("takes a one-time payment, refuses a changed amount, and waits for 3-D Secure's webhook", async () => {
     const { db, f, fake, preview, create, webhook } = await setup();

@@ -188,6 +188,7 @@ describe("rules before publishing", () => {
   });
 });
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("page rules", () => {
   async function withPage() {
     const s = await setup();

@@ -113,6 +113,7 @@ async function afterWrite(id: string) {
   return { list: listed.body, count: counted.count };
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("the engagement reads through the response cache", () => {
   it("are kept and answered from memory, sent as no-store; a no-cache request builds afresh", async () => {
     const { id } = await setup();

@@ -38,6 +38,7 @@ async function comment(accountId: string, body: object, jwt?: string, url = URL_
   return (await res.json()) as Created;
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("POST comments.json", () => {
   it("creates the page and the comment, with every field of the spec", async () => {
     const { db, id, account } = await setup();

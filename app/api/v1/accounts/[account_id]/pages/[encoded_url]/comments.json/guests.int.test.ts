@@ -52,6 +52,7 @@ async function errorOf(res: Response) {
   return ((await res.json()) as ErrorBody).error;
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("guest commenting", () => {
   // Solving the challenge is proof of work: CPU the test must wait for on a busy machine.
   it(

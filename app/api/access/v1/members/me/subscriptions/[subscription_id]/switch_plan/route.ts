@@ -7,7 +7,7 @@ import {
 } from "@/server/http/reader-subscription-routes";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { applyPlanSwitch } from "@/server/subscriptions/recurring/plan-switch";
+import { applyPlanSwitch } from "@/server/subscriptions/recurring/plan-switch-apply";
 import { ZSwitchBody } from "@/server/subscriptions/subscribers/subscription-actions.schema";
 
 export const dynamic = "force-dynamic";
