@@ -57,8 +57,9 @@ export {
   savedNote,
   useOnSaved,
   useSettingsDraft,
-  type SettingsEditorProps,
+  useThenRefetch,
 } from "./settings-draft";
+export { SettingsFormShell, SettingsLoader, type SettingsEditorProps } from "./settings-shell";
 export { ShownOnce } from "./shown-once";
 export { StatusMessage } from "./status-message";
 export { TabNav } from "./tab-nav";
