@@ -37,6 +37,7 @@ export {
 } from "./input";
 export { useLeaveGuard } from "./leave-guard";
 export { LinkCard, LinkCards, TextLink, textLinkClasses } from "./link";
+export { useAddForm } from "./add-form";
 export { ListPanel } from "./list-panel";
 export { ErrorReference, LoadError, Loading, LoadMore, LoadState } from "./load-state";
 export { PageHeader } from "./page-header";
