@@ -84,7 +84,7 @@ export function ChartFigure({
 }
 
 /** One series of a chart: the rows' field it draws, its name in the legend and tooltip, its colour. */
-export type ChartSeries = {
+type ChartSeries = {
   key: string;
   name: string;
   color: string;
