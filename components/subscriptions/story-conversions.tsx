@@ -23,8 +23,8 @@ import {
 } from "@/components/ui";
 import { ChartFigure, DailyChart } from "@/components/ui/daily-chart";
 import { lastZonedDays } from "@/server/dates.schema";
-import type { TConversionGroup } from "@/server/subscriptions/conversions.schema";
-import type { TReportRangeInput } from "@/server/subscriptions/revenue.schema";
+import type { TConversionGroup } from "@/server/subscriptions/reports/conversions.schema";
+import type { TReportRangeInput } from "@/server/subscriptions/reports/revenue.schema";
 
 import { RangeForm } from "./revenue-charts";
 

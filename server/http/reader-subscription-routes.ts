@@ -8,9 +8,9 @@ import { z } from "zod";
 import type { ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
 import { findJwtMember } from "../members/identities";
-import { ZClientQuery } from "../subscriptions/subscribers.schema";
-import { ZSubscriptionIdParam } from "../subscriptions/subscription-actions.schema";
-import { notFoundSubscription } from "../subscriptions/subscription-view";
+import { ZClientQuery } from "../subscriptions/subscribers/subscribers.schema";
+import { ZSubscriptionIdParam } from "../subscriptions/subscribers/subscription-actions.schema";
+import { notFoundSubscription } from "../subscriptions/subscribers/subscription-view";
 
 const ZReaderSubscriptionParams = z.object({ subscription_id: ZSubscriptionIdParam });
 

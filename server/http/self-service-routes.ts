@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 
-import { ZSubscriptionIdParam } from "../subscriptions/subscription-actions.schema";
+import { ZSubscriptionIdParam } from "../subscriptions/subscribers/subscription-actions.schema";
 
 export const ZSelfServiceParams = z.object({ subscription_id: ZSubscriptionIdParam });
 

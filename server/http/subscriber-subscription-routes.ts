@@ -7,7 +7,7 @@ import { z } from "zod";
 
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
-import { resolveSubscriber } from "../subscriptions/subscribers";
+import { resolveSubscriber } from "../subscriptions/subscribers/subscribers";
 import {
   ALTERNATE_IDENTITY_FIELDS,
   identityValueIssue,
@@ -15,9 +15,9 @@ import {
   refineAlternateIdentity,
   ZAlternateIdentity,
   ZProvider,
-} from "../subscriptions/subscribers.schema";
-import { ZActiveOnly, ZSubscriptionIdParam } from "../subscriptions/subscription-actions.schema";
-import { cancelSubscription } from "../subscriptions/subscriptions";
+} from "../subscriptions/subscribers/subscribers.schema";
+import { ZActiveOnly, ZSubscriptionIdParam } from "../subscriptions/subscribers/subscription-actions.schema";
+import { cancelSubscription } from "../subscriptions/subscribers/subscriptions";
 import { json } from "./respond";
 import type { HandlerContext } from "./route";
 

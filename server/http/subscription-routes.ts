@@ -2,7 +2,7 @@
  * The catalogue listings' route handlers, shared by the route files that serve one listing on
  * two paths (`group_subscriptions` and `group-access`, which a real client calls).
  */
-import { listPublicGroupsOfType } from "../subscriptions/catalogue";
+import { listPublicGroupsOfType } from "../subscriptions/catalogue/catalogue";
 import { json } from "./respond";
 import { apiRoute } from "./route";
 

@@ -4,7 +4,7 @@ import { failDemoRenewal } from "@/server/demo/failed-renewal";
 import { readerMember } from "@/server/http/reader-subscription-routes";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { ZClientQuery } from "@/server/subscriptions/subscribers.schema";
+import { ZClientQuery } from "@/server/subscriptions/subscribers/subscribers.schema";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 import { CATALOGUE_NO_STORE } from "@/server/http/subscription-routes";
-import { listPublicGroupsOfType } from "@/server/subscriptions/catalogue";
+import { listPublicGroupsOfType } from "@/server/subscriptions/catalogue/catalogue";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 import { listPaymentOptions } from "@/server/subscriptions/payments/gateways";
-import { ZClientQuery } from "@/server/subscriptions/subscribers.schema";
+import { ZClientQuery } from "@/server/subscriptions/subscribers/subscribers.schema";
 
 export const dynamic = "force-dynamic";
 

@@ -2,8 +2,8 @@
 import { privateJson } from "@/server/http/member-session";
 import { apiRoute, routes } from "@/server/http/route";
 import { SELF_SERVICE_READ_LIMIT, SELF_SERVICE_WRITE_LIMIT } from "@/server/http/self-service-routes";
-import { cardLinkView, updateCardByLink } from "@/server/subscriptions/card-link-access";
-import { ZCardLinkParams, ZPaymentMethodInput } from "@/server/subscriptions/self-service.schema";
+import { cardLinkView, updateCardByLink } from "@/server/subscriptions/self-service/card-link-access";
+import { ZCardLinkParams, ZPaymentMethodInput } from "@/server/subscriptions/self-service/self-service.schema";
 
 export const dynamic = "force-dynamic";
 

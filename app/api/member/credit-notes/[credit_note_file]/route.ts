@@ -2,8 +2,8 @@
 import { creditNoteDocumentResponse, pdfHrefOf } from "@/server/http/invoice-routes";
 import { apiRoute, routes } from "@/server/http/route";
 import { SELF_SERVICE_READ_LIMIT } from "@/server/http/self-service-routes";
-import { getCreditNoteOrThrow } from "@/server/subscriptions/credit-notes";
-import { ZCreditNoteFileParams } from "@/server/subscriptions/invoices.schema";
+import { getCreditNoteOrThrow } from "@/server/subscriptions/invoices/credit-notes";
+import { ZCreditNoteFileParams } from "@/server/subscriptions/invoices/invoices.schema";
 
 export const dynamic = "force-dynamic";
 

@@ -2,8 +2,8 @@
 import { invoiceDocumentResponse, pdfHrefOf } from "@/server/http/invoice-routes";
 import { apiRoute, routes } from "@/server/http/route";
 import { SELF_SERVICE_READ_LIMIT } from "@/server/http/self-service-routes";
-import { getInvoiceOrThrow } from "@/server/subscriptions/invoices";
-import { ZInvoiceFileParams } from "@/server/subscriptions/invoices.schema";
+import { getInvoiceOrThrow } from "@/server/subscriptions/invoices/invoices";
+import { ZInvoiceFileParams } from "@/server/subscriptions/invoices/invoices.schema";
 
 export const dynamic = "force-dynamic";
 

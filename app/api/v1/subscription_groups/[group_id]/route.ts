@@ -2,8 +2,8 @@
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 import { CATALOGUE_NO_STORE } from "@/server/http/subscription-routes";
-import { getGroup } from "@/server/subscriptions/catalogue";
-import { ZGroupIdParams } from "@/server/subscriptions/catalogue.schema";
+import { getGroup } from "@/server/subscriptions/catalogue/catalogue";
+import { ZGroupIdParams } from "@/server/subscriptions/catalogue/catalogue.schema";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 // POST /api/access/v1/coupons/validate – does a coupon apply to a plan, and the price with it (client key)
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { ZValidateCouponBody } from "@/server/subscriptions/checkout.schema";
+import { ZValidateCouponBody } from "@/server/subscriptions/checkout/checkout.schema";
 import { validateCoupon } from "@/server/subscriptions/checkout/preview";
-import { ZClientQuery } from "@/server/subscriptions/subscribers.schema";
+import { ZClientQuery } from "@/server/subscriptions/subscribers/subscribers.schema";
 
 export const dynamic = "force-dynamic";
 

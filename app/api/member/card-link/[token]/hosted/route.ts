@@ -1,8 +1,8 @@
 // GET /api/member/card-link/{token}/hosted – through a signed "update your card" link, to the gateway's own card page
 import { apiRoute, routes } from "@/server/http/route";
 import { SELF_SERVICE_READ_LIMIT } from "@/server/http/self-service-routes";
-import { hostedCardPageByLink } from "@/server/subscriptions/card-link-access";
-import { ZCardLinkParams } from "@/server/subscriptions/self-service.schema";
+import { hostedCardPageByLink } from "@/server/subscriptions/self-service/card-link-access";
+import { ZCardLinkParams } from "@/server/subscriptions/self-service/self-service.schema";
 
 export const dynamic = "force-dynamic";
 

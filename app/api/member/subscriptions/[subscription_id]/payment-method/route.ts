@@ -2,8 +2,8 @@
 import { privateJson } from "@/server/http/member-session";
 import { apiRoute, routes } from "@/server/http/route";
 import { SELF_SERVICE_WRITE_ROUTE } from "@/server/http/self-service-routes";
-import { updateSelfServicePaymentMethod } from "@/server/subscriptions/self-service";
-import { ZPaymentMethodInput } from "@/server/subscriptions/self-service.schema";
+import { updateSelfServicePaymentMethod } from "@/server/subscriptions/self-service/self-service";
+import { ZPaymentMethodInput } from "@/server/subscriptions/self-service/self-service.schema";
 
 export const dynamic = "force-dynamic";
 

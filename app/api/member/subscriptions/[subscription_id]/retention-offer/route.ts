@@ -2,8 +2,8 @@
 import { privateJson } from "@/server/http/member-session";
 import { apiRoute, routes } from "@/server/http/route";
 import { SELF_SERVICE_WRITE_ROUTE } from "@/server/http/self-service-routes";
-import { acceptRetentionOffer } from "@/server/subscriptions/self-service-cancel";
-import { ZSelfServiceCancelInput } from "@/server/subscriptions/self-service.schema";
+import { acceptRetentionOffer } from "@/server/subscriptions/self-service/self-service-cancel";
+import { ZSelfServiceCancelInput } from "@/server/subscriptions/self-service/self-service.schema";
 
 export const dynamic = "force-dynamic";
 

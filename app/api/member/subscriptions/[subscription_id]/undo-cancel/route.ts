@@ -2,7 +2,7 @@
 import { privateJson } from "@/server/http/member-session";
 import { apiRoute, routes } from "@/server/http/route";
 import { SELF_SERVICE_WRITE_ROUTE } from "@/server/http/self-service-routes";
-import { undoCancel } from "@/server/subscriptions/self-service-cancel";
+import { undoCancel } from "@/server/subscriptions/self-service/self-service-cancel";
 
 export const dynamic = "force-dynamic";
 

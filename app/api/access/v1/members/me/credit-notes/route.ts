@@ -2,8 +2,8 @@
 import { PRIVATE_NO_STORE, READER_READ_LIMIT, readerMember } from "@/server/http/reader-subscription-routes";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { listCreditNotes } from "@/server/subscriptions/credit-notes";
-import { ZClientQuery } from "@/server/subscriptions/subscribers.schema";
+import { listCreditNotes } from "@/server/subscriptions/invoices/credit-notes";
+import { ZClientQuery } from "@/server/subscriptions/subscribers/subscribers.schema";
 
 export const dynamic = "force-dynamic";
 

@@ -4,8 +4,8 @@ import { clientCheckoutRoute } from "@/server/http/checkout-routes";
 import { PRIVATE_NO_STORE, READER_READ_LIMIT, readerMember } from "@/server/http/reader-subscription-routes";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { ZClientQuery } from "@/server/subscriptions/subscribers.schema";
-import { listSubscriberSubscriptions } from "@/server/subscriptions/subscriptions";
+import { ZClientQuery } from "@/server/subscriptions/subscribers/subscribers.schema";
+import { listSubscriberSubscriptions } from "@/server/subscriptions/subscribers/subscriptions";
 
 export const dynamic = "force-dynamic";
 

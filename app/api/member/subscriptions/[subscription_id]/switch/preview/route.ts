@@ -3,8 +3,11 @@ import { privateJson } from "@/server/http/member-session";
 import { apiRoute, routes } from "@/server/http/route";
 import { SELF_SERVICE_WRITE_ROUTE } from "@/server/http/self-service-routes";
 import { requestWords } from "@/server/members/reader-locale";
-import { previewSelfServiceSwitch } from "@/server/subscriptions/self-service";
-import { ZSelfServiceSwitchPreviewInput, ZSelfServiceZoneQuery } from "@/server/subscriptions/self-service.schema";
+import { previewSelfServiceSwitch } from "@/server/subscriptions/self-service/self-service";
+import {
+  ZSelfServiceSwitchPreviewInput,
+  ZSelfServiceZoneQuery,
+} from "@/server/subscriptions/self-service/self-service.schema";
 
 export const dynamic = "force-dynamic";
 

@@ -7,8 +7,8 @@ import {
   SERVER_READ_LIMIT,
   ZAlternateQuery,
 } from "@/server/http/subscriber-subscription-routes";
-import { ZSubscriberPathParams } from "@/server/subscriptions/subscribers.schema";
-import { listGiftedSubscriptions } from "@/server/subscriptions/subscriptions";
+import { ZSubscriberPathParams } from "@/server/subscriptions/subscribers/subscribers.schema";
+import { listGiftedSubscriptions } from "@/server/subscriptions/subscribers/subscriptions";
 
 export const dynamic = "force-dynamic";
 

@@ -14,12 +14,15 @@ import {
   ZAlternateQuery,
   ZListQuery,
 } from "@/server/http/subscriber-subscription-routes";
-import { ZSubscriberPathParams } from "@/server/subscriptions/subscribers.schema";
+import { ZSubscriberPathParams } from "@/server/subscriptions/subscribers/subscribers.schema";
 import {
   SUBSCRIPTION_METADATA_LIMITS,
   ZSubscriptionMetadata,
-} from "@/server/subscriptions/subscription-actions.schema";
-import { listSubscriberSubscriptions, updateActiveSubscriptionsMetadata } from "@/server/subscriptions/subscriptions";
+} from "@/server/subscriptions/subscribers/subscription-actions.schema";
+import {
+  listSubscriberSubscriptions,
+  updateActiveSubscriptionsMetadata,
+} from "@/server/subscriptions/subscribers/subscriptions";
 
 export const dynamic = "force-dynamic";
 

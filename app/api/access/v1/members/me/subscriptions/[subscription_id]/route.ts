@@ -10,13 +10,17 @@ import {
 } from "@/server/http/reader-subscription-routes";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { scheduledSwitchOf } from "@/server/subscriptions/plan-switch-scheduled";
+import { scheduledSwitchOf } from "@/server/subscriptions/recurring/plan-switch-scheduled";
 import {
   SUBSCRIPTION_METADATA_LIMITS,
   ZNotes,
   ZSubscriptionMetadata,
-} from "@/server/subscriptions/subscription-actions.schema";
-import { getSubscription, switchPlanDetails, updateSubscriptionMetadata } from "@/server/subscriptions/subscriptions";
+} from "@/server/subscriptions/subscribers/subscription-actions.schema";
+import {
+  getSubscription,
+  switchPlanDetails,
+  updateSubscriptionMetadata,
+} from "@/server/subscriptions/subscribers/subscriptions";
 
 export const dynamic = "force-dynamic";
 

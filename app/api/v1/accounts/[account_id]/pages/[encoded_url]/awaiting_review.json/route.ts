@@ -1,7 +1,7 @@
 // GET /api/v1/accounts/{account_id}/pages/{b64 url}/awaiting_review.json?jwt= – the reader's own comments on the page that wait for a moderator
 import { ZPageParams } from "@/server/engagement/comments.schema";
-import { listAwaitingReview } from "@/server/engagement/moderation/awaiting-review";
-import { ZAwaitingReviewQuery } from "@/server/engagement/moderation/awaiting-review.schema";
+import { listAwaitingReview } from "@/server/engagement/moderation/queue/awaiting-review";
+import { ZAwaitingReviewQuery } from "@/server/engagement/moderation/queue/awaiting-review.schema";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 

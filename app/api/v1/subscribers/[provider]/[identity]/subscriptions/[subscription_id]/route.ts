@@ -17,8 +17,8 @@ import {
   SUBSCRIPTION_METADATA_LIMITS,
   ZNotes,
   ZSubscriptionMetadata,
-} from "@/server/subscriptions/subscription-actions.schema";
-import { updateSubscriptionMetadata } from "@/server/subscriptions/subscriptions";
+} from "@/server/subscriptions/subscribers/subscription-actions.schema";
+import { updateSubscriptionMetadata } from "@/server/subscriptions/subscribers/subscriptions";
 
 export const dynamic = "force-dynamic";
 

@@ -7,9 +7,9 @@ import {
 } from "@/server/http/reader-subscription-routes";
 import { noContent } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { cancelWithReason } from "@/server/subscriptions/self-service-cancel";
-import { ZSelfServiceCancelInput } from "@/server/subscriptions/self-service.schema";
-import { cancelSubscription } from "@/server/subscriptions/subscriptions";
+import { cancelWithReason } from "@/server/subscriptions/self-service/self-service-cancel";
+import { ZSelfServiceCancelInput } from "@/server/subscriptions/self-service/self-service.schema";
+import { cancelSubscription } from "@/server/subscriptions/subscribers/subscriptions";
 
 export const dynamic = "force-dynamic";
 

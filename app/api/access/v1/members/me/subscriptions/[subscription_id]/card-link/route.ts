@@ -9,8 +9,8 @@ import {
 } from "@/server/http/reader-subscription-routes";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { updateCardLink } from "@/server/subscriptions/dunning";
-import { notFoundSubscription } from "@/server/subscriptions/subscription-view";
+import { updateCardLink } from "@/server/subscriptions/recurring/dunning";
+import { notFoundSubscription } from "@/server/subscriptions/subscribers/subscription-view";
 
 export const dynamic = "force-dynamic";
 

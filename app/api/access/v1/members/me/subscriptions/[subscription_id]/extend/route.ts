@@ -10,9 +10,9 @@ import {
 } from "@/server/http/reader-subscription-routes";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { ZClientQuery } from "@/server/subscriptions/subscribers.schema";
-import { ZExtendTo } from "@/server/subscriptions/subscription-actions.schema";
-import { extendSubscription } from "@/server/subscriptions/subscriptions";
+import { ZClientQuery } from "@/server/subscriptions/subscribers/subscribers.schema";
+import { ZExtendTo } from "@/server/subscriptions/subscribers/subscription-actions.schema";
+import { extendSubscription } from "@/server/subscriptions/subscribers/subscriptions";
 
 export const dynamic = "force-dynamic";
 

@@ -7,8 +7,8 @@ import {
 } from "@/server/http/reader-subscription-routes";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { applyPlanSwitch } from "@/server/subscriptions/plan-switch";
-import { ZSwitchBody } from "@/server/subscriptions/subscription-actions.schema";
+import { applyPlanSwitch } from "@/server/subscriptions/recurring/plan-switch";
+import { ZSwitchBody } from "@/server/subscriptions/subscribers/subscription-actions.schema";
 
 export const dynamic = "force-dynamic";
 

@@ -10,8 +10,11 @@ import {
   SERVER_WRITE_LIMIT,
   ZSubscriberSubscriptionParams,
 } from "@/server/http/subscriber-subscription-routes";
-import { addGroupMember, listGroupMembers, removeGroupMembers } from "@/server/subscriptions/group-members";
-import { ZAddGroupMemberBody, ZRemoveGroupMembersQuery } from "@/server/subscriptions/subscription-actions.schema";
+import { addGroupMember, listGroupMembers, removeGroupMembers } from "@/server/subscriptions/subscribers/group-members";
+import {
+  ZAddGroupMemberBody,
+  ZRemoveGroupMembersQuery,
+} from "@/server/subscriptions/subscribers/subscription-actions.schema";
 
 export const dynamic = "force-dynamic";
 

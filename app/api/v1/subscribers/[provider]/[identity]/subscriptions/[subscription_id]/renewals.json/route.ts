@@ -6,8 +6,8 @@ import {
   SERVER_WRITE_LIMIT,
   ZSubscriberSubscriptionParams,
 } from "@/server/http/subscriber-subscription-routes";
-import { renewSubscription } from "@/server/subscriptions/renewals";
-import { ZRenewalBody } from "@/server/subscriptions/renewals.schema";
+import { renewSubscription } from "@/server/subscriptions/recurring/renewals";
+import { ZRenewalBody } from "@/server/subscriptions/recurring/renewals.schema";
 
 export const dynamic = "force-dynamic";
 

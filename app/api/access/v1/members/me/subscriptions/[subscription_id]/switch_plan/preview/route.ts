@@ -7,8 +7,8 @@ import {
 } from "@/server/http/reader-subscription-routes";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { previewPlanSwitch } from "@/server/subscriptions/plan-switch";
-import { ZSwitchPreviewBody } from "@/server/subscriptions/subscription-actions.schema";
+import { previewPlanSwitch } from "@/server/subscriptions/recurring/plan-switch";
+import { ZSwitchPreviewBody } from "@/server/subscriptions/subscribers/subscription-actions.schema";
 
 export const dynamic = "force-dynamic";
 
