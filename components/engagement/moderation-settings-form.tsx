@@ -7,24 +7,20 @@
  * the same zod schema as the server before sending.
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
 
 import { LanguagesPanel } from "@/components/engagement/moderation-languages-panel";
 import { useTRPC } from "@/components/trpc/react";
 import {
-  Alert,
-  Button,
   Checkbox,
-  ErrorAlert,
   Fieldset,
-  FormActions,
   FormField,
-  LoadState,
   numbersAsText,
   numbersFromText,
   Panel,
   RadioChoices,
   savedNote,
+  SettingsFormShell,
+  SettingsLoader,
   Textarea,
   useOnSaved,
   useSettingsDraft,
@@ -93,17 +89,15 @@ type NumberField = (typeof NUMBERS)[number];
 
 export function ModerationSettingsForm() {
   const trpc = useTRPC();
-  const query = useQuery(trpc.moderation.settings.queryOptions());
-  const [saved, setSaved] = useState<string[] | null>(null);
   return (
-    <div className="space-y-6">
-      <LoadState query={query} what="moderation settings" />
-      {query.data ? (
-        // Mounted once: remounting on each refetch (keyed by updatedAt) threw away what a moderator
-        // typed between a save and the refetch that followed it.
-        <Editor view={query.data} saved={saved} setSaved={setSaved} />
-      ) : null}
-    </div>
+    // Mounted once: remounting on each refetch (keyed by updatedAt) threw away what a moderator
+    // typed between a save and the refetch that followed it.
+    <SettingsLoader<TModerationSettingsView>
+      query={useQuery(trpc.moderation.settings.queryOptions())}
+      what="moderation settings"
+    >
+      {(editor) => <Editor {...editor} />}
+    </SettingsLoader>
   );
 }
 
@@ -168,10 +162,8 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TModerationSettin
     : error("bannedWords");
 
   return (
-    <form
-      className="space-y-6"
-      onSubmit={(event) => {
-        event.preventDefault();
+    <SettingsFormShell
+      onSave={() => {
         if (clash) return;
         const { rejectWords: _r, holdWords: _h, flagWords: _f, ...rest } = draft;
         const input = {
@@ -185,6 +177,10 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TModerationSettin
         );
         if (checked !== null) save.mutate(checked);
       }}
+      errors={errors}
+      saving={save.isPending}
+      savedNote={saved ? savedNote(saved, FIELD_LABELS) : null}
+      saveLabel="Save settings"
     >
       <Panel title="How comments are published" padded>
         <Fieldset legend="Mode" error={error("mode")}>
@@ -333,14 +329,6 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TModerationSettin
           ))}
         </div>
       </Panel>
-
-      <ErrorAlert errors={errors} />
-      {saved ? <Alert tone="success">{savedNote(saved, FIELD_LABELS)}</Alert> : null}
-      <FormActions>
-        <Button type="submit" variant="primary" loading={save.isPending} loadingText="Saving…">
-          Save settings
-        </Button>
-      </FormActions>
-    </form>
+    </SettingsFormShell>
   );
 }

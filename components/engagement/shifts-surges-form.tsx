@@ -7,25 +7,23 @@
  * own choice to receive it. Checked with the server's zod schema before sending.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import {
-  Alert,
   Button,
   Checkbox,
   ErrorAlert,
   Fieldset,
-  FormActions,
   FormField,
   Input,
-  LoadState,
   numbersAsText,
   numbersFromText,
   Panel,
   RadioChoices,
   savedNote,
   Select,
+  SettingsFormShell,
+  SettingsLoader,
   useOnSaved,
   useSettingsDraft,
   WholeNumberInput,
@@ -91,14 +89,18 @@ function timeZones(): string[] {
 
 export function ShiftsSurgesForm() {
   const trpc = useTRPC();
-  const query = useQuery(trpc.moderationSurges.settings.queryOptions());
-  const [saved, setSaved] = useState<string[] | null>(null);
   return (
-    <div className="space-y-6">
-      <LoadState query={query} what="shifts and surges" />
-      {query.data ? <Editor view={query.data} saved={saved} setSaved={setSaved} /> : null}
-      {query.data ? <AlertSubscription subscribed={query.data.alertSubscribed} /> : null}
-    </div>
+    <SettingsLoader<TSurgeSettingsView>
+      query={useQuery(trpc.moderationSurges.settings.queryOptions())}
+      what="shifts and surges"
+    >
+      {(editor) => (
+        <>
+          <Editor {...editor} />
+          <AlertSubscription subscribed={editor.view.alertSubscribed} />
+        </>
+      )}
+    </SettingsLoader>
   );
 }
 
@@ -125,11 +127,9 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TSurgeSettingsVie
     set({ shifts: draft.shifts.map((shift, i) => (i === index ? { ...shift, ...patch } : shift)) });
 
   return (
-    <form
-      className="space-y-6"
+    <SettingsFormShell
       aria-label="Shifts and surges"
-      onSubmit={(event) => {
-        event.preventDefault();
+      onSave={() => {
         const input = {
           ...draft,
           ...numbersFromText(draft, NUMBERS),
@@ -140,6 +140,10 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TSurgeSettingsVie
         );
         if (checked !== null) save.mutate(checked);
       }}
+      errors={errors}
+      saving={save.isPending}
+      savedNote={saved ? savedNote(saved, FIELD_LABELS) : null}
+      saveLabel="Save shifts and surges"
     >
       <Panel title="Moderation shifts" padded>
         <p className="text-sm text-gray-600">
@@ -312,15 +316,7 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TSurgeSettingsVie
           />
         </FormField>
       </Panel>
-
-      <ErrorAlert errors={errors} />
-      {saved ? <Alert tone="success">{savedNote(saved, FIELD_LABELS)}</Alert> : null}
-      <FormActions>
-        <Button type="submit" variant="primary" loading={save.isPending} loadingText="Saving…">
-          Save shifts and surges
-        </Button>
-      </FormActions>
-    </form>
+    </SettingsFormShell>
   );
 }
 

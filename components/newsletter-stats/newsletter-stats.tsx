@@ -8,20 +8,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
 
-import { ChartFigure } from "@/components/subscriptions/revenue-charts";
 import { useTRPC } from "@/components/trpc/react";
 import {
   Button,
@@ -37,6 +24,7 @@ import {
   useFormatLocale,
   useTimeZone,
 } from "@/components/ui";
+import { ChartFigure, DailyChart } from "@/components/ui/daily-chart";
 import { formatInstant } from "@/server/dates.schema";
 import { formatRate, ZStatsRange, type TStatsRange } from "@/server/newsletters/stats.schema";
 
@@ -205,23 +193,20 @@ function SendsChart({ sends, zone }: { sends: readonly SendPoint[]; zone: string
         rows: points.map((p) => [p.label, p.subject, p.delivered, p.opened, p.clicked]),
       }}
     >
-      <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
-          <CartesianGrid stroke="#e5e7eb" vertical={false} />
-          <XAxis dataKey="label" tickFormatter={(l: string) => l.split(",")[0] ?? l} fontSize={11} minTickGap={16} />
-          <YAxis allowDecimals={false} fontSize={11} />
-          <Tooltip
-            labelFormatter={(_label, payload) => {
-              const point = payload?.[0]?.payload as { label?: string; subject?: string } | undefined;
-              return point ? `${point.label}: ${point.subject}` : "";
-            }}
-          />
-          <Legend />
-          <Bar dataKey="delivered" name="Delivered" fill={STATS_COLORS.delivered} />
-          <Bar dataKey="opened" name="Opened" fill={STATS_COLORS.opened} />
-          <Bar dataKey="clicked" name="Clicked" fill={STATS_COLORS.clicked} />
-        </BarChart>
-      </ResponsiveContainer>
+      <DailyChart
+        data={points}
+        xKey="label"
+        tick={(l) => l.split(",")[0] ?? l}
+        tooltipLabel={(_label, payload) => {
+          const point = payload?.[0]?.payload as { label?: string; subject?: string } | undefined;
+          return point ? `${point.label}: ${point.subject}` : "";
+        }}
+        series={[
+          { key: "delivered", name: "Delivered", color: STATS_COLORS.delivered },
+          { key: "opened", name: "Opened", color: STATS_COLORS.opened },
+          { key: "clicked", name: "Clicked", color: STATS_COLORS.clicked },
+        ]}
+      />
     </ChartFigure>
   );
 }
@@ -235,7 +220,7 @@ function SubscribersChart({
   range: TStatsRange;
   zone: string;
 }) {
-  const { formatDay, shortDay } = useFigureFormats();
+  const { formatDay } = useFigureFormats();
   const first = days[0];
   const last = days.at(-1);
   const started = days.reduce((n, d) => n + d.started, 0);
@@ -250,22 +235,11 @@ function SubscribersChart({
         rows: days.map((d) => [formatDay(d.day), d.active, d.started, d.ended]),
       }}
     >
-      <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={[...days]} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
-          <CartesianGrid stroke="#e5e7eb" vertical={false} />
-          <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={16} />
-          <YAxis allowDecimals={false} fontSize={11} />
-          <Tooltip />
-          <Line
-            type="monotone"
-            dataKey="active"
-            name="Active"
-            stroke={STATS_COLORS.active}
-            dot={false}
-            strokeWidth={2}
-          />
-        </LineChart>
-      </ResponsiveContainer>
+      <DailyChart
+        data={days}
+        tooltipLabel={(day) => String(day)}
+        series={[{ key: "active", name: "Active", color: STATS_COLORS.active, line: true }]}
+      />
     </ChartFigure>
   );
 }

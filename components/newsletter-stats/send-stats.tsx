@@ -8,9 +8,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 
-import { ChartFigure } from "@/components/subscriptions/revenue-charts";
 import { useTRPC } from "@/components/trpc/react";
 import { buttonClasses, DateTime, LoadState, Panel } from "@/components/ui";
+import { ChartFigure } from "@/components/ui/daily-chart";
 import { formatRate } from "@/server/newsletters/stats.schema";
 
 import { OpensCaveat, StatFigures, STATS_COLORS } from "./stat-figures";

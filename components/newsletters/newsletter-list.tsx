@@ -3,10 +3,9 @@
 /** The account's newsletters with their subscribers counted, and the form to add one. */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Badge, ListPanel, PanelList, TextLink } from "@/components/ui";
+import { Badge, ListPanel, PanelList, TextLink, useAddForm } from "@/components/ui";
 import { AUDIENCE_LABELS } from "@/server/newsletters/newsletters.schema";
 
 import { NewsletterForm } from "./newsletter-form";
@@ -16,11 +15,11 @@ export function NewsletterList() {
   const router = useRouter();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.newsletters.list.queryOptions());
-  const [adding, setAdding] = useState(false);
+  const adding = useAddForm();
   const create = useMutation(
     trpc.newsletters.create.mutationOptions({
       onSuccess: async (created) => {
-        setAdding(false);
+        adding.close();
         await queryClient.invalidateQueries({ queryKey: trpc.newsletters.list.queryKey() });
         router.push(`/admin/newsletters/${created.id}`);
       },
@@ -34,20 +33,8 @@ export function NewsletterList() {
       add={{
         label: "New newsletter",
         formTitle: "New newsletter",
-        open: adding,
-        onOpen: () => setAdding(true),
-        form: (
-          <NewsletterForm
-            submitLabel="Create newsletter"
-            pending={create.isPending}
-            error={create.error}
-            onSubmit={(input) => create.mutate(input)}
-            onCancel={() => {
-              create.reset();
-              setAdding(false);
-            }}
-          />
-        ),
+        ...adding.panel,
+        form: <NewsletterForm submitLabel="Create newsletter" {...adding.formProps(create)} />,
       }}
       query={list}
       what="newsletters"

@@ -17,6 +17,7 @@ import {
   ListPanel,
   serverErrors,
   ShownOnce,
+  useAddForm,
   useConfirm,
 } from "@/components/ui";
 
@@ -30,7 +31,7 @@ export function OAuthClientList() {
   const queryClient = useQueryClient();
   const confirm = useConfirm();
   const list = useQuery(trpc.oauthClients.list.queryOptions());
-  const [adding, setAdding] = useState(false);
+  const adding = useAddForm();
   const [editing, setEditing] = useState<string | null>(null);
   const [secret, setSecret] = useState<Secret | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.oauthClients.list.queryKey() });
@@ -38,7 +39,7 @@ export function OAuthClientList() {
   const create = useMutation(
     trpc.oauthClients.create.mutationOptions({
       onSuccess: async (result) => {
-        setAdding(false);
+        adding.close();
         setSecret({ clientId: result.client.clientId, clientSecret: result.clientSecret, rotated: false });
         await refresh();
       },
@@ -78,20 +79,8 @@ export function OAuthClientList() {
         add={{
           label: "Register client",
           formTitle: "New client",
-          open: adding,
-          onOpen: () => setAdding(true),
-          form: (
-            <OAuthClientForm
-              submitLabel="Register client"
-              pending={create.isPending}
-              error={create.error}
-              onSubmit={(values) => create.mutate(values)}
-              onCancel={() => {
-                create.reset();
-                setAdding(false);
-              }}
-            />
-          ),
+          ...adding.panel,
+          form: <OAuthClientForm submitLabel="Register client" {...adding.formProps(create)} />,
         }}
         query={list}
         what="OAuth clients"

@@ -5,22 +5,23 @@
  * delivery logs and deleted comments are kept, what erasure does with an erased reader's comments,
  * and what the retention job last removed. Checked with the server's zod schema before sending.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMutation, useQuery } from "@tanstack/react-query";
 
 import { useTRPC } from "@/components/trpc/react";
 import {
   Alert,
-  Button,
   DateTime,
-  ErrorAlert,
-  FormActions,
   FormField,
-  LoadState,
+  numbersAsText,
+  numbersFromText,
   Panel,
   RadioChoices,
+  SettingsFormShell,
+  SettingsLoader,
   useSettingsDraft,
+  useThenRefetch,
   WholeNumberInput,
+  type SettingsEditorProps,
 } from "@/components/ui";
 import {
   RETENTION_DAYS_MAX,
@@ -32,7 +33,8 @@ import {
 } from "@/server/privacy/retention/privacy-settings.schema";
 
 const FIELDS = ["ipRetentionDays", "logRetentionDays", "deletedCommentRetentionDays", "erasedReaderComments"] as const;
-type DayField = Exclude<(typeof FIELDS)[number], "erasedReaderComments">;
+const DAY_FIELDS = ["ipRetentionDays", "logRetentionDays", "deletedCommentRetentionDays"] as const;
+type DayField = (typeof DAY_FIELDS)[number];
 
 const PERIODS: { field: DayField; label: string; hint: string }[] = [
   {
@@ -69,70 +71,52 @@ const ERASED_CHOICES = [
 
 export function PrivacySettingsForm() {
   const trpc = useTRPC();
-  const query = useQuery(trpc.privacy.settings.queryOptions());
-  const [saved, setSaved] = useState(false);
-  const view = query.data;
   return (
-    <div className="space-y-6">
-      <LoadState query={query} what="privacy settings" />
-      {view ? (
+    <SettingsLoader<TPrivacySettingsView, true>
+      query={useQuery(trpc.privacy.settings.queryOptions())}
+      what="privacy settings"
+      editorKey={(view) => JSON.stringify(view.settings)}
+    >
+      {(editor) => (
         <>
-          <Editor key={JSON.stringify(view.settings)} view={view} saved={saved} setSaved={setSaved} />
-          <LastRun view={view} />
+          <Editor {...editor} />
+          <LastRun view={editor.view} />
         </>
-      ) : null}
-    </div>
+      )}
+    </SettingsLoader>
   );
 }
 
 type Draft = Omit<TPrivacySettingsInput, DayField> & Record<DayField, string>;
 
-function Editor({
-  view,
-  saved,
-  setSaved,
-}: {
-  view: TPrivacySettingsView;
-  saved: boolean;
-  setSaved: (saved: boolean) => void;
-}) {
+function Editor({ view, saved, setSaved }: SettingsEditorProps<TPrivacySettingsView, true>) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const save = useMutation(
     trpc.privacy.updateSettings.mutationOptions({
-      onSuccess: async () => {
-        setSaved(true);
-        await queryClient.invalidateQueries({ queryKey: trpc.privacy.pathKey() });
-      },
+      onSuccess: useThenRefetch(() => setSaved(true), trpc.privacy.pathKey()),
     }),
   );
-  const s = view.settings;
   const { draft, set, errors, error, check } = useSettingsDraft<Draft, (typeof FIELDS)[number]>({
     initial: {
-      ipRetentionDays: String(s.ipRetentionDays),
-      logRetentionDays: String(s.logRetentionDays),
-      deletedCommentRetentionDays: String(s.deletedCommentRetentionDays),
-      erasedReaderComments: s.erasedReaderComments,
+      ...numbersAsText(view.settings, DAY_FIELDS),
+      erasedReaderComments: view.settings.erasedReaderComments,
     },
     fields: FIELDS,
     serverError: save.error,
-    onEdit: () => setSaved(false),
+    onEdit: () => setSaved(null),
   });
   return (
-    <form
+    <SettingsFormShell
       noValidate
-      className="space-y-6"
       data-testid="privacy-settings-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const checked = check(ZPrivacySettingsInput, {
-          ...draft,
-          ipRetentionDays: Number(draft.ipRetentionDays),
-          logRetentionDays: Number(draft.logRetentionDays),
-          deletedCommentRetentionDays: Number(draft.deletedCommentRetentionDays),
-        });
+      onSave={() => {
+        const checked = check(ZPrivacySettingsInput, { ...draft, ...numbersFromText(draft, DAY_FIELDS) });
         if (checked !== null) save.mutate(checked);
       }}
+      errors={errors}
+      saving={save.isPending}
+      savedNote={saved ? "Saved: the next run of the retention job uses these periods." : null}
+      saveLabel="Save privacy settings"
     >
       {!view.saved ? (
         <Alert tone="info">
@@ -168,14 +152,7 @@ function Editor({
           />
         </fieldset>
       </Panel>
-      <ErrorAlert errors={errors} />
-      {saved ? <Alert tone="success">Saved: the next run of the retention job uses these periods.</Alert> : null}
-      <FormActions>
-        <Button type="submit" variant="primary" loading={save.isPending} loadingText="Saving…">
-          Save privacy settings
-        </Button>
-      </FormActions>
-    </form>
+    </SettingsFormShell>
   );
 }
 

@@ -5,22 +5,23 @@
  * calendar period (UTC) before the paywall, whether readers without a login are metered, and
  * the registration wall (free sign-up after its own count of free stories). Checked with the server's zod schema before sending.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMutation, useQuery } from "@tanstack/react-query";
 
 import { useTRPC } from "@/components/trpc/react";
 import {
   Alert,
-  Button,
   Checkbox,
-  ErrorAlert,
-  FormActions,
   FormField,
-  LoadState,
+  numbersAsText,
+  numbersFromText,
   Panel,
   Select,
+  SettingsFormShell,
+  SettingsLoader,
   useSettingsDraft,
+  useThenRefetch,
   WholeNumberInput,
+  type SettingsEditorProps,
 } from "@/components/ui";
 import {
   ZMeterSettingsInput,
@@ -40,74 +41,54 @@ const FIELDS = [
 
 export function PaywallMeterForm() {
   const trpc = useTRPC();
-  const query = useQuery(trpc.paywallMeter.get.queryOptions());
-  // Kept here: a save refetches the settings and remounts the editor (its key is updatedAt).
-  const [saved, setSaved] = useState(false);
+  // A save refetches the settings and remounts the editor (its key is updatedAt).
   return (
-    <div className="space-y-6">
-      <LoadState query={query} what="paywall meter" />
-      {query.data ? (
-        <Editor key={query.data.updatedAt ?? "new"} view={query.data} saved={saved} setSaved={setSaved} />
-      ) : null}
-    </div>
+    <SettingsLoader<TMeterSettingsView, true>
+      query={useQuery(trpc.paywallMeter.get.queryOptions())}
+      what="paywall meter"
+      editorKey={(view) => view.updatedAt ?? "new"}
+    >
+      {(editor) => <Editor {...editor} />}
+    </SettingsLoader>
   );
 }
 
-type Draft = Omit<TMeterSettingsInput, "freeStories" | "periodLength" | "registrationFreeStories"> & {
-  freeStories: string;
-  periodLength: string;
-  registrationFreeStories: string;
-};
+/** The whole-number fields, typed as text in the form. */
+const NUMBERS = ["freeStories", "periodLength", "registrationFreeStories"] as const;
+type Draft = Omit<TMeterSettingsInput, (typeof NUMBERS)[number]> & Record<(typeof NUMBERS)[number], string>;
 
-function Editor({
-  view,
-  saved,
-  setSaved,
-}: {
-  view: TMeterSettingsView;
-  saved: boolean;
-  setSaved: (saved: boolean) => void;
-}) {
+function Editor({ view, saved, setSaved }: SettingsEditorProps<TMeterSettingsView, true>) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const save = useMutation(
     trpc.paywallMeter.update.mutationOptions({
-      onSuccess: async () => {
-        setSaved(true);
-        await queryClient.invalidateQueries({ queryKey: trpc.paywallMeter.pathKey() });
-      },
+      onSuccess: useThenRefetch(() => setSaved(true), trpc.paywallMeter.pathKey()),
     }),
   );
   const { draft, set, errors, error, check } = useSettingsDraft<Draft, (typeof FIELDS)[number]>({
     initial: {
       enabled: view.enabled,
-      freeStories: String(view.freeStories),
-      periodLength: String(view.periodLength),
       periodUnit: view.periodUnit,
       meterAnonymous: view.meterAnonymous,
       registrationWall: view.registrationWall,
-      registrationFreeStories: String(view.registrationFreeStories),
+      ...numbersAsText(view, NUMBERS),
     },
     fields: FIELDS,
     serverError: save.error,
-    onEdit: () => setSaved(false),
+    onEdit: () => setSaved(null),
   });
 
   return (
-    <form
+    <SettingsFormShell
       noValidate
-      className="space-y-6"
       data-testid="paywall-meter-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const checked = check(ZMeterSettingsInput, {
-          ...draft,
-          freeStories: Number(draft.freeStories),
-          periodLength: Number(draft.periodLength),
-          registrationFreeStories: Number(draft.registrationFreeStories),
-        });
+      onSave={() => {
+        const checked = check(ZMeterSettingsInput, { ...draft, ...numbersFromText(draft, NUMBERS) });
         if (checked !== null) save.mutate(checked);
       }}
+      errors={errors}
+      saving={save.isPending}
+      savedNote={saved ? "Saved: the next page view uses these settings." : null}
+      saveLabel="Save meter"
     >
       {!view.configured ? (
         <Alert tone="info">
@@ -193,13 +174,6 @@ function Editor({
           they tick its box. Subscribers, public and login stories are not affected.
         </p>
       </Panel>
-      <ErrorAlert errors={errors} />
-      {saved ? <Alert tone="success">Saved: the next page view uses these settings.</Alert> : null}
-      <FormActions>
-        <Button type="submit" variant="primary" loading={save.isPending} loadingText="Saving…">
-          Save meter
-        </Button>
-      </FormActions>
-    </form>
+    </SettingsFormShell>
   );
 }

@@ -5,22 +5,21 @@
  * revenue staff read, owners change): the default number of free elements of a closed story and
  * what the public content API serves of it. Checked with the server's zod schema before sending.
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMutation, useQuery } from "@tanstack/react-query";
 
 import { useTRPC } from "@/components/trpc/react";
 import {
   Alert,
-  Button,
-  ErrorAlert,
   Fieldset,
-  FormActions,
   FormField,
-  LoadState,
   Panel,
   RadioChoices,
+  SettingsFormShell,
+  SettingsLoader,
   useSettingsDraft,
+  useThenRefetch,
   WholeNumberInput,
+  type SettingsEditorProps,
 } from "@/components/ui";
 import {
   ZPaywallPointInput,
@@ -32,63 +31,48 @@ const FIELDS = ["paywallDefaultElements", "contentApiAccess"] as const;
 
 export function PaywallPointSettings() {
   const trpc = useTRPC();
-  const query = useQuery(trpc.paywallPoint.get.queryOptions());
-  const [saved, setSaved] = useState(false);
   return (
-    <div className="space-y-6">
-      <LoadState query={query} what="paywall point settings" />
-      {query.data ? (
-        <Editor
-          key={`${query.data.paywallDefaultElements} ${query.data.contentApiAccess}`}
-          view={query.data}
-          saved={saved}
-          setSaved={setSaved}
-        />
-      ) : null}
-    </div>
+    <SettingsLoader<TPaywallPointView, true>
+      query={useQuery(trpc.paywallPoint.get.queryOptions())}
+      what="paywall point settings"
+      editorKey={(view) => `${view.paywallDefaultElements} ${view.contentApiAccess}`}
+    >
+      {(editor) => <Editor {...editor} />}
+    </SettingsLoader>
   );
 }
 
 type Draft = Omit<TPaywallPointInput, "paywallDefaultElements"> & { paywallDefaultElements: string };
 
-function Editor({
-  view,
-  saved,
-  setSaved,
-}: {
-  view: TPaywallPointView;
-  saved: boolean;
-  setSaved: (saved: boolean) => void;
-}) {
+function Editor({ view, saved, setSaved }: SettingsEditorProps<TPaywallPointView, true>) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const save = useMutation(
     trpc.paywallPoint.update.mutationOptions({
-      onSuccess: async () => {
-        setSaved(true);
-        await queryClient.invalidateQueries({ queryKey: trpc.paywallPoint.pathKey() });
-      },
+      onSuccess: useThenRefetch(() => setSaved(true), trpc.paywallPoint.pathKey()),
     }),
   );
   const { draft, set, errors, error, check } = useSettingsDraft<Draft, (typeof FIELDS)[number]>({
     initial: { paywallDefaultElements: String(view.paywallDefaultElements), contentApiAccess: view.contentApiAccess },
     fields: FIELDS,
     serverError: save.error,
-    onEdit: () => setSaved(false),
+    onEdit: () => setSaved(null),
   });
   return (
-    <form
+    <SettingsFormShell
       noValidate
-      className="space-y-6"
       data-testid="paywall-point-form"
-      onSubmit={(event) => {
-        event.preventDefault();
+      onSave={() => {
         const checked = check(ZPaywallPointInput, {
           ...draft,
           paywallDefaultElements: Number(draft.paywallDefaultElements),
         });
         if (checked !== null) save.mutate(checked);
       }}
+      errors={errors}
+      saving={save.isPending}
+      savedNote={saved ? "Saved: every kept answer is built again with these settings." : null}
+      saveLabel="Save paywall point"
+      canSave={view.canEdit}
     >
       <Panel title="Paywall point" padded>
         <FormField
@@ -127,15 +111,6 @@ function Editor({
         </p>
         {!view.canEdit ? <Alert tone="info">Only the publication&rsquo;s owners change these settings.</Alert> : null}
       </Panel>
-      <ErrorAlert errors={errors} />
-      {saved ? <Alert tone="success">Saved: every kept answer is built again with these settings.</Alert> : null}
-      {view.canEdit ? (
-        <FormActions>
-          <Button type="submit" variant="primary" loading={save.isPending} loadingText="Saving…">
-            Save paywall point
-          </Button>
-        </FormActions>
-      ) : null}
-    </form>
+    </SettingsFormShell>
   );
 }

@@ -9,22 +9,11 @@
  * table under "Show the numbers".
  */
 import { useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent, type ReactNode } from "react";
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Legend,
-  Line,
-  LineChart,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { useState, type FormEvent } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import { Button, FormField, Input, LoadState, Panel, useFigureFormats, useTimeZone } from "@/components/ui";
+import { ChartFigure, DailyChart } from "@/components/ui/daily-chart";
 import { lastZonedDays } from "@/server/dates.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
 import { ZReportRangeInput, type TReportRangeInput } from "@/server/subscriptions/reports/revenue.schema";
@@ -87,73 +76,8 @@ export function RangeForm({ range, onChange }: { range: TReportRangeInput; onCha
   );
 }
 
-/** A chart as a figure: caption, a summary for screen readers, and its numbers as a table. */
-export function ChartFigure({
-  title,
-  summary,
-  children,
-  table,
-  testId,
-  figures,
-}: {
-  title: string;
-  summary: string;
-  children: ReactNode;
-  table: { head: string[]; rows: (string | number)[][] };
-  testId: string;
-  /** Headline figures shown under the summary (label, value). */
-  figures?: { label: string; value: string; testId: string }[];
-}) {
-  return (
-    <figure className="min-w-0 space-y-2" data-testid={testId}>
-      <figcaption className="text-sm font-medium text-gray-900">{title}</figcaption>
-      <p className="text-sm text-gray-600">{summary}</p>
-      {figures?.length ? (
-        <dl className="flex flex-wrap gap-x-6 gap-y-2 text-sm">
-          {figures.map((f) => (
-            <div key={f.label} className="min-w-0" data-testid={f.testId}>
-              <dt className="text-xs text-gray-600">{f.label}</dt>
-              <dd className="font-medium text-gray-900 tabular-nums">{f.value}</dd>
-            </div>
-          ))}
-        </dl>
-      ) : null}
-      <div role="img" aria-label={`${title}: ${summary}`} className="h-60 w-full min-w-0">
-        {children}
-      </div>
-      <details className="text-sm">
-        <summary className="cursor-pointer text-gray-700">Show the numbers</summary>
-        <div className="mt-2 max-h-64 overflow-auto">
-          <table className="w-full text-left text-xs">
-            <thead>
-              <tr>
-                {table.head.map((h) => (
-                  <th key={h} scope="col" className="px-2 py-1 font-medium text-gray-700">
-                    {h}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {table.rows.map((row, i) => (
-                <tr key={i} className="border-t border-gray-100">
-                  {row.map((cell, j) => (
-                    <td key={j} className="px-2 py-1 tabular-nums">
-                      {cell}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
-    </figure>
-  );
-}
-
 function SubscriptionCharts({ range }: { range: TReportRangeInput }) {
-  const { formatDay, shortDay, dayLabel } = useFigureFormats();
+  const { formatDay } = useFigureFormats();
   const trpc = useTRPC();
   const report = useQuery(trpc.revenue.subscriptionsReport.queryOptions(range));
   const data = report.data;
@@ -168,22 +92,10 @@ function SubscriptionCharts({ range }: { range: TReportRangeInput }) {
             summary={`${data.days[0]?.active ?? 0} on ${range.from}, ${data.totals.active_at_end} on ${range.to}.`}
             table={{ head: ["Day", "Active"], rows: data.days.map((d) => [formatDay(d.day), d.active]) }}
           >
-            <ResponsiveContainer width="100%" height="100%">
-              <LineChart data={data.days} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
-                <CartesianGrid stroke="#e5e7eb" vertical={false} />
-                <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={16} />
-                <YAxis allowDecimals={false} fontSize={11} />
-                <Tooltip labelFormatter={dayLabel} />
-                <Line
-                  type="monotone"
-                  dataKey="active"
-                  name="Active"
-                  stroke={COLORS.primary}
-                  dot={false}
-                  strokeWidth={2}
-                />
-              </LineChart>
-            </ResponsiveContainer>
+            <DailyChart
+              data={data.days}
+              series={[{ key: "active", name: "Active", color: COLORS.primary, line: true }]}
+            />
           </ChartFigure>
           <ChartFigure
             testId="chart-new-churned"
@@ -194,11 +106,11 @@ function SubscriptionCharts({ range }: { range: TReportRangeInput }) {
               rows: data.days.map((d) => [formatDay(d.day), d.new, d.churned]),
             }}
           >
-            <DailyCountBars
-              days={data.days}
-              bars={[
-                { key: "new", name: "New", fill: COLORS.green },
-                { key: "churned", name: "Churned", fill: COLORS.red },
+            <DailyChart
+              data={data.days}
+              series={[
+                { key: "new", name: "New", color: COLORS.green },
+                { key: "churned", name: "Churned", color: COLORS.red },
               ]}
             />
           </ChartFigure>
@@ -251,46 +163,18 @@ function RevenueChart({ range }: { range: TReportRangeInput }) {
               ]),
             }}
           >
-            <DailyMoneyBars
-              days={days}
+            <DailyChart
+              data={days}
               currency={c}
-              bars={[
-                { key: "captured_cents", name: "Captured", fill: COLORS.primary },
-                { key: "refunded_cents", name: "Refunded", fill: COLORS.gray },
+              series={[
+                { key: "captured_cents", name: "Captured", color: COLORS.primary },
+                { key: "refunded_cents", name: "Refunded", color: COLORS.gray },
               ]}
             />
           </ChartFigure>
         );
       })}
     </Panel>
-  );
-}
-
-/** Amounts of one currency per day, one bar per series side by side. */
-function DailyMoneyBars<Day extends { day: string }>({
-  days,
-  currency,
-  bars,
-}: {
-  days: Day[];
-  currency: string;
-  bars: { key: string; name: string; fill: string }[];
-}) {
-  const { formatMoney, shortDay, dayLabel } = useFigureFormats();
-  const money = (cents: number) => formatMoney(cents, currency);
-  return (
-    <ResponsiveContainer width="100%" height="100%">
-      <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
-        <CartesianGrid stroke="#e5e7eb" vertical={false} />
-        <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={16} />
-        <YAxis fontSize={11} tickFormatter={(v: number) => centsToDecimal(v, currency)} width={64} />
-        <Tooltip labelFormatter={dayLabel} formatter={(v) => (typeof v === "number" ? money(v) : String(v))} />
-        <Legend />
-        {bars.map((bar) => (
-          <Bar key={bar.key} dataKey={bar.key} name={bar.name} fill={bar.fill} />
-        ))}
-      </BarChart>
-    </ResponsiveContainer>
   );
 }
 
@@ -336,43 +220,18 @@ function DunningChart({ range }: { range: TReportRangeInput }) {
               ]),
             }}
           >
-            <DailyMoneyBars
-              days={days}
+            <DailyChart
+              data={days}
               currency={c}
-              bars={[
-                { key: "recovered_cents", name: "Recovered", fill: COLORS.green },
-                { key: "lost_cents", name: "Lost", fill: COLORS.red },
+              series={[
+                { key: "recovered_cents", name: "Recovered", color: COLORS.green },
+                { key: "lost_cents", name: "Lost", color: COLORS.red },
               ]}
             />
           </ChartFigure>
         );
       })}
     </Panel>
-  );
-}
-
-/** Whole-number counts per day, one bar per series side by side. */
-export function DailyCountBars({
-  days,
-  bars,
-}: {
-  days: readonly ({ day: string } & Record<string, string | number>)[];
-  bars: { key: string; name: string; fill: string }[];
-}) {
-  const { shortDay, dayLabel } = useFigureFormats();
-  return (
-    <ResponsiveContainer width="100%" height="100%">
-      <BarChart data={days} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
-        <CartesianGrid stroke="#e5e7eb" vertical={false} />
-        <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={16} />
-        <YAxis allowDecimals={false} fontSize={11} />
-        <Tooltip labelFormatter={dayLabel} />
-        <Legend />
-        {bars.map((bar) => (
-          <Bar key={bar.key} dataKey={bar.key} name={bar.name} fill={bar.fill} />
-        ))}
-      </BarChart>
-    </ResponsiveContainer>
   );
 }
 
@@ -399,11 +258,11 @@ function ConversionChart({ range }: { range: TReportRangeInput }) {
               rows: data.days.map((d) => [formatDay(d.day), d.hit_paywall, d.converted]),
             }}
           >
-            <DailyCountBars
-              days={data.days}
-              bars={[
-                { key: "hit_paywall", name: "Hit the paywall", fill: COLORS.gray },
-                { key: "converted", name: "Subscribed", fill: COLORS.green },
+            <DailyChart
+              data={data.days}
+              series={[
+                { key: "hit_paywall", name: "Hit the paywall", color: COLORS.gray },
+                { key: "converted", name: "Subscribed", color: COLORS.green },
               ]}
             />
           </ChartFigure>

@@ -11,10 +11,11 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 
-import { ChartFigure, percent } from "@/components/subscriptions/revenue-charts";
+import { percent } from "@/components/subscriptions/revenue-charts";
 import { useTRPC } from "@/components/trpc/react";
 import type { RouterOutputs } from "@/components/trpc/types";
 import { cx, LoadState, Panel, useMoneyFigures, useMonthFormat, useTimeZone } from "@/components/ui";
+import { ChartFigure } from "@/components/ui/daily-chart";
 import { nullPrototypeRecord } from "@/server/own-keys";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
 import { METRIC_DEFINITIONS, type TMetricKey } from "@/server/subscriptions/reports/metrics.schema";

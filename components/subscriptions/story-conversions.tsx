@@ -21,11 +21,12 @@ import {
   useMoneyFigures,
   useTimeZone,
 } from "@/components/ui";
+import { ChartFigure, DailyChart } from "@/components/ui/daily-chart";
 import { lastZonedDays } from "@/server/dates.schema";
 import type { TConversionGroup } from "@/server/subscriptions/reports/conversions.schema";
 import type { TReportRangeInput } from "@/server/subscriptions/reports/revenue.schema";
 
-import { ChartFigure, DailyCountBars, RangeForm } from "./revenue-charts";
+import { RangeForm } from "./revenue-charts";
 
 const GROUPS: { value: TConversionGroup; label: string }[] = [
   { value: "story", label: "Story" },
@@ -88,7 +89,7 @@ export function StoryConversions() {
       <LoadState query={report} what="the conversions report" />
       {data ? (
         <>
-          <DailyChart days={data.days} totals={data.totals} />
+          <DailyConversions days={data.days} totals={data.totals} />
           <Panel
             title="By story, section, author or tag"
             padded
@@ -109,7 +110,7 @@ export function StoryConversions() {
   );
 }
 
-function DailyChart({
+function DailyConversions({
   days,
   totals,
 }: {
@@ -136,13 +137,13 @@ function DailyChart({
           rows: days.map((d) => [formatDay(d.day), d.readers, d.registered, d.trials, d.paid]),
         }}
       >
-        <DailyCountBars
-          days={days}
-          bars={[
-            { key: "readers", name: "Hit the wall", fill: "#6b7280" },
-            { key: "registered", name: "Registered", fill: "#4f46e5" },
-            { key: "trials", name: "Trials", fill: "#b45309" },
-            { key: "paid", name: "Paid", fill: "#15803d" },
+        <DailyChart
+          data={days}
+          series={[
+            { key: "readers", name: "Hit the wall", color: "#6b7280" },
+            { key: "registered", name: "Registered", color: "#4f46e5" },
+            { key: "trials", name: "Trials", color: "#b45309" },
+            { key: "paid", name: "Paid", color: "#15803d" },
           ]}
         />
       </ChartFigure>

@@ -37,6 +37,7 @@ export {
 } from "./input";
 export { useLeaveGuard } from "./leave-guard";
 export { LinkCard, LinkCards, TextLink, textLinkClasses } from "./link";
+export { useAddForm } from "./add-form";
 export { ListPanel } from "./list-panel";
 export { ErrorReference, LoadError, Loading, LoadMore, LoadState } from "./load-state";
 export { PageHeader } from "./page-header";
@@ -57,8 +58,9 @@ export {
   savedNote,
   useOnSaved,
   useSettingsDraft,
-  type SettingsEditorProps,
+  useThenRefetch,
 } from "./settings-draft";
+export { SettingsFormShell, SettingsLoader, type SettingsEditorProps } from "./settings-shell";
 export { ShownOnce } from "./shown-once";
 export { StatusMessage } from "./status-message";
 export { TabNav } from "./tab-nav";

@@ -58,14 +58,15 @@ export function useSettingsDraft<Draft extends object, F extends string>({
 }
 
 /**
- * What a settings form's editor is given: the saved view, and the "Saved" note's fields (kept by
- * the form around it, so that a remount after the save keeps the note).
+ * A save's `onSuccess`: `first` runs, then the queries under `queryKey` are read again.
  */
-export type SettingsEditorProps<View> = {
-  view: View;
-  saved: string[] | null;
-  setSaved: (changed: string[] | null) => void;
-};
+export function useThenRefetch<Result>(first: (result: Result) => void, queryKey: QueryKey) {
+  const queryClient = useQueryClient();
+  return async (result: Result) => {
+    first(result);
+    await queryClient.invalidateQueries({ queryKey });
+  };
+}
 
 /**
  * A settings save's `onSuccess`: the note says what changed, then the queries under `queryKey`
@@ -76,12 +77,10 @@ export function useOnSaved<Result extends { changed: string[] }>(
   queryKey: QueryKey,
   before?: (result: Result) => void,
 ) {
-  const queryClient = useQueryClient();
-  return async (result: Result) => {
+  return useThenRefetch((result: Result) => {
     setSaved(result.changed);
     before?.(result);
-    await queryClient.invalidateQueries({ queryKey });
-  };
+  }, queryKey);
 }
 
 /**

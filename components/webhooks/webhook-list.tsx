@@ -8,7 +8,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Badge, ListPanel, TextLink } from "@/components/ui";
+import { Badge, ListPanel, TextLink, useAddForm } from "@/components/ui";
 import { WEBHOOK_KIND_LABELS } from "@/server/webhooks/events.schema";
 
 import { EndpointStatus } from "./endpoint-status";
@@ -20,15 +20,14 @@ export function WebhookList() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.webhooks.list.queryOptions());
-  const [adding, setAdding] = useState(false);
   /** The URL the form opens with ("Use the test receiver"); a new one opens a fresh form. */
   const [initialUrl, setInitialUrl] = useState<string | null>(null);
+  const adding = useAddForm({ onClose: () => setInitialUrl(null) });
   const [created, setCreated] = useState<{ id: string; secret: string | null } | null>(null);
   const create = useMutation(
     trpc.webhooks.create.mutationOptions({
       onSuccess: async (result) => {
-        setAdding(false);
-        setInitialUrl(null);
+        adding.close();
         setCreated({ id: result.endpoint.id, secret: result.secret });
         await queryClient.invalidateQueries({ queryKey: trpc.webhooks.list.queryKey() });
       },
@@ -45,24 +44,17 @@ export function WebhookList() {
         add={{
           label: "Add webhook",
           formTitle: "New webhook",
-          open: adding,
+          open: adding.open,
           onOpen: () => {
             setInitialUrl(null);
-            setAdding(true);
+            adding.show();
           },
           form: (
             <WebhookForm
               key={initialUrl ?? ""}
               initial={initialUrl ? { url: initialUrl, description: "Masthead's test receiver" } : undefined}
               submitLabel="Add webhook"
-              pending={create.isPending}
-              error={create.error}
-              onSubmit={(values) => create.mutate(values)}
-              onCancel={() => {
-                create.reset();
-                setAdding(false);
-                setInitialUrl(null);
-              }}
+              {...adding.formProps(create)}
             />
           ),
         }}
@@ -107,7 +99,7 @@ export function WebhookList() {
         onUse={(url) => {
           create.reset();
           setInitialUrl(url);
-          setAdding(true);
+          adding.show();
           // The form opens above: take the keyboard there, to its first field (the URL is filled in).
           requestAnimationFrame(() => {
             const section = document.getElementById("webhooks-title")?.closest("section");

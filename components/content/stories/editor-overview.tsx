@@ -8,10 +8,10 @@
  * numbers in a visually hidden table for screen readers. Days are the account's (its time zone).
  */
 import { useQuery } from "@tanstack/react-query";
-import { Bar, CartesianGrid, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 
 import { useTRPC } from "@/components/trpc/react";
 import { Card, DateTime, LoadState, Panel, TextLink, useFigureFormats, useTimeZone } from "@/components/ui";
+import { DailyChart } from "@/components/ui/daily-chart";
 import {
   ACTIVITY_DAYS,
   EMPTY_LIST_STATE,
@@ -127,7 +127,7 @@ function OverviewCards({ data }: { data: TEditorOverview }) {
 }
 
 function ActivityChart() {
-  const { formatDay, shortDay } = useFigureFormats();
+  const { formatDay } = useFigureFormats();
   const trpc = useTRPC();
   const activity = useQuery(trpc.stories.activity.queryOptions());
   const data = activity.data;
@@ -144,26 +144,13 @@ function ActivityChart() {
           <figcaption className="text-sm font-medium text-gray-900">{title}</figcaption>
           <p className="text-sm text-gray-600">{summary}</p>
           <div role="img" aria-label={`${title}: ${summary}`} className="h-64 w-full min-w-0">
-            <ResponsiveContainer width="100%" height="100%">
-              <ComposedChart data={data.days} margin={{ top: 8, right: 0, bottom: 0, left: -16 }}>
-                <CartesianGrid stroke="#e5e7eb" vertical={false} />
-                <XAxis dataKey="day" tickFormatter={shortDay} fontSize={11} minTickGap={16} />
-                <YAxis yAxisId="stories" allowDecimals={false} fontSize={11} />
-                <YAxis yAxisId="votes" orientation="right" allowDecimals={false} fontSize={11} />
-                <Tooltip labelFormatter={(day) => (typeof day === "string" ? formatDay(day) : "")} />
-                <Legend />
-                <Bar yAxisId="stories" dataKey="published" name="Published stories" fill={COLORS.published} />
-                <Line
-                  yAxisId="votes"
-                  type="monotone"
-                  dataKey="votes"
-                  name="Votes"
-                  stroke={COLORS.votes}
-                  dot={false}
-                  strokeWidth={2}
-                />
-              </ComposedChart>
-            </ResponsiveContainer>
+            <DailyChart
+              data={data.days}
+              series={[
+                { key: "published", name: "Published stories", color: COLORS.published },
+                { key: "votes", name: "Votes", color: COLORS.votes, line: true, rightAxis: true },
+              ]}
+            />
           </div>
           {/* The box is hidden, not the table: a table ignores the 1 px width of sr-only. */}
           <div className="sr-only">
