@@ -7,13 +7,13 @@
  */
 import type { Db } from "../db/client";
 import { readerMail } from "../i18n/reader-mail";
-import type { InvoiceRow } from "../subscriptions/invoices";
 import { creditNoteDocumentModel, type CreditNoteDocumentRow } from "../subscriptions/invoices/credit-note-document";
 import {
   invoiceDocumentModel,
   renderDocumentHtml,
   type DocumentModel,
 } from "../subscriptions/invoices/invoice-document";
+import type { InvoiceRow } from "../subscriptions/invoices/invoices";
 import type { TInvoiceFormat } from "../subscriptions/invoices/invoices.schema";
 import { renderDocumentPdf } from "../subscriptions/invoices/pdf-document";
 

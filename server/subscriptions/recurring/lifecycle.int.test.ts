@@ -20,7 +20,7 @@ import { runJobsNow, testJobDeps } from "../../testing/jobs";
 import { createTestPublisher } from "../../testing/publishing-factories";
 import { scriptedGateway } from "../../testing/scripted-gateway";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../../testing/subscription-fixtures";
-import { resolveSubscriber } from "../subscribers";
+import { resolveSubscriber } from "../subscribers/subscribers";
 import { addDuration, grantsAccess, subscriptionFlags } from "../subscribers/subscription-state";
 import { cancelSubscription, extendSubscription } from "../subscribers/subscriptions";
 import {
