@@ -228,7 +228,7 @@ export const READER_ACTIONS = {
       body: ZReportBody,
       rateLimit: ENGAGEMENT_RATE_LIMITS.report,
       summary: `Report a visible comment to the moderators: {jwt, reason (${REPORT_REASONS.join(", ")}), note?} → 201 {report, created: true}; the reader's second report of the comment: 200 with the first one, created false. 401 without jwt, 403 for a banned reader or one's own comment, 404 for a comment not visible on this page of this account.`,
-      status: (answer) => (answer.created ? 201 : 200),
+      status: (answer: { created: boolean }) => (answer.created ? 201 : 200),
     },
     ({ db, account, user, params, body, now }) =>
       reportComment(db, {
@@ -246,7 +246,7 @@ export const READER_ACTIONS = {
       body: ZDsaNoticeBody,
       rateLimit: ENGAGEMENT_RATE_LIMITS.dsaNotice,
       summary: `Notify a visible comment as illegal content (EU Digital Services Act art. 16): {jwt?, category (${DSA_NOTICE_CATEGORIES.join(", ")}), law_or_reason (10 to 1000 characters), name?, email (required without jwt), good_faith: true, locale?, captcha_response (required without jwt)} → 201 {notice, created: true}; the same notifier's undecided notice of the comment: 200 with it, created false. The comment is not hidden: moderators decide. The notifier gets a confirmation of receipt by e-mail. 400 for a bad body, 403 for a forged, expired or used captcha, 404 for a comment not visible on this page of this account.`,
-      status: (answer) => (answer.created ? 201 : 200),
+      status: (answer: { created: boolean }) => (answer.created ? 201 : 200),
     },
     ({ db, account, user, params, body, now }) =>
       submitDsaNotice(db, {

@@ -97,9 +97,15 @@ function readerSubscriptionRoute<T, Q extends z.ZodType = typeof ZClientQuery, B
   },
   run: (ctx: ReaderSubscriptionContext<Q, B>) => Promise<T | null>,
 ): RouteHandler {
-  const { reads, ...rest } = options;
+  const { reads, query, ...rest } = options;
   return apiRoute(
-    { ...READER_SUBSCRIPTION_ROUTE, ...rest, rateLimit: reads ? READER_READ_LIMIT : READER_WRITE_LIMIT },
+    {
+      ...READER_SUBSCRIPTION_ROUTE,
+      ...rest,
+      // The client key (and JWT) always; a route may widen the query.
+      query: (query ?? ZClientQuery) as Q,
+      rateLimit: reads ? READER_READ_LIMIT : READER_WRITE_LIMIT,
+    },
     async (ctx: HandlerContext<"client+user", Q, B, typeof ZReaderSubscriptionParams>) => {
       const memberId = () => readerMemberId(ctx.db, ctx.account.id, ctx.user);
       const result = await run({ ...ctx, now: new Date(), memberId });
