@@ -124,7 +124,7 @@ export const storyAnswer = (story: WireStory, id = String(story.id)): ContentAns
  * changes: the public, cacheable story, as the caller's context gives it (its free part when
  * the caller has no access). `load` reads the story in the context it is given.
  */
-export async function gatedStoryAnswer(
+async function gatedStoryAnswer(
   args: { db: Db; search: URLSearchParams; ctx: ContentContext },
   load: (ctx: ContentContext) => Promise<WireStory>,
   id?: string,

@@ -19,7 +19,7 @@ export function newsletterLinkRedirect(location: string): Response {
 }
 
 /** The answer to a confirm or unsubscribe POST: the page for a browser form, the JSON otherwise. */
-export function newsletterLinkAnswer(
+function newsletterLinkAnswer(
   req: Request,
   done: { newsletterName: string; status: string },
   pagePath: string,

@@ -73,7 +73,7 @@ type ReaderActionOptions<R extends boolean, Q extends z.ZodType, B extends z.Zod
 };
 
 /** The handler context of the family's routes, with the request's one `now`. */
-export type ReaderActionContext<
+type ReaderActionContext<
   R extends boolean,
   Q extends z.ZodType,
   B extends z.ZodType,
@@ -83,7 +83,7 @@ export type ReaderActionContext<
 };
 
 /** One endpoint of the family: `run` gives the JSON answer. */
-export function readerAction<
+function readerAction<
   T,
   R extends boolean = false,
   Q extends z.ZodType = z.ZodType,
@@ -114,7 +114,7 @@ type ReaderChange<A, T> = { summary: string; run: (db: Db, input: A) => Promise<
  * A thing the reader gives and takes back at one path (a reaction, …): POST gives it, DELETE takes
  * it back, both with the same scheme, inputs (`input` reads them from the request) and kind of answer.
  */
-export function readerActionRoutes<
+function readerActionRoutes<
   A,
   T,
   R extends boolean = false,

@@ -49,18 +49,18 @@ const ZReaderSubscriptionParams = z.object({ subscription_id: ZSubscriptionIdPar
  * the reader's JWT, the subscription id in the path, CORS. Spread first; a route adds its body,
  * rate limit and summary (and may widen the query).
  */
-export const READER_SUBSCRIPTION_ROUTE = {
+const READER_SUBSCRIPTION_ROUTE = {
   auth: "client+user",
   query: ZClientQuery,
   params: ZReaderSubscriptionParams,
   cors: true,
 } as const;
 
-export const PRIVATE_NO_STORE = { headers: { "Cache-Control": "private, no-store" } };
+const PRIVATE_NO_STORE = { headers: { "Cache-Control": "private, no-store" } };
 
 const RATE_LIMIT = { limit: 120, windowSeconds: 60, by: "ip+key" } as const;
 export const READER_READ_LIMIT = { name: "subscriptions.reader.read", ...RATE_LIMIT };
-export const READER_WRITE_LIMIT = { name: "subscriptions.reader.write", ...RATE_LIMIT };
+const READER_WRITE_LIMIT = { name: "subscriptions.reader.write", ...RATE_LIMIT };
 
 /** The member of the JWT's reader, or null (never seen, or no JWT). Reading never creates one. */
 export async function readerMember(db: Db, accountId: number, user: ApiUser | null) {
@@ -68,7 +68,7 @@ export async function readerMember(db: Db, accountId: number, user: ApiUser | nu
 }
 
 /** The reader's member id; a reader never seen has no subscriptions, so theirs is a 404. */
-export async function readerMemberId(db: Db, accountId: number, user: ApiUser): Promise<number> {
+async function readerMemberId(db: Db, accountId: number, user: ApiUser): Promise<number> {
   const member = await readerMember(db, accountId, user);
   if (!member) throw notFoundSubscription();
   return member.id;

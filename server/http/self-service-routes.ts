@@ -32,7 +32,7 @@ export const SELF_SERVICE_READ_LIMIT = { name: "subscriptions.self_service.read"
 export const SELF_SERVICE_WRITE_LIMIT = { name: "subscriptions.self_service.write", ...LIMIT };
 
 /** The apiRoute options of every `/api/member/subscriptions/<id>/…` write; a route adds body and summary. */
-export const SELF_SERVICE_WRITE_ROUTE = {
+const SELF_SERVICE_WRITE_ROUTE = {
   auth: "member",
   params: ZSelfServiceParams,
   rateLimit: SELF_SERVICE_WRITE_LIMIT,

@@ -47,7 +47,7 @@ const identityRefine = (o: { provider: string; identity: string }, ctx: z.Refine
 };
 
 /** `<provider>/<identity>/subscriptions/<id>.json` */
-export const ZSubscriberSubscriptionParams = z
+const ZSubscriberSubscriptionParams = z
   .object({ provider: ZProvider, identity: z.string().max(MAX_IDENTITY_LENGTH), subscription_id: ZSubscriptionIdParam })
   .superRefine(identityRefine);
 
@@ -55,12 +55,12 @@ export const ZSubscriberSubscriptionParams = z
 export const ZListQuery = z
   .object({ active_only: ZActiveOnly, ...ALTERNATE_IDENTITY_FIELDS })
   .superRefine(refineAlternateIdentity);
-export const ZAlternateQuery = ZAlternateIdentity;
+const ZAlternateQuery = ZAlternateIdentity;
 
 export const NO_STORE = { headers: { "Cache-Control": "no-store" } };
 
 /** The member at the path's identity (or the alternate one), or null. Reading never creates one. */
-export function findPathSubscriber(
+function findPathSubscriber(
   db: Db,
   args: {
     accountId: number;
@@ -73,11 +73,11 @@ export function findPathSubscriber(
   return resolveSubscriber(db, args);
 }
 
-export const notFoundSubscriber = () => new AppError("NOT_FOUND", "No subscriber has this identity.");
+const notFoundSubscriber = () => new AppError("NOT_FOUND", "No subscriber has this identity.");
 
 const RATE_LIMIT = { limit: 600, windowSeconds: 60, by: "key" } as const;
-export const SERVER_WRITE_LIMIT = { name: "subscriptions.server.write", ...RATE_LIMIT };
-export const SERVER_READ_LIMIT = { name: "subscriptions.server.read", ...RATE_LIMIT };
+const SERVER_WRITE_LIMIT = { name: "subscriptions.server.write", ...RATE_LIMIT };
+const SERVER_READ_LIMIT = { name: "subscriptions.server.read", ...RATE_LIMIT };
 
 /** The options of PUT …/cancel.json and of the deprecated DELETE …/<id>.json: the same cancel. */
 export function serverCancelOptions(deprecated: boolean) {
