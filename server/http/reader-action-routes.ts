@@ -7,7 +7,7 @@
  *   "publisherJwt", or "publisherJwt+user" when the route is for a signed-in reader (401 without);
  * - browser-facing (CORS);
  * - one use case, given one `now`, whose result is the JSON answer, never cached
- *   (`Cache-Control: no-store`), 200 unless the route says otherwise.
+ *   (`Cache-Control: no-store`), 200 (201 where the route makes something and says so).
  *
  *   acknowledgeNotice: readerAction({ signedIn: true, params, body, rateLimit, summary }, ({ db, account, user, now }) =>
  *     acknowledgeNotice(db, { accountId: account.id, user, now })),
@@ -91,18 +91,19 @@ function readerAction<
   P extends z.ZodType = z.ZodType,
 >(
   options: ReaderActionOptions<R, Q, B, P> & {
-    /** The answer's status from the result (default 200). */
-    status?: (result: NoInfer<T>) => number;
+    /** The result says whether it made something (`{created}`): 201 when it did, else 200. */
+    created?: true;
   },
   run: (ctx: ReaderActionContext<R, Q, B, P>) => Promise<T>,
 ): RouteHandler {
-  const { signedIn, status, ...rest } = options;
+  const { signedIn, created, ...rest } = options;
   return apiRoute(
     // "publisherJwt+user" only adds that `user` is never null: its context is the other's.
     { ...rest, auth: (signedIn ? "publisherJwt+user" : "publisherJwt") as "publisherJwt", cors: true },
     async (ctx: HandlerContext<"publisherJwt", Q, B, P>) => {
       const result = await run({ ...ctx, now: new Date() } as ReaderActionContext<R, Q, B, P>);
-      return json(result, { status: status?.(result) ?? 200, headers: NO_STORE });
+      const made = created && typeof result === "object" && result !== null && "created" in result && result.created;
+      return json(result, { status: made ? 201 : 200, headers: NO_STORE });
     },
   );
 }
@@ -228,7 +229,7 @@ export const READER_ACTIONS = {
       body: ZReportBody,
       rateLimit: ENGAGEMENT_RATE_LIMITS.report,
       summary: `Report a visible comment to the moderators: {jwt, reason (${REPORT_REASONS.join(", ")}), note?} → 201 {report, created: true}; the reader's second report of the comment: 200 with the first one, created false. 401 without jwt, 403 for a banned reader or one's own comment, 404 for a comment not visible on this page of this account.`,
-      status: (answer: { created: boolean }) => (answer.created ? 201 : 200),
+      created: true,
     },
     ({ db, account, user, params, body, now }) =>
       reportComment(db, {
@@ -246,7 +247,7 @@ export const READER_ACTIONS = {
       body: ZDsaNoticeBody,
       rateLimit: ENGAGEMENT_RATE_LIMITS.dsaNotice,
       summary: `Notify a visible comment as illegal content (EU Digital Services Act art. 16): {jwt?, category (${DSA_NOTICE_CATEGORIES.join(", ")}), law_or_reason (10 to 1000 characters), name?, email (required without jwt), good_faith: true, locale?, captcha_response (required without jwt)} → 201 {notice, created: true}; the same notifier's undecided notice of the comment: 200 with it, created false. The comment is not hidden: moderators decide. The notifier gets a confirmation of receipt by e-mail. 400 for a bad body, 403 for a forged, expired or used captcha, 404 for a comment not visible on this page of this account.`,
-      status: (answer: { created: boolean }) => (answer.created ? 201 : 200),
+      created: true,
     },
     ({ db, account, user, params, body, now }) =>
       submitDsaNotice(db, {
