@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 
 import { signInErrorMessage } from "./auth/sign-in.schema";
-import { parseQueueSearchParams } from "./engagement/moderation/queue-filters.schema";
+import { parseQueueSearchParams } from "./engagement/moderation/queue/queue-filters.schema";
 import { searchParamsToObject } from "./http/request-body";
 import { decodeEntities } from "./imports/html-to-ops";
 import { indexCsv, type CsvRow } from "./imports/readers/csv";

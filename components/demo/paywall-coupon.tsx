@@ -72,7 +72,7 @@ export function couponSummary(coupon: Coupon, plans: SubscriptionPlan[], words: 
   });
 }
 
-/** The API's issues about a coupon code (server/subscriptions/pricing.ts couponIssue), as the reader's words. */
+/** The API's issues about a coupon code (server/subscriptions/checkout/pricing.ts couponIssue), as the reader's words. */
 const ISSUES: [RegExp, string][] = [
   [/^is not a coupon/, "demo.coupon.noSuchCode"],
   [/^does not apply to this plan/, "demo.coupon.notForPlan"],

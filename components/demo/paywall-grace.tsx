@@ -13,7 +13,7 @@ import { useState } from "react";
 import { formatDateTime } from "@/i18n/format";
 import { isLocale } from "@/i18n/locales";
 import type { Subscription } from "@/sdk/accesstype/types";
-import { graceAccessEnd } from "@/server/subscriptions/grace.schema";
+import { graceAccessEnd } from "@/server/subscriptions/recurring/grace.schema";
 
 import type { DemoWords } from "./paywall-words";
 

@@ -24,7 +24,7 @@ import {
   useDateTimeFormat,
 } from "@/components/ui";
 import { MESSAGE_MAX } from "@/server/engagement/community/community.schema";
-import { BAN_DURATIONS_DAYS, type TQueueItem } from "@/server/engagement/moderation/queue.schema";
+import { BAN_DURATIONS_DAYS, type TQueueItem } from "@/server/engagement/moderation/queue/queue.schema";
 
 const DAY_MS = 86_400_000;
 const DURATION_LABEL = (days: number) => (days === 1 ? "1 day" : days === 365 ? "1 year" : `${days} days`);

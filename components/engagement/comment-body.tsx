@@ -9,7 +9,7 @@
 import type { ReactNode } from "react";
 
 import type { TCommentOp } from "@/server/engagement/comments.schema";
-import type { TQueueItem } from "@/server/engagement/moderation/queue.schema";
+import type { TQueueItem } from "@/server/engagement/moderation/queue/queue.schema";
 
 type Highlight = TQueueItem["highlights"][number];
 

@@ -14,7 +14,7 @@ import {
   ZQueueFilters,
   type FILTER_KEYS,
   type TQueueFilters,
-} from "@/server/engagement/moderation/queue-filters.schema";
+} from "@/server/engagement/moderation/queue/queue-filters.schema";
 
 type Draft = Record<(typeof FILTER_KEYS)[number], string>;
 

@@ -10,8 +10,8 @@ import { useQuery } from "@tanstack/react-query";
 
 import { useTRPC } from "@/components/trpc/react";
 import { Badge, DateTime, LoadState, Panel, Table, TextLink, useFigureFormats } from "@/components/ui";
-import type { TModerationStats } from "@/server/engagement/moderation/moderation-stats.schema";
-import type { TSurgeRow } from "@/server/engagement/moderation/surge-settings.schema";
+import type { TModerationStats } from "@/server/engagement/moderation/queue/moderation-stats.schema";
+import type { TSurgeRow } from "@/server/engagement/moderation/surges/surge-settings.schema";
 
 /** A duration in words: "40 s", "12 min", "3 h 05 min", "2 d 4 h" (none: "—"). */
 export function duration(seconds: number | null): string {

@@ -15,7 +15,7 @@ import {
   REPORT_REASON_LABELS,
   type TCommentAction,
   type TQueueItem,
-} from "@/server/engagement/moderation/queue.schema";
+} from "@/server/engagement/moderation/queue/queue.schema";
 
 import { CommentBody } from "./comment-body";
 

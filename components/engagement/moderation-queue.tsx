@@ -34,13 +34,13 @@ import {
   type TQueueFilters,
   type TQueueOrder,
   type TQueueUrlState,
-} from "@/server/engagement/moderation/queue-filters.schema";
+} from "@/server/engagement/moderation/queue/queue-filters.schema";
 import {
   QUEUE_VIEWS,
   type TCommentAction,
   type TQueueItem,
   type TQueueView,
-} from "@/server/engagement/moderation/queue.schema";
+} from "@/server/engagement/moderation/queue/queue.schema";
 import { ownValue } from "@/server/own-keys";
 
 import { BanDialog } from "./ban-dialog";

@@ -21,7 +21,11 @@ import {
   Select,
   WholeNumberInput,
 } from "@/components/ui";
-import { PAGE_RULE_MODES, ZSetPageRulesInput, type TPageRules } from "@/server/engagement/moderation/page-rules.schema";
+import {
+  PAGE_RULE_MODES,
+  ZSetPageRulesInput,
+  type TPageRules,
+} from "@/server/engagement/moderation/rules/page-rules.schema";
 
 const MODE_LABELS: Record<TPageRules["mode"], string> = {
   open: "Open (the publication's moderation)",

@@ -5,7 +5,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 
 import { useTRPC } from "@/components/trpc/react";
 import { Badge, Button, DateTime, Dialog, ErrorAlert, LoadState, TextLink } from "@/components/ui";
-import { REPORT_REASON_LABELS, type TReaderHistory } from "@/server/engagement/moderation/queue.schema";
+import { REPORT_REASON_LABELS, type TReaderHistory } from "@/server/engagement/moderation/queue/queue.schema";
 
 import { CommentBody } from "./comment-body";
 

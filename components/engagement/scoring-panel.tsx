@@ -30,7 +30,7 @@ import {
   ZSetShadowInput,
   type TAgreement,
   type TScoringOverview,
-} from "@/server/engagement/moderation/scoring-settings.schema";
+} from "@/server/engagement/moderation/scorer/scoring-settings.schema";
 
 export function ScoringPanel({ isOwner }: { isOwner: boolean }) {
   const trpc = useTRPC();

@@ -36,7 +36,7 @@ import {
   type TShift,
   type TSurgeAction,
   type TSurgeSettingsView,
-} from "@/server/engagement/moderation/surge-settings.schema";
+} from "@/server/engagement/moderation/surges/surge-settings.schema";
 
 const FIELDS = [
   "timeZone",

@@ -3,7 +3,7 @@
 /**
  * The page a signed "update your card" link opens (/member/card/<token>; the dunning e-mail and the
  * paywall's banner): the one subscription it names and its card form, or the gateway's hosted page.
- * No password or session: the link itself is the permission (server/subscriptions/card-link.ts).
+ * No password or session: the link itself is the permission (server/subscriptions/self-service/card-link.ts).
  * The API writes the card's sentence in the link's reader's language, the page the rest.
  */
 import { useEffect, useState } from "react";

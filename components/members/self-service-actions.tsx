@@ -8,7 +8,7 @@
 import { useState } from "react";
 
 import { Alert, Button, buttonClasses, Fieldset, FormField, RadioChoices, Select, Textarea } from "@/components/ui";
-import { CANCEL_REASONS, type TCancelReason } from "@/server/subscriptions/self-service.schema";
+import { CANCEL_REASONS, type TCancelReason } from "@/server/subscriptions/self-service/self-service.schema";
 
 import { CardForm } from "./card-form";
 import { useWords } from "./member-i18n";

@@ -1,6 +1,6 @@
 /**
  * The self-service page's calls to the member API of the publisher's host, and the shapes it
- * reads (server/subscriptions/self-service.ts answers them). Same origin, the session cookie.
+ * reads (server/subscriptions/self-service/self-service.ts answers them). Same origin, the session cookie.
  */
 
 /** The page's stable path (the dunning e-mail links here: `#subscription-<id>`). */

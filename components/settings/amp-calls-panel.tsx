@@ -1,7 +1,7 @@
 "use client";
 
 /**
- * Settings: who may call AMP's paywall endpoints (server/subscriptions/amp-calls.ts). Off: only
+ * Settings: who may call AMP's paywall endpoints (server/subscriptions/access/amp-calls.ts). Off: only
  * calls forwarded by the site's first-party endpoint with the server key (X-SUBAUTH). On: also
  * the reader's browser with the client key alone. Saved as it is switched.
  */

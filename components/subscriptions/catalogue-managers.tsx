@@ -22,7 +22,7 @@ import {
   ZCreatePlanInput,
   ZUpdateGroupInput,
   ZUpdatePlanInput,
-} from "@/server/subscriptions/catalogue.schema";
+} from "@/server/subscriptions/catalogue/catalogue.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
 
 import {

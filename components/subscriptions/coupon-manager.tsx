@@ -12,7 +12,7 @@ import { crud, defineManager, idsOf, type FormValues } from "@/components/manage
 import { ResourceManager } from "@/components/manager/resource-manager";
 import { DateTime, Money, useTimeZone } from "@/components/ui";
 import { dayInZone, zonedDayEnd, zonedDayStart } from "@/server/dates.schema";
-import { ZCreateCouponInput, ZUpdateCouponInput } from "@/server/subscriptions/catalogue.schema";
+import { ZCreateCouponInput, ZUpdateCouponInput } from "@/server/subscriptions/catalogue/catalogue.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
 
 import {

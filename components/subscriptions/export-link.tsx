@@ -1,6 +1,6 @@
-/** A download of one of the revenue exports (GET /api/admin/exports/<kind>.csv, server/subscriptions/exports.ts). */
+/** A download of one of the revenue exports (GET /api/admin/exports/<kind>.csv, server/subscriptions/reports/exports.ts). */
 import { buttonClasses } from "@/components/ui";
-import type { TExportKind } from "@/server/subscriptions/exports.schema";
+import type { TExportKind } from "@/server/subscriptions/reports/exports.schema";
 
 export function ExportLink({ kind, query = "", label }: { kind: TExportKind; query?: string; label?: string }) {
   return (

@@ -2,7 +2,7 @@
 
 /**
  * A renewal charge that failed, as an entry of a payments list (the Subscribers page's payments,
- * a subscription's payments): server/subscriptions/failed-charges.ts.
+ * a subscription's payments): server/subscriptions/recurring/failed-charges.ts.
  */
 import type { RouterOutputs } from "@/components/trpc/types";
 import { Badge, DateTime, useFigureFormats, type BadgeTone } from "@/components/ui";

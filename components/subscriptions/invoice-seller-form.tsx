@@ -25,7 +25,7 @@ import {
   ZInvoiceSellerInput,
   type TInvoiceSellerInput,
   type TInvoiceSellerView,
-} from "@/server/subscriptions/invoices.schema";
+} from "@/server/subscriptions/invoices/invoices.schema";
 
 const FIELDS = ["legalName", "address", "taxId"] as const;
 

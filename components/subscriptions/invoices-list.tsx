@@ -26,7 +26,7 @@ import {
   useTimeZone,
   type Column,
 } from "@/components/ui";
-import { servicePeriodWords } from "@/server/subscriptions/invoices.schema";
+import { servicePeriodWords } from "@/server/subscriptions/invoices/invoices.schema";
 
 type Invoice = RouterOutputs["invoices"]["list"]["invoices"][number];
 

@@ -2,7 +2,7 @@
 
 /**
  * Pause a live recurring subscription for 1 to 12 of its periods (subscriberSubscriptions.pause,
- * server/subscriptions/staff-pause.ts), after a confirmation: shown on the subscription's detail
+ * server/subscriptions/recurring/staff-pause.ts), after a confirmation: shown on the subscription's detail
  * for revenue staff; nothing for a subscription that cannot be paused.
  */
 import { useMutation } from "@tanstack/react-query";
@@ -11,7 +11,7 @@ import { useState } from "react";
 import { useTRPC } from "@/components/trpc/react";
 import type { RouterOutputs } from "@/components/trpc/types";
 import { Button, ErrorAlert, FormField, Select, useConfirm } from "@/components/ui";
-import { periodInWords } from "@/server/subscriptions/catalogue.schema";
+import { periodInWords } from "@/server/subscriptions/catalogue/catalogue.schema";
 
 type TSubscriptionWire = RouterOutputs["subscriberSubscriptions"]["get"]["subscription"];
 

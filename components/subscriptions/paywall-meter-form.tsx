@@ -26,7 +26,7 @@ import {
   ZMeterSettingsInput,
   type TMeterSettingsInput,
   type TMeterSettingsView,
-} from "@/server/subscriptions/access.schema";
+} from "@/server/subscriptions/access/access.schema";
 
 const FIELDS = [
   "enabled",

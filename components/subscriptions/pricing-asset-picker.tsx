@@ -9,7 +9,7 @@ import { useDeferredValue, useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import { Button, SearchInput, useFieldControl } from "@/components/ui";
-import type { PRICING_ASSET_TYPES } from "@/server/subscriptions/catalogue.schema";
+import type { PRICING_ASSET_TYPES } from "@/server/subscriptions/catalogue/catalogue.schema";
 
 export const parseIds = (value: string): string[] => {
   try {

@@ -27,7 +27,7 @@ import {
   WholeNumberInput,
 } from "@/components/ui";
 import { nullPrototypeRecord } from "@/server/own-keys";
-import { ZRetentionOfferInput } from "@/server/subscriptions/self-service.schema";
+import { ZRetentionOfferInput } from "@/server/subscriptions/self-service/self-service.schema";
 
 type View = { kind: "coupon" | "pause"; coupon_id: number | null; periods: number; enabled: boolean } | null;
 

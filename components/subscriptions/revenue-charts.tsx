@@ -2,7 +2,7 @@
 
 /**
  * The revenue dashboard's charts (tRPC revenue.*Report; aggregated in SQL by
- * server/subscriptions/reports.ts, dunning-report.ts): active subscriptions, new and churned,
+ * server/subscriptions/reports/reports.ts, dunning-report.ts): active subscriptions, new and churned,
  * revenue per currency, recovered and lost revenue of failed charges, and the meter's conversion,
  * per day of the account's zone over a range of at most 366 days. Drawn with recharts;
  * each chart is a figure with a caption, a text summary for screen readers and its numbers as a
@@ -27,7 +27,7 @@ import { useTRPC } from "@/components/trpc/react";
 import { Button, FormField, Input, LoadState, Panel, useFigureFormats, useTimeZone } from "@/components/ui";
 import { lastZonedDays } from "@/server/dates.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
-import { ZReportRangeInput, type TReportRangeInput } from "@/server/subscriptions/revenue.schema";
+import { ZReportRangeInput, type TReportRangeInput } from "@/server/subscriptions/reports/revenue.schema";
 
 /** The last 30 days of `zone`, today included. */
 function defaultRange(zone: string, now = new Date()): TReportRangeInput {

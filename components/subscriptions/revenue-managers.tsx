@@ -20,7 +20,7 @@ import {
   ZUpdateGroupInput,
   ZUpdatePricingPlanInput,
   type PRICING_ASSET_TYPES,
-} from "@/server/subscriptions/catalogue.schema";
+} from "@/server/subscriptions/catalogue/catalogue.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
 
 import {

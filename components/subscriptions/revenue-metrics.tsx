@@ -2,7 +2,7 @@
 
 /**
  * The Reports page's revenue metrics (tRPC revenue.metrics; computed by
- * server/subscriptions/metrics.ts): this month's MRR, ARR, churn rate, ARPU and trial conversion
+ * server/subscriptions/reports/metrics.ts): this month's MRR, ARR, churn rate, ARPU and trial conversion
  * as cards, the last 12 months (of the account's zone) as charts, and this month per plan. Every figure has a
  * definition (metrics.schema.ts) behind a "?" button: shown on hover and on keyboard focus, kept
  * open by a click, closed by Escape, and read by screen readers as the button's description.
@@ -16,8 +16,8 @@ import { useTRPC } from "@/components/trpc/react";
 import type { RouterOutputs } from "@/components/trpc/types";
 import { cx, LoadState, Panel, useMoneyFigures, useMonthFormat, useTimeZone } from "@/components/ui";
 import { nullPrototypeRecord } from "@/server/own-keys";
-import { METRIC_DEFINITIONS, type TMetricKey } from "@/server/subscriptions/metrics.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
+import { METRIC_DEFINITIONS, type TMetricKey } from "@/server/subscriptions/reports/metrics.schema";
 
 const TIP_WIDTH = 256;
 const LINE_COLORS = ["#4f46e5", "#15803d", "#b45309", "#be185d", "#0e7490"];

@@ -22,8 +22,8 @@ import {
   useTimeZone,
 } from "@/components/ui";
 import { lastZonedDays } from "@/server/dates.schema";
-import type { TConversionGroup } from "@/server/subscriptions/conversions.schema";
-import type { TReportRangeInput } from "@/server/subscriptions/revenue.schema";
+import type { TConversionGroup } from "@/server/subscriptions/reports/conversions.schema";
+import type { TReportRangeInput } from "@/server/subscriptions/reports/revenue.schema";
 
 import { ChartFigure, DailyCountBars, RangeForm } from "./revenue-charts";
 

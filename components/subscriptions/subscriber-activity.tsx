@@ -29,8 +29,8 @@ import {
 } from "@/components/ui";
 import { ownValue } from "@/server/own-keys";
 import { centsToDecimal, decimalToCents } from "@/server/subscriptions/money.schema";
-import { ZRefundPaymentInput } from "@/server/subscriptions/revenue.schema";
-import { paymentStatusLabel } from "@/server/subscriptions/subscription-status.schema";
+import { ZRefundPaymentInput } from "@/server/subscriptions/reports/revenue.schema";
+import { paymentStatusLabel } from "@/server/subscriptions/subscribers/subscription-status.schema";
 
 type Activity = RouterOutputs["revenue"]["subscriberActivity"];
 type Payment = Activity["payments"][number];

@@ -25,7 +25,10 @@ import {
   SelectableList,
   type BadgeTone,
 } from "@/components/ui";
-import type { TSearchSubscribersInput, TSubscriberStanding } from "@/server/subscriptions/subscribers.schema";
+import type {
+  TSearchSubscribersInput,
+  TSubscriberStanding,
+} from "@/server/subscriptions/subscribers/subscribers.schema";
 
 import { ConsentHistory } from "./consent-history";
 import { ExportLink } from "./export-link";

@@ -36,12 +36,15 @@ import {
   useFigureFormats,
   useTimeZone,
 } from "@/components/ui";
-import { periodInWords } from "@/server/subscriptions/catalogue.schema";
+import { periodInWords } from "@/server/subscriptions/catalogue/catalogue.schema";
 import {
   SUBSCRIPTION_STATUS_FILTERS,
   type TSubscriptionStatusFilter,
-} from "@/server/subscriptions/subscription-actions.schema";
-import { paymentStatusLabel, subscriptionStatusLabel } from "@/server/subscriptions/subscription-status.schema";
+} from "@/server/subscriptions/subscribers/subscription-actions.schema";
+import {
+  paymentStatusLabel,
+  subscriptionStatusLabel,
+} from "@/server/subscriptions/subscribers/subscription-status.schema";
 
 import { FailedChargeRow } from "./failed-charge";
 import { invalidateMoneyViews } from "./money-views";

@@ -6,7 +6,7 @@
  */
 import { crud, defineManager, type FormValues } from "@/components/manager/config";
 import { ResourceManager } from "@/components/manager/resource-manager";
-import { ZCreateTaxRuleInput, ZUpdateTaxRuleInput } from "@/server/subscriptions/catalogue.schema";
+import { ZCreateTaxRuleInput, ZUpdateTaxRuleInput } from "@/server/subscriptions/catalogue/catalogue.schema";
 import { centsToDecimal, decimalToCents } from "@/server/subscriptions/money.schema";
 
 import { listAll, orNull, problems, yesNo } from "./form-helpers";

@@ -1,5 +1,5 @@
 /**
- * Crash test for the subscription lifecycle (server/subscriptions/lifecycle.ts): the server is
+ * Crash test for the subscription lifecycle (server/subscriptions/recurring/lifecycle.ts): the server is
  * killed with SIGKILL in the middle of a renewal step (the period is charged, and the job waits to
  * write the payment: this test holds the payments table), and after the restart the step
  * completes exactly once: one payment, one subscription.renewed event, the end moved one period.
@@ -7,7 +7,7 @@
 import { expect, test } from "@playwright/test";
 import pg from "pg";
 
-import { addDuration } from "../../server/subscriptions/subscription-state";
+import { addDuration } from "../../server/subscriptions/subscribers/subscription-state";
 import { DATABASE_URL, specSchema, startBuiltServer, waitFor, type BuiltServer } from "./built-server";
 
 const SCHEMA = `mh_lifecyclecrash_${process.pid}`;

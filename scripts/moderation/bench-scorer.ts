@@ -1,7 +1,7 @@
 /**
  * npx tsx scripts/moderation/bench-scorer.ts [--rounds 20]
  *
- * How long the default comment scorer (server/engagement/moderation/lexicon-scorer.ts) takes per
+ * How long the default comment scorer (server/engagement/moderation/lexicon/lexicon-scorer.ts) takes per
  * comment, in this process, one comment at a time after a warm-up:
  * - "tuning set": the 400 comments of corpus/tuning.jsonl, each scored --rounds times;
  * - "long": comments of about 2,000 and 10,000 characters (the longest a comment may be) made by
@@ -14,7 +14,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-import { lexiconScorer } from "../../server/engagement/moderation/lexicon-scorer";
+import { lexiconScorer } from "../../server/engagement/moderation/lexicon/lexicon-scorer";
 import { contentOf } from "../../server/engagement/moderation/moderation";
 
 const BUDGET_P95_MS = 5;
@@ -22,7 +22,7 @@ const args = process.argv.slice(2);
 const roundsArg = args.indexOf("--rounds");
 const rounds = roundsArg >= 0 ? Number(args[roundsArg + 1]) : 20;
 
-const corpus = path.join(import.meta.dirname, "../../server/engagement/moderation/corpus/tuning.jsonl");
+const corpus = path.join(import.meta.dirname, "../../server/engagement/moderation/lexicon/corpus/tuning.jsonl");
 const tuning = fs
   .readFileSync(corpus, "utf8")
   .split("\n")

@@ -2,7 +2,7 @@
  * npx tsx scripts/moderation/cross-validate-scorer.ts [--folds 5] [--repeats 1] [--nested] [--grid]
  *
  * k-fold cross-validation of the comment scorer's trained model and of its blend with the rules,
- * over the training material (server/engagement/moderation/model/train.ts TRAINING_FILES: the
+ * over the training material (server/engagement/moderation/lexicon/model/train.ts TRAINING_FILES: the
  * tuning set, the retired report set, the development examples; never the current report set).
  * Folds mix the files and are stratified by label (a seeded shuffle); examples written for the
  * model (model/extra-examples.jsonl) are always on the training side and never measured.
@@ -17,8 +17,8 @@
  * rules' signals as features too). `--leave-out corpus/retired-report-1.jsonl` trains on the rest
  * and scores that file once.
  */
-import { blendSpam, blendToxicity, chooseHoldAt } from "../../server/engagement/moderation/model/blend";
-import { type FeatureOptions } from "../../server/engagement/moderation/model/features";
+import { blendSpam, blendToxicity, chooseHoldAt } from "../../server/engagement/moderation/lexicon/model/blend";
+import { type FeatureOptions } from "../../server/engagement/moderation/lexicon/model/features";
 import {
   featurise,
   foldsOf,
@@ -33,7 +33,7 @@ import {
   type Example,
   type Setting,
   type TargetVectors,
-} from "../../server/engagement/moderation/model/train";
+} from "../../server/engagement/moderation/lexicon/model/train";
 import { confusion, rocAuc } from "./metrics";
 
 const args = process.argv.slice(2);

@@ -22,8 +22,8 @@ import path from "node:path";
 import { detectLanguage } from "../../server/engagement/moderation/language/detect";
 import { readSentences, SAMPLED, type Sampled } from "../../server/engagement/moderation/language/sentences/read";
 import { hasShippedWord } from "../../server/engagement/moderation/language/shipped-words";
-import { lexiconScorer } from "../../server/engagement/moderation/lexicon-scorer";
-import type { CommentScore } from "../../server/engagement/moderation/scorer";
+import { lexiconScorer } from "../../server/engagement/moderation/lexicon/lexicon-scorer";
+import type { CommentScore } from "../../server/engagement/moderation/scorer/scorer";
 
 const args = process.argv.slice(2);
 const setArg = args.indexOf("--set");
@@ -84,7 +84,7 @@ for (const language of SAMPLED) {
   );
 }
 
-const MODERATION = path.join(import.meta.dirname, "../../server/engagement/moderation");
+const MODERATION = path.join(import.meta.dirname, "../../server/engagement/moderation/lexicon");
 console.log("\nThe moderation corpus's comments (written in English but for a few on purpose):");
 for (const file of ["corpus/tuning.jsonl", "corpus/retired-report-1.jsonl", "development-examples.jsonl"]) {
   const texts = fs

@@ -1,7 +1,7 @@
 /**
  * npx tsx scripts/moderation/evaluate-scorer.ts <labelled.jsonl> [--threshold 70] [--errors]
  *
- * Scores every comment of a labelled JSONL file (format: server/engagement/moderation/corpus/README.md)
+ * Scores every comment of a labelled JSONL file (format: server/engagement/moderation/lexicon/corpus/README.md)
  * with the default comment scorer, as a comment by an established reader (so the new-reader link
  * rule plays no part), and prints per class:
  * - toxic: held when toxicity ≥ the threshold (default: the moderation settings' default, 70);
@@ -17,9 +17,9 @@
  */
 import fs from "node:fs";
 
-import { lexiconScorer } from "../../server/engagement/moderation/lexicon-scorer";
+import { lexiconScorer } from "../../server/engagement/moderation/lexicon/lexicon-scorer";
 import { contentOf } from "../../server/engagement/moderation/moderation";
-import type { CommentScore } from "../../server/engagement/moderation/scorer";
+import type { CommentScore } from "../../server/engagement/moderation/scorer/scorer";
 import { MODERATION_DEFAULTS } from "../../server/engagement/moderation/settings.schema";
 import { confusion, rocAuc } from "./metrics";
 

@@ -1,7 +1,7 @@
 /**
  * npx tsx scripts/moderation/train-scorer.ts [--check]
  *
- * Trains the comment scorer's model (server/engagement/moderation/model/, docs/moderation.md "The
+ * Trains the comment scorer's model (server/engagement/moderation/lexicon/model/, docs/moderation.md "The
  * trained model") on the training material (model/train.ts TRAINING_FILES: the tuning set, the
  * retired report set, the development examples and model/extra-examples.jsonl; never the current
  * report set) and writes model/weights.json. Deterministic: the same material gives the same file,
@@ -11,7 +11,11 @@
  */
 import fs from "node:fs";
 
-import { buildWeightsFile, serialiseWeightsFile, WEIGHTS_PATH } from "../../server/engagement/moderation/model/train";
+import {
+  buildWeightsFile,
+  serialiseWeightsFile,
+  WEIGHTS_PATH,
+} from "../../server/engagement/moderation/lexicon/model/train";
 
 const check = process.argv.includes("--check");
 const started = Date.now();

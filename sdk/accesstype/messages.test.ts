@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 
 import { LOCALES } from "@/i18n/locales";
 import { messagesOf, parseMessage } from "@/i18n/messages";
-import { ZLanguageTag } from "@/server/subscriptions/sdk-messages.schema";
+import { ZLanguageTag } from "@/server/subscriptions/access/sdk-messages.schema";
 
 import { SDK_ALIAS } from "../../scripts/build-bundles.mjs";
 import type * as Messages from "./messages";

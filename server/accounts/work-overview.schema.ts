@@ -1,5 +1,5 @@
 /** The Overview's figures for moderators and revenue staff (work-overview.ts), as the dashboard shows them. */
-import type { TMoneyFigure } from "../subscriptions/metrics.schema";
+import type { TMoneyFigure } from "../subscriptions/reports/metrics.schema";
 
 export const RENEWALS_AHEAD_DAYS = 7;
 export const REFUNDS_PAST_DAYS = 30;

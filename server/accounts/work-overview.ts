@@ -11,7 +11,7 @@
 import "server-only";
 
 import type { Db } from "../db/client";
-import { revenueMetrics } from "../subscriptions/metrics-load";
+import { revenueMetrics } from "../subscriptions/reports/metrics-load";
 import { zonedDay, zonedDayStart } from "../time-zone";
 import { getAccountTimeZone } from "./time-zone";
 import {

@@ -18,9 +18,9 @@ import { getEnv } from "../../env.js";
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { AppError } from "../errors";
-import { advanceSubscription } from "../subscriptions/lifecycle";
 import { DEMO_EXPIRED_CARD_TOKEN, DEMO_TEST_PAYMENT_TYPE } from "../subscriptions/payments/demo-test-gateway";
-import { loadSubscriptionWire, notFoundSubscription } from "../subscriptions/subscription-view";
+import { advanceSubscription } from "../subscriptions/recurring/lifecycle";
+import { loadSubscriptionWire, notFoundSubscription } from "../subscriptions/subscribers/subscription-view";
 
 const STRIPE_RECURRING = "stripe_recurring";
 

@@ -25,8 +25,8 @@
  *   placeholder (empty ops, no mentions, flags set).
  * - Edit and hide: the author only (403); a comment of another page or account is 404. An edit
  *   after the account's edit window (comment-edit-window.ts) is 403.
- * - Moderators (moderation/queue.ts): a banned reader's create, edit and hide are 403
- *   (moderation/bans.ts); an edit keeps a moderator's decision (moderation/decisions.ts afterEdit);
+ * - Moderators (moderation/queue/queue.ts): a banned reader's create, edit and hide are 403
+ *   (moderation/bans/bans.ts); an edit keeps a moderator's decision (moderation/queue/decisions.ts afterEdit);
  *   a create emits comment.created (events.ts) in its own statement (comment-write.ts).
  */
 import "server-only";
@@ -49,12 +49,12 @@ import { AUTHOR_FIELDS, toWire } from "./comment-wire";
 import { NEW_COMMENT, writeComment } from "./comment-write";
 import { type TCommentOp, type TCommentWire, type TCreateCommentBody } from "./comments.schema";
 import { commenterColumns, commenterFor } from "./guests";
-import { assertNotBanned } from "./moderation/bans";
-import { afterEdit } from "./moderation/decisions";
-import { pageRulesOf } from "./moderation/page-rules";
+import { assertNotBanned } from "./moderation/bans/bans";
+import { afterEdit } from "./moderation/queue/decisions";
+import { pageRulesOf } from "./moderation/rules/page-rules";
+import { recordShadowScore, type ShadowRecord } from "./moderation/scorer/shadow";
 import { moderationSettingsOf } from "./moderation/settings";
-import { recordShadowScore, type ShadowRecord } from "./moderation/shadow";
-import { effectiveRules, openSurgesOf, surgesOn } from "./moderation/surges";
+import { effectiveRules, openSurgesOf, surgesOn } from "./moderation/surges/surges";
 import { moderateWriting, pageRefusalError } from "./moderation/writing";
 import { enqueueCommentNotifications, talksToReaders } from "./notifications/notify";
 import { assertPageMayOpen, decodePageId, findOrCreatePage, findPage } from "./pages";
@@ -81,7 +81,7 @@ function countsOf(stats: PageCommentStats | undefined) {
 
 /**
  * The moderation columns of a comment being written, or 400 for a banned "reject" word (writing.ts),
- * and what the account's shadow configuration would have done with a new one (moderation/shadow.ts).
+ * and what the account's shadow configuration would have done with a new one (moderation/scorer/shadow.ts).
  */
 async function moderate(
   db: Db,
@@ -178,7 +178,7 @@ export async function createComment(
   const [read, settings, surges] = await Promise.all([
     findPage(db, account.id, url),
     moderationSettingsOf(db, account.id),
-    // The account's open surges, from memory (moderation/surges.ts): the stricter of a surge and
+    // The account's open surges, from memory (moderation/surges/surges.ts): the stricter of a surge and
     // the page's own rules applies.
     openSurgesOf(db, account.id),
   ]);
@@ -262,7 +262,7 @@ export async function createComment(
   const created = "id" in written;
   if ("id" in written) {
     comment = { ...draft, id: written.id, author: member };
-    // moderation: the shadow configuration's decision, beside the comment (moderation/shadow.ts)
+    // moderation: the shadow configuration's decision, beside the comment (moderation/scorer/shadow.ts)
     if (shadow) {
       await recordShadowScore(db, { accountId: account.id, commentId: written.id, createdAt: now, record: shadow });
     }

@@ -9,7 +9,7 @@
  *   comment does); one row per page, reader and reaction id (the unique index, ON CONFLICT DO
  *   NOTHING), so giving it twice, even at the same moment, counts once and answers the same.
  * - Taking back a reaction the reader does not have changes nothing (200).
- * - A banned reader (moderation/bans.ts) is 403, for giving and taking back alike.
+ * - A banned reader (moderation/bans/bans.ts) is 403, for giving and taking back alike.
  * - Reading a page nobody has reacted to or commented on creates nothing: all counts are 0.
  */
 import "server-only";
@@ -20,7 +20,7 @@ import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
 import { findJwtMember, findOrCreateJwtMember } from "../members/identities";
 import { getPublisher } from "../publishing/publisher";
-import { assertNotBanned } from "./moderation/bans";
+import { assertNotBanned } from "./moderation/bans/bans";
 import { assertPageMayOpen, decodePageId, findOrCreatePage, findPage } from "./pages";
 import { REACTION_IDS, type TPageReactionsWire, type TReactionId } from "./reactions.schema";
 

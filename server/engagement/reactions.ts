@@ -10,7 +10,7 @@
  *   unpublished) is NOT_FOUND: readers cannot see it, so they cannot react to it.
  * - The answer is the comment as the other endpoints give it, `reactions` counting per id, with
  *   `my_reactions`, the reader's own.
- * - A banned reader (moderation/bans.ts) is 403, for adding and removing alike.
+ * - A banned reader (moderation/bans/bans.ts) is 403, for adding and removing alike.
  */
 import "server-only";
 
@@ -22,7 +22,7 @@ import { findJwtMember, findOrCreateJwtMember } from "../members/identities";
 import { toWire } from "./comment-wire";
 import { VISIBLE } from "./comments";
 import type { TCommentWire } from "./comments.schema";
-import { assertNotBanned } from "./moderation/bans";
+import { assertNotBanned } from "./moderation/bans/bans";
 import { decodePageId, findPage } from "./pages";
 import type { TReactionId } from "./reactions.schema";
 

@@ -4,7 +4,7 @@
 import { z } from "zod";
 
 import { ZCommentParams } from "./comments.schema";
-import { REPORT_REASONS } from "./moderation/queue.schema";
+import { REPORT_REASONS } from "./moderation/queue/queue.schema";
 
 export { REPORT_REASONS };
 

@@ -20,7 +20,7 @@ import { AppError } from "../errors";
 import { findOrCreateJwtMember } from "../members/identities";
 import { VISIBLE } from "./comments";
 import { emitCommentEvent } from "./events";
-import { assertNotBanned } from "./moderation/bans";
+import { assertNotBanned } from "./moderation/bans/bans";
 import { decodePageId, findPage } from "./pages";
 import { REPORTS_TO_HOLD, type TReportBody, type TReportWire } from "./reports.schema";
 

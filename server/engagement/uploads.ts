@@ -21,7 +21,7 @@ import { AppError } from "../errors";
 import { findOrCreateJwtMember } from "../members/identities";
 import { inspectImage, keepImage } from "../publishing/editorial/images";
 import { publicImageUrl, type ImageStorage } from "../storage/image-storage";
-import { assertNotBanned } from "./moderation/bans";
+import { assertNotBanned } from "./moderation/bans/bans";
 
 export const READER_UPLOAD = {
   /** Bytes of one image. */

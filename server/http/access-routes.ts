@@ -11,16 +11,16 @@ import type { Db } from "../db/client";
 import { AppError, isAppError } from "../errors";
 import { authenticateMember } from "../members/sessions";
 import { getPublisher } from "../publishing/publisher";
-import { decideAccess, recordPingback, toAccessGrant } from "../subscriptions/access";
-import { grantWords } from "../subscriptions/access-words";
+import { decideAccess, recordPingback, toAccessGrant } from "../subscriptions/access/access";
+import { grantWords } from "../subscriptions/access/access-words";
 import {
   PINGBACK_MAX_BODY_BYTES,
   ZAccessParams,
   ZAccessQuery,
   ZMeterObject,
   ZWebAccessQuery,
-} from "../subscriptions/access.schema";
-import { noteAccessCheck } from "../subscriptions/conversion-record";
+} from "../subscriptions/access/access.schema";
+import { noteAccessCheck } from "../subscriptions/reports/conversion-record";
 import { ampCorsHeaders } from "./amp-cors";
 import { memberTokenFromRequest } from "./member-session";
 import { json } from "./respond";

@@ -5,20 +5,20 @@
  */
 import type { z } from "zod";
 
+import type { CheckoutWho } from "../subscriptions/checkout/buyer";
 import {
   requireAttemptToken,
   ZClientCheckoutBody,
   ZGuestCheckoutBody,
   ZServerCheckoutBody,
   type TCheckoutBody,
-} from "../subscriptions/checkout.schema";
-import type { CheckoutWho } from "../subscriptions/checkout/buyer";
+} from "../subscriptions/checkout/checkout.schema";
 import { createSubscription } from "../subscriptions/checkout/create";
 import { previewSubscription } from "../subscriptions/checkout/preview";
 import { checkoutRequest } from "../subscriptions/checkout/request";
-import { linkReader } from "../subscriptions/conversion-record";
-import { ZReaderIdQuery } from "../subscriptions/conversions.schema";
-import { ZClientQuery, ZSubscriberPathParams } from "../subscriptions/subscribers.schema";
+import { linkReader } from "../subscriptions/reports/conversion-record";
+import { ZReaderIdQuery } from "../subscriptions/reports/conversions.schema";
+import { ZClientQuery, ZSubscriberPathParams } from "../subscriptions/subscribers/subscribers.schema";
 import type { RouteRateLimit } from "./rate-limit-rules";
 import { json } from "./respond";
 import { apiRoute } from "./route";

@@ -46,8 +46,8 @@ import {
   type ContentContext,
 } from "../publishing/stories";
 import type { WireStory } from "../publishing/story-view";
-import { decideAccess, recordPingback, toAccessGrant } from "../subscriptions/access";
-import { ZWebAccessQuery } from "../subscriptions/access.schema";
+import { decideAccess, recordPingback, toAccessGrant } from "../subscriptions/access/access";
+import { ZWebAccessQuery } from "../subscriptions/access/access.schema";
 import { cachedRead, type CacheableAnswer } from "./content-cache";
 import { searchParamsToObject } from "./request-body";
 import { apiRoute, type HandlerContext, type RouteHandler, type RouteOptions } from "./route";

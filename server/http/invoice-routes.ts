@@ -7,11 +7,15 @@
  */
 import type { Db } from "../db/client";
 import { readerMail } from "../mail/reader-mail";
-import { creditNoteDocumentModel, type CreditNoteDocumentRow } from "../subscriptions/credit-note-document";
-import { invoiceDocumentModel, renderDocumentHtml, type DocumentModel } from "../subscriptions/invoice-document";
-import type { InvoiceRow } from "../subscriptions/invoices";
-import type { TInvoiceFormat } from "../subscriptions/invoices.schema";
-import { renderDocumentPdf } from "../subscriptions/pdf-document";
+import { creditNoteDocumentModel, type CreditNoteDocumentRow } from "../subscriptions/invoices/credit-note-document";
+import {
+  invoiceDocumentModel,
+  renderDocumentHtml,
+  type DocumentModel,
+} from "../subscriptions/invoices/invoice-document";
+import type { InvoiceRow } from "../subscriptions/invoices/invoices";
+import type { TInvoiceFormat } from "../subscriptions/invoices/invoices.schema";
+import { renderDocumentPdf } from "../subscriptions/invoices/pdf-document";
 
 const PRIVATE = { "Cache-Control": "private, no-store", "X-Content-Type-Options": "nosniff" };
 

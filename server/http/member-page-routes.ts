@@ -21,11 +21,11 @@ import { latestMemberExport, requestMemberExport } from "../privacy/exports/requ
 import { ZStoryIdParams } from "../publishing/content.schema";
 import { castVote, getStoryVotes } from "../publishing/votes";
 import { ZVoteInput } from "../publishing/votes.schema";
-import { cardLinkView, hostedCardPageByLink, updateCardByLink } from "../subscriptions/card-link-access";
-import { getCreditNoteOrThrow } from "../subscriptions/credit-notes";
-import { getInvoiceOrThrow } from "../subscriptions/invoices";
-import { ZCreditNoteFileParams, ZInvoiceFileParams } from "../subscriptions/invoices.schema";
-import { ZCardLinkParams, ZPaymentMethodInput } from "../subscriptions/self-service.schema";
+import { getCreditNoteOrThrow } from "../subscriptions/invoices/credit-notes";
+import { getInvoiceOrThrow } from "../subscriptions/invoices/invoices";
+import { ZCreditNoteFileParams, ZInvoiceFileParams } from "../subscriptions/invoices/invoices.schema";
+import { cardLinkView, hostedCardPageByLink, updateCardByLink } from "../subscriptions/self-service/card-link-access";
+import { ZCardLinkParams, ZPaymentMethodInput } from "../subscriptions/self-service/self-service.schema";
 import { creditNoteDocumentResponse, invoiceDocumentResponse, pdfHrefOf } from "./invoice-routes";
 import { clearedSessionCookies, isSecureRequest, privateJson } from "./member-session";
 import { apiRoute } from "./route";

@@ -44,8 +44,8 @@ import { countLiveSessions } from "../members/sessions";
 import { logInWithProvider } from "../members/social-login";
 import { ZSocialLoginInput, ZSocialLoginParams } from "../members/social-login.schema";
 import { assertSignUpNewsletters, joinSignUpNewsletters } from "../newsletters/signup-newsletters";
-import { linkReader, type LinkVia } from "../subscriptions/conversion-record";
-import { ZReaderIdQuery } from "../subscriptions/conversions.schema";
+import { linkReader, type LinkVia } from "../subscriptions/reports/conversion-record";
+import { ZReaderIdQuery } from "../subscriptions/reports/conversions.schema";
 import { jsonWithMemberSession, loggedOutResponse, privateJson } from "./member-session";
 import { apiRoute, type RouteHandler } from "./route";
 

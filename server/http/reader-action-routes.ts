@@ -37,8 +37,8 @@ import { DSA_NOTICE_CATEGORIES, ZDsaNoticeBody, ZDsaNoticeParams } from "../enga
 import { submitDsaNotice } from "../engagement/dsa/notices";
 import { readerFeed } from "../engagement/feed";
 import { ZFeedParams, ZMyFeedQuery } from "../engagement/feed.schema";
-import { listAwaitingReview } from "../engagement/moderation/awaiting-review";
-import { ZAwaitingReviewQuery } from "../engagement/moderation/awaiting-review.schema";
+import { listAwaitingReview } from "../engagement/moderation/queue/awaiting-review";
+import { ZAwaitingReviewQuery } from "../engagement/moderation/queue/awaiting-review.schema";
 import { readerPrefs, updateReaderPrefs } from "../engagement/notifications/preferences";
 import { ZPrefsParams, ZPrefsQuery, ZUpdatePrefsBody } from "../engagement/notifications/preferences.schema";
 import { setPageMetadata } from "../engagement/page-metadata";

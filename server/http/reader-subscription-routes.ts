@@ -12,14 +12,14 @@ import type { ApiUser } from "../auth/api-auth";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { findJwtMember } from "../members/identities";
-import { listCreditNotes } from "../subscriptions/credit-notes";
-import { updateCardLink } from "../subscriptions/dunning";
-import { listMemberInvoices } from "../subscriptions/invoices";
-import { applyPlanSwitch, previewPlanSwitch } from "../subscriptions/plan-switch";
-import { scheduledSwitchOf } from "../subscriptions/plan-switch-scheduled";
-import { cancelWithReason } from "../subscriptions/self-service-cancel";
-import { ZSelfServiceCancelInput } from "../subscriptions/self-service.schema";
-import { ZClientQuery } from "../subscriptions/subscribers.schema";
+import { listCreditNotes } from "../subscriptions/invoices/credit-notes";
+import { listMemberInvoices } from "../subscriptions/invoices/invoices";
+import { updateCardLink } from "../subscriptions/recurring/dunning";
+import { applyPlanSwitch, previewPlanSwitch } from "../subscriptions/recurring/plan-switch";
+import { scheduledSwitchOf } from "../subscriptions/recurring/plan-switch-scheduled";
+import { cancelWithReason } from "../subscriptions/self-service/self-service-cancel";
+import { ZSelfServiceCancelInput } from "../subscriptions/self-service/self-service.schema";
+import { ZClientQuery } from "../subscriptions/subscribers/subscribers.schema";
 import {
   SUBSCRIPTION_METADATA_LIMITS,
   ZExtendTo,
@@ -28,8 +28,8 @@ import {
   ZSubscriptionMetadata,
   ZSwitchBody,
   ZSwitchPreviewBody,
-} from "../subscriptions/subscription-actions.schema";
-import { notFoundSubscription } from "../subscriptions/subscription-view";
+} from "../subscriptions/subscribers/subscription-actions.schema";
+import { notFoundSubscription } from "../subscriptions/subscribers/subscription-view";
 import {
   cancelSubscription,
   extendSubscription,
@@ -38,7 +38,7 @@ import {
   listSubscriberSubscriptions,
   switchPlanDetails,
   updateSubscriptionMetadata,
-} from "../subscriptions/subscriptions";
+} from "../subscriptions/subscribers/subscriptions";
 import { json, noContent } from "./respond";
 import { apiRoute, type HandlerContext, type RouteHandler, type RouteOptions } from "./route";
 

@@ -41,7 +41,7 @@ import { resolvePublisher, type Publisher } from "../publishing/publisher";
 import { checkRateLimit, rateLimitHeaders, type RateLimitResult } from "../rate-limit";
 import { getRateLimitStore } from "../rate-limit/store";
 import { PEER_ADDRESS_HEADER, servedPeerAddress } from "../security/peer-address.js";
-import { authenticateAmpCall } from "../subscriptions/amp-calls";
+import { authenticateAmpCall } from "../subscriptions/access/amp-calls";
 import { assertSafeInput } from "../validation";
 import { corsHeaders, preflightResponse } from "./cors";
 import { requestIdFrom } from "./edge.js";
@@ -65,7 +65,7 @@ import { readBody, searchParamsToObject, type BodyType } from "./request-body";
  *   (the web's paywall calls): `account`, `user`;
  * - "amp": AMP's paywall calls (spec §5 "X-SUBAUTH, query key, optional svc_jwt"): the server key
  *   in X-SUBAUTH (a `key` beside it must be the same account's), or the client key alone when the
- *   account allows direct AMP calls (server/subscriptions/amp-calls.ts): `account`, `user`;
+ *   account allows direct AMP calls (server/subscriptions/access/amp-calls.ts): `account`, `user`;
  * - "client", "client+user", "client+optionalUser": an account's client key in `key`, and the
  *   publisher-signed user JWT (masthead_jwt, accesstype_jwt): `account`, `user`;
  * - "publisherJwt", "publisherJwt+user": the account in the path and a publisher-signed `jwt`:

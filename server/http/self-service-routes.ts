@@ -12,16 +12,16 @@ import {
   confirmSelfServiceSwitch,
   previewSelfServiceSwitch,
   updateSelfServicePaymentMethod,
-} from "../subscriptions/self-service";
-import { acceptRetentionOffer, cancelWithReason, undoCancel } from "../subscriptions/self-service-cancel";
+} from "../subscriptions/self-service/self-service";
+import { acceptRetentionOffer, cancelWithReason, undoCancel } from "../subscriptions/self-service/self-service-cancel";
 import {
   ZPaymentMethodInput,
   ZSelfServiceCancelInput,
   ZSelfServiceSwitchInput,
   ZSelfServiceSwitchPreviewInput,
   ZSelfServiceZoneQuery,
-} from "../subscriptions/self-service.schema";
-import { ZSubscriptionIdParam } from "../subscriptions/subscription-actions.schema";
+} from "../subscriptions/self-service/self-service.schema";
+import { ZSubscriptionIdParam } from "../subscriptions/subscribers/subscription-actions.schema";
 import { privateJson } from "./member-session";
 import { apiRoute, type HandlerContext, type RouteHandler, type RouteOptions } from "./route";
 

@@ -9,10 +9,10 @@ import { z } from "zod";
 
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
-import { addGroupMember, listGroupMembers, removeGroupMembers } from "../subscriptions/group-members";
-import { renewSubscription } from "../subscriptions/renewals";
-import { ZRenewalBody } from "../subscriptions/renewals.schema";
-import { resolveSubscriber } from "../subscriptions/subscribers";
+import { renewSubscription } from "../subscriptions/recurring/renewals";
+import { ZRenewalBody } from "../subscriptions/recurring/renewals.schema";
+import { addGroupMember, listGroupMembers, removeGroupMembers } from "../subscriptions/subscribers/group-members";
+import { resolveSubscriber } from "../subscriptions/subscribers/subscribers";
 import {
   ALTERNATE_IDENTITY_FIELDS,
   identityValueIssue,
@@ -21,7 +21,7 @@ import {
   ZAlternateIdentity,
   ZProvider,
   ZSubscriberPathParams,
-} from "../subscriptions/subscribers.schema";
+} from "../subscriptions/subscribers/subscribers.schema";
 import {
   SUBSCRIPTION_METADATA_LIMITS,
   ZActiveOnly,
@@ -30,14 +30,14 @@ import {
   ZRemoveGroupMembersQuery,
   ZSubscriptionIdParam,
   ZSubscriptionMetadata,
-} from "../subscriptions/subscription-actions.schema";
+} from "../subscriptions/subscribers/subscription-actions.schema";
 import {
   cancelSubscription,
   listGiftedSubscriptions,
   listSubscriberSubscriptions,
   updateActiveSubscriptionsMetadata,
   updateSubscriptionMetadata,
-} from "../subscriptions/subscriptions";
+} from "../subscriptions/subscribers/subscriptions";
 import { json } from "./respond";
 import { apiRoute, type HandlerContext, type RouteHandler, type RouteOptions } from "./route";
 

@@ -5,8 +5,8 @@
  */
 import type { z } from "zod";
 
-import { getGroup, listPublicGroups, listPublicGroupsOfType } from "../subscriptions/catalogue";
-import { ZGroupIdParams } from "../subscriptions/catalogue.schema";
+import { getGroup, listPublicGroups, listPublicGroupsOfType } from "../subscriptions/catalogue/catalogue";
+import { ZGroupIdParams } from "../subscriptions/catalogue/catalogue.schema";
 import { json } from "./respond";
 import { apiRoute, type HandlerContext, type RouteHandler, type RouteOptions } from "./route";
 

@@ -3,7 +3,7 @@
  * (server/jobs/define.ts says what a job is; docs/architecture.md how to add one). The local
  * runner and the Inngest functions run exactly these, by name.
  */
-import { surgeWatchJob } from "../engagement/moderation/surges";
+import { surgeWatchJob } from "../engagement/moderation/surges/surges";
 import { digestJob, notifyCommentJob } from "../engagement/notifications/notify";
 import { importOperationJob } from "../imports/dashboard/job";
 import { sendMailJob } from "../mail/outbox";
@@ -14,13 +14,13 @@ import { buildExportJob } from "../privacy/exports/build";
 import { cleanupExportsJob } from "../privacy/exports/cleanup";
 import { retentionJob } from "../privacy/retention/retention";
 import { publishScheduledStoryJob } from "../publishing/editorial/scheduling";
-import { gatewayResumeJob } from "../subscriptions/gateway-resume";
-import { subscriptionLifecycleJob, subscriptionLifecycleSweepJob } from "../subscriptions/lifecycle";
+import { trialRefundJob } from "../subscriptions/checkout/trial-refund";
 import { experimentAutoStopJob } from "../subscriptions/offers/experiments";
 import { gatewayAbsenceJob, gatewayEventJob } from "../subscriptions/payments/gateway-events";
-import { switchPlanJob } from "../subscriptions/plan-switch-scheduled";
-import { retentionOfferJob } from "../subscriptions/retention-offers";
-import { trialRefundJob } from "../subscriptions/trial-refund";
+import { gatewayResumeJob } from "../subscriptions/recurring/gateway-resume";
+import { subscriptionLifecycleJob, subscriptionLifecycleSweepJob } from "../subscriptions/recurring/lifecycle";
+import { switchPlanJob } from "../subscriptions/recurring/plan-switch-scheduled";
+import { retentionOfferJob } from "../subscriptions/self-service/retention-offers";
 import { deliverWebhookJob } from "../webhooks/deliveries";
 import type { JobDefinition } from "./define";
 import { purgeJob } from "./maintenance";

@@ -140,7 +140,7 @@ export async function emitMemberSignup(tx: Db, member: MemberRecord, now: Date):
 }
 
 async function assertAvailable(db: Db, accountId: number, email: string, username: string | undefined): Promise<void> {
-  // An e-mail a subscriber holds as a further identity (server/subscriptions/subscribers.ts) is taken too.
+  // An e-mail a subscriber holds as a further identity (server/subscriptions/subscribers/subscribers.ts) is taken too.
   const heldEmail = { identities: { some: { provider: "email", externalId: email } } };
   const clash = await db.member.findFirst({
     where: { accountId, OR: [{ email }, heldEmail, ...(username ? [{ username }] : [])] },

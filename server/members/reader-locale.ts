@@ -11,7 +11,7 @@ import { LOCALES, type Locale } from "@/i18n/locales";
 import type { Db } from "../db/client";
 import { accountLocales, localeCookieOf, pageLocale, type AccountLocales } from "../i18n/locale-settings";
 import { translatorFor } from "../i18n/overrides";
-import type { ReaderWords } from "../subscriptions/self-service-words";
+import type { ReaderWords } from "../subscriptions/self-service/self-service-words";
 
 /** The cookie a signed-out reader's choice is kept in (a signed-in reader's is on their record too). */
 /** Every shipped locale, English first: a page on a host that names no publisher. */

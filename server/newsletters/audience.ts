@@ -5,7 +5,7 @@
  *   opt-in; UNSUBSCRIBED ones left);
  * - the newsletter's audience admits the member: OPT_IN everyone subscribed; MEMBERS only members
  *   with a verified e-mail; PAYING only members with a live subscription (the one rule of
- *   ../subscriptions/subscription-state.ts `accessGrantingWhere`: active or cancelled, started, not
+ *   ../subscriptions/subscribers/subscription-state.ts `accessGrantingWhere`: active or cancelled, started, not
  *   ended or in grace, not deleted) to one of `planIds`, to any plan when `planIds` is empty;
  * - the member has an address (its e-mail, or for a member known only by outside identities its
  *   communication e-mail) and the account does not suppress it (email_suppressions).
@@ -15,7 +15,7 @@
 import type { Db } from "../db/client";
 import type { NewsletterAudience, Prisma } from "../generated/prisma/client";
 import { isPlaceholderEmail } from "../members/identities";
-import { accessGrantingWhere } from "../subscriptions/subscription-state";
+import { accessGrantingWhere } from "../subscriptions/subscribers/subscription-state";
 import { suppressedAmong } from "./suppression";
 
 type AudienceNewsletter = { id: number; accountId: number; audience: NewsletterAudience; planIds: number[] };

@@ -3,12 +3,12 @@
  * variants (full, and cut at the paywall) or a digest, and, per reader, which variant the reader
  * gets.
  *
- * A reader's access to a story in a mail follows the paywall rule (../subscriptions/access-rule.ts)
+ * A reader's access to a story in a mail follows the paywall rule (../subscriptions/access/access-rule.ts)
  * for a known, signed-in member without a meter (a mail counts no metered read): a public story,
  * and a "login" story (the reader is a member), are sent whole; a "subscription" story whole to a
  * reader whose own or group subscription grants it now (SUBSCRIBER, or ASSET for pay per asset),
  * cut at the paywall to everyone else. The reader's subscriptions are read as the access check
- * reads them (../subscriptions/access-load.ts `loadReaderState`: a batch's readers in one statement).
+ * reads them (../subscriptions/access/access-load.ts `loadReaderState`: a batch's readers in one statement).
  *
  * Each reader gets the chrome in their own locale (their saved choice, else the account's default:
  * ../mail/reader-mail.ts `memberLocales`, a batch's readers in one statement); a send compiles a
@@ -27,8 +27,8 @@ import { imageUrl } from "../publishing/feeds/content";
 import { paywallPointOf } from "../publishing/paywall-point";
 import { getPublisher } from "../publishing/publisher";
 import { storyUrl } from "../publishing/story-view";
-import { loadReaderState } from "../subscriptions/access-load";
-import { applyAccessRule, storyAccessKind, type StoryAccess } from "../subscriptions/access-rule";
+import { loadReaderState } from "../subscriptions/access/access-load";
+import { applyAccessRule, storyAccessKind, type StoryAccess } from "../subscriptions/access/access-rule";
 import { digestStories } from "./digest-stories";
 import {
   compileDigestMail,

@@ -39,7 +39,7 @@ import type { MemberRecord } from "../members/members";
 import { recordConsent, type ConsentWording } from "../privacy/consent/consent";
 import { channelOfSource, newsletterPurpose } from "../privacy/consent/consent.schema";
 import { memberPageNewsletterWording, newsletterNoteWording, shownLocale } from "../privacy/consent/wording";
-import { accessGrantingWhere } from "../subscriptions/subscription-state";
+import { accessGrantingWhere } from "../subscriptions/subscribers/subscription-state";
 import { memberAddress } from "./audience";
 import { confirmUrl, unsubscribeUrl } from "./links";
 import { getNewsletterRow } from "./newsletters";
@@ -222,7 +222,7 @@ async function findOrCreateNewsletterMember(
       emailVerified: false,
       locale: args.locale ?? null,
     },
-    // A subscriber's further e-mail identity (server/subscriptions/subscribers.ts) names that member.
+    // A subscriber's further e-mail identity (server/subscriptions/subscribers/subscribers.ts) names that member.
     otherwise: async (tx) => {
       const held = await tx.member.findFirst({
         where: { accountId: args.accountId, identities: { some: { provider: "email", externalId: email } } },
@@ -261,7 +261,7 @@ export async function unsubscribeSubscription(
 
 // ─── readers ─────────────────────────────────────────────────────────────────────────────────
 
-/** The plans the member pays for now (the subscriptions that grant access: ../subscriptions/subscription-state.ts). */
+/** The plans the member pays for now (the subscriptions that grant access: ../subscriptions/subscribers/subscription-state.ts). */
 async function paidPlanIds(db: Db, args: { accountId: number; memberId: number; now: Date }): Promise<Set<number>> {
   const rows = await db.subscription.findMany({
     where: {

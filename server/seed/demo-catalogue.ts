@@ -2,7 +2,7 @@
  * The demo publisher's catalogue: a public "Digital access" group with a monthly and a yearly
  * plan, a campaign, a welcome coupon and a tax rule. Written as rows (the seed runs outside the
  * server runtime, where the audited services, which are server-only, cannot be loaded); every
- * value keeps the services' rules (server/subscriptions/catalogue-rules.ts), which the
+ * value keeps the services' rules (server/subscriptions/catalogue/catalogue-rules.ts), which the
  * integration test checks. Skipped when the account already has a subscription group.
  */
 import type { Db } from "../db/client";

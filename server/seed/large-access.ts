@@ -14,7 +14,7 @@
  */
 import type { Db } from "../db/client";
 import { withTransaction } from "../db/transaction";
-import { meterPeriodStart } from "../subscriptions/meter-period";
+import { meterPeriodStart } from "../subscriptions/access/meter-period";
 import { LARGE_SLUG_PREFIX } from "./large-content";
 
 const ACCESS_BENCH = {

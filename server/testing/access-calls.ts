@@ -13,7 +13,7 @@ import { POST as AMP_PINGBACK } from "@/app/api/access/v1/stories/[storyId]/amp-
 
 import { createApiKey } from "../accounts/api-keys";
 import type { Db } from "../db/client";
-import type { AccessGrant } from "../subscriptions/access";
+import type { AccessGrant } from "../subscriptions/access/access";
 import { createTestPublisher, insertStory } from "./publishing-factories";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;

@@ -5,7 +5,7 @@
 import type { Db } from "../db/client";
 import type { Prisma } from "../generated/prisma/client";
 import type { SubscriptionAssetType, SubscriptionStatus, SubscriptionType } from "../generated/prisma/enums";
-import { forgetMeterCache } from "../subscriptions/meter";
+import { forgetMeterCache } from "../subscriptions/access/meter";
 
 let counter = 0;
 

@@ -1,7 +1,7 @@
 /** Calling the engagement routes in integration tests: publisher JWTs, page ids, requests. */
 import { SignJWT } from "jose";
 
-import { lexiconScorer } from "../engagement/moderation/lexicon-scorer";
+import { lexiconScorer } from "../engagement/moderation/lexicon/lexicon-scorer";
 import { encodePageId } from "../engagement/pages";
 
 const TEST_JWT_SECRET = "publisher-shared-secret-for-tests-0001";

@@ -12,12 +12,12 @@ import { afterAll, beforeAll } from "vitest";
 import { resetEnvCache } from "../../env.js";
 import { systemActor } from "../auth/actor";
 import type { Db } from "../db/client";
-import { createGroup } from "../subscriptions/groups";
+import { createGroup } from "../subscriptions/catalogue/groups";
+import { createPlan } from "../subscriptions/catalogue/plans";
 import type { GatewayCredentials, PaymentAdapter } from "../subscriptions/payments/adapter";
 import { gatewayCredentialsFor } from "../subscriptions/payments/credentials";
-import { createPlan } from "../subscriptions/plans";
-import { resolveSubscriber } from "../subscriptions/subscribers";
-import { addDuration } from "../subscriptions/subscription-state";
+import { resolveSubscriber } from "../subscriptions/subscribers/subscribers";
+import { addDuration } from "../subscriptions/subscribers/subscription-state";
 import { razorpayFixture, type RazorpayFixture } from "./razorpay-fixture";
 import { createTestStaff } from "./staff";
 

@@ -3,7 +3,7 @@
  * to `at`, the sweep, then every job due (a few passes, for jobs that queue jobs).
  */
 import type { Db } from "../db/client";
-import { sweepSubscriptionLifecycle } from "../subscriptions/lifecycle";
+import { sweepSubscriptionLifecycle } from "../subscriptions/recurring/lifecycle";
 import { now, setClock } from "./clock";
 import { runJobsNow, testJobDeps } from "./jobs";
 

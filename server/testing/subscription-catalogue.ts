@@ -6,9 +6,9 @@
 import { createApiKey } from "../accounts/api-keys";
 import { staffActor } from "../auth/actor";
 import type { Db } from "../db/client";
-import { createAsset } from "../subscriptions/assets";
-import { createGroup } from "../subscriptions/groups";
-import { createPlan, deletePlan, setPlanEnabled } from "../subscriptions/plans";
+import { createAsset } from "../subscriptions/catalogue/assets";
+import { createGroup } from "../subscriptions/catalogue/groups";
+import { createPlan, deletePlan, setPlanEnabled } from "../subscriptions/catalogue/plans";
 import { createTestStaff } from "./staff";
 
 export async function publisher(db: Db) {

@@ -9,8 +9,8 @@ import type { Prisma } from "../generated/prisma/client";
 import type { DurationUnit, SubscriptionStatus, SubscriptionType } from "../generated/prisma/enums";
 import { findOrCreateJwtMember } from "../members/identities";
 import { createMemberSession } from "../members/sessions";
-import { planCopy } from "../subscriptions/plan-copy";
-import { addDuration } from "../subscriptions/subscription-state";
+import { planCopy } from "../subscriptions/catalogue/plan-copy";
+import { addDuration } from "../subscriptions/subscribers/subscription-state";
 import { readerJwt } from "./engagement";
 
 export async function insertTestGroup(

@@ -43,7 +43,7 @@ const SUBSCRIPTION_EVENTS = [
  * The ENGAGEMENT events of comments (server/engagement; payloads in docs/webhooks.md): a reader's
  * comment was created, a moderator published, unpublished, deleted, featured or unfeatured one, a
  * reader reported one;
- * a page's surge started or ended (server/engagement/moderation/surges.ts).
+ * a page's surge started or ended (server/engagement/moderation/surges/surges.ts).
  */
 const ENGAGEMENT_EVENTS = [
   "comment.created",

@@ -7,10 +7,10 @@
 import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
-import { createCoupon, updateCoupon } from "@/server/subscriptions/coupons";
-import { createGroup, updateGroup } from "@/server/subscriptions/groups";
-import { createPlan, updatePlan } from "@/server/subscriptions/plans";
-import { createTaxRule } from "@/server/subscriptions/taxes";
+import { createCoupon, updateCoupon } from "@/server/subscriptions/catalogue/coupons";
+import { createGroup, updateGroup } from "@/server/subscriptions/catalogue/groups";
+import { createPlan, updatePlan } from "@/server/subscriptions/catalogue/plans";
+import { createTaxRule } from "@/server/subscriptions/catalogue/taxes";
 import { appErrorCodeOf } from "@/server/testing/app-errors";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
 import { catalogue, monthly, publisher } from "@/server/testing/subscription-catalogue";

@@ -9,9 +9,9 @@ import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
-import { deleteGroup, updateGroup } from "@/server/subscriptions/groups";
-import { updatePlan } from "@/server/subscriptions/plans";
-import { createPricingPlan } from "@/server/subscriptions/pricing-plans";
+import { deleteGroup, updateGroup } from "@/server/subscriptions/catalogue/groups";
+import { updatePlan } from "@/server/subscriptions/catalogue/plans";
+import { createPricingPlan } from "@/server/subscriptions/catalogue/pricing-plans";
 import { appErrorCodeOf } from "@/server/testing/app-errors";
 import { callGet, readJson } from "@/server/testing/route-calls";
 import { catalogue, publisher } from "@/server/testing/subscription-catalogue";

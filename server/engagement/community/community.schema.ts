@@ -7,7 +7,7 @@
 import { z } from "zod";
 
 import { PG_INT_MAX } from "../../params.schema";
-import { ZBanView, ZReaderHistory } from "../moderation/queue.schema";
+import { ZBanView, ZReaderHistory } from "../moderation/queue/queue.schema";
 
 const zId = z.number().int().min(1).max(PG_INT_MAX);
 

@@ -15,7 +15,7 @@ import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import type { CommentBan, MemberNotice } from "../../generated/prisma/client";
 import { findJwtMember } from "../../members/identities";
-import { activeBanWhere } from "../moderation/bans";
+import { activeBanWhere } from "../moderation/bans/bans";
 import type { TNoticeWire } from "./notices.schema";
 
 /** At most this many notices in one answer (a reader rarely has more than one). */

@@ -19,9 +19,9 @@ import type { CommentModerationState, Member, Prisma } from "../../generated/pri
 import { isPlaceholderEmail } from "../../members/identities";
 import { memberLookupConditions } from "../../members/member-lookup";
 import { parseInput } from "../../validation";
-import { activeBanWhere } from "../moderation/bans";
+import { activeBanWhere } from "../moderation/bans/bans";
 import { requireModerator } from "../moderation/moderator";
-import { readerHistory } from "../moderation/queue";
+import { readerHistory } from "../moderation/queue/queue";
 import {
   readerStatus,
   ZReaderCardInput,

@@ -3,7 +3,7 @@
  * warn, suspend until a time, ban for good, lift, and reject every comment of theirs waiting in
  * the pending queue. Owners and moderators only; another account's reader is NOT_FOUND.
  *
- * - Bans and suspensions are rows of `comment_bans` (moderation/bans.ts): a ban for good is
+ * - Bans and suspensions are rows of `comment_bans` (moderation/bans/bans.ts): a ban for good is
  *   bans.ts `banReader` with no duration; a suspension, which ends at a chosen instant rather than
  *   after whole days, is written here by the same rule (the member row locked, the active ban
  *   replaced, audited as `comment_ban.create`). Lifting is bans.ts `liftBan`.
@@ -26,10 +26,10 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
-import { activeBanWhere, banReader, banView, liftBan } from "../moderation/bans";
+import { activeBanWhere, banReader, banView, liftBan } from "../moderation/bans/bans";
 import { requireModerator } from "../moderation/moderator";
-import { moderateComment } from "../moderation/queue";
-import type { TBanView } from "../moderation/queue.schema";
+import { moderateComment } from "../moderation/queue/queue";
+import type { TBanView } from "../moderation/queue/queue.schema";
 import {
   suspensionEndProblem,
   ZBanForGoodInput,

@@ -22,7 +22,7 @@ import { AppError } from "../../errors";
 import type { CommentModerationState } from "../../generated/prisma/enums";
 import { parseInput } from "../../validation";
 import { requireModerator } from "../moderation/moderator";
-import { announceVisibilityChange, lockComment } from "../moderation/queue";
+import { announceVisibilityChange, lockComment } from "../moderation/queue/queue";
 import { appealDeadline, appealUrl, newAppealSecret } from "./appeals";
 import { memberAddress, queueAppealDecisionMail, queueDecisionMail, type DsaRecipient } from "./dsa-mail";
 import { ZDsaDecideAppealInput, ZDsaDecideInput, type TDsaDecideAppealInput, type TDsaDecideInput } from "./dsa.schema";

@@ -1,7 +1,6 @@
 /** Banned words, new readers, the scorer's input and the moderation decision. */
 import { describe, expect, it } from "vitest";
 
-import { bannedWordAction, normaliseForBannedWords } from "./banned-words";
 import {
   contentOf,
   decideModeration,
@@ -9,6 +8,7 @@ import {
   SUSPECT_WORD_REASON,
   type ModerationSettingsView,
 } from "./moderation";
+import { bannedWordAction, normaliseForBannedWords } from "./rules/banned-words";
 import { pastedListOf, wordsOfPastedList, ZBannedWords } from "./settings.schema";
 
 const DEFAULTS: ModerationSettingsView = {

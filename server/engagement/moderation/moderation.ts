@@ -10,7 +10,7 @@
  *    pre-moderates; toxicity ≥ the account's threshold; the scorer says spam; a banned word of
  *    action "hold"; a link (link op, or URL in the text) from a reader without trust (new, or so
  *    found by the rules) while the account holds those; a rule before publishing holds it
- *    (rules.ts). It is published otherwise.
+ *    (rules/rules.ts). It is published otherwise.
  * 4. Languages (docs/moderation.md "Languages"): a word of the shipped list of the comment's
  *    language flags it (as a suspect word) or holds it, as the account chooses; a comment in a
  *    language the built-in scorer does not read, scored by it alone, carries UNSCORED_REASON and
@@ -18,11 +18,11 @@
  *    counts either way).
  */
 import type { TCommentOp } from "../comments.schema";
-import { bannedWordAction } from "./banned-words";
 import type { CommentLanguage } from "./language/languages.schema";
-import { URL_IN_TEXT } from "./lexicon-scorer";
-import { RULE_REASONS, type RuleOutcome } from "./rules";
-import type { CommentScore, ScorerInput, ScorerReader } from "./scorer";
+import { URL_IN_TEXT } from "./lexicon/lexicon-scorer";
+import { bannedWordAction } from "./rules/banned-words";
+import { RULE_REASONS, type RuleOutcome } from "./rules/rules";
+import type { CommentScore, ScorerInput, ScorerReader } from "./scorer/scorer";
 import type { TModerationSettings } from "./settings.schema";
 
 /** The reason of a comment published with a suspect word: it waits in the Reported tab until decided. */
@@ -70,7 +70,7 @@ export type ModerationSettingsView = Pick<
   "mode" | "toxicityThreshold" | "bannedWords" | "holdLinksFromNewReaders" | "unscoredLanguages" | "languageWordLists"
 >;
 
-/** What moderation knows of a comment's language (language/detect.ts, scoring.ts). */
+/** What moderation knows of a comment's language (language/detect.ts, scorer/scoring.ts). */
 export type LanguageFinding = {
   /** The language it was read as (null: too short to tell). */
   language: CommentLanguage | null;
@@ -110,7 +110,7 @@ export function decideModeration(args: {
   reader: ScorerReader;
   score: CommentScore;
   settings: ModerationSettingsView;
-  /** The rules' holds (rules.ts applyRules); none when not given. */
+  /** The rules' holds (rules/rules.ts applyRules); none when not given. */
   rules?: RuleOutcome;
   /** The comment's language; nothing when not given. */
   language?: LanguageFinding;

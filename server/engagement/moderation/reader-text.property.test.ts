@@ -16,12 +16,12 @@ import {
   readerText,
 } from "@/server/testing/hostile-text";
 
-import { bannedWordAction, normaliseForBannedWords, type BannedWord } from "./banned-words";
-import { lexiconScorer } from "./lexicon-scorer";
+import { lexiconScorer } from "./lexicon/lexicon-scorer";
+import { normalise } from "./lexicon/text-normalise";
 import { contentOf } from "./moderation";
-import { explainReason } from "./reasons";
-import type { CommentScore } from "./scorer";
-import { normalise } from "./text-normalise";
+import { explainReason } from "./queue/reasons";
+import { bannedWordAction, normaliseForBannedWords, type BannedWord } from "./rules/banned-words";
+import type { CommentScore } from "./scorer/scorer";
 
 const READER = { isNew: true, publishedComments: 0, firstCommentAt: null };
 

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 
-import { normaliseForBannedWords } from "./banned-words";
+import { normaliseForBannedWords } from "./rules/banned-words";
 
 const MODERATION_MODES = ["post_moderation", "pre_moderation"] as const;
 const BANNED_WORD_ACTIONS = ["reject", "hold", "flag"] as const;
@@ -67,7 +67,7 @@ export const ZModerationSettings = z.object({
   /** Comments scoring at least this (0 to 100) wait for a moderator. */
   toxicityThreshold: z.number().int("must be a whole number").min(1).max(100),
   bannedWords: ZBannedWords,
-  /** Links wait when the reader has no trust: new, still pre-moderated, or untrusted (rules.ts). */
+  /** Links wait when the reader has no trust: new, still pre-moderated, or untrusted (rules/rules.ts). */
   holdLinksFromNewReaders: z.boolean(),
   guestCommentsAllowed: z.boolean(),
   confidentialCommentsAllowed: z.boolean(),

@@ -17,8 +17,8 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import type { CommentModerationSettings } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
-import { externalScorerHost } from "./http-scorer";
 import { requireModerator } from "./moderator";
+import { externalScorerHost } from "./scorer/http-scorer";
 import {
   MODERATION_DEFAULTS,
   ZBannedWords,

@@ -10,22 +10,22 @@ import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
 import { Prisma } from "../../generated/prisma/client";
 import type { TCommentOp } from "../comments.schema";
-import { activeBanSql, bannedError } from "./bans";
-import { disposableDomains, NO_DOMAINS } from "./disposable-domains";
+import { activeBanSql, bannedError } from "./bans/bans";
 import { detectLanguage } from "./language/detect";
 import { SCORED_LANGUAGES } from "./language/languages.schema";
 import { hasShippedWord } from "./language/shipped-words";
 import { contentOf, decideModeration, isNewReader, type LanguageFinding } from "./moderation";
-import { applyRules, OPEN_PAGE, pageRefusal, type PageRules, type RuleHistory } from "./rules";
-import { scoreForAccount } from "./scoring";
-import { scoringSettingsOf } from "./scoring-settings";
+import { disposableDomains, NO_DOMAINS } from "./rules/disposable-domains";
+import { applyRules, OPEN_PAGE, pageRefusal, type PageRules, type RuleHistory } from "./rules/rules";
+import { scoreForAccount } from "./scorer/scoring";
+import { scoringSettingsOf } from "./scorer/scoring-settings";
+import type { ShadowRecord } from "./scorer/shadow";
 import { moderationSettingsOf } from "./settings";
 import type { TModerationSettingsView } from "./settings.schema";
-import type { ShadowRecord } from "./shadow";
 
 /**
  * What moderation knows of a reader: the first comment's time, the published comments, a ban in
- * force, and what the rules before publishing read (rules.ts RuleHistory).
+ * force, and what the rules before publishing read (rules/rules.ts RuleHistory).
  */
 type ReaderHistory = Omit<RuleHistory, "publishedComments"> & {
   firstCommentAt: Date | null;
@@ -59,7 +59,7 @@ function textOfBody(body: OpsBody | null): string {
 /**
  * The reader's first comment time and number of published comments (published, not spam, not
  * deleted) in the account, the comment being edited left out, with `bans` the ban in force
- * (bans.ts), and what the rules ask for (`rules`), in one statement.
+ * (bans/bans.ts), and what the rules ask for (`rules`), in one statement.
  */
 export async function readerHistory(
   db: Db,
@@ -153,10 +153,10 @@ export async function moderateWriting(
     editing?: number;
     /** A guest is always a new reader (guests.ts). */
     guest?: boolean;
-    /** 403 for a banned reader (bans.ts), read with the history: one statement fewer than assertNotBanned. */
+    /** 403 for a banned reader (bans/bans.ts), read with the history: one statement fewer than assertNotBanned. */
     refuseBanned?: boolean;
     /**
-     * The page written on, for the rules before publishing (rules.ts): its id (null for a page the
+     * The page written on, for the rules before publishing (rules/rules.ts): its id (null for a page the
      * comment creates) and rules; `creating` for a new comment (closed pages and slow mode refuse it).
      */
     page?: {
@@ -178,7 +178,7 @@ export async function moderateWriting(
   reasons: string[];
   /**
    * A new comment's decision by the account's shadow configuration, beside the live one, when one
-   * is being tried (shadow.ts): the caller records it once the comment has its id. Null otherwise.
+   * is being tried (scorer/shadow.ts): the caller records it once the comment has its id. Null otherwise.
    */
   shadow: ShadowRecord | null;
 }> {

@@ -37,7 +37,7 @@ import {
 import { startSmtpServer, type TestSmtpServer } from "../../testing/smtp-server";
 import type * as CommentWrite from "../comment-write";
 import type { TCommentWire } from "../comments.schema";
-import { moderateComment } from "../moderation/queue";
+import { moderateComment } from "../moderation/queue/queue";
 import { notifyCommentJob } from "./notify";
 import { setPrefs } from "./preferences";
 

@@ -28,7 +28,7 @@ import {
 } from "../../testing/notifications";
 import { startSmtpServer, type TestSmtpServer } from "../../testing/smtp-server";
 import type { TCommentWire } from "../comments.schema";
-import { moderateComment } from "../moderation/queue";
+import { moderateComment } from "../moderation/queue/queue";
 import { deliverCommentNotifications, sendDigest } from "./notify";
 import { setPrefs } from "./preferences";
 import { nextDigestAt } from "./rules";

@@ -29,7 +29,7 @@ import { queueEmail } from "../../mail/outbox";
 import { readerMail } from "../../mail/reader-mail";
 import { mentionsOf } from "../comment-bodies";
 import { COMMENT_LIMITS, type TCommentOp } from "../comments.schema";
-import { activeBanWhere } from "../moderation/bans";
+import { activeBanWhere } from "../moderation/bans/bans";
 import { excerptOf, renderDigestMail, renderImmediateMail, type TMailContext, type TMailItem } from "./mail";
 import { prefsOf } from "./preferences";
 import {

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 
-import { ZTimeZone } from "../moderation/surge-settings.schema";
+import { ZTimeZone } from "../moderation/surges/surge-settings.schema";
 
 const ZNotificationChoice = z.enum(["off", "immediate", "digest"], {
   error: "must be off, immediate or digest",

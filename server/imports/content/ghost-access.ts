@@ -2,7 +2,7 @@
  * Who may read a Ghost post after the move (docs/migration.md, "Ghost posts → stories"): its
  * `visibility` as the story's access, and Ghost's tiers (the export's `products`) as Masthead
  * access levels (Story.accessLevelValue; a plan's `story` asset with `metadata.access_level` L
- * reads stories whose level is at most L: server/subscriptions/access-rule.ts). Pure.
+ * reads stories whose level is at most L: server/subscriptions/access/access-rule.ts). Pure.
  *
  * - public → public; members → login; paid → subscription (any paying subscriber).
  * - tiers (the post's rows in `posts_products`, or its own `tiers` list): when the free tier is

@@ -12,7 +12,7 @@ import type { StaffActor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
-import { periodInWords } from "../../subscriptions/catalogue.schema";
+import { periodInWords } from "../../subscriptions/catalogue/catalogue.schema";
 import { PLAN_SOURCES } from "../options";
 import { ZImportOptions, type TImportOptions } from "./dashboard.schema";
 import { uploadView } from "./operations";

@@ -13,8 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { importCommand } from "@/scripts/import/cli";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
-import { sweepSubscriptionLifecycle } from "@/server/subscriptions/lifecycle";
-import { grantsAccess } from "@/server/subscriptions/subscription-state";
+import { sweepSubscriptionLifecycle } from "@/server/subscriptions/recurring/lifecycle";
+import { grantsAccess } from "@/server/subscriptions/subscribers/subscription-state";
 import { importAccount, importFixture, recurringPlans } from "@/server/testing/imports";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
 

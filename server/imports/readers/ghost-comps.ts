@@ -16,7 +16,7 @@
 import "server-only";
 
 import type { Db, TransactionClient } from "../../db/client";
-import { planCopy } from "../../subscriptions/plan-copy";
+import { planCopy } from "../../subscriptions/catalogue/plan-copy";
 import type { ImportContext, PlanEffect } from "../types";
 import { PlanResolver } from "./plans";
 import { parseCsvBoolean } from "./values";

@@ -16,7 +16,7 @@ import { nullPrototypeRecord } from "@/server/own-keys";
 
 import type { Db } from "../../db/client";
 import type { Prisma } from "../../generated/prisma/client";
-import { periodInWords } from "../../subscriptions/catalogue.schema";
+import { periodInWords } from "../../subscriptions/catalogue/catalogue.schema";
 import { displayName, parseBoundedJson } from "../limits";
 import { ImportFileError } from "../types";
 

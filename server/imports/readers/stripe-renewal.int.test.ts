@@ -17,7 +17,7 @@ import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { runImport } from "@/server/imports/runner";
 import { receiveGatewayWebhook } from "@/server/subscriptions/payments/gateway-events";
-import { grantsAccess } from "@/server/subscriptions/subscription-state";
+import { grantsAccess } from "@/server/subscriptions/subscribers/subscription-state";
 import { now, resetClock, setClock } from "@/server/testing/clock";
 import type { FakeStripe } from "@/server/testing/fake-stripe";
 import { recurringPlans } from "@/server/testing/imports";

@@ -16,7 +16,7 @@ import { systemActor } from "@/server/auth/actor";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
 import { runImport, type RunImportArgs } from "@/server/imports/runner";
-import { decideAccess } from "@/server/subscriptions/access";
+import { decideAccess } from "@/server/subscriptions/access/access";
 import { FIXTURES, importAccount, importFixture, recurringPlans, tableCounts } from "@/server/testing/imports";
 import { insertStory } from "@/server/testing/publishing-factories";
 

@@ -1,6 +1,6 @@
 /**
  * Erasure's billing steps. First of all, the reader's live subscriptions stop at their gateway
- * (server/subscriptions/gateway-sync.ts tellGateway "cancel_now", each in its own transaction on
+ * (server/subscriptions/recurring/gateway-sync.ts tellGateway "cancel_now", each in its own transaction on
  * the locked subscription, as a staff cancel does) and end now: a gateway that refuses or cannot be
  * reached stops the erasure before anything local is removed, with its words (the job retries).
  * Later, invoices, credit notes and payments stay as the tax law needs them, without the e-mail.
@@ -11,9 +11,9 @@ import { systemActor } from "../../auth/actor";
 import type { Db, TransactionClient } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { Prisma } from "../../generated/prisma/client";
-import { GATEWAY_TX_TIMEOUT_MS, tellGateway } from "../../subscriptions/gateway-sync";
 import { lockSubscription } from "../../subscriptions/payments/recurring-events";
-import { markCancelled } from "../../subscriptions/subscriptions";
+import { GATEWAY_TX_TIMEOUT_MS, tellGateway } from "../../subscriptions/recurring/gateway-sync";
+import { markCancelled } from "../../subscriptions/subscribers/subscriptions";
 import { needsGatewayStop } from "./rules";
 import { PAYMENT_LOGS, scrubTables } from "./scrub";
 import type { ErasureSubject } from "./subject";

@@ -4,7 +4,7 @@
  * the story's current draft until the expiry; nothing else. Stateless: a link cannot be revoked
  * before it expires (24 hours), which is why it is short-lived; rotating AUTH_SECRET ends them all.
  * The key is derived (HKDF-SHA-256) from AUTH_SECRET, a fixed development secret standing in
- * outside production when it is unset (as server/subscriptions/attempt-token.ts). Verification is
+ * outside production when it is unset (as server/subscriptions/checkout/attempt-token.ts). Verification is
  * constant-time.
  */
 import { createHmac, hkdfSync } from "node:crypto";

@@ -9,8 +9,13 @@ import type { ApiUser } from "../../auth/api-auth";
 import type { Db, TransactionClient } from "../../db/client";
 import { findJwtMember, findOrCreateJwtMember, PUBLISHER_JWT_PROVIDER } from "../../members/identities";
 import type { MemberRecord } from "../../members/members";
-import { resolveGuestSubscriber, resolveSubscriber, resolveSubscriberCreated, type IdentityRef } from "../subscribers";
-import { normaliseIdentityValue } from "../subscribers.schema";
+import {
+  resolveGuestSubscriber,
+  resolveSubscriber,
+  resolveSubscriberCreated,
+  type IdentityRef,
+} from "../subscribers/subscribers";
+import { normaliseIdentityValue } from "../subscribers/subscribers.schema";
 
 export type CheckoutWho =
   | { channel: "server"; at: IdentityRef; alternate: IdentityRef | null }

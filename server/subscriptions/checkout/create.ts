@@ -24,20 +24,18 @@ import { AppError, type ErrorDetail } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import type { SubscriptionStatus } from "../../generated/prisma/enums";
 import { enqueueJob } from "../../jobs/queue";
-import { verifyAttemptToken } from "../attempt-token";
-import { issueInvoiceForPayment } from "../invoices";
-import { scheduleSubscriptionLifecycle } from "../lifecycle";
+import { issueInvoiceForPayment } from "../invoices/invoices";
 import { recordOfferConversion } from "../offers/checkout-offer";
 import { credentialsFor } from "../payments/credentials";
 import { adoptGatewayCustomer } from "../payments/gateway-customers";
 import { paymentAdapterFor } from "../payments/registry";
-import { taxLocation } from "../pricing";
-import { loadSubscriber, resolveSubscriberCreated } from "../subscribers";
-import { normaliseIdentityValue } from "../subscribers.schema";
-import { emitSubscriberCreated, emitSubscriptionEvent, loadSubscriptionWire } from "../subscription-view";
-import { claimTheTrial } from "../trial-history";
-import { trialRefundJob, trialRefundKey } from "../trial-refund";
+import { scheduleSubscriptionLifecycle } from "../recurring/lifecycle";
+import { loadSubscriber, resolveSubscriberCreated } from "../subscribers/subscribers";
+import { normaliseIdentityValue } from "../subscribers/subscribers.schema";
+import { emitSubscriberCreated, emitSubscriptionEvent, loadSubscriptionWire } from "../subscribers/subscription-view";
+import { verifyAttemptToken } from "./attempt-token";
 import { bindingOf, CREATED_BY, findBuyer, resolveBuyer, type CheckoutWho } from "./buyer";
+import { taxLocation } from "./pricing";
 import type { CheckoutRequest } from "./request";
 import {
   adapterError,
@@ -50,6 +48,8 @@ import {
   unprocessable,
   type AttemptTerms,
 } from "./terms";
+import { claimTheTrial } from "./trial-history";
+import { trialRefundJob, trialRefundKey } from "./trial-refund";
 
 /** Canonical JSON (keys sorted), for the request hash. */
 function canonical(value: unknown): string {

@@ -2,7 +2,7 @@
  * The checkout preview (docs/subscriptions.md "Checkout"): previewSubscription checks the plan,
  * computes the terms (./terms.ts), asks the payment adapter to prepare the payment (a gateway
  * order: `external_reference_id`) and freezes all of it in a subscription_attempts row. The
- * client gets "<attempt id>.<signature>" (../attempt-token.ts), valid 30 minutes, and the
+ * client gets "<attempt id>.<signature>" (attempt-token.ts), valid 30 minutes, and the
  * subscription it would make. Beside it, two previews of a part: a coupon's price
  * (validateCoupon) and the deprecated external_subscription_token.
  */
@@ -16,16 +16,16 @@ import { AppError } from "../../errors";
 import type { Prisma } from "../../generated/prisma/client";
 import type { SubscriptionStatus } from "../../generated/prisma/enums";
 import type { MemberRecord } from "../../members/members";
-import { ATTEMPT_TTL_MS, signAttemptToken, verifyAttemptToken } from "../attempt-token";
 import { centsToDecimal } from "../money.schema";
 import { credentialsFor } from "../payments/credentials";
 import { memberGatewayCustomers } from "../payments/gateway-customers";
 import { paymentAdapterFor } from "../payments/registry";
-import { couponDiscount, couponIssue, planPriceIn } from "../pricing";
-import { loadSubscriber } from "../subscribers";
-import type { TSubscriberWire } from "../subscribers.schema";
-import { subscriptionToWire, type SubscriptionRow } from "../subscription-view";
+import { loadSubscriber } from "../subscribers/subscribers";
+import type { TSubscriberWire } from "../subscribers/subscribers.schema";
+import { subscriptionToWire, type SubscriptionRow } from "../subscribers/subscription-view";
+import { ATTEMPT_TTL_MS, signAttemptToken, verifyAttemptToken } from "./attempt-token";
 import { findBuyer, type CheckoutWho } from "./buyer";
+import { couponDiscount, couponIssue, planPriceIn } from "./pricing";
 import type { CheckoutRequest } from "./request";
 import {
   adapterError,

@@ -2,7 +2,7 @@
  * A checkout request, normalised: the body's fields wherever the spec row put them (in
  * `subscription` first, then at the top level), for the preview, the create and the renewal.
  */
-import type { TCheckoutBody } from "../checkout.schema";
+import type { TCheckoutBody } from "./checkout.schema";
 
 /** The body's fields, wherever the spec row put them (subscription first). */
 export function checkoutRequest(body: TCheckoutBody) {

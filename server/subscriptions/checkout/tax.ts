@@ -3,7 +3,7 @@
  * terms (./terms.ts). Not on campaign contributions. The place is the request's address first,
  * then the subscriber's.
  *
- * - The account's enabled tax rules for that place apply (../pricing.ts computeTax).
+ * - The account's enabled tax rules for that place apply (pricing.ts computeTax).
  * - Stripe Tax instead, when the payment type is Stripe's and the account turned Stripe Tax on
  *   (its Stripe gateway's setting): Stripe's Tax Calculation for the billing address (country,
  *   state, postal code), its lines and total, and the calculation's id (../payments/stripe-tax.ts).
@@ -18,8 +18,8 @@ import type { MemberRecord } from "../../members/members";
 import { PaymentAdapterError } from "../payments/adapter";
 import { gatewayCredentialsFor } from "../payments/credentials";
 import { calculateStripeTax } from "../payments/stripe-tax";
-import { applicableTaxRules, computeTax, taxLocation, type TaxLine, type TaxRuleTerms } from "../pricing";
-import { getSubscriberMetadata } from "../subscribers";
+import { getSubscriberMetadata } from "../subscribers/subscribers";
+import { applicableTaxRules, computeTax, taxLocation, type TaxLine, type TaxRuleTerms } from "./pricing";
 
 /**
  * Where the tax was computed for, frozen in the terms; the create's address must agree.

@@ -13,6 +13,10 @@ import type { MemberRecord } from "../../members/members";
 import { checkoutOffer, type FrozenOffer } from "../offers/checkout-offer";
 import { PaymentAdapterError, type PaymentAdapter, type PaymentIntent } from "../payments/adapter";
 import { paymentAdapterFor } from "../payments/registry";
+import { resolveSubscriber } from "../subscribers/subscribers";
+import { normaliseIdentityValue } from "../subscribers/subscribers.schema";
+import { addDuration } from "../subscribers/subscription-state";
+import { bindingOf, CREATED_BY, preferredIdentityOf, type CheckoutWho } from "./buyer";
 import {
   contributionAmount,
   couponDiscount,
@@ -22,14 +26,10 @@ import {
   trialTerms,
   type DiscountDetail,
   type TaxLine,
-} from "../pricing";
-import { resolveSubscriber } from "../subscribers";
-import { normaliseIdentityValue } from "../subscribers.schema";
-import { addDuration } from "../subscription-state";
-import { earlierTrialOf } from "../trial-history";
-import { bindingOf, CREATED_BY, preferredIdentityOf, type CheckoutWho } from "./buyer";
+} from "./pricing";
 import type { CheckoutRequest } from "./request";
 import { checkoutTax, type TaxPlace } from "./tax";
+import { earlierTrialOf } from "./trial-history";
 
 /** The body field that carries the attempt token. */
 export const TOKEN_FIELD = "attempt_token";

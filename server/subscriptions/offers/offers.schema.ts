@@ -6,7 +6,7 @@ import { z } from "zod";
 
 import { LOCALES } from "@/i18n/locales";
 
-import { ZAccessQuery } from "../access.schema";
+import { ZAccessQuery } from "../access/access.schema";
 
 export const AUDIENCES = ["anonymous", "registered", "lapsed"] as const;
 export const DEVICES = ["mobile", "desktop"] as const;

@@ -14,7 +14,7 @@ import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
 import type { Offer } from "../../generated/prisma/client";
 import { parseInput } from "../../validation";
-import { addDuration } from "../subscription-state";
+import { addDuration } from "../subscribers/subscription-state";
 import {
   ZOfferInput,
   ZSegment,

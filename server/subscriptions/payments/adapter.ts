@@ -212,7 +212,7 @@ type UpdatedPaymentMethod = {
 
 /**
  * A change Masthead makes to a subscription that the gateway charges by itself (no
- * chargeRecurring): the gateway is told before Masthead records it (server/subscriptions/gateway-sync.ts).
+ * chargeRecurring): the gateway is told before Masthead records it (server/subscriptions/recurring/gateway-sync.ts).
  */
 export type GatewaySubscriptionChange = {
   accountId: number;
@@ -254,7 +254,7 @@ export type GatewaySubscriptionControls = {
   resumeCollection(creds: GatewayCredentials | null, change: GatewaySubscriptionChange): Promise<void>;
 };
 
-// ─── Plan switches on gateways that charge by themselves (../plan-switch-gateway.ts) ───────────
+// ─── Plan switches on gateways that charge by themselves (../recurring/plan-switch-gateway.ts) ───────────
 
 /** The gateway subscription a plan switch changes, and the plan it is to charge. */
 export type GatewayPlanChange = {

@@ -13,7 +13,7 @@ import { getDb } from "../../db";
 import type { Db } from "../../db/client";
 import { pendingRazorpayCheckout, razorpayStandIn } from "../../testing/gateway-checkout";
 import { runJobsNow, testJobDeps } from "../../testing/jobs";
-import { issueInvoiceForPayment } from "../invoices";
+import { issueInvoiceForPayment } from "../invoices/invoices";
 import { receiveGatewayWebhook } from "./gateway-events";
 import { razorpayAdapter } from "./razorpay";
 

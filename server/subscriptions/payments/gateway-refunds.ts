@@ -20,8 +20,8 @@ import { recordAudit } from "../../audit/audit-log";
 import { systemActor } from "../../auth/actor";
 import type { TransactionClient } from "../../db/client";
 import type { Payment, PaymentRefund } from "../../generated/prisma/client";
-import { issueCreditNoteForRefund } from "../credit-notes";
-import { markRefundedWhenWhole } from "../refunds";
+import { issueCreditNoteForRefund } from "../invoices/credit-notes";
+import { markRefundedWhenWhole } from "../invoices/refunds";
 import type { GatewayEventDetails, PaymentAdapter } from "./adapter";
 import { gatewayCredentialsFor } from "./credentials";
 

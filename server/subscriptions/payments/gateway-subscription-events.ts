@@ -28,12 +28,12 @@ import { systemActor } from "../../auth/actor";
 import type { TransactionClient } from "../../db/client";
 import type { Subscription } from "../../generated/prisma/client";
 import { cancelJob, enqueueJob } from "../../jobs/queue";
-import { recordGatewayState } from "../gateway-sync";
-import { scheduleSubscriptionLifecycle } from "../lifecycle";
-import { retentionJobKey, retentionOfferJob, type AppliedOffer } from "../retention-offers";
-import { addDuration } from "../subscription-state";
-import { emitSubscriptionEvent } from "../subscription-view";
-import { markCancelled } from "../subscriptions";
+import { recordGatewayState } from "../recurring/gateway-sync";
+import { scheduleSubscriptionLifecycle } from "../recurring/lifecycle";
+import { retentionJobKey, retentionOfferJob, type AppliedOffer } from "../self-service/retention-offers";
+import { addDuration } from "../subscribers/subscription-state";
+import { emitSubscriptionEvent } from "../subscribers/subscription-view";
+import { markCancelled } from "../subscribers/subscriptions";
 import type { GatewayEventDetails, PaymentAdapter } from "./adapter";
 import { findSubscriptionId, lockSubscription, settlePaymentMethodUpdate } from "./recurring-events";
 

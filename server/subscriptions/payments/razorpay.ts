@@ -33,7 +33,7 @@ import { ownValue } from "@/server/own-keys";
 
 import { getEnv } from "../../../env.js";
 import { guardedFetch } from "../../webhooks/guarded-fetch";
-import { addDuration } from "../subscription-state";
+import { addDuration } from "../subscribers/subscription-state";
 import {
   PaymentAdapterError,
   type GatewayCredentials,

@@ -14,8 +14,8 @@ import { now, resetClock, setClock } from "../../testing/clock";
 import { razorpayStandIn } from "../../testing/gateway-checkout";
 import { runJobsNow, testJobDeps } from "../../testing/jobs";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../../testing/subscription-fixtures";
-import { scheduleSubscriptionLifecycle } from "../lifecycle";
-import { resolveSubscriber } from "../subscribers";
+import { scheduleSubscriptionLifecycle } from "../recurring/lifecycle";
+import { resolveSubscriber } from "../subscribers/subscribers";
 import { receiveGatewayWebhook } from "./gateway-events";
 
 const razorpayAccount = razorpayStandIn();

@@ -2,7 +2,7 @@
  * The recurring gateway events (interface-spec §6 jobs recurring_subscription_charged and
  * recurring_subscription_cancelled), run by "payment_gateway.event" (gateway-events.ts)
  * in its transaction. A gateway that charges its subscriptions by itself (Razorpay) tells us each
- * charge here; the lifecycle (../lifecycle.ts) only expires or starts the grace period when none came.
+ * charge here; the lifecycle (../recurring/lifecycle.ts) only expires or starts the grace period when none came.
  *
  * Order-independent and idempotent:
  * - a charge is known by the gateway's payment id (payments are unique per account, payment type
@@ -19,11 +19,11 @@ import { recordAudit } from "../../audit/audit-log";
 import { systemActor } from "../../auth/actor";
 import type { TransactionClient } from "../../db/client";
 import type { Prisma, Subscription } from "../../generated/prisma/client";
-import { recordCharge } from "../charges";
-import { beginDunning, endDunning } from "../dunning";
-import { retryChargeSoon, scheduleSubscriptionLifecycle } from "../lifecycle";
-import { addDuration } from "../subscription-state";
-import { emitSubscriptionEvent } from "../subscription-view";
+import { recordCharge } from "../recurring/charges";
+import { beginDunning, endDunning } from "../recurring/dunning";
+import { retryChargeSoon, scheduleSubscriptionLifecycle } from "../recurring/lifecycle";
+import { addDuration } from "../subscribers/subscription-state";
+import { emitSubscriptionEvent } from "../subscribers/subscription-view";
 import type { GatewayEventDetails, PaymentAdapter } from "./adapter";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -11,7 +11,7 @@ import { POST as GUEST_PREVIEW } from "@/app/api/access/v1/subscription-without-
 import { POST as SERVER_CREATE } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions.json/route";
 import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions/preview.json/route";
 import { getDb } from "@/server/db";
-import { resolveSubscriber } from "@/server/subscriptions/subscribers";
+import { resolveSubscriber } from "@/server/subscriptions/subscribers/subscribers";
 import { createCheckoutFixture } from "@/server/testing/checkout";
 import { call } from "@/server/testing/engagement";
 import { stripeStandIn } from "@/server/testing/stripe-checkout";

@@ -13,7 +13,7 @@ import "server-only";
 
 import Stripe from "stripe";
 
-import type { TaxLine } from "../pricing";
+import type { TaxLine } from "../checkout/pricing";
 import { PaymentAdapterError, type GatewayCredentials } from "./adapter";
 import { stripeAdapterError, stripeClient, stripeErrorCode, type StripeConnection } from "./stripe-client";
 

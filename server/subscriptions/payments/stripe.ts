@@ -27,7 +27,7 @@ import "server-only";
 
 import type Stripe from "stripe";
 
-import { addDuration } from "../subscription-state";
+import { addDuration } from "../subscribers/subscription-state";
 import {
   PaymentAdapterError,
   type GatewayCredentials,

@@ -4,10 +4,14 @@
  * refunds, and the seller new invoices name (legal name, address, tax id). Documents are served by GET /api/admin/invoices/<id>.pdf|.html and
  * /api/admin/credit-notes/<id>.pdf|.html.
  */
-import { listCreditNotes } from "../../subscriptions/credit-notes";
-import { getInvoiceSeller, updateInvoiceSeller } from "../../subscriptions/invoice-seller";
-import { listAccountInvoices } from "../../subscriptions/invoices";
-import { ZInvoiceSellerInput, ZListCreditNotesInput, ZListInvoicesInput } from "../../subscriptions/invoices.schema";
+import { listCreditNotes } from "../../subscriptions/invoices/credit-notes";
+import { getInvoiceSeller, updateInvoiceSeller } from "../../subscriptions/invoices/invoice-seller";
+import { listAccountInvoices } from "../../subscriptions/invoices/invoices";
+import {
+  ZInvoiceSellerInput,
+  ZListCreditNotesInput,
+  ZListInvoicesInput,
+} from "../../subscriptions/invoices/invoices.schema";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const revenue = adminProcedure(["REVENUE"]);

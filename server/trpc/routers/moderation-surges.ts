@@ -4,13 +4,13 @@
  */
 import { z } from "zod";
 
-import { getModerationStats } from "../../engagement/moderation/moderation-stats";
-import { ZModerationStats, ZModerationStatsInput } from "../../engagement/moderation/moderation-stats.schema";
+import { getModerationStats } from "../../engagement/moderation/queue/moderation-stats";
+import { ZModerationStats, ZModerationStatsInput } from "../../engagement/moderation/queue/moderation-stats.schema";
 import {
   getSurgeSettings,
   setAlertSubscription,
   updateSurgeSettings,
-} from "../../engagement/moderation/surge-settings";
+} from "../../engagement/moderation/surges/surge-settings";
 import {
   ZListSurgesInput,
   ZSetAlertSubscriptionInput,
@@ -18,8 +18,8 @@ import {
   ZSurgeSettingsView,
   ZUpdateSurgeSettingsInput,
   ZUpdateSurgeSettingsResult,
-} from "../../engagement/moderation/surge-settings.schema";
-import { listSurges } from "../../engagement/moderation/surges";
+} from "../../engagement/moderation/surges/surge-settings.schema";
+import { listSurges } from "../../engagement/moderation/surges/surges";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const moderatorProcedure = adminProcedure(["MODERATOR"]);

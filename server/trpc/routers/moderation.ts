@@ -6,13 +6,13 @@ import { z } from "zod";
 
 import { setCommentFeatured, setQuestionAnswered } from "../../engagement/comment-features";
 import { ZCommentFlagResult, ZFeatureCommentInput, ZMarkAnsweredInput } from "../../engagement/comment-features.schema";
-import { banReader, liftBan } from "../../engagement/moderation/bans";
+import { banReader, liftBan } from "../../engagement/moderation/bans/bans";
 import {
   listModerationQueue,
   moderateComment,
   moderationQueueCounts,
   readerHistory,
-} from "../../engagement/moderation/queue";
+} from "../../engagement/moderation/queue/queue";
 import {
   ZBanInput,
   ZBanView,
@@ -25,14 +25,14 @@ import {
   ZReaderHistory,
   ZReaderHistoryInput,
   ZUndoDecisionInput,
-} from "../../engagement/moderation/queue.schema";
+} from "../../engagement/moderation/queue/queue.schema";
+import { undoDecision } from "../../engagement/moderation/queue/undo";
 import { getModerationSettings, updateModerationSettings } from "../../engagement/moderation/settings";
 import {
   ZModerationSettingsView,
   ZUpdateModerationSettingsInput,
   ZUpdateModerationSettingsResult,
 } from "../../engagement/moderation/settings.schema";
-import { undoDecision } from "../../engagement/moderation/undo";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const moderatorProcedure = adminProcedure(["MODERATOR"]);

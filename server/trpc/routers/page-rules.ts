@@ -4,8 +4,12 @@
  */
 import { z } from "zod";
 
-import { listPageRules, setPageRules } from "../../engagement/moderation/page-rules";
-import { ZPageRulesList, ZSetPageRulesInput, ZSetPageRulesResult } from "../../engagement/moderation/page-rules.schema";
+import { listPageRules, setPageRules } from "../../engagement/moderation/rules/page-rules";
+import {
+  ZPageRulesList,
+  ZSetPageRulesInput,
+  ZSetPageRulesResult,
+} from "../../engagement/moderation/rules/page-rules.schema";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const moderatorProcedure = adminProcedure(["MODERATOR"]);

@@ -6,7 +6,7 @@ import { createApiKey } from "@/server/accounts/api-keys";
 import { staffActor } from "@/server/auth/actor";
 import { authenticateClient } from "@/server/auth/api-auth";
 import { getDb } from "@/server/db";
-import { decideAccess } from "@/server/subscriptions/access";
+import { decideAccess } from "@/server/subscriptions/access/access";
 import { insertStory } from "@/server/testing/publishing-factories";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";
 

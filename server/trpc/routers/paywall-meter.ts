@@ -1,8 +1,8 @@
 /** paywallMeter.* – the account's paywall meter settings (docs/subscriptions.md, "Access and metering"): REVENUE staff. */
 import { z } from "zod";
 
-import { ZMeterSettingsInput, ZMeterSettingsView } from "../../subscriptions/access.schema";
-import { getMeterSettings, updateMeterSettings } from "../../subscriptions/meter-settings";
+import { ZMeterSettingsInput, ZMeterSettingsView } from "../../subscriptions/access/access.schema";
+import { getMeterSettings, updateMeterSettings } from "../../subscriptions/access/meter-settings";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const revenue = adminProcedure(["REVENUE"]);

@@ -1,8 +1,12 @@
 /** retentionOffer.* – the offer the self-service page makes a reader who cancels (docs/subscriptions.md, "Self-service page"): REVENUE staff. */
 import { z } from "zod";
 
-import { getRetentionOffer, listCancellations, setRetentionOffer } from "../../subscriptions/retention-offers";
-import { ZRetentionOfferInput } from "../../subscriptions/self-service.schema";
+import {
+  getRetentionOffer,
+  listCancellations,
+  setRetentionOffer,
+} from "../../subscriptions/self-service/retention-offers";
+import { ZRetentionOfferInput } from "../../subscriptions/self-service/self-service.schema";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const revenue = adminProcedure(["REVENUE"]);

@@ -3,12 +3,21 @@
  * webhooks, refunds (audited `payment.refund`), the reports aggregated in SQL (reports.ts) and
  * the revenue metrics (metrics.ts).
  */
-import { dunningReport } from "../../subscriptions/dunning-report";
-import { revenueMetrics } from "../../subscriptions/metrics-load";
-import { refundPayment } from "../../subscriptions/refunds";
-import { conversionReport, revenueHeadlines, revenueReport, subscriptionsReport } from "../../subscriptions/reports";
-import { ZRefundPaymentInput, ZReportRangeInput, ZSubscriberDetailInput } from "../../subscriptions/revenue.schema";
-import { getSubscriberActivity } from "../../subscriptions/subscriber-activity";
+import { refundPayment } from "../../subscriptions/invoices/refunds";
+import { dunningReport } from "../../subscriptions/reports/dunning-report";
+import { revenueMetrics } from "../../subscriptions/reports/metrics-load";
+import {
+  conversionReport,
+  revenueHeadlines,
+  revenueReport,
+  subscriptionsReport,
+} from "../../subscriptions/reports/reports";
+import {
+  ZRefundPaymentInput,
+  ZReportRangeInput,
+  ZSubscriberDetailInput,
+} from "../../subscriptions/reports/revenue.schema";
+import { getSubscriberActivity } from "../../subscriptions/subscribers/subscriber-activity";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const revenue = adminProcedure(["REVENUE"]);

@@ -10,14 +10,14 @@ import {
   promoteShadowScoring,
   setShadowScoring,
   updateLiveScoring,
-} from "../../engagement/moderation/scoring-settings";
+} from "../../engagement/moderation/scorer/scoring-settings";
 import {
   ZScoringOverview,
   ZSetShadowInput,
   ZUpdateLiveScoringInput,
   ZUpdateScoringResult,
-} from "../../engagement/moderation/scoring-settings.schema";
-import { scoringOverview } from "../../engagement/moderation/shadow";
+} from "../../engagement/moderation/scorer/scoring-settings.schema";
+import { scoringOverview } from "../../engagement/moderation/scorer/shadow";
 import { adminProcedure, createTRPCRouter, ownerProcedure } from "../trpc";
 
 const moderatorProcedure = adminProcedure(["MODERATOR"]);

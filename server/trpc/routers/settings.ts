@@ -10,7 +10,7 @@ import {
   ZPublisherSettingsView,
   ZUpdatePublisherSettingsResult,
 } from "../../publishing/settings.schema";
-import { getAmpCallSettings, setAmpCallSettings, ZAmpCallSettings } from "../../subscriptions/amp-call-settings";
+import { getAmpCallSettings, setAmpCallSettings, ZAmpCallSettings } from "../../subscriptions/access/amp-call-settings";
 import { appUrl, createTRPCRouter, ownerProcedure } from "../trpc";
 
 export const settingsRouter = createTRPCRouter({
@@ -27,7 +27,7 @@ export const settingsRouter = createTRPCRouter({
       updatePublisherSettings(ctx.db, { actor: ctx.actor, input, appUrl: appUrl(), now: new Date() }),
     ),
 
-  /** Whether AMP's paywall calls may come without X-SUBAUTH (server/subscriptions/amp-calls.ts). */
+  /** Whether AMP's paywall calls may come without X-SUBAUTH (server/subscriptions/access/amp-calls.ts). */
   ampCalls: ownerProcedure
     .input(z.void())
     .output(ZAmpCallSettings)

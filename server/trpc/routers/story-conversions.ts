@@ -3,8 +3,8 @@
  * the Conversions page (REVENUE; OWNER passes) and the story editor's panel (editors too: the
  * figures of a story name no reader).
  */
-import { oneStoryConversions, storyConversions } from "../../subscriptions/conversion-load";
-import { ZConversionsInput, ZStoryConversionsInput } from "../../subscriptions/conversions.schema";
+import { oneStoryConversions, storyConversions } from "../../subscriptions/reports/conversion-load";
+import { ZConversionsInput, ZStoryConversionsInput } from "../../subscriptions/reports/conversions.schema";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 export const storyConversionsRouter = createTRPCRouter({

@@ -4,10 +4,10 @@ import { recordAudit } from "../../audit/audit-log";
 import { systemActor } from "../../auth/actor";
 import { getDb } from "../../db";
 import { withTransaction } from "../../db/transaction";
-import { endRetentionOffer } from "../../subscriptions/retention-offers";
-import { selfServiceOverview } from "../../subscriptions/self-service";
-import { resolveSubscriber } from "../../subscriptions/subscribers";
-import { subscriptionStatusLabel } from "../../subscriptions/subscription-status.schema";
+import { endRetentionOffer } from "../../subscriptions/self-service/retention-offers";
+import { selfServiceOverview } from "../../subscriptions/self-service/self-service";
+import { resolveSubscriber } from "../../subscriptions/subscribers/subscribers";
+import { subscriptionStatusLabel } from "../../subscriptions/subscribers/subscription-status.schema";
 import { createTestTeam, trpcCodeOf } from "../../testing/staff";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "../../testing/subscription-fixtures";
 

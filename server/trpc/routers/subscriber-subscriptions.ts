@@ -5,19 +5,19 @@
 import { z } from "zod";
 
 import { getAccountTimeZone } from "../../accounts/time-zone";
-import { pauseSubscriptionForStaff } from "../../subscriptions/staff-pause";
+import { pauseSubscriptionForStaff } from "../../subscriptions/recurring/staff-pause";
 import {
   ZListSubscriptionsInput,
   ZStaffExtendInput,
   ZStaffPauseInput,
   ZSubscriptionIdInput,
-} from "../../subscriptions/subscription-actions.schema";
-import { cancelSubscription, extendSubscription } from "../../subscriptions/subscriptions";
+} from "../../subscriptions/subscribers/subscription-actions.schema";
+import { cancelSubscription, extendSubscription } from "../../subscriptions/subscribers/subscriptions";
 import {
   getSubscriptionForAdmin,
   grantSubscription,
   listSubscriptionsForAdmin,
-} from "../../subscriptions/subscriptions-admin";
+} from "../../subscriptions/subscribers/subscriptions-admin";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const revenue = adminProcedure(["REVENUE"]);

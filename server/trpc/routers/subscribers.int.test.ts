@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 
 import { getDb } from "../../db";
 import { findOrCreateJwtMember } from "../../members/identities";
-import { addSubscriberIdentity, setSubscriberMetadata } from "../../subscriptions/subscribers";
+import { addSubscriberIdentity, setSubscriberMetadata } from "../../subscriptions/subscribers/subscribers";
 import { createTestTeam, trpcCodeOf } from "../../testing/staff";
 
 describe("subscribers router", () => {

@@ -2,9 +2,13 @@
 import { z } from "zod";
 
 import { AppError } from "../../errors";
-import { searchSubscribers } from "../../subscriptions/subscriber-list";
-import { loadSubscriber } from "../../subscriptions/subscribers";
-import { ZSearchSubscribersInput, ZSubscriberRow, ZSubscriberWire } from "../../subscriptions/subscribers.schema";
+import { searchSubscribers } from "../../subscriptions/subscribers/subscriber-list";
+import { loadSubscriber } from "../../subscriptions/subscribers/subscribers";
+import {
+  ZSearchSubscribersInput,
+  ZSubscriberRow,
+  ZSubscriberWire,
+} from "../../subscriptions/subscribers/subscribers.schema";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const revenueProcedure = adminProcedure(["REVENUE"]);

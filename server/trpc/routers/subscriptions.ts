@@ -1,7 +1,7 @@
 /** subscriptions.* – the catalogue (groups, plans, assets, pay-per-asset plans, coupons, tax rules): REVENUE staff. */
 import { z } from "zod";
 
-import { createAsset, deleteAsset, listAssets, updateAsset } from "../../subscriptions/assets";
+import { createAsset, deleteAsset, listAssets, updateAsset } from "../../subscriptions/catalogue/assets";
 import {
   ZCreateAssetInput,
   ZCreateCouponInput,
@@ -18,24 +18,30 @@ import {
   ZUpdatePlanInput,
   ZUpdatePricingPlanInput,
   ZUpdateTaxRuleInput,
-} from "../../subscriptions/catalogue.schema";
-import { createCoupon, deleteCoupon, listCoupons, updateCoupon } from "../../subscriptions/coupons";
+} from "../../subscriptions/catalogue/catalogue.schema";
+import { createCoupon, deleteCoupon, listCoupons, updateCoupon } from "../../subscriptions/catalogue/coupons";
 import {
   createGroup,
   deleteGroup,
   getGroupForAdmin,
   listGroupsForAdmin,
   updateGroup,
-} from "../../subscriptions/groups";
-import { createPlan, deletePlan, listPlansForAdmin, setPlanEnabled, updatePlan } from "../../subscriptions/plans";
+} from "../../subscriptions/catalogue/groups";
+import {
+  createPlan,
+  deletePlan,
+  listPlansForAdmin,
+  setPlanEnabled,
+  updatePlan,
+} from "../../subscriptions/catalogue/plans";
 import {
   createPricingPlan,
   deletePricingPlan,
   listPricingPlansForAdmin,
   searchPricingAssets,
   updatePricingPlan,
-} from "../../subscriptions/pricing-plans";
-import { createTaxRule, deleteTaxRule, listTaxRules, updateTaxRule } from "../../subscriptions/taxes";
+} from "../../subscriptions/catalogue/pricing-plans";
+import { createTaxRule, deleteTaxRule, listTaxRules, updateTaxRule } from "../../subscriptions/catalogue/taxes";
 import { adminProcedure, createTRPCRouter } from "../trpc";
 
 const revenue = adminProcedure(["REVENUE"]);

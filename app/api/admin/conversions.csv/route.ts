@@ -1,9 +1,9 @@
 // GET /api/admin/conversions.csv – which stories convert, per story, section, author or tag, as CSV (dashboard, REVENUE or OWNER)
 import { csvResponse, type CsvValue } from "@/server/csv";
 import { apiRoute, routes } from "@/server/http/route";
-import { conversionCsv } from "@/server/subscriptions/conversion-csv";
-import { storyConversions } from "@/server/subscriptions/conversion-load";
-import { ZConversionsInput } from "@/server/subscriptions/conversions.schema";
+import { conversionCsv } from "@/server/subscriptions/reports/conversion-csv";
+import { storyConversions } from "@/server/subscriptions/reports/conversion-load";
+import { ZConversionsInput } from "@/server/subscriptions/reports/conversions.schema";
 
 export const dynamic = "force-dynamic";
 

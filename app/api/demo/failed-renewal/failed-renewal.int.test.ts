@@ -18,7 +18,7 @@ import { withTransaction } from "@/server/db/transaction";
 import { DEMO, seedDemoPublisher } from "@/server/seed/demo";
 import { seedDemoCatalogue } from "@/server/seed/demo-catalogue";
 import { seedDemoPaywall } from "@/server/seed/demo-paywall";
-import { advanceSubscription } from "@/server/subscriptions/lifecycle";
+import { advanceSubscription } from "@/server/subscriptions/recurring/lifecycle";
 import { demoCheckout, demoReaderJwt } from "@/server/testing/demo-checkout";
 import { call } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";

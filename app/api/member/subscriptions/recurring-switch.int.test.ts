@@ -10,16 +10,16 @@ import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { invoiceDocumentModel } from "@/server/subscriptions/invoice-document";
-import { invoiceToWire } from "@/server/subscriptions/invoices";
-import { scheduleSubscriptionLifecycle } from "@/server/subscriptions/lifecycle";
+import { invoiceDocumentModel } from "@/server/subscriptions/invoices/invoice-document";
+import { invoiceToWire } from "@/server/subscriptions/invoices/invoices";
 import {
   PaymentAdapterError,
   type PaymentAdapter,
   type RecurringCharge,
 } from "@/server/subscriptions/payments/adapter";
 import { paymentAdapterFor, registerPaymentAdapter } from "@/server/subscriptions/payments/registry";
-import { timeInWords } from "@/server/subscriptions/self-service-words";
+import { scheduleSubscriptionLifecycle } from "@/server/subscriptions/recurring/lifecycle";
+import { timeInWords } from "@/server/subscriptions/self-service/self-service-words";
 import { createCheckoutFixture } from "@/server/testing/checkout";
 import { now, resetClock, setClock } from "@/server/testing/clock";
 import { call } from "@/server/testing/engagement";

@@ -3,8 +3,8 @@ import { privateJson } from "@/server/http/member-session";
 import { apiRoute, routes } from "@/server/http/route";
 import { SELF_SERVICE_READ_LIMIT } from "@/server/http/self-service-routes";
 import { requestWords } from "@/server/members/reader-locale";
-import { selfServiceOverview } from "@/server/subscriptions/self-service";
-import { ZSelfServiceZoneQuery } from "@/server/subscriptions/self-service.schema";
+import { selfServiceOverview } from "@/server/subscriptions/self-service/self-service";
+import { ZSelfServiceZoneQuery } from "@/server/subscriptions/self-service/self-service.schema";
 
 export const dynamic = "force-dynamic";
 

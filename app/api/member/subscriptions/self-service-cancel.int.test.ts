@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import { withTransaction } from "@/server/db/transaction";
-import { endRetentionOffer } from "@/server/subscriptions/retention-offers";
+import { endRetentionOffer } from "@/server/subscriptions/self-service/retention-offers";
 import { call } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import {

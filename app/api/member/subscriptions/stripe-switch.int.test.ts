@@ -20,7 +20,7 @@ import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[ide
 import { getDb } from "@/server/db";
 import { createMemberSession } from "@/server/members/sessions";
 import { forgetPublisherCache } from "@/server/publishing/publisher";
-import { verifyAttemptToken } from "@/server/subscriptions/attempt-token";
+import { verifyAttemptToken } from "@/server/subscriptions/checkout/attempt-token";
 import { createCheckoutFixture } from "@/server/testing/checkout";
 import { now, resetClock, setClock } from "@/server/testing/clock";
 import { call } from "@/server/testing/engagement";

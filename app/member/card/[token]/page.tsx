@@ -1,7 +1,7 @@
 import { CardLink } from "@/components/members/card-link";
 import { ReaderShell } from "@/components/members/reader-shell";
 import { getDb } from "@/server/db";
-import { cardLinkReader } from "@/server/subscriptions/card-link-access";
+import { cardLinkReader } from "@/server/subscriptions/self-service/card-link-access";
 
 import { memberMetadata } from "../../member-auth-page";
 import { readerPage } from "../../reader-page";

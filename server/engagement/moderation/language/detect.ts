@@ -21,8 +21,8 @@
  */
 import { francAll } from "franc-min";
 
-import { URL_IN_TEXT } from "../spam-patterns";
-import { foldText } from "../text-normalise";
+import { URL_IN_TEXT } from "../lexicon/spam-patterns";
+import { foldText } from "../lexicon/text-normalise";
 import { LATIN_LANGUAGES, type CommentLanguage, type LatinLanguage } from "./languages.schema";
 import { ROMANISED_HINDI_STOP_WORDS, STOP_WORDS } from "./stop-words";
 

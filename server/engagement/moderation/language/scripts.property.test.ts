@@ -7,8 +7,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import { bannedWordAction, listedWordSpans } from "../banned-words";
-import { analyseSpam } from "../spam-rules";
+import { analyseSpam } from "../lexicon/spam-rules";
+import { bannedWordAction, listedWordSpans } from "../rules/banned-words";
 import { readSentences, type Sampled } from "./sentences/read";
 
 const LANGUAGES: Sampled[] = ["en", "es", "fr", "de", "pt", "hi", "ta", "ar"];

@@ -19,7 +19,7 @@ import fr from "naughty-words/fr.json";
 import hi from "naughty-words/hi.json";
 import pt from "naughty-words/pt.json";
 
-import { containsAnyWord } from "../banned-words";
+import { containsAnyWord } from "../rules/banned-words";
 import type { CommentLanguage } from "./languages.schema";
 
 /** Words of the package left out: their everyday meaning is innocent, or news reports them. */

@@ -3,8 +3,8 @@ import type { Metadata } from "next";
 import { EngagementTabs } from "@/components/engagement/engagement-tabs";
 import { ModerationStatsPanel, SurgesPanel } from "@/components/engagement/moderation-health";
 import { ModerationQueue } from "@/components/engagement/moderation-queue";
-import { parseQueueSearchParams } from "@/server/engagement/moderation/queue-filters.schema";
-import { KNOWN_REASON_CODES, reasonFilterWording } from "@/server/engagement/moderation/reasons";
+import { parseQueueSearchParams } from "@/server/engagement/moderation/queue/queue-filters.schema";
+import { KNOWN_REASON_CODES, reasonFilterWording } from "@/server/engagement/moderation/queue/reasons";
 
 import { AdminPage } from "../../_lib/admin-page";
 

@@ -1,8 +1,8 @@
 // GET /api/access/v1/messages?key=&locale=&lang= – the browser SDK's words in the reader's locale, parsed
 import { cachedRead } from "@/server/http/content-cache";
 import { apiRoute, routes } from "@/server/http/route";
-import { sdkMessages } from "@/server/subscriptions/sdk-messages";
-import { ZSdkMessagesQuery } from "@/server/subscriptions/sdk-messages.schema";
+import { sdkMessages } from "@/server/subscriptions/access/sdk-messages";
+import { ZSdkMessagesQuery } from "@/server/subscriptions/access/sdk-messages.schema";
 
 export const dynamic = "force-dynamic";
 

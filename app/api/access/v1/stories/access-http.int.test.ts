@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { GET as STORY_BY_SLUG } from "@/app/api/v1/stories-by-slug/route";
 import { GET as STORY_BY_ID } from "@/app/api/v1/stories/[storyId]/route";
 import { getDb } from "@/server/db";
-import type { AccessGrant } from "@/server/subscriptions/access";
+import type { AccessGrant } from "@/server/subscriptions/access/access";
 import { ampAccess, createAccessFixture, forward, send, views } from "@/server/testing/access-calls";
 import { insertPlanWithAssets, insertSubscription, setMeter } from "@/server/testing/access-fixtures";
 import { readerJwt } from "@/server/testing/engagement";

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
-import { decideAccess } from "@/server/subscriptions/access";
+import { decideAccess } from "@/server/subscriptions/access/access";
 import { ampAccess, createAccessFixture, forward, send } from "@/server/testing/access-calls";
 import { insertMember, insertPlanWithAssets, insertSubscription } from "@/server/testing/access-fixtures";
 import { readerJwt } from "@/server/testing/engagement";

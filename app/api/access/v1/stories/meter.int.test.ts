@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
-import { decideAccess } from "@/server/subscriptions/access";
+import { decideAccess } from "@/server/subscriptions/access/access";
 import { ampAccess, createAccessFixture, pingback, send, views } from "@/server/testing/access-calls";
 import { insertMember, insertPlanWithAssets, insertSubscription, setMeter } from "@/server/testing/access-fixtures";
 import { readerJwt } from "@/server/testing/engagement";

@@ -1,8 +1,8 @@
 // GET /api/admin/credit-notes/{id}.pdf|.html – one of the account's credit notes as a PDF or a printable page (dashboard, REVENUE or OWNER)
 import { creditNoteDocumentResponse, pdfHrefOf } from "@/server/http/invoice-routes";
 import { apiRoute, routes } from "@/server/http/route";
-import { getCreditNoteOrThrow } from "@/server/subscriptions/credit-notes";
-import { ZCreditNoteFileParams } from "@/server/subscriptions/invoices.schema";
+import { getCreditNoteOrThrow } from "@/server/subscriptions/invoices/credit-notes";
+import { ZCreditNoteFileParams } from "@/server/subscriptions/invoices/invoices.schema";
 
 export const dynamic = "force-dynamic";
 

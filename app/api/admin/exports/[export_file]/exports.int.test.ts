@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { AdminSession } from "@/server/auth/admin-session";
 import { getDb } from "@/server/db";
 import { withTransaction } from "@/server/db/transaction";
-import { issueInvoiceForPayment } from "@/server/subscriptions/invoices";
+import { issueInvoiceForPayment } from "@/server/subscriptions/invoices/invoices";
 import { insertMember } from "@/server/testing/access-fixtures";
 import { createTestStaff } from "@/server/testing/staff";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";

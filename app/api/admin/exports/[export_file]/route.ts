@@ -1,8 +1,8 @@
 // GET /api/admin/exports/{kind}.csv – the account's subscribers, subscriptions, payments or invoices as CSV (dashboard, REVENUE or OWNER)
 import { csvResponse } from "@/server/csv";
 import { apiRoute, routes } from "@/server/http/route";
-import { revenueExport } from "@/server/subscriptions/exports";
-import { ZExportParams, ZExportQuery } from "@/server/subscriptions/exports.schema";
+import { revenueExport } from "@/server/subscriptions/reports/exports";
+import { ZExportParams, ZExportQuery } from "@/server/subscriptions/reports/exports.schema";
 
 export const dynamic = "force-dynamic";
 

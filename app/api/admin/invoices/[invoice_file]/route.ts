@@ -1,8 +1,8 @@
 // GET /api/admin/invoices/{id}.pdf|.html – one of the account's invoices as a PDF or a printable page (dashboard, REVENUE or OWNER)
 import { invoiceDocumentResponse, pdfHrefOf } from "@/server/http/invoice-routes";
 import { apiRoute, routes } from "@/server/http/route";
-import { getInvoiceOrThrow } from "@/server/subscriptions/invoices";
-import { ZInvoiceFileParams } from "@/server/subscriptions/invoices.schema";
+import { getInvoiceOrThrow } from "@/server/subscriptions/invoices/invoices";
+import { ZInvoiceFileParams } from "@/server/subscriptions/invoices/invoices.schema";
 
 export const dynamic = "force-dynamic";
 

@@ -2,8 +2,8 @@
 import { jsonWithMemberSession } from "@/server/http/member-session";
 import { apiRoute, routes } from "@/server/http/route";
 import { SELF_SERVICE_WRITE_LIMIT } from "@/server/http/self-service-routes";
-import { startJwtSelfServiceSession } from "@/server/subscriptions/self-service";
-import { ZClientQuery } from "@/server/subscriptions/subscribers.schema";
+import { startJwtSelfServiceSession } from "@/server/subscriptions/self-service/self-service";
+import { ZClientQuery } from "@/server/subscriptions/subscribers/subscribers.schema";
 
 export const dynamic = "force-dynamic";
 

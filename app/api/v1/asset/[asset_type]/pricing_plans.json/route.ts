@@ -2,8 +2,8 @@
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 import { CATALOGUE_NO_STORE } from "@/server/http/subscription-routes";
-import { ZPricingPlansParams, ZPricingPlansQuery } from "@/server/subscriptions/catalogue.schema";
-import { listPricingPlans } from "@/server/subscriptions/pricing-plans";
+import { ZPricingPlansParams, ZPricingPlansQuery } from "@/server/subscriptions/catalogue/catalogue.schema";
+import { listPricingPlans } from "@/server/subscriptions/catalogue/pricing-plans";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // POST /api/v1/subscription_plans/{plan_id}/external_subscription_token.json – the gateway's id for a plan (server API; deprecated)
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { ZExternalTokenBody, ZPlanIdParams } from "@/server/subscriptions/checkout.schema";
+import { ZExternalTokenBody, ZPlanIdParams } from "@/server/subscriptions/checkout/checkout.schema";
 import { externalSubscriptionToken } from "@/server/subscriptions/checkout/preview";
 
 export const dynamic = "force-dynamic";

@@ -10,8 +10,8 @@ import { POST as CLIENT_CREATE } from "@/app/api/access/v1/members/me/subscripti
 import { GET as ADMIN_DOCUMENT } from "@/app/api/admin/credit-notes/[credit_note_file]/route";
 import type { AdminSession } from "@/server/auth/admin-session";
 import { getDb } from "@/server/db";
-import type { TCreditNoteWire } from "@/server/subscriptions/credit-notes";
-import type { TInvoiceWire } from "@/server/subscriptions/invoice-figures";
+import type { TCreditNoteWire } from "@/server/subscriptions/invoices/credit-notes";
+import type { TInvoiceWire } from "@/server/subscriptions/invoices/invoice-figures";
 import { createCheckoutFixture, testpayPayment, type CheckoutFixture } from "@/server/testing/checkout";
 import { call, readerJwt } from "@/server/testing/engagement";
 import { createTestStaff } from "@/server/testing/staff";

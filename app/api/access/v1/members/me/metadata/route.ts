@@ -2,8 +2,12 @@
 import { json, noContent } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 import { findJwtMember, findOrCreateJwtMember } from "@/server/members/identities";
-import { getSubscriberMetadata, setSubscriberMetadata } from "@/server/subscriptions/subscribers";
-import { METADATA_LIMITS, ZClientQuery, ZSubscriberMetadataInput } from "@/server/subscriptions/subscribers.schema";
+import { getSubscriberMetadata, setSubscriberMetadata } from "@/server/subscriptions/subscribers/subscribers";
+import {
+  METADATA_LIMITS,
+  ZClientQuery,
+  ZSubscriberMetadataInput,
+} from "@/server/subscriptions/subscribers/subscribers.schema";
 
 export const dynamic = "force-dynamic";
 

@@ -8,7 +8,7 @@ import { createApiKey } from "@/server/accounts/api-keys";
 import type { ApiUser } from "@/server/auth/api-auth";
 import { getDb } from "@/server/db";
 import { findOrCreateJwtMember } from "@/server/members/identities";
-import type { TSubscriptionWire } from "@/server/subscriptions/subscription-view";
+import type { TSubscriptionWire } from "@/server/subscriptions/subscribers/subscription-view";
 import { call, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";

@@ -9,11 +9,11 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { resetEnvCache } from "@/env.js";
 import { withTransaction } from "@/server/db/transaction";
-import { advanceSubscription } from "@/server/subscriptions/lifecycle";
 import { DEMO_EXPIRED_CARD_TOKEN } from "@/server/subscriptions/payments/demo-test-gateway";
-import { selfServiceOverview } from "@/server/subscriptions/self-service";
-import { grantsAccess } from "@/server/subscriptions/subscription-state";
-import { cancelSubscription } from "@/server/subscriptions/subscriptions";
+import { advanceSubscription } from "@/server/subscriptions/recurring/lifecycle";
+import { selfServiceOverview } from "@/server/subscriptions/self-service/self-service";
+import { grantsAccess } from "@/server/subscriptions/subscribers/subscription-state";
+import { cancelSubscription } from "@/server/subscriptions/subscribers/subscriptions";
 import { demoCheckout, demoReaderJwt, seedDemoWithTools } from "@/server/testing/demo-checkout";
 
 afterEach(() => {

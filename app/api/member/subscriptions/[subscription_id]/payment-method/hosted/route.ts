@@ -1,7 +1,7 @@
 // GET /api/member/subscriptions/{id}/payment-method/hosted – go to the gateway's own page to change the subscription's card
 import { apiRoute, routes } from "@/server/http/route";
 import { SELF_SERVICE_READ_LIMIT, ZSelfServiceParams } from "@/server/http/self-service-routes";
-import { hostedPaymentMethodLink } from "@/server/subscriptions/self-service-payment-method";
+import { hostedPaymentMethodLink } from "@/server/subscriptions/self-service/self-service-payment-method";
 
 export const dynamic = "force-dynamic";
 

@@ -2,8 +2,16 @@
 import { AppError } from "@/server/errors";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
-import { addSubscriberIdentity, listSubscriberIdentities, resolveSubscriber } from "@/server/subscriptions/subscribers";
-import { ZAddIdentityBody, ZAlternateIdentity, ZSubscriberPathParams } from "@/server/subscriptions/subscribers.schema";
+import {
+  addSubscriberIdentity,
+  listSubscriberIdentities,
+  resolveSubscriber,
+} from "@/server/subscriptions/subscribers/subscribers";
+import {
+  ZAddIdentityBody,
+  ZAlternateIdentity,
+  ZSubscriberPathParams,
+} from "@/server/subscriptions/subscribers/subscribers.schema";
 
 export const dynamic = "force-dynamic";
 

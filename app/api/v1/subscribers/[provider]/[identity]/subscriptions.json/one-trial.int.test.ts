@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { POST as SERVER_CREATE } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions.json/route";
 import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions/preview.json/route";
 import { getDb } from "@/server/db";
-import { revenueReport } from "@/server/subscriptions/reports";
+import { revenueReport } from "@/server/subscriptions/reports/reports";
 import { createCheckoutFixture, testpayPayment, type CheckoutFixture } from "@/server/testing/checkout";
 import { call } from "@/server/testing/engagement";
 import { runJobsNow } from "@/server/testing/jobs";

@@ -12,7 +12,7 @@ import { postGatewayWebhook } from "@/app/api/v1/payment_gateways/[provider]/web
 import { POST as SERVER_CREATE } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions.json/route";
 import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions/preview.json/route";
 import { getDb } from "@/server/db";
-import { addDuration } from "@/server/subscriptions/subscription-state";
+import { addDuration } from "@/server/subscriptions/subscribers/subscription-state";
 import { createCheckoutFixture } from "@/server/testing/checkout";
 import { now, resetClock, setClock } from "@/server/testing/clock";
 import { call } from "@/server/testing/engagement";

@@ -16,7 +16,7 @@ import { POST as SERVER_CREATE } from "@/app/api/v1/subscribers/[provider]/[iden
 import { POST as SERVER_PREVIEW } from "@/app/api/v1/subscribers/[provider]/[identity]/subscriptions/preview.json/route";
 import { getDb } from "@/server/db";
 import type { AttemptTerms } from "@/server/subscriptions/checkout/terms";
-import { revenueReport } from "@/server/subscriptions/reports";
+import { revenueReport } from "@/server/subscriptions/reports/reports";
 import { createCheckoutFixture } from "@/server/testing/checkout";
 import { now } from "@/server/testing/clock";
 import { call } from "@/server/testing/engagement";

@@ -8,8 +8,8 @@ import { GET as IDENTITIES } from "@/app/api/v1/subscribers/[provider]/[identity
 import { createApiKey } from "@/server/accounts/api-keys";
 import { getDb } from "@/server/db";
 import type { Db } from "@/server/db/client";
-import { resolveSubscriber } from "@/server/subscriptions/subscribers";
-import type { TSubscriptionWire } from "@/server/subscriptions/subscription-view";
+import { resolveSubscriber } from "@/server/subscriptions/subscribers/subscribers";
+import type { TSubscriptionWire } from "@/server/subscriptions/subscribers/subscription-view";
 import { call } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { insertTestGroup, insertTestPlan, insertTestSubscription } from "@/server/testing/subscription-fixtures";

@@ -2,9 +2,9 @@
 import { creditNoteDocumentResponse, pdfHrefOf } from "@/server/http/invoice-routes";
 import { READER_READ_LIMIT, readerMember } from "@/server/http/reader-subscription-routes";
 import { apiRoute, routes } from "@/server/http/route";
-import { getCreditNoteOrThrow, notFoundCreditNote } from "@/server/subscriptions/credit-notes";
-import { ZCreditNoteFileParams } from "@/server/subscriptions/invoices.schema";
-import { ZClientQuery } from "@/server/subscriptions/subscribers.schema";
+import { getCreditNoteOrThrow, notFoundCreditNote } from "@/server/subscriptions/invoices/credit-notes";
+import { ZCreditNoteFileParams } from "@/server/subscriptions/invoices/invoices.schema";
+import { ZClientQuery } from "@/server/subscriptions/subscribers/subscribers.schema";
 
 export const dynamic = "force-dynamic";
 

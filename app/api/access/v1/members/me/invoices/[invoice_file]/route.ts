@@ -2,9 +2,9 @@
 import { invoiceDocumentResponse, pdfHrefOf } from "@/server/http/invoice-routes";
 import { READER_READ_LIMIT, readerMember } from "@/server/http/reader-subscription-routes";
 import { apiRoute, routes } from "@/server/http/route";
-import { getInvoiceOrThrow, notFoundInvoice } from "@/server/subscriptions/invoices";
-import { ZInvoiceFileParams } from "@/server/subscriptions/invoices.schema";
-import { ZClientQuery } from "@/server/subscriptions/subscribers.schema";
+import { getInvoiceOrThrow, notFoundInvoice } from "@/server/subscriptions/invoices/invoices";
+import { ZInvoiceFileParams } from "@/server/subscriptions/invoices/invoices.schema";
+import { ZClientQuery } from "@/server/subscriptions/subscribers/subscribers.schema";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET /api/v1/accounts/{account_id}/pages/{b64 url}/comment_rules.json – the page's comment rules, for the widget to state
 import { ZPageParams } from "@/server/engagement/comments.schema";
-import { publicPageRules } from "@/server/engagement/moderation/page-rules";
-import { ZPublicPageRules } from "@/server/engagement/moderation/page-rules.schema";
+import { publicPageRules } from "@/server/engagement/moderation/rules/page-rules";
+import { ZPublicPageRules } from "@/server/engagement/moderation/rules/page-rules.schema";
 import { json } from "@/server/http/respond";
 import { apiRoute, routes } from "@/server/http/route";
 

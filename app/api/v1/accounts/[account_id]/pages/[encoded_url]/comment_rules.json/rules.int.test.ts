@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import type { TCommentWire } from "@/server/engagement/comments.schema";
-import { RULE_REASONS } from "@/server/engagement/moderation/rules";
+import { RULE_REASONS } from "@/server/engagement/moderation/rules/rules";
 import { call, pageId, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff, trpcCodeOf } from "@/server/testing/staff";

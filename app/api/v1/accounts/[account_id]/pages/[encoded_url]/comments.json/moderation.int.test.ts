@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 import { getDb } from "@/server/db";
 import type { TCommentList, TCommentWire } from "@/server/engagement/comments.schema";
-import { setCommentScorer } from "@/server/engagement/moderation/registry";
+import { setCommentScorer } from "@/server/engagement/moderation/scorer/registry";
 import { builtInToxicity, call, pageId, readerJwt } from "@/server/testing/engagement";
 import { createTestPublisher } from "@/server/testing/publishing-factories";
 import { createTestStaff } from "@/server/testing/staff";

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { ApiUser } from "@/server/auth/api-auth";
 import { getDb } from "@/server/db";
 import { findOrCreateJwtMember } from "@/server/members/identities";
-import { switchJobKey } from "@/server/subscriptions/plan-switch-scheduled";
+import { switchJobKey } from "@/server/subscriptions/recurring/plan-switch-scheduled";
 import { createCheckoutFixture, testpayPayment } from "@/server/testing/checkout";
 import { call, readerJwt } from "@/server/testing/engagement";
 import { runJobsNow, testJobDeps } from "@/server/testing/jobs";
