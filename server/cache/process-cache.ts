@@ -87,7 +87,7 @@ export function cacheChannel(schema: string): string {
   return `masthead_cache_${schema}`.slice(0, 63);
 }
 /** The channel of the connection's own schema, as an SQL expression (notices, and PGlite's own listening). */
-export const CACHE_CHANNEL_SQL = "left('masthead_cache_' || current_schema(), 63)";
+const CACHE_CHANNEL_SQL = "left('masthead_cache_' || current_schema(), 63)";
 
 /** Say whether caches may answer (called at start, and by the listener as it connects and drops). */
 export function setCacheMode(mode: Registry["mode"]): void {

@@ -51,7 +51,7 @@ function loadEngineClass(): Promise<EngineRuntime["SchemaEngine"]> {
 }
 
 /** One file of the schema, as the engine reads it. */
-export type SchemaFile = { path: string; content: string };
+type SchemaFile = { path: string; content: string };
 
 /** The schema's files (every `*.prisma` of `dir`), in name order. */
 export async function readSchemaFiles(dir = SCHEMA_DIR): Promise<SchemaFile[]> {

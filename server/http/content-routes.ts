@@ -2,11 +2,12 @@
  * The GET handlers of the public content API, made here once: they serve the publisher's readers
  * (auth "publisher", the publisher found by the Host) and answer a cacheable contentResponse
  * (ETag, 304, Cache-Tag purge keys), kept in the response cache until an event purges one of its
- * keys (`cachedRead`). A route file gives its schemas, its summary and what to load;
- * `load` gets the content context (`ctx`: the account, how stories are shaped, now) and returns
- * the body with the purge keys of what it contains.
+ * keys (`cachedRead`). Each endpoint gives its schemas, its summary and what to load; `load` gets
+ * the content context (`ctx`: the account, how stories are shaped, now) and returns the body with
+ * the purge keys of what it contains. The stories' and collections' endpoints are in
+ * CONTENT_ROUTES, and their route files pick one (`routes({ GET: CONTENT_ROUTES.stories })`):
  *
- *   GET: contentRoute({ query: ZStoriesQuery, summary }, async ({ db, ctx, query }) =>
+ *   stories: contentRoute({ query: ZStoriesQuery, summary }, async ({ db, ctx, query }) =>
  *     storiesAnswer(await listPublishedStories(db, { ctx, ...query })),
  *   ),
  */
@@ -16,13 +17,34 @@ import { getEnv } from "../../env.js";
 import { authenticateClient, authenticateServerKey } from "../auth/api-auth";
 import type { Db } from "../db/client";
 import { AppError, zodIssuesToDetails } from "../errors";
-import { ZSearchQuery, type TSearchQuery } from "../publishing/content.schema";
+import { getPublishedCollection } from "../publishing/collections";
+import {
+  ZCollectionParams,
+  ZCollectionQuery,
+  ZFieldsQuery,
+  ZRelatedQuery,
+  ZSearchQuery,
+  ZStoriesQuery,
+  ZStoryBySlugQuery,
+  ZStoryIdParams,
+  type TSearchQuery,
+} from "../publishing/content.schema";
 import { ZFeedQuery, type TFeedQuery } from "../publishing/feeds/feeds.schema";
 import { RSS_CONTENT_TYPE } from "../publishing/feeds/rss";
 import { contentAccessOf } from "../publishing/paid-part";
 import type { Publisher } from "../publishing/publisher";
 import { searchStories, type SearchResult } from "../publishing/search";
-import { contentContext, storyTags, withFullAccess, type ContentContext } from "../publishing/stories";
+import {
+  contentContext,
+  getStoryAttributes,
+  getStoryById,
+  getStoryBySlug,
+  listPublishedStories,
+  listRelatedStories,
+  storyTags,
+  withFullAccess,
+  type ContentContext,
+} from "../publishing/stories";
 import type { WireStory } from "../publishing/story-view";
 import { decideAccess, recordPingback, toAccessGrant } from "../subscriptions/access/access";
 import { ZWebAccessQuery } from "../subscriptions/access/access.schema";
@@ -102,7 +124,7 @@ export const storyAnswer = (story: WireStory, id = String(story.id)): ContentAns
  * changes: the public, cacheable story, as the caller's context gives it (its free part when
  * the caller has no access). `load` reads the story in the context it is given.
  */
-export async function gatedStoryAnswer(
+async function gatedStoryAnswer(
   args: { db: Db; search: URLSearchParams; ctx: ContentContext },
   load: (ctx: ContentContext) => Promise<WireStory>,
   id?: string,
@@ -188,3 +210,82 @@ export function feedRoute(
     return { body: xml, contentType: RSS_CONTENT_TYPE, tags };
   });
 }
+
+/** The stories' and collections' endpoints of the content API (/api/v1/stories…, /api/v1/collections/…). */
+export const CONTENT_ROUTES = {
+  stories: contentRoute(
+    {
+      query: ZStoriesQuery,
+      summary:
+        "Published stories: section-id or section (slug), tag, template, story-order or story-group, randomize, not-story-content-ids, fields, limit (20, at most 100), offset.",
+    },
+    async ({ db, ctx, query }) => storiesAnswer(await listPublishedStories(db, { ctx, ...query })),
+  ),
+  story: contentRoute(
+    {
+      params: ZStoryIdParams,
+      query: ZFieldsQuery,
+      summary:
+        "One published story by id: {story}; 400 for a non-UUID, 404 when not published. With check-access=true&key=<client key> (and the reader's accesstype_jwt, readerId, disable-meter, count): {story, access} when the reader may read it, else 402 {error: PAYMENT_REQUIRED, access} without the story. A story not public goes whole to the server key and a granted reader; to others (unless the account serves full stories) its free part with paywall: {continues, free-elements, total-elements}.",
+    },
+    async ({ db, ctx, search, params, query }) =>
+      gatedStoryAnswer(
+        { db, search, ctx },
+        (ctx) => getStoryById(db, { ctx, id: params.storyId, fields: query.fields }),
+        params.storyId,
+      ),
+  ),
+  relatedStories: contentRoute(
+    {
+      params: ZStoryIdParams,
+      query: ZRelatedQuery,
+      summary:
+        "Stories related to a published story (same section-id or the story's sections, or a shared tag), newest first: {related-stories}. limit 5 by default.",
+    },
+    async ({ db, ctx, params, query }) => {
+      const related = await listRelatedStories(db, {
+        ctx,
+        storyId: params.storyId,
+        sectionId: query["section-id"],
+        fields: query.fields,
+        limit: query.limit,
+        offset: query.offset,
+      });
+      return { body: { "related-stories": related }, tags: [`s/${params.storyId}`, "stories", ...storyTags(related)] };
+    },
+  ),
+  storyAttributes: contentRoute(
+    {
+      params: ZStoryIdParams,
+      summary:
+        'A published story\'s attributes: {"story-id", "story-attributes"} (the story\'s metadata["story-attributes"]).',
+    },
+    async ({ db, ctx, params }) => {
+      return { body: await getStoryAttributes(db, { ctx, storyId: params.storyId }), tags: [`s/${params.storyId}`] };
+    },
+  ),
+  storyBySlug: contentRoute(
+    {
+      query: ZStoryBySlugQuery,
+      summary:
+        "One published story by slug: {story}; 404 when no published story has it. With check-access=true&key=<client key> (and the reader's accesstype_jwt, readerId, disable-meter, count): {story, access} when the reader may read it, else 402 {error: PAYMENT_REQUIRED, access} without the story. A story not public goes whole to the server key and a granted reader; to others (unless the account serves full stories) its free part with paywall: {continues, free-elements, total-elements}.",
+    },
+    async ({ db, ctx, search, query }) =>
+      gatedStoryAnswer({ db, search, ctx }, (ctx) =>
+        getStoryBySlug(db, { ctx, slug: query.slug, fields: query.fields }),
+      ),
+  ),
+  collection: contentRoute(
+    {
+      params: ZCollectionParams,
+      query: ZCollectionQuery,
+      summary:
+        "A collection at the top level: {id, slug, name, summary, template, automated, rules, total-count, items, collection-cache-keys, …}. item-type, exclude-story-ids, story-fields, limit (20, at most 100), offset.",
+    },
+    async ({ db, ctx, params, query }) => {
+      const found = await getPublishedCollection(db, { ctx, slug: params.slug, query });
+      if (!found) throw new AppError("NOT_FOUND", "No collection with this slug.");
+      return { body: found.collection, tags: found.tags };
+    },
+  ),
+};

@@ -5,12 +5,12 @@ import { describe, expect, it } from "vitest";
 
 import { EVENTS_BY_KIND, TEST_EVENT, WEBHOOK_EVENT_DESCRIPTIONS, webhookEventDescription } from "./events.schema";
 
-/** The rows of docs/webhooks.md's "When each event is sent" table: `| \`name\` | description |`. */
+/** The items of docs/webhooks.md's "When each event is sent" list: `- \`name\`: description`. */
 function documentedDescriptions(): Record<string, string> {
   const doc = readFileSync(path.join(process.cwd(), "docs/webhooks.md"), "utf8");
   const section = doc.split("### When each event is sent")[1]?.split(/\n#/)[0] ?? "";
   const rows: Record<string, string> = {};
-  for (const match of section.matchAll(/^\| `([^`]+)` +\| (.+?) +\|$/gm)) rows[match[1]!] = match[2]!;
+  for (const match of section.matchAll(/^- `([^`]+)`: (.+)$/gm)) rows[match[1]!] = match[2]!;
   return rows;
 }
 

@@ -3,7 +3,7 @@
 /**
  * Sending a story back to draft with a note for its writer, and the note as the writer sees it:
  * at the top of the story while it is a draft and that move was its latest
- * (server/publishing/editorial/return-note.ts).
+ * (server/publishing/editorial/story-return-notes.ts).
  */
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";

@@ -1,6 +1,6 @@
 // POST /api/newsletters/unsubscribe/{token} – one-click unsubscribe (RFC 8058), without signing in
 // GET /api/newsletters/unsubscribe/{token} – redirects to the page that asks (changes nothing)
-import { newsletterLinkAnswer, newsletterLinkRedirect } from "@/server/http/newsletter-link-routes";
+import { newsletterLinkPost, newsletterLinkRedirect } from "@/server/http/newsletter-link-routes";
 import { readBodyBytes } from "@/server/http/request-body";
 import { apiRoute, routes } from "@/server/http/route";
 import { unsubscribePageUrl } from "@/server/newsletters/links";
@@ -31,13 +31,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       return newsletterLinkRedirect(pagePath(params.token));
     },
   ),
-  POST: apiRoute(
+  // RFC 8058: the body is List-Unsubscribe=One-Click, form-encoded or multipart; it only names the source.
+  POST: newsletterLinkPost(
     {
-      auth: "public",
-      params: ZNewsletterTokenParams,
-      // RFC 8058: the body is List-Unsubscribe=One-Click, form-encoded or multipart; it only names the source.
-      rawBody: true,
-      produces: "any",
       rateLimit: LIMIT,
       summary:
         'One-click unsubscribe (RFC 8058 List-Unsubscribe-Post), without cookies or signing in: the token\'s subscription becomes "unsubscribed" (source "one_click" with the body List-Unsubscribe=One-Click, else "link"); a delivery token also sets the delivery\'s unsubscribed_at → 200 {newsletter, status}. A browser form (Accept: text/html) gets 303 to the page. Again: the same. 400 for a malformed token, 404 for one not signed for its row\'s account, 413 for a body over 16 kB.',
@@ -47,7 +43,7 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       const body = new TextDecoder().decode(bytes);
       const source = body.includes("List-Unsubscribe=One-Click") ? "one_click" : "link";
       const done = await unsubscribeByToken(db, { token: params.token, source, now: new Date() });
-      return newsletterLinkAnswer(req, done, pagePath(params.token));
+      return { done, page: pagePath(params.token) };
     },
   ),
 });

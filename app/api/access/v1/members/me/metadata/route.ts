@@ -1,6 +1,6 @@
 // GET|POST|PUT /api/access/v1/members/me/metadata – the signed-in reader's subscriber metadata (client API)
 import { json, noContent } from "@/server/http/respond";
-import { apiRoute, routes, type HandlerContext } from "@/server/http/route";
+import { apiRoute, routes } from "@/server/http/route";
 import { findJwtMember, findOrCreateJwtMember } from "@/server/members/identities";
 import { getSubscriberMetadata, setSubscriberMetadata } from "@/server/subscriptions/subscribers/subscribers";
 import {
@@ -13,22 +13,29 @@ export const dynamic = "force-dynamic";
 
 const RATE_LIMIT = { limit: 120, windowSeconds: 60, by: "ip+key" } as const;
 
-type WriteContext = Pick<
-  HandlerContext<"client+user", typeof ZClientQuery, typeof ZSubscriberMetadataInput, typeof ZClientQuery>,
-  "db" | "account" | "user" | "body"
->;
-
-function write(mode: "merge" | "replace") {
-  return async ({ db, account, user, body }: WriteContext) => {
-    const member = await findOrCreateJwtMember(db, {
-      accountId: account.id,
-      user,
-      now: new Date(),
-      linkProviderClaim: true,
-    });
-    await setSubscriberMetadata(db, { memberId: member.id, input: body, mode });
-    return noContent({ headers: { "Cache-Control": "no-store" } });
-  };
+/** POST merges, PUT replaces: the reader of the JWT (created on first sight), 204 on success. */
+function write(mode: "merge" | "replace", summary: string) {
+  return apiRoute(
+    {
+      auth: "client+user",
+      query: ZClientQuery,
+      body: ZSubscriberMetadataInput,
+      maxBodyBytes: METADATA_LIMITS.maxBodyBytes,
+      cors: true,
+      rateLimit: { name: "subscribers.metadata.set", ...RATE_LIMIT },
+      summary,
+    },
+    async ({ db, account, user, body }) => {
+      const member = await findOrCreateJwtMember(db, {
+        accountId: account.id,
+        user,
+        now: new Date(),
+        linkProviderClaim: true,
+      });
+      await setSubscriberMetadata(db, { memberId: member.id, input: body, mode });
+      return noContent({ headers: { "Cache-Control": "no-store" } });
+    },
+  );
 }
 
 const WRITE_SUMMARY =
@@ -52,28 +59,9 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
       return json(metadata, { headers: { "Cache-Control": "private, no-store" } });
     },
   ),
-  POST: apiRoute(
-    {
-      auth: "client+user",
-      query: ZClientQuery,
-      body: ZSubscriberMetadataInput,
-      maxBodyBytes: METADATA_LIMITS.maxBodyBytes,
-      cors: true,
-      rateLimit: { name: "subscribers.metadata.set", ...RATE_LIMIT },
-      summary: `Merge into the reader's subscriber metadata: each part sent replaces that part, parts not sent are kept, null clears one. ${WRITE_SUMMARY}`,
-    },
-    write("merge"),
+  POST: write(
+    "merge",
+    `Merge into the reader's subscriber metadata: each part sent replaces that part, parts not sent are kept, null clears one. ${WRITE_SUMMARY}`,
   ),
-  PUT: apiRoute(
-    {
-      auth: "client+user",
-      query: ZClientQuery,
-      body: ZSubscriberMetadataInput,
-      maxBodyBytes: METADATA_LIMITS.maxBodyBytes,
-      cors: true,
-      rateLimit: { name: "subscribers.metadata.set", ...RATE_LIMIT },
-      summary: `Replace the reader's subscriber metadata: parts not sent are cleared. ${WRITE_SUMMARY}`,
-    },
-    write("replace"),
-  ),
+  PUT: write("replace", `Replace the reader's subscriber metadata: parts not sent are cleared. ${WRITE_SUMMARY}`),
 });
