@@ -10,8 +10,8 @@ import { recordAudit } from "../../audit/audit-log";
 import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
-import { parseInput } from "../../validation";
 import type { DurationUnit } from "../../generated/prisma/enums";
+import { parseInput } from "../../validation";
 import { ZMeterSettingsInput, type TMeterSettingsInput, type TMeterSettingsView } from "./access.schema";
 
 const UNIT_TO_DB: Record<TMeterSettingsInput["periodUnit"], DurationUnit> = {

@@ -9,8 +9,8 @@ import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
-import { parseInput } from "../../validation";
 import type { Prisma, SubscriptionAssetType } from "../../generated/prisma/client";
+import { parseInput } from "../../validation";
 import { auditCatalogue, notFound, sent, toEnum } from "./catalogue-shared";
 import { assetToWire } from "./catalogue-view";
 import {

@@ -13,8 +13,8 @@ import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
-import { parseInput } from "../../validation";
 import type { DiscountType, Prisma } from "../../generated/prisma/client";
+import { parseInput } from "../../validation";
 import { assertNoProblems, couponProblems } from "./catalogue-rules";
 import { auditCatalogue, notFound, sent, toEnum, updateChange } from "./catalogue-shared";
 import {

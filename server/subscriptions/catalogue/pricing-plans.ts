@@ -8,8 +8,8 @@ import "server-only";
 import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
-import { parseInput } from "../../validation";
 import type { DurationUnit, PricingAssetType, Prisma } from "../../generated/prisma/client";
+import { parseInput } from "../../validation";
 import { auditCatalogue, notFound, sent, toEnum, updateChange } from "./catalogue-shared";
 import { pricingPlanToWire } from "./catalogue-view";
 import {

@@ -8,8 +8,8 @@ import "server-only";
 import type { Actor } from "../../auth/actor";
 import type { Db } from "../../db/client";
 import { withTransaction } from "../../db/transaction";
-import { parseInput } from "../../validation";
 import type { Prisma } from "../../generated/prisma/client";
+import { parseInput } from "../../validation";
 import { assertNoProblems, taxRuleProblems } from "./catalogue-rules";
 import { auditCatalogue, notFound, sent, updateChange } from "./catalogue-shared";
 import {

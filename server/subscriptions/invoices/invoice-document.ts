@@ -12,10 +12,10 @@
  */
 import "server-only";
 
-import type { InvoiceRow } from "./invoices";
 import type { ReaderMail } from "../../i18n/reader-mail";
 import { escapeHtml } from "../../security/html";
 import { invoiceTaxLines, taxLinePercentage } from "./invoice-figures";
+import type { InvoiceRow } from "./invoices";
 
 export type InvoiceDocumentLine = { label: string; amount: string; strong?: boolean };
 

@@ -10,8 +10,8 @@
  * coupon discount, tax included). The target price is the target plan's price in the
  * subscription's currency; a plan without a price in that currency cannot be switched to.
  */
-import { planPriceIn, type PricedPlan } from "../checkout/pricing";
 import type { DurationUnit } from "../../generated/prisma/enums";
+import { planPriceIn, type PricedPlan } from "../checkout/pricing";
 
 export type SwitchType = "upgrade" | "crossgrade" | "downgrade";
 

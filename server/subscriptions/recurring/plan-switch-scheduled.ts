@@ -11,9 +11,9 @@ import { z } from "zod";
 import { recordAudit } from "../../audit/audit-log";
 import { systemActor } from "../../auth/actor";
 import type { Db, TransactionClient } from "../../db/client";
+import { Prisma } from "../../generated/prisma/client";
 import { defineJob } from "../../jobs/define";
 import { enqueueJob } from "../../jobs/queue";
-import { Prisma } from "../../generated/prisma/client";
 import { addDuration } from "../subscribers/subscription-state";
 import type { SwitchType } from "./plan-switch-proration";
 

@@ -20,12 +20,12 @@ import { createHash } from "node:crypto";
 
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
+import type { Prisma } from "../../generated/prisma/client";
 import { ATTEMPT_TTL_MS, signAttemptToken } from "../checkout/attempt-token";
 import type { CheckoutWho } from "../checkout/buyer";
 import { createSubscription } from "../checkout/create";
 import type { CheckoutRequest } from "../checkout/request";
 import { computeTerms } from "../checkout/terms";
-import type { Prisma } from "../../generated/prisma/client";
 import { resolveSubscriber } from "../subscribers/subscribers";
 import { grantsAccess } from "../subscribers/subscription-state";
 import { notFoundSubscription } from "../subscribers/subscription-view";

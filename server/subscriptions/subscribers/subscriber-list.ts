@@ -6,10 +6,10 @@
 import "server-only";
 
 import type { Db } from "../../db/client";
+import type { Prisma } from "../../generated/prisma/client";
 import { isPlaceholderEmail } from "../../members/identities";
 import { memberLookupConditions } from "../../members/member-lookup";
 import { ERASED_SOURCE } from "../../members/members.schema";
-import type { Prisma } from "../../generated/prisma/client";
 import { pausedUntilOf } from "../recurring/pauses";
 import { STANDING_FIELDS, SUBSCRIBED_STATUSES, subscriberStanding } from "./subscriber-standing";
 import { EMAIL_PROVIDER, loadCumulativeEnds, subscriberToWire } from "./subscribers";

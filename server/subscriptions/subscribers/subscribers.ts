@@ -26,6 +26,7 @@ import "server-only";
 import type { Db, TransactionClient } from "../../db/client";
 import { isUniqueClash, withTransaction } from "../../db/transaction";
 import { AppError } from "../../errors";
+import type { Prisma } from "../../generated/prisma/client";
 import {
   createIdentityMember,
   findOrCreateMemberByIdentity,
@@ -35,7 +36,6 @@ import {
   type NewIdentityMember,
 } from "../../members/identities";
 import type { MemberRecord } from "../../members/members";
-import type { Prisma } from "../../generated/prisma/client";
 import {
   ADDRESS_KEYS,
   normaliseIdentityValue,

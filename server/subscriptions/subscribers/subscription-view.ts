@@ -8,9 +8,9 @@ import "server-only";
 
 import type { Db } from "../../db/client";
 import { AppError } from "../../errors";
+import type { Prisma } from "../../generated/prisma/client";
 import { emitWebhookEvent } from "../../webhooks/deliveries";
 import { assetToWire } from "../catalogue/catalogue-view";
-import type { Prisma } from "../../generated/prisma/client";
 import { invoiceToWire } from "../invoices/invoice-figures";
 import { centsToDecimal } from "../money.schema";
 import { listSubscriberIdentities, loadCumulativeEnds, subscriberToWire } from "./subscribers";

@@ -20,8 +20,8 @@ import type { StaffActor } from "../../../auth/actor";
 import type { Db } from "../../../db/client";
 import { withTransaction } from "../../../db/transaction";
 import { AppError } from "../../../errors";
-import { parseInput } from "../../../validation";
 import { Prisma, type CommentBan } from "../../../generated/prisma/client";
+import { parseInput } from "../../../validation";
 import { requireModerator } from "../moderator";
 import { ZBanInput, ZLiftBanInput, type TBanInput, type TBanView } from "../queue/queue.schema";
 

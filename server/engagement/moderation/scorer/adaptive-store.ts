@@ -12,8 +12,8 @@
 import "server-only";
 
 import type { Db } from "../../../db/client";
-import type { TCommentOp } from "../../comments.schema";
 import type { Comment } from "../../../generated/prisma/client";
+import type { TCommentOp } from "../../comments.schema";
 import { contentOf } from "../moderation";
 import type { AdaptiveStats, OutcomeCounts } from "./adaptive";
 import { termsOf } from "./adaptive-terms";
