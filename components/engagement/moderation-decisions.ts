@@ -35,7 +35,7 @@ export function useModerationDecisions({ decidedView }: { decidedView: boolean }
   /** The decision the message offers to undo (the moderator's last one, as it left the comment). */
   const [undoable, setUndoable] = useState<{ commentId: number; version: string } | null>(null);
   /** After a move, the focus goes back to the selected comment (the page's effect reads and clears this). */
-  const refocus = useRef(false);
+  const refocusRef = useRef(false);
 
   const refresh = useCallback(async () => {
     await Promise.all([
@@ -90,7 +90,7 @@ export function useModerationDecisions({ decidedView }: { decidedView: boolean }
 
   const runUndo = useCallback(() => {
     if (!undoable || undo.isPending || act.isPending) return;
-    refocus.current = true;
+    refocusRef.current = true;
     undo.mutate(undoable);
   }, [act.isPending, undo, undoable]);
 
@@ -105,7 +105,7 @@ export function useModerationDecisions({ decidedView }: { decidedView: boolean }
         });
         if (!ok) return;
       }
-      refocus.current = true;
+      refocusRef.current = true;
       // In a decided view the moderator changes a decision on purpose, as the list showed it.
       act.mutate(
         decidedView
@@ -121,5 +121,5 @@ export function useModerationDecisions({ decidedView }: { decidedView: boolean }
     setMessage(null);
     setUndoable(null);
   };
-  return { act, undo, run, runUndo, refresh, refocus, message, setMessage, undoable, clear };
+  return { act, undo, run, runUndo, refresh, refocusRef, message, setMessage, undoable, clear };
 }

@@ -77,9 +77,8 @@ export function ModerationQueue({
   // After a move the list changes: the selection stays on a comment that is there.
   const selectedIndex = Math.min(selected, Math.max(0, items.length - 1));
   const current = items[selectedIndex];
-  const { act, undo, run, runUndo, refresh, refocus, message, setMessage, undoable, clear } = useModerationDecisions({
-    decidedView,
-  });
+  const decisions = useModerationDecisions({ decidedView });
+  const { act, undo, run, runUndo, refresh, refocusRef, message, setMessage, undoable, clear } = decisions;
 
   // The URL follows the view, order and filters (replaceState: no new history entry per keystroke).
   useEffect(() => {
@@ -101,12 +100,12 @@ export function ModerationQueue({
 
   // After a move, the focus goes back to the selected comment (the acted-on one may have left the tab).
   useEffect(() => {
-    if (!refocus.current) return;
+    if (!refocusRef.current) return;
     const active = document.activeElement;
     if (active && active !== document.body && active.isConnected && !active.closest("[data-testid=queue-item]")) return;
-    refocus.current = false;
+    refocusRef.current = false;
     itemRefs.current[selectedIndex]?.focus();
-  }, [items, selectedIndex, refocus]);
+  }, [items, selectedIndex, refocusRef]);
 
   return (
     <div className="space-y-4">

@@ -44,7 +44,6 @@ async function commentOf(db: Db, accountId: number, sourceId: string) {
 const identities = (author: { identities: { provider: string; externalId: string }[] }) =>
   author.identities.map((i) => `${i.provider}:${i.externalId}`).sort();
 
-// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("importing Coral's database", () => {
   it("lands pages, comments and members field by field, with Coral's moderation states", async () => {
     const { db, account, ada, dave } = await setup();

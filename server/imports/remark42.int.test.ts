@@ -56,7 +56,6 @@ async function commentOf(db: Db, accountId: number, sourceId: string) {
   });
 }
 
-// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("importing a Remark42 backup", () => {
   it("lands pages, comments and members field by field", async () => {
     const { db, account, ada, dave, page, own } = await setup();

@@ -49,6 +49,7 @@ function header(raw: string, name: string): string | undefined {
     .trim();
 }
 
+// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("mail over SMTP", () => {
   it("is chosen by SMTP_URL, and described without its password", () => {
     expect(mailTransportFromEnv(parseEnv({})).name).toBe("log");
