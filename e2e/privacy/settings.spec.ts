@@ -4,7 +4,7 @@
  * who signed up from the newsletter widget's endpoint has that consent, with its wording, on the
  * Subscribers page's detail. At 1440 and 390 px, with axe and no horizontal scroll.
  */
-import { demoAccount, expect, expectNoHorizontalPageScroll, seriousViolations, test } from "../fixtures";
+import { demoAccount, expect, expectNoHorizontalPageScroll, openFilters, seriousViolations, test } from "../fixtures";
 import { createNewsletter } from "../newsletters/fixtures";
 
 for (const size of [
@@ -54,11 +54,14 @@ for (const size of [
     });
     expect(signUp.status()).toBe(202);
     await page.goto("/admin/subscriptions/subscribers");
-    const filters = page.getByTestId("filter-disclosure").getByRole("button", { name: /^Filters/ });
-    if (await filters.isVisible()) await filters.click();
+    await openFilters(page);
     await page.getByLabel("All members").check();
     await page.getByLabel("Search subscribers").fill(email);
-    await page.getByTestId("subscriber-results").getByRole("button").click();
+    // The search applies after a pause: until then the list holds every member, so wait for this one alone.
+    const results = page.getByTestId("subscriber-results");
+    await expect(results.getByRole("button")).toHaveCount(1);
+    await expect(results).toContainText(email);
+    await results.getByRole("button").click();
     const history = page.getByTestId("consent-history");
     await expect(history).toContainText(`Newsletter “Privacy ${run}”`);
     await expect(history).toContainText("by sign-up widget");
