@@ -3,7 +3,7 @@
  * login, records every message it accepts (envelope and raw RFC 5322 text) and answers RCPT TO as
  * the test says, recipient by recipient.
  */
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 
 import { SMTPServer } from "smtp-server";
 
@@ -68,6 +68,10 @@ export async function startSmtpServer(login: { user: string; pass: string }): Pr
       });
     },
   });
+  // smtp-server writes each reply to pipelined commands on its own; with Nagle on, the second
+  // waited for the client's delayed acknowledgement (40 ms). An MTA such as Postfix flushes the
+  // replies to a pipelined group in one write, so the sink answers without that wait.
+  server.server.on("connection", (socket: Socket) => socket.setNoDelay(true));
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
