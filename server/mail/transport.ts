@@ -168,7 +168,7 @@ const SMTP_POOL = { maxConnections: 5, maxMessages: 1000 };
  * send at about 20 mails a second a connection (docs/performance.md "Newsletters").
  */
 function noDelaySocket(
-  options: { host?: string; port?: number; connectionTimeout?: number },
+  options: { host: string; port: number; connectionTimeout: number },
   callback: (error: Error | null, socket: { connection: net.Socket } | false) => void,
 ): void {
   const socket = net.connect({ host: options.host, port: options.port, noDelay: true, keepAlive: true });
@@ -185,7 +185,7 @@ function noDelaySocket(
   };
   const timer = setTimeout(
     () => settle(Object.assign(new Error("Connection timeout"), { code: "ETIMEDOUT" })),
-    options.connectionTimeout ?? 10_000,
+    options.connectionTimeout,
   );
   socket.once("connect", () => settle(null));
   socket.once("error", settle);
@@ -220,10 +220,13 @@ export function smtpTransport(config: SmtpConfig): MailTransport {
     // nodemailer logs nothing unless asked; keep it that way (its debug output includes AUTH lines).
     logger: false,
     debug: false,
-    getSocket: noDelaySocket,
   };
   // Opened at the first mail, and again at the first one after close().
-  const open = () => nodemailer.createTransport(options);
+  const open = () =>
+    nodemailer.createTransport({
+      ...options,
+      getSocket: (_: unknown, callback: Parameters<typeof noDelaySocket>[1]) => noDelaySocket(options, callback),
+    });
   let pool: ReturnType<typeof open> | undefined;
   const domain = senderDomain(config.from);
   return {
