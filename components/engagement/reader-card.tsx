@@ -36,7 +36,7 @@ import { MESSAGE_MAX, type TReaderCard } from "@/server/engagement/community/com
 
 import { CommentBody } from "./comment-body";
 import { ReportsAgainst } from "./reader-history-dialog";
-import { BanLine, CommentCounts, StandingBadge } from "./reader-standing";
+import { BanLine, ReaderStanding } from "./reader-standing";
 
 type Action = "warn" | "suspend" | "ban" | null;
 
@@ -108,13 +108,7 @@ function Card({ memberId }: { memberId: number }) {
             {[reader.username ? `@${reader.username}` : null, reader.email].filter(Boolean).join(" · ")}
           </p>
         ) : null}
-        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-gray-700">
-          <StandingBadge reader={reader} />
-          <CommentCounts counts={reader.counts} />
-          <span>
-            · joined <DateTime value={reader.joinedAt} />
-          </span>
-        </p>
+        <ReaderStanding reader={reader} />
       </section>
 
       <section aria-label="Actions" className="space-y-3">

@@ -18,12 +18,11 @@ import {
   EmptyState,
   ErrorAlert,
   FilterDisclosure,
-  LoadState,
   Panel,
   PanelFooter,
+  QueryTable,
   SearchInput,
   Select,
-  Table,
   useConfirm,
   type Column,
   type ConfirmOptions,
@@ -197,24 +196,19 @@ function ManagerPanel<Row, Values extends FormValues>({ config, m }: { config: C
       }
     >
       <ErrorAlert error={m.deleteError} className="mx-4 mt-3" />
-      <LoadState
+      <QueryTable
         query={m.list}
         what={noun.many}
-        empty={rows.length === 0}
         emptyText={deferredSearch || filter ? `No ${noun.many} match.` : (config.emptyText ?? `No ${noun.many} yet.`)}
+        label={`${m.title} table`}
+        columns={managerColumns(config, m)}
+        rows={rows}
+        rowKey={config.rowId}
+        rowProps={(row) => ({
+          "data-testid": config.rowTestId ?? `${noun.one}-row`,
+          className: m.selectedId === config.rowId(row) ? "bg-brand-50/40" : undefined,
+        })}
       />
-      {rows.length ? (
-        <Table
-          label={`${m.title} table`}
-          columns={managerColumns(config, m)}
-          rows={rows}
-          rowKey={config.rowId}
-          rowProps={(row) => ({
-            "data-testid": config.rowTestId ?? `${noun.one}-row`,
-            className: m.selectedId === config.rowId(row) ? "bg-brand-50/40" : undefined,
-          })}
-        />
-      ) : null}
       {total !== undefined && total > rows.length ? (
         <PanelFooter className="text-xs text-gray-500">
           Showing {rows.length} of {total}: search to narrow.

@@ -65,5 +65,5 @@ export { SettingsFormShell, SettingsLoader, type SettingsEditorProps } from "./s
 export { ShownOnce } from "./shown-once";
 export { StatusMessage } from "./status-message";
 export { TabNav } from "./tab-nav";
-export { Table, type Column } from "./table";
+export { QueryTable, Table, type Column } from "./table";
 export { useInBrowser } from "./in-browser";
