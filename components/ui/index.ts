@@ -13,6 +13,7 @@ export { DateTime, formatDateTime, TimeZoneProvider, useDateTimeFormat, useTimeZ
 export { DetailFacts, DetailList, DetailPanel, DetailSection } from "./detail-panel";
 export { Dialog } from "./dialog";
 export { EmptyState } from "./empty-state";
+export { FileButton } from "./file-button";
 export { FilterDisclosure } from "./filter-disclosure";
 export { FormActions, FormField, useFieldControl } from "./form-field";
 export {
