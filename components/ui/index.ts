@@ -10,6 +10,7 @@ export { Checkbox, Fieldset, Radio, RadioChoices } from "./choice";
 export { ConfirmDialog, ConfirmProvider, useConfirm, type ConfirmOptions } from "./confirm";
 export { cx } from "./cx";
 export { DateTime, formatDateTime, TimeZoneProvider, useDateTimeFormat, useTimeZone } from "./date-time";
+export { DayRangeForm } from "./day-range-form";
 export { DetailFacts, DetailList, DetailPanel, DetailSection } from "./detail-panel";
 export { Dialog } from "./dialog";
 export { EmptyState } from "./empty-state";
