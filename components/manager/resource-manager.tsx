@@ -31,16 +31,34 @@ import {
 import type { FormValues, ManagerConfig } from "./config";
 import { ResourceForm } from "./resource-form";
 
-/** Any procedure of the app's routers (they all have a transformer: superjson). */
-type AnyDef = ResolverDef & { transformer: true };
-
 /**
- * A kind's config, whatever its procedures' input and output types (they are checked where the
- * config is written, against its procedures).
+ * A kind's config with its procedures' types left open: they were checked where the config was
+ * made (defineManager), against the procedures themselves.
  */
-type Config<Row, Values extends FormValues> = ManagerConfig<Row, Values, AnyDef, AnyDef, AnyDef, AnyDef>;
+type Config<Row, Values extends FormValues> = ManagerConfig<
+  Row,
+  Values,
+  ResolverDef,
+  ResolverDef,
+  ResolverDef,
+  ResolverDef
+>;
 
-export function ResourceManager<Row, Values extends FormValues>({ config }: { config: Config<Row, Values> }) {
+export function ResourceManager<
+  Row,
+  Values extends FormValues,
+  TList extends ResolverDef,
+  TCreate extends ResolverDef,
+  TUpdate extends ResolverDef,
+  TDelete extends ResolverDef,
+>({ config }: { config: ManagerConfig<Row, Values, TList, TCreate, TUpdate, TDelete> }) {
+  // The parts below use only what every procedure has. TypeScript cannot tell that a config of
+  // particular procedures is a config of any procedures (the option types of tRPC differ in
+  // variance), hence the cast.
+  return <Manager config={config as unknown as Config<Row, Values>} />;
+}
+
+function Manager<Row, Values extends FormValues>({ config }: { config: Config<Row, Values> }) {
   const m = useManager(config);
   const panel = <ManagerPanel config={config} m={m} />;
   return (
