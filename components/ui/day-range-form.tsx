@@ -1,3 +1,5 @@
+"use client";
+
 /**
  * A report's range of days: "From" and "To" date inputs and "Show", checked with the report's own
  * schema before `onChange` gets the range; each date's problem shows on its field.

@@ -1,3 +1,5 @@
+"use client";
+
 /**
  * A button-looking label over a hidden file input (keyboard: Tab to it, Enter or Space opens the
  * picker; the input keeps the focus ring visible on the label). Picking a file hands it to
