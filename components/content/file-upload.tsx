@@ -12,7 +12,7 @@
 import { createContext, use, useId, useState, type ReactNode } from "react";
 
 import { formatBytes } from "@/components/content/media/media-browser";
-import { buttonClasses } from "@/components/ui";
+import { FileButton } from "@/components/ui";
 import { ACCEPTED_FILES_LABEL, FILE_ACCEPT, type TUploadedFile } from "@/server/publishing/editorial/files.schema";
 
 /** The env.js default, for a page that does not say. */
@@ -84,28 +84,14 @@ export function FileUploadButton({ label, onUploaded }: { label: string; onUploa
 
   return (
     <div className="space-y-1">
-      <label
-        htmlFor={id}
-        className={buttonClasses({
-          size: "sm",
-          className: "cursor-pointer has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-600",
-        })}
-      >
-        {busy ? "Uploading…" : label}
-        <input
-          id={id}
-          type="file"
-          accept={FILE_ACCEPT}
-          className="sr-only"
-          disabled={busy}
-          aria-describedby={`${id}-hint`}
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            event.target.value = "";
-            if (file) void upload(file);
-          }}
-        />
-      </label>
+      <FileButton
+        id={id}
+        label={label}
+        accept={FILE_ACCEPT}
+        busy={busy}
+        describedBy={`${id}-hint`}
+        onFile={(file) => void upload(file)}
+      />
       <p id={`${id}-hint`} className="text-xs text-gray-600">
         {ACCEPTED_FILES_LABEL}; at most {formatBytes(maxBytes)}.
       </p>

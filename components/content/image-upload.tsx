@@ -9,7 +9,7 @@
 import { useId, useState } from "react";
 
 import { MediaPickerDialog } from "@/components/content/media/media-picker";
-import { Button, buttonClasses, useFieldControl } from "@/components/ui";
+import { Button, FileButton, useFieldControl } from "@/components/ui";
 import type { TUploadedImage } from "@/server/publishing/editorial/organise.schema";
 
 /**
@@ -70,29 +70,16 @@ export function ImageUploadButton({
   });
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <label
-        id={`${id}-label`}
-        htmlFor={id}
-        className={buttonClasses({
-          size,
-          className: "cursor-pointer has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-brand-600",
-        })}
-      >
-        {busy ? "Uploading…" : label}
-        <input
-          id={id}
-          type="file"
-          accept={ACCEPT}
-          className="sr-only"
-          disabled={busy}
-          aria-describedby={field?.describedBy}
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            event.target.value = "";
-            if (file) void upload(file);
-          }}
-        />
-      </label>
+      <FileButton
+        id={id}
+        labelId={`${id}-label`}
+        label={label}
+        accept={ACCEPT}
+        size={size}
+        busy={busy}
+        describedBy={field?.describedBy}
+        onFile={(file) => void upload(file)}
+      />
       {library ? (
         <>
           <Button size={size} onClick={() => setPicking(true)} aria-describedby={`${id}-label`}>

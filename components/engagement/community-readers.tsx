@@ -12,18 +12,18 @@ import { useTRPC } from "@/components/trpc/react";
 import {
   Button,
   Checkbox,
-  DateTime,
   FilterDisclosure,
   FilterSelect,
   LoadMore,
   LoadState,
   Panel,
+  PanelList,
   SearchInput,
 } from "@/components/ui";
 import { READERS_PAGE_SIZE, type TReaderStatusFilter } from "@/server/engagement/community/community.schema";
 
 import { ReaderCardDialog } from "./reader-card";
-import { CommentCounts, StandingBadge } from "./reader-standing";
+import { ReaderStanding } from "./reader-standing";
 
 const STATUS_FILTER_LABELS: Record<TReaderStatusFilter, string> = {
   all: "Everyone",
@@ -106,13 +106,14 @@ export function CommunityReaders({ initialQuery = "" }: { initialQuery?: string 
           emptyText={filtered ? "No reader matches." : "No readers yet."}
         />
         {rows.length ? (
-          <ul className="divide-y divide-gray-100" aria-labelledby="community-readers">
-            {rows.map((reader) => (
-              <li
-                key={reader.memberId}
-                data-testid="reader-row"
-                className="flex flex-col gap-2 px-4 py-3 md:flex-row md:items-center md:justify-between"
-              >
+          <PanelList
+            items={rows}
+            itemKey={(reader) => reader.memberId}
+            labelledBy="community-readers"
+            rowTestId="reader-row"
+          >
+            {(reader) => (
+              <>
                 <div className="min-w-0 space-y-1 text-sm">
                   <p className="font-semibold break-words text-gray-900">
                     {reader.name}{" "}
@@ -122,20 +123,14 @@ export function CommunityReaders({ initialQuery = "" }: { initialQuery?: string 
                     </span>
                   </p>
                   {reader.email ? <p className="break-all text-gray-700">{reader.email}</p> : null}
-                  <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-gray-700">
-                    <StandingBadge reader={reader} />
-                    <CommentCounts counts={reader.counts} />
-                    <span>
-                      · joined <DateTime value={reader.joinedAt} />
-                    </span>
-                  </p>
+                  <ReaderStanding reader={reader} />
                 </div>
                 <Button size="sm" onClick={() => setOpen(reader.memberId)} aria-label={`Open ${reader.name}`}>
                   Open
                 </Button>
-              </li>
-            ))}
-          </ul>
+              </>
+            )}
+          </PanelList>
         ) : null}
         <LoadMore query={readers} />
       </Panel>

@@ -16,6 +16,8 @@ import {
   Button,
   Checkbox,
   DateTime,
+  DetailList,
+  DetailSection,
   Dialog,
   ErrorAlert,
   FormActions,
@@ -34,7 +36,7 @@ import { MESSAGE_MAX, type TReaderCard } from "@/server/engagement/community/com
 
 import { CommentBody } from "./comment-body";
 import { ReportsAgainst } from "./reader-history-dialog";
-import { CommentCounts, StandingBadge } from "./reader-standing";
+import { BanLine, ReaderStanding } from "./reader-standing";
 
 type Action = "warn" | "suspend" | "ban" | null;
 
@@ -106,13 +108,7 @@ function Card({ memberId }: { memberId: number }) {
             {[reader.username ? `@${reader.username}` : null, reader.email].filter(Boolean).join(" · ")}
           </p>
         ) : null}
-        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-gray-700">
-          <StandingBadge reader={reader} />
-          <CommentCounts counts={reader.counts} />
-          <span>
-            · joined <DateTime value={reader.joinedAt} />
-          </span>
-        </p>
+        <ReaderStanding reader={reader} />
       </section>
 
       <section aria-label="Actions" className="space-y-3">
@@ -341,10 +337,7 @@ function History({ data }: { data: TReaderCard }) {
   const { history, decisions, notices } = data;
   return (
     <>
-      <section aria-labelledby="card-comments">
-        <h3 id="card-comments" className="mb-2 font-semibold text-gray-900">
-          Recent comments ({history.comments.length})
-        </h3>
+      <DetailSection id="card-comments" title={`Recent comments (${history.comments.length})`}>
         {history.comments.length ? (
           <ul className="divide-y divide-gray-200 rounded border border-gray-200">
             {history.comments.map((c) => (
@@ -370,81 +363,53 @@ function History({ data }: { data: TReaderCard }) {
         ) : (
           <p className="text-gray-600">No comments.</p>
         )}
-      </section>
+      </DetailSection>
 
-      <section aria-labelledby="card-decisions">
-        <h3 id="card-decisions" className="mb-2 font-semibold text-gray-900">
-          Decisions on their comments ({decisions.length})
-        </h3>
-        {decisions.length ? (
-          <ul className="list-inside list-disc text-gray-700">
-            {decisions.map((d) => (
-              <li key={d.commentId} className="break-words">
-                Comment #{d.commentId} {d.state} by {d.decidedBy ?? "a former moderator"} on{" "}
-                <DateTime value={d.decidedAt} />
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="text-gray-600">None.</p>
+      <DetailList
+        id="card-decisions"
+        title="Decisions on their comments"
+        items={decisions}
+        itemKey={(d) => d.commentId}
+      >
+        {(d) => (
+          <>
+            Comment #{d.commentId} {d.state} by {d.decidedBy ?? "a former moderator"} on{" "}
+            <DateTime value={d.decidedAt} />
+          </>
         )}
-      </section>
+      </DetailList>
 
-      <section aria-labelledby="card-notices">
-        <h3 id="card-notices" className="mb-2 font-semibold text-gray-900">
-          Warnings and messages ({notices.length})
-        </h3>
-        {notices.length ? (
-          <ul className="list-inside list-disc text-gray-700">
-            {notices.map((n) => (
-              <li key={n.id} className="break-words">
-                {NOTICE_LABEL[n.kind]}
-                {n.message ? `: “${n.message}”` : ""} · by {n.createdBy ?? "a former moderator"} on{" "}
-                <DateTime value={n.createdAt} /> ·{" "}
-                {n.acknowledgedAt ? (
-                  <>
-                    seen <DateTime value={n.acknowledgedAt} />
-                  </>
-                ) : (
-                  "not seen yet"
-                )}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="text-gray-600">None.</p>
+      <DetailList id="card-notices" title="Warnings and messages" items={notices} itemKey={(n) => n.id}>
+        {(n) => (
+          <>
+            {NOTICE_LABEL[n.kind]}
+            {n.message ? `: “${n.message}”` : ""} · by {n.createdBy ?? "a former moderator"} on{" "}
+            <DateTime value={n.createdAt} /> ·{" "}
+            {n.acknowledgedAt ? (
+              <>
+                seen <DateTime value={n.acknowledgedAt} />
+              </>
+            ) : (
+              "not seen yet"
+            )}
+          </>
         )}
-      </section>
+      </DetailList>
 
-      <section aria-labelledby="card-bans">
-        <h3 id="card-bans" className="mb-2 font-semibold text-gray-900">
-          Bans and suspensions ({history.bans.length})
-        </h3>
-        {history.bans.length ? (
-          <ul className="list-inside list-disc text-gray-700">
-            {history.bans.map((b) => (
-              <li key={b.id} className="break-words">
-                {b.reason} ·{" "}
-                {b.expiresAt ? (
-                  <>
-                    until <DateTime value={b.expiresAt} />
-                  </>
-                ) : (
-                  "for good"
-                )}
-                {b.createdBy ? ` · by ${b.createdBy}` : ""} · <DateTime value={b.createdAt} />
-                {b.liftedAt
-                  ? ` · lifted${b.liftedBy ? ` by ${b.liftedBy}` : ""}`
-                  : b.active
-                    ? " · in force"
-                    : " · ended"}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="text-gray-600">None.</p>
+      <DetailList id="card-bans" title="Bans and suspensions" items={history.bans} itemKey={(b) => b.id}>
+        {(b) => (
+          <BanLine
+            ban={b}
+            since={
+              <>
+                {" "}
+                · <DateTime value={b.createdAt} />
+              </>
+            }
+            inForce="in force"
+          />
         )}
-      </section>
+      </DetailList>
 
       <ReportsAgainst id="card-reports" title="Reports against their comments" reports={history.reportsAgainst} />
     </>

@@ -4,10 +4,21 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Badge, Button, DateTime, Dialog, ErrorAlert, LoadState, TextLink } from "@/components/ui";
+import {
+  Badge,
+  Button,
+  DateTime,
+  DetailList,
+  DetailSection,
+  Dialog,
+  ErrorAlert,
+  LoadState,
+  TextLink,
+} from "@/components/ui";
 import { REPORT_REASON_LABELS, type TReaderHistory } from "@/server/engagement/moderation/queue/queue.schema";
 
 import { CommentBody } from "./comment-body";
+import { BanLine } from "./reader-standing";
 
 export function ReaderHistoryDialog({
   memberId,
@@ -86,10 +97,7 @@ function History({ memberId, onChanged }: { memberId: number; onChanged: () => v
             <ErrorAlert error={lift.error} />
           </section>
 
-          <section aria-labelledby="history-comments">
-            <h3 id="history-comments" className="mb-2 font-semibold text-gray-900">
-              Comments ({data.comments.length})
-            </h3>
+          <DetailSection id="history-comments" title={`Comments (${data.comments.length})`}>
             <ul className="divide-y divide-gray-200 rounded border border-gray-200">
               {data.comments.map((c) => (
                 <li key={c.id} className="space-y-1 px-3 py-2">
@@ -106,39 +114,13 @@ function History({ memberId, onChanged }: { memberId: number; onChanged: () => v
                 </li>
               ))}
             </ul>
-          </section>
+          </DetailSection>
 
           <ReportsAgainst id="history-reports" title="Reports against this reader" reports={data.reportsAgainst} />
 
-          <section aria-labelledby="history-bans">
-            <h3 id="history-bans" className="mb-2 font-semibold text-gray-900">
-              Bans ({data.bans.length})
-            </h3>
-            {data.bans.length ? (
-              <ul className="list-inside list-disc text-gray-700">
-                {data.bans.map((b) => (
-                  <li key={b.id} className="break-words">
-                    {b.reason} ·{" "}
-                    {b.expiresAt ? (
-                      <>
-                        until <DateTime value={b.expiresAt} />
-                      </>
-                    ) : (
-                      "for good"
-                    )}
-                    {b.createdBy ? ` · by ${b.createdBy}` : ""}
-                    {b.liftedAt
-                      ? ` · lifted${b.liftedBy ? ` by ${b.liftedBy}` : ""}`
-                      : b.active
-                        ? " · active"
-                        : " · ended"}
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="text-gray-600">None.</p>
-            )}
-          </section>
+          <DetailList id="history-bans" title="Bans" items={data.bans} itemKey={(b) => b.id}>
+            {(b) => <BanLine ban={b} inForce="active" />}
+          </DetailList>
         </>
       ) : null}
     </div>
@@ -148,22 +130,13 @@ function History({ memberId, onChanged }: { memberId: number; onChanged: () => v
 /** The reports made against a reader's comments, as the history dialog and the Community card show them. */
 export function ReportsAgainst(props: { id: string; title: string; reports: TReaderHistory["reportsAgainst"] }) {
   return (
-    <section aria-labelledby={props.id}>
-      <h3 id={props.id} className="mb-2 font-semibold text-gray-900">
-        {props.title} ({props.reports.length})
-      </h3>
-      {props.reports.length ? (
-        <ul className="list-inside list-disc text-gray-700">
-          {props.reports.map((r, i) => (
-            <li key={i} className="break-words">
-              Comment #{r.commentId}: {REPORT_REASON_LABELS[r.reason]}
-              {r.note ? ` – ${r.note}` : ""} (<DateTime value={r.createdAt} />)
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="text-gray-600">None.</p>
+    <DetailList id={props.id} title={props.title} items={props.reports} itemKey={(_, i) => i}>
+      {(r) => (
+        <>
+          Comment #{r.commentId}: {REPORT_REASON_LABELS[r.reason]}
+          {r.note ? ` – ${r.note}` : ""} (<DateTime value={r.createdAt} />)
+        </>
       )}
-    </section>
+    </DetailList>
   );
 }

@@ -4,7 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Badge, DateTime, LoadState, Panel, Table, type BadgeTone } from "@/components/ui";
+import { Badge, DateTime, Panel, QueryTable, type BadgeTone } from "@/components/ui";
 import type { TImportRunView } from "@/server/imports/dashboard/dashboard.schema";
 
 import { formatCount } from "./import-report";
@@ -45,43 +45,38 @@ export function ImportRuns({ polling }: { polling: boolean }) {
   const rows = runs.data ?? [];
   return (
     <Panel title="Past runs">
-      <LoadState
+      <QueryTable
         query={runs}
         what="runs"
-        empty={rows.length === 0}
         emptyText="No import has run yet. Imports run on the server itself are listed here too."
+        label="Past runs"
+        rows={rows}
+        rowKey={(run) => run.id}
+        rowProps={() => ({ "data-testid": "import-run" })}
+        columns={[
+          {
+            header: "Started",
+            cell: (run) => <DateTime value={run.startedAt} />,
+            className: "whitespace-nowrap text-gray-600",
+          },
+          { header: "Who", cell: (run) => run.actor ?? "Command line" },
+          { header: "Source", cell: (run) => run.source },
+          { header: "File", cell: (run) => <span className="break-all">{run.fileName}</span> },
+          {
+            header: "Status",
+            cell: (run) => <Badge tone={STATUS_TONE[run.status]}>{STATUS_WORD[run.status]}</Badge>,
+          },
+          {
+            header: "Counts",
+            cell: (run) => (
+              <span data-testid="import-run-counts">
+                {countsSummary(run)}
+                {run.problems > 0 ? `; ${formatCount(run.problems)} problems in the file` : ""}
+              </span>
+            ),
+          },
+        ]}
       />
-      {rows.length ? (
-        <Table
-          label="Past runs"
-          rows={rows}
-          rowKey={(run) => run.id}
-          rowProps={() => ({ "data-testid": "import-run" })}
-          columns={[
-            {
-              header: "Started",
-              cell: (run) => <DateTime value={run.startedAt} />,
-              className: "whitespace-nowrap text-gray-600",
-            },
-            { header: "Who", cell: (run) => run.actor ?? "Command line" },
-            { header: "Source", cell: (run) => run.source },
-            { header: "File", cell: (run) => <span className="break-all">{run.fileName}</span> },
-            {
-              header: "Status",
-              cell: (run) => <Badge tone={STATUS_TONE[run.status]}>{STATUS_WORD[run.status]}</Badge>,
-            },
-            {
-              header: "Counts",
-              cell: (run) => (
-                <span data-testid="import-run-counts">
-                  {countsSummary(run)}
-                  {run.problems > 0 ? `; ${formatCount(run.problems)} problems in the file` : ""}
-                </span>
-              ),
-            },
-          ]}
-        />
-      ) : null}
     </Panel>
   );
 }

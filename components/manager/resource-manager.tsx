@@ -18,12 +18,11 @@ import {
   EmptyState,
   ErrorAlert,
   FilterDisclosure,
-  LoadState,
   Panel,
   PanelFooter,
+  QueryTable,
   SearchInput,
   Select,
-  Table,
   useConfirm,
   type Column,
   type ConfirmOptions,
@@ -32,7 +31,19 @@ import {
 import type { FormValues, ManagerConfig } from "./config";
 import { ResourceForm } from "./resource-form";
 
-// eslint-disable-next-line max-lines-per-function -- TODO(issue 62): not cut into parts yet
+/**
+ * A kind's config with its procedures' types left open: they were checked where the config was
+ * made (defineManager), against the procedures themselves.
+ */
+type Config<Row, Values extends FormValues> = ManagerConfig<
+  Row,
+  Values,
+  ResolverDef,
+  ResolverDef,
+  ResolverDef,
+  ResolverDef
+>;
+
 export function ResourceManager<
   Row,
   Values extends FormValues,
@@ -41,9 +52,40 @@ export function ResourceManager<
   TUpdate extends ResolverDef,
   TDelete extends ResolverDef,
 >({ config }: { config: ManagerConfig<Row, Values, TList, TCreate, TUpdate, TDelete> }) {
+  // The parts below use only what every procedure has. TypeScript cannot tell that a config of
+  // particular procedures is a config of any procedures (the option types of tRPC differ in
+  // variance), hence the cast.
+  return <Manager config={config as unknown as Config<Row, Values>} />;
+}
+
+function Manager<Row, Values extends FormValues>({ config }: { config: Config<Row, Values> }) {
+  const m = useManager(config);
+  const panel = <ManagerPanel config={config} m={m} />;
+  return (
+    <>
+      {config.detail ? (
+        <div className="grid gap-6 lg:grid-cols-5">
+          <div className="min-w-0 lg:col-span-3">{panel}</div>
+          <div className="min-w-0 lg:col-span-2">
+            {m.selected ? (
+              config.detail.render(m.selected, m.rows)
+            ) : (
+              <EmptyState dashed>{config.detail.placeholder}</EmptyState>
+            )}
+          </div>
+        </div>
+      ) : (
+        panel
+      )}
+      <ManagerDialogs config={config} m={m} />
+    </>
+  );
+}
+
+/** The list (searched and filtered), the open dialog, the selected row and the last delete's error. */
+function useManager<Row, Values extends FormValues>(config: Config<Row, Values>) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const router = useRouter();
   const procedures = config.procedures(trpc);
   const { noun } = config;
   const title = config.title ?? `${noun.many.charAt(0).toUpperCase()}${noun.many.slice(1)}`;
@@ -55,7 +97,7 @@ export function ResourceManager<
     ...procedures.list.queryOptions(config.listInput({ search: deferredSearch, filter })),
     placeholderData: keepPreviousData,
   });
-  const data = list.data as TList["output"] | undefined;
+  const data: unknown = list.data;
   const { rows, total } = data === undefined ? { rows: [] as Row[], total: undefined } : config.rows(data);
 
   const [dialog, setDialog] = useState<{ mode: "create" } | { mode: "update"; row: Row } | null>(null);
@@ -72,9 +114,35 @@ export function ResourceManager<
         await queryClient.invalidateQueries({ queryKey: procedure.pathKey() });
       }),
     );
-  const close = () => setDialog(null);
-  const formContext = { rows, editing: dialog?.mode === "update" ? dialog.row : null };
+  return {
+    procedures,
+    title,
+    search,
+    setSearch,
+    filter,
+    setFilter,
+    deferredSearch,
+    list,
+    data,
+    rows,
+    total,
+    dialog,
+    setDialog,
+    close: () => setDialog(null),
+    selectedId,
+    setSelectedId,
+    selected,
+    deleteError,
+    setDeleteError,
+    refresh,
+  };
+}
 
+type Manager<Row> = ReturnType<typeof useManager<Row, FormValues>>;
+
+/** The kind's columns; the first opens the row's detail where there is one; Edit and Delete last. */
+function managerColumns<Row, Values extends FormValues>(config: Config<Row, Values>, m: Manager<Row>): Column<Row>[] {
+  const { procedures, selectedId, setSelectedId } = m;
   const columns: Column<Row>[] = [...config.columns];
   if (config.detail && columns[0]) {
     const first = columns[0];
@@ -92,7 +160,7 @@ export function ResourceManager<
       ),
     };
   }
-  const update = procedures.update && config.update ? { procedure: procedures.update, ...config.update } : null;
+  const update = procedures.update && config.update ? config.update : null;
   const remove = procedures.delete && config.remove ? { procedure: procedures.delete, ...config.remove } : null;
   if (update || remove) {
     columns.push({
@@ -102,7 +170,7 @@ export function ResourceManager<
       cell: (row) => (
         <div className="flex justify-end gap-2">
           {update ? (
-            <Button onClick={() => setDialog({ mode: "update", row })}>
+            <Button onClick={() => m.setDialog({ mode: "update", row })}>
               {update.label ?? "Edit"}
               <span className="sr-only"> {config.rowLabel(row)}</span>
             </Button>
@@ -110,83 +178,55 @@ export function ResourceManager<
           {remove ? (
             <DeleteButton
               procedure={remove.procedure}
-              input={remove.toInput(row)}
+              input={remove.toInput(row) as unknown}
               label={config.rowLabel(row)}
               confirmation={{
-                title: `Delete the ${noun.one} "${config.rowLabel(row)}"?`,
+                title: `Delete the ${config.noun.one} "${config.rowLabel(row)}"?`,
                 ...remove.confirm?.(row),
                 confirmLabel: "Delete",
               }}
-              onStart={() => setDeleteError(null)}
+              onStart={() => m.setDeleteError(null)}
               onDeleted={async () => {
                 if (selectedId === config.rowId(row)) setSelectedId(null);
-                await refresh();
+                await m.refresh();
               }}
-              onError={setDeleteError}
+              onError={m.setDeleteError}
             />
           ) : null}
         </div>
       ),
     });
   }
+  return columns;
+}
 
-  const panel = (
+function ManagerPanel<Row, Values extends FormValues>({ config, m }: { config: Config<Row, Values>; m: Manager<Row> }) {
+  const { noun } = config;
+  const { rows, total, filter, deferredSearch } = m;
+  return (
     <Panel
-      title={title}
+      title={m.title}
       actions={
         <>
-          {config.filter || config.search !== false ? (
-            <FilterDisclosure active={[filter, search].filter(Boolean).length}>
-              <div className="flex flex-wrap items-center gap-2">
-                {config.filter ? (
-                  <Select
-                    compact
-                    fit
-                    aria-label={config.filter.label}
-                    value={filter}
-                    onChange={(e) => setFilter(e.target.value)}
-                    placeholder={config.filter.allLabel}
-                    options={(data === undefined ? [] : config.filter.options(data)).map((value) => ({
-                      value,
-                      label: value,
-                    }))}
-                  />
-                ) : null}
-                {config.search !== false ? (
-                  <SearchInput
-                    compact
-                    aria-label={`Search ${noun.many}`}
-                    value={search}
-                    onChange={(e) => setSearch(e.target.value)}
-                    className="sm:w-48"
-                  />
-                ) : null}
-              </div>
-            </FilterDisclosure>
-          ) : null}
-          <Button onClick={() => setDialog({ mode: "create" })}>Add {noun.one}</Button>
+          <ManagerFilters config={config} m={m} />
+          <Button onClick={() => m.setDialog({ mode: "create" })}>Add {noun.one}</Button>
         </>
       }
     >
-      <ErrorAlert error={deleteError} className="mx-4 mt-3" />
-      <LoadState
-        query={list}
+      <ErrorAlert error={m.deleteError} className="mx-4 mt-3" />
+      <QueryTable
+        query={m.list}
         what={noun.many}
-        empty={rows.length === 0}
         emptyText={deferredSearch || filter ? `No ${noun.many} match.` : (config.emptyText ?? `No ${noun.many} yet.`)}
+        label={`${m.title} table`}
+        columns={managerColumns(config, m)}
+        rows={rows}
+        rowKey={config.rowId}
+        rowProps={(row) => ({
+          "data-testid": config.rowTestId ?? `${noun.one}-row`,
+          className: m.selectedId === config.rowId(row) ? "bg-brand-50/40" : undefined,
+        })}
       />
-      {rows.length ? (
-        <Table
-          label={`${title} table`}
-          columns={columns}
-          rows={rows}
-          rowKey={config.rowId}
-          rowProps={(row) => ({
-            "data-testid": config.rowTestId ?? `${noun.one}-row`,
-            className: selectedId === config.rowId(row) ? "bg-brand-50/40" : undefined,
-          })}
-        />
-      ) : null}
       {total !== undefined && total > rows.length ? (
         <PanelFooter className="text-xs text-gray-500">
           Showing {rows.length} of {total}: search to narrow.
@@ -194,29 +234,68 @@ export function ResourceManager<
       ) : null}
     </Panel>
   );
+}
 
+function ManagerFilters<Row, Values extends FormValues>({
+  config,
+  m,
+}: {
+  config: Config<Row, Values>;
+  m: Manager<Row>;
+}) {
+  const { filter, search, data } = m;
+  if (!config.filter && config.search === false) return null;
+  return (
+    <FilterDisclosure active={[filter, search].filter(Boolean).length}>
+      <div className="flex flex-wrap items-center gap-2">
+        {config.filter ? (
+          <Select
+            compact
+            fit
+            aria-label={config.filter.label}
+            value={filter}
+            onChange={(e) => m.setFilter(e.target.value)}
+            placeholder={config.filter.allLabel}
+            options={(data === undefined ? [] : config.filter.options(data)).map((value) => ({
+              value,
+              label: value,
+            }))}
+          />
+        ) : null}
+        {config.search !== false ? (
+          <SearchInput
+            compact
+            aria-label={`Search ${config.noun.many}`}
+            value={search}
+            onChange={(e) => m.setSearch(e.target.value)}
+            className="sm:w-48"
+          />
+        ) : null}
+      </div>
+    </FilterDisclosure>
+  );
+}
+
+/** "New …" and "Edit …", each with the kind's form. */
+function ManagerDialogs<Row, Values extends FormValues>({
+  config,
+  m,
+}: {
+  config: Config<Row, Values>;
+  m: Manager<Row>;
+}) {
+  const router = useRouter();
+  const { noun } = config;
+  const { dialog, close, procedures } = m;
+  const update = procedures.update && config.update ? { procedure: procedures.update, ...config.update } : null;
+  const formContext = { rows: m.rows, editing: dialog?.mode === "update" ? dialog.row : null };
   return (
     <>
-      {config.detail ? (
-        <div className="grid gap-6 lg:grid-cols-5">
-          <div className="min-w-0 lg:col-span-3">{panel}</div>
-          <div className="min-w-0 lg:col-span-2">
-            {selected ? (
-              config.detail.render(selected, rows)
-            ) : (
-              <EmptyState dashed>{config.detail.placeholder}</EmptyState>
-            )}
-          </div>
-        </div>
-      ) : (
-        panel
-      )}
-
       <Dialog open={dialog?.mode === "create"} onClose={close} title={`New ${noun.one}`} size="lg">
         <ResourceForm
           procedure={procedures.create}
           fields={config.fields}
-          initial={config.emptyValues({ filter })}
+          initial={config.emptyValues({ filter: m.filter })}
           context={formContext}
           validate={config.validate}
           schema={config.create.schema}
@@ -225,7 +304,7 @@ export function ResourceManager<
           onSaved={async (output) => {
             close();
             config.create.onCreated?.(output, (href) => router.push(href));
-            await refresh();
+            await m.refresh();
           }}
           onCancel={close}
         />
@@ -245,11 +324,11 @@ export function ResourceManager<
               context={formContext}
               validate={config.validate}
               schema={update.schema}
-              toInput={(values) => update.toInput(values, dialog.row)}
+              toInput={(values): unknown => update.toInput(values, dialog.row)}
               submitLabel={`Save ${noun.one}`}
               onSaved={async () => {
                 close();
-                await refresh();
+                await m.refresh();
               }}
               onCancel={close}
             />

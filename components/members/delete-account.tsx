@@ -11,23 +11,7 @@ import { useState } from "react";
 import { Alert, Button, TextLink } from "@/components/ui";
 
 import { useWords } from "./member-i18n";
-
-type Outcome = { status: number; code: string | null };
-
-async function postJson(path: string, body: unknown): Promise<Outcome> {
-  try {
-    const response = await fetch(path, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      credentials: "same-origin",
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json().catch(() => ({}))) as { error?: { code?: string } };
-    return { status: response.status, code: json.error?.code ?? null };
-  } catch {
-    return { status: 0, code: null };
-  }
-}
+import { sendJson } from "./self-service-api";
 
 export function DeleteAccountAsk({ signedIn }: { signedIn: boolean }) {
   const { t } = useWords();
@@ -36,7 +20,7 @@ export function DeleteAccountAsk({ signedIn }: { signedIn: boolean }) {
   );
   const ask = async () => {
     setState("sending");
-    const { status } = await postJson("/api/member/delete-account", {});
+    const { status } = await sendJson("POST", "/api/member/delete-account", {});
     setState(status === 200 ? "sent" : status === 401 ? "signedOut" : status === 429 ? "rateLimited" : "error");
   };
   return (
@@ -74,7 +58,7 @@ export function DeleteAccountConfirm({ token }: { token: string }) {
   );
   const confirm = async () => {
     setState("deleting");
-    const { status } = await postJson("/api/member/delete-account/confirm", { token });
+    const { status } = await sendJson("POST", "/api/member/delete-account/confirm", { token });
     setState(
       status === 200 ? "done" : status === 422 || status === 400 ? "badLink" : status === 403 ? "otherReader" : "error",
     );

@@ -7,15 +7,13 @@
  * chart is a figure with a summary and its numbers as a table (ChartFigure).
  */
 import { useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import {
-  Button,
   buttonClasses,
   DateTime,
-  FormField,
-  Input,
+  DayRangeForm,
   LoadState,
   Panel,
   Table,
@@ -130,32 +128,16 @@ export function NewsletterStats({ newsletterId }: { newsletterId: number }) {
 }
 
 function RangeForm({ range, onChange }: { range: TStatsRange; onChange: (r: TStatsRange) => void }) {
-  const [from, setFrom] = useState(range.from);
-  const [to, setTo] = useState(range.to);
-  const [problem, setProblem] = useState<{ from?: string; to?: string }>({});
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const parsed = ZStatsRange.safeParse({ from, to });
-    if (!parsed.success) {
-      const out: { from?: string; to?: string } = {};
-      for (const issue of parsed.error.issues) out[issue.path[0] === "from" ? "from" : "to"] ??= issue.message;
-      return setProblem(out);
-    }
-    setProblem({});
-    onChange(parsed.data);
-  };
   return (
-    <form className="flex flex-wrap items-end gap-3" onSubmit={onSubmit} aria-label="Stats range" noValidate>
-      <FormField label="From (day)" error={problem.from}>
-        <Input type="date" name="from" value={from} onChange={(e) => setFrom(e.target.value)} fit />
-      </FormField>
-      <FormField label="To (day)" error={problem.to} hint="Days in the account's time zone; at most 366.">
-        <Input type="date" name="to" value={to} onChange={(e) => setTo(e.target.value)} fit />
-      </FormField>
-      <Button type="submit" variant="secondary">
-        Show
-      </Button>
-    </form>
+    <DayRangeForm
+      range={range}
+      onChange={onChange}
+      schema={ZStatsRange}
+      label="Stats range"
+      fromLabel="From (day)"
+      toLabel="To (day)"
+      hint="Days in the account's time zone; at most 366."
+    />
   );
 }
 

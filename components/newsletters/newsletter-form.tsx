@@ -10,6 +10,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
+import type { RouterOutputs } from "@/components/trpc/types";
 import {
   Button,
   Checkbox,
@@ -112,7 +113,45 @@ const FIELDS = [
   "digestSchedule",
 ] as const;
 
-// eslint-disable-next-line max-lines-per-function -- TODO(issue 62): not cut into parts yet
+/** A list with `item` added (`on`) or taken out. */
+const toggled = (list: number[], item: number, on: boolean) => (on ? [...list, item] : list.filter((i) => i !== item));
+
+/** What each group of fields is given: the values, a setter and the problem of a field by its path. */
+type Part = {
+  values: Values;
+  set: (patch: Partial<Values>) => void;
+  fieldError: (path: string) => string | undefined;
+};
+
+/**
+ * The form's values and their problems: the client's check (the server's own schema, naming
+ * nested paths) first, then what the server said about its top-level fields.
+ */
+function useNewsletterForm(initial: TNewsletterView | undefined, error: unknown) {
+  const [values, setValues] = useState<Values>(() => initialValues(initial));
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const set = (patch: Partial<Values>) => setValues((v) => ({ ...v, ...patch }));
+  const server = serverErrors(error, FIELDS);
+  const fieldError = (path: string) =>
+    ownValue(local, path) ?? ownValue(server.fields as Record<string, string | undefined>, path);
+  const firstUnder = (prefix: string) =>
+    Object.entries(local).find(([path]) => path === prefix || path.startsWith(`${prefix}.`))?.[1] ??
+    ownValue(server.fields as Record<string, string | undefined>, prefix);
+  /** The checked input, or null (and the problems shown) when it does not pass. */
+  const checked = (): TNewsletterInput | null => {
+    const parsed = ZNewsletterInput.safeParse(toInput(values));
+    if (!parsed.success) {
+      const problems = nullPrototypeRecord<string>();
+      for (const issue of parsed.error.issues) problems[issue.path.join(".")] ??= issue.message;
+      setLocal(problems);
+      return null;
+    }
+    setLocal({});
+    return parsed.data;
+  };
+  return { values, set, server, fieldError, firstUnder, checked, hasLocal: Object.keys(local).length > 0 };
+}
+
 export function NewsletterForm({
   initial,
   submitLabel,
@@ -130,16 +169,8 @@ export function NewsletterForm({
 }) {
   const trpc = useTRPC();
   const options = useQuery(trpc.newsletters.options.queryOptions());
-  const [values, setValues] = useState<Values>(() => initialValues(initial));
-  const [local, setLocal] = useState<Record<string, string>>({});
-  const set = (patch: Partial<Values>) => setValues((v) => ({ ...v, ...patch }));
-  const server = serverErrors(error, FIELDS);
-  // The client's check names nested paths; the server's details name top-level fields.
-  const fieldError = (path: string) =>
-    ownValue(local, path) ?? ownValue(server.fields as Record<string, string | undefined>, path);
-  const firstUnder = (prefix: string) =>
-    Object.entries(local).find(([path]) => path === prefix || path.startsWith(`${prefix}.`))?.[1] ??
-    ownValue(server.fields as Record<string, string | undefined>, prefix);
+  const form = useNewsletterForm(initial, error);
+  const part: Part = { values: form.values, set: form.set, fieldError: form.fieldError };
 
   return (
     <form
@@ -147,23 +178,38 @@ export function NewsletterForm({
       className="space-y-6"
       onSubmit={(event) => {
         event.preventDefault();
-        const parsed = ZNewsletterInput.safeParse(toInput(values));
-        if (!parsed.success) {
-          const problems = nullPrototypeRecord<string>();
-          for (const issue of parsed.error.issues) problems[issue.path.join(".")] ??= issue.message;
-          setLocal(problems);
-          return;
-        }
-        setLocal({});
-        onSubmit(parsed.data);
+        const input = form.checked();
+        if (input) onSubmit(input);
       }}
     >
-      {Object.keys(local).length > 0 ? (
+      {form.hasLocal ? (
         <ErrorAlert errors={{ message: "Please correct the highlighted fields.", fields: {}, others: [] }} />
       ) : (
-        <ErrorAlert error={error} errors={server} />
+        <ErrorAlert error={error} errors={form.server} />
       )}
 
+      <NameFields {...part} />
+      <SenderFields {...part} />
+      <DesignFields {...part} />
+      <AudienceFields {...part} planError={form.firstUnder("planIds")} options={options} />
+      <TrackingFields {...part} />
+      <DigestFields {...part} options={options} />
+
+      <FormActions>
+        <Button type="submit" variant="primary" loading={pending} loadingText="Saving…">
+          {submitLabel}
+        </Button>
+        {onCancel ? <Button onClick={onCancel}>Cancel</Button> : null}
+      </FormActions>
+    </form>
+  );
+}
+
+type Options = { data?: RouterOutputs["newsletters"]["options"]; isPending: boolean };
+
+function NameFields({ values, set, fieldError }: Part) {
+  return (
+    <>
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField label="Name" error={fieldError("name")}>
           <Input value={values.name} maxLength={100} onChange={(e) => set({ name: e.target.value })} />
@@ -184,49 +230,69 @@ export function NewsletterForm({
           onChange={(e) => set({ description: e.target.value })}
         />
       </FormField>
+    </>
+  );
+}
 
-      <Fieldset legend="Sender">
-        <div className="grid gap-4 sm:grid-cols-3">
-          <FormField label="Sender name" error={fieldError("senderName")}>
-            <Input value={values.senderName} maxLength={100} onChange={(e) => set({ senderName: e.target.value })} />
-          </FormField>
-          <FormField label="Sender e-mail" error={fieldError("senderEmail")}>
-            <Input type="email" value={values.senderEmail} onChange={(e) => set({ senderEmail: e.target.value })} />
-          </FormField>
-          <FormField label="Reply-to" optional error={fieldError("replyTo")}>
-            <Input type="email" value={values.replyTo} onChange={(e) => set({ replyTo: e.target.value })} />
-          </FormField>
-        </div>
-      </Fieldset>
-
-      <Fieldset legend="Design">
-        <div className="grid gap-4 sm:grid-cols-3">
-          <FormField label="Logo URL" optional hint="http:// or https://" error={fieldError("design.logoUrl")}>
-            <Input type="url" value={values.logoUrl} onChange={(e) => set({ logoUrl: e.target.value })} />
-          </FormField>
-          <ColourField
-            label="Accent colour"
-            value={values.accentColor}
-            error={fieldError("design.accentColor")}
-            onChange={(accentColor) => set({ accentColor })}
-          />
-          <ColourField
-            label="Background colour"
-            value={values.backgroundColor}
-            error={fieldError("design.backgroundColor")}
-            onChange={(backgroundColor) => set({ backgroundColor })}
-          />
-        </div>
-        <FormField
-          className="mt-4"
-          label="Footer"
-          hint="Plain text, shown at the bottom of every mail: the publisher's postal address (anti-spam laws ask for it)."
-          error={fieldError("design.footer")}
-        >
-          <Textarea rows={3} value={values.footer} maxLength={1000} onChange={(e) => set({ footer: e.target.value })} />
+function SenderFields({ values, set, fieldError }: Part) {
+  return (
+    <Fieldset legend="Sender">
+      <div className="grid gap-4 sm:grid-cols-3">
+        <FormField label="Sender name" error={fieldError("senderName")}>
+          <Input value={values.senderName} maxLength={100} onChange={(e) => set({ senderName: e.target.value })} />
         </FormField>
-      </Fieldset>
+        <FormField label="Sender e-mail" error={fieldError("senderEmail")}>
+          <Input type="email" value={values.senderEmail} onChange={(e) => set({ senderEmail: e.target.value })} />
+        </FormField>
+        <FormField label="Reply-to" optional error={fieldError("replyTo")}>
+          <Input type="email" value={values.replyTo} onChange={(e) => set({ replyTo: e.target.value })} />
+        </FormField>
+      </div>
+    </Fieldset>
+  );
+}
 
+function DesignFields({ values, set, fieldError }: Part) {
+  return (
+    <Fieldset legend="Design">
+      <div className="grid gap-4 sm:grid-cols-3">
+        <FormField label="Logo URL" optional hint="http:// or https://" error={fieldError("design.logoUrl")}>
+          <Input type="url" value={values.logoUrl} onChange={(e) => set({ logoUrl: e.target.value })} />
+        </FormField>
+        <ColourField
+          label="Accent colour"
+          value={values.accentColor}
+          error={fieldError("design.accentColor")}
+          onChange={(accentColor) => set({ accentColor })}
+        />
+        <ColourField
+          label="Background colour"
+          value={values.backgroundColor}
+          error={fieldError("design.backgroundColor")}
+          onChange={(backgroundColor) => set({ backgroundColor })}
+        />
+      </div>
+      <FormField
+        className="mt-4"
+        label="Footer"
+        hint="Plain text, shown at the bottom of every mail: the publisher's postal address (anti-spam laws ask for it)."
+        error={fieldError("design.footer")}
+      >
+        <Textarea rows={3} value={values.footer} maxLength={1000} onChange={(e) => set({ footer: e.target.value })} />
+      </FormField>
+    </Fieldset>
+  );
+}
+
+function AudienceFields({
+  values,
+  set,
+  fieldError,
+  planError,
+  options,
+}: Part & { planError: string | undefined; options: Options }) {
+  return (
+    <>
       <Fieldset legend="Audience" error={fieldError("audience")}>
         <RadioChoices
           value={values.audience}
@@ -235,7 +301,7 @@ export function NewsletterForm({
         />
       </Fieldset>
       {values.audience === "PAYING" ? (
-        <Fieldset legend="Plans" error={firstUnder("planIds")}>
+        <Fieldset legend="Plans" error={planError}>
           <p className="mb-2 text-xs text-gray-600">None chosen: subscribers of any plan.</p>
           {options.data?.plans.length ? (
             <div className="grid gap-2 sm:grid-cols-2">
@@ -244,13 +310,7 @@ export function NewsletterForm({
                   key={plan.id}
                   label={plan.title}
                   checked={values.planIds.includes(plan.id)}
-                  onChange={(e) =>
-                    set({
-                      planIds: e.target.checked
-                        ? [...values.planIds, plan.id]
-                        : values.planIds.filter((id) => id !== plan.id),
-                    })
-                  }
+                  onChange={(e) => set({ planIds: toggled(values.planIds, plan.id, e.target.checked) })}
                 />
               ))}
             </div>
@@ -261,81 +321,76 @@ export function NewsletterForm({
           )}
         </Fieldset>
       ) : null}
+    </>
+  );
+}
 
-      <Fieldset legend="Tracking">
-        <div className="space-y-2">
-          <Checkbox
-            label="Count opens"
-            description="Adds a tracking pixel to each mail. Off by default: many readers' mail apps block it, and some laws ask for consent."
-            checked={values.trackOpens}
-            onChange={(e) => set({ trackOpens: e.target.checked })}
-          />
-          <Checkbox
-            label="Count clicks"
-            description="Links go through Masthead, which counts the click and redirects."
-            checked={values.trackClicks}
-            onChange={(e) => set({ trackClicks: e.target.checked })}
-          />
+function TrackingFields({ values, set }: Part) {
+  return (
+    <Fieldset legend="Tracking">
+      <div className="space-y-2">
+        <Checkbox
+          label="Count opens"
+          description="Adds a tracking pixel to each mail. Off by default: many readers' mail apps block it, and some laws ask for consent."
+          checked={values.trackOpens}
+          onChange={(e) => set({ trackOpens: e.target.checked })}
+        />
+        <Checkbox
+          label="Count clicks"
+          description="Links go through Masthead, which counts the click and redirects."
+          checked={values.trackClicks}
+          onChange={(e) => set({ trackClicks: e.target.checked })}
+        />
+      </div>
+    </Fieldset>
+  );
+}
+
+function DigestFields({ values, set, fieldError, options }: Part & { options: Options }) {
+  return (
+    <Fieldset legend="Digest">
+      <FormField
+        label="Digest collection"
+        hint="A collection's stories sent on a schedule."
+        error={fieldError("digestCollectionId")}
+      >
+        <Select
+          value={values.digestCollectionId}
+          placeholder="No digest"
+          options={(options.data?.collections ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+          onChange={(e) => set({ digestCollectionId: e.target.value })}
+        />
+      </FormField>
+      {values.digestCollectionId !== "" && options.data?.siteUrlSet === false ? (
+        <p className="mt-3 text-sm text-amber-800" role="status" data-testid="digest-site-url-unset">
+          Digests are not sent while the site&apos;s public URL is not set: the mail&apos;s story links would lead to
+          Masthead&apos;s own address, which has no story pages. Set it in{" "}
+          <PageLink href="/admin/settings" className="underline">
+            Settings → Site
+          </PageLink>
+          ; until then each digest day is skipped, and the audit log says why.
+        </p>
+      ) : null}
+      {values.digestCollectionId !== "" ? (
+        <div className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto]">
+          <Fieldset legend="Days" error={fieldError("digestSchedule.days") ?? fieldError("digestSchedule")}>
+            <div className="flex flex-wrap gap-x-4 gap-y-2">
+              {DAYS.map((day, index) => (
+                <Checkbox
+                  key={day}
+                  label={day}
+                  checked={values.digestDays.includes(index + 1)}
+                  onChange={(e) => set({ digestDays: toggled(values.digestDays, index + 1, e.target.checked) })}
+                />
+              ))}
+            </div>
+          </Fieldset>
+          <FormField label="Time" hint="In the account's time zone." error={fieldError("digestSchedule.time")}>
+            <Input type="time" value={values.digestTime} onChange={(e) => set({ digestTime: e.target.value })} />
+          </FormField>
         </div>
-      </Fieldset>
-
-      <Fieldset legend="Digest">
-        <FormField
-          label="Digest collection"
-          hint="A collection's stories sent on a schedule."
-          error={fieldError("digestCollectionId")}
-        >
-          <Select
-            value={values.digestCollectionId}
-            placeholder="No digest"
-            options={(options.data?.collections ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
-            onChange={(e) => set({ digestCollectionId: e.target.value })}
-          />
-        </FormField>
-        {values.digestCollectionId !== "" && options.data?.siteUrlSet === false ? (
-          <p className="mt-3 text-sm text-amber-800" role="status" data-testid="digest-site-url-unset">
-            Digests are not sent while the site&apos;s public URL is not set: the mail&apos;s story links would lead to
-            Masthead&apos;s own address, which has no story pages. Set it in{" "}
-            <PageLink href="/admin/settings" className="underline">
-              Settings → Site
-            </PageLink>
-            ; until then each digest day is skipped, and the audit log says why.
-          </p>
-        ) : null}
-        {values.digestCollectionId !== "" ? (
-          <div className="mt-4 grid gap-4 sm:grid-cols-[1fr_auto]">
-            <Fieldset legend="Days" error={fieldError("digestSchedule.days") ?? fieldError("digestSchedule")}>
-              <div className="flex flex-wrap gap-x-4 gap-y-2">
-                {DAYS.map((day, index) => (
-                  <Checkbox
-                    key={day}
-                    label={day}
-                    checked={values.digestDays.includes(index + 1)}
-                    onChange={(e) =>
-                      set({
-                        digestDays: e.target.checked
-                          ? [...values.digestDays, index + 1]
-                          : values.digestDays.filter((d) => d !== index + 1),
-                      })
-                    }
-                  />
-                ))}
-              </div>
-            </Fieldset>
-            <FormField label="Time" hint="In the account's time zone." error={fieldError("digestSchedule.time")}>
-              <Input type="time" value={values.digestTime} onChange={(e) => set({ digestTime: e.target.value })} />
-            </FormField>
-          </div>
-        ) : null}
-      </Fieldset>
-
-      <FormActions>
-        <Button type="submit" variant="primary" loading={pending} loadingText="Saving…">
-          {submitLabel}
-        </Button>
-        {onCancel ? <Button onClick={onCancel}>Cancel</Button> : null}
-      </FormActions>
-    </form>
+      ) : null}
+    </Fieldset>
   );
 }
 

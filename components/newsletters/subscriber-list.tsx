@@ -23,6 +23,7 @@ import {
   LoadMore,
   LoadState,
   Panel,
+  PanelList,
   PanelSection,
   serverErrors,
   StatusFilter,
@@ -48,15 +49,12 @@ const SOURCE_LABEL: Record<string, string> = {
 };
 const source = (s: string) => ownValue(SOURCE_LABEL, s) ?? s;
 
-// eslint-disable-next-line max-lines-per-function -- TODO(issue 62): not cut into parts yet
 export function SubscriberList({ newsletterId }: { newsletterId: number }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const confirm = useConfirm();
   const [status, setStatus] = useState<Status | "">("");
   const [adding, setAdding] = useState(false);
-  const [email, setEmail] = useState("");
-  const [name, setName] = useState("");
   const [added, setAdded] = useState<string | null>(null);
   const newsletter = useQuery(trpc.newsletters.get.queryOptions({ id: newsletterId }));
   const subscribers = useInfiniteQuery(
@@ -70,25 +68,11 @@ export function SubscriberList({ newsletterId }: { newsletterId: number }) {
     await queryClient.invalidateQueries({ queryKey: trpc.newsletters.subscribers.pathKey() });
     await queryClient.invalidateQueries({ queryKey: trpc.newsletters.get.queryKey({ id: newsletterId }) });
   };
-  const add = useMutation(
-    trpc.newsletters.addSubscriber.mutationOptions({
-      onSuccess: async (result) => {
-        setAdded(
-          result.status === "ACTIVE"
-            ? `${email} is subscribed.`
-            : result.mailed
-              ? `${email} must confirm: a confirmation mail is on its way.`
-              : `${email} has not confirmed yet.`,
-        );
-        setEmail("");
-        setName("");
-        setAdding(false);
-        await refresh();
-      },
-    }),
-  );
   const unsubscribe = useMutation(trpc.newsletters.unsubscribe.mutationOptions({ onSuccess: refresh }));
-  const errors = serverErrors(add.error, ["email", "name"]);
+  const onUnsubscribe = async (s: TSubscriberView) => {
+    if (await confirm({ title: `Unsubscribe ${s.email}?`, confirmLabel: "Unsubscribe" }))
+      unsubscribe.mutate({ newsletterId, subscriptionId: s.id });
+  };
   const counts = newsletter.data?.counts;
 
   return (
@@ -115,40 +99,15 @@ export function SubscriberList({ newsletterId }: { newsletterId: number }) {
     >
       {adding ? (
         <PanelSection title="Add a reader">
-          <form
-            className="space-y-4"
-            onSubmit={(event) => {
-              event.preventDefault();
-              add.mutate({ newsletterId, email, name });
+          <AddReaderForm
+            newsletterId={newsletterId}
+            onAdded={async (message) => {
+              setAdded(message);
+              setAdding(false);
+              await refresh();
             }}
-          >
-            <ErrorAlert error={add.error} errors={errors} />
-            <div className="grid gap-4 sm:grid-cols-2">
-              <FormField label="E-mail" error={errors.fields.email}>
-                <Input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-              </FormField>
-              <FormField label="Name" optional error={errors.fields.name}>
-                <Input value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
-              </FormField>
-            </div>
-            <p className="text-xs text-gray-600">
-              Add only readers who asked you for this newsletter. A reader whose e-mail is not verified (or whose
-              address bounced or complained) gets a mail to confirm first.
-            </p>
-            <FormActions>
-              <Button type="submit" variant="primary" loading={add.isPending} loadingText="Adding…">
-                Add reader
-              </Button>
-              <Button
-                onClick={() => {
-                  add.reset();
-                  setAdding(false);
-                }}
-              >
-                Cancel
-              </Button>
-            </FormActions>
-          </form>
+            onCancel={() => setAdding(false)}
+          />
         </PanelSection>
       ) : null}
       {added ? (
@@ -168,52 +127,103 @@ export function SubscriberList({ newsletterId }: { newsletterId: number }) {
         emptyText={status ? `No ${STATUS_LABEL[status].toLowerCase()} subscribers.` : "No subscribers yet."}
       />
       {rows.length ? (
-        <ul className="divide-y divide-gray-100" aria-labelledby="subscribers-title">
-          {rows.map((s) => (
-            <li
-              key={s.id}
-              className="flex flex-col gap-2 px-4 py-3 md:flex-row md:items-center md:justify-between"
-              data-testid="subscriber-row"
-            >
-              <div className="min-w-0 text-sm">
-                <p className="font-medium break-all text-gray-900">{s.email}</p>
-                <p className="break-words text-gray-600">{s.name}</p>
-                <p className="mt-1 text-xs text-gray-500">
-                  Consent: {source(s.consentSource)}, <DateTime value={s.consentedAt} />
-                  {s.confirmedAt ? (
-                    <>
-                      {" "}
-                      · confirmed <DateTime value={s.confirmedAt} />
-                    </>
-                  ) : null}
-                  {s.unsubscribedAt ? (
-                    <>
-                      {" "}
-                      · left by {source(s.unsubscribeSource ?? "")}, <DateTime value={s.unsubscribedAt} />
-                    </>
-                  ) : null}
-                </p>
-              </div>
-              <div className="flex shrink-0 flex-wrap items-center gap-2">
-                <Badge tone={STATUS_TONE[s.status]}>{STATUS_LABEL[s.status]}</Badge>
-                {s.status !== "UNSUBSCRIBED" ? (
-                  <Button
-                    size="sm"
-                    aria-label={`Unsubscribe ${s.email}`}
-                    onClick={async () => {
-                      if (await confirm({ title: `Unsubscribe ${s.email}?`, confirmLabel: "Unsubscribe" }))
-                        unsubscribe.mutate({ newsletterId, subscriptionId: s.id });
-                    }}
-                  >
-                    Unsubscribe
-                  </Button>
-                ) : null}
-              </div>
-            </li>
-          ))}
-        </ul>
+        <PanelList items={rows} itemKey={(s) => s.id} labelledBy="subscribers-title" rowTestId="subscriber-row">
+          {(s) => <SubscriberRow s={s} onUnsubscribe={() => void onUnsubscribe(s)} />}
+        </PanelList>
       ) : null}
       <LoadMore query={subscribers} />
     </Panel>
+  );
+}
+
+/** Add a reader: their e-mail and name; `onAdded` with what became of them. */
+function AddReaderForm({
+  newsletterId,
+  onAdded,
+  onCancel,
+}: {
+  newsletterId: number;
+  onAdded: (message: string) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const trpc = useTRPC();
+  const [email, setEmail] = useState("");
+  const [name, setName] = useState("");
+  const add = useMutation(
+    trpc.newsletters.addSubscriber.mutationOptions({
+      onSuccess: async (result) => {
+        await onAdded(
+          result.status === "ACTIVE"
+            ? `${email} is subscribed.`
+            : result.mailed
+              ? `${email} must confirm: a confirmation mail is on its way.`
+              : `${email} has not confirmed yet.`,
+        );
+      },
+    }),
+  );
+  const errors = serverErrors(add.error, ["email", "name"]);
+  return (
+    <form
+      className="space-y-4"
+      onSubmit={(event) => {
+        event.preventDefault();
+        add.mutate({ newsletterId, email, name });
+      }}
+    >
+      <ErrorAlert error={add.error} errors={errors} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label="E-mail" error={errors.fields.email}>
+          <Input type="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+        </FormField>
+        <FormField label="Name" optional error={errors.fields.name}>
+          <Input value={name} maxLength={200} onChange={(e) => setName(e.target.value)} />
+        </FormField>
+      </div>
+      <p className="text-xs text-gray-600">
+        Add only readers who asked you for this newsletter. A reader whose e-mail is not verified (or whose address
+        bounced or complained) gets a mail to confirm first.
+      </p>
+      <FormActions>
+        <Button type="submit" variant="primary" loading={add.isPending} loadingText="Adding…">
+          Add reader
+        </Button>
+        <Button onClick={onCancel}>Cancel</Button>
+      </FormActions>
+    </form>
+  );
+}
+
+function SubscriberRow({ s, onUnsubscribe }: { s: TSubscriberView; onUnsubscribe: () => void }) {
+  return (
+    <>
+      <div className="min-w-0 text-sm">
+        <p className="font-medium break-all text-gray-900">{s.email}</p>
+        <p className="break-words text-gray-600">{s.name}</p>
+        <p className="mt-1 text-xs text-gray-500">
+          Consent: {source(s.consentSource)}, <DateTime value={s.consentedAt} />
+          {s.confirmedAt ? (
+            <>
+              {" "}
+              · confirmed <DateTime value={s.confirmedAt} />
+            </>
+          ) : null}
+          {s.unsubscribedAt ? (
+            <>
+              {" "}
+              · left by {source(s.unsubscribeSource ?? "")}, <DateTime value={s.unsubscribedAt} />
+            </>
+          ) : null}
+        </p>
+      </div>
+      <div className="flex shrink-0 flex-wrap items-center gap-2">
+        <Badge tone={STATUS_TONE[s.status]}>{STATUS_LABEL[s.status]}</Badge>
+        {s.status !== "UNSUBSCRIBED" ? (
+          <Button size="sm" aria-label={`Unsubscribe ${s.email}`} onClick={onUnsubscribe}>
+            Unsubscribe
+          </Button>
+        ) : null}
+      </div>
+    </>
   );
 }

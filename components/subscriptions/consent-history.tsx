@@ -7,7 +7,7 @@
 import { useQuery } from "@tanstack/react-query";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Badge, DateTime, LoadState } from "@/components/ui";
+import { Badge, DateTime, DetailSection, LoadState } from "@/components/ui";
 
 const CHANNELS = new Map([
   ["widget", "sign-up widget"],
@@ -25,8 +25,7 @@ export function ConsentHistory({ memberId }: { memberId: number }) {
   const history = useQuery(trpc.privacy.consentHistory.queryOptions({ memberId }));
   const rows = [...(history.data ?? [])].reverse();
   return (
-    <section>
-      <h3 className="mb-2 font-medium text-gray-900">Consents</h3>
+    <DetailSection title="Consents">
       <LoadState query={history} what="consent history" empty={rows.length === 0} emptyText="No consent recorded." />
       {rows.length ? (
         <ol className="space-y-2" data-testid="consent-history">
@@ -54,6 +53,6 @@ export function ConsentHistory({ memberId }: { memberId: number }) {
           ))}
         </ol>
       ) : null}
-    </section>
+    </DetailSection>
   );
 }

@@ -10,7 +10,7 @@ import { useQuery } from "@tanstack/react-query";
 
 import { useTRPC } from "@/components/trpc/react";
 import type { RouterOutputs } from "@/components/trpc/types";
-import { DateTime, LoadState, Panel, Table, textLinkClasses, type Column } from "@/components/ui";
+import { DateTime, Panel, QueryTable, textLinkClasses, type Column } from "@/components/ui";
 
 type CreditNote = RouterOutputs["invoices"]["creditNotes"][number];
 
@@ -58,21 +58,16 @@ export function CreditNotesList({ memberId }: { memberId?: number }) {
   const rows = list.data ?? [];
   return (
     <Panel title="Credit notes">
-      <LoadState
+      <QueryTable
         query={list}
         what="credit notes"
-        empty={rows.length === 0}
         emptyText={memberId !== undefined ? "This subscriber has no credit notes." : "No credit notes yet."}
+        label="Credit notes"
+        columns={COLUMNS}
+        rows={rows}
+        rowKey={(n) => n.id}
+        rowProps={(n) => ({ "data-testid": `credit-note-${n.sequenced_credit_note_number}` })}
       />
-      {rows.length ? (
-        <Table
-          label="Credit notes"
-          columns={COLUMNS}
-          rows={rows}
-          rowKey={(n) => n.id}
-          rowProps={(n) => ({ "data-testid": `credit-note-${n.sequenced_credit_note_number}` })}
-        />
-      ) : null}
       {rows.length === LIMIT ? <p className="px-4 py-2 text-sm text-gray-600">The newest {LIMIT} are shown.</p> : null}
     </Panel>
   );

@@ -18,10 +18,9 @@ import {
   DateTime,
   Input,
   LoadMore,
-  LoadState,
   Money,
   Panel,
-  Table,
+  QueryTable,
   textLinkClasses,
   useTimeZone,
   type Column,
@@ -132,21 +131,16 @@ export function InvoicesList({ memberId }: { memberId?: number }) {
         {badFilter ? (
           <p className="px-4 py-2 text-sm text-red-700">A subscriber id is a whole number such as 42.</p>
         ) : null}
-        <LoadState
+        <QueryTable
           query={list}
           what="invoices"
-          empty={rows.length === 0}
           emptyText={subscriber !== undefined ? "This subscriber has no invoices." : "No invoices yet."}
+          label="Invoices"
+          columns={COLUMNS}
+          rows={rows}
+          rowKey={(i) => i.id}
+          rowProps={(i) => ({ "data-testid": `invoice-${i.sequenced_invoice_number}` })}
         />
-        {rows.length ? (
-          <Table
-            label="Invoices"
-            columns={COLUMNS}
-            rows={rows}
-            rowKey={(i) => i.id}
-            rowProps={(i) => ({ "data-testid": `invoice-${i.sequenced_invoice_number}` })}
-          />
-        ) : null}
         <LoadMore query={list} />
       </Panel>
       <CreditNotesList {...(subscriber !== undefined ? { memberId: subscriber } : {})} />

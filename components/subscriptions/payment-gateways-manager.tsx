@@ -18,6 +18,8 @@ import {
   type TGatewayAdmin,
 } from "@/server/subscriptions/payments/gateways.schema";
 
+import { yesNo } from "./form-helpers";
+
 type GatewayValues = FormValues & {
   provider: string;
   environment: string;
@@ -171,15 +173,7 @@ const gateways = defineManager({
           ? `Saved (${hint(editing.webhookSecretHint)}). Leave empty to keep it.`
           : "The secret you set on the gateway's webhook; without it, webhooks are refused.",
     },
-    {
-      name: "enabled",
-      kind: "radio",
-      label: "Offer it to readers",
-      options: [
-        { value: "yes", label: "Yes" },
-        { value: "no", label: "No" },
-      ],
-    },
+    { name: "enabled", kind: "radio", label: "Offer it to readers", options: yesNo },
     {
       name: "stripeTax",
       kind: "checkboxes",

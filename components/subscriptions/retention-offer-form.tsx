@@ -21,9 +21,9 @@ import {
   FormField,
   LoadState,
   Panel,
+  QueryTable,
   Select,
   serverErrors,
-  Table,
   WholeNumberInput,
 } from "@/components/ui";
 import { nullPrototypeRecord } from "@/server/own-keys";
@@ -190,33 +190,33 @@ function Cancellations() {
   const query = useQuery(trpc.retentionOffer.cancellations.queryOptions());
   return (
     <Panel title="Why readers cancelled">
-      <LoadState query={query} what="cancellations" empty={query.data?.length === 0} emptyText="No cancels yet." />
-      {query.data?.length ? (
-        <Table
-          label="Cancellations table"
-          rows={query.data}
-          rowKey={(r) => r.id}
-          columns={[
-            { header: "When", cell: (r) => <DateTime value={new Date(r.created_at)} /> },
-            { header: "Subscription", cell: (r) => `#${r.subscription_id} ${r.plan_name}` },
-            { header: "Reason", cell: (r) => r.reason_label },
-            { header: "Comment", cell: (r) => r.comment ?? "", className: "max-w-xs whitespace-normal" },
-            {
-              header: "Outcome",
-              cell: (r) =>
-                r.outcome === "offer_accepted"
-                  ? "Took the offer"
-                  : r.outcome === "paused"
-                    ? r.undone
-                      ? "Paused by staff, then undone"
-                      : "Paused by staff"
-                    : r.undone
-                      ? "Cancelled, then undone"
-                      : "Cancelled",
-            },
-          ]}
-        />
-      ) : null}
+      <QueryTable
+        query={query}
+        what="cancellations"
+        emptyText="No cancels yet."
+        label="Cancellations table"
+        rows={query.data ?? []}
+        rowKey={(r) => r.id}
+        columns={[
+          { header: "When", cell: (r) => <DateTime value={new Date(r.created_at)} /> },
+          { header: "Subscription", cell: (r) => `#${r.subscription_id} ${r.plan_name}` },
+          { header: "Reason", cell: (r) => r.reason_label },
+          { header: "Comment", cell: (r) => r.comment ?? "", className: "max-w-xs whitespace-normal" },
+          {
+            header: "Outcome",
+            cell: (r) =>
+              r.outcome === "offer_accepted"
+                ? "Took the offer"
+                : r.outcome === "paused"
+                  ? r.undone
+                    ? "Paused by staff, then undone"
+                    : "Paused by staff"
+                  : r.undone
+                    ? "Cancelled, then undone"
+                    : "Cancelled",
+          },
+        ]}
+      />
     </Panel>
   );
 }

@@ -9,10 +9,10 @@
  * table under "Show the numbers".
  */
 import { useQuery } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
-import { Button, FormField, Input, LoadState, Panel, useFigureFormats, useTimeZone } from "@/components/ui";
+import { DayRangeForm, LoadState, Panel, useFigureFormats, useTimeZone } from "@/components/ui";
 import { ChartFigure, DailyChart } from "@/components/ui/daily-chart";
 import { lastZonedDays } from "@/server/dates.schema";
 import { centsToDecimal } from "@/server/subscriptions/money.schema";
@@ -43,36 +43,17 @@ export function RevenueCharts() {
 }
 
 export function RangeForm({ range, onChange }: { range: TReportRangeInput; onChange: (r: TReportRangeInput) => void }) {
-  const [from, setFrom] = useState(range.from);
-  const [to, setTo] = useState(range.to);
-  const [problem, setProblem] = useState<{ from?: string; to?: string }>({});
   const zone = useTimeZone() ?? "UTC";
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    const parsed = ZReportRangeInput.safeParse({ from, to });
-    if (!parsed.success) {
-      const out: { from?: string; to?: string } = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0] === "from" ? "from" : "to";
-        out[key] ??= issue.message;
-      }
-      return setProblem(out);
-    }
-    setProblem({});
-    onChange(parsed.data);
-  };
   return (
-    <form className="flex flex-wrap items-end gap-3" onSubmit={onSubmit} aria-label="Report range" noValidate>
-      <FormField label="From" error={problem.from}>
-        <Input type="date" name="from" value={from} onChange={(e) => setFrom(e.target.value)} fit />
-      </FormField>
-      <FormField label="To" error={problem.to} hint={`Days in ${zone}, at most 366.`}>
-        <Input type="date" name="to" value={to} onChange={(e) => setTo(e.target.value)} fit />
-      </FormField>
-      <Button type="submit" variant="secondary">
-        Show
-      </Button>
-    </form>
+    <DayRangeForm
+      range={range}
+      onChange={onChange}
+      schema={ZReportRangeInput}
+      label="Report range"
+      fromLabel="From"
+      toLabel="To"
+      hint={`Days in ${zone}, at most 366.`}
+    />
   );
 }
 

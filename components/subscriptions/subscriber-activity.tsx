@@ -17,6 +17,7 @@ import {
   Badge,
   Button,
   DateTime,
+  DetailSection,
   ErrorAlert,
   FormActions,
   FormField,
@@ -56,8 +57,7 @@ export function SubscriberActivity({ memberId }: { memberId: number }) {
   const data = activity.data;
   return (
     <>
-      <section>
-        <h3 className="mb-2 font-medium text-gray-900">Payments</h3>
+      <DetailSection title="Payments">
         <LoadState
           query={activity}
           what="payments"
@@ -75,12 +75,11 @@ export function SubscriberActivity({ memberId }: { memberId: number }) {
             )}
           </ul>
         ) : null}
-      </section>
+      </DetailSection>
 
       <InvoicesList memberId={memberId} />
 
-      <section>
-        <h3 className="mb-2 font-medium text-gray-900">Subscription webhooks</h3>
+      <DetailSection title="Subscription webhooks">
         {data && data.webhooks.length === 0 ? (
           <p className="text-gray-600">No webhooks about this subscriber.</p>
         ) : null}
@@ -108,7 +107,7 @@ export function SubscriberActivity({ memberId }: { memberId: number }) {
             ))}
           </ul>
         ) : null}
-      </section>
+      </DetailSection>
     </>
   );
 }

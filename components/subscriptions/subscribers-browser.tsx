@@ -14,9 +14,11 @@ import { EraseReader } from "@/components/privacy/erase-reader";
 import { useTRPC } from "@/components/trpc/react";
 import {
   Badge,
-  Button,
   Code,
   DateTime,
+  DetailFacts,
+  DetailPanel,
+  DetailSection,
   FilterDisclosure,
   LoadState,
   Panel,
@@ -35,7 +37,7 @@ import { ExportLink } from "./export-link";
 import { SubscriberActivity } from "./subscriber-activity";
 import { SubscriberDataExport } from "./subscriber-data-export";
 import { subscriberDetail } from "./subscriber-detail";
-import { SubscriberSubscriptions, SubscriptionDetail } from "./subscriptions-browser";
+import { SubscriberSubscriptions, SubscriptionDetail } from "./subscription-detail";
 
 /** Each standing as the list says it (subscriber-standing.ts). */
 const STANDINGS: Record<TSubscriberStanding, { label: string; tone: BadgeTone }> = {
@@ -125,26 +127,15 @@ function SubscriberDetail({ id, onClose }: { id: number; onClose: () => void }) 
   const trpc = useTRPC();
   const subscriber = useQuery(trpc.subscribers.get.queryOptions({ id }));
   const [openSubscription, setOpenSubscription] = useState<number | null>(null);
-  const s = subscriber.data;
+  const name = subscriber.data ? (subscriber.data.name ?? "Unnamed subscriber") : "Subscriber";
   return (
-    <Panel
-      title={s ? (s.name ?? "Unnamed subscriber") : "Subscriber"}
-      data-testid="subscriber-detail"
-      actions={
-        <Button variant="secondary" size="sm" onClick={onClose}>
-          Close
-        </Button>
-      }
-      padded
-    >
-      <LoadState query={subscriber} what="subscriber" />
-      {s ? (
-        <div className="space-y-5 text-sm">
+    <DetailPanel title={name} testId="subscriber-detail" onClose={onClose} query={subscriber} what="subscriber">
+      {(s) => (
+        <>
           <p className="text-gray-600">
             Subscriber #{s.id} · since <DateTime value={new Date(s.created_at)} />
           </p>
-          <section>
-            <h3 className="mb-2 font-medium text-gray-900">Identities</h3>
+          <DetailSection title="Identities">
             {s.subscriber_identities.length ? (
               <ul className="space-y-1" data-testid="subscriber-identities">
                 {s.subscriber_identities.map((i) => (
@@ -157,24 +148,24 @@ function SubscriberDetail({ id, onClose }: { id: number; onClose: () => void }) 
             ) : (
               <p className="text-gray-600">No identities.</p>
             )}
-          </section>
-          <section>
-            <h3 className="mb-2 font-medium text-gray-900">Metadata</h3>
+          </DetailSection>
+          <DetailSection title="Metadata">
             {s.metadata ? (
-              <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1" data-testid="subscriber-metadata">
-                <dt className="text-gray-600">Address</dt>
-                <dd className="break-words">
-                  {s.metadata.address ? Object.values(s.metadata.address).join(", ") : "—"}
-                </dd>
-                <dt className="text-gray-600">Phone</dt>
-                <dd>{s.metadata.phone_number ?? "—"}</dd>
-                <dt className="text-gray-600">Other</dt>
-                <dd className="min-w-0">{s.metadata.other ? <Code>{JSON.stringify(s.metadata.other)}</Code> : "—"}</dd>
-              </dl>
+              <DetailFacts
+                testId="subscriber-metadata"
+                facts={[
+                  {
+                    label: "Address",
+                    value: s.metadata.address ? Object.values(s.metadata.address).join(", ") : "—",
+                  },
+                  { label: "Phone", value: s.metadata.phone_number ?? "—" },
+                  { label: "Other", value: s.metadata.other ? <Code>{JSON.stringify(s.metadata.other)}</Code> : "—" },
+                ]}
+              />
             ) : (
               <p className="text-gray-600">No metadata set.</p>
             )}
-          </section>
+          </DetailSection>
           <SubscriberSubscriptions memberId={s.id} onOpen={setOpenSubscription} />
           {openSubscription ? (
             <SubscriptionDetail
@@ -187,8 +178,8 @@ function SubscriberDetail({ id, onClose }: { id: number; onClose: () => void }) 
           <ConsentHistory memberId={s.id} />
           <SubscriberDataExport memberId={s.id} />
           <EraseReader memberId={s.id} />
-        </div>
-      ) : null}
-    </Panel>
+        </>
+      )}
+    </DetailPanel>
   );
 }

@@ -10,8 +10,11 @@ export { Checkbox, Fieldset, Radio, RadioChoices } from "./choice";
 export { ConfirmDialog, ConfirmProvider, useConfirm, type ConfirmOptions } from "./confirm";
 export { cx } from "./cx";
 export { DateTime, formatDateTime, TimeZoneProvider, useDateTimeFormat, useTimeZone } from "./date-time";
+export { DayRangeForm } from "./day-range-form";
+export { DetailFacts, DetailList, DetailPanel, DetailSection } from "./detail-panel";
 export { Dialog } from "./dialog";
 export { EmptyState } from "./empty-state";
+export { FileButton } from "./file-button";
 export { FilterDisclosure } from "./filter-disclosure";
 export { FormActions, FormField, useFieldControl } from "./form-field";
 export {
@@ -64,5 +67,5 @@ export { SettingsFormShell, SettingsLoader, type SettingsEditorProps } from "./s
 export { ShownOnce } from "./shown-once";
 export { StatusMessage } from "./status-message";
 export { TabNav } from "./tab-nav";
-export { Table, type Column } from "./table";
+export { QueryTable, Table, type Column } from "./table";
 export { useInBrowser } from "./in-browser";

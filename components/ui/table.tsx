@@ -5,9 +5,10 @@
  *   <Table label="Tags" rows={tags} rowKey={(t) => t.id}
  *     columns={[{ header: "Name", cell: (t) => t.name }, { header: "Stories", cell: (t) => t.storyCount }]} />
  */
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
 
 import { cx } from "./cx";
+import { LoadState } from "./load-state";
 
 export type Column<Row> = {
   header: ReactNode;
@@ -77,5 +78,28 @@ export function Table<Row>({
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * A query's rows as a table: the query's state first (loading, failed, `emptyText` when it has no
+ * rows), then the table once there are rows.
+ */
+export function QueryTable<Row>({
+  query,
+  what,
+  emptyText,
+  ...table
+}: ComponentProps<typeof Table<Row>> & {
+  query: ComponentProps<typeof LoadState>["query"];
+  /** "sends": in "Loading sends…", "The sends could not be loaded". */
+  what: string;
+  emptyText: ReactNode;
+}) {
+  return (
+    <>
+      <LoadState query={query} what={what} empty={table.rows.length === 0} emptyText={emptyText} />
+      {table.rows.length ? <Table {...table} /> : null}
+    </>
   );
 }

@@ -16,9 +16,8 @@ import {
   ErrorAlert,
   FilterSelect,
   LoadMore,
-  LoadState,
   Panel,
-  Table,
+  QueryTable,
   TextLink,
   useConfirm,
 } from "@/components/ui";
@@ -124,21 +123,16 @@ export function SendList() {
       }
     >
       <ErrorAlert error={cancel.error} className="m-4" />
-      <LoadState
+      <QueryTable
         query={sends}
         what="sends"
-        empty={rows.length === 0}
         emptyText="No sends yet. Send a story from its editor's Newsletter panel."
+        label="Sends"
+        columns={columns}
+        rows={rows}
+        rowKey={(s) => s.id}
+        rowProps={(s) => ({ "data-testid": "send-row", "data-status": s.status })}
       />
-      {rows.length ? (
-        <Table
-          label="Sends"
-          columns={columns}
-          rows={rows}
-          rowKey={(s) => s.id}
-          rowProps={(s) => ({ "data-testid": "send-row", "data-status": s.status })}
-        />
-      ) : null}
       <LoadMore query={sends} />
     </Panel>
   );

@@ -13,6 +13,7 @@ import { useState } from "react";
 
 import type { StoryDraft } from "@/components/content/stories/use-story-draft";
 import { useTRPC } from "@/components/trpc/react";
+import type { RouterOutputs } from "@/components/trpc/types";
 import {
   Alert,
   Button,
@@ -37,26 +38,22 @@ const splitAddresses = (text: string) =>
     .map((a) => a.trim())
     .filter(Boolean);
 
-// eslint-disable-next-line max-lines-per-function -- TODO(issue 62): not cut into parts yet
-export function StoryNewsletterPanel({
-  draft,
-}: {
-  draft: Pick<StoryDraft, "current" | "dirty" | "settle" | "options">;
-}) {
-  const { current, dirty, settle, options } = draft;
+type Draft = Pick<StoryDraft, "current" | "dirty" | "settle" | "options">;
+type Story = NonNullable<StoryDraft["current"]>;
+type Choice = RouterOutputs["newsletterSends"]["choices"][number];
+
+export function StoryNewsletterPanel({ draft }: { draft: Draft }) {
+  if (!draft.current) return null;
   // stories.options gives the site URL only when it is set (not Masthead's own address).
-  const siteUrlMissing = Boolean(options) && !options?.siteUrl;
+  const siteUrlMissing = Boolean(draft.options) && !draft.options?.siteUrl;
+  return <NewsletterSending current={draft.current} draft={draft} siteUrlMissing={siteUrlMissing} />;
+}
+
+/** Test, send and publish-and-send, and what the last of them said. */
+function useSendMutations(storyId: string, settle: Draft["settle"]) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const confirm = useConfirm();
-  const [chosen, setChosen] = useState<number[]>([]);
-  const [subject, setSubject] = useState("");
-  const [testTo, setTestTo] = useState("");
   const [message, setMessage] = useState<string | null>(null);
-  const [previewError, setPreviewError] = useState<string | null>(null);
-  const storyId = current?.id ?? "";
-  const choices = useQuery({ ...trpc.newsletterSends.choices.queryOptions(), enabled: Boolean(current) });
-  const sends = useQuery({ ...trpc.newsletterSends.list.queryOptions({ storyId }), enabled: Boolean(current) });
   const refreshSends = () => queryClient.invalidateQueries({ queryKey: trpc.newsletterSends.list.queryKey() });
   const test = useMutation(
     trpc.newsletterSends.test.mutationOptions({
@@ -81,27 +78,35 @@ export function StoryNewsletterPanel({
       },
     }),
   );
-  if (!current) return null;
-  const canPublish = current.moves.some((m) => m.action === "publish");
-  // The self-approval rule: the writer sees "Publish and send" disabled, with why.
-  const publishBlocked = current.blockedMoves.find((m) => m.action === "publish")?.reason ?? null;
-  const published = current.status === "PUBLISHED";
-  const newsletters = choices.data ?? [];
-  const picked = newsletters.filter((n) => chosen.includes(n.id));
-  const recipients = picked.reduce((sum, n) => sum + n.recipients, 0);
-  const busy = test.isPending || send.isPending || publishAndSend.isPending;
-  const errors = serverErrors(test.error ?? send.error ?? publishAndSend.error, ["subject", "to", "newsletterIds"]);
-  const subjectValue = subject.trim() || undefined;
-  const testBlocked = testBlockedReason({ chosen: chosen.length, addresses: splitAddresses(testTo).length });
-  const sendBlocked = sendBlockedReason({ chosen: chosen.length, dirty, blocked: published ? null : publishBlocked });
+  return { message, setMessage, test, send, publishAndSend };
+}
 
+/**
+ * Send (or publish and send) after a confirmation that shows the mail as readers get it and how
+ * many readers it reaches; a preview that cannot be made is said in `previewError`.
+ */
+function useConfirmedSend(args: {
+  current: Story;
+  chosen: number[];
+  picked: Choice[];
+  subject: string | undefined;
+  mutations: ReturnType<typeof useSendMutations>;
+}) {
+  const { current, chosen, picked, subject, mutations } = args;
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const confirm = useConfirm();
+  const [previewError, setPreviewError] = useState<string | null>(null);
+  const storyId = current.id;
+  const published = current.status === "PUBLISHED";
+  const recipients = picked.reduce((sum, n) => sum + n.recipients, 0);
   const go = async () => {
-    setMessage(null);
+    mutations.setMessage(null);
     setPreviewError(null);
     let preview: { subject: string; html: string };
     try {
       preview = await queryClient.fetchQuery({
-        ...trpc.newsletterSends.preview.queryOptions({ storyId, newsletterId: chosen[0]!, subject: subjectValue }),
+        ...trpc.newsletterSends.preview.queryOptions({ storyId, newsletterId: chosen[0]!, subject }),
         staleTime: 0,
       });
     } catch (caught) {
@@ -111,49 +116,86 @@ export function StoryNewsletterPanel({
     const ok = await confirm({
       title: `${published ? "Send" : "Publish and send"} to ${recipients.toLocaleString("en")} ${recipients === 1 ? "reader" : "readers"}?`,
       size: "lg",
-      body: (
-        <div className="space-y-3">
-          <p>
-            “{preview.subject}” goes to{" "}
-            {picked.map((n) => `${n.name} (${n.recipients.toLocaleString("en")})`).join(", ")}. A send cannot be taken
-            back once mails have left.
-          </p>
-          <p className="text-xs text-gray-600">The mail as readers get it ({picked[0]?.name}):</p>
-          <iframe
-            title="Preview of the mail"
-            data-testid="newsletter-mail-preview"
-            sandbox="allow-scripts"
-            srcDoc={previewDocument(preview.html)}
-            className="h-96 w-full rounded border border-gray-300 bg-white"
-          />
-        </div>
-      ),
+      body: <SendPreview preview={preview} picked={picked} />,
       confirmLabel: published ? "Send" : "Publish and send",
       tone: "primary",
     });
     if (!ok) return;
-    if (published) send.mutate({ storyId, newsletterIds: chosen, subject: subjectValue });
-    else publishAndSend.mutate({ storyId, version: current.version, newsletterIds: chosen, subject: subjectValue });
+    if (published) mutations.send.mutate({ storyId, newsletterIds: chosen, subject });
+    else mutations.publishAndSend.mutate({ storyId, version: current.version, newsletterIds: chosen, subject });
   };
+  return { go, previewError };
+}
+
+function SendPreview({ preview, picked }: { preview: { subject: string; html: string }; picked: Choice[] }) {
+  return (
+    <div className="space-y-3">
+      <p>
+        “{preview.subject}” goes to {picked.map((n) => `${n.name} (${n.recipients.toLocaleString("en")})`).join(", ")}.
+        A send cannot be taken back once mails have left.
+      </p>
+      <p className="text-xs text-gray-600">The mail as readers get it ({picked[0]?.name}):</p>
+      <iframe
+        title="Preview of the mail"
+        data-testid="newsletter-mail-preview"
+        sandbox="allow-scripts"
+        srcDoc={previewDocument(preview.html)}
+        className="h-96 w-full rounded border border-gray-300 bg-white"
+      />
+    </div>
+  );
+}
+
+function NewsletterSending({
+  current,
+  draft,
+  siteUrlMissing,
+}: {
+  current: Story;
+  draft: Draft;
+  siteUrlMissing: boolean;
+}) {
+  const trpc = useTRPC();
+  const [chosen, setChosen] = useState<number[]>([]);
+  const [subject, setSubject] = useState("");
+  const [testTo, setTestTo] = useState("");
+  const storyId = current.id;
+  const choices = useQuery(trpc.newsletterSends.choices.queryOptions());
+  const mutations = useSendMutations(storyId, draft.settle);
+  const { test, send, publishAndSend } = mutations;
+  const newsletters = choices.data ?? [];
+  const subjectValue = subject.trim() || undefined;
+  const { go, previewError } = useConfirmedSend({
+    current,
+    chosen,
+    picked: newsletters.filter((n) => chosen.includes(n.id)),
+    subject: subjectValue,
+    mutations,
+  });
+  const canPublish = current.moves.some((m) => m.action === "publish");
+  // The self-approval rule: the writer sees "Publish and send" disabled, with why.
+  const publishBlocked = current.blockedMoves.find((m) => m.action === "publish")?.reason ?? null;
+  const published = current.status === "PUBLISHED";
+  const sendable = Boolean(published || canPublish || publishBlocked);
+  const sendLabel = published ? "Send" : "Publish and send";
+  const busy = test.isPending || send.isPending || publishAndSend.isPending;
+  const errors = serverErrors(test.error ?? send.error ?? publishAndSend.error, ["subject", "to", "newsletterIds"]);
+  const testBlocked = testBlockedReason({ chosen: chosen.length, addresses: splitAddresses(testTo).length });
+  const sendBlocked = sendBlockedReason({
+    chosen: chosen.length,
+    dirty: draft.dirty,
+    blocked: published ? null : publishBlocked,
+  });
 
   return (
     <div className="space-y-3 text-sm" data-testid="story-newsletter-panel">
       <ErrorAlert error={choices.error} />
-      {newsletters.length === 0 && choices.isSuccess ? (
-        <p className="text-gray-600">No newsletters yet: an owner creates them under Newsletters.</p>
-      ) : (
-        <Fieldset legend="Newsletters">
-          {newsletters.map((n) => (
-            <Checkbox
-              key={n.id}
-              label={n.name}
-              description={`${n.recipients.toLocaleString("en")} ${n.recipients === 1 ? "reader" : "readers"}`}
-              checked={chosen.includes(n.id)}
-              onChange={(e) => setChosen((c) => (e.target.checked ? [...c, n.id] : c.filter((id) => id !== n.id)))}
-            />
-          ))}
-        </Fieldset>
-      )}
+      <NewsletterChoices
+        newsletters={newsletters}
+        none={newsletters.length === 0 && choices.isSuccess}
+        chosen={chosen}
+        setChosen={setChosen}
+      />
       <FormField label="Subject" optional hint="The headline when left empty." error={errors.fields.subject}>
         <Input
           value={subject}
@@ -176,13 +218,13 @@ export function StoryNewsletterPanel({
           aria-describedby={testBlocked ? "newsletter-test-blocked" : undefined}
           loading={test.isPending}
           onClick={() => {
-            setMessage(null);
+            mutations.setMessage(null);
             test.mutate({ storyId, newsletterId: chosen[0]!, subject: subjectValue, to: splitAddresses(testTo) });
           }}
         >
           Send test
         </Button>
-        {(published || canPublish || publishBlocked) && !siteUrlMissing ? (
+        {sendable && !siteUrlMissing ? (
           <Button
             size="sm"
             variant="primary"
@@ -191,56 +233,114 @@ export function StoryNewsletterPanel({
             loading={send.isPending || publishAndSend.isPending}
             onClick={() => void go()}
           >
-            {published ? "Send" : "Publish and send"}
+            {sendLabel}
           </Button>
         ) : null}
       </div>
-      {siteUrlMissing && (published || canPublish || publishBlocked) ? (
+      <SendNotes
+        siteUrlMissing={siteUrlMissing && sendable}
+        previewError={previewError}
+        testBlocked={testBlocked}
+        sendBlocked={sendable ? sendBlocked : null}
+        sendLabel={sendLabel}
+        unsendable={!sendable}
+      />
+      <p role="status" aria-live="polite" className="text-xs text-green-800" data-testid="newsletter-send-message">
+        {mutations.message}
+      </p>
+      <ErrorAlert errors={errors} />
+      <StorySends storyId={storyId} />
+      <TextLink href="/admin/newsletters/sends" className="text-xs">
+        All newsletter sends
+      </TextLink>
+    </div>
+  );
+}
+
+function NewsletterChoices({
+  newsletters,
+  none,
+  chosen,
+  setChosen,
+}: {
+  newsletters: Choice[];
+  none: boolean;
+  chosen: number[];
+  setChosen: (update: (chosen: number[]) => number[]) => void;
+}) {
+  if (none) return <p className="text-gray-600">No newsletters yet: an owner creates them under Newsletters.</p>;
+  return (
+    <Fieldset legend="Newsletters">
+      {newsletters.map((n) => (
+        <Checkbox
+          key={n.id}
+          label={n.name}
+          description={`${n.recipients.toLocaleString("en")} ${n.recipients === 1 ? "reader" : "readers"}`}
+          checked={chosen.includes(n.id)}
+          onChange={(e) => setChosen((c) => (e.target.checked ? [...c, n.id] : c.filter((id) => id !== n.id)))}
+        />
+      ))}
+    </Fieldset>
+  );
+}
+
+/** Why a button is off, or why sending is not offered at all. */
+function SendNotes(props: {
+  siteUrlMissing: boolean;
+  previewError: string | null;
+  testBlocked: string | null;
+  sendBlocked: string | null;
+  sendLabel: string;
+  unsendable: boolean;
+}) {
+  return (
+    <>
+      {props.siteUrlMissing ? (
         <Alert tone="warning" data-testid="newsletter-site-url-missing">
           Sending is not possible yet: the site&apos;s public URL is not set, so the mail&apos;s link to the story would
           lead nowhere. Set it in <TextLink href="/admin/settings">Settings → Site</TextLink>.
         </Alert>
       ) : null}
-      {previewError ? <Alert tone="error">{previewError}</Alert> : null}
-      {testBlocked ? (
+      {props.previewError ? <Alert tone="error">{props.previewError}</Alert> : null}
+      {props.testBlocked ? (
         <p id="newsletter-test-blocked" className="text-xs text-gray-700" data-testid="newsletter-test-blocked">
-          Send test: {testBlocked}
+          Send test: {props.testBlocked}
         </p>
       ) : null}
-      {sendBlocked && (published || canPublish || publishBlocked) ? (
+      {props.sendBlocked ? (
         <p id="newsletter-send-blocked" className="text-xs text-amber-800" data-testid="newsletter-send-blocked">
-          {published ? "Send" : "Publish and send"}: {sendBlocked}
+          {props.sendLabel}: {props.sendBlocked}
         </p>
       ) : null}
-      {!published && !canPublish && !publishBlocked ? (
+      {props.unsendable ? (
         <p className="text-xs text-gray-500">
           A story is sent when it is published, or with its publication once approved.
         </p>
       ) : null}
-      <p role="status" aria-live="polite" className="text-xs text-green-800" data-testid="newsletter-send-message">
-        {message}
-      </p>
-      <ErrorAlert errors={errors} />
-      {sends.data?.items.length ? (
-        <div className="border-t border-gray-100 pt-3">
-          <h3 className="text-xs font-semibold text-gray-900">Sent with newsletters</h3>
-          <ul className="mt-1 space-y-1" data-testid="story-sends">
-            {sends.data.items.map((s) => (
-              <li key={s.id} className="flex flex-wrap items-center gap-x-2 text-xs text-gray-700">
-                <span className="font-medium">{s.newsletterName}</span>
-                <SendStatus status={s.status} />
-                <span>
-                  {s.sent.toLocaleString("en")} of {s.recipients.toLocaleString("en")} sent
-                </span>
-                <DateTime value={s.finishedAt ?? s.startedAt ?? s.createdAt} className="text-gray-500" />
-              </li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-      <TextLink href="/admin/newsletters/sends" className="text-xs">
-        All newsletter sends
-      </TextLink>
+    </>
+  );
+}
+
+/** The story's sends with their state. */
+function StorySends({ storyId }: { storyId: string }) {
+  const trpc = useTRPC();
+  const sends = useQuery(trpc.newsletterSends.list.queryOptions({ storyId }));
+  if (!sends.data?.items.length) return null;
+  return (
+    <div className="border-t border-gray-100 pt-3">
+      <h3 className="text-xs font-semibold text-gray-900">Sent with newsletters</h3>
+      <ul className="mt-1 space-y-1" data-testid="story-sends">
+        {sends.data.items.map((s) => (
+          <li key={s.id} className="flex flex-wrap items-center gap-x-2 text-xs text-gray-700">
+            <span className="font-medium">{s.newsletterName}</span>
+            <SendStatus status={s.status} />
+            <span>
+              {s.sent.toLocaleString("en")} of {s.recipients.toLocaleString("en")} sent
+            </span>
+            <DateTime value={s.finishedAt ?? s.startedAt ?? s.createdAt} className="text-gray-500" />
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
