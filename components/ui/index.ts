@@ -60,6 +60,7 @@ export {
   useSettingsDraft,
   useThenRefetch,
 } from "./settings-draft";
+export { ListError, ListNotice, ListStatus } from "./list-notice";
 export { NumberSettings, type NumberSetting } from "./number-settings";
 export { SettingsFormShell, SettingsLoader, type SettingsEditorProps } from "./settings-shell";
 export { ShownOnce } from "./shown-once";
