@@ -12,7 +12,6 @@ import { useTRPC } from "@/components/trpc/react";
 import {
   Button,
   Checkbox,
-  DateTime,
   FilterDisclosure,
   FilterSelect,
   LoadMore,
@@ -23,7 +22,7 @@ import {
 import { READERS_PAGE_SIZE, type TReaderStatusFilter } from "@/server/engagement/community/community.schema";
 
 import { ReaderCardDialog } from "./reader-card";
-import { CommentCounts, StandingBadge } from "./reader-standing";
+import { StandingLine } from "./reader-standing";
 
 const STATUS_FILTER_LABELS: Record<TReaderStatusFilter, string> = {
   all: "Everyone",
@@ -122,13 +121,7 @@ export function CommunityReaders({ initialQuery = "" }: { initialQuery?: string 
                     </span>
                   </p>
                   {reader.email ? <p className="break-all text-gray-700">{reader.email}</p> : null}
-                  <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-gray-700">
-                    <StandingBadge reader={reader} />
-                    <CommentCounts counts={reader.counts} />
-                    <span>
-                      · joined <DateTime value={reader.joinedAt} />
-                    </span>
-                  </p>
+                  <StandingLine reader={reader} />
                 </div>
                 <Button size="sm" onClick={() => setOpen(reader.memberId)} aria-label={`Open ${reader.name}`}>
                   Open

@@ -33,8 +33,8 @@ import { fromZonedInput, toZonedInput } from "@/server/dates.schema";
 import { MESSAGE_MAX, type TReaderCard } from "@/server/engagement/community/community.schema";
 
 import { CommentBody } from "./comment-body";
-import { ReportsAgainst } from "./reader-history-dialog";
-import { CommentCounts, StandingBadge } from "./reader-standing";
+import { BansSection, ReportsAgainst } from "./reader-history-dialog";
+import { StandingLine } from "./reader-standing";
 
 type Action = "warn" | "suspend" | "ban" | null;
 
@@ -106,13 +106,7 @@ function Card({ memberId }: { memberId: number }) {
             {[reader.username ? `@${reader.username}` : null, reader.email].filter(Boolean).join(" · ")}
           </p>
         ) : null}
-        <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-gray-700">
-          <StandingBadge reader={reader} />
-          <CommentCounts counts={reader.counts} />
-          <span>
-            · joined <DateTime value={reader.joinedAt} />
-          </span>
-        </p>
+        <StandingLine reader={reader} />
       </section>
 
       <section aria-label="Actions" className="space-y-3">
@@ -416,35 +410,7 @@ function History({ data }: { data: TReaderCard }) {
         )}
       </section>
 
-      <section aria-labelledby="card-bans">
-        <h3 id="card-bans" className="mb-2 font-semibold text-gray-900">
-          Bans and suspensions ({history.bans.length})
-        </h3>
-        {history.bans.length ? (
-          <ul className="list-inside list-disc text-gray-700">
-            {history.bans.map((b) => (
-              <li key={b.id} className="break-words">
-                {b.reason} ·{" "}
-                {b.expiresAt ? (
-                  <>
-                    until <DateTime value={b.expiresAt} />
-                  </>
-                ) : (
-                  "for good"
-                )}
-                {b.createdBy ? ` · by ${b.createdBy}` : ""} · <DateTime value={b.createdAt} />
-                {b.liftedAt
-                  ? ` · lifted${b.liftedBy ? ` by ${b.liftedBy}` : ""}`
-                  : b.active
-                    ? " · in force"
-                    : " · ended"}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="text-gray-600">None.</p>
-        )}
-      </section>
+      <BansSection id="card-bans" title="Bans and suspensions" bans={history.bans} activeText="in force" dated />
 
       <ReportsAgainst id="card-reports" title="Reports against their comments" reports={history.reportsAgainst} />
     </>

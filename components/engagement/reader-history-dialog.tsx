@@ -110,35 +110,7 @@ function History({ memberId, onChanged }: { memberId: number; onChanged: () => v
 
           <ReportsAgainst id="history-reports" title="Reports against this reader" reports={data.reportsAgainst} />
 
-          <section aria-labelledby="history-bans">
-            <h3 id="history-bans" className="mb-2 font-semibold text-gray-900">
-              Bans ({data.bans.length})
-            </h3>
-            {data.bans.length ? (
-              <ul className="list-inside list-disc text-gray-700">
-                {data.bans.map((b) => (
-                  <li key={b.id} className="break-words">
-                    {b.reason} ·{" "}
-                    {b.expiresAt ? (
-                      <>
-                        until <DateTime value={b.expiresAt} />
-                      </>
-                    ) : (
-                      "for good"
-                    )}
-                    {b.createdBy ? ` · by ${b.createdBy}` : ""}
-                    {b.liftedAt
-                      ? ` · lifted${b.liftedBy ? ` by ${b.liftedBy}` : ""}`
-                      : b.active
-                        ? " · active"
-                        : " · ended"}
-                  </li>
-                ))}
-              </ul>
-            ) : (
-              <p className="text-gray-600">None.</p>
-            )}
-          </section>
+          <BansSection id="history-bans" title="Bans" bans={data.bans} activeText="active" />
         </>
       ) : null}
     </div>
@@ -158,6 +130,56 @@ export function ReportsAgainst(props: { id: string; title: string; reports: TRea
             <li key={i} className="break-words">
               Comment #{r.commentId}: {REPORT_REASON_LABELS[r.reason]}
               {r.note ? ` – ${r.note}` : ""} (<DateTime value={r.createdAt} />)
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="text-gray-600">None.</p>
+      )}
+    </section>
+  );
+}
+
+/**
+ * A reader's bans and suspensions: the reason, until when, by whom (with the day it was made where
+ * `dated`), and whether it was lifted, is `activeText` ("in force") or ended.
+ */
+export function BansSection(props: {
+  id: string;
+  title: string;
+  bans: TReaderHistory["bans"];
+  activeText: string;
+  dated?: boolean;
+}) {
+  return (
+    <section aria-labelledby={props.id}>
+      <h3 id={props.id} className="mb-2 font-semibold text-gray-900">
+        {props.title} ({props.bans.length})
+      </h3>
+      {props.bans.length ? (
+        <ul className="list-inside list-disc text-gray-700">
+          {props.bans.map((b) => (
+            <li key={b.id} className="break-words">
+              {b.reason} ·{" "}
+              {b.expiresAt ? (
+                <>
+                  until <DateTime value={b.expiresAt} />
+                </>
+              ) : (
+                "for good"
+              )}
+              {b.createdBy ? ` · by ${b.createdBy}` : ""}
+              {props.dated ? (
+                <>
+                  {" "}
+                  · <DateTime value={b.createdAt} />
+                </>
+              ) : null}
+              {b.liftedAt
+                ? ` · lifted${b.liftedBy ? ` by ${b.liftedBy}` : ""}`
+                : b.active
+                  ? ` · ${props.activeText}`
+                  : " · ended"}
             </li>
           ))}
         </ul>
