@@ -25,6 +25,7 @@ import {
   Textarea,
   useOnSaved,
   useSettingsDraft,
+  type DraftPanelProps,
   type NumberSetting,
   type SettingsEditorProps,
 } from "@/components/ui";
@@ -133,12 +134,7 @@ function bannedWordsOf(draft: Draft): TBannedWord[] {
 
 type Field = (typeof FIELDS)[number];
 
-/** What each of the form's panels is given: the draft, its `set`, and a field's problem. */
-type PanelProps = {
-  draft: Draft;
-  set: (patch: Partial<Draft>) => void;
-  error: (field: Field) => string | undefined;
-};
+type PanelProps = DraftPanelProps<Draft, Field>;
 
 function Editor({ view, saved, setSaved }: SettingsEditorProps<TModerationSettingsView>) {
   const trpc = useTRPC();

@@ -27,6 +27,7 @@ import {
   SettingsLoader,
   useOnSaved,
   useSettingsDraft,
+  type DraftPanelProps,
   type NumberSetting,
   type SettingsEditorProps,
 } from "@/components/ui";
@@ -107,12 +108,7 @@ export function ShiftsSurgesForm() {
 
 type Field = (typeof FIELDS)[number];
 
-/** What each of the form's panels is given: the draft, its `set`, and a field's problem. */
-type PanelProps = {
-  draft: Draft;
-  set: (patch: Partial<Draft>) => void;
-  error: (field: Field) => string | undefined;
-};
+type PanelProps = DraftPanelProps<Draft, Field>;
 
 function Editor({ view, saved, setSaved }: SettingsEditorProps<TSurgeSettingsView>) {
   const trpc = useTRPC();

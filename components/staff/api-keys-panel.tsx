@@ -14,8 +14,7 @@ import {
   Button,
   Code,
   DateTime,
-  ErrorAlert,
-  FormActions,
+  FormEnd,
   FormField,
   Input,
   ListError,
@@ -77,13 +76,13 @@ function NewKeyForm({ onDone, onCancel }: { onDone: (created: TCreatedApiKey) =>
           />
         </FormField>
       </div>
-      <ErrorAlert errors={errors} />
-      <FormActions>
-        <Button type="submit" variant="primary" loading={create.isPending} loadingText="Creating…">
-          Create key
-        </Button>
-        <Button onClick={onCancel}>Cancel</Button>
-      </FormActions>
+      <FormEnd
+        errors={errors}
+        label="Create key"
+        pending={create.isPending}
+        pendingText="Creating…"
+        onCancel={onCancel}
+      />
     </form>
   );
 }

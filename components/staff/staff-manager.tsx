@@ -16,9 +16,8 @@ import {
   Checkbox,
   DateTime,
   Dialog,
-  ErrorAlert,
   Fieldset,
-  FormActions,
+  FormEnd,
   FormField,
   Input,
   ListError,
@@ -332,13 +331,13 @@ function AddUserForm({ onDone, onCancel }: { onDone: (message: string) => void; 
           />
         </FormField>
       ) : null}
-      <ErrorAlert errors={errors} />
-      <FormActions>
-        <Button type="submit" variant="primary" loading={create.isPending} loadingText="Adding…">
-          {how === "invite" ? "Add and invite" : "Add user"}
-        </Button>
-        <Button onClick={onCancel}>Cancel</Button>
-      </FormActions>
+      <FormEnd
+        errors={errors}
+        label={how === "invite" ? "Add and invite" : "Add user"}
+        pending={create.isPending}
+        pendingText="Adding…"
+        onCancel={onCancel}
+      />
     </form>
   );
 }
@@ -375,13 +374,7 @@ function RolesDialog({
         }}
       >
         <RoleChoices legend="Roles" roles={roles} onChange={setRoles} error={errors.fields.roles} />
-        <ErrorAlert errors={errors} />
-        <FormActions>
-          <Button type="submit" variant="primary" loading={save.isPending} loadingText="Saving…">
-            Save roles
-          </Button>
-          <Button onClick={onClose}>Cancel</Button>
-        </FormActions>
+        <FormEnd errors={errors} label="Save roles" pending={save.isPending} pendingText="Saving…" onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -14,6 +14,7 @@ export { Dialog } from "./dialog";
 export { EmptyState } from "./empty-state";
 export { FilterDisclosure } from "./filter-disclosure";
 export { FormActions, FormField, useFieldControl } from "./form-field";
+export { FormEnd } from "./form-end";
 export {
   FormatLocaleProvider,
   Money,
@@ -38,8 +39,10 @@ export {
 export { useLeaveGuard } from "./leave-guard";
 export { LinkCard, LinkCards, TextLink, textLinkClasses } from "./link";
 export { useAddForm } from "./add-form";
+export { ListError, ListNotice, ListStatus } from "./list-notice";
 export { ListPanel } from "./list-panel";
 export { ErrorReference, LoadError, Loading, LoadMore, LoadState } from "./load-state";
+export { NumberSettings, type NumberSetting } from "./number-settings";
 export { PageHeader } from "./page-header";
 export { Card, Panel, PanelFooter, PanelList, PanelSection } from "./panel";
 export {
@@ -59,9 +62,8 @@ export {
   useOnSaved,
   useSettingsDraft,
   useThenRefetch,
+  type DraftPanelProps,
 } from "./settings-draft";
-export { ListError, ListNotice, ListStatus } from "./list-notice";
-export { NumberSettings, type NumberSetting } from "./number-settings";
 export { SettingsFormShell, SettingsLoader, type SettingsEditorProps } from "./settings-shell";
 export { ShownOnce } from "./shown-once";
 export { StatusMessage } from "./status-message";
