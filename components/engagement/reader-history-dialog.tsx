@@ -2,6 +2,7 @@
 
 /** A reader's history (moderation.history): their comments with states, reports against them, bans; lift a ban. */
 import { useMutation, useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import { Badge, Button, DateTime, Dialog, ErrorAlert, LoadState, TextLink } from "@/components/ui";
@@ -117,19 +118,24 @@ function History({ memberId, onChanged }: { memberId: number; onChanged: () => v
   );
 }
 
-/** The reports made against a reader's comments, as the history dialog and the Community card show them. */
-export function ReportsAgainst(props: { id: string; title: string; reports: TReaderHistory["reportsAgainst"] }) {
+/** One list of a reader's history under its heading with the count: an item a line, or "None.". */
+function HistoryList<T>(props: {
+  id: string;
+  title: string;
+  items: readonly T[];
+  itemKey: (item: T, index: number) => string | number;
+  children: (item: T) => ReactNode;
+}) {
   return (
     <section aria-labelledby={props.id}>
       <h3 id={props.id} className="mb-2 font-semibold text-gray-900">
-        {props.title} ({props.reports.length})
+        {props.title} ({props.items.length})
       </h3>
-      {props.reports.length ? (
+      {props.items.length ? (
         <ul className="list-inside list-disc text-gray-700">
-          {props.reports.map((r, i) => (
-            <li key={i} className="break-words">
-              Comment #{r.commentId}: {REPORT_REASON_LABELS[r.reason]}
-              {r.note ? ` – ${r.note}` : ""} (<DateTime value={r.createdAt} />)
+          {props.items.map((item, i) => (
+            <li key={props.itemKey(item, i)} className="break-words">
+              {props.children(item)}
             </li>
           ))}
         </ul>
@@ -137,6 +143,20 @@ export function ReportsAgainst(props: { id: string; title: string; reports: TRea
         <p className="text-gray-600">None.</p>
       )}
     </section>
+  );
+}
+
+/** The reports made against a reader's comments, as the history dialog and the Community card show them. */
+export function ReportsAgainst(props: { id: string; title: string; reports: TReaderHistory["reportsAgainst"] }) {
+  return (
+    <HistoryList id={props.id} title={props.title} items={props.reports} itemKey={(_, i) => i}>
+      {(r) => (
+        <>
+          Comment #{r.commentId}: {REPORT_REASON_LABELS[r.reason]}
+          {r.note ? ` – ${r.note}` : ""} (<DateTime value={r.createdAt} />)
+        </>
+      )}
+    </HistoryList>
   );
 }
 
@@ -152,40 +172,31 @@ export function BansSection(props: {
   dated?: boolean;
 }) {
   return (
-    <section aria-labelledby={props.id}>
-      <h3 id={props.id} className="mb-2 font-semibold text-gray-900">
-        {props.title} ({props.bans.length})
-      </h3>
-      {props.bans.length ? (
-        <ul className="list-inside list-disc text-gray-700">
-          {props.bans.map((b) => (
-            <li key={b.id} className="break-words">
-              {b.reason} ·{" "}
-              {b.expiresAt ? (
-                <>
-                  until <DateTime value={b.expiresAt} />
-                </>
-              ) : (
-                "for good"
-              )}
-              {b.createdBy ? ` · by ${b.createdBy}` : ""}
-              {props.dated ? (
-                <>
-                  {" "}
-                  · <DateTime value={b.createdAt} />
-                </>
-              ) : null}
-              {b.liftedAt
-                ? ` · lifted${b.liftedBy ? ` by ${b.liftedBy}` : ""}`
-                : b.active
-                  ? ` · ${props.activeText}`
-                  : " · ended"}
-            </li>
-          ))}
-        </ul>
-      ) : (
-        <p className="text-gray-600">None.</p>
+    <HistoryList id={props.id} title={props.title} items={props.bans} itemKey={(b) => b.id}>
+      {(b) => (
+        <>
+          {b.reason} ·{" "}
+          {b.expiresAt ? (
+            <>
+              until <DateTime value={b.expiresAt} />
+            </>
+          ) : (
+            "for good"
+          )}
+          {b.createdBy ? ` · by ${b.createdBy}` : ""}
+          {props.dated ? (
+            <>
+              {" "}
+              · <DateTime value={b.createdAt} />
+            </>
+          ) : null}
+          {b.liftedAt
+            ? ` · lifted${b.liftedBy ? ` by ${b.liftedBy}` : ""}`
+            : b.active
+              ? ` · ${props.activeText}`
+              : " · ended"}
+        </>
       )}
-    </section>
+    </HistoryList>
   );
 }
