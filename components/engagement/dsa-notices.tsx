@@ -12,13 +12,13 @@ import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import {
-  Alert,
   Badge,
   Button,
   Checkbox,
   DateTime,
   ErrorAlert,
   FormField,
+  ListStatus,
   LoadState,
   Panel,
   Select,
@@ -52,15 +52,7 @@ export function DsaNotices() {
       data-testid="dsa-notices"
       actions={<StatusFilter value={status} onChange={setStatus} labels={STATUS_LABEL} />}
     >
-      <div aria-live="polite" className="empty:hidden">
-        {done ? (
-          <div className="px-4 pt-3">
-            <Alert tone="success" role="status">
-              {done}
-            </Alert>
-          </div>
-        ) : null}
-      </div>
+      <ListStatus message={done} />
       <LoadState
         query={list}
         what="notices"

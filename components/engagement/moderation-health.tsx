@@ -71,6 +71,29 @@ export function SurgesPanel() {
   );
 }
 
+/** A table of decisions per moderator and period (a day, or a week named by its Monday), under its heading. */
+function CountsSection({
+  id,
+  title,
+  label,
+  table,
+}: {
+  id: string;
+  title: string;
+  label: string;
+  table: TModerationStats["perDay"];
+}) {
+  const { formatDay } = useFigureFormats();
+  return (
+    <section aria-labelledby={id} className="space-y-2">
+      <h3 id={id} className="text-sm font-semibold text-gray-900">
+        {title}
+      </h3>
+      <CountsTable label={label} table={table} periodLabel={(period) => formatDay(period, { short: true })} />
+    </section>
+  );
+}
+
 function CountsTable({
   label,
   table,
@@ -100,7 +123,6 @@ function CountsTable({
 }
 
 export function ModerationStatsPanel() {
-  const { formatDay } = useFigureFormats();
   const trpc = useTRPC();
   const query = useQuery({
     ...trpc.moderationSurges.stats.queryOptions({ days: 7, weeks: 8 }),
@@ -153,26 +175,18 @@ export function ModerationStatsPanel() {
               { header: "Value", cell: (row) => row.value, className: "tabular-nums" },
             ]}
           />
-          <section aria-labelledby="decisions-per-day" className="space-y-2">
-            <h3 id="decisions-per-day" className="text-sm font-semibold text-gray-900">
-              Decisions per moderator per day, last {stats.perDay.periods.length} days
-            </h3>
-            <CountsTable
-              label="Decisions per moderator per day"
-              table={stats.perDay}
-              periodLabel={(day) => formatDay(day, { short: true })}
-            />
-          </section>
-          <section aria-labelledby="decisions-per-week" className="space-y-2">
-            <h3 id="decisions-per-week" className="text-sm font-semibold text-gray-900">
-              Decisions per moderator per week, last {stats.perWeek.periods.length} weeks (named by their Monday)
-            </h3>
-            <CountsTable
-              label="Decisions per moderator per week"
-              table={stats.perWeek}
-              periodLabel={(monday) => formatDay(monday, { short: true })}
-            />
-          </section>
+          <CountsSection
+            id="decisions-per-day"
+            title={`Decisions per moderator per day, last ${stats.perDay.periods.length} days`}
+            label="Decisions per moderator per day"
+            table={stats.perDay}
+          />
+          <CountsSection
+            id="decisions-per-week"
+            title={`Decisions per moderator per week, last ${stats.perWeek.periods.length} weeks (named by their Monday)`}
+            label="Decisions per moderator per week"
+            table={stats.perWeek}
+          />
         </div>
       ) : null}
     </Panel>

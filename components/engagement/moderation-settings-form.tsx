@@ -15,6 +15,7 @@ import {
   Fieldset,
   FormField,
   numbersAsText,
+  NumberSettings,
   numbersFromText,
   Panel,
   RadioChoices,
@@ -24,7 +25,8 @@ import {
   Textarea,
   useOnSaved,
   useSettingsDraft,
-  WholeNumberInput,
+  type DraftPanelProps,
+  type NumberSetting,
   type SettingsEditorProps,
 } from "@/components/ui";
 import {
@@ -130,13 +132,16 @@ function bannedWordsOf(draft: Draft): TBannedWord[] {
   );
 }
 
-// eslint-disable-next-line max-lines-per-function -- one form's draft, save and fields in the page's order; not yet cut into field groups (TODO(issue 62))
+type Field = (typeof FIELDS)[number];
+
+type PanelProps = DraftPanelProps<Draft, Field>;
+
 function Editor({ view, saved, setSaved }: SettingsEditorProps<TModerationSettingsView>) {
   const trpc = useTRPC();
   const save = useMutation(
     trpc.moderation.updateSettings.mutationOptions({ onSuccess: useOnSaved(setSaved, trpc.moderation.pathKey()) }),
   );
-  const { draft, set, errors, error, check } = useSettingsDraft<Draft, (typeof FIELDS)[number]>({
+  const { draft, set, errors, error, check } = useSettingsDraft<Draft, Field>({
     initial: {
       mode: view.mode,
       ...numbersAsText(view, NUMBERS),
@@ -161,6 +166,7 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TModerationSettin
   const listProblem = clash
     ? `“${clash.word}” is in two lists (${clash.lists[0]} and ${clash.lists[1]}): keep it in one.`
     : error("bannedWords");
+  const panel = { draft, set, error };
 
   return (
     <SettingsFormShell
@@ -183,153 +189,170 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TModerationSettin
       savedNote={saved ? savedNote(saved, FIELD_LABELS) : null}
       saveLabel="Save settings"
     >
-      <Panel title="How comments are published" padded>
-        <Fieldset legend="Mode" error={error("mode")}>
-          <RadioChoices
-            value={draft.mode}
-            options={[
-              { value: "post_moderation", label: "Publish at once unless moderation holds them" },
-              { value: "pre_moderation", label: "Hold every comment for a moderator" },
-            ]}
-            onChange={(mode) => set({ mode })}
-          />
-        </Fieldset>
-        <FormField
-          label="Toxicity threshold"
-          hint="Comments scoring at least this (1 to 100) wait for a moderator. The default is 70."
-          error={error("toxicityThreshold")}
-        >
-          <WholeNumberInput
-            min={1}
-            max={100}
-            value={draft.toxicityThreshold}
-            onChange={(e) => set({ toxicityThreshold: e.target.value })}
-          />
-        </FormField>
-        <Checkbox
-          label="Hold comments with links from readers without trust (new, still awaiting approvals, or often rejected)"
-          checked={draft.holdLinksFromNewReaders}
-          onChange={(e) => set({ holdLinksFromNewReaders: e.target.checked })}
-        />
-        <Checkbox
-          label="Allow guest comments (not served yet)"
-          checked={draft.guestCommentsAllowed}
-          onChange={(e) => set({ guestCommentsAllowed: e.target.checked })}
-        />
-        <Checkbox
-          label="Allow confidential comments (author not shown)"
-          checked={draft.confidentialCommentsAllowed}
-          onChange={(e) => set({ confidentialCommentsAllowed: e.target.checked })}
-        />
-      </Panel>
-
-      <Panel title="Rules before publishing" padded>
-        <p className="text-sm text-gray-600">
-          Each rule holds a comment for a moderator, with its reason. 0 turns a rule off.
-        </p>
-        <FormField
-          label="Pre-moderate new readers until this many of their comments are published"
-          hint="0: off. A reader's comments wait for a moderator until they have this many published comments."
-          error={error("preModerateUntilApproved")}
-        >
-          <WholeNumberInput
-            min={0}
-            max={100}
-            value={draft.preModerateUntilApproved}
-            onChange={(e) => set({ preModerateUntilApproved: e.target.value })}
-          />
-        </FormField>
-        <FormField
-          label="Hold readers whose comments were rejected at least this often (percent)"
-          hint="0: off. Counted over the moderators' decisions on the reader's comments in the window below."
-          error={error("trustRejectionRate")}
-        >
-          <WholeNumberInput
-            min={0}
-            max={100}
-            value={draft.trustRejectionRate}
-            onChange={(e) => set({ trustRejectionRate: e.target.value })}
-          />
-        </FormField>
-        <div className="flex flex-wrap gap-4">
-          <FormField label="Window (days)" hint="1 to 365." error={error("trustWindowDays")}>
-            <WholeNumberInput
-              min={1}
-              max={365}
-              value={draft.trustWindowDays}
-              onChange={(e) => set({ trustWindowDays: e.target.value })}
-            />
-          </FormField>
-          <FormField label="Only after this many decisions" hint="1 to 1,000." error={error("trustMinDecisions")}>
-            <WholeNumberInput
-              min={1}
-              max={1000}
-              value={draft.trustMinDecisions}
-              onChange={(e) => set({ trustMinDecisions: e.target.value })}
-            />
-          </FormField>
-        </div>
-        <FormField
-          label="Hold the same text posted on another page within (minutes) as spam"
-          hint="0: off. Compared ignoring case, accents and punctuation; texts under 20 letters are never repeats."
-          error={error("repeatedPostWindowMinutes")}
-        >
-          <WholeNumberInput
-            min={0}
-            max={10080}
-            value={draft.repeatedPostWindowMinutes}
-            onChange={(e) => set({ repeatedPostWindowMinutes: e.target.value })}
-          />
-        </FormField>
-        <Checkbox
-          label="Hold comments from readers with a disposable e-mail address"
-          checked={draft.holdDisposableEmails}
-          onChange={(e) => set({ holdDisposableEmails: e.target.checked })}
-        />
-        <FormField
-          label="Readers may edit a comment for (minutes)"
-          hint="0: no limit. The comment widget tells the reader how long is left."
-          error={error("editWindowMinutes")}
-        >
-          <WholeNumberInput
-            min={0}
-            max={10080}
-            value={draft.editWindowMinutes}
-            onChange={(e) => set({ editWindowMinutes: e.target.value })}
-          />
-        </FormField>
-      </Panel>
-
-      <LanguagesPanel draft={draft} set={set} error={error} />
-
-      <Panel title={`Banned and suspect words (${bannedWords.length})`} padded>
-        <p className="text-sm text-gray-600">
-          Paste one word or phrase per line (commas also separate). Matched as whole words in any script and any case,
-          with accents (of Latin letters) and look-alike digits read as letters; Arabic words also with the article or
-          &ldquo;and&rdquo; written onto them. At most {BANNED_WORDS_MAX} words in all.
-        </p>
-        {listProblem ? (
-          <p className="text-sm text-red-700" data-testid="field-error" role="alert">
-            {listProblem}
-          </p>
-        ) : null}
-        <div className="grid gap-4 lg:grid-cols-3">
-          {WORD_LISTS.map((list) => (
-            <FormField
-              key={list.action}
-              label={`${list.label} (${wordsOfPastedList(draft[list.field]).length})`}
-              hint={list.hint}
-            >
-              <Textarea
-                rows={8}
-                spellCheck={false}
-                value={draft[list.field]}
-                onChange={(e) => set({ [list.field]: e.target.value })}
-              />
-            </FormField>
-          ))}
-        </div>
-      </Panel>
+      <PublishingPanel {...panel} />
+      <RulesPanel {...panel} />
+      <LanguagesPanel {...panel} />
+      <WordListsPanel draft={draft} set={set} count={bannedWords.length} problem={listProblem} />
     </SettingsFormShell>
+  );
+}
+
+type CheckboxField =
+  "holdLinksFromNewReaders" | "guestCommentsAllowed" | "confidentialCommentsAllowed" | "holdDisposableEmails";
+
+/** Yes-or-no settings, each a checkbox with its label. */
+function Checkboxes({
+  draft,
+  set,
+  labels,
+}: Omit<PanelProps, "error"> & { labels: readonly (readonly [CheckboxField, string])[] }) {
+  return labels.map(([field, label]) => (
+    <Checkbox key={field} label={label} checked={draft[field]} onChange={(e) => set({ [field]: e.target.checked })} />
+  ));
+}
+
+function PublishingPanel({ draft, set, error }: PanelProps) {
+  return (
+    <Panel title="How comments are published" padded>
+      <Fieldset legend="Mode" error={error("mode")}>
+        <RadioChoices
+          value={draft.mode}
+          options={[
+            { value: "post_moderation", label: "Publish at once unless moderation holds them" },
+            { value: "pre_moderation", label: "Hold every comment for a moderator" },
+          ]}
+          onChange={(mode) => set({ mode })}
+        />
+      </Fieldset>
+      <NumberSettings settings={THRESHOLD} draft={draft} set={set} error={error} />
+      <Checkboxes draft={draft} set={set} labels={PUBLISHING_CHECKBOXES} />
+    </Panel>
+  );
+}
+
+const THRESHOLD: readonly NumberSetting<NumberField>[] = [
+  {
+    field: "toxicityThreshold",
+    label: "Toxicity threshold",
+    hint: "Comments scoring at least this (1 to 100) wait for a moderator. The default is 70.",
+    min: 1,
+    max: 100,
+  },
+];
+
+const PUBLISHING_CHECKBOXES = [
+  [
+    "holdLinksFromNewReaders",
+    "Hold comments with links from readers without trust (new, still awaiting approvals, or often rejected)",
+  ],
+  ["guestCommentsAllowed", "Allow guest comments (not served yet)"],
+  ["confidentialCommentsAllowed", "Allow confidential comments (author not shown)"],
+] as const;
+
+/** The rules before publishing, in the panel's order (the two of the trust window side by side). */
+const RULES = {
+  newReaders: [
+    {
+      field: "preModerateUntilApproved",
+      label: "Pre-moderate new readers until this many of their comments are published",
+      hint: "0: off. A reader's comments wait for a moderator until they have this many published comments.",
+      min: 0,
+      max: 100,
+    },
+    {
+      field: "trustRejectionRate",
+      label: "Hold readers whose comments were rejected at least this often (percent)",
+      hint: "0: off. Counted over the moderators' decisions on the reader's comments in the window below.",
+      min: 0,
+      max: 100,
+    },
+  ],
+  trustWindow: [
+    { field: "trustWindowDays", label: "Window (days)", hint: "1 to 365.", min: 1, max: 365 },
+    {
+      field: "trustMinDecisions",
+      label: "Only after this many decisions",
+      hint: "1 to 1,000.",
+      min: 1,
+      max: 1000,
+    },
+  ],
+  repeats: [
+    {
+      field: "repeatedPostWindowMinutes",
+      label: "Hold the same text posted on another page within (minutes) as spam",
+      hint: "0: off. Compared ignoring case, accents and punctuation; texts under 20 letters are never repeats.",
+      min: 0,
+      max: 10080,
+    },
+  ],
+  editWindow: [
+    {
+      field: "editWindowMinutes",
+      label: "Readers may edit a comment for (minutes)",
+      hint: "0: no limit. The comment widget tells the reader how long is left.",
+      min: 0,
+      max: 10080,
+    },
+  ],
+} as const satisfies Record<string, readonly NumberSetting<NumberField>[]>;
+
+function RulesPanel({ draft, set, error }: PanelProps) {
+  const numbers = { draft, set, error };
+  return (
+    <Panel title="Rules before publishing" padded>
+      <p className="text-sm text-gray-600">
+        Each rule holds a comment for a moderator, with its reason. 0 turns a rule off.
+      </p>
+      <NumberSettings settings={RULES.newReaders} {...numbers} />
+      <div className="flex flex-wrap gap-4">
+        <NumberSettings settings={RULES.trustWindow} {...numbers} />
+      </div>
+      <NumberSettings settings={RULES.repeats} {...numbers} />
+      <Checkboxes
+        draft={draft}
+        set={set}
+        labels={[["holdDisposableEmails", "Hold comments from readers with a disposable e-mail address"]]}
+      />
+      <NumberSettings settings={RULES.editWindow} {...numbers} />
+    </Panel>
+  );
+}
+
+function WordListsPanel({
+  draft,
+  set,
+  count,
+  problem,
+}: Omit<PanelProps, "error"> & { count: number; problem: string | undefined }) {
+  return (
+    <Panel title={`Banned and suspect words (${count})`} padded>
+      <p className="text-sm text-gray-600">
+        Paste one word or phrase per line (commas also separate). Matched as whole words in any script and any case,
+        with accents (of Latin letters) and look-alike digits read as letters; Arabic words also with the article or
+        &ldquo;and&rdquo; written onto them. At most {BANNED_WORDS_MAX} words in all.
+      </p>
+      {problem ? (
+        <p className="text-sm text-red-700" data-testid="field-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      <div className="grid gap-4 lg:grid-cols-3">
+        {WORD_LISTS.map((list) => (
+          <FormField
+            key={list.action}
+            label={`${list.label} (${wordsOfPastedList(draft[list.field]).length})`}
+            hint={list.hint}
+          >
+            <Textarea
+              rows={8}
+              spellCheck={false}
+              value={draft[list.field]}
+              onChange={(e) => set({ [list.field]: e.target.value })}
+            />
+          </FormField>
+        ))}
+      </div>
+    </Panel>
   );
 }

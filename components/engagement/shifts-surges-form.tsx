@@ -17,6 +17,7 @@ import {
   FormField,
   Input,
   numbersAsText,
+  NumberSettings,
   numbersFromText,
   Panel,
   RadioChoices,
@@ -26,7 +27,8 @@ import {
   SettingsLoader,
   useOnSaved,
   useSettingsDraft,
-  WholeNumberInput,
+  type DraftPanelProps,
+  type NumberSetting,
   type SettingsEditorProps,
 } from "@/components/ui";
 import {
@@ -104,7 +106,10 @@ export function ShiftsSurgesForm() {
   );
 }
 
-// eslint-disable-next-line max-lines-per-function -- one form's draft, save and fields in the page's order; not yet cut into field groups (TODO(issue 62))
+type Field = (typeof FIELDS)[number];
+
+type PanelProps = DraftPanelProps<Draft, Field>;
+
 function Editor({ view, saved, setSaved }: SettingsEditorProps<TSurgeSettingsView>) {
   const trpc = useTRPC();
   const save = useMutation(
@@ -112,7 +117,7 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TSurgeSettingsVie
       onSuccess: useOnSaved(setSaved, trpc.moderationSurges.pathKey()),
     }),
   );
-  const { draft, set, errors, error, check } = useSettingsDraft<Draft, (typeof FIELDS)[number]>({
+  const { draft, set, errors, error, check } = useSettingsDraft<Draft, Field>({
     initial: {
       timeZone: view.timeZone,
       shifts: view.shifts,
@@ -124,8 +129,7 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TSurgeSettingsVie
     serverError: save.error,
     onEdit: () => setSaved(null),
   });
-  const setShift = (index: number, patch: Partial<TShift>) =>
-    set({ shifts: draft.shifts.map((shift, i) => (i === index ? { ...shift, ...patch } : shift)) });
+  const panel = { draft, set, error };
 
   return (
     <SettingsFormShell
@@ -146,178 +150,173 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TSurgeSettingsVie
       savedNote={saved ? savedNote(saved, FIELD_LABELS) : null}
       saveLabel="Save shifts and surges"
     >
-      <Panel title="Moderation shifts" padded>
-        <p className="text-sm text-gray-600">
-          When moderators are on duty, each week, in the time zone below. No shift at all: always staffed. A shift
-          ending before it starts runs past midnight (22:00 to 06:00); 24:00 ends a shift at midnight.
-        </p>
-        <FormField label="Time zone" hint="An IANA name such as Europe/Madrid, or UTC." error={error("timeZone")}>
-          <Input
-            list="moderation-time-zones"
-            value={draft.timeZone}
-            maxLength={64}
-            onChange={(e) => set({ timeZone: e.target.value })}
-          />
-        </FormField>
-        <datalist id="moderation-time-zones">
-          {timeZones().map((zone) => (
-            <option key={zone} value={zone} />
-          ))}
-        </datalist>
-        {error("shifts") ? (
-          <p className="text-xs text-red-700" data-testid="field-error">
-            Shifts: {error("shifts")}
-          </p>
-        ) : null}
-        {draft.shifts.length === 0 ? <p className="text-sm text-gray-600">No shifts: always staffed.</p> : null}
-        <ul className="space-y-2" aria-label="Shifts">
-          {draft.shifts.map((shift, index) => (
-            <li key={index} className="flex flex-wrap items-end gap-3" data-testid="shift">
-              <FormField label={`Shift ${index + 1}: day`}>
-                <Select
-                  fit
-                  value={String(shift.day)}
-                  onChange={(e) => setShift(index, { day: Number(e.target.value) })}
-                >
-                  {WEEKDAY_NAMES.map((name, i) => (
-                    <option key={name} value={String(i + 1)}>
-                      {name}
-                    </option>
-                  ))}
-                </Select>
-              </FormField>
-              <FormField label={<ShiftLabel index={index} text="From" />}>
-                <Input
-                  fit
-                  className="w-24"
-                  value={shift.from}
-                  placeholder="09:00"
-                  maxLength={5}
-                  onChange={(e) => setShift(index, { from: e.target.value })}
-                />
-              </FormField>
-              <FormField label={<ShiftLabel index={index} text="To" />}>
-                <Input
-                  fit
-                  className="w-24"
-                  value={shift.to}
-                  placeholder="17:00"
-                  maxLength={5}
-                  onChange={(e) => setShift(index, { to: e.target.value })}
-                />
-              </FormField>
-              <Button
-                size="sm"
-                variant="ghost"
-                aria-label={`Remove shift ${index + 1}`}
-                onClick={() => set({ shifts: draft.shifts.filter((_, i) => i !== index) })}
-              >
-                Remove
-              </Button>
-            </li>
-          ))}
-        </ul>
-        <Button
-          size="sm"
-          onClick={() => {
-            const last = draft.shifts.at(-1);
-            set({
-              shifts: [
-                ...draft.shifts,
-                last ? { ...last, day: (last.day % 7) + 1 } : { day: 1, from: "09:00", to: "17:00" },
-              ],
-            });
-          }}
-        >
-          Add a shift
-        </Button>
-      </Panel>
-
-      <Panel title="Surges" padded>
-        <p className="text-sm text-gray-600">
-          A page surges when its comments arrive faster than moderators clear them, and every page does while nobody is
-          on shift. The surge holds or slows new comments on top of the page&apos;s own rules (the stricter applies;
-          page rules are never changed) and ends by itself once the queue stayed cleared, or a shift starts. The comment
-          widget tells readers, and every switch is in the audit log.
-        </p>
-        <Fieldset legend="During a surge" error={error("surgeAction")}>
-          <RadioChoices
-            value={draft.surgeAction}
-            options={[
-              { value: "off", label: "Do nothing (surges off)" },
-              { value: "pre_moderation", label: "Hold every new comment for a moderator" },
-              { value: "slow_mode", label: "Slow mode" },
-            ]}
-            onChange={(surgeAction) => set({ surgeAction })}
-          />
-        </Fieldset>
-        <div className="flex flex-wrap gap-4">
-          <FormField label="Slow mode (seconds)" hint="5 to 3,600." error={error("surgeSlowModeSeconds")}>
-            <WholeNumberInput
-              min={5}
-              max={3600}
-              value={draft.surgeSlowModeSeconds}
-              onChange={(e) => set({ surgeSlowModeSeconds: e.target.value })}
-            />
-          </FormField>
-          <FormField label="Pending comments on a page" hint="At least this many." error={error("surgePendingMin")}>
-            <WholeNumberInput
-              min={1}
-              max={10000}
-              value={draft.surgePendingMin}
-              onChange={(e) => set({ surgePendingMin: e.target.value })}
-            />
-          </FormField>
-          <FormField
-            label="Arrivals per decision"
-            hint="At least this many new comments per decision in the window."
-            error={error("surgeArrivalRatio")}
-          >
-            <WholeNumberInput
-              min={1}
-              max={100}
-              value={draft.surgeArrivalRatio}
-              onChange={(e) => set({ surgeArrivalRatio: e.target.value })}
-            />
-          </FormField>
-          <FormField label="Window (minutes)" hint="1 to 120." error={error("surgeWindowMinutes")}>
-            <WholeNumberInput
-              min={1}
-              max={120}
-              value={draft.surgeWindowMinutes}
-              onChange={(e) => set({ surgeWindowMinutes: e.target.value })}
-            />
-          </FormField>
-          <FormField
-            label="Ends after (minutes)"
-            hint="Of the page's queue under the threshold."
-            error={error("surgeCalmMinutes")}
-          >
-            <WholeNumberInput
-              min={1}
-              max={240}
-              value={draft.surgeCalmMinutes}
-              onChange={(e) => set({ surgeCalmMinutes: e.target.value })}
-            />
-          </FormField>
-        </div>
-      </Panel>
-
+      <ShiftsPanel {...panel} />
+      <SurgesPanel {...panel} />
       <Panel title="Queue-age alert" padded>
-        <FormField
-          label="E-mail moderators when a comment has waited longer than (minutes)"
-          hint="Empty: off. One e-mail each time the queue waits too long, to the moderators who asked for it below; the next only once the queue was cleared below this age."
-          error={error("alertAfterMinutes")}
-        >
-          <WholeNumberInput
-            min={1}
-            max={10080}
-            value={draft.alertAfterMinutes}
-            onChange={(e) => set({ alertAfterMinutes: e.target.value })}
-          />
-        </FormField>
+        <NumberSettings settings={ALERT} {...panel} />
       </Panel>
     </SettingsFormShell>
+  );
+}
+
+function ShiftsPanel({ draft, set, error }: PanelProps) {
+  const setShift = (index: number, patch: Partial<TShift>) =>
+    set({ shifts: draft.shifts.map((shift, i) => (i === index ? { ...shift, ...patch } : shift)) });
+  return (
+    <Panel title="Moderation shifts" padded>
+      <p className="text-sm text-gray-600">
+        When moderators are on duty, each week, in the time zone below. No shift at all: always staffed. A shift ending
+        before it starts runs past midnight (22:00 to 06:00); 24:00 ends a shift at midnight.
+      </p>
+      <FormField label="Time zone" hint="An IANA name such as Europe/Madrid, or UTC." error={error("timeZone")}>
+        <Input
+          list="moderation-time-zones"
+          value={draft.timeZone}
+          maxLength={64}
+          onChange={(e) => set({ timeZone: e.target.value })}
+        />
+      </FormField>
+      <datalist id="moderation-time-zones">
+        {timeZones().map((zone) => (
+          <option key={zone} value={zone} />
+        ))}
+      </datalist>
+      {error("shifts") ? (
+        <p className="text-xs text-red-700" data-testid="field-error">
+          Shifts: {error("shifts")}
+        </p>
+      ) : null}
+      {draft.shifts.length === 0 ? <p className="text-sm text-gray-600">No shifts: always staffed.</p> : null}
+      <ul className="space-y-2" aria-label="Shifts">
+        {draft.shifts.map((shift, index) => (
+          <ShiftRow
+            key={index}
+            shift={shift}
+            index={index}
+            onChange={(patch) => setShift(index, patch)}
+            onRemove={() => set({ shifts: draft.shifts.filter((_, i) => i !== index) })}
+          />
+        ))}
+      </ul>
+      <Button
+        size="sm"
+        onClick={() => {
+          const last = draft.shifts.at(-1);
+          set({
+            shifts: [
+              ...draft.shifts,
+              last ? { ...last, day: (last.day % 7) + 1 } : { day: 1, from: "09:00", to: "17:00" },
+            ],
+          });
+        }}
+      >
+        Add a shift
+      </Button>
+    </Panel>
+  );
+}
+
+function ShiftRow({
+  shift,
+  index,
+  onChange,
+  onRemove,
+}: {
+  shift: TShift;
+  index: number;
+  onChange: (patch: Partial<TShift>) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <li className="flex flex-wrap items-end gap-3" data-testid="shift">
+      <FormField label={`Shift ${index + 1}: day`}>
+        <Select fit value={String(shift.day)} onChange={(e) => onChange({ day: Number(e.target.value) })}>
+          {WEEKDAY_NAMES.map((name, i) => (
+            <option key={name} value={String(i + 1)}>
+              {name}
+            </option>
+          ))}
+        </Select>
+      </FormField>
+      {SHIFT_ENDS.map(({ end, text, placeholder }) => (
+        <FormField key={end} label={<ShiftLabel index={index} text={text} />}>
+          <Input
+            fit
+            className="w-24"
+            value={shift[end]}
+            placeholder={placeholder}
+            maxLength={5}
+            onChange={(e) => onChange({ [end]: e.target.value })}
+          />
+        </FormField>
+      ))}
+      <Button size="sm" variant="ghost" aria-label={`Remove shift ${index + 1}`} onClick={onRemove}>
+        Remove
+      </Button>
+    </li>
+  );
+}
+
+/** A shift's start and end, as its row shows them. */
+const SHIFT_ENDS = [
+  { end: "from", text: "From", placeholder: "09:00" },
+  { end: "to", text: "To", placeholder: "17:00" },
+] as const;
+
+const SURGE_NUMBERS: readonly NumberSetting<NumberField>[] = [
+  { field: "surgeSlowModeSeconds", label: "Slow mode (seconds)", hint: "5 to 3,600.", min: 5, max: 3600 },
+  { field: "surgePendingMin", label: "Pending comments on a page", hint: "At least this many.", min: 1, max: 10000 },
+  {
+    field: "surgeArrivalRatio",
+    label: "Arrivals per decision",
+    hint: "At least this many new comments per decision in the window.",
+    min: 1,
+    max: 100,
+  },
+  { field: "surgeWindowMinutes", label: "Window (minutes)", hint: "1 to 120.", min: 1, max: 120 },
+  {
+    field: "surgeCalmMinutes",
+    label: "Ends after (minutes)",
+    hint: "Of the page's queue under the threshold.",
+    min: 1,
+    max: 240,
+  },
+];
+
+const ALERT: readonly NumberSetting<"alertAfterMinutes">[] = [
+  {
+    field: "alertAfterMinutes",
+    label: "E-mail moderators when a comment has waited longer than (minutes)",
+    hint: "Empty: off. One e-mail each time the queue waits too long, to the moderators who asked for it below; the next only once the queue was cleared below this age.",
+    min: 1,
+    max: 10080,
+  },
+];
+
+function SurgesPanel({ draft, set, error }: PanelProps) {
+  return (
+    <Panel title="Surges" padded>
+      <p className="text-sm text-gray-600">
+        A page surges when its comments arrive faster than moderators clear them, and every page does while nobody is on
+        shift. The surge holds or slows new comments on top of the page&apos;s own rules (the stricter applies; page
+        rules are never changed) and ends by itself once the queue stayed cleared, or a shift starts. The comment widget
+        tells readers, and every switch is in the audit log.
+      </p>
+      <Fieldset legend="During a surge" error={error("surgeAction")}>
+        <RadioChoices
+          value={draft.surgeAction}
+          options={[
+            { value: "off", label: "Do nothing (surges off)" },
+            { value: "pre_moderation", label: "Hold every new comment for a moderator" },
+            { value: "slow_mode", label: "Slow mode" },
+          ]}
+          onChange={(surgeAction) => set({ surgeAction })}
+        />
+      </Fieldset>
+      <div className="flex flex-wrap gap-4">
+        <NumberSettings settings={SURGE_NUMBERS} draft={draft} set={set} error={error} />
+      </div>
+    </Panel>
   );
 }
 

@@ -11,14 +11,14 @@ import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import {
-  Alert,
   Badge,
   Button,
   Code,
   DateTime,
-  ErrorAlert,
   FilterDisclosure,
   FilterSelect,
+  ListError,
+  ListStatus,
   LoadMore,
   LoadState,
   Panel,
@@ -90,20 +90,8 @@ export function UgcReview() {
           </FilterDisclosure>
         }
       >
-        <div aria-live="polite" className="empty:hidden">
-          {notice ? (
-            <div className="px-4 pt-3">
-              <Alert tone="success" role="status">
-                {notice}
-              </Alert>
-            </div>
-          ) : null}
-        </div>
-        {decide.error ? (
-          <div className="px-4 pt-3">
-            <ErrorAlert error={decide.error} />
-          </div>
-        ) : null}
+        <ListStatus message={notice} />
+        <ListError error={decide.error} />
         <LoadState
           query={list}
           what="submissions"

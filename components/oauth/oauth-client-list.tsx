@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
+import type { RouterOutputs } from "@/components/trpc/types";
 import {
   Badge,
   Button,
@@ -25,7 +26,8 @@ import { OAuthClientForm } from "./oauth-client-form";
 
 type Secret = { clientId: string; clientSecret: string; rotated: boolean };
 
-// eslint-disable-next-line max-lines-per-function -- TODO(issue 62): not cut into parts yet
+type Client = RouterOutputs["oauthClients"]["list"][number];
+
 export function OAuthClientList() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -56,21 +58,30 @@ export function OAuthClientList() {
   const rotate = useMutation(trpc.oauthClients.rotateSecret.mutationOptions({ onSuccess: refresh }));
   const revoke = useMutation(trpc.oauthClients.revoke.mutationOptions({ onSuccess: refresh }));
 
+  async function onRotate(client: Client) {
+    const ok = await confirm({
+      title: `Rotate the secret of ${client.name}?`,
+      body: "The current secret stops working at once; the application needs the new one.",
+      confirmLabel: "Rotate secret",
+      tone: "primary",
+    });
+    if (!ok) return;
+    const result = await rotate.mutateAsync({ id: client.id });
+    setSecret({ clientId: client.clientId, clientSecret: result.clientSecret, rotated: true });
+  }
+
+  async function onRevoke(client: Client) {
+    const ok = await confirm({
+      title: `Revoke ${client.name}?`,
+      body: "Readers can no longer sign in to it, and every access token it holds stops working. This cannot be undone.",
+      confirmLabel: "Revoke",
+    });
+    if (ok) await revoke.mutateAsync({ id: client.id });
+  }
+
   return (
     <div className="space-y-6">
-      {secret ? (
-        <ShownOnce
-          title="Copy the client secret now: it will not be shown again."
-          value={secret.clientSecret}
-          onDone={() => setSecret(null)}
-          testId="secret-once"
-          valueTestId="secret-value"
-        >
-          {secret.rotated ? "The previous secret no longer works. " : ""}The application sends it with its client id{" "}
-          <code className="font-mono text-xs">{secret.clientId}</code> to POST /oauth/token. See docs/engagement.md,
-          &quot;OAuth 2.0&quot;.
-        </ShownOnce>
-      ) : null}
+      {secret ? <SecretOnce secret={secret} onDone={() => setSecret(null)} /> : null}
       <ErrorAlert errors={serverErrors(rotate.error ?? revoke.error)} />
 
       <ListPanel
@@ -91,31 +102,7 @@ export function OAuthClientList() {
             {clients.map((client) => (
               <li key={client.id} className="space-y-2 px-4 py-3" data-testid="oauth-client">
                 <div className="flex flex-col gap-2 sm:flex-row sm:items-start sm:justify-between">
-                  <div className="min-w-0">
-                    <p className="font-medium text-gray-900">{client.name}</p>
-                    <p className="mt-0.5 text-xs break-all text-gray-600">
-                      Client id <Code>{client.clientId}</Code>
-                    </p>
-                    <ul
-                      className="mt-1 space-y-0.5 text-xs text-gray-600"
-                      aria-label={`Redirect URIs of ${client.name}`}
-                    >
-                      {client.redirectUris.map((uri) => (
-                        <li key={uri} className="font-mono break-all">
-                          {uri}
-                        </li>
-                      ))}
-                    </ul>
-                    <p className="mt-1 text-xs text-gray-500">
-                      Registered <DateTime value={client.createdAt} />
-                      {client.secretRotatedAt ? (
-                        <>
-                          {" "}
-                          · secret rotated <DateTime value={client.secretRotatedAt} />
-                        </>
-                      ) : null}
-                    </p>
-                  </div>
+                  <ClientDetails client={client} />
                   <div className="flex shrink-0 flex-wrap items-center gap-2">
                     {client.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}
                     {!client.revokedAt ? (
@@ -126,40 +113,11 @@ export function OAuthClientList() {
                         <Button
                           size="sm"
                           loading={rotate.isPending && rotate.variables?.id === client.id}
-                          onClick={() => {
-                            void (async () => {
-                              const ok = await confirm({
-                                title: `Rotate the secret of ${client.name}?`,
-                                body: "The current secret stops working at once; the application needs the new one.",
-                                confirmLabel: "Rotate secret",
-                                tone: "primary",
-                              });
-                              if (!ok) return;
-                              const result = await rotate.mutateAsync({ id: client.id });
-                              setSecret({
-                                clientId: client.clientId,
-                                clientSecret: result.clientSecret,
-                                rotated: true,
-                              });
-                            })().catch(() => undefined);
-                          }}
+                          onClick={() => void onRotate(client).catch(() => undefined)}
                         >
                           Rotate secret
                         </Button>
-                        <Button
-                          size="sm"
-                          variant="danger"
-                          onClick={() => {
-                            void (async () => {
-                              const ok = await confirm({
-                                title: `Revoke ${client.name}?`,
-                                body: "Readers can no longer sign in to it, and every access token it holds stops working. This cannot be undone.",
-                                confirmLabel: "Revoke",
-                              });
-                              if (ok) await revoke.mutateAsync({ id: client.id });
-                            })().catch(() => undefined);
-                          }}
-                        >
+                        <Button size="sm" variant="danger" onClick={() => void onRevoke(client).catch(() => undefined)}>
                           Revoke
                         </Button>
                       </>
@@ -184,6 +142,51 @@ export function OAuthClientList() {
           </ul>
         )}
       </ListPanel>
+    </div>
+  );
+}
+
+/** A new or rotated client secret, shown this once. */
+function SecretOnce({ secret, onDone }: { secret: Secret; onDone: () => void }) {
+  return (
+    <ShownOnce
+      title="Copy the client secret now: it will not be shown again."
+      value={secret.clientSecret}
+      onDone={onDone}
+      testId="secret-once"
+      valueTestId="secret-value"
+    >
+      {secret.rotated ? "The previous secret no longer works. " : ""}The application sends it with its client id{" "}
+      <code className="font-mono text-xs">{secret.clientId}</code> to POST /oauth/token. See docs/engagement.md,
+      &quot;OAuth 2.0&quot;.
+    </ShownOnce>
+  );
+}
+
+/** A client's name, id, redirect URIs and dates. */
+function ClientDetails({ client }: { client: Client }) {
+  return (
+    <div className="min-w-0">
+      <p className="font-medium text-gray-900">{client.name}</p>
+      <p className="mt-0.5 text-xs break-all text-gray-600">
+        Client id <Code>{client.clientId}</Code>
+      </p>
+      <ul className="mt-1 space-y-0.5 text-xs text-gray-600" aria-label={`Redirect URIs of ${client.name}`}>
+        {client.redirectUris.map((uri) => (
+          <li key={uri} className="font-mono break-all">
+            {uri}
+          </li>
+        ))}
+      </ul>
+      <p className="mt-1 text-xs text-gray-500">
+        Registered <DateTime value={client.createdAt} />
+        {client.secretRotatedAt ? (
+          <>
+            {" "}
+            · secret rotated <DateTime value={client.secretRotatedAt} />
+          </>
+        ) : null}
+      </p>
     </div>
   );
 }

@@ -25,6 +25,7 @@ import {
   Table,
   Textarea,
   useConfirm,
+  type ServerErrors,
 } from "@/components/ui";
 import type { TLoginProviderView } from "@/server/members/social-login.schema";
 
@@ -40,7 +41,33 @@ type Draft = {
 };
 const EMPTY: Draft = { name: "", kind: "", issuer: "", clientIds: "", clientSecret: "", enabled: true };
 
-// eslint-disable-next-line max-lines-per-function -- TODO(issue 62): not cut into parts yet
+/** What a save sends: the draft with its empty optional fields left out, the client ids as a list. */
+function inputOf(draft: Draft) {
+  return {
+    name: draft.name,
+    ...(draft.kind ? { kind: draft.kind } : {}),
+    ...(draft.issuer.trim() ? { issuer: draft.issuer.trim() } : {}),
+    clientIds: draft.clientIds
+      .split(/[\s,]+/)
+      .map((c) => c.trim())
+      .filter(Boolean),
+    ...(draft.clientSecret.trim() ? { clientSecret: draft.clientSecret.trim() } : {}),
+    enabled: draft.enabled,
+  };
+}
+
+/** A saved login as the form edits it (its secret is never shown: empty keeps it). */
+function draftOf(p: TLoginProviderView): Draft {
+  return {
+    name: p.name,
+    kind: p.kind,
+    issuer: p.issuer,
+    clientIds: p.clientIds.join("\n"),
+    clientSecret: "",
+    enabled: p.enabled,
+  };
+}
+
 export function LoginProviders() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -60,37 +87,6 @@ export function LoginProviders() {
   );
   const remove = useMutation(trpc.loginProviders.delete.mutationOptions({ onSuccess: refresh }));
   const errors = serverErrors(save.error, FIELDS);
-  const set = (patch: Partial<Draft>) => {
-    setSaved(null);
-    setDraft((d) => ({ ...d, ...patch }));
-  };
-
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    save.mutate({
-      name: draft.name,
-      ...(draft.kind ? { kind: draft.kind } : {}),
-      ...(draft.issuer.trim() ? { issuer: draft.issuer.trim() } : {}),
-      clientIds: draft.clientIds
-        .split(/[\s,]+/)
-        .map((c) => c.trim())
-        .filter(Boolean),
-      ...(draft.clientSecret.trim() ? { clientSecret: draft.clientSecret.trim() } : {}),
-      enabled: draft.enabled,
-    });
-  }
-
-  function edit(p: TLoginProviderView) {
-    setSaved(null);
-    setDraft({
-      name: p.name,
-      kind: p.kind,
-      issuer: p.issuer,
-      clientIds: p.clientIds.join("\n"),
-      clientSecret: "",
-      enabled: p.enabled,
-    });
-  }
 
   return (
     <Panel title="Member logins" padded>
@@ -102,48 +98,17 @@ export function LoginProviders() {
         </p>
         <LoadState query={list} what="login providers" />
         {list.data && list.data.length > 0 ? (
-          <Table
-            label="Member logins"
-            rows={list.data}
-            rowKey={(p) => p.name}
-            rowProps={(p) => ({ "data-testid": `login-provider-${p.name}` })}
-            columns={[
-              { header: "Name", cell: (p) => <code>{p.name}</code> },
-              { header: "Kind", cell: (p) => (p.kind === "oidc" ? "OpenID Connect" : "Facebook") },
-              { header: "Issuer", cell: (p) => <span className="break-all">{p.issuer}</span> },
-              { header: "Client ids", cell: (p) => <span className="break-all">{p.clientIds.join(", ")}</span> },
-              {
-                header: "State",
-                cell: (p) => (
-                  <span className="flex flex-wrap gap-1">
-                    <Badge tone={p.enabled ? "green" : "gray"}>{p.enabled ? "on" : "off"}</Badge>
-                    {p.hasClientSecret ? <Badge tone="blue">secret set</Badge> : null}
-                  </span>
-                ),
-              },
-              {
-                header: "Actions",
-                hideHeader: true,
-                cell: (p) => (
-                  <span className="flex gap-2">
-                    <Button size="sm" onClick={() => edit(p)}>
-                      Edit
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="danger"
-                      onClick={async () => {
-                        if (await confirm({ title: `Remove the login "${p.name}"?`, confirmLabel: "Remove" })) {
-                          remove.mutate({ name: p.name });
-                        }
-                      }}
-                    >
-                      Remove
-                    </Button>
-                  </span>
-                ),
-              },
-            ]}
+          <ProvidersTable
+            providers={list.data}
+            onEdit={(p) => {
+              setSaved(null);
+              setDraft(draftOf(p));
+            }}
+            onRemove={async (p) => {
+              if (await confirm({ title: `Remove the login "${p.name}"?`, confirmLabel: "Remove" })) {
+                remove.mutate({ name: p.name });
+              }
+            }}
           />
         ) : null}
         {saved ? (
@@ -153,65 +118,135 @@ export function LoginProviders() {
         ) : null}
         <ErrorAlert errors={errors} />
         <ErrorAlert error={remove.error} />
-        <form onSubmit={submit} className="space-y-4" aria-label="Add or change a member login">
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FormField
-              label="Name"
-              hint="google, apple, facebook, or your own (e.g. corp-sso)."
-              error={errors.fields.name}
-            >
-              <Input required maxLength={40} value={draft.name} onChange={(e) => set({ name: e.target.value })} />
-            </FormField>
-            <FormField
-              label="Kind"
-              optional
-              hint="Left empty for google, apple and facebook."
-              error={errors.fields.kind}
-            >
-              <Select value={draft.kind} onChange={(e) => set({ kind: e.target.value as Draft["kind"] })}>
-                <option value="">Default for the name</option>
-                <option value="oidc">OpenID Connect</option>
-                <option value="facebook">Facebook</option>
-              </Select>
-            </FormField>
-          </div>
-          <FormField
-            label="Issuer"
-            optional
-            hint="OpenID Connect: the issuer URL (its /.well-known/openid-configuration is read). Facebook: the Graph API address. Empty: the default for the name."
-            error={errors.fields.issuer}
-          >
-            <Input type="url" maxLength={500} value={draft.issuer} onChange={(e) => set({ issuer: e.target.value })} />
-          </FormField>
-          <FormField
-            label="Client ids"
-            hint="One per line: the audiences ID tokens must be for (web and app client ids). Facebook: the app id."
-            error={errors.fields.clientIds}
-          >
-            <Textarea rows={2} required value={draft.clientIds} onChange={(e) => set({ clientIds: e.target.value })} />
-          </FormField>
-          <FormField
-            label="Client secret"
-            optional
-            hint="Facebook: the app secret (required). OpenID Connect: only to accept access tokens by introspection. Empty: the stored one is kept."
-            error={errors.fields.clientSecret}
-          >
-            <Input
-              type="password"
-              autoComplete="off"
-              maxLength={500}
-              value={draft.clientSecret}
-              onChange={(e) => set({ clientSecret: e.target.value })}
-            />
-          </FormField>
-          <Checkbox label="On" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
-          <FormActions>
-            <Button type="submit" variant="primary" disabled={save.isPending}>
-              Save login
-            </Button>
-          </FormActions>
-        </form>
+        <ProviderForm
+          draft={draft}
+          set={(patch) => {
+            setSaved(null);
+            setDraft((d) => ({ ...d, ...patch }));
+          }}
+          errors={errors}
+          saving={save.isPending}
+          onSave={() => save.mutate(inputOf(draft))}
+        />
       </div>
     </Panel>
+  );
+}
+
+function ProvidersTable({
+  providers,
+  onEdit,
+  onRemove,
+}: {
+  providers: TLoginProviderView[];
+  onEdit: (p: TLoginProviderView) => void;
+  onRemove: (p: TLoginProviderView) => Promise<void>;
+}) {
+  return (
+    <Table
+      label="Member logins"
+      rows={providers}
+      rowKey={(p) => p.name}
+      rowProps={(p) => ({ "data-testid": `login-provider-${p.name}` })}
+      columns={[
+        { header: "Name", cell: (p) => <code>{p.name}</code> },
+        { header: "Kind", cell: (p) => (p.kind === "oidc" ? "OpenID Connect" : "Facebook") },
+        { header: "Issuer", cell: (p) => <span className="break-all">{p.issuer}</span> },
+        { header: "Client ids", cell: (p) => <span className="break-all">{p.clientIds.join(", ")}</span> },
+        {
+          header: "State",
+          cell: (p) => (
+            <span className="flex flex-wrap gap-1">
+              <Badge tone={p.enabled ? "green" : "gray"}>{p.enabled ? "on" : "off"}</Badge>
+              {p.hasClientSecret ? <Badge tone="blue">secret set</Badge> : null}
+            </span>
+          ),
+        },
+        {
+          header: "Actions",
+          hideHeader: true,
+          cell: (p) => (
+            <span className="flex gap-2">
+              <Button size="sm" onClick={() => onEdit(p)}>
+                Edit
+              </Button>
+              <Button size="sm" variant="danger" onClick={() => onRemove(p)}>
+                Remove
+              </Button>
+            </span>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+function ProviderForm({
+  draft,
+  set,
+  errors,
+  saving,
+  onSave,
+}: {
+  draft: Draft;
+  set: (patch: Partial<Draft>) => void;
+  errors: ServerErrors<(typeof FIELDS)[number]>;
+  saving: boolean;
+  onSave: () => void;
+}) {
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    onSave();
+  }
+  return (
+    <form onSubmit={submit} className="space-y-4" aria-label="Add or change a member login">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField label="Name" hint="google, apple, facebook, or your own (e.g. corp-sso)." error={errors.fields.name}>
+          <Input required maxLength={40} value={draft.name} onChange={(e) => set({ name: e.target.value })} />
+        </FormField>
+        <FormField label="Kind" optional hint="Left empty for google, apple and facebook." error={errors.fields.kind}>
+          <Select value={draft.kind} onChange={(e) => set({ kind: e.target.value as Draft["kind"] })}>
+            <option value="">Default for the name</option>
+            <option value="oidc">OpenID Connect</option>
+            <option value="facebook">Facebook</option>
+          </Select>
+        </FormField>
+      </div>
+      <FormField
+        label="Issuer"
+        optional
+        hint="OpenID Connect: the issuer URL (its /.well-known/openid-configuration is read). Facebook: the Graph API address. Empty: the default for the name."
+        error={errors.fields.issuer}
+      >
+        <Input type="url" maxLength={500} value={draft.issuer} onChange={(e) => set({ issuer: e.target.value })} />
+      </FormField>
+      <FormField
+        label="Client ids"
+        hint="One per line: the audiences ID tokens must be for (web and app client ids). Facebook: the app id."
+        error={errors.fields.clientIds}
+      >
+        <Textarea rows={2} required value={draft.clientIds} onChange={(e) => set({ clientIds: e.target.value })} />
+      </FormField>
+      <FormField
+        label="Client secret"
+        optional
+        hint="Facebook: the app secret (required). OpenID Connect: only to accept access tokens by introspection. Empty: the stored one is kept."
+        error={errors.fields.clientSecret}
+      >
+        <Input
+          type="password"
+          autoComplete="off"
+          maxLength={500}
+          value={draft.clientSecret}
+          onChange={(e) => set({ clientSecret: e.target.value })}
+        />
+      </FormField>
+      <Checkbox label="On" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
+      <FormActions>
+        <Button type="submit" variant="primary" disabled={saving}>
+          Save login
+        </Button>
+      </FormActions>
+    </form>
   );
 }

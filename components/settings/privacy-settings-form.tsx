@@ -11,8 +11,8 @@ import { useTRPC } from "@/components/trpc/react";
 import {
   Alert,
   DateTime,
-  FormField,
   numbersAsText,
+  NumberSettings,
   numbersFromText,
   Panel,
   RadioChoices,
@@ -20,7 +20,7 @@ import {
   SettingsLoader,
   useSettingsDraft,
   useThenRefetch,
-  WholeNumberInput,
+  type NumberSetting,
   type SettingsEditorProps,
 } from "@/components/ui";
 import {
@@ -36,21 +36,27 @@ const FIELDS = ["ipRetentionDays", "logRetentionDays", "deletedCommentRetentionD
 const DAY_FIELDS = ["ipRetentionDays", "logRetentionDays", "deletedCommentRetentionDays"] as const;
 type DayField = (typeof DAY_FIELDS)[number];
 
-const PERIODS: { field: DayField; label: string; hint: string }[] = [
+const PERIODS: NumberSetting<DayField>[] = [
   {
     field: "ipRetentionDays",
     label: "IP addresses (days)",
     hint: "Cleared from audit entries and dashboard sessions older than this; the entries stay.",
+    min: RETENTION_DAYS_MIN,
+    max: RETENTION_DAYS_MAX,
   },
   {
     field: "logRetentionDays",
     label: "Delivery logs (days)",
     hint: "Webhook deliveries and attempts, sent mails, payment gateways' handled events and ended jobs. Never longer than the server's WEBHOOK_RETENTION_DAYS.",
+    min: RETENTION_DAYS_MIN,
+    max: RETENTION_DAYS_MAX,
   },
   {
     field: "deletedCommentRetentionDays",
     label: "Deleted comments (days)",
     hint: "Comments deleted longer ago than this are removed for good (a deleted comment with replies waits for them).",
+    min: RETENTION_DAYS_MIN,
+    max: RETENTION_DAYS_MAX,
   },
 ];
 
@@ -129,17 +135,7 @@ function Editor({ view, saved, setSaved }: SettingsEditorProps<TPrivacySettingsV
           A job applies them every hour, in batches. Audit entries, invoices, payments and consent records are never
           removed by it. Between {RETENTION_DAYS_MIN} and {RETENTION_DAYS_MAX} days each.
         </p>
-        {PERIODS.map(({ field, label, hint }) => (
-          <FormField key={field} label={label} hint={hint} error={error(field)}>
-            <WholeNumberInput
-              min={RETENTION_DAYS_MIN}
-              max={RETENTION_DAYS_MAX}
-              className="w-32"
-              value={draft[field]}
-              onChange={(e) => set({ [field]: e.target.value })}
-            />
-          </FormField>
-        ))}
+        <NumberSettings settings={PERIODS} draft={draft} set={set} error={error} inputClassName="w-32" />
       </Panel>
       <Panel title="An erased reader's comments" padded>
         <fieldset>

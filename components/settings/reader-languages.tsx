@@ -6,21 +6,19 @@
  * docs/i18n.md "Choosing the locale").
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import {
-  Alert,
-  Button,
   Checkbox,
-  ErrorAlert,
   Fieldset,
-  FormActions,
   FormField,
-  LoadState,
   Panel,
   Select,
   serverErrors,
+  SettingsFormShell,
+  SettingsLoader,
+  type SettingsEditorProps,
 } from "@/components/ui";
 import type { Locale } from "@/i18n/locales";
 import type { TLanguagesView } from "@/server/i18n/language-settings.schema";
@@ -29,26 +27,29 @@ const FIELDS = ["defaultLocale", "offered"] as const;
 
 export function ReaderLanguages() {
   const trpc = useTRPC();
-  const view = useQuery(trpc.languages.get.queryOptions());
   return (
     <Panel title="Reader languages" padded>
-      <LoadState query={view} what="the language settings" />
-      {view.data ? <ReaderLanguagesForm view={view.data} /> : null}
+      {/* Mounted once: a save answers the view as saved, and the form keeps its state and note. */}
+      <SettingsLoader<TLanguagesView, string>
+        query={useQuery(trpc.languages.get.queryOptions())}
+        what="the language settings"
+      >
+        {(editor) => <ReaderLanguagesForm {...editor} />}
+      </SettingsLoader>
     </Panel>
   );
 }
 
-function ReaderLanguagesForm({ view }: { view: TLanguagesView }) {
+function ReaderLanguagesForm({ view, saved, setSaved }: SettingsEditorProps<TLanguagesView, string>) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [defaultLocale, setDefaultLocale] = useState<Locale>(view.defaultLocale);
   const [offered, setOffered] = useState<ReadonlySet<Locale>>(
     new Set(view.offered.length > 0 ? view.offered : view.locales.map((l) => l.locale)),
   );
-  const [saved, setSaved] = useState<string | null>(null);
   const update = useMutation(
     trpc.languages.update.mutationOptions({
-      // The answer is the view as saved: the form keeps its state (and the note) and the page's other panels follow.
+      // The answer is the view as saved: the page's other panels follow.
       onSuccess: ({ changed, view: saved }) => {
         setSaved(changed.length > 0 ? `Saved: ${changed.join(", ")}.` : "Nothing had changed.");
         queryClient.setQueryData(trpc.languages.get.queryKey(), saved);
@@ -67,15 +68,20 @@ function ReaderLanguagesForm({ view }: { view: TLanguagesView }) {
     });
   }
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    // Listed in the catalogue's order; the default is offered whether ticked or not.
-    const list = view.locales.map((l) => l.locale).filter((l) => offered.has(l) || l === defaultLocale);
-    update.mutate({ defaultLocale, offered: list });
-  }
-
   return (
-    <form onSubmit={submit} className="space-y-4" aria-label="Reader languages">
+    <SettingsFormShell
+      className="space-y-4"
+      aria-label="Reader languages"
+      onSave={() => {
+        // Listed in the catalogue's order; the default is offered whether ticked or not.
+        const list = view.locales.map((l) => l.locale).filter((l) => offered.has(l) || l === defaultLocale);
+        update.mutate({ defaultLocale, offered: list });
+      }}
+      errors={errors}
+      saving={update.isPending}
+      savedNote={saved}
+      saveLabel="Save languages"
+    >
       <p className="text-sm text-gray-600">
         Widgets, member pages, the paywall and mail speak to each reader in one of these. The default is used when
         neither the page nor the reader names an offered one; it also sets the account&apos;s language (now{" "}
@@ -105,13 +111,6 @@ function ReaderLanguagesForm({ view }: { view: TLanguagesView }) {
           ))}
         </div>
       </Fieldset>
-      <ErrorAlert errors={errors} />
-      {saved ? <Alert tone="success">{saved}</Alert> : null}
-      <FormActions>
-        <Button type="submit" variant="primary" disabled={update.isPending}>
-          {update.isPending ? "Saving…" : "Save languages"}
-        </Button>
-      </FormActions>
-    </form>
+    </SettingsFormShell>
   );
 }

@@ -6,7 +6,7 @@
  * old one working for the grace period; revoking one stops it at once.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 
 import { useTRPC } from "@/components/trpc/react";
 import {
@@ -14,10 +14,11 @@ import {
   Button,
   Code,
   DateTime,
-  ErrorAlert,
-  FormActions,
+  FormEnd,
   FormField,
   Input,
+  ListError,
+  ListNotice,
   ListPanel,
   PanelList,
   Select,
@@ -75,18 +76,17 @@ function NewKeyForm({ onDone, onCancel }: { onDone: (created: TCreatedApiKey) =>
           />
         </FormField>
       </div>
-      <ErrorAlert errors={errors} />
-      <FormActions>
-        <Button type="submit" variant="primary" loading={create.isPending} loadingText="Creating…">
-          Create key
-        </Button>
-        <Button onClick={onCancel}>Cancel</Button>
-      </FormActions>
+      <FormEnd
+        errors={errors}
+        label="Create key"
+        pending={create.isPending}
+        pendingText="Creating…"
+        onCancel={onCancel}
+      />
     </form>
   );
 }
 
-// eslint-disable-next-line max-lines-per-function -- TODO(issue 62): not cut into parts yet
 export function ApiKeysPanel() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -154,45 +154,18 @@ export function ApiKeysPanel() {
       notices={
         <>
           {created ? (
-            <div className="px-4 pt-3">
-              <ShownOnce
-                key={created.key}
-                title="Copy the new key now: it will not be shown again."
-                value={created.key}
-                onDone={() => setCreated(null)}
-                testId="new-key-once"
-                valueTestId="new-key-value"
-              >
-                {created.created.name} ({KIND_LABELS[created.created.kind]}) works from now on.
-              </ShownOnce>
-            </div>
+            <NewKeyOnce value={created.key} onDone={() => setCreated(null)}>
+              {created.created.name} ({KIND_LABELS[created.created.kind]}) works from now on.
+            </NewKeyOnce>
           ) : null}
           {rotated ? (
-            <div className="px-4 pt-3">
-              {/* Keyed by the key: a second rotation shows its key with a fresh Copy button. */}
-              <ShownOnce
-                key={rotated.key}
-                title="Copy the new key now: it will not be shown again."
-                value={rotated.key}
-                onDone={() => setRotated(null)}
-                testId="new-key-once"
-                valueTestId="new-key-value"
-              >
-                The old key {rotated.previous.prefix}… works until{" "}
-                {rotated.previous.expiresAt ? <DateTime value={rotated.previous.expiresAt} /> : "now"}.
-              </ShownOnce>
-            </div>
+            <NewKeyOnce value={rotated.key} onDone={() => setRotated(null)}>
+              The old key {rotated.previous.prefix}… works until{" "}
+              {rotated.previous.expiresAt ? <DateTime value={rotated.previous.expiresAt} /> : "now"}.
+            </NewKeyOnce>
           ) : null}
-          {rotate.error ? (
-            <div className="px-4 pt-3">
-              <ErrorAlert error={rotate.error} />
-            </div>
-          ) : null}
-          {revoke.error ? (
-            <div className="px-4 pt-3">
-              <ErrorAlert error={revoke.error} />
-            </div>
-          ) : null}
+          <ListError error={rotate.error} />
+          <ListError error={revoke.error} />
         </>
       }
     >
@@ -200,24 +173,7 @@ export function ApiKeysPanel() {
         <PanelList items={keys} itemKey={(key) => key.id} labelledBy="api-keys-title" rowTestId="api-key-row">
           {(key) => (
             <>
-              <div className="min-w-0">
-                <p className="text-sm text-gray-900">
-                  <Code>{key.prefix}…</Code> <span className="break-words">{key.name}</span>
-                </p>
-                <p className="mt-0.5 text-xs text-gray-500">
-                  {KIND_LABELS[key.kind]} · created <DateTime value={key.createdAt} /> ·{" "}
-                  {key.lastUsedAt ? (
-                    <>
-                      last used <DateTime value={key.lastUsedAt} />
-                    </>
-                  ) : (
-                    "never used"
-                  )}
-                </p>
-                <div className="mt-1 text-xs">
-                  <KeyState apiKey={key} />
-                </div>
-              </div>
+              <KeyDetails apiKey={key} />
               {key.live ? (
                 <div className="flex flex-wrap gap-2">
                   {!key.expiresAt ? (
@@ -246,5 +202,48 @@ export function ApiKeysPanel() {
         </PanelList>
       )}
     </ListPanel>
+  );
+}
+
+/** A new key (made or rotated), shown this once. */
+function NewKeyOnce({ value, onDone, children }: { value: string; onDone: () => void; children: ReactNode }) {
+  return (
+    <ListNotice>
+      {/* Keyed by the key: a second rotation shows its key with a fresh Copy button. */}
+      <ShownOnce
+        key={value}
+        title="Copy the new key now: it will not be shown again."
+        value={value}
+        onDone={onDone}
+        testId="new-key-once"
+        valueTestId="new-key-value"
+      >
+        {children}
+      </ShownOnce>
+    </ListNotice>
+  );
+}
+
+/** A key's prefix, name, kind, dates and state. */
+function KeyDetails({ apiKey: key }: { apiKey: TApiKeyView }) {
+  return (
+    <div className="min-w-0">
+      <p className="text-sm text-gray-900">
+        <Code>{key.prefix}…</Code> <span className="break-words">{key.name}</span>
+      </p>
+      <p className="mt-0.5 text-xs text-gray-500">
+        {KIND_LABELS[key.kind]} · created <DateTime value={key.createdAt} /> ·{" "}
+        {key.lastUsedAt ? (
+          <>
+            last used <DateTime value={key.lastUsedAt} />
+          </>
+        ) : (
+          "never used"
+        )}
+      </p>
+      <div className="mt-1 text-xs">
+        <KeyState apiKey={key} />
+      </div>
+    </div>
   );
 }

@@ -16,11 +16,12 @@ import {
   Checkbox,
   DateTime,
   Dialog,
-  ErrorAlert,
   Fieldset,
-  FormActions,
+  FormEnd,
   FormField,
   Input,
+  ListError,
+  ListNotice,
   ListPanel,
   PanelList,
   RadioChoices,
@@ -80,21 +81,16 @@ function RoleChoices({
   );
 }
 
-// eslint-disable-next-line max-lines-per-function -- TODO(issue 62): not cut into parts yet
-export function StaffManager({ currentUserId }: { currentUserId: string }) {
+/**
+ * The actions on one user (disable, enable, a password reset e-mail): each asks first where it
+ * should, clears what the others said, and says what it did through `setNotice`.
+ */
+function useUserActions(setNotice: (notice: string | null) => void, refresh: () => Promise<void>) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const confirm = useConfirm();
-  const list = useQuery(trpc.staff.list.queryOptions());
-  const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<TStaffMemberView | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.staff.list.queryKey() });
-
   const disable = useMutation(trpc.staff.disable.mutationOptions({ onSuccess: refresh }));
   const enable = useMutation(trpc.staff.enable.mutationOptions({ onSuccess: refresh }));
   const reset = useMutation(trpc.staff.sendPasswordReset.mutationOptions());
-  const actionError = disable.error ?? enable.error ?? reset.error;
 
   async function onDisable(user: TStaffMemberView) {
     setNotice(null);
@@ -126,6 +122,31 @@ export function StaffManager({ currentUserId }: { currentUserId: string }) {
     );
   }
 
+  function onEnable(user: TStaffMemberView) {
+    enable.mutate({ userId: user.id }, { onSuccess: () => setNotice(`${user.name} may sign in again.`) });
+  }
+
+  return { onDisable, onReset, onEnable, error: disable.error ?? enable.error ?? reset.error };
+}
+
+type UserActions = ReturnType<typeof useUserActions>;
+
+export function StaffManager({ currentUserId }: { currentUserId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const list = useQuery(trpc.staff.list.queryOptions());
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<TStaffMemberView | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.staff.list.queryKey() });
+  const actions = useUserActions(setNotice, refresh);
+  /** After a form: it closes, says what it did, and the list is read again. */
+  const done = (close: () => void) => (message: string) => {
+    close();
+    setNotice(message);
+    void refresh();
+  };
+
   return (
     <ListPanel
       title="Users"
@@ -135,16 +156,7 @@ export function StaffManager({ currentUserId }: { currentUserId: string }) {
         formTitle: "New user",
         open: adding,
         onOpen: () => setAdding(true),
-        form: (
-          <AddUserForm
-            onDone={(message) => {
-              setAdding(false);
-              setNotice(message);
-              void refresh();
-            }}
-            onCancel={() => setAdding(false)}
-          />
-        ),
+        form: <AddUserForm onDone={done(() => setAdding(false))} onCancel={() => setAdding(false)} />,
       }}
       query={list}
       what="users"
@@ -152,30 +164,18 @@ export function StaffManager({ currentUserId }: { currentUserId: string }) {
       notices={
         <>
           {notice ? (
-            <div className="px-4 pt-3">
+            <ListNotice>
               <Alert tone="success" data-testid="staff-notice">
                 {notice}
               </Alert>
-            </div>
+            </ListNotice>
           ) : null}
-          {actionError ? (
-            <div className="px-4 pt-3">
-              <ErrorAlert error={actionError} />
-            </div>
-          ) : null}
+          <ListError error={actions.error} />
         </>
       }
       after={
         editing ? (
-          <RolesDialog
-            user={editing}
-            onClose={() => setEditing(null)}
-            onSaved={(message) => {
-              setEditing(null);
-              setNotice(message);
-              void refresh();
-            }}
-          />
+          <RolesDialog user={editing} onClose={() => setEditing(null)} onSaved={done(() => setEditing(null))} />
         ) : null
       }
     >
@@ -183,69 +183,81 @@ export function StaffManager({ currentUserId }: { currentUserId: string }) {
         <PanelList items={users} itemKey={(user) => user.id} labelledBy="users-title" rowTestId="staff-row" wide>
           {(user) => (
             <>
-              <div className="min-w-0">
-                <p className="font-medium break-words text-gray-900">
-                  {user.name}
-                  {user.id === currentUserId ? <span className="text-gray-500"> (you)</span> : null}
-                </p>
-                <p className="text-sm break-all text-gray-600">{user.email}</p>
-                <div className="mt-1 flex flex-wrap items-center gap-1.5 text-xs">
-                  {user.roles.map((role) => (
-                    <Badge key={role} tone={role === "OWNER" ? "blue" : "gray"}>
-                      {ROLE_LABELS[role]}
-                    </Badge>
-                  ))}
-                  {user.disabledAt ? <Badge tone="red">Disabled</Badge> : null}
-                  {user.invitePending ? <Badge tone="amber">Invited</Badge> : null}
-                  <span className="text-gray-500">
-                    {user.lastLoginAt ? (
-                      <>
-                        Last sign-in <DateTime value={user.lastLoginAt} />
-                      </>
-                    ) : (
-                      "Never signed in"
-                    )}
-                  </span>
-                </div>
-              </div>
-              <div className="flex shrink-0 flex-wrap gap-2">
-                <Button size="sm" onClick={() => setEditing(user)} aria-label={`Change roles of ${user.name}`}>
-                  Roles
-                </Button>
-                {user.disabledAt ? (
-                  <Button
-                    size="sm"
-                    onClick={() =>
-                      enable.mutate(
-                        { userId: user.id },
-                        { onSuccess: () => setNotice(`${user.name} may sign in again.`) },
-                      )
-                    }
-                    aria-label={`Enable ${user.name}`}
-                  >
-                    Enable
-                  </Button>
-                ) : (
-                  <>
-                    <Button size="sm" onClick={() => void onReset(user)} aria-label={`Reset password of ${user.name}`}>
-                      Reset password
-                    </Button>
-                    <Button
-                      size="sm"
-                      variant="danger"
-                      onClick={() => void onDisable(user)}
-                      aria-label={`Disable ${user.name}`}
-                    >
-                      Disable
-                    </Button>
-                  </>
-                )}
-              </div>
+              <UserDetails user={user} you={user.id === currentUserId} />
+              <UserButtons user={user} actions={actions} onRoles={() => setEditing(user)} />
             </>
           )}
         </PanelList>
       )}
     </ListPanel>
+  );
+}
+
+/** A user's name, e-mail, roles, state and last sign-in. */
+function UserDetails({ user, you }: { user: TStaffMemberView; you: boolean }) {
+  return (
+    <div className="min-w-0">
+      <p className="font-medium break-words text-gray-900">
+        {user.name}
+        {you ? <span className="text-gray-500"> (you)</span> : null}
+      </p>
+      <p className="text-sm break-all text-gray-600">{user.email}</p>
+      <div className="mt-1 flex flex-wrap items-center gap-1.5 text-xs">
+        {user.roles.map((role) => (
+          <Badge key={role} tone={role === "OWNER" ? "blue" : "gray"}>
+            {ROLE_LABELS[role]}
+          </Badge>
+        ))}
+        {user.disabledAt ? <Badge tone="red">Disabled</Badge> : null}
+        {user.invitePending ? <Badge tone="amber">Invited</Badge> : null}
+        <span className="text-gray-500">
+          {user.lastLoginAt ? (
+            <>
+              Last sign-in <DateTime value={user.lastLoginAt} />
+            </>
+          ) : (
+            "Never signed in"
+          )}
+        </span>
+      </div>
+    </div>
+  );
+}
+
+function UserButtons({
+  user,
+  actions,
+  onRoles,
+}: {
+  user: TStaffMemberView;
+  actions: UserActions;
+  onRoles: () => void;
+}) {
+  return (
+    <div className="flex shrink-0 flex-wrap gap-2">
+      <Button size="sm" onClick={onRoles} aria-label={`Change roles of ${user.name}`}>
+        Roles
+      </Button>
+      {user.disabledAt ? (
+        <Button size="sm" onClick={() => actions.onEnable(user)} aria-label={`Enable ${user.name}`}>
+          Enable
+        </Button>
+      ) : (
+        <>
+          <Button size="sm" onClick={() => void actions.onReset(user)} aria-label={`Reset password of ${user.name}`}>
+            Reset password
+          </Button>
+          <Button
+            size="sm"
+            variant="danger"
+            onClick={() => void actions.onDisable(user)}
+            aria-label={`Disable ${user.name}`}
+          >
+            Disable
+          </Button>
+        </>
+      )}
+    </div>
   );
 }
 
@@ -319,13 +331,13 @@ function AddUserForm({ onDone, onCancel }: { onDone: (message: string) => void; 
           />
         </FormField>
       ) : null}
-      <ErrorAlert errors={errors} />
-      <FormActions>
-        <Button type="submit" variant="primary" loading={create.isPending} loadingText="Adding…">
-          {how === "invite" ? "Add and invite" : "Add user"}
-        </Button>
-        <Button onClick={onCancel}>Cancel</Button>
-      </FormActions>
+      <FormEnd
+        errors={errors}
+        label={how === "invite" ? "Add and invite" : "Add user"}
+        pending={create.isPending}
+        pendingText="Adding…"
+        onCancel={onCancel}
+      />
     </form>
   );
 }
@@ -362,13 +374,7 @@ function RolesDialog({
         }}
       >
         <RoleChoices legend="Roles" roles={roles} onChange={setRoles} error={errors.fields.roles} />
-        <ErrorAlert errors={errors} />
-        <FormActions>
-          <Button type="submit" variant="primary" loading={save.isPending} loadingText="Saving…">
-            Save roles
-          </Button>
-          <Button onClick={onClose}>Cancel</Button>
-        </FormActions>
+        <FormEnd errors={errors} label="Save roles" pending={save.isPending} pendingText="Saving…" onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -17,6 +17,7 @@ export { EmptyState } from "./empty-state";
 export { FileButton } from "./file-button";
 export { FilterDisclosure } from "./filter-disclosure";
 export { FormActions, FormField, useFieldControl } from "./form-field";
+export { FormEnd } from "./form-end";
 export {
   FormatLocaleProvider,
   Money,
@@ -41,8 +42,10 @@ export {
 export { useLeaveGuard } from "./leave-guard";
 export { LinkCard, LinkCards, TextLink, textLinkClasses } from "./link";
 export { useAddForm } from "./add-form";
+export { ListError, ListNotice, ListStatus } from "./list-notice";
 export { ListPanel } from "./list-panel";
 export { ErrorReference, LoadError, Loading, LoadMore, LoadState } from "./load-state";
+export { NumberSettings, type NumberSetting } from "./number-settings";
 export { PageHeader } from "./page-header";
 export { Card, Panel, PanelFooter, PanelList, PanelSection } from "./panel";
 export {
@@ -62,6 +65,7 @@ export {
   useOnSaved,
   useSettingsDraft,
   useThenRefetch,
+  type DraftPanelProps,
 } from "./settings-draft";
 export { SettingsFormShell, SettingsLoader, type SettingsEditorProps } from "./settings-shell";
 export { ShownOnce } from "./shown-once";

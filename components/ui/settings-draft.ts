@@ -57,6 +57,13 @@ export function useSettingsDraft<Draft extends object, F extends string>({
   return { draft, set, errors, error, check };
 }
 
+/** What a panel of a settings form is given: the draft, its `set`, and a field's problem (`error`). */
+export type DraftPanelProps<Draft extends object, F extends string> = {
+  draft: Draft;
+  set: (patch: Partial<Draft>) => void;
+  error: (field: F) => string | undefined;
+};
+
 /**
  * A save's `onSuccess`: `first` runs, then the queries under `queryKey` are read again.
  */
