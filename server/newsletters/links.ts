@@ -36,9 +36,8 @@ function token(
 export function unsubscribeUrl(
   args: Base & ({ deliveryId: bigint | number | string } | { subscriptionId: number }),
 ): string {
-  const t =
-    "deliveryId" in args ? token(args, "delivery", args.deliveryId) : token(args, "unsubscribe", args.subscriptionId);
-  return `${origin(args.baseUrl)}/api/newsletters/unsubscribe/${t}`;
+  if ("deliveryId" in args) return deliveryLinks(args).unsubscribe;
+  return `${origin(args.baseUrl)}/api/newsletters/unsubscribe/${token(args, "unsubscribe", args.subscriptionId)}`;
 }
 
 /** The page that asks before unsubscribing (where a GET of the one-click URL lands). */
@@ -58,12 +57,29 @@ function urlMac(key: Buffer, accountId: number, deliveryId: string, url: string)
     .slice(0, 22);
 }
 
-/** A link of a delivered mail, redirected through Masthead so its click is counted. */
-export function clickUrl(args: Base & { deliveryId: bigint | number | string; url: string }): string {
+/**
+ * The links of one delivered mail, its token signed once for all of them (a send signs every
+ * reader's copy): `click(url)` redirects a link through Masthead so its click is counted.
+ */
+export function deliveryLinks(args: Base & { deliveryId: bigint | number | string }): {
+  click: (url: string) => string;
+  unsubscribe: string;
+  openPixel: string;
+} {
   const id = String(args.deliveryId);
   const t = token(args, "delivery", id);
-  const h = urlMac(args.key, args.accountId, id, args.url);
-  return `${origin(args.baseUrl)}/api/newsletters/click/${t}?u=${encodeURIComponent(args.url)}&h=${h}`;
+  const base = origin(args.baseUrl);
+  return {
+    click: (url) =>
+      `${base}/api/newsletters/click/${t}?u=${encodeURIComponent(url)}&h=${urlMac(args.key, args.accountId, id, url)}`,
+    unsubscribe: `${base}/api/newsletters/unsubscribe/${t}`,
+    openPixel: `${base}/api/newsletters/open/${t}`,
+  };
+}
+
+/** A link of a delivered mail, redirected through Masthead so its click is counted. */
+export function clickUrl(args: Base & { deliveryId: bigint | number | string; url: string }): string {
+  return deliveryLinks(args).click(args.url);
 }
 
 /** Whether `h` is the MAC `clickUrl` gave `url` in that delivery's mail (constant time). */
@@ -81,5 +97,5 @@ export function isClickMacValid(args: {
 
 /** The open pixel of a delivered mail (only when its newsletter tracks opens). */
 export function openPixelUrl(args: Base & { deliveryId: bigint | number | string }): string {
-  return `${origin(args.baseUrl)}/api/newsletters/open/${token(args, "delivery", args.deliveryId)}`;
+  return deliveryLinks(args).openPixel;
 }

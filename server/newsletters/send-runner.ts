@@ -38,7 +38,7 @@ import { AppError } from "../errors";
 import { log } from "../log";
 import { PermanentMailError, type MailTransport } from "../mail/transport";
 import { audience } from "./audience";
-import { clickUrl, openPixelUrl, unsubscribeUrl } from "./links";
+import { deliveryLinks } from "./links";
 import { fromHeader, newsletterHeaders, personalise, subjectLine } from "./render-mail";
 import { sendContent, type SendContent } from "./send-content";
 import { suppress, suppressedAmong } from "./suppression";
@@ -242,11 +242,12 @@ export async function runSendSlice(db: Db, options: SliceOptions): Promise<Slice
 
     const handOff = async (row: ClaimedRow) => {
       const template = content!.templateFor(row.member_id);
-      const unsubscribe = unsubscribeUrl({ ...base, deliveryId: row.id });
+      const links = deliveryLinks({ ...base, deliveryId: row.id });
+      const unsubscribe = links.unsubscribe;
       const body = personalise(template, {
-        link: newsletter.trackClicks ? (url) => clickUrl({ ...base, deliveryId: row.id, url }) : (url) => url,
+        link: newsletter.trackClicks ? links.click : (url) => url,
         unsubscribeUrl: unsubscribe,
-        openPixelUrl: newsletter.trackOpens ? openPixelUrl({ ...base, deliveryId: row.id }) : null,
+        openPixelUrl: newsletter.trackOpens ? links.openPixel : null,
       });
       try {
         await options.mail.send({
