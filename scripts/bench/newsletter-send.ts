@@ -4,11 +4,11 @@
  * A story sent as a newsletter to N subscribed readers (docs/performance.md "Newsletters"): seeds
  * the readers in a fresh account (batched SQL), sends the story through the send runner the
  * "newsletter.send" job runs (server/newsletters/send-runner.ts) to a local SMTP server
- * (server/testing/smtp-server.ts, in this process), and checks every mail as it arrives: one per
- * reader, to that reader, with the reader's own signed one-click unsubscribe header and link and
- * every link redirected through a valid per-delivery, per-URL MAC. Prints the time, mails per
- * second, the process's processor time a mail (sender, SMTP server and checks together), its peak
- * resident size and the rows written.
+ * (server/testing/smtp-server.ts, on a thread of its own: ./newsletter-sink.ts), and checks every
+ * mail as it arrives: one per reader, to that reader, with the reader's own signed one-click
+ * unsubscribe header and link and every link redirected through a valid per-delivery, per-URL MAC.
+ * Prints the time, mails per second, the process's processor time a mail (sender, SMTP server and
+ * checks together, both threads), its peak resident size and the rows written.
  *
  * --per-second: the throttle (NEWSLETTER_MAX_PER_SECOND); 0, the default here, sends unthrottled to
  * measure the sender itself. --workers: senders working the same send at once (instances).
@@ -18,18 +18,17 @@
 import "../lib/require-supported-node";
 
 import { parseArgs } from "node:util";
+import { Worker } from "node:worker_threads";
 
 import { openDatabase } from "../../server/db/client";
 import type { DatabaseConfig } from "../../server/db/config";
 import { applyMigrations } from "../../server/db/migrate";
 import { smtpTransport, type MailTransport } from "../../server/mail/transport";
-import { isClickMacValid } from "../../server/newsletters/links";
 import { createSend, storyDedupeKey } from "../../server/newsletters/send";
 import { runSendSlice } from "../../server/newsletters/send-runner";
 import { noThrottle, storeThrottle } from "../../server/newsletters/throttle";
-import { newsletterTokenKey, verifyNewsletterToken } from "../../server/newsletters/tokens";
 import { MemoryRateLimitStore } from "../../server/rate-limit";
-import { parseReceivedMail, startSmtpServer, type ReceivedMessage } from "../../server/testing/smtp-server";
+import type { CheckedMail, SinkMessage } from "./newsletter-sink";
 
 const { values } = parseArgs({
   options: {
@@ -51,12 +50,42 @@ const config: DatabaseConfig = process.env.DATABASE_URL
   : { kind: "pglite", dir: "memory://" };
 const database = await openDatabase(config);
 const db = database.prisma;
-const smtp = await startSmtpServer({ user: "bench", pass: "bench" });
 let peak = 0;
 const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
 
 const failures: string[] = [];
 let mail: MailTransport | undefined;
+let sink: Awaited<ReturnType<typeof startSink>> | undefined;
+
+/** The SMTP sink on its thread (./newsletter-sink.ts): its port, and `close()` for every mail it checked. */
+async function startSink(accountId: number) {
+  // A thread does not take this process's TypeScript loader (tsx): it registers it, then loads the sink.
+  const entry = new URL("./newsletter-sink.ts", import.meta.url).href;
+  const thread = new Worker(
+    `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry)}); });`,
+    { eval: true, workerData: { accountId } },
+  );
+  const checked: CheckedMail[] = [];
+  let closed: Promise<CheckedMail[]> | undefined;
+  const port = await new Promise<number>((resolve, reject) => {
+    thread.once("error", reject);
+    thread.on("message", (message: SinkMessage) => {
+      if (message.type === "ready") resolve(message.port);
+      else if (message.type === "checked") checked.push(...message.mails);
+    });
+  });
+  return {
+    port,
+    close: () =>
+      (closed ??= new Promise<CheckedMail[]>((resolve, reject) => {
+        thread.once("error", reject);
+        thread.on("message", (message: SinkMessage) => {
+          if (message.type === "closed") void thread.terminate().then(() => resolve(checked));
+        });
+        thread.postMessage({ type: "close" });
+      })),
+  };
+}
 const fail = (what: string) => {
   if (failures.length < 20) failures.push(what);
 };
@@ -142,47 +171,8 @@ try {
   if (config.kind === "postgresql") await new Promise((r) => setTimeout(r, 11_000));
   const before = await stats();
 
-  const key = newsletterTokenKey();
-  const seen = new Map<string, number>();
-  const deliveryOf = new Map<string, string>();
-  /** Check the mails that arrived, then forget their text (10,000 mails would otherwise stay in memory). */
-  const check = async () => {
-    const batch: ReceivedMessage[] = smtp.received.splice(0);
-    if (!batch.length) return;
-    const rows = await db.newsletterDelivery.findMany({
-      where: { email: { in: batch.flatMap((m) => m.to) } },
-      select: { id: true, email: true },
-    });
-    for (const r of rows) deliveryOf.set(r.email, String(r.id));
-    for (const message of batch) {
-      const to = message.to[0] ?? "";
-      seen.set(to, (seen.get(to) ?? 0) + 1);
-      const id = deliveryOf.get(to);
-      const { headers, body } = parseReceivedMail(message.raw);
-      const unsubscribe = /^<https:\/\/app\.bench\.test\/api\/newsletters\/unsubscribe\/([^>]+)>$/.exec(
-        headers.get("list-unsubscribe") ?? "",
-      );
-      if (!unsubscribe || verifyNewsletterToken(key, account.id, unsubscribe[1]!)?.id !== id)
-        fail(`${to}: List-Unsubscribe does not name its delivery`);
-      if (headers.get("list-unsubscribe-post") !== "List-Unsubscribe=One-Click")
-        fail(`${to}: no List-Unsubscribe-Post`);
-      if (!body.includes(`/api/newsletters/unsubscribe/${unsubscribe?.[1]}`)) fail(`${to}: no unsubscribe link`);
-      const clicks = [
-        ...body.matchAll(/\/api\/newsletters\/click\/([^?"\s]+)\?u=([^&"\s]+)&(?:amp;)?h=([A-Za-z0-9_-]+)/g),
-      ];
-      const urls = new Set<string>();
-      for (const [, token, u, h] of clicks) {
-        const url = decodeURIComponent(u!);
-        urls.add(url);
-        if (verifyNewsletterToken(key, account.id, token!)?.id !== id) fail(`${to}: a link names another delivery`);
-        if (!isClickMacValid({ key, accountId: account.id, deliveryId: id ?? "", url, h: h! }))
-          fail(`${to}: a link's MAC`);
-      }
-      // 8 sources, the story, the video (the HTML and the text part each carry them).
-      if (urls.size !== 10) fail(`${to}: ${urls.size} distinct links, not 10`);
-      if (!body.includes(`/api/newsletters/open/`)) fail(`${to}: no open pixel`);
-    }
-  };
+  sink = await startSink(account.id);
+  const sinkPort = sink.port;
 
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
@@ -197,12 +187,11 @@ try {
     now: new Date(),
   });
   const transport = smtpTransport({
-    url: `smtp://bench:bench@127.0.0.1:${smtp.port}`,
+    url: `smtp://bench:bench@127.0.0.1:${sinkPort}`,
     from: "Masthead <mail@bench.test>",
   });
   mail = transport;
   const throttle = PER_SECOND > 0 ? storeThrottle(new MemoryRateLimitStore(), PER_SECOND) : noThrottle;
-  let checking = Promise.resolve();
   const worker = async () => {
     for (;;) {
       const result = await runSendSlice(db, {
@@ -215,7 +204,6 @@ try {
         concurrency: CONCURRENCY,
         batchSize: 200,
       });
-      checking = checking.then(check);
       if (result.state === "done") return;
       if (result.state === "continue" && result.at.getTime() > Date.now())
         await new Promise((r) => setTimeout(r, Math.min(200, result.at.getTime() - Date.now())));
@@ -223,9 +211,20 @@ try {
   };
   await Promise.all(Array.from({ length: WORKERS }, worker));
   const seconds = (performance.now() - started) / 1000;
-  await checking;
-  await check();
+  const checked = await sink.close();
   const cpu = process.cpuUsage(cpuBefore);
+  // Each mail's tokens name its recipient's delivery.
+  const deliveryOf = new Map(
+    (await db.newsletterDelivery.findMany({ where: { sendId: send.id }, select: { id: true, email: true } })).map(
+      (d) => [d.email, String(d.id)],
+    ),
+  );
+  const seen = new Map<string, number>();
+  for (const { to, ids, problems } of checked) {
+    seen.set(to, (seen.get(to) ?? 0) + 1);
+    for (const problem of problems) fail(`${to}: ${problem}`);
+    if (ids.some((id) => id !== deliveryOf.get(to))) fail(`${to}: a link names another delivery`);
+  }
   const cpuPerMail = (cpu.user + cpu.system) / 1000 / READERS;
 
   // PostgreSQL publishes a connection's table statistics when it has been idle 10 s at most.
@@ -263,7 +262,7 @@ try {
 } finally {
   clearInterval(sampler);
   mail?.close?.();
-  await smtp.close();
+  await sink?.close();
   if (config.kind === "postgresql") await db.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${config.schema}" CASCADE`);
   await database.close();
 }
