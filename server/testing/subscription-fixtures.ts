@@ -10,8 +10,18 @@ import type { DurationUnit, SubscriptionStatus, SubscriptionType } from "../gene
 import { findOrCreateJwtMember } from "../members/identities";
 import { createMemberSession } from "../members/sessions";
 import { planCopy } from "../subscriptions/catalogue/plan-copy";
+import { resolveSubscriber } from "../subscriptions/subscribers/subscribers";
 import { addDuration } from "../subscriptions/subscribers/subscription-state";
 import { readerJwt } from "./engagement";
+
+/** The account's subscriber with this e-mail, made if new (a fresh payer's address unless one is named). */
+export async function insertTestSubscriber(
+  db: Db,
+  accountId: number,
+  email = `payer-${Math.random().toString(36).slice(2, 8)}@example.com`,
+) {
+  return (await resolveSubscriber(db, { accountId, provider: "email", identity: email, create: true }))!;
+}
 
 export async function insertTestGroup(
   db: Db,
