@@ -14,7 +14,6 @@ import {
   insertTestSubscription,
 } from "@/server/testing/subscription-fixtures";
 
-// eslint-disable-next-line max-lines-per-function -- a describe block of short cases that share its setup
 describe("subscriber lookup and activity", () => {
   it("finds a subscriber by e-mail, phone, provider:identity, member id and subscription external id", async () => {
     const db = await getDb();
