@@ -19,7 +19,10 @@ import { subscriptionFlags, TIMING_FIELDS, type SubscriptionTiming } from "./sub
 export const SUBSCRIBED_STATUSES = ["ACTIVE", "CANCELLED", "EXPIRED"] as const;
 
 /** The subscription fields a standing is read from (a Prisma select). */
-export const STANDING_FIELDS = { id: true, ...TIMING_FIELDS, gatewayWordDueAt: true } as const;
+const STANDING_FIELDS = { id: true, ...TIMING_FIELDS, gatewayWordDueAt: true } as const;
+
+/** A member's subscriptions (not deleted) as their standing is read from them (a Prisma relation select). */
+export const STANDING_SUBSCRIPTIONS = { where: { deletedAt: null }, select: STANDING_FIELDS } as const;
 
 /** `paused`: which of the subscriptions (by id) are paused now (pausedUntilOf in ../recurring/pauses.ts). */
 export function subscriberStanding(
