@@ -69,25 +69,17 @@ describe("paywallMeter", () => {
         meter: "check",
       });
     expect((await decide()).why).toBe("meter_off"); // "no meter" is cached now
-    await revenue.caller.paywallMeter.update({
-      enabled: true,
+    const meter = {
       freeStories: 2,
       periodLength: 1,
       periodUnit: "months",
       meterAnonymous: true,
       registrationWall: false,
       registrationFreeStories: 3,
-    });
+    } as const;
+    await revenue.caller.paywallMeter.update({ enabled: true, ...meter });
     expect(await decide()).toMatchObject({ granted: true, grantReason: "METERING", data: { numberRemaining: 1 } });
-    await revenue.caller.paywallMeter.update({
-      enabled: false,
-      freeStories: 2,
-      periodLength: 1,
-      periodUnit: "months",
-      meterAnonymous: true,
-      registrationWall: false,
-      registrationFreeStories: 3,
-    });
+    await revenue.caller.paywallMeter.update({ enabled: false, ...meter });
     expect((await decide()).why).toBe("meter_off");
   });
 
