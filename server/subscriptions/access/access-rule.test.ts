@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { meterRules } from "../../testing/meter-rules";
+import { meterReader, meterRules } from "../../testing/meter-rules";
 import {
   afterCount,
   applyAccessRule,
@@ -44,23 +44,11 @@ const rules = meterRules;
 /** No meter settings, an anonymous reader with no id. */
 const noMeter: MeterState = { rules: null, readerKey: null, loggedIn: false, views: 0, counted: false };
 /** An AMP reader (READER_ID) on a meter of 3 free stories, `views` of them read. */
-const ampReader = (views: number, over: Partial<MeterState> = {}): MeterState => ({
-  rules: rules(),
-  readerKey: "r:amp-reader-1",
-  loggedIn: false,
-  views,
-  counted: false,
-  ...over,
-});
+const ampReader = (views: number, over: Partial<MeterState> = {}) =>
+  meterReader({ rules: rules(), readerKey: "r:amp-reader-1", loggedIn: false }, views, over);
 /** A logged-in reader whose member is known, on a meter of 3. */
-const member = (views: number, over: Partial<MeterState> = {}): MeterState => ({
-  rules: rules(),
-  readerKey: "m:7",
-  loggedIn: true,
-  views,
-  counted: false,
-  ...over,
-});
+const member = (views: number, over: Partial<MeterState> = {}) =>
+  meterReader({ rules: rules(), readerKey: "m:7", loggedIn: true }, views, over);
 
 const decide = (over: Partial<AccessFacts> = {}) =>
   applyAccessRule({

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
-import { meterRules } from "../../testing/meter-rules";
+import { meterReader, meterRules } from "../../testing/meter-rules";
 import {
   afterCount,
   applyAccessRule,
@@ -21,23 +21,11 @@ const storyId = (n: number) => `7f8e0d62-0000-4000-8000-${String(n).padStart(12,
 const rules = (over: Partial<MeterRules> = {}) => meterRules({ registrationWall: true, ...over });
 
 /** An anonymous reader on the registration meter ("w:<readerId>"), `views` of its stories read. */
-const anonymous = (views: number, over: Partial<MeterState> = {}): MeterState => ({
-  rules: rules(),
-  readerKey: "w:reader-1",
-  loggedIn: false,
-  views,
-  counted: false,
-  ...over,
-});
+const anonymous = (views: number, over: Partial<MeterState> = {}) =>
+  meterReader({ rules: rules(), readerKey: "w:reader-1", loggedIn: false }, views, over);
 /** A logged-in reader on the paid meter ("m:<member>"). */
-const registered = (views: number, over: Partial<MeterState> = {}): MeterState => ({
-  rules: rules(),
-  readerKey: "m:7",
-  loggedIn: true,
-  views,
-  counted: false,
-  ...over,
-});
+const registered = (views: number, over: Partial<MeterState> = {}) =>
+  meterReader({ rules: rules(), readerKey: "m:7", loggedIn: true }, views, over);
 
 const subscription: ReaderSubscription = {
   id: 9,
