@@ -103,7 +103,7 @@ export async function lockReader(db: Db, accountId: number, memberId: number): P
  */
 export async function replaceActiveBan(
   tx: Db,
-  args: { actor: StaffActor; memberId: number; reason: string | null; expiresAt: Date | null; now: Date },
+  args: { actor: StaffActor; memberId: number; reason: string; expiresAt: Date | null; now: Date },
 ) {
   const { actor, memberId, now } = args;
   await lockReader(tx, actor.accountId, memberId);

@@ -165,7 +165,8 @@ describe("decideModeration with the rules", () => {
   const reader = { isNew: false, firstCommentAt: null, publishedComments: 5 };
   const withLink = { text: "see https://example.org\n", links: ["https://example.org"], mentions: [], images: [] };
   /** The decision on `withLink` by `reader` under `rules`, with the settings changed by `over`. */
-  const decide = (rules: Parameters<typeof decideModeration>[0]["rules"], over: Partial<typeof settings> = {}) =>
+  type Facts = Parameters<typeof decideModeration>[0];
+  const decide = (rules: Facts["rules"], over: Partial<Facts["settings"]> = {}) =>
     decideModeration({ content: withLink, reader, score, settings: { ...settings, ...over }, rules });
 
   it("holds a link from a reader without trust (not new) with its own reason, and not with the setting off", () => {
